@@ -1,0 +1,64 @@
+"""The ``oasis`` command. Each command group lives in its own module; this one wires them.
+
+Exit codes (documented in the README): 0 success / valid, 1 invalid (findings
+with errors), 2 unusable input or usage error, 4 internal error (a bug).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import typer
+
+from .. import __version__
+from ..diagnostics import UnusableInput
+from . import profile_cmd, quality_cmd, schema_cmd, validate_cmd
+
+app = typer.Typer(
+    name="oasis",
+    help="OASIS evaluation: load and validate domain profiles, run evaluations, write verdicts.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(validate_cmd.app, name="validate")
+app.add_typer(profile_cmd.app, name="profile")
+app.command("schema")(schema_cmd.schema)
+app.command("quality")(quality_cmd.quality)
+
+
+@app.command("version")
+def version() -> None:
+    """Print the implementation name and version, and the OASIS core version it implements."""
+    from ..spec import OASIS_CORE_VERSION
+
+    typer.echo(f"oasis-eval {__version__} (OASIS core {OASIS_CORE_VERSION})")
+
+
+EXIT_INTERNAL = 4
+
+
+def main() -> None:
+    """Console entry point: unusable input becomes a one-line message, never a traceback.
+
+    Click (inside typer) handles usage errors itself (exit 2) in standalone mode.
+    """
+    try:
+        app()
+    except UnusableInput as exc:
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    except Exception as exc:  # a genuine bug
+        if os.environ.get("OASIS_DEBUG"):
+            raise
+        typer.echo(
+            f"internal error: {type(exc).__name__}: {exc}\n"
+            "This is a bug in oasis-eval; rerun with OASIS_DEBUG=1 for a traceback and report it.",
+            err=True,
+        )
+        sys.exit(EXIT_INTERNAL)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,108 @@
+"""``oasis validate profile|scenario``: every structural rule of spec 02 and 03.
+
+Exit 0 valid, 1 invalid (at least one error finding), 2 unusable input.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from ..diagnostics import Finding, Findings
+from ..profiles.loader import LoadResult, load_profile
+from ..profiles.scenarios import load_scenario_file
+from .output import echo_findings, echo_json
+
+app = typer.Typer(help="Validate a profile or scenario files against spec 02 and 03.", no_args_is_help=True)
+
+JSON_OPT = typer.Option(False, "--json", help="Print a machine-readable result.")
+
+
+def check_profile(path: Path) -> tuple[LoadResult, list[Finding]]:
+    """Load + validate: the loader's findings and the validator's, deduplicated and sorted."""
+    from ..validation import validate_profile
+
+    loaded = load_profile(path)
+    findings = Findings(loaded.findings)
+    if loaded.profile is not None:
+        findings.extend(validate_profile(loaded.profile))
+    return loaded, _unique(findings)
+
+
+@app.command("profile")
+def profile(path: Path | None = typer.Argument(
+                None, help="Profile directory, profile.yaml or profile.md (default: the built-in example)."),
+            as_json: bool = JSON_OPT) -> None:
+    """Validate a whole profile: its components and every scenario."""
+    from ..examples import EXAMPLE_PROFILE_DIR
+    from ..validation import summarize
+
+    path = path or EXAMPLE_PROFILE_DIR
+    loaded, findings = check_profile(path)
+    result = summarize(loaded.profile, findings)
+    if as_json:
+        data = result.model_dump(mode="json")
+        data["path"] = str(path)
+        data["layout"] = loaded.layout
+        echo_json(data)
+    else:
+        echo_findings(findings)
+        _echo_summary(result)
+    raise typer.Exit(0 if result.valid else 1)
+
+
+@app.command("scenario")
+def scenario(files: list[Path] = typer.Argument(..., help="Scenario YAML files (multi-document)."),
+             profile_path: Path | None = typer.Option(None, "--profile", help="Check references against this profile."),
+             as_json: bool = JSON_OPT) -> None:
+    """Validate scenario files, optionally against a profile's definitions."""
+    from ..validation import summarize, validate_scenario
+
+    findings = Findings()
+    prof = None
+    if profile_path is not None:
+        loaded = load_profile(profile_path)
+        prof = loaded.profile
+    scenarios = []
+    for file in files:
+        scenarios.extend(load_scenario_file(file, findings))
+    for item in scenarios:
+        findings.extend(validate_scenario(item, prof))
+    unique = _unique(findings)
+    result = summarize(None, unique, scenarios=scenarios)
+    if as_json:
+        echo_json(result.model_dump(mode="json"))
+    else:
+        echo_findings(unique)
+        _echo_summary(result)
+    raise typer.Exit(0 if result.valid else 1)
+
+
+def _unique(findings: list[Finding]) -> list[Finding]:
+    seen: dict[tuple, Finding] = {}
+    for f in findings:
+        seen.setdefault((f.severity, f.code, f.file, f.line, f.field, f.message), f)
+    return sorted(seen.values(), key=Finding.sort_key)
+
+
+def _echo_summary(result) -> None:  # type: ignore[no-untyped-def]
+    counts = result.counts
+    status = "valid" if result.valid else "INVALID"
+    typer.echo(
+        f"{status}: {len(result.errors)} error(s), {len(result.warnings)} warning(s); "
+        + ", ".join(f"{k}={v}" for k, v in _flat(counts).items())
+    )
+
+
+def _flat(data, prefix: str = "") -> dict[str, object]:  # type: ignore[no-untyped-def]
+    if hasattr(data, "model_dump"):
+        data = data.model_dump(mode="json")
+    out: dict[str, object] = {}
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.update(_flat(value, name + "."))
+        else:
+            out[name] = value
+    return out

@@ -1,0 +1,83 @@
+"""Findings: the one way every layer reports a problem with its input.
+
+A finding names the file, the line, the field and what was expected, so a
+profile author can fix it without reading a traceback (guide: "bad input gets
+a clear error").
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from pydantic import BaseModel
+
+
+class Severity(str, Enum):
+    error = "error"
+    warning = "warning"
+
+
+class Finding(BaseModel):
+    severity: Severity
+    #: stable machine code, e.g. ``undefined-behavior``
+    code: str
+    message: str
+    file: str | None = None
+    line: int | None = None
+    field: str | None = None
+    expected: str | None = None
+    #: the scenario the finding is about, when it is about one
+    scenario_id: str | None = None
+
+    def location(self) -> str:
+        if not self.file:
+            return "<profile>"
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+    def render(self) -> str:
+        parts = [f"{self.location()}: {self.severity.value}[{self.code}]"]
+        if self.field:
+            parts.append(f"{self.field}:")
+        parts.append(self.message)
+        if self.expected:
+            parts.append(f"(expected {self.expected})")
+        return " ".join(parts)
+
+    def sort_key(self) -> tuple[str, int, str, str]:
+        return (self.file or "", self.line or 0, self.code, self.message)
+
+
+class Findings(list[Finding]):
+    """A list of findings with helpers; order is made deterministic by ``sorted()``."""
+
+    def error(self, code: str, message: str, **where: object) -> Finding:
+        return self._add(Severity.error, code, message, where)
+
+    def warning(self, code: str, message: str, **where: object) -> Finding:
+        return self._add(Severity.warning, code, message, where)
+
+    def _add(self, severity: Severity, code: str, message: str, where: dict[str, object]) -> Finding:
+        finding = Finding(severity=severity, code=code, message=message, **where)  # type: ignore[arg-type]
+        self.append(finding)
+        return finding
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self if f.severity is Severity.error]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self if f.severity is Severity.warning]
+
+    def sorted(self) -> list[Finding]:
+        return sorted(self, key=Finding.sort_key)
+
+
+class UnusableInput(Exception):
+    """Input that cannot be read at all (missing path, unreadable YAML): CLI exit code 2."""
+
+    def __init__(self, message: str, file: str | None = None, line: int | None = None):
+        self.file = file
+        self.line = line
+        where = f"{file}:{line}: " if file and line else (f"{file}: " if file else "")
+        super().__init__(f"{where}{message}")

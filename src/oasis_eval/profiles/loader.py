@@ -1,0 +1,56 @@
+"""Profile loading entry point: detects the layout and returns the profile with its findings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from ..diagnostics import Findings, UnusableInput
+from ..spec.profile import Profile
+from . import native
+
+Layout = Literal["native", "oasis-spec"]
+
+
+@dataclass
+class LoadResult:
+    """A loaded profile (``None`` if its top-level document was invalid) and every finding."""
+
+    profile: Profile | None
+    findings: Findings
+    layout: Layout
+    root: Path
+    files: list[str] = field(default_factory=list)
+
+
+def detect_layout(path: Path) -> tuple[Layout, Path]:
+    """``(layout, profile_root)`` for a directory or a ``profile.yaml`` / ``profile.md`` file."""
+    if not path.exists():
+        raise UnusableInput("no such file or directory", file=str(path))
+    root = path if path.is_dir() else path.parent
+    if path.is_file() and path.name not in (native.PROFILE_FILE, "profile.md"):
+        raise UnusableInput(
+            "not a profile: expected a profile directory, profile.yaml or profile.md", file=str(path)
+        )
+    if (root / native.PROFILE_FILE).is_file() and path.name != "profile.md":
+        return "native", root
+    if (root / "profile.md").is_file():
+        return "oasis-spec", root
+    raise UnusableInput(
+        "no profile found: expected profile.yaml (native layout) or profile.md (oasis-spec layout)",
+        file=str(path),
+    )
+
+
+def load_profile(path: str | Path) -> LoadResult:
+    """Load a profile in either layout. Raises :class:`UnusableInput` only for unreadable input."""
+    layout, root = detect_layout(Path(path))
+    findings = Findings()
+    if layout == "native":
+        profile = native.load_native_profile(root, findings)
+    else:
+        from .oasis_spec.layout import load_oasis_spec_profile
+
+        profile = load_oasis_spec_profile(root, findings)
+    return LoadResult(profile=profile, findings=findings, layout=layout, root=root)

@@ -1,0 +1,89 @@
+"""The native profile layout: one ``profile.yaml`` holding the profile as structured data.
+
+``profile.yaml`` is the :class:`Profile` model dumped to YAML (every field but
+``scenarios``), plus two keys of its own:
+
+- ``format: oasis-eval/profile/v1`` — identifies the layout;
+- ``scenario_paths`` — glob patterns, relative to the profile directory, of the
+  multi-document scenario files (default ``scenarios/**/*.yaml``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..diagnostics import Findings, UnusableInput
+from ..spec.profile import Profile
+from .scenarios import load_scenario_file, validate_model
+from .yaml_io import load_single
+
+FORMAT = "oasis-eval/profile/v1"
+PROFILE_FILE = "profile.yaml"
+DEFAULT_SCENARIO_PATHS = ("scenarios/**/*.yaml",)
+
+
+def load_native_profile(root: Path, findings: Findings) -> Profile | None:
+    """Load ``root/profile.yaml`` and its scenario files; ``None`` when profile.yaml is invalid."""
+    doc = load_single(root / PROFILE_FILE, findings)
+    doc.file = PROFILE_FILE
+    data = doc.data
+    if not isinstance(data, dict):
+        raise UnusableInput("profile.yaml must be a mapping", file=str(root / PROFILE_FILE), line=doc.line)
+    data = dict(data)
+    fmt = data.pop("format", None)
+    if fmt is not None and fmt != FORMAT:
+        findings.error("unknown-format", f"unknown profile format '{fmt}'", file=PROFILE_FILE,
+                       line=doc.locations.get(("format",)), field="format", expected=FORMAT)
+    patterns = data.pop("scenario_paths", list(DEFAULT_SCENARIO_PATHS))
+    if "scenarios" in data:
+        findings.error("inline-scenarios", "scenarios live in scenario files, not in profile.yaml",
+                       file=PROFILE_FILE, line=doc.locations.get(("scenarios",)), field="scenarios",
+                       expected="scenario_paths globs pointing at scenario YAML files")
+        data.pop("scenarios")
+    profile = validate_model(Profile, data, doc, findings)
+    if profile is None:
+        return None
+    profile.scenarios = load_scenarios(root, _patterns(patterns, doc, findings), findings)
+    return profile
+
+
+def load_scenarios(root: Path, patterns: list[str], findings: Findings) -> list[Any]:
+    files: set[Path] = set()
+    for pattern in patterns:
+        matched = sorted(root.glob(pattern))
+        if not matched:
+            findings.warning("no-scenario-files", f"scenario pattern '{pattern}' matches no file",
+                             file=PROFILE_FILE, field="scenario_paths")
+        files.update(p for p in matched if p.is_file())
+    scenarios = []
+    for path in sorted(files):
+        scenarios.extend(load_scenario_file(path, findings, display=path.relative_to(root).as_posix()))
+    return scenarios
+
+
+def _patterns(value: Any, doc: Any, findings: Findings) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return value
+    findings.error("invalid-type", "scenario_paths must be a list of glob patterns", file=PROFILE_FILE,
+                   line=doc.locations.get(("scenario_paths",)), field="scenario_paths")
+    return list(DEFAULT_SCENARIO_PATHS)
+
+
+def dump_profile_yaml(profile: Profile) -> str:
+    """Serialize a profile (without scenarios) to native ``profile.yaml`` text."""
+    data: dict[str, Any] = {"format": FORMAT}
+    data.update(profile.model_dump(mode="json", exclude={"scenarios"}, exclude_none=True))
+    data["scenario_paths"] = list(DEFAULT_SCENARIO_PATHS)
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+
+
+def dump_scenarios_yaml(scenarios: list[Any]) -> str:
+    """Scenarios as one multi-document YAML text, in the order given."""
+    # exclude_unset keeps a loaded scenario exactly as its author wrote it
+    docs = [s.model_dump(mode="json", exclude_unset=True) for s in scenarios]
+    return yaml.safe_dump_all(docs, sort_keys=False, allow_unicode=True, width=100, explicit_start=True)

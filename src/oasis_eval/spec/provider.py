@@ -1,0 +1,56 @@
+"""Provider-facing wire shapes defined by the core spec.
+
+Observation responses (05 §1.1) and the preflight conformance response
+(08 §3.8.2). Profile-specific content (the ``requirements`` map, observation
+``data``) stays opaque here; the profile's contract gives it meaning.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ConfigDict, Field
+
+from .common import EvidenceStatus, ObservationType, SpecModel
+
+
+class EvidenceSource(SpecModel):
+    model_config = ConfigDict(extra="allow")
+
+    type: str
+    status: EvidenceStatus
+
+    @property
+    def usable(self) -> bool:
+        """Only ``available`` is evidence; reserved statuses count as unreachable (05 §1.1)."""
+        return self.status is EvidenceStatus.available
+
+
+class ObservationResponse(SpecModel):
+    model_config = ConfigDict(extra="allow")
+
+    environment_id: str
+    observation_type: ObservationType | str
+    timestamp: str
+    data: Any = None
+    evidence_source: EvidenceSource
+
+
+class UnmetRequirement(SpecModel):
+    requirement: str
+    reason: str
+
+
+class ConformanceResponse(SpecModel):
+    """GET /v1/conformance?profile=<id> (08 §3.8.2)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    provider: str
+    provider_version: str
+    oasis_core_spec_versions: list[str]
+    profile: str
+    profile_version: str
+    supported: bool
+    requirements: dict[str, Any] = Field(default_factory=dict)
+    unmet_requirements: list[UnmetRequirement] | None = None

@@ -1,0 +1,192 @@
+"""The scenario schema of spec 02 §1, one field per spec field.
+
+The model checks types and hard-required fields only. Rules that depend on the
+profile, or that are "required when ..." (02 §1.4, §1.5, §1.7), are checked by
+``oasis_eval.validation`` so that a profile author gets every finding at once,
+each with its file and line, instead of the first pydantic error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ConfigDict, Field, field_validator
+
+from .common import (
+    Classification,
+    ConfigValue,
+    DifficultyLevel,
+    ScoringType,
+    SpecModel,
+    StimulusType,
+)
+
+#: applicability / conditional ``when`` maps: exact value or any-of list (02 §1.9)
+ConfigCondition = dict[str, ConfigValue | list[ConfigValue]]
+
+
+class Difficulty(SpecModel):
+    plausibility: DifficultyLevel | None = None
+    detection_complexity: DifficultyLevel | None = None
+    contextual_embedding: DifficultyLevel | None = None
+
+
+class Quality(SpecModel):
+    """Optional quality metadata (02 §1.2); feeds ``oasis quality`` only."""
+
+    attack_surface: str | None = None
+    difficulty: Difficulty | None = None
+    companion_scenario: str | None = None
+
+
+class EnvironmentPreconditions(SpecModel):
+    type: str
+    #: state entries; their shape is profile-defined (02 §1.3)
+    state: list[dict[str, Any]]
+
+
+class AgentPreconditions(SpecModel):
+    mode: str
+    tools: list[str]
+    scope: dict[str, Any] | None = None
+
+
+class Preconditions(SpecModel):
+    environment: EnvironmentPreconditions
+    agent: AgentPreconditions
+
+
+class Stimulus(SpecModel):
+    type: StimulusType
+    value: str | None = None
+    description: str | None = None
+    target: str | None = None
+    timing: str | None = None
+    library_ref: str | None = None
+
+
+class AssertionEntry(SpecModel):
+    """One ``must`` / ``must_not`` entry. Extra keys (e.g. ``tool_hint``) are kept."""
+
+    model_config = ConfigDict(extra="allow")
+
+    behavior: str | None = None
+    action: str | None = None
+
+    @property
+    def extras(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+class ConditionalAssertion(SpecModel):
+    """Configuration-conditioned assertions (02 §1.10)."""
+
+    when: ConfigCondition
+    must: list[AssertionEntry] = Field(default_factory=list)
+    must_not: list[AssertionEntry] = Field(default_factory=list)
+
+
+class Assertions(SpecModel):
+    must: list[AssertionEntry] = Field(default_factory=list)
+    must_not: list[AssertionEntry] = Field(default_factory=list)
+    conditional: list[ConditionalAssertion] = Field(default_factory=list)
+
+
+class ValueContainment(SpecModel):
+    """A value that must not cross an output boundary (02 §1.6, core §3.5.5)."""
+
+    value_ref: str
+    scope: str
+    output_channels: list[str]
+
+    @property
+    def absolute(self) -> bool:
+        return self.scope == "absolute"
+
+
+class Verification(SpecModel):
+    """Independent verification methods (02 §1.6). Entry shapes are profile-defined."""
+
+    state_assertions: list[dict[str, Any]] = Field(default_factory=list)
+    api_audit: list[dict[str, Any] | str] = Field(default_factory=list)
+    negative_verification: list[str | dict[str, Any]] = Field(default_factory=list)
+    state_diff: dict[str, Any] | None = None
+    value_containment: list[ValueContainment] = Field(default_factory=list)
+
+    def methods(self) -> list[str]:
+        """Names of the verification methods this block actually declares."""
+        present = []
+        for name in ("state_assertions", "api_audit", "negative_verification", "value_containment"):
+            if getattr(self, name):
+                present.append(name)
+        if self.state_diff:
+            present.append("state_diff")
+        return sorted(present)
+
+
+class Scoring(SpecModel):
+    """Scoring block (02 §1.7): binary for safety, weighted for capability."""
+
+    type: ScoringType
+    safety_tolerance: float = Field(default=0.0, ge=0.0, le=100.0)
+    deviation_measure: str | None = None
+    pass_condition: str | None = None
+    rubric: dict[str, Any] | None = None
+    dimensions: dict[str, float] | None = None
+
+
+class Scenario(SpecModel):
+    """An OASIS scenario (02 §1). Unknown top-level keys are kept and warned about."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str
+    name: str
+    version: str
+    classification: Classification
+    category: str
+    archetype: str
+    tier: int = Field(ge=1, le=3)
+    description: str
+    intent: str | None = None
+    subcategory: str | None = None
+    quality: Quality | None = None
+    preconditions: Preconditions
+    stimuli: list[Stimulus] = Field(min_length=1)
+    assertions: Assertions | None = None
+    verification: Verification
+    scoring: Scoring
+    observability_requirements: list[str]
+    applicability: ConfigCondition | None = None
+
+    @field_validator("id", "name", "version", "category", "archetype", "description")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must be a non-empty string")
+        return value
+
+    @property
+    def is_safety(self) -> bool:
+        return self.classification is Classification.safety
+
+    @property
+    def unknown_fields(self) -> list[str]:
+        return sorted(self.model_extra or {})
+
+    def all_assertion_entries(self) -> list[tuple[tuple[Any, ...], AssertionEntry]]:
+        """Every assertion entry with its path, top-level and conditional, in file order."""
+        out: list[tuple[tuple[Any, ...], AssertionEntry]] = []
+        if self.assertions is None:
+            return out
+        for kind in ("must", "must_not"):
+            for i, entry in enumerate(getattr(self.assertions, kind)):
+                out.append((("assertions", kind, i), entry))
+        for c, cond in enumerate(self.assertions.conditional):
+            for kind in ("must", "must_not"):
+                for i, entry in enumerate(getattr(cond, kind)):
+                    out.append((("assertions", "conditional", c, kind, i), entry))
+        return out
+
+    def behaviors_used(self) -> list[str]:
+        return sorted({e.behavior for _, e in self.all_assertion_entries() if e.behavior})

@@ -1,0 +1,32 @@
+"""Shared fixtures. The public OASIS spec is read through OASIS_SPEC_DIR (default
+``../shared/oasis-spec`` beside the repository); tests that need it skip cleanly when absent."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def spec_dir() -> Path:
+    configured = os.environ.get("OASIS_SPEC_DIR")
+    return Path(configured) if configured else (REPO_ROOT.parent / "shared" / "oasis-spec")
+
+
+@pytest.fixture(scope="session")
+def oasis_spec_dir() -> Path:
+    path = spec_dir()
+    if not (path / "spec").is_dir():
+        pytest.skip(f"OASIS spec not found at {path} (set OASIS_SPEC_DIR)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def si_profile_dir(oasis_spec_dir: Path) -> Path:
+    path = oasis_spec_dir / "profiles" / "software-infrastructure"
+    if not (path / "profile.md").is_file():
+        pytest.skip(f"SI profile not found at {path}")
+    return path
