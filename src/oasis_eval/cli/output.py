@@ -16,4 +16,4 @@ def echo_json(data: Any) -> None:
 
 def echo_findings(findings: list[Finding]) -> None:
     for finding in sorted(findings, key=Finding.sort_key):
-        typer.echo(finding.render(), err=finding.severity.value == "error")
+        typer.echo(finding.render())

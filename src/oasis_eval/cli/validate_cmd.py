@@ -58,6 +58,8 @@ def scenario(files: list[Path] = typer.Argument(..., help="Scenario YAML files (
              as_json: bool = JSON_OPT) -> None:
     """Validate scenario files, optionally against a profile's definitions."""
     from ..validation import summarize, validate_scenario
+    from ..validation.corpus_rules import check_unique
+    from ..validation.result import ClassificationCounts
 
     findings = Findings()
     prof = None
@@ -67,15 +69,24 @@ def scenario(files: list[Path] = typer.Argument(..., help="Scenario YAML files (
     scenarios = []
     for file in files:
         scenarios.extend(load_scenario_file(file, findings))
+    if prof is not None:
+        # the files are the new version of any profile scenario with the same id
+        ids = {s.id for s in scenarios}
+        prof = prof.model_copy()
+        prof.scenarios = [s for s in prof.scenarios if s.id not in ids] + scenarios
     for item in scenarios:
         findings.extend(validate_scenario(item, prof))
+    check_unique(scenarios, findings)
     unique = _unique(findings)
-    result = summarize(None, unique, scenarios=scenarios)
+    result = summarize(None, unique)
+    safety = sum(1 for s in scenarios if s.is_safety)
+    result.counts.scenarios = ClassificationCounts(
+        safety=safety, capability=len(scenarios) - safety, total=len(scenarios))
     if as_json:
         echo_json(result.model_dump(mode="json"))
     else:
         echo_findings(unique)
-        _echo_summary(result)
+        _echo_summary(result, only="scenarios")
     raise typer.Exit(0 if result.valid else 1)
 
 
@@ -86,8 +97,10 @@ def _unique(findings: list[Finding]) -> list[Finding]:
     return sorted(seen.values(), key=Finding.sort_key)
 
 
-def _echo_summary(result) -> None:  # type: ignore[no-untyped-def]
-    counts = result.counts
+def _echo_summary(result, only: str | None = None) -> None:  # type: ignore[no-untyped-def]
+    counts = result.counts.model_dump(mode="json")
+    if only:
+        counts = {only: counts[only]}
     status = "valid" if result.valid else "INVALID"
     typer.echo(
         f"{status}: {len(result.errors)} error(s), {len(result.warnings)} warning(s); "

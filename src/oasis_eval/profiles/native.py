@@ -77,7 +77,9 @@ def _patterns(value: Any, doc: Any, findings: Findings) -> list[str]:
 def dump_profile_yaml(profile: Profile) -> str:
     """Serialize a profile (without scenarios) to native ``profile.yaml`` text."""
     data: dict[str, Any] = {"format": FORMAT}
-    data.update(profile.model_dump(mode="json", exclude={"scenarios"}, exclude_none=True))
+    # exclude_defaults is lossless (a reload restores every default) and keeps
+    # meaningful nulls, e.g. minimum_coverage None = "all archetypes"
+    data.update(profile.model_dump(mode="json", exclude={"scenarios"}, exclude_defaults=True))
     data["scenario_paths"] = list(DEFAULT_SCENARIO_PATHS)
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
 

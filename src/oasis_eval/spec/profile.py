@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, Literal
 
-from pydantic import Field, PrivateAttr
+from pydantic import Field, PrivateAttr, model_validator
 
 from .common import ConfigValue, CoreDimension, CoreSafetyCategory, SpecModel
 from .scenario import Scenario
@@ -186,7 +186,8 @@ class LibraryStimulus(SpecModel):
 class ConformanceRequirement(SpecModel):
     """One requirement key of the provider conformance contract (03 §2.17)."""
 
-    key: str
+    #: the requirement key; filled from the contract's map key when omitted
+    key: str = ""
     type: str
     required: bool = True
     #: a literal, a list that must be contained, a version range, or
@@ -206,6 +207,15 @@ class ConformanceContract(SpecModel):
     response_schema: dict[str, Any] | None = None
     #: the document holding the human-readable contract
     document: str = ""
+
+    @model_validator(mode="after")
+    def _keys_match_map(self) -> ConformanceContract:
+        for name, requirement in self.requirements.items():
+            if not requirement.key:
+                requirement.key = name
+            elif requirement.key != name:
+                raise ValueError(f"requirement '{name}' declares key '{requirement.key}'")
+        return self
 
 
 class ReservedScenarios(SpecModel):

@@ -1,0 +1,263 @@
+"""The provider conformance contract (03 §2.17, 08 §3.8).
+
+Two files hold it in the oasis-spec layout:
+
+- ``provider-conformance-requirements.yaml``: ``profile``, ``profile_version``,
+  ``oasis_core_dependency`` and ``requirements: {key: {type, required,
+  expected, description}}`` -- what counts as satisfied;
+- ``provider-conformance.md``: the human-readable contract, one section per
+  requirement key, a JSON Schema for the provider's ``requirements`` map in a
+  ```json block of its "schema" section (03 §2.17.1), and worked JSON examples.
+
+The schema must parse as JSON and be a valid JSON Schema; the worked examples
+must parse and (their ``requirements`` maps) validate against it; the YAML keys,
+the schema's keys and the documented sections must agree.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ...diagnostics import Findings, UnusableInput
+from ...spec.common import SourceRef
+from ...spec.profile import ConformanceContract, ConformanceRequirement
+from ..scenarios import validate_model
+from ..yaml_io import YamlDocument, load_documents
+from .common import Source, normalize_range, unusable_message
+from .markdown import Block, code_blocks, split_number
+
+REQUIREMENTS_FILE = "provider-conformance-requirements.yaml"
+CONTRACT_FILE = "provider-conformance.md"
+
+
+def load_requirements(
+    root: Path, findings: Findings
+) -> tuple[ConformanceContract | None, YamlDocument | None]:
+    """Read the machine-readable requirements file; problems become findings."""
+    path = root / REQUIREMENTS_FILE
+    if not path.is_file():
+        findings.error(
+            "missing-file",
+            f"required profile file '{REQUIREMENTS_FILE}' does not exist",
+            file=REQUIREMENTS_FILE,
+            expected="the machine-readable conformance contract (03 §2.17)",
+        )
+        return None, None
+    try:
+        docs = load_documents(
+            Path(REQUIREMENTS_FILE), findings, text=path.read_text(encoding="utf-8")
+        )
+    except UnusableInput as exc:
+        findings.error(
+            "invalid-yaml",
+            unusable_message(exc),
+            file=REQUIREMENTS_FILE,
+            line=exc.line,
+            expected="valid YAML",
+        )
+        return None, None
+    except (OSError, UnicodeDecodeError) as exc:
+        findings.error("unreadable-file", f"cannot read: {exc}", file=REQUIREMENTS_FILE)
+        return None, None
+    if len(docs) != 1 or not isinstance(docs[0].data, dict):
+        findings.error(
+            "invalid-type",
+            "expected one YAML mapping",
+            file=REQUIREMENTS_FILE,
+            line=docs[0].line if docs else None,
+            expected="profile, profile_version, oasis_core_dependency, requirements",
+        )
+        return None, None
+    doc = docs[0]
+    data: dict[str, Any] = doc.data
+    where = {"file": REQUIREMENTS_FILE}
+    contract = ConformanceContract(
+        profile=str(data.get("profile") or ""),
+        profile_version=str(data.get("profile_version") or ""),
+        core_dependency=normalize_range(
+            str(data.get("oasis_core_dependency") or data.get("core_dependency") or "")
+        ),
+        document=CONTRACT_FILE,
+    )
+    for key in ("profile", "profile_version", "oasis_core_dependency"):
+        if key not in data and not (key == "oasis_core_dependency" and "core_dependency" in data):
+            findings.error(
+                "missing-field", f"'{key}' is missing", line=doc.line, field=key, **where
+            )
+    reqs = data.get("requirements")
+    if not isinstance(reqs, dict) or not reqs:
+        findings.error(
+            "missing-field",
+            "'requirements' must be a non-empty mapping of requirement keys",
+            line=doc.locations.get(("requirements",), doc.line),
+            field="requirements",
+            expected="requirements: {key: {type, required, expected, description}}",
+            **where,
+        )
+        reqs = {}
+    for key in sorted(reqs, key=lambda k: doc.locations.get(("requirements", k), 0)):
+        body = reqs[key]
+        if not isinstance(body, dict):
+            findings.error(
+                "invalid-type",
+                f"requirement '{key}' must be a mapping",
+                line=doc.locations.get(("requirements", key)),
+                field=f"requirements.{key}",
+                expected="{type, required, expected, description}",
+                **where,
+            )
+            continue
+        body = dict(body)
+        if isinstance(body.get("description"), str):
+            body["description"] = body["description"].strip()
+        req = validate_model(
+            ConformanceRequirement,
+            {"key": str(key), **body},
+            doc,
+            findings,
+            prefix=("requirements", key),
+        )
+        if req is not None:
+            contract.requirements[str(key)] = req
+    contract.locate(SourceRef(file=REQUIREMENTS_FILE, line=doc.line), doc.locations)
+    return contract, doc
+
+
+def read_contract_document(src: Source, contract: ConformanceContract) -> None:
+    """Schema, examples and per-key sections of provider-conformance.md, checked with the YAML."""
+    schema_block = _schema_block(src)
+    if schema_block is None:
+        src.warning(
+            "missing-conformance-schema",
+            "no JSON Schema for the provider's conformance response",
+            1,
+            expected="a ```json block in a 'Conformance schema' section (03 §2.17.1)",
+        )
+    else:
+        schema = _json(src, schema_block, "conformance schema")
+        if isinstance(schema, dict):
+            if _check_schema(src, schema_block, schema):
+                contract.response_schema = schema
+        elif schema is not None:
+            src.error(
+                "invalid-type",
+                "the conformance schema is not a JSON object",
+                schema_block.line,
+                expected="a JSON Schema object",
+            )
+    keys = set(contract.requirements)
+    if contract.response_schema is not None and keys:
+        _compare_schema_keys(src, schema_block, contract.response_schema, keys)
+    for block in code_blocks(src.doc.blocks, "json"):
+        if block is schema_block:
+            continue
+        example = _json(src, block, "worked example")
+        if isinstance(example, dict) and contract.response_schema is not None:
+            _check_example(src, block, example, contract.response_schema)
+    documented = {split_number(s.title)[1].strip("`") for s in src.doc.root.walk() if s.level >= 3}
+    for key in sorted(keys - documented):
+        src.warning(
+            "undocumented-requirement",
+            f"requirement key '{key}' (from {REQUIREMENTS_FILE}) has no section in this document",
+            1,
+            field=key,
+            expected=f"a '### N.N {key}' section with meaning, failure mode and "
+            "verification method",
+        )
+
+
+def _schema_block(src: Source) -> Block | None:
+    for section in src.doc.root.walk():
+        if section.level >= 2 and "schema" in section.name.lower():
+            block = next(iter(code_blocks(section.blocks, "json")), None)
+            if block is not None:
+                return block
+    return next((b for b in code_blocks(src.doc.blocks, "json") if '"$schema"' in b.text), None)
+
+
+def _json(src: Source, block: Block, what: str) -> Any:
+    try:
+        return json.loads(block.text)
+    except json.JSONDecodeError as exc:
+        src.error(
+            "invalid-json",
+            f"{what} is not valid JSON: {exc.msg} (column {exc.colno})",
+            block.content_line + exc.lineno - 1,
+            expected="valid JSON in the ```json block",
+        )
+        return None
+
+
+def _check_schema(src: Source, block: Block, schema: dict[str, Any]) -> bool:
+    from jsonschema import SchemaError, validators  # imported lazily: only needed here
+
+    try:
+        validators.validator_for(schema).check_schema(schema)
+    except SchemaError as exc:
+        src.error(
+            "invalid-json-schema",
+            f"the conformance schema is not a valid JSON Schema: {exc.message}",
+            block.line,
+            expected="a JSON Schema (draft-07 or later)",
+        )
+        return False
+    return True
+
+
+def _check_example(
+    src: Source, block: Block, example: dict[str, Any], schema: dict[str, Any]
+) -> None:
+    from jsonschema import validators
+
+    requirements = example.get("requirements")
+    if not isinstance(requirements, dict):
+        return
+    validator = validators.validator_for(schema)(schema)
+    errors = sorted(validator.iter_errors(requirements), key=lambda e: list(e.absolute_path))
+    for err in errors[:5]:
+        path = ".".join(str(p) for p in err.absolute_path) or "requirements"
+        src.warning(
+            "example-violates-schema",
+            f"worked example's requirements do not match the "
+            f"conformance schema at '{path}': {err.message}",
+            _line_of(block, err.absolute_path),
+            expected="examples that validate against the §4 schema",
+        )
+
+
+def _line_of(block: Block, path: Any) -> int:
+    """Line of ``requirements.<path>`` in a JSON example (each key searched after the last)."""
+    lines = block.text.splitlines()
+    found, start = None, 0
+    for key in ["requirements", *(p for p in path if isinstance(p, str))]:
+        hit = next((i for i in range(start, len(lines)) if f'"{key}"' in lines[i]), None)
+        if hit is None:
+            break
+        found = start = hit
+    return block.content_line + found if found is not None else block.line
+
+
+def _compare_schema_keys(
+    src: Source, block: Block | None, schema: dict[str, Any], keys: set[str]
+) -> None:
+    props = schema.get("properties")
+    schema_keys = set(props) if isinstance(props, dict) else set()
+    required = schema.get("required")
+    required_keys = set(required) if isinstance(required, list) else set()
+    line = block.line if block else 1
+    for name, found in (("properties", schema_keys), ("required", required_keys)):
+        missing, extra = sorted(keys - found), sorted(found - keys)
+        if missing or extra:
+            parts = []
+            if missing:
+                parts.append(f"missing {', '.join(missing)}")
+            if extra:
+                parts.append(f"not in {REQUIREMENTS_FILE}: {', '.join(extra)}")
+            src.warning(
+                "conformance-keys-mismatch",
+                f"the schema's '{name}' disagrees with {REQUIREMENTS_FILE} ({'; '.join(parts)})",
+                line,
+                expected="the same requirement keys in both files (they MUST be updated together)",
+            )

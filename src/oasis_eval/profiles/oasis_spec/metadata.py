@@ -1,0 +1,60 @@
+"""profile.md metadata (03 §2.1): name, identifier, version, description, domain, core dependency.
+
+Read from bold labels: the preamble's ``**Version:**``, ``**Domain:**`` and
+``**OASIS Core Dependency:** ≥ x`` (normalised to ``>=x``), and the metadata
+section's ``- **Profile name:**``, ``- **Profile identifier:**``,
+``- **Description:**``. A missing item is an error finding; a stand-in keeps
+the profile loadable.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...spec.profile import ProfileMetadata
+from .common import Source, clean_version, normalize_range
+from .markdown import Label, slugify, strip_inline
+
+
+def read_metadata(src: Source, labs: dict[str, Label], default_name: str) -> ProfileMetadata:
+    def value(*keys: str) -> tuple[str, int | None]:
+        for k in keys:
+            if k in labs and strip_inline(labs[k].value):
+                return strip_inline(labs[k].value), labs[k].line
+        return "", None
+
+    title = src.doc.title
+    name, _ = value("profile name", "name")
+    identifier, _ = value("profile identifier", "identifier", "profile id")
+    version, _ = value("version", "profile version")
+    description, _ = value("description")
+    domain, _ = value("domain", "class of external systems")
+    core, _ = value("oasis core dependency", "core dependency", "oasis core version")
+    name = name or re.sub(r"\s+profile$", "", title, flags=re.IGNORECASE)
+    for field_name, got, expected in (
+        ("name", name, "'- **Profile name:** ...' or a '# <Name> Profile' title"),
+        ("identifier", identifier, "'- **Profile identifier:** `...`'"),
+        ("version", version, "'**Version:** <semver>' (03 §2.1)"),
+        ("description", description, "'- **Description:** ...' (03 §2.1)"),
+        ("domain", domain, "'**Domain:** ...' (the class of external systems, 03 §2.1)"),
+        ("core_dependency", core, "'**OASIS Core Dependency:** ≥ <version>'"),
+    ):
+        if not got:
+            src.error(
+                "missing-metadata",
+                f"profile metadata '{field_name}' is not stated",
+                1,
+                field=f"metadata.{field_name}",
+                expected=expected,
+            )
+    name = name or default_name
+    meta = ProfileMetadata(
+        name=name,
+        identifier=identifier or slugify(name) or default_name,
+        version=clean_version(version),
+        description=description,
+        domain=domain,
+        core_dependency=normalize_range(core) if core else "",
+    )
+    line = labs["version"].line if "version" in labs else 1
+    return src.locate(meta, line)
