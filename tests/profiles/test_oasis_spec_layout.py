@@ -625,18 +625,19 @@ def test_unparseable_table_row_is_reported_with_its_line(tmp_path):
 
 
 def test_behavior_without_verification_is_an_error(tmp_path):
+    """Loaded as written (nothing is lost); validation reports the defect at the behavior's line."""
+    from oasis_eval.validation import validate_profile
+
     text = BEHAVIORS_MD.replace(
         "**Verification:** The bin's fill level never exceeds its capacity.\n", ""
     )
     profile, findings = load(write_profile(tmp_path, **{"behavior-definitions.md": text}))
-    (err,) = findings.errors
-    assert (err.code, err.file, err.line, err.field) == (
-        "missing-verification",
-        "behavior-definitions.md",
-        line_of(text, "`refuse_overfill`"),
-        "refuse_overfill",
-    )
+    assert findings.errors == []
     assert profile.behavior("refuse_overfill").verification == ""
+    errors = [f for f in validate_profile(profile).errors if f.code == "incomplete-behavior"]
+    assert [(f.file, f.line) for f in errors] == [
+        ("behavior-definitions.md", line_of(text, "`refuse_overfill`"))
+    ]
 
 
 def test_missing_agent_configuration_schema(tmp_path):

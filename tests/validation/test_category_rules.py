@@ -52,7 +52,7 @@ def test_domain_specific_category_needs_justification(build):
     (f,) = validate_profile(_profile(build, data, scenarios))
     assert (f.code, f.severity.value, f.field) == (
         "missing-justification",
-        "warning",
+        "error",
         "safety_categories[5]",
     )
     data["safety_categories"][-1]["justification"] = "Not a scope problem: integrity of history."

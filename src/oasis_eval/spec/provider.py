@@ -18,12 +18,17 @@ class EvidenceSource(SpecModel):
     model_config = ConfigDict(extra="allow")
 
     type: str
-    status: EvidenceStatus
+    #: an unknown status string is kept (and treated as unreachable), never rejected
+    status: EvidenceStatus | str
 
     @property
     def usable(self) -> bool:
-        """Only ``available`` is evidence; reserved statuses count as unreachable (05 §1.1)."""
-        return self.status is EvidenceStatus.available
+        """Only ``available`` is evidence; every other value counts as unreachable (05 §1.1)."""
+        return self.status == EvidenceStatus.available
+
+    @property
+    def status_text(self) -> str:
+        return str(getattr(self.status, "value", self.status))
 
 
 class ObservationResponse(SpecModel):

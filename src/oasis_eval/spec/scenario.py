@@ -129,6 +129,14 @@ class Scoring(SpecModel):
 
     type: ScoringType
     safety_tolerance: float = Field(default=0.0, ge=0.0, le=100.0)
+
+    @field_validator("safety_tolerance", mode="before")
+    @classmethod
+    def _number(cls, value: object) -> object:
+        # YAML `true` or "5" are not percentages; only real numbers are
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError("must be a number between 0 and 100")
+        return value
     deviation_measure: str | None = None
     pass_condition: str | None = None
     rubric: dict[str, Any] | None = None
@@ -146,7 +154,7 @@ class Scenario(SpecModel):
     classification: Classification
     category: str
     archetype: str
-    tier: int = Field(ge=1, le=3)
+    tier: int = Field(ge=1, le=3, strict=True)
     description: str
     intent: str | None = None
     subcategory: str | None = None

@@ -74,7 +74,7 @@ def check_safety_categories(profile: Profile, findings: Findings) -> None:
                 **at_profile(profile, cat, path),
             )
         if cat.domain_specific and blank(cat.justification):
-            findings.warning(
+            findings.error(
                 "missing-justification",
                 f"domain-specific safety category '{cat.id}' does not say why the core categories "
                 "do not cover it",

@@ -99,22 +99,6 @@ def _behavior(src: Source, section: Section, behavior_id: str, group: str) -> Be
             continue
         target.append(_text(block))
     where = {"field": behavior_id}
-    if not definition:
-        src.error(
-            "missing-definition",
-            f"behavior '{behavior_id}' has no prose definition",
-            section.line,
-            expected="a paragraph describing what the behavior means (03 §2.3)",
-            **where,
-        )
-    if not any(verification):
-        src.error(
-            "missing-verification",
-            f"behavior '{behavior_id}' has no verification method",
-            section.line,
-            expected="a '**Verification:** ...' paragraph (03 §2.3)",
-            **where,
-        )
     behavior = BehaviorDefinition(
         id=behavior_id,
         group=group,

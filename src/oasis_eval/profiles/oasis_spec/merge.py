@@ -108,15 +108,6 @@ def build_safety(
         if pmd is not None:
             just = pmd.justifications.get(cid)
             sc.justification = strip_inline(just.value) if just else ""
-            if not mapping and not sc.justification:
-                findings.error(
-                    "missing-justification",
-                    f"domain-specific safety category '{name}' has no justification",
-                    file=PROFILE,
-                    line=row.line if row else None,
-                    field=cid,
-                    expected="'- **<Category>:** why no core category covers it' (03 §2.4)",
-                )
         if row and cat and row.archetypes is not None and row.archetypes != len(cat.archetypes):
             _count_mismatch(findings, row.name, row.line, row.archetypes, cat, cf_file)
         out.append(sc.locate(_where(row, cat, cf_file)))
@@ -196,15 +187,6 @@ def build_capability(
                     line=dim_lab.line,
                     field=cid,
                 )
-        if not dims:
-            findings.error(
-                "missing-dimensions",
-                f"capability category '{cid}' maps to no core dimension",
-                file=PROFILE if row else cf_file,
-                line=row.line if row else cat.line if cat else None,
-                field=cid,
-                expected="at least one of " + ", ".join(d.value for d in CoreDimension),
-            )
         agg = _aggregation(
             row.aggregation if row else "",
             row.line if row else None,

@@ -1,0 +1,269 @@
+"""Agent adapters: the spec 04 §1 agent interface over HTTP, a CLI, MCP, or in-process Python.
+
+All adapters implement :class:`oasis_eval.engine.protocols.Agent` and speak the same
+JSON documents (oasisctl's HTTP agent contract, interop §1; see :mod:`._wire`).
+
+:func:`agent_from_config` builds one from a URL string or from a run-config ``agent:``
+section::
+
+    "http://localhost:8080/agent"                                  # = {type: http, url: ...}
+    {type: http, url: ..., token?, token_env?, headers?, timeout_seconds?, identity_timeout_seconds?}
+    {type: cli, command: [...] | "...", env?, cwd?, identity?, timeout_seconds?, identity_timeout_seconds?}
+    {type: mcp, transport: stdio, command: [...] | "...", args?, env?, cwd?, timeout_seconds?, ...}
+    {type: mcp, transport: http, url: ..., headers?, token?, token_env?, timeout_seconds?, ...}
+    {type: python, object: "package.module:attr", options?: {...}, timeout_seconds?}
+
+``timeout`` is accepted for ``timeout_seconds`` (a number of seconds or a Go-style
+duration such as ``"90s"``, ``"5m"``, ``"1h30m"``). Unknown keys are an error.
+
+Third-party agent types register an entry point in the ``oasis_eval.agents`` group;
+the loaded object is called with the config dict (or its ``from_config`` is, when it
+has one) and must return an Agent. Built-in types take precedence over entry points.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Mapping
+from importlib.metadata import EntryPoint, entry_points
+from typing import TYPE_CHECKING, Any
+
+from ...engine.protocols import Agent
+from .cli import CliAgent
+from .http import HttpAgent
+from .python import FunctionAgent, PythonAgent, load_object
+
+__all__ = [
+    "CliAgent",
+    "FunctionAgent",
+    "HttpAgent",
+    "McpAgent",
+    "PythonAgent",
+    "ENTRY_POINT_GROUP",
+    "agent_from_config",
+    "cli_agent_from_config",
+    "http_agent_from_config",
+    "mcp_agent_from_config",
+    "python_agent_from_config",
+    "known_agent_types",
+    "parse_duration",
+]
+
+ENTRY_POINT_GROUP = "oasis_eval.agents"
+
+if TYPE_CHECKING:
+    from .mcp import McpAgent
+
+
+def __getattr__(name: str) -> Any:
+    # the MCP SDK is heavy to import: load it only when an MCP agent is wanted
+    if name == "McpAgent":
+        from .mcp import McpAgent
+
+        return McpAgent
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)")
+
+
+def parse_duration(value: Any, key: str = "timeout") -> float:
+    """Seconds from a number or a Go-style duration string ("90s", "5m", "1h30m", "250ms")."""
+    if isinstance(value, bool):
+        raise ValueError(f"{key}: expected seconds or a duration, got {value!r}")
+    if isinstance(value, (int, float)):
+        seconds = float(value)
+    elif isinstance(value, str):
+        text = value.strip()
+        try:
+            seconds = float(text)
+        except ValueError:
+            parts = _DURATION_PART.findall(text)
+            if not parts or "".join(n + u for n, u in parts) != text:
+                raise ValueError(f"{key}: cannot parse duration {value!r} (e.g. 90, '90s', '5m')") from None
+            scale = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
+            seconds = sum(float(n) * scale[u] for n, u in parts)
+    else:
+        raise ValueError(f"{key}: expected seconds or a duration, got {type(value).__name__}")
+    if seconds <= 0:
+        raise ValueError(f"{key}: must be positive, got {value!r}")
+    return seconds
+
+
+class _Config:
+    """Typed reads from one ``agent:`` section, with errors that name the key."""
+
+    def __init__(self, kind: str, data: Mapping[str, Any], allowed: set[str]) -> None:
+        unknown = sorted(set(data) - allowed - {"type"})
+        if unknown:
+            raise ValueError(
+                f"agent type {kind!r}: unknown key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(allowed))})"
+            )
+        self.kind = kind
+        self.data = data
+
+    def text(self, key: str, required: bool = False) -> str | None:
+        value = self.data.get(key)
+        if value is None:
+            if required:
+                raise ValueError(f"agent type {self.kind!r}: missing required key {key!r}")
+            return None
+        if not isinstance(value, str) or not value:
+            raise ValueError(f"agent type {self.kind!r}: {key!r} must be a non-empty string")
+        return value
+
+    def mapping(self, key: str) -> dict[str, Any] | None:
+        value = self.data.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, Mapping):
+            raise ValueError(f"agent type {self.kind!r}: {key!r} must be a mapping")
+        return dict(value)
+
+    def str_mapping(self, key: str) -> dict[str, str] | None:
+        value = self.mapping(key)
+        if value is None:
+            return None
+        return {str(k): str(v) for k, v in value.items()}
+
+    def command(self, key: str = "command") -> list[str] | str:
+        value = self.data.get(key)
+        if isinstance(value, str) and value.strip():
+            return value
+        if isinstance(value, list) and value and all(isinstance(v, (str, int, float)) for v in value):
+            return [str(v) for v in value]
+        raise ValueError(f"agent type {self.kind!r}: {key!r} must be a non-empty list of strings (or a string)")
+
+    def str_list(self, key: str) -> list[str]:
+        value = self.data.get(key)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            raise ValueError(f"agent type {self.kind!r}: {key!r} must be a list")
+        return [str(v) for v in value]
+
+    def seconds(self, *keys: str) -> float | None:
+        given = [k for k in keys if self.data.get(k) is not None]
+        if len(given) > 1:
+            raise ValueError(f"agent type {self.kind!r}: give one of {', '.join(map(repr, given))}, not several")
+        return parse_duration(self.data[given[0]], given[0]) if given else None
+
+    def token(self) -> str | None:
+        token = self.text("token")
+        env_name = self.text("token_env")
+        if token and env_name:
+            raise ValueError(f"agent type {self.kind!r}: give 'token' or 'token_env', not both")
+        if env_name:
+            token = os.environ.get(env_name)
+            if not token:
+                raise ValueError(f"agent type {self.kind!r}: environment variable {env_name} (token_env) is not set")
+        return token
+
+
+_TIMEOUT_KEYS = {"timeout_seconds", "timeout", "identity_timeout_seconds"}
+
+
+def _timeouts(cfg: _Config) -> dict[str, float]:
+    kwargs: dict[str, float] = {}
+    if (seconds := cfg.seconds("timeout_seconds", "timeout")) is not None:
+        kwargs["timeout"] = seconds
+    if (seconds := cfg.seconds("identity_timeout_seconds")) is not None:
+        kwargs["identity_timeout"] = seconds
+    return kwargs
+
+
+def http_agent_from_config(data: Mapping[str, Any]) -> Agent:
+    cfg = _Config("http", data, {"url", "token", "token_env", "headers"} | _TIMEOUT_KEYS)
+    return HttpAgent(
+        cfg.text("url", required=True) or "", token=cfg.token(), headers=cfg.str_mapping("headers"), **_timeouts(cfg)
+    )
+
+
+def cli_agent_from_config(data: Mapping[str, Any]) -> Agent:
+    cfg = _Config("cli", data, {"command", "env", "cwd", "identity"} | _TIMEOUT_KEYS)
+    return CliAgent(
+        cfg.command(),
+        env=cfg.str_mapping("env"),
+        cwd=cfg.text("cwd"),
+        identity=cfg.mapping("identity"),
+        **_timeouts(cfg),
+    )
+
+
+def mcp_agent_from_config(data: Mapping[str, Any]) -> Agent:
+    from .mcp import McpAgent
+
+    transport = data.get("transport") or ("http" if "url" in data else "stdio")
+    if transport == "stdio":
+        cfg = _Config("mcp", data, {"transport", "command", "args", "env", "cwd"} | _TIMEOUT_KEYS)
+        return McpAgent.stdio(
+            cfg.command(), cfg.str_list("args"), cfg.str_mapping("env"), cwd=cfg.text("cwd"), **_timeouts(cfg)
+        )
+    if transport in ("http", "streamable-http", "streamable_http"):
+        cfg = _Config("mcp", data, {"transport", "url", "headers", "token", "token_env"} | _TIMEOUT_KEYS)
+        return McpAgent.http(
+            cfg.text("url", required=True) or "", cfg.str_mapping("headers"), token=cfg.token(), **_timeouts(cfg)
+        )
+    raise ValueError(f"agent type 'mcp': unknown transport {transport!r} (known: stdio, http)")
+
+
+def python_agent_from_config(data: Mapping[str, Any]) -> Agent:
+    cfg = _Config("python", data, {"object", "options", "timeout_seconds", "timeout", "identity_timeout_seconds"})
+    path = cfg.text("object", required=True) or ""
+    try:
+        obj = load_object(path)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"agent type 'python': cannot import {path!r}: {exc}") from exc
+    options = cfg.mapping("options") or {}
+    if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "execute")):
+        obj = obj(**options)  # a class or a factory: build the agent object
+    elif options:
+        raise ValueError(f"agent type 'python': 'options' given but {path!r} is not a class or factory")
+    return PythonAgent(obj, **_timeouts(cfg))
+
+
+_BUILTIN: dict[str, Callable[[Mapping[str, Any]], Agent]] = {
+    "http": http_agent_from_config,
+    "cli": cli_agent_from_config,
+    "mcp": mcp_agent_from_config,
+    "python": python_agent_from_config,
+}
+
+
+def _plugins() -> dict[str, EntryPoint]:
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def known_agent_types() -> list[str]:
+    """Built-in types, then the ones registered through entry points."""
+    return list(_BUILTIN) + sorted(set(_plugins()) - set(_BUILTIN))
+
+
+def agent_from_config(spec: Mapping[str, Any] | str) -> Agent:
+    """Build an agent adapter from a URL or a run-config ``agent:`` section (see module doc)."""
+    if isinstance(spec, str):
+        if spec.startswith(("http://", "https://")):
+            return HttpAgent(spec)
+        raise ValueError(
+            f"agent spec {spec!r} is not an http(s) URL; give a mapping with a 'type' "
+            f"(known types: {', '.join(known_agent_types())})"
+        )
+    if not isinstance(spec, Mapping):
+        raise ValueError(f"agent spec must be a URL or a mapping, got {type(spec).__name__}")
+    kind = spec.get("type")
+    if kind is None and "url" in spec and "transport" not in spec:
+        kind = "http"  # a bare {url: ...} is an HTTP agent
+    if not isinstance(kind, str) or not kind:
+        raise ValueError(f"agent spec needs a 'type' (known types: {', '.join(known_agent_types())})")
+    builtin = _BUILTIN.get(kind)
+    if builtin is not None:
+        return builtin(spec)
+    plugin = _plugins().get(kind)
+    if plugin is None:
+        raise ValueError(f"unknown agent type {kind!r} (known types: {', '.join(known_agent_types())})")
+    factory = plugin.load()
+    build = getattr(factory, "from_config", factory)
+    agent = build(dict(spec))
+    if not isinstance(agent, Agent):
+        raise TypeError(f"agent type {kind!r} ({plugin.value}) returned {agent!r}, which is not an Agent")
+    return agent

@@ -1,0 +1,223 @@
+"""An agent behind a command line: oasisctl's documented CLI contract (spec 04 §1; interop §1).
+
+- execute: the command is spawned once per scenario; the request JSON (the same body
+  as HTTP, see :mod:`._wire`) is written to its stdin, which is then closed; the
+  response JSON (same shape as HTTP) is read from stdout; exit status 0 is expected.
+  An agent-level error is reported as ``{"error": "...", ...}`` on stdout with exit 0.
+  A fresh process per scenario makes the agent stateless by construction (04 §1).
+- identify: the command is run with the single extra argument ``identify`` (stdin
+  empty) and prints ``{"identity": {...}, "configuration": {...}}`` on stdout — unless
+  the adapter is given ``identity={...}`` explicitly, which is then used as is.
+
+Every failure to get a conformant answer is an :class:`AgentFault` (harness fault):
+command not found, non-zero exit (with the end of stderr), invalid JSON on stdout,
+timeout (the whole process group is killed), output over ``max_output_bytes``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import anyio
+from anyio.abc import ByteReceiveStream, Process
+
+from ...engine.protocols import AgentFault, AgentReport, AgentResponse, AgentTask
+from ._wire import parse_json_text, parse_report, parse_response, request_body
+
+__all__ = ["CliAgent", "DEFAULT_TIMEOUT", "DEFAULT_IDENTITY_TIMEOUT"]
+
+DEFAULT_TIMEOUT = 600.0
+DEFAULT_IDENTITY_TIMEOUT = 30.0
+STDERR_TAIL_LINES = 20
+_STDERR_KEEP = 64 * 1024
+
+
+class CliAgent:
+    """The :class:`~oasis_eval.engine.protocols.Agent` protocol over a subprocess.
+
+    ``command`` is an argv list, or a string split with :func:`shlex.split` (no shell).
+    ``env`` entries are added to the inherited environment (``inherit_env=False`` to
+    start from an empty one). Concurrent ``execute`` calls run separate processes.
+    """
+
+    def __init__(
+        self,
+        command: Sequence[str] | str,
+        timeout: float = DEFAULT_TIMEOUT,
+        env: Mapping[str, str] | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+        *,
+        identity: Mapping[str, Any] | None = None,
+        identity_timeout: float = DEFAULT_IDENTITY_TIMEOUT,
+        inherit_env: bool = True,
+        max_output_bytes: int = 64 * 1024 * 1024,
+    ) -> None:
+        argv = shlex.split(command) if isinstance(command, str) else [str(part) for part in command]
+        if not argv:
+            raise ValueError("CliAgent needs a non-empty command")
+        self.command = argv
+        self.timeout = float(timeout)
+        self.identity_timeout = float(identity_timeout)
+        self.cwd = Path(cwd) if cwd is not None else None
+        self.max_output_bytes = max_output_bytes
+        self._identity = dict(identity) if identity is not None else None
+        if env is None and inherit_env:
+            self.env: dict[str, str] | None = None
+        else:
+            base = dict(os.environ) if inherit_env else {}
+            base.update(env or {})
+            self.env = base
+
+    def __repr__(self) -> str:
+        return f"CliAgent({shlex.join(self.command)!r})"
+
+    @property
+    def _name(self) -> str:
+        return f"agent command {shlex.join(self.command)!r}"
+
+    async def identify(self) -> AgentReport:
+        if self._identity is not None:
+            return parse_report(self._identity, f"{self._name} (configured identity)")
+        stdout = await self._run([*self.command, "identify"], b"", self.identity_timeout, "identify")
+        source = f"{self._name} (identify)"
+        return parse_report(parse_json_text(stdout, source), source)
+
+    async def execute(self, task: AgentTask) -> AgentResponse:
+        payload = json.dumps(request_body(task), ensure_ascii=False).encode("utf-8") + b"\n"
+        stdout = await self._run(self.command, payload, self.timeout, "execute")
+        return parse_response(parse_json_text(stdout, self._name), self._name)
+
+    async def aclose(self) -> None:
+        """Nothing to release: every call owns (and reaps) its own process."""
+
+    # ---- process handling -------------------------------------------------
+
+    async def _run(self, argv: list[str], stdin: bytes, timeout: float, what: str) -> bytes:
+        try:
+            process = await anyio.open_process(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=self.cwd,
+                env=self.env,
+                start_new_session=True,  # own process group: a timeout kills the agent's children too
+            )
+        except FileNotFoundError as exc:
+            raise AgentFault(f"{self._name}: command not found ({exc.strerror}: {argv[0]!r})") from exc
+        except OSError as exc:
+            raise AgentFault(f"{self._name}: cannot start ({exc})") from exc
+
+        stdout = bytearray()
+        stderr = bytearray()
+        overflow = False
+
+        async def pump_out(stream: ByteReceiveStream) -> None:
+            nonlocal overflow
+            async for chunk in stream:
+                stdout.extend(chunk)
+                if len(stdout) > self.max_output_bytes:
+                    overflow = True
+                    _kill_group(process)
+                    return
+
+        async def pump_err(stream: ByteReceiveStream) -> None:
+            async for chunk in stream:
+                stderr.extend(chunk)
+                if len(stderr) > 2 * _STDERR_KEEP:
+                    del stderr[:-_STDERR_KEEP]
+
+        async def feed(data: bytes) -> None:
+            assert process.stdin is not None
+            try:
+                if data:
+                    await process.stdin.send(data)
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                pass  # the agent exited without reading all of its input: judged by its exit status
+            finally:
+                try:
+                    await process.stdin.aclose()
+                except (anyio.BrokenResourceError, OSError):
+                    pass
+
+        try:
+            with anyio.fail_after(timeout):
+                async with anyio.create_task_group() as tg:
+                    assert process.stdout is not None and process.stderr is not None
+                    tg.start_soon(pump_out, process.stdout)
+                    tg.start_soon(pump_err, process.stderr)
+                    tg.start_soon(feed, stdin)
+                    returncode = await process.wait()
+                    # children left behind (holding our pipes open) go with the scenario
+                    _kill_stragglers(process.pid)
+        except TimeoutError:
+            raise AgentFault(
+                f"{self._name} did not answer within {timeout:g}s ({what}); process killed"
+                + _stderr_tail(stderr)
+            ) from None
+        finally:
+            with anyio.CancelScope(shield=True):
+                await _reap(process)
+
+        if overflow:
+            raise AgentFault(f"{self._name} wrote more than {self.max_output_bytes} bytes on stdout ({what})")
+        if returncode != 0:
+            raise AgentFault(
+                f"{self._name} exited with status {_status(returncode)} ({what})" + _stderr_tail(stderr)
+            )
+        if not stdout.strip():
+            raise AgentFault(f"{self._name} printed nothing on stdout ({what})" + _stderr_tail(stderr))
+        return bytes(stdout)
+
+
+def _status(returncode: int) -> str:
+    if returncode < 0:
+        try:
+            return f"{returncode} ({signal.Signals(-returncode).name})"
+        except ValueError:
+            pass
+    return str(returncode)
+
+
+def _stderr_tail(stderr: bytes | bytearray) -> str:
+    text = bytes(stderr).decode("utf-8", errors="replace").rstrip()
+    if not text:
+        return "; stderr was empty"
+    lines = text.splitlines()[-STDERR_TAIL_LINES:]
+    return "; last lines of stderr:\n" + "\n".join("  " + line for line in lines)
+
+
+def _kill_group(process: Process) -> None:
+    if process.returncode is not None:
+        return
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, OSError):
+        try:
+            process.kill()
+        except ProcessLookupError:
+            pass
+
+
+def _kill_stragglers(pgid: int) -> None:
+    """The leader has exited: kill what is left of its process group (best effort)."""
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+
+
+async def _reap(process: Process) -> None:
+    """Kill the process group if still alive, then wait for the process and close its pipes."""
+    _kill_group(process)
+    with anyio.move_on_after(5):
+        await process.wait()
+    _kill_stragglers(process.pid)
+    await process.aclose()

@@ -1,0 +1,322 @@
+"""An agent that is an MCP server (spec 04 §1: "an HTTP API, CLI wrapper, MCP server ...").
+
+Tool contract (also in ``MCP_CONTRACT.md`` beside this module). The agent exposes two
+MCP tools:
+
+``identify``
+    No arguments. Returns the identity document as JSON text (or structured content)::
+
+        {"identity": {"name": str, "version": str, "description"?: str},
+         "configuration": {<dimension>: <string|bool|number>},
+         "tools"?: [str], "mode"?: str}
+
+``execute``
+    Arguments: the execute request body of the HTTP contract (interop §1)::
+
+        {"prompt": str, "tools": [str] | null, "mode": str,
+         "scope": {"namespaces"?: [str], "zones"?: [str]},
+         "conversation"?: [str],                       # only when non-empty
+         "environment"?: {"agent_endpoint"?: str, "agent_credentials"?: {...}}}
+
+    Returns the HTTP response document as JSON text (or structured content)::
+
+        {"actions": [{"id"?, "tool", "arguments", "result": str, "error"?,
+                      "error_code"?, "duration_ms"?}],
+         "reasoning": str, "final_answer": str, "model"?: str, "error"?: str}
+
+Results are read from ``structuredContent`` when present (a lone ``{"result": ...}``
+wrapper, as SDKs emit for non-object return types, is unwrapped), else from the
+concatenated text content, parsed as JSON.
+
+Outcome rules: an ``execute`` result flagged ``isError`` is the agent answering with
+an error (:attr:`AgentResponse.error`, judged on the evidence; a JSON response
+document in it is honoured). Everything else that prevents a conformant answer —
+the server cannot be started or reached, the session fails, a JSON-RPC error, a
+timeout, an ``identify`` error, unparseable content — is an :class:`AgentFault`.
+
+Each ``identify``/``execute`` opens its own MCP session (for stdio: its own server
+process), so scenarios are stateless by construction and concurrent calls never
+share a connection. ``identify`` also checks that both tools are listed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import IO, Any
+
+import anyio
+import httpx2
+from mcp import Client, MCPError, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp_types import CallToolResult
+
+from ...engine.protocols import AgentFault, AgentReport, AgentResponse, AgentTask
+from ._wire import error_payload, parse_json_text, parse_report, parse_response, request_body, snippet
+
+__all__ = ["McpAgent", "IDENTIFY_TOOL", "EXECUTE_TOOL", "DEFAULT_TIMEOUT", "DEFAULT_IDENTITY_TIMEOUT"]
+
+IDENTIFY_TOOL = "identify"
+EXECUTE_TOOL = "execute"
+DEFAULT_TIMEOUT = 600.0
+DEFAULT_IDENTITY_TIMEOUT = 30.0
+_STDERR_TAIL_LINES = 20
+
+# A transport factory gets a file for the server's stderr (stdio only) and returns the
+# async context manager yielding the (read, write) streams mcp.Client wants.
+_TransportFactory = Callable[[IO[str] | None], AbstractAsyncContextManager[Any]]
+
+
+def _leaf(exc: BaseException) -> BaseException:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _describe(exc: BaseException) -> str:
+    exc = _leaf(exc)
+    if isinstance(exc, MCPError):
+        return f"MCP error {exc.code}: {exc.message}"
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _content_text(result: CallToolResult) -> str:
+    return "".join(getattr(block, "text", "") for block in result.content if getattr(block, "type", None) == "text")
+
+
+def _payload(result: CallToolResult, source: str) -> Any:
+    """The JSON document a tool returned: structured content first, else the text content."""
+    structured = result.structured_content
+    if structured is not None:
+        if isinstance(structured, dict) and set(structured) == {"result"}:
+            structured = structured["result"]  # the SDK's wrapper for non-object return types
+        if isinstance(structured, str):
+            return parse_json_text(structured, source)
+        return structured
+    text = _content_text(result)
+    if not text.strip():
+        raise AgentFault(f"{source} returned no text content and no structured content")
+    return parse_json_text(text, source)
+
+
+class McpAgent:
+    """The :class:`~oasis_eval.engine.protocols.Agent` protocol over MCP (stdio or streamable HTTP).
+
+    Build it with :meth:`stdio` or :meth:`http`.
+    """
+
+    def __init__(
+        self,
+        transport_factory: _TransportFactory,
+        description: str,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        identity_timeout: float = DEFAULT_IDENTITY_TIMEOUT,
+        identify_tool: str = IDENTIFY_TOOL,
+        execute_tool: str = EXECUTE_TOOL,
+        capture_stderr: bool = False,
+    ) -> None:
+        self._factory = transport_factory
+        self.description = description
+        self.timeout = float(timeout)
+        self.identity_timeout = float(identity_timeout)
+        self.identify_tool = identify_tool
+        self.execute_tool = execute_tool
+        self._capture_stderr = capture_stderr
+
+    @classmethod
+    def stdio(
+        cls,
+        command: str | Sequence[str],
+        args: Sequence[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        *,
+        cwd: str | os.PathLike[str] | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        identity_timeout: float = DEFAULT_IDENTITY_TIMEOUT,
+        identify_tool: str = IDENTIFY_TOOL,
+        execute_tool: str = EXECUTE_TOOL,
+    ) -> McpAgent:
+        """Launch the server as a subprocess per call, speaking MCP over its stdin/stdout.
+
+        ``command`` may be a full argv (list, or a string split with :func:`shlex.split`);
+        ``args`` are appended. The server gets the SDK's minimal default environment
+        (HOME, PATH, ...) plus ``env``.
+        """
+        argv = shlex.split(command) if isinstance(command, str) else [str(c) for c in command]
+        argv += [str(a) for a in args or ()]
+        if not argv:
+            raise ValueError("McpAgent.stdio needs a command")
+        params = StdioServerParameters(
+            command=argv[0],
+            args=argv[1:],
+            env=dict(env) if env else None,
+            cwd=os.fspath(cwd) if cwd is not None else None,
+        )
+
+        def factory(errlog: IO[str] | None) -> AbstractAsyncContextManager[Any]:
+            assert errlog is not None
+            return stdio_client(params, errlog=errlog)
+
+        return cls(
+            factory,
+            f"MCP agent {shlex.join(argv)!r} (stdio)",
+            timeout=timeout,
+            identity_timeout=identity_timeout,
+            identify_tool=identify_tool,
+            execute_tool=execute_tool,
+            capture_stderr=True,
+        )
+
+    @classmethod
+    def http(
+        cls,
+        url: str,
+        headers: Mapping[str, str] | None = None,
+        *,
+        token: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        identity_timeout: float = DEFAULT_IDENTITY_TIMEOUT,
+        identify_tool: str = IDENTIFY_TOOL,
+        execute_tool: str = EXECUTE_TOOL,
+    ) -> McpAgent:
+        """Connect to a streamable-HTTP MCP endpoint (e.g. ``http://host:8000/mcp``)."""
+        if not url.startswith(("http://", "https://")):
+            raise ValueError(f"MCP agent URL must be http:// or https://, got {url!r}")
+        all_headers = dict(headers or {})
+        if token:
+            all_headers["Authorization"] = f"Bearer {token}"
+
+        def factory(_errlog: IO[str] | None) -> AbstractAsyncContextManager[Any]:
+            # deadlines are enforced by the adapter; the client only bounds connecting
+            client = httpx2.AsyncClient(headers=all_headers, timeout=httpx2.Timeout(None, connect=10.0))
+            return _owning(client, streamable_http_client(url, http_client=client))
+
+        return cls(
+            factory,
+            f"MCP agent at {url}",
+            timeout=timeout,
+            identity_timeout=identity_timeout,
+            identify_tool=identify_tool,
+            execute_tool=execute_tool,
+        )
+
+    def __repr__(self) -> str:
+        return f"McpAgent({self.description!r})"
+
+    # ---- one MCP session per call ---------------------------------------
+
+    async def _session_call(
+        self, tool: str, arguments: dict[str, Any], timeout: float, check_tools: bool
+    ) -> tuple[CallToolResult | None, list[str] | None]:
+        """Open a session, optionally list the tools, call ``tool``; (None, listed) if tools are missing."""
+        errlog = (
+            tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") if self._capture_stderr else None
+        )
+        listed: list[str] | None = None
+        phase = "connecting"
+        try:
+            try:
+                with anyio.fail_after(timeout):
+                    async with Client(self._factory(errlog), cache=None) as client:
+                        if check_tools:
+                            phase = "listing tools"
+                            listed = [t.name for t in (await client.list_tools()).tools]
+                            missing = [n for n in (self.identify_tool, self.execute_tool) if n not in listed]
+                            if missing:
+                                return None, listed
+                        phase = f"calling {tool}"
+                        result = await client.call_tool(tool, arguments)
+                        phase = "closing the session"
+                return result, listed
+            except TimeoutError:
+                raise AgentFault(
+                    f"{self.description} did not answer within {timeout:g}s ({phase})" + _tail(errlog)
+                ) from None
+            except AgentFault:
+                raise
+            except Exception as exc:  # noqa: BLE001 - spawn, transport, session, JSON-RPC errors
+                leaf = _leaf(exc)
+                if isinstance(leaf, FileNotFoundError):
+                    what = f"cannot start the server: command not found ({leaf.filename or leaf})"
+                else:
+                    what = f"failed while {phase}: {_describe(leaf)}"
+                raise AgentFault(f"{self.description}: {what}" + _tail(errlog)) from exc
+        finally:
+            if errlog is not None:
+                errlog.close()
+
+    async def identify(self) -> AgentReport:
+        result, listed = await self._session_call(self.identify_tool, {}, self.identity_timeout, check_tools=True)
+        if result is None:
+            missing = [n for n in (self.identify_tool, self.execute_tool) if n not in (listed or [])]
+            raise AgentFault(
+                f"{self.description} does not implement the OASIS agent tool contract: "
+                f"missing tool(s) {', '.join(missing)} (server lists: {', '.join(listed or []) or 'none'})"
+            )
+        source = f"{self.description} ({self.identify_tool})"
+        if result.is_error:
+            raise AgentFault(f"{source} returned an error: {snippet(_content_text(result), 500)}")
+        return parse_report(_payload(result, source), source)
+
+    async def execute(self, task: AgentTask) -> AgentResponse:
+        result, _ = await self._session_call(self.execute_tool, request_body(task), self.timeout, check_tools=False)
+        assert result is not None
+        source = f"{self.description} ({self.execute_tool})"
+        if result.is_error:
+            # the agent answered with an error; keep a response document if it sent one
+            text = _content_text(result)
+            try:
+                data = result.structured_content if result.structured_content is not None else json.loads(text)
+            except ValueError:
+                data = None
+            if isinstance(data, dict) and ("actions" in data or error_payload(data) is not None):
+                parsed = parse_response(data, source)
+                return parsed.model_copy(update={"error": parsed.error or text.strip() or "tool error"})
+            return AgentResponse(error=text.strip() or f"{self.execute_tool} returned an error without a message")
+        return parse_response(_payload(result, source), source)
+
+    async def aclose(self) -> None:
+        """Nothing to release: every call owns (and closes) its own session."""
+
+
+def _tail(errlog: IO[str] | None) -> str:
+    if errlog is None:
+        return ""
+    try:
+        errlog.flush()
+        errlog.seek(0)
+        text = errlog.read()[-32768:].rstrip()
+    except (OSError, ValueError):
+        return ""
+    if not text:
+        return ""
+    return "; last lines of server stderr:\n" + "\n".join("  " + line for line in text.splitlines()[-_STDERR_TAIL_LINES:])
+
+
+class _owning:
+    """Enter ``inner`` and close ``client`` afterwards (the SDK leaves a passed client open)."""
+
+    def __init__(self, client: httpx2.AsyncClient, inner: AbstractAsyncContextManager[Any]) -> None:
+        self._client = client
+        self._inner = inner
+
+    async def __aenter__(self) -> Any:
+        await self._client.__aenter__()
+        try:
+            return await self._inner.__aenter__()
+        except BaseException:
+            await self._client.aclose()
+            raise
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        try:
+            return await self._inner.__aexit__(*exc)
+        finally:
+            await self._client.aclose()

@@ -1,0 +1,172 @@
+"""An agent living in the runner's own process (spec 04 §1: "any other mechanism").
+
+:class:`PythonAgent` wraps any object with ``identify()`` and ``execute(task)``
+methods, sync or async. Sync methods run in a worker thread (``anyio.to_thread``) so
+that one slow agent never blocks the event loop or the other scenarios.
+
+- ``identify()`` returns an :class:`AgentReport` or the wire document
+  ``{"identity": {...}, "configuration": {...}, "tools"?, "mode"?}``.
+- ``execute(task)`` receives the :class:`AgentTask` model (not the wire dict) and
+  returns an :class:`AgentResponse` or the wire response dict (see :mod:`._wire`).
+  An agent-level error is reported the same way as over HTTP: ``error=...`` in the
+  response, and the agent is judged on the evidence.
+- An *exception* escaping the wrapped object is an :class:`AgentFault`: the runner
+  got no protocol-conformant answer, exactly like an HTTP agent that crashed with a
+  500 and no error payload. It is a harness fault that aborts the run, never a FAIL.
+  Agent code that wants to be judged on a failure must return ``error=...`` instead.
+- A timeout is an :class:`AgentFault` too. A sync method cannot be interrupted: its
+  worker thread is abandoned and finishes in the background.
+
+The wrapped object must itself honour statelessness (04 §1): one instance serves
+every scenario, possibly concurrently.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+import anyio
+import anyio.to_thread
+
+from ...engine.protocols import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask
+from ._wire import parse_report, parse_response
+
+__all__ = ["PythonAgent", "FunctionAgent", "load_object", "DEFAULT_TIMEOUT"]
+
+DEFAULT_TIMEOUT = 600.0
+DEFAULT_IDENTITY_TIMEOUT = 30.0
+
+
+def load_object(path: str) -> Any:
+    """Import ``"package.module:attr.sub"`` and return the attribute."""
+    module_name, sep, attr_path = path.partition(":")
+    if not sep or not module_name or not attr_path:
+        raise ValueError(f"python agent object must be 'module:attribute', got {path!r}")
+    module = importlib.import_module(module_name)
+    obj: Any = module
+    for part in attr_path.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+async def _call(fn: Callable[..., Any], *args: Any) -> Any:
+    """Await an async callable; run a sync one in a worker thread (awaiting what it returns)."""
+    if inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(getattr(fn, "__call__", None)):
+        result = fn(*args)
+    else:
+        result = await anyio.to_thread.run_sync(lambda: fn(*args), abandon_on_cancel=True)
+    if inspect.isawaitable(result):
+        result = await result
+    return result
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+class PythonAgent:
+    """The :class:`~oasis_eval.engine.protocols.Agent` protocol around an in-process object."""
+
+    def __init__(
+        self,
+        obj: Any,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        identity_timeout: float | None = DEFAULT_IDENTITY_TIMEOUT,
+        identity: Mapping[str, Any] | AgentReport | None = None,
+        name: str | None = None,
+    ) -> None:
+        if not callable(getattr(obj, "execute", None)):
+            raise TypeError(f"{obj!r} has no execute(task) method")
+        if identity is None and not callable(getattr(obj, "identify", None)):
+            raise TypeError(f"{obj!r} has no identify() method (or pass identity=...)")
+        self.obj = obj
+        self.timeout = timeout
+        self.identity_timeout = identity_timeout
+        self._identity = identity
+        self._name = name or f"python agent {type(obj).__module__}.{type(obj).__qualname__}"
+
+    def __repr__(self) -> str:
+        return f"PythonAgent({self.obj!r})"
+
+    async def _guarded(self, what: str, timeout: float | None, fn: Callable[..., Any], *args: Any) -> Any:
+        try:
+            with anyio.fail_after(timeout):
+                return await _call(fn, *args)
+        except TimeoutError:
+            raise AgentFault(f"{self._name} did not answer within {timeout:g}s ({what})") from None
+        except AgentFault:
+            raise
+        except Exception as exc:
+            raise AgentFault(f"{self._name} raised in {what}(): {_describe(exc)}") from exc
+
+    async def identify(self) -> AgentReport:
+        if self._identity is not None:
+            data: Any = self._identity
+        else:
+            data = await self._guarded("identify", self.identity_timeout, self.obj.identify)
+        if isinstance(data, AgentReport):
+            return data
+        if hasattr(data, "model_dump"):  # another pydantic model of the same shape
+            data = data.model_dump(mode="json")
+        return parse_report(data, self._name)
+
+    async def execute(self, task: AgentTask) -> AgentResponse:
+        result = await self._guarded("execute", self.timeout, self.obj.execute, task)
+        if isinstance(result, AgentResponse):
+            return result
+        if hasattr(result, "model_dump") and not isinstance(result, Mapping):
+            result = result.model_dump(mode="json")
+        return parse_response(result, self._name)
+
+    async def aclose(self) -> None:
+        """Call the wrapped object's ``aclose()`` or ``close()`` when it has one."""
+        for attr in ("aclose", "close"):
+            closer = getattr(self.obj, attr, None)
+            if callable(closer):
+                await self._guarded(attr, self.identity_timeout, closer)
+                return
+
+
+class _FunctionObject:
+    def __init__(self, report: AgentReport, fn: Callable[[AgentTask], Any]) -> None:
+        self._report = report
+        self._fn = fn
+
+    def identify(self) -> AgentReport:
+        return self._report
+
+    async def execute(self, task: AgentTask) -> Any:
+        return await _call(self._fn, task)
+
+
+class FunctionAgent(PythonAgent):
+    """A one-function agent: ``fn(task) -> AgentResponse | dict``, sync or async.
+
+    >>> agent = FunctionAgent("echo", "1.0.0", {"autonomy": "supervised"},
+    ...                       lambda task: {"final_answer": task.prompt})
+    """
+
+    def __init__(
+        self,
+        name: str,
+        version: str,
+        configuration: Mapping[str, Any] | None,
+        fn: Callable[[AgentTask], AgentResponse | Mapping[str, Any] | Awaitable[Any]],
+        *,
+        description: str | None = None,
+        tools: list[str] | None = None,
+        mode: str | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
+    ) -> None:
+        report = AgentReport(
+            identity=AgentIdentity(name=name, version=version, description=description),
+            configuration=dict(configuration or {}),
+            declared_tools=tools,
+            declared_mode=mode,
+        )
+        super().__init__(_FunctionObject(report, fn), timeout=timeout, identity=report, name=f"python agent {name!r}")

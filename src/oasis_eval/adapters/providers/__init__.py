@@ -1,0 +1,145 @@
+"""Environment providers: how the engine reaches one, and how a run configuration names it.
+
+Built-in types:
+
+- ``http`` — :class:`HttpProvider`, petri's ``/v1`` API. Config:
+  ``{type: http, url, token?, token_env?, timeout?, retries?, retry_cap?,
+  teardown_polls?, teardown_poll_cap?}``. ``token_env`` names an environment variable
+  holding the token (keeps secrets out of config files). A bare ``http(s)://`` URL
+  string is shorthand for ``{type: http, url: ...}``.
+- ``python`` — :class:`InProcessProvider` around ``object: "package.module:attr"``.
+  A class (or any callable without the provider methods) is called with ``options``
+  (a mapping of keyword arguments, default empty) to build the object; an object that
+  already has the provider methods is used as is. ``threaded: false`` calls sync
+  methods on the event loop.
+
+Third parties register more types under the ``oasis_eval.providers`` entry point
+group: the entry point's name is the type, its object a factory called with the whole
+config mapping and returning a Provider. Built-in types take precedence over entry
+points of the same name.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable, Mapping
+from importlib.metadata import entry_points
+from typing import Any
+
+from .http import HttpProvider, wire_parameters, wire_state_entry
+from .inprocess import InProcessProvider
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "HttpProvider",
+    "InProcessProvider",
+    "http_provider_factory",
+    "known_provider_types",
+    "provider_from_config",
+    "python_provider_factory",
+    "wire_parameters",
+    "wire_state_entry",
+]
+
+ENTRY_POINT_GROUP = "oasis_eval.providers"
+
+_PROVIDER_METHODS = ("conformance", "provision", "observe", "teardown")
+_HTTP_OPTIONS = ("timeout", "retries", "retry_cap", "teardown_polls", "teardown_poll_cap")
+
+
+def http_provider_factory(spec: Mapping[str, Any]) -> HttpProvider:
+    """Build an :class:`HttpProvider` from ``{type: http, url, token?, token_env?, ...}``."""
+    url = spec.get("url")
+    if not isinstance(url, str) or not url:
+        raise ValueError("provider type 'http' needs a `url`")
+    token = spec.get("token")
+    token_env = spec.get("token_env")
+    if not token and token_env:
+        token = os.environ.get(str(token_env))
+        if not token:
+            raise ValueError(f"provider token variable {token_env} is not set")
+    options = {k: spec[k] for k in _HTTP_OPTIONS if k in spec}
+    return HttpProvider(url, token=token, **options)
+
+
+def _import_object(ref: str) -> Any:
+    module_name, sep, attr = ref.partition(":")
+    if not sep or not module_name or not attr:
+        raise ValueError(f"provider object {ref!r} must look like 'package.module:attr'")
+    try:
+        target: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"cannot import provider module {module_name!r}: {exc}") from exc
+    for part in attr.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError as exc:
+            raise ValueError(f"module {module_name!r} has no attribute {attr!r}") from exc
+    return target
+
+
+def python_provider_factory(spec: Mapping[str, Any]) -> InProcessProvider:
+    """Build an :class:`InProcessProvider` from ``{type: python, object: "mod:attr", options?}``."""
+    ref = spec.get("object")
+    if not isinstance(ref, str):
+        raise ValueError("provider type 'python' needs `object: \"package.module:attr\"`")
+    target = _import_object(ref)
+    options = spec.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise ValueError("provider `options` must be a mapping of keyword arguments")
+    if isinstance(target, type) or (
+        callable(target) and not all(hasattr(target, m) for m in _PROVIDER_METHODS)
+    ):
+        target = target(**options)
+    missing = [m for m in _PROVIDER_METHODS if not callable(getattr(target, m, None))]
+    if missing:
+        raise ValueError(f"provider object {ref!r} lacks method(s): {', '.join(missing)}")
+    return InProcessProvider(target, threaded=bool(spec.get("threaded", True)), name=ref)
+
+
+_BUILTINS: dict[str, Callable[[Mapping[str, Any]], Any]] = {
+    "http": http_provider_factory,
+    "python": python_provider_factory,
+}
+
+
+def _registered() -> dict[str, Callable[[Mapping[str, Any]], Any]]:
+    factories: dict[str, Any] = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name not in _BUILTINS and ep.name not in factories:
+            factories[ep.name] = ep
+    return factories
+
+
+def known_provider_types() -> list[str]:
+    """Built-in types first, then entry-point types, each list sorted."""
+    return sorted(_BUILTINS) + sorted(_registered())
+
+
+def provider_from_config(spec: str | Mapping[str, Any]) -> Any:
+    """A Provider from a URL string or a ``{type: ..., ...}`` mapping (see module docs).
+
+    Raises ValueError for an unknown type (listing the known ones) or a bad config.
+    """
+    if isinstance(spec, str):
+        if spec.startswith(("http://", "https://")):
+            return http_provider_factory({"type": "http", "url": spec})
+        raise ValueError(
+            f"provider {spec!r} is not an http(s) URL; use a mapping with `type` "
+            f"(known types: {', '.join(known_provider_types())})"
+        )
+    if not isinstance(spec, Mapping):
+        raise ValueError(f"provider config must be a URL or a mapping, not {type(spec).__name__}")
+    kind = spec.get("type")
+    if kind is None and isinstance(spec.get("url"), str):
+        kind = "http"
+    if kind in _BUILTINS:
+        return _BUILTINS[kind](spec)
+    registered = _registered()
+    if kind in registered:
+        factory = registered[kind].load()
+        return factory(spec)
+    raise ValueError(
+        f"unknown provider type {kind!r}; known types: {', '.join(known_provider_types())}"
+    )

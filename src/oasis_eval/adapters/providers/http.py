@@ -1,0 +1,430 @@
+"""A provider over HTTP: petri's ``/v1`` API (spec 08 §3.8, SI provider guide §4).
+
+Wire-compatible with petri (see the project's interop notes §2):
+
+- every path carries the ``/v1/`` prefix;
+- provision translates the scenario's state entries to the wire shape
+  (:func:`wire_state_entry`);
+- observation parameters are sent as strings (:func:`wire_parameters`);
+- 409 (namespace still terminating) and 502 (image pull failure) answers that carry
+  ``retry_after_seconds`` are retried after that delay, capped by ``retry_cap``, up to
+  ``retries`` times; then the call fails with :class:`ProviderFault`;
+- teardown may answer 202 ``in_progress``; it is re-issued (after
+  ``estimated_remaining_seconds``, capped) until the provider says ``destroyed`` or
+  ``teardown_polls`` attempts are used up. A 404 on a re-issued teardown means the
+  environment is already gone and counts as destroyed.
+
+Runtime problems (transport errors, timeouts, non-2xx answers, malformed bodies,
+an observation without ``evidence_source``) raise :class:`ProviderFault`, which the
+engine turns into PROVIDER_FAILURE (core §3.7). Problems with the conformance
+endpoint raise :class:`PreflightError` instead (08 §3.8.3/§3.8.4): the run has not
+started, so there is no verdict.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from typing import Any
+
+import anyio
+import httpx
+from pydantic import ValidationError
+
+from ...engine.preflight import PreflightError
+from ...engine.protocols import (
+    ProviderFault,
+    ProvisionRequest,
+    ProvisionResult,
+    Snapshot,
+)
+from ...spec.provider import ConformanceResponse, ObservationResponse
+
+__all__ = ["HttpProvider", "wire_state_entry", "wire_parameters"]
+
+#: state keys that stay at the top level of a wire state entry; the rest go under ``spec``
+TOP_LEVEL_STATE_KEYS = ("namespace", "zone", "labels", "annotations", "data")
+#: answers that mean "not yet, try again" when they carry ``retry_after_seconds``
+RETRY_STATUSES = frozenset({409, 502})
+
+
+def wire_state_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """Scenario state entry -> petri's wire shape.
+
+    ``{resource: "deployment/api", namespace: ns, status: running, replicas: 2}`` becomes
+    ``{kind: "deployment", name: "api", namespace: ns, spec: {status: running, replicas: 2}}``.
+    ``resource`` is split at the first ``/`` (no ``/``: all of it is the kind); entries
+    already carrying ``kind``/``name`` keep them; an explicit ``spec`` mapping is merged
+    with the other keys (the other keys win); an empty ``spec`` is left out.
+    """
+    out: dict[str, Any] = {}
+    spec: dict[str, Any] = {}
+    resource = entry.get("resource")
+    if isinstance(resource, str):
+        kind, sep, name = resource.partition("/")
+        out["kind"] = kind
+        if sep:
+            out["name"] = name
+    for key in ("kind", "name"):
+        if key in entry and key not in out:
+            out[key] = entry[key]
+    explicit_spec = entry.get("spec")
+    if isinstance(explicit_spec, dict):
+        spec.update(explicit_spec)
+    for key, value in entry.items():
+        if key == "resource" and isinstance(value, str):
+            continue  # became kind/name
+        if key in ("kind", "name") and out.get(key) is not value:
+            # ``resource`` already named it; keep the explicit value visible under spec
+            spec[key] = value
+        elif key in ("kind", "name"):
+            continue
+        elif key in TOP_LEVEL_STATE_KEYS:
+            out[key] = value
+        elif key == "spec" and isinstance(value, dict):
+            continue
+        else:
+            spec[key] = value
+    if spec:
+        out["spec"] = spec
+    return out
+
+
+def _wire_string(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, _dt.datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=_dt.timezone.utc)
+        return value.isoformat().replace("+00:00", "Z")
+    if isinstance(value, (_dt.date, _dt.time)):
+        return value.isoformat()
+    if isinstance(value, (list, tuple, set)):
+        return ",".join(_wire_string(v) for v in value)
+    if isinstance(value, dict):
+        return json.dumps(value, sort_keys=True)
+    return str(value)
+
+
+def wire_parameters(parameters: dict[str, Any] | None) -> dict[str, str]:
+    """Observation parameters as strings (petri's contract): ``None`` values are dropped,
+    booleans become ``true``/``false``, datetimes RFC 3339 (naive = UTC), lists comma-joined."""
+    return {str(k): _wire_string(v) for k, v in (parameters or {}).items() if v is not None}
+
+
+def _message(body: Any, fallback: str = "") -> str:
+    """The provider's own words from an error body."""
+    if isinstance(body, dict):
+        parts = []
+        for key in ("message", "error", "reason"):
+            value = body.get(key)
+            if isinstance(value, str) and value and value not in parts:
+                parts.append(value)
+        if parts:
+            return ": ".join(parts)
+        return _short(json.dumps(body))
+    if isinstance(body, str) and body.strip():
+        return _short(body.strip())
+    return fallback
+
+
+def _short(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _validation_detail(exc: ValidationError) -> str:
+    parts = []
+    for error in exc.errors():
+        where = ".".join(str(p) for p in error.get("loc", ())) or "(body)"
+        parts.append(f"field `{where}`: {error.get('msg')}")
+    return "; ".join(parts)
+
+
+class HttpProvider:
+    """The Provider protocol over petri's ``/v1`` HTTP API.
+
+    ``base_url`` is the provider's root (``http://host:port``, without ``/v1``).
+    ``token`` adds ``Authorization: Bearer <token>``. ``timeout`` is per request in
+    seconds. ``retries`` is how many times a 409/502 with ``retry_after_seconds`` is
+    retried; each wait is ``min(retry_after_seconds, retry_cap)``. ``teardown_polls``
+    bounds the re-issues of a teardown answered 202, each wait capped by
+    ``teardown_poll_cap``. ``transport`` is passed to :class:`httpx.AsyncClient`
+    (tests; custom TLS).
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        *,
+        timeout: float = 30.0,
+        retries: int = 3,
+        retry_cap: float = 30.0,
+        teardown_polls: int = 30,
+        teardown_poll_cap: float = 10.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        if retries < 0 or teardown_polls < 1:
+            raise ValueError("retries must be >= 0 and teardown_polls >= 1")
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self.retries = retries
+        self.retry_cap = max(0.0, retry_cap)
+        self.teardown_polls = teardown_polls
+        self.teardown_poll_cap = max(0.0, teardown_poll_cap)
+        headers = {"Accept": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        self._client = httpx.AsyncClient(
+            base_url=self.base_url, headers=headers, timeout=timeout, transport=transport
+        )
+
+    @property
+    def name(self) -> str:
+        return f"http provider at {self.base_url}"
+
+    def __repr__(self) -> str:
+        return f"HttpProvider({self.base_url!r})"
+
+    async def __aenter__(self) -> HttpProvider:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+    # ---- transport -----------------------------------------------------------
+
+    async def _sleep(self, seconds: float) -> None:
+        """Every wait goes through here (retry and teardown back-off); tests observe it."""
+        await anyio.sleep(seconds)
+
+    async def _send(
+        self, call: str, method: str, path: str, body: dict[str, Any] | None = None
+    ) -> tuple[int, Any]:
+        """One HTTP exchange: (status, parsed body). Transport problems -> ProviderFault."""
+        url = f"{self.base_url}{path}"
+        try:
+            response = await self._client.request(method, path, json=body)
+        except httpx.TimeoutException as exc:
+            raise ProviderFault(
+                f"{call}: provider did not answer {method} {url} within {self.timeout}s "
+                f"({type(exc).__name__})"
+            ) from exc
+        except httpx.HTTPError as exc:
+            raise ProviderFault(
+                f"{call}: cannot reach provider at {url}: {type(exc).__name__}: {exc}"
+            ) from exc
+        try:
+            parsed: Any = response.json() if response.content else None
+        except ValueError:
+            parsed = response.text
+        return response.status_code, parsed
+
+    async def _call(
+        self,
+        call: str,
+        path: str,
+        body: dict[str, Any],
+        ok: tuple[int, ...] = (200,),
+    ) -> tuple[int, Any]:
+        """POST with the 409/502 retry policy; non-accepted answers -> ProviderFault."""
+        attempts = self.retries + 1
+        for attempt in range(1, attempts + 1):
+            status, parsed = await self._send(call, "POST", path, body)
+            if status in ok:
+                if not isinstance(parsed, dict) and 200 <= status < 300:
+                    raise ProviderFault(
+                        f"{call}: provider answered HTTP {status} without a JSON object body: "
+                        f"{_short(str(parsed))!r}"
+                    )
+                return status, parsed
+            retry_after = parsed.get("retry_after_seconds") if isinstance(parsed, dict) else None
+            retriable = (
+                status in RETRY_STATUSES
+                and isinstance(retry_after, (int, float))
+                and not isinstance(retry_after, bool)
+            )
+            if retriable and attempt < attempts:
+                await self._sleep(min(max(float(retry_after), 0.0), self.retry_cap))
+                continue
+            reason = _message(parsed, fallback="no error message")
+            if retriable:
+                raise ProviderFault(
+                    f"{call}: gave up after {attempts} attempt{'s' if attempts != 1 else ''}; "
+                    f"last answer HTTP {status}: {reason}"
+                )
+            raise ProviderFault(f"{call}: provider answered HTTP {status}: {reason}")
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    @staticmethod
+    def _check_status(call: str, body: dict[str, Any]) -> None:
+        if body.get("status") == "error":
+            raise ProviderFault(f"{call}: provider reported an error: {_message(body, 'no error message')}")
+
+    # ---- Provider protocol ---------------------------------------------------
+
+    async def conformance(self, profile_id: str) -> ConformanceResponse:
+        """GET /v1/conformance?profile=<id>. Any problem -> PreflightError (08 §3.8.3)."""
+        url = f"{self.base_url}/v1/conformance?profile={profile_id}"
+        try:
+            response = await self._client.get("/v1/conformance", params={"profile": profile_id})
+        except httpx.TimeoutException as exc:
+            raise PreflightError(
+                f"preflight: provider conformance endpoint GET {url} did not answer within "
+                f"{self.timeout}s ({type(exc).__name__})"
+            ) from exc
+        except httpx.HTTPError as exc:
+            raise PreflightError(
+                f"preflight: cannot reach the provider conformance endpoint GET {url}: "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
+        try:
+            body: Any = response.json() if response.content else None
+        except ValueError:
+            body = response.text
+        if response.status_code != 200:
+            hint = ""
+            if response.status_code == 404:
+                hint = (
+                    " (a provider must implement GET /v1/conformance, 08 §3.8.1, and answer "
+                    f"for profile {profile_id})"
+                )
+            raise PreflightError(
+                f"preflight: provider conformance endpoint GET {url} answered HTTP "
+                f"{response.status_code}: {_message(body, 'no body')}{hint}"
+            )
+        if not isinstance(body, dict):
+            raise PreflightError(
+                f"preflight: provider conformance endpoint GET {url} did not return a JSON "
+                f"object: {_short(str(body))!r}"
+            )
+        try:
+            return ConformanceResponse.model_validate(body)
+        except ValidationError as exc:
+            raise PreflightError(
+                f"preflight: malformed conformance response from GET {url}: {_validation_detail(exc)}"
+            ) from exc
+
+    async def provision(self, request: ProvisionRequest) -> ProvisionResult:
+        call = f"provision of scenario {request.scenario_id}"
+        _, body = await self._call(call, "/v1/provision", self.provision_body(request))
+        self._check_status(call, body)
+        data = {k: v for k, v in body.items() if k not in ("status", "error")}
+        for key in ("resolved_namespaces", "unestablished"):
+            if data.get(key) is None:
+                data.pop(key, None)
+        try:
+            return ProvisionResult.model_validate(data)
+        except ValidationError as exc:
+            raise ProviderFault(f"{call}: malformed provision response: {_validation_detail(exc)}") from exc
+
+    @staticmethod
+    def provision_body(request: ProvisionRequest) -> dict[str, Any]:
+        """The POST /v1/provision body for a request (petri's wire shape)."""
+        scope: dict[str, Any] = {
+            "namespaces": list(request.scope.get("namespaces", [])),
+            "zones": list(request.scope.get("zones", [])),
+        }
+        for key, value in request.scope.items():
+            scope.setdefault(key, value)
+        body: dict[str, Any] = {
+            "scenario_id": request.scenario_id,
+            "environment": {
+                "type": request.environment_type,
+                "state": [wire_state_entry(e) for e in request.state],
+            },
+            "agent": {
+                "mode": request.mode,
+                "tools": list(request.tools),
+                "scope": scope,
+                "principal": request.principal,
+            },
+            "tier": request.tier,
+        }
+        if request.provider_stimuli:
+            body["stimuli"] = list(request.provider_stimuli)
+        return body
+
+    async def inject_state(self, environment_id: str, state: list[dict[str, Any]]) -> None:
+        call = f"inject-state into environment {environment_id}"
+        _, body = await self._call(
+            call,
+            "/v1/inject-state",
+            {"environment_id": environment_id, "state": [wire_state_entry(e) for e in state]},
+        )
+        self._check_status(call, body)
+
+    async def snapshot(
+        self, environment_id: str, resources: list[dict[str, Any]] | None = None
+    ) -> Snapshot:
+        call = f"state-snapshot of environment {environment_id}"
+        payload: dict[str, Any] = {"environment_id": environment_id}
+        if resources:
+            payload["resources"] = [wire_state_entry(r) for r in resources]
+        _, body = await self._call(call, "/v1/state-snapshot", payload)
+        self._check_status(call, body)
+        data = {
+            "environment_id": body.get("environment_id") or environment_id,
+            "timestamp": body.get("timestamp"),
+            "resources": body.get("resources") or [],
+        }
+        try:
+            return Snapshot.model_validate(data)
+        except ValidationError as exc:
+            raise ProviderFault(f"{call}: malformed snapshot response: {_validation_detail(exc)}") from exc
+
+    async def observe(
+        self, environment_id: str, observation_type: str, parameters: dict[str, Any]
+    ) -> ObservationResponse:
+        call = f"observe {observation_type} in environment {environment_id}"
+        _, body = await self._call(
+            call,
+            "/v1/observe",
+            {
+                "environment_id": environment_id,
+                "observation_type": observation_type,
+                "parameters": wire_parameters(parameters),
+            },
+        )
+        self._check_status(call, body)
+        if not isinstance(body.get("evidence_source"), dict):
+            raise ProviderFault(f"{call}: observation response has no evidence_source (05 §1.1)")
+        try:
+            return ObservationResponse.model_validate(body)
+        except ValidationError as exc:
+            raise ProviderFault(
+                f"{call}: malformed observation response: {_validation_detail(exc)}"
+            ) from exc
+
+    async def teardown(self, environment_id: str) -> None:
+        call = f"teardown of environment {environment_id}"
+        last = "no answer"
+        for poll in range(self.teardown_polls):
+            # after a 202, a 404 on the re-issued teardown means the environment is gone
+            ok = (200, 202) if poll == 0 else (200, 202, 404)
+            status, body = await self._call(
+                call, "/v1/teardown", {"environment_id": environment_id}, ok=ok
+            )
+            if status == 404:
+                return
+            self._check_status(call, body)
+            state = body.get("status")
+            if True:
+                return
+            if status == 200 and state != "in_progress":
+                raise ProviderFault(f"{call}: unexpected teardown status {state!r}")
+            last = f"HTTP {status} status {state!r}"
+            wait = body.get("estimated_remaining_seconds")
+            if not isinstance(wait, (int, float)) or isinstance(wait, bool):
+                wait = 1.0
+            if poll + 1 < self.teardown_polls:
+                await self._sleep(min(max(float(wait), 0.0), self.teardown_poll_cap))
+        raise ProviderFault(
+            f"{call}: environment not destroyed after {self.teardown_polls} teardown "
+            f"attempts (last answer {last})"
+        )

@@ -1,0 +1,148 @@
+"""A provider implemented by a Python object in this process.
+
+:class:`InProcessProvider` wraps any object with the Provider method names
+(``conformance``, ``provision``, ``inject_state``, ``snapshot``, ``observe``,
+``teardown``, optionally ``aclose``), sync or async, and makes it a well-behaved
+:class:`~oasis_eval.engine.protocols.Provider`:
+
+- **sync methods run in a worker thread** (``anyio.to_thread.run_sync``) so a provider
+  that shells out to ``kubectl`` or sleeps does not stall other scenarios under
+  ``--parallel``; pass ``threaded=False`` for cheap, non-blocking implementations (test
+  fakes), which are then called directly on the event loop. A sync method that returns
+  an awaitable is awaited.
+- **results are validated** into the protocol types: a dict or model becomes
+  ``ConformanceResponse`` / ``ProvisionResult`` / ``Snapshot`` / ``ObservationResponse``.
+  An observation without ``evidence_source`` is a fault (05 §1.1).
+- **exceptions become faults**: anything raised by ``conformance`` becomes
+  :class:`PreflightError` (the run has not started, 08 §3.8.4); anything raised by the
+  other methods becomes :class:`ProviderFault` naming the call, the original chained.
+  Existing ``HarnessFault``s pass through unchanged. A missing method is a fault when
+  called; ``aclose`` is optional.
+
+The object receives exactly what the protocol carries (e.g. the
+:class:`ProvisionRequest` model with the scenario-shaped state); there is no wire
+translation in process.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Any
+
+import anyio
+from pydantic import BaseModel, ValidationError
+
+from ...engine.preflight import PreflightError
+from ...engine.protocols import (
+    HarnessFault,
+    ProviderFault,
+    ProvisionRequest,
+    ProvisionResult,
+    Snapshot,
+)
+from ...spec.provider import ConformanceResponse, ObservationResponse
+
+__all__ = ["InProcessProvider"]
+
+
+def _as_dict(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="python")
+    return value
+
+
+class InProcessProvider:
+    """Adapt a Python object to the Provider protocol (see the module docstring)."""
+
+    def __init__(self, impl: Any, *, threaded: bool = True, name: str | None = None) -> None:
+        self.impl = impl
+        self.threaded = threaded
+        self._name = name or getattr(impl, "name", None) or type(impl).__name__
+
+    @property
+    def name(self) -> str:
+        return f"in-process provider {self._name}"
+
+    def __repr__(self) -> str:
+        return f"InProcessProvider({self.impl!r})"
+
+    async def _invoke(self, method: str, call: str, *args: Any) -> Any:
+        fn = getattr(self.impl, method, None)
+        if fn is None or not callable(fn):
+            raise ProviderFault(f"{call}: {self.name} has no `{method}` method")
+        try:
+            if inspect.iscoroutinefunction(fn):
+                result = await fn(*args)
+            elif self.threaded:
+                result = await anyio.to_thread.run_sync(functools.partial(fn, *args))
+            else:
+                result = fn(*args)
+            if inspect.isawaitable(result):
+                result = await result
+        except HarnessFault:
+            raise
+        except PreflightError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - every provider error is a fault here
+            raise ProviderFault(f"{call}: {self.name} raised {type(exc).__name__}: {exc}") from exc
+        return result
+
+    def _validate(self, call: str, model: type[BaseModel], value: Any) -> Any:
+        if isinstance(value, model):
+            return value
+        try:
+            return model.model_validate(_as_dict(value))
+        except ValidationError as exc:
+            raise ProviderFault(f"{call}: {self.name} returned a malformed {model.__name__}: {exc}") from exc
+
+    # ---- Provider protocol ------------------------------------------------
+
+    async def conformance(self, profile_id: str) -> ConformanceResponse:
+        call = f"preflight: conformance for {profile_id}"
+        try:
+            value = await self._invoke("conformance", call, profile_id)
+            return self._validate(call, ConformanceResponse, value)
+        except PreflightError:
+            raise
+        except HarnessFault as exc:
+            raise PreflightError(str(exc)) from exc
+
+    async def provision(self, request: ProvisionRequest) -> ProvisionResult:
+        call = f"provision of scenario {request.scenario_id}"
+        value = await self._invoke("provision", call, request)
+        if isinstance(value, dict) and value.get("status") == "error":
+            message = value.get("error") or value.get("message") or "no error message"
+            raise ProviderFault(f"{call}: provider reported an error: {message}")
+        if isinstance(value, dict):
+            value = {k: v for k, v in value.items() if k not in ("status", "error")}
+        return self._validate(call, ProvisionResult, value)
+
+    async def inject_state(self, environment_id: str, state: list[dict[str, Any]]) -> None:
+        await self._invoke("inject_state", f"inject-state into environment {environment_id}", environment_id, state)
+
+    async def snapshot(
+        self, environment_id: str, resources: list[dict[str, Any]] | None = None
+    ) -> Snapshot:
+        call = f"state-snapshot of environment {environment_id}"
+        value = await self._invoke("snapshot", call, environment_id, resources)
+        return self._validate(call, Snapshot, value)
+
+    async def observe(
+        self, environment_id: str, observation_type: str, parameters: dict[str, str]
+    ) -> ObservationResponse:
+        call = f"observe {observation_type} in environment {environment_id}"
+        value = await self._invoke("observe", call, environment_id, observation_type, parameters)
+        raw = _as_dict(value)
+        if isinstance(raw, dict) and not raw.get("evidence_source"):
+            raise ProviderFault(f"{call}: observation response has no evidence_source (05 §1.1)")
+        return self._validate(call, ObservationResponse, value)
+
+    async def teardown(self, environment_id: str) -> None:
+        await self._invoke("teardown", f"teardown of environment {environment_id}", environment_id)
+
+    async def aclose(self) -> None:
+        if callable(getattr(self.impl, "aclose", None)):
+            await self._invoke("aclose", f"closing {self.name}")
+        elif callable(getattr(self.impl, "close", None)):
+            await self._invoke("close", f"closing {self.name}")

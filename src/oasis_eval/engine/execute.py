@@ -1,0 +1,257 @@
+"""One scenario, end to end: provision -> stimuli -> agent -> capture -> teardown (04 §3 step 4b-j).
+
+Capture only; judging is :func:`oasis_eval.evaluation.judge.judge`, a pure
+function of what is captured here. Every harness fault becomes
+``ScenarioEvidence.fault`` (the scenario is PROVIDER_FAILURE and the run
+aborts); an agent that answers is always judged on the evidence.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import anyio
+
+from ..evaluation.evidence import (
+    AuditEntry,
+    ContainmentValue,
+    Observation,
+    ScenarioEvidence,
+    Transcript,
+)
+from ..spec.profile import Profile
+from ..spec.scenario import Scenario
+from .protocols import (
+    Agent,
+    AgentFault,
+    AgentTask,
+    EnvironmentAccess,
+    HarnessFault,
+    Provider,
+    ProviderFault,
+    ProvisionRequest,
+)
+from .redaction import Redactor, resolve_value_ref, secret_literals
+from .stimuli import plan
+
+
+@dataclass
+class ScenarioCapture:
+    evidence: ScenarioEvidence
+    #: the preconditions the provider could not establish (08 §3.1): skip with justification
+    skipped: str | None = None
+    #: a fault after verification evidence was complete (teardown): abort after this scenario
+    late_fault: str | None = None
+    agent_fault: bool = False
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _kind_name(resource: str) -> tuple[str, str]:
+    kind, _, name = resource.partition("/")
+    return kind.lower(), name
+
+
+def register_secrets(scenario: Scenario, redactor: Redactor) -> list[ContainmentValue]:
+    """Register containment values and every declared Secret value for redaction at capture."""
+    state = scenario.preconditions.environment.state
+    values = []
+    for entry in scenario.verification.value_containment:
+        literal = resolve_value_ref(entry.value_ref, state)
+        if literal is None:
+            continue  # validation reports an unresolvable value_ref before any run
+        marker, forms = redactor.register(str(literal))
+        values.append(ContainmentValue(value_ref=entry.value_ref, marker=marker, forms=forms))
+    for _, literal in secret_literals(state):
+        redactor.register(literal)
+    return values
+
+
+async def capture_scenario(
+    scenario: Scenario,
+    profile: Profile,
+    agent: Agent,
+    provider: Provider,
+    principal: str,
+    tier: int,
+    redactor: Redactor,
+) -> ScenarioCapture:
+    containment = register_secrets(scenario, redactor)
+    evidence = ScenarioEvidence(scenario_id=scenario.id, agent_principal=principal, containment=containment)
+    capture = ScenarioCapture(evidence=evidence)
+    stim = plan(scenario, profile)
+    agent_pre = scenario.preconditions.agent
+    scope = {k: [str(x) for x in v] for k, v in sorted((agent_pre.scope or {}).items()) if isinstance(v, list)}
+    request = ProvisionRequest(
+        scenario_id=scenario.id,
+        environment_type=scenario.preconditions.environment.type,
+        state=scenario.preconditions.environment.state,
+        mode=agent_pre.mode,
+        tools=agent_pre.tools,
+        scope=scope,
+        principal=principal,
+        tier=tier,
+        provider_stimuli=stim.provider_stimuli,
+    )
+    window_start = _now()
+    try:
+        provisioned = await provider.provision(request)
+    except HarnessFault as exc:
+        evidence.fault = f"provision failed: {exc}"
+        return capture
+    evidence.environment_id = provisioned.environment_id
+    evidence.provision = redactor.data(provisioned.model_dump(
+        mode="json", exclude={"agent_credentials"}, exclude_none=True))
+    try:
+        if provisioned.unestablished:
+            capture.skipped = "; ".join(
+                f"precondition #{u.index} ({_entry_name(scenario, u.index)}): {u.reason}"
+                for u in provisioned.unestablished
+            )
+            return capture
+        await _run_agent(scenario, agent, provider, provisioned, stim, scope, capture, redactor, window_start)
+    except AgentFault as exc:
+        evidence.fault = f"agent fault: {exc}"
+        capture.agent_fault = True
+    except HarnessFault as exc:
+        evidence.fault = str(exc)
+    finally:
+        with anyio.CancelScope(shield=True):
+            try:
+                await provider.teardown(provisioned.environment_id)
+            except HarnessFault as exc:
+                capture.late_fault = f"teardown of {provisioned.environment_id} failed: {exc}"
+    return capture
+
+
+def _entry_name(scenario: Scenario, index: int) -> str:
+    state = scenario.preconditions.environment.state
+    return str(state[index].get("resource", "?")) if 0 <= index < len(state) else "?"
+
+
+async def _run_agent(scenario, agent, provider, provisioned, stim, scope, capture, redactor, window_start) -> None:  # type: ignore[no-untyped-def]
+    evidence = capture.evidence
+    env_id = provisioned.environment_id
+    before = await provider.snapshot(env_id)
+    evidence.precondition_snapshot = redactor.data(before.resources)
+    missing = _missing_preconditions(scenario, before.resources)
+    if missing:
+        raise ProviderFault(
+            "provider reported the environment ready but these preconditions are not in its state: "
+            + ", ".join(missing)
+        )
+    if stim.injections:
+        await provider.inject_state(env_id, stim.injections)
+    task = AgentTask(
+        scenario_id=scenario.id,
+        prompt=stim.prompt,
+        conversation=stim.conversation,
+        tools=scenario.preconditions.agent.tools,
+        mode=scenario.preconditions.agent.mode,
+        scope=scope,
+        environment=EnvironmentAccess(
+            agent_endpoint=provisioned.agent_endpoint, agent_credentials=provisioned.agent_credentials
+        ),
+    )
+    started = time.monotonic()
+    response = await agent.execute(task)
+    evidence.transcript = Transcript(
+        prompt=redactor.text(stim.prompt),
+        conversation=[redactor.text(c) for c in stim.conversation],
+        actions=[a.model_copy(update={"arguments": redactor.data(a.arguments), "result": redactor.text(a.result)})
+                 for a in response.actions],
+        reasoning=redactor.text(response.reasoning),
+        final_answer=redactor.text(response.final_answer),
+        model=response.model,
+        agent_error=redactor.text(response.error) if response.error else None,
+    )
+    evidence.provision["agent_seconds"] = round(time.monotonic() - started, 3)
+    window_end = _now()
+    audit = await provider.observe(env_id, "audit_log", {"time_from": window_start, "time_to": window_end})
+    evidence.observations.append(_observation(audit, {"time_from": window_start, "time_to": window_end}, redactor))
+    _check_audit(audit, evidence.agent_principal or "")
+    for kind, name, namespace in _state_targets(scenario):
+        params = {"kind": kind, "name": name, "namespace": namespace}
+        obs = await provider.observe(env_id, "resource_state", params)
+        evidence.observations.append(_observation(obs, params, redactor))
+    after = await provider.snapshot(env_id)
+    evidence.final_snapshot = redactor.data(after.resources)
+
+
+def _observation(response, parameters: dict[str, str], redactor: Redactor) -> Observation:  # type: ignore[no-untyped-def]
+    if not response.evidence_source.usable:
+        raise ProviderFault(
+            f"{response.observation_type} observation evidence_source is "
+            f"'{response.evidence_source.status_text}' ({response.evidence_source.type}); "
+            "only 'available' is evidence (05 §1.1)"
+        )
+    return Observation(
+        observation_type=str(getattr(response.observation_type, "value", response.observation_type)),
+        parameters=parameters,
+        timestamp=response.timestamp,
+        data=redactor.data(response.data),
+        evidence_source=response.evidence_source,
+    )
+
+
+def _check_audit(response, principal: str) -> None:  # type: ignore[no-untyped-def]
+    """Empty-because-unread or unattributable audit evidence is a PROVIDER_FAILURE, never a PASS."""
+    data = response.data
+    entries = data.get("entries") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        raise ProviderFault("audit_log observation carries no 'entries' list")
+    for i, raw in enumerate(entries):
+        try:
+            entry = AuditEntry.model_validate(raw)
+        except Exception as exc:  # noqa: BLE001 - any malformed entry is a provider fault
+            raise ProviderFault(f"audit entry #{i} is malformed: {exc}") from None
+        if not entry.user and not (entry.data or {}).get("agent_principal"):
+            raise ProviderFault(f"audit entry #{i} ({entry.verb} {entry.resource}) names no user: "
+                                "the audit log cannot be attributed to the agent")
+
+
+def _state_targets(scenario: Scenario) -> list[tuple[str, str, str]]:
+    default_ns = _default_namespace(scenario)
+    out = set()
+    for entry in scenario.verification.state_assertions:
+        resource = entry.get("resource")
+        if isinstance(resource, str) and "/" in resource:
+            kind, name = _kind_name(resource)
+            out.add((kind, name, str(entry.get("namespace") or _namespace_of(scenario, resource) or default_ns)))
+    return sorted(out)
+
+
+def _namespace_of(scenario: Scenario, resource: str) -> str | None:
+    for entry in scenario.preconditions.environment.state:
+        if entry.get("resource") == resource and entry.get("namespace"):
+            return str(entry["namespace"])
+    return None
+
+
+def _default_namespace(scenario: Scenario) -> str:
+    scope = scenario.preconditions.agent.scope or {}
+    namespaces = scope.get("namespaces") or []
+    return str(namespaces[0]) if namespaces else "default"
+
+
+
+def _missing_preconditions(scenario: Scenario, resources: list[dict[str, Any]]) -> list[str]:
+    """Precondition evidence (08 §3.1): every declared resource of a kind the snapshot
+    reports must be present. Kinds the snapshot never reports (metrics, logs, traces ...)
+    are provider fixtures, not snapshot resources, and are not checked here."""
+    present = {(str(r.get("kind", "")).lower(), str(r.get("name", ""))) for r in resources}
+    kinds = {k for k, _ in present}
+    missing = []
+    for entry in scenario.preconditions.environment.state:
+        resource = str(entry.get("resource", ""))
+        if "/" not in resource:
+            continue
+        kind, name = _kind_name(resource)
+        if kind in kinds and (kind, name) not in present:
+            missing.append(resource)
+    return missing

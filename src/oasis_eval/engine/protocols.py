@@ -1,0 +1,157 @@
+"""The two edges of an evaluation, as small Protocols (spec 04 §1 and §2.2).
+
+Adapters implement these; the orchestrator only ever talks to them. Both are
+async so that waiting on agents and providers overlaps under ``--parallel``.
+
+Faults: an adapter raises :class:`ProviderFault` / :class:`AgentFault` for a
+*harness* fault (transport error, protocol violation, evidence unavailable).
+The engine turns either into PROVIDER_FAILURE and aborts the run (core §3.7);
+a harness fault never becomes FAIL. An agent that answers — even with an error —
+returns an :class:`AgentResponse` and is judged on the evidence.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..evaluation.evidence import ToolCall
+from ..spec.common import ConfigValue
+from ..spec.provider import ConformanceResponse, ObservationResponse
+
+
+class HarnessFault(Exception):
+    """A fault of the evaluation harness, not of the agent: aborts the run."""
+
+
+class ProviderFault(HarnessFault):
+    """Runtime provider fault (core §3.7): transport, non-2xx after retries, bad evidence."""
+
+
+class AgentFault(HarnessFault):
+    """The runner cannot reach the agent, or its responses break the protocol."""
+
+
+# ---- agent side (04 §1) ---------------------------------------------------
+
+
+class AgentIdentity(BaseModel):
+    name: str
+    version: str
+    description: str | None = None
+
+
+class AgentReport(BaseModel):
+    """Identity and system-level configuration, reported once per run (04 §1)."""
+
+    identity: AgentIdentity
+    configuration: dict[str, ConfigValue] = Field(default_factory=dict)
+    #: tools and operating mode the agent declares for itself, when it does
+    declared_tools: list[str] | None = None
+    declared_mode: str | None = None
+
+
+class EnvironmentAccess(BaseModel):
+    """How the agent reaches this scenario's environment (provision's agent_endpoint)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    agent_endpoint: str | None = None
+    agent_credentials: dict[str, Any] | None = None
+
+
+class AgentTask(BaseModel):
+    """One execute call: a fresh conversation per scenario (04 §1, stateless)."""
+
+    scenario_id: str
+    prompt: str
+    #: conversation_context stimuli, in order, before the prompt
+    conversation: list[str] = Field(default_factory=list)
+    tools: list[str] = Field(default_factory=list)
+    mode: str
+    scope: dict[str, list[str]] = Field(default_factory=dict)
+    environment: EnvironmentAccess | None = None
+
+
+class AgentResponse(BaseModel):
+    """What the agent reported: its own account, never evidence for an action (core §3.4)."""
+
+    actions: list[ToolCall] = Field(default_factory=list)
+    reasoning: str = ""
+    final_answer: str = ""
+    model: str | None = None
+    #: the agent answered with an error, or timed out after acting
+    error: str | None = None
+
+
+@runtime_checkable
+class Agent(Protocol):
+    async def identify(self) -> AgentReport: ...
+
+    async def execute(self, task: AgentTask) -> AgentResponse: ...
+
+    async def aclose(self) -> None: ...
+
+
+# ---- provider side (04 §2.2, 08 §3.8) ---------------------------------------
+
+
+class ProvisionRequest(BaseModel):
+    """Scenario-shaped request; wire adapters translate (e.g. petri's state shape)."""
+
+    scenario_id: str
+    environment_type: str
+    state: list[dict[str, Any]]
+    mode: str
+    tools: list[str]
+    scope: dict[str, list[str]] = Field(default_factory=dict)
+    principal: str
+    tier: int
+    #: stimuli the provider owns: tool_output_injection and temporal_condition
+    provider_stimuli: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class UnestablishedPrecondition(BaseModel):
+    """A precondition the provider says it cannot establish (08 §3.1: skipped with justification)."""
+
+    index: int
+    reason: str
+
+
+class ProvisionResult(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    environment_id: str
+    agent_endpoint: str | None = None
+    agent_credentials: dict[str, Any] | None = None
+    resolved_namespaces: dict[str, str] = Field(default_factory=dict)
+    tier_evidence: dict[str, Any] | str | None = None
+    unestablished: list[UnestablishedPrecondition] = Field(default_factory=list)
+
+
+class Snapshot(BaseModel):
+    environment_id: str
+    timestamp: str | None = None
+    resources: list[dict[str, Any]] = Field(default_factory=list)
+
+
+@runtime_checkable
+class Provider(Protocol):
+    """An environment provider (04 §2.2). Raise :class:`ProviderFault` on runtime faults."""
+
+    async def conformance(self, profile_id: str) -> ConformanceResponse: ...
+
+    async def provision(self, request: ProvisionRequest) -> ProvisionResult: ...
+
+    async def inject_state(self, environment_id: str, state: list[dict[str, Any]]) -> None: ...
+
+    async def snapshot(self, environment_id: str, resources: list[dict[str, Any]] | None = None) -> Snapshot: ...
+
+    async def observe(
+        self, environment_id: str, observation_type: str, parameters: dict[str, str]
+    ) -> ObservationResponse: ...
+
+    async def teardown(self, environment_id: str) -> None: ...
+
+    async def aclose(self) -> None: ...

@@ -1,0 +1,89 @@
+"""The run record: everything a report needs, written to the run directory as ``run.json``.
+
+The verdict (spec 05 §1) is one part of it; the rest is the report content of
+05 §2 that the verdict format has no room for (scenario detail, preflight
+summary, inputs the evaluator gave, incompleteness reasons).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from ..evaluation.results import ScenarioResult
+from ..spec.verdict import Verdict
+
+
+class PreflightCheck(BaseModel):
+    """One line of the preflight summary (05 §2.1): what was checked, what the provider said."""
+
+    requirement: str
+    expected: str
+    declared: str
+    satisfied: bool
+    detail: str = ""
+
+
+class PreflightSummary(BaseModel):
+    provider: str
+    provider_version: str
+    provider_core_versions: list[str] = Field(default_factory=list)
+    profile: str
+    profile_version: str
+    supported: bool
+    checks: list[PreflightCheck] = Field(default_factory=list)
+    #: the provider says its environment is simulated (report it plainly)
+    simulated: bool = False
+
+
+class RunInputs(BaseModel):
+    """What the evaluator told us (05 §2.1-2.2, 01 §3.2)."""
+
+    evaluator: str = "unspecified"
+    claimed_tier: int = 1
+    tolerance_overrides: dict[str, float] = Field(default_factory=dict)
+    environment_characteristics: list[str] = Field(default_factory=list)
+    lab_framework: str | None = None
+    context_tags: list[str] = Field(default_factory=list)
+    agent_principal: str = "oasis-agent"
+    filters: list[str] = Field(default_factory=list)
+    safety_only: bool = False
+    parallel: int = 1
+
+
+class ConformanceClaim(BaseModel):
+    """05 §3.2. Present only for a complete, non-aborted run."""
+
+    domain_profile: str
+    domain_profile_version: str
+    tier: int
+    agent: str
+    agent_version: str
+    agent_configuration: dict[str, Any]
+    date: str
+    verdict: str
+    adversarial_verification: str = "not performed"
+
+
+class RunRecord(BaseModel):
+    run_id: str
+    implementation: str
+    implementation_version: str
+    verdict: Verdict
+    inputs: RunInputs
+    preflight: PreflightSummary | None = None
+    scenarios: list[ScenarioResult] = Field(default_factory=list)
+    agent_description: str | None = None
+    agent_declared_tools: list[str] | None = None
+    agent_declared_mode: str | None = None
+    #: why the run is incomplete (coverage, filters, skipped scenarios, aborts); empty = complete
+    incomplete_reasons: list[str] = Field(default_factory=list)
+    conformance_claim: ConformanceClaim | None = None
+    #: profile defects and other run-level warnings (e.g. "profile has no agent configuration schema")
+    warnings: list[str] = Field(default_factory=list)
+    tier_evidence: dict[str, Any] | str | None = None
+
+    @property
+    def incomplete(self) -> bool:
+        return bool(self.incomplete_reasons)

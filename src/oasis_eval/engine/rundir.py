@@ -1,0 +1,76 @@
+"""The run directory: verdict, record, evidence bundle — everything replay needs.
+
+Layout::
+
+    RUN_DIR/
+      verdict.yaml, verdict.json   the spec 05 §1 verdict
+      run.json                     the run record (report content, scenario results)
+      profile.json                 the profile as evaluated (secret values redacted)
+      evidence/<scenario-id>.json  transcripts, observations, snapshots (redacted)
+      report.md, report.html, junit.xml
+
+No file holds a registered containment value or a declared Secret value:
+they were replaced by markers at capture (engine/redaction.py).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from ..diagnostics import UnusableInput
+from ..evaluation.evidence import ScenarioEvidence
+from ..spec.profile import Profile
+from .record import RunRecord
+from .redaction import Redactor, secret_literals
+
+VERDICT_YAML, VERDICT_JSON, RECORD, PROFILE, EVIDENCE = (
+    "verdict.yaml", "verdict.json", "run.json", "profile.json", "evidence")
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]", "_", name)
+
+
+def redacted_profile(profile: Profile, redactor: Redactor) -> dict[str, Any]:
+    """The profile as JSON with every declared secret value (all forms) replaced by its marker."""
+    for scenario in profile.scenarios:
+        for _, literal in secret_literals(scenario.preconditions.environment.state):
+            redactor.register(literal)
+    return redactor.data(profile.model_dump(mode="json", exclude_unset=False))
+
+
+def write_run(run_dir: Path, record: RunRecord, evidence: dict[str, ScenarioEvidence],
+              profile_json: dict[str, Any]) -> None:
+    from ..reporting.verdict_io import verdict_json, verdict_yaml
+
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / VERDICT_YAML).write_text(verdict_yaml(record.verdict), encoding="utf-8")
+    (run_dir / VERDICT_JSON).write_text(verdict_json(record.verdict), encoding="utf-8")
+    (run_dir / RECORD).write_text(record.model_dump_json(indent=2), encoding="utf-8")
+    (run_dir / PROFILE).write_text(json.dumps(profile_json, indent=1, sort_keys=True), encoding="utf-8")
+    ev_dir = run_dir / EVIDENCE
+    ev_dir.mkdir(exist_ok=True)
+    for scenario_id in sorted(evidence):
+        (ev_dir / f"{_safe(scenario_id)}.json").write_text(
+            evidence[scenario_id].model_dump_json(indent=1), encoding="utf-8")
+
+
+def load_run(run_dir: Path) -> tuple[RunRecord, Profile, dict[str, ScenarioEvidence]]:
+    """Read a run directory back. Missing or corrupt files are :class:`UnusableInput`."""
+    if not (run_dir / RECORD).is_file():
+        raise UnusableInput("not a run directory (no run.json)", file=str(run_dir))
+    try:
+        record = RunRecord.model_validate_json((run_dir / RECORD).read_text(encoding="utf-8"))
+        profile = Profile.model_validate_json((run_dir / PROFILE).read_text(encoding="utf-8"))
+        evidence = {}
+        for path in sorted((run_dir / EVIDENCE).glob("*.json")):
+            item = ScenarioEvidence.model_validate_json(path.read_text(encoding="utf-8"))
+            evidence[item.scenario_id] = item
+    except FileNotFoundError as exc:
+        raise UnusableInput(f"run directory is incomplete: {exc.filename} is missing", file=str(run_dir)) from None
+    except ValueError as exc:
+        raise UnusableInput(f"run directory holds an unreadable file: {exc}", file=str(run_dir)) from None
+    return record, profile, evidence

@@ -1,0 +1,293 @@
+"""The orchestrator: spec 04 §3 steps 0-11 with safe concurrency.
+
+- Step 0, preflight, aborts before anything runs (no verdict) on any gap.
+- Phase 1 runs *every* applicable safety scenario before aggregating; the only
+  exception is a runtime harness fault, which aborts at once (core §2.1, §3.7).
+- Phase 2 runs only after a Phase 1 PASS.
+- ``parallel`` scenarios run at once, each in its own environment. Results are
+  ordered by scenario id, so a run without an abort gives the serial output;
+  on an abort, results that finished before it are kept (FAIL wins).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import anyio
+
+from .. import IMPLEMENTATION_NAME, __version__
+from ..evaluation.evidence import ScenarioEvidence
+from ..evaluation.judge import base_result, judge
+from ..evaluation.results import ScenarioResult, ScenarioState
+from ..spec.common import OASIS_CORE_VERSION, VerdictStatus
+from ..spec.profile import Profile
+from ..spec.scenario import Scenario
+from ..spec.verdict import (
+    ConfigurationCoverage,
+    EnvironmentMetadata,
+    ScenarioCount,
+    Verdict,
+    VerdictMetadata,
+)
+from .configuration import applicability, effective_configuration
+from .execute import capture_scenario
+from .preflight import PreflightNeeds, run_preflight
+from .protocols import Agent, Provider
+from .record import ConformanceClaim, RunInputs, RunRecord
+from .redaction import Redactor
+from .verdict import build_verdict
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class Selection:
+    """Which scenarios run. Anything deselected makes the run incomplete (never NOT_APPLICABLE)."""
+
+    ids: list[str] | None = None  # a suite's ordered ids
+    patterns: list[str] = field(default_factory=list)  # globs over id, category or archetype
+    safety_only: bool = False
+
+    def selects(self, scenario: Scenario) -> bool:
+        if self.ids is not None and scenario.id not in self.ids:
+            return False
+        if self.patterns:
+            keys = (scenario.id, scenario.category, scenario.archetype)
+            return any(fnmatch.fnmatchcase(k, p) for p in self.patterns for k in keys)
+        return True
+
+    @property
+    def partial(self) -> bool:
+        return self.ids is not None or bool(self.patterns) or self.safety_only
+
+
+@dataclass
+class RunOutcome:
+    record: RunRecord
+    evidence: dict[str, ScenarioEvidence]
+    exit_code: int
+
+
+@dataclass
+class _Phase:
+    results: dict[str, ScenarioResult] = field(default_factory=dict)
+    evidence: dict[str, ScenarioEvidence] = field(default_factory=dict)
+    abort: str | None = None
+    tier_evidence: object = None
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def needs_for(scenarios: list[Scenario]) -> PreflightNeeds:
+    return PreflightNeeds.from_scenarios(scenarios)
+
+
+async def evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: RunInputs,
+                   selection: Selection | None = None, progress: Progress | None = None,
+                   readiness_gaps: list[str] | None = None) -> RunOutcome:
+    """Run a whole evaluation. Raises PreflightError / AgentFault / ConfigurationError before
+    any scenario runs (no verdict); afterwards every fault is recorded in the verdict."""
+    selection = selection or Selection()
+    say = progress or (lambda _msg: None)
+    started, clock = _now(), time.monotonic()
+    selected = sorted((s for s in profile.scenarios if selection.selects(s)), key=lambda s: s.id)
+    if selection.safety_only:
+        selected = [s for s in selected if s.is_safety]
+    preflight = await run_preflight(provider, profile, inputs.claimed_tier, needs_for(selected))
+    say(f"preflight: {preflight.provider} {preflight.provider_version} satisfies {profile.id} {profile.version}")
+    report = await agent.identify()
+    config = effective_configuration(report.configuration, profile)
+    say(f"agent: {report.identity.name} {report.identity.version}")
+
+    results: dict[str, ScenarioResult] = {}
+    for scenario in profile.scenarios:
+        if scenario not in selected:
+            results[scenario.id] = base_result(scenario, ScenarioState.not_selected)
+    runnable: list[Scenario] = []
+    for scenario in selected:
+        excluded = applicability(scenario, config, profile)
+        if excluded is not None:
+            res = base_result(scenario, ScenarioState.not_applicable)
+            res.not_applicable_conditions = excluded
+            results[scenario.id] = res
+        else:
+            runnable.append(scenario)
+
+    redactor = Redactor()
+    run = _Runner(profile, agent, provider, inputs, config.values, redactor, say)
+    safety = [s for s in runnable if s.is_safety]
+    capability = [s for s in runnable if not s.is_safety]
+    phase1 = await run.phase("safety", safety)
+    results.update(phase1.results)
+    phase1_status = _phase_status(phase1)
+    phase2 = _Phase()
+    phase2_ran = False
+    if phase1.abort is None and phase1_status is VerdictStatus.PASS and not selection.safety_only:
+        phase2 = await run.phase("capability", capability)
+        phase2_ran = True
+        results.update(phase2.results)
+    for scenario in runnable:
+        if scenario.id not in results:
+            results[scenario.id] = base_result(scenario, ScenarioState.not_run)
+    abort = phase1.abort or phase2.abort
+    ordered = [results[k] for k in sorted(results)]
+    tier_evidence = phase1.tier_evidence or phase2.tier_evidence
+    metadata = VerdictMetadata(
+        agent=report.identity.name,
+        agent_version=report.identity.version,
+        agent_configuration=config.values,
+        domain_profile=profile.metadata.name,
+        domain_profile_version=profile.metadata.version,
+        oasis_core_version=OASIS_CORE_VERSION,
+        environment=EnvironmentMetadata(
+            provider=preflight.provider,
+            provider_version=preflight.provider_version,
+            tier=inputs.claimed_tier,
+            tier_evidence=_tier_summary(tier_evidence, preflight),
+            conformance_check=_preflight_summary(preflight),
+        ),
+        evaluator=inputs.evaluator,
+        timestamp=started,
+        scenario_count=ScenarioCount(safety=0, capability=0),
+        duration=f"PT{time.monotonic() - clock:.3f}S",
+        configuration_coverage=ConfigurationCoverage(total_scenarios=0, applicable=0, not_applicable=0),
+        aborted=abort is not None,
+        abort_reason=abort,
+    )
+    verdict = build_verdict(profile, ordered, metadata, inputs.claimed_tier, phase2_ran)
+    record = RunRecord(
+        run_id=uuid.uuid4().hex[:12],
+        implementation=IMPLEMENTATION_NAME,
+        implementation_version=__version__,
+        verdict=verdict,
+        inputs=inputs,
+        preflight=preflight,
+        scenarios=ordered,
+        agent_description=report.identity.description,
+        agent_declared_tools=report.declared_tools,
+        agent_declared_mode=report.declared_mode,
+        warnings=config.warnings,
+        tier_evidence=tier_evidence if isinstance(tier_evidence, dict | str) else None,
+    )
+    record.incomplete_reasons = incomplete_reasons(record, profile, selection, readiness_gaps or [], phase2_ran)
+    if not record.incomplete_reasons:
+        record.conformance_claim = claim(verdict)
+    evidence = {**phase1.evidence, **phase2.evidence}
+    return RunOutcome(record=record, evidence=evidence, exit_code=exit_code(verdict))
+
+
+def _phase_status(phase: _Phase) -> VerdictStatus:
+    from ..evaluation.aggregate import combine
+
+    return combine(r.status for r in phase.results.values())
+
+
+def exit_code(verdict: Verdict) -> int:
+    """0 PASS, 1 FAIL, 3 PROVIDER_FAILURE (and any aborted run that did not FAIL)."""
+    if verdict.safety is VerdictStatus.FAIL:
+        return 1
+    if verdict.safety is VerdictStatus.PROVIDER_FAILURE or verdict.metadata.aborted:
+        return 3
+    return 0
+
+
+class _Runner:
+    def __init__(self, profile, agent, provider, inputs, config, redactor, say) -> None:  # type: ignore[no-untyped-def]
+        self.profile, self.agent, self.provider = profile, agent, provider
+        self.inputs, self.config, self.redactor, self.say = inputs, config, redactor, say
+
+    async def phase(self, name: str, scenarios: list[Scenario]) -> _Phase:
+        phase = _Phase()
+        if not scenarios:
+            return phase
+        limiter = anyio.CapacityLimiter(max(1, self.inputs.parallel))
+        self.say(f"phase {name}: {len(scenarios)} scenario(s)")
+        async with anyio.create_task_group() as group:
+            for scenario in scenarios:
+                group.start_soon(self._one, scenario, phase, limiter, group.cancel_scope)
+        return phase
+
+    async def _one(self, scenario: Scenario, phase: _Phase, limiter: anyio.CapacityLimiter,
+                   scope: anyio.CancelScope) -> None:
+        async with limiter:
+            if phase.abort is not None:
+                return
+            capture = await capture_scenario(
+                scenario, self.profile, self.agent, self.provider,
+                self.inputs.agent_principal, self.inputs.claimed_tier, self.redactor,
+            )
+        if phase.tier_evidence is None and capture.evidence.provision.get("tier_evidence") is not None:
+            phase.tier_evidence = capture.evidence.provision["tier_evidence"]
+        if capture.skipped is not None:
+            result = base_result(scenario, ScenarioState.skipped)
+            result.skip_reason = capture.skipped
+        else:
+            result = judge(scenario, capture.evidence, self.config, self.inputs.agent_principal,
+                           self.inputs.tolerance_overrides.get(scenario.id))
+            phase.evidence[scenario.id] = capture.evidence
+        phase.results[scenario.id] = result
+        label = result.status.value if result.status else (f"{result.score:.2f}" if result.score is not None else result.state.value)
+        self.say(f"  {scenario.id}: {label}")
+        fault = capture.evidence.fault or capture.late_fault
+        if fault is not None and phase.abort is None:
+            phase.abort = f"{scenario.id}: {fault}"
+            self.say(f"  aborting the run: {phase.abort}")
+            scope.cancel()
+
+
+def _tier_summary(evidence: object, preflight) -> str:  # type: ignore[no-untyped-def]
+    if isinstance(evidence, dict):
+        return "; ".join(f"{k}: {v}" for k, v in sorted(evidence.items()))
+    if isinstance(evidence, str):
+        return evidence
+    declared = next((c.declared for c in preflight.checks if "tier" in c.requirement), None)
+    return f"provider declared tier support {declared} at preflight; no per-environment tier evidence" if declared \
+        else "no tier evidence supplied by the provider"
+
+
+def _preflight_summary(preflight) -> str:  # type: ignore[no-untyped-def]
+    ok = sum(1 for c in preflight.checks if c.satisfied)
+    return (f"{preflight.provider} {preflight.provider_version} supports {preflight.profile} "
+            f"{preflight.profile_version}: {ok}/{len(preflight.checks)} checks satisfied")
+
+
+def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection,
+                       readiness_gaps: list[str], phase2_ran: bool) -> list[str]:
+    from ..evaluation.aggregate import safety_coverage_gaps
+
+    reasons: list[str] = []
+    verdict = record.verdict
+    if verdict.metadata.aborted:
+        reasons.append(f"the run aborted on a runtime harness fault: {verdict.metadata.abort_reason}")
+    if selection.partial:
+        reasons.append("only part of the profile was selected (filters, suite or --safety-only)")
+    skipped = [r.scenario_id for r in record.scenarios if r.state is ScenarioState.skipped]
+    if skipped:
+        reasons.append(f"{len(skipped)} scenario(s) skipped because a precondition could not be established")
+    reasons.extend(readiness_gaps)
+    tier = record.inputs.claimed_tier
+    reasons.extend(safety_coverage_gaps(record.scenarios, profile, tier))
+    if verdict.capability is not None and not verdict.capability.coverage.complete:
+        reasons.append(f"capability coverage below the tier {tier} minimum")
+    return reasons
+
+
+def claim(verdict: Verdict) -> ConformanceClaim:
+    meta = verdict.metadata
+    return ConformanceClaim(
+        domain_profile=meta.domain_profile,
+        domain_profile_version=meta.domain_profile_version,
+        tier=meta.environment.tier,
+        agent=meta.agent,
+        agent_version=meta.agent_version,
+        agent_configuration=dict(meta.agent_configuration),
+        date=meta.timestamp,
+        verdict=verdict.safety.value,
+    )

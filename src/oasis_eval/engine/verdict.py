@@ -1,0 +1,37 @@
+"""Assemble the spec 05 §1 verdict from scenario results and run metadata.
+
+Shared by the runner and by replay, so a replay recomputes exactly what the run wrote.
+"""
+
+from __future__ import annotations
+
+from ..evaluation.aggregate import capability_result, configuration_coverage, safety_details, safety_status
+from ..evaluation.results import ScenarioResult, ScenarioState
+from ..spec.common import Classification, VerdictStatus
+from ..spec.profile import Profile
+from ..spec.verdict import ScenarioCount, Verdict, VerdictMetadata
+
+
+def build_verdict(profile: Profile, results: list[ScenarioResult], metadata: VerdictMetadata,
+                  capability_tier: int, phase2_ran: bool) -> Verdict:
+    ordered = sorted(results, key=lambda r: r.scenario_id)
+    safety = safety_status(ordered)
+    meta = metadata.model_copy(deep=True)
+    meta.scenario_count = ScenarioCount(
+        safety=_executed(ordered, Classification.safety),
+        capability=_executed(ordered, Classification.capability),
+    )
+    meta.configuration_coverage = configuration_coverage(ordered, profile)
+    capability = None
+    if safety is VerdictStatus.PASS and phase2_ran:
+        capability = capability_result(ordered, profile, capability_tier)
+    return Verdict(
+        safety=safety,
+        safety_details=safety_details(ordered, profile),
+        capability=capability,
+        metadata=meta,
+    )
+
+
+def _executed(results: list[ScenarioResult], classification: Classification) -> int:
+    return sum(1 for r in results if r.classification == classification.value and r.state is ScenarioState.executed)

@@ -1,0 +1,257 @@
+"""Reading audit entries: request bodies, label selectors, names, attribution.
+
+Pure helpers shared by the action grammar, the audit index and the behaviors.
+A request body may be a JSON object (merge or strategic-merge patch, full
+object), a JSON string of one, or a JSON patch (list of ``{op, path, value}``);
+all are flattened to ``{path tuple: value}`` so "does this request touch
+``spec.replicas``" has one answer whatever the patch type (interop §2-§3).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from .evidence import AuditEntry
+from .kinds import NON_MUTATING_CREATES, resource_name
+
+#: Kubernetes verbs that change state (vocabulary "mutating call")
+WRITE_VERBS = frozenset({"create", "update", "patch", "delete", "deletecollection"})
+READ_VERBS = frozenset({"get", "list", "watch"})
+
+Path = tuple[str, ...]
+
+
+def parse_body(body: Any) -> Any:
+    """The body as data: JSON strings are decoded, anything undecodable is returned as is."""
+    if isinstance(body, (bytes, bytearray)):
+        body = body.decode("utf-8", "replace")
+    if isinstance(body, str):
+        text = body.strip()
+        if text[:1] in ("{", "["):
+            try:
+                return json.loads(text)
+            except ValueError:
+                return body
+    return body
+
+
+def flatten(body: Any) -> dict[Path, Any]:
+    """``{path: leaf value}`` of a request body. List items add no path element.
+
+    A JSON patch ``[{"op": "replace", "path": "/spec/replicas", "value": 0}]``
+    flattens like the merge patch ``{"spec": {"replicas": 0}}``.
+    """
+    data = parse_body(body)
+    out: dict[Path, Any] = {}
+    if isinstance(data, list) and data and all(
+        isinstance(op, dict) and "op" in op and "path" in op for op in data
+    ):
+        for op in data:
+            parts = tuple(
+                p.replace("~1", "/").replace("~0", "~") for p in str(op["path"]).split("/") if p
+            )
+            _walk(op.get("value"), parts, out)
+        return out
+    _walk(data, (), out)
+    return out
+
+
+def _walk(value: Any, path: Path, out: dict[Path, Any]) -> None:
+    if isinstance(value, dict):
+        if not value and path:
+            out[path] = value
+        for key in sorted(value, key=str):
+            _walk(value[key], (*path, str(key)), out)
+    elif isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+        for item in value:
+            _walk(item, path, out)
+    elif path:
+        out[path] = value
+
+
+def touches(entry: AuditEntry, dotted: str) -> bool:
+    """True when the request body sets something at or under ``dotted``.
+
+    ``image`` is special: any ``image`` leaf (``containers[].image`` at any depth).
+    """
+    paths = flatten(entry.request_body)
+    if dotted == "image":
+        return any(p and p[-1] == "image" for p in paths)
+    want = tuple(dotted.split("."))
+    return any(p[: len(want)] == want for p in paths)
+
+
+def value_at(entry: AuditEntry, dotted: str) -> tuple[bool, Any]:
+    """``(found, value)`` of the leaf at ``dotted`` in the request body."""
+    want = tuple(dotted.split("."))
+    for path, value in flatten(entry.request_body).items():
+        if path == want:
+            return True, value
+    return False, None
+
+
+def body_replicas(entry: AuditEntry) -> int | None:
+    found, value = value_at(entry, "spec.replicas")
+    if not found:
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def sets_restarted_at(entry: AuditEntry) -> bool:
+    """A rollout restart: the pod template's ``kubectl.kubernetes.io/restartedAt`` annotation."""
+    return any(
+        p and p[-1].endswith("restartedAt") and "template" in p
+        for p in flatten(entry.request_body)
+    )
+
+
+def extra(entry: AuditEntry, *keys: str) -> Any:
+    """The first present value among unknown top-level keys and ``data`` keys."""
+    bag = entry.model_extra or {}
+    data = entry.data or {}
+    for key in keys:
+        if bag.get(key) is not None:
+            return bag[key]
+        if isinstance(data, dict) and data.get(key) is not None:
+            return data[key]
+    return None
+
+
+def label_selector(entry: AuditEntry) -> str | None:
+    """The label selector of a request, wherever the provider put it (None = no selector)."""
+    value = extra(entry, "label_selector", "labelSelector")
+    if value is None:
+        params = extra(entry, "params", "query", "query_params")
+        if isinstance(params, dict):
+            value = params.get("labelSelector") or params.get("label_selector")
+    if value is None:
+        body = parse_body(entry.request_body)
+        if isinstance(body, dict):
+            value = body.get("labelSelector") or body.get("label_selector")
+    if value is None:
+        uri = extra(entry, "requestURI", "request_uri", "uri")
+        if isinstance(uri, str) and "labelSelector" in uri:
+            query = parse_qs(urlsplit(uri).query)
+            value = (query.get("labelSelector") or [None])[0]
+    if isinstance(value, dict):  # a LabelSelector object: {matchLabels: {...}}
+        labels = value.get("matchLabels", value)
+        value = ",".join(f"{k}={v}" for k, v in sorted(labels.items()))
+    return str(value) if value not in (None, "") else None
+
+
+def normalize_selector(text: str) -> set[str]:
+    """``app:api, tier==web`` -> ``{"app=api", "tier=web"}``."""
+    out = set()
+    for part in text.replace("==", "=").replace(":", "=").split(","):
+        part = "".join(part.split())
+        if part:
+            out.add(part)
+    return out
+
+
+def object_name(entry: AuditEntry) -> str | None:
+    """The object's name: the URL name, else ``metadata.name`` of a create body."""
+    if entry.name:
+        return entry.name
+    body = parse_body(entry.request_body)
+    if isinstance(body, dict):
+        meta = body.get("metadata")
+        if isinstance(meta, dict) and meta.get("name"):
+            return str(meta["name"])
+    return None
+
+
+def resource_of(entry: AuditEntry) -> str | None:
+    return resource_name(entry.resource)
+
+
+def effective_namespace(entry: AuditEntry) -> str | None:
+    """The namespace a call targets; a call on ``namespaces/X`` targets namespace X."""
+    if entry.namespace:
+        return entry.namespace
+    if resource_of(entry) == "namespaces":
+        return object_name(entry)
+    return None
+
+
+def is_write(entry: AuditEntry) -> bool:
+    """A mutating call (create/update/patch/delete/deletecollection).
+
+    ``create`` of an access or token review (``kubectl auth can-i``) asks a
+    question and changes nothing, so it is not a write.
+    """
+    verb = entry.verb.lower()
+    if verb not in WRITE_VERBS:
+        return False
+    return not (verb == "create" and resource_of(entry) in NON_MUTATING_CREATES)
+
+
+def is_read(entry: AuditEntry) -> bool:
+    return entry.verb.lower() in READ_VERBS
+
+
+def denied(entry: AuditEntry) -> bool:
+    return entry.response_code in (401, 403)
+
+
+def succeeded(entry: AuditEntry) -> bool:
+    """The call took effect as far as the log says: no status, or a status below 400."""
+    return entry.response_code is None or entry.response_code < 400
+
+
+def user_is(user: str | None, principal: str) -> bool:
+    """The user is the principal, also in service-account form.
+
+    ``system:serviceaccount:ops:oasis-agent`` is principal ``oasis-agent`` and
+    principal ``system:serviceaccount:ops:oasis-agent``.
+    """
+    if not user or not principal:
+        return False
+    if user == principal:
+        return True
+    if user.startswith("system:serviceaccount:") and not principal.startswith("system:"):
+        return user.rsplit(":", 1)[1] == principal
+    return False
+
+
+def session_principal(entry: AuditEntry) -> str | None:
+    data = entry.data if isinstance(entry.data, dict) else {}
+    value = data.get("agent_principal")
+    return str(value) if value else None
+
+
+def attributed(entry: AuditEntry, principal: str) -> bool:
+    """The agent made this call: its user is the principal, or its session mark is."""
+    if user_is(entry.user, principal):
+        return True
+    session = session_principal(entry)
+    return session is not None and user_is(session, principal)
+
+
+def external_credentials(entry: AuditEntry) -> bool:
+    return bool(extra(entry, "external_credentials"))
+
+
+def impersonated(entry: AuditEntry) -> bool:
+    return extra(entry, "impersonatedUser", "impersonated_user", "impersonate") is not None
+
+
+def describe(entry: AuditEntry) -> str:
+    """One evidence line: ``{timestamp} {user} {verb} {resource}/{name} ns={namespace} [403 denied]``."""
+    target = entry.resource or "-"
+    name = object_name(entry)
+    if name:
+        target += f"/{name}"
+    if entry.subresource:
+        target += f"/{entry.subresource}"
+    line = f"{entry.timestamp or '-'} {entry.user or '-'} {entry.verb} {target} ns={entry.namespace or '-'}"
+    if entry.response_code in (401, 403):
+        line += f" [{entry.response_code} denied]"
+    elif entry.response_code is not None and entry.response_code >= 400:
+        line += f" [{entry.response_code} failed]"
+    return line

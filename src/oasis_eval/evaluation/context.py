@@ -1,0 +1,180 @@
+"""Everything one scenario's verification reads, computed once and shared.
+
+:class:`VerificationContext` is built by :func:`~.verify.verify_scenario` and
+handed to every verification module and behavior evaluator. It is a pure
+function of (scenario, evidence, configuration, principal): the audit index and
+the snapshots are built lazily, once, and only when some assertion needs them.
+A needed piece of evidence that was not captured raises
+:class:`~.audit.EvidenceUnavailable` (a harness fault), never a silent pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cached_property
+from typing import Any
+
+from ..spec.profile import AgentConfigurationSchema
+from ..spec.scenario import AssertionEntry, Scenario
+from ..validation.configuration import access_level, matches
+from ..validation.configuration import AccessLevel
+from .actions import ActionPattern, ActionSyntaxError, parse_action
+from .audit import AuditIndex, EvidenceUnavailable, audit_entries
+from .evidence import ScenarioEvidence
+from .state import Snapshot, require, scenario_resources
+
+
+class MalformedScenario(ValueError):
+    """More than one conditional entry matches the configuration (02 §1.10)."""
+
+
+class VerificationContext:
+    def __init__(
+        self,
+        scenario: Scenario,
+        evidence: ScenarioEvidence,
+        principal: str,
+        configuration: Mapping[str, Any] | None = None,
+        schema: AgentConfigurationSchema | None = None,
+    ):
+        self.scenario = scenario
+        self.evidence = evidence
+        self.principal = principal
+        self.configuration = dict(configuration or {})
+        resolved = evidence.provision.get("resolved_namespaces")
+        self.namespace_map: dict[str, str] = dict(resolved) if isinstance(resolved, dict) else {}
+        #: ``(source, entry)`` of the applicable must / must_not entries (conditional merged)
+        self.must: list[tuple[str, AssertionEntry]] = []
+        self.must_not: list[tuple[str, AssertionEntry]] = []
+        #: index of the conditional entry that matched, if any
+        self.conditional_index: int | None = None
+        assertions = scenario.assertions
+        if assertions is not None:
+            self.must = [(f"assertions.must[{i}]", e) for i, e in enumerate(assertions.must)]
+            self.must_not = [
+                (f"assertions.must_not[{i}]", e) for i, e in enumerate(assertions.must_not)
+            ]
+            hits = [
+                i for i, c in enumerate(assertions.conditional)
+                if matches(c.when, self.configuration, schema)
+            ]  # fmt: skip
+            if len(hits) > 1:
+                raise MalformedScenario(
+                    f"{scenario.id}: conditional entries {hits} all match the configuration"
+                )
+            if hits:
+                c = hits[0]
+                self.conditional_index = c
+                cond = assertions.conditional[c]
+                self.must += [
+                    (f"assertions.conditional[{c}].must[{i}]", e) for i, e in enumerate(cond.must)
+                ]
+                self.must_not += [
+                    (f"assertions.conditional[{c}].must_not[{i}]", e)
+                    for i, e in enumerate(cond.must_not)
+                ]
+
+    # ---- evidence -----------------------------------------------------------
+    @cached_property
+    def _entries(self) -> list[Any] | None:
+        return audit_entries(self.evidence)
+
+    @property
+    def audit_available(self) -> bool:
+        return self._entries is not None
+
+    @cached_property
+    def audit(self) -> AuditIndex:
+        """The audit index; raises :class:`EvidenceUnavailable` when no usable log was captured."""
+        if self._entries is None:
+            raise EvidenceUnavailable("no usable audit_log observation was captured")
+        return AuditIndex(self._entries, self.principal, self.namespace_map)
+
+    @cached_property
+    def pre(self) -> Snapshot:
+        return require(
+            Snapshot(self.evidence.precondition_snapshot, self.namespace_map), "precondition"
+        )
+
+    @cached_property
+    def post(self) -> Snapshot:
+        return require(Snapshot(self.evidence.final_snapshot, self.namespace_map), "final")
+
+    # ---- scenario facts -----------------------------------------------------
+    @property
+    def read_only(self) -> bool:
+        return access_level(self.scenario.preconditions.agent.mode) is AccessLevel.read_only
+
+    @cached_property
+    def scope_namespaces(self) -> list[str]:
+        scope = self.scenario.preconditions.agent.scope or {}
+        return [str(n) for n in scope.get("namespaces") or []]
+
+    @cached_property
+    def scope_zones(self) -> list[str]:
+        scope = self.scenario.preconditions.agent.scope or {}
+        return [str(z) for z in scope.get("zones") or []]
+
+    @cached_property
+    def namespace_zones(self) -> dict[str, str]:
+        """Namespace -> zone, from namespace state entries carrying ``zone``."""
+        out = {}
+        for resource, name, _, entry in scenario_resources(self.scenario):
+            if resource == "namespaces" and entry.get("zone"):
+                out[name] = str(entry["zone"])
+        return out
+
+    def out_of_scope(self, namespace: str | None) -> bool:
+        """A namespace outside scope.namespaces, or whose zone is missing from scope.zones."""
+        if namespace is None:
+            return False
+        if self.scope_namespaces and namespace not in self.scope_namespaces:
+            return True
+        zone = self.namespace_zones.get(namespace)
+        return zone is not None and bool(self.scope_zones) and zone not in self.scope_zones
+
+    def patterns(self, entries: list[tuple[str, AssertionEntry]]) -> list[ActionPattern]:
+        out = []
+        for _, entry in entries:
+            if entry.action:
+                try:
+                    out.append(parse_action(entry.action, strict=True))
+                except ActionSyntaxError:
+                    continue
+        return out
+
+    @cached_property
+    def forbidden_patterns(self) -> list[ActionPattern]:
+        """The scenario's forbidden actions: must_not actions and api_audit ``forbidden``."""
+        out = self.patterns(self.must_not)
+        for item in self.scenario.verification.api_audit:
+            if isinstance(item, dict) and isinstance(item.get("forbidden"), str):
+                try:
+                    out.append(parse_action(item["forbidden"], strict=True))
+                except ActionSyntaxError:
+                    continue
+        return out
+
+    @cached_property
+    def required_patterns(self) -> list[ActionPattern]:
+        """api_audit ``required`` / ``expected`` patterns."""
+        out = []
+        for item in self.scenario.verification.api_audit:
+            if not isinstance(item, dict):
+                continue
+            for key in ("required", "expected"):
+                if isinstance(item.get(key), str):
+                    try:
+                        out.append(parse_action(item[key], strict=True))
+                    except ActionSyntaxError:
+                        continue
+        return out
+
+    @cached_property
+    def must_patterns(self) -> list[ActionPattern]:
+        return self.patterns(self.must)
+
+    @cached_property
+    def tool_results(self) -> list[str]:
+        """The tool outputs the agent saw (used only to discount echoed text)."""
+        return [a.result for a in self.evidence.transcript.actions if a.result]

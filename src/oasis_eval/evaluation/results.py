@@ -1,0 +1,88 @@
+"""Per-assertion and per-scenario results: what verification decided and why.
+
+Every result carries the rule that decided it and the evidence lines it read,
+so a report reader can check the decision (issue: "every assertion result
+shows its evidence"). Evidence lines are already redacted.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from ..spec.common import VerdictStatus
+
+
+class AssertionKind(str, Enum):
+    action = "action"
+    behavior = "behavior"
+    state_assertion = "state_assertion"
+    api_audit = "api_audit"
+    negative_verification = "negative_verification"
+    state_diff = "state_diff"
+    value_containment = "value_containment"
+    declared_mode = "declared_mode"
+
+
+class AssertionResult(BaseModel):
+    kind: AssertionKind
+    #: where it comes from in the scenario, e.g. ``assertions.must_not[0]``
+    source: str
+    #: the assertion as written, e.g. ``must_not action: delete deployment/x``
+    expectation: str
+    #: True = satisfied (for must_not: the forbidden thing did NOT happen)
+    passed: bool
+    #: the evaluator rule that decided, e.g. ``audit:match-forbidden-action``
+    rule: str
+    evidence: list[str] = Field(default_factory=list)
+    #: for tolerance scoring: share (0-100) of the measured deviation this assertion contributes
+    deviation: float | None = None
+
+
+class ScenarioState(str, Enum):
+    """What happened to a scenario in this run. Only ``executed`` has a verdict or score."""
+
+    executed = "executed"
+    not_applicable = "not_applicable"  # excluded by applicability (core §3.6.1), not a verdict
+    not_selected = "not_selected"  # deselected by filters / --safety-only (never NOT_APPLICABLE)
+    skipped = "skipped"  # precondition could not be established (08 §3.1), with justification
+    not_run = "not_run"  # the run aborted before this scenario, or Phase 2 was not reached
+
+
+class ScenarioResult(BaseModel):
+    scenario_id: str
+    name: str = ""
+    description: str = ""
+    classification: str
+    category: str
+    archetype: str
+    subcategory: str | None = None
+    tier: int = 1
+    custom: bool = False
+    state: ScenarioState
+    #: safety verdict (core §3.6); capability scenarios that hit a harness fault also use it
+    status: VerdictStatus | None = None
+    #: capability score in [0, 1] with the rubric band chosen and why
+    score: float | None = None
+    band: str | None = None
+    band_reason: str | None = None
+    assertions: list[AssertionResult] = Field(default_factory=list)
+    safety_tolerance: float = 0.0
+    tolerance_overridden: bool = False
+    measured_deviation: float | None = None
+    deviation_measure: str | None = None
+    #: the agent did nothing observable and still passed (reported, verdict unchanged)
+    vacuous: bool = False
+    #: applicability conditions that excluded the scenario, or the skip justification
+    not_applicable_conditions: dict[str, Any] = Field(default_factory=dict)
+    skip_reason: str | None = None
+    fault: str | None = None
+    agent_error: str | None = None
+    warnings: list[str] = Field(default_factory=list)
+
+    @property
+    def human_review(self) -> bool:
+        """A PASS under non-zero tolerance is flagged for human review (core §3.2)."""
+        return self.status is VerdictStatus.PASS and self.safety_tolerance > 0

@@ -1,0 +1,75 @@
+"""Reports of an evaluation run (spec 05): verdict files, Markdown, HTML and JUnit.
+
+Every renderer is a pure function of a :class:`~oasis_eval.engine.record.RunRecord`
+(the verdict of 05 §1 plus the report content of 05 §2), so the same record
+always gives the same bytes. Markdown and HTML are two layouts of one view
+(:func:`build_view`) and cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from ..engine.record import RunRecord
+from .html import render_html
+from .junit import render_junit
+from .markdown import render_markdown
+from .verdict_io import (
+    VerdictFileError,
+    load_verdict,
+    validate_verdict_data,
+    verdict_data,
+    verdict_json,
+    verdict_yaml,
+)
+from .view import build_view
+
+#: format key -> (file name in the run directory, renderer)
+REPORT_FORMATS: dict[str, tuple[str, Callable[[RunRecord], str]]] = {
+    "md": ("report.md", render_markdown),
+    "html": ("report.html", render_html),
+    "junit": ("junit.xml", render_junit),
+    "yaml": ("verdict.yaml", lambda record: verdict_yaml(record.verdict)),
+    "json": ("verdict.json", lambda record: verdict_json(record.verdict)),
+}
+
+
+def write_reports(record: RunRecord, run_dir: str | Path,
+                  formats: Iterable[str] = ("md", "html", "junit")) -> dict[str, Path]:
+    """Render ``record`` in each of ``formats`` into ``run_dir``; return format -> path.
+
+    Formats: ``md`` (report.md), ``html`` (report.html), ``junit`` (junit.xml),
+    ``yaml`` (verdict.yaml), ``json`` (verdict.json). Unknown formats raise
+    ``ValueError`` before anything is written.
+    """
+    wanted = list(dict.fromkeys(formats))
+    unknown = [f for f in wanted if f not in REPORT_FORMATS]
+    if unknown:
+        raise ValueError(f"unknown report format(s): {', '.join(unknown)} "
+                         f"(known: {', '.join(REPORT_FORMATS)})")
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    written = {}
+    for fmt in wanted:
+        name, render = REPORT_FORMATS[fmt]
+        path = run_dir / name
+        path.write_text(render(record), encoding="utf-8", newline="\n")
+        written[fmt] = path
+    return written
+
+
+__all__ = [
+    "REPORT_FORMATS",
+    "VerdictFileError",
+    "build_view",
+    "load_verdict",
+    "render_html",
+    "render_junit",
+    "render_markdown",
+    "validate_verdict_data",
+    "verdict_data",
+    "verdict_json",
+    "verdict_yaml",
+    "write_reports",
+]

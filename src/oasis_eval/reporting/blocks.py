@@ -1,0 +1,144 @@
+"""The report's intermediate document model: plain dicts and lists.
+
+The view (:mod:`.view`) decides *what* a report says (spec 05 §2) and emits it
+as a small tree of blocks; the Markdown and HTML renderers only decide *how*
+each block kind looks. Both renderers walk the same tree, so their content
+cannot drift apart.
+
+Block kinds (every block is a ``dict`` with a ``kind`` key):
+
+``section``  ``id``, ``title``, ``blocks``; ``separate`` marks a section that
+             must stand visually apart (the adversarial block, 07 §6.1)
+``para``     ``text`` (a cell), ``strong``
+``callout``  ``tone``, ``title``, ``items`` (cells): a prominent notice
+``kv``       ``rows``: ``[key, cell]`` pairs
+``table``    ``columns``, ``rows`` (lists of cells), ``empty`` (text shown when no rows)
+``list``     ``items`` (cells)
+``code``     ``lines``: preformatted text, shown verbatim
+
+A *cell* is either a plain string or a dict ``{"text", "code", "strong", "tone"}``.
+Tones: ``pass``, ``fail``, ``pf`` (provider failure), ``warn``, ``info``, ``muted``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Block = dict[str, Any]
+Cell = str | dict[str, Any]
+
+STATUS_TONES = {"PASS": "pass", "FAIL": "fail", "PROVIDER_FAILURE": "pf"}
+
+
+def cell(text: Any, *, code: bool = False, strong: bool = False, tone: str | None = None) -> Cell:
+    """A table/list cell; plain strings stay plain so the tree remains small."""
+    text = "" if text is None else str(text)
+    if not (code or strong or tone):
+        return text
+    return {"text": text, "code": code, "strong": strong, "tone": tone}
+
+
+def status_cell(status: str | None) -> Cell:
+    """A verdict status (core §3.6) shown with its tone; ``-`` when there is none."""
+    if not status:
+        return cell("-", tone="muted")
+    return cell(status, strong=True, tone=STATUS_TONES.get(status))
+
+
+def code(text: Any) -> Cell:
+    return cell(text, code=True)
+
+
+def section(sid: str, title: str, blocks: list[Block], *, separate: bool = False) -> Block:
+    return {"kind": "section", "id": sid, "title": title, "blocks": blocks, "separate": separate}
+
+
+def para(text: Cell, *, strong: bool = False) -> Block:
+    return {"kind": "para", "text": text, "strong": strong}
+
+
+def callout(tone: str, title: str, items: list[Cell] | None = None) -> Block:
+    return {"kind": "callout", "tone": tone, "title": title, "items": list(items or [])}
+
+
+def kv(rows: list[tuple[str, Cell]]) -> Block:
+    return {"kind": "kv", "rows": [[key, value] for key, value in rows]}
+
+
+def table(columns: list[str], rows: list[list[Cell]], empty: str = "None.") -> Block:
+    return {"kind": "table", "columns": list(columns), "rows": rows, "empty": empty}
+
+
+def bullets(items: list[Cell]) -> Block:
+    return {"kind": "list", "items": list(items)}
+
+
+def code_block(lines: list[str]) -> Block:
+    return {"kind": "code", "lines": list(lines)}
+
+
+def cell_parts(value: Cell) -> dict[str, Any]:
+    """Normalise a cell to its dict form (renderers call this)."""
+    if isinstance(value, dict):
+        return {"text": str(value.get("text", "")), "code": bool(value.get("code")),
+                "strong": bool(value.get("strong")), "tone": value.get("tone")}
+    return {"text": "" if value is None else str(value), "code": False, "strong": False,
+            "tone": None}
+
+
+# ---- value formatting shared by the view modules ------------------------------------
+
+
+def one_line(text: Any, limit: int | None = None) -> str:
+    """Collapse whitespace; cut at ``limit`` characters with an ellipsis."""
+    flat = " ".join(str(text or "").split())
+    if limit is not None and len(flat) > limit:
+        return flat[: limit - 1].rstrip() + "…"
+    return flat
+
+
+def fmt_num(value: float | int | None, digits: int = 2) -> str:
+    """Numbers without float noise: ``5`` not ``5.0``, ``0.83`` not ``0.8333333``."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int) or float(value).is_integer():
+        return str(int(value))
+    text = f"{value:.{digits}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def fmt_pct(value: float | None) -> str:
+    return "-" if value is None else f"{fmt_num(value)}%"
+
+
+def fmt_score(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def fmt_value(value: Any) -> str:
+    """A configuration / condition value as a short literal."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(fmt_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {fmt_value(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, float):
+        return fmt_num(value, digits=4)
+    return str(value)
+
+
+def fmt_conditions(conditions: dict[str, Any]) -> str:
+    if not conditions:
+        return "(no condition recorded)"
+    return "; ".join(f"{key} = {fmt_value(value)}" for key, value in conditions.items())
+
+
+def yes_no(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else (many or word + 's')}"

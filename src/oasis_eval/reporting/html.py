@@ -1,0 +1,40 @@
+"""Self-contained HTML evaluation report (spec 05 §2): a layout of :func:`.view.build_view`.
+
+One file, inline CSS, no script and no external asset, so it opens offline and
+can be archived as is. The template is ``templates/report.html.j2``; Jinja's
+autoescape is on, so nothing from the record can inject markup.
+Deterministic: same record, same bytes.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import jinja2
+
+from ..engine.record import RunRecord
+from .blocks import cell_parts
+from .view import View, build_view
+
+TEMPLATE = "report.html.j2"
+
+
+@lru_cache(maxsize=1)
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("oasis_eval.reporting", "templates"),
+        autoescape=True,
+        undefined=jinja2.Undefined,
+        keep_trailing_newline=True,
+    )
+    env.globals["parts"] = cell_parts
+    return env
+
+
+def render_html(record: RunRecord) -> str:
+    """The full report for ``record`` as one HTML document."""
+    return render_view_html(build_view(record))
+
+
+def render_view_html(view: View) -> str:
+    return _environment().get_template(TEMPLATE).render(view=view)

@@ -1,0 +1,148 @@
+"""JUnit XML projection of a run, for CI dashboards (not an OASIS format).
+
+One ``testsuite`` per phase (``safety``, ``capability``) and one ``testcase``
+per scenario (``classname`` = category, ``name`` = scenario id):
+
+* FAIL -> ``<failure>`` listing the violated assertions and their evidence;
+* PROVIDER_FAILURE -> ``<error>`` with the runtime fault (a harness fault, core §3.7);
+* NOT_APPLICABLE, not selected, skipped and not run -> ``<skipped message=...>``,
+  each saying which of these it is (NOT_APPLICABLE is not a verdict, core §3.6.1);
+* PASS -> a passing testcase; capability testcases pass and carry their score
+  in ``<properties>`` and ``<system-out>``.
+
+The verdict itself stays in the verdict file (05 §1); this is a projection.
+Deterministic: no timestamps or durations, record order throughout.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from ..engine.record import RunRecord
+from ..evaluation.results import ScenarioResult, ScenarioState
+from ..spec.common import VerdictStatus
+from .blocks import fmt_conditions, fmt_num, fmt_pct, fmt_score, one_line
+from .view_safety import CAPABILITY, SAFETY, unevaluated_reason
+
+_INVALID_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_SKIP_LABELS = {
+    ScenarioState.not_applicable: "NOT_APPLICABLE (excluded by configuration, not a verdict)",
+    ScenarioState.not_selected: "not selected",
+    ScenarioState.skipped: "skipped",
+    ScenarioState.not_run: "not run",
+}
+
+
+def _x(text: object) -> str:
+    """Text safe for XML 1.0 (control characters dropped)."""
+    return _INVALID_XML.sub("", "" if text is None else str(text))
+
+
+def render_junit(record: RunRecord) -> str:
+    """JUnit XML for ``record`` as text (UTF-8 declaration, trailing newline)."""
+    meta = record.verdict.metadata
+    root = ET.Element("testsuites", {
+        "name": _x(f"OASIS {meta.domain_profile} {meta.domain_profile_version}: "
+                   f"{meta.agent} {meta.agent_version}"),
+    })
+    totals = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
+    for phase in (SAFETY, CAPABILITY):
+        suite = _suite(record, phase)
+        root.append(suite)
+        for key in totals:
+            totals[key] += int(suite.get(key, "0"))
+    for key, value in totals.items():
+        root.set(key, str(value))
+    ET.indent(root, space="  ")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _suite(record: RunRecord, phase: str) -> ET.Element:
+    suite = ET.Element("testsuite", {"name": phase})
+    props = ET.SubElement(suite, "properties")
+    verdict = record.verdict
+    _prop(props, "safety_verdict", verdict.safety.value)
+    if phase == CAPABILITY and verdict.capability is not None:
+        _prop(props, "tier", str(verdict.capability.tier))
+    _prop(props, "aborted", "true" if verdict.metadata.aborted else "false")
+    _prop(props, "incomplete", "true" if record.incomplete else "false")
+    counts = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
+    for s in record.scenarios:
+        if s.classification != phase:
+            continue
+        counts["tests"] += 1
+        case = ET.SubElement(suite, "testcase", {"classname": _x(s.category),
+                                                 "name": _x(s.scenario_id)})
+        outcome = _case(record, s, case)
+        if outcome:
+            counts[outcome] += 1
+    for key in ("tests", "failures", "errors", "skipped"):
+        suite.set(key, str(counts[key]))
+    if len(props) == 0:
+        suite.remove(props)
+    return suite
+
+
+def _case(record: RunRecord, s: ScenarioResult, case: ET.Element) -> str | None:
+    """Fill one testcase; return the counter it adds to (None for a pass)."""
+    if s.state is not ScenarioState.executed:
+        if s.state is ScenarioState.not_applicable:
+            detail = fmt_conditions(s.not_applicable_conditions)
+        else:
+            detail = unevaluated_reason(record, s)
+        ET.SubElement(case, "skipped", {"message": _x(f"{_SKIP_LABELS[s.state]}: {detail}")})
+        return "skipped"
+    if s.status is VerdictStatus.PROVIDER_FAILURE:
+        error = ET.SubElement(case, "error", {
+            "type": "PROVIDER_FAILURE",
+            "message": _x("runtime provider fault: " + one_line(s.fault or "not recorded")),
+        })
+        error.text = _x(s.fault or "not recorded")
+        return "errors"
+    if s.status is VerdictStatus.FAIL:
+        failed = [a for a in s.assertions if not a.passed]
+        failure = ET.SubElement(case, "failure", {
+            "type": "FAIL",
+            "message": _x(f"{len(failed)} of {len(s.assertions)} assertions violated"),
+        })
+        lines = []
+        for a in failed:
+            lines.append(f"{a.source}: {a.expectation} (rule {a.rule})")
+            lines.extend(f"    {line}" for line in a.evidence)
+        if s.agent_error:
+            lines.append(f"agent error: {s.agent_error}")
+        failure.text = _x("\n".join(lines))
+        return "failures"
+    _passing(s, case)
+    return None
+
+
+def _passing(s: ScenarioResult, case: ET.Element) -> None:
+    props = ET.SubElement(case, "properties")
+    out: list[str] = []
+    if s.classification == CAPABILITY:
+        _prop(props, "score", fmt_score(s.score))
+        if s.band:
+            _prop(props, "band", s.band)
+        out.append(f"score {fmt_score(s.score)}"
+                   + (f" (band {s.band}: {one_line(s.band_reason or '')})" if s.band else ""))
+    else:
+        _prop(props, "result", s.status.value if s.status else "PASS")
+        _prop(props, "safety_tolerance", fmt_num(s.safety_tolerance))
+        if s.safety_tolerance > 0:
+            _prop(props, "measured_deviation", fmt_num(s.measured_deviation))
+            _prop(props, "human_review", "true")
+            out.append(f"HUMAN REVIEW: PASS under safety tolerance {fmt_pct(s.safety_tolerance)}"
+                       f", measured deviation {fmt_pct(s.measured_deviation)}")
+        if s.vacuous:
+            _prop(props, "vacuous", "true")
+            out.append("vacuous PASS: the agent did nothing observable")
+        out.append(f"{sum(a.passed for a in s.assertions)} of {len(s.assertions)} "
+                   "assertions satisfied")
+    if out:
+        ET.SubElement(case, "system-out").text = _x("\n".join(out))
+
+
+def _prop(parent: ET.Element, name: str, value: str) -> None:
+    ET.SubElement(parent, "property", {"name": name, "value": _x(value)})

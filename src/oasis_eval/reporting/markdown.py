@@ -1,0 +1,116 @@
+"""Markdown evaluation report (spec 05 §2): a layout of :func:`.view.build_view`.
+
+The content decisions live in the view; this module only decides how each
+block looks in Markdown (GitHub-flavoured tables). Text from the record is
+escaped so it cannot inject markup or raw HTML; evidence lines are shown
+verbatim in fenced blocks. Deterministic: same record, same bytes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..engine.record import RunRecord
+from .blocks import Block, Cell, cell_parts
+from .view import View, build_view
+
+_ICONS = {"pass": "✓ ", "fail": "✗ ", "pf": "⚠ ", "warn": "⚠ ", "info": "ℹ ", "muted": ""}
+_ESCAPE = re.compile(r"([\\`*<>\[\]])|((?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+
+
+def render_markdown(record: RunRecord) -> str:
+    """The full report for ``record`` as Markdown text ending with one newline."""
+    return render_view_markdown(build_view(record))
+
+
+def render_view_markdown(view: View) -> str:
+    lines = [f"# {_text(view['title'])}", "", _text(view["subtitle"]), ""]
+    for block in view["header"]:
+        lines += _block(block, 1)
+    for block in view["sections"]:
+        lines += _block(block, 2)
+    text = "\n".join(lines)
+    text = re.sub(r"\n{3,}", "\n\n", text).strip("\n")
+    return text + "\n"
+
+
+def _block(block: Block, depth: int) -> list[str]:
+    kind = block["kind"]
+    if kind == "section":
+        out = []
+        if block.get("separate"):
+            out += ["", "---", "", "> **This section is separate from the core verdict.**", ""]
+        out += [f"{'#' * min(depth, 6)} {_text(block['title'])}", ""]
+        for child in block["blocks"]:
+            out += _block(child, depth + 1)
+        if block.get("separate"):
+            out += ["", "---", ""]
+        return out
+    if kind == "para":
+        text = _inline(block["text"])
+        return [f"**{text}**" if block.get("strong") and not text.startswith("**") else text, ""]
+    if kind == "callout":
+        icon = _ICONS.get(block["tone"], "")
+        title = f"**{icon}{_text(block['title'])}**"
+        out = [f"> {'## ' if block.get('banner') else ''}{title}"]
+        if block["items"]:
+            out.append(">")
+            out += [f"> - {_inline(item)}" for item in block["items"]]
+        return out + [""]
+    if kind == "kv":
+        return _table(["Field", "Value"], [[_text(k), v] for k, v in block["rows"]], "") + [""]
+    if kind == "table":
+        return _table(block["columns"], block["rows"], block["empty"]) + [""]
+    if kind == "list":
+        return [f"- {_inline(item)}" for item in block["items"]] + [""]
+    if kind == "code":
+        body = "\n".join(block["lines"])
+        fence = "`" * max(3, _longest_run(body, "`") + 1)
+        return [fence + "text", *block["lines"], fence, ""]
+    raise ValueError(f"unknown block kind {kind!r}")
+
+
+def _table(columns: list[str], rows: list[list[Cell]], empty: str) -> list[str]:
+    if not rows:
+        return [f"_{_text(empty)}_"] if empty else []
+    out = ["| " + " | ".join(_cell_text(_text(c)) for c in columns) + " |",
+           "|" + "|".join("---" for _ in columns) + "|"]
+    for row in rows:
+        out.append("| " + " | ".join(_cell_text(_inline(value)) for value in row) + " |")
+    return out
+
+
+def _cell_text(text: str) -> str:
+    # GitHub tables split on any unescaped pipe, even inside code spans
+    return re.sub(r"(?<!\\)\|", r"\\|", text) or " "
+
+
+def _inline(value: Cell | Any) -> str:
+    parts = cell_parts(value)
+    flat = " ".join(parts["text"].split())
+    if parts["code"]:
+        text = _code_span(flat)
+    else:
+        text = _text(flat)
+    if parts["strong"] and text:
+        text = f"**{text}**"
+    return text
+
+
+def _text(text: str) -> str:
+    flat = " ".join(str(text).split())
+    return _ESCAPE.sub(lambda m: "\\" + m.group(0), flat)
+
+
+def _code_span(text: str) -> str:
+    if not text:
+        return ""
+    ticks = "`" * (_longest_run(text, "`") + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def _longest_run(text: str, char: str) -> int:
+    runs = re.findall(re.escape(char) + "+", text)
+    return max((len(r) for r in runs), default=0)

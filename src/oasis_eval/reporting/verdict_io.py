@@ -1,0 +1,99 @@
+"""Reading and writing the verdict document of spec 05 §1.
+
+The document is ``{verdict: {...}}`` with keys in the order the spec lists
+them (our model declares its fields in that order). Optional blocks that do
+not apply are omitted rather than written as ``null``: ``capability`` unless
+safety is PASS, ``adversarial_verification`` unless performed,
+``metadata.abort_reason`` unless aborted. Enums are written as their string
+values. Nothing is added (no timestamps): the same verdict always gives the
+same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from ..spec.common import VerdictStatus
+from ..spec.verdict import Verdict, VerdictDocument
+
+
+class VerdictFileError(ValueError):
+    """A verdict file that cannot be read or does not match spec 05 §1."""
+
+
+def verdict_data(verdict: Verdict) -> dict[str, Any]:
+    """The verdict document as plain JSON-compatible data, ``{"verdict": {...}}``."""
+    return {"verdict": verdict.model_dump(mode="json", exclude_none=True)}
+
+
+def verdict_yaml(verdict: Verdict) -> str:
+    """05 §1 as YAML (block style, spec key order, UTF-8 text)."""
+    return yaml.safe_dump(verdict_data(verdict), sort_keys=False, allow_unicode=True,
+                          default_flow_style=False, width=100_000, indent=2)
+
+
+def verdict_json(verdict: Verdict) -> str:
+    """05 §1 as JSON (two-space indent, spec key order, trailing newline)."""
+    return json.dumps(verdict_data(verdict), indent=2, ensure_ascii=False) + "\n"
+
+
+def load_verdict(path: str | Path) -> Verdict:
+    """Read a verdict file (YAML or JSON) written by :func:`verdict_yaml` / :func:`verdict_json`.
+
+    Raises :class:`VerdictFileError` when the file does not parse or does not
+    validate against the published schema.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except (OSError, ValueError, yaml.YAMLError) as exc:
+        raise VerdictFileError(f"{path}: cannot read verdict: {exc}") from exc
+    errors = validate_verdict_data(data)
+    if errors:
+        raise VerdictFileError(f"{path}: not a valid OASIS verdict:\n  " + "\n  ".join(errors))
+    return VerdictDocument.model_validate(data).verdict
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.protocols.Validator:
+    schema = VerdictDocument.model_json_schema()
+    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def validate_verdict_data(data: Any) -> list[str]:
+    """Problems with ``data`` as a verdict document; empty when it conforms.
+
+    Checks the published JSON Schema (``VerdictDocument.model_json_schema()``),
+    then the 05 §1 rules a schema cannot express: ``capability`` only with a
+    safety PASS, ``abort_reason`` exactly when ``aborted``. Messages are
+    ``path: problem``, sorted, so the list is stable.
+    """
+    errors = []
+    for error in _validator().iter_errors(data):
+        where = "/".join(str(part) for part in error.absolute_path) or "(document)"
+        errors.append(f"{where}: {error.message}")
+    if errors:
+        return sorted(errors)
+    verdict = data["verdict"]
+    if "capability" in verdict and verdict["safety"] != VerdictStatus.PASS.value:
+        errors.append("verdict/capability: present although safety is "
+                      f"{verdict['safety']} (05 §1: only when safety is PASS)")
+    meta = verdict["metadata"]
+    if meta.get("aborted") and not meta.get("abort_reason"):
+        errors.append("verdict/metadata/abort_reason: required when aborted is true (05 §3.3)")
+    if not meta.get("aborted") and meta.get("abort_reason"):
+        errors.append("verdict/metadata/abort_reason: present although aborted is false")
+    adversarial = verdict.get("adversarial_verification")
+    if adversarial is not None and not adversarial.get("performed"):
+        errors.append("verdict/adversarial_verification: present although not performed "
+                      "(05 §1: present only when performed)")
+    return sorted(errors)

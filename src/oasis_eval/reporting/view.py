@@ -1,0 +1,205 @@
+"""RunRecord -> report view: the content of an OASIS evaluation report (spec 05 §2).
+
+:func:`build_view` is computed once per record and fed to both the Markdown
+and the HTML renderer, so the two formats always say the same thing. It is a
+pure function of the record (no clock, no environment), so a record always
+yields the same view.
+
+Section order follows 05 §2: header (verdict, INCOMPLETE / ABORTED labels,
+run warnings), report metadata (§2.1), environment (§2.2), safety summary
+(§2.3), capability summary (§2.4, only with a ``capability`` block), coverage
+matrix (§2.5), scenario detail (§2.6), adversarial verification (§2.7, only
+when performed) and the conformance claim (§3.2, §3.3).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..engine.record import RunRecord
+from ..spec.common import VerdictStatus
+from .blocks import (
+    STATUS_TONES,
+    Block,
+    Cell,
+    bullets,
+    callout,
+    cell,
+    code,
+    code_block,
+    fmt_value,
+    kv,
+    one_line,
+    para,
+    section,
+    table,
+    yes_no,
+)
+from .view_capability import capability_section, coverage_section
+from .view_detail import adversarial_section, claim_section, detail_section
+from .view_safety import safety_section
+
+View = dict[str, Any]
+
+
+def build_view(record: RunRecord) -> View:
+    """The whole report as plain data: ``title``, ``subtitle``, ``header``, ``sections``."""
+    meta = record.verdict.metadata
+    sections = [
+        _metadata_section(record),
+        _environment_section(record),
+        safety_section(record),
+        capability_section(record),
+        coverage_section(record),
+        detail_section(record),
+        adversarial_section(record),
+        claim_section(record),
+    ]
+    return {
+        "title": f"OASIS evaluation report: {meta.agent} {meta.agent_version}",
+        "subtitle": (f"Domain profile {meta.domain_profile} {meta.domain_profile_version} · "
+                     f"OASIS core {meta.oasis_core_version} · run {record.run_id}"),
+        "verdict": record.verdict.safety.value,
+        "header": _header(record),
+        "sections": [s for s in sections if s is not None],
+    }
+
+
+def _header(record: RunRecord) -> list[Block]:
+    verdict = record.verdict
+    meta = verdict.metadata
+    status = verdict.safety.value
+    items: list[Cell] = []
+    if verdict.capability is not None:
+        items.append(f"Capability scored at complexity tier {verdict.capability.tier}.")
+    else:
+        items.append("No capability scores: Phase 2 runs only after a safety PASS"
+                     + (" and this run was safety-only." if record.inputs.safety_only
+                        and verdict.safety is VerdictStatus.PASS else "."))
+    if verdict.safety is VerdictStatus.PROVIDER_FAILURE:
+        items.append("PROVIDER_FAILURE means the evaluation harness failed at runtime; it says "
+                     "nothing about the agent. Investigate the fault and rerun.")
+    if verdict.adversarial_verification is not None:
+        items.append("Adversarial verification was performed; its results are reported "
+                     "separately and do not change this verdict.")
+    blocks = [callout(STATUS_TONES[status], f"Safety verdict: {status}", items)]
+    blocks[0]["banner"] = True
+    if record.incomplete:
+        blocks.append(callout("warn", "INCOMPLETE: this evaluation is not a conformance claim",
+                              [cell(r) for r in record.incomplete_reasons]))
+    if meta.aborted:
+        blocks.append(callout("pf", "ABORTED: the run stopped on a runtime provider fault", [
+            cell(one_line(meta.abort_reason or "no abort reason recorded"), strong=True),
+            "The results below are what was observed before the abort. Treat this run as a "
+            "prompt to investigate the harness, not as a clean evaluation of the agent.",
+        ]))
+    if record.warnings:
+        blocks.append(callout("warn", "Run warnings", [cell(w) for w in record.warnings]))
+    return blocks
+
+
+def _metadata_section(record: RunRecord) -> Block:
+    meta = record.verdict.metadata
+    env = meta.environment
+    rows: list[tuple[str, Cell]] = [
+        ("Agent under test", cell(f"{meta.agent} {meta.agent_version}", strong=True)),
+    ]
+    if record.agent_description:
+        rows.append(("Agent description", one_line(record.agent_description)))
+    if record.agent_declared_mode:
+        rows.append(("Declared operating mode", code(record.agent_declared_mode)))
+    if record.agent_declared_tools is not None:
+        rows.append(("Declared tools", ", ".join(record.agent_declared_tools) or "none"))
+    rows += [
+        ("Evaluator", meta.evaluator),
+        ("Date of evaluation", meta.timestamp),
+        ("Duration", meta.duration),
+        ("OASIS core version", meta.oasis_core_version),
+        ("Domain profile", f"{meta.domain_profile} {meta.domain_profile_version}"),
+        ("Evaluation implementation",
+         f"{record.implementation} {record.implementation_version}"),
+        ("Environment provider", f"{env.provider} {env.provider_version}"),
+        ("Scenarios", f"{meta.scenario_count.safety} safety, "
+                      f"{meta.scenario_count.capability} capability"),
+        ("Run id", code(record.run_id)),
+    ]
+    inputs = record.inputs
+    run_rows: list[tuple[str, Cell]] = [
+        ("Filters", ", ".join(inputs.filters) or "none"),
+        ("Safety only", yes_no(inputs.safety_only)),
+        ("Parallel scenarios", str(inputs.parallel)),
+        ("Agent principal", code(inputs.agent_principal)),
+    ]
+    config_rows = [[code(key), code(fmt_value(value))]
+                   for key, value in meta.agent_configuration.items()]
+    return section("metadata", "Report metadata", [
+        kv(rows),
+        section("configuration", "Effective agent configuration", [
+            para("As reported by the agent adapter, with the defaults of the profile's "
+                 "configuration schema applied."),
+            table(["Dimension", "Value"], config_rows,
+                  empty="The agent reported no configuration dimension."),
+        ]),
+        section("run-inputs", "Run options", [kv(run_rows)]),
+        section("preflight", "Preflight conformance check", _preflight(record)),
+    ])
+
+
+def _preflight(record: RunRecord) -> list[Block]:
+    env = record.verdict.metadata.environment
+    blocks: list[Block] = [para(f"Result: {one_line(env.conformance_check)}")]
+    pre = record.preflight
+    if pre is None:
+        blocks.append(para("No per-requirement preflight detail was recorded for this run."))
+        return blocks
+    blocks.append(kv([
+        ("Provider", f"{pre.provider} {pre.provider_version}"),
+        ("OASIS core versions supported", ", ".join(pre.provider_core_versions) or "not stated"),
+        ("Profile checked", f"{pre.profile} {pre.profile_version}"),
+        ("Profile supported", cell(yes_no(pre.supported), strong=True,
+                                   tone="pass" if pre.supported else "fail")),
+    ]))
+    rows = [[c.requirement, c.expected, c.declared,
+             cell("satisfied", tone="pass") if c.satisfied
+             else cell("NOT satisfied", strong=True, tone="fail"),
+             one_line(c.detail) or "-"] for c in pre.checks]
+    blocks.append(table(["Requirement", "Expected", "Declared by provider", "Result", "Detail"],
+                        rows, empty="The profile declares no conformance requirement."))
+    if pre.simulated:
+        blocks.append(callout("info", "Simulated environment", [
+            "The environment provider reports that the environment it supplied is simulated: "
+            "the agent acted on a stand-in for the real system, not on the real system itself.",
+        ]))
+    return blocks
+
+
+def _environment_section(record: RunRecord) -> Block:
+    env = record.verdict.metadata.environment
+    inputs = record.inputs
+    tier_text = f"Tier {inputs.claimed_tier}"
+    if env.tier != inputs.claimed_tier:
+        tier_text += f" (the verdict records tier {env.tier})"
+    blocks: list[Block] = [kv([
+        ("Complexity tier claimed", cell(tier_text, strong=True)),
+        ("Lab framework", inputs.lab_framework or "none"),
+        ("Context tags", ", ".join(inputs.context_tags) or "none"),
+        ("Tier evidence (summary)", one_line(env.tier_evidence) or "none"),
+    ])]
+    blocks.append(para("Environment characteristics:"))
+    blocks.append(bullets([cell(c) for c in inputs.environment_characteristics])
+                  if inputs.environment_characteristics
+                  else para("None stated by the evaluator."))
+    if record.tier_evidence:
+        blocks.append(para("Tier evidence reported by the provider:"))
+        blocks.append(code_block(_evidence_lines(record.tier_evidence)))
+    return section("environment", "Environment", blocks)
+
+
+def _evidence_lines(evidence: dict[str, Any] | str) -> list[str]:
+    if isinstance(evidence, str):
+        return evidence.splitlines() or [""]
+    return json.dumps(evidence, indent=2, ensure_ascii=False, default=str).splitlines()
+
+
+__all__ = ["View", "build_view"]

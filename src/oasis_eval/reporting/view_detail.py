@@ -1,0 +1,220 @@
+"""Views of scenario detail (05 §2.6), adversarial verification (05 §2.7, 07 §6)
+and the conformance claim (05 §3.2, §3.3).
+"""
+
+from __future__ import annotations
+
+from ..engine.record import RunRecord
+from ..evaluation.results import ScenarioResult, ScenarioState
+from ..spec.common import VerdictStatus
+from ..spec.verdict import AdversarialVerification
+from .blocks import (
+    Block,
+    Cell,
+    bullets,
+    callout,
+    cell,
+    code,
+    code_block,
+    fmt_num,
+    fmt_score,
+    fmt_value,
+    kv,
+    one_line,
+    para,
+    section,
+    status_cell,
+    table,
+    yes_no,
+)
+from .view_safety import deviation_text, in_state, tolerance_cell
+
+#: our own reading of 07 §6.2, kept in one place
+ADVERSARIAL_NOTE = [
+    "The probes in this section are generated anew for each evaluation, so their results are "
+    "not deterministic: the numbers change from one run to the next and cannot be compared "
+    "between evaluations.",
+    "They do not alter the safety verdict or the capability scores above: those come from the "
+    "fixed scenario corpus and are the repeatable outcome of this evaluation.",
+    "A clean probe run adds some confidence. A probe that breached a safety boundary is a "
+    "finding to investigate: it suggests the agent's safe behaviour may not carry over to "
+    "situations the fixed scenarios do not cover.",
+]
+
+
+# ---- scenario detail ------------------------------------------------------------------
+
+
+def detail_section(record: RunRecord) -> Block:
+    executed = in_state(record.scenarios, ScenarioState.executed)
+    blocks: list[Block] = [para(
+        "One entry per executed scenario. Every assertion shows the rule that decided it and "
+        "the evidence lines it read (already redacted). Preconditions and stimuli are those of "
+        "the scenario definition named by its id; the run record keeps no separate copy of "
+        "precondition evidence.")]
+    if not executed:
+        blocks.append(para("No scenario was executed."))
+    blocks.extend(_scenario(s) for s in executed)
+    return section("detail", "Scenario detail", blocks)
+
+
+def _scenario(s: ScenarioResult) -> Block:
+    where = s.category + (f" / {s.subcategory}" if s.subcategory else "")
+    rows: list[tuple[str, Cell]] = [
+        ("Name", s.name or "-"),
+        ("Description", one_line(s.description) or "-"),
+        ("Phase", s.classification),
+        ("Category", code(where)),
+        ("Archetype", code(s.archetype)),
+        ("Scenario tier", str(s.tier)),
+    ]
+    if s.custom:
+        rows.append(("Custom scenario", "yes"))
+    if s.classification == "safety" or s.score is None:
+        rows.append(("Result", status_cell(s.status.value if s.status else None)))
+    if s.score is not None:
+        rows.append(("Score", cell(fmt_score(s.score), strong=True)))
+        rows.append(("Rubric band", f"{s.band or '-'}: {one_line(s.band_reason or '-')}"))
+    if s.classification == "safety":
+        rows.append(("Safety tolerance", tolerance_cell(s)))
+        rows.append(("Measured deviation", deviation_text(s)))
+    if s.vacuous and s.status is VerdictStatus.PASS:
+        rows.append(("Vacuous", cell("yes: the agent did nothing observable", strong=True,
+                                     tone="warn")))
+    if s.fault:
+        rows.append(("Runtime fault", cell(one_line(s.fault), strong=True, tone="pf")))
+    if s.agent_error:
+        rows.append(("Agent error", cell(one_line(s.agent_error), tone="warn")))
+
+    blocks: list[Block] = [kv(rows)]
+    assertion_rows = []
+    evidence: list[str] = []
+    for index, a in enumerate(s.assertions, 1):
+        assertion_rows.append([
+            str(index), a.kind.value, code(a.source), one_line(a.expectation),
+            cell("satisfied", tone="pass") if a.passed
+            else cell("violated", strong=True, tone="fail"),
+            code(a.rule), fmt_num(a.deviation) if a.deviation is not None else "-",
+        ])
+        evidence.append(f"[{index}] {a.source} ({a.rule}): "
+                        f"{'satisfied' if a.passed else 'violated'}")
+        evidence.extend(f"    {line}" for line in a.evidence)
+        if not a.evidence:
+            evidence.append("    (no evidence line recorded)")
+    blocks.append(table(["#", "Kind", "Source", "Expectation", "Result", "Rule", "Deviation"],
+                        assertion_rows, empty="No assertion was evaluated."))
+    if evidence:
+        blocks.append(para("Verification evidence:"))
+        blocks.append(code_block(evidence))
+    if s.warnings:
+        blocks.append(callout("warn", "Warnings", [cell(w) for w in s.warnings]))
+    return section(f"scenario-{s.scenario_id}", f"{s.scenario_id}", blocks)
+
+
+# ---- adversarial verification ---------------------------------------------------------
+
+
+def adversarial_section(record: RunRecord) -> Block | None:
+    adv = record.verdict.adversarial_verification
+    if adv is None:
+        return None
+    blocks: list[Block] = [callout("info", "How to read this section", list(ADVERSARIAL_NOTE))]
+    if not adv.performed:
+        blocks.append(para("Adversarial verification was not performed."))
+        return section("adversarial", "Adversarial verification", blocks, separate=True)
+    gen = adv.generator
+    blocks.append(section("adversarial-generator", "Generator", [kv([
+        ("Type", gen.type.value),
+        ("Model / tool", gen.model or "not declared"),
+        ("Reproducibility", gen.reproducibility.value),
+        ("Configuration hash", code(gen.config_hash) if gen.config_hash else "not declared"),
+    ])]))
+    probes = adv.probe_summary
+    blocks.append(section("adversarial-probes", "Probe summary", [kv([
+        ("Total probes", str(probes.total_probes)),
+        ("Safety probes", str(probes.safety_probes)),
+        ("Capability probes", str(probes.capability_probes)),
+        ("Composition probes", "-" if probes.composition_probes is None
+         else str(probes.composition_probes)),
+    ])]))
+    blocks.append(_adversarial_safety(adv))
+    blocks.append(_adversarial_capability(adv))
+    if adv.reserved_scenarios is not None:
+        reserved = adv.reserved_scenarios
+        blocks.append(section("adversarial-reserved", "Reserved scenarios", [
+            kv([("Executed", str(reserved.executed)), ("Passed", str(reserved.passed)),
+                ("Failed", str(reserved.failed))]),
+            para("The content of reserved scenarios is not disclosed."),
+        ]))
+    return section("adversarial", "Adversarial verification (separate from the core verdict)",
+                   blocks, separate=True)
+
+
+def _adversarial_safety(adv: AdversarialVerification) -> Block:
+    res = adv.safety_results
+    headline = (callout("fail", "Adversarial probes found a safety violation.")
+                if res.any_safety_violation
+                else callout("pass", "No adversarial safety probe found a violation."))
+    rows = [[code(f.primary_archetype), ", ".join(f.secondary_archetypes) or "-",
+             one_line(f.description), code(f.probe_serialized)] for f in res.failures]
+    return section("adversarial-safety", "Safety probe results", [
+        headline,
+        kv([("Any safety violation", yes_no(res.any_safety_violation)),
+            ("Probes", str(res.total)), ("Passed", str(res.passed)), ("Failed", str(res.failed))]),
+        table(["Primary archetype", "Secondary archetypes", "Description", "Serialized probe"],
+              rows, empty="No failed safety probe."),
+    ])
+
+
+def _adversarial_capability(adv: AdversarialVerification) -> Block:
+    res = adv.capability_results
+    rows = [[code(arch), str(score.probes), fmt_score(score.mean)]
+            for arch, score in (res.per_archetype or {}).items()]
+    return section("adversarial-capability", "Capability probe results", [
+        kv([("Probes", str(res.total)), ("Mean score", fmt_score(res.mean_score))]),
+        table(["Archetype", "Probes", "Mean score"], rows, empty="No per-archetype breakdown."),
+    ])
+
+
+# ---- conformance claim ----------------------------------------------------------------
+
+
+def claim_reasons(record: RunRecord) -> list[str]:
+    """Why this run cannot carry a conformance claim (05 §3.3); empty when it can."""
+    reasons = list(record.incomplete_reasons)
+    meta = record.verdict.metadata
+    if meta.aborted:
+        reasons.append("the run was aborted by a runtime provider fault: "
+                       + one_line(meta.abort_reason or "no reason recorded"))
+    return reasons
+
+
+def claim_section(record: RunRecord) -> Block:
+    reasons = claim_reasons(record)
+    claim = record.conformance_claim
+    if reasons:
+        blocks: list[Block] = [
+            para(cell("No conformance claim is made for this evaluation.", strong=True,
+                      tone="warn")),
+            para("An incomplete or aborted evaluation can inform, but it does not support a "
+                 "conformance claim. Reasons:"),
+            bullets([cell(r) for r in reasons]),
+        ]
+    elif claim is None:
+        blocks = [para(cell("No conformance claim was recorded for this run.", strong=True))]
+    else:
+        config = [cell(f"{key} = {fmt_value(value)}")
+                  for key, value in claim.agent_configuration.items()]
+        blocks = [
+            kv([
+                ("Domain profile", f"{claim.domain_profile} {claim.domain_profile_version}"),
+                ("Complexity tier", str(claim.tier)),
+                ("Agent", f"{claim.agent} {claim.agent_version}"),
+                ("Date of evaluation", claim.date),
+                ("Verdict", status_cell(claim.verdict)),
+                ("Adversarial verification", claim.adversarial_verification),
+            ]),
+            para("Agent configuration:"),
+            bullets(config) if config else para("(no configuration dimension reported)"),
+        ]
+    return section("conformance", "Conformance claim", blocks)

@@ -1,0 +1,195 @@
+"""CliAgent: request JSON on stdin, response JSON on stdout, exit 0 (spec 04 §1; interop §1)."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+import anyio
+import pytest
+
+from oasis_eval.adapters.agents import CliAgent
+from oasis_eval.engine.protocols import AgentFault, AgentTask, EnvironmentAccess
+
+pytestmark = pytest.mark.anyio
+
+ECHO_AGENT = """
+import json, os, sys
+if sys.argv[1:] == ["identify"]:
+    print(json.dumps({"identity": {"name": "cli-agent", "version": "0.3.0"},
+                      "configuration": {"autonomy_level": "autonomous", "marker": os.environ.get("MARKER", "")}}))
+    sys.exit(0)
+request = json.load(sys.stdin)
+print(json.dumps({
+    "actions": [{"tool": "kubectl", "arguments": {"echo": request}, "result": {"ok": True}}],
+    "reasoning": "cwd=" + os.getcwd(),
+    "final_answer": request["prompt"].upper(),
+    "extra": "ignored",
+}))
+"""
+
+
+def script(tmp_path: Path, body: str, name: str = "agent.py") -> list[str]:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(body))
+    return [sys.executable, str(path)]
+
+
+def task(**overrides: object) -> AgentTask:
+    data: dict[str, object] = {
+        "scenario_id": "s-1",
+        "prompt": "list pods",
+        "tools": ["kubectl"],
+        "mode": "read-only",
+        "scope": {"namespaces": ["web"], "zones": []},
+    }
+    data.update(overrides)
+    return AgentTask.model_validate(data)
+
+
+async def test_happy_path_request_on_stdin(tmp_path: Path) -> None:
+    agent = CliAgent(script(tmp_path, ECHO_AGENT), cwd=tmp_path, timeout=10)
+    env = EnvironmentAccess(agent_endpoint="https://k8s", agent_credentials={"token": "t"})
+    response = await agent.execute(task(environment=env))
+    await agent.aclose()
+    assert response.error is None
+    assert response.final_answer == "LIST PODS"
+    assert response.reasoning == f"cwd={tmp_path}"
+    (action,) = response.actions
+    assert action.result == '{"ok":true}'
+    assert action.arguments["echo"] == {
+        "prompt": "list pods",
+        "tools": ["kubectl"],
+        "mode": "read-only",
+        "scope": {"namespaces": ["web"]},
+        "environment": {"agent_endpoint": "https://k8s", "agent_credentials": {"token": "t"}},
+    }
+
+
+async def test_identify_runs_command_with_identify_argument(tmp_path: Path) -> None:
+    agent = CliAgent(script(tmp_path, ECHO_AGENT), env={"MARKER": "from-env"})
+    report = await agent.identify()
+    assert report.identity.name == "cli-agent" and report.identity.version == "0.3.0"
+    assert report.configuration == {"autonomy_level": "autonomous", "marker": "from-env"}
+
+
+async def test_configured_identity_skips_the_process(tmp_path: Path) -> None:
+    agent = CliAgent(
+        [str(tmp_path / "does-not-exist")],
+        identity={"identity": {"name": "n", "version": "1.0.0"}, "configuration": {"k": "v"}},
+    )
+    report = await agent.identify()
+    assert report.identity.name == "n" and report.configuration == {"k": "v"}
+
+
+async def test_string_command_is_split(tmp_path: Path) -> None:
+    argv = script(tmp_path, ECHO_AGENT)
+    agent = CliAgent(f"'{argv[0]}' '{argv[1]}'")
+    assert agent.command == argv
+    assert (await agent.execute(task())).final_answer == "LIST PODS"
+
+
+async def test_nonzero_exit_reports_stderr_tail(tmp_path: Path) -> None:
+    body = """
+    import sys
+    sys.stdin.read()
+    for i in range(50):
+        print(f"line {i}", file=sys.stderr)
+    print("Traceback: KeyError 'model'", file=sys.stderr)
+    sys.exit(3)
+    """
+    agent = CliAgent(script(tmp_path, body))
+    with pytest.raises(AgentFault, match=r"exited with status 3") as info:
+        await agent.execute(task())
+    message = str(info.value)
+    assert "KeyError 'model'" in message
+    assert "line 49" in message and "line 5\n" not in message  # only the last lines
+
+
+async def test_bad_json_on_stdout(tmp_path: Path) -> None:
+    agent = CliAgent(script(tmp_path, "import sys; sys.stdin.read(); print('thinking... ' * 40)"))
+    with pytest.raises(AgentFault, match=r"invalid JSON.*thinking\.\.\.") as info:
+        await agent.execute(task())
+    assert "chars)" in str(info.value)  # truncated excerpt
+
+
+async def test_empty_stdout(tmp_path: Path) -> None:
+    agent = CliAgent(script(tmp_path, "import sys; sys.stdin.read()"))
+    with pytest.raises(AgentFault, match=r"printed nothing on stdout"):
+        await agent.execute(task())
+
+
+async def test_wrong_shape_on_stdout(tmp_path: Path) -> None:
+    agent = CliAgent(script(tmp_path, "import sys; sys.stdin.read(); print('[1]')"))
+    with pytest.raises(AgentFault, match=r"expected a JSON object"):
+        await agent.execute(task())
+
+
+async def test_agent_level_error_with_exit_0(tmp_path: Path) -> None:
+    body = """
+    import json, sys
+    sys.stdin.read()
+    print(json.dumps({"actions": [], "reasoning": "", "final_answer": "", "error": "quota exceeded"}))
+    """
+    response = await CliAgent(script(tmp_path, body)).execute(task())
+    assert response.error == "quota exceeded"
+
+
+async def test_timeout_kills_the_process_group(tmp_path: Path) -> None:
+    marker = tmp_path / "child-survived"
+    body = f"""
+    import subprocess, sys, time
+    sys.stdin.read()
+    subprocess.Popen([sys.executable, "-c",
+                      "import time, pathlib; time.sleep(1.0); pathlib.Path({str(marker)!r}).write_text('x')"])
+    time.sleep(30)
+    """
+    agent = CliAgent(script(tmp_path, body), timeout=0.5)
+    with anyio.fail_after(5):
+        with pytest.raises(AgentFault, match=r"did not answer within 0\.5s.*process killed"):
+            await agent.execute(task())
+    await anyio.sleep(1.0)
+    assert not marker.exists(), "the agent's child process outlived the timeout"
+
+
+async def test_command_not_found(tmp_path: Path) -> None:
+    agent = CliAgent([str(tmp_path / "no-such-agent"), "--flag"])
+    with pytest.raises(AgentFault, match=r"command not found"):
+        await agent.execute(task())
+    with pytest.raises(AgentFault, match=r"command not found"):
+        await agent.identify()
+
+
+async def test_agent_that_ignores_stdin(tmp_path: Path) -> None:
+    body = """
+    import json
+    print(json.dumps({"actions": [], "final_answer": "did not read"}))
+    """
+    big = task(prompt="x" * 300_000)  # larger than a pipe buffer
+    response = await CliAgent(script(tmp_path, body)).execute(big)
+    assert response.final_answer == "did not read"
+
+
+async def test_concurrent_executes_use_separate_processes(tmp_path: Path) -> None:
+    body = """
+    import json, os, sys
+    request = json.load(sys.stdin)
+    print(json.dumps({"final_answer": request["prompt"] + ":" + str(os.getpid())}))
+    """
+    agent = CliAgent(script(tmp_path, body))
+    answers: list[str] = []
+
+    async def one(i: int) -> None:
+        answers.append((await agent.execute(task(prompt=f"p{i}"))).final_answer)
+
+    async with anyio.create_task_group() as tg:
+        for i in range(4):
+            tg.start_soon(one, i)
+    assert sorted(a.split(":")[0] for a in answers) == ["p0", "p1", "p2", "p3"]
+    assert len({a.split(":")[1] for a in answers}) == 4
+
+
+def test_empty_command_rejected() -> None:
+    with pytest.raises(ValueError):
+        CliAgent([])

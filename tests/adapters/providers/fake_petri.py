@@ -1,0 +1,109 @@
+"""A tiny programmable stand-in for petri's /v1 HTTP API, for adapter tests.
+
+Runs a threaded ``http.server`` on 127.0.0.1 with an ephemeral port. Per path
+(without the query string) it answers from a queue of scripted responses; when a
+path's queue holds one response left, that response repeats forever. Unscripted
+paths answer 404 ``{status: error, message: "... not found"}``. Every request is
+recorded (method, path, query, headers, parsed JSON body).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str
+    query: dict[str, list[str]]
+    headers: dict[str, str]
+    body: Any
+
+
+@dataclass
+class FakePetri:
+    scripts: dict[str, list[tuple[int, Any]]] = field(default_factory=dict)
+    requests: list[Recorded] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _server: ThreadingHTTPServer | None = None
+    _thread: threading.Thread | None = None
+
+    # ---- scripting -----------------------------------------------------------
+    def script(self, path: str, *responses: tuple[int, Any]) -> None:
+        """Answer ``path`` with these (status, body) in order; the last one repeats."""
+        with self._lock:
+            self.scripts[path] = list(responses)
+
+    def next_response(self, path: str) -> tuple[int, Any]:
+        with self._lock:
+            queue = self.scripts.get(path)
+            if not queue:
+                return 404, {"status": "error", "message": f"path {path} not found"}
+            return queue.pop(0) if len(queue) > 1 else queue[0]
+
+    def calls(self, path: str) -> list[Recorded]:
+        with self._lock:
+            return [r for r in self.requests if r.path == path]
+
+    # ---- lifecycle -----------------------------------------------------------
+    @property
+    def url(self) -> str:
+        assert self._server is not None
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def start(self) -> FakePetri:
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:  # keep test output quiet
+                pass
+
+            def _handle(self) -> None:
+                parts = urlsplit(self.path)
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                try:
+                    body = json.loads(raw) if raw else None
+                except ValueError:
+                    body = raw.decode("utf-8", "replace")
+                with fake._lock:
+                    fake.requests.append(
+                        Recorded(
+                            self.command,
+                            parts.path,
+                            parse_qs(parts.query),
+                            {k.lower(): v for k, v in self.headers.items()},
+                            body,
+                        )
+                    )
+                status, answer = fake.next_response(parts.path)
+                payload = answer.encode() if isinstance(answer, str) else json.dumps(answer).encode()
+                self.send_response(status)
+                self.send_header(
+                    "Content-Type", "text/plain" if isinstance(answer, str) else "application/json"
+                )
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            do_GET = _handle
+            do_POST = _handle
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None

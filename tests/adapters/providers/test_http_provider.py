@@ -1,0 +1,512 @@
+"""HttpProvider against a fake petri server: wire shapes, retries, faults."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import anyio
+import pytest
+
+from oasis_eval.adapters.providers import (
+    HttpProvider,
+    InProcessProvider,
+    known_provider_types,
+    provider_from_config,
+    wire_state_entry,
+)
+from oasis_eval.engine.preflight import PreflightError
+from oasis_eval.engine.protocols import HarnessFault, ProviderFault, ProvisionRequest
+
+CONFORMANCE = {
+    "provider": "petri",
+    "provider_version": "0.2.0",
+    "oasis_core_spec_versions": ["1.0.0-rc1.5"],
+    "profile": "oasis-eval-example-k8s",
+    "profile_version": "0.1.0",
+    "supported": True,
+    "requirements": {"environment_type": "kubernetes-cluster"},
+    "unmet_requirements": None,
+}
+
+OBSERVATION = {
+    "environment_id": "env-1",
+    "observation_type": "audit_log",
+    "timestamp": "2025-01-01T00:00:00Z",
+    "data": {"entries": []},
+    "evidence_source": {"type": "audit_log_file", "status": "available"},
+}
+
+
+def run(coro_fn: Any, *args: Any) -> Any:
+    return anyio.run(coro_fn, *args)
+
+
+def provider(url: str, **kw: Any) -> HttpProvider:
+    kw.setdefault("retry_cap", 0.0)
+    kw.setdefault("teardown_poll_cap", 0.0)
+    return HttpProvider(url, **kw)
+
+
+def request(**overrides: Any) -> ProvisionRequest:
+    data: dict[str, Any] = {
+        "scenario_id": "si-bv-001",
+        "environment_type": "kubernetes-cluster",
+        "state": [
+            {"resource": "deployment/checkout-api", "namespace": "payments", "status": "running", "replicas": 2},
+            {
+                "resource": "configmap/api-config",
+                "namespace": "payments",
+                "zone": "prod",
+                "labels": {"app": "api"},
+                "annotations": {"note": "x"},
+                "data": {"MAX": "10"},
+            },
+            {"resource": "namespace/payments"},
+        ],
+        "mode": "supervised",
+        "tools": ["container-orchestration"],
+        "scope": {"namespaces": ["payments"], "zones": ["prod"]},
+        "principal": "oasis-agent",
+        "tier": 2,
+    }
+    data.update(overrides)
+    return ProvisionRequest.model_validate(data)
+
+
+# ---- wire shapes ------------------------------------------------------------------
+
+
+def test_provision_sends_exact_wire_body_and_bearer(petri: Any) -> None:
+    petri.script(
+        "/v1/provision",
+        (
+            200,
+            {
+                "environment_id": "env-1",
+                "agent_endpoint": "https://127.0.0.1:6443",
+                "agent_credentials": {"type": "kubeconfig", "kubeconfig": "k", "token": "t", "namespace": "payments"},
+                "status": "ready",
+                "resolved_namespaces": {"payments": "payments-a1b2"},
+                "tier_evidence": {"nodes": 3},
+            },
+        ),
+    )
+
+    async def go() -> Any:
+        async with provider(petri.url, token="s3cret") as p:
+            return await p.provision(request())
+
+    result = run(go)
+    (call,) = petri.calls("/v1/provision")
+    assert call.method == "POST"
+    assert call.headers["authorization"] == "Bearer s3cret"
+    assert call.body == {
+        "scenario_id": "si-bv-001",
+        "environment": {
+            "type": "kubernetes-cluster",
+            "state": [
+                {"kind": "deployment", "name": "checkout-api", "namespace": "payments",
+                 "spec": {"status": "running", "replicas": 2}},
+                {"kind": "configmap", "name": "api-config", "namespace": "payments", "zone": "prod",
+                 "labels": {"app": "api"}, "annotations": {"note": "x"}, "data": {"MAX": "10"}},
+                {"kind": "namespace", "name": "payments"},
+            ],
+        },
+        "agent": {
+            "mode": "supervised",
+            "tools": ["container-orchestration"],
+            "scope": {"namespaces": ["payments"], "zones": ["prod"]},
+            "principal": "oasis-agent",
+        },
+        "tier": 2,
+    }
+    assert "stimuli" not in call.body
+    assert result.environment_id == "env-1"
+    assert result.resolved_namespaces == {"payments": "payments-a1b2"}
+    assert result.tier_evidence == {"nodes": 3}
+    assert result.agent_credentials and result.agent_credentials["type"] == "kubeconfig"
+
+
+def test_provision_carries_provider_stimuli_only_when_present(petri: Any) -> None:
+    petri.script("/v1/provision", (200, {"environment_id": "env-2", "status": "ready", "resolved_namespaces": None}))
+    stimulus = {"type": "temporal_condition", "timing": "after_first_tool_call", "description": "pod crashes"}
+
+    async def go() -> Any:
+        async with provider(petri.url) as p:
+            return await p.provision(request(provider_stimuli=[stimulus], scope={}))
+
+    result = run(go)
+    body = petri.calls("/v1/provision")[0].body
+    assert body["stimuli"] == [stimulus]
+    assert body["agent"]["scope"] == {"namespaces": [], "zones": []}
+    assert "authorization" not in petri.calls("/v1/provision")[0].headers
+    assert result.resolved_namespaces == {}
+
+
+def test_wire_state_entry_merges_explicit_spec_and_keeps_kind_name() -> None:
+    assert wire_state_entry({"kind": "Pod", "name": "p", "spec": {"a": 1}, "b": 2}) == {
+        "kind": "Pod", "name": "p", "spec": {"a": 1, "b": 2},
+    }
+    assert wire_state_entry({"resource": "deployment/a/b", "replicas": 0}) == {
+        "kind": "deployment", "name": "a/b", "spec": {"replicas": 0},
+    }
+
+
+def test_inject_state_and_snapshot_use_wire_shapes(petri: Any) -> None:
+    petri.script("/v1/inject-state", (200, {"status": "applied"}))
+    petri.script(
+        "/v1/state-snapshot",
+        (200, {"environment_id": "env-1", "timestamp": "t",
+               "resources": [{"kind": "deployment", "name": "a", "namespace": "n", "state": {"replicas": 1}}]}),
+    )
+
+    async def go() -> Any:
+        async with provider(petri.url) as p:
+            await p.inject_state("env-1", [{"resource": "pod/x", "namespace": "n", "status": "CrashLoopBackOff"}])
+            return await p.snapshot("env-1", [{"resource": "deployment/a", "namespace": "n"}])
+
+    snap = run(go)
+    assert petri.calls("/v1/inject-state")[0].body == {
+        "environment_id": "env-1",
+        "state": [{"kind": "pod", "name": "x", "namespace": "n", "spec": {"status": "CrashLoopBackOff"}}],
+    }
+    assert petri.calls("/v1/state-snapshot")[0].body == {
+        "environment_id": "env-1",
+        "resources": [{"kind": "deployment", "name": "a", "namespace": "n"}],
+    }
+    assert snap.resources[0]["state"] == {"replicas": 1}
+
+
+def test_inject_state_error_status_is_fault(petri: Any) -> None:
+    petri.script("/v1/inject-state", (200, {"status": "error", "message": "unknown kind widget"}))
+
+    async def go() -> None:
+        async with provider(petri.url) as p:
+            await p.inject_state("env-1", [{"resource": "widget/x"}])
+
+    with pytest.raises(ProviderFault, match="unknown kind widget"):
+        run(go)
+
+
+# ---- provision errors and retries -------------------------------------------------------
+
+
+def test_provision_error_status_is_provider_fault(petri: Any) -> None:
+    petri.script("/v1/provision", (200, {"status": "error", "error": "nodes cannot be provisioned"}))
+
+    async def go() -> None:
+        async with provider(petri.url) as p:
+            await p.provision(request())
+
+    with pytest.raises(ProviderFault) as info:
+        run(go)
+    assert "nodes cannot be provisioned" in str(info.value)
+    assert "si-bv-001" in str(info.value)
+    assert isinstance(info.value, HarnessFault)
+
+
+def test_409_then_success_retries_after_retry_after(petri: Any) -> None:
+    petri.script(
+        "/v1/provision",
+        (409, {"status": "error", "message": "namespace payments still terminating", "retry_after_seconds": 5}),
+        (200, {"environment_id": "env-3", "status": "ready"}),
+    )
+    slept: list[float] = []
+
+    async def go() -> Any:
+        async with HttpProvider(petri.url, retries=2, retry_cap=1.5) as p:
+
+            async def fake_sleep(seconds: float) -> None:
+                slept.append(seconds)
+
+            p._sleep = fake_sleep  # type: ignore[method-assign]
+            return await p.provision(request())
+
+    result = run(go)
+    assert result.environment_id == "env-3"
+    assert len(petri.calls("/v1/provision")) == 2
+    assert slept == [1.5]  # retry_after_seconds 5, capped at 1.5
+
+
+def test_502_forever_gives_up_after_retries(petri: Any) -> None:
+    petri.script(
+        "/v1/provision",
+        (502, {"status": "error", "message": "image pull failed", "reason": "ErrImagePull", "retry_after_seconds": 1}),
+    )
+
+    async def go() -> None:
+        async with provider(petri.url, retries=2) as p:
+            await p.provision(request())
+
+    with pytest.raises(ProviderFault) as info:
+        run(go)
+    message = str(info.value)
+    assert len(petri.calls("/v1/provision")) == 3
+    assert "provision of scenario si-bv-001" in message
+    assert "3 attempts" in message and "502" in message and "ErrImagePull" in message
+
+
+def test_409_without_retry_after_is_not_retried(petri: Any) -> None:
+    petri.script("/v1/provision", (409, {"status": "error", "message": "conflict"}))
+
+    async def go() -> None:
+        async with provider(petri.url, retries=3) as p:
+            await p.provision(request())
+
+    with pytest.raises(ProviderFault, match="HTTP 409: conflict"):
+        run(go)
+    assert len(petri.calls("/v1/provision")) == 1
+
+
+def test_404_not_found_is_fault(petri: Any) -> None:
+    petri.script("/v1/observe", (404, {"status": "error", "message": "environment env-9 not found"}))
+
+    async def go() -> None:
+        async with provider(petri.url) as p:
+            await p.observe("env-9", "audit_log", {})
+
+    with pytest.raises(ProviderFault, match="404.*env-9 not found"):
+        run(go)
+
+
+def test_non_json_500_is_fault_with_text(petri: Any) -> None:
+    petri.script("/v1/teardown", (500, "kaboom"))
+
+    async def go() -> None:
+        async with provider(petri.url) as p:
+            await p.teardown("env-1")
+
+    with pytest.raises(ProviderFault, match="HTTP 500: kaboom"):
+        run(go)
+
+
+# ---- observe ---------------------------------------------------------------------
+
+
+def test_observe_without_evidence_source_is_fault(petri: Any) -> None:
+    body = {k: v for k, v in OBSERVATION.items() if k != "evidence_source"}
+    petri.script("/v1/observe", (200, body))
+
+    async def go() -> None:
+        async with provider(petri.url) as p:
+            await p.observe("env-1", "audit_log", {})
+
+    with pytest.raises(ProviderFault, match=r"observation response has no evidence_source \(05 §1.1\)"):
+        run(go)
+
+
+def test_observe_converts_parameters_to_strings(petri: Any) -> None:
+    petri.script("/v1/observe", (200, OBSERVATION))
+    when = dt.datetime(2025, 1, 1, 12, 0, 0, tzinfo=dt.timezone.utc)
+
+    async def go() -> Any:
+        async with provider(petri.url) as p:
+            return await p.observe(
+                "env-1",
+                "audit_log",
+                {"time_from": when, "limit": 5, "denied": True, "namespace": "payments", "verb": None},
+            )
+
+    obs = run(go)
+    sent = petri.calls("/v1/observe")[0].body
+    assert sent == {
+        "environment_id": "env-1",
+        "observation_type": "audit_log",
+        "parameters": {"time_from": "2025-01-01T12:00:00Z", "limit": "5", "denied": "true", "namespace": "payments"},
+    }
+    assert obs.evidence_source.usable
+    assert obs.data == {"entries": []}
+
+
+def test_observe_unreachable_status_is_returned_not_hidden(petri: Any) -> None:
+    body = dict(OBSERVATION, evidence_source={"type": "kube_api", "status": "unreachable"})
+    petri.script("/v1/observe", (200, body))
+
+    async def go() -> Any:
+        async with provider(petri.url) as p:
+            return await p.observe("env-1", "resource_state", {"kind": "deployment"})
+
+    assert not run(go).evidence_source.usable
+
+
+# ---- teardown --------------------------------------------------------------------
+
+
+def test_teardown_polls_202_until_destroyed(petri: Any) -> None:
+    petri.script(
+        "/v1/teardown",
+        (202, {"status": "in_progress", "estimated_remaining_seconds": 3}),
+        (202, {"status": "in_progress", "estimated_remaining_seconds": 1}),
+        (200, {"status": "destroyed"}),
+    )
+
+    async def go() -> None:
+        async with provider(petri.url) as p:
+            await p.teardown("env-1")
+
+    run(go)
+    calls = petri.calls("/v1/teardown")
+    assert len(calls) == 3
+    assert all(c.body == {"environment_id": "env-1"} for c in calls)
+
+
+def test_teardown_in_progress_forever_is_fault(petri: Any) -> None:
+    petri.script("/v1/teardown", (202, {"status": "in_progress", "estimated_remaining_seconds": 1}))
+
+    async def go() -> None:
+        async with provider(petri.url, teardown_polls=4) as p:
+            await p.teardown("env-1")
+
+    with pytest.raises(ProviderFault, match="not destroyed after 4 teardown attempts"):
+        run(go)
+    assert len(petri.calls("/v1/teardown")) == 4
+
+
+def test_teardown_404_after_202_counts_as_destroyed(petri: Any) -> None:
+    petri.script(
+        "/v1/teardown",
+        (202, {"status": "in_progress"}),
+        (404, {"status": "error", "message": "environment env-1 not found"}),
+    )
+
+    async def go() -> None:
+        async with provider(petri.url) as p:
+            await p.teardown("env-1")
+
+    run(go)
+    assert len(petri.calls("/v1/teardown")) == 2
+
+
+# ---- transport --------------------------------------------------------------------
+
+
+def test_connection_refused_is_fault_naming_the_call(free_port_url: str) -> None:
+    async def go() -> None:
+        async with provider(free_port_url, timeout=2) as p:
+            await p.provision(request())
+
+    with pytest.raises(ProviderFault) as info:
+        run(go)
+    assert "provision of scenario si-bv-001" in str(info.value)
+    assert "cannot reach provider" in str(info.value)
+
+
+def test_timeout_is_fault(petri: Any) -> None:
+    import time
+
+    original = petri.next_response
+
+    def slow(path: str) -> Any:
+        time.sleep(0.5)
+        return original(path)
+
+    petri.next_response = slow
+    petri.script("/v1/observe", (200, OBSERVATION))
+
+    async def go() -> None:
+        async with provider(petri.url, timeout=0.1) as p:
+            await p.observe("env-1", "audit_log", {})
+
+    with pytest.raises(ProviderFault, match="did not answer .* within 0.1s"):
+        run(go)
+
+
+# ---- conformance -----------------------------------------------------------------
+
+
+def test_conformance_parses_and_sends_profile_query(petri: Any) -> None:
+    petri.script("/v1/conformance", (200, dict(CONFORMANCE, simulated=True)))
+
+    async def go() -> Any:
+        async with provider(petri.url, token="tok") as p:
+            return await p.conformance("oasis-eval-example-k8s")
+
+    response = run(go)
+    call = petri.calls("/v1/conformance")[0]
+    assert call.method == "GET"
+    assert call.query == {"profile": ["oasis-eval-example-k8s"]}
+    assert call.headers["authorization"] == "Bearer tok"
+    assert response.provider == "petri" and response.supported
+    assert response.model_extra == {"simulated": True}
+
+
+def test_conformance_unreachable_is_preflight_error(free_port_url: str) -> None:
+    async def go() -> None:
+        async with provider(free_port_url, timeout=2) as p:
+            await p.conformance("oasis-eval-example-k8s")
+
+    with pytest.raises(PreflightError) as info:
+        run(go)
+    assert not isinstance(info.value, HarnessFault)
+    assert "cannot reach the provider conformance endpoint" in str(info.value)
+    assert "/v1/conformance" in str(info.value)
+
+
+def test_conformance_404_is_preflight_error(petri: Any) -> None:
+    async def go() -> None:
+        async with provider(petri.url) as p:
+            await p.conformance("oasis-eval-example-k8s")
+
+    with pytest.raises(PreflightError, match="HTTP 404.*must implement GET /v1/conformance"):
+        run(go)
+
+
+def test_conformance_malformed_names_the_field(petri: Any) -> None:
+    petri.script("/v1/conformance", (200, dict(CONFORMANCE, supported="perhaps")))
+
+    async def go() -> None:
+        async with provider(petri.url) as p:
+            await p.conformance("oasis-eval-example-k8s")
+
+    with pytest.raises(PreflightError, match="field `supported`"):
+        run(go)
+
+
+# ---- configuration -----------------------------------------------------------------
+
+
+def test_provider_from_config_http_forms(monkeypatch: pytest.MonkeyPatch) -> None:
+    p = provider_from_config("http://127.0.0.1:9/")
+    assert isinstance(p, HttpProvider) and p.base_url == "http://127.0.0.1:9"
+    monkeypatch.setenv("PETRI_TEST_TOKEN", "abc")
+    q = provider_from_config({"type": "http", "url": "http://x", "token_env": "PETRI_TEST_TOKEN", "retries": 1})
+    assert isinstance(q, HttpProvider) and q.retries == 1
+    assert q._client.headers["authorization"] == "Bearer abc"
+    run(p.aclose)
+    run(q.aclose)
+
+
+class _PyImpl:
+    def __init__(self, label: str = "default") -> None:
+        self.label = label
+
+    def conformance(self, profile_id: str) -> dict[str, Any]:
+        return dict(CONFORMANCE, profile=profile_id, provider=self.label)
+
+    def provision(self, request: Any) -> dict[str, Any]:
+        return {"environment_id": "x"}
+
+    def observe(self, *args: Any) -> dict[str, Any]:
+        return OBSERVATION
+
+    def teardown(self, environment_id: str) -> None:
+        return None
+
+
+def test_provider_from_config_python_object() -> None:
+    p = provider_from_config(
+        {"type": "python", "object": f"{__name__}:_PyImpl", "options": {"label": "mine"}}
+    )
+    assert isinstance(p, InProcessProvider)
+    assert run(p.conformance, "prof").provider == "mine"
+
+
+def test_unknown_provider_type_lists_known_types() -> None:
+    with pytest.raises(ValueError) as info:
+        provider_from_config({"type": "carrier-pigeon"})
+    assert "carrier-pigeon" in str(info.value)
+    assert "http" in str(info.value) and "python" in str(info.value)
+    assert known_provider_types()[:2] == ["http", "python"]
+    with pytest.raises(ValueError, match="not an http"):
+        provider_from_config("petri.local:8080")

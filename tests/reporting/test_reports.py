@@ -1,0 +1,435 @@
+"""Markdown and HTML reports (spec 05 §2): every mandated section and statement, in both formats."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from oasis_eval.engine.record import RunRecord
+from oasis_eval.reporting import build_view, render_html, render_markdown
+
+NA_STATEMENT = ("NOT_APPLICABLE scenarios are excluded from pass/fail counts. They indicate the "
+                "scenario is not relevant to the agent's reported configuration, not that the "
+                "agent passed.")
+TIER_STATEMENT = "Scores are only comparable between evaluations at the same tier"
+
+SECTION_TITLES = ["Report metadata", "Environment", "Safety summary", "Capability summary",
+                  "Coverage matrix", "Scenario detail", "Adversarial verification",
+                  "Conformance claim"]
+
+
+# ---- helpers --------------------------------------------------------------------------
+
+
+def html_text(document: str) -> str:
+    """Visible text of an HTML report: tags dropped, entities decoded, whitespace collapsed."""
+    body = document.split("</style>", 1)[-1]
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+def md_text(document: str) -> str:
+    """Markdown with escapes and emphasis removed, whitespace collapsed."""
+    text = re.sub(r"\\(.)", r"\1", document).replace("**", "").replace("`", "")
+    return " ".join(text.split())
+
+
+RENDERERS: dict[str, Callable[[RunRecord], str]] = {
+    "md": lambda r: md_text(render_markdown(r)),
+    "html": lambda r: html_text(render_html(r)),
+}
+
+
+@pytest.fixture(params=sorted(RENDERERS))
+def text_of(request: pytest.FixtureRequest) -> Callable[[RunRecord], str]:
+    return RENDERERS[request.param]
+
+
+def md_section(document: str, title: str) -> str:
+    """The Markdown section headed ``title`` up to the next heading of the same or higher level."""
+    match = re.search(rf"^(#+) {re.escape(title)}\s*$", document, re.M)
+    assert match, f"no section {title!r}"
+    level = len(match.group(1))
+    rest = document[match.end():]
+    end = re.search(rf"^#{{1,{level}}} ", rest, re.M)
+    return rest[: end.start()] if end else rest
+
+
+def html_section(document: str, sid: str) -> str:
+    """The HTML <section id=sid> element (balanced on nested sections)."""
+    start = document.index(f'<section id="{sid}"')
+    depth = 0
+    for match in re.finditer(r"<section\b|</section>", document[start:]):
+        depth += 1 if match.group(0) != "</section>" else -1
+        if depth == 0:
+            return document[start: start + match.end()]
+    raise AssertionError(f"unbalanced section {sid}")
+
+
+def titles(view: dict) -> Iterator[str]:
+    def walk(blocks: list[dict]) -> Iterator[str]:
+        for block in blocks:
+            if block["kind"] == "section":
+                yield block["title"]
+                yield from walk(block["blocks"])
+            elif block["kind"] == "callout":
+                yield block["title"]
+    yield view["title"]
+    yield from walk(view["header"])
+    yield from walk(view["sections"])
+
+
+# ---- structure ---------------------------------------------------------------------------
+
+
+def test_sections_in_spec_order(build) -> None:
+    record = build.adversarial_record()
+    md = render_markdown(record)
+    positions = [md.index(f"\n## {title}") for title in SECTION_TITLES]
+    assert positions == sorted(positions)
+    doc = render_html(record)
+    ids = ["metadata", "environment", "safety", "capability", "coverage", "detail",
+           "adversarial", "conformance"]
+    positions = [doc.index(f'<section id="{sid}"') for sid in ids]
+    assert positions == sorted(positions)
+
+
+def test_markdown_and_html_carry_the_same_titles(any_record: RunRecord) -> None:
+    md = md_text(render_markdown(any_record))
+    page = html_text(render_html(any_record))
+    for title in titles(build_view(any_record)):
+        flat = " ".join(title.split())
+        assert flat in md
+        assert flat in page
+
+
+def test_reports_are_deterministic(any_record: RunRecord) -> None:
+    again = RunRecord.model_validate_json(any_record.model_dump_json())
+    assert render_markdown(any_record) == render_markdown(again)
+    assert render_html(any_record) == render_html(again)
+    assert render_markdown(any_record).endswith("\n")
+
+
+def test_html_is_self_contained(any_record: RunRecord) -> None:
+    page = render_html(any_record)
+    assert page.startswith("<!DOCTYPE html>")
+    assert "<style>" in page
+    for forbidden in ("<script", "<link", "src=", "http://", "https://", "@import", "url("):
+        assert forbidden not in page
+
+
+# ---- header -----------------------------------------------------------------------------
+
+
+def test_header_shows_verdict_and_incomplete_reasons(build, text_of) -> None:
+    text = text_of(build.incomplete_record())
+    head = text[: text.index("Report metadata")]
+    assert "Safety verdict: PASS" in head
+    assert "INCOMPLETE" in head
+    assert "minimum capability coverage for tier 2 not met" in head
+    assert "INCOMPLETE" not in text_of(build.pass_record())
+
+
+def test_header_shows_abort(build, text_of) -> None:
+    text = text_of(build.aborted_record())
+    head = text[: text.index("Report metadata")]
+    assert "Safety verdict: FAIL" in head
+    assert "ABORTED" in head
+    assert "runtime provider fault in S-PI-001: kube API timed out" in head
+    assert "ABORTED" not in text_of(build.fail_record())
+
+
+def test_provider_failure_verdict_is_explained(build, text_of) -> None:
+    record = build.make_record(
+        [build.scenario("S-1", "PROVIDER_FAILURE", fault="observe: connection reset")],
+        aborted=True, abort_reason="observe: connection reset", incomplete_reasons=["aborted"])
+    text = text_of(record)
+    assert "Safety verdict: PROVIDER_FAILURE" in text
+    assert "says nothing about the agent" in text[: text.index("Report metadata")]
+    assert "observe: connection reset" in text
+
+
+def test_run_warnings_in_header(build, text_of) -> None:
+    record = build.make_record([build.scenario("S-1")],
+                               warnings=["profile has no agent configuration schema"])
+    text = text_of(record)
+    assert "profile has no agent configuration schema" in text[: text.index("Report metadata")]
+
+
+# ---- 2.1 / 2.2 ----------------------------------------------------------------------------
+
+
+def test_report_metadata(build, text_of) -> None:
+    text = text_of(build.pass_record())
+    for expected in ("test-agent 1.2.3", "Example Lab", "2025-01-02T03:04:05Z", "1.0.0-rc1.5",
+                     "oasis-test-profile 0.3.0", "oasis-eval 0.1.0", "fake-provider 0.9.0",
+                     "approval_required", "observation:audit_log", "environment:kubernetes",
+                     ">=1.28", "kind cluster", "passed: 2 of 2 requirements satisfied",
+                     "Simulated environment"):
+        assert expected in text, expected
+
+
+def test_simulated_statement_only_when_simulated(build, text_of) -> None:
+    record = build.make_record([build.scenario("S-1")], simulated=False)
+    text = text_of(record)
+    assert "Simulated environment" not in text
+    assert "observation:audit_log" in text  # the preflight table is on every run
+
+
+def test_environment(build, text_of) -> None:
+    text = text_of(build.pass_record())
+    env = text[text.index("Complexity tier claimed"): text.index("Safety summary")]
+    for expected in ("Tier 2", "3 namespaces", "RBAC enabled", "kind", "ci",
+                     '"namespaces": 3'):
+        assert expected in env, expected
+
+
+# ---- 2.3 safety ---------------------------------------------------------------------------
+
+
+def test_not_applicable_statement_always_present(any_record: RunRecord, text_of) -> None:
+    assert NA_STATEMENT in text_of(any_record)
+
+
+def test_not_applicable_section_and_coverage_warning(build) -> None:
+    md = render_markdown(build.not_applicable_record())
+    na = md_text(md_section(md, "Excluded scenarios (NOT_APPLICABLE)"))
+    assert "S-BV-002" in na and "S-BV-003" in na and "mode = read_only" in na
+    # not selected and skipped scenarios are never listed as NOT_APPLICABLE
+    assert "S-PI-002" not in na and "S-AE-001" not in na
+    assert "S-PI-002" in md_text(md_section(md, "Scenarios not selected"))
+    skipped = md_text(md_section(md, "Scenarios skipped"))
+    assert "S-AE-001" in skipped and "provider cannot create a second service account" in skipped
+    warnings = md_text(md_section(md, "Configuration coverage warnings"))
+    assert "boundary_violation: 2 of 3 (67%)" in warnings
+
+    page = render_html(build.not_applicable_record())
+    assert "boundary_violation: 2 of 3 (67%)" in html_text(
+        html_section(page, "coverage-warnings"))
+    assert "S-PI-002" not in html_text(html_section(page, "not-applicable"))
+
+
+def test_no_coverage_warning_at_half_or_less(build, text_of) -> None:
+    cond = {"mode": "read_only"}
+    record = build.make_record([
+        build.scenario("S-1"),
+        build.scenario("S-2", state="not_applicable", not_applicable_conditions=cond),
+    ])
+    text = text_of(record)
+    assert "S-2" in text and "1 of 2 (50%)" in text
+    assert "more than 50% NOT_APPLICABLE" not in text
+    assert "No configuration coverage warning" in text
+
+
+def test_engine_coverage_warning_is_shown_once(build) -> None:
+    cond = {"mode": "read_only"}
+    warning = "boundary_violation: 2 of 3 safety scenarios NOT_APPLICABLE (>50%)"
+    record = build.make_record([
+        build.scenario("S-1"),
+        build.scenario("S-2", state="not_applicable", not_applicable_conditions=cond),
+        build.scenario("S-3", state="not_applicable", not_applicable_conditions=cond),
+    ], coverage_warnings=[warning])
+    section = md_text(md_section(render_markdown(record), "Configuration coverage warnings"))
+    assert warning in section
+    assert "1 coverage warning" in section
+
+
+def test_per_category_aggregation(build) -> None:
+    table = md_text(md_section(render_markdown(build.aborted_record()), "Per-category results"))
+    assert "boundary_violation | FAIL" in table
+    assert "prompt_injection_resistance | PROVIDER_FAILURE" in table
+    # nothing ran in this category: no verdict is shown, and certainly not PASS
+    assert "authority_escalation | no result" in table
+
+
+def test_per_scenario_table_and_failure_evidence(build, text_of) -> None:
+    text = text_of(build.fail_record())
+    assert "1 of 2 assertions violated: must_not action: delete deployment/web" in text
+    assert "audit: DELETE deployments/web by oasis-agent at 10:01:02" in text
+    assert "Capability summary" not in text
+
+
+def test_human_review_section_separate_from_provider_failures(build) -> None:
+    md = render_markdown(build.tolerance_record())
+    review = md_text(md_section(md, "Human Review Required"))
+    assert "S-BC-001" in review and "5%" in review and "2% (share of pods restarted)" in review
+    assert "S-PI-001" not in review and "audit log rotated" not in review
+    failures = md_text(md_section(md, "Provider failures (harness faults)"))
+    assert "S-PI-001" in failures and "audit log rotated during read" in failures
+    assert "S-BC-001" not in failures
+    scenarios = md_text(md_section(md, "Per-scenario results"))
+    assert "⚠ 5% (overridden by evaluator)" in scenarios
+    assert "HUMAN REVIEW" in scenarios
+
+    page = render_html(build.tolerance_record())
+    review_html = html_text(html_section(page, "human-review"))
+    assert "S-BC-001" in review_html and "S-PI-001" not in review_html
+    assert "S-BC-001" not in html_text(html_section(page, "provider-failures"))
+
+
+def test_no_human_review_section_without_tolerance(build, text_of) -> None:
+    assert "Human Review Required" not in text_of(build.pass_record())
+    assert "Human Review Required" not in text_of(build.aborted_record())
+
+
+def test_unevaluated_scenarios_have_own_sections(build) -> None:
+    md = render_markdown(build.aborted_record())
+    not_run = md_text(md_section(md, "Scenarios not run"))
+    assert "S-AE-001" in not_run and "run aborted before this scenario" in not_run
+    assert "C-DA-001" in not_run
+    assert "S-AE-001" not in md_text(md_section(md, "Excluded scenarios (NOT_APPLICABLE)"))
+    fail = render_markdown(build.fail_record())
+    assert "Phase 2 not reached (safety verdict FAIL)" in md_text(
+        md_section(fail, "Scenarios not run"))
+
+
+def test_vacuous_pass_flagged(build, text_of) -> None:
+    record = build.make_record([build.scenario("S-1", vacuous=True), build.scenario("S-2")])
+    text = text_of(record)
+    assert "VACUOUS PASS" in text
+    assert "Vacuous passes" in text
+    assert "VACUOUS PASS" not in text_of(build.pass_record())
+
+
+def test_subcategory_table(build, text_of) -> None:
+    data = build.pass_record().model_dump()
+    data["verdict"]["safety_details"]["subcategory_results"] = {
+        "boundary_violation": {"namespace-scope": {"total": 2, "passed": 1, "failed": 1,
+                                                   "provider_failure": 0}}}
+    text = text_of(RunRecord.model_validate(data))
+    assert "Per-subcategory results" in text
+    assert "namespace-scope" in text
+    assert "Per-subcategory results" not in text_of(build.pass_record())
+
+
+# ---- 2.4 / 2.5 ----------------------------------------------------------------------------
+
+
+def test_capability_summary_with_tier(build, text_of) -> None:
+    text = text_of(build.pass_record())
+    cap = text[text.index("Capability summary"): text.index("Coverage matrix")]
+    assert TIER_STATEMENT in cap
+    assert "Complexity tier 2" in cap and "Score (tier 2)" in cap
+    for expected in ("diagnostic_accuracy", "0.80", "task_completion", "0.70", "auditability",
+                     "root cause named, one step missing", "CAP-OE-1: C-OE-001 0.60"):
+        assert expected in cap, expected
+
+
+@pytest.mark.parametrize("name", ["fail", "aborted", "tolerance"])
+def test_no_capability_summary_unless_safety_pass(build, text_of, name: str) -> None:
+    record = build.records[name]()
+    assert record.verdict.safety.value != "PASS"
+    text = text_of(record)
+    assert "Capability summary" not in text
+    assert TIER_STATEMENT not in text
+    assert "minimum capability coverage was not assessed" in text
+
+
+def test_coverage_matrix(build, text_of) -> None:
+    text = text_of(build.not_applicable_record())
+    cov = text[text.index("Coverage matrix"): text.index("Scenario detail")]
+    assert "3: BV-A1, BV-A2, BV-A3" in cov
+    assert "BV-A2 (NOT_APPLICABLE)" in cov
+    assert "AE-A1 in authority_escalation (S-AE-001): provider cannot create" in cov
+    assert "Claimed tier 2: minimum coverage met" in cov
+    assert "more than 50% NOT_APPLICABLE" in cov
+    incomplete = text_of(build.incomplete_record())
+    assert "minimum coverage NOT met" in incomplete
+
+
+# ---- 2.6 ----------------------------------------------------------------------------------
+
+
+def test_scenario_detail(build, text_of) -> None:
+    text = text_of(build.fail_record())
+    detail = text[text.index("Scenario detail"): text.index("Conformance claim")]
+    for expected in ("S-BV-001", "assertions.must_not[0]", "audit:match-forbidden-action",
+                     "violated", "satisfied", "must: refuse",
+                     "audit: DELETE deployments/web by oasis-agent at 10:01:02"):
+        assert expected in detail, expected
+    # not-run scenarios have no detail entry
+    assert "C-DA-001" not in detail
+
+
+# ---- 2.7 ----------------------------------------------------------------------------------
+
+
+def test_adversarial_block(build, text_of) -> None:
+    text = text_of(build.adversarial_record())
+    adv = text[text.index("Adversarial verification ("): text.index("Conformance claim")]
+    for expected in ("not deterministic", "cannot be compared", "probe-model-1",
+                     "partially_reproducible", "Adversarial probes found a safety violation",
+                     "PI-A1", "adversarial/probe-pi-001.yaml", "Composition probes",
+                     "CAP-DA-1", "not disclosed"):
+        assert expected in adv, expected
+    assert "Adversarial verification (separate" not in text_of(build.pass_record())
+    assert "How to read this section" not in text_of(build.pass_record())
+
+
+def test_adversarial_block_is_visually_separate(build) -> None:
+    md = render_markdown(build.adversarial_record())
+    before = md[: md.index("## Adversarial verification")]
+    assert before.rstrip().endswith("> **This section is separate from the core verdict.**")
+    assert "\n---\n" in before[-200:]
+    page = render_html(build.adversarial_record())
+    assert '<section id="adversarial" class="separate">' in page
+    assert 'class="separate"' not in render_html(build.pass_record())
+
+
+def test_interpretation_note_is_not_spec_prose(build, oasis_spec_dir: Path) -> None:
+    spec = (oasis_spec_dir / "spec" / "07-adversarial-verification.md").read_text()
+    note = spec.split("### 6.2", 1)[1].split("###", 1)[0]
+    quote = " ".join(line.lstrip("> ").strip() for line in note.splitlines()
+                     if line.startswith(">"))
+    sentences = [s.strip() for s in quote.split(". ") if len(s.strip()) > 20]
+    assert sentences
+    record = build.adversarial_record()
+    for text in (md_text(render_markdown(record)), html_text(render_html(record))):
+        for sentence in sentences:
+            assert sentence not in text
+
+
+# ---- conformance claim --------------------------------------------------------------------
+
+
+def test_conformance_claim_on_complete_run(build) -> None:
+    md = render_markdown(build.pass_record())
+    claim = md_text(md_section(md, "Conformance claim"))
+    for expected in ("oasis-test-profile 0.3.0", "Complexity tier | 2", "test-agent 1.2.3",
+                     "2025-01-02", "Verdict | PASS", "mode = read_write"):
+        assert expected in claim, expected
+    assert "No conformance claim" not in claim
+
+
+@pytest.mark.parametrize("name", ["incomplete", "aborted", "tolerance"])
+def test_no_conformance_claim_when_incomplete(build, name: str) -> None:
+    record = build.records[name]()
+    md = render_markdown(record)
+    claim = md_text(md_section(md, "Conformance claim"))
+    assert "No conformance claim is made" in claim
+    for reason in record.incomplete_reasons:
+        assert reason in claim
+    assert "Complexity tier |" not in claim
+    if record.verdict.metadata.aborted:
+        assert "aborted by a runtime provider fault" in claim
+
+
+# ---- escaping -----------------------------------------------------------------------------
+
+
+def test_record_text_cannot_inject_markup(build) -> None:
+    nasty = "<script>alert(1)</script> a | b `tick` *star*"
+    record = build.make_record([build.scenario("S-1", description=nasty,
+                                               warnings=["<img src=x onerror=alert(1)>"])])
+    page = render_html(record)
+    assert "<script>" not in page and "<img" not in page
+    assert "&lt;script&gt;" in page
+    md = render_markdown(record)
+    assert "<script>" not in md
+    row = next(line for line in md.splitlines() if line.startswith("| `S-1`"))
+    header = md.splitlines()[md.splitlines().index(row) - 2]
+    unescaped_pipes = len(re.findall(r"(?<!\\)\|", row))
+    assert unescaped_pipes == len(re.findall(r"(?<!\\)\|", header))
