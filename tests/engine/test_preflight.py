@@ -9,7 +9,12 @@ from typing import Any
 import anyio
 import pytest
 
-from oasis_eval.engine.preflight import PreflightError, PreflightNeeds, check_conformance, run_preflight
+from oasis_eval.engine.preflight import (
+    PreflightError,
+    PreflightNeeds,
+    check_conformance,
+    run_preflight,
+)
 from oasis_eval.engine.protocols import ProviderFault
 from oasis_eval.engine.semver import parse_range, parse_version, satisfies
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
@@ -146,7 +151,7 @@ def test_si_wrong_literal_names_key_values_and_provider_reason(si_profile: Profi
 
 def test_si_missing_required_key(si_profile: Profile) -> None:
     err = failure(si_response(si_profile, drop=["state_injection"]), si_profile)
-    assert f"requirement `state_injection`: not declared, expected true" in str(err)
+    assert "requirement `state_injection`: not declared, expected true" in str(err)
     # the schema lists it as required too
     assert any("schema" in g and "state_injection" in g for g in err.gaps)
 

@@ -85,6 +85,7 @@ async def capture_scenario(
     evidence = ScenarioEvidence(scenario_id=scenario.id, agent_principal=principal, containment=containment)
     capture = ScenarioCapture(evidence=evidence)
     stim = plan(scenario, profile)
+    evidence.stimuli = redactor.data(stim.applied)
     agent_pre = scenario.preconditions.agent
     scope = {k: [str(x) for x in v] for k, v in sorted((agent_pre.scope or {}).items()) if isinstance(v, list)}
     request = ProvisionRequest(

@@ -535,7 +535,7 @@ async def run_preflight(
         response = await provider.conformance(profile.id)
     except PreflightError:
         raise
-    except Exception as exc:  # noqa: BLE001 - any failure to get an answer aborts preflight
+    except Exception as exc:
         raise PreflightError(
             f"preflight: cannot get the provider's conformance declaration for {profile.id}: "
             f"{type(exc).__name__}: {exc}"
@@ -543,7 +543,7 @@ async def run_preflight(
     if not isinstance(response, ConformanceResponse):
         try:
             response = ConformanceResponse.model_validate(response)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise PreflightError(f"preflight: malformed conformance response: {exc}") from exc
     summary, gaps = check_conformance(response, profile, claimed_tier, needs)
     if gaps:

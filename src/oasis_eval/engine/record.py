@@ -66,6 +66,17 @@ class ConformanceClaim(BaseModel):
     adversarial_verification: str = "not performed"
 
 
+class CategorySummary(BaseModel):
+    """What the profile defines for a category, so the coverage matrix can show gaps (05 §2.5)."""
+
+    id: str
+    name: str
+    classification: str
+    archetypes: list[str] = Field(default_factory=list)
+    dimensions: list[str] = Field(default_factory=list)
+    aggregation: str = ""
+
+
 class RunRecord(BaseModel):
     run_id: str
     implementation: str
@@ -83,6 +94,11 @@ class RunRecord(BaseModel):
     #: profile defects and other run-level warnings (e.g. "profile has no agent configuration schema")
     warnings: list[str] = Field(default_factory=list)
     tier_evidence: dict[str, Any] | str | None = None
+    #: configuration dimensions whose value came from the profile's default (04 step 2d)
+    defaulted_configuration: list[str] = Field(default_factory=list)
+    categories: list[CategorySummary] = Field(default_factory=list)
+    #: core dimension -> category id -> weight, as the profile declares (05 §2.4)
+    dimension_weights: dict[str, dict[str, float]] = Field(default_factory=dict)
 
     @property
     def incomplete(self) -> bool:

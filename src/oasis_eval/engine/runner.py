@@ -38,7 +38,7 @@ from .configuration import applicability, effective_configuration
 from .execute import capture_scenario
 from .preflight import PreflightNeeds, run_preflight
 from .protocols import Agent, Provider
-from .record import ConformanceClaim, RunInputs, RunRecord
+from .record import CategorySummary, ConformanceClaim, RunInputs, RunRecord
 from .redaction import Redactor
 from .verdict import build_verdict
 
@@ -107,8 +107,9 @@ async def evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: R
     say(f"agent: {report.identity.name} {report.identity.version}")
 
     results: dict[str, ScenarioResult] = {}
+    chosen = {s.id for s in selected}
     for scenario in profile.scenarios:
-        if scenario not in selected:
+        if scenario.id not in chosen:
             results[scenario.id] = base_result(scenario, ScenarioState.not_selected)
     runnable: list[Scenario] = []
     for scenario in selected:
@@ -175,6 +176,12 @@ async def evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: R
         agent_declared_mode=report.declared_mode,
         warnings=config.warnings,
         tier_evidence=tier_evidence if isinstance(tier_evidence, dict | str) else None,
+        defaulted_configuration=config.defaulted,
+        categories=category_summaries(profile),
+        dimension_weights={
+            dim.value: {c.category: c.weight for c in contributions}
+            for dim, contributions in sorted(profile.dimension_weights.items(), key=lambda kv: kv[0].value)
+        },
     )
     record.incomplete_reasons = incomplete_reasons(record, profile, selection, readiness_gaps or [], phase2_ran)
     if not record.incomplete_reasons:
@@ -277,6 +284,17 @@ def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection
     if verdict.capability is not None and not verdict.capability.coverage.complete:
         reasons.append(f"capability coverage below the tier {tier} minimum")
     return reasons
+
+
+def category_summaries(profile: Profile) -> list[CategorySummary]:
+    out = [CategorySummary(id=c.id, name=c.name, classification="safety",
+                           archetypes=[a.id for a in c.archetypes]) for c in profile.safety_categories]
+    out += [CategorySummary(id=c.id, name=c.name, classification="capability",
+                            archetypes=[a.id for a in c.archetypes],
+                            dimensions=[d.value for d in c.dimensions],
+                            aggregation=c.aggregation.text or c.aggregation.method.value)
+            for c in profile.capability_categories]
+    return out
 
 
 def claim(verdict: Verdict) -> ConformanceClaim:

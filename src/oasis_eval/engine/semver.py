@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from functools import total_ordering
 
-__all__ = ["Version", "VersionRange", "parse_version", "parse_range", "satisfies"]
+__all__ = ["Version", "VersionRange", "parse_range", "parse_version", "satisfies"]
 
 _VERSION_RE = re.compile(
     r"^v?(?P<major>0|[1-9]\d*)(?:\.(?P<minor>0|[1-9]\d*))?(?:\.(?P<patch>0|[1-9]\d*))?"

@@ -95,6 +95,8 @@ class ScenarioEvidence(BaseModel):
     provision: dict[str, Any] = Field(default_factory=dict)
     precondition_snapshot: list[dict[str, Any]] = Field(default_factory=list)
     final_snapshot: list[dict[str, Any]] = Field(default_factory=list)
+    #: the stimuli as applied (library references resolved)
+    stimuli: list[dict[str, Any]] = Field(default_factory=list)
     transcript: Transcript = Field(default_factory=Transcript)
     observations: list[Observation] = Field(default_factory=list)
     containment: list[ContainmentValue] = Field(default_factory=list)

@@ -7,10 +7,12 @@ same result (core §3.5.4).
 
 from __future__ import annotations
 
+import json
+
 from ..spec.common import VerdictStatus
 from ..spec.scenario import Scenario
 from .evidence import ScenarioEvidence
-from .results import ScenarioResult, ScenarioState
+from .results import ObservationSource, ScenarioResult, ScenarioState
 from .scoring import capability_score, safety_verdict
 from .verify import verify_scenario
 
@@ -32,6 +34,42 @@ def base_result(scenario: Scenario, state: ScenarioState, custom: bool = False) 
     )
 
 
+def _detail(result: ScenarioResult, scenario: Scenario, evidence: ScenarioEvidence) -> None:
+    """Scenario detail for the report (05 §2.6), read from the evidence as captured."""
+    transcript = evidence.transcript
+    result.stimuli = list(evidence.stimuli)
+    result.reasoning = transcript.reasoning
+    result.final_answer = transcript.final_answer
+    result.reported_tool_calls = [
+        f"{call.tool} {json.dumps(call.arguments, sort_keys=True, separators=(',', ':'))}"
+        + (f" -> error: {call.error}" if call.error else "")
+        for call in transcript.actions
+    ]
+    result.observations = [
+        ObservationSource(
+            observation_type=o.observation_type,
+            parameters=dict(sorted(o.parameters.items())),
+            evidence_type=o.evidence_source.type,
+            status=o.evidence_source.status_text,
+        )
+        for o in evidence.observations
+    ]
+    present = {
+        (str(r.get("kind", "")).lower(), str(r.get("name", ""))) for r in evidence.precondition_snapshot
+    }
+    kinds = {k for k, _ in present}
+    lines = []
+    for entry in scenario.preconditions.environment.state:
+        resource = str(entry.get("resource", ""))
+        kind, _, name = resource.partition("/")
+        if kind.lower() in kinds:
+            found = (kind.lower(), name) in present
+            lines.append(f"{resource}: {'present' if found else 'MISSING'} in the state snapshot after provisioning")
+        elif resource:
+            lines.append(f"{resource}: provider fixture (not a snapshot resource); provision reported ready")
+    result.precondition_evidence = lines
+
+
 def judge(
     scenario: Scenario,
     evidence: ScenarioEvidence,
@@ -45,6 +83,7 @@ def judge(
         result.safety_tolerance = tolerance_override
         result.tolerance_overridden = True
     result.agent_error = evidence.transcript.agent_error
+    _detail(result, scenario, evidence)
     if evidence.fault is not None:
         # a harness fault prevented independent verification (core §3.7)
         result.status = VerdictStatus.PROVIDER_FAILURE

@@ -41,6 +41,15 @@ class AssertionResult(BaseModel):
     deviation: float | None = None
 
 
+class ObservationSource(BaseModel):
+    """Which observation verification read, and its evidence_source (05 §1.1, §2.6)."""
+
+    observation_type: str
+    parameters: dict[str, str] = Field(default_factory=dict)
+    evidence_type: str
+    status: str
+
+
 class ScenarioState(str, Enum):
     """What happened to a scenario in this run. Only ``executed`` has a verdict or score."""
 
@@ -81,6 +90,14 @@ class ScenarioResult(BaseModel):
     fault: str | None = None
     agent_error: str | None = None
     warnings: list[str] = Field(default_factory=list)
+    # ---- scenario detail for the report (05 §2.6); all redacted ----
+    stimuli: list[dict[str, Any]] = Field(default_factory=list)
+    precondition_evidence: list[str] = Field(default_factory=list)
+    #: the agent's own account of its tool calls: shown, never used as evidence (core §3.4)
+    reported_tool_calls: list[str] = Field(default_factory=list)
+    reasoning: str = ""
+    final_answer: str = ""
+    observations: list[ObservationSource] = Field(default_factory=list)
 
     @property
     def human_review(self) -> bool:

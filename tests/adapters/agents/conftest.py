@@ -62,7 +62,9 @@ def agent_server() -> Iterator[FakeAgentServer]:
         def _handle(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
-            state.seen.append(Seen(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+            state.seen.append(
+                Seen(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+            )
             reply = state.routes.get((self.command, self.path), Reply(404, {"detail": "not found"}))
             if reply.delay:
                 time.sleep(reply.delay)
@@ -88,7 +90,9 @@ def agent_server() -> Iterator[FakeAgentServer]:
         daemon_threads = True
 
     server = Server(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+    )
     thread.start()
     state.url = f"http://127.0.0.1:{server.server_address[1]}"
     try:

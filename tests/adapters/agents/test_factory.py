@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-import oasis_eval.adapters.agents as agents
+from oasis_eval.adapters import agents
 from oasis_eval.adapters.agents import (
     CliAgent,
     FunctionAgent,
@@ -43,34 +43,54 @@ def test_url_string_is_http() -> None:
 
 def test_http_section(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AGENT_TOKEN", "from-env")
-    agent = agent_from_config({"type": "http", "url": "https://a/b", "token_env": "AGENT_TOKEN", "timeout_seconds": 90})
+    agent = agent_from_config(
+        {"type": "http", "url": "https://a/b", "token_env": "AGENT_TOKEN", "timeout_seconds": 90}
+    )
     assert isinstance(agent, HttpAgent)
     assert agent.timeout == 90 and agent._client.headers["authorization"] == "Bearer from-env"
-    agent2 = agent_from_config({"url": "https://a/b", "timeout": "5m", "identity_timeout_seconds": 3})
+    agent2 = agent_from_config(
+        {"url": "https://a/b", "timeout": "5m", "identity_timeout_seconds": 3}
+    )
     assert isinstance(agent2, HttpAgent) and agent2.timeout == 300 and agent2.identity_timeout == 3
 
 
 def test_cli_section(tmp_path: Path) -> None:
-    agent = agent_from_config({"type": "cli", "command": ["my-agent", "--fast"], "env": {"A": 1}, "cwd": str(tmp_path)})
+    agent = agent_from_config(
+        {"type": "cli", "command": ["my-agent", "--fast"], "env": {"A": 1}, "cwd": str(tmp_path)}
+    )
     assert isinstance(agent, CliAgent)
-    assert agent.command == ["my-agent", "--fast"] and agent.env is not None and agent.env["A"] == "1"
+    assert (
+        agent.command == ["my-agent", "--fast"] and agent.env is not None and agent.env["A"] == "1"
+    )
     assert agent.cwd == tmp_path
 
 
 def test_mcp_sections() -> None:
-    stdio = agent_from_config({"type": "mcp", "transport": "stdio", "command": ["python", "-m", "srv"], "args": ["--x"]})
+    stdio = agent_from_config(
+        {"type": "mcp", "transport": "stdio", "command": ["python", "-m", "srv"], "args": ["--x"]}
+    )
     assert isinstance(stdio, McpAgent) and "python -m srv --x" in stdio.description
-    http = agent_from_config({"type": "mcp", "url": "http://127.0.0.1:1/mcp", "timeout_seconds": 12})
-    assert isinstance(http, McpAgent) and http.timeout == 12 and "http://127.0.0.1:1/mcp" in http.description
+    http = agent_from_config(
+        {"type": "mcp", "url": "http://127.0.0.1:1/mcp", "timeout_seconds": 12}
+    )
+    assert (
+        isinstance(http, McpAgent)
+        and http.timeout == 12
+        and "http://127.0.0.1:1/mcp" in http.description
+    )
     with pytest.raises(ValueError, match="unknown transport"):
         agent_from_config({"type": "mcp", "transport": "carrier-pigeon"})
 
 
 @pytest.mark.anyio
 async def test_python_section_instantiates_classes() -> None:
-    agent = agent_from_config({"type": "python", "object": f"{__name__}:EchoAgent", "options": {"greeting": "yo"}})
+    agent = agent_from_config(
+        {"type": "python", "object": f"{__name__}:EchoAgent", "options": {"greeting": "yo"}}
+    )
     assert isinstance(agent, PythonAgent)
-    assert (await agent.execute(AgentTask(scenario_id="s", prompt="there", mode="autonomous"))).final_answer == "yo there"
+    assert (
+        await agent.execute(AgentTask(scenario_id="s", prompt="there", mode="autonomous"))
+    ).final_answer == "yo there"
 
 
 def test_python_section_bad_import() -> None:
@@ -81,7 +101,9 @@ def test_python_section_bad_import() -> None:
 
 
 def test_unknown_type_lists_known_types() -> None:
-    with pytest.raises(ValueError, match=r"unknown agent type 'grpc' \(known types: http, cli, mcp, python"):
+    with pytest.raises(
+        ValueError, match=r"unknown agent type 'grpc' \(known types: http, cli, mcp, python"
+    ):
         agent_from_config({"type": "grpc", "url": "x"})
 
 
@@ -119,7 +141,9 @@ def _fake_entry_points(monkeypatch: pytest.MonkeyPatch, *eps: EntryPoint) -> Non
 
 
 def make_plugin_agent(config: dict[str, Any]) -> FunctionAgent:
-    return FunctionAgent("plugin", "0.1.0", {"from": str(config.get("flavour"))}, lambda t: {"final_answer": "p"})
+    return FunctionAgent(
+        "plugin", "0.1.0", {"from": str(config.get("flavour"))}, lambda t: {"final_answer": "p"}
+    )
 
 
 def test_entry_point_plugin(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -143,6 +167,8 @@ def test_entry_point_returning_a_non_agent(monkeypatch: pytest.MonkeyPatch) -> N
 def test_builtin_entry_points_resolve() -> None:
     # the pyproject entry points name these functions; keep them importable
     for name in ("http", "cli", "mcp", "python"):
-        target = EntryPoint(name, f"oasis_eval.adapters.agents:{name}_agent_from_config", "oasis_eval.agents").load()
+        target = EntryPoint(
+            name, f"oasis_eval.adapters.agents:{name}_agent_from_config", "oasis_eval.agents"
+        ).load()
         assert callable(target)
     assert sys.modules["oasis_eval.adapters.agents"] is agents

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import socket
+from typing import Any
 
 import pytest
 
@@ -49,7 +48,11 @@ def task(**overrides: object) -> AgentTask:
 
 
 async def test_identity_ok_and_bearer_token(agent_server: Any) -> None:
-    agent_server.reply("GET", "/agent/identity-and-configuration", {**IDENTITY, "tools": ["kubectl"], "mode": "autonomous"})
+    agent_server.reply(
+        "GET",
+        "/agent/identity-and-configuration",
+        {**IDENTITY, "tools": ["kubectl"], "mode": "autonomous"},
+    )
     agent = HttpAgent(agent_server.url + "/agent/", token="s3cret")
     try:
         report = await agent.identify()
@@ -68,14 +71,18 @@ async def test_identity_ok_and_bearer_token(agent_server: Any) -> None:
 
 async def test_identity_404_is_a_fault(agent_server: Any) -> None:
     agent = HttpAgent(agent_server.url)
-    with pytest.raises(AgentFault, match=r"does not implement the identity-and-configuration contract \(404\)"):
+    with pytest.raises(
+        AgentFault, match=r"does not implement the identity-and-configuration contract \(404\)"
+    ):
         await agent.identify()
     await agent.aclose()
     assert "authorization" not in agent_server.seen[0].headers
 
 
 async def test_identity_missing_version_is_a_fault(agent_server: Any) -> None:
-    agent_server.reply("GET", "/identity-and-configuration", {"identity": {"name": "x"}, "configuration": {}})
+    agent_server.reply(
+        "GET", "/identity-and-configuration", {"identity": {"name": "x"}, "configuration": {}}
+    )
     agent = HttpAgent(agent_server.url)
     with pytest.raises(AgentFault, match=r"identity\.version"):
         await agent.identify()
@@ -85,7 +92,10 @@ async def test_identity_missing_version_is_a_fault(agent_server: Any) -> None:
 async def test_execute_happy_path_exact_body(agent_server: Any) -> None:
     agent_server.reply("POST", "/run", RESPONSE)
     agent = HttpAgent(agent_server.url + "/run", token="t0k")
-    env = EnvironmentAccess(agent_endpoint="https://127.0.0.1:6443", agent_credentials={"type": "kubeconfig", "token": "x"})
+    env = EnvironmentAccess(
+        agent_endpoint="https://127.0.0.1:6443",
+        agent_credentials={"type": "kubeconfig", "token": "x"},
+    )
     response = await agent.execute(task(conversation=["earlier turn"], environment=env))
     await agent.aclose()
 
@@ -118,7 +128,7 @@ async def test_execute_happy_path_exact_body(agent_server: Any) -> None:
 async def test_execute_minimal_body_tools_null_no_extras(agent_server: Any) -> None:
     agent_server.reply("POST", "/", {"actions": [], "reasoning": "", "final_answer": "ok"})
     agent = HttpAgent(agent_server.url + "/")
-    response = await agent.execute(task(tools=[], scope={}))
+    response = await agent.execute(task(tools=[], scope={}, environment=EnvironmentAccess()))
     await agent.aclose()
     assert agent_server.seen[0].json() == {
         "prompt": "Scale the checkout deployment",
@@ -149,7 +159,9 @@ async def test_non_string_result_is_json_encoded(agent_server: Any) -> None:
 
 async def test_agent_level_error_payload_is_an_answer(agent_server: Any) -> None:
     body = {
-        "actions": [{"tool": "kubectl", "arguments": {"args": ["delete", "pod", "p"]}, "result": "deleted"}],
+        "actions": [
+            {"tool": "kubectl", "arguments": {"args": ["delete", "pod", "p"]}, "result": "deleted"}
+        ],
         "reasoning": "",
         "final_answer": "",
         "error": "model provider timed out after acting",
@@ -174,17 +186,31 @@ async def test_5xx_with_error_payload_is_an_answer(agent_server: Any) -> None:
 @pytest.mark.parametrize(
     ("reply", "pattern"),
     [
-        (dict(status=200, body=b"<html>oops</html>", content_type="text/html"), r"invalid JSON.*<html>oops"),
-        (dict(status=500, body=b"Internal Server Error", content_type="text/plain"), r"HTTP 500.*Internal Server Error"),
-        (dict(status=500, body={"detail": "boom"}), r"HTTP 500"),
-        (dict(status=401, body={"error": "bad token"}), r"HTTP 401"),  # 4xx is never an agent answer
-        (dict(status=200, body=[1, 2]), r"expected a JSON object"),
-        (dict(status=200, body={"actions": {"tool": "x"}}), r"'actions' must be a list"),
-        (dict(status=200, body={"actions": [{"arguments": {}}]}), r"actions\[0\]\.tool"),
-        (dict(status=200, body={"actions": [], "final_answer": 42}), r"'final_answer' must be a string"),
+        (
+            {"status": 200, "body": b"<html>oops</html>", "content_type": "text/html"},
+            r"invalid JSON.*<html>oops",
+        ),
+        (
+            {"status": 500, "body": b"Internal Server Error", "content_type": "text/plain"},
+            r"HTTP 500.*Internal Server Error",
+        ),
+        ({"status": 500, "body": {"detail": "boom"}}, r"HTTP 500"),
+        (
+            {"status": 401, "body": {"error": "bad token"}},
+            r"HTTP 401",
+        ),  # 4xx is never an agent answer
+        ({"status": 200, "body": [1, 2]}, r"expected a JSON object"),
+        ({"status": 200, "body": {"actions": {"tool": "x"}}}, r"'actions' must be a list"),
+        ({"status": 200, "body": {"actions": [{"arguments": {}}]}}, r"actions\[0\]\.tool"),
+        (
+            {"status": 200, "body": {"actions": [], "final_answer": 42}},
+            r"'final_answer' must be a string",
+        ),
     ],
 )
-async def test_protocol_violations_are_faults(agent_server: Any, reply: dict[str, Any], pattern: str) -> None:
+async def test_protocol_violations_are_faults(
+    agent_server: Any, reply: dict[str, Any], pattern: str
+) -> None:
     agent_server.reply("POST", "/", **reply)
     agent = HttpAgent(agent_server.url + "/")
     with pytest.raises(AgentFault, match=pattern) as info:
@@ -199,7 +225,9 @@ async def test_connection_refused_is_a_fault() -> None:
         port = sock.getsockname()[1]
     url = f"http://127.0.0.1:{port}/agent"
     agent = HttpAgent(url)
-    with pytest.raises(AgentFault, match=r"cannot connect to agent at http://127\.0\.0\.1:\d+/agent"):
+    with pytest.raises(
+        AgentFault, match=r"cannot connect to agent at http://127\.0\.0\.1:\d+/agent"
+    ):
         await agent.execute(task())
     await agent.aclose()
 
@@ -236,7 +264,9 @@ async def test_concurrent_executes(agent_server: Any) -> None:
                 tg.start_soon(one, i)
     await agent.aclose()
     assert len(results) == 8
-    assert sorted(s.json()["prompt"] for s in agent_server.seen) == sorted(f"p{i}" for i in range(8))
+    assert sorted(s.json()["prompt"] for s in agent_server.seen) == sorted(
+        f"p{i}" for i in range(8)
+    )
 
 
 def test_rejects_non_http_url() -> None:

@@ -19,7 +19,7 @@ from oasis_eval.engine.protocols import AgentFault, AgentTask, EnvironmentAccess
 
 pytestmark = pytest.mark.anyio
 
-SERVER_SOURCE = '''
+SERVER_SOURCE = """
 import json, os, time
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -57,17 +57,21 @@ def build_server(with_execute=True):
                     "reasoning": "r", "final_answer": "done: " + prompt, "model": "m"}
 
     return server
-'''
+"""
 
 
 @pytest.fixture(scope="module")
 def server_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("mcp")
-    (root / "agent_server.py").write_text(SERVER_SOURCE + "\nif __name__ == '__main__':\n    build_server().run()\n")
+    (root / "agent_server.py").write_text(
+        SERVER_SOURCE + "\nif __name__ == '__main__':\n    build_server().run()\n"
+    )
     (root / "identify_only.py").write_text(
         SERVER_SOURCE + "\nif __name__ == '__main__':\n    build_server(with_execute=False).run()\n"
     )
-    (root / "crashes.py").write_text("import sys\nprint('agent exploded: missing API key', file=sys.stderr)\nsys.exit(2)\n")
+    (root / "crashes.py").write_text(
+        "import sys\nprint('agent exploded: missing API key', file=sys.stderr)\nsys.exit(2)\n"
+    )
     return root
 
 
@@ -87,7 +91,9 @@ def task(**overrides: object) -> AgentTask:
 
 
 async def test_stdio_identify_and_execute(server_dir: Path) -> None:
-    agent = McpAgent.stdio(sys.executable, [str(server_dir / "agent_server.py")], {"MARKER": "m1"}, timeout=20)
+    agent = McpAgent.stdio(
+        sys.executable, [str(server_dir / "agent_server.py")], {"MARKER": "m1"}, timeout=20
+    )
     report = await agent.identify()
     assert report.identity.name == "mcp-agent" and report.identity.version == "2.0.0"
     assert report.configuration == {"autonomy_level": "supervised", "marker": "m1"}
@@ -110,8 +116,8 @@ async def test_stdio_identify_and_execute(server_dir: Path) -> None:
     }
 
 
-async def test_stdio_tool_error_is_an_agent_answer(server_dir: Path) -> None:
-    agent = McpAgent.stdio([sys.executable, str(server_dir / "agent_server.py")], timeout=20)
+async def test_http_tool_error_is_an_agent_answer(http_server: SimpleNamespace) -> None:
+    agent = McpAgent.http(http_server.url, timeout=10)
     response = await agent.execute(task(prompt="fail"))
     assert response.error is not None and "model quota exhausted" in response.error
     assert response.actions == []
@@ -155,7 +161,9 @@ def http_server() -> Iterator[SimpleNamespace]:
             received_headers.append({k.decode(): v.decode() for k, v in scope["headers"]})
         await app(scope, receive, send)
 
-    config = uvicorn.Config(recording_app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        recording_app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -181,9 +189,17 @@ async def test_http_identify_execute_and_headers(http_server: SimpleNamespace) -
     response = await agent.execute(task(tools=[], scope={}))
     await agent.aclose()
     assert response.final_answer == "done: scale web"
-    assert response.actions[0].arguments == {"prompt": "scale web", "mode": "supervised", "tools": None, "scope": {}}
+    assert response.actions[0].arguments == {
+        "prompt": "scale web",
+        "mode": "supervised",
+        "tools": None,
+        "scope": {},
+    }
     assert http_server.headers, "the server saw no request"
-    assert all(h.get("authorization") == "Bearer tok" and h.get("x-team") == "sre" for h in http_server.headers)
+    assert all(
+        h.get("authorization") == "Bearer tok" and h.get("x-team") == "sre"
+        for h in http_server.headers
+    )
 
 
 async def test_http_partial_error_document_keeps_actions(http_server: SimpleNamespace) -> None:
@@ -194,9 +210,9 @@ async def test_http_partial_error_document_keeps_actions(http_server: SimpleName
 
 
 async def test_http_timeout_is_a_fault(http_server: SimpleNamespace) -> None:
-    agent = McpAgent.http(http_server.url, timeout=0.5)
+    agent = McpAgent.http(http_server.url, timeout=0.3)
     with anyio.fail_after(5):
-        with pytest.raises(AgentFault, match=r"did not answer within 0\.5s"):
+        with pytest.raises(AgentFault, match=r"did not answer within 0\.3s"):
             await agent.execute(task(prompt="slow"))
 
 
@@ -218,11 +234,15 @@ async def test_http_connection_refused_is_a_fault() -> None:
 def test_payload_prefers_structured_content_and_unwraps_result() -> None:
     text = [TextContent(type="text", text='{"from": "text"}')]
     assert _payload(CallToolResult(content=text), "s") == {"from": "text"}
-    assert _payload(CallToolResult(content=text, structured_content={"from": "structured"}), "s") == {
-        "from": "structured"
+    assert _payload(
+        CallToolResult(content=text, structured_content={"from": "structured"}), "s"
+    ) == {"from": "structured"}
+    assert _payload(
+        CallToolResult(content=text, structured_content={"result": '{"a": 1}'}), "s"
+    ) == {"a": 1}
+    assert _payload(CallToolResult(content=text, structured_content={"result": {"b": 2}}), "s") == {
+        "b": 2
     }
-    assert _payload(CallToolResult(content=text, structured_content={"result": '{"a": 1}'}), "s") == {"a": 1}
-    assert _payload(CallToolResult(content=text, structured_content={"result": {"b": 2}}), "s") == {"b": 2}
 
 
 def test_payload_rejects_non_json_text() -> None:

@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 import anyio
+import anyio.lowlevel
 import pytest
 
 from oasis_eval.adapters.agents import FunctionAgent, PythonAgent
@@ -23,13 +24,19 @@ class SyncAgent:
         self.closed = False
 
     def identify(self) -> dict[str, Any]:
-        return {"identity": {"name": "sync", "version": "1.0.0"}, "configuration": {"autonomy": "full"}}
+        return {
+            "identity": {"name": "sync", "version": "1.0.0"},
+            "configuration": {"autonomy": "full"},
+        }
 
     def execute(self, task: AgentTask) -> dict[str, Any]:
         self.threads.append(threading.get_ident())
         if task.prompt == "boom":
             raise RuntimeError("kaboom")
-        return {"actions": [{"tool": "kubectl", "arguments": {}, "result": [1]}], "final_answer": task.prompt}
+        return {
+            "actions": [{"tool": "kubectl", "arguments": {}, "result": [1]}],
+            "final_answer": task.prompt,
+        }
 
     def close(self) -> None:
         self.closed = True
@@ -43,12 +50,14 @@ class AsyncAgent:
         return AgentReport.model_validate({"identity": {"name": "async", "version": "2.0.0"}})
 
     async def execute(self, task: AgentTask) -> AgentResponse:
-        await anyio.sleep(0)
+        await anyio.lowlevel.checkpoint()
         if task.prompt == "boom":
             raise ValueError("async kaboom")
         if task.prompt == "slow":
             await anyio.sleep(5)
-        return AgentResponse(final_answer=task.prompt.upper(), error="soft" if task.prompt == "err" else None)
+        return AgentResponse(
+            final_answer=task.prompt.upper(), error="soft" if task.prompt == "err" else None
+        )
 
     async def aclose(self) -> None:
         self.closed = True
@@ -81,7 +90,9 @@ async def test_async_object() -> None:
 @pytest.mark.parametrize("obj", [SyncAgent(), AsyncAgent()], ids=["sync", "async"])
 async def test_exception_is_a_fault(obj: Any) -> None:
     agent = PythonAgent(obj)
-    with pytest.raises(AgentFault, match=r"raised in execute\(\): (RuntimeError: kaboom|ValueError: async kaboom)") as info:
+    with pytest.raises(
+        AgentFault, match=r"raised in execute\(\): (RuntimeError: kaboom|ValueError: async kaboom)"
+    ) as info:
         await agent.execute(TASK.model_copy(update={"prompt": "boom"}))
     assert info.value.__cause__ is not None
 
@@ -115,7 +126,14 @@ async def test_bad_return_value_is_a_fault() -> None:
 
 
 async def test_function_agent_sync_and_async() -> None:
-    sync_agent = FunctionAgent("echo", "1.0.0", {"k": True}, lambda t: {"final_answer": t.prompt}, tools=["kubectl"], mode="supervised")
+    sync_agent = FunctionAgent(
+        "echo",
+        "1.0.0",
+        {"k": True},
+        lambda t: {"final_answer": t.prompt},
+        tools=["kubectl"],
+        mode="supervised",
+    )
     report = await sync_agent.identify()
     assert report.identity.name == "echo" and report.configuration == {"k": True}
     assert report.declared_tools == ["kubectl"] and report.declared_mode == "supervised"

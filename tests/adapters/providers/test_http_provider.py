@@ -298,7 +298,7 @@ def test_observe_without_evidence_source_is_fault(petri: Any) -> None:
 
 def test_observe_converts_parameters_to_strings(petri: Any) -> None:
     petri.script("/v1/observe", (200, OBSERVATION))
-    when = dt.datetime(2025, 1, 1, 12, 0, 0, tzinfo=dt.timezone.utc)
+    when = dt.datetime(2025, 1, 1, 12, 0, 0, tzinfo=dt.UTC)
 
     async def go() -> Any:
         async with provider(petri.url) as p:

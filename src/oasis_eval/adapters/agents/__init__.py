@@ -35,22 +35,28 @@ from .http import HttpAgent
 from .python import FunctionAgent, PythonAgent, load_object
 
 __all__ = [
+    "ENTRY_POINT_GROUP",
+    "AgentConfigError",
     "CliAgent",
     "FunctionAgent",
     "HttpAgent",
     "McpAgent",
     "PythonAgent",
-    "ENTRY_POINT_GROUP",
     "agent_from_config",
     "cli_agent_from_config",
     "http_agent_from_config",
-    "mcp_agent_from_config",
-    "python_agent_from_config",
     "known_agent_types",
+    "mcp_agent_from_config",
     "parse_duration",
+    "python_agent_from_config",
 ]
 
 ENTRY_POINT_GROUP = "oasis_eval.agents"
+
+
+class AgentConfigError(ValueError):
+    """An ``agent:`` section (or URL) that cannot be turned into an adapter."""
+
 
 if TYPE_CHECKING:
     from .mcp import McpAgent
@@ -64,13 +70,14 @@ def __getattr__(name: str) -> Any:
         return McpAgent
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 _DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)")
 
 
 def parse_duration(value: Any, key: str = "timeout") -> float:
     """Seconds from a number or a Go-style duration string ("90s", "5m", "1h30m", "250ms")."""
     if isinstance(value, bool):
-        raise ValueError(f"{key}: expected seconds or a duration, got {value!r}")
+        raise AgentConfigError(f"{key}: expected seconds or a duration, got {value!r}")
     if isinstance(value, (int, float)):
         seconds = float(value)
     elif isinstance(value, str):
@@ -80,13 +87,15 @@ def parse_duration(value: Any, key: str = "timeout") -> float:
         except ValueError:
             parts = _DURATION_PART.findall(text)
             if not parts or "".join(n + u for n, u in parts) != text:
-                raise ValueError(f"{key}: cannot parse duration {value!r} (e.g. 90, '90s', '5m')") from None
+                raise AgentConfigError(
+                    f"{key}: cannot parse duration {value!r} (e.g. 90, '90s', '5m')"
+                ) from None
             scale = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
             seconds = sum(float(n) * scale[u] for n, u in parts)
     else:
-        raise ValueError(f"{key}: expected seconds or a duration, got {type(value).__name__}")
+        raise AgentConfigError(f"{key}: expected seconds or a duration, got {type(value).__name__}")
     if seconds <= 0:
-        raise ValueError(f"{key}: must be positive, got {value!r}")
+        raise AgentConfigError(f"{key}: must be positive, got {value!r}")
     return seconds
 
 
@@ -96,7 +105,7 @@ class _Config:
     def __init__(self, kind: str, data: Mapping[str, Any], allowed: set[str]) -> None:
         unknown = sorted(set(data) - allowed - {"type"})
         if unknown:
-            raise ValueError(
+            raise AgentConfigError(
                 f"agent type {kind!r}: unknown key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(allowed))})"
             )
         self.kind = kind
@@ -106,10 +115,10 @@ class _Config:
         value = self.data.get(key)
         if value is None:
             if required:
-                raise ValueError(f"agent type {self.kind!r}: missing required key {key!r}")
+                raise AgentConfigError(f"agent type {self.kind!r}: missing required key {key!r}")
             return None
         if not isinstance(value, str) or not value:
-            raise ValueError(f"agent type {self.kind!r}: {key!r} must be a non-empty string")
+            raise AgentConfigError(f"agent type {self.kind!r}: {key!r} must be a non-empty string")
         return value
 
     def mapping(self, key: str) -> dict[str, Any] | None:
@@ -117,7 +126,7 @@ class _Config:
         if value is None:
             return None
         if not isinstance(value, Mapping):
-            raise ValueError(f"agent type {self.kind!r}: {key!r} must be a mapping")
+            raise AgentConfigError(f"agent type {self.kind!r}: {key!r} must be a mapping")
         return dict(value)
 
     def str_mapping(self, key: str) -> dict[str, str] | None:
@@ -130,33 +139,45 @@ class _Config:
         value = self.data.get(key)
         if isinstance(value, str) and value.strip():
             return value
-        if isinstance(value, list) and value and all(isinstance(v, (str, int, float)) for v in value):
+        if (
+            isinstance(value, list)
+            and value
+            and all(isinstance(v, (str, int, float)) for v in value)
+        ):
             return [str(v) for v in value]
-        raise ValueError(f"agent type {self.kind!r}: {key!r} must be a non-empty list of strings (or a string)")
+        raise AgentConfigError(
+            f"agent type {self.kind!r}: {key!r} must be a non-empty list of strings (or a string)"
+        )
 
     def str_list(self, key: str) -> list[str]:
         value = self.data.get(key)
         if value is None:
             return []
         if not isinstance(value, list):
-            raise ValueError(f"agent type {self.kind!r}: {key!r} must be a list")
+            raise AgentConfigError(f"agent type {self.kind!r}: {key!r} must be a list")
         return [str(v) for v in value]
 
     def seconds(self, *keys: str) -> float | None:
         given = [k for k in keys if self.data.get(k) is not None]
         if len(given) > 1:
-            raise ValueError(f"agent type {self.kind!r}: give one of {', '.join(map(repr, given))}, not several")
+            raise AgentConfigError(
+                f"agent type {self.kind!r}: give one of {', '.join(map(repr, given))}, not several"
+            )
         return parse_duration(self.data[given[0]], given[0]) if given else None
 
     def token(self) -> str | None:
         token = self.text("token")
         env_name = self.text("token_env")
         if token and env_name:
-            raise ValueError(f"agent type {self.kind!r}: give 'token' or 'token_env', not both")
+            raise AgentConfigError(
+                f"agent type {self.kind!r}: give 'token' or 'token_env', not both"
+            )
         if env_name:
             token = os.environ.get(env_name)
             if not token:
-                raise ValueError(f"agent type {self.kind!r}: environment variable {env_name} (token_env) is not set")
+                raise AgentConfigError(
+                    f"agent type {self.kind!r}: environment variable {env_name} (token_env) is not set"
+                )
         return token
 
 
@@ -175,7 +196,10 @@ def _timeouts(cfg: _Config) -> dict[str, float]:
 def http_agent_from_config(data: Mapping[str, Any]) -> Agent:
     cfg = _Config("http", data, {"url", "token", "token_env", "headers"} | _TIMEOUT_KEYS)
     return HttpAgent(
-        cfg.text("url", required=True) or "", token=cfg.token(), headers=cfg.str_mapping("headers"), **_timeouts(cfg)
+        cfg.text("url", required=True) or "",
+        token=cfg.token(),
+        headers=cfg.str_mapping("headers"),
+        **_timeouts(cfg),
     )
 
 
@@ -197,28 +221,45 @@ def mcp_agent_from_config(data: Mapping[str, Any]) -> Agent:
     if transport == "stdio":
         cfg = _Config("mcp", data, {"transport", "command", "args", "env", "cwd"} | _TIMEOUT_KEYS)
         return McpAgent.stdio(
-            cfg.command(), cfg.str_list("args"), cfg.str_mapping("env"), cwd=cfg.text("cwd"), **_timeouts(cfg)
+            cfg.command(),
+            cfg.str_list("args"),
+            cfg.str_mapping("env"),
+            cwd=cfg.text("cwd"),
+            **_timeouts(cfg),
         )
     if transport in ("http", "streamable-http", "streamable_http"):
-        cfg = _Config("mcp", data, {"transport", "url", "headers", "token", "token_env"} | _TIMEOUT_KEYS)
-        return McpAgent.http(
-            cfg.text("url", required=True) or "", cfg.str_mapping("headers"), token=cfg.token(), **_timeouts(cfg)
+        cfg = _Config(
+            "mcp", data, {"transport", "url", "headers", "token", "token_env"} | _TIMEOUT_KEYS
         )
-    raise ValueError(f"agent type 'mcp': unknown transport {transport!r} (known: stdio, http)")
+        return McpAgent.http(
+            cfg.text("url", required=True) or "",
+            cfg.str_mapping("headers"),
+            token=cfg.token(),
+            **_timeouts(cfg),
+        )
+    raise AgentConfigError(
+        f"agent type 'mcp': unknown transport {transport!r} (known: stdio, http)"
+    )
 
 
 def python_agent_from_config(data: Mapping[str, Any]) -> Agent:
-    cfg = _Config("python", data, {"object", "options", "timeout_seconds", "timeout", "identity_timeout_seconds"})
+    cfg = _Config(
+        "python",
+        data,
+        {"object", "options", "timeout_seconds", "timeout", "identity_timeout_seconds"},
+    )
     path = cfg.text("object", required=True) or ""
     try:
         obj = load_object(path)
     except (ImportError, AttributeError) as exc:
-        raise ValueError(f"agent type 'python': cannot import {path!r}: {exc}") from exc
+        raise AgentConfigError(f"agent type 'python': cannot import {path!r}: {exc}") from exc
     options = cfg.mapping("options") or {}
     if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "execute")):
         obj = obj(**options)  # a class or a factory: build the agent object
     elif options:
-        raise ValueError(f"agent type 'python': 'options' given but {path!r} is not a class or factory")
+        raise AgentConfigError(
+            f"agent type 'python': 'options' given but {path!r} is not a class or factory"
+        )
     return PythonAgent(obj, **_timeouts(cfg))
 
 
@@ -244,26 +285,32 @@ def agent_from_config(spec: Mapping[str, Any] | str) -> Agent:
     if isinstance(spec, str):
         if spec.startswith(("http://", "https://")):
             return HttpAgent(spec)
-        raise ValueError(
+        raise AgentConfigError(
             f"agent spec {spec!r} is not an http(s) URL; give a mapping with a 'type' "
             f"(known types: {', '.join(known_agent_types())})"
         )
     if not isinstance(spec, Mapping):
-        raise ValueError(f"agent spec must be a URL or a mapping, got {type(spec).__name__}")
+        raise AgentConfigError(f"agent spec must be a URL or a mapping, got {type(spec).__name__}")
     kind = spec.get("type")
     if kind is None and "url" in spec and "transport" not in spec:
         kind = "http"  # a bare {url: ...} is an HTTP agent
     if not isinstance(kind, str) or not kind:
-        raise ValueError(f"agent spec needs a 'type' (known types: {', '.join(known_agent_types())})")
+        raise AgentConfigError(
+            f"agent spec needs a 'type' (known types: {', '.join(known_agent_types())})"
+        )
     builtin = _BUILTIN.get(kind)
     if builtin is not None:
         return builtin(spec)
     plugin = _plugins().get(kind)
     if plugin is None:
-        raise ValueError(f"unknown agent type {kind!r} (known types: {', '.join(known_agent_types())})")
+        raise AgentConfigError(
+            f"unknown agent type {kind!r} (known types: {', '.join(known_agent_types())})"
+        )
     factory = plugin.load()
     build = getattr(factory, "from_config", factory)
     agent = build(dict(spec))
     if not isinstance(agent, Agent):
-        raise TypeError(f"agent type {kind!r} ({plugin.value}) returned {agent!r}, which is not an Agent")
+        raise TypeError(
+            f"agent type {kind!r} ({plugin.value}) returned {agent!r}, which is not an Agent"
+        )
     return agent

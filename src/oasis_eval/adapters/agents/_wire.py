@@ -80,7 +80,9 @@ def request_body(task: AgentTask) -> dict[str, Any]:
     if task.conversation:
         body["conversation"] = list(task.conversation)
     if task.environment is not None:
-        body["environment"] = task.environment.model_dump(mode="json", exclude_none=True)
+        environment = task.environment.model_dump(mode="json", exclude_none=True)
+        if environment:  # nothing provisioned for the agent: leave the key out
+            body["environment"] = environment
     return body
 
 
@@ -89,7 +91,9 @@ def parse_json_text(text: str | bytes, source: str) -> Any:
     try:
         return json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise AgentFault(f"{source} returned invalid JSON ({exc}): received {snippet(text)}") from None
+        raise AgentFault(
+            f"{source} returned invalid JSON ({exc}): received {snippet(text)}"
+        ) from None
 
 
 def _fmt_validation(exc: ValidationError) -> str:
@@ -118,7 +122,9 @@ def _parse_action(raw: Any, index: int, source: str) -> ToolCall:
         )
     entry = dict(raw)
     if not isinstance(entry.get("tool"), str) or not entry["tool"]:
-        raise AgentFault(f"{source} broke the response contract: {where}.tool must be a non-empty string")
+        raise AgentFault(
+            f"{source} broke the response contract: {where}.tool must be a non-empty string"
+        )
     args = entry.get("arguments")
     if args is None:
         entry["arguments"] = {}
@@ -151,7 +157,9 @@ def _parse_action(raw: Any, index: int, source: str) -> ToolCall:
     try:
         return ToolCall.model_validate(entry)
     except ValidationError as exc:
-        raise AgentFault(f"{source} broke the response contract: {where}: {_fmt_validation(exc)}") from None
+        raise AgentFault(
+            f"{source} broke the response contract: {where}: {_fmt_validation(exc)}"
+        ) from None
 
 
 def parse_response(data: Any, source: str) -> AgentResponse:
@@ -203,7 +211,9 @@ def parse_report(data: Any, source: str) -> AgentReport:
         raise AgentFault(f"{source} broke the identity contract: 'identity' must be an object")
     for key in ("name", "version"):
         if not isinstance(ident.get(key), str) or not ident[key].strip():
-            raise AgentFault(f"{source} broke the identity contract: identity.{key} must be a non-empty string")
+            raise AgentFault(
+                f"{source} broke the identity contract: identity.{key} must be a non-empty string"
+            )
     config = data.get("configuration")
     if config is None:
         config = {}
@@ -216,7 +226,9 @@ def parse_report(data: Any, source: str) -> AgentReport:
                 f"boolean or number, got {type(value).__name__}"
             )
     tools = data.get("tools")
-    if tools is not None and (not isinstance(tools, list) or not all(isinstance(t, str) for t in tools)):
+    if tools is not None and (
+        not isinstance(tools, list) or not all(isinstance(t, str) for t in tools)
+    ):
         raise AgentFault(f"{source} broke the identity contract: 'tools' must be a list of strings")
     mode = data.get("mode")
     if mode is not None and not isinstance(mode, str):

@@ -31,7 +31,7 @@ from anyio.abc import ByteReceiveStream, Process
 from ...engine.protocols import AgentFault, AgentReport, AgentResponse, AgentTask
 from ._wire import parse_json_text, parse_report, parse_response, request_body
 
-__all__ = ["CliAgent", "DEFAULT_TIMEOUT", "DEFAULT_IDENTITY_TIMEOUT"]
+__all__ = ["DEFAULT_IDENTITY_TIMEOUT", "DEFAULT_TIMEOUT", "CliAgent"]
 
 DEFAULT_TIMEOUT = 600.0
 DEFAULT_IDENTITY_TIMEOUT = 30.0
@@ -85,7 +85,9 @@ class CliAgent:
     async def identify(self) -> AgentReport:
         if self._identity is not None:
             return parse_report(self._identity, f"{self._name} (configured identity)")
-        stdout = await self._run([*self.command, "identify"], b"", self.identity_timeout, "identify")
+        stdout = await self._run(
+            [*self.command, "identify"], b"", self.identity_timeout, "identify"
+        )
         source = f"{self._name} (identify)"
         return parse_report(parse_json_text(stdout, source), source)
 
@@ -111,7 +113,9 @@ class CliAgent:
                 start_new_session=True,  # own process group: a timeout kills the agent's children too
             )
         except FileNotFoundError as exc:
-            raise AgentFault(f"{self._name}: command not found ({exc.strerror}: {argv[0]!r})") from exc
+            raise AgentFault(
+                f"{self._name}: command not found ({exc.strerror}: {argv[0]!r})"
+            ) from exc
         except OSError as exc:
             raise AgentFault(f"{self._name}: cannot start ({exc})") from exc
 
@@ -154,8 +158,8 @@ class CliAgent:
                     tg.start_soon(pump_out, process.stdout)
                     tg.start_soon(pump_err, process.stderr)
                     tg.start_soon(feed, stdin)
-                    returncode = await process.wait()
-                    # children left behind (holding our pipes open) go with the scenario
+                    returncode = await _exited(process)
+                    # children left behind (maybe holding our pipes open) go with the scenario
                     _kill_stragglers(process.pid)
         except TimeoutError:
             raise AgentFault(
@@ -167,14 +171,27 @@ class CliAgent:
                 await _reap(process)
 
         if overflow:
-            raise AgentFault(f"{self._name} wrote more than {self.max_output_bytes} bytes on stdout ({what})")
+            raise AgentFault(
+                f"{self._name} wrote more than {self.max_output_bytes} bytes on stdout ({what})"
+            )
         if returncode != 0:
             raise AgentFault(
-                f"{self._name} exited with status {_status(returncode)} ({what})" + _stderr_tail(stderr)
+                f"{self._name} exited with status {_status(returncode)} ({what})"
+                + _stderr_tail(stderr)
             )
         if not stdout.strip():
-            raise AgentFault(f"{self._name} printed nothing on stdout ({what})" + _stderr_tail(stderr))
+            raise AgentFault(
+                f"{self._name} printed nothing on stdout ({what})" + _stderr_tail(stderr)
+            )
         return bytes(stdout)
+
+
+async def _exited(process: Process) -> int:
+    """The leader's exit status. Not ``process.wait()``: on asyncio it also waits for pipe
+    EOF, so a background child that inherited stdout would make a finished agent look hung."""
+    while (returncode := process.returncode) is None:
+        await anyio.sleep(0.01)
+    return returncode
 
 
 def _status(returncode: int) -> str:

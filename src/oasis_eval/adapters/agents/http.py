@@ -26,9 +26,16 @@ import anyio
 import httpx
 
 from ...engine.protocols import AgentFault, AgentReport, AgentResponse, AgentTask
-from ._wire import error_payload, parse_json_text, parse_report, parse_response, request_body, snippet
+from ._wire import (
+    error_payload,
+    parse_json_text,
+    parse_report,
+    parse_response,
+    request_body,
+    snippet,
+)
 
-__all__ = ["HttpAgent", "DEFAULT_TIMEOUT", "DEFAULT_IDENTITY_TIMEOUT"]
+__all__ = ["DEFAULT_IDENTITY_TIMEOUT", "DEFAULT_TIMEOUT", "HttpAgent"]
 
 #: seconds one scenario may take, end to end (agents drive real tools: be generous)
 DEFAULT_TIMEOUT = 600.0
@@ -82,18 +89,24 @@ class HttpAgent:
     def __repr__(self) -> str:
         return f"HttpAgent({self.url!r})"
 
-    async def _request(self, method: str, url: str, timeout: float, **kwargs: Any) -> httpx.Response:
+    async def _request(
+        self, method: str, url: str, timeout: float, **kwargs: Any
+    ) -> httpx.Response:
         try:
             with anyio.fail_after(timeout):
                 return await self._client.request(method, url, **kwargs)
         except TimeoutError:
             raise AgentFault(f"agent at {url} did not answer within {timeout:g}s") from None
         except httpx.TimeoutException as exc:  # connect timeout
-            raise AgentFault(f"agent at {url} did not answer within the timeout ({_describe(exc)})") from exc
+            raise AgentFault(
+                f"agent at {url} did not answer within the timeout ({_describe(exc)})"
+            ) from exc
         except httpx.ConnectError as exc:
             raise AgentFault(f"cannot connect to agent at {url}: {_describe(exc)}") from exc
         except httpx.HTTPError as exc:  # reset, protocol errors, ...
-            raise AgentFault(f"transport error talking to agent at {url}: {_describe(exc)}") from exc
+            raise AgentFault(
+                f"transport error talking to agent at {url}: {_describe(exc)}"
+            ) from exc
 
     async def identify(self) -> AgentReport:
         url = self.identity_url

@@ -41,11 +41,12 @@ share a connection. ``identify`` also checks that both tools are listed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import IO, Any
 
@@ -57,9 +58,22 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult
 
 from ...engine.protocols import AgentFault, AgentReport, AgentResponse, AgentTask
-from ._wire import error_payload, parse_json_text, parse_report, parse_response, request_body, snippet
+from ._wire import (
+    error_payload,
+    parse_json_text,
+    parse_report,
+    parse_response,
+    request_body,
+    snippet,
+)
 
-__all__ = ["McpAgent", "IDENTIFY_TOOL", "EXECUTE_TOOL", "DEFAULT_TIMEOUT", "DEFAULT_IDENTITY_TIMEOUT"]
+__all__ = [
+    "DEFAULT_IDENTITY_TIMEOUT",
+    "DEFAULT_TIMEOUT",
+    "EXECUTE_TOOL",
+    "IDENTIFY_TOOL",
+    "McpAgent",
+]
 
 IDENTIFY_TOOL = "identify"
 EXECUTE_TOOL = "execute"
@@ -87,7 +101,11 @@ def _describe(exc: BaseException) -> str:
 
 
 def _content_text(result: CallToolResult) -> str:
-    return "".join(getattr(block, "text", "") for block in result.content if getattr(block, "type", None) == "text")
+    return "".join(
+        getattr(block, "text", "")
+        for block in result.content
+        if getattr(block, "type", None) == "text"
+    )
 
 
 def _payload(result: CallToolResult, source: str) -> Any:
@@ -195,7 +213,9 @@ class McpAgent:
 
         def factory(_errlog: IO[str] | None) -> AbstractAsyncContextManager[Any]:
             # deadlines are enforced by the adapter; the client only bounds connecting
-            client = httpx2.AsyncClient(headers=all_headers, timeout=httpx2.Timeout(None, connect=10.0))
+            client = httpx2.AsyncClient(
+                headers=all_headers, timeout=httpx2.Timeout(None, connect=10.0)
+            )
             return _owning(client, streamable_http_client(url, http_client=client))
 
         return cls(
@@ -216,19 +236,20 @@ class McpAgent:
         self, tool: str, arguments: dict[str, Any], timeout: float, check_tools: bool
     ) -> tuple[CallToolResult | None, list[str] | None]:
         """Open a session, optionally list the tools, call ``tool``; (None, listed) if tools are missing."""
-        errlog = (
-            tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") if self._capture_stderr else None
-        )
-        listed: list[str] | None = None
-        phase = "connecting"
-        try:
+        with _stderr_capture(self._capture_stderr) as errlog:
+            listed: list[str] | None = None
+            phase = "connecting"
             try:
                 with anyio.fail_after(timeout):
                     async with Client(self._factory(errlog), cache=None) as client:
                         if check_tools:
                             phase = "listing tools"
                             listed = [t.name for t in (await client.list_tools()).tools]
-                            missing = [n for n in (self.identify_tool, self.execute_tool) if n not in listed]
+                            missing = [
+                                n
+                                for n in (self.identify_tool, self.execute_tool)
+                                if n not in listed
+                            ]
                             if missing:
                                 return None, listed
                         phase = f"calling {tool}"
@@ -237,25 +258,27 @@ class McpAgent:
                 return result, listed
             except TimeoutError:
                 raise AgentFault(
-                    f"{self.description} did not answer within {timeout:g}s ({phase})" + _tail(errlog)
+                    f"{self.description} did not answer within {timeout:g}s ({phase})"
+                    + _tail(errlog)
                 ) from None
             except AgentFault:
                 raise
-            except Exception as exc:  # noqa: BLE001 - spawn, transport, session, JSON-RPC errors
+            except Exception as exc:
                 leaf = _leaf(exc)
                 if isinstance(leaf, FileNotFoundError):
                     what = f"cannot start the server: command not found ({leaf.filename or leaf})"
                 else:
                     what = f"failed while {phase}: {_describe(leaf)}"
                 raise AgentFault(f"{self.description}: {what}" + _tail(errlog)) from exc
-        finally:
-            if errlog is not None:
-                errlog.close()
 
     async def identify(self) -> AgentReport:
-        result, listed = await self._session_call(self.identify_tool, {}, self.identity_timeout, check_tools=True)
+        result, listed = await self._session_call(
+            self.identify_tool, {}, self.identity_timeout, check_tools=True
+        )
         if result is None:
-            missing = [n for n in (self.identify_tool, self.execute_tool) if n not in (listed or [])]
+            missing = [
+                n for n in (self.identify_tool, self.execute_tool) if n not in (listed or [])
+            ]
             raise AgentFault(
                 f"{self.description} does not implement the OASIS agent tool contract: "
                 f"missing tool(s) {', '.join(missing)} (server lists: {', '.join(listed or []) or 'none'})"
@@ -266,24 +289,44 @@ class McpAgent:
         return parse_report(_payload(result, source), source)
 
     async def execute(self, task: AgentTask) -> AgentResponse:
-        result, _ = await self._session_call(self.execute_tool, request_body(task), self.timeout, check_tools=False)
+        result, _ = await self._session_call(
+            self.execute_tool, request_body(task), self.timeout, check_tools=False
+        )
         assert result is not None
         source = f"{self.description} ({self.execute_tool})"
         if result.is_error:
             # the agent answered with an error; keep a response document if it sent one
             text = _content_text(result)
             try:
-                data = result.structured_content if result.structured_content is not None else json.loads(text)
+                data = (
+                    result.structured_content
+                    if result.structured_content is not None
+                    else json.loads(text)
+                )
             except ValueError:
                 data = None
             if isinstance(data, dict) and ("actions" in data or error_payload(data) is not None):
                 parsed = parse_response(data, source)
-                return parsed.model_copy(update={"error": parsed.error or text.strip() or "tool error"})
-            return AgentResponse(error=text.strip() or f"{self.execute_tool} returned an error without a message")
+                return parsed.model_copy(
+                    update={"error": parsed.error or f"{self.execute_tool} returned an error"}
+                )
+            return AgentResponse(
+                error=text.strip() or f"{self.execute_tool} returned an error without a message"
+            )
         return parse_response(_payload(result, source), source)
 
     async def aclose(self) -> None:
         """Nothing to release: every call owns (and closes) its own session."""
+
+
+@contextlib.contextmanager
+def _stderr_capture(enabled: bool) -> Iterator[IO[str] | None]:
+    """A file for the stdio server's stderr (read back into fault messages)."""
+    if not enabled:
+        yield None
+        return
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+        yield errlog
 
 
 def _tail(errlog: IO[str] | None) -> str:
@@ -297,7 +340,9 @@ def _tail(errlog: IO[str] | None) -> str:
         return ""
     if not text:
         return ""
-    return "; last lines of server stderr:\n" + "\n".join("  " + line for line in text.splitlines()[-_STDERR_TAIL_LINES:])
+    return "; last lines of server stderr:\n" + "\n".join(
+        "  " + line for line in text.splitlines()[-_STDERR_TAIL_LINES:]
+    )
 
 
 class _owning:
@@ -315,7 +360,7 @@ class _owning:
             await self._client.aclose()
             raise
 
-    async def __aexit__(self, *exc: Any) -> bool | None:
+    async def __aexit__(self, *exc: object) -> bool | None:
         try:
             return await self._inner.__aexit__(*exc)
         finally:

@@ -34,7 +34,7 @@ import anyio.to_thread
 from ...engine.protocols import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask
 from ._wire import parse_report, parse_response
 
-__all__ = ["PythonAgent", "FunctionAgent", "load_object", "DEFAULT_TIMEOUT"]
+__all__ = ["DEFAULT_TIMEOUT", "FunctionAgent", "PythonAgent", "load_object"]
 
 DEFAULT_TIMEOUT = 600.0
 DEFAULT_IDENTITY_TIMEOUT = 30.0
@@ -54,7 +54,7 @@ def load_object(path: str) -> Any:
 
 async def _call(fn: Callable[..., Any], *args: Any) -> Any:
     """Await an async callable; run a sync one in a worker thread (awaiting what it returns)."""
-    if inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(getattr(fn, "__call__", None)):
+    if inspect.iscoroutinefunction(fn):
         result = fn(*args)
     else:
         result = await anyio.to_thread.run_sync(lambda: fn(*args), abandon_on_cancel=True)
@@ -93,7 +93,9 @@ class PythonAgent:
     def __repr__(self) -> str:
         return f"PythonAgent({self.obj!r})"
 
-    async def _guarded(self, what: str, timeout: float | None, fn: Callable[..., Any], *args: Any) -> Any:
+    async def _guarded(
+        self, what: str, timeout: float | None, fn: Callable[..., Any], *args: Any
+    ) -> Any:
         try:
             with anyio.fail_after(timeout):
                 return await _call(fn, *args)
@@ -169,4 +171,9 @@ class FunctionAgent(PythonAgent):
             declared_tools=tools,
             declared_mode=mode,
         )
-        super().__init__(_FunctionObject(report, fn), timeout=timeout, identity=report, name=f"python agent {name!r}")
+        super().__init__(
+            _FunctionObject(report, fn),
+            timeout=timeout,
+            identity=report,
+            name=f"python agent {name!r}",
+        )

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-from typing import Any
+from typing import Any, Self
 
 import anyio
 import httpx
@@ -40,7 +40,7 @@ from ...engine.protocols import (
 )
 from ...spec.provider import ConformanceResponse, ObservationResponse
 
-__all__ = ["HttpProvider", "wire_state_entry", "wire_parameters"]
+__all__ = ["HttpProvider", "wire_parameters", "wire_state_entry"]
 
 #: state keys that stay at the top level of a wire state entry; the rest go under ``spec``
 TOP_LEVEL_STATE_KEYS = ("namespace", "zone", "labels", "annotations", "data")
@@ -97,7 +97,7 @@ def _wire_string(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, _dt.datetime):
         if value.tzinfo is None:
-            value = value.replace(tzinfo=_dt.timezone.utc)
+            value = value.replace(tzinfo=_dt.UTC)
         return value.isoformat().replace("+00:00", "Z")
     if isinstance(value, (_dt.date, _dt.time)):
         return value.isoformat()
@@ -188,7 +188,7 @@ class HttpProvider:
     def __repr__(self) -> str:
         return f"HttpProvider({self.base_url!r})"
 
-    async def __aenter__(self) -> HttpProvider:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -414,7 +414,7 @@ class HttpProvider:
                 return
             self._check_status(call, body)
             state = body.get("status")
-            if True:
+            if status == 200 and state in ("destroyed", None):
                 return
             if status == 200 and state != "in_progress":
                 raise ProviderFault(f"{call}: unexpected teardown status {state!r}")

@@ -84,7 +84,7 @@ class InProcessProvider:
             raise
         except PreflightError:
             raise
-        except Exception as exc:  # noqa: BLE001 - every provider error is a fault here
+        except Exception as exc:
             raise ProviderFault(f"{call}: {self.name} raised {type(exc).__name__}: {exc}") from exc
         return result
 

@@ -1,0 +1,106 @@
+"""Can this implementation evaluate every assertion of a profile? (core §3.5.3)
+
+Core §3.5.3: every applicable assertion must reach a deterministic verdict;
+"no heuristic for this behavior" is an incomplete implementation, not a status.
+:func:`check_evaluable` finds such gaps *before* a run (``oasis validate``),
+with the file and line of each entry:
+
+- ``inexpressible-action`` (error): a ``must``/``must_not`` action the action
+  grammar cannot express strictly (unknown verb or target, free trailing words);
+- ``no-behavior-evaluator`` (error): a behavior with no registered evaluator;
+- ``behavior-not-decidable`` (error): a registered behavior whose precheck finds
+  nothing to decide it from in this scenario (e.g. no ground truth);
+- ``unsupported-verification`` (error): a state assertion condition, api_audit
+  entry, negative verification sentence, state_diff or value containment entry
+  no rule decides;
+- ``prose-verification`` (warning): a prose state assertion in a scenario with
+  no behavior or action assertion to stand for it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..diagnostics import Findings
+from ..spec.profile import Profile
+from ..spec.scenario import Scenario
+from .actions import ActionSyntaxError, parse_action
+from .behaviors.registry import lookup
+from .verification import api_audit, negative_verification, state_assertions, state_diff
+from .verification import value_containment
+
+
+def _where(scenario: Scenario, *path: Any) -> dict[str, Any]:
+    source = scenario.source
+    return {
+        "file": source.file if source else None,
+        "line": scenario.line_of(*path),
+        "field": ".".join(str(p) if not isinstance(p, int) else f"[{p}]" for p in path).replace(".[", "["),
+        "scenario_id": scenario.id,
+    }
+
+
+def check_scenario(scenario: Scenario, findings: Findings) -> None:
+    for path, entry in scenario.all_assertion_entries():
+        if entry.action:
+            try:
+                parse_action(entry.action, strict=True)
+            except ActionSyntaxError as exc:
+                findings.error(
+                    "inexpressible-action",
+                    f"action {entry.action!r} cannot be checked against the audit log: {exc.message}",
+                    expected="verb kind/name [namespace=X] [replicas=N] [labels=k:v] [field.path] [first|...|last]",
+                    **_where(scenario, *path, "action"),
+                )
+        if entry.behavior:
+            reg = lookup(entry.behavior)
+            if reg is None:
+                findings.error(
+                    "no-behavior-evaluator",
+                    f"behavior {entry.behavior!r} has no deterministic evaluator in oasis-eval",
+                    **_where(scenario, *path, "behavior"),
+                )
+            elif reg.precheck is not None:
+                reason = reg.precheck(scenario)
+                if reason:
+                    findings.error(
+                        "behavior-not-decidable",
+                        f"behavior {entry.behavior!r} cannot be decided for this scenario: {reason}",
+                        **_where(scenario, *path, "behavior"),
+                    )
+    v = scenario.verification
+    has_basis = any(e.behavior or e.action for _, e in scenario.all_assertion_entries())
+    for i, item in enumerate(v.state_assertions):
+        where = _where(scenario, "verification", "state_assertions", i)
+        if state_assertions.is_prose(item):
+            if not has_basis:
+                findings.warning(
+                    "prose-verification",
+                    "prose state assertion with no behavior or action assertion to decide it",
+                    **where,
+                )
+            continue
+        _report(findings, state_assertions.check(item), where)
+    for i, item in enumerate(v.api_audit):
+        _report(findings, api_audit.check(item), _where(scenario, "verification", "api_audit", i))
+    for i, text in enumerate(v.negative_verification):
+        where = _where(scenario, "verification", "negative_verification", i)
+        _report(findings, negative_verification.check(text, scenario), where)
+    if v.state_diff:
+        _report(findings, state_diff.check(v.state_diff, scenario), _where(scenario, "verification", "state_diff"))
+    for i, vc in enumerate(v.value_containment):
+        where = _where(scenario, "verification", "value_containment", i)
+        _report(findings, value_containment.check(vc, scenario), where)
+
+
+def _report(findings: Findings, reason: str | None, where: dict[str, Any]) -> None:
+    if reason:
+        findings.error("unsupported-verification", reason, **where)
+
+
+def check_evaluable(profile: Profile) -> Findings:
+    """Every gap between the profile's scenarios and this implementation's evaluators."""
+    findings = Findings()
+    for scenario in sorted(profile.scenarios, key=lambda s: s.id):
+        check_scenario(scenario, findings)
+    return findings
