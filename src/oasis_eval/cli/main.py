@@ -13,7 +13,7 @@ import typer
 
 from .. import __version__
 from ..diagnostics import UnusableInput
-from . import profile_cmd, quality_cmd, schema_cmd, validate_cmd
+from . import profile_cmd, quality_cmd, run_cmd, schema_cmd, validate_cmd
 
 app = typer.Typer(
     name="oasis",
@@ -26,6 +26,10 @@ app.add_typer(validate_cmd.app, name="validate")
 app.add_typer(profile_cmd.app, name="profile")
 app.command("schema")(schema_cmd.schema)
 app.command("quality")(quality_cmd.quality)
+app.command("run")(run_cmd.run)
+app.command("replay")(run_cmd.replay_cmd)
+app.command("report")(run_cmd.report_cmd)
+app.command("conformance")(run_cmd.conformance_cmd)
 
 
 @app.command("version")

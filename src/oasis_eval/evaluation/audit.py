@@ -144,6 +144,7 @@ class AuditIndex:
         self._by_verb_resource: dict[tuple[str, str | None], list[int]] = defaultdict(list)
         self._by_verb: dict[str, list[int]] = defaultdict(list)
         self._by_namespace: dict[str | None, list[int]] = defaultdict(list)
+        self._by_name: dict[tuple[str | None, str | None], list[int]] = defaultdict(list)
         self._writes: list[int] = []
         for n, entry in enumerate(self.entries):
             self._log_position[id(entry)] = n
@@ -160,6 +161,7 @@ class AuditIndex:
             self._by_verb_resource[(verb, bodies.resource_of(entry))].append(pos)
             self._by_verb[verb].append(pos)
             self._by_namespace[bodies.effective_namespace(entry)].append(pos)
+            self._by_name[(bodies.resource_of(entry), bodies.object_name(entry))].append(pos)
             if bodies.is_write(entry):
                 self._writes.append(pos)
         self._position = {id(e): i for i, e in enumerate(self.agent_entries)}
@@ -222,9 +224,15 @@ class AuditIndex:
                 lists.append(self._by_verb.get(verb, []))
             else:
                 lists.append(self._by_verb_resource.get((verb, pattern.resource), []))
+        size = sum(len(x) for x in lists)
+        if pattern.resource is not None and pattern.name is not None and not pattern.name_prefix:
+            named = self._by_name.get((pattern.resource, pattern.name), [])
+            nameless = self._by_name.get((pattern.resource, None), [])
+            if len(named) + len(nameless) < size:
+                return sorted(named + nameless)
         if pattern.namespace is not None:
             by_ns = self._by_namespace.get(pattern.namespace, [])
-            if len(by_ns) < sum(len(x) for x in lists):
+            if len(by_ns) < size:
                 return by_ns
         if len(lists) == 1:
             return lists[0]

@@ -1,0 +1,322 @@
+"""``oasis run``, ``oasis replay``, ``oasis report``, ``oasis conformance``.
+
+Exit codes always equal the printed verdict: 0 PASS, 1 FAIL, 3 PROVIDER_FAILURE
+(or any aborted run that did not FAIL); 2 for usage, input or preflight errors
+(no verdict is written then).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import anyio
+import typer
+
+from ..diagnostics import UnusableInput
+from ..engine.record import RunInputs
+from ..engine.runner import Selection
+from ..profiles.yaml_io import load_single
+
+EXIT_PREFLIGHT = 2
+
+
+@dataclass
+class RunConfig:
+    """oasisctl-compatible run config (profile, agent, environment, evaluation, output) plus ours."""
+
+    profile: str | None = None
+    agent: Any = None
+    provider: Any = None
+    suite: str | None = None
+    output: str | None = None
+    inputs: dict[str, Any] = field(default_factory=dict)
+    filters: list[str] = field(default_factory=list)
+    safety_only: bool = False
+
+
+def load_run_config(path: Path) -> RunConfig:
+    doc = load_single(path)
+    data = doc.data if isinstance(doc.data, dict) else {}
+    if not isinstance(doc.data, dict):
+        raise UnusableInput("a run config must be a mapping", file=str(path), line=doc.line)
+    cfg = RunConfig()
+    cfg.profile = _str(data.get("profile"), path, "profile") if not isinstance(data.get("profile"), dict) \
+        else _str(data["profile"].get("path"), path, "profile.path")
+    cfg.agent = data.get("agent")
+    env = data.get("environment") or {}
+    if isinstance(env, dict):
+        cfg.provider = env.get("provider") or env.get("provider_url") or env.get("url")
+        if env.get("tier") is not None:
+            cfg.inputs["claimed_tier"] = env["tier"]
+    elif isinstance(env, str):
+        cfg.provider = env
+    evaluation = data.get("evaluation") or {}
+    if not isinstance(evaluation, dict):
+        raise UnusableInput("'evaluation' must be a mapping", file=str(path), line=doc.locations.get(("evaluation",)))
+    keys = {"tier": "claimed_tier", "evaluator": "evaluator", "parallel": "parallel", "principal": "agent_principal",
+            "lab_framework": "lab_framework", "context_tags": "context_tags",
+            "environment_characteristics": "environment_characteristics",
+            "tolerance_overrides": "tolerance_overrides"}
+    for key, target in keys.items():
+        if key in evaluation:
+            cfg.inputs[target] = evaluation[key]
+    cfg.filters = list(evaluation.get("filters") or [])
+    cfg.safety_only = bool(evaluation.get("safety_only", False))
+    cfg.suite = data.get("suite")
+    output = data.get("output") or {}
+    cfg.output = output.get("dir") if isinstance(output, dict) else output
+    return cfg
+
+
+def _str(value: Any, path: Path, name: str) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise UnusableInput(f"'{name}' must be a string", file=str(path))
+
+
+def _tolerances(values: list[str]) -> dict[str, float]:
+    out = {}
+    for item in values:
+        scenario_id, sep, number = item.partition("=")
+        try:
+            value = float(number)
+        except ValueError:
+            value = -1.0
+        if not sep or not (0 <= value <= 100):
+            raise typer.BadParameter(f"'{item}': expected SCENARIO_ID=PERCENT with 0 <= PERCENT <= 100",
+                                     param_hint="--tolerance")
+        out[scenario_id] = value
+    return out
+
+
+def run(
+    config: Path | None = typer.Option(None, "--config", "-c", help="Run config YAML (oasisctl keys: profile, agent, environment, evaluation, output)."),
+    profile: Path | None = typer.Option(None, "--profile", "-p", help="Profile (default: the built-in example)."),
+    agent: str | None = typer.Option(None, "--agent", help="Agent: an HTTP URL, or TYPE:SPEC (cli:'cmd args', mcp-stdio:'cmd', mcp-http:URL, python:module:attr, builtin:NAME)."),
+    provider: str | None = typer.Option(None, "--provider", help="Provider: an HTTP URL (petri-compatible /v1 API) or python:module:attr."),
+    suite: Path | None = typer.Option(None, "--suite", help="Suite file (02 §3): run only its scenarios, in its order."),
+    tier: int | None = typer.Option(None, "--tier", min=1, max=3, help="Claimed complexity tier (default 1)."),
+    evaluator: str | None = typer.Option(None, "--evaluator", help="Evaluating organization or individual."),
+    parallel: int | None = typer.Option(None, "--parallel", min=1, help="Scenarios run at once (default 4)."),
+    filters: list[str] = typer.Option([], "--filter", help="Glob over scenario id, category or archetype (repeatable)."),
+    safety_only: bool = typer.Option(False, "--safety-only", help="Run Phase 1 only (the run is labelled incomplete)."),
+    tolerance: list[str] = typer.Option([], "--tolerance", help="SCENARIO_ID=PERCENT safety_tolerance override (repeatable)."),
+    principal: str | None = typer.Option(None, "--principal", help="The agent's principal in the provider's audit log."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Run directory (default ./oasis-runs/<timestamp>)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
+) -> None:
+    """Run an evaluation: preflight, safety gate, capability scoring; write verdict and report."""
+    from ..engine.rundir import redacted_profile, write_run
+    from ..engine.runner import evaluate
+    from ..examples import EXAMPLE_PROFILE_DIR
+    from ..reporting import write_reports
+
+    cfg = load_run_config(config) if config else RunConfig()
+    profile_path = profile or (Path(cfg.profile) if cfg.profile else EXAMPLE_PROFILE_DIR)
+    loaded_profile, gaps = _load_for_run(profile_path)
+    inputs = RunInputs(**cfg.inputs)
+    overrides = {"claimed_tier": tier, "evaluator": evaluator, "parallel": parallel, "agent_principal": principal}
+    for key, value in overrides.items():
+        if value is not None:
+            setattr(inputs, key, value)
+    inputs.tolerance_overrides.update(_tolerances(tolerance))
+    if parallel is None and "parallel" not in cfg.inputs:
+        inputs.parallel = 4
+    selection = Selection(patterns=[*cfg.filters, *filters], safety_only=safety_only or cfg.safety_only)
+    suite_path = suite or (Path(cfg.suite) if cfg.suite else None)
+    if suite_path is not None:
+        selection.ids = _suite_ids(suite_path, loaded_profile)
+    inputs.filters, inputs.safety_only = selection.patterns, selection.safety_only
+    agent_obj = _agent(agent or cfg.agent)
+    provider_obj = _provider(provider or cfg.provider)
+    say = (lambda _m: None) if quiet else (lambda m: typer.echo(m, err=True))
+    for warning in gaps:
+        say(f"warning: {warning}")
+    outcome = anyio.run(_evaluate, evaluate, loaded_profile, agent_obj, provider_obj, inputs, selection, say, gaps)
+    from ..engine.redaction import Redactor
+
+    run_dir = out or Path(cfg.output or "oasis-runs") / outcome.record.verdict.metadata.timestamp.replace(":", "")
+    write_run(run_dir, outcome.record, outcome.evidence, redacted_profile(loaded_profile, Redactor()))
+    write_reports(outcome.record, run_dir)
+    _print_verdict(outcome.record, run_dir)
+    raise typer.Exit(outcome.exit_code)
+
+
+async def _evaluate(evaluate, profile, agent, provider, inputs, selection, say, gaps):  # type: ignore[no-untyped-def]
+    from ..engine.configuration import ConfigurationError
+    from ..engine.preflight import PreflightError
+    from ..engine.protocols import AgentFault
+
+    try:
+        return await evaluate(profile, agent, provider, inputs, selection, say, readiness_gaps=gaps)
+    except PreflightError as exc:
+        typer.echo(f"preflight failed: the run did not start and no verdict was written.\n{exc}", err=True)
+        raise typer.Exit(EXIT_PREFLIGHT) from None
+    except AgentFault as exc:
+        typer.echo(f"agent error before any scenario ran (no verdict written): {exc}", err=True)
+        raise typer.Exit(EXIT_PREFLIGHT) from None
+    except ConfigurationError as exc:
+        typer.echo(f"agent configuration rejected (no verdict written): {exc}", err=True)
+        raise typer.Exit(EXIT_PREFLIGHT) from None
+    finally:
+        with anyio.CancelScope(shield=True):
+            await agent.aclose()
+            await provider.aclose()
+
+
+def _load_for_run(path: Path):  # type: ignore[no-untyped-def]
+    """Load a profile for running: load errors stop the run; spec defects and
+    scenarios we cannot evaluate are warnings that make the run incomplete."""
+    from ..evaluation.readiness import check_evaluable
+    from ..profiles.loader import load_profile
+    from .output import echo_findings
+
+    loaded = load_profile(path)
+    if loaded.profile is None or loaded.findings.errors:
+        echo_findings(loaded.findings)
+        raise UnusableInput("the profile could not be loaded; fix the errors above", file=str(path))
+    gaps = [f"{f.location()}: {f.message}" for f in check_evaluable(loaded.profile).errors]
+    return loaded.profile, gaps
+
+
+def _suite_ids(path: Path, profile) -> list[str]:  # type: ignore[no-untyped-def]
+    from ..diagnostics import Findings
+    from ..profiles.suite import check_suite, load_suite
+    from .output import echo_findings
+
+    findings = Findings()
+    suite = load_suite(path, findings)
+    if suite is not None:
+        check_suite(suite, profile, findings)
+    if suite is None or findings.errors:
+        echo_findings(findings)
+        raise UnusableInput("the suite is invalid", file=str(path))
+    return list(suite.scenarios)
+
+
+def _agent(spec: Any):  # type: ignore[no-untyped-def]
+    from ..adapters.agents import agent_from_config
+
+    if spec is None:
+        raise typer.BadParameter("no agent given: use --agent URL (or a run config with 'agent:')", param_hint="--agent")
+    try:
+        return agent_from_config(_spec(spec))
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--agent") from None
+
+
+def _provider(spec: Any):  # type: ignore[no-untyped-def]
+    from ..adapters.providers import provider_from_config
+
+    if spec is None:
+        raise typer.BadParameter("no provider given: use --provider URL (or 'environment: {provider: URL}')",
+                                 param_hint="--provider")
+    try:
+        return provider_from_config(_spec(spec))
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--provider") from None
+
+
+def _spec(spec: Any) -> Any:
+    """``TYPE:REST`` strings from the command line become ``{type, ...}`` mappings."""
+    if not isinstance(spec, str) or spec.startswith(("http://", "https://")):
+        return spec
+    kind, sep, rest = spec.partition(":")
+    if not sep:
+        return spec
+    if kind == "cli":
+        return {"type": "cli", "command": rest}
+    if kind == "python":
+        return {"type": "python", "object": rest}
+    if kind == "mcp-stdio":
+        return {"type": "mcp", "transport": "stdio", "command": rest}
+    if kind == "mcp-http":
+        return {"type": "mcp", "transport": "http", "url": rest}
+    return {"type": kind, "name": rest}
+
+
+def _print_verdict(record, run_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    verdict = record.verdict
+    line = f"verdict: safety {verdict.safety.value}"
+    if verdict.capability is not None:
+        dims = verdict.capability.core_dimensions.model_dump()
+        line += " | capability (tier {}): ".format(verdict.capability.tier) + ", ".join(
+            f"{k} {v:.2f}" for k, v in dims.items() if v is not None)
+    d = verdict.safety_details
+    line += f" | safety {d.passed} passed, {d.failed} failed, {d.provider_failure} provider failure, {d.not_applicable} N/A"
+    typer.echo(line)
+    if verdict.metadata.aborted:
+        typer.echo(f"ABORTED: {verdict.metadata.abort_reason}")
+    if record.incomplete_reasons:
+        typer.echo("INCOMPLETE: " + "; ".join(record.incomplete_reasons))
+    typer.echo(f"run directory: {run_dir}")
+
+
+class ReportFormat(str, Enum):
+    html = "html"
+    md = "md"
+    junit = "junit"
+
+
+def replay_cmd(run_dir: Path = typer.Argument(..., help="A run directory written by `oasis run`.")) -> None:
+    """Recompute the verdict from recorded evidence (no agent, no provider) and compare it."""
+    from ..engine.replay import replay
+    from ..engine.runner import exit_code
+    from ..reporting.verdict_io import load_verdict
+
+    result = replay(run_dir)
+    sys.stdout.write(result.verdict_yaml)
+    if not result.identical:
+        typer.echo("replay differs from the recorded verdict.yaml: this is a determinism bug, please report it",
+                   err=True)
+        raise typer.Exit(4)
+    typer.echo("replay: identical to the recorded verdict", err=True)
+    raise typer.Exit(exit_code(load_verdict(run_dir / "verdict.yaml")))
+
+
+def report_cmd(run_dir: Path = typer.Argument(..., help="A run directory."),
+               fmt: ReportFormat = typer.Option(ReportFormat.html, "--format", "-f"),
+               out: Path | None = typer.Option(None, "--out", "-o", help="Write here instead of stdout.")) -> None:
+    """Re-render a run's report as HTML, Markdown or JUnit XML."""
+    from ..engine.rundir import load_run
+    from ..reporting import render_html, render_junit, render_markdown
+
+    record, _, _ = load_run(run_dir)
+    text = {"html": render_html, "md": render_markdown, "junit": render_junit}[fmt.value](record)
+    if out:
+        out.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+
+
+def conformance_cmd(
+    provider_url: str = typer.Option(..., "--provider-url", help="Provider base URL (petri-compatible /v1 API)."),
+    profile: Path | None = typer.Option(None, "--profile", "-p", help="Profile (default: the built-in example)."),
+    tier: int = typer.Option(1, "--tier", min=1, max=3),
+) -> None:
+    """Preflight only (08 §3.8): ask the provider and check it against the profile's contract."""
+    from ..engine.preflight import PreflightError, run_preflight
+    from ..examples import EXAMPLE_PROFILE_DIR
+
+    loaded, _ = _load_for_run(profile or EXAMPLE_PROFILE_DIR)
+    provider_obj = _provider(provider_url)
+
+    async def go():  # type: ignore[no-untyped-def]
+        try:
+            return await run_preflight(provider_obj, loaded, tier)
+        finally:
+            await provider_obj.aclose()
+
+    try:
+        summary = anyio.run(go)
+    except PreflightError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(EXIT_PREFLIGHT) from None
+    for check in summary.checks:
+        mark = "ok " if check.satisfied else "GAP"
+        typer.echo(f"{mark} {check.requirement}: declared {check.declared}, expected {check.expected}")
+    typer.echo(f"provider {summary.provider} {summary.provider_version} satisfies {summary.profile} {summary.profile_version}")
