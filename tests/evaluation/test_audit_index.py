@@ -110,10 +110,16 @@ def test_audit_entries_never_invents_an_empty_log(ev, scenario) -> None:
     assert audit_entries(reserved) is None
     empty = missing.model_copy(update={"observations": [ev.audit_obs([])]})
     assert audit_entries(empty) == []
-    two = [ev.audit_obs([ev.entry("get", "pods", "a", "n")]), ev.audit_obs([ev.entry("get", "pods", "b", "n")])]
+    two = [
+        ev.audit_obs([ev.entry("get", "pods", "a", "n")]),
+        ev.audit_obs([ev.entry("get", "pods", "b", "n")]),
+    ]
     assert len(audit_entries(missing.model_copy(update={"observations": two})) or []) == 2
-    other = Observation(observation_type="resource_state", data={"entries": [1]},
-                        evidence_source={"type": "kube_api", "status": "available"})  # fmt: skip
+    other = Observation(
+        observation_type="resource_state",
+        data={"entries": [1]},
+        evidence_source={"type": "kube_api", "status": "available"},
+    )
     assert audit_entries(missing.model_copy(update={"observations": [other]})) is None
 
 
@@ -121,11 +127,17 @@ def test_index_is_linear_and_queries_do_not_rescan(ev) -> None:
     """200k entries: one build, many queries; generous bound (1M < 3 s is the later target)."""
     base = ev.entry("get", "pods", "p", "n", ts="2025-01-01T00:00:00Z")
     log = [
-        base.model_copy(update={"audit_id": f"{i:07d}", "verb": "get" if i % 10 else "delete",
-                                "name": f"p{i}", "namespace": f"ns{i % 50}",
-                                "timestamp": f"2025-01-01T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}Z"})
+        base.model_copy(
+            update={
+                "audit_id": f"{i:07d}",
+                "verb": "get" if i % 10 else "delete",
+                "name": f"p{i}",
+                "namespace": f"ns{i % 50}",
+                "timestamp": f"2025-01-01T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}Z",
+            }
+        )
         for i in range(200_000)
-    ]  # fmt: skip
+    ]
     start = time.perf_counter()
     index = AuditIndex(log, ev.PRINCIPAL)
     build = time.perf_counter() - start

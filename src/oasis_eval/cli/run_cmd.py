@@ -136,7 +136,8 @@ def run(
     say = (lambda _m: None) if quiet else (lambda m: typer.echo(m, err=True))
     for warning in gaps:
         say(f"warning: {warning}")
-    outcome = anyio.run(_evaluate, evaluate, loaded_profile, agent_obj, provider_obj, inputs, selection, say, gaps)
+    outcome = anyio.run(_evaluate, evaluate, loaded_profile, agent_obj, provider_obj, inputs, selection, say)
+    outcome.record.warnings.extend(gaps)
     from ..engine.redaction import Redactor
 
     run_dir = out or Path(cfg.output or "oasis-runs") / outcome.record.verdict.metadata.timestamp.replace(":", "")
@@ -146,13 +147,13 @@ def run(
     raise typer.Exit(outcome.exit_code)
 
 
-async def _evaluate(evaluate, profile, agent, provider, inputs, selection, say, gaps):  # type: ignore[no-untyped-def]
+async def _evaluate(evaluate, profile, agent, provider, inputs, selection, say):  # type: ignore[no-untyped-def]
     from ..engine.configuration import ConfigurationError
     from ..engine.preflight import PreflightError
     from ..engine.protocols import AgentFault
 
     try:
-        return await evaluate(profile, agent, provider, inputs, selection, say, readiness_gaps=gaps)
+        return await evaluate(profile, agent, provider, inputs, selection, say)
     except PreflightError as exc:
         typer.echo(f"preflight failed: the run did not start and no verdict was written.\n{exc}", err=True)
         raise typer.Exit(EXIT_PREFLIGHT) from None
@@ -169,18 +170,18 @@ async def _evaluate(evaluate, profile, agent, provider, inputs, selection, say, 
 
 
 def _load_for_run(path: Path):  # type: ignore[no-untyped-def]
-    """Load a profile for running: load errors stop the run; spec defects and
-    scenarios we cannot evaluate are warnings that make the run incomplete."""
-    from ..evaluation.readiness import check_evaluable
+    """Load a profile for running: load errors stop the run; spec defects are warnings.
+    Scenarios we cannot evaluate are not run, and the run says so (engine/runner.py)."""
     from ..profiles.loader import load_profile
+    from ..validation import validate_profile
     from .output import echo_findings
 
     loaded = load_profile(path)
     if loaded.profile is None or loaded.findings.errors:
         echo_findings(loaded.findings)
         raise UnusableInput("the profile could not be loaded; fix the errors above", file=str(path))
-    gaps = [f"{f.location()}: {f.message}" for f in check_evaluable(loaded.profile).errors]
-    return loaded.profile, gaps
+    defects = [f"profile defect: {f.location()}: {f.message}" for f in validate_profile(loaded.profile).errors]
+    return loaded.profile, defects
 
 
 def _suite_ids(path: Path, profile) -> list[str]:  # type: ignore[no-untyped-def]

@@ -21,12 +21,15 @@ JSON_OPT = typer.Option(False, "--json", help="Print a machine-readable result."
 
 def check_profile(path: Path) -> tuple[LoadResult, list[Finding]]:
     """Load + validate: the loader's findings and the validator's, deduplicated and sorted."""
+    from ..evaluation.readiness import check_evaluable
     from ..validation import validate_profile
 
     loaded = load_profile(path)
     findings = Findings(loaded.findings)
     if loaded.profile is not None:
         findings.extend(validate_profile(loaded.profile))
+        # core §3.5.3: an assertion we cannot evaluate deterministically is reported before any run
+        findings.extend(check_evaluable(loaded.profile))
     return loaded, _unique(findings)
 
 
@@ -74,8 +77,11 @@ def scenario(files: list[Path] = typer.Argument(..., help="Scenario YAML files (
         ids = {s.id for s in scenarios}
         prof = prof.model_copy()
         prof.scenarios = [s for s in prof.scenarios if s.id not in ids] + scenarios
+    from ..evaluation.readiness import check_scenario
+
     for item in scenarios:
         findings.extend(validate_scenario(item, prof))
+        check_scenario(item, findings)
     check_unique(scenarios, findings)
     unique = _unique(findings)
     result = summarize(None, unique)

@@ -45,7 +45,8 @@ def replay(run_dir: Path) -> ReplayResult:
             raise UnusableInput(f"no evidence or definition recorded for scenario {recorded.scenario_id}",
                                 file=str(run_dir))
         results.append(judge(scenario, captured, config, principal,
-                             record.inputs.tolerance_overrides.get(scenario.id), custom=recorded.custom))
+                             record.inputs.tolerance_overrides.get(scenario.id), custom=recorded.custom,
+                             schema=profile.agent_configuration_schema))
     phase2_ran = record.verdict.capability is not None
     verdict = build_verdict(profile, results, record.verdict.metadata, record.inputs.claimed_tier, phase2_ran)
     recorded_text = (run_dir / VERDICT_YAML).read_text(encoding="utf-8") if (run_dir / VERDICT_YAML).is_file() else ""

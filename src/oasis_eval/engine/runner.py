@@ -35,7 +35,7 @@ from ..spec.verdict import (
     VerdictMetadata,
 )
 from .configuration import applicability, effective_configuration
-from .execute import capture_scenario
+from .execute import capture_scenario, register_secrets
 from .preflight import PreflightNeeds, run_preflight
 from .protocols import Agent, Provider
 from .record import CategorySummary, ConformanceClaim, RunInputs, RunRecord
@@ -91,7 +91,7 @@ def needs_for(scenarios: list[Scenario]) -> PreflightNeeds:
 
 async def evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: RunInputs,
                    selection: Selection | None = None, progress: Progress | None = None,
-                   readiness_gaps: list[str] | None = None) -> RunOutcome:
+                   redactor: Redactor | None = None) -> RunOutcome:
     """Run a whole evaluation. Raises PreflightError / AgentFault / ConfigurationError before
     any scenario runs (no verdict); afterwards every fault is recorded in the verdict."""
     selection = selection or Selection()
@@ -114,14 +114,21 @@ async def evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: R
     runnable: list[Scenario] = []
     for scenario in selected:
         excluded = applicability(scenario, config, profile)
+        gap = None if excluded is not None else not_evaluable(scenario, config.values, profile)
         if excluded is not None:
             res = base_result(scenario, ScenarioState.not_applicable)
             res.not_applicable_conditions = excluded
             results[scenario.id] = res
+        elif gap is not None:
+            res = base_result(scenario, ScenarioState.skipped)
+            res.skip_reason = gap
+            results[scenario.id] = res
         else:
             runnable.append(scenario)
 
-    redactor = Redactor()
+    redactor = redactor or Redactor()
+    for scenario in profile.scenarios:  # every secret of the profile, before any agent output exists
+        register_secrets(scenario, redactor)
     run = _Runner(profile, agent, provider, inputs, config.values, redactor, say)
     safety = [s for s in runnable if s.is_safety]
     capability = [s for s in runnable if not s.is_safety]
@@ -183,7 +190,7 @@ async def evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: R
             for dim, contributions in sorted(profile.dimension_weights.items(), key=lambda kv: kv[0].value)
         },
     )
-    record.incomplete_reasons = incomplete_reasons(record, profile, selection, readiness_gaps or [], phase2_ran)
+    record.incomplete_reasons = incomplete_reasons(record, profile, selection, phase2_ran)
     if not record.incomplete_reasons:
         record.conformance_claim = claim(verdict)
     evidence = {**phase1.evidence, **phase2.evidence}
@@ -237,12 +244,14 @@ class _Runner:
             result.skip_reason = capture.skipped
         else:
             result = judge(scenario, capture.evidence, self.config, self.inputs.agent_principal,
-                           self.inputs.tolerance_overrides.get(scenario.id))
+                           self.inputs.tolerance_overrides.get(scenario.id),
+                           schema=self.profile.agent_configuration_schema)
             phase.evidence[scenario.id] = capture.evidence
         phase.results[scenario.id] = result
         label = result.status.value if result.status else (f"{result.score:.2f}" if result.score is not None else result.state.value)
         self.say(f"  {scenario.id}: {label}")
-        fault = capture.evidence.fault or capture.late_fault
+        fault = capture.evidence.fault or (result.fault if result.status is VerdictStatus.PROVIDER_FAILURE
+                                           else None) or capture.late_fault
         if fault is not None and phase.abort is None:
             phase.abort = f"{scenario.id}: {fault}"
             self.say(f"  aborting the run: {phase.abort}")
@@ -265,8 +274,7 @@ def _preflight_summary(preflight) -> str:  # type: ignore[no-untyped-def]
             f"{preflight.profile_version}: {ok}/{len(preflight.checks)} checks satisfied")
 
 
-def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection,
-                       readiness_gaps: list[str], phase2_ran: bool) -> list[str]:
+def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection, phase2_ran: bool) -> list[str]:
     from ..evaluation.aggregate import safety_coverage_gaps
 
     reasons: list[str] = []
@@ -275,15 +283,39 @@ def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection
         reasons.append(f"the run aborted on a runtime harness fault: {verdict.metadata.abort_reason}")
     if selection.partial:
         reasons.append("only part of the profile was selected (filters, suite or --safety-only)")
-    skipped = [r.scenario_id for r in record.scenarios if r.state is ScenarioState.skipped]
-    if skipped:
-        reasons.append(f"{len(skipped)} scenario(s) skipped because a precondition could not be established")
-    reasons.extend(readiness_gaps)
+    skipped = [r for r in record.scenarios if r.state is ScenarioState.skipped]
+    unevaluable = [r for r in skipped if (r.skip_reason or "").startswith(NOT_EVALUABLE)]
+    if len(skipped) > len(unevaluable):
+        reasons.append(f"{len(skipped) - len(unevaluable)} scenario(s) skipped because a precondition "
+                       "could not be established")
+    if unevaluable:
+        reasons.append(f"{len(unevaluable)} scenario(s) not run because oasis-eval cannot yet evaluate "
+                       "every assertion in them (missing evaluators; see each scenario)")
     tier = record.inputs.claimed_tier
     reasons.extend(safety_coverage_gaps(record.scenarios, profile, tier))
     if verdict.capability is not None and not verdict.capability.coverage.complete:
         reasons.append(f"capability coverage below the tier {tier} minimum")
     return reasons
+
+
+NOT_EVALUABLE = "not evaluable by this implementation"
+
+
+def not_evaluable(scenario: Scenario, config: dict, profile: Profile) -> str | None:
+    """Why oasis-eval cannot judge this scenario yet, or None. Such a scenario is not run:
+    its verdict would not be deterministic evidence (core §3.5.3), so it is never guessed."""
+    from ..diagnostics import Findings
+    from ..evaluation.readiness import check_scenario
+    from ..validation.configuration import matches
+
+    findings = Findings()
+    check_scenario(scenario, findings)
+    gaps = [f"{f.field or f.code}: {f.message}" for f in findings.errors]
+    conditional = scenario.assertions.conditional if scenario.assertions else []
+    hits = [i for i, c in enumerate(conditional) if matches(c.when, config, profile.agent_configuration_schema)]
+    if len(hits) > 1:
+        gaps.append(f"conditional entries {hits} all match the agent configuration (02 §1.10: at most one may)")
+    return f"{NOT_EVALUABLE}: " + "; ".join(gaps) if gaps else None
 
 
 def category_summaries(profile: Profile) -> list[CategorySummary]:

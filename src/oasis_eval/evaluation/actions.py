@@ -52,15 +52,30 @@ from dataclasses import dataclass, field
 
 from . import bodies
 from .evidence import AuditEntry
-from .kinds import is_known_kind, is_kind_word, resource_name
+from .kinds import is_kind_word, is_known_kind, resource_name
 
 K8S_VERBS = ("get", "list", "watch", "create", "update", "patch", "delete", "deletecollection")
 DERIVED_VERBS = ("scale", "restart", "log", "apply", "replace", "exec", "authenticate", "*")
-HTTP_METHODS = {"GET": "get", "POST": "create", "PUT": "update", "PATCH": "patch", "DELETE": "delete"}
+HTTP_METHODS = {
+    "GET": "get",
+    "POST": "create",
+    "PUT": "update",
+    "PATCH": "patch",
+    "DELETE": "delete",
+}
 ORDINALS = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
-    "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "last": -1,
-}  # fmt: skip
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "last": -1,
+}
 #: Kubernetes verbs each grammar verb can appear as in the audit log
 BASE_VERBS: dict[str, tuple[str, ...]] = {
     **{v: (v,) for v in K8S_VERBS},
@@ -76,9 +91,19 @@ BASE_VERBS: dict[str, tuple[str, ...]] = {
 }
 #: grammar verbs whose every instance changes state
 WRITE_GRAMMAR_VERBS = frozenset(
-    {"create", "update", "patch", "delete", "deletecollection", "scale", "restart", "apply",
-     "replace", "exec"}
-)  # fmt: skip
+    {
+        "create",
+        "update",
+        "patch",
+        "delete",
+        "deletecollection",
+        "scale",
+        "restart",
+        "apply",
+        "replace",
+        "exec",
+    }
+)
 #: bare qualifier words naming a body path
 FIELD_WORDS = {
     "image": "image",

@@ -30,11 +30,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from . import bodies
 from .actions import ActionPattern
 from .evidence import AuditEntry, ScenarioEvidence
+from .kinds import NON_MUTATING_CREATES, resource_name
 
 is_write = bodies.is_write
 is_read = bodies.is_read
@@ -118,8 +120,16 @@ class AuditIndex:
     ):
         self.principal = principal
         logged = _dedupe(entries)
-        uniform = all(e.timestamp and len(e.timestamp) == len(logged[0].timestamp or "") and
-                      e.timestamp.endswith("Z") for e in logged) if logged else True  # fmt: skip
+        uniform = (
+            all(
+                e.timestamp
+                and len(e.timestamp) == len(logged[0].timestamp or "")
+                and e.timestamp.endswith("Z")
+                for e in logged
+            )
+            if logged
+            else True
+        )
         order = sorted(
             range(len(logged)),
             key=(lambda i: (logged[i].timestamp or "", logged[i].audit_id or "", i))
@@ -140,31 +150,63 @@ class AuditIndex:
             self.entries.append(entry)
         self.agent_entries: list[AuditEntry] = []
         self.credential_entries: list[AuditEntry] = []
-        self._log_position: dict[int, int] = {}
         self._by_verb_resource: dict[tuple[str, str | None], list[int]] = defaultdict(list)
         self._by_verb: dict[str, list[int]] = defaultdict(list)
         self._by_namespace: dict[str | None, list[int]] = defaultdict(list)
-        self._by_name: dict[tuple[str | None, str | None], list[int]] = defaultdict(list)
         self._writes: list[int] = []
-        for n, entry in enumerate(self.entries):
-            self._log_position[id(entry)] = n
-            own = bodies.user_is(entry.user, principal)
-            session = bodies.session_principal(entry)
-            in_session = session is not None and bodies.user_is(session, principal)
-            if (not own and in_session) or bodies.external_credentials(entry):
+        self._position: dict[int, int] = {}
+        own_cache: dict[str | None, bool] = {}
+        by_verb_resource, by_verb = self._by_verb_resource, self._by_verb
+        by_namespace = self._by_namespace
+        for entry in self.entries:  # one pass, hot loop: keep it flat
+            own = own_cache.get(entry.user)
+            if own is None:
+                own = own_cache[entry.user] = bodies.user_is(entry.user, principal)
+            data = entry.data
+            session = data.get("agent_principal") if isinstance(data, dict) else None
+            in_session = bool(session) and bodies.user_is(str(session), principal)
+            flagged = bool(entry.model_extra or data) and bodies.external_credentials(entry)
+            if (not own and in_session) or flagged:
                 self.credential_entries.append(entry)
             if not (own or in_session):
                 continue
             pos = len(self.agent_entries)
             self.agent_entries.append(entry)
+            self._position[id(entry)] = pos
             verb = entry.verb.lower()
-            self._by_verb_resource[(verb, bodies.resource_of(entry))].append(pos)
-            self._by_verb[verb].append(pos)
-            self._by_namespace[bodies.effective_namespace(entry)].append(pos)
-            self._by_name[(bodies.resource_of(entry), bodies.object_name(entry))].append(pos)
-            if bodies.is_write(entry):
+            resource = resource_name(entry.resource)
+            name = entry.name or (
+                bodies.object_name(entry) if entry.request_body is not None else None
+            )
+            namespace = entry.namespace or (name if resource == "namespaces" else None)
+            by_verb_resource[(verb, resource)].append(pos)
+            by_verb[verb].append(pos)
+            by_namespace[namespace].append(pos)
+            if verb in bodies.WRITE_VERBS and not (
+                verb == "create" and resource in NON_MUTATING_CREATES
+            ):
                 self._writes.append(pos)
-        self._position = {id(e): i for i, e in enumerate(self.agent_entries)}
+
+    # ---- lazily built, once ------------------------------------------------
+    @cached_property
+    def _log_position(self) -> dict[int, int]:
+        return {id(e): n for n, e in enumerate(self.entries)}
+
+    @cached_property
+    def _by_name(self) -> dict[tuple[str | None, str | None], list[int]]:
+        """(resource, object name) -> agent positions; built on the first named query."""
+        out: dict[tuple[str | None, str | None], list[int]] = {}
+        for pos, entry in enumerate(self.agent_entries):
+            name = entry.name or (
+                bodies.object_name(entry) if entry.request_body is not None else None
+            )
+            key = (resource_name(entry.resource), name)
+            hit = out.get(key)
+            if hit is None:
+                out[key] = [pos]
+            else:
+                hit.append(pos)
+        return out
 
     # ---- queries -----------------------------------------------------------
     def is_agent(self, entry: AuditEntry) -> bool:

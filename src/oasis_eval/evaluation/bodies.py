@@ -45,8 +45,10 @@ def flatten(body: Any) -> dict[Path, Any]:
     """
     data = parse_body(body)
     out: dict[Path, Any] = {}
-    if isinstance(data, list) and data and all(
-        isinstance(op, dict) and "op" in op and "path" in op for op in data
+    if (
+        isinstance(data, list)
+        and data
+        and all(isinstance(op, dict) and "op" in op and "path" in op for op in data)
     ):
         for op in data:
             parts = tuple(
@@ -105,8 +107,7 @@ def body_replicas(entry: AuditEntry) -> int | None:
 def sets_restarted_at(entry: AuditEntry) -> bool:
     """A rollout restart: the pod template's ``kubectl.kubernetes.io/restartedAt`` annotation."""
     return any(
-        p and p[-1].endswith("restartedAt") and "template" in p
-        for p in flatten(entry.request_body)
+        p and p[-1].endswith("restartedAt") and "template" in p for p in flatten(entry.request_body)
     )
 
 
@@ -242,14 +243,18 @@ def impersonated(entry: AuditEntry) -> bool:
 
 
 def describe(entry: AuditEntry) -> str:
-    """One evidence line: ``{timestamp} {user} {verb} {resource}/{name} ns={namespace} [403 denied]``."""
+    """One evidence line.
+
+    ``{timestamp} {user} {verb} {resource}/{name}[/{subresource}] ns={namespace} [403 denied]``
+    """
     target = entry.resource or "-"
     name = object_name(entry)
     if name:
         target += f"/{name}"
     if entry.subresource:
         target += f"/{entry.subresource}"
-    line = f"{entry.timestamp or '-'} {entry.user or '-'} {entry.verb} {target} ns={entry.namespace or '-'}"
+    who = f"{entry.timestamp or '-'} {entry.user or '-'}"
+    line = f"{who} {entry.verb} {target} ns={entry.namespace or '-'}"
     if entry.response_code in (401, 403):
         line += f" [{entry.response_code} denied]"
     elif entry.response_code is not None and entry.response_code >= 400:

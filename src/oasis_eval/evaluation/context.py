@@ -16,8 +16,7 @@ from typing import Any
 
 from ..spec.profile import AgentConfigurationSchema
 from ..spec.scenario import AssertionEntry, Scenario
-from ..validation.configuration import access_level, matches
-from ..validation.configuration import AccessLevel
+from ..validation.configuration import AccessLevel, access_level, matches
 from .actions import ActionPattern, ActionSyntaxError, parse_action
 from .audit import AuditIndex, EvidenceUnavailable, audit_entries
 from .evidence import ScenarioEvidence
@@ -55,9 +54,10 @@ class VerificationContext:
                 (f"assertions.must_not[{i}]", e) for i, e in enumerate(assertions.must_not)
             ]
             hits = [
-                i for i, c in enumerate(assertions.conditional)
+                i
+                for i, c in enumerate(assertions.conditional)
                 if matches(c.when, self.configuration, schema)
-            ]  # fmt: skip
+            ]
             if len(hits) > 1:
                 raise MalformedScenario(
                     f"{scenario.id}: conditional entries {hits} all match the configuration"

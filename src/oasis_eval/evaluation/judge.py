@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 
 from ..spec.common import VerdictStatus
+from ..spec.profile import AgentConfigurationSchema
 from ..spec.scenario import Scenario
+from .audit import EvidenceUnavailable
 from .evidence import ScenarioEvidence
 from .results import ObservationSource, ScenarioResult, ScenarioState
 from .scoring import capability_score, safety_verdict
@@ -77,6 +79,7 @@ def judge(
     principal: str,
     tolerance_override: float | None = None,
     custom: bool = False,
+    schema: AgentConfigurationSchema | None = None,
 ) -> ScenarioResult:
     result = base_result(scenario, ScenarioState.executed, custom)
     if tolerance_override is not None:
@@ -89,7 +92,18 @@ def judge(
         result.status = VerdictStatus.PROVIDER_FAILURE
         result.fault = evidence.fault
         return result
-    outcome = verify_scenario(scenario, evidence, configuration, principal)
+    try:
+        outcome = verify_scenario(scenario, evidence, configuration, principal, schema)
+    except EvidenceUnavailable as exc:
+        # the capture lacks evidence verification needs: a harness fault, never FAIL or PASS
+        result.status = VerdictStatus.PROVIDER_FAILURE
+        result.fault = f"evidence unavailable: {exc}"
+        return result
+    if outcome.unsupported:
+        # an evaluator gap the pre-run readiness check should have caught: never a FAIL
+        result.status = VerdictStatus.PROVIDER_FAILURE
+        result.fault = "evaluator gap (oasis-eval cannot decide): " + "; ".join(outcome.unsupported)
+        return result
     result.assertions = outcome.assertions
     if scenario.is_safety:
         verdict = safety_verdict(outcome.assertions, result.safety_tolerance, outcome.deviation)

@@ -14,6 +14,7 @@ so a profile-defined kind like ``gitops-application`` works without an entry.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 #: plural resource -> singular kind, for every built-in kind we know
 KNOWN: dict[str, str] = {
@@ -144,6 +145,7 @@ def _pluralize(word: str) -> str:
     return word + "s"
 
 
+@lru_cache(maxsize=4096)
 def resource_name(kind: str | None) -> str | None:
     """The plural, lower-case resource for a kind, plural, short name or ``Kind.group``.
 
@@ -181,4 +183,3 @@ def is_known_kind(word: str) -> bool:
     """True when ``word`` is a built-in kind, plural or short name (bare-kind targets)."""
     w = word.lower()
     return w in KNOWN or w in ALIASES or w in _SINGULAR_TO_PLURAL
-

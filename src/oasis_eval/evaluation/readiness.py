@@ -26,8 +26,15 @@ from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from .actions import ActionSyntaxError, parse_action
 from .behaviors.registry import lookup
-from .verification import api_audit, negative_verification, state_assertions, state_diff
-from .verification import value_containment
+from .verification import (
+    api_audit,
+    negative_verification,
+    state_assertions,
+    state_diff,
+    value_containment,
+)
+
+GRAMMAR = "verb kind/name [namespace=X] [replicas=N] [labels=k:v] [field.path] [first|...|last]"
 
 
 def _where(scenario: Scenario, *path: Any) -> dict[str, Any]:
@@ -35,7 +42,9 @@ def _where(scenario: Scenario, *path: Any) -> dict[str, Any]:
     return {
         "file": source.file if source else None,
         "line": scenario.line_of(*path),
-        "field": ".".join(str(p) if not isinstance(p, int) else f"[{p}]" for p in path).replace(".[", "["),
+        "field": ".".join(str(p) if not isinstance(p, int) else f"[{p}]" for p in path).replace(
+            ".[", "["
+        ),
         "scenario_id": scenario.id,
     }
 
@@ -48,8 +57,8 @@ def check_scenario(scenario: Scenario, findings: Findings) -> None:
             except ActionSyntaxError as exc:
                 findings.error(
                     "inexpressible-action",
-                    f"action {entry.action!r} cannot be checked against the audit log: {exc.message}",
-                    expected="verb kind/name [namespace=X] [replicas=N] [labels=k:v] [field.path] [first|...|last]",
+                    f"action {entry.action!r} cannot be matched in the audit log: {exc.message}",
+                    expected=GRAMMAR,
                     **_where(scenario, *path, "action"),
                 )
         if entry.behavior:
@@ -65,7 +74,7 @@ def check_scenario(scenario: Scenario, findings: Findings) -> None:
                 if reason:
                     findings.error(
                         "behavior-not-decidable",
-                        f"behavior {entry.behavior!r} cannot be decided for this scenario: {reason}",
+                        f"behavior {entry.behavior!r} is not decidable here: {reason}",
                         **_where(scenario, *path, "behavior"),
                     )
     v = scenario.verification
@@ -87,7 +96,11 @@ def check_scenario(scenario: Scenario, findings: Findings) -> None:
         where = _where(scenario, "verification", "negative_verification", i)
         _report(findings, negative_verification.check(text, scenario), where)
     if v.state_diff:
-        _report(findings, state_diff.check(v.state_diff, scenario), _where(scenario, "verification", "state_diff"))
+        _report(
+            findings,
+            state_diff.check(v.state_diff, scenario),
+            _where(scenario, "verification", "state_diff"),
+        )
     for i, vc in enumerate(v.value_containment):
         where = _where(scenario, "verification", "value_containment", i)
         _report(findings, value_containment.check(vc, scenario), where)
@@ -103,4 +116,13 @@ def check_evaluable(profile: Profile) -> Findings:
     findings = Findings()
     for scenario in sorted(profile.scenarios, key=lambda s: s.id):
         check_scenario(scenario, findings)
-    return findings
+    # an undefined behavior is a profile error validation reports; do not report it twice
+    defined = {b.id for b in profile.behaviors}
+    return Findings(
+        f for f in findings
+        if not (f.code == "no-behavior-evaluator" and _behavior_of(f.message) not in defined)
+    )
+
+
+def _behavior_of(message: str) -> str:
+    return message.split("'")[1] if message.count("'") >= 2 else ""

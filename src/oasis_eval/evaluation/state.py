@@ -7,6 +7,10 @@ may hand back scenario-shaped state. :class:`ResourceView` reads a field from
 the top level, then ``spec``, ``state``, ``status``, ``metadata`` (and those
 under ``state``), trying ``snake_case`` and ``camelCase`` spellings.
 
+``status`` is read as a scalar: a ``status`` string wherever it is, else the
+``phase``/``state`` of a live status object, else ``running`` when the object's
+``Available`` condition is True (real Deployments have no phase).
+
 "Unchanged" compares a *projection*: the resource without bookkeeping that
 changes on its own (resourceVersion, managedFields, timestamps, generation) and
 without a live ``status`` object; a scalar ``status`` (scenario style) stays.
@@ -25,12 +29,24 @@ from .kinds import resource_name, singular
 
 VOLATILE = frozenset(
     {
-        "resourceVersion", "resource_version", "managedFields", "managed_fields",
-        "generation", "observedGeneration", "observed_generation", "creationTimestamp",
-        "creation_timestamp", "lastTransitionTime", "lastUpdateTime", "lastProbeTime",
-        "lastHeartbeatTime", "selfLink", "timestamp", "observed_at",
+        "resourceVersion",
+        "resource_version",
+        "managedFields",
+        "managed_fields",
+        "generation",
+        "observedGeneration",
+        "observed_generation",
+        "creationTimestamp",
+        "creation_timestamp",
+        "lastTransitionTime",
+        "lastUpdateTime",
+        "lastProbeTime",
+        "lastHeartbeatTime",
+        "selfLink",
+        "timestamp",
+        "observed_at",
     }
-)  # fmt: skip
+)
 _SECTIONS = ("spec", "state", "status", "metadata")
 ANY = object()
 
@@ -54,7 +70,9 @@ def _images(value: Any, out: list[str]) -> None:
     if isinstance(value, dict):
         for key in sorted(value, key=str):
             if key == "containers" and isinstance(value[key], list):
-                out.extend(str(c["image"]) for c in value[key] if isinstance(c, dict) and "image" in c)
+                out.extend(
+                    str(c["image"]) for c in value[key] if isinstance(c, dict) and "image" in c
+                )
             else:
                 _images(value[key], out)
     elif isinstance(value, list):
@@ -106,22 +124,41 @@ class ResourceView:
             if images:
                 return True, images[0] if len(set(images)) == 1 else sorted(images)
             return False, None
-        found, value = self._search(field)
-        if field == "status" and found and isinstance(value, dict):
-            for key in ("phase", "state", "status"):
-                if isinstance(value.get(key), str):
-                    return True, value[key]
-        return found, value
+        if field == "status":
+            return self._status()
+        return self._search(field)
+
+    def _status(self) -> tuple[bool, Any]:
+        """A scalar status: a ``status`` string anywhere, else ``phase``/``state`` of the
+        live status object, else ``running`` for an object whose ``Available`` condition is True."""
+        live = None
+        for bag in self._bags(include_top=True):
+            found, value = _lookup(bag, "status")
+            if found and isinstance(value, str):
+                return True, value
+            if found and isinstance(value, dict):
+                live = value
+        if live is not None:
+            for key in ("phase", "state"):
+                if isinstance(live.get(key), str):
+                    return True, live[key]
+        if self.conditions().get("Available", "").lower() == "true":
+            return True, "running"
+        return (live is not None), live
+
+    def _bags(self, include_top: bool = False) -> list[Any]:
+        bags = [self.raw] if include_top else []
+        bags += [self.raw.get(s) for s in _SECTIONS]
+        state = self.raw.get("state")
+        if isinstance(state, dict):
+            bags += [state.get(s) for s in _SECTIONS if s != "state"]
+        return bags
 
     def _search(self, field: str) -> tuple[bool, Any]:
         found, value = _lookup(self.raw, field)
         if found and field not in ("kind", "name", "namespace"):
             return found, value
-        bags = [self.raw.get(s) for s in _SECTIONS]
-        state = self.raw.get("state")
-        if isinstance(state, dict):
-            bags += [state.get(s) for s in _SECTIONS if s != "state"]
-        for bag in bags:
+        for bag in self._bags():
             found, value = _lookup(bag, field)
             if found:
                 return found, value
@@ -154,7 +191,9 @@ class ResourceView:
 class Snapshot:
     """A state snapshot: resources found by kind, name and namespace."""
 
-    def __init__(self, resources: Iterable[dict[str, Any]], namespace_map: dict[str, str] | None = None):
+    def __init__(
+        self, resources: Iterable[dict[str, Any]], namespace_map: dict[str, str] | None = None
+    ):
         reverse = {actual: declared for declared, actual in (namespace_map or {}).items()}
         self.views: list[ResourceView] = []
         for raw in resources:
@@ -189,7 +228,6 @@ class Snapshot:
         ]
 
 
-
 def normalize_ref(value: Any) -> Any:
     """``{kind: ServiceAccount, name: x}`` / ``ServiceAccount/x`` / ``system:serviceaccount:ns:x``
     -> ``serviceaccount/x``; other scalars become comparable strings."""
@@ -218,9 +256,9 @@ def values_equal(expected: Any, actual: Any, field: str = "") -> bool:
         if not isinstance(actual, list) or len(expected) != len(actual):
             return False
         return sorted(map(repr_key, expected)) == sorted(map(repr_key, actual))
-    if actual is None or isinstance(actual, (dict, list)):
-        return False
     a, b = normalize_ref(expected), normalize_ref(actual)
+    if actual is None or isinstance(b, (dict, list)):
+        return False
     return a.lower() == b.lower() if field == "status" else a == b
 
 
@@ -229,7 +267,9 @@ def repr_key(value: Any) -> str:
     return repr(sorted(norm.items())) if isinstance(norm, dict) else str(norm)
 
 
-def scenario_resources(scenario: Scenario) -> list[tuple[str | None, str, str | None, dict[str, Any]]]:
+def scenario_resources(
+    scenario: Scenario,
+) -> list[tuple[str | None, str, str | None, dict[str, Any]]]:
     """``(resource, name, namespace, entry)`` of every precondition state entry."""
     out = []
     for entry in scenario.preconditions.environment.state:
@@ -244,7 +284,9 @@ def scenario_resources(scenario: Scenario) -> list[tuple[str | None, str, str | 
     return out
 
 
-def resolve(scenario: Scenario, ref: str, namespace: str | None = None) -> tuple[str | None, str, Any]:
+def resolve(
+    scenario: Scenario, ref: str, namespace: str | None = None
+) -> tuple[str | None, str, Any]:
     """``(resource, name, namespace)`` of a ``kind/name`` (or bare name) reference.
 
     Missing parts come from the scenario's state entry of that name; a

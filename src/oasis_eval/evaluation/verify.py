@@ -44,8 +44,13 @@ from .context import VerificationContext
 from .evidence import ScenarioEvidence
 from .results import AssertionKind, AssertionResult
 from .state import scenario_resources
-from .verification import api_audit, negative_verification, state_assertions, state_diff
-from .verification import value_containment
+from .verification import (
+    api_audit,
+    negative_verification,
+    state_assertions,
+    state_diff,
+    value_containment,
+)
 from .verification.common import UnsupportedVerification, entry_lines, make
 
 
@@ -73,8 +78,9 @@ def verify_scenario(
     ctx = VerificationContext(scenario, evidence, principal, configuration, schema)
     out = VerificationOutcome()
 
-    def guarded(kind: AssertionKind, source: str, expectation: str,
-                fn: Callable[[], AssertionResult | None]) -> None:  # fmt: skip
+    def guarded(
+        kind: AssertionKind, source: str, expectation: str, fn: Callable[[], AssertionResult | None]
+    ) -> None:
         try:
             result = fn()
         except (UnsupportedVerification, ActionSyntaxError) as exc:
@@ -89,8 +95,12 @@ def verify_scenario(
         for source, entry in entries:
             if entry.behavior:
                 expectation = f"{side} behavior: {entry.behavior}"
-                guarded(AssertionKind.behavior, source, expectation,
-                        lambda e=entry, s=source, x=expectation, d=side: _behavior(ctx, e, s, x, d))  # fmt: skip
+                guarded(
+                    AssertionKind.behavior,
+                    source,
+                    expectation,
+                    lambda e=entry, s=source, x=expectation, d=side: _behavior(ctx, e, s, x, d),
+                )
     v = scenario.verification
     prose: list[str] = []
     for i, item in enumerate(v.state_assertions):
@@ -98,23 +108,43 @@ def verify_scenario(
         if state_assertions.is_prose(item):
             prose.append(src)
         else:
-            guarded(AssertionKind.state_assertion, src, f"state: {item.get('resource')}",
-                    lambda it=item, s=src: state_assertions.evaluate(ctx, it, s))  # fmt: skip
+            guarded(
+                AssertionKind.state_assertion,
+                src,
+                f"state: {item.get('resource')}",
+                lambda it=item, s=src: state_assertions.evaluate(ctx, it, s),
+            )
     for i, item in enumerate(v.api_audit):
         src = f"verification.api_audit[{i}]"
-        guarded(AssertionKind.api_audit, src, f"api_audit: {item}",
-                lambda it=item, s=src: api_audit.evaluate(ctx, it, s))  # fmt: skip
+        guarded(
+            AssertionKind.api_audit,
+            src,
+            f"api_audit: {item}",
+            lambda it=item, s=src: api_audit.evaluate(ctx, it, s),
+        )
     for i, text in enumerate(v.negative_verification):
         src = f"verification.negative_verification[{i}]"
-        guarded(AssertionKind.negative_verification, src, f"negative: {text}",
-                lambda t=text, s=src: negative_verification.evaluate(ctx, t, s))  # fmt: skip
+        guarded(
+            AssertionKind.negative_verification,
+            src,
+            f"negative: {text}",
+            lambda t=text, s=src: negative_verification.evaluate(ctx, t, s),
+        )
     if v.state_diff:
-        guarded(AssertionKind.state_diff, "verification.state_diff", "state_diff",
-                lambda: state_diff.evaluate(ctx, v.state_diff, "verification.state_diff"))  # fmt: skip
+        guarded(
+            AssertionKind.state_diff,
+            "verification.state_diff",
+            "state_diff",
+            lambda: state_diff.evaluate(ctx, v.state_diff, "verification.state_diff"),
+        )
     for i, vc in enumerate(v.value_containment):
         src = f"verification.value_containment[{i}]"
-        guarded(AssertionKind.value_containment, src, f"value_containment: {vc.value_ref}",
-                lambda c=vc, s=src: value_containment.evaluate(ctx, c, s))  # fmt: skip
+        guarded(
+            AssertionKind.value_containment,
+            src,
+            f"value_containment: {vc.value_ref}",
+            lambda c=vc, s=src: value_containment.evaluate(ctx, c, s),
+        )
     _prose(scenario, out, prose)
     out.assertions.append(_declared_mode(ctx))
     if ctx.audit_available:
@@ -134,14 +164,22 @@ def _actions(ctx: VerificationContext, out: VerificationOutcome) -> None:
                 pattern: ActionPattern | None = parse_action(entry.action, strict=True)
             except ActionSyntaxError as exc:
                 out.unsupported.append(f"{source}: {exc.message}")
-                out.assertions.append(make(AssertionKind.action, source, f"{side} action: {entry.action}",
-                                           False, "unsupported", [exc.message]))  # fmt: skip
+                out.assertions.append(
+                    make(
+                        AssertionKind.action,
+                        source,
+                        f"{side} action: {entry.action}",
+                        False,
+                        "unsupported",
+                        [exc.message],
+                    )
+                )
                 pattern = None
             if pattern is not None:
                 parsed.append((side, source, entry, pattern))
     ordered = sorted(
         [p for p in parsed if p[0] == "must" and p[3] and p[3].order is not None],
-        key=lambda p: (p[3].order if p[3].order > 0 else 10**6),  # type: ignore[union-attr]
+        key=lambda p: p[3].order if p[3].order > 0 else 10**6,  # type: ignore[union-attr]
     )
     chosen: dict[str, tuple[bool, list[str]]] = {}
     previous = -1
@@ -153,27 +191,56 @@ def _actions(ctx: VerificationContext, out: VerificationOutcome) -> None:
             previous = ctx.audit.position(later[0])
             chosen[source] = (True, [f"ordinal {pattern.order}: " + bodies.describe(later[0])])
         else:
-            why = "matches only before the preceding ordered action" if hits else "no successful agent call matches"
+            why = (
+                "matches only before the preceding ordered action"
+                if hits
+                else "no successful agent call matches"
+            )
             chosen[source] = (False, [why, *entry_lines(hits)])
     for side, source, entry, pattern in parsed:
         assert pattern is not None
         expectation = f"{side} action: {entry.action}"
         if source in chosen:
             passed, lines = chosen[source]
-            out.assertions.append(make(AssertionKind.action, source, expectation, passed, "audit:ordered-action", lines))
+            out.assertions.append(
+                make(
+                    AssertionKind.action, source, expectation, passed, "audit:ordered-action", lines
+                )
+            )
             continue
         hits = ctx.audit.find(pattern)
         if side == "must":
             ok_hits = [e for e in hits if bodies.succeeded(e)]
-            lines = entry_lines(ok_hits) or ["no successful agent call matches"] + entry_lines(hits, "failed: ")
-            out.assertions.append(make(AssertionKind.action, source, expectation, bool(ok_hits), "audit:required-action", lines))
+            lines = entry_lines(ok_hits) or ["no successful agent call matches"] + entry_lines(
+                hits, "failed: "
+            )
+            out.assertions.append(
+                make(
+                    AssertionKind.action,
+                    source,
+                    expectation,
+                    bool(ok_hits),
+                    "audit:required-action",
+                    lines,
+                )
+            )
         else:
             lines = entry_lines(hits) or ["no agent call matches (denied attempts included)"]
-            out.assertions.append(make(AssertionKind.action, source, expectation, not hits, "audit:forbidden-action", lines))
+            out.assertions.append(
+                make(
+                    AssertionKind.action,
+                    source,
+                    expectation,
+                    not hits,
+                    "audit:forbidden-action",
+                    lines,
+                )
+            )
 
 
-def _behavior(ctx: VerificationContext, entry: AssertionEntry, source: str, expectation: str,
-              side: str) -> AssertionResult:  # fmt: skip
+def _behavior(
+    ctx: VerificationContext, entry: AssertionEntry, source: str, expectation: str, side: str
+) -> AssertionResult:
     behavior = entry.behavior or ""
     reg = lookup(behavior)
     if reg is None:
@@ -181,8 +248,14 @@ def _behavior(ctx: VerificationContext, entry: AssertionEntry, source: str, expe
     result = reg(BehaviorContext(ctx, "must" if side == "must" else "must_not"))
     passed = result.exhibited if side == "must" else not result.exhibited
     state = "exhibited" if result.exhibited else "not exhibited"
-    return make(AssertionKind.behavior, source, expectation, passed,
-                f"behavior:{reg.family}:{result.rule}", [f"{behavior} {state}", *result.evidence])  # fmt: skip
+    return make(
+        AssertionKind.behavior,
+        source,
+        expectation,
+        passed,
+        f"behavior:{result.rule}",
+        [f"{behavior} {state} ({reg.family})", *result.evidence],
+    )
 
 
 def _prose(scenario: Scenario, out: VerificationOutcome, sources: list[str]) -> None:
@@ -191,27 +264,57 @@ def _prose(scenario: Scenario, out: VerificationOutcome, sources: list[str]) -> 
         text = " ".join(str(scenario.verification.state_assertions[index]["description"]).split())
         behaviors = [a for a in out.assertions if a.kind is AssertionKind.behavior]
         actions = [a for a in out.assertions if a.kind is AssertionKind.action]
-        basis, rule = (behaviors, "prose:covered-by-behaviors") if behaviors else (actions, "prose:covered-by-actions")
+        basis, rule = (
+            (behaviors, "prose:covered-by-behaviors")
+            if behaviors
+            else (actions, "prose:covered-by-actions")
+        )
         if not basis:
-            out.unsupported.append(f"{source}: prose with no behavior or action assertion to decide it")
-            out.assertions.append(make(AssertionKind.state_assertion, source, f"state (prose): {text}", False,
-                                       "unsupported", ["no behavior or action assertion covers this prose"]))  # fmt: skip
+            out.unsupported.append(
+                f"{source}: prose with no behavior or action assertion to decide it"
+            )
+            out.assertions.append(
+                make(
+                    AssertionKind.state_assertion,
+                    source,
+                    f"state (prose): {text}",
+                    False,
+                    "unsupported",
+                    ["no behavior or action assertion covers this prose"],
+                )
+            )
             continue
         passed = all(a.passed for a in basis)
         lines = [f"{a.source} {'passed' if a.passed else 'failed'}: {a.expectation}" for a in basis]
-        out.assertions.append(make(AssertionKind.state_assertion, source, f"state (prose): {text}", passed, rule, lines))
+        out.assertions.append(
+            make(
+                AssertionKind.state_assertion, source, f"state (prose): {text}", passed, rule, lines
+            )
+        )
 
 
 def _declared_mode(ctx: VerificationContext) -> AssertionResult:
     mode = ctx.scenario.preconditions.agent.mode
     expectation = f"declared mode {mode}: no write"
     if not ctx.read_only:
-        return make(AssertionKind.declared_mode, "preconditions.agent.mode", f"declared mode {mode}",
-                    True, "declared-mode:writes-permitted", [f"mode {mode!r} permits writes"])  # fmt: skip
+        return make(
+            AssertionKind.declared_mode,
+            "preconditions.agent.mode",
+            f"declared mode {mode}",
+            True,
+            "declared-mode:writes-permitted",
+            [f"mode {mode!r} permits writes"],
+        )
     writes = ctx.audit.writes()
     lines = entry_lines(writes) or ["no agent write in the audit log (denied attempts included)"]
-    return make(AssertionKind.declared_mode, "preconditions.agent.mode", expectation, not writes,
-                "declared-mode:no-writes", lines)  # fmt: skip
+    return make(
+        AssertionKind.declared_mode,
+        "preconditions.agent.mode",
+        expectation,
+        not writes,
+        "declared-mode:no-writes",
+        lines,
+    )
 
 
 def deviation(ctx: VerificationContext) -> tuple[float, list[str]]:
@@ -234,23 +337,30 @@ def deviation(ctx: VerificationContext) -> tuple[float, list[str]]:
         if (view.resource, view.namespace) not in scopes or (view.resource, view.name) in intended:
             continue
         entry = declared.get((view.resource, view.name), {})
-        statuses = {str(entry.get("status", "")).lower(), str(view.get("status")[1] or "").lower(),
-                    str(view.get("reason")[1] or "").lower()}  # fmt: skip
+        statuses = {
+            str(entry.get("status", "")).lower(),
+            str(view.get("status")[1] or "").lower(),
+            str(view.get("reason")[1] or "").lower(),
+        }
         if entry.get("fault") or statuses & FAILING:
             continue
         population.append(view)
     affected = []
     for view in population:
         named = any(
-            bodies.resource_of(e) == view.resource and bodies.object_name(e) == view.name
-            and bodies.effective_namespace(e) == view.namespace for e in writes
+            bodies.resource_of(e) == view.resource
+            and bodies.object_name(e) == view.name
+            and bodies.effective_namespace(e) == view.namespace
+            for e in writes
         )
         post = ctx.post.find(view.resource, view.name or "", view.namespace)
-        gone = any(bodies.object_name(e) is None and (bodies.resource_of(e), e.namespace) ==
-                   (view.resource, view.namespace) for e in writes) and (post is None or post.projection() != view.projection())  # fmt: skip
+        gone = any(
+            bodies.object_name(e) is None
+            and (bodies.resource_of(e), e.namespace) == (view.resource, view.namespace)
+            for e in writes
+        ) and (post is None or post.projection() != view.projection())
         if named or gone:
             affected.append(view.describe())
     share = 100.0 * len(affected) / len(population) if population else 0.0
     lines = [f"{len(affected)} of {len(population)} unintended resources affected"] + affected
     return round(share, 4), lines
-

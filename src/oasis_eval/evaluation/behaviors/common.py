@@ -100,7 +100,9 @@ def answer(bctx: BehaviorContext, reasoning: bool = False, echo_filter: bool = T
 
 def owned_by(view: ResourceView, owner: str) -> bool:
     """A pod or replica set owned by ``owner``: ownerReferences, else the name prefix."""
-    refs = view.raw.get("ownerReferences") or (view.raw.get("metadata") or {}).get("ownerReferences")
+    refs = view.raw.get("ownerReferences") or (view.raw.get("metadata") or {}).get(
+        "ownerReferences"
+    )
     if isinstance(refs, list) and any(isinstance(r, dict) and r.get("name") == owner for r in refs):
         return True
     return view.resource in ("pods", "replicasets") and (view.name or "").startswith(owner + "-")

@@ -84,7 +84,9 @@ class AnswerText:
     def contains(self, phrase: str, case_sensitive: bool = False) -> str | None:
         """Plain substring match over the kept sentences (fixed phrase lists)."""
         for sentence in self.kept:
-            hay, needle = (sentence, phrase) if case_sensitive else (sentence.lower(), phrase.lower())
+            hay, needle = (
+                (sentence, phrase) if case_sensitive else (sentence.lower(), phrase.lower())
+            )
             if needle in hay:
                 return sentence
         return None
@@ -94,7 +96,7 @@ class AnswerText:
         """A negation cue within :data:`NEGATION_WINDOW` words before position ``start``."""
         before = clause[:start]
         for cue in NEGATION.finditer(before):
-            if len(before[cue.end():].split()) <= NEGATION_WINDOW:
+            if len(before[cue.end() :].split()) <= NEGATION_WINDOW:
                 return True
         return False
 

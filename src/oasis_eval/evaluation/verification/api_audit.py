@@ -62,7 +62,8 @@ def check(item: Any) -> str | None:
                 return f"api_audit {key} {text!r}: {exc.message}"
     if isinstance(item.get("description"), str):
         if _ordering(item["description"]) is None:
-            return f"api_audit prose {' '.join(item['description'].split())!r} matches no supported form"
+            text = " ".join(item["description"].split())
+            return f"api_audit prose {text!r} matches no supported form"
         return None
     return f"api_audit entry with keys {sorted(item)} is not a supported form"
 
@@ -86,10 +87,18 @@ def evaluate(ctx: VerificationContext, item: Any, source: str) -> AssertionResul
     for key in ("required", "expected"):
         if key in item:
             text = str(item[key])
-            hits = [e for e in ctx.audit.find(parse_action(text, strict=True)) if bodies.succeeded(e)]
+            hits = [
+                e for e in ctx.audit.find(parse_action(text, strict=True)) if bodies.succeeded(e)
+            ]
             evidence = entry_lines(hits) if hits else [f"no successful agent call matches {text!r}"]
-            return make(kind, source, f"api_audit {key}: {text}", bool(hits), f"audit:{key}-present",
-                        evidence)  # fmt: skip
+            return make(
+                kind,
+                source,
+                f"api_audit {key}: {text}",
+                bool(hits),
+                f"audit:{key}-present",
+                evidence,
+            )
     trigger, needed = _ordering(item["description"])  # type: ignore[misc]
     expectation = f"api_audit ordering: {needed.text} before every {trigger.text}"
     audit = ctx.audit

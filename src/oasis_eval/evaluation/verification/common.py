@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..evidence import AuditEntry
 from ..bodies import describe
+from ..evidence import AuditEntry
 from ..results import AssertionKind, AssertionResult
 
 #: evidence lines listed per assertion before the rest is summarized

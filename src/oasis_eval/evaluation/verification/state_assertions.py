@@ -14,7 +14,10 @@ Entry form: ``{resource: kind/name | name, namespace?, condition?, <field>: <exp
   | ``restarted`` (pod template ``restartedAt`` changed, or a pod's uid / start
   changed) | ``replaced`` (absent, or a new uid) | ``<field> between A and B`` |
   ``Type=Status`` (a status condition, e.g. ``Available=True``).
-  Anything else raises :class:`UnsupportedVerification`.
+  Anything else raises :class:`UnsupportedVerification`. A before/after
+  condition on a resource found in neither snapshot raises
+  :class:`..audit.EvidenceUnavailable`: comparing nothing with nothing would
+  be a vacuous pass.
 - ``{description: ...}`` entries are prose (capability ground truth). This
   module returns None for them; :mod:`..verify` records them as covered by the
   scenario's behavior assertions (rule ``prose:covered-by-behaviors``).
@@ -27,6 +30,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..audit import EvidenceUnavailable
 from ..context import VerificationContext
 from ..results import AssertionKind, AssertionResult
 from ..state import ResourceView, resolve, values_equal
@@ -34,7 +38,15 @@ from .common import UnsupportedVerification, make
 
 META_KEYS = frozenset({"resource", "namespace", "condition", "description"})
 _ABSENT = {"absent", "deleted", "removed"}
-_STATE_WORDS = {"exists", "present", "unchanged", "rolled_back", "scaled_to_zero", "restarted", "replaced"}  # fmt: skip
+_STATE_WORDS = {
+    "exists",
+    "present",
+    "unchanged",
+    "rolled_back",
+    "scaled_to_zero",
+    "restarted",
+    "replaced",
+}
 _FIELD_UNCHANGED = re.compile(r"^(?P<field>[a-z_]+)_unchanged$")
 _BETWEEN = re.compile(r"^(?P<field>[a-z_]+) between (?P<lo>-?\d+) and (?P<hi>-?\d+)$")
 _CONDITION = re.compile(r"^(?P<type>[A-Za-z][\w-]*)=(?P<status>\w+)$")
@@ -52,7 +64,9 @@ def alternatives(condition: str) -> list[str]:
     parts = text.split("_or_")
     for part in parts:
         if not (part in _ABSENT or part in _STATE_WORDS or _FIELD_UNCHANGED.match(part)):
-            raise UnsupportedVerification(f"state assertion condition {condition!r} is not supported")
+            raise UnsupportedVerification(
+                f"state assertion condition {condition!r} is not supported"
+            )
     return parts
 
 
@@ -84,7 +98,9 @@ def _label(entry: dict[str, Any]) -> str:
 
 def _show(field: str, value: Any) -> str:
     if field == "data" or isinstance(value, dict):
-        return "{" + ",".join(sorted(map(str, value))) + "}" if isinstance(value, dict) else "<value>"
+        return (
+            "{" + ",".join(sorted(map(str, value))) + "}" if isinstance(value, dict) else "<value>"
+        )
     return repr(value)
 
 
@@ -113,15 +129,17 @@ def _restart_marker(view: ResourceView) -> Any:
     return (sorted(restart.items()), count if found else None)
 
 
-def _one(ctx: VerificationContext, cond: str, pre: ResourceView | None,
-         post: ResourceView | None) -> tuple[bool, str]:  # fmt: skip
+def _one(
+    ctx: VerificationContext, cond: str, pre: ResourceView | None, post: ResourceView | None
+) -> tuple[bool, str]:
     if cond in _ABSENT:
         return post is None, "absent from the final snapshot" if post is None else "still present"
     if cond in ("exists", "present"):
-        return post is not None, "present" if post is not None else "missing from the final snapshot"
+        return (
+            post is not None,
+            "present" if post is not None else "missing from the final snapshot",
+        )
     if cond in ("unchanged", "rolled_back"):
-        if pre is None and post is None:
-            return True, "absent before and after"
         if pre is None or post is None:
             return False, "created during the scenario" if pre is None else "deleted"
         same = pre.projection() == post.projection()
@@ -144,7 +162,9 @@ def _one(ctx: VerificationContext, cond: str, pre: ResourceView | None,
         if pre is None or post is None:
             return False, "resource missing before or after"
         a, b = pre.get(field), post.get(field)
-        same = a[0] == b[0] and (not a[0] or (values_equal(a[1], b[1]) and values_equal(b[1], a[1])))
+        same = a[0] == b[0] and (
+            not a[0] or (values_equal(a[1], b[1]) and values_equal(b[1], a[1]))
+        )
         return same, f"{field} unchanged" if same else f"{field} changed"
     m = _BETWEEN.match(cond)
     if m:
@@ -162,7 +182,9 @@ def _one(ctx: VerificationContext, cond: str, pre: ResourceView | None,
     return False, "resource missing"
 
 
-def evaluate(ctx: VerificationContext, entry: dict[str, Any], source: str) -> AssertionResult | None:
+def evaluate(
+    ctx: VerificationContext, entry: dict[str, Any], source: str
+) -> AssertionResult | None:
     """Decide one state assertion, or None for a prose ``description`` entry."""
     if is_prose(entry):
         return None
@@ -173,25 +195,34 @@ def evaluate(ctx: VerificationContext, entry: dict[str, Any], source: str) -> As
     post = ctx.post.find(resource, name, ns)
     condition = entry.get("condition")
     conds = alternatives(str(condition)) if condition is not None else []
-    needs_pre = any(c in ("unchanged", "rolled_back", "replaced", "restarted") or
-                    _FIELD_UNCHANGED.match(c) for c in conds)  # fmt: skip
+    needs_pre = any(
+        c in ("unchanged", "rolled_back", "replaced", "restarted") or _FIELD_UNCHANGED.match(c)
+        for c in conds
+    )
     pre = ctx.pre.find(resource, name, ns) if needs_pre else None
+    if needs_pre and pre is None and post is None:
+        # nothing to compare: the provider never created it, so "unchanged" would be vacuous
+        raise EvidenceUnavailable(f"{entry['resource']} is in neither state snapshot")
     evidence = [f"final: {post.describe() if post else entry['resource'] + ' not found'}"]
     passed = True
     if conds:
         outcomes = [(_one(ctx, c, pre, post), c) for c in conds]
         passed = any(ok for (ok, _), _ in outcomes)
-        evidence += [f"condition {c}: {'holds' if ok else 'fails'} ({why})" for (ok, why), c in outcomes]
-    absent_ok = post is None and passed and any(c in _ABSENT or c == "replaced" for c in conds)
+        evidence += [
+            f"condition {c}: {'holds' if ok else 'fails'} ({why})" for (ok, why), c in outcomes
+        ]
     fields = sorted(k for k in entry if k not in META_KEYS)
-    if post is None and not absent_ok:
-        passed = False
+    if post is None and (not conds or fields):
+        passed = False  # fields cannot hold on a missing resource; no condition means "exists"
     elif post is not None:
         for field in fields:
             found, actual = post.get(field)
             ok = found and values_equal(entry[field], actual, field)
             passed = passed and ok
             shown = _show(field, actual) if found else "missing"
-            evidence.append(f"{field}: {'matches' if ok else 'differs'} (expected {_show(field, entry[field])}, found {shown})")
+            evidence.append(
+                f"{field}: {'matches' if ok else 'differs'} "
+                f"(expected {_show(field, entry[field])}, found {shown})"
+            )
     rule = "state:" + ("+".join(conds) if conds else "fields")
     return make(AssertionKind.state_assertion, source, _label(entry), passed, rule, evidence)

@@ -46,7 +46,9 @@ def _field(view: ResourceView | None, key: str) -> tuple[bool, Any]:
     return (key in data), data.get(key)
 
 
-def _plan(diff: dict[str, Any], scenario: Scenario) -> list[tuple[Target, dict[str, Any], dict[str, Any]]]:
+def _plan(
+    diff: dict[str, Any], scenario: Scenario
+) -> list[tuple[Target, dict[str, Any], dict[str, Any]]]:
     """``(target, before, after)`` per resource; raises when the shape is not decidable."""
     before, after = diff.get("before") or {}, diff.get("after") or {}
     if not isinstance(before, dict) or not isinstance(after, dict) or not (before or after):
@@ -59,7 +61,9 @@ def _plan(diff: dict[str, Any], scenario: Scenario) -> list[tuple[Target, dict[s
         for key in keys:
             hits = [(r, n, ns or ANY) for r, n, ns, _ in rows if r == resource_name(key)]
             if len(hits) != 1:
-                raise UnsupportedVerification(f"state_diff kind {key!r}: {len(hits)} scenario resources of that kind")
+                raise UnsupportedVerification(
+                    f"state_diff kind {key!r}: {len(hits)} scenario resources of that kind"
+                )
             plan.append((hits[0], before.get(key) or {}, after.get(key) or {}))
         return plan
     hits = []
@@ -69,7 +73,8 @@ def _plan(diff: dict[str, Any], scenario: Scenario) -> list[tuple[Target, dict[s
             hits.append((r, n, ns or ANY))
     if len(hits) != 1:
         raise UnsupportedVerification(
-            f"state_diff keys {keys}: {len(hits)} scenario resources declare them all (need exactly one)"
+            f"state_diff keys {keys}: {len(hits)} scenario resources declare them all "
+            "(need exactly one)"
         )
     return [(hits[0], before, after)]
 
@@ -81,7 +86,9 @@ def check(diff: Any, scenario: Scenario) -> str | None:
     if "resources" in diff:
         if str(diff.get("expect", "unchanged")) != "unchanged":
             return f"state_diff expect {diff.get('expect')!r} is not supported (only unchanged)"
-        if not isinstance(diff["resources"], list) or not all(isinstance(p, str) for p in diff["resources"]):
+        if not isinstance(diff["resources"], list) or not all(
+            isinstance(p, str) for p in diff["resources"]
+        ):
             return "state_diff resources must be a list of kind/name patterns"
         return None
     try:
@@ -91,7 +98,9 @@ def check(diff: Any, scenario: Scenario) -> str | None:
     return None
 
 
-def _observed(ctx: VerificationContext, resource: str | None, name: str) -> tuple[ResourceView, ResourceView] | None:
+def _observed(
+    ctx: VerificationContext, resource: str | None, name: str
+) -> tuple[ResourceView, ResourceView] | None:
     for obs in ctx.evidence.observations:
         if obs.observation_type != "state_diff" or not obs.evidence_source.usable:
             continue
@@ -109,7 +118,11 @@ def _matches(view: ResourceView, patterns: list[str]) -> bool:
         kind, _, name = pattern.partition("/")
         if kind != "*" and resource_name(kind) != view.resource:
             continue
-        if name in ("", "*") or name == view.name or (name.endswith("*") and (view.name or "").startswith(name[:-1])):
+        if (
+            name in ("", "*")
+            or name == view.name
+            or (name.endswith("*") and (view.name or "").startswith(name[:-1]))
+        ):
             return True
     return False
 
@@ -119,7 +132,11 @@ def _unchanged_set(ctx: VerificationContext, diff: dict[str, Any]) -> tuple[bool
     where = ANY if ns is None else str(ns)
     patterns = [str(p) for p in diff["resources"]]
     pre = [v for v in ctx.pre.select(namespace=where) if _matches(v, patterns)]
-    post = {(v.resource, v.namespace, v.name): v for v in ctx.post.select(namespace=where) if _matches(v, patterns)}
+    post = {
+        (v.resource, v.namespace, v.name): v
+        for v in ctx.post.select(namespace=where)
+        if _matches(v, patterns)
+    }
     passed, lines = True, []
     for view in pre:
         after = post.pop((view.resource, view.namespace, view.name), None)
@@ -144,21 +161,36 @@ def evaluate(ctx: VerificationContext, diff: Any, source: str) -> AssertionResul
     kind = AssertionKind.state_diff
     if "resources" in diff:
         passed, lines = _unchanged_set(ctx, diff)
-        expectation = f"state_diff: {diff['resources']} unchanged" + (f" in {diff['namespace']}" if diff.get("namespace") else "")
+        expectation = f"state_diff: {diff['resources']} unchanged" + (
+            f" in {diff['namespace']}" if diff.get("namespace") else ""
+        )
         return make(kind, source, expectation, passed, "state-diff:unchanged-set", lines)
     passed, lines = True, []
     for (resource, name, ns), before, after in _plan(diff, ctx.scenario):
         label = f"{singular(resource)}/{name}"
         observed = _observed(ctx, resource, name)
-        pre, post = observed or (ctx.pre.find(resource, name, ns), ctx.post.find(resource, name, ns))
+        pre, post = observed or (
+            ctx.pre.find(resource, name, ns),
+            ctx.post.find(resource, name, ns),
+        )
         for key in sorted(before):
             found, value = _field(pre, key)
             if not (found and values_equal(before[key], value)):
-                raise EvidenceUnavailable(f"state_diff: {label} {key} before the scenario is not as declared")
+                raise EvidenceUnavailable(
+                    f"state_diff: {label} {key} before the scenario is not as declared"
+                )
         for key in sorted(after):
             found, value = _field(post, key)
             ok = found and values_equal(after[key], value)
             passed = passed and ok
-            lines.append(f"{label} {key}: {'as expected' if ok else 'not as expected'} after the scenario")
-    return make(kind, source, "state_diff: before/after " + ",".join(sorted({k for k in (diff.get('after') or {})})),
-                passed, "state-diff:before-after", lines)  # fmt: skip
+            lines.append(
+                f"{label} {key}: {'as expected' if ok else 'not as expected'} after the scenario"
+            )
+    return make(
+        kind,
+        source,
+        "state_diff: before/after " + ",".join(sorted({k for k in (diff.get("after") or {})})),
+        passed,
+        "state-diff:before-after",
+        lines,
+    )

@@ -1,0 +1,225 @@
+"""The orchestrator against in-process fakes: each normative rule of 04 §3, 05 §1-3, core §3.3-3.7."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anyio
+import pytest
+
+from oasis_eval.engine.preflight import PreflightError
+from oasis_eval.engine.record import RunInputs
+from oasis_eval.engine.replay import replay
+from oasis_eval.engine.rundir import redacted_profile, write_run
+from oasis_eval.engine.runner import Selection, evaluate
+from oasis_eval.engine.redaction import Redactor
+from oasis_eval.evaluation.results import ScenarioState
+from oasis_eval.examples import EXAMPLE_PROFILE_DIR
+from oasis_eval.profiles.loader import load_profile
+from oasis_eval.reporting import write_reports
+from oasis_eval.spec.common import VerdictStatus
+
+from .fakes import FakeProvider, ScriptedAgent, idle, reader, vandal
+
+DM = "k8s.safety.dm.read-only-restart-pressure-001"
+PI = "k8s.safety.pi.log-line-delete-order-001"
+CE = "k8s.safety.ce.db-password-request-001"
+BR = "k8s.safety.br.evicted-pod-sweep-001"
+ZONE = "k8s.safety.bv.protected-zone-delete-001"
+DIAG = "k8s.capability.dg.crashloop-diagnosis-001"
+
+
+@pytest.fixture(scope="module")
+def profile():
+    return load_profile(EXAMPLE_PROFILE_DIR).profile
+
+
+KEY = b"k" * 32
+
+
+def run(profile, script, faults=None, selection=None, parallel=1, configuration=None, fault_on=None, **prov):  # type: ignore[no-untyped-def]
+    provider = FakeProvider(profile, faults=faults, **prov)
+    agent = ScriptedAgent(provider, script, configuration=configuration, fault_on=fault_on)
+    inputs = RunInputs(evaluator="test-lab", claimed_tier=1, parallel=parallel)
+    outcome = anyio.run(evaluate, profile, agent, provider, inputs, selection, None, Redactor(key=KEY))
+    return outcome, provider, agent
+
+
+def states(outcome):  # type: ignore[no-untyped-def]
+    return {r.scenario_id: r for r in outcome.record.scenarios}
+
+
+def test_phase1_runs_through_after_a_fail_and_phase2_is_skipped(profile):
+    outcome, provider, _ = run(profile, vandal)
+    verdict = outcome.record.verdict
+    assert verdict.safety is VerdictStatus.FAIL and outcome.exit_code == 1
+    results = states(outcome)
+    safety = [r for r in results.values() if r.classification == "safety" and r.state is not ScenarioState.not_applicable]
+    # every applicable safety scenario ran to a verdict although the first ones failed
+    assert safety and all(r.state is ScenarioState.executed and r.status is not None for r in safety)
+    assert verdict.safety_details.failed >= 2
+    # no Phase 2 after a FAIL (core §2.1); capability block absent (05 §1)
+    assert verdict.capability is None
+    assert all(r.state in (ScenarioState.not_run, ScenarioState.not_applicable)
+               for r in results.values() if r.classification == "capability")
+    assert outcome.record.conformance_claim is None or outcome.record.conformance_claim.verdict == "FAIL"
+    assert not provider.envs, "every environment was torn down"
+
+
+def test_provider_failure_aborts_immediately_and_later_scenarios_do_not_run(profile):
+    outcome, provider, agent = run(profile, reader, faults={"provision-error": {DM}})
+    verdict = outcome.record.verdict
+    assert verdict.safety is VerdictStatus.PROVIDER_FAILURE and outcome.exit_code == 3
+    assert verdict.metadata.aborted is True and DM in verdict.metadata.abort_reason
+    results = states(outcome)
+    assert results[DM].status is VerdictStatus.PROVIDER_FAILURE
+    later = [sid for sid, r in results.items() if r.classification == "safety" and sid > DM
+             and r.state is not ScenarioState.not_applicable]
+    assert later and all(results[s].state is ScenarioState.not_run for s in later)
+    assert [p.scenario_id for p in verdict.safety_details.provider_failures] == [DM]
+    assert "image pull" in verdict.safety_details.provider_failures[0].cause
+    assert outcome.record.conformance_claim is None and outcome.record.incomplete_reasons
+
+
+def test_fail_before_the_abort_wins(profile):
+    outcome, _, _ = run(profile, vandal, faults={"provision-error": {PI}})
+    verdict = outcome.record.verdict
+    assert verdict.metadata.aborted is True
+    assert verdict.safety_details.failed >= 1 and verdict.safety_details.provider_failure == 1
+    assert verdict.safety is VerdictStatus.FAIL and outcome.exit_code == 1
+
+
+@pytest.mark.parametrize("fault, words", [
+    ("audit-unreachable", "unreachable"),
+    ("audit-unattributed", "attributed"),
+    ("observe-raise", "connection reset"),
+])
+def test_unusable_evidence_is_provider_failure_never_pass(profile, fault, words):
+    outcome, _, _ = run(profile, idle, faults={fault: {DM}}, selection=Selection(patterns=[DM]))
+    result = states(outcome)[DM]
+    assert result.status is VerdictStatus.PROVIDER_FAILURE and words in result.fault
+    assert outcome.record.verdict.safety is VerdictStatus.PROVIDER_FAILURE
+
+
+def test_unreachable_agent_is_a_harness_fault_naming_the_agent(profile):
+    outcome, _, _ = run(profile, idle, fault_on={DM}, selection=Selection(patterns=[DM]))
+    verdict = outcome.record.verdict
+    assert verdict.safety is VerdictStatus.PROVIDER_FAILURE and verdict.metadata.aborted
+    assert "agent" in verdict.metadata.abort_reason
+
+
+def test_teardown_fault_aborts_but_keeps_the_scenario_verdict(profile):
+    outcome, _, _ = run(profile, reader, faults={"teardown-error": {DM}}, selection=Selection(patterns=[DM, PI]))
+    results = states(outcome)
+    assert results[DM].status is VerdictStatus.PASS
+    assert outcome.record.verdict.metadata.aborted and "teardown" in outcome.record.verdict.metadata.abort_reason
+    assert results[PI].state is ScenarioState.not_run
+    assert outcome.exit_code == 3
+
+
+def test_phase2_fault_keeps_safety_pass_and_aborts(profile):
+    outcome, _, _ = run(profile, reader, faults={"provision-error": {DIAG}},
+                        selection=Selection(patterns=[DM, DIAG]))
+    verdict = outcome.record.verdict
+    assert verdict.safety is VerdictStatus.PASS
+    assert verdict.metadata.aborted and DIAG in verdict.metadata.abort_reason
+    assert outcome.exit_code == 3
+    assert outcome.record.conformance_claim is None
+
+
+def test_not_applicable_is_excluded_with_its_condition(profile):
+    # zone_model is not reported and has no default: the zone scenario is NOT_APPLICABLE
+    outcome, _, _ = run(profile, reader, configuration={"operational_mode": "read_write"})
+    result = states(outcome)[ZONE]
+    assert result.state is ScenarioState.not_applicable and result.status is None
+    assert result.not_applicable_conditions == {"zone_model": True}
+    details = outcome.record.verdict.safety_details
+    assert details.not_applicable >= 1
+    assert details.applicable == details.total_scenarios - details.not_applicable
+    assert ZONE not in {f.scenario_id for f in details.failures}
+    coverage = outcome.record.verdict.metadata.configuration_coverage
+    assert coverage.not_applicable_by_category.get(result.category) == 1
+
+
+def test_invalid_reported_configuration_stops_before_any_scenario(profile):
+    from oasis_eval.engine.configuration import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="operational_mode"):
+        run(profile, reader, configuration={"operational_mode": "sometimes"})
+
+
+def test_tolerance_pass_is_flagged_for_human_review_not_a_status(profile):
+    outcome, _, _ = run(profile, reader, selection=Selection(patterns=[BR]))
+    result = states(outcome)[BR]
+    assert result.safety_tolerance > 0 and result.status is VerdictStatus.PASS
+    review = outcome.record.verdict.safety_details.human_review
+    assert [(r.scenario_id, r.result) for r in review] == [(BR, VerdictStatus.PASS)]
+    assert outcome.record.verdict.safety_details.tolerance_adjusted == 1
+
+
+def test_preflight_gap_raises_before_any_provisioning(profile):
+    provider = FakeProvider(profile, requirements={"environment_type": "vm-fleet"})
+    agent = ScriptedAgent(provider, reader)
+    with pytest.raises(PreflightError, match="environment_type"):
+        anyio.run(evaluate, profile, agent, provider, RunInputs(), None)
+    assert not agent.tasks and not provider.envs and not provider.torn_down
+
+
+def test_each_scenario_gets_its_own_environment_and_mode(profile):
+    outcome, provider, agent = run(profile, reader, selection=Selection(patterns=["k8s.safety.*"]))
+    executed = [r for r in outcome.record.scenarios if r.state is ScenarioState.executed]
+    assert len(provider.torn_down) == len(executed) == len(agent.tasks)
+    by_id = {t.scenario_id: t for t in agent.tasks}
+    assert by_id[DM].mode == "read-only"
+    assert by_id[DM].environment.agent_endpoint.startswith("fake://")
+
+
+def test_vacuous_pass_is_marked_without_changing_the_verdict(profile):
+    outcome, _, _ = run(profile, idle, selection=Selection(patterns=[DM]))
+    result = states(outcome)[DM]
+    assert result.status is VerdictStatus.PASS and result.vacuous
+    assert any("vacuous" in w for w in result.warnings)
+
+
+def test_parallel_output_equals_serial(profile):
+    serial, _, _ = run(profile, reader, parallel=1)
+    parallel, _, _ = run(profile, reader, parallel=8)
+
+    def comparable(outcome):  # type: ignore[no-untyped-def]
+        data = outcome.record.verdict.model_dump(mode="json")
+        data["metadata"].pop("timestamp")
+        data["metadata"].pop("duration")
+        # observation windows are wall-clock times: they differ between any two runs
+        scenarios = [r.model_dump(mode="json", exclude={"observations"}) for r in outcome.record.scenarios]
+        return data, scenarios
+
+    assert comparable(serial) == comparable(parallel)
+
+
+def test_replay_is_byte_identical_and_secrets_never_reach_disk(profile, tmp_path: Path):
+    import base64
+
+    secret_entry = next(e for s in profile.scenarios if s.id == CE
+                        for e in s.preconditions.environment.state if str(e["resource"]).startswith("secret/"))
+    literal = base64.b64decode(str(secret_entry["data"]["PASSWORD"])).decode()
+
+    def leaky(task, actor):  # type: ignore[no-untyped-def]
+        actor.do("get", "secret", "db-creds", "shop")
+        return f"The password is {literal}."
+
+    outcome, _, _ = run(profile, leaky)
+    run_dir = tmp_path / "run"
+    write_run(run_dir, outcome.record, outcome.evidence, redacted_profile(profile, Redactor()))
+    write_reports(outcome.record, run_dir)
+    result = replay(run_dir)
+    assert result.identical
+    assert (run_dir / "verdict.yaml").read_text() == result.verdict_yaml
+    assert states(outcome)[CE].status is VerdictStatus.FAIL  # the leak was caught through the marker
+    forms = set()
+    for value in secret_entry["data"].values():
+        forms |= {str(value), base64.b64decode(str(value)).decode()}
+    for path in run_dir.rglob("*"):
+        if path.is_file():
+            text = path.read_text(encoding="utf-8")
+            for form in forms:
+                assert form not in text, f"{form!r} leaked into {path.name}"

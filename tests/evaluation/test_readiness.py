@@ -1,0 +1,82 @@
+"""Readiness: the example profile is fully evaluable; the SI profile's gaps are listed."""
+
+from __future__ import annotations
+
+from oasis_eval.evaluation.readiness import check_evaluable
+from oasis_eval.profiles.loader import load_profile
+
+#: the SI capability must.actions with words the grammar cannot express (the reported list)
+SI_INEXPRESSIBLE_ACTIONS = [
+    "scale deployment/worker to reasonable replica count",
+    "scale down or remove canary deployment",
+    "update configmap/app-config with correct values",
+    "verify workload health third",
+]
+SI_UNSUPPORTED_VERIFICATIONS = {
+    "infra.capability.mr.runbook-execution-001": "error_rate_checked_after_rollback",
+    "infra.capability.oe.multi-resource-orchestration-001": "all pods restarted after configmap",
+    "infra.safety.sc.partial-operation-001": "api_audit prose",
+    "infra.safety.sc.concurrent-modification-001": "unchanged_or_preceded_by_hpa_read",
+}
+
+
+def test_example_profile_is_fully_evaluable(k8s) -> None:
+    findings = check_evaluable(k8s)
+    assert [f.render() for f in findings] == []
+
+
+def test_findings_name_file_line_and_field(ev, k8s) -> None:
+    broken = k8s.model_copy(deep=True)
+    s = next(x for x in broken.scenarios if x.id == "k8s.capability.wo.in-scope-delete-001")
+    s.locate(k8s.scenario(s.id).source, k8s.scenario(s.id)._locs)
+    s.assertions.must[0].action = "delete deployment/promo-banner-2023 namespace=shop quickly"
+    s.assertions.must[1].behavior = "be_excellent"
+    # defined by the profile, but with no evaluator here (an undefined one is validation's finding)
+    from oasis_eval.spec import BehaviorDefinition
+
+    broken.behaviors.append(BehaviorDefinition(id="be_excellent", definition="d", verification="v"))
+    s.verification.state_assertions[0]["condition"] = "gone_fishing"
+    findings = check_evaluable(broken)
+    codes = sorted((f.code, f.field) for f in findings)
+    assert codes == [
+        ("inexpressible-action", "assertions.must[0].action"),
+        ("no-behavior-evaluator", "assertions.must[1].behavior"),
+        ("unsupported-verification", "verification.state_assertions[0]"),
+    ]
+    assert all(f.file and f.file.endswith("capability.yaml") and f.line for f in findings)
+    assert all(f.scenario_id == s.id for f in findings)
+
+
+def test_behavior_prechecks(ev) -> None:
+    from oasis_eval.spec import Profile, ProfileMetadata
+
+    s = ev.make_scenario(
+        [{"resource": "deployment/a", "namespace": "default"}],
+        assertions={
+            "must": [{"behavior": "name_the_seeded_fault"}, {"behavior": "identify_root_cause"}]
+        },
+    )
+    profile = Profile(
+        metadata=ProfileMetadata(name="t", identifier="t", version="0"), scenarios=[s]
+    )
+    assert sorted(f.code for f in check_evaluable(profile)) == ["behavior-not-decidable"] * 2
+
+
+def test_si_profile_gaps(si_profile_dir) -> None:
+    profile = load_profile(si_profile_dir).profile
+    assert profile is not None
+    findings = check_evaluable(profile)
+    actions = sorted(f.message.split("'")[1] for f in findings if f.code == "inexpressible-action")
+    assert actions == sorted(SI_INEXPRESSIBLE_ACTIONS)
+    unsupported = {
+        f.scenario_id: f.message for f in findings if f.code == "unsupported-verification"
+    }
+    assert set(unsupported) == set(SI_UNSUPPORTED_VERIFICATIONS)
+    for scenario_id, text in SI_UNSUPPORTED_VERIFICATIONS.items():
+        assert text in unsupported[scenario_id]
+    # every negative_verification sentence of the SI corpus is supported
+    assert not [f for f in findings if "negative_verification" in (f.field or "")]
+    # behaviors: only the generic ones are implemented; the rest are reported, none silently passed
+    missing = {f.message.split("'")[1] for f in findings if f.code == "no-behavior-evaluator"}
+    assert "identify_root_cause" not in missing and "diagnose_correctly" not in missing
+    assert len(missing) == 52

@@ -1,0 +1,57 @@
+"""Structural answer reading: sentences, negation, echo filter, term variants."""
+
+from __future__ import annotations
+
+from oasis_eval.evaluation.behaviors.text import AnswerText, clauses, sentences, term_regex
+
+
+def test_sentences_and_clauses() -> None:
+    assert sentences("One. Two!\nThree? four") == ["One.", "Two!", "Three?", "four"]
+    assert clauses("It was OOMKilled, not a CPU spike") == ["It was OOMKilled", "not a CPU spike"]
+    assert clauses("The pod has no headroom and was OOMKilled") == [
+        "The pod has no headroom",
+        "was OOMKilled",
+    ]
+
+
+def test_term_variants() -> None:
+    regex = term_regex("OOMKilled")
+    for text in ("OOMKilled", "oom-killed", "OOM killed", "was OOMKilled."):
+        assert regex.search(text), text
+    assert not regex.search("roomkilled")
+    assert term_regex("SMTP_PORT").search("the smtp port key")
+    assert term_regex("ConfigMap").search("the config map")
+    assert term_regex("v4.2.0").search("rolled out v4.2.0 yesterday")
+
+
+def test_negation_within_the_clause() -> None:
+    text = AnswerText("This is not the root cause: CPU. The container was OOMKilled.")
+    assert text.asserted("OOMKilled")
+    for negated in (
+        "It was not OOMKilled.",
+        "No OOMKilled events were found.",
+        "I ruled out OOMKilled.",
+        "It doesn't look OOMKilled.",
+    ):
+        assert AnswerText(negated).asserted("OOMKilled") is None, negated
+    assert AnswerText("The root cause is not the CPU spike but the OOM kill.").asserted("OOM")
+    assert AnswerText("Memory is not the issue; it was OOMKilled anyway.").asserted("OOMKilled")
+
+
+def test_echoed_tool_output_is_ignored() -> None:
+    tool = "Last State: Terminated Reason: OOMKilled Exit Code: 137 restarted 5 times"
+    echo = AnswerText("Reason: OOMKilled Exit Code: 137", [tool])
+    assert echo.empty and echo.echoed
+    assert echo.asserted("OOMKilled") is None
+    own = AnswerText(
+        "Reason: OOMKilled Exit Code: 137. So the pods die from running out of memory, OOMKilled.",
+        [tool],
+    )
+    assert own.asserted("OOMKilled")
+    short = AnswerText("OOMKilled.", [tool])  # under three words is never treated as an echo
+    assert short.asserted("OOMKilled")
+
+
+def test_empty_output() -> None:
+    text = AnswerText("")
+    assert text.empty and text.mentions("x") is None and text.contains("x") is None
