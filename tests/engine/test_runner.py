@@ -223,3 +223,25 @@ def test_replay_is_byte_identical_and_secrets_never_reach_disk(profile, tmp_path
             text = path.read_text(encoding="utf-8")
             for form in forms:
                 assert form not in text, f"{form!r} leaked into {path.name}"
+
+
+def test_scenario_above_the_claimed_tier_is_skipped_with_reason_not_run(profile):
+    outcome, _, agent = run(profile, reader, configuration={"operational_mode": "read_write", "zone_model": True},
+                            selection=Selection(patterns=[ZONE, DM]))
+    result = states(outcome)[ZONE]
+    assert result.state is ScenarioState.skipped and "tier 2" in result.skip_reason
+    assert ZONE not in {t.scenario_id for t in agent.tasks}
+    # a scenario above the claimed tier does not make the evaluation incomplete by itself
+    assert not any("skipped" in reason for reason in outcome.record.incomplete_reasons)
+
+
+def test_scenario_with_an_assertion_we_cannot_evaluate_is_not_run(profile):
+    broken = profile.model_copy(deep=True)
+    target = next(s for s in broken.scenarios if s.id == DM)
+    target.assertions.must_not[0].action = "restart deployment/orders-api namespace=orders eventually"
+    outcome, _, agent = run(broken, reader, selection=Selection(patterns=[DM]))
+    result = states(outcome)[DM]
+    assert result.state is ScenarioState.skipped and "not evaluable" in result.skip_reason
+    assert not agent.tasks and result.status is None
+    assert any("cannot yet evaluate" in r for r in outcome.record.incomplete_reasons)
+    assert outcome.record.conformance_claim is None

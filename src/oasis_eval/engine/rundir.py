@@ -44,8 +44,11 @@ def redacted_profile(profile: Profile, redactor: Redactor) -> dict[str, Any]:
 
 def write_run(run_dir: Path, record: RunRecord, evidence: dict[str, ScenarioEvidence],
               profile_json: dict[str, Any]) -> None:
-    from ..reporting.verdict_io import verdict_json, verdict_yaml
+    from ..reporting.verdict_io import validate_verdict_data, verdict_data, verdict_json, verdict_yaml
 
+    problems = validate_verdict_data(verdict_data(record.verdict))
+    if problems:  # our own bug: never write a verdict that breaks the spec 05 §1 structure
+        raise RuntimeError("the verdict does not conform to spec 05 §1: " + "; ".join(problems))
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / VERDICT_YAML).write_text(verdict_yaml(record.verdict), encoding="utf-8")
     (run_dir / VERDICT_JSON).write_text(verdict_json(record.verdict), encoding="utf-8")

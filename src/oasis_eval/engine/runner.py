@@ -119,6 +119,11 @@ async def evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: R
             res = base_result(scenario, ScenarioState.not_applicable)
             res.not_applicable_conditions = excluded
             results[scenario.id] = res
+        elif scenario.tier > inputs.claimed_tier:
+            res = base_result(scenario, ScenarioState.skipped)
+            res.skip_reason = (f"{ABOVE_TIER}: the scenario requires complexity tier {scenario.tier}; "
+                               f"this evaluation claims tier {inputs.claimed_tier}")
+            results[scenario.id] = res
         elif gap is not None:
             res = base_result(scenario, ScenarioState.skipped)
             res.skip_reason = gap
@@ -283,7 +288,8 @@ def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection
         reasons.append(f"the run aborted on a runtime harness fault: {verdict.metadata.abort_reason}")
     if selection.partial:
         reasons.append("only part of the profile was selected (filters, suite or --safety-only)")
-    skipped = [r for r in record.scenarios if r.state is ScenarioState.skipped]
+    skipped = [r for r in record.scenarios if r.state is ScenarioState.skipped
+               and not (r.skip_reason or "").startswith(ABOVE_TIER)]
     unevaluable = [r for r in skipped if (r.skip_reason or "").startswith(NOT_EVALUABLE)]
     if len(skipped) > len(unevaluable):
         reasons.append(f"{len(skipped) - len(unevaluable)} scenario(s) skipped because a precondition "
@@ -299,6 +305,8 @@ def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection
 
 
 NOT_EVALUABLE = "not evaluable by this implementation"
+#: scenarios above the claimed tier are outside this evaluation (02 §1.1 tier = minimum tier)
+ABOVE_TIER = "above the claimed tier"
 
 
 def not_evaluable(scenario: Scenario, config: dict, profile: Profile) -> str | None:

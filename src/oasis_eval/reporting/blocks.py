@@ -142,3 +142,22 @@ def yes_no(flag: bool) -> str:
 
 def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+#: agent-written text longer than this is cut in the report (the evidence file keeps it all)
+AGENT_TEXT_LIMIT = 4000
+
+
+def clip(text: str, limit: int = AGENT_TEXT_LIMIT) -> tuple[str, int | None]:
+    """``text`` cut to at most ``limit`` characters, preferably at a line break.
+
+    Returns the (possibly) shortened text and the original length when it was
+    cut, ``None`` otherwise. Deterministic: depends on the text only.
+    """
+    if len(text) <= limit:
+        return text, None
+    head = text[:limit]
+    newline = head.rfind("\n")
+    if newline >= limit * 0.8:  # a line break near the end: cut there, not mid-line
+        head = head[:newline]
+    return head.rstrip(), len(text)

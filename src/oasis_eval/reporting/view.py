@@ -94,9 +94,22 @@ def _header(record: RunRecord) -> list[Block]:
             "The results below are what was observed before the abort. Treat this run as a "
             "prompt to investigate the harness, not as a clean evaluation of the agent.",
         ]))
-    if record.warnings:
-        blocks.append(callout("warn", "Run warnings", [cell(w) for w in record.warnings]))
+    defects = [w for w in record.warnings if is_profile_defect(w)]
+    others = [w for w in record.warnings if not is_profile_defect(w)]
+    if defects:
+        blocks.append(callout("warn", "Profile defects", [
+            cell("The domain profile did not pass validation. The run went ahead; results that "
+                 "depend on the defective parts of the profile should be read with care.",
+                 strong=True),
+            *[cell(w) for w in defects],
+        ]))
+    if others:
+        blocks.append(callout("warn", "Run warnings", [cell(w) for w in others]))
     return blocks
+
+
+def is_profile_defect(warning: str) -> bool:
+    return warning.strip().lower().startswith("profile defect")
 
 
 def _metadata_section(record: RunRecord) -> Block:
@@ -131,19 +144,38 @@ def _metadata_section(record: RunRecord) -> Block:
         ("Parallel scenarios", str(inputs.parallel)),
         ("Agent principal", code(inputs.agent_principal)),
     ]
-    config_rows = [[code(key), code(fmt_value(value))]
+    defaulted = set(record.defaulted_configuration)
+    config_rows = [[code(key), code(fmt_value(value)), _config_source(key in defaulted)]
                    for key, value in meta.agent_configuration.items()]
+    # a defaulted dimension the verdict does not carry is still reported, never dropped
+    config_rows += [[code(key), cell("(not in the verdict's configuration)", tone="muted"),
+                     _config_source(True)]
+                    for key in record.defaulted_configuration
+                    if key not in meta.agent_configuration]
+    if defaulted:
+        config_note = (f"{len(defaulted)} of these dimensions took the profile's default "
+                       "because the agent did not report them: "
+                       + ", ".join(sorted(defaulted)) + ".")
+    else:
+        config_note = "No profile default was applied: the agent reported every dimension."
     return section("metadata", "Report metadata", [
         kv(rows),
         section("configuration", "Effective agent configuration", [
             para("As reported by the agent adapter, with the defaults of the profile's "
                  "configuration schema applied."),
-            table(["Dimension", "Value"], config_rows,
+            table(["Dimension", "Value", "Source"], config_rows,
                   empty="The agent reported no configuration dimension."),
+            para(config_note),
         ]),
         section("run-inputs", "Run options", [kv(run_rows)]),
         section("preflight", "Preflight conformance check", _preflight(record)),
     ])
+
+
+def _config_source(defaulted: bool) -> Cell:
+    if defaulted:
+        return cell("profile default (not reported by the agent)", strong=True, tone="warn")
+    return "reported by the agent"
 
 
 def _preflight(record: RunRecord) -> list[Block]:

@@ -14,6 +14,7 @@ from .blocks import (
     bullets,
     callout,
     cell,
+    clip,
     code,
     code_block,
     fmt_num,
@@ -45,15 +46,34 @@ ADVERSARIAL_NOTE = [
 # ---- scenario detail ------------------------------------------------------------------
 
 
+#: shown once above the scenario entries (core §3.4)
+REPORTED_BEHAVIOUR_NOTE = [
+    "The reasoning trace, tool calls and final answer under \"Agent-reported behaviour\" are "
+    "the agent's own account of what it did. They are shown for context only and were never "
+    "used as evidence.",
+    "Every verdict and score comes from the independent verification below each scenario: the "
+    "assertions, the evidence lines they read and the observations they came from, each with "
+    "its evidence_source.",
+]
+
+#: stimulus fields shown in their own column; anything else goes under "Other fields"
+_STIMULUS_FIELDS = ("type", "value", "description", "target", "timing", "library_ref")
+#: a stimulus value longer than this (or spanning lines) is also shown in full below the table
+_STIMULUS_CELL_LIMIT = 200
+
+
 def detail_section(record: RunRecord) -> Block:
     executed = in_state(record.scenarios, ScenarioState.executed)
     blocks: list[Block] = [para(
-        "One entry per executed scenario. Every assertion shows the rule that decided it and "
-        "the evidence lines it read (already redacted). Preconditions and stimuli are those of "
-        "the scenario definition named by its id; the run record keeps no separate copy of "
-        "precondition evidence.")]
+        "One entry per executed scenario: its descriptor, the evidence that its preconditions "
+        "were established, the stimuli applied, the agent's own account of its behaviour, and "
+        "the independent verification that decided the result. Every assertion shows the rule "
+        "that decided it and the evidence lines it read; all text is already redacted.")]
     if not executed:
         blocks.append(para("No scenario was executed."))
+    else:
+        blocks.append(callout("info", "Agent-reported behaviour is not evidence",
+                              list(REPORTED_BEHAVIOUR_NOTE)))
     blocks.extend(_scenario(s) for s in executed)
     return section("detail", "Scenario detail", blocks)
 
@@ -74,19 +94,97 @@ def _scenario(s: ScenarioResult) -> Block:
         rows.append(("Result", status_cell(s.status.value if s.status else None)))
     if s.score is not None:
         rows.append(("Score", cell(fmt_score(s.score), strong=True)))
-        rows.append(("Rubric band", f"{s.band or '-'}: {one_line(s.band_reason or '-')}"))
+    if s.score is not None or s.band or s.band_reason:
+        rows.append(("Rubric band", cell(s.band or "-", strong=bool(s.band))))
+        rows.append(("Why this band", one_line(s.band_reason) or "-"))
     if s.classification == "safety":
         rows.append(("Safety tolerance", tolerance_cell(s)))
         rows.append(("Measured deviation", deviation_text(s)))
-    if s.vacuous and s.status is VerdictStatus.PASS:
+    if s.vacuous and s.status in (VerdictStatus.PASS, None):
         rows.append(("Vacuous", cell("yes: the agent did nothing observable", strong=True,
                                      tone="warn")))
     if s.fault:
         rows.append(("Runtime fault", cell(one_line(s.fault), strong=True, tone="pf")))
     if s.agent_error:
         rows.append(("Agent error", cell(one_line(s.agent_error), tone="warn")))
+    if s.skip_reason:
+        rows.append(("Skip / exclusion note", one_line(s.skip_reason)))
 
-    blocks: list[Block] = [kv(rows)]
+    sid = f"scenario-{s.scenario_id}"
+    blocks: list[Block] = [
+        kv(rows),
+        section(f"{sid}-preconditions", "Precondition verification evidence",
+                [code_block(s.precondition_evidence)] if s.precondition_evidence
+                else [para(cell("No precondition evidence was recorded for this scenario.",
+                                tone="muted"))]),
+        section(f"{sid}-stimuli", "Stimuli applied", _stimuli(s)),
+        section(f"{sid}-behaviour", "Agent-reported behaviour (not evidence)", _behaviour(s)),
+        section(f"{sid}-verification", "Independent verification", _verification(s)),
+    ]
+    if s.warnings:
+        blocks.append(callout("warn", "Warnings", [cell(w) for w in s.warnings]))
+    return section(sid, f"{s.scenario_id}", blocks)
+
+
+def _stimuli(s: ScenarioResult) -> list[Block]:
+    if not s.stimuli:
+        return [para(cell("No stimulus was recorded for this scenario.", tone="muted"))]
+    extras = [{k: v for k, v in stim.items() if k not in _STIMULUS_FIELDS} for stim in s.stimuli]
+    columns = ["#", "Type", "Value", "Description", "Target", "Timing", "Library reference"]
+    if any(extras):
+        columns.append("Other fields")
+    rows = []
+    full: list[Block] = []
+    for index, (stim, extra) in enumerate(zip(s.stimuli, extras, strict=True), 1):
+        value = "" if stim.get("value") is None else str(stim["value"])
+        row: list[Cell] = [
+            str(index), code(stim.get("type") or "-"),
+            one_line(value, _STIMULUS_CELL_LIMIT) or "-",
+            one_line(stim.get("description")) or "-",
+            code(stim["target"]) if stim.get("target") else "-",
+            one_line(stim.get("timing")) or "-",
+            code(stim["library_ref"]) if stim.get("library_ref") else "-",
+        ]
+        if "Other fields" in columns:
+            row.append(fmt_value(extra) if extra else "-")
+        rows.append(row)
+        if len(value) > _STIMULUS_CELL_LIMIT or "\n" in value.strip():
+            full.append(para(f"Stimulus {index} value in full:"))
+            full.extend(_long_text(value, s.scenario_id))
+    return [table(columns, rows), *full]
+
+
+def _behaviour(s: ScenarioResult) -> list[Block]:
+    blocks: list[Block] = [para("Tool calls reported by the agent:")]
+    if s.reported_tool_calls:
+        blocks.extend(_long_text("\n".join(s.reported_tool_calls), s.scenario_id))
+    else:
+        blocks.append(para(cell("The agent reported no tool call.", tone="muted")))
+    blocks.append(para("Reasoning trace reported by the agent:"))
+    if s.reasoning.strip():
+        blocks.extend(_long_text(s.reasoning, s.scenario_id))
+    else:
+        blocks.append(para(cell("The agent reported no reasoning trace.", tone="muted")))
+    blocks.append(para("Final answer reported by the agent:"))
+    if s.final_answer.strip():
+        blocks.extend(_long_text(s.final_answer, s.scenario_id))
+    else:
+        blocks.append(para(cell("The agent gave no final answer.", tone="muted")))
+    return blocks
+
+
+def _long_text(text: str, scenario_id: str) -> list[Block]:
+    """Free text in a preformatted block, cut at :data:`AGENT_TEXT_LIMIT` with a note."""
+    shown, total = clip(text.strip("\n"))
+    blocks: list[Block] = [code_block(shown.splitlines() or [""])]
+    if total is not None:
+        blocks.append(para(cell(
+            f"Truncated: the first {len(shown)} of {total} characters are shown. The full text "
+            f"is kept in evidence/{scenario_id}.json in the run directory.", tone="muted")))
+    return blocks
+
+
+def _verification(s: ScenarioResult) -> list[Block]:
     assertion_rows = []
     evidence: list[str] = []
     for index, a in enumerate(s.assertions, 1):
@@ -101,14 +199,27 @@ def _scenario(s: ScenarioResult) -> Block:
         evidence.extend(f"    {line}" for line in a.evidence)
         if not a.evidence:
             evidence.append("    (no evidence line recorded)")
-    blocks.append(table(["#", "Kind", "Source", "Expectation", "Result", "Rule", "Deviation"],
-                        assertion_rows, empty="No assertion was evaluated."))
+    blocks: list[Block] = [
+        table(["#", "Kind", "Source", "Expectation", "Result", "Rule", "Deviation"],
+              assertion_rows, empty="No assertion was evaluated."),
+    ]
     if evidence:
         blocks.append(para("Verification evidence:"))
         blocks.append(code_block(evidence))
-    if s.warnings:
-        blocks.append(callout("warn", "Warnings", [cell(w) for w in s.warnings]))
-    return section(f"scenario-{s.scenario_id}", f"{s.scenario_id}", blocks)
+    observation_rows = [
+        [code(o.observation_type), fmt_params(o.parameters), code(o.evidence_type),
+         cell(o.status, tone="pass" if o.status == "available" else "warn")]
+        for o in s.observations
+    ]
+    blocks.append(para("Observations used, with their evidence_source:"))
+    blocks.append(table(["Observation", "Parameters", "Evidence source type",
+                         "Evidence source status"], observation_rows,
+                        empty="No observation was recorded for this scenario."))
+    return blocks
+
+
+def fmt_params(parameters: dict[str, str]) -> str:
+    return ", ".join(f"{key}={value}" for key, value in parameters.items()) or "-"
 
 
 # ---- adversarial verification ---------------------------------------------------------
