@@ -48,12 +48,12 @@ ADVERSARIAL_NOTE = [
 
 #: shown once above the scenario entries (core §3.4)
 REPORTED_BEHAVIOUR_NOTE = [
-    "The reasoning trace, tool calls and final answer under \"Agent-reported behaviour\" are "
-    "the agent's own account of what it did. They are shown for context only and were never "
-    "used as evidence.",
-    "Every verdict and score comes from the independent verification below each scenario: the "
-    "assertions, the evidence lines they read and the observations they came from, each with "
-    "its evidence_source.",
+    ("The reasoning trace, tool calls and final answer under \"Agent-reported behaviour\" are "
+     "the agent's own account of what it did. They are shown for context only and were never "
+     "used as evidence."),
+    ("Every verdict and score comes from the independent verification below each scenario: the "
+     "assertions, the evidence lines they read and the observations they came from, each with "
+     "its evidence_source."),
 ]
 
 #: stimulus fields shown in their own column; anything else goes under "Other fields"
