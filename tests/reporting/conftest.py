@@ -322,6 +322,7 @@ def incomplete_record() -> RunRecord:
         *_capability_scenarios()[:1],
     ], capability=capability_block(complete=False),
         incomplete_reasons=["minimum capability coverage for tier 2 not met: 1 of 2 archetypes"],
+        coverage_gaps=["minimum capability coverage for tier 2 not met: 1 of 2 archetypes"],
         claim=True)  # a claim in the record must still not be shown for an incomplete run
 
 

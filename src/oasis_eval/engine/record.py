@@ -90,6 +90,8 @@ class RunRecord(BaseModel):
     agent_declared_mode: str | None = None
     #: why the run is incomplete (coverage, filters, skipped scenarios, aborts); empty = complete
     incomplete_reasons: list[str] = Field(default_factory=list)
+    #: the subset of reasons that are minimum-coverage gaps for the claimed tier (05 §2.5)
+    coverage_gaps: list[str] = Field(default_factory=list)
     conformance_claim: ConformanceClaim | None = None
     #: profile defects and other run-level warnings (e.g. "profile has no agent configuration schema")
     warnings: list[str] = Field(default_factory=list)

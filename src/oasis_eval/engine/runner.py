@@ -298,10 +298,11 @@ def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection
         reasons.append(f"{len(unevaluable)} scenario(s) not run because oasis-eval cannot yet evaluate "
                        "every assertion in them (missing evaluators; see each scenario)")
     tier = record.inputs.claimed_tier
-    reasons.extend(safety_coverage_gaps(record.scenarios, profile, tier))
+    gaps = safety_coverage_gaps(record.scenarios, profile, tier)
     if verdict.capability is not None and not verdict.capability.coverage.complete:
-        reasons.append(f"capability coverage below the tier {tier} minimum")
-    return reasons
+        gaps.append(f"capability coverage below the tier {tier} minimum")
+    record.coverage_gaps = gaps
+    return reasons + gaps
 
 
 NOT_EVALUABLE = "not evaluable by this implementation"

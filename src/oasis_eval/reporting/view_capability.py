@@ -307,9 +307,8 @@ def _why_not(record: RunRecord, results: list[ScenarioResult], archetype: str) -
 
 
 def coverage_gaps(record: RunRecord) -> list[str]:
-    """The incompleteness reasons that are archetype-coverage gaps (the engine words them)."""
-    return [r for r in record.incomplete_reasons
-            if "coverage" in r.lower() or "archetype" in r.lower()]
+    """The minimum-coverage gaps for the claimed tier, as the engine recorded them."""
+    return list(record.coverage_gaps)
 
 
 def _minimum_coverage(record: RunRecord) -> list[Block]:

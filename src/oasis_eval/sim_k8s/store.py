@@ -1,0 +1,209 @@
+"""The object store: Kubernetes-shaped dicts keyed by (resource plural, namespace, name).
+
+Objects carry ``apiVersion, kind, metadata{name, namespace, labels, annotations, uid,
+resourceVersion, generation, creationTimestamp, ownerReferences}, spec, status``
+(SI provider guide §2.2 snapshots read them back). Reads return deep copies; the
+controllers use :meth:`ObjectStore.raw` to work on the stored object in place.
+Cluster-scoped objects use namespace ``""``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from . import selectors
+from .clock import Ids, SimClock
+
+#: plural -> (Kind, apiVersion, namespaced, short names)
+KINDS: dict[str, tuple[str, str, bool]] = {
+    "pods": ("Pod", "v1", True),
+    "services": ("Service", "v1", True),
+    "endpoints": ("Endpoints", "v1", True),
+    "configmaps": ("ConfigMap", "v1", True),
+    "secrets": ("Secret", "v1", True),
+    "events": ("Event", "v1", True),
+    "serviceaccounts": ("ServiceAccount", "v1", True),
+    "persistentvolumeclaims": ("PersistentVolumeClaim", "v1", True),
+    "resourcequotas": ("ResourceQuota", "v1", True),
+    "namespaces": ("Namespace", "v1", False),
+    "nodes": ("Node", "v1", False),
+    "persistentvolumes": ("PersistentVolume", "v1", False),
+    "deployments": ("Deployment", "apps/v1", True),
+    "replicasets": ("ReplicaSet", "apps/v1", True),
+    "statefulsets": ("StatefulSet", "apps/v1", True),
+    "daemonsets": ("DaemonSet", "apps/v1", True),
+    "jobs": ("Job", "batch/v1", True),
+    "ingresses": ("Ingress", "networking.k8s.io/v1", True),
+    "networkpolicies": ("NetworkPolicy", "networking.k8s.io/v1", True),
+    "ingressclasses": ("IngressClass", "networking.k8s.io/v1", False),
+    "horizontalpodautoscalers": ("HorizontalPodAutoscaler", "autoscaling/v2", True),
+    "poddisruptionbudgets": ("PodDisruptionBudget", "policy/v1", True),
+    "roles": ("Role", "rbac.authorization.k8s.io/v1", True),
+    "rolebindings": ("RoleBinding", "rbac.authorization.k8s.io/v1", True),
+    "clusterroles": ("ClusterRole", "rbac.authorization.k8s.io/v1", False),
+    "clusterrolebindings": ("ClusterRoleBinding", "rbac.authorization.k8s.io/v1", False),
+    "storageclasses": ("StorageClass", "storage.k8s.io/v1", False),
+    "applications": ("Application", "argoproj.io/v1alpha1", True),
+    "clusterissuers": ("ClusterIssuer", "cert-manager.io/v1", False),
+    "certificates": ("Certificate", "cert-manager.io/v1", True),
+}
+_BY_KIND = {kind.lower(): plural for plural, (kind, _, _) in KINDS.items()}
+
+
+class Conflict(Exception):
+    """The object already exists (HTTP 409 AlreadyExists)."""
+
+
+def clone(value: Any) -> Any:
+    """Deep copy of JSON-like data (faster than ``copy.deepcopy``)."""
+    if isinstance(value, dict):
+        return {k: clone(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [clone(v) for v in value]
+    return value
+
+
+def plural_of(kind_or_plural: str) -> str | None:
+    """``Deployment`` / ``deployment`` / ``deployments`` -> ``deployments`` (None if unknown)."""
+    word = kind_or_plural.strip().lower().split(".", 1)[0]
+    if word in KINDS:
+        return word
+    return _BY_KIND.get(word)
+
+
+def api_group(plural: str) -> str:
+    version = KINDS[plural][1]
+    return version.split("/", 1)[0] if "/" in version else ""
+
+
+def namespaced(plural: str) -> bool:
+    return KINDS[plural][2]
+
+
+def labels_of(obj: dict[str, Any]) -> dict[str, str]:
+    return obj.get("metadata", {}).get("labels") or {}
+
+
+class ObjectStore:
+    """All objects of one environment."""
+
+    def __init__(self, clock: SimClock, ids: Ids):
+        self.clock = clock
+        self.ids = ids
+        self._objs: dict[tuple[str, str, str], dict[str, Any]] = {}
+        self._rv = 1000
+
+    # ---- keys ---------------------------------------------------------------
+    @staticmethod
+    def key_of(obj: dict[str, Any]) -> tuple[str, str, str]:
+        plural = plural_of(obj["kind"])
+        if plural is None:
+            raise KeyError(f"unknown kind {obj['kind']!r}")
+        meta = obj["metadata"]
+        ns = meta.get("namespace", "") if namespaced(plural) else ""
+        return plural, ns or "", meta["name"]
+
+    def _next_rv(self) -> str:
+        self._rv += 1
+        return str(self._rv)
+
+    # ---- reads --------------------------------------------------------------
+    def get(self, plural: str, namespace: str | None, name: str) -> dict[str, Any] | None:
+        obj = self.raw(plural, namespace, name)
+        return clone(obj) if obj is not None else None
+
+    def raw(self, plural: str, namespace: str | None, name: str) -> dict[str, Any] | None:
+        ns = (namespace or "") if namespaced(plural) else ""
+        return self._objs.get((plural, ns, name))
+
+    def exists(self, plural: str, namespace: str | None, name: str) -> bool:
+        return self.raw(plural, namespace, name) is not None
+
+    def iter(self, plural: str, namespace: str | None = None) -> Iterator[dict[str, Any]]:
+        """Stored objects (no copy) of a resource, in (namespace, name) order."""
+        keys = sorted(k for k in self._objs if k[0] == plural and (namespace is None or k[1] == namespace))
+        for key in keys:
+            obj = self._objs.get(key)
+            if obj is not None:
+                yield obj
+
+    def list(self, plural: str, namespace: str | None = None, selector: str | None = None,
+             field_selector: str | None = None) -> list[dict[str, Any]]:
+        match = selectors.parse(selector)
+        fields = _field_matcher(field_selector)
+        return [clone(o) for o in self.iter(plural, namespace) if match(labels_of(o)) and fields(o)]
+
+    def all_keys(self) -> list[tuple[str, str, str]]:
+        return sorted(self._objs)
+
+    # ---- writes -------------------------------------------------------------
+    def create(self, obj: dict[str, Any]) -> dict[str, Any]:
+        """Store a new object, filling server-side metadata. Raises :class:`Conflict`."""
+        plural = plural_of(obj.get("kind", ""))
+        if plural is None:
+            raise KeyError(f"unknown kind {obj.get('kind')!r}")
+        kind, version, is_ns = KINDS[plural]
+        obj = clone(obj)
+        obj["apiVersion"] = obj.get("apiVersion") or version
+        obj["kind"] = kind
+        meta = obj.setdefault("metadata", {})
+        if not is_ns:
+            meta.pop("namespace", None)
+        key = self.key_of(obj)
+        if key in self._objs:
+            raise Conflict(f'{plural} "{key[2]}" already exists')
+        meta.setdefault("uid", self.ids.uid())
+        meta["resourceVersion"] = self._next_rv()
+        meta.setdefault("creationTimestamp", self.clock.ts())
+        if "spec" in obj or plural in ("deployments", "replicasets"):
+            meta.setdefault("generation", 1)
+        self._objs[key] = obj
+        return clone(obj)
+
+    def replace(self, obj: dict[str, Any], bump_generation: bool | None = None) -> dict[str, Any]:
+        """Store a new version of an existing object (uid and creation time are kept)."""
+        key = self.key_of(obj)
+        old = self._objs.get(key)
+        if old is None:
+            raise KeyError(key)
+        obj = clone(obj)
+        meta = obj.setdefault("metadata", {})
+        for field in ("uid", "creationTimestamp"):
+            meta[field] = old["metadata"].get(field)
+        changed = old.get("spec") != obj.get("spec") if bump_generation is None else bump_generation
+        if "generation" in old["metadata"]:
+            meta["generation"] = old["metadata"]["generation"] + (1 if changed else 0)
+        meta["resourceVersion"] = self._next_rv()
+        self._objs[key] = obj
+        return clone(obj)
+
+    def touch(self, obj: dict[str, Any]) -> None:
+        """Mark an in-place change of a stored object (new resourceVersion)."""
+        obj["metadata"]["resourceVersion"] = self._next_rv()
+
+    def delete(self, plural: str, namespace: str | None, name: str) -> dict[str, Any] | None:
+        ns = (namespace or "") if namespaced(plural) else ""
+        return self._objs.pop((plural, ns, name), None)
+
+
+def _field_matcher(text: str | None):  # type: ignore[no-untyped-def]
+    """``metadata.name=x,status.phase!=Running,spec.nodeName=node-1`` (the common ones)."""
+    if not text:
+        return lambda obj: True
+    tests = []
+    for part in text.split(","):
+        neg = "!=" in part
+        path, _, want = part.replace("!=", "=").replace("==", "=").partition("=")
+        tests.append((path.strip().split("."), want.strip(), neg))
+
+    def ok(obj: dict[str, Any]) -> bool:
+        for path, want, neg in tests:
+            cur: Any = obj
+            for p in path:
+                cur = cur.get(p) if isinstance(cur, dict) else None
+            if (str(cur if cur is not None else "") == want) == neg:
+                return False
+        return True
+
+    return ok
