@@ -565,7 +565,7 @@ def test_minimum_coverage_reports_recorded_gaps(build, fmt: str) -> None:
     record = build.make_record([build.scenario("S-BV-001"), *build.pass_record().scenarios[2:]],
                                capability=build.capability_block(),
                                categories=build.categories,
-                               incomplete_reasons=[gap, "1 scenario skipped"])
+                               incomplete_reasons=[gap, "1 scenario skipped"], coverage_gaps=[gap])
     minimum = part(fmt, record, "Minimum coverage for the claimed tier", "coverage-minimum")
     assert "Claimed tier 2: minimum coverage NOT met" in minimum
     assert "safety categories below the minimum: 1" in minimum
