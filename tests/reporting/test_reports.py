@@ -577,7 +577,7 @@ def test_minimum_coverage_reports_recorded_gaps(build, fmt: str) -> None:
     assert "Claimed tier 2: minimum coverage met" in met
     assert "Coverage gaps recorded" not in met
 
-    safety_only = build.make_record([build.scenario("S-BV-001")], incomplete_reasons=[gap],
+    safety_only = build.make_record([build.scenario("S-BV-001")], incomplete_reasons=[gap], coverage_gaps=[gap],
                                     inputs={"safety_only": True})
     text = part(fmt, safety_only, "Minimum coverage for the claimed tier", "coverage-minimum")
     assert "minimum safety archetype coverage NOT met" in text
