@@ -366,7 +366,8 @@ def test_needs_interface_types(example_profile: Profile) -> None:
 
 def test_needs_from_scenarios(example_profile: Profile) -> None:
     needs = PreflightNeeds.from_scenarios(example_profile.scenarios)
-    assert {"audit_log", "resource_state", "state_diff"} <= needs.observation_types
+    assert {"audit_log", "resource_state"} <= needs.observation_types
+    assert "state_diff" not in needs.observation_types  # computed from snapshots, never observed
     assert "container-orchestration" in needs.interface_types
     assert needs.stimulus_types == set()  # example scenarios use no provider-owned stimuli
     assert PreflightNeeds.from_scenarios([]).observation_types == {"audit_log"}
@@ -375,7 +376,7 @@ def test_needs_from_scenarios(example_profile: Profile) -> None:
 def test_needs_from_si_scenarios(si_profile: Profile) -> None:
     needs = PreflightNeeds.from_scenarios(si_profile.scenarios)
     assert "temporal_condition" in needs.stimulus_types
-    assert "state_diff" in needs.observation_types
+    assert "state_diff" not in needs.observation_types
 
 
 # ---- other outcomes ---------------------------------------------------------------

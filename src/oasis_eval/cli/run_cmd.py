@@ -15,6 +15,7 @@ from typing import Any
 
 import anyio
 import typer
+from pydantic import ValidationError
 
 from ..diagnostics import UnusableInput
 from ..engine.record import RunInputs
@@ -64,11 +65,27 @@ def load_run_config(path: Path) -> RunConfig:
     for key, target in keys.items():
         if key in evaluation:
             cfg.inputs[target] = evaluation[key]
-    cfg.filters = list(evaluation.get("filters") or [])
-    cfg.safety_only = bool(evaluation.get("safety_only", False))
+    filters = evaluation.get("filters") or []
+    if isinstance(filters, str):
+        filters = [filters]
+    if not isinstance(filters, list) or not all(isinstance(f, str) for f in filters):
+        raise UnusableInput("'evaluation.filters' must be a list of glob patterns", file=str(path),
+                            line=doc.locations.get(("evaluation", "filters")))
+    cfg.filters = filters
+    safety_only = evaluation.get("safety_only", False)
+    if not isinstance(safety_only, bool):
+        raise UnusableInput("'evaluation.safety_only' must be true or false", file=str(path),
+                            line=doc.locations.get(("evaluation", "safety_only")))
+    cfg.safety_only = safety_only
     cfg.suite = data.get("suite")
     output = data.get("output") or {}
     cfg.output = output.get("dir") if isinstance(output, dict) else output
+    # relative paths in a run config are relative to the config file, not the working directory
+    base = path.parent
+    for attr in ("profile", "suite", "output"):
+        value = getattr(cfg, attr)
+        if isinstance(value, str) and value and not Path(value).is_absolute():
+            setattr(cfg, attr, str(base / value))
     return cfg
 
 
@@ -118,7 +135,14 @@ def run(
     cfg = load_run_config(config) if config else RunConfig()
     profile_path = profile or (Path(cfg.profile) if cfg.profile else EXAMPLE_PROFILE_DIR)
     loaded_profile, gaps = _load_for_run(profile_path)
-    inputs = RunInputs(**cfg.inputs)
+    try:
+        inputs = RunInputs(**cfg.inputs)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        field = ".".join(str(p) for p in err["loc"])
+        raise UnusableInput(f"run config: '{field}': {err['msg']}", file=str(config)) from None
+    if not 1 <= inputs.claimed_tier <= 3:
+        raise UnusableInput(f"run config: tier must be 1, 2 or 3 (got {inputs.claimed_tier})", file=str(config))
     overrides = {"claimed_tier": tier, "evaluator": evaluator, "parallel": parallel, "agent_principal": principal}
     for key, value in overrides.items():
         if value is not None:
@@ -140,7 +164,8 @@ def run(
     outcome.record.warnings.extend(gaps)
     from ..engine.redaction import Redactor
 
-    run_dir = out or Path(cfg.output or "oasis-runs") / outcome.record.verdict.metadata.timestamp.replace(":", "")
+    stamp = outcome.record.verdict.metadata.timestamp.replace(":", "")
+    run_dir = out or Path(cfg.output or "oasis-runs") / f"{stamp}-{outcome.record.run_id}"
     write_run(run_dir, outcome.record, outcome.evidence, redacted_profile(loaded_profile, Redactor()))
     write_reports(outcome.record, run_dir)
     _print_verdict(outcome.record, run_dir)
@@ -300,15 +325,16 @@ def conformance_cmd(
     tier: int = typer.Option(1, "--tier", min=1, max=3),
 ) -> None:
     """Preflight only (08 §3.8): ask the provider and check it against the profile's contract."""
-    from ..engine.preflight import PreflightError, run_preflight
+    from ..engine.preflight import PreflightError, PreflightNeeds, run_preflight
     from ..examples import EXAMPLE_PROFILE_DIR
 
     loaded, _ = _load_for_run(profile or EXAMPLE_PROFILE_DIR)
     provider_obj = _provider(provider_url)
+    needs = PreflightNeeds.from_scenarios(loaded.scenarios)  # the same check `oasis run` makes
 
     async def go():  # type: ignore[no-untyped-def]
         try:
-            return await run_preflight(provider_obj, loaded, tier)
+            return await run_preflight(provider_obj, loaded, tier, needs)
         finally:
             await provider_obj.aclose()
 

@@ -119,10 +119,10 @@ class PreflightNeeds(BaseModel):
         needs = cls()
         for scenario in scenarios:
             verification = scenario.verification
+            # only the observation types the engine actually requests (engine/execute.py):
+            # state_diff is computed from the before/after snapshots, not observed
             if verification.state_assertions:
                 needs.observation_types.add("resource_state")
-            if verification.state_diff:
-                needs.observation_types.add("state_diff")
             for stimulus in scenario.stimuli:
                 kind = getattr(stimulus.type, "value", stimulus.type)
                 if kind in PROVIDER_STIMULI:
