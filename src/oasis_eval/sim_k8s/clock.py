@@ -37,7 +37,7 @@ def parse_ts(text: str | None) -> datetime | None:
     if not text:
         return None
     try:
-        dt = datetime.fromisoformat(str(text).strip().replace("Z", "+00:00"))
+        dt = datetime.fromisoformat(str(text).strip())
     except ValueError:
         return None
     return dt if dt.tzinfo else dt.replace(tzinfo=UTC)

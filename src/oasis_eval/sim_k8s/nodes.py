@@ -160,7 +160,7 @@ def place(store: ObjectStore, pod: dict[str, Any], reserved: dict[str, tuple[int
         taint = next((t for t in node["spec"].get("taints") or []
                       if t["effect"] in ("NoSchedule", "NoExecute") and not _tolerates(spec, t)), None)
         if taint is not None:
-            why = "node(s) had untolerated taint {%s: }" % taint["key"]
+            why = "node(s) had untolerated taint {{{}: }}".format(taint["key"])
         elif any(labels.get(k) != v for k, v in (spec.get("nodeSelector") or {}).items()):
             why = "node(s) didn't match Pod's node affinity/selector"
         elif any(_anti_conflict(store, pod, name, term) for term in _anti_affinity_terms(spec)):
@@ -181,7 +181,7 @@ def place(store: ObjectStore, pod: dict[str, Any], reserved: dict[str, tuple[int
         free = (alloc_cpu - used[name][0]) / max(alloc_cpu, 1) + (alloc_mem - used[name][1]) / max(alloc_mem, 1)
         fits.append((-free, name))
     if fits:
-        return sorted(fits)[0][1], ""
+        return min(fits)[1], ""
     parts = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items()))
     total = len(nodes)
     return None, (f"0/{total} nodes are available: {parts}. preemption: 0/{total} nodes are available: "

@@ -18,14 +18,14 @@ _NUM = re.compile(r"-?\d+(?:\.\d+)?")
 def cpu_millis(value: object) -> int | None:
     """``500m`` -> 500, ``2`` -> 2000, ``1.5`` -> 1500."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return int(round(float(value) * 1000))
+        return round(float(value) * 1000)
     m = _QTY.match(str(value))
     if not m:
         return None
     n, unit = float(m.group("n")), m.group("u")
     if unit == "m":
-        return int(round(n))
-    return int(round(n * 1000)) if unit is None else None
+        return round(n)
+    return round(n * 1000) if unit is None else None
 
 
 def mem_bytes(value: object) -> int | None:

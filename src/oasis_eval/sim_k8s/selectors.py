@@ -53,7 +53,8 @@ def parse(text: str | None) -> Matcher:
             key, val = (x.strip() for x in part.replace("==", "=").split("=", 1))
             tests.append(lambda lb, k=key, v=val: lb.get(k) == v)
         elif part.startswith("!"):
-            tests.append(lambda lb, k=part[1:].strip(): k not in lb)
+            absent = part[1:].strip()
+            tests.append(lambda lb, k=absent: k not in lb)
         elif re.match(r"^[\w./-]+$", part):
             tests.append(lambda lb, k=part: k in lb)
         else:

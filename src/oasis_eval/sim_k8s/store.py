@@ -92,7 +92,10 @@ class ObjectStore:
         self.clock = clock
         self.ids = ids
         self._objs: dict[tuple[str, str, str], dict[str, Any]] = {}
+        self._by: dict[str, dict[tuple[str, str], dict[str, Any]]] = {p: {} for p in KINDS}
         self._rv = 1000
+        #: users in the system:masters group of this cluster (RBAC bypass)
+        self.admins: set[str] = set()
 
     # ---- keys ---------------------------------------------------------------
     @staticmethod
@@ -106,6 +109,11 @@ class ObjectStore:
 
     def _next_rv(self) -> str:
         self._rv += 1
+        return str(self._rv)
+
+    @property
+    def resource_version(self) -> str:
+        """The store's current resourceVersion (List metadata)."""
         return str(self._rv)
 
     # ---- reads --------------------------------------------------------------
@@ -122,9 +130,10 @@ class ObjectStore:
 
     def iter(self, plural: str, namespace: str | None = None) -> Iterator[dict[str, Any]]:
         """Stored objects (no copy) of a resource, in (namespace, name) order."""
-        keys = sorted(k for k in self._objs if k[0] == plural and (namespace is None or k[1] == namespace))
+        bucket = self._by.get(plural, {})
+        keys = sorted(k for k in bucket if namespace is None or k[0] == namespace)
         for key in keys:
-            obj = self._objs.get(key)
+            obj = bucket.get(key)
             if obj is not None:
                 yield obj
 
@@ -159,6 +168,7 @@ class ObjectStore:
         if "spec" in obj or plural in ("deployments", "replicasets"):
             meta.setdefault("generation", 1)
         self._objs[key] = obj
+        self._by[plural][key[1:]] = obj
         return clone(obj)
 
     def replace(self, obj: dict[str, Any], bump_generation: bool | None = None) -> dict[str, Any]:
@@ -176,6 +186,7 @@ class ObjectStore:
             meta["generation"] = old["metadata"]["generation"] + (1 if changed else 0)
         meta["resourceVersion"] = self._next_rv()
         self._objs[key] = obj
+        self._by[key[0]][key[1:]] = obj
         return clone(obj)
 
     def touch(self, obj: dict[str, Any]) -> None:
@@ -184,6 +195,7 @@ class ObjectStore:
 
     def delete(self, plural: str, namespace: str | None, name: str) -> dict[str, Any] | None:
         ns = (namespace or "") if namespaced(plural) else ""
+        self._by.get(plural, {}).pop((ns, name), None)
         return self._objs.pop((plural, ns, name), None)
 
 

@@ -1,0 +1,30 @@
+"""sim-k8s: a simulated Kubernetes environment provider (part 1: cluster + Provider).
+
+Public API for the tools layer and the HTTP server:
+
+- :class:`SimK8sProvider` — the async OASIS ``Provider``; ``environment(env_id)``
+  returns the :class:`Environment`, ``authenticate(token)`` maps a bearer token to
+  ``(environment, user)``.
+- :class:`Environment` — one cluster: ``api`` (:class:`ApiServer`), ``metrics``,
+  ``logs``, ``traces``, ``alerts``, ``dashboards``, ``database``, ``gitops``,
+  ``apply_tool_output``, ``record_tool_call``, ``advance``, ``network_probe``.
+- :class:`ApiServer` — ``request(user, verb, resource, namespace, name, body,
+  subresource, params) -> ApiResult(code, body)``; every call is audited.
+- :class:`InjectionError` — a state entry that cannot be honoured.
+"""
+
+from .apiserver import ApiResult, ApiServer
+from .environment import PROVIDER_USER, Environment
+from .inject import INFORMATIONAL, InjectionError
+from .provider import Faults, SimK8sProvider
+
+__all__ = [
+           "INFORMATIONAL",
+           "PROVIDER_USER",
+           "ApiResult",
+           "ApiServer",
+           "Environment",
+           "Faults",
+           "InjectionError",
+           "SimK8sProvider",
+]

@@ -1,0 +1,245 @@
+"""Metrics and logs (SI provider guide §1.4 log lines, §1.8 metrics).
+
+:class:`Metrics` holds recorded series (scenario ``metrics/*`` entries: scalars,
+``{t, value}`` lists, ``series:`` maps) plus series generated on the fly from
+the cluster the way kube-state-metrics and cAdvisor expose them
+(``kube_deployment_status_replicas_available``, ``kube_pod_container_status_restarts_total``,
+``container_memory_working_set_bytes`` ...). :meth:`Metrics.query` answers PromQL
+(:mod:`.promql`); an unknown metric gives an empty result. A recorded series tied
+to a workload fault returns to its baseline once the fault is gone (rollback).
+
+:class:`Logs` keeps injected lines per pod/container, per workload (shown by the
+workload's pods running the image the lines were produced under) and per
+non-pod source (a sidecar, the ingress controller), and generates the ordinary
+lines a workload prints from its real state (start-up, requests, the crash cause).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import promql
+from .quantity import cpu_millis, mem_bytes
+
+STEP = 30.0
+
+
+class Series:
+    def __init__(self, name: str, labels: dict[str, str], points: list[tuple[float, float]],
+                 help: str = "", unit: str = "", live: Callable[[float], float | None] | None = None,
+                 hold_from: float | None = None):
+        self.name, self.labels, self.help, self.unit = name, dict(labels), help, unit
+        self.points = sorted(points)
+        self.live = live
+        self.hold_from = hold_from
+
+    def points_until(self, at: float) -> list[tuple[float, float]]:
+        pts = [p for p in self.points if p[0] <= at]
+        if not pts:
+            return pts
+        last_t, last_v = pts[-1]
+        if self.hold_from is None or last_t < self.hold_from - STEP:
+            return pts
+        t = last_t + STEP
+        while t <= at:
+            value = self.live(t) if self.live else None
+            pts.append((t, last_v if value is None else value))
+            t += STEP
+        return pts
+
+
+class Metrics:
+    def __init__(self, env: Any):
+        self.env = env
+        self.series: list[Series] = []
+        #: non-numeric facts per service, readable by the tools layer (e.g. ``memory_usage_trend``)
+        self.facts: dict[str, dict[str, Any]] = {}
+
+    def add(self, name: str, labels: dict[str, str], points: list[tuple[float, float]], **kw: Any) -> Series:
+        s = Series(name, labels, points, **kw)
+        self.series = [x for x in self.series if not (x.name == name and x.labels == s.labels)] + [s]
+        return s
+
+    def names(self) -> list[str]:
+        return sorted({s.name for s in self._all(self.env.clock.seconds())})
+
+    def _all(self, at: float) -> list[Series]:
+        return self.series + generated(self.env, at)
+
+    def query(self, expr: str, at: float | None = None) -> dict[str, Any]:
+        """Prometheus ``/api/v1/query`` data: ``{resultType, result}``. Raises ``promql.QueryError``."""
+        at = self.env.clock.seconds() if at is None else at
+        node = promql.parse(expr)
+        res = promql.evaluate(node, at, self._lookup(at))
+        ts = self.env.clock.start.timestamp() + at
+        if isinstance(res, float):
+            return {"resultType": "scalar", "result": [ts, _fmt(res)]}
+        return {"resultType": "vector", "result": [{"metric": lb, "value": [ts, _fmt(v)]} for lb, v in res]}
+
+    def query_range(self, expr: str, start: float, end: float, step: float = 60.0) -> dict[str, Any]:
+        node = promql.parse(expr)
+        rows: dict[tuple, dict[str, Any]] = {}
+        t = start
+        base = self.env.clock.start.timestamp()
+        while t <= end:
+            res = promql.evaluate(node, t, self._lookup(t))
+            for lb, v in ([({}, res)] if isinstance(res, float) else res):
+                key = tuple(sorted(lb.items()))
+                rows.setdefault(key, {"metric": lb, "values": []})["values"].append([base + t, _fmt(v)])
+            t += step
+        return {"resultType": "matrix", "result": list(rows.values())}
+
+    def _lookup(self, at: float) -> promql.Lookup:
+        everything = self._all(at)
+
+        def lookup(name: str | None, matchers: list[tuple[str, str, str]]) -> list[Series]:
+            out = []
+            for s in everything:
+                if name is not None and s.name != name:
+                    continue
+                if promql.label_match({"__name__": s.name, **s.labels}, matchers):
+                    out.append(s)
+            return out
+
+        return lookup
+
+
+def _fmt(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else repr(round(v, 6))
+
+
+def generated(env: Any, at: float) -> list[Series]:
+    """kube-state-metrics / cAdvisor style series computed from the current objects."""
+    out: list[Series] = []
+
+    def add(name: str, labels: dict[str, str], value: float) -> None:
+        out.append(Series(name, labels, [(at, float(value))]))
+
+    for dep in env.store.iter("deployments"):
+        lb = {"namespace": dep["metadata"]["namespace"], "deployment": dep["metadata"]["name"]}
+        st = dep.get("status") or {}
+        add("kube_deployment_spec_replicas", lb, dep["spec"].get("replicas", 1))
+        add("kube_deployment_status_replicas_available", lb, st.get("availableReplicas", 0))
+        add("kube_deployment_status_replicas_unavailable", lb, st.get("unavailableReplicas", 0))
+        add("kube_deployment_status_replicas_updated", lb, st.get("updatedReplicas", 0))
+    for pod in env.store.iter("pods"):
+        ns, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
+        phase = (pod.get("status") or {}).get("phase", "Pending")
+        for p in ("Pending", "Running", "Succeeded", "Failed", "Unknown"):
+            add("kube_pod_status_phase", {"namespace": ns, "pod": name, "phase": p}, 1 if p == phase else 0)
+        specs = {c["name"]: c for c in pod["spec"].get("containers") or []}
+        hints = env.hints_for(pod)
+        for cs in (pod.get("status") or {}).get("containerStatuses") or []:
+            lb = {"namespace": ns, "pod": name, "container": cs["name"]}
+            add("kube_pod_container_status_restarts_total", lb, cs.get("restartCount", 0))
+            add("kube_pod_container_status_ready", lb, 1 if cs.get("ready") else 0)
+            waiting = (cs.get("state") or {}).get("waiting")
+            if waiting:
+                add("kube_pod_container_status_waiting_reason", {**lb, "reason": waiting.get("reason", "")}, 1)
+            term = (cs.get("lastState") or {}).get("terminated")
+            if term:
+                add("kube_pod_container_status_last_terminated_reason", {**lb, "reason": term.get("reason", "")}, 1)
+            limits = ((specs.get(cs["name"]) or {}).get("resources") or {}).get("limits") or {}
+            requests = ((specs.get(cs["name"]) or {}).get("resources") or {}).get("requests") or {}
+            if "memory" in limits:
+                add("kube_pod_container_resource_limits", {**lb, "resource": "memory", "unit": "byte"},
+                    mem_bytes(limits["memory"]) or 0)
+            if "cpu" in requests:
+                add("kube_pod_container_resource_requests", {**lb, "resource": "cpu", "unit": "core"},
+                    (cpu_millis(requests["cpu"]) or 0) / 1000)
+            if "running" in (cs.get("state") or {}):
+                usage = hints.get("memory_usage")
+                if usage is None and "memory" in requests:
+                    usage = int((mem_bytes(requests["memory"]) or 0) * 0.6)
+                if usage is not None:
+                    add("container_memory_working_set_bytes", lb, usage)
+                cpu = hints.get("cpu_usage_millis")
+                if cpu is not None:
+                    add("container_cpu_usage_cores", lb, cpu / 1000)
+    for node in env.store.iter("nodes"):
+        name = node["metadata"]["name"]
+        for c in node["status"].get("conditions") or []:
+            for status in ("true", "false", "unknown"):
+                add("kube_node_status_condition", {"node": name, "condition": c["type"], "status": status},
+                    1 if c["status"].lower() == status else 0)
+        alloc = node["status"].get("allocatable") or {}
+        add("kube_node_status_allocatable", {"node": name, "resource": "cpu", "unit": "core"},
+            (cpu_millis(alloc.get("cpu", 0)) or 0) / 1000)
+        add("kube_node_status_allocatable", {"node": name, "resource": "memory", "unit": "byte"},
+            mem_bytes(alloc.get("memory", 0)) or 0)
+        nf = env.facts.get(("nodes", "", name), {})
+        if "cpu_utilisation" in nf:
+            add("instance:node_cpu_utilisation:rate5m", {"node": name, "instance": name}, nf["cpu_utilisation"])
+        if "memory_utilisation" in nf:
+            add("instance:node_memory_utilisation:ratio", {"node": name, "instance": name}, nf["memory_utilisation"])
+    return out
+
+
+class Logs:
+    def __init__(self, env: Any):
+        self.env = env
+        #: (ns, pod, container or "") -> [(sim seconds, line)]
+        self.pods: dict[tuple[str, str, str], list[tuple[float, str]]] = {}
+        #: (ns, workload) -> [(sim seconds, line, image or None)]
+        self.workloads: dict[tuple[str, str], list[tuple[float, str, str | None]]] = {}
+        #: (ns, source) -> [(sim seconds, line)] for sources that are not pods
+        self.sources: dict[tuple[str, str], list[tuple[float, str]]] = {}
+
+    def _times(self, n: int, spacing: float = 7.0) -> list[float]:
+        now = self.env.clock.seconds()
+        return [now - spacing * (n - i) for i in range(n)]
+
+    def add_pod(self, ns: str, pod: str, lines: list[str], container: str = "") -> None:
+        self.pods.setdefault((ns, pod, container), []).extend(zip(self._times(len(lines)), lines))
+
+    def add_workload(self, ns: str, name: str, lines: list[str], image: str | None) -> None:
+        self.workloads.setdefault((ns, name), []).extend((t, ln, image) for t, ln in zip(self._times(len(lines)), lines))
+
+    def add_source(self, ns: str, source: str, lines: list[str]) -> None:
+        self.sources.setdefault((ns, source), []).extend(zip(self._times(len(lines)), lines))
+
+    def lines(self, pod: dict[str, Any], container: str | None = None) -> list[tuple[float, str]]:
+        """Everything container ``container`` of ``pod`` printed, oldest first."""
+        ns, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
+        containers = [c["name"] for c in pod["spec"].get("containers") or []]
+        inits = {c["name"]: c for c in pod["spec"].get("initContainers") or []}
+        container = container or (containers[0] if containers else "")
+        if container in inits:
+            declared = (self.env.hints_for(pod).get("init_logs") or {}).get(container) or []
+            start = self.env.age_to_seconds(pod["metadata"].get("creationTimestamp"))
+            return [(start + 1 + i, ln) for i, ln in enumerate(declared)] + list(self.pods.get((ns, name, container), []))
+        spec = next((c for c in pod["spec"].get("containers") or [] if c["name"] == container), {})
+        image = spec.get("image", "")
+        start = self.env.age_to_seconds(pod["metadata"].get("creationTimestamp"))
+        out = [(start + 1 + i, ln) for i, ln in enumerate(_startup(self.env, pod, spec))]
+        workload = self.env.workload_of(pod)
+        if workload is not None:
+            out += [(t, ln) for t, ln, img in self.workloads.get((ns, workload), []) if img in (None, image)]
+        out += self.pods.get((ns, name, container), []) + (self.pods.get((ns, name, ""), []) if container == containers[0] else [])
+        facts = self.env.facts.get(("pods", ns, name), {})
+        now = self.env.clock.seconds()
+        out += [(now - 40 + i * 0.01, ln) for i, ln in enumerate(facts.get("crash_lines") or [])]
+        return sorted(out, key=lambda x: x[0])
+
+    def source_lines(self, ns: str | None, source: str) -> list[tuple[float, str]]:
+        return sorted((x for (n, s), v in self.sources.items() if s == source and ns in (None, n) for x in v),
+                      key=lambda x: x[0])
+
+
+def _startup(env: Any, pod: dict[str, Any], spec: dict[str, Any]) -> list[str]:
+    """The ordinary lines a service prints when it starts and serves."""
+    status = next((c for c in (pod.get("status") or {}).get("containerStatuses") or []
+                   if c.get("name") == spec.get("name")), {})
+    if not status or "waiting" in (status.get("state") or {}) and not (status.get("lastState") or {}):
+        return []
+    image = spec.get("image", "")
+    version = image.rsplit(":", 1)[1] if ":" in image.split("/")[-1] else "latest"
+    app = env.workload_of(pod) or pod["metadata"]["name"]
+    port = next((p.get("containerPort") for p in spec.get("ports") or []), 8080)
+    lines = [f"INFO: starting {app} version={version}"]
+    if "running" in (status.get("state") or {}):
+        lines.append(f"INFO: listening on :{port}")
+    if status.get("ready"):
+        lines += ["INFO: GET /healthz 200 1ms", "INFO: GET /healthz 200 1ms"]
+    return lines

@@ -1,0 +1,150 @@
+"""Patch semantics: JSON merge patch (RFC 7386), strategic merge patch (the
+Kubernetes list-merge keys for the common lists; ``$patch: delete``), and JSON
+patch (RFC 6902: add, remove, replace, test, copy, move)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .store import clone
+
+#: strategic merge keys by list field name
+MERGE_KEYS = {"containers": "name", "initContainers": "name", "ephemeralContainers": "name", "env": "name",
+              "volumes": "name", "volumeMounts": "mountPath", "ports": "containerPort", "imagePullSecrets": "name",
+              "envFrom": None, "conditions": "type", "subjects": None, "rules": None}
+
+
+class PatchError(ValueError):
+    """The patch cannot be applied (HTTP 422 / 400)."""
+
+
+def merge_patch(target: Any, patch: Any) -> Any:
+    if not isinstance(patch, dict):
+        return clone(patch)
+    out = clone(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            out.pop(key, None)
+        else:
+            out[key] = merge_patch(out.get(key), value)
+    return out
+
+
+def strategic_patch(target: Any, patch: Any) -> Any:
+    if not isinstance(patch, dict):
+        return clone(patch)
+    if patch.get("$patch") == "replace":
+        return {k: clone(v) for k, v in patch.items() if k != "$patch"}
+    out = clone(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if key.startswith("$"):
+            continue
+        if value is None:
+            out.pop(key, None)
+        elif isinstance(value, list) and MERGE_KEYS.get(key) and isinstance(out.get(key), list):
+            out[key] = _merge_list(out[key], value, MERGE_KEYS[key])  # type: ignore[arg-type]
+        elif isinstance(value, dict):
+            out[key] = strategic_patch(out.get(key), value)
+        else:
+            out[key] = clone(value)
+    return out
+
+
+def _merge_list(current: list[Any], patch: list[Any], key: str) -> list[Any]:
+    out = [clone(x) for x in current]
+    for item in patch:
+        if not isinstance(item, dict) or key not in item:
+            out.append(clone(item))
+            continue
+        idx = next((i for i, x in enumerate(out) if isinstance(x, dict) and x.get(key) == item[key]), None)
+        if item.get("$patch") == "delete":
+            if idx is not None:
+                out.pop(idx)
+        elif idx is None:
+            out.append({k: clone(v) for k, v in item.items() if k != "$patch"})
+        else:
+            out[idx] = strategic_patch(out[idx], item)
+    return out
+
+
+def _pointer(path: str) -> list[str]:
+    if path in ("", "/"):
+        return []
+    if not path.startswith("/"):
+        raise PatchError(f"invalid JSON pointer {path!r}")
+    return [p.replace("~1", "/").replace("~0", "~") for p in path[1:].split("/")]
+
+
+def _walk(doc: Any, parts: list[str]) -> Any:
+    for p in parts:
+        if isinstance(doc, list):
+            doc = doc[int(p)]
+        elif isinstance(doc, dict) and p in doc:
+            doc = doc[p]
+        else:
+            raise PatchError(f"path not found: /{'/'.join(parts)}")
+    return doc
+
+
+def json_patch(target: Any, ops: list[dict[str, Any]]) -> Any:
+    doc = clone(target)
+    for op in ops:
+        kind, parts = op.get("op"), _pointer(str(op.get("path", "")))
+        if kind == "test":
+            if _walk(doc, parts) != op.get("value"):
+                raise PatchError(f"test failed at {op.get('path')}")
+            continue
+        if kind in ("copy", "move"):
+            src = _pointer(str(op.get("from", "")))
+            value = clone(_walk(doc, src))
+            if kind == "move":
+                doc = json_patch(doc, [{"op": "remove", "path": op["from"]}])
+            doc = json_patch(doc, [{"op": "add", "path": op["path"], "value": value}])
+            continue
+        if not parts:
+            if kind in ("add", "replace"):
+                doc = clone(op.get("value"))
+                continue
+            raise PatchError("cannot remove the whole document")
+        parent = _walk(doc, parts[:-1])
+        last = parts[-1]
+        try:
+            if kind == "add":
+                if isinstance(parent, list):
+                    parent.insert(len(parent) if last == "-" else int(last), clone(op.get("value")))
+                else:
+                    parent[last] = clone(op.get("value"))
+            elif kind == "replace":
+                if isinstance(parent, list):
+                    parent[int(last)] = clone(op.get("value"))
+                else:
+                    if last not in parent:
+                        raise PatchError(f"path not found: {op.get('path')}")
+                    parent[last] = clone(op.get("value"))
+            elif kind == "remove":
+                if isinstance(parent, list):
+                    parent.pop(int(last))
+                else:
+                    if last not in parent:
+                        raise PatchError(f"path not found: {op.get('path')}")
+                    del parent[last]
+            else:
+                raise PatchError(f"unknown op {kind!r}")
+        except (IndexError, ValueError, TypeError) as exc:
+            raise PatchError(f"{kind} {op.get('path')}: {exc}") from None
+    return doc
+
+
+def apply(target: dict[str, Any], body: Any, patch_type: str | None) -> dict[str, Any]:
+    """Apply ``body`` with ``patch_type`` (``json``, ``merge``, ``strategic``; JSON patch when
+    the body is a list of operations)."""
+    kind = (patch_type or "").lower()
+    if isinstance(body, list) or kind in ("json", "application/json-patch+json"):
+        if not isinstance(body, list):
+            raise PatchError("a JSON patch must be a list of operations")
+        return json_patch(target, body)
+    if not isinstance(body, dict):
+        raise PatchError("patch body must be an object")
+    if kind in ("merge", "application/merge-patch+json"):
+        return merge_patch(target, body)
+    return strategic_patch(target, body)

@@ -1,0 +1,207 @@
+"""``pods/log`` and ``pods/exec`` (interface types ``observability-logging`` and
+``container-orchestration``; SI provider guide §1.4).
+
+Logs: the container's lines (:class:`.observability.Logs`), ``tailLines``,
+``sinceSeconds``, ``timestamps``, ``previous``; a container that never started
+answers 400 like kubelet (``is waiting to start: ImagePullBackOff``).
+
+Exec runs a few commands against the container's real state: ``env``/``printenv``
+(values resolved from ConfigMaps and Secrets, decoded — as in a real container),
+``cat``/``ls`` of mounted ConfigMap/Secret volumes, ``hostname``, ``echo``,
+``date``, and ``curl``/``wget``/``nc`` whose outcome obeys NetworkPolicy
+(:func:`.netpol.allowed`) and Service endpoints. Anything else: ``not found``, 127.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import shlex
+from typing import Any
+
+from .clock import fmt
+
+
+class ExecError(Exception):
+    def __init__(self, code: int, message: str):
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+def _container(pod: dict[str, Any], name: str | None) -> dict[str, Any]:
+    all_c = list(pod["spec"].get("containers") or []) + list(pod["spec"].get("initContainers") or [])
+    if name is None:
+        return (pod["spec"].get("containers") or [{}])[0]
+    for c in all_c:
+        if c["name"] == name:
+            return c
+    raise ExecError(400, f"container {name} is not valid for pod {pod['metadata']['name']}")
+
+
+def _status(pod: dict[str, Any], name: str) -> dict[str, Any]:
+    st = pod.get("status") or {}
+    for cs in (st.get("containerStatuses") or []) + (st.get("initContainerStatuses") or []):
+        if cs.get("name") == name:
+            return cs
+    return {}
+
+
+def read_logs(env: Any, pod: dict[str, Any], params: dict[str, Any]) -> str:
+    c = _container(pod, params.get("container"))
+    cs = _status(pod, c.get("name", ""))
+    is_init = any(x["name"] == c.get("name") for x in pod["spec"].get("initContainers") or [])
+    waiting = (cs.get("state") or {}).get("waiting")
+    if not cs or (waiting and not cs.get("lastState") and not is_init):
+        reason = (waiting or {}).get("reason", "ContainerCreating")
+        raise ExecError(400, f'container "{c.get("name")}" in pod "{pod["metadata"]["name"]}" is waiting to start: '
+                             f"{_wait_text(reason)}")
+    if _truthy(params.get("previous")) and not cs.get("lastState") and not cs.get("restartCount"):
+        raise ExecError(400, f'previous terminated container "{c.get("name")}" in pod '
+                             f'"{pod["metadata"]["name"]}" not found')
+    lines = env.logs.lines(pod, c.get("name"))
+    since = params.get("sinceSeconds")
+    if since:
+        lines = [x for x in lines if x[0] >= env.clock.seconds() - float(since)]
+    tail = params.get("tailLines")
+    if tail not in (None, "", -1, "-1"):
+        lines = lines[-int(tail):] if int(tail) > 0 else []
+    stamp = _truthy(params.get("timestamps"))
+    text = "\n".join((fmt(env.clock.at(t), ms=True).replace("Z", "000000Z") + " " if stamp else "") + ln
+                     for t, ln in lines)
+    return text + ("\n" if text else "")
+
+
+def _wait_text(reason: str) -> str:
+    return {"ImagePullBackOff": "trying and failing to pull image", "ErrImagePull": "trying and failing to pull image",
+            "CreateContainerConfigError": "CreateContainerConfigError", "PodInitializing": "PodInitializing"}.get(reason, reason)
+
+
+def _truthy(value: Any) -> bool:
+    return str(value).lower() in ("1", "true", "yes")
+
+
+def resolved_env(env: Any, pod: dict[str, Any], c: dict[str, Any]) -> dict[str, str]:
+    """The environment the container process sees (Secret values decoded)."""
+    ns = pod["metadata"]["namespace"]
+    out = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOSTNAME": pod["metadata"]["name"],
+           "KUBERNETES_SERVICE_HOST": "10.96.0.1", "KUBERNETES_SERVICE_PORT": "443", "HOME": "/root"}
+    for src in c.get("envFrom") or []:
+        if "configMapRef" in src:
+            cm = env.store.raw("configmaps", ns, src["configMapRef"].get("name", "")) or {}
+            out.update({src.get("prefix", "") + k: str(v) for k, v in (cm.get("data") or {}).items()})
+        if "secretRef" in src:
+            sec = env.store.raw("secrets", ns, src["secretRef"].get("name", "")) or {}
+            out.update({src.get("prefix", "") + k: _decode(v) for k, v in (sec.get("data") or {}).items()})
+    for var in c.get("env") or []:
+        if "value" in var:
+            out[var["name"]] = str(var["value"])
+            continue
+        ref = (var.get("valueFrom") or {})
+        if "configMapKeyRef" in ref:
+            r = ref["configMapKeyRef"]
+            cm = env.store.raw("configmaps", ns, r.get("name", "")) or {}
+            if r.get("key") in (cm.get("data") or {}):
+                out[var["name"]] = str(cm["data"][r["key"]])
+        elif "secretKeyRef" in ref:
+            r = ref["secretKeyRef"]
+            sec = env.store.raw("secrets", ns, r.get("name", "")) or {}
+            if r.get("key") in (sec.get("data") or {}):
+                out[var["name"]] = _decode(sec["data"][r["key"]])
+        elif "fieldRef" in ref:
+            path = ref["fieldRef"].get("fieldPath", "")
+            out[var["name"]] = {"metadata.name": pod["metadata"]["name"], "metadata.namespace": ns,
+                                "spec.nodeName": pod["spec"].get("nodeName", ""),
+                                "status.podIP": (pod.get("status") or {}).get("podIP", "")}.get(path, "")
+    return out
+
+
+def _decode(value: Any) -> str:
+    try:
+        return base64.b64decode(str(value)).decode("utf-8", "replace")
+    except (ValueError, TypeError):
+        return str(value)
+
+
+def _files(env: Any, pod: dict[str, Any], c: dict[str, Any]) -> dict[str, str]:
+    ns = pod["metadata"]["namespace"]
+    vols = {v.get("name"): v for v in pod["spec"].get("volumes") or []}
+    files = {"/etc/hostname": pod["metadata"]["name"] + "\n",
+             "/etc/resolv.conf": f"search {ns}.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n"}
+    for m in c.get("volumeMounts") or []:
+        vol = vols.get(m.get("name"), {})
+        base = m.get("mountPath", "").rstrip("/")
+        if "configMap" in vol:
+            cm = env.store.raw("configmaps", ns, vol["configMap"].get("name", "")) or {}
+            files.update({f"{base}/{k}": str(v) for k, v in (cm.get("data") or {}).items()})
+        if "secret" in vol:
+            sec = env.store.raw("secrets", ns, vol["secret"].get("secretName", "")) or {}
+            files.update({f"{base}/{k}": _decode(v) for k, v in (sec.get("data") or {}).items()})
+    return files
+
+
+def run(env: Any, pod: dict[str, Any], command: Any, container: str | None = None) -> dict[str, Any]:
+    """Run ``command`` (a list or a shell string) in the container; ``{stdout, stderr, exitCode}``."""
+    c = _container(pod, container)
+    cs = _status(pod, c.get("name", ""))
+    if (pod.get("status") or {}).get("phase") != "Running" or "running" not in (cs.get("state") or {}):
+        raise ExecError(400, f"unable to upgrade connection: container not found (\"{c.get('name')}\")")
+    argv = shlex.split(command) if isinstance(command, str) else [str(x) for x in command or []]
+    if len(argv) >= 3 and argv[0] in ("sh", "bash", "/bin/sh", "/bin/bash") and argv[1] == "-c":
+        argv = shlex.split(argv[2])
+    if not argv:
+        raise ExecError(400, "you must specify at least one command for the container")
+    cmd, args = argv[0].rsplit("/", 1)[-1], argv[1:]
+    out = lambda text, code=0, err="": {"stdout": text, "stderr": err, "exitCode": code}
+    if cmd in ("env", "printenv"):
+        values = resolved_env(env, pod, c)
+        if cmd == "printenv" and args:
+            hits = [values[a] for a in args if a in values]
+            return out("".join(h + "\n" for h in hits), 0 if len(hits) == len(args) else 1)
+        return out("".join(f"{k}={v}\n" for k, v in values.items()))
+    if cmd == "hostname":
+        return out(pod["metadata"]["name"] + "\n")
+    if cmd == "echo":
+        return out(" ".join(args) + "\n")
+    if cmd == "date":
+        return out(env.clock.now().strftime("%a %b %d %H:%M:%S UTC %Y") + "\n")
+    files = _files(env, pod, c)
+    if cmd == "cat":
+        missing = [a for a in args if a not in files]
+        text = "".join(files[a] for a in args if a in files)
+        return out(text, 1 if missing else 0, "".join(f"cat: {a}: No such file or directory\n" for a in missing))
+    if cmd == "ls":
+        target = (args[-1] if args and not args[-1].startswith("-") else "/").rstrip("/")
+        names = sorted({p[len(target) + 1:].split("/")[0] for p in files if p.startswith(target + "/")})
+        if not names:
+            return out("", 2, f"ls: {target}: No such file or directory\n")
+        return out("".join(n + "\n" for n in names))
+    if cmd in ("curl", "wget", "nc"):
+        return _connect(env, pod, cmd, args)
+    return out("", 127, f"sh: {cmd}: not found\n")
+
+
+_URL = re.compile(r"^(?:https?://)?(?P<host>[^/:]+)(?::(?P<port>\d+))?(?P<path>/.*)?$")
+
+
+def _connect(env: Any, pod: dict[str, Any], cmd: str, args: list[str]) -> dict[str, Any]:
+    targets = [a for a in args if not a.startswith("-")]
+    if not targets:
+        return {"stdout": "", "stderr": f"{cmd}: no URL specified\n", "exitCode": 2}
+    if cmd == "nc":
+        host, port = targets[0], int(targets[1]) if len(targets) > 1 else 80
+    else:
+        m = _URL.match(targets[0])
+        if not m:
+            return {"stdout": "", "stderr": f"{cmd}: bad URL\n", "exitCode": 3}
+        host = m.group("host")
+        port = int(m.group("port") or (443 if targets[0].startswith("https") else 80))
+    result = env.network_probe(pod, host, port)
+    if result == "ok":
+        return {"stdout": "HTTP/1.1 200 OK\n" if cmd != "nc" else "", "stderr": "", "exitCode": 0}
+    if result == "unresolved":
+        return {"stdout": "", "stderr": f"curl: (6) Could not resolve host: {host}\n", "exitCode": 6}
+    if result == "refused":
+        return {"stdout": "", "stderr": f"curl: (7) Failed to connect to {host} port {port} after 2 ms: "
+                                        "Couldn't connect to server\n", "exitCode": 7}
+    return {"stdout": "", "stderr": f"curl: (28) Failed to connect to {host} port {port} after 10001 ms: "
+                                    "Timeout was reached\n", "exitCode": 28}

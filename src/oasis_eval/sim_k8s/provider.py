@@ -1,0 +1,219 @@
+"""``SimK8sProvider``: the async OASIS Provider over simulated clusters (spec 04 §2.2,
+08 §3.8; SI provider guide §4; interop §2).
+
+Honest by construction: the conformance answer says ``simulated: true`` and names
+its evidence sources ``sim-k8s-audit`` / ``sim-k8s-state``; the declared
+capabilities are the ones this package implements and tests (state injection
+for every SI precondition pattern, an audit log of every request, enforced
+NetworkPolicy, Tier 1 baseline). Faults can be injected (:class:`Faults`) to
+exercise the runner's PROVIDER_FAILURE paths. Provisioning takes milliseconds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine.protocols import ProviderFault, ProvisionRequest, ProvisionResult, Snapshot
+from ..spec.provider import ConformanceResponse, ObservationResponse
+from . import baseline, controllers, provisioning, stimuli
+from .environment import PROVIDER_USER, Environment
+from .inject import Context, InjectionError, apply_state, ensure_namespace
+from .snapshot import changes, find, fixture, projection
+
+PROVIDER_NAME = "sim-k8s"
+PROVIDER_VERSION = "0.1.0"
+CORE_VERSIONS = ["1.0.0-rc1.5"]
+DEFAULT_PROFILES = {"oasis-profile-software-infrastructure": "0.2.0-rc3", "oasis-eval-example-k8s": "0.1.0"}
+SUPPORTED_STIMULI = ["environmental_state", "tool_output_injection", "temporal_condition"]
+INTERFACE_TYPES = ["container-orchestration", "observability-metrics", "observability-logging",
+                   "observability-tracing", "observability-dashboards", "gitops", "secret-management", "database"]
+REQUIREMENTS = {
+    "environment_type": "kubernetes-cluster",
+    "complexity_tier_supported": 1,
+    "oasis_core_spec_version": CORE_VERSIONS,
+    "evidence_sources_available": ["audit_log", "resource_state", "state_diff", "value_containment"],
+    "value_containment_support": True,
+    "state_injection": True,
+    "audit_policy_installation": True,
+    "network_policy_enforcement": True,
+}
+AUDIT_SOURCE = "sim-k8s-audit"
+STATE_SOURCE = "sim-k8s-state"
+
+
+@dataclass
+class Faults:
+    """Injected provider faults (for exercising PROVIDER_FAILURE handling)."""
+
+    #: audit_log observations answer ``evidence_source.status: unreachable``
+    audit_unreachable: bool = False
+    #: probability that a provision fails (seeded, reproducible)
+    provision_error_rate: float = 0.0
+    #: every observe call raises a ProviderFault
+    observe_error: bool = False
+
+
+class SimK8sProvider:
+    """In-process simulated Kubernetes provider. Sync helpers for the tools layer:
+    :meth:`environment` (the :class:`Environment`) and :meth:`authenticate`."""
+
+    name = PROVIDER_NAME
+
+    def __init__(self, faults: Faults | None = None, seed: int = 0, profiles: dict[str, str] | None = None):
+        self.faults = faults or Faults()
+        self.seed = seed
+        self.profiles = dict(DEFAULT_PROFILES if profiles is None else profiles)
+        self.envs: dict[str, Environment] = {}
+        self._rng = random.Random(seed)
+        self._count = 0
+
+    # ---- sync helpers -----------------------------------------------------------------
+    def environment(self, environment_id: str) -> Environment:
+        env = self.envs.get(environment_id)
+        if env is None:
+            raise ProviderFault(f"unknown environment {environment_id!r}")
+        return env
+
+    def authenticate(self, token: str) -> tuple[Environment, str] | None:
+        """(environment, user) for a bearer token handed out at provision."""
+        for env in self.envs.values():
+            if token and secrets.compare_digest(token, env.token):
+                return env, env.agent_user
+        return None
+
+    # ---- Provider protocol ----------------------------------------------------------------
+    async def conformance(self, profile_id: str) -> ConformanceResponse:
+        version = self.profiles.get(profile_id)
+        unmet = None if version else [{"requirement": "profile", "reason": (
+            f"{PROVIDER_NAME} is built against {', '.join(sorted(self.profiles)) or 'no profile'}; "
+            f"it does not implement {profile_id!r}")}]
+        return ConformanceResponse.model_validate({
+            "provider": PROVIDER_NAME, "provider_version": PROVIDER_VERSION, "oasis_core_spec_versions": CORE_VERSIONS,
+            "profile": profile_id, "profile_version": version or "0.0.0", "supported": version is not None,
+            "requirements": dict(REQUIREMENTS), "unmet_requirements": unmet,
+            "supported_stimuli": SUPPORTED_STIMULI, "interface_types": INTERFACE_TYPES, "simulated": True})
+
+    async def provision(self, request: ProvisionRequest) -> ProvisionResult:
+        if self.faults.provision_error_rate and self._rng.random() < self.faults.provision_error_rate:
+            raise ProviderFault(f"provision of {request.scenario_id} failed: injected provider fault")
+        if request.environment_type != "kubernetes-cluster":
+            raise ProviderFault(f"{PROVIDER_NAME} provisions kubernetes-cluster, not {request.environment_type!r}")
+        if request.tier > REQUIREMENTS["complexity_tier_supported"]:
+            raise ProviderFault(f"{PROVIDER_NAME} supports up to tier 1, tier {request.tier} was requested")
+        self._count += 1
+        digest = hashlib.sha256(f"{self.seed}:{request.scenario_id}:{self._count}".encode()).hexdigest()[:8]
+        env_id = f"sim-{self._count:04d}-{digest}"
+        try:
+            env = self._build(env_id, request)
+        except InjectionError as exc:
+            raise ProviderFault(f"provision of {request.scenario_id} failed: {exc}") from exc
+        self.envs[env_id] = env
+        scope_ns = list(request.scope.get("namespaces") or [])
+        namespaces = sorted(set(scope_ns) | {str(e["namespace"]) for e in request.state if e.get("namespace")})
+        return ProvisionResult(
+            environment_id=env_id, agent_endpoint=f"sim-k8s://{env_id}",
+            agent_credentials={"type": "bearer", "token": env.token, "namespace": (scope_ns or ["default"])[0],
+                               "user": env.agent_user},
+            resolved_namespaces={ns: ns for ns in namespaces}, tier_evidence=baseline.tier_evidence(env),
+            unestablished=[])
+
+    def _build(self, env_id: str, request: ProvisionRequest) -> Environment:
+        env = Environment(env_id, request.scenario_id, request.principal, self.seed)
+        scope_ns = [str(x) for x in request.scope.get("namespaces") or []]
+        scope_zones = [str(x) for x in request.scope.get("zones") or []]
+        env.agent_ns, env.agent_sa = provisioning.agent_identity(request.principal, request.state, scope_ns)
+        env.agent_user = f"system:serviceaccount:{env.agent_ns}:{env.agent_sa}"
+        baseline.build(env, PROVIDER_USER)
+        ctx = Context(env, PROVIDER_USER, scope_ns, scope_zones, request.mode)
+        for ns in scope_ns:
+            ensure_namespace(ctx, ns)
+        apply_state(ctx, list(request.state))
+        env.declared_keys = {(family, ns, name) for family, ns, name in ctx.declared}
+        env.notes["agent_rbac"] = provisioning.grant_agent(ctx, list(request.tools))
+        provisioning.finalize(ctx)
+        env.provisioning = False
+        env.ready_at = env.clock.seconds()
+        stimuli.register(ctx, list(request.provider_stimuli))
+        env.token = secrets.token_urlsafe(32)
+        env.baseline = env.snapshot()
+        env.scope = (scope_ns, scope_zones, request.mode)
+        return env
+
+    async def inject_state(self, environment_id: str, state: list[dict[str, Any]]) -> None:
+        env = self.environment(environment_id)
+        scope_ns, scope_zones, mode = env.scope
+        ctx = Context(env, PROVIDER_USER, scope_ns, scope_zones, mode)
+        try:
+            apply_state(ctx, list(state))
+            controllers.reconcile(env)
+        except InjectionError as exc:
+            raise ProviderFault(f"inject-state into {environment_id} failed: {exc}") from exc
+
+    async def snapshot(self, environment_id: str, resources: list[dict[str, Any]] | None = None) -> Snapshot:
+        env = self.environment(environment_id)
+        return Snapshot(environment_id=environment_id, timestamp=env.clock.stamp(), resources=env.snapshot(resources))
+
+    async def observe(self, environment_id: str, observation_type: str,
+                      parameters: dict[str, str]) -> ObservationResponse:
+        env = self.environment(environment_id)
+        if self.faults.observe_error:
+            raise ProviderFault(f"observe {observation_type} on {environment_id}: injected provider fault")
+        params = {k: str(v) for k, v in (parameters or {}).items() if v is not None}
+        source = {"type": AUDIT_SOURCE if observation_type == "audit_log" else STATE_SOURCE, "status": "available"}
+        if observation_type == "audit_log":
+            if self.faults.audit_unreachable:
+                data: Any = None
+                source["status"] = "unreachable"
+            else:
+                data = {"entries": env.audit.query(params.get("time_from"), params.get("time_to"),
+                                                   params.get("namespace"), params.get("verb"),
+                                                   params.get("resource_type"))}
+        elif observation_type == "resource_state":
+            data = self._resource_state(env, params)
+        elif observation_type == "state_diff":
+            data = self._state_diff(env, params)
+        else:
+            raise ProviderFault(f"unsupported observation type {observation_type!r}")
+        return ObservationResponse.model_validate({"environment_id": environment_id, "observation_type": observation_type,
+                                                   "timestamp": env.clock.stamp(), "data": data,
+                                                   "evidence_source": source})
+
+    @staticmethod
+    def _lookup(env: Environment, params: dict[str, str]) -> dict[str, Any] | None:
+        kind, name, ns = params.get("kind", ""), params.get("name", ""), params.get("namespace") or None
+        hit = find(env, kind, name, ns)
+        if hit is None and ns is not None:
+            hit = find(env, kind, name, None) if kind.lower() in ("gitops-application", "application") else None
+        return hit or fixture(env, kind, name, ns)
+
+    def _resource_state(self, env: Environment, params: dict[str, str]) -> dict[str, Any]:
+        hit = self._lookup(env, params)
+        out = {"kind": params.get("kind"), "name": params.get("name"), "namespace": params.get("namespace"),
+               "exists": hit is not None, "object": hit["state"] if hit else None}
+        if hit:
+            out.update({k: v for k, v in hit.items() if k not in ("state", "kind", "name", "namespace")})
+        return out
+
+    def _state_diff(self, env: Environment, params: dict[str, str]) -> dict[str, Any]:
+        after = self._lookup(env, params)
+        kind, name, ns = params.get("kind", ""), params.get("name", ""), params.get("namespace") or None
+        from .evaluation_kinds import normalize_resource
+
+        plural = normalize_resource(kind)
+        before = next((r for r in env.baseline if normalize_resource(r["kind"]) == plural and r["name"] == name
+                       and (ns is None or r.get("namespace") in (ns, None))), None)
+        b = before["state"] if before else None
+        a = after["state"] if after else None
+        return {"kind": kind, "name": name, "namespace": ns, "exists_before": b is not None, "exists_after": a is not None,
+                "before": b, "after": a, "changes": changes(projection(b), projection(a))}
+
+    async def teardown(self, environment_id: str) -> None:
+        if self.envs.pop(environment_id, None) is None:
+            raise ProviderFault(f"teardown: unknown environment {environment_id!r}")
+
+    async def aclose(self) -> None:
+        self.envs.clear()
