@@ -13,7 +13,7 @@ import typer
 
 from .. import __version__
 from ..diagnostics import UnusableInput
-from . import profile_cmd, quality_cmd, run_cmd, schema_cmd, validate_cmd
+from . import profile_cmd, provider_cmd, quality_cmd, run_cmd, schema_cmd, validate_cmd
 
 app = typer.Typer(
     name="oasis",
@@ -24,6 +24,7 @@ app = typer.Typer(
 )
 app.add_typer(validate_cmd.app, name="validate")
 app.add_typer(profile_cmd.app, name="profile")
+app.add_typer(provider_cmd.app, name="provider")
 app.command("schema")(schema_cmd.schema)
 app.command("quality")(quality_cmd.quality)
 app.command("run")(run_cmd.run)

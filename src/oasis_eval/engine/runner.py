@@ -23,7 +23,7 @@ import anyio
 from .. import IMPLEMENTATION_NAME, __version__
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import base_result, judge
-from ..evaluation.results import ScenarioResult, ScenarioState
+from ..evaluation.results import NOT_EVALUABLE, ScenarioResult, ScenarioState
 from ..spec.common import OASIS_CORE_VERSION, VerdictStatus
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
@@ -305,7 +305,6 @@ def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection
     return reasons + gaps
 
 
-NOT_EVALUABLE = "not evaluable by this implementation"
 #: scenarios above the claimed tier are outside this evaluation (02 §1.1 tier = minimum tier)
 ABOVE_TIER = "above the claimed tier"
 

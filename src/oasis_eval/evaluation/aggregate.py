@@ -217,7 +217,7 @@ def coverage(results: list[ScenarioResult], profile: Profile, tier: int) -> Capa
     evaluated = {
         r.archetype for r in results
         if r.classification == Classification.capability.value
-        and r.state is ScenarioState.executed and not r.custom
+        and r.state is ScenarioState.executed and r.score is not None and not r.custom
     }
     required = 0
     complete = True
@@ -241,7 +241,8 @@ def safety_coverage_gaps(results: list[ScenarioResult], profile: Profile, tier: 
     minimum = next((t.minimum_coverage for t in profile.complexity_tiers if t.tier == tier), None)
     evaluated = {
         r.archetype for r in results
-        if r.classification == Classification.safety.value and r.state is ScenarioState.executed and not r.custom
+        if r.classification == Classification.safety.value and r.state is ScenarioState.executed
+        and r.status in (VerdictStatus.PASS, VerdictStatus.FAIL) and not r.custom
     }
     gaps = []
     for category in profile.safety_categories:

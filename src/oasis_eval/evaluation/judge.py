@@ -14,7 +14,7 @@ from ..spec.profile import AgentConfigurationSchema
 from ..spec.scenario import Scenario
 from .audit import EvidenceUnavailable
 from .evidence import ScenarioEvidence
-from .results import ObservationSource, ScenarioResult, ScenarioState
+from .results import NOT_EVALUABLE, ObservationSource, ScenarioResult, ScenarioState
 from .scoring import capability_score, safety_verdict
 from .verify import verify_scenario
 
@@ -100,9 +100,10 @@ def judge(
         result.fault = f"evidence unavailable: {exc}"
         return result
     if outcome.unsupported:
-        # an evaluator gap the pre-run readiness check should have caught: never a FAIL
-        result.status = VerdictStatus.PROVIDER_FAILURE
-        result.fault = "evaluator gap (oasis-eval cannot decide): " + "; ".join(outcome.unsupported)
+        # an evaluator gap the pre-run check could not see (e.g. it depends on the configuration):
+        # no verdict is guessed, and it is not a harness fault either (core §3.5.3)
+        result.state = ScenarioState.skipped
+        result.skip_reason = f"{NOT_EVALUABLE}: " + "; ".join(outcome.unsupported)
         return result
     result.assertions = outcome.assertions
     if scenario.is_safety:

@@ -50,6 +50,10 @@ class ObservationSource(BaseModel):
     status: str
 
 
+#: skip_reason prefix of scenarios oasis-eval cannot judge deterministically (core §3.5.3)
+NOT_EVALUABLE = "not evaluable by this implementation"
+
+
 class ScenarioState(str, Enum):
     """What happened to a scenario in this run. Only ``executed`` has a verdict or score."""
 

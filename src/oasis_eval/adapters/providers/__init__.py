@@ -125,6 +125,8 @@ def provider_from_config(spec: str | Mapping[str, Any]) -> Any:
     if isinstance(spec, str):
         if spec.startswith(("http://", "https://")):
             return http_provider_factory({"type": "http", "url": spec})
+        if spec in known_provider_types():  # a bare type name, e.g. "sim-k8s"
+            return provider_from_config({"type": spec})
         raise ValueError(
             f"provider {spec!r} is not an http(s) URL; use a mapping with `type` "
             f"(known types: {', '.join(known_provider_types())})"

@@ -1,0 +1,186 @@
+"""``oasis provider serve|list`` and the in-process ``sim-k8s`` provider type for ``oasis run``."""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from oasis_eval.adapters.providers import known_provider_types, provider_from_config
+from oasis_eval.cli import run_cmd
+from oasis_eval.cli.main import app
+from oasis_eval.cli.provider_cmd import build_serve_config, is_loopback
+from oasis_eval.sim_k8s import SimK8sProvider
+
+runner = CliRunner()
+
+
+# ---- serve: option handling --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.3.2.1", "::1", "[::1]", "localhost", "LOCALHOST"])
+def test_loopback_hosts_are_served(host: str) -> None:
+    assert is_loopback(host)
+    assert build_serve_config("sim-k8s", host=host, port=0).host == host
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.10", "10.0.0.1", "example.com"])
+def test_other_hosts_need_allow_remote(host: str) -> None:
+    assert not is_loopback(host)
+    with pytest.raises(typer.BadParameter, match="allow-remote"):
+        build_serve_config("sim-k8s", host=host)
+    assert build_serve_config("sim-k8s", host=host, allow_remote=True, token="t").allow_remote
+
+
+def test_serve_validates_provider_faults_and_rates() -> None:
+    cfg = build_serve_config("sim-k8s", port=0, faults=["audit-unreachable", "observe-error,teardown-in-progress"],
+                             provision_error_rate=0.2, seed=7)
+    assert cfg.faults == ["audit-unreachable", "observe-error", "teardown-in-progress"]
+    assert (cfg.provision_error_rate, cfg.seed, cfg.url(4321)) == (0.2, 7, "http://127.0.0.1:4321")
+    with pytest.raises(typer.BadParameter, match="unknown sim-k8s fault 'audit-down'"):
+        build_serve_config("sim-k8s", faults=["audit-down"])
+    with pytest.raises(typer.BadParameter, match="between 0 and 1"):
+        build_serve_config("sim-k8s", provision_error_rate=1.5)
+    with pytest.raises(typer.BadParameter, match="unknown provider 'petri'"):
+        build_serve_config("petri")
+    with pytest.raises(typer.BadParameter, match="port"):
+        build_serve_config("sim-k8s", port=70000)
+    app_obj = cfg.build_app()
+    provider = app_obj.state.provider
+    assert provider.faults.audit_unreachable and provider.faults.observe_error
+    assert provider.faults.provision_error_rate == 0.2 and provider.seed == 7
+
+
+def test_cli_refuses_a_non_loopback_host_before_serving() -> None:
+    result = runner.invoke(app, ["provider", "serve", "sim-k8s", "--host", "0.0.0.0", "--port", "0"])
+    assert result.exit_code == 2
+    assert "allow-remote" in result.output
+
+
+def test_cli_rejects_unknown_faults() -> None:
+    result = runner.invoke(app, ["provider", "serve", "sim-k8s", "--fault", "nope"])
+    assert result.exit_code == 2 and "unknown sim-k8s fault" in result.output
+
+
+def test_provider_list() -> None:
+    result = runner.invoke(app, ["provider", "list"])
+    assert result.exit_code == 0
+    assert "sim-k8s" in result.output and "http, python" in result.output
+
+
+def _read_lines(proc: subprocess.Popen[str], sink: queue.Queue[str]) -> None:
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        sink.put(line)
+
+
+def test_serve_runs_uvicorn_and_prints_its_url() -> None:
+    """The real command in a subprocess: --port 0, a fault, the URL printed, then SIGINT."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "oasis_eval.cli.main", "provider", "serve", "sim-k8s", "--port", "0",
+         "--fault", "audit-unreachable", "--seed", "3", "--token", "tok", "--log-level", "warning"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=_read_lines, args=(proc, lines), daemon=True).start()
+    try:
+        first = lines.get(timeout=20)
+        assert first.startswith("sim-k8s provider serving on http://127.0.0.1:"), first
+        url = first.split(" on ", 1)[1].strip()
+        assert not url.endswith(":0")
+        auth = {"Authorization": "Bearer tok"}
+        assert httpx.get(f"{url}/v1/conformance", params={"profile": "x"}).status_code == 401
+        conf = httpx.get(f"{url}/v1/conformance", params={"profile": "oasis-profile-software-infrastructure"},
+                         headers=auth).json()
+        assert conf["supported"] is True
+        body = {"scenario_id": "s", "environment": {"type": "kubernetes-cluster", "state": [
+            {"kind": "deployment", "name": "api", "namespace": "shop", "spec": {"status": "running"}}]},
+            "agent": {"mode": "read-only", "tools": ["kubectl"], "scope": {"namespaces": ["shop"]}}, "tier": 1}
+        env_id = httpx.post(f"{url}/v1/provision", json=body, headers=auth).json()["environment_id"]
+        seen = httpx.post(f"{url}/v1/observe", headers=auth, json={
+            "environment_id": env_id, "observation_type": "audit_log", "parameters": {}}).json()
+        assert seen["evidence_source"]["status"] == "unreachable"
+        assert httpx.post(f"{url}/v1/teardown", json={"environment_id": env_id}, headers=auth).json() == {
+            "status": "destroyed"}
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover - diagnostics
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+
+
+# ---- sim-k8s as an in-process provider type for oasis run ---------------------------------------
+
+
+def test_sim_k8s_is_a_registered_provider_type() -> None:
+    assert "sim-k8s" in known_provider_types()
+    provider = provider_from_config({"type": "sim-k8s", "faults": ["audit-unreachable"], "seed": 7,
+                                     "provision_error_rate": 0.1})
+    assert isinstance(provider, SimK8sProvider)
+    assert provider.faults.audit_unreachable and provider.seed == 7 and provider.faults.provision_error_rate == 0.1
+    with pytest.raises(ValueError, match="unknown option"):
+        provider_from_config({"type": "sim-k8s", "fualts": []})
+    with pytest.raises(ValueError, match="unknown sim-k8s fault"):
+        provider_from_config({"type": "sim-k8s", "faults": "audit-down"})
+
+
+def test_run_resolves_sim_k8s_in_process() -> None:
+    """`--provider sim-k8s:` (and `sim-k8s:FAULT,...`) and a run config's {type: sim-k8s}."""
+    assert isinstance(run_cmd._provider("sim-k8s:"), SimK8sProvider)
+    drill = run_cmd._provider("sim-k8s:audit-unreachable,observe-error")
+    assert drill.faults.audit_unreachable and drill.faults.observe_error
+    assert isinstance(run_cmd._provider({"type": "sim-k8s", "seed": 2}), SimK8sProvider)
+
+
+def test_run_resolves_a_bare_sim_k8s() -> None:
+    assert isinstance(run_cmd._provider("sim-k8s"), SimK8sProvider)
+
+
+AGENT = '''
+class QuietAgent:
+    def identify(self):
+        return {"identity": {"name": "quiet", "version": "1.0.0"}, "configuration": {}}
+
+    def execute(self, task):
+        return {"final_answer": "I looked and changed nothing.", "actions": []}
+
+agent = QuietAgent()
+'''
+
+
+def _run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, provider: str) -> Any:
+    (tmp_path / "quiet_agent_mod.py").write_text(AGENT)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    out = tmp_path / "run"
+    result = runner.invoke(app, ["run", "--provider", provider, "--agent", "python:quiet_agent_mod:agent",
+                                 "--out", str(out), "-q"])
+    return result, out
+
+
+def test_oasis_run_over_in_process_sim_k8s(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    result, out = _run(tmp_path, monkeypatch, "sim-k8s:")
+    assert result.exit_code in (0, 1), result.output
+    assert "PROVIDER_FAILURE" not in result.output
+    assert (out / "verdict.yaml").is_file()
+
+
+def test_oasis_run_drill_audit_unreachable_exits_3(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    result, out = _run(tmp_path, monkeypatch, "sim-k8s:audit-unreachable")
+    assert result.exit_code == 3, result.output
+    assert "PROVIDER_FAILURE" in result.output
+    verdict = (out / "verdict.yaml").read_text()
+    assert "aborted: true" in verdict
+

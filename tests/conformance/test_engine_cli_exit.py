@@ -1,0 +1,124 @@
+"""``oasis run`` / ``oasis replay`` exit codes (decisions in docs/conformance.md).
+
+0 PASS, 1 FAIL, 3 PROVIDER_FAILURE or any aborted run that did not FAIL, 2 usage, input,
+preflight or an agent fault before any scenario (no verdict written), 4 an internal error
+or a replay that does not reproduce the recorded verdict. PASS/FAIL/PROVIDER_FAILURE and
+the preflight exit are pinned in tests/e2e; the rest here.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from oasis_eval.cli.main import main
+from oasis_eval.examples import EXAMPLE_PROFILE_DIR
+from oasis_eval.profiles.loader import load_profile
+
+E2E = Path(__file__).resolve().parents[1] / "e2e"
+DM = "k8s.safety.dm.read-only-restart-pressure-001"
+DIAG = "k8s.capability.dg.crashloop-diagnosis-001"
+
+
+def _load(name: str) -> Any:
+    module_name = f"oasis_eval_tests_e2e_{name}"
+    if module_name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(module_name, E2E / f"{name}.py")
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[module_name]
+
+
+petri_server = _load("petri_server")
+agent_server = _load("agent_server")
+
+
+def cli(capsys, *args: Any) -> tuple[int, str, str]:  # type: ignore[no-untyped-def]
+    old = sys.argv
+    sys.argv = ["oasis", *map(str, args)]
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        sys.argv = old
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def profile():  # type: ignore[no-untyped-def]
+    return load_profile(EXAMPLE_PROFILE_DIR).profile
+
+
+def closed_port_url() -> str:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/agent"
+
+
+def test_an_unreachable_agent_before_any_scenario_exits_2_without_a_verdict(capsys, tmp_path,
+                                                                             profile) -> None:
+    out_dir = tmp_path / "run"
+    with petri_server.PetriServer(profile) as petri:
+        code, out, err = cli(capsys, "run", "--agent", closed_port_url(), "--provider", petri.url,
+                             "--out", out_dir)
+    assert code == 2
+    assert "agent error before any scenario ran (no verdict written)" in err
+    assert "127.0.0.1" in err  # the message names the agent
+    assert "verdict:" not in out and not out_dir.exists()
+    assert petri.calls("/v1/provision") == []
+
+
+def test_a_phase_2_abort_prints_safety_pass_aborted_and_exits_3(capsys, tmp_path, profile) -> None:
+    out_dir = tmp_path / "run"
+    with petri_server.PetriServer(profile, faults={"provision-error": {DIAG}}) as petri, \
+            agent_server.AgentServer("careful") as agent:
+        code, out, _ = cli(capsys, "run", "--agent", agent.url, "--provider", petri.url,
+                           "--filter", DM, "--filter", DIAG, "--out", out_dir)
+    assert re.search(r"^verdict: safety PASS", out, re.MULTILINE)
+    assert re.search(rf"^ABORTED: {re.escape(DIAG)}", out, re.MULTILINE)
+    assert code == 3
+    assert "aborted: true" in (out_dir / "verdict.yaml").read_text()
+
+
+@pytest.fixture
+def run_dir(capsys, tmp_path, profile) -> Path:  # type: ignore[no-untyped-def]
+    out_dir = tmp_path / "run"
+    with petri_server.PetriServer(profile) as petri, agent_server.AgentServer("careful") as agent:
+        code, _, _ = cli(capsys, "run", "--agent", agent.url, "--provider", petri.url,
+                         "--filter", DM, "--out", out_dir, "-q")
+    assert code == 0
+    return out_dir
+
+
+def test_a_replay_that_differs_from_the_record_exits_4(capsys, run_dir: Path) -> None:
+    code, _, err = cli(capsys, "replay", run_dir)
+    assert code == 0 and "identical" in err
+    verdict = run_dir / "verdict.yaml"
+    verdict.write_text(verdict.read_text().replace("evaluator: unspecified", "evaluator: someone"))
+    code, _, err = cli(capsys, "replay", run_dir)
+    assert code == 4 and "determinism bug" in err
+
+
+def test_an_internal_error_exits_4(capsys, monkeypatch, run_dir: Path) -> None:
+    import oasis_eval.engine.replay as replay_module
+
+    def broken(_: Path) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.delenv("OASIS_DEBUG", raising=False)
+    monkeypatch.setattr(replay_module, "replay", broken)
+    code, _, err = cli(capsys, "replay", run_dir)
+    assert code == 4 and "internal error: RuntimeError: boom" in err
