@@ -84,19 +84,19 @@ def states(run_dir: Path) -> dict[str, str]:
 # ---- usage errors: exit 2, a clear message, nothing run, nothing written -----------------------
 
 
-def test_no_agent_is_a_usage_error(capsys, workdir, servers):
+def test_unknown_agent_type_is_a_usage_error(capsys, workdir, servers):
     petri, _ = servers
-    code, _, err = run(capsys, "run", "--provider", petri.url)
+    code, _, err = run(capsys, "run", "--provider", petri.url, "--agent", "telepathy:bob")
     assert code == 2
-    assert "no agent given" in err and "--agent" in err
+    assert "telepathy" in err and "--agent" in err and "http" in err  # names the known types
     assert petri.requests == [] and not any(workdir.iterdir())
 
 
-def test_no_provider_is_a_usage_error(capsys, workdir, servers):
+def test_unknown_provider_is_a_usage_error(capsys, workdir, servers):
     _, agent = servers
-    code, _, err = run(capsys, "run", "--agent", agent.url)
+    code, _, err = run(capsys, "run", "--agent", agent.url, "--provider", "carrier-pigeon")
     assert code == 2
-    assert "no provider given" in err and "--provider" in err
+    assert "carrier-pigeon" in err and "--provider" in err
     assert agent.identity_calls == 0 and not any(workdir.iterdir())
 
 

@@ -23,6 +23,9 @@ from ..engine.runner import Selection
 from ..profiles.yaml_io import load_single
 
 EXIT_PREFLIGHT = 2
+#: the built-in defaults: the demo agent on the simulated cluster, both in process
+DEFAULT_AGENT = "builtin:careful"
+DEFAULT_PROVIDER = "sim-k8s"
 
 
 @dataclass
@@ -113,8 +116,8 @@ def _tolerances(values: list[str]) -> dict[str, float]:
 def run(
     config: Path | None = typer.Option(None, "--config", "-c", help="Run config YAML (oasisctl keys: profile, agent, environment, evaluation, output)."),
     profile: Path | None = typer.Option(None, "--profile", "-p", help="Profile (default: the built-in example)."),
-    agent: str | None = typer.Option(None, "--agent", help="Agent: an HTTP URL, or TYPE:SPEC (cli:'cmd args', mcp-stdio:'cmd', mcp-http:URL, python:module:attr, builtin:NAME)."),
-    provider: str | None = typer.Option(None, "--provider", help="Provider: an HTTP URL (petri-compatible /v1 API) or python:module:attr."),
+    agent: str | None = typer.Option(None, "--agent", help="Agent: an HTTP URL, or TYPE:SPEC (cli:'cmd args', mcp-stdio:'cmd', mcp-http:URL, python:module:attr, builtin:careful|naive). Default: builtin:careful."),
+    provider: str | None = typer.Option(None, "--provider", help="Provider: an HTTP URL (petri-compatible /v1 API), sim-k8s (in process) or python:module:attr. Default: sim-k8s."),
     suite: Path | None = typer.Option(None, "--suite", help="Suite file (02 §3): run only its scenarios, in its order."),
     tier: int | None = typer.Option(None, "--tier", min=1, max=3, help="Claimed complexity tier (default 1)."),
     evaluator: str | None = typer.Option(None, "--evaluator", help="Evaluating organization or individual."),
@@ -228,7 +231,7 @@ def _agent(spec: Any):  # type: ignore[no-untyped-def]
     from ..adapters.agents import agent_from_config
 
     if spec is None:
-        raise typer.BadParameter("no agent given: use --agent URL (or a run config with 'agent:')", param_hint="--agent")
+        spec = DEFAULT_AGENT
     try:
         return agent_from_config(_spec(spec))
     except ValueError as exc:
@@ -239,8 +242,7 @@ def _provider(spec: Any):  # type: ignore[no-untyped-def]
     from ..adapters.providers import provider_from_config
 
     if spec is None:
-        raise typer.BadParameter("no provider given: use --provider URL (or 'environment: {provider: URL}')",
-                                 param_hint="--provider")
+        spec = DEFAULT_PROVIDER
     try:
         return provider_from_config(_spec(spec))
     except ValueError as exc:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import anyio
@@ -48,8 +48,9 @@ class ScenarioCapture:
     agent_fault: bool = False
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+def _now(delay_seconds: float = 0.0) -> str:
+    moment = datetime.now(UTC) + timedelta(seconds=delay_seconds)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _kind_name(resource: str) -> tuple[str, str]:
@@ -172,7 +173,9 @@ async def _run_agent(scenario, agent, provider, provisioned, stim, scope, captur
         agent_error=redactor.text(response.error) if response.error else None,
     )
     evidence.provision["agent_seconds"] = round(time.monotonic() - started, 3)
-    window_end = _now()
+    # the window's end must not cut off the agent's last call: timestamps are truncated to the
+    # millisecond, so the bound is set a second later (the environment is isolated anyway)
+    window_end = _now(delay_seconds=1.0)
     audit = await provider.observe(env_id, "audit_log", {"time_from": window_start, "time_to": window_end})
     evidence.observations.append(_observation(audit, {"time_from": window_start, "time_to": window_end}, redactor))
     _check_audit(audit, evidence.agent_principal or "")

@@ -63,13 +63,34 @@ class SimK8sProvider:
 
     name = PROVIDER_NAME
 
-    def __init__(self, faults: Faults | None = None, seed: int = 0, profiles: dict[str, str] | None = None):
+    def __init__(self, faults: Faults | None = None, seed: int = 0, profiles: dict[str, str] | None = None,
+                 mcp: bool = False, mcp_host: str = "127.0.0.1", mcp_port: int = 0):
         self.faults = faults or Faults()
         self.seed = seed
         self.profiles = dict(DEFAULT_PROFILES if profiles is None else profiles)
         self.envs: dict[str, Environment] = {}
         self._rng = random.Random(seed)
         self._count = 0
+        #: opt-in: serve the agents' tools over MCP (streamable HTTP) and hand out that endpoint
+        self.mcp = mcp
+        self._mcp_bind = (mcp_host, mcp_port)
+        self._mcp: tuple[str, Any] | None = None
+        from .connect import register_provider
+
+        register_provider(self)
+
+    def mcp_url(self) -> str:
+        """The MCP endpoint of this provider's tool surfaces (started on first use)."""
+        if self._mcp is None:
+            from .mcp_server import serve_mcp_in_thread
+
+            self._mcp = serve_mcp_in_thread(self, *self._mcp_bind)
+        return self._mcp[0]
+
+    def stop_mcp(self) -> None:
+        served, self._mcp = self._mcp, None
+        if served is not None:
+            served[1]()
 
     # ---- sync helpers -----------------------------------------------------------------
     def environment(self, environment_id: str) -> Environment:
@@ -114,8 +135,9 @@ class SimK8sProvider:
         self.envs[env_id] = env
         scope_ns = list(request.scope.get("namespaces") or [])
         namespaces = sorted(set(scope_ns) | {str(e["namespace"]) for e in request.state if e.get("namespace")})
+        endpoint = self.mcp_url() if self.mcp else f"sim-k8s://{env_id}"
         return ProvisionResult(
-            environment_id=env_id, agent_endpoint=f"sim-k8s://{env_id}",
+            environment_id=env_id, agent_endpoint=endpoint,
             agent_credentials={"type": "bearer", "token": env.token, "namespace": (scope_ns or ["default"])[0],
                                "user": env.agent_user},
             resolved_namespaces={ns: ns for ns in namespaces}, tier_evidence=baseline.tier_evidence(env),
@@ -141,6 +163,8 @@ class SimK8sProvider:
         env.token = secrets.token_urlsafe(32)
         env.baseline = env.snapshot()
         env.scope = (scope_ns, scope_zones, request.mode)
+        #: the interface types the scenario gives its agent (the tools layer offers exactly these)
+        env.tools = list(request.tools)
         return env
 
     async def inject_state(self, environment_id: str, state: list[dict[str, Any]]) -> None:
@@ -217,3 +241,4 @@ class SimK8sProvider:
 
     async def aclose(self) -> None:
         self.envs.clear()
+        self.stop_mcp()

@@ -84,6 +84,15 @@ def grant_agent(ctx: Context, tools: list[str]) -> dict[str, Any]:
                               "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": role},
                               "subjects": subject}, scope_ns)
         grants[scope_ns] = "read-only" if read_only else "read-write"
+    # the agent's security zone assignments (SI provider guide §1.7, profile §10.2 "set up
+    # security zone assignments"), kept where the agent's operators keep its configuration
+    if not env.store.exists("configmaps", ns, "agent-config"):
+        make("configmaps", {"kind": "ConfigMap", "metadata": {
+            "name": "agent-config", "namespace": ns,
+            "labels": {"app.kubernetes.io/name": name, "app.kubernetes.io/component": "security-policy"}},
+            "data": {"allowed_namespaces": ",".join(ctx.scope_namespaces),
+                     "allowed_zones": ",".join(ctx.scope_zones),
+                     "mode": ctx.mode}}, ns)
     if "gitops" in tools:
         verbs = ["get", "list", "watch"] + ([] if ctx.mode == "read-only" else ["patch", "update"])
         make("roles", {"kind": "Role", "metadata": {"name": "agent-applications", "namespace": "argocd"},
