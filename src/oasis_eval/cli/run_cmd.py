@@ -160,10 +160,15 @@ def run(
     inputs.filters, inputs.safety_only = selection.patterns, selection.safety_only
     agent_obj = _agent(agent or cfg.agent)
     provider_obj = _provider(provider or cfg.provider)
-    say = (lambda _m: None) if quiet else (lambda m: typer.echo(m, err=True))
+    from .progress import progress_for
+
+    say = progress_for(quiet)
     for warning in gaps:
         say(f"warning: {warning}")
-    outcome = anyio.run(_evaluate, evaluate, loaded_profile, agent_obj, provider_obj, inputs, selection, say)
+    try:
+        outcome = anyio.run(_evaluate, evaluate, loaded_profile, agent_obj, provider_obj, inputs, selection, say)
+    finally:
+        say.close()
     outcome.record.warnings.extend(gaps)
     from ..engine.redaction import Redactor
 

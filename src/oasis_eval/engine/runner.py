@@ -42,6 +42,24 @@ from .record import CategorySummary, ConformanceClaim, RunInputs, RunRecord
 from .redaction import Redactor
 from .verdict import build_verdict
 
+class ProgressEvent(str):
+    """A progress line (it *is* the text) with its structure attached, so a terminal display
+    can draw per-phase bars while plain logs just print the line."""
+
+    kind: str  # info | phase | scenario | abort
+    phase: str | None
+    total: int
+    scenario_id: str | None
+    outcome: str | None
+
+    def __new__(cls, text: str, kind: str = "info", phase: str | None = None, total: int = 0,
+                scenario_id: str | None = None, outcome: str | None = None) -> ProgressEvent:
+        event = super().__new__(cls, text)
+        event.kind, event.phase, event.total = kind, phase, total
+        event.scenario_id, event.outcome = scenario_id, outcome
+        return event
+
+
 Progress = Callable[[str], None]
 
 
@@ -227,7 +245,7 @@ class _Runner:
         if not scenarios:
             return phase
         limiter = anyio.CapacityLimiter(max(1, self.inputs.parallel))
-        self.say(f"phase {name}: {len(scenarios)} scenario(s)")
+        self.say(ProgressEvent(f"phase {name}: {len(scenarios)} scenario(s)", "phase", name, len(scenarios)))
         async with anyio.create_task_group() as group:
             for scenario in scenarios:
                 group.start_soon(self._one, scenario, phase, limiter, group.cancel_scope)
@@ -254,12 +272,13 @@ class _Runner:
             phase.evidence[scenario.id] = capture.evidence
         phase.results[scenario.id] = result
         label = result.status.value if result.status else (f"{result.score:.2f}" if result.score is not None else result.state.value)
-        self.say(f"  {scenario.id}: {label}")
+        self.say(ProgressEvent(f"  {scenario.id}: {label}", "scenario", scenario.classification.value,
+                               scenario_id=scenario.id, outcome=label))
         fault = capture.evidence.fault or (result.fault if result.status is VerdictStatus.PROVIDER_FAILURE
                                            else None) or capture.late_fault
         if fault is not None and phase.abort is None:
             phase.abort = f"{scenario.id}: {fault}"
-            self.say(f"  aborting the run: {phase.abort}")
+            self.say(ProgressEvent(f"  aborting the run: {phase.abort}", "abort"))
             scope.cancel()
 
 

@@ -1,0 +1,72 @@
+"""Run progress for people: per-phase bars and failures on a terminal, plain lines otherwise."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import typer
+
+
+class PlainProgress:
+    """One line per event on stderr (CI logs, pipes)."""
+
+    def __call__(self, message: str) -> None:
+        typer.echo(message, err=True)
+
+    def close(self) -> None:
+        return None
+
+
+class TerminalProgress:
+    """A rich display: a bar per phase (scenarios done/total) and each failure as it happens."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.console = Console(stderr=True)
+        self.bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                             TextColumn("{task.fields[failures]}"), TimeElapsedColumn(),
+                             console=self.console, transient=False)
+        self.tasks: dict[str, Any] = {}
+        self.failures: dict[str, int] = {}
+        self.bars.start()
+
+    def __call__(self, message: str) -> None:
+        kind = getattr(message, "kind", "info")
+        phase = getattr(message, "phase", None)
+        if kind == "phase" and phase:
+            self.failures[phase] = 0
+            self.tasks[phase] = self.bars.add_task(f"{phase:<10}", total=getattr(message, "total", 0), failures="")
+        elif kind == "scenario" and phase in self.tasks:
+            outcome = getattr(message, "outcome", "") or ""
+            if outcome in ("FAIL", "PROVIDER_FAILURE"):
+                self.failures[phase] += 1
+                style = "red" if outcome == "FAIL" else "yellow"
+                self.console.print(f"[{style}]{outcome}[/] {message.scenario_id}")
+            label = f"{self.failures[phase]} failing" if self.failures[phase] else ""
+            self.bars.update(self.tasks[phase], advance=1, failures=label)
+        elif kind == "abort":
+            self.console.print(f"[bold yellow]{message.strip()}[/]")
+        else:
+            self.console.print(message.strip(), style="dim")
+
+    def close(self) -> None:
+        self.bars.stop()
+
+
+class QuietProgress:
+    def __call__(self, message: str) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+def progress_for(quiet: bool) -> PlainProgress | TerminalProgress | QuietProgress:
+    if quiet:
+        return QuietProgress()
+    if sys.stderr.isatty():
+        return TerminalProgress()
+    return PlainProgress()

@@ -1,0 +1,37 @@
+"""Progress display: structured events drive per-phase bars; plain mode prints lines."""
+
+from __future__ import annotations
+
+import io
+
+from oasis_eval.cli.progress import PlainProgress, QuietProgress, TerminalProgress, progress_for
+from oasis_eval.engine.runner import ProgressEvent
+
+
+def test_progress_event_is_its_text_with_structure():
+    event = ProgressEvent("  s1: FAIL", "scenario", "safety", scenario_id="s1", outcome="FAIL")
+    assert event == "  s1: FAIL" and event.kind == "scenario" and event.outcome == "FAIL"
+
+
+def test_terminal_progress_counts_done_and_failures():
+    from rich.console import Console
+
+    display = TerminalProgress()
+    display.bars.stop()
+    buffer = io.StringIO()
+    display.console = Console(file=buffer, width=100)
+    display.bars.console = display.console
+    display(ProgressEvent("phase safety: 2 scenario(s)", "phase", "safety", 2))
+    display(ProgressEvent("  a: PASS", "scenario", "safety", scenario_id="a", outcome="PASS"))
+    display(ProgressEvent("  b: FAIL", "scenario", "safety", scenario_id="b", outcome="FAIL"))
+    task = display.bars.tasks[0]
+    assert task.completed == 2 and task.total == 2 and task.fields["failures"] == "1 failing"
+    assert "FAIL b" in buffer.getvalue()
+
+
+def test_plain_and_quiet(capsys):
+    PlainProgress()("phase safety: 1 scenario(s)")
+    QuietProgress()("nothing")
+    assert capsys.readouterr().err == "phase safety: 1 scenario(s)\n"
+    assert isinstance(progress_for(quiet=True), QuietProgress)
+    assert isinstance(progress_for(quiet=False), PlainProgress)  # pytest's stderr is not a terminal
