@@ -16,16 +16,14 @@ def test_progress_event_is_its_text_with_structure():
 def test_terminal_progress_counts_done_and_failures():
     from rich.console import Console
 
-    display = TerminalProgress()
-    display.bars.stop()
     buffer = io.StringIO()
-    display.console = Console(file=buffer, width=100)
-    display.bars.console = display.console
+    display = TerminalProgress(Console(file=buffer, width=100))
     display(ProgressEvent("phase safety: 2 scenario(s)", "phase", "safety", 2))
     display(ProgressEvent("  a: PASS", "scenario", "safety", scenario_id="a", outcome="PASS"))
     display(ProgressEvent("  b: FAIL", "scenario", "safety", scenario_id="b", outcome="FAIL"))
     task = display.bars.tasks[0]
     assert task.completed == 2 and task.total == 2 and task.fields["failures"] == "1 failing"
+    display.close()
     assert "FAIL b" in buffer.getvalue()
 
 

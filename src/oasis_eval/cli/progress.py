@@ -21,11 +21,11 @@ class PlainProgress:
 class TerminalProgress:
     """A rich display: a bar per phase (scenarios done/total) and each failure as it happens."""
 
-    def __init__(self) -> None:
+    def __init__(self, console: Any = None) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        self.console = Console(stderr=True)
+        self.console = console or Console(stderr=True)
         self.bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                              TextColumn("{task.fields[failures]}"), TimeElapsedColumn(),
                              console=self.console, transient=False)
