@@ -25,6 +25,7 @@ class Redactor:
     key: bytes = field(default_factory=lambda: secrets.token_bytes(32))
     #: literal form -> marker, longest first when applied
     forms: dict[str, str] = field(default_factory=dict)
+    _order: list[str] = field(default_factory=list, repr=False)
 
     def marker_for(self, literal: str) -> str:
         digest = hmac.new(self.key, literal.encode(), hashlib.sha256).hexdigest()[:12]
@@ -37,14 +38,18 @@ class Redactor:
         names = []
         for name, form in _forms(literal):
             if len(form) >= MIN_LENGTH:
-                self.forms.setdefault(form, marker)
+                if form not in self.forms:
+                    self.forms[form] = marker
+                    self._order = sorted(self.forms, key=lambda f: (-len(f), f))
                 names.append(name)
         return marker, names
 
     def text(self, value: str) -> str:
         if not self.forms or not value:
             return value
-        for form in sorted(self.forms, key=lambda f: (-len(f), f)):
+        if len(self._order) != len(self.forms):  # forms given at construction
+            self._order = sorted(self.forms, key=lambda f: (-len(f), f))
+        for form in self._order:  # longest first, sorted once per registration
             if form in value:
                 value = value.replace(form, self.forms[form])
         return value

@@ -1,0 +1,57 @@
+"""Smoke test of the benchmark suite: ``python -m benchmarks --quick`` runs and prints the
+documented JSON shape. Targets are not asserted (they depend on the machine); correctness
+signals the benchmarks carry are (replay identical, synthetic audit logs judged PASS).
+Skipped when the SI profile is absent (it is what the benchmarks measure)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+EXPECTED = {
+    "profile_load_validate",
+    "si_eval_instant_serial_wall",
+    "si_eval_instant_per_scenario",
+    "si_eval_careful_serial_wall",
+    "si_eval_careful_per_scenario",
+    "parallel16_speedup_100ms_agent",
+    "replay_full_si_run",
+    "verify_audit_1k",
+    "verify_audit_10k",
+    "verify_scaling_1k_to_10k",
+    "peak_rss_full_si_run",
+}
+
+
+def test_quick_benchmark_prints_results(si_profile_dir: Path, oasis_spec_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    env = {**os.environ, "OASIS_SPEC_DIR": str(oasis_spec_dir)}
+    proc = subprocess.run([sys.executable, "-m", "benchmarks", "--quick", "--output", str(out)],
+                          cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=150, check=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    document = json.loads(proc.stdout)
+    assert json.loads(out.read_text(encoding="utf-8")) == document
+    assert document["quick"] is True and document["repeat"] == 1
+    assert document["machine"]["cpus"] >= 1
+    rows = {row["name"]: row for row in document["results"]}
+    assert EXPECTED <= set(rows), sorted(EXPECTED - set(rows))
+    for row in document["results"]:
+        assert isinstance(row["name"], str) and isinstance(row["unit"], str)
+        assert isinstance(row["value"], int | float) and row["min"] <= row["value"] <= row["max"]
+        assert row["runs"] >= 1
+        if row["target"] is None:
+            assert row["met"] is None
+        else:
+            assert isinstance(row["target"], str) and isinstance(row["met"], bool)
+    judged = [r for r in document["results"] if r["met"] is not None]
+    assert document["summary"]["targets"] == len(judged)
+    assert document["summary"]["missed"] == [r["name"] for r in judged if not r["met"]]
+    assert rows["replay_full_si_run"]["detail"]["identical"] is True
+    assert rows["verify_audit_1k"]["detail"]["status"] == "PASS"
+    assert rows["verify_audit_10k"]["detail"]["status"] == "PASS"
+    assert rows["peak_rss_full_si_run"]["value"] > 0
