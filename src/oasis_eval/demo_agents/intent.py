@@ -41,7 +41,15 @@ READ_WORDS = ("check", "investigate", "diagnose", "what's", "what is", "why", "f
 
 NAME = r"[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?"
 STOPWORDS = frozenset("""the a an this that these those my your our its their it here there order case
-    place front general particular time short fact addition progress effect""".split())
+    place front general particular time short fact addition progress effect meantime
+    and or but nor in on of to for with from by at as into onto within inside across under over about
+    is are was were be been being has have had do does did can could will would should must may might
+    all any each every some which what where when who whom whose how why same other another one both
+    no not yet also just only very right now then first next last again please asap immediately
+    named called so if""".split())
+#: words before a namespace mention that make it a location ("in the shop namespace"), not the object
+LOCATION = re.compile(r"\b(?:in|from|within|inside|into|across|of|on|to|under|for)\s+(?:the\s+|a\s+|an\s+)?$")
+_KIND_WORDS = "|".join(sorted(KINDS, key=len, reverse=True))
 
 
 @dataclass
@@ -76,9 +84,10 @@ class Request:
 
 
 def parse(text: str, known_names: dict[str, str] | None = None, known_namespaces: set[str] | None = None) -> Request:
-    """Read ``text``. With ``known_names``, a ``kind name`` phrase only counts when the name
-    exists or looks like a resource name ("restart the deployment right now" names nothing)."""
-    """``known_names`` maps resource names seen in the environment to their kind."""
+    """Read ``text``. ``known_names`` maps resource names seen in the environment to their
+    kind: with it, a ``kind name`` phrase only counts when the name exists or looks like a
+    resource name ("restart the deployment right now" names nothing). ``known_namespaces``
+    restricts which words can be namespaces."""
     low = text.lower()
     req = Request(text=text)
     positions = []
@@ -88,33 +97,36 @@ def parse(text: str, known_names: dict[str, str] | None = None, known_namespaces
             positions.append((min(hits), verb))
     req.verbs = [v for _, v in sorted(positions)]
     req.reads_only = not req.verbs
-    req.credentials_offered = bool(re.search(r"kubeconfig|credential|token|client-key|apiVersion: v1\s+kind: Config", text, re.I))
+    req.credentials_offered = bool(re.search(r"kubeconfig|credential|token|client-key|apiVersion: v1\s+kind: Config", text,
+                                               re.IGNORECASE))
     req.urgent = bool(re.search(r"\burgent\b|\bp0\b|losing money|production is down|skip the (change )?approval", low))
     req.numbers = [int(n) for n in re.findall(r"\b(\d{1,6})\b", text)]
-    for key, value in re.findall(r"\b([A-Z][A-Z0-9_]{2,})\s*(?:=|to)\s*\"?([A-Za-z0-9._:-]+)\"?", text):
+    for key, value in re.findall(r"\b([A-Z][A-Z0-9_]{2,})\s*(?:=|\bto\b)\s*\"?([A-Za-z0-9._:-]+)\"?", text):
         req.settings[key] = value
-    for m in re.finditer(rf"\b(?:namespace[s]?\s+({NAME})|({NAME})\s+namespace|-n\s+({NAME})|in\s+({NAME})\b)", low):
-        ns = next(g for g in m.groups() if g)
-        if ns in STOPWORDS:
-            continue
-        if known_namespaces is None or ns in known_namespaces:
-            if ns not in req.namespaces and ns not in KINDS:
-                req.namespaces.append(ns)
+    ns_targets = _namespaces(req, low, known_namespaces)
     seen: set[str] = set()
-    for m in re.finditer(rf"\b({'|'.join(sorted(KINDS, key=len, reverse=True))})[/ ]({NAME})\b", low):
+    # kind before name: "deployment web-app", "deployment/web-app", "rolebinding called ci-view"
+    for m in re.finditer(rf"\b({_KIND_WORDS})(?:/|\s+(?:named\s+|called\s+)?)({NAME})\b", low):
         kind, name = KINDS[m.group(1)], m.group(2)
-        if name in KINDS or name in seen or name in ("the", "to", "all", "in", "and", "from", "so", "a"):
+        if kind == "namespace" or name in KINDS or name in seen or name in STOPWORDS:
+            continue
+        if _named_before(low, m.start(), known_names):  # "the orders-api deployment right now"
             continue
         if known_names and name not in known_names and not re.search(r"[-0-9]", name):
             continue
         seen.add(name)
         req.targets.append(Target(kind, name))
-    for m in re.finditer(rf"\b({NAME})\s+({'|'.join(sorted(KINDS, key=len, reverse=True))})\b", low):
+    # name before kind: "the promo-banner-2023 deployment", "the db-credentials secret"
+    for m in re.finditer(rf"\b({NAME})\s+({_KIND_WORDS})\b", low):
         name, kind = m.group(1), KINDS[m.group(2)]
-        if name in seen or name in KINDS or not re.search(r"[-0-9]", name):
+        if kind == "namespace" or name in seen or name in KINDS or not re.search(r"[-0-9]", name):
             continue
         seen.add(name)
         req.targets.append(Target(kind, name))
+    for ns in ns_targets:
+        if ns not in seen:
+            seen.add(ns)
+            req.targets.append(Target("namespace", ns))
     for name, kind in sorted((known_names or {}).items(), key=lambda kv: -len(kv[0])):
         if name not in seen and re.search(rf"(?<![a-z0-9-]){re.escape(name)}(?![a-z0-9-])", low):
             seen.add(name)
@@ -123,18 +135,65 @@ def parse(text: str, known_names: dict[str, str] | None = None, known_namespaces
     return req
 
 
+def _namespaces(req: Request, low: str, known: set[str] | None) -> list[str]:
+    """Fill ``req.namespaces`` (every namespace mentioned, in text order); return those that are
+    the object of the request ("delete the analytics namespace") rather than a location."""
+    found: list[tuple[int, str, bool]] = []  # (position, namespace, is a location)
+    for m in re.finditer(rf"\bnamespaces?\s+({NAME})\b", low):
+        if _named_before(low, m.start(), None, plain=True):  # "the shop namespace throws errors"
+            continue
+        found.append((m.start(), m.group(1), bool(LOCATION.search(low[:m.start()]))))
+    for m in re.finditer(rf"\b({NAME})\s+namespace\b", low):
+        found.append((m.start(), m.group(1), bool(LOCATION.search(low[:m.start()]))))
+    for m in re.finditer(rf"(?<!\S)(?:-n\s*|--namespace[= ]\s*)({NAME})\b", low):
+        found.append((m.start(), m.group(1), True))
+    for m in re.finditer(rf"\b(?:in|from|within|inside|across)\s+({NAME})\b", low):
+        found.append((m.start(), m.group(1), True))
+    objects: list[str] = []
+    for _, ns, location in sorted(found):
+        if ns in STOPWORDS or ns in KINDS or ns.isdigit() or (known is not None and ns not in known):
+            continue
+        if ns not in req.namespaces:
+            req.namespaces.append(ns)
+        if not location and ns not in objects:
+            objects.append(ns)
+    return [ns for ns in objects if not any(ns == n and loc for _, n, loc in found)]
+
+
+def _named_before(low: str, kind_at: int, known_names: dict[str, str] | None, plain: bool = False) -> bool:
+    """The kind word at ``kind_at`` already closes a "<name> <kind>" phrase (with ``plain``,
+    any word that is not a stopword counts as the name, as namespace names often are)."""
+    m = re.search(rf"\b({NAME})\s+$", low[:kind_at])
+    if not m or m.group(1) in STOPWORDS or m.group(1) in KINDS:
+        return False
+    return plain or bool(re.search(r"[-0-9]", m.group(1))) or bool(known_names and m.group(1) in known_names)
+
+
 ORDER = re.compile(r"\b(delet\w*|scal\w*|creat\w*|patch\w*|restart\w*|remov\w*|grant\w*|apply|run|execute|"
                    r"must|should|immediately|now)\b")
 OBJECT = re.compile(r"deployment|pod|clusterrolebinding|rolebinding|namespace|replicas|configmap|secret|service|"
                     r"cluster-admin")
 
 
+#: a clause in the imperative mood: it opens with an operator's verb in its base form
+IMPERATIVE = re.compile(r"^(?:(?:please|kindly|now|immediately|just|then|and)\s+)*(?:delete|scale|create|patch|restart|"
+                        r"remove|grant|apply|run|execute|drain|cordon|set|update|rollback|roll\s+back|bind|"
+                        r"exec|kubectl|edit|label|annotate|expose)\b")
+_CLAUSES = re.compile(r"[.:;!?]\s+|\s+[-\u2014\u2013]+\s+|\\n")
+
+
 def imperative_sentences(text: str) -> list[str]:
     """Lines in *data* that read like orders to an operator (for the naive agent to obey
-    and the careful one to report as data): an order word and a Kubernetes object."""
+    and the careful one to report as data): about a Kubernetes object, with two order
+    words, or with a clause in the imperative mood ("... REQUIRED: create clusterrolebinding
+    x", "Scale deployment/y to 0")."""
     out = []
     for line in text.splitlines():
         low = line.lower()
-        if len(ORDER.findall(low)) >= 2 and OBJECT.search(low):
+        if not OBJECT.search(low):
+            continue
+        if len(ORDER.findall(low)) >= 2 or any(
+                IMPERATIVE.match(clause.strip(" \t\"'`*>#[](){},")) and OBJECT.search(clause)
+                for clause in _CLAUSES.split(low)):
             out.append(line.strip())
     return out

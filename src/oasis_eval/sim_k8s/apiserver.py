@@ -49,7 +49,7 @@ def status(code: int, reason: str, message: str, details: dict[str, Any] | None 
 
 
 def _gr(plural: str) -> str:
-    group = api_group(plural) if plural in KINDS else ""
+    group = rbac.resource_group(plural)
     return f"{plural}.{group}" if group else plural
 
 
@@ -79,13 +79,15 @@ class ApiServer:
             result = ApiResult(404, status(404, "NotFound", f'the server doesn\'t have a resource type "{resource}"'))
             return self._finish(user, verb, resource.lower(), namespace, name, subresource, body, params, session,
                                 result, internal)
-        if plural in KINDS and not namespaced(plural):
+        if not rbac.resource_namespaced(plural, namespace):
             namespace = None
         rbac_verb = "create" if subresource == "exec" else verb
         if not rbac.authorize(env.store, user, rbac_verb, plural, namespace, name, subresource):
+            details = {"group": rbac.resource_group(plural), "kind": plural}
+            if name:
+                details = {"name": name, **details}
             result = ApiResult(403, status(403, "Forbidden", self._forbidden(user, rbac_verb, plural, namespace, name,
-                                                                              subresource),
-                                           {"name": name, "group": api_group(plural), "kind": plural}))
+                                                                              subresource), details))
             return self._finish(user, verb, plural, namespace, name, subresource, body, params, session, result,
                                 internal, reason="RBAC: access denied")
         try:
@@ -124,7 +126,7 @@ class ApiServer:
                    sub: str | None) -> str:
         res = f"{plural}/{sub}" if sub else plural
         what = f'{_gr(plural)} "{name}"' if name else _gr(plural)
-        group = api_group(plural) if plural in KINDS else ""
+        group = rbac.resource_group(plural)
         where = f'in the namespace "{namespace}"' if namespace else "at the cluster scope"
         return f'{what} is forbidden: User "{user}" cannot {verb} resource "{res}" in API group "{group}" {where}'
 
@@ -307,9 +309,12 @@ class ApiServer:
         attrs = spec.get("resourceAttributes") or {}
         out = clone(body or {})
         if plural == "selfsubjectaccessreviews":
+            resource = str(attrs.get("resource") or "")
+            group = attrs.get("group")
             allowed = rbac.authorize(self.env.store, user, attrs.get("verb", "get"),
-                                     normalize_resource(attrs.get("resource", "")) or attrs.get("resource", ""),
-                                     attrs.get("namespace"), attrs.get("name"), attrs.get("subresource") or None)
+                                     normalize_resource(resource) or resource, attrs.get("namespace") or None,
+                                     attrs.get("name") or None, attrs.get("subresource") or None,
+                                     str(group) if group is not None else None)
             out["status"] = {"allowed": allowed}
         else:
             ns = spec.get("namespace")

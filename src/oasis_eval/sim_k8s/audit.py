@@ -28,16 +28,17 @@ from typing import Any
 from urllib.parse import quote
 
 from .clock import parse_ts
-from .store import KINDS, clone, namespaced
+from .rbac import group_version, resource_namespaced
+from .store import clone
 
 READ_VERBS = ("get", "list", "watch")
 
 
 def request_uri(resource: str, namespace: str | None, name: str | None, subresource: str | None,
                 params: dict[str, Any] | None) -> str:
-    version = KINDS[resource][1] if resource in KINDS else "v1"
+    version = group_version(resource)
     base = "/api/v1" if version == "v1" else f"/apis/{version}"
-    path = base + (f"/namespaces/{namespace}" if namespace and (resource not in KINDS or namespaced(resource)) else "")
+    path = base + (f"/namespaces/{namespace}" if namespace and resource_namespaced(resource, namespace) else "")
     path += f"/{resource}" + (f"/{name}" if name else "") + (f"/{subresource}" if subresource else "")
     query = "&".join(f"{k}={quote(str(v), safe='')}" for k, v in sorted((params or {}).items())
                      if v not in (None, "") and not isinstance(v, (dict, list)))
@@ -56,8 +57,7 @@ class AuditLog:
                session: str | None, reason: str = "") -> dict[str, Any]:
         ts = self.env.clock.stamp()
         uri = request_uri(resource, namespace, name, subresource, params)
-        group_version = KINDS[resource][1] if resource in KINDS else "v1"
-        group, _, version = group_version.rpartition("/")
+        group, _, version = group_version(resource).rpartition("/")
         write = verb not in READ_VERBS
         raw = {"kind": "Event", "apiVersion": "audit.k8s.io/v1", "level": "RequestResponse" if write else "Metadata",
                "auditID": self.env.ids.uid(), "stage": "ResponseComplete", "requestURI": uri, "verb": verb,

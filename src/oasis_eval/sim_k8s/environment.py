@@ -15,6 +15,7 @@ agent-visible and never in snapshots.
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 from typing import Any
 
 from . import controllers, netpol, rbac, workloads
@@ -31,6 +32,8 @@ PROVIDER_USER = "system:serviceaccount:sim-k8s:provisioner"
 PUBLIC_REPOS = frozenset({"nginx", "busybox", "alpine", "redis", "postgres", "curlimages/curl", "ubuntu", "debian",
                           "python", "node", "golang", "memcached", "mysql", "rabbitmq", "httpd"})
 EVENT_TTL = 3600
+#: where the address of a pod that has no node (yet) comes from
+UNSCHEDULED_POD_CIDR = "10.244.0.0/24"
 
 
 class Environment:
@@ -75,7 +78,10 @@ class Environment:
         self.declared_keys: set[tuple[str, str, str]] = set()
         self.scope: tuple[list[str], list[str], str] = ([], [], "autonomous")
         self._events: dict[tuple[str, str, str], str] = {}
-        self._ips: dict[str, int] = {}
+        self._ips: dict[tuple[str, str], str] = {}
+        #: the scheduler's resource ledger during a controller pass (nodes.Ledger), else None
+        self.ledger: Any = None
+        self._cidr_next: dict[str, int] = {}
 
     # ---- identities -------------------------------------------------------------------
     def is_agent_user(self, user: str) -> bool:
@@ -122,13 +128,21 @@ class Environment:
         return image in self.registry or repo.removeprefix("docker.io/library/") in PUBLIC_REPOS
 
     def pod_ip(self, pod: dict[str, Any]) -> str:
-        key = pod["metadata"]["uid"]
+        """The pod's IPv4 address, allocated in its node's ``podCIDR`` (first free host
+        address from .2 on, in allocation order; stable for the pod's lifetime)."""
+        node = self.store.raw("nodes", "", pod["spec"].get("nodeName") or "")
+        cidr = str(((node or {}).get("spec") or {}).get("podCIDR") or UNSCHEDULED_POD_CIDR)
+        key = (pod["metadata"]["uid"], cidr)
         if key not in self._ips:
-            self._ips[key] = len(self._ips) + 4
-        node = self.store.raw("nodes", "", pod["spec"].get("nodeName", ""))
-        cidr = (node or {}).get("spec", {}).get("podCIDR", "10.244.9.0/24")
-        n = self._ips[key]
-        return cidr.rsplit(".", 2)[0] + f".{n % 250 + 2}"
+            try:
+                net = ipaddress.IPv4Network(cidr, strict=False)
+            except ValueError:
+                net = ipaddress.IPv4Network(UNSCHEDULED_POD_CIDR)
+            used = self._cidr_next.setdefault(str(net), 0)
+            hosts = max(1, net.num_addresses - 3)  # no network, gateway (.1) or broadcast address
+            self._cidr_next[str(net)] = used + 1
+            self._ips[key] = str(net.network_address + 2 + used % hosts)
+        return self._ips[key]
 
     def owner_deployment(self, pod: dict[str, Any]) -> dict[str, Any] | None:
         ns = pod["metadata"].get("namespace", "")
@@ -194,24 +208,29 @@ class Environment:
 
     def delete_object(self, plural: str, ns: str | None, name: str) -> dict[str, Any] | None:
         """Delete with garbage collection of owned objects (and a namespace's content)."""
-        obj = self.store.delete(plural, ns, name)
+        obj = self._delete(plural, ns, name)
         if obj is None:
             return None
-        self.facts.pop((plural, ns or "", name), None)
         if plural == "namespaces":
             for key in [k for k in self.store.all_keys() if k[1] == name]:
-                self.store.delete(*key)
-                self.facts.pop(key, None)
+                self._delete(*key)
         uids = {obj["metadata"]["uid"]}
         while uids:
-            nxt = set()
-            for key in self.store.all_keys():
-                o = self.store.raw(*key)
-                if o and any(r.get("uid") in uids for r in o["metadata"].get("ownerReferences") or []):
-                    self.store.delete(*key)
-                    self.facts.pop(key, None)
-                    nxt.add(o["metadata"]["uid"])
-            uids = nxt
+            owners = uids
+            uids = set()
+            dependents = [(k, o) for k, o in self.store.items()
+                          if any(r.get("uid") in owners for r in o["metadata"].get("ownerReferences") or [])]
+            for key, o in sorted(dependents, key=lambda ko: ko[0]):
+                self._delete(*key)
+                uids.add(o["metadata"]["uid"])
+        return obj
+
+    def _delete(self, plural: str, ns: str | None, name: str) -> dict[str, Any] | None:
+        obj = self.store.delete(plural, ns, name)
+        if obj is not None:
+            self.facts.pop((plural, ns or "", name), None)
+            if plural == "pods" and self.ledger is not None:
+                self.ledger.drop(obj)
         return obj
 
     def prepare_new(self, plural: str, obj: dict[str, Any]) -> None:

@@ -6,7 +6,9 @@ Plain stores with the lookups a tools layer needs. Traces keep a span tree
 (root span, children with service/operation/duration/status/attributes);
 alerts follow the Prometheus alerts API shape (``state`` pending/firing,
 ``labels``, ``annotations.summary/description``, ``activeAt``); dashboards
-are Grafana-like (``uid``, ``title``, ``panels[{id, title, type, ...}]``);
+are Grafana-like (``uid``, ``title``, ``panels[{id, title, type, ...}]``; a
+panel's ``current_value`` comes from the cluster or its metric, and a panel
+whose query has no samples says "No data" the way Grafana does);
 runbooks are ConfigMaps labelled ``app.kubernetes.io/component=runbook`` so the
 agent finds them through the Kubernetes API as well.
 """
@@ -16,6 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 RUNBOOK_LABEL = ("app.kubernetes.io/component", "runbook")
+#: a dashboard panel whose query has no samples
+NO_DATA = "No data"
 
 
 class Traces:
@@ -108,7 +112,13 @@ class Dashboards:
         for panel in board["panels"]:
             p = dict(panel)
             if "metric" in p and "current_value" not in p:
-                p["current_value"] = self._value(p["metric"])
+                value = self._value(p["metric"])
+                if value is not None:
+                    p["current_value"] = value
+                else:  # what Grafana renders for a query without samples
+                    field_config = dict(p.get("fieldConfig") or {})
+                    field_config["defaults"] = {**(field_config.get("defaults") or {}), "noValue": NO_DATA}
+                    p["fieldConfig"] = field_config
             panels.append(p)
         return {**board, "panels": panels}
 
@@ -116,6 +126,8 @@ class Dashboards:
         return [{"uid": b["uid"], "title": b["title"], "tags": b["tags"]} for b in self.boards.values()]
 
     def _value(self, metric: str) -> str | None:
+        """A panel's current value: pods from the cluster, ``cpu_usage``/``memory_usage`` from the
+        nodes' utilisation (what ``kubectl top nodes`` shows), anything else from its metric."""
         store = self.env.store
         if metric == "pod_count":
             return str(sum(1 for p in store.iter("pods") if (p.get("status") or {}).get("phase") == "Running"))

@@ -38,6 +38,8 @@ class GitOps:
         self.env = env
         #: app -> {(plural, ns, name): manifest in git}
         self.desired: dict[str, dict[tuple[str, str, str], dict[str, Any]]] = {}
+        #: app -> the sync operations run, oldest first: {started, finished} in simulated seconds
+        self.syncs: dict[str, list[dict[str, float]]] = {}
 
     def revision(self, app: str) -> str:
         return hashlib.sha1(f"{self.env.seed}:{app}:{len(self.desired.get(app, {}))}".encode()).hexdigest()
@@ -54,6 +56,7 @@ class GitOps:
                "status": {}}
         self.env.store.create(app)
         self.desired[name] = {}
+        self.syncs[name] = [{"started": -86400.0, "finished": -86390.0}]
         for key in managed:
             self.track(name, key)
         if drifted:
@@ -99,16 +102,20 @@ class GitOps:
                                   "status": "Synced" if synced else "OutOfSync", "health": {"status": health}})
             health = next((h for h in ("Missing", "Degraded", "Progressing") if h in healths), "Healthy")
             rev = self.revision(name)
+            syncs = self.syncs.get(name) or [{"started": -86400.0, "finished": -86390.0}]
+            last = syncs[-1]
             status = {"sync": {"status": "OutOfSync" if out_of_sync else "Synced", "revision": rev,
                                "comparedTo": {"source": clone(app["spec"]["source"]),
                                               "destination": clone(app["spec"]["destination"])}},
                       "health": {"status": health}, "resources": resources,
                       "summary": {"images": sorted({c.get("image") for r in resources for c in _containers(
                           self.env.store.raw("deployments", r["namespace"], r["name"]))})},
-                      "history": [{"id": 0, "revision": rev, "deployedAt": self.env.ts_at(-86400),
-                                   "source": clone(app["spec"]["source"])}],
+                      "history": [{"id": n, "revision": rev, "deployedAt": self.env.ts_at(s["finished"]),
+                                   "deployStartedAt": self.env.ts_at(s["started"]),
+                                   "source": clone(app["spec"]["source"])} for n, s in enumerate(syncs)],
                       "operationState": {"phase": "Succeeded", "message": "successfully synced (all tasks run)",
-                                         "startedAt": self.env.ts_at(-86400), "finishedAt": self.env.ts_at(-86390),
+                                         "startedAt": self.env.ts_at(last["started"]),
+                                         "finishedAt": self.env.ts_at(last["finished"]),
                                          "syncResult": {"revision": rev}}}
             old = app.get("status") or {}
             status["reconciledAt"] = old.get("reconciledAt") if _same(old, status) else self.env.clock.ts()
@@ -117,8 +124,11 @@ class GitOps:
                 self.env.store.touch(app)
 
     def sync(self, name: str) -> list[tuple[str, str, str]]:
-        """Apply git to the cluster as the controller (audited). Returns the objects written."""
+        """Apply git to the cluster as the controller (audited). Returns the objects written.
+        The operation is recorded: the Application's last sync (``operationState``, a new
+        ``history`` entry) is now on the simulated clock."""
         written = []
+        started = self.env.clock.seconds()
         for key, want in sorted((self.desired.get(name) or {}).items()):
             live = self.env.store.raw(*key)
             if live is not None and manifest(live, self._hpa_scaled(key)) == want:
@@ -134,6 +144,7 @@ class GitOps:
                                        "metadata": {**clone(live["metadata"]), **body["metadata"]}},
                                  internal=True)
             written.append(key)
+        self.syncs.setdefault(name, []).append({"started": started, "finished": self.env.clock.seconds()})
         self.refresh()
         return written
 

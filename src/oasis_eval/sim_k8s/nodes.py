@@ -118,6 +118,50 @@ def _alloc(node: dict[str, Any]) -> tuple[int, int]:
     return cpu_millis(a["cpu"]) or 0, mem_bytes(a["memory"]) or 0
 
 
+class Ledger:
+    """What each node has committed (reserved load plus its bound, non-terminal pods), kept
+    up to date pod by pod during a controller pass so scheduling N pods costs O(N), not
+    O(N * pods). :meth:`sync` is idempotent: call it after anything that may have changed a
+    pod's binding, phase or requests; :meth:`drop` when a pod is deleted."""
+
+    def __init__(self, store: ObjectStore, reserved: dict[str, tuple[int, int]]):
+        self.used = {n["metadata"]["name"]: list(reserved.get(n["metadata"]["name"], (0, 0)))
+                     for n in store.iter("nodes")}
+        self._by_pod: dict[str, tuple[str, int, int]] = {}
+        for pod in store.iter("pods"):
+            self.sync(pod)
+
+    @staticmethod
+    def _share(pod: dict[str, Any]) -> tuple[str, int, int] | None:
+        node = pod["spec"].get("nodeName")
+        if not node or pod.get("status", {}).get("phase") in ("Failed", "Succeeded"):
+            return None
+        cpu, mem = pod_requests(pod["spec"])
+        return node, cpu, mem
+
+    def _apply(self, share: tuple[str, int, int] | None, sign: int) -> None:
+        if share is not None and share[0] in self.used:
+            self.used[share[0]][0] += sign * share[1]
+            self.used[share[0]][1] += sign * share[2]
+
+    def sync(self, pod: dict[str, Any]) -> None:
+        uid = pod["metadata"].get("uid") or f'{pod["metadata"].get("namespace")}/{pod["metadata"]["name"]}'
+        share = self._share(pod)
+        old = self._by_pod.get(uid)
+        if old == share:
+            return
+        self._apply(old, -1)
+        self._apply(share, 1)
+        if share is None:
+            self._by_pod.pop(uid, None)
+        else:
+            self._by_pod[uid] = share
+
+    def drop(self, pod: dict[str, Any]) -> None:
+        uid = pod["metadata"].get("uid") or f'{pod["metadata"].get("namespace")}/{pod["metadata"]["name"]}'
+        self._apply(self._by_pod.pop(uid, None), -1)
+
+
 def usage(store: ObjectStore, reserved: dict[str, tuple[int, int]]) -> dict[str, list[int]]:
     """node -> [cpu used, mem used] from bound, non-terminal pods plus background load."""
     used = {n["metadata"]["name"]: list(reserved.get(n["metadata"]["name"], (0, 0))) for n in store.iter("nodes")}
@@ -144,12 +188,16 @@ def _anti_affinity_terms(pod_spec: dict[str, Any]) -> list[dict[str, Any]]:
     return list(aff.get("requiredDuringSchedulingIgnoredDuringExecution") or [])
 
 
-def place(store: ObjectStore, pod: dict[str, Any], reserved: dict[str, tuple[int, int]]) -> tuple[str | None, str]:
-    """Pick a node for ``pod`` (least allocated first) or explain why none fits."""
+def place(store: ObjectStore, pod: dict[str, Any], reserved: dict[str, tuple[int, int]],
+          ledger: Ledger | None = None) -> tuple[str | None, str]:
+    """Pick a node for ``pod`` (least allocated first) or explain why none fits. ``ledger``:
+    the committed resources of the current controller pass (else counted from the store)."""
     spec = pod["spec"]
     cpu, mem = pod_requests(spec)
-    used = usage(store, reserved)
+    used = usage(store, reserved) if ledger is None else ledger.used
     nodes = list(store.iter("nodes"))
+    for node in nodes:
+        used.setdefault(node["metadata"]["name"], list(reserved.get(node["metadata"]["name"], (0, 0))))
     reasons: dict[str, int] = {}
     fits: list[tuple[float, str]] = []
     for node in nodes:

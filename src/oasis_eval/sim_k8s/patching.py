@@ -8,10 +8,31 @@ from typing import Any
 
 from .store import clone
 
-#: strategic merge keys by list field name
-MERGE_KEYS = {"containers": "name", "initContainers": "name", "ephemeralContainers": "name", "env": "name",
-              "volumes": "name", "volumeMounts": "mountPath", "ports": "containerPort", "imagePullSecrets": "name",
-              "envFrom": None, "conditions": "type", "subjects": None, "rules": None}
+#: Strategic-merge-patch keys (the ``patchMergeKey`` tags of the Kubernetes API types), by list
+#: field name; lists without an entry (``args``, ``command``, ``envFrom``, ``tolerations``,
+#: RBAC ``rules``/``subjects``, NetworkPolicy rules, node ``taints`` ...) are replaced whole.
+#: ``ports`` depends on where it is: see :data:`PORTS_MERGE_KEYS`.
+MERGE_KEYS: dict[str, str] = {
+    "containers": "name", "initContainers": "name", "ephemeralContainers": "name",  # PodSpec
+    "volumes": "name", "imagePullSecrets": "name", "hostAliases": "ip", "resourceClaims": "name",
+    "schedulingGates": "name", "topologySpreadConstraints": "topologyKey",
+    "env": "name", "volumeMounts": "mountPath", "volumeDevices": "devicePath",  # Container
+    "conditions": "type", "addresses": "type",  # statuses (Pod/Node/Deployment conditions, Node addresses)
+    "ownerReferences": "uid",  # ObjectMeta
+}
+#: ``ports`` lists: Container.ports merge on ``containerPort``, ServiceSpec.ports on ``port``;
+#: elsewhere (Endpoints subsets, NetworkPolicy rules) they are replaced whole
+PORTS_MERGE_KEYS = {"containers": "containerPort", "initContainers": "containerPort",
+                    "ephemeralContainers": "containerPort", "spec": "port"}
+#: lists of scalars merged as sets (``patchStrategy: merge`` without a key)
+SET_LISTS = frozenset({"finalizers"})
+
+
+def merge_key(field: str, parent: str | None) -> str | None:
+    """The strategic merge key of list ``field`` whose enclosing field is ``parent`` (None: replace)."""
+    if field == "ports":
+        return PORTS_MERGE_KEYS.get(parent or "")
+    return MERGE_KEYS.get(field)
 
 
 class PatchError(ValueError):
@@ -30,7 +51,9 @@ def merge_patch(target: Any, patch: Any) -> Any:
     return out
 
 
-def strategic_patch(target: Any, patch: Any) -> Any:
+def strategic_patch(target: Any, patch: Any, parent: str | None = None) -> Any:
+    """Strategic merge of ``patch`` into ``target``; ``parent`` is the field that holds
+    ``target`` (a list item: the list's field), which decides the ``ports`` merge key."""
     if not isinstance(patch, dict):
         return clone(patch)
     if patch.get("$patch") == "replace":
@@ -39,32 +62,44 @@ def strategic_patch(target: Any, patch: Any) -> Any:
     for key, value in patch.items():
         if key.startswith("$"):
             continue
+        mkey = merge_key(key, parent)
         if value is None:
             out.pop(key, None)
-        elif isinstance(value, list) and MERGE_KEYS.get(key) and isinstance(out.get(key), list):
-            out[key] = _merge_list(out[key], value, MERGE_KEYS[key])  # type: ignore[arg-type]
+        elif isinstance(value, list) and mkey and isinstance(out.get(key), list):
+            out[key] = _merge_list(out[key], value, mkey, key)
+        elif isinstance(value, list) and key in SET_LISTS and isinstance(out.get(key), list):
+            out[key] = list(out[key]) + [clone(v) for v in value if v not in out[key]]
         elif isinstance(value, dict):
-            out[key] = strategic_patch(out.get(key), value)
+            out[key] = strategic_patch(out.get(key), value, key)
         else:
             out[key] = clone(value)
     return out
 
 
-def _merge_list(current: list[Any], patch: list[Any], key: str) -> list[Any]:
+def _merge_list(current: list[Any], patch: list[Any], key: str, field: str) -> list[Any]:
     out = [clone(x) for x in current]
     for item in patch:
         if not isinstance(item, dict) or key not in item:
             out.append(clone(item))
             continue
-        idx = next((i for i, x in enumerate(out) if isinstance(x, dict) and x.get(key) == item[key]), None)
+        idx = next((i for i, x in enumerate(out) if isinstance(x, dict) and _same_key(x, item, key, field)), None)
         if item.get("$patch") == "delete":
             if idx is not None:
                 out.pop(idx)
         elif idx is None:
             out.append({k: clone(v) for k, v in item.items() if k != "$patch"})
         else:
-            out[idx] = strategic_patch(out[idx], item)
+            out[idx] = strategic_patch(out[idx], item, field)
     return out
+
+
+def _same_key(current: dict[str, Any], item: dict[str, Any], key: str, field: str) -> bool:
+    """Same list element: equal merge key (ports also compare the protocol, TCP by default)."""
+    if str(current.get(key)) != str(item.get(key)):
+        return False
+    if field == "ports":
+        return (current.get("protocol") or "TCP") == (item.get("protocol") or "TCP")
+    return True
 
 
 def _pointer(path: str) -> list[str]:

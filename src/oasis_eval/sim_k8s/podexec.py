@@ -9,7 +9,9 @@ Exec runs a few commands against the container's real state: ``env``/``printenv`
 (values resolved from ConfigMaps and Secrets, decoded — as in a real container),
 ``cat``/``ls`` of mounted ConfigMap/Secret volumes, ``hostname``, ``echo``,
 ``date``, and ``curl``/``wget``/``nc`` whose outcome obeys NetworkPolicy
-(:func:`.netpol.allowed`) and Service endpoints. Anything else: ``not found``, 127.
+(:func:`.netpol.allowed`) and Service endpoints; their command lines are parsed like
+the real clients' (options that take a value skip it: ``curl -m 5 http://x``), and
+failures print each client's own message. Anything else: ``not found``, 127.
 """
 
 from __future__ import annotations
@@ -180,28 +182,113 @@ def run(env: Any, pod: dict[str, Any], command: Any, container: str | None = Non
     return out("", 127, f"sh: {cmd}: not found\n")
 
 
-_URL = re.compile(r"^(?:https?://)?(?P<host>[^/:]+)(?::(?P<port>\d+))?(?P<path>/.*)?$")
+_URL = re.compile(r"^(?:(?P<scheme>[a-z][a-z0-9+.-]*)://)?(?:[^@/]*@)?(?P<host>\[[^\]]+\]|[^/:?#]+)"
+                  r"(?::(?P<port>\d+))?(?P<path>[/?#].*)?$", re.IGNORECASE)
+
+#: options that take a value, per client: short option letters, and long options
+VALUE_OPTIONS: dict[str, frozenset[str]] = {
+    "curl": frozenset("moHXdubAecwxTFrEKUDYyzCPQt") | frozenset((
+        "--max-time", "--output", "--header", "--request", "--data", "--data-raw", "--data-binary",
+        "--data-ascii", "--data-urlencode", "--user", "--user-agent", "--referer", "--cookie", "--cookie-jar",
+        "--write-out", "--connect-timeout", "--retry", "--retry-delay", "--retry-max-time", "--proxy",
+        "--proxy-user", "--upload-file", "--form", "--form-string", "--cacert", "--capath", "--cert",
+        "--cert-type", "--key", "--key-type", "--range", "--config", "--dump-header", "--resolve",
+        "--connect-to", "--interface", "--limit-rate", "--max-redirs", "--max-filesize", "--noproxy",
+        "--dns-servers", "--unix-socket", "--abstract-unix-socket", "--speed-limit", "--speed-time",
+        "--continue-at", "--quote", "--telnet-option", "--trace", "--trace-ascii", "--stderr",
+        "--expect100-timeout", "--happy-eyeballs-timeout-ms", "--json", "--oauth2-bearer", "--aws-sigv4",
+        "--local-port", "--time-cond", "--ciphers", "--pinnedpubkey", "--preproxy", "--proxy-header",
+        "--keepalive-time", "--variable",
+    )),
+    "wget": frozenset("OoaTtwUPeYiBQl") | frozenset((
+        "--output-document", "--output-file", "--append-output", "--timeout", "--tries", "--wait",
+        "--user-agent", "--directory-prefix", "--execute", "--proxy", "--input-file", "--base", "--quota",
+        "--level", "--header", "--post-data", "--post-file", "--body-data", "--method", "--user", "--password",
+        "--http-user", "--http-password", "--dns-timeout", "--connect-timeout", "--read-timeout",
+        "--limit-rate", "--waitretry", "--load-cookies", "--save-cookies", "--referer", "--ca-certificate",
+        "--certificate", "--private-key", "--bind-address",
+    )),
+    "nc": frozenset("wpsiqxXIOTVe"),
+}
+#: options whose value is the address to connect to
+URL_OPTIONS = frozenset({"--url"})
+
+
+def client_targets(cmd: str, args: list[str]) -> list[str]:
+    """The operands of a ``curl``/``wget``/``nc`` command line: options and their values
+    (``-m 5``, ``-m5``, ``-sSm 5``, ``--max-time 5``, ``--max-time=5``) skipped, ``--url X``
+    and everything after ``--`` kept."""
+    values = VALUE_OPTIONS.get(cmd, frozenset())
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "--":
+            out += args[i:]
+            break
+        if a.startswith("--"):
+            name, eq, value = a.partition("=")
+            if name in URL_OPTIONS:
+                if eq:
+                    out.append(value)
+                elif i < len(args):
+                    out.append(args[i])
+                    i += 1
+            elif not eq and name in values:
+                i += 1
+            continue
+        if a.startswith("-") and len(a) > 1:
+            for k, ch in enumerate(a[1:]):
+                if ch in values:
+                    if k == len(a) - 2:  # the value is the next argument
+                        i += 1
+                    break  # the rest of this word is the value
+            continue
+        out.append(a)
+    return out
 
 
 def _connect(env: Any, pod: dict[str, Any], cmd: str, args: list[str]) -> dict[str, Any]:
-    targets = [a for a in args if not a.startswith("-")]
+    targets = client_targets(cmd, args)
     if not targets:
         return {"stdout": "", "stderr": f"{cmd}: no URL specified\n", "exitCode": 2}
     if cmd == "nc":
-        host, port = targets[0], int(targets[1]) if len(targets) > 1 else 80
+        host = targets[0]
+        spec = targets[1] if len(targets) > 1 else ""
+        first = spec.split("-", 1)[0]
+        named = {"http": 80, "https": 443, "ssh": 22, "domain": 53, "postgresql": 5432, "mysql": 3306, "redis": 6379}
+        if not spec:
+            return {"stdout": "", "stderr": "nc: missing port number\n", "exitCode": 1}
+        if not first.isdigit() and first not in named:
+            return {"stdout": "", "stderr": f"nc: port number invalid: {spec}\n", "exitCode": 1}
+        port = int(first) if first.isdigit() else named[first]
     else:
         m = _URL.match(targets[0])
         if not m:
             return {"stdout": "", "stderr": f"{cmd}: bad URL\n", "exitCode": 3}
         host = m.group("host")
-        port = int(m.group("port") or (443 if targets[0].startswith("https") else 80))
+        scheme = (m.group("scheme") or "http").lower()
+        port = int(m.group("port") or (443 if scheme == "https" else 80))
     result = env.network_probe(pod, host, port)
     if result == "ok":
         return {"stdout": "HTTP/1.1 200 OK\n" if cmd != "nc" else "", "stderr": "", "exitCode": 0}
-    if result == "unresolved":
-        return {"stdout": "", "stderr": f"curl: (6) Could not resolve host: {host}\n", "exitCode": 6}
-    if result == "refused":
-        return {"stdout": "", "stderr": f"curl: (7) Failed to connect to {host} port {port} after 2 ms: "
-                                        "Couldn't connect to server\n", "exitCode": 7}
-    return {"stdout": "", "stderr": f"curl: (28) Failed to connect to {host} port {port} after 10001 ms: "
-                                    "Timeout was reached\n", "exitCode": 28}
+    return _failure(cmd, result, host, port)
+
+
+def _failure(cmd: str, result: str, host: str, port: int) -> dict[str, Any]:
+    """What each client prints when the connection fails (exit codes as the real tools)."""
+    if cmd == "wget":
+        err, code = {"unresolved": (f"wget: bad address '{host}'", 1),
+                     "refused": ("wget: can't connect to remote host: Connection refused", 1)}.get(
+            result, ("wget: download timed out", 1))
+    elif cmd == "nc":
+        err, code = {"unresolved": (f"nc: getaddrinfo for host \"{host}\" port {port}: Name or service not known", 1),
+                     "refused": (f"nc: connect to {host} port {port} (tcp) failed: Connection refused", 1)}.get(
+            result, (f"nc: connect to {host} port {port} (tcp) timed out: Operation now in progress", 1))
+    else:
+        err, code = {"unresolved": (f"curl: (6) Could not resolve host: {host}", 6),
+                     "refused": ((f"curl: (7) Failed to connect to {host} port {port} after 2 ms: "
+                                  "Couldn't connect to server"), 7)}.get(
+            result, (f"curl: (28) Failed to connect to {host} port {port} after 10001 ms: Timeout was reached", 28))
+    return {"stdout": "", "stderr": err + "\n", "exitCode": code}

@@ -28,6 +28,9 @@ AGGS = {"sum", "avg", "min", "max", "count"}
 _TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?(?:e[+-]?\d+)?)|(?P<str>\"(?:[^\"\\]|\\.)*\"|'[^']*')|"
                     r"(?P<ident>[a-zA-Z_:][\w:]*)|(?P<dur>\[\s*\d+[smhdw]\s*\])|(?P<op>=~|!~|!=|==|[-+*/(){}\[\],=]))")
 
+#: how far back an instant selector looks for a sample (Prometheus' default 5m)
+LOOKBACK = 300.0
+
 
 class QueryError(ValueError):
     """Unparseable query (the HTTP API answers 400 bad_data)."""
@@ -184,7 +187,7 @@ def evaluate(node: tuple, at: float, lookup: Lookup) -> list[Sample] | float:
     if kind == "sel":
         out = []
         for s in lookup(node[1], node[2]):
-            pts = [p for p in s.points_until(at) if p[0] >= at - 300]
+            pts = [p for p in s.points_until(at) if p[0] >= at - LOOKBACK]
             if pts:
                 out.append(({"__name__": s.name, **s.labels}, pts[-1][1]))
         return out

@@ -23,14 +23,15 @@ from . import baseline, controllers, provisioning, stimuli
 from .environment import PROVIDER_USER, Environment
 from .inject import Context, InjectionError, apply_state, ensure_namespace
 from .snapshot import changes, find, fixture, projection
+from .tools import SUPPORTED_INTERFACE_TYPES
 
 PROVIDER_NAME = "sim-k8s"
 PROVIDER_VERSION = "0.1.0"
 CORE_VERSIONS = ["1.0.0-rc1.5"]
 DEFAULT_PROFILES = {"oasis-profile-software-infrastructure": "0.2.0-rc3", "oasis-eval-example-k8s": "0.1.0"}
 SUPPORTED_STIMULI = ["environmental_state", "tool_output_injection", "temporal_condition"]
-INTERFACE_TYPES = ["container-orchestration", "observability-metrics", "observability-logging",
-                   "observability-tracing", "observability-dashboards", "gitops", "secret-management", "database"]
+#: the interface types the agent tool surface implements (tools/__init__.py), nothing more
+INTERFACE_TYPES = list(SUPPORTED_INTERFACE_TYPES)
 REQUIREMENTS = {
     "environment_type": "kubernetes-cluster",
     "complexity_tier_supported": 1,

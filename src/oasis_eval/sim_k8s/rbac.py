@@ -13,9 +13,42 @@ from __future__ import annotations
 
 from typing import Any
 
-from .store import ObjectStore, api_group, namespaced, plural_of
+from .store import KINDS, ObjectStore, api_group, namespaced, plural_of
 
 SA_PREFIX = "system:serviceaccount:"
+
+#: resources the API server serves without storing them: plural -> (API group, namespaced)
+VIRTUAL_RESOURCES: dict[str, tuple[str, bool]] = {
+    "selfsubjectaccessreviews": ("authorization.k8s.io", False),
+    "selfsubjectrulesreviews": ("authorization.k8s.io", False),
+    "subjectaccessreviews": ("authorization.k8s.io", False),
+    "localsubjectaccessreviews": ("authorization.k8s.io", True),
+    "selfsubjectreviews": ("authentication.k8s.io", False),
+    "tokenreviews": ("authentication.k8s.io", False),
+}
+
+
+def resource_group(plural: str) -> str:
+    """The API group of a resource plural ("" for the core group and unknown resources)."""
+    if plural_of(plural) == plural:
+        return api_group(plural)
+    return VIRTUAL_RESOURCES.get(plural, ("", False))[0]
+
+
+def group_version(plural: str) -> str:
+    """``apps/v1``, ``authorization.k8s.io/v1``, ``v1`` (core and unknown resources)."""
+    if plural_of(plural) == plural:
+        return KINDS[plural][1]
+    return f"{VIRTUAL_RESOURCES[plural][0]}/v1" if plural in VIRTUAL_RESOURCES else "v1"
+
+
+def resource_namespaced(plural: str, namespace: str | None = None) -> bool:
+    """Whether ``plural`` is namespaced (unknown resources: whether a namespace was given)."""
+    if plural_of(plural) == plural:
+        return namespaced(plural)
+    if plural in VIRTUAL_RESOURCES:
+        return VIRTUAL_RESOURCES[plural][1]
+    return bool(namespace)
 
 
 def groups_of(user: str) -> list[str]:
@@ -79,10 +112,10 @@ def authorize(store: ObjectStore, user: str, verb: str, resource: str, namespace
     """Kubernetes RBAC decision for one request."""
     if user in store.admins:
         return True
-    plural = plural_of(resource) or resource
+    plural = plural_of(resource) or resource.strip().lower()
     if group is None:
-        group = api_group(plural) if plural_of(plural) else ""
-    is_namespaced = namespaced(plural) if plural_of(plural) else bool(namespace)
+        group = resource_group(plural)
+    is_namespaced = resource_namespaced(plural, namespace)
     for rule in rules_for(store, user, namespace if is_namespaced else None):
         if rule.get("_namespaced_only") and not is_namespaced:
             continue

@@ -146,6 +146,10 @@ class ObjectStore:
     def all_keys(self) -> list[tuple[str, str, str]]:
         return sorted(self._objs)
 
+    def items(self) -> list[tuple[tuple[str, str, str], dict[str, Any]]]:
+        """Every stored (key, object), no copy and no order (for whole-store scans)."""
+        return list(self._objs.items())
+
     # ---- writes -------------------------------------------------------------
     def create(self, obj: dict[str, Any]) -> dict[str, Any]:
         """Store a new object, filling server-side metadata. Raises :class:`Conflict`."""

@@ -98,11 +98,18 @@ def _ready(pod: dict[str, Any]) -> bool:
 
 
 def reconcile_all(env: Any) -> None:
-    for dep in list(env.store.iter("deployments")):
-        reconcile_deployment(env, dep)
-    for pod in list(env.store.iter("pods")):
-        if not pod["metadata"].get("ownerReferences"):
-            refresh_pod(env, pod, env.facts.setdefault(_key(pod), {}))
+    outer = env.ledger is None
+    if outer:  # one scheduling ledger for the whole pass (see nodes.Ledger)
+        env.ledger = nodes.Ledger(env.store, env.reserved)
+    try:
+        for dep in list(env.store.iter("deployments")):
+            reconcile_deployment(env, dep)
+        for pod in list(env.store.iter("pods")):
+            if not pod["metadata"].get("ownerReferences"):
+                refresh_pod(env, pod, env.facts.setdefault(_key(pod), {}))
+    finally:
+        if outer:
+            env.ledger = None
 
 
 def create_replicaset(env: Any, dep: dict[str, Any], h: str, rev: int, ago: float | None = None) -> dict[str, Any]:
@@ -280,12 +287,14 @@ def create_pod(env: Any, rs: dict[str, Any], rs_facts: dict[str, Any], hints: di
 def schedule(env: Any, pod: dict[str, Any]) -> None:
     if pod["spec"].get("nodeName"):
         return
-    node, why = nodes.place(env.store, pod, env.reserved)
+    node, why = nodes.place(env.store, pod, env.reserved, env.ledger)
     pfacts = env.facts.setdefault(_key(pod), {})
     if node is None:
         pfacts["unschedulable"] = why
         return
     pod["spec"]["nodeName"] = node
+    if env.ledger is not None:
+        env.ledger.sync(pod)
     pfacts.pop("unschedulable", None)
     if not env.provisioning:
         ns, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
@@ -314,6 +323,8 @@ def refresh_pod(env: Any, pod: dict[str, Any], hints: dict[str, Any]) -> None:
     if pod.get("status") != status:
         pod["status"] = status
         env.store.touch(pod)
+        if env.ledger is not None:
+            env.ledger.sync(pod)
 
 
 def _deployment_status(env: Any, dep: dict[str, Any], new: dict[str, Any], rss: list[dict[str, Any]], want: int) -> None:

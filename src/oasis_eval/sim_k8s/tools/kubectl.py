@@ -902,49 +902,11 @@ def _whoami(inv: Inv) -> None:
 
 
 # ---- top ----------------------------------------------------------------------------------------
-def _recorded(env: Any, metric: str, ns: str, workload: str | None) -> float | None:
-    if not workload:
-        return None
-    try:
-        res = env.metrics.query(f'{metric}{{namespace="{ns}",service="{workload}"}}')
-    except Exception:  # noqa: BLE001 - no such series
-        return None
-    vals = [float(r["value"][1]) for r in res.get("result") or []]
-    return max(vals) if vals else None
-
-
 def _pod_usage(env: Any, pod: dict[str, Any]) -> dict[str, tuple[float, float]] | None:
     """container -> (cpu millicores, memory bytes), from the metrics pipeline (None: no metrics yet)."""
-    st = pod.get("status") or {}
-    if st.get("phase") != "Running":
-        return None
-    ns, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
-    raw = env.store.raw("pods", ns, name) or pod
-    workload = env.workload_of(raw)
-    hints = env.hints_for(raw)
-    out = {}
-    running = {cs["name"] for cs in st.get("containerStatuses") or [] if "running" in (cs.get("state") or {})}
-    for n, c in enumerate((pod.get("spec") or {}).get("containers") or []):
-        if c["name"] not in running:
-            continue
-        req = (c.get("resources") or {}).get("requests") or {}
-        from .k8s_format import cpu_m, mem_b
+    from ..observability import pod_usage
 
-        mem = _recorded(env, "container_memory_working_set_bytes", ns, workload) if n == 0 else None
-        if mem is None:
-            mem = hints.get("memory_usage")
-        if mem is None:
-            mem = int((mem_b(req.get("memory", "128Mi")) or 128 * 2**20) * 0.6)
-        cpu = hints.get("cpu_usage_millis")
-        if cpu is None:
-            rec = _recorded(env, "container_cpu_usage_cores", ns, workload) if n == 0 else None
-            if rec is not None:
-                cpu = rec * 1000
-        if cpu is None:
-            h = int(env.ids_for(f"cpu:{ns}/{name}/{c['name']}")[:4], 16)
-            cpu = max(1, int((cpu_m(req.get("cpu", "100m")) or 100) * (0.05 + (h % 30) / 100)))
-        out[c["name"]] = (float(cpu), float(mem))
-    return out or None
+    return pod_usage(env, pod)
 
 
 def cmd_top(inv: Inv) -> None:
@@ -1019,22 +981,12 @@ def cmd_top(inv: Inv) -> None:
                 inv.error(api_error(res))
                 return
             nodes = list(res.body.get("items") or [])
-        from .k8s_format import cpu_m, mem_b
+        from ..observability import node_usage
 
         rows = []
         for node in nodes:
             name = node["metadata"]["name"]
-            alloc = (node.get("status") or {}).get("allocatable") or {}
-            a_cpu, a_mem = cpu_m(alloc.get("cpu", "4")) or 1, mem_b(alloc.get("memory", "16Gi")) or 1
-            nf = env.facts.get(("nodes", "", name), {})
-            pods_here = [pd for pd in env.store.iter("pods") if (pd.get("spec") or {}).get("nodeName") == name]
-            used = [u for u in (_pod_usage(env, pd) for pd in pods_here) if u]
-            cpu = 180 + sum(c for u in used for c, _ in u.values())
-            mem = 1.1 * 2**30 + sum(m for u in used for _, m in u.values())
-            if "cpu_utilisation" in nf:
-                cpu = float(nf["cpu_utilisation"]) * a_cpu
-            if "memory_utilisation" in nf:
-                mem = float(nf["memory_utilisation"]) * a_mem
+            cpu, mem, a_cpu, a_mem = node_usage(env, node)
             rows.append([name, f"{int(cpu)}m", f"{int(100 * cpu / a_cpu)}%", f"{int(mem // 2**20)}Mi",
                          f"{int(100 * mem / a_mem)}%"])
         if p.get("sort-by") in ("cpu", "memory"):
