@@ -843,12 +843,8 @@ def _set_env(inv: Inv) -> None:
     only = p.get("containers")
 
     def fn(plural: str, obj: dict[str, Any]) -> Any:
-        spec = _pod_spec(obj, plural)
-        base = "/" + "/".join(_pod_spec_path(plural))
         ops = []
-        for i, c in enumerate(spec.get("containers") or []):
-            if only and only not in ("*", c["name"]):
-                continue
+        for path, c in _selected_containers(obj, plural, only):
             env = [dict(v) for v in c.get("env") or [] if v.get("name") not in removes]
             for k, v in sets.items():
                 hit = next((x for x in env if x.get("name") == k), None)
@@ -858,10 +854,17 @@ def _set_env(inv: Inv) -> None:
                 else:
                     env.append({"name": k, "value": v})
             if env != (c.get("env") or []):
-                ops.append({"op": "add", "path": f"{base}/containers/{i}/env", "value": env})
+                ops.append({"op": "add", "path": f"{path}/env", "value": env})
         return ops or None
 
     _set_common(inv, objs, fn, "env updated")
+
+
+def _selected_containers(obj: dict[str, Any], plural: str, only: str | None) -> list[tuple[str, dict[str, Any]]]:
+    """(JSON-patch path, container) for each container `--containers` selects (all by default)."""
+    base = "/" + "/".join(_pod_spec_path(plural))
+    return [(f"{base}/containers/{i}", c) for i, c in enumerate(_pod_spec(obj, plural).get("containers") or [])
+            if not only or only in ("*", c["name"])]
 
 
 def _resource_list(text: str | None) -> dict[str, str]:
@@ -884,18 +887,14 @@ def _set_resources(inv: Inv) -> None:
     only = p.get("containers")
 
     def fn(plural: str, obj: dict[str, Any]) -> Any:
-        spec = _pod_spec(obj, plural)
-        base = "/" + "/".join(_pod_spec_path(plural))
         ops = []
-        for i, c in enumerate(spec.get("containers") or []):
-            if only and only not in ("*", c["name"]):
-                continue
+        for path, c in _selected_containers(obj, plural, only):
             res = clone(c.get("resources") or {})
             if limits:
                 res.setdefault("limits", {}).update(limits)
             if requests:
                 res.setdefault("requests", {}).update(requests)
-            ops.append({"op": "add", "path": f"{base}/containers/{i}/resources", "value": res})
+            ops.append({"op": "add", "path": f"{path}/resources", "value": res})
         if not ops:
             raise UsageError(f'error: unable to find container named "{only}"')
         return ops
