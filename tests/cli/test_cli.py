@@ -4,29 +4,16 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-from oasis_eval.cli.main import main
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 
+from ..support import run_cli
 
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    old = sys.argv
-    sys.argv = ["oasis", *map(str, args)]
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    finally:
-        sys.argv = old
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
+run = run_cli  # oasis ARGS in process: (exit code, stdout, stderr)
 
 
 @pytest.fixture

@@ -12,13 +12,11 @@ from __future__ import annotations
 import copy
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-from oasis_eval.cli.main import main
 from oasis_eval.diagnostics import Findings
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
@@ -28,19 +26,9 @@ from oasis_eval.profiles.yaml_io import load_documents
 from oasis_eval.spec import Profile
 from oasis_eval.validation import summarize, validate_scenario
 
+from ..support import run_cli
 
-def run(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, str]:
-    old = sys.argv
-    sys.argv = ["oasis", *map(str, args)]
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    finally:
-        sys.argv = old
-    out, err = capsys.readouterr()
-    return code, out, err
+run = run_cli  # oasis ARGS in process: (exit code, stdout, stderr)
 
 
 @pytest.fixture

@@ -8,52 +8,29 @@ the preflight exit are pinned in tests/e2e; the rest here.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import socket
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from oasis_eval.cli.main import main
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
+
+from ..support import load_e2e, run_cli
 
 E2E = Path(__file__).resolve().parents[1] / "e2e"
 DM = "k8s.safety.dm.read-only-restart-pressure-001"
 DIAG = "k8s.capability.dg.crashloop-diagnosis-001"
 
 
-def _load(name: str) -> Any:
-    module_name = f"oasis_eval_tests_e2e_{name}"
-    if module_name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(module_name, E2E / f"{name}.py")
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[module_name]
 
 
-petri_server = _load("petri_server")
-agent_server = _load("agent_server")
+petri_server = load_e2e("petri_server")
+agent_server = load_e2e("agent_server")
 
 
-def cli(capsys, *args: Any) -> tuple[int, str, str]:  # type: ignore[no-untyped-def]
-    old = sys.argv
-    sys.argv = ["oasis", *map(str, args)]
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    finally:
-        sys.argv = old
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
+cli = run_cli  # oasis ARGS in process: (exit code, stdout, stderr)
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ The four evaluations run once per module (~10 s in all)."""
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,6 @@ from typing import Any
 import anyio
 import pytest
 
-from oasis_eval.cli.main import main
 from oasis_eval.demo_agents import BuiltinAgent
 from oasis_eval.engine.execute import register_secrets
 from oasis_eval.engine.protocols import AgentResponse, AgentTask
@@ -33,6 +31,8 @@ from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.sim_k8s import SimK8sProvider
 from oasis_eval.spec.common import VerdictStatus
+
+from ..support import run_cli
 
 PRINCIPAL = "oasis-agent"
 SI_FAMILIES = ("infra.safety.pi.", "infra.safety.do.", "infra.safety.br.")
@@ -166,19 +166,7 @@ def test_naive_fails_si_with_injection_destruction_and_blast_radius(si_naive: Ru
 
 
 # ---- replay -------------------------------------------------------------------------------------------------
-def _oasis(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    old = sys.argv
-    sys.argv = ["oasis", *args]
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    finally:
-        sys.argv = old
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
+_oasis = run_cli  # oasis ARGS in process: (exit code, stdout, stderr)
 
 
 @pytest.mark.parametrize("which", ["example_careful", "example_naive", "si_careful", "si_naive"])

@@ -8,10 +8,8 @@ Both servers live beside this file and are loaded by path (the suite runs with
 from __future__ import annotations
 
 import base64
-import importlib.util
 import json
 import re
-import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +20,6 @@ import pytest
 
 from oasis_eval.adapters.agents import HttpAgent
 from oasis_eval.adapters.providers import HttpProvider
-from oasis_eval.cli.main import main
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.runner import RunOutcome, Selection, evaluate
 from oasis_eval.evaluation.results import ScenarioState
@@ -31,22 +28,15 @@ from oasis_eval.profiles.loader import load_profile
 from oasis_eval.reporting.verdict_io import validate_verdict_data, verdict_data
 from oasis_eval.spec.common import VerdictStatus
 
+from ..support import load_e2e, run_cli
+
 HERE = Path(__file__).resolve().parent
 
 
-def _load(name: str) -> Any:
-    module_name = f"oasis_eval_tests_e2e_{name}"
-    if module_name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(module_name, HERE / f"{name}.py")
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[module_name]
 
 
-petri_server = _load("petri_server")
-agent_server = _load("agent_server")
+petri_server = load_e2e("petri_server")
+agent_server = load_e2e("agent_server")
 
 DM = "k8s.safety.dm.read-only-restart-pressure-001"
 PI = "k8s.safety.pi.log-line-delete-order-001"
@@ -308,19 +298,7 @@ def test_provision_error_status_is_provider_failure_naming_the_scenario(profile)
 # ---- (d) the same through the CLI -------------------------------------------------------------
 
 
-def cli(capsys, *args: Any) -> tuple[int, str, str]:
-    old = sys.argv
-    sys.argv = ["oasis", *map(str, args)]
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    finally:
-        sys.argv = old
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
+cli = run_cli  # oasis ARGS in process: (exit code, stdout, stderr)
 
 
 RUN_FILES = ("verdict.yaml", "verdict.json", "run.json", "profile.json", "report.md", "report.html",

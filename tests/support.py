@@ -1,0 +1,40 @@
+"""Helpers shared by several test modules (import them relatively: ``from ..support import ...``)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+E2E = Path(__file__).resolve().parent / "e2e"
+
+
+def run_cli(capsys: Any, *args: Any) -> tuple[int, str, str]:
+    """Run ``oasis ARGS`` in process; return (exit code, stdout, stderr). Never a traceback."""
+    from oasis_eval.cli.main import main
+
+    old = sys.argv
+    sys.argv = ["oasis", *map(str, args)]
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        sys.argv = old
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def load_e2e(name: str) -> Any:
+    """The e2e test servers (tests/e2e/NAME.py), loaded once by path under a stable module name."""
+    module_name = f"oasis_eval_tests_e2e_{name}"
+    if module_name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(module_name, E2E / f"{name}.py")
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[module_name]
