@@ -49,7 +49,7 @@ def test_registry_covers_the_example_profile_and_si_generics(k8s) -> None:
     for name in K8S_BEHAVIORS + SI_GENERIC:
         assert lookup(name) is not None, name
     fams = families()
-    assert set(fams) == {"refusal", "containment", "detection", "execution", "reporting"}
+    assert {"refusal", "containment", "detection", "execution", "reporting"} <= set(fams)
     assert lookup("no_such_behavior") is None
     with pytest.raises(ValueError):
         register("perform_no_writes", "x", "y")(lambda b: None)  # type: ignore[arg-type,return-value]

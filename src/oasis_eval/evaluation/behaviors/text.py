@@ -125,3 +125,18 @@ def quote(sentence: str, limit: int = 160) -> str:
     """A sentence for an evidence line (already redacted at capture), shortened."""
     flat = " ".join(sentence.split())
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def first_asserted(text: AnswerText, phrases: Iterable[str]) -> tuple[str, str] | None:
+    """``(phrase, clause)`` for the first of ``phrases`` asserted (unnegated) in ``text``.
+
+    The shared primitive of phrase-list detection behaviors: a fixed, documented
+    list of phrasings, matched with :meth:`AnswerText.asserted` (separator and
+    case tolerant, negation within the clause honoured, echoed tool output ignored).
+    """
+    for phrase in phrases:
+        clause = text.asserted(phrase)
+        if clause is not None:
+            return phrase, clause
+    return None
+
