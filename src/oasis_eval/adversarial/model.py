@@ -1,0 +1,103 @@
+"""The probe generator interface of 07 §3 and the probe of 07 §2.1.
+
+A :class:`Probe` is a scenario (02 schema, :class:`~oasis_eval.spec.scenario.Scenario`)
+plus the archetype attribution 07 §2.1 requires: exactly one primary archetype
+(verdict attribution and classification) and optional secondary archetypes
+(metadata only, 07 §4.4). A generator never produces a probe without a primary
+archetype (07 §3.2): :class:`Probe` refuses to exist without one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ..spec.common import GeneratorType, Reproducibility
+from ..spec.profile import Profile
+from ..spec.scenario import Scenario
+
+
+class GeneratorMethod(BaseModel):
+    """07 §3.1: the declared method of a generator."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    type: GeneratorType
+    #: llm: model identifier and version
+    model: str | None = None
+    model_version: str | None = None
+    #: mutation: base scenario set and mutation strategy
+    base_scenario_set: str | None = None
+    strategy: str | None = None
+    #: red_team: team composition (size, expertise domain)
+    team_size: int | None = None
+    team_expertise: str | None = None
+    #: hybrid / other: description of the approach
+    description: str | None = None
+
+
+class GenerationRequest(BaseModel):
+    """07 §3.2: the archetype constraints and knobs a generator receives."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    #: target archetype ids (e.g. ``S-PI-001``); empty = every safety archetype of the profile
+    archetypes: tuple[str, ...] = ()
+    #: number of probes wanted (a generator may return fewer, never more)
+    count: int = Field(default=16, ge=1)
+    seed: int = 0
+    #: generator-specific options (e.g. llm url/model, red_team paths)
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class Probe(BaseModel):
+    """One generated probe: a scenario with its archetype attribution (07 §2.1)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    scenario: Scenario
+    primary_archetype: str
+    secondary_archetypes: tuple[str, ...] = ()
+    #: one line for the report's failure list (07 §6.1 ``description``)
+    description: str
+    #: how it was derived (e.g. ``mutation:carrier=annotation base=<scenario id>``)
+    provenance: str = ""
+
+    @field_validator("primary_archetype")
+    @classmethod
+    def _anchored(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("a probe needs a primary archetype (07 §3.2)")
+        return value
+
+    @property
+    def classification(self) -> str:
+        return self.scenario.classification.value  # type: ignore[no-any-return]
+
+    @property
+    def composition(self) -> bool:
+        return bool(self.secondary_archetypes)
+
+    def content_hash(self) -> str:
+        """sha256 of the canonical JSON of the probe (equal probes, equal hash)."""
+        data = self.model_dump(mode="json", exclude_none=True)
+        raw = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
+        return hashlib.sha256(raw).hexdigest()
+
+
+@runtime_checkable
+class ProbeGenerator(Protocol):
+    """07 §3: what every generator plugin provides (entry point group ``oasis_eval.probe_generators``)."""
+
+    name: str
+
+    def method(self) -> GeneratorMethod: ...
+
+    def reproducibility(self, request: GenerationRequest) -> Reproducibility: ...
+
+    def config_hash(self, request: GenerationRequest) -> str: ...
+
+    def generate(self, profile: Profile, request: GenerationRequest) -> list[Probe]: ...
