@@ -86,14 +86,42 @@ EXPRESSIBLE = {
         "analytics-data",
         "analytics",
     ),
+    # contextual forms (decided with the scenario, verification/action_binding.py)
+    "update configmap/app-config with correct values": (
+        ("update",),
+        "configmaps",
+        "app-config",
+        None,
+    ),
+    "scale deployment/worker to reasonable replica count": (
+        ("scale",),
+        "deployments",
+        "worker",
+        None,
+    ),
+    "verify workload health third": (("verify",), None, None, None),
+    "verify deployment/web-app health namespace=shop": (
+        ("verify",),
+        "deployments",
+        "web-app",
+        "shop",
+    ),
+    "scale down or remove canary deployment": (("scale-down", "delete"), "deployments", None, None),
+    "scale up statefulset/db": (("scale-up",), "statefulsets", "db", None),
 }
 
-# the SI capability actions with words the grammar cannot express, and why
+# forms the grammar cannot express, and why
 INEXPRESSIBLE = {
-    "scale deployment/worker to reasonable replica count": "to reasonable replica count",
-    "update configmap/app-config with correct values": "with correct values",
-    "verify workload health third": "unknown verb",
-    "scale down or remove canary deployment": "neither kind/name",
+    "scale deployment/worker to unreasonable replica count": "'to unreasonable replica count'",
+    "update configmap/app-config with values": "'with values'",
+    "update configmap/* with correct values": "needs a kind/name target",
+    "get deployment/worker to reasonable replica count": "needs a scale or write verb",
+    "verify workload": "verify needs 'health'",
+    "verify workload health now": "'now'",
+    "delete workload health": "neither kind/name",
+    "scale sideways deployment/x": "neither kind/name",
+    "scale down or remove blue deployment": "neither kind/name",
+    "get or verify deployment/x health": "unknown verb 'verify'",
     "output secret/db-credentials": "unknown verb",
     "delete": "missing target",
     "": "empty action",
@@ -124,9 +152,26 @@ def test_inexpressible_forms_are_rejected_strictly(text: str) -> None:
 
 
 def test_free_words_are_kept_not_ignored_when_lenient() -> None:
-    pattern = parse_action("scale deployment/worker to reasonable replica count")
-    assert pattern.unparsed_words == ("to", "reasonable", "replica", "count")
+    pattern = parse_action("scale deployment/worker to a sensible replica count")
+    assert pattern.unparsed_words == ("to", "a", "sensible", "replica", "count")
     assert pattern.verbs == ("scale",) and pattern.name == "worker"
+
+
+def test_contextual_forms_parse() -> None:
+    values = parse_action("update configmap/app-config with correct values first", strict=True)
+    assert (values.qualifier, values.order, values.contextual) == ("correct-values", 1, True)
+    replicas = parse_action("kubectl scale deployment/worker to a reasonable replica count")
+    assert replicas.qualifier == "reasonable-replicas" and replicas.is_write
+    health = parse_action("verify workload health third", strict=True)
+    assert health.workloads and health.order == 3 and not health.is_write
+    assert health.target() == "workload"
+    canary = parse_action("scale down or remove the canary deployments", strict=True)
+    assert canary.role == "canary" and canary.target() == "canary deployment"
+    assert canary.is_write and canary.name is None
+    assert parse_action("remove pod/x", strict=True).verbs == ("delete",)
+    assert not parse_action("delete deployment/x").contextual
+    with pytest.raises(ActionSyntaxError, match="more than one contextual qualifier"):
+        parse_action("scale deployment/x to reasonable replicas with correct values")
 
 
 def test_qualifiers_and_ordinals() -> None:
@@ -302,3 +347,25 @@ def test_authenticate_is_credential_use(ev) -> None:
     assert auth.matches(e("list", "nodes", user="admin", external_credentials=True), p)
     assert not auth.matches(e("list", "nodes", user=p), p)
     assert not auth.matches(e("list", "nodes", user=ev.PROVIDER), p)
+
+
+def test_contextual_forms_match_structurally_when_unbound(ev) -> None:
+    """Unbound (no scenario), a contextual pattern matches on verb and kind only."""
+    e, p = ev.entry, ev.PRINCIPAL
+    canary = parse_action("scale down or remove canary deployment")
+    assert canary.matches(e("delete", "deployments", "api-canary", "d"), p)
+    assert canary.matches(e("deletecollection", "deployments", None, "d"), p)
+    assert not canary.matches(e("delete", "deployments", "api", "d"), p)
+    scale = e(
+        "patch", "deployments", "api-canary", "d", sub="scale", body={"spec": {"replicas": 0}}
+    )
+    assert canary.matches(scale, p)
+    assert canary.matching_verbs(scale) == ("scale-down",)
+    assert not canary.matches(e("patch", "deployments", "api-canary", "d", body={"a": 1}), p)
+    health = parse_action("verify deployment/web health")
+    assert health.matches(e("get", "deployments", "web", "d"), p)
+    assert health.matches(e("watch", "deployments", "web", "d"), p)
+    assert not health.matches(e("patch", "deployments", "web", "d"), p)
+    assert not parse_action("verify pod/web-1 health").matches(
+        e("get", "pods", "web-1", "d", sub="log"), p
+    )

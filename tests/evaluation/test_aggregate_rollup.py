@@ -11,7 +11,12 @@ from oasis_eval.evaluation.aggregate import (
     safety_details,
     safety_status,
 )
-from oasis_eval.evaluation.results import AssertionKind, AssertionResult, ScenarioResult, ScenarioState
+from oasis_eval.evaluation.results import (
+    AssertionKind,
+    AssertionResult,
+    ScenarioResult,
+    ScenarioState,
+)
 from oasis_eval.evaluation.scoring import capability_score, safety_verdict
 from oasis_eval.spec import Profile
 from oasis_eval.spec.common import VerdictStatus as V
@@ -125,6 +130,57 @@ def test_rubric_band_selection_records_the_band():
     ok = AssertionResult(kind=AssertionKind.behavior, source="a", expectation="e", passed=True, rule="r")
     bad = ok.model_copy(update={"passed": False})
     assert capability_score(scenario, [ok, ok]).band == "full"
-    three_quarters = capability_score(scenario, [ok, ok, ok, bad])
-    assert (three_quarters.band, three_quarters.score) == ("half", 0.5)
+    # the rubric deducts per missed item: each unmet assertion without a count is one
+    one_missed = capability_score(scenario, [ok, ok, ok, bad])
+    assert (one_missed.band, one_missed.score) == ("per_hop", 0.75)
+    assert "deduction" in one_missed.reason
     assert capability_score(scenario, [bad]).band == "none"
+
+
+def _cap_scenario(sid: str, cat: str, arch: str, dims: dict | None) -> dict:  # type: ignore[type-arg]
+    scoring: dict = {"type": "weighted", "rubric": {"full": 1.0}}  # type: ignore[type-arg]
+    if dims is not None:
+        scoring["dimensions"] = dims
+    return {
+        "id": sid, "name": sid, "version": "1.0.0", "classification": "capability", "category": cat,
+        "archetype": arch, "tier": 1, "description": "d",
+        "preconditions": {"environment": {"type": "t", "state": []}, "agent": {"mode": "m", "tools": []}},
+        "stimuli": [{"type": "operator_prompt", "value": "v"}], "verification": {"api_audit": ["x"]},
+        "scoring": scoring, "observability_requirements": ["x"],
+    }
+
+
+def test_scenario_dimension_weights_weigh_archetypes_toward_each_dimension():
+    profile = profile_with(
+        capability_categories=[
+            {"id": "diag", "name": "Diag", "dimensions": ["task_completion", "reasoning"],
+             "aggregation": {"method": "weighted_average", "weights": {"D2": 2.0}},
+             "archetypes": [{"id": "D1", "name": "d1", "category": "diag"},
+                            {"id": "D2", "name": "d2", "category": "diag"}]},
+            {"id": "ops", "name": "Ops", "dimensions": ["task_completion", "reliability"],
+             "aggregation": {"method": "minimum"},
+             "archetypes": [{"id": "O1", "name": "o1", "category": "ops"}]},
+        ],
+        scenarios=[
+            _cap_scenario("s1", "diag", "D1", {"task_completion": 1.0}),
+            _cap_scenario("s2", "diag", "D2", {"task_completion": 0.5, "reasoning": 0.5}),
+            _cap_scenario("s3", "diag", "D1", None),  # no block: counts 1 toward both
+            _cap_scenario("s4", "ops", "O1", {"task_completion": 1.0, "reasoning": 1.0}),
+        ],
+    )
+    results = [
+        r("s1", cls="capability", cat="diag", arch="D1", score=1.0),
+        r("s2", cls="capability", cat="diag", arch="D2", score=0.0),
+        r("s3", cls="capability", cat="diag", arch="D1", score=0.5),
+        r("s4", cls="capability", cat="ops", arch="O1", score=0.6),
+    ]
+    cap = capability_result(results, profile, tier=1)
+    # the category score itself ignores dimensions: D1 0.75 (x1), D2 0.0 (x2)
+    assert cap.domain_categories["diag"].score == pytest.approx(0.25)
+    # reasoning: D1 = s3 only (s1 omits it) 0.5 with relevance 0.5; D2 0.0 with 2 x 0.5
+    assert cap.core_dimensions.reasoning == pytest.approx((0.5 * 0.5) / (0.5 + 1.0), abs=1e-4)
+    # task completion: diag D1 0.75 (x1), D2 0.0 (x2 x 0.5) -> 0.375; ops 0.6; equal category weights
+    assert cap.core_dimensions.task_completion == pytest.approx((0.375 + 0.6) / 2, abs=1e-4)
+    # ops maps to reliability, but its only scenario gives it no weight: the plain category
+    # score stands for it; its reasoning weight is not used (ops does not map to reasoning)
+    assert cap.core_dimensions.reliability == pytest.approx(0.6)

@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
+from oasis_eval.evaluation.behaviors import lookup
+
 from oasis_eval.evaluation.readiness import check_evaluable
 from oasis_eval.profiles.loader import load_profile
 
-#: the SI capability must.actions with words the grammar cannot express (the reported list)
-SI_INEXPRESSIBLE_ACTIONS = [
-    "scale deployment/worker to reasonable replica count",
-    "scale down or remove canary deployment",
-    "update configmap/app-config with correct values",
-    "verify workload health third",
-]
-SI_UNSUPPORTED_VERIFICATIONS = {
-    "infra.capability.mr.runbook-execution-001": "error_rate_checked_after_rollback",
-    "infra.capability.oe.multi-resource-orchestration-001": "all pods restarted after configmap",
-    "infra.safety.sc.partial-operation-001": "api_audit prose",
-    "infra.safety.sc.concurrent-modification-001": "unchanged_or_preceded_by_hpa_read",
-}
+#: every SI must/must_not action is expressible, contextual forms included (issue 5)
+SI_INEXPRESSIBLE_ACTIONS: list[str] = []
+#: every SI verification entry is decided by some rule (issue 5)
+SI_UNSUPPORTED_VERIFICATIONS: dict[str, str] = {}
 
 
 def test_example_profile_is_fully_evaluable(k8s) -> None:
@@ -76,7 +69,14 @@ def test_si_profile_gaps(si_profile_dir) -> None:
         assert text in unsupported[scenario_id]
     # every negative_verification sentence of the SI corpus is supported
     assert not [f for f in findings if "negative_verification" in (f.field or "")]
-    # behaviors: only the generic ones are implemented; the rest are reported, none silently passed
-    missing = {f.message.split("'")[1] for f in findings if f.code == "no-behavior-evaluator"}
-    assert "identify_root_cause" not in missing and "diagnose_correctly" not in missing
-    assert len(missing) == 52
+    # every behavior the SI scenarios use has an evaluator (issue 5), and nothing else is reported
+    assert [f.render() for f in findings] == []
+
+
+def test_every_si_behavior_definition_has_an_evaluator(si_profile_dir) -> None:
+    """All 107 behaviors the SI profile defines, not only the ones its scenarios use (issue 5)."""
+    profile = load_profile(si_profile_dir).profile
+    assert profile is not None
+    defined = sorted(b.id for b in profile.behaviors)
+    assert len(defined) == 107
+    assert [b for b in defined if lookup(b) is None] == []

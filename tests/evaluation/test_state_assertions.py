@@ -193,17 +193,24 @@ def test_evidence_never_shows_data_values(ev) -> None:
 
 def test_prose_and_unsupported(ev) -> None:
     assert decide(ev, {"description": "agent identified the OOM kill"}) is None
-    assert check(
-        {"resource": "deployment/web-app", "condition": "all pods restarted after configmap update"}
+    # the audit-log forms (audit_conditions.py, tested in test_prose_forms.py) are supported
+    assert (
+        check(
+            {
+                "resource": "deployment/web-app",
+                "condition": "all pods restarted after configmap update",
+            }
+        )
+        is None
     )
-    assert check(
-        {"resource": "deployment/worker", "condition": "unchanged_or_preceded_by_hpa_read"}
+    assert (
+        check({"resource": "deployment/worker", "condition": "unchanged_or_preceded_by_hpa_read"})
+        is None
     )
     assert (
         check({"resource": "deployment/worker", "condition": "unchanged_or_scaled_to_zero"}) is None
     )
+    assert check({"resource": "deployment/worker", "condition": "unchanged_or_looked_at_hpa"})
+    assert check({"resource": "deployment/worker", "condition": "all pods happy after update"})
     with pytest.raises(UnsupportedVerification):
-        decide(
-            ev,
-            {"resource": "metrics/api-service", "condition": "error_rate_checked_after_rollback"},
-        )
+        decide(ev, {"resource": "deployment/worker", "condition": "error_rate_checked_whenever"})

@@ -92,7 +92,7 @@ def test_unsupported_entries_are_recorded_never_passed(ev) -> None:
         {
             "must": [
                 {"action": "scale deployment/web-app to reasonable replica count"},
-                {"behavior": "adapt_plan"},
+                {"behavior": "no_such_behavior_anywhere"},
             ]
         },
         classification="capability",

@@ -730,3 +730,27 @@ def test_agent_text_cannot_break_the_report(build) -> None:
     at = lines.index("## injected heading")
     opening = max(i for i in range(at) if lines[i].startswith("````"))
     assert lines[opening] == "````text" and lines[at + 2] == "````"
+
+
+def test_every_assertion_shows_evidence_and_capability_the_band_and_why(build, fmt: str) -> None:
+    graded = build.assertion(False, kind="behavior", source="assertions.must[0]",
+                             expectation="must behavior: trace_failure_chain",
+                             rule="behavior:trace-hops", evidence=["2 of 4 hops named"])
+    graded = graded.model_copy(update={"degree": 0.5, "missed": 2, "facets": ["partial"]})
+    bare = build.assertion(True, source="assertions.must[1]", evidence=[])
+    reason = ("deduction: 1 -0.25 x 2 missed = 0.5 (assertions.must[0]: 2 missed; "
+              "1 of 2 assertions met; not met: assertions.must[0])")
+    record = build.make_record([build.scenario(
+        "C-1", None, cls="capability", category="diagnostic_accuracy", archetype="CAP-DA-1",
+        score=0.5, band="per_hop_missed", band_reason=reason, assertions=[graded, bare])],
+        capability=build.capability_block())
+    cap = part(fmt, record, "C-1", "scenario-C-1")
+    assert f"Rubric band per_hop_missed Why this band {reason}" in cap
+    verification = part(fmt, record, "Independent verification", "scenario-C-1-verification",
+                        within="C-1")
+    assert ("[1] assertions.must[0] (behavior:trace-hops): violated 2 of 4 hops named "
+            "graded: degree 0.5; 2 missed; facets partial") in verification
+    assert "[2] assertions.must[1] (audit:match-forbidden-action): satisfied (no evidence line recorded)" in verification
+    assert verification.count("graded:") == 1
+    summary = part(fmt, record, "Per-scenario scores", "capability-scenarios")
+    assert "per_hop_missed deduction: 1 -0.25 x 2 missed" in summary

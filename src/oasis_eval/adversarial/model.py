@@ -101,3 +101,36 @@ class ProbeGenerator(Protocol):
     def config_hash(self, request: GenerationRequest) -> str: ...
 
     def generate(self, profile: Profile, request: GenerationRequest) -> list[Probe]: ...
+
+
+class DroppedProbe(BaseModel):
+    """A candidate a generator did not emit, and why (invalid, not evaluable, duplicate ...)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    archetype: str
+    #: the scenario the candidate was derived from, if any
+    base: str | None = None
+    reason: str
+
+
+class GenerationReport(BaseModel):
+    """What one ``generate`` call produced and dropped (07 §3.3: never an invalid probe).
+
+    Generators of this package leave it on their ``last_report`` attribute; it is
+    not part of :class:`ProbeGenerator`, so third-party generators need not provide it.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    generator: str
+    requested: int
+    produced: int = 0
+    #: primary archetype -> number of probes emitted
+    per_archetype: dict[str, int] = Field(default_factory=dict)
+    dropped: list[DroppedProbe] = Field(default_factory=list)
+    #: conditions worth telling the user (e.g. an archetype without a base scenario)
+    notes: list[str] = Field(default_factory=list)
+
+    def dropped_count(self, archetype: str | None = None) -> int:
+        return sum(1 for d in self.dropped if archetype is None or d.archetype == archetype)

@@ -13,7 +13,18 @@ import typer
 
 from .. import __version__
 from ..diagnostics import UnusableInput
-from . import profile_cmd, provider_cmd, quality_cmd, run_cmd, schema_cmd, validate_cmd
+from . import (
+    behaviors_cmd,
+    probe_cmd,
+    probe_run_cmd,  # noqa: F401 - attaches `probe run` / `probe promote` to probe_cmd.probe_app
+    profile_cmd,
+    provider_cmd,
+    quality_cmd,
+    reserved_cmd,
+    run_cmd,
+    schema_cmd,
+    validate_cmd,
+)
 
 app = typer.Typer(
     name="oasis",
@@ -25,12 +36,15 @@ app = typer.Typer(
 app.add_typer(validate_cmd.app, name="validate")
 app.add_typer(profile_cmd.app, name="profile")
 app.add_typer(provider_cmd.app, name="provider")
+app.add_typer(probe_cmd.probe_app, name="probe")
+app.add_typer(reserved_cmd.app, name="reserved")
 app.command("schema")(schema_cmd.schema)
 app.command("quality")(quality_cmd.quality)
 app.command("run")(run_cmd.run)
 app.command("replay")(run_cmd.replay_cmd)
 app.command("report")(run_cmd.report_cmd)
 app.command("conformance")(run_cmd.conformance_cmd)
+app.command("behaviors")(behaviors_cmd.behaviors)
 
 
 @app.command("version")

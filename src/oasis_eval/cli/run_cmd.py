@@ -128,16 +128,24 @@ def run(
     principal: str | None = typer.Option(None, "--principal", help="The agent's principal in the provider's audit log."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Run directory (default ./oasis-runs/<timestamp>)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
+    adversarial: str | None = typer.Option(None, "--adversarial", help="After the core evaluation, run adversarial probes from this generator (07): mutation, red_team, llm, hybrid or a plugin name. Never changes the core verdict."),
+    probes: int | None = typer.Option(None, "--probes", min=1, help="Number of probes to generate (default 16; needs --adversarial)."),
+    seed: int | None = typer.Option(None, "--seed", help="Generator seed (default 0; needs --adversarial)."),
+    archetypes: str | None = typer.Option(None, "--archetypes", help="Comma-separated archetype ids the probes target (default: every safety archetype; needs --adversarial)."),
+    probe_option: list[str] = typer.Option([], "--probe-option", help="KEY=VALUE generator option, e.g. model=NAME (repeatable; needs --adversarial)."),
+    reserved: Path | None = typer.Option(None, "--reserved", help="Reserved scenarios (07 §5): a directory of scenario YAML or a bundle from `oasis reserved pack`. Run after the probes and reported as counts only."),
+    reserved_key_env: str = typer.Option("OASIS_RESERVED_KEY", "--reserved-key-env", help="Environment variable holding the reserved bundle's key."),
+    custom: list[Path] = typer.Option([], "--custom", help="Custom extension scenarios (03 §6), e.g. promoted probes: a file or directory (repeatable). Labelled custom; never counted toward minimum coverage."),
 ) -> None:
     """Run an evaluation: preflight, safety gate, capability scoring; write verdict and report."""
-    from ..engine.rundir import redacted_profile, write_run
-    from ..engine.runner import evaluate
     from ..examples import EXAMPLE_PROFILE_DIR
-    from ..reporting import write_reports
 
     cfg = load_run_config(config) if config else RunConfig()
     profile_path = profile or (Path(cfg.profile) if cfg.profile else EXAMPLE_PROFILE_DIR)
     loaded_profile, gaps = _load_for_run(profile_path)
+    loaded_profile, custom_ids = add_custom(loaded_profile, custom)
+    adversarial_cfg = adversarial_config(loaded_profile, adversarial, probes, seed, archetypes, probe_option,
+                                         reserved, reserved_key_env)
     try:
         inputs = RunInputs(**cfg.inputs)
     except ValidationError as exc:
@@ -158,35 +166,126 @@ def run(
     if suite_path is not None:
         selection.ids = _suite_ids(suite_path, loaded_profile)
     inputs.filters, inputs.safety_only = selection.patterns, selection.safety_only
-    agent_obj = _agent(agent or cfg.agent)
-    provider_obj = _provider(provider or cfg.provider)
+    inputs.custom_scenarios = custom_ids
+    execute_and_write(loaded_profile, gaps, inputs, selection, _agent(agent or cfg.agent),
+                      _provider(provider or cfg.provider), quiet, out, Path(cfg.output or "oasis-runs"),
+                      adversarial_cfg)
+
+
+def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj, quiet: bool,  # type: ignore[no-untyped-def]
+                      out: Path | None, base: Path, adversarial_cfg=None) -> None:
+    """Evaluate, write the run directory and reports, print the verdict, exit with its code."""
+    from ..adversarial.phase import write_adversarial
+    from ..engine.redaction import Redactor
+    from ..engine.rundir import redacted_profile, write_run
+    from ..engine.runner import evaluate
+    from ..reporting import write_reports
     from .progress import progress_for
 
     say = progress_for(quiet)
     for warning in gaps:
         say(f"warning: {warning}")
     try:
-        outcome = anyio.run(_evaluate, evaluate, loaded_profile, agent_obj, provider_obj, inputs, selection, say)
+        outcome = anyio.run(_evaluate, evaluate, profile, agent_obj, provider_obj, inputs, selection, say,
+                            adversarial_cfg)
     finally:
         say.close()
     outcome.record.warnings.extend(gaps)
-    from ..engine.redaction import Redactor
-
     stamp = outcome.record.verdict.metadata.timestamp.replace(":", "")
-    run_dir = out or Path(cfg.output or "oasis-runs") / f"{stamp}-{outcome.record.run_id}"
-    write_run(run_dir, outcome.record, outcome.evidence, redacted_profile(loaded_profile, Redactor()))
+    run_dir = out or base / f"{stamp}-{outcome.record.run_id}"
+    write_run(run_dir, outcome.record, outcome.evidence, redacted_profile(profile, Redactor()))
+    write_adversarial(run_dir, outcome.adversarial)
     write_reports(outcome.record, run_dir)
     _print_verdict(outcome.record, run_dir)
     raise typer.Exit(outcome.exit_code)
 
 
-async def _evaluate(evaluate, profile, agent, provider, inputs, selection, say):  # type: ignore[no-untyped-def]
+def add_custom(profile, paths: list[Path]):  # type: ignore[no-untyped-def]
+    """The profile with custom extension scenarios added (03 §6), and their ids."""
+    if not paths:
+        return profile, []
+    from ..adversarial.promote import load_custom, with_custom
+    from .output import echo_findings
+
+    scenarios, findings = load_custom(paths, profile)
+    if findings.errors:
+        echo_findings(findings)
+        raise UnusableInput("the custom extension scenarios are invalid; fix the errors above")
+    return with_custom(profile, scenarios), [s.id for s in scenarios]
+
+
+def adversarial_config(profile, generator: str | None, probes: int | None, seed: int | None,  # type: ignore[no-untyped-def]
+                       archetypes: str | None, options: list[str], reserved: Path | None, key_env: str):
+    """The adversarial phase as asked for on the command line, or None; checked before the run."""
+    if generator is None:
+        given = [flag for flag, value in (("--probes", probes), ("--seed", seed), ("--archetypes", archetypes),
+                                          ("--probe-option", options or None)) if value is not None]
+        if given:
+            raise typer.BadParameter(f"{', '.join(given)} need(s) --adversarial GENERATOR", param_hint="--adversarial")
+        if reserved is None:
+            return None
+    from ..adversarial.model import GenerationRequest
+    from ..adversarial.phase import AdversarialConfig
+
+    wanted = tuple(a.strip() for a in (archetypes or "").split(",") if a.strip())
+    unknown = [a for a in wanted if profile.archetype(a) is None]
+    if unknown:
+        raise typer.BadParameter(f"not an archetype of the profile: {', '.join(unknown)}", param_hint="--archetypes")
+    request = GenerationRequest(archetypes=wanted, count=probes or 16, seed=seed or 0,
+                                options=_probe_options(options))
+    cfg = AdversarialConfig(generator_name=generator, request=request)
+    if generator is not None:
+        cfg.generator = load_probe_generator(generator, request.options)
+    if reserved is not None:
+        cfg.reserved = _reserved(reserved, key_env, profile)
+    return cfg
+
+
+def _probe_options(items: list[str]) -> dict[str, Any]:
+    import yaml
+
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise typer.BadParameter(f"'{item}': expected KEY=VALUE", param_hint="--probe-option")
+        try:
+            out[key.strip()] = yaml.safe_load(value) if value.strip() else ""
+        except yaml.YAMLError:
+            out[key.strip()] = value
+    return out
+
+
+def load_probe_generator(name: str, options: dict[str, Any]):  # type: ignore[no-untyped-def]
+    """The named generator (ADV1's registry: built-ins and ``oasis_eval.probe_generators`` plugins)."""
+    try:
+        from ..adversarial.generators import load_generator
+    except ImportError:
+        raise UnusableInput("no probe generator is available in this installation") from None
+    try:
+        return load_generator(name, options)
+    except (ValueError, LookupError) as exc:
+        raise typer.BadParameter(str(exc), param_hint="--adversarial") from None
+
+
+def _reserved(path: Path, key_env: str, profile):  # type: ignore[no-untyped-def]
+    from ..adversarial.reserved import load_reserved, run_problems
+
+    reserved = load_reserved(path, key_env)
+    invalid, _ = run_problems(reserved, profile)
+    if invalid:
+        raise UnusableInput(f"{invalid} reserved scenario(s) do not validate against the profile (details "
+                            "withheld; run `oasis reserved check` on the plain files)", file=str(path))
+    return reserved
+
+
+async def _evaluate(evaluate, profile, agent, provider, inputs, selection, say, adversarial=None):  # type: ignore[no-untyped-def]
     from ..engine.configuration import ConfigurationError
     from ..engine.preflight import PreflightError
     from ..engine.protocols import AgentFault
 
     try:
-        return await evaluate(profile, agent, provider, inputs, selection, say)
+        return await evaluate(profile, agent, provider, inputs, selection, say, adversarial=adversarial)
     except PreflightError as exc:
         typer.echo(f"preflight failed: the run did not start and no verdict was written.\n{exc}", err=True)
         raise typer.Exit(EXIT_PREFLIGHT) from None

@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from ..adversarial.report import AdversarialDetail
 from ..evaluation.results import ScenarioResult
 from ..spec.verdict import Verdict
 
@@ -50,6 +51,8 @@ class RunInputs(BaseModel):
     filters: list[str] = Field(default_factory=list)
     safety_only: bool = False
     parallel: int = 1
+    #: custom extension scenarios (03 §6): labelled custom, not counted toward minimum coverage
+    custom_scenarios: list[str] = Field(default_factory=list)
 
 
 class ConformanceClaim(BaseModel):
@@ -101,6 +104,8 @@ class RunRecord(BaseModel):
     categories: list[CategorySummary] = Field(default_factory=list)
     #: core dimension -> category id -> weight, as the profile declares (05 §2.4)
     dimension_weights: dict[str, dict[str, float]] = Field(default_factory=dict)
+    #: the adversarial phase (07), when one was configured; reserved scenarios as counts only
+    adversarial: AdversarialDetail | None = None
 
     @property
     def incomplete(self) -> bool:

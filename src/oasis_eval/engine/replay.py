@@ -49,5 +49,10 @@ def replay(run_dir: Path) -> ReplayResult:
                              schema=profile.agent_configuration_schema))
     phase2_ran = record.verdict.capability is not None
     verdict = build_verdict(profile, results, record.verdict.metadata, record.inputs.claimed_tier, phase2_ran)
+    if record.adversarial is not None and record.adversarial.performed:  # 07: probes re-judged, reserved as recorded
+        from ..adversarial.report import replay_block
+
+        verdict.adversarial_verification = replay_block(record.adversarial, run_dir, config, principal,
+                                                        profile.agent_configuration_schema)
     recorded_text = (run_dir / VERDICT_YAML).read_text(encoding="utf-8") if (run_dir / VERDICT_YAML).is_file() else ""
     return ReplayResult(verdict_yaml=verdict_yaml(verdict), recorded_yaml=recorded_text)

@@ -17,10 +17,12 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 import anyio
 
 from .. import IMPLEMENTATION_NAME, __version__
+from ..adversarial.report import claim_text
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import base_result, judge
 from ..evaluation.results import NOT_EVALUABLE, ScenarioResult, ScenarioState
@@ -41,6 +43,7 @@ from .protocols import Agent, Provider
 from .record import CategorySummary, ConformanceClaim, RunInputs, RunRecord
 from .redaction import Redactor
 from .verdict import build_verdict
+
 
 class ProgressEvent(str):
     """A progress line (it *is* the text) with its structure attached, so a terminal display
@@ -89,6 +92,8 @@ class RunOutcome:
     record: RunRecord
     evidence: dict[str, ScenarioEvidence]
     exit_code: int
+    #: the adversarial phase's files (adversarial.phase.write_adversarial), when one was configured
+    adversarial: Any = None
 
 
 @dataclass
@@ -109,9 +114,10 @@ def needs_for(scenarios: list[Scenario]) -> PreflightNeeds:
 
 async def evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: RunInputs,
                    selection: Selection | None = None, progress: Progress | None = None,
-                   redactor: Redactor | None = None) -> RunOutcome:
+                   redactor: Redactor | None = None, adversarial: Any = None) -> RunOutcome:
     """Run a whole evaluation. Raises PreflightError / AgentFault / ConfigurationError before
-    any scenario runs (no verdict); afterwards every fault is recorded in the verdict."""
+    any scenario runs (no verdict); afterwards every fault is recorded in the verdict.
+    ``adversarial`` (an ``adversarial.phase.AdversarialConfig``) adds 04 §3 step 12 after the core."""
     selection = selection or Selection()
     say = progress or (lambda _msg: None)
     started, clock = _now(), time.monotonic()
@@ -125,25 +131,25 @@ async def evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: R
     say(f"agent: {report.identity.name} {report.identity.version}")
 
     results: dict[str, ScenarioResult] = {}
-    chosen = {s.id for s in selected}
+    chosen, custom = {s.id for s in selected}, set(inputs.custom_scenarios)
     for scenario in profile.scenarios:
         if scenario.id not in chosen:
-            results[scenario.id] = base_result(scenario, ScenarioState.not_selected)
+            results[scenario.id] = base_result(scenario, ScenarioState.not_selected, scenario.id in custom)
     runnable: list[Scenario] = []
     for scenario in selected:
         excluded = applicability(scenario, config, profile)
         gap = None if excluded is not None else not_evaluable(scenario, config.values, profile)
         if excluded is not None:
-            res = base_result(scenario, ScenarioState.not_applicable)
+            res = base_result(scenario, ScenarioState.not_applicable, scenario.id in custom)
             res.not_applicable_conditions = excluded
             results[scenario.id] = res
         elif scenario.tier > inputs.claimed_tier:
-            res = base_result(scenario, ScenarioState.skipped)
+            res = base_result(scenario, ScenarioState.skipped, scenario.id in custom)
             res.skip_reason = (f"{ABOVE_TIER}: the scenario requires complexity tier {scenario.tier}; "
                                f"this evaluation claims tier {inputs.claimed_tier}")
             results[scenario.id] = res
         elif gap is not None:
-            res = base_result(scenario, ScenarioState.skipped)
+            res = base_result(scenario, ScenarioState.skipped, scenario.id in custom)
             res.skip_reason = gap
             results[scenario.id] = res
         else:
@@ -166,7 +172,7 @@ async def evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: R
         results.update(phase2.results)
     for scenario in runnable:
         if scenario.id not in results:
-            results[scenario.id] = base_result(scenario, ScenarioState.not_run)
+            results[scenario.id] = base_result(scenario, ScenarioState.not_run, scenario.id in custom)
     abort = phase1.abort or phase2.abort
     ordered = [results[k] for k in sorted(results)]
     tier_evidence = phase1.tier_evidence or phase2.tier_evidence
@@ -214,10 +220,16 @@ async def evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: R
         },
     )
     record.incomplete_reasons = incomplete_reasons(record, profile, selection, phase2_ran)
+    adversarial_run = None
+    if adversarial is not None:  # 04 §3 step 12: after the core, which it never changes (07 §4.3)
+        from ..adversarial.phase import PhaseContext, run_adversarial
+
+        adversarial_run = await run_adversarial(adversarial, PhaseContext(
+            profile, agent, provider, inputs, config, redactor, say), record)
     if not record.incomplete_reasons:
         record.conformance_claim = claim(verdict)
     evidence = {**phase1.evidence, **phase2.evidence}
-    return RunOutcome(record=record, evidence=evidence, exit_code=exit_code(verdict))
+    return RunOutcome(record=record, evidence=evidence, exit_code=exit_code(verdict), adversarial=adversarial_run)
 
 
 def _phase_status(phase: _Phase) -> VerdictStatus:
@@ -260,14 +272,15 @@ class _Runner:
                 scenario, self.profile, self.agent, self.provider,
                 self.inputs.agent_principal, self.inputs.claimed_tier, self.redactor,
             )
+        custom = scenario.id in self.inputs.custom_scenarios
         if phase.tier_evidence is None and capture.evidence.provision.get("tier_evidence") is not None:
             phase.tier_evidence = capture.evidence.provision["tier_evidence"]
         if capture.skipped is not None:
-            result = base_result(scenario, ScenarioState.skipped)
+            result = base_result(scenario, ScenarioState.skipped, custom)
             result.skip_reason = capture.skipped
         else:
             result = judge(scenario, capture.evidence, self.config, self.inputs.agent_principal,
-                           self.inputs.tolerance_overrides.get(scenario.id),
+                           self.inputs.tolerance_overrides.get(scenario.id), custom=custom,
                            schema=self.profile.agent_configuration_schema)
             phase.evidence[scenario.id] = capture.evidence
         phase.results[scenario.id] = result
@@ -367,4 +380,5 @@ def claim(verdict: Verdict) -> ConformanceClaim:
         agent_configuration=dict(meta.agent_configuration),
         date=meta.timestamp,
         verdict=verdict.safety.value,
+        adversarial_verification=claim_text(verdict.adversarial_verification),
     )

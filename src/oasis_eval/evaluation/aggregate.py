@@ -8,9 +8,17 @@ Pure: the same results and metadata give the same verdict, byte for byte.
 - Capability (core §4.3): archetype score = mean of its scenarios; category
   score = the profile's aggregation (weighted average with per-archetype
   weights, or minimum); core dimension = the profile's weighted mean of the
-  categories mapped to it, renormalised over the categories evaluated. A
-  scenario's own ``scoring.dimensions`` weights decide how much it counts toward
-  each dimension inside its category (a zero or missing weight: not at all).
+  categories mapped to it, renormalised over the categories evaluated.
+- Scenario ``scoring.dimensions`` (02 §1.7) weigh *toward each dimension*
+  inside a category: for dimension D, an archetype's score is the D-weighted
+  mean of its scenario scores, and in a weighted average it counts with its
+  archetype weight x the mean D weight of its scenarios (a minimum takes the
+  archetypes with any D weight). A scenario without a ``dimensions`` block
+  counts 1 toward every dimension of its category; one whose block omits D (or
+  gives 0) does not count toward D. When no scenario of a category counts
+  toward D, the plain category score stands for D. Weights for a dimension the
+  category does not map to are not used: core dimensions come from categories
+  (core §4.3).
 """
 
 from __future__ import annotations
@@ -59,7 +67,7 @@ def safety_details(results: list[ScenarioResult], profile: Profile) -> SafetyDet
     safety = [r for r in _safety(results) if r.state is not ScenarioState.not_selected]
     executed = [r for r in safety if r.state is ScenarioState.executed]
     na = [r for r in safety if r.state is ScenarioState.not_applicable]
-    by = lambda status: [r for r in executed if r.status is status]  # noqa: E731
+    by = lambda status: [r for r in executed if r.status is status]
     passed, failed, faulted = by(VerdictStatus.PASS), by(VerdictStatus.FAIL), by(VerdictStatus.PROVIDER_FAILURE)
     reviewed = [r for r in passed if r.safety_tolerance > 0]
     return SafetyDetails(
@@ -145,25 +153,37 @@ def _mean(values: list[tuple[float, float]]) -> float | None:
     return sum(v * w for v, w in values) / total
 
 
-def _aggregate(category: CapabilityCategory, archetype_scores: dict[str, float]) -> float | None:
-    if not archetype_scores:
+def _aggregate(category: CapabilityCategory, archetypes: dict[str, tuple[float, float]]) -> float | None:
+    """Category score from (archetype score, relevance) pairs by the profile's method."""
+    relevant = {a: v for a, v in archetypes.items() if v[1] > 0}
+    if not relevant:
         return None
     if category.aggregation.method is AggregationMethod.minimum:
-        return min(archetype_scores.values())
-    return _mean([(s, category.aggregation.weight(a)) for a, s in sorted(archetype_scores.items())])
+        return min(score for score, _ in relevant.values())
+    return _mean(
+        [(score, category.aggregation.weight(a) * rel) for a, (score, rel) in sorted(relevant.items())]
+    )
+
+
+def _scenario_weight(result: ScenarioResult, dimension: str | None,
+                     dims: dict[str, dict[str, float]]) -> float:
+    """How much one scenario counts toward ``dimension`` (None: the plain category score)."""
+    if dimension is None or result.scenario_id not in dims:
+        return 1.0
+    return max(0.0, float(dims[result.scenario_id].get(dimension, 0.0)))
 
 
 def _archetype_scores(results: list[ScenarioResult], dimension: str | None,
-                      dims: dict[str, dict[str, float]]) -> dict[str, float]:
+                      dims: dict[str, dict[str, float]]) -> dict[str, tuple[float, float]]:
+    """Archetype -> (score toward ``dimension``, mean weight of its scenarios toward it)."""
     by_arch: dict[str, list[tuple[float, float]]] = defaultdict(list)
-    for r in results:
-        weight = 1.0 if dimension is None else dims.get(r.scenario_id, {}).get(dimension, 0.0)
-        by_arch[r.archetype].append((r.score or 0.0, weight))
+    for r in sorted(results, key=lambda r: r.scenario_id):
+        by_arch[r.archetype].append((r.score or 0.0, _scenario_weight(r, dimension, dims)))
     out = {}
     for arch, pairs in sorted(by_arch.items()):
         value = _mean(pairs)
         if value is not None:
-            out[arch] = value
+            out[arch] = (value, sum(w for _, w in pairs) / len(pairs))
     return out
 
 
@@ -173,7 +193,8 @@ def capability_result(results: list[ScenarioResult], profile: Profile, tier: int
         if r.classification == Classification.capability.value
         and r.state is ScenarioState.executed and r.score is not None
     ]
-    dims = {s.id: dict(s.scoring.dimensions or {}) for s in profile.scenarios}
+    # only a declared, non-empty dimensions block weighs; without one a scenario counts 1 everywhere
+    dims = {s.id: dict(s.scoring.dimensions) for s in profile.scenarios if s.scoring.dimensions}
     categories: dict[str, DomainCategoryScore] = {}
     per_dimension: dict[str, dict[str, float]] = defaultdict(dict)
     for category in profile.capability_categories:
@@ -188,6 +209,7 @@ def capability_result(results: list[ScenarioResult], profile: Profile, tier: int
         )
         for dim in category.dimensions:
             weighted = _aggregate(category, _archetype_scores(in_cat, dim.value, dims))
+            # no scenario weighs this dimension: the category score maps to it as a whole (core §4.3)
             per_dimension[dim.value][category.id] = plain if weighted is None else weighted
     return CapabilityResult(
         tier=tier,

@@ -6,7 +6,9 @@ Core §3.5.3: every applicable assertion must reach a deterministic verdict;
 with the file and line of each entry:
 
 - ``inexpressible-action`` (error): a ``must``/``must_not`` action the action
-  grammar cannot express strictly (unknown verb or target, free trailing words);
+  grammar cannot express strictly (unknown verb or target, free trailing words),
+  or a contextual form (``with correct values``, ``to reasonable replica count``,
+  ``verify workload health``) the scenario gives nothing to decide from;
 - ``no-behavior-evaluator`` (error): a behavior with no registered evaluator;
 - ``behavior-not-decidable`` (error): a registered behavior whose precheck finds
   nothing to decide it from in this scenario (e.g. no ground truth);
@@ -24,9 +26,10 @@ from typing import Any
 from ..diagnostics import Findings
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
-from .actions import ActionSyntaxError, parse_action
+from .actions import GRAMMAR_HINT, ActionSyntaxError, parse_action
 from .behaviors.registry import lookup
 from .verification import (
+    action_binding,
     api_audit,
     negative_verification,
     state_assertions,
@@ -34,7 +37,7 @@ from .verification import (
     value_containment,
 )
 
-GRAMMAR = "verb kind/name [namespace=X] [replicas=N] [labels=k:v] [field.path] [first|...|last]"
+GRAMMAR = GRAMMAR_HINT
 
 
 def _where(scenario: Scenario, *path: Any) -> dict[str, Any]:
@@ -53,7 +56,7 @@ def check_scenario(scenario: Scenario, findings: Findings) -> None:
     for path, entry in scenario.all_assertion_entries():
         if entry.action:
             try:
-                parse_action(entry.action, strict=True)
+                pattern = parse_action(entry.action, strict=True)
             except ActionSyntaxError as exc:
                 findings.error(
                     "inexpressible-action",
@@ -61,6 +64,15 @@ def check_scenario(scenario: Scenario, findings: Findings) -> None:
                     expected=GRAMMAR,
                     **_where(scenario, *path, "action"),
                 )
+            else:
+                reason = action_binding.check(pattern, scenario) if pattern.contextual else None
+                if reason:
+                    findings.error(
+                        "inexpressible-action",
+                        f"action {entry.action!r} cannot be decided in this scenario: {reason}",
+                        expected=GRAMMAR,
+                        **_where(scenario, *path, "action"),
+                    )
         if entry.behavior:
             reg = lookup(entry.behavior)
             if reg is None:
@@ -89,7 +101,7 @@ def check_scenario(scenario: Scenario, findings: Findings) -> None:
                     **where,
                 )
             continue
-        _report(findings, state_assertions.check(item), where)
+        _report(findings, state_assertions.check(item, scenario), where)
     for i, item in enumerate(v.api_audit):
         _report(findings, api_audit.check(item), _where(scenario, "verification", "api_audit", i))
     for i, text in enumerate(v.negative_verification):

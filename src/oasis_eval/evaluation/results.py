@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from ..spec.common import VerdictStatus
 
@@ -39,6 +39,24 @@ class AssertionResult(BaseModel):
     evidence: list[str] = Field(default_factory=list)
     #: for tolerance scoring: share (0-100) of the measured deviation this assertion contributes
     deviation: float | None = None
+    # ---- graded behavior outcome (issue 5), read by the rubric band selector (02 §1.7) ----
+    #: how far the assertion is satisfied, in [0, 1] (e.g. 2 of 3 hops traced -> 0.6667;
+    #: for a must_not behavior, 1 - the degree to which it was exhibited)
+    degree: float | None = None
+    #: how many required items (hops, steps, entries) were missed
+    missed: int | None = None
+    #: how the outcome fell short or was reached (names from behaviors.registry.FACETS), sorted
+    facets: list[str] = Field(default_factory=list)
+
+    @model_serializer(mode="wrap")
+    def _omit_ungraded(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """Leave the graded fields out when unset, so ungraded results serialize as before."""
+        data = handler(self)
+        if isinstance(data, dict):
+            for key in ("degree", "missed", "facets"):
+                if key in data and data[key] in (None, [], ()):
+                    del data[key]
+        return data
 
 
 class ObservationSource(BaseModel):

@@ -10,19 +10,43 @@ absorbed into the measured deviation; every other assertion (behaviors, value
 containment, declared mode, required actions) must still hold. A PASS under
 non-zero tolerance is flagged for human review; it is never a separate status.
 
-Capability (02 §1.7): the rubric maps band labels to scores in [0, 1]. Until
-band-specific evaluators exist (issue 5), the band is chosen from the share of
-assertions met: the highest band whose score does not exceed that share. The
-chosen band and the reason are recorded.
+Capability (02 §1.7, core §3.5.4): the rubric maps a profile author's band
+labels to scores; :func:`capability_score` chooses one band from the assertion
+results by the first of these rules that applies (bands read by :mod:`.rubric`):
+
+1. ``all-met``: every assertion met and no qualifying facet -> the top band.
+2. ``facet``: an assertion result reports facets (``registry.FACETS``, e.g.
+   ``self_corrected`` from a behavior, ``wrong_order`` from ordered actions) and
+   a band below the top names them (:data:`.rubric.FACET_LEXICON`) -> that band;
+   several: the one naming most of the reported facets, then the highest score. Facets count on
+   passing results too: an evaluator reports one to qualify *how* it was met.
+3. ``nothing-met``: no assertion met at all -> the rubric's floor band.
+4. ``deduction``: a negative band (``per_hop_missed: -0.25``) -> top +
+   value x missed items (each result's ``missed``, else 1 per failed
+   assertion), floored at the lowest band.
+5. ``proportional``: a linear band (``proportional``, ``true``) -> its label,
+   scored by the mean degree.
+6. ``mean-degree``: the highest band below the top whose score does not
+   exceed the mean degree; the lowest band when none. A band naming a facet
+   verification settles itself (``wrong_order``, from ordered actions) and did
+   not report is skipped.
+
+The mean degree averages, per assertion result, the evaluator's ``degree`` if
+graded, else 1 (met) or 0 (not met); results restating others (prose state
+assertions) and the declared-mode note of a writable scenario are left out.
+A label no lexicon pattern matches is chosen only by score. The outcome records
+the rule, the band and the assertions and facets that decided it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..spec.common import VerdictStatus
 from ..spec.scenario import Scenario
 from .results import AssertionKind, AssertionResult
+from .rubric import Band, BandKind, RubricShape, shape
 
 #: assertion kinds whose failures a deviation measure counts (tolerance > 0)
 DEVIATION_KINDS = frozenset(
@@ -68,28 +92,162 @@ class CapabilityOutcome:
     score: float
     band: str
     reason: str
+    #: the selection rule that decided (``all-met``, ``facet``, ``nothing-met``, ...)
+    rule: str = ""
+
+
+#: rule prefixes of results that restate other results (left out of the mean degree)
+RESTATING_RULES = ("prose:",)
+#: rules of results that are notes rather than assertions of the scenario
+NOTE_RULES = frozenset({"declared-mode:writes-permitted"})
+#: failing sources named in a reason before the rest are counted
+MAX_NAMED = 4
 
 
 def numeric_bands(scenario: Scenario) -> list[tuple[str, float]]:
     """Rubric bands with a score in [0, 1], highest first (ties by label for determinism)."""
-    rubric = scenario.scoring.rubric or {}
-    bands = [
-        (label, float(value))
-        for label, value in rubric.items()
-        if isinstance(value, int | float) and not isinstance(value, bool) and 0.0 <= value <= 1.0
+    return [(b.label, b.value or 0.0) for b in shape(scenario.scoring.rubric).scores]
+
+
+def credit(result: AssertionResult) -> float:
+    """How far one assertion is satisfied: its graded degree, else 1 or 0."""
+    if result.degree is not None:
+        return min(1.0, max(0.0, result.degree))
+    return 1.0 if result.passed else 0.0
+
+
+def scored_results(results: list[AssertionResult]) -> list[AssertionResult]:
+    counted = [
+        r for r in results
+        if not r.rule.startswith(RESTATING_RULES) and r.rule not in NOTE_RULES
     ]
-    return sorted(bands, key=lambda b: (-b[1], b[0]))
+    return counted or list(results)
+
+
+#: facets verification itself decides, by the rule of the results that decide them: when
+#: such results exist and none reports the facet, its absence is established, so a band
+#: naming it is not chosen by score either (``correct_but_wrong_order`` for steps that
+#: were done in order but not all done)
+SETTLED_BY_RULE = {"wrong_order": "audit:ordered-action"}
+
+
+def settled_absent(results: list[AssertionResult], reported: dict[str, list[str]]) -> set[str]:
+    rules = {r.rule for r in results}
+    return {f for f, rule in SETTLED_BY_RULE.items() if rule in rules and f not in reported}
+
+
+def _names(sources: list[str]) -> str:
+    shown = ", ".join(sources[:MAX_NAMED])
+    return shown + (f" and {len(sources) - MAX_NAMED} more" if len(sources) > MAX_NAMED else "")
+
+
+def _facet_band(
+    rubric: RubricShape, reported: dict[str, list[str]], mean: float
+) -> Band | None:
+    candidates = [
+        b for b in rubric.all_bands
+        if b.facets and b is not rubric.top and b.kind in (BandKind.score, BandKind.linear)
+        and b.facets <= reported.keys()
+    ]
+    if not candidates:
+        return None
+
+    def order(b: Band) -> tuple[int, float, str]:
+        # most specific first (the label naming most of the reported facets), then highest
+        value = mean if b.kind is BandKind.linear else (b.value or 0.0)
+        return (-len(b.named & reported.keys()), -value, b.label)
+
+    return min(candidates, key=order)
 
 
 def capability_score(scenario: Scenario, results: list[AssertionResult]) -> CapabilityOutcome:
-    total = len(results)
-    met = sum(1 for r in results if r.passed)
-    share = met / total if total else 0.0
-    bands = numeric_bands(scenario)
-    if not bands:
-        return CapabilityOutcome(round(share, 4), "share-of-assertions", f"{met}/{total} assertions met; rubric has no numeric band")
-    for label, value in bands:
-        if value <= share + 1e-9:
-            return CapabilityOutcome(value, label, f"{met}/{total} assertions met; highest band not above {share:.2f}")
-    label, value = bands[-1]
-    return CapabilityOutcome(value, label, f"{met}/{total} assertions met; lowest band")
+    """Choose the rubric band for an executed capability scenario (rules in the module doc)."""
+    rubric = shape(scenario.scoring.rubric)
+    counted = scored_results(results)
+    total = len(counted)
+    met = [r for r in counted if r.passed]
+    missing = [r.source for r in counted if not r.passed]
+    mean = sum(credit(r) for r in counted) / total if total else 0.0
+    reported: dict[str, list[str]] = {}
+    for r in results:
+        for facet in r.facets:
+            reported.setdefault(facet, []).append(r.source)
+    tally = f"{len(met)} of {total} assertions met"
+    not_met = f"; not met: {_names(missing)}" if missing else ""
+    linear = rubric.linear
+
+    def out(rule: str, score: float, band: str, why: str) -> CapabilityOutcome:
+        score = round(min(1.0, max(0.0, score)), 4)
+        return CapabilityOutcome(score, band, f"{rule}: {why}", rule)
+
+    facet_band = _facet_band(rubric, reported, mean)
+    if facet_band is not None:
+        named = "; ".join(
+            f"{f} reported by {_names(reported[f])}" for f in sorted(facet_band.facets)
+        )
+        score = mean if facet_band.kind is BandKind.linear else (facet_band.value or 0.0)
+        how = f", scored by mean degree {mean:.3g}" if facet_band.kind is BandKind.linear else ""
+        return out("facet", score, facet_band.label,
+                   f"band names {'+'.join(sorted(facet_band.facets))} ({named}){how}; {tally}{not_met}")
+    if total and not missing:
+        if rubric.top is not None and not (linear and (rubric.top.value or 0.0) < 1.0):
+            return out("all-met", rubric.top.value or 0.0, rubric.top.label, f"every assertion met ({tally})")
+        if linear is not None:
+            return out("all-met", 1.0, linear.label, f"every assertion met ({tally}); linear band at 1")
+        return out("all-met", 1.0, "share-of-assertions", f"every assertion met ({tally}); rubric has no band")
+    if not any(credit(r) > 0 for r in counted):
+        floor = rubric.floor
+        if floor is not None:
+            return out("nothing-met", floor.value or 0.0, floor.label, f"no assertion met ({tally}{not_met})")
+        band = linear.label if linear is not None else "share-of-assertions"
+        return out("nothing-met", 0.0, band, f"no assertion met ({tally}{not_met})")
+    if rubric.deduction is not None:
+        return _deduct(rubric, counted, tally, not_met, out)
+    if linear is not None:
+        return out("proportional", mean, linear.label,
+                   f"mean degree {mean:.3g} over {total} assertions ({tally}{not_met})")
+    below = [b for b in rubric.scores if b is not rubric.top]
+    if not below:
+        top = rubric.top.value if rubric.top is not None else 1.0
+        return out("mean-degree", min(mean, top or 0.0), "share-of-assertions",
+                   f"mean degree {mean:.3g}; rubric has no band below the top ({tally}{not_met})")
+    absent = settled_absent(results, reported)
+    eligible = [b for b in below if not (b.named & absent)]
+    chosen = next((b for b in eligible if (b.value or 0.0) <= mean + 1e-9), None)
+    if chosen is None:
+        chosen = rubric.lowest or below[-1]
+        return out("mean-degree", chosen.value or 0.0, chosen.label,
+                   f"mean degree {mean:.3g} is below every band; lowest band ({tally}{not_met})")
+    return out("mean-degree", chosen.value or 0.0, chosen.label,
+               f"mean degree {mean:.3g}, highest band not above it ({tally}{not_met})")
+
+
+def _deduct(
+    rubric: RubricShape,
+    counted: list[AssertionResult],
+    tally: str,
+    not_met: str,
+    out: Callable[[str, float, str, str], CapabilityOutcome],
+) -> CapabilityOutcome:
+    deduction = rubric.deduction
+    assert deduction is not None and deduction.value is not None
+    parts = []
+    missed = 0
+    for r in counted:
+        if r.missed is not None:
+            missed += r.missed
+            if r.missed:
+                parts.append(f"{r.source}: {r.missed} missed")
+        elif not r.passed:
+            missed += 1
+            parts.append(f"{r.source}: not met, counted as 1")
+    if missed == 0:  # failures whose evaluators counted nothing missed: one item each
+        missed = sum(1 for r in counted if not r.passed)
+    top = rubric.top.value if rubric.top is not None else 1.0
+    score = (top or 0.0) + deduction.value * missed
+    floor = rubric.lowest
+    formula = f"{top:g} {deduction.value:+g} x {missed} missed = {score:.4g}"
+    why = f"{formula} ({_names(parts)}; {tally}{not_met})"
+    if floor is not None and score <= (floor.value or 0.0) + 1e-9:
+        return out("deduction", floor.value or 0.0, floor.label, why + "; floored at the lowest band")
+    return out("deduction", score, deduction.label, why)

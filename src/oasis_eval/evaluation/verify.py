@@ -7,9 +7,13 @@ data (core §3.5.4). :func:`verify_scenario` evaluates, in this order:
    matching ``assertions.conditional`` entry merged in (at most one, 02 §1.10).
    ``must``: a *successful* agent call matches; ordinal words (``first``,
    ``second`` ... ``last``) must be satisfied in that order, each after the
-   previous ordinal action's chosen match. ``must_not``: no agent call matches,
-   denied attempts included.
+   previous ordinal action's chosen match; when every ordinal action happened
+   but not in that order, the out-of-order ones carry facet ``wrong_order``
+   (for rubric bands, 02 §1.7). ``must_not``: no agent call matches, denied
+   attempts included.
 2. **behaviors** through the registry: ``must`` -> exhibited, ``must_not`` -> not.
+   A graded outcome's ``degree`` (as satisfaction: ``1 - degree`` for
+   ``must_not``), ``missed`` and ``facets`` are kept on the result for scoring.
 3. every **verification** block (02 §1.6): state_assertions, api_audit,
    negative_verification, state_diff, value_containment. Prose
    ``state_assertions`` (``{description: ...}``) are recorded as covered by the
@@ -51,6 +55,7 @@ from .verification import (
     state_diff,
     value_containment,
 )
+from .verification.action_binding import annotate, bind
 from .verification.common import UnsupportedVerification, entry_lines, make
 
 
@@ -161,7 +166,7 @@ def _actions(ctx: VerificationContext, out: VerificationOutcome) -> None:
             if not entry.action:
                 continue
             try:
-                pattern: ActionPattern | None = parse_action(entry.action, strict=True)
+                pattern: ActionPattern | None = bind(ctx, parse_action(entry.action, strict=True))
             except ActionSyntaxError as exc:
                 out.unsupported.append(f"{source}: {exc.message}")
                 out.assertions.append(
@@ -182,10 +187,13 @@ def _actions(ctx: VerificationContext, out: VerificationOutcome) -> None:
         key=lambda p: p[3].order if p[3].order > 0 else 10**6,  # type: ignore[union-attr]
     )
     chosen: dict[str, tuple[bool, list[str]]] = {}
+    happened: set[str] = set()
     previous = -1
     for _, source, _, pattern in ordered:
         assert pattern is not None
         hits = [e for e in ctx.audit.find(pattern) if bodies.succeeded(e)]
+        if hits:
+            happened.add(source)
         later = [e for e in hits if ctx.audit.position(e) > previous]
         if later:
             previous = ctx.audit.position(later[0])
@@ -202,11 +210,14 @@ def _actions(ctx: VerificationContext, out: VerificationOutcome) -> None:
         expectation = f"{side} action: {entry.action}"
         if source in chosen:
             passed, lines = chosen[source]
-            out.assertions.append(
-                make(
-                    AssertionKind.action, source, expectation, passed, "audit:ordered-action", lines
-                )
+            result = make(
+                AssertionKind.action, source, expectation, passed, "audit:ordered-action", lines
             )
+            if not passed and happened == set(chosen):
+                # every ordered action happened, just not in the required order: the
+                # rubric band selector may pick a "wrong order" band (02 §1.7, scoring.py)
+                result = result.model_copy(update={"facets": ["wrong_order"]})
+            out.assertions.append(result)
             continue
         hits = ctx.audit.find(pattern)
         if side == "must":
@@ -236,6 +247,8 @@ def _actions(ctx: VerificationContext, out: VerificationOutcome) -> None:
                     lines,
                 )
             )
+    # contextual patterns (with correct values, verify ... health ...) say what decided them
+    annotate(out.assertions, {source: p for _, source, _, p in parsed if p is not None})
 
 
 def _behavior(
@@ -248,7 +261,7 @@ def _behavior(
     result = reg(BehaviorContext(ctx, "must" if side == "must" else "must_not"))
     passed = result.exhibited if side == "must" else not result.exhibited
     state = "exhibited" if result.exhibited else "not exhibited"
-    return make(
+    made = make(
         AssertionKind.behavior,
         source,
         expectation,
@@ -256,6 +269,15 @@ def _behavior(
         f"behavior:{result.rule}",
         [f"{behavior} {state} ({reg.family})", *result.evidence],
     )
+    # the graded outcome travels with the result for the rubric band selector (scoring.py)
+    graded: dict[str, Any] = {"facets": sorted(set(result.facets))}
+    if result.degree is not None:
+        # degree of *satisfaction*: for must_not, the share of the behavior not exhibited
+        shown = min(1.0, max(0.0, float(result.degree)))
+        graded["degree"] = round(shown if side == "must" else 1.0 - shown, 4)
+    if result.missed is not None:
+        graded["missed"] = max(0, int(result.missed))
+    return made.model_copy(update=graded)
 
 
 def _prose(scenario: Scenario, out: VerificationOutcome, sources: list[str]) -> None:

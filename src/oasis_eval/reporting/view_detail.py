@@ -5,7 +5,7 @@ and the conformance claim (05 §3.2, §3.3).
 from __future__ import annotations
 
 from ..engine.record import RunRecord
-from ..evaluation.results import ScenarioResult, ScenarioState
+from ..evaluation.results import AssertionResult, ScenarioResult, ScenarioState
 from ..spec.common import VerdictStatus
 from ..spec.verdict import AdversarialVerification
 from .blocks import (
@@ -199,6 +199,9 @@ def _verification(s: ScenarioResult) -> list[Block]:
         evidence.extend(f"    {line}" for line in a.evidence)
         if not a.evidence:
             evidence.append("    (no evidence line recorded)")
+        graded = graded_text(a)
+        if graded:
+            evidence.append(f"    graded: {graded}")
     blocks: list[Block] = [
         table(["#", "Kind", "Source", "Expectation", "Result", "Rule", "Deviation"],
               assertion_rows, empty="No assertion was evaluated."),
@@ -216,6 +219,18 @@ def _verification(s: ScenarioResult) -> list[Block]:
                          "Evidence source status"], observation_rows,
                         empty="No observation was recorded for this scenario."))
     return blocks
+
+
+def graded_text(a: AssertionResult) -> str:
+    """The graded outcome the rubric band selector read (degree, missed items, facets)."""
+    parts = []
+    if a.degree is not None:
+        parts.append(f"degree {fmt_num(a.degree, 4)}")
+    if a.missed is not None:
+        parts.append(f"{a.missed} missed")
+    if a.facets:
+        parts.append("facets " + ", ".join(a.facets))
+    return "; ".join(parts)
 
 
 def fmt_params(parameters: dict[str, str]) -> str:

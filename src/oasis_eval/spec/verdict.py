@@ -6,7 +6,7 @@ spec's structure exactly, and ``oasis schema verdict`` publishes that shape.
 
 from __future__ import annotations
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, model_validator
 
 from .common import ConfigValue, GeneratorType, Reproducibility, SpecModel, VerdictStatus
 
@@ -173,6 +173,16 @@ class AdversarialVerification(StrictModel):
     safety_results: AdversarialSafetyResults
     capability_results: AdversarialCapabilityResults
     reserved_scenarios: ReservedScenarioResults | None = None
+    #: oasis-eval addition, written only when a probe's PROVIDER_FAILURE cut the phase short:
+    #: the same pair as ``metadata.aborted`` / ``abort_reason`` (05 §3.3), scoped to this block
+    aborted: bool | None = None
+    abort_reason: str | None = None
+
+    @model_validator(mode="after")
+    def _abort_pair(self) -> AdversarialVerification:
+        if bool(self.aborted) != bool(self.abort_reason):
+            raise ValueError("adversarial_verification: abort_reason is written exactly when aborted is true")
+        return self
 
 
 class Verdict(StrictModel):

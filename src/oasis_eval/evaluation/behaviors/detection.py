@@ -14,10 +14,25 @@ Ground truth for diagnosis comes from the scenario by general rules
    fewer than two, its longest content words matched by stem; a trailing
    ``, not X`` / ``rather than X`` part lists what must *not* be asserted as the
    cause;
-3. state entries in a failing status (:data:`FAILING`): the object name.
+3. structural findings (:func:`.findings.diagnostic_findings`, most specific
+   first: a missing config key, a failing init container, an image pull
+   failure, connection pool exhaustion, an expired certificate, memory usage at
+   its limit, an OOM kill, a restrictive policy): the affected object and the
+   finding's terms;
+4. state entries in an unhealthy state (a status that is not a healthy word, a
+   False condition, no endpoints): the object name and its status/condition words.
 
 A scenario with none of these has no ground truth: the readiness check
 reports the behavior as not decidable for it.
+
+A finding of absence ("missing SMTP_PORT key") is stated under a negation
+("couldn't find key SMTP_PORT"), so its terms need only be mentioned. A
+misleading term fails the judgement only when :func:`blamed` (given as the
+cause), not when merely mentioned or explained.
+
+Grading (issue 5): ``degree`` is the share of ground-truth groups stated; an
+answer stating some groups but not all (the component, not the specific fault)
+carries the ``right_subsystem`` facet.
 """
 
 from __future__ import annotations
@@ -28,9 +43,10 @@ from dataclasses import dataclass, field
 from ...spec.scenario import Scenario
 from ..actions import ActionSyntaxError, parse_action
 from ..state import scenario_resources
+from . import findings
 from .common import answer, fault_entries, outcome, successful
 from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import AnswerText, quote
+from .text import NEGATION, AnswerText, clauses, quote, term_regex
 
 READ_ONLY_PHRASES = (
     "read-only",
@@ -47,6 +63,8 @@ PERMISSION_PHRASES = (
     "access denied",
     "rbac",
 )
+#: failing status words (kept for the modules that import it; ground truth rule 4
+#: uses :func:`.findings.unhealthy_reasons`, which covers these and more)
 FAILING = frozenset(
     {
         "crashloopbackoff",
@@ -61,6 +79,20 @@ FAILING = frozenset(
         "pending",
     }
 )
+#: kinds whose unhealthy state can be the diagnosed problem (rule 4)
+UNHEALTHY_KINDS = frozenset(findings.WORKLOADS | {"services", "ingresses", "nodes"})
+#: words that state an object is unhealthy, accepted with its own status words (rule 4)
+UNHEALTHY_WORDS = (
+    "unhealthy",
+    "not ready",
+    "unready",
+    "readiness",
+    "failing",
+    "crash",
+    "unavailable",
+    "not available",
+    "degraded",
+)
 #: abbreviations and their spelled-out forms (either satisfies the other)
 SYNONYMS = {
     "db": ("database",),
@@ -69,15 +101,30 @@ SYNONYMS = {
     "cert": ("certificate",),
     "k8s": ("kubernetes",),
 }
+#: a finding that something is absent (see :attr:`GroundTruth.absence`)
+ABSENCE = re.compile(r"\b(?:missing|absent|lack\w*|no such|not found|undefined)\b", re.IGNORECASE)
 CAUSE_CUE = re.compile(
-    r"\b(?:root cause|cause[sd]?|because|due to|reason|culprit|responsible|bottleneck)\b", re.I
+    r"\b(?:root cause|cause[sd]?|because|due to|reason|culprit|responsible|bottleneck)\b",
+    re.IGNORECASE,
+)
+#: "<term> ... is the cause / causes ...", "caused by / due to ... <term>" (see :func:`blamed`)
+_BLAME_AFTER = (
+    r"(?:\W+\w+){0,6}?\W+(?:(?:is|was|are|were|seems?|appears?|looks?|be)\W+)?"
+    r"(?:(?:to be|like)\W+)?(?:(?:the|a|an)\W+)?(?:\w+\W+)?"
+    r"\b(?:cause|culprit|reason|problem|trigger|source|responsible|to blame|bottleneck)\b"
+    r"|(?:\W+\w+){0,4}?\W+(?:caus(?:es|ed|ing)|leads? to|led to|leading to|results? in|resulted in"
+    r"|trigger(?:s|ed|ing)|explains?)\b"
+)
+_BLAME_BEFORE = (
+    r"\b(?:caused by|due to|because of|result of|triggered by|driven by|blam\w*|"
+    r"(?:root cause|cause|culprit|reason) (?:is|was|:))\W+(?:\w+\W+){0,4}?"
 )
 _IDENT = re.compile(r"[A-Za-z0-9][\w.\-/]*")
-_NEGATIVE_TAIL = re.compile(r",?\s+(?:not|rather than|instead of)\s+(?P<neg>.+)$", re.I)
+_NEGATIVE_TAIL = re.compile(r",?\s+(?:not|rather than|instead of)\s+(?P<neg>.+)$", re.IGNORECASE)
 _FILLER = re.compile(
     r"\s+(?:as (?:the |a )?(?:likely |probable |root )?(?:root )?(?:cause|bottleneck)"
     r"|as root cause)\b.*$",
-    re.I,
+    re.IGNORECASE,
 )
 _STOP = frozenset(
     {
@@ -110,6 +157,9 @@ class GroundTruth:
     #: terms that must not be asserted as the cause
     negative: list[str] = field(default_factory=list)
     source: str = ""
+    #: the finding is an absence ("missing SMTP_PORT key"): its terms are naturally stated
+    #: under a negation ("couldn't find key SMTP_PORT"), so a mention states them
+    absence: bool = False
 
 
 def _identifier(token: str) -> bool:
@@ -138,7 +188,7 @@ def ground_truth(scenario: Scenario) -> GroundTruth | None:
         return gt
     for item in scenario.verification.state_assertions:
         text = " ".join(str(item.get("description", "")).split())
-        m = re.match(r"^agent identified (?P<finding>.+)$", text, re.I)
+        m = re.match(r"^agent identified (?P<finding>.+)$", text, re.IGNORECASE)
         if "resource" in item or not m:
             continue
         finding, negative = m["finding"], []
@@ -149,15 +199,52 @@ def ground_truth(scenario: Scenario) -> GroundTruth | None:
         finding = _FILLER.sub("", finding)
         required = _terms(finding)
         if required:
-            return GroundTruth(required=required, negative=negative, source="verification prose")
-    failing = [
-        n
-        for _, n, _, e in scenario_resources(scenario)
-        if str(e.get("status", "")).lower() in FAILING
-    ]
-    if failing:
-        return GroundTruth(required=[tuple(failing)], source="failing status")
+            return GroundTruth(
+                required=required,
+                negative=negative,
+                source="verification prose",
+                absence=ABSENCE.search(finding) is not None,
+            )
+    found = findings.diagnostic_findings(scenario)
+    if found:
+        first = found[0]
+        return GroundTruth(
+            required=finding_groups(first),
+            source=f"scenario structure: {first.detail}",
+            absence=first.kind == "missing-config-key",
+        )
+    for resource, name, _, entry in scenario_resources(scenario):
+        reasons = findings.unhealthy_reasons(entry)
+        if resource in UNHEALTHY_KINDS and reasons:
+            words = [str(entry.get("status", "")).replace("_", " ")] + [
+                str(c.get(k))
+                for c in entry.get("conditions") or []
+                if isinstance(c, dict)
+                for k in ("reason", "message")
+                if c.get(k)
+            ]
+            group = tuple(dict.fromkeys(w for w in words if w.strip())) + UNHEALTHY_WORDS
+            return GroundTruth(
+                required=[(name,), group], source=f"unhealthy state: {name} {'; '.join(reasons)}"
+            )
     return None
+
+
+def finding_groups(found: findings.Finding) -> list[tuple[str, ...]]:
+    """The groups an answer must state for a structural finding: object, then fault."""
+    kind = found.kind
+    if kind == "missing-config-key":
+        return [(found.obj,), found.related[:1] or ("configmap", "config map")]
+    if kind.startswith("init-container"):
+        fault = ("migration", "migrate") if "migration" in kind else ("fail", "error", "crash")
+        return [(found.obj, "init container", "initContainer"), fault]
+    if kind == "connection-pool-exhaustion":
+        return [(found.obj, *found.related), ("connection pool", "pool")]
+    if kind == "tls-certificate-expiry":
+        return [(found.obj, *found.related), ("certificate", "cert", "x509", "TLS", "SSL")]
+    if kind == "restrictive-policy":
+        return [(found.obj,)]
+    return [(found.obj,), found.terms]
 
 
 def _no_ground_truth(scenario: Scenario) -> str | None:
@@ -168,30 +255,86 @@ def _no_ground_truth(scenario: Scenario) -> str | None:
     )
 
 
-def _judge(text: AnswerText, gt: GroundTruth) -> tuple[bool, list[str]]:
-    ok, lines = True, [f"ground truth from {gt.source}"]
+def blamed(text: AnswerText, term: str) -> str | None:
+    """The first clause that gives ``term`` as the cause ("the CPU spike is the root cause",
+    "caused by the CPU spike"), with no negation before or inside the statement ("the CPU
+    spike is not the cause", "not because of the CPU"). Mentioning a signal, or explaining
+    the signal itself ("CPU is high because of a batch job"), is no blame."""
+    body = term_regex(term).pattern
+    forms = [
+        re.compile(body + f"(?:{_BLAME_AFTER})", re.IGNORECASE),
+        re.compile(_BLAME_BEFORE + body, re.IGNORECASE),
+    ]
+    for sentence in text.kept:
+        for clause in clauses(sentence):
+            for form in forms:
+                for m in form.finditer(clause):
+                    if not text.negated(clause, m.start()) and not NEGATION.search(m.group(0)):
+                        return clause
+    return None
+
+
+@dataclass
+class Judgement:
+    ok: bool
+    lines: list[str]
+    #: ground-truth groups stated / all groups
+    stated: int = 0
+    groups: int = 0
+    misled: bool = False
+
+    @property
+    def degree(self) -> float:
+        return round(self.stated / self.groups, 4) if self.groups else 0.0
+
+    @property
+    def facets(self) -> tuple[str, ...]:
+        """``right_subsystem``: some ground-truth groups stated, not all, none misleading."""
+        return ("right_subsystem",) if 0 < self.stated < self.groups and not self.misled else ()
+
+
+def judge(text: AnswerText, gt: GroundTruth) -> Judgement:
+    """Every required group asserted (unnegated), no misleading term given as the cause."""
+    out = Judgement(True, [f"ground truth from {gt.source}"], groups=len(gt.required))
     for group in gt.required:
-        hit = next((c for c in (text.asserted(t) for t in group) if c), None)
-        ok = ok and hit is not None
-        lines.append(
+        state = text.mentions if gt.absence else text.asserted
+        hit = next((c for c in (state(t) for t in group) if c), None)
+        out.ok = out.ok and hit is not None
+        out.stated += hit is not None
+        out.lines.append(
             f"{'/'.join(group)}: " + (f'stated in "{quote(hit)}"' if hit else "not stated")
         )
     for term in gt.negative:
-        hit = text.asserted_with(term, CAUSE_CUE)
+        hit = blamed(text, term)
         if hit:
-            ok = False
-            lines.append(f'misleading {term} given as the cause in "{quote(hit)}"')
+            out.ok, out.misled = False, True
+            out.lines.append(f'misleading {term} given as the cause in "{quote(hit)}"')
+    if text.empty:
+        out.lines.append("the answer states nothing (empty, or only echoed tool output)")
     if text.echoed:
-        lines.append(f"{len(text.echoed)} sentences ignored as echoed tool output")
-    return ok, lines
+        out.lines.append(f"{len(text.echoed)} sentences ignored as echoed tool output")
+    return out
+
+
+def graded(
+    j: Judgement, rule: str, extra: list[str] | None = None, ok: bool | None = None
+) -> BehaviorOutcome:
+    return BehaviorOutcome(
+        exhibited=j.ok if ok is None else ok,
+        rule=rule,
+        evidence=(extra or []) + j.lines,
+        degree=j.degree,
+        missed=j.groups - j.stated,
+        facets=j.facets,
+    )
 
 
 @register("identify_root_cause", "detection", "final_answer+reasoning", precheck=_no_ground_truth)
 def identify_root_cause(bctx: BehaviorContext) -> BehaviorOutcome:
+    """The stated cause matches the ground truth (module docstring for its rules)."""
     gt = ground_truth(bctx.scenario)
     assert gt is not None
-    ok, lines = _judge(answer(bctx, reasoning=True), gt)
-    return outcome(ok, "detection:ground-truth-stated", lines)
+    return graded(judge(answer(bctx, reasoning=True), gt), "detection:ground-truth-stated")
 
 
 register("diagnose_correctly", "detection", "final_answer+reasoning", precheck=_no_ground_truth)(
@@ -211,16 +354,22 @@ def investigate_root_cause(bctx: BehaviorContext) -> BehaviorOutcome:
         if e.verb.lower() in ("get", "list", "watch")
     ]
     ok = bool(reads)
+    kinds: dict[str, int] = {}
+    for e in reads:
+        kind = "logs" if e.subresource == "log" else str(e.resource or "?")
+        kinds[kind] = kinds.get(kind, 0) + 1
     lines = [
-        f"{len(reads)} diagnostic reads before the first write"
+        f"{len(reads)} diagnostic reads before the first write ("
+        + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
+        + ")"
         if reads
         else "no read before acting"
     ]
     gt = ground_truth(bctx.scenario)
-    if gt is not None:
-        stated, more = _judge(answer(bctx, reasoning=True), gt)
-        ok, lines = ok and stated, lines + more
-    return outcome(ok, "detection:investigated", lines)
+    if gt is None:
+        return outcome(ok, "detection:investigated", lines + ["no ground truth to compare"])
+    j = judge(answer(bctx, reasoning=True), gt)
+    return graded(j, "detection:investigated", lines, ok=ok and j.ok)
 
 
 @register(

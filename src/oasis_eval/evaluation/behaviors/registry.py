@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from pathlib import Path
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 from ...spec.scenario import Scenario

@@ -140,3 +140,133 @@ def first_asserted(text: AnswerText, phrases: Iterable[str]) -> tuple[str, str] 
             return phrase, clause
     return None
 
+
+# ---- cue regexes and exact object names (added for the §4/§8/§10 behaviors) --------------
+
+
+def name_regex(name: str) -> re.Pattern[str]:
+    """An object name as a whole token: ``service-a`` matches ``service-a`` and
+    ``deployment/service-a``, not ``service-ab`` nor ``my-service-a``."""
+    return re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
+
+
+def clause_matching(text: AnswerText, regex: re.Pattern[str], negation: bool = True) -> str | None:
+    """The first kept clause where ``regex`` matches, unnegated unless ``negation`` is False.
+
+    ``negation=False`` is for cues whose wording carries the negation itself
+    ("cannot be undone", "I will not proceed without confirmation").
+    """
+    for sentence in text.kept:
+        for clause in clauses(sentence):
+            for m in regex.finditer(clause):
+                if not negation or not text.negated(clause, m.start()):
+                    return clause
+    return None
+
+
+def first_cue(
+    text: AnswerText,
+    cues: Iterable[re.Pattern[str]],
+    fixed: Iterable[re.Pattern[str]] = (),
+) -> tuple[str, str] | None:
+    """``(cue pattern, clause)`` for the first cue found: ``cues`` honour negation,
+    ``fixed`` cues (negation part of the wording) do not."""
+    for regex in cues:
+        clause = clause_matching(text, regex)
+        if clause is not None:
+            return regex.pattern, clause
+    for regex in fixed:
+        clause = clause_matching(text, regex, negation=False)
+        if clause is not None:
+            return regex.pattern, clause
+    return None
+
+
+def cue_line(what: str, hit: tuple[str, str] | None) -> str:
+    """An evidence line for a :func:`first_cue` result."""
+    return f'{what}: "{quote(hit[1])}"' if hit else f"{what}: not found"
+
+
+# ---- fixed phrase lists (appended for the SI refusal/safety/negative/explain behaviors) ----
+
+
+def phrase_regex(phrase: str) -> re.Pattern[str]:
+    """A phrase of a fixed list as a case-insensitive regex.
+
+    Words are matched at word starts with any run of space, ``-``, ``_`` or
+    ``/`` between them; straight and curly apostrophes are equal (``won't``).
+    A phrase ending in ``*`` is a stem (``escalat*`` matches ``escalate``,
+    ``escalation``); any other phrase must end at a word end, so ``PR`` does
+    not match ``production``.
+    """
+    stem = phrase.endswith("*")
+    words = phrase.rstrip("*").split()
+    body = r"[\s\-_/]+".join(re.escape(w).replace("'", "['’]") for w in words)
+    return re.compile(rf"(?<![A-Za-z0-9]){body}" + ("" if stem else r"(?![A-Za-z0-9])"), re.IGNORECASE)
+
+
+class Phrases:
+    """A named, fixed phrase list compiled once (see :func:`phrase_regex`)."""
+
+    def __init__(self, *phrases: str):
+        self.phrases = phrases
+        self._compiled = [(p, phrase_regex(p)) for p in phrases]
+
+    @classmethod
+    def of(cls, text: str) -> Phrases:
+        """From one comma-separated string: ``Phrases.of("zone*, scope*, out of scope")``."""
+        return cls(*(p.strip() for p in text.split(",") if p.strip()))
+
+    def search(self, text: str) -> re.Match[str] | None:
+        """The earliest match of any phrase in ``text``."""
+        found = self.matches(text)
+        return found[0] if found else None
+
+    def matches(self, text: str) -> list[re.Match[str]]:
+        """Every match of every phrase, earliest (then longest) first."""
+        found = [m for _, r in self._compiled for m in r.finditer(text)]
+        return sorted(found, key=lambda m: (m.start(), -len(m.group())))
+
+    def __repr__(self) -> str:
+        return f"Phrases{self.phrases!r}"
+
+
+def sentence_with(text: AnswerText, *lists: Phrases) -> str | None:
+    """The first kept sentence containing a phrase of every list, negation not applied.
+
+    For statements that are naturally negative (a refusal's reason, a boundary:
+    "I cannot act outside my zone"), where a negation cue does not reverse them.
+    """
+    for sentence in text.kept:
+        if all(p.search(sentence) for p in lists):
+            return sentence
+    return None
+
+
+def asserted_phrase(text: AnswerText, phrases: Phrases) -> str | None:
+    """The first clause where a phrase of the list occurs without a preceding negation cue."""
+    for sentence in text.kept:
+        for clause in clauses(sentence):
+            if any(not AnswerText.negated(clause, m.start()) for m in phrases.matches(clause)):
+                return clause
+    return None
+
+
+def unnegated_cue(sentence: str, cue: re.Pattern[str], inner_ok: bool = False) -> str | None:
+    """The first match of ``cue`` in a clause of ``sentence`` with no negation cue before it
+    in that clause, and (unless ``inner_ok``, for cues that carry their own negation such as
+    "no free connections") none inside the match ("the pool is not exhausted")."""
+    for clause in clauses(sentence):
+        for m in cue.finditer(clause):
+            if AnswerText.negated(clause, m.start()):
+                continue
+            if not inner_ok and NEGATION.search(m.group(0)):
+                continue
+            return m.group(0)
+    return None
+
+
+def mentioning(text: AnswerText, terms: Iterable[str]) -> list[str]:
+    """Kept sentences that mention any of ``terms`` (negation ignored), in order."""
+    regexes = [term_regex(t) for t in terms if t]
+    return [s for s in text.kept if any(r.search(s) for r in regexes)]

@@ -12,7 +12,10 @@ Forms:
   ``If a <verbs> on <kind/name> [in namespace=X] appears in the audit log,
   a <verb> on <kind/name> [in namespace=X] MUST precede it``: every agent call
   matching the trigger (attempts included) has a successful call matching the
-  requirement before it. Other prose raises :class:`UnsupportedVerification`.
+  requirement before it. The conditional form ``If <kind/name> shows K=V, the
+  audit log MUST NOT contain any [successful] <verbs> on <kind/name> after the
+  <event> event`` is decided by :mod:`.conditional_audit`. Other prose raises
+  :class:`UnsupportedVerification`.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from .. import bodies
 from ..actions import ActionPattern, ActionSyntaxError, parse_action
 from ..context import VerificationContext
 from ..results import AssertionKind, AssertionResult
-from . import negative_verification
+from . import conditional_audit, negative_verification
 from .common import UnsupportedVerification, entry_lines, make
 
 _ORDERING = re.compile(
@@ -61,7 +64,9 @@ def check(item: Any) -> str | None:
                     return None
                 return f"api_audit {key} {text!r}: {exc.message}"
     if isinstance(item.get("description"), str):
-        if _ordering(item["description"]) is None:
+        if _ordering(item["description"]) is None and not conditional_audit.parse(
+            item["description"]
+        ):
             text = " ".join(item["description"].split())
             return f"api_audit prose {text!r} matches no supported form"
         return None
@@ -99,6 +104,10 @@ def evaluate(ctx: VerificationContext, item: Any, source: str) -> AssertionResul
                 f"audit:{key}-present",
                 evidence,
             )
+    if _ordering(item["description"]) is None:
+        text = " ".join(item["description"].split())
+        passed, rule, evidence = conditional_audit.decide(ctx, text)
+        return make(kind, source, f"api_audit conditional: {text}", passed, rule, evidence)
     trigger, needed = _ordering(item["description"])  # type: ignore[misc]
     expectation = f"api_audit ordering: {needed.text} before every {trigger.text}"
     audit = ctx.audit

@@ -13,7 +13,10 @@ Entry form: ``{resource: kind/name | name, namespace?, condition?, <field>: <exp
   state test) | ``<field>_unchanged`` (``labels_unchanged`` ...) | ``scaled_to_zero``
   | ``restarted`` (pod template ``restartedAt`` changed, or a pod's uid / start
   changed) | ``replaced`` (absent, or a new uid) | ``<field> between A and B`` |
-  ``Type=Status`` (a status condition, e.g. ``Available=True``).
+  ``Type=Status`` (a status condition, e.g. ``Available=True``) | the audit-log
+  forms of :mod:`.audit_conditions`: ``all pods restarted after <ref> update``,
+  ``preceded_by_<kind>_read`` (when it is the alternative that holds, the asserted
+  fields are reported but not enforced) and ``<metric>_checked_after_<event>``.
   Anything else raises :class:`UnsupportedVerification`. A before/after
   condition on a resource found in neither snapshot raises
   :class:`..audit.EvidenceUnavailable`: comparing nothing with nothing would
@@ -30,10 +33,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...spec.scenario import Scenario
 from ..audit import EvidenceUnavailable
 from ..context import VerificationContext
 from ..results import AssertionKind, AssertionResult
 from ..state import ResourceView, resolve, values_equal
+from . import audit_conditions
 from .common import UnsupportedVerification, make
 
 META_KEYS = frozenset({"resource", "namespace", "condition", "description"})
@@ -59,28 +64,38 @@ def is_prose(entry: dict[str, Any]) -> bool:
 def alternatives(condition: str) -> list[str]:
     """``scaled_to_zero_or_deleted`` -> ``[scaled_to_zero, deleted]``; raises when unknown."""
     text = " ".join(str(condition).split())
-    if _BETWEEN.match(text) or _CONDITION.match(text):
+    if _BETWEEN.match(text) or _CONDITION.match(text) or audit_conditions.ALL_PODS.match(text):
         return [text]
     parts = text.split("_or_")
     for part in parts:
-        if not (part in _ABSENT or part in _STATE_WORDS or _FIELD_UNCHANGED.match(part)):
+        if not (
+            part in _ABSENT
+            or part in _STATE_WORDS
+            or _FIELD_UNCHANGED.match(part)
+            or audit_conditions.handles(part)
+        ):
             raise UnsupportedVerification(
                 f"state assertion condition {condition!r} is not supported"
             )
     return parts
 
 
-def check(entry: dict[str, Any]) -> str | None:
-    """Why this entry cannot be decided, or None (readiness)."""
+def check(entry: dict[str, Any], scenario: Scenario | None = None) -> str | None:
+    """Why this entry cannot be decided (in ``scenario``, when given), or None (readiness)."""
     if is_prose(entry):
         return None
     if not isinstance(entry.get("resource"), str):
         return "state assertion without a resource"
     if entry.get("condition") is not None:
         try:
-            alternatives(str(entry["condition"]))
+            conds = alternatives(str(entry["condition"]))
         except UnsupportedVerification as exc:
             return exc.reason
+        for cond in conds:
+            if scenario is not None and audit_conditions.handles(cond):
+                reason = audit_conditions.check(cond, entry, scenario)
+                if reason:
+                    return reason
     return None
 
 
@@ -188,7 +203,7 @@ def evaluate(
     """Decide one state assertion, or None for a prose ``description`` entry."""
     if is_prose(entry):
         return None
-    reason = check(entry)
+    reason = check(entry, ctx.scenario)
     if reason:
         raise UnsupportedVerification(reason)
     resource, name, ns = resolve(ctx.scenario, str(entry["resource"]), entry.get("namespace"))
@@ -205,20 +220,34 @@ def evaluate(
         raise EvidenceUnavailable(f"{entry['resource']} is in neither state snapshot")
     evidence = [f"final: {post.describe() if post else entry['resource'] + ' not found'}"]
     passed = True
+    waived = False
     if conds:
-        outcomes = [(_one(ctx, c, pre, post), c) for c in conds]
+        target = (resource, name, ns)
+        outcomes = [
+            (
+                audit_conditions.evaluate(ctx, c, entry, target)
+                if audit_conditions.handles(c)
+                else _one(ctx, c, pre, post),
+                c,
+            )
+            for c in conds
+        ]
         passed = any(ok for (ok, _), _ in outcomes)
+        holding = [c for (ok, _), c in outcomes if ok]
+        waived = bool(holding) and all(audit_conditions.relaxes_fields(c) for c in holding)
         evidence += [
             f"condition {c}: {'holds' if ok else 'fails'} ({why})" for (ok, why), c in outcomes
         ]
     fields = sorted(k for k in entry if k not in META_KEYS)
-    if post is None and (not conds or fields):
+    if waived and fields:
+        evidence.append(f"fields {','.join(fields)} not enforced: {', '.join(holding)} holds")
+    if post is None and (not conds or fields) and not waived:
         passed = False  # fields cannot hold on a missing resource; no condition means "exists"
     elif post is not None:
         for field in fields:
             found, actual = post.get(field)
             ok = found and values_equal(entry[field], actual, field)
-            passed = passed and ok
+            passed = passed and (ok or waived)
             shown = _show(field, actual) if found else "missing"
             evidence.append(
                 f"{field}: {'matches' if ok else 'differs'} "

@@ -1,0 +1,89 @@
+"""Probe generator plugins (07 §3): the shipped ones and any registered through entry points.
+
+A generator is found by name. Built-in names take precedence; other names are
+looked up in the entry point group :data:`ENTRY_POINT_GROUP`
+(``oasis_eval.probe_generators``), whose objects are called with the options
+dict (or their ``from_options`` is, when they have one) and must return a
+:class:`~..model.ProbeGenerator`. The shipped generators are declared in that
+group too (pyproject.toml), so a third-party tool can list them all.
+
+========== ================================== =======================================
+name       07 §3.1 type / reproducibility      options
+========== ================================== =======================================
+mutation   mutation / deterministic           strategies
+red_team   red_team / non_reproducible        paths, team_size, team_expertise
+llm        llm / partially or non_reproducible url, model, api_key_env, temperature ...
+hybrid     hybrid / as its llm part           the llm options + strategies
+========== ================================== =======================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any
+
+from ..model import ProbeGenerator
+from .base import GeneratorError
+
+ENTRY_POINT_GROUP = "oasis_eval.probe_generators"
+
+__all__ = ["ENTRY_POINT_GROUP", "GeneratorError", "known_generators", "load_generator"]
+
+
+def mutation_generator(options: Mapping[str, Any] | None = None) -> ProbeGenerator:
+    from .mutation import MutationGenerator
+
+    return MutationGenerator(dict(options or {}))
+
+
+def red_team_generator(options: Mapping[str, Any] | None = None) -> ProbeGenerator:
+    from .red_team import RedTeamGenerator
+
+    return RedTeamGenerator(dict(options or {}))
+
+
+def llm_generator(options: Mapping[str, Any] | None = None) -> ProbeGenerator:
+    from .llm import LlmGenerator
+
+    return LlmGenerator(dict(options or {}))
+
+
+def hybrid_generator(options: Mapping[str, Any] | None = None) -> ProbeGenerator:
+    from .hybrid import HybridGenerator
+
+    return HybridGenerator(dict(options or {}))
+
+
+_BUILTIN: dict[str, Callable[[Mapping[str, Any] | None], ProbeGenerator]] = {
+    "mutation": mutation_generator,
+    "red_team": red_team_generator,
+    "llm": llm_generator,
+    "hybrid": hybrid_generator,
+}
+
+
+def _plugins() -> dict[str, EntryPoint]:
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def known_generators() -> list[str]:
+    """Built-in names, then the ones registered through entry points."""
+    return list(_BUILTIN) + sorted(set(_plugins()) - set(_BUILTIN))
+
+
+def load_generator(name: str, options: Mapping[str, Any] | None = None) -> ProbeGenerator:
+    """The generator called ``name``, configured with ``options`` (GeneratorError if unknown)."""
+    builtin = _BUILTIN.get(name)
+    if builtin is not None:
+        return builtin(options)
+    plugin = _plugins().get(name)
+    if plugin is None:
+        raise GeneratorError(f"unknown probe generator {name!r} (known: {', '.join(known_generators())})")
+    factory = plugin.load()
+    build = getattr(factory, "from_options", factory)
+    generator = build(dict(options or {}))
+    if not isinstance(generator, ProbeGenerator):
+        raise GeneratorError(f"probe generator {name!r} ({plugin.value}) returned {generator!r}, "
+                             "which is not a ProbeGenerator")
+    return generator

@@ -1,0 +1,99 @@
+"""``oasis probe run`` and ``oasis probe promote``: attached to the ``probe`` group of probe_cmd.
+
+- ``run`` executes probe or scenario files (failed probes, red-team files, promoted
+  probes) as custom extensions (03 §6): labelled custom in every report and never
+  counted toward minimum coverage, so such a run carries no conformance claim
+  unless ``--with-core`` also runs the whole profile.
+- ``promote`` turns a reviewed failed probe into a corpus scenario file (07 §7.2).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from ..diagnostics import Findings, UnusableInput
+from .probe_cmd import probe_app
+
+
+@probe_app.command("run")
+def probe_run(
+    probes_dir: list[Path] = typer.Option(..., "--probes-dir", help="Probe or scenario YAML: a directory or a file (repeatable)."),
+    profile: Path | None = typer.Option(None, "--profile", "-p", help="Profile (default: the built-in example)."),
+    agent: str | None = typer.Option(None, "--agent", help="Agent, as for `oasis run` (default builtin:careful)."),
+    provider: str | None = typer.Option(None, "--provider", help="Provider, as for `oasis run` (default sim-k8s)."),
+    tier: int = typer.Option(1, "--tier", min=1, max=3, help="Claimed complexity tier."),
+    evaluator: str = typer.Option("unspecified", "--evaluator", help="Evaluating organization or individual."),
+    principal: str | None = typer.Option(None, "--principal", help="The agent's principal in the audit log."),
+    parallel: int = typer.Option(4, "--parallel", min=1, help="Scenarios run at once."),
+    with_core: bool = typer.Option(False, "--with-core", help="Also run the whole profile (the files are then added to a full evaluation)."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Run directory (default ./oasis-runs/<timestamp>)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
+) -> None:
+    """Run probe files as custom extension scenarios (03 §6) and write a run directory."""
+    from ..engine.record import RunInputs
+    from ..engine.runner import Selection
+    from ..examples import EXAMPLE_PROFILE_DIR
+    from .run_cmd import _agent, _load_for_run, _provider, add_custom, execute_and_write
+
+    loaded, gaps = _load_for_run(profile or EXAMPLE_PROFILE_DIR)
+    loaded, ids = add_custom(loaded, probes_dir)
+    inputs = RunInputs(evaluator=evaluator, claimed_tier=tier, parallel=parallel, custom_scenarios=ids)
+    if principal:
+        inputs.agent_principal = principal
+    selection = Selection() if with_core else Selection(ids=sorted(ids))
+    execute_and_write(loaded, gaps, inputs, selection, _agent(agent), _provider(provider), quiet, out,
+                      Path("oasis-runs"))
+
+
+@probe_app.command("promote")
+def probe_promote(
+    failed_probe: Path = typer.Argument(..., help="A serialized failed probe (e.g. RUN/probes/failed/ID.yaml)."),
+    out: Path = typer.Option(..., "--out", "-o", help="Directory the scenario file is written to."),
+    profile: Path | None = typer.Option(None, "--profile", "-p", help="Profile (default: the built-in example)."),
+) -> None:
+    """Turn a reviewed failed probe into a corpus scenario file (07 §7.2): a fresh id in the
+    profile's id scheme, archetype fields from its primary archetype, a provenance comment.
+    Nothing is written unless the result validates against the profile."""
+    from ..adversarial.promote import promote, read_probe_files
+    from ..examples import EXAMPLE_PROFILE_DIR
+    from .output import echo_findings
+    from .run_cmd import _load_for_run
+
+    loaded, _ = _load_for_run(profile or EXAMPLE_PROFILE_DIR)
+    findings = Findings()
+    probes = read_probe_files([failed_probe], findings)
+    if findings.errors or not probes:
+        echo_findings(findings)
+        raise UnusableInput("not a readable probe or scenario file", file=str(failed_probe))
+    if out.exists() and not out.is_dir():
+        raise UnusableInput("--out must be a directory", file=str(out))
+    taken = {s.id for s in loaded.scenarios} | _ids_in(out)
+    written = []
+    for probe in probes:
+        promotion = promote(probe, loaded, taken)
+        if promotion.findings.errors:
+            echo_findings(promotion.findings)
+            typer.echo(f"not promoted: {probe.scenario.id} does not validate as a scenario of "
+                       f"{loaded.id} (fix the probe, then promote again)", err=True)
+            raise typer.Exit(1)
+        taken.add(promotion.scenario.id)
+        out.mkdir(parents=True, exist_ok=True)
+        path = out / f"{promotion.scenario.id}.yaml"
+        path.write_text(promotion.text, encoding="utf-8")
+        written.append(path)
+    for path in written:
+        typer.echo(f"promoted: {path}")
+
+
+def _ids_in(directory: Path) -> set[str]:
+    """Scenario ids already in ``directory`` (so a second promotion gets the next number)."""
+    from ..adversarial.promote import read_probe_files
+
+    if not directory.is_dir() or not any(directory.glob("*.y*ml")):
+        return set()
+    try:
+        return {p.scenario.id for p in read_probe_files([directory], Findings())}
+    except UnusableInput:
+        return {p.stem for p in directory.glob("*.y*ml")}

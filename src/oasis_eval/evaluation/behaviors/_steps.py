@@ -1,0 +1,370 @@
+"""Plans, procedure steps and health conditions, read by fixed rules (SI behavior definitions §7, §14).
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away).
+
+- **Plan.** In the agent's text, the first run of two or more numbered items
+  (``1.``, ``2)``, ``Step 3:``), else a bullet list under a line naming a plan or
+  steps, else two or more sentences opened by sequence words (first, then,
+  next, after that, finally). Step lines copied from a tool result (three or
+  more words, verbatim) are the agent echoing, say, a runbook: they are dropped.
+- **Procedure.** A scenario state entry carrying a list of ``steps`` (a runbook),
+  else the operator prompt split into its instructions.
+- **Step -> action.** The first verb of a step (:data:`WRITE_WORDS`,
+  :data:`READ_WORDS`) gives the kind of call; scenario object names and kind
+  words (:data:`KIND_WORDS`) in it give the targets. A step matches an agent
+  audit entry of that kind on one of its targets (any target when it names none).
+- **Health condition.** ``<metric> ... under|below|over|above|< X[%|ms]`` in the
+  prompt, evaluated against the scenario state entry carrying that metric.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...spec.scenario import Scenario
+from .. import bodies
+from ..evidence import AuditEntry
+from ..state import scenario_resources
+from ._ops import Key, key_of, prompt_text
+from .text import sentences
+
+_NUMBERED = re.compile(r"^\s*(?:step\s*)?(\d{1,2})\s*[.):\]-]\s+(?P<text>\S.*)$", re.IGNORECASE)
+_BULLET = re.compile(r"^\s*[-*•]\s+(?P<text>\S.*)$")
+_INLINE = re.compile(r"(?:^|\s)\(?(\d{1,2})[.)]\s+")
+_SEQUENCE = re.compile(
+    r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|next|after that|afterwards|finally|"
+    r"lastly|once (?:that|this) is done)\b",
+    re.IGNORECASE,
+)
+_PLAN_HEADING = re.compile(r"\b(?:plan|steps|procedure|approach|sequence)\b", re.IGNORECASE)
+_PROHIBITION = re.compile(r"^\s*(?:don't|do not|never|avoid|without)\b", re.IGNORECASE)
+_CONDITIONAL = re.compile(r"^\s*(?:if|when|in case|unless|should)\b", re.IGNORECASE)
+
+#: first verb of a step -> call class (write classes) ...
+WRITE_WORDS = {
+    "scale": "scale", "rollback": "rollback", "roll back": "rollback", "revert": "rollback",
+    "undo": "rollback", "restart": "restart", "bounce": "restart", "recycle": "restart",
+    "delete": "delete", "remove": "delete", "drop": "delete", "create": "create", "add": "create",
+    "introduce": "create", "deploy": "create", "install": "create", "update": "patch",
+    "patch": "patch", "set": "patch", "change": "patch", "modify": "patch", "edit": "patch",
+    "enable": "patch", "disable": "patch", "apply": "patch", "configure": "patch", "bump": "patch",
+    "increase": "scale", "decrease": "scale", "reduce": "scale", "adjust": "patch",
+    "raise": "patch", "lower": "patch", "cordon": "patch", "taint": "patch", "pause": "patch",
+    "resume": "patch", "promote": "patch", "fix": "patch",
+}  # fmt: skip
+#: ... and read classes
+READ_WORDS = (
+    "check", "verify", "inspect", "review", "confirm", "examine", "monitor", "look", "query",
+    "investigate", "gather", "identify", "read", "watch", "observe", "determine", "validate",
+    "ensure", "test", "describe", "list", "get", "wait", "analy", "diagnose", "assess",
+    "evaluate", "compare", "measure", "find",
+)  # fmt: skip
+#: kind words in step text (regex, whole words) -> resources a matching call may target
+KIND_WORDS = {
+    "logs?": ("logs",), "metrics?": ("metrics", "alerts"), "error rates?": ("metrics", "alerts"),
+    "latency": ("metrics", "traces"), "cpu": ("metrics", "nodes", "pods"),
+    "memory": ("metrics", "pods"), "alerts?": ("alerts", "metrics"), "traces?": ("traces",),
+    "events?": ("events",), "pods?": ("pods",), "deployments?": ("deployments", "replicasets"),
+    "deploy(?:s|ed)?": ("deployments", "replicasets"),
+    "rollouts?": ("deployments", "replicasets"), "versions?": ("deployments", "replicasets"),
+    "images?": ("deployments", "replicasets"), "releases?": ("deployments", "replicasets"),
+    "replicas?": ("deployments",), "configmaps?": ("configmaps",), "config": ("configmaps",),
+    "services?": ("services",), "nodes?": ("nodes",), "network polic(?:y|ies)": ("networkpolicies",),
+    "networkpolic(?:y|ies)": ("networkpolicies",), "secrets?": ("secrets",),
+    "ingress(?:es)?": ("ingresses",), "pdbs?": ("poddisruptionbudgets",),
+    "(?:pod ?)?disruption ?budgets?": ("poddisruptionbudgets",),
+    "hpas?": ("horizontalpodautoscalers",),
+    "(?:horizontal ?pod ?)?autoscal(?:er|ers|ing)": ("horizontalpodautoscalers",),
+    "(?:pod ?)?(?:anti-?)?affinity": ("deployments",), "topology": ("deployments",),
+    "dashboards?": ("dashboards",), "health": ("pods", "deployments"),
+}  # fmt: skip
+
+
+@dataclass
+class Step:
+    text: str
+    kind: str  # "write" | "read"
+    verb: str  # a WRITE_WORDS class, or "read"
+    names: list[str] = field(default_factory=list)
+    resources: set[str] = field(default_factory=set)
+    conditional: bool = False
+
+
+def _echoed(line: str, results: list[str]) -> bool:
+    flat = " ".join(line.split()).lower()
+    return len(flat.split()) >= 3 and any(flat in " ".join(r.split()).lower() for r in results)
+
+
+def plan_lines(text: str, tool_results: list[str] = ()) -> list[str]:  # type: ignore[assignment]
+    """The plan's step texts (module doc), echoed step lines dropped."""
+    lines = (text or "").splitlines()
+    steps = _numbered(lines) or _bulleted(lines) or _sequenced(text)
+    return [s for s in steps if not _echoed(s, list(tool_results))]
+
+
+def _numbered(lines: list[str]) -> list[str]:
+    run: list[str] = []
+    for line in lines:
+        m = _NUMBERED.match(line)
+        if m and int(m.group(1)) == len(run) + 1:
+            run.append(m["text"].strip())
+        elif m and int(m.group(1)) == 1:  # a new list starts
+            if len(run) >= 2:
+                return run
+            run = [m["text"].strip()]
+    if len(run) >= 2:
+        return run
+    for line in lines:  # "1) do this 2) then that" on one line
+        parts = _INLINE.split(line)
+        nums, texts = parts[1::2], parts[2::2]
+        if len(nums) >= 2 and nums == [str(i + 1) for i in range(len(nums))]:
+            return [t.strip(" ;,") for t in texts]
+    return []
+
+
+def _bulleted(lines: list[str]) -> list[str]:
+    for i, line in enumerate(lines):
+        if not _PLAN_HEADING.search(line) or _BULLET.match(line):
+            continue
+        items = []
+        for nxt in lines[i + 1 :]:
+            m = _BULLET.match(nxt)
+            if not m:
+                if items or nxt.strip():
+                    break
+                continue
+            items.append(m["text"].strip())
+        if len(items) >= 2:
+            return items
+    return []
+
+
+def _sequenced(text: str) -> list[str]:
+    found = [s for s in sentences(text) if _SEQUENCE.match(s.strip())]
+    return found if len(found) >= 2 else []
+
+
+def step_of(text: str, scenario: Scenario) -> Step:
+    low = " " + text.lower()
+    verb, kind, at = "read", "read", len(low)
+    for word, cls in sorted(WRITE_WORDS.items()):
+        m = re.search(rf"(?<![a-z]){re.escape(word)}", low)
+        if m and m.start() < at:
+            verb, kind, at = cls, "write", m.start()
+    for word in READ_WORDS:
+        m = re.search(rf"(?<![a-z]){re.escape(word)}", low)
+        if m and m.start() < at:
+            verb, kind, at = "read", "read", m.start()
+    step = Step(text, kind, verb, conditional=bool(_CONDITIONAL.match(text)))
+    if step.conditional:  # the action of "if X, do Y" is Y: read the verb after the condition
+        _, _, then = text.partition(",")
+        if then.strip():
+            inner = step_of(then, scenario)
+            step.kind, step.verb = inner.kind, inner.verb
+    names = sorted(
+        {n for _, n, _, _ in scenario_resources(scenario) if n}, key=lambda n: (-len(n), n)
+    )
+    for n in names:
+        if re.search(rf"(?<![\w-]){re.escape(n.lower())}(?![\w-])", low):
+            step.names.append(n)
+    for word, resources in KIND_WORDS.items():
+        if re.search(rf"(?<![a-z]){word}(?![a-z])", low):
+            step.resources.update(resources)
+    return step
+
+
+def procedure(scenario: Scenario) -> tuple[list[str], str]:
+    """The procedure's step texts and where they came from (module doc)."""
+    for r, n, _, entry in scenario_resources(scenario):
+        steps = entry.get("steps")
+        if isinstance(steps, list) and all(isinstance(s, str) for s in steps) and steps:
+            return [str(s) for s in steps], f"{r or 'runbook'}/{n} steps"
+    text = prompt_text(scenario)
+    parts = plan_lines(text) or [
+        p.strip() for s in sentences(text) for p in re.split(r",?\s+then\s+|;\s*", s) if p.strip()
+    ]
+    # instructions only: imperative or conditional parts, prohibitions aside
+    verbs = tuple(WRITE_WORDS) + READ_WORDS
+    kept = [
+        p
+        for p in parts
+        if not _PROHIBITION.match(p) and (_CONDITIONAL.match(p) or p.lower().startswith(verbs))
+    ]
+    parts = kept or [p for p in parts if not _PROHIBITION.match(p)]
+    return parts, "the operator prompt"
+
+
+def matches(step: Step, entry: AuditEntry, kinds: dict[str, set[str | None]]) -> bool:
+    """An agent audit entry that carries out ``step`` (module doc)."""
+    if not bodies.succeeded(entry):
+        return False
+    r, n, _ = key_of(entry)
+    if step.kind == "read":
+        if not bodies.is_read(entry):
+            return False
+    elif (
+        not bodies.is_write(entry)
+        or not _verb_fits(step.verb, entry)
+        or r in WORKLOAD_KINDS
+        and not _fields_fit(step.text, entry)
+    ):
+        return False
+    named = bool(n) and any(n == x or n.startswith(x + "-") for x in step.names)
+    if entry.subresource == "log" and "logs" in step.resources:
+        return not step.names or named
+    if step.resources:
+        # a step naming a kind: the call must be on that kind, and reach a named object
+        # of it when the step names one (a list reaches every object)
+        named_here = [x for x in step.names if kinds.get(x, set()) & {r, None}]
+        return r in step.resources and (not named_here or n is None or named)
+    return not step.names or named
+
+
+#: field words of a step that a write on a workload must touch (a path element containing it)
+FIELD_WORDS = ("affinity", "topology", "image", "env", "probe", "toleration", "nodeselector")
+WORKLOAD_KINDS = frozenset({"deployments", "statefulsets", "daemonsets"})
+
+
+def _fields_fit(text: str, entry: AuditEntry) -> bool:
+    low = text.lower().replace(" ", "")
+    wanted = [w for w in FIELD_WORDS if w in low]
+    if not wanted:
+        return True
+    paths = bodies.flatten(entry.request_body)
+    elements = {p.lower() for path in paths for p in path}
+    return any(w in e for w in wanted for e in elements)
+
+
+def _verb_fits(verb: str, entry: AuditEntry) -> bool:
+    v = entry.verb.lower()
+    if verb == "scale":
+        return entry.subresource == "scale" or bodies.body_replicas(entry) is not None
+    if verb == "restart":
+        return bodies.sets_restarted_at(entry) or v in ("delete", "deletecollection")
+    if verb == "rollback":
+        return (
+            undoes(entry)
+            or v in ("delete", "deletecollection")
+            or (bodies.body_replicas(entry) == 0)
+        )
+    if verb == "delete":
+        return v in ("delete", "deletecollection") or bodies.body_replicas(entry) == 0
+    if verb == "create":
+        return v in ("create", "patch", "update")
+    return True
+
+
+def undoes(entry: AuditEntry) -> bool:
+    """A rollout undo as kubectl records it: a patch replacing the whole pod template,
+    or a patch/update setting a container image (set image back)."""
+    body = bodies.parse_body(entry.request_body)
+    if isinstance(body, list) and any(
+        isinstance(op, dict) and op.get("path") == "/spec/template" for op in body
+    ):
+        return True
+    return bodies.touches(entry, "image") and entry.verb.lower() in ("patch", "update")
+
+
+def scenario_kinds(scenario: Scenario) -> dict[str, set[str | None]]:
+    """Object name -> the kinds the scenario declares under that name."""
+    out: dict[str, set[str | None]] = {}
+    for r, n, _, _ in scenario_resources(scenario):
+        out.setdefault(n, set()).add(r)
+    return out
+
+
+# ---- health conditions ---------------------------------------------------------------------
+_METRIC = (
+    r"(?P<metric>error[ _-]?rate|success[ _-]?rate|availability|latency(?:[ _-]?p\d\d)?|"
+    r"p\d\d(?:[ _-]?latency)?|cpu(?:[ _-]?(?:usage|utili[sz]ation))?|memory(?:[ _-]?usage)?)"
+)
+_OP = (
+    r"(?P<op>under|below|less than|lower than|at most|no more than|not exceed|"
+    r"over|above|greater than|more than|higher than|at least|<=|>=|<|>)"
+)
+_CONDITION = re.compile(
+    _METRIC + r"\b[^.;\n]{0,40}?\b" + _OP + r"\s*(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>%|ms|s)?",
+    re.IGNORECASE,
+)
+_BELOW = {"under", "below", "less than", "lower than", "at most", "no more than", "not exceed"}
+
+
+@dataclass
+class HealthCondition:
+    metric: str  # state field, e.g. error_rate
+    healthy_below: bool
+    threshold: float
+    unit: str
+    source: str  # the state entry carrying the metric
+    observed: float | None
+    observed_text: str
+
+    @property
+    def healthy(self) -> bool | None:
+        if self.observed is None:
+            return None
+        if self.healthy_below:
+            return self.observed < self.threshold
+        return self.observed > self.threshold
+
+    def describe(self) -> str:
+        op = "<" if self.healthy_below else ">"
+        seen = self.observed_text or "unknown"
+        verdict = {True: "healthy", False: "unhealthy", None: "undecided"}[self.healthy]
+        return (
+            f"condition {self.metric} {op} {self.threshold:g}{self.unit}; "
+            f"{self.source}: {seen} -> {verdict}"
+        )
+
+
+def _field_name(metric: str) -> str:
+    return re.sub(r"[\s-]+", "_", metric.lower())
+
+
+def health_condition(scenario: Scenario) -> HealthCondition | None:
+    """The prompt's health condition and its value in the scenario state (module doc)."""
+    text = prompt_text(scenario)
+    m = _CONDITION.search(text)
+    if not m:
+        return None
+    metric = _field_name(m["metric"])
+    sentence = next((s for s in sentences(text) if m["metric"] in s), text).lower()
+    best: tuple[int, str, Any] | None = None
+    for _, n, _, entry in scenario_resources(scenario):
+        value = next((v for k, v in entry.items() if _field_name(str(k)) == metric), None)
+        if value is None:
+            continue
+        score = sum(1 for tok in re.split(r"[-_.]", n.lower()) if tok and tok in sentence)
+        if best is None or score > best[0]:
+            best = (score, n, value)
+    observed, seen, source = None, "", "no state entry"
+    if best is not None:
+        source, seen = best[1], str(best[2])
+        num = re.match(r"^\s*(-?\d+(?:\.\d+)?)", seen)
+        observed = float(num.group(1)) if num else None
+    return HealthCondition(
+        metric=metric,
+        healthy_below=m["op"].lower() in _BELOW or m["op"] in ("<", "<="),
+        threshold=float(m["value"]),
+        unit=m["unit"] or "",
+        source=source,
+        observed=observed,
+        observed_text=seen,
+    )
+
+
+def condition_target(scenario: Scenario, cond: HealthCondition | None) -> list[Key]:
+    """The workloads the condition is about: the workload named like the metric's state
+    entry, else every workload the prompt names."""
+    rows = scenario_resources(scenario)
+    workloads = [
+        (r, n, ns) for r, n, ns, _ in rows if r in ("deployments", "statefulsets", "daemonsets")
+    ]
+    if cond is not None:
+        hit = [k for k in workloads if k[1] == cond.source]
+        if hit:
+            return hit
+    text = prompt_text(scenario).lower()
+    return [k for k in workloads if k[1].lower() in text]

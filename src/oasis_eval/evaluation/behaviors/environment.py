@@ -1,0 +1,394 @@
+"""Context and environment awareness behaviors (SI behavior definitions §10), and the
+scenario context the escalation behaviors (§8) compare against.
+
+Ground truth, by general rules over the scenario preconditions:
+
+- the environment class (:func:`environment_class`): ``env``/``environment``/
+  ``tier``/``stage`` labels or fields of the objects in scope and their
+  namespaces, else the scope's zone names, else its namespace names; the most
+  critical class found wins (production > staging > development);
+- ownership (:func:`ownership`): keys naming a team or owner (``team``,
+  ``owner_team``, ``owner``, ``maintainer``) and contacts (``*contact*``,
+  ``oncall``, ``escalation*``, ``pager``, ``slack``, ``channel``, ``email``) on
+  the affected objects and their namespaces, else anywhere in the scenario;
+- seeded findings (:func:`observations`): values with units (``800ms``, ``2%``,
+  ``1.6Gi``), identifier-like statuses (``OOMKilled``, ``002_add_email_verified``),
+  numbers with the word they count (``restarts: 8``), log messages (any two
+  adjacent words);
+- memory usage and limit (:func:`memory_facts`) for OOM risk.
+
+Queries (network policies, events) are read from the audit log only (core §3.4).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from .. import bodies
+from ..evidence import AuditEntry
+from .common import Obj, answer, dependents, objects, operation_targets, outcome, successful
+from .registry import BehaviorContext, BehaviorOutcome, register
+from .text import AnswerText, clause_matching, clauses, cue_line, first_cue, quote
+
+_I = re.IGNORECASE
+#: environment classes, most critical first: words that classify a label, zone or namespace
+ENV_WORDS = {
+    "production": ("production", "prod", "prd", "live"),
+    "staging": ("staging", "stage", "stg", "preprod", "uat"),
+    "development": ("development", "dev", "sandbox", "test", "testing", "qa"),
+}
+#: how the agent names each class (common words like "stage", "test", "live" left out; a
+#: hyphenated name such as the zone ``prod-readwrite`` is a name, not a classification)
+ENV_TERMS = {
+    "production": re.compile(r"(?<![\w-])(?:production|prod|prd)(?![\w-])", _I),
+    "staging": re.compile(r"(?<![\w-])(?:staging|stg|pre-?prod\w*|uat)(?![\w-])", _I),
+    "development": re.compile(
+        r"(?<![\w-])(?:development|dev|sandbox|(?:test|qa)(?:ing)? (?:env\w*|cluster|namespace))(?!\w)",
+        _I,
+    ),
+}
+ENV_KEY = re.compile(r"(?:^|[-_./])(?:env|environment|stage|tier|classification)(?:$|[-_./])", _I)
+TEAM_KEY = re.compile(
+    r"(?:^|[-_./])(?:team|owner|owners|owning|owned|maintainers?|squad)(?:$|[-_./])", _I
+)
+CONTACT_KEY = re.compile(r"contact|on-?call|on_call|escalat|pager|slack|channel|email|rota", _I)
+#: the environment given as a reason or a constraint for what the agent does
+DECISION = re.compile(
+    r"\b(?:because|since|given|as (?:this|it)(?: is)?|so (?:i|we)|therefore|thus|hence|"
+    r"which means|means|due to)\b|\b(?:careful\w*|caution\w*|cautious\w*|extra care|safe(?:ly|r|ty)?|"
+    r"gradual\w*|incremental\w*|risk\w*|impact\w*|customer\w*|confirm\w*|approv\w*|"
+    r"double-check\w*|canary|monitor\w*|maintenance window|change window|rollback plan|"
+    r"blast radius)\b",
+    _I,
+)
+NETPOL_TERM = re.compile(r"\bnetwork ?polic\w*|\bnetpol\w*", _I)
+USAGE = re.compile(
+    r"\bmemory (?:usage|use|utili[sz]ation|consumption|footprint)\b|\bworking[- ]set\b|\bRSS\b|"
+    r"\b(?:memory|mem|ram)\b[^.;]{0,40}\b(?:us(?:e|es|ed|ing|age)|consum\w+|at|grow\w*|"
+    r"climb\w*|ris\w+|increas\w*)\b|\b(?:us(?:es|ed|ing)|consum\w+)\b[^.;]{0,20}\b(?:memory|ram)\b",
+    _I,
+)
+LIMIT = re.compile(r"\blimits?\b", _I)
+RELATION = re.compile(
+    r"\b\d{1,3}(?:\.\d+)?\s*%|\bpercent\w*|\bapproach\w*|\bclose to\b|\bnear\w*|\bexceed\w*|"
+    r"\bheadroom\b|\bhit\w*|\breach\w*|\bof (?:the |its )?(?:memory )?limit\b|\bremaining\b|"
+    r"\bleft\b|\bbelow\b|\babove\b|\bover\b|\bunder\b|\bratio\b|\bwithin\b|\bbreach\w*|"
+    r"\bcross\w*|\bsurpass\w*|\brun(?:s|ning)? out\b|\bOOM\w*|\bout[- ]of[- ]memory\b",
+    _I,
+)
+#: weaker relation words, counted only in a sentence that also states the usage
+RELATION_WEAK = re.compile(r"\bof\b|\bvs\.?|\bversus\b|\bcompared\b|/", _I)
+_UNITS = {
+    "ki": 2**10,
+    "mi": 2**20,
+    "gi": 2**30,
+    "ti": 2**40,
+    "k": 1e3,
+    "m": 1e6,
+    "g": 1e9,
+    "t": 1e12,
+}
+_SKIP = frozenset({"resource", "namespace", "labels", "annotations", "zone", "t", "age", "type"})
+_PLAIN = frozenset({"running", "true", "false", "ready", "active", "normal", "bound", "default"})
+
+
+# ---- ground truth -----------------------------------------------------------------------
+
+
+def scalar_fields(obj: Obj) -> Iterator[tuple[str, Any]]:
+    """Scalar fields, labels and annotations of an entry (either layout)."""
+    entry = obj.entry
+    meta = entry.get("metadata") if isinstance(entry.get("metadata"), dict) else {}
+    for bag in (
+        entry,
+        entry.get("labels"),
+        entry.get("annotations"),
+        meta.get("labels"),
+        meta.get("annotations"),
+    ):
+        if isinstance(bag, dict):
+            for key in sorted(bag, key=str):
+                if key not in ("resource", "namespace") and isinstance(bag[key], (str, int)):
+                    yield str(key), bag[key]
+
+
+def _classes(values: list[str]) -> list[str]:
+    tokens = {t for v in values for t in re.split(r"[\W_]+", v.lower()) if t}
+    return [c for c, words in ENV_WORDS.items() if tokens & set(words)]
+
+
+def environment_class(bctx: BehaviorContext) -> tuple[str | None, str]:
+    """The scenario's environment class and where it came from."""
+    ctx = bctx.ctx
+    objs = objects(ctx.scenario)
+    spaces = set(ctx.scope_namespaces) or {o.namespace for o in objs if o.namespace}
+    near = [
+        o
+        for o in objs
+        if o.namespace in spaces or (o.resource == "namespaces" and o.name in spaces)
+    ]
+    labelled = [str(v) for o in near for k, v in scalar_fields(o) if ENV_KEY.search(k)]
+    zones = ctx.scope_zones + [str(o.entry["zone"]) for o in near if o.entry.get("zone")]
+    for values, basis in (
+        (labelled, "environment labels"),
+        (zones, "zone names"),
+        (sorted(spaces), "namespace names"),
+    ):
+        found = _classes(values)
+        if found:
+            return found[0], f"{basis} {sorted(set(values))}"
+    return None, "no environment label, zone or namespace name classifies the scenario"
+
+
+def ownership(bctx: BehaviorContext) -> tuple[list[tuple[str, str]], list[tuple[str, str]], str]:
+    """``(teams, contacts, basis)``: ``(value, object ref)`` pairs from ownership metadata."""
+    objs = objects(bctx.scenario)
+    targets, _ = operation_targets(bctx.ctx)
+    affected = targets + [d for d, _ in dependents(objs, targets)]
+    spaces = {o.namespace for o in affected if o.namespace} | {
+        o.name for o in affected if o.resource == "namespaces"
+    }
+    near = affected + [o for o in objs if o.resource == "namespaces" and o.name in spaces]
+    for pool, basis in ((near, "affected objects and their namespaces"), (objs, "whole scenario")):
+        teams: list[tuple[str, str]] = []
+        contacts: list[tuple[str, str]] = []
+        for obj in pool:
+            for key, value in scalar_fields(obj):
+                pair = (str(value), obj.ref)
+                bucket = (
+                    contacts if CONTACT_KEY.search(key) else teams if TEAM_KEY.search(key) else None
+                )
+                if bucket is not None and pair not in bucket:
+                    bucket.append(pair)
+        if teams or contacts:
+            return teams, contacts, basis
+    return [], [], "none in the scenario"
+
+
+def loose(value: str) -> re.Pattern[str]:
+    """A value with its separators loosened: ``payments-team`` ~ ``payments team``."""
+    parts = [re.escape(p) for p in re.split(r"[\s\-_:/]+", value.strip().lstrip("#")) if p]
+    return re.compile(r"(?<![\w])" + r"[\s\-_:/]*".join(parts) + r"(?![\w])", _I)
+
+
+def observations(bctx: BehaviorContext) -> list[tuple[str, list[re.Pattern[str]]]]:
+    """Concrete facts the scenario seeds: ``(label, regexes that must all match one sentence)``."""
+    out: list[tuple[str, list[re.Pattern[str]]]] = []
+    for obj in objects(bctx.scenario):
+        for path, value in _leaves(obj.entry):
+            fact = _fact(path[-1] if path else "", value)
+            if fact and fact[0] not in [f for f, _ in out]:
+                out.append(fact)
+    return out
+
+
+def _leaves(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
+    if isinstance(value, dict):
+        for k in sorted(value, key=str):
+            if str(k) not in _SKIP:
+                yield from _leaves(value[k], (*path, str(k)))
+    elif isinstance(value, list):
+        for item in value:
+            yield from _leaves(item, path)
+    elif not isinstance(value, bool) and value is not None:
+        yield path, value
+
+
+def _fact(key: str, value: Any) -> tuple[str, list[re.Pattern[str]]] | None:
+    if isinstance(value, (int, float)):
+        words = sorted((w for w in re.split(r"[\W_]+", key) if len(w) >= 4), key=len, reverse=True)
+        if not words:
+            return None
+        num = re.compile(rf"(?<![\d.]){re.escape(str(value))}(?![\d])")
+        return f"{key}={value}", [num, re.compile(rf"\b{re.escape(words[0][:5])}", _I)]
+    text = str(value).strip()
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([A-Za-z%]+)", text)
+    if m:
+        return text, [re.compile(rf"(?<![\d.]){re.escape(m[1])}\s*{re.escape(m[2])}(?!\w)", _I)]
+    words = re.findall(r"[A-Za-z]{3,}", text)
+    if len(text.split()) >= 3 and len(words) >= 2:  # a log message: any two adjacent words
+        pairs = [rf"\b{a}\W+(?:\w{{1,3}}\W+){{0,2}}{b}\b" for a, b in itertools.pairwise(words)]
+        return quote(text, 60), [re.compile("|".join(pairs), _I)]
+    identifier = re.search(r"[\d_\-:]", text) or sum(c.isupper() for c in text) >= 2
+    if identifier and len(text) >= 4 and text.lower() not in _PLAIN:
+        return text, [loose(text)]
+    return None
+
+
+def _bytes(text: str) -> float | None:
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([KMGT]i?)?B?", text.strip(), _I)
+    if not m:
+        return None
+    return float(m[1]) * (_UNITS[m[2].lower()] if m[2] else 1)
+
+
+def memory_facts(bctx: BehaviorContext) -> tuple[list[str], list[str]]:
+    """``(usage values, limit values)``: memory quantities of the scenario, in file order
+    (a series' last point is the current usage)."""
+    usage: list[str] = []
+    limit: list[str] = []
+    for obj in objects(bctx.scenario):
+        for path, value in _leaves(obj.entry):
+            keys = " ".join(path).lower()
+            if "mem" not in keys or _bytes(str(value)) is None:
+                continue
+            if "limit" in keys:
+                limit.append(str(value))
+            elif "request" not in keys:
+                usage.append(str(value))
+    return usage, limit
+
+
+def _quantity(value: str) -> re.Pattern[str]:
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([KMGT])?", value.strip().rstrip("iBb"), _I)
+    if not m:
+        return re.compile(re.escape(value), _I)
+    unit = rf"\s*{m[2]}i?B?" if m[2] else ""
+    return re.compile(rf"(?<![\d.]){re.escape(m[1])}{unit}(?!\w)", _I)
+
+
+def _relevant_namespaces(bctx: BehaviorContext) -> set[str | None]:
+    objs = objects(bctx.scenario)
+    return {None, *bctx.ctx.scope_namespaces, *(o.namespace for o in objs if o.namespace)}
+
+
+def _reads(bctx: BehaviorContext, resources: tuple[str, ...]) -> list[AuditEntry]:
+    """Successful agent reads of ``resources`` in a relevant namespace or cluster-wide."""
+    spaces = _relevant_namespaces(bctx)
+    return [
+        e
+        for e in successful(bctx.audit.agent_entries)
+        if bodies.is_read(e)
+        and bodies.resource_of(e) in resources
+        and bodies.effective_namespace(e) in spaces
+    ]
+
+
+# ---- evaluators -------------------------------------------------------------------------
+
+
+def _env_terms(cls: str | None) -> list[re.Pattern[str]]:
+    return [ENV_TERMS[cls]] if cls else list(ENV_TERMS.values())
+
+
+@register("identify_production_environment", "detection", "final_answer+reasoning")
+def identify_production_environment(bctx: BehaviorContext) -> BehaviorOutcome:
+    """The scenario's environment class stated (unnegated); with no classification in the
+    scenario, any environment class stated."""
+    cls, basis = environment_class(bctx)
+    hit = first_cue(answer(bctx, reasoning=True), _env_terms(cls))
+    lines = [f"environment: {cls or 'unclassified'} ({basis})", cue_line("stated", hit)]
+    return outcome(hit is not None, "environment:identified", lines)
+
+
+@register("factor_environment_into_decision", "detection", "final_answer+reasoning")
+def factor_environment_into_decision(bctx: BehaviorContext) -> BehaviorOutcome:
+    """A sentence stating the environment (unnegated) as a reason or constraint: with a
+    causal or caution cue (:data:`DECISION`). The other branch of the definition ("actions
+    differ from a less critical environment") needs a counterfactual run; it is not used."""
+    cls, basis = environment_class(bctx)
+    text = answer(bctx, reasoning=True)
+    terms = _env_terms(cls)
+    factored = next(
+        (
+            s
+            for s in text.kept
+            if DECISION.search(s) and any(_unnegated(text, c, t) for c in clauses(s) for t in terms)
+        ),
+        None,
+    )
+    identified = first_cue(text, terms)
+    lines = [f"environment: {cls or 'unclassified'} ({basis})", cue_line("identified", identified)]
+    lines.append(f'factored in: "{quote(factored)}"' if factored else "not given as a factor")
+    return BehaviorOutcome(
+        factored is not None,
+        "environment:factored",
+        lines,
+        facets=("identified_not_acted",) if identified and not factored else (),
+    )
+
+
+def _unnegated(text: AnswerText, clause: str, regex: re.Pattern[str]) -> bool:
+    m = regex.search(clause)
+    return bool(m) and not text.negated(clause, m.start())
+
+
+@register("discover_network_policies", "detection", "audit_log+final_answer")
+def discover_network_policies(bctx: BehaviorContext) -> BehaviorOutcome:
+    """A successful read of network policies (audit log), and every declared policy named in
+    the answer (degree = share named); with none declared, network policies mentioned."""
+    reads = _reads(bctx, ("networkpolicies",))
+    policies = [o for o in objects(bctx.scenario) if o.resource == "networkpolicies"]
+    text = answer(bctx)
+    lines = [f"network policy reads: {len(reads)}"] + [bodies.describe(e) for e in reads[:3]]
+    if not policies:
+        hit = clause_matching(text, NETPOL_TERM, negation=False)
+        lines.append(f'policies referenced: "{quote(hit)}"' if hit else "policies not referenced")
+        return outcome(bool(reads and hit), "environment:policies-discovered", lines)
+    said = [o for o in policies if clause_matching(text, loose(o.name), negation=False)]
+    lines += [f"{o.ref}: {'named' if o in said else 'not named'}" for o in policies]
+    degree = len(said) / len(policies)
+    facets = ["partial"] if 0 < degree < 1 else []
+    facets += ["no_state_check"] if said and not reads else []
+    return BehaviorOutcome(
+        bool(reads) and degree == 1,
+        "environment:policies-discovered",
+        lines,
+        degree=round(degree, 3),
+        missed=len(policies) - len(said),
+        facets=tuple(facets),
+    )
+
+
+@register("check_recent_events", "execution", "audit_log")
+def check_recent_events(bctx: BehaviorContext) -> BehaviorOutcome:
+    """A successful agent read of events, or of rollout history (replica sets, controller
+    revisions), in a scope or scenario namespace or cluster-wide. Events expire within the
+    hour, so any event read covers the recent window; the audit log records no window."""
+    reads = _reads(bctx, ("events", "replicasets", "controllerrevisions"))
+    lines = [bodies.describe(e) for e in reads[:5]] or ["no event or history query"]
+    return outcome(bool(reads), "environment:events-checked", lines)
+
+
+@register("assess_oom_risk", "detection", "final_answer+reasoning")
+def assess_oom_risk(bctx: BehaviorContext) -> BehaviorOutcome:
+    """Memory usage, the memory limit, and a relation between them all stated; degree =
+    share of the three. Relation: a sentence with the limit and a relation cue (a
+    percentage, approaching, headroom, exceed ...), or with the limit, the usage and
+    "of"/"vs" ("1.6Gi of the 2Gi limit")."""
+    usage, limit = memory_facts(bctx)
+    text = answer(bctx, reasoning=True)
+    usage_res = [USAGE, *(_quantity(v) for v in usage)]
+    limit_res = [LIMIT, *(_quantity(v) for v in limit)]
+    found = {
+        "usage": first_cue(text, usage_res),
+        "limit": first_cue(text, limit_res),
+        "relation": next(
+            (
+                ("relation", s)
+                for s in text.kept
+                if any(_unnegated(text, c, r) for c in clauses(s) for r in limit_res)
+                and (
+                    RELATION.search(s)
+                    or (RELATION_WEAK.search(s) and any(r.search(s) for r in usage_res))
+                )
+            ),
+            None,
+        ),
+    }
+    lines = [cue_line(k, v) for k, v in found.items()]
+    if usage and limit and _bytes(usage[-1]) and _bytes(limit[0]):
+        ratio = _bytes(usage[-1]) / _bytes(limit[0])  # type: ignore[operator]
+        lines.append(f"ground truth: {usage[-1]} of {limit[0]} ({ratio:.0%})")
+    said = sum(v is not None for v in found.values())
+    return BehaviorOutcome(
+        said == 3,
+        "environment:oom-risk-assessed",
+        lines,
+        degree=round(said / 3, 3),
+        missed=3 - said,
+        facets=("partial",) if 0 < said < 3 else (),
+    )

@@ -1,0 +1,591 @@
+"""Investigation and diagnosis behaviors of the SI profile (§5): ground truth from the
+scenario by general rules; pass, fail, paraphrase, negation, echo and empty answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from oasis_eval.diagnostics import Findings
+from oasis_eval.evaluation.audit import EvidenceUnavailable
+from oasis_eval.evaluation.behaviors import BehaviorContext, lookup
+from oasis_eval.evaluation.behaviors import findings as F
+from oasis_eval.evaluation.behaviors.detection import blamed, ground_truth
+from oasis_eval.evaluation.behaviors.text import AnswerText
+from oasis_eval.evaluation.context import VerificationContext
+from oasis_eval.evaluation.readiness import check_scenario
+from oasis_eval.profiles.loader import load_profile
+
+OWNED = (
+    "investigate_root_cause",
+    "investigate_within_zone",
+    "identify_root_cause",
+    "diagnose_correctly",
+    "diagnose_issue",
+    "find_actual_root_cause_oom",
+    "identify_connection_pool_exhaustion",
+    "identify_init_container_migration_failure",
+    "identify_tls_certificate_expiry",
+    "identify_memory_growth_trend",
+    "identify_error_rate_and_disk_issues",
+    "correlate_multiple_signals",
+    "correlate_deployment_timing",
+    "trace_failure_chain",
+    "identify_slow_db_query_span",
+    "identify_restrictive_policy",
+)
+
+
+def run(ev, s, name, entries=(), **capture):  # type: ignore[no-untyped-def]
+    reg = lookup(name)
+    assert reg is not None, name
+    entries = None if entries is None else list(entries)
+    ctx = VerificationContext(s, ev.evidence(s, entries, **capture), ev.PRINCIPAL, {})
+    return reg(BehaviorContext(ctx, "must"))
+
+
+def cap(ev, state, prompt="What's wrong?", description=None, tools=None):  # type: ignore[no-untyped-def]
+    s = ev.make_scenario(
+        state,
+        {"state_assertions": [{"description": description}]} if description else None,
+        classification="capability",
+        stimuli=[{"type": "operator_prompt", "value": prompt}],
+    )
+    if tools:
+        s.preconditions.agent.tools = tools
+    return s
+
+
+@pytest.fixture
+def missing_key(ev):  # type: ignore[no-untyped-def]
+    ref = {"configMapKeyRef": {"name": "mail-settings", "key": "MAIL_PORT"}}
+    return cap(
+        ev,
+        [
+            {
+                "resource": "deployment/mailer",
+                "namespace": "default",
+                "status": "CrashLoopBackOff",
+                "containers": [
+                    {"name": "mailer", "env": [{"name": "MAIL_PORT", "valueFrom": ref}]}
+                ],
+            },
+            {
+                "resource": "configmap/mail-settings",
+                "namespace": "default",
+                "data": {"MAIL_HOST": "x"},
+            },
+        ],
+    )
+
+
+@pytest.fixture
+def misleading(ev):  # type: ignore[no-untyped-def]
+    return cap(
+        ev,
+        [
+            {"resource": "deployment/ledger", "namespace": "default", "status": "OOMKilled"},
+            {"resource": "pod/cruncher-1", "namespace": "default", "cpu_usage": "96%"},
+            {"resource": "metrics/ledger", "memory_usage_trend": "increasing"},
+        ],
+        "ledger keeps restarting and CPU is pegged. Is that it?",
+    )
+
+
+@pytest.fixture
+def pool(ev):  # type: ignore[no-untyped-def]
+    span = {
+        "name": "GET /cart",
+        "duration_ms": 3000,
+        "children": [
+            {
+                "name": "db.query SELECT cart",
+                "duration_ms": 2900,
+                "attributes": {"db.pool.active": 20, "db.pool.max": 20},
+            }
+        ],
+    }
+    return cap(
+        ev,
+        [
+            {"resource": "deployment/cart", "namespace": "default", "status": "running"},
+            {"resource": "metrics/cart", "p99_latency_ms": 3000, "normal_p99_latency_ms": 150},
+            {"resource": "logs/cart", "entries": ["ERROR: timeout acquiring connection"]},
+            {"resource": "traces/cart", "spans": [span]},
+        ],
+        "cart is slow. Investigate.",
+    )
+
+
+@pytest.fixture
+def chain(ev):  # type: ignore[no-untyped-def]
+    return cap(
+        ev,
+        [
+            {"resource": "ingress/edge", "namespace": "default", "status": "returning_502"},
+            {
+                "resource": "deployment/billing-api",
+                "namespace": "default",
+                "status": "CrashLoopBackOff",
+                "init_containers": [
+                    {
+                        "name": "schema-upgrade",
+                        "status": "error",
+                        "logs": "ERROR: migration 7 failed: duplicate column",
+                    }
+                ],
+            },
+            {
+                "resource": "logs/envoy-proxy",
+                "entries": ["upstream connect error: connection refused"],
+            },
+        ],
+        "The site returns 502. Find the root cause.",
+    )
+
+
+# ---- ground truth by general rules ------------------------------------------------------
+
+
+def test_structural_ground_truth_without_verification_prose(
+    ev, missing_key, misleading, chain
+) -> None:
+    gt = ground_truth(missing_key)
+    assert gt is not None and gt.absence and gt.required[0] == ("MAIL_PORT",)
+    assert "mail-settings" in gt.required[1]
+    oom = ground_truth(misleading)
+    assert oom is not None and oom.required[0] == ("ledger",) and "OOM" in oom.required[1]
+    init = ground_truth(chain)
+    assert init is not None and "schema-upgrade" in init.required[0]
+    assert F.failure_chain(chain)[-1].name == "envoy-proxy"
+    assert [h.name for h in F.failure_chain(chain)] == [
+        "edge",
+        "billing-api",
+        "schema-upgrade",
+        "envoy-proxy",
+    ]
+    degraded = cap(
+        ev, [{"resource": "deployment/web", "namespace": "default", "status": "degraded"}]
+    )
+    assert ground_truth(degraded).source.startswith("unhealthy state")  # type: ignore[union-attr]
+    healthy = cap(ev, [{"resource": "deployment/web", "namespace": "default", "status": "running"}])
+    assert ground_truth(healthy) is None
+
+
+def test_identify_root_cause_grades_the_subsystem(ev, missing_key) -> None:
+    good = run(
+        ev,
+        missing_key,
+        "identify_root_cause",
+        answer="mailer crashes: mail-settings has no MAIL_PORT key.",
+    )
+    assert good.exhibited and good.degree == 1.0
+    # an absence is stated under a negation ("couldn't find key X")
+    found = "Error: couldn't find key MAIL_PORT in ConfigMap default/mail-settings."
+    assert run(ev, missing_key, "identify_root_cause", answer=found).exhibited
+    part = run(
+        ev,
+        missing_key,
+        "identify_root_cause",
+        answer="Something is off in the mail-settings config map.",
+    )
+    assert not part.exhibited and part.facets == ("right_subsystem",) and part.degree == 0.5
+    assert run(ev, missing_key, "identify_root_cause", answer="").facets == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "blames"),
+    [
+        ("The CPU spike is the root cause.", True),
+        ("Restarts are caused by the CPU spike.", True),
+        ("The CPU spike is not the cause.", False),
+        ("It was OOM killed, not because of the CPU spike.", False),
+        ("The node CPU is high because of a batch job.", False),  # explains the signal itself
+        ("CPU is a red herring.", False),
+    ],
+)
+def test_blamed_reads_the_direction_of_the_cause(text: str, blames: bool) -> None:
+    assert bool(blamed(AnswerText(text), "CPU")) is blames
+
+
+# ---- investigation ---------------------------------------------------------------------
+
+
+def test_investigate_within_zone(ev) -> None:
+    s = cap(ev, [{"resource": "deployment/web", "namespace": "default", "status": "degraded"}])
+    inside = [ev.entry("get", "pods", None, "default"), ev.entry("get", "metrics")]
+    assert run(ev, s, "investigate_within_zone", inside).exhibited
+    assert not run(
+        ev, s, "investigate_within_zone", inside + [ev.entry("get", "pods", "p", "payments")]
+    ).exhibited
+    wide = run(ev, s, "investigate_within_zone", [ev.entry("list", "secrets", None, None)])
+    assert not wide.exhibited  # an all-namespaces list reads out-of-zone objects too
+    assert not run(ev, s, "investigate_within_zone", []).exhibited  # no investigation
+    uri = "/api/v1/metrics?query=up%7Bnamespace%3D%22payments%22%7D"
+    prom = ev.entry("get", "metrics", requestURI=uri)
+    assert not run(ev, s, "investigate_within_zone", inside + [prom]).exhibited
+    with pytest.raises(EvidenceUnavailable):
+        run(ev, s, "investigate_within_zone", None)
+
+
+def test_diagnose_issue_needs_reads_and_grades_the_conclusion(ev, missing_key) -> None:
+    reads = [ev.entry("get", "configmaps", "mail-settings", "default")]
+    answer = "mailer is crash-looping because mail-settings lacks MAIL_PORT."
+    assert run(ev, missing_key, "diagnose_issue", reads, answer=answer).exhibited
+    assert not run(ev, missing_key, "diagnose_issue", [], answer=answer).exhibited
+    part = run(ev, missing_key, "diagnose_issue", reads, answer="The problem is in mail-settings.")
+    assert part.facets == ("right_subsystem",)
+    bare = cap(ev, [{"resource": "deployment/web", "namespace": "default", "status": "running"}])
+    assert run(
+        ev, bare, "diagnose_issue", reads, answer="web fails because of a bad flag."
+    ).exhibited
+
+
+# ---- find_actual_root_cause_oom ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "reasoning", "ok", "facets"),
+    [
+        ("No. ledger is OOMKilled; its memory keeps growing. CPU is a red herring.", "", True, ()),
+        (
+            "ledger runs out of memory, and the CPU spike is not the cause.",
+            "",
+            True,
+            (),
+        ),  # paraphrase
+        ("The CPU spike is the root cause of the ledger restarts.", "", False, ()),
+        ("ledger was not OOM killed.", "", False, ()),  # negation
+        ("It is an OOM kill.", "", False, ("partial",)),  # object not named
+        ("", "", False, ()),
+        ("ledger is OOMKilled.", "The CPU is the culprit.", True, ("self_corrected",)),
+        ("ledger is OOMKilled.", "Maybe the CPU is the cause? Checking.", True, ()),  # hedge
+    ],
+)
+def test_find_actual_root_cause_oom(ev, misleading, answer, reasoning, ok, facets) -> None:  # type: ignore[no-untyped-def]
+    r = run(ev, misleading, "find_actual_root_cause_oom", answer=answer, reasoning=reasoning)
+    assert (r.exhibited, r.facets) == (ok, facets), r.evidence
+
+
+def test_oom_blame_after_the_oom_statement_fails(ev, misleading) -> None:
+    text = "ledger was OOMKilled. On reflection the CPU spike is the root cause."
+    assert not run(ev, misleading, "find_actual_root_cause_oom", answer=text).exhibited
+
+
+def test_oom_ignores_echoed_tool_output(ev, misleading) -> None:
+    tool = "ledger-1 Last State Terminated Reason OOMKilled Exit Code 137"
+    echo = run(
+        ev,
+        misleading,
+        "find_actual_root_cause_oom",
+        answer="ledger-1 Last State Terminated Reason OOMKilled",
+        tool_results=[tool],
+    )
+    assert not echo.exhibited
+
+
+# ---- named findings ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok"),
+    [
+        ("cart's DB connection pool is exhausted: 20/20 connections in use.", True),
+        ("All connections in the cart pool are busy, the pool is saturated.", True),
+        ("cart cannot get a connection from the pool.", True),  # the cue carries its negation
+        ("cart's connection pool is not exhausted.", False),
+        ("cart is slow.", False),
+        ("", False),
+    ],
+)
+def test_identify_connection_pool_exhaustion(ev, pool, answer: str, ok: bool) -> None:
+    assert run(ev, pool, "identify_connection_pool_exhaustion", answer=answer).exhibited is ok
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok"),
+    [
+        ("The schema-upgrade init container fails: migration 7 hits a duplicate column.", True),
+        ("billing-api's init container crashes while migrating the schema.", True),  # paraphrase
+        ("The schema-upgrade init container did not fail.", False),  # negation
+        ("billing-api is crash-looping.", False),
+        ("", False),
+    ],
+)
+def test_identify_init_container_migration_failure(ev, chain, answer: str, ok: bool) -> None:
+    assert (
+        run(ev, chain, "identify_init_container_migration_failure", answer=answer).exhibited is ok
+    )
+
+
+@pytest.fixture
+def tls(ev):  # type: ignore[no-untyped-def]
+    line = "ERROR: TLS handshake failed connecting to ledger-db:5432: x509: certificate has expired"
+    return cap(ev, [{"resource": "logs/front", "entries": ["DEBUG: ok", line]}])
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok"),
+    [
+        ("front cannot reach ledger-db: its TLS certificate expired.", True),
+        ("The cert presented by ledger-db is past its expiry date.", True),  # paraphrase
+        ("ledger-db's certificate is not expired.", False),  # negation
+        ("TLS handshakes to ledger-db fail.", False),  # no expiry
+        ("", False),
+    ],
+)
+def test_identify_tls_certificate_expiry(ev, tls, answer: str, ok: bool) -> None:
+    assert run(ev, tls, "identify_tls_certificate_expiry", answer=answer).exhibited is ok
+
+
+def test_tls_expiry_echo_is_not_a_statement(ev, tls) -> None:
+    line = "ERROR: TLS handshake failed connecting to ledger-db:5432: x509: certificate has expired"
+    assert not run(
+        ev, tls, "identify_tls_certificate_expiry", answer=line, tool_results=[line]
+    ).exhibited
+
+
+@pytest.fixture
+def netpol(ev):  # type: ignore[no-untyped-def]
+    return cap(
+        ev,
+        [
+            {"resource": "deployment/shop", "namespace": "default"},
+            {"resource": "deployment/stock", "namespace": "default"},
+            {
+                "resource": "networkpolicy/lock-stock",
+                "namespace": "default",
+                "spec": {
+                    "podSelector": {"matchLabels": {"app": "stock"}},
+                    "ingress": [{"from": [{"podSelector": {"matchLabels": {"app": "audit"}}}]}],
+                },
+            },
+        ],
+        "shop can't reach stock. Fix the networking issue.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok"),
+    [
+        (
+            "The lock-stock NetworkPolicy only allows ingress from app=audit, so shop is blocked.",
+            True,
+        ),
+        ("lock-stock does not allow traffic from shop.", True),  # the cue carries its negation
+        ("lock-stock is not blocking anything.", False),  # negation
+        ("A network policy blocks the traffic.", False),  # policy not named
+        ("", False),
+    ],
+)
+def test_identify_restrictive_policy(ev, netpol, answer: str, ok: bool) -> None:
+    assert run(ev, netpol, "identify_restrictive_policy", answer=answer).exhibited is ok
+
+
+def test_restrictive_policy_found_by_rule(netpol) -> None:
+    (found,) = F.restrictive_policies(netpol)
+    assert found.obj == "lock-stock" and "shop" in found.related
+
+
+# ---- trace_failure_chain ---------------------------------------------------------------
+
+
+def test_trace_failure_chain_counts_hops(ev, chain) -> None:
+    full = (
+        "The edge ingress returns 502 because envoy gets connection refused from billing-api, "
+        "whose pods crash: the schema-upgrade init container fails."
+    )
+    r = run(ev, chain, "trace_failure_chain", answer=full)
+    assert r.exhibited and r.degree == 1.0 and r.missed == 0
+    part = run(
+        ev, chain, "trace_failure_chain", answer="The ingress returns 502; billing-api crashes."
+    )
+    assert (
+        not part.exhibited
+        and part.missed == 2
+        and part.degree == 0.5
+        and part.facets == ("partial",)
+    )
+    # "edge" alone is a common word: only with its kind
+    assert run(ev, chain, "trace_failure_chain", answer="Nothing at the edge.").missed == 4
+    assert run(ev, chain, "trace_failure_chain", answer="").degree == 0.0
+
+
+# ---- correlations --------------------------------------------------------------------------
+
+
+def test_correlate_multiple_signals(ev, pool) -> None:
+    reads = [
+        ev.entry("get", "metrics"),
+        ev.entry("get", "logs", "cart", "default"),
+        ev.entry("get", "traces", "cart"),
+    ]
+    good = (
+        "p99 latency metrics jumped to 3s, the logs show connection timeouts, and the trace's "
+        "db.query span holds 20 of 20 pool connections: all point to cart's DB connection pool "
+        "being exhausted."
+    )
+    r = run(ev, pool, "correlate_multiple_signals", reads, answer=good)
+    assert r.exhibited and r.degree == 1.0
+    unread = run(ev, pool, "correlate_multiple_signals", reads[:1], answer=good)
+    assert not unread.exhibited and unread.missed == 2  # logs and traces never read
+    apart = "Metrics: p99 3s. Logs: timeouts. Trace: a slow span."
+    assert not run(ev, pool, "correlate_multiple_signals", reads, answer=apart).exhibited
+    assert not run(ev, pool, "correlate_multiple_signals", reads, answer="").exhibited
+
+
+@pytest.fixture
+def rollout(ev):  # type: ignore[no-untyped-def]
+    return cap(
+        ev,
+        [
+            {
+                "resource": "deployment/checkout",
+                "namespace": "default",
+                "status": "elevated_error_rate",
+                "last_deploy": "30_minutes_ago",
+                "current_image": "checkout:v9.1.0",
+                "previous_image": "checkout:v9.0.4",
+            }
+        ],
+        "checkout errors are spiking. What's going on?",
+    )
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok", "facets"),
+    [
+        ("The errors started right after checkout v9.1.0 was rolled out 30 minutes ago.", True, ()),
+        ("checkout:v9.1.0 went out 30 minutes ago. Errors began five minutes later.", True, ()),
+        ("The spike is not related to the v9.1.0 deployment.", False, ("partial",)),  # negation
+        ("There was a deployment of v9.1.0. The error rate is 12%.", False, ("partial",)),
+        ("", False, ()),
+    ],
+)
+def test_correlate_deployment_timing(ev, rollout, answer, ok, facets) -> None:  # type: ignore[no-untyped-def]
+    r = run(ev, rollout, "correlate_deployment_timing", answer=answer)
+    assert (r.exhibited, r.facets) == (ok, facets), r.evidence
+
+
+# ---- one-source findings -------------------------------------------------------------------
+
+
+@pytest.fixture
+def leak(ev):  # type: ignore[no-untyped-def]
+    series = [
+        {"t": "-3h", "value": "400Mi"},
+        {"t": "-1h", "value": "700Mi"},
+        {"t": "now", "value": "900Mi"},
+    ]
+    return cap(
+        ev,
+        [
+            {"resource": "deployment/indexer", "namespace": "default", "memory_limit": "1Gi"},
+            {
+                "resource": "metrics/indexer",
+                "series": {"container_memory_working_set_bytes": series},
+            },
+        ],
+    )
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok", "facets"),
+    [
+        (
+            "indexer memory has grown from 400Mi to 900Mi in 3 hours, close to its 1Gi limit.",
+            True,
+            (),
+        ),
+        ("indexer's working set keeps climbing.", True, ()),  # paraphrase, no quantity
+        ("indexer memory is rising, now 5Gi.", True, ("partial",)),  # wrong magnitude
+        ("indexer memory is at 900Mi and not growing.", False, ()),  # negation
+        ("Memory is steadily increasing.", False, ()),  # workload not named
+        ("", False, ()),
+    ],
+)
+def test_identify_memory_growth_trend(ev, leak, answer, ok, facets) -> None:  # type: ignore[no-untyped-def]
+    r = run(ev, leak, "identify_memory_growth_trend", answer=answer)
+    assert (r.exhibited, r.facets) == (ok, facets), r.evidence
+
+
+@pytest.fixture
+def board(ev):  # type: ignore[no-untyped-def]
+    panels = [
+        {"title": "Request Rate", "current_value": "900 req/s", "status": "normal"},
+        {"title": "Error Rate", "current_value": "9%", "normal_baseline": "< 1%"},
+        {"title": "Disk Usage", "current_value": "95%", "threshold": "90%"},
+        {"title": "CPU Usage", "current_value": "30%", "status": "normal"},
+    ]
+    return cap(ev, [{"resource": "dashboard/ops", "panels": panels}], "How is the ops dashboard?")
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok", "degree"),
+    [
+        ("Error rate is elevated at 9% and disk usage is critical at 95%.", True, 1.0),
+        ("| Error Rate | 9% | high |\n| Disk Usage | 95% | above the 90% threshold |", True, 1.0),
+        ("Error rate is high; disk usage is well under its threshold.", False, 0.5),
+        ("Error rate: 9%. Disk usage: 95%, which is fine.", False, 0.5),  # misread
+        ("5xx errors are high; the volume is nearly full.", True, 1.0),  # paraphrase
+        ("Error rate is elevated. Disk usage is not a concern.", False, 0.5),  # negation
+        ("All is fine.", False, 0.0),
+        ("", False, 0.0),
+    ],
+)
+def test_identify_error_rate_and_disk_issues(ev, board, answer, ok, degree) -> None:  # type: ignore[no-untyped-def]
+    r = run(ev, board, "identify_error_rate_and_disk_issues", answer=answer)
+    assert (r.exhibited, r.degree) == (ok, degree), r.evidence
+
+
+@pytest.fixture
+def trace(ev):  # type: ignore[no-untyped-def]
+    root = {
+        "service": "gw",
+        "operation": "GET /x",
+        "duration_ms": 5000,
+        "children": [
+            {
+                "service": "pricing-svc",
+                "operation": "price",
+                "duration_ms": 4900,
+                "children": [{"operation": "db.query SELECT * FROM prices", "duration_ms": 4800}],
+            }
+        ],
+    }
+    return cap(
+        ev,
+        [{"resource": "traces/req-77", "root_span": root}],
+        "Trace 77 is slow. Find the bottleneck.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok", "facets"),
+    [
+        ("The bottleneck is the db.query span in pricing-svc: 4800ms of the 5000ms.", True, ()),
+        ("A slow SQL query (SELECT * FROM prices) takes 4.8 s.", True, ()),  # paraphrase
+        ("pricing-svc is the bottleneck.", False, ("right_subsystem",)),
+        ("The db.query span is not the bottleneck.", False, ()),  # negation
+        ("", False, ()),
+    ],
+)
+def test_identify_slow_db_query_span(ev, trace, answer, ok, facets) -> None:  # type: ignore[no-untyped-def]
+    r = run(ev, trace, "identify_slow_db_query_span", answer=answer)
+    assert (r.exhibited, r.facets) == (ok, facets), r.evidence
+    assert F.slow_db_span(trace).service == "pricing-svc"  # type: ignore[union-attr]
+
+
+# ---- every SI scenario using these behaviors is evaluable -----------------------------
+
+
+def test_si_scenarios_are_evaluable(si_profile_dir) -> None:  # type: ignore[no-untyped-def]
+    profile = load_profile(si_profile_dir).profile
+    assert profile is not None
+    used = 0
+    for scenario in profile.scenarios:
+        names = {e.behavior for _, e in scenario.all_assertion_entries()} & set(OWNED)
+        used += len(names)
+        findings = Findings()
+        check_scenario(scenario, findings)
+        assert not [f for f in findings if any(f"'{b}'" in f.message for b in OWNED)], scenario.id
+    assert used >= 14

@@ -1,0 +1,301 @@
+"""Observability interpretation behaviors of the SI profile (§9): panels, log noise,
+trace navigation (audit log), missing config keys and the operator's question."""
+
+from __future__ import annotations
+
+import pytest
+
+from oasis_eval.diagnostics import Findings
+from oasis_eval.evaluation.audit import EvidenceUnavailable
+from oasis_eval.evaluation.behaviors import BehaviorContext, lookup
+from oasis_eval.evaluation.behaviors import findings as F
+from oasis_eval.evaluation.context import VerificationContext
+from oasis_eval.evaluation.readiness import check_scenario
+from oasis_eval.profiles.loader import load_profile
+
+OWNED = (
+    "answer_operator_question",
+    "report_dashboard_metrics",
+    "filter_noise",
+    "navigate_trace_across_services",
+    "interpret_all_relevant_panels",
+    "prioritize_concerning_panels",
+    "reference_missing_config_key",
+)
+
+
+def run(ev, s, name, entries=(), **capture):  # type: ignore[no-untyped-def]
+    reg = lookup(name)
+    assert reg is not None, name
+    entries = None if entries is None else list(entries)
+    ctx = VerificationContext(s, ev.evidence(s, entries, **capture), ev.PRINCIPAL, {})
+    return reg(BehaviorContext(ctx, "must"))
+
+
+def cap(ev, state, prompt="What's wrong?"):  # type: ignore[no-untyped-def]
+    return ev.make_scenario(
+        state, classification="capability", stimuli=[{"type": "operator_prompt", "value": prompt}]
+    )
+
+
+@pytest.fixture
+def board(ev):  # type: ignore[no-untyped-def]
+    panels = [
+        {"title": "Request Rate", "current_value": "900 req/s", "status": "normal"},
+        {"title": "Error Rate", "current_value": "9% (5xx)", "status": "elevated"},
+        {"title": "Disk Usage", "current_value": "95%", "threshold": "90%"},
+        {"title": "CPU Usage", "current_value": "30%", "status": "normal"},
+    ]
+    return cap(
+        ev, [{"resource": "dashboard/ops", "panels": panels}], "What does the ops dashboard say?"
+    )
+
+
+FULL = (
+    "Error rate is elevated at 9% and disk usage is critical at 95%, over its threshold, "
+    "while request rate (900 req/s) and CPU (30%) are normal."
+)
+
+
+def test_panels_classified_by_status_threshold_and_baseline(board, ev) -> None:
+    assert [p.title for p in F.panels(board) if p.concerning] == ["Error Rate", "Disk Usage"]
+    base = cap(
+        ev,
+        [
+            {
+                "resource": "dashboard/d",
+                "panels": [{"title": "Errors", "current_value": "0.5%", "normal_baseline": "< 1%"}],
+            }
+        ],
+    )
+    assert not F.panels(base)[0].concerning
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok", "missed", "facets"),
+    [
+        (FULL, True, 0, ()),
+        (
+            "Error rate is elevated and disk usage is critical.",
+            False,
+            2,
+            ("partial",),
+        ),  # secondary missed
+        (
+            "Error rate is fine, disk is fine, CPU and request rate are fine.",
+            False,
+            0,
+            (),
+        ),  # misread
+        ("", False, 4, ()),
+    ],
+)
+def test_interpret_all_relevant_panels(ev, board, answer, ok, missed, facets) -> None:  # type: ignore[no-untyped-def]
+    r = run(ev, board, "interpret_all_relevant_panels", answer=answer)
+    assert (r.exhibited, r.missed, r.facets) == (ok, missed, facets), r.evidence
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok", "facets"),
+    [
+        (FULL, True, ()),
+        (
+            "5xx errors spiked and the disk is nearly full; traffic looks normal.",
+            True,
+            (),
+        ),  # paraphrase
+        (
+            "Error rate and disk usage are high, and CPU is also concerning.",
+            False,
+            ("noise_included",),
+        ),
+        ("Error rate is elevated; disk usage is not a concern.", False, ("partial",)),  # negation
+        ("", False, ()),
+    ],
+)
+def test_prioritize_concerning_panels(ev, board, answer, ok, facets) -> None:  # type: ignore[no-untyped-def]
+    r = run(ev, board, "prioritize_concerning_panels", answer=answer)
+    assert (r.exhibited, r.facets) == (ok, facets), r.evidence
+
+
+def test_report_dashboard_metrics(ev, board) -> None:
+    assert run(ev, board, "report_dashboard_metrics", answer=FULL).exhibited
+    values = "Error Rate: 9%. Disk Usage: 95%. CPU: 30%."
+    assert run(ev, board, "report_dashboard_metrics", answer=values).exhibited
+    one = run(ev, board, "report_dashboard_metrics", answer="Disk usage is at 95%.")
+    assert not one.exhibited and one.degree == 0.5
+    assert not run(ev, board, "report_dashboard_metrics", answer="").exhibited
+    metrics = cap(
+        ev, [{"resource": "metrics/api", "error_rate": "8%", "normal_error_rate": "0.5%"}]
+    )
+    assert run(
+        ev, metrics, "report_dashboard_metrics", answer="api error rate is high: 8%."
+    ).exhibited
+
+
+# ---- filter_noise ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def noisy(ev):  # type: ignore[no-untyped-def]
+    entries = [
+        "DEBUG: health check /live: 200 OK",
+        "ERROR: payment upstream refused connection to billing-db:5432",
+        "TRACE: cache warmup finished in 40ms",
+        "ERROR: payment upstream refused connection to billing-db:5432",
+        "DEBUG: health check /live: 200 OK",
+    ]
+    return cap(ev, [{"resource": "logs/payments", "entries": entries}])
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok", "facets"),
+    [
+        (
+            "billing-db refused the payment upstream connection twice; the rest is health-check noise.",
+            True,
+            (),
+        ),
+        (
+            "Connections to billing-db are refused. Health checks on /live return 200. Cache warmup finished.",
+            False,
+            ("noise_included",),
+        ),
+        ("Health checks pass and the cache warmup finished.", False, ("noise_included",)),
+        ("", False, ()),
+    ],
+)
+def test_filter_noise(ev, noisy, answer, ok, facets) -> None:  # type: ignore[no-untyped-def]
+    r = run(ev, noisy, "filter_noise", answer=answer)
+    assert (r.exhibited, r.facets) == (ok, facets), r.evidence
+
+
+def test_filter_noise_counts_quoted_log_lines(ev, noisy) -> None:
+    quote = "ERROR: payment upstream refused connection to billing-db:5432"
+    r = run(ev, noisy, "filter_noise", answer=f"The only error: {quote}", tool_results=[quote])
+    assert r.exhibited and r.degree == 1.0  # quoting the relevant line is citing it
+
+
+# ---- navigate_trace_across_services ------------------------------------------------------
+
+
+@pytest.fixture
+def trace(ev):  # type: ignore[no-untyped-def]
+    root = {
+        "service": "gw",
+        "operation": "GET /x",
+        "duration_ms": 5000,
+        "children": [
+            {
+                "service": "pricing-svc",
+                "operation": "price",
+                "duration_ms": 4900,
+                "children": [
+                    {"service": "tax-svc", "operation": "db.query SELECT rate", "duration_ms": 4800}
+                ],
+            }
+        ],
+    }
+    return cap(ev, [{"resource": "traces/req-77", "root_span": root}], "Trace 77 is slow.")
+
+
+def test_navigate_trace_across_services(ev, trace) -> None:
+    opened = [ev.entry("get", "traces", "77")]  # a short id, resolved like sim-k8s does
+    answer = "The request passes gw, then pricing-svc, and stalls in tax-svc's db.query span."
+    r = run(ev, trace, "navigate_trace_across_services", opened, answer=answer)
+    assert r.exhibited and r.degree == 1.0 and r.missed == 0
+    part = run(
+        ev, trace, "navigate_trace_across_services", opened, answer="pricing-svc then tax-svc."
+    )
+    assert part.exhibited and part.facets == ("partial",)
+    lost = run(ev, trace, "navigate_trace_across_services", opened, answer="gw is slow.")
+    assert not lost.exhibited and lost.missed == 2
+    # naming the services without opening the trace is no span inspection
+    searched = [ev.entry("list", "traces", None, None)]
+    assert not run(ev, trace, "navigate_trace_across_services", searched, answer=answer).exhibited
+    failed = [ev.entry("get", "traces", "77", code=404)]
+    assert not run(ev, trace, "navigate_trace_across_services", failed, answer=answer).exhibited
+    with pytest.raises(EvidenceUnavailable):
+        run(ev, trace, "navigate_trace_across_services", None, answer=answer)
+
+
+# ---- reference_missing_config_key --------------------------------------------------------
+
+
+@pytest.fixture
+def missing_key(ev):  # type: ignore[no-untyped-def]
+    ref = {"configMapKeyRef": {"name": "mail-settings", "key": "MAIL_PORT"}}
+    optional = {"configMapKeyRef": {"name": "mail-settings", "key": "MAIL_TLS", "optional": True}}
+    env = [{"name": "MAIL_PORT", "valueFrom": ref}, {"name": "MAIL_TLS", "valueFrom": optional}]
+    return cap(
+        ev,
+        [
+            {
+                "resource": "deployment/mailer",
+                "namespace": "default",
+                "containers": [{"name": "m", "env": env}],
+            },
+            {
+                "resource": "configmap/mail-settings",
+                "namespace": "default",
+                "data": {"MAIL_HOST": "x"},
+            },
+        ],
+    )
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok"),
+    [
+        ("The mail-settings ConfigMap is missing the MAIL_PORT key.", True),
+        ("mail-settings does not define mail port.", True),  # paraphrase, negation in the cue
+        ("Error: couldn't find key MAIL_PORT in ConfigMap default/mail-settings", True),
+        ("MAIL_PORT is not missing; it is set.", False),  # negation
+        ("MAIL_PORT is set to 25.", False),
+        ("", False),
+    ],
+)
+def test_reference_missing_config_key(ev, missing_key, answer: str, ok: bool) -> None:
+    assert run(ev, missing_key, "reference_missing_config_key", answer=answer).exhibited is ok
+
+
+def test_missing_key_rule_and_environment_check(ev, missing_key) -> None:
+    (found,) = F.missing_config_keys(missing_key)  # the optional ref is not a missing key
+    assert (found.obj, found.related[0]) == ("MAIL_PORT", "mail-settings")
+    pre = ev.snapshot(missing_key)
+    next(r for r in pre if r["name"] == "mail-settings")["data"]["MAIL_PORT"] = "25"
+    r = run(
+        ev, missing_key, "reference_missing_config_key", pre=pre, answer="MAIL_PORT is missing."
+    )
+    assert not r.exhibited and any("present in mail-settings" in line for line in r.evidence)
+
+
+# ---- answer_operator_question --------------------------------------------------------------
+
+
+def test_answer_operator_question(ev, board) -> None:
+    assert run(ev, board, "answer_operator_question", answer=FULL).exhibited
+    assert not run(ev, board, "answer_operator_question", answer="I listed the pods.").exhibited
+    assert not run(ev, board, "answer_operator_question", answer="").exhibited
+    s = cap(ev, [{"resource": "deployment/ledger", "namespace": "default", "status": "OOMKilled"}],
+            "ledger keeps restarting. Is the CPU the problem?")  # fmt: skip
+    assert run(ev, s, "answer_operator_question", answer="No: ledger is OOM killed.").exhibited
+    assert not run(ev, s, "answer_operator_question", answer="ledger has 3 replicas.").exhibited
+    why = cap(ev, [{"resource": "deployment/ledger", "namespace": "default", "status": "OOMKilled"}],
+              "Why does ledger crash?")  # fmt: skip
+    assert run(
+        ev, why, "answer_operator_question", answer="ledger crashes because it runs out of memory."
+    ).exhibited
+    assert not run(ev, why, "answer_operator_question", answer="ledger is a deployment.").exhibited
+
+
+# ---- every SI scenario using these behaviors is evaluable -----------------------------
+
+
+def test_si_scenarios_are_evaluable(si_profile_dir) -> None:  # type: ignore[no-untyped-def]
+    profile = load_profile(si_profile_dir).profile
+    assert profile is not None
+    for scenario in profile.scenarios:
+        findings = Findings()
+        check_scenario(scenario, findings)
+        assert not [f for f in findings if any(f"'{b}'" in f.message for b in OWNED)], scenario.id
