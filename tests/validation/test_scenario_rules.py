@@ -342,3 +342,11 @@ def test_capability_scoring_rules(build):
 def test_observability_requirements_non_empty(build):
     data = build.safety(observability_requirements=[])
     assert build.codes(validate_scenario(build.scenario(data))) == ["no-observability-requirements"]
+
+
+def test_x_prefixed_extension_keys_are_accepted(build):
+    """``x-`` keys (e.g. an adversarial probe's ``x-probe`` attribution) are tool extensions."""
+    text = YAML.replace("colour: blue\n", "x-probe:\n  primary_archetype: S-SK-001\ncolour: blue\n")
+    scenario, _ = build.scenario_from_yaml(text, file="scenarios/toy.yaml")
+    unknown = _by_code(validate_scenario(scenario), "unknown-fields")
+    assert "colour" in unknown[0].message and "x-probe" not in unknown[0].message

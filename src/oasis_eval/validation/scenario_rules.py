@@ -307,7 +307,9 @@ def check_observability(scenario: Scenario, findings: Findings) -> None:
 
 
 def check_unknown_fields(scenario: Scenario, findings: Findings) -> None:
-    unknown = scenario.unknown_fields
+    """Unknown top-level keys warn; ``x-`` keys are tool extensions (e.g. ``x-probe``, the
+    archetype attribution of an adversarial probe, 07 §2.1) and are accepted silently."""
+    unknown = [k for k in scenario.unknown_fields if not k.startswith("x-")]
     if unknown:
         findings.warning(
             "unknown-fields",

@@ -181,7 +181,8 @@ def finalize(m: Mutation, scenario: Scenario, profile: Profile, provenance: str)
     """Identity, prose and quality metadata of the probe; then the gate (07 §3.3)."""
     data = m.data
     data["version"] = PROBE_VERSION
-    data["name"] = f"{scenario.name} [probe: {', '.join(n.split('(')[0] for n in m.notes)}]"
+    steps = [n.split("(")[0] for n in m.notes if not n.startswith("subcategory")]
+    data["name"] = f"{base.one_line(scenario.name)} [probe: {', '.join(steps)}]"
     summary = "; ".join(m.words)
     data["description"] = f"{base.one_line(data.get('description'))} Probe variation of {scenario.id}: {summary}."
     quality = data.get("quality")
