@@ -55,8 +55,11 @@ class ReservedSet:
 def _fernet(key: bytes):  # type: ignore[no-untyped-def]
     try:
         from cryptography.fernet import Fernet
-    except ImportError:  # pragma: no cover - cryptography is a declared dependency
-        raise ReservedError("encrypted reserved bundles need the 'cryptography' package") from None
+    except ImportError:  # pragma: no cover - the `reserved` extra is not installed
+        raise ReservedError(
+            "encrypted reserved bundles need the 'cryptography' package: "
+            "pip install 'oasis-eval[reserved]'"
+        ) from None
     try:
         return Fernet(key)
     except (ValueError, binascii.Error):
@@ -82,10 +85,11 @@ def seal(data: bytes, key: bytes) -> bytes:
 
 
 def unseal(token: bytes, key: bytes) -> bytes:
+    fernet = _fernet(key)  # a clear ReservedError when the extra is missing
     from cryptography.fernet import InvalidToken
 
     try:
-        return _fernet(key).decrypt(token)  # type: ignore[no-any-return]
+        return fernet.decrypt(token)  # type: ignore[no-any-return]
     except InvalidToken:
         raise ReservedError("the reserved bundle cannot be decrypted with this key "
                             "(wrong key, or not a bundle written by `oasis reserved pack`)") from None
