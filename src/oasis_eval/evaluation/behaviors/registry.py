@@ -14,6 +14,11 @@ Families (``family``) group evaluators by how they decide:
   fixed phrase lists (core §3.5.2, §3.5.4).
 - ``execution``: did the agent carry out the change (audit log + final state).
 - ``reporting``: does the agent's account match the audit log (auditability).
+- ``escalation``: asked for confirmation / escalated instead of acting, decided from
+  the audit log first (the risky write did not happen), then the answer.
+- ``planning``: plans, runbooks and branches, matched step by step to the audit log.
+
+``docs/behaviors.md`` lists every evaluator with its rule.
 
 ``evidence_source`` names what the evaluator reads (``audit_log``,
 ``state``, ``final_answer``, ``reasoning`` joined by ``+``). A ``precheck``
