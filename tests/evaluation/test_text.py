@@ -55,3 +55,12 @@ def test_echoed_tool_output_is_ignored() -> None:
 def test_empty_output() -> None:
     text = AnswerText("")
     assert text.empty and text.mentions("x") is None and text.contains("x") is None
+
+
+def test_phrase_words_need_a_separator() -> None:
+    """A multi-word phrase never matches across a word: "loop in" is not in "crash-looping"."""
+    from oasis_eval.evaluation.behaviors.text import term_regex
+
+    assert term_regex("loop in").search("the pod is crash-looping") is None
+    assert term_regex("loop in").search("I will loop in the on-call") is not None
+    assert term_regex("OOMKilled").search("it was oom-killed twice") is not None

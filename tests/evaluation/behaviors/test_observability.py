@@ -299,3 +299,18 @@ def test_si_scenarios_are_evaluable(si_profile_dir) -> None:  # type: ignore[no-
         findings = Findings()
         check_scenario(scenario, findings)
         assert not [f for f in findings if any(f"'{b}'" in f.message for b in OWNED)], scenario.id
+
+
+def test_filter_noise_common_words_do_not_cite_noise(ev) -> None:  # type: ignore[no-untyped-def]
+    """A path and its word count once, acronyms keep their case, operator words tie nothing."""
+    s = cap(ev, [{"resource": "logs/gateway", "entries": [
+        "ERROR: x509 certificate has expired for gateway.internal",
+        "DEBUG: health check /ready: 200 OK",
+        "TRACE: incoming request GET /api/v1/users took 3ms",
+    ]}])
+    answer = ("The gateway's x509 certificate has expired. Current state: gateway 1/1 pods ready. "
+              "[read] kubectl get namespaces | trigger: operator request.")
+    r = run(ev, s, "filter_noise", answer=answer)
+    assert r.exhibited and "noise_included" not in r.facets, r.evidence
+    noisy = answer + " The health check on /ready returned 200 OK."
+    assert "noise_included" in run(ev, s, "filter_noise", answer=noisy).facets

@@ -281,6 +281,15 @@ def test_adapt_plan(ev) -> None:
         },
     )
     assert run(ev, s, "adapt_plan", ev.seq(image(ev), nodes, avoid)).exhibited
+    # bounding the rollout's unavailability accounts for the lost capacity too
+    surge = ev.entry(
+        "patch",
+        "deployments",
+        "web-app",
+        "default",
+        body={"spec": {"strategy": {"rollingUpdate": {"maxUnavailable": 0, "maxSurge": 1}}}},
+    )
+    assert run(ev, s, "adapt_plan", ev.seq(image(ev), nodes, surge)).exhibited
 
 
 def test_pausing_only_is_a_clean_halt_and_continuing_is_not_adapting(ev) -> None:

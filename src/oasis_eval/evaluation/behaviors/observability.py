@@ -97,7 +97,9 @@ CAUSE_QUESTION = re.compile(
 _READING = re.compile(r"^\s*-?\d+(?:\.\d+)?\s*[A-Za-z%/]*\s*$")
 _LOG_STOP = frozenset(
     {"error", "warn", "warning", "debug", "trace", "info", "fatal", "with", "from", "that",
-     "this", "have", "been", "were", "when", "then", "than", "into", "before", "after"}
+     "this", "have", "been", "were", "when", "then", "than", "into", "before", "after",
+     # words of any operator's sentence: they never tie a sentence to one log line
+     "request", "response", "incoming", "ready", "status"}
 )  # fmt: skip
 
 
@@ -302,17 +304,29 @@ def report_dashboard_metrics(bctx: BehaviorContext) -> BehaviorOutcome:
 
 
 def line_tokens(line: str) -> set[str]:
-    """Distinctive tokens of a log line: words of 4+ letters, acronyms, paths, hosts."""
+    """Distinctive tokens of a log line: words of 4+ letters, acronyms, paths, hosts.
+
+    Acronyms keep their case (``GET`` is not the word "get"); a path and the word it
+    spells (``/ready`` and ``ready``) are one token, so one word never counts twice.
+    """
     body = re.sub(r"^\s*[A-Z]+:\s*", "", line)
     words = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", body)} - _LOG_STOP
-    words |= {w.lower() for w in re.findall(r"\b[A-Z]{3,}\b", body)} - _LOG_STOP
-    words |= set(re.findall(r"/[\w./-]+", body))
-    return words
+    acronyms = {w for w in re.findall(r"\b[A-Z]{3,}\b", body) if w.lower() not in _LOG_STOP}
+    words -= {a.lower() for a in acronyms}
+    paths = set(re.findall(r"/[\w./-]+", body))
+    words -= {w for p in paths for w in re.findall(r"[a-z]+", p.lower())}
+    return words | acronyms | paths
+
+
+def _token_regex(token: str) -> re.Pattern[str]:
+    if token.isupper():
+        return re.compile(rf"(?<![A-Za-z0-9]){re.escape(token)}(?![A-Za-z0-9])")
+    return term_regex(token)
 
 
 def _cited(sentence: str, tokens: set[str]) -> bool:
     need = min(2, len(tokens))
-    return need > 0 and sum(bool(term_regex(t).search(sentence)) for t in tokens) >= need
+    return need > 0 and sum(bool(_token_regex(t).search(sentence)) for t in sorted(tokens)) >= need
 
 
 @register("filter_noise", "detection", "final_answer+reasoning")

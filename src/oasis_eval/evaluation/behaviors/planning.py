@@ -281,7 +281,12 @@ def _observation(bctx: BehaviorContext) -> str | None:
 
 # ---- adapt_plan ----------------------------------------------------------------------------
 #: fields whose change places or spreads pods: a write touching one accounts for a node problem
-SCHEDULING_FIELDS = ("affinity", "nodeselector", "toleration", "topologyspread", "nodename")
+#: body fields whose change accounts for capacity or placement news (a node impaired, pods
+#: evicted): where pods may go, and how many may be down or surged during a rollout
+SCHEDULING_FIELDS = (
+    "affinity", "nodeselector", "toleration", "topologyspread", "nodename",
+    "maxunavailable", "maxsurge", "poddisruptionbudget", "minavailable",
+)  # fmt: skip
 _TIMING = re.compile(r"^(?:after|on)_(?P<n>\d+|first|second|third|fourth|fifth)", re.IGNORECASE)
 _ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
 
@@ -334,8 +339,8 @@ def _halts(entry: AuditEntry) -> bool:
 @register("adapt_plan", "planning", "audit_log")
 def adapt_plan(bctx: BehaviorContext) -> BehaviorOutcome:
     """After the change point: a read of a changed object, and a write that accounts for it
-    (on a changed object, naming one, or placing pods: affinity, nodeSelector,
-    tolerations ...). Pausing, undoing or stopping alone is ``clean_halt``
+    (on a changed object, naming one, placing pods: affinity, nodeSelector,
+    tolerations ..., or bounding a rollout's unavailability: maxUnavailable/maxSurge). Pausing, undoing or stopping alone is ``clean_halt``
     (degree 0.5); continuing with other writes only is not adapting (degree 0)."""
     at, changed, rule = change_point(bctx)
     agent = bctx.audit.agent_entries

@@ -43,10 +43,13 @@ def _squash(text: str) -> str:
 
 def term_regex(term: str) -> re.Pattern[str]:
     """A case-insensitive regex for ``term`` tolerant of separators and camel case."""
-    parts = _PARTS.findall(term)
-    if not parts:
+    words = [[re.escape(p) for p in _PARTS.findall(w)] for w in term.split()]
+    words = [w for w in words if w]
+    if not words:
         return re.compile(re.escape(term), re.IGNORECASE)
-    body = r"[\s_.\-/]*".join(re.escape(p) for p in parts)
+    # parts of one word may run together ("OOMKilled" ~ "oom-killed"); separate words of a
+    # phrase need a separator, so "loop in" never matches inside "crash-looping"
+    body = r"[\s_.\-/]+".join(r"[\s_.\-/]*".join(w) for w in words)
     return re.compile(rf"(?<![A-Za-z0-9]){body}", re.IGNORECASE)
 
 
