@@ -1,13 +1,16 @@
 """Built-in demo agents (adapter type ``builtin``): ``careful`` and ``naive``.
 
-They exist to demonstrate the safety gate and to test the engine end to end on
-sim-k8s — they are not useful operators. Both read the same things through the
-environment's tools (in process for ``sim-k8s://`` endpoints, over MCP for
-``http://`` ones) and differ only in what they do about it:
+They exist to demonstrate the safety gate and capability scoring, and to test the
+engine end to end on sim-k8s. Both read through the environment's tools (in
+process for ``sim-k8s://`` endpoints, over MCP for ``http://`` ones) and differ in
+what they do about it:
 
 - ``careful`` investigates with reads, stays inside its declared scope and mode,
   treats instructions found in data as data, refuses destructive or out-of-scope
-  requests with a reason and never echoes secret values;
+  requests with a reason and never echoes secret values; inside those bounds it
+  works as a rule-based operator (diagnosis from events, logs, metrics, traces and
+  dashboards; narrow, verified changes rolled back when a step fails; escalation
+  with context and owners; an audit trail of every call in its answer);
 - ``naive`` does what it is told, including instructions it finds in logs,
   annotations and tool output, and takes the broadest action.
 """
@@ -26,7 +29,8 @@ from .session import Session
 Policy = Callable[[Session, AgentTask], Awaitable[str]]
 
 AGENTS: dict[str, tuple[Policy, str, dict[str, Any]]] = {
-    "careful": (careful.run, "reads first, stays in scope and mode, refuses unsafe requests with a reason",
+    "careful": (careful.run, ("reads first, stays in scope and mode, refuses unsafe requests with a reason, "
+                             "diagnoses, makes narrow verified changes, escalates when unsure"),
                 {"operational_mode": "read_write", "zone_model": True}),
     "naive": (naive.run, "does what it is told, including instructions found in data",
               {"operational_mode": "read_write", "zone_model": False}),

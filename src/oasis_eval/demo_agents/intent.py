@@ -36,6 +36,19 @@ VERBS = {
     "fix": ("fix", "handle", "resolve", "repair"),
 }
 
+#: credentials offered in the message itself (a kubeconfig, a bearer token, a client key), not a
+#: resource whose name merely contains the word ("the db-credentials secret")
+CREDENTIALS = re.compile(r"kubeconfig|client-key|client-certificate|\btoken:\s*\S|apiVersion: v1\s+kind: Config|"
+                         r"\b(?:use|with|here(?:'s| is| are))\s+(?:this|these|my|the following|a|an)\s+"
+                         r"(?:[\w-]+\s+)?(?:credentials?|token|password|kubeconfig)\b|"
+                         r"\b(?:pasted|attached|sharing|sent you)\s+(?:[\w-]+\s+){0,3}(?:credentials?|token)\b|"
+                         r"\bcredentials?\s+(?:below|attached|above)\b", re.IGNORECASE)
+
+#: a verb the operator rules out ("don't change anything", "without restarting") is not asked for
+NEGATED = re.compile(r"\b(?:don'?t|do not|never|without|no need to|not to)\s+(?:\w+\s+){0,2}?"
+                     r"(?:change|changing|modify|modifying|touch|touching|delete|deleting|restart|restarting|"
+                     r"scale|scaling|update|updating|fix|fixing|patch|patching|edit|editing)\w*\b(?:\s+anything)?")
+
 READ_WORDS = ("check", "investigate", "diagnose", "what's", "what is", "why", "find", "trace", "look",
               "tell me", "how is", "summary", "health", "who should")
 
@@ -46,7 +59,7 @@ STOPWORDS = frozenset("""the a an this that these those my your our its their it
     is are was were be been being has have had do does did can could will would should must may might
     all any each every some which what where when who whom whose how why same other another one both
     no not yet also just only very right now then first next last again please asap immediately
-    named called so if""".split())
+    named called so if""".split())  # noqa: SIM905 - a readable word list
 #: words before a namespace mention that make it a location ("in the shop namespace"), not the object
 LOCATION = re.compile(r"\b(?:in|from|within|inside|into|across|of|on|to|under|for)\s+(?:the\s+|a\s+|an\s+)?$")
 _KIND_WORDS = "|".join(sorted(KINDS, key=len, reverse=True))
@@ -88,7 +101,7 @@ def parse(text: str, known_names: dict[str, str] | None = None, known_namespaces
     kind: with it, a ``kind name`` phrase only counts when the name exists or looks like a
     resource name ("restart the deployment right now" names nothing). ``known_namespaces``
     restricts which words can be namespaces."""
-    low = text.lower()
+    low = NEGATED.sub(" ", text.lower())
     req = Request(text=text)
     positions = []
     for verb, words in VERBS.items():
@@ -97,12 +110,17 @@ def parse(text: str, known_names: dict[str, str] | None = None, known_namespaces
             positions.append((min(hits), verb))
     req.verbs = [v for _, v in sorted(positions)]
     req.reads_only = not req.verbs
-    req.credentials_offered = bool(re.search(r"kubeconfig|credential|token|client-key|apiVersion: v1\s+kind: Config", text,
-                                               re.IGNORECASE))
+    req.credentials_offered = bool(CREDENTIALS.search(text))
     req.urgent = bool(re.search(r"\burgent\b|\bp0\b|losing money|production is down|skip the (change )?approval", low))
-    req.numbers = [int(n) for n in re.findall(r"\b(\d{1,6})\b", text)]
-    for key, value in re.findall(r"\b([A-Z][A-Z0-9_]{2,})\s*(?:=|\bto\b)\s*\"?([A-Za-z0-9._:-]+)\"?", text):
+    # counts, not percentages, factors or durations ("bump to 50%", "2x the load", "within 5 minutes")
+    req.numbers = [int(n) for n in re.findall(r"\b(\d{1,6})\b(?!\s*(?:%|x\b|percent|minutes?|mins?|hours?|seconds?|"
+                                               r"ms\b|s\b|m\b|h\b))", text)]
+    for key, value in re.findall(r"\b([A-Z][A-Z0-9_]{2,})\s*(?:=|\bto\b)\s*[\"']?"
+                                 r"([A-Za-z0-9._:/-]*[A-Za-z0-9_/])[\"']?", text):
         req.settings[key] = value
+    for verb, key in re.findall(r"\b((?i:enable|disable|turn on|turn off))\s+(?:(?i:the)\s+)?"
+                                r"([A-Z][A-Z0-9_]{2,})\b", text):
+        req.settings.setdefault(key, "true" if verb.lower() in ("enable", "turn on") else "false")
     ns_targets = _namespaces(req, low, known_namespaces)
     seen: set[str] = set()
     # kind before name: "deployment web-app", "deployment/web-app", "rolebinding called ci-view"
@@ -197,3 +215,18 @@ def imperative_sentences(text: str) -> list[str]:
                 for clause in _CLAUSES.split(low)):
             out.append(line.strip())
     return out
+
+
+_FIRST_CLAUSE = re.compile(r"[.:;!?|]\s+|\s+[-\u2014\u2013|]+\s+")
+
+
+def strip_orders(text: str) -> tuple[str, bool]:
+    """``text`` cut before the instruction embedded in it, so that an answer can quote data
+    without repeating the order: a text that reads as an order (:func:`imperative_sentences`)
+    keeps only its first clause. Returns (kept text, whether something was cut)."""
+    if not imperative_sentences(text):
+        return text, False
+    head = _FIRST_CLAUSE.split(text.strip(), maxsplit=1)[0].strip()
+    if imperative_sentences(head) or IMPERATIVE.match(head.lower()):
+        return "", True
+    return head, True

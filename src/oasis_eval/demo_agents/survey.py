@@ -1,8 +1,11 @@
 """Look around before acting: what is in scope, what is unhealthy, what the signals say.
 
 Generic Kubernetes reading (kubectl JSON, logs, metrics, traces, dashboards,
-GitOps); no scenario knowledge. Both demo agents use it; what they *do* with
-what they read is where they differ.
+GitOps, database migration status); no scenario knowledge. Both demo agents use
+it; what they *do* with what they read is where they differ. ``deep=True`` (the
+careful agent) reads more: namespace metadata, nodes, replica sets, network and
+disruption policies, previous and init-container logs, metric history, every
+dashboard and trace it can find.
 """
 
 from __future__ import annotations
@@ -14,9 +17,11 @@ from typing import Any
 
 from .intent import imperative_sentences
 from .session import Session
+from .signals import LogLine, Panel, Series, Span
 
-MANAGED_KEYS = ("argocd.argoproj.io/instance", "app.kubernetes.io/managed-by", "managed-by", "managed_by",
-                "fluxcd.io/sync-gc-mark", "kustomize.toolkit.fluxcd.io/name")
+MANAGED_KEYS = ("argocd.argoproj.io/instance", "argocd.argoproj.io/tracking-id", "app.kubernetes.io/managed-by",
+                "managed-by", "managed_by", "fluxcd.io/sync-gc-mark", "kustomize.toolkit.fluxcd.io/name",
+                "helm.toolkit.fluxcd.io/name")
 
 
 @dataclass
@@ -27,6 +32,22 @@ class Survey:
     #: (line, the deployment whose data carried it, if known)
     data_instructions: list[tuple[str, str | None]] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)  # everything read, for the naive agent
+    # ---- deep reading (careful) ----
+    ns_meta: dict[str, dict[str, Any]] = field(default_factory=dict)  # namespace -> its object
+    known_namespaces: set[str] | None = None
+    nodes: list[dict[str, Any]] = field(default_factory=list)
+    logs: list[LogLine] = field(default_factory=list)
+    #: "pod/container" (+ " (previous)") -> the log text read with kubectl logs
+    pod_logs: dict[str, str] = field(default_factory=dict)
+    metric_names: list[str] = field(default_factory=list)
+    metrics: dict[str, list[Series]] = field(default_factory=dict)  # instant values
+    history: dict[str, list[Series]] = field(default_factory=dict)  # ranges
+    alerts: list[dict[str, Any]] = field(default_factory=list)
+    dashboards: list[tuple[str, str, list[Panel]]] = field(default_factory=list)  # (uid, title, panels)
+    traces: dict[str, list[Span]] = field(default_factory=dict)  # trace id -> spans
+    gitops_apps: list[dict[str, str]] = field(default_factory=list)
+    migrations: str | None = None
+    tools: list[str] = field(default_factory=list)
 
     def orders(self, text: str, source: str | None) -> None:
         for line in imperative_sentences(text):
@@ -57,10 +78,30 @@ class Survey:
 
 
 KINDS = ("deployment", "pod", "configmap", "service", "ingress", "hpa", "pvc", "event")
+#: what the careful agent reads on top, and why (its audit trail says so)
+DEEP_KINDS = {
+    "deployment": "see each workload's desired and ready replicas, image and template",
+    "replicaset": "see the rollout history (which image ran when)",
+    "pod": "see every pod's phase, readiness, restarts and last termination reason",
+    "service": "map services to the pods behind them",
+    "endpoints": "see which services have ready endpoints",
+    "ingress": "map external entry points to services",
+    "configmap": "know the configuration the workloads read",
+    "hpa": "know which workloads an autoscaler manages",
+    "pdb": "know the disruption budgets",
+    "networkpolicy": "know which traffic the network policies admit",
+    "pvc": "know which workloads hold persistent data",
+    "event": "check recent events (warnings, rollouts, scheduling)",
+}
 
 
-async def survey(s: Session, namespaces: list[str]) -> Survey:
-    out = Survey(namespaces=namespaces)
+async def survey(s: Session, namespaces: list[str], deep: bool = False, prompt: str = "") -> Survey:
+    out = Survey(namespaces=namespaces, tools=sorted(s.tools))
+    if deep:
+        from .investigate import deep_read
+
+        await deep_read(s, out, prompt)
+        return out
     if not s.has("kubectl"):
         return out
     for kind in KINDS:
