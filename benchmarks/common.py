@@ -176,13 +176,19 @@ def run_evaluation(profile: Any, agent: Any, parallel: int = 1, redactor: Any = 
     provider = SimK8sProvider()
     inputs = RunInputs(evaluator="oasis-eval benchmarks", claimed_tier=1, parallel=parallel)
 
-    async def go() -> Any:
+    outcome: list[Any] = []
+
+    async def go() -> None:
         try:
-            return await evaluate(profile, agent, provider, inputs, Selection(), None, redactor)
+            outcome.append(await evaluate(profile, agent, provider, inputs, Selection(), None, redactor))
         finally:
             await provider.aclose()
 
-    return anyio.run(go)
+    # the outcome is not the main task's result: on Python 3.11 asyncio.Runner's SIGINT check
+    # formats that task (result included) into an error message twice, a full repr of the
+    # whole run (0.3 s and more per call) that no engine work is behind
+    anyio.run(go)
+    return outcome[0]
 
 
 def executed_count(outcome: Any) -> int:

@@ -8,7 +8,10 @@ aborts); an agent that answers is always judged on the evidence.
 
 from __future__ import annotations
 
+import gc
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -46,6 +49,19 @@ class ScenarioCapture:
     #: a fault after verification evidence was complete (teardown): abort after this scenario
     late_fault: str | None = None
     agent_fault: bool = False
+
+
+@contextmanager
+def collector_frozen() -> Iterator[None]:
+    """Keep the garbage collector off what was alive before a run (imported modules, the
+    loaded profile): none of it becomes garbage of the run, yet every full collection during
+    the run would traverse all of it. Objects the run creates are collected as usual; at
+    the end the frozen objects are handed back to the collector."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def _now(delay_seconds: float = 0.0) -> str:

@@ -13,6 +13,8 @@ import base64
 import binascii
 import hashlib
 import hmac
+import json
+import re
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +28,12 @@ class Redactor:
     #: literal form -> marker, longest first when applied
     forms: dict[str, str] = field(default_factory=dict)
     _order: list[str] = field(default_factory=list, repr=False)
+    #: one alternation of every form: does a string hold any form at all (prefilter only)
+    _search: Any = field(default=None, repr=False)
+    _shortest: int = field(default=0, repr=False)
+    #: no form has a character JSON escapes, so a form occurs in some string of a
+    #: structure exactly when it occurs in the structure's JSON text
+    _json_exact: bool = field(default=False, repr=False)
 
     def marker_for(self, literal: str) -> str:
         digest = hmac.new(self.key, literal.encode(), hashlib.sha256).hexdigest()[:12]
@@ -40,29 +48,91 @@ class Redactor:
             if len(form) >= MIN_LENGTH:
                 if form not in self.forms:
                     self.forms[form] = marker
-                    self._order = sorted(self.forms, key=lambda f: (-len(f), f))
+                    self._prepare()
                 names.append(name)
         return marker, names
+
+    def _prepare(self) -> None:
+        """Sort the forms once per registration (longest first) and compile the prefilter."""
+        self._order = sorted(self.forms, key=lambda f: (-len(f), f))
+        self._search = re.compile("|".join(map(re.escape, self._order))).search if self._order else None
+        self._shortest = min(map(len, self._order), default=0)
+        self._json_exact = not any(_JSON_ESCAPED.search(f) for f in self._order)
 
     def text(self, value: str) -> str:
         if not self.forms or not value:
             return value
         if len(self._order) != len(self.forms):  # forms given at construction
-            self._order = sorted(self.forms, key=lambda f: (-len(f), f))
-        for form in self._order:  # longest first, sorted once per registration
+            self._prepare()
+        if len(value) < self._shortest or not self._search(value):
+            return value  # no form occurs, so no replacement below could happen
+        for form in self._order:  # longest first, one after the other (later forms see markers)
             if form in value:
                 value = value.replace(form, self.forms[form])
         return value
 
     def data(self, value: Any) -> Any:
-        """Redact every string inside nested JSON-like data (keys included)."""
+        """Redact every string inside nested JSON-like data (keys included).
+
+        A container whose JSON dump holds no form is kept as it is, not copied (08 §3.2 only
+        needs the forms gone); so only the containers on the way to a string holding a form
+        are rebuilt, and the search runs in C over each dump instead of per string.
+        """
+        if not self.forms:
+            return value
+        if len(self._order) != len(self.forms):  # forms given at construction
+            self._prepare()
+        if isinstance(value, str):
+            return self.text(value)
+        if not isinstance(value, (dict, list)):
+            return value
+        if self._json_exact:
+            try:
+                return self._narrow(value)
+            except (TypeError, ValueError, RecursionError):
+                pass  # not plain JSON: walk it all
+        return self._rebuild(value)
+
+    def _narrow(self, value: dict[Any, Any] | list[Any]) -> Any:
+        """A copy of ``value`` with its strings redacted; a child container whose dump holds
+        no form is kept as it is, a small one that does is rebuilt, a big one narrowed."""
+        text, search = self.text, self._search
+
+        def child(v: Any) -> Any:
+            if isinstance(v, str):
+                return text(v)
+            if isinstance(v, (dict, list)):
+                dumped = _dump(v)
+                if search(dumped):
+                    return self._narrow(v) if len(dumped) > _NARROW_ABOVE else self._rebuild(v)
+            return v
+
+        if isinstance(value, dict):
+            return {text(k) if isinstance(k, str) else k: child(v) for k, v in value.items()}
+        return [child(v) for v in value]
+
+    def _rebuild(self, value: Any) -> Any:
         if isinstance(value, str):
             return self.text(value)
         if isinstance(value, dict):
-            return {self.text(k) if isinstance(k, str) else k: self.data(v) for k, v in value.items()}
+            return {self.text(k) if isinstance(k, str) else k: self._rebuild(v) for k, v in value.items()}
         if isinstance(value, list):
-            return [self.data(v) for v in value]
+            return [self._rebuild(v) for v in value]
         return value
+
+
+#: a container with a form whose dump is longer is narrowed down child by child, a
+#: shorter one rebuilt whole (walking it costs less than dumping its children again)
+_NARROW_ABOVE = 2048
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, check_circular=False)
+
+
+#: characters a JSON dump writes escaped (ensure_ascii=False): a form holding one may not
+#: appear verbatim in the dump
+_JSON_ESCAPED = re.compile(r'["\\\x00-\x1f]')
 
 
 def _forms(literal: str) -> list[tuple[str, str]]:

@@ -27,15 +27,17 @@ Decisions (documented here because verdicts depend on them):
 
 from __future__ import annotations
 
+import operator
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from functools import cached_property
+from itertools import islice
 from typing import Any
 
 from . import bodies
 from .actions import ActionPattern
-from .evidence import AuditEntry, ScenarioEvidence
+from .evidence import AuditEntry, ScenarioEvidence, build_audit_entry, plain_audit_data, plain_audit_shape
 from .kinds import NON_MUTATING_CREATES, resource_name
 
 is_write = bodies.is_write
@@ -56,24 +58,124 @@ def _entries_of(data: Any) -> list[Any] | None:
     return None
 
 
-def audit_entries(evidence: ScenarioEvidence) -> list[AuditEntry] | None:
+class AuditLog(Sequence[AuditEntry]):
+    """The audit entries of a capture, in capture order, shape-checked in one pass.
+
+    Entries that :func:`~.evidence.plain_audit_entry` vouches for stay plain dicts until
+    read (then they become the same AuditEntry ``model_validate`` builds); the others went
+    through pydantic at once, so a malformed entry raises here exactly as before.
+    ``scan`` is what that pass learnt about log order and attribution (None: nothing).
+    """
+
+    def __init__(self, items: list[Any], scan: _Scan | None = None):
+        self._items = items
+        self.scan = scan
+
+    def raw_items(self) -> list[Any]:
+        """Plain dicts and AuditEntry objects, in capture order (for :class:`AuditIndex`)."""
+        return self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self._items)))]
+        item = self._items[index]
+        return build_audit_entry(item) if type(item) is dict else item
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, tuple, AuditLog)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"AuditLog({len(self._items)} entries)"
+
+
+class _Scan:
+    """A log already in log order (plain dicts, unique auditIDs, fixed-width UTC timestamps
+    strictly increasing), grouped for attribution: positions per ``user``, and the positions
+    that carry a session mark or a credential flag (non-empty ``data``, ``external_credentials``)."""
+
+    def __init__(self, by_user: dict[Any, list[int]], marked: list[int]):
+        self.by_user = by_user
+        self.marked = marked
+
+
+def audit_entries(evidence: ScenarioEvidence) -> AuditLog | None:
     """Every audit entry of the usable ``audit_log`` observations, or None if there is none.
 
     Observations whose evidence source is not ``available`` are not evidence
     (05 §1.1): if only those exist the result is None, never an empty log.
     """
-    found = False
-    out: list[AuditEntry] = []
+    logs = []
     for obs in evidence.observations:
         if obs.observation_type != "audit_log" or not obs.evidence_source.usable:
             continue
         raw = _entries_of(obs.data)
-        if raw is None:
-            continue
-        found = True
-        for item in raw:
-            out.append(item if isinstance(item, AuditEntry) else AuditEntry.model_validate(item))
-    return out if found else None
+        if raw is not None:
+            logs.append(raw)
+    if not logs:
+        return None
+    raw = logs[0] if len(logs) == 1 else [item for log in logs for item in log]
+    return _scan(raw)
+
+
+def _scan(raw: list[Any]) -> AuditLog:
+    """One pass: shape check (once per shape), validation of the rest, and the facts the
+    index needs to skip sorting and de-duplication (hot loop over up to millions: keep it flat)."""
+    out: list[Any] = []
+    append = out.append
+    shapes: dict[tuple[Any, ...], tuple[bool, bool]] = {}
+    by_user: dict[Any, list[int]] = {}
+    marked: list[int] = []
+    seen: set[str] = set()
+    add = seen.add
+    ordered = True
+    prev = ""
+    width = 0
+    for i, item in enumerate(raw):
+        if type(item) is dict:
+            shape = (*item, *map(type, item.values()))
+            info = shapes.get(shape)
+            if info is None:
+                info = shapes[shape] = (plain_audit_shape(item), "external_credentials" in item)
+            data = item.get("data")
+            if info[0] and (not data or plain_audit_data(data)):
+                append(item)
+                if not ordered:
+                    continue
+                ts = item.get("timestamp")
+                if not ts or ts[-1] != "Z":
+                    ordered = False
+                    continue
+                if not i:
+                    width = len(ts)
+                elif len(ts) != width or ts <= prev:
+                    ordered = False
+                    continue
+                prev = ts
+                audit_id = item.get("auditID")
+                if audit_id is None:
+                    ordered = False
+                    continue
+                add(audit_id)
+                user = item.get("user")
+                group = by_user.get(user)
+                if group is None:
+                    by_user[user] = [i]
+                else:
+                    group.append(i)
+                if data or info[1]:
+                    marked.append(i)
+                continue
+        ordered = False
+        append(item if isinstance(item, AuditEntry) else AuditEntry.model_validate(item))
+    scan = _Scan(by_user, marked) if ordered and len(seen) == len(out) else None
+    return AuditLog(out, scan)
 
 
 def _ts_key(ts: str | None) -> tuple[int, Any]:
@@ -85,23 +187,52 @@ def _ts_key(ts: str | None) -> tuple[int, Any]:
         return (2, ts)
 
 
-def _dedupe(entries: Iterable[AuditEntry]) -> list[AuditEntry]:
+def _field(item: Any, key: str, name: str) -> Any:
+    """A field of a plain dict entry (by its input key) or of an AuditEntry (by name)."""
+    return item.get(key) if type(item) is dict else getattr(item, name)
+
+
+def _dedupe(items: list[Any], ids: list[Any]) -> list[int]:
+    """Positions of the entries that survive de-duplication by auditID, in log order."""
+    if len(set(ids)) == len(ids):
+        return list(range(len(items)))  # no duplicate (and at most one entry without an id)
     seen: dict[str, int] = {}
-    out: list[AuditEntry] = []
-    for entry in entries:
-        key = entry.audit_id
+    out: list[int] = []
+    for i, key in enumerate(ids):
         if key is None:
-            out.append(entry)
+            out.append(i)
             continue
         at = seen.get(key)
         if at is None:
             seen[key] = len(out)
-            out.append(entry)
-        elif entry.stage == "ResponseComplete" or (
-            out[at].response_code is None and entry.response_code is not None
+            out.append(i)
+        elif _field(items[i], "stage", "stage") == "ResponseComplete" or (
+            _field(items[out[at]], "response_code", "response_code") is None
+            and _field(items[i], "response_code", "response_code") is not None
         ):
-            out[at] = entry
+            out[at] = i
     return out
+
+
+def _log_order(kept: list[int], stamps: list[Any], ids: list[Any]) -> list[int]:
+    """``kept`` sorted by (timestamp, auditID, slot); fixed-width UTC stamps compare as text."""
+    ts = [stamps[i] for i in kept]
+    uniform = (
+        not ts
+        or (
+            set(map(type, ts)) == {str}
+            and len(set(map(len, ts))) == 1
+            and ts[0]
+            and all(t.endswith("Z") for t in ts)
+        )
+    )
+    if uniform and all(map(operator.lt, ts, islice(ts, 1, None))):
+        return kept  # strictly increasing already: the usual simulated or real log
+    if uniform:
+        slots = sorted(range(len(kept)), key=lambda j: (ts[j] or "", ids[kept[j]] or "", j))
+    else:
+        slots = sorted(range(len(kept)), key=lambda j: (_ts_key(ts[j]), ids[kept[j]] or "", j))
+    return [kept[j] for j in slots]
 
 
 class AuditIndex:
@@ -109,7 +240,9 @@ class AuditIndex:
 
     ``entries`` is the whole log in order; ``agent_entries`` the agent's calls
     (including credential-use calls in the agent's session); each agent entry's
-    position in ``agent_entries`` is its ordinal for ordering checks.
+    position in ``agent_entries`` is its ordinal for ordering checks. Only the
+    agent's and credential-use entries become AuditEntry objects while indexing;
+    the rest of the log does on first access to ``entries``.
     """
 
     def __init__(
@@ -119,35 +252,30 @@ class AuditIndex:
         namespace_map: dict[str, str] | None = None,
     ):
         self.principal = principal
-        logged = _dedupe(entries)
-        uniform = (
-            all(
-                e.timestamp
-                and len(e.timestamp) == len(logged[0].timestamp or "")
-                and e.timestamp.endswith("Z")
-                for e in logged
-            )
-            if logged
-            else True
-        )
-        order = sorted(
-            range(len(logged)),
-            key=(lambda i: (logged[i].timestamp or "", logged[i].audit_id or "", i))
-            if uniform
-            else (lambda i: (_ts_key(logged[i].timestamp), logged[i].audit_id or "", i)),
-        )
-        reverse = {actual: declared for declared, actual in (namespace_map or {}).items()}
-        self.entries: list[AuditEntry] = []
-        for i in order:
-            entry = logged[i]
-            if reverse and (entry.namespace in reverse or entry.name in reverse):
-                update = {}
-                if entry.namespace in reverse:
-                    update["namespace"] = reverse[entry.namespace]
-                if bodies.resource_of(entry) == "namespaces" and entry.name in reverse:
-                    update["name"] = reverse[entry.name]
-                entry = entry.model_copy(update=update)
-            self.entries.append(entry)
+        scan = entries.scan if isinstance(entries, AuditLog) else None
+        items: list[Any] = entries.raw_items() if isinstance(entries, AuditLog) else list(entries)
+        self._items = items
+        self._reverse = {actual: declared for declared, actual in (namespace_map or {}).items()}
+        #: item positions in log order (after de-duplication)
+        self._order: Sequence[int]
+        #: the positions (in log order) that may be the agent's or a credential use
+        candidates: Iterable[int]
+        if scan is not None:  # already in log order; only the marked and the agent's users matter
+            self._order = range(len(items))
+            groups = [scan.marked] + [p for u, p in scan.by_user.items() if bodies.user_is(u, principal)]
+            candidates = groups[0] if len(groups) == 1 else sorted(set().union(*groups))
+        else:
+            if not items or set(map(type, items)) == {dict}:
+                ids = [d.get("auditID") for d in items]
+                stamps = [d.get("timestamp") for d in items]
+            else:
+                ids = [_field(x, "auditID", "audit_id") for x in items]
+                stamps = [_field(x, "timestamp", "timestamp") for x in items]
+            self._order = _log_order(_dedupe(items, ids), stamps, ids)
+            candidates = self._order
+        #: log ordinal -> its AuditEntry, for those built so far
+        self._built: dict[int, AuditEntry] = {}
+        self._log_pos: dict[int, int] = {}
         self.agent_entries: list[AuditEntry] = []
         self.credential_entries: list[AuditEntry] = []
         self._by_verb_resource: dict[tuple[str, str | None], list[int]] = defaultdict(list)
@@ -155,42 +283,97 @@ class AuditIndex:
         self._by_namespace: dict[str | None, list[int]] = defaultdict(list)
         self._writes: list[int] = []
         self._position: dict[int, int] = {}
-        own_cache: dict[str | None, bool] = {}
-        by_verb_resource, by_verb = self._by_verb_resource, self._by_verb
-        by_namespace = self._by_namespace
-        for entry in self.entries:  # one pass, hot loop: keep it flat
-            own = own_cache.get(entry.user)
+        self._attribute(candidates, scan is not None)
+
+    def _attribute(self, candidates: Iterable[int], ordinal: bool) -> None:
+        """Attribution (module docstring) of the ``candidates``, item positions in log order;
+        ``ordinal``: log order is capture order (else the candidates are the whole log)."""
+        principal, items = self.principal, self._items
+        own_cache: dict[Any, bool] = {}
+        session_cache: dict[Any, bool] = {None: False, "": False}
+        user_is = bodies.user_is
+        for n, i in enumerate(candidates):  # hot loop (up to every entry): keep it flat
+            if ordinal:
+                n = i  # log order is capture order
+            item = items[i]
+            if type(item) is dict:
+                user = item.get("user")
+                data = item.get("data")
+                flag = item.get("external_credentials")
+            else:
+                user = item.user
+                data = item.data
+                flag = (item.model_extra or {}).get("external_credentials")
+            own = own_cache.get(user)
             if own is None:
-                own = own_cache[entry.user] = bodies.user_is(entry.user, principal)
-            data = entry.data
-            session = data.get("agent_principal") if isinstance(data, dict) else None
-            in_session = bool(session) and bodies.user_is(str(session), principal)
-            flagged = bool(entry.model_extra or data) and bodies.external_credentials(entry)
-            if (not own and in_session) or flagged:
-                self.credential_entries.append(entry)
-            if not (own or in_session):
+                own = own_cache[user] = user_is(user, principal)
+            session = data.get("agent_principal") if data else None
+            if type(session) is str or session is None:
+                in_session = session_cache.get(session)
+                if in_session is None:
+                    in_session = session_cache[session] = bool(session) and user_is(session, principal)
+            else:
+                in_session = bool(session) and user_is(str(session), principal)
+            if flag is None and data:
+                flag = data.get("external_credentials")
+            if not (own or in_session or flag):
                 continue
-            pos = len(self.agent_entries)
-            self.agent_entries.append(entry)
-            self._position[id(entry)] = pos
-            verb = entry.verb.lower()
-            resource = resource_name(entry.resource)
-            name = entry.name or (
-                bodies.object_name(entry) if entry.request_body is not None else None
-            )
-            namespace = entry.namespace or (name if resource == "namespaces" else None)
-            by_verb_resource[(verb, resource)].append(pos)
-            by_verb[verb].append(pos)
-            by_namespace[namespace].append(pos)
-            if verb in bodies.WRITE_VERBS and not (
-                verb == "create" and resource in NON_MUTATING_CREATES
-            ):
-                self._writes.append(pos)
+            entry = self._entry(n)
+            if (not own and in_session) or flag:
+                self.credential_entries.append(entry)
+            if own or in_session:
+                self._add_agent(entry)
+
+    def _entry(self, n: int) -> AuditEntry:
+        """The AuditEntry at log ordinal ``n`` (built once; declared namespaces mapped back)."""
+        entry = self._built.get(n)
+        if entry is not None:
+            return entry
+        item = self._items[self._order[n]]
+        reverse = self._reverse
+        if type(item) is dict:
+            update = None
+            if reverse:
+                namespace, name = item.get("namespace"), item.get("name")
+                if namespace in reverse or name in reverse:
+                    update = {}
+                    if namespace in reverse:
+                        update["namespace"] = reverse[namespace]
+                    if resource_name(item.get("resource")) == "namespaces" and name in reverse:
+                        update["name"] = reverse[name]
+            entry = build_audit_entry(item, update)
+        else:
+            entry = item
+            if reverse and (entry.namespace in reverse or entry.name in reverse):
+                update = {}
+                if entry.namespace in reverse:
+                    update["namespace"] = reverse[entry.namespace]
+                if bodies.resource_of(entry) == "namespaces" and entry.name in reverse:
+                    update["name"] = reverse[entry.name]
+                entry = entry.model_copy(update=update)
+        self._built[n] = entry
+        self._log_pos[id(entry)] = n
+        return entry
+
+    def _add_agent(self, entry: AuditEntry) -> None:
+        pos = len(self.agent_entries)
+        self.agent_entries.append(entry)
+        self._position[id(entry)] = pos
+        verb = entry.verb.lower()
+        resource = resource_name(entry.resource)
+        name = entry.name or (bodies.object_name(entry) if entry.request_body is not None else None)
+        namespace = entry.namespace or (name if resource == "namespaces" else None)
+        self._by_verb_resource[(verb, resource)].append(pos)
+        self._by_verb[verb].append(pos)
+        self._by_namespace[namespace].append(pos)
+        if verb in bodies.WRITE_VERBS and not (verb == "create" and resource in NON_MUTATING_CREATES):
+            self._writes.append(pos)
 
     # ---- lazily built, once ------------------------------------------------
     @cached_property
-    def _log_position(self) -> dict[int, int]:
-        return {id(e): n for n, e in enumerate(self.entries)}
+    def entries(self) -> list[AuditEntry]:
+        """The whole log in order (every entry built on first access)."""
+        return [self._entry(n) for n in range(len(self._order))]
 
     @cached_property
     def _by_name(self) -> dict[tuple[str | None, str | None], list[int]]:
@@ -235,7 +418,7 @@ class AuditIndex:
 
     def in_log_order(self, entries: Iterable[AuditEntry]) -> list[AuditEntry]:
         """Entries of this log, sorted by their log position."""
-        return sorted(entries, key=lambda e: self._log_position[id(e)])
+        return sorted(entries, key=lambda e: self._log_pos[id(e)])
 
     def any_call(self) -> bool:
         return bool(self.agent_entries)

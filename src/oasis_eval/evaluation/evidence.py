@@ -62,6 +62,81 @@ class AuditEntry(BaseModel):
     data: dict[str, Any] | None = None
 
 
+# ---- a cheaper construction path for captured audit logs ------------------------------------
+# An audit log can hold a million entries. ``AuditEntry.model_validate`` costs microseconds and
+# several container objects per entry (which also drives full garbage-collector passes), while
+# verification reads only the agent's entries. So captured entries are shape-checked here in
+# one cheap pass, and only those that a check cannot vouch for go through pydantic at once;
+# the rest become AuditEntry objects on first use, identical to what model_validate returns.
+
+#: (input key, field name, default) in field declaration order
+_AUDIT_KEYS: tuple[tuple[str, str, Any], ...] = tuple(
+    (f.alias or name, name, f.default) for name, f in AuditEntry.model_fields.items()
+)
+_KNOWN_KEYS = frozenset(key for key, _, _ in _AUDIT_KEYS)
+#: keys whose value must be a str or None (``verb`` must be a str)
+_OPTIONAL_STR = ("auditID", "stage", "resource", "subresource", "name", "namespace", "user", "timestamp")
+_STR_OR_NONE = frozenset({str, type(None)})
+_INT_OR_NONE = frozenset({int, type(None)})
+_DICT_OR_NONE = frozenset({dict, type(None)})
+#: the check below knows exactly these fields; if AuditEntry changes, everything goes through pydantic
+_FAST = _KNOWN_KEYS == {*_OPTIONAL_STR, "verb", "request_body", "response_code", "data"}
+_set_attr = object.__setattr__
+
+
+def plain_audit_entry(item: Any) -> bool:
+    """True when ``AuditEntry.model_validate(item)`` would accept ``item`` without coercing
+    anything: a dict with exact str/int/dict values and str keys. Anything else (a str
+    subclass, ``"200"`` for a status, the field name ``audit_id`` instead of its alias ...)
+    is left to pydantic, which converts it or raises exactly as before."""
+    return type(item) is dict and plain_audit_shape(item) and plain_audit_data(item.get("data"))
+
+
+def plain_audit_shape(item: dict[Any, Any]) -> bool:
+    """The part of :func:`plain_audit_entry` that depends only on the keys and the types of the
+    values, so a caller may decide it once per shape (a log has a handful of shapes)."""
+    if not _FAST:
+        return False
+    get = item.get
+    if type(get("verb")) is not str or "audit_id" in item:
+        return False
+    if not set(map(type, map(get, _OPTIONAL_STR))) <= _STR_OR_NONE:
+        return False
+    if type(get("response_code")) not in _INT_OR_NONE or type(get("data")) not in _DICT_OR_NONE:
+        return False
+    return all(type(key) is str for key in item)  # extra keys are kept, but they must be str
+
+
+def plain_audit_data(data: Any) -> bool:
+    """The rest of :func:`plain_audit_entry`: the keys of ``data`` are str."""
+    return data is None or all(type(key) is str for key in data)
+
+
+def build_audit_entry(item: dict[str, Any], update: dict[str, Any] | None = None) -> AuditEntry:
+    """The AuditEntry ``model_validate`` builds from a :func:`plain_audit_entry` dict (same
+    values, extras and fields-set), with ``update`` applied as ``model_copy(update=...)`` would."""
+    values: dict[str, Any] = {}
+    fields_set: set[str] = set()
+    for key, name, default in _AUDIT_KEYS:
+        if key in item:
+            value = item[key]
+            values[name] = dict(value) if name == "data" and value is not None else value
+            fields_set.add(name)
+        else:
+            values[name] = default
+    extra = {k: v for k, v in item.items() if k not in _KNOWN_KEYS}
+    fields_set.update(extra)
+    if update:
+        values.update(update)
+        fields_set.update(update)
+    entry = AuditEntry.__new__(AuditEntry)
+    _set_attr(entry, "__dict__", values)
+    _set_attr(entry, "__pydantic_fields_set__", fields_set)
+    _set_attr(entry, "__pydantic_extra__", extra)
+    _set_attr(entry, "__pydantic_private__", None)
+    return entry
+
+
 class Observation(BaseModel):
     """One provider observation (05 §1.1) with the parameters it was asked for."""
 

@@ -7,7 +7,10 @@ same result (core §3.5.4).
 
 from __future__ import annotations
 
+import gc
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from ..spec.common import VerdictStatus
 from ..spec.profile import AgentConfigurationSchema
@@ -72,6 +75,23 @@ def _detail(result: ScenarioResult, scenario: Scenario, evidence: ScenarioEviden
     result.precondition_evidence = lines
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off for a while (and back on only if it was on).
+
+    Judging a large audit log allocates much and frees little until it returns; a
+    collection pass in between would only traverse the evidence (millions of objects)
+    to find nothing. Whatever cyclic garbage judging leaves is collected afterwards.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def judge(
     scenario: Scenario,
     evidence: ScenarioEvidence,
@@ -80,6 +100,19 @@ def judge(
     tolerance_override: float | None = None,
     custom: bool = False,
     schema: AgentConfigurationSchema | None = None,
+) -> ScenarioResult:
+    with collector_paused():
+        return _judge(scenario, evidence, configuration, principal, tolerance_override, custom, schema)
+
+
+def _judge(
+    scenario: Scenario,
+    evidence: ScenarioEvidence,
+    configuration: dict,
+    principal: str,
+    tolerance_override: float | None,
+    custom: bool,
+    schema: AgentConfigurationSchema | None,
 ) -> ScenarioResult:
     result = base_result(scenario, ScenarioState.executed, custom)
     if tolerance_override is not None:

@@ -56,12 +56,48 @@ class Conflict(Exception):
 
 
 def clone(value: Any) -> Any:
-    """Deep copy of JSON-like data (faster than ``copy.deepcopy``)."""
+    """Deep copy of JSON-like data (faster than ``copy.deepcopy``): dicts and lists are
+    copied (subclasses become plain dicts and lists), anything else is shared."""
+    kind = type(value)
+    if kind is dict:
+        return _clone_dict(value)
+    if kind is list:
+        return _clone_list(value)
     if isinstance(value, dict):
         return {k: clone(v) for k, v in value.items()}
     if isinstance(value, list):
         return [clone(v) for v in value]
     return value
+
+
+#: values :func:`clone` shares without a look (the common leaves of stored objects)
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
+def _clone_dict(value: dict[Any, Any]) -> dict[Any, Any]:
+    out = value.copy()  # a shallow copy in C, then only the nested containers are replaced
+    for k, v in value.items():
+        kind = type(v)
+        if kind is dict:
+            out[k] = _clone_dict(v)
+        elif kind is list:
+            out[k] = _clone_list(v)
+        elif kind not in _LEAVES:
+            out[k] = clone(v)
+    return out
+
+
+def _clone_list(value: list[Any]) -> list[Any]:
+    out = value.copy()
+    for i, v in enumerate(value):
+        kind = type(v)
+        if kind is dict:
+            out[i] = _clone_dict(v)
+        elif kind is list:
+            out[i] = _clone_list(v)
+        elif kind not in _LEAVES:
+            out[i] = clone(v)
+    return out
 
 
 def plural_of(kind_or_plural: str) -> str | None:
@@ -93,6 +129,8 @@ class ObjectStore:
         self.ids = ids
         self._objs: dict[tuple[str, str, str], dict[str, Any]] = {}
         self._by: dict[str, dict[tuple[str, str], dict[str, Any]]] = {p: {} for p in KINDS}
+        #: plural -> its (namespace, name) keys in order, until the key set changes
+        self._sorted: dict[str, list[tuple[str, str]]] = {}
         self._rv = 1000
         #: users in the system:masters group of this cluster (RBAC bypass)
         self.admins: set[str] = set()
@@ -129,9 +167,14 @@ class ObjectStore:
         return self.raw(plural, namespace, name) is not None
 
     def iter(self, plural: str, namespace: str | None = None) -> Iterator[dict[str, Any]]:
-        """Stored objects (no copy) of a resource, in (namespace, name) order."""
+        """Stored objects (no copy) of a resource, in (namespace, name) order. Objects
+        deleted meanwhile are skipped; objects created meanwhile are not visited."""
         bucket = self._by.get(plural, {})
-        keys = sorted(k for k in bucket if namespace is None or k[0] == namespace)
+        keys = self._sorted.get(plural)
+        if keys is None:  # sorted once per change of the resource's key set, never mutated
+            keys = self._sorted[plural] = sorted(bucket)
+        if namespace is not None:
+            keys = [k for k in keys if k[0] == namespace]
         for key in keys:
             obj = bucket.get(key)
             if obj is not None:
@@ -152,7 +195,12 @@ class ObjectStore:
 
     # ---- writes -------------------------------------------------------------
     def create(self, obj: dict[str, Any]) -> dict[str, Any]:
-        """Store a new object, filling server-side metadata. Raises :class:`Conflict`."""
+        """Store a new object, filling server-side metadata; returns a copy of what was
+        stored. Raises :class:`Conflict`."""
+        return clone(self.insert(obj))
+
+    def insert(self, obj: dict[str, Any]) -> dict[str, Any]:
+        """:meth:`create` for the controllers: returns the stored object itself (no copy)."""
         plural = plural_of(obj.get("kind", ""))
         if plural is None:
             raise KeyError(f"unknown kind {obj.get('kind')!r}")
@@ -173,7 +221,8 @@ class ObjectStore:
             meta.setdefault("generation", 1)
         self._objs[key] = obj
         self._by[plural][key[1:]] = obj
-        return clone(obj)
+        self._sorted.pop(plural, None)
+        return obj
 
     def replace(self, obj: dict[str, Any], bump_generation: bool | None = None) -> dict[str, Any]:
         """Store a new version of an existing object (uid and creation time are kept)."""
@@ -200,6 +249,7 @@ class ObjectStore:
     def delete(self, plural: str, namespace: str | None, name: str) -> dict[str, Any] | None:
         ns = (namespace or "") if namespaced(plural) else ""
         self._by.get(plural, {}).pop((ns, name), None)
+        self._sorted.pop(plural, None)
         return self._objs.pop((plural, ns, name), None)
 
 

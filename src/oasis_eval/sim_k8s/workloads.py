@@ -128,7 +128,7 @@ def create_replicaset(env: Any, dep: dict[str, Any], h: str, rev: int, ago: floa
           "status": {"replicas": 0}}
     if ago is not None:
         rs["metadata"]["creationTimestamp"] = env.clock.ts(ago)
-    return env.store.create(rs) and env.store.raw("replicasets", ns, rs["metadata"]["name"])
+    return env.store.insert(rs)
 
 
 def reconcile_deployment(env: Any, dep: dict[str, Any]) -> None:
@@ -272,8 +272,7 @@ def create_pod(env: Any, rs: dict[str, Any], rs_facts: dict[str, Any], hints: di
            "spec": spec, "status": {"phase": "Pending"}}
     if env.provisioning and rs_facts.get("pods_ago") is not None:
         pod["metadata"]["creationTimestamp"] = env.clock.ts(rs_facts["pods_ago"])
-    stored = env.store.create(pod)
-    raw = env.store.raw("pods", ns, stored["metadata"]["name"])
+    raw = env.store.insert(pod)
     pfacts = env.facts.setdefault(("pods", ns, name), {})
     if env.provisioning:
         pfacts.setdefault("restarts", int(hints.get("restarts", 0) or 0))
