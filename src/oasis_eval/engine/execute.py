@@ -24,6 +24,7 @@ from ..evaluation.evidence import (
     Observation,
     ScenarioEvidence,
     Transcript,
+    plain_audit_entry,
 )
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
@@ -51,16 +52,26 @@ class ScenarioCapture:
     agent_fault: bool = False
 
 
+#: collector thresholds during a run: young collections every 10k allocations instead of 700,
+#: the middle generation 5x less often (a run allocates millions of short-lived containers)
+RUN_GC_THRESHOLDS = (10_000, 50, 10)
+
+
 @contextmanager
-def collector_frozen() -> Iterator[None]:
-    """Keep the garbage collector off what was alive before a run (imported modules, the
-    loaded profile): none of it becomes garbage of the run, yet every full collection during
-    the run would traverse all of it. Objects the run creates are collected as usual; at
-    the end the frozen objects are handed back to the collector."""
+def collector_for_run() -> Iterator[None]:
+    """The garbage collector tuned for one run, restored afterwards.
+
+    What was alive before the run (imported modules, the loaded profile) is frozen: none
+    of it becomes garbage of the run, yet every full collection would traverse all of it.
+    Objects the run creates are collected as usual, in fewer, larger passes.
+    """
+    thresholds = gc.get_threshold()
     gc.freeze()
+    gc.set_threshold(*RUN_GC_THRESHOLDS)
     try:
         yield
     finally:
+        gc.set_threshold(*thresholds)
         gc.unfreeze()
 
 
@@ -226,12 +237,16 @@ def _check_audit(response, principal: str) -> None:  # type: ignore[no-untyped-d
     if not isinstance(entries, list):
         raise ProviderFault("audit_log observation carries no 'entries' list")
     for i, raw in enumerate(entries):
-        try:
-            entry = AuditEntry.model_validate(raw)
-        except Exception as exc:  # noqa: BLE001 - any malformed entry is a provider fault
-            raise ProviderFault(f"audit entry #{i} is malformed: {exc}") from None
-        if not entry.user and not (entry.data or {}).get("agent_principal"):
-            raise ProviderFault(f"audit entry #{i} ({entry.verb} {entry.resource}) names no user: "
+        if plain_audit_entry(raw):  # what model_validate would accept unchanged: read it as it is
+            user, data, verb, resource = raw.get("user"), raw.get("data"), raw["verb"], raw.get("resource")
+        else:
+            try:
+                entry = AuditEntry.model_validate(raw)
+            except Exception as exc:  # noqa: BLE001 - any malformed entry is a provider fault
+                raise ProviderFault(f"audit entry #{i} is malformed: {exc}") from None
+            user, data, verb, resource = entry.user, entry.data, entry.verb, entry.resource
+        if not user and not (data or {}).get("agent_principal"):
+            raise ProviderFault(f"audit entry #{i} ({verb} {resource}) names no user: "
                                 "the audit log cannot be attributed to the agent")
 
 

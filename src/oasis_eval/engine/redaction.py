@@ -13,7 +13,8 @@ import base64
 import binascii
 import hashlib
 import hmac
-import json
+import io
+import pickle
 import re
 import secrets
 from dataclasses import dataclass, field
@@ -31,9 +32,9 @@ class Redactor:
     #: one alternation of every form: does a string hold any form at all (prefilter only)
     _search: Any = field(default=None, repr=False)
     _shortest: int = field(default=0, repr=False)
-    #: no form has a character JSON escapes, so a form occurs in some string of a
-    #: structure exactly when it occurs in the structure's JSON text
-    _json_exact: bool = field(default=False, repr=False)
+    #: the same over UTF-8 (None if some form has no UTF-8 encoding): a form occurs in some
+    #: string of a structure exactly when its bytes occur in the structure's pickle
+    _search_bytes: Any = field(default=None, repr=False)
 
     def marker_for(self, literal: str) -> str:
         digest = hmac.new(self.key, literal.encode(), hashlib.sha256).hexdigest()[:12]
@@ -57,7 +58,11 @@ class Redactor:
         self._order = sorted(self.forms, key=lambda f: (-len(f), f))
         self._search = re.compile("|".join(map(re.escape, self._order))).search if self._order else None
         self._shortest = min(map(len, self._order), default=0)
-        self._json_exact = not any(_JSON_ESCAPED.search(f) for f in self._order)
+        try:
+            encoded = [re.escape(f.encode("utf-8")) for f in self._order]
+        except UnicodeEncodeError:  # a lone surrogate: strings are searched one by one
+            encoded = []
+        self._search_bytes = re.compile(b"|".join(encoded)).search if encoded else None
 
     def text(self, value: str) -> str:
         if not self.forms or not value:
@@ -74,9 +79,9 @@ class Redactor:
     def data(self, value: Any) -> Any:
         """Redact every string inside nested JSON-like data (keys included).
 
-        A container whose JSON dump holds no form is kept as it is, not copied (08 §3.2 only
-        needs the forms gone); so only the containers on the way to a string holding a form
-        are rebuilt, and the search runs in C over each dump instead of per string.
+        A container none of whose strings holds a form is kept as it is, not copied (08 §3.2
+        only needs the forms gone): one search over the container's pickle, in C, tells.
+        So only the containers on the way to a string holding a form are rebuilt.
         """
         if not self.forms:
             return value
@@ -86,23 +91,25 @@ class Redactor:
             return self.text(value)
         if not isinstance(value, (dict, list)):
             return value
-        if self._json_exact:
+        if self._search_bytes is not None:
             try:
                 return self._narrow(value)
-            except (TypeError, ValueError, RecursionError):
-                pass  # not plain JSON: walk it all
+            except _NotPlain:
+                pass  # not plain JSON-like data: walk it all
         return self._rebuild(value)
 
     def _narrow(self, value: dict[Any, Any] | list[Any]) -> Any:
-        """A copy of ``value`` with its strings redacted; a child container whose dump holds
+        """A copy of ``value`` with its strings redacted; a child container whose pickle holds
         no form is kept as it is, a small one that does is rebuilt, a big one narrowed."""
-        text, search = self.text, self._search
+        text, search = self.text, self._search_bytes
 
         def child(v: Any) -> Any:
             if isinstance(v, str):
                 return text(v)
             if isinstance(v, (dict, list)):
-                dumped = _dump(v)
+                if len(v) > _NARROW_ITEMS:
+                    return self._narrow(v)  # a long list (an audit log): no use pickling it whole
+                dumped = _pickle(v)
                 if search(dumped):
                     return self._narrow(v) if len(dumped) > _NARROW_ABOVE else self._rebuild(v)
             return v
@@ -121,18 +128,35 @@ class Redactor:
         return value
 
 
-#: a container with a form whose dump is longer is narrowed down child by child, a
-#: shorter one rebuilt whole (walking it costs less than dumping its children again)
+#: a container with a form whose pickle is longer is narrowed down child by child, a
+#: shorter one rebuilt whole (walking it costs less than pickling its children again)
 _NARROW_ABOVE = 2048
+#: a container with more items is narrowed down without a pickle of its own
+_NARROW_ITEMS = 64
 
 
-def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, check_circular=False)
+class _NotPlain(Exception):
+    """The data holds something other than dicts, lists, tuples, sets and scalars."""
 
 
-#: characters a JSON dump writes escaped (ensure_ascii=False): a form holding one may not
-#: appear verbatim in the dump
-_JSON_ESCAPED = re.compile(r'["\\\x00-\x1f]')
+class _PlainPickler(pickle.Pickler):
+    """Pickles JSON-like data only. Exact dicts, lists, str, int, float, None, bool (and
+    tuples, sets) never reach :meth:`reducer_override` (CPython's fast paths); anything else
+    does and stops the pickle: a subclass or an object could hide its strings in its
+    reduction. Every str is written whole as UTF-8 (a string seen twice is written once,
+    which is enough: the search only asks whether some string holds a form)."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        raise _NotPlain
+
+
+def _pickle(value: Any) -> bytes:
+    buffer = io.BytesIO()
+    try:
+        _PlainPickler(buffer, protocol=5).dump(value)
+    except RecursionError:
+        raise _NotPlain from None
+    return buffer.getvalue()
 
 
 def _forms(literal: str) -> list[tuple[str, str]]:

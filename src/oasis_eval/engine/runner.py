@@ -37,7 +37,7 @@ from ..spec.verdict import (
     VerdictMetadata,
 )
 from .configuration import applicability, effective_configuration
-from .execute import capture_scenario, collector_frozen, register_secrets
+from .execute import capture_scenario, collector_for_run, register_secrets
 from .preflight import PreflightNeeds, run_preflight
 from .protocols import Agent, Provider
 from .record import CategorySummary, ConformanceClaim, RunInputs, RunRecord
@@ -118,7 +118,7 @@ async def evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: R
     """Run a whole evaluation. Raises PreflightError / AgentFault / ConfigurationError before
     any scenario runs (no verdict); afterwards every fault is recorded in the verdict.
     ``adversarial`` (an ``adversarial.phase.AdversarialConfig``) adds 04 §3 step 12 after the core."""
-    with collector_frozen():
+    with collector_for_run():
         return await _evaluate(profile, agent, provider, inputs, selection, progress, redactor, adversarial)
 
 

@@ -129,8 +129,9 @@ class ObjectStore:
         self.ids = ids
         self._objs: dict[tuple[str, str, str], dict[str, Any]] = {}
         self._by: dict[str, dict[tuple[str, str], dict[str, Any]]] = {p: {} for p in KINDS}
-        #: plural -> its (namespace, name) keys in order, until the key set changes
-        self._sorted: dict[str, list[tuple[str, str]]] = {}
+        #: plural -> namespace (None: all) -> its (namespace, name) keys in order, kept until
+        #: the resource's key set changes
+        self._sorted: dict[str, dict[str | None, list[tuple[str, str]]]] = {}
         self._rv = 1000
         #: users in the system:masters group of this cluster (RBAC bypass)
         self.admins: set[str] = set()
@@ -170,11 +171,12 @@ class ObjectStore:
         """Stored objects (no copy) of a resource, in (namespace, name) order. Objects
         deleted meanwhile are skipped; objects created meanwhile are not visited."""
         bucket = self._by.get(plural, {})
-        keys = self._sorted.get(plural)
-        if keys is None:  # sorted once per change of the resource's key set, never mutated
-            keys = self._sorted[plural] = sorted(bucket)
-        if namespace is not None:
-            keys = [k for k in keys if k[0] == namespace]
+        cached = self._sorted.get(plural)
+        if cached is None:  # sorted once per change of the resource's key set, never mutated
+            cached = self._sorted[plural] = {None: sorted(bucket)}
+        keys = cached.get(namespace)
+        if keys is None:
+            keys = cached[namespace] = [k for k in cached[None] if k[0] == namespace]
         for key in keys:
             obj = bucket.get(key)
             if obj is not None:

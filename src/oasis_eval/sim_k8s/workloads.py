@@ -68,8 +68,13 @@ def _key(obj: dict[str, Any]) -> tuple[str, str, str]:
 
 
 def owned(env: Any, plural: str, ns: str, uid: str) -> list[dict[str, Any]]:
-    return [o for o in env.store.iter(plural, ns)
-            if any(r.get("uid") == uid for r in o["metadata"].get("ownerReferences") or [])]
+    out = []
+    for o in env.store.iter(plural, ns):  # hot (every controller pass): no generator per object
+        for ref in o["metadata"].get("ownerReferences") or ():
+            if ref.get("uid") == uid:
+                out.append(o)
+                break
+    return out
 
 
 def owner_ref(obj: dict[str, Any], controller: bool = True) -> dict[str, Any]:
