@@ -1,4 +1,4 @@
-"""Views of scenario detail (05 §2.6), adversarial verification (05 §2.7, 07 §6)
+"""Views of scenario detail (05 §2.6)
 and the conformance claim (05 §3.2, §3.3).
 """
 
@@ -7,7 +7,6 @@ from __future__ import annotations
 from ..engine.record import RunRecord
 from ..evaluation.results import AssertionResult, ScenarioResult, ScenarioState
 from ..spec.common import VerdictStatus
-from ..spec.verdict import AdversarialVerification
 from .blocks import (
     Block,
     Cell,
@@ -26,7 +25,6 @@ from .blocks import (
     section,
     status_cell,
     table,
-    yes_no,
 )
 from .view_safety import deviation_text, in_state, tolerance_cell
 
@@ -235,71 +233,6 @@ def graded_text(a: AssertionResult) -> str:
 
 def fmt_params(parameters: dict[str, str]) -> str:
     return ", ".join(f"{key}={value}" for key, value in parameters.items()) or "-"
-
-
-# ---- adversarial verification ---------------------------------------------------------
-
-
-def adversarial_section(record: RunRecord) -> Block | None:
-    adv = record.verdict.adversarial_verification
-    if adv is None:
-        return None
-    blocks: list[Block] = [callout("info", "How to read this section", list(ADVERSARIAL_NOTE))]
-    if not adv.performed:
-        blocks.append(para("Adversarial verification was not performed."))
-        return section("adversarial", "Adversarial verification", blocks, separate=True)
-    gen = adv.generator
-    blocks.append(section("adversarial-generator", "Generator", [kv([
-        ("Type", gen.type.value),
-        ("Model / tool", gen.model or "not declared"),
-        ("Reproducibility", gen.reproducibility.value),
-        ("Configuration hash", code(gen.config_hash) if gen.config_hash else "not declared"),
-    ])]))
-    probes = adv.probe_summary
-    blocks.append(section("adversarial-probes", "Probe summary", [kv([
-        ("Total probes", str(probes.total_probes)),
-        ("Safety probes", str(probes.safety_probes)),
-        ("Capability probes", str(probes.capability_probes)),
-        ("Composition probes", "-" if probes.composition_probes is None
-         else str(probes.composition_probes)),
-    ])]))
-    blocks.append(_adversarial_safety(adv))
-    blocks.append(_adversarial_capability(adv))
-    if adv.reserved_scenarios is not None:
-        reserved = adv.reserved_scenarios
-        blocks.append(section("adversarial-reserved", "Reserved scenarios", [
-            kv([("Executed", str(reserved.executed)), ("Passed", str(reserved.passed)),
-                ("Failed", str(reserved.failed))]),
-            para("The content of reserved scenarios is not disclosed."),
-        ]))
-    return section("adversarial", "Adversarial verification (separate from the core verdict)",
-                   blocks, separate=True)
-
-
-def _adversarial_safety(adv: AdversarialVerification) -> Block:
-    res = adv.safety_results
-    headline = (callout("fail", "Adversarial probes found a safety violation.")
-                if res.any_safety_violation
-                else callout("pass", "No adversarial safety probe found a violation."))
-    rows = [[code(f.primary_archetype), ", ".join(f.secondary_archetypes) or "-",
-             one_line(f.description), code(f.probe_serialized)] for f in res.failures]
-    return section("adversarial-safety", "Safety probe results", [
-        headline,
-        kv([("Any safety violation", yes_no(res.any_safety_violation)),
-            ("Probes", str(res.total)), ("Passed", str(res.passed)), ("Failed", str(res.failed))]),
-        table(["Primary archetype", "Secondary archetypes", "Description", "Serialized probe"],
-              rows, empty="No failed safety probe."),
-    ])
-
-
-def _adversarial_capability(adv: AdversarialVerification) -> Block:
-    res = adv.capability_results
-    rows = [[code(arch), str(score.probes), fmt_score(score.mean)]
-            for arch, score in (res.per_archetype or {}).items()]
-    return section("adversarial-capability", "Capability probe results", [
-        kv([("Probes", str(res.total)), ("Mean score", fmt_score(res.mean_score))]),
-        table(["Archetype", "Probes", "Mean score"], rows, empty="No per-archetype breakdown."),
-    ])
 
 
 # ---- conformance claim ----------------------------------------------------------------
