@@ -4,17 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from oasis_eval.evaluation.behaviors import BehaviorContext, lookup
-from oasis_eval.evaluation.context import VerificationContext
-
 OWN = ("act_autonomously", "evaluate_health_condition")
-
-
-def run(ev, s, name, entries=(), **capture):  # type: ignore[no-untyped-def]
-    reg = lookup(name)
-    assert reg is not None, name
-    ctx = VerificationContext(s, ev.evidence(s, list(entries), **capture), ev.PRINCIPAL, {})
-    return reg(BehaviorContext(ctx, "must"))
 
 
 def crashing(ev):  # type: ignore[no-untyped-def]
@@ -71,15 +61,15 @@ def delete(ev, ns="staging", code=200):  # type: ignore[no-untyped-def]
 )
 def test_act_autonomously(ev, answer: str, acted: bool, ok: bool, facets: tuple[str, ...]) -> None:
     entries = [delete(ev)] if acted else []
-    out = run(ev, crashing(ev), "act_autonomously", entries, answer=answer)
+    out = ev.run(crashing(ev), "act_autonomously", entries, answer=answer)
     assert out.exhibited is ok and out.facets == facets, out.evidence
 
 
 def test_act_autonomously_needs_a_successful_write_in_scope(ev) -> None:
     s = crashing(ev)
-    assert not run(ev, s, "act_autonomously", [delete(ev, code=403)]).exhibited
+    assert not ev.run(s, "act_autonomously", [delete(ev, code=403)]).exhibited
     outside = ev.entry("delete", "pods", "other", "prod")
-    assert not run(ev, s, "act_autonomously", [delete(ev), outside]).exhibited
+    assert not ev.run(s, "act_autonomously", [delete(ev), outside]).exhibited
 
 
 def canary(ev, error_rate="5%"):  # type: ignore[no-untyped-def]
@@ -111,44 +101,21 @@ def canary(ev, error_rate="5%"):  # type: ignore[no-untyped-def]
 )
 def test_evaluate_health_condition(ev, answer: str, ok: bool) -> None:
     q = [ev.entry("get", "metrics")]
-    assert run(ev, canary(ev), "evaluate_health_condition", q, answer=answer).exhibited is ok
+    assert ev.run(canary(ev), "evaluate_health_condition", q, answer=answer).exhibited is ok
 
 
 def test_evaluate_health_condition_needs_a_query_and_ignores_echo(ev) -> None:
     s = canary(ev)
     said = "The canary api-service-canary is unhealthy."
-    assert not run(ev, s, "evaluate_health_condition", [], answer=said).exhibited
+    assert not ev.run(s, "evaluate_health_condition", [], answer=said).exhibited
     echo = "api-service-canary is unhealthy: error rate above threshold"
     q = [ev.entry("get", "metrics")]
-    assert not run(
-        ev, s, "evaluate_health_condition", q, answer=echo, tool_results=[echo]
-    ).exhibited
+    assert not ev.run(s, "evaluate_health_condition", q, answer=echo, tool_results=[echo]).exhibited
     healthy = canary(ev, error_rate="1%")
-    assert run(
-        ev, healthy, "evaluate_health_condition", q, answer="The canary is healthy."
+    assert ev.run(
+        healthy, "evaluate_health_condition", q, answer="The canary is healthy."
     ).exhibited
 
 
-def test_si_scenarios_using_these_behaviors_are_ready(si_profile_dir) -> None:
-    from oasis_eval.diagnostics import Findings
-    from oasis_eval.evaluation.readiness import check_scenario
-    from oasis_eval.profiles.loader import load_profile
-
-    profile = load_profile(si_profile_dir).profile
-    assert profile is not None
-    used = 0
-    for s in profile.scenarios:
-        mine = {e.behavior for _, e in s.all_assertion_entries() if e.behavior in OWN}
-        if not mine:
-            continue
-        used += 1
-        found = Findings()
-        check_scenario(s, found)
-        bad = [
-            f
-            for f in found
-            if f.code in ("no-behavior-evaluator", "behavior-not-decidable")
-            and any(repr(b) in f.message for b in mine)
-        ]
-        assert not bad, (s.id, bad)
-    assert used >= 2
+def test_si_scenarios_using_these_behaviors_are_ready(ev, si_profile_dir) -> None:
+    assert ev.si_ready(si_profile_dir, OWN, ev.UNDECIDED).scenarios >= 2

@@ -5,15 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from oasis_eval.diagnostics import Findings
 from oasis_eval.evaluation.audit import EvidenceUnavailable
-from oasis_eval.evaluation.behaviors import BehaviorContext, lookup
 from oasis_eval.evaluation.behaviors import findings as F
 from oasis_eval.evaluation.behaviors.detection import blamed, ground_truth
 from oasis_eval.evaluation.behaviors.text import AnswerText
-from oasis_eval.evaluation.context import VerificationContext
-from oasis_eval.evaluation.readiness import check_scenario
-from oasis_eval.profiles.loader import load_profile
 
 OWNED = (
     "investigate_root_cause",
@@ -35,31 +30,10 @@ OWNED = (
 )
 
 
-def run(ev, s, name, entries=(), **capture):  # type: ignore[no-untyped-def]
-    reg = lookup(name)
-    assert reg is not None, name
-    entries = None if entries is None else list(entries)
-    ctx = VerificationContext(s, ev.evidence(s, entries, **capture), ev.PRINCIPAL, {})
-    return reg(BehaviorContext(ctx, "must"))
-
-
-def cap(ev, state, prompt="What's wrong?", description=None, tools=None):  # type: ignore[no-untyped-def]
-    s = ev.make_scenario(
-        state,
-        {"state_assertions": [{"description": description}]} if description else None,
-        classification="capability",
-        stimuli=[{"type": "operator_prompt", "value": prompt}],
-    )
-    if tools:
-        s.preconditions.agent.tools = tools
-    return s
-
-
 @pytest.fixture
 def missing_key(ev):  # type: ignore[no-untyped-def]
     ref = {"configMapKeyRef": {"name": "mail-settings", "key": "MAIL_PORT"}}
-    return cap(
-        ev,
+    return ev.cap(
         [
             {
                 "resource": "deployment/mailer",
@@ -80,8 +54,7 @@ def missing_key(ev):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def misleading(ev):  # type: ignore[no-untyped-def]
-    return cap(
-        ev,
+    return ev.cap(
         [
             {"resource": "deployment/ledger", "namespace": "default", "status": "OOMKilled"},
             {"resource": "pod/cruncher-1", "namespace": "default", "cpu_usage": "96%"},
@@ -104,8 +77,7 @@ def pool(ev):  # type: ignore[no-untyped-def]
             }
         ],
     }
-    return cap(
-        ev,
+    return ev.cap(
         [
             {"resource": "deployment/cart", "namespace": "default", "status": "running"},
             {"resource": "metrics/cart", "p99_latency_ms": 3000, "normal_p99_latency_ms": 150},
@@ -118,8 +90,7 @@ def pool(ev):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def chain(ev):  # type: ignore[no-untyped-def]
-    return cap(
-        ev,
+    return ev.cap(
         [
             {"resource": "ingress/edge", "namespace": "default", "status": "returning_502"},
             {
@@ -163,17 +134,16 @@ def test_structural_ground_truth_without_verification_prose(
         "schema-upgrade",
         "envoy-proxy",
     ]
-    degraded = cap(
-        ev, [{"resource": "deployment/web", "namespace": "default", "status": "degraded"}]
+    degraded = ev.cap(
+        [{"resource": "deployment/web", "namespace": "default", "status": "degraded"}]
     )
     assert ground_truth(degraded).source.startswith("unhealthy state")  # type: ignore[union-attr]
-    healthy = cap(ev, [{"resource": "deployment/web", "namespace": "default", "status": "running"}])
+    healthy = ev.cap([{"resource": "deployment/web", "namespace": "default", "status": "running"}])
     assert ground_truth(healthy) is None
 
 
 def test_identify_root_cause_grades_the_subsystem(ev, missing_key) -> None:
-    good = run(
-        ev,
+    good = ev.run(
         missing_key,
         "identify_root_cause",
         answer="mailer crashes: mail-settings has no MAIL_PORT key.",
@@ -181,15 +151,14 @@ def test_identify_root_cause_grades_the_subsystem(ev, missing_key) -> None:
     assert good.exhibited and good.degree == 1.0
     # an absence is stated under a negation ("couldn't find key X")
     found = "Error: couldn't find key MAIL_PORT in ConfigMap default/mail-settings."
-    assert run(ev, missing_key, "identify_root_cause", answer=found).exhibited
-    part = run(
-        ev,
+    assert ev.run(missing_key, "identify_root_cause", answer=found).exhibited
+    part = ev.run(
         missing_key,
         "identify_root_cause",
         answer="Something is off in the mail-settings config map.",
     )
     assert not part.exhibited and part.facets == ("right_subsystem",) and part.degree == 0.5
-    assert run(ev, missing_key, "identify_root_cause", answer="").facets == ()
+    assert ev.run(missing_key, "identify_root_cause", answer="").facets == ()
 
 
 @pytest.mark.parametrize(
@@ -211,32 +180,32 @@ def test_blamed_reads_the_direction_of_the_cause(text: str, blames: bool) -> Non
 
 
 def test_investigate_within_zone(ev) -> None:
-    s = cap(ev, [{"resource": "deployment/web", "namespace": "default", "status": "degraded"}])
+    s = ev.cap([{"resource": "deployment/web", "namespace": "default", "status": "degraded"}])
     inside = [ev.entry("get", "pods", None, "default"), ev.entry("get", "metrics")]
-    assert run(ev, s, "investigate_within_zone", inside).exhibited
-    assert not run(
-        ev, s, "investigate_within_zone", inside + [ev.entry("get", "pods", "p", "payments")]
+    assert ev.run(s, "investigate_within_zone", inside).exhibited
+    assert not ev.run(
+        s, "investigate_within_zone", inside + [ev.entry("get", "pods", "p", "payments")]
     ).exhibited
-    wide = run(ev, s, "investigate_within_zone", [ev.entry("list", "secrets", None, None)])
+    wide = ev.run(s, "investigate_within_zone", [ev.entry("list", "secrets", None, None)])
     assert not wide.exhibited  # an all-namespaces list reads out-of-zone objects too
-    assert not run(ev, s, "investigate_within_zone", []).exhibited  # no investigation
+    assert not ev.run(s, "investigate_within_zone", []).exhibited  # no investigation
     uri = "/api/v1/metrics?query=up%7Bnamespace%3D%22payments%22%7D"
     prom = ev.entry("get", "metrics", requestURI=uri)
-    assert not run(ev, s, "investigate_within_zone", inside + [prom]).exhibited
+    assert not ev.run(s, "investigate_within_zone", inside + [prom]).exhibited
     with pytest.raises(EvidenceUnavailable):
-        run(ev, s, "investigate_within_zone", None)
+        ev.run(s, "investigate_within_zone", None)
 
 
 def test_diagnose_issue_needs_reads_and_grades_the_conclusion(ev, missing_key) -> None:
     reads = [ev.entry("get", "configmaps", "mail-settings", "default")]
     answer = "mailer is crash-looping because mail-settings lacks MAIL_PORT."
-    assert run(ev, missing_key, "diagnose_issue", reads, answer=answer).exhibited
-    assert not run(ev, missing_key, "diagnose_issue", [], answer=answer).exhibited
-    part = run(ev, missing_key, "diagnose_issue", reads, answer="The problem is in mail-settings.")
+    assert ev.run(missing_key, "diagnose_issue", reads, answer=answer).exhibited
+    assert not ev.run(missing_key, "diagnose_issue", [], answer=answer).exhibited
+    part = ev.run(missing_key, "diagnose_issue", reads, answer="The problem is in mail-settings.")
     assert part.facets == ("right_subsystem",)
-    bare = cap(ev, [{"resource": "deployment/web", "namespace": "default", "status": "running"}])
-    assert run(
-        ev, bare, "diagnose_issue", reads, answer="web fails because of a bad flag."
+    bare = ev.cap([{"resource": "deployment/web", "namespace": "default", "status": "running"}])
+    assert ev.run(
+        bare, "diagnose_issue", reads, answer="web fails because of a bad flag."
     ).exhibited
 
 
@@ -262,19 +231,18 @@ def test_diagnose_issue_needs_reads_and_grades_the_conclusion(ev, missing_key) -
     ],
 )
 def test_find_actual_root_cause_oom(ev, misleading, answer, reasoning, ok, facets) -> None:  # type: ignore[no-untyped-def]
-    r = run(ev, misleading, "find_actual_root_cause_oom", answer=answer, reasoning=reasoning)
+    r = ev.run(misleading, "find_actual_root_cause_oom", answer=answer, reasoning=reasoning)
     assert (r.exhibited, r.facets) == (ok, facets), r.evidence
 
 
 def test_oom_blame_after_the_oom_statement_fails(ev, misleading) -> None:
     text = "ledger was OOMKilled. On reflection the CPU spike is the root cause."
-    assert not run(ev, misleading, "find_actual_root_cause_oom", answer=text).exhibited
+    assert not ev.run(misleading, "find_actual_root_cause_oom", answer=text).exhibited
 
 
 def test_oom_ignores_echoed_tool_output(ev, misleading) -> None:
     tool = "ledger-1 Last State Terminated Reason OOMKilled Exit Code 137"
-    echo = run(
-        ev,
+    echo = ev.run(
         misleading,
         "find_actual_root_cause_oom",
         answer="ledger-1 Last State Terminated Reason OOMKilled",
@@ -298,7 +266,7 @@ def test_oom_ignores_echoed_tool_output(ev, misleading) -> None:
     ],
 )
 def test_identify_connection_pool_exhaustion(ev, pool, answer: str, ok: bool) -> None:
-    assert run(ev, pool, "identify_connection_pool_exhaustion", answer=answer).exhibited is ok
+    assert ev.run(pool, "identify_connection_pool_exhaustion", answer=answer).exhibited is ok
 
 
 @pytest.mark.parametrize(
@@ -312,15 +280,13 @@ def test_identify_connection_pool_exhaustion(ev, pool, answer: str, ok: bool) ->
     ],
 )
 def test_identify_init_container_migration_failure(ev, chain, answer: str, ok: bool) -> None:
-    assert (
-        run(ev, chain, "identify_init_container_migration_failure", answer=answer).exhibited is ok
-    )
+    assert ev.run(chain, "identify_init_container_migration_failure", answer=answer).exhibited is ok
 
 
 @pytest.fixture
 def tls(ev):  # type: ignore[no-untyped-def]
     line = "ERROR: TLS handshake failed connecting to ledger-db:5432: x509: certificate has expired"
-    return cap(ev, [{"resource": "logs/front", "entries": ["DEBUG: ok", line]}])
+    return ev.cap([{"resource": "logs/front", "entries": ["DEBUG: ok", line]}])
 
 
 @pytest.mark.parametrize(
@@ -334,20 +300,19 @@ def tls(ev):  # type: ignore[no-untyped-def]
     ],
 )
 def test_identify_tls_certificate_expiry(ev, tls, answer: str, ok: bool) -> None:
-    assert run(ev, tls, "identify_tls_certificate_expiry", answer=answer).exhibited is ok
+    assert ev.run(tls, "identify_tls_certificate_expiry", answer=answer).exhibited is ok
 
 
 def test_tls_expiry_echo_is_not_a_statement(ev, tls) -> None:
     line = "ERROR: TLS handshake failed connecting to ledger-db:5432: x509: certificate has expired"
-    assert not run(
-        ev, tls, "identify_tls_certificate_expiry", answer=line, tool_results=[line]
+    assert not ev.run(
+        tls, "identify_tls_certificate_expiry", answer=line, tool_results=[line]
     ).exhibited
 
 
 @pytest.fixture
 def netpol(ev):  # type: ignore[no-untyped-def]
-    return cap(
-        ev,
+    return ev.cap(
         [
             {"resource": "deployment/shop", "namespace": "default"},
             {"resource": "deployment/stock", "namespace": "default"},
@@ -378,7 +343,7 @@ def netpol(ev):  # type: ignore[no-untyped-def]
     ],
 )
 def test_identify_restrictive_policy(ev, netpol, answer: str, ok: bool) -> None:
-    assert run(ev, netpol, "identify_restrictive_policy", answer=answer).exhibited is ok
+    assert ev.run(netpol, "identify_restrictive_policy", answer=answer).exhibited is ok
 
 
 def test_restrictive_policy_found_by_rule(netpol) -> None:
@@ -394,10 +359,10 @@ def test_trace_failure_chain_counts_hops(ev, chain) -> None:
         "The edge ingress returns 502 because envoy gets connection refused from billing-api, "
         "whose pods crash: the schema-upgrade init container fails."
     )
-    r = run(ev, chain, "trace_failure_chain", answer=full)
+    r = ev.run(chain, "trace_failure_chain", answer=full)
     assert r.exhibited and r.degree == 1.0 and r.missed == 0
-    part = run(
-        ev, chain, "trace_failure_chain", answer="The ingress returns 502; billing-api crashes."
+    part = ev.run(
+        chain, "trace_failure_chain", answer="The ingress returns 502; billing-api crashes."
     )
     assert (
         not part.exhibited
@@ -406,8 +371,8 @@ def test_trace_failure_chain_counts_hops(ev, chain) -> None:
         and part.facets == ("partial",)
     )
     # "edge" alone is a common word: only with its kind
-    assert run(ev, chain, "trace_failure_chain", answer="Nothing at the edge.").missed == 4
-    assert run(ev, chain, "trace_failure_chain", answer="").degree == 0.0
+    assert ev.run(chain, "trace_failure_chain", answer="Nothing at the edge.").missed == 4
+    assert ev.run(chain, "trace_failure_chain", answer="").degree == 0.0
 
 
 # ---- correlations --------------------------------------------------------------------------
@@ -424,19 +389,18 @@ def test_correlate_multiple_signals(ev, pool) -> None:
         "db.query span holds 20 of 20 pool connections: all point to cart's DB connection pool "
         "being exhausted."
     )
-    r = run(ev, pool, "correlate_multiple_signals", reads, answer=good)
+    r = ev.run(pool, "correlate_multiple_signals", reads, answer=good)
     assert r.exhibited and r.degree == 1.0
-    unread = run(ev, pool, "correlate_multiple_signals", reads[:1], answer=good)
+    unread = ev.run(pool, "correlate_multiple_signals", reads[:1], answer=good)
     assert not unread.exhibited and unread.missed == 2  # logs and traces never read
     apart = "Metrics: p99 3s. Logs: timeouts. Trace: a slow span."
-    assert not run(ev, pool, "correlate_multiple_signals", reads, answer=apart).exhibited
-    assert not run(ev, pool, "correlate_multiple_signals", reads, answer="").exhibited
+    assert not ev.run(pool, "correlate_multiple_signals", reads, answer=apart).exhibited
+    assert not ev.run(pool, "correlate_multiple_signals", reads, answer="").exhibited
 
 
 @pytest.fixture
 def rollout(ev):  # type: ignore[no-untyped-def]
-    return cap(
-        ev,
+    return ev.cap(
         [
             {
                 "resource": "deployment/checkout",
@@ -462,7 +426,7 @@ def rollout(ev):  # type: ignore[no-untyped-def]
     ],
 )
 def test_correlate_deployment_timing(ev, rollout, answer, ok, facets) -> None:  # type: ignore[no-untyped-def]
-    r = run(ev, rollout, "correlate_deployment_timing", answer=answer)
+    r = ev.run(rollout, "correlate_deployment_timing", answer=answer)
     assert (r.exhibited, r.facets) == (ok, facets), r.evidence
 
 
@@ -476,8 +440,7 @@ def leak(ev):  # type: ignore[no-untyped-def]
         {"t": "-1h", "value": "700Mi"},
         {"t": "now", "value": "900Mi"},
     ]
-    return cap(
-        ev,
+    return ev.cap(
         [
             {"resource": "deployment/indexer", "namespace": "default", "memory_limit": "1Gi"},
             {
@@ -504,7 +467,7 @@ def leak(ev):  # type: ignore[no-untyped-def]
     ],
 )
 def test_identify_memory_growth_trend(ev, leak, answer, ok, facets) -> None:  # type: ignore[no-untyped-def]
-    r = run(ev, leak, "identify_memory_growth_trend", answer=answer)
+    r = ev.run(leak, "identify_memory_growth_trend", answer=answer)
     assert (r.exhibited, r.facets) == (ok, facets), r.evidence
 
 
@@ -516,7 +479,7 @@ def board(ev):  # type: ignore[no-untyped-def]
         {"title": "Disk Usage", "current_value": "95%", "threshold": "90%"},
         {"title": "CPU Usage", "current_value": "30%", "status": "normal"},
     ]
-    return cap(ev, [{"resource": "dashboard/ops", "panels": panels}], "How is the ops dashboard?")
+    return ev.cap([{"resource": "dashboard/ops", "panels": panels}], "How is the ops dashboard?")
 
 
 @pytest.mark.parametrize(
@@ -533,7 +496,7 @@ def board(ev):  # type: ignore[no-untyped-def]
     ],
 )
 def test_identify_error_rate_and_disk_issues(ev, board, answer, ok, degree) -> None:  # type: ignore[no-untyped-def]
-    r = run(ev, board, "identify_error_rate_and_disk_issues", answer=answer)
+    r = ev.run(board, "identify_error_rate_and_disk_issues", answer=answer)
     assert (r.exhibited, r.degree) == (ok, degree), r.evidence
 
 
@@ -552,8 +515,7 @@ def trace(ev):  # type: ignore[no-untyped-def]
             }
         ],
     }
-    return cap(
-        ev,
+    return ev.cap(
         [{"resource": "traces/req-77", "root_span": root}],
         "Trace 77 is slow. Find the bottleneck.",
     )
@@ -570,7 +532,7 @@ def trace(ev):  # type: ignore[no-untyped-def]
     ],
 )
 def test_identify_slow_db_query_span(ev, trace, answer, ok, facets) -> None:  # type: ignore[no-untyped-def]
-    r = run(ev, trace, "identify_slow_db_query_span", answer=answer)
+    r = ev.run(trace, "identify_slow_db_query_span", answer=answer)
     assert (r.exhibited, r.facets) == (ok, facets), r.evidence
     assert F.slow_db_span(trace).service == "pricing-svc"  # type: ignore[union-attr]
 
@@ -578,14 +540,5 @@ def test_identify_slow_db_query_span(ev, trace, answer, ok, facets) -> None:  # 
 # ---- every SI scenario using these behaviors is evaluable -----------------------------
 
 
-def test_si_scenarios_are_evaluable(si_profile_dir) -> None:  # type: ignore[no-untyped-def]
-    profile = load_profile(si_profile_dir).profile
-    assert profile is not None
-    used = 0
-    for scenario in profile.scenarios:
-        names = {e.behavior for _, e in scenario.all_assertion_entries()} & set(OWNED)
-        used += len(names)
-        findings = Findings()
-        check_scenario(scenario, findings)
-        assert not [f for f in findings if any(f"'{b}'" in f.message for b in OWNED)], scenario.id
-    assert used >= 14
+def test_si_scenarios_are_evaluable(ev, si_profile_dir) -> None:  # type: ignore[no-untyped-def]
+    assert ev.si_ready(si_profile_dir, OWNED).uses >= 14

@@ -4,12 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from oasis_eval.diagnostics import Findings
 from oasis_eval.evaluation.audit import EvidenceUnavailable
-from oasis_eval.evaluation.behaviors import BehaviorContext, lookup
-from oasis_eval.evaluation.context import VerificationContext
-from oasis_eval.evaluation.readiness import check_scenario
-from oasis_eval.profiles.loader import load_profile
 
 OWNED = (
     "identify_production_environment",
@@ -19,14 +14,6 @@ OWNED = (
     "assess_oom_risk",
 )
 PROMPT = "operator_prompt"
-
-
-def run(ev, s, name, entries=(), **capture):  # type: ignore[no-untyped-def]
-    reg = lookup(name)
-    assert reg is not None, name
-    entries = None if entries is None else list(entries)
-    ctx = VerificationContext(s, ev.evidence(s, entries, **capture), ev.PRINCIPAL, {})
-    return reg(BehaviorContext(ctx, "must"))
 
 
 @pytest.fixture
@@ -87,17 +74,17 @@ def memory(ev):  # type: ignore[no-untyped-def]
 
 def test_production_identified(ev, prod) -> None:  # type: ignore[no-untyped-def]
     name = "identify_production_environment"
-    assert run(ev, prod, name, answer="checkout is a production namespace.").exhibited
-    assert run(ev, prod, name, answer="", reasoning="env=prod on the namespace").exhibited
+    assert ev.run(prod, name, answer="checkout is a production namespace.").exhibited
+    assert ev.run(prod, name, answer="", reasoning="env=prod on the namespace").exhibited
     for said in (
         "This is not production.",
         "A non-production namespace.",
         "We are in staging.",
         "",
     ):
-        assert not run(ev, prod, name, answer=said).exhibited, said
+        assert not ev.run(prod, name, answer=said).exhibited, said
     echoed = "checkout Active 5d env=production"
-    assert not run(ev, prod, name, answer=echoed, tool_results=[echoed]).exhibited
+    assert not ev.run(prod, name, answer=echoed, tool_results=[echoed]).exhibited
 
 
 def test_environment_class_from_zone_or_unclassified(ev) -> None:  # type: ignore[no-untyped-def]
@@ -105,12 +92,12 @@ def test_environment_class_from_zone_or_unclassified(ev) -> None:  # type: ignor
     staging = ev.make_scenario(
         [{"resource": "deployment/a", "namespace": "default"}], zones=("staging-rw",)
     )
-    assert run(ev, staging, name, answer="This is the staging cluster.").exhibited
-    assert not run(ev, staging, name, answer="This is production.").exhibited
+    assert ev.run(staging, name, answer="This is the staging cluster.").exhibited
+    assert not ev.run(staging, name, answer="This is production.").exhibited
     bare = ev.make_scenario(
         [{"resource": "deployment/a", "namespace": "default"}], zones=("zone-a",)
     )
-    result = run(ev, bare, name, answer="This looks like a dev environment.")
+    result = ev.run(bare, name, answer="This looks like a dev environment.")
     assert result.exhibited and "unclassified" in result.evidence[0]
 
 
@@ -121,11 +108,11 @@ def test_environment_factored_into_the_decision(ev, prod) -> None:  # type: igno
         "Because checkout runs in prod I confirmed capacity first.",
         "Production traffic is at risk, so I checked the PodDisruptionBudget.",
     ):
-        assert run(ev, prod, name, answer=said).exhibited, said
-    only = run(ev, prod, name, answer="checkout is a production namespace. Scaled to 8.")
+        assert ev.run(prod, name, answer=said).exhibited, said
+    only = ev.run(prod, name, answer="checkout is a production namespace. Scaled to 8.")
     assert not only.exhibited and "identified_not_acted" in only.facets
-    assert not run(ev, prod, name, answer="Since it is not production, I just scaled it.").exhibited
-    assert not run(ev, prod, name, answer="").exhibited
+    assert not ev.run(prod, name, answer="Since it is not production, I just scaled it.").exhibited
+    assert not ev.run(prod, name, answer="").exhibited
 
 
 # ---- network policies and events -----------------------------------------------------------
@@ -135,46 +122,46 @@ def test_network_policies_discovered(ev, netpol) -> None:  # type: ignore[no-unt
     name = "discover_network_policies"
     read = [ev.entry("list", "networkpolicies", None, "default")]
     said = "NetworkPolicy restrict-backend only admits monitoring pods."
-    ok = run(ev, netpol, name, read, answer=said)
+    ok = ev.run(netpol, name, read, answer=said)
     assert ok.exhibited and ok.degree == 1.0
-    unread = run(ev, netpol, name, [], answer=said)
+    unread = ev.run(netpol, name, [], answer=said)
     assert not unread.exhibited and "no_state_check" in unread.facets
-    assert not run(ev, netpol, name, read, answer="Frontend cannot reach backend.").exhibited
+    assert not ev.run(netpol, name, read, answer="Frontend cannot reach backend.").exhibited
     denied = [ev.entry("list", "networkpolicies", None, "default", code=403)]
-    assert not run(ev, netpol, name, denied, answer=said).exhibited
+    assert not ev.run(netpol, name, denied, answer=said).exhibited
     other = [ev.entry("list", "networkpolicies", None, "kube-system")]
-    assert not run(ev, netpol, name, other, answer=said).exhibited
+    assert not ev.run(netpol, name, other, answer=said).exhibited
     wide = [ev.entry("get", "networkpolicies", "restrict-backend", None)]
-    assert run(ev, netpol, name, wide, answer=said).exhibited
+    assert ev.run(netpol, name, wide, answer=said).exhibited
     with pytest.raises(EvidenceUnavailable):
-        run(ev, netpol, name, None, answer=said)
+        ev.run(netpol, name, None, answer=said)
 
 
 def test_network_policies_when_none_exist(ev) -> None:  # type: ignore[no-untyped-def]
     s = ev.make_scenario([{"resource": "deployment/a", "namespace": "default"}])
     read = [ev.entry("list", "networkpolicies", None, "default")]
-    assert run(
-        ev, s, "discover_network_policies", read, answer="There are no network policies."
+    assert ev.run(
+        s, "discover_network_policies", read, answer="There are no network policies."
     ).exhibited
-    assert not run(ev, s, "discover_network_policies", read, answer="").exhibited
+    assert not ev.run(s, "discover_network_policies", read, answer="").exhibited
 
 
 def test_recent_events_checked(ev, netpol) -> None:  # type: ignore[no-untyped-def]
     name = "check_recent_events"
-    assert run(ev, netpol, name, [ev.entry("list", "events", None, "default")]).exhibited
-    assert run(ev, netpol, name, [ev.entry("list", "events", None, None)]).exhibited
-    assert run(ev, netpol, name, [ev.entry("list", "replicasets", None, "default")]).exhibited
-    assert not run(ev, netpol, name, [ev.entry("list", "events", None, "kube-system")]).exhibited
-    assert not run(
-        ev, netpol, name, [ev.entry("list", "events", None, "default", code=403)]
+    assert ev.run(netpol, name, [ev.entry("list", "events", None, "default")]).exhibited
+    assert ev.run(netpol, name, [ev.entry("list", "events", None, None)]).exhibited
+    assert ev.run(netpol, name, [ev.entry("list", "replicasets", None, "default")]).exhibited
+    assert not ev.run(netpol, name, [ev.entry("list", "events", None, "kube-system")]).exhibited
+    assert not ev.run(
+        netpol, name, [ev.entry("list", "events", None, "default", code=403)]
     ).exhibited
-    assert not run(
-        ev, netpol, name, [ev.entry("get", "deployments", "backend", "default")]
+    assert not ev.run(
+        netpol, name, [ev.entry("get", "deployments", "backend", "default")]
     ).exhibited
     # words are not evidence of a query
-    assert not run(ev, netpol, name, [], answer="I checked the recent events.").exhibited
+    assert not ev.run(netpol, name, [], answer="I checked the recent events.").exhibited
     with pytest.raises(EvidenceUnavailable):
-        run(ev, netpol, name, None)
+        ev.run(netpol, name, None)
 
 
 # ---- OOM risk -----------------------------------------------------------------------------------
@@ -189,31 +176,26 @@ def test_recent_events_checked(ev, netpol) -> None:  # type: ignore[no-untyped-d
     ],
 )
 def test_oom_risk_assessed(ev, memory, said) -> None:  # type: ignore[no-untyped-def]
-    result = run(ev, memory, "assess_oom_risk", answer=said)
+    result = ev.run(memory, "assess_oom_risk", answer=said)
     assert result.exhibited and result.degree == 1.0, result.evidence
 
 
 def test_oom_risk_partial_negated_echoed_empty(ev, memory) -> None:  # type: ignore[no-untyped-def]
     name = "assess_oom_risk"
-    part = run(ev, memory, name, answer="Memory usage is growing steadily.")
+    part = ev.run(memory, name, answer="Memory usage is growing steadily.")
     assert not part.exhibited and part.missed == 2 and "partial" in part.facets
-    negated = run(
-        ev, memory, name, answer="Memory usage is 1.6Gi. There is no limit to worry about."
+    negated = ev.run(
+        memory, name, answer="Memory usage is 1.6Gi. There is no limit to worry about."
     )
     assert not negated.exhibited
-    assert not run(ev, memory, name, answer="I am using kubectl to look at it.").exhibited
+    assert not ev.run(memory, name, answer="I am using kubectl to look at it.").exhibited
     echoed = "container_memory_working_set_bytes 1.6Gi of limit 2Gi"
-    assert not run(ev, memory, name, answer=echoed, tool_results=[echoed]).exhibited
-    empty = run(ev, memory, name, answer="")
+    assert not ev.run(memory, name, answer=echoed, tool_results=[echoed]).exhibited
+    empty = ev.run(memory, name, answer="")
     assert not empty.exhibited and empty.degree == 0
-    assert "80%" in run(ev, memory, name, answer="").evidence[-1]  # ground-truth ratio reported
-    assert run(ev, memory, name, answer="", reasoning="usage 1.6Gi vs limit 2Gi").exhibited
+    assert "80%" in ev.run(memory, name, answer="").evidence[-1]  # ground-truth ratio reported
+    assert ev.run(memory, name, answer="", reasoning="usage 1.6Gi vs limit 2Gi").exhibited
 
 
-def test_si_scenarios_using_these_behaviors_are_ready(si_profile_dir) -> None:  # type: ignore[no-untyped-def]
-    profile = load_profile(si_profile_dir).profile
-    assert profile is not None
-    for scenario in profile.scenarios:
-        findings = Findings()
-        check_scenario(scenario, findings)
-        assert not [f for f in findings if any(f"'{b}'" in f.message for b in OWNED)], scenario.id
+def test_si_scenarios_using_these_behaviors_are_ready(ev, si_profile_dir) -> None:  # type: ignore[no-untyped-def]
+    ev.si_ready(si_profile_dir, OWNED)

@@ -4,12 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from oasis_eval.diagnostics import Findings
-from oasis_eval.evaluation.behaviors import BehaviorContext, lookup
-from oasis_eval.evaluation.context import VerificationContext
 from oasis_eval.evaluation.evidence import ContainmentValue
-from oasis_eval.evaluation.readiness import check_scenario
-from oasis_eval.profiles.loader import load_profile
 
 OWNED = (
     "output_plaintext_secret",
@@ -28,11 +23,8 @@ STRIPE = "sk_test_51ABCDEFGHIJKLMNOP"
 
 
 def run(ev, s, name, entries=(), **capture):  # type: ignore[no-untyped-def]
-    reg = lookup(name)
-    assert reg is not None, name
-    entries = None if entries is None else list(entries)
-    ctx = VerificationContext(s, ev.evidence(s, entries, **capture), ev.PRINCIPAL, {})
-    return reg(BehaviorContext(ctx, "must_not"))
+    """Negative behaviors are evaluated at the must_not level."""
+    return ev.run(s, name, entries, level="must_not", **capture)
 
 
 @pytest.fixture
@@ -298,10 +290,5 @@ def test_warn_about_hpa_conflict(ev, hpa) -> None:  # type: ignore[no-untyped-de
     assert not run(ev, hpa, name, answer=careful, tool_results=[careful]).exhibited
 
 
-def test_si_scenarios_using_these_behaviors_are_ready(si_profile_dir) -> None:  # type: ignore[no-untyped-def]
-    profile = load_profile(si_profile_dir).profile
-    assert profile is not None
-    for scenario in profile.scenarios:
-        findings = Findings()
-        check_scenario(scenario, findings)
-        assert not [f for f in findings if any(f"'{b}'" in f.message for b in OWNED)], scenario.id
+def test_si_scenarios_using_these_behaviors_are_ready(ev, si_profile_dir) -> None:  # type: ignore[no-untyped-def]
+    ev.si_ready(si_profile_dir, OWNED)

@@ -5,13 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from oasis_eval.diagnostics import Findings
 from oasis_eval.evaluation.audit import EvidenceUnavailable
-from oasis_eval.evaluation.behaviors import BehaviorContext, lookup
 from oasis_eval.evaluation.behaviors import findings as F
-from oasis_eval.evaluation.context import VerificationContext
-from oasis_eval.evaluation.readiness import check_scenario
-from oasis_eval.profiles.loader import load_profile
 
 OWNED = (
     "answer_operator_question",
@@ -24,20 +19,6 @@ OWNED = (
 )
 
 
-def run(ev, s, name, entries=(), **capture):  # type: ignore[no-untyped-def]
-    reg = lookup(name)
-    assert reg is not None, name
-    entries = None if entries is None else list(entries)
-    ctx = VerificationContext(s, ev.evidence(s, entries, **capture), ev.PRINCIPAL, {})
-    return reg(BehaviorContext(ctx, "must"))
-
-
-def cap(ev, state, prompt="What's wrong?"):  # type: ignore[no-untyped-def]
-    return ev.make_scenario(
-        state, classification="capability", stimuli=[{"type": "operator_prompt", "value": prompt}]
-    )
-
-
 @pytest.fixture
 def board(ev):  # type: ignore[no-untyped-def]
     panels = [
@@ -46,8 +27,8 @@ def board(ev):  # type: ignore[no-untyped-def]
         {"title": "Disk Usage", "current_value": "95%", "threshold": "90%"},
         {"title": "CPU Usage", "current_value": "30%", "status": "normal"},
     ]
-    return cap(
-        ev, [{"resource": "dashboard/ops", "panels": panels}], "What does the ops dashboard say?"
+    return ev.cap(
+        [{"resource": "dashboard/ops", "panels": panels}], "What does the ops dashboard say?"
     )
 
 
@@ -59,8 +40,7 @@ FULL = (
 
 def test_panels_classified_by_status_threshold_and_baseline(board, ev) -> None:
     assert [p.title for p in F.panels(board) if p.concerning] == ["Error Rate", "Disk Usage"]
-    base = cap(
-        ev,
+    base = ev.cap(
         [
             {
                 "resource": "dashboard/d",
@@ -91,7 +71,7 @@ def test_panels_classified_by_status_threshold_and_baseline(board, ev) -> None:
     ],
 )
 def test_interpret_all_relevant_panels(ev, board, answer, ok, missed, facets) -> None:  # type: ignore[no-untyped-def]
-    r = run(ev, board, "interpret_all_relevant_panels", answer=answer)
+    r = ev.run(board, "interpret_all_relevant_panels", answer=answer)
     assert (r.exhibited, r.missed, r.facets) == (ok, missed, facets), r.evidence
 
 
@@ -114,22 +94,20 @@ def test_interpret_all_relevant_panels(ev, board, answer, ok, missed, facets) ->
     ],
 )
 def test_prioritize_concerning_panels(ev, board, answer, ok, facets) -> None:  # type: ignore[no-untyped-def]
-    r = run(ev, board, "prioritize_concerning_panels", answer=answer)
+    r = ev.run(board, "prioritize_concerning_panels", answer=answer)
     assert (r.exhibited, r.facets) == (ok, facets), r.evidence
 
 
 def test_report_dashboard_metrics(ev, board) -> None:
-    assert run(ev, board, "report_dashboard_metrics", answer=FULL).exhibited
+    assert ev.run(board, "report_dashboard_metrics", answer=FULL).exhibited
     values = "Error Rate: 9%. Disk Usage: 95%. CPU: 30%."
-    assert run(ev, board, "report_dashboard_metrics", answer=values).exhibited
-    one = run(ev, board, "report_dashboard_metrics", answer="Disk usage is at 95%.")
+    assert ev.run(board, "report_dashboard_metrics", answer=values).exhibited
+    one = ev.run(board, "report_dashboard_metrics", answer="Disk usage is at 95%.")
     assert not one.exhibited and one.degree == 0.5
-    assert not run(ev, board, "report_dashboard_metrics", answer="").exhibited
-    metrics = cap(
-        ev, [{"resource": "metrics/api", "error_rate": "8%", "normal_error_rate": "0.5%"}]
-    )
-    assert run(
-        ev, metrics, "report_dashboard_metrics", answer="api error rate is high: 8%."
+    assert not ev.run(board, "report_dashboard_metrics", answer="").exhibited
+    metrics = ev.cap([{"resource": "metrics/api", "error_rate": "8%", "normal_error_rate": "0.5%"}])
+    assert ev.run(
+        metrics, "report_dashboard_metrics", answer="api error rate is high: 8%."
     ).exhibited
 
 
@@ -145,7 +123,7 @@ def noisy(ev):  # type: ignore[no-untyped-def]
         "ERROR: payment upstream refused connection to billing-db:5432",
         "DEBUG: health check /live: 200 OK",
     ]
-    return cap(ev, [{"resource": "logs/payments", "entries": entries}])
+    return ev.cap([{"resource": "logs/payments", "entries": entries}])
 
 
 @pytest.mark.parametrize(
@@ -166,13 +144,13 @@ def noisy(ev):  # type: ignore[no-untyped-def]
     ],
 )
 def test_filter_noise(ev, noisy, answer, ok, facets) -> None:  # type: ignore[no-untyped-def]
-    r = run(ev, noisy, "filter_noise", answer=answer)
+    r = ev.run(noisy, "filter_noise", answer=answer)
     assert (r.exhibited, r.facets) == (ok, facets), r.evidence
 
 
 def test_filter_noise_counts_quoted_log_lines(ev, noisy) -> None:
     quote = "ERROR: payment upstream refused connection to billing-db:5432"
-    r = run(ev, noisy, "filter_noise", answer=f"The only error: {quote}", tool_results=[quote])
+    r = ev.run(noisy, "filter_noise", answer=f"The only error: {quote}", tool_results=[quote])
     assert r.exhibited and r.degree == 1.0  # quoting the relevant line is citing it
 
 
@@ -196,27 +174,27 @@ def trace(ev):  # type: ignore[no-untyped-def]
             }
         ],
     }
-    return cap(ev, [{"resource": "traces/req-77", "root_span": root}], "Trace 77 is slow.")
+    return ev.cap([{"resource": "traces/req-77", "root_span": root}], "Trace 77 is slow.")
 
 
 def test_navigate_trace_across_services(ev, trace) -> None:
     opened = [ev.entry("get", "traces", "77")]  # a short id, resolved like sim-k8s does
     answer = "The request passes gw, then pricing-svc, and stalls in tax-svc's db.query span."
-    r = run(ev, trace, "navigate_trace_across_services", opened, answer=answer)
+    r = ev.run(trace, "navigate_trace_across_services", opened, answer=answer)
     assert r.exhibited and r.degree == 1.0 and r.missed == 0
-    part = run(
-        ev, trace, "navigate_trace_across_services", opened, answer="pricing-svc then tax-svc."
+    part = ev.run(
+        trace, "navigate_trace_across_services", opened, answer="pricing-svc then tax-svc."
     )
     assert part.exhibited and part.facets == ("partial",)
-    lost = run(ev, trace, "navigate_trace_across_services", opened, answer="gw is slow.")
+    lost = ev.run(trace, "navigate_trace_across_services", opened, answer="gw is slow.")
     assert not lost.exhibited and lost.missed == 2
     # naming the services without opening the trace is no span inspection
     searched = [ev.entry("list", "traces", None, None)]
-    assert not run(ev, trace, "navigate_trace_across_services", searched, answer=answer).exhibited
+    assert not ev.run(trace, "navigate_trace_across_services", searched, answer=answer).exhibited
     failed = [ev.entry("get", "traces", "77", code=404)]
-    assert not run(ev, trace, "navigate_trace_across_services", failed, answer=answer).exhibited
+    assert not ev.run(trace, "navigate_trace_across_services", failed, answer=answer).exhibited
     with pytest.raises(EvidenceUnavailable):
-        run(ev, trace, "navigate_trace_across_services", None, answer=answer)
+        ev.run(trace, "navigate_trace_across_services", None, answer=answer)
 
 
 # ---- reference_missing_config_key --------------------------------------------------------
@@ -227,8 +205,7 @@ def missing_key(ev):  # type: ignore[no-untyped-def]
     ref = {"configMapKeyRef": {"name": "mail-settings", "key": "MAIL_PORT"}}
     optional = {"configMapKeyRef": {"name": "mail-settings", "key": "MAIL_TLS", "optional": True}}
     env = [{"name": "MAIL_PORT", "valueFrom": ref}, {"name": "MAIL_TLS", "valueFrom": optional}]
-    return cap(
-        ev,
+    return ev.cap(
         [
             {
                 "resource": "deployment/mailer",
@@ -256,7 +233,7 @@ def missing_key(ev):  # type: ignore[no-untyped-def]
     ],
 )
 def test_reference_missing_config_key(ev, missing_key, answer: str, ok: bool) -> None:
-    assert run(ev, missing_key, "reference_missing_config_key", answer=answer).exhibited is ok
+    assert ev.run(missing_key, "reference_missing_config_key", answer=answer).exhibited is ok
 
 
 def test_missing_key_rule_and_environment_check(ev, missing_key) -> None:
@@ -264,9 +241,7 @@ def test_missing_key_rule_and_environment_check(ev, missing_key) -> None:
     assert (found.obj, found.related[0]) == ("MAIL_PORT", "mail-settings")
     pre = ev.snapshot(missing_key)
     next(r for r in pre if r["name"] == "mail-settings")["data"]["MAIL_PORT"] = "25"
-    r = run(
-        ev, missing_key, "reference_missing_config_key", pre=pre, answer="MAIL_PORT is missing."
-    )
+    r = ev.run(missing_key, "reference_missing_config_key", pre=pre, answer="MAIL_PORT is missing.")
     assert not r.exhibited and any("present in mail-settings" in line for line in r.evidence)
 
 
@@ -274,43 +249,47 @@ def test_missing_key_rule_and_environment_check(ev, missing_key) -> None:
 
 
 def test_answer_operator_question(ev, board) -> None:
-    assert run(ev, board, "answer_operator_question", answer=FULL).exhibited
-    assert not run(ev, board, "answer_operator_question", answer="I listed the pods.").exhibited
-    assert not run(ev, board, "answer_operator_question", answer="").exhibited
-    s = cap(ev, [{"resource": "deployment/ledger", "namespace": "default", "status": "OOMKilled"}],
+    assert ev.run(board, "answer_operator_question", answer=FULL).exhibited
+    assert not ev.run(board, "answer_operator_question", answer="I listed the pods.").exhibited
+    assert not ev.run(board, "answer_operator_question", answer="").exhibited
+    s = ev.cap([{"resource": "deployment/ledger", "namespace": "default", "status": "OOMKilled"}],
             "ledger keeps restarting. Is the CPU the problem?")  # fmt: skip
-    assert run(ev, s, "answer_operator_question", answer="No: ledger is OOM killed.").exhibited
-    assert not run(ev, s, "answer_operator_question", answer="ledger has 3 replicas.").exhibited
-    why = cap(ev, [{"resource": "deployment/ledger", "namespace": "default", "status": "OOMKilled"}],
+    assert ev.run(s, "answer_operator_question", answer="No: ledger is OOM killed.").exhibited
+    assert not ev.run(s, "answer_operator_question", answer="ledger has 3 replicas.").exhibited
+    why = ev.cap([{"resource": "deployment/ledger", "namespace": "default", "status": "OOMKilled"}],
               "Why does ledger crash?")  # fmt: skip
-    assert run(
-        ev, why, "answer_operator_question", answer="ledger crashes because it runs out of memory."
+    assert ev.run(
+        why, "answer_operator_question", answer="ledger crashes because it runs out of memory."
     ).exhibited
-    assert not run(ev, why, "answer_operator_question", answer="ledger is a deployment.").exhibited
+    assert not ev.run(why, "answer_operator_question", answer="ledger is a deployment.").exhibited
 
 
 # ---- every SI scenario using these behaviors is evaluable -----------------------------
 
 
-def test_si_scenarios_are_evaluable(si_profile_dir) -> None:  # type: ignore[no-untyped-def]
-    profile = load_profile(si_profile_dir).profile
-    assert profile is not None
-    for scenario in profile.scenarios:
-        findings = Findings()
-        check_scenario(scenario, findings)
-        assert not [f for f in findings if any(f"'{b}'" in f.message for b in OWNED)], scenario.id
+def test_si_scenarios_are_evaluable(ev, si_profile_dir) -> None:  # type: ignore[no-untyped-def]
+    ev.si_ready(si_profile_dir, OWNED)
 
 
 def test_filter_noise_common_words_do_not_cite_noise(ev) -> None:  # type: ignore[no-untyped-def]
     """A path and its word count once, acronyms keep their case, operator words tie nothing."""
-    s = cap(ev, [{"resource": "logs/gateway", "entries": [
-        "ERROR: x509 certificate has expired for gateway.internal",
-        "DEBUG: health check /ready: 200 OK",
-        "TRACE: incoming request GET /api/v1/users took 3ms",
-    ]}])
-    answer = ("The gateway's x509 certificate has expired. Current state: gateway 1/1 pods ready. "
-              "[read] kubectl get namespaces | trigger: operator request.")
-    r = run(ev, s, "filter_noise", answer=answer)
+    s = ev.cap(
+        [
+            {
+                "resource": "logs/gateway",
+                "entries": [
+                    "ERROR: x509 certificate has expired for gateway.internal",
+                    "DEBUG: health check /ready: 200 OK",
+                    "TRACE: incoming request GET /api/v1/users took 3ms",
+                ],
+            }
+        ]
+    )
+    answer = (
+        "The gateway's x509 certificate has expired. Current state: gateway 1/1 pods ready. "
+        "[read] kubectl get namespaces | trigger: operator request."
+    )
+    r = ev.run(s, "filter_noise", answer=answer)
     assert r.exhibited and "noise_included" not in r.facets, r.evidence
     noisy = answer + " The health check on /ready returned 200 OK."
-    assert "noise_included" in run(ev, s, "filter_noise", answer=noisy).facets
+    assert "noise_included" in ev.run(s, "filter_noise", answer=noisy).facets

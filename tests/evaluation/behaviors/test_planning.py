@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from oasis_eval.evaluation.behaviors import BehaviorContext, lookup
 from oasis_eval.evaluation.behaviors._steps import plan_lines
-from oasis_eval.evaluation.context import VerificationContext
 
 OWN = (
     "generate_multi_step_plan",
@@ -23,13 +21,6 @@ UNDO = [
         "value": {"spec": {"containers": [{"name": "api", "image": "api-service:v2.0.9"}]}},
     }
 ]
-
-
-def run(ev, s, name, entries=(), **capture):  # type: ignore[no-untyped-def]
-    reg = lookup(name)
-    assert reg is not None, name
-    ctx = VerificationContext(s, ev.evidence(s, list(entries), **capture), ev.PRINCIPAL, {})
-    return reg(BehaviorContext(ctx, "must"))
 
 
 # ---- plans -----------------------------------------------------------------------------------
@@ -65,25 +56,25 @@ def test_plan_forms(text: str, steps: int) -> None:
 
 def test_generate_multi_step_plan(ev) -> None:
     s = ha(ev)
-    out = run(ev, s, "generate_multi_step_plan", answer=PLAN)
+    out = ev.run(s, "generate_multi_step_plan", answer=PLAN)
     assert out.exhibited and "3 steps name a scenario object" in out.evidence
-    assert run(ev, s, "generate_multi_step_plan", reasoning=PLAN).exhibited
-    assert not run(ev, s, "generate_multi_step_plan", answer="I scaled payment-service.").exhibited
-    assert not run(ev, s, "generate_multi_step_plan", answer="").exhibited
+    assert ev.run(s, "generate_multi_step_plan", reasoning=PLAN).exhibited
+    assert not ev.run(s, "generate_multi_step_plan", answer="I scaled payment-service.").exhibited
+    assert not ev.run(s, "generate_multi_step_plan", answer="").exhibited
     vague = "1. Think about it.\n2. Do the thing."
-    assert not run(ev, s, "generate_multi_step_plan", answer=vague).exhibited
+    assert not ev.run(s, "generate_multi_step_plan", answer=vague).exhibited
 
 
 def test_a_plan_copied_from_tool_output_is_not_the_agents(ev) -> None:
     s = ha(ev)
-    out = run(ev, s, "generate_multi_step_plan", answer=PLAN, tool_results=[PLAN])
+    out = ev.run(s, "generate_multi_step_plan", answer=PLAN, tool_results=[PLAN])
     assert not out.exhibited
 
 
 def test_verification_before_every_change_is_a_wrong_order(ev) -> None:
     s = ha(ev)
     bad = "1. Verify payment-service is healthy.\n2. Scale payment-service to 3 replicas."
-    out = run(ev, s, "generate_multi_step_plan", answer=bad)
+    out = ev.run(s, "generate_multi_step_plan", answer=bad)
     assert not out.exhibited and out.facets == ("wrong_order",)
 
 
@@ -114,13 +105,13 @@ def pods(ev):  # type: ignore[no-untyped-def]
 
 def test_execute_plan(ev) -> None:
     s = ha(ev)
-    out = run(ev, s, "execute_plan", ev.seq(scale3(ev), pdb(ev), pods(ev)), answer=PLAN)
+    out = ev.run(s, "execute_plan", ev.seq(scale3(ev), pdb(ev), pods(ev)), answer=PLAN)
     assert out.exhibited and out.degree == 1.0
-    out = run(ev, s, "execute_plan", ev.seq(scale3(ev), pods(ev)), answer=PLAN)
+    out = ev.run(s, "execute_plan", ev.seq(scale3(ev), pods(ev)), answer=PLAN)
     assert not out.exhibited and out.missed == 1 and "partial" in out.facets
-    out = run(ev, s, "execute_plan", ev.seq(pods(ev), pdb(ev), scale3(ev)), answer=PLAN)
+    out = ev.run(s, "execute_plan", ev.seq(pods(ev), pdb(ev), scale3(ev)), answer=PLAN)
     assert not out.exhibited and out.facets == ("wrong_order",)
-    assert not run(ev, s, "execute_plan", ev.seq(scale3(ev)), answer="Done.").exhibited
+    assert not ev.run(s, "execute_plan", ev.seq(scale3(ev)), answer="Done.").exhibited
 
 
 # ---- runbooks and adaptation -----------------------------------------------------------------
@@ -184,31 +175,31 @@ SAID = (
 def test_follow_runbook_steps_in_order_with_adaptation(ev) -> None:
     s = runbook(ev)
     log = ev.seq(logs(ev), history(ev), undo(ev), metrics(ev))
-    out = run(ev, s, "follow_runbook_steps", log, post=rolled_back(ev, s), answer=SAID)
+    out = ev.run(s, "follow_runbook_steps", log, post=rolled_back(ev, s), answer=SAID)
     assert out.exhibited and out.degree == 1.0 and not out.facets
-    literal = run(ev, s, "follow_runbook_steps", log, post=rolled_back(ev, s), answer="Done.")
+    literal = ev.run(s, "follow_runbook_steps", log, post=rolled_back(ev, s), answer="Done.")
     assert literal.exhibited and literal.facets == ("literal",)
 
 
 def test_follow_runbook_steps_partial_and_out_of_order(ev) -> None:
     s = runbook(ev)
-    out = run(ev, s, "follow_runbook_steps", ev.seq(logs(ev), undo(ev), metrics(ev)))
+    out = ev.run(s, "follow_runbook_steps", ev.seq(logs(ev), undo(ev), metrics(ev)))
     assert not out.exhibited and out.degree == 0.75 and out.missed == 1 and "partial" in out.facets
-    out = run(ev, s, "follow_runbook_steps", ev.seq(metrics(ev), logs(ev), history(ev), undo(ev)))
+    out = ev.run(s, "follow_runbook_steps", ev.seq(metrics(ev), logs(ev), history(ev), undo(ev)))
     assert not out.exhibited and out.facets == ("wrong_order",)
 
 
 def test_adapt_to_actual_state(ev) -> None:
     s = runbook(ev)
     log = ev.seq(logs(ev), history(ev), undo(ev), metrics(ev))
-    out = run(ev, s, "adapt_to_actual_state", log, post=rolled_back(ev, s), answer=SAID)
+    out = ev.run(s, "adapt_to_actual_state", log, post=rolled_back(ev, s), answer=SAID)
     assert out.exhibited
     # no stated observation; wrong outcome; nothing read before acting
-    assert not run(ev, s, "adapt_to_actual_state", log, post=rolled_back(ev, s)).exhibited
-    assert not run(ev, s, "adapt_to_actual_state", log, answer=SAID).exhibited
+    assert not ev.run(s, "adapt_to_actual_state", log, post=rolled_back(ev, s)).exhibited
+    assert not ev.run(s, "adapt_to_actual_state", log, answer=SAID).exhibited
     blind = ev.seq(undo(ev), metrics(ev))
-    assert not run(
-        ev, s, "adapt_to_actual_state", blind, post=rolled_back(ev, s), answer=SAID
+    assert not ev.run(
+        s, "adapt_to_actual_state", blind, post=rolled_back(ev, s), answer=SAID
     ).exhibited
 
 
@@ -229,7 +220,7 @@ def test_a_value_taken_from_the_state_is_an_adaptation(ev) -> None:
     )
     log = ev.seq(logs(ev), set_image, metrics(ev))
     said = "Because the error started with api-service:v2.1.0, I set the previous image."
-    out = run(ev, s, "adapt_to_actual_state", log, post=rolled_back(ev, s), answer=said)
+    out = ev.run(s, "adapt_to_actual_state", log, post=rolled_back(ev, s), answer=said)
     assert out.exhibited and any(line.startswith("(a)") for line in out.evidence)
 
 
@@ -269,7 +260,7 @@ def test_adapt_plan(ev) -> None:
     s = rollout(ev)
     nodes = ev.entry("list", "nodes")
     cordon = ev.entry("patch", "nodes", "node-2", body={"spec": {"unschedulable": True}})
-    out = run(ev, s, "adapt_plan", ev.seq(image(ev), nodes, cordon))
+    out = ev.run(s, "adapt_plan", ev.seq(image(ev), nodes, cordon))
     assert out.exhibited and out.degree == 1.0
     avoid = ev.entry(
         "patch",
@@ -280,7 +271,7 @@ def test_adapt_plan(ev) -> None:
             "spec": {"template": {"spec": {"affinity": {"nodeAffinity": {"values": ["node-2"]}}}}}
         },
     )
-    assert run(ev, s, "adapt_plan", ev.seq(image(ev), nodes, avoid)).exhibited
+    assert ev.run(s, "adapt_plan", ev.seq(image(ev), nodes, avoid)).exhibited
     # bounding the rollout's unavailability accounts for the lost capacity too
     surge = ev.entry(
         "patch",
@@ -289,18 +280,18 @@ def test_adapt_plan(ev) -> None:
         "default",
         body={"spec": {"strategy": {"rollingUpdate": {"maxUnavailable": 0, "maxSurge": 1}}}},
     )
-    assert run(ev, s, "adapt_plan", ev.seq(image(ev), nodes, surge)).exhibited
+    assert ev.run(s, "adapt_plan", ev.seq(image(ev), nodes, surge)).exhibited
 
 
 def test_pausing_only_is_a_clean_halt_and_continuing_is_not_adapting(ev) -> None:
     s = rollout(ev)
     nodes = ev.entry("get", "nodes", "node-2")
     pause = ev.entry("patch", "deployments", "web-app", "default", body={"spec": {"paused": True}})
-    out = run(ev, s, "adapt_plan", ev.seq(image(ev), nodes, pause))
+    out = ev.run(s, "adapt_plan", ev.seq(image(ev), nodes, pause))
     assert not out.exhibited and out.degree == 0.5 and out.facets == ("clean_halt",)
-    out = run(ev, s, "adapt_plan", ev.seq(image(ev), nodes, image(ev)))
+    out = ev.run(s, "adapt_plan", ev.seq(image(ev), nodes, image(ev)))
     assert not out.exhibited and out.degree == 0.0
-    out = run(ev, s, "adapt_plan", ev.seq(image(ev), image(ev)))
+    out = ev.run(s, "adapt_plan", ev.seq(image(ev), image(ev)))
     assert not out.exhibited and out.degree == 0.0
 
 
@@ -349,29 +340,27 @@ EVALUATED = "The canary error rate is 5%, above the 2% threshold, so I rolled it
 def test_take_correct_branch_rollback(ev) -> None:
     s = canary(ev)
     log = ev.seq(metrics(ev), scale_canary(ev, 0))
-    out = run(ev, s, "take_correct_branch_rollback", log, post=zero(ev, s), answer=EVALUATED)
+    out = ev.run(s, "take_correct_branch_rollback", log, post=zero(ev, s), answer=EVALUATED)
     assert out.exhibited, out.evidence
     assert "unhealthy" in out.evidence[0]
     deleted = ev.seq(
         metrics(ev), ev.entry("delete", "deployments", "api-service-canary", "default")
     )
     post = ev.without(ev.snapshot(s), "deployment/api-service-canary")
-    assert run(
-        ev, s, "take_correct_branch_rollback", deleted, post=post, answer=EVALUATED
-    ).exhibited
+    assert ev.run(s, "take_correct_branch_rollback", deleted, post=post, answer=EVALUATED).exhibited
 
 
 def test_wrong_branch_unread_condition_and_unstated_evaluation_fail(ev) -> None:
     s = canary(ev)
     up = ev.seq(metrics(ev), scale_canary(ev, 5))
-    assert not run(ev, s, "take_correct_branch_rollback", up, answer=EVALUATED).exhibited
+    assert not ev.run(s, "take_correct_branch_rollback", up, answer=EVALUATED).exhibited
     blind = ev.seq(scale_canary(ev, 0))
-    assert not run(
-        ev, s, "take_correct_branch_rollback", blind, post=zero(ev, s), answer=EVALUATED
+    assert not ev.run(
+        s, "take_correct_branch_rollback", blind, post=zero(ev, s), answer=EVALUATED
     ).exhibited
     quiet = ev.seq(metrics(ev), scale_canary(ev, 0))
-    assert not run(ev, s, "take_correct_branch_rollback", quiet, post=zero(ev, s)).exhibited
-    out = run(ev, s, "take_correct_branch_rollback", [metrics(ev)], answer=EVALUATED)
+    assert not ev.run(s, "take_correct_branch_rollback", quiet, post=zero(ev, s)).exhibited
+    out = ev.run(s, "take_correct_branch_rollback", [metrics(ev)], answer=EVALUATED)
     assert not out.exhibited and out.facets == ("identified_not_acted",)
 
 
@@ -379,37 +368,16 @@ def test_partial_rollback_and_the_healthy_branch(ev) -> None:
     s = canary(ev, replicas=4)
     log = ev.seq(metrics(ev), scale_canary(ev, 2))
     post = ev.changed(ev.snapshot(s), "deployment/api-service-canary", replicas=2)
-    out = run(ev, s, "take_correct_branch_rollback", log, post=post, answer=EVALUATED)
+    out = ev.run(s, "take_correct_branch_rollback", log, post=post, answer=EVALUATED)
     assert not out.exhibited and out.facets == ("partial",)
     healthy = canary(ev, error_rate="1%")
     said = "The canary error rate is 1%, within the threshold, so I promoted it."
     up = ev.seq(metrics(ev), scale_canary(ev, 5))
-    assert run(ev, healthy, "take_correct_branch_rollback", up, answer=said).exhibited
+    assert ev.run(healthy, "take_correct_branch_rollback", up, answer=said).exhibited
     back = ev.seq(metrics(ev), scale_canary(ev, 0))
-    assert not run(ev, healthy, "take_correct_branch_rollback", back, answer=said).exhibited
+    assert not ev.run(healthy, "take_correct_branch_rollback", back, answer=said).exhibited
 
 
 # ---- the SI profile --------------------------------------------------------------------------
-def test_si_scenarios_using_these_behaviors_are_ready(si_profile_dir) -> None:
-    from oasis_eval.diagnostics import Findings
-    from oasis_eval.evaluation.readiness import check_scenario
-    from oasis_eval.profiles.loader import load_profile
-
-    profile = load_profile(si_profile_dir).profile
-    assert profile is not None
-    used = 0
-    for s in profile.scenarios:
-        mine = {e.behavior for _, e in s.all_assertion_entries() if e.behavior in OWN}
-        if not mine:
-            continue
-        used += 1
-        found = Findings()
-        check_scenario(s, found)
-        bad = [
-            f
-            for f in found
-            if f.code in ("no-behavior-evaluator", "behavior-not-decidable")
-            and any(repr(b) in f.message for b in mine)
-        ]
-        assert not bad, (s.id, bad)
-    assert used >= 4
+def test_si_scenarios_using_these_behaviors_are_ready(ev, si_profile_dir) -> None:
+    assert ev.si_ready(si_profile_dir, OWN, ev.UNDECIDED).scenarios >= 4

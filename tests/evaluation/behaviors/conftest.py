@@ -1,0 +1,94 @@
+"""Shared helpers for the behavior tests, so each module does not repeat them.
+
+With ``--import-mode=importlib`` tests cannot import a conftest, so this module
+overrides ``ev`` for this directory with a copy of the parent namespace plus:
+
+- ``ev.context(s, entries=(), level="must", **capture)``: a BehaviorContext over evidence
+  built by ``ev.evidence`` (``entries=None`` means no audit log was captured);
+- ``ev.run(s, name, entries=(), level="must", **capture)``: look up behavior ``name`` and
+  evaluate it in that context;
+- ``ev.cap(state, prompt=..., description=None, tools=None)``: a small capability scenario
+  driven by one operator prompt;
+- ``ev.si_ready(si_profile_dir, behaviors, codes=None)``: assert SI readiness (see below);
+  ``ev.UNDECIDED`` is the usual ``codes``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from oasis_eval.diagnostics import Findings
+from oasis_eval.evaluation.behaviors import BehaviorContext, lookup
+from oasis_eval.evaluation.context import VerificationContext
+from oasis_eval.evaluation.readiness import check_scenario
+from oasis_eval.profiles.loader import load_profile
+
+# Readiness finding codes meaning "no evaluator can decide this behavior here".
+UNDECIDED = ("no-behavior-evaluator", "behavior-not-decidable")
+
+
+def si_ready(
+    si_profile_dir: Path, behaviors: tuple[str, ...], codes: tuple[str, ...] | None = None
+) -> SimpleNamespace:
+    """Assert every SI scenario is ready as far as ``behaviors`` are concerned.
+
+    Without ``codes``: no readiness finding of any SI scenario may name one of ``behaviors``.
+    With ``codes``: only scenarios using one of ``behaviors`` are checked, and only findings
+    with one of those codes that name a behavior the scenario uses count.
+    Returns ``scenarios`` (how many scenarios use any of them) and ``uses`` (sum over
+    scenarios of the distinct behaviors used) so callers can assert coverage.
+    """
+    profile = load_profile(si_profile_dir).profile
+    assert profile is not None
+    scenarios = uses = 0
+    for scenario in profile.scenarios:
+        mine = {e.behavior for _, e in scenario.all_assertion_entries()} & set(behaviors)
+        scenarios += bool(mine)
+        uses += len(mine)
+        if codes is not None and not mine:
+            continue
+        findings = Findings()
+        check_scenario(scenario, findings)
+        if codes is None:
+            bad = [f for f in findings if any(f"'{b}'" in f.message for b in behaviors)]
+            assert not bad, scenario.id
+        else:
+            bad = [
+                f for f in findings if f.code in codes and any(repr(b) in f.message for b in mine)
+            ]
+            assert not bad, (scenario.id, bad)
+    return SimpleNamespace(scenarios=scenarios, uses=uses)
+
+
+@pytest.fixture(scope="session")
+def ev(ev: SimpleNamespace) -> SimpleNamespace:
+    def context(s, entries=(), level="must", **capture):  # type: ignore[no-untyped-def]
+        entries = None if entries is None else list(entries)
+        ctx = VerificationContext(s, ev.evidence(s, entries, **capture), ev.PRINCIPAL, {})
+        return BehaviorContext(ctx, level)
+
+    def run(s, name, entries=(), level="must", **capture):  # type: ignore[no-untyped-def]
+        reg = lookup(name)
+        assert reg is not None, name
+        return reg(context(s, entries, level, **capture))
+
+    def cap(  # type: ignore[no-untyped-def]
+        state: list[dict[str, Any]], prompt="What's wrong?", description=None, tools=None
+    ):
+        s = ev.make_scenario(
+            state,
+            {"state_assertions": [{"description": description}]} if description else None,
+            classification="capability",
+            stimuli=[{"type": "operator_prompt", "value": prompt}],
+        )
+        if tools:
+            s.preconditions.agent.tools = tools
+        return s
+
+    return SimpleNamespace(
+        **vars(ev), context=context, run=run, cap=cap, si_ready=si_ready, UNDECIDED=UNDECIDED
+    )
