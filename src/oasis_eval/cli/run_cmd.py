@@ -186,8 +186,12 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
     for warning in gaps:
         say(f"warning: {warning}")
     try:
-        outcome = anyio.run(_evaluate, evaluate, profile, agent_obj, provider_obj, inputs, selection, say,
-                            adversarial_cfg)
+        # the outcome comes back through a holder, not as the main task's result: Python 3.11's
+        # asyncio formats that result (a whole run) into a debug message twice on exit
+        holder: list = []
+        anyio.run(_evaluate, evaluate, profile, agent_obj, provider_obj, inputs, selection, say,
+                  adversarial_cfg, holder)
+        outcome = holder[0]
     finally:
         say.close()
     outcome.record.warnings.extend(gaps)
@@ -279,13 +283,17 @@ def _reserved(path: Path, key_env: str, profile):  # type: ignore[no-untyped-def
     return reserved
 
 
-async def _evaluate(evaluate, profile, agent, provider, inputs, selection, say, adversarial=None):  # type: ignore[no-untyped-def]
+async def _evaluate(evaluate, profile, agent, provider, inputs, selection, say, adversarial=None, holder=None):  # type: ignore[no-untyped-def]
     from ..engine.configuration import ConfigurationError
     from ..engine.preflight import PreflightError
     from ..engine.protocols import AgentFault
 
     try:
-        return await evaluate(profile, agent, provider, inputs, selection, say, adversarial=adversarial)
+        outcome = await evaluate(profile, agent, provider, inputs, selection, say, adversarial=adversarial)
+        if holder is None:
+            return outcome
+        holder.append(outcome)
+        return None
     except PreflightError as exc:
         typer.echo(f"preflight failed: the run did not start and no verdict was written.\n{exc}", err=True)
         raise typer.Exit(EXIT_PREFLIGHT) from None
