@@ -258,3 +258,19 @@ def test_here_documents_and_no_shell(shop: Session) -> None:
         "rolebinding.rbac.authorization.k8s.io/alice-view created"
     subjects = shop.env.store.raw("rolebindings", "shop", "alice-view")["subjects"]
     assert subjects == [{"kind": "User", "apiGroup": "rbac.authorization.k8s.io", "name": "alice"}]
+
+
+def test_describe_networkpolicy_reads_ingress_and_egress_alike() -> None:
+    from oasis_eval.sim_k8s.tools.describe import describe_netpol
+
+    policy = {"metadata": {"name": "p", "namespace": "default", "creationTimestamp": "2025-01-01T00:00:00Z"},
+              "spec": {"podSelector": {}, "policyTypes": ["Ingress", "Egress"],
+                       "ingress": [{"ports": [{"port": 80}], "from": [{"podSelector": {"matchLabels": {"a": "b"}}}]}],
+                       "egress": []}}
+    text = describe_netpol(None, policy, lambda *a, **k: None)
+    for needle in ("Allowing ingress traffic:", "To Port:", "80/TCP", "From:", "PodSelector:", "a=b",
+                   "Allowing egress traffic:", "<none> (Selected pods are isolated for egress connectivity)",
+                   "Policy Types:  Ingress, Egress"):
+        assert needle in text, needle
+    policy["spec"]["policyTypes"] = ["Ingress"]
+    assert "Not affecting egress traffic" in describe_netpol(None, policy, lambda *a, **k: None)

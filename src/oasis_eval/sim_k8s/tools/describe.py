@@ -708,40 +708,27 @@ def describe_netpol(env: Any, np_: dict[str, Any], fetch: Fetch) -> str:
                 w(level + 1, f"Except:\t{', '.join(peer['ipBlock'].get('except') or [])}")
             w(level - 1, "----------")
 
-    if "Ingress" in types:
-        rules = spec.get("ingress") or []
+    # ingress and egress read alike: (policy type, rules key, peers key, peer word, isolation word)
+    for kind, key, peer_key, peer_word, noun in (
+        ("Ingress", "ingress", "from", "From", "source"),
+        ("Egress", "egress", "to", "To", "destination"),
+    ):
+        if kind not in types:
+            w(1, f"Not affecting {key} traffic")
+            continue
+        rules = spec.get(key) or []
+        w(1, f"Allowing {key} traffic:")
         if not rules:
-            w(1, "Allowing ingress traffic:")
-            w(2, "<none> (Selected pods are isolated for ingress connectivity)")
-        else:
-            w(1, "Allowing ingress traffic:")
-            for r in rules:
-                ports = r.get("ports") or []
-                w(2, "To Port:\t" + (", ".join(f"{p.get('port', '<any>')}/{p.get('protocol', 'TCP')}" for p in ports)
-                                    if ports else "<any> (traffic allowed to all ports)"))
-                if r.get("from"):
-                    w(2, "From:")
-                    peers(r["from"], 3, "From")
-                else:
-                    w(2, "From: <any> (traffic not restricted by source)")
-    else:
-        w(1, "Not affecting ingress traffic")
-    if "Egress" in types:
-        rules = spec.get("egress") or []
-        w(1, "Allowing egress traffic:")
-        if not rules:
-            w(2, "<none> (Selected pods are isolated for egress connectivity)")
+            w(2, f"<none> (Selected pods are isolated for {key} connectivity)")
         for r in rules:
             ports = r.get("ports") or []
             w(2, "To Port:\t" + (", ".join(f"{p.get('port', '<any>')}/{p.get('protocol', 'TCP')}" for p in ports)
                                 if ports else "<any> (traffic allowed to all ports)"))
-            if r.get("to"):
-                w(2, "To:")
-                peers(r["to"], 3, "To")
+            if r.get(peer_key):
+                w(2, f"{peer_word}:")
+                peers(r[peer_key], 3, peer_word)
             else:
-                w(2, "To: <any> (traffic not restricted by destination)")
-    else:
-        w(1, "Not affecting egress traffic")
+                w(2, f"{peer_word}: <any> (traffic not restricted by {noun})")
     w(1, f"Policy Types:\t{', '.join(types)}")
     return w.text()
 
