@@ -247,6 +247,15 @@ class Inv:
         return None
 
     # -- API access --
+    def call(self, verb: str, resource: str, namespace: str | None = None, name: str | None = None,
+             body: Any = None, sub: str | None = None, params: dict[str, Any] | None = None) -> ApiResult | None:
+        """:meth:`api`, printing kubectl's error for a refused call and returning None then."""
+        res = self.api(verb, resource, namespace, name, body, sub, params)
+        if not res.ok:
+            self.error(api_error(res))
+            return None
+        return res
+
     def api(self, verb: str, resource: str, namespace: str | None = None, name: str | None = None, body: Any = None,
             sub: str | None = None, params: dict[str, Any] | None = None) -> ApiResult:
         if not self.authenticated:

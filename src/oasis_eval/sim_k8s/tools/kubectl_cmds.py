@@ -130,9 +130,8 @@ def _expand(inv: Inv, tlist: list[tuple[str, str | None]]) -> list[tuple[str, st
             params["labelSelector"] = inv.p.get("selector")
         if inv.p.get("field-selector"):
             params["fieldSelector"] = inv.p.get("field-selector")
-        res = inv.api("list", plural, inv.list_ns(plural), params=params)
-        if not res.ok:
-            inv.error(_k().api_error(res))
+        res = inv.call("list", plural, inv.list_ns(plural), params=params)
+        if res is None:
             continue
         items = res.body.get("items") or []
         if not items:
@@ -169,9 +168,8 @@ def cmd_scale(inv: Inv) -> None:
             inv.error("Error from server (NotFound): the server could not find the requested resource")
             continue
         if p.get("current-replicas") is not None or mode:
-            res = inv.api("get", plural, ns, name)
-            if not res.ok:
-                inv.error(_k().api_error(res))
+            res = inv.call("get", plural, ns, name)
+            if res is None:
                 continue
             current = (res.body.get("spec") or {}).get("replicas", 1)
             if p.get("current-replicas") is not None and str(current) != str(p.get("current-replicas")):
@@ -185,9 +183,8 @@ def cmd_scale(inv: Inv) -> None:
             if mode:
                 inv.say(f"{kind_label(plural)}/{name} scaled{dry_suffix(mode)}")
                 continue
-        res = inv.api("scale", plural, ns, name, params={"replicas": replicas})
-        if not res.ok:
-            inv.error(_k().api_error(res))
+        res = inv.call("scale", plural, ns, name, params={"replicas": replicas})
+        if res is None:
             continue
         inv.say(f"{kind_label(plural)}/{name} scaled")
 
@@ -215,9 +212,8 @@ def cmd_patch(inv: Inv) -> None:
         return
     for plural, name in _expand(inv, tlist):
         ns = _ns(inv, plural, name)
-        before = inv.api("get", plural, ns, name)
-        if not before.ok:
-            inv.error(_k().api_error(before))
+        before = inv.call("get", plural, ns, name)
+        if before is None:
             continue
         if mode:
             try:
@@ -232,9 +228,8 @@ def cmd_patch(inv: Inv) -> None:
                     continue
             _emit(inv, plural, after, "patched" if not _same(before.body, after) else "patched (no change)", mode)
             continue
-        res = inv.api("patch", plural, ns, name, body=body, sub=p.get("subresource"), params={"patchType": kind})
-        if not res.ok:
-            inv.error(_k().api_error(res))
+        res = inv.call("patch", plural, ns, name, body=body, sub=p.get("subresource"), params={"patchType": kind})
+        if res is None:
             continue
         _emit(inv, plural, res.body, "patched" if not _same(before.body, res.body) else "patched (no change)")
 
@@ -348,9 +343,8 @@ def cmd_replace(inv: Inv) -> None:
     mode = dry_mode(inv)
     for doc in _k()._manifests(inv):
         plural, ns, name = _doc_target(inv, doc)
-        current = inv.api("get", plural, ns, name)
-        if not current.ok:
-            inv.error(_k().api_error(current))
+        current = inv.call("get", plural, ns, name)
+        if current is None:
             continue
         body = clone(doc)
         body.setdefault("metadata", {})["resourceVersion"] = current.body["metadata"].get("resourceVersion")
@@ -359,9 +353,8 @@ def cmd_replace(inv: Inv) -> None:
         if mode:
             _emit(inv, plural, body, "replaced", mode)
             continue
-        res = inv.api("update", plural, ns, name, body=body)
-        if not res.ok:
-            inv.error(_k().api_error(res))
+        res = inv.call("update", plural, ns, name, body=body)
+        if res is None:
             continue
         _emit(inv, plural, res.body, "replaced")
 
@@ -614,9 +607,8 @@ def cmd_delete(inv: Inv) -> None:
     for plural, name in _expand(inv, tlist):
         ns = _ns(inv, plural, name)
         if mode:
-            res = inv.api("get", plural, ns, name)
-            if not res.ok:
-                inv.error(_k().api_error(res))
+            res = inv.call("get", plural, ns, name)
+            if res is None:
                 continue
             if mode == "server":
                 denied = server_dry_denied(inv, "delete", plural, ns, name)
@@ -658,9 +650,8 @@ def _meta_cmd(inv: Inv, field: str, word: str) -> None:
     mode = dry_mode(inv)
     for plural, name in _expand(inv, tlist):
         ns = _ns(inv, plural, name)
-        res = inv.api("get", plural, ns, name)
-        if not res.ok:
-            inv.error(_k().api_error(res))
+        res = inv.call("get", plural, ns, name)
+        if res is None:
             continue
         current = dict((res.body.get("metadata") or {}).get(field) or {})
         if p.on("list"):
@@ -692,9 +683,8 @@ def _meta_cmd(inv: Inv, field: str, word: str) -> None:
         if mode:
             inv.say(f"{kind_label(plural)}/{name} {word}{dry_suffix(mode)}")
             continue
-        res = inv.api("patch", plural, ns, name, body=patch, params={"patchType": "merge"})
-        if not res.ok:
-            inv.error(_k().api_error(res))
+        res = inv.call("patch", plural, ns, name, body=patch, params={"patchType": "merge"})
+        if res is None:
             continue
         _emit(inv, plural, res.body, word)
 
@@ -757,9 +747,8 @@ def _set_common(inv: Inv, objs: list[str], fn: Any, word: str) -> None:
             inv.error(f"error: {kind_label(plural)}/{name} does not have a pod template")
             continue
         ns = _ns(inv, plural, name)
-        res = inv.api("get", plural, ns, name)
-        if not res.ok:
-            inv.error(_k().api_error(res))
+        res = inv.call("get", plural, ns, name)
+        if res is None:
             continue
         try:
             patch = fn(plural, res.body)
@@ -777,9 +766,8 @@ def _set_common(inv: Inv, objs: list[str], fn: Any, word: str) -> None:
             inv.say(f"{kind_label(plural)}/{name} {word}{dry_suffix(mode)}")
             continue
         ptype = "json" if isinstance(patch, list) else "strategic"
-        res = inv.api("patch", plural, ns, name, body=patch, params={"patchType": ptype})
-        if not res.ok:
-            inv.error(_k().api_error(res))
+        res = inv.call("patch", plural, ns, name, body=patch, params={"patchType": ptype})
+        if res is None:
             continue
         _emit(inv, plural, res.body, word)
 
@@ -815,9 +803,8 @@ def _set_env(inv: Inv) -> None:
     if p.on("list"):
         inv.p.args = objs
         for plural, name in _expand(inv, _targets(inv)):
-            res = inv.api("get", plural, _ns(inv, plural, name), name)
-            if not res.ok:
-                inv.error(_k().api_error(res))
+            res = inv.call("get", plural, _ns(inv, plural, name), name)
+            if res is None:
                 continue
             for c in _pod_spec(res.body, plural).get("containers") or []:
                 inv.say(f"# {plural}/{name}, container {c['name']}")
@@ -943,9 +930,8 @@ def cmd_rollout(inv: Inv) -> None:
 
 
 def _history(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: str | None) -> None:
-    res = inv.api("get", plural, ns, name)
-    if not res.ok:
-        inv.error(_k().api_error(res))
+    res = inv.call("get", plural, ns, name)
+    if res is None:
         return
     dep = res.body
     rss = [r for r in inv.fetch("replicasets", ns)
@@ -980,9 +966,8 @@ def _history(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: s
 
 
 def _pause(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: str | None) -> None:
-    res = inv.api("get", plural, ns, name)
-    if not res.ok:
-        inv.error(_k().api_error(res))
+    res = inv.call("get", plural, ns, name)
+    if res is None:
         return
     paused = bool((res.body.get("spec") or {}).get("paused"))
     want = sub == "pause"
@@ -992,18 +977,16 @@ def _pause(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: str
     if mode:
         inv.say(f"{kind_label(plural)}/{name} {'paused' if want else 'resumed'}{dry_suffix(mode)}")
         return
-    res = inv.api("patch", plural, ns, name, body={"spec": {"paused": want if want else None}},
+    res = inv.call("patch", plural, ns, name, body={"spec": {"paused": want if want else None}},
                   params={"patchType": "merge"})
-    if not res.ok:
-        inv.error(_k().api_error(res))
+    if res is None:
         return
     inv.say(f"{kind_label(plural)}/{name} {'paused' if want else 'resumed'}")
 
 
 def _restart(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: str | None) -> None:
-    res = inv.api("get", plural, ns, name)
-    if not res.ok:
-        inv.error(_k().api_error(res))
+    res = inv.call("get", plural, ns, name)
+    if res is None:
         return
     if (res.body.get("spec") or {}).get("paused"):
         inv.error(f"error: {plural} \"{name}\" can't restart paused deployment (run rollout resume first)")
@@ -1011,17 +994,15 @@ def _restart(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: s
     if mode:
         inv.say(f"{kind_label(plural)}/{name} restarted{dry_suffix(mode)}")
         return
-    res = inv.api("restart", plural, ns, name)
-    if not res.ok:
-        inv.error(_k().api_error(res))
+    res = inv.call("restart", plural, ns, name)
+    if res is None:
         return
     inv.say(f"{kind_label(plural)}/{name} restarted")
 
 
 def _undo(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: str | None) -> None:
-    res = inv.api("get", plural, ns, name)
-    if not res.ok:
-        inv.error(_k().api_error(res))
+    res = inv.call("get", plural, ns, name)
+    if res is None:
         return
     dep = res.body
     rss = [r for r in inv.fetch("replicasets", ns)
@@ -1054,9 +1035,8 @@ def _undo(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: str 
         inv.say(f"{kind_label(plural)}/{name} rolled back{dry_suffix(mode)}")
         return
     params = {"toRevision": to_rev} if to_rev else {}
-    res = inv.api("undo", plural, ns, name, params=params)
-    if not res.ok:
-        inv.error(_k().api_error(res))
+    res = inv.call("undo", plural, ns, name, params=params)
+    if res is None:
         return
     inv.say(f"{kind_label(plural)}/{name} rolled back")
 
@@ -1089,9 +1069,8 @@ def _status(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: st
     timeout = parse_duration(inv.p.get("timeout"), 660.0) or 660.0
     waited, last = 0.0, None
     while True:
-        res = inv.api("get", plural, ns, name)
-        if not res.ok:
-            inv.error(_k().api_error(res))
+        res = inv.call("get", plural, ns, name)
+        if res is None:
             return
         if plural != "deployments":
             st = res.body.get("status") or {}
@@ -1202,9 +1181,8 @@ def cmd_run(inv: Inv) -> None:
     if mode:
         _emit(inv, "pods", body, "created", mode)
         return
-    res = inv.api("create", "pods", inv.ns, body=body)
-    if not res.ok:
-        inv.error(_k().api_error(res))
+    res = inv.call("create", "pods", inv.ns, body=body)
+    if res is None:
         return
     attach = p.on("stdin") or p.on("tty") or p.on("attach") or p.on("rm")
     if not attach:
@@ -1234,9 +1212,8 @@ def cmd_expose(inv: Inv) -> None:
         if name is None:
             raise UsageError("error: resource(s) were provided, but no name was specified")
         ns = inv.ns_for(plural)
-        res = inv.api("get", plural, ns, name)
-        if not res.ok:
-            inv.error(_k().api_error(res))
+        res = inv.call("get", plural, ns, name)
+        if res is None:
             continue
         obj = res.body
         if plural == "pods":
@@ -1271,9 +1248,8 @@ def cmd_autoscale(inv: Inv) -> None:
         raise UsageError("error: required flag(s) \"max\" not set")
     for plural, name in _k().targets(inv, p.args, need_name=True):
         ns = inv.ns_for(plural)
-        res = inv.api("get", plural, ns, name)
-        if not res.ok:
-            inv.error(_k().api_error(res))
+        res = inv.call("get", plural, ns, name)
+        if res is None:
             continue
         hpa = {"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
                "metadata": {"name": p.get("name") or name, "namespace": ns},
@@ -1405,9 +1381,8 @@ def cmd_taint(inv: Inv) -> None:
         raise UsageError("error: at least one taint update is required")
     mode = dry_mode(inv)
     for name in [n.split("/", 1)[-1] for n in names]:
-        res = inv.api("get", "nodes", None, name)
-        if not res.ok:
-            inv.error(_k().api_error(res))
+        res = inv.call("get", "nodes", None, name)
+        if res is None:
             continue
         taints = list((res.body.get("spec") or {}).get("taints") or [])
         removed = added = False
@@ -1436,10 +1411,9 @@ def cmd_taint(inv: Inv) -> None:
             if mode:
                 inv.say(f"node/{name} {word}{dry_suffix(mode)}")
                 continue
-            res = inv.api("patch", "nodes", None, name, body={"spec": {"taints": taints}},
+            res = inv.call("patch", "nodes", None, name, body={"spec": {"taints": taints}},
                           params={"patchType": "merge"})
-            if not res.ok:
-                inv.error(_k().api_error(res))
+            if res is None:
                 continue
             inv.say(f"node/{name} {word}")
 
