@@ -687,30 +687,17 @@ def cmd_logs(inv: Inv) -> None:
         if not args:
             raise UsageError("error: expected POD or TYPE/NAME is a required argument for the logs command\n"
                              "See 'kubectl logs -h' for help and examples")
-        target = args[0]
         if len(args) > 1 and not p.get("container"):
             p.flags["container"] = [args[1]]
-        if "/" in target:
-            t, _, n = target.partition("/")
-            plural = resolve_type(t)
-            if plural is None:
-                raise UsageError(f'error: the server doesn\'t have a resource type "{t}"')
-            if plural == "pods":
-                target = n
-            else:
-                found, problem = _pods_for(inv, plural, n)
-                if problem:
-                    inv.error(problem)
-                    return
-                if len(found) > 1:
-                    inv.err.append(f"Found {len(found)} pods, using pod/{found[0]['metadata']['name']}\n")
-                pods = found[:1]
-        if not pods:
-            res = inv.api("get", "pods", inv.ns, target)
-            if not res.ok:
-                inv.error(api_error(res))
+        target, found = _pod_of(inv, args[0], announce=True)
+        if target is None:
+            return
+        if found is None:
+            res = inv.call("get", "pods", inv.ns, target)
+            if res is None:
                 return
-            pods = [res.body]
+            found = res.body
+        pods = [found]
     for pod in pods:
         containers = [c["name"] for c in (pod.get("spec") or {}).get("containers") or []]
         inits = [c["name"] for c in (pod.get("spec") or {}).get("initContainers") or []]
@@ -752,6 +739,26 @@ def cmd_logs(inv: Inv) -> None:
             inv.out.append(text)
 
 
+def _pod_of(inv: Inv, target: str, announce: bool = False) -> tuple[str | None, dict[str, Any] | None]:
+    """The pod a ``POD`` or ``TYPE/NAME`` argument of logs/exec names: (its name, its object when
+    a workload lookup already returned it). (None, None) after printing why there is none."""
+    if "/" not in target:
+        return target, None
+    t, _, n = target.partition("/")
+    plural = resolve_type(t)
+    if plural is None:
+        raise UsageError(f'error: the server doesn\'t have a resource type "{t}"')
+    if plural == "pods":
+        return n, None
+    found, problem = _pods_for(inv, plural, n)
+    if problem:
+        inv.error(problem)
+        return None, None
+    if announce and len(found) > 1:
+        inv.err.append(f"Found {len(found)} pods, using pod/{found[0]['metadata']['name']}\n")
+    return found[0]["metadata"]["name"], found[0]
+
+
 # ---- exec -------------------------------------------------------------------------------------
 def cmd_exec(inv: Inv) -> None:
     p = inv.p
@@ -762,24 +769,11 @@ def cmd_exec(inv: Inv) -> None:
                          "See 'kubectl exec -h' for help and examples")
     if not p.after_dash:
         raise UsageError("error: you must specify at least one command for the container")
-    target = p.args[0]
-    pod_name = target
-    if "/" in target:
-        t, _, n = target.partition("/")
-        plural = resolve_type(t)
-        if plural is None:
-            raise UsageError(f'error: the server doesn\'t have a resource type "{t}"')
-        if plural == "pods":
-            pod_name = n
-        else:
-            found, problem = _pods_for(inv, plural, n)
-            if problem:
-                inv.error(problem)
-                return
-            pod_name = found[0]["metadata"]["name"]
-    res = inv.api("get", "pods", inv.ns, pod_name)
-    if not res.ok:
-        inv.error(api_error(res))
+    pod_name, _ = _pod_of(inv, p.args[0])
+    if pod_name is None:
+        return
+    res = inv.call("get", "pods", inv.ns, pod_name)
+    if res is None:
         return
     pod = res.body
     containers = [c["name"] for c in (pod.get("spec") or {}).get("containers") or []]
