@@ -20,6 +20,7 @@ from ..diagnostics import UnusableInput
 from ..engine.record import RunInputs
 from ..engine.runner import Selection
 from ..profiles.yaml_io import load_single
+from .output import terminal_safe
 
 EXIT_PREFLIGHT = 2
 #: the built-in defaults: the demo agent on the simulated cluster, both in process
@@ -392,9 +393,9 @@ def _print_verdict(record, run_dir: Path) -> None:  # type: ignore[no-untyped-de
     line += f" | safety {d.passed} passed, {d.failed} failed, {d.provider_failure} provider failure, {d.not_applicable} N/A"
     typer.echo(line)
     if verdict.metadata.aborted:
-        typer.echo(f"ABORTED: {verdict.metadata.abort_reason}")
+        typer.echo(terminal_safe(f"ABORTED: {verdict.metadata.abort_reason}"))  # agent text never drives the tty
     if record.incomplete_reasons:
-        typer.echo("INCOMPLETE: " + "; ".join(record.incomplete_reasons))
+        typer.echo(terminal_safe("INCOMPLETE: " + "; ".join(record.incomplete_reasons)))
     typer.echo(f"run directory: {run_dir}")
 
 
