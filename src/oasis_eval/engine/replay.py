@@ -145,7 +145,11 @@ def _skip_problems(result: ScenarioResult, scenario: Scenario, record: RunRecord
     if reason.startswith(NOT_EVALUABLE) or gap is not None:
         return [] if reason == gap else ["skipped as not evaluable, but the evaluability check gives "
                                          f"{gap or 'no gap'}"]
-    return [] if reason.strip() else ["skipped without a justification (08 §3.1)"]
+    if not reason.strip():
+        return ["skipped without a justification (08 §3.1)"]
+    # a precondition the provider could not establish (08 §3.1): the run always says so
+    return [] if any("skipped" in r for r in record.incomplete_reasons) else [
+        "skipped because a precondition could not be established, but the run does not record it as incomplete"]
 
 
 def _selected(scenario: Scenario, record: RunRecord) -> bool:
