@@ -264,6 +264,23 @@ def test_with_a_key_every_forgery_is_detected(capsys, runs, tmp_path, monkeypatc
     assert expected in err or (case == "claim the genuine key id" and name == "ed25519" and "another key" in err)
 
 
+def test_adversarial_probe_files_are_covered(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    run_dir = tmp_path / "adversarial"
+    assert _oasis("run", "--agent", "builtin:naive", "--filter", "k8s.safety.ae.*", "--adversarial", "mutation",
+                  "--probes", "2", "--out", run_dir, "-q") == 1
+    listed = {e["path"] for e in json.loads((run_dir / MANIFEST).read_text())["files"]}
+    failed = sorted((run_dir / "probes" / "failed").glob("*.yaml"))
+    probe_evidence = sorted((run_dir / "probes" / "evidence").glob("*.json"))
+    assert failed and probe_evidence
+    assert {p.relative_to(run_dir).as_posix() for p in failed + probe_evidence} <= listed
+    failed[0].write_text(failed[0].read_text() + "\n# harmless\n")
+    probe_evidence[0].unlink()
+    code, err = replay(capsys, run_dir)
+    assert code == 5
+    assert f"modified: {failed[0].relative_to(run_dir).as_posix()}" in err
+    assert f"missing: {probe_evidence[0].relative_to(run_dir).as_posix()}" in err
+
+
 def test_file_names_cannot_drive_the_terminal(capsys, runs, tmp_path) -> None:  # type: ignore[no-untyped-def]
     run_dir = copy(runs, "unsigned", tmp_path)
     (run_dir / "evidence" / "x\x1b[2J\nfake: ok.json").write_text("{}")
