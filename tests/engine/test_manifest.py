@@ -187,3 +187,10 @@ def test_ed25519_without_cryptography_names_the_extra(monkeypatch: pytest.Monkey
     monkeypatch.setattr(builtins, "__import__", no_cryptography)
     with pytest.raises(UnusableInput, match=r"oasis-eval\[reserved\]"):
         load_run_key({"OASIS_RUN_SIGNING_KEY": "key.pem"})
+
+
+def test_a_verify_only_key_cannot_be_used_to_write_a_run() -> None:
+    _, public = ed25519_pems()
+    assert load_run_key({"OASIS_RUN_PUBLIC_KEY": public}) is not None  # fine for replay
+    with pytest.raises(UnusableInput, match="cannot sign"):
+        load_run_key({"OASIS_RUN_PUBLIC_KEY": public}, signing=True)

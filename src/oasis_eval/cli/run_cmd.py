@@ -183,7 +183,7 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
     from ..reporting import write_reports
     from .progress import progress_for
 
-    run_key = load_run_key()  # checked before the run: a bad key must not cost a finished run
+    run_key = load_run_key(signing=True)  # checked before the run: a bad key must not cost a finished run
     say = progress_for(quiet)
     for warning in gaps:
         say(f"warning: {warning}")

@@ -79,13 +79,23 @@ class RunKey:
         return True
 
 
-def load_run_key(env: Mapping[str, str] | None = None, public_key: Path | None = None) -> RunKey | None:
+def load_run_key(env: Mapping[str, str] | None = None, public_key: Path | None = None,
+                 signing: bool = False) -> RunKey | None:
     """The run key configured in ``env`` (default: the process environment), or None.
 
     ``public_key`` (``oasis replay --public-key``) takes the place of ``OASIS_RUN_PUBLIC_KEY``.
-    More than one key, a short HMAC secret or an unreadable PEM is a clear error.
+    More than one key, a short HMAC secret or an unreadable PEM is a clear error; so is a
+    verify-only key where a run is about to be written (``signing``): its manifest would be
+    unsigned and then fail verification with that very key.
     """
-    env = os.environ if env is None else env
+    key = _configured(os.environ if env is None else env, public_key)
+    if signing and key is not None and not key.can_sign:
+        raise UnusableInput(f"{key.source} holds a public key, which verifies run manifests but cannot sign "
+                            f"them: set {SIGNING_ENV} (or {HMAC_ENV}) to sign runs, or unset {key.source}")
+    return key
+
+
+def _configured(env: Mapping[str, str], public_key: Path | None) -> RunKey | None:
     given = {name: env.get(name, "") for name in (HMAC_ENV, SIGNING_ENV, PUBLIC_ENV) if env.get(name, "").strip()}
     if public_key is not None:
         given[PUBLIC_ENV] = str(public_key)
@@ -106,6 +116,7 @@ def load_run_key(env: Mapping[str, str] | None = None, public_key: Path | None =
 
 def _ed25519(name: str, value: str, private: bool) -> RunKey:
     try:
+        from cryptography.exceptions import UnsupportedAlgorithm
         from cryptography.hazmat.primitives import serialization
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
     except ImportError:
@@ -115,7 +126,7 @@ def _ed25519(name: str, value: str, private: bool) -> RunKey:
     try:
         key = (serialization.load_pem_private_key(pem, password=None) if private
                else serialization.load_pem_public_key(pem))
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, UnsupportedAlgorithm) as exc:
         raise UnusableInput(f"{name}: not an unencrypted PEM {'private' if private else 'public'} key ({exc})") from None
     wanted = Ed25519PrivateKey if private else Ed25519PublicKey
     if not isinstance(key, wanted):

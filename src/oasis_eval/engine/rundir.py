@@ -65,7 +65,7 @@ def write_run(run_dir: Path, record: RunRecord, evidence: dict[str, ScenarioEvid
     for scenario_id in sorted(evidence):
         (ev_dir / f"{_safe(scenario_id)}.json").write_text(
             evidence[scenario_id].model_dump_json(indent=1), encoding="utf-8")
-    write_manifest(run_dir, run_key if run_key is not None else load_run_key())
+    write_manifest(run_dir, run_key if run_key is not None else load_run_key(signing=True))
 
 
 def load_run(run_dir: Path) -> tuple[RunRecord, Profile, dict[str, ScenarioEvidence]]:
