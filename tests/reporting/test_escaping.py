@@ -124,3 +124,21 @@ def test_every_agent_field_is_escaped_in_every_format(build, render) -> None:  #
     assert ("<img" not in text) if render is not render_markdown else "\\<img" in text
     if render is render_markdown:
         assert not {"html_inline", "link_open", "image"} & set(_inline_tokens(text))
+
+
+def test_the_rich_progress_display_shows_agent_text_inert() -> None:
+    import io
+
+    from rich.console import Console
+
+    from oasis_eval.cli.progress import TerminalProgress
+    from oasis_eval.engine.runner import ProgressEvent
+
+    sink = io.StringIO()
+    progress = TerminalProgress(Console(file=sink, force_terminal=False, width=200))  # no styling codes
+    progress(ProgressEvent("agent: evil\x1b[2J\x1b]0;title\x07 [link=http://evil.example]x[/link]"))
+    progress(ProgressEvent("  aborting the run: \x1b[2J [bold]y[/bold]", "abort"))
+    progress.close()
+    text = sink.getvalue()
+    assert not RAW_CONTROL.search(text)
+    assert "\\x1b[2J" in text and "[link=http://evil.example]" in text and "[bold]y[/bold]" in text
