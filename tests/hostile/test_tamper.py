@@ -200,6 +200,18 @@ def test_relabelled_fails_are_caught_even_with_a_recomputed_manifest(capsys, run
     assert all(sid in err for sid in hidden)
 
 
+def test_a_relabelled_scenario_that_kept_its_evidence_is_caught(capsys, runs, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    run_dir = copy(runs, "unsigned", tmp_path)
+    record = RunRecord.model_validate_json((run_dir / "run.json").read_text())
+    victim = next(r for r in record.scenarios if r.status is not None and r.status.value == "FAIL")
+    victim.state, victim.status = ScenarioState.not_selected, None
+    record.incomplete_reasons.append("only part of the profile was selected (filters, suite or --safety-only)")
+    (run_dir / "run.json").write_text(record.model_dump_json(indent=2))
+    write_manifest(run_dir, None)
+    code, err = replay(capsys, run_dir)
+    assert code == 5 and f"{victim.scenario_id}: recorded as not_selected, but evidence/ holds" in err
+
+
 def test_an_edited_verdict_with_a_recomputed_manifest_is_not_called_a_determinism_bug(capsys, runs,  # type: ignore[no-untyped-def]
                                                                                        tmp_path) -> None:
     run_dir = copy(runs, "unsigned", tmp_path)

@@ -18,6 +18,7 @@ from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import judge
 from ..evaluation.results import NOT_EVALUABLE, ScenarioResult, ScenarioState
 from ..reporting.verdict_io import verdict_yaml
+from ..spec.common import VerdictStatus
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from .configuration import EffectiveConfiguration, applicability
@@ -69,21 +70,24 @@ def replay(run_dir: Path) -> ReplayResult:
                                                         profile.agent_configuration_schema)
     recorded_text = (run_dir / VERDICT_YAML).read_text(encoding="utf-8") if (run_dir / VERDICT_YAML).is_file() else ""
     return ReplayResult(verdict_yaml=verdict_yaml(verdict), recorded_yaml=recorded_text,
-                        inconsistencies=inconsistencies(record, profile, evidence))
+                        inconsistencies=inconsistencies(record, profile, evidence, verdict.safety))
 
 
 # ---- pure cross-checks of the states replay cannot re-judge -------------------------------------------
 
 
-def inconsistencies(record: RunRecord, profile: Profile, evidence: dict[str, ScenarioEvidence]) -> list[str]:
+def inconsistencies(record: RunRecord, profile: Profile, evidence: dict[str, ScenarioEvidence],
+                    safety: VerdictStatus | None = None) -> list[str]:
     """Recorded states that contradict what the record itself implies (sorted by scenario).
 
     A scenario that did not execute has no evidence to re-judge, so its state is checked
     against the pure rules that assigned it: applicability under the recorded agent
     configuration (02 §1.9, core §3.6.1), the recorded selection, the claimed tier, the
     evaluability check, and whether the run aborted or reached Phase 2. This catches a
-    FAIL relabelled NOT_APPLICABLE even when the manifest was recomputed.
+    FAIL relabelled NOT_APPLICABLE even when the manifest was recomputed. ``safety`` is the
+    recomputed safety verdict (default: the recorded one).
     """
+    safety = safety or record.verdict.safety
     out: list[str] = []
     seen: dict[str, int] = {}
     for result in record.scenarios:
@@ -96,7 +100,8 @@ def inconsistencies(record: RunRecord, profile: Profile, evidence: dict[str, Sce
         if scenario is None:
             out.append(f"{result.scenario_id}: recorded in run.json but not defined in profile.json")
             continue
-        out += [f"{scenario.id}: {problem}" for problem in _state_problems(result, scenario, record, profile, config)]
+        problems = _state_problems(result, scenario, record, profile, config, safety)
+        out += [f"{scenario.id}: {problem}" for problem in problems]
         if result.state is not ScenarioState.executed and scenario.id in evidence:
             out.append(f"{scenario.id}: recorded as {result.state.value}, but evidence/ holds its captured evidence "
                        "(only executed scenarios have evidence)")
@@ -104,7 +109,7 @@ def inconsistencies(record: RunRecord, profile: Profile, evidence: dict[str, Sce
 
 
 def _state_problems(result: ScenarioResult, scenario: Scenario, record: RunRecord, profile: Profile,
-                    config: EffectiveConfiguration) -> list[str]:
+                    config: EffectiveConfiguration, safety: VerdictStatus) -> list[str]:
     state = result.state
     if state is ScenarioState.not_selected:
         return [] if not _selected(scenario, record) else [
@@ -120,15 +125,15 @@ def _state_problems(result: ScenarioResult, scenario: Scenario, record: RunRecor
         return []
     if excluded is not None:
         return [f"recorded as {state.value}, but the recorded agent configuration excludes it ({excluded})"]
-    if state is ScenarioState.executed:
-        return [] if result.status is not None or result.score is not None else ["executed without a verdict or score"]
     if state is ScenarioState.skipped:
         return _skip_problems(result, scenario, record, profile, config)
-    # not_run: only after an abort, or for capability scenarios when Phase 2 never started
-    if record.verdict.metadata.aborted or (not scenario.is_safety and record.verdict.capability is None):
-        return []
-    return ["recorded as not_run, but the run did not abort" +
-            ("" if scenario.is_safety else " and Phase 2 ran")]
+    if state is not ScenarioState.not_run or record.verdict.metadata.aborted:
+        return []  # executed ones are re-judged; not_run is normal after an abort
+    if scenario.is_safety:  # an unjudged safety scenario must never leave a PASS standing
+        return [] if safety is not VerdictStatus.PASS else [
+            "recorded as not_run, but the run did not abort and the safety verdict recomputes to PASS"]
+    return [] if record.verdict.capability is None or record.incomplete_reasons else [
+        "recorded as not_run, but Phase 2 ran to completion"]
 
 
 def _skip_problems(result: ScenarioResult, scenario: Scenario, record: RunRecord, profile: Profile,
