@@ -2,7 +2,8 @@
 
 0 PASS, 1 FAIL, 3 PROVIDER_FAILURE or any aborted run that did not FAIL, 2 usage, input,
 preflight or an agent fault before any scenario (no verdict written), 4 an internal error
-or a replay that does not reproduce the recorded verdict. PASS/FAIL/PROVIDER_FAILURE and
+or a signed, verified run whose replay does not reproduce the recorded verdict, 5 a run
+directory that was tampered with (tests/hostile/test_tamper.py has the corpus). PASS/FAIL/PROVIDER_FAILURE and
 the preflight exit are pinned in tests/e2e; the rest here.
 """
 
@@ -80,13 +81,27 @@ def run_dir(capsys, tmp_path, profile) -> Path:  # type: ignore[no-untyped-def]
     return out_dir
 
 
-def test_a_replay_that_differs_from_the_record_exits_4(capsys, run_dir: Path) -> None:
+def test_a_signed_run_that_replays_differently_exits_4(capsys, monkeypatch, run_dir: Path) -> None:
+    import oasis_eval.engine.replay as replay_module
+    from oasis_eval.engine.manifest import load_run_key, write_manifest
+
+    monkeypatch.setenv("OASIS_RUN_KEY", "k" * 32)
+    write_manifest(run_dir, load_run_key())  # as if the run had been written with the key
     code, _, err = cli(capsys, "replay", run_dir)
-    assert code == 0 and "identical" in err
+    assert code == 0 and "identical" in err and "integrity: verified" in err
+    # the evaluator itself changes its mind: integrity holds, so only a determinism bug is left
+    original = replay_module.verdict_yaml
+    monkeypatch.setattr(replay_module, "verdict_yaml", lambda v: original(v).replace("unspecified", "someone"))
+    code, _, err = cli(capsys, "replay", run_dir)
+    assert code == 4 and "determinism bug" in err and "TAMPERED" not in err
+
+
+def test_an_edited_verdict_is_tampering_not_a_determinism_bug(capsys, run_dir: Path) -> None:
     verdict = run_dir / "verdict.yaml"
     verdict.write_text(verdict.read_text().replace("evaluator: unspecified", "evaluator: someone"))
     code, _, err = cli(capsys, "replay", run_dir)
-    assert code == 4 and "determinism bug" in err
+    assert code == 5 and "TAMPERED" in err and "modified: verdict.yaml" in err
+    assert "determinism bug" not in err
 
 
 def test_an_internal_error_exits_4(capsys, monkeypatch, run_dir: Path) -> None:

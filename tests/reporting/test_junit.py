@@ -85,12 +85,12 @@ def test_human_review_marked_on_passing_case(build) -> None:
     assert "HUMAN REVIEW" in tc.find("system-out").text
 
 
-def test_control_characters_are_dropped(build) -> None:
+def test_control_characters_are_shown_as_escapes(build) -> None:
     record = build.make_record([build.scenario(
-        "S-1", "FAIL", assertions=[build.assertion(False, evidence=["bad\x00byte\x1b[0m"])])])
+        "S-1", "FAIL", assertions=[build.assertion(False, evidence=["bad\x00byte\x1b[0m\ufffe"])])])
     text = render_junit(record)
     ET.fromstring(text.encode("utf-8"))
-    assert "badbyte[0m" in text
+    assert "bad\\x00byte\\x1b[0m\\ufffe" in text and "\x1b" not in text
 
 
 def test_deterministic(any_record: RunRecord) -> None:

@@ -1,7 +1,8 @@
 """The ``oasis`` command. Each command group lives in its own module; this one wires them.
 
 Exit codes (documented in the README): 0 success / valid, 1 invalid (findings
-with errors), 2 unusable input or usage error, 4 internal error (a bug).
+with errors), 2 unusable input or usage error, 4 internal error (a bug), 5 a run
+directory that was tampered with (`oasis replay`, `oasis report`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from . import (
     profile_cmd,
     provider_cmd,
     quality_cmd,
+    replay_cmd,
     reserved_cmd,
     run_cmd,
     schema_cmd,
@@ -41,8 +43,8 @@ app.add_typer(reserved_cmd.app, name="reserved")
 app.command("schema")(schema_cmd.schema)
 app.command("quality")(quality_cmd.quality)
 app.command("run")(run_cmd.run)
-app.command("replay")(run_cmd.replay_cmd)
-app.command("report")(run_cmd.report_cmd)
+app.command("replay")(replay_cmd.replay_cmd)
+app.command("report")(replay_cmd.report_cmd)
 app.command("conformance")(run_cmd.conformance_cmd)
 app.command("behaviors")(behaviors_cmd.behaviors)
 

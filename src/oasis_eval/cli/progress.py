@@ -7,12 +7,21 @@ from typing import Any
 
 import typer
 
+from .output import terminal_safe
+
+
+def _plain(text: str) -> str:
+    """Agent or profile text for a rich console: controls shown as escapes, no markup."""
+    from rich.markup import escape
+
+    return escape(terminal_safe(text))
+
 
 class PlainProgress:
     """One line per event on stderr (CI logs, pipes)."""
 
     def __call__(self, message: str) -> None:
-        typer.echo(message, err=True)
+        typer.echo(terminal_safe(message), err=True)
 
     def close(self) -> None:
         return None
@@ -44,13 +53,13 @@ class TerminalProgress:
             if outcome in ("FAIL", "PROVIDER_FAILURE"):
                 self.failures[phase] += 1
                 style = "red" if outcome == "FAIL" else "yellow"
-                self.console.print(f"[{style}]{outcome}[/] {message.scenario_id}")
+                self.console.print(f"[{style}]{outcome}[/] {_plain(message.scenario_id)}")
             label = f"{self.failures[phase]} failing" if self.failures[phase] else ""
             self.bars.update(self.tasks[phase], advance=1, failures=label)
         elif kind == "abort":
-            self.console.print(f"[bold yellow]{message.strip()}[/]")
+            self.console.print(f"[bold yellow]{_plain(message.strip())}[/]")
         else:
-            self.console.print(message.strip(), style="dim")
+            self.console.print(terminal_safe(message.strip()), style="dim", markup=False)
 
     def close(self) -> None:
         self.bars.stop()

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from ..diagnostics import UnusableInput
 from ..engine.record import RunInputs
 from ..engine.runner import Selection
 from ..profiles.yaml_io import load_single
+from .output import terminal_safe
 
 EXIT_PREFLIGHT = 2
 #: the built-in defaults: the demo agent on the simulated cluster, both in process
@@ -176,12 +176,14 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
                       out: Path | None, base: Path, adversarial_cfg=None) -> None:
     """Evaluate, write the run directory and reports, print the verdict, exit with its code."""
     from ..adversarial.phase import write_adversarial
+    from ..engine.manifest import load_run_key, write_manifest
     from ..engine.redaction import Redactor
     from ..engine.rundir import redacted_profile, write_run
     from ..engine.runner import evaluate
     from ..reporting import write_reports
     from .progress import progress_for
 
+    run_key = load_run_key(signing=True)  # checked before the run: a bad key must not cost a finished run
     say = progress_for(quiet)
     for warning in gaps:
         say(f"warning: {warning}")
@@ -200,6 +202,7 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
     write_run(run_dir, outcome.record, outcome.evidence, redacted_profile(profile, Redactor()))
     write_adversarial(run_dir, outcome.adversarial)
     write_reports(outcome.record, run_dir)
+    write_manifest(run_dir, run_key)  # last: it covers every file written above
     _print_verdict(outcome.record, run_dir)
     raise typer.Exit(outcome.exit_code)
 
@@ -390,47 +393,10 @@ def _print_verdict(record, run_dir: Path) -> None:  # type: ignore[no-untyped-de
     line += f" | safety {d.passed} passed, {d.failed} failed, {d.provider_failure} provider failure, {d.not_applicable} N/A"
     typer.echo(line)
     if verdict.metadata.aborted:
-        typer.echo(f"ABORTED: {verdict.metadata.abort_reason}")
+        typer.echo(terminal_safe(f"ABORTED: {verdict.metadata.abort_reason}"))  # agent text never drives the tty
     if record.incomplete_reasons:
-        typer.echo("INCOMPLETE: " + "; ".join(record.incomplete_reasons))
+        typer.echo(terminal_safe("INCOMPLETE: " + "; ".join(record.incomplete_reasons)))
     typer.echo(f"run directory: {run_dir}")
-
-
-class ReportFormat(str, Enum):
-    html = "html"
-    md = "md"
-    junit = "junit"
-
-
-def replay_cmd(run_dir: Path = typer.Argument(..., help="A run directory written by `oasis run`.")) -> None:
-    """Recompute the verdict from recorded evidence (no agent, no provider) and compare it."""
-    from ..engine.replay import replay
-    from ..engine.runner import exit_code
-    from ..reporting.verdict_io import load_verdict
-
-    result = replay(run_dir)
-    sys.stdout.write(result.verdict_yaml)
-    if not result.identical:
-        typer.echo("replay differs from the recorded verdict.yaml: this is a determinism bug, please report it",
-                   err=True)
-        raise typer.Exit(4)
-    typer.echo("replay: identical to the recorded verdict", err=True)
-    raise typer.Exit(exit_code(load_verdict(run_dir / "verdict.yaml")))
-
-
-def report_cmd(run_dir: Path = typer.Argument(..., help="A run directory."),
-               fmt: ReportFormat = typer.Option(ReportFormat.html, "--format", "-f"),
-               out: Path | None = typer.Option(None, "--out", "-o", help="Write here instead of stdout.")) -> None:
-    """Re-render a run's report as HTML, Markdown or JUnit XML."""
-    from ..engine.rundir import load_run
-    from ..reporting import render_html, render_junit, render_markdown
-
-    record, _, _ = load_run(run_dir)
-    text = {"html": render_html, "md": render_markdown, "junit": render_junit}[fmt.value](record)
-    if out:
-        out.write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
 
 
 def conformance_cmd(

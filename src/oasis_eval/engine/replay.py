@@ -2,26 +2,40 @@
 
 Executed scenarios are judged again by the same pure function the run used;
 scenarios that did not execute keep their recorded state (NOT_APPLICABLE,
-not selected, skipped, not run). Run metadata (identity, timestamps, preflight)
-is taken from the record, so a faithful replay is byte-identical (core §3.5.4).
+not selected, skipped, not run) once :func:`inconsistencies` has checked that
+state against what the recorded profile, inputs and agent configuration imply.
+Run metadata (identity, timestamps, preflight) is taken from the record, so a
+faithful replay is byte-identical (core §3.5.4). The run directory's manifest
+(engine/manifest.py) is checked before any of this, by the caller.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import judge
-from ..evaluation.results import ScenarioState
+from ..evaluation.results import NOT_EVALUABLE, ScenarioResult, ScenarioState
 from ..reporting.verdict_io import verdict_yaml
+from ..spec.common import VerdictStatus
+from ..spec.profile import Profile
+from ..spec.scenario import Scenario
+from .configuration import EffectiveConfiguration, applicability
+from .record import RunRecord
 from .rundir import VERDICT_YAML, load_run
 from .verdict import build_verdict
+
+#: the incomplete reason a partial selection always records (engine/runner.py::incomplete_reasons)
+PARTIAL = "only part of the profile was selected"
 
 
 @dataclass
 class ReplayResult:
     verdict_yaml: str
     recorded_yaml: str
+    #: recorded states that the recorded profile, inputs and configuration contradict
+    inconsistencies: list[str] = field(default_factory=list)
 
     @property
     def identical(self) -> bool:
@@ -55,4 +69,104 @@ def replay(run_dir: Path) -> ReplayResult:
         verdict.adversarial_verification = replay_block(record.adversarial, run_dir, config, principal,
                                                         profile.agent_configuration_schema)
     recorded_text = (run_dir / VERDICT_YAML).read_text(encoding="utf-8") if (run_dir / VERDICT_YAML).is_file() else ""
-    return ReplayResult(verdict_yaml=verdict_yaml(verdict), recorded_yaml=recorded_text)
+    return ReplayResult(verdict_yaml=verdict_yaml(verdict), recorded_yaml=recorded_text,
+                        inconsistencies=inconsistencies(record, profile, evidence, verdict.safety))
+
+
+# ---- pure cross-checks of the states replay cannot re-judge -------------------------------------------
+
+
+def inconsistencies(record: RunRecord, profile: Profile, evidence: dict[str, ScenarioEvidence],
+                    safety: VerdictStatus | None = None) -> list[str]:
+    """Recorded states that contradict what the record itself implies (sorted by scenario).
+
+    A scenario that did not execute has no evidence to re-judge, so its state is checked
+    against the pure rules that assigned it: applicability under the recorded agent
+    configuration (02 §1.9, core §3.6.1), the recorded selection, the claimed tier, the
+    evaluability check, and whether the run aborted or reached Phase 2. This catches a
+    FAIL relabelled NOT_APPLICABLE even when the manifest was recomputed. ``safety`` is the
+    recomputed safety verdict (default: the recorded one).
+    """
+    safety = safety or record.verdict.safety
+    out: list[str] = []
+    seen: dict[str, int] = {}
+    for result in record.scenarios:
+        seen[result.scenario_id] = seen.get(result.scenario_id, 0) + 1
+    out += [f"{sid}: recorded {n} times" for sid, n in sorted(seen.items()) if n > 1]
+    out += [f"{s.id}: defined in profile.json but absent from run.json" for s in profile.scenarios if s.id not in seen]
+    config = EffectiveConfiguration(values=dict(record.verdict.metadata.agent_configuration))
+    for result in record.scenarios:
+        scenario = profile.scenario(result.scenario_id)
+        if scenario is None:
+            out.append(f"{result.scenario_id}: recorded in run.json but not defined in profile.json")
+            continue
+        problems = _state_problems(result, scenario, record, profile, config, safety)
+        out += [f"{scenario.id}: {problem}" for problem in problems]
+        if result.state is not ScenarioState.executed and scenario.id in evidence:
+            out.append(f"{scenario.id}: recorded as {result.state.value}, but evidence/ holds its captured evidence "
+                       "(only executed scenarios have evidence)")
+    return out
+
+
+def _state_problems(result: ScenarioResult, scenario: Scenario, record: RunRecord, profile: Profile,
+                    config: EffectiveConfiguration, safety: VerdictStatus) -> list[str]:
+    state = result.state
+    if state is ScenarioState.not_selected:
+        return [] if not _selected(scenario, record) else [
+            "recorded as not_selected, but the recorded filters and --safety-only select it"]
+    excluded = applicability(scenario, config, profile)
+    if state is ScenarioState.not_applicable:
+        if excluded is None:
+            return ["recorded as not_applicable, but it applies under the recorded agent configuration "
+                    f"{dict(config.values)} (02 §1.9)"]
+        if excluded != result.not_applicable_conditions:
+            return [f"recorded as not applicable by {result.not_applicable_conditions}, but the recorded "
+                    f"configuration excludes it by {excluded}"]
+        return []
+    if excluded is not None:
+        return [f"recorded as {state.value}, but the recorded agent configuration excludes it ({excluded})"]
+    if state is ScenarioState.skipped:
+        return _skip_problems(result, scenario, record, profile, config)
+    if state is not ScenarioState.not_run or record.verdict.metadata.aborted:
+        return []  # executed ones are re-judged; not_run is normal after an abort
+    if scenario.is_safety:  # an unjudged safety scenario must never leave a PASS standing
+        return [] if safety is not VerdictStatus.PASS else [
+            "recorded as not_run, but the run did not abort and the safety verdict recomputes to PASS"]
+    return [] if record.verdict.capability is None or record.incomplete_reasons else [
+        "recorded as not_run, but Phase 2 ran to completion"]
+
+
+def _skip_problems(result: ScenarioResult, scenario: Scenario, record: RunRecord, profile: Profile,
+                   config: EffectiveConfiguration) -> list[str]:
+    from .runner import ABOVE_TIER, not_evaluable
+
+    reason = result.skip_reason or ""
+    above = scenario.tier > record.inputs.claimed_tier
+    if reason.startswith(ABOVE_TIER) or above:
+        return [] if reason.startswith(ABOVE_TIER) and above else [
+            f"skipped as {reason[:60]!r}, but its tier {scenario.tier} and the claimed tier "
+            f"{record.inputs.claimed_tier} say otherwise"]
+    gap = not_evaluable(scenario, dict(config.values), profile)
+    if reason.startswith(NOT_EVALUABLE) or gap is not None:
+        return [] if reason == gap else ["skipped as not evaluable, but the evaluability check gives "
+                                         f"{gap or 'no gap'}"]
+    if not reason.strip():
+        return ["skipped without a justification (08 §3.1)"]
+    # a precondition the provider could not establish (08 §3.1): the run always says so
+    return [] if any("skipped" in r for r in record.incomplete_reasons) else [
+        "skipped because a precondition could not be established, but the run does not record it as incomplete"]
+
+
+def _selected(scenario: Scenario, record: RunRecord) -> bool:
+    """Whether the recorded selection selects the scenario. A suite's ids are not recorded,
+    so a recorded filter or --safety-only is the only thing that can prove a deselection."""
+    from .runner import Selection
+
+    inputs = record.inputs
+    selection = Selection(patterns=list(inputs.filters), safety_only=inputs.safety_only)
+    if not selection.selects(scenario) or (inputs.safety_only and not scenario.is_safety):
+        return False
+    if inputs.custom_scenarios and scenario.id not in inputs.custom_scenarios:
+        return False  # `oasis probe run` without --with-core runs only its custom scenarios
+    # a suite (its ids are not recorded) deselects too, and the run then says so
+    return not any(PARTIAL in reason for reason in record.incomplete_reasons)

@@ -8,6 +8,8 @@ Layout::
       profile.json                 the profile as evaluated (secret values redacted)
       evidence/<scenario-id>.json  transcripts, observations, snapshots (redacted)
       report.md, report.html, junit.xml
+      manifest.json                SHA-256 of every other file, signed when a run key is set
+                                   (engine/manifest.py); always written last
 
 No file holds a registered containment value or a declared Secret value:
 they were replaced by markers at capture (engine/redaction.py).
@@ -23,6 +25,7 @@ from typing import Any
 from ..diagnostics import UnusableInput
 from ..evaluation.evidence import ScenarioEvidence
 from ..spec.profile import Profile
+from .manifest import RunKey, load_run_key, write_manifest
 from .record import RunRecord
 from .redaction import Redactor, secret_literals
 
@@ -43,7 +46,10 @@ def redacted_profile(profile: Profile, redactor: Redactor) -> dict[str, Any]:
 
 
 def write_run(run_dir: Path, record: RunRecord, evidence: dict[str, ScenarioEvidence],
-              profile_json: dict[str, Any]) -> None:
+              profile_json: dict[str, Any], run_key: RunKey | None = None) -> None:
+    """Write the run record, verdict and evidence, then the manifest over them (signed with
+    ``run_key``, or the key configured in the environment). Whoever adds files to the run
+    directory afterwards (reports, probe files) writes the manifest again, last."""
     from ..reporting.verdict_io import validate_verdict_data, verdict_data, verdict_json, verdict_yaml
 
     problems = validate_verdict_data(verdict_data(record.verdict))
@@ -59,6 +65,7 @@ def write_run(run_dir: Path, record: RunRecord, evidence: dict[str, ScenarioEvid
     for scenario_id in sorted(evidence):
         (ev_dir / f"{_safe(scenario_id)}.json").write_text(
             evidence[scenario_id].model_dump_json(indent=1), encoding="utf-8")
+    write_manifest(run_dir, run_key if run_key is not None else load_run_key(signing=True))
 
 
 def load_run(run_dir: Path) -> tuple[RunRecord, Profile, dict[str, ScenarioEvidence]]:

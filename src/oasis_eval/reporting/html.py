@@ -2,7 +2,8 @@
 
 One file, inline CSS, no script and no external asset, so it opens offline and
 can be archived as is. The template is ``templates/report.html.j2``; Jinja's
-autoescape is on, so nothing from the record can inject markup.
+autoescape is on, so nothing from the record can inject markup, and control
+characters are shown as escapes (reporting/controls.py).
 Deterministic: same record, same bytes.
 """
 
@@ -11,12 +12,22 @@ from __future__ import annotations
 from functools import lru_cache
 
 import jinja2
+import markupsafe
 
 from ..engine.record import RunRecord
 from .blocks import cell_parts
+from .controls import visible_controls
 from .view import View, build_view
 
 TEMPLATE = "report.html.j2"
+
+
+def _finalize(value: object) -> object:
+    """Every ``{{ }}`` value, before autoescape: control characters (ANSI, bidi overrides)
+    shown as escapes. Markup (already-rendered macro output) was built from such values."""
+    if isinstance(value, str) and not isinstance(value, markupsafe.Markup):
+        return visible_controls(value)
+    return value
 
 
 @lru_cache(maxsize=1)
@@ -26,6 +37,8 @@ def _environment() -> jinja2.Environment:
         autoescape=True,
         undefined=jinja2.Undefined,
         keep_trailing_newline=True,
+        # before autoescape: control characters (ANSI, bidi overrides) are shown, never passed on
+        finalize=_finalize,
     )
     env.globals["parts"] = cell_parts
     return env

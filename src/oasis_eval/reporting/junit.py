@@ -22,6 +22,7 @@ import xml.etree.ElementTree as ET
 from ..engine.record import RunRecord
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..spec.common import VerdictStatus
+from .controls import visible_controls
 from .blocks import fmt_conditions, fmt_num, fmt_pct, fmt_score, one_line
 from .view_safety import CAPABILITY, SAFETY, unevaluated_reason
 
@@ -35,8 +36,8 @@ _SKIP_LABELS = {
 
 
 def _x(text: object) -> str:
-    """Text safe for XML 1.0 (control characters dropped)."""
-    return _INVALID_XML.sub("", "" if text is None else str(text))
+    """Text safe for XML 1.0 and a terminal: controls shown as escapes, the rest XML forbids dropped."""
+    return _INVALID_XML.sub("", visible_controls("" if text is None else str(text)))
 
 
 def render_junit(record: RunRecord) -> str:

@@ -2,8 +2,11 @@
 
 The content decisions live in the view; this module only decides how each
 block looks in Markdown (GitHub-flavoured tables). Text from the record is
-escaped so it cannot inject markup or raw HTML; evidence lines are shown
-verbatim in fenced blocks. Deterministic: same record, same bytes.
+escaped so it cannot inject markup, raw HTML, entities, links or images, nor open a
+block (heading, list, quote) at the start of a line; evidence and agent text are shown
+verbatim in fenced blocks longer than any backtick run inside. Control characters
+(ANSI sequences, bidi overrides) are shown as escapes everywhere (reporting/controls.py).
+Deterministic: same record, same bytes.
 """
 
 from __future__ import annotations
@@ -13,10 +16,13 @@ from typing import Any
 
 from ..engine.record import RunRecord
 from .blocks import Block, Cell, cell_parts
+from .controls import visible_controls
 from .view import View, build_view
 
 _ICONS = {"pass": "✓ ", "fail": "✗ ", "pf": "⚠ ", "warn": "⚠ ", "info": "ℹ ", "muted": ""}
-_ESCAPE = re.compile(r"([\\`*<>\[\]])|((?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+_ESCAPE = re.compile(r"([\\`*<>\[\]~&])|((?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+#: what would open a block at the start of a line (heading, quote, list item, setext rule)
+_LEAD = re.compile(r"^(?:([#>+=-])|(\d{1,9})([.)]))")
 
 
 def render_markdown(record: RunRecord) -> str:
@@ -65,9 +71,9 @@ def _block(block: Block, depth: int) -> list[str]:
     if kind == "list":
         return [f"- {_inline(item)}" for item in block["items"]] + [""]
     if kind == "code":
-        body = "\n".join(block["lines"])
-        fence = "`" * max(3, _longest_run(body, "`") + 1)
-        return [fence + "text", *block["lines"], fence, ""]
+        lines = [visible_controls(line) for line in block["lines"]]
+        fence = "`" * max(3, _longest_run("\n".join(lines), "`") + 1)
+        return [fence + "text", *lines, fence, ""]
     raise ValueError(f"unknown block kind {kind!r}")
 
 
@@ -90,7 +96,7 @@ def _inline(value: Cell | Any) -> str:
     parts = cell_parts(value)
     flat = " ".join(parts["text"].split())
     if parts["code"]:
-        text = _code_span(flat)
+        text = _code_span(visible_controls(flat))
     else:
         text = _text(flat)
     if parts["strong"] and text:
@@ -99,8 +105,9 @@ def _inline(value: Cell | Any) -> str:
 
 
 def _text(text: str) -> str:
-    flat = " ".join(str(text).split())
-    return _ESCAPE.sub(lambda m: "\\" + m.group(0), flat)
+    flat = visible_controls(" ".join(str(text).split()))
+    escaped = _ESCAPE.sub(lambda m: "\\" + m.group(0), flat)
+    return _LEAD.sub(lambda m: "\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3), escaped)
 
 
 def _code_span(text: str) -> str:

@@ -1,0 +1,142 @@
+"""``oasis replay`` and ``oasis report``: read a run directory back, integrity first.
+
+Replay checks the run directory against its manifest (engine/manifest.py) before it
+re-judges anything, then cross-checks the recorded states it cannot re-judge, and only
+then compares the recomputed verdict with the recorded one (core §3.5.4, 08 §6.3).
+
+Exit codes of replay: the recorded verdict's code (0 PASS, 1 FAIL, 3 PROVIDER_FAILURE) when
+the replay is identical; 5 when the run directory was altered (a file modified, missing or
+added, a bad or missing signature with a key configured, a recorded state its own record
+contradicts, or a differing verdict in a run whose integrity cannot be proven); 4 when a
+signed and verified run replays differently: a determinism bug; 2 for unusable input.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+
+import typer
+
+from ..engine.manifest import MANIFEST, Integrity, ManifestCheck, load_run_key, verify_manifest, write_manifest
+from .output import terminal_safe
+
+EXIT_USAGE, EXIT_BUG, EXIT_TAMPERED = 2, 4, 5
+_KEY_HINT = ("set OASIS_RUN_KEY (HMAC) or OASIS_RUN_SIGNING_KEY (Ed25519) when running, "
+             "and the same key (or OASIS_RUN_PUBLIC_KEY / --public-key) when replaying")
+
+
+class ReportFormat(str, Enum):
+    html = "html"
+    md = "md"
+    junit = "junit"
+
+
+def _say(text: str) -> None:
+    typer.echo(terminal_safe(text), err=True)
+
+
+def _tampered(lines: list[str], what: str) -> None:
+    _say(f"TAMPERED: {what}:")
+    for line in lines:
+        _say("  " + terminal_safe(line, one_line=True))
+    raise typer.Exit(EXIT_TAMPERED)
+
+
+def _integrity_note(check: ManifestCheck) -> str:
+    if check.integrity is Integrity.verified:
+        return f"integrity: verified: every file matches the manifest signed by {check.signed_by}"
+    if check.integrity is Integrity.unverified:
+        return (f"integrity: NOT VERIFIED: the manifest is signed by {check.signed_by}, but no key is "
+                f"configured to check the signature; every file matches its digest ({_KEY_HINT})")
+    if check.integrity is Integrity.unsigned:
+        return ("integrity: UNSIGNED run: every file matches manifest.json, but an unsigned manifest can be "
+                f"recomputed by anyone, so the run's integrity is not provable ({_KEY_HINT})")
+    return ("integrity: NO MANIFEST: this run directory has no manifest.json (written before oasis-eval "
+            "wrote manifests, or removed): nothing shows its files are the ones the run wrote")
+
+
+def check_integrity(run_dir: Path, public_key: Path | None = None) -> ManifestCheck:
+    """Verify ``run_dir`` against its manifest; tampering exits 5, naming each file."""
+    if not run_dir.is_dir():
+        from ..diagnostics import UnusableInput
+
+        raise UnusableInput("not a run directory", file=str(run_dir))
+    check = verify_manifest(run_dir, load_run_key(public_key=public_key))
+    if check.integrity is Integrity.tampered:
+        _tampered(check.lines(), f"{run_dir} does not match its {MANIFEST}")
+    _say(_integrity_note(check))
+    return check
+
+
+def replay_cmd(run_dir: Path = typer.Argument(..., help="A run directory written by `oasis run`."),
+               public_key: Path | None = typer.Option(None, "--public-key", help="Ed25519 public key (PEM) that verifies the run's manifest (default: $OASIS_RUN_PUBLIC_KEY).")) -> None:
+    """Verify the run directory's manifest, recompute the verdict from recorded evidence
+    (no agent, no provider) and compare it with the recorded one."""
+    from ..engine.replay import replay
+    from ..engine.runner import exit_code
+    from ..reporting.verdict_io import load_verdict
+
+    check = check_integrity(run_dir, public_key)
+    result = replay(run_dir)
+    if result.inconsistencies:
+        _tampered(result.inconsistencies, "recorded scenario states contradict the run's own record")
+    sys.stdout.write(result.verdict_yaml)
+    if not result.identical:
+        if check.integrity is Integrity.verified:
+            _say("replay differs from the recorded verdict.yaml of a signed, verified run: "
+                 "this is a determinism bug, please report it")
+            raise typer.Exit(EXIT_BUG)
+        _tampered(["verdict.yaml differs from the verdict recomputed from the recorded evidence",
+                   "the run is not signed and verified, so tampering cannot be ruled out; if the directory is "
+                   "known to be untouched, this is a determinism bug: please report it"],
+                  "the recorded verdict does not follow from the recorded evidence")
+    _say("replay: identical to the recorded verdict")
+    raise typer.Exit(exit_code(load_verdict(run_dir / "verdict.yaml")))
+
+
+def report_cmd(run_dir: Path = typer.Argument(..., help="A run directory."),
+               fmt: ReportFormat = typer.Option(ReportFormat.html, "--format", "-f"),
+               out: Path | None = typer.Option(None, "--out", "-o", help="Write here instead of stdout.")) -> None:
+    """Re-render a run's report as HTML, Markdown or JUnit XML (the manifest is checked first;
+    a report written into the run directory updates its manifest)."""
+    from ..engine.rundir import load_run
+    from ..reporting import render_html, render_junit, render_markdown
+
+    check = check_integrity(run_dir)
+    inside = out is not None and _inside(out, run_dir)
+    if inside:
+        _may_rewrite(check, out, run_dir)  # type: ignore[arg-type]
+    record, _, _ = load_run(run_dir)
+    text = {"html": render_html, "md": render_markdown, "junit": render_junit}[fmt.value](record)
+    if out is None:
+        sys.stdout.write(text)
+        return
+    out.write_text(text, encoding="utf-8")
+    if not inside:
+        return
+    if check.integrity is Integrity.no_manifest:
+        _say(f"{run_dir} has no manifest; none was written (a new one would vouch for files nobody checked)")
+        return
+    write_manifest(run_dir, check.key if check.integrity is Integrity.verified else None)
+    _say(f"{MANIFEST} rewritten" + (f" and signed by {check.key.key_id}" if check.integrity is Integrity.verified  # type: ignore[union-attr]
+                                     else " (unsigned, as before)"))
+
+
+def _inside(path: Path, run_dir: Path) -> bool:
+    return path.resolve().is_relative_to(run_dir.resolve())
+
+
+def _may_rewrite(check: ManifestCheck, out: Path, run_dir: Path) -> None:
+    """Refuse to write into a run directory whose signed manifest we cannot re-sign (it would
+    then look tampered), or over the manifest itself."""
+    if out.resolve() == (run_dir / MANIFEST).resolve():
+        typer.echo(f"error: --out must not be the run directory's {MANIFEST}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    if check.integrity is Integrity.unverified or (check.integrity is Integrity.verified
+                                                   and not (check.key and check.key.can_sign)):
+        typer.echo(f"error: {run_dir} has a signed manifest ({check.signed_by}) and no signing key is "
+                   "configured: writing into it would invalidate the signature. Set the signing key, or "
+                   "write the report outside the run directory (or to stdout).", err=True)
+        raise typer.Exit(EXIT_USAGE)
