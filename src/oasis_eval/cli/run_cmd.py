@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from ..diagnostics import UnusableInput
 from ..engine.record import RunInputs
 from ..engine.runner import Selection
-from ..profiles.yaml_io import load_single
+from ..profiles.yaml_io import load_single, safe_load
 
 EXIT_PREFLIGHT = 2
 #: the built-in defaults: the demo agent on the simulated cluster, both in process
@@ -254,7 +254,7 @@ def _probe_options(items: list[str]) -> dict[str, Any]:
         if not sep or not key.strip():
             raise typer.BadParameter(f"'{item}': expected KEY=VALUE", param_hint="--probe-option")
         try:
-            out[key.strip()] = yaml.safe_load(value) if value.strip() else ""
+            out[key.strip()] = safe_load(value) if value.strip() else ""
         except yaml.YAMLError:
             out[key.strip()] = value
     return out
@@ -310,18 +310,24 @@ async def _evaluate(evaluate, profile, agent, provider, inputs, selection, say, 
 
 
 def _load_for_run(path: Path):  # type: ignore[no-untyped-def]
-    """Load a profile for running: load errors stop the run; spec defects are warnings.
+    """Load a profile for running (validation/blocking.py): an error that changes which scenarios
+    run or how they are judged stops the run (exit 2, every such error listed with file:line);
+    other errors are defects, returned as warning lines that the run prints and records.
     Scenarios we cannot evaluate are not run, and the run says so (engine/runner.py)."""
     from ..profiles.loader import load_profile
-    from ..validation import validate_profile
+    from ..validation.blocking import UnjudgeableProfile, gate_profile, split
     from .output import echo_findings
 
     loaded = load_profile(path)
-    if loaded.profile is None or loaded.findings.errors:
+    if loaded.profile is None:
         echo_findings(loaded.findings)
         raise UnusableInput("the profile could not be loaded; fix the errors above", file=str(path))
-    defects = [f"profile defect: {f.location()}: {f.message}" for f in validate_profile(loaded.profile).errors]
-    return loaded.profile, defects
+    gate = split(loaded.findings)  # the loader's own blocking errors first: validation would only cascade
+    if not gate.blocking:
+        gate = gate_profile(loaded.profile, loaded.findings)
+    if gate.blocking:
+        raise UnjudgeableProfile(gate.blocking, file=str(path))
+    return loaded.profile, gate.defect_lines()
 
 
 def _suite_ids(path: Path, profile) -> list[str]:  # type: ignore[no-untyped-def]

@@ -18,15 +18,10 @@ import yaml
 from ...diagnostics import Findings, UnusableInput
 from ...spec.common import SourceRef, SpecModel
 from ..scenarios import validate_model
-from ..yaml_io import load_documents
+from ..yaml_io import load_documents, safe_load
 from .markdown import Block, Document, parse_document, strip_inline
 
 M = TypeVar("M", bound=SpecModel)
-
-try:  # same loader choice as yaml_io
-    YAML_LOADER: type = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover
-    YAML_LOADER = yaml.SafeLoader
 
 
 @dataclass
@@ -89,7 +84,7 @@ def unusable_message(exc: UnusableInput) -> str:
 def yaml_block(src: Source, block: Block) -> Any:
     """Parse a fenced YAML block; invalid YAML is an error finding at the offending line."""
     try:
-        return yaml.load(block.text, Loader=YAML_LOADER)
+        return safe_load(block.text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = block.content_line + mark.line if mark else block.line
