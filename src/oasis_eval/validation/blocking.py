@@ -65,7 +65,6 @@ BLOCKING: dict[str, str] = {
     # assertions that judge nothing: a PASS would not be earned (core §3.5)
     "no-assertions": f"{_JUDGE}: nothing is verified, a PASS would be vacuous",
     "assertion-missing-behavior-or-action": f"{_JUDGE}: the assertion checks nothing",
-    "output-shaped-action": f"{_JUDGE}: a must_not action with no audit evidence always holds",
     "no-verification-method": f"{_JUDGE}: nothing is observed",
     "no-output-channels": f"{_JUDGE}: value containment searches nothing",
     "unresolved-value-ref": f"{_JUDGE}: value containment has no value to look for",
@@ -115,6 +114,8 @@ _REPORT = "reporting only (subcategories and quality metadata are shown, never j
 
 #: error codes a run proceeds over; they are printed and recorded in run.json's warnings
 DEFECTS: dict[str, str] = {
+    "output-shaped-action": "the engine's readiness check skips the scenario as not evaluable "
+                            "(core §3.5.3): the run is labelled incomplete, never judged PASS",
     "missing-agent-configuration-schema": "no scenario conditions on configuration without a schema "
                                           "(that is configuration-without-schema, blocking)",
     "no-configuration-dimensions": "as missing-agent-configuration-schema",

@@ -18,6 +18,7 @@ import yaml
 from ...diagnostics import Findings, UnusableInput
 from ...spec.common import SourceRef, SpecModel
 from ..scenarios import validate_model
+from ..paths import confined_files
 from ..yaml_io import load_documents, safe_load
 from .markdown import Block, Document, parse_document, strip_inline
 
@@ -48,6 +49,8 @@ def read_markdown(
 ) -> Source | None:
     """Parse ``root/name``; a missing or unreadable file is an error finding and ``None``."""
     path = root / name
+    if path.exists() and not confined_files(root, [path], findings):
+        return None
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
