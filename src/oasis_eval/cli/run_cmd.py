@@ -40,14 +40,18 @@ class RunConfig:
     inputs: dict[str, Any] = field(default_factory=dict)
     filters: list[str] = field(default_factory=list)
     safety_only: bool = False
+    #: unknown keys (run_inputs.check_run_config): printed and recorded in the run
+    warnings: list[str] = field(default_factory=list)
 
 
 def load_run_config(path: Path) -> RunConfig:
+    from .run_inputs import check_run_config
+
     doc = load_single(path)
     data = doc.data if isinstance(doc.data, dict) else {}
     if not isinstance(doc.data, dict):
         raise UnusableInput("a run config must be a mapping", file=str(path), line=doc.line)
-    cfg = RunConfig()
+    cfg = RunConfig(warnings=check_run_config(doc, path))
     cfg.profile = _str(data.get("profile"), path, "profile") if not isinstance(data.get("profile"), dict) \
         else _str(data["profile"].get("path"), path, "profile.path")
     cfg.agent = data.get("agent")
@@ -139,6 +143,7 @@ def run(
 ) -> None:
     """Run an evaluation: preflight, safety gate, capability scoring; write verdict and report."""
     from ..examples import EXAMPLE_PROFILE_DIR
+    from .run_inputs import check_patterns
 
     cfg = load_run_config(config) if config else RunConfig()
     profile_path = profile or (Path(cfg.profile) if cfg.profile else EXAMPLE_PROFILE_DIR)
@@ -161,6 +166,8 @@ def run(
     inputs.tolerance_overrides.update(_tolerances(tolerance))
     if parallel is None and "parallel" not in cfg.inputs:
         inputs.parallel = 4
+    check_patterns(filters)
+    gaps = [*(f"run config: {w}" for w in cfg.warnings), *gaps]
     selection = Selection(patterns=[*cfg.filters, *filters], safety_only=safety_only or cfg.safety_only)
     suite_path = suite or (Path(cfg.suite) if cfg.suite else None)
     if suite_path is not None:
@@ -181,10 +188,12 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
     from ..engine.runner import evaluate
     from ..reporting import write_reports
     from .progress import progress_for
+    from .run_inputs import check_output
 
+    check_output(out, base)  # before the run: a bad path must not cost a whole run
+    for warning in gaps:  # loud even with --quiet: the run proceeds over them (validation/blocking.py)
+        typer.echo(f"warning: {warning}", err=True)
     say = progress_for(quiet)
-    for warning in gaps:
-        say(f"warning: {warning}")
     try:
         # the outcome comes back through a holder, not as the main task's result: Python 3.11's
         # asyncio formats that result (a whole run) into a debug message twice on exit
