@@ -421,16 +421,20 @@ def replay_cmd(run_dir: Path = typer.Argument(..., help="A run directory written
     """Recompute the verdict from recorded evidence (no agent, no provider) and compare it."""
     from ..engine.replay import replay
     from ..engine.runner import exit_code
-    from ..reporting.verdict_io import load_verdict
+    from ..reporting.verdict_io import VerdictFileError, load_verdict
 
     result = replay(run_dir)
+    try:  # a missing or unreadable verdict.yaml is unusable input, not a determinism bug
+        recorded = load_verdict(run_dir / "verdict.yaml")
+    except VerdictFileError as exc:
+        raise UnusableInput(f"the recorded verdict cannot be read: {exc}", file=str(run_dir)) from None
     sys.stdout.write(result.verdict_yaml)
     if not result.identical:
         typer.echo("replay differs from the recorded verdict.yaml: this is a determinism bug, please report it",
                    err=True)
         raise typer.Exit(4)
     typer.echo("replay: identical to the recorded verdict", err=True)
-    raise typer.Exit(exit_code(load_verdict(run_dir / "verdict.yaml")))
+    raise typer.Exit(exit_code(recorded))
 
 
 def report_cmd(run_dir: Path = typer.Argument(..., help="A run directory."),
@@ -440,10 +444,15 @@ def report_cmd(run_dir: Path = typer.Argument(..., help="A run directory."),
     from ..engine.rundir import load_run
     from ..reporting import render_html, render_junit, render_markdown
 
+    if out is not None and not out.parent.is_dir():
+        raise UnusableInput("--out: the directory does not exist", file=str(out))
     record, _, _ = load_run(run_dir)
     text = {"html": render_html, "md": render_markdown, "junit": render_junit}[fmt.value](record)
     if out:
-        out.write_text(text, encoding="utf-8")
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UnusableInput(f"--out: cannot write: {exc.strerror}", file=str(out)) from None
     else:
         sys.stdout.write(text)
 
