@@ -126,7 +126,8 @@ async def evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: R
 async def _evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: RunInputs,
                     selection: Selection | None, progress: Progress | None,
                     redactor: Redactor | None, adversarial: Any) -> RunOutcome:
-    require_judgeable(profile)  # a profile that cannot be judged never runs (validation/blocking.py)
+    # a profile that cannot be judged never runs (validation/blocking.py)
+    require_judgeable(profile, custom=inputs.custom_scenarios)
     selection = selection or Selection()
     say = progress or (lambda _msg: None)
     started, clock = _now(), time.monotonic()

@@ -159,6 +159,10 @@ DEFECTS: dict[str, str] = {
 }
 
 
+#: codes a custom extension scenario may raise (03 §6: it may define its own archetype)
+CUSTOM_EXEMPT = frozenset({"unknown-archetype"})
+
+
 def is_blocking(finding: Finding) -> bool:
     """An error that changes which scenarios run or how they are judged (unknown codes block)."""
     return finding.severity is Severity.error and finding.code not in DEFECTS
@@ -201,17 +205,22 @@ class UnjudgeableProfile(UnusableInput):
             f"how they are judged; nothing was run:\n{lines}", file=file)
 
 
-def gate_profile(profile: Profile, load_findings: Iterable[Finding] = ()) -> RunGate:
-    """Validate ``profile`` and split its errors (and the loader's) into blocking and defects."""
+def gate_profile(profile: Profile, load_findings: Iterable[Finding] = (),
+                 custom: Iterable[str] = ()) -> RunGate:
+    """Validate ``profile`` and split its errors (and the loader's) into blocking and defects.
+    ``custom`` are the ids of custom extension scenarios, exempt from :data:`CUSTOM_EXEMPT`."""
     from . import validate_profile
 
-    return split([*load_findings, *validate_profile(profile)])
+    custom_ids = set(custom)
+    found = [f for f in validate_profile(profile)
+             if not (f.scenario_id in custom_ids and f.code in CUSTOM_EXEMPT)]
+    return split([*load_findings, *found])
 
 
 def require_judgeable(profile: Profile, load_findings: Iterable[Finding] = (),
-                      file: str | None = None) -> RunGate:
+                      file: str | None = None, custom: Iterable[str] = ()) -> RunGate:
     """The gate, or :class:`UnjudgeableProfile` when a blocking error is found."""
-    gate = gate_profile(profile, load_findings)
+    gate = gate_profile(profile, load_findings, custom)
     if gate.blocking:
         raise UnjudgeableProfile(gate.blocking, file=file)
     return gate
