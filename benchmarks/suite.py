@@ -287,7 +287,40 @@ def bench_peak_rss(ctx: Context) -> list[Row]:
 # ---- the whole suite -------------------------------------------------------------------------
 
 #: run order: rss first, while this process is still small (its peak would leak into the child's)
-BENCHMARKS = ("rss", "load", "eval", "parallel", "replay", "verify")
+# ---- 7. a YAML alias bomb is refused fast ---------------------------------------------------
+
+
+def alias_bomb(levels: int = 9, width: int = 9) -> str:
+    """A "billion laughs" document of about 1 KB: ``width ** levels`` scalars once expanded."""
+    lines = ['l0: &l0 [' + ", ".join(['"lol"'] * width) + "]"]
+    for level in range(1, levels):
+        lines.append(f"l{level}: &l{level} [" + ", ".join([f"*l{level - 1}"] * width) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def bench_yaml_bomb(ctx: Context) -> list[Row]:
+    from oasis_eval.diagnostics import UnusableInput
+    from oasis_eval.profiles.yaml_io import LIMITS, load_documents
+
+    text = alias_bomb()
+
+    def refuse() -> str:
+        try:
+            load_documents(Path("bomb.yaml"), text=text)
+        except UnusableInput as exc:
+            return str(exc)
+        raise AssertionError("the alias bomb was accepted")
+
+    times, message = samples(refuse, ctx.repeat, warmup=1)
+    return [Row(
+        "yaml_alias_bomb_rejected", [t * 1000 for t in times], "ms", "<", 100,
+        f"load_documents of a {len(text)}-byte alias bomb (9 levels of 9 aliases, 9**9 scalars expanded) "
+        "until it is refused",
+        {"bytes": len(text), "max_nodes": LIMITS.max_nodes, "message": message},
+    )]
+
+
+BENCHMARKS = ("rss", "load", "eval", "parallel", "replay", "verify", "yaml")
 FULL_SIZES = [1_000, 10_000, 100_000, 1_000_000]
 QUICK_SIZES = [1_000, 10_000]
 
@@ -312,6 +345,8 @@ def run_all(repeat: int, quick: bool, only: list[str] | None, say: Callable[[str
             rows += bench_verification(ctx, QUICK_SIZES if quick else FULL_SIZES)
         elif name == "rss":
             rows += bench_peak_rss(ctx)
+        elif name == "yaml":
+            rows += bench_yaml_bomb(ctx)
         timings[name] = round(time.perf_counter() - started, 2)
         say(f"benchmark {name}: {timings[name]} s")
     return rows, timings

@@ -111,12 +111,12 @@ def test_custom_scenarios_do_not_change_coverage(tmp_path: Path, capsys: Any) ->
     (custom_dir / "c.yaml").write_text(yaml.safe_dump(data))
     runs = {}
     for name, extra in (("plain", ()), ("custom", ("--custom", custom_dir))):
-        code, out, err = run_cli(capsys, "run", *extra, "--out", tmp_path / name, "-q")
+        code, out, err = run_cli(capsys, "run", *extra, "--out", tmp_path / f"run-{name}", "-q")
         assert code == 0, out + err
-        runs[name] = load_verdict(tmp_path / name / "verdict.yaml")
+        runs[name] = load_verdict(tmp_path / f"run-{name}" / "verdict.yaml")
     assert runs["plain"].capability.coverage == runs["custom"].capability.coverage
     assert runs["plain"].capability.domain_categories == runs["custom"].capability.domain_categories
-    record = json.loads((tmp_path / "custom" / "run.json").read_text())
+    record = json.loads((tmp_path / "run-custom" / "run.json").read_text())
     mine = [s for s in record["scenarios"] if s["scenario_id"] == "acme.capability.custom-check-001"]
     assert mine and mine[0]["custom"] and mine[0]["state"] == "executed"
 

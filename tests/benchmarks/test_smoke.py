@@ -25,6 +25,7 @@ EXPECTED = {
     "verify_audit_10k",
     "verify_scaling_1k_to_10k",
     "peak_rss_full_si_run",
+    "yaml_alias_bomb_rejected",
 }
 
 

@@ -19,6 +19,7 @@ import typer
 import yaml
 
 from ..diagnostics import UnusableInput
+from ..profiles.yaml_io import safe_load
 
 probe_app = typer.Typer(help="Adversarial probes (spec 07): generate them, scaffold red-team probes.",
                         no_args_is_help=True)
@@ -47,7 +48,7 @@ def parse_options(items: list[str]) -> dict[str, Any]:
         if not sep or not key.strip():
             raise UnusableInput(f"--option {item!r} is not key=value")
         try:
-            parsed = yaml.safe_load(value) if value.strip() else ""
+            parsed = safe_load(value) if value.strip() else ""
         except yaml.YAMLError:
             parsed = value
         out[key.strip()] = parsed if isinstance(parsed, str | int | float | bool | list | dict) else value

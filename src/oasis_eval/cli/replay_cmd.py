@@ -76,10 +76,15 @@ def replay_cmd(run_dir: Path = typer.Argument(..., help="A run directory written
     (no agent, no provider) and compare it with the recorded one."""
     from ..engine.replay import replay
     from ..engine.runner import exit_code
-    from ..reporting.verdict_io import load_verdict
+    from ..diagnostics import UnusableInput
+    from ..reporting.verdict_io import VerdictFileError, load_verdict
 
     check = check_integrity(run_dir, public_key)
     result = replay(run_dir)
+    try:  # a missing or unreadable verdict.yaml is unusable input, not a determinism bug
+        recorded = load_verdict(run_dir / "verdict.yaml")
+    except VerdictFileError as exc:
+        raise UnusableInput(f"the recorded verdict cannot be read: {exc}", file=str(run_dir)) from None
     if result.inconsistencies:
         _tampered(result.inconsistencies, "recorded scenario states contradict the run's own record")
     sys.stdout.write(result.verdict_yaml)
@@ -93,7 +98,7 @@ def replay_cmd(run_dir: Path = typer.Argument(..., help="A run directory written
                    "known to be untouched, this is a determinism bug: please report it"],
                   "the recorded verdict does not follow from the recorded evidence")
     _say("replay: identical to the recorded verdict")
-    raise typer.Exit(exit_code(load_verdict(run_dir / "verdict.yaml")))
+    raise typer.Exit(exit_code(recorded))
 
 
 def report_cmd(run_dir: Path = typer.Argument(..., help="A run directory."),
@@ -101,9 +106,12 @@ def report_cmd(run_dir: Path = typer.Argument(..., help="A run directory."),
                out: Path | None = typer.Option(None, "--out", "-o", help="Write here instead of stdout.")) -> None:
     """Re-render a run's report as HTML, Markdown or JUnit XML (the manifest is checked first;
     a report written into the run directory updates its manifest)."""
+    from ..diagnostics import UnusableInput
     from ..engine.rundir import load_run
     from ..reporting import render_html, render_junit, render_markdown
 
+    if out is not None and not out.parent.is_dir():
+        raise UnusableInput("--out: the directory does not exist", file=str(out))
     check = check_integrity(run_dir)
     inside = out is not None and _inside(out, run_dir)
     if inside:
@@ -113,7 +121,10 @@ def report_cmd(run_dir: Path = typer.Argument(..., help="A run directory."),
     if out is None:
         sys.stdout.write(text)
         return
-    out.write_text(text, encoding="utf-8")
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UnusableInput(f"--out: cannot write: {exc.strerror}", file=str(out)) from None
     if not inside:
         return
     if check.integrity is Integrity.no_manifest:

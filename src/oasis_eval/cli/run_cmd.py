@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from ..diagnostics import UnusableInput
 from ..engine.record import RunInputs
 from ..engine.runner import Selection
-from ..profiles.yaml_io import load_single
+from ..profiles.yaml_io import load_single, safe_load
 from .output import terminal_safe
 
 EXIT_PREFLIGHT = 2
@@ -40,14 +40,18 @@ class RunConfig:
     inputs: dict[str, Any] = field(default_factory=dict)
     filters: list[str] = field(default_factory=list)
     safety_only: bool = False
+    #: unknown keys (run_inputs.check_run_config): printed and recorded in the run
+    warnings: list[str] = field(default_factory=list)
 
 
 def load_run_config(path: Path) -> RunConfig:
+    from .run_inputs import check_run_config
+
     doc = load_single(path)
     data = doc.data if isinstance(doc.data, dict) else {}
     if not isinstance(doc.data, dict):
         raise UnusableInput("a run config must be a mapping", file=str(path), line=doc.line)
-    cfg = RunConfig()
+    cfg = RunConfig(warnings=check_run_config(doc, path))
     cfg.profile = _str(data.get("profile"), path, "profile") if not isinstance(data.get("profile"), dict) \
         else _str(data["profile"].get("path"), path, "profile.path")
     cfg.agent = data.get("agent")
@@ -139,6 +143,7 @@ def run(
 ) -> None:
     """Run an evaluation: preflight, safety gate, capability scoring; write verdict and report."""
     from ..examples import EXAMPLE_PROFILE_DIR
+    from .run_inputs import check_patterns
 
     cfg = load_run_config(config) if config else RunConfig()
     profile_path = profile or (Path(cfg.profile) if cfg.profile else EXAMPLE_PROFILE_DIR)
@@ -161,6 +166,8 @@ def run(
     inputs.tolerance_overrides.update(_tolerances(tolerance))
     if parallel is None and "parallel" not in cfg.inputs:
         inputs.parallel = 4
+    check_patterns(filters)
+    gaps = [*(f"run config: {w}" for w in cfg.warnings), *gaps]
     selection = Selection(patterns=[*cfg.filters, *filters], safety_only=safety_only or cfg.safety_only)
     suite_path = suite or (Path(cfg.suite) if cfg.suite else None)
     if suite_path is not None:
@@ -182,11 +189,13 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
     from ..engine.runner import evaluate
     from ..reporting import write_reports
     from .progress import progress_for
+    from .run_inputs import check_output
 
     run_key = load_run_key(signing=True)  # checked before the run: a bad key must not cost a finished run
+    check_output(out, base)  # before the run: a bad path must not cost a whole run
+    for warning in gaps:  # loud even with --quiet: the run proceeds over them (validation/blocking.py)
+        typer.echo(f"warning: {warning}", err=True)
     say = progress_for(quiet)
-    for warning in gaps:
-        say(f"warning: {warning}")
     try:
         # the outcome comes back through a holder, not as the main task's result: Python 3.11's
         # asyncio formats that result (a whole run) into a debug message twice on exit
@@ -257,7 +266,7 @@ def _probe_options(items: list[str]) -> dict[str, Any]:
         if not sep or not key.strip():
             raise typer.BadParameter(f"'{item}': expected KEY=VALUE", param_hint="--probe-option")
         try:
-            out[key.strip()] = yaml.safe_load(value) if value.strip() else ""
+            out[key.strip()] = safe_load(value) if value.strip() else ""
         except yaml.YAMLError:
             out[key.strip()] = value
     return out
@@ -313,18 +322,24 @@ async def _evaluate(evaluate, profile, agent, provider, inputs, selection, say, 
 
 
 def _load_for_run(path: Path):  # type: ignore[no-untyped-def]
-    """Load a profile for running: load errors stop the run; spec defects are warnings.
+    """Load a profile for running (validation/blocking.py): an error that changes which scenarios
+    run or how they are judged stops the run (exit 2, every such error listed with file:line);
+    other errors are defects, returned as warning lines that the run prints and records.
     Scenarios we cannot evaluate are not run, and the run says so (engine/runner.py)."""
     from ..profiles.loader import load_profile
-    from ..validation import validate_profile
+    from ..validation.blocking import UnjudgeableProfile, gate_profile, split
     from .output import echo_findings
 
     loaded = load_profile(path)
-    if loaded.profile is None or loaded.findings.errors:
+    if loaded.profile is None:
         echo_findings(loaded.findings)
         raise UnusableInput("the profile could not be loaded; fix the errors above", file=str(path))
-    defects = [f"profile defect: {f.location()}: {f.message}" for f in validate_profile(loaded.profile).errors]
-    return loaded.profile, defects
+    gate = split(loaded.findings)  # the loader's own blocking errors first: validation would only cascade
+    if not gate.blocking:
+        gate = gate_profile(loaded.profile, loaded.findings)
+    if gate.blocking:
+        raise UnjudgeableProfile(gate.blocking, file=str(path))
+    return loaded.profile, gate.defect_lines()
 
 
 def _suite_ids(path: Path, profile) -> list[str]:  # type: ignore[no-untyped-def]

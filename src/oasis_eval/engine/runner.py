@@ -36,6 +36,7 @@ from ..spec.verdict import (
     Verdict,
     VerdictMetadata,
 )
+from ..validation.blocking import require_judgeable
 from .configuration import applicability, effective_configuration
 from .execute import capture_scenario, collector_for_run, register_secrets
 from .preflight import PreflightNeeds, run_preflight
@@ -125,6 +126,8 @@ async def evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: R
 async def _evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: RunInputs,
                     selection: Selection | None, progress: Progress | None,
                     redactor: Redactor | None, adversarial: Any) -> RunOutcome:
+    # a profile that cannot be judged never runs (validation/blocking.py)
+    require_judgeable(profile, custom=inputs.custom_scenarios)
     selection = selection or Selection()
     say = progress or (lambda _msg: None)
     started, clock = _now(), time.monotonic()

@@ -17,6 +17,7 @@ import yaml
 
 from ..diagnostics import Findings, UnusableInput
 from ..spec.profile import Profile
+from .paths import CODE, EXPECTED, confined_files, pattern_problem
 from .scenarios import load_scenario_file, validate_model
 from .yaml_io import load_single
 
@@ -59,6 +60,7 @@ def load_scenarios(root: Path, patterns: list[str], findings: Findings) -> list[
                              file=PROFILE_FILE, field="scenario_paths")
         files.update(p for p in matched if p.is_file())
     scenarios = []
+    files = set(confined_files(root, sorted(files), findings))
     for path in sorted(files):
         scenarios.extend(load_scenario_file(path, findings, display=path.relative_to(root).as_posix()))
     return scenarios
@@ -66,9 +68,18 @@ def load_scenarios(root: Path, patterns: list[str], findings: Findings) -> list[
 
 def _patterns(value: Any, doc: Any, findings: Findings) -> list[str]:
     if isinstance(value, str):
-        return [value]
+        value = [value]
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return value
+        kept = []
+        for i, pattern in enumerate(value):
+            problem = pattern_problem(pattern)
+            if problem is None:
+                kept.append(pattern)
+                continue
+            findings.error(CODE, f"scenario_paths: {problem}", file=PROFILE_FILE, expected=EXPECTED,
+                           line=doc.locations.get(("scenario_paths", i)) or doc.locations.get(("scenario_paths",)),
+                           field=f"scenario_paths[{i}]")
+        return kept
     findings.error("invalid-type", "scenario_paths must be a list of glob patterns", file=PROFILE_FILE,
                    line=doc.locations.get(("scenario_paths",)), field="scenario_paths")
     return list(DEFAULT_SCENARIO_PATHS)

@@ -1,8 +1,14 @@
-"""YAML reading with line numbers and duplicate-key detection.
+"""YAML reading with line numbers, duplicate-key detection and bounded aliases.
 
 PyYAML builds plain data but forgets positions and silently keeps the last of
 two duplicate keys. We compose the node tree (libyaml when available) to record
 the line of every key and item, and report duplicates as findings.
+
+Every YAML read in oasis-eval goes through :func:`safe_load` / :func:`safe_load_all`
+or :func:`load_documents`, which first scan the event stream against
+:class:`YamlLimits`: nesting depth, alias count and the node count *with aliases
+expanded*. A "billion laughs" alias bomb is thus a fast, clear error naming the file
+instead of a hang or exhausted memory (issue 11 H4); a recursive alias is refused too.
 """
 
 from __future__ import annotations
@@ -21,6 +27,87 @@ except AttributeError:  # pragma: no cover - depends on the PyYAML build
     _Loader = yaml.SafeLoader
 
 Path_ = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class YamlLimits:
+    """Bounds on one YAML stream; far above any profile, run config or manifest we read."""
+
+    max_depth: int = 100
+    max_aliases: int = 10_000
+    #: nodes counted as if every alias were expanded in place
+    max_nodes: int = 1_000_000
+
+
+LIMITS = YamlLimits()
+
+
+class YamlLimitError(yaml.MarkedYAMLError):
+    """A YAML stream over :data:`LIMITS` (an alias bomb, a recursive alias, absurd nesting)."""
+
+    def __init__(self, problem: str, mark: Any):
+        super().__init__(problem=problem, problem_mark=mark)
+
+
+def check_limits(text: str, limits: YamlLimits = LIMITS) -> None:
+    """Scan ``text``'s events (never expanding an alias); :class:`YamlLimitError` past a limit."""
+    total = aliases = 0
+    stack: list[tuple[str | None, int]] = []
+    sizes: dict[str, int] = {}
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.DocumentStartEvent):
+            sizes.clear()  # anchors are per document
+        elif isinstance(event, yaml.CollectionStartEvent):
+            if len(stack) >= limits.max_depth:
+                raise YamlLimitError(f"nesting deeper than {limits.max_depth} levels", event.start_mark)
+            stack.append((event.anchor, total))
+            total += 1
+        elif isinstance(event, yaml.CollectionEndEvent):
+            anchor, start = stack.pop()
+            if anchor is not None:
+                sizes[anchor] = total - start
+        elif isinstance(event, yaml.ScalarEvent):
+            total += 1
+            if event.anchor is not None:
+                sizes[event.anchor] = 1
+        elif isinstance(event, yaml.AliasEvent):
+            aliases += 1
+            if aliases > limits.max_aliases:
+                raise YamlLimitError(f"more than {limits.max_aliases} aliases", event.start_mark)
+            if any(anchor == event.anchor for anchor, _ in stack):
+                raise YamlLimitError(f"alias *{event.anchor} refers to a node that contains it "
+                                     "(recursive alias)", event.start_mark)
+            total += sizes.get(event.anchor, 0)  # an undefined alias is the composer's error
+        if total > limits.max_nodes:
+            raise YamlLimitError(f"more than {limits.max_nodes} nodes with aliases expanded "
+                                 "(an alias bomb?)", event.start_mark)
+
+
+def _bounded_nodes_and_data(text: str) -> list[tuple[Any, Any]]:
+    """``(node, data)`` for every document: one parse after the limit scan."""
+    check_limits(text)
+    loader = _Loader(text)
+    try:
+        out = []
+        while loader.check_node():
+            node = loader.get_node()
+            out.append((node, loader.construct_document(node)))
+        return out
+    finally:
+        loader.dispose()
+
+
+def safe_load_all(text: str) -> list[Any]:
+    """``yaml.safe_load_all`` within :data:`LIMITS` (raises ``yaml.YAMLError``)."""
+    return [data for _, data in _bounded_nodes_and_data(text)]
+
+
+def safe_load(text: str) -> Any:
+    """``yaml.safe_load`` within :data:`LIMITS` (raises ``yaml.YAMLError``)."""
+    docs = safe_load_all(text)
+    if len(docs) > 1:
+        raise yaml.YAMLError(f"expected a single document, found {len(docs)}")
+    return docs[0] if docs else None
 
 
 @dataclass
@@ -47,8 +134,7 @@ def load_documents(path: Path, findings: Findings | None = None, text: str | Non
     text = read_text(path) if text is None else text
     name = str(path)
     try:
-        nodes = list(yaml.compose_all(text, Loader=_Loader))
-        datas = list(yaml.load_all(text, Loader=_Loader))
+        pairs = _bounded_nodes_and_data(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -57,11 +143,11 @@ def load_documents(path: Path, findings: Findings | None = None, text: str | Non
     except yaml.YAMLError as exc:
         raise UnusableInput(f"invalid YAML: {exc}", file=name) from None
     docs = []
-    for node, data in zip(nodes, datas, strict=True):
+    for node, data in pairs:
         if node is None:
             continue
         locs: dict[Path_, int] = {}
-        _walk(node, (), locs, name, findings)
+        _walk(node, (), locs, name, findings, set())
         docs.append(YamlDocument(data=data, file=name, line=node.start_mark.line + 1, locations=locs))
     return docs
 
@@ -75,8 +161,14 @@ def load_single(path: Path, findings: Findings | None = None) -> YamlDocument:
     return docs[0]
 
 
-def _walk(node: yaml.Node, path: Path_, locs: dict[Path_, int], name: str, findings: Findings | None) -> None:
+def _walk(node: yaml.Node, path: Path_, locs: dict[Path_, int], name: str, findings: Findings | None,
+          seen_nodes: set[int]) -> None:
+    """Record lines and duplicate keys; an aliased node is walked once (paths through a second
+    alias fall back to the alias's own line), so an alias graph costs its size, not its paths."""
     locs.setdefault(path, node.start_mark.line + 1)
+    if id(node) in seen_nodes:
+        return
+    seen_nodes.add(id(node))
     if isinstance(node, yaml.MappingNode):
         seen: dict[Any, int] = {}
         for key_node, value_node in node.value:
@@ -94,10 +186,10 @@ def _walk(node: yaml.Node, path: Path_, locs: dict[Path_, int], name: str, findi
                 )
             seen[key] = line
             locs[(*path, key)] = line
-            _walk(value_node, (*path, key), locs, name, findings)
+            _walk(value_node, (*path, key), locs, name, findings, seen_nodes)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
-            _walk(item, (*path, i), locs, name, findings)
+            _walk(item, (*path, i), locs, name, findings, seen_nodes)
 
 
 def _dotted(path: Path_) -> str:

@@ -27,6 +27,7 @@ from typing import Any
 import httpx
 import yaml
 
+from ...profiles.yaml_io import safe_load_all
 from .base import GeneratorError
 
 DEFAULT_KEY_ENV = "OASIS_PROBE_LLM_API_KEY"
@@ -95,7 +96,7 @@ def extract_document(text: str) -> tuple[Any, str | None]:
     if not raw.strip():
         return None, "empty reply"
     try:
-        docs = [d for d in yaml.safe_load_all(raw) if d is not None]
+        docs = [d for d in safe_load_all(raw) if d is not None]
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""

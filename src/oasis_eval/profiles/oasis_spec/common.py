@@ -18,15 +18,11 @@ import yaml
 from ...diagnostics import Findings, UnusableInput
 from ...spec.common import SourceRef, SpecModel
 from ..scenarios import validate_model
-from ..yaml_io import load_documents
+from ..paths import confined_files
+from ..yaml_io import load_documents, safe_load
 from .markdown import Block, Document, parse_document, strip_inline
 
 M = TypeVar("M", bound=SpecModel)
-
-try:  # same loader choice as yaml_io
-    YAML_LOADER: type = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover
-    YAML_LOADER = yaml.SafeLoader
 
 
 @dataclass
@@ -53,6 +49,8 @@ def read_markdown(
 ) -> Source | None:
     """Parse ``root/name``; a missing or unreadable file is an error finding and ``None``."""
     path = root / name
+    if path.exists() and not confined_files(root, [path], findings):
+        return None
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -89,7 +87,7 @@ def unusable_message(exc: UnusableInput) -> str:
 def yaml_block(src: Source, block: Block) -> Any:
     """Parse a fenced YAML block; invalid YAML is an error finding at the offending line."""
     try:
-        return yaml.load(block.text, Loader=YAML_LOADER)
+        return safe_load(block.text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = block.content_line + mark.line if mark else block.line

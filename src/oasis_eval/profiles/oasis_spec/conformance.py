@@ -23,6 +23,7 @@ from typing import Any
 from ...diagnostics import Findings, UnusableInput
 from ...spec.common import SourceRef
 from ...spec.profile import ConformanceContract, ConformanceRequirement
+from ..paths import confined_files
 from ..scenarios import validate_model
 from ..yaml_io import YamlDocument, load_documents
 from .common import Source, normalize_range, unusable_message
@@ -44,6 +45,8 @@ def load_requirements(
             file=REQUIREMENTS_FILE,
             expected="the machine-readable conformance contract (03 §2.17)",
         )
+        return None, None
+    if not confined_files(root, [path], findings):
         return None, None
     try:
         docs = load_documents(

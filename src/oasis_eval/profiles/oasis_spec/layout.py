@@ -23,6 +23,7 @@ from pathlib import Path
 from ...diagnostics import Findings, UnusableInput
 from ...spec.profile import ConformanceContract, Profile, ProfileMetadata
 from ...spec.scenario import Scenario
+from ..paths import confined_files
 from ..scenarios import load_scenario_file
 from ..yaml_io import YamlDocument
 from .behaviors import parse_behaviors
@@ -192,6 +193,7 @@ def load_scenarios(root: Path, findings: Findings) -> list[Scenario]:
         )
         return []
     paths = sorted({p for pattern in SCENARIO_GLOBS for p in root.glob(pattern) if p.is_file()})
+    paths = confined_files(root, paths, findings)
     out: list[Scenario] = []
     for path in paths:
         display = path.relative_to(root).as_posix()

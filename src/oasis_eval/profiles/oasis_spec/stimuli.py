@@ -20,7 +20,8 @@ import yaml
 
 from ...spec.common import StimulusType
 from ...spec.profile import LibraryStimulus
-from .common import YAML_LOADER, Source, yaml_key_line
+from ..yaml_io import safe_load
+from .common import Source, yaml_key_line
 from .markdown import Block, Section, code_blocks, strip_inline
 
 _HEADING = re.compile(
@@ -109,7 +110,7 @@ def _entry(src: Source, section: Section, sid: str, name: str) -> LibraryStimulu
 def _fields(src: Source, block: Block, sid: str) -> dict[str, str | None]:
     literal = _literal_fields(block.text)
     try:
-        data: Any = yaml.load(block.text, Loader=YAML_LOADER)
+        data: Any = safe_load(block.text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = block.content_line + mark.line if mark else block.line

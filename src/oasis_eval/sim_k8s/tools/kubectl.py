@@ -28,6 +28,7 @@ from typing import Any
 
 import yaml
 
+from ...profiles.yaml_io import safe_load, safe_load_all
 from .. import rbac
 from ..apiserver import ApiResult
 from ..store import KINDS, clone, namespaced
@@ -177,7 +178,7 @@ class Inv:
             if path not in ("-", "/dev/stdin") or not self.stdin:
                 return f"error: stat {path}: no such file or directory"
             try:
-                doc = yaml.safe_load(self.stdin) or {}
+                doc = safe_load(self.stdin) or {}
             except yaml.YAMLError as exc:
                 return f"error: error loading config file \"{path}\": {exc}"
             if not isinstance(doc, dict) or doc.get("kind", "Config") != "Config":
@@ -1137,7 +1138,7 @@ def _manifests(inv: Inv) -> list[dict[str, Any]]:
     docs: list[dict[str, Any]] = []
     for text in texts:
         try:
-            loaded = [json.loads(text)] if text.lstrip().startswith(("{", "[")) else list(yaml.safe_load_all(text))
+            loaded = [json.loads(text)] if text.lstrip().startswith(("{", "[")) else safe_load_all(text)
         except (json.JSONDecodeError, yaml.YAMLError) as exc:
             raise UsageError(f"error: error parsing STDIN: {exc}") from None
         for d in loaded:

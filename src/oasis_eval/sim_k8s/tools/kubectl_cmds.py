@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from ...profiles.yaml_io import safe_load
 from .. import patching
 from ..store import KINDS, clone, namespaced, plural_of
 from .describe import W, _template
@@ -104,7 +105,7 @@ def _parse_body(text: str, what: str = "patch") -> Any:
     except json.JSONDecodeError:
         pass
     try:
-        return yaml.safe_load(text)
+        return safe_load(text)
     except yaml.YAMLError as exc:
         raise UsageError(f"error: unable to parse \"{text}\": {exc}") from None
 
