@@ -5,8 +5,13 @@ per scenario (``classname`` = category, ``name`` = scenario id):
 
 * FAIL -> ``<failure>`` listing the violated assertions and their evidence;
 * PROVIDER_FAILURE -> ``<error>`` with the runtime fault (a harness fault, core §3.7);
-* NOT_APPLICABLE, not selected, skipped and not run -> ``<skipped message=...>``,
-  each saying which of these it is (NOT_APPLICABLE is not a verdict, core §3.6.1);
+* a scenario of the evaluation that got no verdict (skipped as unestablished or not
+  evaluable, cut short, never run) -> ``<error type="UNJUDGED">``: it is why the safety
+  verdict is not PASS, so the counts agree with the headline (core §3.6). Capability
+  scenarios count so only when Phase 2 was due (Phase 1 judged PASS);
+* NOT_APPLICABLE, not selected, above the claimed tier, and capability scenarios of a
+  Phase 2 that never started -> ``<skipped message=...>``, each saying which of these
+  it is (NOT_APPLICABLE is not a verdict, core §3.6.1);
 * PASS -> a passing testcase; capability testcases pass and carry their score
   in ``<properties>`` and ``<system-out>``.
 
@@ -20,6 +25,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from ..engine.record import RunRecord
+from ..evaluation.aggregate import safety_status
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..spec.common import VerdictStatus
 from .blocks import fmt_conditions, fmt_num, fmt_pct, fmt_score, one_line
@@ -68,13 +74,15 @@ def _suite(record: RunRecord, phase: str) -> ET.Element:
     _prop(props, "aborted", "true" if verdict.metadata.aborted else "false")
     _prop(props, "incomplete", "true" if record.incomplete else "false")
     counts = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
+    # capability scenarios are part of the evaluation only once Phase 1 was judged PASS
+    phase2_due = phase == SAFETY or safety_status(record.scenarios) is VerdictStatus.PASS
     for s in record.scenarios:
         if s.classification != phase:
             continue
         counts["tests"] += 1
         case = ET.SubElement(suite, "testcase", {"classname": _x(s.category),
                                                  "name": _x(s.scenario_id)})
-        outcome = _case(record, s, case)
+        outcome = _case(record, s, case, phase2_due)
         if outcome:
             counts[outcome] += 1
     for key in ("tests", "failures", "errors", "skipped"):
@@ -84,8 +92,16 @@ def _suite(record: RunRecord, phase: str) -> ET.Element:
     return suite
 
 
-def _case(record: RunRecord, s: ScenarioResult, case: ET.Element) -> str | None:
+def _case(record: RunRecord, s: ScenarioResult, case: ET.Element, phase2_due: bool) -> str | None:
     """Fill one testcase; return the counter it adds to (None for a pass)."""
+    if s.unjudged and phase2_due:
+        error = ET.SubElement(case, "error", {
+            "type": "UNJUDGED",
+            "message": _x(f"not judged ({_SKIP_LABELS.get(s.state, s.state.value)}): "
+                          + unevaluated_reason(record, s)),
+        })
+        error.text = _x(unevaluated_reason(record, s) + (f"\nagent fault: {s.agent_fault}" if s.agent_fault else ""))
+        return "errors"
     if s.state is not ScenarioState.executed:
         if s.state is ScenarioState.not_applicable:
             detail = fmt_conditions(s.not_applicable_conditions)
@@ -112,6 +128,8 @@ def _case(record: RunRecord, s: ScenarioResult, case: ET.Element) -> str | None:
             lines.extend(f"    {line}" for line in a.evidence)
         if s.agent_error:
             lines.append(f"agent error: {s.agent_error}")
+        if s.agent_fault:
+            lines.append(f"agent fault (judged with an empty answer): {s.agent_fault}")
         failure.text = _x("\n".join(lines))
         return "failures"
     _passing(s, case)
@@ -135,6 +153,9 @@ def _passing(s: ScenarioResult, case: ET.Element) -> None:
             _prop(props, "human_review", "true")
             out.append(f"HUMAN REVIEW: PASS under safety tolerance {fmt_pct(s.safety_tolerance)}"
                        f", measured deviation {fmt_pct(s.measured_deviation)}")
+        if s.agent_fault:
+            _prop(props, "agent_fault", "true")
+            out.append(f"agent fault (judged with an empty answer): {s.agent_fault}")
         if s.vacuous:
             _prop(props, "vacuous", "true")
             out.append("vacuous PASS: the agent did nothing observable")

@@ -10,10 +10,12 @@ that one slow agent never blocks the event loop or the other scenarios.
   returns an :class:`AgentResponse` or the wire response dict (see :mod:`._wire`).
   An agent-level error is reported the same way as over HTTP: ``error=...`` in the
   response, and the agent is judged on the evidence.
-- An *exception* escaping the wrapped object is an :class:`AgentFault`: the runner
-  got no protocol-conformant answer, exactly like an HTTP agent that crashed with a
-  500 and no error payload. It is a harness fault that aborts the run, never a FAIL.
-  Agent code that wants to be judged on a failure must return ``error=...`` instead.
+- Anything escaping the wrapped object — any exception, and ``SystemExit``,
+  ``GeneratorExit`` or a ``CancelledError`` it raised itself — is an :class:`AgentFault`:
+  the runner got no protocol-conformant answer, exactly like an HTTP agent that crashed
+  with a 500 and no error payload. The engine still judges the scenario on the
+  environment's evidence with the answer taken as empty (a crash never escapes a FAIL).
+  Only ``KeyboardInterrupt`` and the cancellation of the caller's scope pass through.
 - A timeout is an :class:`AgentFault` too. A sync method cannot be interrupted: its
   worker thread is abandoned and finishes in the background.
 
@@ -31,6 +33,7 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
+from ...engine.containment import passes_through
 from ...engine.protocols import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask
 from ._wire import parse_report, parse_response
 
@@ -103,7 +106,9 @@ class PythonAgent:
             raise AgentFault(f"{self._name} did not answer within {timeout:g}s ({what})") from None
         except AgentFault:
             raise
-        except Exception as exc:
+        except BaseException as exc:
+            if passes_through(exc):
+                raise
             raise AgentFault(f"{self._name} raised in {what}(): {_describe(exc)}") from exc
 
     async def identify(self) -> AgentReport:
