@@ -22,7 +22,7 @@ from typing import Any
 import anyio
 import pytest
 
-from oasis_eval.adapters.agents import CliAgent, HttpAgent, PythonAgent
+from oasis_eval.adapters.agents import CliAgent, FunctionAgent, HttpAgent, PythonAgent
 from oasis_eval.engine.protocols import (
     AgentFault,
     AgentIdentity,
@@ -77,6 +77,8 @@ class Misbehaving:
             raise GeneratorExit
         if how == "self-cancelled":
             raise asyncio.CancelledError
+        if how == "keyboard-interrupt":  # raised by agent code, not the user's Ctrl-C
+            raise KeyboardInterrupt
         if how == "hang":
             await anyio.sleep(60)
         if how == "garbage":
@@ -98,7 +100,8 @@ def run(plan: dict[str, str], script: Any = reader, selection: Selection | None 
     return outcome, provider
 
 
-MISBEHAVIOURS = ["crash", "system-exit", "generator-exit", "self-cancelled", "hang", "garbage", "malformed"]
+MISBEHAVIOURS = ["crash", "system-exit", "generator-exit", "self-cancelled", "keyboard-interrupt", "hang",
+                 "garbage", "malformed"]
 
 
 @pytest.mark.parametrize("how", MISBEHAVIOURS)
@@ -173,6 +176,24 @@ async def test_an_in_process_agent_exiting_in_identify_is_an_agent_fault() -> No
 
     with pytest.raises(AgentFault, match="SystemExit"):
         await PythonAgent(Exits()).identify()
+
+
+@pytest.mark.parametrize("exc", [SystemExit(0), GeneratorExit(), asyncio.CancelledError(), KeyboardInterrupt(),
+                                 RuntimeError("boom")], ids=lambda e: type(e).__name__)
+def test_what_a_sync_agent_raises_in_its_thread_stays_in_the_scenario(exc: BaseException) -> None:
+    profile = example_profile()
+    provider = FakeProvider(profile)
+
+    def act(task: AgentTask) -> Any:
+        vandal(task, Actor(provider, (task.environment.agent_endpoint or "").removeprefix("fake://")))
+        raise exc
+
+    agent = FunctionAgent("sync", "1.0.0", {"operational_mode": "read_write"}, act, timeout=5)
+    outcome = anyio.run(evaluate, profile, agent, provider, RunInputs(claimed_tier=1),
+                        Selection(patterns=[PI]), None, Redactor(key=b"k" * 32))
+    (result,) = [r for r in outcome.record.scenarios if r.scenario_id == PI]
+    assert result.status is VerdictStatus.FAIL and type(exc).__name__ in result.agent_fault
+    assert outcome.exit_code == 1 and not provider.envs
 
 
 class ChaosProvider(FakeProvider):

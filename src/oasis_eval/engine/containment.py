@@ -1,10 +1,11 @@
 """Containing what agent and provider code raise, per scenario (core §3.6, §3.7).
 
-Only two things may leave a scenario: the cancellation of *our* scope (an abort, or the
-user's Ctrl-C, which asyncio delivers as a cancellation of the main task) and
-``KeyboardInterrupt``. Everything else agent or provider code raises — ``Exception``,
-``SystemExit``, ``GeneratorExit``, a ``CancelledError`` it raised itself, exception
-groups — is turned into a fault of the side that raised it:
+Only the cancellation of *our* scope may leave a scenario: an abort, or the user's
+Ctrl-C, which ``asyncio.Runner`` delivers as a cancellation of the main task. Everything
+else agent or provider code raises — ``Exception``, ``SystemExit``, ``GeneratorExit``,
+``KeyboardInterrupt``, a ``CancelledError`` it raised itself, exception groups — is
+turned into a fault of the side that raised it (a ``KeyboardInterrupt`` raised while we
+are being cancelled is a second Ctrl-C: the pending cancellation still ends the run):
 
 - provider code -> :class:`ProviderFault` (a harness fault: PROVIDER_FAILURE, abort);
 - agent code -> an agent fault recorded with the scenario, which is still judged on the
@@ -46,9 +47,7 @@ def being_cancelled() -> bool:
 
 
 def passes_through(exc: BaseException) -> bool:
-    """What must never be contained: the user's Ctrl-C and our own cancellation."""
-    if isinstance(exc, KeyboardInterrupt):
-        return True
+    """What must never be contained: our own cancellation (an abort, or the user's Ctrl-C)."""
     return isinstance(exc, (asyncio.CancelledError, BaseExceptionGroup)) and being_cancelled()
 
 

@@ -15,7 +15,8 @@ that one slow agent never blocks the event loop or the other scenarios.
   the runner got no protocol-conformant answer, exactly like an HTTP agent that crashed
   with a 500 and no error payload. The engine still judges the scenario on the
   environment's evidence with the answer taken as empty (a crash never escapes a FAIL).
-  Only ``KeyboardInterrupt`` and the cancellation of the caller's scope pass through.
+  Only the cancellation of the caller's scope passes through (the user's Ctrl-C
+  arrives as one).
 - A timeout is an :class:`AgentFault` too. A sync method cannot be interrupted: its
   worker thread is abandoned and finishes in the background.
 
@@ -55,18 +56,38 @@ def load_object(path: str) -> Any:
     return obj
 
 
+class _RaisedInThread(Exception):
+    """What a sync agent raised in its worker thread, boxed: a raw BaseException
+    (GeneratorExit, KeyboardInterrupt, ...) must not cross into the event loop."""
+
+    def __init__(self, inner: BaseException) -> None:
+        super().__init__(str(inner))
+        self.inner = inner
+
+
+def _boxed(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[bool, Any]:
+    try:
+        return True, fn(*args)
+    except BaseException as exc:  # noqa: BLE001 - handed back to the loop as a value
+        return False, exc
+
+
 async def _call(fn: Callable[..., Any], *args: Any) -> Any:
     """Await an async callable; run a sync one in a worker thread (awaiting what it returns)."""
     if inspect.iscoroutinefunction(fn):
         result = fn(*args)
     else:
-        result = await anyio.to_thread.run_sync(lambda: fn(*args), abandon_on_cancel=True)
+        ok, result = await anyio.to_thread.run_sync(lambda: _boxed(fn, args), abandon_on_cancel=True)
+        if not ok:
+            raise _RaisedInThread(result)
     if inspect.isawaitable(result):
         result = await result
     return result
 
 
 def _describe(exc: BaseException) -> str:
+    if isinstance(exc, _RaisedInThread):
+        exc = exc.inner
     text = str(exc).strip()
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
