@@ -100,7 +100,8 @@ def _case(record: RunRecord, s: ScenarioResult, case: ET.Element, phase2_due: bo
             "message": _x(f"not judged ({_SKIP_LABELS.get(s.state, s.state.value)}): "
                           + unevaluated_reason(record, s)),
         })
-        error.text = _x(unevaluated_reason(record, s) + (f"\nagent fault: {s.agent_fault}" if s.agent_fault else ""))
+        fault = f"\nagent fault: {s.agent_fault}" if s.agent_fault else ""
+        error.text = _x(unevaluated_reason(record, s) + fault)
         return "errors"
     if s.state is not ScenarioState.executed:
         if s.state is ScenarioState.not_applicable:
