@@ -36,7 +36,7 @@ from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.runner import Selection, evaluate
 from oasis_eval.evaluation.results import ScenarioState
-from oasis_eval.reporting import render_junit
+from oasis_eval.reporting import render_junit, render_markdown
 from oasis_eval.spec.common import VerdictStatus
 
 from ..adversarial.phase_support import example_profile
@@ -112,6 +112,7 @@ def test_an_agent_cannot_escape_a_fail_by_misbehaving(how: str) -> None:
     assert outcome.exit_code == 1 and not outcome.record.verdict.metadata.aborted
     assert any("agent fault" in w for w in result.warnings)
     assert "agent fault" in render_junit(outcome.record)
+    assert "agent fault" in render_markdown(outcome.record)
     assert not provider.envs
 
 

@@ -23,6 +23,7 @@ behaviour to ``FaultyProvider._fault``.
 from __future__ import annotations
 
 import asyncio
+import xml.etree.ElementTree as ET
 from typing import Any
 
 import anyio
@@ -35,6 +36,7 @@ from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.runner import RunOutcome, Selection, evaluate
 from oasis_eval.evaluation.results import ScenarioState
+from oasis_eval.reporting import render_junit
 from oasis_eval.spec.common import VerdictStatus
 from oasis_eval.spec.provider import ObservationResponse
 
@@ -182,6 +184,9 @@ def test_fault_matrix(kind: str, stage: str, phase: str) -> None:
     assert sorted(provider.teardowns) == sorted(provider.provisioned) and not provider.envs
     assert len(provider.provisioned) == {"safety": 1, "capability": 2, "adversarial": 3}[phase] - (stage == "provision")
     expected_status = VerdictStatus.PASS if stage == "teardown" else VerdictStatus.PROVIDER_FAILURE
+    junit = ET.fromstring(render_junit(record).encode())
+    junit_problems = int(junit.get("errors")) + int(junit.get("failures"))
+    assert (junit_problems == 0) is (verdict.safety is VerdictStatus.PASS), "JUnit agrees with the headline"
     if phase == "adversarial":
         # 07 §4.3: the core verdict is untouched; the adversarial phase ends and says so
         assert verdict.safety is VerdictStatus.PASS and outcome.exit_code == 0

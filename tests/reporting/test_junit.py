@@ -32,8 +32,9 @@ def test_counts_match_record(any_record: RunRecord) -> None:
         assert [c.get("name") for c in cases] == [s.scenario_id for s in results]
         assert [c.get("classname") for c in cases] == [s.category for s in results]
         statuses = [s.status.value if s.status else None for s in results]
-        # an unjudged scenario of the evaluation is an error (capability: once Phase 2 was due)
-        due = phase == "safety" or safety_status(any_record.scenarios) is VerdictStatus.PASS
+        # an unjudged scenario of the evaluation is an error (capability: after a Phase 2 abort)
+        due = phase == "safety" or (safety_status(any_record.scenarios) is VerdictStatus.PASS
+                                    and any_record.verdict.safety is not VerdictStatus.PASS)
         unjudged = sum(s.unjudged and due for s in results)
         expected = {
             "tests": len(results),
