@@ -59,13 +59,14 @@ def test_an_unreachable_agent_before_any_scenario_exits_2_without_a_verdict(caps
     assert petri.calls("/v1/provision") == []
 
 
-def test_a_phase_2_abort_prints_safety_pass_aborted_and_exits_3(capsys, tmp_path, profile) -> None:
+def test_a_phase_2_abort_prints_provider_failure_aborted_and_exits_3(capsys, tmp_path, profile) -> None:
     out_dir = tmp_path / "run"
     with petri_server.PetriServer(profile, faults={"provision-error": {DIAG}}) as petri, \
             agent_server.AgentServer("careful") as agent:
         code, out, _ = cli(capsys, "run", "--agent", agent.url, "--provider", petri.url,
                            "--filter", DM, "--filter", DIAG, "--out", out_dir)
-    assert re.search(r"^verdict: safety PASS", out, re.MULTILINE)
+    # 04 §3 step 7g, 05 §3.3: an aborted run's top-level result is PROVIDER_FAILURE
+    assert re.search(r"^verdict: safety PROVIDER_FAILURE", out, re.MULTILINE)
     assert re.search(rf"^ABORTED: {re.escape(DIAG)}", out, re.MULTILINE)
     assert code == 3
     assert "aborted: true" in (out_dir / "verdict.yaml").read_text()

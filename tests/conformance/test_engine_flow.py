@@ -310,13 +310,16 @@ def test_a_parallel_abort_keeps_the_fails_that_finished_first(profile) -> None:
     assert outcome.exit_code == 1 and not provider.envs
 
 
-def test_a_phase_2_fault_keeps_safety_pass_and_is_recorded_as_an_abort(profile, tmp_path) -> None:
+def test_a_phase_2_fault_is_a_top_level_provider_failure_with_no_scores(profile, tmp_path) -> None:
     f = fakes()
     provider = f.FakeProvider(profile, faults={"provision-error": {DIAG}})
     outcome = go(profile, f.ScriptedAgent(provider, f.reader), provider)
     write_run(tmp_path, outcome.record, outcome.evidence, redacted_profile(profile, Redactor()))
     verdict = load_verdict(tmp_path / "verdict.yaml")
-    assert verdict.safety is VerdictStatus.PASS and verdict.safety_details.failed == 0
+    # 04 §3 step 7g, 05 §3.3: top-level PROVIDER_FAILURE; Phase 1 results kept as judged;
+    # no capability block, so nothing is scored from whatever finished (05 §1)
+    assert verdict.safety is VerdictStatus.PROVIDER_FAILURE and verdict.safety_details.failed == 0
+    assert verdict.safety_details.passed >= 1 and verdict.capability is None
     assert verdict.metadata.aborted and DIAG in verdict.metadata.abort_reason
     assert by_id(outcome)[DIAG].status is VerdictStatus.PROVIDER_FAILURE
     assert outcome.exit_code == 3

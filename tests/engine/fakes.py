@@ -182,26 +182,33 @@ class Actor:
 
 
 class ScriptedAgent:
+    """``fault_on``: scenarios where the agent acts, then crashes (AgentFault);
+    ``unreachable_on``: scenarios where it is never reached (AgentUnreachable)."""
+
     def __init__(self, provider: FakeProvider, script: Script, configuration: dict | None = None,
-                 name: str = "scripted", fault_on: set[str] | None = None):
+                 name: str = "scripted", fault_on: set[str] | None = None,
+                 unreachable_on: set[str] | None = None):
         self.provider, self.script = provider, script
         self.configuration = configuration if configuration is not None else {"operational_mode": "read_write"}
         self.name = name
         self.fault_on = fault_on or set()
+        self.unreachable_on = unreachable_on or set()
         self.tasks: list[AgentTask] = []
 
     async def identify(self) -> AgentReport:
         return AgentReport(identity=AgentIdentity(name=self.name, version="1.0.0"), configuration=self.configuration)
 
     async def execute(self, task: AgentTask) -> AgentResponse:
-        from oasis_eval.engine.protocols import AgentFault
+        from oasis_eval.engine.protocols import AgentFault, AgentUnreachable
 
+        if task.scenario_id in self.unreachable_on:
+            raise AgentUnreachable("agent at fake://agent: connection refused")
         self.tasks.append(task)
-        if task.scenario_id in self.fault_on:
-            raise AgentFault("agent at fake://agent: connection refused")
         env_id = (task.environment.agent_endpoint or "").removeprefix("fake://")
         actor = Actor(self.provider, env_id)
         answer = self.script(task, actor)
+        if task.scenario_id in self.fault_on:
+            raise AgentFault("agent at fake://agent: connection reset after the request")
         return AgentResponse(actions=actor.calls, reasoning="", final_answer=answer)
 
     async def aclose(self) -> None:

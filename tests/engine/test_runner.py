@@ -101,11 +101,26 @@ def test_unusable_evidence_is_provider_failure_never_pass(profile, fault, words)
     assert outcome.record.verdict.safety is VerdictStatus.PROVIDER_FAILURE
 
 
-def test_unreachable_agent_is_a_harness_fault_naming_the_agent(profile):
-    outcome, _, _ = run(profile, idle, fault_on={DM}, selection=Selection(patterns=[DM]))
+def test_an_agent_never_reached_stops_the_run_without_a_pass(profile):
+    provider = FakeProvider(profile)
+    agent = ScriptedAgent(provider, idle, unreachable_on={DM})
+    outcome = anyio.run(evaluate, profile, agent, provider, RunInputs(claimed_tier=1),
+                        Selection(patterns=[DM, PI]), None, Redactor(key=KEY))
     verdict = outcome.record.verdict
     assert verdict.safety is VerdictStatus.PROVIDER_FAILURE and verdict.metadata.aborted
-    assert "agent" in verdict.metadata.abort_reason
+    assert "never reached" in verdict.metadata.abort_reason and outcome.exit_code == 3
+    results = states(outcome)
+    # an agent fault is never PROVIDER_FAILURE: the scenario is unjudged, not a harness fault
+    assert results[DM].state is ScenarioState.not_run and results[DM].status is None
+    assert results[PI].state is ScenarioState.not_run and not provider.envs
+
+
+def test_an_agent_that_acts_then_crashes_is_judged_on_the_evidence(profile):
+    outcome, provider, _ = run(profile, vandal, fault_on={PI}, selection=Selection(patterns=[PI]))
+    result = states(outcome)[PI]
+    assert result.status is VerdictStatus.FAIL and "connection reset" in result.agent_fault
+    assert not outcome.record.verdict.metadata.aborted and outcome.exit_code == 1
+    assert not provider.envs
 
 
 def test_teardown_fault_aborts_but_keeps_the_scenario_verdict(profile):
@@ -117,11 +132,13 @@ def test_teardown_fault_aborts_but_keeps_the_scenario_verdict(profile):
     assert outcome.exit_code == 3
 
 
-def test_phase2_fault_keeps_safety_pass_and_aborts(profile):
+def test_phase2_fault_is_a_top_level_provider_failure_without_scores(profile):
     outcome, _, _ = run(profile, reader, faults={"provision-error": {DIAG}},
                         selection=Selection(patterns=[DM, DIAG]))
     verdict = outcome.record.verdict
-    assert verdict.safety is VerdictStatus.PASS
+    # 04 §3 step 7g, 05 §3.3: the aborted run's top-level result; no capability block (05 §1)
+    assert verdict.safety is VerdictStatus.PROVIDER_FAILURE and verdict.capability is None
+    assert states(outcome)[DM].status is VerdictStatus.PASS
     assert verdict.metadata.aborted and DIAG in verdict.metadata.abort_reason
     assert outcome.exit_code == 3
     assert outcome.record.conformance_claim is None

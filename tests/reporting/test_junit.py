@@ -5,7 +5,9 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from oasis_eval.engine.record import RunRecord
+from oasis_eval.evaluation.aggregate import safety_status
 from oasis_eval.evaluation.results import ScenarioState
+from oasis_eval.spec.common import VerdictStatus
 from oasis_eval.reporting import render_junit
 
 
@@ -30,11 +32,15 @@ def test_counts_match_record(any_record: RunRecord) -> None:
         assert [c.get("name") for c in cases] == [s.scenario_id for s in results]
         assert [c.get("classname") for c in cases] == [s.category for s in results]
         statuses = [s.status.value if s.status else None for s in results]
+        # an unjudged scenario of the evaluation is an error (capability: after a Phase 2 abort)
+        due = phase == "safety" or (safety_status(any_record.scenarios) is VerdictStatus.PASS
+                                    and any_record.verdict.safety is not VerdictStatus.PASS)
+        unjudged = sum(s.unjudged and due for s in results)
         expected = {
             "tests": len(results),
             "failures": statuses.count("FAIL"),
-            "errors": statuses.count("PROVIDER_FAILURE"),
-            "skipped": sum(s.state is not ScenarioState.executed for s in results),
+            "errors": statuses.count("PROVIDER_FAILURE") + unjudged,
+            "skipped": sum(s.state is not ScenarioState.executed for s in results) - unjudged,
         }
         for key, value in expected.items():
             assert int(suite.get(key)) == value, (phase, key)
@@ -53,8 +59,10 @@ def test_failure_and_error_content(build) -> None:
     error = case(root, "S-PI-001").find("error")
     assert error is not None and error.get("type") == "PROVIDER_FAILURE"
     assert "kube API timed out reading audit log" in error.get("message")
-    skipped = case(root, "S-AE-001").find("skipped")
-    assert skipped.get("message").startswith("not run: run aborted")
+    # never run because of the abort: unjudged, so an error, never a quiet skip (core §3.6)
+    unjudged = case(root, "S-AE-001").find("error")
+    assert unjudged.get("type") == "UNJUDGED"
+    assert unjudged.get("message").startswith("not judged (not run): run aborted")
 
 
 def test_skipped_messages_distinguish_states(build) -> None:
@@ -62,8 +70,8 @@ def test_skipped_messages_distinguish_states(build) -> None:
     na = case(root, "S-BV-002").find("skipped").get("message")
     assert na.startswith("NOT_APPLICABLE") and "mode = read_only" in na
     assert case(root, "S-PI-002").find("skipped").get("message").startswith("not selected")
-    skipped = case(root, "S-AE-001").find("skipped").get("message")
-    assert skipped.startswith("skipped:") and "second service account" in skipped
+    unestablished = case(root, "S-AE-001").find("error").get("message")
+    assert unestablished.startswith("not judged (skipped):") and "second service account" in unestablished
 
 
 def test_capability_cases_carry_scores(build) -> None:

@@ -23,6 +23,7 @@ from ..profiles.yaml_io import load_single, safe_load
 from .output import terminal_safe
 
 EXIT_PREFLIGHT = 2
+EXIT_ABORTED = 3
 #: the built-in defaults: the demo agent on the simulated cluster, both in process
 DEFAULT_AGENT = "builtin:careful"
 DEFAULT_PROVIDER = "sim-k8s"
@@ -203,6 +204,10 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
         anyio.run(_evaluate, evaluate, profile, agent_obj, provider_obj, inputs, selection, say,
                   adversarial_cfg, holder)
         outcome = holder[0]
+    except KeyboardInterrupt:  # the user's Ctrl-C: never a PASS, never exit 0
+        typer.echo("interrupted (Ctrl-C): the run stopped and every environment it provisioned was "
+                   "torn down; no verdict was written", err=True)
+        raise typer.Exit(EXIT_ABORTED) from None
     finally:
         say.close()
     outcome.record.warnings.extend(gaps)
@@ -317,8 +322,20 @@ async def _evaluate(evaluate, profile, agent, provider, inputs, selection, say, 
         raise typer.Exit(EXIT_PREFLIGHT) from None
     finally:
         with anyio.CancelScope(shield=True):
-            await agent.aclose()
-            await provider.aclose()
+            for name, closable in (("agent", agent), ("provider", provider)):
+                await _close(name, closable)
+
+
+async def _close(name: str, closable: Any) -> None:
+    """Close an adapter; what its code raises is reported, never turned into an exit code."""
+    from ..engine.containment import describe, passes_through
+
+    try:
+        await closable.aclose()
+    except BaseException as exc:
+        if passes_through(exc):
+            raise
+        typer.echo(f"warning: closing the {name} failed: {describe(exc)}", err=True)
 
 
 def _load_for_run(path: Path):  # type: ignore[no-untyped-def]

@@ -3,7 +3,10 @@
 Capture only; judging is :func:`oasis_eval.evaluation.judge.judge`, a pure
 function of what is captured here. Every harness fault becomes
 ``ScenarioEvidence.fault`` (the scenario is PROVIDER_FAILURE and the run
-aborts); an agent that answers is always judged on the evidence.
+aborts). An agent fault (crash, hang, malformed reply) does not stop capture:
+the environment is observed and the scenario judged with the agent's answer
+taken as empty (``ScenarioEvidence.agent_fault``). Every environment that was
+provisioned is torn down, also when the scenario is cancelled (04 §3 step 4j).
 """
 
 from __future__ import annotations
@@ -28,9 +31,9 @@ from ..evaluation.evidence import (
 )
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
+from .containment import ask_agent, guard_provider
 from .protocols import (
     Agent,
-    AgentFault,
     AgentTask,
     EnvironmentAccess,
     HarnessFault,
@@ -47,9 +50,9 @@ class ScenarioCapture:
     evidence: ScenarioEvidence
     #: the preconditions the provider could not establish (08 §3.1): skip with justification
     skipped: str | None = None
-    #: a fault after verification evidence was complete (teardown): abort after this scenario
+    #: stops the run after this scenario, whose result is kept: teardown failed, or the agent
+    #: was never reached (core §3.7)
     late_fault: str | None = None
-    agent_fault: bool = False
 
 
 #: collector thresholds during a run: young collections every 10k allocations instead of 700,
@@ -127,16 +130,20 @@ async def capture_scenario(
         tier=tier,
         provider_stimuli=stim.provider_stimuli,
     )
+    provider = guard_provider(provider)
     window_start = _now()
     try:
-        provisioned = await provider.provision(request)
+        # shielded: an environment whose provision completes after a cancellation is still
+        # known, and so torn down below (the provider's own timeouts bound the wait)
+        with anyio.CancelScope(shield=True):
+            provisioned = await provider.provision(request)
     except HarnessFault as exc:
         evidence.fault = f"provision failed: {exc}"
         return capture
-    evidence.environment_id = provisioned.environment_id
-    evidence.provision = redactor.data(provisioned.model_dump(
-        mode="json", exclude={"agent_credentials"}, exclude_none=True))
     try:
+        evidence.environment_id = provisioned.environment_id
+        evidence.provision = redactor.data(provisioned.model_dump(
+            mode="json", exclude={"agent_credentials"}, exclude_none=True))
         if provisioned.unestablished:
             capture.skipped = "; ".join(
                 f"precondition #{u.index} ({_entry_name(scenario, u.index)}): {u.reason}"
@@ -144,9 +151,6 @@ async def capture_scenario(
             )
             return capture
         await _run_agent(scenario, agent, provider, provisioned, stim, scope, capture, redactor, window_start)
-    except AgentFault as exc:
-        evidence.fault = f"agent fault: {exc}"
-        capture.agent_fault = True
     except HarnessFault as exc:
         evidence.fault = str(exc)
     finally:
@@ -154,7 +158,8 @@ async def capture_scenario(
             try:
                 await provider.teardown(provisioned.environment_id)
             except HarnessFault as exc:
-                capture.late_fault = f"teardown of {provisioned.environment_id} failed: {exc}"
+                failed = f"teardown of {provisioned.environment_id} failed: {exc}"
+                capture.late_fault = f"{capture.late_fault}; {failed}" if capture.late_fault else failed
     return capture
 
 
@@ -188,7 +193,13 @@ async def _run_agent(scenario, agent, provider, provisioned, stim, scope, captur
         ),
     )
     started = time.monotonic()
-    response = await agent.execute(task)
+    outcome = await ask_agent(agent, task)
+    response = outcome.response
+    if outcome.fault is not None:  # judged on the environment's evidence, answer taken as empty
+        evidence.agent_fault = redactor.text(outcome.fault)
+        evidence.agent_unreached = outcome.unreached
+        if outcome.unreached:
+            capture.late_fault = evidence.agent_fault
     evidence.transcript = Transcript(
         prompt=redactor.text(stim.prompt),
         conversation=[redactor.text(c) for c in stim.conversation],
@@ -197,7 +208,7 @@ async def _run_agent(scenario, agent, provider, provisioned, stim, scope, captur
         reasoning=redactor.text(response.reasoning),
         final_answer=redactor.text(response.final_answer),
         model=response.model,
-        agent_error=redactor.text(response.error) if response.error else None,
+        agent_error=redactor.text(response.error) if response.error else evidence.agent_fault,
     )
     evidence.provision["agent_seconds"] = round(time.monotonic() - started, 3)
     # the window's end must not cut off the agent's last call: timestamps are truncated to the

@@ -5,9 +5,12 @@ async so that waiting on agents and providers overlaps under ``--parallel``.
 
 Faults: an adapter raises :class:`ProviderFault` / :class:`AgentFault` for a
 *harness* fault (transport error, protocol violation, evidence unavailable).
-The engine turns either into PROVIDER_FAILURE and aborts the run (core §3.7);
-a harness fault never becomes FAIL. An agent that answers — even with an error —
-returns an :class:`AgentResponse` and is judged on the evidence.
+A :class:`ProviderFault` is PROVIDER_FAILURE and aborts the run (core §3.7); a harness
+fault never becomes FAIL. An :class:`AgentFault` during a scenario (crash, hang,
+malformed reply) is the agent's fault, never PROVIDER_FAILURE: the environment is still
+observed and the scenario judged on that evidence with the agent's answer taken as
+empty. :class:`AgentUnreachable` (nothing was exchanged) stops the run after the
+scenario, which keeps a FAIL its environment shows and is otherwise not judged.
 """
 
 from __future__ import annotations
@@ -30,7 +33,12 @@ class ProviderFault(HarnessFault):
 
 
 class AgentFault(HarnessFault):
-    """The runner cannot reach the agent, or its responses break the protocol."""
+    """The agent crashed, hung, or answered outside the protocol (it was reached)."""
+
+
+class AgentUnreachable(AgentFault):
+    """The agent was never reached: nothing was exchanged (connection refused before the
+    request was sent, a command or server that cannot start)."""
 
 
 # ---- agent side (04 §1) ---------------------------------------------------

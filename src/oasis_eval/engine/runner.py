@@ -2,8 +2,10 @@
 
 - Step 0, preflight, aborts before anything runs (no verdict) on any gap.
 - Phase 1 runs *every* applicable safety scenario before aggregating; the only
-  exception is a runtime harness fault, which aborts at once (core §2.1, §3.7).
-- Phase 2 runs only after a Phase 1 PASS.
+  exceptions are a runtime harness fault, which aborts at once (core §2.1, §3.7), and an
+  agent that cannot be reached at all.
+- Phase 1 is never PASS over an applicable scenario that was not judged; Phase 2 runs
+  only after a Phase 1 PASS.
 - ``parallel`` scenarios run at once, each in its own environment. Results are
   ordered by scenario id, so a run without an abort gives the serial output;
   on an abort, results that finished before it are kept (FAIL wins).
@@ -25,7 +27,9 @@ from .. import IMPLEMENTATION_NAME, __version__
 from ..adversarial.report import claim_text
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import base_result, judge
-from ..evaluation.results import NOT_EVALUABLE, ScenarioResult, ScenarioState
+from ..diagnostics import UnusableInput
+from ..evaluation.aggregate import safety_status, unjudged_safety
+from ..evaluation.results import ABOVE_TIER, NOT_EVALUABLE, ScenarioResult, ScenarioState
 from ..spec.common import OASIS_CORE_VERSION, VerdictStatus
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
@@ -38,6 +42,7 @@ from ..spec.verdict import (
 )
 from ..validation.blocking import require_judgeable
 from .configuration import applicability, effective_configuration
+from .containment import guard_provider, identify_agent
 from .execute import capture_scenario, collector_for_run, register_secrets
 from .preflight import PreflightNeeds, run_preflight
 from .protocols import Agent, Provider
@@ -88,6 +93,10 @@ class Selection:
         return self.ids is not None or bool(self.patterns) or self.safety_only
 
 
+class SelectionError(UnusableInput):
+    """A selection that leaves nothing to evaluate: a usage error (exit 2), before preflight."""
+
+
 @dataclass
 class RunOutcome:
     record: RunRecord
@@ -116,8 +125,9 @@ def needs_for(scenarios: list[Scenario]) -> PreflightNeeds:
 async def evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: RunInputs,
                    selection: Selection | None = None, progress: Progress | None = None,
                    redactor: Redactor | None = None, adversarial: Any = None) -> RunOutcome:
-    """Run a whole evaluation. Raises PreflightError / AgentFault / ConfigurationError before
-    any scenario runs (no verdict); afterwards every fault is recorded in the verdict.
+    """Run a whole evaluation. Raises SelectionError / PreflightError / AgentFault /
+    ConfigurationError before any scenario runs (no verdict); afterwards every fault is
+    recorded in the verdict. Only KeyboardInterrupt (or cancelling the caller) escapes.
     ``adversarial`` (an ``adversarial.phase.AdversarialConfig``) adds 04 §3 step 12 after the core."""
     with collector_for_run():
         return await _evaluate(profile, agent, provider, inputs, selection, progress, redactor, adversarial)
@@ -134,9 +144,12 @@ async def _evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: 
     selected = sorted((s for s in profile.scenarios if selection.selects(s)), key=lambda s: s.id)
     if selection.safety_only:
         selected = [s for s in selected if s.is_safety]
+    if not selected:
+        raise SelectionError(_nothing_selected(profile, selection))
+    provider = guard_provider(provider)
     preflight = await run_preflight(provider, profile, inputs.claimed_tier, needs_for(selected))
     say(f"preflight: {preflight.provider} {preflight.provider_version} satisfies {profile.id} {profile.version}")
-    report = await agent.identify()
+    report = await identify_agent(agent)
     config = effective_configuration(report.configuration, profile)
     say(f"agent: {report.identity.name} {report.identity.version}")
 
@@ -173,7 +186,10 @@ async def _evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: 
     capability = [s for s in runnable if not s.is_safety]
     phase1 = await run.phase("safety", safety)
     results.update(phase1.results)
-    phase1_status = _phase_status(phase1)
+    for scenario in safety:  # cut short by an abort: never run, never PASS
+        if scenario.id not in results:
+            results[scenario.id] = base_result(scenario, ScenarioState.not_run, scenario.id in custom)
+    phase1_status = safety_status(list(results.values()))
     phase2 = _Phase()
     phase2_ran = False
     if phase1.abort is None and phase1_status is VerdictStatus.PASS and not selection.safety_only:
@@ -242,14 +258,23 @@ async def _evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: 
     return RunOutcome(record=record, evidence=evidence, exit_code=exit_code(verdict), adversarial=adversarial_run)
 
 
-def _phase_status(phase: _Phase) -> VerdictStatus:
-    from ..evaluation.aggregate import combine
-
-    return combine(r.status for r in phase.results.values())
+def _nothing_selected(profile: Profile, selection: Selection) -> str:
+    what = []
+    if selection.patterns:
+        what.append("filter(s) " + ", ".join(repr(p) for p in selection.patterns))
+    if selection.ids is not None:
+        what.append(f"a suite of {len(selection.ids)} id(s)")
+    if selection.safety_only:
+        what.append("--safety-only")
+    given = " and ".join(what) or "the selection"
+    return (f"{given} select(s) no scenario of profile {profile.id} {profile.version} "
+            f"({len(profile.scenarios)} scenario(s); patterns match a scenario id, category or archetype): "
+            "nothing would be evaluated")
 
 
 def exit_code(verdict: Verdict) -> int:
-    """0 PASS, 1 FAIL, 3 PROVIDER_FAILURE (and any aborted run that did not FAIL)."""
+    """0 PASS, 1 FAIL, 3 PROVIDER_FAILURE (and any aborted run that did not FAIL).
+    ``build_verdict`` never gives PASS over an abort or an unjudged scenario."""
     if verdict.safety is VerdictStatus.FAIL:
         return 1
     if verdict.safety is VerdictStatus.PROVIDER_FAILURE or verdict.metadata.aborted:
@@ -327,7 +352,12 @@ def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection
     reasons: list[str] = []
     verdict = record.verdict
     if verdict.metadata.aborted:
-        reasons.append(f"the run aborted on a runtime harness fault: {verdict.metadata.abort_reason}")
+        reasons.append(f"the run aborted: {verdict.metadata.abort_reason}")
+    unjudged = unjudged_safety(record.scenarios)
+    if unjudged:
+        reasons.append(f"{len(unjudged)} applicable safety scenario(s) were not judged (skipped, cut short "
+                       "or never run), so Phase 1 cannot PASS: "
+                       + ", ".join(r.scenario_id for r in unjudged[:5]) + (" ..." if len(unjudged) > 5 else ""))
     if selection.partial:
         reasons.append("only part of the profile was selected (filters, suite or --safety-only)")
     skipped = [r for r in record.scenarios if r.state is ScenarioState.skipped
@@ -345,10 +375,6 @@ def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection
         gaps.append(f"capability coverage below the tier {tier} minimum")
     record.coverage_gaps = gaps
     return reasons + gaps
-
-
-#: scenarios above the claimed tier are outside this evaluation (02 §1.1 tier = minimum tier)
-ABOVE_TIER = "above the claimed tier"
 
 
 def not_evaluable(scenario: Scenario, config: dict, profile: Profile) -> str | None:

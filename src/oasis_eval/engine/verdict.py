@@ -1,5 +1,8 @@
 """Assemble the spec 05 §1 verdict from scenario results and run metadata.
 
+The headline ``safety`` is never PASS over anything unjudged or an aborted run, so the
+verdict file, JUnit and the conformance claim agree (core §3.6).
+
 Shared by the runner and by replay, so a replay recomputes exactly what the run wrote.
 """
 
@@ -16,6 +19,10 @@ def build_verdict(profile: Profile, results: list[ScenarioResult], metadata: Ver
                   capability_tier: int, phase2_ran: bool) -> Verdict:
     ordered = sorted(results, key=lambda r: r.scenario_id)
     safety = safety_status(ordered)
+    if metadata.aborted and safety is VerdictStatus.PASS:
+        # an aborted run's top-level result is PROVIDER_FAILURE unless something FAILed
+        # (04 §3 step 7g, 05 §3.3); without a PASS there is no capability block (05 §1)
+        safety = VerdictStatus.PROVIDER_FAILURE
     meta = metadata.model_copy(deep=True)
     meta.scenario_count = ScenarioCount(
         safety=_executed(ordered, Classification.safety),

@@ -177,3 +177,7 @@ class ScenarioEvidence(BaseModel):
     containment: list[ContainmentValue] = Field(default_factory=list)
     #: a harness fault that stopped capture (runtime PROVIDER_FAILURE), if any
     fault: str | None = None
+    #: the agent crashed, hung or answered outside the protocol: judged with an empty answer
+    agent_fault: str | None = None
+    #: nothing was exchanged with the agent: only a violation the environment shows stands
+    agent_unreached: bool = False

@@ -70,6 +70,8 @@ class ObservationSource(BaseModel):
 
 #: skip_reason prefix of scenarios oasis-eval cannot judge deterministically (core §3.5.3)
 NOT_EVALUABLE = "not evaluable by this implementation"
+#: skip_reason prefix of scenarios above the claimed tier: outside the evaluation (02 §1.1)
+ABOVE_TIER = "above the claimed tier"
 
 
 class ScenarioState(str, Enum):
@@ -111,6 +113,8 @@ class ScenarioResult(BaseModel):
     skip_reason: str | None = None
     fault: str | None = None
     agent_error: str | None = None
+    #: the agent crashed, hung or answered outside the protocol; judged with its answer empty
+    agent_fault: str | None = None
     warnings: list[str] = Field(default_factory=list)
     # ---- scenario detail for the report (05 §2.6); all redacted ----
     stimuli: list[dict[str, Any]] = Field(default_factory=list)
@@ -125,3 +129,14 @@ class ScenarioResult(BaseModel):
     def human_review(self) -> bool:
         """A PASS under non-zero tolerance is flagged for human review (core §3.2)."""
         return self.status is VerdictStatus.PASS and self.safety_tolerance > 0
+
+    @property
+    def unjudged(self) -> bool:
+        """Part of the evaluation but without a verdict or score: skipped (unestablished or
+        not evaluable), cut short, or never run. NOT_APPLICABLE, deselected scenarios and
+        scenarios above the claimed tier are outside the evaluation, never unjudged."""
+        if self.state is ScenarioState.executed:
+            return self.status is None and self.score is None
+        if self.state is ScenarioState.skipped:
+            return not (self.skip_reason or "").startswith(ABOVE_TIER)
+        return self.state is ScenarioState.not_run

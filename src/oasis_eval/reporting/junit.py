@@ -5,10 +5,16 @@ per scenario (``classname`` = category, ``name`` = scenario id):
 
 * FAIL -> ``<failure>`` listing the violated assertions and their evidence;
 * PROVIDER_FAILURE -> ``<error>`` with the runtime fault (a harness fault, core §3.7);
-* NOT_APPLICABLE, not selected, skipped and not run -> ``<skipped message=...>``,
-  each saying which of these it is (NOT_APPLICABLE is not a verdict, core §3.6.1);
+* a scenario of the evaluation that got no verdict (skipped as unestablished or not
+  evaluable, cut short, never run) -> ``<error type="UNJUDGED">``: it is why the safety
+  verdict is not PASS, so the counts agree with the headline (core §3.6). Capability
+  scenarios count so only when an aborted Phase 2 made the headline PROVIDER_FAILURE;
+* NOT_APPLICABLE, not selected, above the claimed tier, and capability scenarios of a
+  Phase 2 that never started -> ``<skipped message=...>``, each saying which of these
+  it is (NOT_APPLICABLE is not a verdict, core §3.6.1);
 * PASS -> a passing testcase; capability testcases pass and carry their score
-  in ``<properties>`` and ``<system-out>``.
+  in ``<properties>`` and ``<system-out>`` — except the scenario whose fault aborted
+  the run after it was judged (a failed teardown): ``<error type="ABORTED">``.
 
 The verdict itself stays in the verdict file (05 §1); this is a projection.
 Deterministic: no timestamps or durations, record order throughout.
@@ -20,6 +26,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from ..engine.record import RunRecord
+from ..evaluation.aggregate import safety_status
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..spec.common import VerdictStatus
 from .controls import visible_controls
@@ -69,13 +76,17 @@ def _suite(record: RunRecord, phase: str) -> ET.Element:
     _prop(props, "aborted", "true" if verdict.metadata.aborted else "false")
     _prop(props, "incomplete", "true" if record.incomplete else "false")
     counts = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
+    # an unjudged capability scenario is an error when it is why the headline is not PASS:
+    # Phase 1 passed and Phase 2 aborted (04 §3 step 7g); otherwise it is reported skipped
+    phase2_due = phase == SAFETY or (safety_status(record.scenarios) is VerdictStatus.PASS
+                                     and record.verdict.safety is not VerdictStatus.PASS)
     for s in record.scenarios:
         if s.classification != phase:
             continue
         counts["tests"] += 1
         case = ET.SubElement(suite, "testcase", {"classname": _x(s.category),
                                                  "name": _x(s.scenario_id)})
-        outcome = _case(record, s, case)
+        outcome = _case(record, s, case, phase2_due) or _aborting(record, s, case)
         if outcome:
             counts[outcome] += 1
     for key in ("tests", "failures", "errors", "skipped"):
@@ -85,8 +96,17 @@ def _suite(record: RunRecord, phase: str) -> ET.Element:
     return suite
 
 
-def _case(record: RunRecord, s: ScenarioResult, case: ET.Element) -> str | None:
+def _case(record: RunRecord, s: ScenarioResult, case: ET.Element, phase2_due: bool) -> str | None:
     """Fill one testcase; return the counter it adds to (None for a pass)."""
+    if s.unjudged and phase2_due:
+        error = ET.SubElement(case, "error", {
+            "type": "UNJUDGED",
+            "message": _x(f"not judged ({_SKIP_LABELS.get(s.state, s.state.value)}): "
+                          + unevaluated_reason(record, s)),
+        })
+        fault = f"\nagent fault: {s.agent_fault}" if s.agent_fault else ""
+        error.text = _x(unevaluated_reason(record, s) + fault)
+        return "errors"
     if s.state is not ScenarioState.executed:
         if s.state is ScenarioState.not_applicable:
             detail = fmt_conditions(s.not_applicable_conditions)
@@ -113,10 +133,26 @@ def _case(record: RunRecord, s: ScenarioResult, case: ET.Element) -> str | None:
             lines.extend(f"    {line}" for line in a.evidence)
         if s.agent_error:
             lines.append(f"agent error: {s.agent_error}")
+        if s.agent_fault:
+            lines.append(f"agent fault (judged with an empty answer): {s.agent_fault}")
         failure.text = _x("\n".join(lines))
         return "failures"
     _passing(s, case)
     return None
+
+
+def _aborting(record: RunRecord, s: ScenarioResult, case: ET.Element) -> str | None:
+    """The judged scenario whose fault aborted the run (its teardown failed): an error, so
+    JUnit is never a clean pass under an aborted, non-PASS headline (05 §3.3)."""
+    meta = record.verdict.metadata
+    if not meta.aborted or not (meta.abort_reason or "").startswith(f"{s.scenario_id}: "):
+        return None
+    for element in ("properties", "system-out"):
+        for child in case.findall(element):
+            case.remove(child)
+    error = ET.SubElement(case, "error", {"type": "ABORTED", "message": _x(one_line(meta.abort_reason))})
+    error.text = _x(meta.abort_reason)
+    return "errors"
 
 
 def _passing(s: ScenarioResult, case: ET.Element) -> None:
@@ -136,6 +172,9 @@ def _passing(s: ScenarioResult, case: ET.Element) -> None:
             _prop(props, "human_review", "true")
             out.append(f"HUMAN REVIEW: PASS under safety tolerance {fmt_pct(s.safety_tolerance)}"
                        f", measured deviation {fmt_pct(s.measured_deviation)}")
+        if s.agent_fault:
+            _prop(props, "agent_fault", "true")
+            out.append(f"agent fault (judged with an empty answer): {s.agent_fault}")
         if s.vacuous:
             _prop(props, "vacuous", "true")
             out.append("vacuous PASS: the agent did nothing observable")

@@ -139,6 +139,8 @@ class McpSurface:
             return await stack.enter_async_context(Client(streamable_http_client(self.endpoint, http_client=http),
                                                           mode="legacy", cache=None))
         except BaseException as exc:  # noqa: BLE001 - unwrap the task group's error
+            if _cancellation(exc):
+                raise  # our caller's cancellation stays a cancellation (never a RuntimeError)
             raise self._error(exc) from None
 
     def _error(self, exc: BaseException) -> BaseException:
@@ -171,12 +173,16 @@ class McpSurface:
             try:
                 return await fn(self._client)
             except BaseException as exc:  # noqa: BLE001
+                if _cancellation(exc):
+                    raise
                 raise self._error(exc) from None
         async with AsyncExitStack() as stack:
             client = await self._open(stack)
             try:
                 return await fn(client)
             except BaseException as exc:  # noqa: BLE001
+                if _cancellation(exc):
+                    raise
                 raise self._error(exc) from None
 
     async def list_tools(self) -> list[ToolSpec]:
@@ -200,6 +206,20 @@ class McpSurface:
             return ToolResult(text, bool(res.is_error))
 
         return await self._with_client(go)
+
+
+def _cancellation(exc: BaseException) -> bool:
+    """Ctrl-C, or a cancellation of the calling task (possibly inside exception groups)."""
+    import asyncio
+
+    if isinstance(exc, KeyboardInterrupt):
+        return True
+    task = asyncio.current_task()
+    if task is not None and task.cancelling() > 0:
+        return True
+    if isinstance(exc, BaseExceptionGroup):
+        return all(_cancellation(e) for e in exc.exceptions)
+    return isinstance(exc, asyncio.CancelledError)
 
 
 def _unwrap(exc: BaseException, endpoint: str) -> BaseException:

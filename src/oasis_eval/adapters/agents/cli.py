@@ -9,9 +9,11 @@
   empty) and prints ``{"identity": {...}, "configuration": {...}}`` on stdout — unless
   the adapter is given ``identity={...}`` explicitly, which is then used as is.
 
-Every failure to get a conformant answer is an :class:`AgentFault` (harness fault):
-command not found, non-zero exit (with the end of stderr), invalid JSON on stdout,
-timeout (the whole process group is killed), output over ``max_output_bytes``.
+A command that cannot start (not found, not executable) is :class:`AgentUnreachable`:
+nothing was exchanged. Every other failure to get a conformant answer is an
+:class:`AgentFault` (the agent ran and may have acted; the engine judges the scenario on
+the environment's evidence): non-zero exit (with the end of stderr), invalid JSON on
+stdout, timeout (the whole process group is killed), output over ``max_output_bytes``.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 import anyio
 from anyio.abc import ByteReceiveStream, Process
 
-from ...engine.protocols import AgentFault, AgentReport, AgentResponse, AgentTask
+from ...engine.protocols import AgentFault, AgentReport, AgentResponse, AgentTask, AgentUnreachable
 from ._wire import parse_json_text, parse_report, parse_response, request_body
 
 __all__ = ["DEFAULT_IDENTITY_TIMEOUT", "DEFAULT_TIMEOUT", "CliAgent"]
@@ -113,11 +115,11 @@ class CliAgent:
                 start_new_session=True,  # own process group: a timeout kills the agent's children too
             )
         except FileNotFoundError as exc:
-            raise AgentFault(
+            raise AgentUnreachable(
                 f"{self._name}: command not found ({exc.strerror}: {argv[0]!r})"
             ) from exc
         except OSError as exc:
-            raise AgentFault(f"{self._name}: cannot start ({exc})") from exc
+            raise AgentUnreachable(f"{self._name}: cannot start ({exc})") from exc
 
         stdout = bytearray()
         stderr = bytearray()

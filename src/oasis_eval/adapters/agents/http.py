@@ -8,9 +8,12 @@
 
 Outcome rules:
 
-- transport errors (refused, DNS, reset), a timeout, a non-JSON or misshapen body,
-  any 1xx/3xx/4xx status, and a 5xx without an agent-level error payload raise
-  :class:`AgentFault`: the runner could not get a conformant answer (harness fault).
+- no connection (refused, DNS, connect timeout): nothing was sent, so
+  :class:`AgentUnreachable` (the run stops; no PASS).
+- after the request went out, a reset, a timeout, a non-JSON or misshapen body, any
+  1xx/3xx/4xx status, and a 5xx without an agent-level error payload raise
+  :class:`AgentFault`: the agent was reached and may have acted, so the engine still
+  judges the scenario on the environment's evidence with the answer taken as empty.
 - an agent-level error — a 2xx (or 5xx) JSON body carrying ``"error": "..."`` — is an
   answer: it becomes :attr:`AgentResponse.error`, with whatever actions and answer the
   agent reported, and the agent is judged on the evidence. 4xx is never an agent answer:
@@ -25,7 +28,7 @@ from typing import Any
 import anyio
 import httpx
 
-from ...engine.protocols import AgentFault, AgentReport, AgentResponse, AgentTask
+from ...engine.protocols import AgentFault, AgentReport, AgentResponse, AgentTask, AgentUnreachable
 from ._wire import (
     error_payload,
     parse_json_text,
@@ -97,12 +100,16 @@ class HttpAgent:
                 return await self._client.request(method, url, **kwargs)
         except TimeoutError:
             raise AgentFault(f"agent at {url} did not answer within {timeout:g}s") from None
-        except httpx.TimeoutException as exc:  # connect timeout
+        except httpx.ConnectTimeout as exc:  # nothing was sent
+            raise AgentUnreachable(
+                f"cannot connect to agent at {url} within the connect timeout ({_describe(exc)})"
+            ) from exc
+        except httpx.TimeoutException as exc:
             raise AgentFault(
                 f"agent at {url} did not answer within the timeout ({_describe(exc)})"
             ) from exc
         except httpx.ConnectError as exc:
-            raise AgentFault(f"cannot connect to agent at {url}: {_describe(exc)}") from exc
+            raise AgentUnreachable(f"cannot connect to agent at {url}: {_describe(exc)}") from exc
         except httpx.HTTPError as exc:  # reset, protocol errors, ...
             raise AgentFault(
                 f"transport error talking to agent at {url}: {_describe(exc)}"

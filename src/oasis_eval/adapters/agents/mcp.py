@@ -30,9 +30,11 @@ concatenated text content, parsed as JSON.
 
 Outcome rules: an ``execute`` result flagged ``isError`` is the agent answering with
 an error (:attr:`AgentResponse.error`, judged on the evidence; a JSON response
-document in it is honoured). Everything else that prevents a conformant answer —
-the server cannot be started or reached, the session fails, a JSON-RPC error, a
-timeout, an ``identify`` error, unparseable content — is an :class:`AgentFault`.
+document in it is honoured). A server that cannot be started or reached, or a session
+that fails before the tool is called, is :class:`AgentUnreachable` (the task was never
+handed over). Everything else that prevents a conformant answer — the call fails, a
+JSON-RPC error, a timeout, an ``identify`` error, unparseable content — is an
+:class:`AgentFault`: the agent was reached and is judged on the environment's evidence.
 
 Each ``identify``/``execute`` opens its own MCP session (for stdio: its own server
 process), so scenarios are stateless by construction and concurrent calls never
@@ -57,7 +59,7 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult
 
-from ...engine.protocols import AgentFault, AgentReport, AgentResponse, AgentTask
+from ...engine.protocols import AgentFault, AgentReport, AgentResponse, AgentTask, AgentUnreachable
 from ._wire import (
     error_payload,
     parse_json_text,
@@ -257,7 +259,8 @@ class McpAgent:
                         phase = "closing the session"
                 return result, listed
             except TimeoutError:
-                raise AgentFault(
+                fault = AgentFault if phase.startswith("calling") else AgentUnreachable
+                raise fault(
                     f"{self.description} did not answer within {timeout:g}s ({phase})"
                     + _tail(errlog)
                 ) from None
@@ -265,11 +268,14 @@ class McpAgent:
                 raise
             except Exception as exc:
                 leaf = _leaf(exc)
+                # before the tool call nothing was handed over: the agent was never reached
+                fault = AgentFault if phase.startswith(("calling", "closing")) else AgentUnreachable
                 if isinstance(leaf, FileNotFoundError):
                     what = f"cannot start the server: command not found ({leaf.filename or leaf})"
+                    fault = AgentUnreachable
                 else:
                     what = f"failed while {phase}: {_describe(leaf)}"
-                raise AgentFault(f"{self.description}: {what}" + _tail(errlog)) from exc
+                raise fault(f"{self.description}: {what}" + _tail(errlog)) from exc
 
     async def identify(self) -> AgentReport:
         result, listed = await self._session_call(

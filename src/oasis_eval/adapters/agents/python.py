@@ -10,10 +10,13 @@ that one slow agent never blocks the event loop or the other scenarios.
   returns an :class:`AgentResponse` or the wire response dict (see :mod:`._wire`).
   An agent-level error is reported the same way as over HTTP: ``error=...`` in the
   response, and the agent is judged on the evidence.
-- An *exception* escaping the wrapped object is an :class:`AgentFault`: the runner
-  got no protocol-conformant answer, exactly like an HTTP agent that crashed with a
-  500 and no error payload. It is a harness fault that aborts the run, never a FAIL.
-  Agent code that wants to be judged on a failure must return ``error=...`` instead.
+- Anything escaping the wrapped object — any exception, and ``SystemExit``,
+  ``GeneratorExit`` or a ``CancelledError`` it raised itself — is an :class:`AgentFault`:
+  the runner got no protocol-conformant answer, exactly like an HTTP agent that crashed
+  with a 500 and no error payload. The engine still judges the scenario on the
+  environment's evidence with the answer taken as empty (a crash never escapes a FAIL).
+  Only the cancellation of the caller's scope passes through (the user's Ctrl-C
+  arrives as one).
 - A timeout is an :class:`AgentFault` too. A sync method cannot be interrupted: its
   worker thread is abandoned and finishes in the background.
 
@@ -31,6 +34,7 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
+from ...engine.containment import passes_through
 from ...engine.protocols import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask
 from ._wire import parse_report, parse_response
 
@@ -52,18 +56,38 @@ def load_object(path: str) -> Any:
     return obj
 
 
+class _RaisedInThread(Exception):
+    """What a sync agent raised in its worker thread, boxed: a raw BaseException
+    (GeneratorExit, KeyboardInterrupt, ...) must not cross into the event loop."""
+
+    def __init__(self, inner: BaseException) -> None:
+        super().__init__(str(inner))
+        self.inner = inner
+
+
+def _boxed(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[bool, Any]:
+    try:
+        return True, fn(*args)
+    except BaseException as exc:  # noqa: BLE001 - handed back to the loop as a value
+        return False, exc
+
+
 async def _call(fn: Callable[..., Any], *args: Any) -> Any:
     """Await an async callable; run a sync one in a worker thread (awaiting what it returns)."""
     if inspect.iscoroutinefunction(fn):
         result = fn(*args)
     else:
-        result = await anyio.to_thread.run_sync(lambda: fn(*args), abandon_on_cancel=True)
+        ok, result = await anyio.to_thread.run_sync(lambda: _boxed(fn, args), abandon_on_cancel=True)
+        if not ok:
+            raise _RaisedInThread(result)
     if inspect.isawaitable(result):
         result = await result
     return result
 
 
 def _describe(exc: BaseException) -> str:
+    if isinstance(exc, _RaisedInThread):
+        exc = exc.inner
     text = str(exc).strip()
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
@@ -103,7 +127,9 @@ class PythonAgent:
             raise AgentFault(f"{self._name} did not answer within {timeout:g}s ({what})") from None
         except AgentFault:
             raise
-        except Exception as exc:
+        except BaseException as exc:
+            if passes_through(exc):
+                raise
             raise AgentFault(f"{self._name} raised in {what}(): {_describe(exc)}") from exc
 
     async def identify(self) -> AgentReport:
