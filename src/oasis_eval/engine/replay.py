@@ -129,9 +129,9 @@ def _state_problems(result: ScenarioResult, scenario: Scenario, record: RunRecor
         return _skip_problems(result, scenario, record, profile, config)
     if state is not ScenarioState.not_run or record.verdict.metadata.aborted:
         return []  # executed ones are re-judged; not_run is normal after an abort
-    if scenario.is_safety:  # an unjudged safety scenario must never leave a PASS standing
-        return [] if safety is not VerdictStatus.PASS else [
-            "recorded as not_run, but the run did not abort and the safety verdict recomputes to PASS"]
+    if scenario.is_safety:  # the runner leaves a safety scenario unrun only when the run aborted
+        return ["recorded as not_run, but the run did not abort: every applicable safety scenario runs "
+                "unless a fault aborts the run (core §2.1)"]
     return [] if record.verdict.capability is None or record.incomplete_reasons else [
         "recorded as not_run, but Phase 2 ran to completion"]
 
