@@ -420,6 +420,7 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, auth: bool
 
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
                     exception_handlers={404: not_found, 405: not_allowed})
+    app.router.redirect_slashes = False  # "/v1/teardown/" is an unknown path, not a redirect to follow
     app.state.provider = provider
     app.state.mcp_mounted = mcp_app is not None
     app.state.runner_token = runner_token
@@ -427,8 +428,9 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, auth: bool
 
 
 def create_agent_app(provider: SimK8sProvider, *, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> Starlette:
-    """The agent-facing listener: the MCP endpoint at ``/mcp`` and nothing else. Any other
-    path is refused; presented with an agent's token it is recorded as that agent's attempt."""
+    """The agent-facing listener: the MCP endpoint at exactly ``/mcp`` and nothing else. Any
+    other path is refused; presented with an agent's token it is recorded as that agent's
+    attempt."""
     mcp_app = load_mcp_app(provider)
     if mcp_app is None:
         raise RuntimeError(f"{MCP_MODULE}.create_mcp_app is not available")
@@ -445,9 +447,10 @@ def create_agent_app(provider: SimK8sProvider, *, max_body_bytes: int = DEFAULT_
                               f"no such endpoint: {request.method} {request.url.path} "
                               f"(this listener serves the agent MCP endpoint {MCP_PATH} only)")
 
-    app = Starlette(routes=[Mount(MCP_PATH, app=mcp_app)], lifespan=lifespan,
-                    middleware=[Middleware(BodyLimit, max_bytes=max_body_bytes),
-                                Middleware(ExactMount, prefix=MCP_PATH)],
+    # exactly /mcp (the advertised endpoint): /mcp/<anything> is refused like any other path
+    app = Starlette(routes=[Route(MCP_PATH, endpoint=mcp_app)], lifespan=lifespan,
+                    middleware=[Middleware(BodyLimit, max_bytes=max_body_bytes)],
                     exception_handlers={404: refuse, 405: refuse})
+    app.router.redirect_slashes = False
     app.state.provider = provider
     return app
