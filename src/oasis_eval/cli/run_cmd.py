@@ -92,6 +92,9 @@ def load_run_config(path: Path) -> RunConfig:
         value = getattr(cfg, attr)
         if isinstance(value, str) and value and not Path(value).is_absolute():
             setattr(cfg, attr, str(base / value))
+    token_file = cfg.provider_auth.get("token_file")
+    if isinstance(token_file, str) and not Path(token_file).is_absolute():
+        cfg.provider_auth["token_file"] = str(base / token_file)
     return cfg
 
 
