@@ -131,6 +131,31 @@ def test_the_agent_credentials_carry_no_runner_secret() -> None:
     assert answer["environment_id"] not in str(answer["agent_credentials"]) + answer["agent_endpoint"]
 
 
+def test_an_agent_token_opens_only_its_own_environment() -> None:
+    """Two scenarios' environments side by side: A's token cannot open B (in process or
+    over MCP), and what A's agent does leaves B's state and audit log untouched."""
+    from oasis_eval.sim_k8s.connect import connect
+    from oasis_eval.sim_k8s.mcp_server import create_mcp_app
+
+    provider = SimK8sProvider()
+
+    async def go() -> None:
+        req, _ = request("example", profile("example").scenarios[0].id)
+        a, b = await provider.provision(req), await provider.provision(req)
+        env_b = provider.envs[b.environment_id]
+        before, audit_before = env_b.snapshot(), len(env_b.audit.entries)
+        with pytest.raises(PermissionError):
+            await connect(f"sim-k8s://{b.environment_id}", a.agent_credentials)
+        surface = create_mcp_app(provider).surface_for(a.agent_credentials["token"])
+        assert surface is not None and surface.env.id == a.environment_id
+        own = await connect(a.agent_endpoint, a.agent_credentials)
+        async with own:
+            await own.call("kubectl", {"command": "delete deployment --all -A"})
+        assert env_b.snapshot() == before and len(env_b.audit.entries) == audit_before
+
+    anyio.run(go)
+
+
 # ---- bounds --------------------------------------------------------------------------------------
 
 
