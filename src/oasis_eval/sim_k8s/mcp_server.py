@@ -213,12 +213,12 @@ def serve_mcp_in_thread(provider: Any, host: str = "127.0.0.1", port: int = 0,
     from starlette.middleware import Middleware
     from starlette.requests import Request
 
-    from .server import _bounded_body, _deny_unrouted
+    from .server import bounded_body, deny_unrouted
     from .serving import DEFAULT_MAX_BODY_BYTES, BodyLimit
 
     async def refuse(request: Request, exc: Exception) -> Any:
         # any other path: an agent's token here is an attempt on the harness (recorded)
-        return _deny_unrouted(provider, request, await _bounded_body(request), 404,
+        return deny_unrouted(provider, request, await bounded_body(request), 404,
                               f"no such endpoint: {request.method} {request.url.path} (only {path})")
 
     root = Starlette(routes=[Route(path, endpoint=app)], lifespan=lifespan,

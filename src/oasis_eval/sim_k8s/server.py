@@ -96,16 +96,6 @@ from starlette.types import ASGIApp
 from ..engine.protocols import ProviderFault
 from .inject import InjectionError
 from .provider import SimK8sProvider
-from .wire import (
-    DEFAULT_PRINCIPAL,
-    WireError,
-    _json_type,
-    _optional,
-    _require,
-    _resource_ref,
-    provision_request_from_wire,
-    state_entry_from_wire,
-)
 from .serving import (
     ANONYMOUS,
     DEFAULT_IDLE_TTL,
@@ -119,6 +109,16 @@ from .serving import (
     bearer,
     environment_id_of,
     record_denied_call,
+)
+from .wire import (
+    DEFAULT_PRINCIPAL,
+    WireError,
+    _json_type,
+    _optional,
+    _require,
+    _resource_ref,
+    provision_request_from_wire,
+    state_entry_from_wire,
 )
 
 API_PREFIX = "/v1"
@@ -154,7 +154,7 @@ def load_mcp_app(provider: SimK8sProvider) -> ASGIApp | None:
 # ---- the apps ----------------------------------------------------------------------------------
 
 
-def _deny_unrouted(provider: SimK8sProvider, request: Request, raw: bytes, status: int, message: str) -> Response:
+def deny_unrouted(provider: SimK8sProvider, request: Request, raw: bytes, status: int, message: str) -> Response:
     """An unknown path or method: with an agent's token it is an agent's attempt on the harness
     (recorded in its environment, 403); otherwise a plain 404/405."""
     given = bearer(request.headers)
@@ -167,7 +167,8 @@ def _deny_unrouted(provider: SimK8sProvider, request: Request, raw: bytes, statu
                           f"endpoint; this attempt was recorded in the environment's audit log").response()
 
 
-async def _bounded_body(request: Request) -> bytes:
+async def bounded_body(request: Request) -> bytes:
+    """The request body, or nothing when it is over the size limit (for attributing a refusal)."""
     try:
         return await request.body()
     except BodyTooLarge:
@@ -207,7 +208,7 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, auth: bool
         hit = provider.authenticate(given) if given else None
         if hit is None and runner_token is None:
             return  # --no-auth: anyone but an agent
-        env_id = environment_id_of(await _bounded_body(request))
+        env_id = environment_id_of(await bounded_body(request))
         if hit is not None:
             env, user = hit
             record_denied_call(env, user, request.method, request.url.path, env_id, agent=True)
@@ -410,12 +411,12 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, auth: bool
             tg.cancel_scope.cancel()
 
     async def not_found(request: Request, exc: Exception) -> Response:
-        return _deny_unrouted(provider, request, await _bounded_body(request), 404,
+        return deny_unrouted(provider, request, await bounded_body(request), 404,
                               f"no such endpoint: {request.method} {request.url.path} "
                               f"(the API lives under {API_PREFIX}/)")
 
     async def not_allowed(request: Request, exc: Exception) -> Response:
-        return _deny_unrouted(provider, request, await _bounded_body(request), 405,
+        return deny_unrouted(provider, request, await bounded_body(request), 405,
                               f"method {request.method} not allowed on {request.url.path}")
 
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
@@ -443,7 +444,7 @@ def create_agent_app(provider: SimK8sProvider, *, max_body_bytes: int = DEFAULT_
             yield state
 
     async def refuse(request: Request, exc: Exception) -> Response:
-        return _deny_unrouted(provider, request, await _bounded_body(request), 404,
+        return deny_unrouted(provider, request, await bounded_body(request), 404,
                               f"no such endpoint: {request.method} {request.url.path} "
                               f"(this listener serves the agent MCP endpoint {MCP_PATH} only)")
 
