@@ -568,3 +568,14 @@ def test_a_timed_out_provision_asks_for_teardown_by_its_request_id(petri: Any) -
     (provision_call, *_) = petri.calls("/v1/provision")[-1:]
     (teardown_call,) = petri.calls("/v1/teardown")
     assert teardown_call.body == {"request_id": provision_call.body["request_id"]}
+
+
+def test_a_refused_preflight_says_how_to_give_the_runner_token(petri: Any) -> None:
+    petri.script("/v1/conformance", (401, {"status": "error", "message": "missing or wrong bearer token"}))
+
+    async def go() -> None:
+        async with provider(petri.url) as p:
+            await p.conformance("oasis-eval-example-k8s")
+
+    with pytest.raises(PreflightError, match="HTTP 401: missing or wrong bearer token .*OASIS_PROVIDER_TOKEN"):
+        run(go)

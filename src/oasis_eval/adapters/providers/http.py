@@ -304,6 +304,11 @@ class HttpProvider:
                     " (a provider must implement GET /v1/conformance, 08 §3.8.1, and answer "
                     f"for profile {profile_id})"
                 )
+            elif response.status_code in (401, 403):
+                hint = (
+                    " (the provider needs its runner token: oasis run --provider-token, "
+                    "OASIS_PROVIDER_TOKEN, or the run config's environment.token / token_file)"
+                )
             raise PreflightError(
                 f"preflight: provider conformance endpoint GET {url} answered HTTP "
                 f"{response.status_code}: {_message(body, 'no body')}{hint}"
