@@ -326,3 +326,14 @@ def test_idle_environments_are_reaped() -> None:
         assert idle not in provider.envs and busy in provider.envs
 
     anyio.run(go)
+
+
+def test_an_agent_url_on_all_interfaces_takes_the_host_the_runner_used() -> None:
+    app = create_app(SimK8sProvider(), token=TOKEN, agent_url="http://{host}:9100/mcp")
+
+    async def go() -> str:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://lab-box:8765",
+                                     headers=AUTH) as runner:
+            return (await runner.post("/v1/provision", json=_body())).json()["agent_endpoint"]
+
+    assert anyio.run(go) == "http://lab-box:9100/mcp"

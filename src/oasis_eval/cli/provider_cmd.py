@@ -250,6 +250,8 @@ async def _serve(cfg: ServeConfig, sockets: list[socket.socket]) -> int:
 
     ports = [sock.getsockname()[1] for sock in sockets]
     url, agent_url = cfg.url(ports[0]), cfg.url(ports[1]) + "/mcp"
+    if cfg.host.strip("[]") in ("0.0.0.0", "::"):  # all interfaces: agents use the host the runner used
+        agent_url = f"http://{{host}}:{ports[1]}/mcp"
     app_obj = cfg.build_app(agent_url)
     both = ByListener({ports[0]: app_obj, ports[1]: app_obj.state.agent_app})
     config = uvicorn.Config(both, log_level=cfg.log_level, lifespan="on")

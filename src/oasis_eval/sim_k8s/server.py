@@ -185,8 +185,9 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, auth: bool
     ``token``: the runner token (``Authorization: Bearer <token>`` on every ``/v1`` call);
     generated when not given (``app.state.runner_token``). ``auth=False`` opens ``/v1`` to
     anyone without a token (agent tokens stay refused). ``agent_url``: the agent-facing
-    MCP endpoint served by :func:`create_agent_app` on its own listener; without it the MCP
-    app is mounted at ``/mcp`` of this app. ``base_url``: this server's external root, for
+    MCP endpoint served by :func:`create_agent_app` on its own listener (``{host}`` in it
+    becomes the host name the runner reached this API by); without it the MCP app is
+    mounted at ``/mcp`` of this app. ``base_url``: this server's external root, for
     a mounted ``agent_endpoint`` (default: from each request). ``retry_after_seconds``: the
     hint on an injected provision failure (502); None makes it a non-retryable 500.
     ``teardown_in_progress``: the first teardown of each environment answers 202.
@@ -312,7 +313,8 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, auth: bool
                                  "its environment was torn down")
         answer = result.model_dump(mode="json")
         if agent_url is not None:
-            answer["agent_endpoint"] = agent_url
+            host = request.url.hostname or "127.0.0.1"
+            answer["agent_endpoint"] = agent_url.replace("{host}", f"[{host}]" if ":" in host else host)
         elif mcp_app is not None:
             root = (base_url or str(request.base_url)).rstrip("/")
             answer["agent_endpoint"] = f"{root}{MCP_PATH}"
