@@ -184,3 +184,80 @@ def test_oasis_run_drill_audit_unreachable_exits_3(tmp_path: Path, monkeypatch: 
     verdict = (out / "verdict.yaml").read_text()
     assert "aborted: true" in verdict
 
+
+
+# ---- isolation and hostile input (issue 11 H1, item 7) ------------------------------------------
+
+
+def test_a_busy_port_is_a_clear_usage_error() -> None:
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        result = runner.invoke(app, ["provider", "serve", "sim-k8s", "--port", str(port)])
+        opened = runner.invoke(app, ["provider", "serve", "sim-k8s", "--port", "0", "--agent-port", str(port),
+                                       "--no-auth"])
+    assert result.exit_code == 2
+    assert f"cannot listen on 127.0.0.1:{port} (--port)" in result.output and "in use" in result.output
+    assert "Traceback" not in result.output
+    assert opened.exit_code == 2 and f"127.0.0.1:{port} (--agent-port)" in opened.output
+    assert "WARNING: --no-auth" in opened.output
+
+
+def test_a_run_config_names_the_runner_token(tmp_path: Path) -> None:
+    (tmp_path / "token").write_text("t0k\n")
+    config = tmp_path / "run.yaml"
+    config.write_text("environment:\n  provider: http://127.0.0.1:9\n  token_file: token\n")
+    cfg = run_cmd.load_run_config(config)
+    assert cfg.provider_auth == {"token_file": str(tmp_path / "token")}  # relative to the config file
+
+
+def test_no_auth_cannot_be_combined_with_a_token() -> None:
+    result = runner.invoke(app, ["provider", "serve", "sim-k8s", "--no-auth", "--token", "t"])
+    assert result.exit_code == 2 and "--no-auth" in result.output
+
+
+def test_serve_generates_a_runner_token_into_a_private_file_and_keeps_the_agent_apart(tmp_path: Path) -> None:
+    """No --token: one is generated, written 0600 and never printed; the agent MCP endpoint
+    has its own port, where the runner API does not exist."""
+    token_file = tmp_path / "runner.token"
+    env = {k: v for k, v in os.environ.items() if k != "OASIS_PROVIDER_TOKEN"}
+    env["PYTHONUNBUFFERED"] = "1"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "oasis_eval.cli.main", "provider", "serve", "sim-k8s", "--port", "0",
+         "--token-file", str(token_file), "--log-level", "warning"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=_read_lines, args=(proc, lines), daemon=True).start()
+    try:
+        printed = [lines.get(timeout=20) for _ in range(4)]
+        url = printed[0].split(" on ", 1)[1].strip()
+        agent_url = next(line for line in printed if "agent MCP:" in line).split()[2]
+        token = token_file.read_text().strip()
+        assert len(token) >= 32 and token_file.stat().st_mode & 0o777 == 0o600
+        assert token not in "".join(printed) and str(token_file) in "".join(printed)
+        assert agent_url.endswith("/mcp") and agent_url.rsplit(":", 1)[1] != url.rsplit(":", 1)[1]
+        assert httpx.get(f"{url}/v1/conformance", params={"profile": "x"}).status_code == 401
+        assert httpx.get(f"{url}/v1/conformance", params={"profile": "x"},
+                         headers={"Authorization": f"Bearer {token}"}).status_code == 200
+        agent_root = agent_url.removesuffix("/mcp")
+        assert httpx.get(f"{agent_root}/v1/conformance", params={"profile": "x"},
+                         headers={"Authorization": f"Bearer {token}"}).status_code == 404
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover - diagnostics
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+
+
+def test_run_hands_the_provider_token_to_an_http_provider() -> None:
+    from oasis_eval.adapters.providers import HttpProvider
+
+    built = run_cmd._provider("http://127.0.0.1:9", {"token": "runner-secret"})
+    assert isinstance(built, HttpProvider) and built._client.headers["authorization"] == "Bearer runner-secret"
+    assert isinstance(run_cmd._provider("sim-k8s", {"token": "ignored"}), SimK8sProvider)

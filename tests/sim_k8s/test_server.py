@@ -36,6 +36,8 @@ from oasis_eval.spec.common import VerdictStatus
 from .support import profile, request, scenario_ids
 
 SI_ID = "oasis-profile-software-infrastructure"
+TOKEN = "runner-token-for-tests"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
 SI_KEYS = {"environment_type", "complexity_tier_supported", "oasis_core_spec_version", "evidence_sources_available",
            "value_containment_support", "state_injection", "audit_policy_installation", "network_policy_enforcement"}
 
@@ -61,12 +63,12 @@ def live(app: Any) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def served() -> Iterator[tuple[str, SimK8sProvider]]:
     provider = SimK8sProvider()
-    with live(create_app(provider)) as url:
+    with live(create_app(provider, token=TOKEN)) as url:
         yield url, provider
 
 
 def asgi_client(app: Any) -> httpx.AsyncClient:
-    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://sim")
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://sim", headers=AUTH)
 
 
 def provision_body(which: str, sid: str) -> dict[str, Any]:
@@ -80,13 +82,13 @@ def provision_body(which: str, sid: str) -> dict[str, Any]:
 def test_conformance_for_si_is_schema_valid_and_passes_preflight(served: Any, si_profile_dir: Any) -> None:
     url, _ = served
     si = load_profile(si_profile_dir).profile
-    answer = httpx.get(f"{url}/v1/conformance", params={"profile": si.id}).json()
+    answer = httpx.get(f"{url}/v1/conformance", params={"profile": si.id}, headers=AUTH).json()
     assert answer["supported"] is True and answer["profile"] == si.id
     assert set(answer["requirements"]) == SI_KEYS
     jsonschema.validate(answer["requirements"], si.conformance.response_schema)
 
     async def preflight() -> Any:
-        async with HttpProvider(url) as http:
+        async with HttpProvider(url, token=TOKEN) as http:
             return await run_preflight(http, si, 1, None)
 
     summary = anyio.run(preflight)
@@ -95,7 +97,7 @@ def test_conformance_for_si_is_schema_valid_and_passes_preflight(served: Any, si
 
 def test_conformance_needs_a_profile_and_reports_unknown_ones() -> None:
     async def go() -> None:
-        async with asgi_client(create_app(SimK8sProvider())) as client:
+        async with asgi_client(create_app(SimK8sProvider(), token=TOKEN)) as client:
             missing = await client.get("/v1/conformance")
             assert missing.status_code == 400 and "profile" in missing.json()["message"]
             other = (await client.get("/v1/conformance", params={"profile": "acme-profile"})).json()
@@ -155,7 +157,7 @@ def test_every_si_scenario_provisions_and_tears_down_over_http(served: Any) -> N
         assert result.environment_id not in provider.envs
 
     async def all_of_them() -> None:
-        async with HttpProvider(url, retries=0) as http:
+        async with HttpProvider(url, token=TOKEN, retries=0) as http:
             for sid in ids:
                 await one(http, sid)
 
@@ -202,9 +204,9 @@ def _quiet_agent() -> FunctionAgent:
 
 def test_audit_unreachable_ends_the_run_in_provider_failure() -> None:
     provider = SimK8sProvider(faults=Faults(audit_unreachable=True))
-    with live(create_app(provider)) as url:
+    with live(create_app(provider, token=TOKEN)) as url:
         async def run() -> Any:
-            async with HttpProvider(url) as http:
+            async with HttpProvider(url, token=TOKEN) as http:
                 return await evaluate(profile("example"), _quiet_agent(), http,
                                       RunInputs(evaluator="sim-k8s-server-tests", claimed_tier=1), None, None,
                                       Redactor(key=b"k" * 32))
@@ -219,7 +221,7 @@ def test_audit_unreachable_ends_the_run_in_provider_failure() -> None:
 
 def test_observe_error_is_a_provider_fault() -> None:
     provider = SimK8sProvider(faults=Faults(observe_error=True))
-    app = create_app(provider)
+    app = create_app(provider, token=TOKEN)
 
     async def go() -> None:
         async with asgi_client(app) as client:
@@ -228,7 +230,7 @@ def test_observe_error_is_a_provider_fault() -> None:
             raw = await client.post("/v1/observe", json={"environment_id": env_id, "observation_type": "audit_log",
                                                          "parameters": {}})
             assert raw.status_code == 502 and "retry_after_seconds" not in raw.json()
-            http = HttpProvider("http://sim", transport=httpx.ASGITransport(app=app))
+            http = HttpProvider("http://sim", token=TOKEN, transport=httpx.ASGITransport(app=app))
             with pytest.raises(ProviderFault, match="injected provider fault"):
                 await http.observe(env_id, "resource_state", {"kind": "deployment", "name": "x"})
             await http.teardown(env_id)
@@ -240,7 +242,7 @@ def test_observe_error_is_a_provider_fault() -> None:
 
 def test_injected_provision_errors_are_retryable_502s() -> None:
     provider = SimK8sProvider(faults=Faults(provision_error_rate=1.0))
-    app = create_app(provider, retry_after_seconds=0)
+    app = create_app(provider, token=TOKEN, retry_after_seconds=0)
     req, _ = request("example", _example_id())
 
     async def go() -> None:
@@ -248,7 +250,7 @@ def test_injected_provision_errors_are_retryable_502s() -> None:
             raw = await client.post("/v1/provision", json=HttpProvider.provision_body(req))
             body = raw.json()
             assert raw.status_code == 502 and body["status"] == "error" and body["retry_after_seconds"] == 0
-        http = HttpProvider("http://sim", retries=2, transport=httpx.ASGITransport(app=app))
+        http = HttpProvider("http://sim", token=TOKEN, retries=2, transport=httpx.ASGITransport(app=app))
         with pytest.raises(ProviderFault, match="gave up after 3 attempts"):
             await http.provision(req)
         await http.aclose()
@@ -260,7 +262,7 @@ def test_seeded_provision_error_rate_is_reproducible_and_retried() -> None:
     req, _ = request("example", _example_id())
 
     async def outcomes(seed: int) -> list[int]:
-        app = create_app(SimK8sProvider(faults=Faults(provision_error_rate=0.3), seed=seed))
+        app = create_app(SimK8sProvider(faults=Faults(provision_error_rate=0.3), seed=seed), token=TOKEN)
         async with asgi_client(app) as client:
             return [(await client.post("/v1/provision", json=HttpProvider.provision_body(req))).status_code
                     for _ in range(20)]
@@ -270,8 +272,8 @@ def test_seeded_provision_error_rate_is_reproducible_and_retried() -> None:
 
     async def retried() -> None:
         provider = SimK8sProvider(faults=Faults(provision_error_rate=0.3), seed=5)
-        app = create_app(provider, retry_after_seconds=0)
-        async with HttpProvider("http://sim", retries=5, transport=httpx.ASGITransport(app=app)) as http:
+        app = create_app(provider, token=TOKEN, retry_after_seconds=0)
+        async with HttpProvider("http://sim", token=TOKEN, retries=5, transport=httpx.ASGITransport(app=app)) as http:
             for _ in range(10):
                 await http.teardown((await http.provision(req)).environment_id)
         assert provider.envs == {}
@@ -281,7 +283,7 @@ def test_seeded_provision_error_rate_is_reproducible_and_retried() -> None:
 
 def test_teardown_in_progress_is_polled_to_destroyed() -> None:
     provider = SimK8sProvider()
-    app = create_app(provider, teardown_in_progress=True)
+    app = create_app(provider, token=TOKEN, teardown_in_progress=True)
 
     async def go() -> None:
         async with asgi_client(app) as client:
@@ -291,7 +293,7 @@ def test_teardown_in_progress_is_polled_to_destroyed() -> None:
             assert first.status_code == 202 and first.json()["status"] == "in_progress"
             second = await client.post("/v1/teardown", json={"environment_id": env_id})
             assert second.status_code == 200 and second.json() == {"status": "destroyed"}
-        async with HttpProvider("http://sim", teardown_poll_cap=0, transport=httpx.ASGITransport(app=app)) as http:
+        async with HttpProvider("http://sim", token=TOKEN, teardown_poll_cap=0, transport=httpx.ASGITransport(app=app)) as http:
             res = await http.provision(request("example", _example_id())[0])
             await http.teardown(res.environment_id)
 
@@ -308,7 +310,7 @@ def _example_id() -> str:
 
 def test_unknown_environment_is_404_everywhere() -> None:
     async def go() -> None:
-        async with asgi_client(create_app(SimK8sProvider())) as client:
+        async with asgi_client(create_app(SimK8sProvider(), token=TOKEN)) as client:
             for path, extra in [("/v1/state-snapshot", {}), ("/v1/inject-state", {"state": []}),
                                 ("/v1/observe", {"observation_type": "audit_log", "parameters": {}}),
                                 ("/v1/teardown", {})]:
@@ -322,7 +324,7 @@ def test_unknown_environment_is_404_everywhere() -> None:
 
 def test_bad_json_and_malformed_requests_are_400() -> None:
     async def go() -> None:
-        async with asgi_client(create_app(SimK8sProvider())) as client:
+        async with asgi_client(create_app(SimK8sProvider(), token=TOKEN)) as client:
             for path in ("/v1/provision", "/v1/observe", "/v1/teardown", "/v1/state-snapshot", "/v1/inject-state"):
                 res = await client.post(path, content=b"{not json", headers={"content-type": "application/json"})
                 assert res.status_code == 400, path
@@ -358,7 +360,7 @@ def test_an_entry_the_provider_cannot_honour_is_422_naming_it() -> None:
 
     async def go() -> None:
         provider = SimK8sProvider()
-        async with asgi_client(create_app(provider)) as client:
+        async with asgi_client(create_app(provider, token=TOKEN)) as client:
             res = await client.post("/v1/provision", json=body)
             answer = res.json()
             assert res.status_code == 422 and answer["status"] == "error"
@@ -378,7 +380,7 @@ def test_provision_answer_and_default_principal() -> None:
     provider = SimK8sProvider()
 
     async def go() -> dict[str, Any]:
-        async with asgi_client(create_app(provider)) as client:
+        async with asgi_client(create_app(provider, token=TOKEN)) as client:
             return (await client.post("/v1/provision", json=body)).json()
 
     answer = anyio.run(go)
@@ -392,7 +394,8 @@ def test_runner_token_guards_v1() -> None:
     provider = SimK8sProvider()
 
     async def go() -> None:
-        async with asgi_client(create_app(provider, token="s3cret")) as client:
+        app = create_app(provider, token="s3cret")
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://sim") as client:
             assert (await client.get("/v1/conformance", params={"profile": SI_ID})).status_code == 401
             wrong = await client.get("/v1/conformance", params={"profile": SI_ID},
                                      headers={"Authorization": "Bearer nope"})
@@ -402,6 +405,25 @@ def test_runner_token_guards_v1() -> None:
                                   headers={"Authorization": "Bearer s3cret"})
             assert ok.status_code == 200
             assert (await client.get("/healthz")).status_code == 200
+
+    anyio.run(go)
+
+
+def test_v1_needs_a_token_by_default_and_no_auth_is_explicit() -> None:
+    """Issue 11 H1: without `token=` a runner token is generated (never an open /v1);
+    only auth=False opens it."""
+    provider = SimK8sProvider()
+    guarded, other, opened = create_app(provider), create_app(provider), create_app(provider, auth=False)
+    token = guarded.state.runner_token
+    assert token and len(token) >= 32 and token != other.state.runner_token
+    assert opened.state.runner_token is None
+
+    async def go() -> None:
+        for app, headers, status in ((guarded, {}, 401), (guarded, {"Authorization": f"Bearer {token}"}, 200),
+                                     (opened, {}, 200)):
+            async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://sim") as client:
+                answer = await client.get("/v1/conformance", params={"profile": SI_ID}, headers=headers)
+                assert answer.status_code == status
 
     anyio.run(go)
 
@@ -433,8 +455,8 @@ def test_mcp_app_is_mounted_with_its_lifespan(monkeypatch: pytest.MonkeyPatch) -
 
     monkeypatch.setattr(server_mod, "load_mcp_app", fake_mcp)
     provider = SimK8sProvider()
-    with live(create_app(provider)) as url:
-        answer = httpx.post(f"{url}/v1/provision", json=provision_body("example", _example_id())).json()
+    with live(create_app(provider, token=TOKEN)) as url:
+        answer = httpx.post(f"{url}/v1/provision", json=provision_body("example", _example_id()), headers=AUTH).json()
         assert answer["agent_endpoint"] == f"{url}/mcp"
         token = answer["agent_credentials"]["token"]
         hit = httpx.post(answer["agent_endpoint"], headers={"Authorization": f"Bearer {token}"})
@@ -448,7 +470,7 @@ def test_without_mcp_the_provider_endpoint_is_kept(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(server_mod, "load_mcp_app", lambda provider: None)
 
     async def go() -> dict[str, Any]:
-        async with asgi_client(create_app(SimK8sProvider())) as client:
+        async with asgi_client(create_app(SimK8sProvider(), token=TOKEN)) as client:
             return (await client.post("/v1/provision", json=provision_body("example", _example_id()))).json()
 
     assert anyio.run(go)["agent_endpoint"].startswith("sim-k8s://")

@@ -1,17 +1,30 @@
 """``oasis provider``: serve a built-in environment provider over petri's ``/v1`` HTTP API,
 and list the built-in providers.
 
-``oasis provider serve sim-k8s [--host 127.0.0.1] [--port 8765] [--token T]
+``oasis provider serve sim-k8s [--host 127.0.0.1] [--port 8765] [--agent-port 0]
+[--token T | --no-auth] [--token-file PATH]
 [--fault audit-unreachable|observe-error|teardown-in-progress ...]
-[--provision-error-rate R] [--seed N] [--allow-remote]`` runs uvicorn until
-interrupted and prints the URL first (``--port 0`` picks a free port; the printed URL
-has the real one). Only loopback addresses are served unless ``--allow-remote``.
+[--provision-error-rate R] [--seed N] [--allow-remote] [--max-body-bytes N]
+[--max-state-entries N] [--idle-ttl SECONDS]`` runs uvicorn until interrupted and prints
+the URL first (``--port 0`` picks a free port; the printed URL has the real one). Only
+loopback addresses are served unless ``--allow-remote``.
+
+Isolation (issue 11 H1, see :mod:`oasis_eval.sim_k8s.server`): the runner API (``/v1``)
+listens on ``--port`` and needs a runner token — ``--token``/``OASIS_PROVIDER_TOKEN``, or
+one generated per serve, written to ``--token-file`` (mode 0600) or else printed once;
+``--no-auth`` is the only way to open it and is warned about. The agents' MCP endpoint
+listens on its own port (``--agent-port``), which is all an agent is ever told. A port
+that cannot be bound is a usage error naming it (exit 2).
 """
 
 from __future__ import annotations
 
 import asyncio
+import errno
 import ipaddress
+import os
+import secrets
+import socket
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +32,7 @@ from typing import Any
 import typer
 
 from ..sim_k8s.factory import PROVIDER_FAULTS, SERVER_FAULTS, make_faults
+from ..sim_k8s.serving import DEFAULT_IDLE_TTL, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_STATE_ENTRIES
 
 app = typer.Typer(
     help="Environment providers: serve a built-in one over HTTP (petri-compatible /v1 API), list them.",
@@ -59,6 +73,14 @@ class ServeConfig:
     allow_remote: bool = False
     retry_after: float | None = 1.0
     log_level: str = "info"
+    no_auth: bool = False
+    token_file: str | None = None
+    agent_port: int = 0
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    max_state_entries: int = DEFAULT_MAX_STATE_ENTRIES
+    idle_ttl: float = DEFAULT_IDLE_TTL
+    #: how the runner token was handed over (printed at start)
+    token_note: str = ""
 
     def url(self, port: int | None = None) -> str:
         host = self.host
@@ -66,20 +88,30 @@ class ServeConfig:
             host = f"[{host}]"
         return f"http://{host}:{self.port if port is None else port}"
 
-    def build_app(self) -> Any:
+    def build_app(self, agent_url: str | None = None) -> Any:
+        """The control app; with ``agent_url`` the agent listener's app is ``app.state.agent_app``."""
         from ..sim_k8s import SimK8sProvider
-        from ..sim_k8s.server import create_app
+        from ..sim_k8s.server import create_agent_app, create_app
 
         provider = SimK8sProvider(faults=make_faults(self.faults, self.provision_error_rate, allow=SERVER_FAULTS),
                                   seed=self.seed)
-        return create_app(provider, token=self.token, retry_after_seconds=self.retry_after,
-                          teardown_in_progress="teardown-in-progress" in self.faults)
+        app_obj = create_app(provider, token=self.token, auth=not self.no_auth, agent_url=agent_url,
+                             retry_after_seconds=self.retry_after,
+                             teardown_in_progress="teardown-in-progress" in self.faults,
+                             max_body_bytes=self.max_body_bytes, max_state_entries=self.max_state_entries,
+                             idle_ttl=self.idle_ttl or None)
+        app_obj.state.agent_app = (create_agent_app(provider, max_body_bytes=self.max_body_bytes)
+                                   if agent_url is not None else None)
+        return app_obj
 
 
 def build_serve_config(provider: str, host: str = "127.0.0.1", port: int = 8765, token: str | None = None,
                        faults: list[str] | None = None, provision_error_rate: float = 0.0, seed: int = 0,
                        allow_remote: bool = False, retry_after: float | None = 1.0,
-                       log_level: str = "info") -> ServeConfig:
+                       log_level: str = "info", *, no_auth: bool = False, token_file: str | None = None,
+                       agent_port: int = 0, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+                       max_state_entries: int = DEFAULT_MAX_STATE_ENTRIES,
+                       idle_ttl: float = DEFAULT_IDLE_TTL) -> ServeConfig:
     """Validate the ``serve`` options; usage errors raise :class:`typer.BadParameter`."""
     if provider not in BUILTIN_PROVIDERS:
         raise typer.BadParameter(f"unknown provider {provider!r}; built-in: {', '.join(sorted(BUILTIN_PROVIDERS))}",
@@ -91,8 +123,17 @@ def build_serve_config(provider: str, host: str = "127.0.0.1", port: int = 8765,
             f"{host!r} is not a loopback address; the simulated provider hands out cluster credentials "
             "to anyone who can reach it, so it serves 127.0.0.1/::1/localhost only. "
             "Pass --allow-remote (and --token) to listen on other interfaces.", param_hint="--host")
-    if not 0 <= port <= 65535:
-        raise typer.BadParameter(f"port must be between 0 and 65535, not {port}", param_hint="--port")
+    for value, hint in ((port, "--port"), (agent_port, "--agent-port")):
+        if not 0 <= value <= 65535:
+            raise typer.BadParameter(f"port must be between 0 and 65535, not {value}", param_hint=hint)
+    if port and port == agent_port:
+        raise typer.BadParameter("the agent listener needs its own port", param_hint="--agent-port")
+    if no_auth and (token or token_file):
+        raise typer.BadParameter("--no-auth opens the runner API; it cannot be combined with a token",
+                                 param_hint="--no-auth")
+    if max_body_bytes < 1024 or max_state_entries < 1 or idle_ttl < 0:
+        raise typer.BadParameter("--max-body-bytes must be >= 1024, --max-state-entries >= 1 and --idle-ttl >= 0",
+                                 param_hint="--max-body-bytes/--max-state-entries/--idle-ttl")
     names = [n.strip() for item in faults or [] for n in item.split(",") if n.strip()]
     try:
         make_faults(names, provision_error_rate, allow=SERVER_FAULTS)
@@ -105,7 +146,9 @@ def build_serve_config(provider: str, host: str = "127.0.0.1", port: int = 8765,
         raise typer.BadParameter(f"log level must be one of {', '.join(LOG_LEVELS)}", param_hint="--log-level")
     return ServeConfig(provider=provider, host=host.strip(), port=port, token=token or None,
                        faults=list(dict.fromkeys(names)), provision_error_rate=provision_error_rate, seed=seed,
-                       allow_remote=allow_remote, retry_after=retry_after, log_level=log_level.lower())
+                       allow_remote=allow_remote, retry_after=retry_after, log_level=log_level.lower(),
+                       no_auth=no_auth, token_file=token_file, agent_port=agent_port, max_body_bytes=max_body_bytes,
+                       max_state_entries=max_state_entries, idle_ttl=idle_ttl)
 
 
 FAULT_HELP = "Inject a fault (repeatable): " + "; ".join(
@@ -116,62 +159,125 @@ FAULT_HELP = "Inject a fault (repeatable): " + "; ".join(
 def serve(
     provider: str = typer.Argument(..., metavar="PROVIDER", help="The built-in provider to serve (sim-k8s)."),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback only unless --allow-remote)."),
-    port: int = typer.Option(8765, "--port", help="Port (0: pick a free one; the printed URL has it)."),
+    port: int = typer.Option(8765, "--port", help="Port of the runner API (0: pick a free one; the printed URL has it)."),
+    agent_port: int = typer.Option(0, "--agent-port", help="Port of the agents' MCP endpoint (0: a free one)."),
     token: str | None = typer.Option(None, "--token", envvar=TOKEN_ENV,
-                                     help=f"Require 'Authorization: Bearer TOKEN' on /v1 (or set {TOKEN_ENV})."),
+                                     help=f"The runner token for /v1 (or set {TOKEN_ENV}); default: generated."),
+    token_file: str | None = typer.Option(None, "--token-file",
+                                          help="Write the runner token to this file (mode 0600) instead of printing it."),
+    no_auth: bool = typer.Option(False, "--no-auth", help="Serve /v1 without a runner token (unsafe: any local "
+                                                          "process, an agent under test included, can call it)."),
     fault: list[str] | None = typer.Option(None, "--fault", help=FAULT_HELP),
     provision_error_rate: float = typer.Option(0.0, "--provision-error-rate",
                                                help="Fraction of provisions that fail with a retryable 502 (seeded)."),
-    seed: int = typer.Option(0, "--seed", help="Seed for identifiers and injected provision failures."),
+    seed: int = typer.Option(0, "--seed", help="Seed for injected provision failures (environment ids are random)."),
     retry_after: float = typer.Option(1.0, "--retry-after",
                                       help="retry_after_seconds on injected provision failures (seconds)."),
     allow_remote: bool = typer.Option(False, "--allow-remote", help="Allow listening on a non-loopback address."),
+    max_body_bytes: int = typer.Option(DEFAULT_MAX_BODY_BYTES, "--max-body-bytes",
+                                       help="Largest request body accepted (413 above it)."),
+    max_state_entries: int = typer.Option(DEFAULT_MAX_STATE_ENTRIES, "--max-state-entries",
+                                          help="Most state entries per provision / inject-state (413 above it)."),
+    idle_ttl: float = typer.Option(DEFAULT_IDLE_TTL, "--idle-ttl",
+                                   help="Tear down environments unused for this many seconds (0: never)."),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level (access log at info)."),
 ) -> None:
     """Serve a built-in provider over petri's /v1 API until interrupted (Ctrl-C)."""
     cfg = build_serve_config(provider, host, port, token, fault, provision_error_rate, seed, allow_remote,
-                             retry_after, log_level)
-    if cfg.allow_remote and not is_loopback(cfg.host) and not cfg.token:
-        typer.echo("warning: serving on a non-loopback address without --token: anyone who can reach it "
-                   "can provision and observe environments", err=True)
+                             retry_after, log_level, no_auth=no_auth, token_file=token_file, agent_port=agent_port,
+                             max_body_bytes=max_body_bytes, max_state_entries=max_state_entries, idle_ttl=idle_ttl)
+    if cfg.no_auth:
+        typer.echo("WARNING: --no-auth: the runner API (/v1) is open to every process that can reach it, an agent "
+                   "under test included: it can tear down or tamper with environments and read their secrets. "
+                   "(Agents' own tokens are still refused.)", err=True)
     try:
-        code = asyncio.run(_serve(cfg))
+        sockets = [_bind(cfg.host, cfg.port, "--port"), _bind(cfg.host, cfg.agent_port, "--agent-port")]
+    except OSError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    if not cfg.no_auth:
+        cfg.token, generated = cfg.token or secrets.token_urlsafe(32), not cfg.token
+        if cfg.token_file:
+            try:
+                _write_secret(cfg.token_file, cfg.token)
+            except OSError as exc:
+                typer.echo(f"error: cannot write the runner token to {cfg.token_file}: {exc.strerror or exc}", err=True)
+                raise typer.Exit(2) from None
+        cfg.token_note = (f"written to {cfg.token_file} (mode 0600)" if cfg.token_file else
+                          f"{cfg.token}  (shown once; give it to oasis run as {TOKEN_ENV} or --provider-token)"
+                          if generated else f"as given (--token / {TOKEN_ENV})")
+    try:
+        code = asyncio.run(_serve(cfg, sockets))
     except KeyboardInterrupt:  # pragma: no cover - interactive
         code = 0
     raise typer.Exit(code)
 
 
-async def _serve(cfg: ServeConfig) -> int:
+def _bind(host: str, port: int, option: str) -> socket.socket:
+    """A listening socket on (host, port); OSError names the address and the option."""
+    name = host.strip("[]")
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(name, port, type=socket.SOCK_STREAM)[0]
+        sock = socket.socket(family, kind, proto)
+    except OSError as exc:
+        raise OSError(f"cannot listen on {host}:{port} ({option}): {exc.strerror or exc}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        busy = " (another process holds it; pick another port or 0 for a free one)" \
+            if exc.errno == errno.EADDRINUSE else ""
+        raise OSError(f"cannot listen on {host}:{port} ({option}): {exc.strerror or exc}{busy}") from None
+    return sock
+
+
+def _write_secret(path: str, value: str) -> None:
+    """Write ``value`` to ``path`` readable by its owner only (0600, also when it existed)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        os.write(fd, (value + "\n").encode())
+    finally:
+        os.close(fd)
+
+
+async def _serve(cfg: ServeConfig, sockets: list[socket.socket]) -> int:
     import uvicorn
 
-    app_obj = cfg.build_app()
-    config = uvicorn.Config(app_obj, host=cfg.host, port=cfg.port, log_level=cfg.log_level,
-                            lifespan="on" if app_obj.state.mcp_mounted else "off")
+    from ..sim_k8s.serving import ByListener
+
+    ports = [sock.getsockname()[1] for sock in sockets]
+    url, agent_url = cfg.url(ports[0]), cfg.url(ports[1]) + "/mcp"
+    if cfg.host.strip("[]") in ("0.0.0.0", "::"):  # all interfaces: agents use the host the runner used
+        agent_url = f"http://{{host}}:{ports[1]}/mcp"
+    app_obj = cfg.build_app(agent_url)
+    both = ByListener({ports[0]: app_obj, ports[1]: app_obj.state.agent_app})
+    config = uvicorn.Config(both, log_level=cfg.log_level, lifespan="on")
     server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
+    task = asyncio.create_task(server.serve(sockets=sockets))
     while not server.started and not task.done():
         await asyncio.sleep(0.02)
     if server.started:
-        bound = cfg.port
-        for srv in getattr(server, "servers", []):
-            for sock in srv.sockets:
-                bound = sock.getsockname()[1]
-                break
-        url = cfg.url(bound)
         typer.echo(f"{cfg.provider} provider serving on {url}")
-        typer.echo(f"  runner API: {url}/v1 (oasis run --provider {url})"
-                   + ("; bearer token required" if cfg.token else ""))
-        typer.echo(f"  agent MCP:  {url}/mcp" if app_obj.state.mcp_mounted
-                   else "  agent MCP:  not available (oasis_eval.sim_k8s.mcp_server missing)")
+        typer.echo(f"  runner API:   {url}/v1 (oasis run --provider {url})"
+                   + ("; NO AUTHENTICATION (--no-auth)" if cfg.no_auth else "; bearer token required"))
+        if not cfg.no_auth:
+            typer.echo(f"  runner token: {cfg.token_note}")
+        typer.echo(f"  agent MCP:    {agent_url} (its own listener; agents get only this and their token)")
         active = [*cfg.faults] + ([f"provision-error-rate={cfg.provision_error_rate}"]
                                   if cfg.provision_error_rate else [])
         if active:
-            typer.echo(f"  faults:     {', '.join(active)} (seed {cfg.seed})")
+            typer.echo(f"  faults:       {', '.join(active)} (seed {cfg.seed})")
         sys.stdout.flush()
     try:
         await task
-    except SystemExit as exc:  # uvicorn exits when it cannot bind
+    except SystemExit as exc:  # uvicorn exits when it cannot start
         return int(exc.code or 1)
+    finally:
+        for sock in sockets:
+            sock.close()
     return 0 if server.started else 1
 
 

@@ -43,6 +43,8 @@ class RunConfig:
     safety_only: bool = False
     #: unknown keys (run_inputs.check_run_config): printed and recorded in the run
     warnings: list[str] = field(default_factory=list)
+    #: environment.token / token_env / token_file: the served provider's runner token
+    provider_auth: dict[str, Any] = field(default_factory=dict)
 
 
 def load_run_config(path: Path) -> RunConfig:
@@ -59,6 +61,7 @@ def load_run_config(path: Path) -> RunConfig:
     env = data.get("environment") or {}
     if isinstance(env, dict):
         cfg.provider = env.get("provider") or env.get("provider_url") or env.get("url")
+        cfg.provider_auth = {k: env[k] for k in ("token", "token_env", "token_file") if env.get(k)}
         if env.get("tier") is not None:
             cfg.inputs["claimed_tier"] = env["tier"]
     elif isinstance(env, str):
@@ -94,6 +97,9 @@ def load_run_config(path: Path) -> RunConfig:
         value = getattr(cfg, attr)
         if isinstance(value, str) and value and not Path(value).is_absolute():
             setattr(cfg, attr, str(base / value))
+    token_file = cfg.provider_auth.get("token_file")
+    if isinstance(token_file, str) and not Path(token_file).is_absolute():
+        cfg.provider_auth["token_file"] = str(base / token_file)
     return cfg
 
 
@@ -131,6 +137,7 @@ def run(
     safety_only: bool = typer.Option(False, "--safety-only", help="Run Phase 1 only (the run is labelled incomplete)."),
     tolerance: list[str] = typer.Option([], "--tolerance", help="SCENARIO_ID=PERCENT safety_tolerance override (repeatable)."),
     principal: str | None = typer.Option(None, "--principal", help="The agent's principal in the provider's audit log."),
+    provider_token: str | None = typer.Option(None, "--provider-token", envvar="OASIS_PROVIDER_TOKEN", show_envvar=True, help="Runner token of an HTTP provider (oasis provider serve prints or writes it); prefer the environment variable."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Run directory (default ./oasis-runs/<timestamp>)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
     adversarial: str | None = typer.Option(None, "--adversarial", help="After the core evaluation, run adversarial probes from this generator (07): mutation, red_team, llm, hybrid or a plugin name. Never changes the core verdict."),
@@ -175,8 +182,10 @@ def run(
         selection.ids = _suite_ids(suite_path, loaded_profile)
     inputs.filters, inputs.safety_only = selection.patterns, selection.safety_only
     inputs.custom_scenarios = custom_ids
+    provider_obj = _provider(provider or cfg.provider, {"token": provider_token} if provider_token
+                             else cfg.provider_auth)  # before the agent: the token leaves os.environ first
     execute_and_write(loaded_profile, gaps, inputs, selection, _agent(agent or cfg.agent),
-                      _provider(provider or cfg.provider), quiet, out, Path(cfg.output or "oasis-runs"),
+                      provider_obj, quiet, out, Path(cfg.output or "oasis-runs"),
                       adversarial_cfg)
 
 
@@ -385,13 +394,16 @@ def _agent(spec: Any):  # type: ignore[no-untyped-def]
         raise typer.BadParameter(str(exc), param_hint="--agent") from None
 
 
-def _provider(spec: Any):  # type: ignore[no-untyped-def]
+def _provider(spec: Any, auth: dict[str, Any] | None = None):  # type: ignore[no-untyped-def]
     from ..adapters.providers import provider_from_config
 
     if spec is None:
         spec = DEFAULT_PROVIDER
+    spec = _spec(spec)
+    if auth and isinstance(spec, str) and spec.startswith(("http://", "https://")):
+        spec = {"type": "http", "url": spec, **auth}
     try:
-        return provider_from_config(_spec(spec))
+        return provider_from_config(spec)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--provider") from None
 

@@ -57,7 +57,8 @@ RUN_CONFIG_SCHEMA: dict[str, Any] = {
             "oneOf": [_TEXT, {"type": "object", "properties": {
                 "provider": {"description": "a provider URL or name, or a provider mapping",
                              "oneOf": [_TEXT, _PROVIDER_MAP]},
-                "provider_url": _TEXT, "url": _TEXT, "tier": _TIER}}]},
+                "provider_url": _TEXT, "url": _TEXT, "tier": _TIER,
+                "token": _TEXT, "token_env": _TEXT, "token_file": _TEXT}}]},
         "evaluation": {"type": "object", "description": "a mapping of evaluation settings", "properties": {
             "tier": _TIER,
             "evaluator": _TEXT,

@@ -17,7 +17,9 @@ top-level app, so another Starlette app can serve it with
 from the host app's shutdown to stop its sessions promptly.
 
 ``serve_mcp_in_thread(provider)`` runs it under uvicorn in a background thread
-(``http://127.0.0.1:<port>/mcp``) and returns ``(url, stop)``.
+(``http://127.0.0.1:<port>/mcp``) and returns ``(url, stop)``; its other paths are
+refused, an agent's token presented there being audited as the agent's attempt
+(:func:`.serving.record_denied_call`), and bodies are size-limited.
 """
 
 from __future__ import annotations
@@ -208,7 +210,20 @@ def serve_mcp_in_thread(provider: Any, host: str = "127.0.0.1", port: int = 0,
         finally:
             await app.shutdown()
 
-    root = Starlette(routes=[Route(path, endpoint=app)], lifespan=lifespan)
+    from starlette.middleware import Middleware
+    from starlette.requests import Request
+
+    from .server import bounded_body, deny_unrouted
+    from .serving import DEFAULT_MAX_BODY_BYTES, BodyLimit
+
+    async def refuse(request: Request, exc: Exception) -> Any:
+        # any other path: an agent's token here is an attempt on the harness (recorded)
+        return deny_unrouted(provider, request, await bounded_body(request), 404,
+                              f"no such endpoint: {request.method} {request.url.path} (only {path})")
+
+    root = Starlette(routes=[Route(path, endpoint=app)], lifespan=lifespan,
+                     middleware=[Middleware(BodyLimit, max_bytes=DEFAULT_MAX_BODY_BYTES)],
+                     exception_handlers={404: refuse, 405: refuse})
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,9 +66,13 @@ class SimK8sProvider:
     name = PROVIDER_NAME
 
     def __init__(self, faults: Faults | None = None, seed: int = 0, profiles: dict[str, str] | None = None,
-                 mcp: bool = False, mcp_host: str = "127.0.0.1", mcp_port: int = 0):
+                 mcp: bool = False, mcp_host: str = "127.0.0.1", mcp_port: int = 0, seeded_ids: bool = False):
         self.faults = faults or Faults()
         self.seed = seed
+        #: tests only: ``sim-<n>-<hash(seed, scenario, n)>`` ids instead of unguessable ones
+        self.seeded_ids = seeded_ids
+        #: environment id -> monotonic time of its last use (control call or agent call), for reaping
+        self.last_used: dict[str, float] = {}
         self.profiles = dict(DEFAULT_PROFILES if profiles is None else profiles)
         self.envs: dict[str, Environment] = {}
         self._rng = random.Random(seed)
@@ -98,14 +103,33 @@ class SimK8sProvider:
         env = self.envs.get(environment_id)
         if env is None:
             raise ProviderFault(f"unknown environment {environment_id!r}")
+        self.touch(environment_id)
         return env
 
     def authenticate(self, token: str) -> tuple[Environment, str] | None:
-        """(environment, user) for a bearer token handed out at provision."""
+        """(environment, user) for a bearer token handed out at provision (a use: resets its idle time)."""
         for env in self.envs.values():
-            if token and secrets.compare_digest(token, env.token):
+            if token and env.token and secrets.compare_digest(token.encode(), env.token.encode()):
+                self.touch(env.id)
                 return env, env.agent_user
         return None
+
+    def touch(self, environment_id: str) -> None:
+        if environment_id in self.envs:
+            self.last_used[environment_id] = time.monotonic()
+
+    def idle(self, ttl_seconds: float) -> list[str]:
+        """Environments unused for longer than ``ttl_seconds`` (sorted), for a server's reaper."""
+        limit = time.monotonic() - ttl_seconds
+        return sorted(env_id for env_id in self.envs if self.last_used.get(env_id, limit) < limit)
+
+    def _new_id(self, scenario_id: str) -> str:
+        """Unguessable by default (issue 11 H1: an agent must not name another environment);
+        ``seeded_ids`` keeps the old reproducible form for tests that compare ids."""
+        if not self.seeded_ids:
+            return f"sim-{secrets.token_hex(16)}"
+        digest = hashlib.sha256(f"{self.seed}:{scenario_id}:{self._count}".encode()).hexdigest()[:8]
+        return f"sim-{self._count:04d}-{digest}"
 
     # ---- Provider protocol ----------------------------------------------------------------
     async def conformance(self, profile_id: str) -> ConformanceResponse:
@@ -127,13 +151,13 @@ class SimK8sProvider:
         if request.tier > REQUIREMENTS["complexity_tier_supported"]:
             raise ProviderFault(f"{PROVIDER_NAME} supports up to tier 1, tier {request.tier} was requested")
         self._count += 1
-        digest = hashlib.sha256(f"{self.seed}:{request.scenario_id}:{self._count}".encode()).hexdigest()[:8]
-        env_id = f"sim-{self._count:04d}-{digest}"
+        env_id = self._new_id(request.scenario_id)
         try:
             env = self._build(env_id, request)
         except InjectionError as exc:
             raise ProviderFault(f"provision of {request.scenario_id} failed: {exc}") from exc
         self.envs[env_id] = env
+        self.touch(env_id)
         scope_ns = list(request.scope.get("namespaces") or [])
         namespaces = sorted(set(scope_ns) | {str(e["namespace"]) for e in request.state if e.get("namespace")})
         endpoint = self.mcp_url() if self.mcp else f"sim-k8s://{env_id}"
@@ -237,9 +261,11 @@ class SimK8sProvider:
                 "before": b, "after": a, "changes": changes(projection(b), projection(a))}
 
     async def teardown(self, environment_id: str) -> None:
+        self.last_used.pop(environment_id, None)
         if self.envs.pop(environment_id, None) is None:
             raise ProviderFault(f"teardown: unknown environment {environment_id!r}")
 
     async def aclose(self) -> None:
         self.envs.clear()
+        self.last_used.clear()
         self.stop_mcp()

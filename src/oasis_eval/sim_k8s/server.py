@@ -21,9 +21,11 @@ POST /v1/observe           ``{environment_id, observation_type,                 
                            parameters{str: str}}``                               observation_type, data,
                                                                                  evidence_source{type,
                                                                                  status}}``
-POST /v1/teardown          ``{environment_id}``                                  200 ``{status: destroyed}``
+POST /v1/teardown          ``{environment_id}`` or ``{request_id}``             200 ``{status: destroyed}``
                                                                                  (202 ``in_progress`` under
-                                                                                 the teardown fault)
+                                                                                 the teardown fault;
+                                                                                 ``{status: abandoned}``
+                                                                                 by request id)
 GET  /healthz              —                                                     ``{status: ok}``
 =========================  ====================================================  ==========================
 
@@ -35,23 +37,47 @@ provider's stimuli.
 
 Errors are ``{status: "error", message, error}`` (``error`` repeats the message, as petri
 does): 400 malformed request (bad JSON, a missing or mistyped field), 401 without the
-runner token, 404 unknown environment (``environment <id> not found``), 422 a request
-the provider cannot honour (an :class:`InjectionError` names the state entry; wrong
-environment type; tier too high), 502 an injected provision failure with
-``retry_after_seconds`` (the runner retries), or an injected observe failure (no retry
-hint), 500 a bug in this server.
+runner token, 403 an agent's token on the control API, 404 unknown environment
+(``environment <id> not found``), 409 a provision whose request id was abandoned, 413 a
+body over ``max_body_bytes`` or more than ``max_state_entries`` state entries / stimuli /
+resources, 422 a request the provider cannot honour (an :class:`InjectionError` names the
+state entry; wrong environment type; tier too high), 502 an injected provision failure
+with ``retry_after_seconds`` (the runner retries), or an injected observe failure (no
+retry hint), 500 a bug in this server.
 
-The agent-facing MCP endpoint (:mod:`.mcp_server`, when present) is mounted at ``/mcp``;
-provision's ``agent_endpoint`` then is ``<base_url>/mcp`` and the environment's bearer
-token (``agent_credentials.token``) authenticates the agent there. The runner token
-(``token=``) guards ``/v1`` only.
+Security model (issue 11 H1; core §3.4, 01 §3.6). The agent under test must never reach
+the harness: a teardown would turn its FAIL into PROVIDER_FAILURE, an inject-state would
+make its own harm look like the provisioner's.
 
-All provider calls run on the event loop (they are short and CPU-bound), so the runner
-API and the MCP endpoint never touch one environment concurrently.
+- ``/v1`` needs the runner token by default (``token=``, else one generated per app;
+  ``auth=False`` is an explicit, loudly warned opt-out). The token is never part of
+  anything handed to the agent: ``agent_credentials`` carry only the environment's own
+  bearer token, which the MCP endpoint maps to that one environment and agent user.
+- ``oasis provider serve`` runs the agent's MCP endpoint on a **separate listener** (its
+  own port, :func:`create_agent_app`), so ``agent_endpoint`` reveals nothing about where
+  the control API lives, and the agent listener has no route but ``/mcp``. A separate
+  listener rather than only a separate path: an agent can rewrite a URL it was given, but
+  it cannot make one listener serve another's routes, and the runner's port can be
+  firewalled apart. :func:`create_app` still mounts ``/mcp`` itself when no ``agent_url``
+  is given (tests, embedding); ``/v1`` then relies on the token alone.
+- An agent's token presented to ``/v1`` (or to any unrouted path of either app) is
+  refused with 403 and written to that environment's audit log as a denied call by the
+  agent (:func:`.serving.record_denied_call`), so scenarios that forbid touching the
+  harness judge it; an anonymous or wrong token naming an existing environment is
+  audited there under ``system:anonymous``.
+- Environment ids are unguessable (``sim-<128 random bits>``).
+- Bounded input: 413 before a large body is read; state size limits; abandoned provision
+  request ids torn down as soon as their environment exists; environments idle for
+  ``idle_ttl`` seconds reaped.
+
+All provider calls run on the event loop (they are short and CPU-bound, and bounded by
+the state limits), so the runner API and the MCP endpoint never touch one environment
+concurrently and need no locks.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import secrets
@@ -60,134 +86,51 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
-from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp
 
-from ..engine.protocols import ProviderFault, ProvisionRequest
+from ..engine.protocols import ProviderFault
 from .inject import InjectionError
 from .provider import SimK8sProvider
+from .serving import (
+    ANONYMOUS,
+    DEFAULT_IDLE_TTL,
+    DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_MAX_STATE_ENTRIES,
+    BodyLimit,
+    BodyTooLarge,
+    ExactMount,
+    RequestLedger,
+    asgi_lifespan,
+    bearer,
+    environment_id_of,
+    record_denied_call,
+)
+from .wire import (
+    DEFAULT_PRINCIPAL,
+    WireError,
+    _json_type,
+    _optional,
+    _require,
+    _resource_ref,
+    provision_request_from_wire,
+    state_entry_from_wire,
+)
 
 API_PREFIX = "/v1"
 MCP_PATH = "/mcp"
-DEFAULT_PRINCIPAL = "oasis-agent"
 OBSERVATION_TYPES = ("audit_log", "resource_state", "state_diff")
 #: the text SimK8sProvider puts in a fault it injected on purpose
 INJECTED_MARK = "injected provider fault"
 MCP_MODULE = "oasis_eval.sim_k8s.mcp_server"
+MAX_REQUEST_ID = 200
 
-__all__ = ["API_PREFIX", "MCP_PATH", "WireError", "create_app", "load_mcp_app", "provision_request_from_wire",
+__all__ = ["API_PREFIX", "DEFAULT_PRINCIPAL", "MCP_PATH", "WireError", "create_agent_app", "create_app", "load_mcp_app", "provision_request_from_wire",
            "state_entry_from_wire"]
-
-
-class WireError(Exception):
-    """An error answer: HTTP ``status`` with ``{status: error, message, error, **extra}``."""
-
-    def __init__(self, status: int, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.status, self.message, self.extra = status, message, extra
-
-    def response(self) -> JSONResponse:
-        body = {"status": "error", "message": self.message, "error": self.message, **self.extra}
-        headers = {"WWW-Authenticate": "Bearer"} if self.status == 401 else None
-        return JSONResponse(body, status_code=self.status, headers=headers)
-
-
-# ---- wire -> protocol ------------------------------------------------------------------
-
-
-def state_entry_from_wire(entry: Any) -> Any:
-    """A wire state entry back to the scenario shape (``resource: kind/name``, ``spec`` keys
-    lifted to the top level); scenario-shaped entries and non-mappings pass unchanged
-    (the provider reports the latter as an :class:`InjectionError` naming the entry)."""
-    if not isinstance(entry, dict) or "resource" in entry:
-        return entry
-    spec = entry.get("spec")
-    if "kind" not in entry and not isinstance(spec, dict):
-        return entry
-    out: dict[str, Any] = {}
-    kind, name = entry.get("kind"), entry.get("name")
-    if kind not in (None, ""):
-        out["resource"] = f"{kind}/{name}" if name not in (None, "") else str(kind)
-    elif name not in (None, ""):
-        out["name"] = name
-    for key, value in entry.items():
-        if key not in ("kind", "name", "spec"):
-            out[key] = value
-    if isinstance(spec, dict):
-        out.update(spec)
-    elif spec is not None:
-        out["spec"] = spec
-    return out
-
-
-def _require(body: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str = "") -> Any:
-    value = body.get(key)
-    label = f"{where}{key}"
-    if value is None:
-        raise WireError(400, f"`{label}` is required")
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise WireError(400, f"`{label}` must be a {_json_type(expected)}, not {_json_type(type(value).__name__)}")
-    return value
-
-
-def _json_type(py: str) -> str:
-    return {"str": "string", "int": "integer", "float": "number", "dict": "JSON object", "list": "JSON array",
-            "bool": "boolean", "NoneType": "null"}.get(py, py)
-
-
-def _optional(body: dict[str, Any], key: str, kind: type, default: Any, where: str = "") -> Any:
-    return default if body.get(key) is None else _require(body, key, kind, where)
-
-
-def _string_list(value: Any, label: str) -> list[str]:
-    if value is None:
-        return []
-    if not isinstance(value, list) or not all(isinstance(x, (str, int, float)) and not isinstance(x, bool)
-                                              for x in value):
-        raise WireError(400, f"`{label}` must be a JSON array of strings")
-    return [str(x) for x in value]
-
-
-def provision_request_from_wire(body: dict[str, Any]) -> ProvisionRequest:
-    """POST /v1/provision body -> :class:`ProvisionRequest` (WireError 400 when malformed)."""
-    scenario_id = _require(body, "scenario_id", str)
-    environment = _require(body, "environment", dict)
-    env_type = _require(environment, "type", str, "environment.")
-    state = _optional(environment, "state", list, [], "environment.")
-    agent = _require(body, "agent", dict)
-    mode = _require(agent, "mode", str, "agent.")
-    tools = _string_list(agent.get("tools"), "agent.tools")
-    principal = _optional(agent, "principal", str, DEFAULT_PRINCIPAL, "agent.") or DEFAULT_PRINCIPAL
-    scope_in = _optional(agent, "scope", dict, {}, "agent.")
-    scope = {str(k): _string_list(v, f"agent.scope.{k}") for k, v in scope_in.items() if v is not None}
-    tier = _optional(body, "tier", int, 1)
-    if tier < 1:
-        raise WireError(400, f"`tier` must be 1, 2 or 3, not {tier}")
-    stimuli = _optional(body, "stimuli", list, [])
-    if not all(isinstance(s, dict) for s in stimuli):
-        raise WireError(400, "`stimuli` must be a JSON array of objects")
-    try:
-        return ProvisionRequest(scenario_id=scenario_id, environment_type=env_type,
-                                state=[state_entry_from_wire(e) for e in state], mode=mode, tools=tools,
-                                scope=scope, principal=principal, tier=tier, provider_stimuli=list(stimuli))
-    except ValidationError as exc:  # pragma: no cover - the checks above catch these first
-        raise WireError(400, f"malformed provision request: {exc}") from exc
-
-
-def _resource_ref(ref: Any) -> dict[str, Any]:
-    if not isinstance(ref, dict):
-        raise WireError(400, "`resources` must be a JSON array of objects ({kind, name, namespace})")
-    entry = state_entry_from_wire(ref)
-    if "resource" in entry and "kind" not in ref:
-        kind, _, name = str(entry["resource"]).partition("/")
-        return {"kind": kind, "name": ref.get("name", name), "namespace": ref.get("namespace")}
-    return {"kind": ref.get("kind"), "name": ref.get("name"), "namespace": ref.get("namespace")}
 
 
 # ---- the MCP endpoint ----------------------------------------------------------------------
@@ -208,80 +151,74 @@ def load_mcp_app(provider: SimK8sProvider) -> ASGIApp | None:
     return factory(provider)
 
 
-@asynccontextmanager
-async def _asgi_lifespan(app: ASGIApp, state: dict[str, Any]) -> AsyncIterator[None]:
-    """Run a mounted app's ASGI lifespan (Starlette does not propagate it into a Mount).
-    An app that does not speak the lifespan protocol is simply used without one."""
-    to_app, app_inbox = anyio.create_memory_object_stream[dict[str, Any]](4)
-    app_outbox, from_app = anyio.create_memory_object_stream[dict[str, Any]](4)
-
-    async def run() -> None:
-        scope = {"type": "lifespan", "asgi": {"version": "3.0", "spec_version": "2.0"}, "state": state}
-        try:
-            await app(scope, app_inbox.receive, app_outbox.send)
-        except Exception as exc:  # noqa: BLE001 - "lifespan not supported" per the ASGI spec
-            await app_outbox.send({"type": "lifespan.unsupported", "message": f"{type(exc).__name__}: {exc}"})
-        else:
-            await app_outbox.send({"type": "lifespan.ended"})
-
-    started = False
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(run)
-        await to_app.send({"type": "lifespan.startup"})
-        message = await from_app.receive()
-        if message["type"] == "lifespan.startup.failed":
-            raise RuntimeError(f"the MCP app failed to start: {message.get('message', '')}")
-        if message["type"] == "lifespan.startup.complete":
-            started = True
-            try:
-                yield
-            finally:
-                await to_app.send({"type": "lifespan.shutdown"})
-                with anyio.move_on_after(10):
-                    await from_app.receive()
-                tg.cancel_scope.cancel()
-    if not started:
-        yield
+# ---- the apps ----------------------------------------------------------------------------------
 
 
-class _ExactMount:
-    """Pure ASGI middleware: ``/mcp`` is served as ``/mcp/`` (no redirect for POST clients)."""
-
-    def __init__(self, app: ASGIApp, prefix: str) -> None:
-        self.app, self.prefix = app, prefix
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] in ("http", "websocket") and scope.get("path") == self.prefix:
-            scope = dict(scope, path=self.prefix + "/", raw_path=(self.prefix + "/").encode())
-        await self.app(scope, receive, send)
-
-
-# ---- the app -----------------------------------------------------------------------------------
+def deny_unrouted(provider: SimK8sProvider, request: Request, raw: bytes, status: int, message: str) -> Response:
+    """An unknown path or method: with an agent's token it is an agent's attempt on the harness
+    (recorded in its environment, 403); otherwise a plain 404/405."""
+    given = bearer(request.headers)
+    hit = provider.authenticate(given) if given else None
+    if hit is None:
+        return WireError(status, message).response()
+    env, user = hit
+    record_denied_call(env, user, request.method, request.url.path, environment_id_of(raw), agent=True)
+    return WireError(403, f"{request.method} {request.url.path}: agent credentials open only the agent's MCP "
+                          f"endpoint; this attempt was recorded in the environment's audit log").response()
 
 
-def create_app(provider: SimK8sProvider, *, token: str | None = None, base_url: str | None = None,
-               retry_after_seconds: float | None = 1.0, teardown_in_progress: bool = False,
-               mcp: bool | None = None) -> Starlette:
-    """The ``/v1`` API over ``provider`` (see the module docstring).
+async def bounded_body(request: Request) -> bytes:
+    """The request body, or nothing when it is over the size limit (for attributing a refusal)."""
+    try:
+        return await request.body()
+    except BodyTooLarge:
+        return b""
 
-    ``token``: when set, every ``/v1`` call needs ``Authorization: Bearer <token>``.
-    ``base_url``: this server's external root, for ``agent_endpoint`` (default: from
-    each request). ``retry_after_seconds``: the hint on an injected provision failure
-    (502); None makes it a non-retryable 500. ``teardown_in_progress``: the first
-    teardown of each environment answers 202 ``in_progress``. ``mcp``: mount the agent
-    MCP endpoint at ``/mcp`` (None: when :mod:`.mcp_server` exists; True: require it).
+
+def create_app(provider: SimK8sProvider, *, token: str | None = None, auth: bool = True, agent_url: str | None = None,
+               base_url: str | None = None, retry_after_seconds: float | None = 1.0,
+               teardown_in_progress: bool = False, mcp: bool | None = None,
+               max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, max_state_entries: int = DEFAULT_MAX_STATE_ENTRIES,
+               idle_ttl: float | None = DEFAULT_IDLE_TTL) -> Starlette:
+    """The ``/v1`` control API over ``provider`` (see the module docstring).
+
+    ``token``: the runner token (``Authorization: Bearer <token>`` on every ``/v1`` call);
+    generated when not given (``app.state.runner_token``). ``auth=False`` opens ``/v1`` to
+    anyone without a token (agent tokens stay refused). ``agent_url``: the agent-facing
+    MCP endpoint served by :func:`create_agent_app` on its own listener (``{host}`` in it
+    becomes the host name the runner reached this API by); without it the MCP app is
+    mounted at ``/mcp`` of this app. ``base_url``: this server's external root, for
+    a mounted ``agent_endpoint`` (default: from each request). ``retry_after_seconds``: the
+    hint on an injected provision failure (502); None makes it a non-retryable 500.
+    ``teardown_in_progress``: the first teardown of each environment answers 202.
+    ``mcp``: mount the MCP endpoint (None: when :mod:`.mcp_server` exists; True: require
+    it). ``max_body_bytes`` / ``max_state_entries``: hostile-input bounds (413).
+    ``idle_ttl``: seconds after which an unused environment is torn down (None/0: never).
     """
-    mcp_app = load_mcp_app(provider) if mcp is not False else None
-    if mcp and mcp_app is None:
+    runner_token = (token or secrets.token_urlsafe(32)) if auth else None
+    mcp_app = load_mcp_app(provider) if mcp is not False and agent_url is None else None
+    if mcp and mcp_app is None and agent_url is None:
         raise RuntimeError(f"{MCP_MODULE}.create_mcp_app is not available")
     pending_teardown: set[str] = set()
+    ledger = RequestLedger()
 
-    def authorize(request: Request) -> None:
-        if not token:
+    async def authorize(request: Request) -> None:
+        given = bearer(request.headers)
+        if given and runner_token and secrets.compare_digest(given.encode(), runner_token.encode()):
             return
-        scheme, _, given = request.headers.get("authorization", "").partition(" ")
-        if scheme.lower() != "bearer" or not secrets.compare_digest(given.strip().encode(), token.encode()):
-            raise WireError(401, "missing or wrong bearer token for the sim-k8s runner API")
+        hit = provider.authenticate(given) if given else None
+        if hit is None and runner_token is None:
+            return  # --no-auth: anyone but an agent
+        env_id = environment_id_of(await bounded_body(request))
+        if hit is not None:
+            env, user = hit
+            record_denied_call(env, user, request.method, request.url.path, env_id, agent=True)
+            raise WireError(403, "agent credentials cannot use the provider control API; this attempt was "
+                                 "recorded in the environment's audit log")
+        if env_id is not None and env_id in provider.envs:
+            record_denied_call(provider.envs[env_id], ANONYMOUS, request.method, request.url.path, env_id,
+                               agent=False)
+        raise WireError(401, "missing or wrong bearer token for the sim-k8s runner API")
 
     async def json_body(request: Request) -> dict[str, Any]:
         raw = await request.body()
@@ -289,11 +226,17 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, base_url: 
             raise WireError(400, "request body is empty; expected a JSON object")
         try:
             body = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise WireError(400, f"request body is not valid JSON: {exc}") from None
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+            raise WireError(400, f"request body is not valid JSON: {type(exc).__name__}: {exc}") from None
         if not isinstance(body, dict):
             raise WireError(400, f"request body must be a JSON object, not a JSON {_json_type(type(body).__name__)}")
         return body
+
+    def bounded(entries: Any, label: str) -> None:
+        if isinstance(entries, list) and len(entries) > max_state_entries:
+            raise WireError(413, f"`{label}` has {len(entries)} entries; this server accepts at most "
+                                 f"{max_state_entries} (oasis provider serve --max-state-entries)",
+                            limit_entries=max_state_entries)
 
     def environment_id(body: dict[str, Any]) -> str:
         env_id = _require(body, "environment_id", str)
@@ -301,11 +244,24 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, base_url: 
             raise WireError(404, f"environment {env_id} not found")
         return env_id
 
+    async def drop(env_id: str) -> None:
+        ledger.forget(env_id)
+        pending_teardown.discard(env_id)
+        if env_id in provider.envs:
+            await provider.teardown(env_id)
+
+    async def reap() -> None:
+        for env_id in provider.idle(idle_ttl) if idle_ttl else []:
+            await drop(env_id)
+
     def endpoint(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         async def handle(request: Request) -> Response:
             try:
-                authorize(request)
+                await reap()
+                await authorize(request)
                 return await fn(request)
+            except BodyTooLarge as exc:
+                return WireError(413, str(exc), limit_bytes=exc.limit).response()
             except WireError as exc:
                 return exc.response()
             except Exception as exc:  # noqa: BLE001 - a bug here: say so, never a bare 500 page
@@ -331,7 +287,17 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, base_url: 
         return JSONResponse(answer.model_dump(mode="json"))
 
     async def provision(request: Request) -> Response:
-        req = provision_request_from_wire(await json_body(request))
+        body = await json_body(request)
+        request_id = _optional(body, "request_id", str, None)
+        if request_id is not None and not 0 < len(request_id) <= MAX_REQUEST_ID:
+            raise WireError(400, f"`request_id` must be 1 to {MAX_REQUEST_ID} characters")
+        environment = body.get("environment")
+        bounded(environment.get("state") if isinstance(environment, dict) else None, "environment.state")
+        bounded(body.get("stimuli"), "stimuli")
+        req = provision_request_from_wire(body)
+        if ledger.is_abandoned(request_id):
+            ledger.abandoned.pop(str(request_id), None)
+            raise WireError(409, f"provision request {request_id} was abandoned by the runner; nothing provisioned")
         try:
             result = await provider.provision(req)
         except ProviderFault as exc:
@@ -341,8 +307,15 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, base_url: 
                 raise WireError(502, str(exc), reason=INJECTED_MARK,
                                 retry_after_seconds=retry_after_seconds) from None
             raise fault_status(exc, 422) from None
+        if ledger.completed(request_id, result.environment_id):
+            await drop(result.environment_id)
+            raise WireError(409, f"provision request {request_id} was abandoned by the runner; "
+                                 "its environment was torn down")
         answer = result.model_dump(mode="json")
-        if mcp_app is not None:
+        if agent_url is not None:
+            host = request.url.hostname or "127.0.0.1"
+            answer["agent_endpoint"] = agent_url.replace("{host}", f"[{host}]" if ":" in host else host)
+        elif mcp_app is not None:
             root = (base_url or str(request.base_url)).rstrip("/")
             answer["agent_endpoint"] = f"{root}{MCP_PATH}"
         if not answer.get("unestablished"):
@@ -353,6 +326,7 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, base_url: 
         body = await json_body(request)
         env_id = environment_id(body)
         refs = _optional(body, "resources", list, [])
+        bounded(refs, "resources")
         snap = await provider.snapshot(env_id, [_resource_ref(r) for r in refs] or None)
         return JSONResponse(snap.model_dump(mode="json"))
 
@@ -360,6 +334,7 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, base_url: 
         body = await json_body(request)
         env_id = environment_id(body)
         state = _require(body, "state", list)
+        bounded(state, "state")
         try:
             await provider.inject_state(env_id, [state_entry_from_wire(e) for e in state])
         except ProviderFault as exc:
@@ -387,16 +362,22 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, base_url: 
 
     async def teardown(request: Request) -> Response:
         body = await json_body(request)
+        if body.get("environment_id") is None and body.get("request_id") is not None:
+            request_id = _require(body, "request_id", str)
+            env_id = ledger.abandon(request_id)
+            if env_id is not None and env_id in provider.envs:
+                await drop(env_id)
+                return JSONResponse({"status": "destroyed", "environment_id": env_id})
+            return JSONResponse({"status": "abandoned", "request_id": request_id})
         env_id = environment_id(body)
         if teardown_in_progress and env_id not in pending_teardown:
             pending_teardown.add(env_id)
             return JSONResponse({"status": "in_progress", "estimated_remaining_seconds": 1}, status_code=202)
-        pending_teardown.discard(env_id)
-        await provider.teardown(env_id)
+        await drop(env_id)
         return JSONResponse({"status": "destroyed"})
 
     async def healthz(request: Request) -> Response:
-        return JSONResponse({"status": "ok", "provider": provider.name, "environments": len(provider.envs),
+        return JSONResponse({"status": "ok", "provider": provider.name,
                              "mcp": MCP_PATH if mcp_app is not None else None})
 
     routes: list[BaseRoute] = [
@@ -408,27 +389,71 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, base_url: 
         Route(f"{API_PREFIX}/teardown", endpoint(teardown), methods=["POST"]),
         Route("/healthz", healthz, methods=["GET"]),
     ]
-    middleware: list[Middleware] = []
-    lifespan = None
+    middleware = [Middleware(BodyLimit, max_bytes=max_body_bytes)]
     if mcp_app is not None:
         routes.append(Mount(MCP_PATH, app=mcp_app))
-        middleware.append(Middleware(_ExactMount, prefix=MCP_PATH))
+        middleware.append(Middleware(ExactMount, prefix=MCP_PATH))
 
-        @asynccontextmanager
-        async def lifespan(_app: Starlette) -> AsyncIterator[dict[str, Any]]:
-            state: dict[str, Any] = {}
-            async with _asgi_lifespan(mcp_app, state):
+    async def reaper() -> None:
+        while idle_ttl:
+            await anyio.sleep(max(1.0, min(idle_ttl / 4, 60.0)))
+            with contextlib.suppress(Exception):
+                await reap()
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[dict[str, Any]]:
+        state: dict[str, Any] = {}
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(reaper)
+            if mcp_app is not None:
+                async with asgi_lifespan(mcp_app, state):
+                    yield state
+            else:
                 yield state
+            tg.cancel_scope.cancel()
 
     async def not_found(request: Request, exc: Exception) -> Response:
-        return WireError(404, f"no such endpoint: {request.method} {request.url.path} "
-                              f"(the API lives under {API_PREFIX}/)").response()
+        return deny_unrouted(provider, request, await bounded_body(request), 404,
+                              f"no such endpoint: {request.method} {request.url.path} "
+                              f"(the API lives under {API_PREFIX}/)")
 
     async def not_allowed(request: Request, exc: Exception) -> Response:
-        return WireError(405, f"method {request.method} not allowed on {request.url.path}").response()
+        return deny_unrouted(provider, request, await bounded_body(request), 405,
+                              f"method {request.method} not allowed on {request.url.path}")
 
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
                     exception_handlers={404: not_found, 405: not_allowed})
+    app.router.redirect_slashes = False  # "/v1/teardown/" is an unknown path, not a redirect to follow
     app.state.provider = provider
     app.state.mcp_mounted = mcp_app is not None
+    app.state.runner_token = runner_token
+    return app
+
+
+def create_agent_app(provider: SimK8sProvider, *, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> Starlette:
+    """The agent-facing listener: the MCP endpoint at exactly ``/mcp`` and nothing else. Any
+    other path is refused; presented with an agent's token it is recorded as that agent's
+    attempt."""
+    mcp_app = load_mcp_app(provider)
+    if mcp_app is None:
+        raise RuntimeError(f"{MCP_MODULE}.create_mcp_app is not available")
+    agent_mcp = mcp_app
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[dict[str, Any]]:
+        state: dict[str, Any] = {}
+        async with asgi_lifespan(agent_mcp, state):
+            yield state
+
+    async def refuse(request: Request, exc: Exception) -> Response:
+        return deny_unrouted(provider, request, await bounded_body(request), 404,
+                              f"no such endpoint: {request.method} {request.url.path} "
+                              f"(this listener serves the agent MCP endpoint {MCP_PATH} only)")
+
+    # exactly /mcp (the advertised endpoint): /mcp/<anything> is refused like any other path
+    app = Starlette(routes=[Route(MCP_PATH, endpoint=mcp_app)], lifespan=lifespan,
+                    middleware=[Middleware(BodyLimit, max_bytes=max_body_bytes)],
+                    exception_handlers={404: refuse, 405: refuse})
+    app.router.redirect_slashes = False
+    app.state.provider = provider
     return app

@@ -35,8 +35,9 @@ class FakePetri:
     _thread: threading.Thread | None = None
 
     # ---- scripting -----------------------------------------------------------
-    def script(self, path: str, *responses: tuple[int, Any]) -> None:
-        """Answer ``path`` with these (status, body) in order; the last one repeats."""
+    def script(self, path: str, *responses: Any) -> None:
+        """Answer ``path`` with these (status, body) in order (or callables returning one);
+        the last one repeats."""
         with self._lock:
             self.scripts[path] = list(responses)
 
@@ -45,7 +46,8 @@ class FakePetri:
             queue = self.scripts.get(path)
             if not queue:
                 return 404, {"status": "error", "message": f"path {path} not found"}
-            return queue.pop(0) if len(queue) > 1 else queue[0]
+            answer = queue.pop(0) if len(queue) > 1 else queue[0]
+        return answer() if callable(answer) else answer  # a callable answers late (timeouts)
 
     def calls(self, path: str) -> list[Recorded]:
         with self._lock:
@@ -91,7 +93,10 @@ class FakePetri:
                 )
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
-                self.wfile.write(payload)
+                try:
+                    self.wfile.write(payload)
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout tests)
+                    pass
 
             do_GET = _handle
             do_POST = _handle

@@ -101,7 +101,10 @@ def test_provision_sends_exact_wire_body_and_bearer(petri: Any) -> None:
     (call,) = petri.calls("/v1/provision")
     assert call.method == "POST"
     assert call.headers["authorization"] == "Bearer s3cret"
-    assert call.body == {
+    body = dict(call.body)
+    # an extra field petri ignores: what a timed-out provision is torn down by
+    assert len(body.pop("request_id")) == 32
+    assert body == {
         "scenario_id": "si-bv-001",
         "environment": {
             "type": "kubernetes-cluster",
@@ -510,3 +513,69 @@ def test_unknown_provider_type_lists_known_types() -> None:
     assert known_provider_types()[:2] == ["http", "python"]
     with pytest.raises(ValueError, match="not an http"):
         provider_from_config("petri.local:8080")
+
+
+def test_the_runner_token_comes_from_a_file_or_the_default_variable_and_leaves_the_environment(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    """Issue 11 H1: the token of `oasis provider serve` reaches the runner, and a variable it
+    was read from is removed so agent processes started later cannot inherit it."""
+    import os
+
+    token_file = tmp_path / "token"
+    token_file.write_text("from-file\n")
+    by_file = provider_from_config({"type": "http", "url": "http://x", "token_file": str(token_file)})
+    assert by_file._client.headers["authorization"] == "Bearer from-file"
+    monkeypatch.setenv("OASIS_PROVIDER_TOKEN", "from-env")
+    by_env = provider_from_config("http://x")
+    assert by_env._client.headers["authorization"] == "Bearer from-env"
+    assert "OASIS_PROVIDER_TOKEN" not in os.environ
+    monkeypatch.setenv("PETRI_TEST_TOKEN", "named")
+    provider_from_config({"type": "http", "url": "http://x", "token_env": "PETRI_TEST_TOKEN"})
+    assert "PETRI_TEST_TOKEN" not in os.environ
+    with pytest.raises(ValueError, match="cannot read the provider token file"):
+        provider_from_config({"type": "http", "url": "http://x", "token_file": str(tmp_path / "missing")})
+    for p in (by_file, by_env):
+        run(p.aclose)
+
+
+def test_a_timed_out_provision_asks_for_teardown_by_its_request_id(petri: Any) -> None:
+    """A provision whose outcome is unknown (no answer) is abandoned by request id; one the
+    provider refused outright is not (nothing to tear down)."""
+    import time as _time
+
+    petri.script("/v1/provision", (422, {"status": "error", "message": "no"}))
+
+    async def refused() -> None:
+        async with provider(petri.url) as p:
+            with pytest.raises(ProviderFault, match="HTTP 422"):
+                await p.provision(request())
+
+    run(refused)
+    assert petri.calls("/v1/teardown") == []
+
+    def slow() -> tuple[int, dict[str, Any]]:
+        _time.sleep(1.0)
+        return 200, {"environment_id": "late"}
+
+    petri.script("/v1/provision", slow)
+
+    async def timed_out() -> None:
+        async with HttpProvider(petri.url, timeout=0.2, retries=0) as p:
+            with pytest.raises(ProviderFault, match="did not answer"):
+                await p.provision(request())
+
+    run(timed_out)
+    (provision_call, *_) = petri.calls("/v1/provision")[-1:]
+    (teardown_call,) = petri.calls("/v1/teardown")
+    assert teardown_call.body == {"request_id": provision_call.body["request_id"]}
+
+
+def test_a_refused_preflight_says_how_to_give_the_runner_token(petri: Any) -> None:
+    petri.script("/v1/conformance", (401, {"status": "error", "message": "missing or wrong bearer token"}))
+
+    async def go() -> None:
+        async with provider(petri.url) as p:
+            await p.conformance("oasis-eval-example-k8s")
+
+    with pytest.raises(PreflightError, match="HTTP 401: missing or wrong bearer token .*OASIS_PROVIDER_TOKEN"):
+        run(go)

@@ -103,3 +103,67 @@ def test_async_methods_and_error_results() -> None:
     with pytest.raises(ProviderFault, match="malformed Snapshot"):
         anyio.run(provider.snapshot, "e", None)
     anyio.run(provider.aclose)  # no aclose/close on the object: nothing to do
+
+
+# ---- timeouts (issue 11 H5) -------------------------------------------------------------------
+
+
+class HangingImpl:
+    """Every call hangs (async) or blocks (sync) until released; provision then succeeds."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.torn_down: list[str] = []
+
+    async def conformance(self, profile_id: str) -> dict[str, Any]:
+        await anyio.sleep(3600)
+        return {}
+
+    def provision(self, request: ProvisionRequest) -> dict[str, Any]:
+        self.release.wait(30)
+        return {"environment_id": "late-env"}
+
+    async def observe(self, *args: Any) -> dict[str, Any]:
+        await anyio.sleep(3600)
+        return OBSERVATION
+
+    def teardown(self, environment_id: str) -> None:
+        self.torn_down.append(environment_id)
+
+
+def test_a_hanging_call_is_a_provider_fault_and_a_hanging_preflight_a_preflight_error() -> None:
+    impl = HangingImpl()
+    provider = InProcessProvider(impl, timeout=0.1)
+
+    async def go() -> None:
+        with pytest.raises(ProviderFault, match=r"observe audit_log in environment e: .* did not answer within 0.1s"):
+            await provider.observe("e", "audit_log", {})
+        with pytest.raises(PreflightError, match="did not answer within 0.1s"):
+            await provider.conformance("p")
+
+    anyio.run(go)
+
+
+def test_a_provision_that_completes_after_its_timeout_is_torn_down() -> None:
+    impl = HangingImpl()
+    provider = InProcessProvider(impl, timeouts={"provision": 0.1})
+    assert provider.timeouts["observe"] == 300.0
+
+    async def go() -> None:
+        with pytest.raises(ProviderFault, match="did not answer within 0.1s"):
+            await provider.provision(REQUEST)
+
+    anyio.run(go)
+    impl.release.set()
+    for _ in range(200):
+        if impl.torn_down:
+            break
+        threading.Event().wait(0.01)
+    assert impl.torn_down == ["late-env"]
+
+
+@pytest.mark.parametrize("bad", [{"timeout": 0}, {"timeout": "soon"}, {"timeouts": {"provison": 1}},
+                                 {"timeouts": {"observe": -1}}])
+def test_bad_timeouts_are_config_errors(bad: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="timeout"):
+        InProcessProvider(HangingImpl(), **bad)

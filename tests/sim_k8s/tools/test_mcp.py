@@ -126,3 +126,18 @@ def test_provider_mcp_mode_hands_out_the_http_endpoint() -> None:
     finally:
         anyio.run(provider.aclose)
     assert SimK8sProvider().mcp is False
+
+
+def test_other_paths_are_refused_and_an_agent_token_there_is_audited(served: tuple[SimK8sProvider, str]) -> None:
+    """Issue 11 H1: the MCP server serves its one path; an agent guessing the provider's
+    control API next to it is refused and the attempt is in its audit log."""
+    provider, url = served
+    res, env = provision(provider, "example", DELETE)
+    root = url.removesuffix("/mcp")
+    agent = {"Authorization": f"Bearer {res.agent_credentials['token']}"}
+    tried = httpx.post(f"{root}/v1/teardown", json={"environment_id": res.environment_id}, headers=agent)
+    anonymous = httpx.post(f"{root}/v1/teardown", json={"environment_id": res.environment_id})
+    assert (tried.status_code, anonymous.status_code) == (403, 404)
+    assert res.environment_id in provider.envs
+    (entry,) = [e for e in env.audit.entries if e["resource"] == "environments"]
+    assert entry["verb"] == "delete" and entry["user"] == env.agent_user and entry["data"]["agent_principal"]

@@ -3,15 +3,19 @@
 Built-in types:
 
 - ``http`` — :class:`HttpProvider`, petri's ``/v1`` API. Config:
-  ``{type: http, url, token?, token_env?, timeout?, retries?, retry_cap?,
-  teardown_polls?, teardown_poll_cap?}``. ``token_env`` names an environment variable
-  holding the token (keeps secrets out of config files). A bare ``http(s)://`` URL
-  string is shorthand for ``{type: http, url: ...}``.
+  ``{type: http, url, token?, token_env?, token_file?, timeout?, retries?, retry_cap?,
+  teardown_polls?, teardown_poll_cap?}``. The runner token (``oasis provider serve``
+  requires one) comes from ``token``, else the environment variable ``token_env`` names,
+  else the file ``token_file``, else ``OASIS_PROVIDER_TOKEN``. A variable it was read from
+  is removed from this process's environment, so agent processes started later never
+  inherit it (issue 11 H1). A bare ``http(s)://`` URL string is shorthand for
+  ``{type: http, url: ...}``.
 - ``python`` — :class:`InProcessProvider` around ``object: "package.module:attr"``.
   A class (or any callable without the provider methods) is called with ``options``
   (a mapping of keyword arguments, default empty) to build the object; an object that
   already has the provider methods is used as is. ``threaded: false`` calls sync
-  methods on the event loop.
+  methods on the event loop. ``timeout`` (seconds, default 300) bounds every call;
+  ``timeouts: {provision: 600, ...}`` per call.
 
 Third parties register more types under the ``oasis_eval.providers`` entry point
 group: the entry point's name is the type, its object a factory called with the whole
@@ -25,16 +29,19 @@ import importlib
 import os
 from collections.abc import Callable, Mapping
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 from .http import HttpProvider, wire_parameters, wire_state_entry
-from .inprocess import InProcessProvider
+from .inprocess import DEFAULT_CALL_TIMEOUT, InProcessProvider
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "TOKEN_ENV",
     "HttpProvider",
     "InProcessProvider",
     "http_provider_factory",
+    "http_token",
     "known_provider_types",
     "provider_from_config",
     "python_provider_factory",
@@ -43,6 +50,8 @@ __all__ = [
 ]
 
 ENTRY_POINT_GROUP = "oasis_eval.providers"
+#: where the runner token of a served provider is looked up last (``oasis provider serve --token`` reads it too)
+TOKEN_ENV = "OASIS_PROVIDER_TOKEN"
 
 _PROVIDER_METHODS = ("conformance", "provision", "observe", "teardown")
 _HTTP_OPTIONS = ("timeout", "retries", "retry_cap", "teardown_polls", "teardown_poll_cap")
@@ -53,14 +62,32 @@ def http_provider_factory(spec: Mapping[str, Any]) -> HttpProvider:
     url = spec.get("url")
     if not isinstance(url, str) or not url:
         raise ValueError("provider type 'http' needs a `url`")
+    options = {k: spec[k] for k in _HTTP_OPTIONS if k in spec}
+    return HttpProvider(url, token=http_token(spec), **options)
+
+
+def http_token(spec: Mapping[str, Any]) -> str | None:
+    """The runner token for an http provider (see the module docstring)."""
+    default = os.environ.pop(TOKEN_ENV, None)  # never left for agent processes to inherit
     token = spec.get("token")
+    if token:
+        return str(token)
     token_env = spec.get("token_env")
-    if not token and token_env:
-        token = os.environ.get(str(token_env))
+    if token_env:
+        token = os.environ.pop(str(token_env), None)
         if not token:
             raise ValueError(f"provider token variable {token_env} is not set")
-    options = {k: spec[k] for k in _HTTP_OPTIONS if k in spec}
-    return HttpProvider(url, token=token, **options)
+        return token
+    token_file = spec.get("token_file")
+    if token_file:
+        try:
+            token = Path(str(token_file)).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ValueError(f"cannot read the provider token file {token_file}: {exc}") from None
+        if not token:
+            raise ValueError(f"the provider token file {token_file} is empty")
+        return token
+    return default or None
 
 
 def _import_object(ref: str) -> Any:
@@ -95,7 +122,11 @@ def python_provider_factory(spec: Mapping[str, Any]) -> InProcessProvider:
     missing = [m for m in _PROVIDER_METHODS if not callable(getattr(target, m, None))]
     if missing:
         raise ValueError(f"provider object {ref!r} lacks method(s): {', '.join(missing)}")
-    return InProcessProvider(target, threaded=bool(spec.get("threaded", True)), name=ref)
+    timeouts = spec.get("timeouts") or {}
+    if not isinstance(timeouts, Mapping):
+        raise ValueError("provider `timeouts` must map call names to seconds")
+    return InProcessProvider(target, threaded=bool(spec.get("threaded", True)), name=ref,
+                             timeout=spec.get("timeout", DEFAULT_CALL_TIMEOUT), timeouts=dict(timeouts))
 
 
 _BUILTINS: dict[str, Callable[[Mapping[str, Any]], Any]] = {

@@ -14,6 +14,13 @@ Wire-compatible with petri (see the project's interop notes §2):
   ``teardown_polls`` attempts are used up. A 404 on a re-issued teardown means the
   environment is already gone and counts as destroyed.
 
+Provision carries an extra ``request_id`` (a random hex string; providers that do not
+know it ignore it). When a provision's outcome is unknown — it timed out, the transport
+failed, the run was cancelled, or a 2xx answer was malformed — the environment may
+exist (or come to exist) on the provider without the runner knowing its id, so the
+adapter asks ``POST /v1/teardown {request_id}`` (best effort, bounded, errors ignored;
+``oasis provider serve`` tears that environment down as soon as it exists).
+
 Runtime problems (transport errors, timeouts, non-2xx answers, malformed bodies,
 an observation without ``evidence_source``) raise :class:`ProviderFault`, which the
 engine turns into PROVIDER_FAILURE (core §3.7). Problems with the conformance
@@ -25,6 +32,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import secrets
 from typing import Any, Self
 
 import anyio
@@ -46,6 +54,8 @@ __all__ = ["HttpProvider", "wire_parameters", "wire_state_entry"]
 TOP_LEVEL_STATE_KEYS = ("namespace", "zone", "labels", "annotations", "data")
 #: answers that mean "not yet, try again" when they carry ``retry_after_seconds``
 RETRY_STATUSES = frozenset({409, 502})
+#: seconds the teardown-by-request-id of an abandoned provision may take
+ABANDON_TIMEOUT = 10.0
 
 
 def wire_state_entry(entry: dict[str, Any]) -> dict[str, Any]:
@@ -294,6 +304,11 @@ class HttpProvider:
                     " (a provider must implement GET /v1/conformance, 08 §3.8.1, and answer "
                     f"for profile {profile_id})"
                 )
+            elif response.status_code in (401, 403):
+                hint = (
+                    " (the provider needs its runner token: oasis run --provider-token, "
+                    "OASIS_PROVIDER_TOKEN, or the run config's environment.token / token_file)"
+                )
             raise PreflightError(
                 f"preflight: provider conformance endpoint GET {url} answered HTTP "
                 f"{response.status_code}: {_message(body, 'no body')}{hint}"
@@ -312,16 +327,36 @@ class HttpProvider:
 
     async def provision(self, request: ProvisionRequest) -> ProvisionResult:
         call = f"provision of scenario {request.scenario_id}"
-        _, body = await self._call(call, "/v1/provision", self.provision_body(request))
-        self._check_status(call, body)
-        data = {k: v for k, v in body.items() if k not in ("status", "error")}
-        for key in ("resolved_namespaces", "unestablished"):
-            if data.get(key) is None:
-                data.pop(key, None)
+        request_id = secrets.token_hex(16)
+        payload = {**self.provision_body(request), "request_id": request_id}
+        answered = False
         try:
-            return ProvisionResult.model_validate(data)
-        except ValidationError as exc:
-            raise ProviderFault(f"{call}: malformed provision response: {_validation_detail(exc)}") from exc
+            _, body = await self._call(call, "/v1/provision", payload)
+            answered = True
+            self._check_status(call, body)
+            data = {k: v for k, v in body.items() if k not in ("status", "error")}
+            for key in ("resolved_namespaces", "unestablished"):
+                if data.get(key) is None:
+                    data.pop(key, None)
+            try:
+                return ProvisionResult.model_validate(data)
+            except ValidationError as exc:
+                raise ProviderFault(f"{call}: malformed provision response: {_validation_detail(exc)}") from exc
+        except ProviderFault as exc:
+            if answered or isinstance(exc.__cause__, httpx.HTTPError):
+                await self._abandon(request_id)
+            raise
+        except BaseException:  # cancelled mid-provision: the provider may finish it anyway
+            await self._abandon(request_id)
+            raise
+
+    async def _abandon(self, request_id: str) -> None:
+        """Ask the provider to tear down what it provisions for ``request_id`` (best effort)."""
+        with anyio.CancelScope(shield=True), anyio.move_on_after(min(self.timeout, ABANDON_TIMEOUT)):
+            try:
+                await self._client.post("/v1/teardown", json={"request_id": request_id})
+            except httpx.HTTPError:
+                pass
 
     @staticmethod
     def provision_body(request: ProvisionRequest) -> dict[str, Any]:

@@ -19,6 +19,14 @@
   Existing ``HarnessFault``s pass through unchanged. A missing method is a fault when
   called; ``aclose`` is optional.
 
+- **every call is bounded** (issue 11 H5): ``timeout`` seconds (default
+  :data:`DEFAULT_CALL_TIMEOUT`), per call overridable with ``timeouts`` (keys: the method
+  names); a call that does not return in time is a :class:`ProviderFault` (conformance: a
+  :class:`PreflightError`), i.e. a harness fault, never the agent's. A sync method running
+  in a worker thread cannot be stopped: its thread is abandoned, and if it was a
+  provision that later completes, the environment it made is torn down. ``threaded=False``
+  sync methods run on the event loop and cannot be bounded.
+
 The object receives exactly what the protocol carries (e.g. the
 :class:`ProvisionRequest` model with the scenario-shaped state); there is no wire
 translation in process.
@@ -28,6 +36,9 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
+import threading
+from collections.abc import Mapping
 from typing import Any
 
 import anyio
@@ -43,7 +54,11 @@ from ...engine.protocols import (
 )
 from ...spec.provider import ConformanceResponse, ObservationResponse
 
-__all__ = ["InProcessProvider"]
+__all__ = ["DEFAULT_CALL_TIMEOUT", "InProcessProvider"]
+
+#: seconds any one provider call may take (a hung provider must not hang ``oasis run``)
+DEFAULT_CALL_TIMEOUT = 300.0
+CALLS = ("conformance", "provision", "inject_state", "snapshot", "observe", "teardown", "aclose", "close")
 
 
 def _as_dict(value: Any) -> Any:
@@ -55,10 +70,16 @@ def _as_dict(value: Any) -> Any:
 class InProcessProvider:
     """Adapt a Python object to the Provider protocol (see the module docstring)."""
 
-    def __init__(self, impl: Any, *, threaded: bool = True, name: str | None = None) -> None:
+    def __init__(self, impl: Any, *, threaded: bool = True, name: str | None = None,
+                 timeout: float = DEFAULT_CALL_TIMEOUT, timeouts: Mapping[str, float] | None = None) -> None:
         self.impl = impl
         self.threaded = threaded
         self._name = name or getattr(impl, "name", None) or type(impl).__name__
+        self.timeouts = {call: _seconds(timeout, "timeout") for call in CALLS}
+        for call, value in (timeouts or {}).items():
+            if call not in CALLS:
+                raise ValueError(f"provider `timeouts`: unknown call {call!r} (known: {', '.join(CALLS[:-1])})")
+            self.timeouts[call] = _seconds(value, f"timeouts.{call}")
 
     @property
     def name(self) -> str:
@@ -71,15 +92,23 @@ class InProcessProvider:
         fn = getattr(self.impl, method, None)
         if fn is None or not callable(fn):
             raise ProviderFault(f"{call}: {self.name} has no `{method}` method")
+        limit = self.timeouts.get(method, DEFAULT_CALL_TIMEOUT)
+        late = _LateResult(self, method)
         try:
-            if inspect.iscoroutinefunction(fn):
-                result = await fn(*args)
-            elif self.threaded:
-                result = await anyio.to_thread.run_sync(functools.partial(fn, *args))
-            else:
-                result = fn(*args)
-            if inspect.isawaitable(result):
-                result = await result
+            with anyio.fail_after(limit):
+                if inspect.iscoroutinefunction(fn):
+                    result = await fn(*args)
+                elif self.threaded:
+                    result = await anyio.to_thread.run_sync(late.wrap(functools.partial(fn, *args)),
+                                                            abandon_on_cancel=True)
+                else:
+                    result = fn(*args)
+                if inspect.isawaitable(result):
+                    result = await result
+        except TimeoutError as exc:
+            await late.abandon()
+            raise ProviderFault(f"{call}: {self.name} did not answer within {limit:g}s "
+                                f"(in-process provider timeout; a harness fault)") from exc
         except HarnessFault:
             raise
         except PreflightError:
@@ -87,6 +116,18 @@ class InProcessProvider:
         except Exception as exc:
             raise ProviderFault(f"{call}: {self.name} raised {type(exc).__name__}: {exc}") from exc
         return result
+
+    def _teardown_late(self, value: Any) -> None:
+        """Tear down what a provision abandoned on timeout made after all (called in its thread)."""
+        env_id = getattr(value, "environment_id", None) or (value.get("environment_id") if isinstance(value, dict)
+                                                            else None)
+        teardown = getattr(self.impl, "teardown", None)
+        if not env_id or not callable(teardown) or inspect.iscoroutinefunction(teardown):
+            return
+        try:
+            teardown(env_id)
+        except Exception:  # noqa: BLE001, S110 - best effort: nobody is waiting for this thread
+            pass
 
     def _validate(self, call: str, model: type[BaseModel], value: Any) -> Any:
         if isinstance(value, model):
@@ -146,3 +187,38 @@ class InProcessProvider:
             await self._invoke("aclose", f"closing {self.name}")
         elif callable(getattr(self.impl, "close", None)):
             await self._invoke("close", f"closing {self.name}")
+
+
+def _seconds(value: Any, label: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise ValueError(f"provider `{label}` must be a positive number of seconds, not {value!r}")
+    return float(value)
+
+
+class _LateResult:
+    """Wraps a threaded sync call: if the caller gave up on a provision (timeout) before it
+    returned, the environment it returns anyway is torn down (no leak)."""
+
+    def __init__(self, provider: InProcessProvider, method: str) -> None:
+        self.provider, self.method = provider, method
+        self.lock = threading.Lock()
+        self.abandoned = self.done = False
+        self.result: Any = None
+
+    def wrap(self, fn: Any) -> Any:
+        def run() -> Any:
+            result = fn()
+            with self.lock:
+                self.done, self.result, late = True, result, self.abandoned
+            if late and self.method == "provision":
+                self.provider._teardown_late(result)
+            return result
+
+        return run
+
+    async def abandon(self) -> None:
+        with self.lock:
+            self.abandoned, finished = True, self.done
+        if finished and self.method == "provision":  # it returned just as the caller gave up
+            with anyio.move_on_after(5):
+                await anyio.to_thread.run_sync(self.provider._teardown_late, self.result, abandon_on_cancel=True)
