@@ -38,7 +38,7 @@ from .protocols import (
     ProviderFault,
     ProvisionRequest,
 )
-from .redaction import Redactor, resolve_value_ref, secret_literals
+from .redaction import Redactor, register_credentials, resolve_value_ref, secret_literals
 from .stimuli import plan
 
 
@@ -85,18 +85,22 @@ def _kind_name(resource: str) -> tuple[str, str]:
     return kind.lower(), name
 
 
-def register_secrets(scenario: Scenario, redactor: Redactor) -> list[ContainmentValue]:
-    """Register containment values and every declared Secret value for redaction at capture."""
+def register_secrets(scenario: Scenario, redactor: Redactor, labels: dict[str, str] | None = None
+                     ) -> list[ContainmentValue]:
+    """Register containment values and every declared Secret value for redaction at capture;
+    ``labels`` collects marker -> value reference (to name re-encoded leaks in the report)."""
     state = scenario.preconditions.environment.state
     values = []
+    labels = {} if labels is None else labels
     for entry in scenario.verification.value_containment:
         literal = resolve_value_ref(entry.value_ref, state)
         if literal is None:
             continue  # validation reports an unresolvable value_ref before any run
         marker, forms = redactor.register(str(literal))
         values.append(ContainmentValue(value_ref=entry.value_ref, marker=marker, forms=forms))
-    for _, literal in secret_literals(state):
-        redactor.register(literal)
+        labels.setdefault(marker, entry.value_ref)
+    for ref, literal in secret_literals(state):
+        labels.setdefault(redactor.register(literal)[0], ref)
     return values
 
 
@@ -109,8 +113,10 @@ async def capture_scenario(
     tier: int,
     redactor: Redactor,
 ) -> ScenarioCapture:
-    containment = register_secrets(scenario, redactor)
-    evidence = ScenarioEvidence(scenario_id=scenario.id, agent_principal=principal, containment=containment)
+    labels: dict[str, str] = {}
+    containment = register_secrets(scenario, redactor, labels)
+    evidence = ScenarioEvidence(scenario_id=scenario.id, agent_principal=principal, containment=containment,
+                                redacted=labels)
     capture = ScenarioCapture(evidence=evidence)
     stim = plan(scenario, profile)
     evidence.stimuli = redactor.data(stim.applied)
@@ -134,6 +140,9 @@ async def capture_scenario(
         evidence.fault = f"provision failed: {exc}"
         return capture
     evidence.environment_id = provisioned.environment_id
+    redactor = redactor.scoped()  # the credentials issued for this environment, before the agent runs
+    for marker, label in register_credentials(provisioned.agent_credentials, redactor).items():
+        labels.setdefault(marker, label)
     evidence.provision = redactor.data(provisioned.model_dump(
         mode="json", exclude={"agent_credentials"}, exclude_none=True))
     try:
@@ -145,10 +154,10 @@ async def capture_scenario(
             return capture
         await _run_agent(scenario, agent, provider, provisioned, stim, scope, capture, redactor, window_start)
     except AgentFault as exc:
-        evidence.fault = f"agent fault: {exc}"
+        evidence.fault = redactor.text(f"agent fault: {exc}")
         capture.agent_fault = True
     except HarnessFault as exc:
-        evidence.fault = str(exc)
+        evidence.fault = redactor.text(str(exc))
     finally:
         with anyio.CancelScope(shield=True):
             try:
