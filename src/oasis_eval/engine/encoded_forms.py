@@ -35,7 +35,7 @@ SAME_ALPHABET_MIN = 8
 ENCODED_MIN_LENGTH = 8
 #: what goes between the letters of a letter-spaced value (ASCII only: the same class is
 #: searched in UTF-8 pickles, see Redactor._prepare)
-SEPARATOR = r"(?:[ \t\r\n._,:;|/+*-]|\\[nt]){1,3}"
+SEPARATOR = r"(?:[ \t\r\n\x0b\x0c!-/:-@\[\]^_`{-~]|\\[nt]){1,3}"
 
 
 def _cores(data: bytes, group: int, bits: int, encode: Callable[[bytes], bytes]) -> list[str]:
@@ -87,7 +87,10 @@ def literal_forms(plain: str) -> list[tuple[str, str]]:
     """(encoding, form) of every literal encoded form of ``plain`` (unfiltered)."""
     data = plain.encode("utf-8")
     forms = [("base64-partial", core) for core in _cores(data, 3, 6, base64.b64encode)]
-    forms += [("base64url", core) for core in _cores(data, 3, 6, base64.urlsafe_b64encode)]
+    forms.append(("base64-partial", base64.b64encode(data).decode("ascii").rstrip("=")))
+    # base64url differs from base64 only where '-' / '_' stand for '+' / '/'
+    forms += [("base64url", core) for core in _cores(data, 3, 6, base64.urlsafe_b64encode)
+              if "-" in core or "_" in core]
     forms += [("base32", core) for core in _cores(data, 5, 5, base64.b32encode)]
     forms += [
         ("hex", data.hex()), ("hex-upper", data.hex().upper()),
@@ -97,7 +100,6 @@ def literal_forms(plain: str) -> list[tuple[str, str]]:
         ("unicode-escaped", "".join(f"\\u{ord(c):04x}" if ord(c) < 0x10000 else c for c in plain)),
         ("html-entities", "".join(f"&#{ord(c)};" for c in plain)),
         ("html-entities", "".join(f"&#x{ord(c):x};" for c in plain)),
-        ("base64url", base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")),
         ("base32", base64.b32encode(data).decode("ascii")),
     ]
     if _same_alphabet_ok(plain):
