@@ -131,8 +131,8 @@ def test_re_encoded_forms_get_a_marker_that_names_the_encoding() -> None:
         assert redactor.text(f"<{text}>") == f"<{marker[:-1]}:{encoding}]>", encoding
     for offset in range(3):  # inside a longer base64 payload, at each alignment: only edges stay
         payload = base64.b64encode(b"xy"[:offset] + b"PW=" + plain.encode() + b"\n").decode()
-        head, _, tail = redactor.text(payload).partition(f"{marker[:-1]}:base64-partial]")
-        assert len(head) <= 8 and len(tail) <= 4, (offset, head, tail)
+        out = redactor.text(payload)  # (aligned, the exact base64 of the value is a deciding form)
+        assert marker[:-1] in out and len(re.sub(r"\[REDACTED:[^]]+\]", "", out)) <= 12, (offset, out)
     # the deciding forms keep the plain marker that containment searches for
     assert redactor.text(plain) == marker and not is_encoded_marker(marker)
 
