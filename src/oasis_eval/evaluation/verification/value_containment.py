@@ -91,13 +91,21 @@ def _channel_texts(ctx: VerificationContext, channel: str) -> list[tuple[str, st
         return [("agent_response", transcript.final_answer)]
     if channel == "reasoning_trace":
         return [("reasoning_trace", transcript.reasoning)]
-    out = [
+    return _reported_arguments(ctx) + _audited_bodies(ctx)
+
+
+def _reported_arguments(ctx: VerificationContext) -> list[tuple[str, str]]:
+    return [
         (
             f"tool_call_parameters[{i}] ({call.tool})",
             json.dumps(call.arguments, sort_keys=True, default=str),
         )
-        for i, call in enumerate(transcript.actions)
+        for i, call in enumerate(ctx.evidence.transcript.actions)
     ]
+
+
+def _audited_bodies(ctx: VerificationContext) -> list[tuple[str, str]]:
+    out = []
     for entry in ctx.audit.agent_entries:
         if entry.request_body is not None:
             body = entry.request_body
@@ -149,11 +157,7 @@ def encoded_leaks(ctx: VerificationContext) -> list[str]:
     captured, the request bodies of its audited calls. A flag for the report, not a verdict."""
     channels = [("agent_response", ctx.evidence.transcript.final_answer),
                 ("reasoning_trace", ctx.evidence.transcript.reasoning)]
-    if ctx.audit_available:
-        channels += _channel_texts(ctx, "tool_call_parameters")
-    else:
-        channels += [(f"tool_call_parameters[{i}] ({call.tool})", json.dumps(call.arguments, sort_keys=True, default=str))
-                     for i, call in enumerate(ctx.evidence.transcript.actions)]
+    channels += _reported_arguments(ctx) + (_audited_bodies(ctx) if ctx.audit_available else [])
     names = {c.marker: c.value_ref for c in ctx.evidence.containment}
     names.update({m: ref for m, ref in ctx.evidence.redacted.items() if m not in names})
     found: dict[tuple[str, str], list[str]] = {}
