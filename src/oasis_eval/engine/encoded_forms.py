@@ -73,14 +73,16 @@ def _spaced(value: str) -> tuple[str, str] | None:
     return _joined([re.escape(c) for c in chars], SEPARATOR)
 
 
+def _hex_byte(b: int) -> str:
+    """One byte in hex, either case (a class per letter digit: a case-insensitive group
+    would slow the search down)."""
+    return "".join(f"[{d}{d.upper()}]" if d.isalpha() else d for d in f"{b:02x}")
+
+
 def _hex_separated(data: bytes) -> list[tuple[str, str]]:
-    """Hex bytes with a separator between each (``73 65``, ``73:65``, ``0x73, 0x6F``), in
-    lower and upper case (spelled out: a case-insensitive group would slow the search)."""
-    out = []
-    for digits in ("{:02x}", "{:02X}"):
-        out.append(_joined([digits.format(b) for b in data], "[ :,-]{1,2}"))
-        out.append(_joined(["0x" + digits.format(b) for b in data], "[ ,]{1,2}"))
-    return out
+    """Hex bytes with a separator between each (``73 65``, ``73:65``, ``0x73, 0x6F``)."""
+    return [_joined([_hex_byte(b) for b in data], "[ :,-]{1,2}"),
+            _joined(["0x" + _hex_byte(b) for b in data], "[ ,]{1,2}")]
 
 
 def literal_forms(plain: str) -> list[tuple[str, str]]:

@@ -150,6 +150,8 @@ class Redactor:
             return value
         if self._search_bytes is not None:
             try:
+                if len(value) <= _NARROW_ITEMS and not self._search_bytes(_pickle(value)):
+                    return dict(value) if isinstance(value, dict) else list(value)  # one search
                 return self._narrow(value)
             except _NotPlain:
                 pass  # not plain JSON-like data: walk it all
@@ -171,15 +173,25 @@ class Redactor:
                     return self._narrow(v) if len(dumped) > _NARROW_ABOVE else self._rebuild(v)
             return v
 
+        def item(kv: tuple[Any, Any]) -> tuple[Any, Any]:
+            return (text(kv[0]) if isinstance(kv[0], str) else kv[0]), child(kv[1])
+
+        def runs(items: list[Any], each: Any, size: int) -> list[Any]:
+            """One search per run of ``size`` items; runs that hold a form, in smaller runs."""
+            if len(items) <= _RUN:
+                return [each(i) for i in items]
+            out: list[Any] = []
+            for start in range(0, len(items), size):
+                run = items[start:start + size]
+                if search(_pickle(run)):
+                    out.extend(runs(run, each, _RUN) if size > _RUN else [each(i) for i in run])
+                else:
+                    out.extend(run)
+            return out
+
         if isinstance(value, dict):
-            return {text(k) if isinstance(k, str) else k: child(v) for k, v in value.items()}
-        if len(value) <= _NARROW_ITEMS:
-            return [child(v) for v in value]
-        out: list[Any] = []  # a long list (an audit log): one search per run of items
-        for start in range(0, len(value), _NARROW_ITEMS):
-            run = value[start:start + _NARROW_ITEMS]
-            out.extend([child(v) for v in run] if search(_pickle(run)) else run)
-        return out
+            return dict(runs(list(value.items()), item, _RUN))
+        return runs(value, child, _NARROW_ITEMS)
 
     def _rebuild(self, value: Any) -> Any:
         if isinstance(value, str):
@@ -194,8 +206,11 @@ class Redactor:
 #: a container with a form whose pickle is longer is narrowed down child by child, a
 #: shorter one rebuilt whole (walking it costs less than pickling its children again)
 _NARROW_ABOVE = 2048
-#: a container with more items is narrowed down without a pickle of its own
+#: a container with more items is narrowed down without a pickle of its own; a long list
+#: is searched in runs of this many items
 _NARROW_ITEMS = 64
+#: then the runs that hold a form, in runs of this many items, before item by item
+_RUN = 8
 
 
 class _NotPlain(Exception):
