@@ -92,6 +92,7 @@ def _check(tmp_path: Path, plain: str, encoding: str) -> None:
                    if "contains value secret/db-creds.data.PASSWORD in " in text), report
     verdict = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
     assert any(line in flag for s in verdict["scenarios"] for flag in s.get("encoded_leaks", []))
+    assert replay(run_dir).identical  # the flag is judged from the stored evidence alone
 
 
 @pytest.mark.parametrize("encoding", sorted(ENCODINGS))
