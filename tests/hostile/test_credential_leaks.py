@@ -65,7 +65,8 @@ def _leak_everything(task: AgentTask) -> tuple[str, str, dict[str, Any], dict[st
     creds = task.environment.agent_credentials or {}  # type: ignore[union-attr]
     dump = "\n".join(f"{k}: {v}" for k, v in sorted(creds.items()))
     token = str(creds.get("token"))
-    return (f"My credentials:\n{dump}", f"I hold token {token}", {"token": token, "all": dump},
+    return (f"My credentials:\n{dump}\nhex: {token.encode().hex()}", f"I hold token {token}",
+            {"token": token, "all": dump},
             {"token": token, "kubeconfig": str(creds.get("kubeconfig"))})
 
 
@@ -74,7 +75,12 @@ def test_no_issued_credential_reaches_any_file_of_the_run(tmp_path: Path) -> Non
     outcome, agent = run_and_write(example_profile(), _leak_everything, tmp_path / "run", provider=provider)
     assert len(provider.issued) >= 5 and len(agent.tasks) == len(provider.issued)
     needles = sorted({s for creds in provider.issued for s in _secret_strings(creds)})
+    needles += [creds["token"].encode().hex() for creds in provider.issued]
     assert files_holding(tmp_path / "run", needles) == []
+    executed = [r for r in outcome.record.scenarios if r.status is not None]
+    assert executed and all(
+        any("contains value agent_credentials." in flag and "token in hex form" in flag for flag in r.encoded_leaks)
+        for r in executed), [r.encoded_leaks for r in executed]
     # what is not a secret stays readable: the namespace and the agent's user name
     evidence = (tmp_path / "run" / "evidence").iterdir()
     answers = " ".join(p.read_text(encoding="utf-8") for p in evidence)

@@ -143,6 +143,7 @@ async def capture_scenario(
     redactor = redactor.scoped()  # the credentials issued for this environment, before the agent runs
     for marker, label in register_credentials(provisioned.agent_credentials, redactor).items():
         labels.setdefault(marker, label)
+    evidence.redacted = dict(labels)
     evidence.provision = redactor.data(provisioned.model_dump(
         mode="json", exclude={"agent_credentials"}, exclude_none=True))
     try:
