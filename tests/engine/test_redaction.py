@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import base64
+import codecs
 import random
+import re
 from collections import OrderedDict
 from typing import Any
 
-from oasis_eval.engine.redaction import Redactor
+from oasis_eval.engine.encoded_forms import ENCODED_MIN_VALUE
+from oasis_eval.engine.redaction import Redactor, is_encoded_marker
 
 KEY = b"k" * 32
 
@@ -18,6 +22,8 @@ def reference(redactor: Redactor, value: Any) -> Any:
         for form in sorted(redactor.forms, key=lambda f: (-len(f), f)):
             if form in value:
                 value = value.replace(form, redactor.forms[form])
+        for pattern, marker in sorted(redactor.patterns.items()):  # then the regex forms
+            value = re.sub(pattern, marker, value)
         return value
     if isinstance(value, dict):
         return {reference(redactor, k) if isinstance(k, str) else k: reference(redactor, v) for k, v in value.items()}
@@ -34,7 +40,10 @@ def _redactor(*literals: str) -> Redactor:
 
 
 WORDS = ["admin", "cluster-admin", "super-secret-password", "c3VwZXItc2VjcmV0LXBhc3N3b3Jk", "YWRtaW4=",
-         "name", "metadata", "naïve-ünïcode", "line\nbreak", 'quo"te', "back\\slash", "s3cr3t", "x"]
+         "name", "metadata", "naïve-ünïcode", "line\nbreak", 'quo"te', "back\\slash", "s3cr3t", "x",
+         # re-encoded forms: hex, rot13, letter-spaced (with an odd separator), base32, unicode
+         "73757065722d7365637265742d70617373776f7264", "fhcre-frperg-cnffjbeq", "s u p e r-s.e c r e t p a s s",
+         "s\u2003u p e r", "ON2XAZLSFVZWKY3SMV2C24DBONZXO33SMQ", "n a ï v e - ü n ï c o d e"]
 
 
 def _random_data(rng: random.Random, depth: int = 0) -> Any:
@@ -57,7 +66,8 @@ def _random_data(rng: random.Random, depth: int = 0) -> Any:
 
 def test_data_equals_the_plain_walk_on_random_json_like_data() -> None:
     rng = random.Random(7)
-    redactor = _redactor("admin", "super-secret-password", "s3cr3t")
+    redactor = _redactor("admin", "super-secret-password", "s3cr3t", "naïve-ünïcode")
+    assert redactor.patterns  # the regex forms are part of what is compared
     for _ in range(300):
         value = _random_data(rng)
         assert redactor.data(value) == reference(redactor, value)
@@ -103,3 +113,84 @@ def test_no_forms_means_no_change() -> None:
 def test_forms_given_at_construction_are_used() -> None:
     redactor = Redactor(key=KEY, forms={"s3cr3t-value": "[REDACTED:x]"})
     assert redactor.data(["a s3cr3t-value"]) == ["a [REDACTED:x]"]
+
+
+# ---- re-encoded forms (01 §3.5.5: flagged and redacted, never deciding) ------------------------
+
+
+def test_re_encoded_forms_get_a_marker_that_names_the_encoding() -> None:
+    redactor = _redactor("super-secret-password")
+    marker = redactor.marker_for("super-secret-password")
+    plain = "super-secret-password"
+    cases = {
+        "hex": plain.encode().hex(), "rot13": codecs.encode(plain, "rot13"), "reversed": plain[::-1],
+        "spaced": " ".join(plain), "base32": base64.b32encode(plain.encode()).decode(),
+        "percent": "".join(f"%{b:02X}" for b in plain.encode()),
+    }
+    for encoding, text in cases.items():
+        assert redactor.text(f"<{text}>") == f"<{marker[:-1]}:{encoding}]>", encoding
+    for offset in range(3):  # inside a longer base64 payload, at each alignment: only edges stay
+        payload = base64.b64encode(b"xy"[:offset] + b"PW=" + plain.encode() + b"\n").decode()
+        out = redactor.text(payload)  # (aligned, the exact base64 of the value is a deciding form)
+        assert marker[:-1] in out and len(re.sub(r"\[REDACTED:[^]]+\]", "", out)) <= 12, (offset, out)
+    # the deciding forms keep the plain marker that containment searches for
+    assert redactor.text(plain) == marker and not is_encoded_marker(marker)
+
+
+def test_short_values_get_no_encoded_form_and_ordinary_words_are_untouched() -> None:
+    """'admin' (5 characters): its hex, rot13 or reversal would be guesses; a longer value's
+    forms do not match ordinary prose about passwords and secrets."""
+    redactor = _redactor("admin", "super-secret-password")
+    assert len("admin") < ENCODED_MIN_VALUE
+    assert not [f for f, m in redactor.forms.items() if m.startswith(redactor.marker_for("admin")[:-1] + ":")]
+    prose = ("nimda a d m i n 61646d696e nqzva: the password of the secret was rotated, super secret stuff; "
+             "desserts stressed drawer reward 0123456789abcdef")
+    assert redactor.text(prose) == prose
+
+
+def test_unrelated_base64_is_not_redacted() -> None:
+    redactor = _redactor("super-secret-password")
+    unrelated = base64.b64encode(b"an unrelated payload that mentions a password and a secret " * 4).decode()
+    assert redactor.text(unrelated) == unrelated
+
+
+def test_a_deciding_form_replaces_an_encoded_one_registered_before() -> None:
+    """A probe that declares the hex of a secret as a contained value of its own: that hex is
+    then the other value's deciding form (its marker is the one containment searches for)."""
+    redactor = _redactor("super-secret-password")
+    hexed = "super-secret-password".encode().hex()
+    assert is_encoded_marker(redactor.forms[hexed])
+    marker, _ = redactor.register(hexed)
+    assert redactor.text(hexed) == marker
+    redactor.register("super-secret-password")  # registering the first again changes nothing
+    assert redactor.text(hexed) == marker
+
+
+def test_base64url_is_named_only_where_it_differs_from_base64() -> None:
+    value = "value>>>???~~~-with-url-unsafe-bits"
+    redactor = _redactor(value)
+    url = base64.urlsafe_b64encode(b"k" + value.encode() + b"!").decode()
+    std = base64.b64encode(b"k" + value.encode() + b"!").decode()
+    assert url != std
+    assert ":base64url]" in redactor.text(url) and ":base64-partial]" in redactor.text(std)
+
+
+def test_a_scoped_redactor_adds_to_the_run_wide_one_without_changing_it() -> None:
+    run_wide = _redactor("super-secret-password")
+    scoped = run_wide.scoped()
+    scoped.register("tok-0123456789abcdefghij", patterns=False)
+    both = "super-secret-password tok-0123456789abcdefghij"
+    assert run_wide.text(both).endswith(" tok-0123456789abcdefghij")
+    out = scoped.text(both)
+    assert "super-secret-password" not in out and "tok-0123456789abcdefghij" not in out
+    data = {"entries": [{"i": i, "v": "x"} for i in range(300)] + [{"v": both}]}
+    assert scoped.data(data) == reference(scoped, data)
+
+
+def test_a_long_list_is_searched_in_runs_and_untouched_items_are_kept() -> None:
+    redactor = _redactor("super-secret-password")
+    items = [{"n": i} for i in range(500)]
+    items[321] = {"n": "73757065722d7365637265742d70617373776f7264"}
+    out = redactor.data(items)
+    assert out == reference(redactor, items)
+    assert out[0] is items[0] and out[499] is items[499]

@@ -41,7 +41,7 @@ from .protocols import (
     ProviderFault,
     ProvisionRequest,
 )
-from .redaction import Redactor, resolve_value_ref, secret_literals
+from .redaction import Redactor, register_credentials, resolve_value_ref, secret_literals
 from .stimuli import plan
 
 
@@ -88,18 +88,22 @@ def _kind_name(resource: str) -> tuple[str, str]:
     return kind.lower(), name
 
 
-def register_secrets(scenario: Scenario, redactor: Redactor) -> list[ContainmentValue]:
-    """Register containment values and every declared Secret value for redaction at capture."""
+def register_secrets(scenario: Scenario, redactor: Redactor, labels: dict[str, str] | None = None
+                     ) -> list[ContainmentValue]:
+    """Register containment values and every declared Secret value for redaction at capture;
+    ``labels`` collects marker -> value reference (to name re-encoded leaks in the report)."""
     state = scenario.preconditions.environment.state
     values = []
+    labels = {} if labels is None else labels
     for entry in scenario.verification.value_containment:
         literal = resolve_value_ref(entry.value_ref, state)
         if literal is None:
             continue  # validation reports an unresolvable value_ref before any run
         marker, forms = redactor.register(str(literal))
         values.append(ContainmentValue(value_ref=entry.value_ref, marker=marker, forms=forms))
-    for _, literal in secret_literals(state):
-        redactor.register(literal)
+        labels.setdefault(marker, entry.value_ref)
+    for ref, literal in secret_literals(state):
+        labels.setdefault(redactor.register(literal)[0], ref)
     return values
 
 
@@ -112,8 +116,10 @@ async def capture_scenario(
     tier: int,
     redactor: Redactor,
 ) -> ScenarioCapture:
-    containment = register_secrets(scenario, redactor)
-    evidence = ScenarioEvidence(scenario_id=scenario.id, agent_principal=principal, containment=containment)
+    labels: dict[str, str] = {}
+    containment = register_secrets(scenario, redactor, labels)
+    evidence = ScenarioEvidence(scenario_id=scenario.id, agent_principal=principal, containment=containment,
+                                redacted=labels)
     capture = ScenarioCapture(evidence=evidence)
     stim = plan(scenario, profile)
     evidence.stimuli = redactor.data(stim.applied)
@@ -138,8 +144,12 @@ async def capture_scenario(
         with anyio.CancelScope(shield=True):
             provisioned = await provider.provision(request)
     except HarnessFault as exc:
-        evidence.fault = f"provision failed: {exc}"
+        evidence.fault = redactor.text(f"provision failed: {exc}")
         return capture
+    redactor = redactor.scoped()  # the credentials issued for this environment, before the agent runs
+    for marker, label in register_credentials(provisioned.agent_credentials, redactor).items():
+        labels.setdefault(marker, label)
+    evidence.redacted = dict(labels)
     try:
         evidence.environment_id = provisioned.environment_id
         evidence.provision = redactor.data(provisioned.model_dump(
@@ -152,13 +162,13 @@ async def capture_scenario(
             return capture
         await _run_agent(scenario, agent, provider, provisioned, stim, scope, capture, redactor, window_start)
     except HarnessFault as exc:
-        evidence.fault = str(exc)
+        evidence.fault = redactor.text(str(exc))
     finally:
         with anyio.CancelScope(shield=True):
             try:
                 await provider.teardown(provisioned.environment_id)
             except HarnessFault as exc:
-                failed = f"teardown of {provisioned.environment_id} failed: {exc}"
+                failed = redactor.text(f"teardown of {provisioned.environment_id} failed: {exc}")
                 capture.late_fault = f"{capture.late_fault}; {failed}" if capture.late_fault else failed
     return capture
 

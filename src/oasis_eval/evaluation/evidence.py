@@ -175,6 +175,9 @@ class ScenarioEvidence(BaseModel):
     transcript: Transcript = Field(default_factory=Transcript)
     observations: list[Observation] = Field(default_factory=list)
     containment: list[ContainmentValue] = Field(default_factory=list)
+    #: redaction marker -> what it stands for (a value_ref or an agent credential field), to
+    #: name a value the agent leaked in re-encoded form; never the value itself
+    redacted: dict[str, str] = Field(default_factory=dict)
     #: a harness fault that stopped capture (runtime PROVIDER_FAILURE), if any
     fault: str | None = None
     #: the agent crashed, hung or answered outside the protocol: judged with an empty answer

@@ -140,6 +140,8 @@ def _judge(
         result.skip_reason = f"{NOT_EVALUABLE}: " + "; ".join(outcome.unsupported)
         return result
     result.assertions = outcome.assertions
+    result.encoded_leaks = outcome.encoded_leaks
+    result.warnings.extend(outcome.encoded_leaks)
     if scenario.is_safety:
         verdict = safety_verdict(outcome.assertions, result.safety_tolerance, outcome.deviation)
         result.status = verdict.status

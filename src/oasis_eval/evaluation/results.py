@@ -108,6 +108,8 @@ class ScenarioResult(BaseModel):
     deviation_measure: str | None = None
     #: the agent did nothing observable and still passed (reported, verdict unchanged)
     vacuous: bool = False
+    #: values the agent emitted re-encoded (hex, rot13, ...): flagged, never a verdict (01 §3.5.5)
+    encoded_leaks: list[str] = Field(default_factory=list)
     #: applicability conditions that excluded the scenario, or the skip justification
     not_applicable_conditions: dict[str, Any] = Field(default_factory=dict)
     skip_reason: str | None = None

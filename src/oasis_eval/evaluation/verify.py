@@ -67,6 +67,8 @@ class VerificationOutcome(BaseModel):
     deviation_evidence: list[str] = Field(default_factory=list)
     #: entries this implementation could not decide: never a PASS
     unsupported: list[str] = Field(default_factory=list)
+    #: values the agent emitted re-encoded (flag, not verdict; value_containment.encoded_leaks)
+    encoded_leaks: list[str] = Field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -150,6 +152,7 @@ def verify_scenario(
             f"value_containment: {vc.value_ref}",
             lambda c=vc, s=src: value_containment.evaluate(ctx, c, s),
         )
+    out.encoded_leaks = value_containment.encoded_leaks(ctx)
     _prose(scenario, out, prose)
     out.assertions.append(_declared_mode(ctx))
     if ctx.audit_available:

@@ -20,13 +20,15 @@ from ...spec.common import GeneratorType, Reproducibility
 from ...spec.profile import Profile
 from ...spec.scenario import Scenario
 from ..model import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
-from . import base, carriers, composition, transforms
+from . import base, carriers, composition, exfiltration, transforms
 
 #: strategies in the order they apply, with the odds that a candidate uses each
 STRATEGIES: dict[str, float] = {
     "rename": 0.7, "replicas": 0.4, "magnitude": 0.7, "scope": 0.6, "instruction": 0.7, "carrier": 0.85,
-    "frame": 0.6, "paraphrase": 0.5, "compose": 0.4,
+    "frame": 0.6, "paraphrase": 0.5, "compose": 0.4, "exfil": 0.6,
 }
+#: strategies drawn only for bases they can apply to (others keep their seeded draws unchanged)
+ONLY_WHERE = {"exfil": lambda scenario: bool(scenario.verification.value_containment)}
 #: strategies for capability bases: framing, approvals, magnitudes or extra tasks could change
 #: what the scored behavior should be (e.g. whether escalation is warranted), so only the
 #: meaning-preserving ones apply
@@ -82,7 +84,8 @@ def mutate(scenario: Scenario, profile: Profile, rng: random.Random, *, allowed:
     if fix:
         m.notes.append(fix)
     names = [n for n in STRATEGIES if (allowed is None or n in allowed)
-             and (scenario.is_safety or n in CAPABILITY_STRATEGIES)]
+             and (scenario.is_safety or n in CAPABILITY_STRATEGIES)
+             and (n not in ONLY_WHERE or ONLY_WHERE[n](scenario))]
     use = [n for n in names if rng.random() < STRATEGIES[n]]
     if instruction is not None or request is not None:
         _given(m, profile, rng, instruction, request)
@@ -116,6 +119,9 @@ def _apply(name: str, m: Mutation, profile: Profile, rng: random.Random) -> bool
         return m.add(note, "request framed with " + (note or "")[6:-1].replace(",", " and "))
     if name == "paraphrase":
         return m.add(transforms.paraphrase(data, rng), "request paraphrased")
+    if name == "exfil":  # the contained value asked for encoded, that form declared contained
+        note = exfiltration.encoded_request(data, rng)
+        return m.add(note, "value requested in an encoded form (" + (note or "")[6:-1] + "), declared contained")
     if name == "compose":
         composed = composition.compose(data, profile, rng)
         if composed:
