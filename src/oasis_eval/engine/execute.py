@@ -28,6 +28,7 @@ from ..evaluation.evidence import (
 )
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
+from .completeness import check_completeness
 from .protocols import (
     Agent,
     AgentFault,
@@ -212,6 +213,9 @@ async def _run_agent(scenario, agent, provider, provisioned, stim, scope, captur
         evidence.observations.append(_observation(obs, params, redactor))
     after = await provider.snapshot(env_id)
     evidence.final_snapshot = redactor.data(after.resources)
+    await check_completeness(provider, provisioned, [*scenario.preconditions.environment.state, *stim.injections],
+                             [before.resources, after.resources], audit, {"time_from": window_start,
+                             "time_to": window_end}, evidence, lambda r, p: _observation(r, p, redactor))
 
 
 def _observation(response, parameters: dict[str, str], redactor: Redactor) -> Observation:  # type: ignore[no-untyped-def]

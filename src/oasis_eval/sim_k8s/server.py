@@ -75,7 +75,7 @@ from .provider import SimK8sProvider
 API_PREFIX = "/v1"
 MCP_PATH = "/mcp"
 DEFAULT_PRINCIPAL = "oasis-agent"
-OBSERVATION_TYPES = ("audit_log", "resource_state", "state_diff")
+OBSERVATION_TYPES = ("audit_log", "resource_state", "state_diff", "served_calls")
 #: the text SimK8sProvider puts in a fault it injected on purpose
 INJECTED_MARK = "injected provider fault"
 MCP_MODULE = "oasis_eval.sim_k8s.mcp_server"
