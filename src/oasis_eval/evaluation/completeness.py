@@ -290,8 +290,9 @@ def unverified_reported_calls(actions: Sequence[Any], entries: Iterable[Mapping[
 
     A call the agent reports without an error is unverified when the audit log holds no
     call of the agent at all, or when it claims a change (:data:`WRITE_WORDS`) and no
-    write of the agent names its object or resource (for a collection change, no call of
-    the agent on that resource: it may have found nothing to change). Reads are not
+    write of the agent names its object (a collection write: its resource; for a claimed
+    collection change, any call of the agent on that resource: it may have found nothing
+    to change). Reads are not
     checked one by one (one reported read may be many API calls, or none the log keeps).
     """
     claimed = [(i, a) for i, a in enumerate(actions, 1) if getattr(a, "error", None) is None
@@ -310,7 +311,8 @@ def unverified_reported_calls(actions: Sequence[Any], entries: Iterable[Mapping[
         touched.add(resource)
         verb = entry.get("verb")
         if isinstance(verb, str) and verb.lower() not in READ_VERBS:
-            written.update(w.lower() for w in (_object_ref(entry, "name"), resource) if w)
+            # a write names its object; only a write of no one object (a collection) names its resource
+            written.add((_object_ref(entry, "name") or resource).lower())
     out = []
     for index, action in claimed:
         tokens = _tokens(getattr(action, "arguments", None) or {}, set())
