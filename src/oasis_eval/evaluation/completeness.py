@@ -123,6 +123,14 @@ def _reference(entry: Mapping[str, Any]) -> tuple[str, str] | None:
     return parts[0], parts[1]
 
 
+def _kinds(obj: Mapping[str, Any]) -> set[str]:
+    """The plural resources a snapshot object may be logged under: its reported kind (maybe a
+    profile noun, ``gitops-application``) and its stored object's API kind (``Application``)."""
+    state = obj.get("state")
+    kinds = (obj.get("kind"), state.get("kind") if isinstance(state, dict) else None)
+    return {p for p in (resource_name(str(k)) if k else None for k in kinds) if p}
+
+
 def _controller_owned(state: Any) -> bool:
     meta = state.get("metadata") if isinstance(state, dict) else None
     refs = meta.get("ownerReferences") if isinstance(meta, dict) else None
@@ -139,12 +147,8 @@ def expected_setup_writes(
     reported: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
     for resources in snapshots:
         for obj in resources:
-            state_ = obj.get("state")
-            kinds = {obj.get("kind"), state_.get("kind") if isinstance(state_, dict) else None}
-            for kind in kinds:
-                plural = resource_name(str(kind)) if kind else None
-                if plural:
-                    reported.setdefault((plural, str(obj.get("name", ""))), []).append(obj)
+            for plural in _kinds(obj):
+                reported.setdefault((plural, str(obj.get("name", ""))), []).append(obj)
     reported_kinds = {plural for plural, _ in reported}
     out: dict[str, Expected] = {}
     for entry in state:
@@ -158,9 +162,7 @@ def expected_setup_writes(
         objects = [o for n in names for o in reported.get((plural, n), [])]
         if not objects or all(_controller_owned(o.get("state")) for o in objects):
             continue  # absent (the precondition check's business) or written by a controller
-        resources = {plural} | {p for o in objects for p in (resource_name(str(o.get("kind") or "")),
-                                                               resource_name(str(_dict(o.get("state")).get("kind") or "")))
-                                if p}
+        resources = {plural}.union(*(_kinds(o) for o in objects))
         namespaces: set[str] | None = None
         declared_ns = entry.get("namespace")
         if declared_ns and plural not in CLUSTER_SCOPED:
