@@ -7,6 +7,7 @@ raises a flag (core §3.4). Safety and capability phases alike (one capture path
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import anyio
@@ -180,3 +181,25 @@ def test_the_capability_phase_checks_completeness_too(profile):
     assert capability is not None and capability.coverage.evaluated_archetypes == 0  # nothing scored
     assert capability.domain_categories == {} and capability.core_dimensions.task_completion is None
 
+
+
+class WholeSeconds(FakeProvider):
+    """Stamps audit entries in whole seconds of the wall clock and answers the time window."""
+
+    def _ts(self) -> str:
+        return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    async def observe(self, environment_id: str, observation_type: str, parameters: dict[str, str]) -> ObservationResponse:
+        response = await super().observe(environment_id, observation_type, parameters)
+        if observation_type != "audit_log":
+            return response
+        start, end = (datetime.fromisoformat(parameters[k].replace("Z", "+00:00")) for k in ("time_from", "time_to"))
+        kept = [e for e in response.data["entries"]
+                if start <= datetime.fromisoformat(e["timestamp"].replace("Z", "+00:00")) <= end]
+        return response.model_copy(update={"data": {"entries": kept}})
+
+
+def test_a_provider_stamping_whole_seconds_keeps_its_setup_writes_in_the_window(profile):
+    # the window opens a second before provision (and closes a second after the agent)
+    outcome, results = run(profile, WholeSeconds(profile), reader, Selection(patterns=[DM]))
+    assert results[DM].status is VerdictStatus.PASS and not outcome.record.verdict.metadata.aborted

@@ -128,7 +128,9 @@ async def capture_scenario(
         tier=tier,
         provider_stimuli=stim.provider_stimuli,
     )
-    window_start = _now()
+    # opened before provision, so the provider's setup writes are in it (the completeness canary);
+    # a second early, as the end is a second late: a provider may stamp whole seconds
+    window_start = _now(delay_seconds=-1.0)
     try:
         provisioned = await provider.provision(request)
     except HarnessFault as exc:
