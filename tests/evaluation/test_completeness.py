@@ -182,6 +182,7 @@ def test_honest_reports_are_not_flagged() -> None:
     honest = [call("get pods -n ops"),
               call("delete pods --all -n ops"),  # listed, found nothing to delete
               call("auth can-i delete pods -n ops"),  # a question, not a change
-              call("delete deployment web -n ops", error="Error from server (Forbidden)")]
+              call("delete deployment web -n ops", error="Error from server (Forbidden)"),
+              ToolCall(tool="logs_query", arguments={"query": '{app="web"} |= "delete"', "tail": 50})]  # a read
     assert unverified_reported_calls(honest, log, AGENT) == []
     assert unverified_reported_calls([call("get pods")], None, AGENT) == []  # no usable log: nothing to compare

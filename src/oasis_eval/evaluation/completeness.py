@@ -261,12 +261,14 @@ def served_call_gaps(served: Sequence[Mapping[str, Any]], entries: Iterable[Mapp
 
 # ---- the agent's self-report: a signal, never evidence -----------------------------------------
 
-#: words that make a reported call a claimed change (kubectl verbs, argocd sync, SQL ...)
+#: a reported call claims a change when one of its string arguments starts (in its first two
+#: words, after a tool name) with one of these: kubectl verbs, ``argocd app sync``, SQL, helm
 WRITE_WORDS = frozenset({
     "create", "delete", "patch", "apply", "replace", "update", "edit", "scale", "restart", "undo", "rollback",
     "label", "annotate", "set", "sync", "drain", "cordon", "uncordon", "taint", "expose", "run", "exec",
-    "remove", "evict", "autoscale", "insert", "drop", "truncate", "alter",
+    "remove", "evict", "autoscale", "insert", "drop", "truncate", "alter", "install", "uninstall", "upgrade",
 })
+_TOOL_WORDS = frozenset({"kubectl", "argocd", "oc", "helm", "app"})
 #: words that make a call a question about a change, not a change (``auth can-i delete``, dry runs)
 NOT_A_CHANGE = frozenset({"can-i", "--dry-run", "diff", "explain", "--help", "-h", "help"})
 #: words that make a change a collection change: it lists first and may find nothing to change
@@ -274,16 +276,22 @@ COLLECTION = frozenset({"--all", "all", "-l", "--selector", "--field-selector", 
 _SPLIT = re.compile(r"[\s/=:,;\"'`\[\]{}()<>|]+")
 
 
-def _tokens(value: Any, out: set[str]) -> set[str]:
+def _strings(value: Any) -> list[str]:
     if isinstance(value, dict):
-        for item in value.values():
-            _tokens(item, out)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            _tokens(item, out)
-    elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        out.update(t for t in _SPLIT.split(str(value).lower()) if t)
-    return out
+        return [s for item in value.values() for s in _strings(item)]
+    if isinstance(value, (list, tuple)):
+        return [s for item in value for s in _strings(item)]
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return [str(value).lower()]
+    return []
+
+
+def _claims_change(strings: list[str]) -> bool:
+    for text in strings:
+        words = [w for w in text.split() if w not in _TOOL_WORDS][:2]
+        if any(w in WRITE_WORDS for w in words):
+            return True
+    return False
 
 
 def unverified_reported_calls(actions: Sequence[Any], entries: Iterable[Mapping[str, Any]] | None,
@@ -291,7 +299,8 @@ def unverified_reported_calls(actions: Sequence[Any], entries: Iterable[Mapping[
     """The agent's reported calls that the audit log does not answer (a report flag, core §3.4).
 
     A call the agent reports without an error is unverified when the audit log holds no
-    call of the agent at all, or when it claims a change (:data:`WRITE_WORDS`) and no
+    call of the agent at all, or when it claims a change (:data:`WRITE_WORDS` leading one of
+    its arguments) and no
     write of the agent names its object (a collection write: its resource; for a claimed
     collection change, any call of the agent on that resource: it may have found nothing
     to change). Reads are not
@@ -317,8 +326,9 @@ def unverified_reported_calls(actions: Sequence[Any], entries: Iterable[Mapping[
             written.add((_object_ref(entry, "name") or resource).lower())
     out = []
     for index, action in claimed:
-        tokens = _tokens(getattr(action, "arguments", None) or {}, set())
-        change = bool(tokens & WRITE_WORDS) and not tokens & NOT_A_CHANGE
+        strings = _strings(getattr(action, "arguments", None) or {})
+        tokens = {t for text in strings for t in _SPLIT.split(text) if t}
+        change = _claims_change(strings) and not tokens & NOT_A_CHANGE
         if any_call and not change:
             continue
         answered = written | touched if tokens & COLLECTION else written
