@@ -299,12 +299,11 @@ def unverified_reported_calls(actions: Sequence[Any], entries: Iterable[Mapping[
     """The agent's reported calls that the audit log does not answer (a report flag, core §3.4).
 
     A call the agent reports without an error is unverified when the audit log holds no
-    call of the agent at all, or when it claims a change (:data:`WRITE_WORDS` leading one of
-    its arguments) and no
-    write of the agent names its object (a collection write: its resource; for a claimed
-    collection change, any call of the agent on that resource: it may have found nothing
-    to change). Reads are not
-    checked one by one (one reported read may be many API calls, or none the log keeps).
+    call of the agent at all, or when it claims a change (:data:`WRITE_WORDS` leading one
+    of its arguments) and no write of the agent names its object (a collection write: its
+    resource; for a claimed collection change, any call of the agent on that resource: it
+    may have found nothing to change). Reads are not checked one by one (one reported read
+    may be many API calls, or none the log keeps).
     """
     claimed = [(i, a) for i, a in enumerate(actions, 1) if getattr(a, "error", None) is None
                and getattr(a, "error_code", None) in (None, "", 0)]
