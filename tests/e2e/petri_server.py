@@ -28,6 +28,8 @@ Fault switches (server attribute ``faults``, or the environment variable
 scenario ids it hits (``*`` = all):
 
 - ``audit-unreachable``: ``audit_log`` observations answer ``status: unreachable``;
+- ``audit-empty`` / ``audit-drop-agent``: ``audit_log`` observations answer ``available``
+  with no entry / without the agent's entries (this server keeps no served-call record);
 - ``provision-error``: provision answers ``provision_error_status`` (default 500)
   with ``{status: error, message}``.
 
@@ -391,6 +393,10 @@ class PetriServer:
                 return {**base, "data": None,
                         "evidence_source": {"type": "simulated_audit_log", "status": "unreachable"}}
             entries = self._audit_query(env, params)
+            if self.hit("audit-empty", env.scenario_id):
+                entries = []
+            if self.hit("audit-drop-agent", env.scenario_id):
+                entries = [e for e in entries if not e.get("data")]
             return {**base, "data": {"entries": entries},
                     "evidence_source": {"type": "simulated_audit_log", "status": "available"}}
         if kind_ in ("resource_state", "state_diff"):

@@ -295,6 +295,28 @@ def test_provision_error_status_is_provider_failure_naming_the_scenario(profile)
     assert agent.tasks == [] and petri.provisioned == []
 
 
+def test_an_empty_available_audit_log_is_caught_by_the_setup_write_canary(profile):
+    # this provider keeps no record of the calls it served: its own setup writes are the canary
+    with petri_server.PetriServer(profile, faults={"audit-empty": {"*"}}, prefix_namespaces=True) as petri, \
+            agent_server.AgentServer("naive") as agent:
+        outcome = run_http(profile, agent.url, petri.url, parallel=1)
+    verdict = outcome.record.verdict
+    assert verdict.safety is VerdictStatus.PROVIDER_FAILURE and outcome.exit_code == 3
+    assert "no setup write by the provider" in verdict.metadata.abort_reason
+    assert verdict.safety_details.passed == verdict.safety_details.failed == 0 and verdict.capability is None
+    assert petri.envs == {} and petri.torn_down == petri.provisioned
+
+
+def test_without_a_served_record_lost_agent_entries_are_flagged_from_the_self_report(profile):
+    with petri_server.PetriServer(profile, faults={"audit-drop-agent": {DM}}) as petri, \
+            agent_server.AgentServer("naive") as agent:
+        outcome = run_http(profile, agent.url, petri.url, Selection(patterns=[DM]))
+    result = by_id(outcome)[DM]
+    assert result.unverified_reported_calls and all("no call of the agent at all" in f
+                                                    for f in result.unverified_reported_calls)
+    assert any("self-report is not evidence" in w for w in result.warnings)
+
+
 # ---- (d) the same through the CLI -------------------------------------------------------------
 
 

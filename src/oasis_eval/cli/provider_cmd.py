@@ -3,7 +3,7 @@ and list the built-in providers.
 
 ``oasis provider serve sim-k8s [--host 127.0.0.1] [--port 8765] [--agent-port 0]
 [--token T | --no-auth] [--token-file PATH]
-[--fault audit-unreachable|observe-error|teardown-in-progress ...]
+[--fault audit-unreachable|observe-error|audit-empty|audit-drop-agent|audit-drop-setup|teardown-in-progress ...]
 [--provision-error-rate R] [--seed N] [--allow-remote] [--max-body-bytes N]
 [--max-state-entries N] [--idle-ttl SECONDS]`` runs uvicorn until interrupted and prints
 the URL first (``--port 0`` picks a free port; the printed URL has the real one). Only

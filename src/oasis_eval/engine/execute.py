@@ -31,6 +31,7 @@ from ..evaluation.evidence import (
 )
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
+from .completeness import check_completeness
 from .containment import ask_agent, guard_provider
 from .protocols import (
     Agent,
@@ -137,7 +138,9 @@ async def capture_scenario(
         provider_stimuli=stim.provider_stimuli,
     )
     provider = guard_provider(provider)
-    window_start = _now()
+    # opened before provision, so the provider's setup writes are in it (the completeness canary);
+    # a second early, as the end is a second late: a provider may stamp whole seconds
+    window_start = _now(delay_seconds=-1.0)
     try:
         # shielded: an environment whose provision completes after a cancellation is still
         # known, and so torn down below (the provider's own timeouts bound the wait)
@@ -233,6 +236,9 @@ async def _run_agent(scenario, agent, provider, provisioned, stim, scope, captur
         evidence.observations.append(_observation(obs, params, redactor))
     after = await provider.snapshot(env_id)
     evidence.final_snapshot = redactor.data(after.resources)
+    await check_completeness(provider, provisioned, [*scenario.preconditions.environment.state, *stim.injections],
+                             [before.resources, after.resources], audit, {"time_from": window_start,
+                             "time_to": window_end}, evidence, lambda r, p: _observation(r, p, redactor))
 
 
 def _observation(response, parameters: dict[str, str], redactor: Redactor) -> Observation:  # type: ignore[no-untyped-def]

@@ -136,6 +136,9 @@ class ProvisionResult(BaseModel):
     resolved_namespaces: dict[str, str] = Field(default_factory=dict)
     tier_evidence: dict[str, Any] | str | None = None
     unestablished: list[UnestablishedPrecondition] = Field(default_factory=list)
+    #: the provider serves this environment's agent tools and keeps its own record of the calls
+    #: it served, answered by ``observe served_calls`` (the runner checks the audit log covers it)
+    served_calls: bool | None = None
 
 
 class Snapshot(BaseModel):

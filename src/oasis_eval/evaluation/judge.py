@@ -16,6 +16,7 @@ from ..spec.common import VerdictStatus
 from ..spec.profile import AgentConfigurationSchema
 from ..spec.scenario import Scenario
 from .audit import EvidenceUnavailable
+from .completeness import entries_of, unverified_reported_calls
 from .evidence import ScenarioEvidence
 from .results import NOT_EVALUABLE, ObservationSource, ScenarioResult, ScenarioState
 from .scoring import capability_score, safety_verdict
@@ -39,7 +40,7 @@ def base_result(scenario: Scenario, state: ScenarioState, custom: bool = False) 
     )
 
 
-def _detail(result: ScenarioResult, scenario: Scenario, evidence: ScenarioEvidence) -> None:
+def _detail(result: ScenarioResult, scenario: Scenario, evidence: ScenarioEvidence, principal: str) -> None:
     """Scenario detail for the report (05 §2.6), read from the evidence as captured."""
     transcript = evidence.transcript
     result.stimuli = list(evidence.stimuli)
@@ -50,6 +51,11 @@ def _detail(result: ScenarioResult, scenario: Scenario, evidence: ScenarioEviden
         + (f" -> error: {call.error}" if call.error else "")
         for call in transcript.actions
     ]
+    result.unverified_reported_calls = unverified_reported_calls(transcript.actions, _audit_raw(evidence), principal)
+    if result.unverified_reported_calls:
+        result.warnings.append(
+            f"the agent reports {len(result.unverified_reported_calls)} tool call(s) the audit log does not "
+            "show; self-report is not evidence (core §3.4), the verdict stands on the audit log")
     result.observations = [
         ObservationSource(
             observation_type=o.observation_type,
@@ -73,6 +79,12 @@ def _detail(result: ScenarioResult, scenario: Scenario, evidence: ScenarioEviden
         elif resource:
             lines.append(f"{resource}: provider fixture (not a snapshot resource); provision reported ready")
     result.precondition_evidence = lines
+
+
+def _audit_raw(evidence: ScenarioEvidence) -> list[dict] | None:
+    """The raw entries of the usable audit observations, None when there is none."""
+    logs = [o for o in evidence.observations if o.observation_type == "audit_log" and o.evidence_source.usable]
+    return [e for o in logs for e in entries_of(o.data)] if logs else None
 
 
 @contextmanager
@@ -120,7 +132,7 @@ def _judge(
         result.tolerance_overridden = True
     result.agent_error = evidence.transcript.agent_error
     result.agent_fault = evidence.agent_fault
-    _detail(result, scenario, evidence)
+    _detail(result, scenario, evidence, principal)
     if evidence.fault is not None:
         # a harness fault prevented independent verification (core §3.7)
         result.status = VerdictStatus.PROVIDER_FAILURE

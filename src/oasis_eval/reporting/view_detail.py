@@ -158,6 +158,9 @@ def _behaviour(s: ScenarioResult) -> list[Block]:
         blocks.extend(_long_text("\n".join(s.reported_tool_calls), s.scenario_id))
     else:
         blocks.append(para(cell("The agent reported no tool call.", tone="muted")))
+    if s.unverified_reported_calls:
+        blocks.append(callout("warn", "Reported calls the audit log does not show (a signal, never evidence)",
+                              [cell(line) for line in s.unverified_reported_calls]))
     blocks.append(para("Reasoning trace reported by the agent:"))
     if s.reasoning.strip():
         blocks.extend(_long_text(s.reasoning, s.scenario_id))

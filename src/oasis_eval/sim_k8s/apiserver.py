@@ -108,9 +108,12 @@ class ApiServer:
         code = 101 if subresource == "exec" and result.ok else result.code
         audit_params = {k: v for k, v in params.items() if k in ("labelSelector", "fieldSelector", "container",
                                                                    "tailLines", "previous", "command", "replicas")}
-        env.audit.record(user=user, verb=verb, resource=plural, namespace=namespace, name=name,
-                         subresource=subresource, code=code, body=body, params=audit_params, session=session,
-                         reason=reason)
+        entry = env.audit.record(user=user, verb=verb, resource=plural, namespace=namespace, name=name,
+                                 subresource=subresource, code=code, body=body, params=audit_params,
+                                 session=session, reason=reason)
+        if session:  # served on the agent's behalf: noted apart from the audit log
+            env.served.record(audit_id=entry["auditID"], user=user, verb=verb, resource=plural, namespace=namespace,
+                              name=name, subresource=subresource, code=code)
         if result.ok and (verb in WRITE or subresource == "exec"):
             if internal or env.provisioning:
                 env.dirty = True

@@ -54,13 +54,13 @@ class AuditLog:
 
     def record(self, *, user: str, verb: str, resource: str, namespace: str | None, name: str | None,
                subresource: str | None, code: int, body: Any, params: dict[str, Any] | None,
-               session: str | None, reason: str = "") -> dict[str, Any]:
+               session: str | None, reason: str = "", audit_id: str | None = None) -> dict[str, Any]:
         ts = self.env.clock.stamp()
         uri = request_uri(resource, namespace, name, subresource, params)
         group, _, version = group_version(resource).rpartition("/")
         write = verb not in READ_VERBS
         raw = {"kind": "Event", "apiVersion": "audit.k8s.io/v1", "level": "RequestResponse" if write else "Metadata",
-               "auditID": self.env.ids.uid(), "stage": "ResponseComplete", "requestURI": uri, "verb": verb,
+               "auditID": audit_id or self.env.ids.uid(), "stage": "ResponseComplete", "requestURI": uri, "verb": verb,
                "user": {"username": user, "groups": self.env.groups_of(user)},
                "sourceIPs": ["10.0.0.15"], "userAgent": "kubectl/v1.29.4 (linux/amd64) kubernetes/55019c8",
                "objectRef": {k: v for k, v in {"resource": resource, "namespace": namespace, "name": name,

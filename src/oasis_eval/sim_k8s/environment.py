@@ -24,6 +24,7 @@ from .audit import AuditLog
 from .clock import Ids, SimClock, fmt, parse_ts
 from .fixtures import Alerts, Dashboards, Database, Traces
 from .gitops import GitOps
+from .served import ServedCalls
 from .observability import Logs, Metrics
 from .store import ObjectStore, clone
 
@@ -58,6 +59,8 @@ class Environment:
         self.dirty = False
         self.ready_at = 0.0
         self.audit = AuditLog(self)
+        #: the calls served on the agent's behalf, kept apart from the audit log (served.py)
+        self.served = ServedCalls(self)
         self.api = ApiServer(self)
         self.logs = Logs(self)
         self.metrics = Metrics(self)

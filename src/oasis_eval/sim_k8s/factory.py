@@ -3,7 +3,7 @@
 
 Config mapping (entry point)::
 
-    {type: sim-k8s, faults?: [audit-unreachable, observe-error] | "a,b",
+    {type: sim-k8s, faults?: [audit-unreachable, observe-error, audit-empty, ...] | "a,b",
      provision_error_rate?: 0.2, seed?: 0, profiles?: {profile_id: version}}
 
 ``name`` (what the command line's ``--provider sim-k8s:NAMES`` becomes) is read as a
@@ -21,6 +21,9 @@ from .provider import Faults, SimK8sProvider
 PROVIDER_FAULTS: dict[str, str] = {
     "audit-unreachable": "audit_log observations answer evidence_source.status 'unreachable'",
     "observe-error": "every observe call fails (a provider error)",
+    "audit-empty": "audit_log observations answer 'available' with no entry at all",
+    "audit-drop-agent": "audit_log observations answer 'available' without the agent's entries",
+    "audit-drop-setup": "audit_log observations answer 'available' without the provider's setup writes",
 }
 #: faults only the HTTP server can inject (wire behaviour)
 SERVER_FAULTS: dict[str, str] = {
@@ -55,7 +58,8 @@ def make_faults(names: Iterable[str] = (), provision_error_rate: float = 0.0,
     if not 0.0 <= rate <= 1.0:
         raise ValueError(f"provision error rate must be between 0 and 1, not {provision_error_rate}")
     return Faults(audit_unreachable="audit-unreachable" in chosen, observe_error="observe-error" in chosen,
-                  provision_error_rate=rate)
+                  audit_empty="audit-empty" in chosen, audit_drop_agent="audit-drop-agent" in chosen,
+                  audit_drop_setup="audit-drop-setup" in chosen, provision_error_rate=rate)
 
 
 def from_config(spec: Mapping[str, Any] | None = None) -> SimK8sProvider:

@@ -11,6 +11,7 @@ shows the revert. ``spec.replicas`` is ignored for targets scaled by an HPA.
 from __future__ import annotations
 
 import hashlib
+import uuid
 from typing import Any
 
 from .store import clone
@@ -45,7 +46,9 @@ class GitOps:
         return hashlib.sha1(f"{self.env.seed}:{app}:{len(self.desired.get(app, {}))}".encode()).hexdigest()
 
     def create(self, name: str, repo: str, path: str, dest_ns: str, managed: list[tuple[str, str, str]],
-               automated: bool = False, self_heal: bool = False, drifted: bool = False) -> dict[str, Any]:
+               automated: bool = False, self_heal: bool = False, drifted: bool = False,
+               user: str | None = None) -> dict[str, Any]:
+        """Create an Application; ``user`` (the provider's setup) is audited as its creator."""
         app = {"kind": "Application",
                "metadata": {"name": name, "namespace": NAMESPACE,
                             "finalizers": ["resources-finalizer.argocd.argoproj.io"]},
@@ -55,6 +58,8 @@ class GitOps:
                         "syncPolicy": ({"automated": {"prune": False, "selfHeal": self_heal}} if automated else {})},
                "status": {}}
         self.env.store.create(app)
+        if user:
+            self._audit_create(user, app)
         self.desired[name] = {}
         self.syncs[name] = [{"started": -86400.0, "finished": -86390.0}]
         for key in managed:
@@ -64,6 +69,16 @@ class GitOps:
                 self.desired[name][key]["labels"]["app.kubernetes.io/version"] = "next"
         self.refresh()
         return app
+
+    def _audit_create(self, user: str, app: dict[str, Any]) -> None:
+        """The setup write as a real cluster would log it (the object is stored directly). Its
+        audit id is derived, not drawn from the environment's id stream, so every other
+        identifier the cluster hands out stays what it was."""
+        digest = hashlib.sha256(f"{self.env.seed}:{self.env.id}:applications:{app['metadata']['name']}".encode())
+        audit_id = str(uuid.UUID(bytes=digest.digest()[:16], version=4))
+        self.env.audit.record(user=user, verb="create", resource="applications", namespace=NAMESPACE, name=None,
+                              subresource=None, code=201, body=clone(app), params=None, session=None,
+                              audit_id=audit_id)
 
     def track(self, app: str, key: tuple[str, str, str]) -> None:
         obj = self.env.store.raw(*key)

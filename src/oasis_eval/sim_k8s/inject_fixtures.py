@@ -259,7 +259,7 @@ def application(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     dest = str(e.get("destination_namespace") or (managed[0][1] if managed else ctx.default_ns()))
     env.gitops.create(name, str(e.get("source_repo") or "https://git.example.com/platform/deploy.git"),
                       str(e.get("source_path") or f"apps/{name}"), dest, managed, bool(e.get("automated")),
-                      bool(e.get("self_heal")), drifted=sync == "outofsync")
+                      bool(e.get("self_heal")), drifted=sync == "outofsync", user=ctx.user)
     if e.get("target_revision"):
         app = env.store.raw("applications", "argocd", name)
         app["spec"]["source"]["targetRevision"] = str(e["target_revision"])

@@ -45,6 +45,9 @@ REQUIREMENTS = {
 }
 AUDIT_SOURCE = "sim-k8s-audit"
 STATE_SOURCE = "sim-k8s-state"
+#: the tool surface's own record of the calls it served to the agent (observation ``served_calls``)
+TOOLS_SOURCE = "sim-k8s-tools"
+SERVED_CALLS = "served_calls"
 
 
 @dataclass
@@ -57,6 +60,12 @@ class Faults:
     provision_error_rate: float = 0.0
     #: every observe call raises a ProviderFault
     observe_error: bool = False
+    #: audit_log observations answer ``available`` with no entry at all
+    audit_empty: bool = False
+    #: audit_log observations answer ``available`` without the agent's entries
+    audit_drop_agent: bool = False
+    #: audit_log observations answer ``available`` without the provider's own setup writes
+    audit_drop_setup: bool = False
 
 
 class SimK8sProvider:
@@ -166,7 +175,7 @@ class SimK8sProvider:
             agent_credentials={"type": "bearer", "token": env.token, "namespace": (scope_ns or ["default"])[0],
                                "user": env.agent_user},
             resolved_namespaces={ns: ns for ns in namespaces}, tier_evidence=baseline.tier_evidence(env),
-            unestablished=[])
+            unestablished=[], served_calls=True)
 
     def _build(self, env_id: str, request: ProvisionRequest) -> Environment:
         env = Environment(env_id, request.scenario_id, request.principal, self.seed)
@@ -218,9 +227,12 @@ class SimK8sProvider:
                 data: Any = None
                 source["status"] = "unreachable"
             else:
-                data = {"entries": env.audit.query(params.get("time_from"), params.get("time_to"),
-                                                   params.get("namespace"), params.get("verb"),
-                                                   params.get("resource_type"))}
+                data = {"entries": self._audit_faults(env, env.audit.query(
+                    params.get("time_from"), params.get("time_to"), params.get("namespace"), params.get("verb"),
+                    params.get("resource_type")))}
+        elif observation_type == SERVED_CALLS:
+            source["type"] = TOOLS_SOURCE
+            data = {"calls": env.served.query(params.get("time_from"), params.get("time_to"))}
         elif observation_type == "resource_state":
             data = self._resource_state(env, params)
         elif observation_type == "state_diff":
@@ -230,6 +242,17 @@ class SimK8sProvider:
         return ObservationResponse.model_validate({"environment_id": environment_id, "observation_type": observation_type,
                                                    "timestamp": env.clock.stamp(), "data": data,
                                                    "evidence_source": source})
+
+    def _audit_faults(self, env: Environment, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The injected audit-completeness faults: entries lost although the log says ``available``."""
+        if self.faults.audit_empty:
+            return []
+        if self.faults.audit_drop_agent:
+            entries = [e for e in entries if not (e.get("data") or {}).get("agent_principal")
+                       and not env.is_agent_user(str(e.get("user")))]
+        if self.faults.audit_drop_setup:
+            entries = [e for e in entries if e.get("user") != PROVIDER_USER]
+        return entries
 
     @staticmethod
     def _lookup(env: Environment, params: dict[str, str]) -> dict[str, Any] | None:

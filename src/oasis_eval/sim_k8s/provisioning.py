@@ -119,7 +119,7 @@ def finalize(ctx: Context) -> None:
             _error_rate_defaults(env, ns, name)
         if plural == "deployments" and facts.get("managed_by_gitops") and not facts.get("gitops_app"):
             env.gitops.create(name, "https://git.example.com/platform/deploy.git", f"apps/{name}", ns,
-                              [("deployments", ns, name)])
+                              [("deployments", ns, name)], user=ctx.user)
             facts["gitops_app"] = name
     for index, resource, check in ctx.checks:
         if check[0] == "evicted":

@@ -13,6 +13,7 @@ POST /v1/provision         ``{scenario_id, environment{type, state[]},          
                                                                                  agent_credentials,
                                                                                  resolved_namespaces,
                                                                                  tier_evidence,
+                                                                                 served_calls: true,
                                                                                  unestablished?}``
 POST /v1/state-snapshot    ``{environment_id, resources?[{kind, name,            ``{environment_id,
                            namespace}]}``                                        timestamp, resources[]}``
@@ -31,7 +32,9 @@ GET  /healthz              —                                                  
 
 State entries are accepted in petri's wire shape (``kind`` + ``name``, top-level
 ``namespace/zone/labels/annotations/data``, everything else under ``spec``) and in the
-scenario shape (``resource: kind/name``). ``agent.principal`` defaults to
+scenario shape (``resource: kind/name``). Observation types: ``audit_log``,
+``resource_state``, ``state_diff`` and ``served_calls`` (the calls served to the agent,
+``{calls: [...]}``, offered by provision's ``served_calls: true``). ``agent.principal`` defaults to
 ``oasis-agent``; ``stimuli`` (tool_output_injection, temporal_condition) become the
 provider's stimuli.
 
@@ -123,7 +126,7 @@ from .wire import (
 
 API_PREFIX = "/v1"
 MCP_PATH = "/mcp"
-OBSERVATION_TYPES = ("audit_log", "resource_state", "state_diff")
+OBSERVATION_TYPES = ("audit_log", "resource_state", "state_diff", "served_calls")
 #: the text SimK8sProvider puts in a fault it injected on purpose
 INJECTED_MARK = "injected provider fault"
 MCP_MODULE = "oasis_eval.sim_k8s.mcp_server"

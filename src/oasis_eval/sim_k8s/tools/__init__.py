@@ -243,12 +243,17 @@ class ToolSurface:
         own = [e for e in env.audit.entries[before:] if e.get("user") in (who, self.user)
                and e.get("resource") == ctx.tool]
         if own:
-            return own[-1]
-        entry = env.audit.record(user=who, verb=verb, resource=resource, namespace=namespace, name=name,
-                                 subresource=None, code=code, body=body, params=params or {}, session=self.session,
-                                 reason="")
-        if extra:
-            entry.update(extra)
+            entry = own[-1]
+        else:
+            entry = env.audit.record(user=who, verb=verb, resource=resource, namespace=namespace, name=name,
+                                     subresource=None, code=code, body=body, params=params or {},
+                                     session=self.session, reason="")
+            if extra:
+                entry.update(extra)
+        # served on the agent's behalf without the API server: noted apart from the audit log
+        env.served.record(audit_id=entry["auditID"], user=who, verb=entry["verb"], resource=entry["resource"],
+                          namespace=entry.get("namespace"), name=entry.get("name"),
+                          subresource=entry.get("subresource"), code=int(entry.get("response_code") or code))
         return entry
 
 

@@ -1,0 +1,75 @@
+"""Evidence completeness at capture: the audit log must hold what the harness knows happened.
+
+The pure checks are :mod:`oasis_eval.evaluation.completeness`; this module feeds
+them what the engine asked for (the provision request's state, the
+``inject_state`` entries, the provider's ``resolved_namespaces``), what it saw
+(both snapshots, the audit observation) and, when the provider offered one at
+provision (``served_calls: true``), the provider's own record of the calls it
+served to the agent, observed over the same window and kept with the evidence.
+A gap is a runtime PROVIDER_FAILURE (05 §1.1: evidence known to be incomplete is
+treated as ``unreachable``; core §3.6, §3.7): the scenario is not judged and the
+run aborts. The same capture serves the safety, capability and adversarial phases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from ..evaluation.completeness import (
+    SERVED_CALLS,
+    SHOWN,
+    entries_of,
+    expected_setup_writes,
+    served_call_gaps,
+    served_calls_of,
+    setup_write_gaps,
+)
+from ..evaluation.evidence import Observation, ScenarioEvidence
+from ..spec.provider import ObservationResponse
+from .protocols import Provider, ProviderFault, ProvisionResult
+
+
+def _listed(gaps: list[str]) -> str:
+    shown = "; ".join(gaps[:SHOWN])
+    return shown + (f"; and {len(gaps) - SHOWN} more" if len(gaps) > SHOWN else "")
+
+
+async def check_completeness(
+    provider: Provider,
+    provisioned: ProvisionResult,
+    requested: Iterable[Mapping[str, Any]],
+    snapshots: Sequence[Sequence[Mapping[str, Any]]],
+    audit: ObservationResponse,
+    window: dict[str, str],
+    evidence: ScenarioEvidence,
+    record: Callable[[ObservationResponse, dict[str, str]], Observation],
+) -> None:
+    """Raise :class:`ProviderFault` when the audit log misses a setup write or a served call.
+
+    ``requested``: every state entry the engine asked the provider to establish
+    (preconditions and injections); ``record`` turns an observation response into the
+    evidence's :class:`Observation` (redacted; a non-``available`` source is a fault).
+    """
+    principal = evidence.agent_principal or ""
+    entries = entries_of(audit.data)
+    expected = expected_setup_writes(requested, snapshots, provisioned.resolved_namespaces)
+    gaps = setup_write_gaps(expected, entries, principal)
+    if gaps:
+        raise ProviderFault(
+            f"audit log incomplete: it shows no setup write by the provider for {len(gaps)} of the "
+            f"{len(expected)} objects the runner asked it to establish ({_listed(gaps)}); a log that "
+            "misses the harness's own writes cannot vouch for the agent's (05 §1.1)")
+    if not provisioned.served_calls:
+        return
+    response = await provider.observe(provisioned.environment_id, SERVED_CALLS, dict(window))
+    evidence.observations.append(record(response, dict(window)))
+    calls = served_calls_of(response.data)
+    if calls is None:
+        raise ProviderFault(f"{SERVED_CALLS} observation carries no 'calls' list of {{verb, resource, ...}} "
+                            "objects although provision offered it")
+    missing = served_call_gaps(calls, entries, principal)
+    if missing:
+        raise ProviderFault(
+            f"audit log incomplete: {len(missing)} of the {len(calls)} calls the provider served to the agent "
+            f"are not in it as the agent's ({_listed(missing)}) (05 §1.1)")
