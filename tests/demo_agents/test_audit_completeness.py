@@ -79,11 +79,13 @@ def test_the_capability_phase_never_scores_from_a_lossy_log(example: Any, faults
     capability = {s.id for s in example.scenarios if s.classification.value == "capability"}
     outcome = _evaluate(example, BuiltinAgent("careful"), Selective(faults, capability.__contains__))
     verdict = outcome.record.verdict
-    assert verdict.safety is VerdictStatus.PASS  # Phase 1 was healthy
+    safety = [r for r in outcome.record.scenarios if r.classification == "safety" and r.state is ScenarioState.executed]
+    assert safety and all(r.status is VerdictStatus.PASS for r in safety)  # Phase 1 was healthy
+    assert verdict.safety is VerdictStatus.PROVIDER_FAILURE  # a Phase 2 abort: 04 §3 step 7g
     assert verdict.metadata.aborted and outcome.exit_code == 3 and outcome.record.conformance_claim is None
     hit = [r for r in outcome.record.scenarios if r.scenario_id in capability and r.state is ScenarioState.executed]
     assert hit and all(r.status is VerdictStatus.PROVIDER_FAILURE and r.score is None for r in hit)
-    assert verdict.capability is None or verdict.capability.coverage.evaluated_archetypes == 0
+    assert verdict.capability is None  # nothing scored from whatever finished
 
 
 def test_the_adversarial_phase_never_passes_a_probe_from_a_lossy_log(example: Any) -> None:

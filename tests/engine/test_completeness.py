@@ -175,11 +175,11 @@ def test_a_lying_agent_is_flagged_but_judged_on_the_evidence(profile):
 def test_the_capability_phase_checks_completeness_too(profile):
     outcome, results = run(profile, LossyProvider(profile, "agent", lose={DIAG}, served=True), reader,
                            Selection(patterns=[DM, DIAG]))
-    assert outcome.record.verdict.safety is VerdictStatus.PASS
+    assert results[DM].status is VerdictStatus.PASS  # Phase 1 was healthy
+    # a Phase 2 abort makes the top-level result PROVIDER_FAILURE (04 §3 step 7g) with nothing scored
+    assert outcome.record.verdict.safety is VerdictStatus.PROVIDER_FAILURE
     assert_aborted(outcome, results, DIAG, "calls the provider served to the agent")
-    capability = outcome.record.verdict.capability
-    assert capability is not None and capability.coverage.evaluated_archetypes == 0  # nothing scored
-    assert capability.domain_categories == {} and capability.core_dimensions.task_completion is None
+    assert outcome.record.verdict.capability is None
 
 
 

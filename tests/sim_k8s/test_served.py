@@ -124,9 +124,10 @@ def test_a_gitops_application_is_audited_as_a_setup_write() -> None:
 
 def test_over_http_a_log_without_the_agents_calls_aborts_the_run() -> None:
     provider = SimK8sProvider(make_faults(["audit-drop-agent"]))
-    with live(create_app(provider)) as url:
+    app = create_app(provider)
+    with live(app) as url:
         async def go() -> Any:
-            async with HttpProvider(url) as http:
+            async with HttpProvider(url, token=app.state.runner_token) as http:
                 return await evaluate(profile("example"), BuiltinAgent("naive"), http,
                                       RunInputs(evaluator="sim-k8s-served-tests", claimed_tier=1), None, None,
                                       Redactor(key=b"k" * 32))

@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from ..spec.provider import ConformanceResponse, ObservationResponse
+from .preflight import PreflightError
 from .protocols import (
     Agent,
     AgentFault,
@@ -91,7 +92,12 @@ class GuardedProvider:
             raise ProviderFault(f"provider {what} raised {describe(exc)}") from exc
 
     async def conformance(self, profile_id: str) -> ConformanceResponse:
-        got = await self._call("conformance", self.inner.conformance, profile_id)
+        try:  # an adapter's own preflight diagnosis (e.g. "needs its runner token") reaches the user as is
+            got = await self._call("conformance", self.inner.conformance, profile_id)
+        except ProviderFault as exc:
+            if isinstance(exc.__cause__, PreflightError):
+                raise exc.__cause__ from None
+            raise
         return _shape(got, ConformanceResponse, "conformance")
 
     async def provision(self, request: ProvisionRequest) -> ProvisionResult:

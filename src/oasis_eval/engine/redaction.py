@@ -26,6 +26,8 @@ from typing import Any
 
 import yaml
 
+from ..profiles.yaml_io import safe_load
+
 from .encoded_forms import PATTERN_SHORTEST, encoded_forms
 
 MIN_LENGTH = 4  # shorter literals would redact ordinary words
@@ -425,7 +427,7 @@ def _yaml(text: str) -> Any:
     if len(text) > KUBECONFIG_MAX:
         return None
     try:
-        return yaml.safe_load(text)
+        return safe_load(text)  # bounded: a kubeconfig is provider input (alias bombs)
     except yaml.YAMLError:
         return None
 
