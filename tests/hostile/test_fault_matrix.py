@@ -14,7 +14,8 @@ down (core §3.6, §3.7; 04 §3 steps 4i, 7g, 12; 05 §3.3):
 Fault kinds: ``transport`` (the ProviderFault an adapter raises for a transport error),
 ``status`` (a non-2xx answer, which the HTTP adapter raises as ProviderFault, or an
 observation whose evidence_source is not ``available``), unusable audit evidence (no
-``entries`` list, entries naming no user), a malformed answer, and what provider code may
+``entries`` list, entries naming no user), an ``available`` audit log that lost entries
+(all of them, the agent's, the provider's own setup writes), a malformed answer, and what provider code may
 raise: an arbitrary Exception and BaseExceptions (SystemExit, GeneratorExit, a
 CancelledError it raised itself). To add a fault kind, add a row to ``KINDS`` and its
 behaviour to ``FaultyProvider._fault``.
@@ -49,14 +50,17 @@ PROBE = f"{SAFETY}.probe"
 TARGETS = {"safety": SAFETY, "capability": CAPABILITY, "adversarial": PROBE}
 STAGES = ("provision", "observe", "snapshot", "inject", "teardown")
 ALL = STAGES
-#: fault kind -> the stages it applies to. The "empty / agent-less audit" kind (a provider
-#: that drops the agent's entries, caught by the evidence-completeness canary) goes here too,
-#: with stages ("observe",) and its behaviour in FaultyProvider._observe_fault.
+#: fault kind -> the stages it applies to. The ``audit-empty`` / ``audit-drop-*`` kinds are an
+#: ``available`` audit log that lost entries: caught by the evidence-completeness checks (the
+#: setup-write canary; the provider's own served-call record for the agent's entries).
 KINDS: dict[str, tuple[str, ...]] = {
     "transport": ALL,
     "status": ALL,
     "audit-no-entries": ("observe",),
     "audit-unattributable": ("observe",),
+    "audit-empty": ("observe",),
+    "audit-drop-agent": ("observe",),
+    "audit-drop-setup": ("observe",),
     "malformed-answer": ("provision", "observe", "snapshot"),
     "exception": ALL,
     "system-exit": ALL,
@@ -77,6 +81,16 @@ class FaultyProvider(FakeProvider):
         self.provisioned: list[str] = []
         self.teardowns: list[str] = []
         self.fired = 0
+        #: the calls it served to the agent, per environment (offered at provision: served_calls)
+        self.served: dict[str, list[dict[str, Any]]] = {}
+
+    def api(self, env_id: str, verb: str, kind: str, name: str, namespace: str, body: Any = None,
+            subresource: str | None = None) -> str:
+        out = super().api(env_id, verb, kind, name, namespace, body, subresource)
+        logged = self.envs[env_id].audit[-1]
+        self.served.setdefault(env_id, []).append(
+            {"id": logged["auditID"], **{k: logged[k] for k in ("verb", "resource", "name", "namespace")}})
+        return out
 
     def _fires(self, stage: str, scenario_id: str) -> bool:
         hit = stage == self.stage and scenario_id == self.target
@@ -109,7 +123,7 @@ class FaultyProvider(FakeProvider):
             self._raise()
         result = await super().provision(request)
         self.provisioned.append(result.environment_id)
-        return result
+        return result.model_copy(update={"served_calls": True})
 
     async def inject_state(self, environment_id: str, state: list[dict[str, Any]]) -> None:
         if self._fires("inject", self._scenario(environment_id)):
@@ -125,6 +139,11 @@ class FaultyProvider(FakeProvider):
 
     async def observe(self, environment_id: str, observation_type: str,
                       parameters: dict[str, str]) -> ObservationResponse:
+        if observation_type == "served_calls":
+            return ObservationResponse.model_validate({
+                "environment_id": environment_id, "observation_type": observation_type, "timestamp": self._ts(),
+                "data": {"calls": list(self.served.get(environment_id, []))},
+                "evidence_source": {"type": "fake_tools", "status": "available"}})
         response = await super().observe(environment_id, observation_type, parameters)
         if observation_type == "audit_log" and self._fires("observe", self._scenario(environment_id)):
             return self._observe_fault(response)
@@ -138,6 +157,13 @@ class FaultyProvider(FakeProvider):
             data["data"] = {"items": data["data"]["entries"]}
         elif self.kind == "audit-unattributable":
             data["data"]["entries"] = [{k: v for k, v in e.items() if k != "user"} for e in data["data"]["entries"]]
+        elif self.kind == "audit-empty":
+            data["data"]["entries"] = []
+        elif self.kind in ("audit-drop-agent", "audit-drop-setup"):
+            agent = self.envs[data["environment_id"]].request.principal
+            keep = (lambda e: e.get("user") != agent) if self.kind == "audit-drop-agent" else \
+                (lambda e: e.get("user") == agent)
+            data["data"]["entries"] = [e for e in data["data"]["entries"] if keep(e)]
         elif self.kind == "malformed-answer":
             return {"observation": "garbage"}  # type: ignore[return-value]
         else:
@@ -213,4 +239,4 @@ def test_fault_matrix(kind: str, stage: str, phase: str) -> None:
 
 
 def test_the_matrix_has_the_documented_size() -> None:
-    assert len(CELLS) == 105
+    assert len(CELLS) == 114
