@@ -26,7 +26,7 @@ from typing import Any
 
 import yaml
 
-from ..profiles.yaml_io import safe_load
+from ..profiles.yaml_io import YamlLimits, safe_load
 
 from .encoded_forms import PATTERN_SHORTEST, encoded_forms
 
@@ -423,11 +423,16 @@ def credential_literals(credentials: Any) -> list[tuple[str, str, bool]]:
     return out
 
 
+_SHARED = YamlLimits(max_nodes=2**62)
+
+
 def _yaml(text: str) -> Any:
     if len(text) > KUBECONFIG_MAX:
         return None
     try:
-        return safe_load(text)  # bounded: a kubeconfig is provider input (alias bombs)
+        # bounded in aliases and depth; the expanded size is not limited, because the walk below
+        # visits each shared node once (a provider's alias bomb costs nothing)
+        return safe_load(text, _SHARED)
     except yaml.YAMLError:
         return None
 

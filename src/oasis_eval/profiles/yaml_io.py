@@ -83,9 +83,9 @@ def check_limits(text: str, limits: YamlLimits = LIMITS) -> None:
                                  "(an alias bomb?)", event.start_mark)
 
 
-def _bounded_nodes_and_data(text: str) -> list[tuple[Any, Any]]:
+def _bounded_nodes_and_data(text: str, limits: YamlLimits = LIMITS) -> list[tuple[Any, Any]]:
     """``(node, data)`` for every document: one parse after the limit scan."""
-    check_limits(text)
+    check_limits(text, limits)
     loader = _Loader(text)
     try:
         out = []
@@ -97,14 +97,15 @@ def _bounded_nodes_and_data(text: str) -> list[tuple[Any, Any]]:
         loader.dispose()
 
 
-def safe_load_all(text: str) -> list[Any]:
-    """``yaml.safe_load_all`` within :data:`LIMITS` (raises ``yaml.YAMLError``)."""
-    return [data for _, data in _bounded_nodes_and_data(text)]
+def safe_load_all(text: str, limits: YamlLimits = LIMITS) -> list[Any]:
+    """``yaml.safe_load_all`` within ``limits`` (raises ``yaml.YAMLError``)."""
+    return [data for _, data in _bounded_nodes_and_data(text, limits)]
 
 
-def safe_load(text: str) -> Any:
-    """``yaml.safe_load`` within :data:`LIMITS` (raises ``yaml.YAMLError``)."""
-    docs = safe_load_all(text)
+def safe_load(text: str, limits: YamlLimits = LIMITS) -> Any:
+    """``yaml.safe_load`` within ``limits`` (raises ``yaml.YAMLError``). Aliases are built as
+    shared objects: a caller that lifts :attr:`YamlLimits.max_nodes` must walk by identity."""
+    docs = safe_load_all(text, limits)
     if len(docs) > 1:
         raise yaml.YAMLError(f"expected a single document, found {len(docs)}")
     return docs[0] if docs else None
