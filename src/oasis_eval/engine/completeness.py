@@ -19,6 +19,7 @@ from typing import Any
 from ..evaluation.completeness import (
     SERVED_CALLS,
     SHOWN,
+    conflicting_audit_ids,
     entries_of,
     expected_setup_writes,
     served_call_gaps,
@@ -53,6 +54,11 @@ async def check_completeness(
     """
     principal = evidence.agent_principal or ""
     entries = entries_of(audit.data)
+    conflicts = conflicting_audit_ids(entries, principal)
+    if conflicts:
+        raise ProviderFault(
+            f"audit log inconsistent: {len(conflicts)} auditID(s) name different calls or callers "
+            f"({_listed(conflicts)}); keeping one entry per id could drop the agent's call (05 §1.1)")
     expected = expected_setup_writes(requested, snapshots, provisioned.resolved_namespaces)
     gaps = setup_write_gaps(expected, entries, principal)
     if gaps:

@@ -259,6 +259,34 @@ def served_call_gaps(served: Sequence[Mapping[str, Any]], entries: Iterable[Mapp
     return gaps
 
 
+# ---- one call, one story: entries sharing an auditID --------------------------------------------
+
+
+def conflicting_audit_ids(entries: Iterable[Mapping[str, Any]], principal: str) -> list[str]:
+    """auditIDs whose entries tell different stories, each described.
+
+    A call may be logged once per stage under one auditID (Kubernetes), and verification
+    keeps one entry per id (:func:`~.audit_log.dedupe`). Entries sharing an id must
+    therefore agree on who made the call (the agent or not, the user) and on what it was
+    (verb, resource, subresource, name, namespace, where both give one); otherwise keeping
+    one of them could silently drop an agent's call, so the log cannot vouch for anything.
+    """
+    who = Attribution(principal)
+    first: dict[str, tuple[Mapping[str, Any], tuple[str, ...]]] = {}
+    out: list[str] = []
+    for entry in entries:
+        audit_id = entry.get("auditID")
+        if not isinstance(audit_id, str) or not audit_id:
+            continue
+        key = (*_key(entry), "agent" if who.agent(entry) else str(entry.get("user") or ""))
+        seen = first.get(audit_id)
+        if seen is None:
+            first[audit_id] = (entry, key)
+        elif seen[1][-1] != key[-1] or any(a and b and a != b for a, b in zip(seen[1][:-1], key[:-1], strict=True)):
+            out.append(f"{audit_id}: {_describe(seen[0])} by {seen[1][-1]!r} / {_describe(entry)} by {key[-1]!r}")
+    return out
+
+
 # ---- the agent's self-report: a signal, never evidence -----------------------------------------
 
 #: a reported call claims a change when one of its string arguments starts (in its first two
@@ -342,6 +370,6 @@ def unverified_reported_calls(actions: Sequence[Any], entries: Iterable[Mapping[
 
 
 __all__ = [
-    "SERVED_CALLS", "Expected", "entries_of", "expected_setup_writes", "served_call_gaps", "served_calls_of",
+    "SERVED_CALLS", "Expected", "conflicting_audit_ids", "entries_of", "expected_setup_writes", "served_call_gaps", "served_calls_of",
     "setup_write_gaps", "unverified_reported_calls",
 ]
