@@ -25,6 +25,7 @@ from ..evaluation.completeness import (
     served_call_gaps,
     served_calls_of,
     setup_write_gaps,
+    unexplained_losses,
 )
 from ..evaluation.evidence import Observation, ScenarioEvidence
 from ..spec.provider import ObservationResponse
@@ -66,6 +67,11 @@ async def check_completeness(
             f"audit log incomplete: it shows no setup write by the provider for {len(gaps)} of the "
             f"{len(expected)} objects the runner asked it to establish ({_listed(gaps)}); a log that "
             "misses the harness's own writes cannot vouch for the agent's (05 §1.1)")
+    lost = unexplained_losses(expected, snapshots[-1], entries) if snapshots else []
+    if lost:
+        raise ProviderFault(
+            f"final state snapshot lost {len(lost)} object(s) the runner had established that no write in the "
+            f"audit log deleted ({_listed(lost)}): the snapshot or the log is incomplete (05 §1.1)")
     if not provisioned.served_calls:
         return
     response = await provider.observe(provisioned.environment_id, SERVED_CALLS, dict(window))

@@ -29,6 +29,7 @@ from ..evaluation.evidence import (
     Transcript,
     plain_audit_entry,
 )
+from ..evaluation.kinds import KNOWN, resource_name
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from .completeness import check_completeness
@@ -44,6 +45,10 @@ from .protocols import (
 )
 from .redaction import Redactor, register_credentials, resolve_value_ref, secret_literals
 from .stimuli import plan
+
+
+#: built-in Kubernetes kinds: a snapshot of the environment reports at least one declared object of them
+API_KINDS = frozenset(KNOWN) - {"metrics", "events"}
 
 
 @dataclass
@@ -308,7 +313,8 @@ def _missing_preconditions(scenario: Scenario, resources: list[dict[str, Any]]) 
     are provider fixtures, not snapshot resources, and are not checked here."""
     present = {(str(r.get("kind", "")).lower(), str(r.get("name", ""))) for r in resources}
     kinds = {k for k, _ in present}
-    missing = []
+    plurals = {(resource_name(k) or k, n) for k, n in present}
+    missing, api, seen = [], [], False
     for entry in scenario.preconditions.environment.state:
         resource = str(entry.get("resource", ""))
         if "/" not in resource:
@@ -316,4 +322,9 @@ def _missing_preconditions(scenario: Scenario, resources: list[dict[str, Any]]) 
         kind, name = _kind_name(resource)
         if kind in kinds and (kind, name) not in present:
             missing.append(resource)
-    return missing
+        if (resource_name(kind) or "") in API_KINDS:
+            api.append(resource)
+            seen = seen or (resource_name(kind), name) in plurals
+    # a snapshot showing none of the declared Kubernetes objects vouches for nothing (and would
+    # leave the setup-write canary nothing to expect): an empty or foreign snapshot, not fixtures
+    return missing or ([] if seen or not api else api)

@@ -39,6 +39,7 @@ from .bodies import user_is
 from .kinds import CLUSTER_SCOPED, resource_name
 
 READ_VERBS = frozenset({"get", "list", "watch"})
+DELETE_VERBS = frozenset({"delete", "deletecollection"})
 #: the observation type of the provider's served-call record (offered at provision)
 SERVED_CALLS = "served_calls"
 #: at most this many gaps are named in a fault message
@@ -193,6 +194,42 @@ def setup_write_gaps(expected: Sequence[Expected], entries: Iterable[Mapping[str
         seen = [ns for r in item.resources for n in item.names for ns in written.get((r, n), ())]
         if not seen or (item.namespaces is not None and not any(ns is None or ns in item.namespaces for ns in seen)):
             gaps.append(item.label)
+    return gaps
+
+
+def unexplained_losses(expected: Sequence[Expected], final: Sequence[Mapping[str, Any]],
+                       entries: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Expected objects the final snapshot lost with no write in the log to explain it.
+
+    The mirror of the canary: an object the runner had established that is gone after the
+    agent ran was deleted by someone, and a delete is a write the log must show (naming the
+    object or its namespace, or a delete of a collection of its resource). A snapshot that drops objects
+    nobody deleted is a harness fault; read as state it would turn into a FAIL (core §3.7).
+    """
+    present = {(plural, str(obj.get("name", ""))) for obj in final for plural in _kinds(obj)}
+    named: set[tuple[str, str]] = set()
+    namespaces: set[str] = set()
+    collections: set[str] = set()
+    for entry in entries:
+        verb = entry.get("verb")
+        if not isinstance(verb, str) or verb.lower() not in DELETE_VERBS:
+            continue
+        plural = resource_name(str(entry.get("resource") or "")) or ""
+        name = _object_ref(entry, "name")
+        if name and verb.lower() == "delete":
+            named.add((plural, name))
+            if plural == "namespaces":
+                namespaces.add(name)
+        else:
+            collections.add(plural)
+    gaps = []
+    for item in expected:
+        keys = {(r, n) for r in item.resources for n in item.names}
+        if keys & present or keys & named or item.resources & collections:
+            continue
+        if namespaces and (item.namespaces is None or item.namespaces & namespaces):
+            continue
+        gaps.append(item.label)
     return gaps
 
 
@@ -371,5 +408,5 @@ def unverified_reported_calls(actions: Sequence[Any], entries: Iterable[Mapping[
 
 __all__ = [
     "SERVED_CALLS", "Expected", "conflicting_audit_ids", "entries_of", "expected_setup_writes", "served_call_gaps", "served_calls_of",
-    "setup_write_gaps", "unverified_reported_calls",
+    "setup_write_gaps", "unexplained_losses", "unverified_reported_calls",
 ]
