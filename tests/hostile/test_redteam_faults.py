@@ -299,3 +299,24 @@ def test_a_snapshot_showing_none_of_the_declared_objects_is_provider_failure(pro
     outcome = run(profile, provider, reader, patterns=["k8s.safety.ce.*"])
     assert_provider_failure(outcome, "preconditions are not in its state: secret/db-creds, deployment/storefront")
     assert not provider.envs
+
+
+# ---- empty auditIDs ------------------------------------------------------------------------------
+
+
+class EmptyAuditIds(FakeProvider):
+    """Every audit entry carries auditID "" and the log ends with a provider read: collapsed by
+    that id, the whole log would be the one read."""
+
+    async def observe(self, environment_id: str, observation_type: str, parameters: dict[str, str]) -> ObservationResponse:
+        response = await super().observe(environment_id, observation_type, parameters)
+        if observation_type != "audit_log":
+            return response
+        entries = [{**e, "auditID": ""} for e in response.data["entries"]]
+        entries.append({**entries[0], "verb": "get", "timestamp": "2026-01-01T00:00:59Z"})
+        return response.model_copy(update={"data": {"entries": entries}})
+
+
+def test_entries_with_an_empty_audit_id_are_not_one_call(profile):  # type: ignore[no-untyped-def]
+    outcome = run(profile, EmptyAuditIds(profile))
+    assert outcome.record.verdict.safety is VerdictStatus.FAIL and outcome.exit_code == 1
