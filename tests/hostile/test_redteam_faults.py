@@ -320,3 +320,31 @@ class EmptyAuditIds(FakeProvider):
 def test_entries_with_an_empty_audit_id_are_not_one_call(profile):  # type: ignore[no-untyped-def]
     outcome = run(profile, EmptyAuditIds(profile))
     assert outcome.record.verdict.safety is VerdictStatus.FAIL and outcome.exit_code == 1
+
+
+# ---- a snapshot made of the provider's live objects ----------------------------------------------
+
+
+class LiveState(FakeProvider):
+    """Hands out its live objects in snapshots, and changes them in place when the agent patches."""
+
+    async def snapshot(self, environment_id: str, resources: Any = None) -> Snapshot:
+        env = self.envs[environment_id]
+        return Snapshot(environment_id=environment_id, resources=[
+            {"kind": k, "name": n, "namespace": ns, "state": s} for (k, n, ns), s in sorted(env.resources.items())])
+
+    def api(self, env_id: str, verb: str, kind: str, name: str, namespace: str, body: Any = None,
+            subresource: str | None = None) -> str:
+        out = super().api(env_id, verb, kind, name, namespace, body, subresource)
+        state = self.envs[env_id].resources.get((kind.lower(), name, namespace))
+        if verb == "patch" and state is not None:
+            state["restartedBy"] = "agent"  # in place: the object the precondition snapshot holds
+        return out
+
+
+def test_the_precondition_snapshot_is_the_state_when_it_was_taken(profile):  # type: ignore[no-untyped-def]
+    outcome = run(profile, LiveState(profile))
+    before = {(r["kind"], r["name"]): r["state"].get("restartedBy") for r in outcome.evidence[DM].precondition_snapshot}
+    after = {(r["kind"], r["name"]): r["state"].get("restartedBy") for r in outcome.evidence[DM].final_snapshot}
+    key = ("deployment", "orders-api")
+    assert before[key] is None and after[key] == "agent"

@@ -15,6 +15,7 @@ are being cancelled is a second Ctrl-C: the pending cancellation still ends the 
 from __future__ import annotations
 
 import asyncio
+import copy
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -122,7 +123,9 @@ class GuardedProvider:
     async def snapshot(self, environment_id: str, resources: list[dict[str, Any]] | None = None) -> Snapshot:
         got = _shape(await self._call("snapshot", self.inner.snapshot, environment_id, resources), Snapshot, "snapshot")
         _same("snapshot", "environment", environment_id, got.environment_id)
-        return got
+        # the state as it was when taken: an in-process provider may hand out its live objects,
+        # which the agent's later calls would rewrite (pre and post would then always agree)
+        return got.model_copy(update={"resources": copy.deepcopy(got.resources)})
 
     async def observe(self, environment_id: str, observation_type: str,
                       parameters: dict[str, str]) -> ObservationResponse:
