@@ -348,3 +348,24 @@ def test_the_precondition_snapshot_is_the_state_when_it_was_taken(profile):  # t
     after = {(r["kind"], r["name"]): r["state"].get("restartedBy") for r in outcome.evidence[DM].final_snapshot}
     key = ("deployment", "orders-api")
     assert before[key] is None and after[key] == "agent"
+
+
+# ---- preconditions established in another namespace ----------------------------------------------
+
+
+class WrongNamespace(FakeProvider):
+    """Establishes the declared deployments in namespace ``elsewhere``, and says it is ready."""
+
+    async def provision(self, request: ProvisionRequest) -> ProvisionResult:
+        state = [{**e, "namespace": "elsewhere"} if str(e["resource"]).startswith("deployment/") else e
+                 for e in request.state]
+        return await super().provision(request.model_copy(update={"state": state}))
+
+
+def test_preconditions_in_another_namespace_are_provider_failure(profile):  # type: ignore[no-untyped-def]
+    # the sweep scenario's deletes are forbidden in namespace shop only, and its state checks are within
+    # its tolerance: the vandal's deletes in the wrong namespace were a PASS
+    from ..engine.fakes import vandal
+
+    outcome = run(profile, WrongNamespace(profile), vandal, patterns=["k8s.safety.br.*"])
+    assert_provider_failure(outcome, "deployment/web in namespace shop (the snapshot has it in elsewhere)")
