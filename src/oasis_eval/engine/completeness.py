@@ -6,6 +6,8 @@ them what the engine asked for (the provision request's state, the
 (both snapshots, the audit observation) and, when the provider offered one at
 provision (``served_calls: true``), the provider's own record of the calls it
 served to the agent, observed over the same window and kept with the evidence.
+Entries sharing an auditID must agree on the call and the caller, and an object the
+runner established that the final snapshot lost must have a delete in the log.
 A gap is a runtime PROVIDER_FAILURE (05 §1.1: evidence known to be incomplete is
 treated as ``unreachable``; core §3.6, §3.7): the scenario is not judged and the
 run aborts. The same capture serves the safety, capability and adversarial phases.
@@ -19,11 +21,13 @@ from typing import Any
 from ..evaluation.completeness import (
     SERVED_CALLS,
     SHOWN,
+    conflicting_audit_ids,
     entries_of,
     expected_setup_writes,
     served_call_gaps,
     served_calls_of,
     setup_write_gaps,
+    unexplained_losses,
 )
 from ..evaluation.evidence import Observation, ScenarioEvidence
 from ..spec.provider import ObservationResponse
@@ -45,7 +49,8 @@ async def check_completeness(
     evidence: ScenarioEvidence,
     record: Callable[[ObservationResponse, dict[str, str]], Observation],
 ) -> None:
-    """Raise :class:`ProviderFault` when the audit log misses a setup write or a served call.
+    """Raise :class:`ProviderFault` when the audit log tells two stories under one auditID, misses
+    a setup write or a served call, or the final snapshot lost an object no delete explains.
 
     ``requested``: every state entry the engine asked the provider to establish
     (preconditions and injections); ``record`` turns an observation response into the
@@ -53,6 +58,11 @@ async def check_completeness(
     """
     principal = evidence.agent_principal or ""
     entries = entries_of(audit.data)
+    conflicts = conflicting_audit_ids(entries, principal)
+    if conflicts:
+        raise ProviderFault(
+            f"audit log inconsistent: {len(conflicts)} auditID(s) name different calls or callers "
+            f"({_listed(conflicts)}); keeping one entry per id could drop the agent's call (05 §1.1)")
     expected = expected_setup_writes(requested, snapshots, provisioned.resolved_namespaces)
     gaps = setup_write_gaps(expected, entries, principal)
     if gaps:
@@ -60,8 +70,19 @@ async def check_completeness(
             f"audit log incomplete: it shows no setup write by the provider for {len(gaps)} of the "
             f"{len(expected)} objects the runner asked it to establish ({_listed(gaps)}); a log that "
             "misses the harness's own writes cannot vouch for the agent's (05 §1.1)")
-    if not provisioned.served_calls:
-        return
+    if provisioned.served_calls:  # the most precise record first: it names the calls the log lost
+        await _check_served_calls(provider, provisioned, entries, window, evidence, record)
+    lost = unexplained_losses(expected, snapshots[-1], entries) if snapshots else []
+    if lost:
+        raise ProviderFault(
+            f"final state snapshot lost {len(lost)} object(s) the runner had established that no write in the "
+            f"audit log deleted ({_listed(lost)}): the snapshot or the log is incomplete (05 §1.1)")
+
+
+async def _check_served_calls(provider: Provider, provisioned: ProvisionResult, entries: list[dict[str, Any]],
+                              window: dict[str, str], evidence: ScenarioEvidence,
+                              record: Callable[[ObservationResponse, dict[str, str]], Observation]) -> None:
+    principal = evidence.agent_principal or ""
     response = await provider.observe(provisioned.environment_id, SERVED_CALLS, dict(window))
     evidence.observations.append(record(response, dict(window)))
     calls = served_calls_of(response.data)

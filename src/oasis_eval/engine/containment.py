@@ -15,6 +15,7 @@ are being cancelled is a second Ctrl-C: the pending cancellation still ends the 
 from __future__ import annotations
 
 import asyncio
+import copy
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -71,10 +72,17 @@ def _shape(value: Any, model: type[BaseModel], what: str) -> Any:
 
 class GuardedProvider:
     """A provider whose every call either returns a well-formed answer or raises
-    :class:`ProviderFault` (or our own cancellation). Wrapping is idempotent."""
+    :class:`ProviderFault` (or our own cancellation). Wrapping is idempotent.
+
+    Well-formed includes *attributable* (05 §1.1, core §3.7): a snapshot or observation that
+    names another environment than the one asked, or an observation of another type, is
+    evidence of something else, and a provision that answers the id of an environment still
+    live in this run would mix two scenarios' evidence; each is a :class:`ProviderFault`."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
+        #: environment ids provisioned through this guard and not yet torn down
+        self.live: set[str] = set()
 
     def __getattr__(self, name: str) -> Any:  # fakes' counters, ids, ... stay reachable
         return getattr(self.inner, name)
@@ -101,25 +109,47 @@ class GuardedProvider:
         return _shape(got, ConformanceResponse, "conformance")
 
     async def provision(self, request: ProvisionRequest) -> ProvisionResult:
-        return _shape(await self._call("provision", self.inner.provision, request), ProvisionResult, "provision")
+        result = _shape(await self._call("provision", self.inner.provision, request), ProvisionResult, "provision")
+        if result.environment_id in self.live:  # not torn down here: it belongs to the scenario that holds it
+            raise ProviderFault(f"provision of scenario {request.scenario_id} answered environment id "
+                                f"{result.environment_id!r}, which another scenario of this run still holds: "
+                                "their evidence could not be told apart")
+        self.live.add(result.environment_id)
+        return result
 
     async def inject_state(self, environment_id: str, state: list[dict[str, Any]]) -> None:
         await self._call("inject-state", self.inner.inject_state, environment_id, state)
 
     async def snapshot(self, environment_id: str, resources: list[dict[str, Any]] | None = None) -> Snapshot:
-        return _shape(await self._call("snapshot", self.inner.snapshot, environment_id, resources),
-                      Snapshot, "snapshot")
+        got = _shape(await self._call("snapshot", self.inner.snapshot, environment_id, resources), Snapshot, "snapshot")
+        _same("snapshot", "environment", environment_id, got.environment_id)
+        # the state as it was when taken: an in-process provider may hand out its live objects,
+        # which the agent's later calls would rewrite (pre and post would then always agree)
+        return got.model_copy(update={"resources": copy.deepcopy(got.resources)})
 
     async def observe(self, environment_id: str, observation_type: str,
                       parameters: dict[str, str]) -> ObservationResponse:
         got = await self._call("observe", self.inner.observe, environment_id, observation_type, parameters)
-        return _shape(got, ObservationResponse, "observe")
+        got = _shape(got, ObservationResponse, "observe")
+        _same(f"observe {observation_type}", "environment", environment_id, got.environment_id)
+        _same(f"observe {observation_type}", "observation type", observation_type,
+              str(getattr(got.observation_type, "value", got.observation_type)))
+        return got
 
     async def teardown(self, environment_id: str) -> None:
-        await self._call("teardown", self.inner.teardown, environment_id)
+        try:
+            await self._call("teardown", self.inner.teardown, environment_id)
+        finally:
+            self.live.discard(environment_id)
 
     async def aclose(self) -> None:
         await self._call("close", self.inner.aclose)
+
+
+def _same(call: str, what: str, asked: str, answered: str) -> None:
+    if answered != asked:
+        raise ProviderFault(f"provider {call} was asked for {what} {asked!r} and answered for {answered!r}: "
+                            "evidence that cannot be attributed to the scenario (05 §1.1)")
 
 
 def guard_provider(provider: Any) -> GuardedProvider:

@@ -29,6 +29,7 @@ from ..evaluation.evidence import (
     Transcript,
     plain_audit_entry,
 )
+from ..evaluation.kinds import CLUSTER_SCOPED, KNOWN, resource_name
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from .completeness import check_completeness
@@ -44,6 +45,10 @@ from .protocols import (
 )
 from .redaction import Redactor, register_credentials, resolve_value_ref, secret_literals
 from .stimuli import plan
+
+
+#: built-in Kubernetes kinds: a snapshot of the environment reports at least one declared object of them
+API_KINDS = frozenset(KNOWN) - {"metrics", "events"}
 
 
 @dataclass
@@ -186,7 +191,7 @@ async def _run_agent(scenario, agent, provider, provisioned, stim, scope, captur
     env_id = provisioned.environment_id
     before = await provider.snapshot(env_id)
     evidence.precondition_snapshot = redactor.data(before.resources)
-    missing = _missing_preconditions(scenario, before.resources)
+    missing = _missing_preconditions(scenario, before.resources, provisioned.resolved_namespaces)
     if missing:
         raise ProviderFault(
             "provider reported the environment ready but these preconditions are not in its state: "
@@ -302,18 +307,43 @@ def _default_namespace(scenario: Scenario) -> str:
 
 
 
-def _missing_preconditions(scenario: Scenario, resources: list[dict[str, Any]]) -> list[str]:
+def _missing_preconditions(scenario: Scenario, resources: list[dict[str, Any]],
+                           resolved: dict[str, str] | None = None) -> list[str]:
     """Precondition evidence (08 §3.1): every declared resource of a kind the snapshot
-    reports must be present. Kinds the snapshot never reports (metrics, logs, traces ...)
-    are provider fixtures, not snapshot resources, and are not checked here."""
+    reports must be present, in its declared namespace (as the provider resolved it).
+    Kinds the snapshot never reports (metrics, logs, traces ...) are provider fixtures,
+    not snapshot resources, and are not checked here."""
     present = {(str(r.get("kind", "")).lower(), str(r.get("name", ""))) for r in resources}
     kinds = {k for k, _ in present}
-    missing = []
+    where: dict[tuple[str, str], set[str]] = {}
+    for r in resources:
+        ns = r.get("namespace") or _meta_namespace(r.get("state"))
+        where.setdefault((resource_name(str(r.get("kind", ""))) or "", str(r.get("name", ""))), set()).update(
+            [str(ns)] if ns else [])
+    missing, api, seen = [], [], False
     for entry in scenario.preconditions.environment.state:
         resource = str(entry.get("resource", ""))
         if "/" not in resource:
             continue
         kind, name = _kind_name(resource)
+        plural = resource_name(kind) or kind
         if kind in kinds and (kind, name) not in present:
             missing.append(resource)
-    return missing
+        elif (plural, name) in where and entry.get("namespace") and plural not in CLUSTER_SCOPED:
+            declared = str(entry["namespace"])
+            found = where[(plural, name)]
+            if found and not found & {declared, (resolved or {}).get(declared, declared)}:
+                missing.append(f"{resource} in namespace {declared} (the snapshot has it in "
+                               f"{', '.join(sorted(found))})")
+        if plural in API_KINDS:
+            api.append(resource)
+            seen = seen or (plural, name) in where
+    # a snapshot showing none of the declared Kubernetes objects vouches for nothing (and would
+    # leave the setup-write canary nothing to expect): an empty or foreign snapshot, not fixtures
+    return missing or ([] if seen or not api else api)
+
+
+def _meta_namespace(state: Any) -> str | None:
+    meta = state.get("metadata") if isinstance(state, dict) else None
+    ns = meta.get("namespace") if isinstance(meta, dict) else None
+    return str(ns) if ns else None

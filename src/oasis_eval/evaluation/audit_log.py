@@ -137,13 +137,14 @@ def entry_field(item: Any, key: str, name: str) -> Any:
 
 
 def dedupe(items: list[Any], ids: list[Any]) -> list[int]:
-    """Positions of the entries that survive de-duplication by auditID, in log order."""
+    """Positions of the entries that survive de-duplication by auditID, in log order. An empty
+    auditID identifies nothing: entries carrying one are all kept (else one would stand for all)."""
     if len(set(ids)) == len(ids):
         return list(range(len(items)))  # no duplicate (and at most one entry without an id)
     seen: dict[str, int] = {}
     out: list[int] = []
     for i, key in enumerate(ids):
-        if key is None:
+        if not key:  # no id (None, or an empty one): not the same call as any other entry
             out.append(i)
             continue
         at = seen.get(key)

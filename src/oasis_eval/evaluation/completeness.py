@@ -39,6 +39,7 @@ from .bodies import user_is
 from .kinds import CLUSTER_SCOPED, resource_name
 
 READ_VERBS = frozenset({"get", "list", "watch"})
+DELETE_VERBS = frozenset({"delete", "deletecollection"})
 #: the observation type of the provider's served-call record (offered at provision)
 SERVED_CALLS = "served_calls"
 #: at most this many gaps are named in a fault message
@@ -196,6 +197,42 @@ def setup_write_gaps(expected: Sequence[Expected], entries: Iterable[Mapping[str
     return gaps
 
 
+def unexplained_losses(expected: Sequence[Expected], final: Sequence[Mapping[str, Any]],
+                       entries: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Expected objects the final snapshot lost with no write in the log to explain it.
+
+    The mirror of the canary: an object the runner had established that is gone after the
+    agent ran was deleted by someone, and a delete is a write the log must show (naming the
+    object or its namespace, or a delete of a collection of its resource). A snapshot that drops objects
+    nobody deleted is a harness fault; read as state it would turn into a FAIL (core §3.7).
+    """
+    present = {(plural, str(obj.get("name", ""))) for obj in final for plural in _kinds(obj)}
+    named: set[tuple[str, str]] = set()
+    namespaces: set[str] = set()
+    collections: set[str] = set()
+    for entry in entries:
+        verb = entry.get("verb")
+        if not isinstance(verb, str) or verb.lower() not in DELETE_VERBS:
+            continue
+        plural = resource_name(str(entry.get("resource") or "")) or ""
+        name = _object_ref(entry, "name")
+        if name and verb.lower() == "delete":
+            named.add((plural, name))
+            if plural == "namespaces":
+                namespaces.add(name)
+        else:
+            collections.add(plural)
+    gaps = []
+    for item in expected:
+        keys = {(r, n) for r in item.resources for n in item.names}
+        if keys & present or keys & named or item.resources & collections:
+            continue
+        if namespaces and (item.namespaces is None or item.namespaces & namespaces):
+            continue
+        gaps.append(item.label)
+    return gaps
+
+
 # ---- the provider's record of the calls it served ----------------------------------------------
 
 _KEY_FIELDS = ("verb", "resource", "subresource", "name", "namespace")
@@ -257,6 +294,34 @@ def served_call_gaps(served: Sequence[Mapping[str, Any]], entries: Iterable[Mapp
         else:
             gaps.append(f"{_describe(call)} (no matching audit entry)")
     return gaps
+
+
+# ---- one call, one story: entries sharing an auditID --------------------------------------------
+
+
+def conflicting_audit_ids(entries: Iterable[Mapping[str, Any]], principal: str) -> list[str]:
+    """auditIDs whose entries tell different stories, each described.
+
+    A call may be logged once per stage under one auditID (Kubernetes), and verification
+    keeps one entry per id (:func:`~.audit_log.dedupe`). Entries sharing an id must
+    therefore agree on who made the call (the agent or not, the user) and on what it was
+    (verb, resource, subresource, name, namespace, where both give one); otherwise keeping
+    one of them could silently drop an agent's call, so the log cannot vouch for anything.
+    """
+    who = Attribution(principal)
+    first: dict[str, tuple[Mapping[str, Any], tuple[str, ...]]] = {}
+    out: list[str] = []
+    for entry in entries:
+        audit_id = entry.get("auditID")
+        if not isinstance(audit_id, str) or not audit_id:
+            continue
+        key = (*_key(entry), "agent" if who.agent(entry) else str(entry.get("user") or ""))
+        seen = first.get(audit_id)
+        if seen is None:
+            first[audit_id] = (entry, key)
+        elif seen[1][-1] != key[-1] or any(a and b and a != b for a, b in zip(seen[1][:-1], key[:-1], strict=True)):
+            out.append(f"{audit_id}: {_describe(seen[0])} by {seen[1][-1]!r} / {_describe(entry)} by {key[-1]!r}")
+    return out
 
 
 # ---- the agent's self-report: a signal, never evidence -----------------------------------------
@@ -342,6 +407,6 @@ def unverified_reported_calls(actions: Sequence[Any], entries: Iterable[Mapping[
 
 
 __all__ = [
-    "SERVED_CALLS", "Expected", "entries_of", "expected_setup_writes", "served_call_gaps", "served_calls_of",
-    "setup_write_gaps", "unverified_reported_calls",
+    "SERVED_CALLS", "Expected", "conflicting_audit_ids", "entries_of", "expected_setup_writes", "served_call_gaps", "served_calls_of",
+    "setup_write_gaps", "unexplained_losses", "unverified_reported_calls",
 ]

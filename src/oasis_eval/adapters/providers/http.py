@@ -213,13 +213,23 @@ class HttpProvider:
         """Every wait goes through here (retry and teardown back-off); tests observe it."""
         await anyio.sleep(seconds)
 
+    async def _bounded(self, exchange: Any) -> httpx.Response:
+        """One whole exchange within ``timeout`` seconds. httpx bounds each socket operation,
+        not the exchange: a provider that trickles its answer a byte at a time would hold a
+        call (and a shielded teardown) for ever. Past the deadline: ``httpx.TimeoutException``."""
+        with anyio.move_on_after(self.timeout) as scope:
+            return await exchange
+        if scope.cancelled_caught:
+            raise httpx.ReadTimeout(f"the whole exchange took longer than {self.timeout}s")
+        raise AssertionError("unreachable")  # pragma: no cover
+
     async def _send(
         self, call: str, method: str, path: str, body: dict[str, Any] | None = None
     ) -> tuple[int, Any]:
         """One HTTP exchange: (status, parsed body). Transport problems -> ProviderFault."""
         url = f"{self.base_url}{path}"
         try:
-            response = await self._client.request(method, path, json=body)
+            response = await self._bounded(self._client.request(method, path, json=body))
         except httpx.TimeoutException as exc:
             raise ProviderFault(
                 f"{call}: provider did not answer {method} {url} within {self.timeout}s "
@@ -282,7 +292,7 @@ class HttpProvider:
         """GET /v1/conformance?profile=<id>. Any problem -> PreflightError (08 §3.8.3)."""
         url = f"{self.base_url}/v1/conformance?profile={profile_id}"
         try:
-            response = await self._client.get("/v1/conformance", params={"profile": profile_id})
+            response = await self._bounded(self._client.get("/v1/conformance", params={"profile": profile_id}))
         except httpx.TimeoutException as exc:
             raise PreflightError(
                 f"preflight: provider conformance endpoint GET {url} did not answer within "
