@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..diagnostics import Findings, UnusableInput
+from ..files import read_bytes, read_text
 from ..profiles.scenarios import scenario_from_document
 from ..profiles.yaml_io import load_documents
 from ..spec.profile import Profile
@@ -109,12 +110,12 @@ def read_directory(directory: Path) -> list[tuple[str, str]]:
     files = _yaml_files(directory)
     if not files:
         raise UnusableInput("the directory holds no .yaml scenario file", file=str(directory))
-    return [(str(p.relative_to(directory)), p.read_text(encoding="utf-8")) for p in files]
+    return [(str(p.relative_to(directory)), read_text(p)) for p in files]
 
 
 def read_bundle(path: Path, key: bytes) -> list[tuple[str, str]]:
     try:
-        token = path.read_bytes()
+        token = read_bytes(path)
     except OSError as exc:
         raise UnusableInput(f"cannot read the reserved bundle: {exc.strerror}", file=str(path)) from None
     try:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import UnusableInput
+from ..files import RUN_FILE_LIMIT, read_bytes
 from ..evaluation.evidence import ScenarioEvidence
 from ..spec.profile import Profile
 from .manifest import RunKey, load_run_key, write_manifest
@@ -73,11 +74,11 @@ def load_run(run_dir: Path) -> tuple[RunRecord, Profile, dict[str, ScenarioEvide
     if not (run_dir / RECORD).is_file():
         raise UnusableInput("not a run directory (no run.json)", file=str(run_dir))
     try:
-        record = RunRecord.model_validate_json((run_dir / RECORD).read_text(encoding="utf-8"))
-        profile = Profile.model_validate_json((run_dir / PROFILE).read_text(encoding="utf-8"))
+        record = RunRecord.model_validate_json(read_bytes(run_dir / RECORD, RUN_FILE_LIMIT))
+        profile = Profile.model_validate_json(read_bytes(run_dir / PROFILE, RUN_FILE_LIMIT))
         evidence = {}
         for path in sorted((run_dir / EVIDENCE).glob("*.json")):
-            item = ScenarioEvidence.model_validate_json(path.read_text(encoding="utf-8"))
+            item = ScenarioEvidence.model_validate_json(read_bytes(path, RUN_FILE_LIMIT))
             evidence[item.scenario_id] = item
     except FileNotFoundError as exc:
         raise UnusableInput(f"run directory is incomplete: {exc.filename} is missing", file=str(run_dir)) from None

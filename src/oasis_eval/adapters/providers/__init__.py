@@ -32,6 +32,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
+from ...files import read_text
 from .http import HttpProvider, wire_parameters, wire_state_entry
 from .inprocess import DEFAULT_CALL_TIMEOUT, InProcessProvider
 
@@ -81,7 +82,7 @@ def http_token(spec: Mapping[str, Any]) -> str | None:
     token_file = spec.get("token_file")
     if token_file:
         try:
-            token = Path(str(token_file)).read_text(encoding="utf-8").strip()
+            token = read_text(str(token_file)).strip()
         except (OSError, UnicodeDecodeError) as exc:
             raise ValueError(f"cannot read the provider token file {token_file}: {exc}") from None
         if not token:
