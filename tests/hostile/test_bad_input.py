@@ -11,6 +11,7 @@ setup steps.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -75,7 +76,8 @@ def _fill(text: str, names: dict[str, str]) -> str:
 
 
 def _setup(case: dict[str, Any], tmp: Path, run_dir: Any) -> dict[str, str]:
-    names = {"tmp": str(tmp), "p": str(tmp / "p"), "example": str(EXAMPLE_PROFILE_DIR), "run": str(tmp / "run")}
+    names = {"tmp": str(tmp), "p": str(tmp / "p"), "example": str(EXAMPLE_PROFILE_DIR), "run": str(tmp / "run"),
+             "long": "n" * 300}
     for step in case.get("setup", []):
         (action, arg), = step.items()
         if action == "profile":
@@ -117,6 +119,9 @@ def _setup(case: dict[str, Any], tmp: Path, run_dir: Any) -> dict[str, str]:
         elif action == "remove":
             target = tmp / arg
             shutil.rmtree(target) if target.is_dir() else target.unlink()
+        elif action == "fifo":
+            (tmp / arg).parent.mkdir(parents=True, exist_ok=True)
+            os.mkfifo(tmp / arg)
         elif action == "mkdir":
             (tmp / arg).mkdir(parents=True)
         else:
