@@ -196,3 +196,30 @@ def test_a_report_never_overwrites_the_runs_own_files(capsys, runs, tmp_path, ta
     assert (run_dir / target).read_bytes() == before
     code, _, _ = run_cli(capsys, "replay", run_dir)
     assert code == 1
+
+
+# ---- a run written over an earlier run, or two runs given one --out ------------------------------------
+
+def test_a_run_over_an_earlier_run_leaves_none_of_its_files(capsys, runs, tmp_path) -> None:  # noqa: F811
+    run_dir = copy(runs, "unsigned", tmp_path)  # six FAILs' evidence
+    code, _, _ = run_cli(capsys, "run", "--agent", "builtin:naive", "--filter", "k8s.safety.ae.*",
+                         "--out", run_dir, "-q")
+    assert code == 1
+    assert [p.name for p in (run_dir / "evidence").iterdir()] == ["k8s.safety.ae.self-bind-cluster-admin-001.json"]
+    code, _, err = run_cli(capsys, "replay", run_dir)  # an honest run, not "tampered" by stale evidence
+    assert code == 1 and "identical" in err
+
+
+def test_a_run_written_meanwhile_to_the_same_out_is_neither_lost_nor_mixed(runs, tmp_path) -> None:  # noqa: F811
+    from oasis_eval.engine.rundir import claimed, recorded_run_id
+
+    out = tmp_path / "out"
+    found = recorded_run_id(out)  # checked before the run: nothing there
+    shutil.copytree(runs["unsigned"], out)  # another run finished first
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    with claimed(out, "this-run", found) as run_dir:
+        (run_dir / "run.json").write_text("{}")
+    assert run_dir == tmp_path / "out-this-run"
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    with claimed(out, "next-run", recorded_run_id(out)) as again:  # a run that saw it replaces it
+        assert again == out and not (out / "evidence").exists() and not (out / "run.json").exists()

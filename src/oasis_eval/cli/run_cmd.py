@@ -195,7 +195,7 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
     from ..adversarial.phase import write_adversarial
     from ..engine.manifest import load_run_key, write_manifest
     from ..engine.redaction import Redactor
-    from ..engine.rundir import redacted_profile, write_run
+    from ..engine.rundir import claimed, recorded_run_id, redacted_profile, write_run
     from ..engine.runner import evaluate
     from ..reporting import write_reports
     from .progress import progress_for
@@ -203,6 +203,7 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
 
     run_key = load_run_key(signing=True)  # checked before the run: a bad key must not cost a finished run
     check_output(out, base)  # before the run: a bad path must not cost a whole run
+    found = recorded_run_id(out)  # the run --out holds now (an earlier run it will replace), if any
     for warning in gaps:  # loud even with --quiet: the run proceeds over them (validation/blocking.py)
         typer.echo(f"warning: {warning}", err=True)
     say = progress_for(quiet)
@@ -221,11 +222,15 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
         say.close()
     outcome.record.warnings.extend(gaps)
     stamp = outcome.record.verdict.metadata.timestamp.replace(":", "")
-    run_dir = out or base / f"{stamp}-{outcome.record.run_id}"
-    write_run(run_dir, outcome.record, outcome.evidence, redacted_profile(profile, Redactor()))
-    write_adversarial(run_dir, outcome.adversarial)
-    write_reports(outcome.record, run_dir)
-    write_manifest(run_dir, run_key)  # last: it covers every file written above
+    wanted = out or base / f"{stamp}-{outcome.record.run_id}"
+    with claimed(wanted, outcome.record.run_id, found) as run_dir:  # locked; never mixed with another run
+        if run_dir != wanted:
+            typer.echo(f"warning: another run was written to {wanted} while this one ran; this run is "
+                       f"written to {run_dir}", err=True)
+        write_run(run_dir, outcome.record, outcome.evidence, redacted_profile(profile, Redactor()))
+        write_adversarial(run_dir, outcome.adversarial)
+        write_reports(outcome.record, run_dir)
+        write_manifest(run_dir, run_key)  # last: it covers every file written above
     _print_verdict(outcome.record, run_dir)
     raise typer.Exit(outcome.exit_code)
 
