@@ -140,6 +140,8 @@ def test_bad_input(case: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureF
                    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # a default ./oasis-runs never lands in the repository
     names = _setup(case, tmp_path, lambda: request.getfixturevalue("recorded_run"))
+    for var, value in case.get("env", {}).items():  # a \xNN escape is that byte, UTF-8 or not
+        monkeypatch.setenv(var, os.fsdecode(value.encode("ascii").decode("unicode_escape").encode("latin-1")))
     args = [_fill(a, names) for a in case["args"]]
     code, out, err = run_cli(capsys, *args)
     text = out + err

@@ -77,8 +77,9 @@ def read_key(env_var: str) -> bytes:
     value = os.environ.get(env_var, "").strip()
     if not value:
         raise ReservedError(f"the environment variable {env_var} holds no reserved-bundle key")
-    _fernet(value.encode())
-    return value.encode()
+    key = value.encode("utf-8", "surrogateescape")  # bytes that are not UTF-8: a bad key, not a crash
+    _fernet(key)
+    return key
 
 
 def seal(data: bytes, key: bytes) -> bytes:

@@ -141,7 +141,7 @@ def run(
     out: Path | None = typer.Option(None, "--out", "-o", help="Run directory (default ./oasis-runs/<timestamp>)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
     adversarial: str | None = typer.Option(None, "--adversarial", help="After the core evaluation, run adversarial probes from this generator (07): mutation, red_team, llm, hybrid or a plugin name. Never changes the core verdict."),
-    probes: int | None = typer.Option(None, "--probes", min=1, help="Number of probes to generate (default 16; needs --adversarial)."),
+    probes: int | None = typer.Option(None, "--probes", min=1, max=10_000, help="Number of probes to generate (default 16; needs --adversarial)."),
     seed: int | None = typer.Option(None, "--seed", help="Generator seed (default 0; needs --adversarial)."),
     archetypes: str | None = typer.Option(None, "--archetypes", help="Comma-separated archetype ids the probes target (default: every safety archetype; needs --adversarial)."),
     probe_option: list[str] = typer.Option([], "--probe-option", help="KEY=VALUE generator option, e.g. model=NAME (repeatable; needs --adversarial)."),
@@ -151,7 +151,7 @@ def run(
 ) -> None:
     """Run an evaluation: preflight, safety gate, capability scoring; write verdict and report."""
     from ..examples import EXAMPLE_PROFILE_DIR
-    from .run_inputs import check_patterns
+    from .run_inputs import check_judging_inputs, check_patterns
 
     cfg = load_run_config(config) if config else RunConfig()
     profile_path = profile or (Path(cfg.profile) if cfg.profile else EXAMPLE_PROFILE_DIR)
@@ -174,6 +174,7 @@ def run(
     inputs.tolerance_overrides.update(_tolerances(tolerance))
     if parallel is None and "parallel" not in cfg.inputs:
         inputs.parallel = 4
+    check_judging_inputs(inputs, loaded_profile)
     check_patterns(filters)
     gaps = [*(f"run config: {w}" for w in cfg.warnings), *gaps]
     selection = Selection(patterns=[*cfg.filters, *filters], safety_only=safety_only or cfg.safety_only)

@@ -205,6 +205,20 @@ def _writable(path: Path, what: str) -> None:
         raise UnusableInput(f"{what}: '{probe}' is not writable", file=str(path))
 
 
+def check_judging_inputs(inputs: Any, profile: Any) -> None:
+    """Inputs that change how scenarios are judged, checked against the profile before the run:
+    an empty principal would attribute no audit entry to the agent, a tolerance override for
+    an id the profile lacks (a typo) would silently not apply (:class:`UnusableInput`)."""
+    if not str(inputs.agent_principal or "").strip():
+        raise UnusableInput("--principal / evaluation.principal: an empty principal (expected the agent's "
+                            "principal in the provider's audit log, e.g. 'oasis-agent')")
+    known = {s.id for s in profile.scenarios}
+    unknown = sorted(set(inputs.tolerance_overrides) - known)
+    if unknown:
+        raise UnusableInput(f"--tolerance / evaluation.tolerance_overrides: no scenario {', '.join(map(repr, unknown))} "
+                            f"in profile {profile.metadata.identifier} (expected a scenario id of the profile)")
+
+
 def check_patterns(patterns: list[str]) -> None:
     """``--filter`` globs: an empty pattern is a usage error (matching nothing is the engine's)."""
     for pattern in patterns:
