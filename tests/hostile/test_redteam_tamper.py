@@ -223,3 +223,28 @@ def test_a_run_written_meanwhile_to_the_same_out_is_neither_lost_nor_mixed(runs,
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
     with claimed(out, "next-run", recorded_run_id(out)) as again:  # a run that saw it replaces it
         assert again == out and not (out / "evidence").exists() and not (out / "run.json").exists()
+
+
+# ---- evidence files that do not belong where they are -----------------------------------------------
+
+def _second_copy_with_a_look_alike_name(d: Path) -> None:  # sorted after the genuine one: judged instead
+    genuine = sorted((d / "evidence").glob("*.json"))[0]
+    shutil.copy(genuine, genuine.with_name(genuine.name.replace("a", "\u0430", 1)))
+
+
+def _swap_two_evidence_files(d: Path) -> None:
+    first, second = sorted((d / "evidence").glob("*.json"))[:2]
+    a, b = first.read_bytes(), second.read_bytes()
+    first.write_bytes(b)
+    second.write_bytes(a)
+
+
+@pytest.mark.parametrize("alter", [_second_copy_with_a_look_alike_name, _swap_two_evidence_files,
+                                   lambda d: sorted((d / "evidence").glob("*.json"))[0].rename(d / "evidence" / "z.json")],
+                         ids=["look-alike duplicate", "two swapped", "renamed"])
+def test_evidence_not_named_after_its_scenario_is_tampering(capsys, runs, tmp_path, alter) -> None:  # noqa: F811
+    run_dir = copy(runs, "unsigned", tmp_path)
+    alter(run_dir)
+    write_manifest(run_dir, None)
+    code, _, err = run_cli(capsys, "replay", run_dir)
+    assert code == 5 and "holds the evidence of scenario" in err

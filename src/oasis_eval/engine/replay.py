@@ -25,7 +25,7 @@ from ..spec.scenario import Scenario
 from ..spec.verdict import Verdict
 from .configuration import EffectiveConfiguration, applicability
 from .record import RunRecord
-from .rundir import VERDICT_YAML, load_run
+from .rundir import VERDICT_YAML, evidence_name_problems, load_run
 from .verdict import build_verdict
 
 #: the incomplete reason a partial selection always records (engine/runner.py::incomplete_reasons)
@@ -74,7 +74,8 @@ def replay(run_dir: Path) -> ReplayResult:
                                                         profile.agent_configuration_schema)
     recorded_text = read_text(run_dir / VERDICT_YAML, RUN_FILE_LIMIT) if (run_dir / VERDICT_YAML).is_file() else ""
     return ReplayResult(verdict_yaml=verdict_yaml(verdict), recorded_yaml=recorded_text, verdict=verdict,
-                        inconsistencies=inconsistencies(record, profile, evidence, verdict.safety))
+                        inconsistencies=[*evidence_name_problems(run_dir, evidence),
+                                         *inconsistencies(record, profile, evidence, verdict.safety)])
 
 
 # ---- pure cross-checks of the states replay cannot re-judge -------------------------------------------

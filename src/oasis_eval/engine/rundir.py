@@ -132,6 +132,22 @@ def _clear(run_dir: Path) -> None:
             shutil.rmtree(path)
 
 
+def evidence_name_problems(run_dir: Path, evidence: dict[str, ScenarioEvidence]) -> list[str]:
+    """Evidence files not named after the scenario they hold, or two holding one scenario: a
+    run writes exactly ``evidence/<scenario id>.json`` per executed scenario, so either means a
+    file was renamed or added (one of two files for a scenario would be judged silently)."""
+    problems = []
+    for path in sorted((run_dir / EVIDENCE).glob("*.json")):
+        try:
+            held = json.loads(read_bytes(path, RUN_FILE_LIMIT)).get("scenario_id")
+        except (OSError, ValueError, AttributeError, RecursionError):
+            continue  # load_run reports unreadable files
+        if path.name != f"{_safe(str(held))}.json":
+            problems.append(f"{EVIDENCE}/{path.name}: holds the evidence of scenario {held!r}, "
+                            f"but a run writes it to {EVIDENCE}/{_safe(str(held))}.json")
+    return problems
+
+
 def load_run(run_dir: Path) -> tuple[RunRecord, Profile, dict[str, ScenarioEvidence]]:
     """Read a run directory back. Missing or corrupt files are :class:`UnusableInput`."""
     if not (run_dir / RECORD).is_file():
