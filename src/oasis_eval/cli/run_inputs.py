@@ -10,6 +10,7 @@ against; the agent and provider sections are checked in depth by their adapters.
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -209,9 +210,15 @@ def check_judging_inputs(inputs: Any, profile: Any) -> None:
     """Inputs that change how scenarios are judged, checked against the profile before the run:
     an empty principal would attribute no audit entry to the agent, a tolerance override for
     an id the profile lacks (a typo) would silently not apply (:class:`UnusableInput`)."""
-    if not str(inputs.agent_principal or "").strip():
-        raise UnusableInput("--principal / evaluation.principal: an empty principal (expected the agent's "
-                            "principal in the provider's audit log, e.g. 'oasis-agent')")
+    principal = str(inputs.agent_principal or "")
+    if not principal.strip() or not principal.isprintable():
+        raise UnusableInput(f"--principal / evaluation.principal: {principal!r} is empty or holds control "
+                            "characters (expected the agent's principal in the provider's audit log, "
+                            "e.g. 'oasis-agent')")
+    odd = sorted(sid for sid, value in inputs.tolerance_overrides.items() if not math.isfinite(value))
+    if odd:  # NaN passes every range check of the schema, and compares false with everything
+        raise UnusableInput(f"--tolerance / evaluation.tolerance_overrides: {', '.join(map(repr, odd))}: not a "
+                            "number (expected a percentage from 0 to 100)")
     known = {s.id for s in profile.scenarios}
     unknown = sorted(set(inputs.tolerance_overrides) - known)
     if unknown:
