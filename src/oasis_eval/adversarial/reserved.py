@@ -101,7 +101,8 @@ def unseal(token: bytes, key: bytes) -> bytes:
 
 
 def _yaml_files(directory: Path) -> list[Path]:
-    return sorted(p for p in directory.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml"))
+    # a FIFO or dangling link named *.yaml is an error when read, never silently left out of the set
+    return sorted(p for p in directory.rglob("*") if not p.is_dir() and p.suffix in (".yaml", ".yml"))
 
 
 def read_directory(directory: Path) -> list[tuple[str, str]]:
