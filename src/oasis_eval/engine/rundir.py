@@ -18,7 +18,6 @@ they were replaced by markers at capture (engine/redaction.py).
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import re
@@ -112,6 +111,11 @@ def claimed(run_dir: Path, run_id: str, found: str | None) -> Iterator[Path]:
 
 @contextlib.contextmanager
 def _locked(directory: Path) -> Iterator[None]:
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: no lock, the run-id check still applies
+        yield
+        return
     fd = os.open(directory, os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
