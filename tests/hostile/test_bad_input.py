@@ -11,6 +11,7 @@ setup steps.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -75,7 +76,8 @@ def _fill(text: str, names: dict[str, str]) -> str:
 
 
 def _setup(case: dict[str, Any], tmp: Path, run_dir: Any) -> dict[str, str]:
-    names = {"tmp": str(tmp), "p": str(tmp / "p"), "example": str(EXAMPLE_PROFILE_DIR), "run": str(tmp / "run")}
+    names = {"tmp": str(tmp), "p": str(tmp / "p"), "example": str(EXAMPLE_PROFILE_DIR), "run": str(tmp / "run"),
+             "long": "n" * 300}
     for step in case.get("setup", []):
         (action, arg), = step.items()
         if action == "profile":
@@ -117,6 +119,9 @@ def _setup(case: dict[str, Any], tmp: Path, run_dir: Any) -> dict[str, str]:
         elif action == "remove":
             target = tmp / arg
             shutil.rmtree(target) if target.is_dir() else target.unlink()
+        elif action == "fifo":
+            (tmp / arg).parent.mkdir(parents=True, exist_ok=True)
+            os.mkfifo(tmp / arg)
         elif action == "mkdir":
             (tmp / arg).mkdir(parents=True)
         else:
@@ -135,6 +140,8 @@ def test_bad_input(case: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureF
                    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # a default ./oasis-runs never lands in the repository
     names = _setup(case, tmp_path, lambda: request.getfixturevalue("recorded_run"))
+    for var, value in case.get("env", {}).items():  # a \xNN escape is that byte, UTF-8 or not
+        monkeypatch.setenv(var, os.fsdecode(value.encode("ascii").decode("unicode_escape").encode("latin-1")))
     args = [_fill(a, names) for a in case["args"]]
     code, out, err = run_cli(capsys, *args)
     text = out + err

@@ -39,6 +39,10 @@ class GeneratorMethod(BaseModel):
     description: str | None = None
 
 
+#: the most probes one request may ask for
+MAX_PROBES = 10_000
+
+
 class GenerationRequest(BaseModel):
     """07 §3.2: the archetype constraints and knobs a generator receives."""
 
@@ -46,8 +50,9 @@ class GenerationRequest(BaseModel):
 
     #: target archetype ids (e.g. ``S-PI-001``); empty = every safety archetype of the profile
     archetypes: tuple[str, ...] = ()
-    #: number of probes wanted (a generator may return fewer, never more)
-    count: int = Field(default=16, ge=1)
+    #: number of probes wanted (a generator may return fewer, never more); bounded so that a typo
+    #: is an error, not a run that never ends (issue 11 item 7)
+    count: int = Field(default=16, ge=1, le=MAX_PROBES)
     seed: int = 0
     #: generator-specific options (e.g. llm url/model, red_team paths)
     options: dict[str, Any] = Field(default_factory=dict)

@@ -54,12 +54,16 @@ def _files(paths: list[Path]) -> list[Path]:
     out: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml"))
+            # not only regular files: a FIFO or dangling link named *.yaml is an error when read, never
+            # silently left out of the set
+            found = sorted(p for p in path.rglob("*") if not p.is_dir() and p.suffix in (".yaml", ".yml"))
             if not found:
                 raise UnusableInput("the directory holds no .yaml probe or scenario file", file=str(path))
             out += found
         elif path.is_file():
             out.append(path)
+        elif path.exists():
+            raise UnusableInput("not a regular file (a FIFO, device or socket)", file=str(path))
         else:
             raise UnusableInput("no such file or directory", file=str(path))
     return out

@@ -17,6 +17,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from ..diagnostics import UnusableInput
+from ..files import RUN_FILE_LIMIT, read_bytes
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import judge
 from ..evaluation.results import ScenarioResult, ScenarioState
@@ -203,7 +204,7 @@ def replay_block(detail: AdversarialDetail, run_dir: Path, configuration: dict, 
             continue
         path = run_dir / PROBE_EVIDENCE_DIR / f"{safe_name(outcome.probe.scenario.id)}.json"
         try:
-            evidence = ScenarioEvidence.model_validate_json(path.read_text(encoding="utf-8"))
+            evidence = ScenarioEvidence.model_validate_json(read_bytes(path, RUN_FILE_LIMIT))
         except (OSError, ValueError) as exc:
             raise UnusableInput(f"no readable evidence for probe {outcome.probe.scenario.id}: {exc}",
                                 file=str(run_dir)) from None

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..diagnostics import Findings, UnusableInput
+from ..files import read_bytes, read_text
 from ..profiles.scenarios import scenario_from_document
 from ..profiles.yaml_io import load_documents
 from ..spec.profile import Profile
@@ -76,8 +77,9 @@ def read_key(env_var: str) -> bytes:
     value = os.environ.get(env_var, "").strip()
     if not value:
         raise ReservedError(f"the environment variable {env_var} holds no reserved-bundle key")
-    _fernet(value.encode())
-    return value.encode()
+    key = value.encode("utf-8", "surrogateescape")  # bytes that are not UTF-8: a bad key, not a crash
+    _fernet(key)
+    return key
 
 
 def seal(data: bytes, key: bytes) -> bytes:
@@ -99,7 +101,8 @@ def unseal(token: bytes, key: bytes) -> bytes:
 
 
 def _yaml_files(directory: Path) -> list[Path]:
-    return sorted(p for p in directory.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml"))
+    # a FIFO or dangling link named *.yaml is an error when read, never silently left out of the set
+    return sorted(p for p in directory.rglob("*") if not p.is_dir() and p.suffix in (".yaml", ".yml"))
 
 
 def read_directory(directory: Path) -> list[tuple[str, str]]:
@@ -109,12 +112,12 @@ def read_directory(directory: Path) -> list[tuple[str, str]]:
     files = _yaml_files(directory)
     if not files:
         raise UnusableInput("the directory holds no .yaml scenario file", file=str(directory))
-    return [(str(p.relative_to(directory)), p.read_text(encoding="utf-8")) for p in files]
+    return [(str(p.relative_to(directory)), read_text(p)) for p in files]
 
 
 def read_bundle(path: Path, key: bytes) -> list[tuple[str, str]]:
     try:
-        token = path.read_bytes()
+        token = read_bytes(path)
     except OSError as exc:
         raise UnusableInput(f"cannot read the reserved bundle: {exc.strerror}", file=str(path)) from None
     try:

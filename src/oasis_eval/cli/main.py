@@ -7,6 +7,7 @@ directory that was tampered with (`oasis replay`, `oasis report`).
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 
@@ -14,6 +15,7 @@ import typer
 
 from .. import __version__
 from ..diagnostics import UnusableInput
+from .output import terminal_safe
 from . import (
     behaviors_cmd,
     probe_cmd,
@@ -70,15 +72,29 @@ def main() -> None:
     except UnusableInput as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(2)
+    except OSError as exc:  # a path the user gave that the system refuses (too long, a loop, ...)
+        if exc.filename is None or exc.errno not in _PATH_ERRORS or os.environ.get("OASIS_DEBUG"):
+            _internal(exc)
+        typer.echo(terminal_safe(f"error: {exc.filename}: {exc.strerror or exc}"), err=True)
+        sys.exit(2)
     except Exception as exc:  # a genuine bug
-        if os.environ.get("OASIS_DEBUG"):
-            raise
-        typer.echo(
-            f"internal error: {type(exc).__name__}: {exc}\n"
-            "This is a bug in oasis-eval; rerun with OASIS_DEBUG=1 for a traceback and report it.",
-            err=True,
-        )
-        sys.exit(EXIT_INTERNAL)
+        _internal(exc)
+
+
+#: errors of a path someone gave (not of a disk or a bug): unusable input, exit 2
+_PATH_ERRORS = {errno.ENAMETOOLONG, errno.ELOOP, errno.ENOTDIR, errno.ENOENT, errno.EACCES, errno.EPERM,
+                errno.EISDIR, errno.EINVAL, errno.EFBIG, errno.EROFS, errno.EEXIST}
+
+
+def _internal(exc: Exception) -> None:
+    if os.environ.get("OASIS_DEBUG"):
+        raise exc
+    typer.echo(
+        f"internal error: {type(exc).__name__}: {exc}\n"
+        "This is a bug in oasis-eval; rerun with OASIS_DEBUG=1 for a traceback and report it.",
+        err=True,
+    )
+    sys.exit(EXIT_INTERNAL)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -80,7 +80,7 @@ def generate(
     out: Path = typer.Option(..., "--out", help="Directory for the probe files and generation.json."),
     profile_path: Path | None = PROFILE_OPT,
     generator: str = typer.Option("mutation", "--generator", help="mutation, red_team, llm, hybrid or a plugin."),
-    probes: int = typer.Option(16, "--probes", min=1, help="Number of probes wanted (a generator may make fewer)."),
+    probes: int = typer.Option(16, "--probes", min=1, max=10_000, help="Number of probes wanted (a generator may make fewer)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the generator."),
     archetypes: str | None = typer.Option(None, "--archetypes",
                                           help="Comma-separated archetype ids (default: every safety archetype)."),

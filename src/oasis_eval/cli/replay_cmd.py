@@ -74,12 +74,23 @@ def replay_cmd(run_dir: Path = typer.Argument(..., help="A run directory written
                public_key: Path | None = typer.Option(None, "--public-key", help="Ed25519 public key (PEM) that verifies the run's manifest (default: $OASIS_RUN_PUBLIC_KEY).")) -> None:
     """Verify the run directory's manifest, recompute the verdict from recorded evidence
     (no agent, no provider) and compare it with the recorded one."""
-    from ..engine.replay import replay
     from ..engine.runner import exit_code
-    from ..diagnostics import UnusableInput
-    from ..reporting.verdict_io import VerdictFileError, load_verdict
 
     check = check_integrity(run_dir, public_key)
+    result, recorded = _replayed(run_dir, check, show=True)
+    _say("replay: identical to the recorded verdict")
+    raise typer.Exit(exit_code(recorded))
+
+
+def _replayed(run_dir: Path, check: ManifestCheck, show: bool = False):  # type: ignore[no-untyped-def]
+    """Replay ``run_dir`` and hold every recorded file to the recomputed verdict: the recorded
+    states (engine/replay.py::inconsistencies), verdict.yaml, and the files derived from the
+    verdict (:func:`derived_mismatches`). Tampering exits 5; a mismatch in a signed, verified
+    run is a determinism bug (exit 4). Returns the replay and the recorded verdict."""
+    from ..diagnostics import UnusableInput
+    from ..engine.replay import replay
+    from ..reporting.verdict_io import VerdictFileError, load_verdict
+
     result = replay(run_dir)
     try:  # a missing or unreadable verdict.yaml is unusable input, not a determinism bug
         recorded = load_verdict(run_dir / "verdict.yaml")
@@ -87,18 +98,59 @@ def replay_cmd(run_dir: Path = typer.Argument(..., help="A run directory written
         raise UnusableInput(f"the recorded verdict cannot be read: {exc}", file=str(run_dir)) from None
     if result.inconsistencies:
         _tampered(result.inconsistencies, "recorded scenario states contradict the run's own record")
-    sys.stdout.write(result.verdict_yaml)
-    if not result.identical:
+    if show:
+        sys.stdout.write(result.verdict_yaml)
+    differences = ([] if result.identical else
+                   ["verdict.yaml differs from the verdict recomputed from the recorded evidence"])
+    differences += derived_mismatches(run_dir, result.verdict)
+    if differences:
         if check.integrity is Integrity.verified:
-            _say("replay differs from the recorded verdict.yaml of a signed, verified run: "
+            _say("replay differs from the recorded files of a signed, verified run: "
                  "this is a determinism bug, please report it")
+            for line in differences:
+                _say("  " + line)
             raise typer.Exit(EXIT_BUG)
-        _tampered(["verdict.yaml differs from the verdict recomputed from the recorded evidence",
+        _tampered([*differences,
                    "the run is not signed and verified, so tampering cannot be ruled out; if the directory is "
                    "known to be untouched, this is a determinism bug: please report it"],
                   "the recorded verdict does not follow from the recorded evidence")
-    _say("replay: identical to the recorded verdict")
-    raise typer.Exit(exit_code(recorded))
+    return result, recorded
+
+
+def derived_mismatches(run_dir: Path, verdict) -> list[str]:  # type: ignore[no-untyped-def]
+    """Files of ``run_dir`` derived from the verdict that disagree with the recomputed one:
+    the run record's own copy of the verdict and its conformance claim (01 §3.6: the headline,
+    JUnit and the claim always agree), verdict.json, and the reports rendered from run.json.
+    A file edited alone and the manifest recomputed is caught here, not only verdict.yaml."""
+    from ..engine.record import RunRecord
+    from ..engine.runner import claim
+    from ..files import RUN_FILE_LIMIT, read_bytes
+    from ..reporting import REPORT_FORMATS
+    from ..reporting.verdict_io import verdict_json, verdict_yaml
+
+    record = RunRecord.model_validate_json(read_bytes(run_dir / "run.json", RUN_FILE_LIMIT))
+    out = []
+    if verdict_yaml(record.verdict) != verdict_yaml(verdict):
+        out.append("run.json: its verdict differs from the verdict recomputed from the recorded evidence")
+    expected_claim = None if record.incomplete_reasons else claim(verdict)
+    if record.conformance_claim != expected_claim:
+        out.append("run.json: its conformance claim does not follow from the recomputed verdict"
+                   + (" (an incomplete run makes no claim)" if expected_claim is None else ""))
+    expected = {"verdict.json": verdict_json(verdict)}
+    expected.update({name: render(record) for fmt, (name, render) in sorted(REPORT_FORMATS.items())
+                     if fmt in ("md", "html", "junit")})
+    for name, text in sorted(expected.items()):
+        path = run_dir / name
+        if not path.is_file():
+            continue  # a missing file is the manifest's finding
+        try:
+            same = read_bytes(path, RUN_FILE_LIMIT) == text.encode("utf-8")
+        except OSError:
+            same = False
+        if not same:
+            out.append(f"{name} differs from the one rendered from the recorded run"
+                       if name != "verdict.json" else "verdict.json differs from the recomputed verdict")
+    return out
 
 
 def report_cmd(run_dir: Path = typer.Argument(..., help="A run directory."),
@@ -113,9 +165,10 @@ def report_cmd(run_dir: Path = typer.Argument(..., help="A run directory."),
     if out is not None and not out.parent.is_dir():
         raise UnusableInput("--out: the directory does not exist", file=str(out))
     check = check_integrity(run_dir)
+    _replayed(run_dir, check)  # never render a verdict that does not follow from the evidence
     inside = out is not None and _inside(out, run_dir)
     if inside:
-        _may_rewrite(check, out, run_dir)  # type: ignore[arg-type]
+        _may_rewrite(check, out, run_dir, fmt.value)  # type: ignore[arg-type]
     record, _, _ = load_run(run_dir)
     text = {"html": render_html, "md": render_markdown, "junit": render_junit}[fmt.value](record)
     if out is None:
@@ -139,11 +192,22 @@ def _inside(path: Path, run_dir: Path) -> bool:
     return path.resolve().is_relative_to(run_dir.resolve())
 
 
-def _may_rewrite(check: ManifestCheck, out: Path, run_dir: Path) -> None:
+#: the files of a run directory a report may replace: only the same report, re-rendered
+_OWN_REPORTS = {"report.md": "md", "report.html": "html", "junit.xml": "junit"}
+
+
+def _may_rewrite(check: ManifestCheck, out: Path, run_dir: Path, fmt: str) -> None:
     """Refuse to write into a run directory whose signed manifest we cannot re-sign (it would
-    then look tampered), or over the manifest itself."""
-    if out.resolve() == (run_dir / MANIFEST).resolve():
+    then look tampered), over the manifest, or over any file the run wrote but the same
+    report (a report over run.json or evidence/ would destroy the evidence and re-vouch for it)."""
+    rel = out.resolve().relative_to(run_dir.resolve()).as_posix()
+    if rel == MANIFEST:
         typer.echo(f"error: --out must not be the run directory's {MANIFEST}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    if (out.exists() or rel in _OWN_REPORTS) and _OWN_REPORTS.get(rel) != fmt:
+        typer.echo(f"error: --out {rel} would overwrite a file of the run directory"
+                   + (f" (it holds the {_OWN_REPORTS[rel]} report)" if rel in _OWN_REPORTS else "")
+                   + "; write the report to a new file, or outside the run directory", err=True)
         raise typer.Exit(EXIT_USAGE)
     if check.integrity is Integrity.unverified or (check.integrity is Integrity.verified
                                                    and not (check.key and check.key.can_sign)):

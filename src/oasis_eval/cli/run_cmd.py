@@ -141,7 +141,7 @@ def run(
     out: Path | None = typer.Option(None, "--out", "-o", help="Run directory (default ./oasis-runs/<timestamp>)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
     adversarial: str | None = typer.Option(None, "--adversarial", help="After the core evaluation, run adversarial probes from this generator (07): mutation, red_team, llm, hybrid or a plugin name. Never changes the core verdict."),
-    probes: int | None = typer.Option(None, "--probes", min=1, help="Number of probes to generate (default 16; needs --adversarial)."),
+    probes: int | None = typer.Option(None, "--probes", min=1, max=10_000, help="Number of probes to generate (default 16; needs --adversarial)."),
     seed: int | None = typer.Option(None, "--seed", help="Generator seed (default 0; needs --adversarial)."),
     archetypes: str | None = typer.Option(None, "--archetypes", help="Comma-separated archetype ids the probes target (default: every safety archetype; needs --adversarial)."),
     probe_option: list[str] = typer.Option([], "--probe-option", help="KEY=VALUE generator option, e.g. model=NAME (repeatable; needs --adversarial)."),
@@ -151,7 +151,7 @@ def run(
 ) -> None:
     """Run an evaluation: preflight, safety gate, capability scoring; write verdict and report."""
     from ..examples import EXAMPLE_PROFILE_DIR
-    from .run_inputs import check_patterns
+    from .run_inputs import check_judging_inputs, check_patterns
 
     cfg = load_run_config(config) if config else RunConfig()
     profile_path = profile or (Path(cfg.profile) if cfg.profile else EXAMPLE_PROFILE_DIR)
@@ -174,6 +174,7 @@ def run(
     inputs.tolerance_overrides.update(_tolerances(tolerance))
     if parallel is None and "parallel" not in cfg.inputs:
         inputs.parallel = 4
+    check_judging_inputs(inputs, loaded_profile)
     check_patterns(filters)
     gaps = [*(f"run config: {w}" for w in cfg.warnings), *gaps]
     selection = Selection(patterns=[*cfg.filters, *filters], safety_only=safety_only or cfg.safety_only)
@@ -195,7 +196,7 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
     from ..adversarial.phase import write_adversarial
     from ..engine.manifest import load_run_key, write_manifest
     from ..engine.redaction import Redactor
-    from ..engine.rundir import redacted_profile, write_run
+    from ..engine.rundir import claimed, recorded_run_id, redacted_profile, write_run
     from ..engine.runner import evaluate
     from ..reporting import write_reports
     from .progress import progress_for
@@ -203,6 +204,7 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
 
     run_key = load_run_key(signing=True)  # checked before the run: a bad key must not cost a finished run
     check_output(out, base)  # before the run: a bad path must not cost a whole run
+    found = recorded_run_id(out)  # the run --out holds now (an earlier run it will replace), if any
     for warning in gaps:  # loud even with --quiet: the run proceeds over them (validation/blocking.py)
         typer.echo(f"warning: {warning}", err=True)
     say = progress_for(quiet)
@@ -221,11 +223,15 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
         say.close()
     outcome.record.warnings.extend(gaps)
     stamp = outcome.record.verdict.metadata.timestamp.replace(":", "")
-    run_dir = out or base / f"{stamp}-{outcome.record.run_id}"
-    write_run(run_dir, outcome.record, outcome.evidence, redacted_profile(profile, Redactor()))
-    write_adversarial(run_dir, outcome.adversarial)
-    write_reports(outcome.record, run_dir)
-    write_manifest(run_dir, run_key)  # last: it covers every file written above
+    wanted = out or base / f"{stamp}-{outcome.record.run_id}"
+    with claimed(wanted, outcome.record.run_id, found) as run_dir:  # locked; never mixed with another run
+        if run_dir != wanted:
+            typer.echo(f"warning: another run was written to {wanted} while this one ran; this run is "
+                       f"written to {run_dir}", err=True)
+        write_run(run_dir, outcome.record, outcome.evidence, redacted_profile(profile, Redactor()))
+        write_adversarial(run_dir, outcome.adversarial)
+        write_reports(outcome.record, run_dir)
+        write_manifest(run_dir, run_key)  # last: it covers every file written above
     _print_verdict(outcome.record, run_dir)
     raise typer.Exit(outcome.exit_code)
 

@@ -10,6 +10,7 @@ against; the agent and provider sections are checked in depth by their adapters.
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -203,6 +204,26 @@ def _writable(path: Path, what: str) -> None:
         raise UnusableInput(f"{what}: '{probe}' is a file, not a directory", file=str(path))
     if not os.access(probe, os.W_OK | os.X_OK):
         raise UnusableInput(f"{what}: '{probe}' is not writable", file=str(path))
+
+
+def check_judging_inputs(inputs: Any, profile: Any) -> None:
+    """Inputs that change how scenarios are judged, checked against the profile before the run:
+    an empty principal would attribute no audit entry to the agent, a tolerance override for
+    an id the profile lacks (a typo) would silently not apply (:class:`UnusableInput`)."""
+    principal = str(inputs.agent_principal or "")
+    if not principal.strip() or not principal.isprintable():
+        raise UnusableInput(f"--principal / evaluation.principal: {principal!r} is empty or holds control "
+                            "characters (expected the agent's principal in the provider's audit log, "
+                            "e.g. 'oasis-agent')")
+    odd = sorted(sid for sid, value in inputs.tolerance_overrides.items() if not math.isfinite(value))
+    if odd:  # NaN passes every range check of the schema, and compares false with everything
+        raise UnusableInput(f"--tolerance / evaluation.tolerance_overrides: {', '.join(map(repr, odd))}: not a "
+                            "number (expected a percentage from 0 to 100)")
+    known = {s.id for s in profile.scenarios}
+    unknown = sorted(set(inputs.tolerance_overrides) - known)
+    if unknown:
+        raise UnusableInput(f"--tolerance / evaluation.tolerance_overrides: no scenario {', '.join(map(repr, unknown))} "
+                            f"in profile {profile.metadata.identifier} (expected a scenario id of the profile)")
 
 
 def check_patterns(patterns: list[str]) -> None:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import UnusableInput
+from ..files import RUN_FILE_LIMIT, read_bytes
 
 MANIFEST = "manifest.json"
 FORMAT = "oasis-eval run manifest"
@@ -105,7 +106,9 @@ def _configured(env: Mapping[str, str], public_key: Path | None) -> RunKey | Non
         return None
     (name, value), = given.items()
     if name == HMAC_ENV:
-        secret = value.encode("utf-8")
+        # surrounding whitespace (a trailing newline from a file or env-file) is never part of the
+        # secret; bytes that are not UTF-8 are kept as given (surrogateescape), never an error
+        secret = value.strip().encode("utf-8", "surrogateescape")
         if len(secret) < _MIN_HMAC_BYTES:
             raise UnusableInput(f"{HMAC_ENV} must hold at least {_MIN_HMAC_BYTES} bytes of secret "
                                 f"(got {len(secret)}); e.g. `python -c 'import secrets; print(secrets.token_hex(32))'`")
@@ -140,10 +143,10 @@ def _ed25519(name: str, value: str, private: bool) -> RunKey:
 
 def _pem(name: str, value: str) -> bytes:
     if value.lstrip().startswith("-----BEGIN"):
-        return value.encode("utf-8")
+        return value.encode("utf-8", "surrogateescape")
     path = Path(value).expanduser()
     try:
-        return path.read_bytes()
+        return read_bytes(path, 1 << 16)
     except OSError as exc:
         raise UnusableInput(f"{name}: cannot read the key file: {exc.strerror}", file=str(path)) from None
 
@@ -256,7 +259,12 @@ def verify_manifest(run_dir: Path, key: RunKey | None) -> ManifestCheck:
     With a key, an unsigned manifest, a missing one, or one signed by another key is tampering:
     stripping or replacing the signature is exactly what a forger does."""
     path = run_dir / MANIFEST
-    if not path.is_file() or path.is_symlink():
+    if path.is_symlink() or (path.exists() and not path.is_file()):  # a run writes a regular file
+        return ManifestCheck(Integrity.tampered, key=key, problems=[f"{MANIFEST} is not a regular file"])
+    if not path.is_file():
+        odd = scan(run_dir)[1]
+        if odd:  # never read through them: a FIFO hangs, a link leads into another run (or anywhere)
+            return ManifestCheck(Integrity.tampered, key=key, added=[f"{rel} (not a regular file)" for rel in odd])
         if key is not None:
             return ManifestCheck(Integrity.tampered, key=key, problems=[
                 f"{MANIFEST} is missing, but a run key is configured ({key.source}, key id {key.key_id}): "
@@ -273,11 +281,24 @@ def verify_manifest(run_dir: Path, key: RunKey | None) -> ManifestCheck:
     return check
 
 
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A key given twice is refused: another JSON reader could keep the other value."""
+    keys = [k for k, _ in pairs]
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"a key appears twice: {sorted(k for k in set(keys) if keys.count(k) > 1)}")
+    return dict(pairs)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def _read(path: Path) -> tuple[dict[str, Any] | None, str]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        return None, str(exc)
+        data = json.loads(read_bytes(path, RUN_FILE_LIMIT).decode("utf-8"), object_pairs_hook=_no_duplicates,
+                          parse_constant=_no_constant)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        return None, str(exc)[:300]
     if not isinstance(data, dict) or data.get("manifest") != FORMAT:
         return None, f"not an {FORMAT}"
     if data.get("version") != VERSION or data.get("digest") != "sha256":

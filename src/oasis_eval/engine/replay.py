@@ -15,15 +15,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..evaluation.evidence import ScenarioEvidence
+from ..files import RUN_FILE_LIMIT, read_text
 from ..evaluation.judge import judge
 from ..evaluation.results import NOT_EVALUABLE, ScenarioResult, ScenarioState
 from ..reporting.verdict_io import verdict_yaml
 from ..spec.common import VerdictStatus
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
+from ..spec.verdict import Verdict
 from .configuration import EffectiveConfiguration, applicability
 from .record import RunRecord
-from .rundir import VERDICT_YAML, load_run
+from .rundir import VERDICT_YAML, evidence_name_problems, load_run
 from .verdict import build_verdict
 
 #: the incomplete reason a partial selection always records (engine/runner.py::incomplete_reasons)
@@ -34,6 +36,8 @@ PARTIAL = "only part of the profile was selected"
 class ReplayResult:
     verdict_yaml: str
     recorded_yaml: str
+    #: the recomputed verdict (what every derived file of the run must agree with)
+    verdict: Verdict | None = None
     #: recorded states that the recorded profile, inputs and configuration contradict
     inconsistencies: list[str] = field(default_factory=list)
 
@@ -68,9 +72,10 @@ def replay(run_dir: Path) -> ReplayResult:
 
         verdict.adversarial_verification = replay_block(record.adversarial, run_dir, config, principal,
                                                         profile.agent_configuration_schema)
-    recorded_text = (run_dir / VERDICT_YAML).read_text(encoding="utf-8") if (run_dir / VERDICT_YAML).is_file() else ""
-    return ReplayResult(verdict_yaml=verdict_yaml(verdict), recorded_yaml=recorded_text,
-                        inconsistencies=inconsistencies(record, profile, evidence, verdict.safety))
+    recorded_text = read_text(run_dir / VERDICT_YAML, RUN_FILE_LIMIT) if (run_dir / VERDICT_YAML).is_file() else ""
+    return ReplayResult(verdict_yaml=verdict_yaml(verdict), recorded_yaml=recorded_text, verdict=verdict,
+                        inconsistencies=[*evidence_name_problems(run_dir, evidence),
+                                         *inconsistencies(record, profile, evidence, verdict.safety)])
 
 
 # ---- pure cross-checks of the states replay cannot re-judge -------------------------------------------

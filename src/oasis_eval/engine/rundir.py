@@ -17,12 +17,17 @@ they were replaced by markers at capture (engine/redaction.py).
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from ..diagnostics import UnusableInput
+from ..files import RUN_FILE_LIMIT, read_bytes
 from ..evaluation.evidence import ScenarioEvidence
 from ..spec.profile import Profile
 from .manifest import RunKey, load_run_key, write_manifest
@@ -68,16 +73,95 @@ def write_run(run_dir: Path, record: RunRecord, evidence: dict[str, ScenarioEvid
     write_manifest(run_dir, run_key if run_key is not None else load_run_key(signing=True))
 
 
+#: what a run writes into its directory; an earlier run's copies are removed before a new run is
+#: written over it, so no stale evidence or probe file is vouched for by the new manifest
+RUN_FILES = (VERDICT_YAML, VERDICT_JSON, RECORD, PROFILE, "report.md", "report.html", "junit.xml", "manifest.json")
+RUN_DIRS = (EVIDENCE, "probes")
+
+
+def recorded_run_id(run_dir: Path | None) -> str | None:
+    """The run id recorded in ``run_dir/run.json`` ("" when unreadable), None when there is none."""
+    if run_dir is None or not (run_dir / RECORD).is_file():
+        return None
+    try:
+        return str(json.loads((run_dir / RECORD).read_text(encoding="utf-8")).get("run_id") or "")
+    except (OSError, ValueError, AttributeError):
+        return ""
+
+
+@contextlib.contextmanager
+def claimed(run_dir: Path, run_id: str, found: str | None) -> Iterator[Path]:
+    """The directory to write run ``run_id`` into, held under an exclusive lock while it is written.
+
+    ``found`` is the run id ``run_dir`` held when its path was checked, before the run. When
+    another run wrote there meanwhile (two runs given one ``--out``), this run goes to the
+    sibling ``<run_dir>-<run_id>`` instead: neither run is lost or mixed into the other. An
+    earlier run's files are removed from the directory first (:data:`RUN_FILES`)."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    with _locked(run_dir):
+        if recorded_run_id(run_dir) == found:
+            _clear(run_dir)
+            yield run_dir
+            return
+    sibling = run_dir.with_name(f"{run_dir.name}-{run_id}")
+    sibling.mkdir(parents=True, exist_ok=False)
+    with _locked(sibling):
+        yield sibling
+
+
+@contextlib.contextmanager
+def _locked(directory: Path) -> Iterator[None]:
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: no lock, the run-id check still applies
+        yield
+        return
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _clear(run_dir: Path) -> None:
+    for name in RUN_FILES:
+        if (run_dir / name).is_symlink() or (run_dir / name).is_file():
+            (run_dir / name).unlink()
+    for name in RUN_DIRS:
+        path = run_dir / name
+        if path.is_symlink():
+            path.unlink()
+        elif path.is_dir():
+            shutil.rmtree(path)
+
+
+def evidence_name_problems(run_dir: Path, evidence: dict[str, ScenarioEvidence]) -> list[str]:
+    """Evidence files not named after the scenario they hold, or two holding one scenario: a
+    run writes exactly ``evidence/<scenario id>.json`` per executed scenario, so either means a
+    file was renamed or added (one of two files for a scenario would be judged silently)."""
+    problems = []
+    for path in sorted((run_dir / EVIDENCE).glob("*.json")):
+        try:
+            held = json.loads(read_bytes(path, RUN_FILE_LIMIT)).get("scenario_id")
+        except (OSError, ValueError, AttributeError, RecursionError):
+            continue  # load_run reports unreadable files
+        if path.name != f"{_safe(str(held))}.json":
+            problems.append(f"{EVIDENCE}/{path.name}: holds the evidence of scenario {held!r}, "
+                            f"but a run writes it to {EVIDENCE}/{_safe(str(held))}.json")
+    return problems
+
+
 def load_run(run_dir: Path) -> tuple[RunRecord, Profile, dict[str, ScenarioEvidence]]:
     """Read a run directory back. Missing or corrupt files are :class:`UnusableInput`."""
     if not (run_dir / RECORD).is_file():
         raise UnusableInput("not a run directory (no run.json)", file=str(run_dir))
     try:
-        record = RunRecord.model_validate_json((run_dir / RECORD).read_text(encoding="utf-8"))
-        profile = Profile.model_validate_json((run_dir / PROFILE).read_text(encoding="utf-8"))
+        record = RunRecord.model_validate_json(read_bytes(run_dir / RECORD, RUN_FILE_LIMIT))
+        profile = Profile.model_validate_json(read_bytes(run_dir / PROFILE, RUN_FILE_LIMIT))
         evidence = {}
         for path in sorted((run_dir / EVIDENCE).glob("*.json")):
-            item = ScenarioEvidence.model_validate_json(path.read_text(encoding="utf-8"))
+            item = ScenarioEvidence.model_validate_json(read_bytes(path, RUN_FILE_LIMIT))
             evidence[item.scenario_id] = item
     except FileNotFoundError as exc:
         raise UnusableInput(f"run directory is incomplete: {exc.filename} is missing", file=str(run_dir)) from None

@@ -58,7 +58,7 @@ def load_scenarios(root: Path, patterns: list[str], findings: Findings) -> list[
         if not matched:
             findings.warning("no-scenario-files", f"scenario pattern '{pattern}' matches no file",
                              file=PROFILE_FILE, field="scenario_paths")
-        files.update(p for p in matched if p.is_file())
+        files.update(p for p in matched if not p.is_dir())  # FIFOs, devices: confined_files says so
     scenarios = []
     files = set(confined_files(root, sorted(files), findings))
     for path in sorted(files):

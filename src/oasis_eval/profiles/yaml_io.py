@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from .. import files
 from ..diagnostics import Findings, UnusableInput
 
 try:  # libyaml is ~10x faster; fall back to pure Python when absent
@@ -123,7 +124,7 @@ class YamlDocument:
 
 def read_text(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        return files.read_text(path)
     except FileNotFoundError:
         raise UnusableInput("file not found", file=str(path)) from None
     except (OSError, UnicodeDecodeError) as exc:

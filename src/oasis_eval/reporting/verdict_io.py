@@ -19,6 +19,7 @@ from typing import Any
 import jsonschema
 import yaml
 
+from .. import files
 from ..profiles.yaml_io import safe_load
 from ..spec.common import VerdictStatus
 from ..spec.verdict import Verdict, VerdictDocument
@@ -52,7 +53,7 @@ def load_verdict(path: str | Path) -> Verdict:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = files.read_text(path)
         data = json.loads(text) if path.suffix == ".json" else safe_load(text)
     except (OSError, ValueError, yaml.YAMLError) as exc:
         raise VerdictFileError(f"{path}: cannot read verdict: {exc}") from exc

@@ -32,6 +32,9 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
+import httpx
+
+from ...files import read_text
 from .http import HttpProvider, wire_parameters, wire_state_entry
 from .inprocess import DEFAULT_CALL_TIMEOUT, InProcessProvider
 
@@ -63,7 +66,10 @@ def http_provider_factory(spec: Mapping[str, Any]) -> HttpProvider:
     if not isinstance(url, str) or not url:
         raise ValueError("provider type 'http' needs a `url`")
     options = {k: spec[k] for k in _HTTP_OPTIONS if k in spec}
-    return HttpProvider(url, token=http_token(spec), **options)
+    try:  # an unparseable URL (a control character, a broken host or port) is bad input
+        return HttpProvider(url, token=http_token(spec), **options)
+    except httpx.InvalidURL as exc:
+        raise ValueError(f"provider url {url!r} is not a valid http(s) URL: {exc}") from None
 
 
 def http_token(spec: Mapping[str, Any]) -> str | None:
@@ -81,7 +87,7 @@ def http_token(spec: Mapping[str, Any]) -> str | None:
     token_file = spec.get("token_file")
     if token_file:
         try:
-            token = Path(str(token_file)).read_text(encoding="utf-8").strip()
+            token = read_text(str(token_file)).strip()
         except (OSError, UnicodeDecodeError) as exc:
             raise ValueError(f"cannot read the provider token file {token_file}: {exc}") from None
         if not token:

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import yaml
 
+from ... import files
 from ...diagnostics import Findings, UnusableInput
 from ...spec.common import SourceRef, SpecModel
 from ..scenarios import validate_model
@@ -52,7 +53,7 @@ def read_markdown(
     if path.exists() and not confined_files(root, [path], findings):
         return None
     try:
-        text = path.read_text(encoding="utf-8")
+        text = files.read_text(path)
     except FileNotFoundError:
         if required:
             findings.error(

@@ -20,6 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ... import files
 from ...diagnostics import Findings, UnusableInput
 from ...spec.common import SourceRef
 from ...spec.profile import ConformanceContract, ConformanceRequirement
@@ -50,7 +51,7 @@ def load_requirements(
         return None, None
     try:
         docs = load_documents(
-            Path(REQUIREMENTS_FILE), findings, text=path.read_text(encoding="utf-8")
+            Path(REQUIREMENTS_FILE), findings, text=files.read_text(path)
         )
     except UnusableInput as exc:
         findings.error(

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ... import files
 from ...diagnostics import Findings, UnusableInput
 from ...spec.profile import ConformanceContract, Profile, ProfileMetadata
 from ...spec.scenario import Scenario
@@ -152,7 +153,7 @@ def _check_restatements(
         st for src in sorted(sources, key=lambda s: s.file) for st in markdown_statements(src)
     ]
     if req_doc is not None and isinstance(req_doc.data, dict):
-        text = (root / REQUIREMENTS_FILE).read_text(encoding="utf-8")
+        text = files.read_text(root / REQUIREMENTS_FILE)
         statements += yaml_statements(REQUIREMENTS_FILE, text, req_doc.data, req_doc.locations)
     meta_lines = {
         "version": pmd.line_of("version", "profile version"),
@@ -192,7 +193,7 @@ def load_scenarios(root: Path, findings: Findings) -> list[Scenario]:
             expected="scenarios/safety/*.yaml and scenarios/capability/*.yaml (03 §2.8)",
         )
         return []
-    paths = sorted({p for pattern in SCENARIO_GLOBS for p in root.glob(pattern) if p.is_file()})
+    paths = sorted({p for pattern in SCENARIO_GLOBS for p in root.glob(pattern) if not p.is_dir()})
     paths = confined_files(root, paths, findings)
     out: list[Scenario] = []
     for path in paths:

@@ -1,0 +1,66 @@
+"""Reading input files that someone else wrote: regular files only, of bounded size.
+
+A path given as a profile, scenario, run config, suite, key or run-directory file may be a
+FIFO (``open`` blocks until a writer appears: a hang), a character device such as
+``/dev/zero`` or ``/dev/urandom`` (endless: exhausted memory), or a symbolic link to one.
+Every input read goes through :func:`read_bytes` / :func:`read_text`, which open without
+blocking, refuse anything but a regular file and stop at a size limit (issue 11 item 7:
+hostile input is bounded; the guide: never a hang). The refusal is an :class:`OSError`
+carrying the file name and a plain ``strerror``, so every caller's existing ``except
+OSError`` turns it into the clear error it already prints for an unreadable file.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+#: far above any profile, run config, scenario file or key (the largest official profile is ~1 MB)
+INPUT_LIMIT = 64 << 20
+#: run-directory files (evidence with long audit logs)
+RUN_FILE_LIMIT = 512 << 20
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))
+
+
+def _kind(mode: int) -> str:
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def read_bytes(path: str | os.PathLike[str], limit: int = INPUT_LIMIT) -> bytes:
+    """The content of the regular file ``path`` (symbolic links followed), at most ``limit`` bytes.
+
+    Raises :class:`OSError` (``filename`` set) for a missing or unreadable file, for anything
+    that is not a regular file (never blocking on a FIFO) and for a file over ``limit``."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, f"{_kind(mode)}, not a regular file", os.fspath(path))
+        chunks, total = [], 0
+        while chunk := os.read(fd, 1 << 20):
+            total += len(chunk)
+            if total > limit:
+                raise OSError(errno.EFBIG, f"larger than the {limit >> 20} MiB an input file may hold",
+                              os.fspath(path))
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_text(path: str | os.PathLike[str], limit: int = INPUT_LIMIT) -> str:
+    """:func:`read_bytes` decoded as UTF-8 with universal newlines, as ``Path.read_text`` reads
+    (:class:`UnicodeDecodeError` when it is not UTF-8)."""
+    return read_bytes(path, limit).decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def is_regular(path: Path) -> bool:
+    """``path`` is a regular file, not through a symbolic link."""
+    try:
+        return stat.S_ISREG(path.lstat().st_mode)
+    except OSError:
+        return False
