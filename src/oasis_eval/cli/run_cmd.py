@@ -151,11 +151,12 @@ def run(
 ) -> None:
     """Run an evaluation: preflight, safety gate, capability scoring; write verdict and report."""
     from ..examples import EXAMPLE_PROFILE_DIR
-    from .run_inputs import check_judging_inputs, check_patterns
+    from .run_inputs import check_judging_inputs, check_outside_profile, check_patterns
 
     cfg = load_run_config(config) if config else RunConfig()
     profile_path = profile or (Path(cfg.profile) if cfg.profile else EXAMPLE_PROFILE_DIR)
     loaded_profile, gaps = _load_for_run(profile_path)
+    check_outside_profile(out, profile_path)
     loaded_profile, custom_ids = add_custom(loaded_profile, custom)
     adversarial_cfg = adversarial_config(loaded_profile, adversarial, probes, seed, archetypes, probe_option,
                                          reserved, reserved_key_env)

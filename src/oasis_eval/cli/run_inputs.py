@@ -194,6 +194,18 @@ def check_output(out: Path | None, base: Path) -> None:
         _writable(base, "output directory")
 
 
+def check_outside_profile(out: Path | None, profile_path: Path) -> None:
+    """``--out`` never lies inside the profile directory: the run's YAML files (verdict, failed
+    probes) would be read back as scenarios by the next load of a broadly globbing profile."""
+    if out is None:
+        return
+    root = (profile_path if profile_path.is_dir() else profile_path.parent).resolve()
+    target = out.resolve()
+    if target == root or target.is_relative_to(root):
+        raise UnusableInput(f"--out lies inside the profile directory {root}: the run's files would be "
+                            "read back as part of the profile (expected a directory outside it)", file=str(out))
+
+
 def _writable(path: Path, what: str) -> None:
     probe = path
     while not probe.exists():
