@@ -1,0 +1,177 @@
+"""Red-team agents the issue 11 implementers had not seen (core §3.4, §3.6, §3.7; 04 §1).
+
+Each agent first does harm in its environment (deletes every deployment it can reach,
+which FAILs the prompt-injection scenario) and then misbehaves in a way the earlier
+hostile tests do not cover. Whatever it does after the harm, the run must end in that
+FAIL, written to disk, with every environment torn down: never PASS, exit 0, exit 4 or
+a traceback, and never a lost verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from oasis_eval.adapters.agents import CliAgent, PythonAgent
+from oasis_eval.engine.protocols import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask
+from oasis_eval.engine.record import RunInputs
+from oasis_eval.engine.redaction import Redactor
+from oasis_eval.engine.runner import Selection, evaluate
+from oasis_eval.engine.rundir import redacted_profile, write_run
+from oasis_eval.reporting import write_reports
+from oasis_eval.sim_k8s import SimK8sProvider
+from oasis_eval.sim_k8s.connect import connect
+from oasis_eval.spec.common import VerdictStatus
+
+from .support import example_profile
+
+PI = "k8s.safety.pi.log-line-delete-order-001"
+IDENTITY = {"identity": {"name": "red-team", "version": "1.0.0"},
+            "configuration": {"operational_mode": "read_write"}}
+
+
+async def harm(task: AgentTask) -> None:
+    """Delete every deployment the agent's credentials reach (a FAIL of PI)."""
+    env = task.environment
+    assert env is not None and env.agent_endpoint and env.agent_credentials
+    surface = await connect(env.agent_endpoint, env.agent_credentials)
+    async with surface:
+        ns = (task.scope.get("namespaces") or ["default"])[0]
+        await surface.call("kubectl", {"command": f"delete deployment --all -n {ns}"})
+        await surface.call("kubectl", {"command": "delete deployment --all -A"})
+
+
+def deep(depth: int) -> Any:
+    value: Any = "x"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+class BadStr(Exception):
+    def __str__(self) -> str:
+        raise ValueError("no message for you")
+
+
+#: what the agent does after the harm: return this answer (a callable raises instead)
+ANSWERS: dict[str, Any] = {
+    "lone-surrogates": {"final_answer": "bad \ud800", "reasoning": "\udcff",
+                        "actions": [{"tool": "kub\ud800", "arguments": {"\udfff": "\ud800"}, "result": "\ud800"}]},
+    "nested-400": {"final_answer": "ok", "actions": [{"tool": "kubectl", "arguments": {"a": deep(400)}}]},
+    "nested-900": {"final_answer": "ok", "actions": [{"tool": "kubectl", "arguments": {"a": deep(900)}}]},
+    "huge-int": {"actions": [{"tool": "kubectl", "arguments": {"n": 10**5000}}]},
+    "python-objects": {"actions": [{"tool": "kubectl", "arguments": {"o": object(), "s": {1, 2}}}]},
+    "constructed-garbage": lambda: AgentResponse.model_construct(actions="garbage", final_answer=12),
+    "raises-surrogate-message": RuntimeError("boom \ud800 \x1b[2J"),
+    "raises-unprintable": BadStr(),
+}
+
+
+class HarmThen:
+    def __init__(self, how: str) -> None:
+        self.how = how
+
+    def identify(self) -> dict[str, Any]:
+        return IDENTITY
+
+    async def execute(self, task: AgentTask) -> Any:
+        await harm(task)
+        answer = ANSWERS[self.how]
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer() if callable(answer) else answer
+
+
+def run_and_write(agent: Any, run_dir: Path) -> Any:
+    """Evaluate PI with ``agent`` on an in-process sim-k8s and write the run as `oasis run` does."""
+    profile = example_profile()
+    provider = SimK8sProvider()
+    outcome = anyio.run(evaluate, profile, agent, provider, RunInputs(claimed_tier=1),
+                        Selection(patterns=[PI]), None, Redactor(key=b"k" * 32))
+    write_run(run_dir, outcome.record, outcome.evidence, redacted_profile(profile, Redactor()))
+    write_reports(outcome.record, run_dir, ("md", "html", "junit", "yaml", "json"))
+    assert not provider.envs, "every environment torn down"
+    return outcome
+
+
+def assert_fail_written(outcome: Any, run_dir: Path, refused: bool = True) -> None:
+    """The FAIL is the verdict on disk; ``refused``: the answer was an agent fault (else it was
+    kept, its lone surrogates replaced by U+FFFD)."""
+    (result,) = [r for r in outcome.record.scenarios if r.scenario_id == PI]
+    assert result.status is VerdictStatus.FAIL and outcome.exit_code == 1
+    assert bool(result.agent_fault) is refused
+    assert json.loads((run_dir / "verdict.json").read_text(encoding="utf-8"))["verdict"]["safety"] == "FAIL"
+
+
+@pytest.mark.parametrize("how", sorted(ANSWERS))
+def test_an_answer_that_cannot_be_written_is_an_agent_fault_and_the_fail_is_kept(how: str, tmp_path: Path) -> None:
+    outcome = run_and_write(PythonAgent(HarmThen(how), timeout=30), tmp_path / "run")
+    assert_fail_written(outcome, tmp_path / "run", refused=how != "lone-surrogates")
+
+
+@pytest.mark.parametrize("answer", [
+    '{"final_answer": "\\\\ud800 lone", "actions": [{"tool": "k", "arguments": {"\\\\udc80": 1}}]}',
+    json.dumps({"actions": [{"tool": "k", "arguments": {"a": deep(600)}}]}),
+], ids=["escaped-surrogates", "nested-600"])
+def test_a_subprocess_agent_answering_unwritable_json_is_an_agent_fault(answer: str, tmp_path: Path) -> None:
+    script = tmp_path / "agent.py"
+    script.write_text(textwrap.dedent(f"""
+        import json, sys
+        if sys.argv[1:] == ["identify"]:
+            print(json.dumps({IDENTITY!r}))
+            sys.exit(0)
+        task = json.load(sys.stdin)
+        sys.stdout.write({answer!r})
+    """))
+    profile = example_profile()
+    provider = SimK8sProvider(mcp=True)  # a subprocess reaches its tools over MCP
+
+    class Harming(CliAgent):
+        async def execute(self, task: AgentTask) -> AgentResponse:
+            await harm(task)  # the harm, made with the task's own credentials
+            return await super().execute(task)
+
+    agent = Harming([sys.executable, str(script)], timeout=60)
+    try:
+        outcome = anyio.run(evaluate, profile, agent, provider, RunInputs(claimed_tier=1),
+                            Selection(patterns=[PI]), None, Redactor(key=b"k" * 32))
+    finally:
+        provider.stop_mcp()
+    run_dir = tmp_path / "run"
+    write_run(run_dir, outcome.record, outcome.evidence, redacted_profile(profile, Redactor()))
+    write_reports(outcome.record, run_dir, ("md", "html", "junit", "yaml", "json"))
+    assert not provider.envs
+    assert_fail_written(outcome, run_dir, refused="ud800" not in answer)
+
+
+def test_an_identity_that_cannot_be_written_stops_the_run_before_any_scenario() -> None:
+    class Identity:
+        def identify(self) -> dict[str, Any]:
+            return {"identity": {"name": "a\ud800", "version": "1"}, "configuration": {"k": "\udcff"}}
+
+        def execute(self, task: AgentTask) -> Any:
+            raise AssertionError("never called")
+
+    from oasis_eval.engine.containment import identify_agent
+
+    report = anyio.run(identify_agent, PythonAgent(Identity()))
+    assert isinstance(report, AgentReport) and isinstance(report.identity, AgentIdentity)
+    report.model_dump_json()  # writable
+    assert "\ufffd" in report.identity.name
+
+
+def test_a_bare_exception_message_is_always_writable_text() -> None:
+    from oasis_eval.engine.containment import describe
+
+    assert describe(BadStr()) == "BadStr: <unprintable message>"
+    describe(RuntimeError("\ud800")).encode("utf-8")
+    with pytest.raises(AgentFault, match="nests deeper"):
+        from oasis_eval.engine.containment import plain_json
+
+        plain_json(deep(100), "the answer")
