@@ -175,3 +175,30 @@ def test_a_bare_exception_message_is_always_writable_text() -> None:
         from oasis_eval.engine.containment import plain_json
 
         plain_json(deep(100), "the answer")
+
+
+RUNNER_TOKEN_PROBE = textwrap.dedent("""
+    import os, subprocess, sys
+    from oasis_eval.adapters.providers import http_token
+    flag_token, env_token = sys.argv[1], os.environ["OASIS_PROVIDER_TOKEN"]
+    assert http_token({"type": "http", "url": "http://127.0.0.1:1", "token": flag_token}) == flag_token
+    # what a subprocess agent of this runner can read about its parent
+    child = subprocess.run(["sh", "-c", 'cat /proc/$PPID/cmdline /proc/$PPID/environ'],
+                           capture_output=True)
+    seen = child.stdout + child.stderr
+    print("LEAK" if flag_token.encode() in seen or env_token.encode() in seen else "CLEAN")
+    print("TOKENS-STILL-USABLE" if flag_token == sys.argv[1] else "ARGV-CHANGED")
+""")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc is Linux's")
+def test_a_subprocess_agent_cannot_read_the_runner_token_from_its_parents_proc_entries(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    flag_token, env_token = "flag-" + "f" * 40, "env-" + "e" * 40
+    env = {**os.environ, "OASIS_PROVIDER_TOKEN": env_token}
+    done = subprocess.run([sys.executable, "-c", RUNNER_TOKEN_PROBE, flag_token], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["CLEAN", "TOKENS-STILL-USABLE"]
