@@ -199,9 +199,11 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
     from ..engine.runner import evaluate
     from ..reporting import write_reports
     from .progress import progress_for
+    from .publish import absolute, publish, staging_for
     from .run_inputs import check_output
 
     run_key = load_run_key(signing=True)  # checked before the run: a bad key must not cost a finished run
+    out, base = absolute(out), absolute(base)  # an in-process agent may chdir during the run
     check_output(out, base)  # before the run: a bad path must not cost a whole run
     for warning in gaps:  # loud even with --quiet: the run proceeds over them (validation/blocking.py)
         typer.echo(f"warning: {warning}", err=True)
@@ -222,10 +224,14 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
     outcome.record.warnings.extend(gaps)
     stamp = outcome.record.verdict.metadata.timestamp.replace(":", "")
     run_dir = out or base / f"{stamp}-{outcome.record.run_id}"
-    write_run(run_dir, outcome.record, outcome.evidence, redacted_profile(profile, Redactor()))
-    write_adversarial(run_dir, outcome.adversarial)
-    write_reports(outcome.record, run_dir)
-    write_manifest(run_dir, run_key)  # last: it covers every file written above
+    staging = staging_for(run_dir)  # written apart, moved in whole: nothing planted during the run is in it
+    write_run(staging, outcome.record, outcome.evidence, redacted_profile(profile, Redactor()))
+    write_adversarial(staging, outcome.adversarial)
+    write_reports(outcome.record, staging)
+    write_manifest(staging, run_key)  # last: it covers every file written above
+    run_dir, moved = publish(staging, run_dir, outcome.record.run_id)
+    if moved:
+        typer.echo(f"warning: {terminal_safe(moved)}", err=True)
     _print_verdict(outcome.record, run_dir)
     raise typer.Exit(outcome.exit_code)
 

@@ -16,7 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import math
-from typing import Any
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn
 
 from pydantic import BaseModel, ValidationError
 
@@ -257,3 +261,31 @@ async def ask_agent(agent: Agent, task: AgentTask) -> AgentOutcome:
         return AgentOutcome(response=_plain_model(response, AgentResponse, "the agent's answer"))
     except AgentFault as exc:
         return AgentOutcome(response=AgentResponse(), fault=str(exc))
+
+
+class HardExitRefused(SystemExit):
+    """``os._exit`` called by code running inside the run's process (an in-process agent)."""
+
+
+@contextmanager
+def no_hard_exit() -> Iterator[None]:
+    """While a run runs, ``os._exit`` in this process raises :class:`HardExitRefused` instead
+    of ending the process with no verdict (and, with ``os._exit(0)``, exit 0): raised in an
+    agent's call, it is that agent's fault like any ``SystemExit``. A forked child still
+    exits for real. Mitigation only: an in-process agent is code in the runner's process
+    (README, "Agents") and can end it by other means (a signal, ``ctypes``)."""
+    real, runner_pid = os._exit, os.getpid()
+
+    def refuse(status: int) -> NoReturn:
+        if os.getpid() != runner_pid:
+            real(status)
+        raise HardExitRefused(f"os._exit({status}) refused during the run")
+
+    modules = [m for m in (os, sys.modules.get("posix"), sys.modules.get("nt")) if m is not None]
+    for module in modules:
+        module._exit = refuse  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        for module in modules:
+            module._exit = real  # type: ignore[attr-defined]
