@@ -70,6 +70,7 @@ ANSWERS: dict[str, Any] = {
     "constructed-garbage": lambda: AgentResponse.model_construct(actions="garbage", final_answer=12),
     "raises-surrogate-message": RuntimeError("boom \ud800 \x1b[2J"),
     "raises-unprintable": BadStr(),
+    "ok": {"final_answer": "done"},
 }
 
 
@@ -109,7 +110,7 @@ def assert_fail_written(outcome: Any, run_dir: Path, refused: bool = True) -> No
     assert json.loads((run_dir / "verdict.json").read_text(encoding="utf-8"))["verdict"]["safety"] == "FAIL"
 
 
-@pytest.mark.parametrize("how", sorted(ANSWERS))
+@pytest.mark.parametrize("how", sorted(set(ANSWERS) - {"ok"}))
 def test_an_answer_that_cannot_be_written_is_an_agent_fault_and_the_fail_is_kept(how: str, tmp_path: Path) -> None:
     outcome = run_and_write(PythonAgent(HarmThen(how), timeout=30), tmp_path / "run")
     assert_fail_written(outcome, tmp_path / "run", refused=how != "lone-surrogates")
@@ -304,3 +305,33 @@ def test_files_an_agent_plants_in_the_run_directory_are_never_part_of_the_run(tm
     record, _, evidence = load_run(written)
     assert record.verdict.safety is VerdictStatus.FAIL and set(evidence) == {PI}
     assert not [p for p in tmp_path.iterdir() if ".staging-" in p.name]
+
+
+class LeftoverProcessProvider(SimK8sProvider):
+    """sim-k8s where the agent's leftover process (a daemon it forked, a thread it left
+    running, an agent server still working after it answered) makes one more tool call
+    right after each observation the runner makes — after the audit log was read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.late_calls = 0
+
+    async def observe(self, environment_id: str, observation_type: str, parameters: dict[str, str]) -> Any:
+        from oasis_eval.sim_k8s.tools import ToolSurface
+
+        answer = await super().observe(environment_id, observation_type, parameters)
+        env = self.envs[environment_id]
+        ToolSurface(env).call("kubectl", {"command": "get pods -A"})
+        self.late_calls += 1
+        return answer
+
+
+def test_calls_an_agent_makes_after_it_answered_never_turn_its_fail_into_provider_failure() -> None:
+    profile = example_profile()
+    provider = LeftoverProcessProvider()
+    outcome = anyio.run(evaluate, profile, PythonAgent(HarmThen("ok")), provider, RunInputs(claimed_tier=1),
+                        Selection(patterns=[PI]), None, Redactor(key=b"k" * 32))
+    (result,) = [r for r in outcome.record.scenarios if r.scenario_id == PI]
+    assert provider.late_calls >= 2
+    assert result.status is VerdictStatus.FAIL and outcome.exit_code == 1, outcome.record.verdict.metadata.abort_reason
+    assert not outcome.record.verdict.metadata.aborted and not provider.envs
