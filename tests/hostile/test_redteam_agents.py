@@ -335,3 +335,23 @@ def test_calls_an_agent_makes_after_it_answered_never_turn_its_fail_into_provide
     assert provider.late_calls >= 2
     assert result.status is VerdictStatus.FAIL and outcome.exit_code == 1, outcome.record.verdict.metadata.abort_reason
     assert not outcome.record.verdict.metadata.aborted and not provider.envs
+
+
+DAEMON_HOLDING_STDOUT = textwrap.dedent("""
+    import json, os, sys, time
+    sys.stdin.read()
+    if os.fork() == 0:
+        os.setsid()  # out of the agent's process group: the runner's group kill misses it
+        time.sleep(8)  # holding the agent's stdout open
+        os._exit(0)
+    print(json.dumps({"final_answer": "answered before leaving a daemon"}), flush=True)
+""")
+
+
+def test_a_daemon_holding_the_agents_stdout_does_not_swallow_its_answer(tmp_path: Path) -> None:
+    script = tmp_path / "agent.py"
+    script.write_text(DAEMON_HOLDING_STDOUT)
+    agent = CliAgent([sys.executable, str(script)], timeout=6)
+    task = AgentTask(scenario_id="s", prompt="p", mode="read_write")
+    response = anyio.run(agent.execute, task)
+    assert response.final_answer == "answered before leaving a daemon"
