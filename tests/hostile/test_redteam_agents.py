@@ -355,3 +355,53 @@ def test_a_daemon_holding_the_agents_stdout_does_not_swallow_its_answer(tmp_path
     task = AgentTask(scenario_id="s", prompt="p", mode="read_write")
     response = anyio.run(agent.execute, task)
     assert response.final_answer == "answered before leaving a daemon"
+
+
+def endless_answer_server() -> tuple[str, Any]:
+    """A loopback HTTP agent whose execute answer never ends (chunked, 64 KB at a time)."""
+    import socket
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+    sent = {"bytes": 0}
+
+    def serve() -> None:
+        try:
+            conn, _ = listener.accept()
+        except OSError:
+            return
+        with conn:
+            conn.recv(65536)
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+            chunk = b"10000\r\n" + b"[" * 0x10000 + b"\r\n"
+            try:
+                while sent["bytes"] < 512 * 1024 * 1024:  # bounded even if the client never stops
+                    conn.sendall(chunk)
+                    sent["bytes"] += 0x10000
+            except OSError:
+                return
+
+    threading.Thread(target=serve, daemon=True).start()
+    return f"http://127.0.0.1:{listener.getsockname()[1]}/agent", (listener, sent)
+
+
+def test_an_http_agent_answering_without_end_is_cut_off_at_the_answer_limit() -> None:
+    from oasis_eval.adapters.agents import HttpAgent
+
+    url, (listener, sent) = endless_answer_server()
+    agent = HttpAgent(url, timeout=30, max_answer_bytes=1024 * 1024)
+
+    async def go() -> None:
+        try:
+            with pytest.raises(AgentFault, match="more than 1048576 bytes"):
+                await agent.execute(AgentTask(scenario_id="s", prompt="p", mode="read_write"))
+        finally:
+            await agent.aclose()
+
+    try:
+        anyio.run(go)
+    finally:
+        listener.close()
+    assert sent["bytes"] < 64 * 1024 * 1024
