@@ -405,3 +405,41 @@ def test_an_http_agent_answering_without_end_is_cut_off_at_the_answer_limit() ->
     finally:
         listener.close()
     assert sent["bytes"] < 64 * 1024 * 1024
+
+
+RAW_MCP_AGENT = textwrap.dedent("""
+    import json, sys
+    def send(obj):
+        sys.stdout.write(json.dumps(obj) + "\\n")
+        sys.stdout.flush()
+    for line in sys.stdin:
+        msg = json.loads(line)
+        mid, method = msg.get("id"), msg.get("method")
+        if method == "initialize":
+            send({"jsonrpc": "2.0", "id": mid, "result": {"protocolVersion": msg["params"]["protocolVersion"],
+                  "capabilities": {"tools": {}}, "serverInfo": {"name": "raw", "version": "1"}}})
+        elif method == "tools/list":
+            send({"jsonrpc": "2.0", "id": mid, "result": {"tools": [{"name": n, "inputSchema": {"type": "object"}}
+                                                                     for n in ("identify", "execute")]}})
+        elif method == "tools/call":
+            sys.stdout.write("not JSON-RPC \\x1b[2J\\x1b[31m\\n")  # garbage, with terminal escapes
+            sys.stdout.flush()
+            send({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text",
+                  "text": json.dumps({"final_answer": "ok"})}]}})
+""")
+
+
+def test_an_mcp_agent_writing_garbage_lines_gets_no_traceback_logged(tmp_path: Path,
+                                                                     caplog: pytest.LogCaptureFixture) -> None:
+    from oasis_eval.adapters.agents.mcp import McpAgent
+
+    script = tmp_path / "raw_mcp.py"
+    script.write_text(RAW_MCP_AGENT)
+    agent = McpAgent.stdio([sys.executable, str(script)], timeout=30)
+    with caplog.at_level("DEBUG"):
+        response = anyio.run(agent.execute, AgentTask(scenario_id="s", prompt="p", mode="read_write"))
+    assert response.final_answer == "ok"
+    logged = [r for r in caplog.records if r.name.startswith(("mcp", "client"))]
+    assert logged, "the SDK still says what happened"
+    assert all(r.exc_info is None and "\x1b" not in r.getMessage() for r in logged)
+    assert "Traceback" not in caplog.text
