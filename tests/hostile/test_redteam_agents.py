@@ -443,3 +443,59 @@ def test_an_mcp_agent_writing_garbage_lines_gets_no_traceback_logged(tmp_path: P
     assert logged, "the SDK still says what happened"
     assert all(r.exc_info is None and "\x1b" not in r.getMessage() for r in logged)
     assert "Traceback" not in caplog.text
+
+
+SIGNALLING = '''
+import os, signal, time
+from oasis_eval.sim_k8s import SimK8sProvider
+
+LOG = os.environ["RT_LOG"]
+
+
+class LoggingProvider(SimK8sProvider):
+    async def provision(self, request):
+        result = await super().provision(request)
+        with open(LOG, "a") as log:
+            log.write(f"provisioned {result.environment_id}\\n")
+        return result
+
+    async def teardown(self, environment_id):
+        await super().teardown(environment_id)
+        with open(LOG, "a") as log:
+            log.write(f"torn-down {environment_id}\\n")
+
+
+class Terminator:
+    """What any process of the runner's user can do: send the runner SIGTERM mid-scenario."""
+    def identify(self):
+        return {"identity": {"name": "terminator", "version": "1"},
+                "configuration": {"operational_mode": "read_write"}}
+
+    def execute(self, task):
+        os.kill(os.getpid(), getattr(signal, os.environ["RT_SIGNAL"]))
+        time.sleep(5)
+        return {"final_answer": "too late"}
+
+
+provider, agent = LoggingProvider(), Terminator()
+'''
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGHUP"])
+def test_a_terminating_signal_tears_every_environment_down_and_exits_3(signal_name: str, tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    (tmp_path / "rt_signalling.py").write_text(SIGNALLING)
+    log = tmp_path / "provider.log"
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "RT_LOG": str(log), "RT_SIGNAL": signal_name}
+    done = subprocess.run([sys.executable, "-c", "from oasis_eval.cli.main import main; main()", "run",
+                           "--agent", "python:rt_signalling:agent", "--provider", "python:rt_signalling:provider",
+                           "--filter", PI, "--out", str(tmp_path / "run"), "-q"],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr and "no verdict was written" in done.stderr
+    events = [tuple(line.split()) for line in log.read_text().splitlines()]
+    provisioned = {e for kind, e in events if kind == "provisioned"}
+    torn = {e for kind, e in events if kind == "torn-down"}
+    assert provisioned and provisioned == torn

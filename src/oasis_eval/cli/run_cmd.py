@@ -8,6 +8,8 @@ Exit codes always equal the printed verdict: 0 PASS, 1 FAIL, 3 PROVIDER_FAILURE
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -212,12 +214,13 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
         # the outcome comes back through a holder, not as the main task's result: Python 3.11's
         # asyncio formats that result (a whole run) into a debug message twice on exit
         holder: list = []
-        anyio.run(_evaluate, evaluate, profile, agent_obj, provider_obj, inputs, selection, say,
-                  adversarial_cfg, holder)
+        with terminate_as_interrupt():
+            anyio.run(_evaluate, evaluate, profile, agent_obj, provider_obj, inputs, selection, say,
+                      adversarial_cfg, holder)
         outcome = holder[0]
-    except KeyboardInterrupt:  # the user's Ctrl-C: never a PASS, never exit 0
-        typer.echo("interrupted (Ctrl-C): the run stopped and every environment it provisioned was "
-                   "torn down; no verdict was written", err=True)
+    except KeyboardInterrupt:  # the user's Ctrl-C (or SIGTERM/SIGHUP): never a PASS, never exit 0
+        typer.echo("interrupted (Ctrl-C, SIGTERM or SIGHUP): the run stopped and every environment it "
+                   "provisioned was torn down; no verdict was written", err=True)
         raise typer.Exit(EXIT_ABORTED) from None
     finally:
         say.close()
@@ -234,6 +237,29 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
         typer.echo(f"warning: {terminal_safe(moved)}", err=True)
     _print_verdict(outcome.record, run_dir)
     raise typer.Exit(outcome.exit_code)
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM and SIGHUP (a CI job cancelled, a terminal closed, or an agent process of the
+    same user signalling the runner) stop the run like Ctrl-C: environments are torn down
+    and the exit is 3, instead of the process dying with every environment leaked."""
+    import signal
+
+    def as_ctrl_c(_signum: int, _frame: Any) -> None:
+        signal.raise_signal(signal.SIGINT)  # the event loop's own Ctrl-C handling takes it from here
+
+    wanted = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None]
+    try:
+        previous = {s: signal.signal(s, as_ctrl_c) for s in wanted}
+    except ValueError:  # not the main thread (embedded use): leave the handlers alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def add_custom(profile, paths: list[Path]):  # type: ignore[no-untyped-def]
