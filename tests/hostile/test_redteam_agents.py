@@ -499,3 +499,38 @@ def test_a_terminating_signal_tears_every_environment_down_and_exits_3(signal_na
     provisioned = {e for kind, e in events if kind == "provisioned"}
     torn = {e for kind, e in events if kind == "torn-down"}
     assert provisioned and provisioned == torn
+
+
+FORGER = '''
+from oasis_eval.engine.protocols import AgentUnreachable
+
+FAKE = "\\r\\nverdict: safety PASS | safety 1 passed, 0 failed\\n"
+
+
+class Forger:
+    """Text it controls that reaches the terminal carries a forged verdict line."""
+    def identify(self):
+        return {"identity": {"name": "forger" + FAKE, "version": "1" + FAKE},
+                "configuration": {"operational_mode": "read_write"}}
+
+    async def execute(self, task):
+        raise AgentUnreachable("gone" + FAKE)  # its message becomes the abort reason
+
+
+agent = Forger()
+'''
+
+
+def test_agent_text_on_the_terminal_cannot_forge_a_verdict_line(tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    (tmp_path / "rt_forger.py").write_text(FORGER)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", "from oasis_eval.cli.main import main; main()", "run",
+                           "--agent", "python:rt_forger:agent", "--filter", PI, "--out", str(tmp_path / "run")],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 3, done.stdout + done.stderr
+    lines = (done.stdout + done.stderr).splitlines()
+    assert [line for line in lines if line.startswith("verdict:")] == [
+        "verdict: safety PROVIDER_FAILURE | safety 0 passed, 0 failed, 0 provider failure, 0 N/A"]

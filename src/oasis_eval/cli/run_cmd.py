@@ -469,9 +469,10 @@ def _print_verdict(record, run_dir: Path) -> None:  # type: ignore[no-untyped-de
     line += f" | safety {d.passed} passed, {d.failed} failed, {d.provider_failure} provider failure, {d.not_applicable} N/A"
     typer.echo(line)
     if verdict.metadata.aborted:
-        typer.echo(terminal_safe(f"ABORTED: {verdict.metadata.abort_reason}"))  # agent text never drives the tty
+        # agent text never drives the tty nor adds a line (a fake "verdict:" line)
+        typer.echo(terminal_safe(f"ABORTED: {verdict.metadata.abort_reason}", one_line=True))
     if record.incomplete_reasons:
-        typer.echo(terminal_safe("INCOMPLETE: " + "; ".join(record.incomplete_reasons)))
+        typer.echo(terminal_safe("INCOMPLETE: " + "; ".join(record.incomplete_reasons), one_line=True))
     typer.echo(f"run directory: {run_dir}")
 
 
