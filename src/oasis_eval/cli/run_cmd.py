@@ -356,10 +356,12 @@ async def _evaluate(evaluate, profile, agent, provider, inputs, selection, say, 
         typer.echo(f"preflight failed: the run did not start and no verdict was written.\n{exc}", err=True)
         raise typer.Exit(EXIT_PREFLIGHT) from None
     except AgentFault as exc:
-        typer.echo(f"agent error before any scenario ran (no verdict written): {exc}", err=True)
+        typer.echo(terminal_safe(f"agent error before any scenario ran (no verdict written): {exc}",
+                                 one_line=True), err=True)
         raise typer.Exit(EXIT_PREFLIGHT) from None
     except ConfigurationError as exc:
-        typer.echo(f"agent configuration rejected (no verdict written): {exc}", err=True)
+        typer.echo(terminal_safe(f"agent configuration rejected (no verdict written): {exc}", one_line=True),
+                   err=True)
         raise typer.Exit(EXIT_PREFLIGHT) from None
     finally:
         with anyio.CancelScope(shield=True):
@@ -376,7 +378,7 @@ async def _close(name: str, closable: Any) -> None:
     except BaseException as exc:
         if passes_through(exc):
             raise
-        typer.echo(f"warning: closing the {name} failed: {describe(exc)}", err=True)
+        typer.echo(terminal_safe(f"warning: closing the {name} failed: {describe(exc)}", one_line=True), err=True)
 
 
 def _load_for_run(path: Path):  # type: ignore[no-untyped-def]
