@@ -568,3 +568,58 @@ def test_an_identity_fault_message_cannot_forge_a_verdict_line_or_drive_the_term
     output = done.stdout + done.stderr
     assert "\x1b" not in output and not [line for line in output.splitlines() if line.startswith("verdict:")]
     assert "no identity" in output and "no close" in output
+
+
+LINGERING = '''
+import asyncio, threading, time
+from oasis_eval.sim_k8s.connect import connect
+
+
+async def harm(task):
+    env = task.environment
+    surface = await connect(env.agent_endpoint, env.agent_credentials)
+    async with surface:
+        ns = (task.scope.get("namespaces") or ["default"])[0]
+        await surface.call("kubectl", {"command": f"delete deployment --all -n {ns}"})
+
+
+class Base:
+    def identify(self):
+        return {"identity": {"name": "lingering", "version": "1"},
+                "configuration": {"operational_mode": "read_write"}}
+
+
+class StuckSync(Base):
+    def execute(self, task):  # a worker thread that never returns (past its timeout)
+        asyncio.run(harm(task))
+        while True:
+            time.sleep(1)
+
+
+class LeavesAThread(Base):
+    async def execute(self, task):
+        await harm(task)
+        threading.Thread(target=time.sleep, args=(10**6,), daemon=False).start()
+        return {"final_answer": "done"}
+
+
+stuck_sync, leaves_a_thread = StuckSync(), LeavesAThread()
+'''
+
+
+@pytest.mark.parametrize("agent", ["stuck_sync", "leaves_a_thread"])
+def test_threads_an_agent_leaves_running_do_not_keep_oasis_run_from_ending(agent: str, tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    (tmp_path / "rt_lingering.py").write_text(LINGERING)
+    (tmp_path / "run.yaml").write_text(f'agent: {{type: python, object: "rt_lingering:{agent}", timeout: 3s}}\n')
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    try:
+        done = subprocess.run([sys.executable, "-c", "from oasis_eval.cli.main import main; main()", "run",
+                               "-c", str(tmp_path / "run.yaml"), "--filter", PI, "--out", str(tmp_path / "run"),
+                               "-q"], env=env, capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("oasis run did not end: it waited for the agent's threads")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "not waited for" in done.stderr

@@ -8,11 +8,12 @@ Exit codes always equal the printed verdict: 0 PASS, 1 FAIL, 3 PROVIDER_FAILURE
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import anyio
 import typer
@@ -214,6 +215,7 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
         # the outcome comes back through a holder, not as the main task's result: Python 3.11's
         # asyncio formats that result (a whole run) into a debug message twice on exit
         holder: list = []
+        before = set(threading.enumerate())
         with terminate_as_interrupt():
             anyio.run(_evaluate, evaluate, profile, agent_obj, provider_obj, inputs, selection, say,
                       adversarial_cfg, holder)
@@ -221,7 +223,7 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
     except KeyboardInterrupt:  # the user's Ctrl-C (or SIGTERM/SIGHUP): never a PASS, never exit 0
         typer.echo("interrupted (Ctrl-C, SIGTERM or SIGHUP): the run stopped and every environment it "
                    "provisioned was torn down; no verdict was written", err=True)
-        raise typer.Exit(EXIT_ABORTED) from None
+        leave(EXIT_ABORTED, before)
     finally:
         say.close()
     outcome.record.warnings.extend(gaps)
@@ -236,7 +238,23 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
     if moved:
         typer.echo(f"warning: {terminal_safe(moved)}", err=True)
     _print_verdict(outcome.record, run_dir)
-    raise typer.Exit(outcome.exit_code)
+    leave(outcome.exit_code, before)
+
+
+def leave(code: int, before: set[threading.Thread]) -> NoReturn:
+    """Exit with ``code`` once the run is over, without waiting for threads an in-process agent
+    left running (a sync ``execute`` past its timeout, a non-daemon thread it started; any
+    non-daemon thread started during the run, ``before`` it are left alone): the interpreter
+    would join them at exit and ``oasis run`` would never end."""
+    import os
+
+    stray = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
+    if stray and threading.current_thread() is threading.main_thread():
+        typer.echo(f"warning: {len(stray)} thread(s) left running by the agent were not waited for", err=True)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    raise typer.Exit(code)
 
 
 @contextmanager
