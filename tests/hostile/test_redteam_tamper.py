@@ -211,18 +211,23 @@ def test_a_run_over_an_earlier_run_leaves_none_of_its_files(capsys, runs, tmp_pa
 
 
 def test_a_run_written_meanwhile_to_the_same_out_is_neither_lost_nor_mixed(runs, tmp_path) -> None:  # noqa: F811
-    from oasis_eval.engine.rundir import claimed, recorded_run_id
+    from oasis_eval.cli.publish import publish, staging_for
+    from oasis_eval.engine.rundir import recorded_run_id
 
     out = tmp_path / "out"
     found = recorded_run_id(out)  # checked before the run: nothing there
     shutil.copytree(runs["unsigned"], out)  # another run finished first
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    with claimed(out, "this-run", found) as run_dir:
-        (run_dir / "run.json").write_text("{}")
-    assert run_dir == tmp_path / "out-this-run"
+    staging = staging_for(out)
+    (staging / "run.json").write_text('{"run_id": "this-run"}')
+    run_dir, warning = publish(staging, out, "this-run", found)
+    assert run_dir == tmp_path / "out-this-run" and warning and "changed during the run" in warning
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
-    with claimed(out, "next-run", recorded_run_id(out)) as again:  # a run that saw it replaces it
-        assert again == out and not (out / "evidence").exists() and not (out / "run.json").exists()
+    staging = staging_for(out)  # a run that saw it when it started replaces it whole
+    (staging / "run.json").write_text('{"run_id": "next-run"}')
+    again, warning = publish(staging, out, "next-run", recorded_run_id(out))
+    assert again == out and warning is None and not (out / "evidence").exists()
+    assert recorded_run_id(out) == "next-run"
 
 
 # ---- evidence files that do not belong where they are -----------------------------------------------

@@ -14,14 +14,14 @@ def _plain(text: str) -> str:
     """Agent or profile text for a rich console: controls shown as escapes, no markup."""
     from rich.markup import escape
 
-    return escape(terminal_safe(text))
+    return escape(terminal_safe(text, one_line=True))
 
 
 class PlainProgress:
     """One line per event on stderr (CI logs, pipes)."""
 
     def __call__(self, message: str) -> None:
-        typer.echo(terminal_safe(message), err=True)
+        typer.echo(terminal_safe(message, one_line=True), err=True)  # one event, one line: agent text cannot fake one
 
     def close(self) -> None:
         return None
@@ -59,7 +59,7 @@ class TerminalProgress:
         elif kind == "abort":
             self.console.print(f"[bold yellow]{_plain(message.strip())}[/]")
         else:
-            self.console.print(terminal_safe(message.strip()), style="dim", markup=False)
+            self.console.print(terminal_safe(message.strip(), one_line=True), style="dim", markup=False)
 
     def close(self) -> None:
         self.bars.stop()

@@ -8,9 +8,12 @@ Exit codes always equal the printed verdict: 0 PASS, 1 FAIL, 3 PROVIDER_FAILURE
 from __future__ import annotations
 
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import anyio
 import typer
@@ -197,13 +200,15 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
     from ..adversarial.phase import write_adversarial
     from ..engine.manifest import load_run_key, write_manifest
     from ..engine.redaction import Redactor
-    from ..engine.rundir import claimed, recorded_run_id, redacted_profile, write_run
+    from ..engine.rundir import recorded_run_id, redacted_profile, write_run
     from ..engine.runner import evaluate
     from ..reporting import write_reports
     from .progress import progress_for
+    from .publish import absolute, publish, staging_for
     from .run_inputs import check_output
 
     run_key = load_run_key(signing=True)  # checked before the run: a bad key must not cost a finished run
+    out, base = absolute(out), absolute(base)  # an in-process agent may chdir during the run
     check_output(out, base)  # before the run: a bad path must not cost a whole run
     found = recorded_run_id(out)  # the run --out holds now (an earlier run it will replace), if any
     for warning in gaps:  # loud even with --quiet: the run proceeds over them (validation/blocking.py)
@@ -213,28 +218,69 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
         # the outcome comes back through a holder, not as the main task's result: Python 3.11's
         # asyncio formats that result (a whole run) into a debug message twice on exit
         holder: list = []
-        anyio.run(_evaluate, evaluate, profile, agent_obj, provider_obj, inputs, selection, say,
-                  adversarial_cfg, holder)
+        before = set(threading.enumerate())
+        with terminate_as_interrupt():
+            anyio.run(_evaluate, evaluate, profile, agent_obj, provider_obj, inputs, selection, say,
+                      adversarial_cfg, holder)
         outcome = holder[0]
-    except KeyboardInterrupt:  # the user's Ctrl-C: never a PASS, never exit 0
-        typer.echo("interrupted (Ctrl-C): the run stopped and every environment it provisioned was "
-                   "torn down; no verdict was written", err=True)
-        raise typer.Exit(EXIT_ABORTED) from None
+    except KeyboardInterrupt:  # the user's Ctrl-C (or SIGTERM/SIGHUP): never a PASS, never exit 0
+        typer.echo("interrupted (Ctrl-C, SIGTERM or SIGHUP): the run stopped and every environment it "
+                   "provisioned was torn down; no verdict was written", err=True)
+        leave(EXIT_ABORTED, before)
     finally:
         say.close()
     outcome.record.warnings.extend(gaps)
     stamp = outcome.record.verdict.metadata.timestamp.replace(":", "")
-    wanted = out or base / f"{stamp}-{outcome.record.run_id}"
-    with claimed(wanted, outcome.record.run_id, found) as run_dir:  # locked; never mixed with another run
-        if run_dir != wanted:
-            typer.echo(f"warning: another run was written to {wanted} while this one ran; this run is "
-                       f"written to {run_dir}", err=True)
-        write_run(run_dir, outcome.record, outcome.evidence, redacted_profile(profile, Redactor()))
-        write_adversarial(run_dir, outcome.adversarial)
-        write_reports(outcome.record, run_dir)
-        write_manifest(run_dir, run_key)  # last: it covers every file written above
+    run_dir = out or base / f"{stamp}-{outcome.record.run_id}"
+    staging = staging_for(run_dir)  # written apart, moved in whole: nothing planted during the run is in it
+    write_run(staging, outcome.record, outcome.evidence, redacted_profile(profile, Redactor()))
+    write_adversarial(staging, outcome.adversarial)
+    write_reports(outcome.record, staging)
+    write_manifest(staging, run_key)  # last: it covers every file written above
+    run_dir, moved = publish(staging, run_dir, outcome.record.run_id, found)
+    if moved:
+        typer.echo(f"warning: {terminal_safe(moved)}", err=True)
     _print_verdict(outcome.record, run_dir)
-    raise typer.Exit(outcome.exit_code)
+    leave(outcome.exit_code, before)
+
+
+def leave(code: int, before: set[threading.Thread]) -> NoReturn:
+    """Exit with ``code`` once the run is over, without waiting for threads an in-process agent
+    left running (a sync ``execute`` past its timeout, a non-daemon thread it started; any
+    non-daemon thread started during the run, ``before`` it are left alone): the interpreter
+    would join them at exit and ``oasis run`` would never end."""
+    import os
+
+    stray = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
+    if stray and threading.current_thread() is threading.main_thread():
+        typer.echo(f"warning: {len(stray)} thread(s) left running by the agent were not waited for", err=True)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM and SIGHUP (a CI job cancelled, a terminal closed, or an agent process of the
+    same user signalling the runner) stop the run like Ctrl-C: environments are torn down
+    and the exit is 3, instead of the process dying with every environment leaked."""
+    import signal
+
+    def as_ctrl_c(_signum: int, _frame: Any) -> None:
+        signal.raise_signal(signal.SIGINT)  # the event loop's own Ctrl-C handling takes it from here
+
+    wanted = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None]
+    try:
+        previous = {s: signal.signal(s, as_ctrl_c) for s in wanted}
+    except ValueError:  # not the main thread (embedded use): leave the handlers alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def add_custom(profile, paths: list[Path]):  # type: ignore[no-untyped-def]
@@ -331,10 +377,12 @@ async def _evaluate(evaluate, profile, agent, provider, inputs, selection, say, 
         typer.echo(f"preflight failed: the run did not start and no verdict was written.\n{exc}", err=True)
         raise typer.Exit(EXIT_PREFLIGHT) from None
     except AgentFault as exc:
-        typer.echo(f"agent error before any scenario ran (no verdict written): {exc}", err=True)
+        typer.echo(terminal_safe(f"agent error before any scenario ran (no verdict written): {exc}",
+                                 one_line=True), err=True)
         raise typer.Exit(EXIT_PREFLIGHT) from None
     except ConfigurationError as exc:
-        typer.echo(f"agent configuration rejected (no verdict written): {exc}", err=True)
+        typer.echo(terminal_safe(f"agent configuration rejected (no verdict written): {exc}", one_line=True),
+                   err=True)
         raise typer.Exit(EXIT_PREFLIGHT) from None
     finally:
         with anyio.CancelScope(shield=True):
@@ -351,7 +399,7 @@ async def _close(name: str, closable: Any) -> None:
     except BaseException as exc:
         if passes_through(exc):
             raise
-        typer.echo(f"warning: closing the {name} failed: {describe(exc)}", err=True)
+        typer.echo(terminal_safe(f"warning: closing the {name} failed: {describe(exc)}", one_line=True), err=True)
 
 
 def _load_for_run(path: Path):  # type: ignore[no-untyped-def]
@@ -444,9 +492,10 @@ def _print_verdict(record, run_dir: Path) -> None:  # type: ignore[no-untyped-de
     line += f" | safety {d.passed} passed, {d.failed} failed, {d.provider_failure} provider failure, {d.not_applicable} N/A"
     typer.echo(line)
     if verdict.metadata.aborted:
-        typer.echo(terminal_safe(f"ABORTED: {verdict.metadata.abort_reason}"))  # agent text never drives the tty
+        # agent text never drives the tty nor adds a line (a fake "verdict:" line)
+        typer.echo(terminal_safe(f"ABORTED: {verdict.metadata.abort_reason}", one_line=True))
     if record.incomplete_reasons:
-        typer.echo(terminal_safe("INCOMPLETE: " + "; ".join(record.incomplete_reasons)))
+        typer.echo(terminal_safe("INCOMPLETE: " + "; ".join(record.incomplete_reasons), one_line=True))
     typer.echo(f"run directory: {run_dir}")
 
 

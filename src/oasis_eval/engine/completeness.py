@@ -39,6 +39,20 @@ def _listed(gaps: list[str]) -> str:
     return shown + (f"; and {len(gaps) - SHOWN} more" if len(gaps) > SHOWN else "")
 
 
+async def observe_served(provider: Provider, provisioned: ProvisionResult,
+                         window: dict[str, str]) -> ObservationResponse | None:
+    """The provider's record of the calls it served to the agent, when provision offered one.
+
+    Observed *before* the audit log: every call in it then happened before the audit log
+    was read, so an honest log holds them all. Observed after, it would also hold calls an
+    agent's leftover process (a daemon, a thread, an agent server still working) made once
+    the audit log was read — and such an agent could turn its own FAIL into a
+    PROVIDER_FAILURE at will (core §3.6: a harness fault is never the agent's doing)."""
+    if not provisioned.served_calls:
+        return None
+    return await provider.observe(provisioned.environment_id, SERVED_CALLS, dict(window))
+
+
 async def check_completeness(
     provider: Provider,
     provisioned: ProvisionResult,
@@ -48,13 +62,16 @@ async def check_completeness(
     window: dict[str, str],
     evidence: ScenarioEvidence,
     record: Callable[[ObservationResponse, dict[str, str]], Observation],
+    served: ObservationResponse | None = None,
 ) -> None:
     """Raise :class:`ProviderFault` when the audit log tells two stories under one auditID, misses
     a setup write or a served call, or the final snapshot lost an object no delete explains.
 
     ``requested``: every state entry the engine asked the provider to establish
     (preconditions and injections); ``record`` turns an observation response into the
-    evidence's :class:`Observation` (redacted; a non-``available`` source is a fault).
+    evidence's :class:`Observation` (redacted; a non-``available`` source is a fault);
+    ``served``: the served-call record from :func:`observe_served`, taken before ``audit``
+    (observed here, after it, when not given).
     """
     principal = evidence.agent_principal or ""
     entries = entries_of(audit.data)
@@ -71,7 +88,7 @@ async def check_completeness(
             f"{len(expected)} objects the runner asked it to establish ({_listed(gaps)}); a log that "
             "misses the harness's own writes cannot vouch for the agent's (05 §1.1)")
     if provisioned.served_calls:  # the most precise record first: it names the calls the log lost
-        await _check_served_calls(provider, provisioned, entries, window, evidence, record)
+        await _check_served_calls(provider, provisioned, entries, window, evidence, record, served)
     lost = unexplained_losses(expected, snapshots[-1], entries) if snapshots else []
     if lost:
         raise ProviderFault(
@@ -81,9 +98,10 @@ async def check_completeness(
 
 async def _check_served_calls(provider: Provider, provisioned: ProvisionResult, entries: list[dict[str, Any]],
                               window: dict[str, str], evidence: ScenarioEvidence,
-                              record: Callable[[ObservationResponse, dict[str, str]], Observation]) -> None:
+                              record: Callable[[ObservationResponse, dict[str, str]], Observation],
+                              served: ObservationResponse | None) -> None:
     principal = evidence.agent_principal or ""
-    response = await provider.observe(provisioned.environment_id, SERVED_CALLS, dict(window))
+    response = served or await provider.observe(provisioned.environment_id, SERVED_CALLS, dict(window))
     evidence.observations.append(record(response, dict(window)))
     calls = served_calls_of(response.data)
     if calls is None:

@@ -16,7 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import copy
-from typing import Any
+import math
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn
 
 from pydantic import BaseModel, ValidationError
 
@@ -54,10 +59,16 @@ def passes_through(exc: BaseException) -> bool:
 
 
 def describe(exc: BaseException) -> str:
+    """``Type: message`` of what foreign code raised (its ``__str__`` may raise too, or
+    return lone surrogates: the description is always writable text)."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
-    text = str(exc).strip()
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    try:
+        text = str(exc).strip()
+    except BaseException:  # noqa: BLE001 - an exception whose __str__ raises
+        text = "<unprintable message>"
+    name = safe_text(type(exc).__name__)
+    return f"{name}: {safe_text(text)}" if text else name
 
 
 def _shape(value: Any, model: type[BaseModel], what: str) -> Any:
@@ -173,7 +184,79 @@ async def identify_agent(agent: Agent) -> AgentReport:
         except ValidationError:
             raise AgentFault(f"the agent's identify() returned {type(report).__name__}, "
                              "not an identity report") from None
-    return report
+    return _plain_model(report, AgentReport, "the agent's identity report")
+
+
+#: an agent's answer nests at most this deep (the wire documents need a handful of levels)
+MAX_ANSWER_DEPTH = 64
+#: and holds at most this many values in all
+MAX_ANSWER_NODES = 1_000_000
+_INT_BOUND = 2**63
+
+
+def safe_text(text: str) -> str:
+    """``text`` with every code point UTF-8 can carry: lone surrogates (which an in-process
+    agent can return, or JSON can spell as ``\\ud800``) become U+FFFD, so that no file of the
+    run fails to be written after the run (which would lose its verdict)."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+
+
+def plain_json(value: Any, what: str) -> Any:
+    """A copy of what agent code returned as plain JSON values (dict with string keys, list,
+    string, bool, 64-bit int, float, None) with valid Unicode, nested at most
+    :data:`MAX_ANSWER_DEPTH` deep; anything else is an :class:`AgentFault` (an answer outside
+    the protocol, 04 §1). The run keeps, redacts and writes what comes back, so an answer
+    that cannot be written must be refused here, not after the run."""
+    count = 0
+
+    def walk(item: Any, depth: int) -> Any:
+        nonlocal count
+        count += 1
+        if count > MAX_ANSWER_NODES:
+            raise AgentFault(f"{what} holds more than {MAX_ANSWER_NODES} values")
+        if item is None or isinstance(item, bool):
+            return item
+        if isinstance(item, str):
+            return safe_text(item)
+        if isinstance(item, int):
+            if -_INT_BOUND <= item < _INT_BOUND:
+                return int(item)
+            raise AgentFault(f"{what} holds an integer outside 64 bits")
+        if isinstance(item, float):
+            return float(item) if math.isfinite(item) else str(item)
+        if depth >= MAX_ANSWER_DEPTH:
+            raise AgentFault(f"{what} nests deeper than {MAX_ANSWER_DEPTH} levels")
+        if isinstance(item, dict):
+            out = {}
+            for key, sub in item.items():
+                if not isinstance(key, str):
+                    raise AgentFault(f"{what} has a {type(key).__name__} key; JSON keys are strings")
+                out[safe_text(key)] = walk(sub, depth + 1)
+            return out
+        if isinstance(item, (list, tuple)):
+            return [walk(sub, depth + 1) for sub in item]
+        raise AgentFault(f"{what} holds a {type(item).__name__}, which is not a JSON value")
+
+    return walk(value, 0)
+
+
+def _plain_model(model: BaseModel, shape: type[BaseModel], what: str) -> Any:
+    """``model`` re-validated from its plain-JSON copy (see :func:`plain_json`)."""
+    try:
+        data = model.model_dump(mode="python", warnings=False)
+    except Exception as exc:  # noqa: BLE001 - pydantic's own depth limit, objects it cannot dump, ...
+        raise AgentFault(f"{what} cannot be read: {safe_text(describe(exc))}") from None
+    try:
+        return shape.model_validate(plain_json(data, what))
+    except ValidationError as exc:
+        raise AgentFault(f"{what} breaks the protocol: {exc.error_count()} error(s), first: "
+                         f"{safe_text(str(exc.errors(include_url=False)[0]['msg']))}") from None
 
 
 class AgentOutcome(BaseModel):
@@ -191,17 +274,48 @@ async def ask_agent(agent: Agent, task: AgentTask) -> AgentOutcome:
     try:
         response = await agent.execute(task)
     except AgentUnreachable as exc:
-        return AgentOutcome(response=AgentResponse(), fault=f"the agent was never reached: {exc}",
+        return AgentOutcome(response=AgentResponse(), fault=safe_text(f"the agent was never reached: {exc}"),
                             unreached=True)
     except BaseException as exc:
         if passes_through(exc):
             raise
         text = str(exc) if isinstance(exc, AgentFault) else f"the agent raised {describe(exc)}"
-        return AgentOutcome(response=AgentResponse(), fault=text)
+        return AgentOutcome(response=AgentResponse(), fault=safe_text(text))
     if not isinstance(response, AgentResponse):
         try:
             response = AgentResponse.model_validate(response)
-        except ValidationError:
+        except (ValidationError, RecursionError):
             return AgentOutcome(response=AgentResponse(),
                                 fault=f"the agent returned {type(response).__name__}, not a response")
-    return AgentOutcome(response=response)
+    try:
+        return AgentOutcome(response=_plain_model(response, AgentResponse, "the agent's answer"))
+    except AgentFault as exc:
+        return AgentOutcome(response=AgentResponse(), fault=str(exc))
+
+
+class HardExitRefused(SystemExit):
+    """``os._exit`` called by code running inside the run's process (an in-process agent)."""
+
+
+@contextmanager
+def no_hard_exit() -> Iterator[None]:
+    """While a run runs, ``os._exit`` in this process raises :class:`HardExitRefused` instead
+    of ending the process with no verdict (and, with ``os._exit(0)``, exit 0): raised in an
+    agent's call, it is that agent's fault like any ``SystemExit``. A forked child still
+    exits for real. Mitigation only: an in-process agent is code in the runner's process
+    (README, "Agents") and can end it by other means (a signal, ``ctypes``)."""
+    real, runner_pid = os._exit, os.getpid()
+
+    def refuse(status: int) -> NoReturn:
+        if os.getpid() != runner_pid:
+            real(status)
+        raise HardExitRefused(f"os._exit({status}) refused during the run")
+
+    modules = [m for m in (os, sys.modules.get("posix"), sys.modules.get("nt")) if m is not None]
+    for module in modules:
+        module._exit = refuse  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        for module in modules:
+            module._exit = real  # type: ignore[attr-defined]

@@ -32,7 +32,7 @@ from ..evaluation.evidence import (
 from ..evaluation.kinds import CLUSTER_SCOPED, KNOWN, resource_name
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
-from .completeness import check_completeness
+from .completeness import check_completeness, observe_served
 from .containment import ask_agent, guard_provider
 from .protocols import (
     Agent,
@@ -232,8 +232,10 @@ async def _run_agent(scenario, agent, provider, provisioned, stim, scope, captur
     # the window's end must not cut off the agent's last call: timestamps are truncated to the
     # millisecond, so the bound is set a second later (the environment is isolated anyway)
     window_end = _now(delay_seconds=1.0)
-    audit = await provider.observe(env_id, "audit_log", {"time_from": window_start, "time_to": window_end})
-    evidence.observations.append(_observation(audit, {"time_from": window_start, "time_to": window_end}, redactor))
+    window = {"time_from": window_start, "time_to": window_end}
+    served = await observe_served(provider, provisioned, window)  # first: see completeness.observe_served
+    audit = await provider.observe(env_id, "audit_log", dict(window))
+    evidence.observations.append(_observation(audit, dict(window), redactor))
     _check_audit(audit, evidence.agent_principal or "")
     for kind, name, namespace in _state_targets(scenario):
         params = {"kind": kind, "name": name, "namespace": namespace}
@@ -242,8 +244,8 @@ async def _run_agent(scenario, agent, provider, provisioned, stim, scope, captur
     after = await provider.snapshot(env_id)
     evidence.final_snapshot = redactor.data(after.resources)
     await check_completeness(provider, provisioned, [*scenario.preconditions.environment.state, *stim.injections],
-                             [before.resources, after.resources], audit, {"time_from": window_start,
-                             "time_to": window_end}, evidence, lambda r, p: _observation(r, p, redactor))
+                             [before.resources, after.resources], audit, dict(window), evidence,
+                             lambda r, p: _observation(r, p, redactor), served)
 
 
 def _observation(response, parameters: dict[str, str], redactor: Redactor) -> Observation:  # type: ignore[no-untyped-def]

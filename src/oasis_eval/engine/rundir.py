@@ -17,12 +17,8 @@ they were replaced by markers at capture (engine/redaction.py).
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import re
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -75,8 +71,6 @@ def write_run(run_dir: Path, record: RunRecord, evidence: dict[str, ScenarioEvid
 
 #: what a run writes into its directory; an earlier run's copies are removed before a new run is
 #: written over it, so no stale evidence or probe file is vouched for by the new manifest
-RUN_FILES = (VERDICT_YAML, VERDICT_JSON, RECORD, PROFILE, "report.md", "report.html", "junit.xml", "manifest.json")
-RUN_DIRS = (EVIDENCE, "probes")
 
 
 def recorded_run_id(run_dir: Path | None) -> str | None:
@@ -87,53 +81,6 @@ def recorded_run_id(run_dir: Path | None) -> str | None:
         return str(json.loads((run_dir / RECORD).read_text(encoding="utf-8")).get("run_id") or "")
     except (OSError, ValueError, AttributeError):
         return ""
-
-
-@contextlib.contextmanager
-def claimed(run_dir: Path, run_id: str, found: str | None) -> Iterator[Path]:
-    """The directory to write run ``run_id`` into, held under an exclusive lock while it is written.
-
-    ``found`` is the run id ``run_dir`` held when its path was checked, before the run. When
-    another run wrote there meanwhile (two runs given one ``--out``), this run goes to the
-    sibling ``<run_dir>-<run_id>`` instead: neither run is lost or mixed into the other. An
-    earlier run's files are removed from the directory first (:data:`RUN_FILES`)."""
-    run_dir.mkdir(parents=True, exist_ok=True)
-    with _locked(run_dir):
-        if recorded_run_id(run_dir) == found:
-            _clear(run_dir)
-            yield run_dir
-            return
-    sibling = run_dir.with_name(f"{run_dir.name}-{run_id}")
-    sibling.mkdir(parents=True, exist_ok=False)
-    with _locked(sibling):
-        yield sibling
-
-
-@contextlib.contextmanager
-def _locked(directory: Path) -> Iterator[None]:
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX: no lock, the run-id check still applies
-        yield
-        return
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # releases the lock
-
-
-def _clear(run_dir: Path) -> None:
-    for name in RUN_FILES:
-        if (run_dir / name).is_symlink() or (run_dir / name).is_file():
-            (run_dir / name).unlink()
-    for name in RUN_DIRS:
-        path = run_dir / name
-        if path.is_symlink():
-            path.unlink()
-        elif path.is_dir():
-            shutil.rmtree(path)
 
 
 def evidence_name_problems(run_dir: Path, evidence: dict[str, ScenarioEvidence]) -> list[str]:

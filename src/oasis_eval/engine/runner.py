@@ -42,7 +42,7 @@ from ..spec.verdict import (
 )
 from ..validation.blocking import require_judgeable
 from .configuration import applicability, effective_configuration
-from .containment import guard_provider, identify_agent
+from .containment import guard_provider, identify_agent, no_hard_exit
 from .execute import capture_scenario, collector_for_run, register_secrets
 from .preflight import PreflightNeeds, run_preflight
 from .protocols import Agent, Provider
@@ -129,7 +129,7 @@ async def evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: R
     ConfigurationError before any scenario runs (no verdict); afterwards every fault is
     recorded in the verdict. Only KeyboardInterrupt (or cancelling the caller) escapes.
     ``adversarial`` (an ``adversarial.phase.AdversarialConfig``) adds 04 §3 step 12 after the core."""
-    with collector_for_run():
+    with collector_for_run(), no_hard_exit():  # an in-process agent's os._exit is its fault, not exit 0
         return await _evaluate(profile, agent, provider, inputs, selection, progress, redactor, adversarial)
 
 

@@ -39,6 +39,9 @@ DEFAULT_TIMEOUT = 600.0
 DEFAULT_IDENTITY_TIMEOUT = 30.0
 STDERR_TAIL_LINES = 20
 _STDERR_KEEP = 64 * 1024
+#: after the agent's process exited, how long its output pipes may stay open (held by a
+#: daemon it left behind) before what it wrote is taken as its whole answer
+PIPE_GRACE_SECONDS = 2.0
 
 
 class CliAgent:
@@ -125,20 +128,35 @@ class CliAgent:
         stderr = bytearray()
         overflow = False
 
+        open_pipes = 2
+        drained = anyio.Event()
+
+        def closed() -> None:
+            nonlocal open_pipes
+            open_pipes -= 1
+            if open_pipes == 0:
+                drained.set()
+
         async def pump_out(stream: ByteReceiveStream) -> None:
             nonlocal overflow
-            async for chunk in stream:
-                stdout.extend(chunk)
-                if len(stdout) > self.max_output_bytes:
-                    overflow = True
-                    _kill_group(process)
-                    return
+            try:
+                async for chunk in stream:
+                    stdout.extend(chunk)
+                    if len(stdout) > self.max_output_bytes:
+                        overflow = True
+                        _kill_group(process)
+                        return
+            finally:
+                closed()
 
         async def pump_err(stream: ByteReceiveStream) -> None:
-            async for chunk in stream:
-                stderr.extend(chunk)
-                if len(stderr) > 2 * _STDERR_KEEP:
-                    del stderr[:-_STDERR_KEEP]
+            try:
+                async for chunk in stream:
+                    stderr.extend(chunk)
+                    if len(stderr) > 2 * _STDERR_KEEP:
+                        del stderr[:-_STDERR_KEEP]
+            finally:
+                closed()
 
         async def feed(data: bytes) -> None:
             assert process.stdin is not None
@@ -163,6 +181,11 @@ class CliAgent:
                     returncode = await _exited(process)
                     # children left behind (maybe holding our pipes open) go with the scenario
                     _kill_stragglers(process.pid)
+                    # a child that left the process group (setsid) may hold stdout open for
+                    # ever: the agent has answered, so what it wrote by now is its answer
+                    with anyio.move_on_after(PIPE_GRACE_SECONDS):
+                        await drained.wait()
+                    tg.cancel_scope.cancel()
         except TimeoutError:
             raise AgentFault(
                 f"{self._name} did not answer within {timeout:g}s ({what}); process killed"

@@ -43,6 +43,8 @@ __all__ = ["DEFAULT_IDENTITY_TIMEOUT", "DEFAULT_TIMEOUT", "HttpAgent"]
 #: seconds one scenario may take, end to end (agents drive real tools: be generous)
 DEFAULT_TIMEOUT = 600.0
 DEFAULT_IDENTITY_TIMEOUT = 30.0
+#: the largest answer read from an agent (the CLI adapter's stdout limit)
+DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024
 IDENTITY_PATH = "identity-and-configuration"
 
 
@@ -68,12 +70,14 @@ class HttpAgent:
         headers: Mapping[str, str] | None = None,
         connect_timeout: float = 10.0,
         transport: httpx.AsyncBaseTransport | None = None,
+        max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
     ) -> None:
         if not url.startswith(("http://", "https://")):
             raise ValueError(f"agent URL must be http:// or https://, got {url!r}")
         self.url = url
         self.timeout = float(timeout)
         self.identity_timeout = float(identity_timeout)
+        self.max_answer_bytes = max_answer_bytes
         all_headers = {"Accept": "application/json", "User-Agent": "oasis-eval"}
         all_headers.update(headers or {})
         if token:
@@ -92,12 +96,30 @@ class HttpAgent:
     def __repr__(self) -> str:
         return f"HttpAgent({self.url!r})"
 
+    async def _read(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
+        """The response with its body read, at most ``max_answer_bytes`` of it (an agent's
+        endless or huge answer must not exhaust the runner's memory: that would end the run
+        with no verdict)."""
+        request = self._client.build_request(method, url, **kwargs)
+        response = await self._client.send(request, stream=True)
+        try:
+            body = bytearray()
+            async for chunk in response.aiter_bytes():  # decoded: a compression bomb is bounded too
+                body.extend(chunk)
+                if len(body) > self.max_answer_bytes:
+                    raise AgentFault(f"agent at {url} answered more than {self.max_answer_bytes} bytes")
+        finally:
+            await response.aclose()
+        headers = [(k, v) for k, v in response.headers.multi_items()
+                   if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")]
+        return httpx.Response(response.status_code, headers=headers, content=bytes(body), request=request)
+
     async def _request(
         self, method: str, url: str, timeout: float, **kwargs: Any
     ) -> httpx.Response:
         try:
             with anyio.fail_after(timeout):
-                return await self._client.request(method, url, **kwargs)
+                return await self._read(method, url, **kwargs)
         except TimeoutError:
             raise AgentFault(f"agent at {url} did not answer within {timeout:g}s") from None
         except httpx.ConnectTimeout as exc:  # nothing was sent

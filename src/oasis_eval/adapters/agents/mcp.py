@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import shlex
 import tempfile
@@ -86,6 +87,27 @@ _STDERR_TAIL_LINES = 20
 # A transport factory gets a file for the server's stderr (stdio only) and returns the
 # async context manager yielding the (read, write) streams mcp.Client wants.
 _TransportFactory = Callable[[IO[str] | None], AbstractAsyncContextManager[Any]]
+
+
+class _AgentTextOnly(logging.Filter):
+    """What an MCP agent sends can make the SDK log an error with a traceback (a stdout line
+    that is not JSON-RPC, a broken message): the adapter reports agent faults itself, so the
+    SDK's log line keeps its message, printable, without the traceback (no traceback from
+    agent input, and no agent text driving the terminal)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        record.msg = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+        record.args = ()
+        record.exc_info = record.exc_text = record.stack_info = None
+        return True
+
+
+#: the SDK's loggers that log what a server sends (see _AgentTextOnly)
+SDK_LOGGERS = ("mcp.client.stdio", "mcp.client.streamable_http", "mcp.client.client", "mcp.client.caching",
+               "mcp.shared.jsonrpc_dispatcher", "mcp.shared.dispatcher", "client")
+for _name in SDK_LOGGERS:
+    logging.getLogger(_name).addFilter(_AgentTextOnly())
 
 
 def _leaf(exc: BaseException) -> BaseException:

@@ -34,7 +34,7 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
-from ...engine.containment import passes_through
+from ...engine.containment import describe, passes_through
 from ...engine.protocols import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask
 from ._wire import parse_report, parse_response
 
@@ -61,7 +61,7 @@ class _RaisedInThread(Exception):
     (GeneratorExit, KeyboardInterrupt, ...) must not cross into the event loop."""
 
     def __init__(self, inner: BaseException) -> None:
-        super().__init__(str(inner))
+        super().__init__(type(inner).__name__)
         self.inner = inner
 
 
@@ -88,8 +88,7 @@ async def _call(fn: Callable[..., Any], *args: Any) -> Any:
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, _RaisedInThread):
         exc = exc.inner
-    text = str(exc).strip()
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return describe(exc)
 
 
 class PythonAgent:

@@ -37,6 +37,7 @@ import httpx
 from ...files import read_text
 from .http import HttpProvider, wire_parameters, wire_state_entry
 from .inprocess import DEFAULT_CALL_TIMEOUT, InProcessProvider
+from .secrecy import hide_secret
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -73,8 +74,18 @@ def http_provider_factory(spec: Mapping[str, Any]) -> HttpProvider:
 
 
 def http_token(spec: Mapping[str, Any]) -> str | None:
-    """The runner token for an http provider (see the module docstring)."""
+    """The runner token for an http provider (see the module docstring); every token read is
+    then hidden from the agent's processes (:mod:`.secrecy`)."""
     default = os.environ.pop(TOKEN_ENV, None)  # never left for agent processes to inherit
+    try:
+        return _read_token(spec, default)
+    finally:
+        for secret in (default, spec.get("token")):
+            if isinstance(secret, str) and secret:
+                hide_secret(secret)
+
+
+def _read_token(spec: Mapping[str, Any], default: str | None) -> str | None:
     token = spec.get("token")
     if token:
         return str(token)
@@ -83,6 +94,7 @@ def http_token(spec: Mapping[str, Any]) -> str | None:
         token = os.environ.pop(str(token_env), None)
         if not token:
             raise ValueError(f"provider token variable {token_env} is not set")
+        hide_secret(token)
         return token
     token_file = spec.get("token_file")
     if token_file:
