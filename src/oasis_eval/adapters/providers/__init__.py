@@ -29,7 +29,6 @@ import importlib
 import os
 from collections.abc import Callable, Mapping
 from importlib.metadata import entry_points
-from pathlib import Path
 from typing import Any
 
 import httpx
