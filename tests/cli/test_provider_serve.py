@@ -113,12 +113,7 @@ def test_serve_runs_uvicorn_and_prints_its_url() -> None:
         assert httpx.post(f"{url}/v1/teardown", json={"environment_id": env_id}, headers=auth).json() == {
             "status": "destroyed"}
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # pragma: no cover - diagnostics
-            proc.kill()
-            proc.wait()
+        _stop(proc)
     assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
 
 
@@ -246,12 +241,7 @@ def test_serve_generates_a_runner_token_into_a_private_file_and_keeps_the_agent_
         assert httpx.get(f"{agent_root}/v1/conformance", params={"profile": "x"},
                          headers={"Authorization": f"Bearer {token}"}).status_code == 404
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # pragma: no cover - diagnostics
-            proc.kill()
-            proc.wait()
+        _stop(proc)
     assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
 
 
@@ -261,3 +251,13 @@ def test_run_hands_the_provider_token_to_an_http_provider() -> None:
     built = run_cmd._provider("http://127.0.0.1:9", {"token": "runner-secret"})
     assert isinstance(built, HttpProvider) and built._client.headers["authorization"] == "Bearer runner-secret"
     assert isinstance(run_cmd._provider("sim-k8s", {"token": "ignored"}), SimK8sProvider)
+
+
+def _stop(proc: subprocess.Popen) -> None:  # type: ignore[type-arg]
+    """Ctrl-C the server, as a user would; kill it if it does not stop."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:  # pragma: no cover - diagnostics
+        proc.kill()
+        proc.wait()
