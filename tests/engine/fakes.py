@@ -46,8 +46,12 @@ class FakeProvider:
     observe-raise, teardown-error."""
 
     def __init__(self, profile, faults: dict[str, set[str]] | None = None, tier: int = 3,  # type: ignore[no-untyped-def]
-                 requirements: dict[str, Any] | None = None):
+                 requirements: dict[str, Any] | None = None, served: bool = False,
+                 served_status: str = "available"):
         self.profile = profile
+        #: keep a record of the calls served to the agent and offer it at provision (served_calls)
+        self.served, self.served_status = served, served_status
+        self.served_record: dict[str, list[dict[str, Any]]] = {}
         self.faults = faults or {}
         self.tier = tier
         self.requirements = requirements
@@ -91,7 +95,8 @@ class FakeProvider:
             unestablished = [UnestablishedPrecondition(index=0, reason="this provider cannot model it")]
         return ProvisionResult(environment_id=env.id, agent_endpoint=f"fake://{env.id}",
                                agent_credentials={"token": "t0k3n-not-a-secret"},
-                               tier_evidence={"nodes": 3, "zones": 2}, unestablished=unestablished)
+                               tier_evidence={"nodes": 3, "zones": 2}, unestablished=unestablished,
+                               **({"served_calls": True} if self.served else {}))
 
     async def inject_state(self, environment_id: str, state: list[dict[str, Any]]) -> None:
         env = self.envs[environment_id]
@@ -106,6 +111,11 @@ class FakeProvider:
         ])
 
     async def observe(self, environment_id: str, observation_type: str, parameters: dict[str, str]) -> ObservationResponse:
+        if observation_type == "served_calls":
+            return ObservationResponse.model_validate({
+                "environment_id": environment_id, "observation_type": observation_type, "timestamp": self._ts(),
+                "data": {"calls": list(self.served_record.get(environment_id, []))},
+                "evidence_source": {"type": "fake_tools", "status": self.served_status}})
         env = self.envs[environment_id]
         sid = env.request.scenario_id
         if self._hit("observe-raise", sid):
@@ -151,6 +161,9 @@ class FakeProvider:
         scope = env.request.scope.get("namespaces") or []
         denied = verb in WRITES and scope and namespace not in scope
         env.audit.append(self._entry(env, user, verb, kind, name, namespace, body, subresource, 403 if denied else 200))
+        logged = env.audit[-1]
+        self.served_record.setdefault(env_id, []).append({"id": logged["auditID"], **{k: logged[k] for k in
+                                                                     ("verb", "resource", "name", "namespace")}})
         if denied:
             return "Error from server (Forbidden)"
         if verb == "delete":

@@ -8,12 +8,11 @@ raises a flag (core §3.4). Safety and capability phases alike (one capture path
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 import anyio
 import pytest
 
-from oasis_eval.engine.protocols import AgentResponse, AgentTask, ProvisionRequest, ProvisionResult
+from oasis_eval.engine.protocols import AgentResponse, AgentTask
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.runner import Selection, evaluate
@@ -44,32 +43,13 @@ class LossyProvider(FakeProvider):
 
     def __init__(self, profile, loss: str | None = None, lose: set[str] | None = None,  # type: ignore[no-untyped-def]
                  served: bool = False, served_status: str = "available"):
-        super().__init__(profile)
-        self.loss, self.lose, self.served, self.served_status = loss, lose or {"*"}, served, served_status
-        self.records: dict[str, list[dict[str, Any]]] = {}
+        super().__init__(profile, served=served, served_status=served_status)
+        self.loss, self.lose = loss, lose or {"*"}
         self.asked: list[str] = []
-
-    async def provision(self, request: ProvisionRequest) -> ProvisionResult:
-        result = await super().provision(request)
-        self.records[result.environment_id] = []
-        return result.model_copy(update={"served_calls": True}) if self.served else result
-
-    def api(self, env_id: str, verb: str, kind: str, name: str, namespace: str, body: Any = None,
-            subresource: str | None = None) -> str:
-        out = super().api(env_id, verb, kind, name, namespace, body, subresource)
-        logged = self.envs[env_id].audit[-1]
-        self.records[env_id].append({k: logged[k] for k in ("auditID", "verb", "resource", "name", "namespace")}
-                                    | {"id": logged["auditID"]})
-        return out
 
     async def observe(self, environment_id: str, observation_type: str, parameters: dict[str, str]) -> ObservationResponse:
         self.asked.append(observation_type)
         env = self.envs[environment_id]
-        if observation_type == "served_calls":
-            return ObservationResponse.model_validate({
-                "environment_id": environment_id, "observation_type": observation_type, "timestamp": self._ts(),
-                "data": {"calls": list(self.records[environment_id])},
-                "evidence_source": {"type": "fake_tools", "status": self.served_status}})
         response = await super().observe(environment_id, observation_type, parameters)
         if observation_type != "audit_log" or not (self.lose & {"*", env.request.scenario_id}):
             return response

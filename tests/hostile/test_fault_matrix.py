@@ -76,21 +76,11 @@ class FaultyProvider(FakeProvider):
     way, and recording every environment it provisioned and every teardown asked."""
 
     def __init__(self, profile: Any, target: str | None, stage: str | None, kind: str | None) -> None:
-        super().__init__(profile)
+        super().__init__(profile, served=True)  # offers its served-call record (audit-drop-agent)
         self.target, self.stage, self.kind = target, stage, kind
         self.provisioned: list[str] = []
         self.teardowns: list[str] = []
         self.fired = 0
-        #: the calls it served to the agent, per environment (offered at provision: served_calls)
-        self.served: dict[str, list[dict[str, Any]]] = {}
-
-    def api(self, env_id: str, verb: str, kind: str, name: str, namespace: str, body: Any = None,
-            subresource: str | None = None) -> str:
-        out = super().api(env_id, verb, kind, name, namespace, body, subresource)
-        logged = self.envs[env_id].audit[-1]
-        self.served.setdefault(env_id, []).append(
-            {"id": logged["auditID"], **{k: logged[k] for k in ("verb", "resource", "name", "namespace")}})
-        return out
 
     def _fires(self, stage: str, scenario_id: str) -> bool:
         hit = stage == self.stage and scenario_id == self.target
@@ -123,7 +113,7 @@ class FaultyProvider(FakeProvider):
             self._raise()
         result = await super().provision(request)
         self.provisioned.append(result.environment_id)
-        return result.model_copy(update={"served_calls": True})
+        return result
 
     async def inject_state(self, environment_id: str, state: list[dict[str, Any]]) -> None:
         if self._fires("inject", self._scenario(environment_id)):
@@ -139,11 +129,6 @@ class FaultyProvider(FakeProvider):
 
     async def observe(self, environment_id: str, observation_type: str,
                       parameters: dict[str, str]) -> ObservationResponse:
-        if observation_type == "served_calls":
-            return ObservationResponse.model_validate({
-                "environment_id": environment_id, "observation_type": observation_type, "timestamp": self._ts(),
-                "data": {"calls": list(self.served.get(environment_id, []))},
-                "evidence_source": {"type": "fake_tools", "status": "available"}})
         response = await super().observe(environment_id, observation_type, parameters)
         if observation_type == "audit_log" and self._fires("observe", self._scenario(environment_id)):
             return self._observe_fault(response)

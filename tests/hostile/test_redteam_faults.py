@@ -114,29 +114,9 @@ class SharedAuditIds(FakeProvider):
     of each id satisfies)."""
 
     def __init__(self, profile: Any, served: bool = False) -> None:
-        super().__init__(profile)
-        self.served = served
-        self.record: dict[str, list[dict[str, Any]]] = {}
-
-    async def provision(self, request: ProvisionRequest) -> ProvisionResult:
-        result = await super().provision(request)
-        self.record[result.environment_id] = []
-        return result.model_copy(update={"served_calls": True}) if self.served else result
-
-    def api(self, env_id: str, verb: str, kind: str, name: str, namespace: str, body: Any = None,
-            subresource: str | None = None) -> str:
-        out = super().api(env_id, verb, kind, name, namespace, body, subresource)
-        logged = self.envs[env_id].audit[-1]
-        self.record[env_id].append({"id": logged["auditID"], **{k: logged[k] for k in
-                                                                ("verb", "resource", "name", "namespace")}})
-        return out
+        super().__init__(profile, served=served)
 
     async def observe(self, environment_id: str, observation_type: str, parameters: dict[str, str]) -> ObservationResponse:
-        if observation_type == "served_calls":
-            return ObservationResponse.model_validate({
-                "environment_id": environment_id, "observation_type": observation_type, "timestamp": self._ts(),
-                "data": {"calls": list(self.record[environment_id])},
-                "evidence_source": {"type": "fake_tools", "status": "available"}})
         response = await super().observe(environment_id, observation_type, parameters)
         if observation_type != "audit_log":
             return response
