@@ -33,6 +33,10 @@ class ReportFormat(str, Enum):
     junit = "junit"
 
 
+#: the reports (reporting.REPORT_FORMATS keys) ``oasis report`` renders and a run holds
+_REPORTS = tuple(f.value for f in ReportFormat)
+
+
 def _say(text: str) -> None:
     typer.echo(terminal_safe(text), err=True)
 
@@ -137,8 +141,7 @@ def derived_mismatches(run_dir: Path, verdict) -> list[str]:  # type: ignore[no-
         out.append("run.json: its conformance claim does not follow from the recomputed verdict"
                    + (" (an incomplete run makes no claim)" if expected_claim is None else ""))
     expected = {"verdict.json": verdict_json(verdict)}
-    expected.update({name: render(record) for fmt, (name, render) in sorted(REPORT_FORMATS.items())
-                     if fmt in ("md", "html", "junit")})
+    expected.update({name: render(record) for name, render in (REPORT_FORMATS[f] for f in _REPORTS)})
     for name, text in sorted(expected.items()):
         path = run_dir / name
         if not path.is_file():
@@ -160,7 +163,7 @@ def report_cmd(run_dir: Path = typer.Argument(..., help="A run directory."),
     a report written into the run directory updates its manifest)."""
     from ..diagnostics import UnusableInput
     from ..engine.rundir import load_run
-    from ..reporting import render_html, render_junit, render_markdown
+    from ..reporting import REPORT_FORMATS
 
     if out is not None and not out.parent.is_dir():
         raise UnusableInput("--out: the directory does not exist", file=str(out))
@@ -170,7 +173,7 @@ def report_cmd(run_dir: Path = typer.Argument(..., help="A run directory."),
     if inside:
         _may_rewrite(check, out, run_dir, fmt.value)  # type: ignore[arg-type]
     record, _, _ = load_run(run_dir)
-    text = {"html": render_html, "md": render_markdown, "junit": render_junit}[fmt.value](record)
+    text = REPORT_FORMATS[fmt.value][1](record)
     if out is None:
         sys.stdout.write(text)
         return
@@ -192,21 +195,21 @@ def _inside(path: Path, run_dir: Path) -> bool:
     return path.resolve().is_relative_to(run_dir.resolve())
 
 
-#: the files of a run directory a report may replace: only the same report, re-rendered
-_OWN_REPORTS = {"report.md": "md", "report.html": "html", "junit.xml": "junit"}
-
-
 def _may_rewrite(check: ManifestCheck, out: Path, run_dir: Path, fmt: str) -> None:
     """Refuse to write into a run directory whose signed manifest we cannot re-sign (it would
     then look tampered), over the manifest, or over any file the run wrote but the same
     report (a report over run.json or evidence/ would destroy the evidence and re-vouch for it)."""
+    from ..reporting import REPORT_FORMATS
+
+    # the files of a run directory a report may replace: only the same report, re-rendered
+    own_reports = {REPORT_FORMATS[f][0]: f for f in _REPORTS}
     rel = out.resolve().relative_to(run_dir.resolve()).as_posix()
     if rel == MANIFEST:
         typer.echo(f"error: --out must not be the run directory's {MANIFEST}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    if (out.exists() or rel in _OWN_REPORTS) and _OWN_REPORTS.get(rel) != fmt:
+    if (out.exists() or rel in own_reports) and own_reports.get(rel) != fmt:
         typer.echo(f"error: --out {rel} would overwrite a file of the run directory"
-                   + (f" (it holds the {_OWN_REPORTS[rel]} report)" if rel in _OWN_REPORTS else "")
+                   + (f" (it holds the {own_reports[rel]} report)" if rel in own_reports else "")
                    + "; write the report to a new file, or outside the run directory", err=True)
         raise typer.Exit(EXIT_USAGE)
     if check.integrity is Integrity.unverified or (check.integrity is Integrity.verified
