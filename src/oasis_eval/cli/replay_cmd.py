@@ -81,7 +81,7 @@ def replay_cmd(run_dir: Path = typer.Argument(..., help="A run directory written
     from ..engine.runner import exit_code
 
     check = check_integrity(run_dir, public_key)
-    result, recorded = _replayed(run_dir, check, show=True)
+    recorded, _ = _replayed(run_dir, check, show=True)
     _say("replay: identical to the recorded verdict")
     raise typer.Exit(exit_code(recorded))
 
@@ -90,9 +90,11 @@ def _replayed(run_dir: Path, check: ManifestCheck, show: bool = False):  # type:
     """Replay ``run_dir`` and hold every recorded file to the recomputed verdict: the recorded
     states (engine/replay.py::inconsistencies), verdict.yaml, and the files derived from the
     verdict (:func:`derived_mismatches`). Tampering exits 5; a mismatch in a signed, verified
-    run is a determinism bug (exit 4). Returns the replay and the recorded verdict."""
+    run is a determinism bug (exit 4). Returns the recorded verdict and run record."""
     from ..diagnostics import UnusableInput
+    from ..engine.record import RunRecord
     from ..engine.replay import replay
+    from ..files import RUN_FILE_LIMIT, read_bytes
     from ..reporting.verdict_io import VerdictFileError, load_verdict
 
     result = replay(run_dir)
@@ -106,7 +108,8 @@ def _replayed(run_dir: Path, check: ManifestCheck, show: bool = False):  # type:
         sys.stdout.write(result.verdict_yaml)
     differences = ([] if result.identical else
                    ["verdict.yaml differs from the verdict recomputed from the recorded evidence"])
-    differences += derived_mismatches(run_dir, result.verdict)
+    record = RunRecord.model_validate_json(read_bytes(run_dir / "run.json", RUN_FILE_LIMIT))
+    differences += derived_mismatches(run_dir, record, result.verdict)
     if differences:
         if check.integrity is Integrity.verified:
             _say("replay differs from the recorded files of a signed, verified run: "
@@ -118,21 +121,19 @@ def _replayed(run_dir: Path, check: ManifestCheck, show: bool = False):  # type:
                    "the run is not signed and verified, so tampering cannot be ruled out; if the directory is "
                    "known to be untouched, this is a determinism bug: please report it"],
                   "the recorded verdict does not follow from the recorded evidence")
-    return result, recorded
+    return recorded, record
 
 
-def derived_mismatches(run_dir: Path, verdict) -> list[str]:  # type: ignore[no-untyped-def]
+def derived_mismatches(run_dir: Path, record, verdict) -> list[str]:  # type: ignore[no-untyped-def]
     """Files of ``run_dir`` derived from the verdict that disagree with the recomputed one:
     the run record's own copy of the verdict and its conformance claim (01 §3.6: the headline,
     JUnit and the claim always agree), verdict.json, and the reports rendered from run.json.
     A file edited alone and the manifest recomputed is caught here, not only verdict.yaml."""
-    from ..engine.record import RunRecord
     from ..engine.runner import claim
     from ..files import RUN_FILE_LIMIT, read_bytes
     from ..reporting import REPORT_FORMATS
     from ..reporting.verdict_io import verdict_json, verdict_yaml
 
-    record = RunRecord.model_validate_json(read_bytes(run_dir / "run.json", RUN_FILE_LIMIT))
     out = []
     if verdict_yaml(record.verdict) != verdict_yaml(verdict):
         out.append("run.json: its verdict differs from the verdict recomputed from the recorded evidence")
@@ -162,17 +163,15 @@ def report_cmd(run_dir: Path = typer.Argument(..., help="A run directory."),
     """Re-render a run's report as HTML, Markdown or JUnit XML (the manifest is checked first;
     a report written into the run directory updates its manifest)."""
     from ..diagnostics import UnusableInput
-    from ..engine.rundir import load_run
     from ..reporting import REPORT_FORMATS
 
     if out is not None and not out.parent.is_dir():
         raise UnusableInput("--out: the directory does not exist", file=str(out))
     check = check_integrity(run_dir)
-    _replayed(run_dir, check)  # never render a verdict that does not follow from the evidence
+    _, record = _replayed(run_dir, check)  # never render a verdict that does not follow from the evidence
     inside = out is not None and _inside(out, run_dir)
     if inside:
         _may_rewrite(check, out, run_dir, fmt.value)  # type: ignore[arg-type]
-    record, _, _ = load_run(run_dir)
     text = REPORT_FORMATS[fmt.value][1](record)
     if out is None:
         sys.stdout.write(text)
