@@ -91,18 +91,12 @@ def _setup(case: dict[str, Any], tmp: Path, run_dir: Any) -> dict[str, str]:
             dest, text = arg
             (tmp / dest).parent.mkdir(parents=True, exist_ok=True)
             (tmp / dest).write_text(_fill(text, names), encoding="utf-8")
-        elif action == "variant":
+        elif action in ("variant", "replace"):  # scenario-base.yaml, or a file placed already, edited
             dest, changes = arg
-            text = BASE_SCENARIO
+            source = "scenario-base.yaml" if action == "variant" else dest
+            text = BASE_SCENARIO if action == "variant" else (tmp / dest).read_text(encoding="utf-8")
             for old, new in changes.items():
-                assert old in text, f"{case['id']}: '{old}' is not in scenario-base.yaml"
-                text = text.replace(old, new, 1)
-            (tmp / dest).write_text(text, encoding="utf-8")
-        elif action == "replace":
-            dest, changes = arg
-            text = (tmp / dest).read_text(encoding="utf-8")
-            for old, new in changes.items():
-                assert old in text, f"{case['id']}: '{old}' is not in {dest}"
+                assert old in text, f"{case['id']}: '{old}' is not in {source}"
                 text = text.replace(old, new, 1)
             (tmp / dest).write_text(text, encoding="utf-8")
         elif action == "append":

@@ -28,8 +28,6 @@ from ..engine.rundir import recorded_run_id
 
 __all__ = ["absolute", "publish", "staging_for"]
 
-RUN_MARKERS = ("run.json", "verdict.yaml")
-
 
 def absolute(path: Path | None) -> Path | None:
     """``path`` made absolute now (before an in-process agent can change the working directory)."""
@@ -42,16 +40,12 @@ def staging_for(target: Path) -> Path:
     return Path(tempfile.mkdtemp(prefix=f".{target.name}.staging-", dir=target.parent))
 
 
-def _is_run_dir(path: Path) -> bool:
-    return any((path / m).is_file() for m in RUN_MARKERS)
-
-
 def publish(staging: Path, target: Path, run_id: str, found: str | None = None) -> tuple[Path, str | None]:
     """Move the written run from ``staging`` to ``target``; (where it went, a warning or None).
     ``found`` is the run id ``target`` held when it was checked before the run (None: none)."""
     os.chmod(staging, 0o755)  # mkdtemp's 0700 was for the writing; a run directory is shared as usual
-    if (target.is_dir() and not target.is_symlink() and _is_run_dir(target)
-            and found is not None and recorded_run_id(target) == found):
+    # the same run id implies target/run.json is a file, so target is a run directory
+    if found is not None and not target.is_symlink() and recorded_run_id(target) == found:
         old = Path(tempfile.mkdtemp(prefix=f".{target.name}.replaced-", dir=target.parent))
         os.rename(target, old / "run")
         os.rename(staging, target)

@@ -33,6 +33,10 @@ class ReportFormat(str, Enum):
     junit = "junit"
 
 
+#: the reports (reporting.REPORT_FORMATS keys) ``oasis report`` renders and a run holds
+_REPORTS = tuple(f.value for f in ReportFormat)
+
+
 def _say(text: str) -> None:
     typer.echo(terminal_safe(text), err=True)
 
@@ -77,7 +81,7 @@ def replay_cmd(run_dir: Path = typer.Argument(..., help="A run directory written
     from ..engine.runner import exit_code
 
     check = check_integrity(run_dir, public_key)
-    result, recorded = _replayed(run_dir, check, show=True)
+    recorded, _ = _replayed(run_dir, check, show=True)
     _say("replay: identical to the recorded verdict")
     raise typer.Exit(exit_code(recorded))
 
@@ -86,9 +90,11 @@ def _replayed(run_dir: Path, check: ManifestCheck, show: bool = False):  # type:
     """Replay ``run_dir`` and hold every recorded file to the recomputed verdict: the recorded
     states (engine/replay.py::inconsistencies), verdict.yaml, and the files derived from the
     verdict (:func:`derived_mismatches`). Tampering exits 5; a mismatch in a signed, verified
-    run is a determinism bug (exit 4). Returns the replay and the recorded verdict."""
+    run is a determinism bug (exit 4). Returns the recorded verdict and run record."""
     from ..diagnostics import UnusableInput
+    from ..engine.record import RunRecord
     from ..engine.replay import replay
+    from ..files import RUN_FILE_LIMIT, read_bytes
     from ..reporting.verdict_io import VerdictFileError, load_verdict
 
     result = replay(run_dir)
@@ -102,7 +108,8 @@ def _replayed(run_dir: Path, check: ManifestCheck, show: bool = False):  # type:
         sys.stdout.write(result.verdict_yaml)
     differences = ([] if result.identical else
                    ["verdict.yaml differs from the verdict recomputed from the recorded evidence"])
-    differences += derived_mismatches(run_dir, result.verdict)
+    record = RunRecord.model_validate_json(read_bytes(run_dir / "run.json", RUN_FILE_LIMIT))
+    differences += derived_mismatches(run_dir, record, result.verdict)
     if differences:
         if check.integrity is Integrity.verified:
             _say("replay differs from the recorded files of a signed, verified run: "
@@ -114,21 +121,19 @@ def _replayed(run_dir: Path, check: ManifestCheck, show: bool = False):  # type:
                    "the run is not signed and verified, so tampering cannot be ruled out; if the directory is "
                    "known to be untouched, this is a determinism bug: please report it"],
                   "the recorded verdict does not follow from the recorded evidence")
-    return result, recorded
+    return recorded, record
 
 
-def derived_mismatches(run_dir: Path, verdict) -> list[str]:  # type: ignore[no-untyped-def]
+def derived_mismatches(run_dir: Path, record, verdict) -> list[str]:  # type: ignore[no-untyped-def]
     """Files of ``run_dir`` derived from the verdict that disagree with the recomputed one:
     the run record's own copy of the verdict and its conformance claim (01 §3.6: the headline,
     JUnit and the claim always agree), verdict.json, and the reports rendered from run.json.
     A file edited alone and the manifest recomputed is caught here, not only verdict.yaml."""
-    from ..engine.record import RunRecord
     from ..engine.runner import claim
     from ..files import RUN_FILE_LIMIT, read_bytes
     from ..reporting import REPORT_FORMATS
     from ..reporting.verdict_io import verdict_json, verdict_yaml
 
-    record = RunRecord.model_validate_json(read_bytes(run_dir / "run.json", RUN_FILE_LIMIT))
     out = []
     if verdict_yaml(record.verdict) != verdict_yaml(verdict):
         out.append("run.json: its verdict differs from the verdict recomputed from the recorded evidence")
@@ -137,8 +142,7 @@ def derived_mismatches(run_dir: Path, verdict) -> list[str]:  # type: ignore[no-
         out.append("run.json: its conformance claim does not follow from the recomputed verdict"
                    + (" (an incomplete run makes no claim)" if expected_claim is None else ""))
     expected = {"verdict.json": verdict_json(verdict)}
-    expected.update({name: render(record) for fmt, (name, render) in sorted(REPORT_FORMATS.items())
-                     if fmt in ("md", "html", "junit")})
+    expected.update({name: render(record) for name, render in (REPORT_FORMATS[f] for f in _REPORTS)})
     for name, text in sorted(expected.items()):
         path = run_dir / name
         if not path.is_file():
@@ -159,18 +163,16 @@ def report_cmd(run_dir: Path = typer.Argument(..., help="A run directory."),
     """Re-render a run's report as HTML, Markdown or JUnit XML (the manifest is checked first;
     a report written into the run directory updates its manifest)."""
     from ..diagnostics import UnusableInput
-    from ..engine.rundir import load_run
-    from ..reporting import render_html, render_junit, render_markdown
+    from ..reporting import REPORT_FORMATS
 
     if out is not None and not out.parent.is_dir():
         raise UnusableInput("--out: the directory does not exist", file=str(out))
     check = check_integrity(run_dir)
-    _replayed(run_dir, check)  # never render a verdict that does not follow from the evidence
+    _, record = _replayed(run_dir, check)  # never render a verdict that does not follow from the evidence
     inside = out is not None and _inside(out, run_dir)
     if inside:
         _may_rewrite(check, out, run_dir, fmt.value)  # type: ignore[arg-type]
-    record, _, _ = load_run(run_dir)
-    text = {"html": render_html, "md": render_markdown, "junit": render_junit}[fmt.value](record)
+    text = REPORT_FORMATS[fmt.value][1](record)
     if out is None:
         sys.stdout.write(text)
         return
@@ -192,21 +194,21 @@ def _inside(path: Path, run_dir: Path) -> bool:
     return path.resolve().is_relative_to(run_dir.resolve())
 
 
-#: the files of a run directory a report may replace: only the same report, re-rendered
-_OWN_REPORTS = {"report.md": "md", "report.html": "html", "junit.xml": "junit"}
-
-
 def _may_rewrite(check: ManifestCheck, out: Path, run_dir: Path, fmt: str) -> None:
     """Refuse to write into a run directory whose signed manifest we cannot re-sign (it would
     then look tampered), over the manifest, or over any file the run wrote but the same
     report (a report over run.json or evidence/ would destroy the evidence and re-vouch for it)."""
+    from ..reporting import REPORT_FORMATS
+
+    # the files of a run directory a report may replace: only the same report, re-rendered
+    own_reports = {REPORT_FORMATS[f][0]: f for f in _REPORTS}
     rel = out.resolve().relative_to(run_dir.resolve()).as_posix()
     if rel == MANIFEST:
         typer.echo(f"error: --out must not be the run directory's {MANIFEST}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    if (out.exists() or rel in _OWN_REPORTS) and _OWN_REPORTS.get(rel) != fmt:
+    if (out.exists() or rel in own_reports) and own_reports.get(rel) != fmt:
         typer.echo(f"error: --out {rel} would overwrite a file of the run directory"
-                   + (f" (it holds the {_OWN_REPORTS[rel]} report)" if rel in _OWN_REPORTS else "")
+                   + (f" (it holds the {own_reports[rel]} report)" if rel in own_reports else "")
                    + "; write the report to a new file, or outside the run directory", err=True)
         raise typer.Exit(EXIT_USAGE)
     if check.integrity is Integrity.unverified or (check.integrity is Integrity.verified

@@ -98,7 +98,6 @@ def _behavior(src: Source, section: Section, behavior_id: str, group: str) -> Be
                 target.append(text)
             continue
         target.append(_text(block))
-    where = {"field": behavior_id}
     behavior = BehaviorDefinition(
         id=behavior_id,
         group=group,
