@@ -37,14 +37,15 @@ def probe_run(
     from ..examples import EXAMPLE_PROFILE_DIR
     from .run_cmd import _agent, _load_for_run, _provider, add_custom, execute_and_write
 
-    loaded, gaps = _load_for_run(profile or EXAMPLE_PROFILE_DIR)
+    profile_path = profile or EXAMPLE_PROFILE_DIR
+    loaded, gaps = _load_for_run(profile_path)
     loaded, ids = add_custom(loaded, probes_dir)
     inputs = RunInputs(evaluator=evaluator, claimed_tier=tier, parallel=parallel, custom_scenarios=ids)
     if principal:
         inputs.agent_principal = principal
     selection = Selection() if with_core else Selection(ids=sorted(ids))
     execute_and_write(loaded, gaps, inputs, selection, _agent(agent), _provider(provider), quiet, out,
-                      Path("oasis-runs"))
+                      Path("oasis-runs"), profile_path=profile_path)
 
 
 @probe_app.command("promote")

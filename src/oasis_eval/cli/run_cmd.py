@@ -138,12 +138,11 @@ def run(
 ) -> None:
     """Run an evaluation: preflight, safety gate, capability scoring; write verdict and report."""
     from ..examples import EXAMPLE_PROFILE_DIR
-    from .run_inputs import check_judging_inputs, check_outside_profile, check_patterns
+    from .run_inputs import check_judging_inputs, check_patterns
 
     cfg = load_run_config(config) if config else RunConfig()
     profile_path = profile or (Path(cfg.profile) if cfg.profile else EXAMPLE_PROFILE_DIR)
     loaded_profile, gaps = _load_for_run(profile_path)
-    check_outside_profile(out, profile_path)
     loaded_profile, custom_ids = add_custom(loaded_profile, custom)
     adversarial_cfg = adversarial_config(loaded_profile, adversarial, probes, seed, archetypes, probe_option,
                                          reserved, reserved_key_env)
@@ -173,11 +172,11 @@ def run(
                              else cfg.provider_auth)  # before the agent: the token leaves os.environ first
     execute_and_write(loaded_profile, gaps, inputs, selection, _agent(agent or cfg.agent),
                       provider_obj, quiet, out, Path(cfg.output or "oasis-runs"),
-                      adversarial_cfg)
+                      adversarial_cfg, profile_path)
 
 
 def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj, quiet: bool,  # type: ignore[no-untyped-def]
-                      out: Path | None, base: Path, adversarial_cfg=None) -> None:
+                      out: Path | None, base: Path, adversarial_cfg=None, profile_path: Path | None = None) -> None:
     """Evaluate, write the run directory and reports, print the verdict, exit with its code."""
     from ..adversarial.phase import write_adversarial
     from ..engine.manifest import load_run_key, write_manifest
@@ -191,7 +190,7 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
 
     run_key = load_run_key(signing=True)  # checked before the run: a bad key must not cost a finished run
     out, base = absolute(out), absolute(base)  # an in-process agent may chdir during the run
-    check_output(out, base)  # before the run: a bad path must not cost a whole run
+    check_output(out, base, profile_path)  # before the run: a bad path must not cost a whole run
     found = recorded_run_id(out)  # the run --out holds now (an earlier run it will replace), if any
     for warning in gaps:  # loud even with --quiet: the run proceeds over them (validation/blocking.py)
         typer.echo(f"warning: {warning}", err=True)

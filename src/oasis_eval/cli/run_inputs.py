@@ -175,10 +175,13 @@ def _unknown(data: Any, schema: dict[str, Any], where: tuple[Any, ...], doc: Yam
 RUN_MARKERS = ("run.json", "verdict.yaml")
 
 
-def check_output(out: Path | None, base: Path) -> None:
-    """The run directory (``--out``) or the directory runs are created under can be written:
-    checked before the run, so a bad path never costs a whole run (:class:`UnusableInput`)."""
+def check_output(out: Path | None, base: Path, profile_path: Path | None = None) -> None:
+    """The run directory (``--out``) or the directory runs are created under can be written,
+    and ``--out`` lies outside the profile directory: checked before the run, so a bad path
+    never costs a whole run (:class:`UnusableInput`)."""
     if out is not None:
+        if profile_path is not None:
+            _outside_profile(out, profile_path)
         if out.exists():
             if not out.is_dir():
                 raise UnusableInput("--out exists and is not a directory (expected a new or empty "
@@ -194,11 +197,9 @@ def check_output(out: Path | None, base: Path) -> None:
         _writable(base, "output directory")
 
 
-def check_outside_profile(out: Path | None, profile_path: Path) -> None:
+def _outside_profile(out: Path, profile_path: Path) -> None:
     """``--out`` never lies inside the profile directory: the run's YAML files (verdict, failed
     probes) would be read back as scenarios by the next load of a broadly globbing profile."""
-    if out is None:
-        return
     root = (profile_path if profile_path.is_dir() else profile_path.parent).resolve()
     target = out.resolve()
     if target == root or target.is_relative_to(root):
