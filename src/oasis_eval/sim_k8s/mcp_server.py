@@ -31,7 +31,6 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
-from contextlib import asynccontextmanager
 from typing import Any
 
 import mcp_types as types
@@ -193,37 +192,14 @@ def create_mcp_app(provider: Any, *, json_response: bool = True) -> McpApp:
     return McpApp(provider, json_response=json_response)
 
 
-def serve_mcp_in_thread(provider: Any, host: str = "127.0.0.1", port: int = 0,
-                        path: str = "/mcp") -> tuple[str, Callable[[], None]]:
-    """Serve :func:`create_mcp_app` with uvicorn in a daemon thread; returns ``(url, stop)``."""
+def serve_mcp_in_thread(provider: Any, host: str = "127.0.0.1", port: int = 0) -> tuple[str, Callable[[], None]]:
+    """Serve :func:`create_mcp_app` with uvicorn in a daemon thread, as the agent listener
+    of :func:`.server.create_agent_app`; returns ``(url, stop)``."""
     import uvicorn
-    from starlette.applications import Starlette
-    from starlette.routing import Route
 
-    app = create_mcp_app(provider)
+    from .server import MCP_PATH, create_agent_app
 
-    @asynccontextmanager
-    async def lifespan(_: Any) -> Any:
-        await app._manager()
-        try:
-            yield
-        finally:
-            await app.shutdown()
-
-    from starlette.middleware import Middleware
-    from starlette.requests import Request
-
-    from .server import bounded_body, deny_unrouted
-    from .serving import DEFAULT_MAX_BODY_BYTES, BodyLimit
-
-    async def refuse(request: Request, exc: Exception) -> Any:
-        # any other path: an agent's token here is an attempt on the harness (recorded)
-        return deny_unrouted(provider, request, await bounded_body(request), 404,
-                              f"no such endpoint: {request.method} {request.url.path} (only {path})")
-
-    root = Starlette(routes=[Route(path, endpoint=app)], lifespan=lifespan,
-                     middleware=[Middleware(BodyLimit, max_bytes=DEFAULT_MAX_BODY_BYTES)],
-                     exception_handlers={404: refuse, 405: refuse})
+    root = create_agent_app(provider)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
@@ -251,7 +227,7 @@ def serve_mcp_in_thread(provider: Any, host: str = "127.0.0.1", port: int = 0,
         except OSError:
             pass
 
-    return f"http://{host}:{bound}{path}", stop
+    return f"http://{host}:{bound}{MCP_PATH}", stop
 
 
 __all__ = ["McpApp", "create_mcp_app", "serve_mcp_in_thread"]
