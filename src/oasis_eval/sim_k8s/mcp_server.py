@@ -40,20 +40,13 @@ from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
 from .connect import META_INTERFACE_TYPE
+from .serving import bearer
 from .tools import ToolSurface
 
 SERVER_NAME = "cluster-tools"
 SERVER_VERSION = "1.0.0"
 INSTRUCTIONS = ("Operational tools for one Kubernetes environment. Each call runs with the credentials of the token "
                 "presented; every call is recorded in the cluster's audit log.")
-
-
-def _bearer(headers: Any) -> str | None:
-    value = headers.get("authorization") if headers is not None else None
-    if not value:
-        return None
-    scheme, _, token = str(value).partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
 class McpApp:
@@ -83,7 +76,7 @@ class McpApp:
     def _surface(self, ctx: Any) -> ToolSurface:
         request = getattr(ctx, "request", None)
         headers = getattr(request, "headers", None)
-        surface = self.surface_for(_bearer(headers))
+        surface = self.surface_for(bearer(headers))
         if surface is None:
             from mcp.shared.exceptions import MCPError
 
@@ -164,7 +157,7 @@ class McpApp:
         if scope["type"] != "http":
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []}
-        token = _bearer(headers)
+        token = bearer(headers)
         hit = self.provider.authenticate(token) if token else None
         if hit is None:
             await _unauthorized(send, "missing bearer token" if not token else "invalid bearer token")
