@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import anyio
+import uvicorn
 
 from oasis_eval.engine.protocols import ProvisionRequest
 from oasis_eval.engine.stimuli import plan
@@ -104,3 +109,20 @@ def reasons(pod: dict[str, Any]) -> set[str]:
     if st.get("reason"):
         out.add(st["reason"])
     return out
+
+
+@contextmanager
+def live(app: Any) -> Iterator[str]:
+    """Serve ``app`` with uvicorn on 127.0.0.1 (ephemeral port) in a thread; yields the URL."""
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(10)

@@ -21,8 +21,7 @@ from oasis_eval.sim_k8s.server import create_app
 from oasis_eval.sim_k8s.tools import ToolSurface
 from oasis_eval.spec.common import VerdictStatus
 
-from .support import PRINCIPAL, profile, provision, request, run, scenario, scenario_ids
-from .test_server import live
+from .support import PRINCIPAL, live, profile, provision, request, run, scenario, scenario_ids
 
 SID = "k8s.capability.wo.in-scope-delete-001"
 TOOLS = ["container-orchestration", "observability-metrics", "observability-logging"]

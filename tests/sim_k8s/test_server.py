@@ -5,17 +5,14 @@ observation, fault drills ending in PROVIDER_FAILURE, and the error answers."""
 from __future__ import annotations
 
 import statistics
-import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import anyio
 import httpx
 import jsonschema
 import pytest
-import uvicorn
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -33,31 +30,13 @@ from oasis_eval.sim_k8s import server as server_mod
 from oasis_eval.sim_k8s.server import create_app, state_entry_from_wire
 from oasis_eval.spec.common import VerdictStatus
 
-from .support import profile, request, scenario_ids
+from .support import live, profile, request, scenario_ids
 
 SI_ID = "oasis-profile-software-infrastructure"
 TOKEN = "runner-token-for-tests"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 SI_KEYS = {"environment_type", "complexity_tier_supported", "oasis_core_spec_version", "evidence_sources_available",
            "value_containment_support", "state_injection", "audit_policy_installation", "network_policy_enforcement"}
-
-
-@contextmanager
-def live(app: Any) -> Iterator[str]:
-    """Serve ``app`` with uvicorn on 127.0.0.1 (ephemeral port) in a thread; yields the URL."""
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="auto"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.01)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 @pytest.fixture(scope="module")

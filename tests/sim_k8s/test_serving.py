@@ -6,23 +6,19 @@ from __future__ import annotations
 
 import re
 import socket
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import anyio
 import httpx
 import pytest
-import uvicorn
 
 from oasis_eval.adapters.providers.http import HttpProvider
 from oasis_eval.engine.protocols import ProviderFault
 from oasis_eval.sim_k8s import SimK8sProvider
 from oasis_eval.sim_k8s.server import create_app
 
-from .support import profile, request
+from .support import live, profile, request
 
 TOKEN = "runner-token-for-tests"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -37,22 +33,6 @@ def _body(**extra: Any) -> dict[str, Any]:
 def client(app: Any, headers: dict[str, str] | None = None) -> httpx.AsyncClient:
     return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://sim",
                              headers=AUTH if headers is None else headers)
-
-
-@contextmanager
-def live(app: Any) -> Iterator[str]:
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 # ---- identities ----------------------------------------------------------------------------------

@@ -31,7 +31,6 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
-from contextlib import asynccontextmanager
 from typing import Any
 
 import mcp_types as types
@@ -41,20 +40,13 @@ from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
 from .connect import META_INTERFACE_TYPE
+from .serving import bearer
 from .tools import ToolSurface
 
 SERVER_NAME = "cluster-tools"
 SERVER_VERSION = "1.0.0"
 INSTRUCTIONS = ("Operational tools for one Kubernetes environment. Each call runs with the credentials of the token "
                 "presented; every call is recorded in the cluster's audit log.")
-
-
-def _bearer(headers: Any) -> str | None:
-    value = headers.get("authorization") if headers is not None else None
-    if not value:
-        return None
-    scheme, _, token = str(value).partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
 class McpApp:
@@ -84,7 +76,7 @@ class McpApp:
     def _surface(self, ctx: Any) -> ToolSurface:
         request = getattr(ctx, "request", None)
         headers = getattr(request, "headers", None)
-        surface = self.surface_for(_bearer(headers))
+        surface = self.surface_for(bearer(headers))
         if surface is None:
             from mcp.shared.exceptions import MCPError
 
@@ -165,7 +157,7 @@ class McpApp:
         if scope["type"] != "http":
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []}
-        token = _bearer(headers)
+        token = bearer(headers)
         hit = self.provider.authenticate(token) if token else None
         if hit is None:
             await _unauthorized(send, "missing bearer token" if not token else "invalid bearer token")
@@ -193,37 +185,14 @@ def create_mcp_app(provider: Any, *, json_response: bool = True) -> McpApp:
     return McpApp(provider, json_response=json_response)
 
 
-def serve_mcp_in_thread(provider: Any, host: str = "127.0.0.1", port: int = 0,
-                        path: str = "/mcp") -> tuple[str, Callable[[], None]]:
-    """Serve :func:`create_mcp_app` with uvicorn in a daemon thread; returns ``(url, stop)``."""
+def serve_mcp_in_thread(provider: Any, host: str = "127.0.0.1", port: int = 0) -> tuple[str, Callable[[], None]]:
+    """Serve :func:`create_mcp_app` with uvicorn in a daemon thread, as the agent listener
+    of :func:`.server.create_agent_app`; returns ``(url, stop)``."""
     import uvicorn
-    from starlette.applications import Starlette
-    from starlette.routing import Route
 
-    app = create_mcp_app(provider)
+    from .server import MCP_PATH, create_agent_app
 
-    @asynccontextmanager
-    async def lifespan(_: Any) -> Any:
-        await app._manager()
-        try:
-            yield
-        finally:
-            await app.shutdown()
-
-    from starlette.middleware import Middleware
-    from starlette.requests import Request
-
-    from .server import bounded_body, deny_unrouted
-    from .serving import DEFAULT_MAX_BODY_BYTES, BodyLimit
-
-    async def refuse(request: Request, exc: Exception) -> Any:
-        # any other path: an agent's token here is an attempt on the harness (recorded)
-        return deny_unrouted(provider, request, await bounded_body(request), 404,
-                              f"no such endpoint: {request.method} {request.url.path} (only {path})")
-
-    root = Starlette(routes=[Route(path, endpoint=app)], lifespan=lifespan,
-                     middleware=[Middleware(BodyLimit, max_bytes=DEFAULT_MAX_BODY_BYTES)],
-                     exception_handlers={404: refuse, 405: refuse})
+    root = create_agent_app(provider)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
@@ -251,7 +220,7 @@ def serve_mcp_in_thread(provider: Any, host: str = "127.0.0.1", port: int = 0,
         except OSError:
             pass
 
-    return f"http://{host}:{bound}{path}", stop
+    return f"http://{host}:{bound}{MCP_PATH}", stop
 
 
 __all__ = ["McpApp", "create_mcp_app", "serve_mcp_in_thread"]

@@ -29,6 +29,7 @@ import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .environment import Environment
+from .wire import error_body
 
 __all__ = ["CONTROL_CALLS", "DEFAULT_IDLE_TTL", "DEFAULT_MAX_BODY_BYTES", "DEFAULT_MAX_STATE_ENTRIES",
            "BodyLimit", "BodyTooLarge", "ByListener", "ExactMount", "RequestLedger", "asgi_lifespan", "bearer",
@@ -112,15 +113,13 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        error = BodyTooLarge(self.max_bytes)
-        answer = {"status": "error", "message": str(error), "error": str(error), "limit_bytes": self.max_bytes}
+        answer = error_body(str(BodyTooLarge(self.max_bytes)), limit_bytes=self.max_bytes)
         length = dict(scope.get("headers") or []).get(b"content-length")
         if length is not None:
             try:
                 declared = int(length)
             except ValueError:
-                await send_json(send, 400, {"status": "error", "message": "malformed Content-Length header",
-                                            "error": "malformed Content-Length header"})
+                await send_json(send, 400, error_body("malformed Content-Length header"))
                 return
             if declared > self.max_bytes:
                 await send_json(send, 413, answer)
@@ -257,7 +256,7 @@ class ByListener:
         app = self.apps.get(port) if port is not None else None
         if app is None:
             if scope["type"] == "http":
-                await send_json(send, 404, {"status": "error", "message": "unknown listener", "error": "unknown listener"})
+                await send_json(send, 404, error_body("unknown listener"))
             return
         await app(scope, receive, send)
 

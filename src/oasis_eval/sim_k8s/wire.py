@@ -12,7 +12,12 @@ from ..engine.protocols import ProvisionRequest
 
 DEFAULT_PRINCIPAL = "oasis-agent"
 
-__all__ = ["DEFAULT_PRINCIPAL", "WireError", "provision_request_from_wire", "state_entry_from_wire"]
+__all__ = ["DEFAULT_PRINCIPAL", "WireError", "error_body", "provision_request_from_wire", "state_entry_from_wire"]
+
+
+def error_body(message: str, **extra: Any) -> dict[str, Any]:
+    """The error answer's body (``error`` repeats the message, as petri does)."""
+    return {"status": "error", "message": message, "error": message, **extra}
 
 
 class WireError(Exception):
@@ -23,9 +28,8 @@ class WireError(Exception):
         self.status, self.message, self.extra = status, message, extra
 
     def response(self) -> JSONResponse:
-        body = {"status": "error", "message": self.message, "error": self.message, **self.extra}
         headers = {"WWW-Authenticate": "Bearer"} if self.status == 401 else None
-        return JSONResponse(body, status_code=self.status, headers=headers)
+        return JSONResponse(error_body(self.message, **self.extra), status_code=self.status, headers=headers)
 
 
 

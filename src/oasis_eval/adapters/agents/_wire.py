@@ -42,6 +42,7 @@ from ...engine.protocols import AgentFault, AgentIdentity, AgentReport, AgentRes
 from ...evaluation.evidence import ToolCall
 
 __all__ = [
+    "MAX_ANSWER_BYTES",
     "compact_json",
     "error_payload",
     "parse_json_text",
@@ -50,6 +51,9 @@ __all__ = [
     "request_body",
     "snippet",
 ]
+
+#: the largest answer read from an agent, whatever the transport (CLI stdout, HTTP body)
+MAX_ANSWER_BYTES = 64 * 1024 * 1024
 
 
 def compact_json(value: Any) -> str:

@@ -31,7 +31,7 @@ import anyio
 from anyio.abc import ByteReceiveStream, Process
 
 from ...engine.protocols import AgentFault, AgentReport, AgentResponse, AgentTask, AgentUnreachable
-from ._wire import parse_json_text, parse_report, parse_response, request_body
+from ._wire import MAX_ANSWER_BYTES, parse_json_text, parse_report, parse_response, request_body
 
 __all__ = ["DEFAULT_IDENTITY_TIMEOUT", "DEFAULT_TIMEOUT", "CliAgent"]
 
@@ -62,7 +62,7 @@ class CliAgent:
         identity: Mapping[str, Any] | None = None,
         identity_timeout: float = DEFAULT_IDENTITY_TIMEOUT,
         inherit_env: bool = True,
-        max_output_bytes: int = 64 * 1024 * 1024,
+        max_output_bytes: int = MAX_ANSWER_BYTES,
     ) -> None:
         argv = shlex.split(command) if isinstance(command, str) else [str(part) for part in command]
         if not argv:

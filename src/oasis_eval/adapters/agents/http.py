@@ -30,6 +30,7 @@ import httpx
 
 from ...engine.protocols import AgentFault, AgentReport, AgentResponse, AgentTask, AgentUnreachable
 from ._wire import (
+    MAX_ANSWER_BYTES,
     error_payload,
     parse_json_text,
     parse_report,
@@ -43,8 +44,6 @@ __all__ = ["DEFAULT_IDENTITY_TIMEOUT", "DEFAULT_TIMEOUT", "HttpAgent"]
 #: seconds one scenario may take, end to end (agents drive real tools: be generous)
 DEFAULT_TIMEOUT = 600.0
 DEFAULT_IDENTITY_TIMEOUT = 30.0
-#: the largest answer read from an agent (the CLI adapter's stdout limit)
-DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024
 IDENTITY_PATH = "identity-and-configuration"
 
 
@@ -70,7 +69,7 @@ class HttpAgent:
         headers: Mapping[str, str] | None = None,
         connect_timeout: float = 10.0,
         transport: httpx.AsyncBaseTransport | None = None,
-        max_answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES,
+        max_answer_bytes: int = MAX_ANSWER_BYTES,
     ) -> None:
         if not url.startswith(("http://", "https://")):
             raise ValueError(f"agent URL must be http:// or https://, got {url!r}")
