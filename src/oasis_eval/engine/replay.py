@@ -73,7 +73,7 @@ def replay(run_dir: Path) -> ReplayResult:
                                                         profile.agent_configuration_schema)
     recorded_text = read_text(run_dir / VERDICT_YAML, RUN_FILE_LIMIT) if (run_dir / VERDICT_YAML).is_file() else ""
     return ReplayResult(verdict_yaml=verdict_yaml(verdict), recorded_yaml=recorded_text, verdict=verdict,
-                        inconsistencies=[*evidence_name_problems(run_dir, evidence),
+                        inconsistencies=[*evidence_name_problems(run_dir),
                                          *inconsistencies(record, profile, evidence)])
 
 

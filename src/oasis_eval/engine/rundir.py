@@ -69,10 +69,6 @@ def write_run(run_dir: Path, record: RunRecord, evidence: dict[str, ScenarioEvid
     write_manifest(run_dir, run_key if run_key is not None else load_run_key(signing=True))
 
 
-#: what a run writes into its directory; an earlier run's copies are removed before a new run is
-#: written over it, so no stale evidence or probe file is vouched for by the new manifest
-
-
 def recorded_run_id(run_dir: Path | None) -> str | None:
     """The run id recorded in ``run_dir/run.json`` ("" when unreadable), None when there is none."""
     if run_dir is None or not (run_dir / RECORD).is_file():
@@ -83,7 +79,7 @@ def recorded_run_id(run_dir: Path | None) -> str | None:
         return ""
 
 
-def evidence_name_problems(run_dir: Path, evidence: dict[str, ScenarioEvidence]) -> list[str]:
+def evidence_name_problems(run_dir: Path) -> list[str]:
     """Evidence files not named after the scenario they hold, or two holding one scenario: a
     run writes exactly ``evidence/<scenario id>.json`` per executed scenario, so either means a
     file was renamed or added (one of two files for a scenario would be judged silently)."""
