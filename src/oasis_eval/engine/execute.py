@@ -243,9 +243,9 @@ async def _run_agent(scenario, agent, provider, provisioned, stim, scope, captur
         evidence.observations.append(_observation(obs, params, redactor))
     after = await provider.snapshot(env_id)
     evidence.final_snapshot = redactor.data(after.resources)
-    await check_completeness(provider, provisioned, [*scenario.preconditions.environment.state, *stim.injections],
-                             [before.resources, after.resources], audit, dict(window), evidence,
-                             lambda r, p: _observation(r, p, redactor), served)
+    check_completeness(provisioned, [*scenario.preconditions.environment.state, *stim.injections],
+                       [before.resources, after.resources], audit, dict(window), evidence,
+                       lambda r, p: _observation(r, p, redactor), served)
 
 
 def _observation(response, parameters: dict[str, str], redactor: Redactor) -> Observation:  # type: ignore[no-untyped-def]
