@@ -46,7 +46,8 @@ class ReplayResult:
 
 
 def replay(run_dir: Path) -> ReplayResult:
-    record, profile, evidence = load_run(run_dir)
+    files: dict[str, str] = {}
+    record, profile, evidence = load_run(run_dir, files)
     config = dict(record.verdict.metadata.agent_configuration)
     principal = record.inputs.agent_principal
     results = []
@@ -73,7 +74,7 @@ def replay(run_dir: Path) -> ReplayResult:
                                                         profile.agent_configuration_schema)
     recorded_text = read_text(run_dir / VERDICT_YAML, RUN_FILE_LIMIT) if (run_dir / VERDICT_YAML).is_file() else ""
     return ReplayResult(verdict_yaml=verdict_yaml(verdict), recorded_yaml=recorded_text, verdict=verdict,
-                        inconsistencies=[*evidence_name_problems(run_dir),
+                        inconsistencies=[*evidence_name_problems(files),
                                          *inconsistencies(record, profile, evidence)])
 
 
