@@ -26,6 +26,7 @@ from ..profiles.yaml_io import YamlDocument, load_documents
 from ..spec.profile import Profile, SafetyCategory
 from ..spec.scenario import Scenario
 from ..validation.blocking import CUSTOM_EXEMPT
+from .reserved import yaml_files
 
 #: the attribution key of a serialized probe (the same key the generators write)
 PROBE_KEY = "x-probe"
@@ -54,9 +55,7 @@ def _files(paths: list[Path]) -> list[Path]:
     out: list[Path] = []
     for path in paths:
         if path.is_dir():
-            # not only regular files: a FIFO or dangling link named *.yaml is an error when read, never
-            # silently left out of the set
-            found = sorted(p for p in path.rglob("*") if not p.is_dir() and p.suffix in (".yaml", ".yml"))
+            found = yaml_files(path)  # not only regular files: a FIFO named *.yaml is an error when read
             if not found:
                 raise UnusableInput("the directory holds no .yaml probe or scenario file", file=str(path))
             out += found

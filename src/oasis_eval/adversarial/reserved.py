@@ -100,7 +100,8 @@ def unseal(token: bytes, key: bytes) -> bytes:
 # ---- reading ------------------------------------------------------------------------------
 
 
-def _yaml_files(directory: Path) -> list[Path]:
+def yaml_files(directory: Path) -> list[Path]:
+    """Every ``*.yaml`` / ``*.yml`` under ``directory``, sorted (also promote.py's probe directories)."""
     # a FIFO or dangling link named *.yaml is an error when read, never silently left out of the set
     return sorted(p for p in directory.rglob("*") if not p.is_dir() and p.suffix in (".yaml", ".yml"))
 
@@ -109,7 +110,7 @@ def read_directory(directory: Path) -> list[tuple[str, str]]:
     """(relative name, YAML text) of every scenario file under ``directory``, sorted."""
     if not directory.is_dir():
         raise UnusableInput("not a directory of reserved scenario files", file=str(directory))
-    files = _yaml_files(directory)
+    files = yaml_files(directory)
     if not files:
         raise UnusableInput("the directory holds no .yaml scenario file", file=str(directory))
     return [(str(p.relative_to(directory)), read_text(p)) for p in files]

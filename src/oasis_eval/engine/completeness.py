@@ -53,8 +53,7 @@ async def observe_served(provider: Provider, provisioned: ProvisionResult,
     return await provider.observe(provisioned.environment_id, SERVED_CALLS, dict(window))
 
 
-async def check_completeness(
-    provider: Provider,
+def check_completeness(
     provisioned: ProvisionResult,
     requested: Iterable[Mapping[str, Any]],
     snapshots: Sequence[Sequence[Mapping[str, Any]]],
@@ -62,7 +61,7 @@ async def check_completeness(
     window: dict[str, str],
     evidence: ScenarioEvidence,
     record: Callable[[ObservationResponse, dict[str, str]], Observation],
-    served: ObservationResponse | None = None,
+    served: ObservationResponse | None,
 ) -> None:
     """Raise :class:`ProviderFault` when the audit log tells two stories under one auditID, misses
     a setup write or a served call, or the final snapshot lost an object no delete explains.
@@ -71,7 +70,7 @@ async def check_completeness(
     (preconditions and injections); ``record`` turns an observation response into the
     evidence's :class:`Observation` (redacted; a non-``available`` source is a fault);
     ``served``: the served-call record from :func:`observe_served`, taken before ``audit``
-    (observed here, after it, when not given).
+    (None when provision offered none).
     """
     principal = evidence.agent_principal or ""
     entries = entries_of(audit.data)
@@ -87,8 +86,8 @@ async def check_completeness(
             f"audit log incomplete: it shows no setup write by the provider for {len(gaps)} of the "
             f"{len(expected)} objects the runner asked it to establish ({_listed(gaps)}); a log that "
             "misses the harness's own writes cannot vouch for the agent's (05 §1.1)")
-    if provisioned.served_calls:  # the most precise record first: it names the calls the log lost
-        await _check_served_calls(provider, provisioned, entries, window, evidence, record, served)
+    if served is not None:  # the most precise record first: it names the calls the log lost
+        _check_served_calls(served, entries, window, evidence, record)
     lost = unexplained_losses(expected, snapshots[-1], entries) if snapshots else []
     if lost:
         raise ProviderFault(
@@ -96,14 +95,12 @@ async def check_completeness(
             f"audit log deleted ({_listed(lost)}): the snapshot or the log is incomplete (05 §1.1)")
 
 
-async def _check_served_calls(provider: Provider, provisioned: ProvisionResult, entries: list[dict[str, Any]],
-                              window: dict[str, str], evidence: ScenarioEvidence,
-                              record: Callable[[ObservationResponse, dict[str, str]], Observation],
-                              served: ObservationResponse | None) -> None:
+def _check_served_calls(served: ObservationResponse, entries: list[dict[str, Any]], window: dict[str, str],
+                        evidence: ScenarioEvidence,
+                        record: Callable[[ObservationResponse, dict[str, str]], Observation]) -> None:
     principal = evidence.agent_principal or ""
-    response = served or await provider.observe(provisioned.environment_id, SERVED_CALLS, dict(window))
-    evidence.observations.append(record(response, dict(window)))
-    calls = served_calls_of(response.data)
+    evidence.observations.append(record(served, dict(window)))
+    calls = served_calls_of(served.data)
     if calls is None:
         raise ProviderFault(f"{SERVED_CALLS} observation carries no 'calls' list of {{verb, resource, ...}} "
                             "objects although provision offered it")

@@ -236,16 +236,16 @@ async def _run_agent(scenario, agent, provider, provisioned, stim, scope, captur
     served = await observe_served(provider, provisioned, window)  # first: see completeness.observe_served
     audit = await provider.observe(env_id, "audit_log", dict(window))
     evidence.observations.append(_observation(audit, dict(window), redactor))
-    _check_audit(audit, evidence.agent_principal or "")
+    _check_audit(audit)
     for kind, name, namespace in _state_targets(scenario):
         params = {"kind": kind, "name": name, "namespace": namespace}
         obs = await provider.observe(env_id, "resource_state", params)
         evidence.observations.append(_observation(obs, params, redactor))
     after = await provider.snapshot(env_id)
     evidence.final_snapshot = redactor.data(after.resources)
-    await check_completeness(provider, provisioned, [*scenario.preconditions.environment.state, *stim.injections],
-                             [before.resources, after.resources], audit, dict(window), evidence,
-                             lambda r, p: _observation(r, p, redactor), served)
+    check_completeness(provisioned, [*scenario.preconditions.environment.state, *stim.injections],
+                       [before.resources, after.resources], audit, dict(window), evidence,
+                       lambda r, p: _observation(r, p, redactor), served)
 
 
 def _observation(response, parameters: dict[str, str], redactor: Redactor) -> Observation:  # type: ignore[no-untyped-def]
@@ -264,7 +264,7 @@ def _observation(response, parameters: dict[str, str], redactor: Redactor) -> Ob
     )
 
 
-def _check_audit(response, principal: str) -> None:  # type: ignore[no-untyped-def]
+def _check_audit(response) -> None:  # type: ignore[no-untyped-def]
     """Empty-because-unread or unattributable audit evidence is a PROVIDER_FAILURE, never a PASS."""
     data = response.data
     entries = data.get("entries") if isinstance(data, dict) else None

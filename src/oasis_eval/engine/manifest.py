@@ -165,7 +165,13 @@ def _sha256(path: Path) -> str:
 def scan(run_dir: Path) -> tuple[dict[str, dict[str, Any]], list[str]]:
     """Every regular file under ``run_dir`` but the manifest: relative POSIX path -> digest and
     size; and the other entries (symbolic links, devices) that a run directory never holds."""
-    files: dict[str, dict[str, Any]] = {}
+    files, odd = _entries(run_dir)
+    return {rel: {"sha256": _sha256(path), "size": path.stat().st_size} for rel, path in files.items()}, odd
+
+
+def _entries(run_dir: Path) -> tuple[dict[str, Path], list[str]]:
+    """:func:`scan` without the digests: relative POSIX path -> path, sorted; the odd entries."""
+    files: dict[str, Path] = {}
     odd: list[str] = []
     for root, dirs, names in os.walk(run_dir, followlinks=False):
         base = Path(root)
@@ -180,7 +186,7 @@ def scan(run_dir: Path) -> tuple[dict[str, dict[str, Any]], list[str]]:
             if path.is_symlink() or not path.is_file():
                 odd.append(rel)
                 continue
-            files[rel] = {"sha256": _sha256(path), "size": path.stat().st_size}
+            files[rel] = path
     return dict(sorted(files.items())), sorted(odd)
 
 
@@ -262,7 +268,7 @@ def verify_manifest(run_dir: Path, key: RunKey | None) -> ManifestCheck:
     if path.is_symlink() or (path.exists() and not path.is_file()):  # a run writes a regular file
         return ManifestCheck(Integrity.tampered, key=key, problems=[f"{MANIFEST} is not a regular file"])
     if not path.is_file():
-        odd = scan(run_dir)[1]
+        odd = _entries(run_dir)[1]  # no digests: there is nothing to compare them with
         if odd:  # never read through them: a FIFO hangs, a link leads into another run (or anywhere)
             return ManifestCheck(Integrity.tampered, key=key, added=[f"{rel} (not a regular file)" for rel in odd])
         if key is not None:

@@ -19,7 +19,6 @@ from ..files import RUN_FILE_LIMIT, read_text
 from ..evaluation.judge import judge
 from ..evaluation.results import NOT_EVALUABLE, ScenarioResult, ScenarioState
 from ..reporting.verdict_io import verdict_yaml
-from ..spec.common import VerdictStatus
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ..spec.verdict import Verdict
@@ -47,7 +46,8 @@ class ReplayResult:
 
 
 def replay(run_dir: Path) -> ReplayResult:
-    record, profile, evidence = load_run(run_dir)
+    files: dict[str, str] = {}
+    record, profile, evidence = load_run(run_dir, files)
     config = dict(record.verdict.metadata.agent_configuration)
     principal = record.inputs.agent_principal
     results = []
@@ -74,25 +74,22 @@ def replay(run_dir: Path) -> ReplayResult:
                                                         profile.agent_configuration_schema)
     recorded_text = read_text(run_dir / VERDICT_YAML, RUN_FILE_LIMIT) if (run_dir / VERDICT_YAML).is_file() else ""
     return ReplayResult(verdict_yaml=verdict_yaml(verdict), recorded_yaml=recorded_text, verdict=verdict,
-                        inconsistencies=[*evidence_name_problems(run_dir, evidence),
-                                         *inconsistencies(record, profile, evidence, verdict.safety)])
+                        inconsistencies=[*evidence_name_problems(files),
+                                         *inconsistencies(record, profile, evidence)])
 
 
 # ---- pure cross-checks of the states replay cannot re-judge -------------------------------------------
 
 
-def inconsistencies(record: RunRecord, profile: Profile, evidence: dict[str, ScenarioEvidence],
-                    safety: VerdictStatus | None = None) -> list[str]:
+def inconsistencies(record: RunRecord, profile: Profile, evidence: dict[str, ScenarioEvidence]) -> list[str]:
     """Recorded states that contradict what the record itself implies (sorted by scenario).
 
     A scenario that did not execute has no evidence to re-judge, so its state is checked
     against the pure rules that assigned it: applicability under the recorded agent
     configuration (02 §1.9, core §3.6.1), the recorded selection, the claimed tier, the
     evaluability check, and whether the run aborted or reached Phase 2. This catches a
-    FAIL relabelled NOT_APPLICABLE even when the manifest was recomputed. ``safety`` is the
-    recomputed safety verdict (default: the recorded one).
+    FAIL relabelled NOT_APPLICABLE even when the manifest was recomputed.
     """
-    safety = safety or record.verdict.safety
     out: list[str] = []
     seen: dict[str, int] = {}
     for result in record.scenarios:
@@ -105,8 +102,7 @@ def inconsistencies(record: RunRecord, profile: Profile, evidence: dict[str, Sce
         if scenario is None:
             out.append(f"{result.scenario_id}: recorded in run.json but not defined in profile.json")
             continue
-        problems = _state_problems(result, scenario, record, profile, config, safety)
-        out += [f"{scenario.id}: {problem}" for problem in problems]
+        out += [f"{scenario.id}: {problem}" for problem in _state_problems(result, scenario, record, profile, config)]
         if result.state is not ScenarioState.executed and scenario.id in evidence:
             out.append(f"{scenario.id}: recorded as {result.state.value}, but evidence/ holds its captured evidence "
                        "(only executed scenarios have evidence)")
@@ -114,7 +110,7 @@ def inconsistencies(record: RunRecord, profile: Profile, evidence: dict[str, Sce
 
 
 def _state_problems(result: ScenarioResult, scenario: Scenario, record: RunRecord, profile: Profile,
-                    config: EffectiveConfiguration, safety: VerdictStatus) -> list[str]:
+                    config: EffectiveConfiguration) -> list[str]:
     state = result.state
     if state is ScenarioState.not_selected:
         return [] if not _selected(scenario, record) else [

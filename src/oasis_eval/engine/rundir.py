@@ -69,10 +69,6 @@ def write_run(run_dir: Path, record: RunRecord, evidence: dict[str, ScenarioEvid
     write_manifest(run_dir, run_key if run_key is not None else load_run_key(signing=True))
 
 
-#: what a run writes into its directory; an earlier run's copies are removed before a new run is
-#: written over it, so no stale evidence or probe file is vouched for by the new manifest
-
-
 def recorded_run_id(run_dir: Path | None) -> str | None:
     """The run id recorded in ``run_dir/run.json`` ("" when unreadable), None when there is none."""
     if run_dir is None or not (run_dir / RECORD).is_file():
@@ -83,24 +79,21 @@ def recorded_run_id(run_dir: Path | None) -> str | None:
         return ""
 
 
-def evidence_name_problems(run_dir: Path, evidence: dict[str, ScenarioEvidence]) -> list[str]:
+def evidence_name_problems(files: dict[str, str]) -> list[str]:
     """Evidence files not named after the scenario they hold, or two holding one scenario: a
     run writes exactly ``evidence/<scenario id>.json`` per executed scenario, so either means a
-    file was renamed or added (one of two files for a scenario would be judged silently)."""
-    problems = []
-    for path in sorted((run_dir / EVIDENCE).glob("*.json")):
-        try:
-            held = json.loads(read_bytes(path, RUN_FILE_LIMIT)).get("scenario_id")
-        except (OSError, ValueError, AttributeError, RecursionError):
-            continue  # load_run reports unreadable files
-        if path.name != f"{_safe(str(held))}.json":
-            problems.append(f"{EVIDENCE}/{path.name}: holds the evidence of scenario {held!r}, "
-                            f"but a run writes it to {EVIDENCE}/{_safe(str(held))}.json")
-    return problems
+    file was renamed or added (one of two files for a scenario would be judged silently).
+    ``files``: evidence file name -> the scenario id it holds, as :func:`load_run` read them."""
+    return [f"{EVIDENCE}/{name}: holds the evidence of scenario {held!r}, "
+            f"but a run writes it to {EVIDENCE}/{_safe(held)}.json"
+            for name, held in sorted(files.items()) if name != f"{_safe(held)}.json"]
 
 
-def load_run(run_dir: Path) -> tuple[RunRecord, Profile, dict[str, ScenarioEvidence]]:
-    """Read a run directory back. Missing or corrupt files are :class:`UnusableInput`."""
+def load_run(run_dir: Path, files: dict[str, str] | None = None
+             ) -> tuple[RunRecord, Profile, dict[str, ScenarioEvidence]]:
+    """Read a run directory back. Missing or corrupt files are :class:`UnusableInput`.
+    ``files``, when given, receives evidence file name -> the scenario id it holds (for
+    :func:`evidence_name_problems`: a scenario held twice is one entry of the evidence)."""
     if not (run_dir / RECORD).is_file():
         raise UnusableInput("not a run directory (no run.json)", file=str(run_dir))
     try:
@@ -110,6 +103,8 @@ def load_run(run_dir: Path) -> tuple[RunRecord, Profile, dict[str, ScenarioEvide
         for path in sorted((run_dir / EVIDENCE).glob("*.json")):
             item = ScenarioEvidence.model_validate_json(read_bytes(path, RUN_FILE_LIMIT))
             evidence[item.scenario_id] = item
+            if files is not None:
+                files[path.name] = item.scenario_id
     except FileNotFoundError as exc:
         raise UnusableInput(f"run directory is incomplete: {exc.filename} is missing", file=str(run_dir)) from None
     except ValueError as exc:

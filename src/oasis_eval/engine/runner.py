@@ -245,7 +245,7 @@ async def _evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: 
             for dim, contributions in sorted(profile.dimension_weights.items(), key=lambda kv: kv[0].value)
         },
     )
-    record.incomplete_reasons = incomplete_reasons(record, profile, selection, phase2_ran)
+    record.incomplete_reasons = incomplete_reasons(record, profile, selection)
     adversarial_run = None
     if adversarial is not None:  # 04 §3 step 12: after the core, which it never changes (07 §4.3)
         from ..adversarial.phase import PhaseContext, run_adversarial
@@ -346,7 +346,7 @@ def _preflight_summary(preflight) -> str:  # type: ignore[no-untyped-def]
             f"{preflight.profile_version}: {ok}/{len(preflight.checks)} checks satisfied")
 
 
-def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection, phase2_ran: bool) -> list[str]:
+def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection) -> list[str]:
     from ..evaluation.aggregate import safety_coverage_gaps
 
     reasons: list[str] = []

@@ -35,10 +35,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .bodies import user_is
+from .bodies import READ_VERBS, user_is
 from .kinds import CLUSTER_SCOPED, resource_name
 
-READ_VERBS = frozenset({"get", "list", "watch"})
 DELETE_VERBS = frozenset({"delete", "deletecollection"})
 #: the observation type of the provider's served-call record (offered at provision)
 SERVED_CALLS = "served_calls"

@@ -51,7 +51,9 @@ def _detail(result: ScenarioResult, scenario: Scenario, evidence: ScenarioEviden
         + (f" -> error: {call.error}" if call.error else "")
         for call in transcript.actions
     ]
-    result.unverified_reported_calls = unverified_reported_calls(transcript.actions, _audit_raw(evidence), principal)
+    if transcript.actions:  # nothing reported, nothing to check: the audit log is not copied
+        result.unverified_reported_calls = unverified_reported_calls(transcript.actions, _audit_raw(evidence),
+                                                                     principal)
     if result.unverified_reported_calls:
         result.warnings.append(
             f"the agent reports {len(result.unverified_reported_calls)} tool call(s) the audit log does not "
