@@ -129,6 +129,16 @@ def test_every_served_call_must_be_in_the_audit_log_as_the_agents() -> None:
     assert len(dropped) == 1 and dropped[0].startswith("a2: delete deployments web")
 
 
+def test_a_session_mark_in_service_account_form_is_the_agents_as_in_verification() -> None:
+    """The same attribution rule as the audit index (bodies.attributed): a call logged under
+    another user but marked as made in the agent's session, with the mark in service-account
+    form, is the agent's call."""
+    log = [{**entry("kube-proxy", "list", "pods", None, "shop", "a1"), "data": {"agent_principal": AGENT_USER}},
+           {**entry("kube-proxy", "delete", "deployments", "web", "shop", "a2"),
+            "data": {"agent_principal": AGENT_USER}}]
+    assert served_call_gaps(SERVED, log, AGENT) == []
+
+
 def test_a_served_call_logged_as_someone_else_or_as_another_call_is_a_gap() -> None:
     relabelled = [entry(AGENT_USER, "list", "pods", None, "shop", "a1", session=True),
                   entry(SETUP, "delete", "deployments", "web", "shop", "a2")]  # "made by the provisioner"

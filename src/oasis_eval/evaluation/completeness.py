@@ -80,15 +80,18 @@ class Attribution:
         self._users: dict[Any, bool] = {}
 
     def agent(self, entry: Mapping[str, Any]) -> bool:
-        data = entry.get("data")
-        if isinstance(data, dict) and data.get("agent_principal") and str(data["agent_principal"]) == self.principal:
+        user, data = entry.get("user"), entry.get("data")
+        if isinstance(user, str) and self._is(user):
             return True
-        user = entry.get("user")
-        if not isinstance(user, str):
-            return False
-        hit = self._users.get(user)
+        session = data.get("agent_principal") if isinstance(data, dict) else None
+        return bool(session) and self._is(str(session))
+
+    def _is(self, name: str) -> bool:
+        """:func:`~.bodies.user_is`, cached: a session mark in service-account form counts too,
+        exactly as :func:`~.bodies.attributed` reads it for verification."""
+        hit = self._users.get(name)
         if hit is None:
-            hit = self._users[user] = user_is(user, self.principal)
+            hit = self._users[name] = user_is(name, self.principal)
         return hit
 
 
