@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     rows, timings = run_all(repeat, args.quick, only, say)
     results = [row.to_json() for row in rows]
     judged = [r for r in results if r["met"] is not None]
-    from oasis_eval import __version__
+    from oasis_eval.version import __version__
 
     document: dict[str, Any] = {
         "suite": "oasis-eval benchmarks",

@@ -131,7 +131,7 @@ def samples(fn: Callable[[], Any], repeat: int, warmup: int = 1) -> tuple[list[f
 def instant_agent() -> Any:
     """Answers at once, with no tool call: what is left is engine + provider overhead."""
     from oasis_eval.adapters.agents import FunctionAgent
-    from oasis_eval.engine.protocols import AgentResponse
+    from oasis_eval.contract import AgentResponse
 
     async def answer(task: Any) -> AgentResponse:
         return AgentResponse(final_answer="Nothing to do.", model="bench-instant")
@@ -144,7 +144,7 @@ def latency_agent(seconds: float) -> Any:
     import anyio
 
     from oasis_eval.adapters.agents import FunctionAgent
-    from oasis_eval.engine.protocols import AgentResponse
+    from oasis_eval.contract import AgentResponse
 
     async def answer(task: Any) -> AgentResponse:
         await anyio.sleep(seconds)
@@ -154,7 +154,7 @@ def latency_agent(seconds: float) -> Any:
 
 
 def careful_agent() -> Any:
-    from oasis_eval.demo_agents import BuiltinAgent
+    from oasis_sim_k8s.agents import BuiltinAgent
 
     return BuiltinAgent("careful")
 
@@ -171,7 +171,7 @@ def run_evaluation(profile: Any, agent: Any, parallel: int = 1, redactor: Any = 
 
     from oasis_eval.engine.record import RunInputs
     from oasis_eval.engine.runner import Selection, evaluate
-    from oasis_eval.sim_k8s import SimK8sProvider
+    from oasis_sim_k8s import SimK8sProvider
 
     provider = SimK8sProvider()
     inputs = RunInputs(evaluator="oasis-eval benchmarks", claimed_tier=1, parallel=parallel)

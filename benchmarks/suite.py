@@ -300,7 +300,7 @@ def alias_bomb(levels: int = 9, width: int = 9) -> str:
 
 def bench_yaml_bomb(ctx: Context) -> list[Row]:
     from oasis_eval.diagnostics import UnusableInput
-    from oasis_eval.profiles.yaml_io import LIMITS, load_documents
+    from oasis_eval.spec.yaml_io import LIMITS, load_documents
 
     text = alias_bomb()
 

@@ -10,15 +10,15 @@ from typing import Any
 
 import anyio
 
-from oasis_eval.adversarial.model import GenerationRequest, GeneratorMethod, Probe
+from oasis_eval.spec.probe import GenerationRequest, GeneratorMethod, Probe
 from oasis_eval.adversarial.phase import AdversarialConfig
-from oasis_eval.demo_agents import BuiltinAgent
+from oasis_sim_k8s.agents import BuiltinAgent
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.runner import RunOutcome, Selection, evaluate
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
-from oasis_eval.sim_k8s import SimK8sProvider
+from oasis_sim_k8s import SimK8sProvider
 from oasis_eval.spec.common import GeneratorType, Reproducibility
 from oasis_eval.spec.profile import Profile
 

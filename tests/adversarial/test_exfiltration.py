@@ -13,7 +13,7 @@ from typing import Any
 
 from oasis_eval.adversarial.generators import load_generator
 from oasis_eval.adversarial.generators.exfiltration import ENCODINGS
-from oasis_eval.adversarial.model import GenerationRequest
+from oasis_eval.spec.probe import GenerationRequest
 from oasis_eval.engine.redaction import resolve_value_ref
 from oasis_eval.spec.common import VerdictStatus
 from oasis_eval.validation import validate_scenario

@@ -22,17 +22,17 @@ from oasis_eval.adversarial.generators import (
     transforms,
 )
 from oasis_eval.adversarial.generators.base import scenario_data
-from oasis_eval.adversarial.model import GenerationRequest, Probe, ProbeGenerator
+from oasis_eval.spec.probe import GenerationRequest, Probe, ProbeGenerator
 from oasis_eval.adversarial.serialize import probe_yaml
 from oasis_eval.diagnostics import Findings
 from oasis_eval.engine.execute import _missing_preconditions
-from oasis_eval.engine.protocols import ProvisionRequest
+from oasis_eval.contract import ProvisionRequest
 from oasis_eval.engine.redaction import resolve_value_ref
 from oasis_eval.engine.stimuli import plan
 from oasis_eval.evaluation.readiness import check_scenario
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
-from oasis_eval.sim_k8s import SimK8sProvider
+from oasis_sim_k8s import SimK8sProvider
 from oasis_eval.spec.profile import Profile
 from oasis_eval.validation import validate_scenario
 

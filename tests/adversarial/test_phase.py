@@ -9,15 +9,15 @@ from typing import Any
 import pytest
 import yaml
 
-from oasis_eval.adversarial.model import Probe
+from oasis_eval.spec.probe import Probe
 from oasis_eval.adversarial.phase import write_adversarial
-from oasis_eval.engine.protocols import ProviderFault
+from oasis_eval.contract import ProviderFault
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.replay import replay
 from oasis_eval.engine.rundir import redacted_profile, write_run
 from oasis_eval.evaluation.results import ScenarioState
 from oasis_eval.reporting import validate_verdict_data, verdict_data, write_reports
-from oasis_eval.sim_k8s import SimK8sProvider
+from oasis_sim_k8s import SimK8sProvider
 from oasis_eval.spec.common import VerdictStatus
 
 from .phase_support import ScenarioProbes, config, example_profile, run

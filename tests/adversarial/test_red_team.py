@@ -9,7 +9,7 @@ import pytest
 
 from oasis_eval.adversarial.generators import GeneratorError, load_generator
 from oasis_eval.adversarial.generators.red_team import scaffold
-from oasis_eval.adversarial.model import GenerationRequest
+from oasis_eval.spec.probe import GenerationRequest
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.common import GeneratorType, Reproducibility

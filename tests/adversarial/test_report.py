@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from oasis_eval.adversarial.model import GeneratorMethod, Probe
-from oasis_eval.adversarial.report import (
+from oasis_eval.spec.probe import GeneratorMethod, Probe
+from oasis_eval.engine.adversarial_record import (
     AdversarialDetail,
     CoverageStatement,
     ProbeOutcome,

@@ -19,7 +19,7 @@ from oasis_eval.adversarial.reserved import (
     read_bundle,
     rotate,
 )
-from oasis_eval.demo_agents import BuiltinAgent
+from oasis_sim_k8s.agents import BuiltinAgent
 from oasis_eval.engine.runner import Selection
 from oasis_eval.spec.profile import ReservedScenarios
 
@@ -106,7 +106,7 @@ def test_agent_and_provider_see_only_aliases(reserved_dir: Path) -> None:
     from oasis_eval.engine.record import RunInputs
     from oasis_eval.engine.redaction import Redactor
     from oasis_eval.engine.runner import evaluate
-    from oasis_eval.sim_k8s import SimK8sProvider
+    from oasis_sim_k8s import SimK8sProvider
 
     cfg = config(reserved=load_reserved(reserved_dir))
     anyio.run(lambda: evaluate(example_profile(), Recording("careful"), SimK8sProvider(), RunInputs(), None,
@@ -215,7 +215,7 @@ def test_nothing_is_logged_while_reserved_scenarios_run(reserved_dir: Path, capl
     from oasis_eval.engine.record import RunInputs
     from oasis_eval.engine.redaction import Redactor
     from oasis_eval.engine.runner import evaluate
-    from oasis_eval.sim_k8s import SimK8sProvider
+    from oasis_sim_k8s import SimK8sProvider
 
     cfg = config(reserved=load_reserved(reserved_dir))
     with caplog.at_level(logging.ERROR):

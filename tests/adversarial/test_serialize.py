@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from oasis_eval.adversarial.generators import load_generator
-from oasis_eval.adversarial.model import GenerationRequest, Probe
+from oasis_eval.spec.probe import GenerationRequest, Probe
 from oasis_eval.adversarial.serialize import (
     probe_filename,
     probe_from_scenario,

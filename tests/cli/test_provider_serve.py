@@ -20,7 +20,7 @@ from oasis_eval.adapters.providers import known_provider_types, provider_from_co
 from oasis_eval.cli import run_cmd
 from oasis_eval.cli.main import app
 from oasis_eval.cli.provider_cmd import build_serve_config, is_loopback
-from oasis_eval.sim_k8s import SimK8sProvider
+from oasis_sim_k8s import SimK8sProvider
 
 runner = CliRunner()
 

@@ -10,7 +10,7 @@ import pytest
 
 from oasis_eval.cli.run_inputs import RUN_CONFIG_SCHEMA, check_output, check_run_config
 from oasis_eval.diagnostics import UnusableInput
-from oasis_eval.profiles.yaml_io import load_single
+from oasis_eval.spec.yaml_io import load_single
 
 README_CONFIG = """\
 profile: ../shared/oasis-spec/profiles/software-infrastructure

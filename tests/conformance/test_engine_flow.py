@@ -31,7 +31,7 @@ from oasis_eval.engine.runner import Selection, evaluate
 from oasis_eval.evaluation.results import ScenarioState
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
-from oasis_eval.reporting.verdict_io import load_verdict
+from oasis_eval.engine.verdict_io import load_verdict
 from oasis_eval.spec.common import VerdictStatus
 from oasis_eval.spec.provider import ConformanceResponse
 from oasis_eval.spec.scenario import Stimulus
@@ -262,7 +262,7 @@ def test_an_agent_answering_with_an_error_is_judged_on_the_evidence(profile) -> 
 
 
 def test_an_agent_fault_before_any_scenario_stops_the_run_without_a_verdict(profile) -> None:
-    from oasis_eval.engine.protocols import AgentFault
+    from oasis_eval.contract import AgentFault
 
     f = fakes()
 

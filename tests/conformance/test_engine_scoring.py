@@ -35,7 +35,7 @@ from oasis_eval.evaluation.scoring import safety_verdict
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.reporting import render_markdown
-from oasis_eval.reporting.verdict_io import verdict_yaml
+from oasis_eval.engine.verdict_io import verdict_yaml
 from oasis_eval.spec import Profile
 from oasis_eval.spec.common import VerdictStatus
 from oasis_eval.spec.profile import Archetype

@@ -16,17 +16,17 @@ import anyio
 import pytest
 import yaml
 
-from oasis_eval.demo_agents import BuiltinAgent
-from oasis_eval.engine.protocols import AgentResponse, AgentTask
+from oasis_sim_k8s.agents import BuiltinAgent
+from oasis_eval.contract import AgentResponse, AgentTask
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.runner import RunOutcome, evaluate
-from oasis_eval.evaluation.evidence import ToolCall
+from oasis_eval.contract import ToolCall
 from oasis_eval.evaluation.results import ScenarioState
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.reporting import write_reports
-from oasis_eval.sim_k8s import Faults, SimK8sProvider
+from oasis_sim_k8s import Faults, SimK8sProvider
 from oasis_eval.spec.common import VerdictStatus
 
 from ..adversarial.phase_support import ScenarioProbes, config

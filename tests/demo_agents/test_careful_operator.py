@@ -14,14 +14,14 @@ from typing import Any
 import anyio
 import pytest
 
-from oasis_eval.demo_agents import BuiltinAgent
-from oasis_eval.engine.protocols import AgentResponse, AgentTask
+from oasis_sim_k8s.agents import BuiltinAgent
+from oasis_eval.contract import AgentResponse, AgentTask
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.runner import Selection, evaluate
 from oasis_eval.evaluation.evidence import AuditEntry, ScenarioEvidence
 from oasis_eval.profiles.loader import load_profile
-from oasis_eval.sim_k8s import SimK8sProvider
+from oasis_sim_k8s import SimK8sProvider
 
 PRINCIPAL = "oasis-agent"
 IDS = ["infra.safety.sc.partial-operation-001", "infra.capability.ej.impact-escalation-001",

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from oasis_eval.demo_agents.diagnose import diagnose
-from oasis_eval.demo_agents.signals import Series, parse_logs
-from oasis_eval.demo_agents.survey import Survey
-from oasis_eval.demo_agents.telemetry import read_telemetry
+from oasis_sim_k8s.agents.diagnose import diagnose
+from oasis_sim_k8s.agents.signals import Series, parse_logs
+from oasis_sim_k8s.agents.survey import Survey
+from oasis_sim_k8s.agents.telemetry import read_telemetry
 
 
 def pod(name: str, app: str, *, phase: str = "Running", ready: bool = True, restarts: int = 0,

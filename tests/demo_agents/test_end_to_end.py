@@ -18,9 +18,9 @@ from typing import Any
 import anyio
 import pytest
 
-from oasis_eval.demo_agents import BuiltinAgent
+from oasis_sim_k8s.agents import BuiltinAgent
 from oasis_eval.engine.execute import register_secrets
-from oasis_eval.engine.protocols import AgentResponse, AgentTask
+from oasis_eval.contract import AgentResponse, AgentTask
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.rundir import redacted_profile, write_run
@@ -29,7 +29,7 @@ from oasis_eval.evaluation.evidence import AuditEntry, ScenarioEvidence
 from oasis_eval.evaluation.results import ScenarioResult, ScenarioState
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
-from oasis_eval.sim_k8s import SimK8sProvider
+from oasis_sim_k8s import SimK8sProvider
 from oasis_eval.spec.common import VerdictStatus
 
 from ..support import run_cli

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from oasis_eval.demo_agents.intent import imperative_sentences, parse
+from oasis_sim_k8s.agents.intent import imperative_sentences, parse
 
 
 def targets(text: str, known: dict[str, str] | None = None) -> list[tuple[str | None, str]]:

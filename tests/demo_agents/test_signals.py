@@ -3,8 +3,8 @@ Grafana panels) and ``intent.strip_orders`` (quoting data without the order embe
 
 from __future__ import annotations
 
-from oasis_eval.demo_agents.intent import strip_orders
-from oasis_eval.demo_agents.signals import (
+from oasis_sim_k8s.agents.intent import strip_orders
+from oasis_sim_k8s.agents.signals import (
     cpu_cores,
     critical_path,
     dashboard_panels,

@@ -3,10 +3,10 @@ trail in the careful agent's answer)."""
 
 from __future__ import annotations
 
-from oasis_eval.demo_agents.report import trail
-from oasis_eval.demo_agents.session import Step
-from oasis_eval.demo_agents.situation import situate
-from oasis_eval.evaluation.evidence import ToolCall
+from oasis_sim_k8s.agents.report import trail
+from oasis_sim_k8s.agents.session import Step
+from oasis_sim_k8s.agents.situation import situate
+from oasis_eval.contract import ToolCall
 
 
 def ns(name: str, labels: dict[str, str] | None = None, annotations: dict[str, str] | None = None) -> dict:

@@ -25,7 +25,7 @@ from oasis_eval.engine.runner import RunOutcome, Selection, evaluate
 from oasis_eval.evaluation.results import ScenarioState
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
-from oasis_eval.reporting.verdict_io import validate_verdict_data, verdict_data
+from oasis_eval.engine.verdict_io import validate_verdict_data, verdict_data
 from oasis_eval.spec.common import VerdictStatus
 
 from ..support import load_e2e, run_cli

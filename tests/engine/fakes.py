@@ -11,7 +11,7 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-from oasis_eval.engine.protocols import (
+from oasis_eval.contract import (
     AgentIdentity,
     AgentReport,
     AgentResponse,
@@ -22,7 +22,7 @@ from oasis_eval.engine.protocols import (
     Snapshot,
     UnestablishedPrecondition,
 )
-from oasis_eval.evaluation.evidence import ToolCall
+from oasis_eval.contract import ToolCall
 from oasis_eval.spec.provider import ConformanceResponse, ObservationResponse
 
 PLURAL = {"deployment": "deployments", "pod": "pods", "configmap": "configmaps", "secret": "secrets",
@@ -212,7 +212,7 @@ class ScriptedAgent:
         return AgentReport(identity=AgentIdentity(name=self.name, version="1.0.0"), configuration=self.configuration)
 
     async def execute(self, task: AgentTask) -> AgentResponse:
-        from oasis_eval.engine.protocols import AgentFault, AgentUnreachable
+        from oasis_eval.contract import AgentFault, AgentUnreachable
 
         if task.scenario_id in self.unreachable_on:
             raise AgentUnreachable("agent at fake://agent: connection refused")

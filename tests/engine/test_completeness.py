@@ -12,11 +12,11 @@ from datetime import UTC, datetime
 import anyio
 import pytest
 
-from oasis_eval.engine.protocols import AgentResponse, AgentTask
+from oasis_eval.contract import AgentResponse, AgentTask
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.runner import Selection, evaluate
-from oasis_eval.evaluation.evidence import ToolCall
+from oasis_eval.contract import ToolCall
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.common import VerdictStatus

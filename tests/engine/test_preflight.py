@@ -15,7 +15,7 @@ from oasis_eval.engine.preflight import (
     check_conformance,
     run_preflight,
 )
-from oasis_eval.engine.protocols import ProviderFault
+from oasis_eval.contract import ProviderFault
 from oasis_eval.engine.semver import parse_range, parse_version, satisfies
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile

@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
+from oasis_eval.contract import ToolCall
 from oasis_eval.evaluation.evidence import (
     AuditEntry,
     ContainmentValue,
     Observation,
     ScenarioEvidence,
-    ToolCall,
     Transcript,
 )
 from oasis_eval.profiles.loader import load_profile

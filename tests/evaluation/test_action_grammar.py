@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from oasis_eval.evaluation.actions import ActionSyntaxError, parse_action, try_parse
-from oasis_eval.evaluation.kinds import resource_name, singular
+from oasis_eval.spec.kinds import resource_name, singular
 
 # every action string of the SI corpus and the interop notes that the grammar expresses
 EXPRESSIBLE = {

@@ -17,7 +17,7 @@ from oasis_eval.evaluation.completeness import (
     setup_write_gaps,
     unverified_reported_calls,
 )
-from oasis_eval.evaluation.evidence import ToolCall
+from oasis_eval.contract import ToolCall
 
 AGENT = "oasis-agent"
 AGENT_USER = "system:serviceaccount:shop:oasis-agent"

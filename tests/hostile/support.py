@@ -10,16 +10,16 @@ from typing import Any
 
 import anyio
 
-from oasis_eval.engine.protocols import AgentIdentity, AgentReport, AgentResponse, AgentTask
+from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, AgentTask
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.rundir import redacted_profile, write_run
 from oasis_eval.engine.runner import Selection, evaluate
-from oasis_eval.evaluation.evidence import ToolCall
+from oasis_eval.contract import ToolCall
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.reporting import write_reports
-from oasis_eval.sim_k8s import SimK8sProvider
+from oasis_sim_k8s import SimK8sProvider
 
 CE = "k8s.safety.ce.db-password-request-001"
 #: what the agent writes, given the task: (final answer, reasoning, tool-call arguments, ConfigMap data)

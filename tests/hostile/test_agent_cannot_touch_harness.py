@@ -35,8 +35,8 @@ from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.runner import Selection, evaluate
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
-from oasis_eval.sim_k8s.connect import connect
-from oasis_eval.sim_k8s.serving import ByListener
+from oasis_sim_k8s.connect import connect
+from oasis_sim_k8s.serving import ByListener
 from oasis_eval.spec.common import VerdictStatus
 
 AE = "k8s.safety.ae.self-bind-cluster-admin-001"

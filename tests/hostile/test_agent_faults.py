@@ -23,7 +23,7 @@ import anyio
 import pytest
 
 from oasis_eval.adapters.agents import CliAgent, FunctionAgent, HttpAgent, PythonAgent
-from oasis_eval.engine.protocols import (
+from oasis_eval.contract import (
     AgentFault,
     AgentIdentity,
     AgentReport,

@@ -15,9 +15,9 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from oasis_eval.engine.protocols import AgentTask, ProvisionRequest, ProvisionResult
+from oasis_eval.contract import AgentTask, ProvisionRequest, ProvisionResult
 from oasis_eval.engine.redaction import credential_literals
-from oasis_eval.sim_k8s import SimK8sProvider
+from oasis_sim_k8s import SimK8sProvider
 
 from .support import example_profile, files_holding, run_and_write
 

@@ -30,9 +30,9 @@ from typing import Any
 import anyio
 import pytest
 
-from oasis_eval.adversarial.model import GenerationRequest
+from oasis_eval.spec.probe import GenerationRequest
 from oasis_eval.adversarial.phase import AdversarialConfig
-from oasis_eval.engine.protocols import ProviderFault, ProvisionRequest, ProvisionResult, Snapshot
+from oasis_eval.contract import ProviderFault, ProvisionRequest, ProvisionResult, Snapshot
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.runner import RunOutcome, Selection, evaluate

@@ -13,7 +13,7 @@ import pytest
 
 from oasis_eval.adapters.providers.http import HttpProvider
 from oasis_eval.engine.preflight import PreflightError
-from oasis_eval.engine.protocols import ProviderFault, ProvisionRequest, ProvisionResult, Snapshot
+from oasis_eval.contract import ProviderFault, ProvisionRequest, ProvisionResult, Snapshot
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.runner import RunOutcome, Selection, evaluate

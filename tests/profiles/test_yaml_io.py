@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from oasis_eval.diagnostics import Findings, UnusableInput
-from oasis_eval.profiles.yaml_io import load_documents, load_single
+from oasis_eval.spec.yaml_io import load_documents, load_single
 
 
 def write(tmp_path: Path, text: str, name: str = "doc.yaml") -> Path:

@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from oasis_eval.diagnostics import UnusableInput
-from oasis_eval.profiles.yaml_io import LIMITS, YamlLimitError, load_documents, safe_load, safe_load_all
-from oasis_eval.sim_k8s.tools.kubectl_cmds import _parse_body
+from oasis_eval.spec.yaml_io import LIMITS, YamlLimitError, load_documents, safe_load, safe_load_all
+from oasis_sim_k8s.tools.kubectl_cmds import _parse_body
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "oasis_eval"
 
@@ -65,7 +65,7 @@ def test_ordinary_anchors_and_merge_keys_still_load(tmp_path: Path) -> None:
 def test_the_agent_facing_kubectl_parser_is_bounded_too() -> None:
     """An agent's ``kubectl patch -p`` body is YAML read by the harness: a bomb is a kubectl
     error for the agent, not a hung run."""
-    from oasis_eval.sim_k8s.tools.kubectl_args import UsageError
+    from oasis_sim_k8s.tools.kubectl_args import UsageError
 
     with pytest.raises(UsageError, match="aliases expanded"):
         _parse_body(bomb())

@@ -7,8 +7,8 @@ characters into every text field it controls: identity, description, answer, rea
 
 from __future__ import annotations
 
-from oasis_eval.demo_agents import BuiltinAgent
-from oasis_eval.engine.protocols import AgentReport, AgentResponse, AgentTask
+from oasis_sim_k8s.agents import BuiltinAgent
+from oasis_eval.contract import AgentReport, AgentResponse, AgentTask
 
 HOSTILE = ("# heading\n<script>alert(1)</script> <!-- hidden --> [click](http://evil.example/x) "
            "![img](http://evil.example/p.png) `tick`` ``` | a | b | &#x202e; ~~struck~~ <b>bold</b>\n"

@@ -15,11 +15,11 @@ from typing import Any
 import anyio
 import uvicorn
 
-from oasis_eval.engine.protocols import ProvisionRequest
+from oasis_eval.contract import ProvisionRequest
 from oasis_eval.engine.stimuli import plan
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
-from oasis_eval.sim_k8s import SimK8sProvider
+from oasis_sim_k8s import SimK8sProvider
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PRINCIPAL = "oasis-agent"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from oasis_eval.engine.execute import _missing_preconditions
-from oasis_eval.sim_k8s import SimK8sProvider
+from oasis_sim_k8s import SimK8sProvider
 
 from .support import agent_visible_text, provision, run, scenario, scenario_ids, si_dir
 

@@ -8,12 +8,12 @@ from typing import Any
 
 import anyio
 
-from oasis_eval.engine.protocols import AgentIdentity, AgentReport, AgentResponse, AgentTask
+from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, AgentTask
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.runner import evaluate
-from oasis_eval.evaluation.evidence import ToolCall
-from oasis_eval.sim_k8s import SimK8sProvider
+from oasis_eval.contract import ToolCall
+from oasis_sim_k8s import SimK8sProvider
 from oasis_eval.spec.common import VerdictStatus
 
 from .support import profile

@@ -9,16 +9,16 @@ import anyio
 import pytest
 
 from oasis_eval.adapters.providers.http import HttpProvider
-from oasis_eval.demo_agents import BuiltinAgent
+from oasis_sim_k8s.agents import BuiltinAgent
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.runner import evaluate
 from oasis_eval.evaluation.completeness import expected_setup_writes, served_call_gaps, setup_write_gaps
-from oasis_eval.sim_k8s import SimK8sProvider
-from oasis_eval.sim_k8s.environment import PROVIDER_USER
-from oasis_eval.sim_k8s.factory import make_faults
-from oasis_eval.sim_k8s.server import create_app
-from oasis_eval.sim_k8s.tools import ToolSurface
+from oasis_sim_k8s import SimK8sProvider
+from oasis_sim_k8s.environment import PROVIDER_USER
+from oasis_sim_k8s.factory import make_faults
+from oasis_sim_k8s.server import create_app
+from oasis_sim_k8s.tools import ToolSurface
 from oasis_eval.spec.common import VerdictStatus
 
 from .support import PRINCIPAL, live, profile, provision, request, run, scenario, scenario_ids

@@ -20,14 +20,14 @@ from starlette.routing import Route
 from oasis_eval.adapters.agents import FunctionAgent
 from oasis_eval.adapters.providers.http import HttpProvider, wire_state_entry
 from oasis_eval.engine.preflight import run_preflight
-from oasis_eval.engine.protocols import ProviderFault
+from oasis_eval.contract import ProviderFault
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.runner import evaluate
 from oasis_eval.profiles.loader import load_profile
-from oasis_eval.sim_k8s import Faults, SimK8sProvider
-from oasis_eval.sim_k8s import server as server_mod
-from oasis_eval.sim_k8s.server import create_app, state_entry_from_wire
+from oasis_sim_k8s import Faults, SimK8sProvider
+from oasis_sim_k8s import server as server_mod
+from oasis_sim_k8s.server import create_app, state_entry_from_wire
 from oasis_eval.spec.common import VerdictStatus
 
 from .support import live, profile, request, scenario_ids

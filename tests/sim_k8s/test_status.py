@@ -6,8 +6,8 @@ import base64
 
 import pytest
 
-from oasis_eval.sim_k8s import SimK8sProvider
-from oasis_eval.sim_k8s.inject import InjectionError, normalize
+from oasis_sim_k8s import SimK8sProvider
+from oasis_sim_k8s.inject import InjectionError, normalize
 
 from .support import pods_of, provision, reasons, run, scenario_ids
 

@@ -19,7 +19,7 @@ import pytest
 
 from oasis_eval.diagnostics import Findings
 from oasis_eval.profiles.scenarios import scenario_from_document
-from oasis_eval.profiles.yaml_io import load_documents
+from oasis_eval.spec.yaml_io import load_documents
 from oasis_eval.spec import Profile, Scenario
 
 CORE_SAFETY = [

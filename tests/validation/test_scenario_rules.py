@@ -4,7 +4,7 @@ from pathlib import Path
 
 from oasis_eval.diagnostics import Findings
 from oasis_eval.profiles.scenarios import scenario_from_document
-from oasis_eval.profiles.yaml_io import load_documents
+from oasis_eval.spec.yaml_io import load_documents
 from oasis_eval.validation import validate_scenario
 
 YAML = """\

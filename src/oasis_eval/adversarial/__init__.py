@@ -2,6 +2,6 @@
 reserved scenarios. Runs after a completed core evaluation and never changes it (07 §4.1, §4.3).
 """
 
-from .model import GenerationRequest, GeneratorMethod, Probe, ProbeGenerator
+from ..spec.probe import GenerationRequest, GeneratorMethod, Probe, ProbeGenerator
 
 __all__ = ["GenerationRequest", "GeneratorMethod", "Probe", "ProbeGenerator"]

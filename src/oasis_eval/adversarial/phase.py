@@ -25,7 +25,7 @@ import anyio
 
 from ..engine.configuration import EffectiveConfiguration, applicability
 from ..engine.execute import capture_scenario
-from ..engine.protocols import Agent, Provider
+from ..contract import Agent, Provider
 from ..engine.record import RunInputs, RunRecord
 from ..engine.redaction import Redactor
 from ..evaluation.aggregate import coverage, safety_coverage_gaps
@@ -36,8 +36,8 @@ from ..spec.common import VerdictStatus
 from ..spec.profile import Profile, SafetyCategory
 from ..spec.scenario import Scenario
 from ..spec.verdict import GeneratorDeclaration
-from .model import GenerationRequest, Probe, ProbeGenerator
-from .report import (
+from ..spec.probe import GenerationRequest, Probe, ProbeGenerator
+from ..engine.adversarial_record import (
     PROBE_EVIDENCE_DIR,
     AdversarialDetail,
     CoverageStatement,

@@ -22,7 +22,7 @@ import yaml
 
 from ..diagnostics import Findings, UnusableInput
 from ..profiles.scenarios import scenario_from_document
-from ..profiles.yaml_io import YamlDocument, load_documents
+from ..spec.yaml_io import YamlDocument, load_documents
 from ..spec.profile import Profile, SafetyCategory
 from ..spec.scenario import Scenario
 from ..validation.blocking import CUSTOM_EXEMPT

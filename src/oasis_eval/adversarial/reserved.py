@@ -25,7 +25,7 @@ from pathlib import Path
 from ..diagnostics import Findings, UnusableInput
 from ..files import read_bytes, read_text
 from ..profiles.scenarios import scenario_from_document
-from ..profiles.yaml_io import load_documents
+from ..spec.yaml_io import load_documents
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 

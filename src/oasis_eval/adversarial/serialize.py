@@ -23,7 +23,7 @@ import yaml
 from ..diagnostics import Findings, UnusableInput
 from ..spec.scenario import Scenario
 from .generators.base import PROBE_KEY, scenario_data
-from .model import GeneratorMethod, Probe
+from ..spec.probe import GeneratorMethod, Probe
 
 HEADER = "# OASIS adversarial probe (spec 07 §2.1): a scenario (02 §1) plus its archetype attribution in x-probe.\n"
 

@@ -13,7 +13,7 @@ import sys
 
 import typer
 
-from .. import __version__
+from ..version import __version__
 from ..diagnostics import UnusableInput
 from .output import terminal_safe
 from . import (

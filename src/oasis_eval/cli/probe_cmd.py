@@ -19,7 +19,7 @@ import typer
 import yaml
 
 from ..diagnostics import UnusableInput
-from ..profiles.yaml_io import safe_load
+from ..spec.yaml_io import safe_load
 
 probe_app = typer.Typer(help="Adversarial probes (spec 07): generate them, scaffold red-team probes.",
                         no_args_is_help=True)
@@ -92,7 +92,7 @@ def generate(
     """Generate adversarial probes for a profile's archetypes and write them as scenario files."""
     from ..adversarial.generators import GeneratorError, load_generator
     from ..adversarial.generators.base import public_options
-    from ..adversarial.model import GenerationRequest
+    from ..spec.probe import GenerationRequest
     from ..adversarial.serialize import serialize_probe
 
     prof = _profile(profile_path)

@@ -1,5 +1,8 @@
-"""``oasis provider``: serve a built-in environment provider over petri's ``/v1`` HTTP API,
-and list the built-in providers.
+"""``oasis provider``: serve an installed environment provider over petri's ``/v1`` HTTP API,
+and list the providers.
+
+Servable providers are found through the entry point group ``oasis_eval.provider_servers``
+(:class:`~oasis_eval.contract.ProviderServer`); the simulator package registers ``sim-k8s``.
 
 ``oasis provider serve sim-k8s [--host 127.0.0.1] [--port 8765] [--agent-port 0]
 [--token T | --no-auth] [--token-file PATH]
@@ -9,7 +12,7 @@ and list the built-in providers.
 the URL first (``--port 0`` picks a free port; the printed URL has the real one). Only
 loopback addresses are served unless ``--allow-remote``.
 
-Isolation (issue 11 H1, see :mod:`oasis_eval.sim_k8s.server`): the runner API (``/v1``)
+Isolation (issue 11 H1, core §3.6): the runner API (``/v1``)
 listens on ``--port`` and needs a runner token — ``--token``/``OASIS_PROVIDER_TOKEN``, or
 one generated per serve, written to ``--token-file`` (mode 0600) or else printed once;
 ``--no-auth`` is the only way to open it and is warned about. The agents' MCP endpoint
@@ -31,19 +34,20 @@ from typing import Any
 
 import typer
 
-from ..sim_k8s.factory import PROVIDER_FAULTS, SERVER_FAULTS, make_faults
-from ..sim_k8s.serving import DEFAULT_IDLE_TTL, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_STATE_ENTRIES
+from ..adapters.providers import provider_servers
+from ..contract import (
+    DEFAULT_IDLE_TTL,
+    DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_MAX_STATE_ENTRIES,
+    ProviderServer,
+    ServeOptions,
+)
 
 app = typer.Typer(
     help="Environment providers: serve a built-in one over HTTP (petri-compatible /v1 API), list them.",
     no_args_is_help=True,
 )
 
-#: servable built-in providers -> one-line description
-BUILTIN_PROVIDERS: dict[str, str] = {
-    "sim-k8s": "simulated Kubernetes clusters for the Software Infrastructure profile "
-               "(audit log, state injection, NetworkPolicy; milliseconds per environment)",
-}
 TOKEN_ENV = "OASIS_PROVIDER_TOKEN"
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 
@@ -88,21 +92,17 @@ class ServeConfig:
             host = f"[{host}]"
         return f"http://{host}:{self.port if port is None else port}"
 
-    def build_app(self, agent_url: str | None = None) -> Any:
-        """The control app; with ``agent_url`` the agent listener's app is ``app.state.agent_app``."""
-        from ..sim_k8s import SimK8sProvider
-        from ..sim_k8s.server import create_agent_app, create_app
+    def options(self, agent_url: str | None = None) -> ServeOptions:
+        """The provider's view of this configuration (``agent_url``: its agent listener)."""
+        return ServeOptions(token=self.token, auth=not self.no_auth, faults=tuple(self.faults),
+                            provision_error_rate=self.provision_error_rate, seed=self.seed,
+                            retry_after=self.retry_after, max_body_bytes=self.max_body_bytes,
+                            max_state_entries=self.max_state_entries, idle_ttl=self.idle_ttl or None,
+                            agent_url=agent_url)
 
-        provider = SimK8sProvider(faults=make_faults(self.faults, self.provision_error_rate, allow=SERVER_FAULTS),
-                                  seed=self.seed)
-        app_obj = create_app(provider, token=self.token, auth=not self.no_auth, agent_url=agent_url,
-                             retry_after_seconds=self.retry_after,
-                             teardown_in_progress="teardown-in-progress" in self.faults,
-                             max_body_bytes=self.max_body_bytes, max_state_entries=self.max_state_entries,
-                             idle_ttl=self.idle_ttl or None)
-        app_obj.state.agent_app = (create_agent_app(provider, max_body_bytes=self.max_body_bytes)
-                                   if agent_url is not None else None)
-        return app_obj
+    @property
+    def server(self) -> ProviderServer:
+        return provider_servers()[self.provider]
 
 
 def build_serve_config(provider: str, host: str = "127.0.0.1", port: int = 8765, token: str | None = None,
@@ -113,9 +113,10 @@ def build_serve_config(provider: str, host: str = "127.0.0.1", port: int = 8765,
                        max_state_entries: int = DEFAULT_MAX_STATE_ENTRIES,
                        idle_ttl: float = DEFAULT_IDLE_TTL) -> ServeConfig:
     """Validate the ``serve`` options; usage errors raise :class:`typer.BadParameter`."""
-    if provider not in BUILTIN_PROVIDERS:
-        raise typer.BadParameter(f"unknown provider {provider!r}; built-in: {', '.join(sorted(BUILTIN_PROVIDERS))}",
-                                 param_hint="PROVIDER")
+    servers = provider_servers()
+    if provider not in servers:
+        known = ", ".join(sorted(servers)) or "none installed (pip install oasis-sim-k8s)"
+        raise typer.BadParameter(f"unknown provider {provider!r}; servable: {known}", param_hint="PROVIDER")
     if not host.strip():
         raise typer.BadParameter("host must not be empty", param_hint="--host")
     if not is_loopback(host) and not allow_remote:
@@ -136,7 +137,7 @@ def build_serve_config(provider: str, host: str = "127.0.0.1", port: int = 8765,
                                  param_hint="--max-body-bytes/--max-state-entries/--idle-ttl")
     names = [n.strip() for item in faults or [] for n in item.split(",") if n.strip()]
     try:
-        make_faults(names, provision_error_rate, allow=SERVER_FAULTS)
+        servers[provider].check(ServeOptions(faults=tuple(names), provision_error_rate=provision_error_rate))
     except ValueError as exc:
         hint = "--provision-error-rate" if "rate" in str(exc) else "--fault"
         raise typer.BadParameter(str(exc), param_hint=hint) from None
@@ -151,13 +152,15 @@ def build_serve_config(provider: str, host: str = "127.0.0.1", port: int = 8765,
                        max_state_entries=max_state_entries, idle_ttl=idle_ttl)
 
 
-FAULT_HELP = "Inject a fault (repeatable): " + "; ".join(
-    f"{k}: {v}" for k, v in {**PROVIDER_FAULTS, **SERVER_FAULTS}.items()) + "."
+def _fault_help() -> str:
+    """``--fault`` help: every installed servable provider's faults."""
+    faults = {fault: text for _, server in sorted(provider_servers().items()) for fault, text in server.faults.items()}
+    return "Inject a fault (repeatable): " + "; ".join(f"{k}: {v}" for k, v in faults.items()) + "."
 
 
 @app.command("serve")
 def serve(
-    provider: str = typer.Argument(..., metavar="PROVIDER", help="The built-in provider to serve (sim-k8s)."),
+    provider: str = typer.Argument(..., metavar="PROVIDER", help="The provider to serve (oasis provider list)."),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback only unless --allow-remote)."),
     port: int = typer.Option(8765, "--port", help="Port of the runner API (0: pick a free one; the printed URL has it)."),
     agent_port: int = typer.Option(0, "--agent-port", help="Port of the agents' MCP endpoint (0: a free one)."),
@@ -167,7 +170,7 @@ def serve(
                                           help="Write the runner token to this file (mode 0600) instead of printing it."),
     no_auth: bool = typer.Option(False, "--no-auth", help="Serve /v1 without a runner token (unsafe: any local "
                                                           "process, an agent under test included, can call it)."),
-    fault: list[str] | None = typer.Option(None, "--fault", help=FAULT_HELP),
+    fault: list[str] | None = typer.Option(None, "--fault", help=_fault_help()),
     provision_error_rate: float = typer.Option(0.0, "--provision-error-rate",
                                                help="Fraction of provisions that fail with a retryable 502 (seeded)."),
     seed: int = typer.Option(0, "--seed", help="Seed for injected provision failures (environment ids are random)."),
@@ -246,14 +249,11 @@ def _write_secret(path: str, value: str) -> None:
 async def _serve(cfg: ServeConfig, sockets: list[socket.socket]) -> int:
     import uvicorn
 
-    from ..sim_k8s.serving import ByListener
-
     ports = [sock.getsockname()[1] for sock in sockets]
     url, agent_url = cfg.url(ports[0]), cfg.url(ports[1]) + "/mcp"
     if cfg.host.strip("[]") in ("0.0.0.0", "::"):  # all interfaces: agents use the host the runner used
         agent_url = f"http://{{host}}:{ports[1]}/mcp"
-    app_obj = cfg.build_app(agent_url)
-    both = ByListener({ports[0]: app_obj, ports[1]: app_obj.state.agent_app})
+    both = cfg.server.asgi_app(cfg.options(agent_url), ports[0], ports[1])
     config = uvicorn.Config(both, log_level=cfg.log_level, lifespan="on")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(sockets=sockets))
@@ -286,9 +286,12 @@ def list_providers() -> None:
     """The built-in providers (servable with `oasis provider serve`) and the provider types `oasis run` accepts."""
     from ..adapters.providers import known_provider_types
 
-    width = max(len(n) for n in BUILTIN_PROVIDERS)
-    typer.echo("built-in providers (oasis provider serve NAME):")
-    for name, text in sorted(BUILTIN_PROVIDERS.items()):
-        typer.echo(f"  {name:<{width}}  {text}")
+    servers = provider_servers()
+    width = max((len(n) for n in servers), default=0)
+    typer.echo("servable providers (oasis provider serve NAME):")
+    for name, server in sorted(servers.items()):
+        typer.echo(f"  {name:<{width}}  {server.description}")
+    if not servers:
+        typer.echo("  (none installed; the simulator: pip install oasis-sim-k8s)")
     typer.echo("provider types for oasis run (--provider URL, or a run config's {type: ...}):")
     typer.echo("  " + ", ".join(known_provider_types()))

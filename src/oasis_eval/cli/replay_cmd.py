@@ -95,7 +95,7 @@ def _replayed(run_dir: Path, check: ManifestCheck, show: bool = False):  # type:
     from ..engine.record import RunRecord
     from ..engine.replay import replay
     from ..files import RUN_FILE_LIMIT, read_bytes
-    from ..reporting.verdict_io import VerdictFileError, load_verdict
+    from ..engine.verdict_io import VerdictFileError, load_verdict
 
     result = replay(run_dir)
     try:  # a missing or unreadable verdict.yaml is unusable input, not a determinism bug
@@ -132,7 +132,7 @@ def derived_mismatches(run_dir: Path, record, verdict) -> list[str]:  # type: ig
     from ..engine.runner import claim
     from ..files import RUN_FILE_LIMIT, read_bytes
     from ..reporting import REPORT_FORMATS
-    from ..reporting.verdict_io import verdict_json, verdict_yaml
+    from ..engine.verdict_io import verdict_json, verdict_yaml
 
     out = []
     if verdict_yaml(record.verdict) != verdict_yaml(verdict):

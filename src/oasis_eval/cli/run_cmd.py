@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from ..diagnostics import UnusableInput
 from ..engine.record import RunInputs
 from ..engine.runner import Selection
-from ..profiles.yaml_io import load_single, safe_load
+from ..spec.yaml_io import load_single, safe_load
 from .output import terminal_safe
 
 EXIT_PREFLIGHT = 2
@@ -288,7 +288,7 @@ def adversarial_config(profile, generator: str | None, probes: int | None, seed:
             raise typer.BadParameter(f"{', '.join(given)} need(s) --adversarial GENERATOR", param_hint="--adversarial")
         if reserved is None:
             return None
-    from ..adversarial.model import GenerationRequest
+    from ..spec.probe import GenerationRequest
     from ..adversarial.phase import AdversarialConfig
 
     wanted = tuple(a.strip() for a in (archetypes or "").split(",") if a.strip())
@@ -346,7 +346,7 @@ def _reserved(path: Path, key_env: str, profile):  # type: ignore[no-untyped-def
 async def _evaluate(evaluate, profile, agent, provider, inputs, selection, say, adversarial=None, holder=None):  # type: ignore[no-untyped-def]
     from ..engine.configuration import ConfigurationError
     from ..engine.preflight import PreflightError
-    from ..engine.protocols import AgentFault
+    from ..contract import AgentFault
 
     try:
         outcome = await evaluate(profile, agent, provider, inputs, selection, say, adversarial=adversarial)

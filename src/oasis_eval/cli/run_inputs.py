@@ -18,7 +18,7 @@ from typing import Any
 import jsonschema
 
 from ..diagnostics import Finding, Findings, UnusableInput
-from ..profiles.yaml_io import YamlDocument, dotted
+from ..spec.yaml_io import YamlDocument, dotted
 
 _TEXT = {"type": "string", "minLength": 1}
 _TEXTS = {"type": "array", "items": _TEXT}

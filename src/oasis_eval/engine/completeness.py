@@ -31,7 +31,7 @@ from ..evaluation.completeness import (
 )
 from ..evaluation.evidence import Observation, ScenarioEvidence
 from ..spec.provider import ObservationResponse
-from .protocols import Provider, ProviderFault, ProvisionResult
+from ..contract import Provider, ProviderFault, ProvisionResult
 
 
 def _listed(gaps: list[str]) -> str:

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..spec.provider import ConformanceResponse, ObservationResponse
 from .preflight import PreflightError
-from .protocols import (
+from ..contract import (
     Agent,
     AgentFault,
     AgentReport,

@@ -29,12 +29,12 @@ from ..evaluation.evidence import (
     Transcript,
     plain_audit_entry,
 )
-from ..evaluation.kinds import CLUSTER_SCOPED, KNOWN, resource_name
+from ..spec.kinds import CLUSTER_SCOPED, KNOWN, resource_name
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from .completeness import check_completeness, observe_served
 from .containment import ask_agent, guard_provider
-from .protocols import (
+from ..contract import (
     Agent,
     AgentTask,
     EnvironmentAccess,

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from ..adversarial.report import AdversarialDetail
+from .adversarial_record import AdversarialDetail
 from ..evaluation.results import ScenarioResult
 from ..spec.verdict import Verdict
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import yaml
 
-from ..profiles.yaml_io import YamlLimits, safe_load
+from ..spec.yaml_io import YamlLimits, safe_load
 
 from .encoded_forms import PATTERN_SHORTEST, encoded_forms
 

@@ -18,7 +18,7 @@ from ..evaluation.evidence import ScenarioEvidence
 from ..files import RUN_FILE_LIMIT, read_text
 from ..evaluation.judge import judge
 from ..evaluation.results import NOT_EVALUABLE, ScenarioResult, ScenarioState
-from ..reporting.verdict_io import verdict_yaml
+from .verdict_io import verdict_yaml
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ..spec.verdict import Verdict
@@ -68,7 +68,7 @@ def replay(run_dir: Path) -> ReplayResult:
     phase2_ran = record.verdict.capability is not None
     verdict = build_verdict(profile, results, record.verdict.metadata, record.inputs.claimed_tier, phase2_ran)
     if record.adversarial is not None and record.adversarial.performed:  # 07: probes re-judged, reserved as recorded
-        from ..adversarial.report import replay_block
+        from .adversarial_record import replay_block
 
         verdict.adversarial_verification = replay_block(record.adversarial, run_dir, config, principal,
                                                         profile.agent_configuration_schema)

@@ -51,7 +51,7 @@ def write_run(run_dir: Path, record: RunRecord, evidence: dict[str, ScenarioEvid
     """Write the run record, verdict and evidence, then the manifest over them (signed with
     ``run_key``, or the key configured in the environment). Whoever adds files to the run
     directory afterwards (reports, probe files) writes the manifest again, last."""
-    from ..reporting.verdict_io import validate_verdict_data, verdict_data, verdict_json, verdict_yaml
+    from .verdict_io import validate_verdict_data, verdict_data, verdict_json, verdict_yaml
 
     problems = validate_verdict_data(verdict_data(record.verdict))
     if problems:  # our own bug: never write a verdict that breaks the spec 05 §1 structure

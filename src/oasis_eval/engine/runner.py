@@ -23,8 +23,8 @@ from typing import Any
 
 import anyio
 
-from .. import IMPLEMENTATION_NAME, __version__
-from ..adversarial.report import claim_text
+from ..version import IMPLEMENTATION_NAME, __version__
+from .adversarial_record import claim_text
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import base_result, judge
 from ..diagnostics import UnusableInput
@@ -45,7 +45,7 @@ from .configuration import applicability, effective_configuration
 from .containment import guard_provider, identify_agent, no_hard_exit
 from .execute import capture_scenario, collector_for_run, register_secrets
 from .preflight import PreflightNeeds, run_preflight
-from .protocols import Agent, Provider
+from ..contract import Agent, Provider
 from .record import CategorySummary, ConformanceClaim, RunInputs, RunRecord
 from .redaction import Redactor
 from .verdict import build_verdict

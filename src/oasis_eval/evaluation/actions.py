@@ -72,7 +72,7 @@ from dataclasses import dataclass, field
 
 from . import bodies
 from .evidence import AuditEntry
-from .kinds import is_kind_word, is_known_kind, resource_name, singular
+from ..spec.kinds import is_kind_word, is_known_kind, resource_name, singular
 
 K8S_VERBS = ("get", "list", "watch", "create", "update", "patch", "delete", "deletecollection")
 DERIVED_VERBS = (

@@ -40,7 +40,7 @@ from . import bodies
 from .actions import ActionPattern
 from .audit_log import AuditLog, dedupe, entry_field, log_order, scan_log
 from .evidence import AuditEntry, ScenarioEvidence, build_audit_entry
-from .kinds import NON_MUTATING_CREATES, resource_name
+from ..spec.kinds import NON_MUTATING_CREATES, resource_name
 
 is_write = bodies.is_write
 is_read = bodies.is_read

@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from .evidence import AuditEntry
-from .kinds import NON_MUTATING_CREATES, resource_name
+from ..spec.kinds import NON_MUTATING_CREATES, resource_name
 
 #: Kubernetes verbs that change state (vocabulary "mutating call")
 WRITE_VERBS = frozenset({"create", "update", "patch", "delete", "deletecollection"})

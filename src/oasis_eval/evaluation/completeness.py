@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .bodies import READ_VERBS, user_is
-from .kinds import CLUSTER_SCOPED, resource_name
+from ..spec.kinds import CLUSTER_SCOPED, resource_name
 
 DELETE_VERBS = frozenset({"delete", "deletecollection"})
 #: the observation type of the provider's served-call record (offered at provision)

@@ -12,21 +12,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..contract import ToolCall
 from ..spec.provider import EvidenceSource
 
-
-class ToolCall(BaseModel):
-    """One tool call as the agent reported it (oasisctl's ``actions[]`` entry)."""
-
-    model_config = ConfigDict(extra="allow")
-
-    id: str | None = None
-    tool: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
-    result: str = ""
-    error: str | None = None
-    error_code: str | int | None = None
-    duration_ms: float | None = None
 
 
 class Transcript(BaseModel):

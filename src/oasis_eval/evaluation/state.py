@@ -24,8 +24,8 @@ from typing import Any
 
 from ..spec.scenario import Scenario
 from .audit import EvidenceUnavailable
-from .kinds import CLUSTER_SCOPED as _CLUSTER
-from .kinds import resource_name, singular
+from ..spec.kinds import CLUSTER_SCOPED as _CLUSTER
+from ..spec.kinds import resource_name, singular
 
 VOLATILE = frozenset(
     {

@@ -19,7 +19,7 @@ from ..diagnostics import Findings, UnusableInput
 from ..spec.profile import Profile
 from .paths import CODE, EXPECTED, confined_files, pattern_problem
 from .scenarios import load_scenario_file, validate_model
-from .yaml_io import load_single
+from ..spec.yaml_io import load_single
 
 FORMAT = "oasis-eval/profile/v1"
 PROFILE_FILE = "profile.yaml"

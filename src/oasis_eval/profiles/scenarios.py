@@ -10,7 +10,7 @@ from pydantic import BaseModel, ValidationError
 from ..diagnostics import Findings
 from ..spec.common import SourceRef
 from ..spec.scenario import Scenario
-from .yaml_io import YamlDocument, dotted, load_documents
+from ..spec.yaml_io import YamlDocument, dotted, load_documents
 
 
 def load_scenario_file(path: Path, findings: Findings, display: str | None = None) -> list[Scenario]:

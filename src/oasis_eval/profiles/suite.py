@@ -8,7 +8,7 @@ from ..diagnostics import Findings
 from ..spec.profile import Profile
 from ..spec.suite import Suite
 from .scenarios import validate_model
-from .yaml_io import load_single
+from ..spec.yaml_io import load_single
 
 
 def load_suite(path: Path, findings: Findings) -> Suite | None:

@@ -15,7 +15,7 @@ from ..engine.record import RunRecord
 from .html import render_html
 from .junit import render_junit
 from .markdown import render_markdown
-from .verdict_io import (
+from ..engine.verdict_io import (
     VerdictFileError,
     load_verdict,
     validate_verdict_data,

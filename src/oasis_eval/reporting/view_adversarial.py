@@ -11,7 +11,7 @@ so both layouts set it apart, and it opens with our reading of 07 §6.2.
 
 from __future__ import annotations
 
-from ..adversarial.report import AdversarialDetail, CoverageStatement, ProbeOutcome
+from ..engine.adversarial_record import AdversarialDetail, CoverageStatement, ProbeOutcome
 from ..engine.record import RunRecord
 from ..evaluation.results import ScenarioState
 from ..spec.verdict import AdversarialVerification

@@ -10,7 +10,7 @@ import anyio
 import pytest
 
 from oasis_eval.adapters.agents import CliAgent
-from oasis_eval.engine.protocols import AgentFault, AgentTask, EnvironmentAccess
+from oasis_eval.contract import AgentFault, AgentTask, EnvironmentAccess
 
 pytestmark = pytest.mark.anyio
 

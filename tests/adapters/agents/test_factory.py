@@ -19,7 +19,7 @@ from oasis_eval.adapters.agents import (
     agent_from_config,
     parse_duration,
 )
-from oasis_eval.engine.protocols import Agent, AgentTask
+from oasis_eval.contract import Agent, AgentTask
 
 
 class EchoAgent:

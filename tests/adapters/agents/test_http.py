@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from oasis_eval.adapters.agents import HttpAgent
-from oasis_eval.engine.protocols import AgentFault, AgentTask, EnvironmentAccess
+from oasis_eval.contract import AgentFault, AgentTask, EnvironmentAccess
 
 pytestmark = pytest.mark.anyio
 

@@ -15,7 +15,7 @@ import pytest
 from mcp_types import CallToolResult, TextContent
 
 from oasis_eval.adapters.agents.mcp import McpAgent, _payload
-from oasis_eval.engine.protocols import AgentFault, AgentTask, EnvironmentAccess
+from oasis_eval.contract import AgentFault, AgentTask, EnvironmentAccess
 
 pytestmark = pytest.mark.anyio
 

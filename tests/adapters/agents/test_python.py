@@ -11,7 +11,7 @@ import anyio.lowlevel
 import pytest
 
 from oasis_eval.adapters.agents import FunctionAgent, PythonAgent
-from oasis_eval.engine.protocols import AgentFault, AgentReport, AgentResponse, AgentTask
+from oasis_eval.contract import AgentFault, AgentReport, AgentResponse, AgentTask
 
 pytestmark = pytest.mark.anyio
 

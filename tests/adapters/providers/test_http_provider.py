@@ -16,7 +16,7 @@ from oasis_eval.adapters.providers import (
     wire_state_entry,
 )
 from oasis_eval.engine.preflight import PreflightError
-from oasis_eval.engine.protocols import HarnessFault, ProviderFault, ProvisionRequest
+from oasis_eval.contract import HarnessFault, ProviderFault, ProvisionRequest
 
 CONFORMANCE = {
     "provider": "petri",

@@ -10,7 +10,7 @@ import pytest
 
 from oasis_eval.adapters.providers import InProcessProvider
 from oasis_eval.engine.preflight import PreflightError
-from oasis_eval.engine.protocols import ProviderFault, ProvisionRequest
+from oasis_eval.contract import ProviderFault, ProvisionRequest
 
 REQUEST = ProvisionRequest(
     scenario_id="s-1", environment_type="kubernetes-cluster", state=[], mode="supervised",

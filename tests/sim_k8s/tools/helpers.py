@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from oasis_eval.sim_k8s import SimK8sProvider
-from oasis_eval.sim_k8s.tools import ToolResult, ToolSurface
+from oasis_sim_k8s import SimK8sProvider
+from oasis_sim_k8s.tools import ToolResult, ToolSurface
 
 from ..support import provision
 

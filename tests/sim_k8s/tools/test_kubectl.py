@@ -261,7 +261,7 @@ def test_here_documents_and_no_shell(shop: Session) -> None:
 
 
 def test_describe_networkpolicy_reads_ingress_and_egress_alike() -> None:
-    from oasis_eval.sim_k8s.tools.describe import describe_netpol
+    from oasis_sim_k8s.tools.describe import describe_netpol
 
     policy = {"metadata": {"name": "p", "namespace": "default", "creationTimestamp": "2025-01-01T00:00:00Z"},
               "spec": {"podSelector": {}, "policyTypes": ["Ingress", "Egress"],

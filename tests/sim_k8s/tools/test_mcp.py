@@ -11,9 +11,9 @@ import anyio
 import httpx
 import pytest
 
-from oasis_eval.sim_k8s import SimK8sProvider
-from oasis_eval.sim_k8s.connect import connect
-from oasis_eval.sim_k8s.mcp_server import serve_mcp_in_thread
+from oasis_sim_k8s import SimK8sProvider
+from oasis_sim_k8s.connect import connect
+from oasis_sim_k8s.mcp_server import serve_mcp_in_thread
 
 from ..support import provision
 

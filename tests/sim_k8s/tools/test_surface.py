@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from oasis_eval.sim_k8s import SimK8sProvider
-from oasis_eval.sim_k8s.tools import SUPPORTED_INTERFACE_TYPES, ToolSurface
+from oasis_sim_k8s import SimK8sProvider
+from oasis_sim_k8s.tools import SUPPORTED_INTERFACE_TYPES, ToolSurface
 
 from ..support import request, run
 from .helpers import TELLTALES, Session

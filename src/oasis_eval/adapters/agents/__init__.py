@@ -1,6 +1,6 @@
 """Agent adapters: the spec 04 §1 agent interface over HTTP, a CLI, MCP, or in-process Python.
 
-All adapters implement :class:`oasis_eval.engine.protocols.Agent` and speak the same
+All adapters implement :class:`oasis_eval.contract.Agent` and speak the same
 JSON documents (oasisctl's HTTP agent contract, interop §1; see :mod:`._wire`).
 
 :func:`agent_from_config` builds one from a URL string or from a run-config ``agent:``
@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any
 
-from ...engine.protocols import Agent
+from ...contract import Agent
 from .cli import CliAgent
 from .http import HttpAgent
 from .python import FunctionAgent, PythonAgent, load_object
@@ -303,8 +303,10 @@ def agent_from_config(spec: Mapping[str, Any] | str) -> Agent:
         return builtin(spec)
     plugin = _plugins().get(kind)
     if plugin is None:
+        hint = ("; the built-in demo agents come with oasis-sim-k8s (pip install -e packages/oasis-sim-k8s)"
+                if kind == "builtin" else "")
         raise AgentConfigError(
-            f"unknown agent type {kind!r} (known types: {', '.join(known_agent_types())})"
+            f"unknown agent type {kind!r} (known types: {', '.join(known_agent_types())}){hint}"
         )
     factory = plugin.load()
     build = getattr(factory, "from_config", factory)

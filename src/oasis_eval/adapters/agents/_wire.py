@@ -38,8 +38,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ...engine.protocols import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask
-from ...evaluation.evidence import ToolCall
+from ...contract import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask
+from ...contract import ToolCall
 
 __all__ = [
     "MAX_ANSWER_BYTES",

@@ -30,7 +30,7 @@ from typing import Any
 import anyio
 from anyio.abc import ByteReceiveStream, Process
 
-from ...engine.protocols import AgentFault, AgentReport, AgentResponse, AgentTask, AgentUnreachable
+from ...contract import AgentFault, AgentReport, AgentResponse, AgentTask, AgentUnreachable
 from ._wire import MAX_ANSWER_BYTES, parse_json_text, parse_report, parse_response, request_body
 
 __all__ = ["DEFAULT_IDENTITY_TIMEOUT", "DEFAULT_TIMEOUT", "CliAgent"]
@@ -45,7 +45,7 @@ PIPE_GRACE_SECONDS = 2.0
 
 
 class CliAgent:
-    """The :class:`~oasis_eval.engine.protocols.Agent` protocol over a subprocess.
+    """The :class:`~oasis_eval.contract.Agent` protocol over a subprocess.
 
     ``command`` is an argv list, or a string split with :func:`shlex.split` (no shell).
     ``env`` entries are added to the inherited environment (``inherit_env=False`` to

@@ -28,7 +28,7 @@ from typing import Any
 import anyio
 import httpx
 
-from ...engine.protocols import AgentFault, AgentReport, AgentResponse, AgentTask, AgentUnreachable
+from ...contract import AgentFault, AgentReport, AgentResponse, AgentTask, AgentUnreachable
 from ._wire import (
     MAX_ANSWER_BYTES,
     error_payload,
@@ -53,7 +53,7 @@ def _describe(exc: BaseException) -> str:
 
 
 class HttpAgent:
-    """The :class:`~oasis_eval.engine.protocols.Agent` protocol over HTTP.
+    """The :class:`~oasis_eval.contract.Agent` protocol over HTTP.
 
     One ``httpx.AsyncClient`` per adapter (connection pooling), safe to share between
     concurrent ``execute`` calls; each call is one independent scenario.

@@ -60,7 +60,7 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult
 
-from ...engine.protocols import AgentFault, AgentReport, AgentResponse, AgentTask, AgentUnreachable
+from ...contract import AgentFault, AgentReport, AgentResponse, AgentTask, AgentUnreachable
 from ._wire import (
     error_payload,
     parse_json_text,
@@ -148,7 +148,7 @@ def _payload(result: CallToolResult, source: str) -> Any:
 
 
 class McpAgent:
-    """The :class:`~oasis_eval.engine.protocols.Agent` protocol over MCP (stdio or streamable HTTP).
+    """The :class:`~oasis_eval.contract.Agent` protocol over MCP (stdio or streamable HTTP).
 
     Build it with :meth:`stdio` or :meth:`http`.
     """

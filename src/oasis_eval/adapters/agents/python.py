@@ -35,7 +35,7 @@ import anyio
 import anyio.to_thread
 
 from ...engine.containment import describe, passes_through
-from ...engine.protocols import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask
+from ...contract import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask
 from ._wire import parse_report, parse_response
 
 __all__ = ["DEFAULT_TIMEOUT", "FunctionAgent", "PythonAgent", "load_object"]
@@ -92,7 +92,7 @@ def _describe(exc: BaseException) -> str:
 
 
 class PythonAgent:
-    """The :class:`~oasis_eval.engine.protocols.Agent` protocol around an in-process object."""
+    """The :class:`~oasis_eval.contract.Agent` protocol around an in-process object."""
 
     def __init__(
         self,

@@ -33,6 +33,7 @@ from typing import Any
 
 import httpx
 
+from ...contract import ProviderServer
 from ...files import read_text
 from .http import HttpProvider, wire_parameters, wire_state_entry
 from .inprocess import DEFAULT_CALL_TIMEOUT, InProcessProvider
@@ -47,6 +48,7 @@ __all__ = [
     "http_token",
     "known_provider_types",
     "provider_from_config",
+    "provider_servers",
     "python_provider_factory",
     "wire_parameters",
     "wire_state_entry",
@@ -160,6 +162,31 @@ def _registered() -> dict[str, Callable[[Mapping[str, Any]], Any]]:
     return factories
 
 
+#: the entry point group of servable providers (``oasis provider serve NAME``)
+SERVER_ENTRY_POINT_GROUP = "oasis_eval.provider_servers"
+#: provider types that come from a package of this repository, for a helpful error
+_PACKAGED = {"sim-k8s": "oasis-sim-k8s (pip install -e packages/oasis-sim-k8s)"}
+
+
+def provider_servers() -> dict[str, ProviderServer]:
+    """The installed servable providers by name (entry point group ``oasis_eval.provider_servers``);
+    an entry point that fails to load or is not a ProviderServer is left out."""
+    servers: dict[str, ProviderServer] = {}
+    for ep in sorted(entry_points(group=SERVER_ENTRY_POINT_GROUP), key=lambda e: e.name):
+        try:
+            server = ep.load()
+        except Exception:  # noqa: BLE001 - a broken plugin must not break `oasis provider`
+            continue
+        if isinstance(server, ProviderServer) and ep.name not in servers:
+            servers[ep.name] = server
+    return servers
+
+
+def _not_installed(kind: object) -> str:
+    package = _PACKAGED.get(str(kind))
+    return f"; it is provided by {package}" if package else ""
+
+
 def known_provider_types() -> list[str]:
     """Built-in types first, then entry-point types, each list sorted."""
     return sorted(_BUILTINS) + sorted(_registered())
@@ -177,7 +204,7 @@ def provider_from_config(spec: str | Mapping[str, Any]) -> Any:
             return provider_from_config({"type": spec})
         raise ValueError(
             f"provider {spec!r} is not an http(s) URL; use a mapping with `type` "
-            f"(known types: {', '.join(known_provider_types())})"
+            f"(known types: {', '.join(known_provider_types())}){_not_installed(spec)}"
         )
     if not isinstance(spec, Mapping):
         raise ValueError(f"provider config must be a URL or a mapping, not {type(spec).__name__}")
@@ -192,4 +219,5 @@ def provider_from_config(spec: str | Mapping[str, Any]) -> Any:
         return factory(spec)
     raise ValueError(
         f"unknown provider type {kind!r}; known types: {', '.join(known_provider_types())}"
+        f"{_not_installed(kind)}"
     )

@@ -40,7 +40,7 @@ import httpx
 from pydantic import ValidationError
 
 from ...engine.preflight import PreflightError
-from ...engine.protocols import (
+from ...contract import (
     ProviderFault,
     ProvisionRequest,
     ProvisionResult,

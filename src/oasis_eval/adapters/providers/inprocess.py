@@ -3,7 +3,7 @@
 :class:`InProcessProvider` wraps any object with the Provider method names
 (``conformance``, ``provision``, ``inject_state``, ``snapshot``, ``observe``,
 ``teardown``, optionally ``aclose``), sync or async, and makes it a well-behaved
-:class:`~oasis_eval.engine.protocols.Provider`:
+:class:`~oasis_eval.contract.Provider`:
 
 - **sync methods run in a worker thread** (``anyio.to_thread.run_sync``) so a provider
   that shells out to ``kubectl`` or sleeps does not stall other scenarios under
@@ -45,7 +45,7 @@ import anyio
 from pydantic import BaseModel, ValidationError
 
 from ...engine.preflight import PreflightError
-from ...engine.protocols import (
+from ...contract import (
     HarnessFault,
     ProviderFault,
     ProvisionRequest,

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
-from ..model import ProbeGenerator
+from ...spec.probe import ProbeGenerator
 from .base import GeneratorError
 
 ENTRY_POINT_GROUP = "oasis_eval.probe_generators"

@@ -23,7 +23,7 @@ from ...evaluation.readiness import check_scenario
 from ...spec.profile import Archetype, Profile
 from ...spec.scenario import Scenario
 from ...validation import validate_scenario
-from ..model import GenerationReport, GenerationRequest, GeneratorMethod, Probe
+from ...spec.probe import GenerationReport, GenerationRequest, GeneratorMethod, Probe
 
 #: the key under which a serialized probe records its archetype attribution (07 §2.1);
 #: an unknown top-level key, which the scenario validator accepts with a warning

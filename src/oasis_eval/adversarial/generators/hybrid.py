@@ -23,7 +23,7 @@ from typing import Any
 from ...spec.common import GeneratorType, Reproducibility
 from ...spec.profile import Profile
 from ...spec.scenario import Scenario
-from ..model import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
+from ...spec.probe import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
 from . import base, carriers, mutation, transforms
 from .llm_client import ChatClient, extract_strings
 

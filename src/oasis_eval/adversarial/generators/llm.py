@@ -21,7 +21,7 @@ from typing import Any
 from ...evaluation.readiness import GRAMMAR
 from ...spec.common import GeneratorType, Reproducibility
 from ...spec.profile import Archetype, Profile
-from ..model import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
+from ...spec.probe import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
 from . import base
 from .llm_client import ChatClient, dumps, extract_document
 

@@ -27,7 +27,7 @@ from typing import Any
 import httpx
 import yaml
 
-from ...profiles.yaml_io import safe_load_all
+from ...spec.yaml_io import safe_load_all
 from .base import GeneratorError
 
 DEFAULT_KEY_ENV = "OASIS_PROBE_LLM_API_KEY"

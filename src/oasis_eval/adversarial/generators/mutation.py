@@ -19,7 +19,7 @@ from typing import Any
 from ...spec.common import GeneratorType, Reproducibility
 from ...spec.profile import Profile
 from ...spec.scenario import Scenario
-from ..model import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
+from ...spec.probe import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
 from . import base, carriers, composition, exfiltration, transforms
 
 #: strategies in the order they apply, with the odds that a candidate uses each

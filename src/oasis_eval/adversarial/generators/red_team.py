@@ -25,7 +25,7 @@ import yaml
 from ...diagnostics import Findings, UnusableInput
 from ...spec.common import GeneratorType, Reproducibility
 from ...spec.profile import Profile
-from ..model import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
+from ...spec.probe import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
 from . import base
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from .. import bodies
 from ..evidence import AuditEntry
-from ..kinds import singular
+from ...spec.kinds import singular
 from ..state import scenario_resources
 from ..verification.common import entry_lines
 from ._ops import (

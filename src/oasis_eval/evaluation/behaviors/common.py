@@ -121,7 +121,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ..context import VerificationContext
-from ..kinds import resource_name, singular
+from ...spec.kinds import resource_name, singular
 from .text import name_regex
 
 #: scenario entries that describe signals, not API objects: never targets or dependents

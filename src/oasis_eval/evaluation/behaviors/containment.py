@@ -14,7 +14,7 @@ from .. import bodies
 from ..actions import ActionPattern
 from ..audit import EvidenceUnavailable
 from ..evidence import AuditEntry
-from ..kinds import RBAC_RESOURCES, singular
+from ...spec.kinds import RBAC_RESOURCES, singular
 from ..state import ANY, normalize_ref, resolve, scenario_resources, values_equal
 from ..verification.common import entry_lines
 from ..verification.state_assertions import META_KEYS, alternatives

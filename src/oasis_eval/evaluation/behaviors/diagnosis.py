@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from .. import bodies
 from ..evidence import AuditEntry
-from ..kinds import CLUSTER_SCOPED, KNOWN, singular
+from ...spec.kinds import CLUSTER_SCOPED, KNOWN, singular
 from ..verification.common import entry_lines
 from . import findings
 from .common import answer, outcome, successful

@@ -10,7 +10,7 @@ from typing import Any
 
 from ...spec.scenario import Scenario
 from .. import bodies
-from ..kinds import resource_name
+from ...spec.kinds import resource_name
 from ..state import normalize_ref, resolve, scenario_resources, values_equal
 from ..verification import state_assertions
 from ..verification.common import entry_lines

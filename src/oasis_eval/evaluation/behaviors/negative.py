@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .. import bodies
 from ..evidence import AuditEntry
-from ..kinds import RBAC_RESOURCES
+from ...spec.kinds import RBAC_RESOURCES
 from ..state import scenario_resources
 from ..verification.common import entry_lines
 from .common import answer, outcome, successful

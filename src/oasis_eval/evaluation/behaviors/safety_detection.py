@@ -35,7 +35,7 @@ from ...spec.scenario import Scenario
 from .. import bodies
 from ..audit import EvidenceUnavailable
 from ..evidence import AuditEntry
-from ..kinds import CLUSTER_SCOPED, KNOWN, NON_MUTATING_CREATES, resource_name
+from ...spec.kinds import CLUSTER_SCOPED, KNOWN, NON_MUTATING_CREATES, resource_name
 from ..state import scenario_resources
 from ..verification.common import entry_lines
 from .common import answer, find_all, forbidden_hits, outcome, successful

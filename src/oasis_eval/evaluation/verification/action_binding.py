@@ -38,7 +38,7 @@ from ..actions import ActionPattern, ActionSyntaxError, Binding, try_parse
 from ..audit import EvidenceUnavailable
 from ..context import VerificationContext
 from ..evidence import AuditEntry
-from ..kinds import singular
+from ...spec.kinds import singular
 from ..results import AssertionResult
 from ..state import ANY, Snapshot, resolve, values_equal
 from .ground_truth import desired_values, replica_bounds

@@ -36,7 +36,7 @@ from .. import bodies
 from ..actions import ActionPattern, ActionSyntaxError, parse_action
 from ..context import VerificationContext
 from ..evidence import AuditEntry
-from ..kinds import singular
+from ...spec.kinds import singular
 from ..state import resolve, scenario_resources, values_equal
 from .workloads import parse_time
 

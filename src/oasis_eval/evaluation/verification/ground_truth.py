@@ -40,7 +40,7 @@ import re
 from typing import Any
 
 from ...spec.scenario import Scenario
-from ..kinds import resource_name
+from ...spec.kinds import resource_name
 from ..state import resolve, scenario_resources
 
 Values = dict[str, Any]  # "data.KEY" or a field name -> expected value

@@ -50,7 +50,7 @@ from ..actions import parse_action
 from ..audit import EvidenceUnavailable
 from ..context import VerificationContext
 from ..evidence import AuditEntry
-from ..kinds import RBAC_RESOURCES, is_known_kind, resource_name, singular
+from ...spec.kinds import RBAC_RESOURCES, is_known_kind, resource_name, singular
 from ..results import AssertionKind, AssertionResult
 from ..state import ANY, scenario_resources, values_equal
 from .common import UnsupportedVerification, entry_lines, make

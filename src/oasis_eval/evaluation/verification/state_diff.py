@@ -28,7 +28,7 @@ from typing import Any
 from ...spec.scenario import Scenario
 from ..audit import EvidenceUnavailable
 from ..context import VerificationContext
-from ..kinds import is_known_kind, resource_name, singular
+from ...spec.kinds import is_known_kind, resource_name, singular
 from ..results import AssertionKind, AssertionResult
 from ..state import ANY, ResourceView, scenario_resources, values_equal
 from .common import UnsupportedVerification, make

@@ -25,7 +25,7 @@ from typing import Any
 
 from ...spec.scenario import Scenario
 from ..actions import ROLE_LABELS
-from ..kinds import resource_name
+from ...spec.kinds import resource_name
 from ..state import ResourceView, Snapshot, scenario_resources
 
 WORKLOAD_RESOURCES = frozenset(

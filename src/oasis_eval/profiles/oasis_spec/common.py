@@ -20,7 +20,7 @@ from ...diagnostics import Findings, UnusableInput
 from ...spec.common import SourceRef, SpecModel
 from ..scenarios import validate_model
 from ..paths import confined_files
-from ..yaml_io import load_documents, safe_load
+from ...spec.yaml_io import load_documents, safe_load
 from .markdown import Block, Document, parse_document, strip_inline
 
 M = TypeVar("M", bound=SpecModel)

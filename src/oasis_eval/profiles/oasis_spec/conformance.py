@@ -26,7 +26,7 @@ from ...spec.common import SourceRef
 from ...spec.profile import ConformanceContract, ConformanceRequirement
 from ..paths import confined_files
 from ..scenarios import validate_model
-from ..yaml_io import YamlDocument, load_documents
+from ...spec.yaml_io import YamlDocument, load_documents
 from .common import Source, normalize_range, unusable_message
 from .markdown import Block, code_blocks, split_number
 

@@ -26,7 +26,7 @@ from ...spec.profile import ConformanceContract, Profile, ProfileMetadata
 from ...spec.scenario import Scenario
 from ..paths import confined_files
 from ..scenarios import load_scenario_file
-from ..yaml_io import YamlDocument
+from ...spec.yaml_io import YamlDocument
 from .behaviors import parse_behaviors
 from .categories import CategoriesFile, parse_categories
 from .common import Source, read_markdown, unusable_message

@@ -20,7 +20,7 @@ import yaml
 
 from ...spec.common import StimulusType
 from ...spec.profile import LibraryStimulus
-from ..yaml_io import safe_load
+from ...spec.yaml_io import safe_load
 from .common import Source, yaml_key_line
 from .markdown import Block, Section, code_blocks, strip_inline
 

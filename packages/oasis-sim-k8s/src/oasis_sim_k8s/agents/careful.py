@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from ..engine.protocols import AgentTask
+from oasis_eval.contract import AgentTask
 from . import cleanup, explain, grants, remedy, runbook, tasks
 from .diagnose import diagnose
 from .intent import parse

@@ -11,7 +11,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from ..engine.protocols import AgentTask
+from oasis_eval.contract import AgentTask
 from .diagnose import Diagnosis, name, now_of
 from .intent import parse
 from .report import Report

@@ -96,7 +96,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import ASGIApp
 
-from ..engine.protocols import ProviderFault
+from oasis_eval.contract import ProviderFault
 from .inject import InjectionError
 from .provider import SimK8sProvider
 from .serving import (
@@ -129,7 +129,7 @@ MCP_PATH = "/mcp"
 OBSERVATION_TYPES = ("audit_log", "resource_state", "state_diff", "served_calls")
 #: the text SimK8sProvider puts in a fault it injected on purpose
 INJECTED_MARK = "injected provider fault"
-MCP_MODULE = "oasis_eval.sim_k8s.mcp_server"
+MCP_MODULE = "oasis_sim_k8s.mcp_server"
 MAX_REQUEST_ID = 200
 
 __all__ = ["API_PREFIX", "DEFAULT_PRINCIPAL", "MCP_PATH", "WireError", "create_agent_app", "create_app", "load_mcp_app", "provision_request_from_wire",

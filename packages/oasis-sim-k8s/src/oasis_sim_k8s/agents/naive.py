@@ -11,7 +11,7 @@ import base64
 import json
 import re
 
-from ..engine.protocols import AgentTask
+from oasis_eval.contract import AgentTask
 from .intent import NAME, Request, Target, parse
 from .session import Session
 from .survey import survey

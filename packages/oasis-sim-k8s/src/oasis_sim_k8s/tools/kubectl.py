@@ -28,7 +28,7 @@ from typing import Any
 
 import yaml
 
-from ...profiles.yaml_io import safe_load, safe_load_all
+from oasis_eval.spec.yaml_io import safe_load, safe_load_all
 from .. import rbac
 from ..apiserver import ApiResult
 from ..store import KINDS, clone, namespaced

@@ -34,7 +34,7 @@ from ..spec.verdict import (
     ProbeSummary,
     ReservedScenarioResults,
 )
-from .model import GeneratorMethod, Probe
+from ..spec.probe import GeneratorMethod, Probe
 
 #: where failed probes and probe evidence go, relative to the run directory
 FAILED_DIR = "probes/failed"

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import ValidationError
 from starlette.responses import JSONResponse
 
-from ..engine.protocols import ProvisionRequest
+from oasis_eval.contract import ProvisionRequest
 
 DEFAULT_PRINCIPAL = "oasis-agent"
 

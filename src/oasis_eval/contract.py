@@ -1,4 +1,9 @@
-"""The two edges of an evaluation, as small Protocols (spec 04 §1 and §2.2).
+"""The contract agent and provider authors implement (spec 04 §1 and §2.2).
+
+Everything an adapter, provider or agent package needs and nothing more: the Agent and
+Provider protocols, the task and response, tool calls, provision and snapshot shapes,
+the harness faults, and how a provider is served over HTTP. It imports only the spec
+model (observation and conformance wire shapes), never the engine.
 
 Adapters implement these; the orchestrator only ever talks to them. Both are
 async so that waiting on agents and providers overlaps under ``--parallel``.
@@ -15,13 +20,14 @@ scenario, which keeps a FAIL its environment shows and is otherwise not judged.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..evaluation.evidence import ToolCall
-from ..spec.common import ConfigValue
-from ..spec.provider import ConformanceResponse, ObservationResponse
+from .spec.common import ConfigValue
+from .spec.provider import ConformanceResponse, ObservationResponse
 
 
 class HarnessFault(Exception):
@@ -39,6 +45,20 @@ class AgentFault(HarnessFault):
 class AgentUnreachable(AgentFault):
     """The agent was never reached: nothing was exchanged (connection refused before the
     request was sent, a command or server that cannot start)."""
+
+class ToolCall(BaseModel):
+    """One tool call as the agent reported it (oasisctl's ``actions[]`` entry)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str | None = None
+    tool: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    result: str = ""
+    error: str | None = None
+    error_code: str | int | None = None
+    duration_ms: float | None = None
+
 
 
 # ---- agent side (04 §1) ---------------------------------------------------
@@ -166,3 +186,55 @@ class Provider(Protocol):
     async def teardown(self, environment_id: str) -> None: ...
 
     async def aclose(self) -> None: ...
+
+
+# ---- serving a provider over HTTP (oasis provider serve) --------------------
+
+#: a request body larger than this is refused with 413 (SI provision bodies are a few KB)
+DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024
+#: state entries (and stimuli) per provision / inject-state (SI scenarios use at most a handful)
+DEFAULT_MAX_STATE_ENTRIES = 500
+#: an environment nobody used (runner or agent) for this long is torn down by the server
+DEFAULT_IDLE_TTL = 3600.0
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    """What ``oasis provider serve`` asks of a servable provider (already validated
+    for ports, hosts and tokens; the provider checks its own ``faults``)."""
+
+    #: the runner's bearer token for ``/v1``; None only with ``auth=False``
+    token: str | None = None
+    auth: bool = True
+    faults: tuple[str, ...] = ()
+    provision_error_rate: float = 0.0
+    seed: int = 0
+    retry_after: float | None = 1.0
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    max_state_entries: int = DEFAULT_MAX_STATE_ENTRIES
+    #: seconds; None: never tear down idle environments
+    idle_ttl: float | None = DEFAULT_IDLE_TTL
+    #: the URL agents are given for their own listener (``{host}`` stands for the host the
+    #: runner used); None: no agent listener
+    agent_url: str | None = None
+
+
+@runtime_checkable
+class ProviderServer(Protocol):
+    """A provider that ``oasis provider serve NAME`` can serve (entry point group
+    ``oasis_eval.provider_servers``): the runner API (``/v1``, 08 §3.8) and the agents'
+    endpoint on separate listeners, so an agent never reaches the control API (core §3.6)."""
+
+    #: one line for ``oasis provider list``
+    description: str
+    #: injectable fault name -> what it does (``--fault``)
+    faults: Mapping[str, str]
+
+    def check(self, options: ServeOptions) -> None:
+        """Raise ValueError naming the offending fault or rate."""
+        ...
+
+    def asgi_app(self, options: ServeOptions, control_port: int, agent_port: int) -> Any:
+        """One ASGI app serving the runner API on ``control_port`` and the agents'
+        endpoint on ``agent_port`` (both listeners of one server)."""
+        ...

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from ...profiles.yaml_io import safe_load
+from oasis_eval.spec.yaml_io import safe_load
 from .. import patching
 from ..store import KINDS, clone, namespaced, plural_of
 from .describe import W, _template

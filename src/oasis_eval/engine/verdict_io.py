@@ -20,7 +20,7 @@ import jsonschema
 import yaml
 
 from .. import files
-from ..profiles.yaml_io import safe_load
+from ..spec.yaml_io import safe_load
 from ..spec.common import VerdictStatus
 from ..spec.verdict import Verdict, VerdictDocument
 

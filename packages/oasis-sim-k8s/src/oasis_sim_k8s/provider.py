@@ -18,8 +18,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.protocols import ProviderFault, ProvisionRequest, ProvisionResult, Snapshot
-from ..spec.provider import ConformanceResponse, ObservationResponse
+from oasis_eval.contract import ProviderFault, ProvisionRequest, ProvisionResult, Snapshot
+from oasis_eval.spec.provider import ConformanceResponse, ObservationResponse
 from . import baseline, controllers, provisioning, stimuli
 from .environment import PROVIDER_USER, Environment
 from .inject import Context, InjectionError, apply_state, ensure_namespace

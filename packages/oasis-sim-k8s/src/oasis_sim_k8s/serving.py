@@ -28,6 +28,8 @@ from typing import Any
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from oasis_eval.contract import DEFAULT_IDLE_TTL, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_STATE_ENTRIES
+
 from .environment import Environment
 from .wire import error_body
 
@@ -35,12 +37,6 @@ __all__ = ["CONTROL_CALLS", "DEFAULT_IDLE_TTL", "DEFAULT_MAX_BODY_BYTES", "DEFAU
            "BodyLimit", "BodyTooLarge", "ByListener", "ExactMount", "RequestLedger", "asgi_lifespan", "bearer",
            "record_denied_call"]
 
-#: a request body larger than this is refused with 413 (SI provision bodies are a few KB)
-DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024
-#: state entries (and stimuli) per provision / inject-state (SI scenarios use at most a handful)
-DEFAULT_MAX_STATE_ENTRIES = 500
-#: an environment nobody used (runner or agent) for this long is torn down by the server
-DEFAULT_IDLE_TTL = 3600.0
 #: control call (last path segment) -> the verb its denied attempt is audited under
 CONTROL_CALLS = {"teardown": "delete", "inject-state": "update", "provision": "create", "observe": "get",
                  "state-snapshot": "get", "conformance": "get"}

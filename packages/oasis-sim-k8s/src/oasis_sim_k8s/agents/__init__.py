@@ -21,8 +21,9 @@ import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from oasis_eval.contract import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask
+
 from .. import __version__
-from ..engine.protocols import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask
 from . import careful, naive
 from .session import Session
 
@@ -54,7 +55,7 @@ class BuiltinAgent:
         )
 
     async def execute(self, task: AgentTask) -> AgentResponse:
-        from ..sim_k8s.connect import connect
+        from ..connect import connect
 
         env = task.environment
         if env is None or not env.agent_endpoint:

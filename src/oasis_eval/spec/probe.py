@@ -15,9 +15,9 @@ from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from ..spec.common import GeneratorType, Reproducibility
-from ..spec.profile import Profile
-from ..spec.scenario import Scenario
+from .common import GeneratorType, Reproducibility
+from .profile import Profile
+from .scenario import Scenario
 
 
 class GeneratorMethod(BaseModel):

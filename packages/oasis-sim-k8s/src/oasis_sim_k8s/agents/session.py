@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ..evaluation.evidence import ToolCall
+from oasis_eval.contract import ToolCall
 
 #: the trigger of a call made because the operator asked for it
 OPERATOR = "operator request"

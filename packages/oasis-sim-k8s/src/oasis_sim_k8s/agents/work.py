@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.protocols import AgentTask
+from oasis_eval.contract import AgentTask
 from .diagnose import Diagnosis, name, workload_of
 from .intent import Request
 from .report import Report

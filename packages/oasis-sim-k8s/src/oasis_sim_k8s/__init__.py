@@ -1,4 +1,8 @@
-"""sim-k8s: a simulated Kubernetes environment provider (part 1: cluster + Provider).
+"""oasis-sim-k8s: a simulated Kubernetes environment provider for OASIS, with demo agents.
+
+It implements oasis-eval's contract (:mod:`oasis_eval.contract`) and is found through entry
+points (provider ``sim-k8s``, agents ``builtin:*``, the ``oasis provider serve sim-k8s`` target);
+oasis-eval never imports it.
 
 Public API for the tools layer and the HTTP server:
 
@@ -12,6 +16,8 @@ Public API for the tools layer and the HTTP server:
   subresource, params) -> ApiResult(code, body)``; every call is audited.
 - :class:`InjectionError` — a state entry that cannot be honoured.
 """
+
+__version__ = "0.1.0"
 
 from .apiserver import ApiResult, ApiServer
 from .environment import PROVIDER_USER, Environment
