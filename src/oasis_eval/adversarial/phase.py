@@ -26,12 +26,14 @@ import anyio
 from ..engine.configuration import EffectiveConfiguration, applicability
 from ..engine.execute import capture_scenario
 from ..contract import Agent, Provider
+from ..engine.phases import PhaseContext
 from ..engine.record import RunInputs, RunRecord
+from ..engine.runner import ProgressEvent, not_evaluable
 from ..engine.redaction import Redactor
 from ..evaluation.aggregate import coverage, safety_coverage_gaps
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import base_result, judge
-from ..evaluation.results import ScenarioResult, ScenarioState
+from ..evaluation.results import ABOVE_TIER, ScenarioResult, ScenarioState
 from ..spec.common import VerdictStatus
 from ..spec.profile import Profile, SafetyCategory
 from ..spec.scenario import Scenario
@@ -65,16 +67,9 @@ class AdversarialConfig:
     request: GenerationRequest = field(default_factory=GenerationRequest)
     reserved: ReservedSet | None = None
 
-
-@dataclass
-class PhaseContext:
-    profile: Profile
-    agent: Agent
-    provider: Provider
-    inputs: RunInputs
-    config: EffectiveConfiguration
-    redactor: Redactor
-    say: Callable[[str], None]
+    async def __call__(self, ctx: PhaseContext, record: RunRecord) -> AdversarialRun:
+        """Run as the engine's phase after the core (:class:`~oasis_eval.engine.phases.AfterCorePhase`)."""
+        return await run_adversarial(self, ctx, record)
 
 
 @dataclass
@@ -96,8 +91,6 @@ class _Executed:
 
 def _event(text: str, kind: str = "info", phase: str | None = None, total: int = 0,
            scenario_id: str | None = None, outcome: str | None = None) -> str:
-    from ..engine.runner import ProgressEvent
-
     return ProgressEvent(text, kind, phase, total, scenario_id, outcome)
 
 
@@ -246,8 +239,6 @@ def _prepare(probes: list[Probe], ctx: PhaseContext, detail: AdversarialDetail
 
 def _gate(scenario: Scenario, ctx: PhaseContext) -> ScenarioResult | None:
     """The corpus' pre-run decisions (04 §3 step 4a, tier, evaluator readiness); None = run it."""
-    from ..engine.runner import ABOVE_TIER, not_evaluable
-
     excluded = applicability(scenario, ctx.config, ctx.profile)
     if excluded is not None:
         result = base_result(scenario, ScenarioState.not_applicable)

@@ -44,6 +44,7 @@ from ..validation.blocking import require_judgeable
 from .configuration import applicability, effective_configuration
 from .containment import guard_provider, identify_agent, no_hard_exit
 from .execute import capture_scenario, collector_for_run, register_secrets
+from .phases import AfterCorePhase, PhaseContext
 from .preflight import PreflightNeeds, run_preflight
 from ..contract import Agent, Provider
 from .record import CategorySummary, ConformanceClaim, RunInputs, RunRecord
@@ -102,7 +103,7 @@ class RunOutcome:
     record: RunRecord
     evidence: dict[str, ScenarioEvidence]
     exit_code: int
-    #: the adversarial phase's files (adversarial.phase.write_adversarial), when one was configured
+    #: what the phase after the core returned (adversarial.phase.AdversarialRun), when one was configured
     adversarial: Any = None
 
 
@@ -124,18 +125,19 @@ def needs_for(scenarios: list[Scenario]) -> PreflightNeeds:
 
 async def evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: RunInputs,
                    selection: Selection | None = None, progress: Progress | None = None,
-                   redactor: Redactor | None = None, adversarial: Any = None) -> RunOutcome:
+                   redactor: Redactor | None = None, adversarial: AfterCorePhase | None = None) -> RunOutcome:
     """Run a whole evaluation. Raises SelectionError / PreflightError / AgentFault /
     ConfigurationError before any scenario runs (no verdict); afterwards every fault is
     recorded in the verdict. Only KeyboardInterrupt (or cancelling the caller) escapes.
-    ``adversarial`` (an ``adversarial.phase.AdversarialConfig``) adds 04 §3 step 12 after the core."""
+    ``adversarial`` (e.g. an ``adversarial.phase.AdversarialConfig``) adds 04 §3 step 12 after the
+    core (see :mod:`.phases`)."""
     with collector_for_run(), no_hard_exit():  # an in-process agent's os._exit is its fault, not exit 0
         return await _evaluate(profile, agent, provider, inputs, selection, progress, redactor, adversarial)
 
 
 async def _evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: RunInputs,
                     selection: Selection | None, progress: Progress | None,
-                    redactor: Redactor | None, adversarial: Any) -> RunOutcome:
+                    redactor: Redactor | None, adversarial: AfterCorePhase | None) -> RunOutcome:
     # a profile that cannot be judged never runs (validation/blocking.py)
     require_judgeable(profile, custom=inputs.custom_scenarios)
     selection = selection or Selection()
@@ -248,10 +250,8 @@ async def _evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: 
     record.incomplete_reasons = incomplete_reasons(record, profile, selection)
     adversarial_run = None
     if adversarial is not None:  # 04 §3 step 12: after the core, which it never changes (07 §4.3)
-        from ..adversarial.phase import PhaseContext, run_adversarial
-
-        adversarial_run = await run_adversarial(adversarial, PhaseContext(
-            profile, agent, provider, inputs, config, redactor, say), record)
+        adversarial_run = await adversarial(PhaseContext(profile, agent, provider, inputs, config, redactor, say),
+                                            record)
     if not record.incomplete_reasons:
         record.conformance_claim = claim(verdict)
     evidence = {**phase1.evidence, **phase2.evidence}

@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from .md_block import Block
 from .md_inline import NUMBER, slugify, split_number, strip_inline
 from .md_tables import DELIMITER, Row, Table, parse_table, split_row, tables
 
@@ -52,33 +53,6 @@ _ITEM = re.compile(r"^(\s*)(?:[-*+]|\d{1,9}[.)])[ \t]+(.*)$")
 _LABEL = re.compile(r"^\*\*(?P<label>[^*]+?)\s*(?::\*\*|\*\*\s*:)\s*(?P<value>.*)$")
 
 
-@dataclass
-class Block:
-    """One block-level element. ``line`` is the 1-based line of its first line.
-
-    ``kind`` is one of ``heading``, ``paragraph``, ``item``, ``table``, ``code``,
-    ``rule``. For headings ``level`` is 1-6 and ``text`` the title; for list items
-    ``level`` is the indentation and ``text`` the item text without its marker
-    (continuation lines joined by a space); for code ``lang`` is the info string's
-    first word and ``text`` the content.
-    """
-
-    kind: str
-    line: int
-    lines: list[str]
-    text: str = ""
-    level: int = 0
-    lang: str = ""
-    closed: bool = True  # code blocks: False when the fence is never closed
-
-    @property
-    def end_line(self) -> int:
-        return self.line + len(self.lines) - 1
-
-    @property
-    def content_line(self) -> int:
-        """For code blocks: the line of the first content line."""
-        return self.line + 1 if self.kind == "code" else self.line
 
 
 def tokenize(text: str) -> list[Block]:
