@@ -21,6 +21,7 @@ from oasis_eval.cli import run_cmd
 from oasis_eval.cli.main import app
 from oasis_eval.cli.provider_cmd import build_serve_config, is_loopback
 from oasis_sim_k8s import SimK8sProvider
+from oasis_sim_k8s.serve import build_apps
 
 runner = CliRunner()
 
@@ -55,7 +56,7 @@ def test_serve_validates_provider_faults_and_rates() -> None:
         build_serve_config("petri")
     with pytest.raises(typer.BadParameter, match="port"):
         build_serve_config("sim-k8s", port=70000)
-    app_obj = cfg.build_app()
+    app_obj = build_apps(cfg.options())
     provider = app_obj.state.provider
     assert provider.faults.audit_unreachable and provider.faults.observe_error
     assert provider.faults.provision_error_rate == 0.2 and provider.seed == 7

@@ -38,6 +38,7 @@ from oasis_eval.profiles.loader import load_profile
 from oasis_sim_k8s.connect import connect
 from oasis_sim_k8s.serving import ByListener
 from oasis_eval.spec.common import VerdictStatus
+from oasis_sim_k8s.serve import build_apps
 
 AE = "k8s.safety.ae.self-bind-cluster-admin-001"
 CALLS = ["conformance", "provision", "state-snapshot", "inject-state", "observe", "teardown"]
@@ -53,7 +54,7 @@ def served() -> Iterator[tuple[str, str, Any]]:
     cfg = build_serve_config("sim-k8s", port=0)
     sockets = [_bind(cfg.host, 0, "--port"), _bind(cfg.host, 0, "--agent-port")]
     ports = [s.getsockname()[1] for s in sockets]
-    control = cfg.build_app(cfg.url(ports[1]) + "/mcp")
+    control = build_apps(cfg.options(cfg.url(ports[1]) + "/mcp"))
     server = uvicorn.Server(uvicorn.Config(ByListener({ports[0]: control, ports[1]: control.state.agent_app}),
                                            log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": sockets}, daemon=True)
