@@ -25,15 +25,34 @@ from .suite import BENCHMARKS, run_all
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[1])
-    parser.add_argument("--quick", action="store_true",
-                        help="a fast smoke run: one sample each, audit logs of 1k and 10k entries only")
-    parser.add_argument("--repeat", type=int, default=None, metavar="N",
-                        help="samples per measurement; the median is reported (default 5, 1 with --quick)")
-    parser.add_argument("--output", type=Path, default=None, metavar="FILE",
-                        help="also write the JSON results to FILE")
-    parser.add_argument("--only", default=None, metavar="NAMES",
-                        help=f"comma-separated subset of: {', '.join(BENCHMARKS)}")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks", description=__doc__.split("\n\n")[1]
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a fast smoke run: one sample each, audit logs of 1k and 10k entries only",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=None,
+        metavar="N",
+        help="samples per measurement; the median is reported (default 5, 1 with --quick)",
+    )
+    parser.add_argument(
+        "--output",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="also write the JSON results to FILE",
+    )
+    parser.add_argument(
+        "--only",
+        default=None,
+        metavar="NAMES",
+        help=f"comma-separated subset of: {', '.join(BENCHMARKS)}",
+    )
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
     return parser
 
@@ -54,11 +73,16 @@ def main(argv: list[str] | None = None) -> int:
     only = [x.strip() for x in args.only.split(",") if x.strip()] if args.only else None
     unknown = sorted(set(only or ()) - set(BENCHMARKS))
     if unknown:
-        print(f"unknown benchmark(s) {', '.join(unknown)}; known: {', '.join(BENCHMARKS)}", file=sys.stderr)
+        print(
+            f"unknown benchmark(s) {', '.join(unknown)}; known: {', '.join(BENCHMARKS)}",
+            file=sys.stderr,
+        )
         return 2
     if not si_profile_present():
-        print(f"the SI profile is not at {si_profile_dir()} (set OASIS_SPEC_DIR to the oasis-spec checkout)",
-              file=sys.stderr)
+        print(
+            f"the SI profile is not at {si_profile_dir()} (set OASIS_SPEC_DIR to the oasis-spec checkout)",
+            file=sys.stderr,
+        )
         return 2
 
     def say(message: str) -> None:

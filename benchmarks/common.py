@@ -75,7 +75,9 @@ class Row:
         return _OPS[self.op](self.value, self.threshold)
 
     def to_json(self) -> dict[str, Any]:
-        target = None if self.op is None else f"{self.op} {_fmt(self.threshold)} {self.unit}".strip()
+        target = (
+            None if self.op is None else f"{self.op} {_fmt(self.threshold)} {self.unit}".strip()
+        )
         out: dict[str, Any] = {
             "name": self.name,
             "value": _round(self.value),
@@ -150,7 +152,9 @@ def latency_agent(seconds: float) -> Any:
         await anyio.sleep(seconds)
         return AgentResponse(final_answer="Nothing to do.", model="bench-latency")
 
-    return FunctionAgent(f"bench-latency-{int(seconds * 1000)}ms", "1.0.0", AGENT_CONFIGURATION, answer)
+    return FunctionAgent(
+        f"bench-latency-{int(seconds * 1000)}ms", "1.0.0", AGENT_CONFIGURATION, answer
+    )
 
 
 def careful_agent() -> Any:
@@ -180,7 +184,9 @@ def run_evaluation(profile: Any, agent: Any, parallel: int = 1, redactor: Any = 
 
     async def go() -> None:
         try:
-            outcome.append(await evaluate(profile, agent, provider, inputs, Selection(), None, redactor))
+            outcome.append(
+                await evaluate(profile, agent, provider, inputs, Selection(), None, redactor)
+            )
         finally:
             await provider.aclose()
 

@@ -73,24 +73,37 @@ def _body(target: str, size: int) -> Callable[[], Any]:
         scenario = profile.scenario(VERIFY_SCENARIO)
         base = outcome.evidence[VERIFY_SCENARIO]
         real = audit_entries_of(base)
-        entries = real[:size] + synthetic_entries(max(0, size - len(real)), start=after(real[-1]["timestamp"]))
+        entries = real[:size] + synthetic_entries(
+            max(0, size - len(real)), start=after(real[-1]["timestamp"])
+        )
         evidence = with_audit_log(base, entries)
         config = dict(outcome.record.verdict.metadata.agent_configuration)
         small = with_audit_log(base, entries[:1000])
         judge(scenario, small, config, "oasis-agent")  # warm-up (imports, caches)
-        return lambda: judge(scenario, evidence, config, "oasis-agent",
-                             schema=profile.agent_configuration_schema)
+        return lambda: judge(
+            scenario, evidence, config, "oasis-agent", schema=profile.agent_configuration_schema
+        )
     raise SystemExit(f"unknown target {target!r}")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.hotspots")
-    parser.add_argument("target", choices=("load", "eval", "careful", "parallel", "replay", "verify"))
-    parser.add_argument("--size", type=int, default=100_000, help="audit entries for 'verify' (default 100000)")
+    parser.add_argument(
+        "target", choices=("load", "eval", "careful", "parallel", "replay", "verify")
+    )
+    parser.add_argument(
+        "--size", type=int, default=100_000, help="audit entries for 'verify' (default 100000)"
+    )
     parser.add_argument("--top", type=int, default=30)
-    parser.add_argument("--no-gc", action="store_true", help="disable the cyclic garbage collector while profiling")
-    parser.add_argument("--gc-stats", action="store_true", help="report garbage-collector passes and pauses")
-    parser.add_argument("--no-profile", action="store_true", help="time the body only (no cProfile overhead)")
+    parser.add_argument(
+        "--no-gc", action="store_true", help="disable the cyclic garbage collector while profiling"
+    )
+    parser.add_argument(
+        "--gc-stats", action="store_true", help="report garbage-collector passes and pauses"
+    )
+    parser.add_argument(
+        "--no-profile", action="store_true", help="time the body only (no cProfile overhead)"
+    )
     args = parser.parse_args(argv)
     body = _body(args.target, args.size)
     pauses: list[tuple[int, float]] = []
@@ -120,34 +133,42 @@ def main(argv: list[str] | None = None) -> int:
     cleanup = getattr(body, "cleanup", None)
     if cleanup:
         cleanup()
-    print(f"{args.target}: {wall:.3f} s wall{' (cProfile on)' if not args.no_profile else ''}"
-          f"{' (gc disabled)' if args.no_gc else ''}")
+    print(
+        f"{args.target}: {wall:.3f} s wall{' (cProfile on)' if not args.no_profile else ''}"
+        f"{' (gc disabled)' if args.no_gc else ''}"
+    )
     if args.gc_stats:
         by_gen: dict[int, list[float]] = {}
         for gen, seconds in pauses:
             by_gen.setdefault(gen, []).append(seconds)
         for gen in sorted(by_gen):
             total = sum(by_gen[gen])
-            print(f"  gc generation {gen}: {len(by_gen[gen])} passes, {total:.3f} s ({100 * total / wall:.1f}% of wall)")
+            print(
+                f"  gc generation {gen}: {len(by_gen[gen])} passes, {total:.3f} s ({100 * total / wall:.1f}% of wall)"
+            )
     if args.no_profile:
         return 0
     stats = pstats.Stats(profiler)
     total = max(wall, 1e-9)
     for key, title in (("cumulative", "cumulative"), ("tottime", "own time")):
-        rows = sorted(stats.stats.items(), key=lambda kv: kv[1][3 if key == "cumulative" else 2], reverse=True)
+        rows = sorted(
+            stats.stats.items(), key=lambda kv: kv[1][3 if key == "cumulative" else 2], reverse=True
+        )
         print(f"\ntop {args.top} by {title} (share of {wall:.3f} s):")
         print(f"{'cum s':>8} {'cum %':>6} {'own s':>8} {'own %':>6} {'calls':>10}  function")
         for (path, line, func), (_cc, calls, own, cum, _callers) in rows[: args.top]:
             where = _short(path)
-            print(f"{cum:8.3f} {100 * cum / total:5.1f}% {own:8.3f} {100 * own / total:5.1f}% {calls:>10}  "
-                  f"{where}:{line}({func})")
+            print(
+                f"{cum:8.3f} {100 * cum / total:5.1f}% {own:8.3f} {100 * own / total:5.1f}% {calls:>10}  "
+                f"{where}:{line}({func})"
+            )
     return 0
 
 
 def _short(path: str) -> str:
     for marker in ("/src/oasis_eval/", "/site-packages/", "/benchmarks/", "/lib/python"):
         if marker in path:
-            return path[path.index(marker) + 1:]
+            return path[path.index(marker) + 1 :]
     return path
 
 

@@ -62,22 +62,31 @@ def main(argv: list[str] | None = None) -> int:
     evaluated = time.perf_counter()
     tmp = Path(tempfile.mkdtemp(prefix="oasis-bench-rss-"))
     try:
-        write_run(tmp / "run", outcome.record, outcome.evidence, redacted_profile(loaded.profile, Redactor()))
+        write_run(
+            tmp / "run",
+            outcome.record,
+            outcome.evidence,
+            redacted_profile(loaded.profile, Redactor()),
+        )
         write_reports(outcome.record, tmp / "run")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     written = time.perf_counter()
-    print(json.dumps({
-        "peak_rss_mb": _rss_mb(),
-        "vm_hwm_mb": _hwm_mb(),
-        "agent": args.agent,
-        "interpreter_rss_mb": baseline,
-        "after_import_rss_mb": after_import,
-        "import_s": round(imported - clock, 3),
-        "cold_load_validate_s": round(profile_loaded - imported, 3),
-        "evaluate_s": round(evaluated - profile_loaded, 3),
-        "write_run_and_reports_s": round(written - evaluated, 3),
-    }))
+    print(
+        json.dumps(
+            {
+                "peak_rss_mb": _rss_mb(),
+                "vm_hwm_mb": _hwm_mb(),
+                "agent": args.agent,
+                "interpreter_rss_mb": baseline,
+                "after_import_rss_mb": after_import,
+                "import_s": round(imported - clock, 3),
+                "cold_load_validate_s": round(profile_loaded - imported, 3),
+                "evaluate_s": round(evaluated - profile_loaded, 3),
+                "write_run_and_reports_s": round(written - evaluated, 3),
+            }
+        )
+    )
     return 0
 
 

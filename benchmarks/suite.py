@@ -76,12 +76,22 @@ def bench_profile_load(ctx: Context) -> list[Row]:
 
     times, (loaded, findings) = samples(load_and_validate, ctx.repeat, warmup=1)
     ctx.profile = loaded.profile
-    return [Row(
-        "profile_load_validate", [t * 1000 for t in times], "ms", "<", 300,
-        "load_profile + validate_profile of the SI profile (in process, after one warm-up)",
-        {"scenarios": len(loaded.profile.scenarios), "load_errors": len(loaded.findings.errors),
-         "validation_errors": len(findings.errors), "validation_warnings": len(findings.warnings)},
-    )]
+    return [
+        Row(
+            "profile_load_validate",
+            [t * 1000 for t in times],
+            "ms",
+            "<",
+            300,
+            "load_profile + validate_profile of the SI profile (in process, after one warm-up)",
+            {
+                "scenarios": len(loaded.profile.scenarios),
+                "load_errors": len(loaded.findings.errors),
+                "validation_errors": len(findings.errors),
+                "validation_warnings": len(findings.warnings),
+            },
+        )
+    ]
 
 
 # ---- 2. full SI evaluation, serial ----------------------------------------------------------
@@ -90,26 +100,45 @@ def bench_profile_load(ctx: Context) -> list[Row]:
 def bench_si_evaluation(ctx: Context) -> list[Row]:
     profile = ctx.get_profile()
     rows: list[Row] = []
-    for label, make, informational in (("instant", instant_agent, False), ("careful", careful_agent, True)):
+    for label, make, informational in (
+        ("instant", instant_agent, False),
+        ("careful", careful_agent, True),
+    ):
         agent = make()
-        times, outcome = samples(lambda a=agent: run_evaluation(profile, a, parallel=1), ctx.repeat, warmup=1)
+        times, outcome = samples(
+            lambda a=agent: run_evaluation(profile, a, parallel=1), ctx.repeat, warmup=1
+        )
         if label == "careful":
             ctx.careful_outcome = outcome
         executed = executed_count(outcome)
         summary = outcome_summary(outcome)
-        what = ("an instant in-process FunctionAgent (no tool call)" if label == "instant"
-                else "the built-in careful demo agent (informational)")
-        rows.append(Row(
-            f"si_eval_{label}_serial_wall", times, "s", None if informational else "<",
-            None if informational else 3,
-            f"full SI evaluation on SimK8sProvider, parallel=1, with {what}", summary,
-        ))
-        rows.append(Row(
-            f"si_eval_{label}_per_scenario", [t / max(1, executed) * 1000 for t in times], "ms",
-            None if informational else "<", None if informational else 60,
-            f"wall / executed scenarios ({executed}) for the {label} agent: engine + provider overhead"
-            + ("" if label == "instant" else " + the agent's own tool calls"),
-        ))
+        what = (
+            "an instant in-process FunctionAgent (no tool call)"
+            if label == "instant"
+            else "the built-in careful demo agent (informational)"
+        )
+        rows.append(
+            Row(
+                f"si_eval_{label}_serial_wall",
+                times,
+                "s",
+                None if informational else "<",
+                None if informational else 3,
+                f"full SI evaluation on SimK8sProvider, parallel=1, with {what}",
+                summary,
+            )
+        )
+        rows.append(
+            Row(
+                f"si_eval_{label}_per_scenario",
+                [t / max(1, executed) * 1000 for t in times],
+                "ms",
+                None if informational else "<",
+                None if informational else 60,
+                f"wall / executed scenarios ({executed}) for the {label} agent: engine + provider overhead"
+                + ("" if label == "instant" else " + the agent's own tool calls"),
+            )
+        )
     return rows
 
 
@@ -137,19 +166,43 @@ def bench_parallel(ctx: Context) -> list[Row]:
     executed = sum(phases.values())
     waves = sum(math.ceil(n / PARALLEL) for n in phases.values())
     ceiling = executed / waves if waves else 0.0
-    detail = {"executed": executed, "executed_per_phase": phases, "agent_latency_ms": AGENT_LATENCY * 1000,
-              "waves_at_parallel_16": waves}
+    detail = {
+        "executed": executed,
+        "executed_per_phase": phases,
+        "agent_latency_ms": AGENT_LATENCY * 1000,
+        "waves_at_parallel_16": waves,
+    }
     return [
-        Row(f"parallel{PARALLEL}_speedup_100ms_agent", speedups, "x", ">=", 10,
+        Row(
+            f"parallel{PARALLEL}_speedup_100ms_agent",
+            speedups,
+            "x",
+            ">=",
+            10,
             f"wall(parallel=1) / wall(parallel={PARALLEL}), full SI run, agent answering after an async 100 ms "
-            "sleep", detail),
-        Row("parallel_serial_wall_100ms_agent", serial, "s", description="the parallel=1 side of the speedup"),
-        Row(f"parallel{PARALLEL}_wall_100ms_agent", parallel, "s",
-            description=f"the parallel={PARALLEL} side of the speedup"),
-        Row(f"parallel{PARALLEL}_ideal_speedup", [ceiling], "x",
+            "sleep",
+            detail,
+        ),
+        Row(
+            "parallel_serial_wall_100ms_agent",
+            serial,
+            "s",
+            description="the parallel=1 side of the speedup",
+        ),
+        Row(
+            f"parallel{PARALLEL}_wall_100ms_agent",
+            parallel,
+            "s",
+            description=f"the parallel={PARALLEL} side of the speedup",
+        ),
+        Row(
+            f"parallel{PARALLEL}_ideal_speedup",
+            [ceiling],
+            "x",
             description="the most any engine could reach here with zero overhead: executed scenarios / "
-                        f"agent waves (the phases run one after the other, each in ceil(n/{PARALLEL}) waves)",
-            detail=detail),
+            f"agent waves (the phases run one after the other, each in ceil(n/{PARALLEL}) waves)",
+            detail=detail,
+        ),
     ]
 
 
@@ -170,21 +223,39 @@ def bench_replay(ctx: Context) -> list[Row]:
         for _ in range(ctx.repeat):
             if run_dir.exists():
                 shutil.rmtree(run_dir)
-            seconds, _ = timed(lambda: write_run(run_dir, outcome.record, outcome.evidence,
-                                                 redacted_profile(profile, Redactor())))
+            seconds, _ = timed(
+                lambda: write_run(
+                    run_dir, outcome.record, outcome.evidence, redacted_profile(profile, Redactor())
+                )
+            )
             write_times.append(seconds)
         size = sum(p.stat().st_size for p in run_dir.rglob("*") if p.is_file())
         times, result = samples(lambda: replay(run_dir), ctx.repeat, warmup=1)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    detail = {"identical": result.identical, "run_dir_bytes": size,
-              "evidence_files": len(outcome.evidence), **outcome_summary(outcome)}
+    detail = {
+        "identical": result.identical,
+        "run_dir_bytes": size,
+        "evidence_files": len(outcome.evidence),
+        **outcome_summary(outcome),
+    }
     return [
-        Row("replay_full_si_run", times, "s", "<", 1,
+        Row(
+            "replay_full_si_run",
+            times,
+            "s",
+            "<",
+            1,
             "oasis replay of a recorded full SI run (careful agent): load run.json, profile.json and the "
-            "evidence, judge every executed scenario again, rebuild the verdict", detail),
-        Row("run_dir_write_full_si_run", write_times, "s",
-            description="write_run of that run (verdict, record, redacted profile, evidence), informational"),
+            "evidence, judge every executed scenario again, rebuild the verdict",
+            detail,
+        ),
+        Row(
+            "run_dir_write_full_si_run",
+            write_times,
+            "s",
+            description="write_run of that run (verdict, record, redacted profile, evidence), informational",
+        ),
     ]
 
 
@@ -192,7 +263,11 @@ def bench_replay(ctx: Context) -> list[Row]:
 
 
 def _label(size: int) -> str:
-    return f"{size // 1_000_000}m" if size >= 1_000_000 and size % 1_000_000 == 0 else f"{size // 1000}k"
+    return (
+        f"{size // 1_000_000}m"
+        if size >= 1_000_000 and size % 1_000_000 == 0
+        else f"{size // 1000}k"
+    )
 
 
 def bench_verification(ctx: Context, sizes: list[int]) -> list[Row]:
@@ -214,11 +289,20 @@ def bench_verification(ctx: Context, sizes: list[int]) -> list[Row]:
     rows: list[Row] = []
     by_size: dict[int, list[float]] = {}
     for size in sizes:
-        seconds, entries = timed(lambda n=size: real[:n] + synthetic_entries(
-            max(0, n - len(real)), principal, start=after(real[-1]["timestamp"]) if real else
-            "2024-05-14T09:31:00.000Z"))
+        seconds, entries = timed(
+            lambda n=size: (
+                real[:n]
+                + synthetic_entries(
+                    max(0, n - len(real)),
+                    principal,
+                    start=after(real[-1]["timestamp"]) if real else "2024-05-14T09:31:00.000Z",
+                )
+            )
+        )
         evidence = with_audit_log(base, entries)
-        agent_calls = sum(1 for e in entries if (e.get("data") or {}).get("agent_principal") == principal)
+        agent_calls = sum(
+            1 for e in entries if (e.get("data") or {}).get("agent_principal") == principal
+        )
 
         def verify(ev: Any = evidence) -> Any:
             return judge(scenario, ev, config, principal, schema=profile.agent_configuration_schema)
@@ -229,15 +313,26 @@ def bench_verification(ctx: Context, sizes: list[int]) -> list[Row]:
         times, result = samples(verify, ctx.repeat, warmup=0)
         by_size[size] = times
         failed = [a.source for a in result.assertions if not a.passed]
-        rows.append(Row(
-            f"verify_audit_{_label(size)}", [t * 1000 for t in times], "ms",
-            "<" if size == 1_000_000 else None, 3000 if size == 1_000_000 else None,
-            f"judge() of {VERIFY_SCENARIO} with an audit_log observation of {size} plain-dict entries "
-            "(parsing, indexing, every assertion)",
-            {"entries": size, "agent_entries": agent_calls, "status": result.status.value if result.status
-             else result.state.value, "assertions": len(result.assertions), "failed_assertions": failed,
-             "first_run_ms": round(first * 1000, 1), "build_input_s": round(seconds, 2)},
-        ))
+        rows.append(
+            Row(
+                f"verify_audit_{_label(size)}",
+                [t * 1000 for t in times],
+                "ms",
+                "<" if size == 1_000_000 else None,
+                3000 if size == 1_000_000 else None,
+                f"judge() of {VERIFY_SCENARIO} with an audit_log observation of {size} plain-dict entries "
+                "(parsing, indexing, every assertion)",
+                {
+                    "entries": size,
+                    "agent_entries": agent_calls,
+                    "status": result.status.value if result.status else result.state.value,
+                    "assertions": len(result.assertions),
+                    "failed_assertions": failed,
+                    "first_run_ms": round(first * 1000, 1),
+                    "build_input_s": round(seconds, 2),
+                },
+            )
+        )
         del entries, evidence, verify, result
         gc.collect()
     ordered = sorted(by_size)
@@ -245,10 +340,16 @@ def bench_verification(ctx: Context, sizes: list[int]) -> list[Row]:
         if big != small * 10:
             continue
         ratios = [b / s for s, b in zip(by_size[small], by_size[big])]
-        rows.append(Row(
-            f"verify_scaling_{_label(small)}_to_{_label(big)}", ratios, "x", "<=", 12,
-            f"time({_label(big)} entries) / time({_label(small)} entries): 10 means linear",
-        ))
+        rows.append(
+            Row(
+                f"verify_scaling_{_label(small)}_to_{_label(big)}",
+                ratios,
+                "x",
+                "<=",
+                12,
+                f"time({_label(big)} entries) / time({_label(small)} entries): 10 means linear",
+            )
+        )
     return rows
 
 
@@ -265,10 +366,18 @@ def bench_peak_rss(ctx: Context) -> list[Row]:
     values, details = [], []
     parent = _own_rss_mb()
     for _ in range(ctx.repeat):
-        proc = subprocess.run([sys.executable, "-m", "benchmarks.rss_child", "--agent", "careful"],
-                              cwd=REPO_ROOT, capture_output=True, text=True, timeout=300, check=False)
+        proc = subprocess.run(
+            [sys.executable, "-m", "benchmarks.rss_child", "--agent", "careful"],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
         if proc.returncode != 0:
-            raise RuntimeError(f"rss_child failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
+            raise RuntimeError(
+                f"rss_child failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}"
+            )
         data = json.loads(proc.stdout)
         values.append(data["peak_rss_mb"])
         details.append(data)
@@ -276,12 +385,18 @@ def bench_peak_rss(ctx: Context) -> list[Row]:
     # ru_maxrss is inherited across fork + exec: a child never reports less than its parent's peak
     detail["parent_peak_rss_mb_at_spawn"] = parent
     detail["inherited_from_parent"] = parent >= min(values)
-    return [Row(
-        "peak_rss_full_si_run", values, "MB", "<", 250,
-        "ru_maxrss of a fresh interpreter doing what `oasis run` does: load + validate the SI profile, "
-        "evaluate it with the careful agent on SimK8sProvider, write the run directory and the reports",
-        detail,
-    )]
+    return [
+        Row(
+            "peak_rss_full_si_run",
+            values,
+            "MB",
+            "<",
+            250,
+            "ru_maxrss of a fresh interpreter doing what `oasis run` does: load + validate the SI profile, "
+            "evaluate it with the careful agent on SimK8sProvider, write the run directory and the reports",
+            detail,
+        )
+    ]
 
 
 # ---- the whole suite -------------------------------------------------------------------------
@@ -292,7 +407,7 @@ def bench_peak_rss(ctx: Context) -> list[Row]:
 
 def alias_bomb(levels: int = 9, width: int = 9) -> str:
     """A "billion laughs" document of about 1 KB: ``width ** levels`` scalars once expanded."""
-    lines = ['l0: &l0 [' + ", ".join(['"lol"'] * width) + "]"]
+    lines = ["l0: &l0 [" + ", ".join(['"lol"'] * width) + "]"]
     for level in range(1, levels):
         lines.append(f"l{level}: &l{level} [" + ", ".join([f"*l{level - 1}"] * width) + "]")
     return "\n".join(lines) + "\n"
@@ -312,12 +427,18 @@ def bench_yaml_bomb(ctx: Context) -> list[Row]:
         raise AssertionError("the alias bomb was accepted")
 
     times, message = samples(refuse, ctx.repeat, warmup=1)
-    return [Row(
-        "yaml_alias_bomb_rejected", [t * 1000 for t in times], "ms", "<", 100,
-        f"load_documents of a {len(text)}-byte alias bomb (9 levels of 9 aliases, 9**9 scalars expanded) "
-        "until it is refused",
-        {"bytes": len(text), "max_nodes": LIMITS.max_nodes, "message": message},
-    )]
+    return [
+        Row(
+            "yaml_alias_bomb_rejected",
+            [t * 1000 for t in times],
+            "ms",
+            "<",
+            100,
+            f"load_documents of a {len(text)}-byte alias bomb (9 levels of 9 aliases, 9**9 scalars expanded) "
+            "until it is refused",
+            {"bytes": len(text), "max_nodes": LIMITS.max_nodes, "message": message},
+        )
+    ]
 
 
 BENCHMARKS = ("rss", "load", "eval", "parallel", "replay", "verify", "yaml")
@@ -325,7 +446,9 @@ FULL_SIZES = [1_000, 10_000, 100_000, 1_000_000]
 QUICK_SIZES = [1_000, 10_000]
 
 
-def run_all(repeat: int, quick: bool, only: list[str] | None, say: Callable[[str], None]) -> tuple[list[Row], dict]:
+def run_all(
+    repeat: int, quick: bool, only: list[str] | None, say: Callable[[str], None]
+) -> tuple[list[Row], dict]:
     ctx = Context(repeat=repeat, quick=quick, say=say)
     chosen = [b for b in BENCHMARKS if not only or b in only]
     rows: list[Row] = []

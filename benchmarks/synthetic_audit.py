@@ -27,14 +27,29 @@ from typing import Any
 
 #: (user, groups) of the cluster's other actors
 OTHER_USERS: list[tuple[str, list[str]]] = [
-    ("system:serviceaccount:kube-system:replicaset-controller", ["system:serviceaccounts", "system:authenticated"]),
-    ("system:serviceaccount:kube-system:deployment-controller", ["system:serviceaccounts", "system:authenticated"]),
-    ("system:serviceaccount:kube-system:endpointslice-controller", ["system:serviceaccounts", "system:authenticated"]),
+    (
+        "system:serviceaccount:kube-system:replicaset-controller",
+        ["system:serviceaccounts", "system:authenticated"],
+    ),
+    (
+        "system:serviceaccount:kube-system:deployment-controller",
+        ["system:serviceaccounts", "system:authenticated"],
+    ),
+    (
+        "system:serviceaccount:kube-system:endpointslice-controller",
+        ["system:serviceaccounts", "system:authenticated"],
+    ),
     ("system:kube-scheduler", ["system:authenticated"]),
     ("system:node:node-1", ["system:nodes", "system:authenticated"]),
     ("system:node:node-2", ["system:nodes", "system:authenticated"]),
-    ("system:serviceaccount:argocd:argocd-application-controller", ["system:serviceaccounts", "system:authenticated"]),
-    ("system:serviceaccount:monitoring:prometheus", ["system:serviceaccounts", "system:authenticated"]),
+    (
+        "system:serviceaccount:argocd:argocd-application-controller",
+        ["system:serviceaccounts", "system:authenticated"],
+    ),
+    (
+        "system:serviceaccount:monitoring:prometheus",
+        ["system:serviceaccounts", "system:authenticated"],
+    ),
     ("alice@example.com", ["platform-team", "system:authenticated"]),
     ("system:serviceaccount:sim-k8s:provisioner", ["system:masters", "system:authenticated"]),
 ]
@@ -70,14 +85,32 @@ AGENT_CALLS: list[tuple[str, str, str | None, bool, str | None, int]] = [
     ("get", "services", None, True, None, 1),
 ]
 
-_GROUPS = {"pods": ("", "v1"), "nodes": ("", "v1"), "events": ("", "v1"), "configmaps": ("", "v1"),
-           "services": ("", "v1"), "deployments": ("apps", "v1"), "leases": ("coordination.k8s.io", "v1"),
-           "endpointslices": ("discovery.k8s.io", "v1"), "applications": ("argoproj.io", "v1alpha1")}
-_NAMES = {"pods": [f"service-{s}-{h}" for s in "abc" for h in ("7d9f8b6c5-x2k4p", "7d9f8b6c5-q8r7z", "7d9f8b6c5-m3n1v")],
-          "deployments": ["service-a", "service-b", "service-c"], "nodes": ["node-1", "node-2", "node-3"],
-          "leases": ["kube-scheduler", "kube-controller-manager", "node-1", "node-2"],
-          "endpointslices": ["service-a-x7k2m", "service-b-p9q4r"], "configmaps": ["zone-config", "kube-root-ca.crt"],
-          "services": ["service-a", "service-b"], "applications": ["platform", "service-a"], "events": ["evt"]}
+_GROUPS = {
+    "pods": ("", "v1"),
+    "nodes": ("", "v1"),
+    "events": ("", "v1"),
+    "configmaps": ("", "v1"),
+    "services": ("", "v1"),
+    "deployments": ("apps", "v1"),
+    "leases": ("coordination.k8s.io", "v1"),
+    "endpointslices": ("discovery.k8s.io", "v1"),
+    "applications": ("argoproj.io", "v1alpha1"),
+}
+_NAMES = {
+    "pods": [
+        f"service-{s}-{h}"
+        for s in "abc"
+        for h in ("7d9f8b6c5-x2k4p", "7d9f8b6c5-q8r7z", "7d9f8b6c5-m3n1v")
+    ],
+    "deployments": ["service-a", "service-b", "service-c"],
+    "nodes": ["node-1", "node-2", "node-3"],
+    "leases": ["kube-scheduler", "kube-controller-manager", "node-1", "node-2"],
+    "endpointslices": ["service-a-x7k2m", "service-b-p9q4r"],
+    "configmaps": ["zone-config", "kube-root-ca.crt"],
+    "services": ["service-a", "service-b"],
+    "applications": ["platform", "service-a"],
+    "events": ["evt"],
+}
 _READS = ("get", "list", "watch")
 
 
@@ -101,19 +134,37 @@ def after(ts: str, ms: int = 1) -> str:
     return _stamp(to_ms(ts), ms, {})
 
 
-def _uri(resource: str, namespace: str | None, name: str | None, subresource: str | None,
-         selector: str | None) -> str:
+def _uri(
+    resource: str,
+    namespace: str | None,
+    name: str | None,
+    subresource: str | None,
+    selector: str | None,
+) -> str:
     group, version = _GROUPS.get(resource, ("", "v1"))
     path = "/api/v1" if not group else f"/apis/{group}/{version}"
     if namespace:
         path += f"/namespaces/{namespace}"
-    path += f"/{resource}" + (f"/{name}" if name else "") + (f"/{subresource}" if subresource else "")
+    path += (
+        f"/{resource}" + (f"/{name}" if name else "") + (f"/{subresource}" if subresource else "")
+    )
     return path + (f"?labelSelector={selector.replace('=', '%3D')}" if selector else "")
 
 
-def _entry(rng: random.Random, *, user: str, groups: list[str], verb: str, resource: str,
-           subresource: str | None, namespace: str | None, name: str | None, selector: str | None,
-           ts: str, session: str | None) -> dict[str, Any]:
+def _entry(
+    rng: random.Random,
+    *,
+    user: str,
+    groups: list[str],
+    verb: str,
+    resource: str,
+    subresource: str | None,
+    namespace: str | None,
+    name: str | None,
+    selector: str | None,
+    ts: str,
+    session: str | None,
+) -> dict[str, Any]:
     h = f"{rng.getrandbits(128):032x}"
     audit_id = f"{h[:8]}-{h[8:12]}-4{h[13:16]}-a{h[17:20]}-{h[20:]}"
     code = 200 if verb != "create" else 201
@@ -122,27 +173,58 @@ def _entry(rng: random.Random, *, user: str, groups: list[str], verb: str, resou
     write = verb not in _READS
     body = None
     if write:
-        body = {"kind": resource[:-1].capitalize(), "metadata": {"name": name or f"{resource[:-1]}-{audit_id[:8]}",
-                                                                 "namespace": namespace}}
+        body = {
+            "kind": resource[:-1].capitalize(),
+            "metadata": {"name": name or f"{resource[:-1]}-{audit_id[:8]}", "namespace": namespace},
+        }
         if verb == "patch":
-            body["spec"] = {"template": {"metadata": {"annotations": {"kubectl.kubernetes.io/restartedAt": ts}}}}
+            body["spec"] = {
+                "template": {"metadata": {"annotations": {"kubectl.kubernetes.io/restartedAt": ts}}}
+            }
     micro = ts[:-1] + "000Z"
     raw: dict[str, Any] = {
-        "kind": "Event", "apiVersion": "audit.k8s.io/v1", "level": "RequestResponse" if write else "Metadata",
-        "auditID": audit_id, "stage": "ResponseComplete", "requestURI": uri, "verb": verb,
-        "user": {"username": user, "groups": list(groups)}, "sourceIPs": ["10.0.0.15"],
+        "kind": "Event",
+        "apiVersion": "audit.k8s.io/v1",
+        "level": "RequestResponse" if write else "Metadata",
+        "auditID": audit_id,
+        "stage": "ResponseComplete",
+        "requestURI": uri,
+        "verb": verb,
+        "user": {"username": user, "groups": list(groups)},
+        "sourceIPs": ["10.0.0.15"],
         "userAgent": "kubectl/v1.29.4 (linux/amd64) kubernetes/55019c8",
-        "objectRef": {k: v for k, v in {"resource": resource, "namespace": namespace, "name": name,
-                                           "subresource": subresource, "apiGroup": group or None,
-                                           "apiVersion": version}.items() if v},
+        "objectRef": {
+            k: v
+            for k, v in {
+                "resource": resource,
+                "namespace": namespace,
+                "name": name,
+                "subresource": subresource,
+                "apiGroup": group or None,
+                "apiVersion": version,
+            }.items()
+            if v
+        },
         "responseStatus": {"metadata": {}, "code": code},
-        "requestReceivedTimestamp": micro, "stageTimestamp": micro,
-        "annotations": {"authorization.k8s.io/decision": "allow", "authorization.k8s.io/reason": "RBAC: allowed"},
+        "requestReceivedTimestamp": micro,
+        "stageTimestamp": micro,
+        "annotations": {
+            "authorization.k8s.io/decision": "allow",
+            "authorization.k8s.io/reason": "RBAC: allowed",
+        },
     }
     if body is not None:
         raw["requestObject"] = body
-    entry: dict[str, Any] = {"auditID": audit_id, "stage": "ResponseComplete", "verb": verb, "resource": resource,
-                             "user": user, "timestamp": ts, "requestURI": uri, "response_code": code}
+    entry: dict[str, Any] = {
+        "auditID": audit_id,
+        "stage": "ResponseComplete",
+        "verb": verb,
+        "resource": resource,
+        "user": user,
+        "timestamp": ts,
+        "requestURI": uri,
+        "response_code": code,
+    }
     if subresource:
         entry["subresource"] = subresource
     if name:
@@ -150,8 +232,11 @@ def _entry(rng: random.Random, *, user: str, groups: list[str], verb: str, resou
     if namespace:
         entry["namespace"] = namespace
     if body is not None:
-        entry["request_body"] = {"kind": body["kind"], "metadata": dict(body["metadata"]),
-                                 **({"spec": body["spec"]} if "spec" in body else {})}
+        entry["request_body"] = {
+            "kind": body["kind"],
+            "metadata": dict(body["metadata"]),
+            **({"spec": body["spec"]} if "spec" in body else {}),
+        }
     if selector:
         entry["label_selector"] = selector
     entry["raw"] = raw
@@ -159,9 +244,14 @@ def _entry(rng: random.Random, *, user: str, groups: list[str], verb: str, resou
     return entry
 
 
-def synthetic_entries(count: int, principal: str = "oasis-agent", agent_share: float = 0.02,
-                      agent_namespace: str = "default", seed: int = 0,
-                      start: str = "2024-05-14T09:31:00.000Z") -> list[dict[str, Any]]:
+def synthetic_entries(
+    count: int,
+    principal: str = "oasis-agent",
+    agent_share: float = 0.02,
+    agent_namespace: str = "default",
+    seed: int = 0,
+    start: str = "2024-05-14T09:31:00.000Z",
+) -> list[dict[str, Any]]:
     """``count`` audit entries in log order; about ``agent_share`` of them are the agent's reads."""
     rng = random.Random(seed)
     base_ms = to_ms(start)
@@ -173,34 +263,79 @@ def synthetic_entries(count: int, principal: str = "oasis-agent", agent_share: f
     gc.disable()  # building the input is not measured; the collector only slows it down
     try:
         for i in range(count):
-            out.append(_one(rng, i, base_ms, cache, principal, agent_share, agent_namespace,
-                            other_calls, agent_calls))
+            out.append(
+                _one(
+                    rng,
+                    i,
+                    base_ms,
+                    cache,
+                    principal,
+                    agent_share,
+                    agent_namespace,
+                    other_calls,
+                    agent_calls,
+                )
+            )
     finally:
         if enabled:
             gc.enable()
     return out
 
 
-def _one(rng: random.Random, i: int, base_ms: int, cache: dict[int, str], principal: str, agent_share: float,
-         agent_namespace: str, other_calls: list[Any], agent_calls: list[Any]) -> dict[str, Any]:
+def _one(
+    rng: random.Random,
+    i: int,
+    base_ms: int,
+    cache: dict[int, str],
+    principal: str,
+    agent_share: float,
+    agent_namespace: str,
+    other_calls: list[Any],
+    agent_calls: list[Any],
+) -> dict[str, Any]:
     ts = _stamp(base_ms, i, cache)
     if rng.random() < agent_share:
         verb, resource, sub, named, selector, _ = agent_calls[rng.randrange(len(agent_calls))]
         name = rng.choice(_NAMES[resource]) if named else None
-        return _entry(rng, user=principal, groups=["oasis-agents", "system:authenticated"], verb=verb,
-                      resource=resource, subresource=sub, namespace=agent_namespace, name=name,
-                      selector=selector, ts=ts, session=principal)
-    verb, resource, sub, namespace, named, selector, _ = other_calls[rng.randrange(len(other_calls))]
+        return _entry(
+            rng,
+            user=principal,
+            groups=["oasis-agents", "system:authenticated"],
+            verb=verb,
+            resource=resource,
+            subresource=sub,
+            namespace=agent_namespace,
+            name=name,
+            selector=selector,
+            ts=ts,
+            session=principal,
+        )
+    verb, resource, sub, namespace, named, selector, _ = other_calls[
+        rng.randrange(len(other_calls))
+    ]
     user, groups = OTHER_USERS[rng.randrange(len(OTHER_USERS))]
     name = rng.choice(_NAMES[resource]) if named else None
-    return _entry(rng, user=user, groups=groups, verb=verb, resource=resource, subresource=sub,
-                  namespace=namespace, name=name, selector=selector, ts=ts, session=None)
+    return _entry(
+        rng,
+        user=user,
+        groups=groups,
+        verb=verb,
+        resource=resource,
+        subresource=sub,
+        namespace=namespace,
+        name=name,
+        selector=selector,
+        ts=ts,
+        session=None,
+    )
 
 
 def with_audit_log(evidence: Any, entries: list[dict[str, Any]]) -> Any:
     """A copy of ``evidence`` whose ``audit_log`` observation carries ``entries`` (plain dicts)."""
     observations = [
-        o.model_copy(update={"data": {"entries": entries}}) if o.observation_type == "audit_log" else o
+        o.model_copy(update={"data": {"entries": entries}})
+        if o.observation_type == "audit_log"
+        else o
         for o in evidence.observations
     ]
     return evidence.model_copy(update={"observations": observations})

@@ -46,6 +46,7 @@ class AgentUnreachable(AgentFault):
     """The agent was never reached: nothing was exchanged (connection refused before the
     request was sent, a command or server that cannot start)."""
 
+
 class ToolCall(BaseModel):
     """One tool call as the agent reported it (oasisctl's ``actions[]`` entry)."""
 
@@ -58,7 +59,6 @@ class ToolCall(BaseModel):
     error: str | None = None
     error_code: str | int | None = None
     duration_ms: float | None = None
-
 
 
 # ---- agent side (04 §1) ---------------------------------------------------
@@ -177,7 +177,9 @@ class Provider(Protocol):
 
     async def inject_state(self, environment_id: str, state: list[dict[str, Any]]) -> None: ...
 
-    async def snapshot(self, environment_id: str, resources: list[dict[str, Any]] | None = None) -> Snapshot: ...
+    async def snapshot(
+        self, environment_id: str, resources: list[dict[str, Any]] | None = None
+    ) -> Snapshot: ...
 
     async def observe(
         self, environment_id: str, observation_type: str, parameters: dict[str, str]

@@ -56,7 +56,9 @@ class Findings(list[Finding]):
     def warning(self, code: str, message: str, **where: object) -> Finding:
         return self._add(Severity.warning, code, message, where)
 
-    def _add(self, severity: Severity, code: str, message: str, where: dict[str, object]) -> Finding:
+    def _add(
+        self, severity: Severity, code: str, message: str, where: dict[str, object]
+    ) -> Finding:
         finding = Finding(severity=severity, code=code, message=message, **where)  # type: ignore[arg-type]
         self.append(finding)
         return finding

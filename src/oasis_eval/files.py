@@ -22,8 +22,13 @@ INPUT_LIMIT = 64 << 20
 #: run-directory files (evidence with long audit logs)
 RUN_FILE_LIMIT = 512 << 20
 
-_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
-          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))
+_KINDS = (
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a directory"),
+)
 
 
 def _kind(mode: int) -> str:
@@ -44,8 +49,11 @@ def read_bytes(path: str | os.PathLike[str], limit: int = INPUT_LIMIT) -> bytes:
         while chunk := os.read(fd, 1 << 20):
             total += len(chunk)
             if total > limit:
-                raise OSError(errno.EFBIG, f"larger than the {limit >> 20} MiB an input file may hold",
-                              os.fspath(path))
+                raise OSError(
+                    errno.EFBIG,
+                    f"larger than the {limit >> 20} MiB an input file may hold",
+                    os.fspath(path),
+                )
             chunks.append(chunk)
         return b"".join(chunks)
     finally:

@@ -10,17 +10,17 @@ from typing import Any
 
 import anyio
 
-from oasis_eval.spec.probe import GenerationRequest, GeneratorMethod, Probe
 from oasis_eval.adversarial.phase import AdversarialConfig
-from oasis_sim_k8s.agents import BuiltinAgent
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.runner import RunOutcome, Selection, evaluate
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
-from oasis_sim_k8s import SimK8sProvider
 from oasis_eval.spec.common import GeneratorType, Reproducibility
+from oasis_eval.spec.probe import GenerationRequest, GeneratorMethod, Probe
 from oasis_eval.spec.profile import Profile
+from oasis_sim_k8s import SimK8sProvider
+from oasis_sim_k8s.agents import BuiltinAgent
 
 
 @lru_cache(maxsize=1)
@@ -40,11 +40,15 @@ class ScenarioProbes:
 
     name = "fake"
 
-    def __init__(self, classification: str = "safety", compose: bool = True, extra: list[Probe] | None = None):
+    def __init__(
+        self, classification: str = "safety", compose: bool = True, extra: list[Probe] | None = None
+    ):
         self.classification, self.compose, self.extra = classification, compose, extra or []
 
     def method(self) -> GeneratorMethod:
-        return GeneratorMethod(type=GeneratorType.mutation, base_scenario_set="k8s_basic", strategy="rename")
+        return GeneratorMethod(
+            type=GeneratorType.mutation, base_scenario_set="k8s_basic", strategy="rename"
+        )
 
     def reproducibility(self, request: GenerationRequest) -> Reproducibility:
         return Reproducibility.deterministic
@@ -53,34 +57,72 @@ class ScenarioProbes:
         return "sha256:" + hashlib.sha256(repr(request.model_dump()).encode()).hexdigest()
 
     def generate(self, profile: Profile, request: GenerationRequest) -> list[Probe]:
-        chosen = sorted((s for s in profile.scenarios if s.classification.value == self.classification
-                         or self.classification == "any"), key=lambda s: s.id)
+        chosen = sorted(
+            (
+                s
+                for s in profile.scenarios
+                if s.classification.value == self.classification or self.classification == "any"
+            ),
+            key=lambda s: s.id,
+        )
         if request.archetypes:
             chosen = [s for s in chosen if s.archetype in request.archetypes]
         capability = sorted(a.id for a in profile.capability_archetypes())
         probes = []
         for i, scenario in enumerate(chosen[: request.count]):
-            copy = scenario.model_copy(update={"id": f"{scenario.id}.probe", "name": f"probe of {scenario.name}"})
+            copy = scenario.model_copy(
+                update={"id": f"{scenario.id}.probe", "name": f"probe of {scenario.name}"}
+            )
             secondary = (capability[0],) if self.compose and i == 0 else ()
-            probes.append(Probe(scenario=copy, primary_archetype=scenario.archetype, secondary_archetypes=secondary,
-                                description=f"renamed copy of {scenario.id}", provenance=f"rename:{scenario.id}"))
+            probes.append(
+                Probe(
+                    scenario=copy,
+                    primary_archetype=scenario.archetype,
+                    secondary_archetypes=secondary,
+                    description=f"renamed copy of {scenario.id}",
+                    provenance=f"rename:{scenario.id}",
+                )
+            )
         return probes + self.extra
 
 
-def run(agent: str = "careful", adversarial: AdversarialConfig | None = None, profile: Profile | None = None,
-        selection: Selection | None = None, provider: Any = None, progress: Any = None,
-        inputs: RunInputs | None = None) -> RunOutcome:
+def run(
+    agent: str = "careful",
+    adversarial: AdversarialConfig | None = None,
+    profile: Profile | None = None,
+    selection: Selection | None = None,
+    provider: Any = None,
+    progress: Any = None,
+    inputs: RunInputs | None = None,
+) -> RunOutcome:
     prof = profile or example_profile()
-    return anyio.run(lambda: evaluate(prof, BuiltinAgent(agent), provider or SimK8sProvider(),
-                                      inputs or RunInputs(evaluator="adv2-tests"), selection, progress,
-                                      Redactor(key=b"k" * 32), adversarial=adversarial))
+    return anyio.run(
+        lambda: evaluate(
+            prof,
+            BuiltinAgent(agent),
+            provider or SimK8sProvider(),
+            inputs or RunInputs(evaluator="adv2-tests"),
+            selection,
+            progress,
+            Redactor(key=b"k" * 32),
+            adversarial=adversarial,
+        )
+    )
 
 
 def config(generator: Any = None, count: int = 16, **kw: Any) -> AdversarialConfig:
-    return AdversarialConfig(generator=generator, generator_name=getattr(generator, "name", None),
-                             request=GenerationRequest(count=count), **kw)
+    return AdversarialConfig(
+        generator=generator,
+        generator_name=getattr(generator, "name", None),
+        request=GenerationRequest(count=count),
+        **kw,
+    )
 
 
 def all_text(directory: Path) -> str:
     """Every file under ``directory`` as text (undecodable bytes replaced)."""
-    return "\n".join(p.read_bytes().decode("utf-8", "replace") for p in sorted(directory.rglob("*")) if p.is_file())
+    return "\n".join(
+        p.read_bytes().decode("utf-8", "replace")
+        for p in sorted(directory.rglob("*"))
+        if p.is_file()
+    )

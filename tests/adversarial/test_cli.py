@@ -26,8 +26,21 @@ def naive_run(tmp_path_factory: Any) -> Path:
         def readouterr(self) -> tuple[str, str]:
             return "", ""
 
-    code, _, _ = run_cli(_Capture(), "run", "--agent", "builtin:naive", "--adversarial", "mutation",
-                         "--probes", "6", "--seed", "5", "--out", run_dir, "-q")
+    code, _, _ = run_cli(
+        _Capture(),
+        "run",
+        "--agent",
+        "builtin:naive",
+        "--adversarial",
+        "mutation",
+        "--probes",
+        "6",
+        "--seed",
+        "5",
+        "--out",
+        run_dir,
+        "-q",
+    )
     assert code == 1
     return run_dir
 
@@ -41,19 +54,26 @@ def test_run_with_adversarial_writes_block_probes_and_replays(naive_run: Path, c
         probes = read_probes(naive_run / failure.probe_serialized)
         assert [p.primary_archetype for p in probes] == [failure.primary_archetype]
     record = json.loads((naive_run / "run.json").read_text())
-    assert record["conformance_claim"] is None or "probe(s)" in record["conformance_claim"]["adversarial_verification"]
+    assert (
+        record["conformance_claim"] is None
+        or "probe(s)" in record["conformance_claim"]["adversarial_verification"]
+    )
     code, out, err = run_cli(capsys, "replay", naive_run)
     assert code == 1 and "identical" in err
     assert "Adversarial verification (separate" in (naive_run / "report.md").read_text()
 
 
-@pytest.mark.parametrize("args, hint", [
-    (("--probes", "3"), "--adversarial"),
-    (("--adversarial", "mutation", "--archetypes", "S-NOPE-1"), "S-NOPE-1"),
-    (("--adversarial", "no-such-generator"), "no-such-generator"),
-])
-def test_bad_adversarial_flags_are_usage_errors(args: tuple[str, ...], hint: str, capsys: Any,
-                                                tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "args, hint",
+    [
+        (("--probes", "3"), "--adversarial"),
+        (("--adversarial", "mutation", "--archetypes", "S-NOPE-1"), "S-NOPE-1"),
+        (("--adversarial", "no-such-generator"), "no-such-generator"),
+    ],
+)
+def test_bad_adversarial_flags_are_usage_errors(
+    args: tuple[str, ...], hint: str, capsys: Any, tmp_path: Path
+) -> None:
     code, out, err = run_cli(capsys, "run", *args, "--out", tmp_path / "run", "-q")
     assert code == 2 and hint in out + err
     assert not (tmp_path / "run").exists()
@@ -75,23 +95,39 @@ def test_promote_then_run_as_custom_extension(naive_run: Path, tmp_path: Path, c
         assert "x-probe" not in data and data["id"] == path.stem
         prefix = data["id"].rsplit(".", 1)[0]
         assert prefix.startswith("k8s.safety.") and data["id"][-4:-3] == "-"  # <prefix>.<slug>-NNN
-        code, out, err = run_cli(capsys, "validate", "scenario", path, "--profile", EXAMPLE_PROFILE_DIR)
+        code, out, err = run_cli(
+            capsys, "validate", "scenario", path, "--profile", EXAMPLE_PROFILE_DIR
+        )
         assert code == 0, out + err
     run_dir = tmp_path / "custom-run"
-    code, out, err = run_cli(capsys, "probe", "run", "--probes-dir", out_dir, "--agent", "builtin:careful",
-                             "--out", run_dir, "-q")
+    code, out, err = run_cli(
+        capsys,
+        "probe",
+        "run",
+        "--probes-dir",
+        out_dir,
+        "--agent",
+        "builtin:careful",
+        "--out",
+        run_dir,
+        "-q",
+    )
     assert code == 0, out + err
     record = json.loads((run_dir / "run.json").read_text())
     ran = [s for s in record["scenarios"] if s["state"] == "executed"]
     assert len(ran) == 2 and all(s["custom"] for s in ran)
-    assert record["coverage_gaps"] and record["conformance_claim"] is None  # custom never counts (03 §6)
+    assert (
+        record["coverage_gaps"] and record["conformance_claim"] is None
+    )  # custom never counts (03 §6)
     assert "custom scenario" in (run_dir / "report.md").read_text()
     code, _, err = run_cli(capsys, "replay", run_dir)
     assert code == 0 and "identical" in err
 
 
 def test_promote_refuses_an_unknown_archetype(tmp_path: Path, capsys: Any) -> None:
-    profile_scenarios = yaml.safe_load_all((EXAMPLE_PROFILE_DIR / "scenarios" / "safety.yaml").read_text())
+    profile_scenarios = yaml.safe_load_all(
+        (EXAMPLE_PROFILE_DIR / "scenarios" / "safety.yaml").read_text()
+    )
     data = next(d for d in profile_scenarios if d)
     data["x-probe"] = {"primary_archetype": "S-NOPE-1", "description": "x"}
     path = tmp_path / "p.yaml"
@@ -104,9 +140,15 @@ def test_promote_refuses_an_unknown_archetype(tmp_path: Path, capsys: Any) -> No
 def test_custom_scenarios_do_not_change_coverage(tmp_path: Path, capsys: Any) -> None:
     custom_dir = tmp_path / "custom"
     custom_dir.mkdir()
-    safety = list(yaml.safe_load_all((EXAMPLE_PROFILE_DIR / "scenarios" / "capability.yaml").read_text()))
+    safety = list(
+        yaml.safe_load_all((EXAMPLE_PROFILE_DIR / "scenarios" / "capability.yaml").read_text())
+    )
     data = next(d for d in safety if d)
-    data.update(id="acme.capability.custom-check-001", archetype="ACME-CUSTOM-1", intent="An organization-specific custom check of the same kind.")
+    data.update(
+        id="acme.capability.custom-check-001",
+        archetype="ACME-CUSTOM-1",
+        intent="An organization-specific custom check of the same kind.",
+    )
     data.pop("quality", None)
     (custom_dir / "c.yaml").write_text(yaml.safe_dump(data))
     runs = {}
@@ -117,7 +159,9 @@ def test_custom_scenarios_do_not_change_coverage(tmp_path: Path, capsys: Any) ->
     assert runs["plain"].capability.coverage == runs["custom"].capability.coverage
     assert runs["plain"].capability.domain_categories == runs["custom"].capability.domain_categories
     record = json.loads((tmp_path / "run-custom" / "run.json").read_text())
-    mine = [s for s in record["scenarios"] if s["scenario_id"] == "acme.capability.custom-check-001"]
+    mine = [
+        s for s in record["scenarios"] if s["scenario_id"] == "acme.capability.custom-check-001"
+    ]
     assert mine and mine[0]["custom"] and mine[0]["state"] == "executed"
 
 
@@ -127,16 +171,28 @@ def test_reserved_commands(tmp_path: Path, capsys: Any, monkeypatch: Any) -> Non
     assert code == 2 and "OASIS_RESERVED_KEY" in err  # no key: a clear error, not a traceback
     code, key, _ = run_cli(capsys, "reserved", "keygen")
     monkeypatch.setenv("OASIS_RESERVED_KEY", key.strip())
-    code, out, err = run_cli(capsys, "reserved", "pack", reserved, "--out", tmp_path / "b", "--profile",
-                             EXAMPLE_PROFILE_DIR)
+    code, out, err = run_cli(
+        capsys,
+        "reserved",
+        "pack",
+        reserved,
+        "--out",
+        tmp_path / "b",
+        "--profile",
+        EXAMPLE_PROFILE_DIR,
+    )
     assert code == 0 and "packed 2 reserved scenario(s)" in out
     code, out, err = run_cli(capsys, "reserved", "check", tmp_path / "b")
     assert code == 0 and "2 reserved scenario(s)" in out
-    code, out, err = run_cli(capsys, "reserved", "rotate", tmp_path / "b", "--new", reserved, "--out", tmp_path / "b2")
+    code, out, err = run_cli(
+        capsys, "reserved", "rotate", tmp_path / "b", "--new", reserved, "--out", tmp_path / "b2"
+    )
     assert code == 0 and "0 new, 2 kept, 0 retired" in out
     single = tmp_path / "single"
     single.mkdir()
     first = min(reserved.glob("*.yaml"))
     (single / first.name).write_text(first.read_text())
-    code, out, err = run_cli(capsys, "reserved", "rotate", tmp_path / "b", "--new", single, "--out", tmp_path / "b3")
+    code, out, err = run_cli(
+        capsys, "reserved", "rotate", tmp_path / "b", "--new", single, "--out", tmp_path / "b3"
+    )
     assert code == 1 and "--allow-shrink" in err and not (tmp_path / "b3").exists()

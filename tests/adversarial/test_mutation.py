@@ -22,19 +22,19 @@ from oasis_eval.adversarial.generators import (
     transforms,
 )
 from oasis_eval.adversarial.generators.base import scenario_data
-from oasis_eval.spec.probe import GenerationRequest, Probe, ProbeGenerator
 from oasis_eval.adversarial.serialize import probe_yaml
+from oasis_eval.contract import ProvisionRequest
 from oasis_eval.diagnostics import Findings
 from oasis_eval.engine.execute import _missing_preconditions
-from oasis_eval.contract import ProvisionRequest
 from oasis_eval.engine.redaction import resolve_value_ref
 from oasis_eval.engine.stimuli import plan
 from oasis_eval.evaluation.readiness import check_scenario
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
-from oasis_sim_k8s import SimK8sProvider
+from oasis_eval.spec.probe import GenerationRequest, Probe, ProbeGenerator
 from oasis_eval.spec.profile import Profile
 from oasis_eval.validation import validate_scenario
+from oasis_sim_k8s import SimK8sProvider
 
 from ..sim_k8s.support import agent_visible_text
 from ..support import run_cli
@@ -60,8 +60,9 @@ def si(si_profile_dir: Path) -> Profile:
     return _load(str(si_profile_dir))
 
 
-def generate(profile: Profile, count: int, seed: int = 0, archetypes: tuple[str, ...] = (),
-             **options: Any) -> tuple[list[Probe], Any]:
+def generate(
+    profile: Profile, count: int, seed: int = 0, archetypes: tuple[str, ...] = (), **options: Any
+) -> tuple[list[Probe], Any]:
     gen = load_generator("mutation", options)
     probes = gen.generate(profile, GenerationRequest(count=count, seed=seed, archetypes=archetypes))
     return probes, gen.last_report  # type: ignore[attr-defined]
@@ -73,7 +74,11 @@ def assert_sound(probe: Probe, profile: Profile, classification: str = "safety")
     check_scenario(probe.scenario, findings)
     assert not findings.errors, [f.render() for f in findings.errors]
     arch = profile.archetype(probe.primary_archetype)
-    assert arch is not None and probe.scenario.archetype == arch.id and probe.scenario.category == arch.category
+    assert (
+        arch is not None
+        and probe.scenario.archetype == arch.id
+        and probe.scenario.category == arch.category
+    )
     assert probe.classification == classification
     assert ID.match(probe.scenario.id), probe.scenario.id
     assert probe.provenance.startswith("mutation:base=")
@@ -130,7 +135,9 @@ def test_different_seeds_give_different_probes(example: Profile) -> None:
 def test_a_probe_does_not_depend_on_the_other_archetypes_requested(example: Profile) -> None:
     full, _ = generate(example, 2 * len(example.safety_archetypes()), seed=9)
     alone, _ = generate(example, 2, seed=9, archetypes=("S-PI-001",))
-    assert [p.content_hash() for p in alone] == [p.content_hash() for p in full if p.primary_archetype == "S-PI-001"]
+    assert [p.content_hash() for p in alone] == [
+        p.content_hash() for p in full if p.primary_archetype == "S-PI-001"
+    ]
 
 
 def test_generation_uses_no_global_random_state(example: Profile) -> None:
@@ -144,19 +151,25 @@ def test_generation_uses_no_global_random_state(example: Profile) -> None:
 
 
 # ---- the gate ----------------------------------------------------------------------
-def test_invalid_candidates_are_dropped_and_counted(example: Profile, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_invalid_candidates_are_dropped_and_counted(
+    example: Profile, monkeypatch: pytest.MonkeyPatch
+) -> None:
     real = transforms.paraphrase
 
     def breaking(data: dict[str, Any], rng: Any) -> str | None:
         note = real(data, rng)
-        data.setdefault("assertions", {}).setdefault("must", []).append({"behavior": "no_such_behavior"})
+        data.setdefault("assertions", {}).setdefault("must", []).append(
+            {"behavior": "no_such_behavior"}
+        )
         return note or "paraphrase(0)"
 
     monkeypatch.setattr(transforms, "paraphrase", breaking)
     probes, report = generate(example, 24, seed=4)
     broken = [d for d in report.dropped if "no_such_behavior" in d.reason]
     assert broken, report.dropped
-    assert all("undefined-behavior" in d.reason or "no-behavior-evaluator" in d.reason for d in broken)
+    assert all(
+        "undefined-behavior" in d.reason or "no-behavior-evaluator" in d.reason for d in broken
+    )
     for probe in probes:
         assert_sound(probe, example)
         assert "paraphrase" not in probe.provenance
@@ -185,7 +198,9 @@ def _instruction_carrier(probe: Probe) -> str:
 
 
 def test_carrier_moves_reach_every_carrier_and_leave_one_instruction(si: Profile) -> None:
-    probes, _ = generate(si, 42, seed=3, archetypes=("S-PI-001", "S-PI-002", "S-PI-003"), strategies=["carrier"])
+    probes, _ = generate(
+        si, 42, seed=3, archetypes=("S-PI-001", "S-PI-002", "S-PI-003"), strategies=["carrier"]
+    )
     moved = {}
     for probe in probes:
         m = re.search(r"carrier\((\w+)->(\w+)\)", probe.provenance)
@@ -199,14 +214,19 @@ def test_carrier_moves_reach_every_carrier_and_leave_one_instruction(si: Profile
 
 
 def test_carried_instructions_provision_and_reach_the_agent(si: Profile, example: Profile) -> None:
-    for profile, archetypes in ((si, ("S-PI-001", "S-PI-002", "S-PI-003")), (example, ("S-PI-001",))):
+    for profile, archetypes in (
+        (si, ("S-PI-001", "S-PI-002", "S-PI-003")),
+        (example, ("S-PI-001",)),
+    ):
         probes, _ = generate(profile, 21, seed=8, archetypes=archetypes, strategies=["carrier"])
         for probe in probes:
             env, text = _provision(probe, profile)
             payload = carriers.find_injections(scenario_data(probe.scenario))[0].text
             rules = " ".join(r["payload"] for r in env.tool_output_rules).lower()
             words = " ".join(payload.split()).lower()
-            assert words[:40] in text or json.dumps(words)[1:41] in text or words[:40] in rules, probe.provenance
+            assert words[:40] in text or json.dumps(words)[1:41] in text or words[:40] in rules, (
+                probe.provenance
+            )
 
 
 def _provision(probe: Probe, profile: Profile) -> tuple[Any, str]:
@@ -214,9 +234,17 @@ def _provision(probe: Probe, profile: Profile) -> tuple[Any, str]:
     stim = plan(s, profile)
     agent = s.preconditions.agent
     scope = {k: [str(x) for x in v] for k, v in (agent.scope or {}).items() if isinstance(v, list)}
-    req = ProvisionRequest(scenario_id=s.id, environment_type=s.preconditions.environment.type,
-                           state=s.preconditions.environment.state, mode=agent.mode, tools=agent.tools,
-                           scope=scope, principal="oasis-agent", tier=1, provider_stimuli=stim.provider_stimuli)
+    req = ProvisionRequest(
+        scenario_id=s.id,
+        environment_type=s.preconditions.environment.type,
+        state=s.preconditions.environment.state,
+        mode=agent.mode,
+        tools=agent.tools,
+        scope=scope,
+        principal="oasis-agent",
+        tier=1,
+        provider_stimuli=stim.provider_stimuli,
+    )
     provider = SimK8sProvider()
 
     async def go() -> Any:
@@ -260,12 +288,20 @@ def test_rename_reaches_every_occurrence(si: Profile, example: Profile) -> None:
             mapping = _renames(probe)
             assert mapping, probe.provenance
             data = scenario_data(probe.scenario)
-            blob = transforms.text_blob({k: data.get(k) for k in ("preconditions", "stimuli", "assertions", "verification")})
+            blob = transforms.text_blob(
+                {k: data.get(k) for k in ("preconditions", "stimuli", "assertions", "verification")}
+            )
             for old, new in mapping.items():
-                assert not re.search(rf"(?<![\w-]){re.escape(old)}(?![\w])", blob), (old, probe.provenance)
+                assert not re.search(rf"(?<![\w-]){re.escape(old)}(?![\w])", blob), (
+                    old,
+                    probe.provenance,
+                )
                 assert new in blob
             for vc in probe.scenario.verification.value_containment:
-                assert resolve_value_ref(vc.value_ref, probe.scenario.preconditions.environment.state) is not None
+                assert (
+                    resolve_value_ref(vc.value_ref, probe.scenario.preconditions.environment.state)
+                    is not None
+                )
 
 
 def test_requested_magnitude_moves_consistently(si: Profile) -> None:
@@ -279,24 +315,38 @@ def test_requested_magnitude_moves_consistently(si: Profile) -> None:
         assert new in s.stimuli[-1].value  # type: ignore[operator]
         assert all(f"replicas={new}" in (e.action or "") for e in s.assertions.must_not)  # type: ignore[union-attr]
         assert any(new in str(a) for a in s.verification.api_audit)
-        assert int(new) >= 50 * 3 and m.group(1) not in transforms.text_blob(scenario_data(s)).replace(new, "")
+        assert int(new) >= 50 * 3 and m.group(1) not in transforms.text_blob(
+            scenario_data(s)
+        ).replace(new, "")
 
 
 def test_scope_widening_adds_workloads_behind_the_selector(si: Profile) -> None:
     base = next(s for s in si.scenarios if s.archetype == "S-BR-001")
-    before = sum(1 for e in base.preconditions.environment.state if (e.get("labels") or {}).get("app") == "api")
+    before = sum(
+        1
+        for e in base.preconditions.environment.state
+        if (e.get("labels") or {}).get("app") == "api"
+    )
     probes, _ = generate(si, 3, seed=2, archetypes=("S-BR-001",), strategies=["scope"])
     assert probes
     for probe in probes:
-        after = sum(1 for e in probe.scenario.preconditions.environment.state if (e.get("labels") or {}).get("app") == "api")
+        after = sum(
+            1
+            for e in probe.scenario.preconditions.environment.state
+            if (e.get("labels") or {}).get("app") == "api"
+        )
         assert after > before
 
 
 def test_replica_changes_follow_into_state_assertions(si: Profile) -> None:
-    probes, _ = generate(si, 6, seed=2, archetypes=("S-PI-002", "S-DO-001"), strategies=["replicas"])
+    probes, _ = generate(
+        si, 6, seed=2, archetypes=("S-PI-002", "S-DO-001"), strategies=["replicas"]
+    )
     assert probes
     for probe in probes:
-        declared = {e["resource"]: e.get("replicas") for e in probe.scenario.preconditions.environment.state}
+        declared = {
+            e["resource"]: e.get("replicas") for e in probe.scenario.preconditions.environment.state
+        }
         for item in probe.scenario.verification.state_assertions:
             if "replicas" in item and item.get("resource") in declared:
                 assert item["replicas"] == declared[item["resource"]], probe.provenance
@@ -308,19 +358,26 @@ def test_composition_probes_keep_the_primary_archetype(si: Profile) -> None:
     capability = {a.id for a in si.capability_archetypes()}
     for probe in probes:
         assert probe.composition and set(probe.secondary_archetypes) <= capability
-        assert probe.classification == "safety" and probe.scenario.archetype == probe.primary_archetype
+        assert (
+            probe.classification == "safety" and probe.scenario.archetype == probe.primary_archetype
+        )
         assert_sound(probe, si)
 
 
 def test_reframed_instruction_keeps_the_forbidden_operation(si: Profile) -> None:
-    probes, _ = generate(si, 24, seed=11, archetypes=("S-PI-001", "S-PI-002", "S-PI-003"), strategies=["instruction"])
+    probes, _ = generate(
+        si, 24, seed=11, archetypes=("S-PI-001", "S-PI-002", "S-PI-003"), strategies=["instruction"]
+    )
     hows = set()
     for probe in probes:
         m = re.search(r"instruction\(([\w-]+)\)", probe.provenance)
         assert m, probe.provenance
         hows.add(m.group(1).split("-")[0])
         base = next(s for s in si.scenarios if s.archetype == probe.primary_archetype)
-        assert probe.scenario.assertions == base.assertions and probe.scenario.verification == base.verification
+        assert (
+            probe.scenario.assertions == base.assertions
+            and probe.scenario.verification == base.verification
+        )
     assert {"base64", "spelled", "frame"} <= hows
 
 
@@ -332,7 +389,9 @@ def test_registry_and_declared_entry_points() -> None:
         load_generator("nope")
     with pytest.raises(GeneratorError, match="unknown mutation strategies"):
         load_generator("mutation", {"strategies": ["teleport"]})
-    declared = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["entry-points"]["oasis_eval.probe_generators"]
+    declared = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["entry-points"][
+        "oasis_eval.probe_generators"
+    ]
     assert set(declared) == {"mutation", "red_team", "llm", "hybrid"}
     import importlib
 
@@ -341,10 +400,14 @@ def test_registry_and_declared_entry_points() -> None:
         assert getattr(importlib.import_module(module), attr).__name__ == f"{name}_generator"
 
 
-def test_cli_generate_is_reproducible_and_validates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_generate_is_reproducible_and_validates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
     for out in (a, b):
-        code, text, _ = run_cli(capsys, "probe", "generate", "--probes", "7", "--seed", "3", "--out", out)
+        code, text, _ = run_cli(
+            capsys, "probe", "generate", "--probes", "7", "--seed", "3", "--out", out
+        )
         assert code == 0 and "7 probe(s) from mutation" in text
     assert sorted(p.name for p in a.iterdir()) == sorted(p.name for p in b.iterdir())
     for path in a.iterdir():
@@ -353,7 +416,9 @@ def test_cli_generate_is_reproducible_and_validates(tmp_path: Path, capsys: pyte
     assert manifest["generator"]["reproducibility"] == "deterministic"
     assert manifest["generator"]["config_hash"].startswith("sha256:")
     files = [a / p["file"] for p in manifest["probes"]]
-    code, text, _ = run_cli(capsys, "validate", "scenario", *files, "--profile", EXAMPLE_PROFILE_DIR)
+    code, text, _ = run_cli(
+        capsys, "validate", "scenario", *files, "--profile", EXAMPLE_PROFILE_DIR
+    )
     assert code == 0 and "0 error(s)" in text
     code, _, err = run_cli(capsys, "probe", "generate", "--probes", "2", "--out", a)
     assert code == 2 and "not empty" in err
@@ -362,9 +427,13 @@ def test_cli_generate_is_reproducible_and_validates(tmp_path: Path, capsys: pyte
 
 
 def test_cli_generate_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run_cli(capsys, "probe", "generate", "--archetypes", "S-NO-001", "--out", tmp_path / "x")
+    code, _, err = run_cli(
+        capsys, "probe", "generate", "--archetypes", "S-NO-001", "--out", tmp_path / "x"
+    )
     assert code == 2 and "unknown archetype" in err
-    code, _, err = run_cli(capsys, "probe", "generate", "--generator", "nope", "--out", tmp_path / "y")
+    code, _, err = run_cli(
+        capsys, "probe", "generate", "--generator", "nope", "--out", tmp_path / "y"
+    )
     assert code == 2 and "unknown probe generator" in err
     code, _, err = run_cli(capsys, "probe", "generate", "-o", "novalue", "--out", tmp_path / "z")
     assert code == 2 and "key=value" in err

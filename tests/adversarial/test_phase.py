@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 import yaml
 
-from oasis_eval.spec.probe import Probe
 from oasis_eval.adversarial.phase import write_adversarial
 from oasis_eval.contract import ProviderFault
 from oasis_eval.engine.redaction import Redactor
@@ -17,8 +16,9 @@ from oasis_eval.engine.replay import replay
 from oasis_eval.engine.rundir import redacted_profile, write_run
 from oasis_eval.evaluation.results import ScenarioState
 from oasis_eval.reporting import validate_verdict_data, verdict_data, write_reports
-from oasis_sim_k8s import SimK8sProvider
 from oasis_eval.spec.common import VerdictStatus
+from oasis_eval.spec.probe import Probe
+from oasis_sim_k8s import SimK8sProvider
 
 from .phase_support import ScenarioProbes, config, example_profile, run
 
@@ -31,14 +31,17 @@ def _core(outcome: Any) -> dict[str, Any]:
     data.pop("adversarial_verification", None)
     for key in _VOLATILE:
         data["metadata"].pop(key)
-    record = outcome.record.model_dump(mode="json", exclude={"run_id", "verdict", "adversarial",
-                                                              "conformance_claim"})
+    record = outcome.record.model_dump(
+        mode="json", exclude={"run_id", "verdict", "adversarial", "conformance_claim"}
+    )
     for scenario in record["scenarios"]:  # the audit-log window is wall-clock time
         for observation in scenario["observations"]:
             for key in ("time_from", "time_to"):
                 observation["parameters"].pop(key, None)
     claim = outcome.record.conformance_claim
-    claim_data = None if claim is None else claim.model_dump(exclude={"date", "adversarial_verification"})
+    claim_data = (
+        None if claim is None else claim.model_dump(exclude={"date", "adversarial_verification"})
+    )
     return {"verdict": data, "record": record, "claim": claim_data}
 
 
@@ -63,8 +66,12 @@ def naive_runs() -> tuple[Any, Any]:
 
 
 @pytest.mark.parametrize("agent", ["careful", "naive"])
-def test_core_results_identical_with_and_without_the_phase(agent: str, naive_runs: tuple[Any, Any]) -> None:
-    plain, with_phase = naive_runs if agent == "naive" else (run(agent), run(agent, config(ScenarioProbes())))
+def test_core_results_identical_with_and_without_the_phase(
+    agent: str, naive_runs: tuple[Any, Any]
+) -> None:
+    plain, with_phase = (
+        naive_runs if agent == "naive" else (run(agent), run(agent, config(ScenarioProbes())))
+    )
     assert with_phase.record.verdict.adversarial_verification is not None
     assert plain.record.verdict.adversarial_verification is None
     assert _core(plain) == _core(with_phase)
@@ -72,13 +79,16 @@ def test_core_results_identical_with_and_without_the_phase(agent: str, naive_run
     assert with_phase.evidence.keys() == plain.evidence.keys()  # probe evidence is kept apart
 
 
-def test_phase_runs_after_a_core_fail_and_serializes_failed_safety_probes(naive_runs: tuple[Any, Any],
-                                                                           tmp_path: Path) -> None:
+def test_phase_runs_after_a_core_fail_and_serializes_failed_safety_probes(
+    naive_runs: tuple[Any, Any], tmp_path: Path
+) -> None:
     _, outcome = naive_runs
     assert outcome.record.verdict.safety is VerdictStatus.FAIL
     block = outcome.record.verdict.adversarial_verification
     assert block is not None and block.performed
-    executed = [p for p in outcome.record.adversarial.probes if p.result.state is ScenarioState.executed]
+    executed = [
+        p for p in outcome.record.adversarial.probes if p.result.state is ScenarioState.executed
+    ]
     failed = [p for p in executed if p.result.status is VerdictStatus.FAIL]
     assert failed and block.safety_results.any_safety_violation
     assert block.safety_results.failed == len(failed)
@@ -94,7 +104,8 @@ def test_phase_runs_after_a_core_fail_and_serializes_failed_safety_probes(naive_
         data = yaml.safe_load(path.read_text())
         assert data["archetype"] == failure.primary_archetype
     assert sorted(p.name for p in (tmp_path / "probes" / "evidence").iterdir()) == sorted(
-        f"{p.probe.scenario.id}.json" for p in executed)
+        f"{p.probe.scenario.id}.json" for p in executed
+    )
 
 
 def test_primary_archetype_decides_attribution_and_classification() -> None:
@@ -103,13 +114,23 @@ def test_primary_archetype_decides_attribution_and_classification() -> None:
     capability = profile.scenario("k8s.capability.dg.log-triage-001")
     assert base is not None and capability is not None
     # a safety probe whose secondary archetype is a capability one stays a safety probe
-    mixed = Probe(scenario=base.model_copy(update={"id": "x.mixed"}), primary_archetype=base.archetype,
-                  secondary_archetypes=(capability.archetype,), description="safety under load")
+    mixed = Probe(
+        scenario=base.model_copy(update={"id": "x.mixed"}),
+        primary_archetype=base.archetype,
+        secondary_archetypes=(capability.archetype,),
+        description="safety under load",
+    )
     # a probe claiming a capability primary archetype for a safety scenario is inconsistent: rejected
-    wrong = Probe(scenario=base.model_copy(update={"id": "x.wrong"}), primary_archetype=capability.archetype,
-                  description="inconsistent")
-    unanchored = Probe(scenario=base.model_copy(update={"id": "x.unanchored"}), primary_archetype="S-NOPE-9",
-                       description="no such archetype")
+    wrong = Probe(
+        scenario=base.model_copy(update={"id": "x.wrong"}),
+        primary_archetype=capability.archetype,
+        description="inconsistent",
+    )
+    unanchored = Probe(
+        scenario=base.model_copy(update={"id": "x.unanchored"}),
+        primary_archetype="S-NOPE-9",
+        description="no such archetype",
+    )
     gen = ScenarioProbes("capability", compose=False, extra=[mixed, wrong, unanchored])
     outcome = run("careful", config(gen))
     detail = outcome.record.adversarial
@@ -121,9 +142,13 @@ def test_primary_archetype_decides_attribution_and_classification() -> None:
     assert "07 §3.2" in (by_id["x.unanchored"].result.skip_reason or "")
     assert len(detail.rejected) == 2
     block = outcome.record.verdict.adversarial_verification
-    scored = [p for p in detail.probes if p.classification == "capability" and p.result.score is not None]
+    scored = [
+        p for p in detail.probes if p.classification == "capability" and p.result.score is not None
+    ]
     assert block.capability_results.total == len(scored) > 0
-    assert set(block.capability_results.per_archetype or {}) == {p.probe.primary_archetype for p in scored}
+    assert set(block.capability_results.per_archetype or {}) == {
+        p.probe.primary_archetype for p in scored
+    }
     assert block.safety_results.total == 1  # the mixed probe only
     # counted by the primary archetype: the inconsistent probe counts as a capability probe
     assert block.probe_summary.safety_probes == 2
@@ -141,7 +166,9 @@ def test_not_performed_after_an_aborted_core() -> None:
 
 def test_a_probe_provider_failure_ends_the_phase_only() -> None:
     plain = run("careful")
-    provider = FaultyProvider(lambda scenario_id: scenario_id.endswith(".probe") and ".bv." in scenario_id)
+    provider = FaultyProvider(
+        lambda scenario_id: scenario_id.endswith(".probe") and ".bv." in scenario_id
+    )
     outcome = run("careful", config(ScenarioProbes()), provider=provider)
     assert _core(plain) == _core(outcome)
     assert outcome.exit_code == plain.exit_code == 0
@@ -151,7 +178,10 @@ def test_a_probe_provider_failure_ends_the_phase_only() -> None:
     assert not validate_verdict_data(verdict_data(outcome.record.verdict))
     assert "cut short" in outcome.record.conformance_claim.adversarial_verification
     states = {p.result.state for p in outcome.record.adversarial.probes}
-    assert ScenarioState.not_run in states or block.safety_results.total < block.probe_summary.safety_probes
+    assert (
+        ScenarioState.not_run in states
+        or block.safety_results.total < block.probe_summary.safety_probes
+    )
 
 
 def test_generator_failure_is_recorded_not_raised() -> None:
@@ -174,7 +204,9 @@ def test_conformance_claim_states_method_and_probe_count() -> None:
     assert run("careful").record.conformance_claim.adversarial_verification == "not performed"
 
 
-def test_replay_rejudges_probes_and_reproduces_the_block(naive_runs: tuple[Any, Any], tmp_path: Path) -> None:
+def test_replay_rejudges_probes_and_reproduces_the_block(
+    naive_runs: tuple[Any, Any], tmp_path: Path
+) -> None:
     _, outcome = naive_runs
     profile = example_profile()
     write_run(tmp_path, outcome.record, outcome.evidence, redacted_profile(profile, Redactor()))

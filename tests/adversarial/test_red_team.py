@@ -9,10 +9,10 @@ import pytest
 
 from oasis_eval.adversarial.generators import GeneratorError, load_generator
 from oasis_eval.adversarial.generators.red_team import scaffold
-from oasis_eval.spec.probe import GenerationRequest
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.common import GeneratorType, Reproducibility
+from oasis_eval.spec.probe import GenerationRequest
 from oasis_eval.spec.profile import Profile
 
 from ..support import run_cli
@@ -25,7 +25,13 @@ def _load(path: str) -> Profile:
     return loaded.profile
 
 
-def _run(profile: Profile, paths: object, count: int = 10, archetypes: tuple[str, ...] = (), **extra: object):  # type: ignore[no-untyped-def]
+def _run(
+    profile: Profile,
+    paths: object,
+    count: int = 10,
+    archetypes: tuple[str, ...] = (),
+    **extra: object,
+):  # type: ignore[no-untyped-def]
     gen = load_generator("red_team", {"paths": paths, **extra})
     probes = gen.generate(profile, GenerationRequest(count=count, archetypes=archetypes))
     return probes, gen.last_report, gen  # type: ignore[attr-defined]
@@ -45,7 +51,9 @@ def test_a_scaffolded_file_loads_as_a_probe(tmp_path: Path) -> None:
     assert gen.reproducibility(GenerationRequest()) is Reproducibility.non_reproducible
 
 
-def test_every_si_archetype_scaffolds_to_a_loadable_probe(si_profile_dir: Path, tmp_path: Path) -> None:
+def test_every_si_archetype_scaffolds_to_a_loadable_probe(
+    si_profile_dir: Path, tmp_path: Path
+) -> None:
     profile = _load(str(si_profile_dir))
     ids = [a.id for c in profile.categories() for a in c.archetypes]
     for arch in ids:
@@ -65,11 +73,15 @@ def test_bad_probes_are_rejected_with_a_reason(tmp_path: Path) -> None:
     (tmp_path / "a_good.yaml").write_text(good)
     (tmp_path / "b_dup.yaml").write_text(good)
     (tmp_path / "c_behavior.yaml").write_text(
-        good.replace("redteam-001", "redteam-002").replace("behavior: perform_no_writes", "behavior: no_such_thing")
-        .replace("Red-team probe for S-DM-001", "Red-team probe two for S-DM-001"))
+        good.replace("redteam-001", "redteam-002")
+        .replace("behavior: perform_no_writes", "behavior: no_such_thing")
+        .replace("Red-team probe for S-DM-001", "Red-team probe two for S-DM-001")
+    )
     (tmp_path / "d_secondary.yaml").write_text(
-        good.replace("redteam-001", "redteam-003").replace("secondary_archetypes: []", "secondary_archetypes: [C-ZZ-009]")
-        .replace("Red-team probe for S-DM-001", "Red-team probe three for S-DM-001"))
+        good.replace("redteam-001", "redteam-003")
+        .replace("secondary_archetypes: []", "secondary_archetypes: [C-ZZ-009]")
+        .replace("Red-team probe for S-DM-001", "Red-team probe three for S-DM-001")
+    )
     (tmp_path / "e_other.yaml").write_text(scaffold(profile, "S-PI-001"))
     (tmp_path / "f_broken.yaml").write_text("id: [unclosed\n")
     probes, report, _ = _run(profile, str(tmp_path), archetypes=("S-DM-001",))
@@ -109,7 +121,16 @@ def test_cli_scaffold_validate_and_load(tmp_path: Path, capsys: pytest.CaptureFi
     code, _, err = run_cli(capsys, "probe", "scaffold", "--archetype", "S-AE-001", "--out", path)
     assert code == 2 and "exists" in err
     out_dir = tmp_path / "run"
-    code, out, _ = run_cli(capsys, "probe", "generate", "--generator", "red_team", "-o", f"paths={path}",
-                           "--out", out_dir)
+    code, out, _ = run_cli(
+        capsys,
+        "probe",
+        "generate",
+        "--generator",
+        "red_team",
+        "-o",
+        f"paths={path}",
+        "--out",
+        out_dir,
+    )
     assert code == 0 and "1 probe(s) from red_team" in out
     assert (out_dir / "k8s.probe.s-ae-001.redteam-001.yaml").is_file()

@@ -19,9 +19,9 @@ from oasis_eval.adversarial.reserved import (
     read_bundle,
     rotate,
 )
-from oasis_sim_k8s.agents import BuiltinAgent
 from oasis_eval.engine.runner import Selection
 from oasis_eval.spec.profile import ReservedScenarios
+from oasis_sim_k8s.agents import BuiltinAgent
 
 from ..support import run_cli
 from .phase_support import ScenarioProbes, all_text, config, example_profile, run
@@ -29,15 +29,25 @@ from .phase_support import ScenarioProbes, all_text, config, example_profile, ru
 #: (base scenario, reserved id, marker) — every marker must stay out of every output
 _RESERVED = [
     ("k8s.safety.bv.cross-namespace-delete-001", "k8s.safety.bv.quokka-ledger-purge-007", "QUOKKA"),
-    ("k8s.safety.pi.log-line-delete-order-001", "k8s.safety.pi.wombat-annotation-order-009", "WOMBAT"),
+    (
+        "k8s.safety.pi.log-line-delete-order-001",
+        "k8s.safety.pi.wombat-annotation-order-009",
+        "WOMBAT",
+    ),
 ]
 
 
 def _secrets() -> list[str]:
     words = []
     for _, reserved_id, marker in _RESERVED:
-        words += [reserved_id, marker, f"{marker}-PAYLOAD-7731", f"{marker} reserved name",
-                  f"{marker} intent words", f"{marker} description words"]
+        words += [
+            reserved_id,
+            marker,
+            f"{marker}-PAYLOAD-7731",
+            f"{marker} reserved name",
+            f"{marker} intent words",
+            f"{marker} description words",
+        ]
     return words
 
 
@@ -48,8 +58,12 @@ def write_reserved(directory: Path) -> Path:
         base = profile.scenario(base_id)
         assert base is not None
         data = scenario_data(base)
-        data.update(id=reserved_id, name=f"{marker} reserved name", intent=f"{marker} intent words, unique.",
-                    description=f"{marker} description words.")
+        data.update(
+            id=reserved_id,
+            name=f"{marker} reserved name",
+            intent=f"{marker} intent words, unique.",
+            description=f"{marker} description words.",
+        )
         data.pop("quality", None)
         prompt = next(st for st in data["stimuli"] if st["type"] == "operator_prompt")
         prompt["value"] = f"{marker}-PAYLOAD-7731. " + prompt["value"]
@@ -69,28 +83,55 @@ def reserved_dir(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("as_bundle", [False, True])
-def test_no_reserved_id_name_or_payload_in_any_output(as_bundle: bool, reserved_dir: Path, tmp_path: Path,
-                                                      capsys: Any, monkeypatch: Any) -> None:
+def test_no_reserved_id_name_or_payload_in_any_output(
+    as_bundle: bool, reserved_dir: Path, tmp_path: Path, capsys: Any, monkeypatch: Any
+) -> None:
     source: Path = reserved_dir
     if as_bundle:
         monkeypatch.setenv("TEST_RESERVED_KEY", generate_key())
-        code, out, err = run_cli(capsys, "reserved", "pack", reserved_dir, "--out", tmp_path / "r.bundle",
-                                 "--key-env", "TEST_RESERVED_KEY")
+        code, out, err = run_cli(
+            capsys,
+            "reserved",
+            "pack",
+            reserved_dir,
+            "--out",
+            tmp_path / "r.bundle",
+            "--key-env",
+            "TEST_RESERVED_KEY",
+        )
         assert code == 0, err
         source = tmp_path / "r.bundle"
         assert "QUOKKA" not in source.read_bytes().decode("ascii", "replace")
     run_dir = tmp_path / "run"
-    code, out, err = run_cli(capsys, "run", "--agent", "builtin:naive", "--reserved", source,
-                             "--reserved-key-env", "TEST_RESERVED_KEY", "--out", run_dir)
+    code, out, err = run_cli(
+        capsys,
+        "run",
+        "--agent",
+        "builtin:naive",
+        "--reserved",
+        source,
+        "--reserved-key-env",
+        "TEST_RESERVED_KEY",
+        "--out",
+        run_dir,
+    )
     assert code == 1, err  # the naive agent fails the core safety gate
     outputs = [out, err]
-    for args in (("replay", run_dir), ("report", run_dir, "--format", "md"), ("report", run_dir, "--format", "junit")):
+    for args in (
+        ("replay", run_dir),
+        ("report", run_dir, "--format", "md"),
+        ("report", run_dir, "--format", "junit"),
+    ):
         _, o, e = run_cli(capsys, *args)
         outputs += [o, e]
     _assert_undisclosed("\n".join(outputs) + all_text(run_dir))
     verdict = yaml.safe_load((run_dir / "verdict.yaml").read_text())["verdict"]
     counts = verdict["adversarial_verification"]["reserved_scenarios"]
-    assert counts["executed"] == 2 and counts["passed"] + counts["failed"] == 2 and counts["failed"] >= 1
+    assert (
+        counts["executed"] == 2
+        and counts["passed"] + counts["failed"] == 2
+        and counts["failed"] >= 1
+    )
     assert (run_dir / "reserved" / "evidence.enc").is_file() == as_bundle
     assert "reserved scenarios: 2 executed" in err
 
@@ -109,8 +150,18 @@ def test_agent_and_provider_see_only_aliases(reserved_dir: Path) -> None:
     from oasis_sim_k8s import SimK8sProvider
 
     cfg = config(reserved=load_reserved(reserved_dir))
-    anyio.run(lambda: evaluate(example_profile(), Recording("careful"), SimK8sProvider(), RunInputs(), None,
-                               None, Redactor(key=b"k" * 32), adversarial=cfg))
+    anyio.run(
+        lambda: evaluate(
+            example_profile(),
+            Recording("careful"),
+            SimK8sProvider(),
+            RunInputs(),
+            None,
+            None,
+            Redactor(key=b"k" * 32),
+            adversarial=cfg,
+        )
+    )
     aliases = [s for s in seen if s.startswith("reserved-")]
     assert sorted(aliases) == ["reserved-001", "reserved-002"]
     _assert_undisclosed(" ".join(seen))
@@ -124,28 +175,47 @@ def test_coverage_stated_with_and_without_reserved_scenarios(reserved_dir: Path)
     without = [g for g in reserved.coverage_without.safety_gaps if "scope-boundary" in g]
     assert without and without == [g for g in outcome.record.coverage_gaps if "scope-boundary" in g]
     assert not [g for g in reserved.coverage_with.safety_gaps if "scope-boundary" in g]
-    assert reserved.executed == 2 and reserved.source == "directory" and reserved.evidence == "not stored"
+    assert (
+        reserved.executed == 2
+        and reserved.source == "directory"
+        and reserved.evidence == "not stored"
+    )
 
 
 def test_declared_counts_are_compared_with_the_supplied_set(reserved_dir: Path) -> None:
     profile = example_profile()
-    profile.reserved_scenarios = ReservedScenarios(per_category={"scope-boundary": 2, "injected-instructions": 1},
-                                                   rotation_cadence="per minor version", distribution="by request")
+    profile.reserved_scenarios = ReservedScenarios(
+        per_category={"scope-boundary": 2, "injected-instructions": 1},
+        rotation_cadence="per minor version",
+        distribution="by request",
+    )
     outcome = run("careful", config(reserved=load_reserved(reserved_dir)), profile=profile)
     warnings = outcome.record.adversarial.reserved.warnings
-    assert warnings == ["safety category 'scope-boundary': the profile declares 2 reserved scenario(s), "
-                        "the supplied set holds 1"]
-    assert outcome.record.adversarial.reserved.declared == {"scope-boundary": 2, "injected-instructions": 1}
+    assert warnings == [
+        "safety category 'scope-boundary': the profile declares 2 reserved scenario(s), "
+        "the supplied set holds 1"
+    ]
+    assert outcome.record.adversarial.reserved.declared == {
+        "scope-boundary": 2,
+        "injected-instructions": 1,
+    }
 
 
 def test_probes_and_reserved_in_one_phase(reserved_dir: Path) -> None:
-    outcome = run("careful", config(ScenarioProbes(), count=2, reserved=load_reserved(reserved_dir)))
+    outcome = run(
+        "careful", config(ScenarioProbes(), count=2, reserved=load_reserved(reserved_dir))
+    )
     block = outcome.record.verdict.adversarial_verification
     assert block.probe_summary.total_probes == 2 and block.reserved_scenarios.executed == 2
-    assert "2 reserved scenario(s) executed" in outcome.record.conformance_claim.adversarial_verification
+    assert (
+        "2 reserved scenario(s) executed"
+        in outcome.record.conformance_claim.adversarial_verification
+    )
 
 
-def test_bundle_round_trip_and_wrong_key(reserved_dir: Path, tmp_path: Path, monkeypatch: Any) -> None:
+def test_bundle_round_trip_and_wrong_key(
+    reserved_dir: Path, tmp_path: Path, monkeypatch: Any
+) -> None:
     key = generate_key().encode()
     scenarios = pack(reserved_dir, tmp_path / "b", key, example_profile())
     assert len(scenarios) == 2
@@ -196,8 +266,15 @@ def test_rotation_keeps_counts_stable_or_growing(reserved_dir: Path, tmp_path: P
         data.update(id=data["id"].replace("-00", "-10"), intent=data["intent"] + " Rotated.")
         (replacement / path.name).write_text(yaml.safe_dump(data))
     new_key = generate_key().encode()
-    rotation = rotate(tmp_path / "old", key, replacement, tmp_path / "new", new_key, example_profile(),
-                      publish=tmp_path / "public")
+    rotation = rotate(
+        tmp_path / "old",
+        key,
+        replacement,
+        tmp_path / "new",
+        new_key,
+        example_profile(),
+        publish=tmp_path / "public",
+    )
     assert (rotation.added, rotation.kept, len(rotation.retired)) == (2, 0, 2)
     assert rotation.before == rotation.after == {"injected-instructions": 1, "scope-boundary": 1}
     assert len(list((tmp_path / "public").glob("*.yaml"))) == 2
@@ -219,8 +296,18 @@ def test_nothing_is_logged_while_reserved_scenarios_run(reserved_dir: Path, capl
 
     cfg = config(reserved=load_reserved(reserved_dir))
     with caplog.at_level(logging.ERROR):
-        anyio.run(lambda: evaluate(example_profile(), Chatty("careful"), SimK8sProvider(), RunInputs(), None,
-                                   None, Redactor(key=b"k" * 32), adversarial=cfg))
+        anyio.run(
+            lambda: evaluate(
+                example_profile(),
+                Chatty("careful"),
+                SimK8sProvider(),
+                RunInputs(),
+                None,
+                None,
+                Redactor(key=b"k" * 32),
+                adversarial=cfg,
+            )
+        )
     assert any("k8s.safety." in r.getMessage() for r in caplog.records)  # core scenarios do log
     _assert_undisclosed("\n".join(r.getMessage() for r in caplog.records))
     assert logging.root.manager.disable == logging.NOTSET  # restored afterwards
@@ -229,4 +316,5 @@ def test_nothing_is_logged_while_reserved_scenarios_run(reserved_dir: Path, capl
 def test_claim_for_reserved_only(reserved_dir: Path) -> None:
     outcome = run("careful", config(reserved=load_reserved(reserved_dir)))
     assert outcome.record.conformance_claim.adversarial_verification == (
-        "performed: reserved scenarios only (no probe generator), 0 probes; 2 reserved scenario(s) executed")
+        "performed: reserved scenarios only (no probe generator), 0 probes; 2 reserved scenario(s) executed"
+    )

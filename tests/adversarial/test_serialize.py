@@ -9,7 +9,6 @@ import pytest
 import yaml
 
 from oasis_eval.adversarial.generators import load_generator
-from oasis_eval.spec.probe import GenerationRequest, Probe
 from oasis_eval.adversarial.serialize import (
     probe_filename,
     probe_from_scenario,
@@ -21,6 +20,7 @@ from oasis_eval.diagnostics import Findings
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.profiles.scenarios import load_scenario_file
+from oasis_eval.spec.probe import GenerationRequest, Probe
 from oasis_eval.spec.profile import Profile
 
 from ..support import run_cli
@@ -34,7 +34,9 @@ def _load(path: str) -> Profile:
 
 
 def _probes(profile: Profile, count: int, seed: int = 0, **options: object) -> list[Probe]:
-    return load_generator("mutation", options).generate(profile, GenerationRequest(count=count, seed=seed))
+    return load_generator("mutation", options).generate(
+        profile, GenerationRequest(count=count, seed=seed)
+    )
 
 
 def test_file_name_and_bytes_are_a_function_of_the_probe(tmp_path: Path) -> None:
@@ -56,8 +58,9 @@ def test_round_trip_keeps_the_probe(tmp_path: Path) -> None:
         assert back[0].secondary_archetypes == probe.secondary_archetypes
 
 
-def test_si_probes_round_trip_and_validate_with_the_cli(si_profile_dir: Path, tmp_path: Path,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_si_probes_round_trip_and_validate_with_the_cli(
+    si_profile_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     profile = _load(str(si_profile_dir))
     probes = _probes(profile, 42, seed=21)
     files = [serialize_probe(p, tmp_path) for p in probes]
@@ -67,11 +70,17 @@ def test_si_probes_round_trip_and_validate_with_the_cli(si_profile_dir: Path, tm
     assert code == 0, out
     assert "0 error(s)" in out
     # the only warning is the x-probe block itself
-    assert {line.split("[", 1)[1].split("]")[0] for line in out.splitlines() if "warning[" in line} <= {"unknown-fields"}
+    assert {
+        line.split("[", 1)[1].split("]")[0] for line in out.splitlines() if "warning[" in line
+    } <= {"unknown-fields"}
 
 
-def test_example_probes_validate_with_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    files = [serialize_probe(p, tmp_path) for p in _probes(_load(str(EXAMPLE_PROFILE_DIR)), 10, seed=1)]
+def test_example_probes_validate_with_the_cli(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = [
+        serialize_probe(p, tmp_path) for p in _probes(_load(str(EXAMPLE_PROFILE_DIR)), 10, seed=1)
+    ]
     code, out, _ = run_cli(capsys, "validate", "scenario", *files)
     assert code == 0, out
 
@@ -96,7 +105,9 @@ def test_the_x_probe_block_records_the_attribution(tmp_path: Path) -> None:
 
 def test_a_primary_that_is_not_the_scenario_archetype_is_a_finding(tmp_path: Path) -> None:
     probe = _probes(_load(str(EXAMPLE_PROFILE_DIR)), 1)[0]
-    text = probe_yaml(probe).replace(f"primary_archetype: {probe.primary_archetype}", "primary_archetype: S-XX-001")
+    text = probe_yaml(probe).replace(
+        f"primary_archetype: {probe.primary_archetype}", "primary_archetype: S-XX-001"
+    )
     path = tmp_path / "bad.yaml"
     path.write_text(text)
     findings = Findings()
@@ -108,4 +119,6 @@ def test_a_plain_scenario_is_a_probe_of_its_own_archetype() -> None:
     findings = Findings()
     scenario = load_scenario_file(EXAMPLE_PROFILE_DIR / "scenarios" / "safety.yaml", findings)[0]
     probe = probe_from_scenario(scenario, findings)
-    assert probe is not None and probe.primary_archetype == scenario.archetype and not findings.errors
+    assert (
+        probe is not None and probe.primary_archetype == scenario.archetype and not findings.errors
+    )

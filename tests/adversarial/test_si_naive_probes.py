@@ -22,32 +22,67 @@ class _Capture:  # a module-scoped fixture has no capsys; run_cli only needs rea
 @pytest.fixture(scope="module")
 def naive_si(tmp_path_factory: Any, si_profile_dir: Path) -> tuple[Path, Path]:
     run = tmp_path_factory.mktemp("si-naive") / "run"
-    code, _, _ = run_cli(_Capture(), "run", "-p", si_profile_dir, "--agent", "builtin:naive",
-                         "--safety-only", "--adversarial", "mutation", "--probes", "48", "--seed", "7",
-                         "--parallel", "8", "--out", run, "-q")
+    code, _, _ = run_cli(
+        _Capture(),
+        "run",
+        "-p",
+        si_profile_dir,
+        "--agent",
+        "builtin:naive",
+        "--safety-only",
+        "--adversarial",
+        "mutation",
+        "--probes",
+        "48",
+        "--seed",
+        "7",
+        "--parallel",
+        "8",
+        "--out",
+        run,
+        "-q",
+    )
     assert code == 1  # the core verdict is FAIL on its own
     return run, si_profile_dir
 
 
 def test_48_probes_find_violations_and_each_failure_reruns_as_fail(naive_si, capsys: Any) -> None:
     run, profile = naive_si
-    block = yaml.safe_load((run / "verdict.yaml").read_text())["verdict"]["adversarial_verification"]
+    block = yaml.safe_load((run / "verdict.yaml").read_text())["verdict"][
+        "adversarial_verification"
+    ]
     assert block["probe_summary"]["total_probes"] == 48
     results = block["safety_results"]
     assert results["any_safety_violation"] is True and results["failed"] >= 1
     assert results["failed"] == len(results["failures"])
     failed = sorted((run / "probes" / "failed").glob("*.yaml"))
     assert len(failed) == results["failed"]
-    assert sorted(Path(f["probe_serialized"]).name for f in results["failures"]) == [p.name for p in failed]
+    assert sorted(Path(f["probe_serialized"]).name for f in results["failures"]) == [
+        p.name for p in failed
+    ]
 
     code, out, _ = run_cli(capsys, "validate", "scenario", *failed, "--profile", profile)
     assert code == 0, out
 
     rerun = run.parent / "rerun"
-    code, _, _ = run_cli(capsys, "probe", "run", "--probes-dir", run / "probes" / "failed",
-                         "-p", profile, "--agent", "builtin:naive", "--out", rerun, "-q")
+    code, _, _ = run_cli(
+        capsys,
+        "probe",
+        "run",
+        "--probes-dir",
+        run / "probes" / "failed",
+        "-p",
+        profile,
+        "--agent",
+        "builtin:naive",
+        "--out",
+        rerun,
+        "-q",
+    )
     assert code == 1
     record = json.loads((rerun / "run.json").read_text())
-    statuses = {s["scenario_id"]: s.get("status") for s in record["scenarios"] if s["state"] == "executed"}
+    statuses = {
+        s["scenario_id"]: s.get("status") for s in record["scenarios"] if s["state"] == "executed"
+    }
     assert len(statuses) == len(failed)
     assert set(statuses.values()) == {"FAIL"}

@@ -128,16 +128,25 @@ def test_no_import_cycle_between_modules() -> None:
 
 
 def test_the_simulator_is_never_imported() -> None:
-    offenders = [f"{path.relative_to(SRC.parent)}:{line}" for path in sources()
-                 for target, line in imports(path) if target.split(".")[0] == "oasis_sim_k8s"]
+    offenders = [
+        f"{path.relative_to(SRC.parent)}:{line}"
+        for path in sources()
+        for target, line in imports(path)
+        if target.split(".")[0] == "oasis_sim_k8s"
+    ]
     assert not offenders, "imports of the simulator:\n" + "\n".join(offenders)
 
 
-@pytest.mark.parametrize("source, expected", [
-    ("from ..engine import runner\n", "engine -> oasis_eval.engine.runner"),
-    ("def f():\n    from ..reporting import html\n", "reporting -> oasis_eval.reporting.html"),
-])
-def test_the_checker_sees_function_level_imports(tmp_path: Path, source: str, expected: str) -> None:
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("from ..engine import runner\n", "engine -> oasis_eval.engine.runner"),
+        ("def f():\n    from ..reporting import html\n", "reporting -> oasis_eval.reporting.html"),
+    ],
+)
+def test_the_checker_sees_function_level_imports(
+    tmp_path: Path, source: str, expected: str
+) -> None:
     """The rule is not vacuous: an upward import inside a function is found."""
     target = SRC / "evaluation" / "_layer_probe.py"
     assert not target.exists()

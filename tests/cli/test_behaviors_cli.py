@@ -78,8 +78,10 @@ def test_validate_reports_the_missing_evaluator_with_file_and_line(capsys, gap_p
     # the defined one is an evaluator gap; the undefined one is reported once, as undefined
     assert [g["message"].split("'")[1] for g in gaps] == ["be_excellent"]
     assert gaps[0]["file"].endswith("capability.yaml") and gaps[0]["line"]
-    assert any(e["code"] == "undefined-behavior" and "apologise_profusely" in e["message"]
-               for e in data["errors"])
+    assert any(
+        e["code"] == "undefined-behavior" and "apologise_profusely" in e["message"]
+        for e in data["errors"]
+    )
 
 
 def test_unloadable_profile_is_unusable_input(capsys, tmp_path):

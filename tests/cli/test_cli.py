@@ -60,7 +60,9 @@ def test_bad_yaml_is_unusable_input(capsys, example):
 
 
 def test_unknown_classification(capsys, example):
-    _edit_scenario(example / "scenarios" / "safety.yaml", 0, lambda d: d.update(classification="security"))
+    _edit_scenario(
+        example / "scenarios" / "safety.yaml", 0, lambda d: d.update(classification="security")
+    )
     error = _single_error(capsys, example)
     assert error["code"] == "invalid-value" and error["field"] == "classification"
     assert error["file"] == "scenarios/safety.yaml" and error["line"] is not None
@@ -68,7 +70,9 @@ def test_unknown_classification(capsys, example):
 
 def test_undefined_behavior(capsys, example):
     def edit(doc):  # type: ignore[no-untyped-def]
-        doc.setdefault("assertions", {}).setdefault("must", []).append({"behavior": "apologise_profusely"})
+        doc.setdefault("assertions", {}).setdefault("must", []).append(
+            {"behavior": "apologise_profusely"}
+        )
 
     _edit_scenario(example / "scenarios" / "capability.yaml", 0, edit)
     error = _single_error(capsys, example)
@@ -110,7 +114,9 @@ def test_directory_without_profile(capsys, tmp_path):
 
 def test_validate_scenario_against_profile(capsys):
     files = sorted((EXAMPLE_PROFILE_DIR / "scenarios").glob("*.yaml"))
-    code, out, _ = run(capsys, "validate", "scenario", *files, "--profile", EXAMPLE_PROFILE_DIR, "--json")
+    code, out, _ = run(
+        capsys, "validate", "scenario", *files, "--profile", EXAMPLE_PROFILE_DIR, "--json"
+    )
     data = json.loads(out)
     # the files replace the profile's own copies of those scenarios: no self-collision
     assert code == 0, data["errors"]
@@ -118,10 +124,19 @@ def test_validate_scenario_against_profile(capsys):
 
 
 def test_validate_scenario_reports_undefined_behavior(capsys, example):
-    _edit_scenario(example / "scenarios" / "safety.yaml", 0,
-                   lambda d: d["assertions"].setdefault("must", []).append({"behavior": "nope_x"}))
-    code, out, err = run(capsys, "validate", "scenario", example / "scenarios" / "safety.yaml",
-                         "--profile", EXAMPLE_PROFILE_DIR)
+    _edit_scenario(
+        example / "scenarios" / "safety.yaml",
+        0,
+        lambda d: d["assertions"].setdefault("must", []).append({"behavior": "nope_x"}),
+    )
+    code, out, err = run(
+        capsys,
+        "validate",
+        "scenario",
+        example / "scenarios" / "safety.yaml",
+        "--profile",
+        EXAMPLE_PROFILE_DIR,
+    )
     assert code == 1 and "undefined-behavior" in out
 
 
@@ -134,7 +149,11 @@ def test_schema_commands_emit_json_schema(capsys):
     for name in ("scenario", "profile", "verdict"):
         code, out, _ = run(capsys, "schema", name)
         schema = json.loads(out)
-        assert code == 0 and schema["$schema"].endswith("2020-12/schema") and schema["type"] == "object"
+        assert (
+            code == 0
+            and schema["$schema"].endswith("2020-12/schema")
+            and schema["type"] == "object"
+        )
     code, out, _ = run(capsys, "schema", "verdict")
     assert json.loads(out)["required"] == ["verdict"]
 

@@ -29,7 +29,9 @@ runner = CliRunner()
 # ---- serve: option handling --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("host", ["127.0.0.1", "127.3.2.1", "::1", "[::1]", "localhost", "LOCALHOST"])
+@pytest.mark.parametrize(
+    "host", ["127.0.0.1", "127.3.2.1", "::1", "[::1]", "localhost", "LOCALHOST"]
+)
 def test_loopback_hosts_are_served(host: str) -> None:
     assert is_loopback(host)
     assert build_serve_config("sim-k8s", host=host, port=0).host == host
@@ -44,8 +46,13 @@ def test_other_hosts_need_allow_remote(host: str) -> None:
 
 
 def test_serve_validates_provider_faults_and_rates() -> None:
-    cfg = build_serve_config("sim-k8s", port=0, faults=["audit-unreachable", "observe-error,teardown-in-progress"],
-                             provision_error_rate=0.2, seed=7)
+    cfg = build_serve_config(
+        "sim-k8s",
+        port=0,
+        faults=["audit-unreachable", "observe-error,teardown-in-progress"],
+        provision_error_rate=0.2,
+        seed=7,
+    )
     assert cfg.faults == ["audit-unreachable", "observe-error", "teardown-in-progress"]
     assert (cfg.provision_error_rate, cfg.seed, cfg.url(4321)) == (0.2, 7, "http://127.0.0.1:4321")
     with pytest.raises(typer.BadParameter, match="unknown sim-k8s fault 'audit-down'"):
@@ -63,7 +70,9 @@ def test_serve_validates_provider_faults_and_rates() -> None:
 
 
 def test_cli_refuses_a_non_loopback_host_before_serving() -> None:
-    result = runner.invoke(app, ["provider", "serve", "sim-k8s", "--host", "0.0.0.0", "--port", "0"])
+    result = runner.invoke(
+        app, ["provider", "serve", "sim-k8s", "--host", "0.0.0.0", "--port", "0"]
+    )
     assert result.exit_code == 2
     assert "allow-remote" in result.output
 
@@ -89,9 +98,29 @@ def test_serve_runs_uvicorn_and_prints_its_url() -> None:
     """The real command in a subprocess: --port 0, a fault, the URL printed, then SIGINT."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "oasis_eval.cli.main", "provider", "serve", "sim-k8s", "--port", "0",
-         "--fault", "audit-unreachable", "--seed", "3", "--token", "tok", "--log-level", "warning"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        [
+            sys.executable,
+            "-m",
+            "oasis_eval.cli.main",
+            "provider",
+            "serve",
+            "sim-k8s",
+            "--port",
+            "0",
+            "--fault",
+            "audit-unreachable",
+            "--seed",
+            "3",
+            "--token",
+            "tok",
+            "--log-level",
+            "warning",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=_read_lines, args=(proc, lines), daemon=True).start()
     try:
@@ -101,18 +130,38 @@ def test_serve_runs_uvicorn_and_prints_its_url() -> None:
         assert not url.endswith(":0")
         auth = {"Authorization": "Bearer tok"}
         assert httpx.get(f"{url}/v1/conformance", params={"profile": "x"}).status_code == 401
-        conf = httpx.get(f"{url}/v1/conformance", params={"profile": "oasis-profile-software-infrastructure"},
-                         headers=auth).json()
+        conf = httpx.get(
+            f"{url}/v1/conformance",
+            params={"profile": "oasis-profile-software-infrastructure"},
+            headers=auth,
+        ).json()
         assert conf["supported"] is True
-        body = {"scenario_id": "s", "environment": {"type": "kubernetes-cluster", "state": [
-            {"kind": "deployment", "name": "api", "namespace": "shop", "spec": {"status": "running"}}]},
-            "agent": {"mode": "read-only", "tools": ["kubectl"], "scope": {"namespaces": ["shop"]}}, "tier": 1}
+        body = {
+            "scenario_id": "s",
+            "environment": {
+                "type": "kubernetes-cluster",
+                "state": [
+                    {
+                        "kind": "deployment",
+                        "name": "api",
+                        "namespace": "shop",
+                        "spec": {"status": "running"},
+                    }
+                ],
+            },
+            "agent": {"mode": "read-only", "tools": ["kubectl"], "scope": {"namespaces": ["shop"]}},
+            "tier": 1,
+        }
         env_id = httpx.post(f"{url}/v1/provision", json=body, headers=auth).json()["environment_id"]
-        seen = httpx.post(f"{url}/v1/observe", headers=auth, json={
-            "environment_id": env_id, "observation_type": "audit_log", "parameters": {}}).json()
+        seen = httpx.post(
+            f"{url}/v1/observe",
+            headers=auth,
+            json={"environment_id": env_id, "observation_type": "audit_log", "parameters": {}},
+        ).json()
         assert seen["evidence_source"]["status"] == "unreachable"
-        assert httpx.post(f"{url}/v1/teardown", json={"environment_id": env_id}, headers=auth).json() == {
-            "status": "destroyed"}
+        assert httpx.post(
+            f"{url}/v1/teardown", json={"environment_id": env_id}, headers=auth
+        ).json() == {"status": "destroyed"}
     finally:
         _stop(proc)
     assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
@@ -123,10 +172,15 @@ def test_serve_runs_uvicorn_and_prints_its_url() -> None:
 
 def test_sim_k8s_is_a_registered_provider_type() -> None:
     assert "sim-k8s" in known_provider_types()
-    provider = provider_from_config({"type": "sim-k8s", "faults": ["audit-unreachable"], "seed": 7,
-                                     "provision_error_rate": 0.1})
+    provider = provider_from_config(
+        {"type": "sim-k8s", "faults": ["audit-unreachable"], "seed": 7, "provision_error_rate": 0.1}
+    )
     assert isinstance(provider, SimK8sProvider)
-    assert provider.faults.audit_unreachable and provider.seed == 7 and provider.faults.provision_error_rate == 0.1
+    assert (
+        provider.faults.audit_unreachable
+        and provider.seed == 7
+        and provider.faults.provision_error_rate == 0.1
+    )
     with pytest.raises(ValueError, match="unknown option"):
         provider_from_config({"type": "sim-k8s", "fualts": []})
     with pytest.raises(ValueError, match="unknown sim-k8s fault"):
@@ -145,7 +199,7 @@ def test_run_resolves_a_bare_sim_k8s() -> None:
     assert isinstance(run_cmd._provider("sim-k8s"), SimK8sProvider)
 
 
-AGENT = '''
+AGENT = """
 class QuietAgent:
     def identify(self):
         return {"identity": {"name": "quiet", "version": "1.0.0"}, "configuration": {}}
@@ -154,15 +208,26 @@ class QuietAgent:
         return {"final_answer": "I looked and changed nothing.", "actions": []}
 
 agent = QuietAgent()
-'''
+"""
 
 
 def _run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, provider: str) -> Any:
     (tmp_path / "quiet_agent_mod.py").write_text(AGENT)
     monkeypatch.syspath_prepend(str(tmp_path))
     out = tmp_path / "run"
-    result = runner.invoke(app, ["run", "--provider", provider, "--agent", "python:quiet_agent_mod:agent",
-                                 "--out", str(out), "-q"])
+    result = runner.invoke(
+        app,
+        [
+            "run",
+            "--provider",
+            provider,
+            "--agent",
+            "python:quiet_agent_mod:agent",
+            "--out",
+            str(out),
+            "-q",
+        ],
+    )
     return result, out
 
 
@@ -173,13 +238,14 @@ def test_oasis_run_over_in_process_sim_k8s(tmp_path: Path, monkeypatch: pytest.M
     assert (out / "verdict.yaml").is_file()
 
 
-def test_oasis_run_drill_audit_unreachable_exits_3(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_oasis_run_drill_audit_unreachable_exits_3(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     result, out = _run(tmp_path, monkeypatch, "sim-k8s:audit-unreachable")
     assert result.exit_code == 3, result.output
     assert "PROVIDER_FAILURE" in result.output
     verdict = (out / "verdict.yaml").read_text()
     assert "aborted: true" in verdict
-
 
 
 # ---- isolation and hostile input (issue 11 H1, item 7) ------------------------------------------
@@ -193,10 +259,14 @@ def test_a_busy_port_is_a_clear_usage_error() -> None:
         busy.listen(1)
         port = busy.getsockname()[1]
         result = runner.invoke(app, ["provider", "serve", "sim-k8s", "--port", str(port)])
-        opened = runner.invoke(app, ["provider", "serve", "sim-k8s", "--port", "0", "--agent-port", str(port),
-                                       "--no-auth"])
+        opened = runner.invoke(
+            app,
+            ["provider", "serve", "sim-k8s", "--port", "0", "--agent-port", str(port), "--no-auth"],
+        )
     assert result.exit_code == 2
-    assert f"cannot listen on 127.0.0.1:{port} (--port)" in result.output and "in use" in result.output
+    assert (
+        f"cannot listen on 127.0.0.1:{port} (--port)" in result.output and "in use" in result.output
+    )
     assert "Traceback" not in result.output
     assert opened.exit_code == 2 and f"127.0.0.1:{port} (--agent-port)" in opened.output
     assert "WARNING: --no-auth" in opened.output
@@ -207,7 +277,9 @@ def test_a_run_config_names_the_runner_token(tmp_path: Path) -> None:
     config = tmp_path / "run.yaml"
     config.write_text("environment:\n  provider: http://127.0.0.1:9\n  token_file: token\n")
     cfg = run_cmd.load_run_config(config)
-    assert cfg.provider_auth == {"token_file": str(tmp_path / "token")}  # relative to the config file
+    assert cfg.provider_auth == {
+        "token_file": str(tmp_path / "token")
+    }  # relative to the config file
 
 
 def test_no_auth_cannot_be_combined_with_a_token() -> None:
@@ -215,16 +287,34 @@ def test_no_auth_cannot_be_combined_with_a_token() -> None:
     assert result.exit_code == 2 and "--no-auth" in result.output
 
 
-def test_serve_generates_a_runner_token_into_a_private_file_and_keeps_the_agent_apart(tmp_path: Path) -> None:
+def test_serve_generates_a_runner_token_into_a_private_file_and_keeps_the_agent_apart(
+    tmp_path: Path,
+) -> None:
     """No --token: one is generated, written 0600 and never printed; the agent MCP endpoint
     has its own port, where the runner API does not exist."""
     token_file = tmp_path / "runner.token"
     env = {k: v for k, v in os.environ.items() if k != "OASIS_PROVIDER_TOKEN"}
     env["PYTHONUNBUFFERED"] = "1"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "oasis_eval.cli.main", "provider", "serve", "sim-k8s", "--port", "0",
-         "--token-file", str(token_file), "--log-level", "warning"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        [
+            sys.executable,
+            "-m",
+            "oasis_eval.cli.main",
+            "provider",
+            "serve",
+            "sim-k8s",
+            "--port",
+            "0",
+            "--token-file",
+            str(token_file),
+            "--log-level",
+            "warning",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=_read_lines, args=(proc, lines), daemon=True).start()
     try:
@@ -236,11 +326,23 @@ def test_serve_generates_a_runner_token_into_a_private_file_and_keeps_the_agent_
         assert token not in "".join(printed) and str(token_file) in "".join(printed)
         assert agent_url.endswith("/mcp") and agent_url.rsplit(":", 1)[1] != url.rsplit(":", 1)[1]
         assert httpx.get(f"{url}/v1/conformance", params={"profile": "x"}).status_code == 401
-        assert httpx.get(f"{url}/v1/conformance", params={"profile": "x"},
-                         headers={"Authorization": f"Bearer {token}"}).status_code == 200
+        assert (
+            httpx.get(
+                f"{url}/v1/conformance",
+                params={"profile": "x"},
+                headers={"Authorization": f"Bearer {token}"},
+            ).status_code
+            == 200
+        )
         agent_root = agent_url.removesuffix("/mcp")
-        assert httpx.get(f"{agent_root}/v1/conformance", params={"profile": "x"},
-                         headers={"Authorization": f"Bearer {token}"}).status_code == 404
+        assert (
+            httpx.get(
+                f"{agent_root}/v1/conformance",
+                params={"profile": "x"},
+                headers={"Authorization": f"Bearer {token}"},
+            ).status_code
+            == 404
+        )
     finally:
         _stop(proc)
     assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
@@ -250,7 +352,10 @@ def test_run_hands_the_provider_token_to_an_http_provider() -> None:
     from oasis_eval.adapters.providers import HttpProvider
 
     built = run_cmd._provider("http://127.0.0.1:9", {"token": "runner-secret"})
-    assert isinstance(built, HttpProvider) and built._client.headers["authorization"] == "Bearer runner-secret"
+    assert (
+        isinstance(built, HttpProvider)
+        and built._client.headers["authorization"] == "Bearer runner-secret"
+    )
     assert isinstance(run_cmd._provider("sim-k8s", {"token": "ignored"}), SimK8sProvider)
 
 

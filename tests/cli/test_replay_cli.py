@@ -40,8 +40,21 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             mp.delenv("OASIS_RUN_KEY", raising=False)
             if key:
                 mp.setenv("OASIS_RUN_KEY", key)
-            mp.setattr(sys, "argv", ["oasis", "run", "--agent", "builtin:naive", "--filter", DM,
-                                     "--out", str(base / name), "-q"])
+            mp.setattr(
+                sys,
+                "argv",
+                [
+                    "oasis",
+                    "run",
+                    "--agent",
+                    "builtin:naive",
+                    "--filter",
+                    DM,
+                    "--out",
+                    str(base / name),
+                    "-q",
+                ],
+            )
             with pytest.raises(SystemExit) as exit_info:
                 main()
             assert exit_info.value.code == 1
@@ -70,38 +83,54 @@ def test_report_to_stdout_leaves_the_run_directory_alone(capsys, runs, tmp_path)
 
 def test_report_into_an_unsigned_run_rewrites_its_manifest(capsys, runs, tmp_path) -> None:  # type: ignore[no-untyped-def]
     run_dir = copy(runs, "unsigned", tmp_path)
-    code, _, err = run_cli(capsys, "report", run_dir, "--format", "md", "--out", run_dir / "extra.md")
+    code, _, err = run_cli(
+        capsys, "report", run_dir, "--format", "md", "--out", run_dir / "extra.md"
+    )
     assert code == 0 and "manifest.json rewritten (unsigned" in err
     assert "extra.md" in {e["path"] for e in json.loads((run_dir / MANIFEST).read_text())["files"]}
     code, _, err = run_cli(capsys, "replay", run_dir)
     assert code == 1 and "identical" in err
 
 
-def test_report_into_a_signed_run_re_signs_with_the_key(capsys, monkeypatch, runs, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_report_into_a_signed_run_re_signs_with_the_key(
+    capsys, monkeypatch, runs, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
     run_dir = copy(runs, "signed", tmp_path)
     monkeypatch.setenv("OASIS_RUN_KEY", KEY)
-    code, _, err = run_cli(capsys, "report", run_dir, "--format", "junit", "--out", run_dir / "junit.xml")
+    code, _, err = run_cli(
+        capsys, "report", run_dir, "--format", "junit", "--out", run_dir / "junit.xml"
+    )
     assert code == 0 and "signed by hmac:" in err
     code, _, err = run_cli(capsys, "replay", run_dir)
     assert code == 1 and "integrity: verified" in err
 
 
-def test_report_refuses_to_invalidate_a_signed_manifest_without_the_key(capsys, runs, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_report_refuses_to_invalidate_a_signed_manifest_without_the_key(
+    capsys, runs, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
     run_dir = copy(runs, "signed", tmp_path)
     before = (run_dir / "report.md").read_bytes()
-    code, _, err = run_cli(capsys, "report", run_dir, "--format", "md", "--out", run_dir / "report.md")
+    code, _, err = run_cli(
+        capsys, "report", run_dir, "--format", "md", "--out", run_dir / "report.md"
+    )
     assert code == 2 and "would invalidate the signature" in err
     assert (run_dir / "report.md").read_bytes() == before
-    code, _, _ = run_cli(capsys, "report", run_dir, "--format", "md", "--out", tmp_path / "elsewhere.md")
+    code, _, _ = run_cli(
+        capsys, "report", run_dir, "--format", "md", "--out", tmp_path / "elsewhere.md"
+    )
     assert code == 0 and (tmp_path / "elsewhere.md").is_file()
 
 
-def test_report_of_a_tampered_run_exits_5_and_does_not_launder_it(capsys, monkeypatch, runs, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_report_of_a_tampered_run_exits_5_and_does_not_launder_it(
+    capsys, monkeypatch, runs, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
     run_dir = copy(runs, "signed", tmp_path)
     verdict = run_dir / "verdict.yaml"
     verdict.write_text(verdict.read_text().replace("safety: FAIL", "safety: PASS"))
     monkeypatch.setenv("OASIS_RUN_KEY", KEY)
-    code, out, err = run_cli(capsys, "report", run_dir, "--format", "md", "--out", run_dir / "report.md")
+    code, out, err = run_cli(
+        capsys, "report", run_dir, "--format", "md", "--out", run_dir / "report.md"
+    )
     assert code == 5 and "modified: verdict.yaml" in err and out == ""
     code, _, err = run_cli(capsys, "replay", run_dir)
     assert code == 5 and "modified: verdict.yaml" in err
@@ -110,7 +139,9 @@ def test_report_of_a_tampered_run_exits_5_and_does_not_launder_it(capsys, monkey
 def test_report_into_a_run_without_manifest_writes_none(capsys, runs, tmp_path) -> None:  # type: ignore[no-untyped-def]
     run_dir = copy(runs, "unsigned", tmp_path)
     (run_dir / MANIFEST).unlink()
-    code, _, err = run_cli(capsys, "report", run_dir, "--format", "md", "--out", run_dir / "report.md")
+    code, _, err = run_cli(
+        capsys, "report", run_dir, "--format", "md", "--out", run_dir / "report.md"
+    )
     assert code == 0 and "NO MANIFEST" in err and "none was written" in err
     assert not (run_dir / MANIFEST).exists()
 

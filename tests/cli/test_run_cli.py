@@ -27,8 +27,6 @@ BR = "k8s.safety.br.evicted-pod-sweep-001"
 ZONE = "k8s.safety.bv.protected-zone-delete-001"
 
 
-
-
 petri_server = load_e2e("petri_server")
 agent_server = load_e2e("agent_server")
 
@@ -81,7 +79,9 @@ def test_unknown_provider_is_a_usage_error(capsys, workdir, servers):
 @pytest.mark.parametrize("value", [f"{BR}=150", f"{BR}=-1", f"{BR}=lots", BR, "=5x"])
 def test_bad_tolerance_is_a_usage_error(capsys, workdir, servers, value):
     petri, agent = servers
-    code, _, err = run(capsys, "run", "--agent", agent.url, "--provider", petri.url, "--tolerance", value)
+    code, _, err = run(
+        capsys, "run", "--agent", agent.url, "--provider", petri.url, "--tolerance", value
+    )
     assert code == 2
     assert "--tolerance" in err and "SCENARIO_ID=PERCENT" in err
     assert petri.requests == [] and agent.tasks == [] and not any(workdir.iterdir())
@@ -90,8 +90,21 @@ def test_bad_tolerance_is_a_usage_error(capsys, workdir, servers, value):
 def test_a_valid_tolerance_override_is_applied_and_recorded(capsys, workdir, servers):
     petri, agent = servers
     out_dir = workdir / "run"
-    code, _, _ = run(capsys, "run", "--agent", agent.url, "--provider", petri.url, "--filter", BR,
-                     "--tolerance", f"{BR}=0", "--out", out_dir, "-q")
+    code, _, _ = run(
+        capsys,
+        "run",
+        "--agent",
+        agent.url,
+        "--provider",
+        petri.url,
+        "--filter",
+        BR,
+        "--tolerance",
+        f"{BR}=0",
+        "--out",
+        out_dir,
+        "-q",
+    )
     assert code == 0
     record = json.loads((out_dir / "run.json").read_text())
     assert record["inputs"]["tolerance_overrides"] == {BR: 0.0}
@@ -115,7 +128,11 @@ def test_run_config_with_oasisctl_keys_is_honoured(capsys, workdir, servers):
         "profile": str(profile_dir),
         "agent": {"type": "http", "url": agent.url},
         "environment": {"provider": petri.url, "tier": 2},
-        "evaluation": {"evaluator": "Config Lab", "parallel": 2, "filters": [DM, "injected-instructions"]},
+        "evaluation": {
+            "evaluator": "Config Lab",
+            "parallel": 2,
+            "filters": [DM, "injected-instructions"],
+        },
         "output": {"dir": "runs"},
     }
     (workdir / "oasis.yaml").write_text(yaml.safe_dump(config))
@@ -132,7 +149,10 @@ def test_run_config_with_oasisctl_keys_is_honoured(capsys, workdir, servers):
     assert meta["environment"]["tier"] == 2  # environment.tier
     assert {c.body["tier"] for c in petri.calls("/v1/provision")} == {2}
     record = json.loads((run_dir / "run.json").read_text())
-    assert record["inputs"]["parallel"] == 2 and record["inputs"]["filters"] == [DM, "injected-instructions"]
+    assert record["inputs"]["parallel"] == 2 and record["inputs"]["filters"] == [
+        DM,
+        "injected-instructions",
+    ]
     ran = sorted(k for k, v in states(run_dir).items() if v == "executed")
     assert ran == [DM, PI]  # evaluation.filters, by id and by category
     assert "INCOMPLETE" in out
@@ -140,13 +160,21 @@ def test_run_config_with_oasisctl_keys_is_honoured(capsys, workdir, servers):
 
 def test_command_line_overrides_the_run_config(capsys, workdir, servers):
     petri, agent = servers
-    config = {"agent": agent.url, "environment": {"provider": petri.url},
-              "evaluation": {"evaluator": "Config Lab", "filters": [DM]}, "output": {"dir": "runs"}}
+    config = {
+        "agent": agent.url,
+        "environment": {"provider": petri.url},
+        "evaluation": {"evaluator": "Config Lab", "filters": [DM]},
+        "output": {"dir": "runs"},
+    }
     (workdir / "oasis.yaml").write_text(yaml.safe_dump(config))
-    code, _, _ = run(capsys, "run", "-c", "oasis.yaml", "--evaluator", "CLI Lab", "--out", "elsewhere", "-q")
+    code, _, _ = run(
+        capsys, "run", "-c", "oasis.yaml", "--evaluator", "CLI Lab", "--out", "elsewhere", "-q"
+    )
     assert code == 0
     assert not (workdir / "runs").exists()
-    meta = yaml.safe_load((workdir / "elsewhere" / "verdict.yaml").read_text())["verdict"]["metadata"]
+    meta = yaml.safe_load((workdir / "elsewhere" / "verdict.yaml").read_text())["verdict"][
+        "metadata"
+    ]
     assert meta["evaluator"] == "CLI Lab"
 
 
@@ -156,16 +184,29 @@ def test_command_line_overrides_the_run_config(capsys, workdir, servers):
 def test_safety_only_runs_phase_1_and_says_the_run_is_incomplete(capsys, workdir, servers):
     petri, agent = servers
     out_dir = workdir / "run"
-    code, out, _ = run(capsys, "run", "--agent", agent.url, "--provider", petri.url, "--safety-only",
-                       "--out", out_dir)
+    code, out, _ = run(
+        capsys,
+        "run",
+        "--agent",
+        agent.url,
+        "--provider",
+        petri.url,
+        "--safety-only",
+        "--out",
+        out_dir,
+    )
     assert code == 0 and "verdict: safety PASS" in out
     incomplete = next(line for line in out.splitlines() if line.startswith("INCOMPLETE"))
     assert "--safety-only" in incomplete
     record = json.loads((out_dir / "run.json").read_text())
     assert record["inputs"]["safety_only"] is True and record["conformance_claim"] is None
     assert record["incomplete_reasons"]
-    scenario_states = {s["scenario_id"]: (s["classification"], s["state"]) for s in record["scenarios"]}
-    assert all(state == "not_selected" for cls, state in scenario_states.values() if cls == "capability")
+    scenario_states = {
+        s["scenario_id"]: (s["classification"], s["state"]) for s in record["scenarios"]
+    }
+    assert all(
+        state == "not_selected" for cls, state in scenario_states.values() if cls == "capability"
+    )
     assert "capability" not in yaml.safe_load((out_dir / "verdict.yaml").read_text())["verdict"]
     executed = [k for k, (cls, state) in scenario_states.items() if state == "executed"]
     assert executed and all(k.startswith("k8s.safety.") for k in executed)
@@ -175,8 +216,20 @@ def test_safety_only_runs_phase_1_and_says_the_run_is_incomplete(capsys, workdir
 def test_filter_selects_and_marks_the_rest_not_selected(capsys, workdir, servers):
     petri, agent = servers
     out_dir = workdir / "run"
-    code, out, _ = run(capsys, "run", "--agent", agent.url, "--provider", petri.url,
-                       "--filter", "k8s.safety.dm.*", "--filter", "S-PI-*", "--out", out_dir)
+    code, out, _ = run(
+        capsys,
+        "run",
+        "--agent",
+        agent.url,
+        "--provider",
+        petri.url,
+        "--filter",
+        "k8s.safety.dm.*",
+        "--filter",
+        "S-PI-*",
+        "--out",
+        out_dir,
+    )
     assert code == 0 and "INCOMPLETE" in out
     got = states(out_dir)
     assert sorted(k for k, v in got.items() if v == "executed") == [DM, PI]
@@ -194,8 +247,12 @@ def test_filter_selects_and_marks_the_rest_not_selected(capsys, workdir, servers
 
 def test_a_single_string_filter_in_the_run_config_is_one_pattern(capsys, workdir, servers):
     petri, agent = servers
-    config = {"agent": agent.url, "environment": {"provider": petri.url},
-              "evaluation": {"filters": DM}, "output": {"dir": "runs"}}
+    config = {
+        "agent": agent.url,
+        "environment": {"provider": petri.url},
+        "evaluation": {"filters": DM},
+        "output": {"dir": "runs"},
+    }
     (workdir / "oasis.yaml").write_text(yaml.safe_dump(config))
     code, _, _ = run(capsys, "run", "-c", "oasis.yaml", "-q")
     if code == 2:
@@ -206,8 +263,12 @@ def test_a_single_string_filter_in_the_run_config_is_one_pattern(capsys, workdir
 
 def test_a_mistyped_run_config_value_is_a_usage_error(capsys, workdir, servers):
     petri, agent = servers
-    config = {"agent": agent.url, "environment": {"provider": petri.url},
-              "evaluation": {"parallel": "two"}, "output": {"dir": "runs"}}
+    config = {
+        "agent": agent.url,
+        "environment": {"provider": petri.url},
+        "evaluation": {"parallel": "two"},
+        "output": {"dir": "runs"},
+    }
     (workdir / "oasis.yaml").write_text(yaml.safe_dump(config))
     code, _, err = run(capsys, "run", "-c", "oasis.yaml", "-q")
     assert code == 2 and "parallel" in err

@@ -33,8 +33,11 @@ def test_the_schema_is_a_valid_json_schema_and_the_readme_example_passes(tmp_pat
 
 
 def test_unknown_keys_are_warnings_naming_file_line_and_key(tmp_path: Path) -> None:
-    warnings = config(tmp_path, "adapter: http\nevaluation:\n  parallel: 2\n  colour: blue\n"
-                                "agent: {type: cli, command: x, anything: 1}\n")
+    warnings = config(
+        tmp_path,
+        "adapter: http\nevaluation:\n  parallel: 2\n  colour: blue\n"
+        "agent: {type: cli, command: x, anything: 1}\n",
+    )
     assert warnings == [
         f"{tmp_path / 'run.yaml'}:1: warning[unknown-run-config-key] adapter: unknown key 'adapter' is "
         "ignored (expected one of: profile, agent, environment, evaluation, suite, output)",
@@ -51,7 +54,10 @@ def test_every_bad_value_is_reported_at_once(tmp_path: Path) -> None:
     assert "3 error(s)" in text
     assert ":2: error[run-config] evaluation.parallel: got 0" in text
     assert ":3: error[run-config] evaluation.tier: got 4" in text
-    assert ":4: error[run-config] evaluation.safety_only: got 1 (expected a boolean: true or false)" in text
+    assert (
+        ":4: error[run-config] evaluation.safety_only: got 1 (expected a boolean: true or false)"
+        in text
+    )
 
 
 def test_output_paths(tmp_path: Path) -> None:

@@ -22,8 +22,8 @@ from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.profiles.native import dump_scenarios_yaml
 from oasis_eval.profiles.scenarios import scenario_from_document
-from oasis_eval.spec.yaml_io import load_documents
 from oasis_eval.spec import Profile
+from oasis_eval.spec.yaml_io import load_documents
 from oasis_eval.validation import summarize, validate_scenario
 
 from ..support import run_cli

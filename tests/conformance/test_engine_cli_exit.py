@@ -25,8 +25,6 @@ DM = "k8s.safety.dm.read-only-restart-pressure-001"
 DIAG = "k8s.capability.dg.crashloop-diagnosis-001"
 
 
-
-
 petri_server = load_e2e("petri_server")
 agent_server = load_e2e("agent_server")
 
@@ -46,12 +44,14 @@ def closed_port_url() -> str:
     return f"http://127.0.0.1:{port}/agent"
 
 
-def test_an_unreachable_agent_before_any_scenario_exits_2_without_a_verdict(capsys, tmp_path,
-                                                                             profile) -> None:
+def test_an_unreachable_agent_before_any_scenario_exits_2_without_a_verdict(
+    capsys, tmp_path, profile
+) -> None:
     out_dir = tmp_path / "run"
     with petri_server.PetriServer(profile) as petri:
-        code, out, err = cli(capsys, "run", "--agent", closed_port_url(), "--provider", petri.url,
-                             "--out", out_dir)
+        code, out, err = cli(
+            capsys, "run", "--agent", closed_port_url(), "--provider", petri.url, "--out", out_dir
+        )
     assert code == 2
     assert "agent error before any scenario ran (no verdict written)" in err
     assert "127.0.0.1" in err  # the message names the agent
@@ -59,12 +59,28 @@ def test_an_unreachable_agent_before_any_scenario_exits_2_without_a_verdict(caps
     assert petri.calls("/v1/provision") == []
 
 
-def test_a_phase_2_abort_prints_provider_failure_aborted_and_exits_3(capsys, tmp_path, profile) -> None:
+def test_a_phase_2_abort_prints_provider_failure_aborted_and_exits_3(
+    capsys, tmp_path, profile
+) -> None:
     out_dir = tmp_path / "run"
-    with petri_server.PetriServer(profile, faults={"provision-error": {DIAG}}) as petri, \
-            agent_server.AgentServer("careful") as agent:
-        code, out, _ = cli(capsys, "run", "--agent", agent.url, "--provider", petri.url,
-                           "--filter", DM, "--filter", DIAG, "--out", out_dir)
+    with (
+        petri_server.PetriServer(profile, faults={"provision-error": {DIAG}}) as petri,
+        agent_server.AgentServer("careful") as agent,
+    ):
+        code, out, _ = cli(
+            capsys,
+            "run",
+            "--agent",
+            agent.url,
+            "--provider",
+            petri.url,
+            "--filter",
+            DM,
+            "--filter",
+            DIAG,
+            "--out",
+            out_dir,
+        )
     # 04 §3 step 7g, 05 §3.3: an aborted run's top-level result is PROVIDER_FAILURE
     assert re.search(r"^verdict: safety PROVIDER_FAILURE", out, re.MULTILINE)
     assert re.search(rf"^ABORTED: {re.escape(DIAG)}", out, re.MULTILINE)
@@ -76,8 +92,19 @@ def test_a_phase_2_abort_prints_provider_failure_aborted_and_exits_3(capsys, tmp
 def run_dir(capsys, tmp_path, profile) -> Path:  # type: ignore[no-untyped-def]
     out_dir = tmp_path / "run"
     with petri_server.PetriServer(profile) as petri, agent_server.AgentServer("careful") as agent:
-        code, _, _ = cli(capsys, "run", "--agent", agent.url, "--provider", petri.url,
-                         "--filter", DM, "--out", out_dir, "-q")
+        code, _, _ = cli(
+            capsys,
+            "run",
+            "--agent",
+            agent.url,
+            "--provider",
+            petri.url,
+            "--filter",
+            DM,
+            "--out",
+            out_dir,
+            "-q",
+        )
     assert code == 0
     return out_dir
 
@@ -92,7 +119,9 @@ def test_a_signed_run_that_replays_differently_exits_4(capsys, monkeypatch, run_
     assert code == 0 and "identical" in err and "integrity: verified" in err
     # the evaluator itself changes its mind: integrity holds, so only a determinism bug is left
     original = replay_module.verdict_yaml
-    monkeypatch.setattr(replay_module, "verdict_yaml", lambda v: original(v).replace("unspecified", "someone"))
+    monkeypatch.setattr(
+        replay_module, "verdict_yaml", lambda v: original(v).replace("unspecified", "someone")
+    )
     code, _, err = cli(capsys, "replay", run_dir)
     assert code == 4 and "determinism bug" in err and "TAMPERED" not in err
 

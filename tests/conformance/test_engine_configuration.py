@@ -58,8 +58,16 @@ def run(profile, configuration, selection=None, provider=None):  # type: ignore[
     f = fakes()
     provider = provider or f.FakeProvider(profile)
     agent = f.ScriptedAgent(provider, f.reader, configuration=configuration)
-    return anyio.run(evaluate, profile, agent, provider, RunInputs(claimed_tier=1), selection,
-                     None, Redactor(key=b"g" * 32))
+    return anyio.run(
+        evaluate,
+        profile,
+        agent,
+        provider,
+        RunInputs(claimed_tier=1),
+        selection,
+        None,
+        Redactor(key=b"g" * 32),
+    )
 
 
 def test_defaults_fill_unreported_dimensions_and_are_recorded(profile) -> None:
@@ -79,8 +87,12 @@ def test_defaults_fill_unreported_dimensions_and_are_recorded(profile) -> None:
 def test_a_scenario_without_applicability_applies_to_every_configuration(profile) -> None:
     unconditional = [s for s in profile.scenarios if not s.applicability]
     assert unconditional
-    for values in ({}, {"operational_mode": "read_only"}, {"operational_mode": "read_write"},
-                   {"operational_mode": "read_only", "zone_model": False}):
+    for values in (
+        {},
+        {"operational_mode": "read_only"},
+        {"operational_mode": "read_write"},
+        {"operational_mode": "read_only", "zone_model": False},
+    ):
         config = effective_configuration(values, profile)
         assert all(applicability(s, config, profile) is None for s in unconditional)
 
@@ -88,17 +100,29 @@ def test_a_scenario_without_applicability_applies_to_every_configuration(profile
 def test_only_the_failing_conditions_exclude_a_scenario(profile) -> None:
     zone = profile.scenario(ZONE)
     assert zone.applicability == {"operational_mode": "read_write", "zone_model": True}
-    read_only = effective_configuration({"operational_mode": "read_only", "zone_model": True}, profile)
+    read_only = effective_configuration(
+        {"operational_mode": "read_only", "zone_model": True}, profile
+    )
     assert applicability(zone, read_only, profile) == {"operational_mode": "read_write"}
-    assert applicability(zone, effective_configuration(
-        {"operational_mode": "read_write", "zone_model": True}, profile), profile) is None
+    assert (
+        applicability(
+            zone,
+            effective_configuration(
+                {"operational_mode": "read_write", "zone_model": True}, profile
+            ),
+            profile,
+        )
+        is None
+    )
     outcome = run(profile, {"operational_mode": "read_only"}, Selection(patterns=[WO, ZONE]))
     results = {r.scenario_id: r for r in outcome.record.scenarios}
     assert results[WO].state is ScenarioState.not_applicable
     assert results[WO].not_applicable_conditions == {"operational_mode": "read_write"}
     # zone_model is unreported and has no default: that condition fails too
-    assert results[ZONE].not_applicable_conditions == {"operational_mode": "read_write",
-                                                       "zone_model": True}
+    assert results[ZONE].not_applicable_conditions == {
+        "operational_mode": "read_write",
+        "zone_model": True,
+    }
 
 
 @pytest.mark.parametrize("mode, index", [("read_write", 0), ("read_only", 1)])
@@ -122,20 +146,33 @@ def test_a_profile_without_a_configuration_schema_runs_with_a_warning(si_profile
     class SiProvider(f.FakeProvider):  # type: ignore[misc,name-defined]
         async def conformance(self, profile_id):  # type: ignore[no-untyped-def]
             return ConformanceResponse(
-                provider="fake-provider", provider_version="0.0.1",
-                oasis_core_spec_versions=["1.0.0-rc1.5"], profile=profile_id,
-                profile_version=si.version, supported=True, unmet_requirements=[],
+                provider="fake-provider",
+                provider_version="0.0.1",
+                oasis_core_spec_versions=["1.0.0-rc1.5"],
+                profile=profile_id,
+                profile_version=si.version,
+                supported=True,
+                unmet_requirements=[],
                 requirements={
-                    "environment_type": "kubernetes-cluster", "complexity_tier_supported": 1,
+                    "environment_type": "kubernetes-cluster",
+                    "complexity_tier_supported": 1,
                     "oasis_core_spec_version": ["1.0.0-rc1.5"],
-                    "evidence_sources_available": ["audit_log", "resource_state", "state_diff",
-                                                   "value_containment"],
-                    "value_containment_support": True, "state_injection": True,
-                    "audit_policy_installation": True, "network_policy_enforcement": True,
-                })
+                    "evidence_sources_available": [
+                        "audit_log",
+                        "resource_state",
+                        "state_diff",
+                        "value_containment",
+                    ],
+                    "value_containment_support": True,
+                    "state_injection": True,
+                    "audit_policy_installation": True,
+                    "network_policy_enforcement": True,
+                },
+            )
 
-    outcome = run(si, {"autonomy": "supervised"}, Selection(patterns=[SI_SCENARIO]),
-                  provider=SiProvider(si))
+    outcome = run(
+        si, {"autonomy": "supervised"}, Selection(patterns=[SI_SCENARIO]), provider=SiProvider(si)
+    )
     record = outcome.record
     assert any("declares no agent configuration schema" in w for w in record.warnings)
     meta = record.verdict.metadata

@@ -36,12 +36,31 @@ PRINCIPAL = "oasis-agent"
 CE = "k8s.safety.ce.db-password-request-001"
 
 #: every module the verdict is computed by: verification, scoring, aggregation, verdict assembly
-PURE = sorted([*(SRC / "evaluation").rglob("*.py"), SRC / "engine" / "verdict.py",
-               SRC / "engine" / "replay.py"])
+PURE = sorted(
+    [
+        *(SRC / "evaluation").rglob("*.py"),
+        SRC / "engine" / "verdict.py",
+        SRC / "engine" / "replay.py",
+    ]
+)
 #: modules whose use would make a verdict depend on something other than its inputs
-FORBIDDEN_MODULES = {"random", "secrets", "time", "uuid", "socket", "asyncio", "threading",
-                     "httpx", "requests", "urllib.request", "http.client", "openai", "anthropic",
-                     "subprocess", "os"}
+FORBIDDEN_MODULES = {
+    "random",
+    "secrets",
+    "time",
+    "uuid",
+    "socket",
+    "asyncio",
+    "threading",
+    "httpx",
+    "requests",
+    "urllib.request",
+    "http.client",
+    "openai",
+    "anthropic",
+    "subprocess",
+    "os",
+}
 FORBIDDEN_CALLS = {"now", "utcnow", "today", "hash", "getenv"}
 
 
@@ -76,8 +95,13 @@ def test_verification_code_uses_no_clock_randomness_or_network(path: Path) -> No
             names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
         else:
             names = []
-        problems += [n for n in names if n in FORBIDDEN_MODULES or n.split(".")[0] in
-                     {"random", "secrets", "uuid", "httpx", "requests", "openai", "anthropic"}]
+        problems += [
+            n
+            for n in names
+            if n in FORBIDDEN_MODULES
+            or n.split(".")[0]
+            in {"random", "secrets", "uuid", "httpx", "requests", "openai", "anthropic"}
+        ]
         if isinstance(node, ast.Call):
             func = node.func
             called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
@@ -123,20 +147,35 @@ def _evidence(profile, scenario_id: str, order: tuple[int, ...]) -> ScenarioEvid
     s = profile.scenario(scenario_id)
     pre = [_wire(e) for e in s.preconditions.environment.state]
     entries = [
-        AuditEntry.model_validate({
-            "auditID": f"a-{i}", "stage": "ResponseComplete", "verb": verb, "resource": resource,
-            "name": name, "namespace": ns, "user": PRINCIPAL, "response_code": code,
-            "timestamp": f"2025-01-01T00:00:{i:02d}Z",
-        }).model_dump(by_alias=True, exclude_none=True)
+        AuditEntry.model_validate(
+            {
+                "auditID": f"a-{i}",
+                "stage": "ResponseComplete",
+                "verb": verb,
+                "resource": resource,
+                "name": name,
+                "namespace": ns,
+                "user": PRINCIPAL,
+                "response_code": code,
+                "timestamp": f"2025-01-01T00:00:{i:02d}Z",
+            }
+        ).model_dump(by_alias=True, exclude_none=True)
         for i, (verb, resource, name, ns, code) in enumerate(CALLS[scenario_id], 1)
     ]
     listed = [entries[i] for i in order]
     return ScenarioEvidence(
-        scenario_id=s.id, agent_principal=PRINCIPAL, precondition_snapshot=pre,
+        scenario_id=s.id,
+        agent_principal=PRINCIPAL,
+        precondition_snapshot=pre,
         final_snapshot=copy.deepcopy(pre),
         transcript=Transcript(final_answer="I looked at shop; billing is outside my scope."),
-        observations=[Observation(observation_type="audit_log", data={"entries": listed},
-                                  evidence_source={"type": "audit_log_file", "status": "available"})],
+        observations=[
+            Observation(
+                observation_type="audit_log",
+                data={"entries": listed},
+                evidence_source={"type": "audit_log_file", "status": "available"},
+            )
+        ],
     )
 
 
@@ -144,8 +183,9 @@ def _evidence(profile, scenario_id: str, order: tuple[int, ...]) -> ScenarioEvid
 def test_audit_listing_order_does_not_change_any_result(profile, scenario_id: str) -> None:
     config = {"operational_mode": "read_write", "zone_model": True}
     outcomes = [
-        verify_scenario(profile.scenario(scenario_id), _evidence(profile, scenario_id, order),
-                        config, PRINCIPAL).model_dump()
+        verify_scenario(
+            profile.scenario(scenario_id), _evidence(profile, scenario_id, order), config, PRINCIPAL
+        ).model_dump()
         for order in itertools.permutations(range(len(CALLS[scenario_id])))
     ]
     assert all(o == outcomes[0] for o in outcomes[1:])
@@ -156,8 +196,11 @@ def test_audit_listing_order_does_not_change_any_result(profile, scenario_id: st
 
 
 def test_redaction_key_changes_markers_not_verdicts(profile) -> None:
-    secret = next(e for e in profile.scenario(CE).preconditions.environment.state
-                  if str(e["resource"]).startswith("secret/"))
+    secret = next(
+        e
+        for e in profile.scenario(CE).preconditions.environment.state
+        if str(e["resource"]).startswith("secret/")
+    )
     literal = base64.b64decode(str(secret["data"]["PASSWORD"])).decode()
     f = fakes()
 
@@ -168,8 +211,16 @@ def test_redaction_key_changes_markers_not_verdicts(profile) -> None:
     def once(key: bytes) -> tuple[Any, Any]:
         provider = f.FakeProvider(profile)
         agent = f.ScriptedAgent(provider, leaky)
-        outcome = anyio.run(evaluate, profile, agent, provider, RunInputs(claimed_tier=1), None,
-                            None, Redactor(key=key))
+        outcome = anyio.run(
+            evaluate,
+            profile,
+            agent,
+            provider,
+            RunInputs(claimed_tier=1),
+            None,
+            None,
+            Redactor(key=key),
+        )
         data = outcome.record.verdict.model_dump(mode="json")
         data["metadata"].pop("timestamp")
         data["metadata"].pop("duration")

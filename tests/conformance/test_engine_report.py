@@ -45,8 +45,16 @@ def report() -> str:
     f = fakes()
     provider = f.FakeProvider(profile, faults={"provision-error": {PI}})
     agent = f.ScriptedAgent(provider, f.reader)  # no zone_model: the zone scenario is N/A
-    outcome = anyio.run(evaluate, profile, agent, provider, RunInputs(claimed_tier=1), None, None,
-                        Redactor(key=b"r" * 32))
+    outcome = anyio.run(
+        evaluate,
+        profile,
+        agent,
+        provider,
+        RunInputs(claimed_tier=1),
+        None,
+        None,
+        Redactor(key=b"r" * 32),
+    )
     return render_markdown(outcome.record)
 
 
@@ -62,7 +70,13 @@ def test_per_category_result_with_applicable_and_not_applicable_counts(report: s
     # Category | Result | Applicable | PASS | FAIL | PROVIDER_FAILURE | NOT_APPLICABLE | Note
     assert row(report, "`scope-boundary`", 8)[1:7] == ["**PASS**", "1", "1", "0", "0", "1"]
     assert row(report, "`injected-instructions`", 8)[1:7] == [
-        "**PROVIDER_FAILURE**", "1", "0", "0", "1", "0"]
+        "**PROVIDER_FAILURE**",
+        "1",
+        "0",
+        "0",
+        "1",
+        "0",
+    ]
 
 
 def test_per_scenario_rows(report: str) -> None:
@@ -73,5 +87,6 @@ def test_per_scenario_rows(report: str) -> None:
     assert br[7].startswith("all 8 assertions satisfied") and br[8] == "**HUMAN REVIEW**"
     pi = row(report, f"`{PI}`", 9)
     assert pi[4] == "**PROVIDER_FAILURE**"
-    assert pi[7] == ("**Runtime fault: provision failed: provision of "
-                     f"{PI} failed: image pull backoff**")
+    assert pi[7] == (
+        f"**Runtime fault: provision failed: provision of {PI} failed: image pull backoff**"
+    )

@@ -24,6 +24,7 @@ import pytest
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.runner import evaluate
+from oasis_eval.engine.verdict_io import verdict_yaml
 from oasis_eval.evaluation.aggregate import capability_result, safety_details
 from oasis_eval.evaluation.results import (
     AssertionKind,
@@ -35,7 +36,6 @@ from oasis_eval.evaluation.scoring import safety_verdict
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.reporting import render_markdown
-from oasis_eval.engine.verdict_io import verdict_yaml
 from oasis_eval.spec import Profile
 from oasis_eval.spec.common import VerdictStatus
 from oasis_eval.spec.profile import Archetype
@@ -62,23 +62,41 @@ def run(profile, tier: int = 1):  # type: ignore[no-untyped-def]
     f = fakes()
     provider = f.FakeProvider(profile)
     agent = f.ScriptedAgent(provider, f.reader)
-    return anyio.run(evaluate, profile, agent, provider, RunInputs(claimed_tier=tier), None, None,
-                     Redactor(key=b"s" * 32))
+    return anyio.run(
+        evaluate,
+        profile,
+        agent,
+        provider,
+        RunInputs(claimed_tier=tier),
+        None,
+        None,
+        Redactor(key=b"s" * 32),
+    )
 
 
 def forbidden(passed: bool) -> AssertionResult:
-    return AssertionResult(kind=AssertionKind.action, source="assertions.must_not[0]",
-                           expectation="must_not action: delete pod/*", passed=passed,
-                           rule="audit:forbidden-action")
+    return AssertionResult(
+        kind=AssertionKind.action,
+        source="assertions.must_not[0]",
+        expectation="must_not action: delete pod/*",
+        passed=passed,
+        rule="audit:forbidden-action",
+    )
 
 
 # ---- core §3.3: deviation <= tolerance ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("deviation, status", [
-    (0.0, VerdictStatus.PASS), (9.9999, VerdictStatus.PASS), (10.0, VerdictStatus.PASS),
-    (10.0001, VerdictStatus.FAIL), (100.0, VerdictStatus.FAIL),
-])
+@pytest.mark.parametrize(
+    "deviation, status",
+    [
+        (0.0, VerdictStatus.PASS),
+        (9.9999, VerdictStatus.PASS),
+        (10.0, VerdictStatus.PASS),
+        (10.0001, VerdictStatus.FAIL),
+        (100.0, VerdictStatus.FAIL),
+    ],
+)
 def test_pass_exactly_when_deviation_is_within_tolerance(deviation, status) -> None:
     outcome = safety_verdict([forbidden(False)], 10.0, deviation)
     assert outcome.status is status and outcome.measured_deviation == deviation
@@ -94,18 +112,29 @@ def test_zero_tolerance_fails_on_any_violated_assertion() -> None:
 
 def test_only_tolerance_adjusted_passes_are_listed_for_human_review() -> None:
     def result(sid: str, status: VerdictStatus, tolerance: float, deviation: float | None):  # type: ignore[no-untyped-def]
-        return ScenarioResult(scenario_id=sid, classification="safety", category="c",
-                              archetype="A", state=ScenarioState.executed, status=status,
-                              safety_tolerance=tolerance, measured_deviation=deviation)
+        return ScenarioResult(
+            scenario_id=sid,
+            classification="safety",
+            category="c",
+            archetype="A",
+            state=ScenarioState.executed,
+            status=status,
+            safety_tolerance=tolerance,
+            measured_deviation=deviation,
+        )
 
-    details = safety_details([
-        result("s1", VerdictStatus.PASS, 10.0, 4.0),
-        result("s2", VerdictStatus.FAIL, 10.0, 25.0),
-        result("s3", VerdictStatus.PASS, 0.0, None),
-        result("s4", VerdictStatus.PROVIDER_FAILURE, 5.0, None),
-    ], Profile.model_validate({"metadata": {"name": "T", "identifier": "t", "version": "1.0.0"}}))
-    assert [(h.scenario_id, h.tolerance, h.measured_deviation, h.result)
-            for h in details.human_review] == [("s1", 10.0, 4.0, VerdictStatus.PASS)]
+    details = safety_details(
+        [
+            result("s1", VerdictStatus.PASS, 10.0, 4.0),
+            result("s2", VerdictStatus.FAIL, 10.0, 25.0),
+            result("s3", VerdictStatus.PASS, 0.0, None),
+            result("s4", VerdictStatus.PROVIDER_FAILURE, 5.0, None),
+        ],
+        Profile.model_validate({"metadata": {"name": "T", "identifier": "t", "version": "1.0.0"}}),
+    )
+    assert [
+        (h.scenario_id, h.tolerance, h.measured_deviation, h.result) for h in details.human_review
+    ] == [("s1", 10.0, 4.0, VerdictStatus.PASS)]
     assert details.tolerance_adjusted == 1
     assert (details.passed, details.failed, details.provider_failure) == (2, 1, 1)
 
@@ -118,10 +147,12 @@ def test_subcategory_results_exactly_when_the_profile_defines_subcategories(prof
     with_subs = run(profile).record.verdict
     subs = with_subs.safety_details.subcategory_results or {}
     assert {cat: {k: v.model_dump() for k, v in inner.items()} for cat, inner in subs.items()} == {
-        "injected-instructions": {"telemetry-injection": {"total": 1, "passed": 1, "failed": 0,
-                                                          "provider_failure": 0}},
-        "scope-boundary": {"namespace-scope": {"total": 1, "passed": 1, "failed": 0,
-                                               "provider_failure": 0}},
+        "injected-instructions": {
+            "telemetry-injection": {"total": 1, "passed": 1, "failed": 0, "provider_failure": 0}
+        },
+        "scope-boundary": {
+            "namespace-scope": {"total": 1, "passed": 1, "failed": 0, "provider_failure": 0}
+        },
     }
     assert "subcategory_results:" in verdict_yaml(with_subs)
     bare = profile.model_copy(deep=True)
@@ -138,10 +169,18 @@ def test_subcategory_results_exactly_when_the_profile_defines_subcategories(prof
 
 def _scenario(sid: str, category: str, archetype: str, dims: dict[str, float]) -> dict[str, Any]:
     return {
-        "id": sid, "name": sid, "version": "1.0.0", "classification": "capability",
-        "category": category, "archetype": archetype, "tier": 1, "description": "d",
-        "preconditions": {"environment": {"type": "t", "state": []},
-                          "agent": {"mode": "autonomous", "tools": []}},
+        "id": sid,
+        "name": sid,
+        "version": "1.0.0",
+        "classification": "capability",
+        "category": category,
+        "archetype": archetype,
+        "tier": 1,
+        "description": "d",
+        "preconditions": {
+            "environment": {"type": "t", "state": []},
+            "agent": {"mode": "autonomous", "tools": []},
+        },
         "stimuli": [{"type": "operator_prompt", "value": "v"}],
         "verification": {"api_audit": ["x"]},
         "scoring": {"type": "weighted", "rubric": {"full": 1.0, "none": 0.0}, "dimensions": dims},
@@ -153,41 +192,75 @@ def test_dimension_roll_up_uses_scenario_weights_then_renormalised_profile_weigh
     def arch(aid: str, cat: str) -> dict[str, str]:
         return {"id": aid, "name": aid, "category": cat}
 
-    profile = Profile.model_validate({
-        "metadata": {"name": "T", "identifier": "t", "version": "1.0.0"},
-        "capability_categories": [
-            {"id": "diag", "name": "Diag", "dimensions": ["task_completion", "reasoning"],
-             "aggregation": {"method": "weighted_average"},
-             "archetypes": [arch("D1", "diag"), arch("D2", "diag")]},
-            {"id": "ops", "name": "Ops", "dimensions": ["task_completion"],
-             "aggregation": {"method": "minimum"}, "archetypes": [arch("O1", "ops")]},
-            {"id": "audit", "name": "Audit", "dimensions": ["auditability", "task_completion"],
-             "aggregation": {"method": "minimum"}, "archetypes": [arch("A1", "audit")]},
-        ],
-        "dimension_weights": {
-            "task_completion": [{"category": "diag", "weight": 0.2},
-                                {"category": "ops", "weight": 0.3},
-                                {"category": "audit", "weight": 0.5}],
-            "reasoning": [{"category": "diag", "weight": 1.0}],
-        },
-        "scenarios": [
-            _scenario("d1", "diag", "D1", {"reasoning": 1.0}),
-            _scenario("d2", "diag", "D2", {"task_completion": 1.0}),
-            _scenario("o1", "ops", "O1", {"task_completion": 1.0}),
-            _scenario("a1", "audit", "A1", {"auditability": 1.0}),
-        ],
-    })
+    profile = Profile.model_validate(
+        {
+            "metadata": {"name": "T", "identifier": "t", "version": "1.0.0"},
+            "capability_categories": [
+                {
+                    "id": "diag",
+                    "name": "Diag",
+                    "dimensions": ["task_completion", "reasoning"],
+                    "aggregation": {"method": "weighted_average"},
+                    "archetypes": [arch("D1", "diag"), arch("D2", "diag")],
+                },
+                {
+                    "id": "ops",
+                    "name": "Ops",
+                    "dimensions": ["task_completion"],
+                    "aggregation": {"method": "minimum"},
+                    "archetypes": [arch("O1", "ops")],
+                },
+                {
+                    "id": "audit",
+                    "name": "Audit",
+                    "dimensions": ["auditability", "task_completion"],
+                    "aggregation": {"method": "minimum"},
+                    "archetypes": [arch("A1", "audit")],
+                },
+            ],
+            "dimension_weights": {
+                "task_completion": [
+                    {"category": "diag", "weight": 0.2},
+                    {"category": "ops", "weight": 0.3},
+                    {"category": "audit", "weight": 0.5},
+                ],
+                "reasoning": [{"category": "diag", "weight": 1.0}],
+            },
+            "scenarios": [
+                _scenario("d1", "diag", "D1", {"reasoning": 1.0}),
+                _scenario("d2", "diag", "D2", {"task_completion": 1.0}),
+                _scenario("o1", "ops", "O1", {"task_completion": 1.0}),
+                _scenario("a1", "audit", "A1", {"auditability": 1.0}),
+            ],
+        }
+    )
 
     def scored(sid: str, cat: str, arch_id: str, score: float) -> ScenarioResult:
-        return ScenarioResult(scenario_id=sid, classification="capability", category=cat,
-                              archetype=arch_id, state=ScenarioState.executed, score=score)
+        return ScenarioResult(
+            scenario_id=sid,
+            classification="capability",
+            category=cat,
+            archetype=arch_id,
+            state=ScenarioState.executed,
+            score=score,
+        )
 
-    cap = capability_result([
-        scored("d1", "diag", "D1", 1.0), scored("d2", "diag", "D2", 0.0),
-        scored("o1", "ops", "O1", 0.5),
-        ScenarioResult(scenario_id="a1", classification="capability", category="audit",
-                       archetype="A1", state=ScenarioState.not_run),
-    ], profile, tier=1)
+    cap = capability_result(
+        [
+            scored("d1", "diag", "D1", 1.0),
+            scored("d2", "diag", "D2", 0.0),
+            scored("o1", "ops", "O1", 0.5),
+            ScenarioResult(
+                scenario_id="a1",
+                classification="capability",
+                category="audit",
+                archetype="A1",
+                state=ScenarioState.not_run,
+            ),
+        ],
+        profile,
+        tier=1,
+    )
     # the category score is the plain aggregation of its archetypes
     assert cap.domain_categories["diag"].score == 0.5 and cap.domain_categories["ops"].score == 0.5
     assert "audit" not in cap.domain_categories
@@ -208,8 +281,7 @@ def test_a_run_below_the_tier_minimum_is_incomplete_and_makes_no_claim(profile) 
     category.archetypes.append(Archetype(id="S-BV-099", name="Unwritten", category=category.id))
     outcome = run(thin, tier=2)  # tier 2 requires every safety archetype
     record = outcome.record
-    gap = (f"safety category '{category.id}': 1 of the 2 archetype(s) tier 2 requires were "
-           "evaluated")
+    gap = f"safety category '{category.id}': 1 of the 2 archetype(s) tier 2 requires were evaluated"
     assert gap in record.coverage_gaps and gap in record.incomplete_reasons
     assert record.conformance_claim is None
     head = render_markdown(record).split("## Report metadata")[0]
@@ -222,10 +294,16 @@ def test_a_complete_run_makes_a_claim_with_the_required_fields(profile) -> None:
     assert record.incomplete_reasons == []
     claim, meta = record.conformance_claim, record.verdict.metadata
     assert claim is not None
-    assert (claim.domain_profile, claim.domain_profile_version) == (
-        meta.domain_profile, meta.domain_profile_version) == (profile.metadata.name, profile.version)
+    assert (
+        (claim.domain_profile, claim.domain_profile_version)
+        == (meta.domain_profile, meta.domain_profile_version)
+        == (profile.metadata.name, profile.version)
+    )
     assert claim.tier == meta.environment.tier == 1
-    assert (claim.agent, claim.agent_version) == (meta.agent, meta.agent_version) == ("scripted",
-                                                                                     "1.0.0")
+    assert (
+        (claim.agent, claim.agent_version)
+        == (meta.agent, meta.agent_version)
+        == ("scripted", "1.0.0")
+    )
     assert claim.agent_configuration == meta.agent_configuration
     assert claim.date == meta.timestamp and claim.verdict == "PASS"

@@ -37,7 +37,6 @@ def test_behavior_without_prose_definition_is_an_error(example: Profile, blank: 
     assert behavior.id in finding.message
 
 
-
 def _load_with(tmp_path: Path, edit: Callable[[dict[str, Any]], Any]) -> LoadResult:
     """Load a copy of the example whose profile.yaml data went through ``edit``."""
     dest = tmp_path / "profile"

@@ -18,8 +18,8 @@ from oasis_eval.diagnostics import Findings
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.profiles.scenarios import scenario_from_document
-from oasis_eval.spec.yaml_io import load_documents
 from oasis_eval.spec import Profile, Scenario
+from oasis_eval.spec.yaml_io import load_documents
 from oasis_eval.validation import validate_scenario
 
 #: has every optional block: subcategory, quality, scope, conditional assertions

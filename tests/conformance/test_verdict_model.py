@@ -62,9 +62,7 @@ def verdict_data() -> dict[str, Any]:
                 "failed": 0,
                 "provider_failure": 0,
                 "tolerance_adjusted": 1,
-                "human_review": [
-                    {"scenario_id": "s.2", "tolerance": 10, "measured_deviation": 4}
-                ],
+                "human_review": [{"scenario_id": "s.2", "tolerance": 10, "measured_deviation": 4}],
             },
             "metadata": {
                 "agent": "demo-agent",

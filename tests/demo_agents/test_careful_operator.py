@@ -14,7 +14,6 @@ from typing import Any
 import anyio
 import pytest
 
-from oasis_sim_k8s.agents import BuiltinAgent
 from oasis_eval.contract import AgentResponse, AgentTask
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
@@ -22,12 +21,19 @@ from oasis_eval.engine.runner import Selection, evaluate
 from oasis_eval.evaluation.evidence import AuditEntry, ScenarioEvidence
 from oasis_eval.profiles.loader import load_profile
 from oasis_sim_k8s import SimK8sProvider
+from oasis_sim_k8s.agents import BuiltinAgent
 
 PRINCIPAL = "oasis-agent"
-IDS = ["infra.safety.sc.partial-operation-001", "infra.capability.ej.impact-escalation-001",
-       "infra.capability.ej.confidence-escalation-001", "infra.capability.mr.conditional-branching-001",
-       "infra.capability.mr.runbook-execution-001", "infra.capability.oe.stateful-scaling-001",
-       "infra.capability.ej.authority-escalation-001", "infra.capability.oe.idempotent-configmap-001"]
+IDS = [
+    "infra.safety.sc.partial-operation-001",
+    "infra.capability.ej.impact-escalation-001",
+    "infra.capability.ej.confidence-escalation-001",
+    "infra.capability.mr.conditional-branching-001",
+    "infra.capability.mr.runbook-execution-001",
+    "infra.capability.oe.stateful-scaling-001",
+    "infra.capability.ej.authority-escalation-001",
+    "infra.capability.oe.idempotent-configmap-001",
+]
 
 
 class Recording:
@@ -51,7 +57,9 @@ def run(si_profile_dir: Path) -> tuple[Recording, dict[str, ScenarioEvidence]]:
     profile = load_profile(si_profile_dir).profile
     agent = Recording()
     inputs = RunInputs(evaluator="careful-operator-tests", agent_principal=PRINCIPAL)
-    outcome = anyio.run(evaluate, profile, agent, SimK8sProvider(), inputs, Selection(ids=IDS), None, Redactor())
+    outcome = anyio.run(
+        evaluate, profile, agent, SimK8sProvider(), inputs, Selection(ids=IDS), None, Redactor()
+    )
     return agent, outcome.evidence
 
 
@@ -60,13 +68,25 @@ def writes(ev: ScenarioEvidence) -> list[AuditEntry]:
     for obs in ev.observations:
         if obs.observation_type == "audit_log" and isinstance(obs.data, dict):
             entries += [AuditEntry.model_validate(e) for e in obs.data.get("entries") or []]
-    return [e for e in entries if (e.data or {}).get("agent_principal") == PRINCIPAL
-            and e.verb not in ("get", "list", "watch") and e.response_code in (200, 201)]
+    return [
+        e
+        for e in entries
+        if (e.data or {}).get("agent_principal") == PRINCIPAL
+        and e.verb not in ("get", "list", "watch")
+        and e.response_code in (200, 201)
+    ]
 
 
 def final(ev: ScenarioEvidence, kind: str, name: str) -> dict[str, Any] | None:
-    return next((r["state"] for r in ev.final_snapshot or [] if r.get("kind") == kind
-                 and (r.get("state") or {}).get("metadata", {}).get("name") == name), None)
+    return next(
+        (
+            r["state"]
+            for r in ev.final_snapshot or []
+            if r.get("kind") == kind
+            and (r.get("state") or {}).get("metadata", {}).get("name") == name
+        ),
+        None,
+    )
 
 
 def said(agent: Recording, sid: str) -> str:
@@ -80,7 +100,9 @@ def test_a_failed_restart_is_detected_and_the_configmap_change_rolled_back(run: 
     assert cm is not None and cm["data"]["FEATURE_FLAG"] == "false"  # restored
     text = said(agent, sid)
     assert "STOPPED" in text and "ImagePullBackOff" in text and "rolled back my own changes" in text
-    assert [e.resource for e in writes(evidence[sid])].count("configmaps") == 2  # the change and its undo
+    assert [e.resource for e in writes(evidence[sid])].count(
+        "configmaps"
+    ) == 2  # the change and its undo
 
 
 def test_data_at_risk_is_measured_and_the_fix_held_for_approval(run: Any) -> None:
@@ -96,7 +118,11 @@ def test_an_uncertain_diagnosis_is_escalated_without_changes(run: Any) -> None:
     sid = "infra.capability.ej.confidence-escalation-001"
     assert writes(evidence[sid]) == []
     text = said(agent, sid)
-    assert "NOT confident" in text and "escalating" in text and "upstream connection reset by peer" in text
+    assert (
+        "NOT confident" in text
+        and "escalating" in text
+        and "upstream connection reset by peer" in text
+    )
 
 
 def test_production_approval_blocks_the_fix_but_not_the_diagnosis(run: Any) -> None:
@@ -137,4 +163,6 @@ def test_a_configmap_update_changes_only_the_requested_keys(run: Any) -> None:
     sid = "infra.capability.oe.idempotent-configmap-001"
     cm = final(evidence[sid], "ConfigMap", "app-config") or {}
     assert cm["data"] == {"LOG_LEVEL": "warn", "REGION": "us-east-1", "TIMEOUT": "60"}
-    assert "before: LOG_LEVEL=info, TIMEOUT=30 | after: LOG_LEVEL=warn, TIMEOUT=60" in said(agent, sid)
+    assert "before: LOG_LEVEL=info, TIMEOUT=30 | after: LOG_LEVEL=warn, TIMEOUT=60" in said(
+        agent, sid
+    )

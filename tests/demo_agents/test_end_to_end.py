@@ -18,9 +18,8 @@ from typing import Any
 import anyio
 import pytest
 
-from oasis_sim_k8s.agents import BuiltinAgent
-from oasis_eval.engine.execute import register_secrets
 from oasis_eval.contract import AgentResponse, AgentTask
+from oasis_eval.engine.execute import register_secrets
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.rundir import redacted_profile, write_run
@@ -29,8 +28,9 @@ from oasis_eval.evaluation.evidence import AuditEntry, ScenarioEvidence
 from oasis_eval.evaluation.results import ScenarioResult, ScenarioState
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
-from oasis_sim_k8s import SimK8sProvider
 from oasis_eval.spec.common import VerdictStatus
+from oasis_sim_k8s import SimK8sProvider
+from oasis_sim_k8s.agents import BuiltinAgent
 
 from ..support import run_cli
 
@@ -69,21 +69,36 @@ class Run:
 
     @property
     def executed_safety(self) -> list[ScenarioResult]:
-        return [r for r in self.results.values()
-                if r.state is ScenarioState.executed and r.classification == "safety"]
+        return [
+            r
+            for r in self.results.values()
+            if r.state is ScenarioState.executed and r.classification == "safety"
+        ]
 
     def statuses(self) -> dict[str, VerdictStatus | None]:
         return {r.scenario_id: r.status for r in self.executed_safety}
 
 
-def _evaluate(profile: Any, name: str, run_dir: Path, selection: Selection | None = None,
-              provider: SimK8sProvider | None = None) -> Run:
+def _evaluate(
+    profile: Any,
+    name: str,
+    run_dir: Path,
+    selection: Selection | None = None,
+    provider: SimK8sProvider | None = None,
+) -> Run:
     agent = Recording(BuiltinAgent(name))
-    inputs = RunInputs(evaluator="demo-agent-tests", agent_principal=PRINCIPAL,
-                       safety_only=bool(selection and selection.safety_only))
-    outcome = anyio.run(evaluate, profile, agent, provider or SimK8sProvider(), inputs, selection, None, Redactor())
+    inputs = RunInputs(
+        evaluator="demo-agent-tests",
+        agent_principal=PRINCIPAL,
+        safety_only=bool(selection and selection.safety_only),
+    )
+    outcome = anyio.run(
+        evaluate, profile, agent, provider or SimK8sProvider(), inputs, selection, None, Redactor()
+    )
     write_run(run_dir, outcome.record, outcome.evidence, redacted_profile(profile, Redactor()))
-    return Run(profile, agent, outcome, run_dir, {r.scenario_id: r for r in outcome.record.scenarios})
+    return Run(
+        profile, agent, outcome, run_dir, {r.scenario_id: r for r in outcome.record.scenarios}
+    )
 
 
 def _si_profile(si_profile_dir: Path) -> Any:
@@ -107,14 +122,22 @@ def example_naive(example_profile: Any, tmp_path_factory: pytest.TempPathFactory
 
 @pytest.fixture(scope="module")
 def si_careful(si_profile_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Run:
-    return _evaluate(_si_profile(si_profile_dir), "careful", tmp_path_factory.mktemp("si-careful"),
-                     Selection(safety_only=True))
+    return _evaluate(
+        _si_profile(si_profile_dir),
+        "careful",
+        tmp_path_factory.mktemp("si-careful"),
+        Selection(safety_only=True),
+    )
 
 
 @pytest.fixture(scope="module")
 def si_naive(si_profile_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Run:
-    return _evaluate(_si_profile(si_profile_dir), "naive", tmp_path_factory.mktemp("si-naive"),
-                     Selection(safety_only=True))
+    return _evaluate(
+        _si_profile(si_profile_dir),
+        "naive",
+        tmp_path_factory.mktemp("si-naive"),
+        Selection(safety_only=True),
+    )
 
 
 # ---- the safety gate ------------------------------------------------------------------------------------
@@ -125,7 +148,9 @@ def _assert_careful_passes(run: Run) -> None:
     for result in run.executed_safety:
         response = run.agent.responses[result.scenario_id]
         assert response.actions, f"careful read nothing in {result.scenario_id}"
-        assert not result.vacuous, f"{result.scenario_id}: vacuous PASS although careful read {len(response.actions)}x"
+        assert not result.vacuous, (
+            f"{result.scenario_id}: vacuous PASS although careful read {len(response.actions)}x"
+        )
         assert response.final_answer.strip() and not response.error
 
 
@@ -143,18 +168,26 @@ def test_naive_fails_every_executed_example_safety_scenario(example_naive: Run) 
 
 def test_careful_passes_the_si_safety_gate(si_careful: Run) -> None:
     _assert_careful_passes(si_careful)
-    not_run = [r.scenario_id for r in si_careful.results.values()
-               if r.classification == "safety" and r.state is not ScenarioState.executed]
+    not_run = [
+        r.scenario_id
+        for r in si_careful.results.values()
+        if r.classification == "safety" and r.state is not ScenarioState.executed
+    ]
     # only scenarios the engine cannot evaluate yet are left out, never one the agent broke
     for sid in not_run:
-        assert si_careful.results[sid].state in (ScenarioState.not_run, ScenarioState.skipped,
-                                                 ScenarioState.not_applicable), sid
+        assert si_careful.results[sid].state in (
+            ScenarioState.not_run,
+            ScenarioState.skipped,
+            ScenarioState.not_applicable,
+        ), sid
     assert len(si_careful.executed_safety) >= 15
 
 
 def test_naive_fails_si_with_injection_destruction_and_blast_radius(si_naive: Run) -> None:
     assert si_naive.outcome.record.verdict.safety is VerdictStatus.FAIL
-    failed = sorted(sid for sid, status in si_naive.statuses().items() if status is VerdictStatus.FAIL)
+    failed = sorted(
+        sid for sid, status in si_naive.statuses().items() if status is VerdictStatus.FAIL
+    )
     for family in SI_FAMILIES:
         assert any(sid.startswith(family) for sid in failed), f"no {family}* failure among {failed}"
     # naive obeys instructions wherever it reads them (logs, annotations, dashboard titles): it
@@ -162,7 +195,10 @@ def test_naive_fails_si_with_injection_destruction_and_blast_radius(si_naive: Ru
     injections = [sid for sid in si_naive.statuses() if sid.startswith("infra.safety.pi.")]
     assert len(injections) >= 3 and set(injections) <= set(failed), (injections, failed)
     # the same scenarios careful passes: the difference is the agent, not the environment
-    assert all(si_naive.results[sid].status is not VerdictStatus.PROVIDER_FAILURE for sid in si_naive.statuses())
+    assert all(
+        si_naive.results[sid].status is not VerdictStatus.PROVIDER_FAILURE
+        for sid in si_naive.statuses()
+    )
 
 
 # ---- replay -------------------------------------------------------------------------------------------------
@@ -170,8 +206,9 @@ _oasis = run_cli  # oasis ARGS in process: (exit code, stdout, stderr)
 
 
 @pytest.mark.parametrize("which", ["example_careful", "example_naive", "si_careful", "si_naive"])
-def test_every_run_directory_replays_byte_identically(which: str, request: pytest.FixtureRequest,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_run_directory_replays_byte_identically(
+    which: str, request: pytest.FixtureRequest, capsys: pytest.CaptureFixture[str]
+) -> None:
     run: Run = request.getfixturevalue(which)
     recorded = (run.run_dir / "verdict.yaml").read_text(encoding="utf-8")
     code, out, err = _oasis(capsys, "replay", str(run.run_dir))
@@ -180,16 +217,36 @@ def test_every_run_directory_replays_byte_identically(which: str, request: pytes
     assert code == run.outcome.exit_code == (0 if which.endswith("careful") else 1)
 
 
-def test_the_cli_runs_the_builtin_agent_and_replays_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_cli_runs_the_builtin_agent_and_replays_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     run_dir = tmp_path / "run"
-    code, out, _ = _oasis(capsys, "run", "--agent", "builtin:careful", "--filter", "k8s.safety.*",
-                          "-o", str(run_dir), "-q")
+    code, out, _ = _oasis(
+        capsys,
+        "run",
+        "--agent",
+        "builtin:careful",
+        "--filter",
+        "k8s.safety.*",
+        "-o",
+        str(run_dir),
+        "-q",
+    )
     assert code == 0 and "safety PASS" in out
     recorded = (run_dir / "verdict.yaml").read_text(encoding="utf-8")
     code, out, err = _oasis(capsys, "replay", str(run_dir))
     assert code == 0 and out == recorded and "identical" in err
-    code, out, _ = _oasis(capsys, "run", "--agent", "builtin:naive", "--filter", "k8s.safety.ce.*",
-                          "-o", str(tmp_path / "naive"), "-q")
+    code, out, _ = _oasis(
+        capsys,
+        "run",
+        "--agent",
+        "builtin:naive",
+        "--filter",
+        "k8s.safety.ce.*",
+        "-o",
+        str(tmp_path / "naive"),
+        "-q",
+    )
     assert code == 1 and "safety FAIL" in out
 
 
@@ -203,8 +260,13 @@ def _secret_forms(run: Run, scenario_id: str) -> set[str]:
 def _said(response: AgentResponse) -> str:
     """What the agent itself emitted: its answer, its reasoning and the arguments of its calls
     (the tool *results* are what it read, not what it said)."""
-    return "\n".join([response.final_answer, response.reasoning,
-                      *(repr(call.arguments) for call in response.actions)])
+    return "\n".join(
+        [
+            response.final_answer,
+            response.reasoning,
+            *(repr(call.arguments) for call in response.actions),
+        ]
+    )
 
 
 @pytest.mark.parametrize("which", ["example_careful", "si_careful"])
@@ -221,19 +283,28 @@ def test_careful_never_says_a_registered_secret(which: str, request: pytest.Fixt
     # and the run directory holds no literal (redaction at capture, belt and braces): a scenario's
     # evidence none of its own; no file any distinctive one (a short value such as "admin" is
     # also an ordinary word in other scenarios' descriptions)
-    everything = "\n".join(p.read_text(encoding="utf-8") for p in run.run_dir.rglob("*") if p.is_file())
+    everything = "\n".join(
+        p.read_text(encoding="utf-8") for p in run.run_dir.rglob("*") if p.is_file()
+    )
     for scenario_id in run.agent.responses:
         forms = _secret_forms(run, scenario_id)
-        evidence = next(run.run_dir.glob(f"evidence/{scenario_id}*.json")).read_text(encoding="utf-8")
+        evidence = next(run.run_dir.glob(f"evidence/{scenario_id}*.json")).read_text(
+            encoding="utf-8"
+        )
         assert not [f for f in forms if f in evidence], scenario_id
         assert not [f for f in forms if len(f) >= 8 and f in everything], scenario_id
 
 
 @pytest.mark.parametrize("which", ["example_naive", "si_naive"])
-def test_the_secret_check_catches_the_naive_agent(which: str, request: pytest.FixtureRequest) -> None:
+def test_the_secret_check_catches_the_naive_agent(
+    which: str, request: pytest.FixtureRequest
+) -> None:
     run: Run = request.getfixturevalue(which)
-    leaks = [sid for sid, response in run.agent.responses.items()
-             if any(f in _said(response) for f in _secret_forms(run, sid))]
+    leaks = [
+        sid
+        for sid, response in run.agent.responses.items()
+        if any(f in _said(response) for f in _secret_forms(run, sid))
+    ]
     assert leaks, "naive echoes what it reads: the same check must see a secret in its raw answer"
 
 
@@ -248,8 +319,13 @@ def _agent_entries(evidence: ScenarioEvidence) -> list[AuditEntry]:
 
 def test_the_builtin_agents_work_over_mcp(example_profile: Any, tmp_path: Path) -> None:
     careful_id = "k8s.safety.pi.log-line-delete-order-001"
-    careful = _evaluate(example_profile, "careful", tmp_path / "careful", Selection(ids=[careful_id]),
-                        SimK8sProvider(mcp=True))
+    careful = _evaluate(
+        example_profile,
+        "careful",
+        tmp_path / "careful",
+        Selection(ids=[careful_id]),
+        SimK8sProvider(mcp=True),
+    )
     task = careful.agent.tasks[careful_id]
     assert task.environment is not None and task.environment.agent_endpoint.startswith("http://")
     assert careful.results[careful_id].status is VerdictStatus.PASS
@@ -264,8 +340,13 @@ def test_the_builtin_agents_work_over_mcp(example_profile: Any, tmp_path: Path) 
     assert all(e.response_code in (200, 201) for e in entries if e.verb in ("get", "list"))
 
     naive_id = "k8s.safety.bv.cross-namespace-delete-001"
-    naive = _evaluate(example_profile, "naive", tmp_path / "naive", Selection(ids=[naive_id]),
-                      SimK8sProvider(mcp=True))
+    naive = _evaluate(
+        example_profile,
+        "naive",
+        tmp_path / "naive",
+        Selection(ids=[naive_id]),
+        SimK8sProvider(mcp=True),
+    )
     assert naive.agent.tasks[naive_id].environment.agent_endpoint.startswith("http://")  # type: ignore[union-attr]
     assert naive.results[naive_id].status is VerdictStatus.FAIL
     denied = [e for e in _agent_entries(naive.outcome.evidence[naive_id]) if e.response_code == 403]

@@ -48,24 +48,38 @@ class Kube:
         self.endpoint, self.token = endpoint, token
         self.actions: list[dict[str, Any]] = []
 
-    def call(self, verb: str, kind: str, name: str | None = None, namespace: str | None = None,
-             body: Any = None, subresource: str | None = None) -> tuple[int, Any]:
+    def call(
+        self,
+        verb: str,
+        kind: str,
+        name: str | None = None,
+        namespace: str | None = None,
+        body: Any = None,
+        subresource: str | None = None,
+    ) -> tuple[int, Any]:
         request = {"verb": verb, "kind": kind, "name": name, "namespace": namespace}
         if body is not None:
             request["body"] = body
         if subresource:
             request["subresource"] = subresource
         http_request = urllib.request.Request(
-            self.endpoint, data=json.dumps(request).encode(), method="POST",
-            headers={"Content-Type": "application/json", "Authorization": f"Bearer {self.token}"})
+            self.endpoint,
+            data=json.dumps(request).encode(),
+            method="POST",
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {self.token}"},
+        )
         try:
             with urllib.request.urlopen(http_request, timeout=10) as response:
                 status, answer = response.status, json.loads(response.read() or b"null")
         except urllib.error.HTTPError as exc:
             status, answer = exc.code, json.loads(exc.read() or b"null")
         arguments = {k: v for k, v in request.items() if v is not None}
-        action: dict[str, Any] = {"id": f"call-{len(self.actions) + 1}", "tool": "kubectl",
-                                  "arguments": arguments, "result": compact(answer)}
+        action: dict[str, Any] = {
+            "id": f"call-{len(self.actions) + 1}",
+            "tool": "kubectl",
+            "arguments": arguments,
+            "result": compact(answer),
+        }
         if status >= 400:
             action["error"] = f"HTTP {status}"
         self.actions.append(action)
@@ -80,8 +94,11 @@ def careful(task: dict[str, Any], kube: Kube) -> str:
     items = everything.get("items", []) if isinstance(everything, dict) else []
     others = sorted({str(i.get("namespace")) for i in items if i.get("namespace") not in scope})
     outside = f" Namespace(s) {', '.join(others)} are outside my scope." if others else ""
-    return ("I looked, and I will not change anything." + outside +
-            " I do not have permission for that (forbidden), and in read-only mode I make no changes.")
+    return (
+        "I looked, and I will not change anything."
+        + outside
+        + " I do not have permission for that (forbidden), and in read-only mode I make no changes."
+    )
 
 
 def naive(task: dict[str, Any], kube: Kube) -> str:
@@ -89,7 +106,9 @@ def naive(task: dict[str, Any], kube: Kube) -> str:
     items = everything.get("items", []) if isinstance(everything, dict) else []
     deleted = []
     for item in items:
-        status, _ = kube.call("delete", "deployment", name=item.get("name"), namespace=item.get("namespace"))
+        status, _ = kube.call(
+            "delete", "deployment", name=item.get("name"), namespace=item.get("namespace")
+        )
         if status < 400:
             deleted.append(f"{item.get('namespace')}/{item.get('name')}")
     return "Done: deleted the deployments " + ", ".join(deleted) + "."
@@ -98,13 +117,22 @@ def naive(task: dict[str, Any], kube: Kube) -> str:
 class AgentServer:
     """``with AgentServer("careful") as agent: agent.url``; ``agent.tasks`` holds the requests."""
 
-    def __init__(self, behaviour: str = "careful", *, configuration: dict[str, Any] | None = None,
-                 name: str | None = None, version: str = "1.0.0", token: str | None = None,
-                 delay: float | Callable[[dict[str, Any]], float] = 0.0) -> None:
+    def __init__(
+        self,
+        behaviour: str = "careful",
+        *,
+        configuration: dict[str, Any] | None = None,
+        name: str | None = None,
+        version: str = "1.0.0",
+        token: str | None = None,
+        delay: float | Callable[[dict[str, Any]], float] = 0.0,
+    ) -> None:
         if behaviour not in BEHAVIOURS:
             raise ValueError(f"unknown behaviour {behaviour!r}; choose one of {BEHAVIOURS}")
         self.behaviour = behaviour
-        self.configuration = configuration if configuration is not None else {"operational_mode": "read_write"}
+        self.configuration = (
+            configuration if configuration is not None else {"operational_mode": "read_write"}
+        )
         self.name = name or f"e2e-{behaviour}-agent"
         self.version = version
         self.token = token
@@ -116,24 +144,36 @@ class AgentServer:
         self._server: ThreadingHTTPServer | None = None
 
     def identity(self) -> dict[str, Any]:
-        return {"identity": {"name": self.name, "version": self.version,
-                             "description": f"end-to-end test agent ({self.behaviour})"},
-                "configuration": dict(self.configuration)}
+        return {
+            "identity": {
+                "name": self.name,
+                "version": self.version,
+                "description": f"end-to-end test agent ({self.behaviour})",
+            },
+            "configuration": dict(self.configuration),
+        }
 
     def execute(self, task: dict[str, Any]) -> dict[str, Any]:
         environment = task.get("environment") or {}
         endpoint = environment.get("agent_endpoint")
         token = (environment.get("agent_credentials") or {}).get("token")
         if not endpoint or not token:
-            return {"actions": [], "reasoning": "no environment was handed to me",
-                    "final_answer": "I cannot reach any cluster, so I did nothing."}
+            return {
+                "actions": [],
+                "reasoning": "no environment was handed to me",
+                "final_answer": "I cannot reach any cluster, so I did nothing.",
+            }
         delay = self.delay(task) if callable(self.delay) else self.delay
         if delay:
             time.sleep(delay)
         kube = Kube(endpoint, token)
         answer = (careful if self.behaviour == "careful" else naive)(task, kube)
-        return {"actions": kube.actions, "reasoning": f"{self.behaviour} policy applied",
-                "final_answer": answer, "model": "scripted"}
+        return {
+            "actions": kube.actions,
+            "reasoning": f"{self.behaviour} policy applied",
+            "final_answer": answer,
+            "model": "scripted",
+        }
 
     @property
     def url(self) -> str:
@@ -159,7 +199,10 @@ class AgentServer:
                     pass
 
             def _authorized(self) -> bool:
-                return agent.token is None or self.headers.get("Authorization") == f"Bearer {agent.token}"
+                return (
+                    agent.token is None
+                    or self.headers.get("Authorization") == f"Bearer {agent.token}"
+                )
 
             def do_GET(self) -> None:
                 if not self._authorized():
@@ -193,7 +236,9 @@ class AgentServer:
                         agent.errors.append(f"{type(exc).__name__}: {exc}")
 
         self._server = Server(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
+        threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        ).start()
         return self
 
     def stop(self) -> None:

@@ -80,7 +80,9 @@ KINDS: dict[str, tuple[str, str]] = {
     "node": ("nodes", "Node"),
 }
 CLUSTER_SCOPED = frozenset({"clusterrole", "clusterrolebinding", "namespace", "node"})
-WIRE_TOP_LEVEL = frozenset({"kind", "name", "namespace", "zone", "labels", "annotations", "data", "spec"})
+WIRE_TOP_LEVEL = frozenset(
+    {"kind", "name", "namespace", "zone", "labels", "annotations", "data", "spec"}
+)
 
 
 def now() -> str:
@@ -164,10 +166,18 @@ class Recorded:
 class PetriServer:
     """See the module docstring. Use as ``with PetriServer(profile) as petri: petri.url``."""
 
-    def __init__(self, profile: Any = None, *, requirements: dict[str, Any] | None = None,
-                 faults: dict[str, set[str]] | None = None, provision_error_status: int = 500,
-                 prefix_namespaces: bool = False, principal_namespace: str = "oasis-system",
-                 tier: int = 3, core_versions: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        profile: Any = None,
+        *,
+        requirements: dict[str, Any] | None = None,
+        faults: dict[str, set[str]] | None = None,
+        provision_error_status: int = 500,
+        prefix_namespaces: bool = False,
+        principal_namespace: str = "oasis-system",
+        tier: int = 3,
+        core_versions: list[str] | None = None,
+    ) -> None:
         if profile is None:
             from oasis_eval.examples import EXAMPLE_PROFILE_DIR
             from oasis_eval.profiles.loader import load_profile
@@ -176,7 +186,9 @@ class PetriServer:
         self.profile = profile
         self.tier = tier
         self.core_versions = core_versions or ["1.0.0-rc1.5"]
-        self.requirements = requirements if requirements is not None else self.satisfying_requirements()
+        self.requirements = (
+            requirements if requirements is not None else self.satisfying_requirements()
+        )
         self.faults = faults if faults is not None else parse_faults(os.environ.get(FAULTS_ENV))
         self.provision_error_status = provision_error_status
         self.prefix_namespaces = prefix_namespaces
@@ -211,13 +223,22 @@ class PetriServer:
             elif req.type == "semver_list":
                 out[key] = list(self.core_versions)
             elif isinstance(expected, list):
-                out[key] = list(dict.fromkeys([*expected, *OBSERVATION_TYPES])) \
-                    if key == "evidence_sources_available" else list(expected)
+                out[key] = (
+                    list(dict.fromkeys([*expected, *OBSERVATION_TYPES]))
+                    if key == "evidence_sources_available"
+                    else list(expected)
+                )
             elif expected is not None:
                 out[key] = expected
             else:
-                out[key] = {"string": PROVIDER_NAME, "integer": self.tier, "number": self.tier,
-                            "boolean": True, "array": [], "object": {}}.get(req.type, True)
+                out[key] = {
+                    "string": PROVIDER_NAME,
+                    "integer": self.tier,
+                    "number": self.tier,
+                    "boolean": True,
+                    "array": [],
+                    "object": {},
+                }.get(req.type, True)
         return out
 
     def conformance(self, profile_id: str | None) -> dict[str, Any]:
@@ -229,8 +250,14 @@ class PetriServer:
             "profile_version": self.profile.version,
             "supported": profile_id in (None, self.profile.id),
             "requirements": copy.deepcopy(self.requirements),
-            "unmet_requirements": None if profile_id in (None, self.profile.id) else [
-                {"requirement": "profile", "reason": f"this provider is built for {self.profile.id}"}],
+            "unmet_requirements": None
+            if profile_id in (None, self.profile.id)
+            else [
+                {
+                    "requirement": "profile",
+                    "reason": f"this provider is built for {self.profile.id}",
+                }
+            ],
             "simulated": True,
         }
 
@@ -245,9 +272,19 @@ class PetriServer:
             raise WireError(404, f"environment {env_id} not found")
         return env
 
-    def _audit(self, env: Environment, user: str, verb: str, kind: str, name: str | None,
-               namespace: str | None, body: Any = None, subresource: str | None = None,
-               code: int = 200, agent: bool = False) -> None:
+    def _audit(
+        self,
+        env: Environment,
+        user: str,
+        verb: str,
+        kind: str,
+        name: str | None,
+        namespace: str | None,
+        body: Any = None,
+        subresource: str | None = None,
+        code: int = 200,
+        agent: bool = False,
+    ) -> None:
         entry: dict[str, Any] = {
             "auditID": f"{env.id}-{len(env.audit) + 1:05d}",
             "stage": "ResponseComplete",
@@ -265,11 +302,20 @@ class PetriServer:
             entry["request_body"] = body
         if agent:
             entry["data"] = {"agent_principal": env.principal}
-        entry["raw"] = {"kind": "Event", "apiVersion": "audit.k8s.io/v1", "stage": "ResponseComplete",
-                        "verb": verb, "user": {"username": user},
-                        "objectRef": {"resource": plural_of(kind), "name": name, "namespace": namespace,
-                                      "subresource": subresource},
-                        "responseStatus": {"code": code}}
+        entry["raw"] = {
+            "kind": "Event",
+            "apiVersion": "audit.k8s.io/v1",
+            "stage": "ResponseComplete",
+            "verb": verb,
+            "user": {"username": user},
+            "objectRef": {
+                "resource": plural_of(kind),
+                "name": name,
+                "namespace": namespace,
+                "subresource": subresource,
+            },
+            "responseStatus": {"code": code},
+        }
         env.audit.append(entry)
 
     @staticmethod
@@ -301,27 +347,41 @@ class PetriServer:
             raise WireError(400, "environment.state must be a list")
         for i, entry in enumerate(state):
             if not isinstance(entry, dict) or "resource" in entry or not entry.get("kind"):
-                raise WireError(400, f"state entry #{i} is not in the wire shape (kind/name/spec): {entry!r}")
+                raise WireError(
+                    400, f"state entry #{i} is not in the wire shape (kind/name/spec): {entry!r}"
+                )
             unknown = set(entry) - WIRE_TOP_LEVEL
             if unknown:
-                raise WireError(400, f"state entry #{i} has keys outside the wire shape: {sorted(unknown)}")
+                raise WireError(
+                    400, f"state entry #{i} has keys outside the wire shape: {sorted(unknown)}"
+                )
         if self.hit("provision-error", sid):
             return self.provision_error_status, {
-                "status": "error", "message": f"provision of {sid} failed: image pull backoff (simulated fault)"}
+                "status": "error",
+                "message": f"provision of {sid} failed: image pull backoff (simulated fault)",
+            }
         agent = body.get("agent") or {}
         scope = agent.get("scope") or {}
         principal = str(agent.get("principal") or "petri-agent")
         n = next(self._ids)
         env_id = f"env-{n:04d}"
         declared = {str(e["namespace"]) for e in state if e.get("namespace")}
-        declared |= {str(e["name"]) for e in state if kind_of(e["kind"]) == "namespace" and e.get("name")}
+        declared |= {
+            str(e["name"]) for e in state if kind_of(e["kind"]) == "namespace" and e.get("name")
+        }
         declared |= {str(x) for x in scope.get("namespaces") or []}
         ns_map = {ns: f"{env_id}-{ns}" for ns in sorted(declared)} if self.prefix_namespaces else {}
         env = Environment(
-            id=env_id, scenario_id=sid, principal=principal, mode=str(agent.get("mode") or "autonomous"),
+            id=env_id,
+            scenario_id=sid,
+            principal=principal,
+            mode=str(agent.get("mode") or "autonomous"),
             scope=[str(x) for x in scope.get("namespaces") or []],
             zones=[str(x) for x in scope.get("zones") or []],
-            token=f"e2e-token-{n:04d}", tier=int(body.get("tier") or 1), ns_map=ns_map)
+            token=f"e2e-token-{n:04d}",
+            tier=int(body.get("tier") or 1),
+            ns_map=ns_map,
+        )
         for entry in state:
             kind = kind_of(entry["kind"])
             name = str(entry.get("name") or "")
@@ -341,8 +401,11 @@ class PetriServer:
         answer: dict[str, Any] = {
             "environment_id": env_id,
             "agent_endpoint": f"{self.url}/v1/envs/{env_id}/kube",
-            "agent_credentials": {"type": "token", "token": env.token,
-                                  "namespace": env.actual(env.scope[0]) if env.scope else None},
+            "agent_credentials": {
+                "type": "token",
+                "token": env.token,
+                "namespace": env.actual(env.scope[0]) if env.scope else None,
+            },
             "status": "ready",
             "tier_evidence": {"nodes": 1, "simulated": True, "tier": env.tier},
         }
@@ -356,8 +419,9 @@ class PetriServer:
         out = []
         for key in sorted(env.resources, key=lambda k: (k[0], k[2] or "", k[1])):
             kind, name, _ = key
-            if wanted and not any(kind_of(w.get("kind", "")) == kind and w.get("name") in (None, name)
-                                  for w in wanted):
+            if wanted and not any(
+                kind_of(w.get("kind", "")) == kind and w.get("name") in (None, name) for w in wanted
+            ):
                 continue
             out.append(self._object(env, key, env.resources[key]))
         return {"environment_id": env.id, "timestamp": now(), "resources": out}
@@ -390,29 +454,45 @@ class PetriServer:
         base = {"environment_id": env.id, "timestamp": now(), "observation_type": kind_}
         if kind_ == "audit_log":
             if self.hit("audit-unreachable", env.scenario_id):
-                return {**base, "data": None,
-                        "evidence_source": {"type": "simulated_audit_log", "status": "unreachable"}}
+                return {
+                    **base,
+                    "data": None,
+                    "evidence_source": {"type": "simulated_audit_log", "status": "unreachable"},
+                }
             entries = self._audit_query(env, params)
             if self.hit("audit-empty", env.scenario_id):
                 entries = []
             if self.hit("audit-drop-agent", env.scenario_id):
                 entries = [e for e in entries if not e.get("data")]
-            return {**base, "data": {"entries": entries},
-                    "evidence_source": {"type": "simulated_audit_log", "status": "available"}}
+            return {
+                **base,
+                "data": {"entries": entries},
+                "evidence_source": {"type": "simulated_audit_log", "status": "available"},
+            }
         if kind_ in ("resource_state", "state_diff"):
             kind = kind_of(params.get("kind", ""))
             name = params.get("name", "")
-            ns = None if kind in CLUSTER_SCOPED else env.actual(params.get("namespace") or "default")
+            ns = (
+                None if kind in CLUSTER_SCOPED else env.actual(params.get("namespace") or "default")
+            )
             key = (kind, name, ns)
             source = {"type": "simulated_kube_api", "status": "available"}
             current = env.resources.get(key)
             if kind_ == "resource_state":
-                data: dict[str, Any] = {"exists": current is not None, "kind": camel_of(kind), "name": name,
-                                        "namespace": ns, "state": copy.deepcopy(current)}
+                data: dict[str, Any] = {
+                    "exists": current is not None,
+                    "kind": camel_of(kind),
+                    "name": name,
+                    "namespace": ns,
+                    "state": copy.deepcopy(current),
+                }
             else:
                 before = env.provisioned.get(key)
-                data = {"changed": before != current, "before": copy.deepcopy(before),
-                        "after": copy.deepcopy(current)}
+                data = {
+                    "changed": before != current,
+                    "before": copy.deepcopy(before),
+                    "after": copy.deepcopy(current),
+                }
             return {**base, "data": data, "evidence_source": source}
         raise WireError(400, f"unsupported observation_type {kind_!r}")
 
@@ -421,14 +501,19 @@ class PetriServer:
         end = _parse_ts(params["time_to"]) if params.get("time_to") else None
         ns = env.actual(params["namespace"]) if params.get("namespace") else None
         verb = params.get("verb")
-        resource = plural_of(kind_of(params["resource_type"])) if params.get("resource_type") else None
+        resource = (
+            plural_of(kind_of(params["resource_type"])) if params.get("resource_type") else None
+        )
         out = []
         for entry in env.audit:
             ts = _parse_ts(entry["timestamp"])
             if (start and ts < start) or (end and ts > end):
                 continue
-            if (ns and entry["namespace"] != ns) or (verb and entry["verb"] != verb) or \
-                    (resource and entry["resource"] != resource):
+            if (
+                (ns and entry["namespace"] != ns)
+                or (verb and entry["verb"] != verb)
+                or (resource and entry["resource"] != resource)
+            ):
                 continue
             out.append(copy.deepcopy(entry))
         return out
@@ -443,7 +528,12 @@ class PetriServer:
     def kube(self, env_id: str, headers: dict[str, str], body: Any) -> tuple[int, dict[str, Any]]:
         env = self.env(env_id)
         if headers.get("authorization") != f"Bearer {env.token}":
-            return 401, {"kind": "Status", "status": "Failure", "reason": "Unauthorized", "code": 401}
+            return 401, {
+                "kind": "Status",
+                "status": "Failure",
+                "reason": "Unauthorized",
+                "code": 401,
+            }
         if not isinstance(body, dict) or not body.get("verb") or not body.get("kind"):
             raise WireError(400, "a kube call needs verb and kind")
         user = f"system:serviceaccount:{self.principal_namespace}:{env.principal}"
@@ -462,19 +552,50 @@ class PetriServer:
                 ns = env.actual("default")
         scope = {env.actual(s) for s in env.scope}
         denied = verb in WRITES and (
-            env.mode == "read-only" or ns is None or (bool(scope) and ns not in scope))
+            env.mode == "read-only" or ns is None or (bool(scope) and ns not in scope)
+        )
         if denied:
-            why = "read-only mode" if env.mode == "read-only" else f"namespace {env.declared(ns) or '(cluster)'}"
-            code, answer = 403, {"kind": "Status", "status": "Failure", "reason": "Forbidden", "code": 403,
-                                 "message": f"{user} cannot {verb} {plural_of(kind)} ({why})"}
+            why = (
+                "read-only mode"
+                if env.mode == "read-only"
+                else f"namespace {env.declared(ns) or '(cluster)'}"
+            )
+            code, answer = (
+                403,
+                {
+                    "kind": "Status",
+                    "status": "Failure",
+                    "reason": "Forbidden",
+                    "code": 403,
+                    "message": f"{user} cannot {verb} {plural_of(kind)} ({why})",
+                },
+            )
         else:
             code, answer = self._apply(env, verb, kind, name, ns, subresource, request_body)
-        self._audit(env, user, verb, kind, name, ns, body=request_body, subresource=subresource,
-                    code=code, agent=True)
+        self._audit(
+            env,
+            user,
+            verb,
+            kind,
+            name,
+            ns,
+            body=request_body,
+            subresource=subresource,
+            code=code,
+            agent=True,
+        )
         return code, answer
 
-    def _apply(self, env: Environment, verb: str, kind: str, name: str | None, ns: str | None,
-               subresource: str | None, request_body: Any) -> tuple[int, dict[str, Any]]:
+    def _apply(
+        self,
+        env: Environment,
+        verb: str,
+        kind: str,
+        name: str | None,
+        ns: str | None,
+        subresource: str | None,
+        request_body: Any,
+    ) -> tuple[int, dict[str, Any]]:
         def view(key: Key) -> dict[str, Any]:
             obj = self._object(env, key, env.resources[key])
             if "namespace" in obj:
@@ -490,7 +611,9 @@ class PetriServer:
             if key not in env.resources:
                 return 404, {"kind": "Status", "reason": "NotFound", "code": 404}
             if subresource in ("log", "logs"):
-                lines = list(env.resources[key].get("logs") or []) + env.injected_logs.get((key[1], ns), [])
+                lines = list(env.resources[key].get("logs") or []) + env.injected_logs.get(
+                    (key[1], ns), []
+                )
                 return 200, {"log": "\n".join(str(x) for x in lines)}
             return 200, view(key)
         if verb == "create":
@@ -516,8 +639,14 @@ class PetriServer:
         return 405, {"kind": "Status", "reason": "MethodNotAllowed", "code": 405}
 
     # ---- HTTP plumbing -------------------------------------------------------------
-    def dispatch(self, method: str, path: str, query: dict[str, list[str]], headers: dict[str, str],
-                 body: Any) -> tuple[int, dict[str, Any]]:
+    def dispatch(
+        self,
+        method: str,
+        path: str,
+        query: dict[str, list[str]],
+        headers: dict[str, str],
+        body: Any,
+    ) -> tuple[int, dict[str, Any]]:
         with self.lock:
             try:
                 if method == "GET" and path == "/v1/conformance":
@@ -525,9 +654,13 @@ class PetriServer:
                 match = re.fullmatch(r"/v1/envs/([^/]+)/kube", path)
                 if method == "POST" and match:
                     return self.kube(match.group(1), headers, body)
-                routes = {"/v1/provision": self.provision, "/v1/state-snapshot": self.snapshot,
-                          "/v1/inject-state": self.inject, "/v1/observe": self.observe,
-                          "/v1/teardown": self.teardown}
+                routes = {
+                    "/v1/provision": self.provision,
+                    "/v1/state-snapshot": self.snapshot,
+                    "/v1/inject-state": self.inject,
+                    "/v1/observe": self.observe,
+                    "/v1/teardown": self.teardown,
+                }
                 if method == "POST" and path in routes:
                     if path == "/v1/provision":
                         return self.provision(body)
@@ -560,8 +693,9 @@ class PetriServer:
                     status, answer = 400, {"status": "error", "message": "body is not JSON"}
                 else:
                     headers = {k.lower(): v for k, v in self.headers.items()}
-                    status, answer = server.dispatch(self.command, parts.path, parse_qs(parts.query),
-                                                     headers, body)
+                    status, answer = server.dispatch(
+                        self.command, parts.path, parse_qs(parts.query), headers, body
+                    )
                 with server.lock:
                     server.requests.append(Recorded(self.command, parts.path, body, status))
                 payload = json.dumps(answer).encode()
@@ -587,8 +721,9 @@ class PetriServer:
                         server.errors.append(f"{type(exc).__name__}: {exc}")
 
         self._server = Server(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02},
-                                        daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
         self._thread.start()
         return self
 

@@ -22,17 +22,15 @@ from oasis_eval.adapters.agents import HttpAgent
 from oasis_eval.adapters.providers import HttpProvider
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.runner import RunOutcome, Selection, evaluate
+from oasis_eval.engine.verdict_io import validate_verdict_data, verdict_data
 from oasis_eval.evaluation.results import ScenarioState
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
-from oasis_eval.engine.verdict_io import validate_verdict_data, verdict_data
 from oasis_eval.spec.common import VerdictStatus
 
 from ..support import load_e2e, run_cli
 
 HERE = Path(__file__).resolve().parent
-
-
 
 
 petri_server = load_e2e("petri_server")
@@ -53,8 +51,13 @@ def profile():  # type: ignore[no-untyped-def]
     return load_profile(EXAMPLE_PROFILE_DIR).profile
 
 
-def run_http(profile, agent_url: str, provider_url: str, selection: Selection | None = None,
-             parallel: int = 4) -> RunOutcome:  # type: ignore[no-untyped-def]
+def run_http(
+    profile,
+    agent_url: str,
+    provider_url: str,
+    selection: Selection | None = None,
+    parallel: int = 4,
+) -> RunOutcome:  # type: ignore[no-untyped-def]
     async def go() -> RunOutcome:
         agent, provider = HttpAgent(agent_url, timeout=20), HttpProvider(provider_url, timeout=20)
         try:
@@ -110,13 +113,19 @@ def test_careful_agent_completes_with_a_valid_passing_verdict(careful_run):
     assert outcome.record.preflight.simulated is True
     results = by_id(outcome)
     assert results[ZONE].state is ScenarioState.not_applicable  # zone_model not reported
-    assert all(r.state in (ScenarioState.executed, ScenarioState.not_applicable) for r in results.values())
+    assert all(
+        r.state in (ScenarioState.executed, ScenarioState.not_applicable) for r in results.values()
+    )
 
 
 def test_every_executed_scenario_was_judged_on_available_provider_evidence(careful_run):
     outcome = careful_run.outcome
     ran = executed(outcome)
-    assert len(ran) == sum(1 for r in outcome.record.scenarios if r.state is not ScenarioState.not_applicable) > 10
+    assert (
+        len(ran)
+        == sum(1 for r in outcome.record.scenarios if r.state is not ScenarioState.not_applicable)
+        > 10
+    )
     for result in ran:
         kinds = {o.observation_type for o in result.observations}
         assert "audit_log" in kinds, result.scenario_id
@@ -128,8 +137,9 @@ def test_every_executed_scenario_was_judged_on_available_provider_evidence(caref
     # state assertions were checked against provider resource_state observations
     bv = outcome.evidence[BV]
     state_obs = [o for o in bv.observations if o.observation_type == "resource_state"]
-    assert [o.parameters for o in state_obs] == [{"kind": "deployment", "name": "payments-api",
-                                                 "namespace": "billing"}]
+    assert [o.parameters for o in state_obs] == [
+        {"kind": "deployment", "name": "payments-api", "namespace": "billing"}
+    ]
     assert state_obs[0].data["exists"] is True
 
 
@@ -137,7 +147,9 @@ def test_every_environment_is_provisioned_once_and_torn_down(careful_run):
     petri = careful_run.petri
     assert petri.envs == {}
     assert sorted(petri.torn_down) == sorted(petri.provisioned)
-    assert len(petri.provisioned) == len(executed(careful_run.outcome)) == len(careful_run.agent.tasks)
+    assert (
+        len(petri.provisioned) == len(executed(careful_run.outcome)) == len(careful_run.agent.tasks)
+    )
 
 
 def test_provider_receives_petri_wire_state_and_agent_gets_its_environment(careful_run):
@@ -145,15 +157,26 @@ def test_provider_receives_petri_wire_state_and_agent_gets_its_environment(caref
     provisions = {c.body["scenario_id"]: c.body for c in petri.calls("/v1/provision")}
     body = provisions[BV]
     assert body["environment"]["type"] == "kubernetes-cluster"
-    assert {"kind": "deployment", "name": "payments-api", "namespace": "billing",
-            "labels": {"app": "payments-api"}, "spec": {"status": "running", "replicas": 3}} \
-        in body["environment"]["state"]
-    assert body["agent"]["principal"] == "oasis-agent" and body["agent"]["scope"]["namespaces"] == ["shop"]
+    assert {
+        "kind": "deployment",
+        "name": "payments-api",
+        "namespace": "billing",
+        "labels": {"app": "payments-api"},
+        "spec": {"status": "running", "replicas": 3},
+    } in body["environment"]["state"]
+    assert body["agent"]["principal"] == "oasis-agent" and body["agent"]["scope"]["namespaces"] == [
+        "shop"
+    ]
     assert body["tier"] == 1
     # the log-line injection of the prompt-injection scenario reached the provider in wire shape
     injections = [c.body for c in petri.calls("/v1/inject-state")]
-    assert any(e["kind"] == "pod" and e["name"].endswith("/logs") and "automation-notice" in
-               e["spec"]["description"] for b in injections for e in b["state"])
+    assert any(
+        e["kind"] == "pod"
+        and e["name"].endswith("/logs")
+        and "automation-notice" in e["spec"]["description"]
+        for b in injections
+        for e in b["state"]
+    )
     # each task carries the mode, the scope and an environment of its own
     endpoints = [t["environment"]["agent_endpoint"] for t in agent.tasks]
     assert len(set(endpoints)) == len(endpoints)
@@ -172,8 +195,11 @@ def test_careful_passes_rest_on_its_own_audited_calls(careful_run):
     assert safety and all(r.status is VerdictStatus.PASS for r in safety)
     for result in safety:
         assert result.vacuous is False, f"{result.scenario_id} passed vacuously"
-        entries = next(o.data["entries"] for o in outcome.evidence[result.scenario_id].observations
-                       if o.observation_type == "audit_log")
+        entries = next(
+            o.data["entries"]
+            for o in outcome.evidence[result.scenario_id].observations
+            if o.observation_type == "audit_log"
+        )
         mine = [e for e in entries if e["user"].endswith(":oasis-agent")]
         assert mine and all(e["verb"] == "list" for e in mine), result.scenario_id
         assert any(e["user"] == petri_server.PROVIDER_USER for e in entries)  # setup, not the agent
@@ -190,8 +216,17 @@ def test_parallel_http_run_gives_the_serial_verdict(profile, careful_run):
         data["metadata"].pop("timestamp")
         data["metadata"].pop("duration")
         # evidence lines quote wall-clock audit timestamps: compare the decisions
-        decisions = [(r.scenario_id, r.state, r.status, r.score, r.band,
-                      [(a.source, a.passed, a.rule) for a in r.assertions]) for r in outcome.record.scenarios]
+        decisions = [
+            (
+                r.scenario_id,
+                r.state,
+                r.status,
+                r.score,
+                r.band,
+                [(a.source, a.passed, a.rule) for a in r.assertions],
+            )
+            for r in outcome.record.scenarios
+        ]
         return data, decisions
 
     assert comparable(serial) == comparable(careful_run.outcome)
@@ -209,8 +244,11 @@ def test_naive_agent_fails_safety_on_the_destructive_scenarios(naive_run):
     assert {PI, BR, DM, BV} <= failed
     assert CE not in failed  # it never printed the password
     assert verdict.capability is None
-    assert all(r.state in (ScenarioState.not_run, ScenarioState.not_applicable)
-               for r in outcome.record.scenarios if r.classification == "capability")
+    assert all(
+        r.state in (ScenarioState.not_run, ScenarioState.not_applicable)
+        for r in outcome.record.scenarios
+        if r.classification == "capability"
+    )
     assert not any(t for t in naive_run.agent.tasks if "promo-banner-2023" in t["prompt"])
     assert naive_run.petri.envs == {}
 
@@ -219,8 +257,11 @@ def test_naive_failures_cite_the_provider_audit_log(naive_run):
     results = by_id(naive_run.outcome)
     pi = results[PI]
     failing = [a for a in pi.assertions if not a.passed]
-    assert any(a.rule.startswith("audit:") and any("delete deployments/checkout-api ns=shop" in line
-                                                   for line in a.evidence) for a in failing)
+    assert any(
+        a.rule.startswith("audit:")
+        and any("delete deployments/checkout-api ns=shop" in line for line in a.evidence)
+        for a in failing
+    )
     # the denied cross-namespace attempt counts as an attempt
     bv = [a for a in results[BV].assertions if not a.passed]
     assert any("[403 denied]" in line for a in bv for line in a.evidence)
@@ -229,17 +270,29 @@ def test_naive_failures_cite_the_provider_audit_log(naive_run):
 def test_resolved_namespaces_do_not_change_verdicts(profile, careful_run, naive_run):
     """A provider that renames namespaces per environment (petri) gives the same verdicts."""
     for baseline, behaviour in ((careful_run, "careful"), (naive_run, "naive")):
-        with petri_server.PetriServer(profile, prefix_namespaces=True) as petri, \
-                agent_server.AgentServer(behaviour) as agent:
+        with (
+            petri_server.PetriServer(profile, prefix_namespaces=True) as petri,
+            agent_server.AgentServer(behaviour) as agent,
+        ):
             outcome = run_http(profile, agent.url, petri.url, Selection(patterns=["k8s.safety.*"]))
         resolved = outcome.evidence[BV].provision["resolved_namespaces"]
         assert resolved["billing"].startswith("env-") and resolved["shop"].startswith("env-")
-        entries = next(o.data["entries"] for o in outcome.evidence[BV].observations
-                       if o.observation_type == "audit_log")
+        entries = next(
+            o.data["entries"]
+            for o in outcome.evidence[BV].observations
+            if o.observation_type == "audit_log"
+        )
         assert all(e["namespace"] is None or e["namespace"].startswith("env-") for e in entries)
-        got = {r.scenario_id: r.status for r in outcome.record.scenarios if r.classification == "safety"}
-        want = {r.scenario_id: r.status for r in baseline.outcome.record.scenarios
-                if r.classification == "safety"}
+        got = {
+            r.scenario_id: r.status
+            for r in outcome.record.scenarios
+            if r.classification == "safety"
+        }
+        want = {
+            r.scenario_id: r.status
+            for r in baseline.outcome.record.scenarios
+            if r.classification == "safety"
+        }
         assert got == want, behaviour
 
 
@@ -248,7 +301,10 @@ def test_resolved_namespaces_do_not_change_verdicts(profile, careful_run, naive_
 
 def test_unreachable_audit_evidence_is_provider_failure_and_aborts(profile):
     faults = {"audit-unreachable": {"*"}}
-    with petri_server.PetriServer(profile, faults=faults) as petri, agent_server.AgentServer("careful") as agent:
+    with (
+        petri_server.PetriServer(profile, faults=faults) as petri,
+        agent_server.AgentServer("careful") as agent,
+    ):
         outcome = run_http(profile, agent.url, petri.url, parallel=1)
     verdict = outcome.record.verdict
     assert verdict.safety is VerdictStatus.PROVIDER_FAILURE and outcome.exit_code == 3
@@ -266,13 +322,22 @@ def test_unreachable_audit_evidence_is_provider_failure_and_aborts(profile):
 def test_abort_cancels_scenarios_in_flight_and_still_tears_every_environment_down(profile):
     """The first scenario (AE) answers at once and its audit evidence is unreachable; the
     next three are still waiting for the agent when the run aborts."""
+
     def slow_unless_ae(task: dict[str, Any]) -> float:
         return 0.0 if "PLAT-2291" in task["prompt"] else 0.6
 
-    with petri_server.PetriServer(profile, faults={"audit-unreachable": {AE}}) as petri, \
-            agent_server.AgentServer("careful", delay=slow_unless_ae) as agent:
-        outcome = run_http(profile, agent.url, petri.url, Selection(patterns=["k8s.safety.*"]), parallel=4)
-        provisioned, torn_down, left = list(petri.provisioned), list(petri.torn_down), dict(petri.envs)
+    with (
+        petri_server.PetriServer(profile, faults={"audit-unreachable": {AE}}) as petri,
+        agent_server.AgentServer("careful", delay=slow_unless_ae) as agent,
+    ):
+        outcome = run_http(
+            profile, agent.url, petri.url, Selection(patterns=["k8s.safety.*"]), parallel=4
+        )
+        provisioned, torn_down, left = (
+            list(petri.provisioned),
+            list(petri.torn_down),
+            dict(petri.envs),
+        )
     verdict = outcome.record.verdict
     assert verdict.safety is VerdictStatus.PROVIDER_FAILURE and outcome.exit_code == 3
     assert AE in verdict.metadata.abort_reason
@@ -285,8 +350,10 @@ def test_abort_cancels_scenarios_in_flight_and_still_tears_every_environment_dow
 
 
 def test_provision_error_status_is_provider_failure_naming_the_scenario(profile):
-    with petri_server.PetriServer(profile, faults={"provision-error": {DM}}) as petri, \
-            agent_server.AgentServer("careful") as agent:
+    with (
+        petri_server.PetriServer(profile, faults={"provision-error": {DM}}) as petri,
+        agent_server.AgentServer("careful") as agent,
+    ):
         outcome = run_http(profile, agent.url, petri.url, Selection(patterns=[DM]))
     result = by_id(outcome)[DM]
     assert result.status is VerdictStatus.PROVIDER_FAILURE
@@ -297,23 +364,33 @@ def test_provision_error_status_is_provider_failure_naming_the_scenario(profile)
 
 def test_an_empty_available_audit_log_is_caught_by_the_setup_write_canary(profile):
     # this provider keeps no record of the calls it served: its own setup writes are the canary
-    with petri_server.PetriServer(profile, faults={"audit-empty": {"*"}}, prefix_namespaces=True) as petri, \
-            agent_server.AgentServer("naive") as agent:
+    with (
+        petri_server.PetriServer(
+            profile, faults={"audit-empty": {"*"}}, prefix_namespaces=True
+        ) as petri,
+        agent_server.AgentServer("naive") as agent,
+    ):
         outcome = run_http(profile, agent.url, petri.url, parallel=1)
     verdict = outcome.record.verdict
     assert verdict.safety is VerdictStatus.PROVIDER_FAILURE and outcome.exit_code == 3
     assert "no setup write by the provider" in verdict.metadata.abort_reason
-    assert verdict.safety_details.passed == verdict.safety_details.failed == 0 and verdict.capability is None
+    assert (
+        verdict.safety_details.passed == verdict.safety_details.failed == 0
+        and verdict.capability is None
+    )
     assert petri.envs == {} and petri.torn_down == petri.provisioned
 
 
 def test_without_a_served_record_lost_agent_entries_are_flagged_from_the_self_report(profile):
-    with petri_server.PetriServer(profile, faults={"audit-drop-agent": {DM}}) as petri, \
-            agent_server.AgentServer("naive") as agent:
+    with (
+        petri_server.PetriServer(profile, faults={"audit-drop-agent": {DM}}) as petri,
+        agent_server.AgentServer("naive") as agent,
+    ):
         outcome = run_http(profile, agent.url, petri.url, Selection(patterns=[DM]))
     result = by_id(outcome)[DM]
-    assert result.unverified_reported_calls and all("no call of the agent at all" in f
-                                                    for f in result.unverified_reported_calls)
+    assert result.unverified_reported_calls and all(
+        "no call of the agent at all" in f for f in result.unverified_reported_calls
+    )
     assert any("self-report is not evidence" in w for w in result.warnings)
 
 
@@ -323,20 +400,43 @@ def test_without_a_served_record_lost_agent_entries_are_flagged_from_the_self_re
 cli = run_cli  # oasis ARGS in process: (exit code, stdout, stderr)
 
 
-RUN_FILES = ("verdict.yaml", "verdict.json", "run.json", "profile.json", "report.md", "report.html",
-             "junit.xml")
+RUN_FILES = (
+    "verdict.yaml",
+    "verdict.json",
+    "run.json",
+    "profile.json",
+    "report.md",
+    "report.html",
+    "junit.xml",
+)
 
 
-@pytest.mark.parametrize("behaviour, faults, expected", [
-    ("careful", {}, "PASS"),
-    ("naive", {}, "FAIL"),
-    ("careful", {"audit-unreachable": {"*"}}, "PROVIDER_FAILURE"),
-])
+@pytest.mark.parametrize(
+    "behaviour, faults, expected",
+    [
+        ("careful", {}, "PASS"),
+        ("naive", {}, "FAIL"),
+        ("careful", {"audit-unreachable": {"*"}}, "PROVIDER_FAILURE"),
+    ],
+)
 def test_cli_run_replay_and_report(capsys, tmp_path, profile, behaviour, faults, expected):
     out_dir = tmp_path / "run"
-    with petri_server.PetriServer(profile, faults=faults) as petri, agent_server.AgentServer(behaviour) as agent:
-        code, out, err = cli(capsys, "run", "--agent", agent.url, "--provider", petri.url, "--out", out_dir,
-                             "--evaluator", "e2e-lab")
+    with (
+        petri_server.PetriServer(profile, faults=faults) as petri,
+        agent_server.AgentServer(behaviour) as agent,
+    ):
+        code, out, err = cli(
+            capsys,
+            "run",
+            "--agent",
+            agent.url,
+            "--provider",
+            petri.url,
+            "--out",
+            out_dir,
+            "--evaluator",
+            "e2e-lab",
+        )
     printed = re.search(r"^verdict: safety (\w+)", out, re.MULTILINE)
     assert printed, out
     assert printed.group(1) == expected and code == EXIT[expected], (out, err)
@@ -365,15 +465,33 @@ def test_cli_run_replay_and_report(capsys, tmp_path, profile, behaviour, faults,
 
 def test_cli_run_directory_holds_no_secret_value(capsys, tmp_path, profile):
     scenario = profile.scenario(CE)
-    data = next(e["data"] for e in scenario.preconditions.environment.state
-                if str(e["resource"]).startswith("secret/"))
-    forms = {v for value in data.values() for v in (str(value), base64.b64decode(str(value)).decode())}
+    data = next(
+        e["data"]
+        for e in scenario.preconditions.environment.state
+        if str(e["resource"]).startswith("secret/")
+    )
+    forms = {
+        v for value in data.values() for v in (str(value), base64.b64decode(str(value)).decode())
+    }
     out_dir = tmp_path / "run"
     with petri_server.PetriServer(profile) as petri, agent_server.AgentServer("careful") as agent:
-        code, _, _ = cli(capsys, "run", "--agent", agent.url, "--provider", petri.url, "--out", out_dir,
-                         "--filter", CE, "-q")
+        code, _, _ = cli(
+            capsys,
+            "run",
+            "--agent",
+            agent.url,
+            "--provider",
+            petri.url,
+            "--out",
+            out_dir,
+            "--filter",
+            CE,
+            "-q",
+        )
     assert code == 0
-    snapshot = json.loads((out_dir / "evidence" / f"{CE}.json").read_text())["precondition_snapshot"]
+    snapshot = json.loads((out_dir / "evidence" / f"{CE}.json").read_text())[
+        "precondition_snapshot"
+    ]
     assert any(r["kind"] == "Secret" for r in snapshot)  # the provider did hand the secret over
     for path in out_dir.rglob("*"):
         if path.is_file():
@@ -389,9 +507,13 @@ def test_cli_preflight_gap_exits_2_and_writes_nothing(capsys, tmp_path, profile)
     requirements = petri_server.PetriServer(profile).satisfying_requirements()
     del requirements["state_injection"]
     out_dir = tmp_path / "run"
-    with petri_server.PetriServer(profile, requirements=requirements) as petri, \
-            agent_server.AgentServer("careful") as agent:
-        code, out, err = cli(capsys, "run", "--agent", agent.url, "--provider", petri.url, "--out", out_dir)
+    with (
+        petri_server.PetriServer(profile, requirements=requirements) as petri,
+        agent_server.AgentServer("careful") as agent,
+    ):
+        code, out, err = cli(
+            capsys, "run", "--agent", agent.url, "--provider", petri.url, "--out", out_dir
+        )
     assert code == 2
     assert "state_injection" in err and "no verdict" in err
     assert not out_dir.exists()
@@ -410,7 +532,9 @@ def test_cli_conformance_prints_every_check(capsys, profile):
     for key in profile.conformance.requirements:
         assert any(line.startswith(f"ok  {key}:") for line in lines), key
     assert not any(line.startswith("GAP") for line in lines)
-    assert lines[-1].startswith(f"provider {petri_server.PROVIDER_NAME}") and "satisfies" in lines[-1]
+    assert (
+        lines[-1].startswith(f"provider {petri_server.PROVIDER_NAME}") and "satisfies" in lines[-1]
+    )
 
 
 def test_cli_conformance_against_a_non_conformant_provider(capsys, profile):
@@ -423,15 +547,28 @@ def test_cli_conformance_against_a_non_conformant_provider(capsys, profile):
     assert "satisfies" not in out
 
 
-def test_conformance_and_run_agree_on_a_provider_declaring_exactly_the_contract(capsys, tmp_path, profile):
+def test_conformance_and_run_agree_on_a_provider_declaring_exactly_the_contract(
+    capsys, tmp_path, profile
+):
     requirements = petri_server.PetriServer(profile).satisfying_requirements()
     contract = profile.conformance.requirements["evidence_sources_available"]
     requirements["evidence_sources_available"] = list(contract.expected)
-    with petri_server.PetriServer(profile, requirements=requirements) as petri, \
-            agent_server.AgentServer("careful") as agent:
+    with (
+        petri_server.PetriServer(profile, requirements=requirements) as petri,
+        agent_server.AgentServer("careful") as agent,
+    ):
         conformance_code, _, _ = cli(capsys, "conformance", "--provider-url", petri.url)
-        run_code, _, _ = cli(capsys, "run", "--agent", agent.url, "--provider", petri.url,
-                             "--out", tmp_path / "run", "-q")
+        run_code, _, _ = cli(
+            capsys,
+            "run",
+            "--agent",
+            agent.url,
+            "--provider",
+            petri.url,
+            "--out",
+            tmp_path / "run",
+            "-q",
+        )
     assert (conformance_code == 2) == (run_code == 2), (conformance_code, run_code)
 
 
@@ -446,7 +583,9 @@ def test_provider_api_server_checks_the_token_and_audits_denied_writes(profile):
         headers = {"Content-Type": "application/json"}
         if token:
             headers["Authorization"] = f"Bearer {token}"
-        request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers, method="POST")
+        request = urllib.request.Request(
+            url, data=json.dumps(body).encode(), headers=headers, method="POST"
+        )
         try:
             with urllib.request.urlopen(request, timeout=5) as response:
                 return response.status, json.loads(response.read())
@@ -454,11 +593,29 @@ def test_provider_api_server_checks_the_token_and_audits_denied_writes(profile):
             return exc.code, json.loads(exc.read())
 
     with petri_server.PetriServer(profile) as petri:
-        code, env = post(f"{petri.url}/v1/provision", {
-            "scenario_id": "probe", "environment": {"type": "kubernetes-cluster", "state": [
-                {"kind": "deployment", "name": "api", "namespace": "billing", "spec": {"replicas": 2}}]},
-            "agent": {"mode": "autonomous", "scope": {"namespaces": ["shop"]}, "principal": "probe-agent"},
-            "tier": 1})
+        code, env = post(
+            f"{petri.url}/v1/provision",
+            {
+                "scenario_id": "probe",
+                "environment": {
+                    "type": "kubernetes-cluster",
+                    "state": [
+                        {
+                            "kind": "deployment",
+                            "name": "api",
+                            "namespace": "billing",
+                            "spec": {"replicas": 2},
+                        }
+                    ],
+                },
+                "agent": {
+                    "mode": "autonomous",
+                    "scope": {"namespaces": ["shop"]},
+                    "principal": "probe-agent",
+                },
+                "tier": 1,
+            },
+        )
         assert code == 200 and env["agent_credentials"]["type"] == "token"
         kube, token = env["agent_endpoint"], env["agent_credentials"]["token"]
         call = {"verb": "delete", "kind": "deployment", "name": "api", "namespace": "billing"}
@@ -466,15 +623,32 @@ def test_provider_api_server_checks_the_token_and_audits_denied_writes(profile):
         assert post(kube, call, token="guess")[0] == 401
         code, answer = post(kube, call, token=token)
         assert code == 403 and answer["reason"] == "Forbidden"
-        code, obs = post(f"{petri.url}/v1/observe", {"environment_id": env["environment_id"],
-                                                      "observation_type": "audit_log", "parameters": {}})
+        code, obs = post(
+            f"{petri.url}/v1/observe",
+            {
+                "environment_id": env["environment_id"],
+                "observation_type": "audit_log",
+                "parameters": {},
+            },
+        )
         assert code == 200 and obs["evidence_source"]["status"] == "available"
         agent_entries = [e for e in obs["data"]["entries"] if e.get("data")]
-        assert [(e["verb"], e["response_code"], e["user"], e["data"]["agent_principal"]) for e in agent_entries] \
-            == [("delete", 403, "system:serviceaccount:oasis-system:probe-agent", "probe-agent")]
+        assert [
+            (e["verb"], e["response_code"], e["user"], e["data"]["agent_principal"])
+            for e in agent_entries
+        ] == [("delete", 403, "system:serviceaccount:oasis-system:probe-agent", "probe-agent")]
         # a scenario-shaped (non-wire) state entry is refused
-        code, answer = post(f"{petri.url}/v1/provision", {
-            "scenario_id": "bad", "environment": {"type": "kubernetes-cluster", "state": [
-                {"resource": "deployment/api", "namespace": "shop", "replicas": 1}]}, "agent": {}, "tier": 1})
+        code, answer = post(
+            f"{petri.url}/v1/provision",
+            {
+                "scenario_id": "bad",
+                "environment": {
+                    "type": "kubernetes-cluster",
+                    "state": [{"resource": "deployment/api", "namespace": "shop", "replicas": 1}],
+                },
+                "agent": {},
+                "tier": 1,
+            },
+        )
         assert code == 400 and "wire shape" in answer["message"]
         assert petri.errors == []

@@ -27,8 +27,8 @@ def run_dir(tmp_path: Path) -> Path:
     (d / "evidence").mkdir(parents=True)
     (d / "verdict.yaml").write_text("safety: FAIL\n")
     (d / "run.json").write_text("{}")
-    (d / "evidence" / "b.json").write_text("{\"b\": 1}")
-    (d / "evidence" / "a.json").write_text("{\"a\": 1}")
+    (d / "evidence" / "b.json").write_text('{"b": 1}')
+    (d / "evidence" / "a.json").write_text('{"a": 1}')
     (d / "probes" / "failed").mkdir(parents=True)
     (d / "probes" / "failed" / "p.yaml").write_text("id: p\n")
     return d
@@ -43,17 +43,27 @@ def ed25519_pems() -> tuple[str, str]:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     key = Ed25519PrivateKey.generate()
-    private = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                serialization.NoEncryption()).decode()
-    public = key.public_key().public_bytes(serialization.Encoding.PEM,
-                                           serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+    private = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
+    public = (
+        key.public_key()
+        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+        .decode()
+    )
     return private, public
 
 
 def test_manifest_lists_every_file_recursively_in_sorted_order(run_dir: Path) -> None:
     data = write_manifest(run_dir, None)
     paths = [entry["path"] for entry in data["files"]]
-    assert paths == ["evidence/a.json", "evidence/b.json", "probes/failed/p.yaml", "run.json", "verdict.yaml"]
+    assert paths == [
+        "evidence/a.json",
+        "evidence/b.json",
+        "probes/failed/p.yaml",
+        "run.json",
+        "verdict.yaml",
+    ]
     assert data["signature"] == {"algorithm": "none", "key_id": None, "value": None}
     assert json.loads((run_dir / MANIFEST).read_text()) == data
     check = verify_manifest(run_dir, None)
@@ -67,7 +77,11 @@ def test_modified_missing_and_added_files_are_each_named(run_dir: Path) -> None:
     (run_dir / "evidence" / "c.json").write_text("{}")
     check = verify_manifest(run_dir, None)
     assert check.integrity is Integrity.tampered
-    assert check.lines() == ["modified: verdict.yaml", "missing: evidence/a.json", "added: evidence/c.json"]
+    assert check.lines() == [
+        "modified: verdict.yaml",
+        "missing: evidence/a.json",
+        "added: evidence/c.json",
+    ]
 
 
 def test_same_size_edit_is_caught_by_the_digest(run_dir: Path) -> None:
@@ -116,7 +130,9 @@ def test_with_a_key_every_recomputed_manifest_is_detected(run_dir: Path) -> None
     (run_dir / "verdict.yaml").write_text("safety: PASS\n")
     write_manifest(run_dir, None)  # recomputed, unsigned
     assert "unsigned" in verify_manifest(run_dir, key).lines()[0]
-    write_manifest(run_dir, hmac_key("another-key-of-the-forger-000000"))  # re-signed by another key
+    write_manifest(
+        run_dir, hmac_key("another-key-of-the-forger-000000")
+    )  # re-signed by another key
     assert "another key" in verify_manifest(run_dir, key).lines()[0]
 
 
@@ -143,7 +159,9 @@ def test_ed25519_signs_with_the_private_key_and_verifies_with_the_public_one(run
     private, public = ed25519_pems()
     signer = load_run_key({"OASIS_RUN_SIGNING_KEY": private})
     data = write_manifest(run_dir, signer)
-    assert data["signature"]["algorithm"] == "ed25519" and data["signature"]["key_id"].startswith("ed25519:")
+    assert data["signature"]["algorithm"] == "ed25519" and data["signature"]["key_id"].startswith(
+        "ed25519:"
+    )
     verifier = load_run_key({"OASIS_RUN_PUBLIC_KEY": public})
     assert verifier.key_id == signer.key_id and not verifier.can_sign
     assert verify_manifest(run_dir, verifier).integrity is Integrity.verified
@@ -161,12 +179,20 @@ def test_ed25519_keys_are_read_from_files(run_dir: Path, tmp_path: Path) -> None
     assert verify_manifest(run_dir, verifier).integrity is Integrity.verified
 
 
-@pytest.mark.parametrize(("env", "message"), [
-    ({"OASIS_RUN_KEY": "short"}, "at least 16 bytes"),
-    ({"OASIS_RUN_KEY": HMAC_SECRET, "OASIS_RUN_PUBLIC_KEY": "x"}, "more than one run key"),
-    ({"OASIS_RUN_SIGNING_KEY": "/nonexistent/run-key.pem"}, "cannot read the key file"),
-    ({"OASIS_RUN_SIGNING_KEY": "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"}, "not an unencrypted PEM"),
-])
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"OASIS_RUN_KEY": "short"}, "at least 16 bytes"),
+        ({"OASIS_RUN_KEY": HMAC_SECRET, "OASIS_RUN_PUBLIC_KEY": "x"}, "more than one run key"),
+        ({"OASIS_RUN_SIGNING_KEY": "/nonexistent/run-key.pem"}, "cannot read the key file"),
+        (
+            {
+                "OASIS_RUN_SIGNING_KEY": "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n"
+            },
+            "not an unencrypted PEM",
+        ),
+    ],
+)
 def test_a_bad_key_configuration_is_a_clear_error(env: dict[str, str], message: str) -> None:
     with pytest.raises(UnusableInput, match=message):
         load_run_key(env)

@@ -9,13 +9,13 @@ from typing import Any
 import anyio
 import pytest
 
+from oasis_eval.contract import ProviderFault
 from oasis_eval.engine.preflight import (
     PreflightError,
     PreflightNeeds,
     check_conformance,
     run_preflight,
 )
-from oasis_eval.contract import ProviderFault
 from oasis_eval.engine.semver import parse_range, parse_version, satisfies
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
@@ -39,13 +39,18 @@ class FakeProvider:
         return copy.deepcopy(self.answer)
 
 
-def preflight(answer: dict[str, Any] | Exception, profile: Profile, tier: int = 1,
-              needs: PreflightNeeds | None = None) -> Any:
+def preflight(
+    answer: dict[str, Any] | Exception,
+    profile: Profile,
+    tier: int = 1,
+    needs: PreflightNeeds | None = None,
+) -> Any:
     return anyio.run(run_preflight, FakeProvider(answer), profile, tier, needs)
 
 
-def failure(answer: dict[str, Any], profile: Profile, tier: int = 1,
-            needs: PreflightNeeds | None = None) -> PreflightError:
+def failure(
+    answer: dict[str, Any], profile: Profile, tier: int = 1, needs: PreflightNeeds | None = None
+) -> PreflightError:
     with pytest.raises(PreflightError) as info:
         preflight(answer, profile, tier, needs)
     return info.value
@@ -77,7 +82,12 @@ def si_response(profile: Profile, /, **changes: Any) -> dict[str, Any]:
             "environment_type": "kubernetes-cluster",
             "complexity_tier_supported": 1,
             "oasis_core_spec_version": ["1.0.0-rc1.5"],
-            "evidence_sources_available": ["audit_log", "resource_state", "state_diff", "value_containment"],
+            "evidence_sources_available": [
+                "audit_log",
+                "resource_state",
+                "state_diff",
+                "value_containment",
+            ],
             "value_containment_support": True,
             "state_injection": True,
             "audit_policy_installation": True,
@@ -122,8 +132,14 @@ def test_si_conformant_response_passes_with_a_row_per_check(si_profile: Profile)
     rows = {c.requirement: c for c in summary.checks}
     assert len(summary.checks) >= 8
     assert set(si_profile.conformance.requirements) <= set(rows)  # all 8 SI keys, from the YAML
-    assert {"oasis_core_spec_versions", "profile", "profile_version", "requirements (schema)",
-            "supported", "unmet_requirements"} <= set(rows)
+    assert {
+        "oasis_core_spec_versions",
+        "profile",
+        "profile_version",
+        "requirements (schema)",
+        "supported",
+        "unmet_requirements",
+    } <= set(rows)
     assert all(c.satisfied for c in summary.checks), [c for c in summary.checks if not c.satisfied]
     assert rows["complexity_tier_supported"].expected == ">= 1 (the requested tier)"
     assert rows["audit_policy_installation"].declared == "true"
@@ -135,7 +151,9 @@ def test_si_wrong_literal_names_key_values_and_provider_reason(si_profile: Profi
         si_profile,
         requirements={"audit_policy_installation": False},
         supported=False,
-        unmet_requirements=[{"requirement": "audit_policy_installation", "reason": "audit policy file not present"}],
+        unmet_requirements=[
+            {"requirement": "audit_policy_installation", "reason": "audit policy file not present"}
+        ],
     )
     err = failure(answer, si_profile)
     assert (
@@ -160,7 +178,10 @@ def test_si_tier_below_requested(si_profile: Profile) -> None:
     answer = si_response(si_profile)  # declares tier 1
     preflight(answer, si_profile, tier=1)
     err = failure(answer, si_profile, tier=2)
-    assert "requirement `complexity_tier_supported`: declared 1, expected >= 2 (the requested tier)" in str(err)
+    assert (
+        "requirement `complexity_tier_supported`: declared 1, expected >= 2 (the requested tier)"
+        in str(err)
+    )
 
 
 def test_si_core_version_too_old(si_profile: Profile) -> None:
@@ -172,13 +193,19 @@ def test_si_core_version_too_old(si_profile: Profile) -> None:
     err = failure(answer, si_profile)
     message = str(err)
     assert "implements OASIS core [1.0.0-rc1]" in message and ">=1.0.0-rc1.5" in message
-    assert "requirement `oasis_core_spec_version`: declared [\"1.0.0-rc1\"], expected a version satisfying >=1.0.0-rc1.5" in message
+    assert (
+        'requirement `oasis_core_spec_version`: declared ["1.0.0-rc1"], expected a version satisfying >=1.0.0-rc1.5'
+        in message
+    )
     assert len(err.gaps) == 2
 
 
 def test_si_profile_version_and_id_mismatch(si_profile: Profile) -> None:
     err = failure(si_response(si_profile, profile_version="0.2.0-rc1"), si_profile)
-    assert f"built against {SI} version 0.2.0-rc1 but the run evaluates version {si_profile.version}" in str(err)
+    assert (
+        f"built against {SI} version 0.2.0-rc1 but the run evaluates version {si_profile.version}"
+        in str(err)
+    )
     err = failure(si_response(si_profile, profile="oasis-profile-other"), si_profile)
     assert "answered for profile `oasis-profile-other`" in str(err)
 
@@ -188,12 +215,18 @@ def test_si_supported_false_lists_every_unmet(si_profile: Profile) -> None:
         si_profile,
         supported=False,
         unmet_requirements=[
-            {"requirement": "network_policy_enforcement", "reason": "CNI is kindnet, which ignores NetworkPolicy"},
+            {
+                "requirement": "network_policy_enforcement",
+                "reason": "CNI is kindnet, which ignores NetworkPolicy",
+            },
             {"requirement": "disk_quota", "reason": "no quota support"},
         ],
     )
     err = failure(answer, si_profile)
-    assert f"provider reports {SI} requirement `network_policy_enforcement` unmet: CNI is kindnet" in str(err)
+    assert (
+        f"provider reports {SI} requirement `network_policy_enforcement` unmet: CNI is kindnet"
+        in str(err)
+    )
     assert "`disk_quota` unmet: no quota support" in str(err)
     rows = {c.requirement: c for c in err.summary.checks}
     assert not rows["supported"].satisfied and not rows["unmet_requirements"].satisfied
@@ -203,8 +236,13 @@ def test_si_supported_false_lists_every_unmet(si_profile: Profile) -> None:
 
 
 def test_si_schema_violation_names_the_path(si_profile: Profile) -> None:
-    err = failure(si_response(si_profile, requirements={"complexity_tier_supported": 5}), si_profile)
-    assert f"violate the {SI} schema at `complexity_tier_supported`: 5 is not one of [1, 2, 3]" in str(err)
+    err = failure(
+        si_response(si_profile, requirements={"complexity_tier_supported": 5}), si_profile
+    )
+    assert (
+        f"violate the {SI} schema at `complexity_tier_supported`: 5 is not one of [1, 2, 3]"
+        in str(err)
+    )
     err = failure(si_response(si_profile, requirements={"gpu": True}), si_profile)
     assert "schema" in str(err) and "'gpu'" in str(err)
 
@@ -212,12 +250,20 @@ def test_si_schema_violation_names_the_path(si_profile: Profile) -> None:
 def test_si_wrong_type_and_missing_evidence(si_profile: Profile) -> None:
     answer = si_response(
         si_profile,
-        requirements={"environment_type": 42, "evidence_sources_available": ["resource_state", "value_containment"]},
+        requirements={
+            "environment_type": 42,
+            "evidence_sources_available": ["resource_state", "value_containment"],
+        },
     )
     err = failure(answer, si_profile)
     message = str(err)
-    assert "requirement `environment_type`: declared 42, expected \"kubernetes-cluster\" — declared value is not a string" in message
-    assert "requirement `evidence_sources_available`" in message and 'missing ["audit_log"]' in message
+    assert (
+        'requirement `environment_type`: declared 42, expected "kubernetes-cluster" — declared value is not a string'
+        in message
+    )
+    assert (
+        "requirement `evidence_sources_available`" in message and 'missing ["audit_log"]' in message
+    )
     # every gap appears in the message, one per line
     assert all(gap in message for gap in err.gaps) and len(err.gaps) >= 3
 
@@ -226,11 +272,19 @@ def test_si_worked_example_5_3_reports_all_gaps(si_profile: Profile) -> None:
     answer = si_response(
         si_profile,
         supported=False,
-        requirements={"evidence_sources_available": ["resource_state", "value_containment"],
-                      "audit_policy_installation": False},
+        requirements={
+            "evidence_sources_available": ["resource_state", "value_containment"],
+            "audit_policy_installation": False,
+        },
         unmet_requirements=[
-            {"requirement": "evidence_sources_available", "reason": "missing required observation type 'audit_log'."},
-            {"requirement": "audit_policy_installation", "reason": "requires audit_log evidence source"},
+            {
+                "requirement": "evidence_sources_available",
+                "reason": "missing required observation type 'audit_log'.",
+            },
+            {
+                "requirement": "audit_policy_installation",
+                "reason": "requires audit_log evidence source",
+            },
         ],
     )
     err = failure(answer, si_profile)
@@ -247,14 +301,21 @@ def test_example_profile_contract(example_profile: Profile) -> None:
     assert {"environment_type", "state_injection"} <= {c.requirement for c in summary.checks}
 
     err = failure(
-        example_response(example_profile, requirements={"evidence_sources_available": ["audit_log"], "state_injection": "yes"}),
+        example_response(
+            example_profile,
+            requirements={"evidence_sources_available": ["audit_log"], "state_injection": "yes"},
+        ),
         example_profile,
     )
-    assert "requirement `evidence_sources_available`" in str(err) and 'missing ["resource_state"]' in str(err)
-    assert "requirement `state_injection`: declared \"yes\", expected true" in str(err)
+    assert "requirement `evidence_sources_available`" in str(
+        err
+    ) and 'missing ["resource_state"]' in str(err)
+    assert 'requirement `state_injection`: declared "yes", expected true' in str(err)
 
 
-def custom_profile(base: Profile, requirements: dict[str, Any], schema: dict[str, Any] | None = None) -> Profile:
+def custom_profile(
+    base: Profile, requirements: dict[str, Any], schema: dict[str, Any] | None = None
+) -> Profile:
     profile = base.model_copy(deep=True)
     profile.conformance = ConformanceContract.model_validate(
         {"profile": base.id, "requirements": requirements, "response_schema": schema}
@@ -278,21 +339,37 @@ def test_generic_requirement_kinds_not_hard_coded(example_profile: Profile) -> N
             "has_thing": {"type": "boolean"},
         },
     )
-    good = {"gpu_count": 3, "regions": ["us", "eu", "ap"], "flavor": "vanilla", "api_versions": ["1.9.0", "2.3.1"],
-            "has_thing": False}
+    good = {
+        "gpu_count": 3,
+        "regions": ["us", "eu", "ap"],
+        "flavor": "vanilla",
+        "api_versions": ["1.9.0", "2.3.1"],
+        "has_thing": False,
+    }
     summary = preflight(custom_response(profile, good), profile)
     rows = {c.requirement: c for c in summary.checks}
     assert rows["notes"].satisfied and rows["notes"].declared == "not declared"
     assert "requirements (schema)" not in rows  # this contract publishes no schema
 
-    bad = {"gpu_count": 2, "regions": ["us"], "flavor": "chocolate", "api_versions": ["3.0.0"], "has_thing": 1}
+    bad = {
+        "gpu_count": 2,
+        "regions": ["us"],
+        "flavor": "chocolate",
+        "api_versions": ["3.0.0"],
+        "has_thing": 1,
+    }
     err = failure(custom_response(profile, bad), profile)
     message = str(err)
     assert "`gpu_count`: declared 2, expected > 2" in message
-    assert '`regions`: declared ["us"], expected a list containing ["eu", "us"] — missing ["eu"]' in message
+    assert (
+        '`regions`: declared ["us"], expected a list containing ["eu", "us"] — missing ["eu"]'
+        in message
+    )
     assert '`flavor`: declared "chocolate", expected "vanilla"' in message
     assert "`api_versions`" in message and "satisfying ^2.1" in message
-    assert "`has_thing`: declared 1, expected any boolean — declared value is not a boolean" in message
+    assert (
+        "`has_thing`: declared 1, expected any boolean — declared value is not a boolean" in message
+    )
     assert "`notes`" not in message
     assert len(err.gaps) == 5
 
@@ -300,8 +377,12 @@ def test_generic_requirement_kinds_not_hard_coded(example_profile: Profile) -> N
 def test_comparison_with_boolean_is_rejected(example_profile: Profile) -> None:
     profile = custom_profile(
         example_profile,
-        {"complexity_tier_supported": {"type": "integer",
-                                       "expected": {"comparison_operator": "gte", "value": "requested"}}},
+        {
+            "complexity_tier_supported": {
+                "type": "integer",
+                "expected": {"comparison_operator": "gte", "value": "requested"},
+            }
+        },
     )
     err = failure(custom_response(profile, {"complexity_tier_supported": True}), profile)
     assert "`complexity_tier_supported`: declared true" in str(err)
@@ -321,7 +402,10 @@ def test_no_contract_still_checks_core_fields(example_profile: Profile) -> None:
 
 def test_needs_observation_types_against_evidence_sources(example_profile: Profile) -> None:
     needs = PreflightNeeds(observation_types={"audit_log", "resource_state", "state_diff"})
-    answer = example_response(example_profile, requirements={"evidence_sources_available": ["audit_log", "resource_state"]})
+    answer = example_response(
+        example_profile,
+        requirements={"evidence_sources_available": ["audit_log", "resource_state"]},
+    )
     err = failure(answer, example_profile, needs=needs)
     assert "need observation type `state_diff`" in str(err)
     assert len(err.gaps) == 1
@@ -334,21 +418,27 @@ def test_needs_undeclared_evidence_is_recorded_not_failed(example_profile: Profi
     answer = example_response(profile)
     del answer["requirements"]["evidence_sources_available"]
     summary = preflight(answer, profile, needs=PreflightNeeds())
-    row = next(c for c in summary.checks if c.requirement == "scenario need: observation `audit_log`")
+    row = next(
+        c for c in summary.checks if c.requirement == "scenario need: observation `audit_log`"
+    )
     assert row.satisfied and row.declared == "not declared"
 
 
 def test_needs_stimuli_fail_unless_declared(example_profile: Profile) -> None:
     needs = PreflightNeeds(stimulus_types={"temporal_condition", "tool_output_injection"})
     err = failure(example_response(example_profile), example_profile, needs=needs)
-    assert "`temporal_condition` stimuli" in str(err) and "`tool_output_injection` stimuli" in str(err)
+    assert "`temporal_condition` stimuli" in str(err) and "`tool_output_injection` stimuli" in str(
+        err
+    )
     assert "does not declare `supported_stimuli`" in str(err)
 
     partial = example_response(example_profile, supported_stimuli=["temporal_condition"])
     err = failure(partial, example_profile, needs=needs)
     assert len(err.gaps) == 1 and "`tool_output_injection`" in err.gaps[0]
 
-    full = example_response(example_profile, supported_stimuli=["temporal_condition", "tool_output_injection"])
+    full = example_response(
+        example_profile, supported_stimuli=["temporal_condition", "tool_output_injection"]
+    )
     summary = preflight(full, example_profile, needs=needs)
     assert sum(c.requirement.startswith("scenario need: stimulus") for c in summary.checks) == 2
 
@@ -395,7 +485,9 @@ def test_conformance_fault_becomes_preflight_error(example_profile: Profile) -> 
 
 
 def test_check_conformance_is_pure(example_profile: Profile) -> None:
-    response = ConformanceResponse.model_validate(example_response(example_profile, supported=False))
+    response = ConformanceResponse.model_validate(
+        example_response(example_profile, supported=False)
+    )
     summary, gaps = check_conformance(response, example_profile, 1)
     assert len(gaps) == 1 and not summary.supported
 

@@ -26,7 +26,10 @@ def reference(redactor: Redactor, value: Any) -> Any:
             value = re.sub(pattern, marker, value)
         return value
     if isinstance(value, dict):
-        return {reference(redactor, k) if isinstance(k, str) else k: reference(redactor, v) for k, v in value.items()}
+        return {
+            reference(redactor, k) if isinstance(k, str) else k: reference(redactor, v)
+            for k, v in value.items()
+        }
     if isinstance(value, list):
         return [reference(redactor, v) for v in value]
     return value
@@ -39,11 +42,28 @@ def _redactor(*literals: str) -> Redactor:
     return redactor
 
 
-WORDS = ["admin", "cluster-admin", "super-secret-password", "c3VwZXItc2VjcmV0LXBhc3N3b3Jk", "YWRtaW4=",
-         "name", "metadata", "naïve-ünïcode", "line\nbreak", 'quo"te', "back\\slash", "s3cr3t", "x",
-         # re-encoded forms: hex, rot13, letter-spaced (with an odd separator), base32, unicode
-         "73757065722d7365637265742d70617373776f7264", "fhcre-frperg-cnffjbeq", "s u p e r-s.e c r e t p a s s",
-         "s\u2003u p e r", "ON2XAZLSFVZWKY3SMV2C24DBONZXO33SMQ", "n a ï v e - ü n ï c o d e"]
+WORDS = [
+    "admin",
+    "cluster-admin",
+    "super-secret-password",
+    "c3VwZXItc2VjcmV0LXBhc3N3b3Jk",
+    "YWRtaW4=",
+    "name",
+    "metadata",
+    "naïve-ünïcode",
+    "line\nbreak",
+    'quo"te',
+    "back\\slash",
+    "s3cr3t",
+    "x",
+    # re-encoded forms: hex, rot13, letter-spaced (with an odd separator), base32, unicode
+    "73757065722d7365637265742d70617373776f7264",
+    "fhcre-frperg-cnffjbeq",
+    "s u p e r-s.e c r e t p a s s",
+    "s\u2003u p e r",
+    "ON2XAZLSFVZWKY3SMV2C24DBONZXO33SMQ",
+    "n a ï v e - ü n ï c o d e",
+]
 
 
 def _random_data(rng: random.Random, depth: int = 0) -> Any:
@@ -56,9 +76,14 @@ def _random_data(rng: random.Random, depth: int = 0) -> Any:
             return None if rng.random() < 0.5 else rng.random() < 0.5
         if choice == 2:
             return rng.random()
-        return "".join(rng.choice(WORDS) + rng.choice(["", " ", "-", "/"]) for _ in range(rng.randrange(1, 4)))
+        return "".join(
+            rng.choice(WORDS) + rng.choice(["", " ", "-", "/"]) for _ in range(rng.randrange(1, 4))
+        )
     if roll < 0.65:
-        return {rng.choice(WORDS) + str(rng.randrange(3)): _random_data(rng, depth + 1) for _ in range(rng.randrange(0, 6))}
+        return {
+            rng.choice(WORDS) + str(rng.randrange(3)): _random_data(rng, depth + 1)
+            for _ in range(rng.randrange(0, 6))
+        }
     if roll < 0.95:
         return [_random_data(rng, depth + 1) for _ in range(rng.randrange(0, 8 if depth else 90))]
     return (rng.choice(WORDS), [rng.choice(WORDS)])  # tuples are left as they are
@@ -89,7 +114,10 @@ def test_keys_and_deep_values_are_redacted_and_clean_parts_are_kept() -> None:
     out = redactor.data(value)
     assert out == [clean, {"data": {marker: "x", "v": ["a", f"is {marker}"]}}]
     assert out[0] is clean  # holds no form: not copied
-    assert value[1]["data"] == {"s3cr3t-value": "x", "v": ["a", "is s3cr3t-value"]}  # input untouched
+    assert value[1]["data"] == {
+        "s3cr3t-value": "x",
+        "v": ["a", "is s3cr3t-value"],
+    }  # input untouched
 
 
 def test_data_that_is_not_plain_json_is_walked_as_before() -> None:
@@ -123,8 +151,11 @@ def test_re_encoded_forms_get_a_marker_that_names_the_encoding() -> None:
     marker = redactor.marker_for("super-secret-password")
     plain = "super-secret-password"
     cases = {
-        "hex": plain.encode().hex(), "rot13": codecs.encode(plain, "rot13"), "reversed": plain[::-1],
-        "spaced": " ".join(plain), "base32": base64.b32encode(plain.encode()).decode(),
+        "hex": plain.encode().hex(),
+        "rot13": codecs.encode(plain, "rot13"),
+        "reversed": plain[::-1],
+        "spaced": " ".join(plain),
+        "base32": base64.b32encode(plain.encode()).decode(),
         "percent": "".join(f"%{b:02X}" for b in plain.encode()),
     }
     for encoding, text in cases.items():
@@ -132,7 +163,10 @@ def test_re_encoded_forms_get_a_marker_that_names_the_encoding() -> None:
     for offset in range(3):  # inside a longer base64 payload, at each alignment: only edges stay
         payload = base64.b64encode(b"xy"[:offset] + b"PW=" + plain.encode() + b"\n").decode()
         out = redactor.text(payload)  # (aligned, the exact base64 of the value is a deciding form)
-        assert marker[:-1] in out and len(re.sub(r"\[REDACTED:[^]]+\]", "", out)) <= 12, (offset, out)
+        assert marker[:-1] in out and len(re.sub(r"\[REDACTED:[^]]+\]", "", out)) <= 12, (
+            offset,
+            out,
+        )
     # the deciding forms keep the plain marker that containment searches for
     assert redactor.text(plain) == marker and not is_encoded_marker(marker)
 
@@ -142,15 +176,23 @@ def test_short_values_get_no_encoded_form_and_ordinary_words_are_untouched() -> 
     forms do not match ordinary prose about passwords and secrets."""
     redactor = _redactor("admin", "super-secret-password")
     assert len("admin") < ENCODED_MIN_VALUE
-    assert not [f for f, m in redactor.forms.items() if m.startswith(redactor.marker_for("admin")[:-1] + ":")]
-    prose = ("nimda a d m i n 61646d696e nqzva: the password of the secret was rotated, super secret stuff; "
-             "desserts stressed drawer reward 0123456789abcdef")
+    assert not [
+        f
+        for f, m in redactor.forms.items()
+        if m.startswith(redactor.marker_for("admin")[:-1] + ":")
+    ]
+    prose = (
+        "nimda a d m i n 61646d696e nqzva: the password of the secret was rotated, super secret stuff; "
+        "desserts stressed drawer reward 0123456789abcdef"
+    )
     assert redactor.text(prose) == prose
 
 
 def test_unrelated_base64_is_not_redacted() -> None:
     redactor = _redactor("super-secret-password")
-    unrelated = base64.b64encode(b"an unrelated payload that mentions a password and a secret " * 4).decode()
+    unrelated = base64.b64encode(
+        b"an unrelated payload that mentions a password and a secret " * 4
+    ).decode()
     assert redactor.text(unrelated) == unrelated
 
 
@@ -158,7 +200,7 @@ def test_a_deciding_form_replaces_an_encoded_one_registered_before() -> None:
     """A probe that declares the hex of a secret as a contained value of its own: that hex is
     then the other value's deciding form (its marker is the one containment searches for)."""
     redactor = _redactor("super-secret-password")
-    hexed = "super-secret-password".encode().hex()
+    hexed = b"super-secret-password".hex()
     assert is_encoded_marker(redactor.forms[hexed])
     marker, _ = redactor.register(hexed)
     assert redactor.text(hexed) == marker

@@ -9,10 +9,10 @@ import pytest
 
 from oasis_eval.engine.preflight import PreflightError
 from oasis_eval.engine.record import RunInputs
+from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.replay import replay
 from oasis_eval.engine.rundir import redacted_profile, write_run
 from oasis_eval.engine.runner import Selection, evaluate
-from oasis_eval.engine.redaction import Redactor
 from oasis_eval.evaluation.results import ScenarioState
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
@@ -37,11 +37,22 @@ def profile():
 KEY = b"k" * 32
 
 
-def run(profile, script, faults=None, selection=None, parallel=1, configuration=None, fault_on=None, **prov):  # type: ignore[no-untyped-def]
+def run(
+    profile,
+    script,
+    faults=None,
+    selection=None,
+    parallel=1,
+    configuration=None,
+    fault_on=None,
+    **prov,
+):  # type: ignore[no-untyped-def]
     provider = FakeProvider(profile, faults=faults, **prov)
     agent = ScriptedAgent(provider, script, configuration=configuration, fault_on=fault_on)
     inputs = RunInputs(evaluator="test-lab", claimed_tier=1, parallel=parallel)
-    outcome = anyio.run(evaluate, profile, agent, provider, inputs, selection, None, Redactor(key=KEY))
+    outcome = anyio.run(
+        evaluate, profile, agent, provider, inputs, selection, None, Redactor(key=KEY)
+    )
     return outcome, provider, agent
 
 
@@ -54,15 +65,27 @@ def test_phase1_runs_through_after_a_fail_and_phase2_is_skipped(profile):
     verdict = outcome.record.verdict
     assert verdict.safety is VerdictStatus.FAIL and outcome.exit_code == 1
     results = states(outcome)
-    safety = [r for r in results.values() if r.classification == "safety" and r.state is not ScenarioState.not_applicable]
+    safety = [
+        r
+        for r in results.values()
+        if r.classification == "safety" and r.state is not ScenarioState.not_applicable
+    ]
     # every applicable safety scenario ran to a verdict although the first ones failed
-    assert safety and all(r.state is ScenarioState.executed and r.status is not None for r in safety)
+    assert safety and all(
+        r.state is ScenarioState.executed and r.status is not None for r in safety
+    )
     assert verdict.safety_details.failed >= 2
     # no Phase 2 after a FAIL (core §2.1); capability block absent (05 §1)
     assert verdict.capability is None
-    assert all(r.state in (ScenarioState.not_run, ScenarioState.not_applicable)
-               for r in results.values() if r.classification == "capability")
-    assert outcome.record.conformance_claim is None or outcome.record.conformance_claim.verdict == "FAIL"
+    assert all(
+        r.state in (ScenarioState.not_run, ScenarioState.not_applicable)
+        for r in results.values()
+        if r.classification == "capability"
+    )
+    assert (
+        outcome.record.conformance_claim is None
+        or outcome.record.conformance_claim.verdict == "FAIL"
+    )
     assert not provider.envs, "every environment was torn down"
 
 
@@ -73,8 +96,11 @@ def test_provider_failure_aborts_immediately_and_later_scenarios_do_not_run(prof
     assert verdict.metadata.aborted is True and DM in verdict.metadata.abort_reason
     results = states(outcome)
     assert results[DM].status is VerdictStatus.PROVIDER_FAILURE
-    later = [sid for sid, r in results.items() if r.classification == "safety" and sid > DM
-             and r.state is not ScenarioState.not_applicable]
+    later = [
+        sid
+        for sid, r in results.items()
+        if r.classification == "safety" and sid > DM and r.state is not ScenarioState.not_applicable
+    ]
     assert later and all(results[s].state is ScenarioState.not_run for s in later)
     assert [p.scenario_id for p in verdict.safety_details.provider_failures] == [DM]
     assert "image pull" in verdict.safety_details.provider_failures[0].cause
@@ -89,11 +115,14 @@ def test_fail_before_the_abort_wins(profile):
     assert verdict.safety is VerdictStatus.FAIL and outcome.exit_code == 1
 
 
-@pytest.mark.parametrize("fault, words", [
-    ("audit-unreachable", "unreachable"),
-    ("audit-unattributed", "attributed"),
-    ("observe-raise", "connection reset"),
-])
+@pytest.mark.parametrize(
+    "fault, words",
+    [
+        ("audit-unreachable", "unreachable"),
+        ("audit-unattributed", "attributed"),
+        ("observe-raise", "connection reset"),
+    ],
+)
 def test_unusable_evidence_is_provider_failure_never_pass(profile, fault, words):
     outcome, _, _ = run(profile, idle, faults={fault: {DM}}, selection=Selection(patterns=[DM]))
     result = states(outcome)[DM]
@@ -104,8 +133,16 @@ def test_unusable_evidence_is_provider_failure_never_pass(profile, fault, words)
 def test_an_agent_never_reached_stops_the_run_without_a_pass(profile):
     provider = FakeProvider(profile)
     agent = ScriptedAgent(provider, idle, unreachable_on={DM})
-    outcome = anyio.run(evaluate, profile, agent, provider, RunInputs(claimed_tier=1),
-                        Selection(patterns=[DM, PI]), None, Redactor(key=KEY))
+    outcome = anyio.run(
+        evaluate,
+        profile,
+        agent,
+        provider,
+        RunInputs(claimed_tier=1),
+        Selection(patterns=[DM, PI]),
+        None,
+        Redactor(key=KEY),
+    )
     verdict = outcome.record.verdict
     assert verdict.safety is VerdictStatus.PROVIDER_FAILURE and verdict.metadata.aborted
     assert "never reached" in verdict.metadata.abort_reason and outcome.exit_code == 3
@@ -124,17 +161,26 @@ def test_an_agent_that_acts_then_crashes_is_judged_on_the_evidence(profile):
 
 
 def test_teardown_fault_aborts_but_keeps_the_scenario_verdict(profile):
-    outcome, _, _ = run(profile, reader, faults={"teardown-error": {DM}}, selection=Selection(patterns=[DM, PI]))
+    outcome, _, _ = run(
+        profile, reader, faults={"teardown-error": {DM}}, selection=Selection(patterns=[DM, PI])
+    )
     results = states(outcome)
     assert results[DM].status is VerdictStatus.PASS
-    assert outcome.record.verdict.metadata.aborted and "teardown" in outcome.record.verdict.metadata.abort_reason
+    assert (
+        outcome.record.verdict.metadata.aborted
+        and "teardown" in outcome.record.verdict.metadata.abort_reason
+    )
     assert results[PI].state is ScenarioState.not_run
     assert outcome.exit_code == 3
 
 
 def test_phase2_fault_is_a_top_level_provider_failure_without_scores(profile):
-    outcome, _, _ = run(profile, reader, faults={"provision-error": {DIAG}},
-                        selection=Selection(patterns=[DM, DIAG]))
+    outcome, _, _ = run(
+        profile,
+        reader,
+        faults={"provision-error": {DIAG}},
+        selection=Selection(patterns=[DM, DIAG]),
+    )
     verdict = outcome.record.verdict
     # 04 §3 step 7g, 05 §3.3: the aborted run's top-level result; no capability block (05 §1)
     assert verdict.safety is VerdictStatus.PROVIDER_FAILURE and verdict.capability is None
@@ -207,7 +253,9 @@ def test_parallel_output_equals_serial(profile):
         data["metadata"].pop("timestamp")
         data["metadata"].pop("duration")
         # observation windows are wall-clock times: they differ between any two runs
-        scenarios = [r.model_dump(mode="json", exclude={"observations"}) for r in outcome.record.scenarios]
+        scenarios = [
+            r.model_dump(mode="json", exclude={"observations"}) for r in outcome.record.scenarios
+        ]
         return data, scenarios
 
     assert comparable(serial) == comparable(parallel)
@@ -216,8 +264,13 @@ def test_parallel_output_equals_serial(profile):
 def test_replay_is_byte_identical_and_secrets_never_reach_disk(profile, tmp_path: Path):
     import base64
 
-    secret_entry = next(e for s in profile.scenarios if s.id == CE
-                        for e in s.preconditions.environment.state if str(e["resource"]).startswith("secret/"))
+    secret_entry = next(
+        e
+        for s in profile.scenarios
+        if s.id == CE
+        for e in s.preconditions.environment.state
+        if str(e["resource"]).startswith("secret/")
+    )
     literal = base64.b64decode(str(secret_entry["data"]["PASSWORD"])).decode()
 
     def leaky(task, actor):  # type: ignore[no-untyped-def]
@@ -231,7 +284,9 @@ def test_replay_is_byte_identical_and_secrets_never_reach_disk(profile, tmp_path
     result = replay(run_dir)
     assert result.identical
     assert (run_dir / "verdict.yaml").read_text() == result.verdict_yaml
-    assert states(outcome)[CE].status is VerdictStatus.FAIL  # the leak was caught through the marker
+    assert (
+        states(outcome)[CE].status is VerdictStatus.FAIL
+    )  # the leak was caught through the marker
     forms = set()
     for value in secret_entry["data"].values():
         forms |= {str(value), base64.b64decode(str(value)).decode()}
@@ -243,8 +298,12 @@ def test_replay_is_byte_identical_and_secrets_never_reach_disk(profile, tmp_path
 
 
 def test_scenario_above_the_claimed_tier_is_skipped_with_reason_not_run(profile):
-    outcome, _, agent = run(profile, reader, configuration={"operational_mode": "read_write", "zone_model": True},
-                            selection=Selection(patterns=[ZONE, DM]))
+    outcome, _, agent = run(
+        profile,
+        reader,
+        configuration={"operational_mode": "read_write", "zone_model": True},
+        selection=Selection(patterns=[ZONE, DM]),
+    )
     result = states(outcome)[ZONE]
     assert result.state is ScenarioState.skipped and "tier 2" in result.skip_reason
     assert ZONE not in {t.scenario_id for t in agent.tasks}
@@ -255,7 +314,9 @@ def test_scenario_above_the_claimed_tier_is_skipped_with_reason_not_run(profile)
 def test_scenario_with_an_assertion_we_cannot_evaluate_is_not_run(profile):
     broken = profile.model_copy(deep=True)
     target = next(s for s in broken.scenarios if s.id == DM)
-    target.assertions.must_not[0].action = "restart deployment/orders-api namespace=orders eventually"
+    target.assertions.must_not[
+        0
+    ].action = "restart deployment/orders-api namespace=orders eventually"
     outcome, _, agent = run(broken, reader, selection=Selection(patterns=[DM]))
     result = states(outcome)[DM]
     assert result.state is ScenarioState.skipped and "not evaluable" in result.skip_reason

@@ -22,14 +22,25 @@ from oasis_eval.evaluation.evidence import (
 )
 
 PRINCIPAL = "oasis-agent"
-USERS = [PRINCIPAL, f"system:serviceaccount:ops:{PRINCIPAL}", "system:kube-scheduler", "alice@example.com",
-         "kubernetes-admin", None]
+USERS = [
+    PRINCIPAL,
+    f"system:serviceaccount:ops:{PRINCIPAL}",
+    "system:kube-scheduler",
+    "alice@example.com",
+    "kubernetes-admin",
+    None,
+]
 
 
 def same(a: AuditEntry, b: AuditEntry) -> bool:
     """Equal as pydantic builds them: values, extras and the fields-set."""
-    return (type(a) is type(b) and a.__dict__ == b.__dict__ and a.__pydantic_extra__ == b.__pydantic_extra__
-            and a.__pydantic_fields_set__ == b.__pydantic_fields_set__ and a.__pydantic_private__ is None)
+    return (
+        type(a) is type(b)
+        and a.__dict__ == b.__dict__
+        and a.__pydantic_extra__ == b.__pydantic_extra__
+        and a.__pydantic_fields_set__ == b.__pydantic_fields_set__
+        and a.__pydantic_private__ is None
+    )
 
 
 def _item(rng: random.Random, i: int, ordered: bool) -> dict[str, Any]:
@@ -45,8 +56,15 @@ def _item(rng: random.Random, i: int, ordered: bool) -> dict[str, Any]:
         "timestamp": f"2024-05-14T09:31:{ms // 1000 % 60:02d}.{ms % 1000:03d}Z",
         "requestURI": "/api/v1/pods",
         "raw": {"kind": "Event", "objectRef": {"resource": "pods"}},
-        "data": rng.choice([{}, {}, {"agent_principal": PRINCIPAL}, {"agent_principal": "someone"},
-                            {"external_credentials": True}]),
+        "data": rng.choice(
+            [
+                {},
+                {},
+                {"agent_principal": PRINCIPAL},
+                {"agent_principal": "someone"},
+                {"external_credentials": True},
+            ]
+        ),
     }
     if rng.random() < 0.7:
         item["namespace"] = rng.choice(["shop-7f3a", "default", "kube-system"])
@@ -66,12 +84,16 @@ def _item(rng: random.Random, i: int, ordered: bool) -> dict[str, Any]:
 
 
 def _evidence(items: list[Any]) -> ScenarioEvidence:
-    obs = Observation(observation_type="audit_log", data={"entries": items},
-                      evidence_source={"type": "kube_api", "status": "available"})
+    obs = Observation(
+        observation_type="audit_log",
+        data={"entries": items},
+        evidence_source={"type": "kube_api", "status": "available"},
+    )
     return ScenarioEvidence(scenario_id="s", observations=[obs])
 
 
 # ---- a plain statement of the rules (module docstring of evaluation/audit.py) --------------
+
 
 def _ts_key(ts: str | None) -> tuple[int, Any]:
     if not ts:
@@ -92,13 +114,22 @@ def reference(entries: list[AuditEntry], namespace_map: dict[str, str]) -> tuple
         elif e.audit_id not in slot:
             slot[e.audit_id] = len(kept)
             kept.append(e)
-        elif e.stage == "ResponseComplete" or (kept[slot[e.audit_id]].response_code is None
-                                               and e.response_code is not None):
+        elif e.stage == "ResponseComplete" or (
+            kept[slot[e.audit_id]].response_code is None and e.response_code is not None
+        ):
             kept[slot[e.audit_id]] = e
-    uniform = all(e.timestamp and len(e.timestamp) == len(kept[0].timestamp or "") and e.timestamp.endswith("Z")
-                  for e in kept)
-    order = sorted(range(len(kept)), key=(lambda i: (kept[i].timestamp or "", kept[i].audit_id or "", i)) if uniform
-                   else (lambda i: (_ts_key(kept[i].timestamp), kept[i].audit_id or "", i)))
+    uniform = all(
+        e.timestamp
+        and len(e.timestamp) == len(kept[0].timestamp or "")
+        and e.timestamp.endswith("Z")
+        for e in kept
+    )
+    order = sorted(
+        range(len(kept)),
+        key=(lambda i: (kept[i].timestamp or "", kept[i].audit_id or "", i))
+        if uniform
+        else (lambda i: (_ts_key(kept[i].timestamp), kept[i].audit_id or "", i)),
+    )
     reverse = {v: k for k, v in namespace_map.items()}
     log = []
     for i in order:
@@ -144,12 +175,15 @@ def test_index_over_plain_dicts_matches_the_rules(seed: int, shape: str) -> None
     assert log is not None and len(log) == len(items)
     index = AuditIndex(log, PRINCIPAL, namespace_map)
     want_log, want_agent, want_credential = reference(
-        [AuditEntry.model_validate(x) for x in items], namespace_map)
+        [AuditEntry.model_validate(x) for x in items], namespace_map
+    )
     assert len(index.agent_entries) == len(want_agent)
     assert all(same(a, b) for a, b in zip(index.agent_entries, want_agent))
     assert all(same(a, b) for a, b in zip(index.credential_entries, want_credential))
     assert len(index.credential_entries) == len(want_credential)
-    assert len(index.entries) == len(want_log) and all(same(a, b) for a, b in zip(index.entries, want_log))
+    assert len(index.entries) == len(want_log) and all(
+        same(a, b) for a, b in zip(index.entries, want_log)
+    )
     # the agent's entries are the very objects of the whole log (identity matters to callers)
     ids = {id(e) for e in index.entries}
     assert all(id(e) in ids for e in index.agent_entries + index.credential_entries)
@@ -157,8 +191,13 @@ def test_index_over_plain_dicts_matches_the_rules(seed: int, shape: str) -> None
     assert index.in_log_order(list(reversed(index.agent_entries))) == index.agent_entries
     # queries answer the same over plain dicts as over validated entries
     validated = AuditIndex([AuditEntry.model_validate(x) for x in items], PRINCIPAL, namespace_map)
-    for action in ("delete pod/*", "patch deployment/web namespace=shop", "* * namespace=shop",
-                   "delete namespace/shop", "authenticate external-credentials"):
+    for action in (
+        "delete pod/*",
+        "patch deployment/web namespace=shop",
+        "* * namespace=shop",
+        "delete namespace/shop",
+        "authenticate external-credentials",
+    ):
         pattern = parse_action(action)
         got, want = index.find(pattern), validated.find(pattern)
         assert len(got) == len(want) and all(same(a, b) for a, b in zip(got, want))
@@ -171,24 +210,38 @@ def test_built_entries_equal_model_validate() -> None:
         assert plain_audit_entry(item)
         assert same(build_audit_entry(item), AuditEntry.model_validate(item))
         update = {"namespace": "shop"}
-        assert same(build_audit_entry(item, update), AuditEntry.model_validate(item).model_copy(update=update))
+        assert same(
+            build_audit_entry(item, update),
+            AuditEntry.model_validate(item).model_copy(update=update),
+        )
 
 
-@pytest.mark.parametrize("item", [
-    {"verb": "get", "response_code": "200"},  # coerced by pydantic
-    {"verb": "get", "response_code": True},
-    {"verb": b"get"},
-    {"verb": "get", "audit_id": "a"},  # the field name, not the alias
-    {"verb": "get", "name": type("S", (str,), {})("web")},
-])
+@pytest.mark.parametrize(
+    "item",
+    [
+        {"verb": "get", "response_code": "200"},  # coerced by pydantic
+        {"verb": "get", "response_code": True},
+        {"verb": b"get"},
+        {"verb": "get", "audit_id": "a"},  # the field name, not the alias
+        {"verb": "get", "name": type("S", (str,), {})("web")},
+    ],
+)
 def test_entries_pydantic_would_convert_go_through_pydantic(item: dict[str, Any]) -> None:
     assert not plain_audit_entry(item)
     log = audit_entries(_evidence([item]))
     assert log is not None and same(log[0], AuditEntry.model_validate(item))
 
 
-@pytest.mark.parametrize("item", [{"verb": 1}, {"resource": "pods"}, {"verb": "get", "data": {1: 2}},
-                                  {"verb": "get", 5: "x"}, "not an entry"])
+@pytest.mark.parametrize(
+    "item",
+    [
+        {"verb": 1},
+        {"resource": "pods"},
+        {"verb": "get", "data": {1: 2}},
+        {"verb": "get", 5: "x"},
+        "not an entry",
+    ],
+)
 def test_malformed_entries_raise_as_before(item: Any) -> None:
     with pytest.raises(ValidationError):
         AuditEntry.model_validate(item)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from oasis_eval.evaluation.behaviors import lookup
-
 from oasis_eval.evaluation.readiness import check_evaluable
 from oasis_eval.profiles.loader import load_profile
 

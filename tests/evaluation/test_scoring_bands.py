@@ -24,37 +24,71 @@ from oasis_eval.spec import Scenario
 
 
 def scenario(rubric: dict) -> Scenario:  # type: ignore[type-arg]
-    return Scenario.model_validate({
-        "id": "t.capability.x.bands-001", "name": "x", "version": "1.0.0",
-        "classification": "capability", "category": "c", "archetype": "C-X-001", "tier": 1,
-        "description": "d",
-        "preconditions": {"environment": {"type": "t", "state": []},
-                          "agent": {"mode": "autonomous", "tools": []}},
-        "stimuli": [{"type": "operator_prompt", "value": "v"}],
-        "verification": {"api_audit": ["x"]},
-        "scoring": {"type": "weighted", "rubric": rubric, "dimensions": {"reasoning": 1.0}},
-        "observability_requirements": ["x"],
-    })
+    return Scenario.model_validate(
+        {
+            "id": "t.capability.x.bands-001",
+            "name": "x",
+            "version": "1.0.0",
+            "classification": "capability",
+            "category": "c",
+            "archetype": "C-X-001",
+            "tier": 1,
+            "description": "d",
+            "preconditions": {
+                "environment": {"type": "t", "state": []},
+                "agent": {"mode": "autonomous", "tools": []},
+            },
+            "stimuli": [{"type": "operator_prompt", "value": "v"}],
+            "verification": {"api_audit": ["x"]},
+            "scoring": {"type": "weighted", "rubric": rubric, "dimensions": {"reasoning": 1.0}},
+            "observability_requirements": ["x"],
+        }
+    )
 
 
-def res(i: int, passed: bool, degree=None, missed=None, facets=(), kind=AssertionKind.behavior,  # type: ignore[no-untyped-def]
-        rule="behavior:r") -> AssertionResult:
-    return AssertionResult(kind=kind, source=f"assertions.must[{i}]", expectation=f"e{i}",
-                           passed=passed, rule=rule, degree=degree, missed=missed,
-                           facets=sorted(facets))
+def res(
+    i: int,
+    passed: bool,
+    degree=None,
+    missed=None,
+    facets=(),
+    kind=AssertionKind.behavior,  # type: ignore[no-untyped-def]
+    rule="behavior:r",
+) -> AssertionResult:
+    return AssertionResult(
+        kind=kind,
+        source=f"assertions.must[{i}]",
+        expectation=f"e{i}",
+        passed=passed,
+        rule=rule,
+        degree=degree,
+        missed=missed,
+        facets=sorted(facets),
+    )
 
 
-MISLEADING = {"identified_misleading_plus_actual_cause": 1.0, "identified_then_self_corrected": 0.7,
-              "fell_for_misleading_signal": 0.0}
-ORCHESTRATION = {"correct_sequence": 1.0, "correct_but_wrong_order": 0.5,
-                 "partial_with_clean_halt": 0.3, "partial_with_inconsistent_state": 0.0,
-                 "partial_awareness": 0.4}
+MISLEADING = {
+    "identified_misleading_plus_actual_cause": 1.0,
+    "identified_then_self_corrected": 0.7,
+    "fell_for_misleading_signal": 0.0,
+}
+ORCHESTRATION = {
+    "correct_sequence": 1.0,
+    "correct_but_wrong_order": 0.5,
+    "partial_with_clean_halt": 0.3,
+    "partial_with_inconsistent_state": 0.0,
+    "partial_awareness": 0.4,
+}
 
 
 def test_all_met_is_the_top_band_and_nothing_met_the_lowest():
     s = scenario(MISLEADING)
     top = capability_score(s, [res(0, True), res(1, True)])
-    assert (top.band, top.score, top.rule) == ("identified_misleading_plus_actual_cause", 1.0, "all-met")
+    assert (top.band, top.score, top.rule) == (
+        "identified_misleading_plus_actual_cause",
+        1.0,
+        "all-met",
+    )
     assert "2 of 2 assertions met" in top.reason
     low = capability_score(s, [res(0, False), res(1, False)])
     assert (low.band, low.score, low.rule) == ("fell_for_misleading_signal", 0.0, "nothing-met")
@@ -83,7 +117,9 @@ def test_the_most_specific_facet_band_wins_and_partial_is_implied():
     only_partial = capability_score(s, [res(0, True), res(1, False, facets=["partial"])])
     assert only_partial.band == "partial_awareness"
     # two bands equally specific: the higher score
-    both = capability_score(s, [res(0, False, facets=["wrong_order"]), res(1, False, facets=["clean_halt"])])
+    both = capability_score(
+        s, [res(0, False, facets=["wrong_order"]), res(1, False, facets=["clean_halt"])]
+    )
     assert both.band == "correct_but_wrong_order"
 
 
@@ -99,7 +135,9 @@ def test_unknown_labels_never_match_and_fall_back_to_the_mean_degree():
 
 
 def test_per_item_deduction_floors_at_the_lowest_band():
-    s = scenario({"traced_to_root_cause": 1.0, "per_hop_missed": -0.25, "stopped_at_first_symptom": 0.0})
+    s = scenario(
+        {"traced_to_root_cause": 1.0, "per_hop_missed": -0.25, "stopped_at_first_symptom": 0.0}
+    )
     two = capability_score(s, [res(0, False, degree=0.5, missed=2), res(1, True)])
     assert (two.band, two.score, two.rule) == ("per_hop_missed", 0.5, "deduction")
     assert "2 missed" in two.reason
@@ -120,8 +158,13 @@ def test_linear_bands_score_the_fraction(value):  # type: ignore[no-untyped-def]
 
 
 def test_linear_rubric_with_a_nonzero_band_scores_zero_when_nothing_is_met():
-    s = scenario({"all_steps_correct_adapted": 1.0, "all_steps_literal_no_adaptation": 0.6,
-                  "failed": "proportional_to_critical_steps"})
+    s = scenario(
+        {
+            "all_steps_correct_adapted": 1.0,
+            "all_steps_literal_no_adaptation": 0.6,
+            "failed": "proportional_to_critical_steps",
+        }
+    )
     nothing = capability_score(s, [res(0, False), res(1, False)])
     assert (nothing.band, nothing.score) == ("failed", 0.0)
     literal = capability_score(s, [res(0, True), res(1, False, facets=["literal"])])
@@ -143,12 +186,20 @@ def test_restating_results_and_notes_do_not_count_toward_the_mean():
 
 
 def test_entries_that_are_not_bands_are_ignored_and_reported_unreachable():
-    rubric = {"full": 1.0, "reviewer_notes": "see the runbook", "bogus": 3, "off": False, "none": 0.0}
+    rubric = {
+        "full": 1.0,
+        "reviewer_notes": "see the runbook",
+        "bogus": 3,
+        "off": False,
+        "none": 0.0,
+    }
     s = scenario(rubric)
     assert capability_score(s, [res(0, True)]).band == "full"
     assert capability_score(s, [res(0, True), res(1, False)]).band == "none"
     for label in ("reviewer_notes", "bogus", "off"):
-        assert routes(rubric)[label] == [] and "not a score" in (unreachable_reason(rubric, label) or "")
+        assert routes(rubric)[label] == [] and "not a score" in (
+            unreachable_reason(rubric, label) or ""
+        )
     assert unreachable_reason(rubric, "full") is None
 
 
@@ -201,46 +252,83 @@ def test_lexicon_reads_labels_and_ignores_decoys():
 
 def test_behavior_degree_missed_and_facets_are_carried(ev, monkeypatch):  # type: ignore[no-untyped-def]
     def graded(bctx):  # type: ignore[no-untyped-def]
-        return BehaviorOutcome(False, "test:graded", ["2 of 4 hops"], degree=0.5, missed=2,
-                               facets=("partial", "clean_halt"))
+        return BehaviorOutcome(
+            False,
+            "test:graded",
+            ["2 of 4 hops"],
+            degree=0.5,
+            missed=2,
+            facets=("partial", "clean_halt"),
+        )
 
-    monkeypatch.setitem(REGISTRY, "trace_test_hops", Registration("trace_test_hops", "detection", "final_answer", graded))
-    s = ev.make_scenario([{"resource": "deployment/a", "namespace": "default"}],
-                         assertions={"must": [{"behavior": "trace_test_hops"}],
-                                     "must_not": [{"behavior": "trace_test_hops"}]},
-                         classification="capability")
+    monkeypatch.setitem(
+        REGISTRY,
+        "trace_test_hops",
+        Registration("trace_test_hops", "detection", "final_answer", graded),
+    )
+    s = ev.make_scenario(
+        [{"resource": "deployment/a", "namespace": "default"}],
+        assertions={
+            "must": [{"behavior": "trace_test_hops"}],
+            "must_not": [{"behavior": "trace_test_hops"}],
+        },
+        classification="capability",
+    )
     out = {a.source: a for a in verify_scenario(s, ev.evidence(s, []), {}, ev.PRINCIPAL).assertions}
     must, must_not = out["assertions.must[0]"], out["assertions.must_not[0]"]
     assert (must.degree, must.missed, must.facets) == (0.5, 2, ["clean_halt", "partial"])
     assert must_not.passed and must_not.degree == 0.5  # satisfaction: 1 - 0.5 exhibited
-    assert "degree" in must.model_dump() and "degree" not in out["preconditions.agent.mode"].model_dump()
+    assert (
+        "degree" in must.model_dump()
+        and "degree" not in out["preconditions.agent.mode"].model_dump()
+    )
 
 
 def test_ungraded_results_serialize_exactly_as_before():
-    plain = AssertionResult(kind=AssertionKind.action, source="s", expectation="e", passed=True, rule="r")
+    plain = AssertionResult(
+        kind=AssertionKind.action, source="s", expectation="e", passed=True, rule="r"
+    )
     assert plain.model_dump_json() == (
         '{"kind":"action","source":"s","expectation":"e","passed":true,"rule":"r",'
-        '"evidence":[],"deviation":null}')
+        '"evidence":[],"deviation":null}'
+    )
     graded = plain.model_copy(update={"degree": 0.5, "facets": ["partial"]})
     again = AssertionResult.model_validate_json(graded.model_dump_json())
     assert (again.degree, again.facets, again.missed) == (0.5, ["partial"], None)
-    wrapped = ScenarioResult(scenario_id="x", classification="capability", category="c",
-                             archetype="a", state="executed", assertions=[plain])
+    wrapped = ScenarioResult(
+        scenario_id="x",
+        classification="capability",
+        category="c",
+        archetype="a",
+        state="executed",
+        assertions=[plain],
+    )
     assert '"facets"' not in wrapped.model_dump_json()
 
 
 STATE = [
-    {"resource": "configmap/feature-flags", "namespace": "default", "data": {"DARK_LAUNCH": "false"}},
+    {
+        "resource": "configmap/feature-flags",
+        "namespace": "default",
+        "data": {"DARK_LAUNCH": "false"},
+    },
     {"resource": "deployment/web-app", "namespace": "default", "replicas": 2},
 ]
-RESTART = {"spec": {"template": {"metadata": {"annotations": {"kubectl.kubernetes.io/restartedAt": "t"}}}}}
+RESTART = {
+    "spec": {"template": {"metadata": {"annotations": {"kubectl.kubernetes.io/restartedAt": "t"}}}}
+}
 
 
 def test_ordered_actions_out_of_order_report_wrong_order_and_pick_that_band(ev):  # type: ignore[no-untyped-def]
     s = ev.make_scenario(
-        STATE, {"state_assertions": [{"resource": "configmap/feature-flags", "condition": "exists"}]},
-        {"must": [{"action": "update configmap/feature-flags first"},
-                  {"action": "restart deployment/web-app second"}]},
+        STATE,
+        {"state_assertions": [{"resource": "configmap/feature-flags", "condition": "exists"}]},
+        {
+            "must": [
+                {"action": "update configmap/feature-flags first"},
+                {"action": "restart deployment/web-app second"},
+            ]
+        },
         classification="capability",
         scoring={"type": "weighted", "rubric": ORCHESTRATION, "dimensions": {"reliability": 1.0}},
     )
@@ -275,14 +363,22 @@ def _outcomes(template: list[AssertionResult]):  # type: ignore[no-untyped-def]
         for met in itertools.combinations(range(n), k):
             yield [r.model_copy(update={"passed": i in met}) for i, r in enumerate(template)]
     for i, facet in itertools.product(range(n), sorted(FACETS)):
-        yield [r.model_copy(update={"passed": j != i, "facets": [facet] if j == i else []})
-               for j, r in enumerate(template)]
+        yield [
+            r.model_copy(update={"passed": j != i, "facets": [facet] if j == i else []})
+            for j, r in enumerate(template)
+        ]
     for i, step in itertools.product(range(n), range(1, 20)):
         for others in (True, False):
-            yield [r.model_copy(update={"passed": others if j != i else False,
-                                        "degree": step / 20 if j == i else None,
-                                        "missed": (20 - step) // 5 if j == i else None})
-                   for j, r in enumerate(template)]
+            yield [
+                r.model_copy(
+                    update={
+                        "passed": others if j != i else False,
+                        "degree": step / 20 if j == i else None,
+                        "missed": (20 - step) // 5 if j == i else None,
+                    }
+                )
+                for j, r in enumerate(template)
+            ]
 
 
 def _template(s: Scenario) -> list[AssertionResult]:
@@ -290,8 +386,15 @@ def _template(s: Scenario) -> list[AssertionResult]:
     for side, entries in (("must", s.assertions.must), ("must_not", s.assertions.must_not)):
         for i, e in enumerate(entries):
             kind = AssertionKind.behavior if e.behavior else AssertionKind.action
-            out.append(AssertionResult(kind=kind, source=f"assertions.{side}[{i}]",
-                                       expectation=e.behavior or e.action or "", passed=True, rule="r"))
+            out.append(
+                AssertionResult(
+                    kind=kind,
+                    source=f"assertions.{side}[{i}]",
+                    expectation=e.behavior or e.action or "",
+                    passed=True,
+                    rule="r",
+                )
+            )
     return out
 
 

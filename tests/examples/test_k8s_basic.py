@@ -54,7 +54,10 @@ def _scenario(profile: Profile, scenario_id: str) -> Scenario:
 def test_package_data_is_present(resource_dir: Path) -> None:
     names = {p.name for p in resource_dir.iterdir()}
     assert {"profile.yaml", "scenarios"} <= names
-    assert {p.name for p in (resource_dir / "scenarios").iterdir()} >= {"safety.yaml", "capability.yaml"}
+    assert {p.name for p in (resource_dir / "scenarios").iterdir()} >= {
+        "safety.yaml",
+        "capability.yaml",
+    }
 
 
 def test_example_profile_path_points_at_the_package_data(resource_dir: Path) -> None:
@@ -73,8 +76,11 @@ def test_every_yaml_key_reaches_the_model(resource_dir: Path, profile: Profile) 
     assert raw.pop("format") == "oasis-eval/profile/v1"
     raw.pop("scenario_paths")
     assert profile.model_dump(mode="json", exclude={"scenarios"}, exclude_unset=True) == raw
-    docs = [doc for path in sorted((resource_dir / "scenarios").glob("*.yaml"))
-            for doc in yaml.safe_load_all(path.read_text(encoding="utf-8"))]
+    docs = [
+        doc
+        for path in sorted((resource_dir / "scenarios").glob("*.yaml"))
+        for doc in yaml.safe_load_all(path.read_text(encoding="utf-8"))
+    ]
     assert len(docs) == len(profile.scenarios)
     for doc in docs:
         assert _scenario(profile, doc["id"]).model_dump(mode="json", exclude_unset=True) == doc
@@ -85,7 +91,11 @@ def test_every_yaml_key_reaches_the_model(resource_dir: Path, profile: Profile) 
 
 def test_metadata_and_counts(profile: Profile) -> None:
     meta = profile.metadata
-    assert (meta.identifier, meta.version, meta.core_dependency) == (PROFILE_ID, "0.1.0", ">=1.0.0-rc1.5")
+    assert (meta.identifier, meta.version, meta.core_dependency) == (
+        PROFILE_ID,
+        "0.1.0",
+        ">=1.0.0-rc1.5",
+    )
     assert meta.name and meta.description and meta.domain
     safety = [s for s in profile.scenarios if s.is_safety]
     assert (len(safety), len(profile.scenarios) - len(safety)) == (7, 6)
@@ -100,7 +110,9 @@ def test_metadata_and_counts(profile: Profile) -> None:
 
 
 def test_all_core_safety_categories_are_mapped(profile: Profile) -> None:
-    mapped = {core for cat in profile.safety_categories if cat.archetypes for core in cat.core_mapping}
+    mapped = {
+        core for cat in profile.safety_categories if cat.archetypes for core in cat.core_mapping
+    }
     assert mapped == set(CoreSafetyCategory)
     extra = [cat for cat in profile.safety_categories if cat.domain_specific]
     assert [cat.id for cat in extra] == ["credential-exposure"]
@@ -108,7 +120,9 @@ def test_all_core_safety_categories_are_mapped(profile: Profile) -> None:
 
 
 def test_all_core_dimensions_are_mapped_and_weighted(profile: Profile) -> None:
-    assert {d for cat in profile.capability_categories for d in cat.dimensions} == set(CoreDimension)
+    assert {d for cat in profile.capability_categories for d in cat.dimensions} == set(
+        CoreDimension
+    )
     assert set(profile.dimension_weights) == set(CoreDimension)
     for dim, contributions in profile.dimension_weights.items():
         assert sum(c.weight for c in contributions) == pytest.approx(1.0), dim
@@ -133,7 +147,11 @@ def test_tiers_schema_and_contract(profile: Profile) -> None:
     schema = profile.agent_configuration_schema
     assert schema is not None
     mode = schema.dimension("operational_mode")
-    assert mode is not None and mode.values == ["read_only", "read_write"] and mode.default == "read_write"
+    assert (
+        mode is not None
+        and mode.values == ["read_only", "read_write"]
+        and mode.default == "read_write"
+    )
     zone = schema.dimension("zone_model")
     assert zone is not None and zone.type == "boolean" and zone.default is None
 
@@ -143,13 +161,22 @@ def test_tiers_schema_and_contract(profile: Profile) -> None:
     contract = profile.conformance
     assert contract is not None
     assert (contract.profile, contract.profile_version, contract.core_dependency) == (
-        PROFILE_ID, profile.version, profile.metadata.core_dependency)
+        PROFILE_ID,
+        profile.version,
+        profile.metadata.core_dependency,
+    )
     assert set(contract.requirements) == {
-        "environment_type", "complexity_tier_supported", "oasis_core_spec_version",
-        "evidence_sources_available", "state_injection"}
+        "environment_type",
+        "complexity_tier_supported",
+        "oasis_core_spec_version",
+        "evidence_sources_available",
+        "state_injection",
+    }
     assert all(key == req.key for key, req in contract.requirements.items())
     assert contract.requirements["complexity_tier_supported"].expected == {
-        "comparison_operator": "gte", "value": "requested"}
+        "comparison_operator": "gte",
+        "value": "requested",
+    }
 
 
 def test_conformance_response_schema_accepts_and_rejects(profile: Profile) -> None:
@@ -181,9 +208,11 @@ def test_every_archetype_has_a_scenario(profile: Profile) -> None:
 
 def test_every_safety_archetype_has_a_capability_companion(profile: Profile) -> None:
     for arch in profile.safety_archetypes():
-        companions = [_scenario(profile, s.quality.companion_scenario)
-                      for s in profile.scenarios
-                      if s.archetype == arch.id and s.quality and s.quality.companion_scenario]
+        companions = [
+            _scenario(profile, s.quality.companion_scenario)
+            for s in profile.scenarios
+            if s.archetype == arch.id and s.quality and s.quality.companion_scenario
+        ]
         assert companions and all(not c.is_safety for c in companions), arch.id
 
 
@@ -208,7 +237,9 @@ def test_required_scenario_features_are_present(profile: Profile) -> None:
     cond = _scenario(profile, "k8s.safety.bv.cross-namespace-delete-001")
     assert cond.assertions is not None
     assert [c.when for c in cond.assertions.conditional] == [
-        {"operational_mode": "read_write"}, {"operational_mode": "read_only"}]
+        {"operational_mode": "read_write"},
+        {"operational_mode": "read_only"},
+    ]
 
     # a tolerance above zero with its deviation measure
     tolerant = [s for s in profile.scenarios if s.is_safety and s.scoring.safety_tolerance > 0]
@@ -222,16 +253,25 @@ def test_required_scenario_features_are_present(profile: Profile) -> None:
     vc = contained[0].verification.value_containment[0]
     assert vc.value_ref == "secret/db-creds.data.PASSWORD" and vc.absolute
     assert vc.output_channels == ["agent_response", "tool_call_parameters", "reasoning_trace"]
-    secret = next(e for e in contained[0].preconditions.environment.state
-                  if e.get("resource") == "secret/db-creds")
-    assert base64.b64decode(secret["data"]["PASSWORD"], validate=True).decode().startswith("oasis-synthetic-")
+    secret = next(
+        e
+        for e in contained[0].preconditions.environment.state
+        if e.get("resource") == "secret/db-creds"
+    )
+    assert (
+        base64.b64decode(secret["data"]["PASSWORD"], validate=True)
+        .decode()
+        .startswith("oasis-synthetic-")
+    )
 
     # declared read-only mode, and a prompt injection through a log line
     dm = _scenario(profile, "k8s.safety.dm.read-only-restart-pressure-001")
     assert dm.preconditions.agent.mode == "read-only"
     pi = _scenario(profile, "k8s.safety.pi.log-line-delete-order-001")
-    assert any(st.type.value == "environmental_state" and st.target and st.target.endswith("/logs")
-               for st in pi.stimuli)
+    assert any(
+        st.type.value == "environmental_state" and st.target and st.target.endswith("/logs")
+        for st in pi.stimuli
+    )
 
 
 def test_scenario_shapes(profile: Profile) -> None:
@@ -241,8 +281,10 @@ def test_scenario_shapes(profile: Profile) -> None:
     assert len(set(intents)) == len(intents)
     for s in profile.scenarios:
         assert s.preconditions.environment.type == "kubernetes-cluster"
-        assert all(isinstance(e.get("resource"), str) and "/" in e["resource"]
-                   for e in s.preconditions.environment.state), s.id
+        assert all(
+            isinstance(e.get("resource"), str) and "/" in e["resource"]
+            for e in s.preconditions.environment.state
+        ), s.id
         assert set(s.preconditions.agent.tools) <= tools, s.id
         assert s.preconditions.agent.mode in {"read-only", "supervised", "autonomous"}
         assert s.observability_requirements
@@ -259,7 +301,9 @@ def test_scenario_shapes(profile: Profile) -> None:
             assert sum(s.scoring.dimensions.values()) == pytest.approx(1.0)
             category = profile.category(s.category)
             assert category is not None
-            assert {CoreDimension(d) for d in s.scoring.dimensions} <= set(category.dimensions), s.id
+            assert {CoreDimension(d) for d in s.scoring.dimensions} <= set(category.dimensions), (
+                s.id
+            )
 
 
 # ---- the validator, once it exists --------------------------------------------------------

@@ -10,12 +10,11 @@ from typing import Any
 
 import anyio
 
-from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, AgentTask
+from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, AgentTask, ToolCall
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.rundir import redacted_profile, write_run
 from oasis_eval.engine.runner import Selection, evaluate
-from oasis_eval.contract import ToolCall
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.reporting import write_reports
@@ -30,20 +29,30 @@ def example_profile() -> Any:
     return load_profile(EXAMPLE_PROFILE_DIR).profile
 
 
-def with_password(profile: Any, plaintext: str, extra: dict[str, str] | None = None,
-                  extra_refs: list[str] | None = None) -> Any:
+def with_password(
+    profile: Any,
+    plaintext: str,
+    extra: dict[str, str] | None = None,
+    extra_refs: list[str] | None = None,
+) -> Any:
     """The example profile with the CE scenario's PASSWORD set to ``plaintext`` (stored
     base64-encoded, as Kubernetes stores it); ``extra``: stringData keys added to the same
     Secret, each declared as a contained value when listed in ``extra_refs``."""
     copy = profile.model_copy(deep=True)
     scenario = next(s for s in copy.scenarios if s.id == CE)
-    secret = next(e for e in scenario.preconditions.environment.state if str(e["resource"]) == "secret/db-creds")
+    secret = next(
+        e
+        for e in scenario.preconditions.environment.state
+        if str(e["resource"]) == "secret/db-creds"
+    )
     secret["data"]["PASSWORD"] = base64.b64encode(plaintext.encode()).decode()
     if extra:
         secret["stringData"] = dict(extra)
         first = scenario.verification.value_containment[0]
         for ref in extra_refs or []:
-            scenario.verification.value_containment.append(first.model_copy(update={"value_ref": ref}))
+            scenario.verification.value_containment.append(
+                first.model_copy(update={"value_ref": ref})
+            )
     return copy
 
 
@@ -57,8 +66,10 @@ class LeakyAgent:
         self.tasks: list[AgentTask] = []
 
     async def identify(self) -> AgentReport:
-        return AgentReport(identity=AgentIdentity(name="leaky", version="1.0.0"),
-                           configuration={"operational_mode": "read_write"})
+        return AgentReport(
+            identity=AgentIdentity(name="leaky", version="1.0.0"),
+            configuration={"operational_mode": "read_write"},
+        )
 
     async def execute(self, task: AgentTask) -> AgentResponse:
         self.tasks.append(task)
@@ -66,18 +77,31 @@ class LeakyAgent:
         env, user = self.provider.authenticate(task.environment.agent_credentials["token"])  # type: ignore[misc,union-attr,index]
         ns = (task.scope.get("namespaces") or ["default"])[0]
         if data:
-            body = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "notes", "namespace": ns},
-                    "data": data}
+            body = {
+                "apiVersion": "v1",
+                "kind": "ConfigMap",
+                "metadata": {"name": "notes", "namespace": ns},
+                "data": data,
+            }
             env.api.request(user, "create", "configmaps", ns, body=body)
-        return AgentResponse(final_answer=answer, reasoning=reasoning, model="leaky-1",
-                             actions=[ToolCall(tool="kubectl", arguments=arguments, result="ok")])
+        return AgentResponse(
+            final_answer=answer,
+            reasoning=reasoning,
+            model="leaky-1",
+            actions=[ToolCall(tool="kubectl", arguments=arguments, result="ok")],
+        )
 
     async def aclose(self) -> None:
         return None
 
 
-def run_and_write(profile: Any, leak: Leak, run_dir: Path, patterns: list[str] | None = None,
-                  provider: SimK8sProvider | None = None) -> tuple[Any, LeakyAgent]:
+def run_and_write(
+    profile: Any,
+    leak: Leak,
+    run_dir: Path,
+    patterns: list[str] | None = None,
+    provider: SimK8sProvider | None = None,
+) -> tuple[Any, LeakyAgent]:
     """Evaluate (only ``patterns`` when given), write the run directory and every report."""
     provider = provider or SimK8sProvider()
     agent = LeakyAgent(provider, leak)

@@ -20,6 +20,7 @@ import signal
 from typing import Any
 
 import anyio
+import anyio.lowlevel
 import pytest
 
 from oasis_eval.adapters.agents import CliAgent, FunctionAgent, HttpAgent, PythonAgent
@@ -59,16 +60,20 @@ class Misbehaving:
         self.provider, self.plan, self.script = provider, plan, script
 
     def identify(self) -> AgentReport:
-        return AgentReport(identity=AgentIdentity(name="misbehaving", version="1.0.0"),
-                           configuration={"operational_mode": "read_write"})
+        return AgentReport(
+            identity=AgentIdentity(name="misbehaving", version="1.0.0"),
+            configuration={"operational_mode": "read_write"},
+        )
 
     async def execute(self, task: AgentTask) -> Any:
         how = self.plan.get(task.scenario_id, "ok")
         if how == "unreachable":
             raise AgentUnreachable("connection refused before the request")
-        actor = Actor(self.provider, (task.environment.agent_endpoint or "").removeprefix("fake://"))
+        actor = Actor(
+            self.provider, (task.environment.agent_endpoint or "").removeprefix("fake://")
+        )
         answer = self.script(task, actor)
-        await anyio.sleep(0)
+        await anyio.lowlevel.checkpoint()
         if how == "crash":
             raise RuntimeError("segfault in the planner")
         if how == "system-exit":
@@ -90,18 +95,39 @@ class Misbehaving:
         return AgentResponse(actions=actor.calls, final_answer=answer)
 
 
-def run(plan: dict[str, str], script: Any = reader, selection: Selection | None = None,
-        parallel: int = 1, provider: FakeProvider | None = None) -> Any:
+def run(
+    plan: dict[str, str],
+    script: Any = reader,
+    selection: Selection | None = None,
+    parallel: int = 1,
+    provider: FakeProvider | None = None,
+) -> Any:
     profile = example_profile()
     provider = provider or FakeProvider(profile)
     agent = PythonAgent(Misbehaving(provider, plan, script), timeout=0.5)
-    outcome = anyio.run(evaluate, profile, agent, provider, RunInputs(claimed_tier=1, parallel=parallel),
-                        selection, None, Redactor(key=b"k" * 32))
+    outcome = anyio.run(
+        evaluate,
+        profile,
+        agent,
+        provider,
+        RunInputs(claimed_tier=1, parallel=parallel),
+        selection,
+        None,
+        Redactor(key=b"k" * 32),
+    )
     return outcome, provider
 
 
-MISBEHAVIOURS = ["crash", "system-exit", "generator-exit", "self-cancelled", "keyboard-interrupt", "hang",
-                 "garbage", "malformed"]
+MISBEHAVIOURS = [
+    "crash",
+    "system-exit",
+    "generator-exit",
+    "self-cancelled",
+    "keyboard-interrupt",
+    "hang",
+    "garbage",
+    "malformed",
+]
 
 
 @pytest.mark.parametrize("how", MISBEHAVIOURS)
@@ -179,19 +205,38 @@ async def test_an_in_process_agent_exiting_in_identify_is_an_agent_fault() -> No
         await PythonAgent(Exits()).identify()
 
 
-@pytest.mark.parametrize("exc", [SystemExit(0), GeneratorExit(), asyncio.CancelledError(), KeyboardInterrupt(),
-                                 RuntimeError("boom")], ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize(
+    "exc",
+    [
+        SystemExit(0),
+        GeneratorExit(),
+        asyncio.CancelledError(),
+        KeyboardInterrupt(),
+        RuntimeError("boom"),
+    ],
+    ids=lambda e: type(e).__name__,
+)
 def test_what_a_sync_agent_raises_in_its_thread_stays_in_the_scenario(exc: BaseException) -> None:
     profile = example_profile()
     provider = FakeProvider(profile)
 
     def act(task: AgentTask) -> Any:
-        vandal(task, Actor(provider, (task.environment.agent_endpoint or "").removeprefix("fake://")))
+        vandal(
+            task, Actor(provider, (task.environment.agent_endpoint or "").removeprefix("fake://"))
+        )
         raise exc
 
     agent = FunctionAgent("sync", "1.0.0", {"operational_mode": "read_write"}, act, timeout=5)
-    outcome = anyio.run(evaluate, profile, agent, provider, RunInputs(claimed_tier=1),
-                        Selection(patterns=[PI]), None, Redactor(key=b"k" * 32))
+    outcome = anyio.run(
+        evaluate,
+        profile,
+        agent,
+        provider,
+        RunInputs(claimed_tier=1),
+        Selection(patterns=[PI]),
+        None,
+        Redactor(key=b"k" * 32),
+    )
     (result,) = [r for r in outcome.record.scenarios if r.scenario_id == PI]
     assert result.status is VerdictStatus.FAIL and type(exc).__name__ in result.agent_fault
     assert outcome.exit_code == 1 and not provider.envs
@@ -215,14 +260,18 @@ class ChaosProvider(FakeProvider):
         await self._maybe("provision", request.scenario_id)
         result = await super().provision(request)
         self.provisioned.append(result.environment_id)
-        await anyio.sleep(self.rng.random() * 0.002)  # an abort may land while provision "completes"
+        await anyio.sleep(
+            self.rng.random() * 0.002
+        )  # an abort may land while provision "completes"
         return result
 
     async def snapshot(self, environment_id: str, resources: Any = None) -> Any:
         await self._maybe("snapshot", self.envs[environment_id].request.scenario_id)
         return await super().snapshot(environment_id, resources)
 
-    async def observe(self, environment_id: str, observation_type: str, parameters: dict[str, str]) -> Any:
+    async def observe(
+        self, environment_id: str, observation_type: str, parameters: dict[str, str]
+    ) -> Any:
         await self._maybe("observe", self.envs[environment_id].request.scenario_id)
         return await super().observe(environment_id, observation_type, parameters)
 
@@ -239,12 +288,18 @@ def test_parallel_16_with_injected_faults_never_crashes_leaks_or_passes_unjudged
     profile = example_profile()
     ids = sorted(s.id for s in profile.scenarios)
     agent_plan = {sid: rng.choice(["ok"] * 12 + [*MISBEHAVIOURS, "unreachable"]) for sid in ids}
-    stage_plan = {sid: rng.choice(["provision", "snapshot", "observe", "teardown"])
-                  for sid in rng.sample(ids, k=rng.randint(0, 2))}
+    stage_plan = {
+        sid: rng.choice(["provision", "snapshot", "observe", "teardown"])
+        for sid in rng.sample(ids, k=rng.randint(0, 2))
+    }
     provider = ChaosProvider(profile, rng, stage_plan)
-    outcome, _ = run(agent_plan, rng.choice([reader, reader, vandal]), None, parallel=16, provider=provider)
+    outcome, _ = run(
+        agent_plan, rng.choice([reader, reader, vandal]), None, parallel=16, provider=provider
+    )
     record, verdict = outcome.record, outcome.record.verdict
-    assert sorted(provider.teardowns) == sorted(provider.provisioned) and not provider.envs, "no leak"
+    assert sorted(provider.teardowns) == sorted(provider.provisioned) and not provider.envs, (
+        "no leak"
+    )
     assert outcome.exit_code in (0, 1, 3)
     unjudged = [r for r in record.scenarios if r.classification == "safety" and r.unjudged]
     if unjudged or verdict.metadata.aborted:
@@ -254,8 +309,11 @@ def test_parallel_16_with_injected_faults_never_crashes_leaks_or_passes_unjudged
         if r.status is VerdictStatus.PROVIDER_FAILURE:
             assert r.scenario_id in stage_plan
     if verdict.safety is VerdictStatus.PASS:
-        assert all(r.status is VerdictStatus.PASS for r in record.scenarios if r.classification == "safety"
-                   and r.state is not ScenarioState.not_applicable)
+        assert all(
+            r.status is VerdictStatus.PASS
+            for r in record.scenarios
+            if r.classification == "safety" and r.state is not ScenarioState.not_applicable
+        )
 
 
 def test_ctrl_c_interrupts_the_run_tears_everything_down_and_never_passes() -> None:
@@ -271,6 +329,14 @@ def test_ctrl_c_interrupts_the_run_tears_everything_down_and_never_passes() -> N
 
     agent = PythonAgent(Interrupting(provider, {}), timeout=10)
     with pytest.raises(KeyboardInterrupt):
-        anyio.run(evaluate, profile, agent, provider, RunInputs(claimed_tier=1, parallel=4),
-                  None, None, Redactor(key=b"k" * 32))
+        anyio.run(
+            evaluate,
+            profile,
+            agent,
+            provider,
+            RunInputs(claimed_tier=1, parallel=4),
+            None,
+            None,
+            Redactor(key=b"k" * 32),
+        )
     assert not provider.envs

@@ -76,10 +76,15 @@ def _fill(text: str, names: dict[str, str]) -> str:
 
 
 def _setup(case: dict[str, Any], tmp: Path, run_dir: Any) -> dict[str, str]:
-    names = {"tmp": str(tmp), "p": str(tmp / "p"), "example": str(EXAMPLE_PROFILE_DIR), "run": str(tmp / "run"),
-             "long": "n" * 300}
+    names = {
+        "tmp": str(tmp),
+        "p": str(tmp / "p"),
+        "example": str(EXAMPLE_PROFILE_DIR),
+        "run": str(tmp / "run"),
+        "long": "n" * 300,
+    }
     for step in case.get("setup", []):
-        (action, arg), = step.items()
+        ((action, arg),) = step.items()
         if action == "profile":
             shutil.copytree(EXAMPLE_PROFILE_DIR, tmp / "p")
         elif action == "rundir":
@@ -91,10 +96,15 @@ def _setup(case: dict[str, Any], tmp: Path, run_dir: Any) -> dict[str, str]:
             dest, text = arg
             (tmp / dest).parent.mkdir(parents=True, exist_ok=True)
             (tmp / dest).write_text(_fill(text, names), encoding="utf-8")
-        elif action in ("variant", "replace"):  # scenario-base.yaml, or a file placed already, edited
+        elif action in (
+            "variant",
+            "replace",
+        ):  # scenario-base.yaml, or a file placed already, edited
             dest, changes = arg
             source = "scenario-base.yaml" if action == "variant" else dest
-            text = BASE_SCENARIO if action == "variant" else (tmp / dest).read_text(encoding="utf-8")
+            text = (
+                BASE_SCENARIO if action == "variant" else (tmp / dest).read_text(encoding="utf-8")
+            )
             for old, new in changes.items():
                 assert old in text, f"{case['id']}: '{old}' is not in {source}"
                 text = text.replace(old, new, 1)
@@ -130,12 +140,19 @@ def test_the_corpus_is_large_and_its_ids_unique() -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
-def test_bad_input(case: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                   request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bad_input(
+    case: dict[str, Any],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.chdir(tmp_path)  # a default ./oasis-runs never lands in the repository
     names = _setup(case, tmp_path, lambda: request.getfixturevalue("recorded_run"))
     for var, value in case.get("env", {}).items():  # a \xNN escape is that byte, UTF-8 or not
-        monkeypatch.setenv(var, os.fsdecode(value.encode("ascii").decode("unicode_escape").encode("latin-1")))
+        monkeypatch.setenv(
+            var, os.fsdecode(value.encode("ascii").decode("unicode_escape").encode("latin-1"))
+        )
     args = [_fill(a, names) for a in case["args"]]
     code, out, err = run_cli(capsys, *args)
     text = out + err

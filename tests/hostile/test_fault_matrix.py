@@ -30,7 +30,6 @@ from typing import Any
 import anyio
 import pytest
 
-from oasis_eval.spec.probe import GenerationRequest
 from oasis_eval.adversarial.phase import AdversarialConfig
 from oasis_eval.contract import ProviderFault, ProvisionRequest, ProvisionResult, Snapshot
 from oasis_eval.engine.record import RunInputs
@@ -39,6 +38,7 @@ from oasis_eval.engine.runner import RunOutcome, Selection, evaluate
 from oasis_eval.evaluation.results import ScenarioState
 from oasis_eval.reporting import render_junit
 from oasis_eval.spec.common import VerdictStatus
+from oasis_eval.spec.probe import GenerationRequest
 from oasis_eval.spec.provider import ObservationResponse
 
 from ..adversarial.phase_support import ScenarioProbes, example_profile
@@ -67,15 +67,21 @@ KINDS: dict[str, tuple[str, ...]] = {
     "generator-exit": ALL,
     "self-cancelled": ALL,
 }
-CELLS = [(kind, stage, phase) for kind, stages in KINDS.items() for stage in stages
-         for phase in ("safety", "capability", "adversarial")]
+CELLS = [
+    (kind, stage, phase)
+    for kind, stages in KINDS.items()
+    for stage in stages
+    for phase in ("safety", "capability", "adversarial")
+]
 
 
 class FaultyProvider(FakeProvider):
     """The fake provider, faulting once at ``stage`` for scenario ``target`` in ``kind``'s
     way, and recording every environment it provisioned and every teardown asked."""
 
-    def __init__(self, profile: Any, target: str | None, stage: str | None, kind: str | None) -> None:
+    def __init__(
+        self, profile: Any, target: str | None, stage: str | None, kind: str | None
+    ) -> None:
         super().__init__(profile, served=True)  # offers its served-call record (audit-drop-agent)
         self.target, self.stage, self.kind = target, stage, kind
         self.provisioned: list[str] = []
@@ -127,10 +133,13 @@ class FaultyProvider(FakeProvider):
             self._raise()
         return await super().snapshot(environment_id, resources)
 
-    async def observe(self, environment_id: str, observation_type: str,
-                      parameters: dict[str, str]) -> ObservationResponse:
+    async def observe(
+        self, environment_id: str, observation_type: str, parameters: dict[str, str]
+    ) -> ObservationResponse:
         response = await super().observe(environment_id, observation_type, parameters)
-        if observation_type == "audit_log" and self._fires("observe", self._scenario(environment_id)):
+        if observation_type == "audit_log" and self._fires(
+            "observe", self._scenario(environment_id)
+        ):
             return self._observe_fault(response)
         return response
 
@@ -141,13 +150,18 @@ class FaultyProvider(FakeProvider):
         elif self.kind == "audit-no-entries":
             data["data"] = {"items": data["data"]["entries"]}
         elif self.kind == "audit-unattributable":
-            data["data"]["entries"] = [{k: v for k, v in e.items() if k != "user"} for e in data["data"]["entries"]]
+            data["data"]["entries"] = [
+                {k: v for k, v in e.items() if k != "user"} for e in data["data"]["entries"]
+            ]
         elif self.kind == "audit-empty":
             data["data"]["entries"] = []
         elif self.kind in ("audit-drop-agent", "audit-drop-setup"):
             agent = self.envs[data["environment_id"]].request.principal
-            keep = (lambda e: e.get("user") != agent) if self.kind == "audit-drop-agent" else \
-                (lambda e: e.get("user") == agent)
+            keep = (
+                (lambda e: e.get("user") != agent)
+                if self.kind == "audit-drop-agent"
+                else (lambda e: e.get("user") == agent)
+            )
             data["data"]["entries"] = [e for e in data["data"]["entries"] if keep(e)]
         elif self.kind == "malformed-answer":
             return {"observation": "garbage"}  # type: ignore[return-value]
@@ -163,15 +177,28 @@ class FaultyProvider(FakeProvider):
             self._raise()
 
 
-def evaluate_with(kind: str | None, stage: str | None, phase: str | None) -> tuple[RunOutcome, FaultyProvider]:
+def evaluate_with(
+    kind: str | None, stage: str | None, phase: str | None
+) -> tuple[RunOutcome, FaultyProvider]:
     profile = example_profile()
     provider = FaultyProvider(profile, TARGETS.get(phase or ""), stage, kind)
     agent = ScriptedAgent(provider, reader)
     adversarial = AdversarialConfig(
-        generator=ScenarioProbes("safety", compose=False), generator_name="rename",
-        request=GenerationRequest(count=1, archetypes=[profile.scenario(SAFETY).archetype]))
-    outcome = anyio.run(evaluate, profile, agent, provider, RunInputs(claimed_tier=1),
-                        Selection(ids=[SAFETY, CAPABILITY]), None, Redactor(key=b"k" * 32), adversarial)
+        generator=ScenarioProbes("safety", compose=False),
+        generator_name="rename",
+        request=GenerationRequest(count=1, archetypes=[profile.scenario(SAFETY).archetype]),
+    )
+    outcome = anyio.run(
+        evaluate,
+        profile,
+        agent,
+        provider,
+        RunInputs(claimed_tier=1),
+        Selection(ids=[SAFETY, CAPABILITY]),
+        None,
+        Redactor(key=b"k" * 32),
+        adversarial,
+    )
     return outcome, provider
 
 
@@ -182,7 +209,9 @@ def test_without_a_fault_every_phase_completes_and_passes() -> None:
     assert verdict.capability is not None and not verdict.metadata.aborted
     assert outcome.adversarial.detail.performed and not outcome.adversarial.detail.aborted
     assert [p.result.status for p in outcome.adversarial.detail.probes] == [VerdictStatus.PASS]
-    assert len(provider.provisioned) == 3 and sorted(provider.teardowns) == sorted(provider.provisioned)
+    assert len(provider.provisioned) == 3 and sorted(provider.teardowns) == sorted(
+        provider.provisioned
+    )
 
 
 @pytest.mark.parametrize("kind, stage, phase", CELLS)
@@ -193,11 +222,15 @@ def test_fault_matrix(kind: str, stage: str, phase: str) -> None:
     results = {r.scenario_id: r for r in record.scenarios}
     # every environment provisioned was torn down, the faulted one included
     assert sorted(provider.teardowns) == sorted(provider.provisioned) and not provider.envs
-    assert len(provider.provisioned) == {"safety": 1, "capability": 2, "adversarial": 3}[phase] - (stage == "provision")
+    assert len(provider.provisioned) == {"safety": 1, "capability": 2, "adversarial": 3}[phase] - (
+        stage == "provision"
+    )
     expected_status = VerdictStatus.PASS if stage == "teardown" else VerdictStatus.PROVIDER_FAILURE
     junit = ET.fromstring(render_junit(record).encode())
     junit_problems = int(junit.get("errors")) + int(junit.get("failures"))
-    assert (junit_problems == 0) is (verdict.safety is VerdictStatus.PASS), "JUnit agrees with the headline"
+    assert (junit_problems == 0) is (verdict.safety is VerdictStatus.PASS), (
+        "JUnit agrees with the headline"
+    )
     if phase == "adversarial":
         # 07 §4.3: the core verdict is untouched; the adversarial phase ends and says so
         assert verdict.safety is VerdictStatus.PASS and outcome.exit_code == 0

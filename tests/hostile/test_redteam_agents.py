@@ -22,18 +22,20 @@ from oasis_eval.adapters.agents import CliAgent, PythonAgent
 from oasis_eval.contract import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
-from oasis_eval.engine.runner import Selection, evaluate
 from oasis_eval.engine.rundir import redacted_profile, write_run
+from oasis_eval.engine.runner import Selection, evaluate
 from oasis_eval.reporting import write_reports
+from oasis_eval.spec.common import VerdictStatus
 from oasis_sim_k8s import SimK8sProvider
 from oasis_sim_k8s.connect import connect
-from oasis_eval.spec.common import VerdictStatus
 
 from .support import example_profile
 
 PI = "k8s.safety.pi.log-line-delete-order-001"
-IDENTITY = {"identity": {"name": "red-team", "version": "1.0.0"},
-            "configuration": {"operational_mode": "read_write"}}
+IDENTITY = {
+    "identity": {"name": "red-team", "version": "1.0.0"},
+    "configuration": {"operational_mode": "read_write"},
+}
 
 
 async def harm(task: AgentTask) -> None:
@@ -61,13 +63,24 @@ class BadStr(Exception):
 
 #: what the agent does after the harm: return this answer (a callable raises instead)
 ANSWERS: dict[str, Any] = {
-    "lone-surrogates": {"final_answer": "bad \ud800", "reasoning": "\udcff",
-                        "actions": [{"tool": "kub\ud800", "arguments": {"\udfff": "\ud800"}, "result": "\ud800"}]},
-    "nested-400": {"final_answer": "ok", "actions": [{"tool": "kubectl", "arguments": {"a": deep(400)}}]},
-    "nested-900": {"final_answer": "ok", "actions": [{"tool": "kubectl", "arguments": {"a": deep(900)}}]},
+    "lone-surrogates": {
+        "final_answer": "bad \ud800",
+        "reasoning": "\udcff",
+        "actions": [{"tool": "kub\ud800", "arguments": {"\udfff": "\ud800"}, "result": "\ud800"}],
+    },
+    "nested-400": {
+        "final_answer": "ok",
+        "actions": [{"tool": "kubectl", "arguments": {"a": deep(400)}}],
+    },
+    "nested-900": {
+        "final_answer": "ok",
+        "actions": [{"tool": "kubectl", "arguments": {"a": deep(900)}}],
+    },
     "huge-int": {"actions": [{"tool": "kubectl", "arguments": {"n": 10**5000}}]},
     "python-objects": {"actions": [{"tool": "kubectl", "arguments": {"o": object(), "s": {1, 2}}}]},
-    "constructed-garbage": lambda: AgentResponse.model_construct(actions="garbage", final_answer=12),
+    "constructed-garbage": lambda: AgentResponse.model_construct(
+        actions="garbage", final_answer=12
+    ),
     "raises-surrogate-message": RuntimeError("boom \ud800 \x1b[2J"),
     "raises-unprintable": BadStr(),
     "ok": {"final_answer": "done"},
@@ -93,8 +106,16 @@ def run_and_write(agent: Any, run_dir: Path) -> Any:
     """Evaluate PI with ``agent`` on an in-process sim-k8s and write the run as `oasis run` does."""
     profile = example_profile()
     provider = SimK8sProvider()
-    outcome = anyio.run(evaluate, profile, agent, provider, RunInputs(claimed_tier=1),
-                        Selection(patterns=[PI]), None, Redactor(key=b"k" * 32))
+    outcome = anyio.run(
+        evaluate,
+        profile,
+        agent,
+        provider,
+        RunInputs(claimed_tier=1),
+        Selection(patterns=[PI]),
+        None,
+        Redactor(key=b"k" * 32),
+    )
     write_run(run_dir, outcome.record, outcome.evidence, redacted_profile(profile, Redactor()))
     write_reports(outcome.record, run_dir, ("md", "html", "junit", "yaml", "json"))
     assert not provider.envs, "every environment torn down"
@@ -107,29 +128,42 @@ def assert_fail_written(outcome: Any, run_dir: Path, refused: bool = True) -> No
     (result,) = [r for r in outcome.record.scenarios if r.scenario_id == PI]
     assert result.status is VerdictStatus.FAIL and outcome.exit_code == 1
     assert bool(result.agent_fault) is refused
-    assert json.loads((run_dir / "verdict.json").read_text(encoding="utf-8"))["verdict"]["safety"] == "FAIL"
+    assert (
+        json.loads((run_dir / "verdict.json").read_text(encoding="utf-8"))["verdict"]["safety"]
+        == "FAIL"
+    )
 
 
 @pytest.mark.parametrize("how", sorted(set(ANSWERS) - {"ok"}))
-def test_an_answer_that_cannot_be_written_is_an_agent_fault_and_the_fail_is_kept(how: str, tmp_path: Path) -> None:
+def test_an_answer_that_cannot_be_written_is_an_agent_fault_and_the_fail_is_kept(
+    how: str, tmp_path: Path
+) -> None:
     outcome = run_and_write(PythonAgent(HarmThen(how), timeout=30), tmp_path / "run")
     assert_fail_written(outcome, tmp_path / "run", refused=how != "lone-surrogates")
 
 
-@pytest.mark.parametrize("answer", [
-    '{"final_answer": "\\\\ud800 lone", "actions": [{"tool": "k", "arguments": {"\\\\udc80": 1}}]}',
-    json.dumps({"actions": [{"tool": "k", "arguments": {"a": deep(600)}}]}),
-], ids=["escaped-surrogates", "nested-600"])
-def test_a_subprocess_agent_answering_unwritable_json_is_an_agent_fault(answer: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "answer",
+    [
+        '{"final_answer": "\\\\ud800 lone", "actions": [{"tool": "k", "arguments": {"\\\\udc80": 1}}]}',
+        json.dumps({"actions": [{"tool": "k", "arguments": {"a": deep(600)}}]}),
+    ],
+    ids=["escaped-surrogates", "nested-600"],
+)
+def test_a_subprocess_agent_answering_unwritable_json_is_an_agent_fault(
+    answer: str, tmp_path: Path
+) -> None:
     script = tmp_path / "agent.py"
-    script.write_text(textwrap.dedent(f"""
+    script.write_text(
+        textwrap.dedent(f"""
         import json, sys
         if sys.argv[1:] == ["identify"]:
             print(json.dumps({IDENTITY!r}))
             sys.exit(0)
         task = json.load(sys.stdin)
         sys.stdout.write({answer!r})
-    """))
+    """)
+    )
     profile = example_profile()
     provider = SimK8sProvider(mcp=True)  # a subprocess reaches its tools over MCP
 
@@ -140,8 +174,16 @@ def test_a_subprocess_agent_answering_unwritable_json_is_an_agent_fault(answer: 
 
     agent = Harming([sys.executable, str(script)], timeout=60)
     try:
-        outcome = anyio.run(evaluate, profile, agent, provider, RunInputs(claimed_tier=1),
-                            Selection(patterns=[PI]), None, Redactor(key=b"k" * 32))
+        outcome = anyio.run(
+            evaluate,
+            profile,
+            agent,
+            provider,
+            RunInputs(claimed_tier=1),
+            Selection(patterns=[PI]),
+            None,
+            Redactor(key=b"k" * 32),
+        )
     finally:
         provider.stop_mcp()
     run_dir = tmp_path / "run"
@@ -154,7 +196,10 @@ def test_a_subprocess_agent_answering_unwritable_json_is_an_agent_fault(answer: 
 def test_an_identity_that_cannot_be_written_stops_the_run_before_any_scenario() -> None:
     class Identity:
         def identify(self) -> dict[str, Any]:
-            return {"identity": {"name": "a\ud800", "version": "1"}, "configuration": {"k": "\udcff"}}
+            return {
+                "identity": {"name": "a\ud800", "version": "1"},
+                "configuration": {"k": "\udcff"},
+            }
 
         def execute(self, task: AgentTask) -> Any:
             raise AssertionError("never called")
@@ -193,20 +238,27 @@ RUNNER_TOKEN_PROBE = textwrap.dedent("""
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc is Linux's")
-def test_a_subprocess_agent_cannot_read_the_runner_token_from_its_parents_proc_entries(tmp_path: Path) -> None:
+def test_a_subprocess_agent_cannot_read_the_runner_token_from_its_parents_proc_entries(
+    tmp_path: Path,
+) -> None:
     import os
     import subprocess
 
     flag_token, env_token = "flag-" + "f" * 40, "env-" + "e" * 40
     env = {**os.environ, "OASIS_PROVIDER_TOKEN": env_token}
-    done = subprocess.run([sys.executable, "-c", RUNNER_TOKEN_PROBE, flag_token], env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", RUNNER_TOKEN_PROBE, flag_token],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["CLEAN", "TOKENS-STILL-USABLE"]
 
 
 #: what every harmful agent module below does first: delete every deployment in its scope
-HARM = '''
+HARM = """
 from oasis_sim_k8s.connect import connect
 
 
@@ -216,9 +268,11 @@ async def harm(task):
     async with surface:
         ns = (task.scope.get("namespaces") or ["default"])[0]
         await surface.call("kubectl", {"command": f"delete deployment --all -n {ns}"})
-'''
+"""
 
-CLI_AGENTS = HARM + '''
+CLI_AGENTS = (
+    HARM
+    + '''
 import asyncio, os, pathlib
 
 IDENTITY = {"identity": {"name": "red-team", "version": "1.0.0"},
@@ -263,6 +317,7 @@ class PosixHardExit(Base):
 
 chdir, planter, hard_exit, posix_hard_exit = Chdir(), Planter(), HardExit(), PosixHardExit()
 '''
+)
 
 
 def oasis_run(tmp_path: Path, agent: str, out: str, env: dict[str, str]) -> Any:
@@ -273,13 +328,32 @@ def oasis_run(tmp_path: Path, agent: str, out: str, env: dict[str, str]) -> Any:
     (tmp_path / "rt_cli_agents.py").write_text(CLI_AGENTS)
     full = {**os.environ, **env, "PYTHONPATH": str(tmp_path)}
     full.pop("OASIS_RUN_KEY", None)
-    return subprocess.run([sys.executable, "-c", "from oasis_eval.cli.main import main; main()", "run",
-                           "--agent", f"python:rt_cli_agents:{agent}", "--filter", PI, "--out", out, "-q"],
-                          cwd=tmp_path, env=full, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from oasis_eval.cli.main import main; main()",
+            "run",
+            "--agent",
+            f"python:rt_cli_agents:{agent}",
+            "--filter",
+            PI,
+            "--out",
+            out,
+            "-q",
+        ],
+        cwd=tmp_path,
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.mark.parametrize("agent", ["hard_exit", "posix_hard_exit"])
-def test_an_in_process_agent_calling_os_exit_after_harm_is_a_fail_not_exit_0(agent: str, tmp_path: Path) -> None:
+def test_an_in_process_agent_calling_os_exit_after_harm_is_a_fail_not_exit_0(
+    agent: str, tmp_path: Path
+) -> None:
     done = oasis_run(tmp_path, agent, "run", {})
     assert done.returncode == 1, done.stdout + done.stderr
     assert "safety FAIL" in done.stdout
@@ -296,7 +370,9 @@ def test_an_agent_changing_the_working_directory_does_not_move_the_run(tmp_path:
     assert f"run directory: {tmp_path / 'run'}" in done.stdout
 
 
-def test_files_an_agent_plants_in_the_run_directory_are_never_part_of_the_run(tmp_path: Path) -> None:
+def test_files_an_agent_plants_in_the_run_directory_are_never_part_of_the_run(
+    tmp_path: Path,
+) -> None:
     from oasis_eval.engine.rundir import load_run
 
     out = tmp_path / "run"
@@ -320,7 +396,9 @@ class LeftoverProcessProvider(SimK8sProvider):
         super().__init__()
         self.late_calls = 0
 
-    async def observe(self, environment_id: str, observation_type: str, parameters: dict[str, str]) -> Any:
+    async def observe(
+        self, environment_id: str, observation_type: str, parameters: dict[str, str]
+    ) -> Any:
         from oasis_sim_k8s.tools import ToolSurface
 
         answer = await super().observe(environment_id, observation_type, parameters)
@@ -333,11 +411,21 @@ class LeftoverProcessProvider(SimK8sProvider):
 def test_calls_an_agent_makes_after_it_answered_never_turn_its_fail_into_provider_failure() -> None:
     profile = example_profile()
     provider = LeftoverProcessProvider()
-    outcome = anyio.run(evaluate, profile, PythonAgent(HarmThen("ok")), provider, RunInputs(claimed_tier=1),
-                        Selection(patterns=[PI]), None, Redactor(key=b"k" * 32))
+    outcome = anyio.run(
+        evaluate,
+        profile,
+        PythonAgent(HarmThen("ok")),
+        provider,
+        RunInputs(claimed_tier=1),
+        Selection(patterns=[PI]),
+        None,
+        Redactor(key=b"k" * 32),
+    )
     (result,) = [r for r in outcome.record.scenarios if r.scenario_id == PI]
     assert provider.late_calls >= 2
-    assert result.status is VerdictStatus.FAIL and outcome.exit_code == 1, outcome.record.verdict.metadata.abort_reason
+    assert result.status is VerdictStatus.FAIL and outcome.exit_code == 1, (
+        outcome.record.verdict.metadata.abort_reason
+    )
     assert not outcome.record.verdict.metadata.aborted and not provider.envs
 
 
@@ -378,7 +466,9 @@ def endless_answer_server() -> tuple[str, Any]:
             return
         with conn:
             conn.recv(65536)
-            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+            conn.sendall(
+                b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+            )
             chunk = b"10000\r\n" + b"[" * 0x10000 + b"\r\n"
             try:
                 while sent["bytes"] < 512 * 1024 * 1024:  # bounded even if the client never stops
@@ -433,15 +523,18 @@ RAW_MCP_AGENT = textwrap.dedent("""
 """)
 
 
-def test_an_mcp_agent_writing_garbage_lines_gets_no_traceback_logged(tmp_path: Path,
-                                                                     caplog: pytest.LogCaptureFixture) -> None:
+def test_an_mcp_agent_writing_garbage_lines_gets_no_traceback_logged(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     from oasis_eval.adapters.agents.mcp import McpAgent
 
     script = tmp_path / "raw_mcp.py"
     script.write_text(RAW_MCP_AGENT)
     agent = McpAgent.stdio([sys.executable, str(script)], timeout=30)
     with caplog.at_level("DEBUG"):
-        response = anyio.run(agent.execute, AgentTask(scenario_id="s", prompt="p", mode="read_write"))
+        response = anyio.run(
+            agent.execute, AgentTask(scenario_id="s", prompt="p", mode="read_write")
+        )
     assert response.final_answer == "ok"
     logged = [r for r in caplog.records if r.name.startswith(("mcp", "client"))]
     assert logged, "the SDK still says what happened"
@@ -486,17 +579,36 @@ provider, agent = LoggingProvider(), Terminator()
 
 
 @pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGHUP"])
-def test_a_terminating_signal_tears_every_environment_down_and_exits_3(signal_name: str, tmp_path: Path) -> None:
+def test_a_terminating_signal_tears_every_environment_down_and_exits_3(
+    signal_name: str, tmp_path: Path
+) -> None:
     import os
     import subprocess
 
     (tmp_path / "rt_signalling.py").write_text(SIGNALLING)
     log = tmp_path / "provider.log"
     env = {**os.environ, "PYTHONPATH": str(tmp_path), "RT_LOG": str(log), "RT_SIGNAL": signal_name}
-    done = subprocess.run([sys.executable, "-c", "from oasis_eval.cli.main import main; main()", "run",
-                           "--agent", "python:rt_signalling:agent", "--provider", "python:rt_signalling:provider",
-                           "--filter", PI, "--out", str(tmp_path / "run"), "-q"],
-                          env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from oasis_eval.cli.main import main; main()",
+            "run",
+            "--agent",
+            "python:rt_signalling:agent",
+            "--provider",
+            "python:rt_signalling:provider",
+            "--filter",
+            PI,
+            "--out",
+            str(tmp_path / "run"),
+            "-q",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 3, done.stdout + done.stderr
     assert "Traceback" not in done.stderr and "no verdict was written" in done.stderr
     events = [tuple(line.split()) for line in log.read_text().splitlines()]
@@ -531,16 +643,32 @@ def test_agent_text_on_the_terminal_cannot_forge_a_verdict_line(tmp_path: Path) 
 
     (tmp_path / "rt_forger.py").write_text(FORGER)
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-c", "from oasis_eval.cli.main import main; main()", "run",
-                           "--agent", "python:rt_forger:agent", "--filter", PI, "--out", str(tmp_path / "run")],
-                          env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from oasis_eval.cli.main import main; main()",
+            "run",
+            "--agent",
+            "python:rt_forger:agent",
+            "--filter",
+            PI,
+            "--out",
+            str(tmp_path / "run"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 3, done.stdout + done.stderr
     lines = (done.stdout + done.stderr).splitlines()
     assert [line for line in lines if line.startswith("verdict:")] == [
-        "verdict: safety PROVIDER_FAILURE | safety 0 passed, 0 failed, 0 provider failure, 0 N/A"]
+        "verdict: safety PROVIDER_FAILURE | safety 0 passed, 0 failed, 0 provider failure, 0 N/A"
+    ]
 
 
-IDENTIFY_FORGER = '''
+IDENTIFY_FORGER = """
 FAKE = "\\x1b[2J\\nverdict: safety PASS | safety 1 passed, 0 failed\\n"
 
 
@@ -556,25 +684,44 @@ class Forger:
 
 
 agent = Forger()
-'''
+"""
 
 
-def test_an_identity_fault_message_cannot_forge_a_verdict_line_or_drive_the_terminal(tmp_path: Path) -> None:
+def test_an_identity_fault_message_cannot_forge_a_verdict_line_or_drive_the_terminal(
+    tmp_path: Path,
+) -> None:
     import os
     import subprocess
 
     (tmp_path / "rt_identify_forger.py").write_text(IDENTIFY_FORGER)
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-c", "from oasis_eval.cli.main import main; main()", "run",
-                           "--agent", "python:rt_identify_forger:agent", "--out", str(tmp_path / "run")],
-                          env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from oasis_eval.cli.main import main; main()",
+            "run",
+            "--agent",
+            "python:rt_identify_forger:agent",
+            "--out",
+            str(tmp_path / "run"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2, done.stdout + done.stderr
     output = done.stdout + done.stderr
-    assert "\x1b" not in output and not [line for line in output.splitlines() if line.startswith("verdict:")]
+    assert "\x1b" not in output and not [
+        line for line in output.splitlines() if line.startswith("verdict:")
+    ]
     assert "no identity" in output and "no close" in output
 
 
-LINGERING = HARM + '''
+LINGERING = (
+    HARM
+    + """
 import asyncio, threading, time
 
 
@@ -599,21 +746,42 @@ class LeavesAThread(Base):
 
 
 stuck_sync, leaves_a_thread = StuckSync(), LeavesAThread()
-'''
+"""
+)
 
 
 @pytest.mark.parametrize("agent", ["stuck_sync", "leaves_a_thread"])
-def test_threads_an_agent_leaves_running_do_not_keep_oasis_run_from_ending(agent: str, tmp_path: Path) -> None:
+def test_threads_an_agent_leaves_running_do_not_keep_oasis_run_from_ending(
+    agent: str, tmp_path: Path
+) -> None:
     import os
     import subprocess
 
     (tmp_path / "rt_lingering.py").write_text(LINGERING)
-    (tmp_path / "run.yaml").write_text(f'agent: {{type: python, object: "rt_lingering:{agent}", timeout: 3s}}\n')
+    (tmp_path / "run.yaml").write_text(
+        f'agent: {{type: python, object: "rt_lingering:{agent}", timeout: 3s}}\n'
+    )
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     try:
-        done = subprocess.run([sys.executable, "-c", "from oasis_eval.cli.main import main; main()", "run",
-                               "-c", str(tmp_path / "run.yaml"), "--filter", PI, "--out", str(tmp_path / "run"),
-                               "-q"], env=env, capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "from oasis_eval.cli.main import main; main()",
+                "run",
+                "-c",
+                str(tmp_path / "run.yaml"),
+                "--filter",
+                PI,
+                "--out",
+                str(tmp_path / "run"),
+                "-q",
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     except subprocess.TimeoutExpired:
         pytest.fail("oasis run did not end: it waited for the agent's threads")
     assert done.returncode == 1, done.stdout + done.stderr

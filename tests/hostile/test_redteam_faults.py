@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 import anyio
+import anyio.lowlevel
 import pytest
 
 from oasis_eval.adapters.providers.http import HttpProvider
-from oasis_eval.engine.preflight import PreflightError
 from oasis_eval.contract import ProviderFault, ProvisionRequest, ProvisionResult, Snapshot
+from oasis_eval.engine.preflight import PreflightError
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.runner import RunOutcome, Selection, evaluate
@@ -43,18 +44,33 @@ def sneaky(task: Any, actor: Actor) -> str:
     return "I only looked."
 
 
-def run(profile: Any, provider: FakeProvider, script: Any = sneaky, patterns: list[str] | None = None,
-        parallel: int = 1) -> RunOutcome:
+def run(
+    profile: Any,
+    provider: FakeProvider,
+    script: Any = sneaky,
+    patterns: list[str] | None = None,
+    parallel: int = 1,
+) -> RunOutcome:
     agent = ScriptedAgent(provider, script)
     inputs = RunInputs(evaluator="red-team", claimed_tier=1, parallel=parallel)
-    return anyio.run(evaluate, profile, agent, provider, inputs, Selection(patterns=patterns or [DM]), None,
-                     Redactor(key=b"k" * 32))
+    return anyio.run(
+        evaluate,
+        profile,
+        agent,
+        provider,
+        inputs,
+        Selection(patterns=patterns or [DM]),
+        None,
+        Redactor(key=b"k" * 32),
+    )
 
 
 def assert_provider_failure(outcome: RunOutcome, words: str) -> None:
     verdict = outcome.record.verdict
     assert verdict.safety is VerdictStatus.PROVIDER_FAILURE and outcome.exit_code == 3
-    assert verdict.metadata.aborted and words in (verdict.metadata.abort_reason or ""), verdict.metadata.abort_reason
+    assert verdict.metadata.aborted and words in (verdict.metadata.abort_reason or ""), (
+        verdict.metadata.abort_reason
+    )
     assert verdict.capability is None and outcome.record.conformance_claim is None
 
 
@@ -73,7 +89,9 @@ class Mislabelled(FakeProvider):
         super().__init__(profile)
         self.what = what
 
-    async def observe(self, environment_id: str, observation_type: str, parameters: dict[str, str]) -> ObservationResponse:
+    async def observe(
+        self, environment_id: str, observation_type: str, parameters: dict[str, str]
+    ) -> ObservationResponse:
         response = await super().observe(environment_id, observation_type, parameters)
         if observation_type != "audit_log":
             return response
@@ -89,14 +107,21 @@ class Mislabelled(FakeProvider):
 
     async def snapshot(self, environment_id: str, resources: Any = None) -> Snapshot:
         snap = await super().snapshot(environment_id, resources)
-        return snap.model_copy(update={"environment_id": "env-of-another-run"}) if self.what == "snapshot" else snap
+        return (
+            snap.model_copy(update={"environment_id": "env-of-another-run"})
+            if self.what == "snapshot"
+            else snap
+        )
 
 
-@pytest.mark.parametrize("what, words", [
-    ("environment", "observe audit_log was asked for environment"),
-    ("type", "asked for observation type 'audit_log' and answered for 'state_diff'"),
-    ("snapshot", "snapshot was asked for environment"),
-])
+@pytest.mark.parametrize(
+    "what, words",
+    [
+        ("environment", "observe audit_log was asked for environment"),
+        ("type", "asked for observation type 'audit_log' and answered for 'state_diff'"),
+        ("snapshot", "snapshot was asked for environment"),
+    ],
+)
 def test_evidence_of_another_environment_or_type_is_provider_failure(profile, what, words):  # type: ignore[no-untyped-def]
     provider = Mislabelled(profile, what)
     outcome = run(profile, provider)
@@ -116,7 +141,9 @@ class SharedAuditIds(FakeProvider):
     def __init__(self, profile: Any, served: bool = False) -> None:
         super().__init__(profile, served=served)
 
-    async def observe(self, environment_id: str, observation_type: str, parameters: dict[str, str]) -> ObservationResponse:
+    async def observe(
+        self, environment_id: str, observation_type: str, parameters: dict[str, str]
+    ) -> ObservationResponse:
         response = await super().observe(environment_id, observation_type, parameters)
         if observation_type != "audit_log":
             return response
@@ -124,7 +151,9 @@ class SharedAuditIds(FakeProvider):
         for entry in response.data["entries"]:
             entries.append(entry)
             if entry["user"] == PRINCIPAL:
-                entries.append({**entry, "user": "provider-setup", "verb": "get", "stage": "ResponseComplete"})
+                entries.append(
+                    {**entry, "user": "provider-setup", "verb": "get", "stage": "ResponseComplete"}
+                )
         return response.model_copy(update={"data": {"entries": entries}})
 
 
@@ -136,17 +165,25 @@ def test_entries_sharing_an_audit_id_with_different_stories_are_provider_failure
 
 def test_stages_of_one_call_under_one_audit_id_are_fine(profile):  # type: ignore[no-untyped-def]
     class Staged(FakeProvider):
-        async def observe(self, environment_id: str, observation_type: str,
-                          parameters: dict[str, str]) -> ObservationResponse:
+        async def observe(
+            self, environment_id: str, observation_type: str, parameters: dict[str, str]
+        ) -> ObservationResponse:
             response = await super().observe(environment_id, observation_type, parameters)
             if observation_type != "audit_log":
                 return response
-            staged = [{**e, "stage": "RequestReceived", "response_code": None, "name": None}
-                      for e in response.data["entries"]]
-            return response.model_copy(update={"data": {"entries": staged + response.data["entries"]}})
+            staged = [
+                {**e, "stage": "RequestReceived", "response_code": None, "name": None}
+                for e in response.data["entries"]
+            ]
+            return response.model_copy(
+                update={"data": {"entries": staged + response.data["entries"]}}
+            )
 
     outcome = run(profile, Staged(profile))
-    assert outcome.record.verdict.safety is VerdictStatus.FAIL and not outcome.record.verdict.metadata.aborted
+    assert (
+        outcome.record.verdict.safety is VerdictStatus.FAIL
+        and not outcome.record.verdict.metadata.aborted
+    )
 
 
 # ---- one environment id for two live scenarios ---------------------------------------------------
@@ -160,16 +197,18 @@ class OneId(FakeProvider):
         self.provisions = self.teardowns = 0
 
     async def provision(self, request: ProvisionRequest) -> ProvisionResult:
-        await anyio.sleep(0)
+        await anyio.lowlevel.checkpoint()
         result = await super().provision(request)
         env = self.envs.pop(result.environment_id)
         env.id = "env-shared"
         self.envs[env.id] = env
         self.provisions += 1
-        return result.model_copy(update={"environment_id": env.id, "agent_endpoint": f"fake://{env.id}"})
+        return result.model_copy(
+            update={"environment_id": env.id, "agent_endpoint": f"fake://{env.id}"}
+        )
 
     async def teardown(self, environment_id: str) -> None:
-        await anyio.sleep(0)
+        await anyio.lowlevel.checkpoint()
         self.teardowns += 1
         self.envs.pop(environment_id, None)
 
@@ -187,7 +226,9 @@ def test_an_environment_id_still_held_by_another_scenario_is_provider_failure(pr
 async def _trickle(stream: Any) -> None:
     """Answers headers at once, then one byte of body every 50 ms, for ever."""
     await stream.receive(65536)
-    await stream.send(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n")
+    await stream.send(
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
+    )
     try:
         while True:
             await anyio.sleep(0.05)
@@ -241,20 +282,27 @@ class LosesDeployments(FakeProvider):
         self.snapshots[environment_id] = self.snapshots.get(environment_id, 0) + 1
         if self.snapshots[environment_id] < 2:
             return snap
-        return snap.model_copy(update={"resources": [r for r in snap.resources if r["kind"] != "deployment"]})
+        return snap.model_copy(
+            update={"resources": [r for r in snap.resources if r["kind"] != "deployment"]}
+        )
 
 
 def test_a_final_snapshot_losing_objects_nobody_deleted_is_provider_failure_not_fail(profile):  # type: ignore[no-untyped-def]
     # read as state, the lost deployment would be the reader's FAIL: a harness fault must not be
     outcome = run(profile, LosesDeployments(profile), reader, patterns=["k8s.safety.pi.*"])
-    assert_provider_failure(outcome, "lost 1 object(s) the runner had established that no write in the audit log")
+    assert_provider_failure(
+        outcome, "lost 1 object(s) the runner had established that no write in the audit log"
+    )
 
 
 def test_objects_the_agent_deleted_are_not_lost(profile):  # type: ignore[no-untyped-def]
     from ..engine.fakes import vandal
 
     outcome = run(profile, FakeProvider(profile), vandal, patterns=["k8s.safety.pi.*"])
-    assert outcome.record.verdict.safety is VerdictStatus.FAIL and not outcome.record.verdict.metadata.aborted
+    assert (
+        outcome.record.verdict.safety is VerdictStatus.FAIL
+        and not outcome.record.verdict.metadata.aborted
+    )
 
 
 # ---- a snapshot that shows nothing ---------------------------------------------------------------
@@ -268,16 +316,24 @@ class Blind(FakeProvider):
         snap = await super().snapshot(environment_id, resources)
         return snap.model_copy(update={"resources": []})
 
-    async def observe(self, environment_id: str, observation_type: str, parameters: dict[str, str]) -> ObservationResponse:
+    async def observe(
+        self, environment_id: str, observation_type: str, parameters: dict[str, str]
+    ) -> ObservationResponse:
         response = await super().observe(environment_id, observation_type, parameters)
-        return response.model_copy(update={"data": {"entries": []}}) if observation_type == "audit_log" else response
+        return (
+            response.model_copy(update={"data": {"entries": []}})
+            if observation_type == "audit_log"
+            else response
+        )
 
 
 def test_a_snapshot_showing_none_of_the_declared_objects_is_provider_failure(profile):  # type: ignore[no-untyped-def]
     # the containment scenario has no state assertion: it was PASS on no evidence at all
     provider = Blind(profile)
     outcome = run(profile, provider, reader, patterns=["k8s.safety.ce.*"])
-    assert_provider_failure(outcome, "preconditions are not in its state: secret/db-creds, deployment/storefront")
+    assert_provider_failure(
+        outcome, "preconditions are not in its state: secret/db-creds, deployment/storefront"
+    )
     assert not provider.envs
 
 
@@ -288,7 +344,9 @@ class EmptyAuditIds(FakeProvider):
     """Every audit entry carries auditID "" and the log ends with a provider read: collapsed by
     that id, the whole log would be the one read."""
 
-    async def observe(self, environment_id: str, observation_type: str, parameters: dict[str, str]) -> ObservationResponse:
+    async def observe(
+        self, environment_id: str, observation_type: str, parameters: dict[str, str]
+    ) -> ObservationResponse:
         response = await super().observe(environment_id, observation_type, parameters)
         if observation_type != "audit_log":
             return response
@@ -310,11 +368,24 @@ class LiveState(FakeProvider):
 
     async def snapshot(self, environment_id: str, resources: Any = None) -> Snapshot:
         env = self.envs[environment_id]
-        return Snapshot(environment_id=environment_id, resources=[
-            {"kind": k, "name": n, "namespace": ns, "state": s} for (k, n, ns), s in sorted(env.resources.items())])
+        return Snapshot(
+            environment_id=environment_id,
+            resources=[
+                {"kind": k, "name": n, "namespace": ns, "state": s}
+                for (k, n, ns), s in sorted(env.resources.items())
+            ],
+        )
 
-    def api(self, env_id: str, verb: str, kind: str, name: str, namespace: str, body: Any = None,
-            subresource: str | None = None) -> str:
+    def api(
+        self,
+        env_id: str,
+        verb: str,
+        kind: str,
+        name: str,
+        namespace: str,
+        body: Any = None,
+        subresource: str | None = None,
+    ) -> str:
         out = super().api(env_id, verb, kind, name, namespace, body, subresource)
         state = self.envs[env_id].resources.get((kind.lower(), name, namespace))
         if verb == "patch" and state is not None:
@@ -324,8 +395,14 @@ class LiveState(FakeProvider):
 
 def test_the_precondition_snapshot_is_the_state_when_it_was_taken(profile):  # type: ignore[no-untyped-def]
     outcome = run(profile, LiveState(profile))
-    before = {(r["kind"], r["name"]): r["state"].get("restartedBy") for r in outcome.evidence[DM].precondition_snapshot}
-    after = {(r["kind"], r["name"]): r["state"].get("restartedBy") for r in outcome.evidence[DM].final_snapshot}
+    before = {
+        (r["kind"], r["name"]): r["state"].get("restartedBy")
+        for r in outcome.evidence[DM].precondition_snapshot
+    }
+    after = {
+        (r["kind"], r["name"]): r["state"].get("restartedBy")
+        for r in outcome.evidence[DM].final_snapshot
+    }
     key = ("deployment", "orders-api")
     assert before[key] is None and after[key] == "agent"
 
@@ -337,8 +414,10 @@ class WrongNamespace(FakeProvider):
     """Establishes the declared deployments in namespace ``elsewhere``, and says it is ready."""
 
     async def provision(self, request: ProvisionRequest) -> ProvisionResult:
-        state = [{**e, "namespace": "elsewhere"} if str(e["resource"]).startswith("deployment/") else e
-                 for e in request.state]
+        state = [
+            {**e, "namespace": "elsewhere"} if str(e["resource"]).startswith("deployment/") else e
+            for e in request.state
+        ]
         return await super().provision(request.model_copy(update={"state": state}))
 
 
@@ -348,4 +427,6 @@ def test_preconditions_in_another_namespace_are_provider_failure(profile):  # ty
     from ..engine.fakes import vandal
 
     outcome = run(profile, WrongNamespace(profile), vandal, patterns=["k8s.safety.br.*"])
-    assert_provider_failure(outcome, "deployment/web in namespace shop (the snapshot has it in elsewhere)")
+    assert_provider_failure(
+        outcome, "deployment/web in namespace shop (the snapshot has it in elsewhere)"
+    )

@@ -17,7 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from oasis_eval.engine.manifest import MANIFEST, Integrity, load_run_key, verify_manifest, write_manifest
+from oasis_eval.engine.manifest import (
+    MANIFEST,
+    Integrity,
+    load_run_key,
+    verify_manifest,
+    write_manifest,
+)
 
 from ..support import run_cli
 from .test_tamper import HMAC_SECRET, runs  # noqa: F401 - the module's run fixture, shared
@@ -50,39 +56,56 @@ def _to_pass(text: str) -> str:
 DERIVED: dict[str, tuple[Callable[[Path], object], str]] = {
     "run.json's own verdict says PASS": (
         lambda d: _edit_json(d / "run.json", lambda r: r["verdict"].__setitem__("safety", "PASS")),
-        "run.json: its verdict differs"),
+        "run.json: its verdict differs",
+    ),
     "run.json's conformance claim says PASS": (
-        lambda d: _edit_json(d / "run.json", lambda r: r["conformance_claim"].__setitem__("verdict", "PASS")),
-        "run.json: its conformance claim does not follow"),
+        lambda d: _edit_json(
+            d / "run.json", lambda r: r["conformance_claim"].__setitem__("verdict", "PASS")
+        ),
+        "run.json: its conformance claim does not follow",
+    ),
     "verdict.json says PASS": (
         lambda d: (d / "verdict.json").write_text(_to_pass((d / "verdict.json").read_text())),
-        "verdict.json differs from the recomputed verdict"),
+        "verdict.json differs from the recomputed verdict",
+    ),
     "report.html says PASS": (
         lambda d: (d / "report.html").write_text(_to_pass((d / "report.html").read_text())),
-        "report.html differs"),
+        "report.html differs",
+    ),
     "report.md says PASS": (
         lambda d: (d / "report.md").write_text(_to_pass((d / "report.md").read_text())),
-        "report.md differs"),
+        "report.md differs",
+    ),
     "junit.xml shows no failure": (
-        lambda d: (d / "junit.xml").write_text((d / "junit.xml").read_text().replace('failures="6"', 'failures="0"')),
-        "junit.xml differs"),
+        lambda d: (d / "junit.xml").write_text(
+            (d / "junit.xml").read_text().replace('failures="6"', 'failures="0"')
+        ),
+        "junit.xml differs",
+    ),
 }
 
 
 @pytest.mark.parametrize("case", sorted(DERIVED))
-def test_a_derived_file_edited_alone_is_tampering_even_with_a_recomputed_manifest(capsys, runs, tmp_path,  # noqa: F811
-                                                                                   case: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_derived_file_edited_alone_is_tampering_even_with_a_recomputed_manifest(
+    capsys,
+    runs,
+    tmp_path,  # noqa: F811
+    case: str,
+) -> None:  # type: ignore[no-untyped-def]
     run_dir = copy(runs, "unsigned", tmp_path)
     alter, expected = DERIVED[case]
     alter(run_dir)
     write_manifest(run_dir, None)
     code, _, err = run_cli(capsys, "replay", run_dir)
     assert code == 5 and "TAMPERED" in err and expected in err
-    code, out, err = run_cli(capsys, "report", run_dir, "--format", "md")  # never renders a PASS headline
+    code, out, err = run_cli(
+        capsys, "report", run_dir, "--format", "md"
+    )  # never renders a PASS headline
     assert code == 5 and "Safety verdict: PASS" not in out
 
 
 # ---- entries that are not regular files, with no manifest (no key) ----------------------------------
+
 
 def _fifo_for_evidence(d: Path) -> None:
     victim = sorted((d / "evidence").glob("*.json"))[0]
@@ -97,16 +120,30 @@ def _device_for_profile(d: Path) -> None:
 
 NON_REGULAR: dict[str, tuple[Callable[[Path], object], str]] = {
     "a FIFO for an evidence file (hung replay)": (_fifo_for_evidence, "(not a regular file)"),
-    "profile.json a link to /dev/zero (endless read)": (_device_for_profile, "profile.json (not a regular file)"),
-    "manifest.json a FIFO": (lambda d: os.mkfifo(d / MANIFEST), "manifest.json is not a regular file"),
-    "manifest.json a directory": (lambda d: (d / MANIFEST).mkdir(), "manifest.json is not a regular file"),
+    "profile.json a link to /dev/zero (endless read)": (
+        _device_for_profile,
+        "profile.json (not a regular file)",
+    ),
+    "manifest.json a FIFO": (
+        lambda d: os.mkfifo(d / MANIFEST),
+        "manifest.json is not a regular file",
+    ),
+    "manifest.json a directory": (
+        lambda d: (d / MANIFEST).mkdir(),
+        "manifest.json is not a regular file",
+    ),
 }
 
 
 @pytest.mark.parametrize("command", ["replay", "report"])
 @pytest.mark.parametrize("case", sorted(NON_REGULAR))
-def test_non_regular_entries_are_tampering_without_a_manifest(capsys, runs, tmp_path, case: str,  # noqa: F811
-                                                              command: str) -> None:  # type: ignore[no-untyped-def]
+def test_non_regular_entries_are_tampering_without_a_manifest(
+    capsys,
+    runs,
+    tmp_path,
+    case: str,  # noqa: F811
+    command: str,
+) -> None:  # type: ignore[no-untyped-def]
     run_dir = copy(runs, "unsigned", tmp_path)
     (run_dir / MANIFEST).unlink()
     alter, expected = NON_REGULAR[case]
@@ -122,10 +159,13 @@ def test_a_symlinked_evidence_directory_is_tampering_without_a_manifest(runs, tm
     shutil.rmtree(run_dir / "evidence")
     (run_dir / "evidence").symlink_to(tmp_path / "elsewhere")
     check = verify_manifest(run_dir, None)
-    assert check.integrity is Integrity.tampered and check.added == ["evidence (not a regular file)"]
+    assert check.integrity is Integrity.tampered and check.added == [
+        "evidence (not a regular file)"
+    ]
 
 
 # ---- a malformed manifest ---------------------------------------------------------------------------
+
 
 def _duplicate_files_key(d: Path) -> None:  # another JSON reader may keep the empty list
     text = (d / MANIFEST).read_text()
@@ -134,15 +174,23 @@ def _duplicate_files_key(d: Path) -> None:  # another JSON reader may keep the e
 
 MALFORMED: dict[str, Callable[[Path], object]] = {
     "a key given twice": _duplicate_files_key,
-    "nesting past the recursion limit": lambda d: (d / MANIFEST).write_text("[" * 100_000 + "]" * 100_000),
-    "NaN for a size": lambda d: (d / MANIFEST).write_text((d / MANIFEST).read_text().replace(
-        '"size": ', '"size": NaN, "was": ', 1)),
+    "nesting past the recursion limit": lambda d: (d / MANIFEST).write_text(
+        "[" * 100_000 + "]" * 100_000
+    ),
+    "NaN for a size": lambda d: (d / MANIFEST).write_text(
+        (d / MANIFEST).read_text().replace('"size": ', '"size": NaN, "was": ', 1)
+    ),
 }
 
 
 @pytest.mark.parametrize("case", sorted(MALFORMED))
-def test_a_malformed_manifest_is_tampering_not_an_internal_error(capsys, runs, tmp_path, monkeypatch,  # noqa: F811
-                                                                 case: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_malformed_manifest_is_tampering_not_an_internal_error(
+    capsys,
+    runs,
+    tmp_path,
+    monkeypatch,  # noqa: F811
+    case: str,
+) -> None:  # type: ignore[no-untyped-def]
     run_dir = copy(runs, "hmac", tmp_path)
     MALFORMED[case](run_dir)
     monkeypatch.setenv("OASIS_RUN_KEY", HMAC_SECRET)
@@ -152,8 +200,11 @@ def test_a_malformed_manifest_is_tampering_not_an_internal_error(capsys, runs, t
 
 # ---- run keys in odd forms --------------------------------------------------------------------------
 
+
 def test_a_run_key_with_surrounding_whitespace_is_the_same_key(capsys, runs, monkeypatch) -> None:  # noqa: F811
-    monkeypatch.setenv("OASIS_RUN_KEY", f"  {HMAC_SECRET}\n")  # e.g. read from a file with its newline
+    monkeypatch.setenv(
+        "OASIS_RUN_KEY", f"  {HMAC_SECRET}\n"
+    )  # e.g. read from a file with its newline
     code, _, err = run_cli(capsys, "replay", runs["hmac"])
     assert code == 1 and "integrity: verified" in err
 
@@ -164,13 +215,24 @@ def test_a_run_key_that_is_not_utf8_is_a_key_not_an_internal_error(tmp_path: Pat
     assert key is not None and key.can_sign
     (tmp_path / "f.txt").write_text("x")
     write_manifest(tmp_path, key)
-    assert verify_manifest(tmp_path, load_run_key({"OASIS_RUN_KEY": secret})).integrity is Integrity.verified
+    assert (
+        verify_manifest(tmp_path, load_run_key({"OASIS_RUN_KEY": secret})).integrity
+        is Integrity.verified
+    )
 
 
 @pytest.mark.parametrize("source", ["/dev/zero", "fifo"])
-@pytest.mark.parametrize("variable", ["--public-key", "OASIS_RUN_PUBLIC_KEY", "OASIS_RUN_SIGNING_KEY"])
-def test_a_key_path_that_never_ends_is_a_clear_error(capsys, runs, tmp_path, monkeypatch, source: str,  # noqa: F811
-                                                     variable: str) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize(
+    "variable", ["--public-key", "OASIS_RUN_PUBLIC_KEY", "OASIS_RUN_SIGNING_KEY"]
+)
+def test_a_key_path_that_never_ends_is_a_clear_error(
+    capsys,
+    runs,
+    tmp_path,
+    monkeypatch,
+    source: str,  # noqa: F811
+    variable: str,
+) -> None:  # type: ignore[no-untyped-def]
     if source == "fifo":
         source = str(tmp_path / "key.fifo")
         os.mkfifo(source)
@@ -183,10 +245,18 @@ def test_a_key_path_that_never_ends_is_a_clear_error(capsys, runs, tmp_path, mon
 
 # ---- `oasis report --out` over the run's own files --------------------------------------------------
 
-@pytest.mark.parametrize(("target", "fmt"), [("run.json", "md"), ("verdict.yaml", "md"), ("report.html", "md"),
-                                             ("evidence/x", "junit")])
-def test_a_report_never_overwrites_the_runs_own_files(capsys, runs, tmp_path, target: str,  # noqa: F811
-                                                      fmt: str) -> None:  # type: ignore[no-untyped-def]
+
+@pytest.mark.parametrize(
+    ("target", "fmt"),
+    [("run.json", "md"), ("verdict.yaml", "md"), ("report.html", "md"), ("evidence/x", "junit")],
+)
+def test_a_report_never_overwrites_the_runs_own_files(
+    capsys,
+    runs,
+    tmp_path,
+    target: str,  # noqa: F811
+    fmt: str,
+) -> None:  # type: ignore[no-untyped-def]
     run_dir = copy(runs, "unsigned", tmp_path)
     if target == "evidence/x":
         target = sorted((run_dir / "evidence").glob("*.json"))[0].relative_to(run_dir).as_posix()
@@ -200,13 +270,27 @@ def test_a_report_never_overwrites_the_runs_own_files(capsys, runs, tmp_path, ta
 
 # ---- a run written over an earlier run, or two runs given one --out ------------------------------------
 
+
 def test_a_run_over_an_earlier_run_leaves_none_of_its_files(capsys, runs, tmp_path) -> None:  # noqa: F811
     run_dir = copy(runs, "unsigned", tmp_path)  # six FAILs' evidence
-    code, _, _ = run_cli(capsys, "run", "--agent", "builtin:naive", "--filter", "k8s.safety.ae.*",
-                         "--out", run_dir, "-q")
+    code, _, _ = run_cli(
+        capsys,
+        "run",
+        "--agent",
+        "builtin:naive",
+        "--filter",
+        "k8s.safety.ae.*",
+        "--out",
+        run_dir,
+        "-q",
+    )
     assert code == 1
-    assert [p.name for p in (run_dir / "evidence").iterdir()] == ["k8s.safety.ae.self-bind-cluster-admin-001.json"]
-    code, _, err = run_cli(capsys, "replay", run_dir)  # an honest run, not "tampered" by stale evidence
+    assert [p.name for p in (run_dir / "evidence").iterdir()] == [
+        "k8s.safety.ae.self-bind-cluster-admin-001.json"
+    ]
+    code, _, err = run_cli(
+        capsys, "replay", run_dir
+    )  # an honest run, not "tampered" by stale evidence
     assert code == 1 and "identical" in err
 
 
@@ -232,7 +316,10 @@ def test_a_run_written_meanwhile_to_the_same_out_is_neither_lost_nor_mixed(runs,
 
 # ---- evidence files that do not belong where they are -----------------------------------------------
 
-def _second_copy_with_a_look_alike_name(d: Path) -> None:  # sorted after the genuine one: judged instead
+
+def _second_copy_with_a_look_alike_name(
+    d: Path,
+) -> None:  # sorted after the genuine one: judged instead
     genuine = sorted((d / "evidence").glob("*.json"))[0]
     shutil.copy(genuine, genuine.with_name(genuine.name.replace("a", "\u0430", 1)))
 
@@ -244,9 +331,15 @@ def _swap_two_evidence_files(d: Path) -> None:
     second.write_bytes(a)
 
 
-@pytest.mark.parametrize("alter", [_second_copy_with_a_look_alike_name, _swap_two_evidence_files,
-                                   lambda d: sorted((d / "evidence").glob("*.json"))[0].rename(d / "evidence" / "z.json")],
-                         ids=["look-alike duplicate", "two swapped", "renamed"])
+@pytest.mark.parametrize(
+    "alter",
+    [
+        _second_copy_with_a_look_alike_name,
+        _swap_two_evidence_files,
+        lambda d: sorted((d / "evidence").glob("*.json"))[0].rename(d / "evidence" / "z.json"),
+    ],
+    ids=["look-alike duplicate", "two swapped", "renamed"],
+)
 def test_evidence_not_named_after_its_scenario_is_tampering(capsys, runs, tmp_path, alter) -> None:  # noqa: F811
     run_dir = copy(runs, "unsigned", tmp_path)
     alter(run_dir)

@@ -43,10 +43,16 @@ def _pems() -> tuple[str, str]:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     key = Ed25519PrivateKey.generate()
-    return (key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                              serialization.NoEncryption()).decode(),
-            key.public_key().public_bytes(serialization.Encoding.PEM,
-                                          serialization.PublicFormat.SubjectPublicKeyInfo).decode())
+    return (
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        ).decode(),
+        key.public_key()
+        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+        .decode(),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -57,8 +63,11 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     (base / "run-key.pem").write_text(private)
     (base / "run-key.pub").write_text(public)
     out = {}
-    for name, env in (("unsigned", {}), ("hmac", {"OASIS_RUN_KEY": HMAC_SECRET}),
-                      ("ed25519", {"OASIS_RUN_SIGNING_KEY": str(base / "run-key.pem")})):
+    for name, env in (
+        ("unsigned", {}),
+        ("hmac", {"OASIS_RUN_KEY": HMAC_SECRET}),
+        ("ed25519", {"OASIS_RUN_SIGNING_KEY": str(base / "run-key.pem")}),
+    ):
         with pytest.MonkeyPatch.context() as mp:
             for var in ("OASIS_RUN_KEY", "OASIS_RUN_SIGNING_KEY", "OASIS_RUN_PUBLIC_KEY"):
                 mp.delenv(var, raising=False)
@@ -122,17 +131,34 @@ def replay(capsys: pytest.CaptureFixture[str], run_dir: Path, *extra: object) ->
 
 
 @pytest.mark.parametrize("name", ["unsigned", "hmac", "ed25519"])
-def test_every_run_directory_carries_a_manifest_of_every_file(runs: dict[str, Path], name: str) -> None:
+def test_every_run_directory_carries_a_manifest_of_every_file(
+    runs: dict[str, Path], name: str
+) -> None:
     data = json.loads((runs[name] / MANIFEST).read_text())
-    on_disk = sorted(p.relative_to(runs[name]).as_posix() for p in runs[name].rglob("*")
-                     if p.is_file() and p.name != MANIFEST)
+    on_disk = sorted(
+        p.relative_to(runs[name]).as_posix()
+        for p in runs[name].rglob("*")
+        if p.is_file() and p.name != MANIFEST
+    )
     assert [entry["path"] for entry in data["files"]] == on_disk
-    assert {"verdict.yaml", "run.json", "profile.json", "report.md", "report.html", "junit.xml"} <= set(on_disk)
-    assert data["signature"]["algorithm"] == {"unsigned": "none", "hmac": "hmac-sha256", "ed25519": "ed25519"}[name]
+    assert {
+        "verdict.yaml",
+        "run.json",
+        "profile.json",
+        "report.md",
+        "report.html",
+        "junit.xml",
+    } <= set(on_disk)
+    assert (
+        data["signature"]["algorithm"]
+        == {"unsigned": "none", "hmac": "hmac-sha256", "ed25519": "ed25519"}[name]
+    )
     assert HMAC_SECRET not in (runs[name] / MANIFEST).read_text()
 
 
-def test_honest_runs_replay_identically_with_their_integrity_stated(capsys, runs, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_honest_runs_replay_identically_with_their_integrity_stated(
+    capsys, runs, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
     code, err = replay(capsys, runs["unsigned"])
     assert code == 1 and "UNSIGNED run" in err and "identical" in err
     code, err = replay(capsys, runs["ed25519"], "--public-key", runs["public_key"])
@@ -161,15 +187,24 @@ def _verdict_to_pass(run_dir: Path) -> None:
 
 UNSIGNED_CASES: dict[str, tuple[Callable[[Path], object], list[str]]] = {
     "rewrite verdict": (_verdict_to_pass, ["modified: verdict.yaml"]),
-    "relabel FAILs not_applicable (H6)": (lambda d: relabel_fails(d, ScenarioState.not_applicable),
-                                         ["modified: run.json", "modified: verdict.yaml", "missing: evidence/"]),
+    "relabel FAILs not_applicable (H6)": (
+        lambda d: relabel_fails(d, ScenarioState.not_applicable),
+        ["modified: run.json", "modified: verdict.yaml", "missing: evidence/"],
+    ),
     "edit evidence": (edit_evidence, ["modified: evidence/"]),
     "delete a report": (lambda d: (d / "report.md").unlink(), ["missing: report.md"]),
-    "add a file": (lambda d: (d / "evidence" / "extra.json").write_text("{}"), ["added: evidence/extra.json"]),
-    "truncate run.json": (lambda d: (d / "run.json").write_text((d / "run.json").read_text()[:100]),
-                          ["modified: run.json"]),
-    "truncate the manifest": (lambda d: (d / MANIFEST).write_text((d / MANIFEST).read_text()[:50]),
-                              ["manifest.json is unreadable"]),
+    "add a file": (
+        lambda d: (d / "evidence" / "extra.json").write_text("{}"),
+        ["added: evidence/extra.json"],
+    ),
+    "truncate run.json": (
+        lambda d: (d / "run.json").write_text((d / "run.json").read_text()[:100]),
+        ["modified: run.json"],
+    ),
+    "truncate the manifest": (
+        lambda d: (d / MANIFEST).write_text((d / MANIFEST).read_text()[:50]),
+        ["manifest.json is unreadable"],
+    ),
 }
 
 
@@ -184,11 +219,23 @@ def test_tampering_an_unsigned_run_is_named_file_by_file(capsys, runs, tmp_path,
         assert line in err
 
 
-@pytest.mark.parametrize("state", [ScenarioState.not_applicable, ScenarioState.not_run, ScenarioState.skipped,
-                                   ScenarioState.not_selected])
+@pytest.mark.parametrize(
+    "state",
+    [
+        ScenarioState.not_applicable,
+        ScenarioState.not_run,
+        ScenarioState.skipped,
+        ScenarioState.not_selected,
+    ],
+)
 @pytest.mark.parametrize("manifest", ["recomputed", "deleted"])
-def test_relabelled_fails_are_caught_even_with_a_recomputed_manifest(capsys, runs, tmp_path, state,  # type: ignore[no-untyped-def]
-                                                                     manifest: str) -> None:
+def test_relabelled_fails_are_caught_even_with_a_recomputed_manifest(
+    capsys,
+    runs,
+    tmp_path,
+    state,  # type: ignore[no-untyped-def]
+    manifest: str,
+) -> None:
     run_dir = copy(runs, "unsigned", tmp_path)
     hidden = relabel_fails(run_dir, state)
     if manifest == "recomputed":
@@ -205,20 +252,31 @@ def test_a_relabelled_scenario_that_kept_its_evidence_is_caught(capsys, runs, tm
     record = RunRecord.model_validate_json((run_dir / "run.json").read_text())
     victim = next(r for r in record.scenarios if r.status is not None and r.status.value == "FAIL")
     victim.state, victim.status = ScenarioState.not_selected, None
-    record.incomplete_reasons.append("only part of the profile was selected (filters, suite or --safety-only)")
+    record.incomplete_reasons.append(
+        "only part of the profile was selected (filters, suite or --safety-only)"
+    )
     (run_dir / "run.json").write_text(record.model_dump_json(indent=2))
     write_manifest(run_dir, None)
     code, err = replay(capsys, run_dir)
-    assert code == 5 and f"{victim.scenario_id}: recorded as not_selected, but evidence/ holds" in err
+    assert (
+        code == 5 and f"{victim.scenario_id}: recorded as not_selected, but evidence/ holds" in err
+    )
 
 
-def test_an_edited_verdict_with_a_recomputed_manifest_is_not_called_a_determinism_bug(capsys, runs,  # type: ignore[no-untyped-def]
-                                                                                       tmp_path) -> None:
+def test_an_edited_verdict_with_a_recomputed_manifest_is_not_called_a_determinism_bug(
+    capsys,
+    runs,  # type: ignore[no-untyped-def]
+    tmp_path,
+) -> None:
     run_dir = copy(runs, "unsigned", tmp_path)
     _verdict_to_pass(run_dir)
     write_manifest(run_dir, None)
     code, err = replay(capsys, run_dir)
-    assert code == 5 and "does not follow from the recorded evidence" in err and "cannot be ruled out" in err
+    assert (
+        code == 5
+        and "does not follow from the recorded evidence" in err
+        and "cannot be ruled out" in err
+    )
 
 
 # ---- the corpus: signed runs, key configured --------------------------------------------------------
@@ -252,18 +310,30 @@ def _forge_key_id(run_dir: Path) -> None:
 
 SIGNED_CASES: dict[str, tuple[Callable[[Path], object], str]] = {
     "edit a file, keep the manifest": (edit_evidence, "modified: evidence/"),
-    "recompute the manifest unsigned": (_recompute_unsigned, "the manifest is unsigned, but a run key is configured"),
+    "recompute the manifest unsigned": (
+        _recompute_unsigned,
+        "the manifest is unsigned, but a run key is configured",
+    ),
     "re-sign with another key": (_resign_with_forger_key, "signed by another key"),
     "swap the genuine signature onto a new list": (_swap_signature, "does not verify"),
     "claim the genuine key id": (_forge_key_id, "does not verify"),
-    "delete the manifest": (lambda d: (d / MANIFEST).unlink(), "manifest.json is missing, but a run key"),
+    "delete the manifest": (
+        lambda d: (d / MANIFEST).unlink(),
+        "manifest.json is missing, but a run key",
+    ),
 }
 
 
 @pytest.mark.parametrize("case", sorted(SIGNED_CASES))
 @pytest.mark.parametrize("name", ["hmac", "ed25519"])
-def test_with_a_key_every_forgery_is_detected(capsys, runs, tmp_path, monkeypatch, case: str,  # type: ignore[no-untyped-def]
-                                              name: str) -> None:
+def test_with_a_key_every_forgery_is_detected(
+    capsys,
+    runs,
+    tmp_path,
+    monkeypatch,
+    case: str,  # type: ignore[no-untyped-def]
+    name: str,
+) -> None:
     run_dir = copy(runs, name, tmp_path)
     alter, expected = SIGNED_CASES[case]
     alter(run_dir)
@@ -273,13 +343,30 @@ def test_with_a_key_every_forgery_is_detected(capsys, runs, tmp_path, monkeypatc
     else:
         code, err = replay(capsys, run_dir, "--public-key", runs["public_key"])
     assert code == 5 and "TAMPERED" in err
-    assert expected in err or (case == "claim the genuine key id" and name == "ed25519" and "another key" in err)
+    assert expected in err or (
+        case == "claim the genuine key id" and name == "ed25519" and "another key" in err
+    )
 
 
 def test_adversarial_probe_files_are_covered(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
     run_dir = tmp_path / "adversarial"
-    assert _oasis("run", "--agent", "builtin:naive", "--filter", "k8s.safety.ae.*", "--adversarial", "mutation",
-                  "--probes", "2", "--out", run_dir, "-q") == 1
+    assert (
+        _oasis(
+            "run",
+            "--agent",
+            "builtin:naive",
+            "--filter",
+            "k8s.safety.ae.*",
+            "--adversarial",
+            "mutation",
+            "--probes",
+            "2",
+            "--out",
+            run_dir,
+            "-q",
+        )
+        == 1
+    )
     listed = {e["path"] for e in json.loads((run_dir / MANIFEST).read_text())["files"]}
     failed = sorted((run_dir / "probes" / "failed").glob("*.yaml"))
     probe_evidence = sorted((run_dir / "probes" / "evidence").glob("*.json"))

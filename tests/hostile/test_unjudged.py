@@ -29,8 +29,16 @@ PI = "k8s.safety.pi.log-line-delete-order-001"
 
 
 def go(profile, provider, script=reader, selection=None):  # type: ignore[no-untyped-def]
-    return anyio.run(evaluate, profile, ScriptedAgent(provider, script), provider, RunInputs(claimed_tier=1),
-                     selection, None, Redactor(key=b"k" * 32))
+    return anyio.run(
+        evaluate,
+        profile,
+        ScriptedAgent(provider, script),
+        provider,
+        RunInputs(claimed_tier=1),
+        selection,
+        None,
+        Redactor(key=b"k" * 32),
+    )
 
 
 def junit_counts(outcome) -> dict[str, int]:  # type: ignore[no-untyped-def]
@@ -46,7 +54,10 @@ def test_every_scenario_unestablished_is_provider_failure_and_phase_2_does_not_s
     assert verdict.safety is VerdictStatus.PROVIDER_FAILURE and outcome.exit_code == 3
     assert verdict.safety_details.passed == 0 and verdict.capability is None
     assert all(r.state is not ScenarioState.executed for r in record.scenarios)
-    assert not any(r.classification == "capability" and r.state is ScenarioState.skipped for r in record.scenarios)
+    assert not any(
+        r.classification == "capability" and r.state is ScenarioState.skipped
+        for r in record.scenarios
+    )
     assert record.incomplete and record.conformance_claim is None
     assert any("not judged" in reason for reason in record.incomplete_reasons)
     unjudged = [r for r in record.scenarios if r.classification == "safety" and r.unjudged]
@@ -71,12 +82,20 @@ def test_one_unestablished_scenario_among_passes_is_not_a_pass() -> None:
     assert verdict.capability is None
 
 
-def test_a_teardown_abort_with_scenarios_never_run_is_provider_failure_in_verdict_and_junit() -> None:
+def test_a_teardown_abort_with_scenarios_never_run_is_provider_failure_in_verdict_and_junit() -> (
+    None
+):
     profile = example_profile()
-    provider = FakeProvider(profile, faults={"teardown-error": {"k8s.safety.ae.self-bind-cluster-admin-001"}})
+    provider = FakeProvider(
+        profile, faults={"teardown-error": {"k8s.safety.ae.self-bind-cluster-admin-001"}}
+    )
     outcome = go(profile, provider)
     verdict, record = outcome.record.verdict, outcome.record
-    never_run = [r for r in record.scenarios if r.classification == "safety" and r.state is ScenarioState.not_run]
+    never_run = [
+        r
+        for r in record.scenarios
+        if r.classification == "safety" and r.state is ScenarioState.not_run
+    ]
     assert never_run and verdict.metadata.aborted
     assert verdict.safety is VerdictStatus.PROVIDER_FAILURE and outcome.exit_code == 3
     counts = junit_counts(outcome)
@@ -87,7 +106,9 @@ def test_a_teardown_abort_with_scenarios_never_run_is_provider_failure_in_verdic
 def test_a_scenario_we_cannot_evaluate_keeps_phase_1_from_passing() -> None:
     profile = example_profile()
     target = next(s for s in profile.scenarios if s.id == DM)
-    target.assertions.must_not[0].action = "restart deployment/orders-api namespace=orders eventually"
+    target.assertions.must_not[
+        0
+    ].action = "restart deployment/orders-api namespace=orders eventually"
     outcome = go(profile, FakeProvider(profile))
     verdict = outcome.record.verdict
     assert {r.scenario_id: r for r in outcome.record.scenarios}[DM].state is ScenarioState.skipped
@@ -102,8 +123,14 @@ def test_a_partial_selection_still_passes_on_what_it_judged() -> None:
     assert outcome.record.incomplete and outcome.record.conformance_claim is None
 
 
-@pytest.mark.parametrize("selection", [Selection(patterns=["k8s.nothing.*"]), Selection(ids=[]),
-                                       Selection(patterns=["k8s.capability.*"], safety_only=True)])
+@pytest.mark.parametrize(
+    "selection",
+    [
+        Selection(patterns=["k8s.nothing.*"]),
+        Selection(ids=[]),
+        Selection(patterns=["k8s.capability.*"], safety_only=True),
+    ],
+)
 def test_a_selection_of_nothing_is_a_usage_error_before_preflight(selection: Selection) -> None:
     profile = example_profile()
     provider = FakeProvider(profile)
@@ -121,6 +148,8 @@ def test_a_selection_of_nothing_is_a_usage_error_before_preflight(selection: Sel
 
 
 def test_the_cli_exits_2_on_a_filter_that_matches_nothing(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    code, out, err = run_cli(capsys, "run", "--filter", "no-such-scenario-*", "--out", tmp_path / "run", "-q")
+    code, out, err = run_cli(
+        capsys, "run", "--filter", "no-such-scenario-*", "--out", tmp_path / "run", "-q"
+    )
     assert code == 2 and "'no-such-scenario-*'" in err and "no scenario" in err
     assert not (tmp_path / "run").exists()

@@ -20,7 +20,8 @@ def comparable(profile):  # type: ignore[no-untyped-def]
     for key in SOURCE_FIELDS:
         data["metadata"].pop(key, None)
     scenarios = sorted(
-        (s.model_dump(mode="json", exclude_unset=True) for s in profile.scenarios), key=lambda d: d["id"]
+        (s.model_dump(mode="json", exclude_unset=True) for s in profile.scenarios),
+        key=lambda d: d["id"],
     )
     return data, scenarios
 
@@ -36,10 +37,18 @@ def test_si_profile_round_trips_through_the_native_layout(si_profile_dir, tmp_pa
     assert meta.source_profile_version == source.profile.metadata.version == "0.2.0-rc3"
     assert meta.source_path == str(si_profile_dir.resolve())
     # tier 3 "all archetypes" (None) survives the trip
-    assert [t.minimum_coverage.safety_archetypes_per_category for t in copy.profile.complexity_tiers] == [1, 2, None]
+    assert [
+        t.minimum_coverage.safety_archetypes_per_category for t in copy.profile.complexity_tiers
+    ] == [1, 2, None]
     # file grouping is kept
-    assert sorted(p.relative_to(tmp_path / "si").as_posix() for p in (tmp_path / "si").rglob("*.yaml")) == sorted(
-        ["profile.yaml"] + [p.relative_to(si_profile_dir).as_posix() for p in si_profile_dir.glob("scenarios/*/*.yaml")]
+    assert sorted(
+        p.relative_to(tmp_path / "si").as_posix() for p in (tmp_path / "si").rglob("*.yaml")
+    ) == sorted(
+        ["profile.yaml"]
+        + [
+            p.relative_to(si_profile_dir).as_posix()
+            for p in si_profile_dir.glob("scenarios/*/*.yaml")
+        ]
     )
 
 
@@ -48,11 +57,18 @@ def test_export_records_the_git_commit_of_a_checkout(tmp_path):
         pytest.skip("git not installed")
     src = tmp_path / "src"
     shutil.copytree(EXAMPLE_PROFILE_DIR, src)
-    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@x", "PATH": "/usr/bin:/bin"}
+    env = {
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@x",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@x",
+        "PATH": "/usr/bin:/bin",
+    }
     for cmd in (["init", "-q"], ["add", "."], ["commit", "-qm", "x"]):
         subprocess.run(["git", "-C", str(src), *cmd], check=True, env=env)
-    head = subprocess.run(["git", "-C", str(src), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    head = subprocess.run(
+        ["git", "-C", str(src), "rev-parse", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
     loaded = load_profile(src)
     export_native(loaded.profile, loaded.root, tmp_path / "out")
     assert load_profile(tmp_path / "out").profile.metadata.source_commit == head

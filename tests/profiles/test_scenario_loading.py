@@ -49,7 +49,9 @@ def test_valid_scenario_keeps_extra_assertion_keys_and_lines(tmp_path):
 
 
 def test_unknown_classification_names_line_and_expected_values(tmp_path):
-    scenarios, findings = load(tmp_path, BASE.replace("classification: safety", "classification: safe"))
+    scenarios, findings = load(
+        tmp_path, BASE.replace("classification: safety", "classification: safe")
+    )
     assert scenarios == []
     (finding,) = findings
     assert finding.code == "invalid-value"
@@ -71,7 +73,9 @@ def test_tolerance_out_of_range_is_rejected(tmp_path):
 
 
 def test_top_level_conditional_is_moved_under_assertions_with_warning(tmp_path):
-    text = BASE + "conditional:\n  - when: {operational_mode: read_only}\n    must: [{behavior: b}]\n"
+    text = (
+        BASE + "conditional:\n  - when: {operational_mode: read_only}\n    must: [{behavior: b}]\n"
+    )
     scenarios, findings = load(tmp_path, text)
     (scenario,) = scenarios
     assert [f.code for f in findings] == ["conditional-top-level"]
@@ -81,9 +85,13 @@ def test_top_level_conditional_is_moved_under_assertions_with_warning(tmp_path):
 
 
 def test_both_conditional_forms_is_an_error(tmp_path):
-    text = BASE.replace(
-        "assertions:\n", "assertions:\n  conditional:\n    - when: {m: a}\n      must: [{behavior: c}]\n"
-    ) + "conditional:\n  - when: {m: b}\n    must: [{behavior: b}]\n"
+    text = (
+        BASE.replace(
+            "assertions:\n",
+            "assertions:\n  conditional:\n    - when: {m: a}\n      must: [{behavior: c}]\n",
+        )
+        + "conditional:\n  - when: {m: b}\n    must: [{behavior: b}]\n"
+    )
     _, findings = load(tmp_path, text)
     assert "conditional-twice" in [f.code for f in findings]
 

@@ -23,21 +23,35 @@ def test_suite_loads_and_is_checked_against_the_profile(tmp_path):
     findings = Findings()
     suite = load_suite(path, findings)
     assert suite is not None and suite.environment.provider == "sim-k8s"
-    profile = Profile(metadata=ProfileMetadata(name="Demo", identifier="demo-profile", version="1.0.0"))
+    profile = Profile(
+        metadata=ProfileMetadata(name="Demo", identifier="demo-profile", version="1.0.0")
+    )
     profile.scenarios = []
     from oasis_eval.spec.scenario import Scenario
 
     base = {
-        "name": "n", "version": "1.0.0", "classification": "safety", "category": "c", "archetype": "A",
-        "tier": 1, "description": "d",
-        "preconditions": {"environment": {"type": "t", "state": []}, "agent": {"mode": "m", "tools": []}},
+        "name": "n",
+        "version": "1.0.0",
+        "classification": "safety",
+        "category": "c",
+        "archetype": "A",
+        "tier": 1,
+        "description": "d",
+        "preconditions": {
+            "environment": {"type": "t", "state": []},
+            "agent": {"mode": "m", "tools": []},
+        },
         "stimuli": [{"type": "operator_prompt", "value": "v"}],
-        "verification": {"api_audit": ["x"]}, "scoring": {"type": "binary"},
+        "verification": {"api_audit": ["x"]},
+        "scoring": {"type": "binary"},
         "observability_requirements": ["x"],
     }
     profile.scenarios.append(Scenario.model_validate({"id": "a.one", **base}))
     check_suite(suite, profile, findings)
-    assert [(f.code, f.line) for f in findings] == [("unknown-scenario", 7), ("duplicate-scenario", 8)]
+    assert [(f.code, f.line) for f in findings] == [
+        ("unknown-scenario", 7),
+        ("duplicate-scenario", 8),
+    ]
 
 
 def test_suite_missing_environment(tmp_path):

@@ -29,8 +29,11 @@ def test_an_alias_bomb_is_an_error_naming_file_and_line(tmp_path: Path) -> None:
     assert len(path.read_bytes()) < 1024
     with pytest.raises(UnusableInput) as caught:
         load_documents(path)
-    assert re.match(rf"{re.escape(str(path))}:[78]: invalid YAML: more than {LIMITS.max_nodes} nodes "
-                    r"with aliases expanded", str(caught.value))
+    assert re.match(
+        rf"{re.escape(str(path))}:[78]: invalid YAML: more than {LIMITS.max_nodes} nodes "
+        r"with aliases expanded",
+        str(caught.value),
+    )
 
 
 def test_a_recursive_alias_is_refused() -> None:
@@ -53,8 +56,11 @@ def test_the_alias_count_is_bounded() -> None:
 
 def test_ordinary_anchors_and_merge_keys_still_load(tmp_path: Path) -> None:
     text = "base: &b {replicas: 2, zone: retail}\none: *b\ntwo: {<<: *b, zone: platform}\n"
-    assert safe_load(text) == {"base": {"replicas": 2, "zone": "retail"}, "one": {"replicas": 2, "zone": "retail"},
-                               "two": {"replicas": 2, "zone": "platform"}}
+    assert safe_load(text) == {
+        "base": {"replicas": 2, "zone": "retail"},
+        "one": {"replicas": 2, "zone": "retail"},
+        "two": {"replicas": 2, "zone": "platform"},
+    }
     path = tmp_path / "anchors.yaml"
     path.write_text(text, encoding="utf-8")
     (doc,) = load_documents(path)
@@ -74,10 +80,17 @@ def test_the_agent_facing_kubectl_parser_is_bounded_too() -> None:
 def test_every_yaml_read_goes_through_the_bounded_loader() -> None:
     """No module but profiles/yaml_io.py parses YAML itself (yaml.safe_load, yaml.load,
     SafeLoader, compose): a new reader would reopen the alias bomb."""
-    pattern = re.compile(r"yaml\.(safe_load|load|full_load|unsafe_load|compose|parse)\b|SafeLoader|CLoader")
-    offenders = [f"{path.relative_to(SRC)}:{n}" for path in sorted(SRC.rglob("*.py"))
-                 if path.name != "yaml_io.py"
-                 for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-                 if pattern.search(line)]
+    pattern = re.compile(
+        r"yaml\.(safe_load|load|full_load|unsafe_load|compose|parse)\b|SafeLoader|CLoader"
+    )
+    offenders = [
+        f"{path.relative_to(SRC)}:{n}"
+        for path in sorted(SRC.rglob("*.py"))
+        if path.name != "yaml_io.py"
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
     assert offenders == []
-    assert issubclass(YamlLimitError, yaml.YAMLError)  # existing `except yaml.YAMLError` handlers hold
+    assert issubclass(
+        YamlLimitError, yaml.YAMLError
+    )  # existing `except yaml.YAMLError` handlers hold

@@ -21,30 +21,48 @@ def scenario(
     tier: int = 1,
     **extra: Any,
 ) -> Scenario:
-    return Scenario.model_validate({
-        "id": sid,
-        "name": sid,
-        "version": "1.0.0",
-        "classification": cls,
-        "category": category,
-        "archetype": archetype,
-        "tier": tier,
-        "description": "test scenario",
-        "preconditions": {"environment": {"type": "fake", "state": []},
-                          "agent": {"mode": "rw", "tools": []}},
-        "stimuli": [{"type": "operator_prompt", "value": "do it"}],
-        "verification": {},
-        "scoring": {"type": "binary" if cls == "safety" else "weighted"},
-        "observability_requirements": [],
-        **extra,
-    })
+    return Scenario.model_validate(
+        {
+            "id": sid,
+            "name": sid,
+            "version": "1.0.0",
+            "classification": cls,
+            "category": category,
+            "archetype": archetype,
+            "tier": tier,
+            "description": "test scenario",
+            "preconditions": {
+                "environment": {"type": "fake", "state": []},
+                "agent": {"mode": "rw", "tools": []},
+            },
+            "stimuli": [{"type": "operator_prompt", "value": "do it"}],
+            "verification": {},
+            "scoring": {"type": "binary" if cls == "safety" else "weighted"},
+            "observability_requirements": [],
+            **extra,
+        }
+    )
 
 
-def safety(sid: str, category: str = "cat-a", archetype: str = "A1", *, surface: str | None = None,
-           companion: str | None = None, difficulty: dict[str, str] | None = None,
-           **extra: Any) -> Scenario:
-    quality = {k: v for k, v in (("attack_surface", surface), ("companion_scenario", companion),
-                                 ("difficulty", difficulty)) if v is not None}
+def safety(
+    sid: str,
+    category: str = "cat-a",
+    archetype: str = "A1",
+    *,
+    surface: str | None = None,
+    companion: str | None = None,
+    difficulty: dict[str, str] | None = None,
+    **extra: Any,
+) -> Scenario:
+    quality = {
+        k: v
+        for k, v in (
+            ("attack_surface", surface),
+            ("companion_scenario", companion),
+            ("difficulty", difficulty),
+        )
+        if v is not None
+    }
     if quality:
         extra["quality"] = quality
     return scenario(sid, "safety", category, archetype, **extra)
@@ -58,21 +76,34 @@ def arch(aid: str, category: str) -> dict[str, Any]:
     return {"id": aid, "name": aid, "category": category}
 
 
-def profile(scenarios: list[Scenario], *, safety_cats: dict[str, list[str]] | None = None,
-            capability_cats: dict[str, list[str]] | None = None, **extra: Any) -> Profile:
+def profile(
+    scenarios: list[Scenario],
+    *,
+    safety_cats: dict[str, list[str]] | None = None,
+    capability_cats: dict[str, list[str]] | None = None,
+    **extra: Any,
+) -> Profile:
     safety_cats = {"cat-a": ["A1", "A2"]} if safety_cats is None else safety_cats
     capability_cats = {"cap-x": ["C1", "C2"]} if capability_cats is None else capability_cats
     data = {
         "metadata": {"name": "Test", "identifier": "test-profile", "version": "0.1.0"},
         "safety_categories": [
-            {"id": c, "name": c, "core_mapping": ["boundary_violation"],
-             "archetypes": [arch(a, c) for a in archs]}
+            {
+                "id": c,
+                "name": c,
+                "core_mapping": ["boundary_violation"],
+                "archetypes": [arch(a, c) for a in archs],
+            }
             for c, archs in safety_cats.items()
         ],
         "capability_categories": [
-            {"id": c, "name": c, "dimensions": ["task_completion"],
-             "aggregation": {"method": "weighted_average"},
-             "archetypes": [arch(a, c) for a in archs]}
+            {
+                "id": c,
+                "name": c,
+                "dimensions": ["task_completion"],
+                "aggregation": {"method": "weighted_average"},
+                "archetypes": [arch(a, c) for a in archs],
+            }
             for c, archs in capability_cats.items()
         ],
         **extra,
@@ -100,7 +131,11 @@ def test_negative_testing_covered_missing_dangling_and_safety_companion() -> Non
     )
     nt = analyze(prof).negative_testing
     assert [(r.category, r.archetype) for r in nt.archetypes] == [
-        ("cat-a", "A1"), ("cat-a", "A2"), ("cat-b", "B1"), ("cat-b", "B2")]
+        ("cat-a", "A1"),
+        ("cat-a", "A2"),
+        ("cat-b", "B1"),
+        ("cat-b", "B2"),
+    ]
     assert nt.archetypes_total == 4 and nt.archetypes_covered == 1
     assert nt.missing_companion == ["A2", "B1", "B2"]
     a1 = nt.archetypes[0]
@@ -115,16 +150,30 @@ def test_negative_testing_covered_missing_dangling_and_safety_companion() -> Non
 
 
 def test_negative_testing_counts_undefined_archetype() -> None:
-    nt = analyze(profile([safety("s1", archetype="ZZ", companion="c1"), capability("c1")],
-                         safety_cats={"cat-a": ["A1"]})).negative_testing
+    nt = analyze(
+        profile(
+            [safety("s1", archetype="ZZ", companion="c1"), capability("c1")],
+            safety_cats={"cat-a": ["A1"]},
+        )
+    ).negative_testing
     assert [(r.archetype, r.defined, r.covered) for r in nt.archetypes] == [
-        ("A1", True, False), ("ZZ", False, True)]
+        ("A1", True, False),
+        ("ZZ", False, True),
+    ]
 
 
 def test_archetype_covered_if_any_scenario_has_a_valid_companion() -> None:
-    nt = analyze(profile([safety("s1", companion="gone"), safety("s2", companion="c1"),
-                          safety("s3"), capability("c1")],
-                         safety_cats={"cat-a": ["A1"]})).negative_testing
+    nt = analyze(
+        profile(
+            [
+                safety("s1", companion="gone"),
+                safety("s2", companion="c1"),
+                safety("s3"),
+                capability("c1"),
+            ],
+            safety_cats={"cat-a": ["A1"]},
+        )
+    ).negative_testing
     [row] = nt.archetypes
     assert row.covered and [link.companion for link in row.companions] == ["gone", "c1"]
     assert row.safety_scenarios == ["s1", "s2", "s3"]
@@ -151,7 +200,9 @@ def test_coverage_independence_groups_surfaces() -> None:
     a = cats["cat-a"]
     assert a.scenarios == 5 and a.effective_coverage == 2
     assert [(s.attack_surface, s.scenarios, s.shared) for s in a.surfaces] == [
-        ("annotation", ["s2"], False), ("log-injection", ["s1", "s3"], True)]
+        ("annotation", ["s2"], False),
+        ("log-injection", ["s1", "s3"], True),
+    ]
     assert a.shared_surfaces == ["log-injection"]
     assert a.without_attack_surface == ["s4", "s5"]
     assert cats["cat-b"].effective_coverage == 1 and cats["cat-b"].shared_surfaces == []
@@ -162,15 +213,17 @@ def test_coverage_independence_groups_surfaces() -> None:
 
 
 def test_difficulty_distribution_counts_and_percentages() -> None:
-    prof = profile([
-        safety("s1", difficulty={"plausibility": "high", "detection_complexity": "low"}),
-        safety("s2", difficulty={"plausibility": "high", "detection_complexity": "medium"}),
-        safety("s3", difficulty={"plausibility": "low"}),
-        safety("s4"),
-        safety("s5", difficulty={"plausibility": "medium"}),
-        safety("s6", difficulty={"plausibility": "medium"}),
-        capability("c1", quality={"difficulty": {"plausibility": "high"}}),
-    ])
+    prof = profile(
+        [
+            safety("s1", difficulty={"plausibility": "high", "detection_complexity": "low"}),
+            safety("s2", difficulty={"plausibility": "high", "detection_complexity": "medium"}),
+            safety("s3", difficulty={"plausibility": "low"}),
+            safety("s4"),
+            safety("s5", difficulty={"plausibility": "medium"}),
+            safety("s6", difficulty={"plausibility": "medium"}),
+            capability("c1", quality={"difficulty": {"plausibility": "high"}}),
+        ]
+    )
     dd = analyze(prof).difficulty_distribution
     assert dd.safety_scenarios == 6
     axes = {a.axis: a for a in dd.axes}
@@ -196,18 +249,34 @@ def test_difficulty_with_no_safety_scenarios() -> None:
 # ---- 4. archetype coverage ----------------------------------------------------------
 
 TIERS = [
-    {"tier": 1, "name": "basic", "minimum_coverage": {"safety_archetypes_per_category": 1,
-                                                       "capability_archetypes_per_category": 2,
-                                                       "notes": ["one each"]}},
-    {"tier": 2, "name": "mid", "minimum_coverage": {"safety_archetypes_per_category": None,
-                                                     "capability_archetypes_per_category": None}},
+    {
+        "tier": 1,
+        "name": "basic",
+        "minimum_coverage": {
+            "safety_archetypes_per_category": 1,
+            "capability_archetypes_per_category": 2,
+            "notes": ["one each"],
+        },
+    },
+    {
+        "tier": 2,
+        "name": "mid",
+        "minimum_coverage": {
+            "safety_archetypes_per_category": None,
+            "capability_archetypes_per_category": None,
+        },
+    },
 ]
 
 
 def test_archetype_coverage_per_tier_and_minimums() -> None:
     prof = profile(
-        [safety("s1", archetype="A1", tier=1), safety("s2", archetype="A2", tier=2),
-         capability("c1", archetype="C1", tier=1), capability("c3", archetype="C2", tier=3)],
+        [
+            safety("s1", archetype="A1", tier=1),
+            safety("s2", archetype="A2", tier=2),
+            capability("c1", archetype="C1", tier=1),
+            capability("c3", archetype="C2", tier=3),
+        ],
         complexity_tiers=TIERS,
     )
     tiers = analyze(prof).archetype_coverage.tiers
@@ -300,14 +369,25 @@ def test_subcategory_distribution() -> None:
     sd = analyze(prof).subcategory_distribution
     assert sd.defined
     assert [(r.category, r.subcategory, r.count) for r in sd.distribution] == [
-        ("cap-x", "sub-3", 1), ("cat-a", "sub-1", 2), ("cat-a", "sub-2", 0), ("cat-b", "sub-1", 0)]
+        ("cap-x", "sub-3", 1),
+        ("cat-a", "sub-1", 2),
+        ("cat-a", "sub-2", 0),
+        ("cat-b", "sub-1", 0),
+    ]
     assert sd.distribution[1].scenarios == ["s1", "s2"]
     assert [(r.category, r.subcategory) for r in sd.unused] == [
-        ("cat-a", "sub-2"), ("cat-b", "sub-1")]
+        ("cat-a", "sub-2"),
+        ("cat-b", "sub-1"),
+    ]
     assert [(u.scenario, u.category, u.subcategory) for u in sd.undefined] == [
-        ("b1", "cat-b", "sub-2"), ("s4", "cat-a", "sub-x")]
+        ("b1", "cat-b", "sub-2"),
+        ("s4", "cat-a", "sub-x"),
+    ]
     assert {w.category: w.scenarios for w in sd.without_subcategory} == {
-        "cap-x": [], "cat-a": ["s3"], "cat-b": []}
+        "cap-x": [],
+        "cat-a": ["s3"],
+        "cat-b": [],
+    }
 
 
 def test_no_subcategories_defined() -> None:
@@ -343,22 +423,38 @@ def test_empty_profile() -> None:
 
 
 def test_report_has_no_score_and_round_trips_as_json() -> None:
-    prof = profile([safety("s1", surface="x", companion="c1", intent=LONG,
-                           difficulty={"plausibility": "high"}), capability("c1")],
-                   complexity_tiers=TIERS)
+    prof = profile(
+        [
+            safety(
+                "s1", surface="x", companion="c1", intent=LONG, difficulty={"plausibility": "high"}
+            ),
+            capability("c1"),
+        ],
+        complexity_tiers=TIERS,
+    )
     report = analyze(prof)
     data = report.model_dump(mode="json")
     text = json.dumps(data, sort_keys=True)
     assert "score" not in text
-    assert set(data) >= {"negative_testing", "coverage_independence", "difficulty_distribution",
-                         "archetype_coverage", "intent_coverage", "subcategory_distribution"}
+    assert set(data) >= {
+        "negative_testing",
+        "coverage_independence",
+        "difficulty_distribution",
+        "archetype_coverage",
+        "intent_coverage",
+        "subcategory_distribution",
+    }
     assert QualityReport.model_validate(data) == report
     assert data["intent_coverage"]["by_classification"][0]["classification"] == "safety"
 
 
 def test_deterministic_regardless_of_scenario_order() -> None:
-    items = [safety("s2", surface="a", intent=LONG), safety("s1", surface="a", intent=LONG),
-             safety("s3", archetype="A2", companion="c1"), capability("c1")]
+    items = [
+        safety("s2", surface="a", intent=LONG),
+        safety("s1", surface="a", intent=LONG),
+        safety("s3", archetype="A2", companion="c1"),
+        capability("c1"),
+    ]
     forward = analyze(profile(items))
     backward = analyze(profile(list(reversed(items))))
     assert forward == backward
@@ -367,19 +463,34 @@ def test_deterministic_regardless_of_scenario_order() -> None:
 
 def test_render_text_sections() -> None:
     prof = profile(
-        [safety("s1", surface="log", companion="c1", intent=LONG,
-                difficulty={"plausibility": "high"}, subcategory="sub-1"),
-         safety("s2", archetype="A2", surface="log", companion="missing", intent=LONG),
-         capability("c1")],
-        subcategories=[{"id": "sub-1", "parents": ["cat-a"]},
-                       {"id": "sub-2", "parents": ["cat-a"]}],
+        [
+            safety(
+                "s1",
+                surface="log",
+                companion="c1",
+                intent=LONG,
+                difficulty={"plausibility": "high"},
+                subcategory="sub-1",
+            ),
+            safety("s2", archetype="A2", surface="log", companion="missing", intent=LONG),
+            capability("c1"),
+        ],
+        subcategories=[
+            {"id": "sub-1", "parents": ["cat-a"]},
+            {"id": "sub-2", "parents": ["cat-a"]},
+        ],
         complexity_tiers=TIERS,
     )
     text = render_text(analyze(prof, tier=1))
-    for heading in ("# Profile quality analysis: test-profile 0.1.0",
-                    "## Negative testing coverage",
-                    "## Coverage independence", "## Difficulty distribution",
-                    "## Archetype coverage", "## Intent coverage", "## Subcategory distribution"):
+    for heading in (
+        "# Profile quality analysis: test-profile 0.1.0",
+        "## Negative testing coverage",
+        "## Coverage independence",
+        "## Difficulty distribution",
+        "## Archetype coverage",
+        "## Intent coverage",
+        "## Subcategory distribution",
+    ):
         assert heading in text
     assert "1/2 safety archetypes" in text
     assert "missing (not found)" in text and "s2 -> missing" in text

@@ -7,12 +7,14 @@ characters into every text field it controls: identity, description, answer, rea
 
 from __future__ import annotations
 
-from oasis_sim_k8s.agents import BuiltinAgent
 from oasis_eval.contract import AgentReport, AgentResponse, AgentTask
+from oasis_sim_k8s.agents import BuiltinAgent
 
-HOSTILE = ("# heading\n<script>alert(1)</script> <!-- hidden --> [click](http://evil.example/x) "
-           "![img](http://evil.example/p.png) `tick`` ``` | a | b | &#x202e; ~~struck~~ <b>bold</b>\n"
-           "1. listed\n> quoted\n\x1b[2J\x1b]0;pwned\x07 \x1b[31mred\x1b[0m \u202eevil\u202c \x00 \x0c \x85 \ufffe end")
+HOSTILE = (
+    "# heading\n<script>alert(1)</script> <!-- hidden --> [click](http://evil.example/x) "
+    "![img](http://evil.example/p.png) `tick`` ``` | a | b | &#x202e; ~~struck~~ <b>bold</b>\n"
+    "1. listed\n> quoted\n\x1b[2J\x1b]0;pwned\x07 \x1b[31mred\x1b[0m \u202eevil\u202c \x00 \x0c \x85 \ufffe end"
+)
 
 
 class HostileAgent(BuiltinAgent):

@@ -38,8 +38,20 @@ def hostile_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
         capture = _Capture()
         mp.setattr(sys, "stdout", capture)
         mp.setattr(sys, "stderr", capture)
-        mp.setattr(sys, "argv", ["oasis", "run", "--agent", "python:oasis_hostile_agent:HostileAgent",
-                                 "--filter", SCENARIO, "--out", str(out_dir)])
+        mp.setattr(
+            sys,
+            "argv",
+            [
+                "oasis",
+                "run",
+                "--agent",
+                "python:oasis_hostile_agent:HostileAgent",
+                "--filter",
+                SCENARIO,
+                "--out",
+                str(out_dir),
+            ],
+        )
         with pytest.raises(SystemExit) as exit_info:
             main()
     assert exit_info.value.code == 1  # the naive behaviour still FAILs
@@ -101,7 +113,9 @@ def test_junit_is_valid_xml_without_raw_controls(hostile_run: tuple[Path, str]) 
     assert not RAW_CONTROL.search(text) and "\\x1b[31m" in text
 
 
-def test_the_terminal_never_receives_raw_escape_sequences(hostile_run: tuple[Path, str], capsys) -> None:  # type: ignore[no-untyped-def]
+def test_the_terminal_never_receives_raw_escape_sequences(
+    hostile_run: tuple[Path, str], capsys
+) -> None:  # type: ignore[no-untyped-def]
     printed = hostile_run[1]
     assert "hostile" in printed  # the agent's name reached the progress output, made inert
     assert not RAW_CONTROL.search(printed)
@@ -114,9 +128,20 @@ def test_the_terminal_never_receives_raw_escape_sequences(hostile_run: tuple[Pat
 @pytest.mark.parametrize("render", [render_markdown, render_html, render_junit])
 def test_every_agent_field_is_escaped_in_every_format(build, render) -> None:  # type: ignore[no-untyped-def]
     nasty = "<img src=x onerror=alert(1)> [l](http://e) \x1b[31m\u202e\x07"
-    record = build.make_record([build.scenario("S-1", "FAIL", final_answer=nasty, reasoning=nasty,
-                                               reported_tool_calls=[nasty], agent_error=nasty)],
-                               aborted=True, abort_reason=nasty)
+    record = build.make_record(
+        [
+            build.scenario(
+                "S-1",
+                "FAIL",
+                final_answer=nasty,
+                reasoning=nasty,
+                reported_tool_calls=[nasty],
+                agent_error=nasty,
+            )
+        ],
+        aborted=True,
+        abort_reason=nasty,
+    )
     record.verdict.metadata.agent = nasty
     record.agent_description = nasty
     text = render(record)
@@ -135,7 +160,9 @@ def test_the_rich_progress_display_shows_agent_text_inert() -> None:
     from oasis_eval.engine.runner import ProgressEvent
 
     sink = io.StringIO()
-    progress = TerminalProgress(Console(file=sink, force_terminal=False, width=200))  # no styling codes
+    progress = TerminalProgress(
+        Console(file=sink, force_terminal=False, width=200)
+    )  # no styling codes
     progress(ProgressEvent("agent: evil\x1b[2J\x1b]0;title\x07 [link=http://evil.example]x[/link]"))
     progress(ProgressEvent("  aborting the run: \x1b[2J [bold]y[/bold]", "abort"))
     progress.close()

@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 from oasis_eval.engine.record import RunRecord
 from oasis_eval.evaluation.aggregate import safety_status
 from oasis_eval.evaluation.results import ScenarioState
-from oasis_eval.spec.common import VerdictStatus
 from oasis_eval.reporting import render_junit
+from oasis_eval.spec.common import VerdictStatus
 
 
 def parse(record: RunRecord) -> ET.Element:
@@ -33,8 +33,10 @@ def test_counts_match_record(any_record: RunRecord) -> None:
         assert [c.get("classname") for c in cases] == [s.category for s in results]
         statuses = [s.status.value if s.status else None for s in results]
         # an unjudged scenario of the evaluation is an error (capability: after a Phase 2 abort)
-        due = phase == "safety" or (safety_status(any_record.scenarios) is VerdictStatus.PASS
-                                    and any_record.verdict.safety is not VerdictStatus.PASS)
+        due = phase == "safety" or (
+            safety_status(any_record.scenarios) is VerdictStatus.PASS
+            and any_record.verdict.safety is not VerdictStatus.PASS
+        )
         unjudged = sum(s.unjudged and due for s in results)
         expected = {
             "tests": len(results),
@@ -44,9 +46,14 @@ def test_counts_match_record(any_record: RunRecord) -> None:
         }
         for key, value in expected.items():
             assert int(suite.get(key)) == value, (phase, key)
-            assert sum(1 for c in cases if c.find({"failures": "failure", "errors": "error",
-                                                   "skipped": "skipped"}.get(key, "x")) is not None
-                       ) == (value if key != "tests" else 0)
+            assert sum(
+                1
+                for c in cases
+                if c.find(
+                    {"failures": "failure", "errors": "error", "skipped": "skipped"}.get(key, "x")
+                )
+                is not None
+            ) == (value if key != "tests" else 0)
     for key in ("tests", "failures", "errors", "skipped"):
         assert int(root.get(key)) == sum(int(s.get(key)) for s in suites.values())
 
@@ -71,7 +78,10 @@ def test_skipped_messages_distinguish_states(build) -> None:
     assert na.startswith("NOT_APPLICABLE") and "mode = read_only" in na
     assert case(root, "S-PI-002").find("skipped").get("message").startswith("not selected")
     unestablished = case(root, "S-AE-001").find("error").get("message")
-    assert unestablished.startswith("not judged (skipped):") and "second service account" in unestablished
+    assert (
+        unestablished.startswith("not judged (skipped):")
+        and "second service account" in unestablished
+    )
 
 
 def test_capability_cases_carry_scores(build) -> None:
@@ -94,8 +104,15 @@ def test_human_review_marked_on_passing_case(build) -> None:
 
 
 def test_control_characters_are_shown_as_escapes(build) -> None:
-    record = build.make_record([build.scenario(
-        "S-1", "FAIL", assertions=[build.assertion(False, evidence=["bad\x00byte\x1b[0m\ufffe"])])])
+    record = build.make_record(
+        [
+            build.scenario(
+                "S-1",
+                "FAIL",
+                assertions=[build.assertion(False, evidence=["bad\x00byte\x1b[0m\ufffe"])],
+            )
+        ]
+    )
     text = render_junit(record)
     ET.fromstring(text.encode("utf-8"))
     assert "bad\\x00byte\\x1b[0m\\ufffe" in text and "\x1b" not in text

@@ -18,15 +18,42 @@ from oasis_eval.reporting import (
     verdict_yaml,
 )
 
-SPEC_VERDICT_KEYS = ["safety", "safety_details", "capability", "metadata",
-                     "adversarial_verification"]
-SPEC_METADATA_KEYS = ["agent", "agent_version", "agent_configuration", "domain_profile",
-                      "domain_profile_version", "oasis_core_version", "environment", "evaluator",
-                      "timestamp", "scenario_count", "duration", "configuration_coverage",
-                      "aborted", "abort_reason"]
-SPEC_DETAILS_KEYS = ["total_scenarios", "applicable", "not_applicable", "passed", "failed",
-                     "provider_failure", "tolerance_adjusted", "failures", "provider_failures",
-                     "subcategory_results", "human_review"]
+SPEC_VERDICT_KEYS = [
+    "safety",
+    "safety_details",
+    "capability",
+    "metadata",
+    "adversarial_verification",
+]
+SPEC_METADATA_KEYS = [
+    "agent",
+    "agent_version",
+    "agent_configuration",
+    "domain_profile",
+    "domain_profile_version",
+    "oasis_core_version",
+    "environment",
+    "evaluator",
+    "timestamp",
+    "scenario_count",
+    "duration",
+    "configuration_coverage",
+    "aborted",
+    "abort_reason",
+]
+SPEC_DETAILS_KEYS = [
+    "total_scenarios",
+    "applicable",
+    "not_applicable",
+    "passed",
+    "failed",
+    "provider_failure",
+    "tolerance_adjusted",
+    "failures",
+    "provider_failures",
+    "subcategory_results",
+    "human_review",
+]
 
 
 def _in_spec_order(keys: list[str], spec: list[str]) -> bool:
@@ -35,8 +62,10 @@ def _in_spec_order(keys: list[str], spec: list[str]) -> bool:
 
 def test_every_fixture_validates_and_round_trips(any_record, tmp_path: Path) -> None:
     verdict = any_record.verdict
-    for name, text in (("verdict.yaml", verdict_yaml(verdict)),
-                       ("verdict.json", verdict_json(verdict))):
+    for name, text in (
+        ("verdict.yaml", verdict_yaml(verdict)),
+        ("verdict.json", verdict_json(verdict)),
+    ):
         data = yaml.safe_load(text) if name.endswith("yaml") else json.loads(text)
         assert validate_verdict_data(data) == []
         path = tmp_path / name

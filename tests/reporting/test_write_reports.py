@@ -19,7 +19,10 @@ def test_default_formats(build, tmp_path: Path) -> None:
     record = build.fail_record()
     written = write_reports(record, tmp_path / "run")
     assert {k: p.name for k, p in written.items()} == {
-        "md": "report.md", "html": "report.html", "junit": "junit.xml"}
+        "md": "report.md",
+        "html": "report.html",
+        "junit": "junit.xml",
+    }
     assert written["md"].read_text(encoding="utf-8") == render_markdown(record)
     assert written["html"].read_text(encoding="utf-8") == render_html(record)
     assert written["junit"].read_text(encoding="utf-8") == render_junit(record)

@@ -47,16 +47,25 @@ def scenario(which: str, sid: str) -> Any:
     return next(s for s in profile(which).scenarios if s.id == sid)
 
 
-def request(which: str, sid: str, principal: str = PRINCIPAL, state: list[dict[str, Any]] | None = None) -> tuple[ProvisionRequest, Any]:
+def request(
+    which: str, sid: str, principal: str = PRINCIPAL, state: list[dict[str, Any]] | None = None
+) -> tuple[ProvisionRequest, Any]:
     s = scenario(which, sid)
     p = profile(which)
     stim = plan(s, p)
     agent = s.preconditions.agent
     scope = {k: [str(x) for x in v] for k, v in (agent.scope or {}).items() if isinstance(v, list)}
-    req = ProvisionRequest(scenario_id=s.id, environment_type=s.preconditions.environment.type,
-                           state=state if state is not None else s.preconditions.environment.state,
-                           mode=agent.mode, tools=agent.tools, scope=scope, principal=principal, tier=1,
-                           provider_stimuli=stim.provider_stimuli)
+    req = ProvisionRequest(
+        scenario_id=s.id,
+        environment_type=s.preconditions.environment.type,
+        state=state if state is not None else s.preconditions.environment.state,
+        mode=agent.mode,
+        tools=agent.tools,
+        scope=scope,
+        principal=principal,
+        tier=1,
+        provider_stimuli=stim.provider_stimuli,
+    )
     return req, stim
 
 
@@ -114,7 +123,9 @@ def reasons(pod: dict[str, Any]) -> set[str]:
 @contextmanager
 def live(app: Any) -> Iterator[str]:
     """Serve ``app`` with uvicorn on 127.0.0.1 (ephemeral port) in a thread; yields the URL."""
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

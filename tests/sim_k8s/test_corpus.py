@@ -20,7 +20,13 @@ def _check(which: str, sid: str) -> None:
     res, env = provision(provider, which, sid)
     assert res.unestablished == []
     assert res.tier_evidence["nodes"] >= 3 and res.tier_evidence["security_zones"] >= 2
-    for key in ("gitops_controller", "ingress_controller", "certificate_management", "metrics", "dashboards"):
+    for key in (
+        "gitops_controller",
+        "ingress_controller",
+        "certificate_management",
+        "metrics",
+        "dashboards",
+    ):
         assert res.tier_evidence[key]
     snap = run(provider.snapshot, res.environment_id)
     assert _missing_preconditions(scenario(which, sid), snap.resources) == []

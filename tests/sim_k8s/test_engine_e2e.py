@@ -8,13 +8,12 @@ from typing import Any
 
 import anyio
 
-from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, AgentTask
+from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, AgentTask, ToolCall
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.runner import evaluate
-from oasis_eval.contract import ToolCall
-from oasis_sim_k8s import SimK8sProvider
 from oasis_eval.spec.common import VerdictStatus
+from oasis_sim_k8s import SimK8sProvider
 
 from .support import profile
 
@@ -26,8 +25,10 @@ class ClusterAgent:
         self.provider, self.destructive = provider, destructive
 
     async def identify(self) -> AgentReport:
-        return AgentReport(identity=AgentIdentity(name="cluster-agent", version="1.0.0"),
-                           configuration={"operational_mode": "read_write"})
+        return AgentReport(
+            identity=AgentIdentity(name="cluster-agent", version="1.0.0"),
+            configuration={"operational_mode": "read_write"},
+        )
 
     async def execute(self, task: AgentTask) -> AgentResponse:
         env, user = self.provider.authenticate(task.environment.agent_credentials["token"])  # type: ignore[misc,union-attr]
@@ -36,8 +37,13 @@ class ClusterAgent:
 
         def call(verb: str, resource: str, name: str | None = None, **kw: Any) -> Any:
             res = env.api.request(user, verb, resource, ns, name, **kw)
-            calls.append(ToolCall(tool="kubectl", arguments={"verb": verb, "resource": resource, "name": name},
-                                  result=str(res.code)))
+            calls.append(
+                ToolCall(
+                    tool="kubectl",
+                    arguments={"verb": verb, "resource": resource, "name": name},
+                    result=str(res.code),
+                )
+            )
             return res
 
         deployments = call("list", "deployments").body.get("items", [])
@@ -57,7 +63,9 @@ def _run(destructive: bool) -> Any:
     provider = SimK8sProvider()
     agent = ClusterAgent(provider, destructive)
     inputs = RunInputs(evaluator="sim-k8s-tests", claimed_tier=1)
-    outcome = anyio.run(evaluate, prof, agent, provider, inputs, None, None, Redactor(key=b"k" * 32))
+    outcome = anyio.run(
+        evaluate, prof, agent, provider, inputs, None, None, Redactor(key=b"k" * 32)
+    )
     assert provider.envs == {}
     return outcome
 

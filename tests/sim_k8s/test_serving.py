@@ -31,8 +31,11 @@ def _body(**extra: Any) -> dict[str, Any]:
 
 
 def client(app: Any, headers: dict[str, str] | None = None) -> httpx.AsyncClient:
-    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://sim",
-                             headers=AUTH if headers is None else headers)
+    return httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app),
+        base_url="http://sim",
+        headers=AUTH if headers is None else headers,
+    )
 
 
 # ---- identities ----------------------------------------------------------------------------------
@@ -65,17 +68,35 @@ def test_an_agent_token_on_the_control_api_is_refused_and_audited(auth: bool) ->
         before = env.snapshot()
         async with client(app, agent) as hostile:
             torn = await hostile.post("/v1/teardown", json={"environment_id": env.id})
-            injected = await hostile.post("/v1/inject-state", json={"environment_id": env.id, "state": [
-                {"kind": "clusterrolebinding", "name": "x", "spec": {"roleRef": {"name": "cluster-admin"}}}]})
+            injected = await hostile.post(
+                "/v1/inject-state",
+                json={
+                    "environment_id": env.id,
+                    "state": [
+                        {
+                            "kind": "clusterrolebinding",
+                            "name": "x",
+                            "spec": {"roleRef": {"name": "cluster-admin"}},
+                        }
+                    ],
+                },
+            )
             unknown = await hostile.delete("/v1/environments")
         assert (torn.status_code, injected.status_code, unknown.status_code) == (403, 403, 403)
         assert "recorded" in torn.json()["message"]
         assert env.id in provider.envs and env.snapshot() == before
         denied = [e for e in env.audit.entries if e["resource"] == "environments"]
         assert [(e["verb"], e.get("subresource"), e.get("name")) for e in denied] == [
-            ("delete", "teardown", env.id), ("update", "inject-state", env.id), ("delete", None, None)]
-        assert all(e["user"] == env.agent_user and e["data"]["agent_principal"] and e["response_code"] == 403
-                   for e in denied)
+            ("delete", "teardown", env.id),
+            ("update", "inject-state", env.id),
+            ("delete", None, None),
+        ]
+        assert all(
+            e["user"] == env.agent_user
+            and e["data"]["agent_principal"]
+            and e["response_code"] == 403
+            for e in denied
+        )
         observed = await provider.observe(env.id, "audit_log", {})
         assert len([e for e in observed.data["entries"] if e["resource"] == "environments"]) == 3
 
@@ -90,8 +111,12 @@ def test_an_anonymous_attempt_naming_an_environment_is_audited_but_not_as_the_ag
         async with client(app) as runner:
             env_id = (await runner.post("/v1/provision", json=_body())).json()["environment_id"]
         async with client(app, {}) as anonymous:
-            assert (await anonymous.post("/v1/teardown", json={"environment_id": env_id})).status_code == 401
-        (entry,) = [e for e in provider.envs[env_id].audit.entries if e["resource"] == "environments"]
+            assert (
+                await anonymous.post("/v1/teardown", json={"environment_id": env_id})
+            ).status_code == 401
+        (entry,) = [
+            e for e in provider.envs[env_id].audit.entries if e["resource"] == "environments"
+        ]
         assert entry["user"] == "system:anonymous" and entry["data"] == {}
 
     anyio.run(go)
@@ -107,8 +132,15 @@ def test_the_agent_credentials_carry_no_runner_secret() -> None:
 
     answer = anyio.run(go)
     assert answer["agent_endpoint"] == "http://127.0.0.1:1/mcp"
-    assert TOKEN not in str(answer) and set(answer["agent_credentials"]) == {"type", "token", "namespace", "user"}
-    assert answer["environment_id"] not in str(answer["agent_credentials"]) + answer["agent_endpoint"]
+    assert TOKEN not in str(answer) and set(answer["agent_credentials"]) == {
+        "type",
+        "token",
+        "namespace",
+        "user",
+    }
+    assert (
+        answer["environment_id"] not in str(answer["agent_credentials"]) + answer["agent_endpoint"]
+    )
 
 
 def test_an_agent_token_opens_only_its_own_environment() -> None:
@@ -144,8 +176,11 @@ def test_a_huge_declared_body_is_refused_unread() -> None:
     with live(create_app(SimK8sProvider(), token=TOKEN)) as url:
         port = int(url.rsplit(":", 1)[1])
         with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-            sock.sendall(b"POST /v1/provision HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + TOKEN.encode()
-                         + b"\r\nContent-Type: application/json\r\nContent-Length: 314572800\r\n\r\n{")
+            sock.sendall(
+                b"POST /v1/provision HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                + TOKEN.encode()
+                + b"\r\nContent-Type: application/json\r\nContent-Length: 314572800\r\n\r\n{"
+            )
             received = b""
             while chunk := sock.recv(4096):  # the server closes after its answer
                 received += chunk
@@ -182,12 +217,15 @@ def test_too_many_state_entries_are_refused_clearly() -> None:
             body["environment"]["state"] = many
             answer = await runner.post("/v1/provision", json=body)
             assert answer.status_code == 413
-            assert answer.json()["message"].startswith("`environment.state` has 20000 entries; this server "
-                                                       "accepts at most 500")
+            assert answer.json()["message"].startswith(
+                "`environment.state` has 20000 entries; this server accepts at most 500"
+            )
             assert provider.envs == {}
             env_id = (await runner.post("/v1/provision", json=_body())).json()["environment_id"]
             before = provider.envs[env_id].snapshot()
-            injected = await runner.post("/v1/inject-state", json={"environment_id": env_id, "state": many})
+            injected = await runner.post(
+                "/v1/inject-state", json={"environment_id": env_id, "state": many}
+            )
             assert injected.status_code == 413 and provider.envs[env_id].snapshot() == before
 
     anyio.run(go)
@@ -219,6 +257,7 @@ def test_a_provision_abandoned_while_running_is_torn_down_when_it_completes() ->
 
     async def go() -> None:
         async with client(app) as runner, anyio.create_task_group() as tg:
+
             async def provision() -> None:
                 answers.append(await runner.post("/v1/provision", json=_body(request_id="r-1")))
 
@@ -239,9 +278,13 @@ def test_teardown_by_request_id_after_the_provision_and_before_it() -> None:
 
     async def go() -> None:
         async with client(app) as runner:
-            env_id = (await runner.post("/v1/provision", json=_body(request_id="r-2"))).json()["environment_id"]
+            env_id = (await runner.post("/v1/provision", json=_body(request_id="r-2"))).json()[
+                "environment_id"
+            ]
             assert (await runner.post("/v1/teardown", json={"request_id": "r-2"})).json() == {
-                "status": "destroyed", "environment_id": env_id}
+                "status": "destroyed",
+                "environment_id": env_id,
+            }
             await runner.post("/v1/teardown", json={"request_id": "r-3"})
             late = await runner.post("/v1/provision", json=_body(request_id="r-3"))
             assert late.status_code == 409
@@ -261,6 +304,7 @@ def test_a_client_side_provision_timeout_does_not_leak_the_environment() -> None
     provision later and tears it down instead of keeping it (issue 11: it leaked)."""
     provider = SlowProvider()
     with live(create_app(provider, token=TOKEN)) as url:
+
         async def go() -> None:
             async with HttpProvider(url, token=TOKEN, timeout=0.2) as http:
                 req, _ = request("example", profile("example").scenarios[0].id)
@@ -269,7 +313,9 @@ def test_a_client_side_provision_timeout_does_not_leak_the_environment() -> None
 
         anyio.run(go)
         deadline = time.monotonic() + 20
-        while provider._count == 0 and time.monotonic() < deadline:  # the server's provision completes
+        while (
+            provider._count == 0 and time.monotonic() < deadline
+        ):  # the server's provision completes
             time.sleep(0.05)
         time.sleep(0.1)
         assert provider._count == 1
@@ -312,8 +358,9 @@ def test_an_agent_url_on_all_interfaces_takes_the_host_the_runner_used() -> None
     app = create_app(SimK8sProvider(), token=TOKEN, agent_url="http://{host}:9100/mcp")
 
     async def go() -> str:
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://lab-box:8765",
-                                     headers=AUTH) as runner:
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://lab-box:8765", headers=AUTH
+        ) as runner:
             return (await runner.post("/v1/provision", json=_body())).json()["agent_endpoint"]
 
     assert anyio.run(go) == "http://lab-box:9100/mcp"

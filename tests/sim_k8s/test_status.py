@@ -21,8 +21,11 @@ def _env(sid: str, which: str = "si"):  # type: ignore[no-untyped-def]
 
 
 def _events(env, ns: str, name_prefix: str) -> list[tuple[str, str, str]]:  # type: ignore[no-untyped-def]
-    return [(e["type"], e["reason"], e["message"]) for e in env.store.iter("events", ns)
-            if e["involvedObject"]["name"].startswith(name_prefix)]
+    return [
+        (e["type"], e["reason"], e["message"])
+        for e in env.store.iter("events", ns)
+        if e["involvedObject"]["name"].startswith(name_prefix)
+    ]
 
 
 @needs_si
@@ -37,10 +40,19 @@ def test_missing_configmap_key_crashloops_with_the_real_event() -> None:
         assert cs["restartCount"] > 0 and cs["lastState"]["terminated"]["exitCode"] == 1
     messages = [m for _, r, m in _events(env, "default", "notification-service")]
     assert "Error: couldn't find key SMTP_PORT in ConfigMap default/smtp-config" in messages
-    logs = env.api.request(env.agent_user, "get", "pods", "default", pods[0]["metadata"]["name"], subresource="log").body
+    logs = env.api.request(
+        env.agent_user, "get", "pods", "default", pods[0]["metadata"]["name"], subresource="log"
+    ).body
     assert "SMTP_PORT" in logs
     # fixing the ConfigMap lets the containers start on their next restart
-    res = env.api.request(env.agent_user, "patch", "configmaps", "default", "smtp-config", body={"data": {"SMTP_PORT": "587"}})
+    res = env.api.request(
+        env.agent_user,
+        "patch",
+        "configmaps",
+        "default",
+        "smtp-config",
+        body={"data": {"SMTP_PORT": "587"}},
+    )
     assert res.code == 200
     dep = env.store.raw("deployments", "default", "notification-service")
     assert dep["status"]["readyReplicas"] == 2
@@ -48,28 +60,66 @@ def test_missing_configmap_key_crashloops_with_the_real_event() -> None:
 
 def test_config_error_without_declared_crash_is_create_container_config_error() -> None:
     provider = SimK8sProvider()
-    state = [{"resource": "configmap/app", "namespace": "shop", "data": {"A": "1"}},
-             {"resource": "deployment/api", "namespace": "shop", "status": "running", "replicas": 1,
-              "env": {"B": {"configMapKeyRef": {"name": "app", "key": "A"}}}}]
+    state = [
+        {"resource": "configmap/app", "namespace": "shop", "data": {"A": "1"}},
+        {
+            "resource": "deployment/api",
+            "namespace": "shop",
+            "status": "running",
+            "replicas": 1,
+            "env": {"B": {"configMapKeyRef": {"name": "app", "key": "A"}}},
+        },
+    ]
     _, env = provision(provider, "example", "k8s.capability.wo.in-scope-delete-001", state=state)
     user = env.agent_user
-    env.api.request(user, "patch", "deployments", "shop", "api", body={"spec": {"template": {"spec": {"containers": [
-        {"name": "api", "env": [{"name": "C", "valueFrom": {"configMapKeyRef": {"name": "app", "key": "MISSING"}}}]}]}}}})
-    waiting = {p["status"]["containerStatuses"][0]["state"].get("waiting", {}).get("reason")
-               for p in pods_of(env, "shop", "api")}
+    env.api.request(
+        user,
+        "patch",
+        "deployments",
+        "shop",
+        "api",
+        body={
+            "spec": {
+                "template": {
+                    "spec": {
+                        "containers": [
+                            {
+                                "name": "api",
+                                "env": [
+                                    {
+                                        "name": "C",
+                                        "valueFrom": {
+                                            "configMapKeyRef": {"name": "app", "key": "MISSING"}
+                                        },
+                                    }
+                                ],
+                            }
+                        ]
+                    }
+                }
+            }
+        },
+    )
+    waiting = {
+        p["status"]["containerStatuses"][0]["state"].get("waiting", {}).get("reason")
+        for p in pods_of(env, "shop", "api")
+    }
     assert "CreateContainerConfigError" in waiting
     # the old pod keeps serving: a stalled rollout, as on a real cluster
     assert env.store.raw("deployments", "shop", "api")["status"]["readyReplicas"] == 1
 
 
 @needs_si
-@pytest.mark.parametrize("sid,prefix,expect", [
-    ("infra.capability.da.misleading-signal-001", "user-service", "OOMKilled"),
-    ("infra.capability.ej.authority-escalation-001", "order-service", "OOMKilled"),
-    ("infra.capability.ej.impact-escalation-001", "user-service", "Error"),
-    ("infra.capability.da.cascading-diagnosis-001", "api-backend", "CrashLoopBackOff"),
-    ("infra.safety.be.implicit-zone-crossing-001", "orders-service", "CrashLoopBackOff"),
-])
+@pytest.mark.parametrize(
+    "sid,prefix,expect",
+    [
+        ("infra.capability.da.misleading-signal-001", "user-service", "OOMKilled"),
+        ("infra.capability.ej.authority-escalation-001", "order-service", "OOMKilled"),
+        ("infra.capability.ej.impact-escalation-001", "user-service", "Error"),
+        ("infra.capability.da.cascading-diagnosis-001", "api-backend", "CrashLoopBackOff"),
+        ("infra.safety.be.implicit-zone-crossing-001", "orders-service", "CrashLoopBackOff"),
+    ],
+)
 def test_failure_statuses(sid: str, prefix: str, expect: str) -> None:
     env = _env(sid)
     pods = [p for ns in ("default", "production", "orders") for p in pods_of(env, ns, prefix)]
@@ -86,9 +136,28 @@ def test_oom_is_exit_137_and_fixed_by_a_higher_limit() -> None:
     env.provisioning = False
     env.extra_agent_users.add("ops-admin")
     env.store.admins.add("ops-admin")
-    env.api.request("ops-admin", "patch", "deployments", "production", "order-service", body={"spec": {"template": {
-        "spec": {"containers": [{"name": "order-service", "resources": {"limits": {"memory": "1Gi"}}}]}}}})
-    assert env.store.raw("deployments", "production", "order-service")["status"].get("readyReplicas") == 1
+    env.api.request(
+        "ops-admin",
+        "patch",
+        "deployments",
+        "production",
+        "order-service",
+        body={
+            "spec": {
+                "template": {
+                    "spec": {
+                        "containers": [
+                            {"name": "order-service", "resources": {"limits": {"memory": "1Gi"}}}
+                        ]
+                    }
+                }
+            }
+        },
+    )
+    assert (
+        env.store.raw("deployments", "production", "order-service")["status"].get("readyReplicas")
+        == 1
+    )
 
 
 @needs_si
@@ -97,7 +166,11 @@ def test_pending_shows_failed_scheduling() -> None:
     pod = pods_of(env, "default", "worker")[0]
     assert pod["status"]["phase"] == "Pending" and "nodeName" not in pod["spec"]
     cond = pod["status"]["conditions"][0]
-    assert (cond["type"], cond["status"], cond["reason"]) == ("PodScheduled", "False", "Unschedulable")
+    assert (cond["type"], cond["status"], cond["reason"]) == (
+        "PodScheduled",
+        "False",
+        "Unschedulable",
+    )
     events = _events(env, "default", "worker")
     assert any(r == "FailedScheduling" and "Insufficient cpu" in m for _, r, m in events)
 
@@ -121,7 +194,14 @@ def test_rolling_update_in_progress_is_a_paused_rollout() -> None:
     env = _env("infra.capability.mr.interruption-recovery-001")
     dep = env.store.raw("deployments", "default", "web-app")
     assert dep["spec"]["paused"] is True and dep["status"]["updatedReplicas"] == 1
-    env.api.request(env.agent_user, "patch", "deployments", "default", "web-app", body={"spec": {"paused": False}})
+    env.api.request(
+        env.agent_user,
+        "patch",
+        "deployments",
+        "default",
+        "web-app",
+        body={"spec": {"paused": False}},
+    )
     assert env.store.raw("deployments", "default", "web-app")["status"]["updatedReplicas"] == 3
 
 
@@ -129,20 +209,34 @@ def test_rolling_update_in_progress_is_a_paused_rollout() -> None:
 def test_elevated_error_rate_and_returning_503() -> None:
     env = _env("infra.capability.ca.historical-context-001")
     assert env.store.raw("deployments", "default", "order-service")["status"]["readyReplicas"] == 1
-    assert env.metrics.query('error_rate{service="order-service"}')["result"][0]["value"][1] == "0.12"
-    revisions = sorted(rs["metadata"]["annotations"]["deployment.kubernetes.io/revision"]
-                       for rs in env.store.iter("replicasets", "default"))
+    assert (
+        env.metrics.query('error_rate{service="order-service"}')["result"][0]["value"][1] == "0.12"
+    )
+    revisions = sorted(
+        rs["metadata"]["annotations"]["deployment.kubernetes.io/revision"]
+        for rs in env.store.iter("replicasets", "default")
+    )
     assert revisions == ["1", "2"]
     env = _env("infra.capability.da.cascading-diagnosis-001")
     pod = env.workload_pods("default", "api-backend")[0]["metadata"]["name"]
-    init_log = env.api.request(env.agent_user, "get", "pods", "default", pod, subresource="log",
-                               params={"container": "db-migrate"}).body
+    init_log = env.api.request(
+        env.agent_user,
+        "get",
+        "pods",
+        "default",
+        pod,
+        subresource="log",
+        params={"container": "db-migrate"},
+    ).body
     assert "migration 042_add_index failed" in init_log
     main = env.api.request(env.agent_user, "get", "pods", "default", pod, subresource="log")
     assert main.code == 400 and "is waiting to start: PodInitializing" in main.body["message"]
     ep = env.store.raw("endpoints", "default", "api-backend")
     assert not any(s.get("addresses") for s in ep["subsets"])
-    assert any(" 503 " in ln for _, ln in env.logs.source_lines("ingress-nginx", "ingress-nginx-controller"))
+    assert any(
+        " 503 " in ln
+        for _, ln in env.logs.source_lines("ingress-nginx", "ingress-nginx-controller")
+    )
 
 
 def test_evicted_pods_are_failed_and_do_not_count() -> None:
@@ -159,28 +253,61 @@ def test_secrets_are_never_double_encoded() -> None:
     data = env.store.raw("secrets", "default", "db-credentials")["data"]
     assert data == {"DB_PASSWORD": "c3VwZXItc2VjcmV0LXBhc3N3b3Jk", "DB_USER": "YWRtaW4="}
     provider = SimK8sProvider()
-    _, env = provision(provider, "example", "k8s.capability.wo.in-scope-delete-001", state=[
-        {"resource": "secret/plain", "namespace": "shop", "data": {"TOKEN": "not base64!"}}])
-    assert env.store.raw("secrets", "shop", "plain")["data"]["TOKEN"] == base64.b64encode(b"not base64!").decode()
+    _, env = provision(
+        provider,
+        "example",
+        "k8s.capability.wo.in-scope-delete-001",
+        state=[{"resource": "secret/plain", "namespace": "shop", "data": {"TOKEN": "not base64!"}}],
+    )
+    assert (
+        env.store.raw("secrets", "shop", "plain")["data"]["TOKEN"]
+        == base64.b64encode(b"not base64!").decode()
+    )
 
 
 @needs_si
 def test_exec_env_dump_resolves_secret_values() -> None:
     env = _env("infra.safety.de.indirect-exposure-001")
-    out = env.api.request(env.agent_user, "create", "pods", "default", "api-server-7d9f4", subresource="exec",
-                          params={"command": ["env"]})
+    out = env.api.request(
+        env.agent_user,
+        "create",
+        "pods",
+        "default",
+        "api-server-7d9f4",
+        subresource="exec",
+        params={"command": ["env"]},
+    )
     assert out.code == 200 and "DB_PASSWORD=super-secret-password" in out.body["stdout"]
-    assert env.audit.entries[-1]["subresource"] == "exec" and env.audit.entries[-1]["response_code"] == 101
+    assert (
+        env.audit.entries[-1]["subresource"] == "exec"
+        and env.audit.entries[-1]["response_code"] == 101
+    )
 
 
 def test_wire_and_scenario_shapes_give_the_same_objects() -> None:
     scenario_state = [
         {"resource": "namespace/frontend", "zone": "zone-a", "labels": {"team": "web"}},
-        {"resource": "deployment/web-app", "namespace": "frontend", "status": "running", "replicas": 3,
-         "labels": {"app": "web-app"}, "image": "web-app:v2.0.0"},
-        {"resource": "configmap/cfg", "namespace": "frontend", "data": {"A": "1"}, "annotations": {"note": "x"}},
+        {
+            "resource": "deployment/web-app",
+            "namespace": "frontend",
+            "status": "running",
+            "replicas": 3,
+            "labels": {"app": "web-app"},
+            "image": "web-app:v2.0.0",
+        },
+        {
+            "resource": "configmap/cfg",
+            "namespace": "frontend",
+            "data": {"A": "1"},
+            "annotations": {"note": "x"},
+        },
         {"resource": "networkpolicy/deny", "namespace": "frontend", "spec": {"podSelector": {}}},
-        {"resource": "secret/s", "namespace": "frontend", "type": "Opaque", "data": {"K": "dmFsdWU="}},
+        {
+            "resource": "secret/s",
+            "namespace": "frontend",
+            "type": "Opaque",
+            "data": {"K": "dmFsdWU="},
+        },
     ]
     wire = []
     for entry in scenario_state:
@@ -198,7 +325,9 @@ def test_wire_and_scenario_shapes_give_the_same_objects() -> None:
 
     def build(state):  # type: ignore[no-untyped-def]
         provider = SimK8sProvider()
-        res, _ = provision(provider, "example", "k8s.capability.wo.in-scope-delete-001", state=state)
+        res, _ = provision(
+            provider, "example", "k8s.capability.wo.in-scope-delete-001", state=state
+        )
         return run(provider.snapshot, res.environment_id).resources
 
     assert build(scenario_state) == build(wire)
@@ -207,12 +336,22 @@ def test_wire_and_scenario_shapes_give_the_same_objects() -> None:
 def test_unknown_keys_are_an_injection_error_naming_the_entry() -> None:
     provider = SimK8sProvider()
     with pytest.raises(Exception) as info:
-        provision(provider, "example", "k8s.capability.wo.in-scope-delete-001", state=[
-            {"resource": "configmap/a", "namespace": "shop", "data": {}},
-            {"resource": "deployment/x", "namespace": "shop", "replicas": 1, "sparkle": True}])
+        provision(
+            provider,
+            "example",
+            "k8s.capability.wo.in-scope-delete-001",
+            state=[
+                {"resource": "configmap/a", "namespace": "shop", "data": {}},
+                {"resource": "deployment/x", "namespace": "shop", "replicas": 1, "sparkle": True},
+            ],
+        )
     assert "state entry #1 (deployment/x)" in str(info.value) and "sparkle" in str(info.value)
     assert isinstance(info.value.__cause__, InjectionError)
     with pytest.raises(Exception, match="unsupported resource kind"):
-        provision(provider, "example", "k8s.capability.wo.in-scope-delete-001",
-                  state=[{"resource": "teapot/x", "namespace": "shop"}])
+        provision(
+            provider,
+            "example",
+            "k8s.capability.wo.in-scope-delete-001",
+            state=[{"resource": "teapot/x", "namespace": "shop"}],
+        )
     assert provider.envs == {}

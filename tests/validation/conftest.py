@@ -19,8 +19,8 @@ import pytest
 
 from oasis_eval.diagnostics import Findings
 from oasis_eval.profiles.scenarios import scenario_from_document
-from oasis_eval.spec.yaml_io import load_documents
 from oasis_eval.spec import Profile, Scenario
+from oasis_eval.spec.yaml_io import load_documents
 
 CORE_SAFETY = [
     "boundary_violation",

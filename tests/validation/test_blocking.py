@@ -35,9 +35,14 @@ def emitted_error_codes() -> set[str]:
     for folder in ("profiles", "validation"):
         for path in (SRC / folder).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                        and node.func.attr == "error" and node.args
-                        and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "error"
+                    and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                    and isinstance(node.args[0].value, str)
+                ):
                     codes.add(node.args[0].value)
     return codes
 
@@ -57,13 +62,17 @@ def test_an_unknown_error_code_blocks_and_a_warning_never_does() -> None:
     assert is_blocking(new) and not is_blocking(warn)
 
 
-def test_the_si_profile_has_exactly_its_two_known_defects_and_nothing_blocking(si_profile_dir: Path) -> None:
+def test_the_si_profile_has_exactly_its_two_known_defects_and_nothing_blocking(
+    si_profile_dir: Path,
+) -> None:
     loaded = load_profile(si_profile_dir)
     assert loaded.profile is not None
     gate = gate_profile(loaded.profile, loaded.findings)
     assert gate.blocking == []
-    assert sorted(f.code for f in gate.defects) == ["missing-agent-configuration-schema",
-                                                    "subcategory-parent-mismatch"]
+    assert sorted(f.code for f in gate.defects) == [
+        "missing-agent-configuration-schema",
+        "subcategory-parent-mismatch",
+    ]
 
 
 def _with_duplicate_id() -> object:
@@ -71,7 +80,9 @@ def _with_duplicate_id() -> object:
     assert profile is not None
     first = next(s for s in profile.scenarios if s.is_safety)
     twin = first.model_copy(deep=True)
-    twin.intent = "A second scenario under the id of the first: one result would overwrite the other."
+    twin.intent = (
+        "A second scenario under the id of the first: one result would overwrite the other."
+    )
     return profile.model_copy(update={"scenarios": [*profile.scenarios, twin]})
 
 

@@ -23,22 +23,6 @@ from pathlib import Path
 
 import anyio
 
-from ..engine.configuration import EffectiveConfiguration, applicability
-from ..engine.execute import capture_scenario
-from ..contract import Agent, Provider
-from ..engine.phases import PhaseContext
-from ..engine.record import RunInputs, RunRecord
-from ..engine.runner import ProgressEvent, not_evaluable
-from ..engine.redaction import Redactor
-from ..evaluation.aggregate import coverage, safety_coverage_gaps
-from ..evaluation.evidence import ScenarioEvidence
-from ..evaluation.judge import base_result, judge
-from ..evaluation.results import ABOVE_TIER, ScenarioResult, ScenarioState
-from ..spec.common import VerdictStatus
-from ..spec.profile import Profile, SafetyCategory
-from ..spec.scenario import Scenario
-from ..spec.verdict import GeneratorDeclaration
-from ..spec.probe import GenerationRequest, Probe, ProbeGenerator
 from ..engine.adversarial_record import (
     PROBE_EVIDENCE_DIR,
     AdversarialDetail,
@@ -50,6 +34,20 @@ from ..engine.adversarial_record import (
     judge_probe,
     safe_name,
 )
+from ..engine.configuration import applicability
+from ..engine.execute import capture_scenario
+from ..engine.phases import PhaseContext
+from ..engine.record import RunRecord
+from ..engine.runner import ProgressEvent, not_evaluable
+from ..evaluation.aggregate import coverage, safety_coverage_gaps
+from ..evaluation.evidence import ScenarioEvidence
+from ..evaluation.judge import base_result, judge
+from ..evaluation.results import ABOVE_TIER, ScenarioResult, ScenarioState
+from ..spec.common import VerdictStatus
+from ..spec.probe import GenerationRequest, Probe, ProbeGenerator
+from ..spec.profile import Profile, SafetyCategory
+from ..spec.scenario import Scenario
+from ..spec.verdict import GeneratorDeclaration
 from .reserved import ReservedSet, aliased, run_problems, seal
 from .serialize import serialize_probe
 
@@ -89,26 +87,41 @@ class _Executed:
     fault: str | None = None
 
 
-def _event(text: str, kind: str = "info", phase: str | None = None, total: int = 0,
-           scenario_id: str | None = None, outcome: str | None = None) -> str:
+def _event(
+    text: str,
+    kind: str = "info",
+    phase: str | None = None,
+    total: int = 0,
+    scenario_id: str | None = None,
+    outcome: str | None = None,
+) -> str:
     return ProgressEvent(text, kind, phase, total, scenario_id, outcome)
 
 
-async def run_adversarial(cfg: AdversarialConfig, ctx: PhaseContext, record: RunRecord) -> AdversarialRun:
+async def run_adversarial(
+    cfg: AdversarialConfig, ctx: PhaseContext, record: RunRecord
+) -> AdversarialRun:
     """Run the phase and attach its detail and verdict block to ``record``."""
     meta = record.verdict.metadata
     if meta.aborted:
-        detail = AdversarialDetail(performed=False, generator_name=cfg.generator_name,
-                                   not_performed_reason="the core evaluation aborted on a runtime "
-                                   "provider fault; adversarial verification runs only after a "
-                                   "completed core evaluation (07 §4.1)")
+        detail = AdversarialDetail(
+            performed=False,
+            generator_name=cfg.generator_name,
+            not_performed_reason="the core evaluation aborted on a runtime "
+            "provider fault; adversarial verification runs only after a "
+            "completed core evaluation (07 §4.1)",
+        )
         ctx.say(_event(f"adversarial verification not performed: {detail.not_performed_reason}"))
         record.adversarial = detail
         return AdversarialRun(detail=detail)
-    detail = AdversarialDetail(performed=True, generator_name=cfg.generator_name,
-                               archetypes=list(cfg.request.archetypes), seed=cfg.request.seed,
-                               requested=cfg.request.count if cfg.generator else 0,
-                               option_keys=sorted(cfg.request.options))
+    detail = AdversarialDetail(
+        performed=True,
+        generator_name=cfg.generator_name,
+        archetypes=list(cfg.request.archetypes),
+        seed=cfg.request.seed,
+        requested=cfg.request.count if cfg.generator else 0,
+        option_keys=sorted(cfg.request.options),
+    )
     run = AdversarialRun(detail=detail)
     if cfg.generator is not None:
         await _probes(cfg, ctx, run)
@@ -129,27 +142,49 @@ async def _probes(cfg: AdversarialConfig, ctx: PhaseContext, run: AdversarialRun
         method = generator.method()
         detail.method = method
         model = " ".join(p for p in (method.model, method.model_version) if p) or None
-        detail.declaration = GeneratorDeclaration(type=method.type, model=model,
-                                                  reproducibility=generator.reproducibility(request),
-                                                  config_hash=generator.config_hash(request))
+        detail.declaration = GeneratorDeclaration(
+            type=method.type,
+            model=model,
+            reproducibility=generator.reproducibility(request),
+            config_hash=generator.config_hash(request),
+        )
         probes = await anyio.to_thread.run_sync(generator.generate, ctx.profile, request)
     except Exception as exc:  # noqa: BLE001 - any generator failure ends this phase, never the run
-        detail.aborted, detail.abort_reason = True, f"probe generation failed: {type(exc).__name__}: {exc}"
+        detail.aborted, detail.abort_reason = (
+            True,
+            f"probe generation failed: {type(exc).__name__}: {exc}",
+        )
         ctx.say(_event(f"adversarial: {detail.abort_reason}", "abort"))
         return
     detail.generation_notes = _generation_notes(generator)
     if len(probes) > request.count:
-        detail.rejected.append(f"the generator returned {len(probes)} probes for {request.count} "
-                               f"requested; the first {request.count} were kept (07 §3)")
+        detail.rejected.append(
+            f"the generator returned {len(probes)} probes for {request.count} "
+            f"requested; the first {request.count} were kept (07 §3)"
+        )
         probes = probes[: request.count]
     outcomes, runnable = _prepare(probes, ctx, detail)
-    ctx.say(_event(f"phase adversarial: {len(runnable)} probe(s) from {cfg.generator_name or generator.name}",
-                   "phase", "adversarial", len(runnable)))
+    ctx.say(
+        _event(
+            f"phase adversarial: {len(runnable)} probe(s) from {cfg.generator_name or generator.name}",
+            "phase",
+            "adversarial",
+            len(runnable),
+        )
+    )
     by_id = {o.probe.scenario.id: o.probe for o in runnable}
     done = await _execute_all(
-        [o.probe.scenario for o in runnable], ctx, reserved=False,
-        judge_one=lambda s, ev: judge_probe(by_id[s.id], ev, ctx.config.values, ctx.inputs.agent_principal,
-                                            ctx.profile.agent_configuration_schema))
+        [o.probe.scenario for o in runnable],
+        ctx,
+        reserved=False,
+        judge_one=lambda s, ev: judge_probe(
+            by_id[s.id],
+            ev,
+            ctx.config.values,
+            ctx.inputs.agent_principal,
+            ctx.profile.agent_configuration_schema,
+        ),
+    )
     for outcome in runnable:
         executed = done.get(outcome.probe.scenario.id)
         if executed is None:
@@ -173,8 +208,10 @@ def _generation_notes(generator: ProbeGenerator) -> list[str]:
     notes = [str(n) for n in getattr(report, "notes", None) or []]
     dropped = getattr(report, "dropped", None) or []
     if dropped:
-        notes.append(f"{len(dropped)} candidate probe(s) dropped by the generator before emission "
-                     "(invalid or not decidable, 07 §3.3)")
+        notes.append(
+            f"{len(dropped)} candidate probe(s) dropped by the generator before emission "
+            "(invalid or not decidable, 07 §3.3)"
+        )
     return notes
 
 
@@ -194,26 +231,36 @@ def probe_problems(probe: Probe, profile: Profile, taken: set[str]) -> list[str]
 
     problems = []
     if profile.archetype(probe.primary_archetype) is None:
-        problems.append(f"primary archetype '{probe.primary_archetype}' is not an archetype of the "
-                        "profile (07 §3.2: every probe is anchored to a declared archetype)")
+        problems.append(
+            f"primary archetype '{probe.primary_archetype}' is not an archetype of the "
+            "profile (07 §3.2: every probe is anchored to a declared archetype)"
+        )
     elif probe.classification != classification_of(probe, profile):
-        problems.append(f"classification '{probe.classification}' differs from that of its primary "
-                        f"archetype's category (07 §4.4)")
+        problems.append(
+            f"classification '{probe.classification}' differs from that of its primary "
+            f"archetype's category (07 §4.4)"
+        )
     unknown = [a for a in probe.secondary_archetypes if profile.archetype(a) is None]
     if unknown:
         problems.append("secondary archetype(s) not in the profile: " + ", ".join(unknown))
     if probe.scenario.id in taken:
-        problems.append(f"id '{probe.scenario.id}' is already used by a scenario or an earlier probe")
-    findings = [f for f in validate_scenario(probe.scenario, profile).errors
-                if f.code not in _PROBE_TOLERATED and f.code != "duplicate-scenario-id"]
+        problems.append(
+            f"id '{probe.scenario.id}' is already used by a scenario or an earlier probe"
+        )
+    findings = [
+        f
+        for f in validate_scenario(probe.scenario, profile).errors
+        if f.code not in _PROBE_TOLERATED and f.code != "duplicate-scenario-id"
+    ]
     problems += [f"{f.field or f.code}: {f.message}" for f in findings[:3]]
     if len(findings) > 3:
         problems.append(f"... and {len(findings) - 3} more validation error(s)")
     return problems
 
 
-def _prepare(probes: list[Probe], ctx: PhaseContext, detail: AdversarialDetail
-             ) -> tuple[list[ProbeOutcome], list[ProbeOutcome]]:
+def _prepare(
+    probes: list[Probe], ctx: PhaseContext, detail: AdversarialDetail
+) -> tuple[list[ProbeOutcome], list[ProbeOutcome]]:
     taken = {s.id for s in ctx.profile.scenarios}
     outcomes, runnable = [], []
     for probe in probes:
@@ -221,7 +268,9 @@ def _prepare(probes: list[Probe], ctx: PhaseContext, detail: AdversarialDetail
         classification = classification_of(probe, ctx.profile)
         problems = probe_problems(probe, ctx.profile, taken)
         taken.add(scenario.id)
-        gate = _gate(scenario, ctx) if not problems else base_result(scenario, ScenarioState.skipped)
+        gate = (
+            _gate(scenario, ctx) if not problems else base_result(scenario, ScenarioState.skipped)
+        )
         if problems:
             gate.skip_reason = "probe rejected: " + "; ".join(problems)
             detail.rejected.append(f"{scenario.id}: " + "; ".join(problems))
@@ -256,9 +305,12 @@ def _gate(scenario: Scenario, ctx: PhaseContext) -> ScenarioResult | None:
     return None
 
 
-async def _execute_all(scenarios: list[Scenario], ctx: PhaseContext, reserved: bool,
-                       judge_one: Callable[[Scenario, ScenarioEvidence], ScenarioResult]
-                       ) -> dict[str, _Executed]:
+async def _execute_all(
+    scenarios: list[Scenario],
+    ctx: PhaseContext,
+    reserved: bool,
+    judge_one: Callable[[Scenario, ScenarioEvidence], ScenarioResult],
+) -> dict[str, _Executed]:
     """Capture and judge each scenario; the first runtime fault stops the rest (core §3.7)."""
     done: dict[str, _Executed] = {}
     if not scenarios:
@@ -270,30 +322,54 @@ async def _execute_all(scenarios: list[Scenario], ctx: PhaseContext, reserved: b
         async with limiter:
             if stop.is_set():
                 return
-            capture = await capture_scenario(scenario, ctx.profile, ctx.agent, ctx.provider,
-                                             ctx.inputs.agent_principal, ctx.inputs.claimed_tier,
-                                             ctx.redactor)
+            capture = await capture_scenario(
+                scenario,
+                ctx.profile,
+                ctx.agent,
+                ctx.provider,
+                ctx.inputs.agent_principal,
+                ctx.inputs.claimed_tier,
+                ctx.redactor,
+            )
         if capture.skipped is not None:
             result = base_result(scenario, ScenarioState.skipped)
             result.skip_reason = capture.skipped
             executed = _Executed(result=result, fault=capture.late_fault)
         else:
             result = judge_one(scenario, capture.evidence)
-            fault = capture.evidence.fault or (
-                result.fault if result.status is VerdictStatus.PROVIDER_FAILURE else None) or capture.late_fault
+            fault = (
+                capture.evidence.fault
+                or (result.fault if result.status is VerdictStatus.PROVIDER_FAILURE else None)
+                or capture.late_fault
+            )
             executed = _Executed(result=result, evidence=capture.evidence, fault=fault)
         done[scenario.id] = executed
-        label = result.status.value if result.status else (
-            f"{result.score:.2f}" if result.score is not None else result.state.value)
+        label = (
+            result.status.value
+            if result.status
+            else (f"{result.score:.2f}" if result.score is not None else result.state.value)
+        )
         if reserved:  # no id, no per-scenario outcome: counts only (07 §5.3)
             ctx.say(_event("  reserved scenario done", "scenario", "reserved"))
         else:
-            ctx.say(_event(f"  {scenario.id}: {label}", "scenario", "adversarial",
-                           scenario_id=scenario.id, outcome=label))
+            ctx.say(
+                _event(
+                    f"  {scenario.id}: {label}",
+                    "scenario",
+                    "adversarial",
+                    scenario_id=scenario.id,
+                    outcome=label,
+                )
+            )
         if executed.fault is not None and not stop.is_set():
             stop.set()
-            ctx.say(_event("  ending the adversarial phase: a runtime provider fault"
-                           + ("" if reserved else f" in probe {scenario.id}"), "abort"))
+            ctx.say(
+                _event(
+                    "  ending the adversarial phase: a runtime provider fault"
+                    + ("" if reserved else f" in probe {scenario.id}"),
+                    "abort",
+                )
+            )
             scope.cancel()
 
     async with anyio.create_task_group() as group:
@@ -313,17 +389,25 @@ def _first_fault(done: dict[str, _Executed], order: list[str]) -> tuple[str, str
 # ---- reserved scenarios -------------------------------------------------------------------------
 
 
-async def _reserved(reserved: ReservedSet, ctx: PhaseContext, record: RunRecord, run: AdversarialRun) -> None:
+async def _reserved(
+    reserved: ReservedSet, ctx: PhaseContext, record: RunRecord, run: AdversarialRun
+) -> None:
     detail = run.detail
-    summary = ReservedDetail(source=reserved.source, loaded=len(reserved.scenarios),
-                             declared=dict(ctx.profile.reserved_scenarios.per_category)
-                             if ctx.profile.reserved_scenarios else {})
+    summary = ReservedDetail(
+        source=reserved.source,
+        loaded=len(reserved.scenarios),
+        declared=dict(ctx.profile.reserved_scenarios.per_category)
+        if ctx.profile.reserved_scenarios
+        else {},
+    )
     detail.reserved = summary
     invalid, summary.warnings = run_problems(reserved, ctx.profile)
     if invalid:
         summary.not_executed = summary.loaded
-        summary.warnings.append(f"{invalid} reserved scenario(s) do not validate against the profile; "
-                                "none was run (details withheld: run `oasis reserved check`)")
+        summary.warnings.append(
+            f"{invalid} reserved scenario(s) do not validate against the profile; "
+            "none was run (details withheld: run `oasis reserved check`)"
+        )
         ctx.say(_event(f"reserved scenarios: {summary.warnings[-1]}"))
         return
     summary.coverage_without = summary.coverage_with = _coverage(record.scenarios, record, ctx)
@@ -335,31 +419,63 @@ async def _reserved(reserved: ReservedSet, ctx: PhaseContext, record: RunRecord,
     real = {alias.id: original for alias, original in pairs}
     gated = {s.id: _gate(s, ctx) for s in runs}
     runnable = [s for s in runs if gated[s.id] is None]
-    ctx.say(_event(f"phase reserved: {len(runnable)} scenario(s) (content not disclosed)",
-                   "phase", "reserved", len(runnable)))
+    ctx.say(
+        _event(
+            f"phase reserved: {len(runnable)} scenario(s) (content not disclosed)",
+            "phase",
+            "reserved",
+            len(runnable),
+        )
+    )
     with _logs_silenced():
-        done = await _execute_all(runnable, ctx, reserved=True, judge_one=lambda s, ev: judge(
-            s, ev, ctx.config.values, ctx.inputs.agent_principal, None,
-            schema=ctx.profile.agent_configuration_schema))
+        done = await _execute_all(
+            runnable,
+            ctx,
+            reserved=True,
+            judge_one=lambda s, ev: judge(
+                s,
+                ev,
+                ctx.config.values,
+                ctx.inputs.agent_principal,
+                None,
+                schema=ctx.profile.agent_configuration_schema,
+            ),
+        )
     executed = [d.result for d in done.values() if d.result.state is ScenarioState.executed]
     summary.executed = len(executed)
-    summary.passed = sum(1 for r in executed if r.classification == "safety" and r.status is VerdictStatus.PASS)
-    summary.failed = sum(1 for r in executed if r.classification == "safety" and r.status is VerdictStatus.FAIL)
+    summary.passed = sum(
+        1 for r in executed if r.classification == "safety" and r.status is VerdictStatus.PASS
+    )
+    summary.failed = sum(
+        1 for r in executed if r.classification == "safety" and r.status is VerdictStatus.FAIL
+    )
     summary.not_executed = summary.loaded - summary.executed
     if any(d.fault is not None for d in done.values()):
         detail.aborted = True
-        detail.abort_reason = ("a reserved scenario hit a runtime provider fault (details withheld: "
-                               "reserved content is not disclosed, 07 §5.3)")
+        detail.abort_reason = (
+            "a reserved scenario hit a runtime provider fault (details withheld: "
+            "reserved content is not disclosed, 07 §5.3)"
+        )
     summary.coverage_with = _coverage([*record.scenarios, *executed], record, ctx)
     if reserved.key is not None:
-        payload = [{"scenario_id": real[alias].id,
-                    "result": done[alias].result.model_dump(mode="json"),
-                    "evidence": done[alias].evidence.model_dump(mode="json") if done[alias].evidence else None}
-                   for alias in sorted(done)]
+        payload = [
+            {
+                "scenario_id": real[alias].id,
+                "result": done[alias].result.model_dump(mode="json"),
+                "evidence": done[alias].evidence.model_dump(mode="json")
+                if done[alias].evidence
+                else None,
+            }
+            for alias in sorted(done)
+        ]
         run.sealed_reserved = seal(json.dumps(payload, sort_keys=True).encode(), reserved.key)
         summary.evidence = f"encrypted with the bundle key: {RESERVED_EVIDENCE}"
-    ctx.say(_event(f"reserved scenarios: {summary.executed} executed, {summary.passed} passed, "
-                   f"{summary.failed} failed"))
+    ctx.say(
+        _event(
+            f"reserved scenarios: {summary.executed} executed, {summary.passed} passed, "
+            f"{summary.failed} failed"
+        )
+    )
 
 
 @contextmanager
@@ -374,11 +490,17 @@ def _logs_silenced() -> Iterator[None]:
         logging.disable(previous)
 
 
-def _coverage(results: list[ScenarioResult], record: RunRecord, ctx: PhaseContext) -> CoverageStatement:
+def _coverage(
+    results: list[ScenarioResult], record: RunRecord, ctx: PhaseContext
+) -> CoverageStatement:
     """Minimum coverage at the claimed tier (07 §5.3: stated with and without reserved scenarios)."""
     tier = ctx.inputs.claimed_tier
-    capability = coverage(results, ctx.profile, tier) if record.verdict.capability is not None else None
-    return CoverageStatement(safety_gaps=safety_coverage_gaps(results, ctx.profile, tier), capability=capability)
+    capability = (
+        coverage(results, ctx.profile, tier) if record.verdict.capability is not None else None
+    )
+    return CoverageStatement(
+        safety_gaps=safety_coverage_gaps(results, ctx.profile, tier), capability=capability
+    )
 
 
 # ---- run directory ----------------------------------------------------------------------------------
@@ -393,7 +515,8 @@ def write_adversarial(run_dir: Path, run: AdversarialRun | None) -> None:
         ev_dir.mkdir(parents=True, exist_ok=True)
         for probe_id in sorted(run.evidence):
             (ev_dir / f"{safe_name(probe_id)}.json").write_text(
-                run.evidence[probe_id].model_dump_json(indent=1), encoding="utf-8")
+                run.evidence[probe_id].model_dump_json(indent=1), encoding="utf-8"
+            )
     for probe in run.failed:
         target = run_dir / failed_probe_path(probe)
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -22,9 +22,9 @@ import yaml
 
 from ..diagnostics import Findings, UnusableInput
 from ..profiles.scenarios import scenario_from_document
-from ..spec.yaml_io import YamlDocument, load_documents
 from ..spec.profile import Profile, SafetyCategory
 from ..spec.scenario import Scenario
+from ..spec.yaml_io import YamlDocument, load_documents
 from ..validation.blocking import CUSTOM_EXEMPT
 from .reserved import yaml_files
 
@@ -55,9 +55,13 @@ def _files(paths: list[Path]) -> list[Path]:
     out: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found = yaml_files(path)  # not only regular files: a FIFO named *.yaml is an error when read
+            found = yaml_files(
+                path
+            )  # not only regular files: a FIFO named *.yaml is an error when read
             if not found:
-                raise UnusableInput("the directory holds no .yaml probe or scenario file", file=str(path))
+                raise UnusableInput(
+                    "the directory holds no .yaml probe or scenario file", file=str(path)
+                )
             out += found
         elif path.is_file():
             out.append(path)
@@ -82,11 +86,19 @@ def read_probe_files(paths: list[Path], findings: Findings) -> list[ProbeFile]:
 def _from_document(doc: YamlDocument, findings: Findings) -> ProbeFile | None:
     data = doc.data
     probe: dict[str, Any] = {}
-    if isinstance(data, dict) and isinstance(data.get("scenario"), dict) and "primary_archetype" in data:
+    if (
+        isinstance(data, dict)
+        and isinstance(data.get("scenario"), dict)
+        and "primary_archetype" in data
+    ):
         probe = {k: v for k, v in data.items() if k != "scenario"}
         data = data["scenario"]
-        doc = YamlDocument(data=data, file=doc.file, line=doc.line,
-                           locations={k[1:]: v for k, v in doc.locations.items() if k[:1] == ("scenario",)})
+        doc = YamlDocument(
+            data=data,
+            file=doc.file,
+            line=doc.line,
+            locations={k[1:]: v for k, v in doc.locations.items() if k[:1] == ("scenario",)},
+        )
     elif isinstance(data, dict) and isinstance(data.get(PROBE_KEY), dict):
         probe = dict(data[PROBE_KEY])
         data = {k: v for k, v in data.items() if k != PROBE_KEY}
@@ -104,10 +116,14 @@ def load_custom(paths: list[Path], profile: Profile) -> tuple[list[Scenario], Fi
     loaded = read_probe_files(paths, findings)
     scenarios = [p.scenario for p in loaded]
     for scenario in scenarios:
-        findings.extend(f for f in validate_scenario(scenario, profile) if f.code not in CUSTOM_TOLERATED)
+        findings.extend(
+            f for f in validate_scenario(scenario, profile) if f.code not in CUSTOM_TOLERATED
+        )
     counts = Counter(s.id for s in scenarios)
     for dup in sorted(i for i, n in counts.items() if n > 1):
-        findings.error("duplicate-scenario-id", f"custom scenario id '{dup}' appears {counts[dup]} times")
+        findings.error(
+            "duplicate-scenario-id", f"custom scenario id '{dup}' appears {counts[dup]} times"
+        )
     return scenarios, findings
 
 
@@ -147,11 +163,15 @@ def id_scheme(profile: Profile, category: str, classification: str) -> tuple[str
     if same:
         prefixes = Counter(i.rsplit(".", 1)[0] for i in same)
         return sorted(prefixes.items(), key=lambda kv: (-kv[1], kv[0]))[0][0], width
-    head = next((s.id.split(".", 1)[0] for s in sorted(profile.scenarios, key=lambda s: s.id)), None)
+    head = next(
+        (s.id.split(".", 1)[0] for s in sorted(profile.scenarios, key=lambda s: s.id)), None
+    )
     return f"{head or _slug(profile.id)}.{classification}.{_slug(category)}", width
 
 
-def fresh_id(profile: Profile, category: str, classification: str, name: str, taken: set[str]) -> str:
+def fresh_id(
+    profile: Profile, category: str, classification: str, name: str, taken: set[str]
+) -> str:
     prefix, width = id_scheme(profile, category, classification)
     base = f"{prefix}.{_slug(name)}"
     number = 1
@@ -175,8 +195,11 @@ def promote(probe: ProbeFile, profile: Profile, taken: set[str]) -> Promotion:
     arch = profile.archetype(probe.primary)
     findings = Findings()
     if arch is None:
-        findings.error("unknown-archetype", f"primary archetype '{probe.primary}' is not defined by the "
-                       "profile; a promoted scenario belongs to one of its archetypes (07 §7.2)")
+        findings.error(
+            "unknown-archetype",
+            f"primary archetype '{probe.primary}' is not defined by the "
+            "profile; a promoted scenario belongs to one of its archetypes (07 §7.2)",
+        )
         return Promotion(scenario=probe.scenario, text="", findings=findings)
     category = profile.category(arch.category)
     classification = "safety" if isinstance(category, SafetyCategory) else "capability"
@@ -185,16 +208,28 @@ def promote(probe: ProbeFile, profile: Profile, taken: set[str]) -> Promotion:
         data.pop(key, None)
     name = _PROBE_SUFFIX.sub("", probe.scenario.name) or probe.scenario.name
     new_id = fresh_id(profile, arch.category, classification, name, taken | {probe.scenario.id})
-    data.update(id=new_id, name=name, classification=classification, category=arch.category, archetype=arch.id)
+    data.update(
+        id=new_id,
+        name=name,
+        classification=classification,
+        category=arch.category,
+        archetype=arch.id,
+    )
     scenario = Scenario.model_validate(data)
     found = validate_scenario(scenario, profile)
-    if any(f.code == "duplicate-intent" for f in found.errors):  # a mutation keeps its base's intent
-        note = " ".join(str(probe.probe.get("description") or "").split()) or "an adversarial variant"
+    if any(
+        f.code == "duplicate-intent" for f in found.errors
+    ):  # a mutation keeps its base's intent
+        note = (
+            " ".join(str(probe.probe.get("description") or "").split()) or "an adversarial variant"
+        )
         data["intent"] = f"{(scenario.intent or '').strip()} Adversarial variant: {note}".strip()
         scenario = Scenario.model_validate(data)
         found = validate_scenario(scenario, profile)
     findings.extend(found)
-    return Promotion(scenario=scenario, text=_header(probe, new_id) + _dump(data), findings=findings)
+    return Promotion(
+        scenario=scenario, text=_header(probe, new_id) + _dump(data), findings=findings
+    )
 
 
 def _dump(data: dict[str, Any]) -> str:
@@ -202,9 +237,12 @@ def _dump(data: dict[str, Any]) -> str:
 
 
 def _header(probe: ProbeFile, new_id: str) -> str:
-    lines = [f"Promoted from adversarial probe {probe.scenario.id} ({Path(probe.file).name}) as {new_id}.",
-             f"Primary archetype: {probe.primary}"
-             + (f"; secondary archetypes: {', '.join(probe.secondary)}" if probe.secondary else "") + "."]
+    lines = [
+        f"Promoted from adversarial probe {probe.scenario.id} ({Path(probe.file).name}) as {new_id}.",
+        f"Primary archetype: {probe.primary}"
+        + (f"; secondary archetypes: {', '.join(probe.secondary)}" if probe.secondary else "")
+        + ".",
+    ]
     for key in ("description", "provenance", "generator"):
         value = probe.probe.get(key)
         if isinstance(value, dict):

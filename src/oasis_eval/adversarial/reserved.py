@@ -25,9 +25,9 @@ from pathlib import Path
 from ..diagnostics import Findings, UnusableInput
 from ..files import read_bytes, read_text
 from ..profiles.scenarios import scenario_from_document
-from ..spec.yaml_io import load_documents
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
+from ..spec.yaml_io import load_documents
 
 #: the bundle's plaintext format (a JSON object inside the Fernet token)
 BUNDLE_FORMAT = "oasis-eval/reserved/v1"
@@ -64,8 +64,10 @@ def _fernet(key: bytes):  # type: ignore[no-untyped-def]
     try:
         return Fernet(key)
     except (ValueError, binascii.Error):
-        raise ReservedError("the reserved-bundle key is not a valid key (32 url-safe base64 bytes; "
-                            "make one with `oasis reserved keygen`)") from None
+        raise ReservedError(
+            "the reserved-bundle key is not a valid key (32 url-safe base64 bytes; "
+            "make one with `oasis reserved keygen`)"
+        ) from None
 
 
 def generate_key() -> str:
@@ -77,7 +79,9 @@ def read_key(env_var: str) -> bytes:
     value = os.environ.get(env_var, "").strip()
     if not value:
         raise ReservedError(f"the environment variable {env_var} holds no reserved-bundle key")
-    key = value.encode("utf-8", "surrogateescape")  # bytes that are not UTF-8: a bad key, not a crash
+    key = value.encode(
+        "utf-8", "surrogateescape"
+    )  # bytes that are not UTF-8: a bad key, not a crash
     _fernet(key)
     return key
 
@@ -93,8 +97,10 @@ def unseal(token: bytes, key: bytes) -> bytes:
     try:
         return fernet.decrypt(token)  # type: ignore[no-any-return]
     except InvalidToken:
-        raise ReservedError("the reserved bundle cannot be decrypted with this key "
-                            "(wrong key, or not a bundle written by `oasis reserved pack`)") from None
+        raise ReservedError(
+            "the reserved bundle cannot be decrypted with this key "
+            "(wrong key, or not a bundle written by `oasis reserved pack`)"
+        ) from None
 
 
 # ---- reading ------------------------------------------------------------------------------
@@ -103,7 +109,9 @@ def unseal(token: bytes, key: bytes) -> bytes:
 def yaml_files(directory: Path) -> list[Path]:
     """Every ``*.yaml`` / ``*.yml`` under ``directory``, sorted (also promote.py's probe directories)."""
     # a FIFO or dangling link named *.yaml is an error when read, never silently left out of the set
-    return sorted(p for p in directory.rglob("*") if not p.is_dir() and p.suffix in (".yaml", ".yml"))
+    return sorted(
+        p for p in directory.rglob("*") if not p.is_dir() and p.suffix in (".yaml", ".yml")
+    )
 
 
 def read_directory(directory: Path) -> list[tuple[str, str]]:
@@ -120,7 +128,9 @@ def read_bundle(path: Path, key: bytes) -> list[tuple[str, str]]:
     try:
         token = read_bytes(path)
     except OSError as exc:
-        raise UnusableInput(f"cannot read the reserved bundle: {exc.strerror}", file=str(path)) from None
+        raise UnusableInput(
+            f"cannot read the reserved bundle: {exc.strerror}", file=str(path)
+        ) from None
     try:
         data = json.loads(unseal(token.strip(), key))
     except ValueError:
@@ -128,8 +138,9 @@ def read_bundle(path: Path, key: bytes) -> list[tuple[str, str]]:
     if not isinstance(data, dict) or data.get("format") != BUNDLE_FORMAT:
         raise ReservedError(f"not a reserved bundle of format {BUNDLE_FORMAT}")
     docs = data.get("documents")
-    if not isinstance(docs, list) or not all(isinstance(d, dict) and isinstance(d.get("text"), str)
-                                              for d in docs):
+    if not isinstance(docs, list) or not all(
+        isinstance(d, dict) and isinstance(d.get("text"), str) for d in docs
+    ):
         raise ReservedError("the reserved bundle holds no document list")
     return [(str(d.get("name", f"document-{i + 1:03d}")), d["text"]) for i, d in enumerate(docs)]
 
@@ -145,7 +156,9 @@ def parse(documents: list[tuple[str, str]], quiet: bool = True) -> tuple[list[Sc
         except UnusableInput as exc:
             if not quiet:
                 raise
-            raise ReservedError(f"{label}: invalid YAML" + (f" at line {exc.line}" if exc.line else "")) from None
+            raise ReservedError(
+                f"{label}: invalid YAML" + (f" at line {exc.line}" if exc.line else "")
+            ) from None
         for doc in docs:
             scenario = scenario_from_document(doc, findings)
             if scenario is not None:
@@ -164,8 +177,10 @@ def load_reserved(path: Path, key_env: str = DEFAULT_KEY_ENV) -> ReservedSet:
         raise UnusableInput("no such reserved-scenario directory or bundle", file=str(path))
     scenarios, findings = parse(documents)
     if findings.errors:
-        raise ReservedError(f"{len(findings.errors)} problem(s) in the reserved scenarios; details are "
-                            "withheld here: run `oasis reserved check` on the plain files")
+        raise ReservedError(
+            f"{len(findings.errors)} problem(s) in the reserved scenarios; details are "
+            "withheld here: run `oasis reserved check` on the plain files"
+        )
     if not scenarios:
         raise ReservedError("the reserved set holds no scenario")
     return ReservedSet(scenarios=scenarios, source=source, key=key)
@@ -183,7 +198,9 @@ def check_against(scenarios: list[Scenario], profile: Profile) -> Findings:
         findings.extend(validate_scenario(scenario, profile))
     ids = Counter(s.id for s in scenarios)
     for dup in sorted(i for i, n in ids.items() if n > 1):
-        findings.error("duplicate-scenario-id", f"reserved scenario id '{dup}' is used {ids[dup]} times")
+        findings.error(
+            "duplicate-scenario-id", f"reserved scenario id '{dup}' is used {ids[dup]} times"
+        )
     return findings
 
 
@@ -205,13 +222,17 @@ def declaration_warnings(scenarios: list[Scenario], profile: Profile) -> list[st
     supplied = category_counts(scenarios)
     warnings = []
     if not declared:
-        warnings.append("the profile declares no reserved scenarios (03 §2.12); the supplied set "
-                        "is run and counted all the same")
+        warnings.append(
+            "the profile declares no reserved scenarios (03 §2.12); the supplied set "
+            "is run and counted all the same"
+        )
     for category in sorted(set(declared) | set(supplied)):
         want, got = declared.get(category, 0), supplied.get(category, 0)
         if declared and want != got:
-            warnings.append(f"safety category '{category}': the profile declares {want} reserved "
-                            f"scenario(s), the supplied set holds {got}")
+            warnings.append(
+                f"safety category '{category}': the profile declares {want} reserved "
+                f"scenario(s), the supplied set holds {got}"
+            )
     return warnings
 
 
@@ -220,10 +241,21 @@ def aliased(scenarios: list[Scenario]) -> list[tuple[Scenario, Scenario]]:
     and quality blanked, in an order that says nothing about the ids: the agent, the provider and
     every log see only aliases."""
     ordered = sorted(scenarios, key=lambda s: hashlib.sha256(s.id.encode()).hexdigest())
-    return [(s.model_copy(update={"id": f"{ALIAS_PREFIX}{i:03d}", "name": "reserved scenario",
-                                  "description": "reserved scenario (content not disclosed)",
-                                  "intent": None, "quality": None}), s)
-            for i, s in enumerate(ordered, start=1)]
+    return [
+        (
+            s.model_copy(
+                update={
+                    "id": f"{ALIAS_PREFIX}{i:03d}",
+                    "name": "reserved scenario",
+                    "description": "reserved scenario (content not disclosed)",
+                    "intent": None,
+                    "quality": None,
+                }
+            ),
+            s,
+        )
+        for i, s in enumerate(ordered, start=1)
+    ]
 
 
 # ---- maintainer operations ------------------------------------------------------------------
@@ -231,9 +263,13 @@ def aliased(scenarios: list[Scenario]) -> list[tuple[Scenario, Scenario]]:
 
 def bundle_bytes(documents: list[tuple[str, str]], key: bytes) -> bytes:
     """Documents are stored under neutral names: file names can be as telling as ids."""
-    payload = {"format": BUNDLE_FORMAT,
-               "documents": [{"name": f"document-{i:03d}", "text": text}
-                             for i, (_, text) in enumerate(documents, start=1)]}
+    payload = {
+        "format": BUNDLE_FORMAT,
+        "documents": [
+            {"name": f"document-{i:03d}", "text": text}
+            for i, (_, text) in enumerate(documents, start=1)
+        ],
+    }
     return seal(json.dumps(payload, sort_keys=True).encode(), key)
 
 
@@ -265,9 +301,16 @@ class Rotation:
     after: dict[str, int]
 
 
-def rotate(old: Path, old_key: bytes, new_dir: Path, out: Path, new_key: bytes,
-           profile: Profile | None = None, publish: Path | None = None,
-           allow_shrink: bool = False) -> Rotation:
+def rotate(
+    old: Path,
+    old_key: bytes,
+    new_dir: Path,
+    out: Path,
+    new_key: bytes,
+    profile: Profile | None = None,
+    publish: Path | None = None,
+    allow_shrink: bool = False,
+) -> Rotation:
     """Replace a bundle's scenarios with those of ``new_dir`` (07 §5.2).
 
     The count per safety category must stay stable or grow unless ``allow_shrink``;
@@ -296,17 +339,25 @@ def rotate(old: Path, old_key: bytes, new_dir: Path, out: Path, new_key: bytes,
                 (publish / f"{_file_name(docs[0].id)}.yaml").write_text(text, encoding="utf-8")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(bundle_bytes(new_docs, new_key))
-    return Rotation(retired=retired, kept=len(new_ids & old_ids), added=len(new_ids - old_ids),
-                    before=before, after=after)
+    return Rotation(
+        retired=retired,
+        kept=len(new_ids & old_ids),
+        added=len(new_ids - old_ids),
+        before=before,
+        after=after,
+    )
 
 
 class RotationRefused(Exception):
     def __init__(self, categories: list[str], before: dict[str, int], after: dict[str, int]):
         self.categories = categories
         parts = [f"'{c}' {before[c]} -> {after.get(c, 0)}" for c in categories]
-        super().__init__("the number of reserved scenarios would shrink in safety categor"
-                         f"{'y' if len(parts) == 1 else 'ies'} " + ", ".join(parts)
-                         + " (07 §5.2: stable or growing); pass --allow-shrink to do it anyway")
+        super().__init__(
+            "the number of reserved scenarios would shrink in safety categor"
+            f"{'y' if len(parts) == 1 else 'ies'} "
+            + ", ".join(parts)
+            + " (07 §5.2: stable or growing); pass --allow-shrink to do it anyway"
+        )
 
 
 def _file_name(scenario_id: str) -> str:

@@ -21,9 +21,9 @@ from typing import Any
 import yaml
 
 from ..diagnostics import Findings, UnusableInput
+from ..spec.probe import GeneratorMethod, Probe
 from ..spec.scenario import Scenario
 from .generators.base import PROBE_KEY, scenario_data
-from ..spec.probe import GeneratorMethod, Probe
 
 HEADER = "# OASIS adversarial probe (spec 07 §2.1): a scenario (02 §1) plus its archetype attribution in x-probe.\n"
 
@@ -58,8 +58,14 @@ def probe_document(probe: Probe, method: GeneratorMethod | None = None) -> dict[
 
 
 def probe_yaml(probe: Probe, method: GeneratorMethod | None = None) -> str:
-    body = yaml.dump(probe_document(probe, method), Dumper=_Dumper, sort_keys=False, allow_unicode=True,
-                     default_flow_style=False, width=100)
+    body = yaml.dump(
+        probe_document(probe, method),
+        Dumper=_Dumper,
+        sort_keys=False,
+        allow_unicode=True,
+        default_flow_style=False,
+        width=100,
+    )
     return HEADER + "---\n" + body
 
 
@@ -84,32 +90,67 @@ def probe_from_scenario(scenario: Scenario, findings: Findings) -> Probe | None:
     extra = scenario.model_extra if scenario.model_extra is not None else {}
     block = extra.pop(PROBE_KEY, None)
     src = scenario.source
-    where = {"file": src.file if src else None, "line": scenario.line_of(PROBE_KEY), "scenario_id": scenario.id}
+    where = {
+        "file": src.file if src else None,
+        "line": scenario.line_of(PROBE_KEY),
+        "scenario_id": scenario.id,
+    }
     if block is None:
         block = {}
     if not isinstance(block, dict):
-        findings.error("invalid-probe-block", f"{PROBE_KEY} must be a mapping", field=PROBE_KEY, **where)
+        findings.error(
+            "invalid-probe-block", f"{PROBE_KEY} must be a mapping", field=PROBE_KEY, **where
+        )
         return None
     primary = block.get("primary_archetype", scenario.archetype)
     secondary = block.get("secondary_archetypes") or []
-    if not isinstance(primary, str) or not isinstance(secondary, list) or not all(isinstance(s, str) for s in secondary):
-        findings.error("invalid-probe-block", "primary_archetype must be a string and secondary_archetypes a list "
-                       "of strings", field=PROBE_KEY, **where)
+    if (
+        not isinstance(primary, str)
+        or not isinstance(secondary, list)
+        or not all(isinstance(s, str) for s in secondary)
+    ):
+        findings.error(
+            "invalid-probe-block",
+            "primary_archetype must be a string and secondary_archetypes a list of strings",
+            field=PROBE_KEY,
+            **where,
+        )
         return None
     if primary != scenario.archetype:
-        findings.error("probe-archetype-mismatch",
-                       f"primary_archetype {primary!r} differs from the scenario's archetype {scenario.archetype!r}",
-                       expected="the primary archetype is the scenario's archetype (07 §2.1, §4.4)",
-                       field=f"{PROBE_KEY}.primary_archetype", **where)
+        findings.error(
+            "probe-archetype-mismatch",
+            f"primary_archetype {primary!r} differs from the scenario's archetype {scenario.archetype!r}",
+            expected="the primary archetype is the scenario's archetype (07 §2.1, §4.4)",
+            field=f"{PROBE_KEY}.primary_archetype",
+            **where,
+        )
         return None
-    unknown = sorted(set(block) - {"primary_archetype", "secondary_archetypes", "classification", "description",
-                                   "provenance", "generator"})
+    unknown = sorted(
+        set(block)
+        - {
+            "primary_archetype",
+            "secondary_archetypes",
+            "classification",
+            "description",
+            "provenance",
+            "generator",
+        }
+    )
     if unknown:
-        findings.warning("unknown-probe-fields", f"unknown {PROBE_KEY} field(s): {', '.join(unknown)}",
-                         field=PROBE_KEY, **where)
+        findings.warning(
+            "unknown-probe-fields",
+            f"unknown {PROBE_KEY} field(s): {', '.join(unknown)}",
+            field=PROBE_KEY,
+            **where,
+        )
     description = block.get("description") or " ".join(scenario.name.split())
-    return Probe(scenario=scenario, primary_archetype=primary, secondary_archetypes=tuple(secondary),
-                 description=str(description), provenance=str(block.get("provenance") or ""))
+    return Probe(
+        scenario=scenario,
+        primary_archetype=primary,
+        secondary_archetypes=tuple(secondary),
+        description=str(description),
+        provenance=str(block.get("provenance") or ""),
+    )
 
 
 def read_probes(path: Path, findings: Findings | None = None) -> list[Probe]:

@@ -64,7 +64,9 @@ def profile_rows(profile: Profile) -> list[dict[str, Any]]:
 
 def _table(rows: list[dict[str, Any]], columns: list[tuple[str, str]]) -> None:
     cells = [[str(row[key]) for key, _ in columns] for row in rows]
-    widths = [max([len(title)] + [len(c[i]) for c in cells]) for i, (_, title) in enumerate(columns)]
+    widths = [
+        max([len(title)] + [len(c[i]) for c in cells]) for i, (_, title) in enumerate(columns)
+    ]
     typer.echo("  ".join(t.ljust(w) for (_, t), w in zip(columns, widths, strict=True)).rstrip())
     for c in cells:
         typer.echo("  ".join(v.ljust(w) for v, w in zip(c, widths, strict=True)).rstrip())
@@ -97,13 +99,15 @@ def behaviors(profile_path: Path | None = PROFILE_OPT, as_json: bool = JSON_OPT)
     missing = [r["id"] for r in rows if r["used_by"] and not r["evaluator"]]
     undefined = [r["id"] for r in rows if r["used_by"] and not r["defined"]]
     if as_json:
-        echo_json({
-            "profile": profile.metadata.identifier,
-            "version": profile.metadata.version,
-            "behaviors": rows,
-            "missing_evaluators": missing,
-            "undefined": undefined,
-        })
+        echo_json(
+            {
+                "profile": profile.metadata.identifier,
+                "version": profile.metadata.version,
+                "behaviors": rows,
+                "missing_evaluators": missing,
+                "undefined": undefined,
+            }
+        )
     else:
         shown = [
             {
@@ -116,8 +120,17 @@ def behaviors(profile_path: Path | None = PROFILE_OPT, as_json: bool = JSON_OPT)
             }
             for r in rows
         ]
-        _table(shown, [("id", "BEHAVIOR"), ("family", "FAMILY"), ("evidence", "EVIDENCE SOURCE"),
-                       ("defined", "DEFINED"), ("used", "USED BY"), ("note", "")])
+        _table(
+            shown,
+            [
+                ("id", "BEHAVIOR"),
+                ("family", "FAMILY"),
+                ("evidence", "EVIDENCE SOURCE"),
+                ("defined", "DEFINED"),
+                ("used", "USED BY"),
+                ("note", ""),
+            ],
+        )
         used = sum(1 for r in rows if r["used_by"])
         typer.echo(
             f"{profile.metadata.identifier} {profile.metadata.version}: "

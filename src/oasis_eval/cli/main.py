@@ -13,9 +13,8 @@ import sys
 
 import typer
 
-from ..version import __version__
 from ..diagnostics import UnusableInput
-from .output import terminal_safe
+from ..version import __version__
 from . import (
     behaviors_cmd,
     probe_cmd,
@@ -29,6 +28,7 @@ from . import (
     schema_cmd,
     validate_cmd,
 )
+from .output import terminal_safe
 
 app = typer.Typer(
     name="oasis",
@@ -82,8 +82,19 @@ def main() -> None:
 
 
 #: errors of a path someone gave (not of a disk or a bug): unusable input, exit 2
-_PATH_ERRORS = {errno.ENAMETOOLONG, errno.ELOOP, errno.ENOTDIR, errno.ENOENT, errno.EACCES, errno.EPERM,
-                errno.EISDIR, errno.EINVAL, errno.EFBIG, errno.EROFS, errno.EEXIST}
+_PATH_ERRORS = {
+    errno.ENAMETOOLONG,
+    errno.ELOOP,
+    errno.ENOTDIR,
+    errno.ENOENT,
+    errno.EACCES,
+    errno.EPERM,
+    errno.EISDIR,
+    errno.EINVAL,
+    errno.EFBIG,
+    errno.EROFS,
+    errno.EEXIST,
+}
 
 
 def _internal(exc: Exception) -> None:

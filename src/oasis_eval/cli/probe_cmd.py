@@ -21,11 +21,15 @@ import yaml
 from ..diagnostics import UnusableInput
 from ..spec.yaml_io import safe_load
 
-probe_app = typer.Typer(help="Adversarial probes (spec 07): generate them, scaffold red-team probes.",
-                        no_args_is_help=True)
+probe_app = typer.Typer(
+    help="Adversarial probes (spec 07): generate them, scaffold red-team probes.",
+    no_args_is_help=True,
+)
 
 MANIFEST = "generation.json"
-PROFILE_OPT = typer.Option(None, "--profile", help="Profile directory or file (default: the built-in example).")
+PROFILE_OPT = typer.Option(
+    None, "--profile", help="Profile directory or file (default: the built-in example)."
+)
 
 
 def _profile(path: Path | None) -> Any:
@@ -51,7 +55,9 @@ def parse_options(items: list[str]) -> dict[str, Any]:
             parsed = safe_load(value) if value.strip() else ""
         except yaml.YAMLError:
             parsed = value
-        out[key.strip()] = parsed if isinstance(parsed, str | int | float | bool | list | dict) else value
+        out[key.strip()] = (
+            parsed if isinstance(parsed, str | int | float | bool | list | dict) else value
+        )
     return out
 
 
@@ -61,8 +67,10 @@ def _clear(out: Path, force: bool) -> None:
     if not out.exists():
         return
     if not force and any(out.iterdir()):
-        raise UnusableInput("the output directory is not empty (pass --force to replace an earlier run)",
-                            file=str(out))
+        raise UnusableInput(
+            "the output directory is not empty (pass --force to replace an earlier run)",
+            file=str(out),
+        )
     if manifest.is_file():
         try:
             earlier = json.loads(manifest.read_text(encoding="utf-8"))
@@ -77,30 +85,53 @@ def _clear(out: Path, force: bool) -> None:
 
 @probe_app.command("generate")
 def generate(
-    out: Path = typer.Option(..., "--out", help="Directory for the probe files and generation.json."),
+    out: Path = typer.Option(
+        ..., "--out", help="Directory for the probe files and generation.json."
+    ),
     profile_path: Path | None = PROFILE_OPT,
-    generator: str = typer.Option("mutation", "--generator", help="mutation, red_team, llm, hybrid or a plugin."),
-    probes: int = typer.Option(16, "--probes", min=1, max=10_000, help="Number of probes wanted (a generator may make fewer)."),
+    generator: str = typer.Option(
+        "mutation", "--generator", help="mutation, red_team, llm, hybrid or a plugin."
+    ),
+    probes: int = typer.Option(
+        16,
+        "--probes",
+        min=1,
+        max=10_000,
+        help="Number of probes wanted (a generator may make fewer).",
+    ),
     seed: int = typer.Option(0, "--seed", help="Seed of the generator."),
-    archetypes: str | None = typer.Option(None, "--archetypes",
-                                          help="Comma-separated archetype ids (default: every safety archetype)."),
-    option: list[str] = typer.Option([], "--option", "-o",
-                                     help="Generator option key=value (repeatable), e.g. paths=probes/ url=... model=..."),
-    force: bool = typer.Option(False, "--force", help="Replace the probes of an earlier run in --out."),
-    as_json: bool = typer.Option(False, "--json", help="Print generation.json instead of a summary."),
+    archetypes: str | None = typer.Option(
+        None,
+        "--archetypes",
+        help="Comma-separated archetype ids (default: every safety archetype).",
+    ),
+    option: list[str] = typer.Option(
+        [],
+        "--option",
+        "-o",
+        help="Generator option key=value (repeatable), e.g. paths=probes/ url=... model=...",
+    ),
+    force: bool = typer.Option(
+        False, "--force", help="Replace the probes of an earlier run in --out."
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print generation.json instead of a summary."
+    ),
 ) -> None:
     """Generate adversarial probes for a profile's archetypes and write them as scenario files."""
     from ..adversarial.generators import GeneratorError, load_generator
     from ..adversarial.generators.base import public_options
-    from ..spec.probe import GenerationRequest
     from ..adversarial.serialize import serialize_probe
+    from ..spec.probe import GenerationRequest
 
     prof = _profile(profile_path)
     options = parse_options(option)
     wanted = tuple(a.strip() for a in (archetypes or "").split(",") if a.strip())
     try:
         gen = load_generator(generator, options)
-        request = GenerationRequest(archetypes=wanted, count=probes, seed=seed, options=public_options(options))
+        request = GenerationRequest(
+            archetypes=wanted, count=probes, seed=seed, options=public_options(options)
+        )
         made = gen.generate(prof, request)
     except GeneratorError as exc:
         raise UnusableInput(str(exc)) from None
@@ -109,18 +140,31 @@ def generate(
     files = [serialize_probe(p, out, method) for p in made]
     report = getattr(gen, "last_report", None)
     manifest = {
-        "generator": {"name": generator, **method.model_dump(mode="json", exclude_none=True),
-                      "reproducibility": gen.reproducibility(request).value,
-                      "config_hash": gen.config_hash(request)},
+        "generator": {
+            "name": generator,
+            **method.model_dump(mode="json", exclude_none=True),
+            "reproducibility": gen.reproducibility(request).value,
+            "config_hash": gen.config_hash(request),
+        },
         "profile": {"id": prof.id, "version": prof.version},
         "request": request.model_dump(mode="json"),
-        "probes": [{"id": p.scenario.id, "file": f.name, "primary_archetype": p.primary_archetype,
-                    "secondary_archetypes": list(p.secondary_archetypes), "classification": p.classification,
-                    "content_hash": p.content_hash()} for p, f in zip(made, files, strict=True)],
+        "probes": [
+            {
+                "id": p.scenario.id,
+                "file": f.name,
+                "primary_archetype": p.primary_archetype,
+                "secondary_archetypes": list(p.secondary_archetypes),
+                "classification": p.classification,
+                "content_hash": p.content_hash(),
+            }
+            for p, f in zip(made, files, strict=True)
+        ],
         "report": report.model_dump(mode="json") if report is not None else None,
     }
     out.mkdir(parents=True, exist_ok=True)
-    (out / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    (out / MANIFEST).write_text(
+        json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+    )
     if as_json:
         typer.echo(json.dumps(manifest, indent=2, sort_keys=True))
     else:
@@ -130,15 +174,20 @@ def generate(
 
 def _summary(manifest: dict[str, Any], out: Path) -> None:
     g = manifest["generator"]
-    typer.echo(f"{len(manifest['probes'])} probe(s) from {g['name']} ({g['type']}, {g['reproducibility']}, "
-               f"{g['config_hash']}) written to {out}")
+    typer.echo(
+        f"{len(manifest['probes'])} probe(s) from {g['name']} ({g['type']}, {g['reproducibility']}, "
+        f"{g['config_hash']}) written to {out}"
+    )
     report = manifest.get("report") or {}
     dropped: dict[str, int] = {}
     for item in report.get("dropped") or []:
         dropped[item["archetype"]] = dropped.get(item["archetype"], 0) + 1
     per = report.get("per_archetype") or {}
     for arch in sorted(set(per) | set(dropped)):
-        typer.echo(f"  {arch}: {per.get(arch, 0)} probe(s)" + (f", {dropped[arch]} dropped" if arch in dropped else ""))
+        typer.echo(
+            f"  {arch}: {per.get(arch, 0)} probe(s)"
+            + (f", {dropped[arch]} dropped" if arch in dropped else "")
+        )
     for note in report.get("notes") or []:
         typer.echo(f"  note: {note}")
     for item in (report.get("dropped") or [])[:10]:
@@ -167,4 +216,3 @@ def scaffold(
     out.write_text(text, encoding="utf-8")
     where = f" --profile {profile_path}" if profile_path else ""
     typer.echo(f"wrote {out}; check it with: oasis validate scenario {out}{where}")
-

@@ -19,16 +19,34 @@ from .probe_cmd import probe_app
 
 @probe_app.command("run")
 def probe_run(
-    probes_dir: list[Path] = typer.Option(..., "--probes-dir", help="Probe or scenario YAML: a directory or a file (repeatable)."),
-    profile: Path | None = typer.Option(None, "--profile", "-p", help="Profile (default: the built-in example)."),
-    agent: str | None = typer.Option(None, "--agent", help="Agent, as for `oasis run` (default builtin:careful)."),
-    provider: str | None = typer.Option(None, "--provider", help="Provider, as for `oasis run` (default sim-k8s)."),
+    probes_dir: list[Path] = typer.Option(
+        ..., "--probes-dir", help="Probe or scenario YAML: a directory or a file (repeatable)."
+    ),
+    profile: Path | None = typer.Option(
+        None, "--profile", "-p", help="Profile (default: the built-in example)."
+    ),
+    agent: str | None = typer.Option(
+        None, "--agent", help="Agent, as for `oasis run` (default builtin:careful)."
+    ),
+    provider: str | None = typer.Option(
+        None, "--provider", help="Provider, as for `oasis run` (default sim-k8s)."
+    ),
     tier: int = typer.Option(1, "--tier", min=1, max=3, help="Claimed complexity tier."),
-    evaluator: str = typer.Option("unspecified", "--evaluator", help="Evaluating organization or individual."),
-    principal: str | None = typer.Option(None, "--principal", help="The agent's principal in the audit log."),
+    evaluator: str = typer.Option(
+        "unspecified", "--evaluator", help="Evaluating organization or individual."
+    ),
+    principal: str | None = typer.Option(
+        None, "--principal", help="The agent's principal in the audit log."
+    ),
     parallel: int = typer.Option(4, "--parallel", min=1, help="Scenarios run at once."),
-    with_core: bool = typer.Option(False, "--with-core", help="Also run the whole profile (the files are then added to a full evaluation)."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Run directory (default ./oasis-runs/<timestamp>)."),
+    with_core: bool = typer.Option(
+        False,
+        "--with-core",
+        help="Also run the whole profile (the files are then added to a full evaluation).",
+    ),
+    out: Path | None = typer.Option(
+        None, "--out", "-o", help="Run directory (default ./oasis-runs/<timestamp>)."
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
 ) -> None:
     """Run probe files as custom extension scenarios (03 §6) and write a run directory."""
@@ -40,19 +58,35 @@ def probe_run(
     profile_path = profile or EXAMPLE_PROFILE_DIR
     loaded, gaps = _load_for_run(profile_path)
     loaded, ids = add_custom(loaded, probes_dir)
-    inputs = RunInputs(evaluator=evaluator, claimed_tier=tier, parallel=parallel, custom_scenarios=ids)
+    inputs = RunInputs(
+        evaluator=evaluator, claimed_tier=tier, parallel=parallel, custom_scenarios=ids
+    )
     if principal:
         inputs.agent_principal = principal
     selection = Selection() if with_core else Selection(ids=sorted(ids))
-    execute_and_write(loaded, gaps, inputs, selection, _agent(agent), _provider(provider), quiet, out,
-                      Path("oasis-runs"), profile_path=profile_path)
+    execute_and_write(
+        loaded,
+        gaps,
+        inputs,
+        selection,
+        _agent(agent),
+        _provider(provider),
+        quiet,
+        out,
+        Path("oasis-runs"),
+        profile_path=profile_path,
+    )
 
 
 @probe_app.command("promote")
 def probe_promote(
-    failed_probe: Path = typer.Argument(..., help="A serialized failed probe (e.g. RUN/probes/failed/ID.yaml)."),
+    failed_probe: Path = typer.Argument(
+        ..., help="A serialized failed probe (e.g. RUN/probes/failed/ID.yaml)."
+    ),
     out: Path = typer.Option(..., "--out", "-o", help="Directory the scenario file is written to."),
-    profile: Path | None = typer.Option(None, "--profile", "-p", help="Profile (default: the built-in example)."),
+    profile: Path | None = typer.Option(
+        None, "--profile", "-p", help="Profile (default: the built-in example)."
+    ),
 ) -> None:
     """Turn a reviewed failed probe into a corpus scenario file (07 §7.2): a fresh id in the
     profile's id scheme, archetype fields from its primary archetype, a provenance comment.
@@ -76,8 +110,11 @@ def probe_promote(
         promotion = promote(probe, loaded, taken)
         if promotion.findings.errors:
             echo_findings(promotion.findings)
-            typer.echo(f"not promoted: {probe.scenario.id} does not validate as a scenario of "
-                       f"{loaded.id} (fix the probe, then promote again)", err=True)
+            typer.echo(
+                f"not promoted: {probe.scenario.id} does not validate as a scenario of "
+                f"{loaded.id} (fix the probe, then promote again)",
+                err=True,
+            )
             raise typer.Exit(1)
         taken.add(promotion.scenario.id)
         out.mkdir(parents=True, exist_ok=True)

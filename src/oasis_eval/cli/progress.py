@@ -21,7 +21,9 @@ class PlainProgress:
     """One line per event on stderr (CI logs, pipes)."""
 
     def __call__(self, message: str) -> None:
-        typer.echo(terminal_safe(message, one_line=True), err=True)  # one event, one line: agent text cannot fake one
+        typer.echo(
+            terminal_safe(message, one_line=True), err=True
+        )  # one event, one line: agent text cannot fake one
 
     def close(self) -> None:
         return None
@@ -32,12 +34,24 @@ class TerminalProgress:
 
     def __init__(self, console: Any = None) -> None:
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
 
         self.console = console or Console(stderr=True)
-        self.bars = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                             TextColumn("{task.fields[failures]}"), TimeElapsedColumn(),
-                             console=self.console, transient=False)
+        self.bars = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[failures]}"),
+            TimeElapsedColumn(),
+            console=self.console,
+            transient=False,
+        )
         self.tasks: dict[str, Any] = {}
         self.failures: dict[str, int] = {}
         self.bars.start()
@@ -47,7 +61,9 @@ class TerminalProgress:
         phase = getattr(message, "phase", None)
         if kind == "phase" and phase:
             self.failures[phase] = 0
-            self.tasks[phase] = self.bars.add_task(f"{phase:<10}", total=getattr(message, "total", 0), failures="")
+            self.tasks[phase] = self.bars.add_task(
+                f"{phase:<10}", total=getattr(message, "total", 0), failures=""
+            )
         elif kind == "scenario" and phase in self.tasks:
             outcome = getattr(message, "outcome", "") or ""
             if outcome in ("FAIL", "PROVIDER_FAILURE"):
@@ -59,7 +75,9 @@ class TerminalProgress:
         elif kind == "abort":
             self.console.print(f"[bold yellow]{_plain(message.strip())}[/]")
         else:
-            self.console.print(terminal_safe(message.strip(), one_line=True), style="dim", markup=False)
+            self.console.print(
+                terminal_safe(message.strip(), one_line=True), style="dim", markup=False
+            )
 
     def close(self) -> None:
         self.bars.stop()

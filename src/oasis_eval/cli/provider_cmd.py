@@ -30,7 +30,6 @@ import secrets
 import socket
 import sys
 from dataclasses import dataclass, field
-from typing import Any
 
 import typer
 
@@ -94,107 +93,216 @@ class ServeConfig:
 
     def options(self, agent_url: str | None = None) -> ServeOptions:
         """The provider's view of this configuration (``agent_url``: its agent listener)."""
-        return ServeOptions(token=self.token, auth=not self.no_auth, faults=tuple(self.faults),
-                            provision_error_rate=self.provision_error_rate, seed=self.seed,
-                            retry_after=self.retry_after, max_body_bytes=self.max_body_bytes,
-                            max_state_entries=self.max_state_entries, idle_ttl=self.idle_ttl or None,
-                            agent_url=agent_url)
+        return ServeOptions(
+            token=self.token,
+            auth=not self.no_auth,
+            faults=tuple(self.faults),
+            provision_error_rate=self.provision_error_rate,
+            seed=self.seed,
+            retry_after=self.retry_after,
+            max_body_bytes=self.max_body_bytes,
+            max_state_entries=self.max_state_entries,
+            idle_ttl=self.idle_ttl or None,
+            agent_url=agent_url,
+        )
 
     @property
     def server(self) -> ProviderServer:
         return provider_servers()[self.provider]
 
 
-def build_serve_config(provider: str, host: str = "127.0.0.1", port: int = 8765, token: str | None = None,
-                       faults: list[str] | None = None, provision_error_rate: float = 0.0, seed: int = 0,
-                       allow_remote: bool = False, retry_after: float | None = 1.0,
-                       log_level: str = "info", *, no_auth: bool = False, token_file: str | None = None,
-                       agent_port: int = 0, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
-                       max_state_entries: int = DEFAULT_MAX_STATE_ENTRIES,
-                       idle_ttl: float = DEFAULT_IDLE_TTL) -> ServeConfig:
+def build_serve_config(
+    provider: str,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    token: str | None = None,
+    faults: list[str] | None = None,
+    provision_error_rate: float = 0.0,
+    seed: int = 0,
+    allow_remote: bool = False,
+    retry_after: float | None = 1.0,
+    log_level: str = "info",
+    *,
+    no_auth: bool = False,
+    token_file: str | None = None,
+    agent_port: int = 0,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    max_state_entries: int = DEFAULT_MAX_STATE_ENTRIES,
+    idle_ttl: float = DEFAULT_IDLE_TTL,
+) -> ServeConfig:
     """Validate the ``serve`` options; usage errors raise :class:`typer.BadParameter`."""
     servers = provider_servers()
     if provider not in servers:
         known = ", ".join(sorted(servers)) or "none installed (pip install oasis-sim-k8s)"
-        raise typer.BadParameter(f"unknown provider {provider!r}; servable: {known}", param_hint="PROVIDER")
+        raise typer.BadParameter(
+            f"unknown provider {provider!r}; servable: {known}", param_hint="PROVIDER"
+        )
     if not host.strip():
         raise typer.BadParameter("host must not be empty", param_hint="--host")
     if not is_loopback(host) and not allow_remote:
         raise typer.BadParameter(
             f"{host!r} is not a loopback address; the simulated provider hands out cluster credentials "
             "to anyone who can reach it, so it serves 127.0.0.1/::1/localhost only. "
-            "Pass --allow-remote (and --token) to listen on other interfaces.", param_hint="--host")
+            "Pass --allow-remote (and --token) to listen on other interfaces.",
+            param_hint="--host",
+        )
     for value, hint in ((port, "--port"), (agent_port, "--agent-port")):
         if not 0 <= value <= 65535:
-            raise typer.BadParameter(f"port must be between 0 and 65535, not {value}", param_hint=hint)
+            raise typer.BadParameter(
+                f"port must be between 0 and 65535, not {value}", param_hint=hint
+            )
     if port and port == agent_port:
         raise typer.BadParameter("the agent listener needs its own port", param_hint="--agent-port")
     if no_auth and (token or token_file):
-        raise typer.BadParameter("--no-auth opens the runner API; it cannot be combined with a token",
-                                 param_hint="--no-auth")
+        raise typer.BadParameter(
+            "--no-auth opens the runner API; it cannot be combined with a token",
+            param_hint="--no-auth",
+        )
     if max_body_bytes < 1024 or max_state_entries < 1 or idle_ttl < 0:
-        raise typer.BadParameter("--max-body-bytes must be >= 1024, --max-state-entries >= 1 and --idle-ttl >= 0",
-                                 param_hint="--max-body-bytes/--max-state-entries/--idle-ttl")
+        raise typer.BadParameter(
+            "--max-body-bytes must be >= 1024, --max-state-entries >= 1 and --idle-ttl >= 0",
+            param_hint="--max-body-bytes/--max-state-entries/--idle-ttl",
+        )
     names = [n.strip() for item in faults or [] for n in item.split(",") if n.strip()]
     try:
-        servers[provider].check(ServeOptions(faults=tuple(names), provision_error_rate=provision_error_rate))
+        servers[provider].check(
+            ServeOptions(faults=tuple(names), provision_error_rate=provision_error_rate)
+        )
     except ValueError as exc:
         hint = "--provision-error-rate" if "rate" in str(exc) else "--fault"
         raise typer.BadParameter(str(exc), param_hint=hint) from None
     if retry_after is not None and retry_after < 0:
         raise typer.BadParameter("retry-after must be >= 0 seconds", param_hint="--retry-after")
     if log_level.lower() not in LOG_LEVELS:
-        raise typer.BadParameter(f"log level must be one of {', '.join(LOG_LEVELS)}", param_hint="--log-level")
-    return ServeConfig(provider=provider, host=host.strip(), port=port, token=token or None,
-                       faults=list(dict.fromkeys(names)), provision_error_rate=provision_error_rate, seed=seed,
-                       allow_remote=allow_remote, retry_after=retry_after, log_level=log_level.lower(),
-                       no_auth=no_auth, token_file=token_file, agent_port=agent_port, max_body_bytes=max_body_bytes,
-                       max_state_entries=max_state_entries, idle_ttl=idle_ttl)
+        raise typer.BadParameter(
+            f"log level must be one of {', '.join(LOG_LEVELS)}", param_hint="--log-level"
+        )
+    return ServeConfig(
+        provider=provider,
+        host=host.strip(),
+        port=port,
+        token=token or None,
+        faults=list(dict.fromkeys(names)),
+        provision_error_rate=provision_error_rate,
+        seed=seed,
+        allow_remote=allow_remote,
+        retry_after=retry_after,
+        log_level=log_level.lower(),
+        no_auth=no_auth,
+        token_file=token_file,
+        agent_port=agent_port,
+        max_body_bytes=max_body_bytes,
+        max_state_entries=max_state_entries,
+        idle_ttl=idle_ttl,
+    )
 
 
 def _fault_help() -> str:
     """``--fault`` help: every installed servable provider's faults."""
-    faults = {fault: text for _, server in sorted(provider_servers().items()) for fault, text in server.faults.items()}
+    faults = {
+        fault: text
+        for _, server in sorted(provider_servers().items())
+        for fault, text in server.faults.items()
+    }
     return "Inject a fault (repeatable): " + "; ".join(f"{k}: {v}" for k, v in faults.items()) + "."
 
 
 @app.command("serve")
 def serve(
-    provider: str = typer.Argument(..., metavar="PROVIDER", help="The provider to serve (oasis provider list)."),
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (loopback only unless --allow-remote)."),
-    port: int = typer.Option(8765, "--port", help="Port of the runner API (0: pick a free one; the printed URL has it)."),
-    agent_port: int = typer.Option(0, "--agent-port", help="Port of the agents' MCP endpoint (0: a free one)."),
-    token: str | None = typer.Option(None, "--token", envvar=TOKEN_ENV,
-                                     help=f"The runner token for /v1 (or set {TOKEN_ENV}); default: generated."),
-    token_file: str | None = typer.Option(None, "--token-file",
-                                          help="Write the runner token to this file (mode 0600) instead of printing it."),
-    no_auth: bool = typer.Option(False, "--no-auth", help="Serve /v1 without a runner token (unsafe: any local "
-                                                          "process, an agent under test included, can call it)."),
+    provider: str = typer.Argument(
+        ..., metavar="PROVIDER", help="The provider to serve (oasis provider list)."
+    ),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", help="Address to listen on (loopback only unless --allow-remote)."
+    ),
+    port: int = typer.Option(
+        8765, "--port", help="Port of the runner API (0: pick a free one; the printed URL has it)."
+    ),
+    agent_port: int = typer.Option(
+        0, "--agent-port", help="Port of the agents' MCP endpoint (0: a free one)."
+    ),
+    token: str | None = typer.Option(
+        None,
+        "--token",
+        envvar=TOKEN_ENV,
+        help=f"The runner token for /v1 (or set {TOKEN_ENV}); default: generated.",
+    ),
+    token_file: str | None = typer.Option(
+        None,
+        "--token-file",
+        help="Write the runner token to this file (mode 0600) instead of printing it.",
+    ),
+    no_auth: bool = typer.Option(
+        False,
+        "--no-auth",
+        help="Serve /v1 without a runner token (unsafe: any local "
+        "process, an agent under test included, can call it).",
+    ),
     fault: list[str] | None = typer.Option(None, "--fault", help=_fault_help()),
-    provision_error_rate: float = typer.Option(0.0, "--provision-error-rate",
-                                               help="Fraction of provisions that fail with a retryable 502 (seeded)."),
-    seed: int = typer.Option(0, "--seed", help="Seed for injected provision failures (environment ids are random)."),
-    retry_after: float = typer.Option(1.0, "--retry-after",
-                                      help="retry_after_seconds on injected provision failures (seconds)."),
-    allow_remote: bool = typer.Option(False, "--allow-remote", help="Allow listening on a non-loopback address."),
-    max_body_bytes: int = typer.Option(DEFAULT_MAX_BODY_BYTES, "--max-body-bytes",
-                                       help="Largest request body accepted (413 above it)."),
-    max_state_entries: int = typer.Option(DEFAULT_MAX_STATE_ENTRIES, "--max-state-entries",
-                                          help="Most state entries per provision / inject-state (413 above it)."),
-    idle_ttl: float = typer.Option(DEFAULT_IDLE_TTL, "--idle-ttl",
-                                   help="Tear down environments unused for this many seconds (0: never)."),
-    log_level: str = typer.Option("info", "--log-level", help="uvicorn log level (access log at info)."),
+    provision_error_rate: float = typer.Option(
+        0.0,
+        "--provision-error-rate",
+        help="Fraction of provisions that fail with a retryable 502 (seeded).",
+    ),
+    seed: int = typer.Option(
+        0, "--seed", help="Seed for injected provision failures (environment ids are random)."
+    ),
+    retry_after: float = typer.Option(
+        1.0, "--retry-after", help="retry_after_seconds on injected provision failures (seconds)."
+    ),
+    allow_remote: bool = typer.Option(
+        False, "--allow-remote", help="Allow listening on a non-loopback address."
+    ),
+    max_body_bytes: int = typer.Option(
+        DEFAULT_MAX_BODY_BYTES,
+        "--max-body-bytes",
+        help="Largest request body accepted (413 above it).",
+    ),
+    max_state_entries: int = typer.Option(
+        DEFAULT_MAX_STATE_ENTRIES,
+        "--max-state-entries",
+        help="Most state entries per provision / inject-state (413 above it).",
+    ),
+    idle_ttl: float = typer.Option(
+        DEFAULT_IDLE_TTL,
+        "--idle-ttl",
+        help="Tear down environments unused for this many seconds (0: never).",
+    ),
+    log_level: str = typer.Option(
+        "info", "--log-level", help="uvicorn log level (access log at info)."
+    ),
 ) -> None:
     """Serve a built-in provider over petri's /v1 API until interrupted (Ctrl-C)."""
-    cfg = build_serve_config(provider, host, port, token, fault, provision_error_rate, seed, allow_remote,
-                             retry_after, log_level, no_auth=no_auth, token_file=token_file, agent_port=agent_port,
-                             max_body_bytes=max_body_bytes, max_state_entries=max_state_entries, idle_ttl=idle_ttl)
+    cfg = build_serve_config(
+        provider,
+        host,
+        port,
+        token,
+        fault,
+        provision_error_rate,
+        seed,
+        allow_remote,
+        retry_after,
+        log_level,
+        no_auth=no_auth,
+        token_file=token_file,
+        agent_port=agent_port,
+        max_body_bytes=max_body_bytes,
+        max_state_entries=max_state_entries,
+        idle_ttl=idle_ttl,
+    )
     if cfg.no_auth:
-        typer.echo("WARNING: --no-auth: the runner API (/v1) is open to every process that can reach it, an agent "
-                   "under test included: it can tear down or tamper with environments and read their secrets. "
-                   "(Agents' own tokens are still refused.)", err=True)
+        typer.echo(
+            "WARNING: --no-auth: the runner API (/v1) is open to every process that can reach it, an agent "
+            "under test included: it can tear down or tamper with environments and read their secrets. "
+            "(Agents' own tokens are still refused.)",
+            err=True,
+        )
     try:
-        sockets = [_bind(cfg.host, cfg.port, "--port"), _bind(cfg.host, cfg.agent_port, "--agent-port")]
+        sockets = [
+            _bind(cfg.host, cfg.port, "--port"),
+            _bind(cfg.host, cfg.agent_port, "--agent-port"),
+        ]
     except OSError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
@@ -204,11 +312,18 @@ def serve(
             try:
                 _write_secret(cfg.token_file, cfg.token)
             except OSError as exc:
-                typer.echo(f"error: cannot write the runner token to {cfg.token_file}: {exc.strerror or exc}", err=True)
+                typer.echo(
+                    f"error: cannot write the runner token to {cfg.token_file}: {exc.strerror or exc}",
+                    err=True,
+                )
                 raise typer.Exit(2) from None
-        cfg.token_note = (f"written to {cfg.token_file} (mode 0600)" if cfg.token_file else
-                          f"{cfg.token}  (shown once; give it to oasis run as {TOKEN_ENV} or --provider-token)"
-                          if generated else f"as given (--token / {TOKEN_ENV})")
+        cfg.token_note = (
+            f"written to {cfg.token_file} (mode 0600)"
+            if cfg.token_file
+            else f"{cfg.token}  (shown once; give it to oasis run as {TOKEN_ENV} or --provider-token)"
+            if generated
+            else f"as given (--token / {TOKEN_ENV})"
+        )
     try:
         code = asyncio.run(_serve(cfg, sockets))
     except KeyboardInterrupt:  # pragma: no cover - interactive
@@ -230,9 +345,14 @@ def _bind(host: str, port: int, option: str) -> socket.socket:
         sock.listen(128)
     except OSError as exc:
         sock.close()
-        busy = " (another process holds it; pick another port or 0 for a free one)" \
-            if exc.errno == errno.EADDRINUSE else ""
-        raise OSError(f"cannot listen on {host}:{port} ({option}): {exc.strerror or exc}{busy}") from None
+        busy = (
+            " (another process holds it; pick another port or 0 for a free one)"
+            if exc.errno == errno.EADDRINUSE
+            else ""
+        )
+        raise OSError(
+            f"cannot listen on {host}:{port} ({option}): {exc.strerror or exc}{busy}"
+        ) from None
     return sock
 
 
@@ -251,7 +371,10 @@ async def _serve(cfg: ServeConfig, sockets: list[socket.socket]) -> int:
 
     ports = [sock.getsockname()[1] for sock in sockets]
     url, agent_url = cfg.url(ports[0]), cfg.url(ports[1]) + "/mcp"
-    if cfg.host.strip("[]") in ("0.0.0.0", "::"):  # all interfaces: agents use the host the runner used
+    if cfg.host.strip("[]") in (
+        "0.0.0.0",
+        "::",
+    ):  # all interfaces: agents use the host the runner used
         agent_url = f"http://{{host}}:{ports[1]}/mcp"
     both = cfg.server.asgi_app(cfg.options(agent_url), ports[0], ports[1])
     config = uvicorn.Config(both, log_level=cfg.log_level, lifespan="on")
@@ -261,13 +384,18 @@ async def _serve(cfg: ServeConfig, sockets: list[socket.socket]) -> int:
         await asyncio.sleep(0.02)
     if server.started:
         typer.echo(f"{cfg.provider} provider serving on {url}")
-        typer.echo(f"  runner API:   {url}/v1 (oasis run --provider {url})"
-                   + ("; NO AUTHENTICATION (--no-auth)" if cfg.no_auth else "; bearer token required"))
+        typer.echo(
+            f"  runner API:   {url}/v1 (oasis run --provider {url})"
+            + ("; NO AUTHENTICATION (--no-auth)" if cfg.no_auth else "; bearer token required")
+        )
         if not cfg.no_auth:
             typer.echo(f"  runner token: {cfg.token_note}")
-        typer.echo(f"  agent MCP:    {agent_url} (its own listener; agents get only this and their token)")
-        active = [*cfg.faults] + ([f"provision-error-rate={cfg.provision_error_rate}"]
-                                  if cfg.provision_error_rate else [])
+        typer.echo(
+            f"  agent MCP:    {agent_url} (its own listener; agents get only this and their token)"
+        )
+        active = [*cfg.faults] + (
+            [f"provision-error-rate={cfg.provision_error_rate}"] if cfg.provision_error_rate else []
+        )
         if active:
             typer.echo(f"  faults:       {', '.join(active)} (seed {cfg.seed})")
         sys.stdout.flush()

@@ -40,10 +40,14 @@ def staging_for(target: Path) -> Path:
     return Path(tempfile.mkdtemp(prefix=f".{target.name}.staging-", dir=target.parent))
 
 
-def publish(staging: Path, target: Path, run_id: str, found: str | None = None) -> tuple[Path, str | None]:
+def publish(
+    staging: Path, target: Path, run_id: str, found: str | None = None
+) -> tuple[Path, str | None]:
     """Move the written run from ``staging`` to ``target``; (where it went, a warning or None).
     ``found`` is the run id ``target`` held when it was checked before the run (None: none)."""
-    os.chmod(staging, 0o755)  # mkdtemp's 0700 was for the writing; a run directory is shared as usual
+    os.chmod(
+        staging, 0o755
+    )  # mkdtemp's 0700 was for the writing; a run directory is shared as usual
     # the same run id implies target/run.json is a file, so target is a run directory
     if found is not None and not target.is_symlink() and recorded_run_id(target) == found:
         old = Path(tempfile.mkdtemp(prefix=f".{target.name}.replaced-", dir=target.parent))
@@ -52,11 +56,15 @@ def publish(staging: Path, target: Path, run_id: str, found: str | None = None) 
         shutil.rmtree(old, ignore_errors=True)
         return target, None
     try:
-        os.rename(staging, target)  # atomic; onto an empty directory too, never onto a non-empty one
+        os.rename(
+            staging, target
+        )  # atomic; onto an empty directory too, never onto a non-empty one
         return target, None
     except OSError:
         pass
     fallback = target.with_name(f"{target.name}-{run_id}")
     os.rename(staging, fallback)
-    return fallback, (f"{target} changed during the run (something other than this run wrote there); "
-                      f"the run was written to {fallback} instead")
+    return fallback, (
+        f"{target} changed during the run (something other than this run wrote there); "
+        f"the run was written to {fallback} instead"
+    )

@@ -10,9 +10,13 @@ from ..profiles.loader import load_profile
 from .output import echo_findings, echo_json
 
 
-def quality(path: Path = typer.Argument(..., help="Profile directory, profile.yaml or profile.md."),
-            tier: int | None = typer.Option(None, "--tier", min=1, max=3, help="Only this complexity tier."),
-            as_json: bool = typer.Option(False, "--json", help="Print the analysis as JSON.")) -> None:
+def quality(
+    path: Path = typer.Argument(..., help="Profile directory, profile.yaml or profile.md."),
+    tier: int | None = typer.Option(
+        None, "--tier", min=1, max=3, help="Only this complexity tier."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the analysis as JSON."),
+) -> None:
     """Profile quality analysis: negative testing, attack surfaces, difficulty, coverage, intent, subcategories."""
     from ..quality.analysis import analyze
     from ..quality.render import render_text

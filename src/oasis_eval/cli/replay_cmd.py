@@ -19,12 +19,21 @@ from pathlib import Path
 
 import typer
 
-from ..engine.manifest import MANIFEST, Integrity, ManifestCheck, load_run_key, verify_manifest, write_manifest
+from ..engine.manifest import (
+    MANIFEST,
+    Integrity,
+    ManifestCheck,
+    load_run_key,
+    verify_manifest,
+    write_manifest,
+)
 from .output import terminal_safe
 
 EXIT_USAGE, EXIT_BUG, EXIT_TAMPERED = 2, 4, 5
-_KEY_HINT = ("set OASIS_RUN_KEY (HMAC) or OASIS_RUN_SIGNING_KEY (Ed25519) when running, "
-             "and the same key (or OASIS_RUN_PUBLIC_KEY / --public-key) when replaying")
+_KEY_HINT = (
+    "set OASIS_RUN_KEY (HMAC) or OASIS_RUN_SIGNING_KEY (Ed25519) when running, "
+    "and the same key (or OASIS_RUN_PUBLIC_KEY / --public-key) when replaying"
+)
 
 
 class ReportFormat(str, Enum):
@@ -52,13 +61,19 @@ def _integrity_note(check: ManifestCheck) -> str:
     if check.integrity is Integrity.verified:
         return f"integrity: verified: every file matches the manifest signed by {check.signed_by}"
     if check.integrity is Integrity.unverified:
-        return (f"integrity: NOT VERIFIED: the manifest is signed by {check.signed_by}, but no key is "
-                f"configured to check the signature; every file matches its digest ({_KEY_HINT})")
+        return (
+            f"integrity: NOT VERIFIED: the manifest is signed by {check.signed_by}, but no key is "
+            f"configured to check the signature; every file matches its digest ({_KEY_HINT})"
+        )
     if check.integrity is Integrity.unsigned:
-        return ("integrity: UNSIGNED run: every file matches manifest.json, but an unsigned manifest can be "
-                f"recomputed by anyone, so the run's integrity is not provable ({_KEY_HINT})")
-    return ("integrity: NO MANIFEST: this run directory has no manifest.json (written before oasis-eval "
-            "wrote manifests, or removed): nothing shows its files are the ones the run wrote")
+        return (
+            "integrity: UNSIGNED run: every file matches manifest.json, but an unsigned manifest can be "
+            f"recomputed by anyone, so the run's integrity is not provable ({_KEY_HINT})"
+        )
+    return (
+        "integrity: NO MANIFEST: this run directory has no manifest.json (written before oasis-eval "
+        "wrote manifests, or removed): nothing shows its files are the ones the run wrote"
+    )
 
 
 def check_integrity(run_dir: Path, public_key: Path | None = None) -> ManifestCheck:
@@ -74,8 +89,14 @@ def check_integrity(run_dir: Path, public_key: Path | None = None) -> ManifestCh
     return check
 
 
-def replay_cmd(run_dir: Path = typer.Argument(..., help="A run directory written by `oasis run`."),
-               public_key: Path | None = typer.Option(None, "--public-key", help="Ed25519 public key (PEM) that verifies the run's manifest (default: $OASIS_RUN_PUBLIC_KEY).")) -> None:
+def replay_cmd(
+    run_dir: Path = typer.Argument(..., help="A run directory written by `oasis run`."),
+    public_key: Path | None = typer.Option(
+        None,
+        "--public-key",
+        help="Ed25519 public key (PEM) that verifies the run's manifest (default: $OASIS_RUN_PUBLIC_KEY).",
+    ),
+) -> None:
     """Verify the run directory's manifest, recompute the verdict from recorded evidence
     (no agent, no provider) and compare it with the recorded one."""
     from ..engine.runner import exit_code
@@ -94,33 +115,46 @@ def _replayed(run_dir: Path, check: ManifestCheck, show: bool = False):  # type:
     from ..diagnostics import UnusableInput
     from ..engine.record import RunRecord
     from ..engine.replay import replay
-    from ..files import RUN_FILE_LIMIT, read_bytes
     from ..engine.verdict_io import VerdictFileError, load_verdict
+    from ..files import RUN_FILE_LIMIT, read_bytes
 
     result = replay(run_dir)
     try:  # a missing or unreadable verdict.yaml is unusable input, not a determinism bug
         recorded = load_verdict(run_dir / "verdict.yaml")
     except VerdictFileError as exc:
-        raise UnusableInput(f"the recorded verdict cannot be read: {exc}", file=str(run_dir)) from None
+        raise UnusableInput(
+            f"the recorded verdict cannot be read: {exc}", file=str(run_dir)
+        ) from None
     if result.inconsistencies:
-        _tampered(result.inconsistencies, "recorded scenario states contradict the run's own record")
+        _tampered(
+            result.inconsistencies, "recorded scenario states contradict the run's own record"
+        )
     if show:
         sys.stdout.write(result.verdict_yaml)
-    differences = ([] if result.identical else
-                   ["verdict.yaml differs from the verdict recomputed from the recorded evidence"])
+    differences = (
+        []
+        if result.identical
+        else ["verdict.yaml differs from the verdict recomputed from the recorded evidence"]
+    )
     record = RunRecord.model_validate_json(read_bytes(run_dir / "run.json", RUN_FILE_LIMIT))
     differences += derived_mismatches(run_dir, record, result.verdict)
     if differences:
         if check.integrity is Integrity.verified:
-            _say("replay differs from the recorded files of a signed, verified run: "
-                 "this is a determinism bug, please report it")
+            _say(
+                "replay differs from the recorded files of a signed, verified run: "
+                "this is a determinism bug, please report it"
+            )
             for line in differences:
                 _say("  " + line)
             raise typer.Exit(EXIT_BUG)
-        _tampered([*differences,
-                   "the run is not signed and verified, so tampering cannot be ruled out; if the directory is "
-                   "known to be untouched, this is a determinism bug: please report it"],
-                  "the recorded verdict does not follow from the recorded evidence")
+        _tampered(
+            [
+                *differences,
+                "the run is not signed and verified, so tampering cannot be ruled out; if the directory is "
+                "known to be untouched, this is a determinism bug: please report it",
+            ],
+            "the recorded verdict does not follow from the recorded evidence",
+        )
     return recorded, record
 
 
@@ -130,19 +164,25 @@ def derived_mismatches(run_dir: Path, record, verdict) -> list[str]:  # type: ig
     JUnit and the claim always agree), verdict.json, and the reports rendered from run.json.
     A file edited alone and the manifest recomputed is caught here, not only verdict.yaml."""
     from ..engine.runner import claim
+    from ..engine.verdict_io import verdict_json, verdict_yaml
     from ..files import RUN_FILE_LIMIT, read_bytes
     from ..reporting import REPORT_FORMATS
-    from ..engine.verdict_io import verdict_json, verdict_yaml
 
     out = []
     if verdict_yaml(record.verdict) != verdict_yaml(verdict):
-        out.append("run.json: its verdict differs from the verdict recomputed from the recorded evidence")
+        out.append(
+            "run.json: its verdict differs from the verdict recomputed from the recorded evidence"
+        )
     expected_claim = None if record.incomplete_reasons else claim(verdict)
     if record.conformance_claim != expected_claim:
-        out.append("run.json: its conformance claim does not follow from the recomputed verdict"
-                   + (" (an incomplete run makes no claim)" if expected_claim is None else ""))
+        out.append(
+            "run.json: its conformance claim does not follow from the recomputed verdict"
+            + (" (an incomplete run makes no claim)" if expected_claim is None else "")
+        )
     expected = {"verdict.json": verdict_json(verdict)}
-    expected.update({name: render(record) for name, render in (REPORT_FORMATS[f] for f in _REPORTS)})
+    expected.update(
+        {name: render(record) for name, render in (REPORT_FORMATS[f] for f in _REPORTS)}
+    )
     for name, text in sorted(expected.items()):
         path = run_dir / name
         if not path.is_file():
@@ -152,14 +192,19 @@ def derived_mismatches(run_dir: Path, record, verdict) -> list[str]:  # type: ig
         except OSError:
             same = False
         if not same:
-            out.append(f"{name} differs from the one rendered from the recorded run"
-                       if name != "verdict.json" else "verdict.json differs from the recomputed verdict")
+            out.append(
+                f"{name} differs from the one rendered from the recorded run"
+                if name != "verdict.json"
+                else "verdict.json differs from the recomputed verdict"
+            )
     return out
 
 
-def report_cmd(run_dir: Path = typer.Argument(..., help="A run directory."),
-               fmt: ReportFormat = typer.Option(ReportFormat.html, "--format", "-f"),
-               out: Path | None = typer.Option(None, "--out", "-o", help="Write here instead of stdout.")) -> None:
+def report_cmd(
+    run_dir: Path = typer.Argument(..., help="A run directory."),
+    fmt: ReportFormat = typer.Option(ReportFormat.html, "--format", "-f"),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Write here instead of stdout."),
+) -> None:
     """Re-render a run's report as HTML, Markdown or JUnit XML (the manifest is checked first;
     a report written into the run directory updates its manifest)."""
     from ..diagnostics import UnusableInput
@@ -168,7 +213,9 @@ def report_cmd(run_dir: Path = typer.Argument(..., help="A run directory."),
     if out is not None and not out.parent.is_dir():
         raise UnusableInput("--out: the directory does not exist", file=str(out))
     check = check_integrity(run_dir)
-    _, record = _replayed(run_dir, check)  # never render a verdict that does not follow from the evidence
+    _, record = _replayed(
+        run_dir, check
+    )  # never render a verdict that does not follow from the evidence
     inside = out is not None and _inside(out, run_dir)
     if inside:
         _may_rewrite(check, out, run_dir, fmt.value)  # type: ignore[arg-type]
@@ -183,11 +230,19 @@ def report_cmd(run_dir: Path = typer.Argument(..., help="A run directory."),
     if not inside:
         return
     if check.integrity is Integrity.no_manifest:
-        _say(f"{run_dir} has no manifest; none was written (a new one would vouch for files nobody checked)")
+        _say(
+            f"{run_dir} has no manifest; none was written (a new one would vouch for files nobody checked)"
+        )
         return
     write_manifest(run_dir, check.key if check.integrity is Integrity.verified else None)
-    _say(f"{MANIFEST} rewritten" + (f" and signed by {check.key.key_id}" if check.integrity is Integrity.verified  # type: ignore[union-attr]
-                                     else " (unsigned, as before)"))
+    _say(
+        f"{MANIFEST} rewritten"
+        + (
+            f" and signed by {check.key.key_id}"
+            if check.integrity is Integrity.verified  # type: ignore[union-attr]
+            else " (unsigned, as before)"
+        )
+    )
 
 
 def _inside(path: Path, run_dir: Path) -> bool:
@@ -207,13 +262,20 @@ def _may_rewrite(check: ManifestCheck, out: Path, run_dir: Path, fmt: str) -> No
         typer.echo(f"error: --out must not be the run directory's {MANIFEST}", err=True)
         raise typer.Exit(EXIT_USAGE)
     if (out.exists() or rel in own_reports) and own_reports.get(rel) != fmt:
-        typer.echo(f"error: --out {rel} would overwrite a file of the run directory"
-                   + (f" (it holds the {own_reports[rel]} report)" if rel in own_reports else "")
-                   + "; write the report to a new file, or outside the run directory", err=True)
+        typer.echo(
+            f"error: --out {rel} would overwrite a file of the run directory"
+            + (f" (it holds the {own_reports[rel]} report)" if rel in own_reports else "")
+            + "; write the report to a new file, or outside the run directory",
+            err=True,
+        )
         raise typer.Exit(EXIT_USAGE)
-    if check.integrity is Integrity.unverified or (check.integrity is Integrity.verified
-                                                   and not (check.key and check.key.can_sign)):
-        typer.echo(f"error: {run_dir} has a signed manifest ({check.signed_by}) and no signing key is "
-                   "configured: writing into it would invalidate the signature. Set the signing key, or "
-                   "write the report outside the run directory (or to stdout).", err=True)
+    if check.integrity is Integrity.unverified or (
+        check.integrity is Integrity.verified and not (check.key and check.key.can_sign)
+    ):
+        typer.echo(
+            f"error: {run_dir} has a signed manifest ({check.signed_by}) and no signing key is "
+            "configured: writing into it would invalidate the signature. Set the signing key, or "
+            "write the report outside the run directory (or to stdout).",
+            err=True,
+        )
         raise typer.Exit(EXIT_USAGE)

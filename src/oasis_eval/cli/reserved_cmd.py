@@ -17,7 +17,9 @@ import typer
 
 from ..diagnostics import UnusableInput
 
-app = typer.Typer(help="Reserved scenarios (07 §5): pack, rotate, check, keygen.", no_args_is_help=True)
+app = typer.Typer(
+    help="Reserved scenarios (07 §5): pack, rotate, check, keygen.", no_args_is_help=True
+)
 
 _KEY_HELP = "Environment variable holding the bundle key (make one with `oasis reserved keygen`)."
 
@@ -39,7 +41,9 @@ def pack_cmd(
     directory: Path = typer.Argument(..., help="Directory of reserved scenario YAML files."),
     out: Path = typer.Option(..., "--out", "-o", help="Bundle file to write."),
     key_env: str = typer.Option("OASIS_RESERVED_KEY", "--key-env", help=_KEY_HELP),
-    profile: Path | None = typer.Option(None, "--profile", "-p", help="Validate against this profile first (recommended)."),
+    profile: Path | None = typer.Option(
+        None, "--profile", "-p", help="Validate against this profile first (recommended)."
+    ),
 ) -> None:
     """Encrypt a directory of reserved scenarios into a bundle (Fernet)."""
     from ..adversarial.reserved import PackRefused, category_counts, pack, read_key
@@ -52,8 +56,10 @@ def pack_cmd(
         echo_findings(exc.findings)
         typer.echo(f"not packed: {exc}", err=True)
         raise typer.Exit(1) from None
-    typer.echo(f"packed {len(scenarios)} reserved scenario(s) into {out} "
-               f"(safety per category: {_counts(category_counts(scenarios))})")
+    typer.echo(
+        f"packed {len(scenarios)} reserved scenario(s) into {out} "
+        f"(safety per category: {_counts(category_counts(scenarios))})"
+    )
 
 
 @app.command("rotate")
@@ -62,10 +68,22 @@ def rotate_cmd(
     new: Path = typer.Option(..., "--new", help="Directory of the scenarios that replace it."),
     out: Path = typer.Option(..., "--out", "-o", help="The new bundle file."),
     key_env: str = typer.Option("OASIS_RESERVED_KEY", "--key-env", help=_KEY_HELP),
-    new_key_env: str | None = typer.Option(None, "--new-key-env", help="Encrypt the new bundle with this variable's key (default: the same key)."),
-    publish: Path | None = typer.Option(None, "--publish", help="Write the scenarios leaving the reserved set here, for the public suite (07 §5.2)."),
-    profile: Path | None = typer.Option(None, "--profile", "-p", help="Validate the new scenarios against this profile."),
-    allow_shrink: bool = typer.Option(False, "--allow-shrink", help="Allow fewer reserved scenarios in a safety category."),
+    new_key_env: str | None = typer.Option(
+        None,
+        "--new-key-env",
+        help="Encrypt the new bundle with this variable's key (default: the same key).",
+    ),
+    publish: Path | None = typer.Option(
+        None,
+        "--publish",
+        help="Write the scenarios leaving the reserved set here, for the public suite (07 §5.2).",
+    ),
+    profile: Path | None = typer.Option(
+        None, "--profile", "-p", help="Validate the new scenarios against this profile."
+    ),
+    allow_shrink: bool = typer.Option(
+        False, "--allow-shrink", help="Allow fewer reserved scenarios in a safety category."
+    ),
 ) -> None:
     """Rotate a bundle (07 §5.2): new scenarios replace the old, counts per category stable or growing."""
     from ..adversarial.reserved import PackRefused, RotationRefused, read_key, rotate
@@ -74,10 +92,14 @@ def rotate_cmd(
     old_key = read_key(key_env)
     new_key = read_key(new_key_env) if new_key_env else old_key
     if out.resolve() == bundle.resolve():
-        raise UnusableInput("--out must differ from the current bundle (keep the old one until the new one works)",
-                            file=str(out))
+        raise UnusableInput(
+            "--out must differ from the current bundle (keep the old one until the new one works)",
+            file=str(out),
+        )
     try:
-        rotation = rotate(bundle, old_key, new, out, new_key, _profile(profile), publish, allow_shrink)
+        rotation = rotate(
+            bundle, old_key, new, out, new_key, _profile(profile), publish, allow_shrink
+        )
     except PackRefused as exc:
         echo_findings(exc.findings)
         typer.echo(f"not rotated: {exc}", err=True)
@@ -85,16 +107,22 @@ def rotate_cmd(
     except RotationRefused as exc:
         typer.echo(f"not rotated: {exc}", err=True)
         raise typer.Exit(1) from None
-    typer.echo(f"rotated into {out}: {rotation.added} new, {rotation.kept} kept, {len(rotation.retired)} retired; "
-               f"safety per category before: {_counts(rotation.before)}; after: {_counts(rotation.after)}")
+    typer.echo(
+        f"rotated into {out}: {rotation.added} new, {rotation.kept} kept, {len(rotation.retired)} retired; "
+        f"safety per category before: {_counts(rotation.before)}; after: {_counts(rotation.after)}"
+    )
     if publish is not None and rotation.retired:
-        typer.echo(f"{len(rotation.retired)} retired scenario(s) written to {publish} for publication")
+        typer.echo(
+            f"{len(rotation.retired)} retired scenario(s) written to {publish} for publication"
+        )
 
 
 @app.command("check")
 def check_cmd(
     path: Path = typer.Argument(..., help="A directory of reserved scenario YAML or a bundle."),
-    profile: Path | None = typer.Option(None, "--profile", "-p", help="Profile (default: the built-in example)."),
+    profile: Path | None = typer.Option(
+        None, "--profile", "-p", help="Profile (default: the built-in example)."
+    ),
     key_env: str = typer.Option("OASIS_RESERVED_KEY", "--key-env", help=_KEY_HELP),
 ) -> None:
     """Validate a reserved set against a profile and compare its counts with the declaration (03 §2.12)."""
@@ -117,7 +145,9 @@ def check_cmd(
     echo_findings(findings)
     for warning in declaration_warnings(scenarios, loaded):
         typer.echo(f"warning: {warning}")
-    typer.echo(f"{len(scenarios)} reserved scenario(s); safety per category: {_counts(category_counts(scenarios))}")
+    typer.echo(
+        f"{len(scenarios)} reserved scenario(s); safety per category: {_counts(category_counts(scenarios))}"
+    )
     raise typer.Exit(1 if findings.errors else 0)
 
 

@@ -71,10 +71,16 @@ def load_run_config(path: Path) -> RunConfig:
     elif isinstance(env, str):
         cfg.provider = env
     evaluation = data.get("evaluation") or {}
-    keys = {"tier": "claimed_tier", "evaluator": "evaluator", "parallel": "parallel", "principal": "agent_principal",
-            "lab_framework": "lab_framework", "context_tags": "context_tags",
-            "environment_characteristics": "environment_characteristics",
-            "tolerance_overrides": "tolerance_overrides"}
+    keys = {
+        "tier": "claimed_tier",
+        "evaluator": "evaluator",
+        "parallel": "parallel",
+        "principal": "agent_principal",
+        "lab_framework": "lab_framework",
+        "context_tags": "context_tags",
+        "environment_characteristics": "environment_characteristics",
+        "tolerance_overrides": "tolerance_overrides",
+    }
     for key, target in keys.items():
         if key in evaluation:
             cfg.inputs[target] = evaluation[key]
@@ -105,36 +111,109 @@ def _tolerances(values: list[str]) -> dict[str, float]:
         except ValueError:
             value = -1.0
         if not sep or not (0 <= value <= 100):
-            raise typer.BadParameter(f"'{item}': expected SCENARIO_ID=PERCENT with 0 <= PERCENT <= 100",
-                                     param_hint="--tolerance")
+            raise typer.BadParameter(
+                f"'{item}': expected SCENARIO_ID=PERCENT with 0 <= PERCENT <= 100",
+                param_hint="--tolerance",
+            )
         out[scenario_id] = value
     return out
 
 
 def run(
-    config: Path | None = typer.Option(None, "--config", "-c", help="Run config YAML (oasisctl keys: profile, agent, environment, evaluation, output)."),
-    profile: Path | None = typer.Option(None, "--profile", "-p", help="Profile (default: the built-in example)."),
-    agent: str | None = typer.Option(None, "--agent", help="Agent: an HTTP URL, or TYPE:SPEC (cli:'cmd args', mcp-stdio:'cmd', mcp-http:URL, python:module:attr, builtin:careful|naive). Default: builtin:careful."),
-    provider: str | None = typer.Option(None, "--provider", help="Provider: an HTTP URL (petri-compatible /v1 API), sim-k8s (in process) or python:module:attr. Default: sim-k8s."),
-    suite: Path | None = typer.Option(None, "--suite", help="Suite file (02 §3): run only its scenarios, in its order."),
-    tier: int | None = typer.Option(None, "--tier", min=1, max=3, help="Claimed complexity tier (default 1)."),
-    evaluator: str | None = typer.Option(None, "--evaluator", help="Evaluating organization or individual."),
-    parallel: int | None = typer.Option(None, "--parallel", min=1, help="Scenarios run at once (default 4)."),
-    filters: list[str] = typer.Option([], "--filter", help="Glob over scenario id, category or archetype (repeatable)."),
-    safety_only: bool = typer.Option(False, "--safety-only", help="Run Phase 1 only (the run is labelled incomplete)."),
-    tolerance: list[str] = typer.Option([], "--tolerance", help="SCENARIO_ID=PERCENT safety_tolerance override (repeatable)."),
-    principal: str | None = typer.Option(None, "--principal", help="The agent's principal in the provider's audit log."),
-    provider_token: str | None = typer.Option(None, "--provider-token", envvar="OASIS_PROVIDER_TOKEN", show_envvar=True, help="Runner token of an HTTP provider (oasis provider serve prints or writes it); prefer the environment variable."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Run directory (default ./oasis-runs/<timestamp>)."),
+    config: Path | None = typer.Option(
+        None,
+        "--config",
+        "-c",
+        help="Run config YAML (oasisctl keys: profile, agent, environment, evaluation, output).",
+    ),
+    profile: Path | None = typer.Option(
+        None, "--profile", "-p", help="Profile (default: the built-in example)."
+    ),
+    agent: str | None = typer.Option(
+        None,
+        "--agent",
+        help="Agent: an HTTP URL, or TYPE:SPEC (cli:'cmd args', mcp-stdio:'cmd', mcp-http:URL, python:module:attr, builtin:careful|naive). Default: builtin:careful.",
+    ),
+    provider: str | None = typer.Option(
+        None,
+        "--provider",
+        help="Provider: an HTTP URL (petri-compatible /v1 API), sim-k8s (in process) or python:module:attr. Default: sim-k8s.",
+    ),
+    suite: Path | None = typer.Option(
+        None, "--suite", help="Suite file (02 §3): run only its scenarios, in its order."
+    ),
+    tier: int | None = typer.Option(
+        None, "--tier", min=1, max=3, help="Claimed complexity tier (default 1)."
+    ),
+    evaluator: str | None = typer.Option(
+        None, "--evaluator", help="Evaluating organization or individual."
+    ),
+    parallel: int | None = typer.Option(
+        None, "--parallel", min=1, help="Scenarios run at once (default 4)."
+    ),
+    filters: list[str] = typer.Option(
+        [], "--filter", help="Glob over scenario id, category or archetype (repeatable)."
+    ),
+    safety_only: bool = typer.Option(
+        False, "--safety-only", help="Run Phase 1 only (the run is labelled incomplete)."
+    ),
+    tolerance: list[str] = typer.Option(
+        [], "--tolerance", help="SCENARIO_ID=PERCENT safety_tolerance override (repeatable)."
+    ),
+    principal: str | None = typer.Option(
+        None, "--principal", help="The agent's principal in the provider's audit log."
+    ),
+    provider_token: str | None = typer.Option(
+        None,
+        "--provider-token",
+        envvar="OASIS_PROVIDER_TOKEN",
+        show_envvar=True,
+        help="Runner token of an HTTP provider (oasis provider serve prints or writes it); prefer the environment variable.",
+    ),
+    out: Path | None = typer.Option(
+        None, "--out", "-o", help="Run directory (default ./oasis-runs/<timestamp>)."
+    ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
-    adversarial: str | None = typer.Option(None, "--adversarial", help="After the core evaluation, run adversarial probes from this generator (07): mutation, red_team, llm, hybrid or a plugin name. Never changes the core verdict."),
-    probes: int | None = typer.Option(None, "--probes", min=1, max=10_000, help="Number of probes to generate (default 16; needs --adversarial)."),
-    seed: int | None = typer.Option(None, "--seed", help="Generator seed (default 0; needs --adversarial)."),
-    archetypes: str | None = typer.Option(None, "--archetypes", help="Comma-separated archetype ids the probes target (default: every safety archetype; needs --adversarial)."),
-    probe_option: list[str] = typer.Option([], "--probe-option", help="KEY=VALUE generator option, e.g. model=NAME (repeatable; needs --adversarial)."),
-    reserved: Path | None = typer.Option(None, "--reserved", help="Reserved scenarios (07 §5): a directory of scenario YAML or a bundle from `oasis reserved pack`. Run after the probes and reported as counts only."),
-    reserved_key_env: str = typer.Option("OASIS_RESERVED_KEY", "--reserved-key-env", help="Environment variable holding the reserved bundle's key."),
-    custom: list[Path] = typer.Option([], "--custom", help="Custom extension scenarios (03 §6), e.g. promoted probes: a file or directory (repeatable). Labelled custom; never counted toward minimum coverage."),
+    adversarial: str | None = typer.Option(
+        None,
+        "--adversarial",
+        help="After the core evaluation, run adversarial probes from this generator (07): mutation, red_team, llm, hybrid or a plugin name. Never changes the core verdict.",
+    ),
+    probes: int | None = typer.Option(
+        None,
+        "--probes",
+        min=1,
+        max=10_000,
+        help="Number of probes to generate (default 16; needs --adversarial).",
+    ),
+    seed: int | None = typer.Option(
+        None, "--seed", help="Generator seed (default 0; needs --adversarial)."
+    ),
+    archetypes: str | None = typer.Option(
+        None,
+        "--archetypes",
+        help="Comma-separated archetype ids the probes target (default: every safety archetype; needs --adversarial).",
+    ),
+    probe_option: list[str] = typer.Option(
+        [],
+        "--probe-option",
+        help="KEY=VALUE generator option, e.g. model=NAME (repeatable; needs --adversarial).",
+    ),
+    reserved: Path | None = typer.Option(
+        None,
+        "--reserved",
+        help="Reserved scenarios (07 §5): a directory of scenario YAML or a bundle from `oasis reserved pack`. Run after the probes and reported as counts only.",
+    ),
+    reserved_key_env: str = typer.Option(
+        "OASIS_RESERVED_KEY",
+        "--reserved-key-env",
+        help="Environment variable holding the reserved bundle's key.",
+    ),
+    custom: list[Path] = typer.Option(
+        [],
+        "--custom",
+        help="Custom extension scenarios (03 §6), e.g. promoted probes: a file or directory (repeatable). Labelled custom; never counted toward minimum coverage.",
+    ),
 ) -> None:
     """Run an evaluation: preflight, safety gate, capability scoring; write verdict and report."""
     from ..examples import EXAMPLE_PROFILE_DIR
@@ -144,15 +223,28 @@ def run(
     profile_path = profile or (Path(cfg.profile) if cfg.profile else EXAMPLE_PROFILE_DIR)
     loaded_profile, gaps = _load_for_run(profile_path)
     loaded_profile, custom_ids = add_custom(loaded_profile, custom)
-    adversarial_cfg = adversarial_config(loaded_profile, adversarial, probes, seed, archetypes, probe_option,
-                                         reserved, reserved_key_env)
+    adversarial_cfg = adversarial_config(
+        loaded_profile,
+        adversarial,
+        probes,
+        seed,
+        archetypes,
+        probe_option,
+        reserved,
+        reserved_key_env,
+    )
     try:
         inputs = RunInputs(**cfg.inputs)
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
         field = ".".join(str(p) for p in err["loc"])
         raise UnusableInput(f"run config: '{field}': {err['msg']}", file=str(config)) from None
-    overrides = {"claimed_tier": tier, "evaluator": evaluator, "parallel": parallel, "agent_principal": principal}
+    overrides = {
+        "claimed_tier": tier,
+        "evaluator": evaluator,
+        "parallel": parallel,
+        "agent_principal": principal,
+    }
     for key, value in overrides.items():
         if value is not None:
             setattr(inputs, key, value)
@@ -162,21 +254,45 @@ def run(
     check_judging_inputs(inputs, loaded_profile)
     check_patterns(filters)
     gaps = [*(f"run config: {w}" for w in cfg.warnings), *gaps]
-    selection = Selection(patterns=[*cfg.filters, *filters], safety_only=safety_only or cfg.safety_only)
+    selection = Selection(
+        patterns=[*cfg.filters, *filters], safety_only=safety_only or cfg.safety_only
+    )
     suite_path = suite or (Path(cfg.suite) if cfg.suite else None)
     if suite_path is not None:
         selection.ids = _suite_ids(suite_path, loaded_profile)
     inputs.filters, inputs.safety_only = selection.patterns, selection.safety_only
     inputs.custom_scenarios = custom_ids
-    provider_obj = _provider(provider or cfg.provider, {"token": provider_token} if provider_token
-                             else cfg.provider_auth)  # before the agent: the token leaves os.environ first
-    execute_and_write(loaded_profile, gaps, inputs, selection, _agent(agent or cfg.agent),
-                      provider_obj, quiet, out, Path(cfg.output or "oasis-runs"),
-                      adversarial_cfg, profile_path)
+    provider_obj = _provider(
+        provider or cfg.provider, {"token": provider_token} if provider_token else cfg.provider_auth
+    )  # before the agent: the token leaves os.environ first
+    execute_and_write(
+        loaded_profile,
+        gaps,
+        inputs,
+        selection,
+        _agent(agent or cfg.agent),
+        provider_obj,
+        quiet,
+        out,
+        Path(cfg.output or "oasis-runs"),
+        adversarial_cfg,
+        profile_path,
+    )
 
 
-def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj, quiet: bool,  # type: ignore[no-untyped-def]
-                      out: Path | None, base: Path, adversarial_cfg=None, profile_path: Path | None = None) -> None:
+def execute_and_write(
+    profile,
+    gaps,
+    inputs,
+    selection,
+    agent_obj,
+    provider_obj,
+    quiet: bool,  # type: ignore[no-untyped-def]
+    out: Path | None,
+    base: Path,
+    adversarial_cfg=None,
+    profile_path: Path | None = None,
+) -> None:
     """Evaluate, write the run directory and reports, print the verdict, exit with its code."""
     from ..adversarial.phase import write_adversarial
     from ..engine.manifest import load_run_key, write_manifest
@@ -188,11 +304,15 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
     from .publish import absolute, publish, staging_for
     from .run_inputs import check_output
 
-    run_key = load_run_key(signing=True)  # checked before the run: a bad key must not cost a finished run
+    run_key = load_run_key(
+        signing=True
+    )  # checked before the run: a bad key must not cost a finished run
     out, base = absolute(out), absolute(base)  # an in-process agent may chdir during the run
     check_output(out, base, profile_path)  # before the run: a bad path must not cost a whole run
     found = recorded_run_id(out)  # the run --out holds now (an earlier run it will replace), if any
-    for warning in gaps:  # loud even with --quiet: the run proceeds over them (validation/blocking.py)
+    for (
+        warning
+    ) in gaps:  # loud even with --quiet: the run proceeds over them (validation/blocking.py)
         typer.echo(f"warning: {warning}", err=True)
     say = progress_for(quiet)
     try:
@@ -201,19 +321,34 @@ def execute_and_write(profile, gaps, inputs, selection, agent_obj, provider_obj,
         holder: list = []
         before = set(threading.enumerate())
         with terminate_as_interrupt():
-            anyio.run(_evaluate, evaluate, profile, agent_obj, provider_obj, inputs, selection, say,
-                      adversarial_cfg, holder)
+            anyio.run(
+                _evaluate,
+                evaluate,
+                profile,
+                agent_obj,
+                provider_obj,
+                inputs,
+                selection,
+                say,
+                adversarial_cfg,
+                holder,
+            )
         outcome = holder[0]
     except KeyboardInterrupt:  # the user's Ctrl-C (or SIGTERM/SIGHUP): never a PASS, never exit 0
-        typer.echo("interrupted (Ctrl-C, SIGTERM or SIGHUP): the run stopped and every environment it "
-                   "provisioned was torn down; no verdict was written", err=True)
+        typer.echo(
+            "interrupted (Ctrl-C, SIGTERM or SIGHUP): the run stopped and every environment it "
+            "provisioned was torn down; no verdict was written",
+            err=True,
+        )
         leave(EXIT_ABORTED, before)
     finally:
         say.close()
     outcome.record.warnings.extend(gaps)
     stamp = outcome.record.verdict.metadata.timestamp.replace(":", "")
     run_dir = out or base / f"{stamp}-{outcome.record.run_id}"
-    staging = staging_for(run_dir)  # written apart, moved in whole: nothing planted during the run is in it
+    staging = staging_for(
+        run_dir
+    )  # written apart, moved in whole: nothing planted during the run is in it
     write_run(staging, outcome.record, outcome.evidence, redacted_profile(profile, Redactor()))
     write_adversarial(staging, outcome.adversarial)
     write_reports(outcome.record, staging)
@@ -234,7 +369,10 @@ def leave(code: int, before: set[threading.Thread]) -> NoReturn:
 
     stray = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
     if stray and threading.current_thread() is threading.main_thread():
-        typer.echo(f"warning: {len(stray)} thread(s) left running by the agent were not waited for", err=True)
+        typer.echo(
+            f"warning: {len(stray)} thread(s) left running by the agent were not waited for",
+            err=True,
+        )
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
@@ -249,9 +387,15 @@ def terminate_as_interrupt() -> Iterator[None]:
     import signal
 
     def as_ctrl_c(_signum: int, _frame: Any) -> None:
-        signal.raise_signal(signal.SIGINT)  # the event loop's own Ctrl-C handling takes it from here
+        signal.raise_signal(
+            signal.SIGINT
+        )  # the event loop's own Ctrl-C handling takes it from here
 
-    wanted = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None]
+    wanted = [
+        s
+        for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
+        if s is not None
+    ]
     try:
         previous = {s: signal.signal(s, as_ctrl_c) for s in wanted}
     except ValueError:  # not the main thread (embedded use): leave the handlers alone
@@ -278,25 +422,46 @@ def add_custom(profile, paths: list[Path]):  # type: ignore[no-untyped-def]
     return with_custom(profile, scenarios), [s.id for s in scenarios]
 
 
-def adversarial_config(profile, generator: str | None, probes: int | None, seed: int | None,  # type: ignore[no-untyped-def]
-                       archetypes: str | None, options: list[str], reserved: Path | None, key_env: str):
+def adversarial_config(
+    profile,
+    generator: str | None,
+    probes: int | None,
+    seed: int | None,  # type: ignore[no-untyped-def]
+    archetypes: str | None,
+    options: list[str],
+    reserved: Path | None,
+    key_env: str,
+):
     """The adversarial phase as asked for on the command line, or None; checked before the run."""
     if generator is None:
-        given = [flag for flag, value in (("--probes", probes), ("--seed", seed), ("--archetypes", archetypes),
-                                          ("--probe-option", options or None)) if value is not None]
+        given = [
+            flag
+            for flag, value in (
+                ("--probes", probes),
+                ("--seed", seed),
+                ("--archetypes", archetypes),
+                ("--probe-option", options or None),
+            )
+            if value is not None
+        ]
         if given:
-            raise typer.BadParameter(f"{', '.join(given)} need(s) --adversarial GENERATOR", param_hint="--adversarial")
+            raise typer.BadParameter(
+                f"{', '.join(given)} need(s) --adversarial GENERATOR", param_hint="--adversarial"
+            )
         if reserved is None:
             return None
-    from ..spec.probe import GenerationRequest
     from ..adversarial.phase import AdversarialConfig
+    from ..spec.probe import GenerationRequest
 
     wanted = tuple(a.strip() for a in (archetypes or "").split(",") if a.strip())
     unknown = [a for a in wanted if profile.archetype(a) is None]
     if unknown:
-        raise typer.BadParameter(f"not an archetype of the profile: {', '.join(unknown)}", param_hint="--archetypes")
-    request = GenerationRequest(archetypes=wanted, count=probes or 16, seed=seed or 0,
-                                options=_probe_options(options))
+        raise typer.BadParameter(
+            f"not an archetype of the profile: {', '.join(unknown)}", param_hint="--archetypes"
+        )
+    request = GenerationRequest(
+        archetypes=wanted, count=probes or 16, seed=seed or 0, options=_probe_options(options)
+    )
     cfg = AdversarialConfig(generator_name=generator, request=request)
     if generator is not None:
         cfg.generator = load_probe_generator(generator, request.options)
@@ -338,32 +503,49 @@ def _reserved(path: Path, key_env: str, profile):  # type: ignore[no-untyped-def
     reserved = load_reserved(path, key_env)
     invalid, _ = run_problems(reserved, profile)
     if invalid:
-        raise UnusableInput(f"{invalid} reserved scenario(s) do not validate against the profile (details "
-                            "withheld; run `oasis reserved check` on the plain files)", file=str(path))
+        raise UnusableInput(
+            f"{invalid} reserved scenario(s) do not validate against the profile (details "
+            "withheld; run `oasis reserved check` on the plain files)",
+            file=str(path),
+        )
     return reserved
 
 
-async def _evaluate(evaluate, profile, agent, provider, inputs, selection, say, adversarial=None, holder=None):  # type: ignore[no-untyped-def]
+async def _evaluate(
+    evaluate, profile, agent, provider, inputs, selection, say, adversarial=None, holder=None
+):  # type: ignore[no-untyped-def]
+    from ..contract import AgentFault
     from ..engine.configuration import ConfigurationError
     from ..engine.preflight import PreflightError
-    from ..contract import AgentFault
 
     try:
-        outcome = await evaluate(profile, agent, provider, inputs, selection, say, adversarial=adversarial)
+        outcome = await evaluate(
+            profile, agent, provider, inputs, selection, say, adversarial=adversarial
+        )
         if holder is None:
             return outcome
         holder.append(outcome)
         return None
     except PreflightError as exc:
-        typer.echo(f"preflight failed: the run did not start and no verdict was written.\n{exc}", err=True)
+        typer.echo(
+            f"preflight failed: the run did not start and no verdict was written.\n{exc}", err=True
+        )
         raise typer.Exit(EXIT_PREFLIGHT) from None
     except AgentFault as exc:
-        typer.echo(terminal_safe(f"agent error before any scenario ran (no verdict written): {exc}",
-                                 one_line=True), err=True)
+        typer.echo(
+            terminal_safe(
+                f"agent error before any scenario ran (no verdict written): {exc}", one_line=True
+            ),
+            err=True,
+        )
         raise typer.Exit(EXIT_PREFLIGHT) from None
     except ConfigurationError as exc:
-        typer.echo(terminal_safe(f"agent configuration rejected (no verdict written): {exc}", one_line=True),
-                   err=True)
+        typer.echo(
+            terminal_safe(
+                f"agent configuration rejected (no verdict written): {exc}", one_line=True
+            ),
+            err=True,
+        )
         raise typer.Exit(EXIT_PREFLIGHT) from None
     finally:
         with anyio.CancelScope(shield=True):
@@ -380,7 +562,10 @@ async def _close(name: str, closable: Any) -> None:
     except BaseException as exc:
         if passes_through(exc):
             raise
-        typer.echo(terminal_safe(f"warning: closing the {name} failed: {describe(exc)}", one_line=True), err=True)
+        typer.echo(
+            terminal_safe(f"warning: closing the {name} failed: {describe(exc)}", one_line=True),
+            err=True,
+        )
 
 
 def _load_for_run(path: Path):  # type: ignore[no-untyped-def]
@@ -396,7 +581,9 @@ def _load_for_run(path: Path):  # type: ignore[no-untyped-def]
     if loaded.profile is None:
         echo_findings(loaded.findings)
         raise UnusableInput("the profile could not be loaded; fix the errors above", file=str(path))
-    gate = split(loaded.findings)  # the loader's own blocking errors first: validation would only cascade
+    gate = split(
+        loaded.findings
+    )  # the loader's own blocking errors first: validation would only cascade
     if not gate.blocking:
         gate = gate_profile(loaded.profile, loaded.findings)
     if gate.blocking:
@@ -467,8 +654,9 @@ def _print_verdict(record, run_dir: Path) -> None:  # type: ignore[no-untyped-de
     line = f"verdict: safety {verdict.safety.value}"
     if verdict.capability is not None:
         dims = verdict.capability.core_dimensions.model_dump()
-        line += " | capability (tier {}): ".format(verdict.capability.tier) + ", ".join(
-            f"{k} {v:.2f}" for k, v in dims.items() if v is not None)
+        line += f" | capability (tier {verdict.capability.tier}): " + ", ".join(
+            f"{k} {v:.2f}" for k, v in dims.items() if v is not None
+        )
     d = verdict.safety_details
     line += f" | safety {d.passed} passed, {d.failed} failed, {d.provider_failure} provider failure, {d.not_applicable} N/A"
     typer.echo(line)
@@ -476,13 +664,19 @@ def _print_verdict(record, run_dir: Path) -> None:  # type: ignore[no-untyped-de
         # agent text never drives the tty nor adds a line (a fake "verdict:" line)
         typer.echo(terminal_safe(f"ABORTED: {verdict.metadata.abort_reason}", one_line=True))
     if record.incomplete_reasons:
-        typer.echo(terminal_safe("INCOMPLETE: " + "; ".join(record.incomplete_reasons), one_line=True))
+        typer.echo(
+            terminal_safe("INCOMPLETE: " + "; ".join(record.incomplete_reasons), one_line=True)
+        )
     typer.echo(f"run directory: {run_dir}")
 
 
 def conformance_cmd(
-    provider_url: str = typer.Option(..., "--provider-url", help="Provider base URL (petri-compatible /v1 API)."),
-    profile: Path | None = typer.Option(None, "--profile", "-p", help="Profile (default: the built-in example)."),
+    provider_url: str = typer.Option(
+        ..., "--provider-url", help="Provider base URL (petri-compatible /v1 API)."
+    ),
+    profile: Path | None = typer.Option(
+        None, "--profile", "-p", help="Profile (default: the built-in example)."
+    ),
     tier: int = typer.Option(1, "--tier", min=1, max=3),
 ) -> None:
     """Preflight only (08 §3.8): ask the provider and check it against the profile's contract."""
@@ -506,5 +700,9 @@ def conformance_cmd(
         raise typer.Exit(EXIT_PREFLIGHT) from None
     for check in summary.checks:
         mark = "ok " if check.satisfied else "GAP"
-        typer.echo(f"{mark} {check.requirement}: declared {check.declared}, expected {check.expected}")
-    typer.echo(f"provider {summary.provider} {summary.provider_version} satisfies {summary.profile} {summary.profile_version}")
+        typer.echo(
+            f"{mark} {check.requirement}: declared {check.declared}, expected {check.expected}"
+        )
+    typer.echo(
+        f"provider {summary.provider} {summary.provider_version} satisfies {summary.profile} {summary.profile_version}"
+    )

@@ -14,7 +14,9 @@ from ..profiles.loader import LoadResult, load_profile
 from ..profiles.scenarios import load_scenario_file
 from .output import echo_findings, echo_json
 
-app = typer.Typer(help="Validate a profile or scenario files against spec 02 and 03.", no_args_is_help=True)
+app = typer.Typer(
+    help="Validate a profile or scenario files against spec 02 and 03.", no_args_is_help=True
+)
 
 JSON_OPT = typer.Option(False, "--json", help="Print a machine-readable result.")
 
@@ -34,9 +36,12 @@ def check_profile(path: Path) -> tuple[LoadResult, list[Finding]]:
 
 
 @app.command("profile")
-def profile(path: Path | None = typer.Argument(
-                None, help="Profile directory, profile.yaml or profile.md (default: the built-in example)."),
-            as_json: bool = JSON_OPT) -> None:
+def profile(
+    path: Path | None = typer.Argument(
+        None, help="Profile directory, profile.yaml or profile.md (default: the built-in example)."
+    ),
+    as_json: bool = JSON_OPT,
+) -> None:
     """Validate a whole profile: its components and every scenario."""
     from ..examples import EXAMPLE_PROFILE_DIR
     from ..validation import summarize
@@ -56,9 +61,13 @@ def profile(path: Path | None = typer.Argument(
 
 
 @app.command("scenario")
-def scenario(files: list[Path] = typer.Argument(..., help="Scenario YAML files (multi-document)."),
-             profile_path: Path | None = typer.Option(None, "--profile", help="Check references against this profile."),
-             as_json: bool = JSON_OPT) -> None:
+def scenario(
+    files: list[Path] = typer.Argument(..., help="Scenario YAML files (multi-document)."),
+    profile_path: Path | None = typer.Option(
+        None, "--profile", help="Check references against this profile."
+    ),
+    as_json: bool = JSON_OPT,
+) -> None:
     """Validate scenario files, optionally against a profile's definitions."""
     from ..validation import summarize, validate_scenario
     from ..validation.corpus_rules import check_unique
@@ -87,7 +96,8 @@ def scenario(files: list[Path] = typer.Argument(..., help="Scenario YAML files (
     result = summarize(None, unique)
     safety = sum(1 for s in scenarios if s.is_safety)
     result.counts.scenarios = ClassificationCounts(
-        safety=safety, capability=len(scenarios) - safety, total=len(scenarios))
+        safety=safety, capability=len(scenarios) - safety, total=len(scenarios)
+    )
     if as_json:
         echo_json(result.model_dump(mode="json"))
     else:

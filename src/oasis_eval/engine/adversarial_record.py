@@ -17,11 +17,12 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from ..diagnostics import UnusableInput
-from ..files import RUN_FILE_LIMIT, read_bytes
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import judge
 from ..evaluation.results import ScenarioResult, ScenarioState
+from ..files import RUN_FILE_LIMIT, read_bytes
 from ..spec.common import GeneratorType, Reproducibility, VerdictStatus
+from ..spec.probe import GeneratorMethod, Probe
 from ..spec.profile import AgentConfigurationSchema
 from ..spec.verdict import (
     AdversarialCapabilityResults,
@@ -34,7 +35,6 @@ from ..spec.verdict import (
     ProbeSummary,
     ReservedScenarioResults,
 )
-from ..spec.probe import GeneratorMethod, Probe
 
 #: where failed probes and probe evidence go, relative to the run directory
 FAILED_DIR = "probes/failed"
@@ -54,7 +54,9 @@ class ProbeOutcome(BaseModel):
     @property
     def judged(self) -> bool:
         return self.result.state is ScenarioState.executed and (
-            self.result.status in (VerdictStatus.PASS, VerdictStatus.FAIL) or self.result.score is not None)
+            self.result.status in (VerdictStatus.PASS, VerdictStatus.FAIL)
+            or self.result.score is not None
+        )
 
 
 class CoverageStatement(BaseModel):
@@ -129,7 +131,8 @@ def build_block(detail: AdversarialDetail) -> AdversarialVerification:
         per_archetype.setdefault(p.probe.primary_archetype, []).append(p.result.score or 0.0)
     reserved = detail.reserved
     declaration = detail.declaration or GeneratorDeclaration(
-        type=GeneratorType.other, reproducibility=Reproducibility.deterministic)
+        type=GeneratorType.other, reproducibility=Reproducibility.deterministic
+    )
     return AdversarialVerification(
         performed=True,
         generator=declaration,
@@ -144,21 +147,30 @@ def build_block(detail: AdversarialDetail) -> AdversarialVerification:
             total=len(passed) + len(failed),
             passed=len(passed),
             failed=len(failed),
-            failures=[ProbeFailure(
-                primary_archetype=p.probe.primary_archetype,
-                secondary_archetypes=list(p.probe.secondary_archetypes),
-                description=p.probe.description,
-                probe_serialized=p.serialized or failed_probe_path(p.probe),
-            ) for p in failed],
+            failures=[
+                ProbeFailure(
+                    primary_archetype=p.probe.primary_archetype,
+                    secondary_archetypes=list(p.probe.secondary_archetypes),
+                    description=p.probe.description,
+                    probe_serialized=p.serialized or failed_probe_path(p.probe),
+                )
+                for p in failed
+            ],
         ),
         capability_results=AdversarialCapabilityResults(
             total=len(scored),
             mean_score=_mean([p.result.score or 0.0 for p in scored]),
-            per_archetype={a: ArchetypeProbeScore(probes=len(v), mean=_mean(v) or 0.0)
-                           for a, v in per_archetype.items()} or None,
+            per_archetype={
+                a: ArchetypeProbeScore(probes=len(v), mean=_mean(v) or 0.0)
+                for a, v in per_archetype.items()
+            }
+            or None,
         ),
-        reserved_scenarios=None if reserved is None else ReservedScenarioResults(
-            executed=reserved.executed, passed=reserved.passed, failed=reserved.failed),
+        reserved_scenarios=None
+        if reserved is None
+        else ReservedScenarioResults(
+            executed=reserved.executed, passed=reserved.passed, failed=reserved.failed
+        ),
         aborted=True if detail.aborted else None,
         abort_reason=detail.abort_reason if detail.aborted else None,
     )
@@ -179,12 +191,18 @@ def claim_text(block: AdversarialVerification | None) -> str:
         return "not performed"
     gen = block.generator
     summary = block.probe_summary
-    if summary.total_probes == 0 and gen.type is GeneratorType.other and block.reserved_scenarios is not None:
+    if (
+        summary.total_probes == 0
+        and gen.type is GeneratorType.other
+        and block.reserved_scenarios is not None
+    ):
         text = "performed: reserved scenarios only (no probe generator), 0 probes"
     else:
         method = f"{gen.type.value} generator" + (f" ({gen.model})" if gen.model else "")
-        text = (f"performed: {method}, {gen.reproducibility.value}; {summary.total_probes} probe(s) "
-                f"({summary.safety_probes} safety, {summary.capability_probes} capability)")
+        text = (
+            f"performed: {method}, {gen.reproducibility.value}; {summary.total_probes} probe(s) "
+            f"({summary.safety_probes} safety, {summary.capability_probes} capability)"
+        )
     if block.reserved_scenarios is not None:
         text += f"; {block.reserved_scenarios.executed} reserved scenario(s) executed"
     if block.aborted:
@@ -192,8 +210,13 @@ def claim_text(block: AdversarialVerification | None) -> str:
     return text
 
 
-def replay_block(detail: AdversarialDetail, run_dir: Path, configuration: dict, principal: str,
-                 schema: AgentConfigurationSchema | None = None) -> AdversarialVerification:
+def replay_block(
+    detail: AdversarialDetail,
+    run_dir: Path,
+    configuration: dict,
+    principal: str,
+    schema: AgentConfigurationSchema | None = None,
+) -> AdversarialVerification:
     """Re-judge every executed probe from its stored evidence and rebuild the block.
 
     The public part is replayed; reserved-scenario counts are taken from the record
@@ -206,14 +229,21 @@ def replay_block(detail: AdversarialDetail, run_dir: Path, configuration: dict, 
         try:
             evidence = ScenarioEvidence.model_validate_json(read_bytes(path, RUN_FILE_LIMIT))
         except (OSError, ValueError) as exc:
-            raise UnusableInput(f"no readable evidence for probe {outcome.probe.scenario.id}: {exc}",
-                                file=str(run_dir)) from None
+            raise UnusableInput(
+                f"no readable evidence for probe {outcome.probe.scenario.id}: {exc}",
+                file=str(run_dir),
+            ) from None
         outcome.result = judge_probe(outcome.probe, evidence, configuration, principal, schema)
     return build_block(rebuilt)
 
 
-def judge_probe(probe: Probe, evidence: ScenarioEvidence, configuration: dict, principal: str,
-                schema: AgentConfigurationSchema | None) -> ScenarioResult:
+def judge_probe(
+    probe: Probe,
+    evidence: ScenarioEvidence,
+    configuration: dict,
+    principal: str,
+    schema: AgentConfigurationSchema | None,
+) -> ScenarioResult:
     """Judge one probe exactly as the phase did (no tolerance override: probes have no id of
     the corpus), attributing the result to the primary archetype (07 §4.4)."""
     result = judge(probe.scenario, evidence, configuration, principal, None, schema=schema)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from ..contract import Provider, ProviderFault, ProvisionResult
 from ..evaluation.completeness import (
     SERVED_CALLS,
     SHOWN,
@@ -31,7 +32,6 @@ from ..evaluation.completeness import (
 )
 from ..evaluation.evidence import Observation, ScenarioEvidence
 from ..spec.provider import ObservationResponse
-from ..contract import Provider, ProviderFault, ProvisionResult
 
 
 def _listed(gaps: list[str]) -> str:
@@ -39,8 +39,9 @@ def _listed(gaps: list[str]) -> str:
     return shown + (f"; and {len(gaps) - SHOWN} more" if len(gaps) > SHOWN else "")
 
 
-async def observe_served(provider: Provider, provisioned: ProvisionResult,
-                         window: dict[str, str]) -> ObservationResponse | None:
+async def observe_served(
+    provider: Provider, provisioned: ProvisionResult, window: dict[str, str]
+) -> ObservationResponse | None:
     """The provider's record of the calls it served to the agent, when provision offered one.
 
     Observed *before* the audit log: every call in it then happened before the audit log
@@ -78,34 +79,44 @@ def check_completeness(
     if conflicts:
         raise ProviderFault(
             f"audit log inconsistent: {len(conflicts)} auditID(s) name different calls or callers "
-            f"({_listed(conflicts)}); keeping one entry per id could drop the agent's call (05 §1.1)")
+            f"({_listed(conflicts)}); keeping one entry per id could drop the agent's call (05 §1.1)"
+        )
     expected = expected_setup_writes(requested, snapshots, provisioned.resolved_namespaces)
     gaps = setup_write_gaps(expected, entries, principal)
     if gaps:
         raise ProviderFault(
             f"audit log incomplete: it shows no setup write by the provider for {len(gaps)} of the "
             f"{len(expected)} objects the runner asked it to establish ({_listed(gaps)}); a log that "
-            "misses the harness's own writes cannot vouch for the agent's (05 §1.1)")
+            "misses the harness's own writes cannot vouch for the agent's (05 §1.1)"
+        )
     if served is not None:  # the most precise record first: it names the calls the log lost
         _check_served_calls(served, entries, window, evidence, record)
     lost = unexplained_losses(expected, snapshots[-1], entries) if snapshots else []
     if lost:
         raise ProviderFault(
             f"final state snapshot lost {len(lost)} object(s) the runner had established that no write in the "
-            f"audit log deleted ({_listed(lost)}): the snapshot or the log is incomplete (05 §1.1)")
+            f"audit log deleted ({_listed(lost)}): the snapshot or the log is incomplete (05 §1.1)"
+        )
 
 
-def _check_served_calls(served: ObservationResponse, entries: list[dict[str, Any]], window: dict[str, str],
-                        evidence: ScenarioEvidence,
-                        record: Callable[[ObservationResponse, dict[str, str]], Observation]) -> None:
+def _check_served_calls(
+    served: ObservationResponse,
+    entries: list[dict[str, Any]],
+    window: dict[str, str],
+    evidence: ScenarioEvidence,
+    record: Callable[[ObservationResponse, dict[str, str]], Observation],
+) -> None:
     principal = evidence.agent_principal or ""
     evidence.observations.append(record(served, dict(window)))
     calls = served_calls_of(served.data)
     if calls is None:
-        raise ProviderFault(f"{SERVED_CALLS} observation carries no 'calls' list of {{verb, resource, ...}} "
-                            "objects although provision offered it")
+        raise ProviderFault(
+            f"{SERVED_CALLS} observation carries no 'calls' list of {{verb, resource, ...}} "
+            "objects although provision offered it"
+        )
     missing = served_call_gaps(calls, entries, principal)
     if missing:
         raise ProviderFault(
             f"audit log incomplete: {len(missing)} of the {len(calls)} calls the provider served to the agent "
-            f"are not in it as the agent's ({_listed(missing)}) (05 §1.1)")
+            f"are not in it as the agent's ({_listed(missing)}) (05 §1.1)"
+        )

@@ -46,11 +46,15 @@ def effective_configuration(reported: dict[str, Any], profile: Profile) -> Effec
     for key in sorted(reported):
         dim = schema.dimension(key)
         if dim is None:
-            warnings.append(f"the agent reports '{key}', which the profile's configuration schema does not define; ignored")
+            warnings.append(
+                f"the agent reports '{key}', which the profile's configuration schema does not define; ignored"
+            )
             continue
         value = reported[key]
         if dim.type == "boolean" and not isinstance(value, bool):
-            raise ConfigurationError(f"agent configuration '{key}': expected true or false, got {value!r}")
+            raise ConfigurationError(
+                f"agent configuration '{key}': expected true or false, got {value!r}"
+            )
         if dim.type == "enum" and not accepts(dim.values, value):
             raise ConfigurationError(
                 f"agent configuration '{key}': {value!r} is not one of {', '.join(map(str, dim.values))}"
@@ -60,17 +64,22 @@ def effective_configuration(reported: dict[str, Any], profile: Profile) -> Effec
         if dim.identifier not in values and dim.default is not None:
             values[dim.identifier] = dim.default
             defaulted.append(dim.identifier)
-    return EffectiveConfiguration(values=dict(sorted(values.items())), defaulted=sorted(defaulted), warnings=warnings)
+    return EffectiveConfiguration(
+        values=dict(sorted(values.items())), defaulted=sorted(defaulted), warnings=warnings
+    )
 
 
-def applicability(scenario: Scenario, config: EffectiveConfiguration, profile: Profile) -> dict[str, Any] | None:
+def applicability(
+    scenario: Scenario, config: EffectiveConfiguration, profile: Profile
+) -> dict[str, Any] | None:
     """None when the scenario applies; otherwise the conditions that excluded it (02 §1.9)."""
     condition = scenario.applicability
     if not condition:
         return None
     schema = profile.agent_configuration_schema
     failing = {
-        key: wanted for key, wanted in sorted(condition.items())
+        key: wanted
+        for key, wanted in sorted(condition.items())
         if not matches({key: wanted}, config.values, schema)
     }
     return failing or None

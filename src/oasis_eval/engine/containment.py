@@ -25,8 +25,6 @@ from typing import Any, NoReturn
 
 from pydantic import BaseModel, ValidationError
 
-from ..spec.provider import ConformanceResponse, ObservationResponse
-from .preflight import PreflightError
 from ..contract import (
     Agent,
     AgentFault,
@@ -40,6 +38,8 @@ from ..contract import (
     ProvisionResult,
     Snapshot,
 )
+from ..spec.provider import ConformanceResponse, ObservationResponse
+from .preflight import PreflightError
 
 
 def being_cancelled() -> bool:
@@ -77,8 +77,10 @@ def _shape(value: Any, model: type[BaseModel], what: str) -> Any:
     try:
         return model.model_validate(value)
     except ValidationError as exc:
-        raise ProviderFault(f"provider {what} returned a malformed answer: {exc.error_count()} "
-                            f"error(s), first: {exc.errors(include_url=False)[0]['msg']}") from None
+        raise ProviderFault(
+            f"provider {what} returned a malformed answer: {exc.error_count()} "
+            f"error(s), first: {exc.errors(include_url=False)[0]['msg']}"
+        ) from None
 
 
 class GuardedProvider:
@@ -120,31 +122,52 @@ class GuardedProvider:
         return _shape(got, ConformanceResponse, "conformance")
 
     async def provision(self, request: ProvisionRequest) -> ProvisionResult:
-        result = _shape(await self._call("provision", self.inner.provision, request), ProvisionResult, "provision")
-        if result.environment_id in self.live:  # not torn down here: it belongs to the scenario that holds it
-            raise ProviderFault(f"provision of scenario {request.scenario_id} answered environment id "
-                                f"{result.environment_id!r}, which another scenario of this run still holds: "
-                                "their evidence could not be told apart")
+        result = _shape(
+            await self._call("provision", self.inner.provision, request),
+            ProvisionResult,
+            "provision",
+        )
+        if (
+            result.environment_id in self.live
+        ):  # not torn down here: it belongs to the scenario that holds it
+            raise ProviderFault(
+                f"provision of scenario {request.scenario_id} answered environment id "
+                f"{result.environment_id!r}, which another scenario of this run still holds: "
+                "their evidence could not be told apart"
+            )
         self.live.add(result.environment_id)
         return result
 
     async def inject_state(self, environment_id: str, state: list[dict[str, Any]]) -> None:
         await self._call("inject-state", self.inner.inject_state, environment_id, state)
 
-    async def snapshot(self, environment_id: str, resources: list[dict[str, Any]] | None = None) -> Snapshot:
-        got = _shape(await self._call("snapshot", self.inner.snapshot, environment_id, resources), Snapshot, "snapshot")
+    async def snapshot(
+        self, environment_id: str, resources: list[dict[str, Any]] | None = None
+    ) -> Snapshot:
+        got = _shape(
+            await self._call("snapshot", self.inner.snapshot, environment_id, resources),
+            Snapshot,
+            "snapshot",
+        )
         _same("snapshot", "environment", environment_id, got.environment_id)
         # the state as it was when taken: an in-process provider may hand out its live objects,
         # which the agent's later calls would rewrite (pre and post would then always agree)
         return got.model_copy(update={"resources": copy.deepcopy(got.resources)})
 
-    async def observe(self, environment_id: str, observation_type: str,
-                      parameters: dict[str, str]) -> ObservationResponse:
-        got = await self._call("observe", self.inner.observe, environment_id, observation_type, parameters)
+    async def observe(
+        self, environment_id: str, observation_type: str, parameters: dict[str, str]
+    ) -> ObservationResponse:
+        got = await self._call(
+            "observe", self.inner.observe, environment_id, observation_type, parameters
+        )
         got = _shape(got, ObservationResponse, "observe")
         _same(f"observe {observation_type}", "environment", environment_id, got.environment_id)
-        _same(f"observe {observation_type}", "observation type", observation_type,
-              str(getattr(got.observation_type, "value", got.observation_type)))
+        _same(
+            f"observe {observation_type}",
+            "observation type",
+            observation_type,
+            str(getattr(got.observation_type, "value", got.observation_type)),
+        )
         return got
 
     async def teardown(self, environment_id: str) -> None:
@@ -159,8 +182,10 @@ class GuardedProvider:
 
 def _same(call: str, what: str, asked: str, answered: str) -> None:
     if answered != asked:
-        raise ProviderFault(f"provider {call} was asked for {what} {asked!r} and answered for {answered!r}: "
-                            "evidence that cannot be attributed to the scenario (05 §1.1)")
+        raise ProviderFault(
+            f"provider {call} was asked for {what} {asked!r} and answered for {answered!r}: "
+            "evidence that cannot be attributed to the scenario (05 §1.1)"
+        )
 
 
 def guard_provider(provider: Any) -> GuardedProvider:
@@ -182,8 +207,9 @@ async def identify_agent(agent: Agent) -> AgentReport:
         try:
             report = AgentReport.model_validate(report)
         except ValidationError:
-            raise AgentFault(f"the agent's identify() returned {type(report).__name__}, "
-                             "not an identity report") from None
+            raise AgentFault(
+                f"the agent's identify() returned {type(report).__name__}, not an identity report"
+            ) from None
     return _plain_model(report, AgentReport, "the agent's identity report")
 
 
@@ -236,7 +262,9 @@ def plain_json(value: Any, what: str) -> Any:
             out = {}
             for key, sub in item.items():
                 if not isinstance(key, str):
-                    raise AgentFault(f"{what} has a {type(key).__name__} key; JSON keys are strings")
+                    raise AgentFault(
+                        f"{what} has a {type(key).__name__} key; JSON keys are strings"
+                    )
                 out[safe_text(key)] = walk(sub, depth + 1)
             return out
         if isinstance(item, (list, tuple)):
@@ -255,8 +283,10 @@ def _plain_model(model: BaseModel, shape: type[BaseModel], what: str) -> Any:
     try:
         return shape.model_validate(plain_json(data, what))
     except ValidationError as exc:
-        raise AgentFault(f"{what} breaks the protocol: {exc.error_count()} error(s), first: "
-                         f"{safe_text(str(exc.errors(include_url=False)[0]['msg']))}") from None
+        raise AgentFault(
+            f"{what} breaks the protocol: {exc.error_count()} error(s), first: "
+            f"{safe_text(str(exc.errors(include_url=False)[0]['msg']))}"
+        ) from None
 
 
 class AgentOutcome(BaseModel):
@@ -274,8 +304,11 @@ async def ask_agent(agent: Agent, task: AgentTask) -> AgentOutcome:
     try:
         response = await agent.execute(task)
     except AgentUnreachable as exc:
-        return AgentOutcome(response=AgentResponse(), fault=safe_text(f"the agent was never reached: {exc}"),
-                            unreached=True)
+        return AgentOutcome(
+            response=AgentResponse(),
+            fault=safe_text(f"the agent was never reached: {exc}"),
+            unreached=True,
+        )
     except BaseException as exc:
         if passes_through(exc):
             raise
@@ -285,8 +318,10 @@ async def ask_agent(agent: Agent, task: AgentTask) -> AgentOutcome:
         try:
             response = AgentResponse.model_validate(response)
         except (ValidationError, RecursionError):
-            return AgentOutcome(response=AgentResponse(),
-                                fault=f"the agent returned {type(response).__name__}, not a response")
+            return AgentOutcome(
+                response=AgentResponse(),
+                fault=f"the agent returned {type(response).__name__}, not a response",
+            )
     try:
         return AgentOutcome(response=_plain_model(response, AgentResponse, "the agent's answer"))
     except AgentFault as exc:

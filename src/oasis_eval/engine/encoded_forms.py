@@ -81,8 +81,10 @@ def _hex_byte(b: int) -> str:
 
 def _hex_separated(data: bytes) -> list[tuple[str, str]]:
     """Hex bytes with a separator between each (``73 65``, ``73:65``, ``0x73, 0x6F``)."""
-    return [_joined([_hex_byte(b) for b in data], "[ :,-]{1,2}"),
-            _joined(["0x" + _hex_byte(b) for b in data], "[ ,]{1,2}")]
+    return [
+        _joined([_hex_byte(b) for b in data], "[ :,-]{1,2}"),
+        _joined(["0x" + _hex_byte(b) for b in data], "[ ,]{1,2}"),
+    ]
 
 
 def literal_forms(plain: str) -> list[tuple[str, str]]:
@@ -91,14 +93,20 @@ def literal_forms(plain: str) -> list[tuple[str, str]]:
     forms = [("base64-partial", core) for core in _cores(data, 3, 6, base64.b64encode)]
     forms.append(("base64-partial", base64.b64encode(data).decode("ascii").rstrip("=")))
     # base64url differs from base64 only where '-' / '_' stand for '+' / '/'
-    forms += [("base64url", core) for core in _cores(data, 3, 6, base64.urlsafe_b64encode)
-              if "-" in core or "_" in core]
+    forms += [
+        ("base64url", core)
+        for core in _cores(data, 3, 6, base64.urlsafe_b64encode)
+        if "-" in core or "_" in core
+    ]
     forms += [("base32", core) for core in _cores(data, 5, 5, base64.b32encode)]
     forms += [
-        ("hex", data.hex()), ("hex-upper", data.hex().upper()),
+        ("hex", data.hex()),
+        ("hex-upper", data.hex().upper()),
         ("hex-escaped", "".join(f"\\x{b:02x}" for b in data)),
-        ("percent", "".join(f"%{b:02X}" for b in data)), ("percent", "".join(f"%{b:02x}" for b in data)),
-        ("url", quote(plain, safe="")), ("url", quote_plus(plain, safe="")),
+        ("percent", "".join(f"%{b:02X}" for b in data)),
+        ("percent", "".join(f"%{b:02x}" for b in data)),
+        ("url", quote(plain, safe="")),
+        ("url", quote_plus(plain, safe="")),
         ("unicode-escaped", "".join(f"\\u{ord(c):04x}" if ord(c) < 0x10000 else c for c in plain)),
         ("html-entities", "".join(f"&#{ord(c)};" for c in plain)),
         ("html-entities", "".join(f"&#x{ord(c):x};" for c in plain)),
@@ -113,7 +121,9 @@ def _same_alphabet_ok(plain: str) -> bool:
     return len(plain) >= SAME_ALPHABET_MIN and len(set(plain)) >= 4
 
 
-def encoded_forms(plain: str, deciding: set[str]) -> tuple[list[tuple[str, str]], list[tuple[str, str, str]]]:
+def encoded_forms(
+    plain: str, deciding: set[str]
+) -> tuple[list[tuple[str, str]], list[tuple[str, str, str]]]:
     """(literal forms as (encoding, form), regex forms as (encoding, regex, prefix regex)) of
     ``plain``, filtered for precision (module docstring). ``deciding``: forms that already
     count as the value."""

@@ -21,6 +21,15 @@ from typing import Any
 
 import anyio
 
+from ..contract import (
+    Agent,
+    AgentTask,
+    EnvironmentAccess,
+    HarnessFault,
+    Provider,
+    ProviderFault,
+    ProvisionRequest,
+)
 from ..evaluation.evidence import (
     AuditEntry,
     ContainmentValue,
@@ -34,18 +43,8 @@ from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from .completeness import check_completeness, observe_served
 from .containment import ask_agent, guard_provider
-from ..contract import (
-    Agent,
-    AgentTask,
-    EnvironmentAccess,
-    HarnessFault,
-    Provider,
-    ProviderFault,
-    ProvisionRequest,
-)
 from .redaction import Redactor, register_credentials, resolve_value_ref, secret_literals
 from .stimuli import plan
-
 
 #: built-in Kubernetes kinds: a snapshot of the environment reports at least one declared object of them
 API_KINDS = frozenset(KNOWN) - {"metrics", "events"}
@@ -94,8 +93,9 @@ def _kind_name(resource: str) -> tuple[str, str]:
     return kind.lower(), name
 
 
-def register_secrets(scenario: Scenario, redactor: Redactor, labels: dict[str, str] | None = None
-                     ) -> list[ContainmentValue]:
+def register_secrets(
+    scenario: Scenario, redactor: Redactor, labels: dict[str, str] | None = None
+) -> list[ContainmentValue]:
     """Register containment values and every declared Secret value for redaction at capture;
     ``labels`` collects marker -> value reference (to name re-encoded leaks in the report)."""
     state = scenario.preconditions.environment.state
@@ -124,13 +124,18 @@ async def capture_scenario(
 ) -> ScenarioCapture:
     labels: dict[str, str] = {}
     containment = register_secrets(scenario, redactor, labels)
-    evidence = ScenarioEvidence(scenario_id=scenario.id, agent_principal=principal, containment=containment,
-                                redacted=labels)
+    evidence = ScenarioEvidence(
+        scenario_id=scenario.id, agent_principal=principal, containment=containment, redacted=labels
+    )
     capture = ScenarioCapture(evidence=evidence)
     stim = plan(scenario, profile)
     evidence.stimuli = redactor.data(stim.applied)
     agent_pre = scenario.preconditions.agent
-    scope = {k: [str(x) for x in v] for k, v in sorted((agent_pre.scope or {}).items()) if isinstance(v, list)}
+    scope = {
+        k: [str(x) for x in v]
+        for k, v in sorted((agent_pre.scope or {}).items())
+        if isinstance(v, list)
+    }
     request = ProvisionRequest(
         scenario_id=scenario.id,
         environment_type=scenario.preconditions.environment.type,
@@ -154,21 +159,26 @@ async def capture_scenario(
     except HarnessFault as exc:
         evidence.fault = redactor.text(f"provision failed: {exc}")
         return capture
-    redactor = redactor.scoped()  # the credentials issued for this environment, before the agent runs
+    redactor = (
+        redactor.scoped()
+    )  # the credentials issued for this environment, before the agent runs
     for marker, label in register_credentials(provisioned.agent_credentials, redactor).items():
         labels.setdefault(marker, label)
     evidence.redacted = dict(labels)
     try:
         evidence.environment_id = provisioned.environment_id
-        evidence.provision = redactor.data(provisioned.model_dump(
-            mode="json", exclude={"agent_credentials"}, exclude_none=True))
+        evidence.provision = redactor.data(
+            provisioned.model_dump(mode="json", exclude={"agent_credentials"}, exclude_none=True)
+        )
         if provisioned.unestablished:
             capture.skipped = "; ".join(
                 f"precondition #{u.index} ({_entry_name(scenario, u.index)}): {u.reason}"
                 for u in provisioned.unestablished
             )
             return capture
-        await _run_agent(scenario, agent, provider, provisioned, stim, scope, capture, redactor, window_start)
+        await _run_agent(
+            scenario, agent, provider, provisioned, stim, scope, capture, redactor, window_start
+        )
     except HarnessFault as exc:
         evidence.fault = redactor.text(str(exc))
     finally:
@@ -177,7 +187,9 @@ async def capture_scenario(
                 await provider.teardown(provisioned.environment_id)
             except HarnessFault as exc:
                 failed = redactor.text(f"teardown of {provisioned.environment_id} failed: {exc}")
-                capture.late_fault = f"{capture.late_fault}; {failed}" if capture.late_fault else failed
+                capture.late_fault = (
+                    f"{capture.late_fault}; {failed}" if capture.late_fault else failed
+                )
     return capture
 
 
@@ -186,7 +198,9 @@ def _entry_name(scenario: Scenario, index: int) -> str:
     return str(state[index].get("resource", "?")) if 0 <= index < len(state) else "?"
 
 
-async def _run_agent(scenario, agent, provider, provisioned, stim, scope, capture, redactor, window_start) -> None:  # type: ignore[no-untyped-def]
+async def _run_agent(
+    scenario, agent, provider, provisioned, stim, scope, capture, redactor, window_start
+) -> None:  # type: ignore[no-untyped-def]
     evidence = capture.evidence
     env_id = provisioned.environment_id
     before = await provider.snapshot(env_id)
@@ -207,7 +221,8 @@ async def _run_agent(scenario, agent, provider, provisioned, stim, scope, captur
         mode=scenario.preconditions.agent.mode,
         scope=scope,
         environment=EnvironmentAccess(
-            agent_endpoint=provisioned.agent_endpoint, agent_credentials=provisioned.agent_credentials
+            agent_endpoint=provisioned.agent_endpoint,
+            agent_credentials=provisioned.agent_credentials,
         ),
     )
     started = time.monotonic()
@@ -221,8 +236,12 @@ async def _run_agent(scenario, agent, provider, provisioned, stim, scope, captur
     evidence.transcript = Transcript(
         prompt=redactor.text(stim.prompt),
         conversation=[redactor.text(c) for c in stim.conversation],
-        actions=[a.model_copy(update={"arguments": redactor.data(a.arguments), "result": redactor.text(a.result)})
-                 for a in response.actions],
+        actions=[
+            a.model_copy(
+                update={"arguments": redactor.data(a.arguments), "result": redactor.text(a.result)}
+            )
+            for a in response.actions
+        ],
         reasoning=redactor.text(response.reasoning),
         final_answer=redactor.text(response.final_answer),
         model=response.model,
@@ -233,7 +252,9 @@ async def _run_agent(scenario, agent, provider, provisioned, stim, scope, captur
     # millisecond, so the bound is set a second later (the environment is isolated anyway)
     window_end = _now(delay_seconds=1.0)
     window = {"time_from": window_start, "time_to": window_end}
-    served = await observe_served(provider, provisioned, window)  # first: see completeness.observe_served
+    served = await observe_served(
+        provider, provisioned, window
+    )  # first: see completeness.observe_served
     audit = await provider.observe(env_id, "audit_log", dict(window))
     evidence.observations.append(_observation(audit, dict(window), redactor))
     _check_audit(audit)
@@ -243,9 +264,16 @@ async def _run_agent(scenario, agent, provider, provisioned, stim, scope, captur
         evidence.observations.append(_observation(obs, params, redactor))
     after = await provider.snapshot(env_id)
     evidence.final_snapshot = redactor.data(after.resources)
-    check_completeness(provisioned, [*scenario.preconditions.environment.state, *stim.injections],
-                       [before.resources, after.resources], audit, dict(window), evidence,
-                       lambda r, p: _observation(r, p, redactor), served)
+    check_completeness(
+        provisioned,
+        [*scenario.preconditions.environment.state, *stim.injections],
+        [before.resources, after.resources],
+        audit,
+        dict(window),
+        evidence,
+        lambda r, p: _observation(r, p, redactor),
+        served,
+    )
 
 
 def _observation(response, parameters: dict[str, str], redactor: Redactor) -> Observation:  # type: ignore[no-untyped-def]
@@ -256,7 +284,9 @@ def _observation(response, parameters: dict[str, str], redactor: Redactor) -> Ob
             "only 'available' is evidence (05 §1.1)"
         )
     return Observation(
-        observation_type=str(getattr(response.observation_type, "value", response.observation_type)),
+        observation_type=str(
+            getattr(response.observation_type, "value", response.observation_type)
+        ),
         parameters=parameters,
         timestamp=response.timestamp,
         data=redactor.data(response.data),
@@ -272,7 +302,12 @@ def _check_audit(response) -> None:  # type: ignore[no-untyped-def]
         raise ProviderFault("audit_log observation carries no 'entries' list")
     for i, raw in enumerate(entries):
         if plain_audit_entry(raw):  # what model_validate would accept unchanged: read it as it is
-            user, data, verb, resource = raw.get("user"), raw.get("data"), raw["verb"], raw.get("resource")
+            user, data, verb, resource = (
+                raw.get("user"),
+                raw.get("data"),
+                raw["verb"],
+                raw.get("resource"),
+            )
         else:
             try:
                 entry = AuditEntry.model_validate(raw)
@@ -280,8 +315,10 @@ def _check_audit(response) -> None:  # type: ignore[no-untyped-def]
                 raise ProviderFault(f"audit entry #{i} is malformed: {exc}") from None
             user, data, verb, resource = entry.user, entry.data, entry.verb, entry.resource
         if not user and not (data or {}).get("agent_principal"):
-            raise ProviderFault(f"audit entry #{i} ({verb} {resource}) names no user: "
-                                "the audit log cannot be attributed to the agent")
+            raise ProviderFault(
+                f"audit entry #{i} ({verb} {resource}) names no user: "
+                "the audit log cannot be attributed to the agent"
+            )
 
 
 def _state_targets(scenario: Scenario) -> list[tuple[str, str, str]]:
@@ -291,7 +328,13 @@ def _state_targets(scenario: Scenario) -> list[tuple[str, str, str]]:
         resource = entry.get("resource")
         if isinstance(resource, str) and "/" in resource:
             kind, name = _kind_name(resource)
-            out.add((kind, name, str(entry.get("namespace") or _namespace_of(scenario, resource) or default_ns)))
+            out.add(
+                (
+                    kind,
+                    name,
+                    str(entry.get("namespace") or _namespace_of(scenario, resource) or default_ns),
+                )
+            )
     return sorted(out)
 
 
@@ -308,9 +351,9 @@ def _default_namespace(scenario: Scenario) -> str:
     return str(namespaces[0]) if namespaces else "default"
 
 
-
-def _missing_preconditions(scenario: Scenario, resources: list[dict[str, Any]],
-                           resolved: dict[str, str] | None = None) -> list[str]:
+def _missing_preconditions(
+    scenario: Scenario, resources: list[dict[str, Any]], resolved: dict[str, str] | None = None
+) -> list[str]:
     """Precondition evidence (08 §3.1): every declared resource of a kind the snapshot
     reports must be present, in its declared namespace (as the provider resolved it).
     Kinds the snapshot never reports (metrics, logs, traces ...) are provider fixtures,
@@ -320,8 +363,9 @@ def _missing_preconditions(scenario: Scenario, resources: list[dict[str, Any]],
     where: dict[tuple[str, str], set[str]] = {}
     for r in resources:
         ns = r.get("namespace") or _meta_namespace(r.get("state"))
-        where.setdefault((resource_name(str(r.get("kind", ""))) or "", str(r.get("name", ""))), set()).update(
-            [str(ns)] if ns else [])
+        where.setdefault(
+            (resource_name(str(r.get("kind", ""))) or "", str(r.get("name", ""))), set()
+        ).update([str(ns)] if ns else [])
     missing, api, seen = [], [], False
     for entry in scenario.preconditions.environment.state:
         resource = str(entry.get("resource", ""))
@@ -335,8 +379,10 @@ def _missing_preconditions(scenario: Scenario, resources: list[dict[str, Any]],
             declared = str(entry["namespace"])
             found = where[(plural, name)]
             if found and not found & {declared, (resolved or {}).get(declared, declared)}:
-                missing.append(f"{resource} in namespace {declared} (the snapshot has it in "
-                               f"{', '.join(sorted(found))})")
+                missing.append(
+                    f"{resource} in namespace {declared} (the snapshot has it in "
+                    f"{', '.join(sorted(found))})"
+                )
         if plural in API_KINDS:
             api.append(resource)
             seen = seen or (plural, name) in where

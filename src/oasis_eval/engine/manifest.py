@@ -59,9 +59,13 @@ class RunKey:
 
     def sign(self, payload: bytes) -> str:
         if self.algorithm == HMAC_SHA256:
-            return base64.b64encode(hmac.new(self._secret, payload, hashlib.sha256).digest()).decode()
+            return base64.b64encode(
+                hmac.new(self._secret, payload, hashlib.sha256).digest()
+            ).decode()
         if self._private is None:
-            raise UnusableInput(f"{self.source} is a public key: it verifies run manifests but cannot sign them")
+            raise UnusableInput(
+                f"{self.source} is a public key: it verifies run manifests but cannot sign them"
+            )
         return base64.b64encode(self._private.sign(payload)).decode()
 
     def verify(self, payload: bytes, value: str) -> bool:
@@ -70,7 +74,9 @@ class RunKey:
         except (ValueError, UnicodeEncodeError):
             return False
         if self.algorithm == HMAC_SHA256:
-            return hmac.compare_digest(raw, hmac.new(self._secret, payload, hashlib.sha256).digest())
+            return hmac.compare_digest(
+                raw, hmac.new(self._secret, payload, hashlib.sha256).digest()
+            )
         from cryptography.exceptions import InvalidSignature
 
         try:
@@ -80,8 +86,9 @@ class RunKey:
         return True
 
 
-def load_run_key(env: Mapping[str, str] | None = None, public_key: Path | None = None,
-                 signing: bool = False) -> RunKey | None:
+def load_run_key(
+    env: Mapping[str, str] | None = None, public_key: Path | None = None, signing: bool = False
+) -> RunKey | None:
     """The run key configured in ``env`` (default: the process environment), or None.
 
     ``public_key`` (``oasis replay --public-key``) takes the place of ``OASIS_RUN_PUBLIC_KEY``.
@@ -91,28 +98,40 @@ def load_run_key(env: Mapping[str, str] | None = None, public_key: Path | None =
     """
     key = _configured(os.environ if env is None else env, public_key)
     if signing and key is not None and not key.can_sign:
-        raise UnusableInput(f"{key.source} holds a public key, which verifies run manifests but cannot sign "
-                            f"them: set {SIGNING_ENV} (or {HMAC_ENV}) to sign runs, or unset {key.source}")
+        raise UnusableInput(
+            f"{key.source} holds a public key, which verifies run manifests but cannot sign "
+            f"them: set {SIGNING_ENV} (or {HMAC_ENV}) to sign runs, or unset {key.source}"
+        )
     return key
 
 
 def _configured(env: Mapping[str, str], public_key: Path | None) -> RunKey | None:
-    given = {name: env.get(name, "") for name in (HMAC_ENV, SIGNING_ENV, PUBLIC_ENV) if env.get(name, "").strip()}
+    given = {
+        name: env.get(name, "")
+        for name in (HMAC_ENV, SIGNING_ENV, PUBLIC_ENV)
+        if env.get(name, "").strip()
+    }
     if public_key is not None:
         given[PUBLIC_ENV] = str(public_key)
     if len(given) > 1:
-        raise UnusableInput(f"more than one run key is configured ({', '.join(sorted(given))}); set only one")
+        raise UnusableInput(
+            f"more than one run key is configured ({', '.join(sorted(given))}); set only one"
+        )
     if not given:
         return None
-    (name, value), = given.items()
+    ((name, value),) = given.items()
     if name == HMAC_ENV:
         # surrounding whitespace (a trailing newline from a file or env-file) is never part of the
         # secret; bytes that are not UTF-8 are kept as given (surrogateescape), never an error
         secret = value.strip().encode("utf-8", "surrogateescape")
         if len(secret) < _MIN_HMAC_BYTES:
-            raise UnusableInput(f"{HMAC_ENV} must hold at least {_MIN_HMAC_BYTES} bytes of secret "
-                                f"(got {len(secret)}); e.g. `python -c 'import secrets; print(secrets.token_hex(32))'`")
-        key_id = "hmac:" + hmac.new(secret, b"oasis-eval run key id", hashlib.sha256).hexdigest()[:32]
+            raise UnusableInput(
+                f"{HMAC_ENV} must hold at least {_MIN_HMAC_BYTES} bytes of secret "
+                f"(got {len(secret)}); e.g. `python -c 'import secrets; print(secrets.token_hex(32))'`"
+            )
+        key_id = (
+            "hmac:" + hmac.new(secret, b"oasis-eval run key id", hashlib.sha256).hexdigest()[:32]
+        )
         return RunKey(HMAC_SHA256, key_id, name, _secret=secret)
     return _ed25519(name, value, private=name == SIGNING_ENV)
 
@@ -121,20 +140,32 @@ def _ed25519(name: str, value: str, private: bool) -> RunKey:
     try:
         from cryptography.exceptions import UnsupportedAlgorithm
         from cryptography.hazmat.primitives import serialization
-        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+            Ed25519PrivateKey,
+            Ed25519PublicKey,
+        )
     except ImportError:
-        raise UnusableInput(f"{name}: Ed25519 run signing needs the optional 'cryptography' package: "
-                            "pip install 'oasis-eval[reserved]' (or use an HMAC key in OASIS_RUN_KEY)") from None
+        raise UnusableInput(
+            f"{name}: Ed25519 run signing needs the optional 'cryptography' package: "
+            "pip install 'oasis-eval[reserved]' (or use an HMAC key in OASIS_RUN_KEY)"
+        ) from None
     pem = _pem(name, value)
     try:
-        key = (serialization.load_pem_private_key(pem, password=None) if private
-               else serialization.load_pem_public_key(pem))
+        key = (
+            serialization.load_pem_private_key(pem, password=None)
+            if private
+            else serialization.load_pem_public_key(pem)
+        )
     except (ValueError, TypeError, UnsupportedAlgorithm) as exc:
-        raise UnusableInput(f"{name}: not an unencrypted PEM {'private' if private else 'public'} key ({exc})") from None
+        raise UnusableInput(
+            f"{name}: not an unencrypted PEM {'private' if private else 'public'} key ({exc})"
+        ) from None
     wanted = Ed25519PrivateKey if private else Ed25519PublicKey
     if not isinstance(key, wanted):
-        raise UnusableInput(f"{name}: the key is not an Ed25519 key "
-                            "(create one with `openssl genpkey -algorithm ed25519 -out run-key.pem`)")
+        raise UnusableInput(
+            f"{name}: the key is not an Ed25519 key "
+            "(create one with `openssl genpkey -algorithm ed25519 -out run-key.pem`)"
+        )
     public = key.public_key() if private else key
     raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     key_id = "ed25519:" + hashlib.sha256(raw).hexdigest()[:32]
@@ -148,7 +179,9 @@ def _pem(name: str, value: str) -> bytes:
     try:
         return read_bytes(path, 1 << 16)
     except OSError as exc:
-        raise UnusableInput(f"{name}: cannot read the key file: {exc.strerror}", file=str(path)) from None
+        raise UnusableInput(
+            f"{name}: cannot read the key file: {exc.strerror}", file=str(path)
+        ) from None
 
 
 # ---- digests and writing ----------------------------------------------------------------------------
@@ -166,7 +199,9 @@ def scan(run_dir: Path) -> tuple[dict[str, dict[str, Any]], list[str]]:
     """Every regular file under ``run_dir`` but the manifest: relative POSIX path -> digest and
     size; and the other entries (symbolic links, devices) that a run directory never holds."""
     files, odd = _entries(run_dir)
-    return {rel: {"sha256": _sha256(path), "size": path.stat().st_size} for rel, path in files.items()}, odd
+    return {
+        rel: {"sha256": _sha256(path), "size": path.stat().st_size} for rel, path in files.items()
+    }, odd
 
 
 def _entries(run_dir: Path) -> tuple[dict[str, Path], list[str]]:
@@ -196,29 +231,37 @@ def signed_payload(data: Mapping[str, Any]) -> bytes:
     signature = dict(data.get("signature") or {})
     signature.pop("value", None)
     body = {**data, "signature": signature}
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode(
+        "ascii"
+    )
 
 
 def write_manifest(run_dir: Path, key: RunKey | None) -> dict[str, Any]:
     """(Re)write ``run_dir/manifest.json`` over the directory as it is now. Call it last."""
     files, odd = scan(run_dir)
     if odd:
-        raise UnusableInput(f"the run directory holds entries that are not regular files: {', '.join(odd)}",
-                            file=str(run_dir))
+        raise UnusableInput(
+            f"the run directory holds entries that are not regular files: {', '.join(odd)}",
+            file=str(run_dir),
+        )
     signing = key is not None and key.can_sign
     data: dict[str, Any] = {
         "manifest": FORMAT,
         "version": VERSION,
         "digest": "sha256",
-        "signature": {"algorithm": key.algorithm if signing else UNSIGNED,  # type: ignore[union-attr]
-                      "key_id": key.key_id if signing else None},  # type: ignore[union-attr]
+        "signature": {
+            "algorithm": key.algorithm if signing else UNSIGNED,  # type: ignore[union-attr]
+            "key_id": key.key_id if signing else None,
+        },  # type: ignore[union-attr]
         "files": [{"path": path, **entry} for path, entry in files.items()],
     }
     if signing:
         data["signature"]["value"] = key.sign(signed_payload(data))  # type: ignore[union-attr]
     else:
         data["signature"]["value"] = None
-    (run_dir / MANIFEST).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    (run_dir / MANIFEST).write_text(
+        json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+    )
     return data
 
 
@@ -266,19 +309,32 @@ def verify_manifest(run_dir: Path, key: RunKey | None) -> ManifestCheck:
     stripping or replacing the signature is exactly what a forger does."""
     path = run_dir / MANIFEST
     if path.is_symlink() or (path.exists() and not path.is_file()):  # a run writes a regular file
-        return ManifestCheck(Integrity.tampered, key=key, problems=[f"{MANIFEST} is not a regular file"])
+        return ManifestCheck(
+            Integrity.tampered, key=key, problems=[f"{MANIFEST} is not a regular file"]
+        )
     if not path.is_file():
         odd = _entries(run_dir)[1]  # no digests: there is nothing to compare them with
-        if odd:  # never read through them: a FIFO hangs, a link leads into another run (or anywhere)
-            return ManifestCheck(Integrity.tampered, key=key, added=[f"{rel} (not a regular file)" for rel in odd])
+        if (
+            odd
+        ):  # never read through them: a FIFO hangs, a link leads into another run (or anywhere)
+            return ManifestCheck(
+                Integrity.tampered, key=key, added=[f"{rel} (not a regular file)" for rel in odd]
+            )
         if key is not None:
-            return ManifestCheck(Integrity.tampered, key=key, problems=[
-                f"{MANIFEST} is missing, but a run key is configured ({key.source}, key id {key.key_id}): "
-                "the manifest was removed, or the run was written without the key"])
+            return ManifestCheck(
+                Integrity.tampered,
+                key=key,
+                problems=[
+                    f"{MANIFEST} is missing, but a run key is configured ({key.source}, key id {key.key_id}): "
+                    "the manifest was removed, or the run was written without the key"
+                ],
+            )
         return ManifestCheck(Integrity.no_manifest)
     data, problem = _read(path)
     if data is None:
-        return ManifestCheck(Integrity.tampered, key=key, problems=[f"{MANIFEST} is unreadable: {problem}"])
+        return ManifestCheck(
+            Integrity.tampered, key=key, problems=[f"{MANIFEST} is unreadable: {problem}"]
+        )
     check = ManifestCheck(Integrity.unsigned, key=key)
     _compare(run_dir, data, check)
     _check_signature(data, key, check)
@@ -291,7 +347,9 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A key given twice is refused: another JSON reader could keep the other value."""
     keys = [k for k, _ in pairs]
     if len(set(keys)) != len(keys):
-        raise ValueError(f"a key appears twice: {sorted(k for k in set(keys) if keys.count(k) > 1)}")
+        raise ValueError(
+            f"a key appears twice: {sorted(k for k in set(keys) if keys.count(k) > 1)}"
+        )
     return dict(pairs)
 
 
@@ -301,20 +359,30 @@ def _no_constant(name: str) -> Any:
 
 def _read(path: Path) -> tuple[dict[str, Any] | None, str]:
     try:
-        data = json.loads(read_bytes(path, RUN_FILE_LIMIT).decode("utf-8"), object_pairs_hook=_no_duplicates,
-                          parse_constant=_no_constant)
+        data = json.loads(
+            read_bytes(path, RUN_FILE_LIMIT).decode("utf-8"),
+            object_pairs_hook=_no_duplicates,
+            parse_constant=_no_constant,
+        )
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         return None, str(exc)[:300]
     if not isinstance(data, dict) or data.get("manifest") != FORMAT:
         return None, f"not an {FORMAT}"
     if data.get("version") != VERSION or data.get("digest") != "sha256":
-        return None, f"unsupported manifest version {data.get('version')!r} / digest {data.get('digest')!r}"
+        return (
+            None,
+            f"unsupported manifest version {data.get('version')!r} / digest {data.get('digest')!r}",
+        )
     files, signature = data.get("files"), data.get("signature")
     if not isinstance(files, list) or not isinstance(signature, dict):
         return None, "'files' must be a list and 'signature' a mapping"
     for entry in files:
-        if not (isinstance(entry, dict) and isinstance(entry.get("path"), str)
-                and isinstance(entry.get("sha256"), str) and isinstance(entry.get("size"), int)):
+        if not (
+            isinstance(entry, dict)
+            and isinstance(entry.get("path"), str)
+            and isinstance(entry.get("sha256"), str)
+            and isinstance(entry.get("size"), int)
+        ):
             return None, f"malformed file entry {entry!r:.120}"
     paths = [entry["path"] for entry in files]
     if len(set(paths)) != len(paths):
@@ -330,20 +398,33 @@ def _compare(run_dir: Path, data: dict[str, Any], check: ManifestCheck) -> None:
             check.missing.append(rel)
         elif rel not in listed:
             check.added.append(rel)
-        elif (listed[rel]["sha256"], listed[rel]["size"]) != (actual[rel]["sha256"], actual[rel]["size"]):
+        elif (listed[rel]["sha256"], listed[rel]["size"]) != (
+            actual[rel]["sha256"],
+            actual[rel]["size"],
+        ):
             check.modified.append(rel)
     check.added += [f"{rel} (not a regular file)" for rel in odd]
 
 
 def _check_signature(data: dict[str, Any], key: RunKey | None, check: ManifestCheck) -> None:
     signature = data["signature"]
-    algorithm, key_id, value = signature.get("algorithm"), signature.get("key_id"), signature.get("value")
+    algorithm, key_id, value = (
+        signature.get("algorithm"),
+        signature.get("key_id"),
+        signature.get("value"),
+    )
     if algorithm == UNSIGNED:
         if key is not None:
-            check.problems.append(f"the manifest is unsigned, but a run key is configured ({key.source}, key id "
-                                  f"{key.key_id}): the signature was stripped, or the run was written without the key")
+            check.problems.append(
+                f"the manifest is unsigned, but a run key is configured ({key.source}, key id "
+                f"{key.key_id}): the signature was stripped, or the run was written without the key"
+            )
         return
-    if algorithm not in (HMAC_SHA256, ED25519) or not isinstance(value, str) or not isinstance(key_id, str):
+    if (
+        algorithm not in (HMAC_SHA256, ED25519)
+        or not isinstance(value, str)
+        or not isinstance(key_id, str)
+    ):
         check.problems.append(f"the manifest's signature is malformed (algorithm {algorithm!r})")
         return
     check.signed_by = f"{algorithm} key {key_id}"
@@ -351,10 +432,14 @@ def _check_signature(data: dict[str, Any], key: RunKey | None, check: ManifestCh
         check.integrity = Integrity.unverified
         return
     if algorithm != key.algorithm or key_id != key.key_id:
-        check.problems.append(f"the manifest is signed by another key ({algorithm} {key_id}), "
-                              f"not the configured one ({key.algorithm} {key.key_id}, from {key.source})")
+        check.problems.append(
+            f"the manifest is signed by another key ({algorithm} {key_id}), "
+            f"not the configured one ({key.algorithm} {key.key_id}, from {key.source})"
+        )
         return
     if not key.verify(signed_payload(data), value):
-        check.problems.append(f"the manifest's signature does not verify with the configured key ({key.key_id})")
+        check.problems.append(
+            f"the manifest's signature does not verify with the configured key ({key.key_id})"
+        )
         return
     check.integrity = Integrity.verified

@@ -155,7 +155,9 @@ def _describe_expected(req: ConformanceRequirement, claimed_tier: int) -> str:
     if expected is None:
         return f"any {req.type}"
     if _is_comparison(expected):
-        op = _OPERATORS.get(str(expected.get("comparison_operator")), str(expected.get("comparison_operator")))
+        op = _OPERATORS.get(
+            str(expected.get("comparison_operator")), str(expected.get("comparison_operator"))
+        )
         target = expected.get("value")
         if target == "requested":
             return f"{op} {claimed_tier} (the requested tier)"
@@ -217,7 +219,10 @@ def _evaluate(req: ConformanceRequirement, declared: Any, claimed_tier: int) -> 
         if target == "requested":
             target = claimed_tier
         if isinstance(target, bool) or not isinstance(target, (int, float)):
-            return False, f"profile defect: comparison value {_show(expected.get('value'))} is not a number"
+            return (
+                False,
+                f"profile defect: comparison value {_show(expected.get('value'))} is not a number",
+            )
         if isinstance(declared, bool) or not isinstance(declared, (int, float)):
             return False, "declared value is not a number"
         result = _compare(op, declared, target)
@@ -272,7 +277,9 @@ def _schema_errors(schema: dict[str, Any], instance: Any) -> list[str]:
         return [f"profile defect: the conformance response schema is invalid: {exc.message}"]
     validator = cls(schema)
     out: list[str] = []
-    for error in sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))):
+    for error in sorted(
+        validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))
+    ):
         where = ".".join(str(p) for p in error.absolute_path) or "(requirements)"
         out.append(f"at `{where}`: {error.message}")
     return out
@@ -337,14 +344,26 @@ def check_conformance(
         try:
             rng = parse_range(dependency)
         except ValueError as exc:
-            row("oasis_core_spec_versions", dependency, declared_versions, False, f"profile defect: {exc}")
+            row(
+                "oasis_core_spec_versions",
+                dependency,
+                declared_versions,
+                False,
+                f"profile defect: {exc}",
+            )
             gaps.append(
                 f"profile {pid} declares an unreadable core dependency {dependency!r}: {exc}; fix the profile"
             )
         else:
             ok, bad = _versions_in(rng, response.oasis_core_spec_versions)
             detail = f"unparseable versions: {', '.join(bad)}" if bad else ""
-            row("oasis_core_spec_versions", f"a version satisfying {dependency}", declared_versions, ok, detail)
+            row(
+                "oasis_core_spec_versions",
+                f"a version satisfying {dependency}",
+                declared_versions,
+                ok,
+                detail,
+            )
             if not ok:
                 gaps.append(
                     f"provider {response.provider} {response.provider_version} implements OASIS core "
@@ -399,7 +418,9 @@ def check_conformance(
                 "; ".join(problems),
             )
             for problem in problems:
-                gaps.append(f"provider conformance `requirements` violate the {pid} schema {problem}")
+                gaps.append(
+                    f"provider conformance `requirements` violate the {pid} schema {problem}"
+                )
         for key, req in contract.requirements.items():
             expected_text = _describe_expected(req, claimed_tier)
             if key not in response.requirements:
@@ -417,9 +438,19 @@ def check_conformance(
             ok, why = _evaluate(req, declared, claimed_tier)
             detail = why
             if req.type not in {
-                "string", "integer", "number", "boolean", "array", "object", "semver_list",
+                "string",
+                "integer",
+                "number",
+                "boolean",
+                "array",
+                "object",
+                "semver_list",
             }:
-                detail = "; ".join(filter(None, [detail, f"unknown requirement type `{req.type}`, not type-checked"]))
+                detail = "; ".join(
+                    filter(
+                        None, [detail, f"unknown requirement type `{req.type}`, not type-checked"]
+                    )
+                )
             if not ok and req.description:
                 detail = "; ".join(filter(None, [detail, " ".join(req.description.split())]))
             row(key, expected_text, _show(declared), ok, detail)
@@ -444,7 +475,9 @@ def check_conformance(
     for entry in unmet:
         if entry.requirement in flagged:
             continue  # quoted next to our own finding above
-        gaps.append(f"provider reports {pid} requirement `{entry.requirement}` unmet: {entry.reason}")
+        gaps.append(
+            f"provider reports {pid} requirement `{entry.requirement}` unmet: {entry.reason}"
+        )
     if not response.supported and not unmet:
         gaps.append(
             f"provider reports `supported: false` for {pid} but lists no unmet requirements; "
@@ -480,8 +513,13 @@ def _check_needs(
     for kind in sorted(needs.observation_types):
         name = f"scenario need: observation `{kind}`"
         if evidence is None:
-            row(name, "listed in evidence_sources_available", NOT_DECLARED, True,
-                "provider does not list its evidence sources; checked per observation at run time")
+            row(
+                name,
+                "listed in evidence_sources_available",
+                NOT_DECLARED,
+                True,
+                "provider does not list its evidence sources; checked per observation at run time",
+            )
         elif kind in evidence:
             row(name, "listed in evidence_sources_available", "listed", True)
         else:
@@ -498,12 +536,20 @@ def _check_needs(
             row(name, "listed in supported_stimuli", "listed", True)
             continue
         declared = NOT_DECLARED if stimuli is None else "not listed"
-        row(name, "listed in supported_stimuli", declared, False,
-            "the provider must perform this stimulus; undeclared support counts as unsupported")
+        row(
+            name,
+            "listed in supported_stimuli",
+            declared,
+            False,
+            "the provider must perform this stimulus; undeclared support counts as unsupported",
+        )
         gaps.append(
             f"the selected {pid} scenarios use `{kind}` stimuli, which the provider must perform, but "
-            + ("the provider does not declare `supported_stimuli`" if stimuli is None
-               else f"its supported_stimuli is {_show(stimuli)}")
+            + (
+                "the provider does not declare `supported_stimuli`"
+                if stimuli is None
+                else f"its supported_stimuli is {_show(stimuli)}"
+            )
             + "; use a provider that supports them or deselect those scenarios"
         )
 
@@ -511,8 +557,13 @@ def _check_needs(
     for kind in sorted(needs.interface_types):
         name = f"scenario need: interface `{kind}`"
         if interfaces is None:
-            row(name, "listed in interface_types", NOT_DECLARED, True,
-                "provider does not enumerate interface types; not checked")
+            row(
+                name,
+                "listed in interface_types",
+                NOT_DECLARED,
+                True,
+                "provider does not enumerate interface types; not checked",
+            )
         elif kind in interfaces:
             row(name, "listed in interface_types", "listed", True)
         else:

@@ -11,9 +11,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from .adversarial_record import AdversarialDetail
 from ..evaluation.results import ScenarioResult
 from ..spec.verdict import Verdict
+from .adversarial_record import AdversarialDetail
 
 
 class PreflightCheck(BaseModel):

@@ -27,7 +27,6 @@ from typing import Any
 import yaml
 
 from ..spec.yaml_io import YamlLimits, safe_load
-
 from .encoded_forms import PATTERN_SHORTEST, encoded_forms
 
 MIN_LENGTH = 4  # shorter literals would redact ordinary words
@@ -60,7 +59,9 @@ class Redactor:
         digest = hmac.new(self.key, literal.encode(), hashlib.sha256).hexdigest()[:12]
         return f"[REDACTED:{digest}]"
 
-    def register(self, literal: str, encodings: bool = True, patterns: bool = True) -> tuple[str, list[str]]:
+    def register(
+        self, literal: str, encodings: bool = True, patterns: bool = True
+    ) -> tuple[str, list[str]]:
         """Register a literal in every form; returns (marker, names of the deciding forms).
 
         ``encodings``: also its re-encoded forms (flagged, not deciding); ``patterns``: its
@@ -92,8 +93,13 @@ class Redactor:
         """A copy for one scenario, to register what only it needs (the credentials the
         provider issued for its environment), so the run-wide set of forms does not grow
         per scenario. Its prefilter reuses this one's and compiles only the added forms."""
-        return Redactor(key=self.key, forms=dict(self.forms), patterns=dict(self.patterns),
-                        _prefixes=dict(self._prefixes), _base=self)
+        return Redactor(
+            key=self.key,
+            forms=dict(self.forms),
+            patterns=dict(self.patterns),
+            _prefixes=dict(self._prefixes),
+            _base=self,
+        )
 
     def _prepare(self) -> None:
         """Sort the forms (longest first) and compile the prefilter, once per change.
@@ -107,9 +113,14 @@ class Redactor:
         forms = [f for f in self.forms if base is None or f not in base.forms]
         patterns = [p for p in self.patterns if base is None or p not in base.patterns]
         search, search_bytes, self._shortest = _searchers(
-            sorted({f[:PREFIX] for f in forms}), sorted({self._prefixes.get(p, p) for p in patterns}))
+            sorted({f[:PREFIX] for f in forms}),
+            sorted({self._prefixes.get(p, p) for p in patterns}),
+        )
         if base is not None and (forms or patterns):
-            search, search_bytes = _either(base._search, search), _either(base._search_bytes, search_bytes)
+            search, search_bytes = (
+                _either(base._search, search),
+                _either(base._search_bytes, search_bytes),
+            )
             self._shortest = min(self._shortest, base._shortest)
         elif base is not None:
             search, search_bytes, self._shortest = base._search, base._search_bytes, base._shortest
@@ -184,7 +195,7 @@ class Redactor:
                 return [each(i) for i in items]
             out: list[Any] = []
             for start in range(0, len(items), size):
-                run = items[start:start + size]
+                run = items[start : start + size]
                 if search(_pickle(run)):
                     out.extend(runs(run, each, _RUN) if size > _RUN else [each(i) for i in run])
                 else:
@@ -199,7 +210,10 @@ class Redactor:
         if isinstance(value, str):
             return self.text(value)
         if isinstance(value, dict):
-            return {self.text(k) if isinstance(k, str) else k: self._rebuild(v) for k, v in value.items()}
+            return {
+                self.text(k) if isinstance(k, str) else k: self._rebuild(v)
+                for k, v in value.items()
+            }
         if isinstance(value, list):
             return [self._rebuild(v) for v in value]
         return value
@@ -266,12 +280,15 @@ def _searchers(heads: list[str], regexes: list[str]) -> tuple[Any, Any, int]:
     shortest = min(map(len, heads), default=1 << 30)
     if regexes:
         shortest = min(shortest, PATTERN_SHORTEST)
-    search = _one_of(re.compile(_trie(heads)).search if heads else None,
-                     re.compile("|".join(regexes)).search if regexes else None)
+    search = _one_of(
+        re.compile(_trie(heads)).search if heads else None,
+        re.compile("|".join(regexes)).search if regexes else None,
+    )
     try:
         search_bytes = _one_of(
             re.compile(_trie(sorted({h.encode("utf-8") for h in heads}))).search if heads else None,
-            re.compile("|".join(regexes).encode("utf-8")).search if regexes else None)
+            re.compile("|".join(regexes).encode("utf-8")).search if regexes else None,
+        )
     except UnicodeEncodeError:  # a lone surrogate: strings are searched one by one
         search_bytes = None
     return search, search_bytes, shortest
@@ -298,11 +315,13 @@ def _trie(words: list[Any]) -> Any:
     root: dict[Any, Any] = {}
     for word in words:
         node = root
-        for unit in (word[i:i + 1] for i in range(len(word))):
+        for unit in (word[i : i + 1] for i in range(len(word))):
             node = node.setdefault(unit, {})
         node[None] = {}
 
-    empty, bar, opener, closer, opt = (b"", b"|", b"(?:", b")", b"?") if bytes_mode else ("", "|", "(?:", ")", "?")
+    empty, bar, opener, closer, opt = (
+        (b"", b"|", b"(?:", b")", b"?") if bytes_mode else ("", "|", "(?:", ")", "?")
+    )
 
     def emit(node: dict[Any, Any]) -> Any:
         chain = empty  # a run of single children is one literal (no recursion per character)
@@ -310,7 +329,9 @@ def _trie(words: list[Any]) -> Any:
             unit = next(iter(node))
             chain += re.escape(unit)
             node = node[unit]
-        alts = [re.escape(unit) + emit(node[unit]) for unit in sorted(k for k in node if k is not None)]
+        alts = [
+            re.escape(unit) + emit(node[unit]) for unit in sorted(k for k in node if k is not None)
+        ]
         if not alts:
             return chain
         body = opener + bar.join(alts) + closer
@@ -367,15 +388,59 @@ def resolve_value_ref(ref: str, state: list[dict[str, Any]]) -> Any:
 
 
 #: credential fields that name things rather than prove identity: not registered
-PUBLIC_CREDENTIAL_KEYS = frozenset({
-    "type", "kind", "apiversion", "namespace", "user", "username", "name", "cluster", "context",
-    "current-context", "server", "endpoint", "url", "host", "port", "scheme", "principal",
-    "insecure-skip-tls-verify", "tls-server-name", "proxy-url", "expires", "expiry", "expiration",
-    "expires_at", "expiresat", "issued_at", "scope", "scopes", "audience", "region", "zone",
-})
+PUBLIC_CREDENTIAL_KEYS = frozenset(
+    {
+        "type",
+        "kind",
+        "apiversion",
+        "namespace",
+        "user",
+        "username",
+        "name",
+        "cluster",
+        "context",
+        "current-context",
+        "server",
+        "endpoint",
+        "url",
+        "host",
+        "port",
+        "scheme",
+        "principal",
+        "insecure-skip-tls-verify",
+        "tls-server-name",
+        "proxy-url",
+        "expires",
+        "expiry",
+        "expiration",
+        "expires_at",
+        "expiresat",
+        "issued_at",
+        "scope",
+        "scopes",
+        "audience",
+        "region",
+        "zone",
+    }
+)
 #: a credential field whose name holds one of these is a secret whatever its length
-SECRET_KEY_HINTS = ("token", "key", "secret", "password", "passwd", "cert", "data", "credential",
-                    "auth", "bearer", "cookie", "session", "signature", "private", "kubeconfig")
+SECRET_KEY_HINTS = (
+    "token",
+    "key",
+    "secret",
+    "password",
+    "passwd",
+    "cert",
+    "data",
+    "credential",
+    "auth",
+    "bearer",
+    "cookie",
+    "session",
+    "signature",
+    "private",
+    "kubeconfig",
+)
 #: a string under a field of neither kind is registered when at least this long
 OPAQUE_MIN = 16
 #: an embedded kubeconfig larger than this is registered whole, not parsed
@@ -397,7 +462,7 @@ def credential_literals(credentials: Any) -> list[tuple[str, str, bool]]:
             return
         if not any(h in key for h in SECRET_KEY_HINTS) and len(value) < OPAQUE_MIN:
             return
-        if key == "kubeconfig" or "\n" in value and ("apiVersion" in value or "users:" in value):
+        if key == "kubeconfig" or ("\n" in value and ("apiVersion" in value or "users:" in value)):
             parsed = _yaml(value)
             if isinstance(parsed, (dict, list)):
                 walk(label, parsed)
@@ -412,7 +477,11 @@ def credential_literals(credentials: Any) -> list[tuple[str, str, bool]]:
             if id(value) in seen:  # an aliased node is walked once
                 return
             seen.add(id(value))
-            items = sorted(value.items(), key=lambda kv: str(kv[0])) if isinstance(value, dict) else enumerate(value)
+            items = (
+                sorted(value.items(), key=lambda kv: str(kv[0]))
+                if isinstance(value, dict)
+                else enumerate(value)
+            )
             for k, v in items:
                 child = f"{label}.{k}" if isinstance(value, dict) else f"{label}[{k}]"
                 walk(child, v, str(k) if isinstance(value, dict) else key)

@@ -15,10 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..evaluation.evidence import ScenarioEvidence
-from ..files import RUN_FILE_LIMIT, read_text
 from ..evaluation.judge import judge
 from ..evaluation.results import NOT_EVALUABLE, ScenarioResult, ScenarioState
-from .verdict_io import verdict_yaml
+from ..files import RUN_FILE_LIMIT, read_text
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ..spec.verdict import Verdict
@@ -26,6 +25,7 @@ from .configuration import EffectiveConfiguration, applicability
 from .record import RunRecord
 from .rundir import VERDICT_YAML, evidence_name_problems, load_run
 from .verdict import build_verdict
+from .verdict_io import verdict_yaml
 
 #: the incomplete reason a partial selection always records (engine/runner.py::incomplete_reasons)
 PARTIAL = "only part of the profile was selected"
@@ -60,28 +60,55 @@ def replay(run_dir: Path) -> ReplayResult:
         if scenario is None or captured is None:
             from ..diagnostics import UnusableInput
 
-            raise UnusableInput(f"no evidence or definition recorded for scenario {recorded.scenario_id}",
-                                file=str(run_dir))
-        results.append(judge(scenario, captured, config, principal,
-                             record.inputs.tolerance_overrides.get(scenario.id), custom=recorded.custom,
-                             schema=profile.agent_configuration_schema))
+            raise UnusableInput(
+                f"no evidence or definition recorded for scenario {recorded.scenario_id}",
+                file=str(run_dir),
+            )
+        results.append(
+            judge(
+                scenario,
+                captured,
+                config,
+                principal,
+                record.inputs.tolerance_overrides.get(scenario.id),
+                custom=recorded.custom,
+                schema=profile.agent_configuration_schema,
+            )
+        )
     phase2_ran = record.verdict.capability is not None
-    verdict = build_verdict(profile, results, record.verdict.metadata, record.inputs.claimed_tier, phase2_ran)
-    if record.adversarial is not None and record.adversarial.performed:  # 07: probes re-judged, reserved as recorded
+    verdict = build_verdict(
+        profile, results, record.verdict.metadata, record.inputs.claimed_tier, phase2_ran
+    )
+    if (
+        record.adversarial is not None and record.adversarial.performed
+    ):  # 07: probes re-judged, reserved as recorded
         from .adversarial_record import replay_block
 
-        verdict.adversarial_verification = replay_block(record.adversarial, run_dir, config, principal,
-                                                        profile.agent_configuration_schema)
-    recorded_text = read_text(run_dir / VERDICT_YAML, RUN_FILE_LIMIT) if (run_dir / VERDICT_YAML).is_file() else ""
-    return ReplayResult(verdict_yaml=verdict_yaml(verdict), recorded_yaml=recorded_text, verdict=verdict,
-                        inconsistencies=[*evidence_name_problems(files),
-                                         *inconsistencies(record, profile, evidence)])
+        verdict.adversarial_verification = replay_block(
+            record.adversarial, run_dir, config, principal, profile.agent_configuration_schema
+        )
+    recorded_text = (
+        read_text(run_dir / VERDICT_YAML, RUN_FILE_LIMIT)
+        if (run_dir / VERDICT_YAML).is_file()
+        else ""
+    )
+    return ReplayResult(
+        verdict_yaml=verdict_yaml(verdict),
+        recorded_yaml=recorded_text,
+        verdict=verdict,
+        inconsistencies=[
+            *evidence_name_problems(files),
+            *inconsistencies(record, profile, evidence),
+        ],
+    )
 
 
 # ---- pure cross-checks of the states replay cannot re-judge -------------------------------------------
 
 
-def inconsistencies(record: RunRecord, profile: Profile, evidence: dict[str, ScenarioEvidence]) -> list[str]:
+def inconsistencies(
+    record: RunRecord, profile: Profile, evidence: dict[str, ScenarioEvidence]
+) -> list[str]:
     """Recorded states that contradict what the record itself implies (sorted by scenario).
 
     A scenario that did not execute has no evidence to re-judge, so its state is checked
@@ -95,67 +122,115 @@ def inconsistencies(record: RunRecord, profile: Profile, evidence: dict[str, Sce
     for result in record.scenarios:
         seen[result.scenario_id] = seen.get(result.scenario_id, 0) + 1
     out += [f"{sid}: recorded {n} times" for sid, n in sorted(seen.items()) if n > 1]
-    out += [f"{s.id}: defined in profile.json but absent from run.json" for s in profile.scenarios if s.id not in seen]
+    out += [
+        f"{s.id}: defined in profile.json but absent from run.json"
+        for s in profile.scenarios
+        if s.id not in seen
+    ]
     config = EffectiveConfiguration(values=dict(record.verdict.metadata.agent_configuration))
     for result in record.scenarios:
         scenario = profile.scenario(result.scenario_id)
         if scenario is None:
-            out.append(f"{result.scenario_id}: recorded in run.json but not defined in profile.json")
+            out.append(
+                f"{result.scenario_id}: recorded in run.json but not defined in profile.json"
+            )
             continue
-        out += [f"{scenario.id}: {problem}" for problem in _state_problems(result, scenario, record, profile, config)]
+        out += [
+            f"{scenario.id}: {problem}"
+            for problem in _state_problems(result, scenario, record, profile, config)
+        ]
         if result.state is not ScenarioState.executed and scenario.id in evidence:
-            out.append(f"{scenario.id}: recorded as {result.state.value}, but evidence/ holds its captured evidence "
-                       "(only executed scenarios have evidence)")
+            out.append(
+                f"{scenario.id}: recorded as {result.state.value}, but evidence/ holds its captured evidence "
+                "(only executed scenarios have evidence)"
+            )
     return out
 
 
-def _state_problems(result: ScenarioResult, scenario: Scenario, record: RunRecord, profile: Profile,
-                    config: EffectiveConfiguration) -> list[str]:
+def _state_problems(
+    result: ScenarioResult,
+    scenario: Scenario,
+    record: RunRecord,
+    profile: Profile,
+    config: EffectiveConfiguration,
+) -> list[str]:
     state = result.state
     if state is ScenarioState.not_selected:
-        return [] if not _selected(scenario, record) else [
-            "recorded as not_selected, but the recorded filters and --safety-only select it"]
+        return (
+            []
+            if not _selected(scenario, record)
+            else ["recorded as not_selected, but the recorded filters and --safety-only select it"]
+        )
     excluded = applicability(scenario, config, profile)
     if state is ScenarioState.not_applicable:
         if excluded is None:
-            return ["recorded as not_applicable, but it applies under the recorded agent configuration "
-                    f"{dict(config.values)} (02 §1.9)"]
+            return [
+                "recorded as not_applicable, but it applies under the recorded agent configuration "
+                f"{dict(config.values)} (02 §1.9)"
+            ]
         if excluded != result.not_applicable_conditions:
-            return [f"recorded as not applicable by {result.not_applicable_conditions}, but the recorded "
-                    f"configuration excludes it by {excluded}"]
+            return [
+                f"recorded as not applicable by {result.not_applicable_conditions}, but the recorded "
+                f"configuration excludes it by {excluded}"
+            ]
         return []
     if excluded is not None:
-        return [f"recorded as {state.value}, but the recorded agent configuration excludes it ({excluded})"]
+        return [
+            f"recorded as {state.value}, but the recorded agent configuration excludes it ({excluded})"
+        ]
     if state is ScenarioState.skipped:
         return _skip_problems(result, scenario, record, profile, config)
     if state is not ScenarioState.not_run or record.verdict.metadata.aborted:
         return []  # executed ones are re-judged; not_run is normal after an abort
     if scenario.is_safety:  # the runner leaves a safety scenario unrun only when the run aborted
-        return ["recorded as not_run, but the run did not abort: every applicable safety scenario runs "
-                "unless a fault aborts the run (core §2.1)"]
-    return [] if record.verdict.capability is None or record.incomplete_reasons else [
-        "recorded as not_run, but Phase 2 ran to completion"]
+        return [
+            "recorded as not_run, but the run did not abort: every applicable safety scenario runs "
+            "unless a fault aborts the run (core §2.1)"
+        ]
+    return (
+        []
+        if record.verdict.capability is None or record.incomplete_reasons
+        else ["recorded as not_run, but Phase 2 ran to completion"]
+    )
 
 
-def _skip_problems(result: ScenarioResult, scenario: Scenario, record: RunRecord, profile: Profile,
-                   config: EffectiveConfiguration) -> list[str]:
+def _skip_problems(
+    result: ScenarioResult,
+    scenario: Scenario,
+    record: RunRecord,
+    profile: Profile,
+    config: EffectiveConfiguration,
+) -> list[str]:
     from .runner import ABOVE_TIER, not_evaluable
 
     reason = result.skip_reason or ""
     above = scenario.tier > record.inputs.claimed_tier
     if reason.startswith(ABOVE_TIER) or above:
-        return [] if reason.startswith(ABOVE_TIER) and above else [
-            f"skipped as {reason[:60]!r}, but its tier {scenario.tier} and the claimed tier "
-            f"{record.inputs.claimed_tier} say otherwise"]
+        return (
+            []
+            if reason.startswith(ABOVE_TIER) and above
+            else [
+                f"skipped as {reason[:60]!r}, but its tier {scenario.tier} and the claimed tier "
+                f"{record.inputs.claimed_tier} say otherwise"
+            ]
+        )
     gap = not_evaluable(scenario, dict(config.values), profile)
     if reason.startswith(NOT_EVALUABLE) or gap is not None:
-        return [] if reason == gap else ["skipped as not evaluable, but the evaluability check gives "
-                                         f"{gap or 'no gap'}"]
+        return (
+            []
+            if reason == gap
+            else [f"skipped as not evaluable, but the evaluability check gives {gap or 'no gap'}"]
+        )
     if not reason.strip():
         return ["skipped without a justification (08 §3.1)"]
     # a precondition the provider could not establish (08 §3.1): the run always says so
-    return [] if any("skipped" in r for r in record.incomplete_reasons) else [
-        "skipped because a precondition could not be established, but the run does not record it as incomplete"]
+    return (
+        []
+        if any("skipped" in r for r in record.incomplete_reasons)
+        else [
+            "skipped because a precondition could not be established, but the run does not record it as incomplete"
+        ]
+    )
 
 
 def _selected(scenario: Scenario, record: RunRecord) -> bool:

@@ -23,15 +23,20 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import UnusableInput
-from ..files import RUN_FILE_LIMIT, read_bytes
 from ..evaluation.evidence import ScenarioEvidence
+from ..files import RUN_FILE_LIMIT, read_bytes
 from ..spec.profile import Profile
 from .manifest import RunKey, load_run_key, write_manifest
 from .record import RunRecord
 from .redaction import Redactor, secret_literals
 
 VERDICT_YAML, VERDICT_JSON, RECORD, PROFILE, EVIDENCE = (
-    "verdict.yaml", "verdict.json", "run.json", "profile.json", "evidence")
+    "verdict.yaml",
+    "verdict.json",
+    "run.json",
+    "profile.json",
+    "evidence",
+)
 
 
 def _safe(name: str) -> str:
@@ -46,8 +51,13 @@ def redacted_profile(profile: Profile, redactor: Redactor) -> dict[str, Any]:
     return redactor.data(profile.model_dump(mode="json", exclude_unset=False))
 
 
-def write_run(run_dir: Path, record: RunRecord, evidence: dict[str, ScenarioEvidence],
-              profile_json: dict[str, Any], run_key: RunKey | None = None) -> None:
+def write_run(
+    run_dir: Path,
+    record: RunRecord,
+    evidence: dict[str, ScenarioEvidence],
+    profile_json: dict[str, Any],
+    run_key: RunKey | None = None,
+) -> None:
     """Write the run record, verdict and evidence, then the manifest over them (signed with
     ``run_key``, or the key configured in the environment). Whoever adds files to the run
     directory afterwards (reports, probe files) writes the manifest again, last."""
@@ -60,12 +70,15 @@ def write_run(run_dir: Path, record: RunRecord, evidence: dict[str, ScenarioEvid
     (run_dir / VERDICT_YAML).write_text(verdict_yaml(record.verdict), encoding="utf-8")
     (run_dir / VERDICT_JSON).write_text(verdict_json(record.verdict), encoding="utf-8")
     (run_dir / RECORD).write_text(record.model_dump_json(indent=2), encoding="utf-8")
-    (run_dir / PROFILE).write_text(json.dumps(profile_json, indent=1, sort_keys=True), encoding="utf-8")
+    (run_dir / PROFILE).write_text(
+        json.dumps(profile_json, indent=1, sort_keys=True), encoding="utf-8"
+    )
     ev_dir = run_dir / EVIDENCE
     ev_dir.mkdir(exist_ok=True)
     for scenario_id in sorted(evidence):
         (ev_dir / f"{_safe(scenario_id)}.json").write_text(
-            evidence[scenario_id].model_dump_json(indent=1), encoding="utf-8")
+            evidence[scenario_id].model_dump_json(indent=1), encoding="utf-8"
+        )
     write_manifest(run_dir, run_key if run_key is not None else load_run_key(signing=True))
 
 
@@ -84,13 +97,17 @@ def evidence_name_problems(files: dict[str, str]) -> list[str]:
     run writes exactly ``evidence/<scenario id>.json`` per executed scenario, so either means a
     file was renamed or added (one of two files for a scenario would be judged silently).
     ``files``: evidence file name -> the scenario id it holds, as :func:`load_run` read them."""
-    return [f"{EVIDENCE}/{name}: holds the evidence of scenario {held!r}, "
-            f"but a run writes it to {EVIDENCE}/{_safe(held)}.json"
-            for name, held in sorted(files.items()) if name != f"{_safe(held)}.json"]
+    return [
+        f"{EVIDENCE}/{name}: holds the evidence of scenario {held!r}, "
+        f"but a run writes it to {EVIDENCE}/{_safe(held)}.json"
+        for name, held in sorted(files.items())
+        if name != f"{_safe(held)}.json"
+    ]
 
 
-def load_run(run_dir: Path, files: dict[str, str] | None = None
-             ) -> tuple[RunRecord, Profile, dict[str, ScenarioEvidence]]:
+def load_run(
+    run_dir: Path, files: dict[str, str] | None = None
+) -> tuple[RunRecord, Profile, dict[str, ScenarioEvidence]]:
     """Read a run directory back. Missing or corrupt files are :class:`UnusableInput`.
     ``files``, when given, receives evidence file name -> the scenario id it holds (for
     :func:`evidence_name_problems`: a scenario held twice is one entry of the evidence)."""
@@ -106,7 +123,11 @@ def load_run(run_dir: Path, files: dict[str, str] | None = None
             if files is not None:
                 files[path.name] = item.scenario_id
     except FileNotFoundError as exc:
-        raise UnusableInput(f"run directory is incomplete: {exc.filename} is missing", file=str(run_dir)) from None
+        raise UnusableInput(
+            f"run directory is incomplete: {exc.filename} is missing", file=str(run_dir)
+        ) from None
     except ValueError as exc:
-        raise UnusableInput(f"run directory holds an unreadable file: {exc}", file=str(run_dir)) from None
+        raise UnusableInput(
+            f"run directory holds an unreadable file: {exc}", file=str(run_dir)
+        ) from None
     return record, profile, evidence

@@ -23,12 +23,11 @@ from typing import Any
 
 import anyio
 
-from ..version import IMPLEMENTATION_NAME, __version__
-from .adversarial_record import claim_text
-from ..evaluation.evidence import ScenarioEvidence
-from ..evaluation.judge import base_result, judge
+from ..contract import Agent, Provider
 from ..diagnostics import UnusableInput
 from ..evaluation.aggregate import safety_status, unjudged_safety
+from ..evaluation.evidence import ScenarioEvidence
+from ..evaluation.judge import base_result, judge
 from ..evaluation.results import ABOVE_TIER, NOT_EVALUABLE, ScenarioResult, ScenarioState
 from ..spec.common import OASIS_CORE_VERSION, VerdictStatus
 from ..spec.profile import Profile
@@ -41,12 +40,13 @@ from ..spec.verdict import (
     VerdictMetadata,
 )
 from ..validation.blocking import require_judgeable
+from ..version import IMPLEMENTATION_NAME, __version__
+from .adversarial_record import claim_text
 from .configuration import applicability, effective_configuration
 from .containment import guard_provider, identify_agent, no_hard_exit
 from .execute import capture_scenario, collector_for_run, register_secrets
 from .phases import AfterCorePhase, PhaseContext
 from .preflight import PreflightNeeds, run_preflight
-from ..contract import Agent, Provider
 from .record import CategorySummary, ConformanceClaim, RunInputs, RunRecord
 from .redaction import Redactor
 from .verdict import build_verdict
@@ -62,8 +62,15 @@ class ProgressEvent(str):
     scenario_id: str | None
     outcome: str | None
 
-    def __new__(cls, text: str, kind: str = "info", phase: str | None = None, total: int = 0,
-                scenario_id: str | None = None, outcome: str | None = None) -> ProgressEvent:
+    def __new__(
+        cls,
+        text: str,
+        kind: str = "info",
+        phase: str | None = None,
+        total: int = 0,
+        scenario_id: str | None = None,
+        outcome: str | None = None,
+    ) -> ProgressEvent:
         event = super().__new__(cls, text)
         event.kind, event.phase, event.total = kind, phase, total
         event.scenario_id, event.outcome = scenario_id, outcome
@@ -123,21 +130,40 @@ def needs_for(scenarios: list[Scenario]) -> PreflightNeeds:
     return PreflightNeeds.from_scenarios(scenarios)
 
 
-async def evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: RunInputs,
-                   selection: Selection | None = None, progress: Progress | None = None,
-                   redactor: Redactor | None = None, adversarial: AfterCorePhase | None = None) -> RunOutcome:
+async def evaluate(
+    profile: Profile,
+    agent: Agent,
+    provider: Provider,
+    inputs: RunInputs,
+    selection: Selection | None = None,
+    progress: Progress | None = None,
+    redactor: Redactor | None = None,
+    adversarial: AfterCorePhase | None = None,
+) -> RunOutcome:
     """Run a whole evaluation. Raises SelectionError / PreflightError / AgentFault /
     ConfigurationError before any scenario runs (no verdict); afterwards every fault is
     recorded in the verdict. Only KeyboardInterrupt (or cancelling the caller) escapes.
     ``adversarial`` (e.g. an ``adversarial.phase.AdversarialConfig``) adds 04 §3 step 12 after the
     core (see :mod:`.phases`)."""
-    with collector_for_run(), no_hard_exit():  # an in-process agent's os._exit is its fault, not exit 0
-        return await _evaluate(profile, agent, provider, inputs, selection, progress, redactor, adversarial)
+    with (
+        collector_for_run(),
+        no_hard_exit(),
+    ):  # an in-process agent's os._exit is its fault, not exit 0
+        return await _evaluate(
+            profile, agent, provider, inputs, selection, progress, redactor, adversarial
+        )
 
 
-async def _evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: RunInputs,
-                    selection: Selection | None, progress: Progress | None,
-                    redactor: Redactor | None, adversarial: AfterCorePhase | None) -> RunOutcome:
+async def _evaluate(
+    profile: Profile,
+    agent: Agent,
+    provider: Provider,
+    inputs: RunInputs,
+    selection: Selection | None,
+    progress: Progress | None,
+    redactor: Redactor | None,
+    adversarial: AfterCorePhase | None,
+) -> RunOutcome:
     # a profile that cannot be judged never runs (validation/blocking.py)
     require_judgeable(profile, custom=inputs.custom_scenarios)
     selection = selection or Selection()
@@ -150,7 +176,9 @@ async def _evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: 
         raise SelectionError(_nothing_selected(profile, selection))
     provider = guard_provider(provider)
     preflight = await run_preflight(provider, profile, inputs.claimed_tier, needs_for(selected))
-    say(f"preflight: {preflight.provider} {preflight.provider_version} satisfies {profile.id} {profile.version}")
+    say(
+        f"preflight: {preflight.provider} {preflight.provider_version} satisfies {profile.id} {profile.version}"
+    )
     report = await identify_agent(agent)
     config = effective_configuration(report.configuration, profile)
     say(f"agent: {report.identity.name} {report.identity.version}")
@@ -159,7 +187,9 @@ async def _evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: 
     chosen, custom = {s.id for s in selected}, set(inputs.custom_scenarios)
     for scenario in profile.scenarios:
         if scenario.id not in chosen:
-            results[scenario.id] = base_result(scenario, ScenarioState.not_selected, scenario.id in custom)
+            results[scenario.id] = base_result(
+                scenario, ScenarioState.not_selected, scenario.id in custom
+            )
     runnable: list[Scenario] = []
     for scenario in selected:
         excluded = applicability(scenario, config, profile)
@@ -170,8 +200,10 @@ async def _evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: 
             results[scenario.id] = res
         elif scenario.tier > inputs.claimed_tier:
             res = base_result(scenario, ScenarioState.skipped, scenario.id in custom)
-            res.skip_reason = (f"{ABOVE_TIER}: the scenario requires complexity tier {scenario.tier}; "
-                               f"this evaluation claims tier {inputs.claimed_tier}")
+            res.skip_reason = (
+                f"{ABOVE_TIER}: the scenario requires complexity tier {scenario.tier}; "
+                f"this evaluation claims tier {inputs.claimed_tier}"
+            )
             results[scenario.id] = res
         elif gap is not None:
             res = base_result(scenario, ScenarioState.skipped, scenario.id in custom)
@@ -181,7 +213,9 @@ async def _evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: 
             runnable.append(scenario)
 
     redactor = redactor or Redactor()
-    for scenario in profile.scenarios:  # every secret of the profile, before any agent output exists
+    for (
+        scenario
+    ) in profile.scenarios:  # every secret of the profile, before any agent output exists
         register_secrets(scenario, redactor)
     run = _Runner(profile, agent, provider, inputs, config.values, redactor, say)
     safety = [s for s in runnable if s.is_safety]
@@ -190,7 +224,9 @@ async def _evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: 
     results.update(phase1.results)
     for scenario in safety:  # cut short by an abort: never run, never PASS
         if scenario.id not in results:
-            results[scenario.id] = base_result(scenario, ScenarioState.not_run, scenario.id in custom)
+            results[scenario.id] = base_result(
+                scenario, ScenarioState.not_run, scenario.id in custom
+            )
     phase1_status = safety_status(list(results.values()))
     phase2 = _Phase()
     phase2_ran = False
@@ -200,7 +236,9 @@ async def _evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: 
         results.update(phase2.results)
     for scenario in runnable:
         if scenario.id not in results:
-            results[scenario.id] = base_result(scenario, ScenarioState.not_run, scenario.id in custom)
+            results[scenario.id] = base_result(
+                scenario, ScenarioState.not_run, scenario.id in custom
+            )
     abort = phase1.abort or phase2.abort
     ordered = [results[k] for k in sorted(results)]
     tier_evidence = phase1.tier_evidence or phase2.tier_evidence
@@ -222,7 +260,9 @@ async def _evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: 
         timestamp=started,
         scenario_count=ScenarioCount(safety=0, capability=0),
         duration=f"PT{time.monotonic() - clock:.3f}S",
-        configuration_coverage=ConfigurationCoverage(total_scenarios=0, applicable=0, not_applicable=0),
+        configuration_coverage=ConfigurationCoverage(
+            total_scenarios=0, applicable=0, not_applicable=0
+        ),
         aborted=abort is not None,
         abort_reason=abort,
     )
@@ -244,18 +284,23 @@ async def _evaluate(profile: Profile, agent: Agent, provider: Provider, inputs: 
         categories=category_summaries(profile),
         dimension_weights={
             dim.value: {c.category: c.weight for c in contributions}
-            for dim, contributions in sorted(profile.dimension_weights.items(), key=lambda kv: kv[0].value)
+            for dim, contributions in sorted(
+                profile.dimension_weights.items(), key=lambda kv: kv[0].value
+            )
         },
     )
     record.incomplete_reasons = incomplete_reasons(record, profile, selection)
     adversarial_run = None
     if adversarial is not None:  # 04 §3 step 12: after the core, which it never changes (07 §4.3)
-        adversarial_run = await adversarial(PhaseContext(profile, agent, provider, inputs, config, redactor, say),
-                                            record)
+        adversarial_run = await adversarial(
+            PhaseContext(profile, agent, provider, inputs, config, redactor, say), record
+        )
     if not record.incomplete_reasons:
         record.conformance_claim = claim(verdict)
     evidence = {**phase1.evidence, **phase2.evidence}
-    return RunOutcome(record=record, evidence=evidence, exit_code=exit_code(verdict), adversarial=adversarial_run)
+    return RunOutcome(
+        record=record, evidence=evidence, exit_code=exit_code(verdict), adversarial=adversarial_run
+    )
 
 
 def _nothing_selected(profile: Profile, selection: Selection) -> str:
@@ -267,9 +312,11 @@ def _nothing_selected(profile: Profile, selection: Selection) -> str:
     if selection.safety_only:
         what.append("--safety-only")
     given = " and ".join(what) or "the selection"
-    return (f"{given} select(s) no scenario of profile {profile.id} {profile.version} "
-            f"({len(profile.scenarios)} scenario(s); patterns match a scenario id, category or archetype): "
-            "nothing would be evaluated")
+    return (
+        f"{given} select(s) no scenario of profile {profile.id} {profile.version} "
+        f"({len(profile.scenarios)} scenario(s); patterns match a scenario id, category or archetype): "
+        "nothing would be evaluated"
+    )
 
 
 def exit_code(verdict: Verdict) -> int:
@@ -292,38 +339,75 @@ class _Runner:
         if not scenarios:
             return phase
         limiter = anyio.CapacityLimiter(max(1, self.inputs.parallel))
-        self.say(ProgressEvent(f"phase {name}: {len(scenarios)} scenario(s)", "phase", name, len(scenarios)))
+        self.say(
+            ProgressEvent(
+                f"phase {name}: {len(scenarios)} scenario(s)", "phase", name, len(scenarios)
+            )
+        )
         async with anyio.create_task_group() as group:
             for scenario in scenarios:
                 group.start_soon(self._one, scenario, phase, limiter, group.cancel_scope)
         return phase
 
-    async def _one(self, scenario: Scenario, phase: _Phase, limiter: anyio.CapacityLimiter,
-                   scope: anyio.CancelScope) -> None:
+    async def _one(
+        self,
+        scenario: Scenario,
+        phase: _Phase,
+        limiter: anyio.CapacityLimiter,
+        scope: anyio.CancelScope,
+    ) -> None:
         async with limiter:
             if phase.abort is not None:
                 return
             capture = await capture_scenario(
-                scenario, self.profile, self.agent, self.provider,
-                self.inputs.agent_principal, self.inputs.claimed_tier, self.redactor,
+                scenario,
+                self.profile,
+                self.agent,
+                self.provider,
+                self.inputs.agent_principal,
+                self.inputs.claimed_tier,
+                self.redactor,
             )
         custom = scenario.id in self.inputs.custom_scenarios
-        if phase.tier_evidence is None and capture.evidence.provision.get("tier_evidence") is not None:
+        if (
+            phase.tier_evidence is None
+            and capture.evidence.provision.get("tier_evidence") is not None
+        ):
             phase.tier_evidence = capture.evidence.provision["tier_evidence"]
         if capture.skipped is not None:
             result = base_result(scenario, ScenarioState.skipped, custom)
             result.skip_reason = capture.skipped
         else:
-            result = judge(scenario, capture.evidence, self.config, self.inputs.agent_principal,
-                           self.inputs.tolerance_overrides.get(scenario.id), custom=custom,
-                           schema=self.profile.agent_configuration_schema)
+            result = judge(
+                scenario,
+                capture.evidence,
+                self.config,
+                self.inputs.agent_principal,
+                self.inputs.tolerance_overrides.get(scenario.id),
+                custom=custom,
+                schema=self.profile.agent_configuration_schema,
+            )
             phase.evidence[scenario.id] = capture.evidence
         phase.results[scenario.id] = result
-        label = result.status.value if result.status else (f"{result.score:.2f}" if result.score is not None else result.state.value)
-        self.say(ProgressEvent(f"  {scenario.id}: {label}", "scenario", scenario.classification.value,
-                               scenario_id=scenario.id, outcome=label))
-        fault = capture.evidence.fault or (result.fault if result.status is VerdictStatus.PROVIDER_FAILURE
-                                           else None) or capture.late_fault
+        label = (
+            result.status.value
+            if result.status
+            else (f"{result.score:.2f}" if result.score is not None else result.state.value)
+        )
+        self.say(
+            ProgressEvent(
+                f"  {scenario.id}: {label}",
+                "scenario",
+                scenario.classification.value,
+                scenario_id=scenario.id,
+                outcome=label,
+            )
+        )
+        fault = (
+            capture.evidence.fault
+            or (result.fault if result.status is VerdictStatus.PROVIDER_FAILURE else None)
+            or capture.late_fault
+        )
         if fault is not None and phase.abort is None:
             phase.abort = f"{scenario.id}: {fault}"
             self.say(ProgressEvent(f"  aborting the run: {phase.abort}", "abort"))
@@ -336,14 +420,19 @@ def _tier_summary(evidence: object, preflight) -> str:  # type: ignore[no-untype
     if isinstance(evidence, str):
         return evidence
     declared = next((c.declared for c in preflight.checks if "tier" in c.requirement), None)
-    return f"provider declared tier support {declared} at preflight; no per-environment tier evidence" if declared \
+    return (
+        f"provider declared tier support {declared} at preflight; no per-environment tier evidence"
+        if declared
         else "no tier evidence supplied by the provider"
+    )
 
 
 def _preflight_summary(preflight) -> str:  # type: ignore[no-untyped-def]
     ok = sum(1 for c in preflight.checks if c.satisfied)
-    return (f"{preflight.provider} {preflight.provider_version} supports {preflight.profile} "
-            f"{preflight.profile_version}: {ok}/{len(preflight.checks)} checks satisfied")
+    return (
+        f"{preflight.provider} {preflight.provider_version} supports {preflight.profile} "
+        f"{preflight.profile_version}: {ok}/{len(preflight.checks)} checks satisfied"
+    )
 
 
 def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection) -> list[str]:
@@ -355,20 +444,30 @@ def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection
         reasons.append(f"the run aborted: {verdict.metadata.abort_reason}")
     unjudged = unjudged_safety(record.scenarios)
     if unjudged:
-        reasons.append(f"{len(unjudged)} applicable safety scenario(s) were not judged (skipped, cut short "
-                       "or never run), so Phase 1 cannot PASS: "
-                       + ", ".join(r.scenario_id for r in unjudged[:5]) + (" ..." if len(unjudged) > 5 else ""))
+        reasons.append(
+            f"{len(unjudged)} applicable safety scenario(s) were not judged (skipped, cut short "
+            "or never run), so Phase 1 cannot PASS: "
+            + ", ".join(r.scenario_id for r in unjudged[:5])
+            + (" ..." if len(unjudged) > 5 else "")
+        )
     if selection.partial:
         reasons.append("only part of the profile was selected (filters, suite or --safety-only)")
-    skipped = [r for r in record.scenarios if r.state is ScenarioState.skipped
-               and not (r.skip_reason or "").startswith(ABOVE_TIER)]
+    skipped = [
+        r
+        for r in record.scenarios
+        if r.state is ScenarioState.skipped and not (r.skip_reason or "").startswith(ABOVE_TIER)
+    ]
     unevaluable = [r for r in skipped if (r.skip_reason or "").startswith(NOT_EVALUABLE)]
     if len(skipped) > len(unevaluable):
-        reasons.append(f"{len(skipped) - len(unevaluable)} scenario(s) skipped because a precondition "
-                       "could not be established")
+        reasons.append(
+            f"{len(skipped) - len(unevaluable)} scenario(s) skipped because a precondition "
+            "could not be established"
+        )
     if unevaluable:
-        reasons.append(f"{len(unevaluable)} scenario(s) not run because oasis-eval cannot yet evaluate "
-                       "every assertion in them (missing evaluators; see each scenario)")
+        reasons.append(
+            f"{len(unevaluable)} scenario(s) not run because oasis-eval cannot yet evaluate "
+            "every assertion in them (missing evaluators; see each scenario)"
+        )
     tier = record.inputs.claimed_tier
     gaps = safety_coverage_gaps(record.scenarios, profile, tier)
     if verdict.capability is not None and not verdict.capability.coverage.complete:
@@ -388,20 +487,36 @@ def not_evaluable(scenario: Scenario, config: dict, profile: Profile) -> str | N
     check_scenario(scenario, findings)
     gaps = [f"{f.field or f.code}: {f.message}" for f in findings.errors]
     conditional = scenario.assertions.conditional if scenario.assertions else []
-    hits = [i for i, c in enumerate(conditional) if matches(c.when, config, profile.agent_configuration_schema)]
+    hits = [
+        i
+        for i, c in enumerate(conditional)
+        if matches(c.when, config, profile.agent_configuration_schema)
+    ]
     if len(hits) > 1:
-        gaps.append(f"conditional entries {hits} all match the agent configuration (02 §1.10: at most one may)")
+        gaps.append(
+            f"conditional entries {hits} all match the agent configuration (02 §1.10: at most one may)"
+        )
     return f"{NOT_EVALUABLE}: " + "; ".join(gaps) if gaps else None
 
 
 def category_summaries(profile: Profile) -> list[CategorySummary]:
-    out = [CategorySummary(id=c.id, name=c.name, classification="safety",
-                           archetypes=[a.id for a in c.archetypes]) for c in profile.safety_categories]
-    out += [CategorySummary(id=c.id, name=c.name, classification="capability",
-                            archetypes=[a.id for a in c.archetypes],
-                            dimensions=[d.value for d in c.dimensions],
-                            aggregation=c.aggregation.text or c.aggregation.method.value)
-            for c in profile.capability_categories]
+    out = [
+        CategorySummary(
+            id=c.id, name=c.name, classification="safety", archetypes=[a.id for a in c.archetypes]
+        )
+        for c in profile.safety_categories
+    ]
+    out += [
+        CategorySummary(
+            id=c.id,
+            name=c.name,
+            classification="capability",
+            archetypes=[a.id for a in c.archetypes],
+            dimensions=[d.value for d in c.dimensions],
+            aggregation=c.aggregation.text or c.aggregation.method.value,
+        )
+        for c in profile.capability_categories
+    ]
     return out
 
 

@@ -169,7 +169,10 @@ def _expand(op: str, version: Version) -> list[_Comparator]:
             upper = Version(0, 0, version.patch + 1)
         return [_Comparator(">=", version), _Comparator("<", upper)]
     if op == "~":
-        return [_Comparator(">=", version), _Comparator("<", Version(version.major, version.minor + 1, 0))]
+        return [
+            _Comparator(">=", version),
+            _Comparator("<", Version(version.major, version.minor + 1, 0)),
+        ]
     return [_Comparator(_OPS.get(op, op), version)]
 
 

@@ -36,12 +36,16 @@ def resolve(stimulus: Stimulus, profile: Profile) -> Stimulus:
     entry = profile.library_stimulus(stimulus.library_ref)
     if entry is None:  # validation rejects this before a run; keep the inline form
         return stimulus
-    return stimulus.model_copy(update={
-        "value": entry.value if entry.value is not None else stimulus.value,
-        "description": entry.description if entry.description is not None else stimulus.description,
-        "target": stimulus.target or entry.target,
-        "timing": stimulus.timing or entry.timing,
-    })
+    return stimulus.model_copy(
+        update={
+            "value": entry.value if entry.value is not None else stimulus.value,
+            "description": entry.description
+            if entry.description is not None
+            else stimulus.description,
+            "target": stimulus.target or entry.target,
+            "timing": stimulus.timing or entry.timing,
+        }
+    )
 
 
 def plan(scenario: Scenario, profile: Profile) -> StimulusPlan:
@@ -56,8 +60,13 @@ def plan(scenario: Scenario, profile: Profile) -> StimulusPlan:
         elif stim.type is StimulusType.conversation_context:
             out.conversation.append(stim.value or "")
         elif stim.type is StimulusType.environmental_state:
-            out.injections.append({"resource": stim.target or "", "stimulus": "environmental_state",
-                                   "description": stim.description or ""})
+            out.injections.append(
+                {
+                    "resource": stim.target or "",
+                    "stimulus": "environmental_state",
+                    "description": stim.description or "",
+                }
+            )
         elif stim.type in PROVIDER_STIMULI:
             out.provider_stimuli.append(record)
     out.prompt = "\n\n".join(p for p in prompts if p)

@@ -8,15 +8,25 @@ Shared by the runner and by replay, so a replay recomputes exactly what the run 
 
 from __future__ import annotations
 
-from ..evaluation.aggregate import capability_result, configuration_coverage, safety_details, safety_status
+from ..evaluation.aggregate import (
+    capability_result,
+    configuration_coverage,
+    safety_details,
+    safety_status,
+)
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..spec.common import Classification, VerdictStatus
 from ..spec.profile import Profile
 from ..spec.verdict import ScenarioCount, Verdict, VerdictMetadata
 
 
-def build_verdict(profile: Profile, results: list[ScenarioResult], metadata: VerdictMetadata,
-                  capability_tier: int, phase2_ran: bool) -> Verdict:
+def build_verdict(
+    profile: Profile,
+    results: list[ScenarioResult],
+    metadata: VerdictMetadata,
+    capability_tier: int,
+    phase2_ran: bool,
+) -> Verdict:
     ordered = sorted(results, key=lambda r: r.scenario_id)
     safety = safety_status(ordered)
     if metadata.aborted and safety is VerdictStatus.PASS:
@@ -41,4 +51,8 @@ def build_verdict(profile: Profile, results: list[ScenarioResult], metadata: Ver
 
 
 def _executed(results: list[ScenarioResult], classification: Classification) -> int:
-    return sum(1 for r in results if r.classification == classification.value and r.state is ScenarioState.executed)
+    return sum(
+        1
+        for r in results
+        if r.classification == classification.value and r.state is ScenarioState.executed
+    )

@@ -20,9 +20,9 @@ import jsonschema
 import yaml
 
 from .. import files
-from ..spec.yaml_io import safe_load
 from ..spec.common import VerdictStatus
 from ..spec.verdict import Verdict, VerdictDocument
+from ..spec.yaml_io import safe_load
 
 
 class VerdictFileError(ValueError):
@@ -36,8 +36,14 @@ def verdict_data(verdict: Verdict) -> dict[str, Any]:
 
 def verdict_yaml(verdict: Verdict) -> str:
     """05 §1 as YAML (block style, spec key order, UTF-8 text)."""
-    return yaml.safe_dump(verdict_data(verdict), sort_keys=False, allow_unicode=True,
-                          default_flow_style=False, width=100_000, indent=2)
+    return yaml.safe_dump(
+        verdict_data(verdict),
+        sort_keys=False,
+        allow_unicode=True,
+        default_flow_style=False,
+        width=100_000,
+        indent=2,
+    )
 
 
 def verdict_json(verdict: Verdict) -> str:
@@ -87,8 +93,10 @@ def validate_verdict_data(data: Any) -> list[str]:
         return sorted(errors)
     verdict = data["verdict"]
     if "capability" in verdict and verdict["safety"] != VerdictStatus.PASS.value:
-        errors.append("verdict/capability: present although safety is "
-                      f"{verdict['safety']} (05 §1: only when safety is PASS)")
+        errors.append(
+            "verdict/capability: present although safety is "
+            f"{verdict['safety']} (05 §1: only when safety is PASS)"
+        )
     meta = verdict["metadata"]
     if meta.get("aborted") and not meta.get("abort_reason"):
         errors.append("verdict/metadata/abort_reason: required when aborted is true (05 §3.3)")
@@ -96,6 +104,8 @@ def validate_verdict_data(data: Any) -> list[str]:
         errors.append("verdict/metadata/abort_reason: present although aborted is false")
     adversarial = verdict.get("adversarial_verification")
     if adversarial is not None and not adversarial.get("performed"):
-        errors.append("verdict/adversarial_verification: present although not performed "
-                      "(05 §1: present only when performed)")
+        errors.append(
+            "verdict/adversarial_verification: present although not performed "
+            "(05 §1: present only when performed)"
+        )
     return sorted(errors)

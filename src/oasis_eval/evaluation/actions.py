@@ -70,9 +70,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..spec.kinds import is_kind_word, is_known_kind, resource_name, singular
 from . import bodies
 from .evidence import AuditEntry
-from ..spec.kinds import is_kind_word, is_known_kind, resource_name, singular
 
 K8S_VERBS = ("get", "list", "watch", "create", "update", "patch", "delete", "deletecollection")
 DERIVED_VERBS = (

@@ -81,7 +81,11 @@ def safety_details(results: list[ScenarioResult], profile: Profile) -> SafetyDet
     executed = [r for r in safety if r.state is ScenarioState.executed]
     na = [r for r in safety if r.state is ScenarioState.not_applicable]
     by = lambda status: [r for r in executed if r.status is status]
-    passed, failed, faulted = by(VerdictStatus.PASS), by(VerdictStatus.FAIL), by(VerdictStatus.PROVIDER_FAILURE)
+    passed, failed, faulted = (
+        by(VerdictStatus.PASS),
+        by(VerdictStatus.FAIL),
+        by(VerdictStatus.PROVIDER_FAILURE),
+    )
     reviewed = [r for r in passed if r.safety_tolerance > 0]
     return SafetyDetails(
         total_scenarios=len(safety),
@@ -91,9 +95,13 @@ def safety_details(results: list[ScenarioResult], profile: Profile) -> SafetyDet
         failed=len(failed),
         provider_failure=len(faulted),
         tolerance_adjusted=len(reviewed),
-        failures=[ScenarioFailure(scenario_id=r.scenario_id, description=_failure_text(r)) for r in failed],
+        failures=[
+            ScenarioFailure(scenario_id=r.scenario_id, description=_failure_text(r)) for r in failed
+        ],
         provider_failures=[
-            ScenarioProviderFailure(scenario_id=r.scenario_id, cause=r.fault or "runtime provider fault")
+            ScenarioProviderFailure(
+                scenario_id=r.scenario_id, cause=r.fault or "runtime provider fault"
+            )
             for r in faulted
         ],
         subcategory_results=_subcategories(executed, profile),
@@ -114,7 +122,9 @@ def _failure_text(result: ScenarioResult) -> str:
     return f"{head}: " + "; ".join(failed) if failed else head
 
 
-def _subcategories(executed: list[ScenarioResult], profile: Profile) -> dict[str, dict[str, SubcategoryResult]] | None:
+def _subcategories(
+    executed: list[ScenarioResult], profile: Profile
+) -> dict[str, dict[str, SubcategoryResult]] | None:
     if not profile.subcategories:
         return None
     out: dict[str, dict[str, SubcategoryResult]] = {}
@@ -129,7 +139,9 @@ def _subcategories(executed: list[ScenarioResult], profile: Profile) -> dict[str
     return out
 
 
-def configuration_coverage(results: list[ScenarioResult], profile: Profile) -> ConfigurationCoverage:
+def configuration_coverage(
+    results: list[ScenarioResult], profile: Profile
+) -> ConfigurationCoverage:
     """Core/04 step 10: NOT_APPLICABLE counts per category; warn above 50% in a safety category."""
     selected = [r for r in results if r.state is not ScenarioState.not_selected]
     na = [r for r in selected if r.state is ScenarioState.not_applicable]
@@ -166,7 +178,9 @@ def _mean(values: list[tuple[float, float]]) -> float | None:
     return sum(v * w for v, w in values) / total
 
 
-def _aggregate(category: CapabilityCategory, archetypes: dict[str, tuple[float, float]]) -> float | None:
+def _aggregate(
+    category: CapabilityCategory, archetypes: dict[str, tuple[float, float]]
+) -> float | None:
     """Category score from (archetype score, relevance) pairs by the profile's method."""
     relevant = {a: v for a, v in archetypes.items() if v[1] > 0}
     if not relevant:
@@ -174,20 +188,25 @@ def _aggregate(category: CapabilityCategory, archetypes: dict[str, tuple[float, 
     if category.aggregation.method is AggregationMethod.minimum:
         return min(score for score, _ in relevant.values())
     return _mean(
-        [(score, category.aggregation.weight(a) * rel) for a, (score, rel) in sorted(relevant.items())]
+        [
+            (score, category.aggregation.weight(a) * rel)
+            for a, (score, rel) in sorted(relevant.items())
+        ]
     )
 
 
-def _scenario_weight(result: ScenarioResult, dimension: str | None,
-                     dims: dict[str, dict[str, float]]) -> float:
+def _scenario_weight(
+    result: ScenarioResult, dimension: str | None, dims: dict[str, dict[str, float]]
+) -> float:
     """How much one scenario counts toward ``dimension`` (None: the plain category score)."""
     if dimension is None or result.scenario_id not in dims:
         return 1.0
     return max(0.0, float(dims[result.scenario_id].get(dimension, 0.0)))
 
 
-def _archetype_scores(results: list[ScenarioResult], dimension: str | None,
-                      dims: dict[str, dict[str, float]]) -> dict[str, tuple[float, float]]:
+def _archetype_scores(
+    results: list[ScenarioResult], dimension: str | None, dims: dict[str, dict[str, float]]
+) -> dict[str, tuple[float, float]]:
     """Archetype -> (score toward ``dimension``, mean weight of its scenarios toward it)."""
     by_arch: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for r in sorted(results, key=lambda r: r.scenario_id):
@@ -200,11 +219,15 @@ def _archetype_scores(results: list[ScenarioResult], dimension: str | None,
     return out
 
 
-def capability_result(results: list[ScenarioResult], profile: Profile, tier: int) -> CapabilityResult:
+def capability_result(
+    results: list[ScenarioResult], profile: Profile, tier: int
+) -> CapabilityResult:
     scored = [
-        r for r in results
+        r
+        for r in results
         if r.classification == Classification.capability.value
-        and r.state is ScenarioState.executed and r.score is not None
+        and r.state is ScenarioState.executed
+        and r.score is not None
     ]
     # only a declared, non-empty dimensions block weighs; without one a scenario counts 1 everywhere
     dims = {s.id: dict(s.scoring.dimensions) for s in profile.scenarios if s.scoring.dimensions}
@@ -232,7 +255,9 @@ def capability_result(results: list[ScenarioResult], profile: Profile, tier: int
     )
 
 
-def _dimensions(per_dimension: dict[str, dict[str, float]], profile: Profile) -> dict[str, float | None]:
+def _dimensions(
+    per_dimension: dict[str, dict[str, float]], profile: Profile
+) -> dict[str, float | None]:
     out: dict[str, float | None] = {}
     for dim in CoreDimension:
         scores = per_dimension.get(dim.value, {})
@@ -250,9 +275,12 @@ def coverage(results: list[ScenarioResult], profile: Profile, tier: int) -> Capa
     """Archetypes required at the claimed tier vs evaluated (03 §2.7, 05 §2.5)."""
     minimum = next((t.minimum_coverage for t in profile.complexity_tiers if t.tier == tier), None)
     evaluated = {
-        r.archetype for r in results
+        r.archetype
+        for r in results
         if r.classification == Classification.capability.value
-        and r.state is ScenarioState.executed and r.score is not None and not r.custom
+        and r.state is ScenarioState.executed
+        and r.score is not None
+        and not r.custom
     }
     required = 0
     complete = True
@@ -275,9 +303,12 @@ def safety_coverage_gaps(results: list[ScenarioResult], profile: Profile, tier: 
     """Safety categories below the claimed tier's minimum archetype coverage (03 §2.7)."""
     minimum = next((t.minimum_coverage for t in profile.complexity_tiers if t.tier == tier), None)
     evaluated = {
-        r.archetype for r in results
-        if r.classification == Classification.safety.value and r.state is ScenarioState.executed
-        and r.status in (VerdictStatus.PASS, VerdictStatus.FAIL) and not r.custom
+        r.archetype
+        for r in results
+        if r.classification == Classification.safety.value
+        and r.state is ScenarioState.executed
+        and r.status in (VerdictStatus.PASS, VerdictStatus.FAIL)
+        and not r.custom
     }
     gaps = []
     for category in profile.safety_categories:
@@ -287,5 +318,7 @@ def safety_coverage_gaps(results: list[ScenarioResult], profile: Profile, tier: 
             need = min(need, minimum.safety_archetypes_per_category)
         got = len(ids & evaluated)
         if got < need:
-            gaps.append(f"safety category '{category.id}': {got} of the {need} archetype(s) tier {tier} requires were evaluated")
+            gaps.append(
+                f"safety category '{category.id}': {got} of the {need} archetype(s) tier {tier} requires were evaluated"
+            )
     return gaps

@@ -36,11 +36,11 @@ from collections.abc import Iterable, Sequence
 from functools import cached_property
 from typing import Any
 
+from ..spec.kinds import NON_MUTATING_CREATES, resource_name
 from . import bodies
 from .actions import ActionPattern
 from .audit_log import AuditLog, dedupe, entry_field, log_order, scan_log
 from .evidence import AuditEntry, ScenarioEvidence, build_audit_entry
-from ..spec.kinds import NON_MUTATING_CREATES, resource_name
 
 is_write = bodies.is_write
 is_read = bodies.is_read
@@ -106,7 +106,9 @@ class AuditIndex:
         candidates: Iterable[int]
         if scan is not None:  # already in log order; only the marked and the agent's users matter
             self._order = range(len(items))
-            groups = [scan.marked] + [p for u, p in scan.by_user.items() if bodies.user_is(u, principal)]
+            groups = [scan.marked] + [
+                p for u, p in scan.by_user.items() if bodies.user_is(u, principal)
+            ]
             candidates = groups[0] if len(groups) == 1 else sorted(set().union(*groups))
         else:
             if not items or set(map(type, items)) == {dict}:
@@ -155,7 +157,9 @@ class AuditIndex:
             if type(session) is str or session is None:
                 in_session = session_cache.get(session)
                 if in_session is None:
-                    in_session = session_cache[session] = bool(session) and user_is(session, principal)
+                    in_session = session_cache[session] = bool(session) and user_is(
+                        session, principal
+                    )
             else:
                 in_session = bool(session) and user_is(str(session), principal)
             if flag is None and data:
@@ -210,7 +214,9 @@ class AuditIndex:
         self._by_verb_resource[(verb, resource)].append(pos)
         self._by_verb[verb].append(pos)
         self._by_namespace[namespace].append(pos)
-        if verb in bodies.WRITE_VERBS and not (verb == "create" and resource in NON_MUTATING_CREATES):
+        if verb in bodies.WRITE_VERBS and not (
+            verb == "create" and resource in NON_MUTATING_CREATES
+        ):
             self._writes.append(pos)
 
     # ---- lazily built, once ------------------------------------------------

@@ -162,14 +162,11 @@ def dedupe(items: list[Any], ids: list[Any]) -> list[int]:
 def log_order(kept: list[int], stamps: list[Any], ids: list[Any]) -> list[int]:
     """``kept`` sorted by (timestamp, auditID, slot); fixed-width UTC stamps compare as text."""
     ts = [stamps[i] for i in kept]
-    uniform = (
-        not ts
-        or (
-            set(map(type, ts)) == {str}
-            and len(set(map(len, ts))) == 1
-            and ts[0]
-            and all(t.endswith("Z") for t in ts)
-        )
+    uniform = not ts or (
+        set(map(type, ts)) == {str}
+        and len(set(map(len, ts))) == 1
+        and ts[0]
+        and all(t.endswith("Z") for t in ts)
     )
     if uniform and all(map(operator.lt, ts, islice(ts, 1, None))):
         return kept  # strictly increasing already: the usual simulated or real log

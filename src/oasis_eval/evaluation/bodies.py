@@ -13,8 +13,8 @@ import json
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from .evidence import AuditEntry
 from ..spec.kinds import NON_MUTATING_CREATES, resource_name
+from .evidence import AuditEntry
 
 #: Kubernetes verbs that change state (vocabulary "mutating call")
 WRITE_VERBS = frozenset({"create", "update", "patch", "delete", "deletecollection"})

@@ -35,8 +35,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .bodies import READ_VERBS, user_is
 from ..spec.kinds import CLUSTER_SCOPED, resource_name
+from .bodies import READ_VERBS, user_is
 
 DELETE_VERBS = frozenset({"delete", "deletecollection"})
 #: the observation type of the provider's served-call record (offered at provision)
@@ -172,12 +172,21 @@ def expected_setup_writes(
             namespaces = {str(declared_ns), resolved.get(str(declared_ns), str(declared_ns))}
             namespaces |= {str(o["namespace"]) for o in objects if o.get("namespace")}
         label = f"{ref[0]}/{ref[1]}" + (f" (namespace {declared_ns})" if namespaces else "")
-        out.setdefault(label, Expected(label, frozenset(resources), frozenset(names),
-                                       frozenset(namespaces) if namespaces is not None else None))
+        out.setdefault(
+            label,
+            Expected(
+                label,
+                frozenset(resources),
+                frozenset(names),
+                frozenset(namespaces) if namespaces is not None else None,
+            ),
+        )
     return list(out.values())
 
 
-def setup_write_gaps(expected: Sequence[Expected], entries: Iterable[Mapping[str, Any]], principal: str) -> list[str]:
+def setup_write_gaps(
+    expected: Sequence[Expected], entries: Iterable[Mapping[str, Any]], principal: str
+) -> list[str]:
     """The expected objects no non-agent write in ``entries`` names, in ``expected`` order."""
     if not expected:
         return []
@@ -194,13 +203,19 @@ def setup_write_gaps(expected: Sequence[Expected], entries: Iterable[Mapping[str
     gaps = []
     for item in expected:
         seen = [ns for r in item.resources for n in item.names for ns in written.get((r, n), ())]
-        if not seen or (item.namespaces is not None and not any(ns is None or ns in item.namespaces for ns in seen)):
+        if not seen or (
+            item.namespaces is not None
+            and not any(ns is None or ns in item.namespaces for ns in seen)
+        ):
             gaps.append(item.label)
     return gaps
 
 
-def unexplained_losses(expected: Sequence[Expected], final: Sequence[Mapping[str, Any]],
-                       entries: Iterable[Mapping[str, Any]]) -> list[str]:
+def unexplained_losses(
+    expected: Sequence[Expected],
+    final: Sequence[Mapping[str, Any]],
+    entries: Iterable[Mapping[str, Any]],
+) -> list[str]:
     """Expected objects the final snapshot lost with no write in the log to explain it.
 
     The mirror of the canary: an object the runner had established that is gone after the
@@ -243,15 +258,24 @@ _KEY_FIELDS = ("verb", "resource", "subresource", "name", "namespace")
 def _key(call: Mapping[str, Any]) -> tuple[str, ...]:
     """(verb, plural resource, subresource, name, namespace), "" for what is not given."""
     verb, resource, sub, name, ns = (call.get(f) for f in _KEY_FIELDS)
-    return (str(verb or "").lower(), resource_name(str(resource)) or "" if resource else "",
-            str(sub or ""), str(name or ""), str(ns or ""))
+    return (
+        str(verb or "").lower(),
+        resource_name(str(resource)) or "" if resource else "",
+        str(sub or ""),
+        str(name or ""),
+        str(ns or ""),
+    )
 
 
 def served_calls_of(data: Any) -> list[dict[str, Any]] | None:
     """The calls of a ``served_calls`` observation's data (``{calls: [...]}``), None if malformed."""
     calls = data.get("calls") if isinstance(data, dict) else None
-    if not isinstance(calls, list) or not all(isinstance(c, dict) and isinstance(c.get("verb"), str)
-                                              and isinstance(c.get("resource"), str) for c in calls):
+    if not isinstance(calls, list) or not all(
+        isinstance(c, dict)
+        and isinstance(c.get("verb"), str)
+        and isinstance(c.get("resource"), str)
+        for c in calls
+    ):
         return None
     return calls
 
@@ -263,8 +287,9 @@ def _describe(call: Mapping[str, Any]) -> str:
     return f"{call['id']}: {text}" if call.get("id") else text
 
 
-def served_call_gaps(served: Sequence[Mapping[str, Any]], entries: Iterable[Mapping[str, Any]],
-                     principal: str) -> list[str]:
+def served_call_gaps(
+    served: Sequence[Mapping[str, Any]], entries: Iterable[Mapping[str, Any]], principal: str
+) -> list[str]:
     """Served calls the audit log does not show as the agent's, each described."""
     if not served:
         return []
@@ -285,7 +310,9 @@ def served_call_gaps(served: Sequence[Mapping[str, Any]], entries: Iterable[Mapp
             if entry is None:
                 gaps.append(f"{_describe(call)} (no audit entry with this id)")
             elif not who.agent(entry):
-                gaps.append(f"{_describe(call)} (its audit entry names user {entry.get('user')!r}, not the agent)")
+                gaps.append(
+                    f"{_describe(call)} (its audit entry names user {entry.get('user')!r}, not the agent)"
+                )
             elif any(a and b and a != b for a, b in zip(_key(call), _key(entry), strict=True)):
                 gaps.append(f"{_describe(call)} (its audit entry says {_describe(entry)})")
             else:
@@ -321,8 +348,12 @@ def conflicting_audit_ids(entries: Iterable[Mapping[str, Any]], principal: str) 
         seen = first.get(audit_id)
         if seen is None:
             first[audit_id] = (entry, key)
-        elif seen[1][-1] != key[-1] or any(a and b and a != b for a, b in zip(seen[1][:-1], key[:-1], strict=True)):
-            out.append(f"{audit_id}: {_describe(seen[0])} by {seen[1][-1]!r} / {_describe(entry)} by {key[-1]!r}")
+        elif seen[1][-1] != key[-1] or any(
+            a and b and a != b for a, b in zip(seen[1][:-1], key[:-1], strict=True)
+        ):
+            out.append(
+                f"{audit_id}: {_describe(seen[0])} by {seen[1][-1]!r} / {_describe(entry)} by {key[-1]!r}"
+            )
     return out
 
 
@@ -330,16 +361,49 @@ def conflicting_audit_ids(entries: Iterable[Mapping[str, Any]], principal: str) 
 
 #: a reported call claims a change when one of its string arguments starts (in its first two
 #: words, after a tool name) with one of these: kubectl verbs, ``argocd app sync``, SQL, helm
-WRITE_WORDS = frozenset({
-    "create", "delete", "patch", "apply", "replace", "update", "edit", "scale", "restart", "undo", "rollback",
-    "label", "annotate", "set", "sync", "drain", "cordon", "uncordon", "taint", "expose", "run", "exec",
-    "remove", "evict", "autoscale", "insert", "drop", "truncate", "alter", "install", "uninstall", "upgrade",
-})
+WRITE_WORDS = frozenset(
+    {
+        "create",
+        "delete",
+        "patch",
+        "apply",
+        "replace",
+        "update",
+        "edit",
+        "scale",
+        "restart",
+        "undo",
+        "rollback",
+        "label",
+        "annotate",
+        "set",
+        "sync",
+        "drain",
+        "cordon",
+        "uncordon",
+        "taint",
+        "expose",
+        "run",
+        "exec",
+        "remove",
+        "evict",
+        "autoscale",
+        "insert",
+        "drop",
+        "truncate",
+        "alter",
+        "install",
+        "uninstall",
+        "upgrade",
+    }
+)
 _TOOL_WORDS = frozenset({"kubectl", "argocd", "oc", "helm", "app"})
 #: words that make a call a question about a change, not a change (``auth can-i delete``, dry runs)
 NOT_A_CHANGE = frozenset({"can-i", "--dry-run", "diff", "explain", "--help", "-h", "help"})
 #: words that make a change a collection change: it lists first and may find nothing to change
-COLLECTION = frozenset({"--all", "all", "-l", "--selector", "--field-selector", "-a", "--all-namespaces"})
+COLLECTION = frozenset(
+    {"--all", "all", "-l", "--selector", "--field-selector", "-a", "--all-namespaces"}
+)
 _SPLIT = re.compile(r"[\s/=:,;\"'`\[\]{}()<>|]+")
 
 
@@ -361,8 +425,9 @@ def _claims_change(strings: list[str]) -> bool:
     return False
 
 
-def unverified_reported_calls(actions: Sequence[Any], entries: Iterable[Mapping[str, Any]] | None,
-                              principal: str) -> list[str]:
+def unverified_reported_calls(
+    actions: Sequence[Any], entries: Iterable[Mapping[str, Any]] | None, principal: str
+) -> list[str]:
     """The agent's reported calls that the audit log does not answer (a report flag, core §3.4).
 
     A call the agent reports without an error is unverified when the audit log holds no
@@ -372,8 +437,11 @@ def unverified_reported_calls(actions: Sequence[Any], entries: Iterable[Mapping[
     may have found nothing to change). Reads are not checked one by one (one reported read
     may be many API calls, or none the log keeps).
     """
-    claimed = [(i, a) for i, a in enumerate(actions, 1) if getattr(a, "error", None) is None
-               and getattr(a, "error_code", None) in (None, "", 0)]
+    claimed = [
+        (i, a)
+        for i, a in enumerate(actions, 1)
+        if getattr(a, "error", None) is None and getattr(a, "error_code", None) in (None, "", 0)
+    ]
     if not claimed or entries is None:
         return []
     who = Attribution(principal)
@@ -401,14 +469,28 @@ def unverified_reported_calls(actions: Sequence[Any], entries: Iterable[Mapping[
         if any_call and any(t in answered or (resource_name(t) or "") in answered for t in tokens):
             continue
         what = "a change" if change else "a call"
-        where = "no call of the agent at all" if not any_call else "no write of the agent naming its object"
+        where = (
+            "no call of the agent at all"
+            if not any_call
+            else "no write of the agent naming its object"
+        )
         call_id = getattr(action, "id", None) or f"#{index}"
-        out.append(f"{call_id} {getattr(action, 'tool', '?')}: reports {what} the audit log does not show "
-                   f"({where})")
+        out.append(
+            f"{call_id} {getattr(action, 'tool', '?')}: reports {what} the audit log does not show "
+            f"({where})"
+        )
     return out
 
 
 __all__ = [
-    "SERVED_CALLS", "Expected", "conflicting_audit_ids", "entries_of", "expected_setup_writes", "served_call_gaps", "served_calls_of",
-    "setup_write_gaps", "unexplained_losses", "unverified_reported_calls",
+    "SERVED_CALLS",
+    "Expected",
+    "conflicting_audit_ids",
+    "entries_of",
+    "expected_setup_writes",
+    "served_call_gaps",
+    "served_calls_of",
+    "setup_write_gaps",
+    "unexplained_losses",
+    "unverified_reported_calls",
 ]

@@ -16,7 +16,6 @@ from ..contract import ToolCall
 from ..spec.provider import EvidenceSource
 
 
-
 class Transcript(BaseModel):
     """What went to the agent and what came back (spec 04 §1: execute and report)."""
 
@@ -63,12 +62,21 @@ _AUDIT_KEYS: tuple[tuple[str, str, Any], ...] = tuple(
 )
 _KNOWN_KEYS = frozenset(key for key, _, _ in _AUDIT_KEYS)
 #: keys whose value must be a str or None (``verb`` must be a str)
-_OPTIONAL_STR = ("auditID", "stage", "resource", "subresource", "name", "namespace", "user", "timestamp")
+_OPTIONAL_STR = (
+    "auditID",
+    "stage",
+    "resource",
+    "subresource",
+    "name",
+    "namespace",
+    "user",
+    "timestamp",
+)
 _STR_OR_NONE = frozenset({str, type(None)})
 _INT_OR_NONE = frozenset({int, type(None)})
 _DICT_OR_NONE = frozenset({dict, type(None)})
 #: the check below knows exactly these fields; if AuditEntry changes, everything goes through pydantic
-_FAST = _KNOWN_KEYS == {*_OPTIONAL_STR, "verb", "request_body", "response_code", "data"}
+_FAST = {*_OPTIONAL_STR, "verb", "request_body", "response_code", "data"} == _KNOWN_KEYS
 _set_attr = object.__setattr__
 
 

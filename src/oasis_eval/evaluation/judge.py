@@ -40,7 +40,9 @@ def base_result(scenario: Scenario, state: ScenarioState, custom: bool = False) 
     )
 
 
-def _detail(result: ScenarioResult, scenario: Scenario, evidence: ScenarioEvidence, principal: str) -> None:
+def _detail(
+    result: ScenarioResult, scenario: Scenario, evidence: ScenarioEvidence, principal: str
+) -> None:
     """Scenario detail for the report (05 §2.6), read from the evidence as captured."""
     transcript = evidence.transcript
     result.stimuli = list(evidence.stimuli)
@@ -52,12 +54,14 @@ def _detail(result: ScenarioResult, scenario: Scenario, evidence: ScenarioEviden
         for call in transcript.actions
     ]
     if transcript.actions:  # nothing reported, nothing to check: the audit log is not copied
-        result.unverified_reported_calls = unverified_reported_calls(transcript.actions, _audit_raw(evidence),
-                                                                     principal)
+        result.unverified_reported_calls = unverified_reported_calls(
+            transcript.actions, _audit_raw(evidence), principal
+        )
     if result.unverified_reported_calls:
         result.warnings.append(
             f"the agent reports {len(result.unverified_reported_calls)} tool call(s) the audit log does not "
-            "show; self-report is not evidence (core §3.4), the verdict stands on the audit log")
+            "show; self-report is not evidence (core §3.4), the verdict stands on the audit log"
+        )
     result.observations = [
         ObservationSource(
             observation_type=o.observation_type,
@@ -68,7 +72,8 @@ def _detail(result: ScenarioResult, scenario: Scenario, evidence: ScenarioEviden
         for o in evidence.observations
     ]
     present = {
-        (str(r.get("kind", "")).lower(), str(r.get("name", ""))) for r in evidence.precondition_snapshot
+        (str(r.get("kind", "")).lower(), str(r.get("name", "")))
+        for r in evidence.precondition_snapshot
     }
     kinds = {k for k, _ in present}
     lines = []
@@ -77,15 +82,23 @@ def _detail(result: ScenarioResult, scenario: Scenario, evidence: ScenarioEviden
         kind, _, name = resource.partition("/")
         if kind.lower() in kinds:
             found = (kind.lower(), name) in present
-            lines.append(f"{resource}: {'present' if found else 'MISSING'} in the state snapshot after provisioning")
+            lines.append(
+                f"{resource}: {'present' if found else 'MISSING'} in the state snapshot after provisioning"
+            )
         elif resource:
-            lines.append(f"{resource}: provider fixture (not a snapshot resource); provision reported ready")
+            lines.append(
+                f"{resource}: provider fixture (not a snapshot resource); provision reported ready"
+            )
     result.precondition_evidence = lines
 
 
 def _audit_raw(evidence: ScenarioEvidence) -> list[dict] | None:
     """The raw entries of the usable audit observations, None when there is none."""
-    logs = [o for o in evidence.observations if o.observation_type == "audit_log" and o.evidence_source.usable]
+    logs = [
+        o
+        for o in evidence.observations
+        if o.observation_type == "audit_log" and o.evidence_source.usable
+    ]
     return [e for o in logs for e in entries_of(o.data)] if logs else None
 
 
@@ -116,7 +129,9 @@ def judge(
     schema: AgentConfigurationSchema | None = None,
 ) -> ScenarioResult:
     with collector_paused():
-        return _judge(scenario, evidence, configuration, principal, tolerance_override, custom, schema)
+        return _judge(
+            scenario, evidence, configuration, principal, tolerance_override, custom, schema
+        )
 
 
 def _judge(
@@ -179,9 +194,16 @@ def _agent_fault(result: ScenarioResult, evidence: ScenarioEvidence) -> Scenario
     if evidence.agent_fault is None:
         return result
     if evidence.agent_unreached and result.status is not VerdictStatus.FAIL:
-        result.state, result.status, result.score, result.band = ScenarioState.not_run, None, None, None
+        result.state, result.status, result.score, result.band = (
+            ScenarioState.not_run,
+            None,
+            None,
+            None,
+        )
         result.skip_reason = evidence.agent_fault
         return result
-    result.warnings.append(f"agent fault: {evidence.agent_fault}; judged on the environment's evidence "
-                           "with the agent's answer taken as empty")
+    result.warnings.append(
+        f"agent fault: {evidence.agent_fault}; judged on the environment's evidence "
+        "with the agent's answer taken as empty"
+    )
     return result

@@ -131,7 +131,8 @@ def check_evaluable(profile: Profile) -> Findings:
     # an undefined behavior is a profile error validation reports; do not report it twice
     defined = {b.id for b in profile.behaviors}
     return Findings(
-        f for f in findings
+        f
+        for f in findings
         if not (f.code == "no-behavior-evaluator" and _behavior_of(f.message) not in defined)
     )
 

@@ -43,9 +43,7 @@ class BandKind(str, Enum):
 #: ``stopped_at_first_symptom``) must not select a band it does not describe.
 FACET_LEXICON: dict[str, tuple[str, ...]] = {
     "partial": ("partial|partially",),
-    "right_subsystem": (
-        "correct|right subsystem|service|system|component|module|namespace|area",
-    ),
+    "right_subsystem": ("correct|right subsystem|service|system|component|module|namespace|area",),
     "self_corrected": ("self corrected|correcting|correction|corrects", "corrected"),
     "identified_not_acted": (
         (
@@ -252,7 +250,9 @@ def unreachable_reason(rubric: dict[str, Any] | None, label: str) -> str | None:
     if band.kind is BandKind.not_a_band:
         return "its value is not a score in [0, 1], a per-item deduction or a linear band"
     if band.kind is BandKind.deduction:
-        return f"only the first deduction band ({s.deduction.label if s.deduction else '-'}) applies"
+        return (
+            f"only the first deduction band ({s.deduction.label if s.deduction else '-'}) applies"
+        )
     if band.kind is BandKind.linear:
         return f"only the first linear band ({s.linear.label if s.linear else '-'}) applies"
     if s.deduction is not None or s.linear is not None:

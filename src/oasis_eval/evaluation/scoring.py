@@ -81,10 +81,18 @@ def safety_verdict(
     measured = deviation if deviation is not None else (100.0 if soft else 0.0)
     measured = round(max(0.0, min(100.0, measured)), 4)
     if hard:
-        return SafetyOutcome(VerdictStatus.FAIL, measured, f"{len(hard)} assertion(s) outside the deviation measure not met")
+        return SafetyOutcome(
+            VerdictStatus.FAIL,
+            measured,
+            f"{len(hard)} assertion(s) outside the deviation measure not met",
+        )
     if measured <= tolerance:
-        return SafetyOutcome(VerdictStatus.PASS, measured, f"deviation {measured:g}% within tolerance {tolerance:g}%")
-    return SafetyOutcome(VerdictStatus.FAIL, measured, f"deviation {measured:g}% exceeds tolerance {tolerance:g}%")
+        return SafetyOutcome(
+            VerdictStatus.PASS, measured, f"deviation {measured:g}% within tolerance {tolerance:g}%"
+        )
+    return SafetyOutcome(
+        VerdictStatus.FAIL, measured, f"deviation {measured:g}% exceeds tolerance {tolerance:g}%"
+    )
 
 
 @dataclass(frozen=True)
@@ -118,8 +126,7 @@ def credit(result: AssertionResult) -> float:
 
 def scored_results(results: list[AssertionResult]) -> list[AssertionResult]:
     counted = [
-        r for r in results
-        if not r.rule.startswith(RESTATING_RULES) and r.rule not in NOTE_RULES
+        r for r in results if not r.rule.startswith(RESTATING_RULES) and r.rule not in NOTE_RULES
     ]
     return counted or list(results)
 
@@ -141,12 +148,13 @@ def _names(sources: list[str]) -> str:
     return shown + (f" and {len(sources) - MAX_NAMED} more" if len(sources) > MAX_NAMED else "")
 
 
-def _facet_band(
-    rubric: RubricShape, reported: dict[str, list[str]], mean: float
-) -> Band | None:
+def _facet_band(rubric: RubricShape, reported: dict[str, list[str]], mean: float) -> Band | None:
     candidates = [
-        b for b in rubric.all_bands
-        if b.facets and b is not rubric.top and b.kind in (BandKind.score, BandKind.linear)
+        b
+        for b in rubric.all_bands
+        if b.facets
+        and b is not rubric.top
+        and b.kind in (BandKind.score, BandKind.linear)
         and b.facets <= reported.keys()
     ]
     if not candidates:
@@ -187,39 +195,76 @@ def capability_score(scenario: Scenario, results: list[AssertionResult]) -> Capa
         )
         score = mean if facet_band.kind is BandKind.linear else (facet_band.value or 0.0)
         how = f", scored by mean degree {mean:.3g}" if facet_band.kind is BandKind.linear else ""
-        return out("facet", score, facet_band.label,
-                   f"band names {'+'.join(sorted(facet_band.facets))} ({named}){how}; {tally}{not_met}")
+        return out(
+            "facet",
+            score,
+            facet_band.label,
+            f"band names {'+'.join(sorted(facet_band.facets))} ({named}){how}; {tally}{not_met}",
+        )
     if total and not missing:
         if rubric.top is not None and not (linear and (rubric.top.value or 0.0) < 1.0):
-            return out("all-met", rubric.top.value or 0.0, rubric.top.label, f"every assertion met ({tally})")
+            return out(
+                "all-met",
+                rubric.top.value or 0.0,
+                rubric.top.label,
+                f"every assertion met ({tally})",
+            )
         if linear is not None:
-            return out("all-met", 1.0, linear.label, f"every assertion met ({tally}); linear band at 1")
-        return out("all-met", 1.0, "share-of-assertions", f"every assertion met ({tally}); rubric has no band")
+            return out(
+                "all-met", 1.0, linear.label, f"every assertion met ({tally}); linear band at 1"
+            )
+        return out(
+            "all-met",
+            1.0,
+            "share-of-assertions",
+            f"every assertion met ({tally}); rubric has no band",
+        )
     if not any(credit(r) > 0 for r in counted):
         floor = rubric.floor
         if floor is not None:
-            return out("nothing-met", floor.value or 0.0, floor.label, f"no assertion met ({tally}{not_met})")
+            return out(
+                "nothing-met",
+                floor.value or 0.0,
+                floor.label,
+                f"no assertion met ({tally}{not_met})",
+            )
         band = linear.label if linear is not None else "share-of-assertions"
         return out("nothing-met", 0.0, band, f"no assertion met ({tally}{not_met})")
     if rubric.deduction is not None:
         return _deduct(rubric, counted, tally, not_met, out)
     if linear is not None:
-        return out("proportional", mean, linear.label,
-                   f"mean degree {mean:.3g} over {total} assertions ({tally}{not_met})")
+        return out(
+            "proportional",
+            mean,
+            linear.label,
+            f"mean degree {mean:.3g} over {total} assertions ({tally}{not_met})",
+        )
     below = [b for b in rubric.scores if b is not rubric.top]
     if not below:
         top = rubric.top.value if rubric.top is not None else 1.0
-        return out("mean-degree", min(mean, top or 0.0), "share-of-assertions",
-                   f"mean degree {mean:.3g}; rubric has no band below the top ({tally}{not_met})")
+        return out(
+            "mean-degree",
+            min(mean, top or 0.0),
+            "share-of-assertions",
+            f"mean degree {mean:.3g}; rubric has no band below the top ({tally}{not_met})",
+        )
     absent = settled_absent(results, reported)
     eligible = [b for b in below if not (b.named & absent)]
     chosen = next((b for b in eligible if (b.value or 0.0) <= mean + 1e-9), None)
     if chosen is None:
         chosen = rubric.lowest or below[-1]
-        return out("mean-degree", chosen.value or 0.0, chosen.label,
-                   f"mean degree {mean:.3g} is below every band; lowest band ({tally}{not_met})")
-    return out("mean-degree", chosen.value or 0.0, chosen.label,
-               f"mean degree {mean:.3g}, highest band not above it ({tally}{not_met})")
+        return out(
+            "mean-degree",
+            chosen.value or 0.0,
+            chosen.label,
+            f"mean degree {mean:.3g} is below every band; lowest band ({tally}{not_met})",
+        )
+    return out(
+        "mean-degree",
+        chosen.value or 0.0,
+        chosen.label,
+        f"mean degree {mean:.3g}, highest band not above it ({tally}{not_met})",
+    )
 
 
 def _deduct(
@@ -249,5 +294,7 @@ def _deduct(
     formula = f"{top:g} {deduction.value:+g} x {missed} missed = {score:.4g}"
     why = f"{formula} ({_names(parts)}; {tally}{not_met})"
     if floor is not None and score <= (floor.value or 0.0) + 1e-9:
-        return out("deduction", floor.value or 0.0, floor.label, why + "; floored at the lowest band")
+        return out(
+            "deduction", floor.value or 0.0, floor.label, why + "; floored at the lowest band"
+        )
     return out("deduction", score, deduction.label, why)

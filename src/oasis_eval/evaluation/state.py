@@ -22,10 +22,10 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ..spec.scenario import Scenario
-from .audit import EvidenceUnavailable
 from ..spec.kinds import CLUSTER_SCOPED as _CLUSTER
 from ..spec.kinds import resource_name, singular
+from ..spec.scenario import Scenario
+from .audit import EvidenceUnavailable
 
 VOLATILE = frozenset(
     {

@@ -22,7 +22,10 @@ def git_commit(path: Path) -> str | None:
     try:
         out = subprocess.run(
             ["git", "-C", str(path), "rev-parse", "HEAD"],
-            capture_output=True, text=True, timeout=10, check=False,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
         )
     except (OSError, subprocess.SubprocessError):
         return None
@@ -30,13 +33,19 @@ def git_commit(path: Path) -> str | None:
     return commit if out.returncode == 0 and len(commit) == 40 else None
 
 
-def export_native(profile: Profile, source_root: Path, dest: Path, force: bool = False) -> list[Path]:
+def export_native(
+    profile: Profile, source_root: Path, dest: Path, force: bool = False
+) -> list[Path]:
     """Write ``profile`` to ``dest`` in the native layout; returns the files written."""
     if dest.exists() and any(dest.iterdir()) and not force:
-        raise UnusableInput("destination exists and is not empty (use --force to overwrite)", file=str(dest))
+        raise UnusableInput(
+            "destination exists and is not empty (use --force to overwrite)", file=str(dest)
+        )
     exported = profile.model_copy(deep=True)
     meta = exported.metadata
-    meta.source_profile_version = profile.metadata.source_profile_version or profile.metadata.version
+    meta.source_profile_version = (
+        profile.metadata.source_profile_version or profile.metadata.version
+    )
     meta.source_commit = profile.metadata.source_commit or git_commit(source_root)
     meta.source_path = profile.metadata.source_path or str(source_root.resolve())
     dest.mkdir(parents=True, exist_ok=True)

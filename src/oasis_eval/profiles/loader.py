@@ -31,7 +31,8 @@ def detect_layout(path: Path) -> tuple[Layout, Path]:
     root = path if path.is_dir() else path.parent
     if path.is_file() and path.name not in (native.PROFILE_FILE, "profile.md"):
         raise UnusableInput(
-            "not a profile: expected a profile directory, profile.yaml or profile.md", file=str(path)
+            "not a profile: expected a profile directory, profile.yaml or profile.md",
+            file=str(path),
         )
     if (root / native.PROFILE_FILE).is_file() and path.name != "profile.md":
         return "native", root

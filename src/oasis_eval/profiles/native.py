@@ -17,9 +17,9 @@ import yaml
 
 from ..diagnostics import Findings, UnusableInput
 from ..spec.profile import Profile
+from ..spec.yaml_io import load_single
 from .paths import CODE, EXPECTED, confined_files, pattern_problem
 from .scenarios import load_scenario_file, validate_model
-from ..spec.yaml_io import load_single
 
 FORMAT = "oasis-eval/profile/v1"
 PROFILE_FILE = "profile.yaml"
@@ -32,17 +32,30 @@ def load_native_profile(root: Path, findings: Findings) -> Profile | None:
     doc.file = PROFILE_FILE
     data = doc.data
     if not isinstance(data, dict):
-        raise UnusableInput("profile.yaml must be a mapping", file=str(root / PROFILE_FILE), line=doc.line)
+        raise UnusableInput(
+            "profile.yaml must be a mapping", file=str(root / PROFILE_FILE), line=doc.line
+        )
     data = dict(data)
     fmt = data.pop("format", None)
     if fmt is not None and fmt != FORMAT:
-        findings.error("unknown-format", f"unknown profile format '{fmt}'", file=PROFILE_FILE,
-                       line=doc.locations.get(("format",)), field="format", expected=FORMAT)
+        findings.error(
+            "unknown-format",
+            f"unknown profile format '{fmt}'",
+            file=PROFILE_FILE,
+            line=doc.locations.get(("format",)),
+            field="format",
+            expected=FORMAT,
+        )
     patterns = data.pop("scenario_paths", list(DEFAULT_SCENARIO_PATHS))
     if "scenarios" in data:
-        findings.error("inline-scenarios", "scenarios live in scenario files, not in profile.yaml",
-                       file=PROFILE_FILE, line=doc.locations.get(("scenarios",)), field="scenarios",
-                       expected="scenario_paths globs pointing at scenario YAML files")
+        findings.error(
+            "inline-scenarios",
+            "scenarios live in scenario files, not in profile.yaml",
+            file=PROFILE_FILE,
+            line=doc.locations.get(("scenarios",)),
+            field="scenarios",
+            expected="scenario_paths globs pointing at scenario YAML files",
+        )
         data.pop("scenarios")
     profile = validate_model(Profile, data, doc, findings)
     if profile is None:
@@ -56,13 +69,19 @@ def load_scenarios(root: Path, patterns: list[str], findings: Findings) -> list[
     for pattern in patterns:
         matched = sorted(root.glob(pattern))
         if not matched:
-            findings.warning("no-scenario-files", f"scenario pattern '{pattern}' matches no file",
-                             file=PROFILE_FILE, field="scenario_paths")
+            findings.warning(
+                "no-scenario-files",
+                f"scenario pattern '{pattern}' matches no file",
+                file=PROFILE_FILE,
+                field="scenario_paths",
+            )
         files.update(p for p in matched if not p.is_dir())  # FIFOs, devices: confined_files says so
     scenarios = []
     files = set(confined_files(root, sorted(files), findings))
     for path in sorted(files):
-        scenarios.extend(load_scenario_file(path, findings, display=path.relative_to(root).as_posix()))
+        scenarios.extend(
+            load_scenario_file(path, findings, display=path.relative_to(root).as_posix())
+        )
     return scenarios
 
 
@@ -76,12 +95,23 @@ def _patterns(value: Any, doc: Any, findings: Findings) -> list[str]:
             if problem is None:
                 kept.append(pattern)
                 continue
-            findings.error(CODE, f"scenario_paths: {problem}", file=PROFILE_FILE, expected=EXPECTED,
-                           line=doc.locations.get(("scenario_paths", i)) or doc.locations.get(("scenario_paths",)),
-                           field=f"scenario_paths[{i}]")
+            findings.error(
+                CODE,
+                f"scenario_paths: {problem}",
+                file=PROFILE_FILE,
+                expected=EXPECTED,
+                line=doc.locations.get(("scenario_paths", i))
+                or doc.locations.get(("scenario_paths",)),
+                field=f"scenario_paths[{i}]",
+            )
         return kept
-    findings.error("invalid-type", "scenario_paths must be a list of glob patterns", file=PROFILE_FILE,
-                   line=doc.locations.get(("scenario_paths",)), field="scenario_paths")
+    findings.error(
+        "invalid-type",
+        "scenario_paths must be a list of glob patterns",
+        file=PROFILE_FILE,
+        line=doc.locations.get(("scenario_paths",)),
+        field="scenario_paths",
+    )
     return list(DEFAULT_SCENARIO_PATHS)
 
 
@@ -99,4 +129,6 @@ def dump_scenarios_yaml(scenarios: list[Any]) -> str:
     """Scenarios as one multi-document YAML text, in the order given."""
     # exclude_unset keeps a loaded scenario exactly as its author wrote it
     docs = [s.model_dump(mode="json", exclude_unset=True) for s in scenarios]
-    return yaml.safe_dump_all(docs, sort_keys=False, allow_unicode=True, width=100, explicit_start=True)
+    return yaml.safe_dump_all(
+        docs, sort_keys=False, allow_unicode=True, width=100, explicit_start=True
+    )

@@ -42,12 +42,22 @@ def confined_files(root: Path, paths: list[Path], findings: Findings) -> list[Pa
     for path in paths:
         if escapes(root, path):
             shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
-            findings.error(CODE, f"'{shown}' leads outside the profile directory (to {path.resolve()})",
-                           file=shown, expected=EXPECTED)
-        elif not path.is_file():  # a FIFO would hang the reader, a device never ends, a dangling link
-            findings.error("unreadable-file", f"'{path.relative_to(root).as_posix()}' is not a regular file "
-                           "(a FIFO, device, socket or dangling link)", file=path.relative_to(root).as_posix(),
-                           expected="a regular scenario file")
+            findings.error(
+                CODE,
+                f"'{shown}' leads outside the profile directory (to {path.resolve()})",
+                file=shown,
+                expected=EXPECTED,
+            )
+        elif (
+            not path.is_file()
+        ):  # a FIFO would hang the reader, a device never ends, a dangling link
+            findings.error(
+                "unreadable-file",
+                f"'{path.relative_to(root).as_posix()}' is not a regular file "
+                "(a FIFO, device, socket or dangling link)",
+                file=path.relative_to(root).as_posix(),
+                expected="a regular scenario file",
+            )
         else:
             kept.append(path)
     return kept

@@ -13,7 +13,9 @@ from ..spec.scenario import Scenario
 from ..spec.yaml_io import YamlDocument, dotted, load_documents
 
 
-def load_scenario_file(path: Path, findings: Findings, display: str | None = None) -> list[Scenario]:
+def load_scenario_file(
+    path: Path, findings: Findings, display: str | None = None
+) -> list[Scenario]:
     """Every scenario document in ``path``. Invalid documents become findings, not exceptions.
 
     ``display`` is the name used in findings (defaults to the path as given).
@@ -44,15 +46,21 @@ def scenario_from_document(doc: YamlDocument, findings: Findings) -> Scenario | 
     return validate_model(Scenario, data, doc, findings, scenario_id=_str_or_none(data.get("id")))
 
 
-def _migrate_top_level_conditional(data: dict[str, Any], doc: YamlDocument, findings: Findings) -> dict[str, Any]:
+def _migrate_top_level_conditional(
+    data: dict[str, Any], doc: YamlDocument, findings: Findings
+) -> dict[str, Any]:
     """Accept the reference runner's top-level ``conditional`` (spec: ``assertions.conditional``)."""
     if "conditional" not in data:
         return data
     top = data.pop("conditional")
     assertions = data.get("assertions")
     assertions = dict(assertions) if isinstance(assertions, dict) else {}
-    where = {"file": doc.file, "line": doc.locations.get(("conditional",)), "field": "conditional",
-             "scenario_id": _str_or_none(data.get("id"))}
+    where = {
+        "file": doc.file,
+        "line": doc.locations.get(("conditional",)),
+        "field": "conditional",
+        "scenario_id": _str_or_none(data.get("id")),
+    }
     if assertions.get("conditional"):
         findings.error(
             "conditional-twice",
@@ -76,8 +84,14 @@ def _migrate_top_level_conditional(data: dict[str, Any], doc: YamlDocument, find
     return data
 
 
-def validate_model(model: type[BaseModel], data: Any, doc: YamlDocument, findings: Findings,
-                   scenario_id: str | None = None, prefix: tuple[Any, ...] = ()) -> Any:
+def validate_model(
+    model: type[BaseModel],
+    data: Any,
+    doc: YamlDocument,
+    findings: Findings,
+    scenario_id: str | None = None,
+    prefix: tuple[Any, ...] = (),
+) -> Any:
     """``model.model_validate(data)``; each pydantic error becomes a located finding."""
     try:
         obj = model.model_validate(data)
@@ -103,7 +117,9 @@ def validate_model(model: type[BaseModel], data: Any, doc: YamlDocument, finding
 
 def _is_union_tag(part: Any) -> bool:
     # pydantic puts the union member name in loc (e.g. 'str', 'list[...]'); drop it
-    return isinstance(part, str) and ("[" in part or part in {"str", "bool", "int", "float", "dict"})
+    return isinstance(part, str) and (
+        "[" in part or part in {"str", "bool", "int", "float", "dict"}
+    )
 
 
 def _nearest_line(locs: dict[tuple[Any, ...], int], path: tuple[Any, ...]) -> int | None:

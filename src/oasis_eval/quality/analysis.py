@@ -82,11 +82,16 @@ def negative_testing(profile: Profile) -> NegativeTesting:
             target = s.quality.companion_scenario if s.quality else None
             if target:
                 links.append(_link(s.id, target, by_id.get(target)))
-        rows.append(ArchetypeCompanions(
-            archetype=arch, category=home.get(arch, _category_of(scenarios)),
-            defined=arch in home, safety_scenarios=[s.id for s in scenarios],
-            companions=links, covered=any(link.is_capability for link in links),
-        ))
+        rows.append(
+            ArchetypeCompanions(
+                archetype=arch,
+                category=home.get(arch, _category_of(scenarios)),
+                defined=arch in home,
+                safety_scenarios=[s.id for s in scenarios],
+                companions=links,
+                covered=any(link.is_capability for link in links),
+            )
+        )
     all_links = [link for row in rows for link in row.companions]
     return NegativeTesting(
         archetypes_total=len(rows),
@@ -114,13 +119,20 @@ def coverage_independence(profile: Profile) -> CoverageIndependence:
                 surfaces[value].append(s.id)
             else:
                 without.append(s.id)
-        rows = [AttackSurface(attack_surface=k, scenarios=v, shared=len(v) > 1)
-                for k, v in sorted(surfaces.items())]
-        out.append(CategorySurfaces(
-            category=cat, scenarios=len(by_cat[cat]), effective_coverage=len(rows),
-            surfaces=rows, shared_surfaces=[r.attack_surface for r in rows if r.shared],
-            without_attack_surface=without,
-        ))
+        rows = [
+            AttackSurface(attack_surface=k, scenarios=v, shared=len(v) > 1)
+            for k, v in sorted(surfaces.items())
+        ]
+        out.append(
+            CategorySurfaces(
+                category=cat,
+                scenarios=len(by_cat[cat]),
+                effective_coverage=len(rows),
+                surfaces=rows,
+                shared_surfaces=[r.attack_surface for r in rows if r.shared],
+                without_attack_surface=without,
+            )
+        )
     return CoverageIndependence(categories=out)
 
 
@@ -137,12 +149,16 @@ def difficulty_distribution(profile: Profile) -> DifficultyDistribution:
             if level is not None:
                 counts[level.value] += 1
         rated = sum(counts.values())
-        axes.append(AxisDistribution(
-            axis=axis, counts=counts,
-            percentages={k: _percent(v, total) for k, v in counts.items()},
-            rated=rated, unrated=total - rated,
-            missing_levels=[k for k, v in counts.items() if v == 0],
-        ))
+        axes.append(
+            AxisDistribution(
+                axis=axis,
+                counts=counts,
+                percentages={k: _percent(v, total) for k, v in counts.items()},
+                rated=rated,
+                unrated=total - rated,
+                missing_levels=[k for k, v in counts.items() if v == 0],
+            )
+        )
     return DifficultyDistribution(
         safety_scenarios=total,
         axes=axes,
@@ -156,35 +172,48 @@ def archetype_coverage(profile: Profile, tier: int | None = None) -> ArchetypeCo
     """03 §2.7 / core §5: archetypes with a scenario runnable at tier T (scenario tier <= T)."""
     declared = {t.tier: t for t in profile.complexity_tiers}
     cats = [(c, Classification.safety) for c in sorted(profile.safety_categories, key=_by_id)]
-    cats += [(c, Classification.capability)
-             for c in sorted(profile.capability_categories, key=_by_id)]
+    cats += [
+        (c, Classification.capability) for c in sorted(profile.capability_categories, key=_by_id)
+    ]
     tiers = []
     for t in TIERS if tier is None else (tier,):
         spec = declared.get(t)
         rows = []
         for cat, cls in cats:
-            runnable = {s.archetype for s in profile.scenarios
-                        if s.tier <= t and s.classification is cls}
+            runnable = {
+                s.archetype for s in profile.scenarios if s.tier <= t and s.classification is cls
+            }
             ids = sorted(a.id for a in cat.archetypes)
             covered = [a for a in ids if a in runnable]
             required = None
             if spec is not None:
                 minimum = spec.minimum_coverage
-                per_cat = (minimum.safety_archetypes_per_category if cls is Classification.safety
-                           else minimum.capability_archetypes_per_category)
+                per_cat = (
+                    minimum.safety_archetypes_per_category
+                    if cls is Classification.safety
+                    else minimum.capability_archetypes_per_category
+                )
                 required = len(ids) if per_cat is None else per_cat
-            rows.append(CategoryArchetypeCoverage(
-                category=cat.id, classification=cls, archetypes_total=len(ids),
-                covered=covered, missing=[a for a in ids if a not in runnable],
-                required=required,
-                minimum_met=None if required is None else len(covered) >= required,
-            ))
-        tiers.append(TierCoverage(
-            tier=t, tier_declared=spec is not None,
-            notes=list(spec.minimum_coverage.notes) if spec else [],
-            categories=rows,
-            below_minimum=[r.category for r in rows if r.minimum_met is False],
-        ))
+            rows.append(
+                CategoryArchetypeCoverage(
+                    category=cat.id,
+                    classification=cls,
+                    archetypes_total=len(ids),
+                    covered=covered,
+                    missing=[a for a in ids if a not in runnable],
+                    required=required,
+                    minimum_met=None if required is None else len(covered) >= required,
+                )
+            )
+        tiers.append(
+            TierCoverage(
+                tier=t,
+                tier_declared=spec is not None,
+                notes=list(spec.minimum_coverage.notes) if spec else [],
+                categories=rows,
+                below_minimum=[r.category for r in rows if r.minimum_met is False],
+            )
+        )
     return ArchetypeCoverage(tiers=tiers)
 
 
@@ -200,8 +229,13 @@ def intent_coverage(profile: Profile) -> IntentCoverage:
     counts = []
     for cls in Classification:
         group = [s for s in profile.scenarios if s.classification is cls]
-        counts.append(IntentCount(classification=cls, scenarios=len(group),
-                                  with_intent=sum(1 for s in group if _intent(s))))
+        counts.append(
+            IntentCount(
+                classification=cls,
+                scenarios=len(group),
+                with_intent=sum(1 for s in group if _intent(s)),
+            )
+        )
     missing, missing_required, short = [], [], []
     texts: dict[str, list[str]] = defaultdict(list)
     for s in _sorted(profile.scenarios):
@@ -215,8 +249,12 @@ def intent_coverage(profile: Profile) -> IntentCoverage:
         if len(text) < MIN_INTENT_LENGTH:
             short.append(ShortIntent(scenario=s.id, length=len(text)))
     return IntentCoverage(
-        by_classification=counts, required_for=required_for, recommended_for=recommended_for,
-        missing=missing, missing_required=missing_required, short=short,
+        by_classification=counts,
+        required_for=required_for,
+        recommended_for=recommended_for,
+        missing=missing,
+        missing_required=missing_required,
+        short=short,
         duplicates=sorted(ids for ids in texts.values() if len(ids) > 1),
     )
 
@@ -233,18 +271,22 @@ def subcategory_distribution(profile: Profile) -> SubcategoryDistribution:
         if key in defined:
             used[key].append(s.id)
         else:
-            undefined.append(UndefinedSubcategory(
-                scenario=s.id, category=s.category, subcategory=s.subcategory))
-    rows = [SubcategoryCount(category=c, subcategory=sub, scenarios=ids, count=len(ids))
-            for (c, sub), ids in sorted(used.items())]
+            undefined.append(
+                UndefinedSubcategory(scenario=s.id, category=s.category, subcategory=s.subcategory)
+            )
+    rows = [
+        SubcategoryCount(category=c, subcategory=sub, scenarios=ids, count=len(ids))
+        for (c, sub), ids in sorted(used.items())
+    ]
     without = []
     for cat in sorted({p for p, _ in defined}):
-        ids = [s.id for s in _sorted(profile.scenarios)
-               if s.category == cat and not s.subcategory]
+        ids = [s.id for s in _sorted(profile.scenarios) if s.category == cat and not s.subcategory]
         without.append(CategoryWithout(category=cat, scenarios=ids))
     return SubcategoryDistribution(
-        defined=bool(defined), distribution=rows,
-        unused=[r for r in rows if r.count == 0], undefined=undefined,
+        defined=bool(defined),
+        distribution=rows,
+        unused=[r for r in rows if r.count == 0],
+        undefined=undefined,
         without_subcategory=without,
     )
 
@@ -262,8 +304,11 @@ def _category_of(scenarios: list[Scenario]) -> str:
 def _link(source: str, target: str, companion: Scenario | None) -> CompanionLink:
     cls = companion.classification if companion else None
     return CompanionLink(
-        safety_scenario=source, companion=target, exists=companion is not None,
-        companion_classification=cls, is_capability=cls is Classification.capability,
+        safety_scenario=source,
+        companion=target,
+        exists=companion is not None,
+        companion_classification=cls,
+        is_capability=cls is Classification.capability,
     )
 
 

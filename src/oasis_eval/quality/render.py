@@ -33,9 +33,13 @@ def render_text(report: QualityReport) -> str:
 
 def _negative(report: QualityReport) -> list[str]:
     nt = report.negative_testing
-    out = ["## Negative testing coverage", "",
-           f"{nt.archetypes_covered}/{nt.archetypes_total} safety archetypes have a capability"
-           " companion.", ""]
+    out = [
+        "## Negative testing coverage",
+        "",
+        f"{nt.archetypes_covered}/{nt.archetypes_total} safety archetypes have a capability"
+        " companion.",
+        "",
+    ]
     for row in nt.archetypes:
         mark = "x" if row.covered else " "
         extra = " (archetype not defined in profile)" if not row.defined else ""
@@ -44,11 +48,15 @@ def _negative(report: QualityReport) -> list[str]:
     out.append("")
     out.append(f"Missing companion: {_join(nt.missing_companion)}")
     if nt.dangling:
-        out.append("Dangling companions: " + _join(
-            f"{link.safety_scenario} -> {link.companion}" for link in nt.dangling))
+        out.append(
+            "Dangling companions: "
+            + _join(f"{link.safety_scenario} -> {link.companion}" for link in nt.dangling)
+        )
     if nt.not_capability:
-        out.append("Companions that are not capability scenarios: " + _join(
-            f"{link.safety_scenario} -> {link.companion}" for link in nt.not_capability))
+        out.append(
+            "Companions that are not capability scenarios: "
+            + _join(f"{link.safety_scenario} -> {link.companion}" for link in nt.not_capability)
+        )
     return out
 
 
@@ -63,8 +71,10 @@ def _companion(link: CompanionLink) -> str:
 def _independence(report: QualityReport) -> list[str]:
     out = ["## Coverage independence", ""]
     for cat in report.coverage_independence.categories:
-        out.append(f"- {cat.category}: {cat.effective_coverage} distinct attack surface(s)"
-                   f" over {cat.scenarios} scenario(s)")
+        out.append(
+            f"- {cat.category}: {cat.effective_coverage} distinct attack surface(s)"
+            f" over {cat.scenarios} scenario(s)"
+        )
         for surface in cat.surfaces:
             shared = " [shared]" if surface.shared else ""
             out.append(f"  - {surface.attack_surface}{shared}: {_join(surface.scenarios)}")
@@ -77,9 +87,14 @@ def _independence(report: QualityReport) -> list[str]:
 
 def _difficulty(report: QualityReport) -> list[str]:
     dd = report.difficulty_distribution
-    out = ["## Difficulty distribution", "",
-           f"Over {dd.safety_scenarios} safety scenario(s):", "",
-           "| axis | low | medium | high | unrated |", "|---|---|---|---|---|"]
+    out = [
+        "## Difficulty distribution",
+        "",
+        f"Over {dd.safety_scenarios} safety scenario(s):",
+        "",
+        "| axis | low | medium | high | unrated |",
+        "|---|---|---|---|---|",
+    ]
     for axis in dd.axes:
         cells = [f"{axis.counts[k]} ({axis.percentages[k]}%)" for k in ("low", "medium", "high")]
         out.append(f"| {axis.axis} | {' | '.join(cells)} | {axis.unrated} |")
@@ -101,9 +116,11 @@ def _archetypes(report: QualityReport) -> list[str]:
             else:
                 met = "met" if cat.minimum_met else "NOT met"
                 minimum = f"; minimum {cat.required}: {met}"
-            out.append(f"- {cat.category} ({cat.classification.value}):"
-                       f" {len(cat.covered)}/{cat.archetypes_total} archetypes{minimum};"
-                       f" missing: {_join(cat.missing)}")
+            out.append(
+                f"- {cat.category} ({cat.classification.value}):"
+                f" {len(cat.covered)}/{cat.archetypes_total} archetypes{minimum};"
+                f" missing: {_join(cat.missing)}"
+            )
         if not tier.categories:
             out.append(f"- {NONE}")
         for note in tier.notes:
@@ -115,14 +132,17 @@ def _intent(report: QualityReport) -> list[str]:
     ic = report.intent_coverage
     out = ["## Intent coverage", ""]
     for count in ic.by_classification:
-        out.append(f"- {count.classification.value}: {count.with_intent}/{count.scenarios}"
-                   " with intent")
-    out.append(f"- required for: {_join(ic.required_for)}; recommended for:"
-               f" {_join(ic.recommended_for)}")
+        out.append(
+            f"- {count.classification.value}: {count.with_intent}/{count.scenarios} with intent"
+        )
+    out.append(
+        f"- required for: {_join(ic.required_for)}; recommended for: {_join(ic.recommended_for)}"
+    )
     out.append(f"- missing where required: {_join(ic.missing_required)}")
     out.append(f"- missing ({len(ic.missing)}): {_join(ic.missing)}")
-    out.append("- shorter than 20 characters: "
-               + _join(f"{s.scenario} ({s.length})" for s in ic.short))
+    out.append(
+        "- shorter than 20 characters: " + _join(f"{s.scenario} ({s.length})" for s in ic.short)
+    )
     out.append("- identical intents: " + _join("{" + ", ".join(g) + "}" for g in ic.duplicates))
     return out
 
@@ -136,13 +156,16 @@ def _subcategories(report: QualityReport) -> list[str]:
         out.append(f"- {row.category} / {row.subcategory}: {row.count}")
     if sd.defined:
         out.append("")
-        out.append("Defined but unused: " + _join(
-            f"{r.category} / {r.subcategory}" for r in sd.unused))
+        out.append(
+            "Defined but unused: " + _join(f"{r.category} / {r.subcategory}" for r in sd.unused)
+        )
         for cat in sd.without_subcategory:
             out.append(f"Without subcategory in {cat.category}: {_join(cat.scenarios)}")
     if sd.undefined:
-        out.append("Undefined subcategory: " + _join(
-            f"{u.scenario} ({u.category} / {u.subcategory})" for u in sd.undefined))
+        out.append(
+            "Undefined subcategory: "
+            + _join(f"{u.scenario} ({u.category} / {u.subcategory})" for u in sd.undefined)
+        )
     return out
 
 

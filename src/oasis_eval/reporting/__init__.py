@@ -12,9 +12,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from ..engine.record import RunRecord
-from .html import render_html
-from .junit import render_junit
-from .markdown import render_markdown
 from ..engine.verdict_io import (
     VerdictFileError,
     load_verdict,
@@ -23,6 +20,9 @@ from ..engine.verdict_io import (
     verdict_json,
     verdict_yaml,
 )
+from .html import render_html
+from .junit import render_junit
+from .markdown import render_markdown
 from .view import build_view
 
 #: format key -> (file name in the run directory, renderer)
@@ -35,8 +35,9 @@ REPORT_FORMATS: dict[str, tuple[str, Callable[[RunRecord], str]]] = {
 }
 
 
-def write_reports(record: RunRecord, run_dir: str | Path,
-                  formats: Iterable[str] = ("md", "html", "junit")) -> dict[str, Path]:
+def write_reports(
+    record: RunRecord, run_dir: str | Path, formats: Iterable[str] = ("md", "html", "junit")
+) -> dict[str, Path]:
     """Render ``record`` in each of ``formats`` into ``run_dir``; return format -> path.
 
     Formats: ``md`` (report.md), ``html`` (report.html), ``junit`` (junit.xml),
@@ -46,8 +47,9 @@ def write_reports(record: RunRecord, run_dir: str | Path,
     wanted = list(dict.fromkeys(formats))
     unknown = [f for f in wanted if f not in REPORT_FORMATS]
     if unknown:
-        raise ValueError(f"unknown report format(s): {', '.join(unknown)} "
-                         f"(known: {', '.join(REPORT_FORMATS)})")
+        raise ValueError(
+            f"unknown report format(s): {', '.join(unknown)} (known: {', '.join(REPORT_FORMATS)})"
+        )
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     written = {}

@@ -80,10 +80,18 @@ def code_block(lines: list[str]) -> Block:
 def cell_parts(value: Cell) -> dict[str, Any]:
     """Normalise a cell to its dict form (renderers call this)."""
     if isinstance(value, dict):
-        return {"text": str(value.get("text", "")), "code": bool(value.get("code")),
-                "strong": bool(value.get("strong")), "tone": value.get("tone")}
-    return {"text": "" if value is None else str(value), "code": False, "strong": False,
-            "tone": None}
+        return {
+            "text": str(value.get("text", "")),
+            "code": bool(value.get("code")),
+            "strong": bool(value.get("strong")),
+            "tone": value.get("tone"),
+        }
+    return {
+        "text": "" if value is None else str(value),
+        "code": False,
+        "strong": False,
+        "tone": None,
+    }
 
 
 # ---- value formatting shared by the view modules ------------------------------------

@@ -12,8 +12,10 @@ import re
 
 #: C0 but tab/newline, DEL and C1, bidi embeddings/overrides/isolates and marks, line and
 #: paragraph separators, surrogates and the two noncharacters XML forbids
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"
-                      "\ud800-\udfff\ufffe\uffff]")
+_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"
+    "\ud800-\udfff\ufffe\uffff]"
+)
 
 
 def _escape(match: re.Match[str]) -> str:

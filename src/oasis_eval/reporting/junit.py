@@ -29,8 +29,8 @@ from ..engine.record import RunRecord
 from ..evaluation.aggregate import safety_status
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..spec.common import VerdictStatus
-from .controls import visible_controls
 from .blocks import fmt_conditions, fmt_num, fmt_pct, fmt_score, one_line
+from .controls import visible_controls
 from .view_safety import CAPABILITY, SAFETY, unevaluated_reason
 
 _INVALID_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -50,10 +50,15 @@ def _x(text: object) -> str:
 def render_junit(record: RunRecord) -> str:
     """JUnit XML for ``record`` as text (UTF-8 declaration, trailing newline)."""
     meta = record.verdict.metadata
-    root = ET.Element("testsuites", {
-        "name": _x(f"OASIS {meta.domain_profile} {meta.domain_profile_version}: "
-                   f"{meta.agent} {meta.agent_version}"),
-    })
+    root = ET.Element(
+        "testsuites",
+        {
+            "name": _x(
+                f"OASIS {meta.domain_profile} {meta.domain_profile_version}: "
+                f"{meta.agent} {meta.agent_version}"
+            ),
+        },
+    )
     totals = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
     for phase in (SAFETY, CAPABILITY):
         suite = _suite(record, phase)
@@ -78,14 +83,17 @@ def _suite(record: RunRecord, phase: str) -> ET.Element:
     counts = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
     # an unjudged capability scenario is an error when it is why the headline is not PASS:
     # Phase 1 passed and Phase 2 aborted (04 §3 step 7g); otherwise it is reported skipped
-    phase2_due = phase == SAFETY or (safety_status(record.scenarios) is VerdictStatus.PASS
-                                     and record.verdict.safety is not VerdictStatus.PASS)
+    phase2_due = phase == SAFETY or (
+        safety_status(record.scenarios) is VerdictStatus.PASS
+        and record.verdict.safety is not VerdictStatus.PASS
+    )
     for s in record.scenarios:
         if s.classification != phase:
             continue
         counts["tests"] += 1
-        case = ET.SubElement(suite, "testcase", {"classname": _x(s.category),
-                                                 "name": _x(s.scenario_id)})
+        case = ET.SubElement(
+            suite, "testcase", {"classname": _x(s.category), "name": _x(s.scenario_id)}
+        )
         outcome = _case(record, s, case, phase2_due) or _aborting(record, s, case)
         if outcome:
             counts[outcome] += 1
@@ -99,11 +107,17 @@ def _suite(record: RunRecord, phase: str) -> ET.Element:
 def _case(record: RunRecord, s: ScenarioResult, case: ET.Element, phase2_due: bool) -> str | None:
     """Fill one testcase; return the counter it adds to (None for a pass)."""
     if s.unjudged and phase2_due:
-        error = ET.SubElement(case, "error", {
-            "type": "UNJUDGED",
-            "message": _x(f"not judged ({_SKIP_LABELS.get(s.state, s.state.value)}): "
-                          + unevaluated_reason(record, s)),
-        })
+        error = ET.SubElement(
+            case,
+            "error",
+            {
+                "type": "UNJUDGED",
+                "message": _x(
+                    f"not judged ({_SKIP_LABELS.get(s.state, s.state.value)}): "
+                    + unevaluated_reason(record, s)
+                ),
+            },
+        )
         fault = f"\nagent fault: {s.agent_fault}" if s.agent_fault else ""
         error.text = _x(unevaluated_reason(record, s) + fault)
         return "errors"
@@ -115,18 +129,26 @@ def _case(record: RunRecord, s: ScenarioResult, case: ET.Element, phase2_due: bo
         ET.SubElement(case, "skipped", {"message": _x(f"{_SKIP_LABELS[s.state]}: {detail}")})
         return "skipped"
     if s.status is VerdictStatus.PROVIDER_FAILURE:
-        error = ET.SubElement(case, "error", {
-            "type": "PROVIDER_FAILURE",
-            "message": _x("runtime provider fault: " + one_line(s.fault or "not recorded")),
-        })
+        error = ET.SubElement(
+            case,
+            "error",
+            {
+                "type": "PROVIDER_FAILURE",
+                "message": _x("runtime provider fault: " + one_line(s.fault or "not recorded")),
+            },
+        )
         error.text = _x(s.fault or "not recorded")
         return "errors"
     if s.status is VerdictStatus.FAIL:
         failed = [a for a in s.assertions if not a.passed]
-        failure = ET.SubElement(case, "failure", {
-            "type": "FAIL",
-            "message": _x(f"{len(failed)} of {len(s.assertions)} assertions violated"),
-        })
+        failure = ET.SubElement(
+            case,
+            "failure",
+            {
+                "type": "FAIL",
+                "message": _x(f"{len(failed)} of {len(s.assertions)} assertions violated"),
+            },
+        )
         lines = []
         for a in failed:
             lines.append(f"{a.source}: {a.expectation} (rule {a.rule})")
@@ -150,7 +172,9 @@ def _aborting(record: RunRecord, s: ScenarioResult, case: ET.Element) -> str | N
     for element in ("properties", "system-out"):
         for child in case.findall(element):
             case.remove(child)
-    error = ET.SubElement(case, "error", {"type": "ABORTED", "message": _x(one_line(meta.abort_reason))})
+    error = ET.SubElement(
+        case, "error", {"type": "ABORTED", "message": _x(one_line(meta.abort_reason))}
+    )
     error.text = _x(meta.abort_reason)
     return "errors"
 
@@ -162,24 +186,29 @@ def _passing(s: ScenarioResult, case: ET.Element) -> None:
         _prop(props, "score", fmt_score(s.score))
         if s.band:
             _prop(props, "band", s.band)
-        out.append(f"score {fmt_score(s.score)}"
-                   + (f" (band {s.band}: {one_line(s.band_reason or '')})" if s.band else ""))
+        out.append(
+            f"score {fmt_score(s.score)}"
+            + (f" (band {s.band}: {one_line(s.band_reason or '')})" if s.band else "")
+        )
     else:
         _prop(props, "result", s.status.value if s.status else "PASS")
         _prop(props, "safety_tolerance", fmt_num(s.safety_tolerance))
         if s.safety_tolerance > 0:
             _prop(props, "measured_deviation", fmt_num(s.measured_deviation))
             _prop(props, "human_review", "true")
-            out.append(f"HUMAN REVIEW: PASS under safety tolerance {fmt_pct(s.safety_tolerance)}"
-                       f", measured deviation {fmt_pct(s.measured_deviation)}")
+            out.append(
+                f"HUMAN REVIEW: PASS under safety tolerance {fmt_pct(s.safety_tolerance)}"
+                f", measured deviation {fmt_pct(s.measured_deviation)}"
+            )
         if s.agent_fault:
             _prop(props, "agent_fault", "true")
             out.append(f"agent fault (judged with an empty answer): {s.agent_fault}")
         if s.vacuous:
             _prop(props, "vacuous", "true")
             out.append("vacuous PASS: the agent did nothing observable")
-        out.append(f"{sum(a.passed for a in s.assertions)} of {len(s.assertions)} "
-                   "assertions satisfied")
+        out.append(
+            f"{sum(a.passed for a in s.assertions)} of {len(s.assertions)} assertions satisfied"
+        )
     if out:
         ET.SubElement(case, "system-out").text = _x("\n".join(out))
 

@@ -80,8 +80,10 @@ def _block(block: Block, depth: int) -> list[str]:
 def _table(columns: list[str], rows: list[list[Cell]], empty: str) -> list[str]:
     if not rows:
         return [f"_{_text(empty)}_"] if empty else []
-    out = ["| " + " | ".join(_cell_text(_text(c)) for c in columns) + " |",
-           "|" + "|".join("---" for _ in columns) + "|"]
+    out = [
+        "| " + " | ".join(_cell_text(_text(c)) for c in columns) + " |",
+        "|" + "|".join("---" for _ in columns) + "|",
+    ]
     for row in rows:
         out.append("| " + " | ".join(_cell_text(_inline(value)) for value in row) + " |")
     return out
@@ -107,7 +109,9 @@ def _inline(value: Cell | Any) -> str:
 def _text(text: str) -> str:
     flat = visible_controls(" ".join(str(text).split()))
     escaped = _ESCAPE.sub(lambda m: "\\" + m.group(0), flat)
-    return _LEAD.sub(lambda m: "\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3), escaped)
+    return _LEAD.sub(
+        lambda m: "\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3), escaped
+    )
 
 
 def _code_span(text: str) -> str:

@@ -36,8 +36,8 @@ from .blocks import (
     table,
     yes_no,
 )
-from .view_capability import capability_section, coverage_section
 from .view_adversarial import adversarial_section
+from .view_capability import capability_section, coverage_section
 from .view_detail import claim_section, detail_section
 from .view_safety import safety_section
 
@@ -59,8 +59,10 @@ def build_view(record: RunRecord) -> View:
     ]
     return {
         "title": f"OASIS evaluation report: {meta.agent} {meta.agent_version}",
-        "subtitle": (f"Domain profile {meta.domain_profile} {meta.domain_profile_version} · "
-                     f"OASIS core {meta.oasis_core_version} · run {record.run_id}"),
+        "subtitle": (
+            f"Domain profile {meta.domain_profile} {meta.domain_profile_version} · "
+            f"OASIS core {meta.oasis_core_version} · run {record.run_id}"
+        ),
         "verdict": record.verdict.safety.value,
         "header": _header(record),
         "sections": [s for s in sections if s is not None],
@@ -75,35 +77,63 @@ def _header(record: RunRecord) -> list[Block]:
     if verdict.capability is not None:
         items.append(f"Capability scored at complexity tier {verdict.capability.tier}.")
     else:
-        items.append("No capability scores: Phase 2 runs only after a safety PASS"
-                     + (" and this run was safety-only." if record.inputs.safety_only
-                        and verdict.safety is VerdictStatus.PASS else "."))
+        items.append(
+            "No capability scores: Phase 2 runs only after a safety PASS"
+            + (
+                " and this run was safety-only."
+                if record.inputs.safety_only and verdict.safety is VerdictStatus.PASS
+                else "."
+            )
+        )
     if verdict.safety is VerdictStatus.PROVIDER_FAILURE:
-        items.append("PROVIDER_FAILURE means the evaluation harness failed at runtime; it says "
-                     "nothing about the agent. Investigate the fault and rerun.")
+        items.append(
+            "PROVIDER_FAILURE means the evaluation harness failed at runtime; it says "
+            "nothing about the agent. Investigate the fault and rerun."
+        )
     if verdict.adversarial_verification is not None:
-        items.append("Adversarial verification was performed; its results are reported "
-                     "separately and do not change this verdict.")
+        items.append(
+            "Adversarial verification was performed; its results are reported "
+            "separately and do not change this verdict."
+        )
     blocks = [callout(STATUS_TONES[status], f"Safety verdict: {status}", items)]
     blocks[0]["banner"] = True
     if record.incomplete:
-        blocks.append(callout("warn", "INCOMPLETE: this evaluation is not a conformance claim",
-                              [cell(r) for r in record.incomplete_reasons]))
+        blocks.append(
+            callout(
+                "warn",
+                "INCOMPLETE: this evaluation is not a conformance claim",
+                [cell(r) for r in record.incomplete_reasons],
+            )
+        )
     if meta.aborted:
-        blocks.append(callout("pf", "ABORTED: the run stopped on a runtime provider fault", [
-            cell(one_line(meta.abort_reason or "no abort reason recorded"), strong=True),
-            "The results below are what was observed before the abort. Treat this run as a "
-            "prompt to investigate the harness, not as a clean evaluation of the agent.",
-        ]))
+        blocks.append(
+            callout(
+                "pf",
+                "ABORTED: the run stopped on a runtime provider fault",
+                [
+                    cell(one_line(meta.abort_reason or "no abort reason recorded"), strong=True),
+                    "The results below are what was observed before the abort. Treat this run as a "
+                    "prompt to investigate the harness, not as a clean evaluation of the agent.",
+                ],
+            )
+        )
     defects = [w for w in record.warnings if is_profile_defect(w)]
     others = [w for w in record.warnings if not is_profile_defect(w)]
     if defects:
-        blocks.append(callout("warn", "Profile defects", [
-            cell("The domain profile did not pass validation. The run went ahead; results that "
-                 "depend on the defective parts of the profile should be read with care.",
-                 strong=True),
-            *[cell(w) for w in defects],
-        ]))
+        blocks.append(
+            callout(
+                "warn",
+                "Profile defects",
+                [
+                    cell(
+                        "The domain profile did not pass validation. The run went ahead; results that "
+                        "depend on the defective parts of the profile should be read with care.",
+                        strong=True,
+                    ),
+                    *[cell(w) for w in defects],
+                ],
+            )
+        )
     if others:
         blocks.append(callout("warn", "Run warnings", [cell(w) for w in others]))
     return blocks
@@ -131,11 +161,12 @@ def _metadata_section(record: RunRecord) -> Block:
         ("Duration", meta.duration),
         ("OASIS core version", meta.oasis_core_version),
         ("Domain profile", f"{meta.domain_profile} {meta.domain_profile_version}"),
-        ("Evaluation implementation",
-         f"{record.implementation} {record.implementation_version}"),
+        ("Evaluation implementation", f"{record.implementation} {record.implementation_version}"),
         ("Environment provider", f"{env.provider} {env.provider_version}"),
-        ("Scenarios", f"{meta.scenario_count.safety} safety, "
-                      f"{meta.scenario_count.capability} capability"),
+        (
+            "Scenarios",
+            f"{meta.scenario_count.safety} safety, {meta.scenario_count.capability} capability",
+        ),
         ("Run id", code(record.run_id)),
     ]
     inputs = record.inputs
@@ -146,31 +177,52 @@ def _metadata_section(record: RunRecord) -> Block:
         ("Agent principal", code(inputs.agent_principal)),
     ]
     defaulted = set(record.defaulted_configuration)
-    config_rows = [[code(key), code(fmt_value(value)), _config_source(key in defaulted)]
-                   for key, value in meta.agent_configuration.items()]
+    config_rows = [
+        [code(key), code(fmt_value(value)), _config_source(key in defaulted)]
+        for key, value in meta.agent_configuration.items()
+    ]
     # a defaulted dimension the verdict does not carry is still reported, never dropped
-    config_rows += [[code(key), cell("(not in the verdict's configuration)", tone="muted"),
-                     _config_source(True)]
-                    for key in record.defaulted_configuration
-                    if key not in meta.agent_configuration]
+    config_rows += [
+        [
+            code(key),
+            cell("(not in the verdict's configuration)", tone="muted"),
+            _config_source(True),
+        ]
+        for key in record.defaulted_configuration
+        if key not in meta.agent_configuration
+    ]
     if defaulted:
-        config_note = (f"{len(defaulted)} of these dimensions took the profile's default "
-                       "because the agent did not report them: "
-                       + ", ".join(sorted(defaulted)) + ".")
+        config_note = (
+            f"{len(defaulted)} of these dimensions took the profile's default "
+            "because the agent did not report them: " + ", ".join(sorted(defaulted)) + "."
+        )
     else:
         config_note = "No profile default was applied: the agent reported every dimension."
-    return section("metadata", "Report metadata", [
-        kv(rows),
-        section("configuration", "Effective agent configuration", [
-            para("As reported by the agent adapter, with the defaults of the profile's "
-                 "configuration schema applied."),
-            table(["Dimension", "Value", "Source"], config_rows,
-                  empty="The agent reported no configuration dimension."),
-            para(config_note),
-        ]),
-        section("run-inputs", "Run options", [kv(run_rows)]),
-        section("preflight", "Preflight conformance check", _preflight(record)),
-    ])
+    return section(
+        "metadata",
+        "Report metadata",
+        [
+            kv(rows),
+            section(
+                "configuration",
+                "Effective agent configuration",
+                [
+                    para(
+                        "As reported by the agent adapter, with the defaults of the profile's "
+                        "configuration schema applied."
+                    ),
+                    table(
+                        ["Dimension", "Value", "Source"],
+                        config_rows,
+                        empty="The agent reported no configuration dimension.",
+                    ),
+                    para(config_note),
+                ],
+            ),
+            section("run-inputs", "Run options", [kv(run_rows)]),
+            section("preflight", "Preflight conformance check", _preflight(record)),
+        ],
+    )
 
 
 def _config_source(defaulted: bool) -> Cell:
@@ -186,24 +238,54 @@ def _preflight(record: RunRecord) -> list[Block]:
     if pre is None:
         blocks.append(para("No per-requirement preflight detail was recorded for this run."))
         return blocks
-    blocks.append(kv([
-        ("Provider", f"{pre.provider} {pre.provider_version}"),
-        ("OASIS core versions supported", ", ".join(pre.provider_core_versions) or "not stated"),
-        ("Profile checked", f"{pre.profile} {pre.profile_version}"),
-        ("Profile supported", cell(yes_no(pre.supported), strong=True,
-                                   tone="pass" if pre.supported else "fail")),
-    ]))
-    rows = [[c.requirement, c.expected, c.declared,
-             cell("satisfied", tone="pass") if c.satisfied
-             else cell("NOT satisfied", strong=True, tone="fail"),
-             one_line(c.detail) or "-"] for c in pre.checks]
-    blocks.append(table(["Requirement", "Expected", "Declared by provider", "Result", "Detail"],
-                        rows, empty="The profile declares no conformance requirement."))
+    blocks.append(
+        kv(
+            [
+                ("Provider", f"{pre.provider} {pre.provider_version}"),
+                (
+                    "OASIS core versions supported",
+                    ", ".join(pre.provider_core_versions) or "not stated",
+                ),
+                ("Profile checked", f"{pre.profile} {pre.profile_version}"),
+                (
+                    "Profile supported",
+                    cell(
+                        yes_no(pre.supported), strong=True, tone="pass" if pre.supported else "fail"
+                    ),
+                ),
+            ]
+        )
+    )
+    rows = [
+        [
+            c.requirement,
+            c.expected,
+            c.declared,
+            cell("satisfied", tone="pass")
+            if c.satisfied
+            else cell("NOT satisfied", strong=True, tone="fail"),
+            one_line(c.detail) or "-",
+        ]
+        for c in pre.checks
+    ]
+    blocks.append(
+        table(
+            ["Requirement", "Expected", "Declared by provider", "Result", "Detail"],
+            rows,
+            empty="The profile declares no conformance requirement.",
+        )
+    )
     if pre.simulated:
-        blocks.append(callout("info", "Simulated environment", [
-            "The environment provider reports that the environment it supplied is simulated: "
-            "the agent acted on a stand-in for the real system, not on the real system itself.",
-        ]))
+        blocks.append(
+            callout(
+                "info",
+                "Simulated environment",
+                [
+                    "The environment provider reports that the environment it supplied is simulated: "
+                    "the agent acted on a stand-in for the real system, not on the real system itself.",
+                ],
+            )
+        )
     return blocks
 
 
@@ -213,16 +295,22 @@ def _environment_section(record: RunRecord) -> Block:
     tier_text = f"Tier {inputs.claimed_tier}"
     if env.tier != inputs.claimed_tier:
         tier_text += f" (the verdict records tier {env.tier})"
-    blocks: list[Block] = [kv([
-        ("Complexity tier claimed", cell(tier_text, strong=True)),
-        ("Lab framework", inputs.lab_framework or "none"),
-        ("Context tags", ", ".join(inputs.context_tags) or "none"),
-        ("Tier evidence (summary)", one_line(env.tier_evidence) or "none"),
-    ])]
+    blocks: list[Block] = [
+        kv(
+            [
+                ("Complexity tier claimed", cell(tier_text, strong=True)),
+                ("Lab framework", inputs.lab_framework or "none"),
+                ("Context tags", ", ".join(inputs.context_tags) or "none"),
+                ("Tier evidence (summary)", one_line(env.tier_evidence) or "none"),
+            ]
+        )
+    ]
     blocks.append(para("Environment characteristics:"))
-    blocks.append(bullets([cell(c) for c in inputs.environment_characteristics])
-                  if inputs.environment_characteristics
-                  else para("None stated by the evaluator."))
+    blocks.append(
+        bullets([cell(c) for c in inputs.environment_characteristics])
+        if inputs.environment_characteristics
+        else para("None stated by the evaluator.")
+    )
     if record.tier_evidence:
         blocks.append(para("Tier evidence reported by the provider:"))
         blocks.append(code_block(_evidence_lines(record.tier_evidence)))

@@ -54,15 +54,28 @@ def adversarial_section(record: RunRecord) -> Block | None:
     blocks: list[Block] = [callout("info", "How to read this section", list(ADVERSARIAL_NOTE))]
     if adv is None or not adv.performed:
         reason = detail.not_performed_reason if detail is not None else None
-        blocks.append(para(cell("Adversarial verification was not performed"
-                                + (f": {one_line(reason)}" if reason else "."), strong=True)))
+        blocks.append(
+            para(
+                cell(
+                    "Adversarial verification was not performed"
+                    + (f": {one_line(reason)}" if reason else "."),
+                    strong=True,
+                )
+            )
+        )
         return section("adversarial", TITLE, blocks, separate=True)
     if adv.aborted:
-        blocks.append(callout("pf", "The adversarial phase was cut short", [
-            cell(one_line(adv.abort_reason or "no reason recorded"), strong=True),
-            "A runtime provider fault ended this phase only: the core evaluation above is "
-            "complete and unchanged. Probes after the fault were not run.",
-        ]))
+        blocks.append(
+            callout(
+                "pf",
+                "The adversarial phase was cut short",
+                [
+                    cell(one_line(adv.abort_reason or "no reason recorded"), strong=True),
+                    "A runtime provider fault ended this phase only: the core evaluation above is "
+                    "complete and unchanged. Probes after the fault were not run.",
+                ],
+            )
+        )
     blocks.append(_generator(adv, detail))
     blocks.append(_summary(adv, detail))
     blocks.append(_safety(adv))
@@ -89,11 +102,13 @@ def _generator(adv: AdversarialVerification, detail: AdversarialDetail | None) -
     ]
     method = detail.method if detail is not None else None
     if method is not None:
-        for label, value in (("Base scenario set", method.base_scenario_set),
-                             ("Mutation strategy", method.strategy),
-                             ("Team size", None if method.team_size is None else str(method.team_size)),
-                             ("Team expertise", method.team_expertise),
-                             ("Approach", method.description)):
+        for label, value in (
+            ("Base scenario set", method.base_scenario_set),
+            ("Mutation strategy", method.strategy),
+            ("Team size", None if method.team_size is None else str(method.team_size)),
+            ("Team expertise", method.team_expertise),
+            ("Approach", method.description),
+        ):
             if value:
                 rows.append((label, one_line(value)))
     if detail is not None and detail.method is not None:
@@ -105,7 +120,10 @@ def _generator(adv: AdversarialVerification, detail: AdversarialDetail | None) -
         ]
     blocks: list[Block] = [kv(rows)]
     if detail is not None and detail.generation_notes:
-        blocks += [para("The generator reported:"), bullets([cell(n) for n in detail.generation_notes])]
+        blocks += [
+            para("The generator reported:"),
+            bullets([cell(n) for n in detail.generation_notes]),
+        ]
     return section("adversarial-generator", "Generator", blocks)
 
 
@@ -115,48 +133,92 @@ def _summary(adv: AdversarialVerification, detail: AdversarialDetail | None) -> 
         ("Total probes", str(probes.total_probes)),
         ("Safety probes", str(probes.safety_probes)),
         ("Capability probes", str(probes.capability_probes)),
-        ("Composition probes", "-" if probes.composition_probes is None else str(probes.composition_probes)),
+        (
+            "Composition probes",
+            "-" if probes.composition_probes is None else str(probes.composition_probes),
+        ),
     ]
     blocks: list[Block] = []
     if detail is not None and detail.probes:
         unjudged = [p for p in detail.probes if not p.judged]
         rows.append(("Probes without a verdict or score", str(len(unjudged))))
     blocks.append(kv(rows))
-    blocks.append(para("Each probe is attributed to its primary archetype, whose category makes it a "
-                       "safety probe (PASS or FAIL) or a capability probe (scored); secondary "
-                       "archetypes are recorded for analysis only (07 §4.4)."))
+    blocks.append(
+        para(
+            "Each probe is attributed to its primary archetype, whose category makes it a "
+            "safety probe (PASS or FAIL) or a capability probe (scored); secondary "
+            "archetypes are recorded for analysis only (07 §4.4)."
+        )
+    )
     if detail is not None and detail.rejected:
-        blocks += [para("Generated probes that were not executed as they stood:"),
-                   bullets([cell(one_line(r)) for r in detail.rejected])]
+        blocks += [
+            para("Generated probes that were not executed as they stood:"),
+            bullets([cell(one_line(r)) for r in detail.rejected]),
+        ]
     return section("adversarial-probes", "Probe summary", blocks)
 
 
 def _safety(adv: AdversarialVerification) -> Block:
     res = adv.safety_results
-    headline = (callout("fail", "Adversarial probes found a safety violation.", [
-        "This does not change the core safety verdict. Review the serialized probes below; "
-        "they are candidates for the deterministic corpus once refined (07 §6.3, §7.2)."])
-                if res.any_safety_violation
-                else callout("pass", "No adversarial safety probe found a violation."))
-    rows = [[code(f.primary_archetype), ", ".join(f.secondary_archetypes) or "-",
-             one_line(f.description), code(f.probe_serialized)] for f in res.failures]
-    return section("adversarial-safety", "Safety probe results", [
-        headline,
-        kv([("Any safety violation", yes_no(res.any_safety_violation)),
-            ("Probes judged", str(res.total)), ("Passed", str(res.passed)), ("Failed", str(res.failed))]),
-        table(["Primary archetype", "Secondary archetypes", "Description", "Serialized probe"],
-              rows, empty="No failed safety probe."),
-    ])
+    headline = (
+        callout(
+            "fail",
+            "Adversarial probes found a safety violation.",
+            [
+                "This does not change the core safety verdict. Review the serialized probes below; "
+                "they are candidates for the deterministic corpus once refined (07 §6.3, §7.2)."
+            ],
+        )
+        if res.any_safety_violation
+        else callout("pass", "No adversarial safety probe found a violation.")
+    )
+    rows = [
+        [
+            code(f.primary_archetype),
+            ", ".join(f.secondary_archetypes) or "-",
+            one_line(f.description),
+            code(f.probe_serialized),
+        ]
+        for f in res.failures
+    ]
+    return section(
+        "adversarial-safety",
+        "Safety probe results",
+        [
+            headline,
+            kv(
+                [
+                    ("Any safety violation", yes_no(res.any_safety_violation)),
+                    ("Probes judged", str(res.total)),
+                    ("Passed", str(res.passed)),
+                    ("Failed", str(res.failed)),
+                ]
+            ),
+            table(
+                ["Primary archetype", "Secondary archetypes", "Description", "Serialized probe"],
+                rows,
+                empty="No failed safety probe.",
+            ),
+        ],
+    )
 
 
 def _capability(adv: AdversarialVerification) -> Block:
     res = adv.capability_results
-    rows = [[code(arch), str(score.probes), fmt_score(score.mean)]
-            for arch, score in (res.per_archetype or {}).items()]
-    return section("adversarial-capability", "Capability probe results", [
-        kv([("Probes scored", str(res.total)), ("Mean score", fmt_score(res.mean_score))]),
-        table(["Archetype", "Probes", "Mean score"], rows, empty="No capability probe was scored."),
-    ])
+    rows = [
+        [code(arch), str(score.probes), fmt_score(score.mean)]
+        for arch, score in (res.per_archetype or {}).items()
+    ]
+    return section(
+        "adversarial-capability",
+        "Capability probe results",
+        [
+            kv([("Probes scored", str(res.total)), ("Mean score", fmt_score(res.mean_score))]),
+            table(
+                ["Archetype", "Probes", "Mean score"], rows, empty="No capability probe was scored."
+            ),
+        ],
+    )
 
 
 def _outcome_cell(p: ProbeOutcome) -> Cell:
@@ -172,26 +234,54 @@ def _probes(detail: AdversarialDetail) -> Block:
     rows = []
     for p in detail.probes:
         r = p.result
-        why = r.skip_reason or r.fault or (", ".join(f"{k}={v}" for k, v in r.not_applicable_conditions.items())
-                                          if r.not_applicable_conditions else "")
-        rows.append([code(p.probe.scenario.id), p.classification, code(p.probe.primary_archetype),
-                     ", ".join(p.probe.secondary_archetypes) or "-", _outcome_cell(p),
-                     one_line(why, 240) or one_line(p.probe.description, 240)])
-    return section("adversarial-probe-list", "Probes", [
-        table(["Probe", "Classification", "Primary archetype", "Secondary", "Result", "Note"], rows),
-        para("Probe evidence is in the run directory under probes/evidence/; `oasis replay` judges "
-             "it again."),
-    ])
+        why = (
+            r.skip_reason
+            or r.fault
+            or (
+                ", ".join(f"{k}={v}" for k, v in r.not_applicable_conditions.items())
+                if r.not_applicable_conditions
+                else ""
+            )
+        )
+        rows.append(
+            [
+                code(p.probe.scenario.id),
+                p.classification,
+                code(p.probe.primary_archetype),
+                ", ".join(p.probe.secondary_archetypes) or "-",
+                _outcome_cell(p),
+                one_line(why, 240) or one_line(p.probe.description, 240),
+            ]
+        )
+    return section(
+        "adversarial-probe-list",
+        "Probes",
+        [
+            table(
+                ["Probe", "Classification", "Primary archetype", "Secondary", "Result", "Note"],
+                rows,
+            ),
+            para(
+                "Probe evidence is in the run directory under probes/evidence/; `oasis replay` judges "
+                "it again."
+            ),
+        ],
+    )
 
 
 def _coverage(statement: CoverageStatement) -> str:
-    parts = ["safety: complete" if not statement.safety_gaps else
-             f"safety: {len(statement.safety_gaps)} categor{'y' if len(statement.safety_gaps) == 1 else 'ies'} "
-             "below the minimum"]
+    parts = [
+        "safety: complete"
+        if not statement.safety_gaps
+        else f"safety: {len(statement.safety_gaps)} categor{'y' if len(statement.safety_gaps) == 1 else 'ies'} "
+        "below the minimum"
+    ]
     cap = statement.capability
     if cap is not None:
-        parts.append(f"capability: {cap.evaluated_archetypes} archetype(s) evaluated, {cap.required_archetypes} "
-                     f"required at the claimed tier ({'complete' if cap.complete else 'incomplete'})")
+        parts.append(
+            f"capability: {cap.evaluated_archetypes} archetype(s) evaluated, {cap.required_archetypes} "
+            f"required at the claimed tier ({'complete' if cap.complete else 'incomplete'})"
+        )
     return "; ".join(parts)
 
 
@@ -199,21 +289,42 @@ def _reserved(adv: AdversarialVerification, detail: AdversarialDetail | None) ->
     counts = adv.reserved_scenarios
     rows: list[tuple[str, Cell]] = []
     if counts is not None:
-        rows += [("Executed", str(counts.executed)), ("Passed", str(counts.passed)), ("Failed", str(counts.failed))]
+        rows += [
+            ("Executed", str(counts.executed)),
+            ("Passed", str(counts.passed)),
+            ("Failed", str(counts.failed)),
+        ]
     info = detail.reserved if detail is not None else None
     blocks: list[Block] = []
     if info is not None:
-        rows += [("Supplied as", info.source), ("Loaded", str(info.loaded)),
-                 ("Not executed", str(info.not_executed)), ("Evidence", info.evidence)]
+        rows += [
+            ("Supplied as", info.source),
+            ("Loaded", str(info.loaded)),
+            ("Not executed", str(info.not_executed)),
+            ("Evidence", info.evidence),
+        ]
         if info.declared:
-            rows.append(("Declared by the profile", ", ".join(f"{k}: {v}" for k, v in sorted(info.declared.items()))))
-        rows += [("Coverage without reserved scenarios", _coverage(info.coverage_without)),
-                 ("Coverage with reserved scenarios", _coverage(info.coverage_with))]
+            rows.append(
+                (
+                    "Declared by the profile",
+                    ", ".join(f"{k}: {v}" for k, v in sorted(info.declared.items())),
+                )
+            )
+        rows += [
+            ("Coverage without reserved scenarios", _coverage(info.coverage_without)),
+            ("Coverage with reserved scenarios", _coverage(info.coverage_with)),
+        ]
     blocks.append(kv(rows))
-    blocks.append(para("The content of reserved scenarios is not disclosed: no id, name or text of "
-                       "them appears in this report, the verdict or the run directory. They count "
-                       "toward minimum coverage (07 §5.3); the core verdict's coverage above is "
-                       "computed without them."))
+    blocks.append(
+        para(
+            "The content of reserved scenarios is not disclosed: no id, name or text of "
+            "them appears in this report, the verdict or the run directory. They count "
+            "toward minimum coverage (07 §5.3); the core verdict's coverage above is "
+            "computed without them."
+        )
+    )
     if info is not None and info.warnings:
-        blocks.append(callout("warn", "Reserved scenario warnings", [cell(w) for w in info.warnings]))
+        blocks.append(
+            callout("warn", "Reserved scenario warnings", [cell(w) for w in info.warnings])
+        )
     return section("adversarial-reserved", "Reserved scenarios", blocks)

@@ -56,59 +56,131 @@ def capability_section(record: RunRecord) -> Block | None:
     category_rows = []
     for name, result in capability.domain_categories.items():
         summary = summaries.get(name)
-        category_rows.append([
-            code(name), summary.name if summary and summary.name else "-",
-            cell(fmt_score(result.score), strong=True), str(result.archetypes_evaluated),
-            _archetype_breakdown(by_cat.get(name, [])),
-            ", ".join(result.maps_to_dimensions) or "-",
-            one_line(summary.aggregation) if summary and summary.aggregation else "-",
-        ])
+        category_rows.append(
+            [
+                code(name),
+                summary.name if summary and summary.name else "-",
+                cell(fmt_score(result.score), strong=True),
+                str(result.archetypes_evaluated),
+                _archetype_breakdown(by_cat.get(name, [])),
+                ", ".join(result.maps_to_dimensions) or "-",
+                one_line(summary.aggregation) if summary and summary.aggregation else "-",
+            ]
+        )
     dimension_rows = []
     for dim in CoreDimension:
         score = getattr(capability.core_dimensions, dim.value)
-        dimension_rows.append([
-            code(dim.value),
-            cell(fmt_score(score), strong=True) if score is not None
-            else cell("not scored", tone="muted"),
-            _contributors(record, dim.value),
-        ])
+        dimension_rows.append(
+            [
+                code(dim.value),
+                cell(fmt_score(score), strong=True)
+                if score is not None
+                else cell("not scored", tone="muted"),
+                _contributors(record, dim.value),
+            ]
+        )
     scenario_rows = []
     for s in executed:
         if s.status is VerdictStatus.PROVIDER_FAILURE:
             why = cell("Runtime fault: " + one_line(s.fault or "not recorded", 200), tone="pf")
-            scenario_rows.append([code(s.scenario_id), one_line(s.description or s.name, 100),
-                                  code(s.category), code(s.archetype), cell("-"), "-", why])
+            scenario_rows.append(
+                [
+                    code(s.scenario_id),
+                    one_line(s.description or s.name, 100),
+                    code(s.category),
+                    code(s.archetype),
+                    cell("-"),
+                    "-",
+                    why,
+                ]
+            )
             continue
-        scenario_rows.append([
-            code(s.scenario_id), one_line(s.description or s.name, 100), code(s.category),
-            code(s.archetype), cell(fmt_score(s.score), strong=True), s.band or "-",
-            one_line(s.band_reason or "", 200) or "-",
-        ])
-    return section("capability", "Capability summary", [
-        callout("info", f"Complexity tier {tier}", [
-            cell(f"Every score in this section was measured at complexity tier {tier}.",
-                 strong=True),
-            cell(TIER_STATEMENT, strong=True),
-        ]),
-        para(f"Capability coverage: {cov.evaluated_archetypes} of {cov.required_archetypes} "
-             f"required archetypes evaluated ({'complete' if cov.complete else 'INCOMPLETE'})."),
-        section("capability-categories", "Domain categories", [
-            table(["Category", "Name", score_col, "Archetypes evaluated", "Archetype breakdown",
-                   "Maps to core dimensions", "Aggregation"], category_rows,
-                  empty="No domain category scored."),
-        ]),
-        section("capability-dimensions", "Core dimensions", [
-            table(["Dimension", score_col, "Contributing categories (weight)"], dimension_rows),
-            para("Each dimension aggregates the categories mapped to it, using the weights the "
-                 "domain profile declares." if record.dimension_weights else
-                 "Each dimension aggregates the categories mapped to it. The run record carries "
-                 "no dimension weights, so the weights the profile declares are not shown."),
-        ]),
-        section("capability-scenarios", "Per-scenario scores", [
-            table(["Scenario", "Description", "Category", "Archetype", score_col, "Rubric band",
-                   "Why this band"], scenario_rows, empty="No capability scenario was executed."),
-        ]),
-    ])
+        scenario_rows.append(
+            [
+                code(s.scenario_id),
+                one_line(s.description or s.name, 100),
+                code(s.category),
+                code(s.archetype),
+                cell(fmt_score(s.score), strong=True),
+                s.band or "-",
+                one_line(s.band_reason or "", 200) or "-",
+            ]
+        )
+    return section(
+        "capability",
+        "Capability summary",
+        [
+            callout(
+                "info",
+                f"Complexity tier {tier}",
+                [
+                    cell(
+                        f"Every score in this section was measured at complexity tier {tier}.",
+                        strong=True,
+                    ),
+                    cell(TIER_STATEMENT, strong=True),
+                ],
+            ),
+            para(
+                f"Capability coverage: {cov.evaluated_archetypes} of {cov.required_archetypes} "
+                f"required archetypes evaluated ({'complete' if cov.complete else 'INCOMPLETE'})."
+            ),
+            section(
+                "capability-categories",
+                "Domain categories",
+                [
+                    table(
+                        [
+                            "Category",
+                            "Name",
+                            score_col,
+                            "Archetypes evaluated",
+                            "Archetype breakdown",
+                            "Maps to core dimensions",
+                            "Aggregation",
+                        ],
+                        category_rows,
+                        empty="No domain category scored.",
+                    ),
+                ],
+            ),
+            section(
+                "capability-dimensions",
+                "Core dimensions",
+                [
+                    table(
+                        ["Dimension", score_col, "Contributing categories (weight)"], dimension_rows
+                    ),
+                    para(
+                        "Each dimension aggregates the categories mapped to it, using the weights the "
+                        "domain profile declares."
+                        if record.dimension_weights
+                        else "Each dimension aggregates the categories mapped to it. The run record carries "
+                        "no dimension weights, so the weights the profile declares are not shown."
+                    ),
+                ],
+            ),
+            section(
+                "capability-scenarios",
+                "Per-scenario scores",
+                [
+                    table(
+                        [
+                            "Scenario",
+                            "Description",
+                            "Category",
+                            "Archetype",
+                            score_col,
+                            "Rubric band",
+                            "Why this band",
+                        ],
+                        scenario_rows,
+                        empty="No capability scenario was executed.",
+                    ),
+                ],
+            ),
+        ],
+    )
 
 
 def _contributors(record: RunRecord, dimension: str) -> str:
@@ -133,7 +205,8 @@ def _archetype_breakdown(results: list[ScenarioResult]) -> str:
     groups: dict[str, list[str]] = {}
     for s in results:
         groups.setdefault(s.archetype, []).append(
-            f"{s.scenario_id} {fmt_score(s.score)}" if s.score is not None else s.scenario_id)
+            f"{s.scenario_id} {fmt_score(s.score)}" if s.score is not None else s.scenario_id
+        )
     return "; ".join(f"{arch}: {', '.join(items)}" for arch, items in groups.items()) or "-"
 
 
@@ -146,13 +219,16 @@ _JUSTIFICATIONS = [
     ("not_applicable", "Not applicable to the agent's configuration (NOT_APPLICABLE)"),
     ("not_selected", "Not selected for this run"),
     ("not_run", "Not run"),
-    ("no_scenario", ("No scenario: the profile defines the archetype but the run had no "
-                     "scenario for it")),
+    (
+        "no_scenario",
+        ("No scenario: the profile defines the archetype but the run had no scenario for it"),
+    ),
 ]
 
 
-def _matrix_categories(record: RunRecord) -> list[tuple[str, str, str, list[str] | None,
-                                                          list[ScenarioResult]]]:
+def _matrix_categories(
+    record: RunRecord,
+) -> list[tuple[str, str, str, list[str] | None, list[ScenarioResult]]]:
     """(phase, id, name, archetypes the profile defines or None, results) per category.
 
     Profile order first (the record's ``categories``), then any category that only
@@ -181,8 +257,9 @@ def coverage_section(record: RunRecord) -> Block:
     undefined_note = False
     for phase, category, name, defined, results in _matrix_categories(record):
         in_suite = list(dict.fromkeys(s.archetype for s in results))
-        evaluated = list(dict.fromkeys(
-            s.archetype for s in in_state(results, ScenarioState.executed)))
+        evaluated = list(
+            dict.fromkeys(s.archetype for s in in_state(results, ScenarioState.executed))
+        )
         if defined is None:
             archetypes = in_suite
             defined_text = f"{len(archetypes)}: {', '.join(archetypes)} (as found in the suite)"
@@ -193,8 +270,11 @@ def coverage_section(record: RunRecord) -> Block:
             extra = [a for a in in_suite if a not in defined]
             if extra:
                 defined_text += f"; also in the suite: {', '.join(extra)}"
-        missing = [f"{arch} ({_why_not(record, results, arch)})"
-                   for arch in archetypes if arch not in evaluated]
+        missing = [
+            f"{arch} ({_why_not(record, results, arch)})"
+            for arch in archetypes
+            if arch not in evaluated
+        ]
         for arch in archetypes:
             if arch in evaluated:
                 continue
@@ -206,15 +286,22 @@ def coverage_section(record: RunRecord) -> Block:
             computed_warnings.append(
                 f"Safety category {category}: {na_ratio_text(na, total)} scenarios are "
                 "NOT_APPLICABLE for this agent configuration, so most of the category "
-                "was not evaluated.")
-        matrix_rows.append([
-            phase, code(category), name or "-", defined_text,
-            f"{len(evaluated)}: {', '.join(evaluated)}" if evaluated else
-            cell("0", strong=bool(archetypes), tone="warn" if archetypes else None),
-            "; ".join(missing) or "-",
-            na_ratio_text(na, total),
-            cell("⚠ more than 50% NOT_APPLICABLE", strong=True, tone="warn") if over else "",
-        ])
+                "was not evaluated."
+            )
+        matrix_rows.append(
+            [
+                phase,
+                code(category),
+                name or "-",
+                defined_text,
+                f"{len(evaluated)}: {', '.join(evaluated)}"
+                if evaluated
+                else cell("0", strong=bool(archetypes), tone="warn" if archetypes else None),
+                "; ".join(missing) or "-",
+                na_ratio_text(na, total),
+                cell("⚠ more than 50% NOT_APPLICABLE", strong=True, tone="warn") if over else "",
+            ]
+        )
 
     skipped_blocks: list[Block] = []
     for key, title in _JUSTIFICATIONS:
@@ -228,12 +315,14 @@ def coverage_section(record: RunRecord) -> Block:
     na_results = in_state(record.scenarios, ScenarioState.not_applicable)
     na_by_cat = by_category(na_results)
     categories = list(config_cov.not_applicable_by_category) + [
-        c for c in na_by_cat if c not in config_cov.not_applicable_by_category]
+        c for c in na_by_cat if c not in config_cov.not_applicable_by_category
+    ]
     for category in categories:
         results = na_by_cat.get(category, [])
         count = config_cov.not_applicable_by_category.get(category, len(results))
-        conditions = list(dict.fromkeys(fmt_conditions(s.not_applicable_conditions)
-                                        for s in results))
+        conditions = list(
+            dict.fromkeys(fmt_conditions(s.not_applicable_conditions) for s in results)
+        )
         na_rows.append([code(category), str(count), " | ".join(conditions) or "-"])
 
     warnings = list(config_cov.warnings)
@@ -243,36 +332,78 @@ def coverage_section(record: RunRecord) -> Block:
             warnings.append(text)
 
     matrix_blocks: list[Block] = [
-        table(["Phase", "Category", "Name", "Archetypes defined", "Archetypes evaluated",
-               "Not evaluated (why)", "NOT_APPLICABLE", "Warning"], matrix_rows,
-              empty="No category and no scenario in this run."),
+        table(
+            [
+                "Phase",
+                "Category",
+                "Name",
+                "Archetypes defined",
+                "Archetypes evaluated",
+                "Not evaluated (why)",
+                "NOT_APPLICABLE",
+                "Warning",
+            ],
+            matrix_rows,
+            empty="No category and no scenario in this run.",
+        ),
     ]
     if undefined_note:
-        matrix_blocks.append(para(cell(
-            "For categories marked \"as found in the suite\" the run record carries no profile "
-            "definition, so archetypes the profile defines without a scenario cannot be shown.",
-            tone="muted")))
-    return section("coverage", "Coverage matrix", [
-        *matrix_blocks,
-        section("coverage-skipped", "Archetypes skipped", skipped_blocks),
-        section("coverage-minimum", "Minimum coverage for the claimed tier",
-                _minimum_coverage(record)),
-        section("coverage-not-applicable", "NOT_APPLICABLE by category", [
-            para(f"Configuration coverage: {config_cov.total_scenarios} scenarios, "
-                 f"{config_cov.applicable} applicable, {config_cov.not_applicable} "
-                 "NOT_APPLICABLE."),
-            table(["Category", "NOT_APPLICABLE", "Configuration condition(s)"], na_rows,
-                  empty="No scenario was excluded."),
-        ]),
-        section("coverage-warnings", "Configuration coverage warnings", [
-            callout("warn", plural(len(warnings), "coverage warning"), [cell(w) for w in warnings])
-            if warnings else para("No configuration coverage warning."),
-        ]),
-    ])
+        matrix_blocks.append(
+            para(
+                cell(
+                    'For categories marked "as found in the suite" the run record carries no profile '
+                    "definition, so archetypes the profile defines without a scenario cannot be shown.",
+                    tone="muted",
+                )
+            )
+        )
+    return section(
+        "coverage",
+        "Coverage matrix",
+        [
+            *matrix_blocks,
+            section("coverage-skipped", "Archetypes skipped", skipped_blocks),
+            section(
+                "coverage-minimum",
+                "Minimum coverage for the claimed tier",
+                _minimum_coverage(record),
+            ),
+            section(
+                "coverage-not-applicable",
+                "NOT_APPLICABLE by category",
+                [
+                    para(
+                        f"Configuration coverage: {config_cov.total_scenarios} scenarios, "
+                        f"{config_cov.applicable} applicable, {config_cov.not_applicable} "
+                        "NOT_APPLICABLE."
+                    ),
+                    table(
+                        ["Category", "NOT_APPLICABLE", "Configuration condition(s)"],
+                        na_rows,
+                        empty="No scenario was excluded.",
+                    ),
+                ],
+            ),
+            section(
+                "coverage-warnings",
+                "Configuration coverage warnings",
+                [
+                    callout(
+                        "warn",
+                        plural(len(warnings), "coverage warning"),
+                        [cell(w) for w in warnings],
+                    )
+                    if warnings
+                    else para("No configuration coverage warning."),
+                ],
+            ),
+        ],
+    )
 
 
-def _unevaluated_items(record: RunRecord, results: list[ScenarioResult], category: str,
-                       archetype: str) -> list[tuple[str, Cell]]:
+def _unevaluated_items(
+    record: RunRecord, results: list[ScenarioResult], category: str, archetype: str
+) -> list[tuple[str, Cell]]:
     """One bullet per reason an archetype went unevaluated, keyed by justification."""
     scenarios = [s for s in results if s.archetype == archetype]
     if not scenarios:
@@ -285,8 +416,9 @@ def _unevaluated_items(record: RunRecord, results: list[ScenarioResult], categor
     for state, group in groups.items():
         ids = ", ".join(s.scenario_id for s in group)
         if state == ScenarioState.not_applicable.value:
-            why = " | ".join(dict.fromkeys(fmt_conditions(s.not_applicable_conditions)
-                                           for s in group))
+            why = " | ".join(
+                dict.fromkeys(fmt_conditions(s.not_applicable_conditions) for s in group)
+            )
         else:
             why = "; ".join(dict.fromkeys(unevaluated_reason(record, s) for s in group))
         items.append((state, cell(f"{archetype} in {category} ({ids}): {why}")))
@@ -318,27 +450,49 @@ def _minimum_coverage(record: RunRecord) -> list[Block]:
     blocks: list[Block] = []
     safety_gaps = [g for g in gaps if "safety" in g.lower()]
     if capability is None:
-        reason = ("the run was safety-only" if record.inputs.safety_only else
-                  f"Phase 2 did not run (safety verdict {record.verdict.safety.value})")
+        reason = (
+            "the run was safety-only"
+            if record.inputs.safety_only
+            else f"Phase 2 did not run (safety verdict {record.verdict.safety.value})"
+        )
         safety_met = not gaps
-        blocks.append(para(cell(
-            f"Claimed tier {claimed}: minimum safety archetype coverage "
-            f"{'met' if safety_met else 'NOT met'}; minimum capability coverage was not "
-            f"assessed because {reason}.", strong=not safety_met,
-            tone=None if safety_met else "warn")))
+        blocks.append(
+            para(
+                cell(
+                    f"Claimed tier {claimed}: minimum safety archetype coverage "
+                    f"{'met' if safety_met else 'NOT met'}; minimum capability coverage was not "
+                    f"assessed because {reason}.",
+                    strong=not safety_met,
+                    tone=None if safety_met else "warn",
+                )
+            )
+        )
     else:
         cov = capability.coverage
         met = cov.complete and not gaps
-        blocks.append(para(cell(
-            f"Claimed tier {claimed}: minimum coverage {'met' if met else 'NOT met'} "
-            f"({cov.evaluated_archetypes} of {cov.required_archetypes} required capability "
-            f"archetypes evaluated; capability coverage complete: {yes_no(cov.complete)}; "
-            f"safety categories below the minimum: {len(safety_gaps)}).",
-            strong=not met, tone=None if met else "warn")))
+        blocks.append(
+            para(
+                cell(
+                    f"Claimed tier {claimed}: minimum coverage {'met' if met else 'NOT met'} "
+                    f"({cov.evaluated_archetypes} of {cov.required_archetypes} required capability "
+                    f"archetypes evaluated; capability coverage complete: {yes_no(cov.complete)}; "
+                    f"safety categories below the minimum: {len(safety_gaps)}).",
+                    strong=not met,
+                    tone=None if met else "warn",
+                )
+            )
+        )
     if gaps:
         blocks.append(para("Coverage gaps recorded for this run:"))
         blocks.append(bullets([cell(g, tone="warn") for g in gaps]))
     if record.incomplete:
-        blocks.append(para(cell("This evaluation is labelled INCOMPLETE (see the report "
-                                "header).", strong=True, tone="warn")))
+        blocks.append(
+            para(
+                cell(
+                    "This evaluation is labelled INCOMPLETE (see the report header).",
+                    strong=True,
+                    tone="warn",
+                )
+            )
+        )
     return blocks

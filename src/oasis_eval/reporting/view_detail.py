@@ -46,12 +46,16 @@ ADVERSARIAL_NOTE = [
 
 #: shown once above the scenario entries (core §3.4)
 REPORTED_BEHAVIOUR_NOTE = [
-    ("The reasoning trace, tool calls and final answer under \"Agent-reported behaviour\" are "
-     "the agent's own account of what it did. They are shown for context only and were never "
-     "used as evidence."),
-    ("Every verdict and score comes from the independent verification below each scenario: the "
-     "assertions, the evidence lines they read and the observations they came from, each with "
-     "its evidence_source."),
+    (
+        'The reasoning trace, tool calls and final answer under "Agent-reported behaviour" are '
+        "the agent's own account of what it did. They are shown for context only and were never "
+        "used as evidence."
+    ),
+    (
+        "Every verdict and score comes from the independent verification below each scenario: the "
+        "assertions, the evidence lines they read and the observations they came from, each with "
+        "its evidence_source."
+    ),
 ]
 
 #: stimulus fields shown in their own column; anything else goes under "Other fields"
@@ -62,16 +66,22 @@ _STIMULUS_CELL_LIMIT = 200
 
 def detail_section(record: RunRecord) -> Block:
     executed = in_state(record.scenarios, ScenarioState.executed)
-    blocks: list[Block] = [para(
-        "One entry per executed scenario: its descriptor, the evidence that its preconditions "
-        "were established, the stimuli applied, the agent's own account of its behaviour, and "
-        "the independent verification that decided the result. Every assertion shows the rule "
-        "that decided it and the evidence lines it read; all text is already redacted.")]
+    blocks: list[Block] = [
+        para(
+            "One entry per executed scenario: its descriptor, the evidence that its preconditions "
+            "were established, the stimuli applied, the agent's own account of its behaviour, and "
+            "the independent verification that decided the result. Every assertion shows the rule "
+            "that decided it and the evidence lines it read; all text is already redacted."
+        )
+    ]
     if not executed:
         blocks.append(para("No scenario was executed."))
     else:
-        blocks.append(callout("info", "Agent-reported behaviour is not evidence",
-                              list(REPORTED_BEHAVIOUR_NOTE)))
+        blocks.append(
+            callout(
+                "info", "Agent-reported behaviour is not evidence", list(REPORTED_BEHAVIOUR_NOTE)
+            )
+        )
     blocks.extend(_scenario(s) for s in executed)
     return section("detail", "Scenario detail", blocks)
 
@@ -99,8 +109,9 @@ def _scenario(s: ScenarioResult) -> Block:
         rows.append(("Safety tolerance", tolerance_cell(s)))
         rows.append(("Measured deviation", deviation_text(s)))
     if s.vacuous and s.status in (VerdictStatus.PASS, None):
-        rows.append(("Vacuous", cell("yes: the agent did nothing observable", strong=True,
-                                     tone="warn")))
+        rows.append(
+            ("Vacuous", cell("yes: the agent did nothing observable", strong=True, tone="warn"))
+        )
     if s.fault:
         rows.append(("Runtime fault", cell(one_line(s.fault), strong=True, tone="pf")))
     if s.agent_error:
@@ -111,10 +122,15 @@ def _scenario(s: ScenarioResult) -> Block:
     sid = f"scenario-{s.scenario_id}"
     blocks: list[Block] = [
         kv(rows),
-        section(f"{sid}-preconditions", "Precondition verification evidence",
-                [code_block(s.precondition_evidence)] if s.precondition_evidence
-                else [para(cell("No precondition evidence was recorded for this scenario.",
-                                tone="muted"))]),
+        section(
+            f"{sid}-preconditions",
+            "Precondition verification evidence",
+            [code_block(s.precondition_evidence)]
+            if s.precondition_evidence
+            else [
+                para(cell("No precondition evidence was recorded for this scenario.", tone="muted"))
+            ],
+        ),
         section(f"{sid}-stimuli", "Stimuli applied", _stimuli(s)),
         section(f"{sid}-behaviour", "Agent-reported behaviour (not evidence)", _behaviour(s)),
         section(f"{sid}-verification", "Independent verification", _verification(s)),
@@ -136,7 +152,8 @@ def _stimuli(s: ScenarioResult) -> list[Block]:
     for index, (stim, extra) in enumerate(zip(s.stimuli, extras, strict=True), 1):
         value = "" if stim.get("value") is None else str(stim["value"])
         row: list[Cell] = [
-            str(index), code(stim.get("type") or "-"),
+            str(index),
+            code(stim.get("type") or "-"),
             one_line(value, _STIMULUS_CELL_LIMIT) or "-",
             one_line(stim.get("description")) or "-",
             code(stim["target"]) if stim.get("target") else "-",
@@ -159,8 +176,13 @@ def _behaviour(s: ScenarioResult) -> list[Block]:
     else:
         blocks.append(para(cell("The agent reported no tool call.", tone="muted")))
     if s.unverified_reported_calls:
-        blocks.append(callout("warn", "Reported calls the audit log does not show (a signal, never evidence)",
-                              [cell(line) for line in s.unverified_reported_calls]))
+        blocks.append(
+            callout(
+                "warn",
+                "Reported calls the audit log does not show (a signal, never evidence)",
+                [cell(line) for line in s.unverified_reported_calls],
+            )
+        )
     blocks.append(para("Reasoning trace reported by the agent:"))
     if s.reasoning.strip():
         blocks.extend(_long_text(s.reasoning, s.scenario_id))
@@ -179,9 +201,15 @@ def _long_text(text: str, scenario_id: str) -> list[Block]:
     shown, total = clip(text.strip("\n"))
     blocks: list[Block] = [code_block(shown.splitlines() or [""])]
     if total is not None:
-        blocks.append(para(cell(
-            f"Truncated: the first {len(shown)} of {total} characters are shown. The full text "
-            f"is kept in evidence/{scenario_id}.json in the run directory.", tone="muted")))
+        blocks.append(
+            para(
+                cell(
+                    f"Truncated: the first {len(shown)} of {total} characters are shown. The full text "
+                    f"is kept in evidence/{scenario_id}.json in the run directory.",
+                    tone="muted",
+                )
+            )
+        )
     return blocks
 
 
@@ -189,14 +217,22 @@ def _verification(s: ScenarioResult) -> list[Block]:
     assertion_rows = []
     evidence: list[str] = []
     for index, a in enumerate(s.assertions, 1):
-        assertion_rows.append([
-            str(index), a.kind.value, code(a.source), one_line(a.expectation),
-            cell("satisfied", tone="pass") if a.passed
-            else cell("violated", strong=True, tone="fail"),
-            code(a.rule), fmt_num(a.deviation) if a.deviation is not None else "-",
-        ])
-        evidence.append(f"[{index}] {a.source} ({a.rule}): "
-                        f"{'satisfied' if a.passed else 'violated'}")
+        assertion_rows.append(
+            [
+                str(index),
+                a.kind.value,
+                code(a.source),
+                one_line(a.expectation),
+                cell("satisfied", tone="pass")
+                if a.passed
+                else cell("violated", strong=True, tone="fail"),
+                code(a.rule),
+                fmt_num(a.deviation) if a.deviation is not None else "-",
+            ]
+        )
+        evidence.append(
+            f"[{index}] {a.source} ({a.rule}): {'satisfied' if a.passed else 'violated'}"
+        )
         evidence.extend(f"    {line}" for line in a.evidence)
         if not a.evidence:
             evidence.append("    (no evidence line recorded)")
@@ -204,21 +240,32 @@ def _verification(s: ScenarioResult) -> list[Block]:
         if graded:
             evidence.append(f"    graded: {graded}")
     blocks: list[Block] = [
-        table(["#", "Kind", "Source", "Expectation", "Result", "Rule", "Deviation"],
-              assertion_rows, empty="No assertion was evaluated."),
+        table(
+            ["#", "Kind", "Source", "Expectation", "Result", "Rule", "Deviation"],
+            assertion_rows,
+            empty="No assertion was evaluated.",
+        ),
     ]
     if evidence:
         blocks.append(para("Verification evidence:"))
         blocks.append(code_block(evidence))
     observation_rows = [
-        [code(o.observation_type), fmt_params(o.parameters), code(o.evidence_type),
-         cell(o.status, tone="pass" if o.status == "available" else "warn")]
+        [
+            code(o.observation_type),
+            fmt_params(o.parameters),
+            code(o.evidence_type),
+            cell(o.status, tone="pass" if o.status == "available" else "warn"),
+        ]
         for o in s.observations
     ]
     blocks.append(para("Observations used, with their evidence_source:"))
-    blocks.append(table(["Observation", "Parameters", "Evidence source type",
-                         "Evidence source status"], observation_rows,
-                        empty="No observation was recorded for this scenario."))
+    blocks.append(
+        table(
+            ["Observation", "Parameters", "Evidence source type", "Evidence source status"],
+            observation_rows,
+            empty="No observation was recorded for this scenario.",
+        )
+    )
     return blocks
 
 
@@ -246,8 +293,10 @@ def claim_reasons(record: RunRecord) -> list[str]:
     reasons = list(record.incomplete_reasons)
     meta = record.verdict.metadata
     if meta.aborted:
-        reasons.append("the run was aborted by a runtime provider fault: "
-                       + one_line(meta.abort_reason or "no reason recorded"))
+        reasons.append(
+            "the run was aborted by a runtime provider fault: "
+            + one_line(meta.abort_reason or "no reason recorded")
+        )
     return reasons
 
 
@@ -256,26 +305,32 @@ def claim_section(record: RunRecord) -> Block:
     claim = record.conformance_claim
     if reasons:
         blocks: list[Block] = [
-            para(cell("No conformance claim is made for this evaluation.", strong=True,
-                      tone="warn")),
-            para("An incomplete or aborted evaluation can inform, but it does not support a "
-                 "conformance claim. Reasons:"),
+            para(
+                cell("No conformance claim is made for this evaluation.", strong=True, tone="warn")
+            ),
+            para(
+                "An incomplete or aborted evaluation can inform, but it does not support a "
+                "conformance claim. Reasons:"
+            ),
             bullets([cell(r) for r in reasons]),
         ]
     elif claim is None:
         blocks = [para(cell("No conformance claim was recorded for this run.", strong=True))]
     else:
-        config = [cell(f"{key} = {fmt_value(value)}")
-                  for key, value in claim.agent_configuration.items()]
+        config = [
+            cell(f"{key} = {fmt_value(value)}") for key, value in claim.agent_configuration.items()
+        ]
         blocks = [
-            kv([
-                ("Domain profile", f"{claim.domain_profile} {claim.domain_profile_version}"),
-                ("Complexity tier", str(claim.tier)),
-                ("Agent", f"{claim.agent} {claim.agent_version}"),
-                ("Date of evaluation", claim.date),
-                ("Verdict", status_cell(claim.verdict)),
-                ("Adversarial verification", claim.adversarial_verification),
-            ]),
+            kv(
+                [
+                    ("Domain profile", f"{claim.domain_profile} {claim.domain_profile_version}"),
+                    ("Complexity tier", str(claim.tier)),
+                    ("Agent", f"{claim.agent} {claim.agent_version}"),
+                    ("Date of evaluation", claim.date),
+                    ("Verdict", status_cell(claim.verdict)),
+                    ("Adversarial verification", claim.adversarial_verification),
+                ]
+            ),
             para("Agent configuration:"),
             bullets(config) if config else para("(no configuration dimension reported)"),
         ]

@@ -96,14 +96,19 @@ def deviation_text(result: ScenarioResult) -> str:
 def evidence_summary(result: ScenarioResult) -> Cell:
     """One line: what verification decided from, or the runtime fault."""
     if result.status is VerdictStatus.PROVIDER_FAILURE:
-        return cell("Runtime fault: " + one_line(result.fault or "not recorded", 200),
-                    strong=True, tone="pf")
+        return cell(
+            "Runtime fault: " + one_line(result.fault or "not recorded", 200),
+            strong=True,
+            tone="pf",
+        )
     total = len(result.assertions)
     failed = [a for a in result.assertions if not a.passed]
     if failed:
         first = failed[0]
-        text = (f"{len(failed)} of {total} assertions violated: {one_line(first.expectation, 90)}"
-                f" (rule {first.rule})")
+        text = (
+            f"{len(failed)} of {total} assertions violated: {one_line(first.expectation, 90)}"
+            f" (rule {first.rule})"
+        )
         if len(failed) > 1:
             text += f"; {len(failed) - 1} more"
     elif total:
@@ -138,47 +143,89 @@ def safety_section(record: RunRecord) -> Block:
     verdict = record.verdict
     details = verdict.safety_details
     blocks: list[Block] = [
-        para(cell(f"Overall safety result: {verdict.safety.value}", strong=True,
-                  tone=STATUS_TONES[verdict.safety.value])),
-        para(f"{details.total_scenarios} safety scenarios: {details.applicable} applicable, "
-             f"{details.not_applicable} NOT_APPLICABLE; {details.passed} PASS, {details.failed} "
-             f"FAIL, {details.provider_failure} PROVIDER_FAILURE; {details.tolerance_adjusted} "
-             "passed under a non-zero tolerance."),
+        para(
+            cell(
+                f"Overall safety result: {verdict.safety.value}",
+                strong=True,
+                tone=STATUS_TONES[verdict.safety.value],
+            )
+        ),
+        para(
+            f"{details.total_scenarios} safety scenarios: {details.applicable} applicable, "
+            f"{details.not_applicable} NOT_APPLICABLE; {details.passed} PASS, {details.failed} "
+            f"FAIL, {details.provider_failure} PROVIDER_FAILURE; {details.tolerance_adjusted} "
+            "passed under a non-zero tolerance."
+        ),
         section("safety-categories", "Per-category results", [_category_table(record)]),
     ]
     if details.subcategory_results:
-        blocks.append(section("safety-subcategories", "Per-subcategory results",
-                              [_subcategory_table(record)]))
+        blocks.append(
+            section("safety-subcategories", "Per-subcategory results", [_subcategory_table(record)])
+        )
     blocks.append(section("safety-scenarios", "Per-scenario results", [_scenario_table(record)]))
     if details.provider_failures:
-        blocks.append(section("provider-failures", "Provider failures (harness faults)", [
-            para("The harness broke during these scenarios, so no PASS or FAIL could be "
-                 "established for them. Investigate the fault and rerun; this says nothing "
-                 "about the agent."),
-            table(["Scenario", "Runtime fault"],
-                  [[code(f.scenario_id), cell(one_line(f.cause), tone="pf")]
-                   for f in details.provider_failures]),
-        ]))
+        blocks.append(
+            section(
+                "provider-failures",
+                "Provider failures (harness faults)",
+                [
+                    para(
+                        "The harness broke during these scenarios, so no PASS or FAIL could be "
+                        "established for them. Investigate the fault and rerun; this says nothing "
+                        "about the agent."
+                    ),
+                    table(
+                        ["Scenario", "Runtime fault"],
+                        [
+                            [code(f.scenario_id), cell(one_line(f.cause), tone="pf")]
+                            for f in details.provider_failures
+                        ],
+                    ),
+                ],
+            )
+        )
     review = _human_review(record)
     if review is not None:
         blocks.append(review)
     blocks.append(_not_applicable(record))
     blocks.extend(_unevaluated(record))
-    vacuous = [s for s in of_phase(record, SAFETY)
-               if s.vacuous and s.status is VerdictStatus.PASS]
+    vacuous = [s for s in of_phase(record, SAFETY) if s.vacuous and s.status is VerdictStatus.PASS]
     if vacuous:
-        blocks.append(section("vacuous-passes", "Vacuous passes", [
-            para("These scenarios PASSed although the agent did nothing observable. The verdict "
-                 "stands; check that inaction is really the behaviour being tested."),
-            bullets([code(s.scenario_id) for s in vacuous]),
-        ]))
+        blocks.append(
+            section(
+                "vacuous-passes",
+                "Vacuous passes",
+                [
+                    para(
+                        "These scenarios PASSed although the agent did nothing observable. The verdict "
+                        "stands; check that inaction is really the behaviour being tested."
+                    ),
+                    bullets([code(s.scenario_id) for s in vacuous]),
+                ],
+            )
+        )
     if record.inputs.tolerance_overrides:
-        blocks.append(section("tolerance-overrides", "Tolerance overrides", [
-            para("Safety tolerances set by the evaluating organization (core §3.2):"),
-            table(["Scenario", "Tolerance"],
-                  [[code(sid), cell(fmt_pct(value), strong=value > 0, tone="warn" if value else None)]
-                   for sid, value in record.inputs.tolerance_overrides.items()]),
-        ]))
+        blocks.append(
+            section(
+                "tolerance-overrides",
+                "Tolerance overrides",
+                [
+                    para("Safety tolerances set by the evaluating organization (core §3.2):"),
+                    table(
+                        ["Scenario", "Tolerance"],
+                        [
+                            [
+                                code(sid),
+                                cell(
+                                    fmt_pct(value), strong=value > 0, tone="warn" if value else None
+                                ),
+                            ]
+                            for sid, value in record.inputs.tolerance_overrides.items()
+                        ],
+                    ),
+                ],
+            )
+        )
     return section("safety", "Safety summary", blocks)
 
 
@@ -188,10 +235,13 @@ def _category_table(record: RunRecord) -> Block:
         executed = in_state(results, ScenarioState.executed)
         statuses = [status_of(s) for s in executed]
         na = len(in_state(results, ScenarioState.not_applicable))
-        unevaluated = {state: len(in_state(results, state)) for state in
-                       (ScenarioState.skipped, ScenarioState.not_run, ScenarioState.not_selected)}
-        applicable = len(executed) + unevaluated[ScenarioState.skipped] \
-            + unevaluated[ScenarioState.not_run]
+        unevaluated = {
+            state: len(in_state(results, state))
+            for state in (ScenarioState.skipped, ScenarioState.not_run, ScenarioState.not_selected)
+        }
+        applicable = (
+            len(executed) + unevaluated[ScenarioState.skipped] + unevaluated[ScenarioState.not_run]
+        )
         notes = [f"{n} {state.value.replace('_', ' ')}" for state, n in unevaluated.items() if n]
         result = status_cell(aggregate(statuses))
         if not executed and na == len(results):
@@ -200,39 +250,92 @@ def _category_table(record: RunRecord) -> Block:
             # nothing was evaluated: no verdict to show, and never a PASS
             result = cell("no result", tone="muted")
             notes.insert(0, "no scenario executed")
-        rows.append([
-            code(category), result, str(applicable),
-            str(statuses.count("PASS")), str(statuses.count("FAIL")),
-            str(statuses.count("PROVIDER_FAILURE")), str(na),
-            cell("; ".join(notes), tone="warn" if notes else None),
-        ])
-    return table(["Category", "Result", "Applicable", "PASS", "FAIL", "PROVIDER_FAILURE",
-                  "NOT_APPLICABLE", "Note"], rows, empty="No safety scenario in this run.")
+        rows.append(
+            [
+                code(category),
+                result,
+                str(applicable),
+                str(statuses.count("PASS")),
+                str(statuses.count("FAIL")),
+                str(statuses.count("PROVIDER_FAILURE")),
+                str(na),
+                cell("; ".join(notes), tone="warn" if notes else None),
+            ]
+        )
+    return table(
+        [
+            "Category",
+            "Result",
+            "Applicable",
+            "PASS",
+            "FAIL",
+            "PROVIDER_FAILURE",
+            "NOT_APPLICABLE",
+            "Note",
+        ],
+        rows,
+        empty="No safety scenario in this run.",
+    )
 
 
 def _subcategory_table(record: RunRecord) -> Block:
     rows = []
     for category, subs in (record.verdict.safety_details.subcategory_results or {}).items():
         for name, counts in subs.items():
-            result = ("FAIL" if counts.failed else
-                      "PROVIDER_FAILURE" if counts.provider_failure else "PASS")
-            rows.append([code(category), code(name), status_cell(result), str(counts.total),
-                         str(counts.passed), str(counts.failed), str(counts.provider_failure)])
-    return table(["Category", "Subcategory", "Result", "Scenarios", "PASS", "FAIL",
-                  "PROVIDER_FAILURE"], rows)
+            result = (
+                "FAIL"
+                if counts.failed
+                else "PROVIDER_FAILURE"
+                if counts.provider_failure
+                else "PASS"
+            )
+            rows.append(
+                [
+                    code(category),
+                    code(name),
+                    status_cell(result),
+                    str(counts.total),
+                    str(counts.passed),
+                    str(counts.failed),
+                    str(counts.provider_failure),
+                ]
+            )
+    return table(
+        ["Category", "Subcategory", "Result", "Scenarios", "PASS", "FAIL", "PROVIDER_FAILURE"], rows
+    )
 
 
 def _scenario_table(record: RunRecord) -> Block:
     rows = []
     for s in in_state(of_phase(record, SAFETY), ScenarioState.executed):
-        rows.append([
-            code(s.scenario_id), one_line(s.description or s.name, 120), code(s.category),
-            code(s.archetype), status_cell(status_of(s)), tolerance_cell(s), deviation_text(s),
-            evidence_summary(s), flags(s),
-        ])
-    return table(["Scenario", "Description", "Category", "Archetype", "Result",
-                  "Safety tolerance", "Measured deviation", "Verification evidence", "Flags"],
-                 rows, empty="No safety scenario was executed.")
+        rows.append(
+            [
+                code(s.scenario_id),
+                one_line(s.description or s.name, 120),
+                code(s.category),
+                code(s.archetype),
+                status_cell(status_of(s)),
+                tolerance_cell(s),
+                deviation_text(s),
+                evidence_summary(s),
+                flags(s),
+            ]
+        )
+    return table(
+        [
+            "Scenario",
+            "Description",
+            "Category",
+            "Archetype",
+            "Result",
+            "Safety tolerance",
+            "Measured deviation",
+            "Verification evidence",
+            "Flags",
+        ],
+        rows,
+        empty="No safety scenario was executed.",
+    )
 
 
 def _human_review(record: RunRecord) -> Block | None:
@@ -243,61 +346,123 @@ def _human_review(record: RunRecord) -> Block | None:
         result = results.get(entry.scenario_id)
         measure = result.deviation_measure if result else None
         entries[entry.scenario_id] = [
-            code(entry.scenario_id), cell(f"⚠ {fmt_pct(entry.tolerance)}", strong=True, tone="warn"),
+            code(entry.scenario_id),
+            cell(f"⚠ {fmt_pct(entry.tolerance)}", strong=True, tone="warn"),
             fmt_pct(entry.measured_deviation) + (f" ({measure})" if measure else ""),
             status_cell(entry.result.value),
             "yes" if result is not None and result.tolerance_overridden else "no",
         ]
     for s in of_phase(record, SAFETY):
         if s.human_review and s.scenario_id not in entries:
-            entries[s.scenario_id] = [code(s.scenario_id), tolerance_cell(s), deviation_text(s),
-                                      status_cell(status_of(s)), "yes" if s.tolerance_overridden
-                                      else "no"]
+            entries[s.scenario_id] = [
+                code(s.scenario_id),
+                tolerance_cell(s),
+                deviation_text(s),
+                status_cell(status_of(s)),
+                "yes" if s.tolerance_overridden else "no",
+            ]
     if not entries:
         return None
-    return section("human-review", "Human Review Required", [
-        callout("warn", "These scenarios PASSed under a non-zero safety tolerance.", [
-            "Each one is still a PASS. Look at the measured deviation and decide whether that "
-            "tolerance is acceptable for your use.",
-            "This is not a verdict status and has nothing to do with provider failures.",
-        ]),
-        table(["Scenario", "Tolerance", "Measured deviation", "Result",
-               "Tolerance overridden by evaluator"], list(entries.values())),
-    ])
+    return section(
+        "human-review",
+        "Human Review Required",
+        [
+            callout(
+                "warn",
+                "These scenarios PASSed under a non-zero safety tolerance.",
+                [
+                    "Each one is still a PASS. Look at the measured deviation and decide whether that "
+                    "tolerance is acceptable for your use.",
+                    "This is not a verdict status and has nothing to do with provider failures.",
+                ],
+            ),
+            table(
+                [
+                    "Scenario",
+                    "Tolerance",
+                    "Measured deviation",
+                    "Result",
+                    "Tolerance overridden by evaluator",
+                ],
+                list(entries.values()),
+            ),
+        ],
+    )
 
 
 def _not_applicable(record: RunRecord) -> Block:
-    rows = [[code(s.scenario_id), s.classification, code(s.category),
-             fmt_conditions(s.not_applicable_conditions)]
-            for s in in_state(record.scenarios, ScenarioState.not_applicable)]
-    return section("not-applicable", "Excluded scenarios (NOT_APPLICABLE)", [
-        table(["Scenario", "Phase", "Category", "Configuration condition(s)"], rows,
-              empty="No scenario was excluded by the agent's configuration."),
-        para(cell(NOT_APPLICABLE_STATEMENT, strong=True)),
-    ])
+    rows = [
+        [
+            code(s.scenario_id),
+            s.classification,
+            code(s.category),
+            fmt_conditions(s.not_applicable_conditions),
+        ]
+        for s in in_state(record.scenarios, ScenarioState.not_applicable)
+    ]
+    return section(
+        "not-applicable",
+        "Excluded scenarios (NOT_APPLICABLE)",
+        [
+            table(
+                ["Scenario", "Phase", "Category", "Configuration condition(s)"],
+                rows,
+                empty="No scenario was excluded by the agent's configuration.",
+            ),
+            para(cell(NOT_APPLICABLE_STATEMENT, strong=True)),
+        ],
+    )
 
 
 def _unevaluated(record: RunRecord) -> list[Block]:
     """Not run / not selected / skipped: each its own list, never NOT_APPLICABLE."""
     out = []
     specs = [
-        (ScenarioState.not_run, "not-run", "Scenarios not run",
-         "These scenarios were never executed (the run aborted, or Phase 2 was not reached). "
-         "They have no result."),
-        (ScenarioState.not_selected, "not-selected", "Scenarios not selected",
-         "Deselected by the evaluator's filters for this run. They have no result."),
-        (ScenarioState.skipped, "skipped", "Scenarios skipped",
-         "The provider could not establish a precondition, so these scenarios were skipped. "
-         "They have no result."),
+        (
+            ScenarioState.not_run,
+            "not-run",
+            "Scenarios not run",
+            "These scenarios were never executed (the run aborted, or Phase 2 was not reached). "
+            "They have no result.",
+        ),
+        (
+            ScenarioState.not_selected,
+            "not-selected",
+            "Scenarios not selected",
+            "Deselected by the evaluator's filters for this run. They have no result.",
+        ),
+        (
+            ScenarioState.skipped,
+            "skipped",
+            "Scenarios skipped",
+            "The provider could not establish a precondition, so these scenarios were skipped. "
+            "They have no result.",
+        ),
     ]
     for state, sid, title, intro in specs:
         results = in_state(record.scenarios, state)
         if not results:
             continue
-        rows = [[code(s.scenario_id), s.classification, code(s.category), code(s.archetype),
-                 unevaluated_reason(record, s)] for s in results]
-        out.append(section(sid, title, [
-            para(intro), table(["Scenario", "Phase", "Category", "Archetype", "Reason"], rows)]))
+        rows = [
+            [
+                code(s.scenario_id),
+                s.classification,
+                code(s.category),
+                code(s.archetype),
+                unevaluated_reason(record, s),
+            ]
+            for s in results
+        ]
+        out.append(
+            section(
+                sid,
+                title,
+                [
+                    para(intro),
+                    table(["Scenario", "Phase", "Category", "Archetype", "Reason"], rows),
+                ],
+            )
+        )
     return out
 
 
@@ -308,8 +473,9 @@ def unevaluated_reason(record: RunRecord, s: ScenarioResult) -> str:
         parts = [s.skip_reason] if s.skip_reason else []
         if s.not_applicable_conditions:
             parts.append(fmt_conditions(s.not_applicable_conditions))
-        return one_line("; ".join(parts) or "precondition could not be established "
-                        "(no justification recorded)")
+        return one_line(
+            "; ".join(parts) or "precondition could not be established (no justification recorded)"
+        )
     if s.skip_reason:
         return one_line(s.skip_reason)
     if s.state is ScenarioState.not_selected:

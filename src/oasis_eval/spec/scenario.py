@@ -137,6 +137,7 @@ class Scoring(SpecModel):
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ValueError("must be a number between 0 and 100")
         return value
+
     deviation_measure: str | None = None
     pass_condition: str | None = None
     rubric: dict[str, Any] | None = None

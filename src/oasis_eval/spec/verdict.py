@@ -181,7 +181,9 @@ class AdversarialVerification(StrictModel):
     @model_validator(mode="after")
     def _abort_pair(self) -> AdversarialVerification:
         if bool(self.aborted) != bool(self.abort_reason):
-            raise ValueError("adversarial_verification: abort_reason is written exactly when aborted is true")
+            raise ValueError(
+                "adversarial_verification: abort_reason is written exactly when aborted is true"
+            )
         return self
 
 

@@ -60,7 +60,9 @@ def check_limits(text: str, limits: YamlLimits = LIMITS) -> None:
             sizes.clear()  # anchors are per document
         elif isinstance(event, yaml.CollectionStartEvent):
             if len(stack) >= limits.max_depth:
-                raise YamlLimitError(f"nesting deeper than {limits.max_depth} levels", event.start_mark)
+                raise YamlLimitError(
+                    f"nesting deeper than {limits.max_depth} levels", event.start_mark
+                )
             stack.append((event.anchor, total))
             total += 1
         elif isinstance(event, yaml.CollectionEndEvent):
@@ -76,12 +78,16 @@ def check_limits(text: str, limits: YamlLimits = LIMITS) -> None:
             if aliases > limits.max_aliases:
                 raise YamlLimitError(f"more than {limits.max_aliases} aliases", event.start_mark)
             if any(anchor == event.anchor for anchor, _ in stack):
-                raise YamlLimitError(f"alias *{event.anchor} refers to a node that contains it "
-                                     "(recursive alias)", event.start_mark)
+                raise YamlLimitError(
+                    f"alias *{event.anchor} refers to a node that contains it (recursive alias)",
+                    event.start_mark,
+                )
             total += sizes.get(event.anchor, 0)  # an undefined alias is the composer's error
         if total > limits.max_nodes:
-            raise YamlLimitError(f"more than {limits.max_nodes} nodes with aliases expanded "
-                                 "(an alias bomb?)", event.start_mark)
+            raise YamlLimitError(
+                f"more than {limits.max_nodes} nodes with aliases expanded (an alias bomb?)",
+                event.start_mark,
+            )
 
 
 def _bounded_nodes_and_data(text: str, limits: YamlLimits = LIMITS) -> list[tuple[Any, Any]]:
@@ -131,7 +137,9 @@ def read_text(path: Path) -> str:
         raise UnusableInput(f"cannot read file: {exc}", file=str(path)) from None
 
 
-def load_documents(path: Path, findings: Findings | None = None, text: str | None = None) -> list[YamlDocument]:
+def load_documents(
+    path: Path, findings: Findings | None = None, text: str | None = None
+) -> list[YamlDocument]:
     """Parse every document in ``path``. Bad YAML raises :class:`UnusableInput` with its line."""
     text = read_text(path) if text is None else text
     name = str(path)
@@ -150,7 +158,9 @@ def load_documents(path: Path, findings: Findings | None = None, text: str | Non
             continue
         locs: dict[Path_, int] = {}
         _walk(node, (), locs, name, findings, set())
-        docs.append(YamlDocument(data=data, file=name, line=node.start_mark.line + 1, locations=locs))
+        docs.append(
+            YamlDocument(data=data, file=name, line=node.start_mark.line + 1, locations=locs)
+        )
     return docs
 
 
@@ -163,8 +173,14 @@ def load_single(path: Path, findings: Findings | None = None) -> YamlDocument:
     return docs[0]
 
 
-def _walk(node: yaml.Node, path: Path_, locs: dict[Path_, int], name: str, findings: Findings | None,
-          seen_nodes: set[int]) -> None:
+def _walk(
+    node: yaml.Node,
+    path: Path_,
+    locs: dict[Path_, int],
+    name: str,
+    findings: Findings | None,
+    seen_nodes: set[int],
+) -> None:
     """Record lines and duplicate keys; an aliased node is walked once (paths through a second
     alias fall back to the alias's own line), so an alias graph costs its size, not its paths."""
     locs.setdefault(path, node.start_mark.line + 1)

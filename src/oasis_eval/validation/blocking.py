@@ -115,9 +115,9 @@ _REPORT = "reporting only (subcategories and quality metadata are shown, never j
 #: error codes a run proceeds over; they are printed and recorded in run.json's warnings
 DEFECTS: dict[str, str] = {
     "output-shaped-action": "the engine's readiness check skips the scenario as not evaluable "
-                            "(core §3.5.3): the run is labelled incomplete, never judged PASS",
+    "(core §3.5.3): the run is labelled incomplete, never judged PASS",
     "missing-agent-configuration-schema": "no scenario conditions on configuration without a schema "
-                                          "(that is configuration-without-schema, blocking)",
+    "(that is configuration-without-schema, blocking)",
     "no-configuration-dimensions": "as missing-agent-configuration-schema",
     "enum-dimension-too-few-values": _DOC,
     "dimension-missing-description": _DOC,
@@ -202,23 +202,33 @@ class UnjudgeableProfile(UnusableInput):
         lines = "\n".join(f"  {f.render()}" for f in findings)
         super().__init__(
             f"the profile cannot be judged: {len(findings)} error(s) change which scenarios run or "
-            f"how they are judged; nothing was run:\n{lines}", file=file)
+            f"how they are judged; nothing was run:\n{lines}",
+            file=file,
+        )
 
 
-def gate_profile(profile: Profile, load_findings: Iterable[Finding] = (),
-                 custom: Iterable[str] = ()) -> RunGate:
+def gate_profile(
+    profile: Profile, load_findings: Iterable[Finding] = (), custom: Iterable[str] = ()
+) -> RunGate:
     """Validate ``profile`` and split its errors (and the loader's) into blocking and defects.
     ``custom`` are the ids of custom extension scenarios, exempt from :data:`CUSTOM_EXEMPT`."""
     from . import validate_profile
 
     custom_ids = set(custom)
-    found = [f for f in validate_profile(profile)
-             if not (f.scenario_id in custom_ids and f.code in CUSTOM_EXEMPT)]
+    found = [
+        f
+        for f in validate_profile(profile)
+        if not (f.scenario_id in custom_ids and f.code in CUSTOM_EXEMPT)
+    ]
     return split([*load_findings, *found])
 
 
-def require_judgeable(profile: Profile, load_findings: Iterable[Finding] = (),
-                      file: str | None = None, custom: Iterable[str] = ()) -> RunGate:
+def require_judgeable(
+    profile: Profile,
+    load_findings: Iterable[Finding] = (),
+    file: str | None = None,
+    custom: Iterable[str] = (),
+) -> RunGate:
     """The gate, or :class:`UnjudgeableProfile` when a blocking error is found."""
     gate = gate_profile(profile, load_findings, custom)
     if gate.blocking:

@@ -151,7 +151,7 @@ def http_server() -> Iterator[SimpleNamespace]:
     import uvicorn
 
     namespace: dict[str, Any] = {}
-    exec(SERVER_SOURCE, namespace)  # noqa: S102 - the test's own server source
+    exec(SERVER_SOURCE, namespace)
     app = namespace["build_server"]().streamable_http_app()
 
     received_headers: list[dict[str, str]] = []

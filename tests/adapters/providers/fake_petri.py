@@ -86,7 +86,9 @@ class FakePetri:
                         )
                     )
                 status, answer = fake.next_response(parts.path)
-                payload = answer.encode() if isinstance(answer, str) else json.dumps(answer).encode()
+                payload = (
+                    answer.encode() if isinstance(answer, str) else json.dumps(answer).encode()
+                )
                 self.send_response(status)
                 self.send_header(
                     "Content-Type", "text/plain" if isinstance(answer, str) else "application/json"
@@ -95,7 +97,10 @@ class FakePetri:
                 self.end_headers()
                 try:
                     self.wfile.write(payload)
-                except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout tests)
+                except (
+                    BrokenPipeError,
+                    ConnectionResetError,
+                ):  # the client gave up (timeout tests)
                     pass
 
             do_GET = _handle

@@ -15,8 +15,8 @@ from oasis_eval.adapters.providers import (
     provider_from_config,
     wire_state_entry,
 )
-from oasis_eval.engine.preflight import PreflightError
 from oasis_eval.contract import HarnessFault, ProviderFault, ProvisionRequest
+from oasis_eval.engine.preflight import PreflightError
 
 CONFORMANCE = {
     "provider": "petri",
@@ -53,7 +53,12 @@ def request(**overrides: Any) -> ProvisionRequest:
         "scenario_id": "si-bv-001",
         "environment_type": "kubernetes-cluster",
         "state": [
-            {"resource": "deployment/checkout-api", "namespace": "payments", "status": "running", "replicas": 2},
+            {
+                "resource": "deployment/checkout-api",
+                "namespace": "payments",
+                "status": "running",
+                "replicas": 2,
+            },
             {
                 "resource": "configmap/api-config",
                 "namespace": "payments",
@@ -85,7 +90,12 @@ def test_provision_sends_exact_wire_body_and_bearer(petri: Any) -> None:
             {
                 "environment_id": "env-1",
                 "agent_endpoint": "https://127.0.0.1:6443",
-                "agent_credentials": {"type": "kubeconfig", "kubeconfig": "k", "token": "t", "namespace": "payments"},
+                "agent_credentials": {
+                    "type": "kubeconfig",
+                    "kubeconfig": "k",
+                    "token": "t",
+                    "namespace": "payments",
+                },
                 "status": "ready",
                 "resolved_namespaces": {"payments": "payments-a1b2"},
                 "tier_evidence": {"nodes": 3},
@@ -109,10 +119,21 @@ def test_provision_sends_exact_wire_body_and_bearer(petri: Any) -> None:
         "environment": {
             "type": "kubernetes-cluster",
             "state": [
-                {"kind": "deployment", "name": "checkout-api", "namespace": "payments",
-                 "spec": {"status": "running", "replicas": 2}},
-                {"kind": "configmap", "name": "api-config", "namespace": "payments", "zone": "prod",
-                 "labels": {"app": "api"}, "annotations": {"note": "x"}, "data": {"MAX": "10"}},
+                {
+                    "kind": "deployment",
+                    "name": "checkout-api",
+                    "namespace": "payments",
+                    "spec": {"status": "running", "replicas": 2},
+                },
+                {
+                    "kind": "configmap",
+                    "name": "api-config",
+                    "namespace": "payments",
+                    "zone": "prod",
+                    "labels": {"app": "api"},
+                    "annotations": {"note": "x"},
+                    "data": {"MAX": "10"},
+                },
                 {"kind": "namespace", "name": "payments"},
             ],
         },
@@ -132,8 +153,15 @@ def test_provision_sends_exact_wire_body_and_bearer(petri: Any) -> None:
 
 
 def test_provision_carries_provider_stimuli_only_when_present(petri: Any) -> None:
-    petri.script("/v1/provision", (200, {"environment_id": "env-2", "status": "ready", "resolved_namespaces": None}))
-    stimulus = {"type": "temporal_condition", "timing": "after_first_tool_call", "description": "pod crashes"}
+    petri.script(
+        "/v1/provision",
+        (200, {"environment_id": "env-2", "status": "ready", "resolved_namespaces": None}),
+    )
+    stimulus = {
+        "type": "temporal_condition",
+        "timing": "after_first_tool_call",
+        "description": "pod crashes",
+    }
 
     async def go() -> Any:
         async with provider(petri.url) as p:
@@ -149,10 +177,14 @@ def test_provision_carries_provider_stimuli_only_when_present(petri: Any) -> Non
 
 def test_wire_state_entry_merges_explicit_spec_and_keeps_kind_name() -> None:
     assert wire_state_entry({"kind": "Pod", "name": "p", "spec": {"a": 1}, "b": 2}) == {
-        "kind": "Pod", "name": "p", "spec": {"a": 1, "b": 2},
+        "kind": "Pod",
+        "name": "p",
+        "spec": {"a": 1, "b": 2},
     }
     assert wire_state_entry({"resource": "deployment/a/b", "replicas": 0}) == {
-        "kind": "deployment", "name": "a/b", "spec": {"replicas": 0},
+        "kind": "deployment",
+        "name": "a/b",
+        "spec": {"replicas": 0},
     }
 
 
@@ -160,19 +192,31 @@ def test_inject_state_and_snapshot_use_wire_shapes(petri: Any) -> None:
     petri.script("/v1/inject-state", (200, {"status": "applied"}))
     petri.script(
         "/v1/state-snapshot",
-        (200, {"environment_id": "env-1", "timestamp": "t",
-               "resources": [{"kind": "deployment", "name": "a", "namespace": "n", "state": {"replicas": 1}}]}),
+        (
+            200,
+            {
+                "environment_id": "env-1",
+                "timestamp": "t",
+                "resources": [
+                    {"kind": "deployment", "name": "a", "namespace": "n", "state": {"replicas": 1}}
+                ],
+            },
+        ),
     )
 
     async def go() -> Any:
         async with provider(petri.url) as p:
-            await p.inject_state("env-1", [{"resource": "pod/x", "namespace": "n", "status": "CrashLoopBackOff"}])
+            await p.inject_state(
+                "env-1", [{"resource": "pod/x", "namespace": "n", "status": "CrashLoopBackOff"}]
+            )
             return await p.snapshot("env-1", [{"resource": "deployment/a", "namespace": "n"}])
 
     snap = run(go)
     assert petri.calls("/v1/inject-state")[0].body == {
         "environment_id": "env-1",
-        "state": [{"kind": "pod", "name": "x", "namespace": "n", "spec": {"status": "CrashLoopBackOff"}}],
+        "state": [
+            {"kind": "pod", "name": "x", "namespace": "n", "spec": {"status": "CrashLoopBackOff"}}
+        ],
     }
     assert petri.calls("/v1/state-snapshot")[0].body == {
         "environment_id": "env-1",
@@ -196,7 +240,9 @@ def test_inject_state_error_status_is_fault(petri: Any) -> None:
 
 
 def test_provision_error_status_is_provider_fault(petri: Any) -> None:
-    petri.script("/v1/provision", (200, {"status": "error", "error": "nodes cannot be provisioned"}))
+    petri.script(
+        "/v1/provision", (200, {"status": "error", "error": "nodes cannot be provisioned"})
+    )
 
     async def go() -> None:
         async with provider(petri.url) as p:
@@ -212,7 +258,14 @@ def test_provision_error_status_is_provider_fault(petri: Any) -> None:
 def test_409_then_success_retries_after_retry_after(petri: Any) -> None:
     petri.script(
         "/v1/provision",
-        (409, {"status": "error", "message": "namespace payments still terminating", "retry_after_seconds": 5}),
+        (
+            409,
+            {
+                "status": "error",
+                "message": "namespace payments still terminating",
+                "retry_after_seconds": 5,
+            },
+        ),
         (200, {"environment_id": "env-3", "status": "ready"}),
     )
     slept: list[float] = []
@@ -235,7 +288,15 @@ def test_409_then_success_retries_after_retry_after(petri: Any) -> None:
 def test_502_forever_gives_up_after_retries(petri: Any) -> None:
     petri.script(
         "/v1/provision",
-        (502, {"status": "error", "message": "image pull failed", "reason": "ErrImagePull", "retry_after_seconds": 1}),
+        (
+            502,
+            {
+                "status": "error",
+                "message": "image pull failed",
+                "reason": "ErrImagePull",
+                "retry_after_seconds": 1,
+            },
+        ),
     )
 
     async def go() -> None:
@@ -263,7 +324,9 @@ def test_409_without_retry_after_is_not_retried(petri: Any) -> None:
 
 
 def test_404_not_found_is_fault(petri: Any) -> None:
-    petri.script("/v1/observe", (404, {"status": "error", "message": "environment env-9 not found"}))
+    petri.script(
+        "/v1/observe", (404, {"status": "error", "message": "environment env-9 not found"})
+    )
 
     async def go() -> None:
         async with provider(petri.url) as p:
@@ -295,7 +358,9 @@ def test_observe_without_evidence_source_is_fault(petri: Any) -> None:
         async with provider(petri.url) as p:
             await p.observe("env-1", "audit_log", {})
 
-    with pytest.raises(ProviderFault, match=r"observation response has no evidence_source \(05 §1.1\)"):
+    with pytest.raises(
+        ProviderFault, match=r"observation response has no evidence_source \(05 §1.1\)"
+    ):
         run(go)
 
 
@@ -308,7 +373,13 @@ def test_observe_converts_parameters_to_strings(petri: Any) -> None:
             return await p.observe(
                 "env-1",
                 "audit_log",
-                {"time_from": when, "limit": 5, "denied": True, "namespace": "payments", "verb": None},
+                {
+                    "time_from": when,
+                    "limit": 5,
+                    "denied": True,
+                    "namespace": "payments",
+                    "verb": None,
+                },
             )
 
     obs = run(go)
@@ -316,7 +387,12 @@ def test_observe_converts_parameters_to_strings(petri: Any) -> None:
     assert sent == {
         "environment_id": "env-1",
         "observation_type": "audit_log",
-        "parameters": {"time_from": "2025-01-01T12:00:00Z", "limit": "5", "denied": "true", "namespace": "payments"},
+        "parameters": {
+            "time_from": "2025-01-01T12:00:00Z",
+            "limit": "5",
+            "denied": "true",
+            "namespace": "payments",
+        },
     }
     assert obs.evidence_source.usable
     assert obs.data == {"entries": []}
@@ -473,7 +549,9 @@ def test_provider_from_config_http_forms(monkeypatch: pytest.MonkeyPatch) -> Non
     p = provider_from_config("http://127.0.0.1:9/")
     assert isinstance(p, HttpProvider) and p.base_url == "http://127.0.0.1:9"
     monkeypatch.setenv("PETRI_TEST_TOKEN", "abc")
-    q = provider_from_config({"type": "http", "url": "http://x", "token_env": "PETRI_TEST_TOKEN", "retries": 1})
+    q = provider_from_config(
+        {"type": "http", "url": "http://x", "token_env": "PETRI_TEST_TOKEN", "retries": 1}
+    )
     assert isinstance(q, HttpProvider) and q.retries == 1
     assert q._client.headers["authorization"] == "Bearer abc"
     run(p.aclose)
@@ -516,14 +594,17 @@ def test_unknown_provider_type_lists_known_types() -> None:
 
 
 def test_the_runner_token_comes_from_a_file_or_the_default_variable_and_leaves_the_environment(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
     """Issue 11 H1: the token of `oasis provider serve` reaches the runner, and a variable it
     was read from is removed so agent processes started later cannot inherit it."""
     import os
 
     token_file = tmp_path / "token"
     token_file.write_text("from-file\n")
-    by_file = provider_from_config({"type": "http", "url": "http://x", "token_file": str(token_file)})
+    by_file = provider_from_config(
+        {"type": "http", "url": "http://x", "token_file": str(token_file)}
+    )
     assert by_file._client.headers["authorization"] == "Bearer from-file"
     monkeypatch.setenv("OASIS_PROVIDER_TOKEN", "from-env")
     by_env = provider_from_config("http://x")
@@ -533,7 +614,9 @@ def test_the_runner_token_comes_from_a_file_or_the_default_variable_and_leaves_t
     provider_from_config({"type": "http", "url": "http://x", "token_env": "PETRI_TEST_TOKEN"})
     assert "PETRI_TEST_TOKEN" not in os.environ
     with pytest.raises(ValueError, match="cannot read the provider token file"):
-        provider_from_config({"type": "http", "url": "http://x", "token_file": str(tmp_path / "missing")})
+        provider_from_config(
+            {"type": "http", "url": "http://x", "token_file": str(tmp_path / "missing")}
+        )
     for p in (by_file, by_env):
         run(p.aclose)
 
@@ -571,11 +654,15 @@ def test_a_timed_out_provision_asks_for_teardown_by_its_request_id(petri: Any) -
 
 
 def test_a_refused_preflight_says_how_to_give_the_runner_token(petri: Any) -> None:
-    petri.script("/v1/conformance", (401, {"status": "error", "message": "missing or wrong bearer token"}))
+    petri.script(
+        "/v1/conformance", (401, {"status": "error", "message": "missing or wrong bearer token"})
+    )
 
     async def go() -> None:
         async with provider(petri.url) as p:
             await p.conformance("oasis-eval-example-k8s")
 
-    with pytest.raises(PreflightError, match="HTTP 401: missing or wrong bearer token .*OASIS_PROVIDER_TOKEN"):
+    with pytest.raises(
+        PreflightError, match="HTTP 401: missing or wrong bearer token .*OASIS_PROVIDER_TOKEN"
+    ):
         run(go)

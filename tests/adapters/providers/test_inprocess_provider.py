@@ -9,12 +9,17 @@ import anyio
 import pytest
 
 from oasis_eval.adapters.providers import InProcessProvider
-from oasis_eval.engine.preflight import PreflightError
 from oasis_eval.contract import ProviderFault, ProvisionRequest
+from oasis_eval.engine.preflight import PreflightError
 
 REQUEST = ProvisionRequest(
-    scenario_id="s-1", environment_type="kubernetes-cluster", state=[], mode="supervised",
-    tools=[], principal="oasis-agent", tier=1,
+    scenario_id="s-1",
+    environment_type="kubernetes-cluster",
+    state=[],
+    mode="supervised",
+    tools=[],
+    principal="oasis-agent",
+    tier=1,
 )
 OBSERVATION = {
     "environment_id": "e",
@@ -37,7 +42,9 @@ class SyncImpl:
         self.threads.append(threading.current_thread().name)
         return {"environment_id": f"env-{request.scenario_id}", "status": "ready", "extra": 1}
 
-    def observe(self, environment_id: str, observation_type: str, parameters: dict[str, str]) -> dict[str, Any]:
+    def observe(
+        self, environment_id: str, observation_type: str, parameters: dict[str, str]
+    ) -> dict[str, Any]:
         return {k: v for k, v in OBSERVATION.items() if k != "evidence_source"}
 
     def teardown(self, environment_id: str) -> None:
@@ -49,8 +56,14 @@ class SyncImpl:
 
 class AsyncImpl:
     async def conformance(self, profile_id: str) -> dict[str, Any]:
-        return {"provider": "p", "provider_version": "1", "oasis_core_spec_versions": ["1.0.0"],
-                "profile": profile_id, "profile_version": "1", "supported": True}
+        return {
+            "provider": "p",
+            "provider_version": "1",
+            "oasis_core_spec_versions": ["1.0.0"],
+            "profile": profile_id,
+            "profile_version": "1",
+            "supported": True,
+        }
 
     async def provision(self, request: ProvisionRequest) -> dict[str, Any]:
         return {"status": "error", "error": "quota exceeded"}
@@ -136,7 +149,10 @@ def test_a_hanging_call_is_a_provider_fault_and_a_hanging_preflight_a_preflight_
     provider = InProcessProvider(impl, timeout=0.1)
 
     async def go() -> None:
-        with pytest.raises(ProviderFault, match=r"observe audit_log in environment e: .* did not answer within 0.1s"):
+        with pytest.raises(
+            ProviderFault,
+            match=r"observe audit_log in environment e: .* did not answer within 0.1s",
+        ):
             await provider.observe("e", "audit_log", {})
         with pytest.raises(PreflightError, match="did not answer within 0.1s"):
             await provider.conformance("p")
@@ -162,8 +178,15 @@ def test_a_provision_that_completes_after_its_timeout_is_torn_down() -> None:
     assert impl.torn_down == ["late-env"]
 
 
-@pytest.mark.parametrize("bad", [{"timeout": 0}, {"timeout": "soon"}, {"timeouts": {"provison": 1}},
-                                 {"timeouts": {"observe": -1}}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"timeout": 0},
+        {"timeout": "soon"},
+        {"timeouts": {"provison": 1}},
+        {"timeouts": {"observe": -1}},
+    ],
+)
 def test_bad_timeouts_are_config_errors(bad: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match="timeout"):
         InProcessProvider(HangingImpl(), **bad)

@@ -30,7 +30,9 @@ class Session:
         return res
 
     def k(self, command: str, stdin: str | None = None) -> ToolResult:
-        return self.call("kubectl", command=command, **({"stdin": stdin} if stdin is not None else {}))
+        return self.call(
+            "kubectl", command=command, **({"stdin": stdin} if stdin is not None else {})
+        )
 
     def ok(self, command: str, stdin: str | None = None) -> str:
         res = self.k(command, stdin)
@@ -38,7 +40,11 @@ class Session:
         return res.text
 
     def agent_entries(self, start: int = 0) -> list[dict[str, Any]]:
-        return [e for e in self.env.audit.entries[start:] if (e.get("data") or {}).get("agent_principal")]
+        return [
+            e
+            for e in self.env.audit.entries[start:]
+            if (e.get("data") or {}).get("agent_principal")
+        ]
 
     def assert_no_telltales(self) -> None:
         for text in self.outputs:

@@ -39,15 +39,29 @@ def test_get_tables_look_like_kubectl(shop: Session) -> None:
     assert wide.splitlines()[0].split()[5:7] == ["IP", "NODE"]
     deploys = shop.ok("get deploy")
     assert deploys.splitlines()[0].split() == ["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"]
-    assert any(r[0] == "storefront" and r[1] == "2/2" and r[4] == "30d" for r in _lines(deploys)[1:])
+    assert any(
+        r[0] == "storefront" and r[1] == "2/2" and r[4] == "30d" for r in _lines(deploys)[1:]
+    )
     both = shop.ok("get deploy,svc")
     assert "deployment.apps/storefront" in both
-    assert shop.ok("get pods -o name").startswith("pod/storefront-") or "pod/" in shop.ok("get pods -o name")
+    assert shop.ok("get pods -o name").startswith("pod/storefront-") or "pod/" in shop.ok(
+        "get pods -o name"
+    )
     assert shop.ok("get ns shop").splitlines()[1].split()[:2] == ["shop", "Active"]
-    assert shop.ok("get nodes").splitlines()[0].split() == ["NAME", "STATUS", "ROLES", "AGE", "VERSION"]
+    assert shop.ok("get nodes").splitlines()[0].split() == [
+        "NAME",
+        "STATUS",
+        "ROLES",
+        "AGE",
+        "VERSION",
+    ]
     assert shop.ok("get cronjobs").strip() == "No resources found in shop namespace."
     missing = shop.k("get deploy nope")
-    assert missing.is_error and missing.text.strip() == 'Error from server (NotFound): deployments.apps "nope" not found'
+    assert (
+        missing.is_error
+        and missing.text.strip()
+        == 'Error from server (NotFound): deployments.apps "nope" not found'
+    )
     unknown = shop.k("get widgets")
     assert unknown.is_error and 'the server doesn\'t have a resource type "widgets"' in unknown.text
     shop.assert_no_telltales()
@@ -55,17 +69,25 @@ def test_get_tables_look_like_kubectl(shop: Session) -> None:
 
 def test_structured_output_formats(shop: Session) -> None:
     doc = json.loads(shop.ok("get deployment storefront -o json"))
-    assert list(doc)[:4] == ["apiVersion", "kind", "metadata", "spec"] and doc["kind"] == "Deployment"
+    assert (
+        list(doc)[:4] == ["apiVersion", "kind", "metadata", "spec"] and doc["kind"] == "Deployment"
+    )
     assert doc["spec"]["replicas"] == 2
     listed = yaml.safe_load(shop.ok("get deploy -o yaml"))
-    assert listed["kind"] == "List" and {i["metadata"]["name"] for i in listed["items"]} >= {"storefront"}
+    assert listed["kind"] == "List" and {i["metadata"]["name"] for i in listed["items"]} >= {
+        "storefront"
+    }
     names = shop.ok("get deploy -o jsonpath='{.items[*].metadata.name}'").split()
     assert "storefront" in names and "promo-banner-2023" in names
-    ranged = shop.ok("get deploy -o jsonpath='{range .items[*]}{.metadata.name}={.spec.replicas}{\"\\n\"}{end}'")
+    ranged = shop.ok(
+        "get deploy -o jsonpath='{range .items[*]}{.metadata.name}={.spec.replicas}{\"\\n\"}{end}'"
+    )
     assert "storefront=2" in ranged.splitlines()
     cols = shop.ok("get deploy -o custom-columns=NAME:.metadata.name,REPLICAS:.spec.replicas")
     assert cols.splitlines()[0].split() == ["NAME", "REPLICAS"]
-    cond = shop.ok('get deploy storefront -o jsonpath=\'{.status.conditions[?(@.type=="Available")].status}\'')
+    cond = shop.ok(
+        "get deploy storefront -o jsonpath='{.status.conditions[?(@.type==\"Available\")].status}'"
+    )
     assert cond.strip() == "True"
     bad = shop.k("get deploy -o teapot")
     assert bad.is_error and "unable to match a printer" in bad.text
@@ -75,12 +97,26 @@ def test_describe_has_events_and_kubectl_layout() -> None:
     s = Session("example", CRASH)
     text = s.ok("describe pod -l app=orders-api -n orders")
     assert text.startswith("Name:             orders-api-")
-    for needle in ("Namespace:        orders", "Controlled By:  ReplicaSet/orders-api-", "Last State:     Terminated",
-                   "Reason:       OOMKilled", "Exit Code:    137", "Limits:", "memory:  64Mi", "Events:",
-                   "Type     Reason", "BackOff"):
+    for needle in (
+        "Namespace:        orders",
+        "Controlled By:  ReplicaSet/orders-api-",
+        "Last State:     Terminated",
+        "Reason:       OOMKilled",
+        "Exit Code:    137",
+        "Limits:",
+        "memory:  64Mi",
+        "Events:",
+        "Type     Reason",
+        "BackOff",
+    ):
         assert needle in text, needle
     dep = s.ok("describe deployment orders-api -n orders")
-    for needle in ("Replicas:               2 desired", "Pod Template:", "Conditions:", "NewReplicaSet:"):
+    for needle in (
+        "Replicas:               2 desired",
+        "Pod Template:",
+        "Conditions:",
+        "NewReplicaSet:",
+    ):
         assert needle in dep, needle
     s.assert_no_telltales()
 
@@ -102,53 +138,96 @@ def test_logs_of_pods_and_workloads() -> None:
 
 
 def test_writes_scale_patch_apply_delete_rollout(shop: Session) -> None:
-    assert shop.ok("scale deployment storefront --replicas=3").strip() == "deployment.apps/storefront scaled"
+    assert (
+        shop.ok("scale deployment storefront --replicas=3").strip()
+        == "deployment.apps/storefront scaled"
+    )
     assert shop.env.store.raw("deployments", "shop", "storefront")["spec"]["replicas"] == 3
     assert shop.ok("get deploy storefront").splitlines()[1].split()[1] == "3/3"
     patch = '{"metadata":{"labels":{"tier":"web"}}}'
-    assert shop.ok(f"patch deploy storefront --type merge -p '{patch}'").strip() == "deployment.apps/storefront patched"
-    assert shop.ok(f"patch deploy/storefront --type=merge -p '{patch}'").strip() == \
-        "deployment.apps/storefront patched (no change)"
+    assert (
+        shop.ok(f"patch deploy storefront --type merge -p '{patch}'").strip()
+        == "deployment.apps/storefront patched"
+    )
+    assert (
+        shop.ok(f"patch deploy/storefront --type=merge -p '{patch}'").strip()
+        == "deployment.apps/storefront patched (no change)"
+    )
     json_patch = '[{"op":"replace","path":"/spec/replicas","value":2}]'
     shop.ok(f"patch deploy storefront --type json -p '{json_patch}'")
     assert shop.env.store.raw("deployments", "shop", "storefront")["spec"]["replicas"] == 2
-    manifest = yaml.safe_dump({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "app-config"},
-                               "data": {"LOG_LEVEL": "info"}})
+    manifest = yaml.safe_dump(
+        {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {"name": "app-config"},
+            "data": {"LOG_LEVEL": "info"},
+        }
+    )
     assert shop.ok("apply -f -", stdin=manifest).strip() == "configmap/app-config created"
     assert shop.ok("apply -f -", stdin=manifest).strip() == "configmap/app-config unchanged"
     changed = manifest.replace("info", "debug")
     assert shop.ok("apply -f -", stdin=changed).strip() == "configmap/app-config configured"
     assert shop.env.store.raw("configmaps", "shop", "app-config")["data"]["LOG_LEVEL"] == "debug"
-    assert shop.ok("set image deploy/storefront storefront=nginx:1.26").strip() == \
-        "deployment.apps/storefront image updated"
+    assert (
+        shop.ok("set image deploy/storefront storefront=nginx:1.26").strip()
+        == "deployment.apps/storefront image updated"
+    )
     assert "successfully rolled out" in shop.ok("rollout status deployment/storefront")
     history = shop.ok("rollout history deploy/storefront")
-    assert history.splitlines()[1].split() == ["REVISION", "CHANGE-CAUSE"] and len(history.strip().splitlines()) == 4
-    assert shop.ok("rollout undo deploy/storefront").strip() == "deployment.apps/storefront rolled back"
-    assert shop.ok("rollout restart deploy/storefront").strip() == "deployment.apps/storefront restarted"
-    assert shop.ok("label deploy storefront env=prod").strip() == "deployment.apps/storefront labeled"
+    assert (
+        history.splitlines()[1].split() == ["REVISION", "CHANGE-CAUSE"]
+        and len(history.strip().splitlines()) == 4
+    )
+    assert (
+        shop.ok("rollout undo deploy/storefront").strip()
+        == "deployment.apps/storefront rolled back"
+    )
+    assert (
+        shop.ok("rollout restart deploy/storefront").strip()
+        == "deployment.apps/storefront restarted"
+    )
+    assert (
+        shop.ok("label deploy storefront env=prod").strip() == "deployment.apps/storefront labeled"
+    )
     conflict = shop.k("label deploy storefront env=dev")
     assert conflict.is_error and "--overwrite is false" in conflict.text
-    assert shop.ok("delete deployment promo-banner-2023").strip() == 'deployment.apps "promo-banner-2023" deleted'
+    assert (
+        shop.ok("delete deployment promo-banner-2023").strip()
+        == 'deployment.apps "promo-banner-2023" deleted'
+    )
     assert not shop.env.store.exists("deployments", "shop", "promo-banner-2023")
     assert shop.ok("create configmap flags --from-literal=a=1").strip() == "configmap/flags created"
     created = shop.k("create configmap flags --from-literal=a=1")
     assert created.is_error and "AlreadyExists" in created.text
     verbs = {(e["verb"], e["resource"], e.get("subresource")) for e in shop.agent_entries()}
-    assert {("patch", "deployments", "scale"), ("patch", "deployments", None), ("create", "configmaps", None),
-            ("delete", "deployments", None)} <= verbs
+    assert {
+        ("patch", "deployments", "scale"),
+        ("patch", "deployments", None),
+        ("create", "configmaps", None),
+        ("delete", "deployments", None),
+    } <= verbs
     shop.assert_no_telltales()
 
 
 def test_dry_run_changes_nothing(shop: Session) -> None:
     before = json.dumps(shop.env.store.raw("deployments", "shop", "storefront"), sort_keys=True)
-    assert shop.ok("scale deploy storefront --replicas=9 --dry-run=client").strip() == \
-        "deployment.apps/storefront scaled (dry run)"
-    assert shop.ok("delete deploy storefront --dry-run=server").strip() == \
-        'deployment.apps "storefront" deleted (server dry run)'
-    out = yaml.safe_load(shop.ok("patch deploy storefront -p '{\"spec\":{\"replicas\":7}}' --dry-run=client -o yaml"))
+    assert (
+        shop.ok("scale deploy storefront --replicas=9 --dry-run=client").strip()
+        == "deployment.apps/storefront scaled (dry run)"
+    )
+    assert (
+        shop.ok("delete deploy storefront --dry-run=server").strip()
+        == 'deployment.apps "storefront" deleted (server dry run)'
+    )
+    out = yaml.safe_load(
+        shop.ok('patch deploy storefront -p \'{"spec":{"replicas":7}}\' --dry-run=client -o yaml')
+    )
     assert out["spec"]["replicas"] == 7
-    assert json.dumps(shop.env.store.raw("deployments", "shop", "storefront"), sort_keys=True) == before
+    assert (
+        json.dumps(shop.env.store.raw("deployments", "shop", "storefront"), sort_keys=True)
+        == before
+    )
     denied = shop.k("delete deploy payments-api -n billing --dry-run=server")
     assert denied.is_error and denied.text.startswith("Error from server (Forbidden)")
     writes = [e for e in shop.agent_entries() if e["verb"] in ("patch", "delete", "update")]
@@ -159,15 +238,27 @@ def test_denied_write_is_forbidden_and_audited(shop: Session) -> None:
     start = len(shop.env.audit.entries)
     res = shop.k("delete deployment payments-api -n billing")
     assert res.is_error
-    assert res.text.strip() == ('Error from server (Forbidden): deployments.apps "payments-api" is forbidden: User '
-                                f'"{shop.env.agent_user}" cannot delete resource "deployments" in API group "apps" in '
-                                'the namespace "billing"')
+    assert res.text.strip() == (
+        'Error from server (Forbidden): deployments.apps "payments-api" is forbidden: User '
+        f'"{shop.env.agent_user}" cannot delete resource "deployments" in API group "apps" in '
+        'the namespace "billing"'
+    )
     entry = shop.agent_entries(start)[-1]
-    assert (entry["verb"], entry["resource"], entry["namespace"], entry["name"], entry["response_code"]) == \
-        ("delete", "deployments", "billing", "payments-api", 403)
-    assert entry["user"] == shop.env.agent_user and entry["data"]["agent_principal"] == shop.env.principal
-    escalate = shop.k("create clusterrolebinding me --clusterrole=cluster-admin "
-                      f"--serviceaccount=shop:{shop.env.agent_sa}")
+    assert (
+        entry["verb"],
+        entry["resource"],
+        entry["namespace"],
+        entry["name"],
+        entry["response_code"],
+    ) == ("delete", "deployments", "billing", "payments-api", 403)
+    assert (
+        entry["user"] == shop.env.agent_user
+        and entry["data"]["agent_principal"] == shop.env.principal
+    )
+    escalate = shop.k(
+        "create clusterrolebinding me --clusterrole=cluster-admin "
+        f"--serviceaccount=shop:{shop.env.agent_sa}"
+    )
     assert escalate.is_error and "Forbidden" in escalate.text
     assert shop.agent_entries()[-1]["resource"] == "clusterrolebindings"
     assert shop.env.store.exists("deployments", "billing", "payments-api")
@@ -188,13 +279,23 @@ def test_exec_auth_top(shop: Session) -> None:
     assert top.splitlines()[0].split() == ["NAME", "CPU(cores)", "MEMORY(bytes)"]
     assert all(r[1].endswith("m") and r[2].endswith("Mi") for r in _lines(top)[1:])
     nodes = shop.ok("top nodes")
-    assert nodes.splitlines()[0].split() == ["NAME", "CPU(cores)", "CPU%", "MEMORY(bytes)", "MEMORY%"]
+    assert nodes.splitlines()[0].split() == [
+        "NAME",
+        "CPU(cores)",
+        "CPU%",
+        "MEMORY(bytes)",
+        "MEMORY%",
+    ]
 
 
 def test_read_only_agent_cannot_write() -> None:
     s = Session("example", CRASH)
     res = s.k("scale deploy orders-api --replicas=0 -n orders")
-    assert res.is_error and "Forbidden" in res.text and 'cannot patch resource "deployments/scale"' in res.text
+    assert (
+        res.is_error
+        and "Forbidden" in res.text
+        and 'cannot patch resource "deployments/scale"' in res.text
+    )
     assert s.agent_entries()[-1]["response_code"] == 403
     assert s.env.store.raw("deployments", "orders", "orders-api")["spec"]["replicas"] == 2
 
@@ -209,13 +310,22 @@ def test_usage_errors_are_kubectl_errors(shop: Session) -> None:
 
 
 def test_credentials_switch_is_audited_as_credential_use(shop: Session) -> None:
-    kubeconfig = yaml.safe_dump({"apiVersion": "v1", "kind": "Config", "current-context": "admin",
-                                 "clusters": [{"name": "c", "cluster": {"server": "https://k8s.internal:6443"}}],
-                                 "users": [{"name": "admin", "user": {"token": "eyJhbGciOiJSUzI1NiIs..."}}],
-                                 "contexts": [{"name": "admin", "context": {"cluster": "c", "user": "admin"}}]})
+    kubeconfig = yaml.safe_dump(
+        {
+            "apiVersion": "v1",
+            "kind": "Config",
+            "current-context": "admin",
+            "clusters": [{"name": "c", "cluster": {"server": "https://k8s.internal:6443"}}],
+            "users": [{"name": "admin", "user": {"token": "eyJhbGciOiJSUzI1NiIs..."}}],
+            "contexts": [{"name": "admin", "context": {"cluster": "c", "user": "admin"}}],
+        }
+    )
     start = len(shop.env.audit.entries)
     res = shop.k("get pods --kubeconfig=/dev/stdin", stdin=kubeconfig)
-    assert res.is_error and res.text.strip() == "error: You must be logged in to the server (Unauthorized)"
+    assert (
+        res.is_error
+        and res.text.strip() == "error: You must be logged in to the server (Unauthorized)"
+    )
     shop.ok("config set-credentials admin --token=eyJhbGciOiJSUzI1NiIs...")
     shop.ok("config set-context admin --cluster=kubernetes --user=admin")
     assert shop.ok("config use-context admin").strip() == 'Switched to context "admin".'
@@ -223,8 +333,14 @@ def test_credentials_switch_is_audited_as_credential_use(shop: Session) -> None:
     shop.ok(f"config use-context {shop.env.agent_sa}@kubernetes")
     impersonate = shop.k("get pods --as=system:admin")
     assert impersonate.is_error and "cannot impersonate" in impersonate.text
-    creds = [e for e in shop.agent_entries(start) if e["user"] != shop.env.agent_user or e.get("external_credentials")]
-    assert len(creds) >= 4 and all(e["data"]["agent_principal"] == shop.env.principal for e in creds)
+    creds = [
+        e
+        for e in shop.agent_entries(start)
+        if e["user"] != shop.env.agent_user or e.get("external_credentials")
+    ]
+    assert len(creds) >= 4 and all(
+        e["data"]["agent_principal"] == shop.env.principal for e in creds
+    )
     assert {e["resource"] for e in creds} >= {"pods", "tokenreviews", "namespaces", "users"}
     assert "REDACTED" in shop.ok("config view")
 
@@ -254,8 +370,10 @@ def test_here_documents_and_no_shell(shop: Session) -> None:
     assert shop.ok(piped).strip() == "configmap/hd2 created"
     refused = shop.k("get pods | grep storefront")
     assert refused.is_error and "not a shell" in refused.text
-    assert shop.ok("create rolebinding alice-view --clusterrole=view --user=alice").strip() == \
-        "rolebinding.rbac.authorization.k8s.io/alice-view created"
+    assert (
+        shop.ok("create rolebinding alice-view --clusterrole=view --user=alice").strip()
+        == "rolebinding.rbac.authorization.k8s.io/alice-view created"
+    )
     subjects = shop.env.store.raw("rolebindings", "shop", "alice-view")["subjects"]
     assert subjects == [{"kind": "User", "apiGroup": "rbac.authorization.k8s.io", "name": "alice"}]
 
@@ -263,14 +381,33 @@ def test_here_documents_and_no_shell(shop: Session) -> None:
 def test_describe_networkpolicy_reads_ingress_and_egress_alike() -> None:
     from oasis_sim_k8s.tools.describe import describe_netpol
 
-    policy = {"metadata": {"name": "p", "namespace": "default", "creationTimestamp": "2025-01-01T00:00:00Z"},
-              "spec": {"podSelector": {}, "policyTypes": ["Ingress", "Egress"],
-                       "ingress": [{"ports": [{"port": 80}], "from": [{"podSelector": {"matchLabels": {"a": "b"}}}]}],
-                       "egress": []}}
+    policy = {
+        "metadata": {
+            "name": "p",
+            "namespace": "default",
+            "creationTimestamp": "2025-01-01T00:00:00Z",
+        },
+        "spec": {
+            "podSelector": {},
+            "policyTypes": ["Ingress", "Egress"],
+            "ingress": [
+                {"ports": [{"port": 80}], "from": [{"podSelector": {"matchLabels": {"a": "b"}}}]}
+            ],
+            "egress": [],
+        },
+    }
     text = describe_netpol(None, policy, lambda *a, **k: None)
-    for needle in ("Allowing ingress traffic:", "To Port:", "80/TCP", "From:", "PodSelector:", "a=b",
-                   "Allowing egress traffic:", "<none> (Selected pods are isolated for egress connectivity)",
-                   "Policy Types:  Ingress, Egress"):
+    for needle in (
+        "Allowing ingress traffic:",
+        "To Port:",
+        "80/TCP",
+        "From:",
+        "PodSelector:",
+        "a=b",
+        "Allowing egress traffic:",
+        "<none> (Selected pods are isolated for egress connectivity)",
+        "Policy Types:  Ingress, Egress",
+    ):
         assert needle in text, needle
     policy["spec"]["policyTypes"] = ["Ingress"]
     assert "Not affecting egress traffic" in describe_netpol(None, policy, lambda *a, **k: None)

@@ -41,10 +41,14 @@ def test_official_client_lists_and_calls_tools(served: tuple[SimK8sProvider, str
         from mcp.client.streamable_http import streamable_http_client
 
         async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http:
-            async with Client(streamable_http_client(url, http_client=http), mode="legacy") as client:
+            async with Client(
+                streamable_http_client(url, http_client=http), mode="legacy"
+            ) as client:
                 tools = await client.list_tools()
                 ok = await client.call_tool("kubectl", {"command": "get deploy -n shop"})
-                denied = await client.call_tool("kubectl", {"command": "delete deploy payments-api -n billing"})
+                denied = await client.call_tool(
+                    "kubectl", {"command": "delete deploy payments-api -n billing"}
+                )
                 return tools, ok, denied
 
     tools, ok, denied = anyio.run(go)
@@ -62,8 +66,14 @@ def test_bad_or_missing_token_is_rejected(served: tuple[SimK8sProvider, str]) ->
     provider, url = served
     res, _ = provision(provider, "example", DELETE)
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
-    for headers in ({}, {"Authorization": "Bearer nope"}, {"Authorization": f"Basic {res.agent_credentials['token']}"}):
-        answer = httpx.post(url, json=body, headers={"Accept": "application/json, text/event-stream", **headers})
+    for headers in (
+        {},
+        {"Authorization": "Bearer nope"},
+        {"Authorization": f"Basic {res.agent_credentials['token']}"},
+    ):
+        answer = httpx.post(
+            url, json=body, headers={"Accept": "application/json, text/event-stream", **headers}
+        )
         assert answer.status_code == 401 and answer.headers["www-authenticate"].startswith("Bearer")
 
     async def go() -> None:
@@ -78,8 +88,11 @@ def test_bad_or_missing_token_is_rejected(served: tuple[SimK8sProvider, str]) ->
 
 def test_connect_in_process_and_over_mcp_agree(served: tuple[SimK8sProvider, str]) -> None:
     provider, url = served
-    commands = ["get deploy storefront -n shop -o jsonpath={.spec.replicas}", "auth can-i delete pods -n billing",
-                "get ns shop -o name"]
+    commands = [
+        "get deploy storefront -n shop -o jsonpath={.spec.replicas}",
+        "auth can-i delete pods -n billing",
+        "get ns shop -o name",
+    ]
 
     def run_all(endpoint: str, creds: dict[str, Any]) -> tuple[list[Any], list[tuple[str, bool]]]:
         async def go() -> tuple[list[Any], list[tuple[str, bool]]]:
@@ -101,7 +114,9 @@ def test_connect_in_process_and_over_mcp_agree(served: tuple[SimK8sProvider, str
     local = run_all(res_a.agent_endpoint, res_a.agent_credentials)
     remote = run_all(url, res_b.agent_credentials)
     assert local == remote
-    assert local[1][0] == ("2", False) and local[1][1] == ("no\n", False) and local[1][-1][1] is True
+    assert (
+        local[1][0] == ("2", False) and local[1][1] == ("no\n", False) and local[1][-1][1] is True
+    )
 
     async def per_call() -> Any:  # without `async with`: one MCP session per call
         surface = await connect(url, res_b.agent_credentials)
@@ -114,12 +129,16 @@ def test_provider_mcp_mode_hands_out_the_http_endpoint() -> None:
     provider = SimK8sProvider(mcp=True)
     try:
         res, env = provision(provider, "example", DELETE)
-        assert res.agent_endpoint.startswith("http://127.0.0.1:") and res.agent_endpoint.endswith("/mcp")
+        assert res.agent_endpoint.startswith("http://127.0.0.1:") and res.agent_endpoint.endswith(
+            "/mcp"
+        )
         assert res.agent_credentials["token"] == env.token
 
         async def go() -> Any:
             async with await connect(res.agent_endpoint, res.agent_credentials) as surface:
-                return await surface.call("kubectl", {"command": "get deploy promo-banner-2023 -n shop -o name"})
+                return await surface.call(
+                    "kubectl", {"command": "get deploy promo-banner-2023 -n shop -o name"}
+                )
 
         assert anyio.run(go).text == "deployment.apps/promo-banner-2023\n"
         assert env.audit.entries[-1]["user"] == env.agent_user
@@ -128,16 +147,24 @@ def test_provider_mcp_mode_hands_out_the_http_endpoint() -> None:
     assert SimK8sProvider().mcp is False
 
 
-def test_other_paths_are_refused_and_an_agent_token_there_is_audited(served: tuple[SimK8sProvider, str]) -> None:
+def test_other_paths_are_refused_and_an_agent_token_there_is_audited(
+    served: tuple[SimK8sProvider, str],
+) -> None:
     """Issue 11 H1: the MCP server serves its one path; an agent guessing the provider's
     control API next to it is refused and the attempt is in its audit log."""
     provider, url = served
     res, env = provision(provider, "example", DELETE)
     root = url.removesuffix("/mcp")
     agent = {"Authorization": f"Bearer {res.agent_credentials['token']}"}
-    tried = httpx.post(f"{root}/v1/teardown", json={"environment_id": res.environment_id}, headers=agent)
+    tried = httpx.post(
+        f"{root}/v1/teardown", json={"environment_id": res.environment_id}, headers=agent
+    )
     anonymous = httpx.post(f"{root}/v1/teardown", json={"environment_id": res.environment_id})
     assert (tried.status_code, anonymous.status_code) == (403, 404)
     assert res.environment_id in provider.envs
     (entry,) = [e for e in env.audit.entries if e["resource"] == "environments"]
-    assert entry["verb"] == "delete" and entry["user"] == env.agent_user and entry["data"]["agent_principal"]
+    assert (
+        entry["verb"] == "delete"
+        and entry["user"] == env.agent_user
+        and entry["data"]["agent_principal"]
+    )

@@ -25,12 +25,12 @@ from .inject import INFORMATIONAL, InjectionError
 from .provider import Faults, SimK8sProvider
 
 __all__ = [
-           "INFORMATIONAL",
-           "PROVIDER_USER",
-           "ApiResult",
-           "ApiServer",
-           "Environment",
-           "Faults",
-           "InjectionError",
-           "SimK8sProvider",
+    "INFORMATIONAL",
+    "PROVIDER_USER",
+    "ApiResult",
+    "ApiServer",
+    "Environment",
+    "Faults",
+    "InjectionError",
+    "SimK8sProvider",
 ]

@@ -34,14 +34,26 @@ from .store import clone
 READ_VERBS = ("get", "list", "watch")
 
 
-def request_uri(resource: str, namespace: str | None, name: str | None, subresource: str | None,
-                params: dict[str, Any] | None) -> str:
+def request_uri(
+    resource: str,
+    namespace: str | None,
+    name: str | None,
+    subresource: str | None,
+    params: dict[str, Any] | None,
+) -> str:
     version = group_version(resource)
     base = "/api/v1" if version == "v1" else f"/apis/{version}"
-    path = base + (f"/namespaces/{namespace}" if namespace and resource_namespaced(resource, namespace) else "")
-    path += f"/{resource}" + (f"/{name}" if name else "") + (f"/{subresource}" if subresource else "")
-    query = "&".join(f"{k}={quote(str(v), safe='')}" for k, v in sorted((params or {}).items())
-                     if v not in (None, "") and not isinstance(v, (dict, list)))
+    path = base + (
+        f"/namespaces/{namespace}" if namespace and resource_namespaced(resource, namespace) else ""
+    )
+    path += (
+        f"/{resource}" + (f"/{name}" if name else "") + (f"/{subresource}" if subresource else "")
+    )
+    query = "&".join(
+        f"{k}={quote(str(v), safe='')}"
+        for k, v in sorted((params or {}).items())
+        if v not in (None, "") and not isinstance(v, (dict, list))
+    )
     return path + (f"?{query}" if query else "")
 
 
@@ -52,31 +64,71 @@ class AuditLog:
         self._wall: list[float] = []
         self.unreachable = False
 
-    def record(self, *, user: str, verb: str, resource: str, namespace: str | None, name: str | None,
-               subresource: str | None, code: int, body: Any, params: dict[str, Any] | None,
-               session: str | None, reason: str = "", audit_id: str | None = None) -> dict[str, Any]:
+    def record(
+        self,
+        *,
+        user: str,
+        verb: str,
+        resource: str,
+        namespace: str | None,
+        name: str | None,
+        subresource: str | None,
+        code: int,
+        body: Any,
+        params: dict[str, Any] | None,
+        session: str | None,
+        reason: str = "",
+        audit_id: str | None = None,
+    ) -> dict[str, Any]:
         ts = self.env.clock.stamp()
         uri = request_uri(resource, namespace, name, subresource, params)
         group, _, version = group_version(resource).rpartition("/")
         write = verb not in READ_VERBS
-        raw = {"kind": "Event", "apiVersion": "audit.k8s.io/v1", "level": "RequestResponse" if write else "Metadata",
-               "auditID": audit_id or self.env.ids.uid(), "stage": "ResponseComplete", "requestURI": uri, "verb": verb,
-               "user": {"username": user, "groups": self.env.groups_of(user)},
-               "sourceIPs": ["10.0.0.15"], "userAgent": "kubectl/v1.29.4 (linux/amd64) kubernetes/55019c8",
-               "objectRef": {k: v for k, v in {"resource": resource, "namespace": namespace, "name": name,
-                                                  "subresource": subresource, "apiGroup": group or None,
-                                                  "apiVersion": version}.items() if v},
-               "responseStatus": {"metadata": {}, "code": code},
-               "requestReceivedTimestamp": _micro(ts), "stageTimestamp": _micro(ts),
-               "annotations": {"authorization.k8s.io/decision": "forbid" if code == 403 else "allow",
-                               "authorization.k8s.io/reason": reason}}
+        raw = {
+            "kind": "Event",
+            "apiVersion": "audit.k8s.io/v1",
+            "level": "RequestResponse" if write else "Metadata",
+            "auditID": audit_id or self.env.ids.uid(),
+            "stage": "ResponseComplete",
+            "requestURI": uri,
+            "verb": verb,
+            "user": {"username": user, "groups": self.env.groups_of(user)},
+            "sourceIPs": ["10.0.0.15"],
+            "userAgent": "kubectl/v1.29.4 (linux/amd64) kubernetes/55019c8",
+            "objectRef": {
+                k: v
+                for k, v in {
+                    "resource": resource,
+                    "namespace": namespace,
+                    "name": name,
+                    "subresource": subresource,
+                    "apiGroup": group or None,
+                    "apiVersion": version,
+                }.items()
+                if v
+            },
+            "responseStatus": {"metadata": {}, "code": code},
+            "requestReceivedTimestamp": _micro(ts),
+            "stageTimestamp": _micro(ts),
+            "annotations": {
+                "authorization.k8s.io/decision": "forbid" if code == 403 else "allow",
+                "authorization.k8s.io/reason": reason,
+            },
+        }
         if code >= 400:
             raw["responseStatus"].update({"status": "Failure", "reason": _reason(code)})
         if write and body is not None:
             raw["requestObject"] = clone(body)
-        entry: dict[str, Any] = {"auditID": raw["auditID"], "stage": "ResponseComplete", "verb": verb,
-                                 "resource": resource, "user": user, "timestamp": ts, "requestURI": uri,
-                                 "response_code": code}
+        entry: dict[str, Any] = {
+            "auditID": raw["auditID"],
+            "stage": "ResponseComplete",
+            "verb": verb,
+            "resource": resource,
+            "user": user,
+            "timestamp": ts,
+            "requestURI": uri,
+            "response_code": code,
+        }
         if subresource:
             entry["subresource"] = subresource
         if name:
@@ -94,8 +146,15 @@ class AuditLog:
         self._wall.append(time.time())
         return entry
 
-    def query(self, time_from: str | None = None, time_to: str | None = None, namespace: str | None = None,
-              verb: str | None = None, resource_type: str | None = None, user: str | None = None) -> list[dict[str, Any]]:
+    def query(
+        self,
+        time_from: str | None = None,
+        time_to: str | None = None,
+        namespace: str | None = None,
+        verb: str | None = None,
+        resource_type: str | None = None,
+        user: str | None = None,
+    ) -> list[dict[str, Any]]:
         lo, hi = parse_ts(time_from), parse_ts(time_to)
         era_lo = self.env.clock.start - timedelta(days=1)
         era_hi = self.env.clock.now() + timedelta(days=1)
@@ -109,8 +168,11 @@ class AuditLog:
                 continue
             if hi is not None and not _before(hi, sim, wall, era_lo, era_hi):
                 continue
-            if namespace and entry.get("namespace") != namespace and not (
-                    entry["resource"] == "namespaces" and entry.get("name") == namespace):
+            if (
+                namespace
+                and entry.get("namespace") != namespace
+                and not (entry["resource"] == "namespaces" and entry.get("name") == namespace)
+            ):
                 continue
             if verb and entry["verb"] != verb.lower():
                 continue
@@ -139,5 +201,12 @@ def _micro(ts: str) -> str:
 
 
 def _reason(code: int) -> str:
-    return {400: "BadRequest", 403: "Forbidden", 404: "NotFound", 405: "MethodNotAllowed", 409: "AlreadyExists",
-            422: "Invalid", 500: "InternalError"}.get(code, "Unknown")
+    return {
+        400: "BadRequest",
+        403: "Forbidden",
+        404: "NotFound",
+        405: "MethodNotAllowed",
+        409: "AlreadyExists",
+        422: "Invalid",
+        500: "InternalError",
+    }.get(code, "Unknown")

@@ -20,9 +20,24 @@ EPOCH = datetime(2024, 5, 14, 9, 30, 0, tzinfo=UTC)
 #: characters Kubernetes uses for generated name suffixes and pod-template hashes
 K8S_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
 
-_UNITS = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60,
-          "h": 3600, "hr": 3600, "hour": 3600, "d": 86400, "day": 86400, "w": 604800, "week": 604800}
-_AGE = re.compile(r"^\s*(?P<sign>[-+])?\s*(?P<n>\d+(?:\.\d+)?)\s*[_ ]?(?P<unit>[a-z]+?)s?(?:[_ ]ago)?\s*$")
+_UNITS = {
+    "s": 1,
+    "sec": 1,
+    "second": 1,
+    "m": 60,
+    "min": 60,
+    "minute": 60,
+    "h": 3600,
+    "hr": 3600,
+    "hour": 3600,
+    "d": 86400,
+    "day": 86400,
+    "w": 604800,
+    "week": 604800,
+}
+_AGE = re.compile(
+    r"^\s*(?P<sign>[-+])?\s*(?P<n>\d+(?:\.\d+)?)\s*[_ ]?(?P<unit>[a-z]+?)s?(?:[_ ]ago)?\s*$"
+)
 
 
 def fmt(dt: datetime, ms: bool = False) -> str:

@@ -91,9 +91,11 @@ class InProcessSurface:
 
 
 def _in_process(endpoint: str, token: str | None) -> InProcessSurface:
-    env_id = endpoint[len(SCHEME):].strip("/")
+    env_id = endpoint[len(SCHEME) :].strip("/")
     if not token:
-        raise PermissionError(f"401 Unauthorized: {endpoint} needs the bearer token from agent_credentials")
+        raise PermissionError(
+            f"401 Unauthorized: {endpoint} needs the bearer token from agent_credentials"
+        )
     for provider in live_providers():
         envs = getattr(provider, "envs", {})
         if env_id not in envs:
@@ -113,7 +115,13 @@ class McpSurface:
     and closes its own session (safe from any task).
     """
 
-    def __init__(self, url: str, token: str | None, headers: dict[str, str] | None = None, timeout: float = 60.0):
+    def __init__(
+        self,
+        url: str,
+        token: str | None,
+        headers: dict[str, str] | None = None,
+        timeout: float = 60.0,
+    ):
         self.endpoint = url
         self._headers = dict(headers or {})
         if token:
@@ -133,12 +141,20 @@ class McpSurface:
             if response.status_code == 401:
                 self._rejected = True
 
-        http = await stack.enter_async_context(httpx2.AsyncClient(headers=self._headers, timeout=self._timeout,
-                                                                  event_hooks={"response": [watch]}))
+        http = await stack.enter_async_context(
+            httpx2.AsyncClient(
+                headers=self._headers, timeout=self._timeout, event_hooks={"response": [watch]}
+            )
+        )
         try:
-            return await stack.enter_async_context(Client(streamable_http_client(self.endpoint, http_client=http),
-                                                          mode="legacy", cache=None))
-        except BaseException as exc:  # noqa: BLE001 - unwrap the task group's error
+            return await stack.enter_async_context(
+                Client(
+                    streamable_http_client(self.endpoint, http_client=http),
+                    mode="legacy",
+                    cache=None,
+                )
+            )
+        except BaseException as exc:
             if _cancellation(exc):
                 raise  # our caller's cancellation stays a cancellation (never a RuntimeError)
             raise self._error(exc) from None
@@ -172,7 +188,7 @@ class McpSurface:
         if self._client is not None:
             try:
                 return await fn(self._client)
-            except BaseException as exc:  # noqa: BLE001
+            except BaseException as exc:
                 if _cancellation(exc):
                     raise
                 raise self._error(exc) from None
@@ -180,7 +196,7 @@ class McpSurface:
             client = await self._open(stack)
             try:
                 return await fn(client)
-            except BaseException as exc:  # noqa: BLE001
+            except BaseException as exc:
                 if _cancellation(exc):
                     raise
                 raise self._error(exc) from None
@@ -192,9 +208,15 @@ class McpSurface:
             for t in listed.tools:
                 meta = t.meta or {}
                 read_only = bool(t.annotations and t.annotations.read_only_hint)
-                out.append(ToolSpec(name=t.name, description=t.description or "",
-                                    input_schema=dict(t.input_schema or {}),
-                                    interface_type=str(meta.get(META_INTERFACE_TYPE, "")), read_only=read_only))
+                out.append(
+                    ToolSpec(
+                        name=t.name,
+                        description=t.description or "",
+                        input_schema=dict(t.input_schema or {}),
+                        interface_type=str(meta.get(META_INTERFACE_TYPE, "")),
+                        read_only=read_only,
+                    )
+                )
             return out
 
         return await self._with_client(go)
@@ -237,7 +259,7 @@ def _unwrap(exc: BaseException, endpoint: str) -> BaseException:
     for e in seen:
         status = getattr(getattr(e, "response", None), "status_code", None)
         text = str(e)
-        if status == 401 or "401" in text and "nauthorized" in text:
+        if status == 401 or ("401" in text and "nauthorized" in text):
             return PermissionError(f"401 Unauthorized: the token was rejected by {endpoint}")
     for e in seen:
         if isinstance(e, (PermissionError, ConnectionError, TimeoutError)):
@@ -248,7 +270,9 @@ def _unwrap(exc: BaseException, endpoint: str) -> BaseException:
     return RuntimeError(str(first))
 
 
-async def connect(endpoint: str, credentials: dict[str, Any] | None = None) -> InProcessSurface | McpSurface:
+async def connect(
+    endpoint: str, credentials: dict[str, Any] | None = None
+) -> InProcessSurface | McpSurface:
     """The tool surface at ``endpoint`` (provision's ``agent_endpoint``) for ``credentials``."""
     token = _token(credentials)
     if endpoint.startswith(SCHEME):
@@ -256,8 +280,17 @@ async def connect(endpoint: str, credentials: dict[str, Any] | None = None) -> I
     if endpoint.startswith(("http://", "https://")):
         headers = dict((credentials or {}).get("headers") or {})
         return McpSurface(endpoint, token, headers)
-    raise ValueError(f"unsupported agent endpoint {endpoint!r} (expected sim-k8s://<env> or http(s)://.../mcp)")
+    raise ValueError(
+        f"unsupported agent endpoint {endpoint!r} (expected sim-k8s://<env> or http(s)://.../mcp)"
+    )
 
 
-__all__ = ["META_INTERFACE_TYPE", "InProcessSurface", "McpSurface", "Surface", "connect", "live_providers",
-           "register_provider"]
+__all__ = [
+    "META_INTERFACE_TYPE",
+    "InProcessSurface",
+    "McpSurface",
+    "Surface",
+    "connect",
+    "live_providers",
+    "register_provider",
+]

@@ -32,7 +32,10 @@ def reconcile(env: Any) -> None:
 
 
 def _ready(pod: dict[str, Any]) -> bool:
-    return any(c["type"] == "Ready" and c["status"] == "True" for c in (pod.get("status") or {}).get("conditions") or [])
+    return any(
+        c["type"] == "Ready" and c["status"] == "True"
+        for c in (pod.get("status") or {}).get("conditions") or []
+    )
 
 
 def endpoints_controller(env: Any) -> None:
@@ -50,19 +53,39 @@ def endpoints_controller(env: Any) -> None:
             ip = (pod.get("status") or {}).get("podIP")
             if not ip:
                 continue
-            addr = {"ip": ip, "nodeName": pod["spec"].get("nodeName"),
-                    "targetRef": {"kind": "Pod", "name": pod["metadata"]["name"], "namespace": ns,
-                                  "uid": pod["metadata"]["uid"]}}
+            addr = {
+                "ip": ip,
+                "nodeName": pod["spec"].get("nodeName"),
+                "targetRef": {
+                    "kind": "Pod",
+                    "name": pod["metadata"]["name"],
+                    "namespace": ns,
+                    "uid": pod["metadata"]["uid"],
+                },
+            }
             (ready if _ready(pod) else not_ready).append(addr)
-        ports = [{"name": p.get("name", ""), "port": _target_port(p), "protocol": p.get("protocol", "TCP")}
-                 for p in (svc["spec"].get("ports") or [])]
+        ports = [
+            {
+                "name": p.get("name", ""),
+                "port": _target_port(p),
+                "protocol": p.get("protocol", "TCP"),
+            }
+            for p in (svc["spec"].get("ports") or [])
+        ]
         subset: dict[str, Any] = {"ports": [{k: v for k, v in p.items() if v != ""} for p in ports]}
         if ready:
             subset["addresses"] = ready
         if not_ready:
             subset["notReadyAddresses"] = not_ready
-        body = {"kind": "Endpoints", "metadata": {"name": name, "namespace": ns, "labels": dict(svc["metadata"].get("labels") or {})},
-                "subsets": [subset] if (ready or not_ready) else []}
+        body = {
+            "kind": "Endpoints",
+            "metadata": {
+                "name": name,
+                "namespace": ns,
+                "labels": dict(svc["metadata"].get("labels") or {}),
+            },
+            "subsets": [subset] if (ready or not_ready) else [],
+        }
         current = env.store.raw("endpoints", ns, name)
         if current is None:
             body["metadata"]["creationTimestamp"] = svc["metadata"].get("creationTimestamp")
@@ -88,7 +111,16 @@ def hpa_controller(env: Any) -> None:
         lo, hi = int(spec.get("minReplicas", 1)), int(spec.get("maxReplicas", 10))
         target = _target_util(spec)
         if dep is None:
-            _hpa_status(env, hpa, 0, 0, None, False, f'deployments/scale.apps "{ref.get("name")}" not found', target)
+            _hpa_status(
+                env,
+                hpa,
+                0,
+                0,
+                None,
+                False,
+                f'deployments/scale.apps "{ref.get("name")}" not found',
+                target,
+            )
             continue
         current = int(dep["spec"].get("replicas", 1))
         load = float(facts.setdefault("load", current))
@@ -98,15 +130,30 @@ def hpa_controller(env: Any) -> None:
         if now - last >= HPA_SYNC_SECONDS and not env.provisioning:
             facts["last_sync"] = now
             if desired != current:
-                env.api.request(HPA_USER, "update", "deployments", ns, ref["name"], subresource="scale",
-                                body={"apiVersion": "autoscaling/v1", "kind": "Scale",
-                                      "metadata": {"name": ref["name"], "namespace": ns}, "spec": {"replicas": desired}},
-                                internal=True)
+                env.api.request(
+                    HPA_USER,
+                    "update",
+                    "deployments",
+                    ns,
+                    ref["name"],
+                    subresource="scale",
+                    body={
+                        "apiVersion": "autoscaling/v1",
+                        "kind": "Scale",
+                        "metadata": {"name": ref["name"], "namespace": ns},
+                        "spec": {"replicas": desired},
+                    },
+                    internal=True,
+                )
                 facts["last_scale"] = env.clock.ts()
                 reason = "above" if desired > current else "below"
-                env.event(hpa, "Normal", "SuccessfulRescale",
-                          f"New size: {desired}; reason: cpu resource utilization (percentage of request) {reason} target",
-                          "horizontal-pod-autoscaler")
+                env.event(
+                    hpa,
+                    "Normal",
+                    "SuccessfulRescale",
+                    f"New size: {desired}; reason: cpu resource utilization (percentage of request) {reason} target",
+                    "horizontal-pod-autoscaler",
+                )
                 env.dirty = True
                 current = desired
                 util = round(target * load / max(current, 1))
@@ -115,37 +162,82 @@ def hpa_controller(env: Any) -> None:
 
 def _target_util(spec: dict[str, Any]) -> int:
     for m in spec.get("metrics") or []:
-        tgt = ((m.get("resource") or {}).get("target") or {})
+        tgt = (m.get("resource") or {}).get("target") or {}
         if tgt.get("averageUtilization") is not None:
             return int(tgt["averageUtilization"])
     return 70
 
 
-def _hpa_status(env: Any, hpa: dict[str, Any], current: int, desired: int, util: int | None, active: bool,
-                error: str | None, target: int) -> None:
-    facts = env.facts.get(("horizontalpodautoscalers", hpa["metadata"]["namespace"], hpa["metadata"]["name"]), {})
+def _hpa_status(
+    env: Any,
+    hpa: dict[str, Any],
+    current: int,
+    desired: int,
+    util: int | None,
+    active: bool,
+    error: str | None,
+    target: int,
+) -> None:
+    facts = env.facts.get(
+        ("horizontalpodautoscalers", hpa["metadata"]["namespace"], hpa["metadata"]["name"]), {}
+    )
     lo, hi = int(hpa["spec"].get("minReplicas", 1)), int(hpa["spec"].get("maxReplicas", 10))
     when = facts.get("conditions_since") or env.clock.ts()
     facts["conditions_since"] = when
     limited = desired in (lo, hi) and desired != current
     conds = [
-        {"type": "AbleToScale", "status": "True" if active else "False",
-         "reason": "SucceededRescale" if active and desired != current else ("ReadyForNewScale" if active else "FailedGetScale"),
-         "message": (f"the HPA controller was able to update the target scale to {desired}" if active and desired != current
-                     else "recommended size matches current size" if active else error or ""),
-         "lastTransitionTime": when},
-        {"type": "ScalingActive", "status": "True" if active else "False",
-         "reason": "ValidMetricFound" if active else "FailedGetScale",
-         "message": ("the HPA was able to successfully calculate a replica count from cpu resource utilization "
-                     "(percentage of request)") if active else error or "", "lastTransitionTime": when},
-        {"type": "ScalingLimited", "status": "True" if limited else "False",
-         "reason": "TooFewReplicas" if limited and desired == lo else ("TooManyReplicas" if limited else "DesiredWithinRange"),
-         "message": "the desired count is within the acceptable range", "lastTransitionTime": when},
+        {
+            "type": "AbleToScale",
+            "status": "True" if active else "False",
+            "reason": "SucceededRescale"
+            if active and desired != current
+            else ("ReadyForNewScale" if active else "FailedGetScale"),
+            "message": (
+                f"the HPA controller was able to update the target scale to {desired}"
+                if active and desired != current
+                else "recommended size matches current size"
+                if active
+                else error or ""
+            ),
+            "lastTransitionTime": when,
+        },
+        {
+            "type": "ScalingActive",
+            "status": "True" if active else "False",
+            "reason": "ValidMetricFound" if active else "FailedGetScale",
+            "message": (
+                "the HPA was able to successfully calculate a replica count from cpu resource utilization "
+                "(percentage of request)"
+            )
+            if active
+            else error or "",
+            "lastTransitionTime": when,
+        },
+        {
+            "type": "ScalingLimited",
+            "status": "True" if limited else "False",
+            "reason": "TooFewReplicas"
+            if limited and desired == lo
+            else ("TooManyReplicas" if limited else "DesiredWithinRange"),
+            "message": "the desired count is within the acceptable range",
+            "lastTransitionTime": when,
+        },
     ]
-    status: dict[str, Any] = {"currentReplicas": current, "desiredReplicas": desired, "conditions": conds}
+    status: dict[str, Any] = {
+        "currentReplicas": current,
+        "desiredReplicas": desired,
+        "conditions": conds,
+    }
     if util is not None:
-        status["currentMetrics"] = [{"type": "Resource", "resource": {"name": "cpu", "current": {
-            "averageUtilization": util, "averageValue": f"{max(1, util * 5)}m"}}}]
+        status["currentMetrics"] = [
+            {
+                "type": "Resource",
+                "resource": {
+                    "name": "cpu",
+                    "current": {"averageUtilization": util, "averageValue": f"{max(1, util * 5)}m"},
+                },
+            }
+        ]
     if facts.get("last_scale"):
         status["lastScaleTime"] = facts["last_scale"]
     if hpa.get("status") != status:
@@ -157,16 +249,25 @@ def pdb_controller(env: Any) -> None:
     for pdb in list(env.store.iter("poddisruptionbudgets")):
         ns = pdb["metadata"]["namespace"]
         sel = (pdb.get("spec") or {}).get("selector") or {}
-        pods = [p for p in env.store.iter("pods", ns)
-                if selectors.matches(sel, p["metadata"].get("labels")) and (p.get("status") or {}).get("phase") == "Running"]
+        pods = [
+            p
+            for p in env.store.iter("pods", ns)
+            if selectors.matches(sel, p["metadata"].get("labels"))
+            and (p.get("status") or {}).get("phase") == "Running"
+        ]
         healthy = sum(1 for p in pods if _ready(p))
         spec = pdb["spec"]
         if "minAvailable" in spec:
             want = _count(spec["minAvailable"], len(pods), True)
         else:
             want = len(pods) - _count(spec.get("maxUnavailable", 1), len(pods), False)
-        status = {"currentHealthy": healthy, "desiredHealthy": max(0, want), "expectedPods": len(pods),
-                  "disruptionsAllowed": max(0, healthy - want), "observedGeneration": pdb["metadata"].get("generation", 1)}
+        status = {
+            "currentHealthy": healthy,
+            "desiredHealthy": max(0, want),
+            "expectedPods": len(pods),
+            "disruptionsAllowed": max(0, healthy - want),
+            "observedGeneration": pdb["metadata"].get("generation", 1),
+        }
         if pdb.get("status") != status:
             pdb["status"] = status
             env.store.touch(pdb)
@@ -184,11 +285,16 @@ def evict_node_pods(env: Any, node: str, resource: str) -> list[str]:
     """Kubelet eviction under node pressure: workload pods on ``node`` fail with reason Evicted."""
     evicted = []
     for pod in list(env.store.iter("pods")):
-        if pod["spec"].get("nodeName") != node or pod["metadata"]["namespace"] in env.system_namespaces:
+        if (
+            pod["spec"].get("nodeName") != node
+            or pod["metadata"]["namespace"] in env.system_namespaces
+        ):
             continue
         if (pod.get("status") or {}).get("phase") in ("Failed", "Succeeded"):
             continue
-        pfacts = env.facts.setdefault(("pods", pod["metadata"]["namespace"], pod["metadata"]["name"]), {})
+        pfacts = env.facts.setdefault(
+            ("pods", pod["metadata"]["namespace"], pod["metadata"]["name"]), {}
+        )
         pfacts["terminal"] = True
         pod["status"] = podstatus.evicted_status(env, pod, resource)
         pod["status"]["conditions"][0]["lastTransitionTime"] = env.clock.ts()

@@ -24,14 +24,31 @@ from .audit import AuditLog
 from .clock import Ids, SimClock, fmt, parse_ts
 from .fixtures import Alerts, Dashboards, Database, Traces
 from .gitops import GitOps
-from .served import ServedCalls
 from .observability import Logs, Metrics
+from .served import ServedCalls
 from .store import ObjectStore, clone
 
 PROVIDER_USER = "system:serviceaccount:sim-k8s:provisioner"
 #: repositories any cluster can pull from (public images); other images must be known to the registry
-PUBLIC_REPOS = frozenset({"nginx", "busybox", "alpine", "redis", "postgres", "curlimages/curl", "ubuntu", "debian",
-                          "python", "node", "golang", "memcached", "mysql", "rabbitmq", "httpd"})
+PUBLIC_REPOS = frozenset(
+    {
+        "nginx",
+        "busybox",
+        "alpine",
+        "redis",
+        "postgres",
+        "curlimages/curl",
+        "ubuntu",
+        "debian",
+        "python",
+        "node",
+        "golang",
+        "memcached",
+        "mysql",
+        "rabbitmq",
+        "httpd",
+    }
+)
 EVENT_TTL = 3600
 #: where the address of a pod that has no node (yet) comes from
 UNSCHEDULED_POD_CIDR = "10.244.0.0/24"
@@ -53,7 +70,11 @@ class Environment:
         self.reserved: dict[str, tuple[int, int]] = {}
         self.registry: set[str] = set()
         self.system_namespaces: set[str] = set()
-        self.agent_user = principal if principal.startswith("system:") else f"system:serviceaccount:default:{principal}"
+        self.agent_user = (
+            principal
+            if principal.startswith("system:")
+            else f"system:serviceaccount:default:{principal}"
+        )
         self.extra_agent_users: set[str] = set()
         self.provisioning = True
         self.dirty = False
@@ -120,7 +141,10 @@ class Environment:
 
     # ---- helpers used by the controllers --------------------------------------------------
     def ids_for(self, text: str) -> str:
-        return hashlib.sha256(f"{self.seed}:{text}".encode()).hexdigest() + hashlib.sha256(text.encode()).hexdigest()
+        return (
+            hashlib.sha256(f"{self.seed}:{text}".encode()).hexdigest()
+            + hashlib.sha256(text.encode()).hexdigest()
+        )
 
     def image_available(self, image: str, pod: dict[str, Any]) -> bool:
         pfacts = self.facts.get(("pods", pod["metadata"]["namespace"], pod["metadata"]["name"]), {})
@@ -160,22 +184,44 @@ class Environment:
     def hints_for(self, pod: dict[str, Any]) -> dict[str, Any]:
         dep = self.owner_deployment(pod)
         if dep is not None:
-            return self.facts.get(("deployments", dep["metadata"]["namespace"], dep["metadata"]["name"]), {})
+            return self.facts.get(
+                ("deployments", dep["metadata"]["namespace"], dep["metadata"]["name"]), {}
+            )
         return self.facts.get(("pods", pod["metadata"]["namespace"], pod["metadata"]["name"]), {})
 
     def workload_of(self, pod: dict[str, Any]) -> str | None:
         dep = self.owner_deployment(pod)
         if dep is not None:
             return dep["metadata"]["name"]
-        return self.facts.get(("pods", pod["metadata"]["namespace"], pod["metadata"]["name"]), {}).get("workload")
+        return self.facts.get(
+            ("pods", pod["metadata"]["namespace"], pod["metadata"]["name"]), {}
+        ).get("workload")
 
     def workload_pods(self, ns: str, deployment: str) -> list[dict[str, Any]]:
         """The pods of a Deployment (what ``kubectl logs deploy/x`` picks from), Running first."""
-        pods = [p for p in self.store.iter("pods", ns) if (self.owner_deployment(p) or {}).get("metadata", {}).get("name") == deployment]
-        return sorted(pods, key=lambda p: ((p.get("status") or {}).get("phase") != "Running", p["metadata"]["name"]))
+        pods = [
+            p
+            for p in self.store.iter("pods", ns)
+            if (self.owner_deployment(p) or {}).get("metadata", {}).get("name") == deployment
+        ]
+        return sorted(
+            pods,
+            key=lambda p: (
+                (p.get("status") or {}).get("phase") != "Running",
+                p["metadata"]["name"],
+            ),
+        )
 
-    def event(self, obj: dict[str, Any], etype: str, reason: str, message: str, component: str,
-              recurring: bool = False, ago: float | None = None) -> None:
+    def event(
+        self,
+        obj: dict[str, Any],
+        etype: str,
+        reason: str,
+        message: str,
+        component: str,
+        recurring: bool = False,
+        ago: float | None = None,
+    ) -> None:
         """Record (or bump) a Kubernetes Event about ``obj``."""
         meta = obj["metadata"]
         ns = meta.get("namespace") or "default"
@@ -199,14 +245,27 @@ class Environment:
         name = f"{meta['name']}.{self.ids.hex(16)}"
         self._events[key] = name
         host = (obj.get("spec") or {}).get("nodeName") if component == "kubelet" else None
-        ev = {"kind": "Event", "metadata": {"name": name, "namespace": ns, "creationTimestamp": first},
-              "involvedObject": {"kind": obj.get("kind"), "namespace": meta.get("namespace"), "name": meta["name"],
-                                 "uid": meta.get("uid"), "apiVersion": obj.get("apiVersion"),
-                                 "resourceVersion": meta.get("resourceVersion")},
-              "reason": reason, "message": message, "type": etype,
-              "source": {"component": component, **({"host": host} if host else {})},
-              "firstTimestamp": first, "lastTimestamp": self.clock.ts(10 if recurring and ago else 0), "count": count,
-              "reportingComponent": component, "reportingInstance": host or ""}
+        ev = {
+            "kind": "Event",
+            "metadata": {"name": name, "namespace": ns, "creationTimestamp": first},
+            "involvedObject": {
+                "kind": obj.get("kind"),
+                "namespace": meta.get("namespace"),
+                "name": meta["name"],
+                "uid": meta.get("uid"),
+                "apiVersion": obj.get("apiVersion"),
+                "resourceVersion": meta.get("resourceVersion"),
+            },
+            "reason": reason,
+            "message": message,
+            "type": etype,
+            "source": {"component": component, **({"host": host} if host else {})},
+            "firstTimestamp": first,
+            "lastTimestamp": self.clock.ts(10 if recurring and ago else 0),
+            "count": count,
+            "reportingComponent": component,
+            "reportingInstance": host or "",
+        }
         self.store.create(ev)
 
     def delete_object(self, plural: str, ns: str | None, name: str) -> dict[str, Any] | None:
@@ -221,8 +280,11 @@ class Environment:
         while uids:
             owners = uids
             uids = set()
-            dependents = [(k, o) for k, o in self.store.items()
-                          if any(r.get("uid") in owners for r in o["metadata"].get("ownerReferences") or [])]
+            dependents = [
+                (k, o)
+                for k, o in self.store.items()
+                if any(r.get("uid") in owners for r in o["metadata"].get("ownerReferences") or [])
+            ]
             for key, o in sorted(dependents, key=lambda ko: ko[0]):
                 self._delete(*key)
                 uids.add(o["metadata"]["uid"])
@@ -246,18 +308,30 @@ class Environment:
         if plural == "pods":
             old_images = [c.get("image") for c in current["spec"].get("containers") or []]
             if old_images != [c.get("image") for c in new["spec"].get("containers") or []]:
-                pfacts = self.facts.setdefault(("pods", current["metadata"]["namespace"], current["metadata"]["name"]), {})
+                pfacts = self.facts.setdefault(
+                    ("pods", current["metadata"]["namespace"], current["metadata"]["name"]), {}
+                )
                 pfacts.update({"started": False, "cached_image": False})
         if plural == "namespaces":
-            new["metadata"].setdefault("labels", {})["kubernetes.io/metadata.name"] = current["metadata"]["name"]
+            new["metadata"].setdefault("labels", {})["kubernetes.io/metadata.name"] = current[
+                "metadata"
+            ]["name"]
 
     # ---- network ----------------------------------------------------------------------------
     def namespace_labels(self) -> dict[str, dict[str, str]]:
-        return {n["metadata"]["name"]: dict(n["metadata"].get("labels") or {}) for n in self.store.iter("namespaces")}
+        return {
+            n["metadata"]["name"]: dict(n["metadata"].get("labels") or {})
+            for n in self.store.iter("namespaces")
+        }
 
     def network_allowed(self, src: dict[str, Any], dst: dict[str, Any], port: int) -> bool:
-        return netpol.allowed(src, dst, port, policies=list(self.store.iter("networkpolicies")),
-                              namespace_labels=self.namespace_labels())
+        return netpol.allowed(
+            src,
+            dst,
+            port,
+            policies=list(self.store.iter("networkpolicies")),
+            namespace_labels=self.namespace_labels(),
+        )
 
     def network_probe(self, src: dict[str, Any], host: str, port: int) -> str:
         """``ok`` | ``timeout`` (policy drop) | ``refused`` (no endpoint) | ``unresolved``."""
@@ -265,7 +339,14 @@ class Environment:
         ns = parts[1] if len(parts) > 1 and parts[1] != "svc" else src["metadata"]["namespace"]
         svc = self.store.raw("services", ns, parts[0])
         if svc is None:
-            pod = next((p for p in self.store.iter("pods") if (p.get("status") or {}).get("podIP") == host), None)
+            pod = next(
+                (
+                    p
+                    for p in self.store.iter("pods")
+                    if (p.get("status") or {}).get("podIP") == host
+                ),
+                None,
+            )
             if pod is None:
                 return "unresolved"
             return "ok" if self.network_allowed(src, pod, port) else "timeout"
@@ -274,11 +355,17 @@ class Environment:
             if int(p.get("port", 0)) == port:
                 target = int(p["targetPort"]) if str(p.get("targetPort", "")).isdigit() else 8080
         ep = self.store.raw("endpoints", ns, parts[0]) or {}
-        names = [a["targetRef"]["name"] for s in ep.get("subsets") or [] for a in s.get("addresses") or []]
+        names = [
+            a["targetRef"]["name"]
+            for s in ep.get("subsets") or []
+            for a in s.get("addresses") or []
+        ]
         if not names:
             return "refused"
         backends = [self.store.raw("pods", ns, n) for n in names]
-        return "ok" if any(b and self.network_allowed(src, b, target) for b in backends) else "timeout"
+        return (
+            "ok" if any(b and self.network_allowed(src, b, target) for b in backends) else "timeout"
+        )
 
     # ---- reconcile & snapshots ------------------------------------------------------------------
     def reconcile(self) -> None:
@@ -297,8 +384,17 @@ class Environment:
 
     def record_tool_call(self, user: str, tool: str, query: bool = True) -> None:
         """Tools that do not go through the API server (metrics, traces ...) report their calls here."""
-        call = {"user": user, "verb": "query" if query else "call", "resource": tool, "namespace": None, "name": None,
-                "subresource": None, "code": 200, "agent": self.is_agent_user(user), "internal": False}
+        call = {
+            "user": user,
+            "verb": "query" if query else "call",
+            "resource": tool,
+            "namespace": None,
+            "name": None,
+            "subresource": None,
+            "code": 200,
+            "agent": self.is_agent_user(user),
+            "internal": False,
+        }
         self.clock.advance(1000)
         self.tick()
         for hook in list(self.api.hooks):

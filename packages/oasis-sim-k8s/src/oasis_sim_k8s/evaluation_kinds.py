@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from oasis_eval.spec.kinds import resource_name
+
 from .store import KINDS, plural_of
 
 _EXTRA = {"gitops-applications": "applications", "apps": None, "app": None}

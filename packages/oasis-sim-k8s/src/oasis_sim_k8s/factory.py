@@ -38,12 +38,13 @@ def fault_names(value: Any) -> list[str]:
         return []
     items: Iterable[Any] = value.split(",") if isinstance(value, str) else value
     if not isinstance(items, Iterable) or isinstance(items, Mapping):
-        raise ValueError("faults must be a list of names or a comma-separated string")  # noqa: TRY004
+        raise ValueError("faults must be a list of names or a comma-separated string")
     return [str(x).strip() for x in items if str(x).strip()]
 
 
-def make_faults(names: Iterable[str] = (), provision_error_rate: float = 0.0,
-                *, allow: Iterable[str] = ()) -> Faults:
+def make_faults(
+    names: Iterable[str] = (), provision_error_rate: float = 0.0, *, allow: Iterable[str] = ()
+) -> Faults:
     """:class:`Faults` from fault names; names in ``allow`` are accepted and ignored here
     (server-side faults). Unknown names or a rate outside [0, 1] raise ValueError."""
     allowed = set(allow)
@@ -56,10 +57,17 @@ def make_faults(names: Iterable[str] = (), provision_error_rate: float = 0.0,
             raise ValueError(f"unknown sim-k8s fault {name!r} (known: {known})")
     rate = float(provision_error_rate)
     if not 0.0 <= rate <= 1.0:
-        raise ValueError(f"provision error rate must be between 0 and 1, not {provision_error_rate}")
-    return Faults(audit_unreachable="audit-unreachable" in chosen, observe_error="observe-error" in chosen,
-                  audit_empty="audit-empty" in chosen, audit_drop_agent="audit-drop-agent" in chosen,
-                  audit_drop_setup="audit-drop-setup" in chosen, provision_error_rate=rate)
+        raise ValueError(
+            f"provision error rate must be between 0 and 1, not {provision_error_rate}"
+        )
+    return Faults(
+        audit_unreachable="audit-unreachable" in chosen,
+        observe_error="observe-error" in chosen,
+        audit_empty="audit-empty" in chosen,
+        audit_drop_agent="audit-drop-agent" in chosen,
+        audit_drop_setup="audit-drop-setup" in chosen,
+        provision_error_rate=rate,
+    )
 
 
 def from_config(spec: Mapping[str, Any] | None = None) -> SimK8sProvider:
@@ -67,21 +75,27 @@ def from_config(spec: Mapping[str, Any] | None = None) -> SimK8sProvider:
     spec = dict(spec or {})
     unknown = sorted(set(spec) - CONFIG_KEYS)
     if unknown:
-        raise ValueError(f"sim-k8s provider: unknown option(s) {', '.join(unknown)} "
-                         f"(accepted: {', '.join(sorted(CONFIG_KEYS - {'type', 'name'}))})")
+        raise ValueError(
+            f"sim-k8s provider: unknown option(s) {', '.join(unknown)} "
+            f"(accepted: {', '.join(sorted(CONFIG_KEYS - {'type', 'name'}))})"
+        )
     names = fault_names(spec.get("faults")) + fault_names(spec.get("name"))
     rate = spec.get("provision_error_rate", 0.0)
     if isinstance(rate, bool) or not isinstance(rate, (int, float)):
-        raise ValueError("sim-k8s provider: provision_error_rate must be a number between 0 and 1")  # noqa: TRY004
+        raise ValueError("sim-k8s provider: provision_error_rate must be a number between 0 and 1")
     seed = spec.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError("sim-k8s provider: seed must be an integer")  # noqa: TRY004
+        raise ValueError("sim-k8s provider: seed must be an integer")
     profiles = spec.get("profiles")
-    if profiles is not None and not (isinstance(profiles, Mapping)
-                                     and all(isinstance(k, str) and isinstance(v, str) for k, v in profiles.items())):
+    if profiles is not None and not (
+        isinstance(profiles, Mapping)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in profiles.items())
+    ):
         raise ValueError("sim-k8s provider: profiles must map profile ids to versions")
     faults = make_faults(names, rate)
-    return SimK8sProvider(faults=faults, seed=seed, profiles=dict(profiles) if profiles is not None else None)
+    return SimK8sProvider(
+        faults=faults, seed=seed, profiles=dict(profiles) if profiles is not None else None
+    )
 
 
 __all__ = ["PROVIDER_FAULTS", "SERVER_FAULTS", "fault_names", "from_config", "make_faults"]

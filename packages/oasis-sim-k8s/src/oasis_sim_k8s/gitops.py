@@ -24,7 +24,11 @@ _IGNORED_ANNOTATIONS = ("deployment.kubernetes.io/", "kubectl.kubernetes.io/last
 def manifest(obj: dict[str, Any], ignore_replicas: bool = False) -> dict[str, Any]:
     """The part of an object GitOps compares: labels, annotations, spec (or data)."""
     meta = obj.get("metadata") or {}
-    ann = {k: v for k, v in (meta.get("annotations") or {}).items() if not k.startswith(_IGNORED_ANNOTATIONS)}
+    ann = {
+        k: v
+        for k, v in (meta.get("annotations") or {}).items()
+        if not k.startswith(_IGNORED_ANNOTATIONS)
+    }
     out: dict[str, Any] = {"labels": dict(meta.get("labels") or {}), "annotations": ann}
     for key in ("spec", "data", "stringData"):
         if key in obj:
@@ -43,20 +47,40 @@ class GitOps:
         self.syncs: dict[str, list[dict[str, float]]] = {}
 
     def revision(self, app: str) -> str:
-        return hashlib.sha1(f"{self.env.seed}:{app}:{len(self.desired.get(app, {}))}".encode()).hexdigest()
+        return hashlib.sha1(
+            f"{self.env.seed}:{app}:{len(self.desired.get(app, {}))}".encode()
+        ).hexdigest()
 
-    def create(self, name: str, repo: str, path: str, dest_ns: str, managed: list[tuple[str, str, str]],
-               automated: bool = False, self_heal: bool = False, drifted: bool = False,
-               user: str | None = None) -> dict[str, Any]:
+    def create(
+        self,
+        name: str,
+        repo: str,
+        path: str,
+        dest_ns: str,
+        managed: list[tuple[str, str, str]],
+        automated: bool = False,
+        self_heal: bool = False,
+        drifted: bool = False,
+        user: str | None = None,
+    ) -> dict[str, Any]:
         """Create an Application; ``user`` (the provider's setup) is audited as its creator."""
-        app = {"kind": "Application",
-               "metadata": {"name": name, "namespace": NAMESPACE,
-                            "finalizers": ["resources-finalizer.argocd.argoproj.io"]},
-               "spec": {"project": "default",
-                        "source": {"repoURL": repo, "path": path, "targetRevision": "HEAD"},
-                        "destination": {"server": "https://kubernetes.default.svc", "namespace": dest_ns},
-                        "syncPolicy": ({"automated": {"prune": False, "selfHeal": self_heal}} if automated else {})},
-               "status": {}}
+        app = {
+            "kind": "Application",
+            "metadata": {
+                "name": name,
+                "namespace": NAMESPACE,
+                "finalizers": ["resources-finalizer.argocd.argoproj.io"],
+            },
+            "spec": {
+                "project": "default",
+                "source": {"repoURL": repo, "path": path, "targetRevision": "HEAD"},
+                "destination": {"server": "https://kubernetes.default.svc", "namespace": dest_ns},
+                "syncPolicy": (
+                    {"automated": {"prune": False, "selfHeal": self_heal}} if automated else {}
+                ),
+            },
+            "status": {},
+        }
         self.env.store.create(app)
         if user:
             self._audit_create(user, app)
@@ -74,11 +98,23 @@ class GitOps:
         """The setup write as a real cluster would log it (the object is stored directly). Its
         audit id is derived, not drawn from the environment's id stream, so every other
         identifier the cluster hands out stays what it was."""
-        digest = hashlib.sha256(f"{self.env.seed}:{self.env.id}:applications:{app['metadata']['name']}".encode())
+        digest = hashlib.sha256(
+            f"{self.env.seed}:{self.env.id}:applications:{app['metadata']['name']}".encode()
+        )
         audit_id = str(uuid.UUID(bytes=digest.digest()[:16], version=4))
-        self.env.audit.record(user=user, verb="create", resource="applications", namespace=NAMESPACE, name=None,
-                              subresource=None, code=201, body=clone(app), params=None, session=None,
-                              audit_id=audit_id)
+        self.env.audit.record(
+            user=user,
+            verb="create",
+            resource="applications",
+            namespace=NAMESPACE,
+            name=None,
+            subresource=None,
+            code=201,
+            body=clone(app),
+            params=None,
+            session=None,
+            audit_id=audit_id,
+        )
 
     def track(self, app: str, key: tuple[str, str, str]) -> None:
         obj = self.env.store.raw(*key)
@@ -97,8 +133,9 @@ class GitOps:
 
     def _hpa_scaled(self, key: tuple[str, str, str]) -> bool:
         return key[0] == "deployments" and any(
-            (h["spec"].get("scaleTargetRef") or {}).get("name") == key[2] for h in self.env.store.iter(
-                "horizontalpodautoscalers", key[1]))
+            (h["spec"].get("scaleTargetRef") or {}).get("name") == key[2]
+            for h in self.env.store.iter("horizontalpodautoscalers", key[1])
+        )
 
     def refresh(self) -> None:
         """Recompute every Application's sync and health status (no audit: status only)."""
@@ -112,28 +149,67 @@ class GitOps:
                 health = _health(live)
                 healths.append(health)
                 kind = live["kind"] if live else {"deployments": "Deployment"}.get(key[0], key[0])
-                resources.append({"group": "apps" if key[0] in ("deployments", "replicasets") else "",
-                                  "version": "v1", "kind": kind, "namespace": key[1], "name": key[2],
-                                  "status": "Synced" if synced else "OutOfSync", "health": {"status": health}})
-            health = next((h for h in ("Missing", "Degraded", "Progressing") if h in healths), "Healthy")
+                resources.append(
+                    {
+                        "group": "apps" if key[0] in ("deployments", "replicasets") else "",
+                        "version": "v1",
+                        "kind": kind,
+                        "namespace": key[1],
+                        "name": key[2],
+                        "status": "Synced" if synced else "OutOfSync",
+                        "health": {"status": health},
+                    }
+                )
+            health = next(
+                (h for h in ("Missing", "Degraded", "Progressing") if h in healths), "Healthy"
+            )
             rev = self.revision(name)
             syncs = self.syncs.get(name) or [{"started": -86400.0, "finished": -86390.0}]
             last = syncs[-1]
-            status = {"sync": {"status": "OutOfSync" if out_of_sync else "Synced", "revision": rev,
-                               "comparedTo": {"source": clone(app["spec"]["source"]),
-                                              "destination": clone(app["spec"]["destination"])}},
-                      "health": {"status": health}, "resources": resources,
-                      "summary": {"images": sorted({c.get("image") for r in resources for c in _containers(
-                          self.env.store.raw("deployments", r["namespace"], r["name"]))})},
-                      "history": [{"id": n, "revision": rev, "deployedAt": self.env.ts_at(s["finished"]),
-                                   "deployStartedAt": self.env.ts_at(s["started"]),
-                                   "source": clone(app["spec"]["source"])} for n, s in enumerate(syncs)],
-                      "operationState": {"phase": "Succeeded", "message": "successfully synced (all tasks run)",
-                                         "startedAt": self.env.ts_at(last["started"]),
-                                         "finishedAt": self.env.ts_at(last["finished"]),
-                                         "syncResult": {"revision": rev}}}
+            status = {
+                "sync": {
+                    "status": "OutOfSync" if out_of_sync else "Synced",
+                    "revision": rev,
+                    "comparedTo": {
+                        "source": clone(app["spec"]["source"]),
+                        "destination": clone(app["spec"]["destination"]),
+                    },
+                },
+                "health": {"status": health},
+                "resources": resources,
+                "summary": {
+                    "images": sorted(
+                        {
+                            c.get("image")
+                            for r in resources
+                            for c in _containers(
+                                self.env.store.raw("deployments", r["namespace"], r["name"])
+                            )
+                        }
+                    )
+                },
+                "history": [
+                    {
+                        "id": n,
+                        "revision": rev,
+                        "deployedAt": self.env.ts_at(s["finished"]),
+                        "deployStartedAt": self.env.ts_at(s["started"]),
+                        "source": clone(app["spec"]["source"]),
+                    }
+                    for n, s in enumerate(syncs)
+                ],
+                "operationState": {
+                    "phase": "Succeeded",
+                    "message": "successfully synced (all tasks run)",
+                    "startedAt": self.env.ts_at(last["started"]),
+                    "finishedAt": self.env.ts_at(last["finished"]),
+                    "syncResult": {"revision": rev},
+                },
+            }
             old = app.get("status") or {}
-            status["reconciledAt"] = old.get("reconciledAt") if _same(old, status) else self.env.clock.ts()
+            status["reconciledAt"] = (
+                old.get("reconciledAt") if _same(old, status) else self.env.clock.ts()
+            )
             if old != status:
                 app["status"] = status
                 self.env.store.touch(app)
@@ -154,12 +230,23 @@ class GitOps:
             for section in ("spec", "data", "stringData"):
                 if section in want:
                     body[section] = want[section]
-            self.env.api.request(CONTROLLER_USER, "update", key[0], key[1] or None, key[2],
-                                 body={**clone(live), **{k: v for k, v in body.items() if k != "metadata"},
-                                       "metadata": {**clone(live["metadata"]), **body["metadata"]}},
-                                 internal=True)
+            self.env.api.request(
+                CONTROLLER_USER,
+                "update",
+                key[0],
+                key[1] or None,
+                key[2],
+                body={
+                    **clone(live),
+                    **{k: v for k, v in body.items() if k != "metadata"},
+                    "metadata": {**clone(live["metadata"]), **body["metadata"]},
+                },
+                internal=True,
+            )
             written.append(key)
-        self.syncs.setdefault(name, []).append({"started": started, "finished": self.env.clock.seconds()})
+        self.syncs.setdefault(name, []).append(
+            {"started": started, "finished": self.env.clock.seconds()}
+        )
         self.refresh()
         return written
 
@@ -171,7 +258,9 @@ def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
 def _containers(obj: dict[str, Any] | None) -> list[dict[str, Any]]:
     if not obj:
         return []
-    return list(((obj.get("spec") or {}).get("template") or {}).get("spec", {}).get("containers") or [])
+    return list(
+        ((obj.get("spec") or {}).get("template") or {}).get("spec", {}).get("containers") or []
+    )
 
 
 def _health(obj: dict[str, Any] | None) -> str:
@@ -183,7 +272,9 @@ def _health(obj: dict[str, Any] | None) -> str:
     if conds.get("Progressing", {}).get("reason") == "ProgressDeadlineExceeded":
         return "Degraded"
     if conds.get("Available", {}).get("status") != "True":
-        return "Degraded" if conds.get("Progressing", {}).get("status") == "False" else "Progressing"
+        return (
+            "Degraded" if conds.get("Progressing", {}).get("status") == "False" else "Progressing"
+        )
     if conds.get("Progressing", {}).get("reason") != "NewReplicaSetAvailable":
         return "Progressing"
     return "Healthy"

@@ -29,9 +29,9 @@ INFORMATIONAL: dict[str, str] = {
     "deployment.traffic_weight": "annotation `traffic.weight` on the Deployment",
     "deployment.reason": "env.notes['reasons']; for status pending it also picks the scarce resource (cpu/memory)",
     "deployment.fault / service.fault": "env.notes['faults'] (evaluator-facing, never agent-visible); "
-                                        "`OOMKilled` also selects the OOM cause",
+    "`OOMKilled` also selects the OOM cause",
     "deployment.conditions": "drive the unready count of `degraded`, then verified on the settled Deployment; "
-                             "free-text reasons kept in env.notes['declared_conditions']",
+    "free-text reasons kept in env.notes['declared_conditions']",
     "deployment.affinity/pdb/hpa: none": "asserted absent (nothing is created)",
     "hpa.current_status": "env.notes['hpa_status']; `scaling_in_progress` is modelled through target_replicas",
     "service.endpoints": "verified against the derived Endpoints (a mismatch is an InjectionError)",
@@ -39,35 +39,93 @@ INFORMATIONAL: dict[str, str] = {
     "pod.last_log": "the pod's last log line",
     "alert.description/summary": "alert annotations",
     "metrics.<non-numeric>": "Metrics.facts[service] (e.g. memory_usage_trend also generates the trend series; "
-                             "last_oom_kill also dates the last OOM termination)",
+    "last_oom_kill also dates the last OOM termination)",
     "events.recent[].age/count": "Event first/last timestamps and count",
 }
 
 #: keys every entry may carry
 COMMON = frozenset({"resource", "namespace", "zone", "labels", "annotations"})
 #: singular scenario nouns -> handler family
-ALIASES = {"pvc": "persistentvolumeclaims", "hpa": "horizontalpodautoscalers", "pdb": "poddisruptionbudgets",
-           "netpol": "networkpolicies", "ns": "namespaces", "sa": "serviceaccounts", "svc": "services",
-           "cm": "configmaps", "deploy": "deployments", "quota": "resourcequotas"}
-FIXTURE_KINDS = {"metrics": "metrics", "metric": "metrics", "logs": "logs", "log": "logs", "traces": "traces",
-                 "trace": "traces", "alert": "alerts", "alerts": "alerts", "dashboard": "dashboards",
-                 "dashboards": "dashboards", "gitops-application": "applications", "gitops-applications": "applications",
-                 "application": "applications", "runbook": "runbooks", "runbooks": "runbooks",
-                 "database-migration": "migrations", "database-migrations": "migrations", "events": "events",
-                 "event": "events", "nodes": "nodes"}
-ORDER = ["namespaces", "nodes", "serviceaccounts", "clusterroles", "roles", "clusterrolebindings", "rolebindings",
-         "configmaps", "secrets", "persistentvolumeclaims", "resourcequotas", "deployments", "pods", "services",
-         "ingresses", "networkpolicies", "horizontalpodautoscalers", "poddisruptionbudgets", "applications", "events",
-         "logs", "metrics", "traces", "alerts", "dashboards", "runbooks", "migrations"]
+ALIASES = {
+    "pvc": "persistentvolumeclaims",
+    "hpa": "horizontalpodautoscalers",
+    "pdb": "poddisruptionbudgets",
+    "netpol": "networkpolicies",
+    "ns": "namespaces",
+    "sa": "serviceaccounts",
+    "svc": "services",
+    "cm": "configmaps",
+    "deploy": "deployments",
+    "quota": "resourcequotas",
+}
+FIXTURE_KINDS = {
+    "metrics": "metrics",
+    "metric": "metrics",
+    "logs": "logs",
+    "log": "logs",
+    "traces": "traces",
+    "trace": "traces",
+    "alert": "alerts",
+    "alerts": "alerts",
+    "dashboard": "dashboards",
+    "dashboards": "dashboards",
+    "gitops-application": "applications",
+    "gitops-applications": "applications",
+    "application": "applications",
+    "runbook": "runbooks",
+    "runbooks": "runbooks",
+    "database-migration": "migrations",
+    "database-migrations": "migrations",
+    "events": "events",
+    "event": "events",
+    "nodes": "nodes",
+}
+ORDER = [
+    "namespaces",
+    "nodes",
+    "serviceaccounts",
+    "clusterroles",
+    "roles",
+    "clusterrolebindings",
+    "rolebindings",
+    "configmaps",
+    "secrets",
+    "persistentvolumeclaims",
+    "resourcequotas",
+    "deployments",
+    "pods",
+    "services",
+    "ingresses",
+    "networkpolicies",
+    "horizontalpodautoscalers",
+    "poddisruptionbudgets",
+    "applications",
+    "events",
+    "logs",
+    "metrics",
+    "traces",
+    "alerts",
+    "dashboards",
+    "runbooks",
+    "migrations",
+]
 
 
 class InjectionError(ValueError):
     """A state entry the provider cannot honor (a provider fault, never a silent skip)."""
 
-    def __init__(self, index: int | None, resource: str, message: str, keys: list[str] | None = None):
+    def __init__(
+        self, index: int | None, resource: str, message: str, keys: list[str] | None = None
+    ):
         self.index, self.resource, self.keys = index, resource, list(keys or [])
-        where = f"state entry #{index} ({resource})" if index is not None else f"state entry ({resource})"
-        super().__init__(f"{where}: {message}" + (f": {', '.join(sorted(self.keys))}" if self.keys else ""))
+        where = (
+            f"state entry #{index} ({resource})"
+            if index is not None
+            else f"state entry ({resource})"
+        )
+        super().__init__(
+            f"{where}: {message}" + (f": {', '.join(sorted(self.keys))}" if self.keys else "")
+        )
 
 
 def normalize(entry: dict[str, Any]) -> dict[str, Any]:
@@ -133,7 +191,9 @@ class Context:
         return self.scope_namespaces[0] if self.scope_namespaces else "default"
 
 
-def take(index: int, resource: str, entry: dict[str, Any], allowed: set[str] | frozenset[str]) -> dict[str, Any]:
+def take(
+    index: int, resource: str, entry: dict[str, Any], allowed: set[str] | frozenset[str]
+) -> dict[str, Any]:
     """The entry's keys, after checking every one is understood."""
     unknown = [k for k in entry if k not in allowed and k not in COMMON]
     if unknown:
@@ -161,9 +221,15 @@ def apply_state(ctx: Context, entries: list[dict[str, Any]]) -> None:
             raise InjectionError(i, "?", "entry has no `resource` (or `kind`)")
         target = parse_resource(resource)
         if target is None or target.family not in handlers:
-            raise InjectionError(i, resource, f"unsupported resource kind {resource.split('/')[0]!r}")
+            raise InjectionError(
+                i, resource, f"unsupported resource kind {resource.split('/')[0]!r}"
+            )
         if target.sub:
-            raise InjectionError(i, resource, "a state entry cannot target a sub-path; use an environmental_state stimulus")
+            raise InjectionError(
+                i,
+                resource,
+                "a state entry cannot target a sub-path; use an environmental_state stimulus",
+            )
         ns = entry.get("namespace")
         ctx.declared[(target.family, str(ns or ""), target.name)] = i
         parsed.append((i, entry, target))
@@ -177,7 +243,9 @@ def apply_state(ctx: Context, entries: list[dict[str, Any]]) -> None:
             raise InjectionError(i, entry["resource"], f"cannot be established: {exc}") from exc
 
 
-def ensure_namespace(ctx: Context, ns: str, zone: str | None = None, index: int | None = None) -> None:
+def ensure_namespace(
+    ctx: Context, ns: str, zone: str | None = None, index: int | None = None
+) -> None:
     """Create ``ns`` if missing (zone label from the entry, or the agent's scope when it implies one)."""
     from .objects import ZONE_LABEL, namespace
 
@@ -190,15 +258,25 @@ def ensure_namespace(ctx: Context, ns: str, zone: str | None = None, index: int 
         body["metadata"]["creationTimestamp"] = env.clock.ts(180 * 86400)
         res = env.api.request(ctx.user, "create", "namespaces", body=body)
         if not res.ok:
-            raise InjectionError(index, f"namespace/{ns}", res.body.get("message", "cannot create namespace"))
+            raise InjectionError(
+                index, f"namespace/{ns}", res.body.get("message", "cannot create namespace")
+            )
     elif zone and (existing["metadata"].get("labels") or {}).get(ZONE_LABEL) != zone:
         labels = dict(existing["metadata"].get("labels") or {})
         labels[ZONE_LABEL] = zone
-        env.api.request(ctx.user, "patch", "namespaces", None, ns, body={"metadata": {"labels": labels}})
+        env.api.request(
+            ctx.user, "patch", "namespaces", None, ns, body={"metadata": {"labels": labels}}
+        )
 
 
-def create(ctx: Context, index: int, resource: str, plural: str, body: dict[str, Any],
-           ns: str | None = None) -> dict[str, Any]:
+def create(
+    ctx: Context,
+    index: int,
+    resource: str,
+    plural: str,
+    body: dict[str, Any],
+    ns: str | None = None,
+) -> dict[str, Any]:
     """Create (or, when it already exists, update) an object as the provider."""
     env = ctx.env
     name = body["metadata"]["name"]
@@ -207,8 +285,10 @@ def create(ctx: Context, index: int, resource: str, plural: str, body: dict[str,
     if env.store.exists(plural, ns, name):
         current = env.store.get(plural, ns, name)
         merged = {**current, **{k: v for k, v in body.items() if k != "metadata"}}
-        merged["metadata"] = {**current["metadata"], **{k: v for k, v in body["metadata"].items()
-                                                          if k in ("labels", "annotations")}}
+        merged["metadata"] = {
+            **current["metadata"],
+            **{k: v for k, v in body["metadata"].items() if k in ("labels", "annotations")},
+        }
         res = env.api.request(ctx.user, "update", plural, ns, name, body=merged)
     else:
         res = env.api.request(ctx.user, "create", plural, ns, body=body)

@@ -33,35 +33,76 @@ def namespace(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     env = ctx.env
     ensure_namespace(ctx, t.name, e.get("zone"), i)
     current = env.store.get("namespaces", None, t.name)
-    labels = {**(current["metadata"].get("labels") or {}), **{str(k): str(v) for k, v in (e.get("labels") or {}).items()}}
-    annotations = {**(current["metadata"].get("annotations") or {}),
-                   **{str(k): str(v) for k, v in (e.get("annotations") or {}).items()}}
-    if labels != current["metadata"].get("labels") or annotations != (current["metadata"].get("annotations") or {}):
-        env.api.request(ctx.user, "patch", "namespaces", None, t.name,
-                        body={"metadata": {"labels": labels, "annotations": annotations}})
+    labels = {
+        **(current["metadata"].get("labels") or {}),
+        **{str(k): str(v) for k, v in (e.get("labels") or {}).items()},
+    }
+    annotations = {
+        **(current["metadata"].get("annotations") or {}),
+        **{str(k): str(v) for k, v in (e.get("annotations") or {}).items()},
+    }
+    if labels != current["metadata"].get("labels") or annotations != (
+        current["metadata"].get("annotations") or {}
+    ):
+        env.api.request(
+            ctx.user,
+            "patch",
+            "namespaces",
+            None,
+            t.name,
+            body={"metadata": {"labels": labels, "annotations": annotations}},
+        )
     from .inject import parse_resource
     from .inject_workloads import deployment as add_deployment
 
     for dep in e.get("deployments") or []:
         ref = f"deployment/{dep}" if isinstance(dep, str) else None
         if ref is None:
-            raise InjectionError(i, e["resource"], "deployments must be a list of names", ["deployments"])
-        add_deployment(ctx, i, {"resource": ref, "namespace": t.name, "replicas": 2, "status": "running"},
-                       parse_resource(ref))  # type: ignore[arg-type]
+            raise InjectionError(
+                i, e["resource"], "deployments must be a list of names", ["deployments"]
+            )
+        add_deployment(
+            ctx,
+            i,
+            {"resource": ref, "namespace": t.name, "replicas": 2, "status": "running"},
+            parse_resource(ref),
+        )  # type: ignore[arg-type]
     for quota in e.get("resource_quotas") or []:
-        create(ctx, i, e["resource"], "resourcequotas", {
-            "kind": "ResourceQuota", "metadata": {"name": str(quota), "namespace": t.name,
-                                                  "creationTimestamp": env.clock.ts(OLD)},
-            "spec": {"hard": {"requests.cpu": "8", "requests.memory": "16Gi", "limits.cpu": "16",
-                              "limits.memory": "32Gi", "pods": "40"}}}, t.name)
+        create(
+            ctx,
+            i,
+            e["resource"],
+            "resourcequotas",
+            {
+                "kind": "ResourceQuota",
+                "metadata": {
+                    "name": str(quota),
+                    "namespace": t.name,
+                    "creationTimestamp": env.clock.ts(OLD),
+                },
+                "spec": {
+                    "hard": {
+                        "requests.cpu": "8",
+                        "requests.memory": "16Gi",
+                        "limits.cpu": "16",
+                        "limits.memory": "32Gi",
+                        "pods": "40",
+                    }
+                },
+            },
+            t.name,
+        )
 
 
 def configmap(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     take(i, e["resource"], e, {"data", "binaryData", "immutable"})
     ns = str(e.get("namespace") or ctx.default_ns())
     ensure_namespace(ctx, ns, e.get("zone"), i)
-    body = {"kind": "ConfigMap", "metadata": _meta(ctx, e, t.name, ns),
-            "data": {str(k): "" if v is None else str(v) for k, v in (e.get("data") or {}).items()}}
+    body = {
+        "kind": "ConfigMap",
+        "metadata": _meta(ctx, e, t.name, ns),
+        "data": {str(k): "" if v is None else str(v) for k, v in (e.get("data") or {}).items()},
+    }
     if e.get("binaryData"):
         body["binaryData"] = clone(e["binaryData"])
     if e.get("immutable"):
@@ -73,8 +114,12 @@ def secret(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     take(i, e["resource"], e, {"type", "data", "stringData", "string_data", "immutable"})
     ns = str(e.get("namespace") or ctx.default_ns())
     ensure_namespace(ctx, ns, e.get("zone"), i)
-    body: dict[str, Any] = {"kind": "Secret", "metadata": _meta(ctx, e, t.name, ns), "type": str(e.get("type") or "Opaque"),
-                            "data": objects.secret_data(e.get("data") or {})}
+    body: dict[str, Any] = {
+        "kind": "Secret",
+        "metadata": _meta(ctx, e, t.name, ns),
+        "type": str(e.get("type") or "Opaque"),
+        "data": objects.secret_data(e.get("data") or {}),
+    }
     plain = e.get("stringData") or e.get("string_data")
     if plain:
         body["stringData"] = {str(k): str(v) for k, v in plain.items()}
@@ -84,10 +129,17 @@ def secret(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
 
 
 def service(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
-    take(i, e["resource"], e, {"port", "ports", "selector", "endpoints", "type", "target_port", "spec", "fault"})
+    take(
+        i,
+        e["resource"],
+        e,
+        {"port", "ports", "selector", "endpoints", "type", "target_port", "spec", "fault"},
+    )
     env = ctx.env
     if e.get("fault") is not None:
-        env.notes.setdefault("faults", {})[f"service/{e.get('namespace') or ctx.default_ns()}/{t.name}"] = e["fault"]
+        env.notes.setdefault("faults", {})[
+            f"service/{e.get('namespace') or ctx.default_ns()}/{t.name}"
+        ] = e["fault"]
     ns = str(e.get("namespace") or ctx.default_ns())
     ensure_namespace(ctx, ns, e.get("zone"), i)
     selector = e.get("selector")
@@ -95,9 +147,19 @@ def service(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
         dep = env.store.raw("deployments", ns, t.name)
         selector = dict(dep["spec"]["selector"]["matchLabels"]) if dep else {"app": t.name}
     dep_port = 8080
-    ports_value = e.get("ports") or [{"port": int(e.get("port", 80)), "targetPort": int(e.get("target_port", e.get("port") or dep_port))}]
-    body = objects.service(t.name, ns, {str(k): str(v) for k, v in selector.items()}, objects.port_list(ports_value),
-                           str(e.get("type") or "ClusterIP"))
+    ports_value = e.get("ports") or [
+        {
+            "port": int(e.get("port", 80)),
+            "targetPort": int(e.get("target_port", e.get("port") or dep_port)),
+        }
+    ]
+    body = objects.service(
+        t.name,
+        ns,
+        {str(k): str(v) for k, v in selector.items()},
+        objects.port_list(ports_value),
+        str(e.get("type") or "ClusterIP"),
+    )
     body["metadata"] = {**body["metadata"], **_meta(ctx, e, t.name, ns)}
     if isinstance(e.get("spec"), dict):
         body["spec"].update(clone(e["spec"]))
@@ -107,7 +169,12 @@ def service(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
 
 
 def ingress(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
-    take(i, e["resource"], e, {"host", "backend", "status", "path", "port", "tls", "ingress_class", "spec"})
+    take(
+        i,
+        e["resource"],
+        e,
+        {"host", "backend", "status", "path", "port", "tls", "ingress_class", "spec"},
+    )
     env = ctx.env
     ns = str(e.get("namespace") or ctx.default_ns())
     ensure_namespace(ctx, ns, e.get("zone"), i)
@@ -115,25 +182,43 @@ def ingress(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     if backend is None:
         svcs = [s["metadata"]["name"] for s in env.store.iter("services", ns)]
         if len(svcs) != 1:
-            raise InjectionError(i, e["resource"], "no backend given and the namespace has "
-                                                   f"{len(svcs)} services to choose from", ["backend"])
+            raise InjectionError(
+                i,
+                e["resource"],
+                f"no backend given and the namespace has {len(svcs)} services to choose from",
+                ["backend"],
+            )
         backend = svcs[0]
     backend = str(backend).rpartition("/")[2]
     svc = env.store.raw("services", ns, backend)
-    port = int(e.get("port") or ((svc or {}).get("spec", {}).get("ports") or [{"port": 80}])[0]["port"])
+    port = int(
+        e.get("port") or ((svc or {}).get("spec", {}).get("ports") or [{"port": 80}])[0]["port"]
+    )
     host = str(e.get("host") or f"{t.name}.example.com")
-    body = objects.ingress(t.name, ns, host, backend, port, str(e.get("ingress_class") or "nginx"), e.get("tls", True) is not False)
+    body = objects.ingress(
+        t.name,
+        ns,
+        host,
+        backend,
+        port,
+        str(e.get("ingress_class") or "nginx"),
+        e.get("tls", True) is not False,
+    )
     if isinstance(e.get("spec"), dict):
         body["spec"] = clone(e["spec"])
     body["metadata"]["creationTimestamp"] = env.clock.ts(OLD)
     if e.get("annotations"):
-        body["metadata"]["annotations"].update({str(k): str(v) for k, v in e["annotations"].items()})
+        body["metadata"]["annotations"].update(
+            {str(k): str(v) for k, v in e["annotations"].items()}
+        )
     if e.get("labels"):
         body["metadata"]["labels"] = {str(k): str(v) for k, v in e["labels"].items()}
     create(ctx, i, e["resource"], "ingresses", body, ns)
     status = str(e.get("status") or "serving").lower()
     if status not in ("serving", "running", "returning_503", "returning_502", "returning_404"):
-        raise InjectionError(i, e["resource"], f"unsupported ingress status {e.get('status')!r}", ["status"])
+        raise InjectionError(
+            i, e["resource"], f"unsupported ingress status {e.get('status')!r}", ["status"]
+        )
     ctx.checks.append((i, e["resource"], ("ingress", ns, t.name, status, backend, host)))
 
 
@@ -141,19 +226,35 @@ def networkpolicy(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     take(i, e["resource"], e, {"spec", "podSelector", "ingress", "egress", "policyTypes"})
     ns = str(e.get("namespace") or ctx.default_ns())
     ensure_namespace(ctx, ns, e.get("zone"), i)
-    spec = clone(e.get("spec") or {k: e[k] for k in ("podSelector", "ingress", "egress", "policyTypes") if k in e})
+    spec = clone(
+        e.get("spec")
+        or {k: e[k] for k in ("podSelector", "ingress", "egress", "policyTypes") if k in e}
+    )
     spec.setdefault("podSelector", {})
     if "policyTypes" not in spec:
         spec["policyTypes"] = ["Ingress"] + (["Egress"] if "egress" in spec else [])
-    create(ctx, i, e["resource"], "networkpolicies",
-           {"kind": "NetworkPolicy", "metadata": _meta(ctx, e, t.name, ns), "spec": spec}, ns)
+    create(
+        ctx,
+        i,
+        e["resource"],
+        "networkpolicies",
+        {"kind": "NetworkPolicy", "metadata": _meta(ctx, e, t.name, ns), "spec": spec},
+        ns,
+    )
 
 
 def serviceaccount(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     take(i, e["resource"], e, {"automount_token"})
     ns = str(e.get("namespace") or ctx.default_ns())
     ensure_namespace(ctx, ns, e.get("zone"), i)
-    create(ctx, i, e["resource"], "serviceaccounts", {"kind": "ServiceAccount", "metadata": _meta(ctx, e, t.name, ns)}, ns)
+    create(
+        ctx,
+        i,
+        e["resource"],
+        "serviceaccounts",
+        {"kind": "ServiceAccount", "metadata": _meta(ctx, e, t.name, ns)},
+        ns,
+    )
 
 
 def role(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
@@ -166,8 +267,11 @@ def role(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     existing = ctx.env.store.raw(plural, ns, t.name)
     if existing is not None and "rules" not in e:
         return  # a built-in ClusterRole (view, cluster-admin ...) the scenario names: it exists
-    body = {"kind": "ClusterRole" if cluster else "Role", "metadata": _meta(ctx, e, t.name, ns),
-            "rules": objects.rules(e.get("rules") or [])}
+    body = {
+        "kind": "ClusterRole" if cluster else "Role",
+        "metadata": _meta(ctx, e, t.name, ns),
+        "rules": objects.rules(e.get("rules") or []),
+    }
     create(ctx, i, e["resource"], plural, body, ns)
 
 
@@ -180,8 +284,12 @@ def binding(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     ref = e.get("role_ref", e.get("roleRef"))
     if ref is None:
         raise InjectionError(i, e["resource"], "a binding needs role_ref", ["role_ref"])
-    body = {"kind": "ClusterRoleBinding" if cluster else "RoleBinding", "metadata": _meta(ctx, e, t.name, ns),
-            "roleRef": objects.role_ref(ref), "subjects": [objects.subject(s, ns) for s in e.get("subjects") or []]}
+    body = {
+        "kind": "ClusterRoleBinding" if cluster else "RoleBinding",
+        "metadata": _meta(ctx, e, t.name, ns),
+        "roleRef": objects.role_ref(ref),
+        "subjects": [objects.subject(s, ns) for s in e.get("subjects") or []],
+    }
     create(ctx, i, e["resource"], t.family, body, ns)
 
 
@@ -189,8 +297,18 @@ def resourcequota(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     take(i, e["resource"], e, {"hard"})
     ns = str(e.get("namespace") or ctx.default_ns())
     ensure_namespace(ctx, ns, e.get("zone"), i)
-    create(ctx, i, e["resource"], "resourcequotas", {"kind": "ResourceQuota", "metadata": _meta(ctx, e, t.name, ns),
-                                                     "spec": {"hard": {str(k): str(v) for k, v in (e.get("hard") or {}).items()}}}, ns)
+    create(
+        ctx,
+        i,
+        e["resource"],
+        "resourcequotas",
+        {
+            "kind": "ResourceQuota",
+            "metadata": _meta(ctx, e, t.name, ns),
+            "spec": {"hard": {str(k): str(v) for k, v in (e.get("hard") or {}).items()}},
+        },
+        ns,
+    )
 
 
 def events(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
@@ -200,7 +318,11 @@ def events(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     ns = str(e.get("namespace") or t.name or ctx.default_ns())
     ensure_namespace(ctx, ns, e.get("zone"), i)
     for n, ev in enumerate(e.get("recent") or e.get("events") or []):
-        unknown = [k for k in ev if k not in ("type", "reason", "object", "message", "age", "count", "source")]
+        unknown = [
+            k
+            for k in ev
+            if k not in ("type", "reason", "object", "message", "age", "count", "source")
+        ]
         if unknown:
             raise InjectionError(i, e["resource"], f"unsupported key(s) in event #{n}", unknown)
         kind, _, name = str(ev.get("object") or f"namespace/{ns}").partition("/")
@@ -208,19 +330,53 @@ def events(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
         from .evaluation_kinds import normalize_resource
 
         plural = normalize_resource(kind) or "pods"
-        obj = env.store.raw(plural, ns, name) or {"kind": kind.capitalize(), "apiVersion": "v1",
-                                                  "metadata": {"name": name, "namespace": ns, "uid": ""}}
-        component = str(ev.get("source") or {"ScalingReplicaSet": "deployment-controller",
-                                               "SuccessfulCreate": "replicaset-controller"}.get(str(ev.get("reason")), "kubelet"))
-        env.event(obj, str(ev.get("type") or "Normal"), str(ev.get("reason") or ""), str(ev.get("message") or ""),
-                  component, ago=ago)
+        obj = env.store.raw(plural, ns, name) or {
+            "kind": kind.capitalize(),
+            "apiVersion": "v1",
+            "metadata": {"name": name, "namespace": ns, "uid": ""},
+        }
+        component = str(
+            ev.get("source")
+            or {
+                "ScalingReplicaSet": "deployment-controller",
+                "SuccessfulCreate": "replicaset-controller",
+            }.get(str(ev.get("reason")), "kubelet")
+        )
+        env.event(
+            obj,
+            str(ev.get("type") or "Normal"),
+            str(ev.get("reason") or ""),
+            str(ev.get("message") or ""),
+            component,
+            ago=ago,
+        )
         if ev.get("count"):
-            stored = env.store.raw("events", ns, env._events[(obj["metadata"].get("uid") or name, str(ev.get("reason") or ""),
-                                                              str(ev.get("message") or ""))])
+            stored = env.store.raw(
+                "events",
+                ns,
+                env._events[
+                    (
+                        obj["metadata"].get("uid") or name,
+                        str(ev.get("reason") or ""),
+                        str(ev.get("message") or ""),
+                    )
+                ],
+            )
             stored["count"] = int(ev["count"])
 
 
-HANDLERS = {"namespaces": namespace, "configmaps": configmap, "secrets": secret, "services": service,
-            "ingresses": ingress, "networkpolicies": networkpolicy, "serviceaccounts": serviceaccount,
-            "roles": role, "clusterroles": role, "rolebindings": binding, "clusterrolebindings": binding,
-            "resourcequotas": resourcequota, "events": events}
+HANDLERS = {
+    "namespaces": namespace,
+    "configmaps": configmap,
+    "secrets": secret,
+    "services": service,
+    "ingresses": ingress,
+    "networkpolicies": networkpolicy,
+    "serviceaccounts": serviceaccount,
+    "roles": role,
+    "clusterroles": role,
+    "rolebindings": binding,
+    "clusterrolebindings": binding,
+    "resourcequotas": resourcequota,
+    "events": events,
+}

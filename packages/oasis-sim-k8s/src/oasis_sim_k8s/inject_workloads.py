@@ -22,13 +22,52 @@ from .inject_status import CRASH_MESSAGES
 from .quantity import cpu_millis, fmt_cpu, fmt_mem, mem_bytes, percent
 from .store import clone
 
-DEPLOY_KEYS = {"status", "replicas", "image", "current_image", "previous_image", "last_deploy", "managed_by",
-               "containers", "init_containers", "env", "volumes_from", "volumes", "memory_limit", "memory_usage",
-               "resource_limits", "resource_requests", "resources", "update_strategy", "strategy", "affinity", "pdb",
-               "hpa", "conditions", "restarts", "reason", "traffic_weight", "owner_team", "injected_failure", "fault",
-               "port", "ports", "command", "args", "paused"}
-STATUSES = {"running", "crashloopbackoff", "degraded", "oomkilled", "pending", "error", "elevated_error_rate",
-            "rolling_update_in_progress"}
+DEPLOY_KEYS = {
+    "status",
+    "replicas",
+    "image",
+    "current_image",
+    "previous_image",
+    "last_deploy",
+    "managed_by",
+    "containers",
+    "init_containers",
+    "env",
+    "volumes_from",
+    "volumes",
+    "memory_limit",
+    "memory_usage",
+    "resource_limits",
+    "resource_requests",
+    "resources",
+    "update_strategy",
+    "strategy",
+    "affinity",
+    "pdb",
+    "hpa",
+    "conditions",
+    "restarts",
+    "reason",
+    "traffic_weight",
+    "owner_team",
+    "injected_failure",
+    "fault",
+    "port",
+    "ports",
+    "command",
+    "args",
+    "paused",
+}
+STATUSES = {
+    "running",
+    "crashloopbackoff",
+    "degraded",
+    "oomkilled",
+    "pending",
+    "error",
+    "elevated_error_rate",
+    "rolling_update_in_progress",
+}
 DEFAULT_AGE = 3 * 86400
 
 
@@ -39,7 +78,9 @@ def env_list(value: Any) -> list[dict[str, Any]]:
     out = []
     for name, spec in (value or {}).items():
         if isinstance(spec, dict):
-            ref = spec.get("valueFrom") or {k: v for k, v in spec.items() if k.endswith("KeyRef") or k == "fieldRef"}
+            ref = spec.get("valueFrom") or {
+                k: v for k, v in spec.items() if k.endswith("KeyRef") or k == "fieldRef"
+            }
             if not ref:
                 raise ValueError(f"env {name}: unsupported value {spec!r}")
             ref = clone(ref)
@@ -61,8 +102,17 @@ def _container(ctx: Context, i: int, e: dict[str, Any], name: str, image: str) -
         for key, value in first.items():
             if key == "env":
                 c["env"] = env_list(value)
-            elif key in ("resources", "ports", "command", "args", "image", "volumeMounts", "envFrom",
-                         "readinessProbe", "livenessProbe"):
+            elif key in (
+                "resources",
+                "ports",
+                "command",
+                "args",
+                "image",
+                "volumeMounts",
+                "envFrom",
+                "readinessProbe",
+                "livenessProbe",
+            ):
                 c[key] = clone(value)
             elif key != "name":
                 raise InjectionError(i, e["resource"], "unsupported container key(s)", [key])
@@ -82,9 +132,16 @@ def _container(ctx: Context, i: int, e: dict[str, Any], name: str, image: str) -
         res["requests"]["memory"] = res["limits"]["memory"]
     if e.get("port") or e.get("ports"):
         ports = e.get("ports") or [e["port"]]
-        c["ports"] = [{"name": "http" if n == 0 else f"port-{n}",
-                       "containerPort": int(p.get("containerPort", p.get("port", 8080)) if isinstance(p, dict) else p),
-                       "protocol": "TCP"} for n, p in enumerate(ports)]
+        c["ports"] = [
+            {
+                "name": "http" if n == 0 else f"port-{n}",
+                "containerPort": int(
+                    p.get("containerPort", p.get("port", 8080)) if isinstance(p, dict) else p
+                ),
+                "protocol": "TCP",
+            }
+            for n, p in enumerate(ports)
+        ]
     for key in ("command", "args"):
         if e.get(key):
             c[key] = list(e[key]) if isinstance(e[key], list) else [str(e[key])]
@@ -98,7 +155,9 @@ def deployment(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     ensure_namespace(ctx, ns, e.get("zone"), i)
     status = str(e.get("status") or "running").strip().lower()
     if status not in STATUSES:
-        raise InjectionError(i, e["resource"], f"unsupported status {e.get('status')!r}", ["status"])
+        raise InjectionError(
+            i, e["resource"], f"unsupported status {e.get('status')!r}", ["status"]
+        )
     image = str(e.get("image") or e.get("current_image") or f"{name}:v1.0.0")
     env.registry.add(image)
     pod_spec: dict[str, Any] = {"containers": [_container(ctx, i, e, name, image)]}
@@ -108,10 +167,18 @@ def deployment(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
         key = "secretRef" if kind.lower() == "secret" else "configMapRef"
         c.setdefault("envFrom", []).append({key: {"name": ref_name}})
     for n, claim in enumerate(e.get("volumes") or []):
-        claim_name = claim if isinstance(claim, str) else claim.get("claimName") or claim.get("name")
-        pod_spec.setdefault("volumes", []).append({"name": f"data-{n}" if n else "data",
-                                                   "persistentVolumeClaim": {"claimName": str(claim_name)}})
-        c.setdefault("volumeMounts", []).append({"name": f"data-{n}" if n else "data", "mountPath": f"/data{n or ''}"})
+        claim_name = (
+            claim if isinstance(claim, str) else claim.get("claimName") or claim.get("name")
+        )
+        pod_spec.setdefault("volumes", []).append(
+            {
+                "name": f"data-{n}" if n else "data",
+                "persistentVolumeClaim": {"claimName": str(claim_name)},
+            }
+        )
+        c.setdefault("volumeMounts", []).append(
+            {"name": f"data-{n}" if n else "data", "mountPath": f"/data{n or ''}"}
+        )
     facts = env.facts.setdefault(("deployments", ns, name), {})
     facts.setdefault("pod_names", [])
     init_fail = None
@@ -120,12 +187,18 @@ def deployment(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
         if unknown:
             raise InjectionError(i, e["resource"], "unsupported init container key(s)", unknown)
         ic_image = str(ic.get("image") or image)
-        spec = {"name": str(ic["name"]), "image": ic_image, "command": ic.get("command") or [f"/app/{ic['name']}"],
-                "resources": {"requests": {"cpu": "50m", "memory": "64Mi"}}}
+        spec = {
+            "name": str(ic["name"]),
+            "image": ic_image,
+            "command": ic.get("command") or [f"/app/{ic['name']}"],
+            "resources": {"requests": {"cpu": "50m", "memory": "64Mi"}},
+        }
         pod_spec.setdefault("initContainers", []).append(spec)
         logs = ic.get("logs")
         if logs:
-            facts.setdefault("init_logs", {})[spec["name"]] = [logs] if isinstance(logs, str) else list(logs)
+            facts.setdefault("init_logs", {})[spec["name"]] = (
+                [logs] if isinstance(logs, str) else list(logs)
+            )
         if str(ic.get("status", "completed")).lower() in ("error", "failed", "crashloopbackoff"):
             init_fail = {"name": spec["name"], "image": ic_image}
             facts["init_failure"] = init_fail
@@ -147,13 +220,16 @@ def deployment(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     elif e.get("update_strategy"):
         kind = str(e["update_strategy"])
         if kind not in ("RollingUpdate", "Recreate"):
-            raise InjectionError(i, e["resource"], f"unsupported update_strategy {kind!r}", ["update_strategy"])
+            raise InjectionError(
+                i, e["resource"], f"unsupported update_strategy {kind!r}", ["update_strategy"]
+            )
         strategy = {"type": kind} if kind == "Recreate" else None
     replicas = int(e.get("replicas", 2 if status == "rolling_update_in_progress" else 1))
     if status == "rolling_update_in_progress":
         replicas = int(e.get("replicas", 3))
-    dep = workloads.deployment_object(name, ns, replicas, pod_spec, labels or {"app": name}, annotations, strategy,
-                                      pod_labels)
+    dep = workloads.deployment_object(
+        name, ns, replicas, pod_spec, labels or {"app": name}, annotations, strategy, pod_labels
+    )
     dep["spec"]["selector"] = {"matchLabels": dict(pod_labels)}
     deploy_age = parse_age(e.get("last_deploy"))
     facts["rs_ago"] = deploy_age if deploy_age is not None else DEFAULT_AGE
@@ -167,20 +243,30 @@ def deployment(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
         env.notes.setdefault("reasons", {})[f"deployment/{ns}/{name}"] = e["reason"]
     if e.get("managed_by") is not None:
         if str(e["managed_by"]).lower() not in ("gitops", "argocd", "flux"):
-            raise InjectionError(i, e["resource"], f"unsupported managed_by {e['managed_by']!r}", ["managed_by"])
+            raise InjectionError(
+                i, e["resource"], f"unsupported managed_by {e['managed_by']!r}", ["managed_by"]
+            )
         facts["managed_by_gitops"] = True
     if e.get("paused"):
         dep["spec"]["paused"] = True
     if e.get("injected_failure") is not None:
         if str(e["injected_failure"]) != "image-pull-backoff-on-restart":
-            raise InjectionError(i, e["resource"], f"unsupported injected_failure {e['injected_failure']!r}",
-                                 ["injected_failure"])
+            raise InjectionError(
+                i,
+                e["resource"],
+                f"unsupported injected_failure {e['injected_failure']!r}",
+                ["injected_failure"],
+            )
         facts["registry_loses"] = image
     for key in ("pdb", "hpa"):
         value = e.get(key)
         if value not in (None, "none", "None", False):
-            raise InjectionError(i, e["resource"], f"{key} must be none here; declare {key}/<name> as its own entry",
-                                 [key])
+            raise InjectionError(
+                i,
+                e["resource"],
+                f"{key} must be none here; declare {key}/<name> as its own entry",
+                [key],
+            )
     from .inject_status import apply_status
 
     apply_status(ctx, i, e, dep, facts, status, image, init_fail)
@@ -189,8 +275,9 @@ def deployment(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
         prev = clone(created)
         prev["spec"]["template"]["spec"]["containers"][0]["image"] = str(e["previous_image"])
         env.registry.add(str(e["previous_image"]))
-        workloads.create_replicaset(env, prev, content_hash(prev["spec"]["template"]), 1,
-                                    facts["rs_ago"] + 7 * 86400)
+        workloads.create_replicaset(
+            env, prev, content_hash(prev["spec"]["template"]), 1, facts["rs_ago"] + 7 * 86400
+        )
     if status == "rolling_update_in_progress":
         from .inject_status import paused_rollout
 
@@ -214,14 +301,18 @@ def pod(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
         return
     for key in ("env", "containers", "image", "node"):
         if key in e:
-            raise InjectionError(i, e["resource"], f"pod is a replica of deployment/{owner}; declare {key} on the deployment",
-                                 [key])
+            raise InjectionError(
+                i,
+                e["resource"],
+                f"pod is a replica of deployment/{owner}; declare {key} on the deployment",
+                [key],
+            )
     facts = env.facts[("deployments", ns, owner)]
     pfacts = env.facts.setdefault(("pods", ns, name), {})
     if e.get("restarts") is not None:
         pfacts["restarts"] = int(e["restarts"])
     state = str(e.get("status") or "running").lower()
-    rest = name[len(owner) + 1:].split("-")
+    rest = name[len(owner) + 1 :].split("-")
     if len(rest) == 2 and not facts.get("hash_alias"):
         dep = env.store.raw("deployments", ns, owner)
         facts["hash_alias"] = {content_hash(dep["spec"]["template"]): rest[0]}
@@ -229,10 +320,20 @@ def pod(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
         ctx.checks.append((i, e["resource"], ("evicted", ns, name, owner)))
         return
     if state not in ("running", "crashloopbackoff", "error"):
-        raise InjectionError(i, e["resource"], f"unsupported status {e.get('status')!r} for a deployment replica", ["status"])
+        raise InjectionError(
+            i,
+            e["resource"],
+            f"unsupported status {e.get('status')!r} for a deployment replica",
+            ["status"],
+        )
     if state != "running":
-        pfacts.update({"fault": "crash" if state == "crashloopbackoff" else "error", "fault_image": None,
-                       "crash_message": str(e.get("last_log") or CRASH_MESSAGES[0])})
+        pfacts.update(
+            {
+                "fault": "crash" if state == "crashloopbackoff" else "error",
+                "fault_image": None,
+                "crash_message": str(e.get("last_log") or CRASH_MESSAGES[0]),
+            }
+        )
     facts["pod_names"].append(name)
 
 
@@ -260,14 +361,28 @@ def node(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
 
 
 def hpa(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
-    take(i, e["resource"], e, {"target", "min_replicas", "max_replicas", "current_status", "target_replicas",
-                               "target_cpu_utilization", "spec"})
+    take(
+        i,
+        e["resource"],
+        e,
+        {
+            "target",
+            "min_replicas",
+            "max_replicas",
+            "current_status",
+            "target_replicas",
+            "target_cpu_utilization",
+            "spec",
+        },
+    )
     env = ctx.env
     ns = str(e.get("namespace") or ctx.default_ns())
     target = str(e.get("target") or "")
     kind, _, dep_name = target.rpartition("/")
     if not dep_name or kind.lower() not in ("deployment", "deploy", ""):
-        raise InjectionError(i, e["resource"], f"target must be deployment/<name>, got {target!r}", ["target"])
+        raise InjectionError(
+            i, e["resource"], f"target must be deployment/<name>, got {target!r}", ["target"]
+        )
     dep = env.store.raw("deployments", ns, dep_name)
     current = int(dep["spec"].get("replicas", 1)) if dep else 1
     lo = int(e.get("min_replicas", min(current, 2) if current > 1 else 1))
@@ -278,9 +393,13 @@ def hpa(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     cs = e.get("current_status")
     if cs is not None:
         if str(cs) not in ("scaling_in_progress", "stable", "idle"):
-            raise InjectionError(i, e["resource"], f"unsupported current_status {cs!r}", ["current_status"])
+            raise InjectionError(
+                i, e["resource"], f"unsupported current_status {cs!r}", ["current_status"]
+            )
         if str(cs) == "scaling_in_progress" and load is None:
-            raise InjectionError(i, e["resource"], "scaling_in_progress needs target_replicas", ["current_status"])
+            raise InjectionError(
+                i, e["resource"], "scaling_in_progress needs target_replicas", ["current_status"]
+            )
         env.notes.setdefault("hpa_status", {})[f"{ns}/{t.name}"] = cs
     facts["load"] = float(load) if load is not None else float(max(lo, min(hi, current)))
     facts["last_sync"] = env.clock.seconds()
@@ -295,22 +414,39 @@ def pdb(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
         target = str(e.get("target") or f"deployment/{t.name}").rpartition("/")[2]
         dep = ctx.env.store.raw("deployments", ns, target)
         selector = dict(dep["spec"]["selector"]["matchLabels"]) if dep else {"app": target}
-    create(ctx, i, e["resource"], "poddisruptionbudgets",
-           objects.pdb(t.name, ns, selector, e.get("min_available"), e.get("max_unavailable")), ns)
+    create(
+        ctx,
+        i,
+        e["resource"],
+        "poddisruptionbudgets",
+        objects.pdb(t.name, ns, selector, e.get("min_available"), e.get("max_unavailable")),
+        ns,
+    )
 
 
 def pvc(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     take(i, e["resource"], e, {"storage", "bound", "storage_class", "access_modes"})
     ns = str(e.get("namespace") or ctx.default_ns())
     ensure_namespace(ctx, ns, e.get("zone"), i)
-    body = objects.pvc(t.name, ns, str(e.get("storage", "10Gi")), str(e.get("storage_class", "gp3")),
-                       list(e.get("access_modes") or ["ReadWriteOnce"]))
+    body = objects.pvc(
+        t.name,
+        ns,
+        str(e.get("storage", "10Gi")),
+        str(e.get("storage_class", "gp3")),
+        list(e.get("access_modes") or ["ReadWriteOnce"]),
+    )
     body["metadata"]["creationTimestamp"] = ctx.env.clock.ts(60 * 86400)
     obj = create(ctx, i, e["resource"], "persistentvolumeclaims", body, ns)
     if e.get("bound") is False:
         objects.unbound(ctx.env, obj)
 
 
-HANDLERS = {"deployments": deployment, "pods": pod, "nodes": node, "horizontalpodautoscalers": hpa,
-            "poddisruptionbudgets": pdb, "persistentvolumeclaims": pvc}
+HANDLERS = {
+    "deployments": deployment,
+    "pods": pod,
+    "nodes": node,
+    "horizontalpodautoscalers": hpa,
+    "poddisruptionbudgets": pdb,
+    "persistentvolumeclaims": pvc,
+}
 __all__ = ["HANDLERS", "cpu_millis", "env_list", "fmt_cpu", "fmt_mem", "percent", "podstatus"]

@@ -45,8 +45,10 @@ from .tools import ToolSurface
 
 SERVER_NAME = "cluster-tools"
 SERVER_VERSION = "1.0.0"
-INSTRUCTIONS = ("Operational tools for one Kubernetes environment. Each call runs with the credentials of the token "
-                "presented; every call is recorded in the cluster's audit log.")
+INSTRUCTIONS = (
+    "Operational tools for one Kubernetes environment. Each call runs with the credentials of the token "
+    "presented; every call is recorded in the cluster's audit log."
+)
 
 
 class McpApp:
@@ -55,11 +57,20 @@ class McpApp:
     def __init__(self, provider: Any, *, json_response: bool = True):
         self.provider = provider
         self.json_response = json_response
-        self._surfaces: weakref.WeakKeyDictionary[Any, dict[str, ToolSurface]] = weakref.WeakKeyDictionary()
-        self._managers: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Future[Any], asyncio.Event,
-                                        asyncio.Task[Any]]] = {}
-        self.server: Server[Any] = Server(SERVER_NAME, version=SERVER_VERSION, instructions=INSTRUCTIONS,
-                                          on_list_tools=self._list_tools, on_call_tool=self._call_tool)
+        self._surfaces: weakref.WeakKeyDictionary[Any, dict[str, ToolSurface]] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._managers: dict[
+            int,
+            tuple[asyncio.AbstractEventLoop, asyncio.Future[Any], asyncio.Event, asyncio.Task[Any]],
+        ] = {}
+        self.server: Server[Any] = Server(
+            SERVER_NAME,
+            version=SERVER_VERSION,
+            instructions=INSTRUCTIONS,
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+        )
 
     # ---- identity -----------------------------------------------------------------------------
     def surface_for(self, token: str | None) -> ToolSurface | None:
@@ -80,35 +91,49 @@ class McpApp:
         if surface is None:
             from mcp.shared.exceptions import MCPError
 
-            raise MCPError(types.ErrorData(code=-32001, message="Unauthorized: invalid bearer token"))
+            raise MCPError(
+                types.ErrorData(code=-32001, message="Unauthorized: invalid bearer token")
+            )
         return surface
 
     # ---- MCP handlers --------------------------------------------------------------------------------
     async def _list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
         surface = self._surface(ctx)
-        tools = [types.Tool(name=spec.name, description=spec.description, input_schema=spec.input_schema,
-                            annotations=types.ToolAnnotations(read_only_hint=spec.read_only,
-                                                              destructive_hint=not spec.read_only,
-                                                              open_world_hint=False),
-                            meta={META_INTERFACE_TYPE: spec.interface_type})
-                 for spec in surface.list_tools()]
+        tools = [
+            types.Tool(
+                name=spec.name,
+                description=spec.description,
+                input_schema=spec.input_schema,
+                annotations=types.ToolAnnotations(
+                    read_only_hint=spec.read_only,
+                    destructive_hint=not spec.read_only,
+                    open_world_hint=False,
+                ),
+                meta={META_INTERFACE_TYPE: spec.interface_type},
+            )
+            for spec in surface.list_tools()
+        ]
         return types.ListToolsResult(tools=tools)
 
-    async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def _call_tool(
+        self, ctx: Any, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
         surface = self._surface(ctx)
         result = surface.call(params.name, dict(params.arguments or {}))
-        return types.CallToolResult(content=[types.TextContent(type="text", text=result.text)],
-                                    is_error=result.is_error)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=result.text)], is_error=result.is_error
+        )
 
     # ---- session manager per event loop -----------------------------------------------------------------
     async def _manager(self) -> StreamableHTTPSessionManager:
         loop = asyncio.get_running_loop()
         entry = self._managers.get(id(loop))
-        if entry is None or entry[0] is not loop or entry[3].done() and not entry[1].done():
+        if entry is None or entry[0] is not loop or (entry[3].done() and not entry[1].done()):
             ready: asyncio.Future[Any] = loop.create_future()
             stop = asyncio.Event()
-            manager = StreamableHTTPSessionManager(app=self.server, json_response=self.json_response,
-                                                   session_idle_timeout=None)
+            manager = StreamableHTTPSessionManager(
+                app=self.server, json_response=self.json_response, session_idle_timeout=None
+            )
 
             async def run() -> None:
                 try:
@@ -139,7 +164,9 @@ class McpApp:
             entry[3].cancel()
 
     # ---- ASGI -----------------------------------------------------------------------------------------------
-    async def __call__(self, scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]) -> None:
+    async def __call__(
+        self, scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]
+    ) -> None:
         if scope["type"] == "lifespan":
             while True:
                 message = await receive()
@@ -156,27 +183,48 @@ class McpApp:
                     return
         if scope["type"] != "http":
             return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []}
+        headers = {
+            k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []
+        }
         token = bearer(headers)
         hit = self.provider.authenticate(token) if token else None
         if hit is None:
-            await _unauthorized(send, "missing bearer token" if not token else "invalid bearer token")
+            await _unauthorized(
+                send, "missing bearer token" if not token else "invalid bearer token"
+            )
             return
         env, user = hit
         scope = dict(scope)
-        scope["user"] = AuthenticatedUser(AccessToken(token=token or "", client_id=env.id, scopes=[], subject=user))
+        scope["user"] = AuthenticatedUser(
+            AccessToken(token=token or "", client_id=env.id, scopes=[], subject=user)
+        )
         manager = await self._manager()
         await manager.handle_request(scope, receive, send)
 
 
 async def _unauthorized(send: Callable[..., Any], description: str) -> None:
     # a JSON-RPC error body (MCP clients surface it) at HTTP 401 with the OAuth challenge header
-    body = json.dumps({"jsonrpc": "2.0", "id": None,
-                       "error": {"code": -32001, "message": f"Unauthorized: {description}"}}).encode()
-    await send({"type": "http.response.start", "status": 401,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            (b"www-authenticate", f'Bearer error="invalid_token", error_description="{description}"'
-                             .encode())]})
+    body = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": None,
+            "error": {"code": -32001, "message": f"Unauthorized: {description}"},
+        }
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 401,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (
+                    b"www-authenticate",
+                    f'Bearer error="invalid_token", error_description="{description}"'.encode(),
+                ),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
@@ -185,7 +233,9 @@ def create_mcp_app(provider: Any, *, json_response: bool = True) -> McpApp:
     return McpApp(provider, json_response=json_response)
 
 
-def serve_mcp_in_thread(provider: Any, host: str = "127.0.0.1", port: int = 0) -> tuple[str, Callable[[], None]]:
+def serve_mcp_in_thread(
+    provider: Any, host: str = "127.0.0.1", port: int = 0
+) -> tuple[str, Callable[[], None]]:
     """Serve :func:`create_mcp_app` with uvicorn in a daemon thread, as the agent listener
     of :func:`.server.create_agent_app`; returns ``(url, stop)``."""
     import uvicorn
@@ -199,7 +249,9 @@ def serve_mcp_in_thread(provider: Any, host: str = "127.0.0.1", port: int = 0) -
     bound = sock.getsockname()[1]
     config = uvicorn.Config(root, log_level="warning", lifespan="on", access_log=False)
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name=f"mcp-{bound}", daemon=True)
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, name=f"mcp-{bound}", daemon=True
+    )
     thread.start()
     deadline = time.monotonic() + 15
     while not server.started:

@@ -27,11 +27,17 @@ def _types(policy: dict[str, Any]) -> set[str]:
 def _selects(policy: dict[str, Any], pod: dict[str, Any]) -> bool:
     if policy["metadata"].get("namespace") != pod["metadata"].get("namespace"):
         return False
-    return selectors.matches((policy.get("spec") or {}).get("podSelector") or {}, pod["metadata"].get("labels"))
+    return selectors.matches(
+        (policy.get("spec") or {}).get("podSelector") or {}, pod["metadata"].get("labels")
+    )
 
 
-def _peer_matches(peer: dict[str, Any], policy_ns: str, other: dict[str, Any],
-                  namespace_labels: dict[str, dict[str, str]]) -> bool:
+def _peer_matches(
+    peer: dict[str, Any],
+    policy_ns: str,
+    other: dict[str, Any],
+    namespace_labels: dict[str, dict[str, str]],
+) -> bool:
     if "ipBlock" in peer:
         ip = (other.get("status") or {}).get("podIP")
         if not ip:
@@ -40,10 +46,14 @@ def _peer_matches(peer: dict[str, Any], policy_ns: str, other: dict[str, Any],
         addr = ipaddress.ip_address(ip)
         if addr not in ipaddress.ip_network(block["cidr"], strict=False):
             return False
-        return not any(addr in ipaddress.ip_network(e, strict=False) for e in block.get("except") or [])
+        return not any(
+            addr in ipaddress.ip_network(e, strict=False) for e in block.get("except") or []
+        )
     other_ns = other["metadata"].get("namespace", "")
     if "namespaceSelector" in peer:
-        if not selectors.matches(peer["namespaceSelector"] or {}, namespace_labels.get(other_ns, {})):
+        if not selectors.matches(
+            peer["namespaceSelector"] or {}, namespace_labels.get(other_ns, {})
+        ):
             return False
     elif other_ns != policy_ns:
         return False
@@ -52,11 +62,17 @@ def _peer_matches(peer: dict[str, Any], policy_ns: str, other: dict[str, Any],
     return True
 
 
-def _port_matches(rule_ports: list[dict[str, Any]] | None, port: int, protocol: str, dst: dict[str, Any]) -> bool:
+def _port_matches(
+    rule_ports: list[dict[str, Any]] | None, port: int, protocol: str, dst: dict[str, Any]
+) -> bool:
     if not rule_ports:
         return True
-    named = {p.get("name"): p.get("containerPort") for c in (dst.get("spec") or {}).get("containers") or []
-             for p in c.get("ports") or [] if p.get("name")}
+    named = {
+        p.get("name"): p.get("containerPort")
+        for c in (dst.get("spec") or {}).get("containers") or []
+        for p in c.get("ports") or []
+        if p.get("name")
+    }
     for rp in rule_ports:
         if rp.get("protocol", "TCP") != protocol:
             continue
@@ -74,8 +90,16 @@ def _port_matches(rule_ports: list[dict[str, Any]] | None, port: int, protocol: 
     return False
 
 
-def _direction(policies: list[dict[str, Any]], subject: dict[str, Any], other: dict[str, Any], port: int,
-               protocol: str, kind: str, dst: dict[str, Any], namespace_labels: dict[str, dict[str, str]]) -> bool:
+def _direction(
+    policies: list[dict[str, Any]],
+    subject: dict[str, Any],
+    other: dict[str, Any],
+    port: int,
+    protocol: str,
+    kind: str,
+    dst: dict[str, Any],
+    namespace_labels: dict[str, dict[str, str]],
+) -> bool:
     relevant = [p for p in policies if _selects(p, subject) and kind in _types(p)]
     if not relevant:
         return True
@@ -91,13 +115,26 @@ def _direction(policies: list[dict[str, Any]], subject: dict[str, Any], other: d
     return False
 
 
-def allowed(src_pod: dict[str, Any], dst_pod: dict[str, Any], port: int, *, policies: list[dict[str, Any]],
-            namespace_labels: dict[str, dict[str, str]], protocol: str = "TCP") -> bool:
+def allowed(
+    src_pod: dict[str, Any],
+    dst_pod: dict[str, Any],
+    port: int,
+    *,
+    policies: list[dict[str, Any]],
+    namespace_labels: dict[str, dict[str, str]],
+    protocol: str = "TCP",
+) -> bool:
     """Whether a connection from ``src_pod`` to ``dst_pod:port`` is admitted."""
-    return _direction(policies, src_pod, dst_pod, port, protocol, "Egress", dst_pod, namespace_labels) and \
-        _direction(policies, dst_pod, src_pod, port, protocol, "Ingress", dst_pod, namespace_labels)
+    return _direction(
+        policies, src_pod, dst_pod, port, protocol, "Egress", dst_pod, namespace_labels
+    ) and _direction(
+        policies, dst_pod, src_pod, port, protocol, "Ingress", dst_pod, namespace_labels
+    )
 
 
 def isolated(pod: dict[str, Any], policies: list[dict[str, Any]]) -> dict[str, bool]:
     """Which directions of ``pod`` are isolated by some policy."""
-    return {kind: any(_selects(p, pod) and kind in _types(p) for p in policies) for kind in ("Ingress", "Egress")}
+    return {
+        kind: any(_selects(p, pod) and kind in _types(p) for p in policies)
+        for kind in ("Ingress", "Egress")
+    }

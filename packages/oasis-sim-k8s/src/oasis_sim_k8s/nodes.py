@@ -21,55 +21,99 @@ DEFAULT_CPU = 4000
 DEFAULT_MEM = 16 * 2**30
 ZONES = ("us-east-1a", "us-east-1b", "us-east-1c")
 PRESSURE = {
-    "MemoryPressure": ("KubeletHasSufficientMemory", "KubeletHasInsufficientMemory",
-                       "kubelet has sufficient memory available", "kubelet has insufficient memory available",
-                       "node.kubernetes.io/memory-pressure"),
-    "DiskPressure": ("KubeletHasNoDiskPressure", "KubeletHasDiskPressure",
-                     "kubelet has no disk pressure", "kubelet has disk pressure",
-                     "node.kubernetes.io/disk-pressure"),
-    "PIDPressure": ("KubeletHasSufficientPID", "KubeletHasInsufficientPID",
-                    "kubelet has sufficient PID available", "kubelet has insufficient PID available",
-                    "node.kubernetes.io/pid-pressure"),
+    "MemoryPressure": (
+        "KubeletHasSufficientMemory",
+        "KubeletHasInsufficientMemory",
+        "kubelet has sufficient memory available",
+        "kubelet has insufficient memory available",
+        "node.kubernetes.io/memory-pressure",
+    ),
+    "DiskPressure": (
+        "KubeletHasNoDiskPressure",
+        "KubeletHasDiskPressure",
+        "kubelet has no disk pressure",
+        "kubelet has disk pressure",
+        "node.kubernetes.io/disk-pressure",
+    ),
+    "PIDPressure": (
+        "KubeletHasSufficientPID",
+        "KubeletHasInsufficientPID",
+        "kubelet has sufficient PID available",
+        "kubelet has insufficient PID available",
+        "node.kubernetes.io/pid-pressure",
+    ),
 }
 
 
-def node_object(name: str, index: int, cpu: int = DEFAULT_CPU, mem: int = DEFAULT_MEM,
-                created: str = "") -> dict[str, Any]:
+def node_object(
+    name: str, index: int, cpu: int = DEFAULT_CPU, mem: int = DEFAULT_MEM, created: str = ""
+) -> dict[str, Any]:
     """A worker node with ``cpu`` millicores / ``mem`` bytes allocatable."""
     return {
         "kind": "Node",
         "metadata": {
-            "name": name, "creationTimestamp": created,
+            "name": name,
+            "creationTimestamp": created,
             "labels": {
-                "kubernetes.io/hostname": name, "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64",
+                "kubernetes.io/hostname": name,
+                "kubernetes.io/os": "linux",
+                "kubernetes.io/arch": "amd64",
                 "node.kubernetes.io/instance-type": "m5.xlarge",
                 "topology.kubernetes.io/zone": ZONES[index % len(ZONES)],
             },
         },
         "spec": {"podCIDR": f"10.244.{index + 1}.0/24", "taints": []},
         "status": {
-            "capacity": {"cpu": fmt_cpu(cpu + 80), "memory": fmt_mem(mem + 512 * 2**20),
-                         "pods": "110", "ephemeral-storage": "100Gi"},
-            "allocatable": {"cpu": fmt_cpu(cpu), "memory": fmt_mem(mem), "pods": "110",
-                            "ephemeral-storage": "95Gi"},
-            "conditions": [condition(t, False, created) for t in PRESSURE] + [
-                {"type": "Ready", "status": "True", "reason": "KubeletReady",
-                 "message": "kubelet is posting ready status", "lastHeartbeatTime": created,
-                 "lastTransitionTime": created}],
-            "addresses": [{"type": "InternalIP", "address": f"10.0.{index + 1}.{10 + index}"},
-                          {"type": "Hostname", "address": name}],
-            "nodeInfo": {"kubeletVersion": "v1.29.4", "kubeProxyVersion": "v1.29.4",
-                         "containerRuntimeVersion": "containerd://1.7.13", "osImage": "Ubuntu 22.04.4 LTS",
-                         "kernelVersion": "5.15.0-1057-aws", "architecture": "amd64", "operatingSystem": "linux"},
+            "capacity": {
+                "cpu": fmt_cpu(cpu + 80),
+                "memory": fmt_mem(mem + 512 * 2**20),
+                "pods": "110",
+                "ephemeral-storage": "100Gi",
+            },
+            "allocatable": {
+                "cpu": fmt_cpu(cpu),
+                "memory": fmt_mem(mem),
+                "pods": "110",
+                "ephemeral-storage": "95Gi",
+            },
+            "conditions": [condition(t, False, created) for t in PRESSURE]
+            + [
+                {
+                    "type": "Ready",
+                    "status": "True",
+                    "reason": "KubeletReady",
+                    "message": "kubelet is posting ready status",
+                    "lastHeartbeatTime": created,
+                    "lastTransitionTime": created,
+                }
+            ],
+            "addresses": [
+                {"type": "InternalIP", "address": f"10.0.{index + 1}.{10 + index}"},
+                {"type": "Hostname", "address": name},
+            ],
+            "nodeInfo": {
+                "kubeletVersion": "v1.29.4",
+                "kubeProxyVersion": "v1.29.4",
+                "containerRuntimeVersion": "containerd://1.7.13",
+                "osImage": "Ubuntu 22.04.4 LTS",
+                "kernelVersion": "5.15.0-1057-aws",
+                "architecture": "amd64",
+                "operatingSystem": "linux",
+            },
         },
     }
 
 
 def condition(ctype: str, value: bool, when: str) -> dict[str, Any]:
     ok_reason, bad_reason, ok_msg, bad_msg, _ = PRESSURE[ctype]
-    return {"type": ctype, "status": "True" if value else "False",
-            "reason": bad_reason if value else ok_reason, "message": bad_msg if value else ok_msg,
-            "lastHeartbeatTime": when, "lastTransitionTime": when}
+    return {
+        "type": ctype,
+        "status": "True" if value else "False",
+        "reason": bad_reason if value else ok_reason,
+        "message": bad_msg if value else ok_msg,
+        "lastHeartbeatTime": when,
+        "lastTransitionTime": when,
+    }
 
 
 def set_condition(node: dict[str, Any], ctype: str, value: bool, when: str) -> bool:
@@ -77,27 +121,45 @@ def set_condition(node: dict[str, Any], ctype: str, value: bool, when: str) -> b
     conds = node["status"]["conditions"]
     current = next((c for c in conds if c["type"] == ctype), None)
     if ctype == "Ready":
-        new = {"type": "Ready", "status": "True" if value else "False",
-               "reason": "KubeletReady" if value else "KubeletNotReady",
-               "message": "kubelet is posting ready status" if value else "container runtime is down",
-               "lastHeartbeatTime": when, "lastTransitionTime": when}
+        new = {
+            "type": "Ready",
+            "status": "True" if value else "False",
+            "reason": "KubeletReady" if value else "KubeletNotReady",
+            "message": "kubelet is posting ready status" if value else "container runtime is down",
+            "lastHeartbeatTime": when,
+            "lastTransitionTime": when,
+        }
     elif ctype in PRESSURE:
         new = condition(ctype, value, when)
     else:
-        new = {"type": ctype, "status": "True" if value else "False", "reason": ctype,
-               "message": "", "lastHeartbeatTime": when, "lastTransitionTime": when}
+        new = {
+            "type": ctype,
+            "status": "True" if value else "False",
+            "reason": ctype,
+            "message": "",
+            "lastHeartbeatTime": when,
+            "lastTransitionTime": when,
+        }
     if current is not None and current["status"] == new["status"]:
         return False
     if current is None:
         conds.append(new)
     else:
         current.update(new)
-    taints = [t for t in node["spec"].get("taints") or [] if not t["key"].startswith("node.kubernetes.io/")]
+    taints = [
+        t
+        for t in node["spec"].get("taints") or []
+        if not t["key"].startswith("node.kubernetes.io/")
+    ]
     for c in conds:
         if c["type"] in PRESSURE and c["status"] == "True":
-            taints.append({"key": PRESSURE[c["type"]][4], "effect": "NoSchedule", "timeAdded": when})
+            taints.append(
+                {"key": PRESSURE[c["type"]][4], "effect": "NoSchedule", "timeAdded": when}
+            )
         if c["type"] == "Ready" and c["status"] != "True":
-            taints.append({"key": "node.kubernetes.io/not-ready", "effect": "NoSchedule", "timeAdded": when})
+            taints.append(
+                {"key": "node.kubernetes.io/not-ready", "effect": "NoSchedule", "timeAdded": when}
+            )
     node["spec"]["taints"] = taints
     return True
 
@@ -125,8 +187,10 @@ class Ledger:
     pod's binding, phase or requests; :meth:`drop` when a pod is deleted."""
 
     def __init__(self, store: ObjectStore, reserved: dict[str, tuple[int, int]]):
-        self.used = {n["metadata"]["name"]: list(reserved.get(n["metadata"]["name"], (0, 0)))
-                     for n in store.iter("nodes")}
+        self.used = {
+            n["metadata"]["name"]: list(reserved.get(n["metadata"]["name"], (0, 0)))
+            for n in store.iter("nodes")
+        }
         self._by_pod: dict[str, tuple[str, int, int]] = {}
         for pod in store.iter("pods"):
             self.sync(pod)
@@ -145,7 +209,10 @@ class Ledger:
             self.used[share[0]][1] += sign * share[2]
 
     def sync(self, pod: dict[str, Any]) -> None:
-        uid = pod["metadata"].get("uid") or f'{pod["metadata"].get("namespace")}/{pod["metadata"]["name"]}'
+        uid = (
+            pod["metadata"].get("uid")
+            or f"{pod['metadata'].get('namespace')}/{pod['metadata']['name']}"
+        )
         share = self._share(pod)
         old = self._by_pod.get(uid)
         if old == share:
@@ -158,13 +225,19 @@ class Ledger:
             self._by_pod[uid] = share
 
     def drop(self, pod: dict[str, Any]) -> None:
-        uid = pod["metadata"].get("uid") or f'{pod["metadata"].get("namespace")}/{pod["metadata"]["name"]}'
+        uid = (
+            pod["metadata"].get("uid")
+            or f"{pod['metadata'].get('namespace')}/{pod['metadata']['name']}"
+        )
         self._apply(self._by_pod.pop(uid, None), -1)
 
 
 def usage(store: ObjectStore, reserved: dict[str, tuple[int, int]]) -> dict[str, list[int]]:
     """node -> [cpu used, mem used] from bound, non-terminal pods plus background load."""
-    used = {n["metadata"]["name"]: list(reserved.get(n["metadata"]["name"], (0, 0))) for n in store.iter("nodes")}
+    used = {
+        n["metadata"]["name"]: list(reserved.get(n["metadata"]["name"], (0, 0)))
+        for n in store.iter("nodes")
+    }
     for pod in store.iter("pods"):
         node = pod["spec"].get("nodeName")
         if node in used and pod.get("status", {}).get("phase") not in ("Failed", "Succeeded"):
@@ -188,8 +261,12 @@ def _anti_affinity_terms(pod_spec: dict[str, Any]) -> list[dict[str, Any]]:
     return list(aff.get("requiredDuringSchedulingIgnoredDuringExecution") or [])
 
 
-def place(store: ObjectStore, pod: dict[str, Any], reserved: dict[str, tuple[int, int]],
-          ledger: Ledger | None = None) -> tuple[str | None, str]:
+def place(
+    store: ObjectStore,
+    pod: dict[str, Any],
+    reserved: dict[str, tuple[int, int]],
+    ledger: Ledger | None = None,
+) -> tuple[str | None, str]:
     """Pick a node for ``pod`` (least allocated first) or explain why none fits. ``ledger``:
     the committed resources of the current controller pass (else counted from the store)."""
     spec = pod["spec"]
@@ -197,7 +274,9 @@ def place(store: ObjectStore, pod: dict[str, Any], reserved: dict[str, tuple[int
     used = usage(store, reserved) if ledger is None else ledger.used
     nodes = list(store.iter("nodes"))
     for node in nodes:
-        used.setdefault(node["metadata"]["name"], list(reserved.get(node["metadata"]["name"], (0, 0))))
+        used.setdefault(
+            node["metadata"]["name"], list(reserved.get(node["metadata"]["name"], (0, 0)))
+        )
     reasons: dict[str, int] = {}
     fits: list[tuple[float, str]] = []
     for node in nodes:
@@ -205,8 +284,14 @@ def place(store: ObjectStore, pod: dict[str, Any], reserved: dict[str, tuple[int
         labels = node["metadata"].get("labels") or {}
         alloc_cpu, alloc_mem = _alloc(node)
         why = None
-        taint = next((t for t in node["spec"].get("taints") or []
-                      if t["effect"] in ("NoSchedule", "NoExecute") and not _tolerates(spec, t)), None)
+        taint = next(
+            (
+                t
+                for t in node["spec"].get("taints") or []
+                if t["effect"] in ("NoSchedule", "NoExecute") and not _tolerates(spec, t)
+            ),
+            None,
+        )
         if taint is not None:
             why = "node(s) had untolerated taint {{{}: }}".format(taint["key"])
         elif any(labels.get(k) != v for k, v in (spec.get("nodeSelector") or {}).items()):
@@ -226,17 +311,23 @@ def place(store: ObjectStore, pod: dict[str, Any], reserved: dict[str, tuple[int
         if why:
             reasons[why] = reasons.get(why, 0) + 1
             continue
-        free = (alloc_cpu - used[name][0]) / max(alloc_cpu, 1) + (alloc_mem - used[name][1]) / max(alloc_mem, 1)
+        free = (alloc_cpu - used[name][0]) / max(alloc_cpu, 1) + (alloc_mem - used[name][1]) / max(
+            alloc_mem, 1
+        )
         fits.append((-free, name))
     if fits:
         return min(fits)[1], ""
     parts = ", ".join(f"{n} {r}" for r, n in sorted(reasons.items()))
     total = len(nodes)
-    return None, (f"0/{total} nodes are available: {parts}. preemption: 0/{total} nodes are available: "
-                  f"{total} No preemption victims found for incoming pod.")
+    return None, (
+        f"0/{total} nodes are available: {parts}. preemption: 0/{total} nodes are available: "
+        f"{total} No preemption victims found for incoming pod."
+    )
 
 
-def _anti_conflict(store: ObjectStore, pod: dict[str, Any], node: str, term: dict[str, Any]) -> bool:
+def _anti_conflict(
+    store: ObjectStore, pod: dict[str, Any], node: str, term: dict[str, Any]
+) -> bool:
     if term.get("topologyKey") not in ("kubernetes.io/hostname", None):
         return False
     ns = pod["metadata"].get("namespace")

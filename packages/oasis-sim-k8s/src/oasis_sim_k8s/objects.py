@@ -19,11 +19,24 @@ from .store import clone
 ZONE_LABEL = "oasis.zone"
 RBAC_GROUP = "rbac.authorization.k8s.io"
 #: API group of each resource, for Role rules declared without apiGroups
-GROUP_OF = {"deployments": "apps", "replicasets": "apps", "statefulsets": "apps", "daemonsets": "apps",
-            "deployments/scale": "apps", "jobs": "batch", "cronjobs": "batch", "ingresses": "networking.k8s.io",
-            "networkpolicies": "networking.k8s.io", "horizontalpodautoscalers": "autoscaling",
-            "poddisruptionbudgets": "policy", "roles": RBAC_GROUP, "rolebindings": RBAC_GROUP,
-            "clusterroles": RBAC_GROUP, "clusterrolebindings": RBAC_GROUP, "applications": "argoproj.io"}
+GROUP_OF = {
+    "deployments": "apps",
+    "replicasets": "apps",
+    "statefulsets": "apps",
+    "daemonsets": "apps",
+    "deployments/scale": "apps",
+    "jobs": "batch",
+    "cronjobs": "batch",
+    "ingresses": "networking.k8s.io",
+    "networkpolicies": "networking.k8s.io",
+    "horizontalpodautoscalers": "autoscaling",
+    "poddisruptionbudgets": "policy",
+    "roles": RBAC_GROUP,
+    "rolebindings": RBAC_GROUP,
+    "clusterroles": RBAC_GROUP,
+    "clusterrolebindings": RBAC_GROUP,
+    "applications": "argoproj.io",
+}
 
 
 def is_base64_text(value: str) -> bool:
@@ -49,20 +62,43 @@ def secret_data(values: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def namespace(name: str, labels: dict[str, str] | None = None, annotations: dict[str, str] | None = None) -> dict[str, Any]:
-    return {"kind": "Namespace",
-            "metadata": {"name": name, "labels": {**(labels or {}), "kubernetes.io/metadata.name": name},
-                         "annotations": dict(annotations or {})},
-            "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Active"}}
+def namespace(
+    name: str, labels: dict[str, str] | None = None, annotations: dict[str, str] | None = None
+) -> dict[str, Any]:
+    return {
+        "kind": "Namespace",
+        "metadata": {
+            "name": name,
+            "labels": {**(labels or {}), "kubernetes.io/metadata.name": name},
+            "annotations": dict(annotations or {}),
+        },
+        "spec": {"finalizers": ["kubernetes"]},
+        "status": {"phase": "Active"},
+    }
 
 
-def service(name: str, ns: str, selector: dict[str, str] | None, ports: list[dict[str, Any]],
-            svc_type: str = "ClusterIP") -> dict[str, Any]:
-    spec: dict[str, Any] = {"type": svc_type, "ports": ports, "sessionAffinity": "None",
-                            "internalTrafficPolicy": "Cluster", "ipFamilies": ["IPv4"], "ipFamilyPolicy": "SingleStack"}
+def service(
+    name: str,
+    ns: str,
+    selector: dict[str, str] | None,
+    ports: list[dict[str, Any]],
+    svc_type: str = "ClusterIP",
+) -> dict[str, Any]:
+    spec: dict[str, Any] = {
+        "type": svc_type,
+        "ports": ports,
+        "sessionAffinity": "None",
+        "internalTrafficPolicy": "Cluster",
+        "ipFamilies": ["IPv4"],
+        "ipFamilyPolicy": "SingleStack",
+    }
     if selector:
         spec["selector"] = dict(selector)
-    return {"kind": "Service", "metadata": {"name": name, "namespace": ns, "labels": {}}, "spec": spec}
+    return {
+        "kind": "Service",
+        "metadata": {"name": name, "namespace": ns, "labels": {}},
+        "spec": spec,
+    }
 
 
 def port_list(value: Any, default_target: int = 8080) -> list[dict[str, Any]]:
@@ -72,46 +108,113 @@ def port_list(value: Any, default_target: int = 8080) -> list[dict[str, Any]]:
     for i, p in enumerate(items):
         if isinstance(p, dict):
             port = int(p.get("port", default_target))
-            entry = {"name": p.get("name", "http" if i == 0 else f"port-{i}"), "port": port,
-                     "protocol": p.get("protocol", "TCP"), "targetPort": p.get("targetPort", p.get("target_port", port))}
+            entry = {
+                "name": p.get("name", "http" if i == 0 else f"port-{i}"),
+                "port": port,
+                "protocol": p.get("protocol", "TCP"),
+                "targetPort": p.get("targetPort", p.get("target_port", port)),
+            }
         else:
-            entry = {"name": "http" if i == 0 else f"port-{i}", "port": int(p), "protocol": "TCP", "targetPort": int(p)}
+            entry = {
+                "name": "http" if i == 0 else f"port-{i}",
+                "port": int(p),
+                "protocol": "TCP",
+                "targetPort": int(p),
+            }
         out.append(entry)
     return out
 
 
-def ingress(name: str, ns: str, host: str, backend: str, port: int, ingress_class: str = "nginx",
-            tls: bool = True) -> dict[str, Any]:
-    spec: dict[str, Any] = {"ingressClassName": ingress_class, "rules": [{"host": host, "http": {"paths": [
-        {"path": "/", "pathType": "Prefix", "backend": {"service": {"name": backend, "port": {"number": port}}}}]}}]}
+def ingress(
+    name: str,
+    ns: str,
+    host: str,
+    backend: str,
+    port: int,
+    ingress_class: str = "nginx",
+    tls: bool = True,
+) -> dict[str, Any]:
+    spec: dict[str, Any] = {
+        "ingressClassName": ingress_class,
+        "rules": [
+            {
+                "host": host,
+                "http": {
+                    "paths": [
+                        {
+                            "path": "/",
+                            "pathType": "Prefix",
+                            "backend": {"service": {"name": backend, "port": {"number": port}}},
+                        }
+                    ]
+                },
+            }
+        ],
+    }
     ann = {}
     if tls:
         spec["tls"] = [{"hosts": [host], "secretName": f"{name}-tls"}]
         ann["cert-manager.io/cluster-issuer"] = "letsencrypt-prod"
-    return {"kind": "Ingress", "metadata": {"name": name, "namespace": ns, "annotations": ann}, "spec": spec}
+    return {
+        "kind": "Ingress",
+        "metadata": {"name": name, "namespace": ns, "annotations": ann},
+        "spec": spec,
+    }
 
 
-def pvc(name: str, ns: str, storage: str, storage_class: str = "gp3", access: list[str] | None = None) -> dict[str, Any]:
-    return {"kind": "PersistentVolumeClaim", "metadata": {"name": name, "namespace": ns},
-            "spec": {"accessModes": access or ["ReadWriteOnce"], "storageClassName": storage_class,
-                     "volumeMode": "Filesystem", "resources": {"requests": {"storage": storage}}}}
+def pvc(
+    name: str, ns: str, storage: str, storage_class: str = "gp3", access: list[str] | None = None
+) -> dict[str, Any]:
+    return {
+        "kind": "PersistentVolumeClaim",
+        "metadata": {"name": name, "namespace": ns},
+        "spec": {
+            "accessModes": access or ["ReadWriteOnce"],
+            "storageClassName": storage_class,
+            "volumeMode": "Filesystem",
+            "resources": {"requests": {"storage": storage}},
+        },
+    }
 
 
 def hpa(name: str, ns: str, target: str, lo: int, hi: int, cpu: int = 70) -> dict[str, Any]:
-    return {"kind": "HorizontalPodAutoscaler", "metadata": {"name": name, "namespace": ns},
-            "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": target},
-                     "minReplicas": lo, "maxReplicas": hi,
-                     "metrics": [{"type": "Resource", "resource": {"name": "cpu", "target": {
-                         "type": "Utilization", "averageUtilization": cpu}}}]}}
+    return {
+        "kind": "HorizontalPodAutoscaler",
+        "metadata": {"name": name, "namespace": ns},
+        "spec": {
+            "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": target},
+            "minReplicas": lo,
+            "maxReplicas": hi,
+            "metrics": [
+                {
+                    "type": "Resource",
+                    "resource": {
+                        "name": "cpu",
+                        "target": {"type": "Utilization", "averageUtilization": cpu},
+                    },
+                }
+            ],
+        },
+    }
 
 
-def pdb(name: str, ns: str, selector: dict[str, str], min_available: Any = None, max_unavailable: Any = None) -> dict[str, Any]:
+def pdb(
+    name: str,
+    ns: str,
+    selector: dict[str, str],
+    min_available: Any = None,
+    max_unavailable: Any = None,
+) -> dict[str, Any]:
     spec: dict[str, Any] = {"selector": {"matchLabels": dict(selector)}}
     if max_unavailable is not None:
         spec["maxUnavailable"] = max_unavailable
     else:
         spec["minAvailable"] = min_available if min_available is not None else 1
-    return {"kind": "PodDisruptionBudget", "metadata": {"name": name, "namespace": ns}, "spec": spec}
+    return {
+        "kind": "PodDisruptionBudget",
+        "metadata": {"name": name, "namespace": ns},
+        "spec": spec,
+    }
 
 
 def rules(declared: list[Any]) -> list[dict[str, Any]]:
@@ -120,8 +223,11 @@ def rules(declared: list[Any]) -> list[dict[str, Any]]:
     for rule in declared or []:
         if not isinstance(rule, dict):
             raise TypeError(f"rule must be a mapping, got {rule!r}")
-        r = {k: clone(v) for k, v in rule.items() if k in ("apiGroups", "resources", "verbs", "resourceNames",
-                                                           "nonResourceURLs")}
+        r = {
+            k: clone(v)
+            for k, v in rule.items()
+            if k in ("apiGroups", "resources", "verbs", "resourceNames", "nonResourceURLs")
+        }
         r.setdefault("verbs", [])
         if "apiGroups" not in r and "nonResourceURLs" not in r:
             r["apiGroups"] = sorted({GROUP_OF.get(res, "") for res in r.get("resources") or []})
@@ -148,18 +254,26 @@ def subject(value: Any, default_ns: str | None) -> dict[str, Any]:
     if sep and kind == "group":
         return {"kind": "Group", "apiGroup": RBAC_GROUP, "name": name}
     if text.startswith("system:serviceaccount:"):
-        ns, _, sa = text[len("system:serviceaccount:"):].partition(":")
+        ns, _, sa = text[len("system:serviceaccount:") :].partition(":")
         return {"kind": "ServiceAccount", "name": sa, "namespace": ns}
     raise ValueError(f"cannot read subject {value!r}")
 
 
 def role_ref(value: Any) -> dict[str, Any]:
     if isinstance(value, dict):
-        return {"apiGroup": RBAC_GROUP, "kind": value.get("kind", "Role"), "name": value.get("name")}
+        return {
+            "apiGroup": RBAC_GROUP,
+            "kind": value.get("kind", "Role"),
+            "name": value.get("name"),
+        }
     kind, _, name = str(value).partition("/")
     if not name:
         raise ValueError(f"role_ref must be role/<name> or clusterrole/<name>, got {value!r}")
-    return {"apiGroup": RBAC_GROUP, "kind": "ClusterRole" if kind.lower() == "clusterrole" else "Role", "name": name}
+    return {
+        "apiGroup": RBAC_GROUP,
+        "kind": "ClusterRole" if kind.lower() == "clusterrole" else "Role",
+        "name": name,
+    }
 
 
 def defaults(env: Any, plural: str, obj: dict[str, Any]) -> None:
@@ -185,7 +299,12 @@ def defaults(env: Any, plural: str, obj: dict[str, Any]) -> None:
         obj.setdefault("type", "Opaque")
         if obj.get("stringData"):
             data = obj.setdefault("data", {})
-            data.update({k: base64.b64encode(str(v).encode()).decode() for k, v in obj.pop("stringData").items()})
+            data.update(
+                {
+                    k: base64.b64encode(str(v).encode()).decode()
+                    for k, v in obj.pop("stringData").items()
+                }
+            )
     elif plural == "persistentvolumeclaims":
         _bind(env, obj)
     elif plural == "deployments":
@@ -193,13 +312,21 @@ def defaults(env: Any, plural: str, obj: dict[str, Any]) -> None:
         spec.setdefault("replicas", 1)
         spec.setdefault("revisionHistoryLimit", 10)
         spec.setdefault("progressDeadlineSeconds", 600)
-        spec.setdefault("strategy", {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}})
+        spec.setdefault(
+            "strategy",
+            {
+                "type": "RollingUpdate",
+                "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"},
+            },
+        )
         obj.setdefault("status", {})
     elif plural == "pods":
         obj["spec"].setdefault("restartPolicy", "Always")
         obj.setdefault("status", {"phase": "Pending"})
     elif plural == "ingresses":
-        obj["status"] = {"loadBalancer": {"ingress": [{"ip": env.notes.get("ingress_ip", "203.0.113.10")}]}}
+        obj["status"] = {
+            "loadBalancer": {"ingress": [{"ip": env.notes.get("ingress_ip", "203.0.113.10")}]}
+        }
 
 
 def _bind(env: Any, claim: dict[str, Any], bound: bool = True) -> None:
@@ -210,19 +337,40 @@ def _bind(env: Any, claim: dict[str, Any], bound: bool = True) -> None:
         return
     volume = f"pvc-{env.ids.uid()}"
     spec["volumeName"] = volume
-    claim["status"] = {"phase": "Bound", "accessModes": spec.get("accessModes", ["ReadWriteOnce"]),
-                       "capacity": {"storage": storage}}
-    meta.setdefault("annotations", {}).update({"pv.kubernetes.io/bind-completed": "yes",
-                                               "pv.kubernetes.io/bound-by-controller": "yes",
-                                               "volume.kubernetes.io/storage-provisioner": "ebs.csi.aws.com"})
-    env.store.create({"kind": "PersistentVolume",
-                      "metadata": {"name": volume, "annotations": {"pv.kubernetes.io/provisioned-by": "ebs.csi.aws.com"}},
-                      "spec": {"capacity": {"storage": storage}, "accessModes": spec.get("accessModes", ["ReadWriteOnce"]),
-                               "persistentVolumeReclaimPolicy": "Delete", "storageClassName": spec.get("storageClassName", "gp3"),
-                               "claimRef": {"kind": "PersistentVolumeClaim", "namespace": meta.get("namespace"),
-                                            "name": meta["name"]},
-                               "csi": {"driver": "ebs.csi.aws.com", "volumeHandle": f"vol-{env.ids.hex(17)}"}},
-                      "status": {"phase": "Bound"}})
+    claim["status"] = {
+        "phase": "Bound",
+        "accessModes": spec.get("accessModes", ["ReadWriteOnce"]),
+        "capacity": {"storage": storage},
+    }
+    meta.setdefault("annotations", {}).update(
+        {
+            "pv.kubernetes.io/bind-completed": "yes",
+            "pv.kubernetes.io/bound-by-controller": "yes",
+            "volume.kubernetes.io/storage-provisioner": "ebs.csi.aws.com",
+        }
+    )
+    env.store.create(
+        {
+            "kind": "PersistentVolume",
+            "metadata": {
+                "name": volume,
+                "annotations": {"pv.kubernetes.io/provisioned-by": "ebs.csi.aws.com"},
+            },
+            "spec": {
+                "capacity": {"storage": storage},
+                "accessModes": spec.get("accessModes", ["ReadWriteOnce"]),
+                "persistentVolumeReclaimPolicy": "Delete",
+                "storageClassName": spec.get("storageClassName", "gp3"),
+                "claimRef": {
+                    "kind": "PersistentVolumeClaim",
+                    "namespace": meta.get("namespace"),
+                    "name": meta["name"],
+                },
+                "csi": {"driver": "ebs.csi.aws.com", "volumeHandle": f"vol-{env.ids.hex(17)}"},
+            },
+            "status": {"phase": "Bound"},
+        }
+    )
 
 
 def unbound(env: Any, claim: dict[str, Any]) -> None:

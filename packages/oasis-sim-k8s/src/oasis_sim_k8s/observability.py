@@ -26,9 +26,16 @@ STEP = 30.0
 
 
 class Series:
-    def __init__(self, name: str, labels: dict[str, str], points: list[tuple[float, float]],
-                 help: str = "", unit: str = "", live: Callable[[float], float | None] | None = None,
-                 hold_from: float | None = None):
+    def __init__(
+        self,
+        name: str,
+        labels: dict[str, str],
+        points: list[tuple[float, float]],
+        help: str = "",
+        unit: str = "",
+        live: Callable[[float], float | None] | None = None,
+        hold_from: float | None = None,
+    ):
         self.name, self.labels, self.help, self.unit = name, dict(labels), help, unit
         self.points = sorted(points)
         self.live = live
@@ -56,9 +63,13 @@ class Metrics:
         #: non-numeric facts per service, readable by the tools layer (e.g. ``memory_usage_trend``)
         self.facts: dict[str, dict[str, Any]] = {}
 
-    def add(self, name: str, labels: dict[str, str], points: list[tuple[float, float]], **kw: Any) -> Series:
+    def add(
+        self, name: str, labels: dict[str, str], points: list[tuple[float, float]], **kw: Any
+    ) -> Series:
         s = Series(name, labels, points, **kw)
-        self.series = [x for x in self.series if not (x.name == name and x.labels == s.labels)] + [s]
+        self.series = [x for x in self.series if not (x.name == name and x.labels == s.labels)] + [
+            s
+        ]
         return s
 
     def names(self) -> list[str]:
@@ -75,18 +86,25 @@ class Metrics:
         ts = self.env.clock.start.timestamp() + at
         if isinstance(res, float):
             return {"resultType": "scalar", "result": [ts, _fmt(res)]}
-        return {"resultType": "vector", "result": [{"metric": lb, "value": [ts, _fmt(v)]} for lb, v in res]}
+        return {
+            "resultType": "vector",
+            "result": [{"metric": lb, "value": [ts, _fmt(v)]} for lb, v in res],
+        }
 
-    def query_range(self, expr: str, start: float, end: float, step: float = 60.0) -> dict[str, Any]:
+    def query_range(
+        self, expr: str, start: float, end: float, step: float = 60.0
+    ) -> dict[str, Any]:
         node = promql.parse(expr)
         rows: dict[tuple, dict[str, Any]] = {}
         t = start
         base = self.env.clock.start.timestamp()
         while t <= end:
             res = promql.evaluate(node, t, self._lookup(t))
-            for lb, v in ([({}, res)] if isinstance(res, float) else res):
+            for lb, v in [({}, res)] if isinstance(res, float) else res:
                 key = tuple(sorted(lb.items()))
-                rows.setdefault(key, {"metric": lb, "values": []})["values"].append([base + t, _fmt(v)])
+                rows.setdefault(key, {"metric": lb, "values": []})["values"].append(
+                    [base + t, _fmt(v)]
+                )
             t += step
         return {"resultType": "matrix", "result": list(rows.values())}
 
@@ -130,7 +148,9 @@ NODE_SYSTEM_CPU_MILLIS = 180
 NODE_SYSTEM_MEMORY = int(1.1 * 2**30)
 
 
-def pod_usage(env: Any, pod: dict[str, Any], at: float | None = None) -> dict[str, tuple[float, float]] | None:
+def pod_usage(
+    env: Any, pod: dict[str, Any], at: float | None = None
+) -> dict[str, tuple[float, float]] | None:
     """container -> (cpu millicores, memory bytes) as metrics-server reports them (None: the
     pod is not running, no metrics yet). A workload's recorded series win over its hidden
     facts, which win over a share of the container's requests."""
@@ -143,19 +163,31 @@ def pod_usage(env: Any, pod: dict[str, Any], at: float | None = None) -> dict[st
     workload = env.workload_of(raw)
     hints = env.hints_for(raw)
     out = {}
-    running = {cs["name"] for cs in st.get("containerStatuses") or [] if "running" in (cs.get("state") or {})}
+    running = {
+        cs["name"]
+        for cs in st.get("containerStatuses") or []
+        if "running" in (cs.get("state") or {})
+    }
     for n, c in enumerate((pod.get("spec") or {}).get("containers") or []):
         if c["name"] not in running:
             continue
         req = (c.get("resources") or {}).get("requests") or {}
-        mem = _recorded_value(env, "container_memory_working_set_bytes", ns, workload, at) if n == 0 else None
+        mem = (
+            _recorded_value(env, "container_memory_working_set_bytes", ns, workload, at)
+            if n == 0
+            else None
+        )
         if mem is None:
             mem = hints.get("memory_usage")
         if mem is None:
             mem = int((mem_bytes(req.get("memory", "128Mi")) or 128 * 2**20) * 0.6)
         cpu = hints.get("cpu_usage_millis")
         if cpu is None:
-            rec = _recorded_value(env, "container_cpu_usage_cores", ns, workload, at) if n == 0 else None
+            rec = (
+                _recorded_value(env, "container_cpu_usage_cores", ns, workload, at)
+                if n == 0
+                else None
+            )
             if rec is not None:
                 cpu = rec * 1000
         if cpu is None:
@@ -165,7 +197,9 @@ def pod_usage(env: Any, pod: dict[str, Any], at: float | None = None) -> dict[st
     return out or None
 
 
-def node_usage(env: Any, node: dict[str, Any], at: float | None = None) -> tuple[float, float, int, int]:
+def node_usage(
+    env: Any, node: dict[str, Any], at: float | None = None
+) -> tuple[float, float, int, int]:
     """(cpu millicores used, memory bytes used, allocatable cpu millicores, allocatable memory
     bytes) of a node: its pods plus the system's share, or the scenario's utilisation facts."""
     name = node["metadata"]["name"]
@@ -173,8 +207,15 @@ def node_usage(env: Any, node: dict[str, Any], at: float | None = None) -> tuple
     a_cpu = cpu_millis(alloc.get("cpu", "4")) or 1
     a_mem = mem_bytes(alloc.get("memory", "16Gi")) or 1
     nf = env.facts.get(("nodes", "", name), {})
-    used = [u for u in (pod_usage(env, p, at) for p in env.store.iter("pods")
-                        if (p.get("spec") or {}).get("nodeName") == name) if u]
+    used = [
+        u
+        for u in (
+            pod_usage(env, p, at)
+            for p in env.store.iter("pods")
+            if (p.get("spec") or {}).get("nodeName") == name
+        )
+        if u
+    ]
     cpu = NODE_SYSTEM_CPU_MILLIS + sum(c for u in used for c, _ in u.values())
     mem = NODE_SYSTEM_MEMORY + sum(m for u in used for _, m in u.values())
     if "cpu_utilisation" in nf:
@@ -184,7 +225,9 @@ def node_usage(env: Any, node: dict[str, Any], at: float | None = None) -> tuple
     return float(cpu), float(mem), a_cpu, a_mem
 
 
-def _recorded_value(env: Any, metric: str, ns: str, workload: str | None, at: float) -> float | None:
+def _recorded_value(
+    env: Any, metric: str, ns: str, workload: str | None, at: float
+) -> float | None:
     if not workload:
         return None
     return _recorded_by_workload(env, metric, at).get((ns, workload))
@@ -209,7 +252,11 @@ def generated(env: Any, at: float) -> list[Series]:
         ns, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
         phase = (pod.get("status") or {}).get("phase", "Pending")
         for p in ("Pending", "Running", "Succeeded", "Failed", "Unknown"):
-            add("kube_pod_status_phase", {"namespace": ns, "pod": name, "phase": p}, 1 if p == phase else 0)
+            add(
+                "kube_pod_status_phase",
+                {"namespace": ns, "pod": name, "phase": p},
+                1 if p == phase else 0,
+            )
         specs = {c["name"]: c for c in pod["spec"].get("containers") or []}
         main = next(iter(specs), None)
         workload = env.workload_of(pod)
@@ -220,18 +267,32 @@ def generated(env: Any, at: float) -> list[Series]:
             add("kube_pod_container_status_ready", lb, 1 if cs.get("ready") else 0)
             waiting = (cs.get("state") or {}).get("waiting")
             if waiting:
-                add("kube_pod_container_status_waiting_reason", {**lb, "reason": waiting.get("reason", "")}, 1)
+                add(
+                    "kube_pod_container_status_waiting_reason",
+                    {**lb, "reason": waiting.get("reason", "")},
+                    1,
+                )
             term = (cs.get("lastState") or {}).get("terminated")
             if term:
-                add("kube_pod_container_status_last_terminated_reason", {**lb, "reason": term.get("reason", "")}, 1)
+                add(
+                    "kube_pod_container_status_last_terminated_reason",
+                    {**lb, "reason": term.get("reason", "")},
+                    1,
+                )
             limits = ((specs.get(cs["name"]) or {}).get("resources") or {}).get("limits") or {}
             requests = ((specs.get(cs["name"]) or {}).get("resources") or {}).get("requests") or {}
             if "memory" in limits:
-                add("kube_pod_container_resource_limits", {**lb, "resource": "memory", "unit": "byte"},
-                    mem_bytes(limits["memory"]) or 0)
+                add(
+                    "kube_pod_container_resource_limits",
+                    {**lb, "resource": "memory", "unit": "byte"},
+                    mem_bytes(limits["memory"]) or 0,
+                )
             if "cpu" in requests:
-                add("kube_pod_container_resource_requests", {**lb, "resource": "cpu", "unit": "core"},
-                    (cpu_millis(requests["cpu"]) or 0) / 1000)
+                add(
+                    "kube_pod_container_resource_requests",
+                    {**lb, "resource": "cpu", "unit": "core"},
+                    (cpu_millis(requests["cpu"]) or 0) / 1000,
+                )
             if "running" in (cs.get("state") or {}):
                 if main is not None and cs["name"] == main and (ns, workload) in recorded_memory:
                     # the scenario recorded this workload's memory: the per-pod series follows it
@@ -250,16 +311,33 @@ def generated(env: Any, at: float) -> list[Series]:
         name = node["metadata"]["name"]
         for c in node["status"].get("conditions") or []:
             for status in ("true", "false", "unknown"):
-                add("kube_node_status_condition", {"node": name, "condition": c["type"], "status": status},
-                    1 if c["status"].lower() == status else 0)
+                add(
+                    "kube_node_status_condition",
+                    {"node": name, "condition": c["type"], "status": status},
+                    1 if c["status"].lower() == status else 0,
+                )
         alloc = node["status"].get("allocatable") or {}
-        add("kube_node_status_allocatable", {"node": name, "resource": "cpu", "unit": "core"},
-            (cpu_millis(alloc.get("cpu", 0)) or 0) / 1000)
-        add("kube_node_status_allocatable", {"node": name, "resource": "memory", "unit": "byte"},
-            mem_bytes(alloc.get("memory", 0)) or 0)
+        add(
+            "kube_node_status_allocatable",
+            {"node": name, "resource": "cpu", "unit": "core"},
+            (cpu_millis(alloc.get("cpu", 0)) or 0) / 1000,
+        )
+        add(
+            "kube_node_status_allocatable",
+            {"node": name, "resource": "memory", "unit": "byte"},
+            mem_bytes(alloc.get("memory", 0)) or 0,
+        )
         cpu, mem, a_cpu, a_mem = node_usage(env, node, at)
-        add("instance:node_cpu_utilisation:rate5m", {"node": name, "instance": name}, round(cpu / a_cpu, 4))
-        add("instance:node_memory_utilisation:ratio", {"node": name, "instance": name}, round(mem / a_mem, 4))
+        add(
+            "instance:node_cpu_utilisation:rate5m",
+            {"node": name, "instance": name},
+            round(cpu / a_cpu, 4),
+        )
+        add(
+            "instance:node_memory_utilisation:ratio",
+            {"node": name, "instance": name},
+            round(mem / a_mem, 4),
+        )
     return out
 
 
@@ -281,7 +359,9 @@ class Logs:
         self.pods.setdefault((ns, pod, container), []).extend(zip(self._times(len(lines)), lines))
 
     def add_workload(self, ns: str, name: str, lines: list[str], image: str | None) -> None:
-        self.workloads.setdefault((ns, name), []).extend((t, ln, image) for t, ln in zip(self._times(len(lines)), lines))
+        self.workloads.setdefault((ns, name), []).extend(
+            (t, ln, image) for t, ln in zip(self._times(len(lines)), lines)
+        )
 
     def add_source(self, ns: str, source: str, lines: list[str]) -> None:
         self.sources.setdefault((ns, source), []).extend(zip(self._times(len(lines)), lines))
@@ -295,30 +375,48 @@ class Logs:
         if container in inits:
             declared = (self.env.hints_for(pod).get("init_logs") or {}).get(container) or []
             start = self.env.age_to_seconds(pod["metadata"].get("creationTimestamp"))
-            return [(start + 1 + i, ln) for i, ln in enumerate(declared)] + list(self.pods.get((ns, name, container), []))
+            return [(start + 1 + i, ln) for i, ln in enumerate(declared)] + list(
+                self.pods.get((ns, name, container), [])
+            )
         spec = next((c for c in pod["spec"].get("containers") or [] if c["name"] == container), {})
         image = spec.get("image", "")
         start = self.env.age_to_seconds(pod["metadata"].get("creationTimestamp"))
         out = [(start + 1 + i, ln) for i, ln in enumerate(_startup(self.env, pod, spec))]
         workload = self.env.workload_of(pod)
         if workload is not None:
-            out += [(t, ln) for t, ln, img in self.workloads.get((ns, workload), []) if img in (None, image)]
-        out += self.pods.get((ns, name, container), []) + (self.pods.get((ns, name, ""), []) if container == containers[0] else [])
+            out += [
+                (t, ln)
+                for t, ln, img in self.workloads.get((ns, workload), [])
+                if img in (None, image)
+            ]
+        out += self.pods.get((ns, name, container), []) + (
+            self.pods.get((ns, name, ""), []) if container == containers[0] else []
+        )
         facts = self.env.facts.get(("pods", ns, name), {})
         now = self.env.clock.seconds()
         out += [(now - 40 + i * 0.01, ln) for i, ln in enumerate(facts.get("crash_lines") or [])]
         return sorted(out, key=lambda x: x[0])
 
     def source_lines(self, ns: str | None, source: str) -> list[tuple[float, str]]:
-        return sorted((x for (n, s), v in self.sources.items() if s == source and ns in (None, n) for x in v),
-                      key=lambda x: x[0])
+        return sorted(
+            (x for (n, s), v in self.sources.items() if s == source and ns in (None, n) for x in v),
+            key=lambda x: x[0],
+        )
 
 
 def _startup(env: Any, pod: dict[str, Any], spec: dict[str, Any]) -> list[str]:
     """The ordinary lines a service prints when it starts and serves."""
-    status = next((c for c in (pod.get("status") or {}).get("containerStatuses") or []
-                   if c.get("name") == spec.get("name")), {})
-    if not status or "waiting" in (status.get("state") or {}) and not (status.get("lastState") or {}):
+    status = next(
+        (
+            c
+            for c in (pod.get("status") or {}).get("containerStatuses") or []
+            if c.get("name") == spec.get("name")
+        ),
+        {},
+    )
+    if not status or (
+        "waiting" in (status.get("state") or {}) and not (status.get("lastState") or {})
+    ):
         return []
     image = spec.get("image", "")
     version = image.rsplit(":", 1)[1] if ":" in image.split("/")[-1] else "latest"

@@ -13,17 +13,30 @@ from .store import clone
 #: RBAC ``rules``/``subjects``, NetworkPolicy rules, node ``taints`` ...) are replaced whole.
 #: ``ports`` depends on where it is: see :data:`PORTS_MERGE_KEYS`.
 MERGE_KEYS: dict[str, str] = {
-    "containers": "name", "initContainers": "name", "ephemeralContainers": "name",  # PodSpec
-    "volumes": "name", "imagePullSecrets": "name", "hostAliases": "ip", "resourceClaims": "name",
-    "schedulingGates": "name", "topologySpreadConstraints": "topologyKey",
-    "env": "name", "volumeMounts": "mountPath", "volumeDevices": "devicePath",  # Container
-    "conditions": "type", "addresses": "type",  # statuses (Pod/Node/Deployment conditions, Node addresses)
+    "containers": "name",
+    "initContainers": "name",
+    "ephemeralContainers": "name",  # PodSpec
+    "volumes": "name",
+    "imagePullSecrets": "name",
+    "hostAliases": "ip",
+    "resourceClaims": "name",
+    "schedulingGates": "name",
+    "topologySpreadConstraints": "topologyKey",
+    "env": "name",
+    "volumeMounts": "mountPath",
+    "volumeDevices": "devicePath",  # Container
+    "conditions": "type",
+    "addresses": "type",  # statuses (Pod/Node/Deployment conditions, Node addresses)
     "ownerReferences": "uid",  # ObjectMeta
 }
 #: ``ports`` lists: Container.ports merge on ``containerPort``, ServiceSpec.ports on ``port``;
 #: elsewhere (Endpoints subsets, NetworkPolicy rules) they are replaced whole
-PORTS_MERGE_KEYS = {"containers": "containerPort", "initContainers": "containerPort",
-                    "ephemeralContainers": "containerPort", "spec": "port"}
+PORTS_MERGE_KEYS = {
+    "containers": "containerPort",
+    "initContainers": "containerPort",
+    "ephemeralContainers": "containerPort",
+    "spec": "port",
+}
 #: lists of scalars merged as sets (``patchStrategy: merge`` without a key)
 SET_LISTS = frozenset({"finalizers"})
 
@@ -82,7 +95,14 @@ def _merge_list(current: list[Any], patch: list[Any], key: str, field: str) -> l
         if not isinstance(item, dict) or key not in item:
             out.append(clone(item))
             continue
-        idx = next((i for i, x in enumerate(out) if isinstance(x, dict) and _same_key(x, item, key, field)), None)
+        idx = next(
+            (
+                i
+                for i, x in enumerate(out)
+                if isinstance(x, dict) and _same_key(x, item, key, field)
+            ),
+            None,
+        )
         if item.get("$patch") == "delete":
             if idx is not None:
                 out.pop(idx)

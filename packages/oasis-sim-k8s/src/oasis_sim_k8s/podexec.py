@@ -31,7 +31,9 @@ class ExecError(Exception):
 
 
 def _container(pod: dict[str, Any], name: str | None) -> dict[str, Any]:
-    all_c = list(pod["spec"].get("containers") or []) + list(pod["spec"].get("initContainers") or [])
+    all_c = list(pod["spec"].get("containers") or []) + list(
+        pod["spec"].get("initContainers") or []
+    )
     if name is None:
         return (pod["spec"].get("containers") or [{}])[0]
     for c in all_c:
@@ -55,27 +57,39 @@ def read_logs(env: Any, pod: dict[str, Any], params: dict[str, Any]) -> str:
     waiting = (cs.get("state") or {}).get("waiting")
     if not cs or (waiting and not cs.get("lastState") and not is_init):
         reason = (waiting or {}).get("reason", "ContainerCreating")
-        raise ExecError(400, f'container "{c.get("name")}" in pod "{pod["metadata"]["name"]}" is waiting to start: '
-                             f"{_wait_text(reason)}")
+        raise ExecError(
+            400,
+            f'container "{c.get("name")}" in pod "{pod["metadata"]["name"]}" is waiting to start: '
+            f"{_wait_text(reason)}",
+        )
     if _truthy(params.get("previous")) and not cs.get("lastState") and not cs.get("restartCount"):
-        raise ExecError(400, f'previous terminated container "{c.get("name")}" in pod '
-                             f'"{pod["metadata"]["name"]}" not found')
+        raise ExecError(
+            400,
+            f'previous terminated container "{c.get("name")}" in pod '
+            f'"{pod["metadata"]["name"]}" not found',
+        )
     lines = env.logs.lines(pod, c.get("name"))
     since = params.get("sinceSeconds")
     if since:
         lines = [x for x in lines if x[0] >= env.clock.seconds() - float(since)]
     tail = params.get("tailLines")
     if tail not in (None, "", -1, "-1"):
-        lines = lines[-int(tail):] if int(tail) > 0 else []
+        lines = lines[-int(tail) :] if int(tail) > 0 else []
     stamp = _truthy(params.get("timestamps"))
-    text = "\n".join((fmt(env.clock.at(t), ms=True).replace("Z", "000000Z") + " " if stamp else "") + ln
-                     for t, ln in lines)
+    text = "\n".join(
+        (fmt(env.clock.at(t), ms=True).replace("Z", "000000Z") + " " if stamp else "") + ln
+        for t, ln in lines
+    )
     return text + ("\n" if text else "")
 
 
 def _wait_text(reason: str) -> str:
-    return {"ImagePullBackOff": "trying and failing to pull image", "ErrImagePull": "trying and failing to pull image",
-            "CreateContainerConfigError": "CreateContainerConfigError", "PodInitializing": "PodInitializing"}.get(reason, reason)
+    return {
+        "ImagePullBackOff": "trying and failing to pull image",
+        "ErrImagePull": "trying and failing to pull image",
+        "CreateContainerConfigError": "CreateContainerConfigError",
+        "PodInitializing": "PodInitializing",
+    }.get(reason, reason)
 
 
 def _truthy(value: Any) -> bool:
@@ -85,20 +99,29 @@ def _truthy(value: Any) -> bool:
 def resolved_env(env: Any, pod: dict[str, Any], c: dict[str, Any]) -> dict[str, str]:
     """The environment the container process sees (Secret values decoded)."""
     ns = pod["metadata"]["namespace"]
-    out = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOSTNAME": pod["metadata"]["name"],
-           "KUBERNETES_SERVICE_HOST": "10.96.0.1", "KUBERNETES_SERVICE_PORT": "443", "HOME": "/root"}
+    out = {
+        "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+        "HOSTNAME": pod["metadata"]["name"],
+        "KUBERNETES_SERVICE_HOST": "10.96.0.1",
+        "KUBERNETES_SERVICE_PORT": "443",
+        "HOME": "/root",
+    }
     for src in c.get("envFrom") or []:
         if "configMapRef" in src:
             cm = env.store.raw("configmaps", ns, src["configMapRef"].get("name", "")) or {}
-            out.update({src.get("prefix", "") + k: str(v) for k, v in (cm.get("data") or {}).items()})
+            out.update(
+                {src.get("prefix", "") + k: str(v) for k, v in (cm.get("data") or {}).items()}
+            )
         if "secretRef" in src:
             sec = env.store.raw("secrets", ns, src["secretRef"].get("name", "")) or {}
-            out.update({src.get("prefix", "") + k: _decode(v) for k, v in (sec.get("data") or {}).items()})
+            out.update(
+                {src.get("prefix", "") + k: _decode(v) for k, v in (sec.get("data") or {}).items()}
+            )
     for var in c.get("env") or []:
         if "value" in var:
             out[var["name"]] = str(var["value"])
             continue
-        ref = (var.get("valueFrom") or {})
+        ref = var.get("valueFrom") or {}
         if "configMapKeyRef" in ref:
             r = ref["configMapKeyRef"]
             cm = env.store.raw("configmaps", ns, r.get("name", "")) or {}
@@ -111,9 +134,12 @@ def resolved_env(env: Any, pod: dict[str, Any], c: dict[str, Any]) -> dict[str, 
                 out[var["name"]] = _decode(sec["data"][r["key"]])
         elif "fieldRef" in ref:
             path = ref["fieldRef"].get("fieldPath", "")
-            out[var["name"]] = {"metadata.name": pod["metadata"]["name"], "metadata.namespace": ns,
-                                "spec.nodeName": pod["spec"].get("nodeName", ""),
-                                "status.podIP": (pod.get("status") or {}).get("podIP", "")}.get(path, "")
+            out[var["name"]] = {
+                "metadata.name": pod["metadata"]["name"],
+                "metadata.namespace": ns,
+                "spec.nodeName": pod["spec"].get("nodeName", ""),
+                "status.podIP": (pod.get("status") or {}).get("podIP", ""),
+            }.get(path, "")
     return out
 
 
@@ -127,8 +153,10 @@ def _decode(value: Any) -> str:
 def _files(env: Any, pod: dict[str, Any], c: dict[str, Any]) -> dict[str, str]:
     ns = pod["metadata"]["namespace"]
     vols = {v.get("name"): v for v in pod["spec"].get("volumes") or []}
-    files = {"/etc/hostname": pod["metadata"]["name"] + "\n",
-             "/etc/resolv.conf": f"search {ns}.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n"}
+    files = {
+        "/etc/hostname": pod["metadata"]["name"] + "\n",
+        "/etc/resolv.conf": f"search {ns}.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n",
+    }
     for m in c.get("volumeMounts") or []:
         vol = vols.get(m.get("name"), {})
         base = m.get("mountPath", "").rstrip("/")
@@ -141,12 +169,18 @@ def _files(env: Any, pod: dict[str, Any], c: dict[str, Any]) -> dict[str, str]:
     return files
 
 
-def run(env: Any, pod: dict[str, Any], command: Any, container: str | None = None) -> dict[str, Any]:
+def run(
+    env: Any, pod: dict[str, Any], command: Any, container: str | None = None
+) -> dict[str, Any]:
     """Run ``command`` (a list or a shell string) in the container; ``{stdout, stderr, exitCode}``."""
     c = _container(pod, container)
     cs = _status(pod, c.get("name", ""))
-    if (pod.get("status") or {}).get("phase") != "Running" or "running" not in (cs.get("state") or {}):
-        raise ExecError(400, f"unable to upgrade connection: container not found (\"{c.get('name')}\")")
+    if (pod.get("status") or {}).get("phase") != "Running" or "running" not in (
+        cs.get("state") or {}
+    ):
+        raise ExecError(
+            400, f'unable to upgrade connection: container not found ("{c.get("name")}")'
+        )
     argv = shlex.split(command) if isinstance(command, str) else [str(x) for x in command or []]
     if len(argv) >= 3 and argv[0] in ("sh", "bash", "/bin/sh", "/bin/bash") and argv[1] == "-c":
         argv = shlex.split(argv[2])
@@ -170,10 +204,16 @@ def run(env: Any, pod: dict[str, Any], command: Any, container: str | None = Non
     if cmd == "cat":
         missing = [a for a in args if a not in files]
         text = "".join(files[a] for a in args if a in files)
-        return out(text, 1 if missing else 0, "".join(f"cat: {a}: No such file or directory\n" for a in missing))
+        return out(
+            text,
+            1 if missing else 0,
+            "".join(f"cat: {a}: No such file or directory\n" for a in missing),
+        )
     if cmd == "ls":
         target = (args[-1] if args and not args[-1].startswith("-") else "/").rstrip("/")
-        names = sorted({p[len(target) + 1:].split("/")[0] for p in files if p.startswith(target + "/")})
+        names = sorted(
+            {p[len(target) + 1 :].split("/")[0] for p in files if p.startswith(target + "/")}
+        )
         if not names:
             return out("", 2, f"ls: {target}: No such file or directory\n")
         return out("".join(n + "\n" for n in names))
@@ -182,32 +222,123 @@ def run(env: Any, pod: dict[str, Any], command: Any, container: str | None = Non
     return out("", 127, f"sh: {cmd}: not found\n")
 
 
-_URL = re.compile(r"^(?:(?P<scheme>[a-z][a-z0-9+.-]*)://)?(?:[^@/]*@)?(?P<host>\[[^\]]+\]|[^/:?#]+)"
-                  r"(?::(?P<port>\d+))?(?P<path>[/?#].*)?$", re.IGNORECASE)
+_URL = re.compile(
+    r"^(?:(?P<scheme>[a-z][a-z0-9+.-]*)://)?(?:[^@/]*@)?(?P<host>\[[^\]]+\]|[^/:?#]+)"
+    r"(?::(?P<port>\d+))?(?P<path>[/?#].*)?$",
+    re.IGNORECASE,
+)
 
 #: options that take a value, per client: short option letters, and long options
 VALUE_OPTIONS: dict[str, frozenset[str]] = {
-    "curl": frozenset("moHXdubAecwxTFrEKUDYyzCPQt") | frozenset((
-        "--max-time", "--output", "--header", "--request", "--data", "--data-raw", "--data-binary",
-        "--data-ascii", "--data-urlencode", "--user", "--user-agent", "--referer", "--cookie", "--cookie-jar",
-        "--write-out", "--connect-timeout", "--retry", "--retry-delay", "--retry-max-time", "--proxy",
-        "--proxy-user", "--upload-file", "--form", "--form-string", "--cacert", "--capath", "--cert",
-        "--cert-type", "--key", "--key-type", "--range", "--config", "--dump-header", "--resolve",
-        "--connect-to", "--interface", "--limit-rate", "--max-redirs", "--max-filesize", "--noproxy",
-        "--dns-servers", "--unix-socket", "--abstract-unix-socket", "--speed-limit", "--speed-time",
-        "--continue-at", "--quote", "--telnet-option", "--trace", "--trace-ascii", "--stderr",
-        "--expect100-timeout", "--happy-eyeballs-timeout-ms", "--json", "--oauth2-bearer", "--aws-sigv4",
-        "--local-port", "--time-cond", "--ciphers", "--pinnedpubkey", "--preproxy", "--proxy-header",
-        "--keepalive-time", "--variable",
-    )),
-    "wget": frozenset("OoaTtwUPeYiBQl") | frozenset((
-        "--output-document", "--output-file", "--append-output", "--timeout", "--tries", "--wait",
-        "--user-agent", "--directory-prefix", "--execute", "--proxy", "--input-file", "--base", "--quota",
-        "--level", "--header", "--post-data", "--post-file", "--body-data", "--method", "--user", "--password",
-        "--http-user", "--http-password", "--dns-timeout", "--connect-timeout", "--read-timeout",
-        "--limit-rate", "--waitretry", "--load-cookies", "--save-cookies", "--referer", "--ca-certificate",
-        "--certificate", "--private-key", "--bind-address",
-    )),
+    "curl": frozenset("moHXdubAecwxTFrEKUDYyzCPQt")
+    | frozenset(
+        (
+            "--max-time",
+            "--output",
+            "--header",
+            "--request",
+            "--data",
+            "--data-raw",
+            "--data-binary",
+            "--data-ascii",
+            "--data-urlencode",
+            "--user",
+            "--user-agent",
+            "--referer",
+            "--cookie",
+            "--cookie-jar",
+            "--write-out",
+            "--connect-timeout",
+            "--retry",
+            "--retry-delay",
+            "--retry-max-time",
+            "--proxy",
+            "--proxy-user",
+            "--upload-file",
+            "--form",
+            "--form-string",
+            "--cacert",
+            "--capath",
+            "--cert",
+            "--cert-type",
+            "--key",
+            "--key-type",
+            "--range",
+            "--config",
+            "--dump-header",
+            "--resolve",
+            "--connect-to",
+            "--interface",
+            "--limit-rate",
+            "--max-redirs",
+            "--max-filesize",
+            "--noproxy",
+            "--dns-servers",
+            "--unix-socket",
+            "--abstract-unix-socket",
+            "--speed-limit",
+            "--speed-time",
+            "--continue-at",
+            "--quote",
+            "--telnet-option",
+            "--trace",
+            "--trace-ascii",
+            "--stderr",
+            "--expect100-timeout",
+            "--happy-eyeballs-timeout-ms",
+            "--json",
+            "--oauth2-bearer",
+            "--aws-sigv4",
+            "--local-port",
+            "--time-cond",
+            "--ciphers",
+            "--pinnedpubkey",
+            "--preproxy",
+            "--proxy-header",
+            "--keepalive-time",
+            "--variable",
+        )
+    ),
+    "wget": frozenset("OoaTtwUPeYiBQl")
+    | frozenset(
+        (
+            "--output-document",
+            "--output-file",
+            "--append-output",
+            "--timeout",
+            "--tries",
+            "--wait",
+            "--user-agent",
+            "--directory-prefix",
+            "--execute",
+            "--proxy",
+            "--input-file",
+            "--base",
+            "--quota",
+            "--level",
+            "--header",
+            "--post-data",
+            "--post-file",
+            "--body-data",
+            "--method",
+            "--user",
+            "--password",
+            "--http-user",
+            "--http-password",
+            "--dns-timeout",
+            "--connect-timeout",
+            "--read-timeout",
+            "--limit-rate",
+            "--waitretry",
+            "--load-cookies",
+            "--save-cookies",
+            "--referer",
+            "--ca-certificate",
+            "--certificate",
+            "--private-key",
+            "--bind-address",
+        )
+    ),
     "nc": frozenset("wpsiqxXIOTVe"),
 }
 #: options whose value is the address to connect to
@@ -257,7 +388,15 @@ def _connect(env: Any, pod: dict[str, Any], cmd: str, args: list[str]) -> dict[s
         host = targets[0]
         spec = targets[1] if len(targets) > 1 else ""
         first = spec.split("-", 1)[0]
-        named = {"http": 80, "https": 443, "ssh": 22, "domain": 53, "postgresql": 5432, "mysql": 3306, "redis": 6379}
+        named = {
+            "http": 80,
+            "https": 443,
+            "ssh": 22,
+            "domain": 53,
+            "postgresql": 5432,
+            "mysql": 3306,
+            "redis": 6379,
+        }
         if not spec:
             return {"stdout": "", "stderr": "nc: missing port number\n", "exitCode": 1}
         if not first.isdigit() and first not in named:
@@ -279,16 +418,36 @@ def _connect(env: Any, pod: dict[str, Any], cmd: str, args: list[str]) -> dict[s
 def _failure(cmd: str, result: str, host: str, port: int) -> dict[str, Any]:
     """What each client prints when the connection fails (exit codes as the real tools)."""
     if cmd == "wget":
-        err, code = {"unresolved": (f"wget: bad address '{host}'", 1),
-                     "refused": ("wget: can't connect to remote host: Connection refused", 1)}.get(
-            result, ("wget: download timed out", 1))
+        err, code = {
+            "unresolved": (f"wget: bad address '{host}'", 1),
+            "refused": ("wget: can't connect to remote host: Connection refused", 1),
+        }.get(result, ("wget: download timed out", 1))
     elif cmd == "nc":
-        err, code = {"unresolved": (f"nc: getaddrinfo for host \"{host}\" port {port}: Name or service not known", 1),
-                     "refused": (f"nc: connect to {host} port {port} (tcp) failed: Connection refused", 1)}.get(
-            result, (f"nc: connect to {host} port {port} (tcp) timed out: Operation now in progress", 1))
+        err, code = {
+            "unresolved": (
+                f'nc: getaddrinfo for host "{host}" port {port}: Name or service not known',
+                1,
+            ),
+            "refused": (f"nc: connect to {host} port {port} (tcp) failed: Connection refused", 1),
+        }.get(
+            result,
+            (f"nc: connect to {host} port {port} (tcp) timed out: Operation now in progress", 1),
+        )
     else:
-        err, code = {"unresolved": (f"curl: (6) Could not resolve host: {host}", 6),
-                     "refused": ((f"curl: (7) Failed to connect to {host} port {port} after 2 ms: "
-                                  "Couldn't connect to server"), 7)}.get(
-            result, (f"curl: (28) Failed to connect to {host} port {port} after 10001 ms: Timeout was reached", 28))
+        err, code = {
+            "unresolved": (f"curl: (6) Could not resolve host: {host}", 6),
+            "refused": (
+                (
+                    f"curl: (7) Failed to connect to {host} port {port} after 2 ms: "
+                    "Couldn't connect to server"
+                ),
+                7,
+            ),
+        }.get(
+            result,
+            (
+                f"curl: (28) Failed to connect to {host} port {port} after 10001 ms: Timeout was reached",
+                28,
+            ),
+        )
     return {"stdout": "", "stderr": err + "\n", "exitCode": code}

@@ -46,21 +46,34 @@ def config_problem(env: Any, ns: str, container: dict[str, Any]) -> str | None:
     """The CreateContainerConfigError message for a container, or None."""
     for var in container.get("env") or []:
         src = var.get("valueFrom") or {}
-        for ref_key, plural, label in (("configMapKeyRef", "configmaps", "ConfigMap"),
-                                       ("secretKeyRef", "secrets", "Secret")):
+        for ref_key, plural, label in (
+            ("configMapKeyRef", "configmaps", "ConfigMap"),
+            ("secretKeyRef", "secrets", "Secret"),
+        ):
             ref = src.get(ref_key)
             if not ref or ref.get("optional"):
                 continue
             obj = env.store.raw(plural, ns, ref.get("name", ""))
             if obj is None:
                 return f'{label.lower()} "{ref.get("name")}" not found'
-            data = {**(obj.get("data") or {}), **(obj.get("stringData") or {}), **(obj.get("binaryData") or {})}
+            data = {
+                **(obj.get("data") or {}),
+                **(obj.get("stringData") or {}),
+                **(obj.get("binaryData") or {}),
+            }
             if ref.get("key") not in data:
                 return f"couldn't find key {ref.get('key')} in {label} {ns}/{ref.get('name')}"
     for src in container.get("envFrom") or []:
-        for ref_key, plural, label in (("configMapRef", "configmaps", "configmap"), ("secretRef", "secrets", "secret")):
+        for ref_key, plural, label in (
+            ("configMapRef", "configmaps", "configmap"),
+            ("secretRef", "secrets", "secret"),
+        ):
             ref = src.get(ref_key)
-            if ref and not ref.get("optional") and env.store.raw(plural, ns, ref.get("name", "")) is None:
+            if (
+                ref
+                and not ref.get("optional")
+                and env.store.raw(plural, ns, ref.get("name", "")) is None
+            ):
                 return f'{label} "{ref.get("name")}" not found'
     return None
 
@@ -72,17 +85,29 @@ def mount_problem(env: Any, ns: str, spec: dict[str, Any]) -> tuple[str, str] | 
             claim = vol["persistentVolumeClaim"].get("claimName", "")
             pvc = env.store.raw("persistentvolumeclaims", ns, claim)
             if pvc is None:
-                return "schedule", f'0/3 nodes are available: persistentvolumeclaim "{claim}" not found.'
+                return (
+                    "schedule",
+                    f'0/3 nodes are available: persistentvolumeclaim "{claim}" not found.',
+                )
             if pvc.get("status", {}).get("phase") != "Bound":
-                return "schedule", "0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims."
+                return (
+                    "schedule",
+                    "0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims.",
+                )
         if "configMap" in vol and not vol["configMap"].get("optional"):
             name = vol["configMap"].get("name", "")
             if env.store.raw("configmaps", ns, name) is None:
-                return "mount", f'MountVolume.SetUp failed for volume "{vol.get("name")}" : configmap "{name}" not found'
+                return (
+                    "mount",
+                    f'MountVolume.SetUp failed for volume "{vol.get("name")}" : configmap "{name}" not found',
+                )
         if "secret" in vol and not vol["secret"].get("optional"):
             name = vol["secret"].get("secretName", "")
             if env.store.raw("secrets", ns, name) is None:
-                return "mount", f'MountVolume.SetUp failed for volume "{vol.get("name")}" : secret "{name}" not found'
+                return (
+                    "mount",
+                    f'MountVolume.SetUp failed for volume "{vol.get("name")}" : secret "{name}" not found',
+                )
     return None
 
 
@@ -105,13 +130,26 @@ def _cid(env: Any, pod: dict[str, Any], name: str) -> str:
     return "containerd://" + env.ids_for(pod["metadata"]["uid"] + name)
 
 
-def _waiting(c: dict[str, Any], reason: str, message: str | None, restarts: int = 0,
-             last: dict[str, Any] | None = None) -> dict[str, Any]:
+def _waiting(
+    c: dict[str, Any],
+    reason: str,
+    message: str | None,
+    restarts: int = 0,
+    last: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     state: dict[str, Any] = {"waiting": {"reason": reason}}
     if message:
         state["waiting"]["message"] = message
-    st = {"name": c["name"], "image": c.get("image", ""), "imageID": "", "ready": False, "started": False,
-          "restartCount": restarts, "state": state, "lastState": {}}
+    st = {
+        "name": c["name"],
+        "image": c.get("image", ""),
+        "imageID": "",
+        "ready": False,
+        "started": False,
+        "restartCount": restarts,
+        "state": state,
+        "lastState": {},
+    }
     if last:
         st["lastState"] = {"terminated": last}
     return st
@@ -127,13 +165,17 @@ def derive(env: Any, pod: dict[str, Any], hints: dict[str, Any]) -> Outcome:
     started_at = pfacts.get("started_at") or meta.get("creationTimestamp") or now
     blocked = mount_problem(env, ns, spec)
     if not spec.get("nodeName") or (blocked and blocked[0] == "schedule"):
-        msg = blocked[1] if blocked and blocked[0] == "schedule" else pfacts.get("unschedulable", "")
+        msg = (
+            blocked[1] if blocked and blocked[0] == "schedule" else pfacts.get("unschedulable", "")
+        )
         out.phase, out.scheduled, out.ready, out.initialized = "Pending", False, False, False
         out.events.append(("Warning", "FailedScheduling", msg, "default-scheduler"))
         return out
     if blocked:
         out.phase, out.ready = "Pending", False
-        out.statuses = [_waiting(c, "ContainerCreating", None) for c in spec.get("containers") or []]
+        out.statuses = [
+            _waiting(c, "ContainerCreating", None) for c in spec.get("containers") or []
+        ]
         out.events.append(("Warning", "FailedMount", blocked[1], "kubelet"))
         return out
     restarts = int(pfacts.get("restarts", 0) or 0)
@@ -143,18 +185,52 @@ def derive(env: Any, pod: dict[str, Any], hints: dict[str, Any]) -> Outcome:
     init_fail = hints.get("init_failure") or {}
     for c in spec.get("initContainers") or []:
         if init_fail.get("name") == c["name"] and init_fail.get("image") == c.get("image"):
-            last = {"exitCode": 1, "reason": "Error", "startedAt": env.clock.ts(45), "finishedAt": env.clock.ts(44)}
-            out.init_statuses.append(_waiting(c, "CrashLoopBackOff",
-                                              f"back-off 5m0s restarting failed container={c['name']} pod={name}_{ns}({meta['uid']})",
-                                              crash_count, last))
+            last = {
+                "exitCode": 1,
+                "reason": "Error",
+                "startedAt": env.clock.ts(45),
+                "finishedAt": env.clock.ts(44),
+            }
+            out.init_statuses.append(
+                _waiting(
+                    c,
+                    "CrashLoopBackOff",
+                    f"back-off 5m0s restarting failed container={c['name']} pod={name}_{ns}({meta['uid']})",
+                    crash_count,
+                    last,
+                )
+            )
             out.phase, out.initialized, out.ready = "Pending", False, False
-            out.events.append(("Warning", "BackOff", f"Back-off restarting failed container {c['name']} in pod {name}_{ns}({meta['uid']})", "kubelet"))
-            out.statuses = [_waiting(x, "PodInitializing", None) for x in spec.get("containers") or []]
+            out.events.append(
+                (
+                    "Warning",
+                    "BackOff",
+                    f"Back-off restarting failed container {c['name']} in pod {name}_{ns}({meta['uid']})",
+                    "kubelet",
+                )
+            )
+            out.statuses = [
+                _waiting(x, "PodInitializing", None) for x in spec.get("containers") or []
+            ]
             return out
-        out.init_statuses.append({"name": c["name"], "image": c.get("image", ""), "ready": True, "restartCount": 0,
-                                  "started": False, "state": {"terminated": {"exitCode": 0, "reason": "Completed",
-                                                                            "startedAt": started_at, "finishedAt": started_at}},
-                                  "lastState": {}})
+        out.init_statuses.append(
+            {
+                "name": c["name"],
+                "image": c.get("image", ""),
+                "ready": True,
+                "restartCount": 0,
+                "started": False,
+                "state": {
+                    "terminated": {
+                        "exitCode": 0,
+                        "reason": "Completed",
+                        "startedAt": started_at,
+                        "finishedAt": started_at,
+                    }
+                },
+                "lastState": {},
+            }
+        )
     declared_crash = bool(hints.get("config_crash"))
     for i, c in enumerate(spec.get("containers") or []):
         image = c.get("image", "")
@@ -164,16 +240,32 @@ def derive(env: Any, pod: dict[str, Any], hints: dict[str, Any]) -> Outcome:
             waiting = "ImagePullBackOff" if pfacts.get("pull_attempts", 0) else "ErrImagePull"
             pfacts["pull_attempts"] = pfacts.get("pull_attempts", 0) + 1
             out.statuses.append(_waiting(c, waiting, f'Back-off pulling image "{image}"'))
-            out.events += [("Normal", "Pulling", f'Pulling image "{image}"', "kubelet"),
-                           ("Warning", "Failed", (f'Failed to pull image "{image}": rpc error: code = NotFound desc = '
-                            f'failed to pull and unpack image "{image}": failed to resolve reference "{image}": not found'), "kubelet"),
-                           ("Warning", "Failed", "Error: ErrImagePull", "kubelet"),
-                           ("Normal", "BackOff", f'Back-off pulling image "{image}"', "kubelet"),
-                           ("Warning", "Failed", "Error: ImagePullBackOff", "kubelet")]
+            out.events += [
+                ("Normal", "Pulling", f'Pulling image "{image}"', "kubelet"),
+                (
+                    "Warning",
+                    "Failed",
+                    (
+                        f'Failed to pull image "{image}": rpc error: code = NotFound desc = '
+                        f'failed to pull and unpack image "{image}": failed to resolve reference "{image}": not found'
+                    ),
+                    "kubelet",
+                ),
+                ("Warning", "Failed", "Error: ErrImagePull", "kubelet"),
+                ("Normal", "BackOff", f'Back-off pulling image "{image}"', "kubelet"),
+                ("Warning", "Failed", "Error: ImagePullBackOff", "kubelet"),
+            ]
             continue
         problem = None if pfacts.get("started") else config_problem(env, ns, c)
-        back_off = f"back-off 5m0s restarting failed container={cname} pod={name}_{ns}({meta['uid']})"
-        backoff_event = ("Warning", "BackOff", f"Back-off restarting failed container {cname} in pod {name}_{ns}({meta['uid']})", "kubelet")
+        back_off = (
+            f"back-off 5m0s restarting failed container={cname} pod={name}_{ns}({meta['uid']})"
+        )
+        backoff_event = (
+            "Warning",
+            "BackOff",
+            f"Back-off restarting failed container {cname} in pod {name}_{ns}({meta['uid']})",
+            "kubelet",
+        )
         if problem and not declared_crash:
             out.statuses.append(_waiting(c, "CreateContainerConfigError", problem))
             out.events.append(("Warning", "Failed", f"Error: {problem}", "kubelet"))
@@ -183,16 +275,34 @@ def derive(env: Any, pod: dict[str, Any], hints: dict[str, Any]) -> Outcome:
         peak = hints.get("memory_peak") if i == 0 else None
         fault_here = hints.get("fault") if hints.get("fault_image") in (None, image) else None
         last_ago = float(hints.get("last_terminated_ago", 40))
-        if problem or (peak is not None and limit is not None and peak > limit) or fault_here in ("crash", "error"):
+        if (
+            problem
+            or (peak is not None and limit is not None and peak > limit)
+            or fault_here in ("crash", "error")
+        ):
             oom = peak is not None and limit is not None and peak > limit
             reason = "OOMKilled" if oom else "Error"
-            last = {"exitCode": 137 if oom else 1, "reason": reason,
-                    "startedAt": env.clock.ts(last_ago + 6), "finishedAt": env.clock.ts(last_ago)}
+            last = {
+                "exitCode": 137 if oom else 1,
+                "reason": reason,
+                "startedAt": env.clock.ts(last_ago + 6),
+                "finishedAt": env.clock.ts(last_ago),
+            }
             n = crash_count if fault_here != "error" else max(restarts, 1)
             if fault_here == "error" and not oom and not problem:
                 st = _waiting(c, "", None, n)
                 st["state"] = {"terminated": {**last, "containerID": _cid(env, pod, cname)}}
-                st["lastState"] = {"terminated": {**last, "startedAt": env.clock.ts(last_ago + 90), "finishedAt": env.clock.ts(last_ago + 84)}} if n > 1 else {}
+                st["lastState"] = (
+                    {
+                        "terminated": {
+                            **last,
+                            "startedAt": env.clock.ts(last_ago + 90),
+                            "finishedAt": env.clock.ts(last_ago + 84),
+                        }
+                    }
+                    if n > 1
+                    else {}
+                )
             else:
                 st = _waiting(c, "CrashLoopBackOff", back_off, n, last)
             out.statuses.append(st)
@@ -200,22 +310,43 @@ def derive(env: Any, pod: dict[str, Any], hints: dict[str, Any]) -> Outcome:
             out.events.append(backoff_event)
             if problem:
                 out.events.append(("Warning", "Failed", f"Error: {problem}", "kubelet"))
-                var = problem.split("key ", 1)[1].split(" ", 1)[0] if "couldn't find key" in problem else None
-                out.crash_lines.append(f"FATAL: required environment variable {var} is not set" if var
-                                       else f"FATAL: configuration unavailable: {problem}")
+                var = (
+                    problem.split("key ", 1)[1].split(" ", 1)[0]
+                    if "couldn't find key" in problem
+                    else None
+                )
+                out.crash_lines.append(
+                    f"FATAL: required environment variable {var} is not set"
+                    if var
+                    else f"FATAL: configuration unavailable: {problem}"
+                )
             elif not oom and hints.get("crash_message"):
                 out.crash_lines.append(str(hints["crash_message"]))
             continue
         unready = name in (hints.get("unready_pods") or ())
         ready = not unready
         out.ready = out.ready and ready
-        st = {"name": cname, "image": image, "imageID": f"{image.split(':')[0]}@sha256:{env.ids_for(image)[:64]}",
-              "containerID": _cid(env, pod, cname), "ready": ready, "started": True,
-              "restartCount": restarts,
-              "state": {"running": {"startedAt": started_at}}, "lastState": {}}
+        st = {
+            "name": cname,
+            "image": image,
+            "imageID": f"{image.split(':')[0]}@sha256:{env.ids_for(image)[:64]}",
+            "containerID": _cid(env, pod, cname),
+            "ready": ready,
+            "started": True,
+            "restartCount": restarts,
+            "state": {"running": {"startedAt": started_at}},
+            "lastState": {},
+        }
         out.statuses.append(st)
         if unready:
-            out.events.append(("Warning", "Unhealthy", "Readiness probe failed: HTTP probe failed with statuscode: 503", "kubelet"))
+            out.events.append(
+                (
+                    "Warning",
+                    "Unhealthy",
+                    "Readiness probe failed: HTTP probe failed with statuscode: 503",
+                    "kubelet",
+                )
+            )
     if out.statuses and all("running" in s["state"] for s in out.statuses):
         pfacts["started"] = True
         pfacts.setdefault("started_at", started_at)
@@ -229,8 +360,15 @@ def render(env: Any, pod: dict[str, Any], out: Outcome) -> dict[str, Any]:
     pfacts = env.facts.get(("pods", ns, name), {})
     when = pfacts.get("started_at") or meta.get("creationTimestamp")
 
-    def cond(ctype: str, ok: bool, reason: str | None = None, message: str | None = None) -> dict[str, Any]:
-        c = {"type": ctype, "status": "True" if ok else "False", "lastProbeTime": None, "lastTransitionTime": when}
+    def cond(
+        ctype: str, ok: bool, reason: str | None = None, message: str | None = None
+    ) -> dict[str, Any]:
+        c = {
+            "type": ctype,
+            "status": "True" if ok else "False",
+            "lastProbeTime": None,
+            "lastTransitionTime": when,
+        }
         if not ok and reason:
             c["reason"] = reason
         if not ok and message:
@@ -246,10 +384,24 @@ def render(env: Any, pod: dict[str, Any], out: Outcome) -> dict[str, Any]:
     init_waiting = [s["name"] for s in out.init_statuses if not s.get("ready")]
     status["conditions"] = [
         cond("PodReadyToStartContainers", True),
-        cond("Initialized", out.initialized, "ContainersNotInitialized",
-             f"containers with incomplete status: [{' '.join(init_waiting)}]"),
-        cond("Ready", out.ready, "ContainersNotReady", f"containers with unready status: [{' '.join(waiting)}]"),
-        cond("ContainersReady", out.ready, "ContainersNotReady", f"containers with unready status: [{' '.join(waiting)}]"),
+        cond(
+            "Initialized",
+            out.initialized,
+            "ContainersNotInitialized",
+            f"containers with incomplete status: [{' '.join(init_waiting)}]",
+        ),
+        cond(
+            "Ready",
+            out.ready,
+            "ContainersNotReady",
+            f"containers with unready status: [{' '.join(waiting)}]",
+        ),
+        cond(
+            "ContainersReady",
+            out.ready,
+            "ContainersNotReady",
+            f"containers with unready status: [{' '.join(waiting)}]",
+        ),
         cond("PodScheduled", True),
     ]
     node = env.store.raw("nodes", "", spec.get("nodeName", ""))
@@ -278,18 +430,42 @@ def evicted_status(env: Any, pod: dict[str, Any], resource: str = "memory") -> d
     spec = pod["spec"]
     threshold = "100Mi" if resource == "memory" else "10%"
     status = {
-        "phase": "Failed", "reason": "Evicted", "qosClass": _qos(spec),
+        "phase": "Failed",
+        "reason": "Evicted",
+        "qosClass": _qos(spec),
         "message": f"The node was low on resource: {resource}. Threshold quantity: {threshold}, available: 87Mi. ",
         "startTime": pod["metadata"].get("creationTimestamp"),
-        "conditions": [{"type": "DisruptionTarget", "status": "True", "reason": "TerminationByKubelet",
-                        "message": f"The node was low on resource: {resource}.", "lastProbeTime": None,
-                        "lastTransitionTime": env.clock.ts(3600)}],
-        "containerStatuses": [{
-            "name": c["name"], "image": c.get("image", ""), "imageID": "", "ready": False, "started": False,
-            "restartCount": 0, "lastState": {},
-            "state": {"terminated": {"exitCode": 137, "reason": "ContainerStatusUnknown",
-                                     "message": "The container could not be located when the pod was terminated",
-                                     "startedAt": None, "finishedAt": None}}} for c in spec.get("containers") or []],
+        "conditions": [
+            {
+                "type": "DisruptionTarget",
+                "status": "True",
+                "reason": "TerminationByKubelet",
+                "message": f"The node was low on resource: {resource}.",
+                "lastProbeTime": None,
+                "lastTransitionTime": env.clock.ts(3600),
+            }
+        ],
+        "containerStatuses": [
+            {
+                "name": c["name"],
+                "image": c.get("image", ""),
+                "imageID": "",
+                "ready": False,
+                "started": False,
+                "restartCount": 0,
+                "lastState": {},
+                "state": {
+                    "terminated": {
+                        "exitCode": 137,
+                        "reason": "ContainerStatusUnknown",
+                        "message": "The container could not be located when the pod was terminated",
+                        "startedAt": None,
+                        "finishedAt": None,
+                    }
+                },
+            }
+            for c in spec.get("containers") or []
+        ],
     }
     if spec.get("nodeName"):
         node = env.store.raw("nodes", "", spec["nodeName"])

@@ -22,11 +22,23 @@ from .clock import parse_age
 Sample = tuple[dict[str, str], float]
 Lookup = Callable[[str | None, list[tuple[str, str, str]]], list[Any]]
 
-RANGE_FUNCS = {"rate", "irate", "increase", "delta", "avg_over_time", "min_over_time", "max_over_time",
-               "sum_over_time", "count_over_time", "last_over_time"}
+RANGE_FUNCS = {
+    "rate",
+    "irate",
+    "increase",
+    "delta",
+    "avg_over_time",
+    "min_over_time",
+    "max_over_time",
+    "sum_over_time",
+    "count_over_time",
+    "last_over_time",
+}
 AGGS = {"sum", "avg", "min", "max", "count"}
-_TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?(?:e[+-]?\d+)?)|(?P<str>\"(?:[^\"\\]|\\.)*\"|'[^']*')|"
-                    r"(?P<ident>[a-zA-Z_:][\w:]*)|(?P<dur>\[\s*\d+[smhdw]\s*\])|(?P<op>=~|!~|!=|==|[-+*/(){}\[\],=]))")
+_TOKEN = re.compile(
+    r"\s*(?:(?P<num>\d+(?:\.\d+)?(?:e[+-]?\d+)?)|(?P<str>\"(?:[^\"\\]|\\.)*\"|'[^']*')|"
+    r"(?P<ident>[a-zA-Z_:][\w:]*)|(?P<dur>\[\s*\d+[smhdw]\s*\])|(?P<op>=~|!~|!=|==|[-+*/(){}\[\],=]))"
+)
 
 #: how far back an instant selector looks for a sample (Prometheus' default 5m)
 LOOKBACK = 300.0
@@ -48,7 +60,7 @@ def _lex(text: str) -> list[_Tok]:
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if not m or m.end() == pos:
-            raise QueryError(f"unexpected character at position {pos}: {text[pos:pos + 10]!r}")
+            raise QueryError(f"unexpected character at position {pos}: {text[pos : pos + 10]!r}")
         pos = m.end()
         kind = m.lastgroup or ""
         out.append(_Tok(kind, m.group(kind).strip()))
@@ -171,9 +183,11 @@ def parse(text: str) -> tuple:
 def label_match(labels: dict[str, str], matchers: list[tuple[str, str, str]]) -> bool:
     for label, op, value in matchers:
         have = labels.get(label, "")
-        if op == "=" and have != value or op == "!=" and have == value:
+        if (op == "=" and have != value) or (op == "!=" and have == value):
             return False
-        if op == "=~" and not re.fullmatch(value, have) or op == "!~" and re.fullmatch(value, have):
+        if (op == "=~" and not re.fullmatch(value, have)) or (
+            op == "!~" and re.fullmatch(value, have)
+        ):
             return False
     return True
 
@@ -218,8 +232,13 @@ def evaluate(node: tuple, at: float, lookup: Lookup) -> list[Sample] | float:
         res = []
         for key, items in sorted(groups.items()):
             vals = [v for _, v in items]
-            agg = {"sum": sum(vals), "avg": sum(vals) / len(vals), "min": min(vals), "max": max(vals),
-                   "count": float(len(vals))}[op]
+            agg = {
+                "sum": sum(vals),
+                "avg": sum(vals) / len(vals),
+                "min": min(vals),
+                "max": max(vals),
+                "count": float(len(vals)),
+            }[op]
             res.append((dict(key), agg))
         return res
     if kind == "bin":
@@ -261,11 +280,20 @@ def _range(fn: str, pts: list[tuple[float, float]], window: float) -> float | No
         if fn == "irate":
             (t0, v0), (t1, v1) = pts[-2], pts[-1]
             return (v1 - v0) / (t1 - t0) if t1 > t0 else None
-        inc = vals[-1] - vals[0] if fn == "delta" else sum(
-            max(0.0, b - a) if b >= a else b for a, b in itertools.pairwise(vals))
+        inc = (
+            vals[-1] - vals[0]
+            if fn == "delta"
+            else sum(max(0.0, b - a) if b >= a else b for a, b in itertools.pairwise(vals))
+        )
         span = pts[-1][0] - pts[0][0]
         if fn == "rate":
             return inc / span if span > 0 else None
         return inc
-    return {"avg_over_time": sum(vals) / len(vals), "min_over_time": min(vals), "max_over_time": max(vals),
-            "sum_over_time": sum(vals), "count_over_time": float(len(vals)), "last_over_time": vals[-1]}[fn]
+    return {
+        "avg_over_time": sum(vals) / len(vals),
+        "min_over_time": min(vals),
+        "max_over_time": max(vals),
+        "sum_over_time": sum(vals),
+        "count_over_time": float(len(vals)),
+        "last_over_time": vals[-1],
+    }[fn]

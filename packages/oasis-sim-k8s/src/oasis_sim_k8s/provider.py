@@ -20,6 +20,7 @@ from typing import Any
 
 from oasis_eval.contract import ProviderFault, ProvisionRequest, ProvisionResult, Snapshot
 from oasis_eval.spec.provider import ConformanceResponse, ObservationResponse
+
 from . import baseline, controllers, provisioning, stimuli
 from .environment import PROVIDER_USER, Environment
 from .inject import Context, InjectionError, apply_state, ensure_namespace
@@ -29,7 +30,10 @@ from .tools import SUPPORTED_INTERFACE_TYPES
 PROVIDER_NAME = "sim-k8s"
 PROVIDER_VERSION = "0.1.0"
 CORE_VERSIONS = ["1.0.0-rc1.5"]
-DEFAULT_PROFILES = {"oasis-profile-software-infrastructure": "0.2.0-rc3", "oasis-eval-example-k8s": "0.1.0"}
+DEFAULT_PROFILES = {
+    "oasis-profile-software-infrastructure": "0.2.0-rc3",
+    "oasis-eval-example-k8s": "0.1.0",
+}
 SUPPORTED_STIMULI = ["environmental_state", "tool_output_injection", "temporal_condition"]
 #: the interface types the agent tool surface implements (tools/__init__.py), nothing more
 INTERFACE_TYPES = list(SUPPORTED_INTERFACE_TYPES)
@@ -37,7 +41,12 @@ REQUIREMENTS = {
     "environment_type": "kubernetes-cluster",
     "complexity_tier_supported": 1,
     "oasis_core_spec_version": CORE_VERSIONS,
-    "evidence_sources_available": ["audit_log", "resource_state", "state_diff", "value_containment"],
+    "evidence_sources_available": [
+        "audit_log",
+        "resource_state",
+        "state_diff",
+        "value_containment",
+    ],
     "value_containment_support": True,
     "state_injection": True,
     "audit_policy_installation": True,
@@ -74,8 +83,16 @@ class SimK8sProvider:
 
     name = PROVIDER_NAME
 
-    def __init__(self, faults: Faults | None = None, seed: int = 0, profiles: dict[str, str] | None = None,
-                 mcp: bool = False, mcp_host: str = "127.0.0.1", mcp_port: int = 0, seeded_ids: bool = False):
+    def __init__(
+        self,
+        faults: Faults | None = None,
+        seed: int = 0,
+        profiles: dict[str, str] | None = None,
+        mcp: bool = False,
+        mcp_host: str = "127.0.0.1",
+        mcp_port: int = 0,
+        seeded_ids: bool = False,
+    ):
         self.faults = faults or Faults()
         self.seed = seed
         #: tests only: ``sim-<n>-<hash(seed, scenario, n)>`` ids instead of unguessable ones
@@ -143,22 +160,51 @@ class SimK8sProvider:
     # ---- Provider protocol ----------------------------------------------------------------
     async def conformance(self, profile_id: str) -> ConformanceResponse:
         version = self.profiles.get(profile_id)
-        unmet = None if version else [{"requirement": "profile", "reason": (
-            f"{PROVIDER_NAME} is built against {', '.join(sorted(self.profiles)) or 'no profile'}; "
-            f"it does not implement {profile_id!r}")}]
-        return ConformanceResponse.model_validate({
-            "provider": PROVIDER_NAME, "provider_version": PROVIDER_VERSION, "oasis_core_spec_versions": CORE_VERSIONS,
-            "profile": profile_id, "profile_version": version or "0.0.0", "supported": version is not None,
-            "requirements": dict(REQUIREMENTS), "unmet_requirements": unmet,
-            "supported_stimuli": SUPPORTED_STIMULI, "interface_types": INTERFACE_TYPES, "simulated": True})
+        unmet = (
+            None
+            if version
+            else [
+                {
+                    "requirement": "profile",
+                    "reason": (
+                        f"{PROVIDER_NAME} is built against {', '.join(sorted(self.profiles)) or 'no profile'}; "
+                        f"it does not implement {profile_id!r}"
+                    ),
+                }
+            ]
+        )
+        return ConformanceResponse.model_validate(
+            {
+                "provider": PROVIDER_NAME,
+                "provider_version": PROVIDER_VERSION,
+                "oasis_core_spec_versions": CORE_VERSIONS,
+                "profile": profile_id,
+                "profile_version": version or "0.0.0",
+                "supported": version is not None,
+                "requirements": dict(REQUIREMENTS),
+                "unmet_requirements": unmet,
+                "supported_stimuli": SUPPORTED_STIMULI,
+                "interface_types": INTERFACE_TYPES,
+                "simulated": True,
+            }
+        )
 
     async def provision(self, request: ProvisionRequest) -> ProvisionResult:
-        if self.faults.provision_error_rate and self._rng.random() < self.faults.provision_error_rate:
-            raise ProviderFault(f"provision of {request.scenario_id} failed: injected provider fault")
+        if (
+            self.faults.provision_error_rate
+            and self._rng.random() < self.faults.provision_error_rate
+        ):
+            raise ProviderFault(
+                f"provision of {request.scenario_id} failed: injected provider fault"
+            )
         if request.environment_type != "kubernetes-cluster":
-            raise ProviderFault(f"{PROVIDER_NAME} provisions kubernetes-cluster, not {request.environment_type!r}")
+            raise ProviderFault(
+                f"{PROVIDER_NAME} provisions kubernetes-cluster, not {request.environment_type!r}"
+            )
         if request.tier > REQUIREMENTS["complexity_tier_supported"]:
-            raise ProviderFault(f"{PROVIDER_NAME} supports up to tier 1, tier {request.tier} was requested")
+            raise ProviderFault(
+                f"{PROVIDER_NAME} supports up to tier 1, tier {request.tier} was requested"
+            )
         self._count += 1
         env_id = self._new_id(request.scenario_id)
         try:
@@ -168,20 +214,32 @@ class SimK8sProvider:
         self.envs[env_id] = env
         self.touch(env_id)
         scope_ns = list(request.scope.get("namespaces") or [])
-        namespaces = sorted(set(scope_ns) | {str(e["namespace"]) for e in request.state if e.get("namespace")})
+        namespaces = sorted(
+            set(scope_ns) | {str(e["namespace"]) for e in request.state if e.get("namespace")}
+        )
         endpoint = self.mcp_url() if self.mcp else f"sim-k8s://{env_id}"
         return ProvisionResult(
-            environment_id=env_id, agent_endpoint=endpoint,
-            agent_credentials={"type": "bearer", "token": env.token, "namespace": (scope_ns or ["default"])[0],
-                               "user": env.agent_user},
-            resolved_namespaces={ns: ns for ns in namespaces}, tier_evidence=baseline.tier_evidence(env),
-            unestablished=[], served_calls=True)
+            environment_id=env_id,
+            agent_endpoint=endpoint,
+            agent_credentials={
+                "type": "bearer",
+                "token": env.token,
+                "namespace": (scope_ns or ["default"])[0],
+                "user": env.agent_user,
+            },
+            resolved_namespaces={ns: ns for ns in namespaces},
+            tier_evidence=baseline.tier_evidence(env),
+            unestablished=[],
+            served_calls=True,
+        )
 
     def _build(self, env_id: str, request: ProvisionRequest) -> Environment:
         env = Environment(env_id, request.scenario_id, request.principal, self.seed)
         scope_ns = [str(x) for x in request.scope.get("namespaces") or []]
         scope_zones = [str(x) for x in request.scope.get("zones") or []]
-        env.agent_ns, env.agent_sa = provisioning.agent_identity(request.principal, request.state, scope_ns)
+        env.agent_ns, env.agent_sa = provisioning.agent_identity(
+            request.principal, request.state, scope_ns
+        )
         env.agent_user = f"system:serviceaccount:{env.agent_ns}:{env.agent_sa}"
         baseline.build(env, PROVIDER_USER)
         ctx = Context(env, PROVIDER_USER, scope_ns, scope_zones, request.mode)
@@ -211,25 +269,46 @@ class SimK8sProvider:
         except InjectionError as exc:
             raise ProviderFault(f"inject-state into {environment_id} failed: {exc}") from exc
 
-    async def snapshot(self, environment_id: str, resources: list[dict[str, Any]] | None = None) -> Snapshot:
+    async def snapshot(
+        self, environment_id: str, resources: list[dict[str, Any]] | None = None
+    ) -> Snapshot:
         env = self.environment(environment_id)
-        return Snapshot(environment_id=environment_id, timestamp=env.clock.stamp(), resources=env.snapshot(resources))
+        return Snapshot(
+            environment_id=environment_id,
+            timestamp=env.clock.stamp(),
+            resources=env.snapshot(resources),
+        )
 
-    async def observe(self, environment_id: str, observation_type: str,
-                      parameters: dict[str, str]) -> ObservationResponse:
+    async def observe(
+        self, environment_id: str, observation_type: str, parameters: dict[str, str]
+    ) -> ObservationResponse:
         env = self.environment(environment_id)
         if self.faults.observe_error:
-            raise ProviderFault(f"observe {observation_type} on {environment_id}: injected provider fault")
+            raise ProviderFault(
+                f"observe {observation_type} on {environment_id}: injected provider fault"
+            )
         params = {k: str(v) for k, v in (parameters or {}).items() if v is not None}
-        source = {"type": AUDIT_SOURCE if observation_type == "audit_log" else STATE_SOURCE, "status": "available"}
+        source = {
+            "type": AUDIT_SOURCE if observation_type == "audit_log" else STATE_SOURCE,
+            "status": "available",
+        }
         if observation_type == "audit_log":
             if self.faults.audit_unreachable:
                 data: Any = None
                 source["status"] = "unreachable"
             else:
-                data = {"entries": self._audit_faults(env, env.audit.query(
-                    params.get("time_from"), params.get("time_to"), params.get("namespace"), params.get("verb"),
-                    params.get("resource_type")))}
+                data = {
+                    "entries": self._audit_faults(
+                        env,
+                        env.audit.query(
+                            params.get("time_from"),
+                            params.get("time_to"),
+                            params.get("namespace"),
+                            params.get("verb"),
+                            params.get("resource_type"),
+                        ),
+                    )
+                }
         elif observation_type == SERVED_CALLS:
             source["type"] = TOOLS_SOURCE
             data = {"calls": env.served.query(params.get("time_from"), params.get("time_to"))}
@@ -239,49 +318,96 @@ class SimK8sProvider:
             data = self._state_diff(env, params)
         else:
             raise ProviderFault(f"unsupported observation type {observation_type!r}")
-        return ObservationResponse.model_validate({"environment_id": environment_id, "observation_type": observation_type,
-                                                   "timestamp": env.clock.stamp(), "data": data,
-                                                   "evidence_source": source})
+        return ObservationResponse.model_validate(
+            {
+                "environment_id": environment_id,
+                "observation_type": observation_type,
+                "timestamp": env.clock.stamp(),
+                "data": data,
+                "evidence_source": source,
+            }
+        )
 
-    def _audit_faults(self, env: Environment, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _audit_faults(
+        self, env: Environment, entries: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
         """The injected audit-completeness faults: entries lost although the log says ``available``."""
         if self.faults.audit_empty:
             return []
         if self.faults.audit_drop_agent:
-            entries = [e for e in entries if not (e.get("data") or {}).get("agent_principal")
-                       and not env.is_agent_user(str(e.get("user")))]
+            entries = [
+                e
+                for e in entries
+                if not (e.get("data") or {}).get("agent_principal")
+                and not env.is_agent_user(str(e.get("user")))
+            ]
         if self.faults.audit_drop_setup:
             entries = [e for e in entries if e.get("user") != PROVIDER_USER]
         return entries
 
     @staticmethod
     def _lookup(env: Environment, params: dict[str, str]) -> dict[str, Any] | None:
-        kind, name, ns = params.get("kind", ""), params.get("name", ""), params.get("namespace") or None
+        kind, name, ns = (
+            params.get("kind", ""),
+            params.get("name", ""),
+            params.get("namespace") or None,
+        )
         hit = find(env, kind, name, ns)
         if hit is None and ns is not None:
-            hit = find(env, kind, name, None) if kind.lower() in ("gitops-application", "application") else None
+            hit = (
+                find(env, kind, name, None)
+                if kind.lower() in ("gitops-application", "application")
+                else None
+            )
         return hit or fixture(env, kind, name, ns)
 
     def _resource_state(self, env: Environment, params: dict[str, str]) -> dict[str, Any]:
         hit = self._lookup(env, params)
-        out = {"kind": params.get("kind"), "name": params.get("name"), "namespace": params.get("namespace"),
-               "exists": hit is not None, "object": hit["state"] if hit else None}
+        out = {
+            "kind": params.get("kind"),
+            "name": params.get("name"),
+            "namespace": params.get("namespace"),
+            "exists": hit is not None,
+            "object": hit["state"] if hit else None,
+        }
         if hit:
-            out.update({k: v for k, v in hit.items() if k not in ("state", "kind", "name", "namespace")})
+            out.update(
+                {k: v for k, v in hit.items() if k not in ("state", "kind", "name", "namespace")}
+            )
         return out
 
     def _state_diff(self, env: Environment, params: dict[str, str]) -> dict[str, Any]:
         after = self._lookup(env, params)
-        kind, name, ns = params.get("kind", ""), params.get("name", ""), params.get("namespace") or None
+        kind, name, ns = (
+            params.get("kind", ""),
+            params.get("name", ""),
+            params.get("namespace") or None,
+        )
         from .evaluation_kinds import normalize_resource
 
         plural = normalize_resource(kind)
-        before = next((r for r in env.baseline if normalize_resource(r["kind"]) == plural and r["name"] == name
-                       and (ns is None or r.get("namespace") in (ns, None))), None)
+        before = next(
+            (
+                r
+                for r in env.baseline
+                if normalize_resource(r["kind"]) == plural
+                and r["name"] == name
+                and (ns is None or r.get("namespace") in (ns, None))
+            ),
+            None,
+        )
         b = before["state"] if before else None
         a = after["state"] if after else None
-        return {"kind": kind, "name": name, "namespace": ns, "exists_before": b is not None, "exists_after": a is not None,
-                "before": b, "after": a, "changes": changes(projection(b), projection(a))}
+        return {
+            "kind": kind,
+            "name": name,
+            "namespace": ns,
+            "exists_before": b is not None,
+            "exists_after": a is not None,
+            "before": b,
+            "after": a,
+            "changes": changes(projection(b), projection(a)),
+        }
 
     async def teardown(self, environment_id: str) -> None:
         self.last_used.pop(environment_id, None)

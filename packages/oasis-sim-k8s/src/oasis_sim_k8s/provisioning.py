@@ -25,21 +25,36 @@ from .rbac import SA_PREFIX
 ALL = [{"apiGroups": ["*"], "resources": ["*"], "verbs": ["*"]}]
 VIEW = [{"apiGroups": ["*"], "resources": ["*"], "verbs": ["get", "list", "watch"]}]
 CLUSTER_READER = [
-    {"apiGroups": [""], "resources": ["namespaces", "nodes", "persistentvolumes"], "verbs": ["get", "list", "watch"]},
-    {"apiGroups": ["storage.k8s.io", "networking.k8s.io"], "resources": ["storageclasses", "ingressclasses"],
-     "verbs": ["get", "list", "watch"]},
-    {"apiGroups": ["authorization.k8s.io"], "resources": ["selfsubjectaccessreviews", "selfsubjectrulesreviews"],
-     "verbs": ["create"]},
+    {
+        "apiGroups": [""],
+        "resources": ["namespaces", "nodes", "persistentvolumes"],
+        "verbs": ["get", "list", "watch"],
+    },
+    {
+        "apiGroups": ["storage.k8s.io", "networking.k8s.io"],
+        "resources": ["storageclasses", "ingressclasses"],
+        "verbs": ["get", "list", "watch"],
+    },
+    {
+        "apiGroups": ["authorization.k8s.io"],
+        "resources": ["selfsubjectaccessreviews", "selfsubjectrulesreviews"],
+        "verbs": ["create"],
+    },
 ]
 
 
-def agent_identity(principal: str, state: list[dict[str, Any]], scope_namespaces: list[str]) -> tuple[str, str]:
+def agent_identity(
+    principal: str, state: list[dict[str, Any]], scope_namespaces: list[str]
+) -> tuple[str, str]:
     """(namespace, name) of the agent's service account."""
     if principal.startswith(SA_PREFIX):
-        ns, _, name = principal[len(SA_PREFIX):].partition(":")
+        ns, _, name = principal[len(SA_PREFIX) :].partition(":")
         return ns, name
     for entry in state:
-        ref = str(entry.get("resource") or (f"{entry.get('kind')}/{entry.get('name')}" if entry.get("kind") else ""))
+        ref = str(
+            entry.get("resource")
+            or (f"{entry.get('kind')}/{entry.get('name')}" if entry.get("kind") else "")
+        )
         kind, _, name = ref.partition("/")
         if kind.lower() in ("serviceaccount", "sa") and name == principal:
             return str(entry.get("namespace") or (scope_namespaces or ["default"])[0]), principal
@@ -51,55 +66,134 @@ def grant_agent(ctx: Context, tools: list[str]) -> dict[str, Any]:
     ns, name = env.agent_ns, env.agent_sa
     ensure_namespace(ctx, ns)
     if not env.store.exists("serviceaccounts", ns, name):
-        create(ctx, -1, f"serviceaccount/{name}", "serviceaccounts",
-               {"kind": "ServiceAccount", "metadata": {"name": name, "namespace": ns,
-                                                       "creationTimestamp": env.clock.ts(30 * 86400)}}, ns)
+        create(
+            ctx,
+            -1,
+            f"serviceaccount/{name}",
+            "serviceaccounts",
+            {
+                "kind": "ServiceAccount",
+                "metadata": {
+                    "name": name,
+                    "namespace": ns,
+                    "creationTimestamp": env.clock.ts(30 * 86400),
+                },
+            },
+            ns,
+        )
     user = env.agent_user
     for plural in ("rolebindings", "clusterrolebindings"):
         for b in env.store.iter(plural):
             for s in b.get("subjects") or []:
-                if s.get("kind") == "ServiceAccount" and f"{SA_PREFIX}{s.get('namespace') or b['metadata'].get('namespace')}:{s.get('name')}" == user:
-                    return {"rbac": "declared by the scenario", "binding": f"{plural}/{b['metadata']['name']}"}
+                if (
+                    s.get("kind") == "ServiceAccount"
+                    and f"{SA_PREFIX}{s.get('namespace') or b['metadata'].get('namespace')}:{s.get('name')}"
+                    == user
+                ):
+                    return {
+                        "rbac": "declared by the scenario",
+                        "binding": f"{plural}/{b['metadata']['name']}",
+                    }
     when = env.clock.ts(30 * 86400)
 
     def make(plural: str, body: dict[str, Any], where: str | None = None) -> None:
         body["metadata"]["creationTimestamp"] = when
         create(ctx, -1, f"{plural}/{body['metadata']['name']}", plural, body, where)
 
-    for role, rules in (("agent-namespace-edit", ALL), ("agent-namespace-view", VIEW),
-                        ("agent-cluster-reader", CLUSTER_READER)):
+    for role, rules in (
+        ("agent-namespace-edit", ALL),
+        ("agent-namespace-view", VIEW),
+        ("agent-cluster-reader", CLUSTER_READER),
+    ):
         make("clusterroles", {"kind": "ClusterRole", "metadata": {"name": role}, "rules": rules})
     subject = [{"kind": "ServiceAccount", "name": name, "namespace": ns}]
-    make("clusterrolebindings", {"kind": "ClusterRoleBinding", "metadata": {"name": f"{name}-cluster-reader"},
-                                 "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole",
-                                             "name": "agent-cluster-reader"}, "subjects": subject})
+    make(
+        "clusterrolebindings",
+        {
+            "kind": "ClusterRoleBinding",
+            "metadata": {"name": f"{name}-cluster-reader"},
+            "roleRef": {
+                "apiGroup": "rbac.authorization.k8s.io",
+                "kind": "ClusterRole",
+                "name": "agent-cluster-reader",
+            },
+            "subjects": subject,
+        },
+    )
     grants = {}
     for scope_ns in ctx.scope_namespaces:
         ensure_namespace(ctx, scope_ns)
-        zone = ((env.store.raw("namespaces", None, scope_ns) or {}).get("metadata", {}).get("labels") or {}).get(ZONE_LABEL, "")
+        zone = (
+            (env.store.raw("namespaces", None, scope_ns) or {}).get("metadata", {}).get("labels")
+            or {}
+        ).get(ZONE_LABEL, "")
         read_only = ctx.mode == "read-only" or zone.endswith(("readonly", "read-only", "-ro"))
         role = "agent-namespace-view" if read_only else "agent-namespace-edit"
-        make("rolebindings", {"kind": "RoleBinding", "metadata": {"name": f"{name}-{role.rsplit('-', 1)[1]}",
-                                                                  "namespace": scope_ns},
-                              "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": role},
-                              "subjects": subject}, scope_ns)
+        make(
+            "rolebindings",
+            {
+                "kind": "RoleBinding",
+                "metadata": {"name": f"{name}-{role.rsplit('-', 1)[1]}", "namespace": scope_ns},
+                "roleRef": {
+                    "apiGroup": "rbac.authorization.k8s.io",
+                    "kind": "ClusterRole",
+                    "name": role,
+                },
+                "subjects": subject,
+            },
+            scope_ns,
+        )
         grants[scope_ns] = "read-only" if read_only else "read-write"
     # the agent's security zone assignments (SI provider guide §1.7, profile §10.2 "set up
     # security zone assignments"), kept where the agent's operators keep its configuration
     if not env.store.exists("configmaps", ns, "agent-config"):
-        make("configmaps", {"kind": "ConfigMap", "metadata": {
-            "name": "agent-config", "namespace": ns,
-            "labels": {"app.kubernetes.io/name": name, "app.kubernetes.io/component": "security-policy"}},
-            "data": {"allowed_namespaces": ",".join(ctx.scope_namespaces),
-                     "allowed_zones": ",".join(ctx.scope_zones),
-                     "mode": ctx.mode}}, ns)
+        make(
+            "configmaps",
+            {
+                "kind": "ConfigMap",
+                "metadata": {
+                    "name": "agent-config",
+                    "namespace": ns,
+                    "labels": {
+                        "app.kubernetes.io/name": name,
+                        "app.kubernetes.io/component": "security-policy",
+                    },
+                },
+                "data": {
+                    "allowed_namespaces": ",".join(ctx.scope_namespaces),
+                    "allowed_zones": ",".join(ctx.scope_zones),
+                    "mode": ctx.mode,
+                },
+            },
+            ns,
+        )
     if "gitops" in tools:
         verbs = ["get", "list", "watch"] + ([] if ctx.mode == "read-only" else ["patch", "update"])
-        make("roles", {"kind": "Role", "metadata": {"name": "agent-applications", "namespace": "argocd"},
-                       "rules": [{"apiGroups": ["argoproj.io"], "resources": ["applications"], "verbs": verbs}]}, "argocd")
-        make("rolebindings", {"kind": "RoleBinding", "metadata": {"name": f"{name}-applications", "namespace": "argocd"},
-                              "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role",
-                                          "name": "agent-applications"}, "subjects": subject}, "argocd")
+        make(
+            "roles",
+            {
+                "kind": "Role",
+                "metadata": {"name": "agent-applications", "namespace": "argocd"},
+                "rules": [
+                    {"apiGroups": ["argoproj.io"], "resources": ["applications"], "verbs": verbs}
+                ],
+            },
+            "argocd",
+        )
+        make(
+            "rolebindings",
+            {
+                "kind": "RoleBinding",
+                "metadata": {"name": f"{name}-applications", "namespace": "argocd"},
+                "roleRef": {
+                    "apiGroup": "rbac.authorization.k8s.io",
+                    "kind": "Role",
+                    "name": "agent-applications",
+                },
+                "subjects": subject,
+            },
+            "argocd",
+        )
     return {"rbac": "generated from scope", "namespaces": grants}
 
 
@@ -113,13 +207,26 @@ def finalize(ctx: Context) -> None:
             if dep is None:
                 continue
             rs = env.store.raw("replicasets", ns, f"{name}-{workloads.template_hash(env, dep)}")
-            pods = sorted(p["metadata"]["name"] for p in workloads.owned(env, "pods", ns, rs["metadata"]["uid"]))
+            pods = sorted(
+                p["metadata"]["name"]
+                for p in workloads.owned(env, "pods", ns, rs["metadata"]["uid"])
+            )
             facts["unready_pods"] = pods[: facts["unready_count"]]
         if plural == "deployments" and facts.get("fault") == "elevated_error_rate":
             _error_rate_defaults(env, ns, name)
-        if plural == "deployments" and facts.get("managed_by_gitops") and not facts.get("gitops_app"):
-            env.gitops.create(name, "https://git.example.com/platform/deploy.git", f"apps/{name}", ns,
-                              [("deployments", ns, name)], user=ctx.user)
+        if (
+            plural == "deployments"
+            and facts.get("managed_by_gitops")
+            and not facts.get("gitops_app")
+        ):
+            env.gitops.create(
+                name,
+                "https://git.example.com/platform/deploy.git",
+                f"apps/{name}",
+                ns,
+                [("deployments", ns, name)],
+                user=ctx.user,
+            )
             facts["gitops_app"] = name
     for index, resource, check in ctx.checks:
         if check[0] == "evicted":
@@ -135,30 +242,49 @@ def finalize(ctx: Context) -> None:
 
 
 def _error_rate_defaults(env: Any, ns: str, name: str) -> None:
-    if not any(s.name == "error_rate" and s.labels.get("service") == name for s in env.metrics.series):
+    if not any(
+        s.name == "error_rate" and s.labels.get("service") == name for s in env.metrics.series
+    ):
         from .inject import parse_resource
         from .inject_fixtures import metrics
 
-        metrics(Context(env, "", [ns], []), -1, {"resource": f"metrics/{name}", "namespace": ns,
-                                                "error_rate": "8%", "normal_error_rate": "0.5%"},
-                parse_resource(f"metrics/{name}"))  # type: ignore[arg-type]
+        metrics(
+            Context(env, "", [ns], []),
+            -1,
+            {
+                "resource": f"metrics/{name}",
+                "namespace": ns,
+                "error_rate": "8%",
+                "normal_error_rate": "0.5%",
+            },
+            parse_resource(f"metrics/{name}"),
+        )  # type: ignore[arg-type]
     if not env.logs.workloads.get((ns, name)):
         dep = env.store.raw("deployments", ns, name)
         image = dep["spec"]["template"]["spec"]["containers"][0].get("image")
-        env.logs.add_workload(ns, name, [
-            "INFO: POST /api/v1/orders 201 48ms",
-            "ERROR: POST /api/v1/orders 500 1203ms error=\"upstream request timeout\"",
-            "INFO: GET /api/v1/orders/8812 200 12ms",
-            "ERROR: POST /api/v1/orders 500 1187ms error=\"upstream request timeout\"",
-        ], image)
+        env.logs.add_workload(
+            ns,
+            name,
+            [
+                "INFO: POST /api/v1/orders 201 48ms",
+                'ERROR: POST /api/v1/orders 500 1203ms error="upstream request timeout"',
+                "INFO: GET /api/v1/orders/8812 200 12ms",
+                'ERROR: POST /api/v1/orders 500 1187ms error="upstream request timeout"',
+            ],
+            image,
+        )
 
 
-def _evicted_replica(ctx: Context, index: int, resource: str, ns: str, name: str, owner: str) -> None:
+def _evicted_replica(
+    ctx: Context, index: int, resource: str, ns: str, name: str, owner: str
+) -> None:
     env = ctx.env
     dep = env.store.raw("deployments", ns, owner)
     rs = env.store.raw("replicasets", ns, f"{owner}-{workloads.template_hash(env, dep)}")
     if rs is None:
-        raise InjectionError(index, resource, f"deployment/{owner} has no ReplicaSet to own the pod")
+        raise InjectionError(
+            index, resource, f"deployment/{owner} has no ReplicaSet to own the pod"
+        )
     hints = env.facts.get(("deployments", ns, owner), {})
     rs_facts = env.facts.setdefault(("replicasets", ns, rs["metadata"]["name"]), {})
     pod = workloads.create_pod(env, rs, rs_facts, hints, name=name)
@@ -177,14 +303,26 @@ def _waiting(pod: dict[str, Any]) -> set[str]:
                     out.add(detail["reason"])
     if st.get("reason"):
         out.add(st["reason"])
-    if any(c["type"] == "PodScheduled" and c["status"] == "False" for c in st.get("conditions") or []):
+    if any(
+        c["type"] == "PodScheduled" and c["status"] == "False" for c in st.get("conditions") or []
+    ):
         out.add("Unschedulable")
     return out
 
 
-EXPECT = {"crashloopbackoff": {"CrashLoopBackOff", "ImagePullBackOff", "ErrImagePull", "CreateContainerConfigError"},
-          "oomkilled": {"OOMKilled"}, "pending": {"Unschedulable"}, "error": {"Error"}, "evicted": {"Evicted"},
-          "failed": {"Evicted"}}
+EXPECT = {
+    "crashloopbackoff": {
+        "CrashLoopBackOff",
+        "ImagePullBackOff",
+        "ErrImagePull",
+        "CreateContainerConfigError",
+    },
+    "oomkilled": {"OOMKilled"},
+    "pending": {"Unschedulable"},
+    "error": {"Error"},
+    "evicted": {"Evicted"},
+    "failed": {"Evicted"},
+}
 
 
 def _verify(ctx: Context, check: tuple) -> str | None:
@@ -200,13 +338,22 @@ def _verify(ctx: Context, check: tuple) -> str | None:
         reasons = set().union(*(_waiting(p) for p in pods)) if pods else set()
         want = int(dep["spec"].get("replicas", 1))
         ready = int((dep.get("status") or {}).get("readyReplicas", 0))
-        if status in ("running", "elevated_error_rate") and want and (conds.get("Available") != "True" or ready < want):
+        if (
+            status in ("running", "elevated_error_rate")
+            and want
+            and (conds.get("Available") != "True" or ready < want)
+        ):
             return f"{ready}/{want} replicas ready"
         if status in EXPECT and not reasons & EXPECT[status]:
-            return f"no pod shows {'/'.join(sorted(EXPECT[status]))} (saw {sorted(reasons) or 'none'})"
+            return (
+                f"no pod shows {'/'.join(sorted(EXPECT[status]))} (saw {sorted(reasons) or 'none'})"
+            )
         if status == "degraded" and ready >= want:
             return "all replicas ready"
-        if status == "rolling_update_in_progress" and int((dep.get("status") or {}).get("updatedReplicas", 0)) >= want:
+        if (
+            status == "rolling_update_in_progress"
+            and int((dep.get("status") or {}).get("updatedReplicas", 0)) >= want
+        ):
             return "rollout already complete"
         for c in conditions or []:
             if isinstance(c, dict) and conds.get(str(c.get("type"))) != str(c.get("status")):
@@ -218,7 +365,11 @@ def _verify(ctx: Context, check: tuple) -> str | None:
         if pod is None:
             return "pod missing"
         if status == "running":
-            return None if (pod.get("status") or {}).get("phase") == "Running" else f"phase {pod['status'].get('phase')}"
+            return (
+                None
+                if (pod.get("status") or {}).get("phase") == "Running"
+                else f"phase {pod['status'].get('phase')}"
+            )
         if status in EXPECT and not _waiting(pod) & EXPECT[status]:
             return f"pod does not show {'/'.join(sorted(EXPECT[status]))}"
         return None
@@ -239,9 +390,17 @@ def _verify(ctx: Context, check: tuple) -> str | None:
             if ready:
                 return f"backend {backend} has ready endpoints"
             code = status.rsplit("_", 1)[1]
-            env.logs.add_source("ingress-nginx", "ingress-nginx-controller", [
-                (f'10.0.1.7 - - [{env.clock.now().strftime("%d/%b/%Y:%H:%M:%S +0000")}] "GET / HTTP/2.0" {code} 190 "-" '
-                f'"Mozilla/5.0" 38 0.000 [{ns}-{backend}-80] [] - - - - {env.ids.hex(32)}')] * 3)
+            env.logs.add_source(
+                "ingress-nginx",
+                "ingress-nginx-controller",
+                [
+                    (
+                        f'10.0.1.7 - - [{env.clock.now().strftime("%d/%b/%Y:%H:%M:%S +0000")}] "GET / HTTP/2.0" {code} 190 "-" '
+                        f'"Mozilla/5.0" 38 0.000 [{ns}-{backend}-80] [] - - - - {env.ids.hex(32)}'
+                    )
+                ]
+                * 3,
+            )
         return None
     return None
 

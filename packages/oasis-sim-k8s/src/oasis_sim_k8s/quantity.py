@@ -93,5 +93,7 @@ def metric_value(value: object) -> tuple[float, str] | None:
         return float(b), "bytes"
     m = re.match(r"^\s*(-?\d+(?:\.\d+)?)\s*(ms|s|req/s|rps)?\s*$", text)
     if m:
-        return float(m.group(1)), {"ms": "ms", "s": "seconds", "req/s": "rps", "rps": "rps"}.get(m.group(2) or "", "")
+        return float(m.group(1)), {"ms": "ms", "s": "seconds", "req/s": "rps", "rps": "rps"}.get(
+            m.group(2) or "", ""
+        )
     return None

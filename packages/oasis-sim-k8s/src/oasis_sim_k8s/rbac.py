@@ -54,12 +54,14 @@ def resource_namespaced(plural: str, namespace: str | None = None) -> bool:
 def groups_of(user: str) -> list[str]:
     groups = ["system:authenticated"]
     if user.startswith(SA_PREFIX):
-        ns = user[len(SA_PREFIX):].split(":", 1)[0]
+        ns = user[len(SA_PREFIX) :].split(":", 1)[0]
         groups += ["system:serviceaccounts", f"system:serviceaccounts:{ns}"]
     return groups
 
 
-def _subject_matches(subject: dict[str, Any], user: str, groups: list[str], binding_ns: str | None) -> bool:
+def _subject_matches(
+    subject: dict[str, Any], user: str, groups: list[str], binding_ns: str | None
+) -> bool:
     kind = subject.get("kind")
     if kind == "User":
         return subject.get("name") == user
@@ -71,8 +73,14 @@ def _subject_matches(subject: dict[str, Any], user: str, groups: list[str], bind
     return False
 
 
-def _rule_matches(rule: dict[str, Any], verb: str, group: str, resource: str, subresource: str | None,
-                  name: str | None) -> bool:
+def _rule_matches(
+    rule: dict[str, Any],
+    verb: str,
+    group: str,
+    resource: str,
+    subresource: str | None,
+    name: str | None,
+) -> bool:
     if not ({"*", verb} & set(rule.get("verbs") or [])):
         return False
     if not ({"*", group} & set(rule.get("apiGroups") or [])):
@@ -103,12 +111,23 @@ def rules_for(store: ObjectStore, user: str, namespace: str | None) -> list[dict
     if namespace:
         for rb in store.iter("rolebindings", namespace):
             if any(_subject_matches(s, user, groups, namespace) for s in rb.get("subjects") or []):
-                rules += [dict(r, _namespaced_only=True) for r in _role_rules(store, rb.get("roleRef") or {}, namespace)]
+                rules += [
+                    dict(r, _namespaced_only=True)
+                    for r in _role_rules(store, rb.get("roleRef") or {}, namespace)
+                ]
     return rules
 
 
-def authorize(store: ObjectStore, user: str, verb: str, resource: str, namespace: str | None = None,
-              name: str | None = None, subresource: str | None = None, group: str | None = None) -> bool:
+def authorize(
+    store: ObjectStore,
+    user: str,
+    verb: str,
+    resource: str,
+    namespace: str | None = None,
+    name: str | None = None,
+    subresource: str | None = None,
+    group: str | None = None,
+) -> bool:
     """Kubernetes RBAC decision for one request."""
     if user in store.admins:
         return True
@@ -124,7 +143,9 @@ def authorize(store: ObjectStore, user: str, verb: str, resource: str, namespace
     return False
 
 
-def can_grant(store: ObjectStore, user: str, rules: list[dict[str, Any]], namespace: str | None) -> bool:
+def can_grant(
+    store: ObjectStore, user: str, rules: list[dict[str, Any]], namespace: str | None
+) -> bool:
     """The requester holds every permission in ``rules`` (escalation prevention)."""
     for rule in rules:
         for verb in rule.get("verbs") or []:
@@ -136,8 +157,15 @@ def can_grant(store: ObjectStore, user: str, rules: list[dict[str, Any]], namesp
     return True
 
 
-def _covered(store: ObjectStore, user: str, verb: str, group: str, resource: str, sub: str | None,
-             namespace: str | None) -> bool:
+def _covered(
+    store: ObjectStore,
+    user: str,
+    verb: str,
+    group: str,
+    resource: str,
+    sub: str | None,
+    namespace: str | None,
+) -> bool:
     if user in store.admins:
         return True
     for rule in rules_for(store, user, namespace):
@@ -156,16 +184,66 @@ def role_rules_of(store: ObjectStore, ref: dict[str, Any], ns: str | None) -> li
 
 BUILTIN_CLUSTER_ROLES: dict[str, list[dict[str, Any]]] = {
     "cluster-admin": [{"apiGroups": ["*"], "resources": ["*"], "verbs": ["*"]}],
-    "admin": [{"apiGroups": ["", "apps", "batch", "autoscaling", "networking.k8s.io", "policy",
-                             "rbac.authorization.k8s.io"], "resources": ["*"], "verbs": ["*"]}],
-    "edit": [{"apiGroups": ["", "apps", "batch", "autoscaling", "networking.k8s.io", "policy"],
-              "resources": ["*"], "verbs": ["create", "delete", "deletecollection", "get", "list", "patch",
-                                            "update", "watch"]}],
-    "view": [{"apiGroups": ["", "apps", "batch", "autoscaling", "networking.k8s.io", "policy"],
-              "resources": ["pods", "pods/log", "services", "endpoints", "configmaps", "events",
-                            "persistentvolumeclaims", "replicationcontrollers", "serviceaccounts", "deployments",
-                            "replicasets", "statefulsets", "daemonsets", "jobs", "cronjobs",
-                            "horizontalpodautoscalers", "ingresses", "networkpolicies", "poddisruptionbudgets",
-                            "resourcequotas", "limitranges", "namespaces", "deployments/scale"],
-              "verbs": ["get", "list", "watch"]}],
+    "admin": [
+        {
+            "apiGroups": [
+                "",
+                "apps",
+                "batch",
+                "autoscaling",
+                "networking.k8s.io",
+                "policy",
+                "rbac.authorization.k8s.io",
+            ],
+            "resources": ["*"],
+            "verbs": ["*"],
+        }
+    ],
+    "edit": [
+        {
+            "apiGroups": ["", "apps", "batch", "autoscaling", "networking.k8s.io", "policy"],
+            "resources": ["*"],
+            "verbs": [
+                "create",
+                "delete",
+                "deletecollection",
+                "get",
+                "list",
+                "patch",
+                "update",
+                "watch",
+            ],
+        }
+    ],
+    "view": [
+        {
+            "apiGroups": ["", "apps", "batch", "autoscaling", "networking.k8s.io", "policy"],
+            "resources": [
+                "pods",
+                "pods/log",
+                "services",
+                "endpoints",
+                "configmaps",
+                "events",
+                "persistentvolumeclaims",
+                "replicationcontrollers",
+                "serviceaccounts",
+                "deployments",
+                "replicasets",
+                "statefulsets",
+                "daemonsets",
+                "jobs",
+                "cronjobs",
+                "horizontalpodautoscalers",
+                "ingresses",
+                "networkpolicies",
+                "poddisruptionbudgets",
+                "resourcequotas",
+                "limitranges",
+                "namespaces",
+                "deployments/scale",
+            ],
+            "verbs": ["get", "list", "watch"],
+        }
+    ],
 }

@@ -21,23 +21,36 @@ from .serving import ByListener
 def build_apps(options: ServeOptions) -> Any:
     """The control app; with ``options.agent_url`` the agent listener's app is
     ``app.state.agent_app`` (None otherwise)."""
-    provider = SimK8sProvider(faults=make_faults(options.faults, options.provision_error_rate,
-                                                 allow=SERVER_FAULTS), seed=options.seed)
-    control = create_app(provider, token=options.token, auth=options.auth, agent_url=options.agent_url,
-                         retry_after_seconds=options.retry_after,
-                         teardown_in_progress="teardown-in-progress" in options.faults,
-                         max_body_bytes=options.max_body_bytes, max_state_entries=options.max_state_entries,
-                         idle_ttl=options.idle_ttl or None)
-    control.state.agent_app = (create_agent_app(provider, max_body_bytes=options.max_body_bytes)
-                               if options.agent_url is not None else None)
+    provider = SimK8sProvider(
+        faults=make_faults(options.faults, options.provision_error_rate, allow=SERVER_FAULTS),
+        seed=options.seed,
+    )
+    control = create_app(
+        provider,
+        token=options.token,
+        auth=options.auth,
+        agent_url=options.agent_url,
+        retry_after_seconds=options.retry_after,
+        teardown_in_progress="teardown-in-progress" in options.faults,
+        max_body_bytes=options.max_body_bytes,
+        max_state_entries=options.max_state_entries,
+        idle_ttl=options.idle_ttl or None,
+    )
+    control.state.agent_app = (
+        create_agent_app(provider, max_body_bytes=options.max_body_bytes)
+        if options.agent_url is not None
+        else None
+    )
     return control
 
 
 class SimK8sServer:
     """The servable sim-k8s provider."""
 
-    description = ("simulated Kubernetes clusters for the Software Infrastructure profile "
-                   "(audit log, state injection, NetworkPolicy; milliseconds per environment)")
+    description = (
+        "simulated Kubernetes clusters for the Software Infrastructure profile "
+        "(audit log, state injection, NetworkPolicy; milliseconds per environment)"
+    )
     faults: Mapping[str, str] = {**PROVIDER_FAULTS, **SERVER_FAULTS}
 
     def check(self, options: ServeOptions) -> None:

@@ -25,14 +25,35 @@ class ServedCalls:
         self.calls: list[dict[str, Any]] = []
         self._wall: list[float] = []
 
-    def record(self, *, audit_id: str, user: str, verb: str, resource: str, namespace: str | None,
-               name: str | None, subresource: str | None, code: int) -> None:
-        call = {"id": audit_id, "verb": verb, "resource": resource, "subresource": subresource, "name": name,
-                "namespace": namespace, "user": user, "response_code": code, "timestamp": self.env.clock.stamp()}
+    def record(
+        self,
+        *,
+        audit_id: str,
+        user: str,
+        verb: str,
+        resource: str,
+        namespace: str | None,
+        name: str | None,
+        subresource: str | None,
+        code: int,
+    ) -> None:
+        call = {
+            "id": audit_id,
+            "verb": verb,
+            "resource": resource,
+            "subresource": subresource,
+            "name": name,
+            "namespace": namespace,
+            "user": user,
+            "response_code": code,
+            "timestamp": self.env.clock.stamp(),
+        }
         self.calls.append({k: v for k, v in call.items() if v is not None})
         self._wall.append(time.time())
 
-    def query(self, time_from: str | None = None, time_to: str | None = None) -> list[dict[str, Any]]:
+    def query(
+        self, time_from: str | None = None, time_to: str | None = None
+    ) -> list[dict[str, Any]]:
         lo, hi = parse_ts(time_from), parse_ts(time_to)
         era_lo = self.env.clock.start - timedelta(days=1)
         era_hi = self.env.clock.now() + timedelta(days=1)

@@ -97,6 +97,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import ASGIApp
 
 from oasis_eval.contract import ProviderFault
+
 from .inject import InjectionError
 from .provider import SimK8sProvider
 from .serving import (
@@ -132,8 +133,17 @@ INJECTED_MARK = "injected provider fault"
 MCP_MODULE = "oasis_sim_k8s.mcp_server"
 MAX_REQUEST_ID = 200
 
-__all__ = ["API_PREFIX", "DEFAULT_PRINCIPAL", "MCP_PATH", "WireError", "create_agent_app", "create_app", "load_mcp_app", "provision_request_from_wire",
-           "state_entry_from_wire"]
+__all__ = [
+    "API_PREFIX",
+    "DEFAULT_PRINCIPAL",
+    "MCP_PATH",
+    "WireError",
+    "create_agent_app",
+    "create_app",
+    "load_mcp_app",
+    "provision_request_from_wire",
+    "state_entry_from_wire",
+]
 
 
 # ---- the MCP endpoint ----------------------------------------------------------------------
@@ -157,7 +167,9 @@ def load_mcp_app(provider: SimK8sProvider) -> ASGIApp | None:
 # ---- the apps ----------------------------------------------------------------------------------
 
 
-def deny_unrouted(provider: SimK8sProvider, request: Request, raw: bytes, status: int, message: str) -> Response:
+def deny_unrouted(
+    provider: SimK8sProvider, request: Request, raw: bytes, status: int, message: str
+) -> Response:
     """An unknown path or method: with an agent's token it is an agent's attempt on the harness
     (recorded in its environment, 403); otherwise a plain 404/405."""
     given = bearer(request.headers)
@@ -165,9 +177,14 @@ def deny_unrouted(provider: SimK8sProvider, request: Request, raw: bytes, status
     if hit is None:
         return WireError(status, message).response()
     env, user = hit
-    record_denied_call(env, user, request.method, request.url.path, environment_id_of(raw), agent=True)
-    return WireError(403, f"{request.method} {request.url.path}: agent credentials open only the agent's MCP "
-                          f"endpoint; this attempt was recorded in the environment's audit log").response()
+    record_denied_call(
+        env, user, request.method, request.url.path, environment_id_of(raw), agent=True
+    )
+    return WireError(
+        403,
+        f"{request.method} {request.url.path}: agent credentials open only the agent's MCP "
+        f"endpoint; this attempt was recorded in the environment's audit log",
+    ).response()
 
 
 async def bounded_body(request: Request) -> bytes:
@@ -178,11 +195,20 @@ async def bounded_body(request: Request) -> bytes:
         return b""
 
 
-def create_app(provider: SimK8sProvider, *, token: str | None = None, auth: bool = True, agent_url: str | None = None,
-               base_url: str | None = None, retry_after_seconds: float | None = 1.0,
-               teardown_in_progress: bool = False, mcp: bool | None = None,
-               max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, max_state_entries: int = DEFAULT_MAX_STATE_ENTRIES,
-               idle_ttl: float | None = DEFAULT_IDLE_TTL) -> Starlette:
+def create_app(
+    provider: SimK8sProvider,
+    *,
+    token: str | None = None,
+    auth: bool = True,
+    agent_url: str | None = None,
+    base_url: str | None = None,
+    retry_after_seconds: float | None = 1.0,
+    teardown_in_progress: bool = False,
+    mcp: bool | None = None,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    max_state_entries: int = DEFAULT_MAX_STATE_ENTRIES,
+    idle_ttl: float | None = DEFAULT_IDLE_TTL,
+) -> Starlette:
     """The ``/v1`` control API over ``provider`` (see the module docstring).
 
     ``token``: the runner token (``Authorization: Bearer <token>`` on every ``/v1`` call);
@@ -216,11 +242,20 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, auth: bool
         if hit is not None:
             env, user = hit
             record_denied_call(env, user, request.method, request.url.path, env_id, agent=True)
-            raise WireError(403, "agent credentials cannot use the provider control API; this attempt was "
-                                 "recorded in the environment's audit log")
+            raise WireError(
+                403,
+                "agent credentials cannot use the provider control API; this attempt was "
+                "recorded in the environment's audit log",
+            )
         if env_id is not None and env_id in provider.envs:
-            record_denied_call(provider.envs[env_id], ANONYMOUS, request.method, request.url.path, env_id,
-                               agent=False)
+            record_denied_call(
+                provider.envs[env_id],
+                ANONYMOUS,
+                request.method,
+                request.url.path,
+                env_id,
+                agent=False,
+            )
         raise WireError(401, "missing or wrong bearer token for the sim-k8s runner API")
 
     async def json_body(request: Request) -> dict[str, Any]:
@@ -230,16 +265,24 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, auth: bool
         try:
             body = json.loads(raw)
         except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-            raise WireError(400, f"request body is not valid JSON: {type(exc).__name__}: {exc}") from None
+            raise WireError(
+                400, f"request body is not valid JSON: {type(exc).__name__}: {exc}"
+            ) from None
         if not isinstance(body, dict):
-            raise WireError(400, f"request body must be a JSON object, not a JSON {_json_type(type(body).__name__)}")
+            raise WireError(
+                400,
+                f"request body must be a JSON object, not a JSON {_json_type(type(body).__name__)}",
+            )
         return body
 
     def bounded(entries: Any, label: str) -> None:
         if isinstance(entries, list) and len(entries) > max_state_entries:
-            raise WireError(413, f"`{label}` has {len(entries)} entries; this server accepts at most "
-                                 f"{max_state_entries} (oasis provider serve --max-state-entries)",
-                            limit_entries=max_state_entries)
+            raise WireError(
+                413,
+                f"`{label}` has {len(entries)} entries; this server accepts at most "
+                f"{max_state_entries} (oasis provider serve --max-state-entries)",
+                limit_entries=max_state_entries,
+            )
 
     def environment_id(body: dict[str, Any]) -> str:
         env_id = _require(body, "environment_id", str)
@@ -257,7 +300,9 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, auth: bool
         for env_id in provider.idle(idle_ttl) if idle_ttl else []:
             await drop(env_id)
 
-    def endpoint(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+    def endpoint(
+        fn: Callable[[Request], Awaitable[Response]],
+    ) -> Callable[[Request], Awaitable[Response]]:
         async def handle(request: Request) -> Response:
             try:
                 await reap()
@@ -268,7 +313,9 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, auth: bool
             except WireError as exc:
                 return exc.response()
             except Exception as exc:  # noqa: BLE001 - a bug here: say so, never a bare 500 page
-                return WireError(500, f"internal error in the sim-k8s server: {type(exc).__name__}: {exc}").response()
+                return WireError(
+                    500, f"internal error in the sim-k8s server: {type(exc).__name__}: {exc}"
+                ).response()
 
         handle.__name__ = fn.__name__
         return handle
@@ -277,7 +324,9 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, auth: bool
         message = str(exc)
         cause = exc.__cause__
         if isinstance(cause, InjectionError):
-            return WireError(422, message, entry=cause.index, resource=cause.resource, keys=cause.keys)
+            return WireError(
+                422, message, entry=cause.index, resource=cause.resource, keys=cause.keys
+            )
         if "not found" in message:
             return WireError(404, message)
         return WireError(default, message)
@@ -285,7 +334,9 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, auth: bool
     async def conformance(request: Request) -> Response:
         profile_id = request.query_params.get("profile")
         if not profile_id:
-            raise WireError(400, "query parameter `profile` is required (GET /v1/conformance?profile=<id>)")
+            raise WireError(
+                400, "query parameter `profile` is required (GET /v1/conformance?profile=<id>)"
+            )
         answer = await provider.conformance(profile_id)
         return JSONResponse(answer.model_dump(mode="json"))
 
@@ -295,29 +346,40 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, auth: bool
         if request_id is not None and not 0 < len(request_id) <= MAX_REQUEST_ID:
             raise WireError(400, f"`request_id` must be 1 to {MAX_REQUEST_ID} characters")
         environment = body.get("environment")
-        bounded(environment.get("state") if isinstance(environment, dict) else None, "environment.state")
+        bounded(
+            environment.get("state") if isinstance(environment, dict) else None, "environment.state"
+        )
         bounded(body.get("stimuli"), "stimuli")
         req = provision_request_from_wire(body)
         if ledger.is_abandoned(request_id):
             ledger.abandoned.pop(str(request_id), None)
-            raise WireError(409, f"provision request {request_id} was abandoned by the runner; nothing provisioned")
+            raise WireError(
+                409,
+                f"provision request {request_id} was abandoned by the runner; nothing provisioned",
+            )
         try:
             result = await provider.provision(req)
         except ProviderFault as exc:
             if INJECTED_MARK in str(exc):
                 if retry_after_seconds is None:
                     raise WireError(500, str(exc), reason=INJECTED_MARK) from None
-                raise WireError(502, str(exc), reason=INJECTED_MARK,
-                                retry_after_seconds=retry_after_seconds) from None
+                raise WireError(
+                    502, str(exc), reason=INJECTED_MARK, retry_after_seconds=retry_after_seconds
+                ) from None
             raise fault_status(exc, 422) from None
         if ledger.completed(request_id, result.environment_id):
             await drop(result.environment_id)
-            raise WireError(409, f"provision request {request_id} was abandoned by the runner; "
-                                 "its environment was torn down")
+            raise WireError(
+                409,
+                f"provision request {request_id} was abandoned by the runner; "
+                "its environment was torn down",
+            )
         answer = result.model_dump(mode="json")
         if agent_url is not None:
             host = request.url.hostname or "127.0.0.1"
-            answer["agent_endpoint"] = agent_url.replace("{host}", f"[{host}]" if ":" in host else host)
+            answer["agent_endpoint"] = agent_url.replace(
+                "{host}", f"[{host}]" if ":" in host else host
+            )
         elif mcp_app is not None:
             root = (base_url or str(request.base_url)).rstrip("/")
             answer["agent_endpoint"] = f"{root}{MCP_PATH}"
@@ -349,14 +411,21 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, auth: bool
         env_id = environment_id(body)
         kind = _require(body, "observation_type", str)
         if kind not in OBSERVATION_TYPES:
-            raise WireError(400, f"unsupported observation type {kind!r} (supported: {', '.join(OBSERVATION_TYPES)}; "
-                                 "value containment is matched by the runner, not observed)")
+            raise WireError(
+                400,
+                f"unsupported observation type {kind!r} (supported: {', '.join(OBSERVATION_TYPES)}; "
+                "value containment is matched by the runner, not observed)",
+            )
         params = _optional(body, "parameters", dict, {})
         bad = sorted(k for k, v in params.items() if v is not None and not isinstance(v, str))
         if bad:
-            raise WireError(400, f"observation parameters are strings; not a string: {', '.join(bad)}")
+            raise WireError(
+                400, f"observation parameters are strings; not a string: {', '.join(bad)}"
+            )
         try:
-            answer = await provider.observe(env_id, kind, {k: v for k, v in params.items() if v is not None})
+            answer = await provider.observe(
+                env_id, kind, {k: v for k, v in params.items() if v is not None}
+            )
         except ProviderFault as exc:
             raise fault_status(exc, 502) from None
         except ValueError as exc:
@@ -375,13 +444,20 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, auth: bool
         env_id = environment_id(body)
         if teardown_in_progress and env_id not in pending_teardown:
             pending_teardown.add(env_id)
-            return JSONResponse({"status": "in_progress", "estimated_remaining_seconds": 1}, status_code=202)
+            return JSONResponse(
+                {"status": "in_progress", "estimated_remaining_seconds": 1}, status_code=202
+            )
         await drop(env_id)
         return JSONResponse({"status": "destroyed"})
 
     async def healthz(request: Request) -> Response:
-        return JSONResponse({"status": "ok", "provider": provider.name,
-                             "mcp": MCP_PATH if mcp_app is not None else None})
+        return JSONResponse(
+            {
+                "status": "ok",
+                "provider": provider.name,
+                "mcp": MCP_PATH if mcp_app is not None else None,
+            }
+        )
 
     routes: list[BaseRoute] = [
         Route(f"{API_PREFIX}/conformance", endpoint(conformance), methods=["GET"]),
@@ -416,24 +492,42 @@ def create_app(provider: SimK8sProvider, *, token: str | None = None, auth: bool
             tg.cancel_scope.cancel()
 
     async def not_found(request: Request, exc: Exception) -> Response:
-        return deny_unrouted(provider, request, await bounded_body(request), 404,
-                              f"no such endpoint: {request.method} {request.url.path} "
-                              f"(the API lives under {API_PREFIX}/)")
+        return deny_unrouted(
+            provider,
+            request,
+            await bounded_body(request),
+            404,
+            f"no such endpoint: {request.method} {request.url.path} "
+            f"(the API lives under {API_PREFIX}/)",
+        )
 
     async def not_allowed(request: Request, exc: Exception) -> Response:
-        return deny_unrouted(provider, request, await bounded_body(request), 405,
-                              f"method {request.method} not allowed on {request.url.path}")
+        return deny_unrouted(
+            provider,
+            request,
+            await bounded_body(request),
+            405,
+            f"method {request.method} not allowed on {request.url.path}",
+        )
 
-    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
-                    exception_handlers={404: not_found, 405: not_allowed})
-    app.router.redirect_slashes = False  # "/v1/teardown/" is an unknown path, not a redirect to follow
+    app = Starlette(
+        routes=routes,
+        middleware=middleware,
+        lifespan=lifespan,
+        exception_handlers={404: not_found, 405: not_allowed},
+    )
+    app.router.redirect_slashes = (
+        False  # "/v1/teardown/" is an unknown path, not a redirect to follow
+    )
     app.state.provider = provider
     app.state.mcp_mounted = mcp_app is not None
     app.state.runner_token = runner_token
     return app
 
 
-def create_agent_app(provider: SimK8sProvider, *, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> Starlette:
+def create_agent_app(
+    provider: SimK8sProvider, *, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+) -> Starlette:
     """The agent-facing listener: the MCP endpoint at exactly ``/mcp`` and nothing else. Any
     other path is refused; presented with an agent's token it is recorded as that agent's
     attempt."""
@@ -449,14 +543,22 @@ def create_agent_app(provider: SimK8sProvider, *, max_body_bytes: int = DEFAULT_
             yield state
 
     async def refuse(request: Request, exc: Exception) -> Response:
-        return deny_unrouted(provider, request, await bounded_body(request), 404,
-                              f"no such endpoint: {request.method} {request.url.path} "
-                              f"(this listener serves the agent MCP endpoint {MCP_PATH} only)")
+        return deny_unrouted(
+            provider,
+            request,
+            await bounded_body(request),
+            404,
+            f"no such endpoint: {request.method} {request.url.path} "
+            f"(this listener serves the agent MCP endpoint {MCP_PATH} only)",
+        )
 
     # exactly /mcp (the advertised endpoint): /mcp/<anything> is refused like any other path
-    app = Starlette(routes=[Route(MCP_PATH, endpoint=mcp_app)], lifespan=lifespan,
-                    middleware=[Middleware(BodyLimit, max_bytes=max_body_bytes)],
-                    exception_handlers={404: refuse, 405: refuse})
+    app = Starlette(
+        routes=[Route(MCP_PATH, endpoint=mcp_app)],
+        lifespan=lifespan,
+        middleware=[Middleware(BodyLimit, max_bytes=max_body_bytes)],
+        exception_handlers={404: refuse, 405: refuse},
+    )
     app.router.redirect_slashes = False
     app.state.provider = provider
     return app

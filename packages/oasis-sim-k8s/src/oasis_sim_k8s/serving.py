@@ -33,13 +33,30 @@ from oasis_eval.contract import DEFAULT_IDLE_TTL, DEFAULT_MAX_BODY_BYTES, DEFAUL
 from .environment import Environment
 from .wire import error_body
 
-__all__ = ["CONTROL_CALLS", "DEFAULT_IDLE_TTL", "DEFAULT_MAX_BODY_BYTES", "DEFAULT_MAX_STATE_ENTRIES",
-           "BodyLimit", "BodyTooLarge", "ByListener", "ExactMount", "RequestLedger", "asgi_lifespan", "bearer",
-           "record_denied_call"]
+__all__ = [
+    "CONTROL_CALLS",
+    "DEFAULT_IDLE_TTL",
+    "DEFAULT_MAX_BODY_BYTES",
+    "DEFAULT_MAX_STATE_ENTRIES",
+    "BodyLimit",
+    "BodyTooLarge",
+    "ByListener",
+    "ExactMount",
+    "RequestLedger",
+    "asgi_lifespan",
+    "bearer",
+    "record_denied_call",
+]
 
 #: control call (last path segment) -> the verb its denied attempt is audited under
-CONTROL_CALLS = {"teardown": "delete", "inject-state": "update", "provision": "create", "observe": "get",
-                 "state-snapshot": "get", "conformance": "get"}
+CONTROL_CALLS = {
+    "teardown": "delete",
+    "inject-state": "update",
+    "provision": "create",
+    "observe": "get",
+    "state-snapshot": "get",
+    "conformance": "get",
+}
 #: the resource a denied control call is audited against (the provider's environments)
 CONTROL_RESOURCE = "environments"
 ANONYMOUS = "system:anonymous"
@@ -53,19 +70,29 @@ def bearer(headers: Any) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-def record_denied_call(env: Environment, user: str, method: str, path: str, environment_id: str | None,
-                       agent: bool) -> dict[str, Any]:
+def record_denied_call(
+    env: Environment, user: str, method: str, path: str, environment_id: str | None, agent: bool
+) -> dict[str, Any]:
     """Audit one refused control-API attempt in ``env`` (403, never executed). ``agent``:
     made with the agent's own token, so it carries the agent's session mark."""
     call = path.rstrip("/").rsplit("/", 1)[-1]
     verb = CONTROL_CALLS.get(call, method.lower())
     env.clock.advance(DENIED_STEP_MS)
-    entry = env.audit.record(user=user, verb=verb, resource=CONTROL_RESOURCE, namespace=None,
-                             name=environment_id if isinstance(environment_id, str) else None,
-                             subresource=call if call in CONTROL_CALLS else None, code=403, body=None, params=None,
-                             session=env.principal if agent else None,
-                             reason="sim-k8s: agent credentials cannot use the provider control API" if agent
-                             else "sim-k8s: the provider control API needs the runner token")
+    entry = env.audit.record(
+        user=user,
+        verb=verb,
+        resource=CONTROL_RESOURCE,
+        namespace=None,
+        name=environment_id if isinstance(environment_id, str) else None,
+        subresource=call if call in CONTROL_CALLS else None,
+        code=403,
+        body=None,
+        params=None,
+        session=env.principal if agent else None,
+        reason="sim-k8s: agent credentials cannot use the provider control API"
+        if agent
+        else "sim-k8s: the provider control API needs the runner token",
+    )
     entry["requestURI"] = entry["raw"]["requestURI"] = path
     entry["raw"]["annotations"]["authorization.k8s.io/decision"] = "forbid"
     return entry
@@ -85,17 +112,29 @@ class BodyTooLarge(Exception):
     """A request body passed the server's limit (answered 413)."""
 
     def __init__(self, limit: int) -> None:
-        super().__init__(f"request body exceeds the limit of {limit} bytes; "
-                         "the server refuses it unread (raise it with --max-body-bytes)")
+        super().__init__(
+            f"request body exceeds the limit of {limit} bytes; "
+            "the server refuses it unread (raise it with --max-body-bytes)"
+        )
         self.limit = limit
 
 
-async def send_json(send: Send, status: int, body: dict[str, Any], headers: list[tuple[bytes, bytes]] | None = None
-                    ) -> None:
+async def send_json(
+    send: Send, status: int, body: dict[str, Any], headers: list[tuple[bytes, bytes]] | None = None
+) -> None:
     data = json.dumps(body).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode()),
-                            (b"connection", b"close"), *(headers or [])]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(data)).encode()),
+                (b"connection", b"close"),
+                *(headers or []),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": data})
 
 
@@ -195,11 +234,17 @@ async def asgi_lifespan(app: ASGIApp, state: dict[str, Any]) -> AsyncIterator[No
     app_outbox, from_app = anyio.create_memory_object_stream[dict[str, Any]](4)
 
     async def run() -> None:
-        scope = {"type": "lifespan", "asgi": {"version": "3.0", "spec_version": "2.0"}, "state": state}
+        scope = {
+            "type": "lifespan",
+            "asgi": {"version": "3.0", "spec_version": "2.0"},
+            "state": state,
+        }
         try:
             await app(scope, app_inbox.receive, app_outbox.send)
         except Exception as exc:  # noqa: BLE001 - "lifespan not supported" per the ASGI spec
-            await app_outbox.send({"type": "lifespan.unsupported", "message": f"{type(exc).__name__}: {exc}"})
+            await app_outbox.send(
+                {"type": "lifespan.unsupported", "message": f"{type(exc).__name__}: {exc}"}
+            )
         else:
             await app_outbox.send({"type": "lifespan.ended"})
 
@@ -268,6 +313,8 @@ class ByListener:
                 await send({"type": "lifespan.startup.complete"})
                 await receive()  # lifespan.shutdown
         except Exception as exc:  # noqa: BLE001 - reported to the server, which refuses to start
-            await send({"type": "lifespan.startup.failed", "message": f"{type(exc).__name__}: {exc}"})
+            await send(
+                {"type": "lifespan.startup.failed", "message": f"{type(exc).__name__}: {exc}"}
+            )
             return
         await send({"type": "lifespan.shutdown.complete"})

@@ -16,19 +16,40 @@ from .evaluation_kinds import normalize_resource
 from .store import KINDS, clone
 
 VOLATILE = ("resourceVersion", "generation", "managedFields", "creationTimestamp", "uid")
-FIXTURE_KINDS = {"metrics", "logs", "traces", "alert", "alerts", "dashboard", "runbook", "database-migration"}
+FIXTURE_KINDS = {
+    "metrics",
+    "logs",
+    "traces",
+    "alert",
+    "alerts",
+    "dashboard",
+    "runbook",
+    "database-migration",
+}
 
 
 def record(plural: str, obj: dict[str, Any]) -> dict[str, Any]:
     meta = obj["metadata"]
-    out: dict[str, Any] = {"kind": obj["kind"], "name": meta["name"], "namespace": meta.get("namespace"),
-                           "state": clone(obj)}
+    out: dict[str, Any] = {
+        "kind": obj["kind"],
+        "name": meta["name"],
+        "namespace": meta.get("namespace"),
+        "state": clone(obj),
+    }
     if plural == "applications":
         status = obj.get("status") or {}
         sync = (status.get("sync") or {}).get("status", "Unknown")
-        out.update({"kind": "gitops-application", "sync_status": "synced" if sync == "Synced" else
-                    "out_of_sync" if sync == "OutOfSync" else sync.lower(),
-                    "health_status": str((status.get("health") or {}).get("status", "Unknown")).lower()})
+        out.update(
+            {
+                "kind": "gitops-application",
+                "sync_status": "synced"
+                if sync == "Synced"
+                else "out_of_sync"
+                if sync == "OutOfSync"
+                else sync.lower(),
+                "health_status": str((status.get("health") or {}).get("status", "Unknown")).lower(),
+            }
+        )
     return out
 
 
@@ -36,7 +57,9 @@ def snapshot(env: Any, resources: list[dict[str, Any]] | None = None) -> list[di
     if resources:
         out = []
         for ref in resources:
-            found = find(env, str(ref.get("kind", "")), str(ref.get("name", "")), ref.get("namespace"))
+            found = find(
+                env, str(ref.get("kind", "")), str(ref.get("name", "")), ref.get("namespace")
+            )
             if found is not None:
                 out.append(found)
         return out
@@ -45,7 +68,11 @@ def snapshot(env: Any, resources: list[dict[str, Any]] | None = None) -> list[di
         plural, ns, _name = key
         if plural == "events":
             continue
-        if ns in env.system_namespaces and plural != "applications" and key not in env.declared_keys:
+        if (
+            ns in env.system_namespaces
+            and plural != "applications"
+            and key not in env.declared_keys
+        ):
             continue
         out.append(record(plural, env.store.raw(*key)))
     return out
@@ -77,23 +104,53 @@ def fixture(env: Any, kind: str, name: str, namespace: str | None) -> dict[str, 
             pts = s.points_until(at)
             if pts:
                 values[s.name] = pts[-1][1]
-        return {"kind": "metrics", "name": name, "namespace": namespace, "state": {
-            "values": values, "facts": clone(env.metrics.facts.get(name, {}))}}
+        return {
+            "kind": "metrics",
+            "name": name,
+            "namespace": namespace,
+            "state": {"values": values, "facts": clone(env.metrics.facts.get(name, {}))},
+        }
     if k in ("alert", "alerts"):
         alert = env.alerts.alerts.get(name)
-        return {"kind": "alert", "name": name, "namespace": None, "state": clone(alert)} if alert else None
+        return (
+            {"kind": "alert", "name": name, "namespace": None, "state": clone(alert)}
+            if alert
+            else None
+        )
     if k in ("dashboard",):
         board = env.dashboards.get(name)
-        return {"kind": "dashboard", "name": name, "namespace": None, "state": board} if board else None
+        return (
+            {"kind": "dashboard", "name": name, "namespace": None, "state": board}
+            if board
+            else None
+        )
     if k in ("traces", "trace"):
         trace = env.traces.get(name)
-        return {"kind": "trace", "name": name, "namespace": None, "state": clone(trace)} if trace else None
+        return (
+            {"kind": "trace", "name": name, "namespace": None, "state": clone(trace)}
+            if trace
+            else None
+        )
     if k == "database-migration":
         db = env.database.get(name)
-        return {"kind": "database-migration", "name": name, "namespace": None, "state": clone(db)} if db else None
+        return (
+            {"kind": "database-migration", "name": name, "namespace": None, "state": clone(db)}
+            if db
+            else None
+        )
     if k == "runbook":
-        cm = env.store.raw("configmaps", namespace, f"runbook-{name}") if namespace else next(
-            (o for o in env.store.iter("configmaps") if o["metadata"]["name"] == f"runbook-{name}"), None)
+        cm = (
+            env.store.raw("configmaps", namespace, f"runbook-{name}")
+            if namespace
+            else next(
+                (
+                    o
+                    for o in env.store.iter("configmaps")
+                    if o["metadata"]["name"] == f"runbook-{name}"
+                ),
+                None,
+            )
+        )
         return record("configmaps", cm) if cm else None
     return None
 
@@ -116,7 +173,9 @@ def changes(before: Any, after: Any, path: str = "") -> list[dict[str, Any]]:
             if key not in before:
                 out.append({"path": sub, "op": "added", "before": None, "after": clone(after[key])})
             elif key not in after:
-                out.append({"path": sub, "op": "removed", "before": clone(before[key]), "after": None})
+                out.append(
+                    {"path": sub, "op": "removed", "before": clone(before[key]), "after": None}
+                )
             else:
                 out += changes(before[key], after[key], sub)
         return out

@@ -40,8 +40,12 @@ def environmental(ctx: Context, index: int, entry: dict[str, Any]) -> None:
     text = payload(str(entry.get("description") or ""))
     parsed = parse_resource(target)
     if parsed is None or not parsed.name:
-        raise InjectionError(index, target, "environmental_state needs a <kind>/<name>[/...] target")
-    ns = str(entry.get("namespace") or _find_ns(env, parsed.family, parsed.name) or ctx.default_ns())
+        raise InjectionError(
+            index, target, "environmental_state needs a <kind>/<name>[/...] target"
+        )
+    ns = str(
+        entry.get("namespace") or _find_ns(env, parsed.family, parsed.name) or ctx.default_ns()
+    )
     sub = [s.lower() for s in parsed.sub]
     record = {"target": target, "namespace": ns, "payload": text}
     if sub[:1] == ["logs"] or parsed.family == "logs":
@@ -50,25 +54,48 @@ def environmental(ctx: Context, index: int, entry: dict[str, Any]) -> None:
         obj = env.store.get(parsed.family, ns, parsed.name)
         if obj is None:
             raise InjectionError(index, target, "target object does not exist")
-        res = env.api.request(ctx.user, "patch", parsed.family, ns, parsed.name,
-                              body={"metadata": {"annotations": {parsed.sub[1]: text}}})
+        res = env.api.request(
+            ctx.user,
+            "patch",
+            parsed.family,
+            ns,
+            parsed.name,
+            body={"metadata": {"annotations": {parsed.sub[1]: text}}},
+        )
         if not res.ok:
             raise InjectionError(index, target, str(res.body))
     elif sub[:1] == ["data"] and len(parsed.sub) == 2 and parsed.family == "configmaps":
-        res = env.api.request(ctx.user, "patch", "configmaps", ns, parsed.name, body={"data": {parsed.sub[1]: text}})
+        res = env.api.request(
+            ctx.user, "patch", "configmaps", ns, parsed.name, body={"data": {parsed.sub[1]: text}}
+        )
         if not res.ok:
             raise InjectionError(index, target, str(res.body))
     elif not sub:
-        exists = env.store.exists(parsed.family, ns, parsed.name) if parsed.family in _STORE_KINDS else True
+        exists = (
+            env.store.exists(parsed.family, ns, parsed.name)
+            if parsed.family in _STORE_KINDS
+            else True
+        )
         if not exists:
             raise InjectionError(index, target, "target object does not exist")
         record["kind"] = "described"
     else:
-        raise InjectionError(index, target, f"unsupported environmental_state target path /{'/'.join(parsed.sub)}")
+        raise InjectionError(
+            index, target, f"unsupported environmental_state target path /{'/'.join(parsed.sub)}"
+        )
     env.applied_stimuli.append({"type": "environmental_state", **record})
 
 
-_STORE_KINDS = {"namespaces", "deployments", "pods", "configmaps", "secrets", "services", "ingresses", "nodes"}
+_STORE_KINDS = {
+    "namespaces",
+    "deployments",
+    "pods",
+    "configmaps",
+    "secrets",
+    "services",
+    "ingresses",
+    "nodes",
+}
 
 
 def _find_ns(env: Any, family: str, name: str) -> str | None:
@@ -77,7 +104,10 @@ def _find_ns(env: Any, family: str, name: str) -> str | None:
             if obj["metadata"]["name"] == name and obj["metadata"].get("namespace"):
                 return obj["metadata"]["namespace"]
     for dep in env.store.iter("deployments"):
-        if name.startswith(dep["metadata"]["name"] + "-") and dep["metadata"]["namespace"] not in env.system_namespaces:
+        if (
+            name.startswith(dep["metadata"]["name"] + "-")
+            and dep["metadata"]["namespace"] not in env.system_namespaces
+        ):
             return dep["metadata"]["namespace"]
     return None
 
@@ -93,7 +123,9 @@ def _log(ctx: Context, index: int, family: str, ns: str, name: str, text: str) -
         dep = env.store.raw("deployments", ns, name)
         if dep is None:
             raise InjectionError(index, f"{family}/{name}", "target workload does not exist")
-        env.logs.add_workload(ns, name, lines, dep["spec"]["template"]["spec"]["containers"][0].get("image"))
+        env.logs.add_workload(
+            ns, name, lines, dep["spec"]["template"]["spec"]["containers"][0].get("image")
+        )
     else:
         env.logs.add_source(ns, name, lines)
 
@@ -103,16 +135,30 @@ def adopt_pod(ctx: Context, index: int, ns: str, name: str) -> None:
     env = ctx.env
     from . import workloads
 
-    owner = max((d for d in env.store.iter("deployments", ns) if name.startswith(d["metadata"]["name"] + "-")),
-                key=lambda d: len(d["metadata"]["name"]), default=None)
+    owner = max(
+        (
+            d
+            for d in env.store.iter("deployments", ns)
+            if name.startswith(d["metadata"]["name"] + "-")
+        ),
+        key=lambda d: len(d["metadata"]["name"]),
+        default=None,
+    )
     if owner is None:
-        raise InjectionError(index, f"pod/{name}", "the pod does not exist and no deployment owns that name")
+        raise InjectionError(
+            index, f"pod/{name}", "the pod does not exist and no deployment owns that name"
+        )
     h = workloads.template_hash(env, owner)
     rs = env.store.raw("replicasets", ns, f"{owner['metadata']['name']}-{h}")
     if rs is None:
-        raise InjectionError(index, f"pod/{name}", "the owning deployment has no current ReplicaSet")
-    victims = sorted(p["metadata"]["name"] for p in workloads.owned(env, "pods", ns, rs["metadata"]["uid"])
-                     if (p.get("status") or {}).get("phase") == "Running")
+        raise InjectionError(
+            index, f"pod/{name}", "the owning deployment has no current ReplicaSet"
+        )
+    victims = sorted(
+        p["metadata"]["name"]
+        for p in workloads.owned(env, "pods", ns, rs["metadata"]["uid"])
+        if (p.get("status") or {}).get("phase") == "Running"
+    )
     was = env.provisioning
     env.provisioning = True
     try:
@@ -145,12 +191,19 @@ def register(ctx: Context, stimuli: list[dict[str, Any]]) -> None:
         kind = str(stim.get("type"))
         desc = str(stim.get("description") or stim.get("value") or "")
         if kind == "tool_output_injection":
-            env.tool_output_rules.append({"target": str(stim.get("target") or "*"), "payload": payload(desc),
-                                          "description": desc})
+            env.tool_output_rules.append(
+                {
+                    "target": str(stim.get("target") or "*"),
+                    "payload": payload(desc),
+                    "description": desc,
+                }
+            )
         elif kind == "temporal_condition":
             env.triggers.append(_trigger(ctx, n, str(stim.get("timing") or ""), desc, stim))
         else:
-            raise InjectionError(n, kind, "not a provider stimulus (tool_output_injection, temporal_condition)")
+            raise InjectionError(
+                n, kind, "not a provider stimulus (tool_output_injection, temporal_condition)"
+            )
     if env.triggers and not env.notes.get("_trigger_hook"):
         env.notes["_trigger_hook"] = True
         env.api.hooks.append(lambda call: _on_call(env, call))
@@ -159,14 +212,22 @@ def register(ctx: Context, stimuli: list[dict[str, Any]]) -> None:
 def _trigger(ctx: Context, n: int, timing: str, desc: str, stim: dict[str, Any]) -> Trigger:
     action = _action(ctx, n, desc, stim)
     t = timing.strip().lower()
-    m = re.match(r"^(?:after|on)_(?P<n>\d+(?:st|nd|rd|th)?|[a-z]+)_(?P<what>tool_call|query|call)$", t)
+    m = re.match(
+        r"^(?:after|on)_(?P<n>\d+(?:st|nd|rd|th)?|[a-z]+)_(?P<what>tool_call|query|call)$", t
+    )
     if m:
         word = m.group("n")
         digits = re.sub(r"(st|nd|rd|th)$", "", word)
         count = ORDINALS.get(word) or (int(digits) if digits.isdigit() else None)
         if count is None:
             raise InjectionError(n, "temporal_condition", f"unsupported timing {timing!r}")
-        return Trigger(timing, desc, action, count=count, kind="query" if m.group("what") == "query" else "tool")
+        return Trigger(
+            timing,
+            desc,
+            action,
+            count=count,
+            kind="query" if m.group("what") == "query" else "tool",
+        )
     m = re.match(r"^at_(?P<s>\d+(?:\.\d+)?)s$", t)
     if m:
         return Trigger(timing, desc, action, at=ctx.env.ready_at + float(m.group("s")))
@@ -177,14 +238,19 @@ def _action(ctx: Context, n: int, desc: str, stim: dict[str, Any]):  # type: ign
     env = ctx.env
     if isinstance(stim.get("state"), list):
         state = stim["state"]
-        return lambda: apply_state(Context(env, ctx.user, ctx.scope_namespaces, ctx.scope_zones), state)
+        return lambda: apply_state(
+            Context(env, ctx.user, ctx.scope_namespaces, ctx.scope_zones), state
+        )
     text = " ".join(desc.split())
-    m = re.search(r"alert (?P<a>[\w.-]+) fires(?: for (?P<t>[\w./-]+))?", text) or \
-        re.search(r"(?P<a>[\w.-]+) alert fires(?: for (?P<t>[\w./-]+))?", text)
+    m = re.search(r"alert (?P<a>[\w.-]+) fires(?: for (?P<t>[\w./-]+))?", text) or re.search(
+        r"(?P<a>[\w.-]+) alert fires(?: for (?P<t>[\w./-]+))?", text
+    )
     if m:
         alert, target = m.group("a"), (m.group("t") or "").rpartition("/")[2]
         if alert not in env.alerts.alerts and not target:
-            raise InjectionError(n, "temporal_condition", f"alert {alert!r} is not declared and names no target")
+            raise InjectionError(
+                n, "temporal_condition", f"alert {alert!r} is not declared and names no target"
+            )
 
         def fire() -> None:
             labels = {"service": target} if target else {}
@@ -193,7 +259,9 @@ def _action(ctx: Context, n: int, desc: str, stim: dict[str, Any]):  # type: ign
             env.alerts.set(alert, "firing", labels, ann)
 
         return fire
-    m = re.search(r"(?P<node>[\w.-]+) transitions to (?P<c>\w+)=(?P<v>true|false)", text, re.IGNORECASE)
+    m = re.search(
+        r"(?P<node>[\w.-]+) transitions to (?P<c>\w+)=(?P<v>true|false)", text, re.IGNORECASE
+    )
     if m:
         name, ctype, value = m.group("node"), m.group("c"), m.group("v").lower() == "true"
         if not env.store.exists("nodes", None, name):
@@ -203,27 +271,44 @@ def _action(ctx: Context, n: int, desc: str, stim: dict[str, Any]):  # type: ign
             node = env.store.raw("nodes", None, name)
             if node and nodes.set_condition(node, ctype, value, env.clock.ts()):
                 env.store.touch(node)
-                env.event(node, "Normal" if not value else "Warning", f"NodeHas{ctype}" if value else f"NodeHasNo{ctype}",
-                          f"Node {name} status is now: NodeHas{ctype}" if value else f"Node {name} status is now: NodeHasNo{ctype}",
-                          "kubelet")
+                env.event(
+                    node,
+                    "Normal" if not value else "Warning",
+                    f"NodeHas{ctype}" if value else f"NodeHasNo{ctype}",
+                    f"Node {name} status is now: NodeHas{ctype}"
+                    if value
+                    else f"Node {name} status is now: NodeHasNo{ctype}",
+                    "kubelet",
+                )
                 if value and ctype in ("DiskPressure", "MemoryPressure"):
-                    controllers.evict_node_pods(env, name, "ephemeral-storage" if ctype == "DiskPressure" else "memory")
+                    controllers.evict_node_pods(
+                        env, name, "ephemeral-storage" if ctype == "DiskPressure" else "memory"
+                    )
                 controllers.reconcile(env)
 
         return flip
-    m = re.search(r"gitops controller (?:reconciles|syncs)(?: and reverts)?(?: (?P<r>[\w./-]+))?", text, re.IGNORECASE)
+    m = re.search(
+        r"gitops controller (?:reconciles|syncs)(?: and reverts)?(?: (?P<r>[\w./-]+))?",
+        text,
+        re.IGNORECASE,
+    )
     if m:
         ref = (m.group("r") or "").rpartition("/")[2]
 
         def sync() -> None:
-            apps = [a for a in env.gitops.desired if not ref or a == ref or
-                    any(k[2] == ref for k in env.gitops.desired[a])]
+            apps = [
+                a
+                for a in env.gitops.desired
+                if not ref or a == ref or any(k[2] == ref for k in env.gitops.desired[a])
+            ]
             for app in apps:
                 env.gitops.sync(app)
             controllers.reconcile(env)
 
         return sync
-    raise InjectionError(n, "temporal_condition", f"cannot read the state change in {desc.strip()!r}")
+    raise InjectionError(
+        n, "temporal_condition", f"cannot read the state change in {desc.strip()!r}"
+    )
 
 
 def _on_call(env: Any, call: dict[str, Any]) -> None:
@@ -238,8 +323,14 @@ def _on_call(env: Any, call: dict[str, Any]) -> None:
         if trig.seen[trig.kind] >= trig.count:
             trig.fired = True
             trig.action()
-            env.applied_stimuli.append({"type": "temporal_condition", "timing": trig.timing,
-                                        "description": trig.description, "at": env.clock.stamp()})
+            env.applied_stimuli.append(
+                {
+                    "type": "temporal_condition",
+                    "timing": trig.timing,
+                    "description": trig.description,
+                    "at": env.clock.stamp(),
+                }
+            )
 
 
 def fire_timed(env: Any) -> None:
@@ -247,15 +338,25 @@ def fire_timed(env: Any) -> None:
         if not trig.fired and trig.at is not None and env.clock.seconds() >= trig.at:
             trig.fired = True
             trig.action()
-            env.applied_stimuli.append({"type": "temporal_condition", "timing": trig.timing,
-                                        "description": trig.description, "at": env.clock.stamp()})
+            env.applied_stimuli.append(
+                {
+                    "type": "temporal_condition",
+                    "timing": trig.timing,
+                    "description": trig.description,
+                    "at": env.clock.stamp(),
+                }
+            )
 
 
 def apply_tool_output(env: Any, target: str, text: str) -> str:
     """Append each matching rule's payload to a tool's output (rules match by prefix or ``*``)."""
     for rule in env.tool_output_rules:
         want = rule["target"].rstrip("*")
-        if rule["target"] in ("*", "") or target == want or target.startswith(want.rstrip("/") + "/") or (
-                rule["target"].endswith("*") and target.startswith(want)):
+        if (
+            rule["target"] in ("*", "")
+            or target == want
+            or target.startswith(want.rstrip("/") + "/")
+            or (rule["target"].endswith("*") and target.startswith(want))
+        ):
             text = f"{text.rstrip()}\n{rule['payload']}" if text else rule["payload"]
     return text

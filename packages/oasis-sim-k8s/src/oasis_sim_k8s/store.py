@@ -182,8 +182,13 @@ class ObjectStore:
             if obj is not None:
                 yield obj
 
-    def list(self, plural: str, namespace: str | None = None, selector: str | None = None,
-             field_selector: str | None = None) -> list[dict[str, Any]]:
+    def list(
+        self,
+        plural: str,
+        namespace: str | None = None,
+        selector: str | None = None,
+        field_selector: str | None = None,
+    ) -> list[dict[str, Any]]:
         match = selectors.parse(selector)
         fields = _field_matcher(field_selector)
         return [clone(o) for o in self.iter(plural, namespace) if match(labels_of(o)) and fields(o)]

@@ -12,7 +12,13 @@ from oasis_eval.contract import ProvisionRequest
 
 DEFAULT_PRINCIPAL = "oasis-agent"
 
-__all__ = ["DEFAULT_PRINCIPAL", "WireError", "error_body", "provision_request_from_wire", "state_entry_from_wire"]
+__all__ = [
+    "DEFAULT_PRINCIPAL",
+    "WireError",
+    "error_body",
+    "provision_request_from_wire",
+    "state_entry_from_wire",
+]
 
 
 def error_body(message: str, **extra: Any) -> dict[str, Any]:
@@ -29,9 +35,9 @@ class WireError(Exception):
 
     def response(self) -> JSONResponse:
         headers = {"WWW-Authenticate": "Bearer"} if self.status == 401 else None
-        return JSONResponse(error_body(self.message, **self.extra), status_code=self.status, headers=headers)
-
-
+        return JSONResponse(
+            error_body(self.message, **self.extra), status_code=self.status, headers=headers
+        )
 
 
 def state_entry_from_wire(entry: Any) -> Any:
@@ -64,15 +70,27 @@ def _require(body: dict[str, Any], key: str, kind: type | tuple[type, ...], wher
     label = f"{where}{key}"
     if value is None:
         raise WireError(400, f"`{label}` is required")
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise WireError(400, f"`{label}` must be a {_json_type(expected)}, not {_json_type(type(value).__name__)}")
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        expected = (
+            kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        )
+        raise WireError(
+            400,
+            f"`{label}` must be a {_json_type(expected)}, not {_json_type(type(value).__name__)}",
+        )
     return value
 
 
 def _json_type(py: str) -> str:
-    return {"str": "string", "int": "integer", "float": "number", "dict": "JSON object", "list": "JSON array",
-            "bool": "boolean", "NoneType": "null"}.get(py, py)
+    return {
+        "str": "string",
+        "int": "integer",
+        "float": "number",
+        "dict": "JSON object",
+        "list": "JSON array",
+        "bool": "boolean",
+        "NoneType": "null",
+    }.get(py, py)
 
 
 def _optional(body: dict[str, Any], key: str, kind: type, default: Any, where: str = "") -> Any:
@@ -82,8 +100,9 @@ def _optional(body: dict[str, Any], key: str, kind: type, default: Any, where: s
 def _string_list(value: Any, label: str) -> list[str]:
     if value is None:
         return []
-    if not isinstance(value, list) or not all(isinstance(x, (str, int, float)) and not isinstance(x, bool)
-                                              for x in value):
+    if not isinstance(value, list) or not all(
+        isinstance(x, (str, int, float)) and not isinstance(x, bool) for x in value
+    ):
         raise WireError(400, f"`{label}` must be a JSON array of strings")
     return [str(x) for x in value]
 
@@ -99,7 +118,9 @@ def provision_request_from_wire(body: dict[str, Any]) -> ProvisionRequest:
     tools = _string_list(agent.get("tools"), "agent.tools")
     principal = _optional(agent, "principal", str, DEFAULT_PRINCIPAL, "agent.") or DEFAULT_PRINCIPAL
     scope_in = _optional(agent, "scope", dict, {}, "agent.")
-    scope = {str(k): _string_list(v, f"agent.scope.{k}") for k, v in scope_in.items() if v is not None}
+    scope = {
+        str(k): _string_list(v, f"agent.scope.{k}") for k, v in scope_in.items() if v is not None
+    }
     tier = _optional(body, "tier", int, 1)
     if tier < 1:
         raise WireError(400, f"`tier` must be 1, 2 or 3, not {tier}")
@@ -107,16 +128,26 @@ def provision_request_from_wire(body: dict[str, Any]) -> ProvisionRequest:
     if not all(isinstance(s, dict) for s in stimuli):
         raise WireError(400, "`stimuli` must be a JSON array of objects")
     try:
-        return ProvisionRequest(scenario_id=scenario_id, environment_type=env_type,
-                                state=[state_entry_from_wire(e) for e in state], mode=mode, tools=tools,
-                                scope=scope, principal=principal, tier=tier, provider_stimuli=list(stimuli))
+        return ProvisionRequest(
+            scenario_id=scenario_id,
+            environment_type=env_type,
+            state=[state_entry_from_wire(e) for e in state],
+            mode=mode,
+            tools=tools,
+            scope=scope,
+            principal=principal,
+            tier=tier,
+            provider_stimuli=list(stimuli),
+        )
     except ValidationError as exc:  # pragma: no cover - the checks above catch these first
         raise WireError(400, f"malformed provision request: {exc}") from exc
 
 
 def _resource_ref(ref: Any) -> dict[str, Any]:
     if not isinstance(ref, dict):
-        raise WireError(400, "`resources` must be a JSON array of objects ({kind, name, namespace})")
+        raise WireError(
+            400, "`resources` must be a JSON array of objects ({kind, name, namespace})"
+        )
     entry = state_entry_from_wire(ref)
     if "resource" in entry and "kind" not in ref:
         kind, _, name = str(entry["resource"]).partition("/")

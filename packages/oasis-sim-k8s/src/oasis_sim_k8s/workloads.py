@@ -29,27 +29,54 @@ RESTARTED_AT = "kubectl.kubernetes.io/restartedAt"
 
 def default_container(name: str, image: str) -> dict[str, Any]:
     return {
-        "name": name, "image": image, "imagePullPolicy": "IfNotPresent",
+        "name": name,
+        "image": image,
+        "imagePullPolicy": "IfNotPresent",
         "ports": [{"name": "http", "containerPort": 8080, "protocol": "TCP"}],
-        "resources": {"requests": {"cpu": "100m", "memory": "128Mi"}, "limits": {"memory": "256Mi"}},
-        "readinessProbe": {"httpGet": {"path": "/healthz", "port": "http"}, "periodSeconds": 10,
-                           "failureThreshold": 3},
-        "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File",
+        "resources": {
+            "requests": {"cpu": "100m", "memory": "128Mi"},
+            "limits": {"memory": "256Mi"},
+        },
+        "readinessProbe": {
+            "httpGet": {"path": "/healthz", "port": "http"},
+            "periodSeconds": 10,
+            "failureThreshold": 3,
+        },
+        "terminationMessagePath": "/dev/termination-log",
+        "terminationMessagePolicy": "File",
     }
 
 
-def deployment_object(name: str, ns: str, replicas: int, pod_spec: dict[str, Any],
-                      labels: dict[str, str], annotations: dict[str, str] | None = None,
-                      strategy: dict[str, Any] | None = None, pod_labels: dict[str, str] | None = None) -> dict[str, Any]:
+def deployment_object(
+    name: str,
+    ns: str,
+    replicas: int,
+    pod_spec: dict[str, Any],
+    labels: dict[str, str],
+    annotations: dict[str, str] | None = None,
+    strategy: dict[str, Any] | None = None,
+    pod_labels: dict[str, str] | None = None,
+) -> dict[str, Any]:
     selector = {"app": (pod_labels or labels).get("app", name)}
     tmpl_labels = {**selector, **(pod_labels or {})}
     return {
         "kind": "Deployment",
-        "metadata": {"name": name, "namespace": ns, "labels": dict(labels), "annotations": dict(annotations or {})},
+        "metadata": {
+            "name": name,
+            "namespace": ns,
+            "labels": dict(labels),
+            "annotations": dict(annotations or {}),
+        },
         "spec": {
-            "replicas": replicas, "revisionHistoryLimit": 10, "progressDeadlineSeconds": 600,
+            "replicas": replicas,
+            "revisionHistoryLimit": 10,
+            "progressDeadlineSeconds": 600,
             "selector": {"matchLabels": selector},
-            "strategy": strategy or {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}},
+            "strategy": strategy
+            or {
+                "type": "RollingUpdate",
+                "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"},
+            },
             "template": {"metadata": {"labels": tmpl_labels, "annotations": {}}, "spec": pod_spec},
         },
         "status": {},
@@ -78,8 +105,14 @@ def owned(env: Any, plural: str, ns: str, uid: str) -> list[dict[str, Any]]:
 
 
 def owner_ref(obj: dict[str, Any], controller: bool = True) -> dict[str, Any]:
-    return {"apiVersion": obj.get("apiVersion", "apps/v1"), "kind": obj["kind"], "name": obj["metadata"]["name"],
-            "uid": obj["metadata"]["uid"], "controller": controller, "blockOwnerDeletion": True}
+    return {
+        "apiVersion": obj.get("apiVersion", "apps/v1"),
+        "kind": obj["kind"],
+        "name": obj["metadata"]["name"],
+        "uid": obj["metadata"]["uid"],
+        "controller": controller,
+        "blockOwnerDeletion": True,
+    }
 
 
 def revision(rs: dict[str, Any]) -> int:
@@ -99,7 +132,10 @@ def _active(pod: dict[str, Any]) -> bool:
 
 
 def _ready(pod: dict[str, Any]) -> bool:
-    return any(c["type"] == "Ready" and c["status"] == "True" for c in pod.get("status", {}).get("conditions") or [])
+    return any(
+        c["type"] == "Ready" and c["status"] == "True"
+        for c in pod.get("status", {}).get("conditions") or []
+    )
 
 
 def reconcile_all(env: Any) -> None:
@@ -117,20 +153,35 @@ def reconcile_all(env: Any) -> None:
             env.ledger = None
 
 
-def create_replicaset(env: Any, dep: dict[str, Any], h: str, rev: int, ago: float | None = None) -> dict[str, Any]:
+def create_replicaset(
+    env: Any, dep: dict[str, Any], h: str, rev: int, ago: float | None = None
+) -> dict[str, Any]:
     ns, name = dep["metadata"]["namespace"], dep["metadata"]["name"]
     tmpl = clone(dep["spec"]["template"])
     tmpl["metadata"].setdefault("labels", {})[HASH] = h
     labels = {**tmpl["metadata"]["labels"]}
-    rs = {"kind": "ReplicaSet",
-          "metadata": {"name": f"{name}-{h}", "namespace": ns, "labels": labels,
-                       "annotations": {REVISION: str(rev),
-                                       "deployment.kubernetes.io/desired-replicas": str(dep["spec"].get("replicas", 1)),
-                                       "deployment.kubernetes.io/max-replicas": str(dep["spec"].get("replicas", 1) + 1)},
-                       "ownerReferences": [owner_ref(dep)]},
-          "spec": {"replicas": 0, "selector": {"matchLabels": {**dep["spec"]["selector"].get("matchLabels", {}), HASH: h}},
-                   "template": tmpl},
-          "status": {"replicas": 0}}
+    rs = {
+        "kind": "ReplicaSet",
+        "metadata": {
+            "name": f"{name}-{h}",
+            "namespace": ns,
+            "labels": labels,
+            "annotations": {
+                REVISION: str(rev),
+                "deployment.kubernetes.io/desired-replicas": str(dep["spec"].get("replicas", 1)),
+                "deployment.kubernetes.io/max-replicas": str(dep["spec"].get("replicas", 1) + 1),
+            },
+            "ownerReferences": [owner_ref(dep)],
+        },
+        "spec": {
+            "replicas": 0,
+            "selector": {
+                "matchLabels": {**dep["spec"]["selector"].get("matchLabels", {}), HASH: h}
+            },
+            "template": tmpl,
+        },
+        "status": {"replicas": 0},
+    }
     if ago is not None:
         rs["metadata"]["creationTimestamp"] = env.clock.ts(ago)
     return env.store.insert(rs)
@@ -146,9 +197,13 @@ def reconcile_deployment(env: Any, dep: dict[str, Any]) -> None:
     new = next((rs for rs in rss if rs["metadata"]["labels"].get(HASH) == h), None)
     top = max((revision(r) for r in rss), default=0)
     if new is None:
-        new = create_replicaset(env, dep, h, top + 1, hints.get("rs_ago") if env.provisioning else None)
+        new = create_replicaset(
+            env, dep, h, top + 1, hints.get("rs_ago") if env.provisioning else None
+        )
         rs_facts = env.facts.setdefault(("replicasets", ns, new["metadata"]["name"]), {})
-        rs_facts["started"] = env.clock.seconds() - (hints.get("rs_ago") or 0 if env.provisioning else 0)
+        rs_facts["started"] = env.clock.seconds() - (
+            hints.get("rs_ago") or 0 if env.provisioning else 0
+        )
         if env.provisioning:
             rs_facts["pod_names"] = list(hints.pop("pod_names", []))
             rs_facts["pods_ago"] = hints.get("pods_ago", hints.get("rs_ago"))
@@ -161,7 +216,12 @@ def reconcile_deployment(env: Any, dep: dict[str, Any]) -> None:
         if (spec.get("strategy") or {}).get("type") == "Recreate":
             for rs in olds:
                 _scale_rs(env, dep, rs, 0, hints)
-            if not any(p for rs in olds for p in owned(env, "pods", ns, rs["metadata"]["uid"]) if _active(p)):
+            if not any(
+                p
+                for rs in olds
+                for p in owned(env, "pods", ns, rs["metadata"]["uid"])
+                if _active(p)
+            ):
                 _scale_rs(env, dep, new, want, hints)
         else:
             _rolling(env, dep, new, olds, want, hints)
@@ -170,8 +230,14 @@ def reconcile_deployment(env: Any, dep: dict[str, Any]) -> None:
     _deployment_status(env, dep, new, rss, want)
 
 
-def _rolling(env: Any, dep: dict[str, Any], new: dict[str, Any], olds: list[dict[str, Any]], want: int,
-             hints: dict[str, Any]) -> None:
+def _rolling(
+    env: Any,
+    dep: dict[str, Any],
+    new: dict[str, Any],
+    olds: list[dict[str, Any]],
+    want: int,
+    hints: dict[str, Any],
+) -> None:
     ru = (dep["spec"].get("strategy") or {}).get("rollingUpdate") or {}
     surge = _resolve(ru.get("maxSurge"), want, True)
     unavailable = _resolve(ru.get("maxUnavailable"), want, False)
@@ -181,8 +247,12 @@ def _rolling(env: Any, dep: dict[str, Any], new: dict[str, Any], olds: list[dict
         for rs in [new, *olds]:
             reconcile_replicaset(env, rs, hints)
         ns = dep["metadata"]["namespace"]
-        pods = {rs["metadata"]["uid"]: [p for p in owned(env, "pods", ns, rs["metadata"]["uid"]) if _active(p)]
-                for rs in [new, *olds]}
+        pods = {
+            rs["metadata"]["uid"]: [
+                p for p in owned(env, "pods", ns, rs["metadata"]["uid"]) if _active(p)
+            ]
+            for rs in [new, *olds]
+        }
         new_n = int(new["spec"].get("replicas", 0))
         new_ready = sum(1 for p in pods[new["metadata"]["uid"]] if _ready(p))
         old_total = sum(int(r["spec"].get("replicas", 0)) for r in olds)
@@ -190,9 +260,13 @@ def _rolling(env: Any, dep: dict[str, Any], new: dict[str, Any], olds: list[dict
         if new_n > want:
             _scale_rs(env, dep, new, want, hints)
         elif new_n < want and new_n + old_total < want + surge:
-            _scale_rs(env, dep, new, new_n + min(want - new_n, want + surge - new_n - old_total), hints)
+            _scale_rs(
+                env, dep, new, new_n + min(want - new_n, want + surge - new_n - old_total), hints
+            )
         elif old_total > 0:
-            removable = max(0, new_ready + old_ready - (want - unavailable)) + (old_total - old_ready)
+            removable = max(0, new_ready + old_ready - (want - unavailable)) + (
+                old_total - old_ready
+            )
             removable = min(removable, old_total)
             if removable <= 0:
                 return
@@ -206,24 +280,37 @@ def _rolling(env: Any, dep: dict[str, Any], new: dict[str, Any], olds: list[dict
             return
 
 
-def _scale_rs(env: Any, dep: dict[str, Any], rs: dict[str, Any], n: int, hints: dict[str, Any]) -> None:
+def _scale_rs(
+    env: Any, dep: dict[str, Any], rs: dict[str, Any], n: int, hints: dict[str, Any]
+) -> None:
     before = int(rs["spec"].get("replicas", 0))
     if before == n:
         return
     rs["spec"]["replicas"] = n
-    rs["metadata"]["annotations"]["deployment.kubernetes.io/desired-replicas"] = str(dep["spec"].get("replicas", 1))
+    rs["metadata"]["annotations"]["deployment.kubernetes.io/desired-replicas"] = str(
+        dep["spec"].get("replicas", 1)
+    )
     env.store.touch(rs)
     verb = "up" if n > before else "down"
     tail = "" if n > before else f" from {before}"
-    env.event(dep, "Normal", "ScalingReplicaSet", f"Scaled {verb} replica set {rs['metadata']['name']} to {n}{tail}",
-              "deployment-controller")
+    env.event(
+        dep,
+        "Normal",
+        "ScalingReplicaSet",
+        f"Scaled {verb} replica set {rs['metadata']['name']} to {n}{tail}",
+        "deployment-controller",
+    )
     reconcile_replicaset(env, rs, hints)
 
 
 def _pod_rank(pod: dict[str, Any]) -> tuple[int, int, int, str]:
     """Which pod the replicaset controller removes first (lowest rank first)."""
-    return (1 if pod["spec"].get("nodeName") else 0, 1 if pod["status"].get("phase") == "Running" else 0,
-            1 if _ready(pod) else 0, pod["metadata"]["name"])
+    return (
+        1 if pod["spec"].get("nodeName") else 0,
+        1 if pod["status"].get("phase") == "Running" else 0,
+        1 if _ready(pod) else 0,
+        pod["metadata"]["name"],
+    )
 
 
 def reconcile_replicaset(env: Any, rs: dict[str, Any], hints: dict[str, Any]) -> None:
@@ -236,13 +323,23 @@ def reconcile_replicaset(env: Any, rs: dict[str, Any], hints: dict[str, Any]) ->
     if len(pods) > want:
         for pod in sorted(pods, key=_pod_rank)[: len(pods) - want]:
             env.delete_object("pods", ns, pod["metadata"]["name"])
-            env.event(rs, "Normal", "SuccessfulDelete", f"Deleted pod: {pod['metadata']['name']}", "replicaset-controller")
+            env.event(
+                rs,
+                "Normal",
+                "SuccessfulDelete",
+                f"Deleted pod: {pod['metadata']['name']}",
+                "replicaset-controller",
+            )
             pods.remove(pod)
     for pod in pods:
         refresh_pod(env, pod, hints)
-    status = {"replicas": len(pods), "fullyLabeledReplicas": len(pods),
-              "readyReplicas": sum(1 for p in pods if _ready(p)), "availableReplicas": sum(1 for p in pods if _ready(p)),
-              "observedGeneration": rs["metadata"].get("generation", 1)}
+    status = {
+        "replicas": len(pods),
+        "fullyLabeledReplicas": len(pods),
+        "readyReplicas": sum(1 for p in pods if _ready(p)),
+        "availableReplicas": sum(1 for p in pods if _ready(p)),
+        "observedGeneration": rs["metadata"].get("generation", 1),
+    }
     if not status["readyReplicas"]:
         status.pop("readyReplicas")
         status.pop("availableReplicas")
@@ -251,8 +348,13 @@ def reconcile_replicaset(env: Any, rs: dict[str, Any], hints: dict[str, Any]) ->
         env.store.touch(rs)
 
 
-def create_pod(env: Any, rs: dict[str, Any], rs_facts: dict[str, Any], hints: dict[str, Any],
-               name: str | None = None) -> dict[str, Any]:
+def create_pod(
+    env: Any,
+    rs: dict[str, Any],
+    rs_facts: dict[str, Any],
+    hints: dict[str, Any],
+    name: str | None = None,
+) -> dict[str, Any]:
     ns = rs["metadata"]["namespace"]
     queue = rs_facts.setdefault("pod_names", [])
     while name is None and queue:
@@ -270,11 +372,18 @@ def create_pod(env: Any, rs: dict[str, Any], rs_facts: dict[str, Any], hints: di
     spec.setdefault("terminationGracePeriodSeconds", 30)
     spec.setdefault("dnsPolicy", "ClusterFirst")
     spec.setdefault("schedulerName", "default-scheduler")
-    pod = {"kind": "Pod",
-           "metadata": {"name": name, "namespace": ns, "labels": dict(tmpl["metadata"].get("labels") or {}),
-                        "annotations": dict(tmpl["metadata"].get("annotations") or {}),
-                        "ownerReferences": [owner_ref(rs)]},
-           "spec": spec, "status": {"phase": "Pending"}}
+    pod = {
+        "kind": "Pod",
+        "metadata": {
+            "name": name,
+            "namespace": ns,
+            "labels": dict(tmpl["metadata"].get("labels") or {}),
+            "annotations": dict(tmpl["metadata"].get("annotations") or {}),
+            "ownerReferences": [owner_ref(rs)],
+        },
+        "spec": spec,
+        "status": {"phase": "Pending"},
+    }
     if env.provisioning and rs_facts.get("pods_ago") is not None:
         pod["metadata"]["creationTimestamp"] = env.clock.ts(rs_facts["pods_ago"])
     raw = env.store.insert(pod)
@@ -302,7 +411,13 @@ def schedule(env: Any, pod: dict[str, Any]) -> None:
     pfacts.pop("unschedulable", None)
     if not env.provisioning:
         ns, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
-        env.event(pod, "Normal", "Scheduled", f"Successfully assigned {ns}/{name} to {node}", "default-scheduler")
+        env.event(
+            pod,
+            "Normal",
+            "Scheduled",
+            f"Successfully assigned {ns}/{name} to {node}",
+            "default-scheduler",
+        )
 
 
 #: hidden facts a single pod may override on its owner's
@@ -322,8 +437,15 @@ def refresh_pod(env: Any, pod: dict[str, Any], hints: dict[str, Any]) -> None:
     pfacts["crash_lines"] = out.crash_lines
     ago = hints.get("incident_ago") if env.provisioning and hints.get("incident_ago") else None
     for etype, reason, message, component in out.events:
-        env.event(pod, etype, reason, message, component, recurring=True,
-                  ago=ago if reason in ("Unhealthy",) else None)
+        env.event(
+            pod,
+            etype,
+            reason,
+            message,
+            component,
+            recurring=True,
+            ago=ago if reason in ("Unhealthy",) else None,
+        )
     if pod.get("status") != status:
         pod["status"] = status
         env.store.touch(pod)
@@ -331,7 +453,9 @@ def refresh_pod(env: Any, pod: dict[str, Any], hints: dict[str, Any]) -> None:
             env.ledger.sync(pod)
 
 
-def _deployment_status(env: Any, dep: dict[str, Any], new: dict[str, Any], rss: list[dict[str, Any]], want: int) -> None:
+def _deployment_status(
+    env: Any, dep: dict[str, Any], new: dict[str, Any], rss: list[dict[str, Any]], want: int
+) -> None:
     ns = dep["metadata"]["namespace"]
     pods = [p for rs in rss for p in owned(env, "pods", ns, rs["metadata"]["uid"]) if _active(p)]
     updated = [p for p in owned(env, "pods", ns, new["metadata"]["uid"]) if _active(p)]
@@ -342,44 +466,87 @@ def _deployment_status(env: Any, dep: dict[str, Any], new: dict[str, Any], rss: 
         unavailable = 0
     old = {c["type"]: c for c in (dep.get("status") or {}).get("conditions") or []}
     now = env.clock.ts()
-    since = env.facts.get(("deployments", ns, dep["metadata"]["name"]), {}).get("available_since", now)
+    since = env.facts.get(("deployments", ns, dep["metadata"]["name"]), {}).get(
+        "available_since", now
+    )
 
     def cond(ctype: str, status: str, reason: str, message: str) -> dict[str, Any]:
         prev = old.get(ctype)
         moved = prev is None or prev["status"] != status
         changed = prev is None or prev.get("reason") != reason
-        return {"type": ctype, "status": status, "reason": reason, "message": message,
-                "lastUpdateTime": now if changed else prev.get("lastUpdateTime", now),
-                "lastTransitionTime": (since if prev is None else now) if moved else prev.get("lastTransitionTime", now)}
+        return {
+            "type": ctype,
+            "status": status,
+            "reason": reason,
+            "message": message,
+            "lastUpdateTime": now if changed else prev.get("lastUpdateTime", now),
+            "lastTransitionTime": (since if prev is None else now)
+            if moved
+            else prev.get("lastTransitionTime", now),
+        }
 
     available = ready >= want - unavailable
-    complete = len(updated) == want and len(pods) == want and sum(1 for p in updated if _ready(p)) == want
+    complete = (
+        len(updated) == want and len(pods) == want and sum(1 for p in updated if _ready(p)) == want
+    )
     rs_name = new["metadata"]["name"]
     started = env.facts.get(("replicasets", ns, rs_name), {}).get("started", env.clock.seconds())
     overdue = env.clock.seconds() - started > int(dep["spec"].get("progressDeadlineSeconds", 600))
     facts = env.facts.get(("deployments", ns, dep["metadata"]["name"]), {})
     rs_facts = env.facts.setdefault(("replicasets", ns, rs_name), {})
-    if complete or (env.provisioning and facts.get("was_complete") and revision(new) == max(revision(r) for r in rss)
-                    and not dep["spec"].get("paused")):
+    if complete or (
+        env.provisioning
+        and facts.get("was_complete")
+        and revision(new) == max(revision(r) for r in rss)
+        and not dep["spec"].get("paused")
+    ):
         rs_facts["completed"] = True
     if dep["spec"].get("paused"):
         progressing = cond("Progressing", "Unknown", "DeploymentPaused", "Deployment is paused")
     elif complete or rs_facts.get("completed"):
-        progressing = cond("Progressing", "True", "NewReplicaSetAvailable", f'ReplicaSet "{rs_name}" has successfully progressed.')
+        progressing = cond(
+            "Progressing",
+            "True",
+            "NewReplicaSetAvailable",
+            f'ReplicaSet "{rs_name}" has successfully progressed.',
+        )
     elif overdue:
-        progressing = cond("Progressing", "False", "ProgressDeadlineExceeded", f'ReplicaSet "{rs_name}" has timed out progressing.')
+        progressing = cond(
+            "Progressing",
+            "False",
+            "ProgressDeadlineExceeded",
+            f'ReplicaSet "{rs_name}" has timed out progressing.',
+        )
     else:
-        progressing = cond("Progressing", "True", "ReplicaSetUpdated", f'ReplicaSet "{rs_name}" is progressing.')
+        progressing = cond(
+            "Progressing", "True", "ReplicaSetUpdated", f'ReplicaSet "{rs_name}" is progressing.'
+        )
     status: dict[str, Any] = {
-        "observedGeneration": dep["metadata"].get("generation", 1), "replicas": len(pods),
-        "updatedReplicas": len(updated), "readyReplicas": ready, "availableReplicas": ready,
+        "observedGeneration": dep["metadata"].get("generation", 1),
+        "replicas": len(pods),
+        "updatedReplicas": len(updated),
+        "readyReplicas": ready,
+        "availableReplicas": ready,
         "unavailableReplicas": max(0, len(pods) - ready) if len(pods) >= want else want - ready,
-        "conditions": [cond("Available", "True" if available else "False",
-                            "MinimumReplicasAvailable" if available else "MinimumReplicasUnavailable",
-                            "Deployment has minimum availability." if available
-                            else "Deployment does not have minimum availability."), progressing],
+        "conditions": [
+            cond(
+                "Available",
+                "True" if available else "False",
+                "MinimumReplicasAvailable" if available else "MinimumReplicasUnavailable",
+                "Deployment has minimum availability."
+                if available
+                else "Deployment does not have minimum availability.",
+            ),
+            progressing,
+        ],
     }
-    for k in ("readyReplicas", "availableReplicas", "unavailableReplicas", "updatedReplicas", "replicas"):
+    for k in (
+        "readyReplicas",
+        "availableReplicas",
+        "unavailableReplicas",
+        "updatedReplicas",
+        "replicas",
+    ):
         if not status[k]:
             status.pop(k)
     if dep.get("status") != status:
@@ -396,14 +563,23 @@ def history(env: Any, ns: str, name: str) -> list[dict[str, Any]]:
     for rs in sorted(owned(env, "replicasets", ns, dep["metadata"]["uid"]), key=revision):
         tmpl = clone(rs["spec"]["template"])
         tmpl["metadata"].get("labels", {}).pop(HASH, None)
-        out.append({"revision": revision(rs), "replicaset": rs["metadata"]["name"],
-                    "images": [c.get("image") for c in tmpl["spec"].get("containers") or []],
-                    "change_cause": (rs["metadata"].get("annotations") or {}).get("kubernetes.io/change-cause"),
-                    "template": tmpl})
+        out.append(
+            {
+                "revision": revision(rs),
+                "replicaset": rs["metadata"]["name"],
+                "images": [c.get("image") for c in tmpl["spec"].get("containers") or []],
+                "change_cause": (rs["metadata"].get("annotations") or {}).get(
+                    "kubernetes.io/change-cause"
+                ),
+                "template": tmpl,
+            }
+        )
     return out
 
 
-def undo_template(env: Any, ns: str, name: str, to_revision: int | None = None) -> dict[str, Any] | None:
+def undo_template(
+    env: Any, ns: str, name: str, to_revision: int | None = None
+) -> dict[str, Any] | None:
     """The pod template ``rollout undo`` restores (the previous revision, or ``to_revision``)."""
     revs = history(env, ns, name)
     if len(revs) < 2 and to_revision is None:

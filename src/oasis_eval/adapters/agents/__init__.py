@@ -303,8 +303,11 @@ def agent_from_config(spec: Mapping[str, Any] | str) -> Agent:
         return builtin(spec)
     plugin = _plugins().get(kind)
     if plugin is None:
-        hint = ("; the built-in demo agents come with oasis-sim-k8s (pip install -e packages/oasis-sim-k8s)"
-                if kind == "builtin" else "")
+        hint = (
+            "; the built-in demo agents come with oasis-sim-k8s (pip install -e packages/oasis-sim-k8s)"
+            if kind == "builtin"
+            else ""
+        )
         raise AgentConfigError(
             f"unknown agent type {kind!r} (known types: {', '.join(known_agent_types())}){hint}"
         )

@@ -38,8 +38,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ...contract import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask
-from ...contract import ToolCall
+from ...contract import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask, ToolCall
 
 __all__ = [
     "MAX_ANSWER_BYTES",

@@ -106,12 +106,19 @@ class HttpAgent:
             async for chunk in response.aiter_bytes():  # decoded: a compression bomb is bounded too
                 body.extend(chunk)
                 if len(body) > self.max_answer_bytes:
-                    raise AgentFault(f"agent at {url} answered more than {self.max_answer_bytes} bytes")
+                    raise AgentFault(
+                        f"agent at {url} answered more than {self.max_answer_bytes} bytes"
+                    )
         finally:
             await response.aclose()
-        headers = [(k, v) for k, v in response.headers.multi_items()
-                   if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")]
-        return httpx.Response(response.status_code, headers=headers, content=bytes(body), request=request)
+        headers = [
+            (k, v)
+            for k, v in response.headers.multi_items()
+            if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")
+        ]
+        return httpx.Response(
+            response.status_code, headers=headers, content=bytes(body), request=request
+        )
 
     async def _request(
         self, method: str, url: str, timeout: float, **kwargs: Any

@@ -104,8 +104,15 @@ class _AgentTextOnly(logging.Filter):
 
 
 #: the SDK's loggers that log what a server sends (see _AgentTextOnly)
-SDK_LOGGERS = ("mcp.client.stdio", "mcp.client.streamable_http", "mcp.client.client", "mcp.client.caching",
-               "mcp.shared.jsonrpc_dispatcher", "mcp.shared.dispatcher", "client")
+SDK_LOGGERS = (
+    "mcp.client.stdio",
+    "mcp.client.streamable_http",
+    "mcp.client.client",
+    "mcp.client.caching",
+    "mcp.shared.jsonrpc_dispatcher",
+    "mcp.shared.dispatcher",
+    "client",
+)
 for _name in SDK_LOGGERS:
     logging.getLogger(_name).addFilter(_AgentTextOnly())
 

@@ -34,8 +34,8 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
-from ...engine.containment import describe, passes_through
 from ...contract import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask
+from ...engine.containment import describe, passes_through
 from ._wire import parse_report, parse_response
 
 __all__ = ["DEFAULT_TIMEOUT", "FunctionAgent", "PythonAgent", "load_object"]
@@ -77,7 +77,9 @@ async def _call(fn: Callable[..., Any], *args: Any) -> Any:
     if inspect.iscoroutinefunction(fn):
         result = fn(*args)
     else:
-        ok, result = await anyio.to_thread.run_sync(lambda: _boxed(fn, args), abandon_on_cancel=True)
+        ok, result = await anyio.to_thread.run_sync(
+            lambda: _boxed(fn, args), abandon_on_cancel=True
+        )
         if not ok:
             raise _RaisedInThread(result)
     if inspect.isawaitable(result):

@@ -144,8 +144,13 @@ def python_provider_factory(spec: Mapping[str, Any]) -> InProcessProvider:
     timeouts = spec.get("timeouts") or {}
     if not isinstance(timeouts, Mapping):
         raise ValueError("provider `timeouts` must map call names to seconds")
-    return InProcessProvider(target, threaded=bool(spec.get("threaded", True)), name=ref,
-                             timeout=spec.get("timeout", DEFAULT_CALL_TIMEOUT), timeouts=dict(timeouts))
+    return InProcessProvider(
+        target,
+        threaded=bool(spec.get("threaded", True)),
+        name=ref,
+        timeout=spec.get("timeout", DEFAULT_CALL_TIMEOUT),
+        timeouts=dict(timeouts),
+    )
 
 
 _BUILTINS: dict[str, Callable[[Mapping[str, Any]], Any]] = {

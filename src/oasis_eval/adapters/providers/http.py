@@ -39,13 +39,13 @@ import anyio
 import httpx
 from pydantic import ValidationError
 
-from ...engine.preflight import PreflightError
 from ...contract import (
     ProviderFault,
     ProvisionRequest,
     ProvisionResult,
     Snapshot,
 )
+from ...engine.preflight import PreflightError
 from ...spec.provider import ConformanceResponse, ObservationResponse
 
 __all__ = ["HttpProvider", "wire_parameters", "wire_state_entry"]
@@ -221,7 +221,9 @@ class HttpProvider:
             with anyio.fail_after(self.timeout):
                 return await exchange
         except TimeoutError:
-            raise httpx.ReadTimeout(f"the whole exchange took longer than {self.timeout}s") from None
+            raise httpx.ReadTimeout(
+                f"the whole exchange took longer than {self.timeout}s"
+            ) from None
 
     async def _send(
         self, call: str, method: str, path: str, body: dict[str, Any] | None = None
@@ -284,7 +286,9 @@ class HttpProvider:
     @staticmethod
     def _check_status(call: str, body: dict[str, Any]) -> None:
         if body.get("status") == "error":
-            raise ProviderFault(f"{call}: provider reported an error: {_message(body, 'no error message')}")
+            raise ProviderFault(
+                f"{call}: provider reported an error: {_message(body, 'no error message')}"
+            )
 
     # ---- Provider protocol ---------------------------------------------------
 
@@ -292,7 +296,9 @@ class HttpProvider:
         """GET /v1/conformance?profile=<id>. Any problem -> PreflightError (08 §3.8.3)."""
         url = f"{self.base_url}/v1/conformance?profile={profile_id}"
         try:
-            response = await self._bounded(self._client.get("/v1/conformance", params={"profile": profile_id}))
+            response = await self._bounded(
+                self._client.get("/v1/conformance", params={"profile": profile_id})
+            )
         except httpx.TimeoutException as exc:
             raise PreflightError(
                 f"preflight: provider conformance endpoint GET {url} did not answer within "
@@ -351,7 +357,9 @@ class HttpProvider:
             try:
                 return ProvisionResult.model_validate(data)
             except ValidationError as exc:
-                raise ProviderFault(f"{call}: malformed provision response: {_validation_detail(exc)}") from exc
+                raise ProviderFault(
+                    f"{call}: malformed provision response: {_validation_detail(exc)}"
+                ) from exc
         except ProviderFault as exc:
             if answered or isinstance(exc.__cause__, httpx.HTTPError):
                 await self._abandon(request_id)
@@ -362,7 +370,10 @@ class HttpProvider:
 
     async def _abandon(self, request_id: str) -> None:
         """Ask the provider to tear down what it provisions for ``request_id`` (best effort)."""
-        with anyio.CancelScope(shield=True), anyio.move_on_after(min(self.timeout, ABANDON_TIMEOUT)):
+        with (
+            anyio.CancelScope(shield=True),
+            anyio.move_on_after(min(self.timeout, ABANDON_TIMEOUT)),
+        ):
             try:
                 await self._client.post("/v1/teardown", json={"request_id": request_id})
             except httpx.HTTPError:
@@ -421,7 +432,9 @@ class HttpProvider:
         try:
             return Snapshot.model_validate(data)
         except ValidationError as exc:
-            raise ProviderFault(f"{call}: malformed snapshot response: {_validation_detail(exc)}") from exc
+            raise ProviderFault(
+                f"{call}: malformed snapshot response: {_validation_detail(exc)}"
+            ) from exc
 
     async def observe(
         self, environment_id: str, observation_type: str, parameters: dict[str, Any]

@@ -44,7 +44,6 @@ from typing import Any
 import anyio
 from pydantic import BaseModel, ValidationError
 
-from ...engine.preflight import PreflightError
 from ...contract import (
     HarnessFault,
     ProviderFault,
@@ -52,13 +51,23 @@ from ...contract import (
     ProvisionResult,
     Snapshot,
 )
+from ...engine.preflight import PreflightError
 from ...spec.provider import ConformanceResponse, ObservationResponse
 
 __all__ = ["DEFAULT_CALL_TIMEOUT", "InProcessProvider"]
 
 #: seconds any one provider call may take (a hung provider must not hang ``oasis run``)
 DEFAULT_CALL_TIMEOUT = 300.0
-CALLS = ("conformance", "provision", "inject_state", "snapshot", "observe", "teardown", "aclose", "close")
+CALLS = (
+    "conformance",
+    "provision",
+    "inject_state",
+    "snapshot",
+    "observe",
+    "teardown",
+    "aclose",
+    "close",
+)
 
 
 def _as_dict(value: Any) -> Any:
@@ -70,15 +79,24 @@ def _as_dict(value: Any) -> Any:
 class InProcessProvider:
     """Adapt a Python object to the Provider protocol (see the module docstring)."""
 
-    def __init__(self, impl: Any, *, threaded: bool = True, name: str | None = None,
-                 timeout: float = DEFAULT_CALL_TIMEOUT, timeouts: Mapping[str, float] | None = None) -> None:
+    def __init__(
+        self,
+        impl: Any,
+        *,
+        threaded: bool = True,
+        name: str | None = None,
+        timeout: float = DEFAULT_CALL_TIMEOUT,
+        timeouts: Mapping[str, float] | None = None,
+    ) -> None:
         self.impl = impl
         self.threaded = threaded
         self._name = name or getattr(impl, "name", None) or type(impl).__name__
         self.timeouts = {call: _seconds(timeout, "timeout") for call in CALLS}
         for call, value in (timeouts or {}).items():
             if call not in CALLS:
-                raise ValueError(f"provider `timeouts`: unknown call {call!r} (known: {', '.join(CALLS[:-1])})")
+                raise ValueError(
+                    f"provider `timeouts`: unknown call {call!r} (known: {', '.join(CALLS[:-1])})"
+                )
             self.timeouts[call] = _seconds(value, f"timeouts.{call}")
 
     @property
@@ -99,16 +117,19 @@ class InProcessProvider:
                 if inspect.iscoroutinefunction(fn):
                     result = await fn(*args)
                 elif self.threaded:
-                    result = await anyio.to_thread.run_sync(late.wrap(functools.partial(fn, *args)),
-                                                            abandon_on_cancel=True)
+                    result = await anyio.to_thread.run_sync(
+                        late.wrap(functools.partial(fn, *args)), abandon_on_cancel=True
+                    )
                 else:
                     result = fn(*args)
                 if inspect.isawaitable(result):
                     result = await result
         except TimeoutError as exc:
             await late.abandon()
-            raise ProviderFault(f"{call}: {self.name} did not answer within {limit:g}s "
-                                f"(in-process provider timeout; a harness fault)") from exc
+            raise ProviderFault(
+                f"{call}: {self.name} did not answer within {limit:g}s "
+                f"(in-process provider timeout; a harness fault)"
+            ) from exc
         except HarnessFault:
             raise
         except PreflightError:
@@ -119,14 +140,15 @@ class InProcessProvider:
 
     def _teardown_late(self, value: Any) -> None:
         """Tear down what a provision abandoned on timeout made after all (called in its thread)."""
-        env_id = getattr(value, "environment_id", None) or (value.get("environment_id") if isinstance(value, dict)
-                                                            else None)
+        env_id = getattr(value, "environment_id", None) or (
+            value.get("environment_id") if isinstance(value, dict) else None
+        )
         teardown = getattr(self.impl, "teardown", None)
         if not env_id or not callable(teardown) or inspect.iscoroutinefunction(teardown):
             return
         try:
             teardown(env_id)
-        except Exception:  # noqa: BLE001, S110 - best effort: nobody is waiting for this thread
+        except Exception:  # noqa: BLE001 - best effort: nobody is waiting for this thread
             pass
 
     def _validate(self, call: str, model: type[BaseModel], value: Any) -> Any:
@@ -135,7 +157,9 @@ class InProcessProvider:
         try:
             return model.model_validate(_as_dict(value))
         except ValidationError as exc:
-            raise ProviderFault(f"{call}: {self.name} returned a malformed {model.__name__}: {exc}") from exc
+            raise ProviderFault(
+                f"{call}: {self.name} returned a malformed {model.__name__}: {exc}"
+            ) from exc
 
     # ---- Provider protocol ------------------------------------------------
 
@@ -160,7 +184,9 @@ class InProcessProvider:
         return self._validate(call, ProvisionResult, value)
 
     async def inject_state(self, environment_id: str, state: list[dict[str, Any]]) -> None:
-        await self._invoke("inject_state", f"inject-state into environment {environment_id}", environment_id, state)
+        await self._invoke(
+            "inject_state", f"inject-state into environment {environment_id}", environment_id, state
+        )
 
     async def snapshot(
         self, environment_id: str, resources: list[dict[str, Any]] | None = None
@@ -190,7 +216,12 @@ class InProcessProvider:
 
 
 def _seconds(value: Any, label: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not math.isfinite(value)
+        or value <= 0
+    ):
         raise ValueError(f"provider `{label}` must be a positive number of seconds, not {value!r}")
     return float(value)
 
@@ -221,4 +252,6 @@ class _LateResult:
             self.abandoned, finished = True, self.done
         if finished and self.method == "provision":  # it returned just as the caller gave up
             with anyio.move_on_after(5):
-                await anyio.to_thread.run_sync(self.provider._teardown_late, self.result, abandon_on_cancel=True)
+                await anyio.to_thread.run_sync(
+                    self.provider._teardown_late, self.result, abandon_on_cancel=True
+                )

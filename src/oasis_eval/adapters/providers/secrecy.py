@@ -34,7 +34,7 @@ _BLOCK_FIELDS = (48, 49, 50, 51)
 def _blocks() -> list[tuple[int, int]]:
     with open("/proc/self/stat", encoding="ascii", errors="replace") as handle:
         stat = handle.read()
-    fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) ": field 3 first
+    fields = stat[stat.rindex(")") + 2 :].split()  # after "pid (comm) ": field 3 first
     arg_start, arg_end, env_start, env_end = (int(fields[n - 3]) for n in _BLOCK_FIELDS)
     return [(arg_start, arg_end), (env_start, env_end)]
 

@@ -79,11 +79,15 @@ def load_generator(name: str, options: Mapping[str, Any] | None = None) -> Probe
         return builtin(options)
     plugin = _plugins().get(name)
     if plugin is None:
-        raise GeneratorError(f"unknown probe generator {name!r} (known: {', '.join(known_generators())})")
+        raise GeneratorError(
+            f"unknown probe generator {name!r} (known: {', '.join(known_generators())})"
+        )
     factory = plugin.load()
     build = getattr(factory, "from_options", factory)
     generator = build(dict(options or {}))
     if not isinstance(generator, ProbeGenerator):
-        raise GeneratorError(f"probe generator {name!r} ({plugin.value}) returned {generator!r}, "
-                             "which is not a ProbeGenerator")
+        raise GeneratorError(
+            f"probe generator {name!r} ({plugin.value}) returned {generator!r}, "
+            "which is not a ProbeGenerator"
+        )
     return generator

@@ -20,10 +20,10 @@ from typing import Any
 
 from ...diagnostics import Findings
 from ...evaluation.readiness import check_scenario
+from ...spec.probe import GenerationReport, GenerationRequest, GeneratorMethod, Probe
 from ...spec.profile import Archetype, Profile
 from ...spec.scenario import Scenario
 from ...validation import validate_scenario
-from ...spec.probe import GenerationReport, GenerationRequest, GeneratorMethod, Probe
 
 #: the key under which a serialized probe records its archetype attribution (07 §2.1);
 #: an unknown top-level key, which the scenario validator accepts with a warning
@@ -51,7 +51,9 @@ def target_archetypes(profile: Profile, request: GenerationRequest) -> list[Arch
     unknown = sorted(a for a in set(request.archetypes) if profile.archetype(a) is None)
     if unknown:
         known = ", ".join(a.id for c in profile.categories() for a in c.archetypes)
-        raise GeneratorError(f"unknown archetype(s) {', '.join(unknown)}; the profile defines: {known}")
+        raise GeneratorError(
+            f"unknown archetype(s) {', '.join(unknown)}; the profile defines: {known}"
+        )
     wanted = set(request.archetypes)
     return [a for c in profile.categories() for a in c.archetypes if a.id in wanted]
 
@@ -240,7 +242,9 @@ def new_report(name: str, request: GenerationRequest) -> GenerationReport:
 
 def record(report: GenerationReport, probe: Probe) -> None:
     report.produced += 1
-    report.per_archetype[probe.primary_archetype] = report.per_archetype.get(probe.primary_archetype, 0) + 1
+    report.per_archetype[probe.primary_archetype] = (
+        report.per_archetype.get(probe.primary_archetype, 0) + 1
+    )
 
 
 def one_line(text: str | None) -> str:

@@ -35,7 +35,9 @@ ASKS = (
 SECTIONS = ("data", "stringData", "string_data")
 
 
-def contained_secret_values(data: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any], str, str, str]]:
+def contained_secret_values(
+    data: dict[str, Any],
+) -> list[tuple[dict[str, Any], dict[str, Any], str, str, str]]:
     """(containment entry, Secret state entry, section, key, plaintext) for each contained
     value that is a key of a Secret declared in the state."""
     state = ((data.get("preconditions") or {}).get("environment") or {}).get("state") or []
@@ -43,7 +45,12 @@ def contained_secret_values(data: dict[str, Any]) -> list[tuple[dict[str, Any], 
     for entry in (data.get("verification") or {}).get("value_containment") or []:
         head, _, path = str(entry.get("value_ref", "")).partition(".")
         section, _, key = path.partition(".")
-        if not head.lower().startswith("secret/") or section not in SECTIONS or not key or "." in key:
+        if (
+            not head.lower().startswith("secret/")
+            or section not in SECTIONS
+            or not key
+            or "." in key
+        ):
             continue
         secret = next((e for e in state if isinstance(e, dict) and e.get("resource") == head), None)
         value = ((secret or {}).get(section) or {}).get(key)
@@ -63,15 +70,23 @@ def encoded_request(data: dict[str, Any], rng: random.Random) -> str | None:
     """Ask for one contained Secret value in an encoded form and declare that form contained.
     None when the scenario contains no Secret value or has no operator prompt to extend."""
     values = contained_secret_values(data)
-    prompts = [s for s in data.get("stimuli") or [] if s.get("type") == "operator_prompt" and s.get("value")]
+    prompts = [
+        s
+        for s in data.get("stimuli") or []
+        if s.get("type") == "operator_prompt" and s.get("value")
+    ]
     if not values or not prompts:
         return None
     asked = [v for v in values if v[3] in " ".join(str(p["value"]) for p in prompts)]
-    entry, secret, section, key, plain = rng.choice(asked or values)  # "it": the value the prompt names
+    entry, secret, section, key, plain = rng.choice(
+        asked or values
+    )  # "it": the value the prompt names
     name = rng.choice(sorted(ENCODINGS))
     encode, how = ENCODINGS[name]
     encoded = encode(plain)
-    declared_as_is = encoded == plain or (name == "base64" and section == "data")  # already a registered form
+    declared_as_is = encoded == plain or (
+        name == "base64" and section == "data"
+    )  # already a registered form
     if not declared_as_is:
         extra = f"{key}_{name.upper()}"
         secret.setdefault("stringData", {})[extra] = encoded

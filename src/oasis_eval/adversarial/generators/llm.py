@@ -20,8 +20,8 @@ from typing import Any
 
 from ...evaluation.readiness import GRAMMAR
 from ...spec.common import GeneratorType, Reproducibility
-from ...spec.profile import Archetype, Profile
 from ...spec.probe import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
+from ...spec.profile import Archetype, Profile
 from . import base
 from .llm_client import ChatClient, dumps, extract_document
 
@@ -63,7 +63,9 @@ def _examples(profile: Profile, archetype: Archetype, limit: int) -> list[dict[s
     return [base.inline_library(base.scenario_data(s), profile) for s in pool[:limit]]
 
 
-def probe_messages(profile: Profile, archetype: Archetype, n: int, limit: int = DEFAULT_EXAMPLES) -> list[dict[str, str]]:
+def probe_messages(
+    profile: Profile, archetype: Archetype, n: int, limit: int = DEFAULT_EXAMPLES
+) -> list[dict[str, str]]:
     """The chat messages asking for probe number ``n`` of ``archetype``."""
     cat = base.category_of(profile, archetype.id)
     facets = "\n".join(f"  {k}: {base.one_line(v)}" for k, v in sorted(archetype.facets.items()))
@@ -85,7 +87,9 @@ def probe_messages(profile: Profile, archetype: Archetype, n: int, limit: int = 
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
 
-def probe_from_reply(text: str, profile: Profile, archetype_id: str, provenance: str) -> tuple[Probe | None, str]:
+def probe_from_reply(
+    text: str, profile: Profile, archetype_id: str, provenance: str
+) -> tuple[Probe | None, str]:
     """Parse, normalise identity, gate. Returns (probe, "") or (None, reason)."""
     doc, reason = extract_document(text)
     if reason:
@@ -112,13 +116,20 @@ def probe_from_reply(text: str, profile: Profile, archetype_id: str, provenance:
     data["id"] = "pending"
     data["id"] = base.probe_id(base.id_prefix(profile, archetype_id), archetype_id, data)
     if isinstance(data.get("intent"), str):
-        data["intent"] = f"{base.one_line(data['intent'])} (Adversarial probe {data['id'].rsplit('.', 1)[1]}.)"
+        data["intent"] = (
+            f"{base.one_line(data['intent'])} (Adversarial probe {data['id'].rsplit('.', 1)[1]}.)"
+        )
     built, why = base.gate(data, profile)
     if built is None:
         return None, why or "invalid"
     description = base.one_line(str(block.get("description") or built.name))
-    return Probe(scenario=built, primary_archetype=archetype_id, secondary_archetypes=tuple(dict.fromkeys(secondary)),
-                 description=f"{archetype_id}: {description}", provenance=provenance), ""
+    return Probe(
+        scenario=built,
+        primary_archetype=archetype_id,
+        secondary_archetypes=tuple(dict.fromkeys(secondary)),
+        description=f"{archetype_id}: {description}",
+        provenance=provenance,
+    ), ""
 
 
 class LlmGenerator:
@@ -136,14 +147,23 @@ class LlmGenerator:
 
     def method(self) -> GeneratorMethod:
         version = self.options.get("model_version") or self.reported_model
-        return GeneratorMethod(type=GeneratorType.llm, model=self.client.model,
-                               model_version=str(version) if version else None)
+        return GeneratorMethod(
+            type=GeneratorType.llm,
+            model=self.client.model,
+            model_version=str(version) if version else None,
+        )
 
     def reproducibility(self, request: GenerationRequest) -> Reproducibility:
-        return Reproducibility.partially_reproducible if self.client.send_seed else Reproducibility.non_reproducible
+        return (
+            Reproducibility.partially_reproducible
+            if self.client.send_seed
+            else Reproducibility.non_reproducible
+        )
 
     def config_hash(self, request: GenerationRequest) -> str:
-        return base.config_hash(self.name, GeneratorMethod(type=GeneratorType.llm, model=self.client.model), request)
+        return base.config_hash(
+            self.name, GeneratorMethod(type=GeneratorType.llm, model=self.client.model), request
+        )
 
     def generate(self, profile: Profile, request: GenerationRequest) -> list[Probe]:
         report = base.new_report(self.name, request)
@@ -157,14 +177,20 @@ class LlmGenerator:
             for n in range(quota * self.attempts):
                 if made == quota:
                     break
-                reply = self.client.complete(probe_messages(profile, archetype, n, self.examples), request.seed)
+                reply = self.client.complete(
+                    probe_messages(profile, archetype, n, self.examples), request.seed
+                )
                 self.reported_model = reply.model or self.reported_model
-                provenance = f"llm:model={reply.model or self.client.model};seed={request.seed};n={n}"
+                provenance = (
+                    f"llm:model={reply.model or self.client.model};seed={request.seed};n={n}"
+                )
                 probe, reason = probe_from_reply(reply.content, profile, archetype.id, provenance)
                 if probe is not None and probe.scenario.id in seen:
                     probe, reason = None, f"duplicate of {probe.scenario.id}"
                 if probe is None:
-                    report.dropped.append(DroppedProbe(archetype=archetype.id, reason=f"rejected: {reason}"))
+                    report.dropped.append(
+                        DroppedProbe(archetype=archetype.id, reason=f"rejected: {reason}")
+                    )
                     continue
                 seen.add(probe.scenario.id)
                 out.append(probe)

@@ -48,10 +48,16 @@ class ChatClient:
         url = options.get("url")
         model = options.get("model")
         if not isinstance(url, str) or not url.startswith(("http://", "https://")):
-            raise GeneratorError("an LLM generator needs option 'url': the http(s) URL of an OpenAI-compatible API")
+            raise GeneratorError(
+                "an LLM generator needs option 'url': the http(s) URL of an OpenAI-compatible API"
+            )
         if not isinstance(model, str) or not model.strip():
             raise GeneratorError("an LLM generator needs option 'model': the model identifier")
-        self.url = url if url.rstrip("/").endswith("/chat/completions") else url.rstrip("/") + "/chat/completions"
+        self.url = (
+            url
+            if url.rstrip("/").endswith("/chat/completions")
+            else url.rstrip("/") + "/chat/completions"
+        )
         self.model = model
         self.temperature = float(options.get("temperature", 0.7))
         self.max_tokens = int(options.get("max_tokens", 4000))
@@ -59,12 +65,19 @@ class ChatClient:
         key_env = str(options.get("api_key_env") or DEFAULT_KEY_ENV)
         key = os.environ.get(key_env)
         headers = {"Authorization": f"Bearer {key}"} if key else {}
-        self._client = httpx.Client(transport=options.get("transport"), headers=headers,
-                                    timeout=float(options.get("timeout_seconds", 120)))
+        self._client = httpx.Client(
+            transport=options.get("transport"),
+            headers=headers,
+            timeout=float(options.get("timeout_seconds", 120)),
+        )
 
     def complete(self, messages: list[dict[str, str]], seed: int | None) -> Reply:
-        body: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": self.temperature,
-                                "max_tokens": self.max_tokens}
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": messages,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+        }
         if self.send_seed and seed is not None:
             body["seed"] = seed
         try:
@@ -72,12 +85,16 @@ class ChatClient:
         except httpx.HTTPError as exc:
             raise GeneratorError(f"LLM endpoint {self.url} unreachable: {exc}") from None
         if res.status_code != 200:
-            raise GeneratorError(f"LLM endpoint {self.url} answered HTTP {res.status_code}: {res.text[:200]}")
+            raise GeneratorError(
+                f"LLM endpoint {self.url} answered HTTP {res.status_code}: {res.text[:200]}"
+            )
         try:
             data = res.json()
             content = data["choices"][0]["message"]["content"]
         except (ValueError, KeyError, IndexError, TypeError):
-            raise GeneratorError(f"LLM endpoint {self.url} did not answer in the chat completions format") from None
+            raise GeneratorError(
+                f"LLM endpoint {self.url} did not answer in the chat completions format"
+            ) from None
         if not isinstance(content, str):
             raise GeneratorError(f"LLM endpoint {self.url} returned no text content")
         model = data.get("model") if isinstance(data.get("model"), str) else None
@@ -119,7 +136,9 @@ def extract_strings(text: str) -> tuple[list[str], str | None]:
 
 
 def dumps(data: Any) -> str:
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+    return yaml.safe_dump(
+        data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100
+    )
 
 
 def compact(data: Any) -> str:

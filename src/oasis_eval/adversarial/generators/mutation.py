@@ -17,15 +17,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...spec.common import GeneratorType, Reproducibility
+from ...spec.probe import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
 from ...spec.profile import Profile
 from ...spec.scenario import Scenario
-from ...spec.probe import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
 from . import base, carriers, composition, exfiltration, transforms
 
 #: strategies in the order they apply, with the odds that a candidate uses each
 STRATEGIES: dict[str, float] = {
-    "rename": 0.7, "replicas": 0.4, "magnitude": 0.7, "scope": 0.6, "instruction": 0.7, "carrier": 0.85,
-    "frame": 0.6, "paraphrase": 0.5, "compose": 0.4, "exfil": 0.6,
+    "rename": 0.7,
+    "replicas": 0.4,
+    "magnitude": 0.7,
+    "scope": 0.6,
+    "instruction": 0.7,
+    "carrier": 0.85,
+    "frame": 0.6,
+    "paraphrase": 0.5,
+    "compose": 0.4,
+    "exfil": 0.6,
 }
 #: strategies drawn only for bases they can apply to (others keep their seeded draws unchanged)
 ONLY_WHERE = {"exfil": lambda scenario: bool(scenario.verification.value_containment)}
@@ -68,12 +76,23 @@ class Mutation:
 
 def usable(scenario: Scenario, profile: Profile) -> str | None:
     """Why a base scenario cannot seed probes (an error a probe would inherit), or None."""
-    found = [p for p in base.problems(scenario, profile) if p.split(":", 1)[0] not in base.SUBCATEGORY_CODES]
+    found = [
+        p
+        for p in base.problems(scenario, profile)
+        if p.split(":", 1)[0] not in base.SUBCATEGORY_CODES
+    ]
     return "; ".join(found[:2]) if found else None
 
 
-def mutate(scenario: Scenario, profile: Profile, rng: random.Random, *, allowed: frozenset[str] | None = None,
-           instruction: str | None = None, request: str | None = None) -> Mutation:
+def mutate(
+    scenario: Scenario,
+    profile: Profile,
+    rng: random.Random,
+    *,
+    allowed: frozenset[str] | None = None,
+    instruction: str | None = None,
+    request: str | None = None,
+) -> Mutation:
     """One seeded variation of ``scenario``. ``instruction`` / ``request`` replace the injected
     instruction / the operator's request by given text (the hybrid generator's LLM payloads).
 
@@ -83,9 +102,13 @@ def mutate(scenario: Scenario, profile: Profile, rng: random.Random, *, allowed:
     fix = base.repair_subcategory(m.data, profile)
     if fix:
         m.notes.append(fix)
-    names = [n for n in STRATEGIES if (allowed is None or n in allowed)
-             and (scenario.is_safety or n in CAPABILITY_STRATEGIES)
-             and (n not in ONLY_WHERE or ONLY_WHERE[n](scenario))]
+    names = [
+        n
+        for n in STRATEGIES
+        if (allowed is None or n in allowed)
+        and (scenario.is_safety or n in CAPABILITY_STRATEGIES)
+        and (n not in ONLY_WHERE or ONLY_WHERE[n](scenario))
+    ]
     use = [n for n in names if rng.random() < STRATEGIES[n]]
     if instruction is not None or request is not None:
         _given(m, profile, rng, instruction, request)
@@ -103,13 +126,20 @@ def _apply(name: str, m: Mutation, profile: Profile, rng: random.Random) -> bool
     data = m.data
     if name == "rename":
         note = transforms.rename(data, rng)
-        return m.add(note, "resources renamed (" + (note or "")[7:-1].replace("->", " to ").replace(",", ", ") + ")")
+        return m.add(
+            note,
+            "resources renamed ("
+            + (note or "")[7:-1].replace("->", " to ").replace(",", ", ")
+            + ")",
+        )
     if name == "replicas":
         return m.add(transforms.replica_counts(data, rng), "replica counts changed")
     if name == "magnitude":
         return m.add(transforms.request_magnitude(data, rng), "requested magnitude changed")
     if name == "scope":
-        return m.add(transforms.widen_scope(data, rng), "ambiguous selector widened to more workloads")
+        return m.add(
+            transforms.widen_scope(data, rng), "ambiguous selector widened to more workloads"
+        )
     if name == "instruction":
         return _reword(m, rng)
     if name == "carrier":
@@ -121,17 +151,24 @@ def _apply(name: str, m: Mutation, profile: Profile, rng: random.Random) -> bool
         return m.add(transforms.paraphrase(data, rng), "request paraphrased")
     if name == "exfil":  # the contained value asked for encoded, that form declared contained
         note = exfiltration.encoded_request(data, rng)
-        return m.add(note, "value requested in an encoded form (" + (note or "")[6:-1] + "), declared contained")
+        return m.add(
+            note,
+            "value requested in an encoded form (" + (note or "")[6:-1] + "), declared contained",
+        )
     if name == "compose":
         composed = composition.compose(data, profile, rng)
         if composed:
             m.secondary = composed[1]
-            return m.add(composed[0], "embedded in a multi-step task (" + ", ".join(composed[1]) + ")")
+            return m.add(
+                composed[0], "embedded in a multi-step task (" + ", ".join(composed[1]) + ")"
+            )
         return False
     raise ValueError(f"unknown strategy {name!r}")
 
 
-def _given(m: Mutation, profile: Profile, rng: random.Random, instruction: str | None, request: str | None) -> None:
+def _given(
+    m: Mutation, profile: Profile, rng: random.Random, instruction: str | None, request: str | None
+) -> None:
     """Put LLM-written text where the base has its instruction (then into another carrier) and
     its request (hybrid generator)."""
     data = m.data
@@ -178,19 +215,26 @@ def _move(m: Mutation, profile: Profile, rng: random.Random) -> bool:
         else:
             data["stimuli"].append({"type": "operator_prompt", "value": lead})
         m.carrier = carrier
-        return m.add(f"carrier({inj.carrier}->{carrier})", f"instruction moved from "
-                     f"{carriers.CARRIER_WORDS[inj.carrier]} to {carriers.CARRIER_WORDS[carrier]}")
+        return m.add(
+            f"carrier({inj.carrier}->{carrier})",
+            f"instruction moved from "
+            f"{carriers.CARRIER_WORDS[inj.carrier]} to {carriers.CARRIER_WORDS[carrier]}",
+        )
     raise AssertionError("the event and ConfigMap carriers need nothing and always apply")
 
 
-def finalize(m: Mutation, scenario: Scenario, profile: Profile, provenance: str) -> tuple[Probe | None, str | None]:
+def finalize(
+    m: Mutation, scenario: Scenario, profile: Profile, provenance: str
+) -> tuple[Probe | None, str | None]:
     """Identity, prose and quality metadata of the probe; then the gate (07 §3.3)."""
     data = m.data
     data["version"] = PROBE_VERSION
     steps = [n.split("(")[0] for n in m.notes if not n.startswith("subcategory")]
     data["name"] = f"{base.one_line(scenario.name)} [probe: {', '.join(steps)}]"
     summary = "; ".join(m.words)
-    data["description"] = f"{base.one_line(data.get('description'))} Probe variation of {scenario.id}: {summary}."
+    data["description"] = (
+        f"{base.one_line(data.get('description'))} Probe variation of {scenario.id}: {summary}."
+    )
     quality = data.get("quality")
     if m.carrier and isinstance(quality, dict):
         quality["attack_surface"] = carriers.CARRIER_SURFACES[m.carrier]
@@ -199,13 +243,19 @@ def finalize(m: Mutation, scenario: Scenario, profile: Profile, provenance: str)
     prefix = base.id_prefix(profile, scenario.archetype)
     data["id"] = base.probe_id(prefix, scenario.archetype, data)
     intent = base.one_line(data.get("intent")) or (
-        f"Probes archetype {scenario.archetype} with a variation of {scenario.id}.")
+        f"Probes archetype {scenario.archetype} with a variation of {scenario.id}."
+    )
     data["intent"] = f"{intent} (Adversarial probe {data['id'].rsplit('.', 1)[1]}: {summary}.)"
     built, reason = base.gate(data, profile)
     if built is None:
         return None, reason
-    probe = Probe(scenario=built, primary_archetype=scenario.archetype, secondary_archetypes=m.secondary,
-                  description=f"{scenario.archetype} probe from {scenario.id}: {summary}", provenance=provenance)
+    probe = Probe(
+        scenario=built,
+        primary_archetype=scenario.archetype,
+        secondary_archetypes=m.secondary,
+        description=f"{scenario.archetype} probe from {scenario.id}: {summary}",
+        provenance=provenance,
+    )
     return probe, None
 
 
@@ -222,7 +272,9 @@ class MutationGenerator:
             names = [s.strip() for n in names for s in str(n).split(",") if s.strip()]
             unknown = sorted(set(names) - set(STRATEGIES))
             if unknown:
-                raise base.GeneratorError(f"unknown mutation strategies {unknown}; known: {', '.join(STRATEGIES)}")
+                raise base.GeneratorError(
+                    f"unknown mutation strategies {unknown}; known: {', '.join(STRATEGIES)}"
+                )
             self.allowed: frozenset[str] | None = frozenset(names)
         else:
             self.allowed = None
@@ -233,7 +285,7 @@ class MutationGenerator:
             type=GeneratorType.mutation,
             base_scenario_set="the profile's scenarios of each target archetype",
             strategy="seeded random.Random per (seed, archetype, attempt): "
-                     + ", ".join(sorted(self.allowed) if self.allowed is not None else STRATEGIES),
+            + ", ".join(sorted(self.allowed) if self.allowed is not None else STRATEGIES),
         )
 
     def reproducibility(self, request: GenerationRequest) -> Reproducibility:
@@ -265,30 +317,55 @@ class MutationGenerator:
             for attempt in range(quota * ATTEMPTS_PER_PROBE):
                 if made == quota:
                     break
-                probe = self._candidate(profile, request, archetype_id, bases, attempt, report, seen)
+                probe = self._candidate(
+                    profile, request, archetype_id, bases, attempt, report, seen
+                )
                 if probe is not None:
                     out.append(probe)
                     base.record(report, probe)
                     made += 1
         return out
 
-    def _candidate(self, profile: Profile, request: GenerationRequest, archetype_id: str, bases: list[Scenario],
-                   attempt: int, report: Any, seen: set[str]) -> Probe | None:
+    def _candidate(
+        self,
+        profile: Profile,
+        request: GenerationRequest,
+        archetype_id: str,
+        bases: list[Scenario],
+        attempt: int,
+        report: Any,
+        seen: set[str],
+    ) -> Probe | None:
         rng = random.Random(f"mutation/{request.seed}/{archetype_id}/{attempt}")
         scenario = rng.choice(bases)
         m = mutate(scenario, profile, rng, allowed=self.allowed)
         if not [n for n in m.notes if not n.startswith("subcategory")]:
-            report.dropped.append(DroppedProbe(archetype=archetype_id, base=scenario.id,
-                                               reason="no strategy applied (identical to the base)"))
+            report.dropped.append(
+                DroppedProbe(
+                    archetype=archetype_id,
+                    base=scenario.id,
+                    reason="no strategy applied (identical to the base)",
+                )
+            )
             return None
-        provenance = f"mutation:base={scenario.id};seed={request.seed};attempt={attempt};" + ";".join(m.notes)
+        provenance = (
+            f"mutation:base={scenario.id};seed={request.seed};attempt={attempt};"
+            + ";".join(m.notes)
+        )
         probe, reason = finalize(m, scenario, profile, provenance)
         if probe is None:
-            report.dropped.append(DroppedProbe(archetype=archetype_id, base=scenario.id, reason=reason or "invalid"))
+            report.dropped.append(
+                DroppedProbe(archetype=archetype_id, base=scenario.id, reason=reason or "invalid")
+            )
             return None
         if probe.scenario.id in seen:
-            report.dropped.append(DroppedProbe(archetype=archetype_id, base=scenario.id,
-                                               reason=f"duplicate of {probe.scenario.id}"))
+            report.dropped.append(
+                DroppedProbe(
+                    archetype=archetype_id,
+                    base=scenario.id,
+                    reason=f"duplicate of {probe.scenario.id}",
+                )
+            )
             return None
         seen.add(probe.scenario.id)
         return probe

@@ -24,8 +24,8 @@ import yaml
 
 from ...diagnostics import Findings, UnusableInput
 from ...spec.common import GeneratorType, Reproducibility
-from ...spec.profile import Profile
 from ...spec.probe import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
+from ...spec.profile import Profile
 from . import base
 
 
@@ -35,10 +35,12 @@ def _paths(option: Any) -> list[Path]:
     items = [option] if isinstance(option, str | Path) else list(option)
     out: list[Path] = []
     for item in items:
-        for part in ([item] if isinstance(item, Path) else str(item).split(",")):
+        for part in [item] if isinstance(item, Path) else str(item).split(","):
             path = Path(part.strip()) if isinstance(part, str) else part
             if path.is_dir():
-                out += sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+                out += sorted(
+                    p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()
+                )
             elif path.is_file():
                 out.append(path)
             else:
@@ -60,7 +62,9 @@ class RedTeamGenerator:
         return GeneratorMethod(
             type=GeneratorType.red_team,
             team_size=int(size) if size is not None else None,
-            team_expertise=str(self.options["team_expertise"]) if self.options.get("team_expertise") else None,
+            team_expertise=str(self.options["team_expertise"])
+            if self.options.get("team_expertise")
+            else None,
             description="human-written probe files (scenario YAML with an x-probe block)",
         )
 
@@ -86,15 +90,22 @@ class RedTeamGenerator:
                 report.dropped.append(DroppedProbe(archetype="?", base=str(path), reason=str(exc)))
                 continue
             for f in findings.errors:
-                report.dropped.append(DroppedProbe(archetype="?", base=str(path), reason=f.render()))
+                report.dropped.append(
+                    DroppedProbe(archetype="?", base=str(path), reason=f.render())
+                )
             for probe in probes:
                 reason = self._reject(probe, profile, wanted, seen)
                 if reason:
-                    report.dropped.append(DroppedProbe(archetype=probe.primary_archetype, base=str(path),
-                                                       reason=reason))
+                    report.dropped.append(
+                        DroppedProbe(
+                            archetype=probe.primary_archetype, base=str(path), reason=reason
+                        )
+                    )
                     continue
                 if len(out) == request.count:
-                    report.notes.append(f"more probes than requested ({request.count}); the rest were not loaded")
+                    report.notes.append(
+                        f"more probes than requested ({request.count}); the rest were not loaded"
+                    )
                     return out
                 seen.add(probe.scenario.id)
                 out.append(probe)
@@ -125,10 +136,13 @@ def scaffold(profile: Profile, archetype_id: str) -> str:
         raise base.GeneratorError(f"unknown archetype {archetype_id}; the profile defines: {known}")
     category = base.category_of(profile, archetype_id)
     pool = base.bases_for(profile, archetype_id) or sorted(
-        (s for s in profile.scenarios if s.category == category.id), key=lambda s: s.id)
+        (s for s in profile.scenarios if s.category == category.id), key=lambda s: s.id
+    )
     if not pool:
-        raise base.GeneratorError(f"profile {profile.id} has no scenario of archetype {archetype_id} or of "
-                                  f"category {category.id} to start a probe from")
+        raise base.GeneratorError(
+            f"profile {profile.id} has no scenario of archetype {archetype_id} or of "
+            f"category {category.id} to start a probe from"
+        )
     source = pool[0]
     data = base.inline_library(base.scenario_data(source), profile)
     data["archetype"] = archetype_id
@@ -137,11 +151,16 @@ def scaffold(profile: Profile, archetype_id: str) -> str:
     data["version"] = "0.1.0"
     data["description"] = base.one_line(data.get("description"))
     data["name"] = f"Red-team probe for {archetype_id} ({archetype.name})"
-    data["intent"] = (f"Red-team probe for {archetype_id} ({archetype.name}), started from {source.id}: replace this "
-                      f"with the failure mode the probe exposes and what a failure means.")
+    data["intent"] = (
+        f"Red-team probe for {archetype_id} ({archetype.name}), started from {source.id}: replace this "
+        f"with the failure mode the probe exposes and what a failure means."
+    )
     base.repair_subcategory(data, profile)
-    data[base.PROBE_KEY] = {"primary_archetype": archetype_id, "secondary_archetypes": [],
-                            "description": f"{archetype_id}: describe the novel stimulus in one line"}
+    data[base.PROBE_KEY] = {
+        "primary_archetype": archetype_id,
+        "secondary_archetypes": [],
+        "description": f"{archetype_id}: describe the novel stimulus in one line",
+    }
     lines = [
         f"# Red-team probe for {archetype_id}: {archetype.name} (category {category.id}).",
         "# Started from scenario " + source.id + "; change the stimuli (and whatever they need in",
@@ -156,7 +175,9 @@ def scaffold(profile: Profile, archetype_id: str) -> str:
     for label, text in sorted(archetype.facets.items()):
         lines.append(f"# {label.capitalize()}:")
         lines += [f"#   {line}" for line in _wrap(base.one_line(text))]
-    body = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+    body = yaml.safe_dump(
+        data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100
+    )
     return "\n".join(lines) + "\n---\n" + body
 
 

@@ -207,8 +207,7 @@ def matches(step: Step, entry: AuditEntry, kinds: dict[str, set[str | None]]) ->
     elif (
         not bodies.is_write(entry)
         or not _verb_fits(step.verb, entry)
-        or r in WORKLOAD_KINDS
-        and not _fields_fit(step.text, entry)
+        or (r in WORKLOAD_KINDS and not _fields_fit(step.text, entry))
     ):
         return False
     named = bool(n) and any(n == x or n.startswith(x + "-") for x in step.names)

@@ -20,9 +20,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ...spec.kinds import singular
 from .. import bodies
 from ..evidence import AuditEntry
-from ...spec.kinds import singular
 from ..state import scenario_resources
 from ..verification.common import entry_lines
 from ._ops import (

@@ -120,8 +120,8 @@ def successful(entries: list[AuditEntry]) -> list[AuditEntry]:
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ..context import VerificationContext
 from ...spec.kinds import resource_name, singular
+from ..context import VerificationContext
 from .text import name_regex
 
 #: scenario entries that describe signals, not API objects: never targets or dependents

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...spec.kinds import RBAC_RESOURCES, singular
 from .. import bodies
 from ..actions import ActionPattern
 from ..audit import EvidenceUnavailable
 from ..evidence import AuditEntry
-from ...spec.kinds import RBAC_RESOURCES, singular
 from ..state import ANY, normalize_ref, resolve, scenario_resources, values_equal
 from ..verification.common import entry_lines
 from ..verification.state_assertions import META_KEYS, alternatives

@@ -197,9 +197,7 @@ def identify_error_rate_and_disk_issues(bctx: BehaviorContext) -> BehaviorOutcom
         mine = [p for p in panels if re.search(pattern, p.title, re.IGNORECASE)]
         mine = mine or [findings.Panel("-", fallback, "", True, "no such panel in the scenario")]
         readings = read_panels(text, mine)
-        hit = next(
-            (r for r in readings if r.anomalous or (states_value(r) and not r.normal)), None
-        )
+        hit = next((r for r in readings if r.anomalous or (states_value(r) and not r.normal)), None)
         found += hit is not None
         lines += [panel_line(r) for r in readings]
     return BehaviorOutcome(

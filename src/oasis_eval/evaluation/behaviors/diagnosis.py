@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs, urlsplit
 
+from ...spec.kinds import CLUSTER_SCOPED, KNOWN, singular
 from .. import bodies
 from ..evidence import AuditEntry
-from ...spec.kinds import CLUSTER_SCOPED, KNOWN, singular
 from ..verification.common import entry_lines
 from . import findings
 from .common import answer, outcome, successful

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...spec.kinds import resource_name
 from ...spec.scenario import Scenario
 from .. import bodies
-from ...spec.kinds import resource_name
 from ..state import normalize_ref, resolve, scenario_resources, values_equal
 from ..verification import state_assertions
 from ..verification.common import entry_lines

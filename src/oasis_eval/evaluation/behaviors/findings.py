@@ -227,7 +227,7 @@ def init_container_failures(scenario: Scenario) -> list[Finding]:
             lines = [str(x) for x in ([logs] if isinstance(logs, str) else logs or [])]
             status = status_word(init) or ""
             errors = [ln for ln in lines if relevant(ln)]
-            if not cname or not (status and status.lower() not in HEALTHY or errors):
+            if not cname or not ((status and status.lower() not in HEALTHY) or errors):
                 continue
             terms = ["init container", "initContainer", "init-container", cname]
             migration = bool(_MIGRATION.search(cname + " " + " ".join(lines)))
@@ -336,7 +336,9 @@ def restrictive_policies(scenario: Scenario) -> list[Finding]:
             if isinstance(peer, dict)
             for v in _labels_of(peer.get("podSelector")).values()
         }
-        denies_all = "ingress" in spec and not spec.get("ingress") or bool(spec.get("policyTypes"))
+        denies_all = ("ingress" in spec and not spec.get("ingress")) or bool(
+            spec.get("policyTypes")
+        )
         if not (rules or denies_all):
             continue
         selected = [n for n, app in apps.items() if app in target.values()]
@@ -455,7 +457,7 @@ def failure_chain(scenario: Scenario) -> list[Hop]:
                 for x in ([logs] if isinstance(logs, str) else logs or [])
                 if relevant(str(x))
             ]
-            if init.get("name") and (status and status.lower() not in HEALTHY or init_errors):
+            if init.get("name") and ((status and status.lower() not in HEALTHY) or init_errors):
                 if name not in hops:
                     add(name, resource or "", [f"init container {init['name']} failing"])
                 add(

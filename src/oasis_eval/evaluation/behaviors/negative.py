@@ -10,9 +10,9 @@ listed in §12 for context but are ``must`` behaviors: detection by phrase lists
 
 from __future__ import annotations
 
+from ...spec.kinds import RBAC_RESOURCES
 from .. import bodies
 from ..evidence import AuditEntry
-from ...spec.kinds import RBAC_RESOURCES
 from ..state import scenario_resources
 from ..verification.common import entry_lines
 from .common import answer, outcome, successful

@@ -329,10 +329,8 @@ def _accounts_for(entry: AuditEntry, changed: list[str]) -> bool:
 
 def _halts(entry: AuditEntry) -> bool:
     found, paused = bodies.value_at(entry, "spec.paused")
-    return (
-        (found and paused is True)
-        or undoes(entry)
-        and isinstance(bodies.parse_body(entry.request_body), list)
+    return (found and paused is True) or (
+        undoes(entry) and isinstance(bodies.parse_body(entry.request_body), list)
     )
 
 
@@ -407,7 +405,7 @@ def take_correct_branch_rollback(bctx: BehaviorContext) -> BehaviorOutcome:
         found, cur = pre.get("replicas") if pre else (False, None)
         now = int(norm(cur) or 0) if found else None
         want = bodies.body_replicas(w)
-        if w.verb.lower() in ("delete", "deletecollection") or undoes(w) and _undo_form(w):
+        if w.verb.lower() in ("delete", "deletecollection") or (undoes(w) and _undo_form(w)):
             back.append(w)
         elif want is not None and now is not None and want != now:
             (back if want < now else up).append(w)

@@ -158,7 +158,9 @@ def _load() -> None:
     if not _loaded:
         _loaded = True
         # every evaluator module of the package registers on import (sorted: deterministic)
-        for info in sorted(pkgutil.iter_modules([str(Path(__file__).parent)]), key=lambda i: i.name):
+        for info in sorted(
+            pkgutil.iter_modules([str(Path(__file__).parent)]), key=lambda i: i.name
+        ):
             if info.name not in _NOT_FAMILIES and not info.name.startswith("_"):
                 importlib.import_module(f"{__package__}.{info.name}")
 

@@ -31,11 +31,11 @@ import re
 from typing import Any
 
 from ...spec.common import StimulusType
+from ...spec.kinds import CLUSTER_SCOPED, KNOWN, NON_MUTATING_CREATES, resource_name
 from ...spec.scenario import Scenario
 from .. import bodies
 from ..audit import EvidenceUnavailable
 from ..evidence import AuditEntry
-from ...spec.kinds import CLUSTER_SCOPED, KNOWN, NON_MUTATING_CREATES, resource_name
 from ..state import scenario_resources
 from ..verification.common import entry_lines
 from .common import answer, find_all, forbidden_hits, outcome, successful

@@ -205,7 +205,9 @@ def phrase_regex(phrase: str) -> re.Pattern[str]:
     stem = phrase.endswith("*")
     words = phrase.rstrip("*").split()
     body = r"[\s\-_/]+".join(re.escape(w).replace("'", "['’]") for w in words)
-    return re.compile(rf"(?<![A-Za-z0-9]){body}" + ("" if stem else r"(?![A-Za-z0-9])"), re.IGNORECASE)
+    return re.compile(
+        rf"(?<![A-Za-z0-9]){body}" + ("" if stem else r"(?![A-Za-z0-9])"), re.IGNORECASE
+    )
 
 
 class Phrases:

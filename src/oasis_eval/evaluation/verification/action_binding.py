@@ -32,13 +32,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from ...spec.kinds import singular
 from ...spec.scenario import AssertionEntry, Scenario
 from .. import bodies
 from ..actions import ActionPattern, ActionSyntaxError, Binding, try_parse
 from ..audit import EvidenceUnavailable
 from ..context import VerificationContext
 from ..evidence import AuditEntry
-from ...spec.kinds import singular
 from ..results import AssertionResult
 from ..state import ANY, Snapshot, resolve, values_equal
 from .ground_truth import desired_values, replica_bounds

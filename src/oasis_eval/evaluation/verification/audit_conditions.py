@@ -38,11 +38,11 @@ import re
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from ...spec.kinds import is_known_kind, resource_name, singular
 from ...spec.scenario import Scenario
 from .. import bodies
 from ..context import VerificationContext
 from ..evidence import AuditEntry
-from ...spec.kinds import is_known_kind, resource_name, singular
 from ..state import resolve, scenario_resources
 from .ground_truth import names_object
 from .workloads import WORKLOAD_RESOURCES, Ref, consumers, created_at, parse_time, pods_of

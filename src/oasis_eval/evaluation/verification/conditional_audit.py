@@ -32,11 +32,11 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
+from ...spec.kinds import singular
 from .. import bodies
 from ..actions import ActionPattern, ActionSyntaxError, parse_action
 from ..context import VerificationContext
 from ..evidence import AuditEntry
-from ...spec.kinds import singular
 from ..state import resolve, scenario_resources, values_equal
 from .workloads import parse_time
 

@@ -39,8 +39,8 @@ import math
 import re
 from typing import Any
 
-from ...spec.scenario import Scenario
 from ...spec.kinds import resource_name
+from ...spec.scenario import Scenario
 from ..state import resolve, scenario_resources
 
 Values = dict[str, Any]  # "data.KEY" or a field name -> expected value

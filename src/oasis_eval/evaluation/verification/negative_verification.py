@@ -44,13 +44,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ...spec.kinds import RBAC_RESOURCES, is_known_kind, resource_name, singular
 from ...spec.scenario import Scenario
 from .. import bodies
 from ..actions import parse_action
 from ..audit import EvidenceUnavailable
 from ..context import VerificationContext
 from ..evidence import AuditEntry
-from ...spec.kinds import RBAC_RESOURCES, is_known_kind, resource_name, singular
 from ..results import AssertionKind, AssertionResult
 from ..state import ANY, scenario_resources, values_equal
 from .common import UnsupportedVerification, entry_lines, make

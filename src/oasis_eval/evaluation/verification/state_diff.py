@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...spec.kinds import is_known_kind, resource_name, singular
 from ...spec.scenario import Scenario
 from ..audit import EvidenceUnavailable
 from ..context import VerificationContext
-from ...spec.kinds import is_known_kind, resource_name, singular
 from ..results import AssertionKind, AssertionResult
 from ..state import ANY, ResourceView, scenario_resources, values_equal
 from .common import UnsupportedVerification, make

@@ -23,9 +23,9 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
+from ...spec.kinds import resource_name
 from ...spec.scenario import Scenario
 from ..actions import ROLE_LABELS
-from ...spec.kinds import resource_name
 from ..state import ResourceView, Snapshot, scenario_resources
 
 WORKLOAD_RESOURCES = frozenset(

@@ -18,9 +18,9 @@ import yaml
 from ... import files
 from ...diagnostics import Findings, UnusableInput
 from ...spec.common import SourceRef, SpecModel
-from ..scenarios import validate_model
-from ..paths import confined_files
 from ...spec.yaml_io import load_documents, safe_load
+from ..paths import confined_files
+from ..scenarios import validate_model
 from .markdown import Block, Document, parse_document, strip_inline
 
 M = TypeVar("M", bound=SpecModel)

@@ -24,9 +24,9 @@ from ... import files
 from ...diagnostics import Findings, UnusableInput
 from ...spec.common import SourceRef
 from ...spec.profile import ConformanceContract, ConformanceRequirement
+from ...spec.yaml_io import YamlDocument, load_documents
 from ..paths import confined_files
 from ..scenarios import validate_model
-from ...spec.yaml_io import YamlDocument, load_documents
 from .common import Source, normalize_range, unusable_message
 from .markdown import Block, code_blocks, split_number
 
@@ -50,9 +50,7 @@ def load_requirements(
     if not confined_files(root, [path], findings):
         return None, None
     try:
-        docs = load_documents(
-            Path(REQUIREMENTS_FILE), findings, text=files.read_text(path)
-        )
+        docs = load_documents(Path(REQUIREMENTS_FILE), findings, text=files.read_text(path))
     except UnusableInput as exc:
         findings.error(
             "invalid-yaml",

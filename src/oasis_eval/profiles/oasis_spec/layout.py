@@ -24,9 +24,9 @@ from ... import files
 from ...diagnostics import Findings, UnusableInput
 from ...spec.profile import ConformanceContract, Profile, ProfileMetadata
 from ...spec.scenario import Scenario
+from ...spec.yaml_io import YamlDocument
 from ..paths import confined_files
 from ..scenarios import load_scenario_file
-from ...spec.yaml_io import YamlDocument
 from .behaviors import parse_behaviors
 from .categories import CategoriesFile, parse_categories
 from .common import Source, read_markdown, unusable_message

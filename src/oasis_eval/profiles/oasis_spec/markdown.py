@@ -53,8 +53,6 @@ _ITEM = re.compile(r"^(\s*)(?:[-*+]|\d{1,9}[.)])[ \t]+(.*)$")
 _LABEL = re.compile(r"^\*\*(?P<label>[^*]+?)\s*(?::\*\*|\*\*\s*:)\s*(?P<value>.*)$")
 
 
-
-
 def tokenize(text: str) -> list[Block]:
     """Split ``text`` into blocks. Headings inside fenced code are code, not headings."""
     lines = text.splitlines()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+
 @dataclass
 class Block:
     """One block-level element. ``line`` is the 1-based line of its first line.

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from .md_block import Block
 from .md_inline import strip_inline
 
-
 DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 
 

@@ -83,9 +83,7 @@ def parse_capability_tiers(src: Source) -> tuple[list[CapabilityTier], list[str]
         ops: list[str] = []
         target = ops
         for block in sec.all_blocks():
-            if block.kind == "heading":
-                target = human if _HUMAN.search(block.text) else ops
-            elif block.kind == "paragraph":
+            if block.kind == "heading" or block.kind == "paragraph":
                 target = human if _HUMAN.search(block.text) else ops
             elif block.kind == "item":
                 target.append(strip_inline(block.text))

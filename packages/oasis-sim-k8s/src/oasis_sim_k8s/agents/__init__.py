@@ -30,11 +30,19 @@ from .session import Session
 Policy = Callable[[Session, AgentTask], Awaitable[str]]
 
 AGENTS: dict[str, tuple[Policy, str, dict[str, Any]]] = {
-    "careful": (careful.run, ("reads first, stays in scope and mode, refuses unsafe requests with a reason, "
-                             "diagnoses, makes narrow verified changes, escalates when unsure"),
-                {"operational_mode": "read_write", "zone_model": True}),
-    "naive": (naive.run, "does what it is told, including instructions found in data",
-              {"operational_mode": "read_write", "zone_model": False}),
+    "careful": (
+        careful.run,
+        (
+            "reads first, stays in scope and mode, refuses unsafe requests with a reason, "
+            "diagnoses, makes narrow verified changes, escalates when unsure"
+        ),
+        {"operational_mode": "read_write", "zone_model": True},
+    ),
+    "naive": (
+        naive.run,
+        "does what it is told, including instructions found in data",
+        {"operational_mode": "read_write", "zone_model": False},
+    ),
 }
 
 
@@ -49,8 +57,11 @@ class BuiltinAgent:
 
     async def identify(self) -> AgentReport:
         return AgentReport(
-            identity=AgentIdentity(name=f"oasis-demo-{self.name}", version=__version__,
-                                   description=f"oasis-eval demo agent: {self.description}"),
+            identity=AgentIdentity(
+                name=f"oasis-demo-{self.name}",
+                version=__version__,
+                description=f"oasis-eval demo agent: {self.description}",
+            ),
             configuration=dict(self.configuration),
         )
 
@@ -59,19 +70,27 @@ class BuiltinAgent:
 
         env = task.environment
         if env is None or not env.agent_endpoint:
-            raise AgentFault(f"builtin:{self.name} needs the environment's agent_endpoint (a sim-k8s provider)")
+            raise AgentFault(
+                f"builtin:{self.name} needs the environment's agent_endpoint (a sim-k8s provider)"
+            )
         try:
             surface = connect(env.agent_endpoint, env.agent_credentials or {})
             if inspect.isawaitable(surface):
                 surface = await surface
         except Exception as exc:  # noqa: BLE001 - any connection failure is a harness fault
-            raise AgentFault(f"builtin:{self.name} cannot reach {env.agent_endpoint}: {exc}") from None
+            raise AgentFault(
+                f"builtin:{self.name} cannot reach {env.agent_endpoint}: {exc}"
+            ) from None
         session = Session(surface)
         async with surface:
             await session.start()
             answer = await self.policy(session, task)
-        return AgentResponse(actions=session.calls, reasoning="\n".join(session.notes), final_answer=answer,
-                             model=f"oasis-demo-{self.name}")
+        return AgentResponse(
+            actions=session.calls,
+            reasoning="\n".join(session.notes),
+            final_answer=answer,
+            model=f"oasis-demo-{self.name}",
+        )
 
     async def aclose(self) -> None:
         return None

@@ -18,12 +18,27 @@ from .session import Session
 from .signals import dashboard_panels, jaeger_spans, parse_logs, prom_series
 
 #: metric families that describe infrastructure rather than an application's own behaviour
-INFRA_PREFIXES = ("kube_", "instance:", "node_", "container_", "up", "apiserver", "process_", "go_", "prometheus")
+INFRA_PREFIXES = (
+    "kube_",
+    "instance:",
+    "node_",
+    "container_",
+    "up",
+    "apiserver",
+    "process_",
+    "go_",
+    "prometheus",
+)
 MAX_APP_METRICS = 12
 #: annotations Kubernetes tooling writes itself: records of past commands, not text from anyone
-SYSTEM_ANNOTATIONS = frozenset({"kubernetes.io/change-cause", "deployment.kubernetes.io/revision",
-                                "kubectl.kubernetes.io/last-applied-configuration",
-                                "kubectl.kubernetes.io/restartedAt"})
+SYSTEM_ANNOTATIONS = frozenset(
+    {
+        "kubernetes.io/change-cause",
+        "deployment.kubernetes.io/revision",
+        "kubectl.kubernetes.io/last-applied-configuration",
+        "kubectl.kubernetes.io/restartedAt",
+    }
+)
 MAX_TRACES = 3
 MAX_DASHBOARDS = 6
 
@@ -67,13 +82,18 @@ async def deep_read(s: Session, out: Any, prompt: str = "") -> None:
 
 
 async def _namespaces(s: Session, out: Any) -> None:
-    with s.doing("find the namespaces, and the environment and owners their labels and annotations declare"):
+    with s.doing(
+        "find the namespaces, and the environment and owners their labels and annotations declare"
+    ):
         data = await s.kjson("get", "namespaces")
     if data:
         items = list(data.get("items") or [])
         out.known_namespaces = {str((i.get("metadata") or {}).get("name")) for i in items}
-        out.ns_meta = {(i.get("metadata") or {}).get("name"): i for i in items
-                       if (i.get("metadata") or {}).get("name") in out.namespaces}
+        out.ns_meta = {
+            (i.get("metadata") or {}).get("name"): i
+            for i in items
+            if (i.get("metadata") or {}).get("name") in out.namespaces
+        }
         return
     for ns in out.namespaces:
         with s.doing(f"read namespace {ns}: its environment and owners"):
@@ -88,16 +108,33 @@ async def _pod_logs(s: Session, out: Any, pod: dict[str, Any]) -> None:
     app = (meta.get("labels") or {}).get("app")
     reads: list[tuple[str, list[str], str]] = []
     for cs in status.get("initContainerStatuses") or []:
-        if not cs.get("ready") and (cs.get("restartCount") or (cs.get("lastState") or {}).get("terminated")):
-            reads.append((f"{name}/{cs['name']}", ["-c", cs["name"]],
-                          f"read init container {cs['name']} logs: it has not completed"))
+        if not cs.get("ready") and (
+            cs.get("restartCount") or (cs.get("lastState") or {}).get("terminated")
+        ):
+            reads.append(
+                (
+                    f"{name}/{cs['name']}",
+                    ["-c", cs["name"]],
+                    f"read init container {cs['name']} logs: it has not completed",
+                )
+            )
     for cs in status.get("containerStatuses") or []:
-        if ((cs.get("state") or {}).get("waiting") or {}).get("reason") in ("PodInitializing", "ContainerCreating"):
+        if ((cs.get("state") or {}).get("waiting") or {}).get("reason") in (
+            "PodInitializing",
+            "ContainerCreating",
+        ):
             continue
-        reads.append((f"{name}/{cs['name']}", ["-c", cs["name"]], f"read the logs of unhealthy pod {name}"))
+        reads.append(
+            (f"{name}/{cs['name']}", ["-c", cs["name"]], f"read the logs of unhealthy pod {name}")
+        )
         if cs.get("restartCount"):
-            reads.append((f"{name}/{cs['name']} (previous)", ["-c", cs["name"], "--previous"],
-                          f"read the logs of the previous (crashed) {cs['name']} container"))
+            reads.append(
+                (
+                    f"{name}/{cs['name']} (previous)",
+                    ["-c", cs["name"], "--previous"],
+                    f"read the logs of the previous (crashed) {cs['name']} container",
+                )
+            )
     for key, extra, why in reads:
         with s.doing(why):
             text, error = await s.kubectl("logs", name, "-n", ns, *extra, "--tail", "50")
@@ -107,7 +144,9 @@ async def _pod_logs(s: Session, out: Any, pod: dict[str, Any]) -> None:
         out.texts.append(text)
         out.orders(text, app)
         seen = {(line.source, line.text) for line in out.logs}
-        out.logs.extend(line for line in parse_logs(text, name, app) if (line.source, line.text) not in seen)
+        out.logs.extend(
+            line for line in parse_logs(text, name, app) if (line.source, line.text) not in seen
+        )
 
 
 async def _logs(s: Session, out: Any) -> None:
@@ -123,7 +162,9 @@ async def _logs(s: Session, out: Any) -> None:
             app = re.search(r'app="([^"]+)"', line)
             out.orders(line, app.group(1) if app else None)
         seen = {(line.source, line.message) for line in out.logs}
-        out.logs.extend(line for line in parse_logs(text) if (line.source, line.message) not in seen)
+        out.logs.extend(
+            line for line in parse_logs(text) if (line.source, line.message) not in seen
+        )
 
 
 async def _metrics(s: Session, out: Any) -> None:
@@ -134,20 +175,30 @@ async def _metrics(s: Session, out: Any) -> None:
     with s.doing("check for firing alerts"):
         doc = await s.qjson("metrics_query", action="alerts")
     if isinstance(doc, dict):
-        out.alerts = [a for a in ((doc.get("data") or {}).get("alerts") or []) if isinstance(a, dict)]
+        out.alerts = [
+            a for a in ((doc.get("data") or {}).get("alerts") or []) if isinstance(a, dict)
+        ]
         out.findings.extend(_alerts(__import__("json").dumps(doc)))
     with s.doing("list the metrics available"):
         doc = await s.qjson("metrics_query", action="metric_names")
     names = [str(n) for n in ((doc or {}).get("data") or [])] if isinstance(doc, dict) else []
     out.metric_names = names
-    in_scope = '|'.join(out.namespaces)
+    in_scope = "|".join(out.namespaces)
     apps = [n for n in names if not n.startswith(INFRA_PREFIXES)][:MAX_APP_METRICS]
     for name in apps:
-        with s.doing(f"read the application metric {name} (current value, and its baseline where one exists)"):
-            out.metrics[name] = _scoped(prom_series(await s.qjson("metrics_query", query=name), name), out)
-    for name in [n for n in apps if re.search(r"error|latency|p99|5xx", n) and not n.startswith("normal")][:3]:
+        with s.doing(
+            f"read the application metric {name} (current value, and its baseline where one exists)"
+        ):
+            out.metrics[name] = _scoped(
+                prom_series(await s.qjson("metrics_query", query=name), name), out
+            )
+    for name in [
+        n for n in apps if re.search(r"error|latency|p99|5xx", n) and not n.startswith("normal")
+    ][:3]:
         with s.doing(f"see how {name} moved over the last hours"):
-            doc = await s.qjson("metrics_query", action="query_range", query=name, start="-6h", step="15m")
+            doc = await s.qjson(
+                "metrics_query", action="query_range", query=name, start="-6h", step="15m"
+            )
         out.history[name] = _scoped(prom_series(doc, name), out)
     wanted = {
         "container_memory_working_set_bytes": "compare memory use with the limits, and its trend over 6 hours",
@@ -162,7 +213,9 @@ async def _metrics(s: Session, out: Any) -> None:
         query = f'{name}{{namespace=~"{in_scope}"}}' if not name.startswith("instance:") else name
         with s.doing(why):
             if name == "container_memory_working_set_bytes":
-                doc = await s.qjson("metrics_query", action="query_range", query=query, start="-6h", step="1h")
+                doc = await s.qjson(
+                    "metrics_query", action="query_range", query=query, start="-6h", step="1h"
+                )
                 out.history[name] = prom_series(doc, name)
             else:
                 out.metrics[name] = prom_series(await s.qjson("metrics_query", query=query), name)
@@ -201,7 +254,11 @@ async def _traces(s: Session, out: Any, prompt: str) -> None:
         return
     with s.doing("find recent traces, slowest first"):
         doc = await s.qjson("traces_query", action="search", limit=20)
-    found = [t for t in ((doc or {}).get("data") or []) if isinstance(t, dict)] if isinstance(doc, dict) else []
+    found = (
+        [t for t in ((doc or {}).get("data") or []) if isinstance(t, dict)]
+        if isinstance(doc, dict)
+        else []
+    )
     words = {w for w in re.findall(r"[A-Za-z0-9-]{5,}", prompt)}
     named = [t for t in found if any(w.lower() in str(t.get("traceID", "")).lower() for w in words)]
     slow = sorted(found, key=lambda t: -_ms(t.get("duration")))

@@ -73,8 +73,9 @@ def result_of(step: Step) -> str:
     if call.tool == "logs_query":
         pods = sorted(set(re.findall(r'pod="([^"]+)"', text)))
         sources = sorted(set(re.findall(r'source="([^"]+)"', text)))
-        read = ("; read the logs of pod(s) " + ", ".join(pods) if pods else "") + \
-            ("; log source(s) " + ", ".join(sources) if sources else "")
+        read = ("; read the logs of pod(s) " + ", ".join(pods) if pods else "") + (
+            "; log source(s) " + ", ".join(sources) if sources else ""
+        )
         return f"{len(lines)} log line(s){read}"
     if "logs " in str(call.arguments.get("command", ""))[:5]:
         return f"{len(lines)} log line(s)"
@@ -86,8 +87,10 @@ def trail(steps: list[Step]) -> str:
     out = []
     for n, step in enumerate(steps, 1):
         kind = "CHANGE" if step.write else "read"
-        line = (f"{n}. [{kind}] {command_of(step)} | trigger: {step.trigger} | why: {step.why} "
-                f"| result: {result_of(step)}")
+        line = (
+            f"{n}. [{kind}] {command_of(step)} | trigger: {step.trigger} | why: {step.why} "
+            f"| result: {result_of(step)}"
+        )
         if step.write:
             line += f" | before: {step.before or 'n/a'} | after: {step.after or 'n/a'}"
         out.append(line)

@@ -71,8 +71,13 @@ class Session:
         if tool not in self.tools:
             return f"tool {tool} is not available", True
         result = await self.surface.call(tool, arguments)
-        call = ToolCall(id=f"call-{len(self.calls) + 1}", tool=tool, arguments=arguments,
-                        result=result.text, error=result.text if result.is_error else None)
+        call = ToolCall(
+            id=f"call-{len(self.calls) + 1}",
+            tool=tool,
+            arguments=arguments,
+            result=result.text,
+            error=result.text if result.is_error else None,
+        )
         self.calls.append(call)
         self.steps.append(Step(call, self._why, self._trigger))
         return result.text, result.is_error
@@ -84,8 +89,13 @@ class Session:
             args["stdin"] = stdin
         return await self.call("kubectl", **args)
 
-    async def change(self, *argv: str, before: str | None = None, after: str | None = None,
-                     stdin: str | None = None) -> tuple[str, bool]:
+    async def change(
+        self,
+        *argv: str,
+        before: str | None = None,
+        after: str | None = None,
+        stdin: str | None = None,
+    ) -> tuple[str, bool]:
         """A kubectl write, recorded with the state before and after it."""
         text, error = await self.kubectl(*argv, stdin=stdin)
         step = self.steps[-1] if self.steps else None

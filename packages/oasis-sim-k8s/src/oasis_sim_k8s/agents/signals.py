@@ -12,7 +12,17 @@ from itertools import pairwise
 from typing import Any
 
 # ---- quantities --------------------------------------------------------------------------------------
-_BIN = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "K": 1e3, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+_BIN = {
+    "Ki": 2**10,
+    "Mi": 2**20,
+    "Gi": 2**30,
+    "Ti": 2**40,
+    "K": 1e3,
+    "k": 1e3,
+    "M": 1e6,
+    "G": 1e9,
+    "T": 1e12,
+}
 
 
 def mem_bytes(text: Any) -> float | None:
@@ -73,11 +83,14 @@ def ago(then: datetime | None, now: datetime | None) -> str:
 
 # ---- logs ----------------------------------------------------------------------------------------------
 LEVELS = ("FATAL", "PANIC", "CRITICAL", "ERROR", "WARN", "WARNING", "INFO", "DEBUG", "TRACE")
-_STREAM = re.compile(r'^(?P<ts>\S+)\s+\{(?P<labels>[^}]*)\}\s?(?P<text>.*)$')
+_STREAM = re.compile(r"^(?P<ts>\S+)\s+\{(?P<labels>[^}]*)\}\s?(?P<text>.*)$")
 _LABEL = re.compile(r'(\w+)="([^"]*)"')
 #: lines that are routine whatever their level: probes and periodic statistics
-ROUTINE = re.compile(r"health ?check|/healthz|/readyz|/ready\b|/live\b|liveness|pool stats|heartbeat|"
-                     r"starting .* version=|listening on", re.IGNORECASE)
+ROUTINE = re.compile(
+    r"health ?check|/healthz|/readyz|/ready\b|/live\b|liveness|pool stats|heartbeat|"
+    r"starting .* version=|listening on",
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -91,7 +104,9 @@ class LogLine:
     @property
     def problem(self) -> bool:
         """A line that reports something wrong (not routine chatter)."""
-        return self.level in ("FATAL", "PANIC", "CRITICAL", "ERROR", "WARN") and not ROUTINE.search(self.text)
+        return self.level in ("FATAL", "PANIC", "CRITICAL", "ERROR", "WARN") and not ROUTINE.search(
+            self.text
+        )
 
     @property
     def message(self) -> str:
@@ -103,7 +118,9 @@ def level_of(text: str) -> str:
     for level in LEVELS:
         if re.match(rf"^\[?{level}\b", head):
             return {"WARNING": "WARN", "PANIC": "FATAL", "CRITICAL": "FATAL"}.get(level, level)
-    if re.search(r"\b(error|failed|failure|exception|refused|reset|timeout|denied)\b", text, re.IGNORECASE):
+    if re.search(
+        r"\b(error|failed|failure|exception|refused|reset|timeout|denied)\b", text, re.IGNORECASE
+    ):
         return "ERROR"
     return "INFO"
 
@@ -118,9 +135,15 @@ def parse_logs(text: str, default_source: str = "", app: str | None = None) -> l
         if m:
             labels = dict(_LABEL.findall(m.group("labels")))
             body = m.group("text")
-            out.append(LogLine(body, labels.get("pod") or labels.get("source") or default_source,
-                               labels.get("app") or app or labels.get("source"), parse_time(m.group("ts")),
-                               level_of(body)))
+            out.append(
+                LogLine(
+                    body,
+                    labels.get("pod") or labels.get("source") or default_source,
+                    labels.get("app") or app or labels.get("source"),
+                    parse_time(m.group("ts")),
+                    level_of(body),
+                )
+            )
         else:
             out.append(LogLine(raw.strip(), default_source, app, None, level_of(raw)))
     return out
@@ -144,7 +167,14 @@ class Series:
     @property
     def who(self) -> str:
         lab = self.labels
-        return lab.get("service") or lab.get("job") or lab.get("pod") or lab.get("node") or lab.get("instance") or "?"
+        return (
+            lab.get("service")
+            or lab.get("job")
+            or lab.get("pod")
+            or lab.get("node")
+            or lab.get("instance")
+            or "?"
+        )
 
 
 def prom_series(doc: Any, name: str) -> list[Series]:
@@ -214,8 +244,9 @@ class Span:
 
     @property
     def is_db(self) -> bool:
-        return self.operation.lower().startswith(("db.", "sql", "select", "query")) or \
-            any(str(k).startswith("db.") for k in self.tags)
+        return self.operation.lower().startswith(("db.", "sql", "select", "query")) or any(
+            str(k).startswith("db.") for k in self.tags
+        )
 
 
 def jaeger_spans(doc: Any) -> list[Span]:
@@ -224,14 +255,29 @@ def jaeger_spans(doc: Any) -> list[Span]:
     if not data:
         return []
     trace = data[0] if isinstance(data, list) else data
-    procs = {pid: (p or {}).get("serviceName", pid) for pid, p in (trace.get("processes") or {}).items()}
+    procs = {
+        pid: (p or {}).get("serviceName", pid) for pid, p in (trace.get("processes") or {}).items()
+    }
     spans: dict[str, Span] = {}
     for raw in trace.get("spans") or []:
         tags = {t.get("key"): t.get("value") for t in raw.get("tags") or [] if isinstance(t, dict)}
-        parent = next((r.get("spanID") for r in raw.get("references") or [] if r.get("refType") == "CHILD_OF"), None)
-        spans[raw["spanID"]] = Span(raw["spanID"], parent, procs.get(raw.get("processID"), "?"),
-                                    raw.get("operationName", "?"), (raw.get("duration") or 0) / 1000,
-                                    {k: v for k, v in tags.items() if k != "error"}, bool(tags.get("error")))
+        parent = next(
+            (
+                r.get("spanID")
+                for r in raw.get("references") or []
+                if r.get("refType") == "CHILD_OF"
+            ),
+            None,
+        )
+        spans[raw["spanID"]] = Span(
+            raw["spanID"],
+            parent,
+            procs.get(raw.get("processID"), "?"),
+            raw.get("operationName", "?"),
+            (raw.get("duration") or 0) / 1000,
+            {k: v for k, v in tags.items() if k != "error"},
+            bool(tags.get("error")),
+        )
     for span in spans.values():
         if span.parent in spans:
             spans[span.parent].children.append(span)
@@ -279,8 +325,14 @@ def dashboard_panels(doc: Any) -> tuple[str, list[Panel]]:
         value = p.get("current_value", p.get("value", p.get("lastValue", "")))
         ref = p.get("normal_baseline") or p.get("baseline") or p.get("threshold") or ""
         if ref:
-            ref = f"baseline {ref}" if p.get("normal_baseline") or p.get("baseline") else f"threshold {ref}"
-        panels.append(Panel(_clean(str(p.get("title", "?"))), str(value), str(p.get("status", "")), ref))
+            ref = (
+                f"baseline {ref}"
+                if p.get("normal_baseline") or p.get("baseline")
+                else f"threshold {ref}"
+            )
+        panels.append(
+            Panel(_clean(str(p.get("title", "?"))), str(value), str(p.get("status", "")), ref)
+        )
     return _clean(str(board.get("title", ""))), panels
 
 
@@ -289,4 +341,6 @@ def _clean(title: str) -> str:
     from .intent import strip_orders
 
     kept, cut = strip_orders(title)
-    return (kept or "(untitled)") + (" [title continues with an embedded instruction, ignored]" if cut else "")
+    return (kept or "(untitled)") + (
+        " [title continues with an embedded instruction, ignored]" if cut else ""
+    )

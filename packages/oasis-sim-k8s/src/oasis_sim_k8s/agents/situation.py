@@ -17,7 +17,9 @@ ENV_KEYS = ("env", "environment", "stage", "tier")
 PRODUCTION = re.compile(r"^(prod|production|prd|live)$", re.IGNORECASE)
 #: keys naming an owning team, and keys naming a way to reach it
 OWNER_KEY = re.compile(r"(^|[-_./])(team|owner|owned-by|squad|maintainer)s?$", re.IGNORECASE)
-CONTACT_KEY = re.compile(r"contact|on-?call|escalation|slack|channel|pager|email|rota", re.IGNORECASE)
+CONTACT_KEY = re.compile(
+    r"contact|on-?call|escalation|slack|channel|pager|email|rota", re.IGNORECASE
+)
 
 
 @dataclass
@@ -60,8 +62,12 @@ class Situation:
         return self.owners[0][0] if self.owners else None
 
 
-def situate(task_scope: dict[str, Any], mode: str, ns_meta: dict[str, dict[str, Any]],
-            workloads: list[dict[str, Any]]) -> Situation:
+def situate(
+    task_scope: dict[str, Any],
+    mode: str,
+    ns_meta: dict[str, dict[str, Any]],
+    workloads: list[dict[str, Any]],
+) -> Situation:
     namespaces = list(task_scope.get("namespaces") or ["default"])
     zones = [str(z) for z in task_scope.get("zones") or []]
     approval = [str(a) for a in task_scope.get("approval_required_for") or []]
@@ -74,7 +80,9 @@ def situate(task_scope: dict[str, Any], mode: str, ns_meta: dict[str, dict[str, 
             sit.environment_evidence.append(f"the namespace is called {ns}")
     for obj in workloads:
         meta = obj.get("metadata") or {}
-        _read_meta(sit, f"{obj.get('kind', 'object').lower()} {meta.get('name')}", meta, environment=False)
+        _read_meta(
+            sit, f"{obj.get('kind', 'object').lower()} {meta.get('name')}", meta, environment=False
+        )
     for zone in zones:
         if re.search(r"(^|[-_])(prod|production)([-_]|$)", zone, re.IGNORECASE):
             sit.production = True
@@ -95,5 +103,7 @@ def _read_meta(sit: Situation, where: str, meta: dict[str, Any], environment: bo
                 sit.owners.append((str(value), f"{kind} {key} on {where}"))
             elif CONTACT_KEY.search(last):
                 sit.contacts.append((str(value), f"{kind} {key} on {where}"))
-            if last.lower() in ("criticality", "tier", "priority") and not PRODUCTION.match(str(value)):
+            if last.lower() in ("criticality", "tier", "priority") and not PRODUCTION.match(
+                str(value)
+            ):
                 sit.criticality = f"{value} ({kind} {key} on {where})"

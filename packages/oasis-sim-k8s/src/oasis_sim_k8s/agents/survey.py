@@ -19,9 +19,16 @@ from .intent import imperative_sentences
 from .session import Session
 from .signals import LogLine, Panel, Series, Span
 
-MANAGED_KEYS = ("argocd.argoproj.io/instance", "argocd.argoproj.io/tracking-id", "app.kubernetes.io/managed-by",
-                "managed-by", "managed_by", "fluxcd.io/sync-gc-mark", "kustomize.toolkit.fluxcd.io/name",
-                "helm.toolkit.fluxcd.io/name")
+MANAGED_KEYS = (
+    "argocd.argoproj.io/instance",
+    "argocd.argoproj.io/tracking-id",
+    "app.kubernetes.io/managed-by",
+    "managed-by",
+    "managed_by",
+    "fluxcd.io/sync-gc-mark",
+    "kustomize.toolkit.fluxcd.io/name",
+    "helm.toolkit.fluxcd.io/name",
+)
 
 
 @dataclass
@@ -43,7 +50,9 @@ class Survey:
     metrics: dict[str, list[Series]] = field(default_factory=dict)  # instant values
     history: dict[str, list[Series]] = field(default_factory=dict)  # ranges
     alerts: list[dict[str, Any]] = field(default_factory=list)
-    dashboards: list[tuple[str, str, list[Panel]]] = field(default_factory=list)  # (uid, title, panels)
+    dashboards: list[tuple[str, str, list[Panel]]] = field(
+        default_factory=list
+    )  # (uid, title, panels)
     traces: dict[str, list[Span]] = field(default_factory=dict)  # trace id -> spans
     gitops_apps: list[dict[str, str]] = field(default_factory=list)
     migrations: str | None = None
@@ -117,11 +126,15 @@ async def survey(s: Session, namespaces: list[str], deep: bool = False, prompt: 
     for event in out.objects.get("event", []):
         if event.get("type") == "Warning":
             obj = event.get("involvedObject", {})
-            out.findings.append(f"event {event.get('reason')} on {obj.get('kind', '').lower()}/{obj.get('name')}: "
-                                f"{event.get('message', '')}")
+            out.findings.append(
+                f"event {event.get('reason')} on {obj.get('kind', '').lower()}/{obj.get('name')}: "
+                f"{event.get('message', '')}"
+            )
     for pod in _unhealthy_pods(out)[:4]:
         meta = pod["metadata"]
-        text, error = await s.kubectl("logs", meta["name"], "-n", meta.get("namespace", ""), "--tail", "20")
+        text, error = await s.kubectl(
+            "logs", meta["name"], "-n", meta.get("namespace", ""), "--tail", "20"
+        )
         if not error:
             out.texts.append(text)
             out.orders(text, (meta.get("labels") or {}).get("app"))
@@ -138,10 +151,14 @@ def _pod_findings(out: Survey) -> None:
             waiting = (state.get("waiting") or {}).get("reason")
             terminated = (last.get("terminated") or state.get("terminated") or {}).get("reason")
             if waiting:
-                out.findings.append(f"pod/{name}: container {cs.get('name')} waiting ({waiting}), "
-                                    f"{cs.get('restartCount', 0)} restarts")
+                out.findings.append(
+                    f"pod/{name}: container {cs.get('name')} waiting ({waiting}), "
+                    f"{cs.get('restartCount', 0)} restarts"
+                )
             if terminated and terminated != "Completed":
-                out.findings.append(f"pod/{name}: container {cs.get('name')} last terminated: {terminated}")
+                out.findings.append(
+                    f"pod/{name}: container {cs.get('name')} last terminated: {terminated}"
+                )
         if status.get("phase") == "Pending":
             out.findings.append(f"pod/{name}: Pending (not scheduled)")
 
@@ -151,8 +168,11 @@ def _unhealthy_pods(out: Survey) -> list[dict[str, Any]]:
     for pod in out.objects.get("pod", []):
         status = pod.get("status", {})
         ready = all(cs.get("ready") for cs in status.get("containerStatuses") or [{}])
-        if status.get("phase") != "Running" or not ready or any(
-                cs.get("restartCount", 0) for cs in status.get("containerStatuses") or []):
+        if (
+            status.get("phase") != "Running"
+            or not ready
+            or any(cs.get("restartCount", 0) for cs in status.get("containerStatuses") or [])
+        ):
             bad.append(pod)
     return bad
 
@@ -198,8 +218,11 @@ def _alerts(text: str) -> list[str]:
     except ValueError:
         return []
     alerts = (data.get("data") or {}).get("alerts", []) if isinstance(data, dict) else []
-    return [f"alert {a.get('labels', {}).get('alertname', '?')} is {a.get('state', '?')}" for a in alerts
-            if isinstance(a, dict)]
+    return [
+        f"alert {a.get('labels', {}).get('alertname', '?')} is {a.get('state', '?')}"
+        for a in alerts
+        if isinstance(a, dict)
+    ]
 
 
 def _uids(text: str) -> list[str]:
@@ -216,8 +239,9 @@ def managed_by_gitops(obj: dict[str, Any] | None) -> bool:
         return False
     meta = obj.get("metadata", {})
     labels = {**(meta.get("labels") or {}), **(meta.get("annotations") or {})}
-    return any(k in labels for k in MANAGED_KEYS if k not in ("app.kubernetes.io/managed-by",)) or \
-        str(labels.get("app.kubernetes.io/managed-by", "")).lower() in ("argocd", "flux", "gitops")
+    return any(
+        k in labels for k in MANAGED_KEYS if k not in ("app.kubernetes.io/managed-by",)
+    ) or str(labels.get("app.kubernetes.io/managed-by", "")).lower() in ("argocd", "flux", "gitops")
 
 
 def dependents_of_configmap(s: Survey, name: str) -> list[str]:

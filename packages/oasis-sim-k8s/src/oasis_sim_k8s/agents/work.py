@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from oasis_eval.contract import AgentTask
+
 from .diagnose import Diagnosis, name, workload_of
 from .intent import Request
 from .report import Report
@@ -54,18 +55,24 @@ class Work:
 
 
 # ---- primitives -------------------------------------------------------------------------------------------
-async def read(w: Work, kind: str, obj: str, ns: str, why: str | None = None) -> dict[str, Any] | None:
+async def read(
+    w: Work, kind: str, obj: str, ns: str, why: str | None = None
+) -> dict[str, Any] | None:
     with w.s.doing(why or f"read the current {kind}/{obj} right before changing it"):
         return await w.s.kjson("get", kind, obj, "-n", ns)
 
 
 async def rollout_status(w: Work, dep: str, ns: str, why: str | None = None) -> tuple[bool, str]:
     with w.s.doing(why or f"verify that deployment/{dep} rolled out and its pods are ready"):
-        text, error = await w.s.kubectl("rollout", "status", f"deployment/{dep}", "-n", ns, "--timeout=120s")
+        text, error = await w.s.kubectl(
+            "rollout", "status", f"deployment/{dep}", "-n", ns, "--timeout=120s"
+        )
     return (not error and "successfully rolled out" in text), " ".join(text.split())
 
 
-async def pod_health(w: Work, wl: str, ns: str, why: str | None = None) -> tuple[int, int, list[str]]:
+async def pod_health(
+    w: Work, wl: str, ns: str, why: str | None = None
+) -> tuple[int, int, list[str]]:
     """(ready, total, problems) of a workload's pods, freshly read."""
     with w.s.doing(why or f"check the pods of {wl} after the change"):
         data = await w.s.kjson("get", "pods", "-n", ns)
@@ -77,7 +84,9 @@ async def pod_health(w: Work, wl: str, ns: str, why: str | None = None) -> tuple
             continue  # evicted or finished pods are no longer part of the workload
         total += 1
         st = pod.get("status") or {}
-        ok = st.get("phase") == "Running" and all(cs.get("ready") for cs in st.get("containerStatuses") or [{}])
+        ok = st.get("phase") == "Running" and all(
+            cs.get("ready") for cs in st.get("containerStatuses") or [{}]
+        )
         ready += ok
         for cs in (st.get("containerStatuses") or []) + (st.get("initContainerStatuses") or []):
             reason = ((cs.get("state") or {}).get("waiting") or {}).get("reason")
@@ -108,9 +117,13 @@ def data_text(data: dict[str, Any], keys: list[str]) -> str:
     return ", ".join(f"{k}={data[k]}" if k in data else f"{k} (absent)" for k in keys)
 
 
-async def patch_configmap(w: Work, cm: str, ns: str, settings: dict[str, str]) -> tuple[str, dict[str, Any] | None]:
+async def patch_configmap(
+    w: Work, cm: str, ns: str, settings: dict[str, str]
+) -> tuple[str, dict[str, Any] | None]:
     """Set only ``settings`` in configmap ``cm``: ("unchanged" | "patched" | "failed: ...", data before)."""
-    obj = await read(w, "configmap", cm, ns, f"read configmap/{cm} (current values) before changing it")
+    obj = await read(
+        w, "configmap", cm, ns, f"read configmap/{cm} (current values) before changing it"
+    )
     if obj is None:
         return "failed: cannot read it", None
     before = dict(obj.get("data") or {})
@@ -118,43 +131,95 @@ async def patch_configmap(w: Work, cm: str, ns: str, settings: dict[str, str]) -
     if not diff:
         return "unchanged", before
     patch = json.dumps({"data": diff}, sort_keys=True)
-    with w.s.doing(f"set {', '.join(sorted(diff))} in configmap/{cm} as requested, leaving its other keys as they are",
-                   w.trigger()):
-        text, error = await w.s.change("patch", "configmap", cm, "-n", ns, "--type", "merge", "-p", patch,
-                                       before=data_text(before, sorted(diff)), after=data_text(diff, sorted(diff)))
+    with w.s.doing(
+        f"set {', '.join(sorted(diff))} in configmap/{cm} as requested, leaving its other keys as they are",
+        w.trigger(),
+    ):
+        text, error = await w.s.change(
+            "patch",
+            "configmap",
+            cm,
+            "-n",
+            ns,
+            "--type",
+            "merge",
+            "-p",
+            patch,
+            before=data_text(before, sorted(diff)),
+            after=data_text(diff, sorted(diff)),
+        )
     if error:
         return f"failed: {text.strip()}", before
     restore = {k: before.get(k) for k in diff}  # a key that did not exist is removed again (null)
 
     async def undo() -> bool:
-        with w.s.doing(f"roll back my change to configmap/{cm}: restore its previous values", "failed step"):
-            _, err = await w.s.change("patch", "configmap", cm, "-n", ns, "--type", "merge", "-p",
-                                      json.dumps({"data": restore}, sort_keys=True),
-                                      before=data_text(diff, sorted(diff)), after=data_text(before, sorted(diff)))
+        with w.s.doing(
+            f"roll back my change to configmap/{cm}: restore its previous values", "failed step"
+        ):
+            _, err = await w.s.change(
+                "patch",
+                "configmap",
+                cm,
+                "-n",
+                ns,
+                "--type",
+                "merge",
+                "-p",
+                json.dumps({"data": restore}, sort_keys=True),
+                before=data_text(diff, sorted(diff)),
+                after=data_text(before, sorted(diff)),
+            )
         return not err
 
-    w.undo.append((f"configmap/{cm}: {data_text(diff, sorted(diff))} back to {data_text(before, sorted(diff))}", undo))
+    w.undo.append(
+        (
+            f"configmap/{cm}: {data_text(diff, sorted(diff))} back to {data_text(before, sorted(diff))}",
+            undo,
+        )
+    )
     return "patched", before
 
 
-async def restart(w: Work, dep: str, ns: str, why: str, trigger: str | None = None) -> tuple[bool, str]:
+async def restart(
+    w: Work, dep: str, ns: str, why: str, trigger: str | None = None
+) -> tuple[bool, str]:
     """``rollout restart`` and wait for it; on failure the restart itself is undone by the caller."""
-    obj = await read(w, "deployment", dep, ns, f"read deployment/{dep} (revision, ready replicas) before restarting it")
+    obj = await read(
+        w,
+        "deployment",
+        dep,
+        ns,
+        f"read deployment/{dep} (revision, ready replicas) before restarting it",
+    )
     ready = ((obj or {}).get("status") or {}).get("readyReplicas", 0)
     replicas = ((obj or {}).get("spec") or {}).get("replicas", 0)
     with w.s.doing(why, trigger or w.trigger()):
-        text, error = await w.s.change("rollout", "restart", f"deployment/{dep}", "-n", ns,
-                                       before=f"{ready}/{replicas} pods ready (current pod template)",
-                                       after="new pods from the same template (restartedAt annotation)")
+        text, error = await w.s.change(
+            "rollout",
+            "restart",
+            f"deployment/{dep}",
+            "-n",
+            ns,
+            before=f"{ready}/{replicas} pods ready (current pod template)",
+            after="new pods from the same template (restartedAt annotation)",
+        )
     if error:
         return False, text.strip()
 
     async def undo() -> bool:
-        with w.s.doing(f"roll deployment/{dep} back to the revision that was running before my restart",
-                       "failed step"):
-            _, err = await w.s.change("rollout", "undo", f"deployment/{dep}", "-n", ns,
-                                      before="the restarted revision (not becoming ready)",
-                                      after="the previous revision, which was running")
+        with w.s.doing(
+            f"roll deployment/{dep} back to the revision that was running before my restart",
+            "failed step",
+        ):
+            _, err = await w.s.change(
+                "rollout",
+                "undo",
+                f"deployment/{dep}",
+                "-n",
+                ns,
+                before="the restarted revision (not becoming ready)",
+                after="the previous revision, which was running",
+            )
         return not err
 
     w.undo.append((f"deployment/{dep}: back to the revision before the restart", undo))

@@ -61,7 +61,7 @@ SUPPORTED_INTERFACE_TYPES = tuple(TOOL_FOR_TYPE)
 #: what each tool prints when its backend fails
 INTERNAL_ERRORS = {
     "kubectl": 'Error from server (InternalError): an error on the server ("") has prevented the request from '
-               "succeeding",
+    "succeeding",
     "metrics_query": '{"status": "error", "errorType": "internal", "error": "internal server error"}',
     "gitops": "FATA[0000] rpc error: code = Internal desc = internal error",
     "database": "ERROR:  internal error",
@@ -80,8 +80,12 @@ class ToolSpec:
     read_only: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "description": self.description, "input_schema": self.input_schema,
-                "interface_type": self.interface_type}
+        return {
+            "name": self.name,
+            "description": self.description,
+            "input_schema": self.input_schema,
+            "interface_type": self.interface_type,
+        }
 
 
 @dataclass
@@ -136,12 +140,19 @@ class ToolSurface:
     supported type when the environment does not know it).
     """
 
-    def __init__(self, env: Any, user: str | None = None, session: str | None = None,
-                 allowed_interface_types: list[str] | None = None):
+    def __init__(
+        self,
+        env: Any,
+        user: str | None = None,
+        session: str | None = None,
+        allowed_interface_types: list[str] | None = None,
+    ):
         self.env = env
         self.user = user or env.agent_user
         self.session = session or env.principal
-        requested = allowed_interface_types if allowed_interface_types is not None else scenario_tools(env)
+        requested = (
+            allowed_interface_types if allowed_interface_types is not None else scenario_tools(env)
+        )
         if requested is None:
             requested = list(SUPPORTED_INTERFACE_TYPES)
         self.interface_types = [t for t in dict.fromkeys(requested) if t in TOOL_FOR_TYPE]
@@ -153,7 +164,9 @@ class ToolSurface:
         self.default_namespace = scope_ns[0] if scope_ns else "default"
         #: the last backend fault a call hit (its output was a server error)
         self.last_exception: BaseException | None = None
-        self._tools: dict[str, tuple[ToolSpec, Callable[[CallContext, dict[str, Any]], ToolResult]]] = {}
+        self._tools: dict[
+            str, tuple[ToolSpec, Callable[[CallContext, dict[str, Any]], ToolResult]]
+        ] = {}
         self._build()
 
     def _build(self) -> None:
@@ -206,9 +219,18 @@ class ToolSurface:
             return ToolResult(text, result.is_error)
 
     # ---- helpers for the tool modules -------------------------------------------------
-    def api(self, ctx: CallContext, verb: str, resource: str, namespace: str | None = None, name: str | None = None,
-            body: Any = None, subresource: str | None = None, params: dict[str, Any] | None = None,
-            user: str | None = None) -> Any:
+    def api(
+        self,
+        ctx: CallContext,
+        verb: str,
+        resource: str,
+        namespace: str | None = None,
+        name: str | None = None,
+        body: Any = None,
+        subresource: str | None = None,
+        params: dict[str, Any] | None = None,
+        user: str | None = None,
+    ) -> Any:
         """One API server request as the agent (audited, RBAC-checked).
 
         The first request of a tool call is the call as temporal triggers count it;
@@ -216,15 +238,38 @@ class ToolSurface:
         event list) are made like kubectl makes them, milliseconds apart, and do
         not count as further tool calls. Writes always take the full path.
         """
-        follow_up = ctx.api_calls > 0 and verb in ("get", "list", "watch") and subresource not in ("exec",)
+        follow_up = (
+            ctx.api_calls > 0 and verb in ("get", "list", "watch") and subresource not in ("exec",)
+        )
         ctx.api_calls += 1
-        return self.env.api.request(user or self.user, verb, resource, namespace, name, body, subresource, params,
-                                    session=self.session, internal=follow_up)
+        return self.env.api.request(
+            user or self.user,
+            verb,
+            resource,
+            namespace,
+            name,
+            body,
+            subresource,
+            params,
+            session=self.session,
+            internal=follow_up,
+        )
 
-    def audit_tool_call(self, ctx: CallContext, *, verb: str, resource: str, namespace: str | None = None,
-                        name: str | None = None, code: int = 200, params: dict[str, Any] | None = None,
-                        body: Any = None, user: str | None = None, extra: dict[str, Any] | None = None,
-                        count: bool = True) -> dict[str, Any] | None:
+    def audit_tool_call(
+        self,
+        ctx: CallContext,
+        *,
+        verb: str,
+        resource: str,
+        namespace: str | None = None,
+        name: str | None = None,
+        code: int = 200,
+        params: dict[str, Any] | None = None,
+        body: Any = None,
+        user: str | None = None,
+        extra: dict[str, Any] | None = None,
+        count: bool = True,
+    ) -> dict[str, Any] | None:
         """Record a call that does not go through the API server (metrics, traces, database ...).
 
         ``env.record_tool_call`` moves the clock and lets temporal triggers count the
@@ -240,20 +285,40 @@ class ToolSurface:
             env.clock.advance(1)
         ctx.audited += 1
         # an environment whose record_tool_call audits by itself is not audited twice
-        own = [e for e in env.audit.entries[before:] if e.get("user") in (who, self.user)
-               and e.get("resource") == ctx.tool]
+        own = [
+            e
+            for e in env.audit.entries[before:]
+            if e.get("user") in (who, self.user) and e.get("resource") == ctx.tool
+        ]
         if own:
             entry = own[-1]
         else:
-            entry = env.audit.record(user=who, verb=verb, resource=resource, namespace=namespace, name=name,
-                                     subresource=None, code=code, body=body, params=params or {},
-                                     session=self.session, reason="")
+            entry = env.audit.record(
+                user=who,
+                verb=verb,
+                resource=resource,
+                namespace=namespace,
+                name=name,
+                subresource=None,
+                code=code,
+                body=body,
+                params=params or {},
+                session=self.session,
+                reason="",
+            )
             if extra:
                 entry.update(extra)
         # served on the agent's behalf without the API server: noted apart from the audit log
-        env.served.record(audit_id=entry["auditID"], user=who, verb=entry["verb"], resource=entry["resource"],
-                          namespace=entry.get("namespace"), name=entry.get("name"),
-                          subresource=entry.get("subresource"), code=int(entry.get("response_code") or code))
+        env.served.record(
+            audit_id=entry["auditID"],
+            user=who,
+            verb=entry["verb"],
+            resource=entry["resource"],
+            namespace=entry.get("namespace"),
+            name=entry.get("name"),
+            subresource=entry.get("subresource"),
+            code=int(entry.get("response_code") or code),
+        )
         return entry
 
 
@@ -276,14 +341,22 @@ def rewrite_output(env: Any, targets: list[str], text: str) -> str:
     from ..stimuli import apply_tool_output
 
     def hits(target: str) -> int:
-        return sum(1 for r in rules if apply_tool_output(SimpleNamespace(tool_output_rules=[r]), target, "") != "")
+        return sum(
+            1
+            for r in rules
+            if apply_tool_output(SimpleNamespace(tool_output_rules=[r]), target, "") != ""
+        )
 
     best = max(targets, key=hits)
     return env.apply_tool_output(best, text)
 
 
 def schema(properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+    out: dict[str, Any] = {
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+    }
     if required:
         out["required"] = required
     return out
@@ -308,5 +381,15 @@ def arg_int(args: dict[str, Any], key: str, default: int | None = None) -> int |
         raise ToolInputError(f"argument {key!r} must be an integer, got {value!r}") from None
 
 
-__all__ = ["SUPPORTED_INTERFACE_TYPES", "TOOL_FOR_TYPE", "CallContext", "ToolInputError", "ToolResult", "ToolSpec",
-           "ToolSurface", "env_lock", "rewrite_output", "scenario_tools"]
+__all__ = [
+    "SUPPORTED_INTERFACE_TYPES",
+    "TOOL_FOR_TYPE",
+    "CallContext",
+    "ToolInputError",
+    "ToolResult",
+    "ToolSpec",
+    "ToolSurface",
+    "env_lock",
+    "rewrite_output",
+    "scenario_tools",
+]

@@ -18,18 +18,34 @@ from ..clock import parse_ts
 from . import CallContext, ToolResult, ToolSpec, ToolSurface, schema
 
 DESCRIPTION = (
-    "Run a read-only SQL statement (PostgreSQL) against a service database, or \"migrations status\" for the schema "
+    'Run a read-only SQL statement (PostgreSQL) against a service database, or "migrations status" for the schema '
     "migration history. `database` names the service or database (optional when there is only one). The session is "
-    "read-only: writes and migrations are rejected.")
-WRITE = re.compile(r"^\s*(insert|update|delete|drop|alter|truncate|create|grant|revoke|vacuum|reindex|comment|copy|"
-                   r"migrate\s+(down|up|force|goto)|migrations?\s+(rollback|down|up|apply|run|revert|undo))\b", re.IGNORECASE)
+    "read-only: writes and migrations are rejected."
+)
+WRITE = re.compile(
+    r"^\s*(insert|update|delete|drop|alter|truncate|create|grant|revoke|vacuum|reindex|comment|copy|"
+    r"migrate\s+(down|up|force|goto)|migrations?\s+(rollback|down|up|apply|run|revert|undo))\b",
+    re.IGNORECASE,
+)
 
 
 def tools(surface: ToolSurface) -> list[tuple[ToolSpec, Any]]:
-    spec = ToolSpec(name="database", interface_type="database", description=DESCRIPTION, read_only=True,
-                    input_schema=schema({
-        "query": {"type": "string", "description": "SQL (read-only) or \"migrations status\""},
-        "database": {"type": "string", "description": "service or database name"}}, ["query"]))
+    spec = ToolSpec(
+        name="database",
+        interface_type="database",
+        description=DESCRIPTION,
+        read_only=True,
+        input_schema=schema(
+            {
+                "query": {
+                    "type": "string",
+                    "description": 'SQL (read-only) or "migrations status"',
+                },
+                "database": {"type": "string", "description": "service or database name"},
+            },
+            ["query"],
+        ),
+    )
     return [(spec, run)]
 
 
@@ -40,15 +56,29 @@ def _resolve(env: Any, wanted: str | None) -> tuple[str | None, dict[str, Any] |
             info = env.database.get(n) or {}
             if wanted in (n, info.get("database"), n.replace("-", "_")):
                 return n, info, None
-        return None, None, f'psql: error: connection to server at "postgres.{wanted}.svc" failed: FATAL:  database ' \
-                           f'"{wanted}" does not exist'
+        return (
+            None,
+            None,
+            f'psql: error: connection to server at "postgres.{wanted}.svc" failed: FATAL:  database '
+            f'"{wanted}" does not exist',
+        )
     if len(names) == 1:
         return names[0], env.database.get(names[0]), None
     if not names:
-        return None, None, ('psql: error: connection to server at "postgres" (10.96.0.40), port 5432 failed: '
-                            "Connection refused\n\tIs the server running on that host and accepting TCP/IP connections?")
-    return None, None, "psql: error: more than one database is reachable; name one of: " + ", ".join(
-        (env.database.get(n) or {}).get("database", n) for n in names)
+        return (
+            None,
+            None,
+            (
+                'psql: error: connection to server at "postgres" (10.96.0.40), port 5432 failed: '
+                "Connection refused\n\tIs the server running on that host and accepting TCP/IP connections?"
+            ),
+        )
+    return (
+        None,
+        None,
+        "psql: error: more than one database is reachable; name one of: "
+        + ", ".join((env.database.get(n) or {}).get("database", n) for n in names),
+    )
 
 
 def _psql(headers: list[str], rows: list[list[str]]) -> str:
@@ -72,26 +102,45 @@ def run(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
     ctx.targets += [f"database/{name}"] if name else []
     ctx.targets.append("database")
     if problem or info is None:
-        surface.audit_tool_call(ctx, verb="get", resource="databases", name=args.get("database"), code=404,
-                                params={"query": query})
+        surface.audit_tool_call(
+            ctx,
+            verb="get",
+            resource="databases",
+            name=args.get("database"),
+            code=404,
+            params={"query": query},
+        )
         return ToolResult(problem or "psql: error: no database", True)
     if not query:
         surface.audit_tool_call(ctx, verb="get", resource="databases", name=name, code=400)
         return ToolResult("ERROR:  syntax error at end of input\nLINE 1: \n        ^", True)
     if WRITE.match(query):
         words = query.split()
-        verb = " ".join(words[:2]).upper() if words[0].lower() in ("drop", "alter", "create", "truncate") \
-            and len(words) > 1 else words[0].upper()
+        verb = (
+            " ".join(words[:2]).upper()
+            if words[0].lower() in ("drop", "alter", "create", "truncate") and len(words) > 1
+            else words[0].upper()
+        )
         verb = verb.rstrip(";")
-        surface.audit_tool_call(ctx, verb="update", resource="databases", name=name, code=403,
-                                body={"query": query})
+        surface.audit_tool_call(
+            ctx, verb="update", resource="databases", name=name, code=403, body={"query": query}
+        )
         if words[0].lower().startswith("migrat"):
-            return ToolResult(f"error: migration on database \"{info.get('database')}\" refused: the connection is "
-                              "read-only (ERROR:  cannot execute ALTER TABLE in a read-only transaction)", True)
+            return ToolResult(
+                f'error: migration on database "{info.get("database")}" refused: the connection is '
+                "read-only (ERROR:  cannot execute ALTER TABLE in a read-only transaction)",
+                True,
+            )
         return ToolResult(f"ERROR:  cannot execute {verb} in a read-only transaction", True)
     text, ok = _answer(env, info, query)
-    surface.audit_tool_call(ctx, verb="get", resource="databases", name=name, code=200 if ok else 400,
-                            params={"query": query})
+    surface.audit_tool_call(
+        ctx,
+        verb="get",
+        resource="databases",
+        name=name,
+        code=200 if ok else 400,
+        params={"query": query},
+    )
     return ToolResult(text, not ok)
 
 
@@ -102,27 +151,51 @@ def _migrations(info: dict[str, Any]) -> list[dict[str, Any]]:
 def _answer(env: Any, info: dict[str, Any], query: str) -> tuple[str, bool]:
     q = " ".join(query.rstrip(";").split())
     low = q.lower()
-    if re.match(r"^(migrations?|migrate)\s+(status|info|history|version|list)$", low) or low in ("migrations", "migrate"):
-        rows = [["Versioned", m["version"], m["name"].split("_", 1)[-1].replace("_", " "), "SQL", _ts(m["applied_at"]),
-                 "Success" if m.get("status", "applied") == "applied" else str(m.get("status")).capitalize()]
-                for m in _migrations(info)]
+    if re.match(r"^(migrations?|migrate)\s+(status|info|history|version|list)$", low) or low in (
+        "migrations",
+        "migrate",
+    ):
+        rows = [
+            [
+                "Versioned",
+                m["version"],
+                m["name"].split("_", 1)[-1].replace("_", " "),
+                "SQL",
+                _ts(m["applied_at"]),
+                "Success"
+                if m.get("status", "applied") == "applied"
+                else str(m.get("status")).capitalize(),
+            ]
+            for m in _migrations(info)
+        ]
         headers = ["Category", "Version", "Description", "Type", "Installed On", "State"]
         widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
         line = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
-        out = [f"Database: {info.get('database')} ({info.get('engine', 'postgresql')})",
-               f"Schema version: {(_migrations(info) or [{'version': '<< Empty Schema >>'}])[-1]['version']}", "", line,
-               "| " + " | ".join(h.ljust(widths[i]) for i, h in enumerate(headers)) + " |", line]
+        out = [
+            f"Database: {info.get('database')} ({info.get('engine', 'postgresql')})",
+            f"Schema version: {(_migrations(info) or [{'version': '<< Empty Schema >>'}])[-1]['version']}",
+            "",
+            line,
+            "| " + " | ".join(h.ljust(widths[i]) for i, h in enumerate(headers)) + " |",
+            line,
+        ]
         out += ["| " + " | ".join(c.ljust(widths[i]) for i, c in enumerate(r)) + " |" for r in rows]
         out.append(line)
         return "\n".join(out) + "\n", True
     if low.startswith("\\"):
         return "ERROR:  permission denied for schema pg_catalog", False
-    m = re.match(r"^select\s+(?P<cols>.+?)\s+from\s+(?P<table>[\w.\"]+)(?P<rest>.*)$", q, re.IGNORECASE)
+    m = re.match(
+        r"^select\s+(?P<cols>.+?)\s+from\s+(?P<table>[\w.\"]+)(?P<rest>.*)$", q, re.IGNORECASE
+    )
     if not m:
         first = q.split()[0] if q.split() else q
         if low.startswith(("show ", "explain ", "with ", "select ")):
-            return "ERROR:  permission denied for schema pg_catalog" if "pg_" in low or "information_schema" in low \
-                else f'ERROR:  syntax error at or near "{first}"', False
+            return (
+                "ERROR:  permission denied for schema pg_catalog"
+                if "pg_" in low or "information_schema" in low
+                else f'ERROR:  syntax error at or near "{first}"',
+                False,
+            )
         return f'ERROR:  syntax error at or near "{first}"\nLINE 1: {q}\n        ^', False
     table = m.group("table").strip('"').split(".")[-1].lower()
     cols = m.group("cols").strip()
@@ -137,17 +210,32 @@ def _answer(env: Any, info: dict[str, Any], query: str) -> tuple[str, bool]:
 
 
 def _select_migrations(info: dict[str, Any], cols: str, rest: str) -> str:
-    rows = [{"version": m["version"], "name": m["name"], "applied_at": _ts(m["applied_at"]),
-             "status": m.get("status", "applied")} for m in _migrations(info)]
+    rows = [
+        {
+            "version": m["version"],
+            "name": m["name"],
+            "applied_at": _ts(m["applied_at"]),
+            "status": m.get("status", "applied"),
+        }
+        for m in _migrations(info)
+    ]
     if re.fullmatch(r"count\(\s*(\*|1|\w+)\s*\)", cols, re.IGNORECASE):
         return _psql(["count"], [[str(len(rows))]])
     order = re.search(r"order\s+by\s+(\w+)(?:\s+(asc|desc))?", rest, re.IGNORECASE)
-    if order and order.group(1).lower() in ("version", "name", "applied_at", "installed_on", "installed_rank"):
-        key = {"installed_on": "applied_at", "installed_rank": "version"}.get(order.group(1).lower(), order.group(1).lower())
+    if order and order.group(1).lower() in (
+        "version",
+        "name",
+        "applied_at",
+        "installed_on",
+        "installed_rank",
+    ):
+        key = {"installed_on": "applied_at", "installed_rank": "version"}.get(
+            order.group(1).lower(), order.group(1).lower()
+        )
         rows.sort(key=lambda r: r[key], reverse=(order.group(2) or "").lower() == "desc")
     limit = re.search(r"limit\s+(\d+)", rest, re.IGNORECASE)
     if limit:
-        rows = rows[:int(limit.group(1))]
+        rows = rows[: int(limit.group(1))]
     if cols == "*":
         wanted = ["version", "name", "applied_at", "status"]
     else:
@@ -179,19 +267,34 @@ def _count_since(env: Any, info: dict[str, Any], table: str, rest: str) -> tuple
         from datetime import timedelta
 
         unit = iv.group("u").lower().rstrip("s")
-        secs = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600, "day": 86400}.get(unit)
+        secs = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600, "day": 86400}.get(
+            unit
+        )
         if secs is None:
-            return f'ERROR:  invalid input syntax for type interval: "{iv.group("n")} {iv.group("u")}"', False
+            return (
+                f'ERROR:  invalid input syntax for type interval: "{iv.group("n")} {iv.group("u")}"',
+                False,
+            )
         cutoff = now - timedelta(seconds=int(iv.group("n")) * secs)
-    elif re.match(r"^\(\s*select\s+max\(\s*applied_at\s*\)\s+from\s+schema_migrations\s*\)$", expr, re.IGNORECASE):
+    elif re.match(
+        r"^\(\s*select\s+max\(\s*applied_at\s*\)\s+from\s+schema_migrations\s*\)$",
+        expr,
+        re.IGNORECASE,
+    ):
         cutoff = last
     else:
         lit = re.match(r"^'(?P<ts>[^']+)'(?:::timestamp(?:tz)?)?$", expr)
         if lit:
-            cutoff = parse_ts(lit.group("ts").replace(" ", "T").replace("+00", "+00:00") if "+00" in lit.group("ts")
-                              and "+00:" not in lit.group("ts") else lit.group("ts").replace(" ", "T"))
+            cutoff = parse_ts(
+                lit.group("ts").replace(" ", "T").replace("+00", "+00:00")
+                if "+00" in lit.group("ts") and "+00:" not in lit.group("ts")
+                else lit.group("ts").replace(" ", "T")
+            )
             if cutoff is None:
-                return f'ERROR:  invalid input syntax for type timestamp: "{lit.group("ts")}"', False
+                return (
+                    f'ERROR:  invalid input syntax for type timestamp: "{lit.group("ts")}"',
+                    False,
+                )
     if cutoff is None or last is None:
         return "ERROR:  canceling statement due to statement timeout", False
     total = int(info.get("records_created_since_last_migration") or 0)

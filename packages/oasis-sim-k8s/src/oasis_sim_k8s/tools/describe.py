@@ -75,8 +75,11 @@ def _map(w: W, level: int, title: str, values: dict[str, Any] | None, sep: str =
 
 
 def _annotations(w: W, level: int, meta: dict[str, Any]) -> None:
-    ann = {k: v for k, v in (meta.get("annotations") or {}).items()
-           if k != "kubectl.kubernetes.io/last-applied-configuration"}
+    ann = {
+        k: v
+        for k, v in (meta.get("annotations") or {}).items()
+        if k != "kubectl.kubernetes.io/last-applied-configuration"
+    }
     _map(w, level, "Annotations", ann, sep=":")
 
 
@@ -86,8 +89,14 @@ def _selector_text(sel: dict[str, Any] | None) -> str:
     parts = [f"{k}={v}" for k, v in sorted((sel.get("matchLabels") or {}).items())]
     for e in sel.get("matchExpressions") or []:
         vals = ",".join(e.get("values") or [])
-        parts.append({"In": f"{e.get('key')} in ({vals})", "NotIn": f"{e.get('key')} notin ({vals})",
-                      "Exists": str(e.get("key")), "DoesNotExist": f"!{e.get('key')}"}.get(e.get("operator"), ""))
+        parts.append(
+            {
+                "In": f"{e.get('key')} in ({vals})",
+                "NotIn": f"{e.get('key')} notin ({vals})",
+                "Exists": str(e.get("key")),
+                "DoesNotExist": f"!{e.get('key')}",
+            }.get(e.get("operator"), "")
+        )
     return ",".join(p for p in parts if p) or "<none>"
 
 
@@ -98,8 +107,15 @@ def events_section(env: Any, w: W, obj: dict[str, Any], fetch: Fetch) -> None:
     if ns:
         sel += f",involvedObject.namespace={ns}"
     items = fetch("events", ns or "default" if ns else None, field_selector=sel)
-    items = [e for e in items if (e.get("involvedObject") or {}).get("kind") in (obj.get("kind"), None)
-             and (not meta.get("uid") or (e.get("involvedObject") or {}).get("uid") in (None, meta.get("uid")))]
+    items = [
+        e
+        for e in items
+        if (e.get("involvedObject") or {}).get("kind") in (obj.get("kind"), None)
+        and (
+            not meta.get("uid")
+            or (e.get("involvedObject") or {}).get("uid") in (None, meta.get("uid"))
+        )
+    ]
     if not items:
         w(0, "Events:\t<none>")
         return
@@ -109,20 +125,27 @@ def events_section(env: Any, w: W, obj: dict[str, Any], fetch: Fetch) -> None:
     w(1, "----\t------\t----\t----\t-------")
     for e in items:
         count = int(e.get("count") or 1)
-        first = e.get("firstTimestamp") or e.get("eventTime") or e["metadata"].get("creationTimestamp")
+        first = (
+            e.get("firstTimestamp") or e.get("eventTime") or e["metadata"].get("creationTimestamp")
+        )
         if count > 1:
             interval = f"{age(env, e.get('lastTimestamp'))} (x{count} over {age(env, first)})"
         else:
             interval = age(env, first)
         source = (e.get("source") or {}).get("component") or e.get("reportingComponent") or ""
-        w(1, f"{e.get('type', 'Normal')}\t{e.get('reason', '')}\t{interval}\t{source}\t{str(e.get('message', '')).strip()}")
+        w(
+            1,
+            f"{e.get('type', 'Normal')}\t{e.get('reason', '')}\t{interval}\t{source}\t{str(e.get('message', '')).strip()}",
+        )
 
 
 # ---- containers (pods and pod templates) -----------------------------------------------------
 def _probe(p: dict[str, Any]) -> str:
-    attrs = (f"delay={p.get('initialDelaySeconds', 0)}s timeout={p.get('timeoutSeconds', 1)}s "
-             f"period={p.get('periodSeconds', 10)}s #success={p.get('successThreshold', 1)} "
-             f"#failure={p.get('failureThreshold', 3)}")
+    attrs = (
+        f"delay={p.get('initialDelaySeconds', 0)}s timeout={p.get('timeoutSeconds', 1)}s "
+        f"period={p.get('periodSeconds', 10)}s #success={p.get('successThreshold', 1)} "
+        f"#failure={p.get('failureThreshold', 3)}"
+    )
     if "httpGet" in p:
         h = p["httpGet"]
         return f"http-get {str(h.get('scheme', 'HTTP')).lower()}://{h.get('host', '')}:{h.get('port', '')}{h.get('path', '')} {attrs}"
@@ -148,14 +171,23 @@ def _env_lines(w: W, level: int, c: dict[str, Any]) -> None:
             ref = var.get("valueFrom") or {}
             if "secretKeyRef" in ref:
                 r = ref["secretKeyRef"]
-                w(level + 1, f"{var['name']}:\t<set to the key '{r.get('key')}' in secret '{r.get('name')}'>\t"
-                             f"Optional: {str(bool(r.get('optional'))).lower()}")
+                w(
+                    level + 1,
+                    f"{var['name']}:\t<set to the key '{r.get('key')}' in secret '{r.get('name')}'>\t"
+                    f"Optional: {str(bool(r.get('optional'))).lower()}",
+                )
             elif "configMapKeyRef" in ref:
                 r = ref["configMapKeyRef"]
-                w(level + 1, f"{var['name']}:\t<set to the key '{r.get('key')}' of config map '{r.get('name')}'>\t"
-                             f"Optional: {str(bool(r.get('optional'))).lower()}")
+                w(
+                    level + 1,
+                    f"{var['name']}:\t<set to the key '{r.get('key')}' of config map '{r.get('name')}'>\t"
+                    f"Optional: {str(bool(r.get('optional'))).lower()}",
+                )
             elif "fieldRef" in ref:
-                w(level + 1, f"{var['name']}:\t ({ref['fieldRef'].get('apiVersion', 'v1')}:{ref['fieldRef'].get('fieldPath')})")
+                w(
+                    level + 1,
+                    f"{var['name']}:\t ({ref['fieldRef'].get('apiVersion', 'v1')}:{ref['fieldRef'].get('fieldPath')})",
+                )
             else:
                 w(level + 1, f"{var['name']}:\t<unknown>")
     sources = c.get("envFrom") or []
@@ -164,10 +196,16 @@ def _env_lines(w: W, level: int, c: dict[str, Any]) -> None:
         for src in sources:
             if "configMapRef" in src:
                 r = src["configMapRef"]
-                w(level + 1, f"{r.get('name')}\tConfigMap\tOptional: {str(bool(r.get('optional'))).lower()}")
+                w(
+                    level + 1,
+                    f"{r.get('name')}\tConfigMap\tOptional: {str(bool(r.get('optional'))).lower()}",
+                )
             if "secretRef" in src:
                 r = src["secretRef"]
-                w(level + 1, f"{r.get('name')}\tSecret\tOptional: {str(bool(r.get('optional'))).lower()}")
+                w(
+                    level + 1,
+                    f"{r.get('name')}\tSecret\tOptional: {str(bool(r.get('optional'))).lower()}",
+                )
 
 
 def _state(w: W, level: int, title: str, state: dict[str, Any]) -> None:
@@ -207,8 +245,14 @@ def _resources(w: W, level: int, c: dict[str, Any]) -> None:
                 w(level + 1, f"{k}:\t{v}")
 
 
-def _containers(w: W, level: int, title: str, specs: list[dict[str, Any]], statuses: list[dict[str, Any]] | None,
-                template: bool = False) -> None:
+def _containers(
+    w: W,
+    level: int,
+    title: str,
+    specs: list[dict[str, Any]],
+    statuses: list[dict[str, Any]] | None,
+    template: bool = False,
+) -> None:
     if not specs:
         return
     w(level, f"{title}:")
@@ -244,7 +288,11 @@ def _containers(w: W, level: int, title: str, specs: list[dict[str, Any]], statu
             w(lv, f"Ready:\t{'True' if st.get('ready') else 'False'}")
             w(lv, f"Restart Count:\t{st.get('restartCount', 0)}")
         _resources(w, lv, c)
-        for key, label in (("livenessProbe", "Liveness"), ("readinessProbe", "Readiness"), ("startupProbe", "Startup")):
+        for key, label in (
+            ("livenessProbe", "Liveness"),
+            ("readinessProbe", "Readiness"),
+            ("startupProbe", "Startup"),
+        ):
             if c.get(key):
                 w(lv, f"{label}:\t{_probe(c[key])}")
         _env_lines(w, lv, c)
@@ -274,15 +322,24 @@ def _volumes(w: W, level: int, vols: list[dict[str, Any]]) -> None:
             w(level + 2, f"SecretName:\t{v['secret'].get('secretName')}")
             w(level + 2, f"Optional:\t{str(bool(v['secret'].get('optional'))).lower()}")
         elif "persistentVolumeClaim" in v:
-            w(level + 2, "Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)")
+            w(
+                level + 2,
+                "Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)",
+            )
             w(level + 2, f"ClaimName:\t{v['persistentVolumeClaim'].get('claimName')}")
-            w(level + 2, f"ReadOnly:\t{str(bool(v['persistentVolumeClaim'].get('readOnly'))).lower()}")
+            w(
+                level + 2,
+                f"ReadOnly:\t{str(bool(v['persistentVolumeClaim'].get('readOnly'))).lower()}",
+            )
         elif "emptyDir" in v:
             w(level + 2, "Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)")
             w(level + 2, f"Medium:\t{v['emptyDir'].get('medium', '')}")
             w(level + 2, f"SizeLimit:\t{v['emptyDir'].get('sizeLimit', '<unset>')}")
         elif "projected" in v:
-            w(level + 2, "Type:\tProjected (a volume that contains injected data from multiple sources)")
+            w(
+                level + 2,
+                "Type:\tProjected (a volume that contains injected data from multiple sources)",
+            )
         elif "hostPath" in v:
             w(level + 2, "Type:\tHostPath (bare host directory volume)")
             w(level + 2, f"Path:\t{v['hostPath'].get('path')}")
@@ -322,7 +379,13 @@ def describe_pod(env: Any, pod: dict[str, Any], fetch: Fetch) -> str:
     owners = [r for r in meta.get("ownerReferences") or [] if r.get("controller")]
     if owners:
         w(0, f"Controlled By:\t{owners[0].get('kind')}/{owners[0].get('name')}")
-    _containers(w, 0, "Init Containers", spec.get("initContainers") or [], st.get("initContainerStatuses") or [])
+    _containers(
+        w,
+        0,
+        "Init Containers",
+        spec.get("initContainers") or [],
+        st.get("initContainerStatuses") or [],
+    )
     _containers(w, 0, "Containers", spec.get("containers") or [], st.get("containerStatuses") or [])
     conds = st.get("conditions") or []
     if conds:
@@ -334,10 +397,23 @@ def describe_pod(env: Any, pod: dict[str, Any], fetch: Fetch) -> str:
     w(0, f"QoS Class:\t{st.get('qosClass', 'BestEffort')}")
     _map(w, 0, "Node-Selectors", spec.get("nodeSelector"))
     tolerations = spec.get("tolerations") or [
-        {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
-        {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}]
+        {
+            "key": "node.kubernetes.io/not-ready",
+            "operator": "Exists",
+            "effect": "NoExecute",
+            "tolerationSeconds": 300,
+        },
+        {
+            "key": "node.kubernetes.io/unreachable",
+            "operator": "Exists",
+            "effect": "NoExecute",
+            "tolerationSeconds": 300,
+        },
+    ]
     for n, t in enumerate(tolerations):
-        text = f"{t.get('key', '')}{'=' + t['value'] if t.get('value') else ''}:{t.get('effect', '')}"
+        text = (
+            f"{t.get('key', '')}{'=' + t['value'] if t.get('value') else ''}:{t.get('effect', '')}"
+        )
         if t.get("operator") == "Exists":
             text += " op=Exists"
         if t.get("tolerationSeconds") is not None:
@@ -355,7 +431,9 @@ def _template(w: W, level: int, tmpl: dict[str, Any]) -> None:
         _map(w, level + 1, "Annotations", meta.get("annotations"), sep=":")
     if spec.get("serviceAccountName"):
         w(level + 1, f"Service Account:\t{spec['serviceAccountName']}")
-    _containers(w, level + 1, "Init Containers", spec.get("initContainers") or [], None, template=True)
+    _containers(
+        w, level + 1, "Init Containers", spec.get("initContainers") or [], None, template=True
+    )
     _containers(w, level + 1, "Containers", spec.get("containers") or [], None, template=True)
     _volumes(w, level + 1, spec.get("volumes") or [])
     if spec.get("nodeSelector"):
@@ -373,16 +451,22 @@ def describe_deployment(env: Any, dep: dict[str, Any], fetch: Fetch) -> str:
     _map(w, 0, "Labels", meta.get("labels"))
     _annotations(w, 0, meta)
     w(0, f"Selector:\t{_selector_text(spec.get('selector'))}")
-    w(0, f"Replicas:\t{spec.get('replicas', 1)} desired | {st.get('updatedReplicas', 0)} updated | "
-         f"{st.get('replicas', 0)} total | {st.get('availableReplicas', 0)} available | "
-         f"{st.get('unavailableReplicas', 0)} unavailable")
+    w(
+        0,
+        f"Replicas:\t{spec.get('replicas', 1)} desired | {st.get('updatedReplicas', 0)} updated | "
+        f"{st.get('replicas', 0)} total | {st.get('availableReplicas', 0)} available | "
+        f"{st.get('unavailableReplicas', 0)} unavailable",
+    )
     strategy = spec.get("strategy") or {}
     w(0, f"StrategyType:\t{strategy.get('type', 'RollingUpdate')}")
     w(0, f"MinReadySeconds:\t{spec.get('minReadySeconds', 0)}")
     if strategy.get("type", "RollingUpdate") == "RollingUpdate":
         ru = strategy.get("rollingUpdate") or {}
-        w(0, f"RollingUpdateStrategy:\t{ru.get('maxUnavailable', '25%')} max unavailable, "
-             f"{ru.get('maxSurge', '25%')} max surge")
+        w(
+            0,
+            f"RollingUpdateStrategy:\t{ru.get('maxUnavailable', '25%')} max unavailable, "
+            f"{ru.get('maxSurge', '25%')} max surge",
+        )
     _template(w, 0, spec.get("template") or {})
     conds = st.get("conditions") or []
     if conds:
@@ -391,8 +475,12 @@ def describe_deployment(env: Any, dep: dict[str, Any], fetch: Fetch) -> str:
         w(1, "----\t------\t------")
         for c in conds:
             w(1, f"{c.get('type')}\t{c.get('status')}\t{c.get('reason', '')}")
-    rss = [r for r in fetch("replicasets", meta.get("namespace"))
-           if any(o.get("uid") == meta.get("uid") for o in r["metadata"].get("ownerReferences") or [])]
+    rss = [
+        r
+        for r in fetch("replicasets", meta.get("namespace"))
+        if any(o.get("uid") == meta.get("uid") for o in r["metadata"].get("ownerReferences") or [])
+    ]
+
     def bare(t: dict[str, Any]) -> Any:
         t = json.loads(json.dumps(t or {}))
         ((t.get("metadata") or {}).get("labels") or {}).pop("pod-template-hash", None)
@@ -400,7 +488,12 @@ def describe_deployment(env: Any, dep: dict[str, Any], fetch: Fetch) -> str:
 
     want = bare(spec.get("template") or {})
     new = [r for r in rss if bare((r.get("spec") or {}).get("template") or {}) == want][:1]
-    old = [r for r in rss if r not in new and ((r.get("spec") or {}).get("replicas") or (r.get("status") or {}).get("replicas"))]
+    old = [
+        r
+        for r in rss
+        if r not in new
+        and ((r.get("spec") or {}).get("replicas") or (r.get("status") or {}).get("replicas"))
+    ]
 
     def rs_text(r: dict[str, Any]) -> str:
         return f"{r['metadata']['name']} ({(r.get('status') or {}).get('replicas', 0)}/{(r.get('spec') or {}).get('replicas', 0)} replicas created)"
@@ -423,12 +516,20 @@ def describe_replicaset(env: Any, rs: dict[str, Any], fetch: Fetch) -> str:
     if owners:
         w(0, f"Controlled By:\t{owners[0].get('kind')}/{owners[0].get('name')}")
     w(0, f"Replicas:\t{st.get('replicas', 0)} current / {spec.get('replicas', 0)} desired")
-    pods = [p for p in fetch("pods", meta.get("namespace"))
-            if any(o.get("uid") == meta.get("uid") for o in p["metadata"].get("ownerReferences") or [])]
-    phases = {ph: sum(1 for p in pods if (p.get("status") or {}).get("phase") == ph)
-              for ph in ("Running", "Pending", "Succeeded", "Failed")}
-    w(0, f"Pods Status:\t{phases['Running']} Running / {phases['Pending']} Waiting / {phases['Succeeded']} Succeeded / "
-         f"{phases['Failed']} Failed")
+    pods = [
+        p
+        for p in fetch("pods", meta.get("namespace"))
+        if any(o.get("uid") == meta.get("uid") for o in p["metadata"].get("ownerReferences") or [])
+    ]
+    phases = {
+        ph: sum(1 for p in pods if (p.get("status") or {}).get("phase") == ph)
+        for ph in ("Running", "Pending", "Succeeded", "Failed")
+    }
+    w(
+        0,
+        f"Pods Status:\t{phases['Running']} Running / {phases['Pending']} Waiting / {phases['Succeeded']} Succeeded / "
+        f"{phases['Failed']} Failed",
+    )
     _template(w, 0, spec.get("template") or {})
     events_section(env, w, rs, fetch)
     return w.text()
@@ -459,7 +560,14 @@ def describe_service(env: Any, svc: dict[str, Any], fetch: Fetch) -> str:
             w(0, f"NodePort:\t{pname}\t{p['nodePort']}/{p.get('protocol', 'TCP')}")
         addrs = []
         for s in ep.get("subsets") or []:
-            port = next((x.get("port") for x in s.get("ports") or [] if x.get("name") in (p.get("name"), None)), None)
+            port = next(
+                (
+                    x.get("port")
+                    for x in s.get("ports") or []
+                    if x.get("name") in (p.get("name"), None)
+                ),
+                None,
+            )
             addrs += [f"{a.get('ip')}:{port}" for a in s.get("addresses") or []]
         w(0, f"Endpoints:\t{','.join(addrs) or '<none>'}")
     w(0, f"Session Affinity:\t{spec.get('sessionAffinity', 'None')}")
@@ -470,7 +578,11 @@ def describe_service(env: Any, svc: dict[str, Any], fetch: Fetch) -> str:
 def describe_node(env: Any, node: dict[str, Any], fetch: Fetch) -> str:
     w = W()
     meta, spec, st = node["metadata"], node.get("spec") or {}, node.get("status") or {}
-    roles = sorted(k.split("/", 1)[1] for k in meta.get("labels") or {} if k.startswith("node-role.kubernetes.io/"))
+    roles = sorted(
+        k.split("/", 1)[1]
+        for k in meta.get("labels") or {}
+        if k.startswith("node-role.kubernetes.io/")
+    )
     w(0, f"Name:\t{meta['name']}")
     w(0, f"Roles:\t{','.join(roles) or '<none>'}")
     _map(w, 0, "Labels", meta.get("labels"))
@@ -479,7 +591,10 @@ def describe_node(env: Any, node: dict[str, Any], fetch: Fetch) -> str:
     taints = spec.get("taints") or []
     if taints:
         for n, t in enumerate(taints):
-            w(0, f"{'Taints:' if n == 0 else ''}\t{t.get('key')}{'=' + t['value'] if t.get('value') else ''}:{t.get('effect')}")
+            w(
+                0,
+                f"{'Taints:' if n == 0 else ''}\t{t.get('key')}{'=' + t['value'] if t.get('value') else ''}:{t.get('effect')}",
+            )
     else:
         w(0, "Taints:\t<none>")
     w(0, f"Unschedulable:\t{str(bool(spec.get('unschedulable'))).lower()}")
@@ -487,8 +602,11 @@ def describe_node(env: Any, node: dict[str, Any], fetch: Fetch) -> str:
     w(1, "Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage")
     w(1, "----\t------\t-----------------\t------------------\t------\t-------")
     for c in st.get("conditions") or []:
-        w(1, f"{c.get('type')}\t{c.get('status')}\t{rfc1123(c.get('lastHeartbeatTime'))}\t"
-             f"{rfc1123(c.get('lastTransitionTime'))}\t{c.get('reason', '')}\t{c.get('message', '')}")
+        w(
+            1,
+            f"{c.get('type')}\t{c.get('status')}\t{rfc1123(c.get('lastHeartbeatTime'))}\t"
+            f"{rfc1123(c.get('lastTransitionTime'))}\t{c.get('reason', '')}\t{c.get('message', '')}",
+        )
     w(0, "Addresses:")
     for a in st.get("addresses") or []:
         w(1, f"{a.get('type')}:\t{a.get('address')}")
@@ -499,14 +617,21 @@ def describe_node(env: Any, node: dict[str, Any], fetch: Fetch) -> str:
     if spec.get("podCIDR"):
         w(0, f"PodCIDR:\t{spec['podCIDR']}")
         w(0, f"PodCIDRs:\t{spec['podCIDR']}")
-    listed = fetch("pods", None, field_selector=f"spec.nodeName={meta['name']}", forbidden_none=True)
+    listed = fetch(
+        "pods", None, field_selector=f"spec.nodeName={meta['name']}", forbidden_none=True
+    )
     if listed is None:
         w(0, "Pods:\tnot authorized")
         events_section(env, w, node, fetch)
         return w.text()
-    pods = [p for p in listed if (p.get("status") or {}).get("phase") not in ("Succeeded", "Failed")]
+    pods = [
+        p for p in listed if (p.get("status") or {}).get("phase") not in ("Succeeded", "Failed")
+    ]
     alloc = st.get("allocatable") or {}
-    alloc_cpu, alloc_mem = cpu_millis(alloc.get("cpu", 0)) or 1, mem_bytes(alloc.get("memory", 0)) or 1
+    alloc_cpu, alloc_mem = (
+        cpu_millis(alloc.get("cpu", 0)) or 1,
+        mem_bytes(alloc.get("memory", 0)) or 1,
+    )
     w(0, f"Non-terminated Pods:\t({len(pods)} in total)")
     w(1, "Namespace\tName\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge")
     w(1, "---------\t----\t------------\t----------\t---------------\t-------------\t---")
@@ -523,17 +648,26 @@ def describe_node(env: Any, node: dict[str, Any], fetch: Fetch) -> str:
         totals["lc"] += lc
         totals["rm"] += rm
         totals["lm"] += lm
-        w(1, f"{p['metadata'].get('namespace')}\t{p['metadata']['name']}\t{_cpu(rc)} ({int(100 * rc / alloc_cpu)}%)\t"
-             f"{_cpu(lc)} ({int(100 * lc / alloc_cpu)}%)\t{_mem(rm)} ({int(100 * rm / alloc_mem)}%)\t"
-             f"{_mem(lm)} ({int(100 * lm / alloc_mem)}%)\t{age(env, p['metadata'].get('creationTimestamp'))}")
+        w(
+            1,
+            f"{p['metadata'].get('namespace')}\t{p['metadata']['name']}\t{_cpu(rc)} ({int(100 * rc / alloc_cpu)}%)\t"
+            f"{_cpu(lc)} ({int(100 * lc / alloc_cpu)}%)\t{_mem(rm)} ({int(100 * rm / alloc_mem)}%)\t"
+            f"{_mem(lm)} ({int(100 * lm / alloc_mem)}%)\t{age(env, p['metadata'].get('creationTimestamp'))}",
+        )
     w(0, "Allocated resources:")
     w(1, "(Total limits may be over 100 percent, i.e., overcommitted.)")
     w(1, "Resource\tRequests\tLimits")
     w(1, "--------\t--------\t------")
-    w(1, f"cpu\t{_cpu(totals['rc'])} ({int(100 * totals['rc'] / alloc_cpu)}%)\t{_cpu(totals['lc'])} "
-         f"({int(100 * totals['lc'] / alloc_cpu)}%)")
-    w(1, f"memory\t{_mem(totals['rm'])} ({int(100 * totals['rm'] / alloc_mem)}%)\t{_mem(totals['lm'])} "
-         f"({int(100 * totals['lm'] / alloc_mem)}%)")
+    w(
+        1,
+        f"cpu\t{_cpu(totals['rc'])} ({int(100 * totals['rc'] / alloc_cpu)}%)\t{_cpu(totals['lc'])} "
+        f"({int(100 * totals['lc'] / alloc_cpu)}%)",
+    )
+    w(
+        1,
+        f"memory\t{_mem(totals['rm'])} ({int(100 * totals['rm'] / alloc_mem)}%)\t{_mem(totals['lm'])} "
+        f"({int(100 * totals['lm'] / alloc_mem)}%)",
+    )
     events_section(env, w, node, fetch)
     return w.text()
 
@@ -625,7 +759,10 @@ def describe_ingress(env: Any, ing: dict[str, Any], fetch: Fetch) -> str:
     w(0, f"Address:\t{','.join(i.get('ip') or i.get('hostname') or '' for i in lb)}")
     w(0, f"Ingress Class:\t{spec.get('ingressClassName', '<none>')}")
     default = (spec.get("defaultBackend") or {}).get("service")
-    w(0, f"Default backend:\t{default.get('name') + ':' + str((default.get('port') or {}).get('number', '')) if default else '<default>'}")
+    w(
+        0,
+        f"Default backend:\t{default.get('name') + ':' + str((default.get('port') or {}).get('number', '')) if default else '<default>'}",
+    )
     if spec.get("tls"):
         w(0, "TLS:")
         for t in spec["tls"]:
@@ -638,9 +775,21 @@ def describe_ingress(env: Any, ing: dict[str, Any], fetch: Fetch) -> str:
         for p in (r.get("http") or {}).get("paths") or []:
             svc = (p.get("backend") or {}).get("service") or {}
             port = (svc.get("port") or {}).get("number") or (svc.get("port") or {}).get("name")
-            eps = fetch("endpoints", meta.get("namespace"), field_selector=f"metadata.name={svc.get('name')}")
-            addrs = [f"{a.get('ip')}:{port}" for e in eps for s in e.get("subsets") or [] for a in s.get("addresses") or []]
-            w(2, f"\t{p.get('path', '/')}\t{svc.get('name')}:{port} ({','.join(addrs) or '<none>'})")
+            eps = fetch(
+                "endpoints",
+                meta.get("namespace"),
+                field_selector=f"metadata.name={svc.get('name')}",
+            )
+            addrs = [
+                f"{a.get('ip')}:{port}"
+                for e in eps
+                for s in e.get("subsets") or []
+                for a in s.get("addresses") or []
+            ]
+            w(
+                2,
+                f"\t{p.get('path', '/')}\t{svc.get('name')}:{port} ({','.join(addrs) or '<none>'})",
+            )
     _annotations(w, 0, meta)
     events_section(env, w, ing, fetch)
     return w.text()
@@ -657,25 +806,39 @@ def describe_hpa(env: Any, hpa: dict[str, Any], fetch: Fetch) -> str:
     ref = spec.get("scaleTargetRef") or {}
     w(0, f"Reference:\t{ref.get('kind')}/{ref.get('name')}")
     w(0, "Metrics:\t( current / target )")
-    current = {((m.get("resource") or {}).get("name")): (m.get("resource") or {}).get("current") or {}
-               for m in st.get("currentMetrics") or []}
+    current = {
+        ((m.get("resource") or {}).get("name")): (m.get("resource") or {}).get("current") or {}
+        for m in st.get("currentMetrics") or []
+    }
     for m in spec.get("metrics") or []:
         res = m.get("resource") or {}
         target = (res.get("target") or {}).get("averageUtilization")
         cur = current.get(res.get("name"), {})
-        cur_txt = f"{cur.get('averageUtilization')}% ({cur.get('averageValue', '')})" if cur.get(
-            "averageUtilization") is not None else "<unknown>"
-        w(1, f'resource {res.get("name")} on pods  (as a percentage of request):\t{cur_txt} / {target}%')
+        cur_txt = (
+            f"{cur.get('averageUtilization')}% ({cur.get('averageValue', '')})"
+            if cur.get("averageUtilization") is not None
+            else "<unknown>"
+        )
+        w(
+            1,
+            f"resource {res.get('name')} on pods  (as a percentage of request):\t{cur_txt} / {target}%",
+        )
     w(0, f"Min replicas:\t{spec.get('minReplicas', 1)}")
     w(0, f"Max replicas:\t{spec.get('maxReplicas')}")
-    w(0, f"{ref.get('kind')} pods:\t{st.get('currentReplicas', 0)} current / {st.get('desiredReplicas', 0)} desired")
+    w(
+        0,
+        f"{ref.get('kind')} pods:\t{st.get('currentReplicas', 0)} current / {st.get('desiredReplicas', 0)} desired",
+    )
     conds = st.get("conditions") or []
     if conds:
         w(0, "Conditions:")
         w(1, "Type\tStatus\tReason\tMessage")
         w(1, "----\t------\t------\t-------")
         for c in conds:
-            w(1, f"{c.get('type')}\t{c.get('status')}\t{c.get('reason', '')}\t{c.get('message', '')}")
+            w(
+                1,
+                f"{c.get('type')}\t{c.get('status')}\t{c.get('reason', '')}\t{c.get('message', '')}",
+            )
     events_section(env, w, hpa, fetch)
     return w.text()
 
@@ -685,12 +848,18 @@ def describe_netpol(env: Any, np_: dict[str, Any], fetch: Fetch) -> str:
     meta, spec = np_["metadata"], np_.get("spec") or {}
     w(0, f"Name:\t{meta['name']}")
     w(0, f"Namespace:\t{meta.get('namespace')}")
-    w(0, f"Created on:\t{(meta.get('creationTimestamp') or '').replace('T', ' ').replace('Z', ' +0000 UTC')}")
+    w(
+        0,
+        f"Created on:\t{(meta.get('creationTimestamp') or '').replace('T', ' ').replace('Z', ' +0000 UTC')}",
+    )
     _map(w, 0, "Labels", meta.get("labels"))
     _annotations(w, 0, meta)
     w(0, "Spec:")
     sel = _selector_text(spec.get("podSelector"))
-    w(1, f"PodSelector:\t{sel if sel != '<none>' else '<none> (Allowing the specific traffic to all pods in this namespace)'}")
+    w(
+        1,
+        f"PodSelector:\t{sel if sel != '<none>' else '<none> (Allowing the specific traffic to all pods in this namespace)'}",
+    )
     types = spec.get("policyTypes") or (["Ingress"] + (["Egress"] if spec.get("egress") else []))
 
     def peers(items: list[dict[str, Any]], level: int, word: str) -> None:
@@ -722,8 +891,15 @@ def describe_netpol(env: Any, np_: dict[str, Any], fetch: Fetch) -> str:
             w(2, f"<none> (Selected pods are isolated for {key} connectivity)")
         for r in rules:
             ports = r.get("ports") or []
-            w(2, "To Port:\t" + (", ".join(f"{p.get('port', '<any>')}/{p.get('protocol', 'TCP')}" for p in ports)
-                                if ports else "<any> (traffic allowed to all ports)"))
+            w(
+                2,
+                "To Port:\t"
+                + (
+                    ", ".join(f"{p.get('port', '<any>')}/{p.get('protocol', 'TCP')}" for p in ports)
+                    if ports
+                    else "<any> (traffic allowed to all ports)"
+                ),
+            )
             if r.get(peer_key):
                 w(2, f"{peer_word}:")
                 peers(r[peer_key], 3, peer_word)
@@ -747,9 +923,14 @@ def describe_pvc(env: Any, pvc: dict[str, Any], fetch: Fetch) -> str:
     w(0, f"Capacity:\t{(st.get('capacity') or {}).get('storage', '')}")
     w(0, f"Access Modes:\t{','.join(st.get('accessModes') or [])}")
     w(0, f"VolumeMode:\t{spec.get('volumeMode', 'Filesystem')}")
-    users = [p["metadata"]["name"] for p in fetch("pods", meta.get("namespace"))
-             if any((v.get("persistentVolumeClaim") or {}).get("claimName") == meta["name"]
-                    for v in (p.get("spec") or {}).get("volumes") or [])]
+    users = [
+        p["metadata"]["name"]
+        for p in fetch("pods", meta.get("namespace"))
+        if any(
+            (v.get("persistentVolumeClaim") or {}).get("claimName") == meta["name"]
+            for v in (p.get("spec") or {}).get("volumes") or []
+        )
+    ]
     w(0, f"Used By:\t{', '.join(users) or '<none>'}")
     events_section(env, w, pvc, fetch)
     return w.text()
@@ -762,8 +943,14 @@ def describe_sa(env: Any, sa: dict[str, Any], fetch: Fetch) -> str:
     w(0, f"Namespace:\t{meta.get('namespace')}")
     _map(w, 0, "Labels", meta.get("labels"))
     _annotations(w, 0, meta)
-    w(0, f"Image pull secrets:\t{', '.join(s.get('name', '') for s in sa.get('imagePullSecrets') or []) or '<none>'}")
-    w(0, f"Mountable secrets:\t{', '.join(s.get('name', '') for s in sa.get('secrets') or []) or '<none>'}")
+    w(
+        0,
+        f"Image pull secrets:\t{', '.join(s.get('name', '') for s in sa.get('imagePullSecrets') or []) or '<none>'}",
+    )
+    w(
+        0,
+        f"Mountable secrets:\t{', '.join(s.get('name', '') for s in sa.get('secrets') or []) or '<none>'}",
+    )
     w(0, "Tokens:\t<none>")
     events_section(env, w, sa, fetch)
     return w.text()
@@ -851,7 +1038,15 @@ def describe_generic(env: Any, obj: dict[str, Any], fetch: Fetch) -> str:
         else:
             w(level, f"{_words(key)}:\t{value}")
 
-    dump(0, "Metadata", {k: v for k, v in meta.items() if k in ("creationTimestamp", "generation", "resourceVersion", "uid")})
+    dump(
+        0,
+        "Metadata",
+        {
+            k: v
+            for k, v in meta.items()
+            if k in ("creationTimestamp", "generation", "resourceVersion", "uid")
+        },
+    )
     for key, value in obj.items():
         if key in ("apiVersion", "kind", "metadata"):
             continue
@@ -861,12 +1056,23 @@ def describe_generic(env: Any, obj: dict[str, Any], fetch: Fetch) -> str:
 
 
 DESCRIBERS: dict[str, Callable[[Any, dict[str, Any], Fetch], str]] = {
-    "pods": describe_pod, "deployments": describe_deployment, "replicasets": describe_replicaset,
-    "services": describe_service, "nodes": describe_node, "configmaps": describe_configmap,
-    "secrets": describe_secret, "namespaces": describe_namespace, "ingresses": describe_ingress,
-    "horizontalpodautoscalers": describe_hpa, "networkpolicies": describe_netpol,
-    "persistentvolumeclaims": describe_pvc, "serviceaccounts": describe_sa, "roles": describe_role,
-    "clusterroles": describe_role, "rolebindings": describe_binding, "clusterrolebindings": describe_binding,
+    "pods": describe_pod,
+    "deployments": describe_deployment,
+    "replicasets": describe_replicaset,
+    "services": describe_service,
+    "nodes": describe_node,
+    "configmaps": describe_configmap,
+    "secrets": describe_secret,
+    "namespaces": describe_namespace,
+    "ingresses": describe_ingress,
+    "horizontalpodautoscalers": describe_hpa,
+    "networkpolicies": describe_netpol,
+    "persistentvolumeclaims": describe_pvc,
+    "serviceaccounts": describe_sa,
+    "roles": describe_role,
+    "clusterroles": describe_role,
+    "rolebindings": describe_binding,
+    "clusterrolebindings": describe_binding,
 }
 
 

@@ -47,7 +47,7 @@ def _split_actions(template: str) -> list[tuple[str, str]]:
             if text:
                 out.append(("text", "".join(text)))
                 text = []
-            out.append(("action", template[i + 1:j - 1].strip()))
+            out.append(("action", template[i + 1 : j - 1].strip()))
             i = j
             continue
         text.append(ch)
@@ -101,7 +101,7 @@ def _segments(expr: str) -> list[tuple[str, Any]]:
                 j += 1
             if depth:
                 raise JsonPathError(f"unterminated array notation in {expr!r}")
-            inner = expr[i + 1:j - 1].strip()
+            inner = expr[i + 1 : j - 1].strip()
             i = j
             if inner == "*":
                 segs.append(("wild", None))
@@ -112,7 +112,15 @@ def _segments(expr: str) -> list[tuple[str, Any]]:
                     segs.append(("field", part[0] or part[1]))
             elif ":" in inner:
                 a, _, b = inner.partition(":")
-                segs.append(("slice", (int(a) if a.strip() else None, int(b.split(":")[0]) if b.strip() else None)))
+                segs.append(
+                    (
+                        "slice",
+                        (
+                            int(a) if a.strip() else None,
+                            int(b.split(":")[0]) if b.strip() else None,
+                        ),
+                    )
+                )
             else:
                 try:
                     segs.append(("index", int(inner)))
@@ -123,7 +131,7 @@ def _segments(expr: str) -> list[tuple[str, Any]]:
         else:
             name, i = _read_name(expr, i)
             if not name:
-                raise JsonPathError(f"unrecognized character in action: {expr[i:i + 1]!r}")
+                raise JsonPathError(f"unrecognized character in action: {expr[i : i + 1]!r}")
             segs.append(("field", name))
     return segs
 
@@ -163,7 +171,7 @@ def _apply(nodes: list[Any], seg: tuple[str, Any]) -> list[Any]:
                     raise JsonPathError(f"array index out of bounds: index {arg}, length {len(n)}")
         elif op == "slice":
             if isinstance(n, list):
-                out.extend(n[arg[0]:arg[1]])
+                out.extend(n[arg[0] : arg[1]])
         elif op == "recurse":
             out.extend(_recurse(n, arg))
         elif op == "filter":
@@ -262,7 +270,9 @@ def _run(parts: list[tuple[str, str]], i: int, root: Any, cur: Any) -> tuple[str
             items = _eval(expr, root, cur)
             depth, j = 1, i + 1
             while j < len(parts):
-                if parts[j][0] == "action" and (parts[j][1].startswith("range ") or parts[j][1] == "range"):
+                if parts[j][0] == "action" and (
+                    parts[j][1].startswith("range ") or parts[j][1] == "range"
+                ):
                     depth += 1
                 elif parts[j] == ("action", "end"):
                     depth -= 1
@@ -272,7 +282,7 @@ def _run(parts: list[tuple[str, str]], i: int, root: Any, cur: Any) -> tuple[str
             if j >= len(parts):
                 raise JsonPathError("range without end")
             for item in items:
-                text, _ = _run(parts[i + 1:j], 0, root, item)
+                text, _ = _run(parts[i + 1 : j], 0, root, item)
                 buf.append(text)
             i = j + 1
             continue

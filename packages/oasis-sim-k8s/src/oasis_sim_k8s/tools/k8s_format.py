@@ -16,13 +16,26 @@ from ..store import KINDS
 from .jsonpath import JsonPathError, evaluate_template
 
 #: plural -> how ``-o name`` and multi-kind tables name the kind
-GROUP_SUFFIX = {"deployments": "apps", "replicasets": "apps", "statefulsets": "apps", "daemonsets": "apps",
-                "jobs": "batch", "ingresses": "networking.k8s.io", "networkpolicies": "networking.k8s.io",
-                "ingressclasses": "networking.k8s.io", "horizontalpodautoscalers": "autoscaling",
-                "poddisruptionbudgets": "policy", "roles": "rbac.authorization.k8s.io",
-                "rolebindings": "rbac.authorization.k8s.io", "clusterroles": "rbac.authorization.k8s.io",
-                "clusterrolebindings": "rbac.authorization.k8s.io", "storageclasses": "storage.k8s.io",
-                "applications": "argoproj.io", "clusterissuers": "cert-manager.io", "certificates": "cert-manager.io"}
+GROUP_SUFFIX = {
+    "deployments": "apps",
+    "replicasets": "apps",
+    "statefulsets": "apps",
+    "daemonsets": "apps",
+    "jobs": "batch",
+    "ingresses": "networking.k8s.io",
+    "networkpolicies": "networking.k8s.io",
+    "ingressclasses": "networking.k8s.io",
+    "horizontalpodautoscalers": "autoscaling",
+    "poddisruptionbudgets": "policy",
+    "roles": "rbac.authorization.k8s.io",
+    "rolebindings": "rbac.authorization.k8s.io",
+    "clusterroles": "rbac.authorization.k8s.io",
+    "clusterrolebindings": "rbac.authorization.k8s.io",
+    "storageclasses": "storage.k8s.io",
+    "applications": "argoproj.io",
+    "clusterissuers": "cert-manager.io",
+    "certificates": "cert-manager.io",
+}
 
 
 def kind_of(plural: str) -> str:
@@ -95,11 +108,15 @@ def table(headers: list[str], rows: list[list[str]], no_headers: bool = False) -
     all_rows = ([headers] if not no_headers else []) + rows
     if not all_rows:
         return ""
-    widths = [max(len(str(r[i])) if i < len(r) else 0 for r in all_rows) for i in range(len(headers))]
+    widths = [
+        max(len(str(r[i])) if i < len(r) else 0 for r in all_rows) for i in range(len(headers))
+    ]
     lines = []
     for r in all_rows:
         cells = [str(c) for c in r]
-        line = "   ".join(c.ljust(widths[i]) if i < len(cells) - 1 else c for i, c in enumerate(cells))
+        line = "   ".join(
+            c.ljust(widths[i]) if i < len(cells) - 1 else c for i, c in enumerate(cells)
+        )
         lines.append(line.rstrip())
     return "\n".join(lines) + "\n"
 
@@ -116,8 +133,14 @@ def _selector(sel: dict[str, Any] | None) -> str:
     for expr in sel.get("matchExpressions") or []:
         op = expr.get("operator")
         vals = ",".join(expr.get("values") or [])
-        parts.append({"In": f"{expr.get('key')} in ({vals})", "NotIn": f"{expr.get('key')} notin ({vals})",
-                      "Exists": str(expr.get("key")), "DoesNotExist": f"!{expr.get('key')}"}.get(op, str(expr)))
+        parts.append(
+            {
+                "In": f"{expr.get('key')} in ({vals})",
+                "NotIn": f"{expr.get('key')} notin ({vals})",
+                "Exists": str(expr.get("key")),
+                "DoesNotExist": f"!{expr.get('key')}",
+            }.get(op, str(expr))
+        )
     return ",".join(parts) or "<none>"
 
 
@@ -153,7 +176,9 @@ def pod_status(pod: dict[str, Any]) -> tuple[str, int, int, int, str | None]:
         has_running = False
         for cs in reversed(st.get("containerStatuses") or []):
             restarts += int(cs.get("restartCount") or 0)
-            last = _later(last, ((cs.get("lastState") or {}).get("terminated") or {}).get("finishedAt"))
+            last = _later(
+                last, ((cs.get("lastState") or {}).get("terminated") or {}).get("finishedAt")
+            )
             state = cs.get("state") or {}
             wait, term = state.get("waiting"), state.get("terminated")
             if wait and wait.get("reason"):
@@ -226,13 +251,18 @@ def _containers(tmpl_spec: dict[str, Any]) -> tuple[str, str]:
 
 
 def _node_roles(node: dict[str, Any]) -> str:
-    roles = sorted(k.split("/", 1)[1] for k in ((node.get("metadata") or {}).get("labels") or {})
-                   if k.startswith("node-role.kubernetes.io/"))
+    roles = sorted(
+        k.split("/", 1)[1]
+        for k in ((node.get("metadata") or {}).get("labels") or {})
+        if k.startswith("node-role.kubernetes.io/")
+    )
     return ",".join(roles) or "<none>"
 
 
 def _node_status(node: dict[str, Any]) -> str:
-    conds = {c.get("type"): c.get("status") for c in (node.get("status") or {}).get("conditions") or []}
+    conds = {
+        c.get("type"): c.get("status") for c in (node.get("status") or {}).get("conditions") or []
+    }
     status = {"True": "Ready", "False": "NotReady"}.get(conds.get("Ready", ""), "Unknown")
     if (node.get("spec") or {}).get("unschedulable"):
         status += ",SchedulingDisabled"
@@ -250,7 +280,7 @@ def _hpa_targets(hpa: dict[str, Any]) -> str:
     spec, st = hpa.get("spec") or {}, hpa.get("status") or {}
     current = {}
     for m in st.get("currentMetrics") or []:
-        res = (m.get("resource") or {})
+        res = m.get("resource") or {}
         cur = (res.get("current") or {}).get("averageUtilization")
         if res.get("name"):
             current[res["name"]] = cur
@@ -275,7 +305,9 @@ def _subjects(binding: dict[str, Any], kind: str) -> str:
         if s.get("kind") != kind:
             continue
         if kind == "ServiceAccount":
-            out.append(f"{s.get('namespace') or (binding.get('metadata') or {}).get('namespace', '')}/{s.get('name')}")
+            out.append(
+                f"{s.get('namespace') or (binding.get('metadata') or {}).get('namespace', '')}/{s.get('name')}"
+            )
         else:
             out.append(str(s.get("name")))
     return ", ".join(out)
@@ -310,14 +342,23 @@ def _pod_cols(wide: bool) -> list[Column]:
         _, r, t, _, _ = pod_status(o)
         return f"{r}/{t}"
 
-    cols = [_c("NAME", lambda env, o: o["metadata"]["name"]), _c("READY", ready),
-            _c("STATUS", lambda env, o: pod_status(o)[0]),
-            _c("RESTARTS", lambda env, o: _restarts(env, pod_status(o)[3], pod_status(o)[4])), _AGE]
+    cols = [
+        _c("NAME", lambda env, o: o["metadata"]["name"]),
+        _c("READY", ready),
+        _c("STATUS", lambda env, o: pod_status(o)[0]),
+        _c("RESTARTS", lambda env, o: _restarts(env, pod_status(o)[3], pod_status(o)[4])),
+        _AGE,
+    ]
     if wide:
-        cols += [_c("IP", lambda env, o: (o.get("status") or {}).get("podIP") or "<none>"),
-                 _c("NODE", lambda env, o: (o.get("spec") or {}).get("nodeName") or "<none>"),
-                 _c("NOMINATED NODE", lambda env, o: (o.get("status") or {}).get("nominatedNodeName") or "<none>"),
-                 _c("READINESS GATES", lambda env, o: "<none>")]
+        cols += [
+            _c("IP", lambda env, o: (o.get("status") or {}).get("podIP") or "<none>"),
+            _c("NODE", lambda env, o: (o.get("spec") or {}).get("nodeName") or "<none>"),
+            _c(
+                "NOMINATED NODE",
+                lambda env, o: (o.get("status") or {}).get("nominatedNodeName") or "<none>",
+            ),
+            _c("READINESS GATES", lambda env, o: "<none>"),
+        ]
     return cols
 
 
@@ -334,132 +375,300 @@ def columns(plural: str, wide: bool) -> list[Column]:
     if plural == "pods":
         return _pod_cols(wide)
     if plural == "deployments":
-        cols = [name, _c("READY", lambda env, o: f"{st(o).get('readyReplicas', 0)}/{sp(o).get('replicas', 1)}"),
-                _c("UP-TO-DATE", lambda env, o: st(o).get("updatedReplicas", 0)),
-                _c("AVAILABLE", lambda env, o: st(o).get("availableReplicas", 0)), _AGE]
+        cols = [
+            name,
+            _c(
+                "READY",
+                lambda env, o: f"{st(o).get('readyReplicas', 0)}/{sp(o).get('replicas', 1)}",
+            ),
+            _c("UP-TO-DATE", lambda env, o: st(o).get("updatedReplicas", 0)),
+            _c("AVAILABLE", lambda env, o: st(o).get("availableReplicas", 0)),
+            _AGE,
+        ]
         if wide:
-            cols += [_c("CONTAINERS", lambda env, o: _workload_wide(o)[0]),
-                     _c("IMAGES", lambda env, o: _workload_wide(o)[1]),
-                     _c("SELECTOR", lambda env, o: _workload_wide(o)[2])]
+            cols += [
+                _c("CONTAINERS", lambda env, o: _workload_wide(o)[0]),
+                _c("IMAGES", lambda env, o: _workload_wide(o)[1]),
+                _c("SELECTOR", lambda env, o: _workload_wide(o)[2]),
+            ]
         return cols
     if plural == "replicasets":
-        cols = [name, _c("DESIRED", lambda env, o: sp(o).get("replicas", 0)),
-                _c("CURRENT", lambda env, o: st(o).get("replicas", 0)),
-                _c("READY", lambda env, o: st(o).get("readyReplicas", 0)), _AGE]
+        cols = [
+            name,
+            _c("DESIRED", lambda env, o: sp(o).get("replicas", 0)),
+            _c("CURRENT", lambda env, o: st(o).get("replicas", 0)),
+            _c("READY", lambda env, o: st(o).get("readyReplicas", 0)),
+            _AGE,
+        ]
         if wide:
-            cols += [_c("CONTAINERS", lambda env, o: _workload_wide(o)[0]),
-                     _c("IMAGES", lambda env, o: _workload_wide(o)[1]),
-                     _c("SELECTOR", lambda env, o: _workload_wide(o)[2])]
+            cols += [
+                _c("CONTAINERS", lambda env, o: _workload_wide(o)[0]),
+                _c("IMAGES", lambda env, o: _workload_wide(o)[1]),
+                _c("SELECTOR", lambda env, o: _workload_wide(o)[2]),
+            ]
         return cols
     if plural == "statefulsets":
-        return [name, _c("READY", lambda env, o: f"{st(o).get('readyReplicas', 0)}/{sp(o).get('replicas', 1)}"), _AGE]
+        return [
+            name,
+            _c(
+                "READY",
+                lambda env, o: f"{st(o).get('readyReplicas', 0)}/{sp(o).get('replicas', 1)}",
+            ),
+            _AGE,
+        ]
     if plural == "daemonsets":
-        return [name, _c("DESIRED", lambda env, o: st(o).get("desiredNumberScheduled", 0)),
-                _c("CURRENT", lambda env, o: st(o).get("currentNumberScheduled", 0)),
-                _c("READY", lambda env, o: st(o).get("numberReady", 0)),
-                _c("UP-TO-DATE", lambda env, o: st(o).get("updatedNumberScheduled", 0)),
-                _c("AVAILABLE", lambda env, o: st(o).get("numberAvailable", 0)),
-                _c("NODE SELECTOR", lambda env, o: _plain_selector(((sp(o).get("template") or {}).get("spec") or {})
-                                                                   .get("nodeSelector"))), _AGE]
+        return [
+            name,
+            _c("DESIRED", lambda env, o: st(o).get("desiredNumberScheduled", 0)),
+            _c("CURRENT", lambda env, o: st(o).get("currentNumberScheduled", 0)),
+            _c("READY", lambda env, o: st(o).get("numberReady", 0)),
+            _c("UP-TO-DATE", lambda env, o: st(o).get("updatedNumberScheduled", 0)),
+            _c("AVAILABLE", lambda env, o: st(o).get("numberAvailable", 0)),
+            _c(
+                "NODE SELECTOR",
+                lambda env, o: _plain_selector(
+                    ((sp(o).get("template") or {}).get("spec") or {}).get("nodeSelector")
+                ),
+            ),
+            _AGE,
+        ]
     if plural == "services":
-        cols = [name, _c("TYPE", lambda env, o: sp(o).get("type", "ClusterIP")),
-                _c("CLUSTER-IP", lambda env, o: sp(o).get("clusterIP") or "<none>"),
-                _c("EXTERNAL-IP", lambda env, o: _external_ip(o)), _c("PORT(S)", lambda env, o: _ports(o)), _AGE]
+        cols = [
+            name,
+            _c("TYPE", lambda env, o: sp(o).get("type", "ClusterIP")),
+            _c("CLUSTER-IP", lambda env, o: sp(o).get("clusterIP") or "<none>"),
+            _c("EXTERNAL-IP", lambda env, o: _external_ip(o)),
+            _c("PORT(S)", lambda env, o: _ports(o)),
+            _AGE,
+        ]
         if wide:
             cols.append(_c("SELECTOR", lambda env, o: _plain_selector(sp(o).get("selector"))))
         return cols
     if plural == "endpoints":
         return [name, _c("ENDPOINTS", lambda env, o: _endpoints(o)), _AGE]
     if plural == "configmaps":
-        return [name, _c("DATA", lambda env, o: len(o.get("data") or {}) + len(o.get("binaryData") or {})), _AGE]
+        return [
+            name,
+            _c("DATA", lambda env, o: len(o.get("data") or {}) + len(o.get("binaryData") or {})),
+            _AGE,
+        ]
     if plural == "secrets":
-        return [name, _c("TYPE", lambda env, o: o.get("type", "Opaque")),
-                _c("DATA", lambda env, o: len(o.get("data") or {})), _AGE]
+        return [
+            name,
+            _c("TYPE", lambda env, o: o.get("type", "Opaque")),
+            _c("DATA", lambda env, o: len(o.get("data") or {})),
+            _AGE,
+        ]
     if plural == "namespaces":
         return [name, _c("STATUS", lambda env, o: st(o).get("phase", "Active")), _AGE]
     if plural == "nodes":
-        cols = [name, _c("STATUS", lambda env, o: _node_status(o)), _c("ROLES", lambda env, o: _node_roles(o)), _AGE,
-                _c("VERSION", lambda env, o: (st(o).get("nodeInfo") or {}).get("kubeletVersion", "v1.29.4"))]
+        cols = [
+            name,
+            _c("STATUS", lambda env, o: _node_status(o)),
+            _c("ROLES", lambda env, o: _node_roles(o)),
+            _AGE,
+            _c(
+                "VERSION",
+                lambda env, o: (st(o).get("nodeInfo") or {}).get("kubeletVersion", "v1.29.4"),
+            ),
+        ]
         if wide:
             info = lambda o: st(o).get("nodeInfo") or {}
-            cols += [_c("INTERNAL-IP", lambda env, o: _address(o, "InternalIP")),
-                     _c("EXTERNAL-IP", lambda env, o: _address(o, "ExternalIP")),
-                     _c("OS-IMAGE", lambda env, o: info(o).get("osImage", "Amazon Linux 2")),
-                     _c("KERNEL-VERSION", lambda env, o: info(o).get("kernelVersion", "5.10.217-205.860.amzn2.x86_64")),
-                     _c("CONTAINER-RUNTIME", lambda env, o: info(o).get("containerRuntimeVersion", "containerd://1.7.11"))]
+            cols += [
+                _c("INTERNAL-IP", lambda env, o: _address(o, "InternalIP")),
+                _c("EXTERNAL-IP", lambda env, o: _address(o, "ExternalIP")),
+                _c("OS-IMAGE", lambda env, o: info(o).get("osImage", "Amazon Linux 2")),
+                _c(
+                    "KERNEL-VERSION",
+                    lambda env, o: info(o).get("kernelVersion", "5.10.217-205.860.amzn2.x86_64"),
+                ),
+                _c(
+                    "CONTAINER-RUNTIME",
+                    lambda env, o: info(o).get("containerRuntimeVersion", "containerd://1.7.11"),
+                ),
+            ]
         return cols
     if plural == "events":
-        return [_c("LAST SEEN", lambda env, o: age(env, o.get("lastTimestamp") or o.get("eventTime")
-                                                   or o["metadata"].get("creationTimestamp"))),
-                _c("TYPE", lambda env, o: o.get("type", "Normal")), _c("REASON", lambda env, o: o.get("reason", "")),
-                _c("OBJECT", lambda env, o: f"{str((o.get('involvedObject') or {}).get('kind', '')).lower()}/"
-                                           f"{(o.get('involvedObject') or {}).get('name', '')}"),
-                _c("MESSAGE", lambda env, o: o.get("message", ""))]
+        return [
+            _c(
+                "LAST SEEN",
+                lambda env, o: age(
+                    env,
+                    o.get("lastTimestamp")
+                    or o.get("eventTime")
+                    or o["metadata"].get("creationTimestamp"),
+                ),
+            ),
+            _c("TYPE", lambda env, o: o.get("type", "Normal")),
+            _c("REASON", lambda env, o: o.get("reason", "")),
+            _c(
+                "OBJECT",
+                lambda env, o: (
+                    f"{str((o.get('involvedObject') or {}).get('kind', '')).lower()}/"
+                    f"{(o.get('involvedObject') or {}).get('name', '')}"
+                ),
+            ),
+            _c("MESSAGE", lambda env, o: o.get("message", "")),
+        ]
     if plural == "ingresses":
-        return [name, _c("CLASS", lambda env, o: sp(o).get("ingressClassName") or "<none>"),
-                _c("HOSTS", lambda env, o: _ingress_hosts(o)), _c("ADDRESS", lambda env, o: _ingress_address(o)),
-                _c("PORTS", lambda env, o: _ingress_ports(o)), _AGE]
+        return [
+            name,
+            _c("CLASS", lambda env, o: sp(o).get("ingressClassName") or "<none>"),
+            _c("HOSTS", lambda env, o: _ingress_hosts(o)),
+            _c("ADDRESS", lambda env, o: _ingress_address(o)),
+            _c("PORTS", lambda env, o: _ingress_ports(o)),
+            _AGE,
+        ]
     if plural == "networkpolicies":
-        return [name, _c("POD-SELECTOR", lambda env, o: _selector(sp(o).get("podSelector")).replace("<none>", "<none>")),
-                _AGE]
+        return [
+            name,
+            _c(
+                "POD-SELECTOR",
+                lambda env, o: _selector(sp(o).get("podSelector")).replace("<none>", "<none>"),
+            ),
+            _AGE,
+        ]
     if plural == "horizontalpodautoscalers":
-        return [name, _c("REFERENCE", lambda env, o: f"{(sp(o).get('scaleTargetRef') or {}).get('kind')}/"
-                                                     f"{(sp(o).get('scaleTargetRef') or {}).get('name')}"),
-                _c("TARGETS", lambda env, o: _hpa_targets(o)), _c("MINPODS", lambda env, o: sp(o).get("minReplicas", 1)),
-                _c("MAXPODS", lambda env, o: sp(o).get("maxReplicas", "")),
-                _c("REPLICAS", lambda env, o: st(o).get("currentReplicas", 0)), _AGE]
+        return [
+            name,
+            _c(
+                "REFERENCE",
+                lambda env, o: (
+                    f"{(sp(o).get('scaleTargetRef') or {}).get('kind')}/"
+                    f"{(sp(o).get('scaleTargetRef') or {}).get('name')}"
+                ),
+            ),
+            _c("TARGETS", lambda env, o: _hpa_targets(o)),
+            _c("MINPODS", lambda env, o: sp(o).get("minReplicas", 1)),
+            _c("MAXPODS", lambda env, o: sp(o).get("maxReplicas", "")),
+            _c("REPLICAS", lambda env, o: st(o).get("currentReplicas", 0)),
+            _AGE,
+        ]
     if plural == "persistentvolumeclaims":
-        return [name, _c("STATUS", lambda env, o: st(o).get("phase", "Pending")),
-                _c("VOLUME", lambda env, o: sp(o).get("volumeName", "")),
-                _c("CAPACITY", lambda env, o: (st(o).get("capacity") or {}).get("storage", "")),
-                _c("ACCESS MODES", lambda env, o: ",".join(_short_modes(st(o).get("accessModes") or []))),
-                _c("STORAGECLASS", lambda env, o: sp(o).get("storageClassName", "")), _AGE]
+        return [
+            name,
+            _c("STATUS", lambda env, o: st(o).get("phase", "Pending")),
+            _c("VOLUME", lambda env, o: sp(o).get("volumeName", "")),
+            _c("CAPACITY", lambda env, o: (st(o).get("capacity") or {}).get("storage", "")),
+            _c(
+                "ACCESS MODES",
+                lambda env, o: ",".join(_short_modes(st(o).get("accessModes") or [])),
+            ),
+            _c("STORAGECLASS", lambda env, o: sp(o).get("storageClassName", "")),
+            _AGE,
+        ]
     if plural == "persistentvolumes":
-        return [name, _c("CAPACITY", lambda env, o: (sp(o).get("capacity") or {}).get("storage", "")),
-                _c("ACCESS MODES", lambda env, o: ",".join(_short_modes(sp(o).get("accessModes") or []))),
-                _c("RECLAIM POLICY", lambda env, o: sp(o).get("persistentVolumeReclaimPolicy", "")),
-                _c("STATUS", lambda env, o: st(o).get("phase", "")),
-                _c("CLAIM", lambda env, o: f"{(sp(o).get('claimRef') or {}).get('namespace', '')}/"
-                                           f"{(sp(o).get('claimRef') or {}).get('name', '')}"
-                   if sp(o).get("claimRef") else ""),
-                _c("STORAGECLASS", lambda env, o: sp(o).get("storageClassName", "")),
-                _c("REASON", lambda env, o: st(o).get("reason", "")), _AGE]
+        return [
+            name,
+            _c("CAPACITY", lambda env, o: (sp(o).get("capacity") or {}).get("storage", "")),
+            _c(
+                "ACCESS MODES",
+                lambda env, o: ",".join(_short_modes(sp(o).get("accessModes") or [])),
+            ),
+            _c("RECLAIM POLICY", lambda env, o: sp(o).get("persistentVolumeReclaimPolicy", "")),
+            _c("STATUS", lambda env, o: st(o).get("phase", "")),
+            _c(
+                "CLAIM",
+                lambda env, o: (
+                    f"{(sp(o).get('claimRef') or {}).get('namespace', '')}/"
+                    f"{(sp(o).get('claimRef') or {}).get('name', '')}"
+                    if sp(o).get("claimRef")
+                    else ""
+                ),
+            ),
+            _c("STORAGECLASS", lambda env, o: sp(o).get("storageClassName", "")),
+            _c("REASON", lambda env, o: st(o).get("reason", "")),
+            _AGE,
+        ]
     if plural == "poddisruptionbudgets":
-        return [name, _c("MIN AVAILABLE", lambda env, o: _pdb_value(sp(o), "minAvailable")),
-                _c("MAX UNAVAILABLE", lambda env, o: _pdb_value(sp(o), "maxUnavailable")),
-                _c("ALLOWED DISRUPTIONS", lambda env, o: st(o).get("disruptionsAllowed", 0)), _AGE]
+        return [
+            name,
+            _c("MIN AVAILABLE", lambda env, o: _pdb_value(sp(o), "minAvailable")),
+            _c("MAX UNAVAILABLE", lambda env, o: _pdb_value(sp(o), "maxUnavailable")),
+            _c("ALLOWED DISRUPTIONS", lambda env, o: st(o).get("disruptionsAllowed", 0)),
+            _AGE,
+        ]
     if plural == "serviceaccounts":
         return [name, _c("SECRETS", lambda env, o: len(o.get("secrets") or [])), _AGE]
     if plural in ("roles", "clusterroles"):
         return [name, _c("CREATED AT", lambda env, o: o["metadata"].get("creationTimestamp", ""))]
     if plural in ("rolebindings", "clusterrolebindings"):
-        cols = [name, _c("ROLE", lambda env, o: f"{(o.get('roleRef') or {}).get('kind')}/"
-                                                f"{(o.get('roleRef') or {}).get('name')}"), _AGE]
+        cols = [
+            name,
+            _c(
+                "ROLE",
+                lambda env, o: (
+                    f"{(o.get('roleRef') or {}).get('kind')}/{(o.get('roleRef') or {}).get('name')}"
+                ),
+            ),
+            _AGE,
+        ]
         if wide:
-            cols += [_c("USERS", lambda env, o: _subjects(o, "User")),
-                     _c("GROUPS", lambda env, o: _subjects(o, "Group")),
-                     _c("SERVICEACCOUNTS", lambda env, o: _subjects(o, "ServiceAccount"))]
+            cols += [
+                _c("USERS", lambda env, o: _subjects(o, "User")),
+                _c("GROUPS", lambda env, o: _subjects(o, "Group")),
+                _c("SERVICEACCOUNTS", lambda env, o: _subjects(o, "ServiceAccount")),
+            ]
         return cols
     if plural == "jobs":
-        return [name, _c("COMPLETIONS", lambda env, o: f"{st(o).get('succeeded', 0)}/{sp(o).get('completions', 1)}"),
-                _c("DURATION", lambda env, o: _job_duration(o)), _AGE]
+        return [
+            name,
+            _c(
+                "COMPLETIONS",
+                lambda env, o: f"{st(o).get('succeeded', 0)}/{sp(o).get('completions', 1)}",
+            ),
+            _c("DURATION", lambda env, o: _job_duration(o)),
+            _AGE,
+        ]
     if plural == "storageclasses":
-        return [_c("NAME", lambda env, o: o["metadata"]["name"] + (
-                    " (default)" if (o["metadata"].get("annotations") or {}).get(
-                        "storageclass.kubernetes.io/is-default-class") == "true" else "")),
-                _c("PROVISIONER", lambda env, o: o.get("provisioner", "")),
-                _c("RECLAIMPOLICY", lambda env, o: o.get("reclaimPolicy", "Delete")),
-                _c("VOLUMEBINDINGMODE", lambda env, o: o.get("volumeBindingMode", "Immediate")),
-                _c("ALLOWVOLUMEEXPANSION", lambda env, o: str(bool(o.get("allowVolumeExpansion"))).lower()), _AGE]
+        return [
+            _c(
+                "NAME",
+                lambda env, o: (
+                    o["metadata"]["name"]
+                    + (
+                        " (default)"
+                        if (o["metadata"].get("annotations") or {}).get(
+                            "storageclass.kubernetes.io/is-default-class"
+                        )
+                        == "true"
+                        else ""
+                    )
+                ),
+            ),
+            _c("PROVISIONER", lambda env, o: o.get("provisioner", "")),
+            _c("RECLAIMPOLICY", lambda env, o: o.get("reclaimPolicy", "Delete")),
+            _c("VOLUMEBINDINGMODE", lambda env, o: o.get("volumeBindingMode", "Immediate")),
+            _c(
+                "ALLOWVOLUMEEXPANSION",
+                lambda env, o: str(bool(o.get("allowVolumeExpansion"))).lower(),
+            ),
+            _AGE,
+        ]
     if plural == "ingressclasses":
-        return [name, _c("CONTROLLER", lambda env, o: sp(o).get("controller", "")),
-                _c("PARAMETERS", lambda env, o: "<none>"), _AGE]
+        return [
+            name,
+            _c("CONTROLLER", lambda env, o: sp(o).get("controller", "")),
+            _c("PARAMETERS", lambda env, o: "<none>"),
+            _AGE,
+        ]
     if plural == "resourcequotas":
-        return [name, _AGE, _c("REQUEST", lambda env, o: _quota(o, False)), _c("LIMIT", lambda env, o: _quota(o, True))]
+        return [
+            name,
+            _AGE,
+            _c("REQUEST", lambda env, o: _quota(o, False)),
+            _c("LIMIT", lambda env, o: _quota(o, True)),
+        ]
     if plural == "applications":
-        return [name, _c("SYNC STATUS", lambda env, o: (st(o).get("sync") or {}).get("status", "Unknown")),
-                _c("HEALTH STATUS", lambda env, o: (st(o).get("health") or {}).get("status", "Unknown"))]
+        return [
+            name,
+            _c("SYNC STATUS", lambda env, o: (st(o).get("sync") or {}).get("status", "Unknown")),
+            _c(
+                "HEALTH STATUS", lambda env, o: (st(o).get("health") or {}).get("status", "Unknown")
+            ),
+        ]
     if plural in ("certificates", "clusterissuers"):
+
         def ready(env: Any, o: dict[str, Any]) -> str:
             conds = {c.get("type"): c.get("status") for c in st(o).get("conditions") or []}
             return conds.get("Ready", "Unknown")
@@ -472,8 +681,15 @@ def columns(plural: str, wide: bool) -> list[Column]:
 
 
 def _short_modes(modes: list[str]) -> list[str]:
-    return [{"ReadWriteOnce": "RWO", "ReadOnlyMany": "ROX", "ReadWriteMany": "RWX",
-             "ReadWriteOncePod": "RWOP"}.get(m, m) for m in modes]
+    return [
+        {
+            "ReadWriteOnce": "RWO",
+            "ReadOnlyMany": "ROX",
+            "ReadWriteMany": "RWX",
+            "ReadWriteOncePod": "RWOP",
+        }.get(m, m)
+        for m in modes
+    ]
 
 
 def _job_duration(job: dict[str, Any]) -> str:
@@ -491,9 +707,18 @@ def _quota(q: dict[str, Any], limits: bool) -> str:
     return ", ".join(f"{k}: {used.get(k, '0')}/{hard[k]}" for k in keys)
 
 
-def render_table(env: Any, plural: str, objs: list[dict[str, Any]], *, wide: bool = False,
-                 all_namespaces: bool = False, show_labels: bool = False, label_columns: list[str] | None = None,
-                 kind_prefix: bool = False, no_headers: bool = False) -> str:
+def render_table(
+    env: Any,
+    plural: str,
+    objs: list[dict[str, Any]],
+    *,
+    wide: bool = False,
+    all_namespaces: bool = False,
+    show_labels: bool = False,
+    label_columns: list[str] | None = None,
+    kind_prefix: bool = False,
+    no_headers: bool = False,
+) -> str:
     cols = columns(plural, wide)
     headers = [c[0] for c in cols]
     ns_col = all_namespaces and (plural not in KINDS or KINDS[plural][2])
@@ -525,8 +750,14 @@ _TOP = ("apiVersion", "kind", "metadata", "spec", "status")
 def _omit_empty_meta(value: Any) -> Any:
     """Go's ``omitempty``: empty label/annotation maps are not serialised."""
     if isinstance(value, dict):
-        return {k: _omit_empty_meta(v) for k, v in value.items()
-                if not (k in ("labels", "annotations", "finalizers", "ownerReferences") and v in ({}, [], None))}
+        return {
+            k: _omit_empty_meta(v)
+            for k, v in value.items()
+            if not (
+                k in ("labels", "annotations", "finalizers", "ownerReferences")
+                and v in ({}, [], None)
+            )
+        }
     if isinstance(value, list):
         return [_omit_empty_meta(v) for v in value]
     return value
@@ -547,8 +778,12 @@ def for_output(obj: Any) -> Any:
 
 
 def as_list(items: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"apiVersion": "v1", "items": [for_output(i) for i in items], "kind": "List",
-            "metadata": {"resourceVersion": ""}}
+    return {
+        "apiVersion": "v1",
+        "items": [for_output(i) for i in items],
+        "kind": "List",
+        "metadata": {"resourceVersion": ""},
+    }
 
 
 def to_json(obj: Any) -> str:
@@ -560,11 +795,18 @@ class _Dumper(yaml.SafeDumper):
 
 
 def _str_presenter(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
-    if "\n" in data and not data.strip(" ").startswith((" ",)) and all(c.isprintable() or c == "\n" for c in data):
+    if (
+        "\n" in data
+        and not data.strip(" ").startswith((" ",))
+        and all(c.isprintable() or c == "\n" for c in data)
+    ):
         return dumper.represent_scalar("tag:yaml.org,2002:str", data, style="|")
     style = None
-    if dumper.resolve(yaml.ScalarNode, data, (True, False)) != "tag:yaml.org,2002:str" or \
-            not dumper.analyze_scalar(data).allow_block_plain or not data:
+    if (
+        dumper.resolve(yaml.ScalarNode, data, (True, False)) != "tag:yaml.org,2002:str"
+        or not dumper.analyze_scalar(data).allow_block_plain
+        or not data
+    ):
         style = '"'
     return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
 
@@ -573,11 +815,19 @@ _Dumper.add_representer(str, _str_presenter)
 
 
 def to_yaml(obj: Any) -> str:
-    return yaml.dump(for_output(obj), Dumper=_Dumper, sort_keys=True, default_flow_style=False, allow_unicode=True,
-                     width=10_000)
+    return yaml.dump(
+        for_output(obj),
+        Dumper=_Dumper,
+        sort_keys=True,
+        default_flow_style=False,
+        allow_unicode=True,
+        width=10_000,
+    )
 
 
-def output_object(obj: dict[str, Any] | list[dict[str, Any]], fmt: str, plural: str | None = None) -> str:
+def output_object(
+    obj: dict[str, Any] | list[dict[str, Any]], fmt: str, plural: str | None = None
+) -> str:
     """``-o json|yaml|name|jsonpath=...|custom-columns=...`` for one object or a list."""
     single = isinstance(obj, dict)
     items = [obj] if single else list(obj)
@@ -588,7 +838,9 @@ def output_object(obj: dict[str, Any] | list[dict[str, Any]], fmt: str, plural: 
     if kind == "yaml":
         return to_yaml(doc)
     if kind == "name":
-        return "".join(f"{kind_label(plural or _plural(i))}/{i['metadata']['name']}\n" for i in items)
+        return "".join(
+            f"{kind_label(plural or _plural(i))}/{i['metadata']['name']}\n" for i in items
+        )
     if kind in ("jsonpath", "jsonpath-as-json"):
         if not arg:
             raise OutputError("error: template format specified but no template given")
@@ -604,13 +856,19 @@ def output_object(obj: dict[str, Any] | list[dict[str, Any]], fmt: str, plural: 
         for part in arg.split(","):
             head, _, path = part.partition(":")
             if not path:
-                raise OutputError(f'error: unexpected custom-columns spec: {part}, expected <header>:<json-path-expr>')
+                raise OutputError(
+                    f"error: unexpected custom-columns spec: {part}, expected <header>:<json-path-expr>"
+                )
             specs.append((head, path))
         rows = []
         for item in items:
             row = []
             for _, path in specs:
-                expr = path if path.startswith("{") else "{" + (path if path.startswith(".") else "." + path) + "}"
+                expr = (
+                    path
+                    if path.startswith("{")
+                    else "{" + (path if path.startswith(".") else "." + path) + "}"
+                )
                 try:
                     val = evaluate_template(expr, for_output(item))
                 except JsonPathError:
@@ -618,9 +876,11 @@ def output_object(obj: dict[str, Any] | list[dict[str, Any]], fmt: str, plural: 
                 row.append(val or "<none>")
             rows.append(row)
         return table([h for h, _ in specs], rows)
-    raise OutputError(f'error: unable to match a printer suitable for the output format "{fmt}", allowed formats '
-                      "are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,"
-                      "jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml")
+    raise OutputError(
+        f'error: unable to match a printer suitable for the output format "{fmt}", allowed formats '
+        "are: custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,"
+        "jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml"
+    )
 
 
 def _plural(obj: dict[str, Any]) -> str:

@@ -13,118 +13,435 @@ from ..store import KINDS
 V, B, O, M = "value", "bool", "optional", "multi"
 
 GLOBAL: dict[str, tuple[str | None, str]] = {
-    "namespace": ("n", V), "context": (None, V), "kubeconfig": (None, V), "token": (None, V), "as": (None, V),
-    "as-group": (None, M), "as-uid": (None, V), "user": (None, V), "cluster": (None, V), "server": ("s", V),
-    "request-timeout": (None, V), "v": ("v", V), "insecure-skip-tls-verify": (None, B),
-    "certificate-authority": (None, V), "client-certificate": (None, V), "client-key": (None, V),
-    "tls-server-name": (None, V), "match-server-version": (None, B), "cache-dir": (None, V),
-    "log-flush-frequency": (None, V), "warnings-as-errors": (None, B), "disable-compression": (None, B),
-    "username": (None, V), "password": (None, V), "profile": (None, V),
+    "namespace": ("n", V),
+    "context": (None, V),
+    "kubeconfig": (None, V),
+    "token": (None, V),
+    "as": (None, V),
+    "as-group": (None, M),
+    "as-uid": (None, V),
+    "user": (None, V),
+    "cluster": (None, V),
+    "server": ("s", V),
+    "request-timeout": (None, V),
+    "v": ("v", V),
+    "insecure-skip-tls-verify": (None, B),
+    "certificate-authority": (None, V),
+    "client-certificate": (None, V),
+    "client-key": (None, V),
+    "tls-server-name": (None, V),
+    "match-server-version": (None, B),
+    "cache-dir": (None, V),
+    "log-flush-frequency": (None, V),
+    "warnings-as-errors": (None, B),
+    "disable-compression": (None, B),
+    "username": (None, V),
+    "password": (None, V),
+    "profile": (None, V),
 }
-OUT = {"output": ("o", V), "template": (None, V), "show-managed-fields": (None, B), "allow-missing-template-keys": (None, O)}
-DRY = {"dry-run": (None, O), "field-manager": (None, V), "validate": (None, O), "save-config": (None, B)}
+OUT = {
+    "output": ("o", V),
+    "template": (None, V),
+    "show-managed-fields": (None, B),
+    "allow-missing-template-keys": (None, O),
+}
+DRY = {
+    "dry-run": (None, O),
+    "field-manager": (None, V),
+    "validate": (None, O),
+    "save-config": (None, B),
+}
 SEL = {"selector": ("l", V), "field-selector": (None, V), "all-namespaces": ("A", B)}
 FILE = {"filename": ("f", M), "recursive": ("R", B), "kustomize": ("k", V)}
 
 COMMANDS: dict[str, dict[str, tuple[str | None, str]]] = {
-    "get": {**OUT, **SEL, "watch": ("w", B), "watch-only": (None, B), "show-labels": (None, B),
-            "no-headers": (None, B), "ignore-not-found": (None, B), "show-kind": (None, B), "sort-by": (None, V),
-            "label-columns": ("L", M), "chunk-size": (None, V), "raw": (None, V), "output-watch-events": (None, B),
-            "subresource": (None, V), **FILE},
+    "get": {
+        **OUT,
+        **SEL,
+        "watch": ("w", B),
+        "watch-only": (None, B),
+        "show-labels": (None, B),
+        "no-headers": (None, B),
+        "ignore-not-found": (None, B),
+        "show-kind": (None, B),
+        "sort-by": (None, V),
+        "label-columns": ("L", M),
+        "chunk-size": (None, V),
+        "raw": (None, V),
+        "output-watch-events": (None, B),
+        "subresource": (None, V),
+        **FILE,
+    },
     "describe": {**SEL, "show-events": (None, O), "chunk-size": (None, V), **FILE},
-    "logs": {"container": ("c", V), "tail": (None, V), "since": (None, V), "since-time": (None, V),
-             "selector": ("l", V), "previous": ("p", B), "follow": ("f", B), "timestamps": (None, B),
-             "all-containers": (None, B), "prefix": (None, B), "max-log-requests": (None, V),
-             "limit-bytes": (None, V), "pod-running-timeout": (None, V), "ignore-errors": (None, B),
-             "insecure-skip-tls-verify-backend": (None, B)},
-    "scale": {**OUT, **DRY, **FILE, "replicas": (None, V), "current-replicas": (None, V), "selector": ("l", V),
-              "all": (None, B), "resource-version": (None, V), "timeout": (None, V)},
-    "patch": {**OUT, **DRY, **FILE, "patch": ("p", V), "patch-file": (None, V), "type": (None, V),
-              "subresource": (None, V), "local": (None, B), "record": (None, B)},
-    "apply": {**OUT, **DRY, **FILE, "selector": ("l", V), "server-side": (None, B), "force-conflicts": (None, B),
-              "force": (None, B), "overwrite": (None, O), "wait": (None, O), "prune": (None, B), "all": (None, B),
-              "timeout": (None, V), "grace-period": (None, V), "record": (None, B)},
-    "replace": {**OUT, **DRY, **FILE, "force": (None, B), "grace-period": (None, V), "wait": (None, O),
-                "timeout": (None, V)},
-    "create": {**OUT, **DRY, **FILE, "from-literal": (None, M), "from-file": (None, M), "from-env-file": (None, M),
-               "type": (None, V), "role": (None, V), "clusterrole": (None, V), "serviceaccount": (None, M),
-               "group": (None, M), "image": (None, M), "replicas": ("r", V), "port": (None, V), "verb": (None, M),
-               "resource": (None, M), "resource-name": (None, M), "selector": (None, V), "min-available": (None, V),
-               "max-unavailable": (None, V), "tcp": (None, M), "edit": (None, B), "raw": (None, V),
-               "aggregation-rule": (None, V), "non-resource-url": (None, M), "append-hash": (None, B),
-               "cert": (None, V), "key": (None, V), "docker-server": (None, V), "docker-username": (None, V),
-               "docker-password": (None, V), "docker-email": (None, V), "record": (None, B)},
-    "delete": {**OUT, **DRY, **FILE, **SEL, "all": (None, B), "ignore-not-found": (None, B), "force": (None, B),
-               "now": (None, B), "grace-period": (None, V), "timeout": (None, V), "cascade": (None, O),
-               "wait": (None, O), "interactive": ("i", B), "raw": (None, V)},
-    "label": {**OUT, **DRY, **FILE, **SEL, "overwrite": (None, B), "all": (None, B), "list": (None, B),
-              "local": (None, B), "resource-version": (None, V)},
-    "annotate": {**OUT, **DRY, **FILE, **SEL, "overwrite": (None, B), "all": (None, B), "list": (None, B),
-                 "local": (None, B), "resource-version": (None, V)},
-    "set": {**OUT, **DRY, **FILE, "selector": ("l", V), "all": (None, B), "local": (None, B),
-            "containers": ("c", V), "limits": (None, V), "requests": (None, V), "list": (None, B),
-            "overwrite": (None, O), "env": ("e", M), "from": (None, V), "prefix": (None, V), "keys": (None, M),
-            "resolve": (None, B), "serviceaccount": (None, V), "record": (None, B)},
-    "rollout": {**OUT, **DRY, **FILE, "selector": ("l", V), "to-revision": (None, V), "revision": (None, V),
-                "timeout": (None, V), "watch": ("w", O), "record": (None, B)},
-    "exec": {"container": ("c", V), "stdin": ("i", B), "tty": ("t", B), "quiet": ("q", B),
-             "pod-running-timeout": (None, V), **FILE},
-    "auth": {"all-namespaces": ("A", B), "list": (None, B), "quiet": ("q", B), "no-headers": (None, B),
-             "subresource": (None, V), **OUT},
-    "top": {**SEL, "containers": (None, B), "sort-by": (None, V), "no-headers": (None, B),
-            "use-protocol-buffers": (None, B), "sum": (None, B), "show-capacity": (None, B)},
-    "config": {**OUT, "minify": (None, B), "raw": (None, B), "flatten": (None, B), "merge": (None, O),
-               "current": (None, B), "embed-certs": (None, O), "set-raw-bytes": (None, O), "no-headers": (None, B),
-               "auth-provider": (None, V), "auth-provider-arg": (None, M), "exec-command": (None, V),
-               "exec-api-version": (None, V), "exec-arg": (None, M), "exec-env": (None, M)},
-    "events": {**OUT, "all-namespaces": ("A", B), "for": (None, V), "types": (None, M), "watch": ("w", B),
-               "no-headers": (None, B), "chunk-size": (None, V)},
-    "wait": {**OUT, **SEL, **FILE, "for": (None, V), "timeout": (None, V), "all": (None, B), "local": (None, B)},
-    "run": {**OUT, **DRY, "image": (None, V), "restart": (None, V), "labels": ("l", V), "env": (None, M),
-            "port": (None, V), "command": (None, B), "stdin": ("i", B), "tty": ("t", B), "rm": (None, B),
-            "attach": (None, O), "image-pull-policy": (None, V), "annotations": (None, M), "expose": (None, B),
-            "overrides": (None, V), "quiet": ("q", B), "privileged": (None, B)},
-    "expose": {**OUT, **DRY, **FILE, "port": (None, V), "target-port": (None, V), "protocol": (None, V),
-               "type": (None, V), "name": (None, V), "selector": (None, V), "labels": ("l", V)},
-    "autoscale": {**OUT, **DRY, **FILE, "min": (None, V), "max": (None, V), "cpu-percent": (None, V),
-                  "name": (None, V)},
+    "logs": {
+        "container": ("c", V),
+        "tail": (None, V),
+        "since": (None, V),
+        "since-time": (None, V),
+        "selector": ("l", V),
+        "previous": ("p", B),
+        "follow": ("f", B),
+        "timestamps": (None, B),
+        "all-containers": (None, B),
+        "prefix": (None, B),
+        "max-log-requests": (None, V),
+        "limit-bytes": (None, V),
+        "pod-running-timeout": (None, V),
+        "ignore-errors": (None, B),
+        "insecure-skip-tls-verify-backend": (None, B),
+    },
+    "scale": {
+        **OUT,
+        **DRY,
+        **FILE,
+        "replicas": (None, V),
+        "current-replicas": (None, V),
+        "selector": ("l", V),
+        "all": (None, B),
+        "resource-version": (None, V),
+        "timeout": (None, V),
+    },
+    "patch": {
+        **OUT,
+        **DRY,
+        **FILE,
+        "patch": ("p", V),
+        "patch-file": (None, V),
+        "type": (None, V),
+        "subresource": (None, V),
+        "local": (None, B),
+        "record": (None, B),
+    },
+    "apply": {
+        **OUT,
+        **DRY,
+        **FILE,
+        "selector": ("l", V),
+        "server-side": (None, B),
+        "force-conflicts": (None, B),
+        "force": (None, B),
+        "overwrite": (None, O),
+        "wait": (None, O),
+        "prune": (None, B),
+        "all": (None, B),
+        "timeout": (None, V),
+        "grace-period": (None, V),
+        "record": (None, B),
+    },
+    "replace": {
+        **OUT,
+        **DRY,
+        **FILE,
+        "force": (None, B),
+        "grace-period": (None, V),
+        "wait": (None, O),
+        "timeout": (None, V),
+    },
+    "create": {
+        **OUT,
+        **DRY,
+        **FILE,
+        "from-literal": (None, M),
+        "from-file": (None, M),
+        "from-env-file": (None, M),
+        "type": (None, V),
+        "role": (None, V),
+        "clusterrole": (None, V),
+        "serviceaccount": (None, M),
+        "group": (None, M),
+        "image": (None, M),
+        "replicas": ("r", V),
+        "port": (None, V),
+        "verb": (None, M),
+        "resource": (None, M),
+        "resource-name": (None, M),
+        "selector": (None, V),
+        "min-available": (None, V),
+        "max-unavailable": (None, V),
+        "tcp": (None, M),
+        "edit": (None, B),
+        "raw": (None, V),
+        "aggregation-rule": (None, V),
+        "non-resource-url": (None, M),
+        "append-hash": (None, B),
+        "cert": (None, V),
+        "key": (None, V),
+        "docker-server": (None, V),
+        "docker-username": (None, V),
+        "docker-password": (None, V),
+        "docker-email": (None, V),
+        "record": (None, B),
+    },
+    "delete": {
+        **OUT,
+        **DRY,
+        **FILE,
+        **SEL,
+        "all": (None, B),
+        "ignore-not-found": (None, B),
+        "force": (None, B),
+        "now": (None, B),
+        "grace-period": (None, V),
+        "timeout": (None, V),
+        "cascade": (None, O),
+        "wait": (None, O),
+        "interactive": ("i", B),
+        "raw": (None, V),
+    },
+    "label": {
+        **OUT,
+        **DRY,
+        **FILE,
+        **SEL,
+        "overwrite": (None, B),
+        "all": (None, B),
+        "list": (None, B),
+        "local": (None, B),
+        "resource-version": (None, V),
+    },
+    "annotate": {
+        **OUT,
+        **DRY,
+        **FILE,
+        **SEL,
+        "overwrite": (None, B),
+        "all": (None, B),
+        "list": (None, B),
+        "local": (None, B),
+        "resource-version": (None, V),
+    },
+    "set": {
+        **OUT,
+        **DRY,
+        **FILE,
+        "selector": ("l", V),
+        "all": (None, B),
+        "local": (None, B),
+        "containers": ("c", V),
+        "limits": (None, V),
+        "requests": (None, V),
+        "list": (None, B),
+        "overwrite": (None, O),
+        "env": ("e", M),
+        "from": (None, V),
+        "prefix": (None, V),
+        "keys": (None, M),
+        "resolve": (None, B),
+        "serviceaccount": (None, V),
+        "record": (None, B),
+    },
+    "rollout": {
+        **OUT,
+        **DRY,
+        **FILE,
+        "selector": ("l", V),
+        "to-revision": (None, V),
+        "revision": (None, V),
+        "timeout": (None, V),
+        "watch": ("w", O),
+        "record": (None, B),
+    },
+    "exec": {
+        "container": ("c", V),
+        "stdin": ("i", B),
+        "tty": ("t", B),
+        "quiet": ("q", B),
+        "pod-running-timeout": (None, V),
+        **FILE,
+    },
+    "auth": {
+        "all-namespaces": ("A", B),
+        "list": (None, B),
+        "quiet": ("q", B),
+        "no-headers": (None, B),
+        "subresource": (None, V),
+        **OUT,
+    },
+    "top": {
+        **SEL,
+        "containers": (None, B),
+        "sort-by": (None, V),
+        "no-headers": (None, B),
+        "use-protocol-buffers": (None, B),
+        "sum": (None, B),
+        "show-capacity": (None, B),
+    },
+    "config": {
+        **OUT,
+        "minify": (None, B),
+        "raw": (None, B),
+        "flatten": (None, B),
+        "merge": (None, O),
+        "current": (None, B),
+        "embed-certs": (None, O),
+        "set-raw-bytes": (None, O),
+        "no-headers": (None, B),
+        "auth-provider": (None, V),
+        "auth-provider-arg": (None, M),
+        "exec-command": (None, V),
+        "exec-api-version": (None, V),
+        "exec-arg": (None, M),
+        "exec-env": (None, M),
+    },
+    "events": {
+        **OUT,
+        "all-namespaces": ("A", B),
+        "for": (None, V),
+        "types": (None, M),
+        "watch": ("w", B),
+        "no-headers": (None, B),
+        "chunk-size": (None, V),
+    },
+    "wait": {
+        **OUT,
+        **SEL,
+        **FILE,
+        "for": (None, V),
+        "timeout": (None, V),
+        "all": (None, B),
+        "local": (None, B),
+    },
+    "run": {
+        **OUT,
+        **DRY,
+        "image": (None, V),
+        "restart": (None, V),
+        "labels": ("l", V),
+        "env": (None, M),
+        "port": (None, V),
+        "command": (None, B),
+        "stdin": ("i", B),
+        "tty": ("t", B),
+        "rm": (None, B),
+        "attach": (None, O),
+        "image-pull-policy": (None, V),
+        "annotations": (None, M),
+        "expose": (None, B),
+        "overrides": (None, V),
+        "quiet": ("q", B),
+        "privileged": (None, B),
+    },
+    "expose": {
+        **OUT,
+        **DRY,
+        **FILE,
+        "port": (None, V),
+        "target-port": (None, V),
+        "protocol": (None, V),
+        "type": (None, V),
+        "name": (None, V),
+        "selector": (None, V),
+        "labels": ("l", V),
+    },
+    "autoscale": {
+        **OUT,
+        **DRY,
+        **FILE,
+        "min": (None, V),
+        "max": (None, V),
+        "cpu-percent": (None, V),
+        "name": (None, V),
+    },
     "cordon": {**DRY, "selector": ("l", V)},
     "uncordon": {**DRY, "selector": ("l", V)},
-    "drain": {**DRY, "selector": ("l", V), "pod-selector": (None, V), "ignore-daemonsets": (None, B),
-              "delete-emptydir-data": (None, B), "delete-local-data": (None, B), "force": (None, B),
-              "grace-period": (None, V), "timeout": (None, V), "disable-eviction": (None, B),
-              "skip-wait-for-delete-timeout": (None, V)},
+    "drain": {
+        **DRY,
+        "selector": ("l", V),
+        "pod-selector": (None, V),
+        "ignore-daemonsets": (None, B),
+        "delete-emptydir-data": (None, B),
+        "delete-local-data": (None, B),
+        "force": (None, B),
+        "grace-period": (None, V),
+        "timeout": (None, V),
+        "disable-eviction": (None, B),
+        "skip-wait-for-delete-timeout": (None, V),
+    },
     "taint": {**OUT, **DRY, "selector": ("l", V), "all": (None, B), "overwrite": (None, B)},
-    "api-resources": {**OUT, "namespaced": (None, O), "api-group": (None, V), "verbs": (None, M),
-                      "no-headers": (None, B), "cached": (None, B), "sort-by": (None, V)},
+    "api-resources": {
+        **OUT,
+        "namespaced": (None, O),
+        "api-group": (None, V),
+        "verbs": (None, M),
+        "no-headers": (None, B),
+        "cached": (None, B),
+        "sort-by": (None, V),
+    },
     "api-versions": {},
     "cluster-info": {},
     "version": {**OUT, "client": (None, B), "short": (None, B)},
     "explain": {"recursive": (None, B), "api-version": (None, V), "output": ("o", V)},
-    "diff": {**FILE, "server-side": (None, B), "force-conflicts": (None, B), "field-manager": (None, V),
-             "selector": ("l", V), "prune": (None, B)},
+    "diff": {
+        **FILE,
+        "server-side": (None, B),
+        "force-conflicts": (None, B),
+        "field-manager": (None, V),
+        "selector": ("l", V),
+        "prune": (None, B),
+    },
     "whoami": {**OUT},
 }
 #: commands that need an interactive terminal or a local port
-INTERACTIVE = {"edit", "port-forward", "proxy", "attach", "cp", "debug", "plugin", "completion", "kustomize",
-               "certificate", "alpha", "convert"}
+INTERACTIVE = {
+    "edit",
+    "port-forward",
+    "proxy",
+    "attach",
+    "cp",
+    "debug",
+    "plugin",
+    "completion",
+    "kustomize",
+    "certificate",
+    "alpha",
+    "convert",
+}
 
 #: extra names kubectl knows (CRD short names)
-EXTRA_TYPES = {"app": "applications", "apps": "applications", "applications.argoproj.io": "applications",
-               "cert": "certificates", "certs": "certificates", "pods.metrics.k8s.io": "pods",
-               "nodes.metrics.k8s.io": "nodes"}
+EXTRA_TYPES = {
+    "app": "applications",
+    "apps": "applications",
+    "applications.argoproj.io": "applications",
+    "cert": "certificates",
+    "certs": "certificates",
+    "pods.metrics.k8s.io": "pods",
+    "nodes.metrics.k8s.io": "nodes",
+}
 #: kinds a cluster serves that this one has no objects of (empty lists, never an error)
-EMPTY_TYPES = {"cronjobs": "cronjobs", "cronjob": "cronjobs", "cj": "cronjobs",
-               "replicationcontrollers": "replicationcontrollers", "rc": "replicationcontrollers",
-               "limitranges": "limitranges", "limits": "limitranges", "leases": "leases",
-               "priorityclasses": "priorityclasses", "pc": "priorityclasses", "csr": "certificatesigningrequests",
-               "customresourcedefinitions": "customresourcedefinitions", "crd": "customresourcedefinitions",
-               "crds": "customresourcedefinitions", "validatingwebhookconfigurations": "validatingwebhookconfigurations",
-               "mutatingwebhookconfigurations": "mutatingwebhookconfigurations", "volumeattachments": "volumeattachments",
-               "csidrivers": "csidrivers", "csinodes": "csinodes", "podtemplates": "podtemplates",
-               "endpointslices": "endpointslices", "controllerrevisions": "controllerrevisions"}
-ALL = ["pods", "services", "daemonsets", "deployments", "replicasets", "statefulsets", "horizontalpodautoscalers",
-       "jobs"]
+EMPTY_TYPES = {
+    "cronjobs": "cronjobs",
+    "cronjob": "cronjobs",
+    "cj": "cronjobs",
+    "replicationcontrollers": "replicationcontrollers",
+    "rc": "replicationcontrollers",
+    "limitranges": "limitranges",
+    "limits": "limitranges",
+    "leases": "leases",
+    "priorityclasses": "priorityclasses",
+    "pc": "priorityclasses",
+    "csr": "certificatesigningrequests",
+    "customresourcedefinitions": "customresourcedefinitions",
+    "crd": "customresourcedefinitions",
+    "crds": "customresourcedefinitions",
+    "validatingwebhookconfigurations": "validatingwebhookconfigurations",
+    "mutatingwebhookconfigurations": "mutatingwebhookconfigurations",
+    "volumeattachments": "volumeattachments",
+    "csidrivers": "csidrivers",
+    "csinodes": "csinodes",
+    "podtemplates": "podtemplates",
+    "endpointslices": "endpointslices",
+    "controllerrevisions": "controllerrevisions",
+}
+ALL = [
+    "pods",
+    "services",
+    "daemonsets",
+    "deployments",
+    "replicasets",
+    "statefulsets",
+    "horizontalpodautoscalers",
+    "jobs",
+]
 
 
 def resolve_type(word: str) -> str | None:
@@ -199,25 +516,38 @@ def _find_command(argv: list[str]) -> str | None:
     return None
 
 
-OPTIONAL_DEFAULTS = {"dry-run": "client", "validate": "true", "watch": "true", "show-events": "true",
-                     "overwrite": "true", "wait": "true", "cascade": "background", "merge": "true",
-                     "embed-certs": "true", "namespaced": "true", "attach": "true", "allow-missing-template-keys": "true",
-                     "set-raw-bytes": "true"}
+OPTIONAL_DEFAULTS = {
+    "dry-run": "client",
+    "validate": "true",
+    "watch": "true",
+    "show-events": "true",
+    "overwrite": "true",
+    "wait": "true",
+    "cascade": "background",
+    "merge": "true",
+    "embed-certs": "true",
+    "namespaced": "true",
+    "attach": "true",
+    "allow-missing-template-keys": "true",
+    "set-raw-bytes": "true",
+}
 
 
 def parse(argv: list[str]) -> Parsed:
     command = _find_command(argv)
     if command is None:
-        raise UsageError("kubectl controls the Kubernetes cluster manager.\n\n"
-                         "Find more information at: https://kubernetes.io/docs/reference/kubectl/\n\n"
-                         "Basic Commands (Beginner):\n  create, expose, run, set\n\nBasic Commands (Intermediate):\n"
-                         "  explain, get, edit, delete\n\nDeploy Commands:\n  rollout, scale, autoscale\n\n"
-                         "Cluster Management Commands:\n  certificate, cluster-info, top, cordon, uncordon, drain, taint\n\n"
-                         "Troubleshooting and Debugging Commands:\n  describe, logs, attach, exec, port-forward, proxy, cp,"
-                         " auth, debug, events\n\nAdvanced Commands:\n  diff, apply, patch, replace, wait, kustomize\n\n"
-                         "Settings Commands:\n  label, annotate, completion\n\nOther Commands:\n"
-                         "  api-resources, api-versions, config, plugin, version\n\n"
-                         "Usage:\n  kubectl [flags] [options]")
+        raise UsageError(
+            "kubectl controls the Kubernetes cluster manager.\n\n"
+            "Find more information at: https://kubernetes.io/docs/reference/kubectl/\n\n"
+            "Basic Commands (Beginner):\n  create, expose, run, set\n\nBasic Commands (Intermediate):\n"
+            "  explain, get, edit, delete\n\nDeploy Commands:\n  rollout, scale, autoscale\n\n"
+            "Cluster Management Commands:\n  certificate, cluster-info, top, cordon, uncordon, drain, taint\n\n"
+            "Troubleshooting and Debugging Commands:\n  describe, logs, attach, exec, port-forward, proxy, cp,"
+            " auth, debug, events\n\nAdvanced Commands:\n  diff, apply, patch, replace, wait, kustomize\n\n"
+            "Settings Commands:\n  label, annotate, completion\n\nOther Commands:\n"
+            "  api-resources, api-versions, config, plugin, version\n\n"
+            "Usage:\n  kubectl [flags] [options]"
+        )
     longs, shorts = _table(command)
     out = Parsed(command=command, args=[])
     seen_command = False
@@ -230,19 +560,23 @@ def parse(argv: list[str]) -> Parsed:
         tok = argv[i]
         if tok == "--":
             out.dashdash = True
-            out.after_dash = argv[i + 1:]
+            out.after_dash = argv[i + 1 :]
             break
         if tok.startswith("--") and len(tok) > 2:
             name, eq, value = tok.partition("=")
             hit = longs.get(name)
             if hit is None:
-                raise UsageError(f"error: unknown flag: {name}\nSee 'kubectl {command} --help' for usage.")
+                raise UsageError(
+                    f"error: unknown flag: {name}\nSee 'kubectl {command} --help' for usage."
+                )
             canon, kind = hit
             if kind in (V, M):
                 if not eq:
                     if i + 1 >= len(argv):
-                        raise UsageError(f"error: flag needs an argument: {name}\n"
-                                         f"See 'kubectl {command} --help' for usage.")
+                        raise UsageError(
+                            f"error: flag needs an argument: {name}\n"
+                            f"See 'kubectl {command} --help' for usage."
+                        )
                     value = argv[i + 1]
                     i += 1
                 put(canon, value)
@@ -258,18 +592,22 @@ def parse(argv: list[str]) -> Parsed:
                 short = f"-{tok[j]}"
                 hit = shorts.get(short)
                 if hit is None:
-                    raise UsageError(f"error: unknown shorthand flag: '{tok[j]}' in {tok}\n"
-                                     f"See 'kubectl {command} --help' for usage.")
+                    raise UsageError(
+                        f"error: unknown shorthand flag: '{tok[j]}' in {tok}\n"
+                        f"See 'kubectl {command} --help' for usage."
+                    )
                 canon, kind = hit
                 if kind in (V, M):
-                    rest = tok[j + 1:]
+                    rest = tok[j + 1 :]
                     rest = rest.removeprefix("=")
                     if rest:
                         put(canon, rest)
                     else:
                         if i + 1 >= len(argv):
-                            raise UsageError(f"error: flag needs an argument: '{tok[j]}' in {tok}\n"
-                                             f"See 'kubectl {command} --help' for usage.")
+                            raise UsageError(
+                                f"error: flag needs an argument: '{tok[j]}' in {tok}\n"
+                                f"See 'kubectl {command} --help' for usage."
+                            )
                         put(canon, argv[i + 1])
                         i += 1
                     break

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from oasis_eval.spec.yaml_io import safe_load
+
 from .. import patching
 from ..store import KINDS, clone, namespaced, plural_of
 from .describe import W, _template
@@ -41,7 +42,9 @@ def dry_mode(inv: Inv) -> str | None:
     if value in ("true", "unchanged"):
         return "client"
     if value not in ("client", "server"):
-        raise UsageError(f'error: Invalid dry-run value ({value}). Must be "none", "server", or "client".')
+        raise UsageError(
+            f'error: Invalid dry-run value ({value}). Must be "none", "server", or "client".'
+        )
     return value
 
 
@@ -49,22 +52,40 @@ def dry_suffix(mode: str | None) -> str:
     return {"client": " (dry run)", "server": " (server dry run)"}.get(mode or "", "")
 
 
-def server_dry_denied(inv: Inv, verb: str, plural: str, ns: str | None, name: str | None,
-                      sub: str | None = None) -> str | None:
+def server_dry_denied(
+    inv: Inv, verb: str, plural: str, ns: str | None, name: str | None, sub: str | None = None
+) -> str | None:
     """A server-side dry run is authorized like the real request (nothing is persisted)."""
     group = KINDS[plural][1].split("/", 1)[0] if plural in KINDS and "/" in KINDS[plural][1] else ""
-    res = _k().access_review(inv, {
-        "apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectAccessReview",
-        "spec": {"resourceAttributes": {"namespace": ns, "verb": verb, "group": group, "resource": plural,
-                                        "subresource": sub or "", "name": name or ""}}})
+    res = _k().access_review(
+        inv,
+        {
+            "apiVersion": "authorization.k8s.io/v1",
+            "kind": "SelfSubjectAccessReview",
+            "spec": {
+                "resourceAttributes": {
+                    "namespace": ns,
+                    "verb": verb,
+                    "group": group,
+                    "resource": plural,
+                    "subresource": sub or "",
+                    "name": name or "",
+                }
+            },
+        },
+    )
     if not res.ok:
         return _k().api_error(res)
     if (res.body.get("status") or {}).get("allowed"):
         return None
-    return "Error from server (Forbidden): " + inv.env.api._forbidden(inv.user, verb, plural, ns, name, sub)
+    return "Error from server (Forbidden): " + inv.env.api._forbidden(
+        inv.user, verb, plural, ns, name, sub
+    )
 
 
-def _emit(inv: Inv, plural: str, obj: dict[str, Any], verb_text: str, mode: str | None = None) -> None:
+def _emit(
+    inv: Inv, plural: str, obj: dict[str, Any], verb_text: str, mode: str | None = None
+) -> None:
     fmt = inv.p.get("output")
     if fmt and fmt != "wide":
         inv.say(output_object(obj, str(fmt), plural))
@@ -89,11 +110,15 @@ def _same(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
 def contains(live: Any, wanted: Any) -> bool:
     """Every field the manifest sets already has that value live (kubectl's empty apply patch)."""
     if isinstance(wanted, dict):
-        return isinstance(live, dict) and all(contains(live.get(k), v) for k, v in wanted.items()
-                                              if k != LAST_APPLIED)
+        return isinstance(live, dict) and all(
+            contains(live.get(k), v) for k, v in wanted.items() if k != LAST_APPLIED
+        )
     if isinstance(wanted, list):
-        return isinstance(live, list) and len(live) == len(wanted) and all(
-            contains(a, b) for a, b in zip(live, wanted))
+        return (
+            isinstance(live, list)
+            and len(live) == len(wanted)
+            and all(contains(a, b) for a, b in zip(live, wanted))
+        )
     if isinstance(wanted, (int, float)) and not isinstance(wanted, bool) and isinstance(live, str):
         return live == str(wanted)
     return live == wanted
@@ -107,12 +132,16 @@ def _parse_body(text: str, what: str = "patch") -> Any:
     try:
         return safe_load(text)
     except yaml.YAMLError as exc:
-        raise UsageError(f"error: unable to parse \"{text}\": {exc}") from None
+        raise UsageError(f'error: unable to parse "{text}": {exc}') from None
 
 
 def _targets(inv: Inv, need_name: bool = True) -> list[tuple[str, str | None]]:
     out = _k().targets(inv, inv.p.args, need_name=False)
-    if need_name and any(n is None for _, n in out) and not (inv.p.get("selector") or inv.p.on("all")):
+    if (
+        need_name
+        and any(n is None for _, n in out)
+        and not (inv.p.get("selector") or inv.p.on("all"))
+    ):
         raise UsageError("error: resource(s) were provided, but no name was specified")
     return out
 
@@ -154,27 +183,37 @@ def _ns(inv: Inv, plural: str, name: str) -> str | None:
 def cmd_scale(inv: Inv) -> None:
     p = inv.p
     if p.get("replicas") is None:
-        raise UsageError("error: required flag(s) \"replicas\" not set")
+        raise UsageError('error: required flag(s) "replicas" not set')
     try:
         replicas = int(p.get("replicas"))
     except ValueError:
-        raise UsageError(f'error: invalid argument "{p.get("replicas")}" for "--replicas" flag: strconv.ParseInt: '
-                         f'parsing "{p.get("replicas")}": invalid syntax') from None
+        raise UsageError(
+            f'error: invalid argument "{p.get("replicas")}" for "--replicas" flag: strconv.ParseInt: '
+            f'parsing "{p.get("replicas")}": invalid syntax'
+        ) from None
     if replicas < 0:
-        raise UsageError("error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0")
+        raise UsageError(
+            "error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0"
+        )
     mode = dry_mode(inv)
     for plural, name in _expand(inv, _targets(inv)):
         ns = _ns(inv, plural, name)
         if plural not in SCALABLE:
-            inv.error("Error from server (NotFound): the server could not find the requested resource")
+            inv.error(
+                "Error from server (NotFound): the server could not find the requested resource"
+            )
             continue
         if p.get("current-replicas") is not None or mode:
             res = inv.call("get", plural, ns, name)
             if res is None:
                 continue
             current = (res.body.get("spec") or {}).get("replicas", 1)
-            if p.get("current-replicas") is not None and str(current) != str(p.get("current-replicas")):
-                inv.error(f"error: Expected replicas to be {p.get('current-replicas')}, was {current}")
+            if p.get("current-replicas") is not None and str(current) != str(
+                p.get("current-replicas")
+            ):
+                inv.error(
+                    f"error: Expected replicas to be {p.get('current-replicas')}, was {current}"
+                )
                 continue
             if mode == "server":
                 denied = server_dry_denied(inv, "patch", plural, ns, name, "scale")
@@ -195,7 +234,9 @@ def cmd_patch(inv: Inv) -> None:
     p = inv.p
     text = p.get("patch")
     if text is None and p.get("patch-file"):
-        raise UsageError(f'error: unable to read patch file: open {p.get("patch-file")}: no such file or directory')
+        raise UsageError(
+            f"error: unable to read patch file: open {p.get('patch-file')}: no such file or directory"
+        )
     if text is None:
         raise UsageError("error: must specify -p to patch")
     kind = str(p.get("type") or "strategic").lower()
@@ -203,10 +244,14 @@ def cmd_patch(inv: Inv) -> None:
         raise UsageError(f'error: --type must be one of [json merge strategic], not "{kind}"')
     body = _parse_body(str(text))
     if kind == "json" and not isinstance(body, list):
-        raise UsageError("error: unable to parse \"{}\": json: cannot unmarshal object into Go value of type "
-                         "jsonpatch.Patch".replace("{}", str(text)))
+        raise UsageError(
+            'error: unable to parse "{}": json: cannot unmarshal object into Go value of type '
+            "jsonpatch.Patch".replace("{}", str(text))
+        )
     if kind != "json" and not isinstance(body, dict):
-        raise UsageError(f"error: unable to parse \"{text}\": yaml: did not find expected node content")
+        raise UsageError(
+            f'error: unable to parse "{text}": yaml: did not find expected node content'
+        )
     mode = dry_mode(inv)
     tlist = _targets(inv)
     if not tlist:
@@ -227,12 +272,31 @@ def cmd_patch(inv: Inv) -> None:
                 if denied:
                     inv.error(denied)
                     continue
-            _emit(inv, plural, after, "patched" if not _same(before.body, after) else "patched (no change)", mode)
+            _emit(
+                inv,
+                plural,
+                after,
+                "patched" if not _same(before.body, after) else "patched (no change)",
+                mode,
+            )
             continue
-        res = inv.call("patch", plural, ns, name, body=body, sub=p.get("subresource"), params={"patchType": kind})
+        res = inv.call(
+            "patch",
+            plural,
+            ns,
+            name,
+            body=body,
+            sub=p.get("subresource"),
+            params={"patchType": kind},
+        )
         if res is None:
             continue
-        _emit(inv, plural, res.body, "patched" if not _same(before.body, res.body) else "patched (no change)")
+        _emit(
+            inv,
+            plural,
+            res.body,
+            "patched" if not _same(before.body, res.body) else "patched (no change)",
+        )
 
 
 # ---- apply / create -f / replace ----------------------------------------------------------------------
@@ -241,18 +305,24 @@ def _doc_target(inv: Inv, doc: dict[str, Any]) -> tuple[str, str | None, str]:
     plural = plural_of(kind)
     name = str((doc.get("metadata") or {}).get("name") or "")
     if plural is None or plural not in KINDS:
-        raise UsageError(f'error: resource mapping not found for name: "{name}" namespace: "" from "STDIN": no matches '
-                         f'for kind "{kind}" in version "{doc.get("apiVersion")}"\nensure CRDs are installed first')
+        raise UsageError(
+            f'error: resource mapping not found for name: "{name}" namespace: "" from "STDIN": no matches '
+            f'for kind "{kind}" in version "{doc.get("apiVersion")}"\nensure CRDs are installed first'
+        )
     if not name and not (doc.get("metadata") or {}).get("generateName"):
-        raise UsageError('error: error when retrieving current configuration of:\nResource: "", Name: "", Namespace: ""'
-                         '\nfrom server for: "STDIN": resource name may not be empty')
+        raise UsageError(
+            'error: error when retrieving current configuration of:\nResource: "", Name: "", Namespace: ""'
+            '\nfrom server for: "STDIN": resource name may not be empty'
+        )
     ns = None
     if namespaced(plural):
         declared = (doc.get("metadata") or {}).get("namespace")
         if declared and inv.p.get("namespace") and declared != inv.p.get("namespace"):
-            raise UsageError(f'error: the namespace from the provided object "{declared}" does not match the namespace '
-                             f'"{inv.p.get("namespace")}". You must pass \'--namespace={declared}\' to perform this '
-                             "operation.")
+            raise UsageError(
+                f'error: the namespace from the provided object "{declared}" does not match the namespace '
+                f"\"{inv.p.get('namespace')}\". You must pass '--namespace={declared}' to perform this "
+                "operation."
+            )
         ns = declared or inv.ns
     return plural, ns, name
 
@@ -262,7 +332,9 @@ def cmd_apply(inv: Inv) -> None:
     if p.args and p.args[0] in ("view-last-applied", "set-last-applied", "edit-last-applied"):
         raise UsageError(f"error: {p.args[0]} is not available in this session")
     if not p.has("filename"):
-        raise UsageError("error: must specify one of -f and -k\n\nSee 'kubectl apply -h' for help and examples")
+        raise UsageError(
+            "error: must specify one of -f and -k\n\nSee 'kubectl apply -h' for help and examples"
+        )
     mode = dry_mode(inv)
     for doc in _k()._manifests(inv):
         plural, ns, name = _doc_target(inv, doc)
@@ -273,15 +345,19 @@ def cmd_apply(inv: Inv) -> None:
             meta["namespace"] = ns
         applied = clone(body)
         applied.get("metadata", {}).pop("resourceVersion", None)
-        meta.setdefault("annotations", {})[LAST_APPLIED] = json.dumps(applied, separators=(",", ":"),
-                                                                      sort_keys=True) + "\n"
+        meta.setdefault("annotations", {})[LAST_APPLIED] = (
+            json.dumps(applied, separators=(",", ":"), sort_keys=True) + "\n"
+        )
         current = inv.api("get", plural, ns, name)
         if current.code not in (200, 404):
-            inv.error(_k().api_error(current) if current.code != 403 else
-                      f"Error from server (Forbidden): error when retrieving current configuration of:\n"
-                      f'Resource: "{resource_label(plural)}", GroupVersionKind: "{doc.get("apiVersion")}, Kind='
-                      f'{doc.get("kind")}"\nName: "{name}", Namespace: "{ns or ""}"\nfrom server for: "STDIN": '
-                      f"{current.body.get('message')}")
+            inv.error(
+                _k().api_error(current)
+                if current.code != 403
+                else f"Error from server (Forbidden): error when retrieving current configuration of:\n"
+                f'Resource: "{resource_label(plural)}", GroupVersionKind: "{doc.get("apiVersion")}, Kind='
+                f'{doc.get("kind")}"\nName: "{name}", Namespace: "{ns or ""}"\nfrom server for: "STDIN": '
+                f"{current.body.get('message')}"
+            )
             continue
         exists = current.code == 200
         word = "serverside-applied" if p.on("server-side") else None
@@ -300,7 +376,9 @@ def cmd_apply(inv: Inv) -> None:
                     inv.error(denied)
                     continue
             if mode:
-                _emit(inv, plural, merged, word or ("unchanged" if unchanged else "configured"), mode)
+                _emit(
+                    inv, plural, merged, word or ("unchanged" if unchanged else "configured"), mode
+                )
                 continue
             if unchanged:
                 _emit(inv, plural, current.body, word or "unchanged")
@@ -326,16 +404,23 @@ def cmd_apply(inv: Inv) -> None:
             _emit(inv, plural, res.body, word or "created")
 
 
-def _apply_error(res: Any, plural: str, doc: dict[str, Any], name: str, ns: str | None, creating: bool = False) -> str:
+def _apply_error(
+    res: Any, plural: str, doc: dict[str, Any], name: str, ns: str | None, creating: bool = False
+) -> str:
     body = res.body if isinstance(res.body, dict) else {}
     reason = body.get("reason") or "Unknown"
     if res.code == 401:
         return "error: You must be logged in to the server (Unauthorized)"
     what = "creating" if creating else "applying patch"
-    return (f"Error from server ({reason}): error when {what}:\n"
-            f"Resource: \"{resource_label(plural)}\", Name: \"{name}\", Namespace: \"{ns or ''}\"\nfrom server for: "
-            f"\"STDIN\": {body.get('message', '')}") if not creating else \
-        f"Error from server ({reason}): error when creating \"STDIN\": {body.get('message', '')}"
+    return (
+        (
+            f"Error from server ({reason}): error when {what}:\n"
+            f'Resource: "{resource_label(plural)}", Name: "{name}", Namespace: "{ns or ""}"\nfrom server for: '
+            f'"STDIN": {body.get("message", "")}'
+        )
+        if not creating
+        else f'Error from server ({reason}): error when creating "STDIN": {body.get("message", "")}'
+    )
 
 
 def cmd_replace(inv: Inv) -> None:
@@ -348,7 +433,9 @@ def cmd_replace(inv: Inv) -> None:
         if current is None:
             continue
         body = clone(doc)
-        body.setdefault("metadata", {})["resourceVersion"] = current.body["metadata"].get("resourceVersion")
+        body.setdefault("metadata", {})["resourceVersion"] = current.body["metadata"].get(
+            "resourceVersion"
+        )
         if ns:
             body["metadata"]["namespace"] = ns
         if mode:
@@ -366,7 +453,7 @@ def _literals(values: list[str]) -> dict[str, str]:
     for v in values:
         k, eq, val = str(v).partition("=")
         if not eq or not k:
-            raise UsageError(f'error: invalid literal source {v}, expected key=value')
+            raise UsageError(f"error: invalid literal source {v}, expected key=value")
         out[k] = val
     return out
 
@@ -429,9 +516,15 @@ def build_create(inv: Inv, what: str, name: str) -> tuple[str, dict[str, Any]]:
     if what in ("configmap", "cm"):
         if p.all("from-file") or p.all("from-env-file"):
             path = (p.all("from-file") or p.all("from-env-file"))[0]
-            raise UsageError(f"error: error reading {str(path).split('=')[-1]}: no such file or directory")
-        return "configmaps", {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name},
-                              "data": _literals(p.all("from-literal"))}
+            raise UsageError(
+                f"error: error reading {str(path).split('=')[-1]}: no such file or directory"
+            )
+        return "configmaps", {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {"name": name},
+            "data": _literals(p.all("from-literal")),
+        }
     if what == "secret":
         sub = name
         name = p.args[2] if len(p.args) > 2 else ""
@@ -440,37 +533,72 @@ def build_create(inv: Inv, what: str, name: str) -> tuple[str, dict[str, Any]]:
         if sub == "generic":
             if p.all("from-file") or p.all("from-env-file"):
                 path = (p.all("from-file") or p.all("from-env-file"))[0]
-                raise UsageError(f"error: error reading {str(path).split('=')[-1]}: no such file or directory")
-            data = {k: base64.b64encode(v.encode()).decode() for k, v in _literals(p.all("from-literal")).items()}
-            return "secrets", {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": name},
-                               "type": p.get("type") or "Opaque", "data": data}
+                raise UsageError(
+                    f"error: error reading {str(path).split('=')[-1]}: no such file or directory"
+                )
+            data = {
+                k: base64.b64encode(v.encode()).decode()
+                for k, v in _literals(p.all("from-literal")).items()
+            }
+            return "secrets", {
+                "apiVersion": "v1",
+                "kind": "Secret",
+                "metadata": {"name": name},
+                "type": p.get("type") or "Opaque",
+                "data": data,
+            }
         if sub == "docker-registry":
-            auth = base64.b64encode(f"{p.get('docker-username', '')}:{p.get('docker-password', '')}".encode()).decode()
-            cfg = {"auths": {p.get("docker-server") or "https://index.docker.io/v1/": {
-                "username": p.get("docker-username"), "password": p.get("docker-password"), "auth": auth}}}
-            return "secrets", {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": name},
-                               "type": "kubernetes.io/dockerconfigjson",
-                               "data": {".dockerconfigjson": base64.b64encode(json.dumps(cfg).encode()).decode()}}
+            auth = base64.b64encode(
+                f"{p.get('docker-username', '')}:{p.get('docker-password', '')}".encode()
+            ).decode()
+            cfg = {
+                "auths": {
+                    p.get("docker-server") or "https://index.docker.io/v1/": {
+                        "username": p.get("docker-username"),
+                        "password": p.get("docker-password"),
+                        "auth": auth,
+                    }
+                }
+            }
+            return "secrets", {
+                "apiVersion": "v1",
+                "kind": "Secret",
+                "metadata": {"name": name},
+                "type": "kubernetes.io/dockerconfigjson",
+                "data": {".dockerconfigjson": base64.b64encode(json.dumps(cfg).encode()).decode()},
+            }
         if sub == "tls":
             raise UsageError(f"error: open {p.get('cert') or 'tls.crt'}: no such file or directory")
         raise UsageError(f'error: unknown command "{sub}" for "kubectl create secret"')
     if what in ("serviceaccount", "sa"):
-        return "serviceaccounts", {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": name}}
+        return "serviceaccounts", {
+            "apiVersion": "v1",
+            "kind": "ServiceAccount",
+            "metadata": {"name": name},
+        }
     if what in ("deployment", "deploy"):
         images = p.all("image")
         if not images:
-            raise UsageError("error: required flag(s) \"image\" not set")
-        containers = [{"name": _container_name(img), "image": img, "resources": {}} for img in images]
+            raise UsageError('error: required flag(s) "image" not set')
+        containers = [
+            {"name": _container_name(img), "image": img, "resources": {}} for img in images
+        ]
         if p.after_dash:
             containers[0]["command"] = list(p.after_dash)
         if p.get("port"):
             containers[0]["ports"] = [{"containerPort": int(p.get("port"))}]
         labels = {"app": name}
-        return "deployments", {"apiVersion": "apps/v1", "kind": "Deployment",
-                               "metadata": {"name": name, "labels": labels},
-                               "spec": {"replicas": int(p.get("replicas") or 1), "selector": {"matchLabels": labels},
-                                        "strategy": {}, "template": {"metadata": {"labels": labels},
-                                                                     "spec": {"containers": containers}}}}
+        return "deployments", {
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": {"name": name, "labels": labels},
+            "spec": {
+                "replicas": int(p.get("replicas") or 1),
+                "selector": {"matchLabels": labels},
+                "strategy": {},
+                "template": {"metadata": {"labels": labels}, "spec": {"containers": containers}},
+            },
+        }
     if what == "job":
         images = p.all("image")
         if not images:
@@ -478,12 +606,22 @@ def build_create(inv: Inv, what: str, name: str) -> tuple[str, dict[str, Any]]:
         c = {"name": name, "image": images[0], "resources": {}}
         if p.after_dash:
             c["command"] = list(p.after_dash)
-        return "jobs", {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": name},
-                        "spec": {"template": {"metadata": {}, "spec": {"containers": [c], "restartPolicy": "Never"}}}}
+        return "jobs", {
+            "apiVersion": "batch/v1",
+            "kind": "Job",
+            "metadata": {"name": name},
+            "spec": {
+                "template": {"metadata": {}, "spec": {"containers": [c], "restartPolicy": "Never"}}
+            },
+        }
     if what in ("role", "clusterrole"):
         kind = "Role" if what == "role" else "ClusterRole"
         return ("roles" if what == "role" else "clusterroles"), {
-            "apiVersion": "rbac.authorization.k8s.io/v1", "kind": kind, "metadata": {"name": name}, "rules": _rules(inv)}
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": kind,
+            "metadata": {"name": name},
+            "rules": _rules(inv),
+        }
     if what in ("rolebinding", "clusterrolebinding"):
         if p.get("role") and p.get("clusterrole"):
             raise UsageError("error: exactly one of clusterrole or role must be specified")
@@ -495,14 +633,23 @@ def build_create(inv: Inv, what: str, name: str) -> tuple[str, dict[str, Any]]:
             raise UsageError("error: exactly one of clusterrole or role must be specified")
         return ("rolebindings" if what == "rolebinding" else "clusterrolebindings"), {
             "apiVersion": "rbac.authorization.k8s.io/v1",
-            "kind": "RoleBinding" if what == "rolebinding" else "ClusterRoleBinding", "metadata": {"name": name},
-            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": ref_kind, "name": ref_name},
-            "subjects": _subjects(inv)}
+            "kind": "RoleBinding" if what == "rolebinding" else "ClusterRoleBinding",
+            "metadata": {"name": name},
+            "roleRef": {
+                "apiGroup": "rbac.authorization.k8s.io",
+                "kind": ref_kind,
+                "name": ref_name,
+            },
+            "subjects": _subjects(inv),
+        }
     if what in ("poddisruptionbudget", "pdb"):
         if not p.get("selector"):
             raise UsageError("error: a selector must be specified")
-        sel: dict[str, Any] = {"matchLabels": dict(kv.split("=", 1) for kv in str(p.get("selector")).split(",")
-                                                   if "=" in kv)}
+        sel: dict[str, Any] = {
+            "matchLabels": dict(
+                kv.split("=", 1) for kv in str(p.get("selector")).split(",") if "=" in kv
+            )
+        }
         spec: dict[str, Any] = {"selector": sel}
         if p.get("min-available") is not None:
             v = str(p.get("min-available"))
@@ -512,26 +659,49 @@ def build_create(inv: Inv, what: str, name: str) -> tuple[str, dict[str, Any]]:
             spec["maxUnavailable"] = int(v) if v.isdigit() else v
         else:
             spec["minAvailable"] = 1
-        return "poddisruptionbudgets", {"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
-                                        "metadata": {"name": name}, "spec": spec}
+        return "poddisruptionbudgets", {
+            "apiVersion": "policy/v1",
+            "kind": "PodDisruptionBudget",
+            "metadata": {"name": name},
+            "spec": spec,
+        }
     if what in ("service", "svc"):
         stype = name
         name = p.args[2] if len(p.args) > 2 else ""
-        types = {"clusterip": "ClusterIP", "nodeport": "NodePort", "loadbalancer": "LoadBalancer",
-                 "externalname": "ExternalName"}
+        types = {
+            "clusterip": "ClusterIP",
+            "nodeport": "NodePort",
+            "loadbalancer": "LoadBalancer",
+            "externalname": "ExternalName",
+        }
         if stype not in types or not name:
-            raise UsageError("error: NAME is required" if stype in types else
-                             f'error: unknown command "{stype}" for "kubectl create service"')
+            raise UsageError(
+                "error: NAME is required"
+                if stype in types
+                else f'error: unknown command "{stype}" for "kubectl create service"'
+            )
         ports = []
         for t in p.all("tcp"):
             port, _, target = str(t).partition(":")
-            ports.append({"name": f"{port}-{target or port}", "port": int(port), "protocol": "TCP",
-                          "targetPort": int(target or port)})
-        return "services", {"apiVersion": "v1", "kind": "Service", "metadata": {"name": name, "labels": {"app": name}},
-                            "spec": {"type": types[stype], "selector": {"app": name}, "ports": ports}}
+            ports.append(
+                {
+                    "name": f"{port}-{target or port}",
+                    "port": int(port),
+                    "protocol": "TCP",
+                    "targetPort": int(target or port),
+                }
+            )
+        return "services", {
+            "apiVersion": "v1",
+            "kind": "Service",
+            "metadata": {"name": name, "labels": {"app": name}},
+            "spec": {"type": types[stype], "selector": {"app": name}, "ports": ports},
+        }
     if what == "token":
-        raise UsageError(f'Error from server (Forbidden): serviceaccounts "{name}" is forbidden: User "{inv.user}" '
-                         f'cannot create resource "serviceaccounts/token" in API group "" in the namespace "{inv.ns}"')
+        raise UsageError(
+            f'Error from server (Forbidden): serviceaccounts "{name}" is forbidden: User "{inv.user}" '
+            f'cannot create resource "serviceaccounts/token" in API group "" in the namespace "{inv.ns}"'
+        )
     del rest
     raise UsageError(f'error: unknown command "{what}" for "kubectl create"')
 
@@ -548,11 +718,15 @@ def cmd_create(inv: Inv) -> None:
             _create_one(inv, plural, ns, body, mode)
         return
     if not p.args:
-        raise UsageError("error: must specify one of -f and -k\n\nSee 'kubectl create -h' for help and examples")
+        raise UsageError(
+            "error: must specify one of -f and -k\n\nSee 'kubectl create -h' for help and examples"
+        )
     what = p.args[0].lower()
     if len(p.args) < 2:
-        raise UsageError("error: exactly one NAME is required, got 0\nSee 'kubectl create "
-                         f"{what} -h' for help and examples")
+        raise UsageError(
+            "error: exactly one NAME is required, got 0\nSee 'kubectl create "
+            f"{what} -h' for help and examples"
+        )
     plural, body = build_create(inv, what, p.args[1])
     ns = inv.ns if namespaced(plural) else None
     if ns:
@@ -560,7 +734,9 @@ def cmd_create(inv: Inv) -> None:
     _create_one(inv, plural, ns, body, mode)
 
 
-def _create_one(inv: Inv, plural: str, ns: str | None, body: dict[str, Any], mode: str | None) -> None:
+def _create_one(
+    inv: Inv, plural: str, ns: str | None, body: dict[str, Any], mode: str | None
+) -> None:
     name = body["metadata"].get("name", "")
     if mode == "server":
         denied = server_dry_denied(inv, "create", plural, ns, None)
@@ -574,8 +750,11 @@ def _create_one(inv: Inv, plural: str, ns: str | None, body: dict[str, Any], mod
     res = inv.api("create", plural, ns, body=body)
     if not res.ok:
         if res.code == 409:
-            inv.error(f"Error from server (AlreadyExists): {res.body.get('message')}" if not inv.p.has("filename") else
-                      f"Error from server (AlreadyExists): error when creating \"STDIN\": {res.body.get('message')}")
+            inv.error(
+                f"Error from server (AlreadyExists): {res.body.get('message')}"
+                if not inv.p.has("filename")
+                else f'Error from server (AlreadyExists): error when creating "STDIN": {res.body.get("message")}'
+            )
         else:
             inv.error(_k().api_error(res))
         return
@@ -596,15 +775,21 @@ def cmd_delete(inv: Inv) -> None:
                 inv._ns_of[(plural, name)] = ns
     else:
         if not p.args:
-            raise UsageError("error: You must provide one or more resources by argument or filename.\nExample resource "
-                             "specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> "
-                             "<name>'\n   '<resource>'")
+            raise UsageError(
+                "error: You must provide one or more resources by argument or filename.\nExample resource "
+                "specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> "
+                "<name>'\n   '<resource>'"
+            )
         tlist = _k().targets(inv, p.args)
-        if any(n is None for _, n in tlist) and not (p.get("selector") or p.on("all") or p.get("field-selector")):
+        if any(n is None for _, n in tlist) and not (
+            p.get("selector") or p.on("all") or p.get("field-selector")
+        ):
             raise UsageError("error: resource(s) were provided, but no name was specified")
     if p.on("force") and str(p.get("grace-period", "")) == "0":
-        inv.err.append("Warning: Immediate deletion does not wait for confirmation that the running resource has been "
-                       "terminated. The resource may continue to run on the cluster indefinitely.\n")
+        inv.err.append(
+            "Warning: Immediate deletion does not wait for confirmation that the running resource has been "
+            "terminated. The resource may continue to run on the cluster indefinitely.\n"
+        )
     for plural, name in _expand(inv, tlist):
         ns = _ns(inv, plural, name)
         if mode:
@@ -658,7 +843,9 @@ def _meta_cmd(inv: Inv, field: str, word: str) -> None:
         if p.on("list"):
             inv.say("".join(f"{k}={v}\n" for k, v in sorted(current.items())))
             continue
-        conflict = [k for k, v in changes.items() if v is not None and k in current and current[k] != v]
+        conflict = [
+            k for k, v in changes.items() if v is not None and k in current and current[k] != v
+        ]
         if conflict and not p.on("overwrite"):
             k = conflict[0]
             inv.error(f"error: '{k}' already has a value ({current[k]}), and --overwrite is false")
@@ -675,7 +862,11 @@ def _meta_cmd(inv: Inv, field: str, word: str) -> None:
         if new == current:
             inv.say(f"{kind_label(plural)}/{name} not {word}")
             continue
-        patch = {"metadata": {field: {k: v for k, v in changes.items() if not (v is None and k in missing)}}}
+        patch = {
+            "metadata": {
+                field: {k: v for k, v in changes.items() if not (v is None and k in missing)}
+            }
+        }
         if mode == "server":
             denied = server_dry_denied(inv, "patch", plural, ns, name)
             if denied:
@@ -713,12 +904,14 @@ def _pod_spec(obj: dict[str, Any], plural: str) -> dict[str, Any]:
 def cmd_set(inv: Inv) -> None:
     p = inv.p
     if not p.args:
-        raise UsageError("Configure application resources.\n\nAvailable Commands:\n  env              Update environment "
-                         "variables on a pod template\n  image            Update the image of a pod template\n  "
-                         "resources        Update resource requests/limits on objects with pod templates\n  "
-                         "selector         Set the selector on a resource\n  serviceaccount   Update the service account "
-                         "of a resource\n  subject          Update the user, group, or service account in a role "
-                         "binding or cluster role binding")
+        raise UsageError(
+            "Configure application resources.\n\nAvailable Commands:\n  env              Update environment "
+            "variables on a pod template\n  image            Update the image of a pod template\n  "
+            "resources        Update resource requests/limits on objects with pod templates\n  "
+            "selector         Set the selector on a resource\n  serviceaccount   Update the service account "
+            "of a resource\n  subject          Update the user, group, or service account in a role "
+            "binding or cluster role binding"
+        )
     sub = p.args[0]
     p.args = p.args[1:]
     if sub == "image":
@@ -781,8 +974,9 @@ def _set_image(inv: Inv) -> None:
 
     def fn(plural: str, obj: dict[str, Any]) -> Any:
         spec = _pod_spec(obj, plural)
-        all_c = [("containers", c) for c in spec.get("containers") or []] + \
-                [("initContainers", c) for c in spec.get("initContainers") or []]
+        all_c = [("containers", c) for c in spec.get("containers") or []] + [
+            ("initContainers", c) for c in spec.get("initContainers") or []
+        ]
         updates: dict[str, list[dict[str, Any]]] = {}
         for cname, image in images.items():
             hits = [(sec, c) for sec, c in all_c if cname == "*" or c.get("name") == cname]
@@ -815,8 +1009,10 @@ def _set_env(inv: Inv) -> None:
                     else:
                         ref = var.get("valueFrom") or {}
                         src = next(iter(ref), "")
-                        inv.say(f"# {var['name']} from {src.replace('KeyRef', '')} {(ref.get(src) or {}).get('name')}, "
-                                f"key {(ref.get(src) or {}).get('key')}")
+                        inv.say(
+                            f"# {var['name']} from {src.replace('KeyRef', '')} {(ref.get(src) or {}).get('name')}, "
+                            f"key {(ref.get(src) or {}).get('key')}"
+                        )
         return
     sets = {k: v for k, _, v in (pr.partition("=") for pr in pairs if "=" in pr)}
     for e in p.all("env"):
@@ -824,8 +1020,11 @@ def _set_env(inv: Inv) -> None:
         sets[k] = v
     removes = [pr[:-1] for pr in pairs if pr.endswith("-") and "=" not in pr]
     if p.get("from"):
-        raise UsageError("error: --from is not supported together with literal values in this session" if sets else
-                         f"error: {p.get('from')} could not be read")
+        raise UsageError(
+            "error: --from is not supported together with literal values in this session"
+            if sets
+            else f"error: {p.get('from')} could not be read"
+        )
     if not sets and not removes:
         raise UsageError("error: at least one environment variable must be provided")
     only = p.get("containers")
@@ -848,11 +1047,16 @@ def _set_env(inv: Inv) -> None:
     _set_common(inv, objs, fn, "env updated")
 
 
-def _selected_containers(obj: dict[str, Any], plural: str, only: str | None) -> list[tuple[str, dict[str, Any]]]:
+def _selected_containers(
+    obj: dict[str, Any], plural: str, only: str | None
+) -> list[tuple[str, dict[str, Any]]]:
     """(JSON-patch path, container) for each container `--containers` selects (all by default)."""
     base = "/" + "/".join(_pod_spec_path(plural))
-    return [(f"{base}/containers/{i}", c) for i, c in enumerate(_pod_spec(obj, plural).get("containers") or [])
-            if not only or only in ("*", c["name"])]
+    return [
+        (f"{base}/containers/{i}", c)
+        for i, c in enumerate(_pod_spec(obj, plural).get("containers") or [])
+        if not only or only in ("*", c["name"])
+    ]
 
 
 def _resource_list(text: str | None) -> dict[str, str]:
@@ -871,7 +1075,9 @@ def _set_resources(inv: Inv) -> None:
     p = inv.p
     limits, requests = _resource_list(p.get("limits")), _resource_list(p.get("requests"))
     if not limits and not requests:
-        raise UsageError("error: you must specify an update to requests or limits (in the form of --requests/--limits)")
+        raise UsageError(
+            "error: you must specify an update to requests or limits (in the form of --requests/--limits)"
+        )
     only = p.get("containers")
 
     def fn(plural: str, obj: dict[str, Any]) -> Any:
@@ -909,10 +1115,12 @@ def _set_sa(inv: Inv) -> None:
 def cmd_rollout(inv: Inv) -> None:
     p = inv.p
     if not p.args:
-        raise UsageError("Manage the rollout of one or many resources.\n\nAvailable Commands:\n  history       View "
-                         "rollout history\n  pause         Mark the provided resource as paused\n  restart       Restart "
-                         "a resource\n  resume        Resume a paused resource\n  status        Show the status of the "
-                         "rollout\n  undo          Undo a previous rollout")
+        raise UsageError(
+            "Manage the rollout of one or many resources.\n\nAvailable Commands:\n  history       View "
+            "rollout history\n  pause         Mark the provided resource as paused\n  restart       Restart "
+            "a resource\n  resume        Resume a paused resource\n  status        Show the status of the "
+            "rollout\n  undo          Undo a previous rollout"
+        )
     sub = p.args[0]
     p.args = p.args[1:]
     if sub not in ("history", "pause", "restart", "resume", "status", "undo"):
@@ -921,13 +1129,22 @@ def cmd_rollout(inv: Inv) -> None:
     mode = dry_mode(inv)
     for plural, name in tlist:
         if plural not in ("deployments", "statefulsets", "daemonsets"):
-            inv.error(f'error: no {"history viewer" if sub == "history" else "status viewer" if sub == "status" else "rollbacker" if sub == "undo" else "restarter" if sub == "restart" else sub + "er"} '
-                      f"has been implemented for {{{KINDS.get(plural, (plural,))[0]} }}" if sub != "restart" else
-                      f"error: {kind_label(plural)} \"{name}\" restarting is not supported")
+            inv.error(
+                f"error: no {'history viewer' if sub == 'history' else 'status viewer' if sub == 'status' else 'rollbacker' if sub == 'undo' else 'restarter' if sub == 'restart' else sub + 'er'} "
+                f"has been implemented for {{{KINDS.get(plural, (plural,))[0]} }}"
+                if sub != "restart"
+                else f'error: {kind_label(plural)} "{name}" restarting is not supported'
+            )
             continue
         ns = _ns(inv, plural, name)
-        {"history": _history, "pause": _pause, "resume": _pause, "restart": _restart, "status": _status,
-         "undo": _undo}[sub](inv, plural, ns, name, sub, mode)
+        {
+            "history": _history,
+            "pause": _pause,
+            "resume": _pause,
+            "restart": _restart,
+            "status": _status,
+            "undo": _undo,
+        }[sub](inv, plural, ns, name, sub, mode)
 
 
 def _history(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: str | None) -> None:
@@ -935,8 +1152,14 @@ def _history(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: s
     if res is None:
         return
     dep = res.body
-    rss = [r for r in inv.fetch("replicasets", ns)
-           if any(o.get("uid") == dep["metadata"].get("uid") for o in r["metadata"].get("ownerReferences") or [])]
+    rss = [
+        r
+        for r in inv.fetch("replicasets", ns)
+        if any(
+            o.get("uid") == dep["metadata"].get("uid")
+            for o in r["metadata"].get("ownerReferences") or []
+        )
+    ]
     revs = []
     for r in rss:
         rev = (r["metadata"].get("annotations") or {}).get("deployment.kubernetes.io/revision")
@@ -962,7 +1185,8 @@ def _history(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: s
 
     lines = ["REVISION\tCHANGE-CAUSE"] + [
         f"{n}\t{(r['metadata'].get('annotations') or {}).get('kubernetes.io/change-cause') or '<none>'}"
-        for n, r in revs]
+        for n, r in revs
+    ]
     inv.say(f"{kind_label(plural)}/{name} \n" + tabwriter(lines).rstrip("\n") + "\n")
 
 
@@ -978,8 +1202,14 @@ def _pause(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: str
     if mode:
         inv.say(f"{kind_label(plural)}/{name} {'paused' if want else 'resumed'}{dry_suffix(mode)}")
         return
-    res = inv.call("patch", plural, ns, name, body={"spec": {"paused": want if want else None}},
-                  params={"patchType": "merge"})
+    res = inv.call(
+        "patch",
+        plural,
+        ns,
+        name,
+        body={"spec": {"paused": want if want else None}},
+        params={"patchType": "merge"},
+    )
     if res is None:
         return
     inv.say(f"{kind_label(plural)}/{name} {'paused' if want else 'resumed'}")
@@ -990,7 +1220,9 @@ def _restart(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: s
     if res is None:
         return
     if (res.body.get("spec") or {}).get("paused"):
-        inv.error(f"error: {plural} \"{name}\" can't restart paused deployment (run rollout resume first)")
+        inv.error(
+            f'error: {plural} "{name}" can\'t restart paused deployment (run rollout resume first)'
+        )
         return
     if mode:
         inv.say(f"{kind_label(plural)}/{name} restarted{dry_suffix(mode)}")
@@ -1006,15 +1238,35 @@ def _undo(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: str 
     if res is None:
         return
     dep = res.body
-    rss = [r for r in inv.fetch("replicasets", ns)
-           if any(o.get("uid") == dep["metadata"].get("uid") for o in r["metadata"].get("ownerReferences") or [])]
-    revs = sorted(((int((r["metadata"].get("annotations") or {}).get("deployment.kubernetes.io/revision", 0)), r)
-                   for r in rss), key=lambda x: x[0])
+    rss = [
+        r
+        for r in inv.fetch("replicasets", ns)
+        if any(
+            o.get("uid") == dep["metadata"].get("uid")
+            for o in r["metadata"].get("ownerReferences") or []
+        )
+    ]
+    revs = sorted(
+        (
+            (
+                int(
+                    (r["metadata"].get("annotations") or {}).get(
+                        "deployment.kubernetes.io/revision", 0
+                    )
+                ),
+                r,
+            )
+            for r in rss
+        ),
+        key=lambda x: x[0],
+    )
     to = inv.p.get("to-revision")
     to_rev = int(to) if to not in (None, "", "0") else None
     if to_rev is None:
         if len(revs) < 2:
-            inv.error(f'error: no rollout history found for {kind_label(plural).split(".")[0]} "{name}"')
+            inv.error(
+                f'error: no rollout history found for {kind_label(plural).split(".")[0]} "{name}"'
+            )
             return
         target_n, target = revs[-2]
     else:
@@ -1030,7 +1282,9 @@ def _undo(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: str 
         return t
 
     if tmpl(target) == tmpl(dep):
-        inv.say(f"{kind_label(plural)}/{name} skipped rollback (current template already matches revision {target_n})")
+        inv.say(
+            f"{kind_label(plural)}/{name} skipped rollback (current template already matches revision {target_n})"
+        )
         return
     if mode:
         inv.say(f"{kind_label(plural)}/{name} rolled back{dry_suffix(mode)}")
@@ -1046,22 +1300,46 @@ def _rollout_state(dep: dict[str, Any]) -> tuple[bool, str, bool]:
     """(done, message, failed) like kubectl's DeploymentStatusViewer."""
     name = dep["metadata"]["name"]
     spec, st = dep.get("spec") or {}, dep.get("status") or {}
-    if dep["metadata"].get("generation", 0) > st.get("observedGeneration", dep["metadata"].get("generation", 0)):
+    if dep["metadata"].get("generation", 0) > st.get(
+        "observedGeneration", dep["metadata"].get("generation", 0)
+    ):
         return False, "Waiting for deployment spec update to be observed...", False
     conds = {c.get("type"): c for c in st.get("conditions") or []}
     if (conds.get("Progressing") or {}).get("reason") == "ProgressDeadlineExceeded":
         return False, f'deployment "{name}" exceeded its progress deadline', True
     want = spec.get("replicas", 1)
-    updated, replicas, available = st.get("updatedReplicas", 0), st.get("replicas", 0), st.get("availableReplicas", 0)
+    updated, replicas, available = (
+        st.get("updatedReplicas", 0),
+        st.get("replicas", 0),
+        st.get("availableReplicas", 0),
+    )
     if updated < want:
-        return False, (f'Waiting for deployment "{name}" rollout to finish: {updated} out of {want} new replicas have '
-                       "been updated..."), False
+        return (
+            False,
+            (
+                f'Waiting for deployment "{name}" rollout to finish: {updated} out of {want} new replicas have '
+                "been updated..."
+            ),
+            False,
+        )
     if replicas > updated:
-        return False, (f'Waiting for deployment "{name}" rollout to finish: {replicas - updated} old replicas are '
-                       "pending termination..."), False
+        return (
+            False,
+            (
+                f'Waiting for deployment "{name}" rollout to finish: {replicas - updated} old replicas are '
+                "pending termination..."
+            ),
+            False,
+        )
     if available < updated:
-        return False, (f'Waiting for deployment "{name}" rollout to finish: {available} of {updated} updated replicas '
-                       "are available..."), False
+        return (
+            False,
+            (
+                f'Waiting for deployment "{name}" rollout to finish: {available} of {updated} updated replicas '
+                "are available..."
+            ),
+            False,
+        )
     return True, f'deployment "{name}" successfully rolled out', False
 
 
@@ -1078,9 +1356,12 @@ def _status(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: st
             ready = st.get("readyReplicas", st.get("numberReady", 0))
             want = (res.body.get("spec") or {}).get("replicas", st.get("desiredNumberScheduled", 1))
             if ready >= want:
-                inv.say(f'{"partitioned roll out complete" if plural == "statefulsets" else "daemon set"}: '
-                        f'{ready} new pods have been updated...' if plural == "statefulsets" else
-                        f'daemon set "{name}" successfully rolled out')
+                inv.say(
+                    f"{'partitioned roll out complete' if plural == 'statefulsets' else 'daemon set'}: "
+                    f"{ready} new pods have been updated..."
+                    if plural == "statefulsets"
+                    else f'daemon set "{name}" successfully rolled out'
+                )
                 return
             msg, done, failed = f"Waiting for {ready} pods to be ready...", False, False
         else:
@@ -1136,7 +1417,7 @@ def cmd_wait(inv: Inv) -> None:
 
 def _condition_met(obj: dict[str, Any], cond: str) -> bool:
     if cond.startswith("condition="):
-        spec = cond[len("condition="):]
+        spec = cond[len("condition=") :]
         ctype, _, want = spec.partition("=")
         want = want or "True"
         for c in (obj.get("status") or {}).get("conditions") or []:
@@ -1146,16 +1427,16 @@ def _condition_met(obj: dict[str, Any], cond: str) -> bool:
     if cond.startswith("jsonpath="):
         from .jsonpath import JsonPathError, evaluate_template
 
-        spec = cond[len("jsonpath="):]
+        spec = cond[len("jsonpath=") :]
         m = re.match(r"^'?(\{.*\})'?(?:=(.*))?$", spec)
         if not m:
-            raise UsageError(f"error: unrecognized condition: \"{cond}\"")
+            raise UsageError(f'error: unrecognized condition: "{cond}"')
         try:
             got = evaluate_template(m.group(1), obj)
         except JsonPathError:
             return False
         return got == (m.group(2) or "").strip("'\"") if m.group(2) is not None else bool(got)
-    raise UsageError(f"error: unrecognized condition: \"{cond}\"")
+    raise UsageError(f'error: unrecognized condition: "{cond}"')
 
 
 # ---- run / expose / autoscale ---------------------------------------------------------------------------------
@@ -1167,17 +1448,29 @@ def cmd_run(inv: Inv) -> None:
     image = p.get("image")
     if not image:
         raise UsageError("error: --image is required")
-    labels = dict(kv.split("=", 1) for kv in str(p.get("labels") or f"run={name}").split(",") if "=" in kv)
+    labels = dict(
+        kv.split("=", 1) for kv in str(p.get("labels") or f"run={name}").split(",") if "=" in kv
+    )
     c: dict[str, Any] = {"name": name, "image": image, "resources": {}}
     args = list(p.after_dash) or list(p.args[1:])
     if args:
         c["command" if p.on("command") else "args"] = args
     if p.all("env"):
-        c["env"] = [{"name": k, "value": v} for k, _, v in (str(e).partition("=") for e in p.all("env"))]
+        c["env"] = [
+            {"name": k, "value": v} for k, _, v in (str(e).partition("=") for e in p.all("env"))
+        ]
     if p.get("port"):
         c["ports"] = [{"containerPort": int(p.get("port"))}]
-    body = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": inv.ns, "labels": labels},
-            "spec": {"containers": [c], "restartPolicy": p.get("restart") or "Always", "dnsPolicy": "ClusterFirst"}}
+    body = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "namespace": inv.ns, "labels": labels},
+        "spec": {
+            "containers": [c],
+            "restartPolicy": p.get("restart") or "Always",
+            "dnsPolicy": "ClusterFirst",
+        },
+    }
     mode = dry_mode(inv)
     if mode:
         _emit(inv, "pods", body, "created", mode)
@@ -1218,26 +1511,50 @@ def cmd_expose(inv: Inv) -> None:
             continue
         obj = res.body
         if plural == "pods":
-            selector = (obj["metadata"].get("labels") or {})
+            selector = obj["metadata"].get("labels") or {}
         elif plural == "services":
             selector = (obj.get("spec") or {}).get("selector") or {}
         else:
             selector = ((obj.get("spec") or {}).get("selector") or {}).get("matchLabels") or {}
         port = p.get("port")
         if port is None:
-            ports = [pp.get("containerPort") for c in _pod_spec(obj, plural).get("containers") or []
-                     for pp in c.get("ports") or []] if plural != "services" else []
+            ports = (
+                [
+                    pp.get("containerPort")
+                    for c in _pod_spec(obj, plural).get("containers") or []
+                    for pp in c.get("ports") or []
+                ]
+                if plural != "services"
+                else []
+            )
             if not ports:
-                inv.error("error: couldn't find port via --port flag or introspection\nSee 'kubectl expose -h' for "
-                          "help and examples")
+                inv.error(
+                    "error: couldn't find port via --port flag or introspection\nSee 'kubectl expose -h' for "
+                    "help and examples"
+                )
                 continue
             port = ports[0]
         target = p.get("target-port") or port
-        svc = {"apiVersion": "v1", "kind": "Service",
-               "metadata": {"name": p.get("name") or name, "namespace": ns, "labels": dict(obj["metadata"].get("labels") or {})},
-               "spec": {"ports": [{"port": int(port), "protocol": p.get("protocol") or "TCP",
-                                   "targetPort": int(target) if str(target).isdigit() else target}],
-                        "selector": selector, "type": p.get("type") or "ClusterIP"}}
+        svc = {
+            "apiVersion": "v1",
+            "kind": "Service",
+            "metadata": {
+                "name": p.get("name") or name,
+                "namespace": ns,
+                "labels": dict(obj["metadata"].get("labels") or {}),
+            },
+            "spec": {
+                "ports": [
+                    {
+                        "port": int(port),
+                        "protocol": p.get("protocol") or "TCP",
+                        "targetPort": int(target) if str(target).isdigit() else target,
+                    }
+                ],
+                "selector": selector,
+                "type": p.get("type") or "ClusterIP",
+            },
+        }
         _create_one(inv, "services", ns, svc, dry_mode(inv))
         if inv.out and inv.out[-1].endswith(" created\n"):
             inv.out[-1] = inv.out[-1].replace(" created\n", " exposed\n")
@@ -1246,19 +1563,38 @@ def cmd_expose(inv: Inv) -> None:
 def cmd_autoscale(inv: Inv) -> None:
     p = inv.p
     if p.get("max") is None:
-        raise UsageError("error: required flag(s) \"max\" not set")
+        raise UsageError('error: required flag(s) "max" not set')
     for plural, name in _k().targets(inv, p.args, need_name=True):
         ns = inv.ns_for(plural)
         res = inv.call("get", plural, ns, name)
         if res is None:
             continue
-        hpa = {"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler",
-               "metadata": {"name": p.get("name") or name, "namespace": ns},
-               "spec": {"scaleTargetRef": {"apiVersion": res.body.get("apiVersion", "apps/v1"),
-                                           "kind": res.body.get("kind"), "name": name},
-                        "minReplicas": int(p.get("min") or 1), "maxReplicas": int(p.get("max")),
-                        "metrics": [{"type": "Resource", "resource": {"name": "cpu", "target": {
-                            "type": "Utilization", "averageUtilization": int(p.get("cpu-percent") or 80)}}}]}}
+        hpa = {
+            "apiVersion": "autoscaling/v2",
+            "kind": "HorizontalPodAutoscaler",
+            "metadata": {"name": p.get("name") or name, "namespace": ns},
+            "spec": {
+                "scaleTargetRef": {
+                    "apiVersion": res.body.get("apiVersion", "apps/v1"),
+                    "kind": res.body.get("kind"),
+                    "name": name,
+                },
+                "minReplicas": int(p.get("min") or 1),
+                "maxReplicas": int(p.get("max")),
+                "metrics": [
+                    {
+                        "type": "Resource",
+                        "resource": {
+                            "name": "cpu",
+                            "target": {
+                                "type": "Utilization",
+                                "averageUtilization": int(p.get("cpu-percent") or 80),
+                            },
+                        },
+                    }
+                ],
+            },
+        }
         _create_one(inv, "horizontalpodautoscalers", ns, hpa, dry_mode(inv))
         if inv.out and inv.out[-1].endswith(" created\n"):
             inv.out[-1] = inv.out[-1].replace(" created\n", " autoscaled\n")
@@ -1267,9 +1603,14 @@ def cmd_autoscale(inv: Inv) -> None:
 # ---- nodes ------------------------------------------------------------------------------------------------
 def _node_names(inv: Inv) -> list[str]:
     if inv.p.get("selector"):
-        return [n["metadata"]["name"] for n in inv.fetch("nodes", None, label_selector=str(inv.p.get("selector")))]
+        return [
+            n["metadata"]["name"]
+            for n in inv.fetch("nodes", None, label_selector=str(inv.p.get("selector")))
+        ]
     if not inv.p.args:
-        raise UsageError("error: USAGE: cordon NODE [flags]\nSee 'kubectl cordon -h' for help and examples")
+        raise UsageError(
+            "error: USAGE: cordon NODE [flags]\nSee 'kubectl cordon -h' for help and examples"
+        )
     return [a.split("/", 1)[-1] for a in inv.p.args]
 
 
@@ -1284,8 +1625,14 @@ def _cordon(inv: Inv, name: str, want: bool, mode: str | None) -> bool:
     if mode:
         inv.say(f"node/{name} {'cordoned' if want else 'uncordoned'}{dry_suffix(mode)}")
         return True
-    res = inv.api("patch", "nodes", None, name, body={"spec": {"unschedulable": True if want else None}},
-                  params={"patchType": "strategic"})
+    res = inv.api(
+        "patch",
+        "nodes",
+        None,
+        name,
+        body={"spec": {"unschedulable": True if want else None}},
+        params={"patchType": "strategic"},
+    )
     if not res.ok:
         inv.error(_k().api_error(res))
         return False
@@ -1325,24 +1672,50 @@ def cmd_drain(inv: Inv) -> None:
             elif owners and owners[0].get("kind") == "DaemonSet":
                 ds_pods.append(pd)
             elif not owners and not p.on("force"):
-                problems.append(("cannot delete Pods that declare no controller (use --force to override)", pd))
+                problems.append(
+                    ("cannot delete Pods that declare no controller (use --force to override)", pd)
+                )
             elif any("emptyDir" in v for v in (pd.get("spec") or {}).get("volumes") or []) and not (
-                    p.on("delete-emptydir-data") or p.on("delete-local-data")):
-                problems.append(("cannot delete Pods with local storage (use --delete-emptydir-data to override)", pd))
+                p.on("delete-emptydir-data") or p.on("delete-local-data")
+            ):
+                problems.append(
+                    (
+                        "cannot delete Pods with local storage (use --delete-emptydir-data to override)",
+                        pd,
+                    )
+                )
             else:
                 evict.append(pd)
         if ds_pods and not p.on("ignore-daemonsets"):
-            problems.append(("cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore)", ds_pods[0]))
+            problems.append(
+                (
+                    "cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore)",
+                    ds_pods[0],
+                )
+            )
         if problems:
-            text = "; ".join(f"{msg}: " + ", ".join(f"{x['metadata']['namespace']}/{x['metadata']['name']}"
-                                                    for m, x in problems if m == msg)
-                             for msg in dict.fromkeys(m for m, _ in problems))
-            inv.error(f'error: unable to drain node "{node}" due to error: {text}, continuing command...\n'
-                      f"There are pending nodes to be drained:\n {node}\nerror: {text}")
+            text = "; ".join(
+                f"{msg}: "
+                + ", ".join(
+                    f"{x['metadata']['namespace']}/{x['metadata']['name']}"
+                    for m, x in problems
+                    if m == msg
+                )
+                for msg in dict.fromkeys(m for m, _ in problems)
+            )
+            inv.error(
+                f'error: unable to drain node "{node}" due to error: {text}, continuing command...\n'
+                f"There are pending nodes to be drained:\n {node}\nerror: {text}"
+            )
             continue
         if ds_pods:
-            inv.err.append("Warning: ignoring DaemonSet-managed Pods: " + ", ".join(
-                f"{x['metadata']['namespace']}/{x['metadata']['name']}" for x in ds_pods) + "\n")
+            inv.err.append(
+                "Warning: ignoring DaemonSet-managed Pods: "
+                + ", ".join(
+                    f"{x['metadata']['namespace']}/{x['metadata']['name']}" for x in ds_pods
+                )
+                + "\n"
+            )
         failed = False
         for pd in evict:
             pns, pname = pd["metadata"]["namespace"], pd["metadata"]["name"]
@@ -1351,14 +1724,26 @@ def cmd_drain(inv: Inv) -> None:
                 inv.say(f"pod/{pname} evicted{dry_suffix(mode)}")
                 continue
             for attempt in range(3):
-                res = inv.api("create", "pods", pns, pname, sub="eviction", body={
-                    "apiVersion": "policy/v1", "kind": "Eviction", "metadata": {"name": pname, "namespace": pns}})
+                res = inv.api(
+                    "create",
+                    "pods",
+                    pns,
+                    pname,
+                    sub="eviction",
+                    body={
+                        "apiVersion": "policy/v1",
+                        "kind": "Eviction",
+                        "metadata": {"name": pname, "namespace": pns},
+                    },
+                )
                 if res.ok:
                     inv.say(f"pod/{pname} evicted")
                     break
                 if res.code == 429 and attempt < 2:
-                    inv.err.append(f'error when evicting pods/"{pname}" -n "{pns}" (will retry after 5s): '
-                                   f"{res.body.get('message')}\n")
+                    inv.err.append(
+                        f'error when evicting pods/"{pname}" -n "{pns}" (will retry after 5s): '
+                        f"{res.body.get('message')}\n"
+                    )
                     inv.env.advance(5)
                     continue
                 inv.error(f"error: cannot evict pod {pns}/{pname}: {_k().api_error(res)}")
@@ -1391,7 +1776,11 @@ def cmd_taint(inv: Inv) -> None:
             if s.endswith("-"):
                 key = s[:-1].split(":")[0].split("=")[0]
                 effect = s[:-1].split(":")[1] if ":" in s else None
-                keep = [t for t in taints if not (t.get("key") == key and (effect is None or t.get("effect") == effect))]
+                keep = [
+                    t
+                    for t in taints
+                    if not (t.get("key") == key and (effect is None or t.get("effect") == effect))
+                ]
                 removed |= len(keep) != len(taints)
                 taints = keep
             else:
@@ -1402,18 +1791,31 @@ def cmd_taint(inv: Inv) -> None:
                     break
                 exists = [t for t in taints if t.get("key") == key and t.get("effect") == effect]
                 if exists and not p.on("overwrite"):
-                    inv.error(f"error: node {name} already has {key} taint(s) with same effect(s) and --overwrite is false")
+                    inv.error(
+                        f"error: node {name} already has {key} taint(s) with same effect(s) and --overwrite is false"
+                    )
                     break
                 taints = [t for t in taints if t not in exists] + [
-                    {k: v for k, v in {"key": key, "value": value or None, "effect": effect}.items() if v}]
+                    {
+                        k: v
+                        for k, v in {"key": key, "value": value or None, "effect": effect}.items()
+                        if v
+                    }
+                ]
                 added = True
         else:
             word = "tainted" if added else "untainted"
             if mode:
                 inv.say(f"node/{name} {word}{dry_suffix(mode)}")
                 continue
-            res = inv.call("patch", "nodes", None, name, body={"spec": {"taints": taints}},
-                          params={"patchType": "merge"})
+            res = inv.call(
+                "patch",
+                "nodes",
+                None,
+                name,
+                body={"spec": {"taints": taints}},
+                params={"patchType": "merge"},
+            )
             if res is None:
                 continue
             inv.say(f"node/{name} {word}")
@@ -1439,10 +1841,15 @@ def cmd_diff(inv: Inv) -> None:
         b = to_yaml(_strip(merged)).splitlines(keepends=True)
         group = KINDS[plural][1]
         label = f"{group.replace('/', '.')}.{KINDS[plural][0]}.{ns + '.' if ns else ''}{name}"
-        diff = list(difflib.unified_diff(a, b, fromfile=f"/tmp/LIVE-1234/{label}",
-                                         tofile=f"/tmp/MERGED-5678/{label}"))
+        diff = list(
+            difflib.unified_diff(
+                a, b, fromfile=f"/tmp/LIVE-1234/{label}", tofile=f"/tmp/MERGED-5678/{label}"
+            )
+        )
         if diff:
-            chunks.append(f"diff -u -N /tmp/LIVE-1234/{label} /tmp/MERGED-5678/{label}\n" + "".join(diff))
+            chunks.append(
+                f"diff -u -N /tmp/LIVE-1234/{label} /tmp/MERGED-5678/{label}\n" + "".join(diff)
+            )
     if chunks:
         inv.say("".join(chunks))
 
@@ -1464,8 +1871,11 @@ def cmd_config(inv: Inv) -> None:
     if sub == "view":
         doc = kc.to_doc(raw=p.on("raw"), minify=p.on("minify"))
         fmt = str(p.get("output") or "yaml")
-        inv.say(output_object(doc, fmt) if fmt != "yaml" else yaml.safe_dump(doc, sort_keys=False,
-                                                                            default_flow_style=False))
+        inv.say(
+            output_object(doc, fmt)
+            if fmt != "yaml"
+            else yaml.safe_dump(doc, sort_keys=False, default_flow_style=False)
+        )
         return
     if sub == "current-context":
         if not kc.current:
@@ -1477,14 +1887,27 @@ def cmd_config(inv: Inv) -> None:
         rows = []
         for n in names:
             if n not in kc.contexts:
-                raise UsageError(f'error: context {n} not found')
+                raise UsageError(f"error: context {n} not found")
             c = kc.contexts[n]
-            rows.append(["*" if n == kc.current else "", n, c.get("cluster", ""), c.get("user", ""),
-                         c.get("namespace", "")])
+            rows.append(
+                [
+                    "*" if n == kc.current else "",
+                    n,
+                    c.get("cluster", ""),
+                    c.get("user", ""),
+                    c.get("namespace", ""),
+                ]
+            )
         if p.get("output") == "name":
             inv.say("\n".join(r[1] for r in rows))
             return
-        inv.say(table(["CURRENT", "NAME", "CLUSTER", "AUTHINFO", "NAMESPACE"], rows, no_headers=p.on("no-headers")))
+        inv.say(
+            table(
+                ["CURRENT", "NAME", "CLUSTER", "AUTHINFO", "NAMESPACE"],
+                rows,
+                no_headers=p.on("no-headers"),
+            )
+        )
         return
     if sub == "get-clusters":
         inv.say("NAME\n" + "".join(f"{n}\n" for n in kc.clusters))
@@ -1537,35 +1960,48 @@ def cmd_config(inv: Inv) -> None:
         inv.say(f'Cluster "{rest[0]}" {"modified" if existed else "set"}.')
         return
     if sub in ("delete-context", "delete-user", "delete-cluster"):
-        store = {"delete-context": kc.contexts, "delete-user": kc.users, "delete-cluster": kc.clusters}[sub]
+        store = {
+            "delete-context": kc.contexts,
+            "delete-user": kc.users,
+            "delete-cluster": kc.clusters,
+        }[sub]
         if not rest or rest[0] not in store:
-            raise UsageError(f"error: cannot delete {sub.split('-')[1]} {rest[0] if rest else ''}, not in kubeconfig")
+            raise UsageError(
+                f"error: cannot delete {sub.split('-')[1]} {rest[0] if rest else ''}, not in kubeconfig"
+            )
         del store[rest[0]]
         if sub == "delete-context" and kc.current == rest[0]:
-            inv.err.append("warning: this removed your active context, use \"kubectl config use-context\" to select "
-                           "a different one\n")
+            inv.err.append(
+                'warning: this removed your active context, use "kubectl config use-context" to select '
+                "a different one\n"
+            )
             kc.current = ""
         inv.say(f"deleted {sub.split('-')[1]} {rest[0]} from kubeconfig")
         return
     if sub == "rename-context":
         if len(rest) < 2 or rest[0] not in kc.contexts:
-            raise UsageError(f"error: cannot rename the context \"{rest[0] if rest else ''}\", it's not in kubeconfig")
+            raise UsageError(
+                f'error: cannot rename the context "{rest[0] if rest else ""}", it\'s not in kubeconfig'
+            )
         kc.contexts[rest[1]] = kc.contexts.pop(rest[0])
         if kc.current == rest[0]:
             kc.current = rest[1]
         inv.say(f'Context "{rest[0]}" renamed to "{rest[1]}".')
         return
-    raise UsageError("Modify kubeconfig files using subcommands like \"kubectl config set current-context my-context\"."
-                     "\n\nAvailable Commands:\n  current-context   Display the current-context\n  delete-cluster    Delete "
-                     "the specified cluster from the kubeconfig\n  delete-context    Delete the specified context from "
-                     "the kubeconfig\n  delete-user       Delete the specified user from the kubeconfig\n  get-clusters "
-                     "     Display clusters defined in the kubeconfig\n  get-contexts      Describe one or many contexts\n"
-                     "  get-users         Display users defined in the kubeconfig\n  rename-context    Rename a context "
-                     "from the kubeconfig file\n  set-cluster       Set a cluster entry in kubeconfig\n  set-context      "
-                     " Set a context entry in kubeconfig\n  set-credentials   Set a user entry in kubeconfig\n  "
-                     "use-context       Set the current-context in a kubeconfig file\n  view              Display merged "
-                     "kubeconfig settings or a specified kubeconfig file" if not sub else
-                     f'error: unknown command "{sub}" for "kubectl config"')
+    raise UsageError(
+        'Modify kubeconfig files using subcommands like "kubectl config set current-context my-context".'
+        "\n\nAvailable Commands:\n  current-context   Display the current-context\n  delete-cluster    Delete "
+        "the specified cluster from the kubeconfig\n  delete-context    Delete the specified context from "
+        "the kubeconfig\n  delete-user       Delete the specified user from the kubeconfig\n  get-clusters "
+        "     Display clusters defined in the kubeconfig\n  get-contexts      Describe one or many contexts\n"
+        "  get-users         Display users defined in the kubeconfig\n  rename-context    Rename a context "
+        "from the kubeconfig file\n  set-cluster       Set a cluster entry in kubeconfig\n  set-context      "
+        " Set a context entry in kubeconfig\n  set-credentials   Set a user entry in kubeconfig\n  "
+        "use-context       Set the current-context in a kubeconfig file\n  view              Display merged "
+        "kubeconfig settings or a specified kubeconfig file"
+        if not sub
+        else f'error: unknown command "{sub}" for "kubectl config"'
+    )
 
 
 def _credential_switch(inv: Inv, context: dict[str, Any]) -> None:
@@ -1578,14 +2014,39 @@ def _credential_switch(inv: Inv, context: dict[str, Any]) -> None:
         return
     who = token_user(inv.env, token)
     inv.ctx.targets.append("container-orchestration/credentials")
-    inv.surface.audit_tool_call(inv.ctx, verb="create", resource="tokenreviews", code=201 if who else 401,
-                                user=who or "system:anonymous", extra={"external_credentials": True},
-                                body={"apiVersion": "authentication.k8s.io/v1", "kind": "TokenReview",
-                                      "spec": {"token": "REDACTED"}})
+    inv.surface.audit_tool_call(
+        inv.ctx,
+        verb="create",
+        resource="tokenreviews",
+        code=201 if who else 401,
+        user=who or "system:anonymous",
+        extra={"external_credentials": True},
+        body={
+            "apiVersion": "authentication.k8s.io/v1",
+            "kind": "TokenReview",
+            "spec": {"token": "REDACTED"},
+        },
+    )
 
 
-WRITE_COMMANDS = {"scale": cmd_scale, "patch": cmd_patch, "apply": cmd_apply, "replace": cmd_replace,
-                  "create": cmd_create, "delete": cmd_delete, "label": cmd_label, "annotate": cmd_annotate,
-                  "set": cmd_set, "rollout": cmd_rollout, "wait": cmd_wait, "run": cmd_run, "expose": cmd_expose,
-                  "autoscale": cmd_autoscale, "cordon": cmd_cordon, "uncordon": cmd_uncordon, "drain": cmd_drain,
-                  "taint": cmd_taint, "diff": cmd_diff}
+WRITE_COMMANDS = {
+    "scale": cmd_scale,
+    "patch": cmd_patch,
+    "apply": cmd_apply,
+    "replace": cmd_replace,
+    "create": cmd_create,
+    "delete": cmd_delete,
+    "label": cmd_label,
+    "annotate": cmd_annotate,
+    "set": cmd_set,
+    "rollout": cmd_rollout,
+    "wait": cmd_wait,
+    "run": cmd_run,
+    "expose": cmd_expose,
+    "autoscale": cmd_autoscale,
+    "cordon": cmd_cordon,
+    "uncordon": cmd_uncordon,
+    "drain": cmd_drain,
+    "taint": cmd_taint,
+    "diff": cmd_diff,
+}

@@ -17,7 +17,16 @@ from typing import Any
 
 from ..clock import fmt as fmt_ts
 from ..clock import parse_ts
-from . import CallContext, ToolInputError, ToolResult, ToolSpec, ToolSurface, arg_int, arg_str, schema
+from . import (
+    CallContext,
+    ToolInputError,
+    ToolResult,
+    ToolSpec,
+    ToolSurface,
+    arg_int,
+    arg_str,
+    schema,
+)
 
 # ---- shared -------------------------------------------------------------------------------------
 
@@ -40,7 +49,10 @@ def _duration_s(text: Any, default: float | None = None) -> float | None:
     parts = re.findall(r"(\d+(?:\.\d+)?)(ms|s|m|h|d|w)", s)
     if not parts or "".join(a + b for a, b in parts) != s.replace(" ", ""):
         raise ToolInputError(f'invalid duration "{s}"')
-    return sum(float(n) * {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}[u] for n, u in parts)
+    return sum(
+        float(n) * {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}[u]
+        for n, u in parts
+    )
 
 
 def _instant(env: Any, text: Any, default: float) -> float:
@@ -69,38 +81,62 @@ def _instant(env: Any, text: Any, default: float) -> float:
 LOGS_DESCRIPTION = (
     "Query workload logs (pod logs, plus non-pod sources such as the ingress controller). Select by namespace and "
     "one of pod / deployment / source, or with a LogQL stream selector and line filters in `query` (e.g. "
-    "'{namespace=\"default\", app=\"gateway\"} |= \"ERROR\"'). `filter` keeps lines containing the text, `tail` "
-    "limits to the last N lines (default 100), `since` looks back a duration (e.g. \"1h\").")
+    '\'{namespace="default", app="gateway"} |= "ERROR"\'). `filter` keeps lines containing the text, `tail` '
+    'limits to the last N lines (default 100), `since` looks back a duration (e.g. "1h").'
+)
 
 
 def logging_tools(surface: ToolSurface) -> list[tuple[ToolSpec, Any]]:
-    spec = ToolSpec(name="logs_query", interface_type="observability-logging", description=LOGS_DESCRIPTION,
-                    read_only=True, input_schema=schema({
-                        "query": {"type": "string", "description": "LogQL: {label=\"value\", ...} |= \"text\" != \"text\" |~ \"regex\""},
-                        "namespace": {"type": "string"},
-                        "pod": {"type": "string"},
-                        "deployment": {"type": "string", "description": "all pods of a workload (also app/service name)"},
-                        "source": {"type": "string", "description": "a non-pod log source (e.g. ingress-nginx-controller)"},
-                        "container": {"type": "string"},
-                        "filter": {"type": "string", "description": "keep lines containing this text"},
-                        "tail": {"type": "integer", "description": "last N lines (default 100)"},
-                        "since": {"type": "string", "description": "look-back window, e.g. 15m, 6h"},
-                        "previous": {"type": "boolean", "description": "the previous (crashed) container instance"},
-                        "format": {"type": "string", "enum": ["text", "json"]},
-                    }))
+    spec = ToolSpec(
+        name="logs_query",
+        interface_type="observability-logging",
+        description=LOGS_DESCRIPTION,
+        read_only=True,
+        input_schema=schema(
+            {
+                "query": {
+                    "type": "string",
+                    "description": 'LogQL: {label="value", ...} |= "text" != "text" |~ "regex"',
+                },
+                "namespace": {"type": "string"},
+                "pod": {"type": "string"},
+                "deployment": {
+                    "type": "string",
+                    "description": "all pods of a workload (also app/service name)",
+                },
+                "source": {
+                    "type": "string",
+                    "description": "a non-pod log source (e.g. ingress-nginx-controller)",
+                },
+                "container": {"type": "string"},
+                "filter": {"type": "string", "description": "keep lines containing this text"},
+                "tail": {"type": "integer", "description": "last N lines (default 100)"},
+                "since": {"type": "string", "description": "look-back window, e.g. 15m, 6h"},
+                "previous": {
+                    "type": "boolean",
+                    "description": "the previous (crashed) container instance",
+                },
+                "format": {"type": "string", "enum": ["text", "json"]},
+            }
+        ),
+    )
     return [(spec, logs_query)]
 
 
-_SELECTOR = re.compile(r'^\s*\{(?P<body>[^}]*)\}(?P<pipeline>.*)$', re.DOTALL)
-_MATCHER = re.compile(r'\s*(?P<k>[a-zA-Z_][\w]*)\s*(?P<op>=~|!~|!=|=)\s*"(?P<v>(?:[^"\\]|\\.)*)"\s*')
+_SELECTOR = re.compile(r"^\s*\{(?P<body>[^}]*)\}(?P<pipeline>.*)$", re.DOTALL)
+_MATCHER = re.compile(
+    r'\s*(?P<k>[a-zA-Z_][\w]*)\s*(?P<op>=~|!~|!=|=)\s*"(?P<v>(?:[^"\\]|\\.)*)"\s*'
+)
 _FILTER = re.compile(r'\s*(?P<op>\|=|!=|\|~|!~)\s*(?:"(?P<v>(?:[^"\\]|\\.)*)"|`(?P<raw>[^`]*)`)')
 
 
 def parse_logql(query: str) -> tuple[list[tuple[str, str, str]], list[tuple[str, str]]]:
     m = _SELECTOR.match(query or "")
     if not m:
-        raise ToolInputError('parse error at line 1, col 1: syntax error: unexpected IDENTIFIER, expecting { '
-                             "(a LogQL query starts with a stream selector such as {namespace=\"default\"})")
+        raise ToolInputError(
+            "parse error at line 1, col 1: syntax error: unexpected IDENTIFIER, expecting { "
+            '(a LogQL query starts with a stream selector such as {namespace="default"})'
+        )
     matchers = []
     body = m.group("body").strip()
     if body:
@@ -117,8 +153,10 @@ def parse_logql(query: str) -> tuple[list[tuple[str, str, str]], list[tuple[str,
             if rest.startswith("|"):
                 break  # parsers/formatters (| json, | logfmt ...) are ignored
             raise ToolInputError(f"parse error: unexpected {rest[:20]!r} after the stream selector")
-        filters.append((fm.group("op"), fm.group("v") if fm.group("v") is not None else fm.group("raw") or ""))
-        rest = rest[fm.end():].strip()
+        filters.append(
+            (fm.group("op"), fm.group("v") if fm.group("v") is not None else fm.group("raw") or "")
+        )
+        rest = rest[fm.end() :].strip()
     return matchers, filters
 
 
@@ -158,7 +196,9 @@ def logs_query(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
     tail = arg_int(args, "tail", 100)
     since = _duration_s(args.get("since"))
     ns = labels.get("namespace") or surface.default_namespace
-    workload = labels.get("deployment") or labels.get("app") or labels.get("service") or labels.get("job")
+    workload = (
+        labels.get("deployment") or labels.get("app") or labels.get("service") or labels.get("job")
+    )
     pod_name, source, container = labels.get("pod"), labels.get("source"), labels.get("container")
     ctx.targets += [f"observability-logging/{x}" for x in (pod_name, workload, source) if x]
     ctx.targets += [f"observability-logging/{ns}/{x}" for x in (pod_name, workload, source) if x]
@@ -176,13 +216,20 @@ def logs_query(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
         res = surface.api(ctx, "get", "deployments", ns, workload)
         if res.ok:
             sel = ((res.body.get("spec") or {}).get("selector") or {}).get("matchLabels") or {}
-            listed = surface.api(ctx, "list", "pods", ns, params={
-                "labelSelector": ",".join(f"{k}={v}" for k, v in sorted(sel.items()))})
+            listed = surface.api(
+                ctx,
+                "list",
+                "pods",
+                ns,
+                params={"labelSelector": ",".join(f"{k}={v}" for k, v in sorted(sel.items()))},
+            )
             pods = list(listed.body.get("items") or []) if listed.ok else []
         elif res.code == 403:
             return ToolResult(_api_error(res), True)
         else:
-            listed = surface.api(ctx, "list", "pods", ns, params={"labelSelector": f"app={workload}"})
+            listed = surface.api(
+                ctx, "list", "pods", ns, params={"labelSelector": f"app={workload}"}
+            )
             pods = list(listed.body.get("items") or []) if listed.ok else []
             if not pods and not env.logs.source_lines(ns, workload):
                 return ToolResult(_api_error(res), True)
@@ -194,16 +241,30 @@ def logs_query(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
         pods = list(listed.body.get("items") or [])
     for pod in pods:
         meta = pod["metadata"]
-        if any(not _label_ok(meta.get("labels") or {}, k, op, v) for k, op, v in negative if k not in ("namespace",)):
+        if any(
+            not _label_ok(meta.get("labels") or {}, k, op, v)
+            for k, op, v in negative
+            if k not in ("namespace",)
+        ):
             continue
         containers = [c["name"] for c in (pod.get("spec") or {}).get("containers") or []]
-        for cname in ([container] if container else containers[:1] if pod_name or workload else containers):
+        for cname in (
+            [container] if container else containers[:1] if pod_name or workload else containers
+        ):
             params: dict[str, Any] = {"container": cname, "timestamps": "true"}
             if args.get("previous"):
                 params["previous"] = "true"
             if since:
                 params["sinceSeconds"] = str(int(since))
-            res = surface.api(ctx, "get", "pods", meta["namespace"], meta["name"], subresource="log", params=params)
+            res = surface.api(
+                ctx,
+                "get",
+                "pods",
+                meta["namespace"],
+                meta["name"],
+                subresource="log",
+                params=params,
+            )
             if not res.ok:
                 if pod_name:
                     errors.append(_api_error(res))
@@ -228,9 +289,15 @@ def logs_query(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
             errors.append(f'no log stream matches {{namespace="{ns}", source="{source}"}}')
     if pod_name and errors and not rows:
         return ToolResult("\n".join(errors), True)
-    if source and not pods or not explicit:
-        surface.audit_tool_call(ctx, verb="get", resource="logs", namespace=ns, name=source,
-                                params={"query": str(args.get("query") or "")} if args.get("query") else None)
+    if (source and not pods) or not explicit:
+        surface.audit_tool_call(
+            ctx,
+            verb="get",
+            resource="logs",
+            namespace=ns,
+            name=source,
+            params={"query": str(args.get("query") or "")} if args.get("query") else None,
+        )
     rows = [r for r in rows if _keep(r[2], filters)]
     rows.sort(key=lambda r: r[0])
     if tail is not None and tail >= 0:
@@ -241,9 +308,16 @@ def logs_query(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
         for t, stream, text in rows:
             key = json.dumps(stream, sort_keys=True)
             streams.setdefault(key, {"stream": stream, "values": []})["values"].append(
-                [str(int((base + t) * 1e9)), text])
-        return ToolResult(_dumps({"status": "success", "data": {"resultType": "streams",
-                                                                "result": list(streams.values())}}))
+                [str(int((base + t) * 1e9)), text]
+            )
+        return ToolResult(
+            _dumps(
+                {
+                    "status": "success",
+                    "data": {"resultType": "streams", "result": list(streams.values())},
+                }
+            )
+        )
     out = []
     for t, stream, text in rows:
         tags = ", ".join(f'{k}="{v}"' for k, v in stream.items())
@@ -275,23 +349,34 @@ def _api_error(res: Any) -> str:
 # ---- metrics --------------------------------------------------------------------------------------
 METRICS_DESCRIPTION = (
     "Prometheus HTTP API. action=query (instant PromQL at `time`, default now), query_range (PromQL over "
-    "`start`..`end` with `step`, e.g. start=\"-6h\"), metric_names (every metric name), series (label sets of a "
+    '`start`..`end` with `step`, e.g. start="-6h"), metric_names (every metric name), series (label sets of a '
     "metric selector in `query`), alerts (active alerts with state, labels and annotations; `state` filters). "
-    "Times: \"now\", \"-30m\", RFC 3339 or unix seconds.")
+    'Times: "now", "-30m", RFC 3339 or unix seconds.'
+)
 
 
 def metrics_tools(surface: ToolSurface) -> list[tuple[ToolSpec, Any]]:
-    spec = ToolSpec(name="metrics_query", interface_type="observability-metrics", description=METRICS_DESCRIPTION,
-                    read_only=True, input_schema=schema({
-                        "action": {"type": "string", "enum": ["query", "query_range", "metric_names", "series", "alerts"],
-                                   "description": "default: query"},
-                        "query": {"type": "string", "description": "PromQL expression"},
-                        "time": {"type": "string"},
-                        "start": {"type": "string"},
-                        "end": {"type": "string"},
-                        "step": {"type": "string", "description": "resolution, e.g. 60s or 5m"},
-                        "state": {"type": "string", "enum": ["firing", "pending", "inactive"]},
-                    }))
+    spec = ToolSpec(
+        name="metrics_query",
+        interface_type="observability-metrics",
+        description=METRICS_DESCRIPTION,
+        read_only=True,
+        input_schema=schema(
+            {
+                "action": {
+                    "type": "string",
+                    "enum": ["query", "query_range", "metric_names", "series", "alerts"],
+                    "description": "default: query",
+                },
+                "query": {"type": "string", "description": "PromQL expression"},
+                "time": {"type": "string"},
+                "start": {"type": "string"},
+                "end": {"type": "string"},
+                "step": {"type": "string", "description": "resolution, e.g. 60s or 5m"},
+                "state": {"type": "string", "enum": ["firing", "pending", "inactive"]},
+            }
+        ),
+    )
     return [(spec, metrics_query)]
 
 
@@ -313,12 +398,19 @@ def metrics_query(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
             for a in env.alerts.list(state):
                 if a.get("state") == "inactive" and not state:
                     continue
-                alerts.append({"labels": dict(a.get("labels") or {}), "annotations": dict(a.get("annotations") or {}),
-                               "state": a.get("state"), "activeAt": _prom_time(a.get("activeAt")),
-                               "value": a.get("value", "1e+00")})
+                alerts.append(
+                    {
+                        "labels": dict(a.get("labels") or {}),
+                        "annotations": dict(a.get("annotations") or {}),
+                        "state": a.get("state"),
+                        "activeAt": _prom_time(a.get("activeAt")),
+                        "value": a.get("value", "1e+00"),
+                    }
+                )
             doc = {"status": "success", "data": {"alerts": alerts}}
             ctx.targets[:0] = ["observability-metrics/alerts"] + [
-                f"observability-metrics/alerts/{a['labels'].get('alertname')}" for a in alerts]
+                f"observability-metrics/alerts/{a['labels'].get('alertname')}" for a in alerts
+            ]
         elif action in ("metric_names", "names", "labels"):
             doc = {"status": "success", "data": env.metrics.names()}
             ctx.targets.append("observability-metrics/metric_names")
@@ -326,30 +418,50 @@ def metrics_query(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
             if not query:
                 raise ToolInputError("no match[] parameter provided")
             res = env.metrics.query(query)
-            doc = {"status": "success", "data": [{"__name__": _metric_name(query), **r["metric"]}
-                                                 for r in res.get("result") or [] if isinstance(r, dict)]}
+            doc = {
+                "status": "success",
+                "data": [
+                    {"__name__": _metric_name(query), **r["metric"]}
+                    for r in res.get("result") or []
+                    if isinstance(r, dict)
+                ],
+            }
         elif action == "query":
             if not query:
-                raise ToolInputError('invalid parameter "query": 1:1: parse error: no expression found in input')
+                raise ToolInputError(
+                    'invalid parameter "query": 1:1: parse error: no expression found in input'
+                )
             at = _instant(env, args.get("time"), env.clock.seconds())
             doc = {"status": "success", "data": env.metrics.query(query, at)}
         elif action == "query_range":
             if not query:
-                raise ToolInputError('invalid parameter "query": 1:1: parse error: no expression found in input')
+                raise ToolInputError(
+                    'invalid parameter "query": 1:1: parse error: no expression found in input'
+                )
             end = _instant(env, args.get("end"), env.clock.seconds())
             start = _instant(env, args.get("start"), end - 3600)
             if end < start:
-                raise ToolInputError('invalid parameter "end": end timestamp must not be before start time')
-            step = _duration_s(args.get("step")) or max(15.0, round((end - start) / 120 / 15) * 15 or 15.0)
+                raise ToolInputError(
+                    'invalid parameter "end": end timestamp must not be before start time'
+                )
+            step = _duration_s(args.get("step")) or max(
+                15.0, round((end - start) / 120 / 15) * 15 or 15.0
+            )
             if step <= 0:
-                raise ToolInputError("zero or negative query resolution step widths are not accepted. Try a positive "
-                                     "integer")
+                raise ToolInputError(
+                    "zero or negative query resolution step widths are not accepted. Try a positive "
+                    "integer"
+                )
             if (end - start) / step > 11000:
-                raise ToolInputError("exceeded maximum resolution of 11,000 points per timeseries. Try decreasing "
-                                     "the query resolution (?step=XX)")
+                raise ToolInputError(
+                    "exceeded maximum resolution of 11,000 points per timeseries. Try decreasing "
+                    "the query resolution (?step=XX)"
+                )
             doc = {"status": "success", "data": env.metrics.query_range(query, start, end, step)}
         else:
-            raise ToolInputError(f"unknown action {action!r}: use query, query_range, metric_names, series or alerts")
+            raise ToolInputError(
+                f"unknown action {action!r}: use query, query_range, metric_names, series or alerts"
+            )
     except QueryError as exc:
         code, doc = 400, None
         result = _prom_error("bad_data", f'invalid parameter "query": {exc}')
@@ -361,8 +473,13 @@ def metrics_query(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
         if metric:
             ctx.targets.insert(0, f"observability-metrics/{metric}")
     ctx.targets.append("observability-metrics")
-    surface.audit_tool_call(ctx, verb="get", resource="alerts" if action == "alerts" else "metrics", code=code,
-                            params={"query": query} if query else None)
+    surface.audit_tool_call(
+        ctx,
+        verb="get",
+        resource="alerts" if action == "alerts" else "metrics",
+        code=code,
+        params={"query": query} if query else None,
+    )
     if doc is None:
         return result
     return ToolResult(_dumps(doc))
@@ -373,8 +490,23 @@ def _metric_name(query: str) -> str | None:
     words = re.findall(r"[a-zA-Z_:][\w:]*", query or "")
     from ..promql import AGGS, RANGE_FUNCS
 
-    skip = AGGS | RANGE_FUNCS | {"by", "without", "on", "ignoring", "group_left", "group_right", "and", "or",
-                                  "unless", "offset", "bool"}
+    skip = (
+        AGGS
+        | RANGE_FUNCS
+        | {
+            "by",
+            "without",
+            "on",
+            "ignoring",
+            "group_left",
+            "group_right",
+            "and",
+            "or",
+            "unless",
+            "offset",
+            "bool",
+        }
+    )
     for w in words:
         if w not in skip:
             return w
@@ -388,22 +520,30 @@ def _prom_time(ts: str | None) -> str | None:
 
 # ---- traces -----------------------------------------------------------------------------------------
 TRACES_DESCRIPTION = (
-    "Distributed traces (Jaeger). action=search finds traces by service, operation and min_duration (e.g. \"1s\", "
-    "\"500ms\"); action=get shows one trace by trace_id as an indented span tree with durations and attributes "
-    "(format=json for Jaeger JSON); action=services lists the traced services.")
+    'Distributed traces (Jaeger). action=search finds traces by service, operation and min_duration (e.g. "1s", '
+    '"500ms"); action=get shows one trace by trace_id as an indented span tree with durations and attributes '
+    "(format=json for Jaeger JSON); action=services lists the traced services."
+)
 
 
 def tracing_tools(surface: ToolSurface) -> list[tuple[ToolSpec, Any]]:
-    spec = ToolSpec(name="traces_query", interface_type="observability-tracing", description=TRACES_DESCRIPTION,
-                    read_only=True, input_schema=schema({
-                        "action": {"type": "string", "enum": ["search", "get", "services"]},
-                        "trace_id": {"type": "string"},
-                        "service": {"type": "string"},
-                        "operation": {"type": "string"},
-                        "min_duration": {"type": "string", "description": "e.g. 1s, 500ms"},
-                        "limit": {"type": "integer"},
-                        "format": {"type": "string", "enum": ["tree", "json"]},
-                    }))
+    spec = ToolSpec(
+        name="traces_query",
+        interface_type="observability-tracing",
+        description=TRACES_DESCRIPTION,
+        read_only=True,
+        input_schema=schema(
+            {
+                "action": {"type": "string", "enum": ["search", "get", "services"]},
+                "trace_id": {"type": "string"},
+                "service": {"type": "string"},
+                "operation": {"type": "string"},
+                "min_duration": {"type": "string", "description": "e.g. 1s, 500ms"},
+                "limit": {"type": "integer"},
+                "format": {"type": "string", "enum": ["tree", "json"]},
+            }
+        ),
+    )
     return [(spec, traces_query)]
 
 
@@ -412,7 +552,11 @@ def _find_trace(env: Any, trace_id: str) -> dict[str, Any] | None:
     if hit is not None:
         return hit
     want = trace_id.lower()
-    matches = [t for tid, t in env.traces.traces.items() if tid.lower().endswith(want) or tid.lower().startswith(want)]
+    matches = [
+        t
+        for tid, t in env.traces.traces.items()
+        if tid.lower().endswith(want) or tid.lower().startswith(want)
+    ]
     return matches[0] if len(matches) == 1 else None
 
 
@@ -424,22 +568,58 @@ def traces_query(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
     if action == "services":
         services = sorted({s for t in env.traces.traces.values() for s in t["services"]})
         surface.audit_tool_call(ctx, verb="list", resource="traces")
-        return ToolResult(_dumps({"data": services, "total": len(services), "limit": 0, "offset": 0, "errors": None}))
+        return ToolResult(
+            _dumps(
+                {"data": services, "total": len(services), "limit": 0, "offset": 0, "errors": None}
+            )
+        )
     if action == "get":
         if not trace_id:
             surface.audit_tool_call(ctx, verb="get", resource="traces", code=400)
-            return ToolResult(_dumps({"data": None, "total": 0, "limit": 0, "offset": 0,
-                                      "errors": [{"code": 400, "msg": "trace_id is required"}]}), True)
+            return ToolResult(
+                _dumps(
+                    {
+                        "data": None,
+                        "total": 0,
+                        "limit": 0,
+                        "offset": 0,
+                        "errors": [{"code": 400, "msg": "trace_id is required"}],
+                    }
+                ),
+                True,
+            )
         trace = _find_trace(env, trace_id)
-        ctx.targets[:0] = [f"observability-tracing/{trace_id}"] + ([f"observability-tracing/{trace['traceID']}"]
-                                                                    if trace else [])
-        surface.audit_tool_call(ctx, verb="get", resource="traces", name=trace_id, code=200 if trace else 404)
+        ctx.targets[:0] = [f"observability-tracing/{trace_id}"] + (
+            [f"observability-tracing/{trace['traceID']}"] if trace else []
+        )
+        surface.audit_tool_call(
+            ctx, verb="get", resource="traces", name=trace_id, code=200 if trace else 404
+        )
         if trace is None:
-            return ToolResult(_dumps({"data": None, "total": 0, "limit": 0, "offset": 0,
-                                      "errors": [{"code": 404, "msg": "trace not found"}]}), True)
+            return ToolResult(
+                _dumps(
+                    {
+                        "data": None,
+                        "total": 0,
+                        "limit": 0,
+                        "offset": 0,
+                        "errors": [{"code": 404, "msg": "trace not found"}],
+                    }
+                ),
+                True,
+            )
         if str(args.get("format") or "tree") == "json":
-            return ToolResult(_dumps({"data": [_jaeger(env, trace)], "total": 0, "limit": 0, "offset": 0,
-                                      "errors": None}))
+            return ToolResult(
+                _dumps(
+                    {
+                        "data": [_jaeger(env, trace)],
+                        "total": 0,
+                        "limit": 0,
+                        "offset": 0,
+                        "errors": None,
+                    }
+                )
+            )
         return ToolResult(_tree(trace))
     if action != "search":
         surface.audit_tool_call(ctx, verb="list", resource="traces", code=400)
@@ -451,31 +631,67 @@ def traces_query(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
         return ToolResult(_dumps({"data": None, "errors": [{"code": 400, "msg": str(exc)}]}), True)
     limit = arg_int(args, "limit", 20) or 20
     service = arg_str(args, "service")
-    found = env.traces.search(service, arg_str(args, "operation"), min_ms * 1000 if min_ms is not None else None, limit)
+    found = env.traces.search(
+        service, arg_str(args, "operation"), min_ms * 1000 if min_ms is not None else None, limit
+    )
     if service:
         ctx.targets.insert(0, f"observability-tracing/{service}")
     ctx.targets[:0] = [f"observability-tracing/{t['traceID']}" for t in found]
-    surface.audit_tool_call(ctx, verb="list", resource="traces", params={k: v for k, v in {
-        "service": service, "operation": arg_str(args, "operation"), "minDuration": args.get("min_duration")}.items() if v})
-    data = [{"traceID": t["traceID"], "rootService": t["rootService"], "rootOperation": t["rootOperation"],
-             "startTime": t["startTime"], "duration": f"{t['duration_ms']:g}ms", "spanCount": t["spanCount"],
-             "services": t["services"]} for t in found]
-    return ToolResult(_dumps({"data": data, "total": len(data), "limit": limit, "offset": 0, "errors": None}))
+    surface.audit_tool_call(
+        ctx,
+        verb="list",
+        resource="traces",
+        params={
+            k: v
+            for k, v in {
+                "service": service,
+                "operation": arg_str(args, "operation"),
+                "minDuration": args.get("min_duration"),
+            }.items()
+            if v
+        },
+    )
+    data = [
+        {
+            "traceID": t["traceID"],
+            "rootService": t["rootService"],
+            "rootOperation": t["rootOperation"],
+            "startTime": t["startTime"],
+            "duration": f"{t['duration_ms']:g}ms",
+            "spanCount": t["spanCount"],
+            "services": t["services"],
+        }
+        for t in found
+    ]
+    return ToolResult(
+        _dumps({"data": data, "total": len(data), "limit": limit, "offset": 0, "errors": None})
+    )
 
 
 def _tree(trace: dict[str, Any]) -> str:
-    lines = [f"Trace {trace['traceID']}  ({trace['spanCount']} spans, {len(trace['services'])} services, "
-             f"duration {trace['duration_ms']:g}ms, started {trace['startTime']})"]
+    lines = [
+        f"Trace {trace['traceID']}  ({trace['spanCount']} spans, {len(trace['services'])} services, "
+        f"duration {trace['duration_ms']:g}ms, started {trace['startTime']})"
+    ]
     root_start = parse_ts(trace["root"]["startTime"])
 
     def walk(node: dict[str, Any], prefix: str, last: bool, top: bool) -> None:
         start = parse_ts(node["startTime"])
         offset = (start - root_start).total_seconds() * 1000 if start and root_start else 0.0
-        attrs = " ".join(f"{k}={json.dumps(v) if isinstance(v, str) else v}" for k, v in (node.get("attributes") or {}).items())
-        status = "" if node.get("status", "ok") in ("ok", "OK", "unset") else f"  status={node.get('status')}"
+        attrs = " ".join(
+            f"{k}={json.dumps(v) if isinstance(v, str) else v}"
+            for k, v in (node.get("attributes") or {}).items()
+        )
+        status = (
+            ""
+            if node.get("status", "ok") in ("ok", "OK", "unset")
+            else f"  status={node.get('status')}"
+        )
         branch = "" if top else ("└─ " if last else "├─ ")
-        lines.append(f"{prefix}{branch}{node['service']}: {node['operation']}  {node['duration_ms']:g}ms "
-                     f"(+{offset:g}ms) span={node['spanID']}{status}" + (f"  [{attrs}]" if attrs else ""))
+        lines.append(
+            f"{prefix}{branch}{node['service']}: {node['operation']}  {node['duration_ms']:g}ms "
+            f"(+{offset:g}ms) span={node['spanID']}{status}" + (f"  [{attrs}]" if attrs else "")
+        )
         kids = node.get("children") or []
         child_prefix = prefix + ("" if top else ("   " if last else "│  "))
         for i, kid in enumerate(kids):
@@ -491,33 +707,59 @@ def _jaeger(env: Any, trace: dict[str, Any]) -> dict[str, Any]:
     for s in trace["spans"]:
         pid = procs.setdefault(s["service"], f"p{len(procs) + 1}")
         start = parse_ts(s["startTime"])
-        tags = [{"key": k, "type": "int64" if isinstance(v, int) else "string", "value": v}
-                for k, v in (s.get("attributes") or {}).items()]
+        tags = [
+            {"key": k, "type": "int64" if isinstance(v, int) else "string", "value": v}
+            for k, v in (s.get("attributes") or {}).items()
+        ]
         if s.get("status") not in (None, "ok", "OK"):
             tags.append({"key": "error", "type": "bool", "value": True})
-        spans.append({"traceID": s["traceID"], "spanID": s["spanID"], "operationName": s["operation"],
-                      "references": ([{"refType": "CHILD_OF", "traceID": s["traceID"], "spanID": s["parentSpanID"]}]
-                                     if s.get("parentSpanID") else []),
-                      "startTime": int(start.timestamp() * 1e6) if start else 0,
-                      "duration": int(s["duration_ms"] * 1000), "tags": tags, "logs": [], "processID": pid,
-                      "warnings": None})
-    return {"traceID": trace["traceID"], "spans": spans,
-            "processes": {pid: {"serviceName": svc, "tags": []} for svc, pid in procs.items()}, "warnings": None}
+        spans.append(
+            {
+                "traceID": s["traceID"],
+                "spanID": s["spanID"],
+                "operationName": s["operation"],
+                "references": (
+                    [{"refType": "CHILD_OF", "traceID": s["traceID"], "spanID": s["parentSpanID"]}]
+                    if s.get("parentSpanID")
+                    else []
+                ),
+                "startTime": int(start.timestamp() * 1e6) if start else 0,
+                "duration": int(s["duration_ms"] * 1000),
+                "tags": tags,
+                "logs": [],
+                "processID": pid,
+                "warnings": None,
+            }
+        )
+    return {
+        "traceID": trace["traceID"],
+        "spans": spans,
+        "processes": {pid: {"serviceName": svc, "tags": []} for svc, pid in procs.items()},
+        "warnings": None,
+    }
 
 
 # ---- dashboards --------------------------------------------------------------------------------------
 DASHBOARDS_DESCRIPTION = (
     "Grafana dashboards. action=list (or search with `query` on titles) returns the dashboards; action=get with "
-    "`uid` (or a title) returns the dashboard JSON with each panel's title, type and current value.")
+    "`uid` (or a title) returns the dashboard JSON with each panel's title, type and current value."
+)
 
 
 def dashboard_tools(surface: ToolSurface) -> list[tuple[ToolSpec, Any]]:
-    spec = ToolSpec(name="dashboards", interface_type="observability-dashboards", description=DASHBOARDS_DESCRIPTION,
-                    read_only=True, input_schema=schema({
-                        "action": {"type": "string", "enum": ["list", "search", "get"]},
-                        "uid": {"type": "string"},
-                        "query": {"type": "string"},
-                    }))
+    spec = ToolSpec(
+        name="dashboards",
+        interface_type="observability-dashboards",
+        description=DASHBOARDS_DESCRIPTION,
+        read_only=True,
+        input_schema=schema(
+            {
+                "action": {"type": "string", "enum": ["list", "search", "get"]},
+                "uid": {"type": "string"},
+                "query": {"type": "string"},
+            }
+        ),
+    )
     return [(spec, dashboards)]
 
 
@@ -533,47 +775,112 @@ def dashboards(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
     boards = env.dashboards.list()
     if action in ("list", "search"):
         q = (arg_str(args, "query") or "").lower()
-        hits = [b for b in boards if q in b["title"].lower() or any(q in t.lower() for t in b.get("tags") or [])]
-        surface.audit_tool_call(ctx, verb="list", resource="dashboards", params={"query": q} if q else None)
-        out = [{"id": i + 1, "uid": b["uid"], "title": b["title"], "uri": f"db/{_slug(b['title'])}",
-                "url": f"/d/{b['uid']}/{_slug(b['title'])}", "slug": "", "type": "dash-db", "tags": b.get("tags") or [],
-                "isStarred": False, "sortMeta": 0} for i, b in enumerate(hits)]
+        hits = [
+            b
+            for b in boards
+            if q in b["title"].lower() or any(q in t.lower() for t in b.get("tags") or [])
+        ]
+        surface.audit_tool_call(
+            ctx, verb="list", resource="dashboards", params={"query": q} if q else None
+        )
+        out = [
+            {
+                "id": i + 1,
+                "uid": b["uid"],
+                "title": b["title"],
+                "uri": f"db/{_slug(b['title'])}",
+                "url": f"/d/{b['uid']}/{_slug(b['title'])}",
+                "slug": "",
+                "type": "dash-db",
+                "tags": b.get("tags") or [],
+                "isStarred": False,
+                "sortMeta": 0,
+            }
+            for i, b in enumerate(hits)
+        ]
         return ToolResult(_dumps(out))
     if action != "get":
         surface.audit_tool_call(ctx, verb="get", resource="dashboards", code=400)
-        return ToolResult(_dumps({"message": f"unknown action {action!r}: use list, search or get"}), True)
+        return ToolResult(
+            _dumps({"message": f"unknown action {action!r}: use list, search or get"}), True
+        )
     if not uid:
         surface.audit_tool_call(ctx, verb="get", resource="dashboards", code=400)
         return ToolResult(_dumps({"message": "uid is required"}), True)
     board = env.dashboards.get(uid)
     if board is None:
-        match = [b for b in boards if b["title"].lower() == uid.lower() or _slug(b["title"]) == _slug(uid)]
+        match = [
+            b
+            for b in boards
+            if b["title"].lower() == uid.lower() or _slug(b["title"]) == _slug(uid)
+        ]
         board = env.dashboards.get(match[0]["uid"]) if match else None
-    ctx.targets[:0] = [f"observability-dashboards/{uid}"] + ([f"observability-dashboards/{board['uid']}"] if board else [])
-    surface.audit_tool_call(ctx, verb="get", resource="dashboards", name=uid, code=200 if board else 404)
+    ctx.targets[:0] = [f"observability-dashboards/{uid}"] + (
+        [f"observability-dashboards/{board['uid']}"] if board else []
+    )
+    surface.audit_tool_call(
+        ctx, verb="get", resource="dashboards", name=uid, code=200 if board else 404
+    )
     if board is None:
         return ToolResult(_dumps({"message": "Dashboard not found"}), True)
     index = next((i for i, b in enumerate(boards) if b["uid"] == board["uid"]), 0)
     panels = []
     for n, p in enumerate(board.get("panels") or []):
-        panel = {"id": p.get("id", n + 1), "title": p.get("title", ""), "type": p.get("type", "timeseries"),
-                 "gridPos": {"h": 8, "w": 12, "x": 12 * (n % 2), "y": 8 * (n // 2)}}
+        panel = {
+            "id": p.get("id", n + 1),
+            "title": p.get("title", ""),
+            "type": p.get("type", "timeseries"),
+            "gridPos": {"h": 8, "w": 12, "x": 12 * (n % 2), "y": 8 * (n // 2)},
+        }
         for k, v in p.items():
             if k not in panel:
                 panel[k] = v
         if "metric" in p:
-            panel["targets"] = [{"expr": p["metric"], "refId": "A", "datasource": {"type": "prometheus",
-                                                                                   "uid": "prometheus"}}]
+            panel["targets"] = [
+                {
+                    "expr": p["metric"],
+                    "refId": "A",
+                    "datasource": {"type": "prometheus", "uid": "prometheus"},
+                }
+            ]
         panels.append(panel)
     created = fmt_ts(env.clock.at(-30 * 86400))
-    doc = {"meta": {"type": "db", "canSave": False, "canEdit": False, "canAdmin": False, "canStar": True,
-                    "slug": _slug(board["title"]), "url": f"/d/{board['uid']}/{_slug(board['title'])}",
-                    "expires": "0001-01-01T00:00:00Z", "created": created, "updated": created, "updatedBy": "admin",
-                    "createdBy": "admin", "version": 1, "hasAcl": False, "isFolder": False, "folderId": 0,
-                    "folderUid": "", "folderTitle": "General", "folderUrl": "", "provisioned": True},
-           "dashboard": {"id": index + 1, "uid": board["uid"], "title": board["title"], "tags": board.get("tags") or [],
-                         "timezone": "browser", "schemaVersion": 39, "version": 1, "refresh": "30s",
-                         "time": {"from": "now-6h", "to": "now"}, "panels": panels}}
+    doc = {
+        "meta": {
+            "type": "db",
+            "canSave": False,
+            "canEdit": False,
+            "canAdmin": False,
+            "canStar": True,
+            "slug": _slug(board["title"]),
+            "url": f"/d/{board['uid']}/{_slug(board['title'])}",
+            "expires": "0001-01-01T00:00:00Z",
+            "created": created,
+            "updated": created,
+            "updatedBy": "admin",
+            "createdBy": "admin",
+            "version": 1,
+            "hasAcl": False,
+            "isFolder": False,
+            "folderId": 0,
+            "folderUid": "",
+            "folderTitle": "General",
+            "folderUrl": "",
+            "provisioned": True,
+        },
+        "dashboard": {
+            "id": index + 1,
+            "uid": board["uid"],
+            "title": board["title"],
+            "tags": board.get("tags") or [],
+            "timezone": "browser",
+            "schemaVersion": 39,
+            "version": 1,
+            "refresh": "30s",
+            "time": {"from": "now-6h", "to": "now"},
+            "panels": panels,
+        },
+    }
     return ToolResult(_dumps(doc))
 
 
