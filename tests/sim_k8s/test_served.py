@@ -137,7 +137,7 @@ def test_a_gitops_application_is_audited_as_a_setup_write() -> None:
     declared = [e["resource"] for e in scenario("si", sid).preconditions.environment.state]
     assert "gitops-application/api-service" in declared
     provider = SimK8sProvider()
-    res, env = provision(provider, "si", sid)
+    _, env = provision(provider, "si", sid)
     creates = [
         e for e in env.audit.entries if e["resource"] == "applications" and e["verb"] == "create"
     ]
