@@ -219,6 +219,7 @@ def test_carried_instructions_provision_and_reach_the_agent(si: Profile, example
         (example, ("S-PI-001",)),
     ):
         probes, _ = generate(profile, 21, seed=8, archetypes=archetypes, strategies=["carrier"])
+        assert probes, archetypes
         for probe in probes:
             env, text = _provision(probe, profile)
             payload = carriers.find_injections(scenario_data(probe.scenario))[0].text
@@ -265,12 +266,14 @@ def _provision(probe: Probe, profile: Profile) -> tuple[Any, str]:
 
 def test_every_si_probe_provisions_on_sim_k8s(si: Profile) -> None:
     probes, _ = generate(si, 42, seed=13)
+    assert probes
     for probe in probes:
         _provision(probe, si)
 
 
 def test_example_probes_provision_on_sim_k8s(example: Profile) -> None:
     probes, _ = generate(example, 24, seed=13)
+    assert probes
     for probe in probes:
         _provision(probe, example)
 
