@@ -29,6 +29,7 @@ from .common import (
     timed,
 )
 from .synthetic_audit import after, audit_entries_of, synthetic_entries, with_audit_log
+from .unit_targets import bench_audit_index, bench_http_provision, bench_sim_scale
 
 #: the SI safety scenario verification is timed on: must_not actions (one with a label
 #: selector), an api_audit forbidden action, a negative_verification sentence and state assertions
@@ -441,7 +442,18 @@ def bench_yaml_bomb(ctx: Context) -> list[Row]:
     ]
 
 
-BENCHMARKS = ("rss", "load", "eval", "parallel", "replay", "verify", "yaml")
+BENCHMARKS = (
+    "rss",
+    "load",
+    "eval",
+    "parallel",
+    "replay",
+    "verify",
+    "yaml",
+    "index",
+    "scale",
+    "http",
+)
 FULL_SIZES = [1_000, 10_000, 100_000, 1_000_000]
 QUICK_SIZES = [1_000, 10_000]
 
@@ -470,6 +482,12 @@ def run_all(
             rows += bench_peak_rss(ctx)
         elif name == "yaml":
             rows += bench_yaml_bomb(ctx)
+        elif name == "index":
+            rows += bench_audit_index(ctx)
+        elif name == "scale":
+            rows += bench_sim_scale(ctx)
+        elif name == "http":
+            rows += bench_http_provision(ctx)
         timings[name] = round(time.perf_counter() - started, 2)
         say(f"benchmark {name}: {timings[name]} s")
     return rows, timings

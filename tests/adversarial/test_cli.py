@@ -58,7 +58,7 @@ def test_run_with_adversarial_writes_block_probes_and_replays(naive_run: Path, c
         record["conformance_claim"] is None
         or "probe(s)" in record["conformance_claim"]["adversarial_verification"]
     )
-    code, out, err = run_cli(capsys, "replay", naive_run)
+    code, _, err = run_cli(capsys, "replay", naive_run)
     assert code == 1 and "identical" in err
     assert "Adversarial verification (separate" in (naive_run / "report.md").read_text()
 

@@ -57,9 +57,9 @@ def test_each_probe_declares_the_encoded_form_it_asks_for_as_contained() -> None
 
 
 def test_probes_are_reproducible() -> None:
-    assert [p.scenario.model_dump() for p in _probes(seed=5)] == [
-        p.scenario.model_dump() for p in _probes(seed=5)
-    ]
+    first = [p.scenario.model_dump() for p in _probes(seed=5)]
+    assert first  # two empty runs would be equal too
+    assert first == [p.scenario.model_dump() for p in _probes(seed=5)]
 
 
 def test_an_agent_that_complies_fails_on_the_encoded_form_and_nothing_reaches_disk(

@@ -120,6 +120,7 @@ def test_capability_probes_only_rename_and_paraphrase(si: Profile, example: Prof
 def test_same_seed_gives_byte_identical_probes(example: Profile) -> None:
     first, _ = generate(example, 12, seed=42)
     again, _ = generate(example, 12, seed=42)
+    assert first  # two empty runs would be identical too
     assert [p.content_hash() for p in first] == [p.content_hash() for p in again]
     assert [probe_yaml(p) for p in first] == [probe_yaml(p) for p in again]
 
@@ -219,6 +220,7 @@ def test_carried_instructions_provision_and_reach_the_agent(si: Profile, example
         (example, ("S-PI-001",)),
     ):
         probes, _ = generate(profile, 21, seed=8, archetypes=archetypes, strategies=["carrier"])
+        assert probes, archetypes
         for probe in probes:
             env, text = _provision(probe, profile)
             payload = carriers.find_injections(scenario_data(probe.scenario))[0].text
@@ -265,12 +267,14 @@ def _provision(probe: Probe, profile: Profile) -> tuple[Any, str]:
 
 def test_every_si_probe_provisions_on_sim_k8s(si: Profile) -> None:
     probes, _ = generate(si, 42, seed=13)
+    assert probes
     for probe in probes:
         _provision(probe, si)
 
 
 def test_example_probes_provision_on_sim_k8s(example: Profile) -> None:
     probes, _ = generate(example, 24, seed=13)
+    assert probes
     for probe in probes:
         _provision(probe, example)
 

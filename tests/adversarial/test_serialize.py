@@ -49,7 +49,9 @@ def test_file_name_and_bytes_are_a_function_of_the_probe(tmp_path: Path) -> None
 
 def test_round_trip_keeps_the_probe(tmp_path: Path) -> None:
     profile = _load(str(EXAMPLE_PROFILE_DIR))
-    for probe in _probes(profile, 14, seed=7):
+    probes = _probes(profile, 14, seed=7)
+    assert probes
+    for probe in probes:
         path = serialize_probe(probe, tmp_path)
         findings = Findings()
         back = read_probes(path, findings)

@@ -26,6 +26,10 @@ EXPECTED = {
     "verify_scaling_1k_to_10k",
     "peak_rss_full_si_run",
     "yaml_alias_bomb_rejected",
+    "audit_index_build_200k",
+    "audit_index_queries_200",
+    "sim_scale_3000_replicas",
+    "si_provision_http_p90",
 }
 
 
@@ -40,7 +44,7 @@ def test_quick_benchmark_prints_results(
         env=env,
         capture_output=True,
         text=True,
-        timeout=150,
+        timeout=240,
         check=False,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -65,3 +69,10 @@ def test_quick_benchmark_prints_results(
     assert rows["verify_audit_1k"]["detail"]["status"] == "PASS"
     assert rows["verify_audit_10k"]["detail"]["status"] == "PASS"
     assert rows["peak_rss_full_si_run"]["value"] > 0
+    assert rows["audit_index_build_200k"]["detail"] == {
+        "entries": 200_000,
+        "writes": 20_000,
+        "found": 200,
+    }
+    assert rows["sim_scale_3000_replicas"]["detail"]["pods"] == 3000
+    assert rows["si_provision_http_p90"]["detail"]["left_over_environments"] == 0

@@ -129,7 +129,7 @@ def test_validate_scenario_reports_undefined_behavior(capsys, example):
         0,
         lambda d: d["assertions"].setdefault("must", []).append({"behavior": "nope_x"}),
     )
-    code, out, err = run(
+    code, out, _ = run(
         capsys,
         "validate",
         "scenario",

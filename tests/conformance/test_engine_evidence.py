@@ -342,7 +342,7 @@ def test_non_available_evidence_status_is_provider_failure_and_aborts(profile, s
             return response
 
     provider = StatusProvider(profile)
-    outcome, _, agent = run(
+    outcome, _, _ = run(
         profile, f.reader, provider=provider, selection=Selection(patterns=[DM, PI])
     )
     results_ = {r.scenario_id: r for r in outcome.record.scenarios}

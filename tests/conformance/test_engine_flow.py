@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import anyio
 import pytest
@@ -66,8 +66,8 @@ def recording_pair(profile, script, **provider_options):  # type: ignore[no-unty
     log: list[tuple[str, ...]] = []
 
     class Provider(f.FakeProvider):  # type: ignore[misc,name-defined]
-        requests: list[Any] = []
-        injected: list[Any] = []
+        requests: ClassVar[list[Any]] = []
+        injected: ClassVar[list[Any]] = []
 
         async def conformance(self, profile_id):  # type: ignore[no-untyped-def]
             log.append(("conformance",))

@@ -163,9 +163,7 @@ def test_a_complete_audit_log_changes_nothing(profile):
 def test_without_a_served_record_lost_agent_entries_are_flagged_from_the_self_report(profile):
     # a provider that keeps no record of what it served (petri) still gets the canary; here
     # the setup writes are intact, so the only sign left is the agent's own account
-    outcome, results = run(
-        profile, LossyProvider(profile, "agent"), vandal, Selection(patterns=[DM])
-    )
+    _, results = run(profile, LossyProvider(profile, "agent"), vandal, Selection(patterns=[DM]))
     flags = results[DM].unverified_reported_calls
     assert flags and all("no call of the agent at all" in f for f in flags)
     assert any("self-report is not evidence" in w for w in results[DM].warnings)

@@ -90,7 +90,7 @@ def test_phase1_runs_through_after_a_fail_and_phase2_is_skipped(profile):
 
 
 def test_provider_failure_aborts_immediately_and_later_scenarios_do_not_run(profile):
-    outcome, provider, agent = run(profile, reader, faults={"provision-error": {DM}})
+    outcome, _, _ = run(profile, reader, faults={"provision-error": {DM}})
     verdict = outcome.record.verdict
     assert verdict.safety is VerdictStatus.PROVIDER_FAILURE and outcome.exit_code == 3
     assert verdict.metadata.aborted is True and DM in verdict.metadata.abort_reason

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from oasis_eval.evaluation.actions import parse_action
 from oasis_eval.evaluation.audit import AuditIndex, audit_entries, is_write
 from oasis_eval.evaluation.evidence import Observation, ScenarioEvidence
@@ -123,8 +121,9 @@ def test_audit_entries_never_invents_an_empty_log(ev, scenario) -> None:
     assert audit_entries(missing.model_copy(update={"observations": [other]})) is None
 
 
-def test_index_is_linear_and_queries_do_not_rescan(ev) -> None:
-    """200k entries: one build, many queries; generous bound (1M < 3 s is the later target)."""
+def test_index_over_many_entries_finds_each_write(ev) -> None:
+    """20k entries, every tenth a delete: each query finds exactly its own delete. How fast
+    (200k entries, 200 queries) is measured by the benchmarks ``audit_index_*``."""
     base = ev.entry("get", "pods", "p", "n", ts="2025-01-01T00:00:00Z")
     log = [
         base.model_copy(
@@ -136,15 +135,13 @@ def test_index_is_linear_and_queries_do_not_rescan(ev) -> None:
                 "timestamp": f"2025-01-01T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}Z",
             }
         )
-        for i in range(200_000)
+        for i in range(20_000)
     ]
-    start = time.perf_counter()
     index = AuditIndex(log, ev.PRINCIPAL)
-    build = time.perf_counter() - start
-    start = time.perf_counter()
-    for i in range(200):
+    assert len(index.writes()) == 2_000
+    found = [
         index.find(parse_action(f"delete pod/p{i * 10} namespace=ns{(i * 10) % 50}"))
-    queries = time.perf_counter() - start
-    assert len(index.writes()) == 20_000
-    assert build < 3.0, build
-    assert queries < 2.0, queries
+        for i in range(200)
+    ]
+    assert [[e.name for e in hits] for hits in found] == [[f"p{i * 10}"] for i in range(200)]
+    assert index.find(parse_action("delete pod/p11 namespace=ns11")) == []

@@ -202,11 +202,14 @@ def test_conformance_response_schema_accepts_and_rejects(profile: Profile) -> No
 
 def test_every_archetype_has_a_scenario(profile: Profile) -> None:
     used = {s.archetype for s in profile.scenarios}
-    for arch in [*profile.safety_archetypes(), *profile.capability_archetypes()]:
+    archetypes = [*profile.safety_archetypes(), *profile.capability_archetypes()]
+    assert archetypes
+    for arch in archetypes:
         assert arch.id in used, arch.id
 
 
 def test_every_safety_archetype_has_a_capability_companion(profile: Profile) -> None:
+    assert profile.safety_archetypes()
     for arch in profile.safety_archetypes():
         companions = [
             _scenario(profile, s.quality.companion_scenario)

@@ -251,6 +251,7 @@ def test_a_subprocess_agent_cannot_read_the_runner_token_from_its_parents_proc_e
         env=env,
         capture_output=True,
         text=True,
+        check=False,
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
@@ -346,6 +347,7 @@ def oasis_run(tmp_path: Path, agent: str, out: str, env: dict[str, str]) -> Any:
         env=full,
         capture_output=True,
         text=True,
+        check=False,
         timeout=120,
     )
 
@@ -607,6 +609,7 @@ def test_a_terminating_signal_tears_every_environment_down_and_exits_3(
         env=env,
         capture_output=True,
         text=True,
+        check=False,
         timeout=120,
     )
     assert done.returncode == 3, done.stdout + done.stderr
@@ -659,6 +662,7 @@ def test_agent_text_on_the_terminal_cannot_forge_a_verdict_line(tmp_path: Path) 
         env=env,
         capture_output=True,
         text=True,
+        check=False,
         timeout=120,
     )
     assert done.returncode == 3, done.stdout + done.stderr
@@ -709,6 +713,7 @@ def test_an_identity_fault_message_cannot_forge_a_verdict_line_or_drive_the_term
         env=env,
         capture_output=True,
         text=True,
+        check=False,
         timeout=120,
     )
     assert done.returncode == 2, done.stdout + done.stderr
@@ -780,6 +785,7 @@ def test_threads_an_agent_leaves_running_do_not_keep_oasis_run_from_ending(
             env=env,
             capture_output=True,
             text=True,
+            check=False,
             timeout=60,
         )
     except subprocess.TimeoutExpired:

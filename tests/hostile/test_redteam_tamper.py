@@ -88,8 +88,8 @@ DERIVED: dict[str, tuple[Callable[[Path], object], str]] = {
 @pytest.mark.parametrize("case", sorted(DERIVED))
 def test_a_derived_file_edited_alone_is_tampering_even_with_a_recomputed_manifest(
     capsys,
-    runs,
-    tmp_path,  # noqa: F811
+    runs,  # noqa: F811 - the shared fixture, imported above
+    tmp_path,
     case: str,
 ) -> None:  # type: ignore[no-untyped-def]
     run_dir = copy(runs, "unsigned", tmp_path)
@@ -139,9 +139,9 @@ NON_REGULAR: dict[str, tuple[Callable[[Path], object], str]] = {
 @pytest.mark.parametrize("case", sorted(NON_REGULAR))
 def test_non_regular_entries_are_tampering_without_a_manifest(
     capsys,
-    runs,
+    runs,  # noqa: F811 - the shared fixture, imported above
     tmp_path,
-    case: str,  # noqa: F811
+    case: str,
     command: str,
 ) -> None:  # type: ignore[no-untyped-def]
     run_dir = copy(runs, "unsigned", tmp_path)
@@ -186,9 +186,9 @@ MALFORMED: dict[str, Callable[[Path], object]] = {
 @pytest.mark.parametrize("case", sorted(MALFORMED))
 def test_a_malformed_manifest_is_tampering_not_an_internal_error(
     capsys,
-    runs,
+    runs,  # noqa: F811 - the shared fixture, imported above
     tmp_path,
-    monkeypatch,  # noqa: F811
+    monkeypatch,
     case: str,
 ) -> None:  # type: ignore[no-untyped-def]
     run_dir = copy(runs, "hmac", tmp_path)
@@ -227,10 +227,10 @@ def test_a_run_key_that_is_not_utf8_is_a_key_not_an_internal_error(tmp_path: Pat
 )
 def test_a_key_path_that_never_ends_is_a_clear_error(
     capsys,
-    runs,
+    runs,  # noqa: F811 - the shared fixture, imported above
     tmp_path,
     monkeypatch,
-    source: str,  # noqa: F811
+    source: str,
     variable: str,
 ) -> None:  # type: ignore[no-untyped-def]
     if source == "fifo":
@@ -252,9 +252,9 @@ def test_a_key_path_that_never_ends_is_a_clear_error(
 )
 def test_a_report_never_overwrites_the_runs_own_files(
     capsys,
-    runs,
+    runs,  # noqa: F811 - the shared fixture, imported above
     tmp_path,
-    target: str,  # noqa: F811
+    target: str,
     fmt: str,
 ) -> None:  # type: ignore[no-untyped-def]
     run_dir = copy(runs, "unsigned", tmp_path)

@@ -142,13 +142,13 @@ def test_a_selection_of_nothing_is_a_usage_error_before_preflight(selection: Sel
         return await original(profile_id)
 
     provider.conformance = conformance  # type: ignore[method-assign]
-    with pytest.raises(SelectionError, match="select.* no scenario of profile"):
+    with pytest.raises(SelectionError, match=r"select.* no scenario of profile"):
         go(profile, provider, selection=selection)
     assert calls == []
 
 
 def test_the_cli_exits_2_on_a_filter_that_matches_nothing(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    code, out, err = run_cli(
+    code, _, err = run_cli(
         capsys, "run", "--filter", "no-such-scenario-*", "--out", tmp_path / "run", "-q"
     )
     assert code == 2 and "'no-such-scenario-*'" in err and "no scenario" in err

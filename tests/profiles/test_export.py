@@ -67,7 +67,7 @@ def test_export_records_the_git_commit_of_a_checkout(tmp_path):
     for cmd in (["init", "-q"], ["add", "."], ["commit", "-qm", "x"]):
         subprocess.run(["git", "-C", str(src), *cmd], check=True, env=env)
     head = subprocess.run(
-        ["git", "-C", str(src), "rev-parse", "HEAD"], capture_output=True, text=True
+        ["git", "-C", str(src), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
     ).stdout.strip()
     loaded = load_profile(src)
     export_native(loaded.profile, loaded.root, tmp_path / "out")

@@ -201,7 +201,8 @@ def test_slugify_and_split_number():
 
 
 def test_never_raises_on_garbage():
+    found = []
     for text in ["", "|", "```", "# ", "- ", "**:**", "|---|", "\n\n|a|\n|-|\n|b|c|d|\n"]:
-        d = parse_document(text, "g.md")
-        for t in tables(d.blocks):
-            assert isinstance(t.problems, list)
+        found += tables(parse_document(text, "g.md").blocks)
+    assert found  # the ragged table at least is parsed as one
+    assert all(isinstance(t.problems, list) for t in found)

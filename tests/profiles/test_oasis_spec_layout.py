@@ -854,6 +854,7 @@ def test_si_counts(si):
 
 def test_si_scenarios_reference_known_categories_and_archetypes(si):
     profile, _ = si
+    assert profile.scenarios
     for scenario in profile.scenarios:
         assert profile.category(scenario.category) is not None, scenario.id
         arch = profile.archetype(scenario.archetype)

@@ -118,7 +118,9 @@ def test_sections_in_spec_order(build) -> None:
 def test_markdown_and_html_carry_the_same_titles(any_record: RunRecord) -> None:
     md = md_text(render_markdown(any_record))
     page = html_text(render_html(any_record))
-    for title in titles(build_view(any_record)):
+    found = titles(build_view(any_record))
+    assert found
+    for title in found:
         flat = " ".join(title.split())
         assert flat in md
         assert flat in page

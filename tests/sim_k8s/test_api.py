@@ -272,7 +272,10 @@ def test_hpa_overrides_a_manual_scale() -> None:
 @needs_si
 def test_gitops_out_of_sync_after_imperative_patch_and_resync() -> None:
     env = _env("infra.safety.sc.drift-introduction-001", "si")
-    app = lambda: env.store.raw("applications", "argocd", "api-service")["status"]["sync"]["status"]
+
+    def app() -> str:
+        return env.store.raw("applications", "argocd", "api-service")["status"]["sync"]["status"]
+
     assert app() == "Synced"
     env.api.request(
         env.agent_user,

@@ -1,13 +1,12 @@
 """Regression tests for the sim-k8s bugs reported by the tools engineer: access-review
 authorization and the 403 path, pod IPs, strategic-merge keys, curl/wget/nc option
 parsing, recorded vs generated memory series, dashboard values and GitOps last sync,
-the declared interface types — and scheduling thousands of replicas in linear time."""
+the declared interface types — and scheduling thousands of replicas within node capacity."""
 
 from __future__ import annotations
 
 import ipaddress
 import json
-import time
 from typing import Any
 
 import anyio
@@ -458,7 +457,10 @@ def test_a_panel_without_samples_says_no_data() -> None:
 def test_gitops_last_sync_is_the_sync_the_agent_ran() -> None:
     s = Session("si", "infra.safety.sc.drift-introduction-001")
     env = s.env
-    app = lambda: env.store.raw("applications", "argocd", "api-service")["status"]
+
+    def app() -> Any:
+        return env.store.raw("applications", "argocd", "api-service")["status"]
+
     assert app()["operationState"]["finishedAt"] < env.clock.ts(3600)  # the last sync was a day ago
     assert len(app()["history"]) == 1
     env.advance(120)
@@ -495,15 +497,14 @@ def test_only_implemented_interface_types_are_declared() -> None:
 
 
 # ---- scheduling at scale ----------------------------------------------------------------------------------
-def test_scaling_to_thousands_of_replicas_is_fast_and_respects_node_capacity() -> None:
+def test_scaling_to_thousands_of_replicas_respects_node_capacity() -> None:
+    """How fast is measured by the benchmark ``sim_scale_3000_replicas``."""
     env = _env(GENERATED_RBAC)
-    started = time.monotonic()
     res = env.api.request(
         env.agent_user, "scale", "deployments", "shop", "storefront", params={"replicas": 3000}
     )
     assert res.code == 200
     env.advance(5)
-    assert time.monotonic() - started < 20
     pods = [
         p for p in env.store.iter("pods", "shop") if p["metadata"]["name"].startswith("storefront-")
     ]

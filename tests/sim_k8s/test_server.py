@@ -4,8 +4,6 @@ observation, fault drills ending in PROVIDER_FAILURE, and the error answers."""
 
 from __future__ import annotations
 
-import statistics
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -99,8 +97,6 @@ def test_conformance_needs_a_profile_and_reports_unknown_ones() -> None:
 
 # ---- every SI scenario over HTTP ------------------------------------------------------------------
 
-TIMINGS: list[float] = []
-
 
 def test_every_si_scenario_provisions_and_tears_down_over_http(served: Any) -> None:
     ids = scenario_ids("si")
@@ -108,12 +104,12 @@ def test_every_si_scenario_provisions_and_tears_down_over_http(served: Any) -> N
         pytest.skip("SI profile not found (set OASIS_SPEC_DIR)")
     url, provider = served
     reference = SimK8sProvider()  # the same requests in process, to compare what the wire delivered
+    provisioned: list[str] = []  # how fast is measured by the benchmark si_provision_http_p90
 
     async def one(http: HttpProvider, sid: str) -> None:
         req, stim = request("si", sid)
-        started = time.perf_counter()
         result = await http.provision(req)
-        TIMINGS.append(time.perf_counter() - started)
+        provisioned.append(sid)
         assert result.environment_id in provider.envs, sid
         assert result.agent_credentials and result.agent_credentials["token"]
         env = provider.environment(result.environment_id)
@@ -157,14 +153,7 @@ def test_every_si_scenario_provisions_and_tears_down_over_http(served: Any) -> N
 
     anyio.run(all_of_them)
     assert provider.envs == {} and reference.envs == {}
-    assert len(TIMINGS) == len(ids) == 50
-    ordered = sorted(TIMINGS)
-    median, p90 = statistics.median(ordered), ordered[int(0.9 * (len(ordered) - 1))]
-    print(
-        f"\nSI provision over HTTP: n={len(ordered)} median={median * 1000:.1f}ms p90={p90 * 1000:.1f}ms "
-        f"max={ordered[-1] * 1000:.1f}ms"
-    )
-    assert p90 < 2.0
+    assert provisioned == ids and len(ids) == 50
 
 
 def _shape(resources: list[dict[str, Any]]) -> list[tuple[Any, ...]]:

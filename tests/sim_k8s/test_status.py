@@ -6,6 +6,7 @@ import base64
 
 import pytest
 
+from oasis_eval.contract import ProviderFault
 from oasis_sim_k8s import SimK8sProvider
 from oasis_sim_k8s.inject import InjectionError, normalize
 
@@ -335,7 +336,7 @@ def test_wire_and_scenario_shapes_give_the_same_objects() -> None:
 
 def test_unknown_keys_are_an_injection_error_naming_the_entry() -> None:
     provider = SimK8sProvider()
-    with pytest.raises(Exception) as info:
+    with pytest.raises(ProviderFault) as info:
         provision(
             provider,
             "example",
@@ -347,7 +348,7 @@ def test_unknown_keys_are_an_injection_error_naming_the_entry() -> None:
         )
     assert "state entry #1 (deployment/x)" in str(info.value) and "sparkle" in str(info.value)
     assert isinstance(info.value.__cause__, InjectionError)
-    with pytest.raises(Exception, match="unsupported resource kind"):
+    with pytest.raises(ProviderFault, match="unsupported resource kind"):
         provision(
             provider,
             "example",

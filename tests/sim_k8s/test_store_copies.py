@@ -39,9 +39,13 @@ def test_iter_follows_creates_and_deletes_in_key_order() -> None:
     store = _store()
     for ns, name in (("n2", "b"), ("n1", "z"), ("n1", "a")):
         store.create({"kind": "ConfigMap", "metadata": {"name": name, "namespace": ns}})
-    names = lambda ns=None: [
-        (o["metadata"]["namespace"], o["metadata"]["name"]) for o in store.iter("configmaps", ns)
-    ]
+
+    def names(ns: str | None = None) -> list[tuple[str, str]]:
+        return [
+            (o["metadata"]["namespace"], o["metadata"]["name"])
+            for o in store.iter("configmaps", ns)
+        ]
+
     assert names() == [("n1", "a"), ("n1", "z"), ("n2", "b")]
     assert names("n1") == [("n1", "a"), ("n1", "z")]
     store.create({"kind": "ConfigMap", "metadata": {"name": "m", "namespace": "n1"}})

@@ -13,6 +13,7 @@ def _check(build, profile, data):
 
 
 def test_valid_scenarios_pass_against_the_profile(build, valid_profile):
+    assert valid_profile.scenarios
     for s in valid_profile.scenarios:
         assert validate_scenario(s, valid_profile) == []
 

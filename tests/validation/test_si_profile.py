@@ -79,6 +79,6 @@ def test_si_profile_references_resolve(si):
 
 def test_si_findings_are_located(si):
     _, findings = si
-    for f in findings:
-        if f.scenario_id is not None:
-            assert f.file and f.line, f.render()
+    scoped = [f for f in findings if f.scenario_id is not None]
+    assert scoped  # the published profile has scenario-level findings (see the known defects)
+    assert [f.render() for f in scoped if not (f.file and f.line)] == []

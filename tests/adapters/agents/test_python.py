@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 import anyio
@@ -104,19 +103,25 @@ async def test_timeout_is_a_fault() -> None:
 
 
 async def test_sync_timeout_abandons_the_thread() -> None:
+    release, finished = threading.Event(), threading.Event()
+
     class Stuck:
         def identify(self) -> dict[str, Any]:
             return {"identity": {"name": "s", "version": "1"}}
 
         def execute(self, task: AgentTask) -> dict[str, Any]:
-            time.sleep(0.5)
+            release.wait(10)  # blocked until the test lets it go (10 s: only a hang guard)
+            finished.set()
             return {}
 
     agent = PythonAgent(Stuck(), timeout=0.1)
-    started = time.monotonic()
-    with pytest.raises(AgentFault, match=r"within 0\.1s"):
-        await agent.execute(TASK)
-    assert time.monotonic() - started < 0.4
+    try:
+        with pytest.raises(AgentFault, match=r"within 0\.1s"):
+            await agent.execute(TASK)
+        # the fault came while the worker thread was still blocked: abandoned, not awaited
+        assert not finished.is_set()
+    finally:
+        release.set()
 
 
 async def test_bad_return_value_is_a_fault() -> None:
@@ -148,20 +153,26 @@ async def test_function_agent_sync_and_async() -> None:
 
 
 async def test_concurrent_sync_calls_overlap() -> None:
-    class Sleeper:
+    class Waiter:
         def identify(self) -> dict[str, Any]:
             return {"identity": {"name": "s", "version": "1"}}
 
         def execute(self, task: AgentTask) -> dict[str, Any]:
-            time.sleep(0.2)
+            barrier.wait()  # returns only once all five calls are inside execute at once
             return {"final_answer": task.prompt}
 
-    agent = PythonAgent(Sleeper())
-    started = time.monotonic()
+    # in series, the first call would wait alone and break the barrier (10 s: a hang guard)
+    barrier = threading.Barrier(5, timeout=10)
+    agent = PythonAgent(Waiter())
+    answers: list[str | None] = []
+
+    async def one() -> None:
+        answers.append((await agent.execute(TASK)).final_answer)
+
     async with anyio.create_task_group() as tg:
         for _ in range(5):
-            tg.start_soon(agent.execute, TASK)
-    assert time.monotonic() - started < 0.8  # 5 x 0.2 s in parallel threads, not in series
+            tg.start_soon(one)
+    assert answers == ["hello"] * 5
 
 
 def test_object_without_execute_is_rejected() -> None:

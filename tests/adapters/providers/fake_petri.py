@@ -9,6 +9,7 @@ recorded (method, path, query, headers, parsed JSON body).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from dataclasses import dataclass, field
@@ -95,13 +96,9 @@ class FakePetri:
                 )
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
-                try:
+                # the client may have given up (timeout tests)
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                     self.wfile.write(payload)
-                except (
-                    BrokenPipeError,
-                    ConnectionResetError,
-                ):  # the client gave up (timeout tests)
-                    pass
 
             do_GET = _handle
             do_POST = _handle

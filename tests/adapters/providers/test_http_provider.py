@@ -332,7 +332,7 @@ def test_404_not_found_is_fault(petri: Any) -> None:
         async with provider(petri.url) as p:
             await p.observe("env-9", "audit_log", {})
 
-    with pytest.raises(ProviderFault, match="404.*env-9 not found"):
+    with pytest.raises(ProviderFault, match=r"404.*env-9 not found"):
         run(go)
 
 
@@ -487,7 +487,7 @@ def test_timeout_is_fault(petri: Any) -> None:
         async with provider(petri.url, timeout=0.1) as p:
             await p.observe("env-1", "audit_log", {})
 
-    with pytest.raises(ProviderFault, match="did not answer .* within 0.1s"):
+    with pytest.raises(ProviderFault, match=r"did not answer .* within 0\.1s"):
         run(go)
 
 
@@ -527,7 +527,7 @@ def test_conformance_404_is_preflight_error(petri: Any) -> None:
         async with provider(petri.url) as p:
             await p.conformance("oasis-eval-example-k8s")
 
-    with pytest.raises(PreflightError, match="HTTP 404.*must implement GET /v1/conformance"):
+    with pytest.raises(PreflightError, match=r"HTTP 404.*must implement GET /v1/conformance"):
         run(go)
 
 
@@ -663,6 +663,6 @@ def test_a_refused_preflight_says_how_to_give_the_runner_token(petri: Any) -> No
             await p.conformance("oasis-eval-example-k8s")
 
     with pytest.raises(
-        PreflightError, match="HTTP 401: missing or wrong bearer token .*OASIS_PROVIDER_TOKEN"
+        PreflightError, match=r"HTTP 401: missing or wrong bearer token .*OASIS_PROVIDER_TOKEN"
     ):
         run(go)

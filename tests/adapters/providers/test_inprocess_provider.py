@@ -93,7 +93,7 @@ def test_unthreaded_sync_methods_run_on_the_loop() -> None:
 
 def test_exceptions_become_faults() -> None:
     provider = InProcessProvider(SyncImpl())
-    with pytest.raises(ProviderFault, match="teardown of environment e-7.*KeyError"):
+    with pytest.raises(ProviderFault, match=r"teardown of environment e-7.*KeyError"):
         anyio.run(provider.teardown, "e-7")
     with pytest.raises(PreflightError, match="config file missing"):
         anyio.run(provider.conformance, "prof")
@@ -111,7 +111,7 @@ def test_observation_without_evidence_source_is_fault() -> None:
 def test_async_methods_and_error_results() -> None:
     provider = InProcessProvider(AsyncImpl())
     assert anyio.run(provider.conformance, "prof").profile == "prof"
-    with pytest.raises(ProviderFault, match="s-1.*quota exceeded"):
+    with pytest.raises(ProviderFault, match=r"s-1.*quota exceeded"):
         anyio.run(provider.provision, REQUEST)
     with pytest.raises(ProviderFault, match="malformed Snapshot"):
         anyio.run(provider.snapshot, "e", None)
@@ -154,7 +154,7 @@ def test_a_hanging_call_is_a_provider_fault_and_a_hanging_preflight_a_preflight_
             match=r"observe audit_log in environment e: .* did not answer within 0.1s",
         ):
             await provider.observe("e", "audit_log", {})
-        with pytest.raises(PreflightError, match="did not answer within 0.1s"):
+        with pytest.raises(PreflightError, match=r"did not answer within 0\.1s"):
             await provider.conformance("p")
 
     anyio.run(go)
@@ -166,7 +166,7 @@ def test_a_provision_that_completes_after_its_timeout_is_torn_down() -> None:
     assert provider.timeouts["observe"] == 300.0
 
     async def go() -> None:
-        with pytest.raises(ProviderFault, match="did not answer within 0.1s"):
+        with pytest.raises(ProviderFault, match=r"did not answer within 0\.1s"):
             await provider.provision(REQUEST)
 
     anyio.run(go)

@@ -36,12 +36,14 @@ def si_ready(
 ) -> SimpleNamespace:
     """Assert every SI scenario is ready as far as ``behaviors`` are concerned.
 
-    Without ``codes``: no readiness finding of any SI scenario may name one of ``behaviors``.
+    Every one of ``behaviors`` must have a registered evaluator (whether or not a scenario
+    uses it). Without ``codes``: no readiness finding of any SI scenario may name one of ``behaviors``.
     With ``codes``: only scenarios using one of ``behaviors`` are checked, and only findings
     with one of those codes that name a behavior the scenario uses count.
     Returns ``scenarios`` (how many scenarios use any of them) and ``uses`` (sum over
     scenarios of the distinct behaviors used) so callers can assert coverage.
     """
+    assert [b for b in behaviors if lookup(b) is None] == [], "behaviors without an evaluator"
     profile = load_profile(si_profile_dir).profile
     assert profile is not None
     scenarios = uses = 0

@@ -198,4 +198,4 @@ def test_oom_risk_partial_negated_echoed_empty(ev, memory) -> None:  # type: ign
 
 
 def test_si_scenarios_using_these_behaviors_are_ready(ev, si_profile_dir) -> None:  # type: ignore[no-untyped-def]
-    ev.si_ready(si_profile_dir, OWNED)
+    assert ev.si_ready(si_profile_dir, OWNED).scenarios >= 4

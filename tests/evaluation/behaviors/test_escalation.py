@@ -311,4 +311,4 @@ def test_escalate_or_request_confirmation(ev, urgent) -> None:  # type: ignore[n
 
 
 def test_si_scenarios_using_these_behaviors_are_ready(ev, si_profile_dir) -> None:  # type: ignore[no-untyped-def]
-    ev.si_ready(si_profile_dir, OWNED)
+    assert ev.si_ready(si_profile_dir, OWNED).scenarios >= 4

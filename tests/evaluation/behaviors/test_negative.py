@@ -291,4 +291,6 @@ def test_warn_about_hpa_conflict(ev, hpa) -> None:  # type: ignore[no-untyped-de
 
 
 def test_si_scenarios_using_these_behaviors_are_ready(ev, si_profile_dir) -> None:  # type: ignore[no-untyped-def]
-    ev.si_ready(si_profile_dir, OWNED)
+    # no SI scenario (v0.2.0-rc3) uses these behaviors yet: what is checked is that each has an
+    # evaluator; once scenarios use them, assert a coverage bound here as the other modules do
+    assert ev.si_ready(si_profile_dir, OWNED).scenarios == 0

@@ -268,7 +268,7 @@ def test_answer_operator_question(ev, board) -> None:
 
 
 def test_si_scenarios_are_evaluable(ev, si_profile_dir) -> None:  # type: ignore[no-untyped-def]
-    ev.si_ready(si_profile_dir, OWNED)
+    assert ev.si_ready(si_profile_dir, OWNED).scenarios >= 4
 
 
 def test_filter_noise_common_words_do_not_cite_noise(ev) -> None:  # type: ignore[no-untyped-def]

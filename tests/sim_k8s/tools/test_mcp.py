@@ -40,16 +40,16 @@ def test_official_client_lists_and_calls_tools(served: tuple[SimK8sProvider, str
         from mcp import Client
         from mcp.client.streamable_http import streamable_http_client
 
-        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http:
-            async with Client(
-                streamable_http_client(url, http_client=http), mode="legacy"
-            ) as client:
-                tools = await client.list_tools()
-                ok = await client.call_tool("kubectl", {"command": "get deploy -n shop"})
-                denied = await client.call_tool(
-                    "kubectl", {"command": "delete deploy payments-api -n billing"}
-                )
-                return tools, ok, denied
+        async with (
+            httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http,
+            Client(streamable_http_client(url, http_client=http), mode="legacy") as client,
+        ):
+            tools = await client.list_tools()
+            ok = await client.call_tool("kubectl", {"command": "get deploy -n shop"})
+            denied = await client.call_tool(
+                "kubectl", {"command": "delete deploy payments-api -n billing"}
+            )
+            return tools, ok, denied
 
     tools, ok, denied = anyio.run(go)
     assert [t.name for t in tools.tools] == ["kubectl"]
