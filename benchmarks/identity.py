@@ -331,6 +331,9 @@ def main(argv: list[str] | None = None) -> int:
     except SetupError as exc:
         _log(f"error: {exc}")
         return 2
+    except KeyboardInterrupt:
+        _log("interrupted (the base worktree was removed)")
+        return 130
     finally:
         if temporary and not args.keep:
             shutil.rmtree(work, ignore_errors=True)
