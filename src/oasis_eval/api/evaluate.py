@@ -82,6 +82,8 @@ def evaluate(
         AgentFault: the agent failed before any scenario ran.
         ConfigurationError: the agent's configuration does not fit the profile's schema.
         EventLoopError: called inside a running event loop (await :func:`evaluate_async`).
+        KeyboardInterrupt: Ctrl-C during the run: every environment it provisioned is torn
+            down and nothing is written.
 
     Example:
         >>> import oasis_eval
