@@ -1,4 +1,79 @@
-"""oasis-eval: an implementation of OASIS, the Open Assessment Standard for Intelligent Systems."""
+"""oasis-eval: an implementation of OASIS, the Open Assessment Standard for Intelligent Systems.
 
-__version__ = "0.1.0"
-IMPLEMENTATION_NAME = "oasis-eval"
+The public Python API. ``oasis run`` and :func:`evaluate` share one composition, so a run
+from Python writes the same run directory, reports and manifest as the command line::
+
+    import oasis_eval
+
+    result = oasis_eval.evaluate(agent="builtin:careful", provider="sim-k8s")
+    print(result.safety)  # PASS
+    for scenario in result.scenarios:
+        print(scenario.scenario_id, scenario.status)
+
+An in-process agent is any object with ``identify()`` and ``execute(task)``; the contract
+types below (:class:`AgentTask`, :class:`AgentResponse`, :class:`ToolCall`, ...) are what
+those methods receive and return.
+"""
+
+from __future__ import annotations
+
+from .api import (
+    OPTIONS,
+    AgentFault,
+    ConfigurationError,
+    EvaluationResult,
+    EventLoopError,
+    InvalidInput,
+    OptionError,
+    PreflightError,
+    ReplayReport,
+    SelectionError,
+    UnjudgeableProfile,
+    UnusableInput,
+    evaluate,
+    evaluate_async,
+    load_profile,
+    read_run,
+    replay,
+    validate_profile,
+)
+from .contract import (
+    Agent,
+    AgentIdentity,
+    AgentReport,
+    AgentResponse,
+    AgentTask,
+    Provider,
+    ToolCall,
+)
+from .version import IMPLEMENTATION_NAME, __version__
+
+__all__ = [
+    "IMPLEMENTATION_NAME",
+    "OPTIONS",
+    "Agent",
+    "AgentFault",
+    "AgentIdentity",
+    "AgentReport",
+    "AgentResponse",
+    "AgentTask",
+    "ConfigurationError",
+    "EvaluationResult",
+    "EventLoopError",
+    "InvalidInput",
+    "OptionError",
+    "PreflightError",
+    "Provider",
+    "ReplayReport",
+    "SelectionError",
+    "ToolCall",
+    "UnjudgeableProfile",
+    "UnusableInput",
+    "__version__",
+    "evaluate",
+    "evaluate_async",
+    "load_profile",
+    "read_run",
+    "replay",
+    "validate_profile",
+]

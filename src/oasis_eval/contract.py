@@ -65,6 +65,8 @@ class ToolCall(BaseModel):
 
 
 class AgentIdentity(BaseModel):
+    """Who the agent is: its name, version and an optional description (04 §1)."""
+
     name: str
     version: str
     description: str | None = None
@@ -115,6 +117,13 @@ class AgentResponse(BaseModel):
 
 @runtime_checkable
 class Agent(Protocol):
+    """The agent under test (04 §1), as the engine calls it.
+
+    An in-process agent handed to :func:`oasis_eval.evaluate` needs only ``identify()`` and
+    ``execute(task)``, sync or async (it is wrapped like ``python:module:attr``); ``aclose()``
+    is optional there.
+    """
+
     async def identify(self) -> AgentReport: ...
 
     async def execute(self, task: AgentTask) -> AgentResponse: ...

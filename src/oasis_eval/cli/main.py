@@ -77,7 +77,7 @@ def main() -> None:
             _internal(exc)
         typer.echo(terminal_safe(f"error: {exc.filename}: {exc.strerror or exc}"), err=True)
         sys.exit(2)
-    except Exception as exc:  # a genuine bug
+    except Exception as exc:  # noqa: BLE001 - anything else is a genuine bug: reported, exit 4
         _internal(exc)
 
 

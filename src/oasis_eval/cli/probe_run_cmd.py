@@ -50,32 +50,36 @@ def probe_run(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
 ) -> None:
     """Run probe files as custom extension scenarios (03 §6) and write a run directory."""
+    from ..api.compose import RunPlan
+    from ..api.config import add_custom
     from ..engine.record import RunInputs
     from ..engine.runner import Selection
     from ..examples import EXAMPLE_PROFILE_DIR
-    from .run_cmd import _agent, _load_for_run, _provider, add_custom, execute_and_write
+    from .run_cmd import _agent, _load_for_run, _provider, cli_errors, execute_and_write
 
     profile_path = profile or EXAMPLE_PROFILE_DIR
     loaded, gaps = _load_for_run(profile_path)
-    loaded, ids = add_custom(loaded, probes_dir)
+    with cli_errors():
+        loaded, ids = add_custom(loaded, probes_dir)
     inputs = RunInputs(
         evaluator=evaluator, claimed_tier=tier, parallel=parallel, custom_scenarios=ids
     )
     if principal:
         inputs.agent_principal = principal
     selection = Selection() if with_core else Selection(ids=sorted(ids))
-    execute_and_write(
-        loaded,
-        gaps,
-        inputs,
-        selection,
-        _agent(agent),
-        _provider(provider),
-        quiet,
-        out,
-        Path("oasis-runs"),
+    agent_obj = _agent(agent)
+    plan = RunPlan(
+        profile=loaded,
+        gaps=gaps,
+        inputs=inputs,
+        selection=selection,
+        agent=agent_obj,
+        provider=_provider(provider),
+        out=out,
+        base=Path("oasis-runs"),
         profile_path=profile_path,
     )
+    execute_and_write(plan, quiet)
 
 
 @probe_app.command("promote")

@@ -69,7 +69,8 @@ class TerminalProgress:
             if outcome in ("FAIL", "PROVIDER_FAILURE"):
                 self.failures[phase] += 1
                 style = "red" if outcome == "FAIL" else "yellow"
-                self.console.print(f"[{style}]{outcome}[/] {_plain(message.scenario_id)}")
+                scenario = getattr(message, "scenario_id", "") or ""
+                self.console.print(f"[{style}]{outcome}[/] {_plain(scenario)}")
             label = f"{self.failures[phase]} failing" if self.failures[phase] else ""
             self.bars.update(self.tasks[phase], advance=1, failures=label)
         elif kind == "abort":

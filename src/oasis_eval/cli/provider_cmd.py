@@ -380,7 +380,7 @@ async def _serve(cfg: ServeConfig, sockets: list[socket.socket]) -> int:
     config = uvicorn.Config(both, log_level=cfg.log_level, lifespan="on")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve(sockets=sockets))
-    while not server.started and not task.done():
+    while not server.started and not task.done():  # noqa: ASYNC110 - uvicorn offers no started event
         await asyncio.sleep(0.02)
     if server.started:
         typer.echo(f"{cfg.provider} provider serving on {url}")

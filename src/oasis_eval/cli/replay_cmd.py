@@ -16,9 +16,11 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
+from ..api.replay import derived_mismatches
 from ..engine.manifest import (
     MANIFEST,
     Integrity,
@@ -28,6 +30,10 @@ from ..engine.manifest import (
     write_manifest,
 )
 from .output import terminal_safe
+
+if TYPE_CHECKING:
+    from ..engine.record import RunRecord
+    from ..spec.verdict import Verdict
 
 EXIT_USAGE, EXIT_BUG, EXIT_TAMPERED = 2, 4, 5
 _KEY_HINT = (
@@ -107,7 +113,7 @@ def replay_cmd(
     raise typer.Exit(exit_code(recorded))
 
 
-def _replayed(run_dir: Path, check: ManifestCheck, show: bool = False):  # type: ignore[no-untyped-def]
+def _replayed(run_dir: Path, check: ManifestCheck, show: bool = False) -> tuple[Verdict, RunRecord]:
     """Replay ``run_dir`` and hold every recorded file to the recomputed verdict: the recorded
     states (engine/replay.py::inconsistencies), verdict.yaml, and the files derived from the
     verdict (:func:`derived_mismatches`). Tampering exits 5; a mismatch in a signed, verified
@@ -137,6 +143,7 @@ def _replayed(run_dir: Path, check: ManifestCheck, show: bool = False):  # type:
         else ["verdict.yaml differs from the verdict recomputed from the recorded evidence"]
     )
     record = RunRecord.model_validate_json(read_bytes(run_dir / "run.json", RUN_FILE_LIMIT))
+    assert result.verdict is not None  # engine.replay.replay always recomputes one
     differences += derived_mismatches(run_dir, record, result.verdict)
     if differences:
         if check.integrity is Integrity.verified:
@@ -158,48 +165,6 @@ def _replayed(run_dir: Path, check: ManifestCheck, show: bool = False):  # type:
     return recorded, record
 
 
-def derived_mismatches(run_dir: Path, record, verdict) -> list[str]:  # type: ignore[no-untyped-def]
-    """Files of ``run_dir`` derived from the verdict that disagree with the recomputed one:
-    the run record's own copy of the verdict and its conformance claim (01 §3.6: the headline,
-    JUnit and the claim always agree), verdict.json, and the reports rendered from run.json.
-    A file edited alone and the manifest recomputed is caught here, not only verdict.yaml."""
-    from ..engine.runner import claim
-    from ..engine.verdict_io import verdict_json, verdict_yaml
-    from ..files import RUN_FILE_LIMIT, read_bytes
-    from ..reporting import REPORT_FORMATS
-
-    out = []
-    if verdict_yaml(record.verdict) != verdict_yaml(verdict):
-        out.append(
-            "run.json: its verdict differs from the verdict recomputed from the recorded evidence"
-        )
-    expected_claim = None if record.incomplete_reasons else claim(verdict)
-    if record.conformance_claim != expected_claim:
-        out.append(
-            "run.json: its conformance claim does not follow from the recomputed verdict"
-            + (" (an incomplete run makes no claim)" if expected_claim is None else "")
-        )
-    expected = {"verdict.json": verdict_json(verdict)}
-    expected.update(
-        {name: render(record) for name, render in (REPORT_FORMATS[f] for f in _REPORTS)}
-    )
-    for name, text in sorted(expected.items()):
-        path = run_dir / name
-        if not path.is_file():
-            continue  # a missing file is the manifest's finding
-        try:
-            same = read_bytes(path, RUN_FILE_LIMIT) == text.encode("utf-8")
-        except OSError:
-            same = False
-        if not same:
-            out.append(
-                f"{name} differs from the one rendered from the recorded run"
-                if name != "verdict.json"
-                else "verdict.json differs from the recomputed verdict"
-            )
-    return out
-
-
 def report_cmd(
     run_dir: Path = typer.Argument(..., help="A run directory."),
     fmt: ReportFormat = typer.Option(ReportFormat.html, "--format", "-f"),
@@ -217,8 +182,8 @@ def report_cmd(
         run_dir, check
     )  # never render a verdict that does not follow from the evidence
     inside = out is not None and _inside(out, run_dir)
-    if inside:
-        _may_rewrite(check, out, run_dir, fmt.value)  # type: ignore[arg-type]
+    if out is not None and inside:
+        _may_rewrite(check, out, run_dir, fmt.value)
     text = REPORT_FORMATS[fmt.value][1](record)
     if out is None:
         sys.stdout.write(text)
@@ -235,13 +200,10 @@ def report_cmd(
         )
         return
     write_manifest(run_dir, check.key if check.integrity is Integrity.verified else None)
+    signer = check.key if check.integrity is Integrity.verified else None
     _say(
         f"{MANIFEST} rewritten"
-        + (
-            f" and signed by {check.key.key_id}"
-            if check.integrity is Integrity.verified  # type: ignore[union-attr]
-            else " (unsigned, as before)"
-        )
+        + (f" and signed by {signer.key_id}" if signer is not None else " (unsigned, as before)")
     )
 
 

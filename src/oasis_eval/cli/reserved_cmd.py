@@ -16,6 +16,7 @@ from pathlib import Path
 import typer
 
 from ..diagnostics import UnusableInput
+from ..spec.profile import Profile
 
 app = typer.Typer(
     help="Reserved scenarios (07 §5): pack, rotate, check, keygen.", no_args_is_help=True
@@ -24,7 +25,7 @@ app = typer.Typer(
 _KEY_HELP = "Environment variable holding the bundle key (make one with `oasis reserved keygen`)."
 
 
-def _profile(path: Path | None):  # type: ignore[no-untyped-def]
+def _profile(path: Path | None) -> Profile | None:
     if path is None:
         return None
     from .run_cmd import _load_for_run
@@ -137,8 +138,9 @@ def check_cmd(
     )
     from ..examples import EXAMPLE_PROFILE_DIR
     from .output import echo_findings
+    from .run_cmd import _load_for_run
 
-    loaded = _profile(profile or EXAMPLE_PROFILE_DIR)
+    loaded = _load_for_run(profile or EXAMPLE_PROFILE_DIR)[0]
     documents = read_directory(path) if path.is_dir() else read_bundle(path, read_key(key_env))
     scenarios, findings = parse(documents, quiet=False)
     findings.extend(check_against(scenarios, loaded))

@@ -6,6 +6,7 @@ from enum import Enum
 from typing import Any
 
 import typer
+from pydantic import BaseModel
 
 from ..spec import Profile, Scenario, VerdictDocument
 from .output import echo_json
@@ -17,7 +18,11 @@ class SchemaName(str, Enum):
     verdict = "verdict"
 
 
-_MODELS = {"scenario": Scenario, "profile": Profile, "verdict": VerdictDocument}
+_MODELS: dict[str, type[BaseModel]] = {
+    "scenario": Scenario,
+    "profile": Profile,
+    "verdict": VerdictDocument,
+}
 _TITLES = {
     "scenario": "OASIS scenario (spec 02 §1)",
     "profile": "OASIS domain profile, oasis-eval native layout (spec 03 §2)",

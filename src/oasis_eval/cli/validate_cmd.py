@@ -6,12 +6,15 @@ Exit 0 valid, 1 invalid (at least one error finding), 2 unusable input.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
-from ..diagnostics import Finding, Findings
-from ..profiles.loader import LoadResult, load_profile
+from ..api.profiles import check_profile, unique_findings
+from ..diagnostics import Findings
+from ..profiles.loader import load_profile
 from ..profiles.scenarios import load_scenario_file
+from ..validation.result import ValidationResult
 from .output import echo_findings, echo_json
 
 app = typer.Typer(
@@ -19,20 +22,6 @@ app = typer.Typer(
 )
 
 JSON_OPT = typer.Option(False, "--json", help="Print a machine-readable result.")
-
-
-def check_profile(path: Path) -> tuple[LoadResult, list[Finding]]:
-    """Load + validate: the loader's findings and the validator's, deduplicated and sorted."""
-    from ..evaluation.readiness import check_evaluable
-    from ..validation import validate_profile
-
-    loaded = load_profile(path)
-    findings = Findings(loaded.findings)
-    if loaded.profile is not None:
-        findings.extend(validate_profile(loaded.profile))
-        # core §3.5.3: an assertion we cannot evaluate deterministically is reported before any run
-        findings.extend(check_evaluable(loaded.profile))
-    return loaded, _unique(findings)
 
 
 @app.command("profile")
@@ -92,7 +81,7 @@ def scenario(
         findings.extend(validate_scenario(item, prof))
         check_scenario(item, findings)
     check_unique(scenarios, findings)
-    unique = _unique(findings)
+    unique = unique_findings(findings)
     result = summarize(None, unique)
     safety = sum(1 for s in scenarios if s.is_safety)
     result.counts.scenarios = ClassificationCounts(
@@ -106,14 +95,7 @@ def scenario(
     raise typer.Exit(0 if result.valid else 1)
 
 
-def _unique(findings: list[Finding]) -> list[Finding]:
-    seen: dict[tuple, Finding] = {}
-    for f in findings:
-        seen.setdefault((f.severity, f.code, f.file, f.line, f.field, f.message), f)
-    return sorted(seen.values(), key=Finding.sort_key)
-
-
-def _echo_summary(result, only: str | None = None) -> None:  # type: ignore[no-untyped-def]
+def _echo_summary(result: ValidationResult, only: str | None = None) -> None:
     counts = result.counts.model_dump(mode="json")
     if only:
         counts = {only: counts[only]}
@@ -124,7 +106,7 @@ def _echo_summary(result, only: str | None = None) -> None:  # type: ignore[no-u
     )
 
 
-def _flat(data, prefix: str = "") -> dict[str, object]:  # type: ignore[no-untyped-def]
+def _flat(data: Any, prefix: str = "") -> dict[str, object]:
     if hasattr(data, "model_dump"):
         data = data.model_dump(mode="json")
     out: dict[str, object] = {}

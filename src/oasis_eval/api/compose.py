@@ -1,0 +1,276 @@
+"""The one composition of a run, shared by ``oasis run`` and :func:`oasis_eval.evaluate`.
+
+:func:`prepare` turns a :class:`RunRequest` (the options as given) into a :class:`RunPlan`
+(profile, agent, provider, inputs, selection), checking every input before anything runs;
+:func:`check_before` checks the run key and output paths; :func:`run_plan` evaluates and
+closes the adapters; :func:`write_run_dir` writes the run directory, the reports and the
+manifest and moves them into place. Nothing here prints or exits: callers say what they
+want said through the callbacks they pass.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from ..contract import Agent, Provider
+from ..diagnostics import UnusableInput
+from ..engine.record import RunInputs
+from ..engine.runner import Progress, RunOutcome, Selection
+from ..spec.profile import Profile
+from .config import (
+    AdversarialOptions,
+    RunConfig,
+    add_custom,
+    adversarial_config,
+    gate_loaded,
+    load_for_run,
+    load_run_config,
+    make_agent,
+    make_provider,
+    suite_ids,
+    tolerances,
+)
+from .errors import OptionError
+
+if TYPE_CHECKING:
+    from ..adversarial.phase import AdversarialConfig
+    from ..engine.manifest import RunKey
+
+#: where runs go when neither ``out`` nor the run config's ``output`` says
+DEFAULT_BASE = "oasis-runs"
+
+Warn = Callable[[str], None]
+
+
+@dataclass
+class RunRequest:
+    """The options of one run as the user gave them (``oasis run`` flags or API arguments)."""
+
+    config: Path | None = None
+    profile: Profile | Path | str | None = None
+    agent: Any = None
+    provider: Any = None
+    suite: Path | None = None
+    tier: int | None = None
+    evaluator: str | None = None
+    parallel: int | None = None
+    filters: Sequence[str] = ()
+    safety_only: bool = False
+    tolerance: Sequence[str] | Mapping[str, object] = ()
+    principal: str | None = None
+    provider_token: str | None = None
+    out: Path | None = None
+    adversarial: AdversarialOptions = field(default_factory=AdversarialOptions)
+    custom: Sequence[Path] = ()
+
+
+@dataclass
+class RunPlan:
+    """Everything a run needs, checked: what :func:`run_plan` evaluates."""
+
+    profile: Profile
+    gaps: list[str]
+    inputs: RunInputs
+    selection: Selection
+    agent: Agent
+    provider: Provider
+    out: Path | None
+    base: Path
+    adversarial: AdversarialConfig | None = None
+    #: the profile's directory or file, when it came from one (``out`` must lie outside it)
+    profile_path: Path | None = None
+
+
+def prepare(request: RunRequest) -> RunPlan:
+    """Load and check every input of ``request``, in the order ``oasis run`` always has
+    (its first error is the one reported); the provider is built before the agent, so a
+    runner token leaves the environment before any agent code is loaded."""
+    from ..examples import EXAMPLE_PROFILE_DIR
+    from .inputs import check_judging_inputs, check_patterns
+
+    cfg = load_run_config(request.config) if request.config else RunConfig()
+    given = request.profile
+    if isinstance(given, Profile):
+        profile_path: Path | None = None
+        profile, gaps = given, gate_loaded(given)
+    else:
+        profile_path = Path(given) if given else None
+        profile_path = profile_path or (Path(cfg.profile) if cfg.profile else EXAMPLE_PROFILE_DIR)
+        profile, gaps = load_for_run(profile_path)
+    profile, custom_ids = add_custom(profile, request.custom)
+    adversarial = adversarial_config(profile, request.adversarial)
+    inputs = _inputs(cfg, request)
+    check_judging_inputs(inputs, profile)
+    check_patterns(list(request.filters))
+    gaps = [*(f"run config: {w}" for w in cfg.warnings), *gaps]
+    selection = Selection(
+        patterns=[*cfg.filters, *request.filters],
+        safety_only=request.safety_only or cfg.safety_only,
+    )
+    suite_path = request.suite or (Path(cfg.suite) if cfg.suite else None)
+    if suite_path is not None:
+        selection.ids = suite_ids(suite_path, profile)
+    inputs.filters, inputs.safety_only = selection.patterns, selection.safety_only
+    inputs.custom_scenarios = custom_ids
+    token = request.provider_token
+    provider = make_provider(
+        request.provider or cfg.provider, {"token": token} if token else cfg.provider_auth
+    )  # before the agent: the token leaves os.environ first
+    return RunPlan(
+        profile=profile,
+        gaps=gaps,
+        inputs=inputs,
+        selection=selection,
+        agent=make_agent(request.agent or cfg.agent),
+        provider=provider,
+        out=request.out,
+        base=Path(cfg.output or DEFAULT_BASE),
+        adversarial=adversarial,
+        profile_path=profile_path,
+    )
+
+
+def _inputs(cfg: RunConfig, request: RunRequest) -> RunInputs:
+    """The run config's evaluation inputs with the request's overrides."""
+    try:
+        inputs = RunInputs(**cfg.inputs)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in err["loc"])
+        raise UnusableInput(
+            f"run config: '{where}': {err['msg']}", file=str(request.config)
+        ) from None
+    overrides = {
+        "claimed_tier": request.tier,
+        "evaluator": request.evaluator,
+        "parallel": request.parallel,
+        "agent_principal": request.principal,
+    }
+    for key, value in overrides.items():
+        if value is not None:
+            setattr(inputs, key, value)
+    inputs.tolerance_overrides.update(_tolerance_overrides(request.tolerance))
+    if request.parallel is None and "parallel" not in cfg.inputs:
+        inputs.parallel = 4
+    return inputs
+
+
+def _tolerance_overrides(given: Sequence[str] | Mapping[str, object]) -> dict[str, float]:
+    if not isinstance(given, Mapping):
+        return tolerances(given)
+    out: dict[str, float] = {}
+    for scenario_id, value in given.items():
+        number = float(value) if isinstance(value, int | float) and value is not True else -1.0
+        if value is False or not (0 <= number <= 100 or math.isnan(number)):
+            raise OptionError(
+                f"{scenario_id!r}: {value!r}: expected a percentage with 0 <= PERCENT <= 100",
+                "--tolerance",
+            )
+        out[str(scenario_id)] = float(number)
+    return out
+
+
+@dataclass
+class OutputTarget:
+    """Where the run will be written, fixed before it starts (:func:`check_before`)."""
+
+    out: Path | None
+    base: Path
+    run_key: RunKey | None
+    #: the run id ``out`` held before the run (an earlier run it will replace), if any
+    found: str | None
+
+
+def check_before(plan: RunPlan) -> OutputTarget:
+    """The run key and the output paths, checked before the run: a bad key or path must not
+    cost a finished run. Paths are made absolute now (an in-process agent may chdir)."""
+    from ..engine.manifest import load_run_key
+    from ..engine.rundir import recorded_run_id
+    from .inputs import check_output
+    from .publish import absolute
+
+    run_key = load_run_key(signing=True)
+    out, base = absolute(plan.out), absolute(plan.base)
+    assert base is not None  # absolute() keeps a path a path
+    check_output(out, base, plan.profile_path)
+    return OutputTarget(out=out, base=base, run_key=run_key, found=recorded_run_id(out))
+
+
+async def run_plan(
+    plan: RunPlan,
+    progress: Progress | None,
+    warn: Warn,
+    on_refused: Callable[[Exception], None] | None = None,
+) -> RunOutcome:
+    """Evaluate ``plan`` and close its adapters whatever happens. What
+    :func:`oasis_eval.engine.runner.evaluate` raises before any scenario runs (PreflightError,
+    AgentFault, ConfigurationError) goes to ``on_refused`` first, before the adapters close,
+    then propagates unless ``on_refused`` raised something else."""
+    import anyio
+
+    from ..contract import AgentFault
+    from ..engine.configuration import ConfigurationError
+    from ..engine.preflight import PreflightError
+    from ..engine.runner import evaluate
+
+    try:
+        return await evaluate(
+            plan.profile,
+            plan.agent,
+            plan.provider,
+            plan.inputs,
+            plan.selection,
+            progress,
+            adversarial=plan.adversarial,
+        )
+    except (PreflightError, AgentFault, ConfigurationError) as exc:
+        if on_refused is not None:
+            on_refused(exc)
+        raise
+    finally:
+        with anyio.CancelScope(shield=True):
+            for name, closable in (("agent", plan.agent), ("provider", plan.provider)):
+                await _close(name, closable, warn)
+
+
+async def _close(name: str, closable: Agent | Provider, warn: Warn) -> None:
+    """Close an adapter; what its code raises is reported, never turned into an exit code."""
+    from ..engine.containment import describe, passes_through
+
+    try:
+        await closable.aclose()
+    except BaseException as exc:
+        if passes_through(exc):
+            raise
+        warn(f"warning: closing the {name} failed: {describe(exc)}")
+
+
+def write_run_dir(
+    plan: RunPlan, outcome: RunOutcome, target: OutputTarget
+) -> tuple[Path, str | None]:
+    """Write the run directory, reports and manifest (last: it covers every file), apart,
+    and move them into place whole; (the run directory, a warning when it moved)."""
+    from ..adversarial.phase import write_adversarial
+    from ..engine.manifest import write_manifest
+    from ..engine.redaction import Redactor
+    from ..engine.rundir import redacted_profile, write_run
+    from ..reporting import write_reports
+    from .publish import publish, staging_for
+
+    record = outcome.record
+    record.warnings.extend(plan.gaps)
+    stamp = record.verdict.metadata.timestamp.replace(":", "")
+    run_dir = target.out or target.base / f"{stamp}-{record.run_id}"
+    # written apart, moved in whole: nothing planted during the run is in it
+    staging = staging_for(run_dir)
+    write_run(staging, record, outcome.evidence, redacted_profile(plan.profile, Redactor()))
+    write_adversarial(staging, outcome.adversarial)
+    write_reports(record, staging)
+    write_manifest(staging, target.run_key)
+    return publish(staging, run_dir, record.run_id, target.found)

@@ -1,0 +1,355 @@
+"""What a run is made of, from the strings of the command line or from objects.
+
+One place turns ``--config`` files, ``builtin:careful``, ``sim-k8s``, ``http://…`` and the
+other run options into a profile, an agent, a provider and the run's inputs, for
+``oasis run`` and :func:`oasis_eval.evaluate` alike. Nothing here prints: bad values are
+:class:`~.errors.OptionError` (the CLI's usage errors) or
+:class:`~oasis_eval.diagnostics.UnusableInput` with the findings attached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..contract import Agent, Provider
+from ..diagnostics import Findings, UnusableInput
+from ..spec.profile import Profile
+from ..spec.yaml_io import load_single, safe_load
+from .errors import InvalidInput, OptionError
+
+if TYPE_CHECKING:
+    from ..adversarial.phase import AdversarialConfig
+    from ..adversarial.reserved import ReservedSet
+    from ..spec.probe import ProbeGenerator
+
+#: the built-in defaults: the demo agent on the simulated cluster, both in process
+DEFAULT_AGENT = "builtin:careful"
+DEFAULT_PROVIDER = "sim-k8s"
+
+
+@dataclass
+class RunConfig:
+    """oasisctl-compatible run config (profile, agent, environment, evaluation, output) plus ours."""
+
+    profile: str | None = None
+    agent: Any = None
+    provider: Any = None
+    suite: str | None = None
+    output: str | None = None
+    inputs: dict[str, Any] = field(default_factory=dict)
+    filters: list[str] = field(default_factory=list)
+    safety_only: bool = False
+    #: unknown keys (inputs.check_run_config): printed and recorded in the run
+    warnings: list[str] = field(default_factory=list)
+    #: environment.token / token_env / token_file: the served provider's runner token
+    provider_auth: dict[str, Any] = field(default_factory=dict)
+
+
+_EVALUATION_KEYS = {
+    "tier": "claimed_tier",
+    "evaluator": "evaluator",
+    "parallel": "parallel",
+    "principal": "agent_principal",
+    "lab_framework": "lab_framework",
+    "context_tags": "context_tags",
+    "environment_characteristics": "environment_characteristics",
+    "tolerance_overrides": "tolerance_overrides",
+}
+
+
+def load_run_config(path: Path) -> RunConfig:
+    """Read and check a run config file (``oasis run --config``); relative paths in it are
+    relative to the file."""
+    from .inputs import check_run_config
+
+    doc = load_single(path)
+    if not isinstance(doc.data, dict):
+        raise UnusableInput("a run config must be a mapping", file=str(path), line=doc.line)
+    # every value below has the shape RUN_CONFIG_SCHEMA says (check_run_config raised otherwise)
+    cfg = RunConfig(warnings=check_run_config(doc, path))
+    data = doc.data
+    profile = data.get("profile")
+    cfg.profile = profile["path"] if isinstance(profile, dict) else profile
+    cfg.agent = data.get("agent")
+    env = data.get("environment") or {}
+    if isinstance(env, dict):
+        cfg.provider = env.get("provider") or env.get("provider_url") or env.get("url")
+        cfg.provider_auth = {k: env[k] for k in ("token", "token_env", "token_file") if env.get(k)}
+        if env.get("tier") is not None:
+            cfg.inputs["claimed_tier"] = env["tier"]
+    elif isinstance(env, str):
+        cfg.provider = env
+    evaluation = data.get("evaluation") or {}
+    for key, target in _EVALUATION_KEYS.items():
+        if key in evaluation:
+            cfg.inputs[target] = evaluation[key]
+    filters = evaluation.get("filters") or []
+    cfg.filters = [filters] if isinstance(filters, str) else filters
+    cfg.safety_only = evaluation.get("safety_only", False)
+    cfg.suite = data.get("suite")
+    output = data.get("output") or {}
+    cfg.output = output.get("dir") if isinstance(output, dict) else output
+    # relative paths in a run config are relative to the config file, not the working directory
+    base = path.parent
+    for attr in ("profile", "suite", "output"):
+        value = getattr(cfg, attr)
+        if isinstance(value, str) and value and not Path(value).is_absolute():
+            setattr(cfg, attr, str(base / value))
+    token_file = cfg.provider_auth.get("token_file")
+    if isinstance(token_file, str) and not Path(token_file).is_absolute():
+        cfg.provider_auth["token_file"] = str(base / token_file)
+    return cfg
+
+
+def tolerances(values: Sequence[str]) -> dict[str, float]:
+    """``SCENARIO_ID=PERCENT`` items (``--tolerance``) as a mapping."""
+    out = {}
+    for item in values:
+        scenario_id, sep, number = item.partition("=")
+        try:
+            value = float(number)
+        except ValueError:
+            value = -1.0
+        if not sep or not (0 <= value <= 100):
+            raise OptionError(
+                f"'{item}': expected SCENARIO_ID=PERCENT with 0 <= PERCENT <= 100", "--tolerance"
+            )
+        out[scenario_id] = value
+    return out
+
+
+# ---- profile, custom scenarios, suite -------------------------------------------------------
+
+
+def load_for_run(path: Path) -> tuple[Profile, list[str]]:
+    """Load a profile for running (validation/blocking.py): an error that changes which scenarios
+    run or how they are judged stops the run (every such error listed with file:line); other
+    errors are defects, returned as warning lines that the run prints and records. Scenarios
+    we cannot evaluate are not run, and the run says so (engine/runner.py)."""
+    from ..profiles.loader import load_profile
+    from ..validation.blocking import UnjudgeableProfile, gate_profile, split
+
+    loaded = load_profile(path)
+    if loaded.profile is None:
+        raise InvalidInput(
+            "the profile could not be loaded; fix the errors above",
+            loaded.findings,
+            file=str(path),
+        )
+    # the loader's own blocking errors first: validation would only cascade
+    gate = split(loaded.findings)
+    if not gate.blocking:
+        gate = gate_profile(loaded.profile, loaded.findings)
+    if gate.blocking:
+        raise UnjudgeableProfile(gate.blocking, file=str(path))
+    return loaded.profile, gate.defect_lines()
+
+
+def gate_loaded(profile: Profile) -> list[str]:
+    """The defect lines of a profile given as an object; blocking errors raise, as for a path."""
+    from ..validation.blocking import UnjudgeableProfile, gate_profile
+
+    gate = gate_profile(profile)
+    if gate.blocking:
+        raise UnjudgeableProfile(gate.blocking)
+    return gate.defect_lines()
+
+
+def add_custom(profile: Profile, paths: Sequence[Path]) -> tuple[Profile, list[str]]:
+    """The profile with custom extension scenarios added (03 §6), and their ids."""
+    if not paths:
+        return profile, []
+    from ..adversarial.promote import load_custom, with_custom
+
+    scenarios, findings = load_custom(list(paths), profile)
+    if findings.errors:
+        raise InvalidInput(
+            "the custom extension scenarios are invalid; fix the errors above", findings
+        )
+    return with_custom(profile, scenarios), [s.id for s in scenarios]
+
+
+def suite_ids(path: Path, profile: Profile) -> list[str]:
+    """The ordered scenario ids of a suite file (02 §3), checked against ``profile``."""
+    from ..profiles.suite import check_suite, load_suite
+
+    findings = Findings()
+    suite = load_suite(path, findings)
+    if suite is not None:
+        check_suite(suite, profile, findings)
+    if suite is None or findings.errors:
+        raise InvalidInput("the suite is invalid", findings, file=str(path))
+    return list(suite.scenarios)
+
+
+# ---- agent and provider ---------------------------------------------------------------------
+
+
+def spec_of(spec: Any) -> Any:
+    """``TYPE:REST`` strings from the command line become ``{type, ...}`` mappings."""
+    if not isinstance(spec, str) or spec.startswith(("http://", "https://")):
+        return spec
+    kind, sep, rest = spec.partition(":")
+    if not sep:
+        return spec
+    if kind == "cli":
+        return {"type": "cli", "command": rest}
+    if kind == "python":
+        return {"type": "python", "object": rest}
+    if kind == "mcp-stdio":
+        return {"type": "mcp", "transport": "stdio", "command": rest}
+    if kind == "mcp-http":
+        return {"type": "mcp", "transport": "http", "url": rest}
+    return {"type": kind, "name": rest}
+
+
+def make_agent(spec: Any) -> Agent:
+    """An agent from a CLI string, a run-config ``agent:`` mapping, or an object: one with
+    ``identify()`` and ``execute(task)`` (sync or async) runs in process like ``python:``."""
+    from ..adapters.agents import agent_from_config
+    from ..adapters.agents.python import PythonAgent
+
+    if spec is None:
+        spec = DEFAULT_AGENT
+    if not isinstance(spec, str | Mapping):
+        if isinstance(spec, PythonAgent):
+            return spec
+        try:
+            return PythonAgent(spec)
+        except TypeError as exc:
+            raise OptionError(str(exc), "--agent") from None
+    try:
+        return agent_from_config(spec_of(spec))
+    except ValueError as exc:
+        raise OptionError(str(exc), "--agent") from None
+
+
+def make_provider(spec: Any, auth: Mapping[str, Any] | None = None) -> Provider:
+    """A provider from a CLI string, a ``{type: ...}`` mapping, or a
+    :class:`~oasis_eval.contract.Provider` object (used as it is)."""
+    from ..adapters.providers import provider_from_config
+
+    if spec is None:
+        spec = DEFAULT_PROVIDER
+    if not isinstance(spec, str | Mapping):
+        missing = [m for m in ("conformance", "provision", "teardown") if not hasattr(spec, m)]
+        if missing:
+            raise OptionError(
+                f"{spec!r} is not a provider (no {', '.join(missing)}; see oasis_eval.Provider)",
+                "--provider",
+            )
+        provider: Provider = spec
+        return provider
+    spec = spec_of(spec)
+    if auth and isinstance(spec, str) and spec.startswith(("http://", "https://")):
+        spec = {"type": "http", "url": spec, **auth}
+    try:
+        built: Provider = provider_from_config(spec)
+    except ValueError as exc:
+        raise OptionError(str(exc), "--provider") from None
+    return built
+
+
+# ---- the adversarial phase (07) -------------------------------------------------------------
+
+
+@dataclass
+class AdversarialOptions:
+    """``--adversarial`` and the options that go with it, as given."""
+
+    generator: str | None = None
+    probes: int | None = None
+    seed: int | None = None
+    archetypes: str | Sequence[str] | None = None
+    options: Sequence[str] | Mapping[str, Any] = ()
+    reserved: Path | None = None
+    key_env: str = "OASIS_RESERVED_KEY"
+
+
+def adversarial_config(profile: Profile, asked: AdversarialOptions) -> AdversarialConfig | None:
+    """The adversarial phase as asked for, or None; checked before the run."""
+    if asked.generator is None:
+        given = [
+            flag
+            for flag, value in (
+                ("--probes", asked.probes),
+                ("--seed", asked.seed),
+                ("--archetypes", asked.archetypes),
+                ("--probe-option", asked.options or None),
+            )
+            if value is not None
+        ]
+        if given:
+            raise OptionError(
+                f"{', '.join(given)} need(s) --adversarial GENERATOR", "--adversarial"
+            )
+        if asked.reserved is None:
+            return None
+    from ..adversarial.phase import AdversarialConfig
+    from ..spec.probe import GenerationRequest
+
+    names = asked.archetypes or ""
+    listed = names.split(",") if isinstance(names, str) else list(names)
+    wanted = tuple(a.strip() for a in listed if a.strip())
+    unknown = [a for a in wanted if profile.archetype(a) is None]
+    if unknown:
+        raise OptionError(f"not an archetype of the profile: {', '.join(unknown)}", "--archetypes")
+    request = GenerationRequest(
+        archetypes=wanted,
+        count=asked.probes or 16,
+        seed=asked.seed or 0,
+        options=probe_options(asked.options),
+    )
+    cfg = AdversarialConfig(generator_name=asked.generator, request=request)
+    if asked.generator is not None:
+        cfg.generator = load_probe_generator(asked.generator, request.options)
+    if asked.reserved is not None:
+        cfg.reserved = _reserved(asked.reserved, asked.key_env, profile)
+    return cfg
+
+
+def probe_options(items: Sequence[str] | Mapping[str, Any]) -> dict[str, Any]:
+    """``KEY=VALUE`` items (``--probe-option``; values read as YAML), or a mapping as it is."""
+    import yaml
+
+    if isinstance(items, Mapping):
+        return dict(items)
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"'{item}': expected KEY=VALUE", "--probe-option")
+        try:
+            out[key.strip()] = safe_load(value) if value.strip() else ""
+        except yaml.YAMLError:
+            out[key.strip()] = value
+    return out
+
+
+def load_probe_generator(name: str, options: dict[str, Any]) -> ProbeGenerator:
+    """The named generator (ADV1's registry: built-ins and ``oasis_eval.probe_generators`` plugins)."""
+    try:
+        from ..adversarial.generators import load_generator
+    except ImportError:
+        raise UnusableInput("no probe generator is available in this installation") from None
+    try:
+        return load_generator(name, options)
+    except (ValueError, LookupError) as exc:
+        raise OptionError(str(exc), "--adversarial") from None
+
+
+def _reserved(path: Path, key_env: str, profile: Profile) -> ReservedSet:
+    from ..adversarial.reserved import load_reserved, run_problems
+
+    reserved = load_reserved(path, key_env)
+    invalid, _ = run_problems(reserved, profile)
+    if invalid:
+        raise UnusableInput(
+            f"{invalid} reserved scenario(s) do not validate against the profile (details "
+            "withheld; run `oasis reserved check` on the plain files)",
+            file=str(path),
+        )
+    return reserved

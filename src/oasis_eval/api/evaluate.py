@@ -1,0 +1,246 @@
+"""``evaluate()``: ``oasis run`` from Python, through the same composition (api/compose.py)."""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..engine.runner import Progress, RunOutcome
+from ..spec.profile import Profile
+from .compose import RunRequest, check_before, prepare, run_plan, write_run_dir
+from .config import DEFAULT_AGENT, DEFAULT_PROVIDER, AdversarialOptions
+from .errors import EventLoopError, OptionError
+from .results import EvaluationResult, result_of
+
+__all__ = ["OPTIONS", "evaluate", "evaluate_async"]
+
+#: the keyword options of :func:`evaluate` beyond its named parameters, with their meaning
+OPTIONS: dict[str, str] = {
+    "config": "a run config file (oasis run --config); its values apply unless given here",
+    "suite": "a suite file (02 §3): run only its scenarios, in its order",
+    "filters": "a glob or list of globs over scenario id, category or archetype",
+    "safety_only": "run Phase 1 only (the run is labelled incomplete)",
+    "tolerance_overrides": "{scenario_id: percent} safety_tolerance overrides",
+    "evaluator": "the evaluating organization or individual",
+    "principal": "the agent's principal in the provider's audit log",
+    "provider_token": "the runner token of an HTTP provider",
+    "adversarial": "a probe generator (mutation, red_team, llm, hybrid or a plugin)",
+    "probes": "number of probes to generate (default 16; needs adversarial)",
+    "seed": "generator seed (default 0; needs adversarial)",
+    "archetypes": "archetype ids the probes target (a list or a comma-separated string)",
+    "probe_options": "generator options, {key: value} or ['KEY=VALUE', ...]",
+    "reserved": "reserved scenarios (07 §5): a directory or a bundle",
+    "reserved_key_env": "the environment variable holding the reserved bundle's key",
+    "custom": "custom extension scenario files or directories (03 §6)",
+    "quiet": "print no progress (default: one line per event on stderr)",
+    "progress": "a callable given each progress line instead of printing it",
+}
+
+
+def evaluate(
+    profile: Profile | str | Path | None = None,
+    agent: Any = DEFAULT_AGENT,
+    provider: Any = DEFAULT_PROVIDER,
+    *,
+    tier: int = 1,
+    parallel: int = 4,
+    out: str | Path | None = None,
+    **options: Any,
+) -> EvaluationResult:
+    """Run an OASIS evaluation and write its run directory, exactly as ``oasis run`` does.
+
+    Args:
+        profile: a loaded Profile (:func:`load_profile`), a profile path, or None for the
+            built-in example profile.
+        agent: what ``oasis run --agent`` accepts (``"builtin:careful"``, ``"http://…"``,
+            ``"cli:'cmd args'"``, ``"python:module:attr"``, ``"mcp-http:URL"``,
+            ``"mcp-stdio:'cmd'"``), a run-config ``agent:`` mapping, or an object with
+            ``identify()`` and ``execute(task)`` (sync or async; see :class:`Agent`).
+        provider: what ``oasis run --provider`` accepts (``"sim-k8s"``, ``"http://…"``,
+            ``"python:module:attr"``), a ``{type: ...}`` mapping, or a :class:`Provider`.
+        tier: the claimed complexity tier, 1 to 3.
+        parallel: scenarios run at once.
+        out: the run directory; None writes ``./oasis-runs/<timestamp>-<run id>``.
+        **options: the other run options of ``oasis run`` (see :data:`OPTIONS`):
+            config, suite, filters, safety_only, tolerance_overrides, evaluator,
+            principal, provider_token, adversarial, probes, seed, archetypes,
+            probe_options, reserved, reserved_key_env, custom, quiet, progress.
+
+    Returns:
+        An :class:`EvaluationResult`: ``.safety`` ("PASS", "FAIL" or "PROVIDER_FAILURE"),
+        ``.verdict``, ``.scenarios``, ``.run_dir``, ``.exit_code``.
+
+    Raises:
+        TypeError: an unknown option.
+        OptionError: a bad option value (e.g. an unknown agent type).
+        UnusableInput: an input that cannot be used (profile, suite, config, output path);
+            ``InvalidInput`` and ``UnjudgeableProfile`` carry the findings.
+        PreflightError: the provider cannot run this profile; nothing ran.
+        AgentFault: the agent failed before any scenario ran.
+        ConfigurationError: the agent's configuration does not fit the profile's schema.
+        EventLoopError: called inside a running event loop (await :func:`evaluate_async`).
+        KeyboardInterrupt: Ctrl-C during the run: every environment it provisioned is torn
+            down and nothing is written.
+
+    Example:
+        >>> import oasis_eval
+        >>> result = oasis_eval.evaluate(agent="builtin:careful", provider="sim-k8s")  # doctest: +SKIP
+        >>> print(result.safety)  # doctest: +SKIP
+        PASS
+    """
+    import asyncio
+
+    import anyio
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    else:
+        raise EventLoopError(
+            "oasis_eval.evaluate() was called inside a running event loop; "
+            "use `await oasis_eval.evaluate_async(...)` there"
+        )
+    request, progress = _request(profile, agent, provider, tier, parallel, out, options)
+    # the result comes back through a holder, not as the main task's result: Python 3.11's
+    # asyncio formats that result (a whole run) into a debug message twice on exit
+    holder: list[EvaluationResult] = []
+    anyio.run(_evaluate_into, request, progress, holder)
+    return holder[0]
+
+
+async def evaluate_async(
+    profile: Profile | str | Path | None = None,
+    agent: Any = DEFAULT_AGENT,
+    provider: Any = DEFAULT_PROVIDER,
+    *,
+    tier: int = 1,
+    parallel: int = 4,
+    out: str | Path | None = None,
+    **options: Any,
+) -> EvaluationResult:
+    """:func:`evaluate`, awaitable: for callers already inside an event loop (asyncio or trio).
+
+    Args:
+        profile: as for :func:`evaluate`.
+        agent: as for :func:`evaluate`.
+        provider: as for :func:`evaluate`.
+        tier: as for :func:`evaluate`.
+        parallel: as for :func:`evaluate`.
+        out: as for :func:`evaluate`.
+        **options: as for :func:`evaluate`.
+
+    Returns:
+        An :class:`EvaluationResult`.
+
+    Raises:
+        TypeError: an unknown option; otherwise as :func:`evaluate`.
+
+    Example:
+        >>> result = await oasis_eval.evaluate_async(agent="builtin:naive")  # doctest: +SKIP
+        >>> result.safety, result.exit_code  # doctest: +SKIP
+        ('FAIL', 1)
+    """
+    request, progress = _request(profile, agent, provider, tier, parallel, out, options)
+    return await _evaluate(request, progress)
+
+
+async def _evaluate_into(
+    request: RunRequest, progress: Progress | None, holder: list[EvaluationResult]
+) -> None:
+    holder.append(await _evaluate(request, progress))
+
+
+async def _evaluate(request: RunRequest, progress: Progress | None) -> EvaluationResult:
+    plan = prepare(request)
+    target = check_before(plan)
+    outcome: RunOutcome = await run_plan(plan, progress, _warn)
+    run_dir, moved = write_run_dir(plan, outcome, target)
+    return result_of(outcome.record, run_dir, [moved] if moved else None)
+
+
+def _warn(text: str) -> None:
+    warnings.warn(text, RuntimeWarning, stacklevel=2)
+
+
+def _print_progress(message: str) -> None:
+    from ..reporting.controls import visible_controls
+
+    # one event, one line: agent text can neither drive the terminal nor fake a line
+    shown = visible_controls(str(message)).replace("\n", "\\n").replace("\t", "\\t")
+    print(shown, file=sys.stderr, flush=True)
+
+
+def _request(
+    profile: Profile | str | Path | None,
+    agent: Any,
+    provider: Any,
+    tier: int,
+    parallel: int,
+    out: str | Path | None,
+    options: dict[str, Any],
+) -> tuple[RunRequest, Progress | None]:
+    """The run request of the API's arguments (the same one ``oasis run`` builds)."""
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise TypeError(
+            f"evaluate() got unknown option(s): {', '.join(map(repr, unknown))} "
+            f"(known: {', '.join(OPTIONS)})"
+        )
+    _whole(tier, "--tier", 1, 3)
+    _whole(parallel, "--parallel", 1, None)
+    if isinstance(profile, Mapping):  # a run config's {path: PATH}
+        profile = profile.get("path")
+    filters = options.get("filters") or ()
+    request = RunRequest(
+        config=_path(options.get("config")),
+        profile=profile if isinstance(profile, Profile) else _path(profile),
+        agent=agent,
+        provider=provider,
+        suite=_path(options.get("suite")),
+        tier=tier,
+        evaluator=options.get("evaluator"),
+        parallel=parallel,
+        filters=[filters] if isinstance(filters, str) else list(filters),
+        safety_only=bool(options.get("safety_only", False)),
+        tolerance=options.get("tolerance_overrides") or {},
+        principal=options.get("principal"),
+        provider_token=options.get("provider_token"),
+        out=_path(out),
+        adversarial=AdversarialOptions(
+            generator=options.get("adversarial"),
+            probes=options.get("probes"),
+            seed=options.get("seed"),
+            archetypes=options.get("archetypes"),
+            options=options.get("probe_options") or (),
+            reserved=_path(options.get("reserved")),
+            key_env=options.get("reserved_key_env") or "OASIS_RESERVED_KEY",
+        ),
+        custom=[Path(p) for p in _paths(options.get("custom"))],
+    )
+    progress: Callable[[str], None] | None = options.get("progress")
+    if progress is None and not options.get("quiet", False):
+        progress = _print_progress
+    return request, progress
+
+
+def _whole(value: object, option: str, low: int, high: int | None) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise OptionError(f"{value!r}: expected a whole number >= {low}", option)
+    if high is not None and value > high:
+        raise OptionError(f"{value!r}: expected {low} to {high}", option)
+
+
+def _path(value: str | Path | None) -> Path | None:
+    return None if value is None or value == "" else Path(value)
+
+
+def _paths(value: str | Path | Sequence[str | Path] | None) -> list[str | Path]:
+    if value is None:
+        return []
+    if isinstance(value, str | Path):
+        return [value]
+    return list(value)

@@ -1,0 +1,183 @@
+"""Reading a run directory back: :func:`read_run` (as written) and :func:`replay` (re-judged).
+
+:func:`replay` follows ``oasis replay`` (cli/replay_cmd.py), which shares
+:func:`derived_mismatches` with it: the manifest first, then the recorded states, then the
+recomputed verdict against verdict.yaml and every file derived from it. It reports what it
+found instead of exiting; ``exit_code`` is the one ``oasis replay`` would exit with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..diagnostics import UnusableInput
+from ..engine.manifest import Integrity, load_run_key, verify_manifest
+from ..engine.record import RunRecord
+from ..spec.verdict import Verdict
+from .results import EvaluationResult, result_of
+
+__all__ = ["EXIT_BUG", "EXIT_TAMPERED", "ReplayReport", "derived_mismatches", "read_run", "replay"]
+
+#: ``oasis replay`` exit codes beyond the verdict's: a determinism bug, a tampered directory
+EXIT_BUG, EXIT_TAMPERED = 4, 5
+#: the reports (reporting.REPORT_FORMATS keys) a run directory holds
+REPORTS = ("html", "md", "junit")
+
+
+def read_run(run_dir: str | Path) -> EvaluationResult:
+    """The result of a finished run, read from its directory as written.
+
+    Nothing is re-judged or verified here; :func:`replay` does both.
+
+    Args:
+        run_dir: a run directory written by ``oasis run`` or :func:`oasis_eval.evaluate`.
+
+    Returns:
+        The same :class:`EvaluationResult` the run returned.
+
+    Raises:
+        UnusableInput: ``run_dir`` is not a run directory, or its run.json is unreadable.
+
+    Example:
+        >>> oasis_eval.read_run("oasis-runs/20260101T000000Z-abc").safety  # doctest: +SKIP
+        'PASS'
+    """
+    from ..engine.rundir import RECORD
+    from ..files import RUN_FILE_LIMIT, read_bytes
+
+    path = Path(run_dir)
+    if not (path / RECORD).is_file():
+        raise UnusableInput("not a run directory (no run.json)", file=str(path))
+    try:
+        record = RunRecord.model_validate_json(read_bytes(path / RECORD, RUN_FILE_LIMIT))
+    except ValueError as exc:
+        raise UnusableInput(f"run.json is unreadable: {exc}", file=str(path)) from None
+    return result_of(record, path)
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    """What :func:`replay` found.
+
+    Attributes:
+        integrity: what the manifest proves: ``verified``, ``unsigned``, ``unverified``,
+            ``no_manifest`` or ``tampered``.
+        identical: the recomputed verdict and every file derived from it match the record.
+        problems: one line per file or state that does not match (empty when identical).
+        verdict: the verdict recomputed from the recorded evidence (None when the manifest
+            check already failed).
+        recorded: the verdict the run recorded (None when the manifest check failed).
+        exit_code: what ``oasis replay`` exits with: the verdict's code (0, 1, 3) when
+            identical, 5 when the directory was altered, 4 for a signed, verified run that
+            replays differently (a determinism bug).
+    """
+
+    integrity: str
+    identical: bool
+    exit_code: int
+    problems: list[str] = field(default_factory=list)
+    verdict: Verdict | None = None
+    recorded: Verdict | None = None
+
+    @property
+    def tampered(self) -> bool:
+        """The run directory was altered after the run (``oasis replay`` exit 5)."""
+        return self.exit_code == EXIT_TAMPERED
+
+
+def replay(run_dir: str | Path, public_key: str | Path | None = None) -> ReplayReport:
+    """Verify a run directory's manifest and recompute its verdict from the recorded
+    evidence, with no agent and no provider (core §3.5.4, 08 §6.3).
+
+    Args:
+        run_dir: a run directory.
+        public_key: an Ed25519 public key (PEM) that verifies the manifest (default: the
+            run key in the environment, as for ``oasis replay``).
+
+    Returns:
+        A :class:`ReplayReport`; ``report.identical`` is the usual answer wanted.
+
+    Raises:
+        UnusableInput: not a run directory, or a file the replay needs is unreadable.
+
+    Example:
+        >>> report = oasis_eval.replay(result.run_dir)  # doctest: +SKIP
+        >>> report.identical, report.integrity  # doctest: +SKIP
+        (True, 'unsigned')
+    """
+    from ..engine.replay import replay as replay_run
+    from ..engine.runner import exit_code
+    from ..engine.verdict_io import VerdictFileError, load_verdict
+    from ..files import RUN_FILE_LIMIT, read_bytes
+
+    path = Path(run_dir)
+    if not path.is_dir():
+        raise UnusableInput("not a run directory", file=str(path))
+    key = load_run_key(public_key=Path(public_key) if public_key is not None else None)
+    check = verify_manifest(path, key)
+    integrity = check.integrity.value
+    if check.integrity is Integrity.tampered:
+        return ReplayReport(integrity, False, EXIT_TAMPERED, check.lines())
+    result = replay_run(path)
+    try:
+        recorded = load_verdict(path / "verdict.yaml")
+    except VerdictFileError as exc:
+        raise UnusableInput(f"the recorded verdict cannot be read: {exc}", file=str(path)) from None
+    if result.inconsistencies:
+        return ReplayReport(
+            integrity, False, EXIT_TAMPERED, result.inconsistencies, result.verdict, recorded
+        )
+    recomputed = result.verdict
+    assert recomputed is not None  # engine.replay.replay always recomputes one
+    problems = (
+        []
+        if result.identical
+        else ["verdict.yaml differs from the verdict recomputed from the recorded evidence"]
+    )
+    record = RunRecord.model_validate_json(read_bytes(path / "run.json", RUN_FILE_LIMIT))
+    problems += derived_mismatches(path, record, recomputed)
+    if problems:
+        code = EXIT_BUG if check.integrity is Integrity.verified else EXIT_TAMPERED
+        return ReplayReport(integrity, False, code, problems, result.verdict, recorded)
+    return ReplayReport(integrity, True, exit_code(recorded), [], result.verdict, recorded)
+
+
+def derived_mismatches(run_dir: Path, record: RunRecord, verdict: Verdict) -> list[str]:
+    """Files of ``run_dir`` derived from the verdict that disagree with the recomputed one:
+    the run record's own copy of the verdict and its conformance claim (01 §3.6: the headline,
+    JUnit and the claim always agree), verdict.json, and the reports rendered from run.json.
+    A file edited alone and the manifest recomputed is caught here, not only verdict.yaml."""
+    from ..engine.runner import claim
+    from ..engine.verdict_io import verdict_json, verdict_yaml
+    from ..files import RUN_FILE_LIMIT, read_bytes
+    from ..reporting import REPORT_FORMATS
+
+    out: list[str] = []
+    if verdict_yaml(record.verdict) != verdict_yaml(verdict):
+        out.append(
+            "run.json: its verdict differs from the verdict recomputed from the recorded evidence"
+        )
+    expected_claim = None if record.incomplete_reasons else claim(verdict)
+    if record.conformance_claim != expected_claim:
+        out.append(
+            "run.json: its conformance claim does not follow from the recomputed verdict"
+            + (" (an incomplete run makes no claim)" if expected_claim is None else "")
+        )
+    expected = {"verdict.json": verdict_json(verdict)}
+    expected.update({name: render(record) for name, render in (REPORT_FORMATS[f] for f in REPORTS)})
+    for name, text in sorted(expected.items()):
+        path = run_dir / name
+        if not path.is_file():
+            continue  # a missing file is the manifest's finding
+        try:
+            same = read_bytes(path, RUN_FILE_LIMIT) == text.encode("utf-8")
+        except OSError:
+            same = False
+        if not same:
+            out.append(
+                f"{name} differs from the one rendered from the recorded run"
+                if name != "verdict.json"
+                else "verdict.json differs from the recomputed verdict"
+            )
+    return out

@@ -1,0 +1,112 @@
+"""The result of an evaluation as a Python caller sees it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..engine.record import RunRecord
+from ..evaluation.results import ScenarioResult
+from ..spec.verdict import CapabilityResult, Verdict
+
+__all__ = ["EvaluationResult", "result_of", "verdict_line"]
+
+
+@dataclass(frozen=True)
+class EvaluationResult:
+    """One finished evaluation: its verdict, its scenarios and where it was written.
+
+    Attributes:
+        safety: the safety verdict as a plain string: ``"PASS"``, ``"FAIL"`` or
+            ``"PROVIDER_FAILURE"``.
+        verdict: the whole verdict (spec 05 §1), as written to ``verdict.yaml``.
+        scenarios: the per-scenario results, in the order of the run record.
+        run_dir: the run directory (verdict, run.json, evidence, reports, manifest).
+        exit_code: what ``oasis run`` exits with for this run: 0 PASS, 1 FAIL,
+            3 PROVIDER_FAILURE or an aborted run that did not FAIL.
+        record: the full run record (``run.json``): inputs, preflight, claim, warnings.
+        warnings: the run's warnings (profile defects, unknown run config keys), plus a
+            note when the run directory had to move (another writer took ``out``).
+
+    Example:
+        >>> result = oasis_eval.evaluate(agent="builtin:careful")  # doctest: +SKIP
+        >>> print(result.safety)  # doctest: +SKIP
+        PASS
+    """
+
+    safety: str
+    verdict: Verdict
+    scenarios: list[ScenarioResult]
+    run_dir: Path
+    exit_code: int
+    record: RunRecord
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        """The safety verdict is PASS."""
+        return self.safety == "PASS"
+
+    @property
+    def run_id(self) -> str:
+        """The run's id (also the last part of the default run directory's name)."""
+        return self.record.run_id
+
+    @property
+    def capability(self) -> CapabilityResult | None:
+        """The capability scores (05 §1), present only after a safety PASS."""
+        return self.verdict.capability
+
+    @property
+    def complete(self) -> bool:
+        """Every scenario of the profile ran (no filter, suite, safety-only or abort)."""
+        return not self.record.incomplete_reasons
+
+    @property
+    def incomplete_reasons(self) -> list[str]:
+        """Why the run is incomplete (empty when it is complete)."""
+        return list(self.record.incomplete_reasons)
+
+    @property
+    def aborted(self) -> bool:
+        """The run stopped early on a harness fault (the safety verdict is then not PASS)."""
+        return self.verdict.metadata.aborted
+
+    def summary(self) -> str:
+        """The one-line verdict ``oasis run`` prints (``verdict: safety PASS | ...``)."""
+        return verdict_line(self.verdict)
+
+    def __str__(self) -> str:
+        return self.summary()
+
+
+def result_of(record: RunRecord, run_dir: Path, notes: list[str] | None = None) -> EvaluationResult:
+    """The result of the run ``record`` written to ``run_dir``."""
+    from ..engine.runner import exit_code
+
+    verdict = record.verdict
+    return EvaluationResult(
+        safety=str(verdict.safety.value),
+        verdict=verdict,
+        scenarios=list(record.scenarios),
+        run_dir=run_dir,
+        exit_code=exit_code(verdict),
+        record=record,
+        warnings=[*record.warnings, *(notes or [])],
+    )
+
+
+def verdict_line(verdict: Verdict) -> str:
+    """``verdict: safety PASS | capability (tier 1): ... | safety N passed, ...``."""
+    line = f"verdict: safety {verdict.safety.value}"
+    if verdict.capability is not None:
+        dims = verdict.capability.core_dimensions.model_dump()
+        line += f" | capability (tier {verdict.capability.tier}): " + ", ".join(
+            f"{k} {v:.2f}" for k, v in dims.items() if v is not None
+        )
+    d = verdict.safety_details
+    line += (
+        f" | safety {d.passed} passed, {d.failed} failed, "
+        f"{d.provider_failure} provider failure, {d.not_applicable} N/A"
+    )
+    return line
