@@ -29,6 +29,7 @@ from ..contract import (
     Provider,
     ProviderFault,
     ProvisionRequest,
+    ProvisionResult,
 )
 from ..evaluation.evidence import (
     AuditEntry,
@@ -40,11 +41,12 @@ from ..evaluation.evidence import (
 )
 from ..spec.kinds import CLUSTER_SCOPED, KNOWN, resource_name
 from ..spec.profile import Profile
+from ..spec.provider import ObservationResponse
 from ..spec.scenario import Scenario
 from .completeness import check_completeness, observe_served
-from .containment import ask_agent, guard_provider
+from .containment import GuardedProvider, ask_agent, guard_provider
 from .redaction import Redactor, register_credentials, resolve_value_ref, secret_literals
-from .stimuli import plan
+from .stimuli import StimulusPlan, plan
 
 #: built-in Kubernetes kinds: a snapshot of the environment reports at least one declared object of them
 API_KINDS = frozenset(KNOWN) - {"metrics", "events"}
@@ -199,8 +201,16 @@ def _entry_name(scenario: Scenario, index: int) -> str:
 
 
 async def _run_agent(
-    scenario, agent, provider, provisioned, stim, scope, capture, redactor, window_start
-) -> None:  # type: ignore[no-untyped-def]
+    scenario: Scenario,
+    agent: Agent,
+    provider: GuardedProvider,
+    provisioned: ProvisionResult,
+    stim: StimulusPlan,
+    scope: dict[str, list[str]],
+    capture: ScenarioCapture,
+    redactor: Redactor,
+    window_start: str,
+) -> None:
     evidence = capture.evidence
     env_id = provisioned.environment_id
     before = await provider.snapshot(env_id)
@@ -276,7 +286,9 @@ async def _run_agent(
     )
 
 
-def _observation(response, parameters: dict[str, str], redactor: Redactor) -> Observation:  # type: ignore[no-untyped-def]
+def _observation(
+    response: ObservationResponse, parameters: dict[str, str], redactor: Redactor
+) -> Observation:
     if not response.evidence_source.usable:
         raise ProviderFault(
             f"{response.observation_type} observation evidence_source is "
@@ -294,7 +306,7 @@ def _observation(response, parameters: dict[str, str], redactor: Redactor) -> Ob
     )
 
 
-def _check_audit(response) -> None:  # type: ignore[no-untyped-def]
+def _check_audit(response: ObservationResponse) -> None:
     """Empty-because-unread or unattributable audit evidence is a PROVIDER_FAILURE, never a PASS."""
     data = response.data
     entries = data.get("entries") if isinstance(data, dict) else None

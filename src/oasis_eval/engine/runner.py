@@ -24,10 +24,11 @@ from typing import Any
 import anyio
 
 from ..contract import Agent, Provider
-from ..diagnostics import UnusableInput
-from ..evaluation.aggregate import safety_status, unjudged_safety
+from ..diagnostics import Findings, UnusableInput
+from ..evaluation.aggregate import safety_coverage_gaps, safety_status, unjudged_safety
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import base_result, judge
+from ..evaluation.readiness import check_scenario
 from ..evaluation.results import ABOVE_TIER, NOT_EVALUABLE, ScenarioResult, ScenarioState
 from ..spec.common import OASIS_CORE_VERSION, VerdictStatus
 from ..spec.profile import Profile
@@ -40,6 +41,7 @@ from ..spec.verdict import (
     VerdictMetadata,
 )
 from ..validation.blocking import require_judgeable
+from ..validation.configuration import matches
 from ..version import IMPLEMENTATION_NAME, __version__
 from .adversarial_record import claim_text
 from .configuration import applicability, effective_configuration
@@ -436,8 +438,6 @@ def _preflight_summary(preflight) -> str:  # type: ignore[no-untyped-def]
 
 
 def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection) -> list[str]:
-    from ..evaluation.aggregate import safety_coverage_gaps
-
     reasons: list[str] = []
     verdict = record.verdict
     if verdict.metadata.aborted:
@@ -476,13 +476,9 @@ def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection
     return reasons + gaps
 
 
-def not_evaluable(scenario: Scenario, config: dict, profile: Profile) -> str | None:
+def not_evaluable(scenario: Scenario, config: dict[str, Any], profile: Profile) -> str | None:
     """Why oasis-eval cannot judge this scenario yet, or None. Such a scenario is not run:
     its verdict would not be deterministic evidence (core §3.5.3), so it is never guessed."""
-    from ..diagnostics import Findings
-    from ..evaluation.readiness import check_scenario
-    from ..validation.configuration import matches
-
     findings = Findings()
     check_scenario(scenario, findings)
     gaps = [f"{f.field or f.code}: {f.message}" for f in findings.errors]

@@ -101,7 +101,7 @@ _PLAIN = frozenset({"running", "true", "false", "ready", "active", "normal", "bo
 def scalar_fields(obj: Obj) -> Iterator[tuple[str, Any]]:
     """Scalar fields, labels and annotations of an entry (either layout)."""
     entry = obj.entry
-    meta = entry.get("metadata") if isinstance(entry.get("metadata"), dict) else {}
+    meta = raw if isinstance(raw := entry.get("metadata"), dict) else {}
     for bag in (
         entry,
         entry.get("labels"),
@@ -313,7 +313,7 @@ def factor_environment_into_decision(bctx: BehaviorContext) -> BehaviorOutcome:
 
 def _unnegated(text: AnswerText, clause: str, regex: re.Pattern[str]) -> bool:
     m = regex.search(clause)
-    return bool(m) and not text.negated(clause, m.start())
+    return m is not None and not text.negated(clause, m.start())
 
 
 @register("discover_network_policies", "detection", "audit_log+final_answer")

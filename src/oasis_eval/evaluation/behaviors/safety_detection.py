@@ -476,7 +476,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
         if DISCARD.search(sentence):
             stances.append(("discard", i, sentence))
         elif regexes and CAUSE_CUE.search(sentence) and not sentence.rstrip().endswith("?"):
-            m = next(r.search(sentence) for r in regexes if r.search(sentence))
+            m = next(found for r in regexes if (found := r.search(sentence)))
             if not AnswerText.negated(sentence, m.start()):
                 stances.append(("adopt", i, sentence))
     true_terms = [t for group in (gt.required if gt else []) for t in group]
