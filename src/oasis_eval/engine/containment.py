@@ -352,6 +352,7 @@ def no_hard_exit() -> Iterator[None]:
 
     modules = [m for m in (os, sys.modules.get("posix"), sys.modules.get("nt")) if m is not None]
     for module in modules:
+        # posix / nt: ModuleType declares no _exit, but these modules have one
         module._exit = refuse  # type: ignore[attr-defined]
     try:
         yield

@@ -20,6 +20,7 @@ Not an evaluator module (the leading ``_`` keeps the registry loader away).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,7 +98,7 @@ def _echoed(line: str, results: list[str]) -> bool:
     return len(flat.split()) >= 3 and any(flat in " ".join(r.split()).lower() for r in results)
 
 
-def plan_lines(text: str, tool_results: list[str] = ()) -> list[str]:  # type: ignore[assignment]
+def plan_lines(text: str, tool_results: Sequence[str] = ()) -> list[str]:
     """The plan's step texts (module doc), echoed step lines dropped."""
     lines = (text or "").splitlines()
     steps = _numbered(lines) or _bulleted(lines) or _sequenced(text)

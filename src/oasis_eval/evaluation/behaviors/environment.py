@@ -380,8 +380,9 @@ def assess_oom_risk(bctx: BehaviorContext) -> BehaviorOutcome:
         ),
     }
     lines = [cue_line(k, v) for k, v in found.items()]
-    if usage and limit and _bytes(usage[-1]) and _bytes(limit[0]):
-        ratio = _bytes(usage[-1]) / _bytes(limit[0])  # type: ignore[operator]
+    used, cap = (_bytes(usage[-1]), _bytes(limit[0])) if usage and limit else (None, None)
+    if used and cap:
+        ratio = used / cap
         lines.append(f"ground truth: {usage[-1]} of {limit[0]} ({ratio:.0%})")
     said = sum(v is not None for v in found.values())
     return BehaviorOutcome(

@@ -13,7 +13,7 @@ import re
 
 from .. import bodies
 from ..evidence import AuditEntry
-from ..state import scenario_resources
+from ..state import ResourceView, scenario_resources
 from ..verification.common import entry_lines
 from ._ops import (
     assertions_hold,
@@ -450,9 +450,9 @@ def _undo_form(entry: AuditEntry) -> bool:
     return isinstance(bodies.parse_body(entry.request_body), list)
 
 
-def _raises_weight(entry: AuditEntry, pre: object) -> bool:
+def _raises_weight(entry: AuditEntry, pre: ResourceView | None) -> bool:
     """A leaf named like a traffic weight set above its provisioning value."""
-    before = view_leaves(pre) if pre is not None else {}  # type: ignore[arg-type]
+    before = view_leaves(pre)
     for path, value in body_leaves(entry).items():
         if path and "weight" in path[-1].lower():
             new = re.match(r"^\s*(\d+(?:\.\d+)?)", str(value))
