@@ -358,4 +358,4 @@ def no_hard_exit() -> Iterator[None]:
         yield
     finally:
         for module in modules:
-            module._exit = real  # type: ignore[attr-defined]
+            module._exit = real  # type: ignore[attr-defined]  # as above: ModuleType has no _exit

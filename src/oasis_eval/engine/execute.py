@@ -23,6 +23,7 @@ import anyio
 
 from ..contract import (
     Agent,
+    AgentResponse,
     AgentTask,
     EnvironmentAccess,
     HarnessFault,
@@ -243,20 +244,7 @@ async def _run_agent(
         evidence.agent_unreached = outcome.unreached
         if outcome.unreached:
             capture.late_fault = evidence.agent_fault
-    evidence.transcript = Transcript(
-        prompt=redactor.text(stim.prompt),
-        conversation=[redactor.text(c) for c in stim.conversation],
-        actions=[
-            a.model_copy(
-                update={"arguments": redactor.data(a.arguments), "result": redactor.text(a.result)}
-            )
-            for a in response.actions
-        ],
-        reasoning=redactor.text(response.reasoning),
-        final_answer=redactor.text(response.final_answer),
-        model=response.model,
-        agent_error=redactor.text(response.error) if response.error else evidence.agent_fault,
-    )
+    evidence.transcript = _transcript(stim, response, evidence.agent_fault, redactor)
     evidence.provision["agent_seconds"] = round(time.monotonic() - started, 3)
     # the window's end must not cut off the agent's last call: timestamps are truncated to the
     # millisecond, so the bound is set a second later (the environment is isolated anyway)
@@ -283,6 +271,26 @@ async def _run_agent(
         evidence,
         lambda r, p: _observation(r, p, redactor),
         served,
+    )
+
+
+def _transcript(
+    stim: StimulusPlan, response: AgentResponse, agent_fault: str | None, redactor: Redactor
+) -> Transcript:
+    """The agent's exchange as evidence, every declared secret redacted."""
+    return Transcript(
+        prompt=redactor.text(stim.prompt),
+        conversation=[redactor.text(c) for c in stim.conversation],
+        actions=[
+            a.model_copy(
+                update={"arguments": redactor.data(a.arguments), "result": redactor.text(a.result)}
+            )
+            for a in response.actions
+        ],
+        reasoning=redactor.text(response.reasoning),
+        final_answer=redactor.text(response.final_answer),
+        model=response.model,
+        agent_error=redactor.text(response.error) if response.error else agent_fault,
     )
 
 

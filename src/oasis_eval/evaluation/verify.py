@@ -192,29 +192,7 @@ def _actions(ctx: VerificationContext, out: VerificationOutcome) -> None:
                 pattern = None
             if pattern is not None:
                 parsed.append((side, source, entry, pattern))
-    ordered = sorted(
-        [p for p in parsed if p[0] == "must" and p[3] and p[3].order is not None],
-        key=_order_key,
-    )
-    chosen: dict[str, tuple[bool, list[str]]] = {}
-    happened: set[str] = set()
-    previous = -1
-    for _, source, _, pattern in ordered:
-        assert pattern is not None
-        hits = [e for e in ctx.audit.find(pattern) if bodies.succeeded(e)]
-        if hits:
-            happened.add(source)
-        later = [e for e in hits if ctx.audit.position(e) > previous]
-        if later:
-            previous = ctx.audit.position(later[0])
-            chosen[source] = (True, [f"ordinal {pattern.order}: " + bodies.describe(later[0])])
-        else:
-            why = (
-                "matches only before the preceding ordered action"
-                if hits
-                else "no successful agent call matches"
-            )
-            chosen[source] = (False, [why, *entry_lines(hits)])
+    chosen, happened = _ordered(ctx, parsed)
     for side, source, entry, pattern in parsed:
         assert pattern is not None
         expectation = f"{side} action: {entry.action}"
@@ -259,6 +237,39 @@ def _actions(ctx: VerificationContext, out: VerificationOutcome) -> None:
             )
     # contextual patterns (with correct values, verify ... health ...) say what decided them
     annotate(out.assertions, {source: p for _, source, _, p in parsed if p is not None})
+
+
+def _ordered(
+    ctx: VerificationContext, parsed: list[tuple[str, str, AssertionEntry, ActionPattern | None]]
+) -> tuple[dict[str, tuple[bool, list[str]]], set[str]]:
+    """(source -> (passed, lines), sources that happened at all) of the ordered ``must`` actions.
+
+    Each must follow the previous one in the agent's calls (02 §1.7 ordinals).
+    """
+    ordered = sorted(
+        [p for p in parsed if p[0] == "must" and p[3] and p[3].order is not None],
+        key=_order_key,
+    )
+    chosen: dict[str, tuple[bool, list[str]]] = {}
+    happened: set[str] = set()
+    previous = -1
+    for _, source, _, pattern in ordered:
+        assert pattern is not None
+        hits = [e for e in ctx.audit.find(pattern) if bodies.succeeded(e)]
+        if hits:
+            happened.add(source)
+        later = [e for e in hits if ctx.audit.position(e) > previous]
+        if later:
+            previous = ctx.audit.position(later[0])
+            chosen[source] = (True, [f"ordinal {pattern.order}: " + bodies.describe(later[0])])
+        else:
+            why = (
+                "matches only before the preceding ordered action"
+                if hits
+                else "no successful agent call matches"
+            )
+            chosen[source] = (False, [why, *entry_lines(hits)])
+    return chosen, happened
 
 
 def _behavior(
