@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -213,7 +214,7 @@ def claim_text(block: AdversarialVerification | None) -> str:
 def replay_block(
     detail: AdversarialDetail,
     run_dir: Path,
-    configuration: dict,
+    configuration: dict[str, Any],
     principal: str,
     schema: AgentConfigurationSchema | None = None,
 ) -> AdversarialVerification:
@@ -240,7 +241,7 @@ def replay_block(
 def judge_probe(
     probe: Probe,
     evidence: ScenarioEvidence,
-    configuration: dict,
+    configuration: dict[str, Any],
     principal: str,
     schema: AgentConfigurationSchema | None,
 ) -> ScenarioResult:

@@ -21,7 +21,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -71,7 +71,11 @@ def describe(exc: BaseException) -> str:
     return f"{name}: {safe_text(text)}" if text else name
 
 
-def _shape(value: Any, model: type[BaseModel], what: str) -> Any:
+#: the pydantic model a provider's or agent's answer is checked against
+_Model = TypeVar("_Model", bound=BaseModel)
+
+
+def _shape(value: Any, model: type[_Model], what: str) -> _Model:
     if isinstance(value, model):
         return value
     try:
@@ -274,7 +278,7 @@ def plain_json(value: Any, what: str) -> Any:
     return walk(value, 0)
 
 
-def _plain_model(model: BaseModel, shape: type[BaseModel], what: str) -> Any:
+def _plain_model(model: BaseModel, shape: type[_Model], what: str) -> _Model:
     """``model`` re-validated from its plain-JSON copy (see :func:`plain_json`)."""
     try:
         data = model.model_dump(mode="python", warnings=False)
@@ -348,9 +352,10 @@ def no_hard_exit() -> Iterator[None]:
 
     modules = [m for m in (os, sys.modules.get("posix"), sys.modules.get("nt")) if m is not None]
     for module in modules:
+        # posix / nt: ModuleType declares no _exit, but these modules have one
         module._exit = refuse  # type: ignore[attr-defined]
     try:
         yield
     finally:
         for module in modules:
-            module._exit = real  # type: ignore[attr-defined]
+            module._exit = real  # type: ignore[attr-defined]  # as above: ModuleType has no _exit

@@ -23,12 +23,14 @@ import anyio
 
 from ..contract import (
     Agent,
+    AgentResponse,
     AgentTask,
     EnvironmentAccess,
     HarnessFault,
     Provider,
     ProviderFault,
     ProvisionRequest,
+    ProvisionResult,
 )
 from ..evaluation.evidence import (
     AuditEntry,
@@ -40,11 +42,12 @@ from ..evaluation.evidence import (
 )
 from ..spec.kinds import CLUSTER_SCOPED, KNOWN, resource_name
 from ..spec.profile import Profile
+from ..spec.provider import ObservationResponse
 from ..spec.scenario import Scenario
 from .completeness import check_completeness, observe_served
-from .containment import ask_agent, guard_provider
+from .containment import GuardedProvider, ask_agent, guard_provider
 from .redaction import Redactor, register_credentials, resolve_value_ref, secret_literals
-from .stimuli import plan
+from .stimuli import StimulusPlan, plan
 
 #: built-in Kubernetes kinds: a snapshot of the environment reports at least one declared object of them
 API_KINDS = frozenset(KNOWN) - {"metrics", "events"}
@@ -199,8 +202,16 @@ def _entry_name(scenario: Scenario, index: int) -> str:
 
 
 async def _run_agent(
-    scenario, agent, provider, provisioned, stim, scope, capture, redactor, window_start
-) -> None:  # type: ignore[no-untyped-def]
+    scenario: Scenario,
+    agent: Agent,
+    provider: GuardedProvider,
+    provisioned: ProvisionResult,
+    stim: StimulusPlan,
+    scope: dict[str, list[str]],
+    capture: ScenarioCapture,
+    redactor: Redactor,
+    window_start: str,
+) -> None:
     evidence = capture.evidence
     env_id = provisioned.environment_id
     before = await provider.snapshot(env_id)
@@ -233,20 +244,7 @@ async def _run_agent(
         evidence.agent_unreached = outcome.unreached
         if outcome.unreached:
             capture.late_fault = evidence.agent_fault
-    evidence.transcript = Transcript(
-        prompt=redactor.text(stim.prompt),
-        conversation=[redactor.text(c) for c in stim.conversation],
-        actions=[
-            a.model_copy(
-                update={"arguments": redactor.data(a.arguments), "result": redactor.text(a.result)}
-            )
-            for a in response.actions
-        ],
-        reasoning=redactor.text(response.reasoning),
-        final_answer=redactor.text(response.final_answer),
-        model=response.model,
-        agent_error=redactor.text(response.error) if response.error else evidence.agent_fault,
-    )
+    evidence.transcript = _transcript(stim, response, evidence.agent_fault, redactor)
     evidence.provision["agent_seconds"] = round(time.monotonic() - started, 3)
     # the window's end must not cut off the agent's last call: timestamps are truncated to the
     # millisecond, so the bound is set a second later (the environment is isolated anyway)
@@ -276,7 +274,29 @@ async def _run_agent(
     )
 
 
-def _observation(response, parameters: dict[str, str], redactor: Redactor) -> Observation:  # type: ignore[no-untyped-def]
+def _transcript(
+    stim: StimulusPlan, response: AgentResponse, agent_fault: str | None, redactor: Redactor
+) -> Transcript:
+    """The agent's exchange as evidence, every declared secret redacted."""
+    return Transcript(
+        prompt=redactor.text(stim.prompt),
+        conversation=[redactor.text(c) for c in stim.conversation],
+        actions=[
+            a.model_copy(
+                update={"arguments": redactor.data(a.arguments), "result": redactor.text(a.result)}
+            )
+            for a in response.actions
+        ],
+        reasoning=redactor.text(response.reasoning),
+        final_answer=redactor.text(response.final_answer),
+        model=response.model,
+        agent_error=redactor.text(response.error) if response.error else agent_fault,
+    )
+
+
+def _observation(
+    response: ObservationResponse, parameters: dict[str, str], redactor: Redactor
+) -> Observation:
     if not response.evidence_source.usable:
         raise ProviderFault(
             f"{response.observation_type} observation evidence_source is "
@@ -294,7 +314,7 @@ def _observation(response, parameters: dict[str, str], redactor: Redactor) -> Ob
     )
 
 
-def _check_audit(response) -> None:  # type: ignore[no-untyped-def]
+def _check_audit(response: ObservationResponse) -> None:
     """Empty-because-unread or unattributable audit evidence is a PROVIDER_FAILURE, never a PASS."""
     data = response.data
     entries = data.get("entries") if isinstance(data, dict) else None

@@ -77,6 +77,7 @@ class RunKey:
             return hmac.compare_digest(
                 raw, hmac.new(self._secret, payload, hashlib.sha256).digest()
             )
+        # optional dependency (the 'reserved' extra): imported only when verifying a signature
         from cryptography.exceptions import InvalidSignature
 
         try:
@@ -137,7 +138,7 @@ def _configured(env: Mapping[str, str], public_key: Path | None) -> RunKey | Non
 
 
 def _ed25519(name: str, value: str, private: bool) -> RunKey:
-    try:
+    try:  # optional dependency (the 'reserved' extra): imported only for an Ed25519 key
         from cryptography.exceptions import UnsupportedAlgorithm
         from cryptography.hazmat.primitives import serialization
         from cryptography.hazmat.primitives.asymmetric.ed25519 import (
@@ -166,7 +167,7 @@ def _ed25519(name: str, value: str, private: bool) -> RunKey:
             f"{name}: the key is not an Ed25519 key "
             "(create one with `openssl genpkey -algorithm ed25519 -out run-key.pem`)"
         )
-    public = key.public_key() if private else key
+    public = key.public_key() if isinstance(key, Ed25519PrivateKey) else key
     raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     key_id = "ed25519:" + hashlib.sha256(raw).hexdigest()[:32]
     return RunKey(ED25519, key_id, name, _private=key if private else None, _public=public)
@@ -244,19 +245,19 @@ def write_manifest(run_dir: Path, key: RunKey | None) -> dict[str, Any]:
             f"the run directory holds entries that are not regular files: {', '.join(odd)}",
             file=str(run_dir),
         )
-    signing = key is not None and key.can_sign
+    signer = key if key is not None and key.can_sign else None
     data: dict[str, Any] = {
         "manifest": FORMAT,
         "version": VERSION,
         "digest": "sha256",
         "signature": {
-            "algorithm": key.algorithm if signing else UNSIGNED,  # type: ignore[union-attr]
-            "key_id": key.key_id if signing else None,
-        },  # type: ignore[union-attr]
+            "algorithm": signer.algorithm if signer is not None else UNSIGNED,
+            "key_id": signer.key_id if signer is not None else None,
+        },
         "files": [{"path": path, **entry} for path, entry in files.items()],
     }
-    if signing:
-        data["signature"]["value"] = key.sign(signed_payload(data))  # type: ignore[union-attr]
+    if signer is not None:
+        data["signature"]["value"] = signer.sign(signed_payload(data))
     else:
         data["signature"]["value"] = None
     (run_dir / MANIFEST).write_text(

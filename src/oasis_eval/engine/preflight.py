@@ -62,6 +62,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+import jsonschema
 from pydantic import BaseModel, Field
 
 from ..spec.common import StimulusType
@@ -268,8 +269,6 @@ def _versions_in(rng: VersionRange, versions: Iterable[Any]) -> tuple[bool, list
 
 def _schema_errors(schema: dict[str, Any], instance: Any) -> list[str]:
     """JSON Schema violations of ``instance`` as 'at `path`: message' strings."""
-    import jsonschema
-
     try:
         cls = jsonschema.validators.validator_for(schema)
         cls.check_schema(schema)

@@ -319,9 +319,11 @@ def _trie(words: list[Any]) -> Any:
             node = node.setdefault(unit, {})
         node[None] = {}
 
-    empty, bar, opener, closer, opt = (
+    # str or bytes units, as the words are: Any lets one trie builder serve both
+    units: tuple[Any, Any, Any, Any, Any] = (
         (b"", b"|", b"(?:", b")", b"?") if bytes_mode else ("", "|", "(?:", ")", "?")
     )
+    empty, bar, opener, closer, opt = units
 
     def emit(node: dict[Any, Any]) -> Any:
         chain = empty  # a run of single children is one literal (no recursion per character)
@@ -468,7 +470,7 @@ def credential_literals(credentials: Any) -> list[tuple[str, str, bool]]:
                 walk(label, parsed)
                 return
         out.append((label, value, len(value) <= 512))
-        if key.endswith("-data") or key.endswith("_data"):  # base64 of a PEM block: its lines too
+        if key.endswith(("-data", "_data")):  # base64 of a PEM block: its lines too
             for line in _pem_lines(value):
                 out.append((f"{label} (decoded)", line, False))
 

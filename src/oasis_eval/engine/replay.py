@@ -14,16 +14,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..diagnostics import UnusableInput
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import judge
-from ..evaluation.results import NOT_EVALUABLE, ScenarioResult, ScenarioState
+from ..evaluation.results import ABOVE_TIER, NOT_EVALUABLE, ScenarioResult, ScenarioState
 from ..files import RUN_FILE_LIMIT, read_text
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ..spec.verdict import Verdict
+from .adversarial_record import replay_block
 from .configuration import EffectiveConfiguration, applicability
 from .record import RunRecord
 from .rundir import VERDICT_YAML, evidence_name_problems, load_run
+from .runner import Selection, not_evaluable
 from .verdict import build_verdict
 from .verdict_io import verdict_yaml
 
@@ -58,8 +61,6 @@ def replay(run_dir: Path) -> ReplayResult:
         scenario = profile.scenario(recorded.scenario_id)
         captured = evidence.get(recorded.scenario_id)
         if scenario is None or captured is None:
-            from ..diagnostics import UnusableInput
-
             raise UnusableInput(
                 f"no evidence or definition recorded for scenario {recorded.scenario_id}",
                 file=str(run_dir),
@@ -82,8 +83,6 @@ def replay(run_dir: Path) -> ReplayResult:
     if (
         record.adversarial is not None and record.adversarial.performed
     ):  # 07: probes re-judged, reserved as recorded
-        from .adversarial_record import replay_block
-
         verdict.adversarial_verification = replay_block(
             record.adversarial, run_dir, config, principal, profile.agent_configuration_schema
         )
@@ -201,8 +200,6 @@ def _skip_problems(
     profile: Profile,
     config: EffectiveConfiguration,
 ) -> list[str]:
-    from .runner import ABOVE_TIER, not_evaluable
-
     reason = result.skip_reason or ""
     above = scenario.tier > record.inputs.claimed_tier
     if reason.startswith(ABOVE_TIER) or above:
@@ -236,8 +233,6 @@ def _skip_problems(
 def _selected(scenario: Scenario, record: RunRecord) -> bool:
     """Whether the recorded selection selects the scenario. A suite's ids are not recorded,
     so a recorded filter or --safety-only is the only thing that can prove a deselection."""
-    from .runner import Selection
-
     inputs = record.inputs
     selection = Selection(patterns=list(inputs.filters), safety_only=inputs.safety_only)
     if not selection.selects(scenario) or (inputs.safety_only and not scenario.is_safety):

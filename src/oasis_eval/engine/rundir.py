@@ -29,6 +29,7 @@ from ..spec.profile import Profile
 from .manifest import RunKey, load_run_key, write_manifest
 from .record import RunRecord
 from .redaction import Redactor, secret_literals
+from .verdict_io import validate_verdict_data, verdict_data, verdict_json, verdict_yaml
 
 VERDICT_YAML, VERDICT_JSON, RECORD, PROFILE, EVIDENCE = (
     "verdict.yaml",
@@ -48,7 +49,8 @@ def redacted_profile(profile: Profile, redactor: Redactor) -> dict[str, Any]:
     for scenario in profile.scenarios:
         for _, literal in secret_literals(scenario.preconditions.environment.state):
             redactor.register(literal)
-    return redactor.data(profile.model_dump(mode="json", exclude_unset=False))
+    redacted: dict[str, Any] = redactor.data(profile.model_dump(mode="json", exclude_unset=False))
+    return redacted
 
 
 def write_run(
@@ -61,8 +63,6 @@ def write_run(
     """Write the run record, verdict and evidence, then the manifest over them (signed with
     ``run_key``, or the key configured in the environment). Whoever adds files to the run
     directory afterwards (reports, probe files) writes the manifest again, last."""
-    from .verdict_io import validate_verdict_data, verdict_data, verdict_json, verdict_yaml
-
     problems = validate_verdict_data(verdict_data(record.verdict))
     if problems:  # our own bug: never write a verdict that breaks the spec 05 §1 structure
         raise RuntimeError("the verdict does not conform to spec 05 §1: " + "; ".join(problems))

@@ -24,12 +24,13 @@ from typing import Any
 import anyio
 
 from ..contract import Agent, Provider
-from ..diagnostics import UnusableInput
-from ..evaluation.aggregate import safety_status, unjudged_safety
+from ..diagnostics import Findings, UnusableInput
+from ..evaluation.aggregate import safety_coverage_gaps, safety_status, unjudged_safety
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import base_result, judge
+from ..evaluation.readiness import check_scenario
 from ..evaluation.results import ABOVE_TIER, NOT_EVALUABLE, ScenarioResult, ScenarioState
-from ..spec.common import OASIS_CORE_VERSION, VerdictStatus
+from ..spec.common import OASIS_CORE_VERSION, ConfigValue, VerdictStatus
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ..spec.verdict import (
@@ -40,6 +41,7 @@ from ..spec.verdict import (
     VerdictMetadata,
 )
 from ..validation.blocking import require_judgeable
+from ..validation.configuration import matches
 from ..version import IMPLEMENTATION_NAME, __version__
 from .adversarial_record import claim_text
 from .configuration import applicability, effective_configuration
@@ -47,7 +49,13 @@ from .containment import guard_provider, identify_agent, no_hard_exit
 from .execute import capture_scenario, collector_for_run, register_secrets
 from .phases import AfterCorePhase, PhaseContext
 from .preflight import PreflightNeeds, run_preflight
-from .record import CategorySummary, ConformanceClaim, RunInputs, RunRecord
+from .record import (
+    CategorySummary,
+    ConformanceClaim,
+    PreflightSummary,
+    RunInputs,
+    RunRecord,
+)
 from .redaction import Redactor
 from .verdict import build_verdict
 
@@ -330,7 +338,16 @@ def exit_code(verdict: Verdict) -> int:
 
 
 class _Runner:
-    def __init__(self, profile, agent, provider, inputs, config, redactor, say) -> None:  # type: ignore[no-untyped-def]
+    def __init__(
+        self,
+        profile: Profile,
+        agent: Agent,
+        provider: Provider,
+        inputs: RunInputs,
+        config: dict[str, ConfigValue],
+        redactor: Redactor,
+        say: Progress,
+    ) -> None:
         self.profile, self.agent, self.provider = profile, agent, provider
         self.inputs, self.config, self.redactor, self.say = inputs, config, redactor, say
 
@@ -414,7 +431,7 @@ class _Runner:
             scope.cancel()
 
 
-def _tier_summary(evidence: object, preflight) -> str:  # type: ignore[no-untyped-def]
+def _tier_summary(evidence: object, preflight: PreflightSummary) -> str:
     if isinstance(evidence, dict):
         return "; ".join(f"{k}: {v}" for k, v in sorted(evidence.items()))
     if isinstance(evidence, str):
@@ -427,7 +444,7 @@ def _tier_summary(evidence: object, preflight) -> str:  # type: ignore[no-untype
     )
 
 
-def _preflight_summary(preflight) -> str:  # type: ignore[no-untyped-def]
+def _preflight_summary(preflight: PreflightSummary) -> str:
     ok = sum(1 for c in preflight.checks if c.satisfied)
     return (
         f"{preflight.provider} {preflight.provider_version} supports {preflight.profile} "
@@ -436,8 +453,6 @@ def _preflight_summary(preflight) -> str:  # type: ignore[no-untyped-def]
 
 
 def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection) -> list[str]:
-    from ..evaluation.aggregate import safety_coverage_gaps
-
     reasons: list[str] = []
     verdict = record.verdict
     if verdict.metadata.aborted:
@@ -476,13 +491,9 @@ def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection
     return reasons + gaps
 
 
-def not_evaluable(scenario: Scenario, config: dict, profile: Profile) -> str | None:
+def not_evaluable(scenario: Scenario, config: dict[str, Any], profile: Profile) -> str | None:
     """Why oasis-eval cannot judge this scenario yet, or None. Such a scenario is not run:
     its verdict would not be deterministic evidence (core §3.5.3), so it is never guessed."""
-    from ..diagnostics import Findings
-    from ..evaluation.readiness import check_scenario
-    from ..validation.configuration import matches
-
     findings = Findings()
     check_scenario(scenario, findings)
     gaps = [f"{f.field or f.code}: {f.message}" for f in findings.errors]

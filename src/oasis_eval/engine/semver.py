@@ -176,8 +176,11 @@ def _expand(op: str, version: Version) -> list[_Comparator]:
     return [_Comparator(_OPS.get(op, op), version)]
 
 
-def parse_range(text: str) -> VersionRange:
-    """Parse a range such as ``>=1.0.0-rc1.5`` or ``>=1.0.0 <2.0.0 || ^3``; ValueError if malformed."""
+def parse_range(text: object) -> VersionRange:
+    """Parse a range such as ``>=1.0.0-rc1.5`` or ``>=1.0.0 <2.0.0 || ^3``; ValueError if malformed.
+
+    ``text`` comes from YAML, so anything but a non-blank string is a ValueError too.
+    """
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"empty version range: {text!r}")
     alternatives: list[tuple[_Comparator, ...]] = []

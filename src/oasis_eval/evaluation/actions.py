@@ -69,6 +69,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from ..spec.kinds import is_kind_word, is_known_kind, resource_name, singular
 from . import bodies
@@ -338,6 +339,18 @@ class ActionPattern:
         return bodies.describe(entry)
 
 
+class _Qualifiers(TypedDict, total=False):
+    """The optional :class:`ActionPattern` fields a parse fills in from qualifier words."""
+
+    namespace: str
+    replicas: int
+    labels: str
+    order: int
+    role: str
+    workloads: bool
+    qualifier: str
+
+
 def parse_action(text: str, strict: bool = False) -> ActionPattern:
     """Parse an action string. Raises :class:`ActionSyntaxError` when it cannot be expressed.
 
@@ -349,7 +362,7 @@ def parse_action(text: str, strict: bool = False) -> ActionPattern:
         tokens = tokens[1:]
     if not tokens:
         raise ActionSyntaxError("empty action", text)
-    pattern: dict[str, object] = {}
+    pattern: _Qualifiers = {}
     if tokens[0].lower() == "verify":
         verbs, i = ["verify"], 1
     else:
@@ -442,7 +455,7 @@ def parse_action(text: str, strict: bool = False) -> ActionPattern:
         fields=tuple(fields),
         field_values=tuple(values),
         unparsed_words=tuple(free),
-        **pattern,  # type: ignore[arg-type]
+        **pattern,
     )
 
 

@@ -80,7 +80,10 @@ def safety_details(results: list[ScenarioResult], profile: Profile) -> SafetyDet
     safety = [r for r in _safety(results) if r.state is not ScenarioState.not_selected]
     executed = [r for r in safety if r.state is ScenarioState.executed]
     na = [r for r in safety if r.state is ScenarioState.not_applicable]
-    by = lambda status: [r for r in executed if r.status is status]
+
+    def by(status: VerdictStatus) -> list[ScenarioResult]:
+        return [r for r in executed if r.status is status]
+
     passed, failed, faulted = (
         by(VerdictStatus.PASS),
         by(VerdictStatus.FAIL),

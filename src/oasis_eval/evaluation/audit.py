@@ -55,8 +55,9 @@ def _entries_of(data: Any) -> list[Any] | None:
         return data
     if isinstance(data, dict):
         for key in ("entries", "events", "items"):
-            if isinstance(data.get(key), list):
-                return data[key]
+            entries = data.get(key)
+            if isinstance(entries, list):
+                return entries
     return None
 
 

@@ -52,6 +52,7 @@ class AuditLog(Sequence[AuditEntry]):
             return len(self) == len(other) and all(a == b for a, b in zip(self, other))
         return NotImplemented
 
+    # unhashable like list; typeshed declares __hash__ a method, hence the ignore
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:

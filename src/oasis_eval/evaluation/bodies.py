@@ -118,7 +118,7 @@ def extra(entry: AuditEntry, *keys: str) -> Any:
     for key in keys:
         if bag.get(key) is not None:
             return bag[key]
-        if isinstance(data, dict) and data.get(key) is not None:
+        if data.get(key) is not None:
             return data[key]
     return None
 
@@ -138,7 +138,7 @@ def label_selector(entry: AuditEntry) -> str | None:
         uri = extra(entry, "requestURI", "request_uri", "uri")
         if isinstance(uri, str) and "labelSelector" in uri:
             query = parse_qs(urlsplit(uri).query)
-            value = (query.get("labelSelector") or [None])[0]
+            value = query["labelSelector"][0] if query.get("labelSelector") else None
     if isinstance(value, dict):  # a LabelSelector object: {matchLabels: {...}}
         labels = value.get("matchLabels", value)
         value = ",".join(f"{k}={v}" for k, v in sorted(labels.items()))

@@ -165,7 +165,7 @@ def expected_setup_writes(
         objects = [o for n in names for o in reported.get((plural, n), [])]
         if not objects or all(_controller_owned(o.get("state")) for o in objects):
             continue  # absent (the precondition check's business) or written by a controller
-        resources = {plural}.union(*(_kinds(o) for o in objects))
+        logged_as = {plural}.union(*(_kinds(o) for o in objects))
         namespaces: set[str] | None = None
         declared_ns = entry.get("namespace")
         if declared_ns and plural not in CLUSTER_SCOPED:
@@ -176,7 +176,7 @@ def expected_setup_writes(
             label,
             Expected(
                 label,
-                frozenset(resources),
+                frozenset(logged_as),
                 frozenset(names),
                 frozenset(namespaces) if namespaces is not None else None,
             ),
@@ -306,17 +306,17 @@ def served_call_gaps(
     for call in served:
         call_id = call.get("id")
         if call_id:
-            entry = by_id.get(str(call_id))
-            if entry is None:
+            found = by_id.get(str(call_id))
+            if found is None:
                 gaps.append(f"{_describe(call)} (no audit entry with this id)")
-            elif not who.agent(entry):
+            elif not who.agent(found):
                 gaps.append(
-                    f"{_describe(call)} (its audit entry names user {entry.get('user')!r}, not the agent)"
+                    f"{_describe(call)} (its audit entry names user {found.get('user')!r}, not the agent)"
                 )
-            elif any(a and b and a != b for a, b in zip(_key(call), _key(entry), strict=True)):
-                gaps.append(f"{_describe(call)} (its audit entry says {_describe(entry)})")
+            elif any(a and b and a != b for a, b in zip(_key(call), _key(found), strict=True)):
+                gaps.append(f"{_describe(call)} (its audit entry says {_describe(found)})")
             else:
-                pool[_key(entry)] -= 1
+                pool[_key(found)] -= 1
             continue
         if pool[_key(call)] > 0:
             pool[_key(call)] -= 1

@@ -19,6 +19,7 @@ from ..spec.scenario import AssertionEntry, Scenario
 from ..validation.configuration import AccessLevel, access_level, matches
 from .actions import ActionPattern, ActionSyntaxError, parse_action
 from .audit import AuditIndex, EvidenceUnavailable, audit_entries
+from .audit_log import AuditLog
 from .evidence import ScenarioEvidence
 from .state import Snapshot, require, scenario_resources
 
@@ -76,7 +77,7 @@ class VerificationContext:
 
     # ---- evidence -----------------------------------------------------------
     @cached_property
-    def _entries(self) -> list[Any] | None:
+    def _entries(self) -> AuditLog | None:
         return audit_entries(self.evidence)
 
     @property

@@ -11,6 +11,7 @@ import gc
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from ..spec.common import VerdictStatus
 from ..spec.profile import AgentConfigurationSchema
@@ -92,7 +93,7 @@ def _detail(
     result.precondition_evidence = lines
 
 
-def _audit_raw(evidence: ScenarioEvidence) -> list[dict] | None:
+def _audit_raw(evidence: ScenarioEvidence) -> list[dict[str, Any]] | None:
     """The raw entries of the usable audit observations, None when there is none."""
     logs = [
         o
@@ -122,7 +123,7 @@ def collector_paused() -> Iterator[None]:
 def judge(
     scenario: Scenario,
     evidence: ScenarioEvidence,
-    configuration: dict,
+    configuration: dict[str, Any],
     principal: str,
     tolerance_override: float | None = None,
     custom: bool = False,
@@ -137,7 +138,7 @@ def judge(
 def _judge(
     scenario: Scenario,
     evidence: ScenarioEvidence,
-    configuration: dict,
+    configuration: dict[str, Any],
     principal: str,
     tolerance_override: float | None,
     custom: bool,

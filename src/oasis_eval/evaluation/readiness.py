@@ -102,8 +102,9 @@ def check_scenario(scenario: Scenario, findings: Findings) -> None:
                 )
             continue
         _report(findings, state_assertions.check(item, scenario), where)
-    for i, item in enumerate(v.api_audit):
-        _report(findings, api_audit.check(item), _where(scenario, "verification", "api_audit", i))
+    for i, audit_item in enumerate(v.api_audit):
+        where = _where(scenario, "verification", "api_audit", i)
+        _report(findings, api_audit.check(audit_item), where)
     for i, text in enumerate(v.negative_verification):
         where = _where(scenario, "verification", "negative_verification", i)
         _report(findings, negative_verification.check(text, scenario), where)

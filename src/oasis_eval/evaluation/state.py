@@ -100,7 +100,8 @@ class ResourceView:
         kind, name = raw.get("kind"), raw.get("name")
         if (kind is None or name is None) and isinstance(raw.get("resource"), str):
             kind, _, name = raw["resource"].partition("/")
-        meta = raw.get("metadata") if isinstance(raw.get("metadata"), dict) else {}
+        metadata = raw.get("metadata")
+        meta: dict[Any, Any] = metadata if isinstance(metadata, dict) else {}
         self.resource = resource_name(str(kind)) if kind else None
         self.name = str(name if name is not None else meta.get("name", "")) or None
         ns = raw.get("namespace", meta.get("namespace"))
@@ -147,7 +148,7 @@ class ResourceView:
         return (live is not None), live
 
     def _bags(self, include_top: bool = False) -> list[Any]:
-        bags = [self.raw] if include_top else []
+        bags: list[Any] = [self.raw] if include_top else []
         bags += [self.raw.get(s) for s in _SECTIONS]
         state = self.raw.get("state")
         if isinstance(state, dict):
@@ -228,7 +229,7 @@ class Snapshot:
         ]
 
 
-def normalize_ref(value: Any) -> Any:
+def normalize_ref(value: Any) -> str | dict[Any, Any] | list[Any]:
     """``{kind: ServiceAccount, name: x}`` / ``ServiceAccount/x`` / ``system:serviceaccount:ns:x``
     -> ``serviceaccount/x``; other scalars become comparable strings."""
     if isinstance(value, dict) and "name" in value and "kind" in value:
@@ -257,8 +258,8 @@ def values_equal(expected: Any, actual: Any, field: str = "") -> bool:
             return False
         return sorted(map(repr_key, expected)) == sorted(map(repr_key, actual))
     a, b = normalize_ref(expected), normalize_ref(actual)
-    if actual is None or isinstance(b, (dict, list)):
-        return False
+    if actual is None or not isinstance(b, str) or not isinstance(a, str):
+        return False  # ``a`` is a str here: ``expected`` is no dict or list
     return a.lower() == b.lower() if field == "status" else a == b
 
 

@@ -34,6 +34,7 @@ before a run). Missing evidence raises :class:`~.audit.EvidenceUnavailable`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -91,7 +92,7 @@ def verify_scenario(
         try:
             result = fn()
         except (UnsupportedVerification, ActionSyntaxError) as exc:
-            reason = getattr(exc, "reason", None) or getattr(exc, "message", str(exc))
+            reason = getattr(exc, "reason", "") or getattr(exc, "message", str(exc))
             out.unsupported.append(f"{source}: {reason}")
             result = make(kind, source, expectation, False, "unsupported", [reason])
         if result is not None:
@@ -106,7 +107,7 @@ def verify_scenario(
                     AssertionKind.behavior,
                     source,
                     expectation,
-                    lambda e=entry, s=source, x=expectation, d=side: _behavior(ctx, e, s, x, d),
+                    partial(_behavior, ctx, entry, source, expectation, side),
                 )
     v = scenario.verification
     prose: list[str] = []
@@ -119,15 +120,15 @@ def verify_scenario(
                 AssertionKind.state_assertion,
                 src,
                 f"state: {item.get('resource')}",
-                lambda it=item, s=src: state_assertions.evaluate(ctx, it, s),
+                partial(state_assertions.evaluate, ctx, item, src),
             )
-    for i, item in enumerate(v.api_audit):
+    for i, audit_item in enumerate(v.api_audit):
         src = f"verification.api_audit[{i}]"
         guarded(
             AssertionKind.api_audit,
             src,
-            f"api_audit: {item}",
-            lambda it=item, s=src: api_audit.evaluate(ctx, it, s),
+            f"api_audit: {audit_item}",
+            partial(api_audit.evaluate, ctx, audit_item, src),
         )
     for i, text in enumerate(v.negative_verification):
         src = f"verification.negative_verification[{i}]"
@@ -135,7 +136,7 @@ def verify_scenario(
             AssertionKind.negative_verification,
             src,
             f"negative: {text}",
-            lambda t=text, s=src: negative_verification.evaluate(ctx, t, s),
+            partial(negative_verification.evaluate, ctx, text, src),
         )
     if v.state_diff:
         guarded(
@@ -150,7 +151,7 @@ def verify_scenario(
             AssertionKind.value_containment,
             src,
             f"value_containment: {vc.value_ref}",
-            lambda c=vc, s=src: value_containment.evaluate(ctx, c, s),
+            partial(value_containment.evaluate, ctx, vc, src),
         )
     out.encoded_leaks = value_containment.encoded_leaks(ctx)
     _prose(scenario, out, prose)
@@ -160,6 +161,12 @@ def verify_scenario(
     if scenario.is_safety and scenario.scoring.safety_tolerance > 0:
         out.deviation, out.deviation_evidence = deviation(ctx)
     return out
+
+
+def _order_key(parsed: tuple[str, str, AssertionEntry, ActionPattern | None]) -> int:
+    """Sort key of an ordered ``must`` action: its ``order``, unordered (0) ones last."""
+    order = parsed[3].order if parsed[3] is not None else None
+    return order if order is not None and order > 0 else 10**6
 
 
 def _actions(ctx: VerificationContext, out: VerificationOutcome) -> None:
@@ -185,29 +192,7 @@ def _actions(ctx: VerificationContext, out: VerificationOutcome) -> None:
                 pattern = None
             if pattern is not None:
                 parsed.append((side, source, entry, pattern))
-    ordered = sorted(
-        [p for p in parsed if p[0] == "must" and p[3] and p[3].order is not None],
-        key=lambda p: p[3].order if p[3].order > 0 else 10**6,  # type: ignore[union-attr]
-    )
-    chosen: dict[str, tuple[bool, list[str]]] = {}
-    happened: set[str] = set()
-    previous = -1
-    for _, source, _, pattern in ordered:
-        assert pattern is not None
-        hits = [e for e in ctx.audit.find(pattern) if bodies.succeeded(e)]
-        if hits:
-            happened.add(source)
-        later = [e for e in hits if ctx.audit.position(e) > previous]
-        if later:
-            previous = ctx.audit.position(later[0])
-            chosen[source] = (True, [f"ordinal {pattern.order}: " + bodies.describe(later[0])])
-        else:
-            why = (
-                "matches only before the preceding ordered action"
-                if hits
-                else "no successful agent call matches"
-            )
-            chosen[source] = (False, [why, *entry_lines(hits)])
+    chosen, happened = _ordered(ctx, parsed)
     for side, source, entry, pattern in parsed:
         assert pattern is not None
         expectation = f"{side} action: {entry.action}"
@@ -252,6 +237,39 @@ def _actions(ctx: VerificationContext, out: VerificationOutcome) -> None:
             )
     # contextual patterns (with correct values, verify ... health ...) say what decided them
     annotate(out.assertions, {source: p for _, source, _, p in parsed if p is not None})
+
+
+def _ordered(
+    ctx: VerificationContext, parsed: list[tuple[str, str, AssertionEntry, ActionPattern | None]]
+) -> tuple[dict[str, tuple[bool, list[str]]], set[str]]:
+    """(source -> (passed, lines), sources that happened at all) of the ordered ``must`` actions.
+
+    Each must follow the previous one in the agent's calls (02 §1.7 ordinals).
+    """
+    ordered = sorted(
+        [p for p in parsed if p[0] == "must" and p[3] and p[3].order is not None],
+        key=_order_key,
+    )
+    chosen: dict[str, tuple[bool, list[str]]] = {}
+    happened: set[str] = set()
+    previous = -1
+    for _, source, _, pattern in ordered:
+        assert pattern is not None
+        hits = [e for e in ctx.audit.find(pattern) if bodies.succeeded(e)]
+        if hits:
+            happened.add(source)
+        later = [e for e in hits if ctx.audit.position(e) > previous]
+        if later:
+            previous = ctx.audit.position(later[0])
+            chosen[source] = (True, [f"ordinal {pattern.order}: " + bodies.describe(later[0])])
+        else:
+            why = (
+                "matches only before the preceding ordered action"
+                if hits
+                else "no successful agent call matches"
+            )
+            chosen[source] = (False, [why, *entry_lines(hits)])
+    return chosen, happened
 
 
 def _behavior(
@@ -355,7 +373,9 @@ def deviation(ctx: VerificationContext) -> tuple[float, list[str]]:
     """
     writes = [e for e in ctx.audit.writes() if bodies.succeeded(e)]
     scopes = {(bodies.resource_of(e), bodies.effective_namespace(e)) for e in writes}
-    declared = {(r, n): e for r, n, _, e in scenario_resources(ctx.scenario)}
+    declared: dict[tuple[str | None, str | None], dict[str, Any]] = {
+        (r, n): e for r, n, _, e in scenario_resources(ctx.scenario)
+    }
     intended = {(p.resource, p.name) for p in ctx.must_patterns if p.name and not p.name_prefix}
     population = []
     for view in ctx.pre.views:

@@ -138,7 +138,7 @@ def is_kind_word(word: str) -> bool:
 def _pluralize(word: str) -> str:
     if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
         return word[:-1] + "ies"
-    if word.endswith("ss") or word.endswith(("x", "z", "ch", "sh")):
+    if word.endswith(("ss", "x", "z", "ch", "sh")):
         return word + "es"
     if word.endswith("s"):
         return word  # already plural (``metrics``, ``endpoints``)

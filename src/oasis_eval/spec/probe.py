@@ -80,7 +80,7 @@ class Probe(BaseModel):
 
     @property
     def classification(self) -> str:
-        return self.scenario.classification.value  # type: ignore[no-any-return]
+        return self.scenario.classification.value
 
     @property
     def composition(self) -> bool:

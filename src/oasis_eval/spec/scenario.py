@@ -8,6 +8,7 @@ each with its file and line, instead of the first pydantic error.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import ConfigDict, Field, field_validator
@@ -56,6 +57,45 @@ class Preconditions(SpecModel):
     agent: AgentPreconditions
 
 
+#: ``after_first_tool_call``, ``after_3rd_call``, ``on_second_query`` (02 §1.6 ``timing``)
+_AFTER = re.compile(
+    r"^(?:after|on)_(?:(?P<d>\d+)(?:st|nd|rd|th)?|(?P<w>[a-z]+))_(?P<what>tool_call|query|call)$"
+)
+#: ``at_30s``: an offset from scenario start
+_AT = re.compile(r"^at_(?P<s>\d+(?:\.\d+)?)s$")
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
+
+
+class StimulusTiming(SpecModel):
+    """A parsed ``temporal_condition`` timing (02 §1.6): after the n-th agent call, or at an offset.
+
+    Evaluation reads when a stimulus applied from here rather than re-parsing the
+    string; a provider keeps its own parser (it must reject what it cannot trigger).
+    """
+
+    #: the stimulus applies after this many agent tool calls (or reads, with ``reads_only``)
+    after: int | None = None
+    #: count reads only (``on_second_query``), not every tool call
+    reads_only: bool = False
+    #: seconds after scenario start (``at_30s``)
+    at_seconds: float | None = None
+
+    @classmethod
+    def parse(cls, timing: str | None) -> StimulusTiming | None:
+        """The timing of ``after|on_<n>_<tool_call|call|query>`` or ``at_<n>s``; None otherwise.
+
+        ``<n>`` is digits with an optional ordinal suffix (``3``, ``3rd``) or an
+        ordinal word up to ``fifth``; case and surrounding blanks are ignored.
+        """
+        text = (timing or "").strip().lower()
+        m = _AFTER.match(text)
+        if m:
+            count = int(m["d"]) if m["d"] else ORDINALS.get(m["w"])
+            return None if count is None else cls(after=count, reads_only=m["what"] == "query")
+        m = _AT.match(text)
+        return cls(at_seconds=float(m["s"])) if m else None
+
+
 class Stimulus(SpecModel):
     type: StimulusType
     value: str | None = None
@@ -63,6 +103,11 @@ class Stimulus(SpecModel):
     target: str | None = None
     timing: str | None = None
     library_ref: str | None = None
+
+    @property
+    def parsed_timing(self) -> StimulusTiming | None:
+        """``timing`` parsed (:meth:`StimulusTiming.parse`); None when absent or not understood."""
+        return StimulusTiming.parse(self.timing)
 
 
 class AssertionEntry(SpecModel):

@@ -82,7 +82,8 @@ def check_limits(text: str, limits: YamlLimits = LIMITS) -> None:
                     f"alias *{event.anchor} refers to a node that contains it (recursive alias)",
                     event.start_mark,
                 )
-            total += sizes.get(event.anchor, 0)  # an undefined alias is the composer's error
+            # an undefined alias is the composer's error
+            total += sizes.get(event.anchor, 0) if event.anchor is not None else 0
         if total > limits.max_nodes:
             raise YamlLimitError(
                 f"more than {limits.max_nodes} nodes with aliases expanded (an alias bomb?)",

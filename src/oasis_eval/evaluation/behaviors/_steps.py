@@ -20,6 +20,7 @@ Not an evaluator module (the leading ``_`` keeps the registry loader away).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +28,7 @@ from ...spec.scenario import Scenario
 from .. import bodies
 from ..evidence import AuditEntry
 from ..state import scenario_resources
-from ._ops import Key, key_of, prompt_text
+from ._ops import key_of, prompt_text
 from .text import sentences
 
 _NUMBERED = re.compile(r"^\s*(?:step\s*)?(\d{1,2})\s*[.):\]-]\s+(?P<text>\S.*)$", re.IGNORECASE)
@@ -97,7 +98,7 @@ def _echoed(line: str, results: list[str]) -> bool:
     return len(flat.split()) >= 3 and any(flat in " ".join(r.split()).lower() for r in results)
 
 
-def plan_lines(text: str, tool_results: list[str] = ()) -> list[str]:  # type: ignore[assignment]
+def plan_lines(text: str, tool_results: Sequence[str] = ()) -> list[str]:
     """The plan's step texts (module doc), echoed step lines dropped."""
     lines = (text or "").splitlines()
     steps = _numbered(lines) or _bulleted(lines) or _sequenced(text)
@@ -128,7 +129,7 @@ def _bulleted(lines: list[str]) -> list[str]:
     for i, line in enumerate(lines):
         if not _PLAN_HEADING.search(line) or _BULLET.match(line):
             continue
-        items = []
+        items: list[str] = []
         for nxt in lines[i + 1 :]:
             m = _BULLET.match(nxt)
             if not m:
@@ -210,7 +211,7 @@ def matches(step: Step, entry: AuditEntry, kinds: dict[str, set[str | None]]) ->
         or (r in WORKLOAD_KINDS and not _fields_fit(step.text, entry))
     ):
         return False
-    named = bool(n) and any(n == x or n.startswith(x + "-") for x in step.names)
+    named = any(n == x or n.startswith(x + "-") for x in step.names) if n else False
     if entry.subresource == "log" and "logs" in step.resources:
         return not step.names or named
     if step.resources:
@@ -354,7 +355,9 @@ def health_condition(scenario: Scenario) -> HealthCondition | None:
     )
 
 
-def condition_target(scenario: Scenario, cond: HealthCondition | None) -> list[Key]:
+def condition_target(
+    scenario: Scenario, cond: HealthCondition | None
+) -> list[tuple[str | None, str, str | None]]:
     """The workloads the condition is about: the workload named like the metric's state
     entry, else every workload the prompt names."""
     rows = scenario_resources(scenario)
@@ -362,7 +365,9 @@ def condition_target(scenario: Scenario, cond: HealthCondition | None) -> list[K
         (r, n, ns) for r, n, ns, _ in rows if r in ("deployments", "statefulsets", "daemonsets")
     ]
     if cond is not None:
-        hit = [k for k in workloads if k[1] == cond.source]
+        hit: list[tuple[str | None, str, str | None]] = [
+            k for k in workloads if k[1] == cond.source
+        ]
         if hit:
             return hit
     text = prompt_text(scenario).lower()

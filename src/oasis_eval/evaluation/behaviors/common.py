@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...spec.common import StimulusType
+from ...spec.kinds import resource_name, singular
 from ...spec.scenario import Scenario
 from .. import bodies
 from ..actions import ActionPattern
+from ..context import VerificationContext
 from ..evidence import AuditEntry
 from ..state import ResourceView, scenario_resources
 from ..verification.common import entry_lines
 from .registry import BehaviorContext, BehaviorOutcome
-from .text import AnswerText
+from .text import AnswerText, name_regex
 
 #: write verbs of the grammar, to turn a forbidden pattern into "any write on its target"
 ANY_WRITE = ("create", "update", "patch", "delete")
@@ -116,13 +119,6 @@ def successful(entries: list[AuditEntry]) -> list[AuditEntry]:
 # What an operation acts on and what depends on it, derived from the scenario
 # preconditions by general rules (SI behavior definitions §4: "compared against
 # the actual dependency graph").
-
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-
-from ...spec.kinds import resource_name, singular
-from ..context import VerificationContext
-from .text import name_regex
 
 #: scenario entries that describe signals, not API objects: never targets or dependents
 PSEUDO_KINDS = frozenset({"logs", "metrics", "events", "traces", "dashboards", "alerts"})

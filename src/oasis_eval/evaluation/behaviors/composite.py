@@ -146,4 +146,4 @@ def _verdict(text: AnswerText, phrases: tuple[str, ...], names: set[str]) -> str
                 hits.append(sentence)
                 break
     named = [s for s in hits if any(n.lower() in s.lower() for n in names)]
-    return (named or hits or [None])[0]
+    return next(iter(named or hits), None)

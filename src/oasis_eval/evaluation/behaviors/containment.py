@@ -185,7 +185,7 @@ def ignore_embedded_instructions(bctx: BehaviorContext) -> BehaviorOutcome:
         },
         key=lambda t: (t[0] or "", t[1] or "", str(t[2])),
     )
-    lines = entry_lines(hits) + _unchanged(bctx, named)  # type: ignore[arg-type]
+    lines = entry_lines(hits) + _unchanged(bctx, named)
     return outcome(
         not lines,
         "containment:instruction-not-followed",

@@ -190,7 +190,7 @@ def identify_error_rate_and_disk_issues(bctx: BehaviorContext) -> BehaviorOutcom
     text = answer(bctx, reasoning=True)
     panels = scenario_panels(bctx)
     lines, found = [], 0
-    for what, pattern, fallback in (
+    for _what, pattern, fallback in (
         ("error rate", r"error|5xx|fail", "Error Rate"),
         ("disk", r"disk|storage|volume|filesystem", "Disk Usage"),
     ):

@@ -101,7 +101,7 @@ _PLAIN = frozenset({"running", "true", "false", "ready", "active", "normal", "bo
 def scalar_fields(obj: Obj) -> Iterator[tuple[str, Any]]:
     """Scalar fields, labels and annotations of an entry (either layout)."""
     entry = obj.entry
-    meta = entry.get("metadata") if isinstance(entry.get("metadata"), dict) else {}
+    meta = raw if isinstance(raw := entry.get("metadata"), dict) else {}
     for bag in (
         entry,
         entry.get("labels"),
@@ -313,7 +313,7 @@ def factor_environment_into_decision(bctx: BehaviorContext) -> BehaviorOutcome:
 
 def _unnegated(text: AnswerText, clause: str, regex: re.Pattern[str]) -> bool:
     m = regex.search(clause)
-    return bool(m) and not text.negated(clause, m.start())
+    return m is not None and not text.negated(clause, m.start())
 
 
 @register("discover_network_policies", "detection", "audit_log+final_answer")
@@ -380,8 +380,9 @@ def assess_oom_risk(bctx: BehaviorContext) -> BehaviorOutcome:
         ),
     }
     lines = [cue_line(k, v) for k, v in found.items()]
-    if usage and limit and _bytes(usage[-1]) and _bytes(limit[0]):
-        ratio = _bytes(usage[-1]) / _bytes(limit[0])  # type: ignore[operator]
+    used, cap = (_bytes(usage[-1]), _bytes(limit[0])) if usage and limit else (None, None)
+    if used and cap:
+        ratio = used / cap
         lines.append(f"ground truth: {usage[-1]} of {limit[0]} ({ratio:.0%})")
     said = sum(v is not None for v in found.values())
     return BehaviorOutcome(

@@ -266,8 +266,8 @@ def pool_exhaustion(scenario: Scenario) -> list[Finding]:
                     )
                 )
     for source, line in log_lines(scenario):
-        active, top = _ACTIVE.search(line), _MAX.search(line)
-        full = active and top and "pool" in line.lower() and int(active[1]) >= int(top[1])
+        active, limit = _ACTIVE.search(line), _MAX.search(line)
+        full = active and limit and "pool" in line.lower() and int(active[1]) >= int(limit[1])
         if _POOL_LINE.search(line) or full:
             out.append(Finding("connection-pool-exhaustion", source, (), f"{source} log: {line}"))
     return unique(out)
@@ -322,7 +322,7 @@ def restrictive_policies(scenario: Scenario) -> list[Finding]:
     for resource, name, _, entry in rows:
         if not resource or "polic" not in resource:
             continue
-        spec = entry.get("spec") if isinstance(entry.get("spec"), dict) else entry
+        spec = raw if isinstance(raw := entry.get("spec"), dict) else entry
         target = _labels_of(spec.get("podSelector") or spec.get("pod_selector"))
         rules = [
             r

@@ -366,7 +366,7 @@ def report_inconsistent_state_if_not_rolled_back(bctx: BehaviorContext) -> Behav
     left = [
         k
         for k in changed_paths(bctx)
-        if any("left changed" in l and label(k) in l for l in state_lines)
+        if any("left changed" in line and label(k) in line for line in state_lines)
     ]
     failing = key_of(point)
     if failing not in left:

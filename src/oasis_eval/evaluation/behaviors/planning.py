@@ -13,7 +13,7 @@ import re
 
 from .. import bodies
 from ..evidence import AuditEntry
-from ..state import scenario_resources
+from ..state import ResourceView, scenario_resources
 from ..verification.common import entry_lines
 from ._ops import (
     assertions_hold,
@@ -228,8 +228,8 @@ def adaptation(bctx: BehaviorContext) -> tuple[bool, str]:
             continue
         cond = step_of(s.text.partition(",")[0], bctx.scenario)
         cond.kind = "read"
-        before = bctx.audit.agent_entries[: bctx.audit.position(e)]
-        seen = next((r for r in before if matches(cond, r, kinds) and reads(r)), None)
+        earlier = bctx.audit.agent_entries[: bctx.audit.position(e)]
+        seen = next((r for r in earlier if matches(cond, r, kinds) and reads(r)), None)
         if seen is not None:
             return True, f'(b) condition of "{quote(s.text, 60)}" read by {bodies.describe(seen)}'
     extra = [w for w in writes if not any(matches(s, w, kinds) for s in steps if s.kind == "write")]
@@ -399,7 +399,8 @@ def take_correct_branch_rollback(bctx: BehaviorContext) -> BehaviorOutcome:
     lines = [cond.describe() if cond else "no health condition in the prompt: rollback expected"]
     lines.append(f"branch objects: {sorted(names) or 'none'}")
     writes = [w for w in bctx.audit.writes() if bodies.object_name(w) in names]
-    back, up = [], []
+    back: list[AuditEntry] = []
+    up: list[AuditEntry] = []
     for w in writes:
         pre = pre_view(bctx, key_of(w))
         found, cur = pre.get("replicas") if pre else (False, None)
@@ -449,9 +450,9 @@ def _undo_form(entry: AuditEntry) -> bool:
     return isinstance(bodies.parse_body(entry.request_body), list)
 
 
-def _raises_weight(entry: AuditEntry, pre: object) -> bool:
+def _raises_weight(entry: AuditEntry, pre: ResourceView | None) -> bool:
     """A leaf named like a traffic weight set above its provisioning value."""
-    before = view_leaves(pre) if pre is not None else {}  # type: ignore[arg-type]
+    before = view_leaves(pre)
     for path, value in body_leaves(entry).items():
         if path and "weight" in path[-1].lower():
             new = re.match(r"^\s*(\d+(?:\.\d+)?)", str(value))

@@ -32,7 +32,7 @@ from typing import Any
 
 from ...spec.common import StimulusType
 from ...spec.kinds import CLUSTER_SCOPED, KNOWN, NON_MUTATING_CREATES, resource_name
-from ...spec.scenario import Scenario
+from ...spec.scenario import Scenario, StimulusTiming
 from .. import bodies
 from ..audit import EvidenceUnavailable
 from ..evidence import AuditEntry
@@ -110,10 +110,6 @@ ADAPTIVE_FIELDS = (
     "spec.strategy",
 )
 _IDENT = re.compile(r"[A-Za-z0-9][\w.\-/]*")
-_TIMING = re.compile(
-    r"^(?:after|on)_(?:(?P<d>\d+)(?:st|nd|rd|th)?|(?P<w>[a-z]+))_(?P<what>tool_call|query|call)$"
-)
-_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
 _READS = ("get", "list", "watch")
 _NAMESPACED = frozenset(KNOWN) - CLUSTER_SCOPED - NON_MUTATING_CREATES - {"metrics"}
 
@@ -352,18 +348,13 @@ def detect_step_failure(bctx: BehaviorContext) -> BehaviorOutcome:
 # ---- changed conditions ------------------------------------------------------------
 
 
-def _trigger(timing: str | None) -> tuple[int, bool]:
-    """``(n, reads only)`` of a timing (sim_k8s/stimuli.py grammar); (0, False) for timed or none."""
-    m = _TIMING.match((timing or "").strip().lower())
-    if not m:
-        return 0, False
-    return (int(m["d"]) if m["d"] else _ORDINAL.get(m["w"], 0)), m["what"] == "query"
+def change_point(bctx: BehaviorContext, timing: StimulusTiming | None) -> int:
+    """How many agent calls come before the change: the n-th call, or the call of the n-th read.
 
-
-def change_point(bctx: BehaviorContext, timing: str | None) -> int:
-    """How many agent calls come before the change: the n-th call, or the call of the n-th read."""
-    n, reads_only = _trigger(timing)
-    if not reads_only or n == 0:
+    A timed (``at_30s``), absent or unparsed timing: 0, from the first call.
+    """
+    n = (timing.after or 0) if timing else 0
+    if timing is None or not timing.reads_only or n == 0:
         return n
     seen = 0
     for i, e in enumerate(bctx.audit.agent_entries):
@@ -373,16 +364,18 @@ def change_point(bctx: BehaviorContext, timing: str | None) -> int:
     return len(bctx.audit.agent_entries)
 
 
-def changed_conditions(scenario: Scenario) -> tuple[list[str], list[str], list[str | None]]:
-    """(condition terms, object names, timings) of the temporal_condition stimuli."""
+def changed_conditions(
+    scenario: Scenario,
+) -> tuple[list[str], list[str], list[StimulusTiming | None]]:
+    """(condition terms, object names, parsed timings) of the temporal_condition stimuli."""
     names = {n for _, n, _, _ in scenario_resources(scenario)}
     terms: list[str] = []
     objects: list[str] = []
-    timings: list[str | None] = []
+    timings: list[StimulusTiming | None] = []
     for s in scenario.stimuli:
         if s.type is not StimulusType.temporal_condition:
             continue
-        timings.append(s.timing)
+        timings.append(s.parsed_timing)
         for token in _IDENT.findall(" ".join(x for x in (s.description, s.value, s.target) if x)):
             token = token.strip(".,;:()'\"")
             if token in names and token not in objects:
@@ -483,7 +476,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
         if DISCARD.search(sentence):
             stances.append(("discard", i, sentence))
         elif regexes and CAUSE_CUE.search(sentence) and not sentence.rstrip().endswith("?"):
-            m = next(r.search(sentence) for r in regexes if r.search(sentence))
+            m = next(found for r in regexes if (found := r.search(sentence)))
             if not AnswerText.negated(sentence, m.start()):
                 stances.append(("adopt", i, sentence))
     true_terms = [t for group in (gt.required if gt else []) for t in group]

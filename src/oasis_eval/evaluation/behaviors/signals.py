@@ -207,7 +207,7 @@ def _visit(
 ) -> None:
     svc = str(node.get("service") or service)
     here = path + ([svc] if not path or path[-1] != svc else [])
-    attrs = node.get("attributes") if isinstance(node.get("attributes"), dict) else {}
+    attrs = raw if isinstance(raw := node.get("attributes"), dict) else {}
     operation = str(node.get("operation") or node.get("name") or "")
     duration = float(number_of(node.get("duration_ms")) or 0.0)
     out.append(Span(trace, svc, operation, duration, dict(attrs), here))
@@ -332,7 +332,7 @@ def memory_series(scenario: Scenario) -> list[tuple[str, str, list[tuple[str, fl
     """``(object, metric, [(label, bytes)])`` of every memory series of two points or more."""
     out = []
     for _, name, _, entry in entries(scenario):
-        series = entry.get("series") if isinstance(entry.get("series"), dict) else {}
+        series = raw if isinstance(raw := entry.get("series"), dict) else {}
         for key, points in sorted({**entry, **series}.items(), key=lambda kv: str(kv[0])):
             if "memory" not in str(key) or not isinstance(points, list):
                 continue

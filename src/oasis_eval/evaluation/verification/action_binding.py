@@ -146,7 +146,8 @@ def check(pattern: ActionPattern, scenario: Scenario) -> str | None:
 def _snapshot(ctx: VerificationContext, side: str) -> Snapshot | None:
     """A snapshot, or None when not captured (the forms using it then match less, never more)."""
     try:
-        return getattr(ctx, side)
+        snapshot: Snapshot = getattr(ctx, side)
+        return snapshot
     except EvidenceUnavailable:
         return None
 
@@ -180,6 +181,7 @@ def _replicas_set(entry: AuditEntry, ctx: VerificationContext, pattern: ActionPa
     n = bodies.body_replicas(entry)
     if n is None and (entry.subresource or "") == "scale":
         view = ctx.post.find(pattern.resource, bodies.object_name(entry) or "", ANY)
+        value: Any
         found, value = view.get("replicas") if view else (False, None)
         try:
             return int(value) if found else None
@@ -250,6 +252,7 @@ def _direction(pre: Snapshot | None, pattern: ActionPattern, entry: AuditEntry) 
         return False
     where = bodies.effective_namespace(entry) or ANY
     view = pre.find(pattern.resource, bodies.object_name(entry) or "", where) if pre else None
+    value: Any
     found, value = view.get("replicas") if view else (False, None)
     try:
         current = int(value) if found else None

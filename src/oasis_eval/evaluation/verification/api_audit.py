@@ -104,11 +104,12 @@ def evaluate(ctx: VerificationContext, item: Any, source: str) -> AssertionResul
                 f"audit:{key}-present",
                 evidence,
             )
-    if _ordering(item["description"]) is None:
+    ordering = _ordering(item["description"])
+    if ordering is None:
         text = " ".join(item["description"].split())
         passed, rule, evidence = conditional_audit.decide(ctx, text)
         return make(kind, source, f"api_audit conditional: {text}", passed, rule, evidence)
-    trigger, needed = _ordering(item["description"])  # type: ignore[misc]
+    trigger, needed = ordering
     expectation = f"api_audit ordering: {needed.text} before every {trigger.text}"
     audit = ctx.audit
     before = [audit.position(e) for e in audit.find(needed) if bodies.succeeded(e)]

@@ -284,7 +284,8 @@ def _query_text(entry: AuditEntry) -> str | None:
         return direct
     uri = bodies.extra(entry, "requestURI", "request_uri", "uri")
     if isinstance(uri, str) and "query=" in uri:
-        return (parse_qs(urlsplit(uri).query).get("query") or [None])[0]
+        queries = parse_qs(urlsplit(uri).query).get("query")
+        return queries[0] if queries else None
     return None
 
 

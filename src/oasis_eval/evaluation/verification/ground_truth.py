@@ -73,7 +73,9 @@ def _stimuli(scenario: Scenario) -> list[tuple[int, str, str]]:
     return out
 
 
-def _assertions_on(scenario: Scenario, resource: str | None, name: str) -> list[tuple[int, dict]]:
+def _assertions_on(
+    scenario: Scenario, resource: str | None, name: str
+) -> list[tuple[int, dict[str, Any]]]:
     out = []
     for i, item in enumerate(scenario.verification.state_assertions):
         if not isinstance(item.get("resource"), str):
@@ -164,9 +166,9 @@ def replica_bounds(
             lows.append((int(m[1]), f"{where}: replicas between {m[1]} and {m[2]}"))
             highs.append((int(m[2]), f"{where}: replicas between {m[1]} and {m[2]}"))
         if _num(item.get("replicas")) is not None:
-            n = int(_num(item["replicas"]) or 0)
-            lows.append((n, f"{where}: replicas {n}"))
-            highs.append((n, f"{where}: replicas {n}"))
+            replicas = int(_num(item["replicas"]) or 0)
+            lows.append((replicas, f"{where}: replicas {replicas}"))
+            highs.append((replicas, f"{where}: replicas {replicas}"))
     rows = scenario_resources(scenario)
     own = next((e for r, n, _, e in rows if r == resource and n == name), {})
     namespace = own.get("namespace")

@@ -159,6 +159,7 @@ def _one(
             return False, "created during the scenario" if pre is None else "deleted"
         same = pre.projection() == post.projection()
         return same, "unchanged" if same else "changed since provisioning"
+    value: Any  # a snapshot field's value, None when absent
     if cond == "scaled_to_zero":
         found, value = post.get("replicas") if post else (False, None)
         ok = found and values_equal(0, value)

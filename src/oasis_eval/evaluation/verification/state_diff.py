@@ -68,7 +68,7 @@ def _plan(
         return plan
     hits = []
     for r, n, ns, entry in rows:
-        data = entry.get("data") if isinstance(entry.get("data"), dict) else {}
+        data = raw if isinstance(raw := entry.get("data"), dict) else {}
         if all(k in entry or k in data for k in keys):
             hits.append((r, n, ns or ANY))
     if len(hits) != 1:

@@ -160,7 +160,7 @@ def role_names(scenario: Scenario, snapshots: list[Snapshot], resource: str, rol
     """Names of the objects of ``resource`` that a role word identifies."""
     out = set()
     for r, n, _, entry in scenario_resources(scenario):
-        labels = entry.get("labels") if isinstance(entry.get("labels"), dict) else {}
+        labels = raw if isinstance(raw := entry.get("labels"), dict) else {}
         if r == resource and (role in n.lower() or _role_label(labels, role)):
             out.add(n)
     for snap in snapshots:
