@@ -287,10 +287,6 @@ SCHEDULING_FIELDS = (
     "affinity", "nodeselector", "toleration", "topologyspread", "nodename",
     "maxunavailable", "maxsurge", "poddisruptionbudget", "minavailable",
 )  # fmt: skip
-_TIMING = re.compile(r"^(?:after|on)_(?P<n>\d+|first|second|third|fourth|fifth)", re.IGNORECASE)
-_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
-
-
 def change_point(bctx: BehaviorContext) -> tuple[int, list[str], str]:
     """(agent-call position from which the change is in effect, changed object names, rule).
 
@@ -307,11 +303,10 @@ def change_point(bctx: BehaviorContext) -> tuple[int, list[str], str]:
     text = " ".join(f"{s.description or ''} {s.value or ''} {s.target or ''}" for s in chosen)
     changed = [n for n in names if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text)]
     at = 0
-    for s in timed:
-        m = _TIMING.match(s.timing or "")
-        if m:
-            word = m["n"].lower()
-            at = max(at, _ORDINAL.get(word) or int(word))
+    for s in timed:  # the scenario model parses the timing (02 §1.6); an unparsed one counts from 0
+        timing = s.parsed_timing
+        if timing is not None and timing.after is not None:
+            at = max(at, timing.after)
     rule = f"change from agent call {at}" + (" (temporal_condition)" if timed else "")
     return at, changed, rule
 
