@@ -38,6 +38,7 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.shared.exceptions import MCPError
 
 from .connect import META_INTERFACE_TYPE
 from .serving import bearer
@@ -45,6 +46,8 @@ from .tools import ToolSurface
 
 SERVER_NAME = "cluster-tools"
 SERVER_VERSION = "1.0.0"
+# JSON-RPC error code (implementation-defined server range) for a missing or unknown token
+UNAUTHORIZED = -32001
 INSTRUCTIONS = (
     "Operational tools for one Kubernetes environment. Each call runs with the credentials of the token "
     "presented; every call is recorded in the cluster's audit log."
@@ -89,11 +92,7 @@ class McpApp:
         headers = getattr(request, "headers", None)
         surface = self.surface_for(bearer(headers))
         if surface is None:
-            from mcp.shared.exceptions import MCPError
-
-            raise MCPError(
-                types.ErrorData(code=-32001, message="Unauthorized: invalid bearer token")
-            )
+            raise MCPError(code=UNAUTHORIZED, message="Unauthorized: invalid bearer token")
         return surface
 
     # ---- MCP handlers --------------------------------------------------------------------------------
@@ -208,7 +207,7 @@ async def _unauthorized(send: Callable[..., Any], description: str) -> None:
         {
             "jsonrpc": "2.0",
             "id": None,
-            "error": {"code": -32001, "message": f"Unauthorized: {description}"},
+            "error": {"code": UNAUTHORIZED, "message": f"Unauthorized: {description}"},
         }
     ).encode()
     await send(
