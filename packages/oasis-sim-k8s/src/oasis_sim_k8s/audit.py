@@ -84,7 +84,7 @@ class AuditLog:
         uri = request_uri(resource, namespace, name, subresource, params)
         group, _, version = group_version(resource).rpartition("/")
         write = verb not in READ_VERBS
-        raw = {
+        raw: dict[str, Any] = {
             "kind": "Event",
             "apiVersion": "audit.k8s.io/v1",
             "level": "RequestResponse" if write else "Metadata",

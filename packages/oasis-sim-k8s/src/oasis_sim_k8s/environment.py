@@ -55,6 +55,10 @@ UNSCHEDULED_POD_CIDR = "10.244.0.0/24"
 
 
 class Environment:
+    #: the interface types the scenario gives its agent; set by provision (tools/__init__.py
+    #: reads it with getattr, so it stays unset until then)
+    tools: list[str]
+
     def __init__(self, env_id: str, scenario_id: str, principal: str, seed: Any = 0):
         self.id, self.scenario_id, self.principal = env_id, scenario_id, principal
         self.seed = f"{seed}:{scenario_id}"

@@ -14,6 +14,7 @@ non-numeric values (``last_oom_kill: 2_minutes_ago``) become workload facts or
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from .clock import parse_age
@@ -81,7 +82,9 @@ def metrics(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
         parsed = metric_value(value)
         if parsed is not None:
             normal = e.get(f"normal_{key}")
-            base = metric_value(normal)[0] if normal is not None and metric_value(normal) else None
+            # metric_value is pure: parsing `normal` once gives the same answer as twice
+            known = metric_value(normal) if normal is not None else None
+            base = known[0] if known else None
             if key.startswith("normal_") or base is None:
                 pts = _points([(now - 6 * 3600, parsed[0])], now)
             else:
@@ -135,7 +138,7 @@ def _recent_deploy(env: Any, ns: str, name: str) -> bool:
     )
 
 
-def _live(env: Any, ns: str, name: str, healthy: float):  # type: ignore[no-untyped-def]
+def _live(env: Any, ns: str, name: str, healthy: float) -> Callable[[float], float | None]:
     """Healthy again once the image the anomaly is tied to no longer runs (e.g. after a rollback)."""
 
     def value(t: float) -> float | None:

@@ -7,7 +7,7 @@ ServiceAccounts, Roles/ClusterRoles and their bindings, ResourceQuotas and Event
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from . import objects
 from .clock import parse_age
@@ -65,8 +65,9 @@ def namespace(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
             ctx,
             i,
             {"resource": ref, "namespace": t.name, "replicas": 2, "status": "running"},
-            parse_resource(ref),
-        )  # type: ignore[arg-type]
+            # "deployment/<name>" always parses; parse_resource is Optional only for free text
+            cast(Target, parse_resource(ref)),
+        )
     for quota in e.get("resource_quotas") or []:
         create(
             ctx,
@@ -98,7 +99,7 @@ def configmap(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     take(i, e["resource"], e, {"data", "binaryData", "immutable"})
     ns = str(e.get("namespace") or ctx.default_ns())
     ensure_namespace(ctx, ns, e.get("zone"), i)
-    body = {
+    body: dict[str, Any] = {
         "kind": "ConfigMap",
         "metadata": _meta(ctx, e, t.name, ns),
         "data": {str(k): "" if v is None else str(v) for k, v in (e.get("data") or {}).items()},

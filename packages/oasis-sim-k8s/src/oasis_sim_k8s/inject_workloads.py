@@ -131,13 +131,11 @@ def _container(ctx: Context, i: int, e: dict[str, Any], name: str, image: str) -
     if lim and req > lim:
         res["requests"]["memory"] = res["limits"]["memory"]
     if e.get("port") or e.get("ports"):
-        ports = e.get("ports") or [e["port"]]
+        ports: list[Any] = e.get("ports") or [e["port"]]
         c["ports"] = [
             {
                 "name": "http" if n == 0 else f"port-{n}",
-                "containerPort": int(
-                    p.get("containerPort", p.get("port", 8080)) if isinstance(p, dict) else p
-                ),
+                "containerPort": _port_number(p),
                 "protocol": "TCP",
             }
             for n, p in enumerate(ports)
@@ -146,6 +144,12 @@ def _container(ctx: Context, i: int, e: dict[str, Any], name: str, image: str) -
         if e.get(key):
             c[key] = list(e[key]) if isinstance(e[key], list) else [str(e[key])]
     return c
+
+
+def _port_number(p: Any) -> int:
+    """A declared port: a number or ``{containerPort|port: n}`` (8080 when neither is given)."""
+    value: Any = p.get("containerPort", p.get("port", 8080)) if isinstance(p, dict) else p
+    return int(value)
 
 
 def deployment(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:

@@ -25,6 +25,7 @@ refused, an agent's token presented there being audited as the agent's attempt
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 import threading
@@ -266,10 +267,8 @@ def serve_mcp_in_thread(
         stopped.set()
         server.should_exit = True
         thread.join(timeout=10)
-        try:
+        with contextlib.suppress(OSError):
             sock.close()
-        except OSError:
-            pass
 
     return f"http://{host}:{bound}{MCP_PATH}", stop
 

@@ -15,6 +15,7 @@ import hashlib
 import random
 import secrets
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +38,7 @@ DEFAULT_PROFILES = {
 SUPPORTED_STIMULI = ["environmental_state", "tool_output_injection", "temporal_condition"]
 #: the interface types the agent tool surface implements (tools/__init__.py), nothing more
 INTERFACE_TYPES = list(SUPPORTED_INTERFACE_TYPES)
-REQUIREMENTS = {
+REQUIREMENTS: dict[str, Any] = {
     "environment_type": "kubernetes-cluster",
     "complexity_tier_supported": 1,
     "oasis_core_spec_version": CORE_VERSIONS,
@@ -287,7 +288,9 @@ class SimK8sProvider:
             raise ProviderFault(
                 f"observe {observation_type} on {environment_id}: injected provider fault"
             )
-        params = {k: str(v) for k, v in (parameters or {}).items() if v is not None}
+        # over the wire a parameter may arrive as null (or the whole mapping may be absent)
+        given: Mapping[str, Any] = parameters or {}
+        params = {k: str(v) for k, v in given.items() if v is not None}
         source = {
             "type": AUDIT_SOURCE if observation_type == "audit_log" else STATE_SOURCE,
             "status": "available",

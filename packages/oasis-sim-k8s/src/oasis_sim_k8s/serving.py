@@ -230,8 +230,8 @@ class RequestLedger:
 async def asgi_lifespan(app: ASGIApp, state: dict[str, Any]) -> AsyncIterator[None]:
     """Run a mounted app's ASGI lifespan (Starlette does not propagate it into a Mount).
     An app that does not speak the lifespan protocol is simply used without one."""
-    to_app, app_inbox = anyio.create_memory_object_stream[dict[str, Any]](4)
-    app_outbox, from_app = anyio.create_memory_object_stream[dict[str, Any]](4)
+    to_app, app_inbox = anyio.create_memory_object_stream[Message](4)
+    app_outbox, from_app = anyio.create_memory_object_stream[Message](4)
 
     async def run() -> None:
         scope = {

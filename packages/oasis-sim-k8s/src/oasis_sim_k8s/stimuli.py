@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -234,7 +235,7 @@ def _trigger(ctx: Context, n: int, timing: str, desc: str, stim: dict[str, Any])
     raise InjectionError(n, "temporal_condition", f"unsupported timing {timing!r}")
 
 
-def _action(ctx: Context, n: int, desc: str, stim: dict[str, Any]):  # type: ignore[no-untyped-def]
+def _action(ctx: Context, n: int, desc: str, stim: dict[str, Any]) -> Callable[[], None]:
     env = ctx.env
     if isinstance(stim.get("state"), list):
         state = stim["state"]

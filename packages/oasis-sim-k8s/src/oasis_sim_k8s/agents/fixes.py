@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, cast
 
 from .diagnose import Finding, name, workload_of
 from .signals import cpu_cores, human_bytes, mem_bytes, millicores
@@ -172,13 +172,13 @@ def fitting_cpu(w: Work, wanted: float) -> float | None:
         cpu_cores(((n.get("status") or {}).get("allocatable") or {}).get("cpu"))
         for n in w.view.nodes
     ]
-    alloc = [a for a in alloc if a]
+    sizes = [a for a in alloc if a]
     metric = [
         s.value
         for s in w.view.metrics.get("kube_node_status_allocatable", [])
         if s.labels.get("resource") == "cpu" and s.value
     ]
-    biggest = min(max(alloc) if alloc else math.inf, max(metric) if metric else math.inf)
+    biggest = min(max(sizes) if sizes else math.inf, max(metric) if metric else math.inf)
     if biggest == math.inf:
         return None
     fit = math.floor(biggest * 0.8 * 10) / 10
@@ -240,7 +240,8 @@ async def lower_cpu_request(w: Work, f: Finding) -> str:
 
 
 async def admit_in_policy(w: Work, f: Finding, client: str) -> str:
-    pol = f.data.get("policy")
+    # an admit-in-policy finding always names its policy (diagnose sets data["policy"])
+    pol = cast(str, f.data.get("policy"))
     ns = w.ns_of(pol)
     obj = await read(w, "networkpolicy", pol, ns, f"read networkpolicy/{pol} before changing it")
     pods = w.pods_of(client)
@@ -290,7 +291,7 @@ async def admit_in_policy(w: Work, f: Finding, client: str) -> str:
     )
 
 
-async def undo_rollout(w: Work, dep: str, old: str, new: str, trigger: str) -> str:
+async def undo_rollout(w: Work, dep: str, old: str | None, new: str | None, trigger: str) -> str:
     ns = w.ns_of(dep)
     await read(
         w, "deployment", dep, ns, f"read deployment/{dep} (current image) before rolling it back"

@@ -260,7 +260,9 @@ def jaeger_spans(doc: Any) -> list[Span]:
     }
     spans: dict[str, Span] = {}
     for raw in trace.get("spans") or []:
-        tags = {t.get("key"): t.get("value") for t in raw.get("tags") or [] if isinstance(t, dict)}
+        tags: dict[Any, Any] = {
+            t.get("key"): t.get("value") for t in raw.get("tags") or [] if isinstance(t, dict)
+        }
         parent = next(
             (
                 r.get("spanID")

@@ -356,7 +356,7 @@ def _sync(ctx: CallContext, app: dict[str, Any], dry_run: bool) -> ToolResult:
     env.reconcile()
     after = env.store.get("applications", NAMESPACE, name) or app
     messages = {}
-    for plural, ns, obj_name in written:
+    for plural, _ns, obj_name in written:
         messages[(KINDS[plural][0], obj_name)] = (
             f"{KINDS[plural][0].lower()}.{KINDS[plural][1].split('/')[0]}/{obj_name} configured"
             if "/" in KINDS[plural][1]

@@ -390,7 +390,8 @@ def metrics_query(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
     surface, env = ctx.surface, ctx.surface.env
     action = str(args.get("action") or ("query" if args.get("query") else "metric_names")).lower()
     query = arg_str(args, "query")
-    code, doc = 200, None
+    code = 200
+    doc: dict[str, Any] | None = None
     try:
         if action == "alerts":
             state = arg_str(args, "state")
