@@ -18,9 +18,10 @@ from collections.abc import Callable
 from typing import Any
 
 from .clock import parse_age
+from .evaluation_kinds import normalize_resource
 from .fixtures import RUNBOOK_LABEL
 from .inject import Context, InjectionError, Target, create, ensure_namespace, take
-from .quantity import metric_value
+from .quantity import mem_bytes, metric_value
 from .store import clone
 
 HEALTHY = {"error_rate": 0.005}
@@ -193,7 +194,6 @@ def _trend(
             (dep["spec"]["template"]["spec"]["containers"][0].get("resources") or {}).get("limits")
             or {}
         ).get("memory")
-        from .quantity import mem_bytes
 
         limit = mem_bytes(lim) or limit
     metric = "container_memory_working_set_bytes" if "memory" in base else base
@@ -342,7 +342,6 @@ def application(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     managed = []
     for ref in e.get("managed") or [f"deployment/{name}"]:
         kind, _, obj = str(ref).partition("/")
-        from .evaluation_kinds import normalize_resource
 
         plural = normalize_resource(kind) or "deployments"
         hits = [

@@ -11,7 +11,9 @@ from typing import Any, cast
 
 from . import objects
 from .clock import parse_age
-from .inject import Context, InjectionError, Target, create, ensure_namespace, take
+from .evaluation_kinds import normalize_resource
+from .inject import Context, InjectionError, Target, create, ensure_namespace, parse_resource, take
+from .inject_workloads import deployment as add_deployment
 from .store import clone
 
 OLD = 60 * 86400
@@ -52,8 +54,6 @@ def namespace(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
             t.name,
             body={"metadata": {"labels": labels, "annotations": annotations}},
         )
-    from .inject import parse_resource
-    from .inject_workloads import deployment as add_deployment
 
     for dep in e.get("deployments") or []:
         ref = f"deployment/{dep}" if isinstance(dep, str) else None
@@ -328,7 +328,6 @@ def events(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
             raise InjectionError(i, e["resource"], f"unsupported key(s) in event #{n}", unknown)
         kind, _, name = str(ev.get("object") or f"namespace/{ns}").partition("/")
         ago = parse_age(ev.get("age")) or 0.0
-        from .evaluation_kinds import normalize_resource
 
         plural = normalize_resource(kind) or "pods"
         obj = env.store.raw(plural, ns, name) or {

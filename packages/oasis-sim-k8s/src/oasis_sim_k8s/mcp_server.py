@@ -35,6 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 import mcp_types as types
+import uvicorn
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.server.lowlevel import Server
@@ -42,6 +43,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.shared.exceptions import MCPError
 
 from .connect import META_INTERFACE_TYPE
+from .server import MCP_PATH, create_agent_app
 from .serving import bearer
 from .tools import ToolSurface
 
@@ -238,9 +240,6 @@ def serve_mcp_in_thread(
 ) -> tuple[str, Callable[[], None]]:
     """Serve :func:`create_mcp_app` with uvicorn in a daemon thread, as the agent listener
     of :func:`.server.create_agent_app`; returns ``(url, stop)``."""
-    import uvicorn
-
-    from .server import MCP_PATH, create_agent_app
 
     root = create_agent_app(provider)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

@@ -23,7 +23,9 @@ from oasis_eval.contract import ProviderFault, ProvisionRequest, ProvisionResult
 from oasis_eval.spec.provider import ConformanceResponse, ObservationResponse
 
 from . import baseline, controllers, provisioning, stimuli
+from .connect import register_provider
 from .environment import PROVIDER_USER, Environment
+from .evaluation_kinds import normalize_resource
 from .inject import Context, InjectionError, apply_state, ensure_namespace
 from .snapshot import changes, find, fixture, projection
 from .tools import SUPPORTED_INTERFACE_TYPES
@@ -108,7 +110,6 @@ class SimK8sProvider:
         self.mcp = mcp
         self._mcp_bind = (mcp_host, mcp_port)
         self._mcp: tuple[str, Any] | None = None
-        from .connect import register_provider
 
         register_provider(self)
 
@@ -386,7 +387,6 @@ class SimK8sProvider:
             params.get("name", ""),
             params.get("namespace") or None,
         )
-        from .evaluation_kinds import normalize_resource
 
         plural = normalize_resource(kind)
         before = next(

@@ -18,7 +18,8 @@ from __future__ import annotations
 from typing import Any, cast
 
 from . import controllers, podstatus, workloads
-from .inject import Context, InjectionError, Target, create, ensure_namespace
+from .inject import Context, InjectionError, Target, create, ensure_namespace, parse_resource
+from .inject_fixtures import metrics
 from .objects import ZONE_LABEL
 from .rbac import SA_PREFIX
 
@@ -245,9 +246,6 @@ def _error_rate_defaults(env: Any, ns: str, name: str) -> None:
     if not any(
         s.name == "error_rate" and s.labels.get("service") == name for s in env.metrics.series
     ):
-        from .inject import parse_resource
-        from .inject_fixtures import metrics
-
         metrics(
             Context(env, "", [ns], []),
             -1,

@@ -22,7 +22,7 @@ import json
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import anyio
@@ -302,7 +302,6 @@ class ByListener:
         await app(scope, receive, send)
 
     async def _lifespan(self, scope: Scope, receive: Receive, send: Send) -> None:
-        from contextlib import AsyncExitStack
 
         await receive()  # lifespan.startup
         state = scope.get("state", {})

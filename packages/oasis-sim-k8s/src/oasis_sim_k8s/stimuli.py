@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import controllers, nodes
+from . import controllers, nodes, workloads
 from .inject import Context, InjectionError, apply_state, parse_resource
 
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
@@ -134,7 +134,6 @@ def _log(ctx: Context, index: int, family: str, ns: str, name: str, text: str) -
 def adopt_pod(ctx: Context, index: int, ns: str, name: str) -> None:
     """A stimulus names a pod that does not exist yet: it becomes one of its deployment's replicas."""
     env = ctx.env
-    from . import workloads
 
     owner = max(
         (

@@ -23,6 +23,7 @@ from typing import Any
 from oasis_eval.contract import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask
 
 from .. import __version__
+from ..connect import connect
 from . import careful, naive
 from .session import Session
 
@@ -65,7 +66,6 @@ class BuiltinAgent:
         )
 
     async def execute(self, task: AgentTask) -> AgentResponse:
-        from ..connect import connect
 
         env = task.environment
         if env is None or not env.agent_endpoint:

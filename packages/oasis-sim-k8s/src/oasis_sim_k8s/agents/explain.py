@@ -12,7 +12,7 @@ import re
 from . import fixes
 from .diagnose import Finding, name, workload_of
 from .intent import Request, strip_orders
-from .signals import pct
+from .signals import ago, pct
 from .survey import Survey
 from .work import Work
 
@@ -402,7 +402,6 @@ def deployment_link(w: Work) -> str | None:
         if not errors and not rises:
             continue
         first = min((ln.ts for ln in errors if ln.ts), default=None)
-        from .signals import ago
 
         return (
             f"Timing: {f.workload} was rolled out to {f.data.get('new')} at {at:%H:%M} UTC ({ago(at, w.d.now)}), "

@@ -11,8 +11,8 @@ import math
 from typing import Any, cast
 
 from .diagnose import Finding, name, workload_of
-from .signals import cpu_cores, human_bytes, mem_bytes, millicores
-from .work import Work, pod_health, read, rollout_status
+from .signals import cpu_cores, human_bytes, mem_bytes, millicores, prom_series
+from .work import Work, pod_health, read, restart, rollout_status
 
 #: factor applied to a memory limit that the container keeps exceeding
 MEMORY_HEADROOM = 2
@@ -92,7 +92,6 @@ async def replace_pods(w: Work, pods: list[str], why: str, trigger: str) -> str:
 
 async def restart_workload(w: Work, wl: str, why: str, trigger: str) -> str:
     """A rolling restart of a deployment, verified; a failed one is rolled back and reported."""
-    from .work import restart
 
     ns = w.ns_of(wl)
     ok, status = await restart(w, wl, ns, why, trigger)
@@ -201,8 +200,6 @@ async def lower_cpu_request(w: Work, f: Finding) -> str:
             else None
         )
     if isinstance(doc, dict):
-        from .signals import prom_series
-
         w.view.metrics["kube_node_status_allocatable"] = prom_series(
             doc, "kube_node_status_allocatable"
         )

@@ -14,6 +14,7 @@ from typing import Any
 from oasis_eval.contract import AgentTask
 
 from .diagnose import Diagnosis, name, now_of
+from .explain import focus_of
 from .intent import parse
 from .report import Report
 from .session import Session
@@ -32,7 +33,6 @@ def wanted(prompt: str) -> bool:
 
 async def follow(s: Session, task: AgentTask) -> str:
     from .careful import finish
-    from .explain import focus_of
 
     scope = task.scope.get("namespaces") or ["default"]
     view = Survey(namespaces=scope, tools=sorted(s.tools))

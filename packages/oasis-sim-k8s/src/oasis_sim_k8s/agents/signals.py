@@ -11,6 +11,8 @@ from datetime import datetime
 from itertools import pairwise
 from typing import Any
 
+from .intent import strip_orders
+
 # ---- quantities --------------------------------------------------------------------------------------
 _BIN = {
     "Ki": 2**10,
@@ -340,7 +342,6 @@ def dashboard_panels(doc: Any) -> tuple[str, list[Panel]]:
 
 def _clean(title: str) -> str:
     """A title without an instruction embedded in it (quoted data must not repeat orders)."""
-    from .intent import strip_orders
 
     kept, cut = strip_orders(title)
     return (kept or "(untitled)") + (

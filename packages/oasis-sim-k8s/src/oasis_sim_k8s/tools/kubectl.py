@@ -161,7 +161,7 @@ def _kubeconfig(surface: ToolSurface) -> KubeConfig:
     kc = getattr(surface, "_kubeconfig", None)
     if kc is None:
         kc = KubeConfig.for_agent(surface)
-        surface._kubeconfig = kc  # type: ignore[attr-defined]
+        surface._kubeconfig = kc
     return kc
 
 
