@@ -517,7 +517,7 @@ class ApiServer:
         params: dict[str, Any],
     ) -> ApiResult:
         meta = current["metadata"]
-        scale = {
+        scale: dict[str, Any] = {
             "kind": "Scale",
             "apiVersion": "autoscaling/v1",
             "metadata": {

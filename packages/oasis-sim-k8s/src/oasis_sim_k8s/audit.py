@@ -29,7 +29,7 @@ from urllib.parse import quote
 
 from .clock import parse_ts
 from .rbac import group_version, resource_namespaced
-from .store import clone
+from .store import clone, plural_of
 
 READ_VERBS = ("get", "list", "watch")
 
@@ -84,7 +84,7 @@ class AuditLog:
         uri = request_uri(resource, namespace, name, subresource, params)
         group, _, version = group_version(resource).rpartition("/")
         write = verb not in READ_VERBS
-        raw = {
+        raw: dict[str, Any] = {
             "kind": "Event",
             "apiVersion": "audit.k8s.io/v1",
             "level": "RequestResponse" if write else "Metadata",
@@ -159,7 +159,6 @@ class AuditLog:
         era_lo = self.env.clock.start - timedelta(days=1)
         era_hi = self.env.clock.now() + timedelta(days=1)
         out = []
-        from .store import plural_of
 
         want_resource = plural_of(resource_type) or resource_type.lower() if resource_type else None
         for entry, wall in zip(self.entries, self._wall):

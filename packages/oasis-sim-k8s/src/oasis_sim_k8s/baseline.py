@@ -170,10 +170,10 @@ def build(env: Any, user: str) -> None:
 def tier_evidence(env: Any) -> dict[str, Any]:
     zones = sorted(
         {
-            (n["metadata"].get("labels") or {}).get(objects.ZONE_LABEL)
+            zone
             for n in env.store.iter("namespaces")
+            if (zone := (n["metadata"].get("labels") or {}).get(objects.ZONE_LABEL)) is not None
         }
-        - {None}
     )
     ready_nodes = [
         n["metadata"]["name"]

@@ -24,6 +24,7 @@ A bad or missing token raises :class:`PermissionError` (HTTP 401 on the wire).
 
 from __future__ import annotations
 
+import asyncio
 import weakref
 from contextlib import AsyncExitStack
 from typing import Any, Protocol
@@ -133,6 +134,8 @@ class McpSurface:
         self.unavailable: list[str] = []
 
     async def _open(self, stack: AsyncExitStack) -> Any:
+        # lazy on purpose: the MCP client stack costs ~1 s to import and only remote (http)
+        # endpoints need it; in-process agents (builtin:*) never open one
         import httpx2
         from mcp import Client
         from mcp.client.streamable_http import streamable_http_client
@@ -232,7 +235,6 @@ class McpSurface:
 
 def _cancellation(exc: BaseException) -> bool:
     """Ctrl-C, or a cancellation of the calling task (possibly inside exception groups)."""
-    import asyncio
 
     if isinstance(exc, KeyboardInterrupt):
         return True

@@ -44,7 +44,8 @@ def endpoints_controller(env: Any) -> None:
         ns, name = svc["metadata"]["namespace"], svc["metadata"]["name"]
         if not sel:
             continue
-        ready, not_ready = [], []
+        ready: list[dict[str, Any]] = []
+        not_ready: list[dict[str, Any]] = []
         for pod in env.store.iter("pods", ns):
             if (pod.get("status") or {}).get("phase") in ("Failed", "Succeeded"):
                 continue
@@ -77,7 +78,7 @@ def endpoints_controller(env: Any) -> None:
             subset["addresses"] = ready
         if not_ready:
             subset["notReadyAddresses"] = not_ready
-        body = {
+        body: dict[str, Any] = {
             "kind": "Endpoints",
             "metadata": {
                 "name": name,
@@ -96,7 +97,7 @@ def endpoints_controller(env: Any) -> None:
 
 
 def _target_port(port: dict[str, Any]) -> Any:
-    target = port.get("targetPort", port.get("port"))
+    target: Any = port.get("targetPort", port.get("port"))
     return int(target) if isinstance(target, int) or str(target).isdigit() else 8080
 
 

@@ -22,10 +22,14 @@ from . import controllers, netpol, rbac, workloads
 from .apiserver import ApiServer
 from .audit import AuditLog
 from .clock import Ids, SimClock, fmt, parse_ts
+from .controllers import HPA_USER
 from .fixtures import Alerts, Dashboards, Database, Traces
-from .gitops import GitOps
+from .gitops import CONTROLLER_USER, GitOps
+from .objects import defaults
 from .observability import Logs, Metrics
 from .served import ServedCalls
+from .snapshot import snapshot
+from .stimuli import apply_tool_output, fire_timed
 from .store import ObjectStore, clone
 
 PROVIDER_USER = "system:serviceaccount:sim-k8s:provisioner"
@@ -55,14 +59,16 @@ UNSCHEDULED_POD_CIDR = "10.244.0.0/24"
 
 
 class Environment:
+    #: the interface types the scenario gives its agent; set by provision (tools/__init__.py
+    #: reads it with getattr, so it stays unset until then)
+    tools: list[str]
+
     def __init__(self, env_id: str, scenario_id: str, principal: str, seed: Any = 0):
         self.id, self.scenario_id, self.principal = env_id, scenario_id, principal
         self.seed = f"{seed}:{scenario_id}"
         self.clock = SimClock()
         self.ids = Ids(self.seed)
         self.store = ObjectStore(self.clock, self.ids)
-        from .controllers import HPA_USER
-        from .gitops import CONTROLLER_USER
 
         #: the provider and the cluster's own controllers act with system:masters rights
         self.store.admins.update({PROVIDER_USER, HPA_USER, CONTROLLER_USER})
@@ -135,7 +141,6 @@ class Environment:
     def tick(self) -> None:
         """Time-driven work: controller syncs and ``at_Ns`` triggers."""
         controllers.reconcile(self)
-        from .stimuli import fire_timed
 
         fire_timed(self)
 
@@ -300,7 +305,6 @@ class Environment:
 
     def prepare_new(self, plural: str, obj: dict[str, Any]) -> None:
         """Server-side defaults for an object created through the API."""
-        from .objects import defaults
 
         defaults(self, plural, obj)
 
@@ -372,13 +376,11 @@ class Environment:
         controllers.reconcile(self)
 
     def snapshot(self, resources: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
-        from .snapshot import snapshot
 
         return snapshot(self, resources)
 
     def apply_tool_output(self, target: str, text: str) -> str:
         """Rewrite a tool's output with the registered ``tool_output_injection`` rules."""
-        from .stimuli import apply_tool_output
 
         return apply_tool_output(self, target, text)
 

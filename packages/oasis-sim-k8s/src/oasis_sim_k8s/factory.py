@@ -36,7 +36,7 @@ def fault_names(value: Any) -> list[str]:
     """A list of fault names from a list or a comma-separated string (empty entries dropped)."""
     if value is None:
         return []
-    items: Iterable[Any] = value.split(",") if isinstance(value, str) else value
+    items: Any = value.split(",") if isinstance(value, str) else value
     if not isinstance(items, Iterable) or isinstance(items, Mapping):
         raise ValueError("faults must be a list of names or a comma-separated string")
     return [str(x).strip() for x in items if str(x).strip()]

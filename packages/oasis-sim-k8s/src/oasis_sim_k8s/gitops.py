@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from typing import Any
+from typing import Any, cast
 
 from .store import clone
 
@@ -178,14 +178,18 @@ class GitOps:
                 "health": {"status": health},
                 "resources": resources,
                 "summary": {
+                    # every simulated container declares an image
                     "images": sorted(
-                        {
-                            c.get("image")
-                            for r in resources
-                            for c in _containers(
-                                self.env.store.raw("deployments", r["namespace"], r["name"])
-                            )
-                        }
+                        cast(
+                            "set[str]",
+                            {
+                                c.get("image")
+                                for r in resources
+                                for c in _containers(
+                                    self.env.store.raw("deployments", r["namespace"], r["name"])
+                                )
+                            },
+                        )
                     )
                 },
                 "history": [

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .objects import ZONE_LABEL, namespace
 from .store import plural_of
 
 #: informational keys and where they are kept (they change no behaviour)
@@ -247,7 +248,6 @@ def ensure_namespace(
     ctx: Context, ns: str, zone: str | None = None, index: int | None = None
 ) -> None:
     """Create ``ns`` if missing (zone label from the entry, or the agent's scope when it implies one)."""
-    from .objects import ZONE_LABEL, namespace
 
     env = ctx.env
     if not zone and ns in ctx.scope_namespaces and len(ctx.scope_zones) == 1:

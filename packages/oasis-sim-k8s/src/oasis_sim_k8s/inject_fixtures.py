@@ -14,12 +14,14 @@ non-numeric values (``last_oom_kill: 2_minutes_ago``) become workload facts or
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from .clock import parse_age
+from .evaluation_kinds import normalize_resource
 from .fixtures import RUNBOOK_LABEL
 from .inject import Context, InjectionError, Target, create, ensure_namespace, take
-from .quantity import metric_value
+from .quantity import mem_bytes, metric_value
 from .store import clone
 
 HEALTHY = {"error_rate": 0.005}
@@ -81,7 +83,9 @@ def metrics(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
         parsed = metric_value(value)
         if parsed is not None:
             normal = e.get(f"normal_{key}")
-            base = metric_value(normal)[0] if normal is not None and metric_value(normal) else None
+            # metric_value is pure: parsing `normal` once gives the same answer as twice
+            known = metric_value(normal) if normal is not None else None
+            base = known[0] if known else None
             if key.startswith("normal_") or base is None:
                 pts = _points([(now - 6 * 3600, parsed[0])], now)
             else:
@@ -135,7 +139,7 @@ def _recent_deploy(env: Any, ns: str, name: str) -> bool:
     )
 
 
-def _live(env: Any, ns: str, name: str, healthy: float):  # type: ignore[no-untyped-def]
+def _live(env: Any, ns: str, name: str, healthy: float) -> Callable[[float], float | None]:
     """Healthy again once the image the anomaly is tied to no longer runs (e.g. after a rollback)."""
 
     def value(t: float) -> float | None:
@@ -190,7 +194,6 @@ def _trend(
             (dep["spec"]["template"]["spec"]["containers"][0].get("resources") or {}).get("limits")
             or {}
         ).get("memory")
-        from .quantity import mem_bytes
 
         limit = mem_bytes(lim) or limit
     metric = "container_memory_working_set_bytes" if "memory" in base else base
@@ -339,7 +342,6 @@ def application(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     managed = []
     for ref in e.get("managed") or [f"deployment/{name}"]:
         kind, _, obj = str(ref).partition("/")
-        from .evaluation_kinds import normalize_resource
 
         plural = normalize_resource(kind) or "deployments"
         hits = [

@@ -7,11 +7,13 @@ ServiceAccounts, Roles/ClusterRoles and their bindings, ResourceQuotas and Event
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from . import objects
 from .clock import parse_age
-from .inject import Context, InjectionError, Target, create, ensure_namespace, take
+from .evaluation_kinds import normalize_resource
+from .inject import Context, InjectionError, Target, create, ensure_namespace, parse_resource, take
+from .inject_workloads import deployment as add_deployment
 from .store import clone
 
 OLD = 60 * 86400
@@ -52,8 +54,6 @@ def namespace(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
             t.name,
             body={"metadata": {"labels": labels, "annotations": annotations}},
         )
-    from .inject import parse_resource
-    from .inject_workloads import deployment as add_deployment
 
     for dep in e.get("deployments") or []:
         ref = f"deployment/{dep}" if isinstance(dep, str) else None
@@ -65,8 +65,9 @@ def namespace(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
             ctx,
             i,
             {"resource": ref, "namespace": t.name, "replicas": 2, "status": "running"},
-            parse_resource(ref),
-        )  # type: ignore[arg-type]
+            # "deployment/<name>" always parses; parse_resource is Optional only for free text
+            cast(Target, parse_resource(ref)),
+        )
     for quota in e.get("resource_quotas") or []:
         create(
             ctx,
@@ -98,7 +99,7 @@ def configmap(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     take(i, e["resource"], e, {"data", "binaryData", "immutable"})
     ns = str(e.get("namespace") or ctx.default_ns())
     ensure_namespace(ctx, ns, e.get("zone"), i)
-    body = {
+    body: dict[str, Any] = {
         "kind": "ConfigMap",
         "metadata": _meta(ctx, e, t.name, ns),
         "data": {str(k): "" if v is None else str(v) for k, v in (e.get("data") or {}).items()},
@@ -327,7 +328,6 @@ def events(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
             raise InjectionError(i, e["resource"], f"unsupported key(s) in event #{n}", unknown)
         kind, _, name = str(ev.get("object") or f"namespace/{ns}").partition("/")
         ago = parse_age(ev.get("age")) or 0.0
-        from .evaluation_kinds import normalize_resource
 
         plural = normalize_resource(kind) or "pods"
         obj = env.store.raw(plural, ns, name) or {

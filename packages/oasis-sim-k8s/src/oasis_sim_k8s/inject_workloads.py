@@ -18,7 +18,15 @@ from typing import Any
 from . import objects, podstatus, workloads
 from .clock import content_hash, parse_age
 from .inject import Context, InjectionError, Target, create, ensure_namespace, take
-from .inject_status import CRASH_MESSAGES
+from .inject_status import (
+    CRASH_MESSAGES,
+    POD_KEYS,
+    apply_status,
+    configure_node,
+    configure_nodes,
+    paused_rollout,
+    standalone_pod,
+)
 from .quantity import cpu_millis, fmt_cpu, fmt_mem, mem_bytes, percent
 from .store import clone
 
@@ -131,13 +139,11 @@ def _container(ctx: Context, i: int, e: dict[str, Any], name: str, image: str) -
     if lim and req > lim:
         res["requests"]["memory"] = res["limits"]["memory"]
     if e.get("port") or e.get("ports"):
-        ports = e.get("ports") or [e["port"]]
+        ports: list[Any] = e.get("ports") or [e["port"]]
         c["ports"] = [
             {
                 "name": "http" if n == 0 else f"port-{n}",
-                "containerPort": int(
-                    p.get("containerPort", p.get("port", 8080)) if isinstance(p, dict) else p
-                ),
+                "containerPort": _port_number(p),
                 "protocol": "TCP",
             }
             for n, p in enumerate(ports)
@@ -146,6 +152,12 @@ def _container(ctx: Context, i: int, e: dict[str, Any], name: str, image: str) -
         if e.get(key):
             c[key] = list(e[key]) if isinstance(e[key], list) else [str(e[key])]
     return c
+
+
+def _port_number(p: Any) -> int:
+    """A declared port: a number or ``{containerPort|port: n}`` (8080 when neither is given)."""
+    value: Any = p.get("containerPort", p.get("port", 8080)) if isinstance(p, dict) else p
+    return int(value)
 
 
 def deployment(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
@@ -267,7 +279,6 @@ def deployment(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
                 f"{key} must be none here; declare {key}/<name> as its own entry",
                 [key],
             )
-    from .inject_status import apply_status
 
     apply_status(ctx, i, e, dep, facts, status, image, init_fail)
     created = create(ctx, i, e["resource"], "deployments", dep, ns)
@@ -279,14 +290,11 @@ def deployment(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
             env, prev, content_hash(prev["spec"]["template"]), 1, facts["rs_ago"] + 7 * 86400
         )
     if status == "rolling_update_in_progress":
-        from .inject_status import paused_rollout
-
         paused_rollout(ctx, i, e, created, facts)
     ctx.checks.append((i, e["resource"], ("deployment", ns, name, status, e.get("conditions"))))
 
 
 def pod(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
-    from .inject_status import POD_KEYS, standalone_pod
 
     take(i, e["resource"], e, POD_KEYS)
     env, name = ctx.env, t.name
@@ -352,7 +360,6 @@ def _owner(ctx: Context, ns: str, pod_name: str, labels: dict[str, Any] | None) 
 
 
 def node(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
-    from .inject_status import configure_node, configure_nodes
 
     if t.kind == "nodes" or not t.name:
         configure_nodes(ctx, i, e)

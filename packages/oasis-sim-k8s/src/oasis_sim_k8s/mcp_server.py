@@ -25,6 +25,7 @@ refused, an agent's token presented there being audited as the agent's attempt
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 import threading
@@ -34,17 +35,22 @@ from collections.abc import Callable
 from typing import Any
 
 import mcp_types as types
+import uvicorn
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.shared.exceptions import MCPError
 
 from .connect import META_INTERFACE_TYPE
+from .server import MCP_PATH, create_agent_app
 from .serving import bearer
 from .tools import ToolSurface
 
 SERVER_NAME = "cluster-tools"
 SERVER_VERSION = "1.0.0"
+# JSON-RPC error code (implementation-defined server range) for a missing or unknown token
+UNAUTHORIZED = -32001
 INSTRUCTIONS = (
     "Operational tools for one Kubernetes environment. Each call runs with the credentials of the token "
     "presented; every call is recorded in the cluster's audit log."
@@ -89,11 +95,7 @@ class McpApp:
         headers = getattr(request, "headers", None)
         surface = self.surface_for(bearer(headers))
         if surface is None:
-            from mcp.shared.exceptions import MCPError
-
-            raise MCPError(
-                types.ErrorData(code=-32001, message="Unauthorized: invalid bearer token")
-            )
+            raise MCPError(code=UNAUTHORIZED, message="Unauthorized: invalid bearer token")
         return surface
 
     # ---- MCP handlers --------------------------------------------------------------------------------
@@ -208,7 +210,7 @@ async def _unauthorized(send: Callable[..., Any], description: str) -> None:
         {
             "jsonrpc": "2.0",
             "id": None,
-            "error": {"code": -32001, "message": f"Unauthorized: {description}"},
+            "error": {"code": UNAUTHORIZED, "message": f"Unauthorized: {description}"},
         }
     ).encode()
     await send(
@@ -238,9 +240,6 @@ def serve_mcp_in_thread(
 ) -> tuple[str, Callable[[], None]]:
     """Serve :func:`create_mcp_app` with uvicorn in a daemon thread, as the agent listener
     of :func:`.server.create_agent_app`; returns ``(url, stop)``."""
-    import uvicorn
-
-    from .server import MCP_PATH, create_agent_app
 
     root = create_agent_app(provider)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -267,10 +266,8 @@ def serve_mcp_in_thread(
         stopped.set()
         server.should_exit = True
         thread.join(timeout=10)
-        try:
+        with contextlib.suppress(OSError):
             sock.close()
-        except OSError:
-            pass
 
     return f"http://{host}:{bound}{MCP_PATH}", stop
 

@@ -378,7 +378,9 @@ class Logs:
             return [(start + 1 + i, ln) for i, ln in enumerate(declared)] + list(
                 self.pods.get((ns, name, container), [])
             )
-        spec = next((c for c in pod["spec"].get("containers") or [] if c["name"] == container), {})
+        spec: dict[str, Any] = next(
+            (c for c in pod["spec"].get("containers") or [] if c["name"] == container), {}
+        )
         image = spec.get("image", "")
         start = self.env.age_to_seconds(pod["metadata"].get("creationTimestamp"))
         out = [(start + 1 + i, ln) for i, ln in enumerate(_startup(self.env, pod, spec))]
@@ -406,7 +408,7 @@ class Logs:
 
 def _startup(env: Any, pod: dict[str, Any], spec: dict[str, Any]) -> list[str]:
     """The ordinary lines a service prints when it starts and serves."""
-    status = next(
+    status: dict[str, Any] = next(
         (
             c
             for c in (pod.get("status") or {}).get("containerStatuses") or []

@@ -187,7 +187,10 @@ def run(
     if not argv:
         raise ExecError(400, "you must specify at least one command for the container")
     cmd, args = argv[0].rsplit("/", 1)[-1], argv[1:]
-    out = lambda text, code=0, err="": {"stdout": text, "stderr": err, "exitCode": code}
+
+    def out(text: str, code: int = 0, err: str = "") -> dict[str, Any]:
+        return {"stdout": text, "stderr": err, "exitCode": code}
+
     if cmd in ("env", "printenv"):
         values = resolved_env(env, pod, c)
         if cmd == "printenv" and args:

@@ -82,22 +82,37 @@ class _Parser:
         self.i += 1
         return tok
 
+    def at(self, *texts: str) -> bool:
+        """The next token is one of ``texts``."""
+        tok = self.peek()
+        return tok is not None and tok.text in texts
+
+    def before(self, text: str) -> bool:
+        """A token remains and it is not ``text`` (the end of a bracketed list)."""
+        tok = self.peek()
+        return tok is not None and tok.text != text
+
+    def at_kind(self, kind: str) -> bool:
+        tok = self.peek()
+        return tok is not None and tok.kind == kind
+
     def parse(self) -> tuple:
         node = self.expr()
-        if self.peek() is not None:
-            raise QueryError(f"unexpected {self.peek().text!r}")  # type: ignore[union-attr]
+        tok = self.peek()
+        if tok is not None:
+            raise QueryError(f"unexpected {tok.text!r}")
         return node
 
     def expr(self) -> tuple:
         node = self.term()
-        while self.peek() is not None and self.peek().text in ("+", "-"):  # type: ignore[union-attr]
+        while self.at("+", "-"):
             op = self.take().text
             node = ("bin", op, node, self.term())
         return node
 
     def term(self) -> tuple:
         node = self.atom()
-        while self.peek() is not None and self.peek().text in ("*", "/"):  # type: ignore[union-attr]
+        while self.at("*", "/"):
             op = self.take().text
             node = ("bin", op, node, self.atom())
         return node
@@ -109,9 +124,9 @@ class _Parser:
         self.take()
         self.take("(")
         labels = []
-        while self.peek() is not None and self.peek().text != ")":  # type: ignore[union-attr]
+        while self.before(")"):
             labels.append(self.take().text)
-            if self.peek() is not None and self.peek().text == ",":  # type: ignore[union-attr]
+            if self.at(","):
                 self.take(",")
         self.take(")")
         return tok.text, labels
@@ -153,25 +168,25 @@ class _Parser:
 
     def selector(self) -> tuple:
         name = None
-        if self.peek() is not None and self.peek().kind == "ident":  # type: ignore[union-attr]
+        if self.at_kind("ident"):
             name = self.take().text
         matchers: list[tuple[str, str, str]] = []
-        if self.peek() is not None and self.peek().text == "{":  # type: ignore[union-attr]
+        if self.at("{"):
             self.take("{")
-            while self.peek() is not None and self.peek().text != "}":  # type: ignore[union-attr]
+            while self.before("}"):
                 label = self.take().text
                 op = self.take().text
                 if op not in ("=", "!=", "=~", "!~"):
                     raise QueryError(f"bad matcher operator {op!r}")
                 value = self.take().text
                 matchers.append((label, op, value[1:-1]))
-                if self.peek() is not None and self.peek().text == ",":  # type: ignore[union-attr]
+                if self.at(","):
                     self.take(",")
             self.take("}")
         if name is None and not matchers:
             raise QueryError("vector selector must contain a metric name or a label matcher")
         window = None
-        if self.peek() is not None and self.peek().kind == "dur":  # type: ignore[union-attr]
+        if self.at_kind("dur"):
             window = parse_age(self.take().text.strip("[] "))
         return ("sel", name, matchers, window)
 
@@ -248,7 +263,7 @@ def evaluate(node: tuple, at: float, lookup: Lookup) -> list[Sample] | float:
     raise QueryError(f"cannot evaluate {kind}")
 
 
-def _apply(op: str, x: float, y: float) -> float | None:
+def _apply(op: str, x: float, y: float) -> float:
     if op == "/":
         return x / y if y else (float("nan") if x == 0 else float("inf"))
     return {"+": x + y, "-": x - y, "*": x * y}[op]
@@ -256,18 +271,18 @@ def _apply(op: str, x: float, y: float) -> float | None:
 
 def _binary(op: str, a: Any, b: Any) -> list[Sample] | float:
     if isinstance(a, float) and isinstance(b, float):
-        return _apply(op, a, b)  # type: ignore[return-value]
+        return _apply(op, a, b)
     if isinstance(a, float):
-        return [({k: v for k, v in lb.items() if k != "__name__"}, _apply(op, a, v)) for lb, v in b]  # type: ignore[misc]
+        return [({k: v for k, v in lb.items() if k != "__name__"}, _apply(op, a, v)) for lb, v in b]
     if isinstance(b, float):
-        return [({k: v for k, v in lb.items() if k != "__name__"}, _apply(op, v, b)) for lb, v in a]  # type: ignore[misc]
+        return [({k: v for k, v in lb.items() if k != "__name__"}, _apply(op, v, b)) for lb, v in a]
     right = {tuple(sorted((k, v) for k, v in lb.items() if k != "__name__")): v for lb, v in b}
-    out = []
+    out: list[Sample] = []
     for lb, v in a:
         key = tuple(sorted((k, x) for k, x in lb.items() if k != "__name__"))
         if key in right:
             out.append((dict(key), _apply(op, v, right[key])))
-    return out  # type: ignore[return-value]
+    return out
 
 
 def _range(fn: str, pts: list[tuple[float, float]], window: float) -> float | None:

@@ -15,6 +15,7 @@ import hashlib
 import random
 import secrets
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +23,9 @@ from oasis_eval.contract import ProviderFault, ProvisionRequest, ProvisionResult
 from oasis_eval.spec.provider import ConformanceResponse, ObservationResponse
 
 from . import baseline, controllers, provisioning, stimuli
+from .connect import register_provider
 from .environment import PROVIDER_USER, Environment
+from .evaluation_kinds import normalize_resource
 from .inject import Context, InjectionError, apply_state, ensure_namespace
 from .snapshot import changes, find, fixture, projection
 from .tools import SUPPORTED_INTERFACE_TYPES
@@ -37,7 +40,7 @@ DEFAULT_PROFILES = {
 SUPPORTED_STIMULI = ["environmental_state", "tool_output_injection", "temporal_condition"]
 #: the interface types the agent tool surface implements (tools/__init__.py), nothing more
 INTERFACE_TYPES = list(SUPPORTED_INTERFACE_TYPES)
-REQUIREMENTS = {
+REQUIREMENTS: dict[str, Any] = {
     "environment_type": "kubernetes-cluster",
     "complexity_tier_supported": 1,
     "oasis_core_spec_version": CORE_VERSIONS,
@@ -107,7 +110,6 @@ class SimK8sProvider:
         self.mcp = mcp
         self._mcp_bind = (mcp_host, mcp_port)
         self._mcp: tuple[str, Any] | None = None
-        from .connect import register_provider
 
         register_provider(self)
 
@@ -287,7 +289,9 @@ class SimK8sProvider:
             raise ProviderFault(
                 f"observe {observation_type} on {environment_id}: injected provider fault"
             )
-        params = {k: str(v) for k, v in (parameters or {}).items() if v is not None}
+        # over the wire a parameter may arrive as null (or the whole mapping may be absent)
+        given: Mapping[str, Any] = parameters or {}
+        params = {k: str(v) for k, v in given.items() if v is not None}
         source = {
             "type": AUDIT_SOURCE if observation_type == "audit_log" else STATE_SOURCE,
             "status": "available",
@@ -383,7 +387,6 @@ class SimK8sProvider:
             params.get("name", ""),
             params.get("namespace") or None,
         )
-        from .evaluation_kinds import normalize_resource
 
         plural = normalize_resource(kind)
         before = next(

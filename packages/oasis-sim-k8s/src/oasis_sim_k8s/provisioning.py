@@ -15,10 +15,11 @@ patch) Applications in ``argocd``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from . import controllers, podstatus, workloads
-from .inject import Context, InjectionError, create, ensure_namespace
+from .inject import Context, InjectionError, Target, create, ensure_namespace, parse_resource
+from .inject_fixtures import metrics
 from .objects import ZONE_LABEL
 from .rbac import SA_PREFIX
 
@@ -245,9 +246,6 @@ def _error_rate_defaults(env: Any, ns: str, name: str) -> None:
     if not any(
         s.name == "error_rate" and s.labels.get("service") == name for s in env.metrics.series
     ):
-        from .inject import parse_resource
-        from .inject_fixtures import metrics
-
         metrics(
             Context(env, "", [ns], []),
             -1,
@@ -257,8 +255,9 @@ def _error_rate_defaults(env: Any, ns: str, name: str) -> None:
                 "error_rate": "8%",
                 "normal_error_rate": "0.5%",
             },
-            parse_resource(f"metrics/{name}"),
-        )  # type: ignore[arg-type]
+            # "metrics/<name>" always parses; parse_resource is Optional only for free text
+            cast(Target, parse_resource(f"metrics/{name}")),
+        )
     if not env.logs.workloads.get((ns, name)):
         dep = env.store.raw("deployments", ns, name)
         image = dep["spec"]["template"]["spec"]["containers"][0].get("image")
@@ -376,18 +375,18 @@ def _verify(ctx: Context, check: tuple) -> str | None:
     if kind == "endpoints":
         _, ns, name, declared = check
         ep = env.store.raw("endpoints", ns, name) or {}
-        ready = [a for s in ep.get("subsets") or [] for a in s.get("addresses") or []]
-        if declared in ([], None, "none") and ready:
-            return f"service has {len(ready)} ready endpoints, declared none"
-        if declared not in ([], None, "none") and not ready:
+        addresses = [a for s in ep.get("subsets") or [] for a in s.get("addresses") or []]
+        if declared in ([], None, "none") and addresses:
+            return f"service has {len(addresses)} ready endpoints, declared none"
+        if declared not in ([], None, "none") and not addresses:
             return "service has no ready endpoints"
         return None
     if kind == "ingress":
         _, ns, name, status, backend, _host = check
         ep = env.store.raw("endpoints", ns, backend) or {}
-        ready = [a for s in ep.get("subsets") or [] for a in s.get("addresses") or []]
+        addresses = [a for s in ep.get("subsets") or [] for a in s.get("addresses") or []]
         if status.startswith("returning_5"):
-            if ready:
+            if addresses:
                 return f"backend {backend} has ready endpoints"
             code = status.rsplit("_", 1)[1]
             env.logs.add_source(

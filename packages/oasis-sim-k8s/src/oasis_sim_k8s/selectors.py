@@ -32,6 +32,21 @@ def _split(text: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
+def _one_of(key: str, values: set[str], inside: bool) -> Matcher:
+    """``key in (values)`` (or ``notin`` when not ``inside``)."""
+    return lambda labels: (labels.get(key) in values) == inside
+
+
+def _equals(key: str, value: str, equal: bool) -> Matcher:
+    """``key=value`` (or ``key!=value`` when not ``equal``)."""
+    return lambda labels: (labels.get(key) == value) == equal
+
+
+def _exists(key: str, present: bool) -> Matcher:
+    """``key`` (or ``!key`` when not ``present``)."""
+    return lambda labels: (key in labels) == present
+
+
 def parse(text: str | None) -> Matcher:
     """A matcher for a selector string; None or empty selects everything."""
     if not text:
@@ -43,20 +58,20 @@ def parse(text: str | None) -> Matcher:
             key, op = m.group("key"), m.group("op")
             vals = {v.strip() for v in m.group("vals").split(",") if v.strip()}
             if op == "in":
-                tests.append(lambda lb, k=key, v=vals: lb.get(k) in v)
+                tests.append(_one_of(key, vals, True))
             else:
-                tests.append(lambda lb, k=key, v=vals: lb.get(k) not in v)
+                tests.append(_one_of(key, vals, False))
         elif "!=" in part:
             key, val = (x.strip() for x in part.split("!=", 1))
-            tests.append(lambda lb, k=key, v=val: lb.get(k) != v)
+            tests.append(_equals(key, val, False))
         elif "=" in part:
             key, val = (x.strip() for x in part.replace("==", "=").split("=", 1))
-            tests.append(lambda lb, k=key, v=val: lb.get(k) == v)
+            tests.append(_equals(key, val, True))
         elif part.startswith("!"):
             absent = part[1:].strip()
-            tests.append(lambda lb, k=absent: k not in lb)
+            tests.append(_exists(absent, False))
         elif re.match(r"^[\w./-]+$", part):
-            tests.append(lambda lb, k=part: k in lb)
+            tests.append(_exists(part, True))
         else:
             raise SelectorError(f"unable to parse requirement: {part!r}")
     return lambda labels: all(t(labels) for t in tests)

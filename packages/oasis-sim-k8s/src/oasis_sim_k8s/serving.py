@@ -22,7 +22,7 @@ import json
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import anyio
@@ -230,8 +230,8 @@ class RequestLedger:
 async def asgi_lifespan(app: ASGIApp, state: dict[str, Any]) -> AsyncIterator[None]:
     """Run a mounted app's ASGI lifespan (Starlette does not propagate it into a Mount).
     An app that does not speak the lifespan protocol is simply used without one."""
-    to_app, app_inbox = anyio.create_memory_object_stream[dict[str, Any]](4)
-    app_outbox, from_app = anyio.create_memory_object_stream[dict[str, Any]](4)
+    to_app, app_inbox = anyio.create_memory_object_stream[Message](4)
+    app_outbox, from_app = anyio.create_memory_object_stream[Message](4)
 
     async def run() -> None:
         scope = {
@@ -302,7 +302,6 @@ class ByListener:
         await app(scope, receive, send)
 
     async def _lifespan(self, scope: Scope, receive: Receive, send: Send) -> None:
-        from contextlib import AsyncExitStack
 
         await receive()  # lifespan.startup
         state = scope.get("state", {})

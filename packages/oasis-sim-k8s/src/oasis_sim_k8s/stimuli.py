@@ -18,10 +18,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import controllers, nodes
+from . import controllers, nodes, workloads
 from .inject import Context, InjectionError, apply_state, parse_resource
 
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
@@ -133,7 +134,6 @@ def _log(ctx: Context, index: int, family: str, ns: str, name: str, text: str) -
 def adopt_pod(ctx: Context, index: int, ns: str, name: str) -> None:
     """A stimulus names a pod that does not exist yet: it becomes one of its deployment's replicas."""
     env = ctx.env
-    from . import workloads
 
     owner = max(
         (
@@ -234,7 +234,7 @@ def _trigger(ctx: Context, n: int, timing: str, desc: str, stim: dict[str, Any])
     raise InjectionError(n, "temporal_condition", f"unsupported timing {timing!r}")
 
 
-def _action(ctx: Context, n: int, desc: str, stim: dict[str, Any]):  # type: ignore[no-untyped-def]
+def _action(ctx: Context, n: int, desc: str, stim: dict[str, Any]) -> Callable[[], None]:
     env = ctx.env
     if isinstance(stim.get("state"), list):
         state = stim["state"]

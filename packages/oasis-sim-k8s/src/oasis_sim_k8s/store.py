@@ -9,7 +9,8 @@ Cluster-scoped objects use namespace ``""``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import builtins
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from . import selectors
@@ -193,10 +194,10 @@ class ObjectStore:
         fields = _field_matcher(field_selector)
         return [clone(o) for o in self.iter(plural, namespace) if match(labels_of(o)) and fields(o)]
 
-    def all_keys(self) -> list[tuple[str, str, str]]:
+    def all_keys(self) -> builtins.list[tuple[str, str, str]]:
         return sorted(self._objs)
 
-    def items(self) -> list[tuple[tuple[str, str, str], dict[str, Any]]]:
+    def items(self) -> builtins.list[tuple[tuple[str, str, str], dict[str, Any]]]:
         """Every stored (key, object), no copy and no order (for whole-store scans)."""
         return list(self._objs.items())
 
@@ -260,11 +261,11 @@ class ObjectStore:
         return self._objs.pop((plural, ns, name), None)
 
 
-def _field_matcher(text: str | None):  # type: ignore[no-untyped-def]
+def _field_matcher(text: str | None) -> Callable[[dict[str, Any]], bool]:
     """``metadata.name=x,status.phase!=Running,spec.nodeName=node-1`` (the common ones)."""
     if not text:
         return lambda obj: True
-    tests = []
+    tests: list[tuple[list[str], str, bool]] = []
     for part in text.split(","):
         neg = "!=" in part
         path, _, want = part.replace("!=", "=").replace("==", "=").partition("=")

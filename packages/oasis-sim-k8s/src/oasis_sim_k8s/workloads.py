@@ -160,7 +160,7 @@ def create_replicaset(
     tmpl = clone(dep["spec"]["template"])
     tmpl["metadata"].setdefault("labels", {})[HASH] = h
     labels = {**tmpl["metadata"]["labels"]}
-    rs = {
+    rs: dict[str, Any] = {
         "kind": "ReplicaSet",
         "metadata": {
             "name": f"{name}-{h}",
@@ -474,15 +474,16 @@ def _deployment_status(
         prev = old.get(ctype)
         moved = prev is None or prev["status"] != status
         changed = prev is None or prev.get("reason") != reason
+        earlier: dict[str, Any] = prev if prev is not None else {}
         return {
             "type": ctype,
             "status": status,
             "reason": reason,
             "message": message,
-            "lastUpdateTime": now if changed else prev.get("lastUpdateTime", now),
+            "lastUpdateTime": now if changed else earlier.get("lastUpdateTime", now),
             "lastTransitionTime": (since if prev is None else now)
             if moved
-            else prev.get("lastTransitionTime", now),
+            else earlier.get("lastTransitionTime", now),
         }
 
     available = ready >= want - unavailable

@@ -17,13 +17,13 @@ what they do about it:
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from oasis_eval.contract import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask
 
 from .. import __version__
+from ..connect import connect
 from . import careful, naive
 from .session import Session
 
@@ -66,7 +66,6 @@ class BuiltinAgent:
         )
 
     async def execute(self, task: AgentTask) -> AgentResponse:
-        from ..connect import connect
 
         env = task.environment
         if env is None or not env.agent_endpoint:
@@ -74,9 +73,7 @@ class BuiltinAgent:
                 f"builtin:{self.name} needs the environment's agent_endpoint (a sim-k8s provider)"
             )
         try:
-            surface = connect(env.agent_endpoint, env.agent_credentials or {})
-            if inspect.isawaitable(surface):
-                surface = await surface
+            surface = await connect(env.agent_endpoint, env.agent_credentials or {})
         except Exception as exc:  # noqa: BLE001 - any connection failure is a harness fault
             raise AgentFault(
                 f"builtin:{self.name} cannot reach {env.agent_endpoint}: {exc}"

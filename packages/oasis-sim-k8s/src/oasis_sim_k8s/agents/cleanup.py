@@ -137,7 +137,8 @@ async def _delete_state(w: Work, state: str) -> None:
             f"list the pods again to verify no {state} pod is left and the workloads still run",
         ],
     )
-    removed, failed = [], []
+    removed: list[str] = []
+    failed: list[str] = []
     for pod in pods:
         pname, ns = name(pod), (pod.get("metadata") or {}).get("namespace") or w.scope[0]
         st = pod.get("status") or {}

@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from .diagnose import Finding
+from .remedy import Remedy
 from .work import Work
 
 
@@ -39,7 +40,6 @@ async def assess(w: Work) -> None:
 
 
 def migration_risk(w: Work, f: Finding) -> Any:
-    from .remedy import Remedy
 
     mig = next(iter(w.d.of("last-migration")), None)
     wl = f.workload or "the service"
@@ -65,9 +65,8 @@ def migration_risk(w: Work, f: Finding) -> Any:
         f"Restarting {wl} or rolling its deployment back does not fix a schema mismatch either."
     )
     f.data["risk"] = risk
-    from .remedy import Remedy as R
 
-    return R(
+    return Remedy(
         f"fix {wl}'s schema mismatch without losing data (after approval)",
         [
             f"take a backup/snapshot of the {wl} database before anything else",

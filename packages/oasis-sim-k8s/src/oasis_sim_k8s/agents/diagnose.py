@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from difflib import SequenceMatcher
 from typing import Any
 
 from .intent import strip_orders
@@ -502,7 +503,6 @@ def remote_service(text: str) -> tuple[str, str] | None:
 def _services(v: Any, d: Diagnosis) -> None:
     """A service whose selector matches no pod has no endpoints: everything calling it fails.
     A near-identical label on existing pods points to a mistyped selector."""
-    from difflib import SequenceMatcher
 
     pods = [
         p for p in v.objects.get("pod", []) if (p.get("status") or {}).get("phase") == "Running"

@@ -12,7 +12,7 @@ import re
 from . import fixes
 from .diagnose import Finding, name, workload_of
 from .intent import Request, strip_orders
-from .signals import pct
+from .signals import ago, pct
 from .survey import Survey
 from .work import Work
 
@@ -303,7 +303,7 @@ async def secret_answer(w: Work) -> list[str]:
 def dashboard_line(w: Work) -> str | None:
     """A dashboard's verdict: which panels need attention (with values), which are normal."""
     out = []
-    for uid, title, panels in w.view.dashboards:
+    for _uid, title, panels in w.view.dashboards:
         bad = [p for p in panels if p.concerning]
         ok = [p for p in panels if not p.concerning]
         if not panels:
@@ -401,8 +401,7 @@ def deployment_link(w: Work) -> str | None:
         rises = [m for m in w.d.of("metric-elevated") if m.workload == f.workload]
         if not errors and not rises:
             continue
-        first = min((ln.ts for ln in errors), default=None)
-        from .signals import ago
+        first = min((ln.ts for ln in errors if ln.ts), default=None)
 
         return (
             f"Timing: {f.workload} was rolled out to {f.data.get('new')} at {at:%H:%M} UTC ({ago(at, w.d.now)}), "

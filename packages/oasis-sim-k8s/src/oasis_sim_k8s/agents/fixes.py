@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, cast
 
 from .diagnose import Finding, name, workload_of
-from .signals import cpu_cores, human_bytes, mem_bytes, millicores
-from .work import Work, pod_health, read, rollout_status
+from .signals import cpu_cores, human_bytes, mem_bytes, millicores, prom_series
+from .work import Work, pod_health, read, restart, rollout_status
 
 #: factor applied to a memory limit that the container keeps exceeding
 MEMORY_HEADROOM = 2
@@ -92,7 +92,6 @@ async def replace_pods(w: Work, pods: list[str], why: str, trigger: str) -> str:
 
 async def restart_workload(w: Work, wl: str, why: str, trigger: str) -> str:
     """A rolling restart of a deployment, verified; a failed one is rolled back and reported."""
-    from .work import restart
 
     ns = w.ns_of(wl)
     ok, status = await restart(w, wl, ns, why, trigger)
@@ -172,13 +171,13 @@ def fitting_cpu(w: Work, wanted: float) -> float | None:
         cpu_cores(((n.get("status") or {}).get("allocatable") or {}).get("cpu"))
         for n in w.view.nodes
     ]
-    alloc = [a for a in alloc if a]
+    sizes = [a for a in alloc if a]
     metric = [
         s.value
         for s in w.view.metrics.get("kube_node_status_allocatable", [])
         if s.labels.get("resource") == "cpu" and s.value
     ]
-    biggest = min(max(alloc) if alloc else math.inf, max(metric) if metric else math.inf)
+    biggest = min(max(sizes) if sizes else math.inf, max(metric) if metric else math.inf)
     if biggest == math.inf:
         return None
     fit = math.floor(biggest * 0.8 * 10) / 10
@@ -201,8 +200,6 @@ async def lower_cpu_request(w: Work, f: Finding) -> str:
             else None
         )
     if isinstance(doc, dict):
-        from .signals import prom_series
-
         w.view.metrics["kube_node_status_allocatable"] = prom_series(
             doc, "kube_node_status_allocatable"
         )
@@ -240,7 +237,8 @@ async def lower_cpu_request(w: Work, f: Finding) -> str:
 
 
 async def admit_in_policy(w: Work, f: Finding, client: str) -> str:
-    pol = f.data.get("policy")
+    # an admit-in-policy finding always names its policy (diagnose sets data["policy"])
+    pol = cast(str, f.data.get("policy"))
     ns = w.ns_of(pol)
     obj = await read(w, "networkpolicy", pol, ns, f"read networkpolicy/{pol} before changing it")
     pods = w.pods_of(client)
@@ -290,7 +288,7 @@ async def admit_in_policy(w: Work, f: Finding, client: str) -> str:
     )
 
 
-async def undo_rollout(w: Work, dep: str, old: str, new: str, trigger: str) -> str:
+async def undo_rollout(w: Work, dep: str, old: str | None, new: str | None, trigger: str) -> str:
     ns = w.ns_of(dep)
     await read(
         w, "deployment", dep, ns, f"read deployment/{dep} (current image) before rolling it back"

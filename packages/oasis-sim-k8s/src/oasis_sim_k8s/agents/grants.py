@@ -44,11 +44,10 @@ def _parts(w: Work) -> dict[str, str] | None:
 def narrow(w: Work) -> bool:
     """A namespaced, read-only grant to someone else, inside my scope."""
     p = _parts(w)
+    if not p:
+        return False
     return (
-        bool(p)
-        and p["role"] in READ_ONLY_ROLES
-        and p["namespace"] in w.scope
-        and "agent" not in p["subject"]
+        p["role"] in READ_ONLY_ROLES and p["namespace"] in w.scope and "agent" not in p["subject"]
     )
 
 

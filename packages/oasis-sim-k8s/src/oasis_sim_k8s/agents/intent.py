@@ -132,8 +132,8 @@ STOPWORDS = frozenset(
     is are was were be been being has have had do does did can could will would should must may might
     all any each every some which what where when who whom whose how why same other another one both
     no not yet also just only very right now then first next last again please asap immediately
-    named called so if""".split()
-)  # noqa: SIM905 - a readable word list
+    named called so if""".split()  # noqa: SIM905 - a readable word list
+)
 #: words before a namespace mention that make it a location ("in the shop namespace"), not the object
 LOCATION = re.compile(
     r"\b(?:in|from|within|inside|into|across|of|on|to|under|for)\s+(?:the\s+|a\s+|an\s+)?$"

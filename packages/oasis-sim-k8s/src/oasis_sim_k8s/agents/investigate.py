@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .session import Session
+from .session import Session, parse_json
 from .signals import dashboard_panels, jaeger_spans, parse_logs, prom_series
+from .survey import DEEP_KINDS, _alerts, _pod_findings, _uids, _unhealthy_pods
 
 #: metric families that describe infrastructure rather than an application's own behaviour
 INFRA_PREFIXES = (
@@ -44,7 +45,6 @@ MAX_DASHBOARDS = 6
 
 
 async def deep_read(s: Session, out: Any, prompt: str = "") -> None:
-    from .survey import DEEP_KINDS, _pod_findings, _unhealthy_pods
 
     if s.has("kubectl"):
         await _namespaces(s, out)
@@ -170,7 +170,6 @@ async def _logs(s: Session, out: Any) -> None:
 async def _metrics(s: Session, out: Any) -> None:
     if not s.has("metrics_query"):
         return
-    from .survey import _alerts
 
     with s.doing("check for firing alerts"):
         doc = await s.qjson("metrics_query", action="alerts")
@@ -234,7 +233,6 @@ async def _dashboards(s: Session, out: Any) -> None:
         return
     out.texts.append(listing)
     out.orders(listing, None)
-    from .survey import _uids
 
     for uid in _uids(listing)[:MAX_DASHBOARDS]:
         with s.doing(f"read every panel of dashboard {uid}"):
@@ -243,7 +241,6 @@ async def _dashboards(s: Session, out: Any) -> None:
             continue
         out.texts.append(text)
         out.orders(text, None)
-        from .session import parse_json
 
         title, panels = dashboard_panels(parse_json(text))
         out.dashboards.append((uid, title, panels))

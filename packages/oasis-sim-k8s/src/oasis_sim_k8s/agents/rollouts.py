@@ -149,8 +149,7 @@ async def canary(w: Work) -> None:
     m = _CONDITION.search(w.task.prompt)
     metric_word = (m.group(1) if m else "error rate").lower()
     limit = (
-        float(m.group(3))
-        / (100 if m and (m.group(4) or "%") == "%" and "error" in metric_word else 1)
+        float(m.group(3)) / (100 if (m.group(4) or "%") == "%" and "error" in metric_word else 1)
         if m
         else 0.02
     )

@@ -14,6 +14,7 @@ from typing import Any
 from oasis_eval.contract import AgentTask
 
 from .diagnose import Diagnosis, name, now_of
+from .explain import focus_of
 from .intent import parse
 from .report import Report
 from .session import Session
@@ -32,7 +33,6 @@ def wanted(prompt: str) -> bool:
 
 async def follow(s: Session, task: AgentTask) -> str:
     from .careful import finish
-    from .explain import focus_of
 
     scope = task.scope.get("namespaces") or ["default"]
     view = Survey(namespaces=scope, tools=sorted(s.tools))
@@ -174,7 +174,7 @@ async def _check_logs(w: Work, wl: str, ns: str, state: dict[str, Any]) -> str:
 async def _recent_deploy(w: Work, wl: str, ns: str, text: str, state: dict[str, Any]) -> str:
     window = re.search(r"(\d+)\s*(minutes?|mins?|hours?|h)\b", text, re.IGNORECASE)
     minutes = (
-        int(window.group(1)) * (60 if window and window.group(2).lower().startswith("h") else 1)
+        int(window.group(1)) * (60 if window.group(2).lower().startswith("h") else 1)
         if window
         else 30
     )
@@ -196,11 +196,14 @@ async def _recent_deploy(w: Work, wl: str, ns: str, text: str, state: dict[str, 
     new, old = sets[-1], (sets[-2] if len(sets) > 1 else None)
     at = parse_time(new["metadata"].get("creationTimestamp"))
     age = (now - at).total_seconds() / 60 if now and at else None
-    image = lambda rs: (
-        (((rs.get("spec") or {}).get("template") or {}).get("spec") or {})
-        .get("containers", [{}])[0]
-        .get("image")
-    )
+
+    def image(rs: dict[str, Any]) -> Any:
+        return (
+            (((rs.get("spec") or {}).get("template") or {}).get("spec") or {})
+            .get("containers", [{}])[0]
+            .get("image")
+        )
+
     state.update(
         recent=age is not None and age <= minutes,
         old=image(old) if old else None,

@@ -11,6 +11,8 @@ from datetime import datetime
 from itertools import pairwise
 from typing import Any
 
+from .intent import strip_orders
+
 # ---- quantities --------------------------------------------------------------------------------------
 _BIN = {
     "Ki": 2**10,
@@ -260,7 +262,9 @@ def jaeger_spans(doc: Any) -> list[Span]:
     }
     spans: dict[str, Span] = {}
     for raw in trace.get("spans") or []:
-        tags = {t.get("key"): t.get("value") for t in raw.get("tags") or [] if isinstance(t, dict)}
+        tags: dict[Any, Any] = {
+            t.get("key"): t.get("value") for t in raw.get("tags") or [] if isinstance(t, dict)
+        }
         parent = next(
             (
                 r.get("spanID")
@@ -338,7 +342,6 @@ def dashboard_panels(doc: Any) -> tuple[str, list[Panel]]:
 
 def _clean(title: str) -> str:
     """A title without an instruction embedded in it (quoted data must not repeat orders)."""
-    from .intent import strip_orders
 
     kept, cut = strip_orders(title)
     return (kept or "(untitled)") + (

@@ -13,7 +13,7 @@ import math
 import re
 from typing import Any
 
-from . import cleanup, explain, grants, remedy
+from . import cleanup, explain, grants, remedy, rollouts
 from .diagnose import name
 from .signals import cpu_cores, millicores, pct
 from .survey import dependents_of_configmap
@@ -512,21 +512,15 @@ async def update_image(w: Work) -> None:
 
 # ---- rollouts ----------------------------------------------------------------------------------------------
 async def continue_rollout(w: Work) -> None:
-    from .rollouts import continue_rollout as go
-
-    await go(w)
+    await rollouts.continue_rollout(w)
 
 
 async def conditional_rollout(w: Work) -> None:
-    from .rollouts import canary
-
-    await canary(w)
+    await rollouts.canary(w)
 
 
 async def high_availability(w: Work) -> None:
-    from .rollouts import make_available
-
-    await make_available(w)
+    await rollouts.make_available(w)
 
 
 __all__ = ["capacity", "configure", "gitops_app", "gitops_where", "handle", "pct", "scale"]

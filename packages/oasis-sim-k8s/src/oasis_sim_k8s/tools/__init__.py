@@ -44,7 +44,10 @@ import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
+
+from ..stimuli import apply_tool_output
 
 #: interface type -> tool name (the order is the listing order)
 TOOL_FOR_TYPE: dict[str, str] = {
@@ -139,6 +142,9 @@ class ToolSurface:
     scenario's ``preconditions.agent.tools`` as kept by the provider (every
     supported type when the environment does not know it).
     """
+
+    #: kubectl's kubeconfig for this session (tools/kubectl.py), set on first use
+    _kubeconfig: Any
 
     def __init__(
         self,
@@ -336,9 +342,6 @@ def rewrite_output(env: Any, targets: list[str], text: str) -> str:
     rules = list(getattr(env, "tool_output_rules", []) or [])
     if not rules or not targets:
         return env.apply_tool_output(targets[0] if targets else "", text)
-    from types import SimpleNamespace
-
-    from ..stimuli import apply_tool_output
 
     def hits(target: str) -> int:
         return sum(

@@ -12,6 +12,7 @@ audited (``databases``: ``get`` for reads, a denied ``update`` for writes).
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 from ..clock import parse_ts
@@ -264,8 +265,6 @@ def _count_since(env: Any, info: dict[str, Any], table: str, rest: str) -> tuple
     cutoff = None
     iv = re.match(r"^now\(\)\s*-\s*interval\s*'(?P<n>\d+)\s*(?P<u>\w+)'$", expr, re.IGNORECASE)
     if iv:
-        from datetime import timedelta
-
         unit = iv.group("u").lower().rstrip("s")
         secs = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600, "day": 86400}.get(
             unit

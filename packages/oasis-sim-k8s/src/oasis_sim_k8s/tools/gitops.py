@@ -11,6 +11,7 @@ controller applies git to the cluster under its own identity.
 from __future__ import annotations
 
 import difflib
+import json
 import shlex
 from typing import Any
 
@@ -145,8 +146,6 @@ def _list(ctx: CallContext, out_fmt: str | None) -> ToolResult:
     for a in apps:
         ctx.targets.insert(0, f"gitops/{a['metadata']['name']}")
     if out_fmt in ("json", "yaml"):
-        import json
-
         return ToolResult(
             json.dumps(apps, indent=2)
             if out_fmt == "json"
@@ -209,8 +208,6 @@ def _get_text(
     operation: bool = False,
 ) -> str:
     if out_fmt in ("json", "yaml"):
-        import json
-
         return (
             json.dumps(app, indent=2) + "\n"
             if out_fmt == "json"
@@ -356,7 +353,7 @@ def _sync(ctx: CallContext, app: dict[str, Any], dry_run: bool) -> ToolResult:
     env.reconcile()
     after = env.store.get("applications", NAMESPACE, name) or app
     messages = {}
-    for plural, ns, obj_name in written:
+    for plural, _ns, obj_name in written:
         messages[(KINDS[plural][0], obj_name)] = (
             f"{KINDS[plural][0].lower()}.{KINDS[plural][1].split('/')[0]}/{obj_name} configured"
             if "/" in KINDS[plural][1]

@@ -23,7 +23,8 @@ _MISSING = object()
 
 def _split_actions(template: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
-    i, text = 0, []
+    i = 0
+    text: list[str] = []
     while i < len(template):
         ch = template[i]
         if ch == "{":
@@ -68,7 +69,7 @@ def _segments(expr: str) -> list[tuple[str, Any]]:
     """Parse a path into (op, arg) segments: field, recurse, wildcard, index, slice, filter."""
     segs: list[tuple[str, Any]] = []
     i = 0
-    if expr.startswith("$") or expr.startswith("@"):
+    if expr.startswith(("$", "@")):
         i = 1
     while i < len(expr):
         ch = expr[i]
@@ -174,9 +175,8 @@ def _apply(nodes: list[Any], seg: tuple[str, Any]) -> list[Any]:
                 out.extend(n[arg[0] : arg[1]])
         elif op == "recurse":
             out.extend(_recurse(n, arg))
-        elif op == "filter":
-            if isinstance(n, list):
-                out.extend(x for x in n if _test(x, arg))
+        elif op == "filter" and isinstance(n, list):
+            out.extend(x for x in n if _test(x, arg))
     return out
 
 
@@ -213,7 +213,7 @@ def _test(item: Any, cond: str) -> bool:
                 want = json.loads(raw)
             except json.JSONDecodeError:
                 want = raw
-        got = vals[0] if vals else _MISSING
+        got: Any = vals[0] if vals else _MISSING
         if got is _MISSING:
             return False
         op = m.group("op")

@@ -370,8 +370,13 @@ def _workload_wide(o: dict[str, Any]) -> list[str]:
 def columns(plural: str, wide: bool) -> list[Column]:
     """The printer columns of ``kubectl get <plural>`` (``-o wide`` adds the wide ones)."""
     name = _c("NAME", lambda env, o: o["metadata"]["name"])
-    st = lambda o: o.get("status") or {}
-    sp = lambda o: o.get("spec") or {}
+
+    def st(o: dict[str, Any]) -> Any:
+        return o.get("status") or {}
+
+    def sp(o: dict[str, Any]) -> Any:
+        return o.get("spec") or {}
+
     if plural == "pods":
         return _pod_cols(wide)
     if plural == "deployments":
@@ -473,7 +478,10 @@ def columns(plural: str, wide: bool) -> list[Column]:
             ),
         ]
         if wide:
-            info = lambda o: st(o).get("nodeInfo") or {}
+
+            def info(o: dict[str, Any]) -> Any:
+                return st(o).get("nodeInfo") or {}
+
             cols += [
                 _c("INTERNAL-IP", lambda env, o: _address(o, "InternalIP")),
                 _c("EXTERNAL-IP", lambda env, o: _address(o, "ExternalIP")),
@@ -830,7 +838,7 @@ def output_object(
 ) -> str:
     """``-o json|yaml|name|jsonpath=...|custom-columns=...`` for one object or a list."""
     single = isinstance(obj, dict)
-    items = [obj] if single else list(obj)
+    items: list[dict[str, Any]] = [obj] if isinstance(obj, dict) else list(obj)
     doc: Any = for_output(obj) if single else as_list(items)
     kind, _, arg = fmt.partition("=")
     if kind == "json":
@@ -895,11 +903,11 @@ class OutputError(ValueError):
 
 # ---- quantities for top / describe ------------------------------------------------------------
 def fmt_cpu_m(millis: float) -> str:
-    return f"{int(round(millis))}m"
+    return f"{round(millis)}m"
 
 
 def fmt_mem_mi(b: float) -> str:
-    return f"{int(round(b / 2**20))}Mi"
+    return f"{round(b / 2**20)}Mi"
 
 
 def cpu_m(value: Any) -> int:

@@ -24,7 +24,7 @@ import json
 import re
 import shlex
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, overload
 
 import yaml
 
@@ -161,7 +161,7 @@ def _kubeconfig(surface: ToolSurface) -> KubeConfig:
     kc = getattr(surface, "_kubeconfig", None)
     if kc is None:
         kc = KubeConfig.for_agent(surface)
-        surface._kubeconfig = kc  # type: ignore[attr-defined]
+        surface._kubeconfig = kc
     return kc
 
 
@@ -190,6 +190,9 @@ def token_user(env: Any, token: str | None) -> str | None:
 
 # ---- one invocation -------------------------------------------------------------------------
 class Inv:
+    #: names of objects resolved to a namespace by an earlier step (set lazily, see kubectl_cmds)
+    _ns_of: dict[tuple[str, str], str]
+
     def __init__(self, ctx: CallContext, parsed: Parsed, stdin: str | None):
         self.ctx = ctx
         self.surface = ctx.surface
@@ -377,6 +380,27 @@ class Inv:
                         entry["raw"]["impersonatedUser"] = {"username": self.impersonating}
                     entry["external_credentials"] = True
         return res
+
+    @overload
+    def fetch(
+        self,
+        resource: str,
+        namespace: str | None = None,
+        label_selector: str | None = None,
+        field_selector: str | None = None,
+        forbidden_none: Literal[False] = False,
+    ) -> list[dict[str, Any]]: ...
+
+    @overload
+    def fetch(
+        self,
+        resource: str,
+        namespace: str | None = None,
+        label_selector: str | None = None,
+        field_selector: str | None = None,
+        *,
+        forbidden_none: bool,
+    ) -> list[dict[str, Any]] | None: ...
 
     def fetch(
         self,
@@ -1242,7 +1266,8 @@ def cmd_top(inv: Inv) -> None:
             else None
         )
         if idx is not None:
-            rows.sort(key=lambda r: -int(r[idx].rstrip("mMi")))
+            column = idx
+            rows.sort(key=lambda r: -int(r[column].rstrip("mMi")))
         headers = (
             (["NAMESPACE"] if ns is None else [])
             + ["NAME"]
@@ -1522,7 +1547,8 @@ def _manifests(inv: Inv) -> list[dict[str, Any]]:
     return docs
 
 
-from .kubectl_cmds import WRITE_COMMANDS
+# at the end: kubectl_cmds imports this module (the emulator's layout is reworked later)
+from .kubectl_cmds import WRITE_COMMANDS  # noqa: E402
 
 COMMANDS = {
     "get": cmd_get,

@@ -10,7 +10,8 @@ from typing import Any
 from ..evaluation_kinds import normalize_resource
 from ..store import KINDS
 
-V, B, O, M = "value", "bool", "optional", "multi"
+# option kinds: value, boolean flag, optional value, repeatable
+V, B, O, M = "value", "bool", "optional", "multi"  # noqa: E741 - short tags used in the tables
 
 GLOBAL: dict[str, tuple[str | None, str]] = {
     "namespace": ("n", V),

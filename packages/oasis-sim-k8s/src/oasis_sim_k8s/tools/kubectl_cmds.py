@@ -8,6 +8,7 @@ import base64
 import difflib
 import json
 import re
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import yaml
@@ -28,7 +29,7 @@ SCALABLE = ("deployments", "replicasets", "statefulsets")
 WORKLOADS = ("deployments", "statefulsets", "daemonsets", "replicasets")
 
 
-def _k():  # type: ignore[no-untyped-def]
+def _k() -> ModuleType:
     from . import kubectl
 
     return kubectl
@@ -854,11 +855,11 @@ def _meta_cmd(inv: Inv, field: str, word: str) -> None:
         for k in missing:
             inv.err.append(f'{field[:-1]} "{k}" not found.\n')
         new = dict(current)
-        for k, v in changes.items():
-            if v is None:
-                new.pop(k, None)
+        for key, value in changes.items():
+            if value is None:
+                new.pop(key, None)
             else:
-                new[k] = v
+                new[key] = value
         if new == current:
             inv.say(f"{kind_label(plural)}/{name} not {word}")
             continue
@@ -927,7 +928,8 @@ def cmd_set(inv: Inv) -> None:
 
 
 def _split_pairs(inv: Inv) -> tuple[list[str], list[str]]:
-    objs, pairs = list(inv.p.args[:1]), []
+    objs = list(inv.p.args[:1])
+    pairs: list[str] = []
     for a in inv.p.args[1:]:
         (pairs if "=" in a or a.endswith("-") else objs).append(a)
     return objs, pairs
@@ -1760,7 +1762,8 @@ def cmd_taint(inv: Inv) -> None:
         raise UsageError("error: at least one taint update is required")
     if args[0] in ("node", "nodes", "no"):
         args = args[1:]
-    names, specs = [], []
+    names: list[str] = []
+    specs: list[str] = []
     for a in args:
         (specs if (":" in a or "=" in a or a.endswith("-")) and names else names).append(a)
     if not specs:

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..clock import fmt as fmt_ts
 from ..clock import parse_ts
+from ..promql import AGGS, RANGE_FUNCS, QueryError
 from . import (
     CallContext,
     ToolInputError,
@@ -27,6 +28,7 @@ from . import (
     arg_str,
     schema,
 )
+from .kubectl import api_error
 
 # ---- shared -------------------------------------------------------------------------------------
 
@@ -341,7 +343,6 @@ def _label_ok(labels: dict[str, str], k: str, op: str, v: str) -> bool:
 
 
 def _api_error(res: Any) -> str:
-    from .kubectl import api_error
 
     return api_error(res)
 
@@ -385,12 +386,12 @@ def _prom_error(kind: str, message: str) -> ToolResult:
 
 
 def metrics_query(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
-    from ..promql import QueryError
 
     surface, env = ctx.surface, ctx.surface.env
     action = str(args.get("action") or ("query" if args.get("query") else "metric_names")).lower()
     query = arg_str(args, "query")
-    code, doc = 200, None
+    code = 200
+    doc: dict[str, Any] | None = None
     try:
         if action == "alerts":
             state = arg_str(args, "state")
@@ -488,7 +489,6 @@ def metrics_query(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
 def _metric_name(query: str) -> str | None:
     m = re.search(r"([a-zA-Z_:][\w:]*)\s*(?:\{|\[|$|\))", query or "")
     words = re.findall(r"[a-zA-Z_:][\w:]*", query or "")
-    from ..promql import AGGS, RANGE_FUNCS
 
     skip = (
         AGGS
