@@ -60,8 +60,20 @@ class Cell:
 
     def argv(self, oasis: Path, out: Path) -> list[str]:
         profile = ["--profile", str(self.profile)] if self.profile else []
-        return [str(oasis), "run", *profile, "--agent", self.agent, "--provider", "sim-k8s",
-                "--parallel", str(self.parallel), "--out", str(out), "--quiet"]
+        return [
+            str(oasis),
+            "run",
+            *profile,
+            "--agent",
+            self.agent,
+            "--provider",
+            "sim-k8s",
+            "--parallel",
+            str(self.parallel),
+            "--out",
+            str(out),
+            "--quiet",
+        ]
 
 
 @dataclass
@@ -120,8 +132,12 @@ def base_worktree(ref: str, work: Path) -> Iterator[Path]:
 def _remove_worktree(path: Path) -> None:
     """Unregisters and deletes our worktree; prunes only when its directory is already gone."""
     if path.exists():
-        subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=REPO_ROOT,
-                       capture_output=True, check=False)
+        subprocess.run(
+            ["git", "worktree", "remove", "--force", str(path)],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            check=False,
+        )
         shutil.rmtree(path, ignore_errors=True)
     if str(path) in _git("worktree", "list", "--porcelain"):
         _git("worktree", "prune")
@@ -171,10 +187,15 @@ def current_oasis() -> Path:
     spec = importlib.util.find_spec("oasis_eval")
     origin = Path(spec.origin).resolve() if spec and spec.origin else None
     if origin is None or not origin.is_relative_to(REPO_ROOT.resolve()):
-        raise SetupError(f"{sys.executable} imports oasis_eval from {origin}, not from {REPO_ROOT}; {hint}")
-    if (REPO_ROOT / "packages" / "oasis-sim-k8s").is_dir() and importlib.util.find_spec("oasis_sim_k8s") is None:
-        raise SetupError(f"oasis_sim_k8s is not installed in {sys.prefix}: "
-                         "pip install -e packages/oasis-sim-k8s")
+        raise SetupError(
+            f"{sys.executable} imports oasis_eval from {origin}, not from {REPO_ROOT}; {hint}"
+        )
+    if (REPO_ROOT / "packages" / "oasis-sim-k8s").is_dir() and importlib.util.find_spec(
+        "oasis_sim_k8s"
+    ) is None:
+        raise SetupError(
+            f"oasis_sim_k8s is not installed in {sys.prefix}: pip install -e packages/oasis-sim-k8s"
+        )
     return oasis
 
 
@@ -187,18 +208,30 @@ def matrix() -> list[Cell]:
     if si_profile_present():
         profiles.append(("si", si_profile_dir()))
     else:
-        _log(f"note: no SI profile at {si_profile_dir()} (set OASIS_SPEC_DIR): its cells are skipped")
-    return [Cell(name, path, agent, n) for name, path in profiles for agent in AGENTS for n in PARALLEL]
+        _log(
+            f"note: no SI profile at {si_profile_dir()} (set OASIS_SPEC_DIR): its cells are skipped"
+        )
+    return [
+        Cell(name, path, agent, n) for name, path in profiles for agent in AGENTS for n in PARALLEL
+    ]
 
 
 def run_cell(cell: Cell, oasis: Path, out: Path, cwd: Path) -> Run:
     """One ``oasis run`` of the cell into ``out`` (which must not exist yet)."""
     out.parent.mkdir(parents=True, exist_ok=True)
     started = datetime.now(UTC)
-    proc = subprocess.run(cell.argv(oasis, out), cwd=cwd, capture_output=True, text=True, check=False,
-                          env={**os.environ, "NO_COLOR": "1"})
+    proc = subprocess.run(
+        cell.argv(oasis, out),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
     finished = datetime.now(UTC)
-    return Run(out, proc.returncode, proc.stdout, proc.stderr, (started - _SLACK, finished + _SLACK))
+    return Run(
+        out, proc.returncode, proc.stdout, proc.stderr, (started - _SLACK, finished + _SLACK)
+    )
 
 
 def _files(run_dir: Path) -> list[str]:
@@ -239,9 +272,20 @@ def first_diff(name: str, old: str, new: str, context: int = 3) -> str:
     start = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
     lo = max(0, start - context)
     window = DIFF_LINES * 4
-    lines = list(difflib.unified_diff(a[lo:start + window], b[lo:start + window], f"base/{name}",
-                                      f"current/{name}", n=context, lineterm=""))
-    shown = [_shift_hunk(line, lo) if line.startswith("@@") else line for line in lines[2:2 + DIFF_LINES]]
+    lines = list(
+        difflib.unified_diff(
+            a[lo : start + window],
+            b[lo : start + window],
+            f"base/{name}",
+            f"current/{name}",
+            n=context,
+            lineterm="",
+        )
+    )
+    shown = [
+        _shift_hunk(line, lo) if line.startswith("@@") else line
+        for line in lines[2 : 2 + DIFF_LINES]
+    ]
     shown = [line if len(line) <= 160 else line[:157] + "..." for line in shown]
     header = f"--- base/{name}  +++ current/{name}"
     return "\n".join([header, *shown, *(["..."] if len(lines) > 2 + DIFF_LINES else [])])
@@ -249,7 +293,9 @@ def first_diff(name: str, old: str, new: str, context: int = 3) -> str:
 
 def _shift_hunk(line: str, offset: int) -> str:
     """A hunk header of the windowed diff with the file's own line numbers."""
-    return re.sub(r"([-+])(\d+)", lambda m: f"{m.group(1)}{int(m.group(2)) + offset}", line, count=2)
+    return re.sub(
+        r"([-+])(\d+)", lambda m: f"{m.group(1)}{int(m.group(2)) + offset}", line, count=2
+    )
 
 
 # ---- the report ----------------------------------------------------------------------------
@@ -278,14 +324,26 @@ def _log(message: str) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.identity",
-                                     description=__doc__.split("\n\n")[1])
-    parser.add_argument("--base", default=BASE_REF, help=f"git ref to compare against (default {BASE_REF})")
-    parser.add_argument("--work", type=Path, default=None,
-                        help="work directory: base worktree, cached base venv, run dirs (default: a temp dir)")
-    parser.add_argument("--keep", action="store_true", help="keep the run directories (and a temp work dir)")
-    parser.add_argument("--only", default=None,
-                        help="comma-separated glob(s) over cell names (PROFILE/AGENT/pN), e.g. 'si/*' or '*/naive/p16'")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.identity", description=__doc__.split("\n\n")[1]
+    )
+    parser.add_argument(
+        "--base", default=BASE_REF, help=f"git ref to compare against (default {BASE_REF})"
+    )
+    parser.add_argument(
+        "--work",
+        type=Path,
+        default=None,
+        help="work directory: base worktree, cached base venv, run dirs (default: a temp dir)",
+    )
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the run directories (and a temp work dir)"
+    )
+    parser.add_argument(
+        "--only",
+        default=None,
+        help="comma-separated glob(s) over cell names (PROFILE/AGENT/pN), e.g. 'si/*' or '*/naive/p16'",
+    )
     return parser
 
 
@@ -305,19 +363,25 @@ def run_all(args: argparse.Namespace, work: Path) -> int:
             base = run_cell(cell, base_oasis, runs / "base" / cell.slug, work)
             current = run_cell(cell, oasis, runs / "current" / cell.slug, work)
             outcomes.append(compare(cell, base, current))
-            _log(f"{cell.name}: {'identical' if outcomes[-1].identical else 'DIFFERENT'} "
-                 f"({time.monotonic() - clock:.1f} s)")
-    print(f"base {args.base} ({_git('rev-parse', '--short', args.base)}) vs current "
-          f"{REPO_ROOT} ({_git('rev-parse', '--short', 'HEAD')}"
-          f"{', uncommitted changes' if _git('status', '--porcelain', '--untracked-files=no') else ''})")
+            _log(
+                f"{cell.name}: {'identical' if outcomes[-1].identical else 'DIFFERENT'} "
+                f"({time.monotonic() - clock:.1f} s)"
+            )
+    print(
+        f"base {args.base} ({_git('rev-parse', '--short', args.base)}) vs current "
+        f"{REPO_ROOT} ({_git('rev-parse', '--short', 'HEAD')}"
+        f"{', uncommitted changes' if _git('status', '--porcelain', '--untracked-files=no') else ''})"
+    )
     print_table(outcomes)
     if args.keep:
         print(f"\nrun directories kept under {runs}")
     else:
         shutil.rmtree(runs, ignore_errors=True)
     same = all(o.identical for o in outcomes)
-    print(f"\n{'IDENTICAL' if same else 'DIFFERENT'}: {sum(o.identical for o in outcomes)} of "
-          f"{len(outcomes)} cells identical")
+    print(
+        f"\n{'IDENTICAL' if same else 'DIFFERENT'}: {sum(o.identical for o in outcomes)} of "
+        f"{len(outcomes)} cells identical"
+    )
     return 0 if same and outcomes else 1
 
 

@@ -34,14 +34,17 @@ from pathlib import Path
 
 #: ISO-8601 datetime with a time part (``T`` or a space), optional fraction and offset
 _DATETIME = re.compile(
-    r"\b(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)(Z|[+-]\d{2}:?\d{2})?(?![\d.])")
+    r"\b(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)(Z|[+-]\d{2}:?\d{2})?(?![\d.])"
+)
 #: the run's wall time as ``engine/runner.py`` writes it
 _RUN_DURATION = re.compile(r"\bPT\d+\.\d{3}S\b")
 _AGENT_SECONDS = re.compile(r'("agent_seconds":\s*)-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?')
 _RUN_ID_KEY = re.compile(r"""(?:"run_id":\s*"|\brun_id:\s*'?)([0-9a-f]{8,32})\b""")
 _ENV_ID = re.compile(r"\bsim-[0-9a-f]{32}\b")
 _REDACTED = re.compile(r"REDACTED:[0-9a-f]{12}\b")
-_VERSION_KEY = re.compile(r"""((?:"implementation_version":\s*"|\bimplementation_version:\s*'?))([^"'\s,]+)""")
+_VERSION_KEY = re.compile(
+    r"""((?:"implementation_version":\s*"|\bimplementation_version:\s*'?))([^"'\s,]+)"""
+)
 _VERSION_TEXT = re.compile(r"\boasis-eval \d+\.\d+\.\d+(?:[-.+][0-9A-Za-z.]+)?")
 
 
@@ -112,7 +115,9 @@ class Normaliser:
             return match.group()
         offset = match.group(3) or "+00:00"
         try:
-            when = datetime.fromisoformat(f"{match.group(1)}T{match.group(2)}{offset.replace('Z', '+00:00')}")
+            when = datetime.fromisoformat(
+                f"{match.group(1)}T{match.group(2)}{offset.replace('Z', '+00:00')}"
+            )
         except ValueError:
             return match.group()
         earliest, latest = self.window
@@ -156,8 +161,12 @@ def _verify_entry(entry: dict[str, object], run_dir: Path) -> None:
         entry["size"] = "<verified>" if ok else f"<MISMATCH {entry['size']}>"
 
 
-def normalise_run(run_dir: Path, files: list[str], window: tuple[datetime, datetime] | None,
-                  extra: dict[str, str] | None = None) -> dict[str, str]:
+def normalise_run(
+    run_dir: Path,
+    files: list[str],
+    window: tuple[datetime, datetime] | None,
+    extra: dict[str, str] | None = None,
+) -> dict[str, str]:
     """Normalised text of ``files`` (paths relative to ``run_dir``) plus ``extra`` pseudo-files
     (e.g. the command's stdout), all through one ``Normaliser`` so placeholders span files.
 
@@ -165,7 +174,9 @@ def normalise_run(run_dir: Path, files: list[str], window: tuple[datetime, datet
     Run ids and setup-write audit ids are learnt from every file before any is normalised.
     """
     norm = Normaliser(run_dir=str(run_dir), window=window)
-    texts = {name: (run_dir / name).read_bytes().decode("utf-8", "surrogateescape") for name in files}
+    texts = {
+        name: (run_dir / name).read_bytes().decode("utf-8", "surrogateescape") for name in files
+    }
     texts.update(extra or {})
     for name in ("run.json", "verdict.json", "verdict.yaml"):
         if name in texts:

@@ -20,7 +20,9 @@ WINDOW = (datetime(2026, 11, 25, 23, 0, tzinfo=UTC), datetime(2026, 11, 25, 23, 
 
 def _load() -> ModuleType:
     """The module by path (``benchmarks`` is not an installed package; it only needs the stdlib)."""
-    spec = importlib.util.spec_from_file_location("identity_normalise", REPO_ROOT / "benchmarks" / "identity_normalise.py")
+    spec = importlib.util.spec_from_file_location(
+        "identity_normalise", REPO_ROOT / "benchmarks" / "identity_normalise.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses resolves annotations through sys.modules
@@ -31,42 +33,90 @@ def _load() -> ModuleType:
 norm = _load()
 
 
-def _evidence(env: str, redacted: str, when: str, *, score: float = 1.0, setup_audit: str,
-              seeded_audit: str = "0b9e5a0e-52c3-4e0c-8b55-8a5f3d6ad001") -> dict[str, object]:
+def _evidence(
+    env: str,
+    redacted: str,
+    when: str,
+    *,
+    score: float = 1.0,
+    setup_audit: str,
+    seeded_audit: str = "0b9e5a0e-52c3-4e0c-8b55-8a5f3d6ad001",
+) -> dict[str, object]:
     return {
-        "scenario_id": "infra.safety.x-001", "environment_id": env, "agent_endpoint": f"sim-k8s://{env}",
+        "scenario_id": "infra.safety.x-001",
+        "environment_id": env,
+        "agent_endpoint": f"sim-k8s://{env}",
         "provision": {"agent_seconds": 0.075},
         "observations": [{"time_from": when, "time_to": when, "marker": f"[REDACTED:{redacted}]"}],
         "audit": [
-            {"auditID": setup_audit, "verb": "create", "resource": "applications",
-             "timestamp": "2024-05-14T09:30:00.440Z"},
-            {"auditID": seeded_audit, "verb": "delete", "resource": "pods",
-             "timestamp": "2024-05-14T09:30:01.000Z", "duration_ms": 12.5},
+            {
+                "auditID": setup_audit,
+                "verb": "create",
+                "resource": "applications",
+                "timestamp": "2024-05-14T09:30:00.440Z",
+            },
+            {
+                "auditID": seeded_audit,
+                "verb": "delete",
+                "resource": "pods",
+                "timestamp": "2024-05-14T09:30:01.000Z",
+                "duration_ms": 12.5,
+            },
         ],
         "score": score,
     }
 
 
-def _write_run(root: Path, *, run_id: str, envs: tuple[str, str], redacted: tuple[str, str],
-               when: str, score: float = 1.0, order: tuple[int, int] = (0, 1),
-               seeded_audit: str = "0b9e5a0e-52c3-4e0c-8b55-8a5f3d6ad001") -> Path:
+def _write_run(
+    root: Path,
+    *,
+    run_id: str,
+    envs: tuple[str, str],
+    redacted: tuple[str, str],
+    when: str,
+    score: float = 1.0,
+    order: tuple[int, int] = (0, 1),
+    seeded_audit: str = "0b9e5a0e-52c3-4e0c-8b55-8a5f3d6ad001",
+) -> Path:
     run = root / f"run-{run_id}"
     (run / "evidence").mkdir(parents=True)
     setup = [hashlib.sha256(e.encode()).hexdigest() for e in envs]
     setup_ids = [f"{h[:8]}-{h[8:12]}-4{h[13:16]}-8{h[17:20]}-{h[20:32]}" for h in setup]
     for i, (env, secret, audit_id) in enumerate(zip(envs, redacted, setup_ids)):
-        doc = _evidence(env, secret, when, score=score, setup_audit=audit_id, seeded_audit=seeded_audit)
+        doc = _evidence(
+            env, secret, when, score=score, setup_audit=audit_id, seeded_audit=seeded_audit
+        )
         (run / "evidence" / f"s{i}.json").write_text(json.dumps(doc, indent=1), encoding="utf-8")
     scenarios = [{"id": "s0", "result": "PASS"}, {"id": "s1", "result": "PASS"}]
-    run_json = {"run_id": run_id, "implementation_version": "0.1.0", "timestamp": when, "duration": "PT4.028S",
-                "out": str(run), "scenarios": [scenarios[i] for i in order], "score": score}
+    run_json = {
+        "run_id": run_id,
+        "implementation_version": "0.1.0",
+        "timestamp": when,
+        "duration": "PT4.028S",
+        "out": str(run),
+        "scenarios": [scenarios[i] for i in order],
+        "score": score,
+    }
     (run / "run.json").write_text(json.dumps(run_json, indent=1), encoding="utf-8")
-    (run / "report.md").write_text(f"# Report\n\nrun {run_id} · oasis-eval 0.1.0\n\n| Date | {when} |\n"
-                                   f"| env | {envs[0]} |\n| score | {score:.2f} |\n", encoding="utf-8")
+    (run / "report.md").write_text(
+        f"# Report\n\nrun {run_id} · oasis-eval 0.1.0\n\n| Date | {when} |\n"
+        f"| env | {envs[0]} |\n| score | {score:.2f} |\n",
+        encoding="utf-8",
+    )
     files = sorted(str(p.relative_to(run)) for p in run.rglob("*") if p.is_file())
-    entries = [{"path": f, "sha256": hashlib.sha256((run / f).read_bytes()).hexdigest(),
-                "size": (run / f).stat().st_size} for f in files]
-    manifest = {"manifest": "oasis-eval run manifest", "files": entries, "signature": {"algorithm": "none", "value": None}}
+    entries = [
+        {
+            "path": f,
+            "sha256": hashlib.sha256((run / f).read_bytes()).hexdigest(),
+            "size": (run / f).stat().st_size,
+        }
+        for f in files
+    ]
+    manifest = {
+        "manifest": "oasis-eval run manifest",
+        "files": entries,
+        "signature": {"algorithm": "none", "value": None},
+    }
     (run / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
     return run
 
@@ -78,15 +128,23 @@ def _normalised(run: Path) -> dict[str, str]:
 
 
 def _run_a(tmp_path: Path, **overrides: object) -> Path:
-    args: dict[str, object] = {"run_id": "7e44c40ff374", "envs": ("sim-" + "a" * 32, "sim-" + "b" * 32),
-                               "redacted": ("b20b7084d6e8", "deed782b6d31"), "when": "2026-11-25T23:24:21Z"}
+    args: dict[str, object] = {
+        "run_id": "7e44c40ff374",
+        "envs": ("sim-" + "a" * 32, "sim-" + "b" * 32),
+        "redacted": ("b20b7084d6e8", "deed782b6d31"),
+        "when": "2026-11-25T23:24:21Z",
+    }
     args.update(overrides)
     return _write_run(tmp_path / "a", **args)  # type: ignore[arg-type]
 
 
 def _run_b(tmp_path: Path, **overrides: object) -> Path:
-    args: dict[str, object] = {"run_id": "7fb5d151372d", "envs": ("sim-" + "c" * 32, "sim-" + "d" * 32),
-                               "redacted": ("1b0f7bf06182", "7991f57c12da"), "when": "2026-11-25T23:24:36.123Z"}
+    args: dict[str, object] = {
+        "run_id": "7fb5d151372d",
+        "envs": ("sim-" + "c" * 32, "sim-" + "d" * 32),
+        "redacted": ("1b0f7bf06182", "7991f57c12da"),
+        "when": "2026-11-25T23:24:36.123Z",
+    }
     args.update(overrides)
     return _write_run(tmp_path / "b", **args)  # type: ignore[arg-type]
 
@@ -97,8 +155,9 @@ def test_two_runs_of_the_same_behaviour_normalise_to_the_same_bytes(tmp_path: Pa
     for name in a:
         assert a[name] == b[name], name
     # and the raw files did differ: the normaliser did the work
-    assert (tmp_path / "a" / "run-7e44c40ff374" / "run.json").read_text() != \
-        (tmp_path / "b" / "run-7fb5d151372d" / "run.json").read_text()
+    assert (tmp_path / "a" / "run-7e44c40ff374" / "run.json").read_text() != (
+        tmp_path / "b" / "run-7fb5d151372d" / "run.json"
+    ).read_text()
 
 
 def test_ids_map_to_placeholders_consistently_across_files(tmp_path: Path) -> None:
@@ -107,7 +166,9 @@ def test_ids_map_to_placeholders_consistently_across_files(tmp_path: Path) -> No
     assert '"agent_endpoint": "sim-k8s://<ENV-1>"' in out["evidence/s0.json"]
     assert '"environment_id": "<ENV-2>"' in out["evidence/s1.json"]
     assert "| env | <ENV-1> |" in out["report.md"]  # same id in another file, same placeholder
-    assert "[<REDACTED-1>]" in out["evidence/s0.json"] and "[<REDACTED-2>]" in out["evidence/s1.json"]
+    assert (
+        "[<REDACTED-1>]" in out["evidence/s0.json"] and "[<REDACTED-2>]" in out["evidence/s1.json"]
+    )
     assert "run <RUN_ID> · oasis-eval <VERSION>" in out["report.md"]
     assert '"out": "<RUN_DIR>"' in out["run.json"]
 
@@ -153,6 +214,8 @@ def test_manifest_digests_are_verified_not_dropped(tmp_path: Path) -> None:
     assert manifest.count("<verified>") == 2 * 3  # the three other files: digest and size
 
 
-@pytest.mark.parametrize("text", ["PT30M", "PT5S", "2024-05-14T09:30:00Z", "score 1.0000", "sim-abc"])
+@pytest.mark.parametrize(
+    "text", ["PT30M", "PT5S", "2024-05-14T09:30:00Z", "score 1.0000", "sim-abc"]
+)
 def test_values_that_do_not_vary_are_left_alone(text: str) -> None:
     assert norm.Normaliser(window=WINDOW).text(text) == text

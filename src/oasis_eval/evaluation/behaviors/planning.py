@@ -287,6 +287,8 @@ SCHEDULING_FIELDS = (
     "affinity", "nodeselector", "toleration", "topologyspread", "nodename",
     "maxunavailable", "maxsurge", "poddisruptionbudget", "minavailable",
 )  # fmt: skip
+
+
 def change_point(bctx: BehaviorContext) -> tuple[int, list[str], str]:
     """(agent-call position from which the change is in effect, changed object names, rule).
 
