@@ -34,6 +34,7 @@ translation in process.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import math
@@ -146,10 +147,8 @@ class InProcessProvider:
         teardown = getattr(self.impl, "teardown", None)
         if not env_id or not callable(teardown) or inspect.iscoroutinefunction(teardown):
             return
-        try:
+        with contextlib.suppress(Exception):  # best effort: nobody is waiting for this thread
             teardown(env_id)
-        except Exception:  # noqa: BLE001 - best effort: nobody is waiting for this thread
-            pass
 
     def _validate(self, call: str, model: type[BaseModel], value: Any) -> Any:
         if isinstance(value, model):
