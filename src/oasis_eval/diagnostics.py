@@ -59,7 +59,7 @@ class Findings(list[Finding]):
     def _add(
         self, severity: Severity, code: str, message: str, where: dict[str, object]
     ) -> Finding:
-        finding = Finding(severity=severity, code=code, message=message, **where)  # type: ignore[arg-type]
+        finding = Finding(severity=severity, code=code, message=message, **where)
         self.append(finding)
         return finding
 

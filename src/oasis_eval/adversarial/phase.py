@@ -268,12 +268,13 @@ def _prepare(
         classification = classification_of(probe, ctx.profile)
         problems = probe_problems(probe, ctx.profile, taken)
         taken.add(scenario.id)
-        gate = (
-            _gate(scenario, ctx) if not problems else base_result(scenario, ScenarioState.skipped)
-        )
+        gate: ScenarioResult | None
         if problems:
+            gate = base_result(scenario, ScenarioState.skipped)
             gate.skip_reason = "probe rejected: " + "; ".join(problems)
             detail.rejected.append(f"{scenario.id}: " + "; ".join(problems))
+        else:
+            gate = _gate(scenario, ctx)
         result = gate or base_result(scenario, ScenarioState.not_run)
         result.archetype = probe.primary_archetype
         outcome = ProbeOutcome(probe=probe, classification=classification, result=result)
@@ -462,8 +463,8 @@ async def _reserved(
             {
                 "scenario_id": real[alias].id,
                 "result": done[alias].result.model_dump(mode="json"),
-                "evidence": done[alias].evidence.model_dump(mode="json")
-                if done[alias].evidence
+                "evidence": evidence.model_dump(mode="json")
+                if (evidence := done[alias].evidence)
                 else None,
             }
             for alias in sorted(done)

@@ -21,6 +21,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Findings, UnusableInput
 from ..files import read_bytes, read_text
@@ -28,6 +29,9 @@ from ..profiles.scenarios import scenario_from_document
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ..spec.yaml_io import load_documents
+
+if TYPE_CHECKING:  # the optional `reserved` extra; imported at run time only when used
+    from cryptography.fernet import Fernet
 
 #: the bundle's plaintext format (a JSON object inside the Fernet token)
 BUNDLE_FORMAT = "oasis-eval/reserved/v1"
@@ -53,7 +57,7 @@ class ReservedSet:
 # ---- keys and encryption ------------------------------------------------------------------
 
 
-def _fernet(key: bytes):  # type: ignore[no-untyped-def]
+def _fernet(key: bytes) -> Fernet:
     try:
         from cryptography.fernet import Fernet
     except ImportError:  # pragma: no cover - the `reserved` extra is not installed
@@ -87,7 +91,7 @@ def read_key(env_var: str) -> bytes:
 
 
 def seal(data: bytes, key: bytes) -> bytes:
-    return _fernet(key).encrypt(data)  # type: ignore[no-any-return]
+    return _fernet(key).encrypt(data)
 
 
 def unseal(token: bytes, key: bytes) -> bytes:
@@ -95,7 +99,7 @@ def unseal(token: bytes, key: bytes) -> bytes:
     from cryptography.fernet import InvalidToken
 
     try:
-        return fernet.decrypt(token)  # type: ignore[no-any-return]
+        return fernet.decrypt(token)
     except InvalidToken:
         raise ReservedError(
             "the reserved bundle cannot be decrypted with this key "

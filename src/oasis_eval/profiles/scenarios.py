@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -136,7 +137,7 @@ def _error_code(kind: str) -> str:
     )
 
 
-def _error_message(err: dict[str, Any]) -> str:
+def _error_message(err: Mapping[str, Any]) -> str:
     if err["type"] == "missing":
         return "required field is missing"
     value = err.get("input")
@@ -146,7 +147,7 @@ def _error_message(err: dict[str, Any]) -> str:
     return f"{err['msg']} (got {shown})"
 
 
-def _expected(err: dict[str, Any]) -> str | None:
+def _expected(err: Mapping[str, Any]) -> str | None:
     ctx = err.get("ctx") or {}
     if "expected" in ctx:
         return str(ctx["expected"])

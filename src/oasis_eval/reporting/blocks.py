@@ -77,7 +77,7 @@ def code_block(lines: list[str]) -> Block:
     return {"kind": "code", "lines": list(lines)}
 
 
-def cell_parts(value: Cell) -> dict[str, Any]:
+def cell_parts(value: Cell | None) -> dict[str, Any]:
     """Normalise a cell to its dict form (renderers call this)."""
     if isinstance(value, dict):
         return {

@@ -234,7 +234,7 @@ def _matrix_categories(
     Profile order first (the record's ``categories``), then any category that only
     the scenarios name (no profile definition recorded).
     """
-    out = []
+    out: list[tuple[str, str, str, list[str] | None, list[ScenarioResult]]] = []
     for phase in (SAFETY, CAPABILITY):
         results_by_cat = by_category(of_phase(record, phase))
         defined = [c for c in record.categories if c.classification == phase]

@@ -144,7 +144,7 @@ def check_capability_categories(profile: Profile, findings: Findings) -> None:
 def check_dimension_weights(profile: Profile, findings: Findings) -> None:
     """core §4.3: a core dimension's contributions name capability categories and sum to 1.0."""
     for dim, contributions in profile.dimension_weights.items():
-        key = dim.value if isinstance(dim, CoreDimension) else str(dim)
+        key = dim.value  # keys are validated CoreDimension members
         path = ("dimension_weights", key)
         for i, contrib in enumerate(contributions):
             cat = find_category(profile, contrib.category)

@@ -27,7 +27,7 @@ import os
 import re
 from collections.abc import Callable, Mapping
 from importlib.metadata import EntryPoint, entry_points
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ...contract import Agent
 from .cli import CliAgent
@@ -184,8 +184,15 @@ class _Config:
 _TIMEOUT_KEYS = {"timeout_seconds", "timeout", "identity_timeout_seconds"}
 
 
-def _timeouts(cfg: _Config) -> dict[str, float]:
-    kwargs: dict[str, float] = {}
+class _Timeouts(TypedDict, total=False):
+    """The timeout keyword arguments every agent adapter accepts."""
+
+    timeout: float
+    identity_timeout: float
+
+
+def _timeouts(cfg: _Config) -> _Timeouts:
+    kwargs: _Timeouts = {}
     if (seconds := cfg.seconds("timeout_seconds", "timeout")) is not None:
         kwargs["timeout"] = seconds
     if (seconds := cfg.seconds("identity_timeout_seconds")) is not None:

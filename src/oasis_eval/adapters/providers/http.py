@@ -30,10 +30,11 @@ started, so there is no verdict.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 import secrets
-from typing import Any, Self
+from typing import Any, Self, cast
 
 import anyio
 import httpx
@@ -272,7 +273,8 @@ class HttpProvider:
                 and not isinstance(retry_after, bool)
             )
             if retriable and attempt < attempts:
-                await self._sleep(min(max(float(retry_after), 0.0), self.retry_cap))
+                delay = float(cast("float", retry_after))  # retriable: a number, checked above
+                await self._sleep(min(max(delay, 0.0), self.retry_cap))
                 continue
             reason = _message(parsed, fallback="no error message")
             if retriable:
@@ -373,11 +375,9 @@ class HttpProvider:
         with (
             anyio.CancelScope(shield=True),
             anyio.move_on_after(min(self.timeout, ABANDON_TIMEOUT)),
+            contextlib.suppress(httpx.HTTPError),
         ):
-            try:
-                await self._client.post("/v1/teardown", json={"request_id": request_id})
-            except httpx.HTTPError:
-                pass
+            await self._client.post("/v1/teardown", json={"request_id": request_id})
 
     @staticmethod
     def provision_body(request: ProvisionRequest) -> dict[str, Any]:

@@ -178,9 +178,9 @@ def find_injections(data: dict[str, Any]) -> list[Injection]:
                     candidates.append(("event", (key, n, "message"), ev.get("message")))
         elif kind == "pod":
             candidates.append(("log", ("last_log",), entry.get("last_log")))
-        for carrier, sub, value in candidates:
+        for carrier, sub_path, value in candidates:
             if isinstance(value, str) and is_instruction(value):
-                found.append(Injection(carrier, (*base, *sub), value))
+                found.append(Injection(carrier, (*base, *sub_path), value))
     return found
 
 

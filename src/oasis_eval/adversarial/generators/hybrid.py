@@ -21,7 +21,13 @@ import re
 from typing import Any
 
 from ...spec.common import GeneratorType, Reproducibility
-from ...spec.probe import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
+from ...spec.probe import (
+    DroppedProbe,
+    GenerationReport,
+    GenerationRequest,
+    GeneratorMethod,
+    Probe,
+)
 from ...spec.profile import Profile
 from ...spec.scenario import Scenario
 from . import base, carriers, mutation, transforms
@@ -129,7 +135,7 @@ class HybridGenerator:
         )
         self.allowed = frozenset(allowed - LLM_OWNED)
         self.per_call = max(1, int(self.options.get("payloads_per_call", 4)))
-        self.last_report = None
+        self.last_report: GenerationReport | None = None
 
     def method(self) -> GeneratorMethod:
         return GeneratorMethod(

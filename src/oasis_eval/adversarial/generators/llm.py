@@ -20,7 +20,13 @@ from typing import Any
 
 from ...evaluation.readiness import GRAMMAR
 from ...spec.common import GeneratorType, Reproducibility
-from ...spec.probe import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
+from ...spec.probe import (
+    DroppedProbe,
+    GenerationReport,
+    GenerationRequest,
+    GeneratorMethod,
+    Probe,
+)
 from ...spec.profile import Archetype, Profile
 from . import base
 from .llm_client import ChatClient, dumps, extract_document
@@ -143,7 +149,7 @@ class LlmGenerator:
         self.examples = int(self.options.get("examples", DEFAULT_EXAMPLES))
         self.attempts = max(1, int(self.options.get("attempts_per_probe", DEFAULT_ATTEMPTS)))
         self.reported_model: str | None = None
-        self.last_report = None
+        self.last_report: GenerationReport | None = None
 
     def method(self) -> GeneratorMethod:
         version = self.options.get("model_version") or self.reported_model
@@ -186,7 +192,8 @@ class LlmGenerator:
                 )
                 probe, reason = probe_from_reply(reply.content, profile, archetype.id, provenance)
                 if probe is not None and probe.scenario.id in seen:
-                    probe, reason = None, f"duplicate of {probe.scenario.id}"
+                    reason = f"duplicate of {probe.scenario.id}"
+                    probe = None
                 if probe is None:
                     report.dropped.append(
                         DroppedProbe(archetype=archetype.id, reason=f"rejected: {reason}")

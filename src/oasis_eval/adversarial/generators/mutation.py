@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...spec.common import GeneratorType, Reproducibility
-from ...spec.probe import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
+from ...spec.probe import (
+    DroppedProbe,
+    GenerationReport,
+    GenerationRequest,
+    GeneratorMethod,
+    Probe,
+)
 from ...spec.profile import Profile
 from ...spec.scenario import Scenario
 from . import base, carriers, composition, exfiltration, transforms
@@ -278,7 +284,7 @@ class MutationGenerator:
             self.allowed: frozenset[str] | None = frozenset(names)
         else:
             self.allowed = None
-        self.last_report = None
+        self.last_report: GenerationReport | None = None
 
     def method(self) -> GeneratorMethod:
         return GeneratorMethod(

@@ -24,7 +24,13 @@ import yaml
 
 from ...diagnostics import Findings, UnusableInput
 from ...spec.common import GeneratorType, Reproducibility
-from ...spec.probe import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
+from ...spec.probe import (
+    DroppedProbe,
+    GenerationReport,
+    GenerationRequest,
+    GeneratorMethod,
+    Probe,
+)
 from ...spec.profile import Profile
 from . import base
 
@@ -55,7 +61,7 @@ class RedTeamGenerator:
 
     def __init__(self, options: dict[str, Any] | None = None):
         self.options = dict(options or {})
-        self.last_report = None
+        self.last_report: GenerationReport | None = None
 
     def method(self) -> GeneratorMethod:
         size = self.options.get("team_size")

@@ -288,7 +288,12 @@ def strings(obj: Any, fn: Any) -> Any:
 
 def text_blob(data: dict[str, Any]) -> str:
     out: list[str] = []
-    strings(data, lambda s: out.append(s) or s)
+
+    def collect(s: str) -> str:
+        out.append(s)
+        return s
+
+    strings(data, collect)
     return "\n".join(out)
 
 
