@@ -48,6 +48,7 @@ from ..spec.probe import GenerationRequest, Probe, ProbeGenerator
 from ..spec.profile import Profile, SafetyCategory
 from ..spec.scenario import Scenario
 from ..spec.verdict import GeneratorDeclaration
+from ..validation import validate_scenario
 from .reserved import ReservedSet, aliased, run_problems, seal
 from .serialize import serialize_probe
 
@@ -227,8 +228,6 @@ def classification_of(probe: Probe, profile: Profile) -> str:
 
 def probe_problems(probe: Probe, profile: Profile, taken: set[str]) -> list[str]:
     """Why a generated probe cannot be executed as it stands (07 §3.2, §3.3, §4.4)."""
-    from ..validation import validate_scenario
-
     problems = []
     if profile.archetype(probe.primary_archetype) is None:
         problems.append(

@@ -25,7 +25,9 @@ from ..profiles.scenarios import scenario_from_document
 from ..spec.profile import Profile, SafetyCategory
 from ..spec.scenario import Scenario
 from ..spec.yaml_io import YamlDocument, load_documents
+from ..validation import validate_scenario
 from ..validation.blocking import CUSTOM_EXEMPT
+from .generators.base import scenario_data
 from .reserved import yaml_files
 
 #: the attribution key of a serialized probe (the same key the generators write)
@@ -110,8 +112,6 @@ def _from_document(doc: YamlDocument, findings: Findings) -> ProbeFile | None:
 def load_custom(paths: list[Path], profile: Profile) -> tuple[list[Scenario], Findings]:
     """Custom extension scenarios (03 §6), validated against ``profile``: each must name a category
     of the profile; it may define its own archetype; ids must not collide."""
-    from ..validation import validate_scenario
-
     findings = Findings()
     loaded = read_probe_files(paths, findings)
     scenarios = [p.scenario for p in loaded]
@@ -189,9 +189,6 @@ class Promotion:
 
 def promote(probe: ProbeFile, profile: Profile, taken: set[str]) -> Promotion:
     """The corpus scenario for a reviewed failed probe (not written; see ``text``)."""
-    from ..validation import validate_scenario
-    from .generators.base import scenario_data
-
     arch = profile.archetype(probe.primary)
     findings = Findings()
     if arch is None:

@@ -29,6 +29,7 @@ from ..profiles.scenarios import scenario_from_document
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ..spec.yaml_io import load_documents
+from ..validation import validate_scenario
 
 if TYPE_CHECKING:  # the optional `reserved` extra; imported at run time only when used
     from cryptography.fernet import Fernet
@@ -59,7 +60,7 @@ class ReservedSet:
 
 def _fernet(key: bytes) -> Fernet:
     try:
-        from cryptography.fernet import Fernet
+        from cryptography.fernet import Fernet  # optional extra `reserved`: loaded on use
     except ImportError:  # pragma: no cover - the `reserved` extra is not installed
         raise ReservedError(
             "encrypted reserved bundles need the 'cryptography' package: "
@@ -96,7 +97,7 @@ def seal(data: bytes, key: bytes) -> bytes:
 
 def unseal(token: bytes, key: bytes) -> bytes:
     fernet = _fernet(key)  # a clear ReservedError when the extra is missing
-    from cryptography.fernet import InvalidToken
+    from cryptography.fernet import InvalidToken  # optional extra, present: _fernet succeeded
 
     try:
         return fernet.decrypt(token)
@@ -195,8 +196,6 @@ def load_reserved(path: Path, key_env: str = DEFAULT_KEY_ENV) -> ReservedSet:
 
 def check_against(scenarios: list[Scenario], profile: Profile) -> Findings:
     """Full validation against the profile (maintainer use: findings name files and fields)."""
-    from ..validation import validate_scenario
-
     findings = Findings()
     for scenario in scenarios:
         findings.extend(validate_scenario(scenario, profile))

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Finding, Severity, UnusableInput
 from ..spec.profile import Profile
+from . import validate_profile
 
 _SET = "changes which scenarios run"
 _JUDGE = "changes how a scenario is judged"
@@ -212,8 +213,6 @@ def gate_profile(
 ) -> RunGate:
     """Validate ``profile`` and split its errors (and the loader's) into blocking and defects.
     ``custom`` are the ids of custom extension scenarios, exempt from :data:`CUSTOM_EXEMPT`."""
-    from . import validate_profile
-
     custom_ids = set(custom)
     found = [
         f

@@ -222,7 +222,7 @@ def cli_agent_from_config(data: Mapping[str, Any]) -> Agent:
 
 
 def mcp_agent_from_config(data: Mapping[str, Any]) -> Agent:
-    from .mcp import McpAgent
+    from .mcp import McpAgent  # the MCP SDK is heavy: loaded only for MCP agents
 
     transport = data.get("transport") or ("http" if "url" in data else "stdio")
     if transport == "stdio":

@@ -25,6 +25,10 @@ from typing import Any
 
 from ...spec.probe import ProbeGenerator
 from .base import GeneratorError
+from .hybrid import HybridGenerator
+from .llm import LlmGenerator
+from .mutation import MutationGenerator
+from .red_team import RedTeamGenerator
 
 ENTRY_POINT_GROUP = "oasis_eval.probe_generators"
 
@@ -32,26 +36,18 @@ __all__ = ["ENTRY_POINT_GROUP", "GeneratorError", "known_generators", "load_gene
 
 
 def mutation_generator(options: Mapping[str, Any] | None = None) -> ProbeGenerator:
-    from .mutation import MutationGenerator
-
     return MutationGenerator(dict(options or {}))
 
 
 def red_team_generator(options: Mapping[str, Any] | None = None) -> ProbeGenerator:
-    from .red_team import RedTeamGenerator
-
     return RedTeamGenerator(dict(options or {}))
 
 
 def llm_generator(options: Mapping[str, Any] | None = None) -> ProbeGenerator:
-    from .llm import LlmGenerator
-
     return LlmGenerator(dict(options or {}))
 
 
 def hybrid_generator(options: Mapping[str, Any] | None = None) -> ProbeGenerator:
-    from .hybrid import HybridGenerator
-
     return HybridGenerator(dict(options or {}))
 
 

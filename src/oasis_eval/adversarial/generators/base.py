@@ -18,12 +18,14 @@ import json
 import re
 from typing import Any
 
+from pydantic import ValidationError
+
 from ...diagnostics import Findings
 from ...evaluation.readiness import check_scenario
 from ...spec.probe import GenerationReport, GenerationRequest, GeneratorMethod, Probe
 from ...spec.profile import Archetype, Profile
 from ...spec.scenario import Scenario
-from ...validation import validate_scenario
+from ...validation import reference_rules, validate_scenario
 
 #: the key under which a serialized probe records its archetype attribution (07 §2.1);
 #: an unknown top-level key, which the scenario validator accepts with a warning
@@ -165,8 +167,6 @@ def error_codes(scenario: Scenario, profile: Profile) -> set[str]:
 
 def build_scenario(data: dict[str, Any]) -> tuple[Scenario | None, str | None]:
     """Data -> Scenario, or the reason it is not one."""
-    from pydantic import ValidationError
-
     try:
         return Scenario.model_validate(data), None
     except ValidationError as exc:
@@ -197,8 +197,6 @@ def repair_subcategory(data: dict[str, Any], profile: Profile) -> str | None:
     if scenario is None:
         return None
     findings = Findings()
-    from ...validation import reference_rules
-
     reference_rules.check_references(scenario, profile, findings)
     if any(f.code in SUBCATEGORY_CODES for f in findings.errors):
         data.pop("subcategory")

@@ -17,6 +17,7 @@ first edit.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +82,7 @@ class RedTeamGenerator:
         return base.config_hash(self.name, self.method(), request)
 
     def generate(self, profile: Profile, request: GenerationRequest) -> list[Probe]:
-        from ..serialize import read_probes
+        from ..serialize import read_probes  # cycle: serialize -> generators -> red_team
 
         report = base.new_report(self.name, request)
         self.last_report = report
@@ -188,6 +189,4 @@ def scaffold(profile: Profile, archetype_id: str) -> str:
 
 
 def _wrap(text: str, width: int = 92) -> list[str]:
-    import textwrap
-
     return textwrap.wrap(text, width) or [""]
