@@ -38,6 +38,8 @@ CUSTOM_TOLERATED = CUSTOM_EXEMPT  # one list: validation/blocking.py
 
 @dataclass
 class ProbeFile:
+    """A probe read back from a probe file: the scenario and its probe metadata."""
+
     scenario: Scenario
     file: str
     #: primary_archetype, secondary_archetypes, description, provenance ... when recorded
@@ -45,10 +47,12 @@ class ProbeFile:
 
     @property
     def primary(self) -> str:
+        """The primary archetype: recorded in the probe, else the scenario's."""
         return str(self.probe.get("primary_archetype") or self.scenario.archetype)
 
     @property
     def secondary(self) -> list[str]:
+        """The secondary archetypes recorded in the probe, as strings."""
         value = self.probe.get("secondary_archetypes") or []
         return [str(v) for v in value] if isinstance(value, list | tuple) else [str(value)]
 
@@ -172,6 +176,7 @@ def id_scheme(profile: Profile, category: str, classification: str) -> tuple[str
 def fresh_id(
     profile: Profile, category: str, classification: str, name: str, taken: set[str]
 ) -> str:
+    """The next free scenario id in the profile's id scheme for ``category``."""
     prefix, width = id_scheme(profile, category, classification)
     base = f"{prefix}.{_slug(name)}"
     number = 1
@@ -182,6 +187,8 @@ def fresh_id(
 
 @dataclass
 class Promotion:
+    """A promoted probe: the corpus scenario, its YAML text and its validation findings."""
+
     scenario: Scenario
     text: str
     findings: Findings

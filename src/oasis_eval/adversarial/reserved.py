@@ -49,6 +49,8 @@ class ReservedError(UnusableInput):
 
 @dataclass
 class ReservedSet:
+    """The reserved scenarios of a run (07 §5) and where they came from."""
+
     scenarios: list[Scenario]
     source: str
     #: the bundle key (evidence of a bundle run is kept encrypted with it); None for a directory
@@ -76,6 +78,7 @@ def _fernet(key: bytes) -> Fernet:
 
 
 def generate_key() -> str:
+    """A fresh random bundle key (``oasis reserved keygen``)."""
     return base64.urlsafe_b64encode(os.urandom(32)).decode()
 
 
@@ -92,10 +95,12 @@ def read_key(env_var: str) -> bytes:
 
 
 def seal(data: bytes, key: bytes) -> bytes:
+    """Encrypt ``data`` with the bundle key (07 §5.3: reserved content is not disclosed)."""
     return _fernet(key).encrypt(data)
 
 
 def unseal(token: bytes, key: bytes) -> bytes:
+    """Decrypt a bundle token; a wrong key is a clear ReservedError, not a traceback."""
     fernet = _fernet(key)  # a clear ReservedError when the extra is missing
     from cryptography.fernet import InvalidToken  # optional extra, present: _fernet succeeded
 
@@ -130,6 +135,7 @@ def read_directory(directory: Path) -> list[tuple[str, str]]:
 
 
 def read_bundle(path: Path, key: bytes) -> list[tuple[str, str]]:
+    """The (name, text) files of an encrypted reserved bundle."""
     try:
         token = read_bytes(path)
     except OSError as exc:
@@ -216,6 +222,7 @@ def run_problems(reserved: ReservedSet, profile: Profile) -> tuple[int, list[str
 
 
 def category_counts(scenarios: list[Scenario]) -> dict[str, int]:
+    """Reserved safety scenarios per category (rotation must not shrink any, 07 §5)."""
     return dict(sorted(Counter(s.category for s in scenarios if s.is_safety).items()))
 
 
@@ -290,6 +297,8 @@ def pack(directory: Path, out: Path, key: bytes, profile: Profile | None = None)
 
 
 class PackRefused(Exception):
+    """The reserved scenarios do not validate: the bundle is not written."""
+
     def __init__(self, findings: Findings):
         self.findings = findings
         super().__init__(f"{len(findings.errors)} error(s) in the reserved scenarios")
@@ -297,6 +306,8 @@ class PackRefused(Exception):
 
 @dataclass
 class Rotation:
+    """What a rotation did: the retired scenarios and the per-category counts before and after."""
+
     retired: list[Scenario]
     kept: int
     added: int
@@ -352,6 +363,8 @@ def rotate(
 
 
 class RotationRefused(Exception):
+    """A rotation would shrink a safety category's reserved set (07 §5)."""
+
     def __init__(self, categories: list[str], before: dict[str, int], after: dict[str, int]):
         self.categories = categories
         parts = [f"'{c}' {before[c]} -> {after.get(c, 0)}" for c in categories]

@@ -59,6 +59,7 @@ def probe_document(probe: Probe, method: GeneratorMethod | None = None) -> dict[
 
 
 def probe_yaml(probe: Probe, method: GeneratorMethod | None = None) -> str:
+    """A probe as a YAML document (the scenario plus its probe metadata), for review and promotion."""
     body = yaml.dump(
         probe_document(probe, method),
         Dumper=_Dumper,

@@ -33,6 +33,7 @@ def load_scenario_file(
 
 
 def scenario_from_document(doc: YamlDocument, findings: Findings) -> Scenario | None:
+    """A Scenario from one YAML document; problems become located findings, not exceptions."""
     data = doc.data
     if not isinstance(data, dict):
         findings.error(

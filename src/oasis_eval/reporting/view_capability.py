@@ -43,6 +43,7 @@ TIER_STATEMENT = "Scores are only comparable between evaluations at the same tie
 
 
 def capability_section(record: RunRecord) -> Block | None:
+    """The capability section (05 §3: score, dimensions, categories), or None without one."""
     capability = record.verdict.capability
     if capability is None:
         return None
@@ -248,6 +249,7 @@ def _matrix_categories(
 
 
 def coverage_section(record: RunRecord) -> Block:
+    """The coverage section: archetype matrix, configuration coverage and skipped archetypes."""
     meta = record.verdict.metadata
     config_cov = meta.configuration_coverage
     matrix_rows = []

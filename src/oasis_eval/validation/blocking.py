@@ -178,6 +178,7 @@ class RunGate:
 
     @property
     def ok(self) -> bool:
+        """Whether nothing blocks the run."""
         return not self.blocking
 
     def defect_lines(self) -> list[str]:

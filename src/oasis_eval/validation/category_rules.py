@@ -21,6 +21,7 @@ from .taxonomy import find_category, parent_resolves
 
 
 def check_categories(profile: Profile, findings: Findings) -> None:
+    """Every category rule of 03 §2.4-§2.5, §2.14 and core §4.3 on ``profile``."""
     check_identifiers(profile, findings)
     check_safety_categories(profile, findings)
     check_capability_categories(profile, findings)

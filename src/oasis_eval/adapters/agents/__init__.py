@@ -201,6 +201,7 @@ def _timeouts(cfg: _Config) -> _Timeouts:
 
 
 def http_agent_from_config(data: Mapping[str, Any]) -> Agent:
+    """The ``http`` agent type: an agent served at ``url`` (guide "Agent contract" over HTTP)."""
     cfg = _Config("http", data, {"url", "token", "token_env", "headers"} | _TIMEOUT_KEYS)
     return HttpAgent(
         cfg.text("url", required=True) or "",
@@ -211,6 +212,7 @@ def http_agent_from_config(data: Mapping[str, Any]) -> Agent:
 
 
 def cli_agent_from_config(data: Mapping[str, Any]) -> Agent:
+    """The ``cli`` agent type: a command that reads a task on stdin and answers on stdout."""
     cfg = _Config("cli", data, {"command", "env", "cwd", "identity"} | _TIMEOUT_KEYS)
     return CliAgent(
         cfg.command(),
@@ -222,6 +224,7 @@ def cli_agent_from_config(data: Mapping[str, Any]) -> Agent:
 
 
 def mcp_agent_from_config(data: Mapping[str, Any]) -> Agent:
+    """The ``mcp`` agent type: an MCP server exposing identify/execute tools, over stdio or HTTP."""
     from .mcp import McpAgent  # the MCP SDK is heavy: loaded only for MCP agents
 
     transport = data.get("transport") or ("http" if "url" in data else "stdio")
@@ -250,6 +253,7 @@ def mcp_agent_from_config(data: Mapping[str, Any]) -> Agent:
 
 
 def python_agent_from_config(data: Mapping[str, Any]) -> Agent:
+    """The ``python`` agent type: an importable object, class or factory (``module:attr``)."""
     cfg = _Config(
         "python",
         data,

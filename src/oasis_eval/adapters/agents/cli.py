@@ -89,6 +89,7 @@ class CliAgent:
         return f"agent command {shlex.join(self.command)!r}"
 
     async def identify(self) -> AgentReport:
+        """The agent's identity report (05 §1.2): the configured one, else ``<command> identify``."""
         if self._identity is not None:
             return parse_report(self._identity, f"{self._name} (configured identity)")
         stdout = await self._run(
@@ -98,6 +99,7 @@ class CliAgent:
         return parse_report(parse_json_text(stdout, source), source)
 
     async def execute(self, task: AgentTask) -> AgentResponse:
+        """Run the command once for ``task``; a bad exit or a bad answer is an agent fault."""
         payload = json.dumps(request_body(task), ensure_ascii=False).encode("utf-8") + b"\n"
         stdout = await self._run(self.command, payload, self.timeout, "execute")
         return parse_response(parse_json_text(stdout, self._name), self._name)

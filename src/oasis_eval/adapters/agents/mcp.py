@@ -308,6 +308,7 @@ class McpAgent:
                 raise fault(f"{self.description}: {what}" + _tail(errlog)) from exc
 
     async def identify(self) -> AgentReport:
+        """Call the identify tool (05 §1.2); names the missing tools when the server lacks them."""
         result, listed = await self._session_call(
             self.identify_tool, {}, self.identity_timeout, check_tools=True
         )
@@ -325,6 +326,7 @@ class McpAgent:
         return parse_report(_payload(result, source), source)
 
     async def execute(self, task: AgentTask) -> AgentResponse:
+        """Call the execute tool with ``task``; a tool error is an agent fault."""
         result, _ = await self._session_call(
             self.execute_tool, request_body(task), self.timeout, check_tools=False
         )

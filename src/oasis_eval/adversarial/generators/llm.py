@@ -152,6 +152,7 @@ class LlmGenerator:
         self.last_report: GenerationReport | None = None
 
     def method(self) -> GeneratorMethod:
+        """The generator method, with the model version the endpoint reports (07 §3.1)."""
         version = self.options.get("model_version") or self.reported_model
         return GeneratorMethod(
             type=GeneratorType.llm,
@@ -160,6 +161,7 @@ class LlmGenerator:
         )
 
     def reproducibility(self, request: GenerationRequest) -> Reproducibility:
+        """Partially reproducible when the endpoint takes a seed, else not (07 §3.2)."""
         return (
             Reproducibility.partially_reproducible
             if self.client.send_seed
@@ -167,11 +169,13 @@ class LlmGenerator:
         )
 
     def config_hash(self, request: GenerationRequest) -> str:
+        """Hash of the configuration (the model, not its reported version)."""
         return base.config_hash(
             self.name, GeneratorMethod(type=GeneratorType.llm, model=self.client.model), request
         )
 
     def generate(self, profile: Profile, request: GenerationRequest) -> list[Probe]:
+        """Ask the model for probes per target archetype; invalid or duplicate ones are dropped."""
         report = base.new_report(self.name, request)
         self.last_report = report
         out: list[Probe] = []

@@ -54,6 +54,8 @@ PROBE_VERSION = "0.1.0"
 
 @dataclass
 class Mutation:
+    """A scenario being mutated and the notes that describe each change (its provenance)."""
+
     data: dict[str, Any]
     notes: list[str] = field(default_factory=list)
     words: list[str] = field(default_factory=list)
@@ -74,6 +76,7 @@ class Mutation:
         return self.injection
 
     def add(self, note: str | None, words: str) -> bool:
+        """Record ``note`` (and its words) when a transform applied; returns whether it did."""
         if note:
             self.notes.append(note)
             self.words.append(words)
@@ -287,6 +290,7 @@ class MutationGenerator:
         self.last_report: GenerationReport | None = None
 
     def method(self) -> GeneratorMethod:
+        """The generator method: seeded strategies over the profile's scenarios (07 §3.1)."""
         return GeneratorMethod(
             type=GeneratorType.mutation,
             base_scenario_set="the profile's scenarios of each target archetype",
@@ -295,12 +299,15 @@ class MutationGenerator:
         )
 
     def reproducibility(self, request: GenerationRequest) -> Reproducibility:
+        """Deterministic: the same seed gives the same probes (07 §3.2)."""
         return Reproducibility.deterministic
 
     def config_hash(self, request: GenerationRequest) -> str:
+        """Hash of the configuration that determines the probes."""
         return base.config_hash(self.name, self.method(), request)
 
     def generate(self, profile: Profile, request: GenerationRequest) -> list[Probe]:
+        """Mutate base scenarios of each target archetype up to its quota."""
         report = base.new_report(self.name, request)
         self.last_report = report
         targets = base.target_archetypes(profile, request)

@@ -65,6 +65,7 @@ class RedTeamGenerator:
         self.last_report: GenerationReport | None = None
 
     def method(self) -> GeneratorMethod:
+        """The generator method, with the team size and expertise when given (07 §3.1)."""
         size = self.options.get("team_size")
         return GeneratorMethod(
             type=GeneratorType.red_team,
@@ -76,12 +77,15 @@ class RedTeamGenerator:
         )
 
     def reproducibility(self, request: GenerationRequest) -> Reproducibility:
+        """Human-written probes are not reproducible (07 §3.2)."""
         return Reproducibility.non_reproducible
 
     def config_hash(self, request: GenerationRequest) -> str:
+        """Hash of the configuration."""
         return base.config_hash(self.name, self.method(), request)
 
     def generate(self, profile: Profile, request: GenerationRequest) -> list[Probe]:
+        """Read the red team's probe files and keep those of the target archetypes."""
         from ..serialize import read_probes  # cycle: serialize -> generators -> red_team
 
         report = base.new_report(self.name, request)

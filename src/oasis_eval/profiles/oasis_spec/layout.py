@@ -63,6 +63,7 @@ SCENARIO_GLOBS = ("scenarios/**/*.yaml", "scenarios/**/*.yml")
 
 
 def is_oasis_spec_layout(root: Path) -> bool:
+    """Whether ``root`` is an oasis-spec profile directory (it has profile.md)."""
     return (root / PROFILE_MD).is_file()
 
 

@@ -36,6 +36,7 @@ def _names(items: list[str]) -> str:
 def build_safety(
     pmd: ProfileMd | None, cf: CategoriesFile | None, findings: Findings
 ) -> list[SafetyCategory]:
+    """Safety categories from profile.md's mapping (authoritative, 03 §2.4) and the categories file."""
     parsed = cf.by_id() if cf else {}
     rows = {r.id: r for r in pmd.safety_rows} if pmd else {}
     cf_file = cf.source.file if cf else "safety-categories.md"
@@ -127,6 +128,7 @@ def build_safety(
 def build_capability(
     pmd: ProfileMd | None, cf: CategoriesFile | None, findings: Findings
 ) -> list[CapabilityCategory]:
+    """Capability categories from profile.md's table (authoritative, 03 §2.5) and the categories file."""
     parsed = cf.by_id() if cf else {}
     rows = {r.id: r for r in pmd.capability_rows} if pmd else {}
     cf_file = cf.source.file if cf else "capability-categories.md"
