@@ -97,7 +97,7 @@ def build_safety(
                     line=lab.line,
                     field=cid,
                 )
-        name = row.name if row else cat.name  # type: ignore[union-attr]
+        name = _display_name(row, cat)
         sc = SafetyCategory(
             id=cid,
             name=name,
@@ -200,7 +200,7 @@ def build_capability(
         )
         if row and cat and row.archetypes is not None and row.archetypes != len(cat.archetypes):
             _count_mismatch(findings, row.name, row.line, row.archetypes, cat, cf_file)
-        name = row.name if row else cat.name  # type: ignore[union-attr]
+        name = _display_name(row, cat)
         cc = CapabilityCategory(
             id=cid,
             name=name,
@@ -211,6 +211,14 @@ def build_capability(
         )
         out.append(cc.locate(_where(row, cat, cf_file)))
     return out
+
+
+def _display_name(row: SafetyRow | CapabilityRow | None, cat: ParsedCategory | None) -> str:
+    """profile.md's name wins; a category only its own file defines keeps that name."""
+    if row:
+        return row.name
+    assert cat is not None  # every id comes from profile.md's rows or the categories file
+    return cat.name
 
 
 def _aggregation(
@@ -238,8 +246,8 @@ def _aggregation(
             field=cid,
             expected="the same aggregation in both files",
         )
-    if a or b:
-        return a or b  # type: ignore[return-value]
+    if agg := a or b:
+        return agg
     findings.error(
         "missing-aggregation",
         f"capability category '{cid}' declares no aggregation method",
