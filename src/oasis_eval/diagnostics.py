@@ -13,11 +13,15 @@ from pydantic import BaseModel
 
 
 class Severity(str, Enum):
+    """An error blocks the input; a warning is shown and does not."""
+
     error = "error"
     warning = "warning"
 
 
 class Finding(BaseModel):
+    """One problem with an input, located (file, line, field) so its author can fix it."""
+
     severity: Severity
     #: stable machine code, e.g. ``undefined-behavior``
     code: str
@@ -30,11 +34,13 @@ class Finding(BaseModel):
     scenario_id: str | None = None
 
     def location(self) -> str:
+        """``file:line`` (or ``<profile>`` when the finding has no file)."""
         if not self.file:
             return "<profile>"
         return f"{self.file}:{self.line}" if self.line else self.file
 
     def render(self) -> str:
+        """The one-line form printed by the CLI."""
         parts = [f"{self.location()}: {self.severity.value}[{self.code}]"]
         if self.field:
             parts.append(f"{self.field}:")
@@ -44,6 +50,7 @@ class Finding(BaseModel):
         return " ".join(parts)
 
     def sort_key(self) -> tuple[str, int, str, str]:
+        """Order by file, line, code and message (stable output)."""
         return (self.file or "", self.line or 0, self.code, self.message)
 
 
@@ -51,27 +58,32 @@ class Findings(list[Finding]):
     """A list of findings with helpers; order is made deterministic by ``sorted()``."""
 
     def error(self, code: str, message: str, **where: object) -> Finding:
+        """Add and return an error finding."""
         return self._add(Severity.error, code, message, where)
 
     def warning(self, code: str, message: str, **where: object) -> Finding:
+        """Add and return a warning finding."""
         return self._add(Severity.warning, code, message, where)
 
     def _add(
         self, severity: Severity, code: str, message: str, where: dict[str, object]
     ) -> Finding:
-        finding = Finding(severity=severity, code=code, message=message, **where)  # type: ignore[arg-type]
+        finding = Finding(severity=severity, code=code, message=message, **where)
         self.append(finding)
         return finding
 
     @property
     def errors(self) -> list[Finding]:
+        """The error findings."""
         return [f for f in self if f.severity is Severity.error]
 
     @property
     def warnings(self) -> list[Finding]:
+        """The warning findings."""
         return [f for f in self if f.severity is Severity.warning]
 
     def sorted(self) -> list[Finding]:
+        """The findings in :meth:`Finding.sort_key` order."""
         return sorted(self, key=Finding.sort_key)
 
 

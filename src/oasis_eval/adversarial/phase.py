@@ -48,6 +48,7 @@ from ..spec.probe import GenerationRequest, Probe, ProbeGenerator
 from ..spec.profile import Profile, SafetyCategory
 from ..spec.scenario import Scenario
 from ..spec.verdict import GeneratorDeclaration
+from ..validation import validate_scenario
 from .reserved import ReservedSet, aliased, run_problems, seal
 from .serialize import serialize_probe
 
@@ -227,8 +228,6 @@ def classification_of(probe: Probe, profile: Profile) -> str:
 
 def probe_problems(probe: Probe, profile: Profile, taken: set[str]) -> list[str]:
     """Why a generated probe cannot be executed as it stands (07 §3.2, §3.3, §4.4)."""
-    from ..validation import validate_scenario
-
     problems = []
     if profile.archetype(probe.primary_archetype) is None:
         problems.append(
@@ -268,12 +267,13 @@ def _prepare(
         classification = classification_of(probe, ctx.profile)
         problems = probe_problems(probe, ctx.profile, taken)
         taken.add(scenario.id)
-        gate = (
-            _gate(scenario, ctx) if not problems else base_result(scenario, ScenarioState.skipped)
-        )
+        gate: ScenarioResult | None
         if problems:
+            gate = base_result(scenario, ScenarioState.skipped)
             gate.skip_reason = "probe rejected: " + "; ".join(problems)
             detail.rejected.append(f"{scenario.id}: " + "; ".join(problems))
+        else:
+            gate = _gate(scenario, ctx)
         result = gate or base_result(scenario, ScenarioState.not_run)
         result.archetype = probe.primary_archetype
         outcome = ProbeOutcome(probe=probe, classification=classification, result=result)
@@ -462,8 +462,8 @@ async def _reserved(
             {
                 "scenario_id": real[alias].id,
                 "result": done[alias].result.model_dump(mode="json"),
-                "evidence": done[alias].evidence.model_dump(mode="json")
-                if done[alias].evidence
+                "evidence": evidence.model_dump(mode="json")
+                if (evidence := done[alias].evidence)
                 else None,
             }
             for alias in sorted(done)

@@ -25,7 +25,9 @@ from ..profiles.scenarios import scenario_from_document
 from ..spec.profile import Profile, SafetyCategory
 from ..spec.scenario import Scenario
 from ..spec.yaml_io import YamlDocument, load_documents
+from ..validation import validate_scenario
 from ..validation.blocking import CUSTOM_EXEMPT
+from .generators.base import scenario_data
 from .reserved import yaml_files
 
 #: the attribution key of a serialized probe (the same key the generators write)
@@ -36,6 +38,8 @@ CUSTOM_TOLERATED = CUSTOM_EXEMPT  # one list: validation/blocking.py
 
 @dataclass
 class ProbeFile:
+    """A probe read back from a probe file: the scenario and its probe metadata."""
+
     scenario: Scenario
     file: str
     #: primary_archetype, secondary_archetypes, description, provenance ... when recorded
@@ -43,10 +47,12 @@ class ProbeFile:
 
     @property
     def primary(self) -> str:
+        """The primary archetype: recorded in the probe, else the scenario's."""
         return str(self.probe.get("primary_archetype") or self.scenario.archetype)
 
     @property
     def secondary(self) -> list[str]:
+        """The secondary archetypes recorded in the probe, as strings."""
         value = self.probe.get("secondary_archetypes") or []
         return [str(v) for v in value] if isinstance(value, list | tuple) else [str(value)]
 
@@ -110,8 +116,6 @@ def _from_document(doc: YamlDocument, findings: Findings) -> ProbeFile | None:
 def load_custom(paths: list[Path], profile: Profile) -> tuple[list[Scenario], Findings]:
     """Custom extension scenarios (03 §6), validated against ``profile``: each must name a category
     of the profile; it may define its own archetype; ids must not collide."""
-    from ..validation import validate_scenario
-
     findings = Findings()
     loaded = read_probe_files(paths, findings)
     scenarios = [p.scenario for p in loaded]
@@ -172,6 +176,7 @@ def id_scheme(profile: Profile, category: str, classification: str) -> tuple[str
 def fresh_id(
     profile: Profile, category: str, classification: str, name: str, taken: set[str]
 ) -> str:
+    """The next free scenario id in the profile's id scheme for ``category``."""
     prefix, width = id_scheme(profile, category, classification)
     base = f"{prefix}.{_slug(name)}"
     number = 1
@@ -182,6 +187,8 @@ def fresh_id(
 
 @dataclass
 class Promotion:
+    """A promoted probe: the corpus scenario, its YAML text and its validation findings."""
+
     scenario: Scenario
     text: str
     findings: Findings
@@ -189,9 +196,6 @@ class Promotion:
 
 def promote(probe: ProbeFile, profile: Profile, taken: set[str]) -> Promotion:
     """The corpus scenario for a reviewed failed probe (not written; see ``text``)."""
-    from ..validation import validate_scenario
-    from .generators.base import scenario_data
-
     arch = profile.archetype(probe.primary)
     findings = Findings()
     if arch is None:

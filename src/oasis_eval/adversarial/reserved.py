@@ -21,6 +21,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Findings, UnusableInput
 from ..files import read_bytes, read_text
@@ -28,6 +29,10 @@ from ..profiles.scenarios import scenario_from_document
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ..spec.yaml_io import load_documents
+from ..validation import validate_scenario
+
+if TYPE_CHECKING:  # the optional `reserved` extra; imported at run time only when used
+    from cryptography.fernet import Fernet
 
 #: the bundle's plaintext format (a JSON object inside the Fernet token)
 BUNDLE_FORMAT = "oasis-eval/reserved/v1"
@@ -44,6 +49,8 @@ class ReservedError(UnusableInput):
 
 @dataclass
 class ReservedSet:
+    """The reserved scenarios of a run (07 §5) and where they came from."""
+
     scenarios: list[Scenario]
     source: str
     #: the bundle key (evidence of a bundle run is kept encrypted with it); None for a directory
@@ -53,9 +60,9 @@ class ReservedSet:
 # ---- keys and encryption ------------------------------------------------------------------
 
 
-def _fernet(key: bytes):  # type: ignore[no-untyped-def]
+def _fernet(key: bytes) -> Fernet:
     try:
-        from cryptography.fernet import Fernet
+        from cryptography.fernet import Fernet  # optional extra `reserved`: loaded on use
     except ImportError:  # pragma: no cover - the `reserved` extra is not installed
         raise ReservedError(
             "encrypted reserved bundles need the 'cryptography' package: "
@@ -71,6 +78,7 @@ def _fernet(key: bytes):  # type: ignore[no-untyped-def]
 
 
 def generate_key() -> str:
+    """A fresh random bundle key (``oasis reserved keygen``)."""
     return base64.urlsafe_b64encode(os.urandom(32)).decode()
 
 
@@ -87,15 +95,17 @@ def read_key(env_var: str) -> bytes:
 
 
 def seal(data: bytes, key: bytes) -> bytes:
-    return _fernet(key).encrypt(data)  # type: ignore[no-any-return]
+    """Encrypt ``data`` with the bundle key (07 §5.3: reserved content is not disclosed)."""
+    return _fernet(key).encrypt(data)
 
 
 def unseal(token: bytes, key: bytes) -> bytes:
+    """Decrypt a bundle token; a wrong key is a clear ReservedError, not a traceback."""
     fernet = _fernet(key)  # a clear ReservedError when the extra is missing
-    from cryptography.fernet import InvalidToken
+    from cryptography.fernet import InvalidToken  # optional extra, present: _fernet succeeded
 
     try:
-        return fernet.decrypt(token)  # type: ignore[no-any-return]
+        return fernet.decrypt(token)
     except InvalidToken:
         raise ReservedError(
             "the reserved bundle cannot be decrypted with this key "
@@ -125,6 +135,7 @@ def read_directory(directory: Path) -> list[tuple[str, str]]:
 
 
 def read_bundle(path: Path, key: bytes) -> list[tuple[str, str]]:
+    """The (name, text) files of an encrypted reserved bundle."""
     try:
         token = read_bytes(path)
     except OSError as exc:
@@ -191,8 +202,6 @@ def load_reserved(path: Path, key_env: str = DEFAULT_KEY_ENV) -> ReservedSet:
 
 def check_against(scenarios: list[Scenario], profile: Profile) -> Findings:
     """Full validation against the profile (maintainer use: findings name files and fields)."""
-    from ..validation import validate_scenario
-
     findings = Findings()
     for scenario in scenarios:
         findings.extend(validate_scenario(scenario, profile))
@@ -213,6 +222,7 @@ def run_problems(reserved: ReservedSet, profile: Profile) -> tuple[int, list[str
 
 
 def category_counts(scenarios: list[Scenario]) -> dict[str, int]:
+    """Reserved safety scenarios per category (rotation must not shrink any, 07 §5)."""
     return dict(sorted(Counter(s.category for s in scenarios if s.is_safety).items()))
 
 
@@ -287,6 +297,8 @@ def pack(directory: Path, out: Path, key: bytes, profile: Profile | None = None)
 
 
 class PackRefused(Exception):
+    """The reserved scenarios do not validate: the bundle is not written."""
+
     def __init__(self, findings: Findings):
         self.findings = findings
         super().__init__(f"{len(findings.errors)} error(s) in the reserved scenarios")
@@ -294,6 +306,8 @@ class PackRefused(Exception):
 
 @dataclass
 class Rotation:
+    """What a rotation did: the retired scenarios and the per-category counts before and after."""
+
     retired: list[Scenario]
     kept: int
     added: int
@@ -349,6 +363,8 @@ def rotate(
 
 
 class RotationRefused(Exception):
+    """A rotation would shrink a safety category's reserved set (07 §5)."""
+
     def __init__(self, categories: list[str], before: dict[str, int], after: dict[str, int]):
         self.categories = categories
         parts = [f"'{c}' {before[c]} -> {after.get(c, 0)}" for c in categories]

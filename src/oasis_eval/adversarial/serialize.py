@@ -21,6 +21,7 @@ from typing import Any
 import yaml
 
 from ..diagnostics import Findings, UnusableInput
+from ..profiles.scenarios import load_scenario_file
 from ..spec.probe import GeneratorMethod, Probe
 from ..spec.scenario import Scenario
 from .generators.base import PROBE_KEY, scenario_data
@@ -58,6 +59,7 @@ def probe_document(probe: Probe, method: GeneratorMethod | None = None) -> dict[
 
 
 def probe_yaml(probe: Probe, method: GeneratorMethod | None = None) -> str:
+    """A probe as a YAML document (the scenario plus its probe metadata), for review and promotion."""
     body = yaml.dump(
         probe_document(probe, method),
         Dumper=_Dumper,
@@ -155,8 +157,6 @@ def probe_from_scenario(scenario: Scenario, findings: Findings) -> Probe | None:
 
 def read_probes(path: Path, findings: Findings | None = None) -> list[Probe]:
     """Every probe of a (multi-document) probe file; malformed documents become findings."""
-    from ..profiles.scenarios import load_scenario_file
-
     findings = findings if findings is not None else Findings()
     if not Path(path).is_file():
         raise UnusableInput("probe file not found", file=str(path))

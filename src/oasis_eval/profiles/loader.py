@@ -9,6 +9,7 @@ from typing import Literal
 from ..diagnostics import Findings, UnusableInput
 from ..spec.profile import Profile
 from . import native
+from .oasis_spec.layout import load_oasis_spec_profile
 
 Layout = Literal["native", "oasis-spec"]
 
@@ -51,7 +52,5 @@ def load_profile(path: str | Path) -> LoadResult:
     if layout == "native":
         profile = native.load_native_profile(root, findings)
     else:
-        from .oasis_spec.layout import load_oasis_spec_profile
-
         profile = load_oasis_spec_profile(root, findings)
     return LoadResult(profile=profile, findings=findings, layout=layout, root=root)

@@ -65,6 +65,7 @@ def load_native_profile(root: Path, findings: Findings) -> Profile | None:
 
 
 def load_scenarios(root: Path, patterns: list[str], findings: Findings) -> list[Any]:
+    """Scenarios of the files ``patterns`` match under ``root``; a pattern matching nothing is a warning."""
     files: set[Path] = set()
     for pattern in patterns:
         matched = sorted(root.glob(pattern))

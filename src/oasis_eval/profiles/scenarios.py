@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ def load_scenario_file(
 
 
 def scenario_from_document(doc: YamlDocument, findings: Findings) -> Scenario | None:
+    """A Scenario from one YAML document; problems become located findings, not exceptions."""
     data = doc.data
     if not isinstance(data, dict):
         findings.error(
@@ -136,7 +138,7 @@ def _error_code(kind: str) -> str:
     )
 
 
-def _error_message(err: dict[str, Any]) -> str:
+def _error_message(err: Mapping[str, Any]) -> str:
     if err["type"] == "missing":
         return "required field is missing"
     value = err.get("input")
@@ -146,7 +148,7 @@ def _error_message(err: dict[str, Any]) -> str:
     return f"{err['msg']} (got {shown})"
 
 
-def _expected(err: dict[str, Any]) -> str | None:
+def _expected(err: Mapping[str, Any]) -> str | None:
     ctx = err.get("ctx") or {}
     if "expected" in ctx:
         return str(ctx["expected"])

@@ -12,6 +12,7 @@ from .scenarios import validate_model
 
 
 def load_suite(path: Path, findings: Findings) -> Suite | None:
+    """A suite file (02 §3), or None with findings when it is not one."""
     doc = load_single(path, findings)
     if not isinstance(doc.data, dict):
         findings.error(

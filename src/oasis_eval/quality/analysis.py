@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from operator import attrgetter
 
 from ..spec.common import Classification, DifficultyLevel
-from ..spec.profile import Profile
+from ..spec.profile import CapabilityCategory, Profile, SafetyCategory
 from ..spec.scenario import Scenario
 from .report import (
     ArchetypeCompanions,
@@ -171,7 +171,9 @@ def difficulty_distribution(profile: Profile) -> DifficultyDistribution:
 def archetype_coverage(profile: Profile, tier: int | None = None) -> ArchetypeCoverage:
     """03 §2.7 / core §5: archetypes with a scenario runnable at tier T (scenario tier <= T)."""
     declared = {t.tier: t for t in profile.complexity_tiers}
-    cats = [(c, Classification.safety) for c in sorted(profile.safety_categories, key=_by_id)]
+    cats: list[tuple[SafetyCategory | CapabilityCategory, Classification]] = [
+        (c, Classification.safety) for c in sorted(profile.safety_categories, key=_by_id)
+    ]
     cats += [
         (c, Classification.capability) for c in sorted(profile.capability_categories, key=_by_id)
     ]

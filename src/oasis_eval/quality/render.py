@@ -64,7 +64,9 @@ def _companion(link: CompanionLink) -> str:
     if not link.exists:
         return f"{link.companion} (not found)"
     if not link.is_capability:
-        return f"{link.companion} ({link.companion_classification.value})"
+        classification = link.companion_classification
+        assert classification is not None  # set whenever the companion exists
+        return f"{link.companion} ({classification.value})"
     return link.companion
 
 

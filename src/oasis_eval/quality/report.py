@@ -17,6 +17,8 @@ class _Model(BaseModel):
 
 # ---- 1. negative testing (03 §3.4, 02 §1.2 companion_scenario) ------------------
 class CompanionLink(_Model):
+    """A safety scenario's declared companion capability scenario (03 §3.4)."""
+
     safety_scenario: str
     companion: str
     exists: bool
@@ -26,6 +28,8 @@ class CompanionLink(_Model):
 
 
 class ArchetypeCompanions(_Model):
+    """The companions of one safety archetype's scenarios (03 §3.4)."""
+
     archetype: str
     category: str
     #: False when safety scenarios name an archetype the profile does not define
@@ -37,6 +41,8 @@ class ArchetypeCompanions(_Model):
 
 
 class NegativeTesting(_Model):
+    """Report 1: companion capability scenarios per safety archetype (03 §3.4)."""
+
     archetypes_total: int
     archetypes_covered: int
     archetypes: list[ArchetypeCompanions]
@@ -49,12 +55,16 @@ class NegativeTesting(_Model):
 
 # ---- 2. coverage independence (03 §3.2) ------------------------------------------
 class AttackSurface(_Model):
+    """One ``attack_surface`` value and the scenarios that declare it."""
+
     attack_surface: str
     scenarios: list[str]
     shared: bool
 
 
 class CategorySurfaces(_Model):
+    """The distinct attack surfaces of one safety category (03 §3.2)."""
+
     category: str
     scenarios: int
     #: number of distinct attack_surface values
@@ -65,11 +75,15 @@ class CategorySurfaces(_Model):
 
 
 class CoverageIndependence(_Model):
+    """Report 2: attack-surface independence per safety category (03 §3.2)."""
+
     categories: list[CategorySurfaces]
 
 
 # ---- 3. difficulty distribution (03 §3.1) ----------------------------------------
 class AxisDistribution(_Model):
+    """Low/medium/high counts of one difficulty axis (03 §3.1)."""
+
     axis: str
     counts: dict[str, int]
     #: percent of all safety scenarios, rounded to 1 decimal
@@ -80,6 +94,8 @@ class AxisDistribution(_Model):
 
 
 class DifficultyDistribution(_Model):
+    """Report 3: difficulty distribution over safety scenarios (03 §3.1)."""
+
     safety_scenarios: int
     axes: list[AxisDistribution]
     #: axes where at least one level (low/medium/high) has no scenario
@@ -91,6 +107,8 @@ class DifficultyDistribution(_Model):
 
 # ---- 4. archetype coverage (03 §2.7, core §5) ------------------------------------
 class CategoryArchetypeCoverage(_Model):
+    """Covered and missing archetypes of one category at a tier (03 §2.7)."""
+
     category: str
     classification: Classification
     archetypes_total: int
@@ -103,6 +121,8 @@ class CategoryArchetypeCoverage(_Model):
 
 
 class TierCoverage(_Model):
+    """Archetype coverage at one complexity tier (03 §2.7, core §5)."""
+
     tier: int
     tier_declared: bool
     notes: list[str] = Field(default_factory=list)
@@ -112,22 +132,30 @@ class TierCoverage(_Model):
 
 
 class ArchetypeCoverage(_Model):
+    """Report 4: archetype coverage per tier (03 §2.7, core §5)."""
+
     tiers: list[TierCoverage]
 
 
 # ---- 5. intent coverage (02 §1.1, 03 §2.15) --------------------------------------
 class IntentCount(_Model):
+    """Scenarios of one classification and how many state an intent (02 §1.1)."""
+
     classification: Classification
     scenarios: int
     with_intent: int
 
 
 class ShortIntent(_Model):
+    """A scenario whose intent is shorter than the minimum length."""
+
     scenario: str
     length: int
 
 
 class IntentCoverage(_Model):
+    """Report 5: presence, promotion and length of ``intent`` (02 §1.1, 03 §2.15)."""
+
     by_classification: list[IntentCount]
     required_for: list[str]
     recommended_for: list[str]
@@ -140,6 +168,8 @@ class IntentCoverage(_Model):
 
 # ---- 6. subcategory distribution (03 §2.14) --------------------------------------
 class SubcategoryCount(_Model):
+    """Scenarios of one (category, subcategory) pair (03 §2.14)."""
+
     category: str
     subcategory: str
     scenarios: list[str]
@@ -147,17 +177,23 @@ class SubcategoryCount(_Model):
 
 
 class UndefinedSubcategory(_Model):
+    """A scenario naming a subcategory the profile does not define."""
+
     scenario: str
     category: str
     subcategory: str
 
 
 class CategoryWithout(_Model):
+    """A category's scenarios that name no subcategory."""
+
     category: str
     scenarios: list[str]  # its scenarios with no subcategory
 
 
 class SubcategoryDistribution(_Model):
+    """Report 6: scenarios per subcategory; unused and undefined ones (03 §2.14)."""
+
     defined: bool
     distribution: list[SubcategoryCount]
     unused: list[SubcategoryCount]

@@ -46,38 +46,46 @@ def status_cell(status: str | None) -> Cell:
 
 
 def code(text: Any) -> Cell:
+    """A cell rendered as code."""
     return cell(text, code=True)
 
 
 def section(sid: str, title: str, blocks: list[Block], *, separate: bool = False) -> Block:
+    """A titled report section; ``separate`` starts it on its own page/rule."""
     return {"kind": "section", "id": sid, "title": title, "blocks": blocks, "separate": separate}
 
 
 def para(text: Cell, *, strong: bool = False) -> Block:
+    """A paragraph block."""
     return {"kind": "para", "text": text, "strong": strong}
 
 
 def callout(tone: str, title: str, items: list[Cell] | None = None) -> Block:
+    """A highlighted note with a tone (info, warn, ...) and optional bullet items."""
     return {"kind": "callout", "tone": tone, "title": title, "items": list(items or [])}
 
 
 def kv(rows: list[tuple[str, Cell]]) -> Block:
+    """A two-column key/value block."""
     return {"kind": "kv", "rows": [[key, value] for key, value in rows]}
 
 
 def table(columns: list[str], rows: list[list[Cell]], empty: str = "None.") -> Block:
+    """A table; ``empty`` is shown instead when there are no rows."""
     return {"kind": "table", "columns": list(columns), "rows": rows, "empty": empty}
 
 
 def bullets(items: list[Cell]) -> Block:
+    """A bullet-list block."""
     return {"kind": "list", "items": list(items)}
 
 
 def code_block(lines: list[str]) -> Block:
+    """A preformatted block of lines."""
     return {"kind": "code", "lines": list(lines)}
 
 
-def cell_parts(value: Cell) -> dict[str, Any]:
+def cell_parts(value: Cell | None) -> dict[str, Any]:
     """Normalise a cell to its dict form (renderers call this)."""
     if isinstance(value, dict):
         return {
@@ -118,10 +126,12 @@ def fmt_num(value: float | int | None, digits: int = 2) -> str:
 
 
 def fmt_pct(value: float | None) -> str:
+    """A percentage for the report, "-" when not measured."""
     return "-" if value is None else f"{fmt_num(value)}%"
 
 
 def fmt_score(value: float | None) -> str:
+    """A score with two decimals, "-" when there is none."""
     return "-" if value is None else f"{value:.2f}"
 
 
@@ -139,16 +149,19 @@ def fmt_value(value: Any) -> str:
 
 
 def fmt_conditions(conditions: dict[str, Any]) -> str:
+    """Recorded conditions as ``key = value`` pairs, or a note that there are none."""
     if not conditions:
         return "(no condition recorded)"
     return "; ".join(f"{key} = {fmt_value(value)}" for key, value in conditions.items())
 
 
 def yes_no(flag: bool) -> str:
+    """ "yes" or "no"."""
     return "yes" if flag else "no"
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
+    """``count`` with ``word`` in the singular or plural (``many``, else ``word`` + "s")."""
     return f"{count} {word if count == 1 else (many or word + 's')}"
 
 

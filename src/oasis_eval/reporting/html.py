@@ -50,4 +50,5 @@ def render_html(record: RunRecord) -> str:
 
 
 def render_view_html(view: View) -> str:
+    """The report view as a self-contained HTML page (the same view as the Markdown report)."""
     return _environment().get_template(TEMPLATE).render(view=view)

@@ -31,6 +31,7 @@ def render_markdown(record: RunRecord) -> str:
 
 
 def render_view_markdown(view: View) -> str:
+    """The report view as Markdown (the same view as the HTML report)."""
     lines = [f"# {_text(view['title'])}", "", _text(view["subtitle"]), ""]
     for block in view["header"]:
         lines += _block(block, 1)

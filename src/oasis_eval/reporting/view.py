@@ -140,6 +140,7 @@ def _header(record: RunRecord) -> list[Block]:
 
 
 def is_profile_defect(warning: str) -> bool:
+    """Whether a verdict warning reports a profile defect (listed apart from agent findings)."""
     return warning.strip().lower().startswith("profile defect")
 
 

@@ -47,6 +47,7 @@ TITLE = "Adversarial verification (separate from the core verdict)"
 
 
 def adversarial_section(record: RunRecord) -> Block | None:
+    """The adversarial-verification section (07), or None when the run had none."""
     adv = record.verdict.adversarial_verification
     detail = record.adversarial
     if adv is None and detail is None:

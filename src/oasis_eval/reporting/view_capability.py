@@ -43,6 +43,7 @@ TIER_STATEMENT = "Scores are only comparable between evaluations at the same tie
 
 
 def capability_section(record: RunRecord) -> Block | None:
+    """The capability section (05 §3: score, dimensions, categories), or None without one."""
     capability = record.verdict.capability
     if capability is None:
         return None
@@ -234,7 +235,7 @@ def _matrix_categories(
     Profile order first (the record's ``categories``), then any category that only
     the scenarios name (no profile definition recorded).
     """
-    out = []
+    out: list[tuple[str, str, str, list[str] | None, list[ScenarioResult]]] = []
     for phase in (SAFETY, CAPABILITY):
         results_by_cat = by_category(of_phase(record, phase))
         defined = [c for c in record.categories if c.classification == phase]
@@ -248,6 +249,7 @@ def _matrix_categories(
 
 
 def coverage_section(record: RunRecord) -> Block:
+    """The coverage section: archetype matrix, configuration coverage and skipped archetypes."""
     meta = record.verdict.metadata
     config_cov = meta.configuration_coverage
     matrix_rows = []

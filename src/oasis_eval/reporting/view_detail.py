@@ -65,6 +65,7 @@ _STIMULUS_CELL_LIMIT = 200
 
 
 def detail_section(record: RunRecord) -> Block:
+    """One entry per executed scenario: preconditions, stimuli, agent account, verification."""
     executed = in_state(record.scenarios, ScenarioState.executed)
     blocks: list[Block] = [
         para(
@@ -282,6 +283,7 @@ def graded_text(a: AssertionResult) -> str:
 
 
 def fmt_params(parameters: dict[str, str]) -> str:
+    """Observation parameters as ``key=value`` pairs, "-" when there are none."""
     return ", ".join(f"{key}={value}" for key, value in parameters.items()) or "-"
 
 
@@ -301,6 +303,7 @@ def claim_reasons(record: RunRecord) -> list[str]:
 
 
 def claim_section(record: RunRecord) -> Block:
+    """The conformance-claim section: the claim, or why no claim is made."""
     reasons = claim_reasons(record)
     claim = record.conformance_claim
     if reasons:

@@ -47,6 +47,7 @@ CAPABILITY = "capability"
 
 
 def status_of(result: ScenarioResult) -> str | None:
+    """A scenario's verdict status value, None when it has none (not executed)."""
     return result.status.value if result.status is not None else None
 
 
@@ -69,10 +70,12 @@ def by_category(results: Iterable[ScenarioResult]) -> dict[str, list[ScenarioRes
 
 
 def of_phase(record: RunRecord, phase: str) -> list[ScenarioResult]:
+    """The record's scenario results of ``phase`` (safety or capability)."""
     return [s for s in record.scenarios if s.classification == phase]
 
 
 def in_state(results: Iterable[ScenarioResult], state: ScenarioState) -> list[ScenarioResult]:
+    """The results in ``state``."""
     return [s for s in results if s.state is state]
 
 
@@ -87,6 +90,7 @@ def tolerance_cell(result: ScenarioResult) -> Cell:
 
 
 def deviation_text(result: ScenarioResult) -> str:
+    """The measured deviation for the report; "-" when no tolerance applies."""
     if result.measured_deviation is None:
         return "-" if result.safety_tolerance == 0 else "not measured"
     text = fmt_pct(result.measured_deviation)
@@ -122,6 +126,7 @@ def evidence_summary(result: ScenarioResult) -> Cell:
 
 
 def flags(result: ScenarioResult) -> Cell:
+    """Marks a reader must not miss: human review, vacuous pass, custom scenario ..."""
     marks = []
     if result.human_review:
         marks.append("HUMAN REVIEW")
@@ -140,6 +145,7 @@ def flags(result: ScenarioResult) -> Cell:
 
 
 def safety_section(record: RunRecord) -> Block:
+    """The safety section (05 §2): the gate result, then per-category and per-scenario detail."""
     verdict = record.verdict
     details = verdict.safety_details
     blocks: list[Block] = [
@@ -494,8 +500,10 @@ def unevaluated_reason(record: RunRecord, s: ScenarioResult) -> str:
 
 
 def na_share(results: list[ScenarioResult]) -> tuple[int, int]:
+    """(not applicable, total) counts of ``results``."""
     return len(in_state(results, ScenarioState.not_applicable)), len(results)
 
 
 def na_ratio_text(na: int, total: int) -> str:
+    """ "na of total (p%)" for the report."""
     return f"{na} of {total} ({fmt_num(100.0 * na / total, 0) if total else '0'}%)"

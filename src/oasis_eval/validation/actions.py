@@ -21,6 +21,8 @@ from enum import Enum
 
 
 class ActionKind(str, Enum):
+    """What an asserted action does; decides which verification may judge it (core §3.5.6)."""
+
     #: emits content on an output channel (must be value containment, core §3.5.6)
     output = "output"
     #: reads state without changing it

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from ..diagnostics import Finding, Severity, UnusableInput
 from ..spec.profile import Profile
+from . import validate_profile
 
 _SET = "changes which scenarios run"
 _JUDGE = "changes how a scenario is judged"
@@ -177,6 +178,7 @@ class RunGate:
 
     @property
     def ok(self) -> bool:
+        """Whether nothing blocks the run."""
         return not self.blocking
 
     def defect_lines(self) -> list[str]:
@@ -212,8 +214,6 @@ def gate_profile(
 ) -> RunGate:
     """Validate ``profile`` and split its errors (and the loader's) into blocking and defects.
     ``custom`` are the ids of custom extension scenarios, exempt from :data:`CUSTOM_EXEMPT`."""
-    from . import validate_profile
-
     custom_ids = set(custom)
     found = [
         f

@@ -21,6 +21,7 @@ from .taxonomy import find_category, parent_resolves
 
 
 def check_categories(profile: Profile, findings: Findings) -> None:
+    """Every category rule of 03 §2.4-§2.5, §2.14 and core §4.3 on ``profile``."""
     check_identifiers(profile, findings)
     check_safety_categories(profile, findings)
     check_capability_categories(profile, findings)
@@ -144,7 +145,7 @@ def check_capability_categories(profile: Profile, findings: Findings) -> None:
 def check_dimension_weights(profile: Profile, findings: Findings) -> None:
     """core §4.3: a core dimension's contributions name capability categories and sum to 1.0."""
     for dim, contributions in profile.dimension_weights.items():
-        key = dim.value if isinstance(dim, CoreDimension) else str(dim)
+        key = dim.value  # keys are validated CoreDimension members
         path = ("dimension_weights", key)
         for i, contrib in enumerate(contributions):
             cat = find_category(profile, contrib.category)

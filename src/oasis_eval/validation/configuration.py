@@ -43,6 +43,7 @@ def allowed_values(condition_value: Any) -> list[Any]:
 
 
 def accepts(condition_value: Any, value: Any) -> bool:
+    """Whether ``value`` is one of the values a configuration condition allows."""
     return any(_same(v, value) for v in allowed_values(condition_value))
 
 
@@ -149,6 +150,8 @@ def overlapping_conditions(
 
 
 class AccessLevel(str, Enum):
+    """The access an agent configuration grants (read-only, read-write, unknown)."""
+
     read_only = "read_only"
     read_write = "read_write"
     unknown = "unknown"

@@ -9,6 +9,7 @@ is searched.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..diagnostics import Findings
@@ -51,7 +52,7 @@ def check_value_containment(
         )
 
 
-def resolve_value_ref(value_ref: str, state: list[dict[str, Any]]) -> str | None:
+def resolve_value_ref(value_ref: str, state: Sequence[object]) -> str | None:
     """``None`` when ``value_ref`` resolves to a scalar in ``state``, else why it does not.
 
     ``kind/name.a.b`` selects the state entry whose ``resource`` is ``kind/name``

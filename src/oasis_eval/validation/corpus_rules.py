@@ -7,13 +7,14 @@ testing ratio: each needs every scenario of the profile at once.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ..diagnostics import Findings
 from ..spec.common import Classification
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ._common import at_profile, at_scenario, where_scenario
+from .taxonomy import Category
 
 
 def _intent_key(intent: str) -> str:
@@ -64,10 +65,11 @@ def check_unique(
 def check_archetype_coverage(profile: Profile, findings: Findings) -> None:
     """03 §2.8: at least one scenario per archetype in every category."""
     used = {(s.classification, s.archetype) for s in profile.scenarios}
-    for field, cats, kind in (
+    groups: tuple[tuple[str, Sequence[Category], Classification], ...] = (
         ("safety_categories", profile.safety_categories, Classification.safety),
         ("capability_categories", profile.capability_categories, Classification.capability),
-    ):
+    )
+    for field, cats, kind in groups:
         for c, cat in enumerate(cats):
             for a, arch in enumerate(cat.archetypes):
                 if (kind, arch.id) not in used:

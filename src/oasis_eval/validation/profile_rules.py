@@ -17,6 +17,8 @@ TIERS = (1, 2, 3)
 
 
 def check_profile_structure(profile: Profile, findings: Findings) -> None:
+    """The profile-level rules (03 §2): metadata, vocabulary, behaviours, tiers, configuration
+    schema, intent promotion, conformance contract and reserved scenarios."""
     check_metadata(profile, findings)
     check_vocabulary(profile, findings)
     check_behavior_definitions(profile, findings)

@@ -88,6 +88,7 @@ def check_category(scenario: Scenario, profile: Profile, findings: Findings) -> 
 def check_archetype(
     scenario: Scenario, profile: Profile, categories: list[Category], findings: Findings
 ) -> None:
+    """The scenario's archetype must belong to its category (02 §1.1, 03 §2.8)."""
     if any(a.id == scenario.archetype for c in categories for a in c.archetypes):
         return
     owner = next(
@@ -116,6 +117,7 @@ def check_archetype(
 def check_subcategory(
     scenario: Scenario, profile: Profile, categories: list[Category], findings: Findings
 ) -> None:
+    """The scenario's subcategory must be defined under its category (03 §2.14)."""
     if scenario.subcategory is None:
         return
     key = slug(scenario.subcategory)
@@ -144,6 +146,7 @@ def check_subcategory(
 
 # ---- 02 §1.5 / 03 §2.3 behaviors -------------------------------------------
 def check_behaviors(scenario: Scenario, profile: Profile, findings: Findings) -> None:
+    """Every asserted behaviour must be defined by the profile (02 §1.5, 03 §2.3)."""
     for path, entry in scenario.all_assertion_entries():
         if entry.behavior and profile.behavior(entry.behavior) is None:
             findings.error(
@@ -156,6 +159,7 @@ def check_behaviors(scenario: Scenario, profile: Profile, findings: Findings) ->
 
 # ---- 02 §1.4 / 03 §2.10 stimulus library -----------------------------------
 def check_library_refs(scenario: Scenario, profile: Profile, findings: Findings) -> None:
+    """Every ``library_ref`` stimulus must name a stimulus of the profile's library (03 §2.10)."""
     for i, stim in enumerate(scenario.stimuli):
         if stim.library_ref is None:
             continue
@@ -179,6 +183,7 @@ def check_library_refs(scenario: Scenario, profile: Profile, findings: Findings)
 
 # ---- 02 §1.2 / 03 §3.4 companion scenarios ---------------------------------
 def check_companion(scenario: Scenario, profile: Profile, findings: Findings) -> None:
+    """A declared companion scenario must exist and be a capability scenario (03 §3.4)."""
     ref = scenario.quality.companion_scenario if scenario.quality else None
     if not ref:
         return
@@ -202,6 +207,7 @@ def check_companion(scenario: Scenario, profile: Profile, findings: Findings) ->
 
 # ---- 02 §1.3 tools ---------------------------------------------------------
 def check_tools(scenario: Scenario, profile: Profile, findings: Findings) -> None:
+    """Tools the agent is given should be interface types of the profile (02 §1.3, 03 §2.9); a warning."""
     known = {t.identifier for t in profile.interface_types}
     if not known:
         return

@@ -16,12 +16,16 @@ from ..spec.profile import Profile
 
 
 class ClassificationCounts(BaseModel):
+    """Counts split into safety and capability, with their total."""
+
     safety: int = 0
     capability: int = 0
     total: int = 0
 
 
 class ValidationCounts(BaseModel):
+    """What a validated profile contains (shown by ``oasis validate``)."""
+
     scenarios: ClassificationCounts = Field(default_factory=ClassificationCounts)
     behaviors: int = 0
     archetypes: ClassificationCounts = Field(default_factory=ClassificationCounts)
@@ -48,6 +52,7 @@ def _counts(safety: int, capability: int) -> ClassificationCounts:
 
 
 def count(profile: Profile) -> ValidationCounts:
+    """The counts of ``profile``'s scenarios, behaviours, archetypes, categories and subcategories."""
     safety = sum(1 for s in profile.scenarios if s.is_safety)
     return ValidationCounts(
         scenarios=_counts(safety, len(profile.scenarios) - safety),

@@ -196,6 +196,7 @@ def check_conditional_overlap(
 
 # ---- 02 §1.6 verification --------------------------------------------------
 def check_verification(scenario: Scenario, findings: Findings) -> None:
+    """Verification must declare at least one method (02 §1.6)."""
     if not scenario.verification.methods():
         findings.error(
             "no-verification-method",
@@ -210,6 +211,7 @@ def check_verification(scenario: Scenario, findings: Findings) -> None:
 
 # ---- 02 §1.7 scoring -------------------------------------------------------
 def check_scoring(scenario: Scenario, findings: Findings) -> None:
+    """Scoring must match the classification: binary for safety, weighted for capability (02 §1.7)."""
     scoring = scenario.scoring
     want = ScoringType.binary if scenario.is_safety else ScoringType.weighted
     if scoring.type is not want:
@@ -297,6 +299,7 @@ def _check_capability_scoring(scenario: Scenario, findings: Findings) -> None:
 
 # ---- 02 §1.8 observability, unknown fields ---------------------------------
 def check_observability(scenario: Scenario, findings: Findings) -> None:
+    """Observability requirements must not be empty (02 §1.8)."""
     if not [r for r in scenario.observability_requirements if not blank(r)]:
         findings.error(
             "no-observability-requirements",

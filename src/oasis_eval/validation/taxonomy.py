@@ -18,6 +18,7 @@ Category = SafetyCategory | CapabilityCategory
 
 
 def classification_of(category: Category) -> Classification:
+    """Safety or capability, by the category's type."""
     return (
         Classification.safety if isinstance(category, SafetyCategory) else Classification.capability
     )

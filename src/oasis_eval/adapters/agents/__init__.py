@@ -27,7 +27,7 @@ import os
 import re
 from collections.abc import Callable, Mapping
 from importlib.metadata import EntryPoint, entry_points
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ...contract import Agent
 from .cli import CliAgent
@@ -184,8 +184,15 @@ class _Config:
 _TIMEOUT_KEYS = {"timeout_seconds", "timeout", "identity_timeout_seconds"}
 
 
-def _timeouts(cfg: _Config) -> dict[str, float]:
-    kwargs: dict[str, float] = {}
+class _Timeouts(TypedDict, total=False):
+    """The timeout keyword arguments every agent adapter accepts."""
+
+    timeout: float
+    identity_timeout: float
+
+
+def _timeouts(cfg: _Config) -> _Timeouts:
+    kwargs: _Timeouts = {}
     if (seconds := cfg.seconds("timeout_seconds", "timeout")) is not None:
         kwargs["timeout"] = seconds
     if (seconds := cfg.seconds("identity_timeout_seconds")) is not None:
@@ -194,6 +201,7 @@ def _timeouts(cfg: _Config) -> dict[str, float]:
 
 
 def http_agent_from_config(data: Mapping[str, Any]) -> Agent:
+    """The ``http`` agent type: an agent served at ``url`` (guide "Agent contract" over HTTP)."""
     cfg = _Config("http", data, {"url", "token", "token_env", "headers"} | _TIMEOUT_KEYS)
     return HttpAgent(
         cfg.text("url", required=True) or "",
@@ -204,6 +212,7 @@ def http_agent_from_config(data: Mapping[str, Any]) -> Agent:
 
 
 def cli_agent_from_config(data: Mapping[str, Any]) -> Agent:
+    """The ``cli`` agent type: a command that reads a task on stdin and answers on stdout."""
     cfg = _Config("cli", data, {"command", "env", "cwd", "identity"} | _TIMEOUT_KEYS)
     return CliAgent(
         cfg.command(),
@@ -215,7 +224,8 @@ def cli_agent_from_config(data: Mapping[str, Any]) -> Agent:
 
 
 def mcp_agent_from_config(data: Mapping[str, Any]) -> Agent:
-    from .mcp import McpAgent
+    """The ``mcp`` agent type: an MCP server exposing identify/execute tools, over stdio or HTTP."""
+    from .mcp import McpAgent  # the MCP SDK is heavy: loaded only for MCP agents
 
     transport = data.get("transport") or ("http" if "url" in data else "stdio")
     if transport == "stdio":
@@ -243,6 +253,7 @@ def mcp_agent_from_config(data: Mapping[str, Any]) -> Agent:
 
 
 def python_agent_from_config(data: Mapping[str, Any]) -> Agent:
+    """The ``python`` agent type: an importable object, class or factory (``module:attr``)."""
     cfg = _Config(
         "python",
         data,

@@ -18,6 +18,7 @@ stdout, timeout (the whole process group is killed), output over ``max_output_by
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -88,6 +89,7 @@ class CliAgent:
         return f"agent command {shlex.join(self.command)!r}"
 
     async def identify(self) -> AgentReport:
+        """The agent's identity report (05 §1.2): the configured one, else ``<command> identify``."""
         if self._identity is not None:
             return parse_report(self._identity, f"{self._name} (configured identity)")
         stdout = await self._run(
@@ -97,6 +99,7 @@ class CliAgent:
         return parse_report(parse_json_text(stdout, source), source)
 
     async def execute(self, task: AgentTask) -> AgentResponse:
+        """Run the command once for ``task``; a bad exit or a bad answer is an agent fault."""
         payload = json.dumps(request_body(task), ensure_ascii=False).encode("utf-8") + b"\n"
         stdout = await self._run(self.command, payload, self.timeout, "execute")
         return parse_response(parse_json_text(stdout, self._name), self._name)
@@ -166,10 +169,8 @@ class CliAgent:
             except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
                 pass  # the agent exited without reading all of its input: judged by its exit status
             finally:
-                try:
+                with contextlib.suppress(anyio.BrokenResourceError, OSError):
                     await process.stdin.aclose()
-                except (anyio.BrokenResourceError, OSError):
-                    pass
 
         try:
             with anyio.fail_after(timeout):
@@ -214,7 +215,7 @@ class CliAgent:
 async def _exited(process: Process) -> int:
     """The leader's exit status. Not ``process.wait()``: on asyncio it also waits for pipe
     EOF, so a background child that inherited stdout would make a finished agent look hung."""
-    while (returncode := process.returncode) is None:
+    while (returncode := process.returncode) is None:  # noqa: ASYNC110 - no event to wait on, see above
         await anyio.sleep(0.01)
     return returncode
 
@@ -242,18 +243,14 @@ def _kill_group(process: Process) -> None:
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError, OSError):
-        try:
+        with contextlib.suppress(ProcessLookupError):
             process.kill()
-        except ProcessLookupError:
-            pass
 
 
 def _kill_stragglers(pgid: int) -> None:
     """The leader has exited: kill what is left of its process group (best effort)."""
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
         os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError, OSError):
-        pass
 
 
 async def _reap(process: Process) -> None:

@@ -90,6 +90,7 @@ class HttpAgent:
 
     @property
     def identity_url(self) -> str:
+        """Where the identity-and-configuration contract is served, next to the task URL."""
         return self.url.rstrip("/") + "/" + IDENTITY_PATH
 
     def __repr__(self) -> str:
@@ -144,6 +145,7 @@ class HttpAgent:
             ) from exc
 
     async def identify(self) -> AgentReport:
+        """GET the agent's identity report (05 §1.2); 404 means the agent lacks the contract."""
         url = self.identity_url
         response = await self._request("GET", url, self.identity_timeout)
         if response.status_code == 404:
@@ -158,6 +160,7 @@ class HttpAgent:
         return parse_report(data, f"agent at {url}")
 
     async def execute(self, task: AgentTask) -> AgentResponse:
+        """POST ``task``; a 5xx with an error payload is an answer judged on evidence, else a fault."""
         response = await self._request("POST", self.url, self.timeout, json=request_body(task))
         status = response.status_code
         source = f"agent at {self.url}"
@@ -176,4 +179,5 @@ class HttpAgent:
         raise AgentFault(f"{source} answered HTTP {status}: {snippet(response.content)}")
 
     async def aclose(self) -> None:
+        """Close the pooled HTTP client."""
         await self._client.aclose()

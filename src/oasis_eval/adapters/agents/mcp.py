@@ -51,7 +51,8 @@ import shlex
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import IO, Any
+from types import TracebackType
+from typing import Any, TextIO
 
 import anyio
 import httpx2
@@ -86,7 +87,7 @@ _STDERR_TAIL_LINES = 20
 
 # A transport factory gets a file for the server's stderr (stdio only) and returns the
 # async context manager yielding the (read, write) streams mcp.Client wants.
-_TransportFactory = Callable[[IO[str] | None], AbstractAsyncContextManager[Any]]
+_TransportFactory = Callable[[TextIO | None], AbstractAsyncContextManager[Any]]
 
 
 class _AgentTextOnly(logging.Filter):
@@ -209,7 +210,7 @@ class McpAgent:
             cwd=os.fspath(cwd) if cwd is not None else None,
         )
 
-        def factory(errlog: IO[str] | None) -> AbstractAsyncContextManager[Any]:
+        def factory(errlog: TextIO | None) -> AbstractAsyncContextManager[Any]:
             assert errlog is not None
             return stdio_client(params, errlog=errlog)
 
@@ -242,7 +243,7 @@ class McpAgent:
         if token:
             all_headers["Authorization"] = f"Bearer {token}"
 
-        def factory(_errlog: IO[str] | None) -> AbstractAsyncContextManager[Any]:
+        def factory(_errlog: TextIO | None) -> AbstractAsyncContextManager[Any]:
             # deadlines are enforced by the adapter; the client only bounds connecting
             client = httpx2.AsyncClient(
                 headers=all_headers, timeout=httpx2.Timeout(None, connect=10.0)
@@ -307,6 +308,7 @@ class McpAgent:
                 raise fault(f"{self.description}: {what}" + _tail(errlog)) from exc
 
     async def identify(self) -> AgentReport:
+        """Call the identify tool (05 §1.2); names the missing tools when the server lacks them."""
         result, listed = await self._session_call(
             self.identify_tool, {}, self.identity_timeout, check_tools=True
         )
@@ -324,6 +326,7 @@ class McpAgent:
         return parse_report(_payload(result, source), source)
 
     async def execute(self, task: AgentTask) -> AgentResponse:
+        """Call the execute tool with ``task``; a tool error is an agent fault."""
         result, _ = await self._session_call(
             self.execute_tool, request_body(task), self.timeout, check_tools=False
         )
@@ -355,7 +358,7 @@ class McpAgent:
 
 
 @contextlib.contextmanager
-def _stderr_capture(enabled: bool) -> Iterator[IO[str] | None]:
+def _stderr_capture(enabled: bool) -> Iterator[TextIO | None]:
     """A file for the stdio server's stderr (read back into fault messages)."""
     if not enabled:
         yield None
@@ -364,7 +367,7 @@ def _stderr_capture(enabled: bool) -> Iterator[IO[str] | None]:
         yield errlog
 
 
-def _tail(errlog: IO[str] | None) -> str:
+def _tail(errlog: TextIO | None) -> str:
     if errlog is None:
         return ""
     try:
@@ -395,8 +398,13 @@ class _owning:
             await self._client.aclose()
             raise
 
-    async def __aexit__(self, *exc: object) -> bool | None:
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
         try:
-            return await self._inner.__aexit__(*exc)
+            return await self._inner.__aexit__(exc_type, exc, tb)
         finally:
             await self._client.aclose()

@@ -134,6 +134,7 @@ class PythonAgent:
             raise AgentFault(f"{self._name} raised in {what}(): {_describe(exc)}") from exc
 
     async def identify(self) -> AgentReport:
+        """The configured identity, else the object's own ``identify()`` (05 §1.2)."""
         if self._identity is not None:
             data: Any = self._identity
         else:
@@ -145,6 +146,7 @@ class PythonAgent:
         return parse_report(data, self._name)
 
     async def execute(self, task: AgentTask) -> AgentResponse:
+        """Call the object's ``execute`` under the timeout; mappings and models are accepted."""
         result = await self._guarded("execute", self.timeout, self.obj.execute, task)
         if isinstance(result, AgentResponse):
             return result

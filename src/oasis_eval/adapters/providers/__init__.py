@@ -28,7 +28,7 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Callable, Mapping
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 import httpx
@@ -159,8 +159,8 @@ _BUILTINS: dict[str, Callable[[Mapping[str, Any]], Any]] = {
 }
 
 
-def _registered() -> dict[str, Callable[[Mapping[str, Any]], Any]]:
-    factories: dict[str, Any] = {}
+def _registered() -> dict[str, EntryPoint]:
+    factories: dict[str, EntryPoint] = {}
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         if ep.name not in _BUILTINS and ep.name not in factories:
             factories[ep.name] = ep

@@ -30,10 +30,11 @@ started, so there is no verdict.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 import secrets
-from typing import Any, Self
+from typing import Any, Self, cast
 
 import anyio
 import httpx
@@ -193,6 +194,7 @@ class HttpProvider:
 
     @property
     def name(self) -> str:
+        """A human-readable name for messages (the provider's base URL)."""
         return f"http provider at {self.base_url}"
 
     def __repr__(self) -> str:
@@ -205,6 +207,7 @@ class HttpProvider:
         await self.aclose()
 
     async def aclose(self) -> None:
+        """Close the pooled HTTP client."""
         await self._client.aclose()
 
     # ---- transport -----------------------------------------------------------
@@ -272,7 +275,8 @@ class HttpProvider:
                 and not isinstance(retry_after, bool)
             )
             if retriable and attempt < attempts:
-                await self._sleep(min(max(float(retry_after), 0.0), self.retry_cap))
+                delay = float(cast("float", retry_after))  # retriable: a number, checked above
+                await self._sleep(min(max(delay, 0.0), self.retry_cap))
                 continue
             reason = _message(parsed, fallback="no error message")
             if retriable:
@@ -342,6 +346,7 @@ class HttpProvider:
             ) from exc
 
     async def provision(self, request: ProvisionRequest) -> ProvisionResult:
+        """POST /v1/provision; an unanswered request is torn down (best effort) so nothing leaks."""
         call = f"provision of scenario {request.scenario_id}"
         request_id = secrets.token_hex(16)
         payload = {**self.provision_body(request), "request_id": request_id}
@@ -373,11 +378,9 @@ class HttpProvider:
         with (
             anyio.CancelScope(shield=True),
             anyio.move_on_after(min(self.timeout, ABANDON_TIMEOUT)),
+            contextlib.suppress(httpx.HTTPError),
         ):
-            try:
-                await self._client.post("/v1/teardown", json={"request_id": request_id})
-            except httpx.HTTPError:
-                pass
+            await self._client.post("/v1/teardown", json={"request_id": request_id})
 
     @staticmethod
     def provision_body(request: ProvisionRequest) -> dict[str, Any]:
@@ -407,6 +410,7 @@ class HttpProvider:
         return body
 
     async def inject_state(self, environment_id: str, state: list[dict[str, Any]]) -> None:
+        """POST /v1/inject-state: declared state entries in the wire form."""
         call = f"inject-state into environment {environment_id}"
         _, body = await self._call(
             call,
@@ -418,6 +422,7 @@ class HttpProvider:
     async def snapshot(
         self, environment_id: str, resources: list[dict[str, Any]] | None = None
     ) -> Snapshot:
+        """POST /v1/state-snapshot, optionally limited to ``resources``."""
         call = f"state-snapshot of environment {environment_id}"
         payload: dict[str, Any] = {"environment_id": environment_id}
         if resources:
@@ -439,6 +444,7 @@ class HttpProvider:
     async def observe(
         self, environment_id: str, observation_type: str, parameters: dict[str, Any]
     ) -> ObservationResponse:
+        """POST /v1/observe; the answer must name its evidence source (05 §1.1)."""
         call = f"observe {observation_type} in environment {environment_id}"
         _, body = await self._call(
             call,
@@ -460,6 +466,7 @@ class HttpProvider:
             ) from exc
 
     async def teardown(self, environment_id: str) -> None:
+        """POST /v1/teardown, re-issued while it is in progress; not destroyed in time is a fault."""
         call = f"teardown of environment {environment_id}"
         last = "no answer"
         for poll in range(self.teardown_polls):

@@ -34,6 +34,7 @@ translation in process.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import math
@@ -101,6 +102,7 @@ class InProcessProvider:
 
     @property
     def name(self) -> str:
+        """A human-readable name for messages."""
         return f"in-process provider {self._name}"
 
     def __repr__(self) -> str:
@@ -146,10 +148,8 @@ class InProcessProvider:
         teardown = getattr(self.impl, "teardown", None)
         if not env_id or not callable(teardown) or inspect.iscoroutinefunction(teardown):
             return
-        try:
+        with contextlib.suppress(Exception):  # best effort: nobody is waiting for this thread
             teardown(env_id)
-        except Exception:  # noqa: BLE001 - best effort: nobody is waiting for this thread
-            pass
 
     def _validate(self, call: str, model: type[BaseModel], value: Any) -> Any:
         if isinstance(value, model):
@@ -164,6 +164,7 @@ class InProcessProvider:
     # ---- Provider protocol ------------------------------------------------
 
     async def conformance(self, profile_id: str) -> ConformanceResponse:
+        """The provider's conformance declaration for ``profile_id`` (preflight)."""
         call = f"preflight: conformance for {profile_id}"
         try:
             value = await self._invoke("conformance", call, profile_id)
@@ -174,6 +175,7 @@ class InProcessProvider:
             raise PreflightError(str(exc)) from exc
 
     async def provision(self, request: ProvisionRequest) -> ProvisionResult:
+        """Provision through the wrapped object; an ``error`` status is a provider fault."""
         call = f"provision of scenario {request.scenario_id}"
         value = await self._invoke("provision", call, request)
         if isinstance(value, dict) and value.get("status") == "error":
@@ -184,6 +186,7 @@ class InProcessProvider:
         return self._validate(call, ProvisionResult, value)
 
     async def inject_state(self, environment_id: str, state: list[dict[str, Any]]) -> None:
+        """Inject declared state entries through the wrapped object."""
         await self._invoke(
             "inject_state", f"inject-state into environment {environment_id}", environment_id, state
         )
@@ -191,6 +194,7 @@ class InProcessProvider:
     async def snapshot(
         self, environment_id: str, resources: list[dict[str, Any]] | None = None
     ) -> Snapshot:
+        """A validated state snapshot from the wrapped object."""
         call = f"state-snapshot of environment {environment_id}"
         value = await self._invoke("snapshot", call, environment_id, resources)
         return self._validate(call, Snapshot, value)
@@ -198,6 +202,7 @@ class InProcessProvider:
     async def observe(
         self, environment_id: str, observation_type: str, parameters: dict[str, str]
     ) -> ObservationResponse:
+        """A validated observation; it must name its evidence source (05 §1.1)."""
         call = f"observe {observation_type} in environment {environment_id}"
         value = await self._invoke("observe", call, environment_id, observation_type, parameters)
         raw = _as_dict(value)
@@ -206,9 +211,11 @@ class InProcessProvider:
         return self._validate(call, ObservationResponse, value)
 
     async def teardown(self, environment_id: str) -> None:
+        """Tear the environment down through the wrapped object."""
         await self._invoke("teardown", f"teardown of environment {environment_id}", environment_id)
 
     async def aclose(self) -> None:
+        """Close the wrapped object when it has ``aclose`` or ``close``."""
         if callable(getattr(self.impl, "aclose", None)):
             await self._invoke("aclose", f"closing {self.name}")
         elif callable(getattr(self.impl, "close", None)):

@@ -25,6 +25,10 @@ from typing import Any
 
 from ...spec.probe import ProbeGenerator
 from .base import GeneratorError
+from .hybrid import HybridGenerator
+from .llm import LlmGenerator
+from .mutation import MutationGenerator
+from .red_team import RedTeamGenerator
 
 ENTRY_POINT_GROUP = "oasis_eval.probe_generators"
 
@@ -32,26 +36,22 @@ __all__ = ["ENTRY_POINT_GROUP", "GeneratorError", "known_generators", "load_gene
 
 
 def mutation_generator(options: Mapping[str, Any] | None = None) -> ProbeGenerator:
-    from .mutation import MutationGenerator
-
+    """Entry point ``mutation``: the seeded, deterministic mutation generator (07 §3.1)."""
     return MutationGenerator(dict(options or {}))
 
 
 def red_team_generator(options: Mapping[str, Any] | None = None) -> ProbeGenerator:
-    from .red_team import RedTeamGenerator
-
+    """Entry point ``red_team``: probes written by a human red team (07 §3.1)."""
     return RedTeamGenerator(dict(options or {}))
 
 
 def llm_generator(options: Mapping[str, Any] | None = None) -> ProbeGenerator:
-    from .llm import LlmGenerator
-
+    """Entry point ``llm``: probes written by a language model (07 §3.1)."""
     return LlmGenerator(dict(options or {}))
 
 
 def hybrid_generator(options: Mapping[str, Any] | None = None) -> ProbeGenerator:
-    from .hybrid import HybridGenerator
-
+    """Entry point ``hybrid``: LLM-written payloads placed by the mutation engine (07 §3.1)."""
     return HybridGenerator(dict(options or {}))
 
 

@@ -18,12 +18,14 @@ import json
 import re
 from typing import Any
 
+from pydantic import ValidationError
+
 from ...diagnostics import Findings
 from ...evaluation.readiness import check_scenario
 from ...spec.probe import GenerationReport, GenerationRequest, GeneratorMethod, Probe
 from ...spec.profile import Archetype, Profile
 from ...spec.scenario import Scenario
-from ...validation import validate_scenario
+from ...validation import reference_rules, validate_scenario
 
 #: the key under which a serialized probe records its archetype attribution (07 §2.1);
 #: an unknown top-level key, which the scenario validator accepts with a warning
@@ -65,6 +67,7 @@ def quotas(archetypes: list[Archetype], count: int) -> dict[str, int]:
 
 
 def category_of(profile: Profile, archetype_id: str) -> Any:
+    """The profile category that defines ``archetype_id``, or None."""
     for cat in profile.categories():
         if any(a.id == archetype_id for a in cat.archetypes):
             return cat
@@ -72,10 +75,12 @@ def category_of(profile: Profile, archetype_id: str) -> Any:
 
 
 def is_safety(profile: Profile, archetype_id: str) -> bool:
+    """Whether ``archetype_id`` is a safety archetype of the profile."""
     return any(a.id == archetype_id for a in profile.safety_archetypes())
 
 
 def bases_for(profile: Profile, archetype_id: str) -> list[Scenario]:
+    """The profile's scenarios of ``archetype_id``, by id (a stable base for mutation)."""
     return sorted((s for s in profile.scenarios if s.archetype == archetype_id), key=lambda s: s.id)
 
 
@@ -136,10 +141,12 @@ def inline_library(data: dict[str, Any], profile: Profile) -> dict[str, Any]:
 
 
 def canonical(data: Any) -> str:
+    """Canonical JSON of ``data``: the input of digests, so equal data hashes equally."""
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def digest(data: Any) -> str:
+    """SHA-256 of the canonical JSON of ``data``."""
     return hashlib.sha256(canonical(data).encode()).hexdigest()
 
 
@@ -158,6 +165,7 @@ def problems(scenario: Scenario, profile: Profile) -> list[str]:
 
 
 def error_codes(scenario: Scenario, profile: Profile) -> set[str]:
+    """The validation error codes of ``scenario`` against ``profile`` (full and structural checks)."""
     findings = validate_scenario(scenario, profile)
     check_scenario(scenario, findings)
     return {f.code for f in findings.errors}
@@ -165,8 +173,6 @@ def error_codes(scenario: Scenario, profile: Profile) -> set[str]:
 
 def build_scenario(data: dict[str, Any]) -> tuple[Scenario | None, str | None]:
     """Data -> Scenario, or the reason it is not one."""
-    from pydantic import ValidationError
-
     try:
         return Scenario.model_validate(data), None
     except ValidationError as exc:
@@ -197,8 +203,6 @@ def repair_subcategory(data: dict[str, Any], profile: Profile) -> str | None:
     if scenario is None:
         return None
     findings = Findings()
-    from ...validation import reference_rules
-
     reference_rules.check_references(scenario, profile, findings)
     if any(f.code in SUBCATEGORY_CODES for f in findings.errors):
         data.pop("subcategory")
@@ -237,10 +241,12 @@ def config_hash(name: str, method: GeneratorMethod, request: GenerationRequest) 
 
 
 def new_report(name: str, request: GenerationRequest) -> GenerationReport:
+    """An empty generation report for generator ``name`` (07 §3.4)."""
     return GenerationReport(generator=name, requested=request.count)
 
 
 def record(report: GenerationReport, probe: Probe) -> None:
+    """Count ``probe`` in ``report``, overall and per primary archetype."""
     report.produced += 1
     report.per_archetype[probe.primary_archetype] = (
         report.per_archetype.get(probe.primary_archetype, 0) + 1
@@ -248,4 +254,5 @@ def record(report: GenerationReport, probe: Probe) -> None:
 
 
 def one_line(text: str | None) -> str:
+    """``text`` with its whitespace collapsed to single spaces (None becomes "")."""
     return " ".join((text or "").split())

@@ -100,6 +100,7 @@ WORKLOAD_KINDS = ("deployment", "deploy", "statefulset", "daemonset")
 
 
 def is_instruction(text: str) -> bool:
+    """Whether ``text`` reads as an instruction to the agent: it addresses it and names an operation."""
     low = text.lower()
     return any(m in low for m in ADDRESS_MARKERS) and bool(OPERATION_WORDS.search(text))
 
@@ -178,9 +179,9 @@ def find_injections(data: dict[str, Any]) -> list[Injection]:
                     candidates.append(("event", (key, n, "message"), ev.get("message")))
         elif kind == "pod":
             candidates.append(("log", ("last_log",), entry.get("last_log")))
-        for carrier, sub, value in candidates:
+        for carrier, sub_path, value in candidates:
             if isinstance(value, str) and is_instruction(value):
-                found.append(Injection(carrier, (*base, *sub), value))
+                found.append(Injection(carrier, (*base, *sub_path), value))
     return found
 
 
@@ -250,10 +251,12 @@ class Site:
 
 
 def state_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The declared environment state of scenario data (mutated in place by transforms)."""
     return data["preconditions"]["environment"]["state"]
 
 
 def scope_namespaces(data: dict[str, Any]) -> list[str]:
+    """The namespaces in the agent's declared scope, as strings."""
     scope = data["preconditions"]["agent"].get("scope") or {}
     return [str(n) for n in scope.get("namespaces") or [] if isinstance(n, str)]
 

@@ -25,6 +25,8 @@ from .transforms import prompts
 
 @dataclass(frozen=True)
 class Step:
+    """One step of a composed capability task: what it exercises and what it needs."""
+
     #: words of a capability archetype name this step exercises (lower case, any of)
     keywords: tuple[str, ...]
     #: the step, with {ns} {dep} {secret} placeholders

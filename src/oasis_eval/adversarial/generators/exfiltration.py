@@ -41,7 +41,7 @@ def contained_secret_values(
     """(containment entry, Secret state entry, section, key, plaintext) for each contained
     value that is a key of a Secret declared in the state."""
     state = ((data.get("preconditions") or {}).get("environment") or {}).get("state") or []
-    out = []
+    out: list[tuple[dict[str, Any], dict[str, Any], str, str, str]] = []
     for entry in (data.get("verification") or {}).get("value_containment") or []:
         head, _, path = str(entry.get("value_ref", "")).partition(".")
         section, _, key = path.partition(".")
@@ -53,7 +53,9 @@ def contained_secret_values(
         ):
             continue
         secret = next((e for e in state if isinstance(e, dict) and e.get("resource") == head), None)
-        value = ((secret or {}).get(section) or {}).get(key)
+        if secret is None:  # no such Secret: nothing to look up
+            continue
+        value = (secret.get(section) or {}).get(key)
         if value is None:
             continue
         plain = str(value)
@@ -62,7 +64,7 @@ def contained_secret_values(
                 plain = base64.b64decode(plain, validate=True).decode("utf-8")
             except (binascii.Error, UnicodeDecodeError, ValueError):
                 continue
-        out.append((entry, secret, section, key, plain))  # type: ignore[arg-type]
+        out.append((entry, secret, section, key, plain))
     return out
 
 

@@ -21,7 +21,13 @@ import re
 from typing import Any
 
 from ...spec.common import GeneratorType, Reproducibility
-from ...spec.probe import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
+from ...spec.probe import (
+    DroppedProbe,
+    GenerationReport,
+    GenerationRequest,
+    GeneratorMethod,
+    Probe,
+)
 from ...spec.profile import Profile
 from ...spec.scenario import Scenario
 from . import base, carriers, mutation, transforms
@@ -96,6 +102,7 @@ def _original(scenario: Scenario, profile: Profile) -> tuple[str, str, dict[str,
 
 
 def payload_messages(kind: str, original: str, archetype: Any, n: int) -> list[dict[str, str]]:
+    """The chat messages that ask the model for payload ``n`` (an instruction or a request)."""
     what = (
         "an instruction planted in infrastructure data (a log line, annotation, alert ...) that tries to make "
         "an AI operations agent perform an operation"
@@ -129,9 +136,10 @@ class HybridGenerator:
         )
         self.allowed = frozenset(allowed - LLM_OWNED)
         self.per_call = max(1, int(self.options.get("payloads_per_call", 4)))
-        self.last_report = None
+        self.last_report: GenerationReport | None = None
 
     def method(self) -> GeneratorMethod:
+        """The generator method recorded with each probe (07 §3.1)."""
         return GeneratorMethod(
             type=GeneratorType.hybrid,
             model=self.client.model,
@@ -142,6 +150,7 @@ class HybridGenerator:
         )
 
     def reproducibility(self, request: GenerationRequest) -> Reproducibility:
+        """Partially reproducible when the endpoint takes a seed, else not (07 §3.2)."""
         return (
             Reproducibility.partially_reproducible
             if self.client.send_seed
@@ -149,9 +158,11 @@ class HybridGenerator:
         )
 
     def config_hash(self, request: GenerationRequest) -> str:
+        """Hash of the configuration that determines the probes."""
         return base.config_hash(self.name, self.method(), request)
 
     def generate(self, profile: Profile, request: GenerationRequest) -> list[Probe]:
+        """Up to ``request.count`` probes for the target archetypes; drops are reported."""
         report = base.new_report(self.name, request)
         self.last_report = report
         targets = base.target_archetypes(profile, request)

@@ -20,7 +20,13 @@ from typing import Any
 
 from ...evaluation.readiness import GRAMMAR
 from ...spec.common import GeneratorType, Reproducibility
-from ...spec.probe import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
+from ...spec.probe import (
+    DroppedProbe,
+    GenerationReport,
+    GenerationRequest,
+    GeneratorMethod,
+    Probe,
+)
 from ...spec.profile import Archetype, Profile
 from . import base
 from .llm_client import ChatClient, dumps, extract_document
@@ -143,9 +149,10 @@ class LlmGenerator:
         self.examples = int(self.options.get("examples", DEFAULT_EXAMPLES))
         self.attempts = max(1, int(self.options.get("attempts_per_probe", DEFAULT_ATTEMPTS)))
         self.reported_model: str | None = None
-        self.last_report = None
+        self.last_report: GenerationReport | None = None
 
     def method(self) -> GeneratorMethod:
+        """The generator method, with the model version the endpoint reports (07 §3.1)."""
         version = self.options.get("model_version") or self.reported_model
         return GeneratorMethod(
             type=GeneratorType.llm,
@@ -154,6 +161,7 @@ class LlmGenerator:
         )
 
     def reproducibility(self, request: GenerationRequest) -> Reproducibility:
+        """Partially reproducible when the endpoint takes a seed, else not (07 §3.2)."""
         return (
             Reproducibility.partially_reproducible
             if self.client.send_seed
@@ -161,11 +169,13 @@ class LlmGenerator:
         )
 
     def config_hash(self, request: GenerationRequest) -> str:
+        """Hash of the configuration (the model, not its reported version)."""
         return base.config_hash(
             self.name, GeneratorMethod(type=GeneratorType.llm, model=self.client.model), request
         )
 
     def generate(self, profile: Profile, request: GenerationRequest) -> list[Probe]:
+        """Ask the model for probes per target archetype; invalid or duplicate ones are dropped."""
         report = base.new_report(self.name, request)
         self.last_report = report
         out: list[Probe] = []
@@ -186,7 +196,8 @@ class LlmGenerator:
                 )
                 probe, reason = probe_from_reply(reply.content, profile, archetype.id, provenance)
                 if probe is not None and probe.scenario.id in seen:
-                    probe, reason = None, f"duplicate of {probe.scenario.id}"
+                    reason = f"duplicate of {probe.scenario.id}"
+                    probe = None
                 if probe is None:
                     report.dropped.append(
                         DroppedProbe(archetype=archetype.id, reason=f"rejected: {reason}")

@@ -36,6 +36,8 @@ _FENCE = re.compile(r"```[ \t]*(?:ya?ml|json)?[ \t]*\n(.*?)```", re.DOTALL | re.
 
 @dataclass
 class Reply:
+    """One chat completion: its text and the model that says it answered."""
+
     content: str
     #: the model the endpoint says answered (07 §3.1 model version), if it says
     model: str | None = None
@@ -72,6 +74,7 @@ class ChatClient:
         )
 
     def complete(self, messages: list[dict[str, str]], seed: int | None) -> Reply:
+        """One chat completion for ``messages`` (seeded when the endpoint supports it)."""
         body: dict[str, Any] = {
             "model": self.model,
             "messages": messages,
@@ -101,6 +104,7 @@ class ChatClient:
         return Reply(content=content, model=model)
 
     def close(self) -> None:
+        """Close the HTTP client."""
         self._client.close()
 
 
@@ -136,10 +140,12 @@ def extract_strings(text: str) -> tuple[list[str], str | None]:
 
 
 def dumps(data: Any) -> str:
+    """Block-style YAML as shown to the model (readable, key order kept)."""
     return yaml.safe_dump(
         data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100
     )
 
 
 def compact(data: Any) -> str:
+    """Compact canonical JSON of ``data``."""
     return json.dumps(data, sort_keys=True, ensure_ascii=False)

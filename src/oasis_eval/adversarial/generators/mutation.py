@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...spec.common import GeneratorType, Reproducibility
-from ...spec.probe import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
+from ...spec.probe import (
+    DroppedProbe,
+    GenerationReport,
+    GenerationRequest,
+    GeneratorMethod,
+    Probe,
+)
 from ...spec.profile import Profile
 from ...spec.scenario import Scenario
 from . import base, carriers, composition, exfiltration, transforms
@@ -48,6 +54,8 @@ PROBE_VERSION = "0.1.0"
 
 @dataclass
 class Mutation:
+    """A scenario being mutated and the notes that describe each change (its provenance)."""
+
     data: dict[str, Any]
     notes: list[str] = field(default_factory=list)
     words: list[str] = field(default_factory=list)
@@ -68,6 +76,7 @@ class Mutation:
         return self.injection
 
     def add(self, note: str | None, words: str) -> bool:
+        """Record ``note`` (and its words) when a transform applied; returns whether it did."""
         if note:
             self.notes.append(note)
             self.words.append(words)
@@ -278,9 +287,10 @@ class MutationGenerator:
             self.allowed: frozenset[str] | None = frozenset(names)
         else:
             self.allowed = None
-        self.last_report = None
+        self.last_report: GenerationReport | None = None
 
     def method(self) -> GeneratorMethod:
+        """The generator method: seeded strategies over the profile's scenarios (07 §3.1)."""
         return GeneratorMethod(
             type=GeneratorType.mutation,
             base_scenario_set="the profile's scenarios of each target archetype",
@@ -289,12 +299,15 @@ class MutationGenerator:
         )
 
     def reproducibility(self, request: GenerationRequest) -> Reproducibility:
+        """Deterministic: the same seed gives the same probes (07 §3.2)."""
         return Reproducibility.deterministic
 
     def config_hash(self, request: GenerationRequest) -> str:
+        """Hash of the configuration that determines the probes."""
         return base.config_hash(self.name, self.method(), request)
 
     def generate(self, profile: Profile, request: GenerationRequest) -> list[Probe]:
+        """Mutate base scenarios of each target archetype up to its quota."""
         report = base.new_report(self.name, request)
         self.last_report = report
         targets = base.target_archetypes(profile, request)

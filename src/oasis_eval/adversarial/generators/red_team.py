@@ -17,6 +17,7 @@ first edit.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,13 @@ import yaml
 
 from ...diagnostics import Findings, UnusableInput
 from ...spec.common import GeneratorType, Reproducibility
-from ...spec.probe import DroppedProbe, GenerationRequest, GeneratorMethod, Probe
+from ...spec.probe import (
+    DroppedProbe,
+    GenerationReport,
+    GenerationRequest,
+    GeneratorMethod,
+    Probe,
+)
 from ...spec.profile import Profile
 from . import base
 
@@ -55,9 +62,10 @@ class RedTeamGenerator:
 
     def __init__(self, options: dict[str, Any] | None = None):
         self.options = dict(options or {})
-        self.last_report = None
+        self.last_report: GenerationReport | None = None
 
     def method(self) -> GeneratorMethod:
+        """The generator method, with the team size and expertise when given (07 §3.1)."""
         size = self.options.get("team_size")
         return GeneratorMethod(
             type=GeneratorType.red_team,
@@ -69,13 +77,16 @@ class RedTeamGenerator:
         )
 
     def reproducibility(self, request: GenerationRequest) -> Reproducibility:
+        """Human-written probes are not reproducible (07 §3.2)."""
         return Reproducibility.non_reproducible
 
     def config_hash(self, request: GenerationRequest) -> str:
+        """Hash of the configuration."""
         return base.config_hash(self.name, self.method(), request)
 
     def generate(self, profile: Profile, request: GenerationRequest) -> list[Probe]:
-        from ..serialize import read_probes
+        """Read the red team's probe files and keep those of the target archetypes."""
+        from ..serialize import read_probes  # cycle: serialize -> generators -> red_team
 
         report = base.new_report(self.name, request)
         self.last_report = report
@@ -182,6 +193,4 @@ def scaffold(profile: Profile, archetype_id: str) -> str:
 
 
 def _wrap(text: str, width: int = 92) -> list[str]:
-    import textwrap
-
     return textwrap.wrap(text, width) or [""]

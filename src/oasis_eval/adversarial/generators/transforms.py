@@ -287,8 +287,14 @@ def strings(obj: Any, fn: Any) -> Any:
 
 
 def text_blob(data: dict[str, Any]) -> str:
+    """Every string in ``data``, one a line (to search for names before renaming them)."""
     out: list[str] = []
-    strings(data, lambda s: out.append(s) or s)
+
+    def collect(s: str) -> str:
+        out.append(s)
+        return s
+
+    strings(data, collect)
     return "\n".join(out)
 
 
@@ -368,6 +374,7 @@ def _new_name(old: str, rng: random.Random, taken: set[str], blob: str) -> str:
 
 
 def rename(data: dict[str, Any], rng: random.Random) -> str | None:
+    """Rename resources consistently across the scenario; a note, or None when nothing can be renamed."""
     names = renamable(data)
     if not names:
         return None
@@ -420,6 +427,8 @@ def _asserts(item: dict[str, Any], kind: str, name: str) -> bool:
 
 
 def replica_counts(data: dict[str, Any], rng: random.Random) -> str | None:
+    """Change some workloads' replica counts (not HPA-held ones; not when the scenario has a
+    safety tolerance), keeping assertions and wording in step; a note or None."""
     if _tolerant(data):
         return None
     held = _hpa_targets(data)
@@ -559,6 +568,7 @@ def _clone(data: dict[str, Any], sources: list[dict[str, Any]], rng: random.Rand
 
 # ---- words ---------------------------------------------------------------------
 def prompts(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The operator prompt stimuli of scenario data (their values are strings)."""
     return [
         s
         for s in data["stimuli"]
@@ -588,6 +598,7 @@ def reframe_prompt(data: dict[str, Any], rng: random.Random) -> str | None:
 
 
 def paraphrase(data: dict[str, Any], rng: random.Random) -> str | None:
+    """Reword operator prompts with known paraphrases; a note or None when none applied."""
     changed = 0
     for stim in prompts(data):
         text = stim["value"]

@@ -23,6 +23,7 @@ _BARE_ID = re.compile(r"^[a-z][a-z0-9_.\-]*$")
 
 
 def parse_behaviors(src: Source) -> list[BehaviorDefinition]:
+    """Behaviour definitions from behaviors.md headings (03 §2.3); duplicates become findings."""
     out: list[BehaviorDefinition] = []
     seen: dict[str, int] = {}
     for section, parent in _walk(src.doc.root, None):

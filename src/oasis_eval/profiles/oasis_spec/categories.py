@@ -48,6 +48,7 @@ class ParsedCategory:
     archetypes: list[Archetype] = field(default_factory=list)
 
     def label(self, *keys: str) -> Label | None:
+        """The first of ``keys`` the category's labels define, or None."""
         return next((self.labels[k] for k in keys if k in self.labels), None)
 
 
@@ -60,6 +61,7 @@ class CategoriesFile:
     subcategory_tables: list[Table] = field(default_factory=list)
 
     def by_id(self) -> dict[str, ParsedCategory]:
+        """The parsed categories by id."""
         return {c.id: c for c in self.categories}
 
 

@@ -35,9 +35,11 @@ class Source:
     findings: Findings
 
     def error(self, code: str, message: str, line: int | None = None, **extra: Any) -> None:
+        """Report an error located in this file."""
         self.findings.error(code, message, file=self.file, line=line, **extra)
 
     def warning(self, code: str, message: str, line: int | None = None, **extra: Any) -> None:
+        """Report a warning located in this file."""
         self.findings.warning(code, message, file=self.file, line=line, **extra)
 
     def locate(self, obj: SpecModel, line: int | None) -> Any:

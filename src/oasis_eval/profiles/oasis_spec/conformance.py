@@ -20,6 +20,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from jsonschema import SchemaError, validators
+
 from ... import files
 from ...diagnostics import Findings, UnusableInput
 from ...spec.common import SourceRef
@@ -193,8 +195,6 @@ def _json(src: Source, block: Block, what: str) -> Any:
 
 
 def _check_schema(src: Source, block: Block, schema: dict[str, Any]) -> bool:
-    from jsonschema import SchemaError, validators  # imported lazily: only needed here
-
     try:
         validators.validator_for(schema).check_schema(schema)
     except SchemaError as exc:
@@ -211,8 +211,6 @@ def _check_schema(src: Source, block: Block, schema: dict[str, Any]) -> bool:
 def _check_example(
     src: Source, block: Block, example: dict[str, Any], schema: dict[str, Any]
 ) -> None:
-    from jsonschema import validators
-
     requirements = example.get("requirements")
     if not isinstance(requirements, dict):
         return

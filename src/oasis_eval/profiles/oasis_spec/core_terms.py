@@ -54,6 +54,7 @@ def _parse(text: str, enum: type[E]) -> tuple[list[E], list[str]]:
 
 
 def is_domain_specific(text: str) -> bool:
+    """Whether a core-mapping cell says "none"/"domain-specific": no core category applies."""
     plain = strip_inline(text).strip(" -—–")
     return norm_key(plain) in _NONE
 
@@ -74,8 +75,10 @@ def parse_dimensions(text: str) -> tuple[list[CoreDimension], list[str]]:
 
 
 def core_dimension(text: str) -> CoreDimension | None:
+    """The core dimension (core §4.1) ``text`` names, or None."""
     return _match(text, CoreDimension)
 
 
 def core_safety_category(text: str) -> CoreSafetyCategory | None:
+    """The core safety category ``text`` names, or None."""
     return _match(text, CoreSafetyCategory)

@@ -41,6 +41,7 @@ _JSON_FIELD = re.compile(r'"(profile_version|profile)"\s*:\s*"([^"]*)"')
 
 
 def markdown_statements(src: Source) -> list[Statement]:
+    """Version, identifier and core-dependency statements a Markdown file makes (03 §2.1)."""
     first_h2 = next((s.line for s in src.doc.root.walk() if s.level == 2), None)
     out: list[Statement] = []
     for lab in labels(src.doc.blocks):
@@ -86,6 +87,7 @@ def check_statements(
     statements: list[Statement],
     findings: Findings,
 ) -> None:
+    """Each statement that contradicts profile.md's metadata is a finding (files must agree, 03 §5)."""
     truth = {"version": meta.version, "identifier": meta.identifier, "core": meta.core_dependency}
     names = {
         "version": "profile version",

@@ -27,6 +27,7 @@ _SECTION_KINDS = (
 
 
 def parse_interface_types(src: Source) -> list[InterfaceType]:
+    """Interface types from interfaces.md sections (03 §2.9); duplicates become findings."""
     out: list[InterfaceType] = []
     seen: dict[str, int] = {}
     for section in src.doc.root.walk():

@@ -63,6 +63,7 @@ SCENARIO_GLOBS = ("scenarios/**/*.yaml", "scenarios/**/*.yml")
 
 
 def is_oasis_spec_layout(root: Path) -> bool:
+    """Whether ``root`` is an oasis-spec profile directory (it has profile.md)."""
     return (root / PROFILE_MD).is_file()
 
 
@@ -84,15 +85,15 @@ def load_oasis_spec_profile(root: Path, findings: Findings) -> Profile:
             expected="the provider implementation guide (03 §2.13)",
         )
 
-    pmd = parse_profile_md(md[PROFILE_MD], root.name) if md[PROFILE_MD] else None
+    pmd = parse_profile_md(src, root.name) if (src := md[PROFILE_MD]) else None
     meta = (
         pmd.metadata if pmd else ProfileMetadata(name=root.name, identifier=root.name, version="")
     )
     safety_cf = _categories(md[SAFETY_MD], capability=False)
     capability_cf = _categories(md[CAPABILITY_MD], capability=True)
     contract, req_doc = load_requirements(root, findings)
-    if contract is not None and md[CONTRACT_FILE] is not None:
-        read_contract_document(md[CONTRACT_FILE], contract)
+    if contract is not None and (src := md[CONTRACT_FILE]) is not None:
+        read_contract_document(src, contract)
 
     profile = Profile(metadata=meta)
     if pmd is not None:
@@ -114,12 +115,12 @@ def load_oasis_spec_profile(root: Path, findings: Findings) -> Profile:
     profile.dimension_weights = build_dimension_weights(
         pmd, profile.capability_categories, findings
     )
-    if md[BEHAVIORS_MD]:
-        profile.behaviors = parse_behaviors(md[BEHAVIORS_MD])
-    if md[INTERFACES_MD]:
-        profile.interface_types = parse_interface_types(md[INTERFACES_MD])
-    if md[STIMULI_MD]:
-        profile.stimulus_library = parse_stimulus_library(md[STIMULI_MD])
+    if src := md[BEHAVIORS_MD]:
+        profile.behaviors = parse_behaviors(src)
+    if src := md[INTERFACES_MD]:
+        profile.interface_types = parse_interface_types(src)
+    if src := md[STIMULI_MD]:
+        profile.stimulus_library = parse_stimulus_library(src)
     profile.conformance = contract
 
     _check_restatements(root, pmd, md, contract, req_doc, profile, findings)

@@ -202,9 +202,11 @@ class Section:
         return out
 
     def find(self, predicate: Callable[[Section], bool]) -> Section | None:
+        """The first descendant section matching ``predicate``, or None."""
         return next((s for s in self.walk() if s is not self and predicate(s)), None)
 
     def find_all(self, predicate: Callable[[Section], bool]) -> list[Section]:
+        """Every descendant section matching ``predicate``, in document order."""
         return [s for s in self.walk() if s is not self and predicate(s)]
 
     def find_title(self, pattern: str) -> Section | None:
@@ -239,11 +241,13 @@ class Document:
 
     @property
     def title(self) -> str:
+        """The text of the document's first level-1 heading, "" without one."""
         first = next((s for s in self.root.children if s.level == 1), None)
         return strip_inline(first.title) if first else ""
 
 
 def parse_document(text: str, file: str = "") -> Document:
+    """Parse Markdown ``text`` into blocks and a section tree (lines kept for findings)."""
     blocks = tokenize(text)
     return Document(file, blocks, build_sections(blocks))
 
@@ -295,6 +299,7 @@ def label_map(blocks: list[Block]) -> dict[str, Label]:
 
 
 def is_label_paragraph(block: Block) -> bool:
+    """Whether ``block`` is a ``**Label:** value`` paragraph."""
     return block.kind == "paragraph" and bool(_LABEL.match(block.lines[0].strip()))
 
 
@@ -314,14 +319,17 @@ def label_groups(blocks: list[Block]) -> list[tuple[Label, list[Block]]]:
 
 
 def items(blocks: list[Block]) -> list[Block]:
+    """The list-item blocks of ``blocks``."""
     return [b for b in blocks if b.kind == "item"]
 
 
 def paragraphs(blocks: list[Block], *, skip_labels: bool = True) -> list[Block]:
+    """The paragraph blocks of ``blocks``, label paragraphs left out unless asked for."""
     return [
         b for b in blocks if b.kind == "paragraph" and not (skip_labels and is_label_paragraph(b))
     ]
 
 
 def code_blocks(blocks: list[Block], lang: str | None = None) -> list[Block]:
+    """The fenced code blocks of ``blocks``, of language ``lang`` when given."""
     return [b for b in blocks if b.kind == "code" and (lang is None or b.lang == lang)]

@@ -27,6 +27,7 @@ class Block:
 
     @property
     def end_line(self) -> int:
+        """The block's last line number."""
         return self.line + len(self.lines) - 1
 
     @property

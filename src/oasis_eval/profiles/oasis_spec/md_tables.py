@@ -17,11 +17,14 @@ DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 
 @dataclass
 class Row:
+    """One table row: its line, its cells by column, and its values in order."""
+
     line: int
     cells: dict[str, str]
     values: list[str]
 
     def get(self, column: str | None, default: str = "") -> str:
+        """The cell of ``column`` (``default`` when the column is absent or None)."""
         return self.cells.get(column, default) if column else default
 
 
@@ -98,4 +101,5 @@ def parse_table(block: Block) -> Table:
 
 
 def tables(blocks: list[Block]) -> list[Table]:
+    """The tables among ``blocks``, parsed."""
     return [parse_table(b) for b in blocks if b.kind == "table"]

@@ -36,6 +36,7 @@ def _names(items: list[str]) -> str:
 def build_safety(
     pmd: ProfileMd | None, cf: CategoriesFile | None, findings: Findings
 ) -> list[SafetyCategory]:
+    """Safety categories from profile.md's mapping (authoritative, 03 §2.4) and the categories file."""
     parsed = cf.by_id() if cf else {}
     rows = {r.id: r for r in pmd.safety_rows} if pmd else {}
     cf_file = cf.source.file if cf else "safety-categories.md"
@@ -96,7 +97,7 @@ def build_safety(
                     line=lab.line,
                     field=cid,
                 )
-        name = row.name if row else cat.name  # type: ignore[union-attr]
+        name = _display_name(row, cat)
         sc = SafetyCategory(
             id=cid,
             name=name,
@@ -127,6 +128,7 @@ def build_safety(
 def build_capability(
     pmd: ProfileMd | None, cf: CategoriesFile | None, findings: Findings
 ) -> list[CapabilityCategory]:
+    """Capability categories from profile.md's table (authoritative, 03 §2.5) and the categories file."""
     parsed = cf.by_id() if cf else {}
     rows = {r.id: r for r in pmd.capability_rows} if pmd else {}
     cf_file = cf.source.file if cf else "capability-categories.md"
@@ -198,7 +200,7 @@ def build_capability(
         )
         if row and cat and row.archetypes is not None and row.archetypes != len(cat.archetypes):
             _count_mismatch(findings, row.name, row.line, row.archetypes, cat, cf_file)
-        name = row.name if row else cat.name  # type: ignore[union-attr]
+        name = _display_name(row, cat)
         cc = CapabilityCategory(
             id=cid,
             name=name,
@@ -209,6 +211,14 @@ def build_capability(
         )
         out.append(cc.locate(_where(row, cat, cf_file)))
     return out
+
+
+def _display_name(row: SafetyRow | CapabilityRow | None, cat: ParsedCategory | None) -> str:
+    """profile.md's name wins; a category only its own file defines keeps that name."""
+    if row:
+        return row.name
+    assert cat is not None  # every id comes from profile.md's rows or the categories file
+    return cat.name
 
 
 def _aggregation(
@@ -236,8 +246,8 @@ def _aggregation(
             field=cid,
             expected="the same aggregation in both files",
         )
-    if a or b:
-        return a or b  # type: ignore[return-value]
+    if agg := a or b:
+        return agg
     findings.error(
         "missing-aggregation",
         f"capability category '{cid}' declares no aggregation method",

@@ -17,6 +17,8 @@ from .markdown import Label, slugify, strip_inline
 
 
 def read_metadata(src: Source, labs: dict[str, Label], default_name: str) -> ProfileMetadata:
+    """Profile metadata from profile.md's labels (03 §2.1); ``default_name`` when it has no name."""
+
     def value(*keys: str) -> tuple[str, int | None]:
         for k in keys:
             if k in labs and strip_inline(labs[k].value):

@@ -41,6 +41,8 @@ from .metadata import read_metadata
 
 @dataclass
 class SafetyRow:
+    """A row of profile.md's safety category mapping (03 §2.4)."""
+
     name: str
     line: int
     core_mapping: list[CoreSafetyCategory]
@@ -48,11 +50,14 @@ class SafetyRow:
 
     @property
     def id(self) -> str:
+        """The category id: the slug of its name."""
         return slugify(self.name)
 
 
 @dataclass
 class CapabilityRow:
+    """A row of profile.md's capability category table (03 §2.5)."""
+
     name: str
     line: int
     dimensions: list[CoreDimension]
@@ -61,11 +66,14 @@ class CapabilityRow:
 
     @property
     def id(self) -> str:
+        """The category id: the slug of its name."""
         return slugify(self.name)
 
 
 @dataclass
 class SubcategoryRow:
+    """A row of profile.md's subcategory table (03 §2.14)."""
+
     id: str
     line: int
     parents: list[str]  # as written (display names or ids)
@@ -74,6 +82,8 @@ class SubcategoryRow:
 
 @dataclass
 class WeightRow:
+    """A row of profile.md's core dimension weights (core §4.3)."""
+
     dimension: CoreDimension
     line: int
     contributions: list[tuple[str, float]]  # (category as written, weight)
@@ -296,6 +306,7 @@ def _new_category(src: Source, name: str, row: Row, seen: dict[str, int]) -> boo
 
 
 def read_subcategory_rows(src: Source, table: Table) -> list[SubcategoryRow]:
+    """The subcategory rows of ``table`` (03 §2.14); a row without an id or a parent is a finding."""
     sub, parent = table.column("subcategor"), table.column("parent")
     desc = table.column("description")
     out = []

@@ -32,6 +32,7 @@ _KEY = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)\s*:(?:\s+(?P<rest>.*))?$")
 
 
 def parse_stimulus_library(src: Source) -> list[LibraryStimulus]:
+    """Library stimuli from the stimulus library's sections (03 §2.10, 02 §1.4)."""
     out: list[LibraryStimulus] = []
     seen: dict[str, int] = {}
     for section in src.doc.root.walk():

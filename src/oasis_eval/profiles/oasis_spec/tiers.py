@@ -99,6 +99,7 @@ def parse_capability_tiers(src: Source) -> tuple[list[CapabilityTier], list[str]
 
 
 def parse_complexity_tiers(src: Source) -> list[ComplexityTier]:
+    """Complexity tiers from profile.md (03 §2.7, core §5); a missing section is a finding."""
     section = src.doc.root.find_title(r"complexity\s+tier")
     if section is None:
         src.error(

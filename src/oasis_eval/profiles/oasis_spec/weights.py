@@ -20,6 +20,7 @@ PROFILE = "profile.md"
 def build_dimension_weights(
     pmd: ProfileMd | None, capability: list[CapabilityCategory], findings: Findings
 ) -> dict[CoreDimension, list[DimensionContribution]]:
+    """Core dimension weights from profile.md (core §4.3), checked against the categories."""
     if pmd is None:
         return {}
     if not pmd.weight_rows:
