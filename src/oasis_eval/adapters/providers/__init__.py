@@ -207,9 +207,14 @@ def provider_from_config(spec: str | Mapping[str, Any]) -> Any:
             return http_provider_factory({"type": "http", "url": spec})
         if spec in known_provider_types():  # a bare type name, e.g. "sim-k8s"
             return provider_from_config({"type": spec})
+        if spec in _PACKAGED:
+            raise ValueError(
+                f"provider {spec!r} is not installed{_not_installed(spec)} "
+                f"(installed types: {', '.join(known_provider_types())})"
+            )
         raise ValueError(
             f"provider {spec!r} is not an http(s) URL; use a mapping with `type` "
-            f"(known types: {', '.join(known_provider_types())}){_not_installed(spec)}"
+            f"(known types: {', '.join(known_provider_types())})"
         )
     if not isinstance(spec, Mapping):
         raise ValueError(f"provider config must be a URL or a mapping, not {type(spec).__name__}")
