@@ -45,10 +45,11 @@ from ..validation.configuration import matches
 from ..version import IMPLEMENTATION_NAME, __version__
 from .adversarial_record import claim_text
 from .configuration import applicability, effective_configuration
+from .conformance_check import PreflightNeeds
 from .containment import guard_provider, identify_agent, no_hard_exit
 from .execute import capture_scenario, collector_for_run, register_secrets
 from .phases import AfterCorePhase, PhaseContext
-from .preflight import PreflightNeeds, run_preflight
+from .preflight import run_preflight
 from .record import (
     CategorySummary,
     ConformanceClaim,
