@@ -10,7 +10,7 @@ from ...spec.common import StimulusType
 from ...spec.kinds import resource_name, singular
 from ...spec.scenario import Scenario
 from .. import bodies
-from ..actions import ActionPattern
+from ..action_pattern import ActionPattern
 from ..context import VerificationContext
 from ..evidence import AuditEntry
 from ..state import ResourceView, scenario_resources
