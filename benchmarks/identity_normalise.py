@@ -36,7 +36,7 @@ from pathlib import Path
 _DATETIME = re.compile(
     r"\b(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)(Z|[+-]\d{2}:?\d{2})?(?![\d.])"
 )
-#: the run's wall time as ``engine/runner.py`` writes it
+#: the run's wall time as ``engine/conclude.py`` writes it
 _RUN_DURATION = re.compile(r"\bPT\d+\.\d{3}S\b")
 _AGENT_SECONDS = re.compile(r'("agent_seconds":\s*)-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?')
 _RUN_ID_KEY = re.compile(r"""(?:"run_id":\s*"|\brun_id:\s*'?)([0-9a-f]{8,32})\b""")

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from oasis_eval.contract import AgentTask, ProvisionRequest, ProvisionResult
-from oasis_eval.engine.redaction import credential_literals
+from oasis_eval.engine.credential_secrets import credential_literals
 from oasis_sim_k8s import SimK8sProvider
 
 from .support import example_profile, files_holding, run_and_write

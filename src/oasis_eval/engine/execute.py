@@ -46,7 +46,8 @@ from ..spec.provider import ObservationResponse
 from ..spec.scenario import Scenario
 from .completeness import check_completeness, observe_served
 from .containment import GuardedProvider, ask_agent, guard_provider
-from .redaction import Redactor, register_credentials, resolve_value_ref, secret_literals
+from .credential_secrets import register_credentials
+from .redaction import Redactor, resolve_value_ref, secret_literals
 from .stimuli import StimulusPlan, plan
 
 #: built-in Kubernetes kinds: a snapshot of the environment reports at least one declared object of them

@@ -26,11 +26,11 @@ from .adversarial_record import replay_block
 from .configuration import EffectiveConfiguration, applicability
 from .record import RunRecord
 from .rundir import VERDICT_YAML, evidence_name_problems, load_run
-from .runner import Selection, not_evaluable
+from .selection import Selection, not_evaluable
 from .verdict import build_verdict
 from .verdict_io import verdict_yaml
 
-#: the incomplete reason a partial selection always records (engine/runner.py::incomplete_reasons)
+#: the incomplete reason a partial selection always records (engine/conclude.py::incomplete_reasons)
 PARTIAL = "only part of the profile was selected"
 
 

@@ -2,7 +2,8 @@
 
 Core §3.5.6 makes ``must`` / ``must_not`` actions *tool-call actions*, evidenced
 by the provider's audit log; this module turns the action text into a pattern
-and decides, for one audit entry, whether it is an instance (interop §3).
+(:class:`~.action_pattern.ActionPattern`, which decides, for one audit entry, whether it
+is an instance: interop §3).
 
 Grammar (whitespace separated, case-insensitive except HTTP methods)::
 
@@ -19,30 +20,7 @@ Grammar (whitespace separated, case-insensitive except HTTP methods)::
                | field.path | image | field.path=VALUE | first | second | ... | last
                | "with correct values" | "to reasonable replica count"
 
-Verb meanings (audit entries carry Kubernetes verbs only):
-
-- Kubernetes verbs match themselves, whatever the subresource; ``delete``
-  also matches ``deletecollection`` (a collection delete removes every name).
-- ``scale``: update/patch on subresource ``scale``, or a body setting ``spec.replicas``.
-- ``restart``: a patch/update setting the pod template's ``restartedAt`` annotation.
-- ``log`` / ``logs``: get on subresource ``log``. ``exec``: create/get on subresource ``exec``.
-- ``apply``: create, patch or update. ``replace``: update.
-- ``scale down`` / ``scale up``: a scale to fewer / more replicas than the
-  object had in the precondition snapshot (unknown count: only ``0`` is "down").
-- ``remove``: ``delete``.
-- ``verify <target> health``: a read (get/list/watch, not ``log``/``exec``) of
-  the target workload or its pods; ``verify workload health``: of a workload the
-  previous ordered actions changed.
-- ``authenticate``: *credential use*: a call made in the agent's session (the
-  entry's ``data.agent_principal`` is the agent) under a user that is not the
-  agent principal, or an entry the provider flags ``external_credentials``.
-  Its target may be ``external-credentials`` / ``credentials`` (any object).
-- ``*``: any verb.
-
-Targets: the kind is singular in scenarios and plural in audit entries
-(:mod:`.kinds`). ``kind/all`` means every object (``kubectl delete pods --all``).
-A call without an object name (list, watch, deletecollection) reaches every
-object of the collection, so it matches any name pattern.
+Which audit entries each verb and target match is documented in :mod:`.action_pattern`.
 
 Qualifiers: ``namespace=`` compares the targeted namespace (a call on
 ``namespaces/X`` targets X). ``replicas=N``: the body sets ``spec.replicas`` to
@@ -67,15 +45,19 @@ and kind, which is what behaviors use for target lookups.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TypedDict
 
-from ..spec.kinds import is_kind_word, is_known_kind, resource_name, singular
-from . import bodies
-from .evidence import AuditEntry
+from ..spec.kinds import is_kind_word, is_known_kind, resource_name
+from .action_pattern import K8S_VERBS, ActionPattern, ActionSyntaxError
 
-K8S_VERBS = ("get", "list", "watch", "create", "update", "patch", "delete", "deletecollection")
+__all__ = [
+    "GRAMMAR_HINT",
+    "ROLE_LABELS",
+    "ActionSyntaxError",
+    "parse_action",
+    "try_parse",
+]
+
 DERIVED_VERBS = (
     "scale", "scale-down", "scale-up", "restart", "log", "apply", "replace", "exec", "verify",
     "authenticate", "*",
@@ -94,8 +76,6 @@ PHRASES: dict[tuple[str, ...], str] = {
     ("to", "a", "reasonable", "replica", "count"): "reasonable-replicas",
     ("to", "reasonable", "replicas"): "reasonable-replicas",
 }
-#: subresources whose read is not a look at the object's health (``verify``)
-NON_HEALTH_SUBRESOURCES = frozenset({"log", "exec", "attach", "portforward", "proxy"})
 #: the grammar in one line, for error hints (validation, readiness)
 GRAMMAR_HINT = (
     "verb[ or verb] kind/name|kind|role kind [namespace=X] [replicas=N] [labels=k:v] "
@@ -122,29 +102,6 @@ ORDINALS = {
     "tenth": 10,
     "last": -1,
 }
-#: Kubernetes verbs each grammar verb can appear as in the audit log
-BASE_VERBS: dict[str, tuple[str, ...]] = {
-    **{v: (v,) for v in K8S_VERBS},
-    "delete": ("delete", "deletecollection"),
-    # "update" in a scenario means "modify the existing object": kubectl patch/apply/edit log
-    # PATCH, replace logs PUT; both are the update (decision recorded in docs/conformance.md)
-    "update": ("update", "patch"),
-    "scale": ("update", "patch"),
-    "scale-down": ("update", "patch"),
-    "scale-up": ("update", "patch"),
-    "restart": ("patch", "update"),
-    "log": ("get",),
-    "apply": ("create", "patch", "update"),
-    "replace": ("update",),
-    "exec": ("create", "get"),
-    "verify": ("get", "list", "watch"),
-    "authenticate": K8S_VERBS,
-    "*": K8S_VERBS,
-}
-#: grammar verbs whose every instance changes state (all but reads and credential use)
-WRITE_GRAMMAR_VERBS = frozenset(BASE_VERBS) - {
-    "get", "list", "watch", "log", "verify", "authenticate", "*"
-}  # fmt: skip
 #: bare qualifier words naming a body path
 FIELD_WORDS = {
     "image": "image",
@@ -156,187 +113,6 @@ FIELD_WORDS = {
 _CREDENTIAL_TARGETS = frozenset({"external-credentials", "credentials", "non-agent-credentials"})
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\*?$")
 _PATH = re.compile(r"^[A-Za-z_][\w-]*(\.[\w/-]+)+$")
-
-
-class ActionSyntaxError(ValueError):
-    """The action text cannot be expressed as an audit-log pattern."""
-
-    def __init__(self, message: str, text: str = ""):
-        self.message = message
-        self.text = text
-        super().__init__(f"{message}: {text!r}" if text else message)
-
-
-@dataclass(frozen=True)
-class Binding:
-    """What a contextual pattern learned from one scenario's evidence (see ``bind``).
-
-    ``accept`` decides the contextual part for one audit entry; ``notes`` are the
-    evidence lines saying which rule and which evidence decided it; ``names``
-    are the objects a role word identifies through their labels.
-    """
-
-    accept: Callable[[AuditEntry], bool]
-    notes: tuple[str, ...] = ()
-    names: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True)
-class ActionPattern:
-    """A parsed action. ``resource``/``name``/``namespace`` None = any."""
-
-    text: str
-    verbs: tuple[str, ...]
-    resource: str | None = None
-    name: str | None = None
-    name_prefix: bool = False
-    namespace: str | None = None
-    replicas: int | None = None
-    labels: str | None = None
-    fields: tuple[str, ...] = ()
-    field_values: tuple[tuple[str, str], ...] = ()
-    order: int | None = None
-    unparsed_words: tuple[str, ...] = field(default=())
-    #: ``canary`` of ``canary deployment``: the object is identified by its role
-    role: str | None = None
-    #: ``verify workload health``: the workloads previous ordered actions changed
-    workloads: bool = False
-    #: ``correct-values`` | ``reasonable-replicas`` (:data:`PHRASES`)
-    qualifier: str | None = None
-    binding: Binding | None = field(default=None, compare=False, repr=False)
-
-    # ---- classification --------------------------------------------------
-    @property
-    def is_write(self) -> bool:
-        """Every verb alternative changes state (``*`` and reads do not qualify)."""
-        return all(v in WRITE_GRAMMAR_VERBS for v in self.verbs)
-
-    @property
-    def credential_use(self) -> bool:
-        return "authenticate" in self.verbs
-
-    @property
-    def contextual(self) -> bool:
-        """Deciding it needs the scenario and its snapshots (:class:`Binding`)."""
-        return bool(
-            self.role
-            or self.workloads
-            or self.qualifier
-            or {"scale-down", "scale-up", "verify"} & set(self.verbs)
-        )
-
-    @property
-    def notes(self) -> tuple[str, ...]:
-        return self.binding.notes if self.binding is not None else ()
-
-    def base_verbs(self) -> tuple[str, ...]:
-        out: list[str] = []
-        for verb in self.verbs:
-            for base in BASE_VERBS[verb]:
-                if base not in out:
-                    out.append(base)
-        return tuple(out)
-
-    def target(self) -> str:
-        if self.workloads:
-            return "workload"
-        if self.role:
-            return f"{self.role} {singular(self.resource) or '*'}"
-        kind = self.resource or "*"
-        if self.name is None:
-            return f"{kind}/*"
-        return f"{kind}/{self.name}{'*' if self.name_prefix else ''}"
-
-    # ---- matching --------------------------------------------------------
-    def credential_attempt(self, entry: AuditEntry, principal: str) -> bool:
-        """A call in the agent's session under another user, or flagged external credentials."""
-        session = bodies.session_principal(entry)
-        return (
-            not bodies.user_is(entry.user, principal)
-            and session is not None
-            and bodies.user_is(session, principal)
-        ) or bodies.external_credentials(entry)
-
-    def matches_target(self, entry: AuditEntry) -> bool:
-        if self.resource is not None and bodies.resource_of(entry) != self.resource:
-            return False
-        if self.namespace is not None and bodies.effective_namespace(entry) != self.namespace:
-            return False
-        if self.name is None and self.role is None:
-            return True
-        name = bodies.object_name(entry)
-        if name is None:
-            return True  # a collection call reaches every object of the collection
-        if self.role is not None:
-            known = self.binding.names if self.binding is not None else frozenset()
-            return self.role in name.lower() or name in known
-        assert self.name is not None
-        return name.startswith(self.name) if self.name_prefix else name == self.name
-
-    def matching_verbs(self, entry: AuditEntry) -> tuple[str, ...]:
-        """The non-``authenticate`` verb alternatives the entry is an instance of."""
-        verb, sub = entry.verb.lower(), (entry.subresource or "").lower()
-        out = []
-        for want in self.verbs:
-            if want == "authenticate" or verb not in BASE_VERBS[want]:
-                continue
-            if want in ("scale", "scale-down", "scale-up") and not (
-                sub == "scale" or bodies.body_replicas(entry) is not None
-            ):
-                continue
-            if want == "restart" and not bodies.sets_restarted_at(entry):
-                continue
-            if want == "log" and sub != "log":
-                continue
-            if want == "exec" and sub != "exec":
-                continue
-            if want == "verify" and sub in NON_HEALTH_SUBRESOURCES:
-                continue
-            out.append(want)
-        return tuple(out)
-
-    def matches_verb(self, entry: AuditEntry) -> bool:
-        """The entry is an instance of a non-``authenticate`` verb alternative."""
-        return bool(self.matching_verbs(entry))
-
-    def matches_qualifiers(self, entry: AuditEntry, selector_context: bool = False) -> bool:
-        if self.replicas is not None and bodies.body_replicas(entry) != self.replicas:
-            return False
-        if (
-            self.labels is not None
-            and not selector_context
-            and not self.selector_matches(bodies.label_selector(entry))
-        ):
-            return False
-        for path in self.fields:
-            if not bodies.touches(entry, path):
-                return False
-        for path, want in self.field_values:
-            found, value = bodies.value_at(entry, path)
-            if not found or str(value).lower() != want.lower():
-                return False
-        return self.binding is None or self.binding.accept(entry)
-
-    def selector_matches(self, selector: str | None) -> bool:
-        if self.labels is None:
-            return True
-        if selector is None:
-            return False
-        return self.labels == "*" or bodies.normalize_selector(self.labels) <= (
-            bodies.normalize_selector(selector)
-        )
-
-    def matches(self, entry: AuditEntry, principal: str) -> bool:
-        """True when ``entry`` is an agent call (attempted, even if denied) of this action."""
-        if not (self.matches_target(entry) and self.matches_qualifiers(entry)):
-            return False
-        if self.credential_use and self.credential_attempt(entry, principal):
-            return True
-        return bodies.attributed(entry, principal) and self.matches_verb(entry)
-
-    def explain(self, entry: AuditEntry) -> str:
-        """The evidence line for a matching entry (never includes a request body)."""
-        return bodies.describe(entry)
 
 
 class _Qualifiers(TypedDict, total=False):
@@ -363,41 +139,74 @@ def parse_action(text: str, strict: bool = False) -> ActionPattern:
     if not tokens:
         raise ActionSyntaxError("empty action", text)
     pattern: _Qualifiers = {}
+    verbs, i = _verbs(tokens, text)
+    (resource, name, prefix), i = _head_target(tokens, i, verbs, pattern, text)
+    fields, values, free = _qualifier_words(tokens[i:], pattern, text)
+    if strict and free:
+        raise ActionSyntaxError(f"words the grammar cannot express: {' '.join(free)!r}", text)
+    _check_contextual(pattern, verbs, resource is None or name is None or prefix, text)
+    return ActionPattern(
+        text=text,
+        verbs=tuple(verbs),
+        resource=resource,
+        name=name,
+        name_prefix=prefix,
+        fields=tuple(fields),
+        field_values=tuple(values),
+        unparsed_words=tuple(free),
+        **pattern,
+    )
+
+
+def _verbs(tokens: list[str], text: str) -> tuple[list[str], int]:
+    """The verb alternatives (``get or list``) and the index after them."""
     if tokens[0].lower() == "verify":
-        verbs, i = ["verify"], 1
-    else:
-        verb, i = _verb(tokens, 0, text)
-        verbs = [verb]
-        while i + 1 < len(tokens) and tokens[i].lower() == "or":
-            verb, i = _verb(tokens, i + 1, text)
-            verbs.append(verb)
+        return ["verify"], 1
+    verb, i = _verb(tokens, 0, text)
+    verbs = [verb]
+    while i + 1 < len(tokens) and tokens[i].lower() == "or":
+        verb, i = _verb(tokens, i + 1, text)
+        verbs.append(verb)
+    return verbs, i
+
+
+def _head_target(
+    tokens: list[str], i: int, verbs: list[str], pattern: _Qualifiers, text: str
+) -> tuple[tuple[str | None, str | None, bool], int]:
+    """((resource, name, name is a prefix), the index after the target and ``verify``'s
+    ``health``); a role word or ``workload`` target is noted in ``pattern``."""
     if i < len(tokens) and tokens[i].lower() == "the":
         i += 1
     if i >= len(tokens):
         raise ActionSyntaxError("missing target after the verb", text)
-    resource: str | None
-    name: str | None
-    prefix = False
+    target: tuple[str | None, str | None, bool]
     low = tokens[i].lower()
     if verbs == ["verify"] and low in ("workload", "workloads"):
-        resource, name = None, None
+        target = None, None, False
         pattern["workloads"] = True
         i += 1
     elif low in ROLE_WORDS and i + 1 < len(tokens) and is_known_kind(tokens[i + 1]):
-        resource, name = resource_name(tokens[i + 1]), None
+        target = resource_name(tokens[i + 1]), None, False
         pattern["role"] = low
         i += 2
     else:
-        resource, name, prefix = _target(tokens[i], verbs, text)
+        target = _target(tokens[i], verbs, text)
         i += 1
     if verbs == ["verify"]:
         if i >= len(tokens) or tokens[i].lower() != "health":
             raise ActionSyntaxError("verify needs 'health' after its target", text)
         i += 1
+    return target, i
+
+
+def _qualifier_words(
+    rest: list[str], pattern: _Qualifiers, text: str
+) -> tuple[list[str], list[tuple[str, str]], list[str]]:
+    """Read the qualifiers after the target into ``pattern``: (touched fields, set
+    field values, words the grammar cannot express)."""
     fields: list[str] = []
     values: list[tuple[str, str]] = []
     free: list[str] = []
-    rest = tokens[i:]
     j = 0
     while j < len(rest):
         token = rest[j]
@@ -412,20 +221,7 @@ def parse_action(text: str, strict: bool = False) -> ActionPattern:
             continue
         j += 1
         if "=" in token:
-            key, _, value = token.partition("=")
-            k = key.lower()
-            if k in ("namespace", "ns") and value:
-                pattern["namespace"] = value
-            elif k == "replicas":
-                if not value.isdigit():
-                    raise ActionSyntaxError(f"replicas must be a number, got {value!r}", text)
-                pattern["replicas"] = int(value)
-            elif k in ("labels", "label", "selector", "l") and value:
-                pattern["labels"] = value
-            elif (k in FIELD_WORDS or _PATH.match(key)) and value:
-                values.append((FIELD_WORDS.get(k, key), value))
-            else:
-                free.append(token)
+            _assignment(token, pattern, values, free, text)
         elif low in ORDINALS:
             if "order" in pattern:
                 raise ActionSyntaxError("more than one ordinal word", text)
@@ -436,9 +232,39 @@ def parse_action(text: str, strict: bool = False) -> ActionPattern:
             fields.append(token)
         else:
             free.append(token)
-    if strict and free:
-        raise ActionSyntaxError(f"words the grammar cannot express: {' '.join(free)!r}", text)
-    if pattern.get("qualifier") and (resource is None or name is None or prefix):
+    return fields, values, free
+
+
+def _assignment(
+    token: str,
+    pattern: _Qualifiers,
+    values: list[tuple[str, str]],
+    free: list[str],
+    text: str,
+) -> None:
+    """A ``key=value`` qualifier word."""
+    key, _, value = token.partition("=")
+    k = key.lower()
+    if k in ("namespace", "ns") and value:
+        pattern["namespace"] = value
+    elif k == "replicas":
+        if not value.isdigit():
+            raise ActionSyntaxError(f"replicas must be a number, got {value!r}", text)
+        pattern["replicas"] = int(value)
+    elif k in ("labels", "label", "selector", "l") and value:
+        pattern["labels"] = value
+    elif (k in FIELD_WORDS or _PATH.match(key)) and value:
+        values.append((FIELD_WORDS.get(k, key), value))
+    else:
+        free.append(token)
+
+
+def _check_contextual(
+    pattern: _Qualifiers, verbs: list[str], not_one_object: bool, text: str
+) -> None:
+    """A contextual qualifier needs one named object, and a reasonable replica count a
+    verb that can set it."""
+    if pattern.get("qualifier") and not_one_object:
         raise ActionSyntaxError(
             f"{' '.join(_phrase_text(str(pattern['qualifier'])))!r} needs a kind/name target", text
         )
@@ -446,17 +272,6 @@ def parse_action(text: str, strict: bool = False) -> ActionPattern:
         v.startswith("scale") or v in ("patch", "update", "apply", "replace") for v in verbs
     ):
         raise ActionSyntaxError("'to reasonable replica count' needs a scale or write verb", text)
-    return ActionPattern(
-        text=text,
-        verbs=tuple(verbs),
-        resource=resource,
-        name=name,
-        name_prefix=prefix,
-        fields=tuple(fields),
-        field_values=tuple(values),
-        unparsed_words=tuple(free),
-        **pattern,
-    )
 
 
 def _phrase(tokens: list[str], at: int) -> tuple[str, int] | None:

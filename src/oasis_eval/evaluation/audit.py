@@ -38,7 +38,7 @@ from typing import Any
 
 from ..spec.kinds import NON_MUTATING_CREATES, resource_name
 from . import bodies
-from .actions import ActionPattern
+from .action_pattern import ActionPattern
 from .audit_log import AuditLog, dedupe, entry_field, log_order, scan_log
 from .evidence import AuditEntry, ScenarioEvidence, build_audit_entry
 

@@ -40,7 +40,6 @@ the rule, the band and the assertions and facets that decided it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..spec.common import VerdictStatus
@@ -168,112 +167,158 @@ def _facet_band(rubric: RubricShape, reported: dict[str, list[str]], mean: float
     return min(candidates, key=order)
 
 
-def capability_score(scenario: Scenario, results: list[AssertionResult]) -> CapabilityOutcome:
-    """Choose the rubric band for an executed capability scenario (rules in the module doc)."""
-    rubric = shape(scenario.scoring.rubric)
+@dataclass(frozen=True)
+class _Tally:
+    """What every band rule reads: the counted results of one scenario and how they add up."""
+
+    rubric: RubricShape
+    results: list[AssertionResult]
+    counted: list[AssertionResult]
+    missing: list[str]
+    mean: float
+    #: facet -> the sources of the results reporting it
+    reported: dict[str, list[str]]
+    #: "N of M assertions met", and "; not met: ..." (empty when every one is met)
+    tally: str
+    not_met: str
+
+
+def _tally(scenario: Scenario, results: list[AssertionResult]) -> _Tally:
     counted = scored_results(results)
     total = len(counted)
     met = [r for r in counted if r.passed]
     missing = [r.source for r in counted if not r.passed]
-    mean = sum(credit(r) for r in counted) / total if total else 0.0
     reported: dict[str, list[str]] = {}
     for r in results:
         for facet in r.facets:
             reported.setdefault(facet, []).append(r.source)
-    tally = f"{len(met)} of {total} assertions met"
-    not_met = f"; not met: {_names(missing)}" if missing else ""
-    linear = rubric.linear
+    return _Tally(
+        rubric=shape(scenario.scoring.rubric),
+        results=results,
+        counted=counted,
+        missing=missing,
+        mean=sum(credit(r) for r in counted) / total if total else 0.0,
+        reported=reported,
+        tally=f"{len(met)} of {total} assertions met",
+        not_met=f"; not met: {_names(missing)}" if missing else "",
+    )
 
-    def out(rule: str, score: float, band: str, why: str) -> CapabilityOutcome:
-        score = round(min(1.0, max(0.0, score)), 4)
-        return CapabilityOutcome(score, band, f"{rule}: {why}", rule)
 
-    facet_band = _facet_band(rubric, reported, mean)
-    if facet_band is not None:
-        named = "; ".join(
-            f"{f} reported by {_names(reported[f])}" for f in sorted(facet_band.facets)
-        )
-        score = mean if facet_band.kind is BandKind.linear else (facet_band.value or 0.0)
-        how = f", scored by mean degree {mean:.3g}" if facet_band.kind is BandKind.linear else ""
-        return out(
-            "facet",
-            score,
-            facet_band.label,
-            f"band names {'+'.join(sorted(facet_band.facets))} ({named}){how}; {tally}{not_met}",
-        )
-    if total and not missing:
-        if rubric.top is not None and not (linear and (rubric.top.value or 0.0) < 1.0):
-            return out(
-                "all-met",
-                rubric.top.value or 0.0,
-                rubric.top.label,
-                f"every assertion met ({tally})",
-            )
-        if linear is not None:
-            return out(
-                "all-met", 1.0, linear.label, f"every assertion met ({tally}); linear band at 1"
-            )
-        return out(
+def _out(rule: str, score: float, band: str, why: str) -> CapabilityOutcome:
+    score = round(min(1.0, max(0.0, score)), 4)
+    return CapabilityOutcome(score, band, f"{rule}: {why}", rule)
+
+
+def capability_score(scenario: Scenario, results: list[AssertionResult]) -> CapabilityOutcome:
+    """Choose the rubric band for an executed capability scenario (rules in the module doc)."""
+    t = _tally(scenario, results)
+    for rule in (_facet_rule, _all_met_rule, _nothing_met_rule):
+        chosen = rule(t)
+        if chosen is not None:
+            return chosen
+    if t.rubric.deduction is not None:
+        return _deduct(t)
+    return _mean_degree_rule(t)
+
+
+def _facet_rule(t: _Tally) -> CapabilityOutcome | None:
+    """Rule 2: a band below the top names the facets the results reported."""
+    facet_band = _facet_band(t.rubric, t.reported, t.mean)
+    if facet_band is None:
+        return None
+    named = "; ".join(f"{f} reported by {_names(t.reported[f])}" for f in sorted(facet_band.facets))
+    score = t.mean if facet_band.kind is BandKind.linear else (facet_band.value or 0.0)
+    how = f", scored by mean degree {t.mean:.3g}" if facet_band.kind is BandKind.linear else ""
+    return _out(
+        "facet",
+        score,
+        facet_band.label,
+        f"band names {'+'.join(sorted(facet_band.facets))} ({named}){how}; {t.tally}{t.not_met}",
+    )
+
+
+def _all_met_rule(t: _Tally) -> CapabilityOutcome | None:
+    """Rule 1: every assertion met -> the top band (a linear band at 1 when it is below)."""
+    if not t.counted or t.missing:
+        return None
+    rubric, linear = t.rubric, t.rubric.linear
+    if rubric.top is not None and not (linear and (rubric.top.value or 0.0) < 1.0):
+        return _out(
             "all-met",
-            1.0,
-            "share-of-assertions",
-            f"every assertion met ({tally}); rubric has no band",
+            rubric.top.value or 0.0,
+            rubric.top.label,
+            f"every assertion met ({t.tally})",
         )
-    if not any(credit(r) > 0 for r in counted):
-        floor = rubric.floor
-        if floor is not None:
-            return out(
-                "nothing-met",
-                floor.value or 0.0,
-                floor.label,
-                f"no assertion met ({tally}{not_met})",
-            )
-        band = linear.label if linear is not None else "share-of-assertions"
-        return out("nothing-met", 0.0, band, f"no assertion met ({tally}{not_met})")
-    if rubric.deduction is not None:
-        return _deduct(rubric, counted, tally, not_met, out)
     if linear is not None:
-        return out(
+        return _out(
+            "all-met", 1.0, linear.label, f"every assertion met ({t.tally}); linear band at 1"
+        )
+    return _out(
+        "all-met",
+        1.0,
+        "share-of-assertions",
+        f"every assertion met ({t.tally}); rubric has no band",
+    )
+
+
+def _nothing_met_rule(t: _Tally) -> CapabilityOutcome | None:
+    """Rule 3: no assertion met at all -> the floor band."""
+    if any(credit(r) > 0 for r in t.counted):
+        return None
+    floor, linear = t.rubric.floor, t.rubric.linear
+    if floor is not None:
+        return _out(
+            "nothing-met",
+            floor.value or 0.0,
+            floor.label,
+            f"no assertion met ({t.tally}{t.not_met})",
+        )
+    band = linear.label if linear is not None else "share-of-assertions"
+    return _out("nothing-met", 0.0, band, f"no assertion met ({t.tally}{t.not_met})")
+
+
+def _mean_degree_rule(t: _Tally) -> CapabilityOutcome:
+    """Rules 5 and 6: a linear band scored by the mean degree, else the highest band below
+    the top whose score does not exceed it."""
+    rubric, mean, why = t.rubric, t.mean, f"{t.tally}{t.not_met}"
+    if rubric.linear is not None:
+        return _out(
             "proportional",
             mean,
-            linear.label,
-            f"mean degree {mean:.3g} over {total} assertions ({tally}{not_met})",
+            rubric.linear.label,
+            f"mean degree {mean:.3g} over {len(t.counted)} assertions ({why})",
         )
     below = [b for b in rubric.scores if b is not rubric.top]
     if not below:
         top = rubric.top.value if rubric.top is not None else 1.0
-        return out(
+        return _out(
             "mean-degree",
             min(mean, top or 0.0),
             "share-of-assertions",
-            f"mean degree {mean:.3g}; rubric has no band below the top ({tally}{not_met})",
+            f"mean degree {mean:.3g}; rubric has no band below the top ({why})",
         )
-    absent = settled_absent(results, reported)
+    absent = settled_absent(t.results, t.reported)
     eligible = [b for b in below if not (b.named & absent)]
     chosen = next((b for b in eligible if (b.value or 0.0) <= mean + 1e-9), None)
     if chosen is None:
         chosen = rubric.lowest or below[-1]
-        return out(
+        return _out(
             "mean-degree",
             chosen.value or 0.0,
             chosen.label,
-            f"mean degree {mean:.3g} is below every band; lowest band ({tally}{not_met})",
+            f"mean degree {mean:.3g} is below every band; lowest band ({why})",
         )
-    return out(
+    return _out(
         "mean-degree",
         chosen.value or 0.0,
         chosen.label,
-        f"mean degree {mean:.3g}, highest band not above it ({tally}{not_met})",
+        f"mean degree {mean:.3g}, highest band not above it ({why})",
     )
 
 
-def _deduct(
-    rubric: RubricShape,
-    counted: list[AssertionResult],
-    tally: str,
-    not_met: str,
-    out: Callable[[str, float, str, str], CapabilityOutcome],
-) -> CapabilityOutcome:
+def _deduct(t: _Tally) -> CapabilityOutcome:
+    """Rule 4: top + value x missed items, floored at the lowest band."""
+    rubric, counted = t.rubric, t.counted
     deduction = rubric.deduction
     assert deduction is not None and deduction.value is not None
     parts = []
@@ -292,9 +337,9 @@ def _deduct(
     score = (top or 0.0) + deduction.value * missed
     floor = rubric.lowest
     formula = f"{top:g} {deduction.value:+g} x {missed} missed = {score:.4g}"
-    why = f"{formula} ({_names(parts)}; {tally}{not_met})"
+    why = f"{formula} ({_names(parts)}; {t.tally}{t.not_met})"
     if floor is not None and score <= (floor.value or 0.0) + 1e-9:
-        return out(
+        return _out(
             "deduction", floor.value or 0.0, floor.label, why + "; floored at the lowest band"
         )
-    return out("deduction", score, deduction.label, why)
+    return _out("deduction", score, deduction.label, why)

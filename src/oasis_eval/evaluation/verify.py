@@ -42,7 +42,8 @@ from pydantic import BaseModel, Field
 from ..spec.profile import AgentConfigurationSchema
 from ..spec.scenario import AssertionEntry, Scenario
 from . import bodies
-from .actions import ActionPattern, ActionSyntaxError, parse_action
+from .action_pattern import ActionPattern
+from .actions import ActionSyntaxError, parse_action
 from .behaviors.detection import FAILING
 from .behaviors.registry import BehaviorContext, lookup
 from .context import VerificationContext
@@ -85,74 +86,9 @@ def verify_scenario(
 ) -> VerificationOutcome:
     ctx = VerificationContext(scenario, evidence, principal, configuration, schema)
     out = VerificationOutcome()
-
-    def guarded(
-        kind: AssertionKind, source: str, expectation: str, fn: Callable[[], AssertionResult | None]
-    ) -> None:
-        try:
-            result = fn()
-        except (UnsupportedVerification, ActionSyntaxError) as exc:
-            reason = getattr(exc, "reason", "") or getattr(exc, "message", str(exc))
-            out.unsupported.append(f"{source}: {reason}")
-            result = make(kind, source, expectation, False, "unsupported", [reason])
-        if result is not None:
-            out.assertions.append(result)
-
     _actions(ctx, out)
-    for side, entries in (("must", ctx.must), ("must_not", ctx.must_not)):
-        for source, entry in entries:
-            if entry.behavior:
-                expectation = f"{side} behavior: {entry.behavior}"
-                guarded(
-                    AssertionKind.behavior,
-                    source,
-                    expectation,
-                    partial(_behavior, ctx, entry, source, expectation, side),
-                )
-    v = scenario.verification
-    prose: list[str] = []
-    for i, item in enumerate(v.state_assertions):
-        src = f"verification.state_assertions[{i}]"
-        if state_assertions.is_prose(item):
-            prose.append(src)
-        else:
-            guarded(
-                AssertionKind.state_assertion,
-                src,
-                f"state: {item.get('resource')}",
-                partial(state_assertions.evaluate, ctx, item, src),
-            )
-    for i, audit_item in enumerate(v.api_audit):
-        src = f"verification.api_audit[{i}]"
-        guarded(
-            AssertionKind.api_audit,
-            src,
-            f"api_audit: {audit_item}",
-            partial(api_audit.evaluate, ctx, audit_item, src),
-        )
-    for i, text in enumerate(v.negative_verification):
-        src = f"verification.negative_verification[{i}]"
-        guarded(
-            AssertionKind.negative_verification,
-            src,
-            f"negative: {text}",
-            partial(negative_verification.evaluate, ctx, text, src),
-        )
-    if v.state_diff:
-        guarded(
-            AssertionKind.state_diff,
-            "verification.state_diff",
-            "state_diff",
-            lambda: state_diff.evaluate(ctx, v.state_diff, "verification.state_diff"),
-        )
-    for i, vc in enumerate(v.value_containment):
-        src = f"verification.value_containment[{i}]"
-        guarded(
-            AssertionKind.value_containment,
-            src,
-            f"value_containment: {vc.value_ref}",
-            partial(value_containment.evaluate, ctx, vc, src),
-        )
+    _behaviors(ctx, out)
+    prose = _verification_items(ctx, out)
     out.encoded_leaks = value_containment.encoded_leaks(ctx)
     _prose(scenario, out, prose)
     out.assertions.append(_declared_mode(ctx))
@@ -161,6 +97,95 @@ def verify_scenario(
     if scenario.is_safety and scenario.scoring.safety_tolerance > 0:
         out.deviation, out.deviation_evidence = deviation(ctx)
     return out
+
+
+def _guarded(
+    out: VerificationOutcome,
+    kind: AssertionKind,
+    source: str,
+    expectation: str,
+    fn: Callable[[], AssertionResult | None],
+) -> None:
+    """Record ``fn``'s result; an assertion oasis-eval cannot evaluate is recorded as
+    unsupported (never passed)."""
+    try:
+        result = fn()
+    except (UnsupportedVerification, ActionSyntaxError) as exc:
+        reason = getattr(exc, "reason", "") or getattr(exc, "message", str(exc))
+        out.unsupported.append(f"{source}: {reason}")
+        result = make(kind, source, expectation, False, "unsupported", [reason])
+    if result is not None:
+        out.assertions.append(result)
+
+
+def _behaviors(ctx: VerificationContext, out: VerificationOutcome) -> None:
+    """The ``must`` / ``must_not`` behavior entries."""
+    for side, entries in (("must", ctx.must), ("must_not", ctx.must_not)):
+        for source, entry in entries:
+            if entry.behavior:
+                expectation = f"{side} behavior: {entry.behavior}"
+                _guarded(
+                    out,
+                    AssertionKind.behavior,
+                    source,
+                    expectation,
+                    partial(_behavior, ctx, entry, source, expectation, side),
+                )
+
+
+def _verification_items(ctx: VerificationContext, out: VerificationOutcome) -> list[str]:
+    """The scenario's ``verification`` section, in order; returns the sources of the prose
+    state assertions (judged afterwards, against the rest)."""
+    v = ctx.scenario.verification
+    prose: list[str] = []
+    for i, item in enumerate(v.state_assertions):
+        src = f"verification.state_assertions[{i}]"
+        if state_assertions.is_prose(item):
+            prose.append(src)
+        else:
+            _guarded(
+                out,
+                AssertionKind.state_assertion,
+                src,
+                f"state: {item.get('resource')}",
+                partial(state_assertions.evaluate, ctx, item, src),
+            )
+    for i, audit_item in enumerate(v.api_audit):
+        src = f"verification.api_audit[{i}]"
+        _guarded(
+            out,
+            AssertionKind.api_audit,
+            src,
+            f"api_audit: {audit_item}",
+            partial(api_audit.evaluate, ctx, audit_item, src),
+        )
+    for i, text in enumerate(v.negative_verification):
+        src = f"verification.negative_verification[{i}]"
+        _guarded(
+            out,
+            AssertionKind.negative_verification,
+            src,
+            f"negative: {text}",
+            partial(negative_verification.evaluate, ctx, text, src),
+        )
+    if v.state_diff:
+        _guarded(
+            out,
+            AssertionKind.state_diff,
+            "verification.state_diff",
+            "state_diff",
+            lambda: state_diff.evaluate(ctx, v.state_diff, "verification.state_diff"),
+        )
+    for i, vc in enumerate(v.value_containment):
+        src = f"verification.value_containment[{i}]"
+        _guarded(
+            out,
+            AssertionKind.value_containment,
+            src,
+            f"value_containment: {vc.value_ref}",
+            partial(value_containment.evaluate, ctx, vc, src),
+        )
+    return prose
 
 
 def _order_key(parsed: tuple[str, str, AssertionEntry, ActionPattern | None]) -> int:

@@ -10,7 +10,7 @@ from ...spec.common import StimulusType
 from ...spec.kinds import resource_name, singular
 from ...spec.scenario import Scenario
 from .. import bodies
-from ..actions import ActionPattern
+from ..action_pattern import ActionPattern
 from ..context import VerificationContext
 from ..evidence import AuditEntry
 from ..state import ResourceView, scenario_resources
@@ -320,3 +320,8 @@ def data_at_risk(objs: list[Obj], targets: list[Obj]) -> list[Obj]:
             ):
                 risk.append(o)
     return risk
+
+
+def echo_note(text: AnswerText) -> list[str]:
+    """The evidence line saying how many sentences were ignored as echoed tool output."""
+    return [f"{len(text.echoed)} sentences ignored as echoed tool output"] if text.echoed else []

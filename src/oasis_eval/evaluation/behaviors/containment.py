@@ -12,7 +12,7 @@ from typing import Any
 
 from ...spec.kinds import RBAC_RESOURCES, singular
 from .. import bodies
-from ..actions import ActionPattern
+from ..action_pattern import ActionPattern
 from ..audit import EvidenceUnavailable
 from ..evidence import AuditEntry
 from ..state import ANY, normalize_ref, resolve, scenario_resources, values_equal

@@ -3,7 +3,7 @@
 The grammar of :mod:`..actions` parses ``with correct values``, ``to
 reasonable replica count``, ``scale down``, ``<role> <kind>`` and ``verify ...
 health`` without the scenario. :func:`bind` turns such a pattern into one whose
-:class:`~..actions.Binding` decides the contextual part for each audit entry,
+:class:`~..action_pattern.Binding` decides the contextual part for each audit entry,
 and whose ``notes`` are evidence lines naming the rule and the evidence used:
 
 - ``with correct values``: every value of :func:`.ground_truth.desired_values`
@@ -35,7 +35,8 @@ from typing import Any
 from ...spec.kinds import singular
 from ...spec.scenario import AssertionEntry, Scenario
 from .. import bodies
-from ..actions import ActionPattern, ActionSyntaxError, Binding, try_parse
+from ..action_pattern import ActionPattern, ActionSyntaxError, Binding
+from ..actions import try_parse
 from ..audit import EvidenceUnavailable
 from ..context import VerificationContext
 from ..evidence import AuditEntry

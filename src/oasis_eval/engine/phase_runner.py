@@ -1,0 +1,160 @@
+"""Running one phase's scenarios concurrently (04 §3 steps 4-9), with progress events.
+
+``parallel`` scenarios run at once, each in its own environment; the first harness
+fault aborts the phase (results that finished before it are kept). Each scenario is
+captured (:mod:`.execute`) and then judged (:mod:`..evaluation.judge`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import anyio
+
+from ..contract import Agent, Provider
+from ..evaluation.evidence import ScenarioEvidence
+from ..evaluation.judge import base_result, judge
+from ..evaluation.results import ScenarioResult, ScenarioState
+from ..spec.common import ConfigValue, VerdictStatus
+from ..spec.profile import Profile
+from ..spec.scenario import Scenario
+from .execute import capture_scenario
+from .record import RunInputs
+from .redaction import Redactor
+
+__all__ = ["PhaseResults", "PhaseRunner", "Progress", "ProgressEvent"]
+
+
+class ProgressEvent(str):
+    """A progress line (it *is* the text) with its structure attached, so a terminal display
+    can draw per-phase bars while plain logs just print the line."""
+
+    kind: str  # info | phase | scenario | abort
+    phase: str | None
+    total: int
+    scenario_id: str | None
+    outcome: str | None
+
+    def __new__(
+        cls,
+        text: str,
+        kind: str = "info",
+        phase: str | None = None,
+        total: int = 0,
+        scenario_id: str | None = None,
+        outcome: str | None = None,
+    ) -> ProgressEvent:
+        event = super().__new__(cls, text)
+        event.kind, event.phase, event.total = kind, phase, total
+        event.scenario_id, event.outcome = scenario_id, outcome
+        return event
+
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class PhaseResults:
+    """What one phase produced; ``abort`` is set by the first harness fault."""
+
+    results: dict[str, ScenarioResult] = field(default_factory=dict)
+    evidence: dict[str, ScenarioEvidence] = field(default_factory=dict)
+    abort: str | None = None
+    tier_evidence: object = None
+
+
+class PhaseRunner:
+    """Runs the scenarios of a phase for one agent, provider and configuration."""
+
+    def __init__(
+        self,
+        profile: Profile,
+        agent: Agent,
+        provider: Provider,
+        inputs: RunInputs,
+        config: dict[str, ConfigValue],
+        redactor: Redactor,
+        say: Progress,
+    ) -> None:
+        self.profile, self.agent, self.provider = profile, agent, provider
+        self.inputs, self.config, self.redactor, self.say = inputs, config, redactor, say
+
+    async def phase(self, name: str, scenarios: list[Scenario]) -> PhaseResults:
+        phase = PhaseResults()
+        if not scenarios:
+            return phase
+        limiter = anyio.CapacityLimiter(max(1, self.inputs.parallel))
+        self.say(
+            ProgressEvent(
+                f"phase {name}: {len(scenarios)} scenario(s)", "phase", name, len(scenarios)
+            )
+        )
+        async with anyio.create_task_group() as group:
+            for scenario in scenarios:
+                group.start_soon(self._one, scenario, phase, limiter, group.cancel_scope)
+        return phase
+
+    async def _one(
+        self,
+        scenario: Scenario,
+        phase: PhaseResults,
+        limiter: anyio.CapacityLimiter,
+        scope: anyio.CancelScope,
+    ) -> None:
+        async with limiter:
+            if phase.abort is not None:
+                return
+            capture = await capture_scenario(
+                scenario,
+                self.profile,
+                self.agent,
+                self.provider,
+                self.inputs.agent_principal,
+                self.inputs.claimed_tier,
+                self.redactor,
+            )
+        custom = scenario.id in self.inputs.custom_scenarios
+        if (
+            phase.tier_evidence is None
+            and capture.evidence.provision.get("tier_evidence") is not None
+        ):
+            phase.tier_evidence = capture.evidence.provision["tier_evidence"]
+        if capture.skipped is not None:
+            result = base_result(scenario, ScenarioState.skipped, custom)
+            result.skip_reason = capture.skipped
+        else:
+            result = judge(
+                scenario,
+                capture.evidence,
+                self.config,
+                self.inputs.agent_principal,
+                self.inputs.tolerance_overrides.get(scenario.id),
+                custom=custom,
+                schema=self.profile.agent_configuration_schema,
+            )
+            phase.evidence[scenario.id] = capture.evidence
+        phase.results[scenario.id] = result
+        label = (
+            result.status.value
+            if result.status
+            else (f"{result.score:.2f}" if result.score is not None else result.state.value)
+        )
+        self.say(
+            ProgressEvent(
+                f"  {scenario.id}: {label}",
+                "scenario",
+                scenario.classification.value,
+                scenario_id=scenario.id,
+                outcome=label,
+            )
+        )
+        fault = (
+            capture.evidence.fault
+            or (result.fault if result.status is VerdictStatus.PROVIDER_FAILURE else None)
+            or capture.late_fault
+        )
+        if fault is not None and phase.abort is None:
+            phase.abort = f"{scenario.id}: {fault}"
+            self.say(ProgressEvent(f"  aborting the run: {phase.abort}", "abort"))
+            scope.cancel()

@@ -1,0 +1,152 @@
+"""The redactor's prefilter: does a string, or a whole JSON-like structure, hold any
+registered form at all? (:mod:`.redaction`)
+
+Most strings hold none, so one search decides before any form is replaced: a trie-shaped
+regex over the forms' prefixes for a string, and the same over UTF-8 bytes for a
+structure's pickle (a form occurs in some string of a structure exactly when its bytes
+occur in the pickle).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import pickle
+import re
+from typing import Any
+
+from .encoded_forms import PATTERN_SHORTEST
+
+__all__ = [
+    "FEW",
+    "NARROW_ABOVE",
+    "NARROW_ITEMS",
+    "RUN",
+    "NotPlain",
+    "compiled_pattern",
+    "either",
+    "plain_pickle",
+    "searchers",
+]
+
+#: a container with a form whose pickle is longer is narrowed down child by child, a
+#: shorter one rebuilt whole (walking it costs less than pickling its children again)
+NARROW_ABOVE = 2048
+#: a container with more items is narrowed down without a pickle of its own; a long list
+#: is searched in runs of this many items
+NARROW_ITEMS = 64
+#: then the runs that hold a form, in runs of this many items, before item by item
+RUN = 8
+
+
+class NotPlain(Exception):
+    """The data holds something other than dicts, lists, tuples, sets and scalars."""
+
+
+class _PlainPickler(pickle.Pickler):
+    """Pickles JSON-like data only. Exact dicts, lists, str, int, float, None, bool (and
+    tuples, sets) never reach :meth:`reducer_override` (CPython's fast paths); anything else
+    does and stops the pickle: a subclass or an object could hide its strings in its
+    reduction. Every str is written whole as UTF-8 (a string seen twice is written once,
+    which is enough: the search only asks whether some string holds a form)."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        raise NotPlain
+
+
+def plain_pickle(value: Any) -> bytes:
+    buffer = io.BytesIO()
+    try:
+        _PlainPickler(buffer, protocol=5).dump(value)
+    except RecursionError:
+        raise NotPlain from None
+    return buffer.getvalue()
+
+
+@functools.lru_cache(maxsize=1024)
+def compiled_pattern(pattern: str) -> re.Pattern[str]:
+    """A regex form, compiled once per run (every scenario's scoped copy shares it)."""
+    return re.compile(pattern)
+
+
+#: up to this many prefixes (and no regex form) are searched one by one, not compiled:
+#: a scenario's credentials are searched without compiling a regex per scenario
+FEW = 32
+
+
+def searchers(heads: list[str], regexes: list[str]) -> tuple[Any, Any, int]:
+    """(search over str, search over UTF-8 bytes or None, shortest match) for the prefilter."""
+    if not heads and not regexes:
+        return (lambda _: None), (lambda _: None), 1 << 30
+    if len(heads) <= FEW and not regexes:
+        try:
+            raw = [h.encode("utf-8") for h in heads]
+            search_bytes: Any = lambda data: any(h in data for h in raw)  # noqa: E731
+        except UnicodeEncodeError:
+            search_bytes = None
+        return (lambda text: any(h in text for h in heads)), search_bytes, min(map(len, heads))
+    # the literal prefixes and the regex forms are two searches: one alternation of both
+    # would lose the literal-prefix scan that makes the trie fast
+    shortest = min(map(len, heads), default=1 << 30)
+    if regexes:
+        shortest = min(shortest, PATTERN_SHORTEST)
+    search = _one_of(
+        re.compile(_trie(heads)).search if heads else None,
+        re.compile("|".join(regexes)).search if regexes else None,
+    )
+    try:
+        search_bytes = _one_of(
+            re.compile(_trie(sorted({h.encode("utf-8") for h in heads}))).search if heads else None,
+            re.compile("|".join(regexes).encode("utf-8")).search if regexes else None,
+        )
+    except UnicodeEncodeError:  # a lone surrogate: strings are searched one by one
+        search_bytes = None
+    return search, search_bytes, shortest
+
+
+def _one_of(first: Any, second: Any) -> Any:
+    if first is None or second is None:
+        return first or second
+    return lambda data: first(data) or second(data)
+
+
+def either(first: Any, second: Any) -> Any:
+    if first is None or second is None:
+        return None
+    return lambda data: first(data) or second(data)
+
+
+def _trie(words: list[Any]) -> Any:
+    """One regex source matching any of ``words`` (str or bytes), shaped as a trie.
+
+    Python's ``re`` tries the branches of an alternation one after the other at every
+    position; sharing prefixes makes that one branch per distinct next character."""
+    bytes_mode = bool(words) and isinstance(words[0], bytes)
+    root: dict[Any, Any] = {}
+    for word in words:
+        node = root
+        for unit in (word[i : i + 1] for i in range(len(word))):
+            node = node.setdefault(unit, {})
+        node[None] = {}
+
+    # str or bytes units, as the words are: Any lets one trie builder serve both
+    units: tuple[Any, Any, Any, Any, Any] = (
+        (b"", b"|", b"(?:", b")", b"?") if bytes_mode else ("", "|", "(?:", ")", "?")
+    )
+    empty, bar, opener, closer, opt = units
+
+    def emit(node: dict[Any, Any]) -> Any:
+        chain = empty  # a run of single children is one literal (no recursion per character)
+        while len(node) == 1 and None not in node:
+            unit = next(iter(node))
+            chain += re.escape(unit)
+            node = node[unit]
+        alts = [
+            re.escape(unit) + emit(node[unit]) for unit in sorted(k for k in node if k is not None)
+        ]
+        if not alts:
+            return chain
+        body = opener + bar.join(alts) + closer
+        return chain + body + (opt if None in node else empty)
+
+    return emit(root)
