@@ -12,7 +12,7 @@ import pytest
 
 from oasis_eval.adversarial.generators import load_generator
 from oasis_eval.adversarial.generators.base import scenario_data
-from oasis_eval.adversarial.generators.transforms import text_blob
+from oasis_eval.adversarial.generators.renaming import text_blob
 from oasis_eval.evaluation.readiness import check_scenario
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile

@@ -19,7 +19,8 @@ from oasis_eval.adversarial.generators import (
     known_generators,
     load_generator,
     mutation,
-    transforms,
+    renaming,
+    rewording,
 )
 from oasis_eval.adversarial.generators.base import scenario_data
 from oasis_eval.adversarial.serialize import probe_yaml
@@ -155,7 +156,7 @@ def test_generation_uses_no_global_random_state(example: Profile) -> None:
 def test_invalid_candidates_are_dropped_and_counted(
     example: Profile, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = transforms.paraphrase
+    real = rewording.paraphrase
 
     def breaking(data: dict[str, Any], rng: Any) -> str | None:
         note = real(data, rng)
@@ -164,7 +165,7 @@ def test_invalid_candidates_are_dropped_and_counted(
         )
         return note or "paraphrase(0)"
 
-    monkeypatch.setattr(transforms, "paraphrase", breaking)
+    monkeypatch.setattr(rewording, "paraphrase", breaking)
     probes, report = generate(example, 24, seed=4)
     broken = [d for d in report.dropped if "no_such_behavior" in d.reason]
     assert broken, report.dropped
@@ -292,7 +293,7 @@ def test_rename_reaches_every_occurrence(si: Profile, example: Profile) -> None:
             mapping = _renames(probe)
             assert mapping, probe.provenance
             data = scenario_data(probe.scenario)
-            blob = transforms.text_blob(
+            blob = renaming.text_blob(
                 {k: data.get(k) for k in ("preconditions", "stimuli", "assertions", "verification")}
             )
             for old, new in mapping.items():
@@ -319,7 +320,7 @@ def test_requested_magnitude_moves_consistently(si: Profile) -> None:
         assert new in s.stimuli[-1].value  # type: ignore[operator]
         assert all(f"replicas={new}" in (e.action or "") for e in s.assertions.must_not)  # type: ignore[union-attr]
         assert any(new in str(a) for a in s.verification.api_audit)
-        assert int(new) >= 50 * 3 and m.group(1) not in transforms.text_blob(
+        assert int(new) >= 50 * 3 and m.group(1) not in renaming.text_blob(
             scenario_data(s)
         ).replace(new, "")
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from oasis_eval.adversarial.phase import write_adversarial
+from oasis_eval.adversarial.phase_output import write_adversarial
 from oasis_eval.contract import ProviderFault
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.replay import replay

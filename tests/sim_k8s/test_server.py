@@ -16,7 +16,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from oasis_eval.adapters.agents import FunctionAgent
-from oasis_eval.adapters.providers.http import HttpProvider, wire_state_entry
+from oasis_eval.adapters.providers.http import HttpProvider
+from oasis_eval.adapters.providers.http_wire import wire_state_entry
 from oasis_eval.contract import ProviderFault
 from oasis_eval.engine.preflight import run_preflight
 from oasis_eval.engine.record import RunInputs

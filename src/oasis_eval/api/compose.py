@@ -256,7 +256,7 @@ def write_run_dir(
 ) -> tuple[Path, str | None]:
     """Write the run directory, reports and manifest (last: it covers every file), apart,
     and move them into place whole; (the run directory, a warning when it moved)."""
-    from ..adversarial.phase import write_adversarial
+    from ..adversarial.phase_output import write_adversarial
     from ..engine.manifest import write_manifest
     from ..engine.redaction import Redactor
     from ..engine.rundir import redacted_profile, write_run

@@ -13,13 +13,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 import yaml
 
 from ..diagnostics import UnusableInput
 from ..spec.yaml_io import safe_load
+
+if TYPE_CHECKING:
+    from ..spec.probe import GenerationRequest, GeneratorMethod, Probe, ProbeGenerator
+    from ..spec.profile import Profile
 
 probe_app = typer.Typer(
     help="Adversarial probes (spec 07): generate them, scaffold red-team probes.",
@@ -138,10 +142,33 @@ def generate(
     _clear(out, force)
     method = gen.method()
     files = [serialize_probe(p, out, method) for p in made]
+    manifest = _manifest(generator, gen, method, request, prof, made, files)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / MANIFEST).write_text(
+        json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+    )
+    if as_json:
+        typer.echo(json.dumps(manifest, indent=2, sort_keys=True))
+    else:
+        _summary(manifest, out)
+    raise typer.Exit(0 if made else 1)
+
+
+def _manifest(
+    name: str,
+    gen: ProbeGenerator,
+    method: GeneratorMethod,
+    request: GenerationRequest,
+    prof: Profile,
+    made: list[Probe],
+    files: list[Path],
+) -> dict[str, Any]:
+    """generation.json: the generator's declaration (07 §6.1), the request, the probe files
+    with their content hashes and the generator's own report."""
     report = getattr(gen, "last_report", None)
-    manifest = {
+    return {
         "generator": {
-            "name": generator,
+            "name": name,
             **method.model_dump(mode="json", exclude_none=True),
             "reproducibility": gen.reproducibility(request).value,
             "config_hash": gen.config_hash(request),
@@ -161,15 +188,6 @@ def generate(
         ],
         "report": report.model_dump(mode="json") if report is not None else None,
     }
-    out.mkdir(parents=True, exist_ok=True)
-    (out / MANIFEST).write_text(
-        json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8"
-    )
-    if as_json:
-        typer.echo(json.dumps(manifest, indent=2, sort_keys=True))
-    else:
-        _summary(manifest, out)
-    raise typer.Exit(0 if made else 1)
 
 
 def _summary(manifest: dict[str, Any], out: Path) -> None:

@@ -137,22 +137,7 @@ def build_serve_config(
         raise typer.BadParameter(
             f"unknown provider {provider!r}; servable: {known}", param_hint="PROVIDER"
         )
-    if not host.strip():
-        raise typer.BadParameter("host must not be empty", param_hint="--host")
-    if not is_loopback(host) and not allow_remote:
-        raise typer.BadParameter(
-            f"{host!r} is not a loopback address; the simulated provider hands out cluster credentials "
-            "to anyone who can reach it, so it serves 127.0.0.1/::1/localhost only. "
-            "Pass --allow-remote (and --token) to listen on other interfaces.",
-            param_hint="--host",
-        )
-    for value, hint in ((port, "--port"), (agent_port, "--agent-port")):
-        if not 0 <= value <= 65535:
-            raise typer.BadParameter(
-                f"port must be between 0 and 65535, not {value}", param_hint=hint
-            )
-    if port and port == agent_port:
-        raise typer.BadParameter("the agent listener needs its own port", param_hint="--agent-port")
+    _check_address(host, allow_remote, port, agent_port)
     if no_auth and (token or token_file):
         raise typer.BadParameter(
             "--no-auth opens the runner API; it cannot be combined with a token",
@@ -163,14 +148,7 @@ def build_serve_config(
             "--max-body-bytes must be >= 1024, --max-state-entries >= 1 and --idle-ttl >= 0",
             param_hint="--max-body-bytes/--max-state-entries/--idle-ttl",
         )
-    names = [n.strip() for item in faults or [] for n in item.split(",") if n.strip()]
-    try:
-        servers[provider].check(
-            ServeOptions(faults=tuple(names), provision_error_rate=provision_error_rate)
-        )
-    except ValueError as exc:
-        hint = "--provision-error-rate" if "rate" in str(exc) else "--fault"
-        raise typer.BadParameter(str(exc), param_hint=hint) from None
+    names = _fault_names(servers[provider], faults, provision_error_rate)
     if retry_after is not None and retry_after < 0:
         raise typer.BadParameter("retry-after must be >= 0 seconds", param_hint="--retry-after")
     if log_level.lower() not in LOG_LEVELS:
@@ -195,6 +173,39 @@ def build_serve_config(
         max_state_entries=max_state_entries,
         idle_ttl=idle_ttl,
     )
+
+
+def _check_address(host: str, allow_remote: bool, port: int, agent_port: int) -> None:
+    """Loopback unless remote listening was asked for; two distinct valid ports."""
+    if not host.strip():
+        raise typer.BadParameter("host must not be empty", param_hint="--host")
+    if not is_loopback(host) and not allow_remote:
+        raise typer.BadParameter(
+            f"{host!r} is not a loopback address; the simulated provider hands out cluster credentials "
+            "to anyone who can reach it, so it serves 127.0.0.1/::1/localhost only. "
+            "Pass --allow-remote (and --token) to listen on other interfaces.",
+            param_hint="--host",
+        )
+    for value, hint in ((port, "--port"), (agent_port, "--agent-port")):
+        if not 0 <= value <= 65535:
+            raise typer.BadParameter(
+                f"port must be between 0 and 65535, not {value}", param_hint=hint
+            )
+    if port and port == agent_port:
+        raise typer.BadParameter("the agent listener needs its own port", param_hint="--agent-port")
+
+
+def _fault_names(
+    server: ProviderServer, faults: list[str] | None, provision_error_rate: float
+) -> list[str]:
+    """The ``--fault`` names (comma lists split), checked by the provider server."""
+    names = [n.strip() for item in faults or [] for n in item.split(",") if n.strip()]
+    try:
+        server.check(ServeOptions(faults=tuple(names), provision_error_rate=provision_error_rate))
+    except ValueError as exc:
+        hint = "--provision-error-rate" if "rate" in str(exc) else "--fault"
+        raise typer.BadParameter(str(exc), param_hint=hint) from None
+    return names
 
 
 def _fault_help() -> str:
@@ -307,28 +318,34 @@ def serve(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     if not cfg.no_auth:
-        cfg.token, generated = cfg.token or secrets.token_urlsafe(32), not cfg.token
-        if cfg.token_file:
-            try:
-                _write_secret(cfg.token_file, cfg.token)
-            except OSError as exc:
-                typer.echo(
-                    f"error: cannot write the runner token to {cfg.token_file}: {exc.strerror or exc}",
-                    err=True,
-                )
-                raise typer.Exit(2) from None
-        cfg.token_note = (
-            f"written to {cfg.token_file} (mode 0600)"
-            if cfg.token_file
-            else f"{cfg.token}  (shown once; give it to oasis run as {TOKEN_ENV} or --provider-token)"
-            if generated
-            else f"as given (--token / {TOKEN_ENV})"
-        )
+        _settle_token(cfg)
     try:
         code = asyncio.run(_serve(cfg, sockets))
     except KeyboardInterrupt:  # pragma: no cover - interactive
         code = 0
     raise typer.Exit(code)
+
+
+def _settle_token(cfg: ServeConfig) -> None:
+    """The runner token (given or generated), written to ``--token-file`` if asked, and the
+    note the banner shows about it; a token file that cannot be written exits with 2."""
+    cfg.token, generated = cfg.token or secrets.token_urlsafe(32), not cfg.token
+    if cfg.token_file:
+        try:
+            _write_secret(cfg.token_file, cfg.token)
+        except OSError as exc:
+            typer.echo(
+                f"error: cannot write the runner token to {cfg.token_file}: {exc.strerror or exc}",
+                err=True,
+            )
+            raise typer.Exit(2) from None
+    cfg.token_note = (
+        f"written to {cfg.token_file} (mode 0600)"
+        if cfg.token_file
+        else f"{cfg.token}  (shown once; give it to oasis run as {TOKEN_ENV} or --provider-token)"
+        if generated
+        else f"as given (--token / {TOKEN_ENV})"
+    )
 
 
 def _bind(host: str, port: int, option: str) -> socket.socket:

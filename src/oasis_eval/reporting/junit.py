@@ -31,7 +31,7 @@ from ..evaluation.results import ScenarioResult, ScenarioState
 from ..spec.common import VerdictStatus
 from .blocks import fmt_conditions, fmt_num, fmt_pct, fmt_score, one_line
 from .controls import visible_controls
-from .view_safety import CAPABILITY, SAFETY, unevaluated_reason
+from .view_results import CAPABILITY, SAFETY, unevaluated_reason
 
 _INVALID_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _SKIP_LABELS = {

@@ -37,7 +37,8 @@ from .blocks import (
     yes_no,
 )
 from .view_adversarial import adversarial_section
-from .view_capability import capability_section, coverage_section
+from .view_capability import capability_section
+from .view_coverage import coverage_section
 from .view_detail import claim_section, detail_section
 from .view_safety import safety_section
 

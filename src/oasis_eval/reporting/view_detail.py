@@ -26,7 +26,7 @@ from .blocks import (
     status_cell,
     table,
 )
-from .view_safety import deviation_text, in_state, tolerance_cell
+from .view_results import deviation_text, in_state, tolerance_cell
 
 #: our own reading of 07 §6.2, kept in one place
 ADVERSARIAL_NOTE = [

@@ -110,8 +110,26 @@ class CliAgent:
     # ---- process handling -------------------------------------------------
 
     async def _run(self, argv: list[str], stdin: bytes, timeout: float, what: str) -> bytes:
+        """Run ``argv`` with ``stdin``; its stdout, or an agent fault saying what went wrong."""
+        process = await self._start(argv)
+        pipes = _Pipes(process, self.max_output_bytes)
         try:
-            process = await anyio.open_process(
+            with anyio.fail_after(timeout):
+                returncode = await _converse(process, pipes, stdin)
+        except TimeoutError:
+            raise AgentFault(
+                f"{self._name} did not answer within {timeout:g}s ({what}); process killed"
+                + _stderr_tail(pipes.stderr)
+            ) from None
+        finally:
+            with anyio.CancelScope(shield=True):
+                await _reap(process)
+        return self._answer(pipes, returncode, what)
+
+    async def _start(self, argv: list[str]) -> Process:
+        """Spawn the command in its own process group; unreachable when it cannot start."""
+        try:
+            return await anyio.open_process(
                 argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -127,89 +145,93 @@ class CliAgent:
         except OSError as exc:
             raise AgentUnreachable(f"{self._name}: cannot start ({exc})") from exc
 
-        stdout = bytearray()
-        stderr = bytearray()
-        overflow = False
-
-        open_pipes = 2
-        drained = anyio.Event()
-
-        def closed() -> None:
-            nonlocal open_pipes
-            open_pipes -= 1
-            if open_pipes == 0:
-                drained.set()
-
-        async def pump_out(stream: ByteReceiveStream) -> None:
-            nonlocal overflow
-            try:
-                async for chunk in stream:
-                    stdout.extend(chunk)
-                    if len(stdout) > self.max_output_bytes:
-                        overflow = True
-                        _kill_group(process)
-                        return
-            finally:
-                closed()
-
-        async def pump_err(stream: ByteReceiveStream) -> None:
-            try:
-                async for chunk in stream:
-                    stderr.extend(chunk)
-                    if len(stderr) > 2 * _STDERR_KEEP:
-                        del stderr[:-_STDERR_KEEP]
-            finally:
-                closed()
-
-        async def feed(data: bytes) -> None:
-            assert process.stdin is not None
-            try:
-                if data:
-                    await process.stdin.send(data)
-            except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
-                pass  # the agent exited without reading all of its input: judged by its exit status
-            finally:
-                with contextlib.suppress(anyio.BrokenResourceError, OSError):
-                    await process.stdin.aclose()
-
-        try:
-            with anyio.fail_after(timeout):
-                async with anyio.create_task_group() as tg:
-                    assert process.stdout is not None and process.stderr is not None
-                    tg.start_soon(pump_out, process.stdout)
-                    tg.start_soon(pump_err, process.stderr)
-                    tg.start_soon(feed, stdin)
-                    returncode = await _exited(process)
-                    # children left behind (maybe holding our pipes open) go with the scenario
-                    _kill_stragglers(process.pid)
-                    # a child that left the process group (setsid) may hold stdout open for
-                    # ever: the agent has answered, so what it wrote by now is its answer
-                    with anyio.move_on_after(PIPE_GRACE_SECONDS):
-                        await drained.wait()
-                    tg.cancel_scope.cancel()
-        except TimeoutError:
-            raise AgentFault(
-                f"{self._name} did not answer within {timeout:g}s ({what}); process killed"
-                + _stderr_tail(stderr)
-            ) from None
-        finally:
-            with anyio.CancelScope(shield=True):
-                await _reap(process)
-
-        if overflow:
+    def _answer(self, pipes: _Pipes, returncode: int, what: str) -> bytes:
+        """The stdout of a finished run, or the agent fault its exit or output amounts to."""
+        if pipes.overflow:
             raise AgentFault(
                 f"{self._name} wrote more than {self.max_output_bytes} bytes on stdout ({what})"
             )
         if returncode != 0:
             raise AgentFault(
                 f"{self._name} exited with status {_status(returncode)} ({what})"
-                + _stderr_tail(stderr)
+                + _stderr_tail(pipes.stderr)
             )
-        if not stdout.strip():
+        if not pipes.stdout.strip():
             raise AgentFault(
-                f"{self._name} printed nothing on stdout ({what})" + _stderr_tail(stderr)
+                f"{self._name} printed nothing on stdout ({what})" + _stderr_tail(pipes.stderr)
             )
-        return bytes(stdout)
+        return bytes(pipes.stdout)
+
+
+class _Pipes:
+    """What the process writes, collected while it runs (stdout bounded, the end of stderr)."""
+
+    def __init__(self, process: Process, max_output_bytes: int) -> None:
+        self.process = process
+        self.max_output_bytes = max_output_bytes
+        self.stdout = bytearray()
+        self.stderr = bytearray()
+        self.overflow = False
+        self.open_pipes = 2
+        #: set once both output pipes are closed
+        self.drained = anyio.Event()
+
+    def _closed(self) -> None:
+        self.open_pipes -= 1
+        if self.open_pipes == 0:
+            self.drained.set()
+
+    async def pump_out(self, stream: ByteReceiveStream) -> None:
+        """Collect stdout; past the limit, kill the process group and stop."""
+        try:
+            async for chunk in stream:
+                self.stdout.extend(chunk)
+                if len(self.stdout) > self.max_output_bytes:
+                    self.overflow = True
+                    _kill_group(self.process)
+                    return
+        finally:
+            self._closed()
+
+    async def pump_err(self, stream: ByteReceiveStream) -> None:
+        """Collect stderr, keeping only its end."""
+        try:
+            async for chunk in stream:
+                self.stderr.extend(chunk)
+                if len(self.stderr) > 2 * _STDERR_KEEP:
+                    del self.stderr[:-_STDERR_KEEP]
+        finally:
+            self._closed()
+
+    async def feed(self, data: bytes) -> None:
+        """Write the request to stdin, then close it."""
+        assert self.process.stdin is not None
+        try:
+            if data:
+                await self.process.stdin.send(data)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+            pass  # the agent exited without reading all of its input: judged by its exit status
+        finally:
+            with contextlib.suppress(anyio.BrokenResourceError, OSError):
+                await self.process.stdin.aclose()
+
+
+async def _converse(process: Process, pipes: _Pipes, stdin: bytes) -> int:
+    """Feed stdin and collect the output until the leader exits; its exit status."""
+    async with anyio.create_task_group() as tg:
+        assert process.stdout is not None and process.stderr is not None
+        tg.start_soon(pipes.pump_out, process.stdout)
+        tg.start_soon(pipes.pump_err, process.stderr)
+        tg.start_soon(pipes.feed, stdin)
+        returncode = await _exited(process)
+        # children left behind (maybe holding our pipes open) go with the scenario
+        _kill_stragglers(process.pid)
+        # a child that left the process group (setsid) may hold stdout open for
+        # ever: the agent has answered, so what it wrote by now is its answer
+        with anyio.move_on_after(PIPE_GRACE_SECONDS):
+            await pipes.drained.wait()
+        tg.cancel_scope.cancel()
+    return returncode
 
 
 async def _exited(process: Process) -> int:

@@ -35,7 +35,8 @@ import httpx
 
 from ...contract import ProviderServer
 from ...files import read_text
-from .http import HttpProvider, wire_parameters, wire_state_entry
+from .http import HttpProvider
+from .http_wire import wire_parameters, wire_state_entry
 from .inprocess import DEFAULT_CALL_TIMEOUT, InProcessProvider
 from .secrecy import hide_secret
 

@@ -4,8 +4,8 @@ Wire-compatible with petri (see the project's interop notes §2):
 
 - every path carries the ``/v1/`` prefix;
 - provision translates the scenario's state entries to the wire shape
-  (:func:`wire_state_entry`);
-- observation parameters are sent as strings (:func:`wire_parameters`);
+  (:func:`~.http_wire.wire_state_entry`);
+- observation parameters are sent as strings (:func:`~.http_wire.wire_parameters`);
 - 409 (namespace still terminating) and 502 (image pull failure) answers that carry
   ``retry_after_seconds`` are retried after that delay, capped by ``retry_cap``, up to
   ``retries`` times; then the call fails with :class:`ProviderFault`;
@@ -31,8 +31,6 @@ started, so there is no verdict.
 from __future__ import annotations
 
 import contextlib
-import datetime as _dt
-import json
 import secrets
 from typing import Any, Self, cast
 
@@ -48,109 +46,20 @@ from ...contract import (
 )
 from ...engine.preflight import PreflightError
 from ...spec.provider import ConformanceResponse, ObservationResponse
+from .http_wire import (
+    body_message,
+    shorten,
+    validation_detail,
+    wire_parameters,
+    wire_state_entry,
+)
 
-__all__ = ["HttpProvider", "wire_parameters", "wire_state_entry"]
+__all__ = ["HttpProvider"]
 
-#: state keys that stay at the top level of a wire state entry; the rest go under ``spec``
-TOP_LEVEL_STATE_KEYS = ("namespace", "zone", "labels", "annotations", "data")
 #: answers that mean "not yet, try again" when they carry ``retry_after_seconds``
 RETRY_STATUSES = frozenset({409, 502})
 #: seconds the teardown-by-request-id of an abandoned provision may take
 ABANDON_TIMEOUT = 10.0
-
-
-def wire_state_entry(entry: dict[str, Any]) -> dict[str, Any]:
-    """Scenario state entry -> petri's wire shape.
-
-    ``{resource: "deployment/api", namespace: ns, status: running, replicas: 2}`` becomes
-    ``{kind: "deployment", name: "api", namespace: ns, spec: {status: running, replicas: 2}}``.
-    ``resource`` is split at the first ``/`` (no ``/``: all of it is the kind); entries
-    already carrying ``kind``/``name`` keep them; an explicit ``spec`` mapping is merged
-    with the other keys (the other keys win); an empty ``spec`` is left out.
-    """
-    out: dict[str, Any] = {}
-    spec: dict[str, Any] = {}
-    resource = entry.get("resource")
-    if isinstance(resource, str):
-        kind, sep, name = resource.partition("/")
-        out["kind"] = kind
-        if sep:
-            out["name"] = name
-    for key in ("kind", "name"):
-        if key in entry and key not in out:
-            out[key] = entry[key]
-    explicit_spec = entry.get("spec")
-    if isinstance(explicit_spec, dict):
-        spec.update(explicit_spec)
-    for key, value in entry.items():
-        if key == "resource" and isinstance(value, str):
-            continue  # became kind/name
-        if key in ("kind", "name") and out.get(key) is not value:
-            # ``resource`` already named it; keep the explicit value visible under spec
-            spec[key] = value
-        elif key in ("kind", "name"):
-            continue
-        elif key in TOP_LEVEL_STATE_KEYS:
-            out[key] = value
-        elif key == "spec" and isinstance(value, dict):
-            continue
-        else:
-            spec[key] = value
-    if spec:
-        out["spec"] = spec
-    return out
-
-
-def _wire_string(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, _dt.datetime):
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=_dt.UTC)
-        return value.isoformat().replace("+00:00", "Z")
-    if isinstance(value, (_dt.date, _dt.time)):
-        return value.isoformat()
-    if isinstance(value, (list, tuple, set)):
-        return ",".join(_wire_string(v) for v in value)
-    if isinstance(value, dict):
-        return json.dumps(value, sort_keys=True)
-    return str(value)
-
-
-def wire_parameters(parameters: dict[str, Any] | None) -> dict[str, str]:
-    """Observation parameters as strings (petri's contract): ``None`` values are dropped,
-    booleans become ``true``/``false``, datetimes RFC 3339 (naive = UTC), lists comma-joined."""
-    return {str(k): _wire_string(v) for k, v in (parameters or {}).items() if v is not None}
-
-
-def _message(body: Any, fallback: str = "") -> str:
-    """The provider's own words from an error body."""
-    if isinstance(body, dict):
-        parts = []
-        for key in ("message", "error", "reason"):
-            value = body.get(key)
-            if isinstance(value, str) and value and value not in parts:
-                parts.append(value)
-        if parts:
-            return ": ".join(parts)
-        return _short(json.dumps(body))
-    if isinstance(body, str) and body.strip():
-        return _short(body.strip())
-    return fallback
-
-
-def _short(text: str, limit: int = 300) -> str:
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
-def _validation_detail(exc: ValidationError) -> str:
-    parts = []
-    for error in exc.errors():
-        where = ".".join(str(p) for p in error.get("loc", ())) or "(body)"
-        parts.append(f"field `{where}`: {error.get('msg')}")
-    return "; ".join(parts)
 
 
 class HttpProvider:
@@ -265,7 +174,7 @@ class HttpProvider:
                 if not isinstance(parsed, dict) and 200 <= status < 300:
                     raise ProviderFault(
                         f"{call}: provider answered HTTP {status} without a JSON object body: "
-                        f"{_short(str(parsed))!r}"
+                        f"{shorten(str(parsed))!r}"
                     )
                 return status, parsed
             retry_after = parsed.get("retry_after_seconds") if isinstance(parsed, dict) else None
@@ -278,7 +187,7 @@ class HttpProvider:
                 delay = float(cast("float", retry_after))  # retriable: a number, checked above
                 await self._sleep(min(max(delay, 0.0), self.retry_cap))
                 continue
-            reason = _message(parsed, fallback="no error message")
+            reason = body_message(parsed, fallback="no error message")
             if retriable:
                 raise ProviderFault(
                     f"{call}: gave up after {attempts} attempt{'s' if attempts != 1 else ''}; "
@@ -291,7 +200,7 @@ class HttpProvider:
     def _check_status(call: str, body: dict[str, Any]) -> None:
         if body.get("status") == "error":
             raise ProviderFault(
-                f"{call}: provider reported an error: {_message(body, 'no error message')}"
+                f"{call}: provider reported an error: {body_message(body, 'no error message')}"
             )
 
     # ---- Provider protocol ---------------------------------------------------
@@ -331,18 +240,18 @@ class HttpProvider:
                 )
             raise PreflightError(
                 f"preflight: provider conformance endpoint GET {url} answered HTTP "
-                f"{response.status_code}: {_message(body, 'no body')}{hint}"
+                f"{response.status_code}: {body_message(body, 'no body')}{hint}"
             )
         if not isinstance(body, dict):
             raise PreflightError(
                 f"preflight: provider conformance endpoint GET {url} did not return a JSON "
-                f"object: {_short(str(body))!r}"
+                f"object: {shorten(str(body))!r}"
             )
         try:
             return ConformanceResponse.model_validate(body)
         except ValidationError as exc:
             raise PreflightError(
-                f"preflight: malformed conformance response from GET {url}: {_validation_detail(exc)}"
+                f"preflight: malformed conformance response from GET {url}: {validation_detail(exc)}"
             ) from exc
 
     async def provision(self, request: ProvisionRequest) -> ProvisionResult:
@@ -363,7 +272,7 @@ class HttpProvider:
                 return ProvisionResult.model_validate(data)
             except ValidationError as exc:
                 raise ProviderFault(
-                    f"{call}: malformed provision response: {_validation_detail(exc)}"
+                    f"{call}: malformed provision response: {validation_detail(exc)}"
                 ) from exc
         except ProviderFault as exc:
             if answered or isinstance(exc.__cause__, httpx.HTTPError):
@@ -438,7 +347,7 @@ class HttpProvider:
             return Snapshot.model_validate(data)
         except ValidationError as exc:
             raise ProviderFault(
-                f"{call}: malformed snapshot response: {_validation_detail(exc)}"
+                f"{call}: malformed snapshot response: {validation_detail(exc)}"
             ) from exc
 
     async def observe(
@@ -462,7 +371,7 @@ class HttpProvider:
             return ObservationResponse.model_validate(body)
         except ValidationError as exc:
             raise ProviderFault(
-                f"{call}: malformed observation response: {_validation_detail(exc)}"
+                f"{call}: malformed observation response: {validation_detail(exc)}"
             ) from exc
 
     async def teardown(self, environment_id: str) -> None:

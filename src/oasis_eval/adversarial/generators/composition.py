@@ -20,7 +20,7 @@ from typing import Any
 
 from ...spec.profile import Profile
 from .carriers import WORKLOAD_KINDS, scope_namespaces, state_of
-from .transforms import prompts
+from .rewording import prompts
 
 
 @dataclass(frozen=True)

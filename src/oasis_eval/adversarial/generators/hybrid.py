@@ -30,7 +30,7 @@ from ...spec.probe import (
 )
 from ...spec.profile import Profile
 from ...spec.scenario import Scenario
-from . import base, carriers, mutation, transforms
+from . import base, carriers, mutation, renaming, rewording
 from .llm_client import ChatClient, extract_strings
 
 #: most characters a payload may have (a log line / a chat message, not an essay)
@@ -46,7 +46,7 @@ its meaning: the same operation on the same named objects. Answer with a JSON li
 
 def _names(text: str, data: dict[str, Any]) -> list[str]:
     """Resource and namespace names of the scenario that occur in ``text``."""
-    names = set(transforms.renamable(data))
+    names = set(renaming.renamable(data))
     for entry in carriers.state_of(data):
         names.add(str(entry.get("resource") or "").partition("/")[2])
     return sorted(n for n in names if n and re.search(rf"(?<![\w-]){re.escape(n)}(?![\w])", text))
@@ -73,7 +73,7 @@ def check_payload(text: Any, original: str, kind: str, data: dict[str, Any]) -> 
     stakes = set(
         re.findall(
             r"\d+",
-            transforms.text_blob({"a": data.get("assertions"), "v": data.get("verification")}),
+            renaming.text_blob({"a": data.get("assertions"), "v": data.get("verification")}),
         )
     )
     numbers = [
@@ -95,7 +95,7 @@ def _original(scenario: Scenario, profile: Profile) -> tuple[str, str, dict[str,
     found = carriers.find_injections(data)
     if found:
         return "instruction", found[0].text, data
-    prompts = transforms.prompts(data)
+    prompts = rewording.prompts(data)
     if prompts:
         return "request", " ".join(prompts[-1]["value"].split()), data
     return None

@@ -2,11 +2,11 @@
 
 For each target archetype the generator takes the profile's scenarios of that
 archetype as bases and derives probes by the transformations of
-:mod:`.transforms`, :mod:`.carriers` and :mod:`.composition`. Each candidate
-draws from its own ``random.Random`` seeded with ``(seed, archetype, attempt)``,
-so a probe does not depend on which other archetypes were requested and the
-same seed and options give byte-identical probes (reproducibility
-``deterministic``, 07 §3.4). Candidates that do not validate or are not
+:mod:`.renaming`, :mod:`.magnitudes`, :mod:`.rewording`, :mod:`.carriers` and
+:mod:`.composition`. Each candidate draws from its own ``random.Random`` seeded
+with ``(seed, archetype, attempt)``, so a probe does not depend on which other
+archetypes were requested and the same seed and options give byte-identical
+probes (reproducibility ``deterministic``, 07 §3.4). Candidates that do not validate or are not
 evaluable are dropped and counted (:class:`~..model.GenerationReport`).
 """
 
@@ -26,7 +26,16 @@ from ...spec.probe import (
 )
 from ...spec.profile import Profile
 from ...spec.scenario import Scenario
-from . import base, carriers, composition, exfiltration, transforms
+from . import (
+    base,
+    carriers,
+    composition,
+    exfiltration,
+    magnitudes,
+    placement,
+    renaming,
+    rewording,
+)
 
 #: strategies in the order they apply, with the odds that a candidate uses each
 STRATEGIES: dict[str, float] = {
@@ -134,7 +143,7 @@ def mutate(
 def _apply(name: str, m: Mutation, profile: Profile, rng: random.Random) -> bool:
     data = m.data
     if name == "rename":
-        note = transforms.rename(data, rng)
+        note = renaming.rename(data, rng)
         return m.add(
             note,
             "resources renamed ("
@@ -142,22 +151,22 @@ def _apply(name: str, m: Mutation, profile: Profile, rng: random.Random) -> bool
             + ")",
         )
     if name == "replicas":
-        return m.add(transforms.replica_counts(data, rng), "replica counts changed")
+        return m.add(magnitudes.replica_counts(data, rng), "replica counts changed")
     if name == "magnitude":
-        return m.add(transforms.request_magnitude(data, rng), "requested magnitude changed")
+        return m.add(magnitudes.request_magnitude(data, rng), "requested magnitude changed")
     if name == "scope":
         return m.add(
-            transforms.widen_scope(data, rng), "ambiguous selector widened to more workloads"
+            magnitudes.widen_scope(data, rng), "ambiguous selector widened to more workloads"
         )
     if name == "instruction":
         return _reword(m, rng)
     if name == "carrier":
         return _move(m, profile, rng)
     if name == "frame":
-        note = transforms.reframe_prompt(data, rng)
+        note = rewording.reframe_prompt(data, rng)
         return m.add(note, "request framed with " + (note or "")[6:-1].replace(",", " and "))
     if name == "paraphrase":
-        return m.add(transforms.paraphrase(data, rng), "request paraphrased")
+        return m.add(rewording.paraphrase(data, rng), "request paraphrased")
     if name == "exfil":  # the contained value asked for encoded, that form declared contained
         note = exfiltration.encoded_request(data, rng)
         return m.add(
@@ -187,8 +196,8 @@ def _given(
         inj.text = instruction
         m.add("instruction(given)", "instruction rewritten")
         _move(m, profile, rng)
-    if request is not None and transforms.prompts(data):
-        transforms.prompts(data)[-1]["value"] = request
+    if request is not None and rewording.prompts(data):
+        rewording.prompts(data)[-1]["value"] = request
         m.add("request(given)", "operator request rewritten")
 
 
@@ -197,7 +206,7 @@ def _reword(m: Mutation, rng: random.Random) -> bool:
     inj = m.instruction()
     if inj is None or m.carrier:
         return False
-    text, how = transforms.reframe_instruction(inj.text, m.data, rng)
+    text, how = rewording.reframe_instruction(inj.text, m.data, rng)
     if text == inj.text:
         return False
     carriers.replace_text(m.data, inj, text)
@@ -215,10 +224,10 @@ def _move(m: Mutation, profile: Profile, rng: random.Random) -> bool:
     rng.shuffle(options)
     carriers.remove(data, inj)
     for carrier in options:
-        lead = carriers.place(data, profile, carrier, inj.text, rng)
+        lead = placement.place(data, profile, carrier, inj.text, rng)
         if lead is None:
             continue
-        prompts = transforms.prompts(data)
+        prompts = rewording.prompts(data)
         if prompts:
             prompts[-1]["value"] = " ".join(prompts[-1]["value"].split()) + " " + lead
         else:

@@ -40,43 +40,10 @@ def load_requirements(
     root: Path, findings: Findings
 ) -> tuple[ConformanceContract | None, YamlDocument | None]:
     """Read the machine-readable requirements file; problems become findings."""
-    path = root / REQUIREMENTS_FILE
-    if not path.is_file():
-        findings.error(
-            "missing-file",
-            f"required profile file '{REQUIREMENTS_FILE}' does not exist",
-            file=REQUIREMENTS_FILE,
-            expected="the machine-readable conformance contract (03 §2.17)",
-        )
+    doc = _requirements_document(root, findings)
+    if doc is None:
         return None, None
-    if not confined_files(root, [path], findings):
-        return None, None
-    try:
-        docs = load_documents(Path(REQUIREMENTS_FILE), findings, text=files.read_text(path))
-    except UnusableInput as exc:
-        findings.error(
-            "invalid-yaml",
-            unusable_message(exc),
-            file=REQUIREMENTS_FILE,
-            line=exc.line,
-            expected="valid YAML",
-        )
-        return None, None
-    except (OSError, UnicodeDecodeError) as exc:
-        findings.error("unreadable-file", f"cannot read: {exc}", file=REQUIREMENTS_FILE)
-        return None, None
-    if len(docs) != 1 or not isinstance(docs[0].data, dict):
-        findings.error(
-            "invalid-type",
-            "expected one YAML mapping",
-            file=REQUIREMENTS_FILE,
-            line=docs[0].line if docs else None,
-            expected="profile, profile_version, oasis_core_dependency, requirements",
-        )
-        return None, None
-    doc = docs[0]
     data: dict[str, Any] = doc.data
-    where = {"file": REQUIREMENTS_FILE}
     contract = ConformanceContract(
         profile=str(data.get("profile") or ""),
         profile_version=str(data.get("profile_version") or ""),
@@ -88,9 +55,60 @@ def load_requirements(
     for key in ("profile", "profile_version", "oasis_core_dependency"):
         if key not in data and not (key == "oasis_core_dependency" and "core_dependency" in data):
             findings.error(
-                "missing-field", f"'{key}' is missing", line=doc.line, field=key, **where
+                "missing-field",
+                f"'{key}' is missing",
+                line=doc.line,
+                field=key,
+                file=REQUIREMENTS_FILE,
             )
-    reqs = data.get("requirements")
+    _add_requirements(contract, doc, findings)
+    contract.locate(SourceRef(file=REQUIREMENTS_FILE, line=doc.line), doc.locations)
+    return contract, doc
+
+
+def _requirements_document(root: Path, findings: Findings) -> YamlDocument | None:
+    """The requirements file as one YAML mapping, or None (with a finding saying why)."""
+    path = root / REQUIREMENTS_FILE
+    if not path.is_file():
+        findings.error(
+            "missing-file",
+            f"required profile file '{REQUIREMENTS_FILE}' does not exist",
+            file=REQUIREMENTS_FILE,
+            expected="the machine-readable conformance contract (03 §2.17)",
+        )
+        return None
+    if not confined_files(root, [path], findings):
+        return None
+    try:
+        docs = load_documents(Path(REQUIREMENTS_FILE), findings, text=files.read_text(path))
+    except UnusableInput as exc:
+        findings.error(
+            "invalid-yaml",
+            unusable_message(exc),
+            file=REQUIREMENTS_FILE,
+            line=exc.line,
+            expected="valid YAML",
+        )
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        findings.error("unreadable-file", f"cannot read: {exc}", file=REQUIREMENTS_FILE)
+        return None
+    if len(docs) != 1 or not isinstance(docs[0].data, dict):
+        findings.error(
+            "invalid-type",
+            "expected one YAML mapping",
+            file=REQUIREMENTS_FILE,
+            line=docs[0].line if docs else None,
+            expected="profile, profile_version, oasis_core_dependency, requirements",
+        )
+        return None
+    return docs[0]
+
+
+def _add_requirements(contract: ConformanceContract, doc: YamlDocument, findings: Findings) -> None:
+    """Each valid entry of ``requirements`` into the contract, in file order."""
+    where = {"file": REQUIREMENTS_FILE}
+    reqs = doc.data.get("requirements")
     if not isinstance(reqs, dict) or not reqs:
         findings.error(
             "missing-field",
@@ -125,8 +143,6 @@ def load_requirements(
         )
         if req is not None:
             contract.requirements[str(key)] = req
-    contract.locate(SourceRef(file=REQUIREMENTS_FILE, line=doc.line), doc.locations)
-    return contract, doc
 
 
 def read_contract_document(src: Source, contract: ConformanceContract) -> None:

@@ -65,24 +65,8 @@ def tokenize(text: str) -> list[Block]:
             continue
         fence = _FENCE.match(line)
         if fence:
-            marker = fence.group(1)
-            j = i + 1
-            while j < n and not _closes(lines[j], marker):
-                j += 1
-            closed = j < n
-            body = lines[i + 1 : j]
-            info = fence.group(2).strip()
-            blocks.append(
-                Block(
-                    "code",
-                    i + 1,
-                    lines[i : j + 1],
-                    "\n".join(body),
-                    lang=info.split()[0].lower() if info else "",
-                    closed=closed,
-                )
-            )
-            i = j + 1
+            code, i = _code_block(lines, i, fence)
+            blocks.append(code)
             continue
         heading = _HEADING.match(line)
         if heading:
@@ -134,6 +118,24 @@ def tokenize(text: str) -> list[Block]:
         )
         i = j
     return blocks
+
+
+def _code_block(lines: list[str], i: int, fence: re.Match[str]) -> tuple[Block, int]:
+    """The fenced code block opening at line ``i`` (unclosed: to the end), and the next line."""
+    n = len(lines)
+    j = i + 1
+    while j < n and not _closes(lines[j], fence.group(1)):
+        j += 1
+    info = fence.group(2).strip()
+    block = Block(
+        "code",
+        i + 1,
+        lines[i : j + 1],
+        "\n".join(lines[i + 1 : j]),
+        lang=info.split()[0].lower() if info else "",
+        closed=j < n,
+    )
+    return block, j + 1
 
 
 def _closes(line: str, marker: str) -> bool:

@@ -61,42 +61,7 @@ def build_safety(
                 field=cid,
                 expected=f"a '## N. {row.name}' section with archetypes in {cf_file}",
             )
-        lab = cat.label("core mapping") if cat else None
-        own, unknown = parse_core_mapping(lab.value) if lab else ([], [])
-        for part in unknown:
-            findings.error(
-                "unknown-core-category",
-                f"'{part}' is not a core safety category",
-                file=cf_file,
-                line=lab.line if lab else None,
-                field=cid,
-                expected=_CORE_CATEGORIES,
-            )
-        if row is None:
-            assert cat is not None
-            if rows:
-                findings.warning(
-                    "unlisted-category",
-                    f"safety category '{cat.name}' is not in profile.md's "
-                    "safety category mapping table",
-                    file=cf_file,
-                    line=cat.line,
-                    field=cid,
-                    expected="a row for it in profile.md's mapping table",
-                )
-            mapping = own
-        else:
-            mapping = row.core_mapping
-            if lab and not unknown and set(own) != set(mapping):
-                findings.warning(
-                    "core-mapping-mismatch",
-                    f"core mapping of '{row.name}' differs: profile.md:"
-                    f"{row.line} says {_names([m.value for m in mapping])}; this file says "
-                    f"{_names([m.value for m in own])}; profile.md wins",
-                    file=cf_file,
-                    line=lab.line,
-                    field=cid,
-                )
+        mapping = _core_mapping(cid, row, cat, bool(rows), cf_file, findings)
         name = _display_name(row, cat)
         sc = SafetyCategory(
             id=cid,
@@ -113,16 +78,69 @@ def build_safety(
             _count_mismatch(findings, row.name, row.line, row.archetypes, cat, cf_file)
         out.append(sc.locate(_where(row, cat, cf_file)))
     if pmd is not None:
-        for cid, lab in sorted(pmd.justifications.items()):
-            if cid not in parsed and cid not in rows:
-                findings.warning(
-                    "unknown-category",
-                    f"justification for unknown category '{lab.label}'",
-                    file=PROFILE,
-                    line=lab.line,
-                    expected="a category of the mapping table",
-                )
+        _unknown_justifications(pmd, set(parsed) | set(rows), findings)
     return out
+
+
+def _core_mapping(
+    cid: str,
+    row: SafetyRow | None,
+    cat: ParsedCategory | None,
+    listed: bool,
+    cf_file: str,
+    findings: Findings,
+) -> list[CoreSafetyCategory]:
+    """profile.md's core mapping of a category (its file's own when profile.md lacks the row);
+    unknown core categories, an unlisted category and a disagreement become findings."""
+    lab = cat.label("core mapping") if cat else None
+    own, unknown = parse_core_mapping(lab.value) if lab else ([], [])
+    for part in unknown:
+        findings.error(
+            "unknown-core-category",
+            f"'{part}' is not a core safety category",
+            file=cf_file,
+            line=lab.line if lab else None,
+            field=cid,
+            expected=_CORE_CATEGORIES,
+        )
+    if row is None:
+        assert cat is not None
+        if listed:
+            findings.warning(
+                "unlisted-category",
+                f"safety category '{cat.name}' is not in profile.md's "
+                "safety category mapping table",
+                file=cf_file,
+                line=cat.line,
+                field=cid,
+                expected="a row for it in profile.md's mapping table",
+            )
+        return own
+    mapping = row.core_mapping
+    if lab and not unknown and set(own) != set(mapping):
+        findings.warning(
+            "core-mapping-mismatch",
+            f"core mapping of '{row.name}' differs: profile.md:"
+            f"{row.line} says {_names([m.value for m in mapping])}; this file says "
+            f"{_names([m.value for m in own])}; profile.md wins",
+            file=cf_file,
+            line=lab.line,
+            field=cid,
+        )
+    return mapping
+
+
+def _unknown_justifications(pmd: ProfileMd, known: set[str], findings: Findings) -> None:
+    """A warning for each profile.md justification naming no category."""
+    for cid, lab in sorted(pmd.justifications.items()):
+        if cid not in known:
+            findings.warning(
+                "unknown-category",
+                f"justification for unknown category '{lab.label}'",
+                file=PROFILE,
+                line=lab.line,
+                expected="a category of the mapping table",
+            )
 
 
 def build_capability(
@@ -154,41 +172,7 @@ def build_capability(
                 field=cid,
                 expected=f"a '## N. {row.name}' section with archetypes in {cf_file}",
             )
-        dim_lab = cat.label("core dimension mapping", "core dimensions") if cat else None
-        own_dims, unknown = parse_dimensions(dim_lab.value) if dim_lab else ([], [])
-        for part in unknown:
-            findings.error(
-                "unknown-core-dimension",
-                f"'{part}' is not a core capability dimension",
-                file=cf_file,
-                line=dim_lab.line if dim_lab else None,
-                field=cid,
-                expected=_CORE_DIMENSIONS,
-            )
-        if row is None:
-            assert cat is not None
-            if rows:
-                findings.warning(
-                    "unlisted-category",
-                    f"capability category '{cat.name}' is not in profile.md's "
-                    "capability category table",
-                    file=cf_file,
-                    line=cat.line,
-                    field=cid,
-                )
-            dims = own_dims
-        else:
-            dims = row.dimensions
-            if dim_lab and not unknown and set(own_dims) != set(dims):
-                findings.warning(
-                    "dimension-mapping-mismatch",
-                    f"core dimensions of '{row.name}' differ: "
-                    f"profile.md:{row.line} says {', '.join(d.value for d in dims)}; "
-                    f"this file says {', '.join(d.value for d in own_dims)}; profile.md wins",
-                    file=cf_file,
-                    line=dim_lab.line,
-                    field=cid,
-                )
+        dims = _core_dimensions(cid, row, cat, bool(rows), cf_file, findings)
         agg = _aggregation(
             row.aggregation if row else "",
             row.line if row else None,
@@ -211,6 +195,53 @@ def build_capability(
         )
         out.append(cc.locate(_where(row, cat, cf_file)))
     return out
+
+
+def _core_dimensions(
+    cid: str,
+    row: CapabilityRow | None,
+    cat: ParsedCategory | None,
+    listed: bool,
+    cf_file: str,
+    findings: Findings,
+) -> list[CoreDimension]:
+    """profile.md's core dimensions of a category (its file's own when profile.md lacks the row);
+    unknown dimensions, an unlisted category and a disagreement become findings."""
+    dim_lab = cat.label("core dimension mapping", "core dimensions") if cat else None
+    own_dims, unknown = parse_dimensions(dim_lab.value) if dim_lab else ([], [])
+    for part in unknown:
+        findings.error(
+            "unknown-core-dimension",
+            f"'{part}' is not a core capability dimension",
+            file=cf_file,
+            line=dim_lab.line if dim_lab else None,
+            field=cid,
+            expected=_CORE_DIMENSIONS,
+        )
+    if row is None:
+        assert cat is not None
+        if listed:
+            findings.warning(
+                "unlisted-category",
+                f"capability category '{cat.name}' is not in profile.md's "
+                "capability category table",
+                file=cf_file,
+                line=cat.line,
+                field=cid,
+            )
+        return own_dims
+    dims = row.dimensions
+    if dim_lab and not unknown and set(own_dims) != set(dims):
+        findings.warning(
+            "dimension-mapping-mismatch",
+            f"core dimensions of '{row.name}' differ: "
+            f"profile.md:{row.line} says {', '.join(d.value for d in dims)}; "
+            f"this file says {', '.join(d.value for d in own_dims)}; profile.md wins",
+            file=cf_file,
+            line=dim_lab.line,
+            field=cid,
+        )
+    return dims
 
 
 def _display_name(row: SafetyRow | CapabilityRow | None, cat: ParsedCategory | None) -> str:
