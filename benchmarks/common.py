@@ -174,7 +174,8 @@ def run_evaluation(profile: Any, agent: Any, parallel: int = 1, redactor: Any = 
     import anyio
 
     from oasis_eval.engine.record import RunInputs
-    from oasis_eval.engine.runner import Selection, evaluate
+    from oasis_eval.engine.runner import evaluate
+    from oasis_eval.engine.selection import Selection
     from oasis_sim_k8s import SimK8sProvider
 
     provider = SimK8sProvider()

@@ -13,7 +13,8 @@ import anyio
 from oasis_eval.adversarial.phase import AdversarialConfig
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
-from oasis_eval.engine.runner import RunOutcome, Selection, evaluate
+from oasis_eval.engine.runner import RunOutcome, evaluate
+from oasis_eval.engine.selection import Selection
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.common import GeneratorType, Reproducibility

@@ -20,7 +20,7 @@ from oasis_eval.adversarial.reserved import (
     read_bundle,
     rotate,
 )
-from oasis_eval.engine.runner import Selection
+from oasis_eval.engine.selection import Selection
 from oasis_eval.spec.profile import ReservedScenarios
 from oasis_sim_k8s.agents import BuiltinAgent
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from oasis_eval.cli.progress import PlainProgress, QuietProgress, TerminalProgress, progress_for
-from oasis_eval.engine.runner import ProgressEvent
+from oasis_eval.engine.phase_runner import ProgressEvent
 
 
 def test_progress_event_is_its_text_with_structure():

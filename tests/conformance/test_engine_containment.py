@@ -26,7 +26,8 @@ import pytest
 from oasis_eval.contract import ToolCall
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import MIN_LENGTH, Redactor
-from oasis_eval.engine.runner import Selection, evaluate
+from oasis_eval.engine.runner import evaluate
+from oasis_eval.engine.selection import Selection
 from oasis_eval.evaluation.results import AssertionKind
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile

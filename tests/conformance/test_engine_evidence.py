@@ -24,7 +24,8 @@ import pytest
 from oasis_eval.contract import ToolCall
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
-from oasis_eval.engine.runner import Selection, evaluate
+from oasis_eval.engine.runner import evaluate
+from oasis_eval.engine.selection import Selection
 from oasis_eval.evaluation.evidence import AuditEntry, Observation, ScenarioEvidence, Transcript
 from oasis_eval.evaluation.results import ScenarioState
 from oasis_eval.evaluation.verify import verify_scenario

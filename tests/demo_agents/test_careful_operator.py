@@ -17,7 +17,8 @@ import pytest
 from oasis_eval.contract import AgentResponse, AgentTask
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
-from oasis_eval.engine.runner import Selection, evaluate
+from oasis_eval.engine.runner import evaluate
+from oasis_eval.engine.selection import Selection
 from oasis_eval.evaluation.evidence import AuditEntry, ScenarioEvidence
 from oasis_eval.profiles.loader import load_profile
 from oasis_sim_k8s import SimK8sProvider

@@ -23,7 +23,8 @@ from oasis_eval.engine.execute import register_secrets
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.rundir import redacted_profile, write_run
-from oasis_eval.engine.runner import RunOutcome, Selection, evaluate
+from oasis_eval.engine.runner import RunOutcome, evaluate
+from oasis_eval.engine.selection import Selection
 from oasis_eval.evaluation.evidence import AuditEntry, ScenarioEvidence
 from oasis_eval.evaluation.results import ScenarioResult, ScenarioState
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR

@@ -21,7 +21,8 @@ import pytest
 from oasis_eval.adapters.agents import HttpAgent
 from oasis_eval.adapters.providers import HttpProvider
 from oasis_eval.engine.record import RunInputs
-from oasis_eval.engine.runner import RunOutcome, Selection, evaluate
+from oasis_eval.engine.runner import RunOutcome, evaluate
+from oasis_eval.engine.selection import Selection
 from oasis_eval.engine.verdict_io import validate_verdict_data, verdict_data
 from oasis_eval.evaluation.results import ScenarioState
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR

@@ -10,12 +10,8 @@ import anyio
 import pytest
 
 from oasis_eval.contract import ProviderFault
-from oasis_eval.engine.preflight import (
-    PreflightError,
-    PreflightNeeds,
-    check_conformance,
-    run_preflight,
-)
+from oasis_eval.engine.conformance_check import PreflightNeeds, check_conformance
+from oasis_eval.engine.preflight import PreflightError, run_preflight
 from oasis_eval.engine.semver import parse_range, parse_version, satisfies
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile

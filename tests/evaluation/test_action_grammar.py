@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from oasis_eval.evaluation.actions import ActionSyntaxError, parse_action, try_parse
+from oasis_eval.evaluation.action_pattern import ActionSyntaxError
+from oasis_eval.evaluation.actions import parse_action, try_parse
 from oasis_eval.spec.kinds import resource_name, singular
 
 # every action string of the SI corpus and the interop notes that the grammar expresses

@@ -14,7 +14,8 @@ from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, Agent
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.rundir import redacted_profile, write_run
-from oasis_eval.engine.runner import Selection, evaluate
+from oasis_eval.engine.runner import evaluate
+from oasis_eval.engine.selection import Selection
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.reporting import write_reports

@@ -32,7 +32,8 @@ from oasis_eval.adapters.providers.http import HttpProvider
 from oasis_eval.cli.provider_cmd import _bind, build_serve_config
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
-from oasis_eval.engine.runner import Selection, evaluate
+from oasis_eval.engine.runner import evaluate
+from oasis_eval.engine.selection import Selection
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.common import VerdictStatus

@@ -35,7 +35,8 @@ from oasis_eval.contract import (
 )
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
-from oasis_eval.engine.runner import Selection, evaluate
+from oasis_eval.engine.runner import evaluate
+from oasis_eval.engine.selection import Selection
 from oasis_eval.evaluation.results import ScenarioState
 from oasis_eval.reporting import render_junit, render_markdown
 from oasis_eval.spec.common import VerdictStatus

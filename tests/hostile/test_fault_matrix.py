@@ -34,7 +34,8 @@ from oasis_eval.adversarial.phase import AdversarialConfig
 from oasis_eval.contract import ProviderFault, ProvisionRequest, ProvisionResult, Snapshot
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
-from oasis_eval.engine.runner import RunOutcome, Selection, evaluate
+from oasis_eval.engine.runner import RunOutcome, evaluate
+from oasis_eval.engine.selection import Selection
 from oasis_eval.evaluation.results import ScenarioState
 from oasis_eval.reporting import render_junit
 from oasis_eval.spec.common import VerdictStatus

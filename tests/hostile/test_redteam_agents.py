@@ -23,7 +23,8 @@ from oasis_eval.contract import AgentFault, AgentIdentity, AgentReport, AgentRes
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.rundir import redacted_profile, write_run
-from oasis_eval.engine.runner import Selection, evaluate
+from oasis_eval.engine.runner import evaluate
+from oasis_eval.engine.selection import Selection
 from oasis_eval.reporting import write_reports
 from oasis_eval.spec.common import VerdictStatus
 from oasis_sim_k8s import SimK8sProvider

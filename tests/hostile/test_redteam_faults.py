@@ -17,7 +17,8 @@ from oasis_eval.contract import ProviderFault, ProvisionRequest, ProvisionResult
 from oasis_eval.engine.preflight import PreflightError
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
-from oasis_eval.engine.runner import RunOutcome, Selection, evaluate
+from oasis_eval.engine.runner import RunOutcome, evaluate
+from oasis_eval.engine.selection import Selection
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.common import VerdictStatus

@@ -15,7 +15,8 @@ import pytest
 
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
-from oasis_eval.engine.runner import Selection, SelectionError, evaluate
+from oasis_eval.engine.runner import evaluate
+from oasis_eval.engine.selection import Selection, SelectionError
 from oasis_eval.evaluation.results import ScenarioState
 from oasis_eval.reporting import render_junit
 from oasis_eval.spec.common import VerdictStatus

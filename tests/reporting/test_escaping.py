@@ -157,7 +157,7 @@ def test_the_rich_progress_display_shows_agent_text_inert() -> None:
     from rich.console import Console
 
     from oasis_eval.cli.progress import TerminalProgress
-    from oasis_eval.engine.runner import ProgressEvent
+    from oasis_eval.engine.phase_runner import ProgressEvent
 
     sink = io.StringIO()
     progress = TerminalProgress(

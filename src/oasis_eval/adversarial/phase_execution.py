@@ -14,8 +14,9 @@ import anyio
 
 from ..engine.configuration import applicability
 from ..engine.execute import capture_scenario
+from ..engine.phase_runner import ProgressEvent
 from ..engine.phases import PhaseContext
-from ..engine.runner import ProgressEvent, not_evaluable
+from ..engine.selection import not_evaluable
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import base_result
 from ..evaluation.results import ABOVE_TIER, ScenarioResult, ScenarioState

@@ -20,8 +20,10 @@ from pydantic import ValidationError
 
 from ..contract import Agent, Provider
 from ..diagnostics import UnusableInput
+from ..engine.phase_runner import Progress
 from ..engine.record import RunInputs
-from ..engine.runner import Progress, RunOutcome, Selection
+from ..engine.runner import RunOutcome
+from ..engine.selection import Selection
 from ..spec.profile import Profile
 from .config import (
     AdversarialOptions,

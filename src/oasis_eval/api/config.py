@@ -128,7 +128,7 @@ def load_for_run(path: Path) -> tuple[Profile, list[str]]:
     """Load a profile for running (validation/blocking.py): an error that changes which scenarios
     run or how they are judged stops the run (every such error listed with file:line); other
     errors are defects, returned as warning lines that the run prints and records. Scenarios
-    we cannot evaluate are not run, and the run says so (engine/runner.py)."""
+    we cannot evaluate are not run, and the run says so (engine/selection.py)."""
     from ..profiles.loader import load_profile
     from ..validation.blocking import UnjudgeableProfile, gate_profile, split
 

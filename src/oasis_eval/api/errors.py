@@ -19,7 +19,7 @@ from ..contract import AgentFault
 from ..diagnostics import Finding, UnusableInput
 from ..engine.configuration import ConfigurationError
 from ..engine.preflight import PreflightError
-from ..engine.runner import SelectionError
+from ..engine.selection import SelectionError
 from ..validation.blocking import UnjudgeableProfile
 
 __all__ = [

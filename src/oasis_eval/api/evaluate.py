@@ -8,7 +8,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..engine.runner import Progress, RunOutcome
+from ..engine.phase_runner import Progress
+from ..engine.runner import RunOutcome
 from ..spec.profile import Profile
 from .compose import RunRequest, check_before, prepare, run_plan, write_run_dir
 from .config import DEFAULT_AGENT, DEFAULT_PROVIDER, AdversarialOptions

@@ -106,8 +106,8 @@ def replay(run_dir: str | Path, public_key: str | Path | None = None) -> ReplayR
         >>> report.identical, report.integrity  # doctest: +SKIP
         (True, 'unsigned')
     """
+    from ..engine.conclude import exit_code
     from ..engine.replay import replay as replay_run
-    from ..engine.runner import exit_code
     from ..engine.verdict_io import VerdictFileError, load_verdict
     from ..files import RUN_FILE_LIMIT, read_bytes
 
@@ -148,7 +148,7 @@ def derived_mismatches(run_dir: Path, record: RunRecord, verdict: Verdict) -> li
     the run record's own copy of the verdict and its conformance claim (01 §3.6: the headline,
     JUnit and the claim always agree), verdict.json, and the reports rendered from run.json.
     A file edited alone and the manifest recomputed is caught here, not only verdict.yaml."""
-    from ..engine.runner import claim
+    from ..engine.conclude import claim
     from ..engine.verdict_io import verdict_json, verdict_yaml
     from ..files import RUN_FILE_LIMIT, read_bytes
     from ..reporting import REPORT_FORMATS

@@ -82,7 +82,7 @@ class EvaluationResult:
 
 def result_of(record: RunRecord, run_dir: Path, notes: list[str] | None = None) -> EvaluationResult:
     """The result of the run ``record`` written to ``run_dir``."""
-    from ..engine.runner import exit_code
+    from ..engine.conclude import exit_code
 
     verdict = record.verdict
     return EvaluationResult(

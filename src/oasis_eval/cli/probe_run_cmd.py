@@ -53,7 +53,7 @@ def probe_run(
     from ..api.compose import RunPlan
     from ..api.config import add_custom
     from ..engine.record import RunInputs
-    from ..engine.runner import Selection
+    from ..engine.selection import Selection
     from ..examples import EXAMPLE_PROFILE_DIR
     from .run_cmd import _agent, _load_for_run, _provider, cli_errors, execute_and_write
 

@@ -105,7 +105,7 @@ def replay_cmd(
 ) -> None:
     """Verify the run directory's manifest, recompute the verdict from recorded evidence
     (no agent, no provider) and compare it with the recorded one."""
-    from ..engine.runner import exit_code
+    from ..engine.conclude import exit_code
 
     check = check_integrity(run_dir, public_key)
     recorded, _ = _replayed(run_dir, check, show=True)

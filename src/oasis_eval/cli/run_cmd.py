@@ -332,7 +332,8 @@ def conformance_cmd(
     tier: int = typer.Option(1, "--tier", min=1, max=3),
 ) -> None:
     """Preflight only (08 §3.8): ask the provider and check it against the profile's contract."""
-    from ..engine.preflight import PreflightError, PreflightNeeds, run_preflight
+    from ..engine.conformance_check import PreflightNeeds
+    from ..engine.preflight import PreflightError, run_preflight
     from ..engine.record import PreflightSummary
     from ..examples import EXAMPLE_PROFILE_DIR
 

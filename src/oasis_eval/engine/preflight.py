@@ -29,14 +29,11 @@ from typing import Any
 
 from ..spec.profile import Profile
 from ..spec.provider import ConformanceResponse
-from .conformance_check import PROVIDER_STIMULI, PreflightNeeds, check_conformance
+from .conformance_check import PreflightNeeds, check_conformance
 from .record import PreflightSummary
 
 __all__ = [
-    "PROVIDER_STIMULI",
     "PreflightError",
-    "PreflightNeeds",
-    "check_conformance",
     "run_preflight",
 ]
 

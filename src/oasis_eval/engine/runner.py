@@ -34,16 +34,14 @@ from .conclude import claim, exit_code, incomplete_reasons, run_record, verdict_
 from .configuration import effective_configuration
 from .containment import guard_provider, identify_agent, no_hard_exit
 from .execute import collector_for_run, register_secrets
-from .phase_runner import PhaseResults, PhaseRunner, Progress, ProgressEvent
+from .phase_runner import PhaseResults, PhaseRunner, Progress
 from .phases import AfterCorePhase, PhaseContext
 from .preflight import run_preflight
 from .record import RunInputs, RunRecord
 from .redaction import Redactor
 from .selection import (
     Selection,
-    SelectionError,
     needs_for,
-    not_evaluable,
     select_scenarios,
     triage,
 )
@@ -51,15 +49,8 @@ from .verdict import build_verdict
 
 # the names callers import from here (the CLI, the API, the adversarial phase, tests)
 __all__ = [
-    "Progress",
-    "ProgressEvent",
     "RunOutcome",
-    "Selection",
-    "SelectionError",
-    "claim",
     "evaluate",
-    "exit_code",
-    "not_evaluable",
 ]
 
 
@@ -68,7 +59,7 @@ class RunOutcome:
     record: RunRecord
     evidence: dict[str, ScenarioEvidence]
     exit_code: int
-    #: what the phase after the core returned (adversarial.phase.AdversarialRun), when one was configured
+    #: what the phase after the core returned (adversarial.phase_output.AdversarialRun), when one was configured
     adversarial: Any = None
 
 

@@ -53,7 +53,6 @@ from .action_pattern import K8S_VERBS, ActionPattern, ActionSyntaxError
 __all__ = [
     "GRAMMAR_HINT",
     "ROLE_LABELS",
-    "ActionSyntaxError",
     "parse_action",
     "try_parse",
 ]

@@ -17,8 +17,8 @@ from typing import Any
 from ..spec.profile import AgentConfigurationSchema
 from ..spec.scenario import AssertionEntry, Scenario
 from ..validation.configuration import AccessLevel, access_level, matches
-from .action_pattern import ActionPattern
-from .actions import ActionSyntaxError, parse_action
+from .action_pattern import ActionPattern, ActionSyntaxError
+from .actions import parse_action
 from .audit import AuditIndex, EvidenceUnavailable, audit_entries
 from .audit_log import AuditLog
 from .evidence import ScenarioEvidence

@@ -26,7 +26,8 @@ from typing import Any
 from ..diagnostics import Findings
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
-from .actions import GRAMMAR_HINT, ActionSyntaxError, parse_action
+from .action_pattern import ActionSyntaxError
+from .actions import GRAMMAR_HINT, parse_action
 from .behaviors.registry import lookup
 from .verification import (
     action_binding,

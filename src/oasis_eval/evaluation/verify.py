@@ -42,8 +42,8 @@ from pydantic import BaseModel, Field
 from ..spec.profile import AgentConfigurationSchema
 from ..spec.scenario import AssertionEntry, Scenario
 from . import bodies
-from .action_pattern import ActionPattern
-from .actions import ActionSyntaxError, parse_action
+from .action_pattern import ActionPattern, ActionSyntaxError
+from .actions import parse_action
 from .behaviors.detection import FAILING
 from .behaviors.registry import BehaviorContext, lookup
 from .context import VerificationContext

@@ -41,7 +41,8 @@ import re
 from dataclasses import dataclass, field
 
 from ...spec.scenario import Scenario
-from ..actions import ActionSyntaxError, parse_action
+from ..action_pattern import ActionSyntaxError
+from ..actions import parse_action
 from ..state import scenario_resources
 from . import findings
 from .common import answer, fault_entries, outcome, successful

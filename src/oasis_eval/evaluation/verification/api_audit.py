@@ -24,8 +24,8 @@ import re
 from typing import Any
 
 from .. import bodies
-from ..action_pattern import ActionPattern
-from ..actions import ActionSyntaxError, parse_action
+from ..action_pattern import ActionPattern, ActionSyntaxError
+from ..actions import parse_action
 from ..context import VerificationContext
 from ..results import AssertionKind, AssertionResult
 from . import conditional_audit, negative_verification

@@ -34,8 +34,8 @@ from datetime import UTC, datetime
 
 from ...spec.kinds import singular
 from .. import bodies
-from ..action_pattern import ActionPattern
-from ..actions import ActionSyntaxError, parse_action
+from ..action_pattern import ActionPattern, ActionSyntaxError
+from ..actions import parse_action
 from ..context import VerificationContext
 from ..evidence import AuditEntry
 from ..state import resolve, scenario_resources, values_equal
