@@ -16,14 +16,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import anyio
 from pydantic import ValidationError
 
-from ..contract import Agent, Provider
+from ..contract import Agent, AgentFault, Provider
 from ..diagnostics import UnusableInput
+from ..engine.configuration import ConfigurationError
+from ..engine.containment import describe, passes_through
+from ..engine.manifest import RunKey, load_run_key, write_manifest
 from ..engine.phase_runner import Progress
+from ..engine.preflight import PreflightError
 from ..engine.record import RunInputs
-from ..engine.runner import RunOutcome
+from ..engine.redaction import Redactor
+from ..engine.rundir import recorded_run_id, redacted_profile, write_run
+from ..engine.runner import RunOutcome, evaluate
 from ..engine.selection import Selection
+from ..examples import EXAMPLE_PROFILE_DIR
 from ..spec.profile import Profile
 from .config import (
     AdversarialOptions,
@@ -39,10 +47,11 @@ from .config import (
     tolerances,
 )
 from .errors import OptionError
+from .inputs import check_judging_inputs, check_output, check_patterns
+from .publish import absolute, publish, staging_for
 
 if TYPE_CHECKING:
     from ..adversarial.phase import AdversarialConfig
-    from ..engine.manifest import RunKey
 
 #: where runs go when neither ``out`` nor the run config's ``output`` says
 DEFAULT_BASE = "oasis-runs"
@@ -93,9 +102,6 @@ def prepare(request: RunRequest) -> RunPlan:
     """Load and check every input of ``request``, in the order ``oasis run`` always has
     (its first error is the one reported); the provider is built before the agent, so a
     runner token leaves the environment before any agent code is loaded."""
-    from ..examples import EXAMPLE_PROFILE_DIR
-    from .inputs import check_judging_inputs, check_patterns
-
     cfg = load_run_config(request.config) if request.config else RunConfig()
     given = request.profile
     if isinstance(given, Profile):
@@ -192,11 +198,6 @@ class OutputTarget:
 def check_before(plan: RunPlan) -> OutputTarget:
     """The run key and the output paths, checked before the run: a bad key or path must not
     cost a finished run. Paths are made absolute now (an in-process agent may chdir)."""
-    from ..engine.manifest import load_run_key
-    from ..engine.rundir import recorded_run_id
-    from .inputs import check_output
-    from .publish import absolute
-
     run_key = load_run_key(signing=True)
     out, base = absolute(plan.out), absolute(plan.base)
     assert base is not None  # absolute() keeps a path a path
@@ -214,13 +215,6 @@ async def run_plan(
     :func:`oasis_eval.engine.runner.evaluate` raises before any scenario runs (PreflightError,
     AgentFault, ConfigurationError) goes to ``on_refused`` first, before the adapters close,
     then propagates unless ``on_refused`` raised something else."""
-    import anyio
-
-    from ..contract import AgentFault
-    from ..engine.configuration import ConfigurationError
-    from ..engine.preflight import PreflightError
-    from ..engine.runner import evaluate
-
     try:
         return await evaluate(
             plan.profile,
@@ -243,8 +237,6 @@ async def run_plan(
 
 async def _close(name: str, closable: Agent | Provider, warn: Warn) -> None:
     """Close an adapter; what its code raises is reported, never turned into an exit code."""
-    from ..engine.containment import describe, passes_through
-
     try:
         await closable.aclose()
     except BaseException as exc:
@@ -258,12 +250,9 @@ def write_run_dir(
 ) -> tuple[Path, str | None]:
     """Write the run directory, reports and manifest (last: it covers every file), apart,
     and move them into place whole; (the run directory, a warning when it moved)."""
+    # lazy: adversarial.phase_output pulls the generators and httpx (~85 ms), reporting jinja2 (~50 ms)
     from ..adversarial.phase_output import write_adversarial
-    from ..engine.manifest import write_manifest
-    from ..engine.redaction import Redactor
-    from ..engine.rundir import redacted_profile, write_run
     from ..reporting import write_reports
-    from .publish import publish, staging_for
 
     record = outcome.record
     record.warnings.extend(plan.gaps)

@@ -14,16 +14,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import yaml
+
+from ..adversarial.reserved import ReservedSet, load_reserved, run_problems
 from ..contract import Agent, Provider
 from ..diagnostics import Findings, UnusableInput
+from ..profiles.loader import load_profile
+from ..profiles.suite import check_suite, load_suite
+from ..spec.probe import GenerationRequest, ProbeGenerator
 from ..spec.profile import Profile
 from ..spec.yaml_io import load_single, safe_load
+from ..validation.blocking import UnjudgeableProfile, gate_profile, split
 from .errors import InvalidInput, OptionError
+from .inputs import check_run_config
 
 if TYPE_CHECKING:
     from ..adversarial.phase import AdversarialConfig
-    from ..adversarial.reserved import ReservedSet
-    from ..spec.probe import ProbeGenerator
 
 #: the built-in defaults: the demo agent on the simulated cluster, both in process
 DEFAULT_AGENT = "builtin:careful"
@@ -63,8 +69,6 @@ _EVALUATION_KEYS = {
 def load_run_config(path: Path) -> RunConfig:
     """Read and check a run config file (``oasis run --config``); relative paths in it are
     relative to the file."""
-    from .inputs import check_run_config
-
     doc = load_single(path)
     if not isinstance(doc.data, dict):
         raise UnusableInput("a run config must be a mapping", file=str(path), line=doc.line)
@@ -129,9 +133,6 @@ def load_for_run(path: Path) -> tuple[Profile, list[str]]:
     run or how they are judged stops the run (every such error listed with file:line); other
     errors are defects, returned as warning lines that the run prints and records. Scenarios
     we cannot evaluate are not run, and the run says so (engine/selection.py)."""
-    from ..profiles.loader import load_profile
-    from ..validation.blocking import UnjudgeableProfile, gate_profile, split
-
     loaded = load_profile(path)
     if loaded.profile is None:
         raise InvalidInput(
@@ -150,8 +151,6 @@ def load_for_run(path: Path) -> tuple[Profile, list[str]]:
 
 def gate_loaded(profile: Profile) -> list[str]:
     """The defect lines of a profile given as an object; blocking errors raise, as for a path."""
-    from ..validation.blocking import UnjudgeableProfile, gate_profile
-
     gate = gate_profile(profile)
     if gate.blocking:
         raise UnjudgeableProfile(gate.blocking)
@@ -162,6 +161,7 @@ def add_custom(profile: Profile, paths: Sequence[Path]) -> tuple[Profile, list[s
     """The profile with custom extension scenarios added (03 §6), and their ids."""
     if not paths:
         return profile, []
+    # lazy: adversarial.promote pulls the generators and httpx (~90 ms)
     from ..adversarial.promote import load_custom, with_custom
 
     scenarios, findings = load_custom(list(paths), profile)
@@ -174,8 +174,6 @@ def add_custom(profile: Profile, paths: Sequence[Path]) -> tuple[Profile, list[s
 
 def suite_ids(path: Path, profile: Profile) -> list[str]:
     """The ordered scenario ids of a suite file (02 §3), checked against ``profile``."""
-    from ..profiles.suite import check_suite, load_suite
-
     findings = Findings()
     suite = load_suite(path, findings)
     if suite is not None:
@@ -209,6 +207,7 @@ def spec_of(spec: Any) -> Any:
 def make_agent(spec: Any) -> Agent:
     """An agent from a CLI string, a run-config ``agent:`` mapping, or an object: one with
     ``identify()`` and ``execute(task)`` (sync or async) runs in process like ``python:``."""
+    # lazy: the agent adapters pull httpx (~75 ms) into `import oasis_eval`
     from ..adapters.agents import agent_from_config
     from ..adapters.agents.python import PythonAgent
 
@@ -230,7 +229,7 @@ def make_agent(spec: Any) -> Agent:
 def make_provider(spec: Any, auth: Mapping[str, Any] | None = None) -> Provider:
     """A provider from a CLI string, a ``{type: ...}`` mapping, or a
     :class:`~oasis_eval.contract.Provider` object (used as it is)."""
-    from ..adapters.providers import provider_from_config
+    from ..adapters.providers import provider_from_config  # lazy: pulls httpx (~75 ms)
 
     if spec is None:
         spec = DEFAULT_PROVIDER
@@ -288,8 +287,8 @@ def adversarial_config(profile: Profile, asked: AdversarialOptions) -> Adversari
             )
         if asked.reserved is None:
             return None
+    # lazy: adversarial.phase pulls the generators and httpx (~95 ms)
     from ..adversarial.phase import AdversarialConfig
-    from ..spec.probe import GenerationRequest
 
     names = asked.archetypes or ""
     listed = names.split(",") if isinstance(names, str) else list(names)
@@ -313,8 +312,6 @@ def adversarial_config(profile: Profile, asked: AdversarialOptions) -> Adversari
 
 def probe_options(items: Sequence[str] | Mapping[str, Any]) -> dict[str, Any]:
     """``KEY=VALUE`` items (``--probe-option``; values read as YAML), or a mapping as it is."""
-    import yaml
-
     if isinstance(items, Mapping):
         return dict(items)
     out: dict[str, Any] = {}
@@ -332,6 +329,7 @@ def probe_options(items: Sequence[str] | Mapping[str, Any]) -> dict[str, Any]:
 def load_probe_generator(name: str, options: dict[str, Any]) -> ProbeGenerator:
     """The named generator (ADV1's registry: built-ins and ``oasis_eval.probe_generators`` plugins)."""
     try:
+        # lazy: the generators pull httpx (~85 ms); an ImportError is reported below
         from ..adversarial.generators import load_generator
     except ImportError:
         raise UnusableInput("no probe generator is available in this installation") from None
@@ -342,8 +340,6 @@ def load_probe_generator(name: str, options: dict[str, Any]) -> ProbeGenerator:
 
 
 def _reserved(path: Path, key_env: str, profile: Profile) -> ReservedSet:
-    from ..adversarial.reserved import load_reserved, run_problems
-
     reserved = load_reserved(path, key_env)
     invalid, _ = run_problems(reserved, profile)
     if invalid:

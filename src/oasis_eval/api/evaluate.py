@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+import anyio
 
 from ..engine.phase_runner import Progress
 from ..engine.runner import RunOutcome
@@ -92,10 +95,6 @@ def evaluate(
         >>> print(result.safety)  # doctest: +SKIP
         PASS
     """
-    import asyncio
-
-    import anyio
-
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -168,7 +167,7 @@ def _warn(text: str) -> None:
 
 
 def _print_progress(message: str) -> None:
-    from ..reporting.controls import visible_controls
+    from ..reporting.controls import visible_controls  # lazy: reporting pulls jinja2 (~50 ms)
 
     # one event, one line: agent text can neither drive the terminal nor fake a line
     shown = visible_controls(str(message)).replace("\n", "\\n").replace("\t", "\\t")

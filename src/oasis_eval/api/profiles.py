@@ -5,9 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..diagnostics import Finding, Findings
+from ..evaluation.readiness import check_evaluable
+from ..examples import EXAMPLE_PROFILE_DIR
 from ..profiles.loader import LoadResult
+from ..profiles.loader import load_profile as load
 from ..spec.profile import Profile
+from ..validation import summarize
+from ..validation import validate_profile as validate
 from ..validation.result import ValidationResult
+from .config import load_for_run
 
 __all__ = ["check_profile", "load_profile", "validate_profile"]
 
@@ -33,9 +39,6 @@ def load_profile(path: str | Path | None = None) -> Profile:
         >>> profile.metadata.identifier  # doctest: +SKIP
         'oasis-k8s-example'
     """
-    from ..examples import EXAMPLE_PROFILE_DIR
-    from .config import load_for_run
-
     profile, _defects = load_for_run(Path(path) if path is not None else EXAMPLE_PROFILE_DIR)
     return profile
 
@@ -59,19 +62,12 @@ def validate_profile(path: str | Path | None = None) -> ValidationResult:
         >>> oasis_eval.validate_profile("my-profile/").valid  # doctest: +SKIP
         True
     """
-    from ..examples import EXAMPLE_PROFILE_DIR
-    from ..validation import summarize
-
     loaded, findings = check_profile(Path(path) if path is not None else EXAMPLE_PROFILE_DIR)
     return summarize(loaded.profile, findings)
 
 
 def check_profile(path: Path) -> tuple[LoadResult, list[Finding]]:
     """Load + validate: the loader's findings and the validator's, deduplicated and sorted."""
-    from ..evaluation.readiness import check_evaluable
-    from ..profiles.loader import load_profile as load
-    from ..validation import validate_profile as validate
-
     loaded = load(path)
     findings = Findings(loaded.findings)
     if loaded.profile is not None:

@@ -12,8 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import UnusableInput
+from ..engine import replay as engine_replay
+from ..engine.conclude import claim, exit_code
 from ..engine.manifest import Integrity, load_run_key, verify_manifest
 from ..engine.record import RunRecord
+from ..engine.rundir import RECORD
+from ..engine.verdict_io import VerdictFileError, load_verdict, verdict_json, verdict_yaml
+from ..files import RUN_FILE_LIMIT, read_bytes
 from ..spec.verdict import Verdict
 from .results import EvaluationResult, result_of
 
@@ -43,9 +48,6 @@ def read_run(run_dir: str | Path) -> EvaluationResult:
         >>> oasis_eval.read_run("oasis-runs/20260101T000000Z-abc").safety  # doctest: +SKIP
         'PASS'
     """
-    from ..engine.rundir import RECORD
-    from ..files import RUN_FILE_LIMIT, read_bytes
-
     path = Path(run_dir)
     if not (path / RECORD).is_file():
         raise UnusableInput("not a run directory (no run.json)", file=str(path))
@@ -106,11 +108,6 @@ def replay(run_dir: str | Path, public_key: str | Path | None = None) -> ReplayR
         >>> report.identical, report.integrity  # doctest: +SKIP
         (True, 'unsigned')
     """
-    from ..engine.conclude import exit_code
-    from ..engine.replay import replay as replay_run
-    from ..engine.verdict_io import VerdictFileError, load_verdict
-    from ..files import RUN_FILE_LIMIT, read_bytes
-
     path = Path(run_dir)
     if not path.is_dir():
         raise UnusableInput("not a run directory", file=str(path))
@@ -119,7 +116,7 @@ def replay(run_dir: str | Path, public_key: str | Path | None = None) -> ReplayR
     integrity = check.integrity.value
     if check.integrity is Integrity.tampered:
         return ReplayReport(integrity, False, EXIT_TAMPERED, check.lines())
-    result = replay_run(path)
+    result = engine_replay.replay(path)  # looked up at call time: tests replace it
     try:
         recorded = load_verdict(path / "verdict.yaml")
     except VerdictFileError as exc:
@@ -148,10 +145,7 @@ def derived_mismatches(run_dir: Path, record: RunRecord, verdict: Verdict) -> li
     the run record's own copy of the verdict and its conformance claim (01 §3.6: the headline,
     JUnit and the claim always agree), verdict.json, and the reports rendered from run.json.
     A file edited alone and the manifest recomputed is caught here, not only verdict.yaml."""
-    from ..engine.conclude import claim
-    from ..engine.verdict_io import verdict_json, verdict_yaml
-    from ..files import RUN_FILE_LIMIT, read_bytes
-    from ..reporting import REPORT_FORMATS
+    from ..reporting import REPORT_FORMATS  # lazy: reporting pulls jinja2 (~50 ms)
 
     out: list[str] = []
     if verdict_yaml(record.verdict) != verdict_yaml(verdict):

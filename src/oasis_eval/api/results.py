@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..engine.conclude import exit_code
 from ..engine.record import RunRecord
 from ..evaluation.results import ScenarioResult
 from ..spec.verdict import CapabilityResult, Verdict
@@ -82,8 +83,6 @@ class EvaluationResult:
 
 def result_of(record: RunRecord, run_dir: Path, notes: list[str] | None = None) -> EvaluationResult:
     """The result of the run ``record`` written to ``run_dir``."""
-    from ..engine.conclude import exit_code
-
     verdict = record.verdict
     return EvaluationResult(
         safety=str(verdict.safety.value),

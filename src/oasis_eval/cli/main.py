@@ -14,6 +14,7 @@ import sys
 import typer
 
 from ..diagnostics import UnusableInput
+from ..spec import OASIS_CORE_VERSION
 from ..version import __version__
 from . import (
     behaviors_cmd,
@@ -54,8 +55,6 @@ app.command("behaviors")(behaviors_cmd.behaviors)
 @app.command("version")
 def version() -> None:
     """Print the implementation name and version, and the OASIS core version it implements."""
-    from ..spec import OASIS_CORE_VERSION
-
     typer.echo(f"oasis-eval {__version__} (OASIS core {OASIS_CORE_VERSION})")
 
 

@@ -18,11 +18,18 @@ from typing import TYPE_CHECKING, Any
 import typer
 import yaml
 
+from ..adversarial.generators import GeneratorError, load_generator
+from ..adversarial.generators.base import public_options
+from ..adversarial.generators.red_team import scaffold as make
+from ..adversarial.serialize import serialize_probe
 from ..diagnostics import UnusableInput
+from ..examples import EXAMPLE_PROFILE_DIR
+from ..profiles.loader import load_profile
+from ..spec.probe import GenerationRequest, GeneratorMethod, Probe, ProbeGenerator
 from ..spec.yaml_io import safe_load
+from .output import echo_findings
 
 if TYPE_CHECKING:
-    from ..spec.probe import GenerationRequest, GeneratorMethod, Probe, ProbeGenerator
     from ..spec.profile import Profile
 
 probe_app = typer.Typer(
@@ -37,10 +44,6 @@ PROFILE_OPT = typer.Option(
 
 
 def _profile(path: Path | None) -> Any:
-    from ..examples import EXAMPLE_PROFILE_DIR
-    from ..profiles.loader import load_profile
-    from .output import echo_findings
-
     loaded = load_profile(path or EXAMPLE_PROFILE_DIR)
     if loaded.profile is None:
         echo_findings(loaded.findings)
@@ -123,11 +126,6 @@ def generate(
     ),
 ) -> None:
     """Generate adversarial probes for a profile's archetypes and write them as scenario files."""
-    from ..adversarial.generators import GeneratorError, load_generator
-    from ..adversarial.generators.base import public_options
-    from ..adversarial.serialize import serialize_probe
-    from ..spec.probe import GenerationRequest
-
     prof = _profile(profile_path)
     options = parse_options(option)
     wanted = tuple(a.strip() for a in (archetypes or "").split(",") if a.strip())
@@ -220,9 +218,6 @@ def scaffold(
     force: bool = typer.Option(False, "--force", help="Overwrite an existing file."),
 ) -> None:
     """Write a red-team probe file for one archetype that validates before its first edit."""
-    from ..adversarial.generators import GeneratorError
-    from ..adversarial.generators.red_team import scaffold as make
-
     prof = _profile(profile_path)
     if out.exists() and not force:
         raise UnusableInput("file exists (pass --force to overwrite)", file=str(out))

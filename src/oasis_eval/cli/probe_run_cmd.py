@@ -13,8 +13,16 @@ from pathlib import Path
 
 import typer
 
+from ..adversarial.promote import promote, read_probe_files
+from ..api.compose import RunPlan
+from ..api.config import add_custom
 from ..diagnostics import Findings, UnusableInput
+from ..engine.record import RunInputs
+from ..engine.selection import Selection
+from ..examples import EXAMPLE_PROFILE_DIR
+from .output import echo_findings
 from .probe_cmd import probe_app
+from .run_cmd import _agent, _load_for_run, _provider, cli_errors, execute_and_write
 
 
 @probe_app.command("run")
@@ -50,13 +58,6 @@ def probe_run(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
 ) -> None:
     """Run probe files as custom extension scenarios (03 §6) and write a run directory."""
-    from ..api.compose import RunPlan
-    from ..api.config import add_custom
-    from ..engine.record import RunInputs
-    from ..engine.selection import Selection
-    from ..examples import EXAMPLE_PROFILE_DIR
-    from .run_cmd import _agent, _load_for_run, _provider, cli_errors, execute_and_write
-
     profile_path = profile or EXAMPLE_PROFILE_DIR
     loaded, gaps = _load_for_run(profile_path)
     with cli_errors():
@@ -95,11 +96,6 @@ def probe_promote(
     """Turn a reviewed failed probe into a corpus scenario file (07 §7.2): a fresh id in the
     profile's id scheme, archetype fields from its primary archetype, a provenance comment.
     Nothing is written unless the result validates against the profile."""
-    from ..adversarial.promote import promote, read_probe_files
-    from ..examples import EXAMPLE_PROFILE_DIR
-    from .output import echo_findings
-    from .run_cmd import _load_for_run
-
     loaded, _ = _load_for_run(profile or EXAMPLE_PROFILE_DIR)
     findings = Findings()
     probes = read_probe_files([failed_probe], findings)
@@ -131,8 +127,6 @@ def probe_promote(
 
 def _ids_in(directory: Path) -> set[str]:
     """Scenario ids already in ``directory`` (so a second promotion gets the next number)."""
-    from ..adversarial.promote import read_probe_files
-
     if not directory.is_dir() or not any(directory.glob("*.y*ml")):
         return set()
     try:

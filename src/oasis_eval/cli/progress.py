@@ -6,14 +6,15 @@ import sys
 from typing import Any
 
 import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from .output import terminal_safe
 
 
 def _plain(text: str) -> str:
     """Agent or profile text for a rich console: controls shown as escapes, no markup."""
-    from rich.markup import escape
-
     return escape(terminal_safe(text, one_line=True))
 
 
@@ -33,15 +34,6 @@ class TerminalProgress:
     """A rich display: a bar per phase (scenarios done/total) and each failure as it happens."""
 
     def __init__(self, console: Any = None) -> None:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-        )
-
         self.console = console or Console(stderr=True)
         self.bars = Progress(
             TextColumn("{task.description}"),

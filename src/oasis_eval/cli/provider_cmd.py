@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import typer
 
-from ..adapters.providers import provider_servers
+from ..adapters.providers import known_provider_types, provider_servers
 from ..contract import (
     DEFAULT_IDLE_TTL,
     DEFAULT_MAX_BODY_BYTES,
@@ -384,7 +384,7 @@ def _write_secret(path: str, value: str) -> None:
 
 
 async def _serve(cfg: ServeConfig, sockets: list[socket.socket]) -> int:
-    import uvicorn
+    import uvicorn  # lazy: only `provider serve` needs the server (~15 ms)
 
     ports = [sock.getsockname()[1] for sock in sockets]
     url, agent_url = cfg.url(ports[0]), cfg.url(ports[1]) + "/mcp"
@@ -429,8 +429,6 @@ async def _serve(cfg: ServeConfig, sockets: list[socket.socket]) -> int:
 @app.command("list")
 def list_providers() -> None:
     """The built-in providers (servable with `oasis provider serve`) and the provider types `oasis run` accepts."""
-    from ..adapters.providers import known_provider_types
-
     servers = provider_servers()
     width = max((len(n) for n in servers), default=0)
     typer.echo("servable providers (oasis provider serve NAME):")

@@ -7,6 +7,8 @@ from pathlib import Path
 import typer
 
 from ..profiles.loader import load_profile
+from ..quality.analysis import analyze
+from ..quality.render import render_text
 from .output import echo_findings, echo_json
 
 
@@ -18,9 +20,6 @@ def quality(
     as_json: bool = typer.Option(False, "--json", help="Print the analysis as JSON."),
 ) -> None:
     """Profile quality analysis: negative testing, attack surfaces, difficulty, coverage, intent, subcategories."""
-    from ..quality.analysis import analyze
-    from ..quality.render import render_text
-
     loaded = load_profile(path)
     if loaded.profile is None:
         echo_findings(loaded.findings)

@@ -21,6 +21,9 @@ from typing import TYPE_CHECKING
 import typer
 
 from ..api.replay import derived_mismatches
+from ..diagnostics import UnusableInput
+from ..engine import replay as engine_replay
+from ..engine.conclude import exit_code
 from ..engine.manifest import (
     MANIFEST,
     Integrity,
@@ -29,10 +32,13 @@ from ..engine.manifest import (
     verify_manifest,
     write_manifest,
 )
+from ..engine.record import RunRecord
+from ..engine.verdict_io import VerdictFileError, load_verdict
+from ..files import RUN_FILE_LIMIT, read_bytes
+from ..reporting import REPORT_FORMATS
 from .output import terminal_safe
 
 if TYPE_CHECKING:
-    from ..engine.record import RunRecord
     from ..spec.verdict import Verdict
 
 EXIT_USAGE, EXIT_BUG, EXIT_TAMPERED = 2, 4, 5
@@ -85,8 +91,6 @@ def _integrity_note(check: ManifestCheck) -> str:
 def check_integrity(run_dir: Path, public_key: Path | None = None) -> ManifestCheck:
     """Verify ``run_dir`` against its manifest; tampering exits 5, naming each file."""
     if not run_dir.is_dir():
-        from ..diagnostics import UnusableInput
-
         raise UnusableInput("not a run directory", file=str(run_dir))
     check = verify_manifest(run_dir, load_run_key(public_key=public_key))
     if check.integrity is Integrity.tampered:
@@ -105,8 +109,6 @@ def replay_cmd(
 ) -> None:
     """Verify the run directory's manifest, recompute the verdict from recorded evidence
     (no agent, no provider) and compare it with the recorded one."""
-    from ..engine.conclude import exit_code
-
     check = check_integrity(run_dir, public_key)
     recorded, _ = _replayed(run_dir, check, show=True)
     _say("replay: identical to the recorded verdict")
@@ -118,13 +120,7 @@ def _replayed(run_dir: Path, check: ManifestCheck, show: bool = False) -> tuple[
     states (engine/replay.py::inconsistencies), verdict.yaml, and the files derived from the
     verdict (:func:`derived_mismatches`). Tampering exits 5; a mismatch in a signed, verified
     run is a determinism bug (exit 4). Returns the recorded verdict and run record."""
-    from ..diagnostics import UnusableInput
-    from ..engine.record import RunRecord
-    from ..engine.replay import replay
-    from ..engine.verdict_io import VerdictFileError, load_verdict
-    from ..files import RUN_FILE_LIMIT, read_bytes
-
-    result = replay(run_dir)
+    result = engine_replay.replay(run_dir)  # looked up at call time: tests replace it
     try:  # a missing or unreadable verdict.yaml is unusable input, not a determinism bug
         recorded = load_verdict(run_dir / "verdict.yaml")
     except VerdictFileError as exc:
@@ -172,9 +168,6 @@ def report_cmd(
 ) -> None:
     """Re-render a run's report as HTML, Markdown or JUnit XML (the manifest is checked first;
     a report written into the run directory updates its manifest)."""
-    from ..diagnostics import UnusableInput
-    from ..reporting import REPORT_FORMATS
-
     if out is not None and not out.parent.is_dir():
         raise UnusableInput("--out: the directory does not exist", file=str(out))
     check = check_integrity(run_dir)
@@ -215,8 +208,6 @@ def _may_rewrite(check: ManifestCheck, out: Path, run_dir: Path, fmt: str) -> No
     """Refuse to write into a run directory whose signed manifest we cannot re-sign (it would
     then look tampered), over the manifest, or over any file the run wrote but the same
     report (a report over run.json or evidence/ would destroy the evidence and re-vouch for it)."""
-    from ..reporting import REPORT_FORMATS
-
     # the files of a run directory a report may replace: only the same report, re-rendered
     own_reports = {REPORT_FORMATS[f][0]: f for f in _REPORTS}
     rel = out.resolve().relative_to(run_dir.resolve()).as_posix()

@@ -15,8 +15,25 @@ from pathlib import Path
 
 import typer
 
+from ..adversarial.reserved import (
+    PackRefused,
+    RotationRefused,
+    category_counts,
+    check_against,
+    declaration_warnings,
+    generate_key,
+    pack,
+    parse,
+    read_bundle,
+    read_directory,
+    read_key,
+    rotate,
+)
 from ..diagnostics import UnusableInput
+from ..examples import EXAMPLE_PROFILE_DIR
 from ..spec.profile import Profile
+from .output import echo_findings
+from .run_cmd import _load_for_run
 
 app = typer.Typer(
     help="Reserved scenarios (07 §5): pack, rotate, check, keygen.", no_args_is_help=True
@@ -28,8 +45,6 @@ _KEY_HELP = "Environment variable holding the bundle key (make one with `oasis r
 def _profile(path: Path | None) -> Profile | None:
     if path is None:
         return None
-    from .run_cmd import _load_for_run
-
     return _load_for_run(path)[0]
 
 
@@ -47,9 +62,6 @@ def pack_cmd(
     ),
 ) -> None:
     """Encrypt a directory of reserved scenarios into a bundle (Fernet)."""
-    from ..adversarial.reserved import PackRefused, category_counts, pack, read_key
-    from .output import echo_findings
-
     key = read_key(key_env)
     try:
         scenarios = pack(directory, out, key, _profile(profile))
@@ -87,9 +99,6 @@ def rotate_cmd(
     ),
 ) -> None:
     """Rotate a bundle (07 §5.2): new scenarios replace the old, counts per category stable or growing."""
-    from ..adversarial.reserved import PackRefused, RotationRefused, read_key, rotate
-    from .output import echo_findings
-
     old_key = read_key(key_env)
     new_key = read_key(new_key_env) if new_key_env else old_key
     if out.resolve() == bundle.resolve():
@@ -127,19 +136,6 @@ def check_cmd(
     key_env: str = typer.Option("OASIS_RESERVED_KEY", "--key-env", help=_KEY_HELP),
 ) -> None:
     """Validate a reserved set against a profile and compare its counts with the declaration (03 §2.12)."""
-    from ..adversarial.reserved import (
-        category_counts,
-        check_against,
-        declaration_warnings,
-        parse,
-        read_bundle,
-        read_directory,
-        read_key,
-    )
-    from ..examples import EXAMPLE_PROFILE_DIR
-    from .output import echo_findings
-    from .run_cmd import _load_for_run
-
     loaded = _load_for_run(profile or EXAMPLE_PROFILE_DIR)[0]
     documents = read_directory(path) if path.is_dir() else read_bundle(path, read_key(key_env))
     scenarios, findings = parse(documents, quiet=False)
@@ -156,6 +152,4 @@ def check_cmd(
 @app.command("keygen")
 def keygen_cmd() -> None:
     """Print a new bundle key; keep it in a secret store and export it as OASIS_RESERVED_KEY."""
-    from ..adversarial.reserved import generate_key
-
     typer.echo(generate_key())

@@ -9,6 +9,8 @@ is written then).
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 import threading
 from collections.abc import Iterator, Mapping
@@ -32,10 +34,15 @@ from ..api.config import (
 )
 from ..api.errors import InvalidInput, OptionError
 from ..api.results import verdict_line
-from ..contract import Agent, Provider
+from ..contract import Agent, AgentFault, Provider
+from ..engine.conformance_check import PreflightNeeds
+from ..engine.preflight import PreflightError, run_preflight
+from ..engine.record import PreflightSummary
 from ..engine.runner import RunOutcome
+from ..examples import EXAMPLE_PROFILE_DIR
 from ..spec.profile import Profile
 from .output import echo_findings, terminal_safe
+from .progress import progress_for
 
 __all__ = [
     "DEFAULT_AGENT",
@@ -190,8 +197,6 @@ def run(
 
 def execute_and_write(plan: RunPlan, quiet: bool) -> NoReturn:
     """Evaluate, write the run directory and reports, print the verdict, exit with its code."""
-    from .progress import progress_for
-
     with cli_errors():
         target = check_before(plan)
     for warning in plan.gaps:  # loud even with --quiet: the run proceeds over them
@@ -226,8 +231,6 @@ def leave(code: int, before: set[threading.Thread]) -> NoReturn:
     left running (a sync ``execute`` past its timeout, a non-daemon thread it started; any
     non-daemon thread started during the run, ``before`` it are left alone): the interpreter
     would join them at exit and ``oasis run`` would never end."""
-    import os
-
     stray = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
     if stray and threading.current_thread() is threading.main_thread():
         typer.echo(
@@ -245,7 +248,6 @@ def terminate_as_interrupt() -> Iterator[None]:
     """SIGTERM and SIGHUP (a CI job cancelled, a terminal closed, or an agent process of the
     same user signalling the runner) stop the run like Ctrl-C: environments are torn down
     and the exit is 3, instead of the process dying with every environment leaked."""
-    import signal
 
     def as_ctrl_c(_signum: int, _frame: Any) -> None:
         # the event loop's own Ctrl-C handling takes it from here
@@ -278,9 +280,6 @@ def _warn(text: str) -> None:
 
 def _refused(exc: Exception) -> NoReturn:
     """The run did not start (preflight, the agent, its configuration): exit 2, no verdict."""
-    from ..contract import AgentFault
-    from ..engine.preflight import PreflightError
-
     if isinstance(exc, PreflightError):
         typer.echo(
             f"preflight failed: the run did not start and no verdict was written.\n{exc}", err=True
@@ -332,11 +331,6 @@ def conformance_cmd(
     tier: int = typer.Option(1, "--tier", min=1, max=3),
 ) -> None:
     """Preflight only (08 §3.8): ask the provider and check it against the profile's contract."""
-    from ..engine.conformance_check import PreflightNeeds
-    from ..engine.preflight import PreflightError, run_preflight
-    from ..engine.record import PreflightSummary
-    from ..examples import EXAMPLE_PROFILE_DIR
-
     loaded, _ = _load_for_run(profile or EXAMPLE_PROFILE_DIR)
     provider_obj = _provider(provider_url)
     needs = PreflightNeeds.from_scenarios(loaded.scenarios)  # the same check `oasis run` makes

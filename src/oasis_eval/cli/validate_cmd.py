@@ -12,9 +12,13 @@ import typer
 
 from ..api.profiles import check_profile, unique_findings
 from ..diagnostics import Findings
+from ..evaluation.readiness import check_scenario
+from ..examples import EXAMPLE_PROFILE_DIR
 from ..profiles.loader import load_profile
 from ..profiles.scenarios import load_scenario_file
-from ..validation.result import ValidationResult
+from ..validation import summarize, validate_scenario
+from ..validation.corpus_rules import check_unique
+from ..validation.result import ClassificationCounts, ValidationResult
 from .output import echo_findings, echo_json
 
 app = typer.Typer(
@@ -32,9 +36,6 @@ def profile(
     as_json: bool = JSON_OPT,
 ) -> None:
     """Validate a whole profile: its components and every scenario."""
-    from ..examples import EXAMPLE_PROFILE_DIR
-    from ..validation import summarize
-
     path = path or EXAMPLE_PROFILE_DIR
     loaded, findings = check_profile(path)
     result = summarize(loaded.profile, findings)
@@ -58,10 +59,6 @@ def scenario(
     as_json: bool = JSON_OPT,
 ) -> None:
     """Validate scenario files, optionally against a profile's definitions."""
-    from ..validation import summarize, validate_scenario
-    from ..validation.corpus_rules import check_unique
-    from ..validation.result import ClassificationCounts
-
     findings = Findings()
     prof = None
     if profile_path is not None:
@@ -75,8 +72,6 @@ def scenario(
         ids = {s.id for s in scenarios}
         prof = prof.model_copy()
         prof.scenarios = [s for s in prof.scenarios if s.id not in ids] + scenarios
-    from ..evaluation.readiness import check_scenario
-
     for item in scenarios:
         findings.extend(validate_scenario(item, prof))
         check_scenario(item, findings)
