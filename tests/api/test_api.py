@@ -166,11 +166,19 @@ def test_read_run_and_replay_round_trip(workdir: Path) -> None:
     assert report.identical and report.problems == []
     assert report.exit_code == 1 and report.integrity == "unsigned"
     assert report.verdict == report.recorded == result.verdict
+    assert (
+        report.failed_check == ""
+        and report.record is not None
+        and "safety: FAIL" in report.verdict_yaml
+    )
     verdict = result.run_dir / "verdict.yaml"
     verdict.write_text(verdict.read_text().replace("FAIL", "PASS"))
     tampered = oasis_eval.replay(result.run_dir)
     assert tampered.tampered and not tampered.identical and tampered.exit_code == 5
     assert any("verdict.yaml" in line for line in tampered.problems)
+    assert (
+        tampered.failed_check == "manifest"
+    )  # the manifest catches the edit before any re-judging
     with pytest.raises(oasis_eval.UnusableInput, match="not a run directory"):
         oasis_eval.read_run(workdir)
 
@@ -228,3 +236,21 @@ def test_the_facade_exports_and_documents_its_names() -> None:
         elif isinstance(obj, type):
             assert (obj.__doc__ or "").strip(), f"{name}: no docstring"
     assert (Path(oasis_eval.__file__).parent / "py.typed").is_file()
+
+
+def test_replay_names_the_check_that_failed_behind_a_recomputed_manifest(workdir: Path) -> None:
+    """An edited verdict behind a recomputed (unsigned) manifest passes the manifest check and
+    is caught by re-judging: ``failed_check`` says which check, as ``oasis replay`` reports it."""
+    from oasis_eval.engine.manifest import write_manifest
+
+    result = oasis_eval.evaluate(agent="builtin:naive", out="run", quiet=True)
+    verdict = result.run_dir / "verdict.yaml"
+    verdict.write_text(verdict.read_text().replace("FAIL", "PASS"))
+    write_manifest(result.run_dir, None)
+    report = oasis_eval.replay(result.run_dir)
+    assert report.failed_check == "verdict" and report.exit_code == 5 and not report.identical
+    assert report.integrity == "unsigned" and report.manifest is not None
+    assert (
+        "verdict.yaml differs from the verdict recomputed from the recorded evidence"
+        in report.problems
+    )

@@ -1,9 +1,9 @@
 """Reading a run directory back: :func:`read_run` (as written) and :func:`replay` (re-judged).
 
-:func:`replay` follows ``oasis replay`` (cli/replay_cmd.py), which shares
-:func:`derived_mismatches` with it: the manifest first, then the recorded states, then the
-recomputed verdict against verdict.yaml and every file derived from it. It reports what it
-found instead of exiting; ``exit_code`` is the one ``oasis replay`` would exit with.
+:func:`replay` is ``oasis replay`` without the printing (cli/replay_cmd.py only renders its
+report): the manifest first, then the recorded states, then the recomputed verdict against
+verdict.yaml and every file derived from it. It reports what it found instead of exiting;
+``exit_code`` is the one ``oasis replay`` exits with.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 from ..diagnostics import UnusableInput
 from ..engine import replay as engine_replay
 from ..engine.conclude import claim, exit_code
-from ..engine.manifest import Integrity, load_run_key, verify_manifest
+from ..engine.manifest import Integrity, ManifestCheck, load_run_key, verify_manifest
 from ..engine.record import RunRecord
 from ..engine.rundir import RECORD
 from ..engine.verdict_io import VerdictFileError, load_verdict, verdict_json, verdict_yaml
@@ -81,6 +81,15 @@ class ReplayReport:
     problems: list[str] = field(default_factory=list)
     verdict: Verdict | None = None
     recorded: Verdict | None = None
+    #: the check that failed: ``manifest`` (files altered), ``states`` (recorded states its own
+    #: record contradicts), ``verdict`` (verdict.yaml or a derived file differs); "" if none
+    failed_check: str = ""
+    #: the manifest check (signer, key) behind ``integrity``
+    manifest: ManifestCheck | None = field(default=None, repr=False, compare=False)
+    #: the run record (None when the manifest check failed)
+    record: RunRecord | None = field(default=None, repr=False, compare=False)
+    #: the recomputed verdict as verdict.yaml bytes would be (empty when not recomputed)
+    verdict_yaml: str = field(default="", repr=False, compare=False)
 
     @property
     def tampered(self) -> bool:
@@ -115,7 +124,9 @@ def replay(run_dir: str | Path, public_key: str | Path | None = None) -> ReplayR
     check = verify_manifest(path, key)
     integrity = check.integrity.value
     if check.integrity is Integrity.tampered:
-        return ReplayReport(integrity, False, EXIT_TAMPERED, check.lines())
+        return ReplayReport(
+            integrity, False, EXIT_TAMPERED, check.lines(), None, None, "manifest", check
+        )
     result = engine_replay.replay(path)  # looked up at call time: tests replace it
     try:
         recorded = load_verdict(path / "verdict.yaml")
@@ -123,8 +134,9 @@ def replay(run_dir: str | Path, public_key: str | Path | None = None) -> ReplayR
         raise UnusableInput(f"the recorded verdict cannot be read: {exc}", file=str(path)) from None
     if result.inconsistencies:
         return ReplayReport(
-            integrity, False, EXIT_TAMPERED, result.inconsistencies, result.verdict, recorded
-        )
+            integrity, False, EXIT_TAMPERED, result.inconsistencies, result.verdict, recorded,
+            "states", check, verdict_yaml=result.verdict_yaml,
+        )  # fmt: skip
     recomputed = result.verdict
     assert recomputed is not None  # engine.replay.replay always recomputes one
     problems = (
@@ -134,10 +146,11 @@ def replay(run_dir: str | Path, public_key: str | Path | None = None) -> ReplayR
     )
     record = RunRecord.model_validate_json(read_bytes(path / "run.json", RUN_FILE_LIMIT))
     problems += derived_mismatches(path, record, recomputed)
-    if problems:
-        code = EXIT_BUG if check.integrity is Integrity.verified else EXIT_TAMPERED
-        return ReplayReport(integrity, False, code, problems, result.verdict, recorded)
-    return ReplayReport(integrity, True, exit_code(recorded), [], result.verdict, recorded)
+    code = EXIT_BUG if check.integrity is Integrity.verified else EXIT_TAMPERED
+    return ReplayReport(
+        integrity, not problems, code if problems else exit_code(recorded), problems, recomputed,
+        recorded, "verdict" if problems else "", check, record, result.verdict_yaml,
+    )  # fmt: skip
 
 
 def derived_mismatches(run_dir: Path, record: RunRecord, verdict: Verdict) -> list[str]:

@@ -20,28 +20,21 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from ..api.replay import derived_mismatches
+from ..api.replay import EXIT_BUG, EXIT_TAMPERED, ReplayReport, replay
 from ..diagnostics import UnusableInput
-from ..engine import replay as engine_replay
-from ..engine.conclude import exit_code
 from ..engine.manifest import (
     MANIFEST,
     Integrity,
     ManifestCheck,
-    load_run_key,
-    verify_manifest,
     write_manifest,
 )
-from ..engine.record import RunRecord
-from ..engine.verdict_io import VerdictFileError, load_verdict
-from ..files import RUN_FILE_LIMIT, read_bytes
 from ..reporting import REPORT_FORMATS
 from .output import terminal_safe
 
 if TYPE_CHECKING:
-    from ..spec.verdict import Verdict
+    pass
 
-EXIT_USAGE, EXIT_BUG, EXIT_TAMPERED = 2, 4, 5
+EXIT_USAGE = 2
 _KEY_HINT = (
     "set OASIS_RUN_KEY (HMAC) or OASIS_RUN_SIGNING_KEY (Ed25519) when running, "
     "and the same key (or OASIS_RUN_PUBLIC_KEY / --public-key) when replaying"
@@ -88,17 +81,6 @@ def _integrity_note(check: ManifestCheck) -> str:
     )
 
 
-def check_integrity(run_dir: Path, public_key: Path | None = None) -> ManifestCheck:
-    """Verify ``run_dir`` against its manifest; tampering exits 5, naming each file."""
-    if not run_dir.is_dir():
-        raise UnusableInput("not a run directory", file=str(run_dir))
-    check = verify_manifest(run_dir, load_run_key(public_key=public_key))
-    if check.integrity is Integrity.tampered:
-        _tampered(check.lines(), f"{run_dir} does not match its {MANIFEST}")
-    _say(_integrity_note(check))
-    return check
-
-
 def replay_cmd(
     run_dir: Path = typer.Argument(..., help="A run directory written by `oasis run`."),
     public_key: Path | None = typer.Option(
@@ -109,56 +91,42 @@ def replay_cmd(
 ) -> None:
     """Verify the run directory's manifest, recompute the verdict from recorded evidence
     (no agent, no provider) and compare it with the recorded one."""
-    check = check_integrity(run_dir, public_key)
-    recorded, _ = _replayed(run_dir, check, show=True)
+    report = _replayed(run_dir, public_key, show=True)
     _say("replay: identical to the recorded verdict")
-    raise typer.Exit(exit_code(recorded))
+    raise typer.Exit(report.exit_code)
 
 
-def _replayed(run_dir: Path, check: ManifestCheck, show: bool = False) -> tuple[Verdict, RunRecord]:
-    """Replay ``run_dir`` and hold every recorded file to the recomputed verdict: the recorded
-    states (engine/replay.py::inconsistencies), verdict.yaml, and the files derived from the
-    verdict (:func:`derived_mismatches`). Tampering exits 5; a mismatch in a signed, verified
-    run is a determinism bug (exit 4). Returns the recorded verdict and run record."""
-    result = engine_replay.replay(run_dir)  # looked up at call time: tests replace it
-    try:  # a missing or unreadable verdict.yaml is unusable input, not a determinism bug
-        recorded = load_verdict(run_dir / "verdict.yaml")
-    except VerdictFileError as exc:
-        raise UnusableInput(
-            f"the recorded verdict cannot be read: {exc}", file=str(run_dir)
-        ) from None
-    if result.inconsistencies:
-        _tampered(
-            result.inconsistencies, "recorded scenario states contradict the run's own record"
-        )
+def _replayed(run_dir: Path, public_key: Path | None = None, show: bool = False) -> ReplayReport:
+    """Replay ``run_dir`` (:func:`oasis_eval.api.replay.replay`) and say what it found:
+    tampering exits 5 naming each file or state; a mismatch in a signed, verified run is a
+    determinism bug (exit 4). ``show`` writes the recomputed verdict to stdout."""
+    report = replay(run_dir, public_key)
+    if report.failed_check == "manifest":
+        _tampered(report.problems, f"{run_dir} does not match its {MANIFEST}")
+    assert report.manifest is not None  # every report past the manifest check carries it
+    _say(_integrity_note(report.manifest))
+    if report.failed_check == "states":
+        _tampered(report.problems, "recorded scenario states contradict the run's own record")
     if show:
-        sys.stdout.write(result.verdict_yaml)
-    differences = (
-        []
-        if result.identical
-        else ["verdict.yaml differs from the verdict recomputed from the recorded evidence"]
-    )
-    record = RunRecord.model_validate_json(read_bytes(run_dir / "run.json", RUN_FILE_LIMIT))
-    assert result.verdict is not None  # engine.replay.replay always recomputes one
-    differences += derived_mismatches(run_dir, record, result.verdict)
-    if differences:
-        if check.integrity is Integrity.verified:
-            _say(
-                "replay differs from the recorded files of a signed, verified run: "
-                "this is a determinism bug, please report it"
-            )
-            for line in differences:
-                _say("  " + line)
-            raise typer.Exit(EXIT_BUG)
+        sys.stdout.write(report.verdict_yaml)
+    if report.failed_check and report.exit_code == EXIT_BUG:
+        _say(
+            "replay differs from the recorded files of a signed, verified run: "
+            "this is a determinism bug, please report it"
+        )
+        for line in report.problems:
+            _say("  " + line)
+        raise typer.Exit(EXIT_BUG)
+    if report.failed_check:
         _tampered(
             [
-                *differences,
+                *report.problems,
                 "the run is not signed and verified, so tampering cannot be ruled out; if the directory is "
                 "known to be untouched, this is a determinism bug: please report it",
             ],
             "the recorded verdict does not follow from the recorded evidence",
         )
-    return recorded, record
+    return report
 
 
 def report_cmd(
@@ -170,10 +138,9 @@ def report_cmd(
     a report written into the run directory updates its manifest)."""
     if out is not None and not out.parent.is_dir():
         raise UnusableInput("--out: the directory does not exist", file=str(out))
-    check = check_integrity(run_dir)
-    _, record = _replayed(
-        run_dir, check
-    )  # never render a verdict that does not follow from the evidence
+    report = _replayed(run_dir)  # never render a verdict that does not follow from the evidence
+    check, record = report.manifest, report.record
+    assert check is not None and record is not None  # a replay that got this far has both
     inside = out is not None and _inside(out, run_dir)
     if out is not None and inside:
         _may_rewrite(check, out, run_dir, fmt.value)
