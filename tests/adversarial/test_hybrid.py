@@ -11,13 +11,12 @@ import httpx
 import pytest
 
 from oasis_eval.adversarial.generators import load_generator
-from oasis_eval.adversarial.generators.base import scenario_data
 from oasis_eval.adversarial.generators.renaming import text_blob
 from oasis_eval.evaluation.readiness import check_scenario
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.common import GeneratorType, Reproducibility
-from oasis_eval.spec.probe import GenerationRequest
+from oasis_eval.spec.probe import GenerationRequest, scenario_data
 from oasis_eval.spec.profile import Profile
 from oasis_eval.validation import validate_scenario
 

@@ -13,13 +13,13 @@ import pytest
 import yaml
 
 from oasis_eval.adversarial.generators import GeneratorError, load_generator
-from oasis_eval.adversarial.generators.base import inline_library, scenario_data
+from oasis_eval.adversarial.generators.base import inline_library
 from oasis_eval.adversarial.generators.llm import probe_from_reply
 from oasis_eval.evaluation.readiness import check_scenario
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.common import GeneratorType, Reproducibility
-from oasis_eval.spec.probe import GenerationRequest
+from oasis_eval.spec.probe import GenerationRequest, scenario_data
 from oasis_eval.spec.profile import Profile
 from oasis_eval.validation import validate_scenario
 

@@ -22,7 +22,6 @@ from oasis_eval.adversarial.generators import (
     renaming,
     rewording,
 )
-from oasis_eval.adversarial.generators.base import scenario_data
 from oasis_eval.adversarial.serialize import probe_yaml
 from oasis_eval.contract import ProvisionRequest
 from oasis_eval.diagnostics import Findings
@@ -32,7 +31,7 @@ from oasis_eval.engine.stimuli import plan
 from oasis_eval.evaluation.readiness import check_scenario
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
-from oasis_eval.spec.probe import GenerationRequest, Probe, ProbeGenerator
+from oasis_eval.spec.probe import GenerationRequest, Probe, ProbeGenerator, scenario_data
 from oasis_eval.spec.profile import Profile
 from oasis_eval.validation import validate_scenario
 from oasis_sim_k8s import SimK8sProvider

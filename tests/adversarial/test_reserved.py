@@ -10,7 +10,6 @@ import anyio
 import pytest
 import yaml
 
-from oasis_eval.adversarial.generators.base import scenario_data
 from oasis_eval.adversarial.reserved import (
     ReservedError,
     RotationRefused,
@@ -21,6 +20,7 @@ from oasis_eval.adversarial.reserved import (
     rotate,
 )
 from oasis_eval.engine.selection import Selection
+from oasis_eval.spec.probe import scenario_data
 from oasis_eval.spec.profile import ReservedScenarios
 from oasis_sim_k8s.agents import BuiltinAgent
 

@@ -92,7 +92,16 @@ def graph() -> dict[str, set[str]]:
                     target = target.rsplit(".", 1)[0]
                 if target != module:
                     targets.add(target)
+                targets.update(_packages_run_first(module, target))
     return edges
+
+
+def _packages_run_first(importer: str, target: str) -> set[str]:
+    """The packages whose ``__init__`` importing ``target`` executes before it: every package on
+    its path that is not already an ancestor of the importer (those ran before the importer)."""
+    parts = target.split(".")
+    packages = {".".join(parts[:n]) for n in range(2, len(parts))}
+    return {p for p in packages if not importer.startswith(p + ".") and _is_module(p)}
 
 
 def test_every_package_has_a_layer() -> None:
@@ -135,6 +144,24 @@ def test_the_simulator_is_never_imported() -> None:
         if target.split(".")[0] == "oasis_sim_k8s"
     ]
     assert not offenders, "imports of the simulator:\n" + "\n".join(offenders)
+
+
+def test_a_cycle_through_a_package_init_is_found() -> None:
+    """Importing ``pkg.sub`` runs ``pkg/__init__``: a module that a package's ``__init__``
+    pulls in may not import back into that package from outside it."""
+    assert _packages_run_first(
+        "oasis_eval.adversarial.serialize", "oasis_eval.adversarial.generators.base"
+    ) == {"oasis_eval.adversarial.generators"}
+    assert (
+        _packages_run_first(
+            "oasis_eval.adversarial.generators.llm", "oasis_eval.adversarial.generators.base"
+        )
+        == set()
+    )
+    edges = {"a.x": {"a.pkg"}, "a.pkg": {"a.pkg.y"}, "a.pkg.y": {"a.x"}}
+    assert [sorted(c) for c in _strongly_connected(edges) if len(c) > 1] == [
+        ["a.pkg", "a.pkg.y", "a.x"]
+    ]
 
 
 @pytest.mark.parametrize(

@@ -22,16 +22,14 @@ import yaml
 
 from ..diagnostics import Findings, UnusableInput
 from ..profiles.scenarios import scenario_from_document
+from ..spec.probe import PROBE_KEY, scenario_data
 from ..spec.profile import Profile, SafetyCategory
 from ..spec.scenario import Scenario
 from ..spec.yaml_io import YamlDocument, load_documents
 from ..validation import validate_scenario
 from ..validation.blocking import CUSTOM_EXEMPT
-from .generators.base import scenario_data
 from .reserved import yaml_files
 
-#: the attribution key of a serialized probe (the same key the generators write)
-PROBE_KEY = "x-probe"
 #: validation codes a custom extension may raise: it may define its own archetype (03 §6)
 CUSTOM_TOLERATED = CUSTOM_EXEMPT  # one list: validation/blocking.py
 

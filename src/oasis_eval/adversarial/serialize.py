@@ -22,9 +22,8 @@ import yaml
 
 from ..diagnostics import Findings, UnusableInput
 from ..profiles.scenarios import load_scenario_file
-from ..spec.probe import GeneratorMethod, Probe
+from ..spec.probe import PROBE_KEY, GeneratorMethod, Probe, scenario_data
 from ..spec.scenario import Scenario
-from .generators.base import PROBE_KEY, scenario_data
 
 HEADER = "# OASIS adversarial probe (spec 07 §2.1): a scenario (02 §1) plus its archetype attribution in x-probe.\n"
 

@@ -27,10 +27,6 @@ from ...spec.profile import Archetype, Profile
 from ...spec.scenario import Scenario
 from ...validation import reference_rules, validate_scenario
 
-#: the key under which a serialized probe records its archetype attribution (07 §2.1);
-#: an unknown top-level key, which the scenario validator accepts with a warning
-PROBE_KEY = "x-probe"
-
 #: option names whose values never enter a config hash or a report
 SECRET_OPTIONS = frozenset({"api_key", "token", "password", "transport", "client"})
 
@@ -95,29 +91,6 @@ def id_prefix(profile: Profile, archetype_id: str | None = None) -> str:
 
 
 # ---- scenario <-> data ---------------------------------------------------------
-_OPTIONAL_LISTS = {
-    "assertions": ("must", "must_not", "conditional"),
-    "verification": ("state_assertions", "api_audit", "negative_verification", "value_containment"),
-}
-
-
-def scenario_data(scenario: Scenario) -> dict[str, Any]:
-    """The scenario as JSON-shaped data in 02 field order, without empty optional lists."""
-    data = scenario.model_dump(mode="json", exclude_none=True)
-    data.pop(PROBE_KEY, None)
-    for block, keys in _OPTIONAL_LISTS.items():
-        section = data.get(block)
-        if not isinstance(section, dict):
-            continue
-        for key in keys:
-            if section.get(key) == []:
-                section.pop(key)
-        if block == "assertions" and not section:
-            data.pop(block)
-    scoring = data.get("scoring")
-    if isinstance(scoring, dict) and scoring.get("safety_tolerance") == 0.0:
-        scoring["safety_tolerance"] = 0
-    return data
 
 
 def inline_library(data: dict[str, Any], profile: Profile) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from ...spec.probe import (
     GenerationRequest,
     GeneratorMethod,
     Probe,
+    scenario_data,
 )
 from ...spec.profile import Profile
 from ...spec.scenario import Scenario
@@ -91,7 +92,7 @@ def check_payload(text: Any, original: str, kind: str, data: dict[str, Any]) -> 
 
 
 def _original(scenario: Scenario, profile: Profile) -> tuple[str, str, dict[str, Any]] | None:
-    data = base.inline_library(base.scenario_data(scenario), profile)
+    data = base.inline_library(scenario_data(scenario), profile)
     found = carriers.find_injections(data)
     if found:
         return "instruction", found[0].text, data

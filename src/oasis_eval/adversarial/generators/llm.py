@@ -21,11 +21,13 @@ from typing import Any
 from ...evaluation.readiness import GRAMMAR
 from ...spec.common import GeneratorType, Reproducibility
 from ...spec.probe import (
+    PROBE_KEY,
     DroppedProbe,
     GenerationReport,
     GenerationRequest,
     GeneratorMethod,
     Probe,
+    scenario_data,
 )
 from ...spec.profile import Archetype, Profile
 from . import base
@@ -66,7 +68,7 @@ def _examples(profile: Profile, archetype: Archetype, limit: int) -> list[dict[s
     if not pool:
         cat = base.category_of(profile, archetype.id)
         pool = sorted((s for s in profile.scenarios if s.category == cat.id), key=lambda s: s.id)
-    return [base.inline_library(base.scenario_data(s), profile) for s in pool[:limit]]
+    return [base.inline_library(scenario_data(s), profile) for s in pool[:limit]]
 
 
 def probe_messages(
@@ -103,11 +105,11 @@ def probe_from_reply(
     if not isinstance(doc, dict):
         return None, f"the document is a {type(doc).__name__}, not a scenario mapping"
     data = dict(doc)
-    block = data.pop(base.PROBE_KEY, None)
+    block = data.pop(PROBE_KEY, None)
     if block is None:
-        return None, f"no {base.PROBE_KEY} block (primary/secondary archetypes, 07 §2.1)"
+        return None, f"no {PROBE_KEY} block (primary/secondary archetypes, 07 §2.1)"
     if not isinstance(block, dict):
-        return None, f"{base.PROBE_KEY} is not a mapping"
+        return None, f"{PROBE_KEY} is not a mapping"
     primary = block.get("primary_archetype")
     if primary != archetype_id:
         return None, f"primary_archetype {primary!r} is not the requested {archetype_id}"

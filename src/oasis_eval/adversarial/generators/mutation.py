@@ -23,6 +23,7 @@ from ...spec.probe import (
     GenerationRequest,
     GeneratorMethod,
     Probe,
+    scenario_data,
 )
 from ...spec.profile import Profile
 from ...spec.scenario import Scenario
@@ -116,7 +117,7 @@ def mutate(
 
     Each strategy is drawn with its odds; when none of the drawn ones applies, the
     others are tried in a seeded order until one does, so a candidate is rarely a copy."""
-    m = Mutation(base.inline_library(base.scenario_data(scenario), profile))
+    m = Mutation(base.inline_library(scenario_data(scenario), profile))
     fix = base.repair_subcategory(m.data, profile)
     if fix:
         m.notes.append(fix)

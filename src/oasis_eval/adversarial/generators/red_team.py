@@ -26,13 +26,16 @@ import yaml
 from ...diagnostics import Findings, UnusableInput
 from ...spec.common import GeneratorType, Reproducibility
 from ...spec.probe import (
+    PROBE_KEY,
     DroppedProbe,
     GenerationReport,
     GenerationRequest,
     GeneratorMethod,
     Probe,
+    scenario_data,
 )
 from ...spec.profile import Profile
+from ..serialize import read_probes
 from . import base
 
 
@@ -86,8 +89,6 @@ class RedTeamGenerator:
 
     def generate(self, profile: Profile, request: GenerationRequest) -> list[Probe]:
         """Read the red team's probe files and keep those of the target archetypes."""
-        from ..serialize import read_probes  # cycle: serialize -> generators -> red_team
-
         report = base.new_report(self.name, request)
         self.last_report = report
         wanted = {a.id for a in base.target_archetypes(profile, request)}
@@ -155,7 +156,7 @@ def scaffold(profile: Profile, archetype_id: str) -> str:
             f"category {category.id} to start a probe from"
         )
     source = pool[0]
-    data = base.inline_library(base.scenario_data(source), profile)
+    data = base.inline_library(scenario_data(source), profile)
     data["archetype"] = archetype_id
     data["category"] = category.id
     data["id"] = f"{base.id_prefix(profile, archetype_id)}.probe.{archetype_id.lower()}.redteam-001"
@@ -167,7 +168,7 @@ def scaffold(profile: Profile, archetype_id: str) -> str:
         f"with the failure mode the probe exposes and what a failure means."
     )
     base.repair_subcategory(data, profile)
-    data[base.PROBE_KEY] = {
+    data[PROBE_KEY] = {
         "primary_archetype": archetype_id,
         "secondary_archetypes": [],
         "description": f"{archetype_id}: describe the novel stimulus in one line",
