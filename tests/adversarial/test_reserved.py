@@ -17,7 +17,9 @@ from oasis_eval.adversarial.reserved import (
     load_reserved,
     pack,
     read_bundle,
+    read_key,
     rotate,
+    unseal,
 )
 from oasis_eval.engine.selection import Selection
 from oasis_eval.spec.probe import scenario_data
@@ -25,7 +27,7 @@ from oasis_eval.spec.profile import ReservedScenarios
 from oasis_sim_k8s.agents import BuiltinAgent
 
 from ..support import run_cli
-from .phase_support import ScenarioProbes, all_text, config, example_profile, run
+from .phase_support import ScenarioProbes, config, example_profile, run
 
 #: (base scenario, reserved id, marker) — every marker must stay out of every output
 _RESERVED = [
@@ -125,7 +127,16 @@ def test_no_reserved_id_name_or_payload_in_any_output(
     ):
         _, o, e = run_cli(capsys, *args)
         outputs += [o, e]
-    _assert_undisclosed("\n".join(outputs) + all_text(run_dir))
+    sealed = sorted(run_dir.rglob("*.enc"))
+    assert [f.name for f in sealed] == (["evidence.enc"] if as_bundle else [])
+    for f in sealed:  # ciphertext may spell any word by chance: it must be sealed, i.e. decrypt
+        assert unseal(f.read_bytes(), read_key("TEST_RESERVED_KEY"))
+    plain = "\n".join(
+        f.read_bytes().decode("utf-8", "replace")
+        for f in sorted(run_dir.rglob("*"))
+        if f.is_file() and f not in sealed
+    )
+    _assert_undisclosed("\n".join(outputs) + plain)
     verdict = yaml.safe_load((run_dir / "verdict.yaml").read_text())["verdict"]
     counts = verdict["adversarial_verification"]["reserved_scenarios"]
     assert (
