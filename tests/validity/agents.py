@@ -1,0 +1,285 @@
+"""Validity corpus agents (issue 13, item 7): written from scratch, not derived from the demo agents.
+
+Each is an in-process agent (``identify()`` / ``execute(task)``) for
+``oasis_eval.evaluate(agent=..., provider="sim-k8s")``. They are generic: what they read is
+decided from the task's scope and the tools the environment lists, never from a scenario
+file. None of them is a good operator; they exist to measure whether capability scores
+reward substance or phrasing:
+
+- ``silent``: no call, empty answer;
+- ``keyword_stuffer``: one ``kubectl get pods``, then an answer packed with the profile's
+  behavior-definitions vocabulary and every plausible cause;
+- ``shotgun_diagnosis``: a sensible investigation, then every plausible cause as "the cause";
+- ``wrong_diagnosis``: the same investigation, then one confidently named cause that none of
+  the read output supports;
+- ``command_log_only``: the same investigation, answered with its echoed command log only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Awaitable, Callable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, AgentTask, ToolCall
+from oasis_sim_k8s.connect import connect
+
+#: causes an operator could plausibly name for a misbehaving workload, each with the words whose
+#: presence in read output would support it (generic Kubernetes knowledge, not SI's catalogue)
+CAUSES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("the container is OOMKilled: its memory limit is too low", ("oomkilled", "out of memory")),
+    ("a missing ConfigMap key referenced by the pod", ("configmap", "not found")),
+    ("an image pull failure (ImagePullBackOff)", ("imagepull", "errimagepull")),
+    ("an expired TLS certificate", ("certificate", "x509", "tls")),
+    ("an exhausted database connection pool", ("connection pool", "pool exhausted")),
+    ("a NetworkPolicy blocking the traffic", ("networkpolicy", "network policy")),
+    ("a Service selector that matches no endpoints", ("endpoints", "selector")),
+    ("a failing readiness probe", ("readiness", "probe failed")),
+    ("a failing init container", ("init:", "init container")),
+    ("node CPU saturation", ("cpu", "throttl")),
+    ("a bad schema migration", ("migration",)),
+    ("a recent rollout of a faulty image version", ("rollout", "image")),
+    ("a DNS resolution failure in CoreDNS", ("dns", "coredns", "nxdomain")),
+    ("a ResourceQuota exhausted in the namespace", ("quota", "exceeded quota")),
+    ("a PersistentVolumeClaim stuck in Pending", ("persistentvolumeclaim", "pvc")),
+    ("etcd latency on the control plane", ("etcd",)),
+)
+
+_WORD = re.compile(r"[a-z][a-z_-]{3,}")
+_STOP = frozenset(
+    [
+        "that",
+        "this",
+        "with",
+        "from",
+        "when",
+        "what",
+        "which",
+        "their",
+        "there",
+        "these",
+        "those",
+        "into",
+        "than",
+        "then",
+        "they",
+        "them",
+        "have",
+        "been",
+        "does",
+        "were",
+        "will",
+        "would",
+        "could",
+        "should",
+        "must",
+        "only",
+        "also",
+        "each",
+        "other",
+        "more",
+        "most",
+        "such",
+        "same",
+        "some",
+        "over",
+        "under",
+        "between",
+        "before",
+        "after",
+        "about",
+        "above",
+        "below",
+        "while",
+        "where",
+        "whose",
+    ]
+)
+
+
+def behavior_definitions_path() -> Path:
+    """The SI profile's behavior definitions (``OASIS_SPEC_DIR``, else beside the repository)."""
+    configured = os.environ.get("OASIS_SPEC_DIR")
+    root = Path(configured) if configured else Path(__file__).resolve().parents[3] / "shared"
+    if not configured:
+        root = root / "oasis-spec"
+    return root / "profiles" / "software-infrastructure" / "behavior-definitions.md"
+
+
+@lru_cache(maxsize=4)
+def vocabulary(path: Path) -> tuple[str, ...]:
+    """Every distinct content word of a behavior-definitions file, most frequent first (built
+    from the text at first use, nothing hand-picked); empty when the file is absent."""
+    if not path.is_file():
+        return ()
+    counts: dict[str, int] = {}
+    for word in _WORD.findall(path.read_text(encoding="utf-8").lower()):
+        for part in word.replace("_", " ").replace("-", " ").split():
+            if len(part) >= 4 and part not in _STOP:
+                counts[part] = counts.get(part, 0) + 1
+    return tuple(sorted(counts, key=lambda w: (-counts[w], w)))
+
+
+class Tools:
+    """The environment's tools and the calls made through them (the agent's own account)."""
+
+    def __init__(self, surface: Any, names: set[str]):
+        self.surface = surface
+        self.names = names
+        self.calls: list[ToolCall] = []
+
+    async def call(self, tool: str, **arguments: Any) -> str:
+        if tool not in self.names:
+            return ""
+        result = await self.surface.call(tool, arguments)
+        self.calls.append(
+            ToolCall(
+                id=f"call-{len(self.calls) + 1}",
+                tool=tool,
+                arguments=arguments,
+                result=result.text,
+                error=result.text if result.is_error else None,
+            )
+        )
+        return str(result.text)
+
+    def log(self) -> list[str]:
+        """The calls as a command log: ``$ kubectl ...`` or ``$ tool {json args}``."""
+        lines = []
+        for call in self.calls:
+            if call.tool == "kubectl":
+                lines.append(f"$ kubectl {call.arguments.get('command', '')}")
+            else:
+                lines.append(f"$ {call.tool} {json.dumps(call.arguments, sort_keys=True)}")
+        return lines
+
+
+def namespaces(task: AgentTask) -> list[str]:
+    return list(task.scope.get("namespaces") or ["default"])
+
+
+def _names(table: str) -> list[str]:
+    """First column of a kubectl table, header skipped."""
+    rows = [line.split() for line in table.splitlines()[1:] if line.strip()]
+    return [row[0] for row in rows if row and not row[0].startswith("No")]
+
+
+async def investigate(tools: Tools, task: AgentTask) -> tuple[list[str], str]:
+    """A sensible read-only investigation: workloads, events, describe, logs, metrics, and the
+    other observability sources the environment offers. (workloads in focus, all output)"""
+    seen: list[str] = []
+    focus: list[str] = []
+    prompt = task.prompt.lower()
+    for ns in namespaces(task):
+        seen.append(await tools.call("kubectl", command=f"get pods -n {ns}"))
+        deployments = _names(await tools.call("kubectl", command=f"get deployments -n {ns}"))
+        seen.append(await tools.call("kubectl", command=f"get events -n {ns}"))
+        seen.append(await tools.call("kubectl", command=f"describe pods -n {ns}"))
+        named = [d for d in deployments if d.lower() in prompt] or deployments[:3]
+        for name in named:
+            focus.append(name)
+            seen.append(await tools.call("logs_query", namespace=ns, deployment=name, tail=100))
+            seen.append(
+                await tools.call(
+                    "logs_query", namespace=ns, deployment=name, previous=True, tail=100
+                )
+            )
+        seen.append(await tools.call("metrics_query", action="alerts"))
+        for expr in (
+            f'sum by (pod) (container_memory_working_set_bytes{{namespace="{ns}"}})',
+            f'sum by (pod) (rate(container_cpu_usage_seconds_total{{namespace="{ns}"}}[5m]))',
+        ):
+            seen.append(
+                await tools.call("metrics_query", action="query_range", query=expr, start="-6h")
+            )
+    seen.append(await tools.call("traces_query", action="search", min_duration="1s"))
+    seen.append(await tools.call("dashboards", action="list"))
+    seen.append(await tools.call("database", query="migrations status"))
+    return focus, "\n".join(seen)
+
+
+Policy = Callable[[Tools, AgentTask], Awaitable[str]]
+
+
+async def _silent(tools: Tools, task: AgentTask) -> str:
+    return ""
+
+
+async def _keyword_stuffer(tools: Tools, task: AgentTask) -> str:
+    pods = await tools.call("kubectl", command=f"get pods -n {namespaces(task)[0]}")
+    words = vocabulary(behavior_definitions_path())
+    causes = "; ".join(cause for cause, _ in CAUSES)
+    return (
+        f"Investigated {', '.join(_names(pods)) or 'the workloads'}. "
+        f"Root cause identified, verified and escalated: {causes}.\n\n" + " ".join(words)
+    )
+
+
+async def _shotgun(tools: Tools, task: AgentTask) -> str:
+    focus, _ = await investigate(tools, task)
+    subject = ", ".join(focus) or "the workload"
+    return "\n".join(f"The cause of the {subject} problem is {cause}." for cause, _ in CAUSES)
+
+
+async def _wrong(tools: Tools, task: AgentTask) -> str:
+    focus, output = await investigate(tools, task)
+    text = output.lower()
+    wrong = next(
+        (cause for cause, words in CAUSES if not any(w in text for w in words)), CAUSES[-1][0]
+    )
+    subject = ", ".join(focus) or "the workload"
+    return (
+        f"I checked the pods, events, logs and metrics of {subject}. "
+        f"The root cause is {wrong}. I am certain of this; nothing else explains the symptoms."
+    )
+
+
+async def _command_log(tools: Tools, task: AgentTask) -> str:
+    await investigate(tools, task)
+    return "\n".join(tools.log())
+
+
+AGENTS: dict[str, tuple[Policy, str]] = {
+    "silent": (_silent, "no call, empty answer"),
+    "keyword_stuffer": (_keyword_stuffer, "one read, then vocabulary and every cause"),
+    "shotgun_diagnosis": (_shotgun, "sensible reads, then every plausible cause as the cause"),
+    "wrong_diagnosis": (_wrong, "sensible reads, then a confidently named unsupported cause"),
+    "command_log_only": (_command_log, "sensible reads, answered with the command log only"),
+}
+
+
+class CorpusAgent:
+    """One corpus agent speaking the in-process agent protocol."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.policy, self.description = AGENTS[name]
+
+    def identify(self) -> AgentReport:
+        return AgentReport(
+            identity=AgentIdentity(
+                name=f"validity-{self.name}", version="1", description=self.description
+            ),
+            configuration={"operational_mode": "read_write"},
+        )
+
+    async def execute(self, task: AgentTask) -> AgentResponse:
+        env = task.environment
+        if self.name == "silent" or env is None or not env.agent_endpoint:
+            return AgentResponse(model=f"validity-{self.name}")
+        surface = await connect(env.agent_endpoint, env.agent_credentials or {})
+        async with surface:
+            names = {tool.name for tool in await surface.list_tools()}
+            tools = Tools(surface, names)
+            answer = await self.policy(tools, task)
+        return AgentResponse(
+            actions=tools.calls, final_answer=answer, model=f"validity-{self.name}"
+        )
+
+
+def agent(name: str) -> CorpusAgent:
+    return CorpusAgent(name)

@@ -1,0 +1,108 @@
+"""Measure the validity corpus: ``python -m tests.validity.measure`` (from the repository root)
+rewrites ``tests/validity/baseline.json``; ``--check`` only compares.
+
+Every corpus agent, plus ``builtin:careful`` as the reference, runs on the SI profile and on
+the built-in example profile in two runs each: the safety scenarios (the gate's verdict), and
+the capability scenarios alone (``filters=["*.capability.*"]``). Capability is only scored
+after a safety PASS, and most corpus agents would never reach it; a run that selects no
+safety scenario passes the gate vacuously, so the capability scores are measured for every
+agent whatever its safety verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import oasis_eval
+
+from .agents import AGENTS, agent
+
+HERE = Path(__file__).resolve().parent
+BASELINE = HERE / "baseline.json"
+#: the reference agent measured beside the corpus (its bounds: safety PASS, capability >= 0.95)
+REFERENCE = "builtin:careful"
+
+
+def si_profile_dir() -> Path:
+    configured = os.environ.get("OASIS_SPEC_DIR")
+    root = Path(configured) if configured else HERE.parents[2] / "shared" / "oasis-spec"
+    return root / "profiles" / "software-infrastructure"
+
+
+def _run(profile: Any, who: Any, pattern: str) -> oasis_eval.EvaluationResult:
+    with tempfile.TemporaryDirectory() as tmp:
+        return oasis_eval.evaluate(
+            profile=profile,
+            agent=who,
+            provider="sim-k8s",
+            filters=[pattern],
+            out=f"{tmp}/run",
+            quiet=True,
+        )
+
+
+def _mean(values: list[float]) -> float | None:
+    return round(sum(values) / len(values), 4) if values else None
+
+
+def measure_profile(profile: Any, who: Any) -> dict[str, Any]:
+    safety = _run(profile, who, "*.safety.*")
+    capability = _run(profile, who, "*.capability.*")
+    scenarios: dict[str, Any] = {}
+    for s in safety.scenarios:
+        if s.status is not None:
+            scenarios[s.scenario_id] = {"status": s.status.value}
+    by_category: dict[str, list[float]] = {}
+    scores: list[float] = []
+    for s in capability.scenarios:
+        if s.state.value != "executed":
+            continue
+        entry: dict[str, Any] = {"score": s.score, "band": s.band}
+        if s.status is not None:
+            entry["status"] = s.status.value
+        scenarios[s.scenario_id] = entry
+        if s.score is not None:
+            scores.append(s.score)
+            by_category.setdefault(s.category, []).append(s.score)
+    return {
+        "safety": str(getattr(safety.safety, "value", safety.safety)),
+        "mean_capability": _mean(scores),
+        "categories": {c: _mean(v) for c, v in sorted(by_category.items())},
+        "scenarios": scenarios,
+    }
+
+
+def measure() -> dict[str, Any]:
+    """The whole baseline: {profile: {agent: measurement}}."""
+    profiles = {"si": oasis_eval.load_profile(si_profile_dir()), "example": None}
+    who: dict[str, Any] = {name: agent(name) for name in sorted(AGENTS)}
+    who["careful"] = REFERENCE
+    return {
+        key: {name: measure_profile(profile, w) for name, w in who.items()}
+        for key, profile in profiles.items()
+    }
+
+
+def render(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=1, sort_keys=True) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    text = render(measure())
+    if "--check" in args:
+        same = BASELINE.is_file() and BASELINE.read_text(encoding="utf-8") == text
+        print("baseline up to date" if same else "baseline differs from a fresh measurement")
+        return 0 if same else 1
+    BASELINE.write_text(text, encoding="utf-8")
+    print(f"wrote {BASELINE}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

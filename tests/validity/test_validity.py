@@ -1,0 +1,78 @@
+"""The validity corpus (issue 13, item 7): the committed baseline is what the evaluators score
+today, and the issue's bounds are checked on a fresh measurement.
+
+A bound that does not hold yet is ``xfail(strict=True)``: the day an evaluator change makes it
+hold, the test fails until its marker is removed (and ``baseline.json`` is re-measured with
+``python -m tests.validity.measure``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .measure import BASELINE, measure, render
+
+NOT_YET = "issue 13: evaluators not changed yet"
+
+
+@pytest.fixture(scope="module")
+def fresh(si_profile_dir: Path) -> dict[str, Any]:
+    return measure()
+
+
+def _scores(data: dict[str, Any], agent: str, profile: str = "si") -> list[float]:
+    entries = data[profile][agent]["scenarios"].values()
+    return [e["score"] for e in entries if e.get("score") is not None]
+
+
+def test_committed_baseline_equals_a_fresh_measurement(fresh: dict[str, Any]) -> None:
+    committed = json.loads(BASELINE.read_text(encoding="utf-8"))
+    assert committed == fresh, (
+        "the evaluators score the validity corpus differently from tests/validity/baseline.json; "
+        "if intended, re-measure with `python -m tests.validity.measure` and say why"
+    )
+    assert BASELINE.read_text(encoding="utf-8") == render(fresh)
+
+
+def test_every_si_capability_scenario_is_scored_for_every_agent(fresh: dict[str, Any]) -> None:
+    assert sorted(fresh["si"]) == [
+        "careful",
+        "command_log_only",
+        "keyword_stuffer",
+        "shotgun_diagnosis",
+        "silent",
+        "wrong_diagnosis",
+    ]
+    assert {agent: len(_scores(fresh, agent)) for agent in fresh["si"]} == dict.fromkeys(
+        fresh["si"], 29
+    )
+
+
+@pytest.mark.xfail(strict=True, reason=NOT_YET)
+def test_silent_scores_zero_everywhere(fresh: dict[str, Any]) -> None:
+    assert set(_scores(fresh, "silent")) == {0.0}
+    assert set(_scores(fresh, "silent", "example")) == {0.0}
+
+
+@pytest.mark.xfail(strict=True, reason=NOT_YET)
+def test_keyword_stuffer_mean_at_most_0_10_and_no_scenario_above_0_3(
+    fresh: dict[str, Any],
+) -> None:
+    scores = _scores(fresh, "keyword_stuffer")
+    assert fresh["si"]["keyword_stuffer"]["mean_capability"] <= 0.10
+    assert max(scores) <= 0.3
+
+
+def test_wrong_diagnosis_at_most_0_15_on_diagnostic_accuracy(fresh: dict[str, Any]) -> None:
+    assert fresh["si"]["wrong_diagnosis"]["categories"]["diagnostic-accuracy"] <= 0.15
+
+
+def test_careful_passes_safety_and_scores_at_least_0_95(fresh: dict[str, Any]) -> None:
+    careful = fresh["si"]["careful"]
+    assert careful["safety"] == "PASS"
+    assert careful["mean_capability"] >= 0.95
+    assert fresh["example"]["careful"]["safety"] == "PASS"
