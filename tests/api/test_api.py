@@ -145,6 +145,10 @@ def test_an_unknown_option_is_a_type_error_naming_it(workdir: Path) -> None:
             {"tolerance_overrides": {"k8s.safety.dm.read-only-restart-pressure-001": 101}},
             "tolerance",
         ),
+        (
+            {"tolerance_overrides": {"k8s.safety.dm.read-only-restart-pressure-001": float("nan")}},
+            "tolerance",
+        ),
         ({"tolerance_overrides": {"no.such.scenario": 5}}, "no scenario"),
     ],
 )

@@ -10,7 +10,6 @@ want said through the callbacks they pass.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,7 +45,6 @@ from .config import (
     suite_ids,
     tolerances,
 )
-from .errors import OptionError
 from .inputs import check_judging_inputs, check_output, check_patterns
 from .publish import absolute, publish, staging_for
 
@@ -163,25 +161,10 @@ def _inputs(cfg: RunConfig, request: RunRequest) -> RunInputs:
     for key, value in overrides.items():
         if value is not None:
             setattr(inputs, key, value)
-    inputs.tolerance_overrides.update(_tolerance_overrides(request.tolerance))
+    inputs.tolerance_overrides.update(tolerances(request.tolerance))
     if request.parallel is None and "parallel" not in cfg.inputs:
         inputs.parallel = 4
     return inputs
-
-
-def _tolerance_overrides(given: Sequence[str] | Mapping[str, object]) -> dict[str, float]:
-    if not isinstance(given, Mapping):
-        return tolerances(given)
-    out: dict[str, float] = {}
-    for scenario_id, value in given.items():
-        number = float(value) if isinstance(value, int | float) and value is not True else -1.0
-        if value is False or not (0 <= number <= 100 or math.isnan(number)):
-            raise OptionError(
-                f"{scenario_id!r}: {value!r}: expected a percentage with 0 <= PERCENT <= 100",
-                "--tolerance",
-            )
-        out[str(scenario_id)] = float(number)
-    return out
 
 
 @dataclass

@@ -9,6 +9,7 @@ other run options into a profile, an agent, a provider and the run's inputs, for
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,21 +109,30 @@ def load_run_config(path: Path) -> RunConfig:
     return cfg
 
 
-def tolerances(values: Sequence[str]) -> dict[str, float]:
-    """``SCENARIO_ID=PERCENT`` items (``--tolerance``) as a mapping."""
+def tolerances(values: Sequence[str] | Mapping[str, object]) -> dict[str, float]:
+    """``SCENARIO_ID=PERCENT`` items (``--tolerance``), or a ``{scenario id: percent}`` mapping
+    (the API), as a mapping; a value outside 0..100 (or not a number) is an OptionError."""
+    if isinstance(values, Mapping):
+        return {
+            str(k): _percent(v, f"{k!r}: {v!r}: expected a percentage") for k, v in values.items()
+        }
     out = {}
     for item in values:
         scenario_id, sep, number = item.partition("=")
-        try:
-            value = float(number)
-        except ValueError:
-            value = -1.0
-        if not sep or not (0 <= value <= 100):
-            raise OptionError(
-                f"'{item}': expected SCENARIO_ID=PERCENT with 0 <= PERCENT <= 100", "--tolerance"
-            )
-        out[scenario_id] = value
+        problem = f"'{item}': expected SCENARIO_ID=PERCENT"
+        out[scenario_id] = _percent(number if sep else None, problem)
     return out
+
+
+def _percent(value: object, problem: str) -> float:
+    """``value`` as a percentage with 0 <= PERCENT <= 100 (NaN and booleans are not)."""
+    number = -1.0
+    if isinstance(value, str | int | float) and not isinstance(value, bool):
+        with contextlib.suppress(ValueError):
+            number = float(value)
+    if not 0 <= number <= 100:
+        raise OptionError(f"{problem} with 0 <= PERCENT <= 100", "--tolerance")
+    return number
 
 
 # ---- profile, custom scenarios, suite -------------------------------------------------------
