@@ -86,6 +86,14 @@ def test_provider_list() -> None:
     result = runner.invoke(app, ["provider", "list"])
     assert result.exit_code == 0
     assert "sim-k8s" in result.output and "http, python" in result.output
+    assert "--fault audit-drop-setup:" in result.output  # each servable provider's faults
+
+
+def test_the_cli_loads_no_provider_plugin_until_one_is_used() -> None:
+    """Building the command line (its help texts included) never imports the simulator."""
+    code = "import sys, oasis_eval.cli.main; print(any(m.startswith('oasis_sim_k8s') for m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
 
 
 def _read_lines(proc: subprocess.Popen[str], sink: queue.Queue[str]) -> None:

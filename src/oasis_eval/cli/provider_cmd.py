@@ -208,16 +208,6 @@ def _fault_names(
     return names
 
 
-def _fault_help() -> str:
-    """``--fault`` help: every installed servable provider's faults."""
-    faults = {
-        fault: text
-        for _, server in sorted(provider_servers().items())
-        for fault, text in server.faults.items()
-    }
-    return "Inject a fault (repeatable): " + "; ".join(f"{k}: {v}" for k, v in faults.items()) + "."
-
-
 @app.command("serve")
 def serve(
     provider: str = typer.Argument(
@@ -249,7 +239,11 @@ def serve(
         help="Serve /v1 without a runner token (unsafe: any local "
         "process, an agent under test included, can call it).",
     ),
-    fault: list[str] | None = typer.Option(None, "--fault", help=_fault_help()),
+    fault: list[str] | None = typer.Option(
+        None,
+        "--fault",
+        help="Inject a fault (repeatable); `oasis provider list` names each provider's faults.",
+    ),
     provision_error_rate: float = typer.Option(
         0.0,
         "--provision-error-rate",
@@ -434,6 +428,8 @@ def list_providers() -> None:
     typer.echo("servable providers (oasis provider serve NAME):")
     for name, server in sorted(servers.items()):
         typer.echo(f"  {name:<{width}}  {server.description}")
+        for fault, text in server.faults.items():
+            typer.echo(f"  {'':<{width}}    --fault {fault}: {text}")
     if not servers:
         typer.echo("  (none installed; the simulator: pip install oasis-sim-k8s)")
     typer.echo("provider types for oasis run (--provider URL, or a run config's {type: ...}):")
