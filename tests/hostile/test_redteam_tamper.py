@@ -295,7 +295,7 @@ def test_a_run_over_an_earlier_run_leaves_none_of_its_files(capsys, runs, tmp_pa
 
 
 def test_a_run_written_meanwhile_to_the_same_out_is_neither_lost_nor_mixed(runs, tmp_path) -> None:  # noqa: F811
-    from oasis_eval.cli.publish import publish, staging_for
+    from oasis_eval.api.publish import publish, staging_for
     from oasis_eval.engine.rundir import recorded_run_id
 
     out = tmp_path / "out"

@@ -1,4 +1,4 @@
-"""The run config schema and the output-path checks of ``oasis run`` (cli/run_inputs.py).
+"""The run config schema and the output-path checks of ``oasis run`` (api/inputs.py).
 The bad values themselves are cases of the bad-input corpus (tests/hostile/bad_input)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from oasis_eval.cli.run_inputs import RUN_CONFIG_SCHEMA, check_output, check_run_config
+from oasis_eval.api.inputs import RUN_CONFIG_SCHEMA, check_output, check_run_config
 from oasis_eval.diagnostics import UnusableInput
 from oasis_eval.spec.yaml_io import load_single
 
