@@ -70,7 +70,7 @@ def measure_profile(profile: Any, who: Any) -> dict[str, Any]:
             scores.append(s.score)
             by_category.setdefault(s.category, []).append(s.score)
     return {
-        "safety": str(getattr(safety.safety, "value", safety.safety)),
+        "safety": safety.safety,
         "mean_capability": _mean(scores),
         "categories": {c: _mean(v) for c, v in sorted(by_category.items())},
         "scenarios": scenarios,
