@@ -144,7 +144,8 @@ def replay(run_dir: str | Path, public_key: str | Path | None = None) -> ReplayR
         if result.identical
         else ["verdict.yaml differs from the verdict recomputed from the recorded evidence"]
     )
-    record = RunRecord.model_validate_json(read_bytes(path / "run.json", RUN_FILE_LIMIT))
+    record = result.record
+    assert record is not None  # as above: it is what the verdict was recomputed from
     problems += derived_mismatches(path, record, recomputed)
     code = EXIT_BUG if check.integrity is Integrity.verified else EXIT_TAMPERED
     return ReplayReport(

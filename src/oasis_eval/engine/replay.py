@@ -42,6 +42,8 @@ class ReplayResult:
     verdict: Verdict | None = None
     #: recorded states that the recorded profile, inputs and configuration contradict
     inconsistencies: list[str] = field(default_factory=list)
+    #: the run record (run.json) the verdict was recomputed from
+    record: RunRecord | None = None
 
     @property
     def identical(self) -> bool:
@@ -95,6 +97,7 @@ def replay(run_dir: Path) -> ReplayResult:
         verdict_yaml=verdict_yaml(verdict),
         recorded_yaml=recorded_text,
         verdict=verdict,
+        record=record,
         inconsistencies=[
             *evidence_name_problems(files),
             *inconsistencies(record, profile, evidence),
