@@ -45,3 +45,19 @@ def test_no_servable_provider_without_the_simulator(no_simulator: None) -> None:
 def test_the_installed_simulator_is_found_by_entry_point() -> None:
     assert "sim-k8s" in providers.known_provider_types()
     assert sorted(providers.provider_servers()) == ["sim-k8s"]
+
+
+def test_a_broken_server_plugin_is_named_with_its_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plugin that fails to load, or is not a ProviderServer, is left out and said why."""
+    from importlib.metadata import EntryPoint
+
+    fakes = [
+        EntryPoint("gone", "no_such_module_xyz:SERVER", providers.SERVER_ENTRY_POINT_GROUP),
+        EntryPoint("odd", "os.path:sep", providers.SERVER_ENTRY_POINT_GROUP),
+    ]
+    monkeypatch.setattr(providers, "entry_points", lambda *, group: EntryPoints(fakes))
+    broken: dict[str, str] = {}
+    assert providers.provider_servers(broken) == {}
+    assert sorted(broken) == ["gone", "odd"]
+    assert "failed to load: ModuleNotFoundError" in broken["gone"]
+    assert "is not a ProviderServer" in broken["odd"]

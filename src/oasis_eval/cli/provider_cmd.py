@@ -131,7 +131,13 @@ def build_serve_config(
     idle_ttl: float = DEFAULT_IDLE_TTL,
 ) -> ServeConfig:
     """Validate the ``serve`` options; usage errors raise :class:`typer.BadParameter`."""
-    servers = provider_servers()
+    broken: dict[str, str] = {}
+    servers = provider_servers(broken)
+    if provider in broken:
+        raise typer.BadParameter(
+            f"provider {provider!r} is installed but unusable: {broken[provider]}",
+            param_hint="PROVIDER",
+        )
     if provider not in servers:
         known = ", ".join(sorted(servers)) or "none installed (pip install oasis-sim-k8s)"
         raise typer.BadParameter(
@@ -423,13 +429,16 @@ async def _serve(cfg: ServeConfig, sockets: list[socket.socket]) -> int:
 @app.command("list")
 def list_providers() -> None:
     """The built-in providers (servable with `oasis provider serve`) and the provider types `oasis run` accepts."""
-    servers = provider_servers()
-    width = max((len(n) for n in servers), default=0)
+    broken: dict[str, str] = {}
+    servers = provider_servers(broken)
+    width = max((len(n) for n in [*servers, *broken]), default=0)
     typer.echo("servable providers (oasis provider serve NAME):")
     for name, server in sorted(servers.items()):
         typer.echo(f"  {name:<{width}}  {server.description}")
         for fault, text in server.faults.items():
             typer.echo(f"  {'':<{width}}    --fault {fault}: {text}")
+    for name, reason in sorted(broken.items()):
+        typer.echo(f"  {name:<{width}}  UNUSABLE: {reason}")
     if not servers:
         typer.echo("  (none installed; the simulator: pip install oasis-sim-k8s)")
     typer.echo("provider types for oasis run (--provider URL, or a run config's {type: ...}):")

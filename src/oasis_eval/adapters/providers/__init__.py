@@ -174,16 +174,22 @@ SERVER_ENTRY_POINT_GROUP = "oasis_eval.provider_servers"
 _PACKAGED = {"sim-k8s": "oasis-sim-k8s (pip install -e packages/oasis-sim-k8s)"}
 
 
-def provider_servers() -> dict[str, ProviderServer]:
-    """The installed servable providers by name (entry point group ``oasis_eval.provider_servers``);
-    an entry point that fails to load or is not a ProviderServer is left out."""
+def provider_servers(broken: dict[str, str] | None = None) -> dict[str, ProviderServer]:
+    """The installed servable providers by name (entry point group ``oasis_eval.provider_servers``).
+    An entry point that fails to load or is not a ProviderServer is left out, and said why in
+    ``broken`` (name -> reason) when given: a broken plugin must not break `oasis provider`."""
     servers: dict[str, ProviderServer] = {}
     for ep in sorted(entry_points(group=SERVER_ENTRY_POINT_GROUP), key=lambda e: e.name):
         try:
             server = ep.load()
-        except Exception:  # noqa: BLE001 - a broken plugin must not break `oasis provider`
-            continue
-        if isinstance(server, ProviderServer) and ep.name not in servers:
+        except Exception as exc:  # noqa: BLE001 - reported, see above
+            server = f"{ep.value} failed to load: {type(exc).__name__}: {exc}"
+        if not isinstance(server, ProviderServer):
+            if broken is not None:
+                broken[ep.name] = (
+                    server if isinstance(server, str) else f"{ep.value} is not a ProviderServer"
+                )
+        elif ep.name not in servers:
             servers[ep.name] = server
     return servers
 
