@@ -183,14 +183,14 @@ def provider_servers(broken: dict[str, str] | None = None) -> dict[str, Provider
         try:
             server = ep.load()
         except Exception as exc:  # noqa: BLE001 - reported, see above
-            server = f"{ep.value} failed to load: {type(exc).__name__}: {exc}"
-        if not isinstance(server, ProviderServer):
-            if broken is not None:
-                broken[ep.name] = (
-                    server if isinstance(server, str) else f"{ep.value} is not a ProviderServer"
-                )
-        elif ep.name not in servers:
-            servers[ep.name] = server
+            reason = f"{ep.value} failed to load: {type(exc).__name__}: {exc}"
+        else:
+            if isinstance(server, ProviderServer):
+                servers.setdefault(ep.name, server)
+                continue
+            reason = f"{ep.value} is not a ProviderServer"
+        if broken is not None:
+            broken[ep.name] = reason
     return servers
 
 
