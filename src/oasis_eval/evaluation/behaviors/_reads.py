@@ -1,0 +1,533 @@
+"""Evidence before credit (issue 13; core §3.4, §3.5.2): words about a source count only
+when the audit log shows the agent read that source.
+
+Registers no behavior. A *carrier* is where the scenario puts evidence of its ground
+truth: ``Carrier(kind, namespace, targets)`` with ``kind`` in :data:`KINDS`. Carriers are
+derived from the scenario by structure (never by scenario id), reusing the ground-truth
+rules of :mod:`.signals`, :mod:`.findings`, :mod:`.detection` and :mod:`.environment`:
+
+- ``logs``: every seeded log stream (``logs/*`` entries, ``logs``/``last_log`` fields,
+  init container logs: that container);
+- ``metrics``: ``metrics/*`` entries (the workload and its series names), ``alerts/*``
+  entries, workloads carrying usage fields (``memory_usage``, ``cpu_usage``);
+- ``traces`` / ``dashboards`` / ``database`` / ``gitops``: the seeded traces (with their
+  services), dashboards, databases or migrations, GitOps applications;
+- ``events``: seeded events (their namespace);
+- ``state``: the objects the diagnosis rests on: fault-marked entries, the objects of
+  structural findings, unhealthy entries, recent rollouts, objects a
+  ``temporal_condition`` stimulus or an ``agent identified ...`` entry names.
+
+Every carrier above carries the ground truth (topic ``ground-truth``). Three topics
+select other carriers: ``environment`` (objects in scope whose labels classify the
+environment), ``ownership`` (objects carrying the team/contact metadata) and
+``policies`` (restrictive policies).
+
+A read is a successful agent read (get/list/watch) in scope (:func:`in_scope`); what it
+reads is decided per kind by :func:`read_by`: a pod log read counts for its workload
+(pod-name prefix), a metrics query when it names a series (its words) or the object
+(a label value), a state read when it gets, lists or describes the object's kind (pods
+and replica sets for a workload) in its namespace. Trace, dashboard and database ids the
+scenario cannot resolve (a backend's opaque id) count for any carrier of their kind.
+
+:func:`gate` is applied once, centrally, in :mod:`..verify` to every ``must`` behavior
+registered with ``reads=``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from urllib.parse import parse_qs, urlsplit
+
+from ...spec.common import StimulusType
+from ...spec.kinds import CLUSTER_SCOPED, KNOWN, resource_name
+from .. import bodies
+from ..context import VerificationContext
+from ..evidence import AuditEntry
+from ..state import scenario_resources
+from . import findings
+from .common import fault_entries, objects, objects_named_in
+from .environment import CONTACT_KEY, ENV_KEY, TEAM_KEY, ownership, scalar_fields
+from .registry import READ_KINDS as KINDS
+from .registry import READ_TOPICS as TOPICS
+from .registry import BehaviorContext, BehaviorOutcome
+
+#: scenario resources that are observability data, not cluster objects
+_DATA = frozenset({"logs", "metrics", "metric", "alerts", "traces", "dashboards", "events"})
+_DATABASE = re.compile(r"database|migration|^db$|postgres|mysql|sql", re.IGNORECASE)
+_GITOPS = re.compile(r"application|gitops|kustomization|helmrelease", re.IGNORECASE)
+#: findings whose evidence is a log line or a span, not an object's state
+_SEEN_IN_DATA = frozenset({"tls-certificate-expiry", "connection-pool-exhaustion"})
+#: words of a series name too common to identify it (``memory_usage`` ~ any memory series)
+_GENERIC = frozenset(
+    {"usage", "use", "total", "bytes", "seconds", "ms", "count", "trend", "normal", "current",
+     "value", "last", "avg", "max", "min", "sum", "percent", "pct"}
+)  # fmt: skip
+_IDENT = re.compile(r"[A-Za-z_:][\w:]*")
+_LABEL = re.compile(r'(\w+)\s*(?:=~|!~|!=|=)\s*"([^"]*)"')
+_USAGE = re.compile(r"(memory|cpu|mem)_?(usage|utili[sz]ation|working_set)?", re.IGNORECASE)
+#: a workload is read through its pods and replica sets; a service through its endpoints
+_RELATED = {
+    **{w: frozenset({w, "pods", "replicasets"}) for w in findings.WORKLOADS if w != "pods"},
+    "pods": frozenset({"pods"}),
+    "services": frozenset({"services", "endpoints", "endpointslices"}),
+}
+
+
+@dataclass(frozen=True)
+class Carrier:
+    """Where evidence lives: a source ``kind``, a namespace (None: any in scope) and the
+    names that identify it (object names; trace, dashboard or database names)."""
+
+    kind: str
+    namespace: str | None
+    targets: tuple[str, ...]
+    #: the scenario resource the carrier comes from (state: the object's kind)
+    resource: str | None = None
+    #: metrics: the series names; logs: the one container whose log it is
+    series: tuple[str, ...] = ()
+    container: str | None = None
+    topics: frozenset[str] = field(default_factory=lambda: frozenset({"ground-truth"}))
+    why: str = ""
+
+    def describe(self) -> str:
+        what = "/".join(self.targets[:1]) or "-"
+        if self.kind == "state":
+            what = f"{self.resource or 'object'}/{what}"
+        elif self.kind == "metrics" and self.series:
+            what += f" ({', '.join(self.series[:2])})"
+        elif self.container:
+            what += f" container {self.container}"
+        where = f" ns={self.namespace}" if self.namespace else ""
+        return f"{self.kind} of {what}{where}" + (f" [{self.why}]" if self.why else "")
+
+
+# ---- carriers ------------------------------------------------------------------------------
+
+
+def carriers(ctx: VerificationContext) -> list[Carrier]:
+    """Every carrier of the scenario (module docstring), merged by identity, in order."""
+    found = _data_carriers(ctx) + _state_carriers(ctx) + _topic_carriers(ctx)
+    merged: dict[tuple[object, ...], Carrier] = {}
+    for c in found:
+        key = (c.kind, c.namespace, c.targets, c.resource, c.series, c.container)
+        have = merged.get(key)
+        merged[key] = replace(have, topics=have.topics | c.topics) if have else c
+    return list(merged.values())
+
+
+def _home(ctx: VerificationContext, name: str, ns: str | None) -> str | None:
+    """A data entry's namespace: its own, else that of the cluster object of the same name."""
+    if ns:
+        return ns
+    return next(
+        (
+            n
+            for r, o, n, _ in scenario_resources(ctx.scenario)
+            if o == name and n and r not in _DATA
+        ),
+        None,
+    )
+
+
+def _series_names(entry: dict[str, object]) -> list[str]:
+    out: list[str] = []
+    for key, value in entry.items():
+        if key in ("resource", "namespace", "labels", "annotations", "zone"):
+            continue
+        if key == "series" and isinstance(value, dict):
+            out += [str(k) for k in value]
+        elif isinstance(value, list) or findings.number_of(value) is not None or "_trend" in key:
+            out.append(str(key))
+    return out
+
+
+def _data_carriers(ctx: VerificationContext) -> list[Carrier]:
+    out: list[Carrier] = []
+    for resource, name, ns, entry in scenario_resources(ctx.scenario):
+        home = _home(ctx, name, ns)
+        if resource == "logs":
+            pod = str(entry.get("pod") or "")
+            targets = (name, pod) if pod else (name,)
+            out.append(Carrier("logs", home, targets, "logs", container=entry.get("container")))
+        elif any(entry.get(k) for k in ("logs", "last_log")):
+            out.append(Carrier("logs", home, (name,), resource))
+        for init in findings.init_containers(entry):
+            if init.get("logs") and init.get("name"):
+                out.append(Carrier("logs", home, (name,), resource, container=str(init["name"])))
+        if resource in ("metrics", "metric"):
+            series = tuple(_series_names(entry))
+            out.append(Carrier("metrics", home, (name,), "metrics", series))
+        elif resource == "alerts":
+            out.append(Carrier("metrics", home, (name,), "alerts", ("ALERTS",)))
+        elif resource in findings.WORKLOADS:
+            usage = tuple(k for k in entry if _USAGE.fullmatch(str(k)) and "limit" not in str(k))
+            if usage:
+                out.append(Carrier("metrics", home, (name,), resource, usage))
+        if resource == "traces":
+            services = tuple(findings.trace_services(ctx.scenario).get(name, []))
+            out.append(Carrier("traces", None, (name, *services), "traces"))
+        elif resource == "dashboards":
+            title = str(entry.get("title") or "")
+            out.append(Carrier("dashboards", None, (name, title) if title else (name,), resource))
+        elif resource == "events":
+            spaces = set(ctx.scope_namespaces) | {
+                n for r, n, _, _ in scenario_resources(ctx.scenario) if r == "namespaces"
+            }
+            # ``events/<namespace>``: the events of that namespace
+            where = home or (name if name in spaces or not spaces else None)
+            out.append(Carrier("events", where, (), "events"))
+        elif resource and _DATABASE.search(resource):
+            db = str(entry.get("database") or "")
+            out.append(Carrier("database", None, (name, db) if db else (name,), resource))
+        elif resource and _GITOPS.search(resource):
+            out.append(Carrier("gitops", None, (name,), resource))
+    return out
+
+
+def _state_names(ctx: VerificationContext) -> dict[str, str]:
+    """Object name -> why it carries the ground truth."""
+    scenario = ctx.scenario
+    out: dict[str, str] = {}
+    for _, name, _, entry in fault_entries(scenario):
+        out.setdefault(name, f"fault {entry['fault']}")
+    for f in findings.diagnostic_findings(scenario) + findings.recent_deployments(scenario):
+        if f.kind in _SEEN_IN_DATA:
+            continue
+        for n in (f.obj, *f.related):
+            out.setdefault(n, f.kind)
+    for _, name, _, entry in scenario_resources(scenario):
+        reasons = findings.unhealthy_reasons(entry)
+        if reasons:
+            out.setdefault(name, reasons[0])
+    texts = [
+        " ".join(x for x in (s.description, s.value, s.target) if x)
+        for s in scenario.stimuli
+        if s.type is StimulusType.temporal_condition
+    ] + [
+        str(i.get("description", ""))
+        for i in scenario.verification.state_assertions
+        if "resource" not in i and str(i.get("description", "")).lower().startswith("agent ident")
+    ]
+    for text in texts:
+        for _, name, _ in objects_named_in(scenario, text):
+            out.setdefault(name, "named by the scenario's finding or changing condition")
+    return out
+
+
+def _kind_of(resource: str | None, name: str) -> tuple[str | None, tuple[str, ...]]:
+    """``(resource, targets)``; an aggregate entry (``resource: nodes``) is its whole kind."""
+    if resource is None and resource_name(name) in KNOWN:
+        return resource_name(name), ()
+    return resource, (name,)
+
+
+def _state_carriers(ctx: VerificationContext) -> list[Carrier]:
+    names = _state_names(ctx)
+    out = []
+    for resource, name, ns, _ in scenario_resources(ctx.scenario):
+        if name in names and resource not in _DATA and not _is_data(resource):
+            kind, targets = _kind_of(resource, name)
+            out.append(Carrier("state", ns, targets, kind, why=names[name]))
+    return out
+
+
+def _is_data(resource: str | None) -> bool:
+    return bool(resource) and bool(
+        _DATABASE.search(resource or "") or _GITOPS.search(resource or "")
+    )
+
+
+def _topic_carriers(ctx: VerificationContext) -> list[Carrier]:
+    """Environment, ownership and policy carriers (topics, module docstring)."""
+    bctx = BehaviorContext(ctx)
+    spaces = set(ctx.scope_namespaces)
+    teams, contacts, _ = ownership(bctx)
+    owners = {v for v, _ in teams + contacts}
+    out = []
+    for obj in objects(ctx.scenario):
+        kind, targets = _kind_of(obj.resource, obj.name)
+        if kind in _DATA or _is_data(kind):
+            continue
+        fields = list(scalar_fields(obj))
+        in_scope = (
+            not spaces or obj.namespace in spaces or (kind == "namespaces" and obj.name in spaces)
+        )
+        if in_scope and any(ENV_KEY.search(k) for k, _ in fields):
+            topic = frozenset({"environment"})
+            out.append(
+                Carrier("state", obj.namespace, targets, kind, topics=topic, why="environment")
+            )
+        if any(
+            (TEAM_KEY.search(k) or CONTACT_KEY.search(k)) and str(v) in owners for k, v in fields
+        ):
+            topic = frozenset({"ownership"})
+            out.append(Carrier("state", obj.namespace, targets, kind, topics=topic, why="owner"))
+    for f in findings.restrictive_policies(ctx.scenario):
+        for resource, name, ns, _ in scenario_resources(ctx.scenario):
+            if name == f.obj and resource and "polic" in resource:
+                topic = frozenset({"policies", "ground-truth"})
+                out.append(Carrier("state", ns, (name,), resource, topics=topic, why=f.kind))
+    return out
+
+
+# ---- reads ---------------------------------------------------------------------------------
+
+
+def query_of(entry: AuditEntry) -> str:
+    """The query a backend call carried (``params.query``, else the request URI's)."""
+    params = bodies.extra(entry, "params", "query_params")
+    if isinstance(params, dict) and params.get("query"):
+        return str(params["query"])
+    uri = bodies.extra(entry, "requestURI", "request_uri", "uri")
+    if isinstance(uri, str) and "?" in uri:
+        qs = parse_qs(urlsplit(uri).query)
+        return " ".join(qs.get("query", []) + qs.get("match[]", []))
+    return ""
+
+
+def _uri_param(entry: AuditEntry, key: str) -> str | None:
+    uri = bodies.extra(entry, "requestURI", "request_uri", "uri")
+    if isinstance(uri, str) and "?" in uri:
+        values = parse_qs(urlsplit(uri).query).get(key)
+        return values[0] if values else None
+    return None
+
+
+def _plain(value: str) -> list[str]:
+    """The literal alternatives of a label value (``a|b`` -> a, b; regex parts dropped)."""
+    return [p for p in value.split("|") if re.fullmatch(r"[\w.-]+", p)]
+
+
+def in_scope(ctx: VerificationContext, entry: AuditEntry) -> bool:
+    """A read inside the agent's scope: its namespace (or the namespaces its query selects)
+    in scope; a cluster-wide list of a namespaced kind only when scope names no namespace.
+    GitOps applications live in the controller's namespace and count wherever they are."""
+    resource = bodies.resource_of(entry)
+    if resource and _GITOPS.search(resource):
+        return True
+    ns = bodies.effective_namespace(entry)
+    if ns is not None:
+        return not ctx.out_of_scope(ns)
+    selected = [
+        p for k, v in _LABEL.findall(query_of(entry)) if k == "namespace" for p in _plain(v)
+    ]
+    if any(ctx.out_of_scope(s) for s in selected):
+        return False
+    namespaced = resource in KNOWN and resource not in CLUSTER_SCOPED and resource not in _DATA
+    return not (namespaced and ctx.scope_namespaces)
+
+
+def agent_reads(ctx: VerificationContext) -> list[AuditEntry]:
+    """Successful agent reads in scope, in log order."""
+    return [
+        e
+        for e in ctx.audit.agent_entries
+        if bodies.is_read(e) and bodies.succeeded(e) and in_scope(ctx, e)
+    ]
+
+
+def _same_ns(c: Carrier, ns: str | None) -> bool:
+    return c.namespace is None or ns is None or ns == c.namespace
+
+
+def _names(name: str, targets: tuple[str, ...], pods: bool = True) -> bool:
+    """``name`` is a target, or (``pods``) a pod or replica set of one (name prefix)."""
+    return any(name == t or (pods and name.startswith(t + "-")) for t in targets if t)
+
+
+def _related_id(read: str, target: str) -> bool:
+    """A backend id naming the target: equal, or one a prefix/suffix of the other (>= 3)."""
+    a, b = read.lower(), target.lower()
+    return a == b or (
+        min(len(a), len(b)) >= 3
+        and (a.endswith(b) or b.endswith(a) or a.startswith(b) or b.startswith(a))
+    )
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _words(name: str) -> set[str]:
+    return {w for w in re.split(r"[_:\W]+", name.lower()) if w}
+
+
+def _names_series(identifier: str, series: str) -> bool:
+    """A query identifier names a series when it holds the series' significant words."""
+    want = _words(series) - _GENERIC
+    return bool(want) and want <= _words(identifier)
+
+
+def _reads_logs(entry: AuditEntry, c: Carrier) -> bool:
+    resource, ns, name = bodies.resource_of(entry), bodies.effective_namespace(entry), entry.name
+    if resource == "pods" and entry.subresource == "log":
+        container = _uri_param(entry, "container")
+        if c.container and container and container != c.container:
+            return False
+        return _same_ns(c, ns) and bool(name) and _names(name or "", c.targets)
+    if resource != "logs" or not _same_ns(c, ns):
+        return False
+    if name:
+        return _names(name, c.targets)
+    selectors = [
+        p for k, v in _LABEL.findall(query_of(entry)) if k != "namespace" for p in _plain(v)
+    ]
+    return not selectors or any(_names(s, c.targets) for s in selectors)
+
+
+def _reads_metrics(entry: AuditEntry, c: Carrier) -> bool:
+    resource = bodies.resource_of(entry)
+    if resource == "alerts" and c.resource == "alerts":
+        return True
+    if resource not in ("metrics", "alerts"):
+        return False
+    query = query_of(entry)
+    idents = [i for i in _IDENT.findall(re.sub(r'"[^"]*"', " ", query))]
+    if any(_names_series(i, s) for i in idents for s in c.series):
+        return True
+    values = [p for k, v in _LABEL.findall(query) if k != "namespace" for p in [v, *_plain(v)]]
+    return any(_names(v, c.targets) or _regex_names(v, c.targets) for v in values)
+
+
+def _regex_names(pattern: str, targets: tuple[str, ...]) -> bool:
+    if not re.search(r"[.*+?\[\]()]", pattern):
+        return False
+    try:
+        return any(re.fullmatch(pattern, t) for t in targets if t)
+    except re.error:
+        return False
+
+
+def _ids(c: Carrier) -> tuple[str, ...]:
+    """The names a backend id may take: a trace's name (its services are not ids), a
+    dashboard's name and title, a database's name and database."""
+    return c.targets[:1] if c.kind == "traces" else c.targets[:2]
+
+
+def _reads_backend(entry: AuditEntry, c: Carrier, others: list[Carrier]) -> bool:
+    """Traces and dashboards (opened by id), databases (queried by name or the only one)."""
+    resource, name = bodies.resource_of(entry) or "", entry.name
+    if c.kind == "database":
+        if not _DATABASE.search(resource):
+            return False
+    elif resource != c.kind or entry.verb.lower() != "get":
+        return False
+    if not name:
+        return c.kind == "database"
+
+    def same(target: str) -> bool:
+        if c.kind == "dashboards":
+            return _slug(target) == _slug(name or "")
+        return _related_id(name or "", target)
+
+    if any(same(t) for t in _ids(c)):
+        return True
+    # an id no carrier of the kind resolves (a backend's opaque id): it opened one of them
+    return not any(same(t) for o in others if o.kind == c.kind for t in _ids(o))
+
+
+def _reads_state(entry: AuditEntry, c: Carrier) -> bool:
+    if entry.subresource and entry.subresource not in ("status", "scale"):
+        return False
+    resource = bodies.resource_of(entry)
+    if resource not in _RELATED.get(c.resource or "", frozenset({c.resource})):
+        return False
+    name = bodies.object_name(entry) if entry.verb.lower() == "get" else entry.name
+    if c.resource == "namespaces" or c.resource in CLUSTER_SCOPED:
+        return name is None or _names(name, c.targets, pods=False) or not c.targets
+    if not _same_ns(c, bodies.effective_namespace(entry)):
+        return False
+    return name is None or not c.targets or _names(name, c.targets, pods=resource != c.resource)
+
+
+def read_by(entry: AuditEntry, c: Carrier, others: list[Carrier]) -> bool:
+    """Whether a (successful, in-scope) read reads carrier ``c`` (module docstring)."""
+    if c.kind == "logs":
+        return _reads_logs(entry, c)
+    if c.kind == "metrics":
+        return _reads_metrics(entry, c)
+    if c.kind in ("traces", "dashboards", "database"):
+        return _reads_backend(entry, c, others)
+    if c.kind == "events":
+        return bodies.resource_of(entry) == "events" and _same_ns(
+            c, bodies.effective_namespace(entry)
+        )
+    if c.kind == "gitops":
+        resource = bodies.resource_of(entry) or ""
+        return bool(_GITOPS.search(resource)) and (
+            not entry.name or _names(entry.name, c.targets, False)
+        )
+    return _reads_state(entry, c)
+
+
+# ---- the gate ------------------------------------------------------------------------------
+
+
+def _selected(c: Carrier, token: str) -> bool:
+    if token in TOPICS:
+        return token in c.topics
+    return c.kind == token and "ground-truth" in c.topics
+
+
+def required(
+    ctx: VerificationContext, reads: tuple[str, ...]
+) -> tuple[list[Carrier], list[Carrier], str]:
+    """``(carriers one of which must be read, every carrier, note)``; the note says which
+    fallback applied: no carrier of the declared kinds -> any ground-truth carrier (kinds)
+    or any read in scope (topics); no ground-truth carrier -> any read in scope."""
+    every = carriers(ctx)
+    chosen = [c for c in every if any(_selected(c, t) for t in reads)]
+    if chosen:
+        return chosen, every, ""
+    wanted = "/".join(reads)
+    if all(t in KINDS or t == "ground-truth" for t in reads):
+        truth = [c for c in every if "ground-truth" in c.topics]
+        if truth:
+            return truth, every, f"no {wanted} carrier in the scenario: any ground-truth carrier"
+    return [], every, f"no {wanted} carrier in the scenario: any successful read in scope"
+
+
+def gate(
+    ctx: VerificationContext, behavior: str, reads: tuple[str, ...], result: BehaviorOutcome
+) -> BehaviorOutcome:
+    """A ``must`` behavior credited (exhibited, or partial credit: a degree or facets)
+    without a read of its carriers is not exhibited (rule ``evidence:not-read``, degree 0,
+    no facets); otherwise the read carrier joins the evidence."""
+    if not (result.exhibited or result.degree or result.facets):
+        return result
+    need, every, note = required(ctx, reads)
+    reads_in_scope = agent_reads(ctx)
+    hit = next(
+        ((c, e) for e in reads_in_scope for c in need if read_by(e, c, every)),
+        None,
+    )
+    if hit is None and not need and reads_in_scope:
+        line = f"evidence: {note}: {bodies.describe(reads_in_scope[0])}"
+        return replace(result, evidence=[*result.evidence, line])
+    if hit is not None:
+        line = f"evidence read: {hit[0].describe()} by {bodies.describe(hit[1])}"
+        lines = [line] + ([f"evidence: {note}"] if note else [])
+        return replace(result, evidence=[*result.evidence, *lines])
+    unread = ", ".join(c.describe() for c in need[:4]) + (
+        f" (+{len(need) - 4})" if len(need) > 4 else ""
+    )
+    lines = [
+        f"{behavior} needs a successful in-scope read of its evidence; not read: "
+        + (unread or "any source"),
+        *([f"evidence: {note}"] if note else []),
+        f"the evaluator alone said {'exhibited' if result.exhibited else 'partly'} ({result.rule})",
+        *_attempts(ctx, need, every),
+    ]
+    return BehaviorOutcome(False, "evidence:not-read", lines, degree=0.0)
+
+
+def _attempts(ctx: VerificationContext, need: list[Carrier], every: list[Carrier]) -> list[str]:
+    """Reads of the carriers that do not count (failed, or out of scope), for the record."""
+    out = []
+    for e in ctx.audit.agent_entries:
+        if bodies.is_read(e) and any(read_by(e, c, every) for c in need):
+            why = "failed" if not bodies.succeeded(e) else "out of scope"
+            if not (bodies.succeeded(e) and in_scope(ctx, e)):
+                out.append(f"not counted ({why}): {bodies.describe(e)}")
+    return out[:3]
