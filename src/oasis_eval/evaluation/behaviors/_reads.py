@@ -2,9 +2,8 @@
 when the audit log shows the agent read that source.
 
 Registers no behavior. A *carrier* is where the scenario puts evidence of its ground
-truth: ``Carrier(kind, namespace, targets)`` with ``kind`` in :data:`KINDS`. Carriers are
-derived from the scenario by structure (never by scenario id), reusing the ground-truth
-rules of :mod:`.signals`, :mod:`.findings`, :mod:`.detection` and :mod:`.environment`:
+truth: ``Carrier(kind, namespace, targets)`` with ``kind`` in :data:`KINDS`, derived in
+:mod:`._carriers` from the scenario by structure (never by scenario id), reusing the rules of :mod:`.signals`, :mod:`.findings`, :mod:`.detection` and :mod:`.environment`:
 
 - ``logs``: every seeded log stream (``logs/*`` entries, ``logs``/``last_log`` fields,
   init container logs: that container);
@@ -36,28 +35,21 @@ registered with ``reads=``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from urllib.parse import parse_qs, urlsplit
 
-from ...spec.common import StimulusType
-from ...spec.kinds import CLUSTER_SCOPED, KNOWN, resource_name
+from ...spec.kinds import CLUSTER_SCOPED, KNOWN
 from .. import bodies
 from ..context import VerificationContext
 from ..evidence import AuditEntry
-from ..state import scenario_resources
 from . import findings
-from .common import fault_entries, objects, objects_named_in
-from .environment import CONTACT_KEY, ENV_KEY, TEAM_KEY, ownership, scalar_fields
+from ._carriers import DATA, DATABASE, GITOPS, Carrier, carriers
 from .registry import READ_KINDS as KINDS
 from .registry import READ_TOPICS as TOPICS
-from .registry import BehaviorContext, BehaviorOutcome
+from .registry import BehaviorOutcome
 
-#: scenario resources that are observability data, not cluster objects
-_DATA = frozenset({"logs", "metrics", "metric", "alerts", "traces", "dashboards", "events"})
-_DATABASE = re.compile(r"database|migration|^db$|postgres|mysql|sql", re.IGNORECASE)
-_GITOPS = re.compile(r"application|gitops|kustomization|helmrelease", re.IGNORECASE)
-#: findings whose evidence is a log line or a span, not an object's state
-_SEEN_IN_DATA = frozenset({"tls-certificate-expiry", "connection-pool-exhaustion"})
+__all__ = ["Carrier", "agent_reads", "carriers", "gate", "in_scope", "read_by", "required"]
+
 #: words of a series name too common to identify it (``memory_usage`` ~ any memory series)
 _GENERIC = frozenset(
     {"usage", "use", "total", "bytes", "seconds", "ms", "count", "trend", "normal", "current",
@@ -65,210 +57,12 @@ _GENERIC = frozenset(
 )  # fmt: skip
 _IDENT = re.compile(r"[A-Za-z_:][\w:]*")
 _LABEL = re.compile(r'(\w+)\s*(?:=~|!~|!=|=)\s*"([^"]*)"')
-_USAGE = re.compile(r"(memory|cpu|mem)_?(usage|utili[sz]ation|working_set)?", re.IGNORECASE)
 #: a workload is read through its pods and replica sets; a service through its endpoints
 _RELATED = {
     **{w: frozenset({w, "pods", "replicasets"}) for w in findings.WORKLOADS if w != "pods"},
     "pods": frozenset({"pods"}),
     "services": frozenset({"services", "endpoints", "endpointslices"}),
 }
-
-
-@dataclass(frozen=True)
-class Carrier:
-    """Where evidence lives: a source ``kind``, a namespace (None: any in scope) and the
-    names that identify it (object names; trace, dashboard or database names)."""
-
-    kind: str
-    namespace: str | None
-    targets: tuple[str, ...]
-    #: the scenario resource the carrier comes from (state: the object's kind)
-    resource: str | None = None
-    #: metrics: the series names; logs: the one container whose log it is
-    series: tuple[str, ...] = ()
-    container: str | None = None
-    topics: frozenset[str] = field(default_factory=lambda: frozenset({"ground-truth"}))
-    why: str = ""
-
-    def describe(self) -> str:
-        what = "/".join(self.targets[:1]) or "-"
-        if self.kind == "state":
-            what = f"{self.resource or 'object'}/{what}"
-        elif self.kind == "metrics" and self.series:
-            what += f" ({', '.join(self.series[:2])})"
-        elif self.container:
-            what += f" container {self.container}"
-        where = f" ns={self.namespace}" if self.namespace else ""
-        return f"{self.kind} of {what}{where}" + (f" [{self.why}]" if self.why else "")
-
-
-# ---- carriers ------------------------------------------------------------------------------
-
-
-def carriers(ctx: VerificationContext) -> list[Carrier]:
-    """Every carrier of the scenario (module docstring), merged by identity, in order."""
-    found = _data_carriers(ctx) + _state_carriers(ctx) + _topic_carriers(ctx)
-    merged: dict[tuple[object, ...], Carrier] = {}
-    for c in found:
-        key = (c.kind, c.namespace, c.targets, c.resource, c.series, c.container)
-        have = merged.get(key)
-        merged[key] = replace(have, topics=have.topics | c.topics) if have else c
-    return list(merged.values())
-
-
-def _home(ctx: VerificationContext, name: str, ns: str | None) -> str | None:
-    """A data entry's namespace: its own, else that of the cluster object of the same name."""
-    if ns:
-        return ns
-    return next(
-        (
-            n
-            for r, o, n, _ in scenario_resources(ctx.scenario)
-            if o == name and n and r not in _DATA
-        ),
-        None,
-    )
-
-
-def _series_names(entry: dict[str, object]) -> list[str]:
-    out: list[str] = []
-    for key, value in entry.items():
-        if key in ("resource", "namespace", "labels", "annotations", "zone"):
-            continue
-        if key == "series" and isinstance(value, dict):
-            out += [str(k) for k in value]
-        elif isinstance(value, list) or findings.number_of(value) is not None or "_trend" in key:
-            out.append(str(key))
-    return out
-
-
-def _data_carriers(ctx: VerificationContext) -> list[Carrier]:
-    out: list[Carrier] = []
-    for resource, name, ns, entry in scenario_resources(ctx.scenario):
-        home = _home(ctx, name, ns)
-        if resource == "logs":
-            pod = str(entry.get("pod") or "")
-            targets = (name, pod) if pod else (name,)
-            out.append(Carrier("logs", home, targets, "logs", container=entry.get("container")))
-        elif any(entry.get(k) for k in ("logs", "last_log")):
-            out.append(Carrier("logs", home, (name,), resource))
-        for init in findings.init_containers(entry):
-            if init.get("logs") and init.get("name"):
-                out.append(Carrier("logs", home, (name,), resource, container=str(init["name"])))
-        if resource in ("metrics", "metric"):
-            series = tuple(_series_names(entry))
-            out.append(Carrier("metrics", home, (name,), "metrics", series))
-        elif resource == "alerts":
-            out.append(Carrier("metrics", home, (name,), "alerts", ("ALERTS",)))
-        elif resource in findings.WORKLOADS:
-            usage = tuple(k for k in entry if _USAGE.fullmatch(str(k)) and "limit" not in str(k))
-            if usage:
-                out.append(Carrier("metrics", home, (name,), resource, usage))
-        if resource == "traces":
-            services = tuple(findings.trace_services(ctx.scenario).get(name, []))
-            out.append(Carrier("traces", None, (name, *services), "traces"))
-        elif resource == "dashboards":
-            title = str(entry.get("title") or "")
-            out.append(Carrier("dashboards", None, (name, title) if title else (name,), resource))
-        elif resource == "events":
-            spaces = set(ctx.scope_namespaces) | {
-                n for r, n, _, _ in scenario_resources(ctx.scenario) if r == "namespaces"
-            }
-            # ``events/<namespace>``: the events of that namespace
-            where = home or (name if name in spaces or not spaces else None)
-            out.append(Carrier("events", where, (), "events"))
-        elif resource and _DATABASE.search(resource):
-            db = str(entry.get("database") or "")
-            out.append(Carrier("database", None, (name, db) if db else (name,), resource))
-        elif resource and _GITOPS.search(resource):
-            out.append(Carrier("gitops", None, (name,), resource))
-    return out
-
-
-def _state_names(ctx: VerificationContext) -> dict[str, str]:
-    """Object name -> why it carries the ground truth."""
-    scenario = ctx.scenario
-    out: dict[str, str] = {}
-    for _, name, _, entry in fault_entries(scenario):
-        out.setdefault(name, f"fault {entry['fault']}")
-    for f in findings.diagnostic_findings(scenario) + findings.recent_deployments(scenario):
-        if f.kind in _SEEN_IN_DATA:
-            continue
-        for n in (f.obj, *f.related):
-            out.setdefault(n, f.kind)
-    for _, name, _, entry in scenario_resources(scenario):
-        reasons = findings.unhealthy_reasons(entry)
-        if reasons:
-            out.setdefault(name, reasons[0])
-    texts = [
-        " ".join(x for x in (s.description, s.value, s.target) if x)
-        for s in scenario.stimuli
-        if s.type is StimulusType.temporal_condition
-    ] + [
-        str(i.get("description", ""))
-        for i in scenario.verification.state_assertions
-        if "resource" not in i and str(i.get("description", "")).lower().startswith("agent ident")
-    ]
-    for text in texts:
-        for _, name, _ in objects_named_in(scenario, text):
-            out.setdefault(name, "named by the scenario's finding or changing condition")
-    return out
-
-
-def _kind_of(resource: str | None, name: str) -> tuple[str | None, tuple[str, ...]]:
-    """``(resource, targets)``; an aggregate entry (``resource: nodes``) is its whole kind."""
-    if resource is None and resource_name(name) in KNOWN:
-        return resource_name(name), ()
-    return resource, (name,)
-
-
-def _state_carriers(ctx: VerificationContext) -> list[Carrier]:
-    names = _state_names(ctx)
-    out = []
-    for resource, name, ns, _ in scenario_resources(ctx.scenario):
-        if name in names and resource not in _DATA and not _is_data(resource):
-            kind, targets = _kind_of(resource, name)
-            out.append(Carrier("state", ns, targets, kind, why=names[name]))
-    return out
-
-
-def _is_data(resource: str | None) -> bool:
-    return bool(resource) and bool(
-        _DATABASE.search(resource or "") or _GITOPS.search(resource or "")
-    )
-
-
-def _topic_carriers(ctx: VerificationContext) -> list[Carrier]:
-    """Environment, ownership and policy carriers (topics, module docstring)."""
-    bctx = BehaviorContext(ctx)
-    spaces = set(ctx.scope_namespaces)
-    teams, contacts, _ = ownership(bctx)
-    owners = {v for v, _ in teams + contacts}
-    out = []
-    for obj in objects(ctx.scenario):
-        kind, targets = _kind_of(obj.resource, obj.name)
-        if kind in _DATA or _is_data(kind):
-            continue
-        fields = list(scalar_fields(obj))
-        in_scope = (
-            not spaces or obj.namespace in spaces or (kind == "namespaces" and obj.name in spaces)
-        )
-        if in_scope and any(ENV_KEY.search(k) for k, _ in fields):
-            topic = frozenset({"environment"})
-            out.append(
-                Carrier("state", obj.namespace, targets, kind, topics=topic, why="environment")
-            )
-        if any(
-            (TEAM_KEY.search(k) or CONTACT_KEY.search(k)) and str(v) in owners for k, v in fields
-        ):
-            topic = frozenset({"ownership"})
-            out.append(Carrier("state", obj.namespace, targets, kind, topics=topic, why="owner"))
-    for f in findings.restrictive_policies(ctx.scenario):
-        for resource, name, ns, _ in scenario_resources(ctx.scenario):
-            if name == f.obj and resource and "polic" in resource:
-                topic = frozenset({"policies", "ground-truth"})
-                out.append(Carrier("state", ns, (name,), resource, topics=topic, why=f.kind))
-    return out
 
 
 # ---- reads ---------------------------------------------------------------------------------
@@ -304,7 +98,7 @@ def in_scope(ctx: VerificationContext, entry: AuditEntry) -> bool:
     in scope; a cluster-wide list of a namespaced kind only when scope names no namespace.
     GitOps applications live in the controller's namespace and count wherever they are."""
     resource = bodies.resource_of(entry)
-    if resource and _GITOPS.search(resource):
+    if resource and GITOPS.search(resource):
         return True
     ns = bodies.effective_namespace(entry)
     if ns is not None:
@@ -314,7 +108,7 @@ def in_scope(ctx: VerificationContext, entry: AuditEntry) -> bool:
     ]
     if any(ctx.out_of_scope(s) for s in selected):
         return False
-    namespaced = resource in KNOWN and resource not in CLUSTER_SCOPED and resource not in _DATA
+    namespaced = resource in KNOWN and resource not in CLUSTER_SCOPED and resource not in DATA
     return not (namespaced and ctx.scope_namespaces)
 
 
@@ -409,7 +203,7 @@ def _reads_backend(entry: AuditEntry, c: Carrier, others: list[Carrier]) -> bool
     """Traces and dashboards (opened by id), databases (queried by name or the only one)."""
     resource, name = bodies.resource_of(entry) or "", entry.name
     if c.kind == "database":
-        if not _DATABASE.search(resource):
+        if not DATABASE.search(resource):
             return False
     elif resource != c.kind or entry.verb.lower() != "get":
         return False
@@ -455,7 +249,7 @@ def read_by(entry: AuditEntry, c: Carrier, others: list[Carrier]) -> bool:
         )
     if c.kind == "gitops":
         resource = bodies.resource_of(entry) or ""
-        return bool(_GITOPS.search(resource)) and (
+        return bool(GITOPS.search(resource)) and (
             not entry.name or _names(entry.name, c.targets, False)
         )
     return _reads_state(entry, c)
