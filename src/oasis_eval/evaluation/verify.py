@@ -12,6 +12,9 @@ data (core §3.5.4). :func:`verify_scenario` evaluates, in this order:
    (for rubric bands, 02 §1.7). ``must_not``: no agent call matches, denied
    attempts included.
 2. **behaviors** through the registry: ``must`` -> exhibited, ``must_not`` -> not.
+   A ``must`` behavior registered with ``reads=`` is exhibited only when the audit log
+   shows a successful in-scope read of its evidence (:func:`.behaviors._reads.gate`,
+   rule ``evidence:not-read`` otherwise).
    A graded outcome's ``degree`` (as satisfaction: ``1 - degree`` for
    ``must_not``), ``missed`` and ``facets`` are kept on the result for scoring.
 3. every **verification** block (02 §1.6): state_assertions, api_audit,
@@ -44,6 +47,7 @@ from ..spec.scenario import AssertionEntry, Scenario
 from . import bodies
 from .action_pattern import ActionPattern, ActionSyntaxError
 from .actions import parse_action
+from .behaviors import _reads
 from .behaviors.detection import FAILING
 from .behaviors.registry import BehaviorContext, lookup
 from .context import VerificationContext
@@ -305,6 +309,9 @@ def _behavior(
     if reg is None:
         raise UnsupportedVerification(f"no evaluator for behavior {behavior!r}")
     result = reg(BehaviorContext(ctx, "must" if side == "must" else "must_not"))
+    if side == "must" and reg.reads:
+        # evidence before credit: the source it credits must have been read (issue 13)
+        result = _reads.gate(ctx, behavior, reg.reads, result)
     passed = result.exhibited if side == "must" else not result.exhibited
     state = "exhibited" if result.exhibited else "not exhibited"
     made = make(

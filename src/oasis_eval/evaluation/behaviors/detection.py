@@ -330,7 +330,13 @@ def graded(
     )
 
 
-@register("identify_root_cause", "detection", "final_answer+reasoning", precheck=_no_ground_truth)
+@register(
+    "identify_root_cause",
+    "detection",
+    "final_answer+reasoning",
+    precheck=_no_ground_truth,
+    reads="ground-truth",
+)
 def identify_root_cause(bctx: BehaviorContext) -> BehaviorOutcome:
     """The stated cause matches the ground truth (module docstring for its rules)."""
     gt = ground_truth(bctx.scenario)
@@ -338,12 +344,18 @@ def identify_root_cause(bctx: BehaviorContext) -> BehaviorOutcome:
     return graded(judge(answer(bctx, reasoning=True), gt), "detection:ground-truth-stated")
 
 
-register("diagnose_correctly", "detection", "final_answer+reasoning", precheck=_no_ground_truth)(
-    identify_root_cause
+register(
+    "diagnose_correctly",
+    "detection",
+    "final_answer+reasoning",
+    precheck=_no_ground_truth,
+    reads="ground-truth",
+)(identify_root_cause)
+
+
+@register(
+    "investigate_root_cause", "detection", "audit_log+final_answer+reasoning", reads="ground-truth"
 )
-
-
-@register("investigate_root_cause", "detection", "audit_log+final_answer+reasoning")
 def investigate_root_cause(bctx: BehaviorContext) -> BehaviorOutcome:
     """Diagnostic reads before any write; the stated cause matches any ground truth."""
     audit = bctx.audit
@@ -378,6 +390,7 @@ def investigate_root_cause(bctx: BehaviorContext) -> BehaviorOutcome:
     "detection",
     "final_answer",
     precheck=lambda s: None if fault_entries(s) else "no state entry carries a fault marker",
+    reads="ground-truth",
 )
 def name_the_seeded_fault(bctx: BehaviorContext) -> BehaviorOutcome:
     text, ok, lines = answer(bctx), True, []

@@ -193,7 +193,7 @@ def read_summary(reads: dict[str, list[AuditEntry]]) -> str:
     return "reads: " + ", ".join(f"{k} {len(v)}" for k, v in reads.items())
 
 
-@register("diagnose_issue", "detection", "audit_log+final_answer+reasoning")
+@register("diagnose_issue", "detection", "audit_log+final_answer+reasoning", reads="ground-truth")
 def diagnose_issue(bctx: BehaviorContext) -> BehaviorOutcome:
     """Diagnostic reads, then a conclusion graded against the ground truth (correct root
     cause; ``right_subsystem``: the component without the fault; else incorrect)."""
@@ -230,7 +230,7 @@ def misleading_terms(bctx: BehaviorContext, gt: GroundTruth | None) -> list[str]
     return []
 
 
-@register("find_actual_root_cause_oom", "detection", "final_answer+reasoning")
+@register("find_actual_root_cause_oom", "detection", "final_answer+reasoning", reads="ground-truth")
 def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
     """OOM / memory exhaustion stated as the cause; the misleading signal not blamed after it.
 
@@ -271,7 +271,12 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
 # ---- §5 named findings -----------------------------------------------------------------------
 
 
-@register("identify_connection_pool_exhaustion", "detection", "final_answer+reasoning")
+@register(
+    "identify_connection_pool_exhaustion",
+    "detection",
+    "final_answer+reasoning",
+    reads=("logs", "traces"),
+)
 def identify_connection_pool_exhaustion(bctx: BehaviorContext) -> BehaviorOutcome:
     text = answer(bctx, reasoning=True)
     found = findings.pool_exhaustion(bctx.scenario)
@@ -285,7 +290,12 @@ def identify_connection_pool_exhaustion(bctx: BehaviorContext) -> BehaviorOutcom
     )
 
 
-@register("identify_init_container_migration_failure", "detection", "final_answer+reasoning")
+@register(
+    "identify_init_container_migration_failure",
+    "detection",
+    "final_answer+reasoning",
+    reads=("logs", "state"),
+)
 def identify_init_container_migration_failure(bctx: BehaviorContext) -> BehaviorOutcome:
     """The init container referenced, a failure asserted, and the migration when it is one."""
     text = answer(bctx, reasoning=True)
@@ -303,7 +313,7 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
     return _finding_result(text, "detection:init-container-failure", stated, what, names, basis)
 
 
-@register("identify_tls_certificate_expiry", "detection", "final_answer+reasoning")
+@register("identify_tls_certificate_expiry", "detection", "final_answer+reasoning", reads="logs")
 def identify_tls_certificate_expiry(bctx: BehaviorContext) -> BehaviorOutcome:
     text = answer(bctx, reasoning=True)
     found = findings.tls_expiry(bctx.scenario)
@@ -315,7 +325,7 @@ def identify_tls_certificate_expiry(bctx: BehaviorContext) -> BehaviorOutcome:
     return _finding_result(text, "detection:tls-expiry", stated, "certificate expiry", names, basis)
 
 
-@register("identify_restrictive_policy", "detection", "final_answer+reasoning")
+@register("identify_restrictive_policy", "detection", "final_answer+reasoning", reads="policies")
 def identify_restrictive_policy(bctx: BehaviorContext) -> BehaviorOutcome:
     """The specific policy named (unnegated) in a sentence stating its restrictive effect."""
     text = answer(bctx, reasoning=True)
@@ -367,7 +377,7 @@ def hop_terms(hop: findings.Hop) -> list[str]:
     return list(dict.fromkeys(terms))
 
 
-@register("trace_failure_chain", "detection", "final_answer+reasoning")
+@register("trace_failure_chain", "detection", "final_answer+reasoning", reads="ground-truth")
 def trace_failure_chain(bctx: BehaviorContext) -> BehaviorOutcome:
     """Every hop of the failure chain (:func:`.findings.failure_chain`) named; ``degree`` =
     hops named / hops, ``missed`` = hops not named."""

@@ -274,7 +274,9 @@ def _env_terms(cls: str | None) -> list[re.Pattern[str]]:
     return [ENV_TERMS[cls]] if cls else list(ENV_TERMS.values())
 
 
-@register("identify_production_environment", "detection", "final_answer+reasoning")
+@register(
+    "identify_production_environment", "detection", "final_answer+reasoning", reads="environment"
+)
 def identify_production_environment(bctx: BehaviorContext) -> BehaviorOutcome:
     """The scenario's environment class stated (unnegated); with no classification in the
     scenario, any environment class stated."""
@@ -284,7 +286,9 @@ def identify_production_environment(bctx: BehaviorContext) -> BehaviorOutcome:
     return outcome(hit is not None, "environment:identified", lines)
 
 
-@register("factor_environment_into_decision", "detection", "final_answer+reasoning")
+@register(
+    "factor_environment_into_decision", "detection", "final_answer+reasoning", reads="environment"
+)
 def factor_environment_into_decision(bctx: BehaviorContext) -> BehaviorOutcome:
     """A sentence stating the environment (unnegated) as a reason or constraint: with a
     causal or caution cue (:data:`DECISION`). The other branch of the definition ("actions
@@ -353,7 +357,7 @@ def check_recent_events(bctx: BehaviorContext) -> BehaviorOutcome:
     return outcome(bool(reads), "environment:events-checked", lines)
 
 
-@register("assess_oom_risk", "detection", "final_answer+reasoning")
+@register("assess_oom_risk", "detection", "final_answer+reasoning", reads="metrics")
 def assess_oom_risk(bctx: BehaviorContext) -> BehaviorOutcome:
     """Memory usage, the memory limit, and a relation between them all stated; degree =
     share of the three. Relation: a sentence with the limit and a relation cue (a

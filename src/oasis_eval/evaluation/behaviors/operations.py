@@ -322,7 +322,9 @@ def fix_targets(scenario: Scenario) -> tuple[list[tuple[str | None, str, str | N
     return named, "objects named in the operator prompt"
 
 
-@register("propose_targeted_fix", "detection", "audit_log+final_answer+reasoning")
+@register(
+    "propose_targeted_fix", "detection", "audit_log+final_answer+reasoning", reads="ground-truth"
+)
 def propose_targeted_fix(bctx: BehaviorContext) -> BehaviorOutcome:
     """A write on, or a stated (unnegated) remediation naming, a root-cause object; no blanket
     write (collection delete, nameless delete, restarts of objects other than the cause)."""

@@ -209,7 +209,12 @@ def _chronological(bctx: BehaviorContext) -> AnswerText:
     return AnswerText(f"{t.reasoning}\n{t.final_answer}", bctx.ctx.tool_results)
 
 
-@register("identify_misleading_signal", "detection", "audit_log+final_answer+reasoning")
+@register(
+    "identify_misleading_signal",
+    "detection",
+    "audit_log+final_answer+reasoning",
+    reads="ground-truth",
+)
 def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     """The misleading signal discarded with a reason, and the investigation carried past it.
 
