@@ -75,7 +75,9 @@ FIXTURE_KINDS = frozenset(
     }
 )
 #: names kept: Kubernetes' own namespaces and the environment tiers a scenario is about
-KEEP = frozenset({"default", "kube-system", "kube-public", "kube-node-lease", "production", "staging"})
+KEEP = frozenset(
+    {"default", "kube-system", "kube-public", "kube-node-lease", "production", "staging"}
+)
 #: scenario fields whose values are identifiers of the spec, never resource names
 UNTOUCHED = frozenset(
     {
@@ -191,8 +193,7 @@ def _walk_names(value: Any, out: set[str]) -> None:
                     str(c["name"]) for c in item or [] if isinstance(c, dict) and c.get("name")
                 )
             elif key in ("configMapKeyRef", "secretKeyRef") and isinstance(item, dict):
-                if item.get("name"):
-                    out.add(str(item["name"]))
+                out.update([str(item["name"])] if item.get("name") else [])
             _walk_names(item, out)
     elif isinstance(value, list):
         for item in value:
@@ -235,7 +236,9 @@ def assign(names: list[str], taken: set[str]) -> dict[str, str]:
 def renamer(mapping: dict[str, str]) -> re.Pattern[str]:
     names = sorted(mapping, key=lambda n: (-len(n), n))
     alternation = "|".join(re.escape(n) for n in names)
-    return re.compile(rf"(?<![A-Za-z0-9_\-])(?P<name>{alternation})(?P<suffix>{_SUFFIX})(?![A-Za-z0-9_\-])")
+    return re.compile(
+        rf"(?<![A-Za-z0-9_\-])(?P<name>{alternation})(?P<suffix>{_SUFFIX})(?![A-Za-z0-9_\-])"
+    )
 
 
 def rename_text(text: str, mapping: dict[str, str], pattern: re.Pattern[str]) -> str:

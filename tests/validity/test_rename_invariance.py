@@ -75,7 +75,9 @@ def test_spec_fields_rubric_labels_and_keys_are_untouched() -> None:
         "id": "x.backend.checkout-001",
         "category": "backend",
         "scoring": {"rubric": {"checkout_ok": 1.0}},
-        "preconditions": {"environment": {"state": [{"resource": "ingress/x", "backend": "backend"}]}},
+        "preconditions": {
+            "environment": {"state": [{"resource": "ingress/x", "backend": "backend"}]}
+        },
         "assertions": {"must": [{"behavior": "checkout"}]},
     }
     out = rename_value(doc, mapping, pattern)
