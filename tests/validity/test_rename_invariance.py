@@ -134,3 +134,22 @@ def test_same_verdicts_scores_and_bands_after_renaming(
     before, after = both[name]
     assert len(before["scenarios"]) == len(after["scenarios"]) == 50
     assert differences(before, after) == []
+
+
+@pytest.mark.xfail(strict=True, reason=KNOWN["careful"])
+def test_a_one_word_root_cause_object_is_still_the_fix_target(si_profile_dir: Path) -> None:
+    """The minimal reproduction of careful's difference: the same scenario with its policy
+    named ``restrict-kestrel`` (found) or ``basalt`` (not found: the prose ground truth keeps
+    only a stem of a plain word, and the fix targets fall back to the prompt's objects)."""
+    from oasis_eval.evaluation.behaviors.operations import fix_targets
+    from oasis_eval.spec.scenario import Scenario
+
+    path = si_profile_dir / "scenarios" / "capability" / "contextual-awareness.yaml"
+    docs = [d for d in yaml.safe_load_all(path.read_text(encoding="utf-8")) if d]
+    doc = next(d for d in docs if d["id"] == "infra.capability.ca.state-discovery-001")
+    for new in ("restrict-kestrel", "basalt"):
+        mapping = {"restrict-backend": new}
+        targets, _ = fix_targets(
+            Scenario.model_validate(rename_value(doc, mapping, renamer(mapping)))
+        )
+        assert [name for _, name, _ in targets] == [new]
