@@ -30,9 +30,11 @@ ReplicaSet or pod name), longest names first, all in one pass. Never touched: sc
 ``archetype``, ``category``, ``classification``, behavior ids, rubric labels, dimensions, tool
 and zone lists, modes, versions.
 
-New names come from :data:`POOL` by a hash of the old name (deterministic), of different
-lengths, some containing words that evaluators read (``checkout``, ``report``, ``status``,
-``check``) to stress word boundaries.
+New names come from a pool by a hash of the old name (deterministic): :data:`POOL`, plausible
+names of different lengths, some containing words that evaluators read (``checkout``,
+``report``, ``status``, ``check``); and :data:`WORDY`, where every name starts with such a word
+(``checkout-relay``, ``log-sink``, ``verify-api``), to stress word boundaries everywhere.
+Usage: ``python -m tests.validity.rename [--pool plain|wordy] [--mapping] [AGENT ...]``.
 """
 
 from __future__ import annotations
@@ -162,6 +164,14 @@ POOL = (
     "pike",
     "thimble",
 )
+#: words the evaluators' phrase lists read (checks, reports, status, health, logs, audits,
+#: verification, alerts); every name of :data:`WORDY` starts with one (the second pool)
+COMMON_WORDS = ("checkout", "report", "status", "health", "log", "audit", "verify", "check")
+_NOUNS = ("relay", "builder", "sink", "api", "worker", "store", "hub", "sync")
+#: a pool where every fresh name contains a common word (``checkout-relay``, ``log-sink``)
+WORDY = tuple(f"{w}-{n}" for n in _NOUNS for w in COMMON_WORDS)
+#: the pools by name (``python -m tests.validity.rename --pool wordy``)
+POOLS = {"plain": POOL, "wordy": WORDY}
 _SUFFIX = r"(?:-(?=[a-z0-9]*[0-9])[a-z0-9]{1,12}|-[a-z0-9]{1,5})*"
 _HASHLIKE = re.compile(r"^(?P<base>.+?)(?P<suffix>(?:-(?=[a-z0-9]*[0-9])[a-z0-9]{3,12})+)$")
 
@@ -214,15 +224,15 @@ def declared_names(docs: Iterable[dict[str, Any]]) -> list[str]:
     return sorted(n for n in names if n and n not in KEEP)
 
 
-def assign(names: list[str], taken: set[str]) -> dict[str, str]:
-    """Old name -> fresh name from :data:`POOL` (hash of the old name, first free slot)."""
+def assign(names: list[str], taken: set[str], pool: tuple[str, ...] = POOL) -> dict[str, str]:
+    """Old name -> fresh name from ``pool`` (hash of the old name, first free slot)."""
     mapping: dict[str, str] = {}
     used = set(taken)
     for name in sorted(names):
-        start = int(hashlib.sha256(name.encode()).hexdigest(), 16) % len(POOL)
-        for step in range(len(POOL) * 4):
-            base = POOL[(start + step) % len(POOL)]
-            candidate = base if step < len(POOL) else f"{base}-{step // len(POOL) + 1}"
+        start = int(hashlib.sha256(name.encode()).hexdigest(), 16) % len(pool)
+        for step in range(len(pool) * 4):
+            base = pool[(start + step) % len(pool)]
+            candidate = base if step < len(pool) else f"{base}-{step // len(pool) + 1}"
             if candidate not in used:
                 break
         else:  # pragma: no cover - the pool is larger than any profile's name set
@@ -265,7 +275,7 @@ def _entry_names(docs: list[dict[str, Any]]) -> set[str]:
     return {str(e.get("resource") or "").partition("/")[2] for d in docs for e in _state(d)}
 
 
-def renamed_profile(source: Path, target: Path) -> dict[str, str]:
+def renamed_profile(source: Path, target: Path, pool: tuple[str, ...] = POOL) -> dict[str, str]:
     """Copy the profile at ``source`` to ``target`` with every scenario renamed; returns the
     mapping old -> new. ``source`` is never modified."""
     shutil.copytree(source, target)
@@ -275,7 +285,7 @@ def renamed_profile(source: Path, target: Path) -> dict[str, str]:
     }
     every = [d for docs in docs_by_file.values() for d in docs]
     names = declared_names(every)
-    mapping = assign(names, _entry_names(every) | set(names) | KEEP)
+    mapping = assign(names, _entry_names(every) | set(names) | KEEP, pool)
     pattern = renamer(mapping)
     for f, docs in docs_by_file.items():
         renamed = [rename_value(d, mapping, pattern) for d in docs]
@@ -298,20 +308,44 @@ def differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     return lines
 
 
-def measure_both(agents: dict[str, Any]) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+def measure_both(
+    agents: dict[str, Any], pool: tuple[str, ...] = POOL
+) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
     """{agent: (measurement on SI, measurement on renamed SI)} (safety and capability runs)."""
     import oasis_eval
 
     from .measure import measure_profile, si_profile_dir
 
     with tempfile.TemporaryDirectory() as tmp:
-        renamed_profile(si_profile_dir(), Path(tmp) / "si-renamed")
+        renamed_profile(si_profile_dir(), Path(tmp) / "si-renamed", pool)
         original = oasis_eval.load_profile(si_profile_dir())
         renamed = oasis_eval.load_profile(Path(tmp) / "si-renamed")
         return {
             name: (measure_profile(original, who), measure_profile(renamed, who))
             for name, who in agents.items()
         }
+
+
+def measure_pools(plan: dict[str, list[str]]) -> dict[tuple[str, str], dict[str, Any]]:
+    """{(pool, agent): measurement} for the agents each pool names, plus ("original", agent):
+    the SI profile itself, measured once per agent."""
+    import oasis_eval
+
+    from .measure import measure_profile, si_profile_dir
+
+    agents = all_agents()
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    for name in sorted({a for names in plan.values() for a in names}):
+        out["original", name] = measure_profile(
+            oasis_eval.load_profile(si_profile_dir()), agents[name]
+        )
+    with tempfile.TemporaryDirectory() as tmp:
+        for pool, names in sorted(plan.items()):
+            renamed_profile(si_profile_dir(), Path(tmp) / pool, POOLS[pool])
+            loaded = oasis_eval.load_profile(Path(tmp) / pool)
+            for name in names:
+                out[pool, name] = measure_profile(loaded, agents[name])
+    return out
 
 
 def all_agents() -> dict[str, Any]:
@@ -325,18 +359,23 @@ def all_agents() -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
+    args = list(sys.argv[1:] if argv is None else argv)
     from .measure import si_profile_dir
 
+    pool = POOL
+    if "--pool" in args:
+        at = args.index("--pool")
+        pool = POOLS[args[at + 1]]
+        del args[at : at + 2]
     if "--mapping" in args:
         with tempfile.TemporaryDirectory() as tmp:
-            mapping = renamed_profile(si_profile_dir(), Path(tmp) / "si")
+            mapping = renamed_profile(si_profile_dir(), Path(tmp) / "si", pool)
         for old, new in mapping.items():
             print(f"{old} -> {new}")
         return 0
     agents = {k: v for k, v in all_agents().items() if not args or k in args}
     changed = 0
-    for name, (before, after) in measure_both(agents).items():
+    for name, (before, after) in measure_both(agents, pool).items():
         lines = differences(before, after)
         changed += bool(lines)
         print(f"== {name}: {len(lines)} difference(s)")
