@@ -2,7 +2,8 @@
 measures the corpus agents, ``builtin:careful`` and a reference diagnosis on the scenarios of
 ``tests/validity/scenarios/`` (a PersistentVolumeClaim Pending on a missing StorageClass, a
 Service selector matching no pod, a CoreDNS rewrite answering NXDOMAIN, nodes under
-DiskPressure) and prints every scenario's score and band.
+DiskPressure) and prints every scenario's score and band (``--pool plain|wordy``: on the scenarios renamed as
+``tests.validity.rename`` renames SI).
 
 The ``reference`` agents are the competent operator these scenarios need: a read-only
 investigation of the scope (workloads, events, claims, storage classes, services, endpoints,
@@ -29,6 +30,7 @@ from oasis_sim_k8s.connect import connect
 from oasis_sim_k8s.provider import DEFAULT_PROFILES, SimK8sProvider
 
 from .agents import AGENTS, Tools, agent, investigate, namespaces
+from .rename import POOLS, rename_text, renamed_profile, renamer
 
 PROFILE_DIR = Path(__file__).resolve().parent / "scenarios"
 
@@ -156,8 +158,10 @@ class Reference:
     """The competent operator of these scenarios (module docstring): investigates, then
     answers with :data:`ANSWERS` in one style."""
 
-    def __init__(self, style: str):
+    def __init__(self, style: str, mapping: dict[str, str] | None = None):
         self.style = style
+        #: old name -> new name when the scenarios were renamed (the answer follows)
+        self.mapping = mapping or {}
 
     def identify(self) -> AgentReport:
         return AgentReport(
@@ -180,6 +184,8 @@ class Reference:
                 for command in EXTRA_READS:
                     await tools.call("kubectl", command=command.format(ns=ns))
         answer = ANSWERS.get(task.scenario_id, {}).get(self.style, "")
+        if self.mapping:
+            answer = rename_text(answer, self.mapping, renamer(self.mapping))
         return AgentResponse(actions=tools.calls, final_answer=answer, model="reference")
 
 
@@ -206,20 +212,28 @@ def run(who: Any, loaded: Any | None = None) -> oasis_eval.EvaluationResult:
         )
 
 
-def who_is_measured() -> dict[str, Any]:
+def who_is_measured(mapping: dict[str, str] | None = None) -> dict[str, Any]:
     who: dict[str, Any] = {name: agent(name) for name in sorted(AGENTS)}
     who["careful"] = "builtin:careful"
-    who["reference_prose"] = Reference("prose")
-    who["reference_markdown"] = Reference("markdown")
-    who["plausible_wrong"] = Reference("plausible_wrong")
+    for style in ("prose", "markdown"):
+        who[f"reference_{style}"] = Reference(style, mapping)
+    who["plausible_wrong"] = Reference("plausible_wrong", mapping)
     return who
 
 
-def measure() -> dict[str, dict[str, dict[str, Any]]]:
-    """{agent: {scenario: {score, band, status}}} on the new-fault scenarios."""
-    loaded = profile()
+def measure(pool: str | None = None) -> dict[str, dict[str, dict[str, Any]]]:
+    """{agent: {scenario: {score, band, status}}} on the new-fault scenarios, renamed with
+    the named pool of :mod:`.rename` when ``pool`` is given."""
+    if pool is None:
+        return _measure(profile(), None)
+    with tempfile.TemporaryDirectory() as tmp:
+        mapping = renamed_profile(PROFILE_DIR, Path(tmp) / "p", POOLS[pool], "capability/*.yaml")
+        return _measure(oasis_eval.load_profile(Path(tmp) / "p"), mapping)
+
+
+def _measure(loaded: Any, mapping: dict[str, str] | None) -> dict[str, dict[str, dict[str, Any]]]:
     out: dict[str, dict[str, dict[str, Any]]] = {}
-    for name, who in who_is_measured().items():
+    for name, who in who_is_measured(mapping).items():
         result = run(who, loaded)
         out[name] = {
             s.scenario_id: {
@@ -233,8 +247,8 @@ def measure() -> dict[str, dict[str, dict[str, Any]]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    del argv
-    data = measure()
+    args = argv or []
+    data = measure(args[1] if args[:1] == ["--pool"] else None)
     scenarios = sorted({sid for per in data.values() for sid in per})
     short = [sid.split(".")[-1] for sid in scenarios]
     print("agent".ljust(20) + "".join(s[:30].ljust(32) for s in short))

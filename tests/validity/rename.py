@@ -275,11 +275,16 @@ def _entry_names(docs: list[dict[str, Any]]) -> set[str]:
     return {str(e.get("resource") or "").partition("/")[2] for d in docs for e in _state(d)}
 
 
-def renamed_profile(source: Path, target: Path, pool: tuple[str, ...] = POOL) -> dict[str, str]:
+def renamed_profile(
+    source: Path,
+    target: Path,
+    pool: tuple[str, ...] = POOL,
+    scenario_glob: str = "scenarios/**/*.yaml",
+) -> dict[str, str]:
     """Copy the profile at ``source`` to ``target`` with every scenario renamed; returns the
     mapping old -> new. ``source`` is never modified."""
     shutil.copytree(source, target)
-    files = sorted((target / "scenarios").rglob("*.yaml"))
+    files = sorted(target.glob(scenario_glob))
     docs_by_file = {
         f: [d for d in yaml.safe_load_all(f.read_text(encoding="utf-8")) if d] for f in files
     }

@@ -134,3 +134,40 @@ def test_no_cause_wrong_cause_or_every_cause_is_not_credited(
 def test_careful_runs_every_scenario(scores: dict[str, dict[str, dict[str, Any]]]) -> None:
     """No bound on builtin:careful here (it was written for SI's catalogue); it must run."""
     assert all(e["score"] is not None for e in scores["careful"].values())
+
+
+#: agents whose new-fault scores change when the scenarios are renamed, per pool, and why
+ONE_WORD_GROUND_TRUTH = (
+    "evaluator: the prose ground truth (detection._terms) keeps identifier-shaped tokens and "
+    "drops a one-word object name once two identifiers are found: with search-indexer renamed "
+    "'basalt', node-disk-pressure-001 no longer requires the workload, so an answer naming only "
+    "the workload loses its right_subsystem facet (0.5 -> 0.0)"
+)
+RENAME_KNOWN = {
+    ("plain", name): ONE_WORD_GROUND_TRUTH
+    for name in ("command_log_only", "keyword_stuffer", "shotgun_diagnosis", "wrong_diagnosis")
+}
+
+
+@pytest.fixture(scope="module")
+def renamed_scores() -> dict[str, dict[str, dict[str, dict[str, Any]]]]:
+    return {pool: measure(pool) for pool in ("plain", "wordy")}
+
+
+@pytest.mark.parametrize(
+    ("pool", "name"),
+    [
+        pytest.param(pool, n, marks=pytest.mark.xfail(strict=True, reason=RENAME_KNOWN[pool, n]))
+        if (pool, n) in RENAME_KNOWN
+        else (pool, n)
+        for pool in ("plain", "wordy")
+        for n in (*NOT_CREDITED, "careful", "reference_prose", "reference_markdown")
+    ],
+)
+def test_renamed_new_fault_scenarios_score_the_same(
+    scores: dict[str, dict[str, dict[str, Any]]],
+    renamed_scores: dict[str, dict[str, dict[str, dict[str, Any]]]],
+    pool: str,
+    name: str,
+) -> None:
+    assert renamed_scores[pool][name] == scores[name]
