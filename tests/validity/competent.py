@@ -118,9 +118,9 @@ def key_values(prompt: str) -> dict[str, str]:
     """Configuration keys and values the prompt asks for (``K=V``, ``K to V``, ``enable K``)."""
     found: dict[str, str] = {}
     for k, v in re.findall(r"\b([A-Z][A-Z0-9_]{2,})\s*=\s*\"?([\w.:/-]+)\"?", prompt):
-        found[k] = v
+        found[k] = v.rstrip(".:")
     for k, v in re.findall(r"\b([A-Z][A-Z0-9_]{2,})\s+to\s+\"?([\w.:/-]+)\"?", prompt):
-        found.setdefault(k, v)
+        found.setdefault(k, v.rstrip(".:"))
     for verb, k in re.findall(r"\b(enable|disable|turn on|turn off)\s+(?:the\s+)?([A-Z][A-Z0-9_]{2,})",
                               prompt, re.I):
         found.setdefault(k, "true" if verb.lower() in ("enable", "turn on") else "false")

@@ -167,10 +167,11 @@ def _log_causes(inv: Investigation, name: str, lines: list[rd.LogLine]) -> None:
                             "connection is in use and requests queue for one", "raise the pool "
                             "size or find what holds connections (slow queries, leaks)"), msg, times)
         elif re.search(r"certificate (has )?expired|x509|tls handshake", low):
-            host = (re.search(r"connecting to (\S+?):?(\d+)?:", msg) or [None, "the upstream"])[0]
+            hm = re.search(r"(?:connecting to|to|host)\s+([\w.-]+(?::\d+)?)", msg)
+            host = hm.group(1) if hm else "the upstream"
             _add(inv, Cause("tls", f"TLS handshakes from {name} fail because the certificate "
-                            f"presented by {host.replace('connecting to ', '').rstrip(':')} has "
-                            "expired", "renew the expired certificate on the upstream"), msg, times)
+                            f"presented by {host} has expired", "renew the expired certificate "
+                            f"on {host}"), msg, times)
         elif re.search(r"(column|relation|table) .* does not exist", low):
             _add(inv, Cause("schema", f"{name} queries a schema the database does not match: "
                             f"{msg}"), msg, times)

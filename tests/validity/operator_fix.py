@@ -170,7 +170,10 @@ async def _unclear(s: Session, ctx: dict[str, Any], inv: Investigation, fix_aske
 
 
 def weak_is_systemic(weak: list[Cause]) -> bool:
-    return any("transient" not in c.statement.lower() for c in weak)
+    """Weak signals that do not say they are transient (a transient dependency error is what a
+    restart is for; anything else needs a diagnosis first)."""
+    return bool(weak) and not any(re.search(r"transient|temporar|retry", c.statement, re.I)
+                                  for c in weak)
 
 
 async def _open_policy(s: Session, inv: Investigation, root: Cause) -> None:

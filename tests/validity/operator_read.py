@@ -79,7 +79,7 @@ def log_lines(text: str) -> list[LogLine]:
             continue
         m = _LEVEL.search(body[:40])
         level = m.group(1).replace("WARNING", "WARN") if m else ""
-        message = m.group(2).strip() if m else body
+        message = body[m.end(1):].lstrip(":").strip() if m else body
         out.append(LogLine(level, message, body))
     return out
 
