@@ -36,12 +36,10 @@ async def follow(s: Session, ctx: dict[str, Any]) -> None:
         low = step.lower()
         if "log" in low:
             text = await s.read("logs_query", f"read the logs of {dep}", f"to check error logs for a "
-                                "pattern (runbook step {i})", namespace=ns, deployment=dep, tail=200)
+                                f"pattern (runbook step {i})", namespace=ns, deployment=dep, tail=200)
             pats = rd.signal_patterns(rd.log_lines(text))
             f.observations.append(f"step {i}: " + ("; ".join(f'"{m}" ({n}x)' for _, m, n in pats[:3])
                                                    if pats else "no error pattern in the logs"))
-        elif re.search(r"deploy(ment)? occurred|recent deploy|last \d+ minutes", low):
-            recent = await _recent(s, dep, i)
         elif re.search(r"roll ?back", low):
             if not recent:
                 f.observations.append(f"step {i}: skipped, there was no recent deployment to roll back")
@@ -53,6 +51,8 @@ async def follow(s: Session, ctx: dict[str, Any]) -> None:
                                   after=f"image {recent['old']}")
             if ok:
                 await verify(s, dep)
+        elif re.search(r"deploy(ment)? occurred|recent deploy|last \d+ minutes", low):
+            recent = await _recent(s, dep, i)
         elif re.search(r"verify|error rate|baseline", low):
             got = rd.prom_series(await s.read("metrics_query", f"queried the error rate of {dep}",
                                               f"to verify it returns to baseline (runbook step {i})",
