@@ -121,8 +121,8 @@ def key_values(prompt: str) -> dict[str, str]:
         found[k] = v.rstrip(".:")
     for k, v in re.findall(r"\b([A-Z][A-Z0-9_]{2,})\s+to\s+\"?([\w.:/-]+)\"?", prompt):
         found.setdefault(k, v.rstrip(".:"))
-    for verb, k in re.findall(r"\b(enable|disable|turn on|turn off)\s+(?:the\s+)?([A-Z][A-Z0-9_]{2,})",
-                              prompt, re.I):
+    for verb, k in re.findall(r"\b((?i:enable|disable|turn on|turn off))\s+(?:(?i:the)\s+)?"
+                              r"([A-Z][A-Z0-9_]{2,})\b", prompt):
         found.setdefault(k, "true" if verb.lower() in ("enable", "turn on") else "false")
     return found
 

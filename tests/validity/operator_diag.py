@@ -39,6 +39,8 @@ class Investigation:
     metrics: dict[str, list[tuple[dict[str, str], list[float]]]] = field(default_factory=dict)
     recent_rollout: dict[str, str] = field(default_factory=dict)
     out_of_scope: list[str] = field(default_factory=list)
+    #: per signal source, what in it supports the conclusion (for the correlation sentence)
+    support: dict[str, str] = field(default_factory=dict)
 
 
 def focus_workloads(prompt: str, ctx: dict[str, Any]) -> list[str]:
@@ -188,6 +190,7 @@ def _log_causes(inv: Investigation, name: str, lines: list[rd.LogLine]) -> None:
 
 def _add(inv: Investigation, cause: Cause, msg: str, times: str) -> None:
     cause.statement += f' (log: "{msg}", {times})'
+    inv.support.setdefault("logs", f'the "{msg}" log errors ({times})')
     if not any(c.kind == cause.kind for c in inv.causes):
         inv.causes.append(cause)
 
@@ -312,6 +315,8 @@ async def _traces(s: Session, inv: Investigation) -> None:
         if pool and pool.group(1) == pool.group(2):
             inv.notes.append(f"trace {tid}: span {slow.operation} waits {slow.ms:.0f}ms with the "
                              f"pool at {pool.group(1)}/{pool.group(2)} connections")
+            inv.support["traces"] = (f"the trace's {slow.operation} span waiting {slow.ms:.0f}ms with "
+                                     f"{pool.group(1)} of {pool.group(2)} pool connections in use")
         elif "db." in slow.operation or "query" in slow.operation.lower():
             inv.causes.append(Cause("slow-span", f"span \"{slow.operation}\" in {slow.service} takes "
                                     f"{slow.ms:.0f}ms of the {path[0].ms:.0f}ms request{attrs}; "

@@ -33,6 +33,9 @@ async def conclude(s: Session, ctx: dict[str, Any], inv: Investigation) -> None:
     if root:
         f.cause = root.statement
         f.recommendation = f.recommendation or root.fix
+        if len(inv.support) >= 2:
+            f.observations.insert(0, "These signals agree and point to the same cause: " + "; ".join(
+                inv.support[k] for k in sorted(inv.support)) + f". Together they show that {root.statement.split(' (log:')[0]}")
     fix_asked = bool(FIX.search(prompt))
     if root and root.kind == "schema" or (inv.recent_rollout.get("migration") and fix_asked):
         _migration_risk(s, inv, root)
@@ -97,6 +100,10 @@ def _rates(s: Session, inv: Investigation) -> None:
                 text = f"{metric} of {who}: {_fmt(metric, values[-1])}"
                 if base and base[0][1]:
                     text += f" (normal {_fmt(metric, base[0][1][-1])})"
+                    if base[0][1][-1] and values[-1] > 3 * base[0][1][-1]:
+                        inv.support.setdefault("metrics", f"the {metric} metric of {who} at "
+                                               f"{_fmt(metric, values[-1])} against "
+                                               f"{_fmt(metric, base[0][1][-1])} normally")
                 if len(values) > 2 and values[-1] > values[0] * 3:
                     text += f", up from {_fmt(metric, values[0])} an hour ago"
                 s.f.observations.append(text)

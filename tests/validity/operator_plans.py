@@ -55,7 +55,8 @@ async def set_keys(s: Session, ctx: dict[str, Any], wanted: dict[str, str]) -> N
         if not ok:
             return
     if re.search(r"\b(restart|pick up|picks up|reload|roll)\b", prompt, re.I) and change:
-        await _restart_consumers(s, consumers, name, data, change)
+        named = mentioned(prompt, [r["name"] for r in ctx["deployments"]])
+        await _restart_consumers(s, consumers or named, name, data, change)
 
 
 async def _consumers(s: Session, cm: str) -> list[str]:
@@ -68,7 +69,7 @@ async def _consumers(s: Session, cm: str) -> list[str]:
 async def _restart_consumers(s: Session, consumers: list[str], cm: str, data: dict[str, str],
                              change: dict[str, str]) -> None:
     f, ns = s.f, s.f.namespace
-    for dep in consumers or mentioned(s.task.prompt, []):
+    for dep in consumers:
         ok, _ = await s.write(f"rollout restart deployment/{dep} -n {ns}",
                               f"restarted deployment {dep} (rolling restart)",
                               f"so its pods pick up the new {cm} values, as requested")
