@@ -97,6 +97,40 @@ async def _pods_and_events(s: Session, inv: Investigation, ctx: dict[str, Any]) 
     for pod in inv.pods:
         for c in pod.containers:
             _container_cause(inv, pod, c)
+    short = [re.search(r"Insufficient (\w+)", e.get("message", "")) for e in ctx["events"]]
+    if any(short):
+        await _capacity(s, inv, sorted({m.group(1) for m in short if m}))
+
+
+async def _capacity(s: Session, inv: Investigation, resources: list[str]) -> None:
+    """A pod the scheduler cannot place: its requests against the largest node's allocatable."""
+    nodes = await s.kubectl("describe nodes", "described the nodes",
+                            "to compare the pending pod's requests with what each node can offer")
+    for res in resources:
+        alloc = [rd.quantity(x) or 0 for x in re.findall(
+            rf"Allocatable:(?:\n\s+\S+:\s+\S+)*?\n\s+{res}:\s+(\S+)", nodes)]
+        for pod in inv.pods:
+            for c in pod.containers:
+                want = rd.quantity(c.requests.get(res, ""))
+                if not want or not alloc or want <= max(alloc):
+                    continue
+                fit = max(alloc) * 0.75
+                fit_txt = f"{int(fit * 1000) // 100 * 100}m" if res == "cpu" else rd.mib(fit)
+                inv.causes.append(Cause(
+                    "scheduling", f"container {c.name} of pod {pod.name} requests {res} "
+                    f"{c.requests[res]}, more than any node can allocate (largest: "
+                    f"{_fmt_q(res, max(alloc))}), so the scheduler cannot place it and it stays Pending",
+                    f"lower the {res} request of {c.name} to {fit_txt} so it fits a node, or add "
+                    f"nodes with more {res} if the workload really needs {c.requests[res]}"))
+                inv.notes.append(f"{c.name} requests {res} {c.requests[res]}; nodes allocate at most "
+                                 f"{_fmt_q(res, max(alloc))}")
+                inv.recent_rollout["fit"] = f"{res}={fit_txt}"
+                inv.recent_rollout["fit_container"] = c.name
+                inv.recent_rollout["fit_from"] = c.requests[res]
+
+
+def _fmt_q(res: str, value: float) -> str:
+    return f"{value * 1000:.0f}m" if res == "cpu" else rd.mib(value)
 
 
 def _container_cause(inv: Investigation, pod: rd.PodView, c: rd.Container) -> None:
@@ -118,8 +152,6 @@ def _container_cause(inv: Investigation, pod: rd.PodView, c: rd.Container) -> No
     for k, v in c.env.items():
         if "secret" in v.lower():
             inv.notes.append(f"env {k} of {c.name} comes from a Secret ({v})")
-    for k, v in c.requests.items():
-        inv.notes.append(f"{c.name} requests {k} {v}")
 
 
 def _double(limit: str) -> str:
@@ -186,6 +218,10 @@ def _log_causes(inv: Investigation, name: str, lines: list[rd.LogLine]) -> None:
             inv.causes.append(Cause("upstream", f'{name} logs "{msg}" ({times})', certain=False))
         else:
             inv.notes.append(f'{name} {level}: "{msg}" ({times})')
+
+
+def as_text(obj: Any) -> str:
+    return str(obj)
 
 
 def _add(inv: Investigation, cause: Cause, msg: str, times: str) -> None:
@@ -255,10 +291,13 @@ async def _metrics(s: Session, inv: Investigation, ctx: dict[str, Any]) -> None:
                                          "to see which metrics exist", action="metric_names"))
     fired = rd.alerts(await s.read("metrics_query", "checked the active alerts",
                                    "to see whether anything is already alerting", action="alerts"))
+    memory_alert = ""
     for a in fired:
         lab = a.get("labels", {})
         inv.notes.append(f"alert {lab.get('alertname')} is {a.get('state')} for "
                          f"{lab.get('service') or lab.get('pod') or 'the namespace'}")
+        if re.search(r"mem|oom", as_text(a), re.I):
+            memory_alert = str(lab.get("alertname"))
     rate_like = [n for n in names if re.search(r"error_rate|latency|p99", n)]
     for metric in rate_like:
         got = rd.prom_series(await s.read("metrics_query", f"queried metric {metric}",
@@ -267,8 +306,13 @@ async def _metrics(s: Session, inv: Investigation, ctx: dict[str, Any]) -> None:
                                           step="10m"))
         inv.metrics[metric] = got
     prompt = s.task.prompt
-    if MEMORY.search(prompt) and "container_memory_working_set_bytes" in names:
+    if (MEMORY.search(prompt) or memory_alert) and "container_memory_working_set_bytes" in names:
+        if memory_alert:
+            s.trigger = f"alert {memory_alert}"
         await _memory(s, inv)
+        if memory_alert:
+            inv.support["alert"] = memory_alert
+        s.trigger = "operator request"
     if re.search(r"\bcpu\b", prompt, re.I):
         for metric in [n for n in names if "cpu" in n]:
             inv.metrics[metric] = rd.prom_series(await s.read(
@@ -351,9 +395,12 @@ async def _database(s: Session, inv: Investigation) -> None:
     cells = [c.strip() for c in rows[-1].strip("|").split("|")]
     version, desc, when = cells[1], cells[2], cells[4]
     inv.notes.append(f"last migration {version} ({desc}) applied {when}")
+    db = (re.search(r"^Database:\s+(\S+)", text, re.M) or [None, ""])[1]
+    entity = re.sub(r"[_-]?(service|svc|db|api)$", "", db) or db
     count = await s.read("database", "queried the rows written since that migration",
                          "to size the data a rollback would lose",
-                         query=f"SELECT count(*) FROM users WHERE created_at > '{when}'")
+                         query=f"SELECT count(*) FROM {entity}s WHERE created_at > "
+                         "(SELECT max(applied_at) FROM schema_migrations)")
     n = re.search(r"^\s*(\d+)\s*$", count, re.M)
     inv.recent_rollout.setdefault("migration", f"{version} ({desc}) at {when}")
     if n:

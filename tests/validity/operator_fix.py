@@ -11,7 +11,8 @@ from .competent import FIX, Session, approval_needed, is_production, unhealthy
 from .operator_diag import Cause, Investigation
 
 #: how specific each cause kind is (the first present is the root cause)
-ORDER = ("missing-key", "image", "init", "oom", "netpol", "pool", "tls", "schema", "slow-span")
+ORDER = ("missing-key", "image", "init", "oom", "scheduling", "netpol", "pool", "tls", "schema",
+         "slow-span")
 
 
 async def conclude(s: Session, ctx: dict[str, Any], inv: Investigation) -> None:
@@ -51,6 +52,34 @@ async def conclude(s: Session, ctx: dict[str, Any], inv: Investigation) -> None:
         return
     if fix_asked and root and root.kind == "netpol":
         await _open_policy(s, inv, root)
+    if fix_asked and root and root.kind == "scheduling":
+        await _fit_requests(s, ctx, inv)
+
+
+async def _fit_requests(s: Session, ctx: dict[str, Any], inv: Investigation) -> None:
+    """Lower an impossible request to what a node can give, then check the pod is placed."""
+    f, ns, r = s.f, s.f.namespace, inv.recent_rollout
+    why = approval_needed(s.task, f)
+    deps = [d for d in inv.focus if d in {x["name"] for x in ctx["deployments"]}]
+    if why or not deps:
+        f.escalation = f"an approver, because {why}" if why else "the workload owner"
+        return
+    res, value = r["fit"].split("=")
+    dep, container = deps[0], r["fit_container"]
+    patch = ('{"spec":{"template":{"spec":{"containers":[{"name":"' + container +
+             '","resources":{"requests":{"' + res + '":"' + value + '"}}}]}}}}')
+    ok, _ = await s.write(f"patch deployment {dep} -n {ns} --type=strategic -p '{patch}'",
+                          f"patched deployment {dep}: {container} {res} request {r['fit_from']} -> {value}",
+                          f"because no node can allocate {r['fit_from']} {res}, so the pod could never "
+                          "be scheduled; the new request fits a node with headroom",
+                          before=f"{res} request {r['fit_from']}", after=f"{res} request {value}")
+    if ok:
+        from .operator_plans import verify
+        good = await verify(s, dep)
+        f.outcome = (f"{dep} is scheduled and running with a {value} {res} request" if good else
+                     f"{dep} is still not running after the change")
+        f.risks.append(f"if {dep} really needs {r['fit_from']} {res}, it will be slower now; the "
+                       "lasting fix is nodes with more capacity")
 
 
 def _context(f: Any, ctx: dict[str, Any]) -> None:
@@ -65,10 +94,14 @@ def _memory(s: Session, inv: Investigation, root: Cause | None) -> None:
     f = s.f
     series = inv.metrics.get("memory") or []
     limits = {lab.get("pod", ""): v[-1] for lab, v in inv.metrics.get("memory_limit") or [] if v}
+    named_pods = {lab.get("pod") for lab, _ in series if lab.get("pod")}
     for lab, values in series:
-        pod = lab.get("pod")
-        if not pod or len(values) < 3:
+        pod = lab.get("pod") or lab.get("service")
+        if not pod or len(values) < 3 or (not lab.get("pod") and any(
+                str(p).startswith(pod + "-") for p in named_pods)):
             continue
+        if not lab.get("pod"):
+            limits.setdefault(pod, next((v for p, v in limits.items() if p.startswith(pod + "-")), 0))
         shape = rd.trend(values)
         limit = limits.get(pod)
         line = (f"memory of {pod} went from {rd.mib(values[0])} to {rd.mib(values[-1])} over the last "
@@ -76,6 +109,13 @@ def _memory(s: Session, inv: Investigation, root: Cause | None) -> None:
         if limit:
             line += f", against a limit of {rd.mib(limit)} ({values[-1] / limit:.0%} used)"
         f.observations.append(line)
+        if inv.support.get("alert") and shape != "rising" and not any(
+                "fired while I was checking" in o for o in f.observations):
+            f.observations.append(f"alert {inv.support['alert']} fired while I was checking, so I "
+                                  f"looked at memory: usage is flat, with no sign of a leak; the "
+                                  "alert threshold may be too tight")
+        if root is not None and root.kind == "oom":
+            continue
         if shape == "rising" and limit and values[-1] < limit:
             per_hour = (values[-1] - values[0]) / 6
             hours = (limit - values[-1]) / per_hour if per_hour else 0
@@ -165,15 +205,23 @@ async def _unclear(s: Session, ctx: dict[str, Any], inv: Investigation, fix_aske
         return
     if weak or fix_asked:
         f.uncertain += [c.statement for c in weak] or ["nothing I read explains the symptom"]
-        f.uncertain.append("the evidence does not single out one cause: it could be the upstream "
-                           "closing idle connections, a network path problem or a load balancer "
-                           "timeout, and I cannot tell which from here")
-        f.escalation = "the owners of the upstream service and of the network path"
+        upstream = any(re.search(r"upstream|reset|refused", c.statement, re.I) for c in weak)
+        if upstream:
+            f.uncertain.append("the evidence does not single out one cause: connection resets can "
+                               "come from the upstream closing idle connections, the network path or a "
+                               "load balancer timeout, and I cannot tell which from here")
+            f.escalation = "the owners of the upstream service and of the network path"
+            f.recommendation = ("compare the upstream's keep-alive timeout with the gateway's, and "
+                                "check the upstream's own logs for the resets")
+        else:
+            f.uncertain.append("the sources I could read show the symptom but not its cause")
+            f.escalation = "the owners of the affected service"
+            f.recommendation = "look at the sources I cannot reach (application metrics, upstream logs)"
         f.refusal = "I made no change: acting on a guess could make things worse"
-        f.recommendation = ("compare the upstream's keep-alive timeout with the gateway's, and check "
-                            "the upstream's own logs for the resets")
     else:
-        f.outcome = "no errors or unhealthy pods found; everything I read looks normal"
+        f.outcome = "no errors or unhealthy pods found; everything I read looks normal" + (
+            f", and the {inv.support['alert']} alert is not backed by the memory data"
+            if inv.support.get("alert") else "")
 
 
 def weak_is_systemic(weak: list[Cause]) -> bool:
