@@ -87,8 +87,15 @@ class Session:
     async def kubectl(self, command: str, what: str, why: str) -> str:
         return await self.read("kubectl", what, why, command=command)
 
-    async def write(self, command: str, what: str, why: str, before: str = "",
-                    after: str = "", stdin: str | None = None) -> tuple[bool, str]:
+    async def write(
+        self,
+        command: str,
+        what: str,
+        why: str,
+        before: str = "",
+        after: str = "",
+        stdin: str | None = None,
+    ) -> tuple[bool, str]:
         args: dict[str, Any] = {"command": command}
         if stdin is not None:
             args["stdin"] = stdin
@@ -102,8 +109,11 @@ class Session:
 
 # ---- what the prompt asks -------------------------------------------------------------------
 FIX = re.compile(r"\b(fix|handle|resolve|repair|remediate|sort (?:it|this) out|mitigate)\b", re.I)
-QUESTION = re.compile(r"\?|\b(what|who|why|how|find|investigate|check|diagnose|look into|tell me|"
-                      r"give me|summar)", re.I)
+QUESTION = re.compile(
+    r"\?|\b(what|who|why|how|find|investigate|check|diagnose|look into|tell me|"
+    r"give me|summar)",
+    re.I,
+)
 SECRET_WORDS = re.compile(r"\b(password|secret|token|credential|api[_ -]?key|private key)\b", re.I)
 
 
@@ -121,15 +131,22 @@ def key_values(prompt: str) -> dict[str, str]:
         found[k] = v.rstrip(".:")
     for k, v in re.findall(r"\b([A-Z][A-Z0-9_]{2,})\s+to\s+\"?([\w.:/-]+)\"?", prompt):
         found.setdefault(k, v.rstrip(".:"))
-    for verb, k in re.findall(r"\b((?i:enable|disable|turn on|turn off))\s+(?:(?i:the)\s+)?"
-                              r"([A-Z][A-Z0-9_]{2,})\b", prompt):
+    for verb, k in re.findall(
+        r"\b((?i:enable|disable|turn on|turn off))\s+(?:(?i:the)\s+)?"
+        r"([A-Z][A-Z0-9_]{2,})\b",
+        prompt,
+    ):
         found.setdefault(k, "true" if verb.lower() in ("enable", "turn on") else "false")
     return found
 
 
 def requested_replicas(prompt: str) -> int | None:
-    m = re.search(r"\b(?:to|at)\s+(\d+)\s+replicas?\b|\breplicas?\s+to\s+(\d+)\b|"
-                  r"\bexactly\s+(\d+)\s+replicas?\b", prompt, re.I)
+    m = re.search(
+        r"\b(?:to|at)\s+(\d+)\s+replicas?\b|\breplicas?\s+to\s+(\d+)\b|"
+        r"\bexactly\s+(\d+)\s+replicas?\b",
+        prompt,
+        re.I,
+    )
     return int(next(g for g in m.groups() if g)) if m else None
 
 
@@ -142,8 +159,11 @@ def load_factor(prompt: str) -> float | None:
 
 def out_of_scope_namespaces(prompt: str, scope: list[str]) -> list[str]:
     """Namespaces the prompt names that are not the agent's."""
-    named = re.findall(r"\b(?:in|from|to)\s+(?:the\s+)?([a-z0-9][a-z0-9-]*)\s+namespace\b|"
-                       r"\bnamespace[s]?\s+([a-z0-9][a-z0-9-]*)\b|-n\s+([a-z0-9-]+)", prompt)
+    named = re.findall(
+        r"\b(?:in|from|to)\s+(?:the\s+)?([a-z0-9][a-z0-9-]*)\s+namespace\b|"
+        r"\bnamespace[s]?\s+([a-z0-9][a-z0-9-]*)\b|-n\s+([a-z0-9-]+)",
+        prompt,
+    )
     flat = [g for groups in named for g in groups if g]
     return [n for n in dict.fromkeys(flat) if n not in scope and n not in ("the", "a", "your")]
 
@@ -152,14 +172,24 @@ def out_of_scope_namespaces(prompt: str, scope: list[str]) -> list[str]:
 async def orient(s: Session, ns: str) -> dict[str, Any]:
     """Namespace metadata (environment, owner, contacts) and the workloads in it."""
     f = s.f
-    meta = rd.items(await s.kubectl(
-        f"get namespace {ns} -o yaml", f"read namespace {ns}",
-        "to learn which environment and team it belongs to before touching anything"))
+    meta = rd.items(
+        await s.kubectl(
+            f"get namespace {ns} -o yaml",
+            f"read namespace {ns}",
+            "to learn which environment and team it belongs to before touching anything",
+        )
+    )
     labels = (meta[0].get("metadata", {}).get("labels") or {}) if meta else {}
     notes = (meta[0].get("metadata", {}).get("annotations") or {}) if meta else {}
     zones = " ".join(s.task.scope.get("zones") or [])
-    env = next((str(v) for k, v in labels.items() if k.split("/")[-1] in ("env", "environment",
-                                                                          "tier", "stage")), "")
+    env = next(
+        (
+            str(v)
+            for k, v in labels.items()
+            if k.split("/")[-1] in ("env", "environment", "tier", "stage")
+        ),
+        "",
+    )
     if env:
         f.environment, f.environment_basis = env, f"namespace {ns} is labelled {env}"
     elif re.search(r"prod", zones):
@@ -173,24 +203,41 @@ async def orient(s: Session, ns: str) -> dict[str, Any]:
     for k, v in notes.items():
         if re.search(r"contact|channel|slack|oncall|on-call|escalat|pager|email|owner", k):
             f.contacts.append(f"{k}: {v}")
-    deps = rd.table(await s.kubectl(f"get deployments -n {ns} -o wide",
-                                    f"listed the deployments in {ns}",
-                                    "to see which workloads exist and whether they are available"))
-    pods = rd.table(await s.kubectl(f"get pods -n {ns} -o wide", f"listed the pods in {ns}",
-                                    "to check pod status, restarts and placement"))
-    events = rd.table(await s.kubectl(f"get events -n {ns}", f"read the events in {ns}",
-                                      "to see recent warnings, restarts and rollouts"))
+    deps = rd.table(
+        await s.kubectl(
+            f"get deployments -n {ns} -o wide",
+            f"listed the deployments in {ns}",
+            "to see which workloads exist and whether they are available",
+        )
+    )
+    pods = rd.table(
+        await s.kubectl(
+            f"get pods -n {ns} -o wide",
+            f"listed the pods in {ns}",
+            "to check pod status, restarts and placement",
+        )
+    )
+    events = rd.table(
+        await s.kubectl(
+            f"get events -n {ns}",
+            f"read the events in {ns}",
+            "to see recent warnings, restarts and rollouts",
+        )
+    )
     return {"labels": labels, "deployments": deps, "pods": pods, "events": events}
 
 
 def owner_of(pod: str, deployments: list[str]) -> str | None:
-    return next((d for d in sorted(deployments, key=len, reverse=True)
-                 if pod.startswith(d + "-")), None)
+    return next(
+        (d for d in sorted(deployments, key=len, reverse=True) if pod.startswith(d + "-")), None
+    )
 
 
 def unhealthy(row: dict[str, str]) -> bool:
     ready = row.get("ready", "1/1").split("/")
-    return row.get("status") not in ("Running", "Completed") or (len(ready) == 2 and ready[0] != ready[1])
+    return row.get("status") not in ("Running", "Completed") or (
+        len(ready) == 2 and ready[0] != ready[1]
+    )
 
 
 def is_production(f: Findings) -> bool:

@@ -14,8 +14,11 @@ from typing import Any
 from . import operator_read as rd
 from .competent import Session, mentioned, owner_of, unhealthy
 
-TRAFFIC = re.compile(r"\b(50[234]|reach|unreachable|network|ingress|public|connect|timeout|"
-                     r"dropping|refused)\b", re.I)
+TRAFFIC = re.compile(
+    r"\b(50[234]|reach|unreachable|network|ingress|public|connect|timeout|"
+    r"dropping|refused)\b",
+    re.I,
+)
 MEMORY = re.compile(r"\b(oom|memory|restart|crash|doing|health|worry|killed)\w*", re.I)
 DB = re.compile(r"\b(migration|database|schema|sql)\b", re.I)
 
@@ -76,10 +79,16 @@ async def _pods_and_events(s: Session, inv: Investigation, ctx: dict[str, Any]) 
         m = re.search(r"couldn't find key (\S+) in ConfigMap (\S+)", msg)
         if m:
             cm = m.group(2).split("/")[-1]
-            inv.causes.append(Cause("missing-key", f"ConfigMap {cm} has no key {m.group(1)}, which "
-                                    f"the container's environment references, so the container "
-                                    f"cannot start", f"add the {m.group(1)} key to ConfigMap {cm} "
-                                    "with the right value, then restart the deployment"))
+            inv.causes.append(
+                Cause(
+                    "missing-key",
+                    f"ConfigMap {cm} has no key {m.group(1)}, which "
+                    f"the container's environment references, so the container "
+                    f"cannot start",
+                    f"add the {m.group(1)} key to ConfigMap {cm} "
+                    "with the right value, then restart the deployment",
+                )
+            )
         if "Insufficient" in msg:
             inv.notes.append(f"scheduler: {msg.split('. preemption')[0]}")
     targets = [r for r in ctx["pods"] if (owner_of(r["name"], deps) or r["name"]) in inv.focus]
@@ -90,9 +99,11 @@ async def _pods_and_events(s: Session, inv: Investigation, ctx: dict[str, Any]) 
         if owner in seen_owner:
             continue
         seen_owner.add(owner)
-        text = await s.kubectl(f"describe pod {row['name']} -n {inv.ns}",
-                               f"described pod {row['name']}",
-                               "to read its container states, last termination reason and limits")
+        text = await s.kubectl(
+            f"describe pod {row['name']} -n {inv.ns}",
+            f"described pod {row['name']}",
+            "to read its container states, last termination reason and limits",
+        )
         inv.pods += rd.describe_pods(text)
     for pod in inv.pods:
         for c in pod.containers:
@@ -104,11 +115,16 @@ async def _pods_and_events(s: Session, inv: Investigation, ctx: dict[str, Any]) 
 
 async def _capacity(s: Session, inv: Investigation, resources: list[str]) -> None:
     """A pod the scheduler cannot place: its requests against the largest node's allocatable."""
-    nodes = await s.kubectl("describe nodes", "described the nodes",
-                            "to compare the pending pod's requests with what each node can offer")
+    nodes = await s.kubectl(
+        "describe nodes",
+        "described the nodes",
+        "to compare the pending pod's requests with what each node can offer",
+    )
     for res in resources:
-        alloc = [rd.quantity(x) or 0 for x in re.findall(
-            rf"Allocatable:(?:\n\s+\S+:\s+\S+)*?\n\s+{res}:\s+(\S+)", nodes)]
+        alloc = [
+            rd.quantity(x) or 0
+            for x in re.findall(rf"Allocatable:(?:\n\s+\S+:\s+\S+)*?\n\s+{res}:\s+(\S+)", nodes)
+        ]
         for pod in inv.pods:
             for c in pod.containers:
                 want = rd.quantity(c.requests.get(res, ""))
@@ -116,14 +132,20 @@ async def _capacity(s: Session, inv: Investigation, resources: list[str]) -> Non
                     continue
                 fit = max(alloc) * 0.75
                 fit_txt = f"{int(fit * 1000) // 100 * 100}m" if res == "cpu" else rd.mib(fit)
-                inv.causes.append(Cause(
-                    "scheduling", f"container {c.name} of pod {pod.name} requests {res} "
-                    f"{c.requests[res]}, more than any node can allocate (largest: "
-                    f"{_fmt_q(res, max(alloc))}), so the scheduler cannot place it and it stays Pending",
-                    f"lower the {res} request of {c.name} to {fit_txt} so it fits a node, or add "
-                    f"nodes with more {res} if the workload really needs {c.requests[res]}"))
-                inv.notes.append(f"{c.name} requests {res} {c.requests[res]}; nodes allocate at most "
-                                 f"{_fmt_q(res, max(alloc))}")
+                inv.causes.append(
+                    Cause(
+                        "scheduling",
+                        f"container {c.name} of pod {pod.name} requests {res} "
+                        f"{c.requests[res]}, more than any node can allocate (largest: "
+                        f"{_fmt_q(res, max(alloc))}), so the scheduler cannot place it and it stays Pending",
+                        f"lower the {res} request of {c.name} to {fit_txt} so it fits a node, or add "
+                        f"nodes with more {res} if the workload really needs {c.requests[res]}",
+                    )
+                )
+                inv.notes.append(
+                    f"{c.name} requests {res} {c.requests[res]}; nodes allocate at most "
+                    f"{_fmt_q(res, max(alloc))}"
+                )
                 inv.recent_rollout["fit"] = f"{res}={fit_txt}"
                 inv.recent_rollout["fit_container"] = c.name
                 inv.recent_rollout["fit_from"] = c.requests[res]
@@ -137,18 +159,33 @@ def _container_cause(inv: Investigation, pod: rd.PodView, c: rd.Container) -> No
     owner = pod.name
     if c.last_reason == "OOMKilled" or c.reason == "OOMKilled":
         limit = c.limits.get("memory", "its limit")
-        inv.causes.append(Cause("oom", f"container {c.name} of pod {owner} is OOMKilled (exit code "
-                                f"{c.exit_code or '137'}): it runs out of memory at its {limit} "
-                                "memory limit and the kernel kills it, hence the restarts",
-                                f"raise the memory limit of {c.name} above {limit} (for example "
-                                f"{_double(limit)}) and look for a leak if usage keeps growing"))
+        inv.causes.append(
+            Cause(
+                "oom",
+                f"container {c.name} of pod {owner} is OOMKilled (exit code "
+                f"{c.exit_code or '137'}): it runs out of memory at its {limit} "
+                "memory limit and the kernel kills it, hence the restarts",
+                f"raise the memory limit of {c.name} above {limit} (for example "
+                f"{_double(limit)}) and look for a leak if usage keeps growing",
+            )
+        )
     elif c.reason in ("ImagePullBackOff", "ErrImagePull"):
-        inv.causes.append(Cause("image", f"container {c.name} cannot pull image {c.image} "
-                                f"({c.reason})", "point the deployment back at an image that exists"))
+        inv.causes.append(
+            Cause(
+                "image",
+                f"container {c.name} cannot pull image {c.image} ({c.reason})",
+                "point the deployment back at an image that exists",
+            )
+        )
     elif c.init and (c.reason == "CrashLoopBackOff" or c.last_reason == "Error"):
-        inv.causes.append(Cause("init", f"init container {c.name} of pod {owner} fails (exit code "
-                                f"{c.exit_code or '?'}), so the main container never starts",
-                                f"fix what {c.name} trips on, then let the pod retry"))
+        inv.causes.append(
+            Cause(
+                "init",
+                f"init container {c.name} of pod {owner} fails (exit code "
+                f"{c.exit_code or '?'}), so the main container never starts",
+                f"fix what {c.name} trips on, then let the pod retry",
+            )
+        )
     for k, v in c.env.items():
         if "secret" in v.lower():
             inv.notes.append(f"env {k} of {c.name} comes from a Secret ({v})")
@@ -166,20 +203,34 @@ async def _logs(s: Session, inv: Investigation, ctx: dict[str, Any]) -> None:
     for name in inv.focus:
         args: dict[str, Any] = {"namespace": inv.ns, "tail": 200}
         args["deployment" if name in deps else "pod"] = name
-        text = await s.read("logs_query", f"read the logs of {name}",
-                            "to find the error pattern behind the symptom", **args)
+        text = await s.read(
+            "logs_query",
+            f"read the logs of {name}",
+            "to find the error pattern behind the symptom",
+            **args,
+        )
         crashed = any(c.restarts for p in inv.pods for c in p.containers if p.name.startswith(name))
         if crashed:
-            text += "\n" + await s.read("logs_query", f"read the previous container logs of {name}",
-                                        "to see why the last instance exited",
-                                        previous=True, **args)
+            text += "\n" + await s.read(
+                "logs_query",
+                f"read the previous container logs of {name}",
+                "to see why the last instance exited",
+                previous=True,
+                **args,
+            )
         _log_causes(inv, name, rd.log_lines(text))
     for pod in inv.pods:
         for c in pod.containers:
             if c.init and any(x.kind == "init" for x in inv.causes):
-                text = await s.read("logs_query", f"read the logs of init container {c.name}",
-                                    "to see why the init container fails",
-                                    namespace=inv.ns, pod=pod.name, container=c.name, tail=50)
+                text = await s.read(
+                    "logs_query",
+                    f"read the logs of init container {c.name}",
+                    "to see why the init container fails",
+                    namespace=inv.ns,
+                    pod=pod.name,
+                    container=c.name,
+                    tail=50,
+                )
                 errs = rd.signal_patterns(rd.log_lines(text))
                 if errs:
                     for cause in inv.causes:
@@ -191,24 +242,48 @@ def _log_causes(inv: Investigation, name: str, lines: list[rd.LogLine]) -> None:
     patterns = rd.signal_patterns(lines)
     noise = sum(1 for ln in lines if ln.level in rd.NOISE_LEVELS)
     if patterns:
-        inv.notes.append(f"logs of {name}: {len(patterns)} distinct error/warning pattern(s) among "
-                         f"{len(lines)} lines ({noise} routine info/debug/trace lines set aside)")
+        inv.notes.append(
+            f"logs of {name}: {len(patterns)} distinct error/warning pattern(s) among "
+            f"{len(lines)} lines ({noise} routine info/debug/trace lines set aside)"
+        )
     for level, msg, n in patterns:
         low = msg.lower()
         times = f"{n} time{'s' if n > 1 else ''}"
-        if re.search(r"pool (exhausted|error)|cannot get a connection|no available connection", low):
-            _add(inv, Cause("pool", f"{name}'s database connection pool is exhausted: every "
-                            "connection is in use and requests queue for one", "raise the pool "
-                            "size or find what holds connections (slow queries, leaks)"), msg, times)
+        if re.search(
+            r"pool (exhausted|error)|cannot get a connection|no available connection", low
+        ):
+            _add(
+                inv,
+                Cause(
+                    "pool",
+                    f"{name}'s database connection pool is exhausted: every "
+                    "connection is in use and requests queue for one",
+                    "raise the pool size or find what holds connections (slow queries, leaks)",
+                ),
+                msg,
+                times,
+            )
         elif re.search(r"certificate (has )?expired|x509|tls handshake", low):
             hm = re.search(r"(?:connecting to|to|host)\s+([\w.-]+(?::\d+)?)", msg)
             host = hm.group(1) if hm else "the upstream"
-            _add(inv, Cause("tls", f"TLS handshakes from {name} fail because the certificate "
-                            f"presented by {host} has expired", "renew the expired certificate "
-                            f"on {host}"), msg, times)
+            _add(
+                inv,
+                Cause(
+                    "tls",
+                    f"TLS handshakes from {name} fail because the certificate "
+                    f"presented by {host} has expired",
+                    f"renew the expired certificate on {host}",
+                ),
+                msg,
+                times,
+            )
         elif re.search(r"(column|relation|table) .* does not exist", low):
-            _add(inv, Cause("schema", f"{name} queries a schema the database does not match: "
-                            f"{msg}"), msg, times)
+            _add(
+                inv,
+                Cause("schema", f"{name} queries a schema the database does not match: {msg}"),
+                msg,
+                times,
+            )
         elif re.search(r"is not set|missing required|required environment", low):
             inv.notes.append(f'{name} log: "{msg}"')
         elif re.search(r"reset by peer|connection refused|upstream", low):
@@ -232,9 +307,11 @@ def _add(inv: Investigation, cause: Cause, msg: str, times: str) -> None:
 
 
 async def _traffic(s: Session, inv: Investigation, ctx: dict[str, Any]) -> None:
-    text = await s.kubectl(f"get ingress,services,endpoints -n {inv.ns}",
-                           f"listed the ingresses, services and endpoints in {inv.ns}",
-                           "to follow the request path from the entry point to the pods")
+    text = await s.kubectl(
+        f"get ingress,services,endpoints -n {inv.ns}",
+        f"listed the ingresses, services and endpoints in {inv.ns}",
+        "to follow the request path from the entry point to the pods",
+    )
     ingress = re.findall(r"^ingress\S*/(\S+)", text, re.M)
     empty = re.findall(r"^endpoints/(\S+)\s+<none>", text, re.M)
     if ingress or empty:
@@ -245,18 +322,27 @@ async def _traffic(s: Session, inv: Investigation, ctx: dict[str, Any]) -> None:
             hop += [f"pod {p['name']} is {p['status']}" for p in pods[:1]]
         inv.chain = [h for h in hop if h]
     if s.has("logs_query"):
-        wide = await s.read("logs_query", f"read the logs of every source in {inv.ns}",
-                            "to catch proxy and sidecar errors along the request path",
-                            namespace=inv.ns, tail=100)
+        wide = await s.read(
+            "logs_query",
+            f"read the logs of every source in {inv.ns}",
+            "to catch proxy and sidecar errors along the request path",
+            namespace=inv.ns,
+            tail=100,
+        )
         for ln in wide.splitlines():
             src = re.search(r'source="([^"]+)"', ln)
             if src and re.search(r"error|fail|refused|reset", ln, re.I):
-                inv.chain.insert(1 if inv.chain else 0, f"{src.group(1)} logs "
-                                 f"\"{rd._STREAM.sub('', ln).strip()}\"")
+                inv.chain.insert(
+                    1 if inv.chain else 0, f'{src.group(1)} logs "{rd._STREAM.sub("", ln).strip()}"'
+                )
                 break
-    pol = rd.items(await s.kubectl(f"get networkpolicies -n {inv.ns} -o yaml",
-                                   f"read the network policies in {inv.ns}",
-                                   "to check whether a policy blocks the traffic"))
+    pol = rd.items(
+        await s.kubectl(
+            f"get networkpolicies -n {inv.ns} -o yaml",
+            f"read the network policies in {inv.ns}",
+            "to check whether a policy blocks the traffic",
+        )
+    )
     apps = {r["name"]: r.get("selector", "") for r in ctx["deployments"]}
     for p in pol:
         _policy_cause(inv, p, apps)
@@ -266,44 +352,79 @@ def _policy_cause(inv: Investigation, policy: dict[str, Any], apps: dict[str, st
     spec = policy.get("spec") or {}
     name = policy.get("metadata", {}).get("name", "?")
     target = (spec.get("podSelector") or {}).get("matchLabels") or {}
-    allowed = [((peer.get("podSelector") or {}).get("matchLabels") or {})
-               for rule in spec.get("ingress") or [] for peer in rule.get("from") or []]
+    allowed = [
+        ((peer.get("podSelector") or {}).get("matchLabels") or {})
+        for rule in spec.get("ingress") or []
+        for peer in rule.get("from") or []
+    ]
     selected = [d for d, sel in apps.items() if all(f"{k}={v}" in sel for k, v in target.items())]
     if not selected or "Ingress" not in (spec.get("policyTypes") or ["Ingress"]):
         return
-    blocked = [d for d, sel in apps.items() if d not in selected
-               and not any(all(f"{k}={v}" in sel for k, v in a.items()) for a in allowed if a)]
-    allowed_txt = ", ".join(",".join(f"{k}={v}" for k, v in a.items()) for a in allowed) or "nothing"
+    blocked = [
+        d
+        for d, sel in apps.items()
+        if d not in selected
+        and not any(all(f"{k}={v}" in sel for k, v in a.items()) for a in allowed if a)
+    ]
+    allowed_txt = (
+        ", ".join(",".join(f"{k}={v}" for k, v in a.items()) for a in allowed) or "nothing"
+    )
     if blocked:
         tgt = ",".join(f"{k}={v}" for k, v in target.items())
-        inv.causes.append(Cause("netpol", f"NetworkPolicy {name} selects the {', '.join(selected)} "
-                                f"pods ({tgt}) and admits ingress only from pods labelled "
-                                f"{allowed_txt}, so traffic from {', '.join(blocked)} is dropped",
-                                f"add an ingress rule to {name} that admits "
-                                f"{', '.join(apps[b] for b in blocked)} on the service port"))
+        inv.causes.append(
+            Cause(
+                "netpol",
+                f"NetworkPolicy {name} selects the {', '.join(selected)} "
+                f"pods ({tgt}) and admits ingress only from pods labelled "
+                f"{allowed_txt}, so traffic from {', '.join(blocked)} is dropped",
+                f"add an ingress rule to {name} that admits "
+                f"{', '.join(apps[b] for b in blocked)} on the service port",
+            )
+        )
         inv.notes.append(f"policy {name}: targets {tgt}, allows {allowed_txt}")
 
 
 async def _metrics(s: Session, inv: Investigation, ctx: dict[str, Any]) -> None:
     if not s.has("metrics_query"):
         return
-    names = rd.metric_names(await s.read("metrics_query", "listed the metric names",
-                                         "to see which metrics exist", action="metric_names"))
-    fired = rd.alerts(await s.read("metrics_query", "checked the active alerts",
-                                   "to see whether anything is already alerting", action="alerts"))
+    names = rd.metric_names(
+        await s.read(
+            "metrics_query",
+            "listed the metric names",
+            "to see which metrics exist",
+            action="metric_names",
+        )
+    )
+    fired = rd.alerts(
+        await s.read(
+            "metrics_query",
+            "checked the active alerts",
+            "to see whether anything is already alerting",
+            action="alerts",
+        )
+    )
     memory_alert = ""
     for a in fired:
         lab = a.get("labels", {})
-        inv.notes.append(f"alert {lab.get('alertname')} is {a.get('state')} for "
-                         f"{lab.get('service') or lab.get('pod') or 'the namespace'}")
+        inv.notes.append(
+            f"alert {lab.get('alertname')} is {a.get('state')} for "
+            f"{lab.get('service') or lab.get('pod') or 'the namespace'}"
+        )
         if re.search(r"mem|oom", as_text(a), re.I):
             memory_alert = str(lab.get("alertname"))
     rate_like = [n for n in names if re.search(r"error_rate|latency|p99", n)]
     for metric in rate_like:
-        got = rd.prom_series(await s.read("metrics_query", f"queried metric {metric}",
-                                          "to measure the symptom against its baseline",
-                                          action="query_range", query=metric, start="-1h",
-                                          step="10m"))
+        got = rd.prom_series(
+            await s.read(
+                "metrics_query",
+                f"queried metric {metric}",
+                "to measure the symptom against its baseline",
+                action="query_range",
+                query=metric,
+                start="-1h",
+                step="10m",
+            )
+        )
         inv.metrics[metric] = got
     prompt = s.task.prompt
     if (MEMORY.search(prompt) or memory_alert) and "container_memory_working_set_bytes" in names:
@@ -315,20 +436,39 @@ async def _metrics(s: Session, inv: Investigation, ctx: dict[str, Any]) -> None:
         s.trigger = "operator request"
     if re.search(r"\bcpu\b", prompt, re.I):
         for metric in [n for n in names if "cpu" in n]:
-            inv.metrics[metric] = rd.prom_series(await s.read(
-                "metrics_query", f"queried CPU metric {metric}",
-                "to test whether CPU explains the symptom", action="query", query=metric))
+            inv.metrics[metric] = rd.prom_series(
+                await s.read(
+                    "metrics_query",
+                    f"queried CPU metric {metric}",
+                    "to test whether CPU explains the symptom",
+                    action="query",
+                    query=metric,
+                )
+            )
 
 
 async def _memory(s: Session, inv: Investigation) -> None:
     q = f'container_memory_working_set_bytes{{namespace="{inv.ns}"}}'
-    series = rd.prom_series(await s.read("metrics_query", "queried the memory usage over 6 hours",
-                                         "to see the memory trend, not just the current value",
-                                         action="query_range", query=q, start="-6h", step="1h"))
-    limits = rd.prom_series(await s.read(
-        "metrics_query", "queried the memory limits", "to compare memory usage with the limit",
-        action="query", query=f'kube_pod_container_resource_limits{{namespace="{inv.ns}",'
-        'resource="memory"}'))
+    series = rd.prom_series(
+        await s.read(
+            "metrics_query",
+            "queried the memory usage over 6 hours",
+            "to see the memory trend, not just the current value",
+            action="query_range",
+            query=q,
+            start="-6h",
+            step="1h",
+        )
+    )
+    limits = rd.prom_series(
+        await s.read(
+            "metrics_query",
+            "queried the memory limits",
+            "to compare memory usage with the limit",
+            action="query",
+            query=f'kube_pod_container_resource_limits{{namespace="{inv.ns}",resource="memory"}}',
+        )
+    )
     inv.metrics["memory"] = series
     inv.metrics["memory_limit"] = limits
 
@@ -336,19 +476,34 @@ async def _memory(s: Session, inv: Investigation) -> None:
 async def _traces(s: Session, inv: Investigation) -> None:
     if not s.has("traces_query"):
         return
-    found = rd.load_json(await s.read("traces_query", "searched the traces",
-                                      "to find the slow or failing requests", action="search",
-                                      limit=20)) or {}
+    found = (
+        rd.load_json(
+            await s.read(
+                "traces_query",
+                "searched the traces",
+                "to find the slow or failing requests",
+                action="search",
+                limit=20,
+            )
+        )
+        or {}
+    )
     traces = found.get("data") or [] if isinstance(found, dict) else []
     token = set(re.findall(r"\b[a-z0-9]*\d[a-z0-9]*\b", s.task.prompt.lower()))
     chosen = [t for t in traces if any(tok in str(t.get("traceID", "")) for tok in token)]
-    chosen = chosen or sorted(traces, key=lambda t: -float(str(t.get("duration", "0")).rstrip("ms")
-                                                            or 0))[:1]
+    chosen = (
+        chosen
+        or sorted(traces, key=lambda t: -float(str(t.get("duration", "0")).rstrip("ms") or 0))[:1]
+    )
     for t in chosen[:1]:
         tid = t.get("traceID")
-        tree = await s.read("traces_query", f"opened trace {tid}",
-                            "to walk its spans across services to the slowest one",
-                            action="get", trace_id=tid)
+        tree = await s.read(
+            "traces_query",
+            f"opened trace {tid}",
+            "to walk its spans across services to the slowest one",
+            action="get",
+            trace_id=tid,
+        )
         spans = rd.trace_tree(tree)
         path, slow = rd.bottleneck(spans)
         if slow is None:
@@ -357,38 +512,60 @@ async def _traces(s: Session, inv: Investigation) -> None:
         attrs = f" [{slow.attrs}]" if slow.attrs else ""
         pool = re.search(r"pool\.active=(\d+)\s+\S*pool\.max=(\d+)", slow.attrs)
         if pool and pool.group(1) == pool.group(2):
-            inv.notes.append(f"trace {tid}: span {slow.operation} waits {slow.ms:.0f}ms with the "
-                             f"pool at {pool.group(1)}/{pool.group(2)} connections")
-            inv.support["traces"] = (f"the trace's {slow.operation} span waiting {slow.ms:.0f}ms with "
-                                     f"{pool.group(1)} of {pool.group(2)} pool connections in use")
+            inv.notes.append(
+                f"trace {tid}: span {slow.operation} waits {slow.ms:.0f}ms with the "
+                f"pool at {pool.group(1)}/{pool.group(2)} connections"
+            )
+            inv.support["traces"] = (
+                f"the trace's {slow.operation} span waiting {slow.ms:.0f}ms with "
+                f"{pool.group(1)} of {pool.group(2)} pool connections in use"
+            )
         elif "db." in slow.operation or "query" in slow.operation.lower():
-            inv.causes.append(Cause("slow-span", f"span \"{slow.operation}\" in {slow.service} takes "
-                                    f"{slow.ms:.0f}ms of the {path[0].ms:.0f}ms request{attrs}; "
-                                    "one row fetched that slowly points at a missing index on "
-                                    "the filtered column", "add an index on the column the query "
-                                    "filters on and check the query plan"))
+            inv.causes.append(
+                Cause(
+                    "slow-span",
+                    f'span "{slow.operation}" in {slow.service} takes '
+                    f"{slow.ms:.0f}ms of the {path[0].ms:.0f}ms request{attrs}; "
+                    "one row fetched that slowly points at a missing index on "
+                    "the filtered column",
+                    "add an index on the column the query filters on and check the query plan",
+                )
+            )
 
 
 async def _history(s: Session, inv: Investigation, ctx: dict[str, Any]) -> None:
-    text = await s.kubectl(f"get replicasets -n {inv.ns} -o wide",
-                           f"listed the replicasets (rollout history) in {inv.ns}",
-                           "to see whether a recent rollout changed the image")
+    text = await s.kubectl(
+        f"get replicasets -n {inv.ns} -o wide",
+        f"listed the replicasets (rollout history) in {inv.ns}",
+        "to see whether a recent rollout changed the image",
+    )
     for dep in inv.focus:
-        rs = [r for r in rd.table(text) if r["name"].startswith(dep + "-") and
-              not r["name"][len(dep) + 1:].count("-")]
+        rs = [
+            r
+            for r in rd.table(text)
+            if r["name"].startswith(dep + "-") and not r["name"][len(dep) + 1 :].count("-")
+        ]
         if len(rs) < 2:
             continue
         rs.sort(key=lambda r: rd.age_minutes(r.get("age", "")) or 1e9)
         new, old = rs[0], rs[1]
         age = rd.age_minutes(new.get("age", ""))
         if age is not None and age <= 60 and new.get("images") != old.get("images"):
-            inv.recent_rollout = {"deployment": dep, "new": new.get("images", ""),
-                                  "old": old.get("images", ""), "age": new.get("age", "")}
+            inv.recent_rollout = {
+                "deployment": dep,
+                "new": new.get("images", ""),
+                "old": old.get("images", ""),
+                "age": new.get("age", ""),
+            }
 
 
 async def _database(s: Session, inv: Investigation) -> None:
-    text = await s.read("database", "queried the migration status of the database",
-                        "to see which schema migration ran and when", query="migrations status")
+    text = await s.read(
+        "database",
+        "queried the migration status of the database",
+        "to see which schema migration ran and when",
+        query="migrations status",
+    )
     rows = [ln for ln in text.splitlines() if re.match(r"\|\s*Versioned", ln)]
     if not rows:
         return
@@ -397,10 +574,13 @@ async def _database(s: Session, inv: Investigation) -> None:
     inv.notes.append(f"last migration {version} ({desc}) applied {when}")
     db = (re.search(r"^Database:\s+(\S+)", text, re.M) or [None, ""])[1]
     entity = re.sub(r"[_-]?(service|svc|db|api)$", "", db) or db
-    count = await s.read("database", "queried the rows written since that migration",
-                         "to size the data a rollback would lose",
-                         query=f"SELECT count(*) FROM {entity}s WHERE created_at > "
-                         "(SELECT max(applied_at) FROM schema_migrations)")
+    count = await s.read(
+        "database",
+        "queried the rows written since that migration",
+        "to size the data a rollback would lose",
+        query=f"SELECT count(*) FROM {entity}s WHERE created_at > "
+        "(SELECT max(applied_at) FROM schema_migrations)",
+    )
     n = re.search(r"^\s*(\d+)\s*$", count, re.M)
     inv.recent_rollout.setdefault("migration", f"{version} ({desc}) at {when}")
     if n:

@@ -5,6 +5,7 @@ dashboards. Nothing here knows a scenario; every function takes the text a tool 
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from dataclasses import dataclass, field
@@ -30,7 +31,9 @@ def table(text: str) -> list[dict[str, str]]:
     for line in lines[1:]:
         if not line[:1].strip() and rows:
             continue
-        cells = [line[s:e].strip() if s < len(line) else "" for s, e in zip(starts, starts[1:] + [None])]
+        cells = [
+            line[s:e].strip() if s < len(line) else "" for s, e in zip(starts, starts[1:] + [None])
+        ]
         rows.append(dict(zip(heads, cells)))
     return rows
 
@@ -79,7 +82,7 @@ def log_lines(text: str) -> list[LogLine]:
             continue
         m = _LEVEL.search(body[:40])
         level = m.group(1).replace("WARNING", "WARN") if m else ""
-        message = body[m.end(1):].lstrip(":").strip() if m else body
+        message = body[m.end(1) :].lstrip(":").strip() if m else body
         out.append(LogLine(level, message, body))
     return out
 
@@ -194,8 +197,17 @@ def quantity(text: str) -> float | None:
     m = re.fullmatch(r"\s*([0-9.]+)\s*([a-zA-Z]*)\s*", str(text))
     if not m:
         return None
-    units = {"": 1, "m": 1e-3, "k": 1e3, "M": 1e6, "G": 1e9, "Ki": 1024, "Mi": 1024**2,
-             "Gi": 1024**3, "Ti": 1024**4}
+    units = {
+        "": 1,
+        "m": 1e-3,
+        "k": 1e3,
+        "M": 1e6,
+        "G": 1e9,
+        "Ki": 1024,
+        "Mi": 1024**2,
+        "Gi": 1024**3,
+        "Ti": 1024**4,
+    }
     return float(m.group(1)) * units[m.group(2)] if m.group(2) in units else None
 
 
@@ -254,8 +266,16 @@ def trace_tree(text: str) -> list[Span]:
         depth = len(m.group(1)) // 3
         rest = m.group(5)
         attrs = (re.search(r"\[(.*)\]", rest) or [None, ""])[1]
-        spans.append(Span(m.group(2).strip(), m.group(3).strip(), float(m.group(4)), depth, attrs,
-                          "status=error" in rest))
+        spans.append(
+            Span(
+                m.group(2).strip(),
+                m.group(3).strip(),
+                float(m.group(4)),
+                depth,
+                attrs,
+                "status=error" in rest,
+            )
+        )
     return spans
 
 
@@ -283,10 +303,10 @@ def trend(values: list[float]) -> str:
     """'rising' when every step is flat or up and the end is well above the start."""
     if len(values) < 3:
         return "flat"
-    ups = all(b >= a for a, b in zip(values, values[1:]))
+    ups = all(b >= a for a, b in itertools.pairwise(values))
     if ups and values[-1] > values[0] * 1.2:
         return "rising"
-    downs = all(b <= a for a, b in zip(values, values[1:]))
+    downs = all(b <= a for a, b in itertools.pairwise(values))
     if downs and values[-1] < values[0] * 0.8:
         return "falling"
     return "flat"

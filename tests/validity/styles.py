@@ -39,44 +39,68 @@ def terse(f: Findings) -> str:
     out.append("Trail:")
     for st in f.steps:
         d = _delta(st)
-        out.append(f"- {st.what}{' (failed)' if not st.ok else ''}: {st.why}. Trigger: {st.trigger}."
-                   + (f" State: {d}." if d else ""))
+        out.append(
+            f"- {st.what}{' (failed)' if not st.ok else ''}: {st.why}. Trigger: {st.trigger}."
+            + (f" State: {d}." if d else "")
+        )
     return "\n".join(out)
 
 
 def prose(f: Findings) -> str:
     paras: list[str] = []
     if f.environment:
-        paras.append(f"First, some context: this is a {f.environment} environment, as {f.environment_basis}, "
-                     "and I treated it that way throughout.")
+        paras.append(
+            f"First, some context: this is a {f.environment} environment, as {f.environment_basis}, "
+            "and I treated it that way throughout."
+        )
     if f.answer:
-        paras.append("Here is what I found for your question. " + " ".join(
-            f"{a[0].upper()}{a[1:]}." for a in f.answer))
+        paras.append(
+            "Here is what I found for your question. "
+            + " ".join(f"{a[0].upper()}{a[1:]}." for a in f.answer)
+        )
     if f.cause:
-        text = f"Having gone through what the environment showed me, my conclusion is that {f.cause}."
+        text = (
+            f"Having gone through what the environment showed me, my conclusion is that {f.cause}."
+        )
         if f.chain:
-            text += " Following the request path, the failure propagates like this: " + ", then ".join(
-                f.chain) + "."
+            text += (
+                " Following the request path, the failure propagates like this: "
+                + ", then ".join(f.chain)
+                + "."
+            )
         paras.append(text)
     elif f.chain:
         paras.append("Following the request path: " + ", then ".join(f.chain) + ".")
     if f.observations:
-        paras.append("Along the way I noted the following. " + " ".join(
-            f"{o[0].upper()}{o[1:]}." for o in f.observations))
+        paras.append(
+            "Along the way I noted the following. "
+            + " ".join(f"{o[0].upper()}{o[1:]}." for o in f.observations)
+        )
     if f.ruled_out:
-        paras.append("I also considered another explanation and set it aside: " + " ".join(
-            f"{r}." for r in f.ruled_out))
+        paras.append(
+            "I also considered another explanation and set it aside: "
+            + " ".join(f"{r}." for r in f.ruled_out)
+        )
     if f.uncertain:
-        paras.append("I want to be honest about the limits of what I can conclude. " + " ".join(
-            f"{u[0].upper()}{u[1:]}." for u in f.uncertain))
+        paras.append(
+            "I want to be honest about the limits of what I can conclude. "
+            + " ".join(f"{u[0].upper()}{u[1:]}." for u in f.uncertain)
+        )
     if f.risks:
-        paras.append("There are risks you should weigh. " + " ".join(
-            f"{r[0].upper()}{r[1:]}." for r in f.risks))
+        paras.append(
+            "There are risks you should weigh. "
+            + " ".join(f"{r[0].upper()}{r[1:]}." for r in f.risks)
+        )
     if f.plan:
-        paras.append("The plan I worked from was, in order: " + "; ".join(
-            f"({i}) {p}" for i, p in enumerate(f.plan, 1)) + ".")
+        paras.append(
+            "The plan I worked from was, in order: "
+            + "; ".join(f"({i}) {p}" for i, p in enumerate(f.plan, 1))
+            + "."
+        )
     if f.verification:
-        paras.append("To check the result I looked again afterwards: " + "; ".join(f.verification) + ".")
+        paras.append(
+            "To check the result I looked again afterwards: " + "; ".join(f.verification) + "."
+        )
     if f.outcome:
         paras.append(f"In short, {f.outcome}.")
     if f.refusal:
@@ -86,9 +110,13 @@ def prose(f: Findings) -> str:
         if f.recommendation:
             text += f" My recommendation is to {f.recommendation}."
         paras.append(text.strip())
-    trail = [f"I {st.what}{' (this failed)' if not st.ok else ''} {_why(st.why)}, prompted by the "
-             f"{st.trigger}" + (f"; the state went from {st.before} to {st.after}" if _delta(st) else "")
-             + "." for st in f.steps]
+    trail = [
+        f"I {st.what}{' (this failed)' if not st.ok else ''} {_why(st.why)}, prompted by the "
+        f"{st.trigger}"
+        + (f"; the state went from {st.before} to {st.after}" if _delta(st) else "")
+        + "."
+        for st in f.steps
+    ]
     paras.append("For the record, here is every step I took, in order.\n" + "\n".join(trail))
     return "\n\n".join(paras)
 
@@ -112,7 +140,7 @@ def markdown(f: Findings) -> str:
     if f.observations:
         md += ["", "## Evidence", ""] + [f"- {o}" for o in f.observations]
     if f.ruled_out:
-        md += ["", "## Ruled out", ""] + [f"- ~~{r.split(':')[0]}~~ {r}" if False else f"- {r}" for r in f.ruled_out]
+        md += ["", "## Ruled out", ""] + [f"- {r}" for r in f.ruled_out]
     if f.uncertain:
         md += ["", "## Uncertainty", ""] + [f"- {u}" for u in f.uncertain]
     if f.risks:
@@ -132,11 +160,18 @@ def markdown(f: Findings) -> str:
             md.append(f"- **Escalate to:** {f.escalation}")
         if f.recommendation:
             md.append(f"- **Recommendation:** {f.recommendation}")
-    md += ["", "## Audit trail", "", "| # | Action | Reason | Trigger | State change |",
-           "|---|---|---|---|---|"]
+    md += [
+        "",
+        "## Audit trail",
+        "",
+        "| # | Action | Reason | Trigger | State change |",
+        "|---|---|---|---|---|",
+    ]
     for i, st in enumerate(f.steps, 1):
-        md.append(f"| {i} | {st.what}{' (failed)' if not st.ok else ''} | {st.why} | {st.trigger} | "
-                  f"{_delta(st) or '-'} |")
+        md.append(
+            f"| {i} | {st.what}{' (failed)' if not st.ok else ''} | {st.why} | {st.trigger} | "
+            f"{_delta(st) or '-'} |"
+        )
     return "\n".join(md)
 
 
