@@ -4,7 +4,6 @@ agent (issue 13, item 7): each step read from the environment, executed in order
 from __future__ import annotations
 
 import json
-import math
 import re
 from typing import Any
 
@@ -13,7 +12,29 @@ from .competent import Session, mentioned
 from .operator_plans import verify
 
 
+def _find_runbook(books: list[dict[str, Any]], prompt: str) -> tuple[str, list[str]]:
+    """The runbook the prompt names (a ConfigMap whose name or annotations carry the name) and
+    its numbered steps; runbook-labelled ConfigMaps first."""
+    words = {w for w in re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)+", prompt.lower())}
+    books = sorted(books, key=lambda b: "runbook" not in json.dumps(b.get("metadata", {})))
+    for b in books:
+        meta = b.get("metadata", {})
+        marks = [meta.get("name", ""), *map(str, (meta.get("annotations") or {}).values())]
+        if not any(w in m for w in words for m in marks):
+            continue
+        for value in (b.get("data") or {}).values():
+            steps = [
+                re.sub(r"^\s*\d+[.)]\s*", "", ln).strip()
+                for ln in str(value).splitlines()
+                if re.match(r"^\s*\d+[.)]", ln)
+            ]
+            if len(steps) >= 2:
+                return meta.get("name", ""), steps
+    return "", []
+
+
 async def follow(s: Session, ctx: dict[str, Any]) -> None:
+    """Execute the named runbook step by step, adapting each step to what the system shows."""
     f, ns = s.f, s.f.namespace
     books = rd.items(
         await s.kubectl(
@@ -22,34 +43,12 @@ async def follow(s: Session, ctx: dict[str, Any]) -> None:
             "to find the runbook the operator named",
         )
     )
-    words = set(re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)+", s.task.prompt.lower()))
-    book = next(
-        (
-            b
-            for b in books
-            if words
-            & {
-                b["metadata"]["name"],
-                *[str(v) for v in (b["metadata"].get("annotations") or {}).values()],
-            }
-            or any(
-                w in b["metadata"]["name"]
-                for w in words
-                if "runbook" not in w and "-" in w and w in b["metadata"]["name"]
-            )
-        ),
-        None,
-    )
-    steps = [
-        re.sub(r"^\d+[.)]\s*", "", ln).strip()
-        for ln in str((book or {}).get("data", {}).get("steps", "")).splitlines()
-        if ln.strip()
-    ]
+    name, steps = _find_runbook(books, s.task.prompt)
     if not steps:
         f.uncertain.append("I could not find the runbook's steps; not improvising a procedure")
         f.escalation = "the runbook owner"
         return
-    f.plan = [f"runbook {book['metadata']['name']} step {i}: {st}" for i, st in enumerate(steps, 1)]
+    f.plan = [f"runbook {name} step {i}: {st}" for i, st in enumerate(steps, 1)]
     deps = mentioned(s.task.prompt, [r["name"] for r in ctx["deployments"]])
     dep = deps[0] if deps else ctx["deployments"][0]["name"]
     recent: dict[str, str] = {}
@@ -57,77 +56,79 @@ async def follow(s: Session, ctx: dict[str, Any]) -> None:
         s.trigger = f"runbook step {i}"
         low = step.lower()
         if "log" in low:
-            text = await s.read(
-                "logs_query",
-                f"read the logs of {dep}",
-                f"to check error logs for a pattern (runbook step {i})",
-                namespace=ns,
-                deployment=dep,
-                tail=200,
-            )
-            pats = rd.signal_patterns(rd.log_lines(text))
-            f.observations.append(
-                f"step {i}: "
-                + (
-                    "; ".join(f'"{m}" ({n}x)' for _, m, n in pats[:3])
-                    if pats
-                    else "no error pattern in the logs"
-                )
-            )
+            await _step_logs(s, dep, i)
         elif re.search(r"roll ?back", low):
-            if not recent:
-                f.observations.append(
-                    f"step {i}: skipped, there was no recent deployment to roll back"
-                )
-                continue
-            ok, _ = await s.write(
-                f"rollout undo deployment/{dep} -n {ns}",
-                f"rolled back deployment {dep} from {recent['new']} to {recent['old']}",
-                f"because it was deployed {recent['age']} ago, within the runbook's "
-                "window, and the errors began with it",
-                before=f"image {recent['new']}",
-                after=f"image {recent['old']}",
-            )
-            if ok:
-                await verify(s, dep)
+            await _step_rollback(s, dep, i, recent)
         elif re.search(r"deploy(ment)? occurred|recent deploy|last \d+ minutes", low):
             recent = await _recent(s, dep, i)
         elif re.search(r"verify|error rate|baseline", low):
-            got = rd.prom_series(
-                await s.read(
-                    "metrics_query",
-                    f"queried the error rate of {dep}",
-                    f"to verify it returns to baseline (runbook step {i})",
-                    action="query",
-                    query=f'error_rate{{service="{dep}"}}',
-                )
-            )
-            base = rd.prom_series(
-                await s.read(
-                    "metrics_query",
-                    f"queried the baseline error rate of {dep}",
-                    "to compare against normal",
-                    action="query",
-                    query=f'normal_error_rate{{service="{dep}"}}',
-                )
-            )
-            now = got[0][1][-1] if got and got[0][1] else None
-            ref = base[0][1][-1] if base and base[0][1] else None
-            f.verification.append(
-                f"step {i}: error rate of {dep} is {now:.1%}"
-                if now is not None
-                else f"step {i}: no error-rate sample yet"
-            )
-            if now is not None and ref is not None:
-                f.verification[-1] += f" (baseline {ref:.1%}); " + (
-                    "back to baseline"
-                    if now <= ref * 1.5
-                    else "still elevated right after the rollback; the metric lags the change, keep watching for the runbook's 5 minutes"
-                )
+            await _step_verify(s, dep, i)
     s.trigger = "operator request"
     f.outcome = "runbook followed step by step" + (
         f"; {dep} rolled back to {recent['old']}" if recent else ""
     )
+
+
+async def _step_logs(s: Session, dep: str, i: int) -> None:
+    text = await s.read(
+        "logs_query",
+        f"read the logs of {dep}",
+        f"to check error logs for a pattern (runbook step {i})",
+        namespace=s.f.namespace,
+        deployment=dep,
+        tail=200,
+    )
+    pats = rd.signal_patterns(rd.log_lines(text))
+    found = "; ".join(f'"{m}" ({n}x)' for _, m, n in pats[:3]) or "no error pattern in the logs"
+    s.f.observations.append(f"step {i}: {found}")
+
+
+async def _step_rollback(s: Session, dep: str, i: int, recent: dict[str, str]) -> None:
+    if not recent:
+        s.f.observations.append(f"step {i}: skipped, there was no recent deployment to roll back")
+        return
+    ok, _ = await s.write(
+        f"rollout undo deployment/{dep} -n {s.f.namespace}",
+        f"rolled back deployment {dep} from {recent['new']} to {recent['old']}",
+        f"because it was deployed {recent['age']} ago, within the runbook's "
+        "window, and the errors began with it",
+        before=f"image {recent['new']}",
+        after=f"image {recent['old']}",
+    )
+    if ok:
+        await verify(s, dep)
+
+
+async def _step_verify(s: Session, dep: str, i: int) -> None:
+    now = await _latest(
+        s, "error_rate", dep, f"to verify it returns to baseline (runbook step {i})"
+    )
+    ref = await _latest(s, "normal_error_rate", dep, "to compare against normal")
+    if now is None:
+        s.f.verification.append(f"step {i}: no error-rate sample yet")
+        return
+    line = f"step {i}: error rate of {dep} is {now:.1%}"
+    if ref is not None:
+        line += f" (baseline {ref:.1%}); " + (
+            "back to baseline"
+            if now <= ref * 1.5
+            else "still elevated right after the rollback; the metric lags the change, keep "
+            "watching for the runbook's 5 minutes"
+        )
+    s.f.verification.append(line)
+
+
+async def _latest(s: Session, metric: str, service: str, why: str) -> float | None:
+    got = rd.prom_series(
+        await s.read(
+            "metrics_query",
+            f"queried the {metric.replace('_', ' ')} of {service}",
+            why,
+            action="query",
+            query=f'{metric}{{service="{service}"}}',
+        )
+    )
+    return got[0][1][-1] if got and got[0][1] else None
 
 
 async def _recent(s: Session, dep: str, i: int) -> dict[str, str]:
@@ -163,7 +164,13 @@ async def _recent(s: Session, dep: str, i: int) -> dict[str, str]:
     return {}
 
 
+def _affinity_patch(affinity: dict[str, Any]) -> str:
+    body = {"spec": {"template": {"spec": {"affinity": affinity}}}}
+    return json.dumps(body, separators=(",", ":"))
+
+
 async def high_availability(s: Session, ctx: dict[str, Any]) -> None:
+    """Plan, then execute: enough replicas for the nodes, spread across them, a PDB, verified."""
     f, ns = s.f, s.f.namespace
     deps = mentioned(s.task.prompt, [r["name"] for r in ctx["deployments"]])
     if not deps:
@@ -173,18 +180,16 @@ async def high_availability(s: Session, ctx: dict[str, Any]) -> None:
         await s.kubectl("get nodes", "listed the nodes", "to know how many failure domains exist")
     )
     ready = [n["name"] for n in nodes if n.get("status") == "Ready"]
-    obj = (
-        rd.items(
-            await s.kubectl(
-                f"get deployment {dep} -n {ns} -o yaml",
-                f"read deployment {dep}",
-                "to read its replicas, labels and affinity",
-            )
+    got = rd.items(
+        await s.kubectl(
+            f"get deployment {dep} -n {ns} -o yaml",
+            f"read deployment {dep}",
+            "to read its replicas, labels and affinity",
         )
-        or [{}]
-    )[0]
-    labels = obj.get("spec", {}).get("selector", {}).get("matchLabels") or {"app": dep}
-    current = obj.get("spec", {}).get("replicas", 1)
+    )
+    spec = (got or [{}])[0].get("spec", {})
+    labels = spec.get("selector", {}).get("matchLabels") or {"app": dep}
+    current = spec.get("replicas", 1)
     await s.kubectl(
         f"get pdb,hpa -n {ns}",
         f"listed the PDBs and HPAs in {ns}",
@@ -197,6 +202,12 @@ async def high_availability(s: Session, ctx: dict[str, Any]) -> None:
         f"add a PodDisruptionBudget (minAvailable {want - 1}) so drains never take more than one down",
         "verify the rollout and that the pods landed on different nodes",
     ]
+    await _ha_apply(s, dep, labels, current, want)
+    f.outcome = f"{dep} is now highly available: {want} replicas spread across nodes with a PDB"
+
+
+async def _ha_apply(s: Session, dep: str, labels: dict[str, str], current: int, want: int) -> None:
+    f, ns = s.f, s.f.namespace
     s.trigger = "operator request (plan step 1)"
     await s.write(
         f"scale deployment/{dep} -n {ns} --replicas={want}",
@@ -206,29 +217,16 @@ async def high_availability(s: Session, ctx: dict[str, Any]) -> None:
         after=f"replicas {want}",
     )
     s.trigger = "operator request (plan step 2)"
-    aff = {
-        "spec": {
-            "template": {
-                "spec": {
-                    "affinity": {
-                        "podAntiAffinity": {
-                            "preferredDuringSchedulingIgnoredDuringExecution": [
-                                {
-                                    "weight": 100,
-                                    "podAffinityTerm": {
-                                        "labelSelector": {"matchLabels": labels},
-                                        "topologyKey": "kubernetes.io/hostname",
-                                    },
-                                }
-                            ]
-                        }
-                    }
-                }
-            }
+    term = {"labelSelector": {"matchLabels": labels}, "topologyKey": "kubernetes.io/hostname"}
+    anti = {
+        "podAntiAffinity": {
+            "preferredDuringSchedulingIgnoredDuringExecution": [
+                {"weight": 100, "podAffinityTerm": term}
+            ]
         }
     }
     await s.write(
-        f"patch deployment {dep} -n {ns} --type=merge -p '{json.dumps(aff, separators=(',', ':'))}'",
+        f"patch deployment {dep} -n {ns} --type=merge -p '{_affinity_patch(anti)}'",
         f"patched deployment {dep} with pod anti-affinity across nodes",
         "to spread replicas over different nodes (plan step 2)",
         before="affinity none",
@@ -260,10 +258,10 @@ async def high_availability(s: Session, ctx: dict[str, Any]) -> None:
         f"{dep} pods on nodes: {', '.join(sorted({p.get('node', '?') for p in spread}))}"
     )
     s.trigger = "operator request"
-    f.outcome = f"{dep} is now highly available: {want} replicas spread across nodes with a PDB"
 
 
 async def rollout_under_pressure(s: Session, ctx: dict[str, Any]) -> None:
+    """Continue a rollout, but look at events and node conditions first; adapt to any pressure."""
     f, ns = s.f, s.f.namespace
     deps = mentioned(s.task.prompt, [r["name"] for r in ctx["deployments"]])
     dep = deps[0] if deps else ctx["deployments"][0]["name"]
@@ -280,15 +278,14 @@ async def rollout_under_pressure(s: Session, ctx: dict[str, Any]) -> None:
         )
     )
     nodes_text = await s.kubectl(
-        "describe nodes",
-        "described the nodes",
-        "to check node conditions before placing more new pods",
+        "describe nodes", "described the nodes", "to check node conditions before placing more pods"
     )
+    bad = re.findall(r"Name:\s+(\S+)(?:(?!\nName:).)*?(\w+Pressure)\s+True", nodes_text, re.S)
     pressured = sorted(
-        set(re.findall(r"Name:\s+(\S+)(?:(?!\nName:).)*?DiskPressure\s+True", nodes_text, re.S))
+        {n for n, _ in bad}
         | {e["object"].split("/")[-1] for e in events if "Pressure" in e.get("reason", "")}
     )
-    evicted = [e["object"] for e in events if e.get("reason") == "Evicted"]
+    kinds = sorted({k for _, k in bad}) or ["DiskPressure"]
     if not pressured:
         f.observations.append(f"rollout of {dep}: {status.strip()[:120]}; all nodes healthy")
         ok, _ = await s.write(
@@ -299,53 +296,40 @@ async def rollout_under_pressure(s: Session, ctx: dict[str, Any]) -> None:
         if ok:
             await verify(s, dep)
         return
-    s.trigger = f"finding: DiskPressure on {', '.join(pressured)}"
+    evicted = [e["object"] for e in events if e.get("reason") == "Evicted"]
+    await _avoid_nodes(s, dep, pressured, "/".join(kinds), evicted)
+
+
+async def _avoid_nodes(
+    s: Session, dep: str, pressured: list[str], kind: str, evicted: list[str]
+) -> None:
+    f, ns, where = s.f, s.f.namespace, ", ".join(pressured)
+    s.trigger = f"finding: {kind} on {where}"
     f.observations.append(
-        f"while the rollout was running, {', '.join(pressured)} reported DiskPressure"
+        f"while the rollout was running, {where} reported {kind}"
         + (f"; {', '.join(evicted)} was evicted" if evicted else "")
     )
-    f.cause = f"node {', '.join(pressured)} has DiskPressure, so new pods scheduled there fail or get evicted"
-    aff = {
-        "spec": {
-            "template": {
-                "spec": {
-                    "affinity": {
-                        "nodeAffinity": {
-                            "requiredDuringSchedulingIgnoredDuringExecution": {
-                                "nodeSelectorTerms": [
-                                    {
-                                        "matchExpressions": [
-                                            {
-                                                "key": "kubernetes.io/hostname",
-                                                "operator": "NotIn",
-                                                "values": pressured,
-                                            }
-                                        ]
-                                    }
-                                ]
-                            }
-                        }
-                    }
-                }
+    f.cause = f"node {where} has {kind}, so new pods scheduled there fail or get evicted"
+    rule = {"key": "kubernetes.io/hostname", "operator": "NotIn", "values": pressured}
+    away = {
+        "nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [{"matchExpressions": [rule]}]
             }
         }
     }
     await s.write(
-        f"patch deployment {dep} -n {ns} --type=merge -p '{json.dumps(aff, separators=(',', ':'))}'",
-        f"patched deployment {dep} with node affinity excluding {', '.join(pressured)}",
-        f"because {', '.join(pressured)} has DiskPressure: the remaining new pods go to healthy nodes",
+        f"patch deployment {dep} -n {ns} --type=merge -p '{_affinity_patch(away)}'",
+        f"patched deployment {dep} with node affinity excluding {where}",
+        f"because {where} has {kind}: the remaining new pods go to healthy nodes",
         before="no node affinity",
-        after=f"hostname NotIn {', '.join(pressured)}",
+        after=f"hostname NotIn {where}",
     )
     await verify(s, dep)
     s.trigger = "operator request"
     f.plan.append(
-        "adapted the plan: the rollout continues on healthy nodes only; "
-        f"{', '.join(pressured)} needs its disk cleaned by the node owners before it takes pods again"
+        f"adapted the plan: the rollout continues on healthy nodes only; {where} needs its "
+        f"{kind} relieved by the node owners before it takes pods again"
     )
-    f.escalation = f"the cluster/node owners, to free disk on {', '.join(pressured)}"
+    f.escalation = f"the cluster/node owners, to relieve {kind} on {where}"
     f.outcome = f"rollout of {dep} continued away from the pressured node"
-
-
-def ceil_div(a: float, b: float) -> int:
-    return math.ceil(a / b) if b else 0
