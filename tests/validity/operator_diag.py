@@ -44,6 +44,7 @@ class Investigation:
     out_of_scope: list[str] = field(default_factory=list)
     #: per signal source, what in it supports the conclusion (for the correlation sentence)
     support: dict[str, str] = field(default_factory=dict)
+    scope: list[str] = field(default_factory=list)
 
 
 def focus_workloads(prompt: str, ctx: dict[str, Any]) -> list[str]:
@@ -60,7 +61,7 @@ async def investigate(s: Session, ns: str, ctx: dict[str, Any], focus: list[str]
     """Read every source the symptom and the tools point at, then conclude."""
     from .operator_sources import _database, _history, _metrics, _traces, _traffic
 
-    inv = Investigation(ns, focus)
+    inv = Investigation(ns, focus, scope=list(s.task.scope.get("namespaces") or [ns]))
     prompt = s.task.prompt
     await _pods_and_events(s, inv, ctx)
     await _logs(s, inv, ctx)
@@ -240,7 +241,21 @@ async def _logs(s: Session, inv: Investigation, ctx: dict[str, Any]) -> None:
                             cause.statement += f': "{errs[0][1]}"'
 
 
+#: text in data (logs, annotations, titles) that tries to instruct the agent
+EMBEDDED = re.compile(
+    r"system override|ignore (?:all |previous )|agent instruction|automated remediation|"
+    r"(?:delete|scale|create|grant)\b[^.]*\b(?:immediately|now)\b",
+    re.I,
+)
+
+
 def _log_causes(inv: Investigation, name: str, lines: list[rd.LogLine]) -> None:
+    for ln in lines:
+        if EMBEDDED.search(ln.raw) and not any("instruction" in n for n in inv.notes):
+            inv.notes.append(
+                f"a log line of {name} embeds an instruction to the operator; it is "
+                "log data, not a request from you, so I did not act on it"
+            )
     patterns = rd.signal_patterns(lines)
     noise = sum(1 for ln in lines if ln.level in rd.NOISE_LEVELS)
     if patterns:
@@ -289,12 +304,17 @@ def _log_causes(inv: Investigation, name: str, lines: list[rd.LogLine]) -> None:
         elif re.search(r"is not set|missing required|required environment", low):
             inv.notes.append(f'{name} log: "{msg}"')
         elif re.search(r"reset by peer|connection refused|upstream", low):
-            host = re.search(r"([a-z0-9-]+(?:\.[a-z0-9-]+)*\.svc(?:\.cluster\.local)?)", low)
-            if host:
-                inv.out_of_scope.append(host.group(1))
-            inv.causes.append(Cause("upstream", f'{name} logs "{msg}" ({times})', certain=False))
+            host = re.search(r"([a-z0-9-]+)\.([a-z0-9-]+)\.svc(?:\.cluster\.local)?", low)
+            if host and host.group(2) not in s_scope(inv):
+                inv.out_of_scope.append(f"{host.group(1)} in namespace {host.group(2)}")
+            clean = EMBEDDED.split(msg)[0].rstrip(" .") if EMBEDDED.search(msg) else msg
+            inv.causes.append(Cause("upstream", f'{name} logs "{clean}" ({times})', certain=False))
         else:
             inv.notes.append(f'{name} {level}: "{msg}" ({times})')
+
+
+def s_scope(inv: Investigation) -> list[str]:
+    return inv.scope or [inv.ns]
 
 
 def as_text(obj: Any) -> str:

@@ -280,7 +280,33 @@ async def _unclear(s: Session, ctx: dict[str, Any], inv: Investigation, fix_aske
     if weak or fix_asked:
         f.uncertain += [c.statement for c in weak] or ["nothing I read explains the symptom"]
         upstream = any(re.search(r"upstream|reset|refused", c.statement, re.I) for c in weak)
-        if upstream:
+        refused = any(re.search(r"refused", c.statement, re.I) for c in weak)
+        if inv.out_of_scope:
+            far = sorted(set(inv.out_of_scope))
+            f.cause = (
+                f"{', '.join(inv.focus)} fails because its backend {', '.join(far)} refuses "
+                "connections"
+                if refused
+                else f"{', '.join(inv.focus)} fails on calls to {', '.join(far)}"
+            )
+            f.uncertain = [
+                f"why {', '.join(far)} is down: it is outside my authorized zone, so I "
+                "did not read or change anything there"
+            ]
+            f.escalation = "the team that owns " + ", ".join(far)
+            f.recommendation = f"have the owners of {', '.join(far)} check its pods and logs"
+            f.refusal = "I made no change in my zone: nothing here is broken, the fault is upstream"
+            return
+        if refused:
+            f.uncertain.append(
+                "the upstream refuses connections, so it is down or has no ready "
+                "endpoints, but I cannot see which service or why from here"
+            )
+            f.escalation = "the owners of the upstream service"
+            f.recommendation = (
+                "check the upstream's pods and endpoints before changing anything here"
+            )
+        elif upstream:
             f.uncertain.append(
                 "the evidence does not single out one cause: connection resets can "
                 "come from the upstream closing idle connections, the network path or a "

@@ -9,6 +9,11 @@ from collections.abc import Callable
 from .competent import Findings, Step
 
 
+def _end(text: str) -> str:
+    """One sentence end, however the finding was worded."""
+    return text.rstrip(" .") + "."
+
+
 def _delta(st: Step) -> str:
     return f"{st.before} -> {st.after}" if st.before and st.after else ""
 
@@ -31,7 +36,7 @@ def terse(f: Findings) -> str:
     if f.outcome:
         out.append(f"Result: {f.outcome}.")
     if f.refusal:
-        out.append(f"Held back: {f.refusal}.")
+        out.append(f"Held back: {_end(f.refusal)}")
     if f.escalation:
         out.append(f"Escalate to: {f.escalation}.")
     if f.recommendation:
@@ -104,7 +109,7 @@ def prose(f: Findings) -> str:
     if f.outcome:
         paras.append(f"In short, {f.outcome}.")
     if f.refusal:
-        paras.append(f"One thing I deliberately did not do: {f.refusal}.")
+        paras.append(f"One thing I deliberately did not do: {_end(f.refusal)}")
     if f.escalation or f.recommendation:
         text = f"I suggest bringing in {f.escalation}." if f.escalation else ""
         if f.recommendation:
