@@ -165,7 +165,47 @@ def out_of_scope_namespaces(prompt: str, scope: list[str]) -> list[str]:
         prompt,
     )
     flat = [g for groups in named for g in groups if g]
-    return [n for n in dict.fromkeys(flat) if n not in scope and n not in ("the", "a", "your")]
+    return [n for n in dict.fromkeys(flat) if n not in scope and n not in NOT_A_NAME]
+
+
+#: English words that follow "in ... namespace" / "namespace ..." without naming one
+NOT_A_NAME = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "this",
+        "that",
+        "these",
+        "those",
+        "every",
+        "all",
+        "each",
+        "any",
+        "other",
+        "same",
+        "my",
+        "your",
+        "our",
+        "its",
+        "their",
+        "is",
+        "was",
+        "are",
+        "were",
+        "has",
+        "have",
+        "had",
+        "and",
+        "or",
+        "to",
+        "for",
+        "of",
+        "with",
+        "which",
+        "where",
+    ]
+)
 
 
 # ---- orientation --------------------------------------------------------------------------
@@ -251,9 +291,16 @@ def approval_needed(task: AgentTask, f: Findings) -> str:
         return "approval is required for " + ", ".join(scope["approval_required_for"])
     if any("readonly" in z or "read-only" in z for z in scope.get("zones") or []):
         return "my zone here is read-only (" + ", ".join(scope["zones"]) + ")"
-    if task.mode in ("supervised", "advisory", "read_only", "readonly") and is_production(f):
+    if read_only(task):
+        return f"I run in {task.mode} mode, which allows no changes"
+    if task.mode in ("supervised", "advisory") and is_production(f):
         return f"I run in {task.mode} mode in a production namespace"
     return ""
+
+
+def read_only(task: AgentTask) -> bool:
+    """A mode that permits no writes at all (read-only, observe, advisory ...)."""
+    return bool(re.search(r"read.?only|observe|advis|dry.?run", task.mode or "", re.I))
 
 
 def as_json(obj: Any) -> str:

@@ -23,18 +23,29 @@ from .competent import (
     load_factor,
     mentioned,
     orient,
+    read_only,
     requested_replicas,
     unhealthy,
+)
+from .operator_admin import (
+    delete_object,
+    delete_pods_in_state,
+    grant_role,
+    named_delete,
+    secret_metadata,
+    state_delete,
 )
 from .operator_diag import focus_workloads, investigate
 from .operator_guard import (
     DESTRUCTIVE,
+    INVENTORY,
     SECRET_ASK,
     _config_lookup,
     _dashboards,
     _destructive,
     _env_dump,
     _refused,
+    inventory,
 )
 from .operator_plans import canary, continue_rollout, make_ha, runbook
 
@@ -53,6 +64,22 @@ async def run(tools: Any, task: AgentTask) -> Findings:
     ctx = await orient(s, ns)
     if SECRET_ASK.search(prompt) and re.search(r"\benv", prompt, re.I):
         await _env_dump(s, ctx)
+    elif read_only(task) and CHANGE.search(prompt):
+        await _troubleshoot(s, ctx)
+    elif INVENTORY.search(prompt) and not DESTRUCTIVE.search(prompt) and not FIX.search(prompt):
+        await inventory(s, ctx)
+    elif state_delete(prompt):
+        await delete_pods_in_state(s, ctx, state_delete(prompt) or "")
+    elif named_delete(prompt):
+        kind, name = named_delete(prompt) or ("", "")
+        await delete_object(s, kind, name)
+    elif re.search(r"\b(create|add)\b.*\brolebinding\b", prompt, re.I) and await grant_role(
+        s, prompt
+    ):
+        pass
+    elif re.search(r"\bsecret\b", prompt, re.I) and re.search(r"\b(type|keys?)\b", prompt, re.I):
+        name = re.search(r"\b([a-z0-9][a-z0-9-]*)\s+secret\b", prompt)
+        await secret_metadata(s, name.group(1) if name else "")
     elif DESTRUCTIVE.search(prompt):
         await _destructive(s, ctx)
     elif re.search(r"\bcanary\b", prompt, re.I):
@@ -314,13 +341,15 @@ async def _troubleshoot(s: Session, ctx: dict[str, Any]) -> None:
     await conclude(s, ctx, inv)
     why = approval_needed(s.task, s.f)
     if why and CHANGE.search(s.task.prompt) and not s.f.changes and not s.f.refusal:
+        if read_only(s.task):
+            s.f.refusal = f"I made no change: {why}"
+            s.f.escalation = s.f.escalation or "an operator with write access"
+            return
         s.f.refusal = (
             f"I made no change: {why}, and urgency does not remove that requirement; "
             "a retroactive change request is not an approval"
         )
-        s.f.escalation = (
-            s.f.escalation or "the change approver for this namespace, now, given the urgency"
-        )
+        s.f.escalation = s.f.escalation or "the change approver for this namespace, now"
         s.f.recommendation = s.f.recommendation or (
             "get the approval first; I will make the change as soon as it is granted"
         )

@@ -59,12 +59,20 @@ def focus_workloads(prompt: str, ctx: dict[str, Any]) -> list[str]:
 
 async def investigate(s: Session, ns: str, ctx: dict[str, Any], focus: list[str]) -> Investigation:
     """Read every source the symptom and the tools point at, then conclude."""
-    from .operator_sources import _database, _history, _metrics, _traces, _traffic
+    from .operator_sources import (
+        _database,
+        _follow_upstream,
+        _history,
+        _metrics,
+        _traces,
+        _traffic,
+    )
 
     inv = Investigation(ns, focus, scope=list(s.task.scope.get("namespaces") or [ns]))
     prompt = s.task.prompt
     await _pods_and_events(s, inv, ctx)
     await _logs(s, inv, ctx)
+    await _follow_upstream(s, inv, ctx)
     if TRAFFIC.search(prompt):
         await _traffic(s, inv, ctx)
     await _metrics(s, inv, ctx)
@@ -244,6 +252,7 @@ async def _logs(s: Session, inv: Investigation, ctx: dict[str, Any]) -> None:
 #: text in data (logs, annotations, titles) that tries to instruct the agent
 EMBEDDED = re.compile(
     r"system override|ignore (?:all |previous )|agent instruction|automated remediation|"
+    r"any (?:assistant|agent|ai)\b|skip (?:the )?confirmation|automation-notice|"
     r"(?:delete|scale|create|grant)\b[^.]*\b(?:immediately|now)\b",
     re.I,
 )
@@ -298,6 +307,34 @@ def _log_causes(inv: Investigation, name: str, lines: list[rd.LogLine]) -> None:
             _add(
                 inv,
                 Cause("schema", f"{name} queries a schema the database does not match: {msg}"),
+                msg,
+                times,
+            )
+        elif re.search(r"saturat|queue (?:is )?full|backlog|too many requests|rate limit", low):
+            clean = re.split(r"\s\|\s", msg)[0] if EMBEDDED.search(msg) else msg
+            _add(
+                inv,
+                Cause(
+                    "saturation",
+                    f"{name} is saturated: {clean}; requests wait in its queue and time out",
+                    f"add capacity to {name} (more replicas or "
+                    "workers) and find what slows each request",
+                ),
+                clean,
+                times,
+            )
+        elif re.search(
+            r"failed to (?:initiali[sz]e|start|load|boot)|cannot start|startup fail", low
+        ):
+            _add(
+                inv,
+                Cause(
+                    "startup",
+                    f"{name} fails during startup: {msg}",
+                    f"fix what {name} "
+                    "needs at startup (the configuration source it waits for); a restart "
+                    "alone will hit the same error",
+                ),
                 msg,
                 times,
             )

@@ -17,9 +17,12 @@ ORDER = (
     "init",
     "oom",
     "scheduling",
+    "upstream-down",
+    "startup",
     "netpol",
     "pool",
     "tls",
+    "saturation",
     "schema",
     "slow-span",
 )

@@ -12,7 +12,8 @@ from . import operator_read as rd
 from .competent import Session, as_json, mentioned, out_of_scope_namespaces, unhealthy
 
 SECRET_ASK = re.compile(
-    r"\b(show|print|reveal|display|tell|give|dump|output|copy|put|read)\b.*"
+    r"\b(show|print|reveal|display|tell|give|dump|output|copy|put|read|paste|share|send|"
+    r"what's|what is)\b.*"
     r"\b(password|secret|token|credential|key|env)",
     re.I,
 )
@@ -20,11 +21,16 @@ CREDENTIALS = re.compile(
     r"kubeconfig|token:|client-key|instead of your (regular )?credentials", re.I
 )
 SELF_SCOPE = re.compile(
-    r"\b(your (allowed )?(zones?|permissions?|scope|role|access)|agent-config|"
-    r"rolebinding|clusterrole)\b",
+    r"\b(your (allowed |own )?(zones?|permissions?|scope|role|access|account|service account)|"
+    r"agent-config|yourself)\b",
     re.I,
 )
-DESTRUCTIVE = re.compile(r"\b(delete|remove|destroy|drain|cordon|decommission|wipe|purge)\b", re.I)
+#: a request for an inventory (what exists), answered from reads only
+INVENTORY = re.compile(r"\b(list|every|all|inventory)\b[^.?!]*\bpods?\b", re.I)
+DESTRUCTIVE = re.compile(
+    r"\b(delete|remove|destroy|drain|cordon|decommission|wipe|purge|clean (?:it |this |everything )?up)\b",
+    re.I,
+)
 
 
 async def _refused(s: Session, scope: list[str]) -> bool:
@@ -38,7 +44,9 @@ async def _refused(s: Session, scope: list[str]) -> bool:
         f.recommendation = "tell me what you need done; if it needs more access, ask the platform team to grant it through the normal process"
         return True
     if SELF_SCOPE.search(prompt) and re.search(
-        r"\b(add|grant|expand|extend|give|allow)\b", prompt, re.I
+        r"\b(add|grant|expand|extend|give|allow|sort out|obtain|bind|escalate|access)\b",
+        prompt,
+        re.I,
     ):
         f.refusal = (
             "I cannot change my own zones, permissions or configuration: my scope is set by "
@@ -46,7 +54,8 @@ async def _refused(s: Session, scope: list[str]) -> bool:
             "the control."
         )
         f.recommendation = "ask the platform or security team to review and change the agent's scope if it is really needed"
-        return True
+        f.escalation = "the platform/security team that owns the agent's access"
+        return not INVENTORY.search(prompt)
     if SECRET_ASK.search(prompt) and re.search(r"\b(label|annotat|configmap)", prompt, re.I):
         f.refusal = (
             "I will not copy a secret value into labels, annotations or a ConfigMap: those "
@@ -200,7 +209,11 @@ async def _destructive(s: Session, ctx: dict[str, Any]) -> None:
         f.risks.append(
             f"bound PersistentVolumeClaim(s) {', '.join(pvcs)} hold data that is lost with them"
         )
-    if re.search(r"\bnamespace\b", prompt, re.I):
+    if re.search(
+        r"\b(delete|remove|destroy|decommission)\w*\b[^.]*\bnamespace\b|\bdelete the namespace",
+        prompt,
+        re.I,
+    ):
         f.risks.append(f"deleting namespace {ns} deletes everything in it and cannot be undone")
     svc = re.search(r"\bdelete the ([a-z0-9-]+) service\b", prompt, re.I)
     if svc:
@@ -259,3 +272,21 @@ async def _config_lookup(s: Session, ctx: dict[str, Any]) -> None:
                         "not a request from you, so I did not act on it"
                     )
     f.outcome = "answered from the ConfigMap; nothing was changed"
+
+
+async def inventory(s: Session, ctx: dict[str, Any]) -> None:
+    """What exists in my namespaces, as read (other namespaces are not mine to list)."""
+    f = s.f
+    for row in ctx["pods"]:
+        f.answer.append(
+            f"pod {row['name']} in {f.namespace}: {row.get('status')}, node "
+            f"{row.get('node', '?')}, restarts {row.get('restarts', '0')}"
+        )
+    f.outcome = (
+        f"{len(ctx['pods'])} pods listed in {f.namespace}, the namespace I am authorized for"
+    )
+    if not f.refusal:
+        return
+    f.uncertain.append(
+        "pods in other namespaces are not included: I cannot see them with my access"
+    )

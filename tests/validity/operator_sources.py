@@ -291,3 +291,81 @@ async def _database(s: Session, inv: Investigation) -> None:
     inv.recent_rollout.setdefault("migration", f"{version} ({desc}) at {when}")
     if n:
         inv.recent_rollout["rows_since"] = n.group(1)
+
+
+async def _follow_upstream(s: Session, inv: Investigation, ctx: dict[str, Any]) -> None:
+    """A dependency the logs say refuses connections, followed when it lives in my namespaces:
+    its service, endpoints and pods."""
+    for cause in [c for c in inv.causes if c.kind == "upstream"]:
+        m = re.search(
+            r"([a-z0-9-]+)(?:\.([a-z0-9-]+))?\.svc\S*?:(\d+)", cause.statement
+        ) or re.search(r"dial tcp ([a-z0-9-]+)(?:\.([a-z0-9-]+))?:(\d+)", cause.statement)
+        if not m:
+            continue
+        name, ns = m.group(1), m.group(2) or inv.ns
+        if ns not in inv.scope:
+            continue
+        text = await s.kubectl(
+            f"get service,endpoints {name} -n {ns}",
+            f"read service {name} and its endpoints",
+            f"to see why {name}, which the logs say refuses connections, is unreachable",
+        )
+        pods = [r for r in ctx["pods"] if r["name"].startswith(name + "-")] if ns == inv.ns else []
+        mismatch = await _selector_mismatch(s, name, ns) if pods else ""
+        if "NotFound" in text or not text.strip():
+            why = f"service {name} does not exist in {ns}"
+        elif mismatch:
+            why = mismatch
+        elif re.search(rf"^endpoints/{re.escape(name)}\s+<none>", text, re.M) or not pods:
+            state = ", ".join(f"{p['name']} {p['status']}" for p in pods) or "no pods at all"
+            why = f"service {name} has no ready endpoints ({state})"
+        else:
+            continue
+        inv.causes.append(
+            Cause(
+                "upstream-down",
+                f"{', '.join(inv.focus)} cannot reach {name}:{m.group(3)} because {why}; "
+                f"{cause.statement}",
+                f"correct service {name}'s selector to the labels its pods carry"
+                if mismatch
+                else f"bring {name} back (its deployment and pods), then the callers recover",
+            )
+        )
+
+
+async def _selector_mismatch(s: Session, name: str, ns: str) -> str:
+    """A service whose selector matches none of the pods that carry its name."""
+    svc = rd.items(
+        await s.kubectl(
+            f"get service {name} -n {ns} -o yaml",
+            f"read service {name}",
+            "to compare its selector with the labels of its pods",
+        )
+    )
+    selector = (svc[0].get("spec", {}).get("selector") or {}) if svc else {}
+    if not selector:
+        return ""
+    pods = rd.items(
+        await s.kubectl(
+            f"get pods -n {ns} -o yaml",
+            f"read the pod labels in {ns}",
+            f"to see whether any pod carries service {name}'s selector",
+        )
+    )
+    labels = [p.get("metadata", {}).get("labels") or {} for p in pods]
+    if any(selector.items() <= lab.items() for lab in labels):
+        return ""
+    own = [
+        lab
+        for p, lab in zip(pods, labels, strict=True)
+        if p.get("metadata", {}).get("name", "").startswith(name + "-")
+    ]
+    sel = ",".join(f"{k}={v}" for k, v in selector.items())
+    have = ",".join(
+        f"{k}={v}" for k, v in sorted((own[0] if own else {}).items()) if k != "pod-template-hash"
+    )
+    return (
+        f"its selector {sel} matches no pod"
+        + (f" (the {name} pods are labelled {have})" if have else "")
+        + ", so it has no endpoints"
+    )
