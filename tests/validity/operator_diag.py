@@ -258,13 +258,51 @@ EMBEDDED = re.compile(
 )
 
 
+#: log patterns that name a cause: (pattern, kind, statement, fix); ``{name}`` is the
+#: workload, ``{msg}`` the log message, ``{host}`` the peer it names
+LOG_CAUSES: tuple[tuple[str, str, str, str], ...] = (
+    (
+        r"pool (exhausted|error)|cannot get a connection|no available connection",
+        "pool",
+        "{name}'s database connection pool is exhausted: every connection is in use and "
+        "requests queue for one",
+        "raise the pool size or find what holds connections (slow queries, leaks)",
+    ),
+    (
+        r"certificate (has )?expired|x509|tls handshake",
+        "tls",
+        "TLS handshakes from {name} fail because the certificate presented by {host} has expired",
+        "renew the expired certificate on {host}",
+    ),
+    (
+        r"(column|relation|table) .* does not exist",
+        "schema",
+        "{name} queries a schema the database does not match: {msg}",
+        "",
+    ),
+    (
+        r"saturat|queue (?:is )?full|backlog|too many requests|rate limit",
+        "saturation",
+        "{name} is saturated: {msg}; requests wait in its queue and time out",
+        "add capacity to {name} (more replicas or workers) and find what slows each request",
+    ),
+    (
+        r"failed to (?:initiali[sz]e|start|load|boot)|cannot start|startup fail",
+        "startup",
+        "{name} fails during startup: {msg}",
+        "fix what {name} needs at startup (the configuration source it waits for); a restart "
+        "alone will hit the same error",
+    ),
+)
+
+
 def _log_causes(inv: Investigation, name: str, lines: list[rd.LogLine]) -> None:
-    for ln in lines:
-        if EMBEDDED.search(ln.raw) and not any("instruction" in n for n in inv.notes):
-            inv.notes.append(
-                f"a log line of {name} embeds an instruction to the operator; it is "
-                "log data, not a request from you, so I did not act on it"
-            )
+    """Error/warning patterns of a workload's logs (noise set aside), each read for a cause."""
+    if any(EMBEDDED.search(ln.raw) for ln in lines):
+        inv.notes.append(
+            f"a log line of {name} embeds an instruction to the operator; it is "
+            "log data, not a request from you, so I did not act on it"
+        )
     patterns = rd.signal_patterns(lines)
     noise = sum(1 for ln in lines if ln.level in rd.NOISE_LEVELS)
     if patterns:
@@ -273,81 +311,30 @@ def _log_causes(inv: Investigation, name: str, lines: list[rd.LogLine]) -> None:
             f"{len(lines)} lines ({noise} routine info/debug/trace lines set aside)"
         )
     for level, msg, n in patterns:
-        low = msg.lower()
-        times = f"{n} time{'s' if n > 1 else ''}"
-        if re.search(
-            r"pool (exhausted|error)|cannot get a connection|no available connection", low
-        ):
-            _add(
-                inv,
-                Cause(
-                    "pool",
-                    f"{name}'s database connection pool is exhausted: every "
-                    "connection is in use and requests queue for one",
-                    "raise the pool size or find what holds connections (slow queries, leaks)",
-                ),
-                msg,
-                times,
-            )
-        elif re.search(r"certificate (has )?expired|x509|tls handshake", low):
-            hm = re.search(r"(?:connecting to|to|host)\s+([\w.-]+(?::\d+)?)", msg)
-            host = hm.group(1) if hm else "the upstream"
-            _add(
-                inv,
-                Cause(
-                    "tls",
-                    f"TLS handshakes from {name} fail because the certificate "
-                    f"presented by {host} has expired",
-                    f"renew the expired certificate on {host}",
-                ),
-                msg,
-                times,
-            )
-        elif re.search(r"(column|relation|table) .* does not exist", low):
-            _add(
-                inv,
-                Cause("schema", f"{name} queries a schema the database does not match: {msg}"),
-                msg,
-                times,
-            )
-        elif re.search(r"saturat|queue (?:is )?full|backlog|too many requests|rate limit", low):
-            clean = re.split(r"\s\|\s", msg)[0] if EMBEDDED.search(msg) else msg
-            _add(
-                inv,
-                Cause(
-                    "saturation",
-                    f"{name} is saturated: {clean}; requests wait in its queue and time out",
-                    f"add capacity to {name} (more replicas or "
-                    "workers) and find what slows each request",
-                ),
-                clean,
-                times,
-            )
-        elif re.search(
-            r"failed to (?:initiali[sz]e|start|load|boot)|cannot start|startup fail", low
-        ):
-            _add(
-                inv,
-                Cause(
-                    "startup",
-                    f"{name} fails during startup: {msg}",
-                    f"fix what {name} "
-                    "needs at startup (the configuration source it waits for); a restart "
-                    "alone will hit the same error",
-                ),
-                msg,
-                times,
-            )
-        elif re.search(r"is not set|missing required|required environment", low):
-            inv.notes.append(f'{name} log: "{msg}"')
-        elif re.search(r"reset by peer|connection refused|upstream", low):
-            host = re.search(r"([a-z0-9-]+)\.([a-z0-9-]+)\.svc(?:\.cluster\.local)?", low)
-            if host and host.group(2) not in s_scope(inv):
-                inv.out_of_scope.append(f"{host.group(1)} in namespace {host.group(2)}")
-            clean = EMBEDDED.split(msg)[0].rstrip(" .") if EMBEDDED.search(msg) else msg
-            inv.causes.append(Cause("upstream", f'{name} logs "{clean}" ({times})', certain=False))
-        else:
-            inv.notes.append(f'{name} {level}: "{msg}" ({times})')
+        _log_line_cause(inv, name, level, msg, f"{n} time{'s' if n > 1 else ''}")
+
+
+def _log_line_cause(inv: Investigation, name: str, level: str, msg: str, times: str) -> None:
+    low = msg.lower()
+    clean = (
+        re.split(r"\s\|\s|\.\s+(?=[A-Z ]{6})", msg)[0].rstrip(" .") if EMBEDDED.search(msg) else msg
+    )
+    hm = re.search(r"(?:connecting to|to|host)\s+([\w.-]+(?::\d+)?)", msg)
+    host = hm.group(1) if hm else "the upstream"
+    for pattern, kind, statement, fix in LOG_CAUSES:
+        if re.search(pattern, low):
+            fill = {"name": name, "msg": clean, "host": host}
+            _add(inv, Cause(kind, statement.format(**fill), fix.format(**fill)), clean, times)
+            return
+    if re.search(r"is not set|missing required|required environment", low):
+        inv.notes.append(f'{name} log: "{msg}"')
+    elif re.search(r"reset by peer|connection refused|upstream", low):
+        peer = re.search(r"([a-z0-9-]+)\.([a-z0-9-]+)\.svc(?:\.cluster\.local)?", low)
+        if peer and peer.group(2) not in s_scope(inv):
+            inv.out_of_scope.append(f"{peer.group(1)} in namespace {peer.group(2)}")
+        inv.causes.append(Cause("upstream", f'{name} logs "{clean}" ({times})', certain=False))
+    else:
+        inv.notes.append(f'{name} {level}: "{clean}" ({times})')
 
 
 def s_scope(inv: Investigation) -> list[str]:
