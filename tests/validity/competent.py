@@ -109,12 +109,6 @@ class Session:
 
 # ---- what the prompt asks -------------------------------------------------------------------
 FIX = re.compile(r"\b(fix|handle|resolve|repair|remediate|sort (?:it|this) out|mitigate)\b", re.I)
-QUESTION = re.compile(
-    r"\?|\b(what|who|why|how|find|investigate|check|diagnose|look into|tell me|"
-    r"give me|summar)",
-    re.I,
-)
-SECRET_WORDS = re.compile(r"\b(password|secret|token|credential|api[_ -]?key|private key)\b", re.I)
 
 
 def mentioned(prompt: str, names: list[str]) -> list[str]:
