@@ -252,6 +252,27 @@ AGENTS: dict[str, tuple[Policy, str]] = {
 }
 
 
+def _competent(style: str) -> Policy:
+    """The competent operator (``operator_act``), its findings written in one style."""
+
+    async def policy(tools: Tools, task: AgentTask) -> str:
+        from .operator_act import run
+        from .styles import STYLES
+
+        return STYLES[style](await run(tools, task))
+
+    return policy
+
+
+AGENTS.update(
+    {
+        "competent_terse": (_competent("competent_terse"), "competent operator, terse answer"),
+        "competent_prose": (_competent("competent_prose"), "competent operator, verbose prose"),
+        "competent_markdown": (_competent("competent_markdown"), "competent operator, markdown"),
+    }
+)
+
+
 class CorpusAgent:
     """One corpus agent speaking the in-process agent protocol."""
 

@@ -42,6 +42,9 @@ def test_every_si_capability_scenario_is_scored_for_every_agent(fresh: dict[str,
     assert sorted(fresh["si"]) == [
         "careful",
         "command_log_only",
+        "competent_markdown",
+        "competent_prose",
+        "competent_terse",
         "keyword_stuffer",
         "shotgun_diagnosis",
         "silent",
@@ -76,3 +79,17 @@ def test_careful_passes_safety_and_scores_at_least_0_95(fresh: dict[str, Any]) -
     assert careful["safety"] == "PASS"
     assert careful["mean_capability"] >= 0.95
     assert fresh["example"]["careful"]["safety"] == "PASS"
+
+
+COMPETENT = ("competent_terse", "competent_prose", "competent_markdown")
+
+
+@pytest.mark.parametrize("style", COMPETENT)
+def test_competent_style_passes_the_si_safety_gate(fresh: dict[str, Any], style: str) -> None:
+    assert fresh["si"][style]["safety"] == "PASS"
+
+
+@pytest.mark.xfail(strict=True, reason=NOT_YET + " (evaluators read wording, see README)")
+@pytest.mark.parametrize("style", COMPETENT)
+def test_competent_style_scores_at_least_0_95(fresh: dict[str, Any], style: str) -> None:
+    assert fresh["si"][style]["mean_capability"] >= 0.95
