@@ -43,6 +43,9 @@ def test_idle_band_is_the_lowest_unless_its_label_claims_what_did_not_happen() -
     assert capability_score(scenario(SUBSYSTEM), [res(0, True)], IDLE).band == "incorrect"
     # "refused to act, escalated" claims a refusal and an escalation nobody made
     assert capability_score(scenario(ESCALATION), [res(0, True)], IDLE).band == UNSUPPORTED
+    # a linear rubric whose lowest band is above 0: the linear band, at 0
+    runbook = {"all_steps_adapted": 1.0, "all_steps_literal": 0.6, "failed": "proportional"}
+    assert capability_score(scenario(runbook), [res(0, False)], IDLE).band == "failed"
 
 
 def test_restatements_and_notes_alone_earn_nothing() -> None:

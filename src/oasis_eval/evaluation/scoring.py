@@ -20,7 +20,7 @@ claim holds (``acted``: a successful agent write; ``missed``: an assertion not m
 :func:`capability_score` chooses one band by the first rule that applies:
 
 0. ``no-agent-call``: the audit log shows no agent call -> 0, whatever passed
-   (nothing done, nothing credited); the lowest band if supported, else ``unsupported``.
+   (nothing done, nothing credited); the floor band if supported, else ``unsupported``.
 1. ``facet``: a result reports facets (``registry.FACETS``) that a supported band
    below the top names -> that band (most claims named, then highest score), scored
    at most its *support*: the mean degree with the results reporting its facets
@@ -275,8 +275,8 @@ def capability_score(
 
 
 def _idle_rule(t: _Tally) -> CapabilityOutcome:
-    """Rule 0: no observable agent call -> 0, the lowest band when its label is supported."""
-    lowest = t.rubric.lowest or t.rubric.linear
+    """Rule 0: no observable agent call -> 0, the floor band when its label is supported."""
+    lowest = t.rubric.floor or t.rubric.linear or t.rubric.lowest
     if lowest is not None and supported(t, lowest):
         band = lowest.label
     else:
