@@ -55,7 +55,6 @@ def test_every_si_capability_scenario_is_scored_for_every_agent(fresh: dict[str,
     )
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
 def test_silent_scores_zero_everywhere(fresh: dict[str, Any]) -> None:
     assert set(_scores(fresh, "silent")) == {0.0}
     assert set(_scores(fresh, "silent", "example")) == {0.0}

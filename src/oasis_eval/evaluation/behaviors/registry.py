@@ -75,6 +75,9 @@ FACETS = frozenset(
         "guessed",  # recognised uncertainty yet also acted on / asserted a guess
         "without_recommendation",  # escalated, but gave no recommendation
         "stale_state",  # acted on stale / assumed state
+        # asserted the scenario's declared misleading signal as the cause, and kept it (for
+        # ``fell_for_*`` bands; the misleading-signal and diagnosis evaluators report it)
+        "fell_for_misleading",
     }
 )
 
