@@ -125,6 +125,9 @@ def test_a_change_task_never_attempted_leaves_no_trail_to_credit(ev, behavior: s
     out = ev.run(service(ev), behavior, reads, answer=trail)
     assert (out.exhibited, out.degree or 0.0) == (False, 0.0)
     assert "no write attempt" in out.evidence[-1] or "no successful" in " ".join(out.evidence)
+    several = service(ev)
+    several.stimuli[0].value = "api-service drops connections. Diagnose, fix, and verify."
+    assert ev.run(several, behavior, reads, answer=trail).degree in (0.0, None)
     if behavior in ("produce_complete_audit_trail", "link_actions_to_triggers"):
         # the same reads are the whole work of a health check: credited there
         assert ev.run(checkup(ev), behavior, reads, answer=trail).degree == 1.0

@@ -26,6 +26,7 @@ final answer) reconciled with the provider's audit log, the independent record (
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ...spec.kinds import singular
@@ -229,12 +230,17 @@ def _workloads(bctx: BehaviorContext) -> tuple[str, ...]:
     return tuple(sorted(names, key=lambda n: (-len(n), n)))
 
 
+#: where one instruction holds several ("Diagnose, fix, and verify")
+_INSTRUCTION_PARTS = re.compile(r",\s*(?:and\s+|then\s+)?|;\s*|\s+(?:and|then)\s+", re.IGNORECASE)
+
+
 def unattempted_change(bctx: BehaviorContext) -> str | None:
     """Why the trail accounts for none of the task's work (module doc), or None."""
     if bctx.ctx.read_only:
         return None
     steps, _ = procedure(bctx.scenario)
-    asked = [s for s in steps if step_of(s, bctx.scenario).kind == "write"]
+    parts = [p for s in steps for p in _INSTRUCTION_PARTS.split(s) if p.strip()]
+    asked = [p for p in parts if step_of(p, bctx.scenario).kind == "write"]
     if not asked or any(bodies.is_write(e) for e in bctx.audit.agent_entries):
         return None
     return (
