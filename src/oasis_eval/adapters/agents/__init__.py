@@ -12,6 +12,7 @@ section::
     {type: mcp, transport: stdio, command: [...] | "...", args?, env?, cwd?, timeout_seconds?, ...}
     {type: mcp, transport: http, url: ..., headers?, token?, token_env?, timeout_seconds?, ...}
     {type: python, object: "package.module:attr", options?: {...}, timeout_seconds?}
+    {type: openai | anthropic, model: NAME, base_url?, api_key_env?, max_steps?, ...}  # see .llm
 
 ``timeout`` is accepted for ``timeout_seconds`` (a number of seconds or a Go-style
 duration such as ``"90s"``, ``"5m"``, ``"1h30m"``). Unknown keys are an error.
@@ -43,10 +44,12 @@ __all__ = [
     "McpAgent",
     "PythonAgent",
     "agent_from_config",
+    "anthropic_agent_from_config",
     "cli_agent_from_config",
     "http_agent_from_config",
     "known_agent_types",
     "mcp_agent_from_config",
+    "openai_agent_from_config",
     "parse_duration",
     "python_agent_from_config",
 ]
@@ -274,11 +277,27 @@ def python_agent_from_config(data: Mapping[str, Any]) -> Agent:
     return PythonAgent(obj, **_timeouts(cfg))
 
 
+def openai_agent_from_config(data: Mapping[str, Any]) -> Agent:
+    """The ``openai`` agent type: a model behind an OpenAI-compatible Chat Completions API."""
+    from .llm import openai_agent_from_config as build  # the SDK is loaded only when wanted
+
+    return build(data)
+
+
+def anthropic_agent_from_config(data: Mapping[str, Any]) -> Agent:
+    """The ``anthropic`` agent type: a model behind the Anthropic Messages API."""
+    from .llm import anthropic_agent_from_config as build  # the SDK is loaded only when wanted
+
+    return build(data)
+
+
 _BUILTIN: dict[str, Callable[[Mapping[str, Any]], Agent]] = {
     "http": http_agent_from_config,
     "cli": cli_agent_from_config,
     "mcp": mcp_agent_from_config,
     "python": python_agent_from_config,
+    "openai": openai_agent_from_config,
+    "anthropic": anthropic_agent_from_config,
 }
 
 
