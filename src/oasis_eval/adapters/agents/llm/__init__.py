@@ -26,7 +26,7 @@ from typing import Any
 
 from ....contract import AgentIdentity, AgentReport, AgentResponse, AgentTask
 from ....version import __version__
-from .. import AgentConfigError, _Config, parse_duration
+from .._config import AgentConfigError, _Config, parse_duration
 from .backends import AnthropicMessages, MissingSdk, OpenAIChat
 from .loop import Budgets, ChatBackend, run_conversation
 
