@@ -267,6 +267,32 @@ def test_the_command_line_form_resolves(api: str, monkeypatch: pytest.MonkeyPatc
     assert isinstance(agent, LlmAgent) and agent.model == "vendor/model:7b"
 
 
+def test_agent_options_are_merged_into_the_agent_section() -> None:
+    from oasis_eval.api.config import make_agent as from_cli
+
+    agent = from_cli(
+        "openai:m", ["base_url=http://127.0.0.1:1/v1", "api_key=k", "max_steps=5", "time_budget=2m"]
+    )
+    assert isinstance(agent, LlmAgent) and agent.base_url == "http://127.0.0.1:1/v1"
+    assert agent.budgets.max_steps == 5 and agent.budgets.time_seconds == 120
+
+
+def test_a_bad_agent_option_is_a_usage_error_of_that_option(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from ...support import run_cli
+
+    code, _, err = run_cli(
+        capsys, "run", "--agent", "openai:m", "--agent-option", "api_key=k",
+        "--agent-option", "max_steps=0",
+    )  # fmt: skip
+    err = " ".join(err.replace("│", " ").split())  # the error box wraps lines
+    assert code == 2 and "--agent" in err and "'max_steps' must be a positive integer" in err
+    code, _, err = run_cli(capsys, "run", "--agent", "openai:m", "--agent-option", "max_steps")
+    err = " ".join(err.replace("│", " ").split())
+    assert code == 2 and "--agent-option" in err and "expected KEY=VALUE" in err
+
+
 @pytest.mark.parametrize("api", APIS)
 def test_a_missing_key_names_the_variable(api: str, monkeypatch: pytest.MonkeyPatch) -> None:
     for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"):

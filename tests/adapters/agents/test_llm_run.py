@@ -40,7 +40,8 @@ def test_an_openai_agent_run_records_its_conversation(
 ) -> None:
     with model_server("openai", look_then_answer) as server:
         result = oasis_eval.evaluate(
-            agent={"type": "openai", "model": "m-1", "base_url": server.url, "api_key": "k"},
+            agent="openai:m-1",
+            agent_options=[f"base_url={server.url}", "api_key=k"],
             provider=provider,
             out=tmp_path / "run",
             principal=PRINCIPAL,
