@@ -346,3 +346,51 @@ def test_a_missing_sdk_names_the_extra(
     monkeypatch.setattr(importlib, "import_module", no_sdk)
     with pytest.raises(AgentConfigError, match=rf"oasis-eval\[{extra}\]"):
         agent_from_config({"type": api, "name": "m", "api_key": "k"})
+
+
+# ---- an in-process provider: sim-k8s:// endpoints through their registered connector ------------
+
+
+@pytest.mark.parametrize("api", APIS)
+async def test_an_in_process_endpoint_is_reached_through_its_connector(api: str) -> None:
+    sim = SimK8sProvider()
+    result = await sim.provision(
+        ProvisionRequest(
+            scenario_id="llm-in-process",
+            environment_type="kubernetes-cluster",
+            state=[{"resource": "deployment/storefront", "namespace": "shop", "replicas": 1}],
+            mode="read-only",
+            tools=["container-orchestration"],
+            scope={"namespaces": ["shop"]},
+            principal=PRINCIPAL,
+            tier=1,
+        )
+    )
+    assert result.agent_endpoint and result.agent_endpoint.startswith("sim-k8s://")
+    task = AgentTask(
+        scenario_id="llm-in-process",
+        prompt="Is the storefront healthy?",
+        mode="read-only",
+        environment=EnvironmentAccess(
+            agent_endpoint=result.agent_endpoint, agent_credentials=result.agent_credentials
+        ),
+    )
+    with model_server(api, investigate_then_answer) as server:
+        response = await run_agent(api, server, task)
+    assert "kubectl" in tool_schemas(api, server.seen[0].body)
+    assert [a.tool for a in response.actions] == ["kubectl"]
+    assert "storefront-" in response.actions[0].result
+    audit = await sim.observe(result.environment_id, "audit_log", {})
+    assert any(e["user"].endswith(f":{PRINCIPAL}") for e in audit.data["entries"])
+
+
+async def test_an_endpoint_without_a_connector_never_reached_the_agent(task: AgentTask) -> None:
+    task = task.model_copy(
+        update={"environment": EnvironmentAccess(agent_endpoint="nowhere://env-1")}
+    )
+    with (
+        model_server("openai", investigate_then_answer) as server,
+        pytest.raises(AgentUnreachable, match="no connector for nowhere://"),
+    ):
+        await run_agent("openai", server, task)
+    assert server.seen == []
