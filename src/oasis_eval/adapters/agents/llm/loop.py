@@ -3,7 +3,7 @@
 One scenario is one fresh conversation: the system prompt (mode and scope), the operator's
 messages, and the environment's tools as ``tools/list`` describes them. Each step is one
 model call; every tool call the model asks for goes to the environment as it is (the
-environment answers, and audits, what it does not know), and its result goes back to the
+environment answers what it does not know with an error), and its result goes back to the
 model. The loop ends when the model answers without calling a tool, or when a budget is
 spent: steps (model calls), tokens (input + output, summed over the calls as the server
 reports them) or wall-clock time. A spent budget is recorded in the answer's ``error``,
