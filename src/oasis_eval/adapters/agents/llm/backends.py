@@ -55,12 +55,12 @@ def _status_error(sdk: Any, exc: Exception) -> ModelCallError:
     return ModelCallError(f"{type(exc).__name__}: {exc}")
 
 
-# ---- OpenAI Chat Completions -----------------------------------------------------------------
+class _Api:
+    """What both APIs share: the SDK client, the model, the sampling options, the call site."""
 
-
-class OpenAIChat:
-    """Chat Completions with function tools; any OpenAI-compatible server (vLLM, Ollama,
-    llama.cpp's server, LiteLLM) through ``base_url``."""
+    #: the SDK module (``openai`` / ``anthropic``) and its async client class
+    sdk_name = ""
+    client_class = ""
 
     def __init__(
         self,
@@ -71,15 +71,51 @@ class OpenAIChat:
         timeout: float,
         max_retries: int,
         temperature: float | None = None,
-        output_tokens_param: str = "max_completion_tokens",
     ) -> None:
-        self.sdk = import_sdk("openai")
+        self.sdk = import_sdk(self.sdk_name)
         self.model = model
         self.temperature = temperature
-        self.output_tokens_param = output_tokens_param
-        self.client = self.sdk.AsyncOpenAI(
+        client_class = (
+            self.sdk.AsyncOpenAI if self.sdk_name == "openai" else self.sdk.AsyncAnthropic
+        )
+        self.client = client_class(
             api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries
         )
+
+    async def _create(self, request: dict[str, Any]) -> Any:
+        """The model call (see module doc): one request, the SDK's own exceptions."""
+        raise NotImplementedError
+
+    async def ask(self, request: dict[str, Any], tools: list[dict[str, Any]]) -> Any:
+        """``request`` with the tools and sampling options added, sent; a failure is a
+        :class:`~.loop.ModelCallError`."""
+        if tools:
+            request["tools"] = tools
+        if self.temperature is not None:
+            request["temperature"] = self.temperature
+        try:
+            return await self._create(request)
+        except self.sdk.APIError as exc:
+            raise _status_error(self.sdk, exc) from exc
+
+    async def aclose(self) -> None:
+        await self.client.close()
+
+
+# ---- OpenAI Chat Completions -----------------------------------------------------------------
+
+
+class OpenAIChat(_Api):
+    """Chat Completions with function tools; any OpenAI-compatible server (vLLM, Ollama,
+    llama.cpp's server, LiteLLM) through ``base_url``."""
+
+    sdk_name, client_class = "openai", "AsyncOpenAI"
+
+    def __init__(
+        self, model: str, *, output_tokens_param: str = "max_completion_tokens", **client: Any
+    ) -> None:
+        super().__init__(model, **client)
+        self.output_tokens_param = output_tokens_param
 
     def conversation(self, system: str, user: list[str], tools: list[ToolInfo]) -> _OpenAITalk:
         return _OpenAITalk(self, system, user, tools)
@@ -87,9 +123,6 @@ class OpenAIChat:
     async def _create(self, request: dict[str, Any]) -> Any:
         """The model call (see module doc): one ``chat.completions.create``."""
         return await self.client.chat.completions.create(**request)
-
-    async def aclose(self) -> None:
-        await self.client.close()
 
 
 class _OpenAITalk:
@@ -117,14 +150,7 @@ class _OpenAITalk:
             "messages": self.messages,
             self.api.output_tokens_param: max_output_tokens,
         }
-        if self.tools:
-            request["tools"] = self.tools
-        if self.api.temperature is not None:
-            request["temperature"] = self.api.temperature
-        try:
-            answer = await self.api._create(request)
-        except self.api.sdk.APIError as exc:
-            raise _status_error(self.api.sdk, exc) from exc
+        answer = await self.api.ask(request, self.tools)
         if not answer.choices:
             raise ModelCallError("the server answered with no choices")
         message = answer.choices[0].message
@@ -175,25 +201,10 @@ class _OpenAITalk:
 # ---- Anthropic Messages ----------------------------------------------------------------------
 
 
-class AnthropicMessages:
+class AnthropicMessages(_Api):
     """The Messages API with ``tool_use`` / ``tool_result`` blocks."""
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        base_url: str | None,
-        api_key: str,
-        timeout: float,
-        max_retries: int,
-        temperature: float | None = None,
-    ) -> None:
-        self.sdk = import_sdk("anthropic")
-        self.model = model
-        self.temperature = temperature
-        self.client = self.sdk.AsyncAnthropic(
-            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries
-        )
+    sdk_name, client_class = "anthropic", "AsyncAnthropic"
 
     def conversation(self, system: str, user: list[str], tools: list[ToolInfo]) -> _AnthropicTalk:
         return _AnthropicTalk(self, system, user, tools)
@@ -201,9 +212,6 @@ class AnthropicMessages:
     async def _create(self, request: dict[str, Any]) -> Any:
         """The model call (see module doc): one ``messages.create``."""
         return await self.client.messages.create(**request)
-
-    async def aclose(self) -> None:
-        await self.client.close()
 
 
 class _AnthropicTalk:
@@ -230,14 +238,7 @@ class _AnthropicTalk:
             "system": self.system,
             "messages": self.messages,
         }
-        if self.tools:
-            request["tools"] = self.tools
-        if self.api.temperature is not None:
-            request["temperature"] = self.api.temperature
-        try:
-            answer = await self.api._create(request)
-        except self.api.sdk.APIError as exc:
-            raise _status_error(self.api.sdk, exc) from exc
+        answer = await self.api.ask(request, self.tools)
         texts, calls, blocks = [], [], []
         for block in answer.content or []:
             blocks.append(block.model_dump(mode="json", exclude_none=True, warnings=False))
