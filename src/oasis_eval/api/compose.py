@@ -64,6 +64,8 @@ class RunRequest:
     config: Path | None = None
     profile: Profile | Path | str | None = None
     agent: Any = None
+    #: ``--agent-option KEY=VALUE`` items (or a mapping), merged into the agent's section
+    agent_options: Sequence[str] | Mapping[str, Any] = ()
     provider: Any = None
     suite: Path | None = None
     tier: int | None = None
@@ -133,7 +135,7 @@ def prepare(request: RunRequest) -> RunPlan:
         gaps=gaps,
         inputs=inputs,
         selection=selection,
-        agent=make_agent(request.agent or cfg.agent),
+        agent=make_agent(request.agent or cfg.agent, request.agent_options),
         provider=provider,
         out=request.out,
         base=Path(cfg.output or DEFAULT_BASE),

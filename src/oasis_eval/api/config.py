@@ -214,9 +214,28 @@ def spec_of(spec: Any) -> Any:
     return {"type": kind, "name": rest}
 
 
-def make_agent(spec: Any) -> Agent:
+def with_agent_options(spec: Any, items: Sequence[str] | Mapping[str, Any] = ()) -> Any:
+    """``spec`` as a ``{type, ...}`` mapping with ``--agent-option KEY=VALUE`` items merged in
+    (values read as YAML; a given option wins over the same key of the spec)."""
+    options = key_values(items, "--agent-option")
+    if not options:
+        return spec
+    if spec is not None and not isinstance(spec, str | Mapping):
+        raise OptionError(
+            "--agent-option applies to an agent given as TYPE:SPEC, a URL or a mapping",
+            "--agent-option",
+        )
+    base = spec_of(DEFAULT_AGENT if spec is None else spec)
+    if isinstance(base, str):  # an http(s) URL
+        base = {"type": "http", "url": base}
+    return {**base, **options}
+
+
+def make_agent(spec: Any, options: Sequence[str] | Mapping[str, Any] = ()) -> Agent:
     """An agent from a CLI string, a run-config ``agent:`` mapping, or an object: one with
-    ``identify()`` and ``execute(task)`` (sync or async) runs in process like ``python:``."""
+    ``identify()`` and ``execute(task)`` (sync or async) runs in process like ``python:``.
+    ``options``: ``--agent-option`` items (see :func:`with_agent_options`)."""
+    spec = with_agent_options(spec, options)
     # lazy: the agent adapters pull httpx (~75 ms) into `import oasis_eval`
     from ..adapters.agents import agent_from_config
     from ..adapters.agents.python import PythonAgent
@@ -322,13 +341,18 @@ def adversarial_config(profile: Profile, asked: AdversarialOptions) -> Adversari
 
 def probe_options(items: Sequence[str] | Mapping[str, Any]) -> dict[str, Any]:
     """``KEY=VALUE`` items (``--probe-option``; values read as YAML), or a mapping as it is."""
+    return key_values(items, "--probe-option")
+
+
+def key_values(items: Sequence[str] | Mapping[str, Any], option: str) -> dict[str, Any]:
+    """``KEY=VALUE`` items of ``option`` (values read as YAML), or a mapping as it is."""
     if isinstance(items, Mapping):
         return dict(items)
     out: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise OptionError(f"'{item}': expected KEY=VALUE", "--probe-option")
+            raise OptionError(f"'{item}': expected KEY=VALUE", option)
         try:
             out[key.strip()] = safe_load(value) if value.strip() else ""
         except yaml.YAMLError:
