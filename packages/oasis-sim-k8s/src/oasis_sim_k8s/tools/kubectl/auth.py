@@ -1,0 +1,156 @@
+"""``kubectl auth can-i`` / ``auth whoami`` / ``whoami``: access reviews made as the
+session's identity, answered by the API server's RBAC."""
+
+from __future__ import annotations
+
+from ...store import KINDS, namespaced
+from ..describe_text import tabwriter
+from ..k8s_format import (
+    output_object,
+    table,
+)
+from .args import (
+    UsageError,
+    resolve_type,
+)
+from .common import (
+    access_review,
+)
+from .session import (
+    Inv,
+    api_error,
+)
+
+
+# ---- auth ---------------------------------------------------------------------------------------
+def cmd_auth(inv: Inv) -> None:
+    p = inv.p
+    sub = p.args[0] if p.args else ""
+    if sub == "whoami":
+        _whoami(inv)
+        return
+    if sub != "can-i":
+        raise UsageError(
+            f'error: unknown command "{sub}" for "kubectl auth"'
+            if sub
+            else "Inspect authorization.\n\nAvailable Commands:\n  can-i       Check whether an action is "
+            "allowed\n  reconcile   Reconciles rules for RBAC role, role binding, cluster role, and "
+            "cluster role binding objects\n  whoami      Experimental: Check self subject attributes"
+        )
+    ns = None if p.on("all-namespaces") else inv.ns
+    if p.on("list"):
+        res = access_review(
+            inv,
+            {
+                "apiVersion": "authorization.k8s.io/v1",
+                "kind": "SelfSubjectRulesReview",
+                "spec": {"namespace": ns},
+            },
+            "selfsubjectrulesreviews",
+        )
+        if not res.ok:
+            inv.error(api_error(res))
+            return
+        rules = (res.body.get("status") or {}).get("resourceRules") or []
+        rows = []
+        for r in rules:
+            res_names = []
+            for g in r.get("apiGroups") or [""]:
+                for x in r.get("resources") or []:
+                    res_names.append(f"{x}.{g}" if g and g != "" else x)
+            rows.append(
+                [
+                    ", ".join(res_names) or "",
+                    "[]",
+                    "[" + " ".join(r.get("resourceNames") or []) + "]",
+                    "[" + " ".join(r.get("verbs") or []) + "]",
+                ]
+            )
+        rows.append(["", "[/api/*]", "[]", "[get]"])
+        inv.say(
+            table(
+                ["Resources", "Non-Resource URLs", "Resource Names", "Verbs"],
+                rows,
+                no_headers=p.on("no-headers"),
+            )
+        )
+        return
+    rest = p.args[1:]
+    if len(rest) < 2:
+        raise UsageError(
+            "error: you must specify two arguments: verb resource or verb resource/resourceName.\n"
+            "See 'kubectl auth can-i -h' for help and examples"
+        )
+    verb, what = rest[0], rest[1]
+    name = rest[2] if len(rest) > 2 else None
+    if "/" in what and not what.startswith("/"):
+        what, _, name = what.partition("/")
+    if what.startswith("/"):
+        inv.say("yes" if verb == "get" else "no")
+        return
+    plural = resolve_type(what) or what.split(".")[0].lower()
+    if what == "*":
+        plural = "*"
+    group = ""
+    if plural in KINDS:
+        version = KINDS[plural][1]
+        group = version.split("/", 1)[0] if "/" in version else ""
+    body = {
+        "apiVersion": "authorization.k8s.io/v1",
+        "kind": "SelfSubjectAccessReview",
+        "spec": {
+            "resourceAttributes": {
+                "namespace": ns if plural not in KINDS or namespaced(plural) else None,
+                "verb": verb,
+                "group": group,
+                "resource": plural,
+                "subresource": p.get("subresource") or "",
+                "name": name or "",
+            }
+        },
+    }
+    res = access_review(inv, body)
+    if not res.ok:
+        inv.error(api_error(res))
+        return
+    allowed = bool((res.body.get("status") or {}).get("allowed"))
+    if plural not in KINDS and plural != "*":
+        inv.err.append(f"Warning: the server doesn't have a resource type '{what}'\n\n")
+    if not p.on("quiet"):
+        inv.say("yes" if allowed else "no")
+
+
+def _whoami(inv: Inv) -> None:
+    if not inv.authenticated:
+        inv.error(api_error(inv.api("create", "selfsubjectreviews", None)))
+        return
+    inv.surface.audit_tool_call(
+        inv.ctx,
+        verb="create",
+        resource="selfsubjectreviews",
+        code=201,
+        user=inv.user,
+        body={"apiVersion": "authentication.k8s.io/v1", "kind": "SelfSubjectReview"},
+    )
+    inv.ctx.api_calls += 1
+    groups = inv.env.groups_of(inv.user)
+    fmt = inv.p.get("output")
+    doc = {
+        "apiVersion": "authentication.k8s.io/v1",
+        "kind": "SelfSubjectReview",
+        "metadata": {"creationTimestamp": None},
+        "status": {"userInfo": {"username": inv.user, "groups": groups}},
+    }
+    if fmt in ("json", "yaml"):
+        inv.say(output_object(doc, fmt))
+        return
+    inv.say(
+        tabwriter(
+            ["ATTRIBUTE\tVALUE", f"Username\t{inv.user}", f"Groups\t[{' '.join(groups)}]"],
+            padding=3,
+        )
+    )
+
+
+def cmd_whoami(inv: Inv) -> None:
+    _whoami(inv)
