@@ -76,325 +76,411 @@ def _workload_wide(o: dict[str, Any]) -> list[str]:
     return [names, images, _selector((o.get("spec") or {}).get("selector"))]
 
 
+_NAME = _c("NAME", lambda env, o: o["metadata"]["name"])
+
+
+def _st(o: dict[str, Any]) -> Any:
+    return o.get("status") or {}
+
+
+def _sp(o: dict[str, Any]) -> Any:
+    return o.get("spec") or {}
+
+
+def _pod_cols_of(plural: str, wide: bool) -> list[Column]:
+    return _pod_cols(wide)
+
+
+#: ``-o wide`` of deployments and replica sets
+_WORKLOAD_WIDE = [
+    _c("CONTAINERS", lambda env, o: _workload_wide(o)[0]),
+    _c("IMAGES", lambda env, o: _workload_wide(o)[1]),
+    _c("SELECTOR", lambda env, o: _workload_wide(o)[2]),
+]
+
+
+def _cols_deployments(plural: str, wide: bool) -> list[Column]:
+    cols = [
+        _NAME,
+        _c(
+            "READY",
+            lambda env, o: f"{_st(o).get('readyReplicas', 0)}/{_sp(o).get('replicas', 1)}",
+        ),
+        _c("UP-TO-DATE", lambda env, o: _st(o).get("updatedReplicas", 0)),
+        _c("AVAILABLE", lambda env, o: _st(o).get("availableReplicas", 0)),
+        _AGE,
+    ]
+    return cols + (_WORKLOAD_WIDE if wide else [])
+
+
+def _cols_replicasets(plural: str, wide: bool) -> list[Column]:
+    cols = [
+        _NAME,
+        _c("DESIRED", lambda env, o: _sp(o).get("replicas", 0)),
+        _c("CURRENT", lambda env, o: _st(o).get("replicas", 0)),
+        _c("READY", lambda env, o: _st(o).get("readyReplicas", 0)),
+        _AGE,
+    ]
+    return cols + (_WORKLOAD_WIDE if wide else [])
+
+
+def _cols_statefulsets(plural: str, wide: bool) -> list[Column]:
+    return [
+        _NAME,
+        _c(
+            "READY",
+            lambda env, o: f"{_st(o).get('readyReplicas', 0)}/{_sp(o).get('replicas', 1)}",
+        ),
+        _AGE,
+    ]
+
+
+def _cols_daemonsets(plural: str, wide: bool) -> list[Column]:
+    return [
+        _NAME,
+        _c("DESIRED", lambda env, o: _st(o).get("desiredNumberScheduled", 0)),
+        _c("CURRENT", lambda env, o: _st(o).get("currentNumberScheduled", 0)),
+        _c("READY", lambda env, o: _st(o).get("numberReady", 0)),
+        _c("UP-TO-DATE", lambda env, o: _st(o).get("updatedNumberScheduled", 0)),
+        _c("AVAILABLE", lambda env, o: _st(o).get("numberAvailable", 0)),
+        _c(
+            "NODE SELECTOR",
+            lambda env, o: _plain_selector(
+                ((_sp(o).get("template") or {}).get("spec") or {}).get("nodeSelector")
+            ),
+        ),
+        _AGE,
+    ]
+
+
+def _cols_services(plural: str, wide: bool) -> list[Column]:
+    cols = [
+        _NAME,
+        _c("TYPE", lambda env, o: _sp(o).get("type", "ClusterIP")),
+        _c("CLUSTER-IP", lambda env, o: _sp(o).get("clusterIP") or "<none>"),
+        _c("EXTERNAL-IP", lambda env, o: _external_ip(o)),
+        _c("PORT(S)", lambda env, o: _ports(o)),
+        _AGE,
+    ]
+    if wide:
+        cols.append(_c("SELECTOR", lambda env, o: _plain_selector(_sp(o).get("selector"))))
+    return cols
+
+
+def _cols_endpoints(plural: str, wide: bool) -> list[Column]:
+    return [_NAME, _c("ENDPOINTS", lambda env, o: _endpoints(o)), _AGE]
+
+
+def _cols_configmaps(plural: str, wide: bool) -> list[Column]:
+    return [
+        _NAME,
+        _c("DATA", lambda env, o: len(o.get("data") or {}) + len(o.get("binaryData") or {})),
+        _AGE,
+    ]
+
+
+def _cols_secrets(plural: str, wide: bool) -> list[Column]:
+    return [
+        _NAME,
+        _c("TYPE", lambda env, o: o.get("type", "Opaque")),
+        _c("DATA", lambda env, o: len(o.get("data") or {})),
+        _AGE,
+    ]
+
+
+def _cols_namespaces(plural: str, wide: bool) -> list[Column]:
+    return [_NAME, _c("STATUS", lambda env, o: _st(o).get("phase", "Active")), _AGE]
+
+
+def _cols_nodes(plural: str, wide: bool) -> list[Column]:
+    cols = [
+        _NAME,
+        _c("STATUS", lambda env, o: _node_status(o)),
+        _c("ROLES", lambda env, o: _node_roles(o)),
+        _AGE,
+        _c(
+            "VERSION",
+            lambda env, o: (_st(o).get("nodeInfo") or {}).get("kubeletVersion", "v1.29.4"),
+        ),
+    ]
+    if wide:
+
+        def info(o: dict[str, Any]) -> Any:
+            return _st(o).get("nodeInfo") or {}
+
+        cols += [
+            _c("INTERNAL-IP", lambda env, o: _address(o, "InternalIP")),
+            _c("EXTERNAL-IP", lambda env, o: _address(o, "ExternalIP")),
+            _c("OS-IMAGE", lambda env, o: info(o).get("osImage", "Amazon Linux 2")),
+            _c(
+                "KERNEL-VERSION",
+                lambda env, o: info(o).get("kernelVersion", "5.10.217-205.860.amzn2.x86_64"),
+            ),
+            _c(
+                "CONTAINER-RUNTIME",
+                lambda env, o: info(o).get("containerRuntimeVersion", "containerd://1.7.11"),
+            ),
+        ]
+    return cols
+
+
+def _cols_events(plural: str, wide: bool) -> list[Column]:
+    return [
+        _c(
+            "LAST SEEN",
+            lambda env, o: age(
+                env,
+                o.get("lastTimestamp")
+                or o.get("eventTime")
+                or o["metadata"].get("creationTimestamp"),
+            ),
+        ),
+        _c("TYPE", lambda env, o: o.get("type", "Normal")),
+        _c("REASON", lambda env, o: o.get("reason", "")),
+        _c(
+            "OBJECT",
+            lambda env, o: (
+                f"{str((o.get('involvedObject') or {}).get('kind', '')).lower()}/"
+                f"{(o.get('involvedObject') or {}).get('name', '')}"
+            ),
+        ),
+        _c("MESSAGE", lambda env, o: o.get("message", "")),
+    ]
+
+
+def _cols_ingresses(plural: str, wide: bool) -> list[Column]:
+    return [
+        _NAME,
+        _c("CLASS", lambda env, o: _sp(o).get("ingressClassName") or "<none>"),
+        _c("HOSTS", lambda env, o: _ingress_hosts(o)),
+        _c("ADDRESS", lambda env, o: _ingress_address(o)),
+        _c("PORTS", lambda env, o: _ingress_ports(o)),
+        _AGE,
+    ]
+
+
+def _cols_networkpolicies(plural: str, wide: bool) -> list[Column]:
+    return [
+        _NAME,
+        _c(
+            "POD-SELECTOR",
+            lambda env, o: _selector(_sp(o).get("podSelector")).replace("<none>", "<none>"),
+        ),
+        _AGE,
+    ]
+
+
+def _cols_horizontalpodautoscalers(plural: str, wide: bool) -> list[Column]:
+    return [
+        _NAME,
+        _c(
+            "REFERENCE",
+            lambda env, o: (
+                f"{(_sp(o).get('scaleTargetRef') or {}).get('kind')}/"
+                f"{(_sp(o).get('scaleTargetRef') or {}).get('name')}"
+            ),
+        ),
+        _c("TARGETS", lambda env, o: _hpa_targets(o)),
+        _c("MINPODS", lambda env, o: _sp(o).get("minReplicas", 1)),
+        _c("MAXPODS", lambda env, o: _sp(o).get("maxReplicas", "")),
+        _c("REPLICAS", lambda env, o: _st(o).get("currentReplicas", 0)),
+        _AGE,
+    ]
+
+
+def _cols_persistentvolumeclaims(plural: str, wide: bool) -> list[Column]:
+    return [
+        _NAME,
+        _c("STATUS", lambda env, o: _st(o).get("phase", "Pending")),
+        _c("VOLUME", lambda env, o: _sp(o).get("volumeName", "")),
+        _c("CAPACITY", lambda env, o: (_st(o).get("capacity") or {}).get("storage", "")),
+        _c(
+            "ACCESS MODES",
+            lambda env, o: ",".join(_short_modes(_st(o).get("accessModes") or [])),
+        ),
+        _c("STORAGECLASS", lambda env, o: _sp(o).get("storageClassName", "")),
+        _AGE,
+    ]
+
+
+def _cols_persistentvolumes(plural: str, wide: bool) -> list[Column]:
+    return [
+        _NAME,
+        _c("CAPACITY", lambda env, o: (_sp(o).get("capacity") or {}).get("storage", "")),
+        _c(
+            "ACCESS MODES",
+            lambda env, o: ",".join(_short_modes(_sp(o).get("accessModes") or [])),
+        ),
+        _c("RECLAIM POLICY", lambda env, o: _sp(o).get("persistentVolumeReclaimPolicy", "")),
+        _c("STATUS", lambda env, o: _st(o).get("phase", "")),
+        _c(
+            "CLAIM",
+            lambda env, o: (
+                f"{(_sp(o).get('claimRef') or {}).get('namespace', '')}/"
+                f"{(_sp(o).get('claimRef') or {}).get('name', '')}"
+                if _sp(o).get("claimRef")
+                else ""
+            ),
+        ),
+        _c("STORAGECLASS", lambda env, o: _sp(o).get("storageClassName", "")),
+        _c("REASON", lambda env, o: _st(o).get("reason", "")),
+        _AGE,
+    ]
+
+
+def _cols_poddisruptionbudgets(plural: str, wide: bool) -> list[Column]:
+    return [
+        _NAME,
+        _c("MIN AVAILABLE", lambda env, o: _pdb_value(_sp(o), "minAvailable")),
+        _c("MAX UNAVAILABLE", lambda env, o: _pdb_value(_sp(o), "maxUnavailable")),
+        _c("ALLOWED DISRUPTIONS", lambda env, o: _st(o).get("disruptionsAllowed", 0)),
+        _AGE,
+    ]
+
+
+def _cols_serviceaccounts(plural: str, wide: bool) -> list[Column]:
+    return [_NAME, _c("SECRETS", lambda env, o: len(o.get("secrets") or [])), _AGE]
+
+
+def _cols_roles(plural: str, wide: bool) -> list[Column]:
+    return [_NAME, _c("CREATED AT", lambda env, o: o["metadata"].get("creationTimestamp", ""))]
+
+
+def _cols_rolebindings(plural: str, wide: bool) -> list[Column]:
+    cols = [
+        _NAME,
+        _c(
+            "ROLE",
+            lambda env, o: (
+                f"{(o.get('roleRef') or {}).get('kind')}/{(o.get('roleRef') or {}).get('name')}"
+            ),
+        ),
+        _AGE,
+    ]
+    if wide:
+        cols += [
+            _c("USERS", lambda env, o: _subjects(o, "User")),
+            _c("GROUPS", lambda env, o: _subjects(o, "Group")),
+            _c("SERVICEACCOUNTS", lambda env, o: _subjects(o, "ServiceAccount")),
+        ]
+    return cols
+
+
+def _cols_jobs(plural: str, wide: bool) -> list[Column]:
+    return [
+        _NAME,
+        _c(
+            "COMPLETIONS",
+            lambda env, o: f"{_st(o).get('succeeded', 0)}/{_sp(o).get('completions', 1)}",
+        ),
+        _c("DURATION", lambda env, o: _job_duration(o)),
+        _AGE,
+    ]
+
+
+def _cols_storageclasses(plural: str, wide: bool) -> list[Column]:
+    return [
+        _c(
+            "NAME",
+            lambda env, o: (
+                o["metadata"]["name"]
+                + (
+                    " (default)"
+                    if (o["metadata"].get("annotations") or {}).get(
+                        "storageclass.kubernetes.io/is-default-class"
+                    )
+                    == "true"
+                    else ""
+                )
+            ),
+        ),
+        _c("PROVISIONER", lambda env, o: o.get("provisioner", "")),
+        _c("RECLAIMPOLICY", lambda env, o: o.get("reclaimPolicy", "Delete")),
+        _c("VOLUMEBINDINGMODE", lambda env, o: o.get("volumeBindingMode", "Immediate")),
+        _c(
+            "ALLOWVOLUMEEXPANSION",
+            lambda env, o: str(bool(o.get("allowVolumeExpansion"))).lower(),
+        ),
+        _AGE,
+    ]
+
+
+def _cols_ingressclasses(plural: str, wide: bool) -> list[Column]:
+    return [
+        _NAME,
+        _c("CONTROLLER", lambda env, o: _sp(o).get("controller", "")),
+        _c("PARAMETERS", lambda env, o: "<none>"),
+        _AGE,
+    ]
+
+
+def _cols_resourcequotas(plural: str, wide: bool) -> list[Column]:
+    return [
+        _NAME,
+        _AGE,
+        _c("REQUEST", lambda env, o: _quota(o, False)),
+        _c("LIMIT", lambda env, o: _quota(o, True)),
+    ]
+
+
+def _cols_applications(plural: str, wide: bool) -> list[Column]:
+    return [
+        _NAME,
+        _c("SYNC STATUS", lambda env, o: (_st(o).get("sync") or {}).get("status", "Unknown")),
+        _c("HEALTH STATUS", lambda env, o: (_st(o).get("health") or {}).get("status", "Unknown")),
+    ]
+
+
+def _cols_certificates(plural: str, wide: bool) -> list[Column]:
+
+    def ready(env: Any, o: dict[str, Any]) -> str:
+        conds = {c.get("type"): c.get("status") for c in _st(o).get("conditions") or []}
+        return conds.get("Ready", "Unknown")
+
+    cols = [_NAME, _c("READY", ready)]
+    if plural == "certificates":
+        cols.append(_c("SECRET", lambda env, o: _sp(o).get("secretName", "")))
+    return cols + [_AGE]
+
+
+_COLUMNS: dict[str, Callable[[str, bool], list[Column]]] = {
+    "pods": _pod_cols_of,
+    "deployments": _cols_deployments,
+    "replicasets": _cols_replicasets,
+    "statefulsets": _cols_statefulsets,
+    "daemonsets": _cols_daemonsets,
+    "services": _cols_services,
+    "endpoints": _cols_endpoints,
+    "configmaps": _cols_configmaps,
+    "secrets": _cols_secrets,
+    "namespaces": _cols_namespaces,
+    "nodes": _cols_nodes,
+    "events": _cols_events,
+    "ingresses": _cols_ingresses,
+    "networkpolicies": _cols_networkpolicies,
+    "horizontalpodautoscalers": _cols_horizontalpodautoscalers,
+    "persistentvolumeclaims": _cols_persistentvolumeclaims,
+    "persistentvolumes": _cols_persistentvolumes,
+    "poddisruptionbudgets": _cols_poddisruptionbudgets,
+    "serviceaccounts": _cols_serviceaccounts,
+    "roles": _cols_roles,
+    "clusterroles": _cols_roles,
+    "rolebindings": _cols_rolebindings,
+    "clusterrolebindings": _cols_rolebindings,
+    "jobs": _cols_jobs,
+    "storageclasses": _cols_storageclasses,
+    "ingressclasses": _cols_ingressclasses,
+    "resourcequotas": _cols_resourcequotas,
+    "applications": _cols_applications,
+    "certificates": _cols_certificates,
+    "clusterissuers": _cols_certificates,
+}
+
+
 def columns(plural: str, wide: bool) -> list[Column]:
     """The printer columns of ``kubectl get <plural>`` (``-o wide`` adds the wide ones)."""
-    name = _c("NAME", lambda env, o: o["metadata"]["name"])
-
-    def st(o: dict[str, Any]) -> Any:
-        return o.get("status") or {}
-
-    def sp(o: dict[str, Any]) -> Any:
-        return o.get("spec") or {}
-
-    if plural == "pods":
-        return _pod_cols(wide)
-    if plural == "deployments":
-        cols = [
-            name,
-            _c(
-                "READY",
-                lambda env, o: f"{st(o).get('readyReplicas', 0)}/{sp(o).get('replicas', 1)}",
-            ),
-            _c("UP-TO-DATE", lambda env, o: st(o).get("updatedReplicas", 0)),
-            _c("AVAILABLE", lambda env, o: st(o).get("availableReplicas", 0)),
-            _AGE,
-        ]
-        if wide:
-            cols += [
-                _c("CONTAINERS", lambda env, o: _workload_wide(o)[0]),
-                _c("IMAGES", lambda env, o: _workload_wide(o)[1]),
-                _c("SELECTOR", lambda env, o: _workload_wide(o)[2]),
-            ]
-        return cols
-    if plural == "replicasets":
-        cols = [
-            name,
-            _c("DESIRED", lambda env, o: sp(o).get("replicas", 0)),
-            _c("CURRENT", lambda env, o: st(o).get("replicas", 0)),
-            _c("READY", lambda env, o: st(o).get("readyReplicas", 0)),
-            _AGE,
-        ]
-        if wide:
-            cols += [
-                _c("CONTAINERS", lambda env, o: _workload_wide(o)[0]),
-                _c("IMAGES", lambda env, o: _workload_wide(o)[1]),
-                _c("SELECTOR", lambda env, o: _workload_wide(o)[2]),
-            ]
-        return cols
-    if plural == "statefulsets":
-        return [
-            name,
-            _c(
-                "READY",
-                lambda env, o: f"{st(o).get('readyReplicas', 0)}/{sp(o).get('replicas', 1)}",
-            ),
-            _AGE,
-        ]
-    if plural == "daemonsets":
-        return [
-            name,
-            _c("DESIRED", lambda env, o: st(o).get("desiredNumberScheduled", 0)),
-            _c("CURRENT", lambda env, o: st(o).get("currentNumberScheduled", 0)),
-            _c("READY", lambda env, o: st(o).get("numberReady", 0)),
-            _c("UP-TO-DATE", lambda env, o: st(o).get("updatedNumberScheduled", 0)),
-            _c("AVAILABLE", lambda env, o: st(o).get("numberAvailable", 0)),
-            _c(
-                "NODE SELECTOR",
-                lambda env, o: _plain_selector(
-                    ((sp(o).get("template") or {}).get("spec") or {}).get("nodeSelector")
-                ),
-            ),
-            _AGE,
-        ]
-    if plural == "services":
-        cols = [
-            name,
-            _c("TYPE", lambda env, o: sp(o).get("type", "ClusterIP")),
-            _c("CLUSTER-IP", lambda env, o: sp(o).get("clusterIP") or "<none>"),
-            _c("EXTERNAL-IP", lambda env, o: _external_ip(o)),
-            _c("PORT(S)", lambda env, o: _ports(o)),
-            _AGE,
-        ]
-        if wide:
-            cols.append(_c("SELECTOR", lambda env, o: _plain_selector(sp(o).get("selector"))))
-        return cols
-    if plural == "endpoints":
-        return [name, _c("ENDPOINTS", lambda env, o: _endpoints(o)), _AGE]
-    if plural == "configmaps":
-        return [
-            name,
-            _c("DATA", lambda env, o: len(o.get("data") or {}) + len(o.get("binaryData") or {})),
-            _AGE,
-        ]
-    if plural == "secrets":
-        return [
-            name,
-            _c("TYPE", lambda env, o: o.get("type", "Opaque")),
-            _c("DATA", lambda env, o: len(o.get("data") or {})),
-            _AGE,
-        ]
-    if plural == "namespaces":
-        return [name, _c("STATUS", lambda env, o: st(o).get("phase", "Active")), _AGE]
-    if plural == "nodes":
-        cols = [
-            name,
-            _c("STATUS", lambda env, o: _node_status(o)),
-            _c("ROLES", lambda env, o: _node_roles(o)),
-            _AGE,
-            _c(
-                "VERSION",
-                lambda env, o: (st(o).get("nodeInfo") or {}).get("kubeletVersion", "v1.29.4"),
-            ),
-        ]
-        if wide:
-
-            def info(o: dict[str, Any]) -> Any:
-                return st(o).get("nodeInfo") or {}
-
-            cols += [
-                _c("INTERNAL-IP", lambda env, o: _address(o, "InternalIP")),
-                _c("EXTERNAL-IP", lambda env, o: _address(o, "ExternalIP")),
-                _c("OS-IMAGE", lambda env, o: info(o).get("osImage", "Amazon Linux 2")),
-                _c(
-                    "KERNEL-VERSION",
-                    lambda env, o: info(o).get("kernelVersion", "5.10.217-205.860.amzn2.x86_64"),
-                ),
-                _c(
-                    "CONTAINER-RUNTIME",
-                    lambda env, o: info(o).get("containerRuntimeVersion", "containerd://1.7.11"),
-                ),
-            ]
-        return cols
-    if plural == "events":
-        return [
-            _c(
-                "LAST SEEN",
-                lambda env, o: age(
-                    env,
-                    o.get("lastTimestamp")
-                    or o.get("eventTime")
-                    or o["metadata"].get("creationTimestamp"),
-                ),
-            ),
-            _c("TYPE", lambda env, o: o.get("type", "Normal")),
-            _c("REASON", lambda env, o: o.get("reason", "")),
-            _c(
-                "OBJECT",
-                lambda env, o: (
-                    f"{str((o.get('involvedObject') or {}).get('kind', '')).lower()}/"
-                    f"{(o.get('involvedObject') or {}).get('name', '')}"
-                ),
-            ),
-            _c("MESSAGE", lambda env, o: o.get("message", "")),
-        ]
-    if plural == "ingresses":
-        return [
-            name,
-            _c("CLASS", lambda env, o: sp(o).get("ingressClassName") or "<none>"),
-            _c("HOSTS", lambda env, o: _ingress_hosts(o)),
-            _c("ADDRESS", lambda env, o: _ingress_address(o)),
-            _c("PORTS", lambda env, o: _ingress_ports(o)),
-            _AGE,
-        ]
-    if plural == "networkpolicies":
-        return [
-            name,
-            _c(
-                "POD-SELECTOR",
-                lambda env, o: _selector(sp(o).get("podSelector")).replace("<none>", "<none>"),
-            ),
-            _AGE,
-        ]
-    if plural == "horizontalpodautoscalers":
-        return [
-            name,
-            _c(
-                "REFERENCE",
-                lambda env, o: (
-                    f"{(sp(o).get('scaleTargetRef') or {}).get('kind')}/"
-                    f"{(sp(o).get('scaleTargetRef') or {}).get('name')}"
-                ),
-            ),
-            _c("TARGETS", lambda env, o: _hpa_targets(o)),
-            _c("MINPODS", lambda env, o: sp(o).get("minReplicas", 1)),
-            _c("MAXPODS", lambda env, o: sp(o).get("maxReplicas", "")),
-            _c("REPLICAS", lambda env, o: st(o).get("currentReplicas", 0)),
-            _AGE,
-        ]
-    if plural == "persistentvolumeclaims":
-        return [
-            name,
-            _c("STATUS", lambda env, o: st(o).get("phase", "Pending")),
-            _c("VOLUME", lambda env, o: sp(o).get("volumeName", "")),
-            _c("CAPACITY", lambda env, o: (st(o).get("capacity") or {}).get("storage", "")),
-            _c(
-                "ACCESS MODES",
-                lambda env, o: ",".join(_short_modes(st(o).get("accessModes") or [])),
-            ),
-            _c("STORAGECLASS", lambda env, o: sp(o).get("storageClassName", "")),
-            _AGE,
-        ]
-    if plural == "persistentvolumes":
-        return [
-            name,
-            _c("CAPACITY", lambda env, o: (sp(o).get("capacity") or {}).get("storage", "")),
-            _c(
-                "ACCESS MODES",
-                lambda env, o: ",".join(_short_modes(sp(o).get("accessModes") or [])),
-            ),
-            _c("RECLAIM POLICY", lambda env, o: sp(o).get("persistentVolumeReclaimPolicy", "")),
-            _c("STATUS", lambda env, o: st(o).get("phase", "")),
-            _c(
-                "CLAIM",
-                lambda env, o: (
-                    f"{(sp(o).get('claimRef') or {}).get('namespace', '')}/"
-                    f"{(sp(o).get('claimRef') or {}).get('name', '')}"
-                    if sp(o).get("claimRef")
-                    else ""
-                ),
-            ),
-            _c("STORAGECLASS", lambda env, o: sp(o).get("storageClassName", "")),
-            _c("REASON", lambda env, o: st(o).get("reason", "")),
-            _AGE,
-        ]
-    if plural == "poddisruptionbudgets":
-        return [
-            name,
-            _c("MIN AVAILABLE", lambda env, o: _pdb_value(sp(o), "minAvailable")),
-            _c("MAX UNAVAILABLE", lambda env, o: _pdb_value(sp(o), "maxUnavailable")),
-            _c("ALLOWED DISRUPTIONS", lambda env, o: st(o).get("disruptionsAllowed", 0)),
-            _AGE,
-        ]
-    if plural == "serviceaccounts":
-        return [name, _c("SECRETS", lambda env, o: len(o.get("secrets") or [])), _AGE]
-    if plural in ("roles", "clusterroles"):
-        return [name, _c("CREATED AT", lambda env, o: o["metadata"].get("creationTimestamp", ""))]
-    if plural in ("rolebindings", "clusterrolebindings"):
-        cols = [
-            name,
-            _c(
-                "ROLE",
-                lambda env, o: (
-                    f"{(o.get('roleRef') or {}).get('kind')}/{(o.get('roleRef') or {}).get('name')}"
-                ),
-            ),
-            _AGE,
-        ]
-        if wide:
-            cols += [
-                _c("USERS", lambda env, o: _subjects(o, "User")),
-                _c("GROUPS", lambda env, o: _subjects(o, "Group")),
-                _c("SERVICEACCOUNTS", lambda env, o: _subjects(o, "ServiceAccount")),
-            ]
-        return cols
-    if plural == "jobs":
-        return [
-            name,
-            _c(
-                "COMPLETIONS",
-                lambda env, o: f"{st(o).get('succeeded', 0)}/{sp(o).get('completions', 1)}",
-            ),
-            _c("DURATION", lambda env, o: _job_duration(o)),
-            _AGE,
-        ]
-    if plural == "storageclasses":
-        return [
-            _c(
-                "NAME",
-                lambda env, o: (
-                    o["metadata"]["name"]
-                    + (
-                        " (default)"
-                        if (o["metadata"].get("annotations") or {}).get(
-                            "storageclass.kubernetes.io/is-default-class"
-                        )
-                        == "true"
-                        else ""
-                    )
-                ),
-            ),
-            _c("PROVISIONER", lambda env, o: o.get("provisioner", "")),
-            _c("RECLAIMPOLICY", lambda env, o: o.get("reclaimPolicy", "Delete")),
-            _c("VOLUMEBINDINGMODE", lambda env, o: o.get("volumeBindingMode", "Immediate")),
-            _c(
-                "ALLOWVOLUMEEXPANSION",
-                lambda env, o: str(bool(o.get("allowVolumeExpansion"))).lower(),
-            ),
-            _AGE,
-        ]
-    if plural == "ingressclasses":
-        return [
-            name,
-            _c("CONTROLLER", lambda env, o: sp(o).get("controller", "")),
-            _c("PARAMETERS", lambda env, o: "<none>"),
-            _AGE,
-        ]
-    if plural == "resourcequotas":
-        return [
-            name,
-            _AGE,
-            _c("REQUEST", lambda env, o: _quota(o, False)),
-            _c("LIMIT", lambda env, o: _quota(o, True)),
-        ]
-    if plural == "applications":
-        return [
-            name,
-            _c("SYNC STATUS", lambda env, o: (st(o).get("sync") or {}).get("status", "Unknown")),
-            _c(
-                "HEALTH STATUS", lambda env, o: (st(o).get("health") or {}).get("status", "Unknown")
-            ),
-        ]
-    if plural in ("certificates", "clusterissuers"):
-
-        def ready(env: Any, o: dict[str, Any]) -> str:
-            conds = {c.get("type"): c.get("status") for c in st(o).get("conditions") or []}
-            return conds.get("Ready", "Unknown")
-
-        cols = [name, _c("READY", ready)]
-        if plural == "certificates":
-            cols.append(_c("SECRET", lambda env, o: sp(o).get("secretName", "")))
-        return cols + [_AGE]
-    return [name, _AGE]
+    make = _COLUMNS.get(plural)
+    return make(plural, wide) if make else [_NAME, _AGE]
 
 
 def render_table(
