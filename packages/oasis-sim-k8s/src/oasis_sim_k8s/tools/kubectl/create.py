@@ -6,10 +6,12 @@ from __future__ import annotations
 import base64
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from ...store import KINDS, clone, namespaced
 from .args import (
+    Parsed,
     UsageError,
     resolve_type,
 )
@@ -87,202 +89,254 @@ def _container_name(image: str) -> str:
     return re.sub(r"[^a-z0-9-]", "-", base.lower()).strip("-") or "container"
 
 
-def build_create(inv: Inv, what: str, name: str) -> tuple[str, dict[str, Any]]:
-    p = inv.p
-    rest = p.args[2:] if len(p.args) > 2 else []
-    if what in ("namespace", "ns"):
-        return "namespaces", {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
-    if what in ("configmap", "cm"):
-        if p.all("from-file") or p.all("from-env-file"):
-            path = (p.all("from-file") or p.all("from-env-file"))[0]
-            raise UsageError(
-                f"error: error reading {str(path).split('=')[-1]}: no such file or directory"
-            )
-        return "configmaps", {
-            "apiVersion": "v1",
-            "kind": "ConfigMap",
-            "metadata": {"name": name},
-            "data": _literals(p.all("from-literal")),
-        }
-    if what == "secret":
-        sub = name
-        name = p.args[2] if len(p.args) > 2 else ""
-        if not name:
-            raise UsageError("error: NAME is required")
-        if sub == "generic":
-            if p.all("from-file") or p.all("from-env-file"):
-                path = (p.all("from-file") or p.all("from-env-file"))[0]
-                raise UsageError(
-                    f"error: error reading {str(path).split('=')[-1]}: no such file or directory"
-                )
-            data = {
-                k: base64.b64encode(v.encode()).decode()
-                for k, v in _literals(p.all("from-literal")).items()
-            }
-            return "secrets", {
-                "apiVersion": "v1",
-                "kind": "Secret",
-                "metadata": {"name": name},
-                "type": p.get("type") or "Opaque",
-                "data": data,
-            }
-        if sub == "docker-registry":
-            auth = base64.b64encode(
-                f"{p.get('docker-username', '')}:{p.get('docker-password', '')}".encode()
-            ).decode()
-            cfg = {
-                "auths": {
-                    p.get("docker-server") or "https://index.docker.io/v1/": {
-                        "username": p.get("docker-username"),
-                        "password": p.get("docker-password"),
-                        "auth": auth,
-                    }
-                }
-            }
-            return "secrets", {
-                "apiVersion": "v1",
-                "kind": "Secret",
-                "metadata": {"name": name},
-                "type": "kubernetes.io/dockerconfigjson",
-                "data": {".dockerconfigjson": base64.b64encode(json.dumps(cfg).encode()).decode()},
-            }
-        if sub == "tls":
-            raise UsageError(f"error: open {p.get('cert') or 'tls.crt'}: no such file or directory")
-        raise UsageError(f'error: unknown command "{sub}" for "kubectl create secret"')
-    if what in ("serviceaccount", "sa"):
-        return "serviceaccounts", {
-            "apiVersion": "v1",
-            "kind": "ServiceAccount",
-            "metadata": {"name": name},
-        }
-    if what in ("deployment", "deploy"):
-        images = p.all("image")
-        if not images:
-            raise UsageError('error: required flag(s) "image" not set')
-        containers = [
-            {"name": _container_name(img), "image": img, "resources": {}} for img in images
-        ]
-        if p.after_dash:
-            containers[0]["command"] = list(p.after_dash)
-        if p.get("port"):
-            containers[0]["ports"] = [{"containerPort": int(p.get("port"))}]
-        labels = {"app": name}
-        return "deployments", {
-            "apiVersion": "apps/v1",
-            "kind": "Deployment",
-            "metadata": {"name": name, "labels": labels},
-            "spec": {
-                "replicas": int(p.get("replicas") or 1),
-                "selector": {"matchLabels": labels},
-                "strategy": {},
-                "template": {"metadata": {"labels": labels}, "spec": {"containers": containers}},
-            },
-        }
-    if what == "job":
-        images = p.all("image")
-        if not images:
-            raise UsageError("error: either --image or --from must be specified")
-        c = {"name": name, "image": images[0], "resources": {}}
-        if p.after_dash:
-            c["command"] = list(p.after_dash)
-        return "jobs", {
-            "apiVersion": "batch/v1",
-            "kind": "Job",
-            "metadata": {"name": name},
-            "spec": {
-                "template": {"metadata": {}, "spec": {"containers": [c], "restartPolicy": "Never"}}
-            },
-        }
-    if what in ("role", "clusterrole"):
-        kind = "Role" if what == "role" else "ClusterRole"
-        return ("roles" if what == "role" else "clusterroles"), {
-            "apiVersion": "rbac.authorization.k8s.io/v1",
-            "kind": kind,
-            "metadata": {"name": name},
-            "rules": _rules(inv),
-        }
-    if what in ("rolebinding", "clusterrolebinding"):
-        if p.get("role") and p.get("clusterrole"):
-            raise UsageError("error: exactly one of clusterrole or role must be specified")
-        if what == "clusterrolebinding" and p.get("role"):
-            raise UsageError("error: unknown flag: --role")
-        ref_kind = "ClusterRole" if p.get("clusterrole") else "Role"
-        ref_name = p.get("clusterrole") or p.get("role")
-        if not ref_name:
-            raise UsageError("error: exactly one of clusterrole or role must be specified")
-        return ("rolebindings" if what == "rolebinding" else "clusterrolebindings"), {
-            "apiVersion": "rbac.authorization.k8s.io/v1",
-            "kind": "RoleBinding" if what == "rolebinding" else "ClusterRoleBinding",
-            "metadata": {"name": name},
-            "roleRef": {
-                "apiGroup": "rbac.authorization.k8s.io",
-                "kind": ref_kind,
-                "name": ref_name,
-            },
-            "subjects": _subjects(inv),
-        }
-    if what in ("poddisruptionbudget", "pdb"):
-        if not p.get("selector"):
-            raise UsageError("error: a selector must be specified")
-        sel: dict[str, Any] = {
-            "matchLabels": dict(
-                kv.split("=", 1) for kv in str(p.get("selector")).split(",") if "=" in kv
-            )
-        }
-        spec: dict[str, Any] = {"selector": sel}
-        if p.get("min-available") is not None:
-            v = str(p.get("min-available"))
-            spec["minAvailable"] = int(v) if v.isdigit() else v
-        elif p.get("max-unavailable") is not None:
-            v = str(p.get("max-unavailable"))
-            spec["maxUnavailable"] = int(v) if v.isdigit() else v
-        else:
-            spec["minAvailable"] = 1
-        return "poddisruptionbudgets", {
-            "apiVersion": "policy/v1",
-            "kind": "PodDisruptionBudget",
-            "metadata": {"name": name},
-            "spec": spec,
-        }
-    if what in ("service", "svc"):
-        stype = name
-        name = p.args[2] if len(p.args) > 2 else ""
-        types = {
-            "clusterip": "ClusterIP",
-            "nodeport": "NodePort",
-            "loadbalancer": "LoadBalancer",
-            "externalname": "ExternalName",
-        }
-        if stype not in types or not name:
-            raise UsageError(
-                "error: NAME is required"
-                if stype in types
-                else f'error: unknown command "{stype}" for "kubectl create service"'
-            )
-        ports = []
-        for t in p.all("tcp"):
-            port, _, target = str(t).partition(":")
-            ports.append(
-                {
-                    "name": f"{port}-{target or port}",
-                    "port": int(port),
-                    "protocol": "TCP",
-                    "targetPort": int(target or port),
-                }
-            )
-        return "services", {
-            "apiVersion": "v1",
-            "kind": "Service",
-            "metadata": {"name": name, "labels": {"app": name}},
-            "spec": {"type": types[stype], "selector": {"app": name}, "ports": ports},
-        }
-    if what == "token":
+def _no_files(p: Parsed) -> None:
+    """``--from-file`` / ``--from-env-file``: this session has no local files to read."""
+    if p.all("from-file") or p.all("from-env-file"):
+        path = (p.all("from-file") or p.all("from-env-file"))[0]
         raise UsageError(
-            f'Error from server (Forbidden): serviceaccounts "{name}" is forbidden: User "{inv.user}" '
-            f'cannot create resource "serviceaccounts/token" in API group "" in the namespace "{inv.ns}"'
+            f"error: error reading {str(path).split('=')[-1]}: no such file or directory"
         )
-    del rest
-    raise UsageError(f'error: unknown command "{what}" for "kubectl create"')
+
+
+def _second_name(p: Parsed) -> str:
+    """``create secret TYPE NAME`` / ``create service TYPE NAME``: the NAME after the type."""
+    return p.args[2] if len(p.args) > 2 else ""
+
+
+def _gen_namespace(inv: Inv, name: str) -> tuple[str, dict[str, Any]]:
+    return "namespaces", {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
+
+
+def _gen_configmap(inv: Inv, name: str) -> tuple[str, dict[str, Any]]:
+    _no_files(inv.p)
+    return "configmaps", {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": name},
+        "data": _literals(inv.p.all("from-literal")),
+    }
+
+
+def _docker_config(p: Parsed) -> dict[str, Any]:
+    auth = base64.b64encode(
+        f"{p.get('docker-username', '')}:{p.get('docker-password', '')}".encode()
+    ).decode()
+    return {
+        "auths": {
+            p.get("docker-server") or "https://index.docker.io/v1/": {
+                "username": p.get("docker-username"),
+                "password": p.get("docker-password"),
+                "auth": auth,
+            }
+        }
+    }
+
+
+def _gen_secret(inv: Inv, sub: str) -> tuple[str, dict[str, Any]]:
+    p = inv.p
+    name = _second_name(p)
+    if not name:
+        raise UsageError("error: NAME is required")
+    if sub == "generic":
+        _no_files(p)
+        payload = {
+            k: base64.b64encode(v.encode()).decode()
+            for k, v in _literals(p.all("from-literal")).items()
+        }
+        stype = p.get("type") or "Opaque"
+    elif sub == "docker-registry":
+        cfg = json.dumps(_docker_config(p)).encode()
+        payload = {".dockerconfigjson": base64.b64encode(cfg).decode()}
+        stype = "kubernetes.io/dockerconfigjson"
+    elif sub == "tls":
+        raise UsageError(f"error: open {p.get('cert') or 'tls.crt'}: no such file or directory")
+    else:
+        raise UsageError(f'error: unknown command "{sub}" for "kubectl create secret"')
+    return "secrets", {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": {"name": name},
+        "type": stype,
+        "data": payload,
+    }
+
+
+def _gen_serviceaccount(inv: Inv, name: str) -> tuple[str, dict[str, Any]]:
+    return "serviceaccounts", {
+        "apiVersion": "v1",
+        "kind": "ServiceAccount",
+        "metadata": {"name": name},
+    }
+
+
+def _gen_deployment(inv: Inv, name: str) -> tuple[str, dict[str, Any]]:
+    p = inv.p
+    images = p.all("image")
+    if not images:
+        raise UsageError('error: required flag(s) "image" not set')
+    containers = [{"name": _container_name(img), "image": img, "resources": {}} for img in images]
+    if p.after_dash:
+        containers[0]["command"] = list(p.after_dash)
+    if p.get("port"):
+        containers[0]["ports"] = [{"containerPort": int(p.get("port"))}]
+    labels = {"app": name}
+    return "deployments", {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": name, "labels": labels},
+        "spec": {
+            "replicas": int(p.get("replicas") or 1),
+            "selector": {"matchLabels": labels},
+            "strategy": {},
+            "template": {"metadata": {"labels": labels}, "spec": {"containers": containers}},
+        },
+    }
+
+
+def _gen_job(inv: Inv, name: str) -> tuple[str, dict[str, Any]]:
+    p = inv.p
+    images = p.all("image")
+    if not images:
+        raise UsageError("error: either --image or --from must be specified")
+    c = {"name": name, "image": images[0], "resources": {}}
+    if p.after_dash:
+        c["command"] = list(p.after_dash)
+    return "jobs", {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": {"name": name},
+        "spec": {
+            "template": {"metadata": {}, "spec": {"containers": [c], "restartPolicy": "Never"}}
+        },
+    }
+
+
+def _gen_role(inv: Inv, name: str, cluster: bool = False) -> tuple[str, dict[str, Any]]:
+    return ("clusterroles" if cluster else "roles"), {
+        "apiVersion": "rbac.authorization.k8s.io/v1",
+        "kind": "ClusterRole" if cluster else "Role",
+        "metadata": {"name": name},
+        "rules": _rules(inv),
+    }
+
+
+def _gen_binding(inv: Inv, name: str, cluster: bool = False) -> tuple[str, dict[str, Any]]:
+    p = inv.p
+    if p.get("role") and p.get("clusterrole"):
+        raise UsageError("error: exactly one of clusterrole or role must be specified")
+    if cluster and p.get("role"):
+        raise UsageError("error: unknown flag: --role")
+    ref_kind = "ClusterRole" if p.get("clusterrole") else "Role"
+    ref_name = p.get("clusterrole") or p.get("role")
+    if not ref_name:
+        raise UsageError("error: exactly one of clusterrole or role must be specified")
+    return ("clusterrolebindings" if cluster else "rolebindings"), {
+        "apiVersion": "rbac.authorization.k8s.io/v1",
+        "kind": "ClusterRoleBinding" if cluster else "RoleBinding",
+        "metadata": {"name": name},
+        "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": ref_kind, "name": ref_name},
+        "subjects": _subjects(inv),
+    }
+
+
+def _int_or_percent(value: Any) -> int | str:
+    v = str(value)
+    return int(v) if v.isdigit() else v
+
+
+def _gen_pdb(inv: Inv, name: str) -> tuple[str, dict[str, Any]]:
+    p = inv.p
+    if not p.get("selector"):
+        raise UsageError("error: a selector must be specified")
+    pairs = (kv.split("=", 1) for kv in str(p.get("selector")).split(",") if "=" in kv)
+    spec: dict[str, Any] = {"selector": {"matchLabels": dict(pairs)}}
+    if p.get("min-available") is not None:
+        spec["minAvailable"] = _int_or_percent(p.get("min-available"))
+    elif p.get("max-unavailable") is not None:
+        spec["maxUnavailable"] = _int_or_percent(p.get("max-unavailable"))
+    else:
+        spec["minAvailable"] = 1
+    return "poddisruptionbudgets", {
+        "apiVersion": "policy/v1",
+        "kind": "PodDisruptionBudget",
+        "metadata": {"name": name},
+        "spec": spec,
+    }
+
+
+_SERVICE_TYPES = {
+    "clusterip": "ClusterIP",
+    "nodeport": "NodePort",
+    "loadbalancer": "LoadBalancer",
+    "externalname": "ExternalName",
+}
+
+
+def _gen_service(inv: Inv, stype: str) -> tuple[str, dict[str, Any]]:
+    p = inv.p
+    name = _second_name(p)
+    if stype not in _SERVICE_TYPES or not name:
+        raise UsageError(
+            "error: NAME is required"
+            if stype in _SERVICE_TYPES
+            else f'error: unknown command "{stype}" for "kubectl create service"'
+        )
+    ports = []
+    for t in p.all("tcp"):
+        port, _, target = str(t).partition(":")
+        ports.append(
+            {
+                "name": f"{port}-{target or port}",
+                "port": int(port),
+                "protocol": "TCP",
+                "targetPort": int(target or port),
+            }
+        )
+    return "services", {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": {"name": name, "labels": {"app": name}},
+        "spec": {"type": _SERVICE_TYPES[stype], "selector": {"app": name}, "ports": ports},
+    }
+
+
+def _gen_token(inv: Inv, name: str) -> tuple[str, dict[str, Any]]:
+    raise UsageError(
+        f'Error from server (Forbidden): serviceaccounts "{name}" is forbidden: User "{inv.user}" '
+        f'cannot create resource "serviceaccounts/token" in API group "" in the namespace "{inv.ns}"'
+    )
+
+
+#: ``kubectl create WHAT NAME``: the generator of each WHAT (aliases included)
+_GENERATORS: dict[str, Callable[[Inv, str], tuple[str, dict[str, Any]]]] = {
+    "namespace": _gen_namespace,
+    "ns": _gen_namespace,
+    "configmap": _gen_configmap,
+    "cm": _gen_configmap,
+    "secret": _gen_secret,
+    "serviceaccount": _gen_serviceaccount,
+    "sa": _gen_serviceaccount,
+    "deployment": _gen_deployment,
+    "deploy": _gen_deployment,
+    "job": _gen_job,
+    "role": _gen_role,
+    "clusterrole": lambda inv, name: _gen_role(inv, name, cluster=True),
+    "rolebinding": _gen_binding,
+    "clusterrolebinding": lambda inv, name: _gen_binding(inv, name, cluster=True),
+    "poddisruptionbudget": _gen_pdb,
+    "pdb": _gen_pdb,
+    "service": _gen_service,
+    "svc": _gen_service,
+    "token": _gen_token,
+}
+
+
+def build_create(inv: Inv, what: str, name: str) -> tuple[str, dict[str, Any]]:
+    """The object ``kubectl create WHAT NAME [flags]`` generates, and its resource."""
+    gen = _GENERATORS.get(what)
+    if gen is None:
+        raise UsageError(f'error: unknown command "{what}" for "kubectl create"')
+    return gen(inv, name)
 
 
 def cmd_create(inv: Inv) -> None:
