@@ -20,129 +20,173 @@ from .session import (
 
 
 # ---- config -----------------------------------------------------------------------------------------------------
-def cmd_config(inv: Inv) -> None:
+def _config_view(inv: Inv, sub: str, rest: list[str]) -> None:
     p, kc = inv.p, inv.kc
+    doc = kc.to_doc(raw=p.on("raw"), minify=p.on("minify"))
+    fmt = str(p.get("output") or "yaml")
+    inv.say(
+        output_object(doc, fmt)
+        if fmt != "yaml"
+        else yaml.safe_dump(doc, sort_keys=False, default_flow_style=False)
+    )
+
+
+def _config_current_context(inv: Inv, sub: str, rest: list[str]) -> None:
+    kc = inv.kc
+    if not kc.current:
+        raise UsageError("error: current-context is not set")
+    inv.say(kc.current)
+
+
+def _config_get_contexts(inv: Inv, sub: str, rest: list[str]) -> None:
+    p, kc = inv.p, inv.kc
+    names = rest or list(kc.contexts)
+    rows = []
+    for n in names:
+        if n not in kc.contexts:
+            raise UsageError(f"error: context {n} not found")
+        c = kc.contexts[n]
+        rows.append(
+            [
+                "*" if n == kc.current else "",
+                n,
+                c.get("cluster", ""),
+                c.get("user", ""),
+                c.get("namespace", ""),
+            ]
+        )
+    if p.get("output") == "name":
+        inv.say("\n".join(r[1] for r in rows))
+        return
+    inv.say(
+        table(
+            ["CURRENT", "NAME", "CLUSTER", "AUTHINFO", "NAMESPACE"],
+            rows,
+            no_headers=p.on("no-headers"),
+        )
+    )
+
+
+def _config_get_clusters(inv: Inv, sub: str, rest: list[str]) -> None:
+    kc = inv.kc
+    inv.say("NAME\n" + "".join(f"{n}\n" for n in kc.clusters))
+
+
+def _config_get_users(inv: Inv, sub: str, rest: list[str]) -> None:
+    kc = inv.kc
+    inv.say("NAME\n" + "".join(f"{n}\n" for n in kc.users))
+
+
+def _config_use_context(inv: Inv, sub: str, rest: list[str]) -> None:
+    kc = inv.kc
+    if not rest:
+        raise UsageError("error: Unexpected args: []")
+    name = rest[0]
+    if name not in kc.contexts:
+        raise UsageError(f'error: no context exists with the name: "{name}"')
+    _credential_switch(inv, kc.contexts[name])
+    kc.current = name
+    inv.say(f'Switched to context "{name}".')
+
+
+def _config_set_context(inv: Inv, sub: str, rest: list[str]) -> None:
+    p, kc = inv.p, inv.kc
+    name = kc.current if p.on("current") else (rest[0] if rest else "")
+    if not name:
+        raise UsageError("error: you must specify a non-empty context name or --current")
+    c = kc.contexts.setdefault(name, {})
+    existed = bool(c)
+    for key in ("cluster", "user", "namespace"):
+        if p.get(key) is not None:
+            c[key] = p.get(key)
+    if name == kc.current and p.get("user") is not None:
+        _credential_switch(inv, c)
+    inv.say(f'Context "{name}" {"modified" if existed else "created"}.')
+
+
+def _config_set_credentials(inv: Inv, sub: str, rest: list[str]) -> None:
+    p, kc = inv.p, inv.kc
+    if not rest:
+        raise UsageError("error: you must specify a non-empty user name")
+    u = kc.users.setdefault(rest[0], {})
+    existed = bool(u)
+    if p.get("token") is not None:
+        u["token"] = p.get("token")
+    for key in ("client-certificate", "client-key", "username", "password"):
+        if p.get(key) is not None:
+            u[key] = p.get(key)
+    inv.say(f'User "{rest[0]}" {"modified" if existed else "set"}.')
+
+
+def _config_set_cluster(inv: Inv, sub: str, rest: list[str]) -> None:
+    p, kc = inv.p, inv.kc
+    if not rest:
+        raise UsageError("error: you must specify a non-empty cluster name")
+    c = kc.clusters.setdefault(rest[0], {})
+    existed = bool(c)
+    if p.get("server") is not None:
+        c["server"] = p.get("server")
+    inv.say(f'Cluster "{rest[0]}" {"modified" if existed else "set"}.')
+
+
+def _config_delete_context(inv: Inv, sub: str, rest: list[str]) -> None:
+    kc = inv.kc
+    store = {
+        "delete-context": kc.contexts,
+        "delete-user": kc.users,
+        "delete-cluster": kc.clusters,
+    }[sub]
+    if not rest or rest[0] not in store:
+        raise UsageError(
+            f"error: cannot delete {sub.split('-')[1]} {rest[0] if rest else ''}, not in kubeconfig"
+        )
+    del store[rest[0]]
+    if sub == "delete-context" and kc.current == rest[0]:
+        inv.err.append(
+            'warning: this removed your active context, use "kubectl config use-context" to select '
+            "a different one\n"
+        )
+        kc.current = ""
+    inv.say(f"deleted {sub.split('-')[1]} {rest[0]} from kubeconfig")
+
+
+def _config_rename_context(inv: Inv, sub: str, rest: list[str]) -> None:
+    kc = inv.kc
+    if len(rest) < 2 or rest[0] not in kc.contexts:
+        raise UsageError(
+            f'error: cannot rename the context "{rest[0] if rest else ""}", it\'s not in kubeconfig'
+        )
+    kc.contexts[rest[1]] = kc.contexts.pop(rest[0])
+    if kc.current == rest[0]:
+        kc.current = rest[1]
+    inv.say(f'Context "{rest[0]}" renamed to "{rest[1]}".')
+
+
+_CONFIG = {
+    "view": _config_view,
+    "current-context": _config_current_context,
+    "get-contexts": _config_get_contexts,
+    "get-clusters": _config_get_clusters,
+    "get-users": _config_get_users,
+    "use-context": _config_use_context,
+    "use": _config_use_context,
+    "set-context": _config_set_context,
+    "set-credentials": _config_set_credentials,
+    "set-cluster": _config_set_cluster,
+    "delete-context": _config_delete_context,
+    "delete-user": _config_delete_context,
+    "delete-cluster": _config_delete_context,
+    "rename-context": _config_rename_context,
+}
+
+
+def cmd_config(inv: Inv) -> None:
+    p = inv.p
     sub = p.args[0] if p.args else ""
     rest = p.args[1:]
-    if sub == "view":
-        doc = kc.to_doc(raw=p.on("raw"), minify=p.on("minify"))
-        fmt = str(p.get("output") or "yaml")
-        inv.say(
-            output_object(doc, fmt)
-            if fmt != "yaml"
-            else yaml.safe_dump(doc, sort_keys=False, default_flow_style=False)
-        )
-        return
-    if sub == "current-context":
-        if not kc.current:
-            raise UsageError("error: current-context is not set")
-        inv.say(kc.current)
-        return
-    if sub == "get-contexts":
-        names = rest or list(kc.contexts)
-        rows = []
-        for n in names:
-            if n not in kc.contexts:
-                raise UsageError(f"error: context {n} not found")
-            c = kc.contexts[n]
-            rows.append(
-                [
-                    "*" if n == kc.current else "",
-                    n,
-                    c.get("cluster", ""),
-                    c.get("user", ""),
-                    c.get("namespace", ""),
-                ]
-            )
-        if p.get("output") == "name":
-            inv.say("\n".join(r[1] for r in rows))
-            return
-        inv.say(
-            table(
-                ["CURRENT", "NAME", "CLUSTER", "AUTHINFO", "NAMESPACE"],
-                rows,
-                no_headers=p.on("no-headers"),
-            )
-        )
-        return
-    if sub == "get-clusters":
-        inv.say("NAME\n" + "".join(f"{n}\n" for n in kc.clusters))
-        return
-    if sub == "get-users":
-        inv.say("NAME\n" + "".join(f"{n}\n" for n in kc.users))
-        return
-    if sub in ("use-context", "use"):
-        if not rest:
-            raise UsageError("error: Unexpected args: []")
-        name = rest[0]
-        if name not in kc.contexts:
-            raise UsageError(f'error: no context exists with the name: "{name}"')
-        _credential_switch(inv, kc.contexts[name])
-        kc.current = name
-        inv.say(f'Switched to context "{name}".')
-        return
-    if sub == "set-context":
-        name = kc.current if p.on("current") else (rest[0] if rest else "")
-        if not name:
-            raise UsageError("error: you must specify a non-empty context name or --current")
-        c = kc.contexts.setdefault(name, {})
-        existed = bool(c)
-        for key in ("cluster", "user", "namespace"):
-            if p.get(key) is not None:
-                c[key] = p.get(key)
-        if name == kc.current and p.get("user") is not None:
-            _credential_switch(inv, c)
-        inv.say(f'Context "{name}" {"modified" if existed else "created"}.')
-        return
-    if sub == "set-credentials":
-        if not rest:
-            raise UsageError("error: you must specify a non-empty user name")
-        u = kc.users.setdefault(rest[0], {})
-        existed = bool(u)
-        if p.get("token") is not None:
-            u["token"] = p.get("token")
-        for key in ("client-certificate", "client-key", "username", "password"):
-            if p.get(key) is not None:
-                u[key] = p.get(key)
-        inv.say(f'User "{rest[0]}" {"modified" if existed else "set"}.')
-        return
-    if sub == "set-cluster":
-        if not rest:
-            raise UsageError("error: you must specify a non-empty cluster name")
-        c = kc.clusters.setdefault(rest[0], {})
-        existed = bool(c)
-        if p.get("server") is not None:
-            c["server"] = p.get("server")
-        inv.say(f'Cluster "{rest[0]}" {"modified" if existed else "set"}.')
-        return
-    if sub in ("delete-context", "delete-user", "delete-cluster"):
-        store = {
-            "delete-context": kc.contexts,
-            "delete-user": kc.users,
-            "delete-cluster": kc.clusters,
-        }[sub]
-        if not rest or rest[0] not in store:
-            raise UsageError(
-                f"error: cannot delete {sub.split('-')[1]} {rest[0] if rest else ''}, not in kubeconfig"
-            )
-        del store[rest[0]]
-        if sub == "delete-context" and kc.current == rest[0]:
-            inv.err.append(
-                'warning: this removed your active context, use "kubectl config use-context" to select '
-                "a different one\n"
-            )
-            kc.current = ""
-        inv.say(f"deleted {sub.split('-')[1]} {rest[0]} from kubeconfig")
-        return
-    if sub == "rename-context":
-        if len(rest) < 2 or rest[0] not in kc.contexts:
-            raise UsageError(
-                f'error: cannot rename the context "{rest[0] if rest else ""}", it\'s not in kubeconfig'
-            )
-        kc.contexts[rest[1]] = kc.contexts.pop(rest[0])
-        if kc.current == rest[0]:
-            kc.current = rest[1]
-        inv.say(f'Context "{rest[0]}" renamed to "{rest[1]}".')
+    handler = _CONFIG.get(sub)
+    if handler is not None:
+        handler(inv, sub, rest)
         return
     raise UsageError(
         'Modify kubeconfig files using subcommands like "kubectl config set current-context my-context".'
