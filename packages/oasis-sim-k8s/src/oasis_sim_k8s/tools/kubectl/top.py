@@ -28,7 +28,110 @@ def _pod_usage(env: Any, pod: dict[str, Any]) -> dict[str, tuple[float, float]] 
     return pod_usage(env, pod)
 
 
+def _objects(
+    inv: Inv, plural: str, ns: str | None, names: list[str]
+) -> list[dict[str, Any]] | None:
+    """The named objects (one GET each) or a LIST by ``-l``; None (error printed) on a refusal."""
+    if not names:
+        res = inv.api("list", plural, ns, params=_selector_params(inv))
+        if not res.ok:
+            inv.error(api_error(res))
+            return None
+        return list(res.body.get("items") or [])
+    out = []
+    for n in names:
+        res = inv.api("get", plural, ns, n)
+        if not res.ok:
+            inv.error(api_error(res))
+            return None
+        out.append(res.body)
+    return out
+
+
+def _mi(mem: float) -> str:
+    return f"{int(mem // 2**20)}Mi"
+
+
+def _usage_rows(
+    inv: Inv, pods: list[dict[str, Any]], ns: str | None
+) -> tuple[list[list[str]], list[dict[str, Any]]]:
+    """One row per pod (or per container with ``--containers``), and the pods without metrics."""
+    rows, no_metrics = [], []
+    for pod in pods:
+        usage = _pod_usage(inv.env, pod)
+        if usage is None:
+            no_metrics.append(pod)
+            continue
+        lead = ([pod["metadata"]["namespace"]] if ns is None else []) + [pod["metadata"]["name"]]
+        if inv.p.on("containers"):
+            for cname, (cpu, mem) in usage.items():
+                rows.append([*lead, cname, f"{int(cpu)}m", _mi(mem)])
+        else:
+            cpu = sum(u[0] for u in usage.values())
+            mem = sum(u[1] for u in usage.values())
+            rows.append([*lead, f"{int(cpu)}m", _mi(mem)])
+    return rows, no_metrics
+
+
+def _top_pods(inv: Inv, names: list[str]) -> None:
+    p, env = inv.p, inv.env
+    ns = None if p.on("all-namespaces") else inv.ns
+    pods = _objects(inv, "pods", (ns or inv.ns) if names else ns, names)
+    if pods is None:
+        return
+    rows, no_metrics = _usage_rows(inv, pods, ns)
+    if names and no_metrics:
+        meta = no_metrics[0]["metadata"]
+        inv.error(
+            f"error: Metrics not available for pod {meta['namespace']}/{meta['name']}, "
+            f"age: {age(env, meta.get('creationTimestamp'))}"
+        )
+        return
+    if not rows:
+        inv.err.append(f"No resources found in {ns} namespace.\n" if ns else "No resources found\n")
+        return
+    sort_by = p.get("sort-by")
+    if sort_by in ("cpu", "memory"):
+        column = len(rows[0]) - (2 if sort_by == "cpu" else 1)
+        rows.sort(key=lambda r: -int(r[column].rstrip("mMi")))
+    headers = (
+        (["NAMESPACE"] if ns is None else [])
+        + ["NAME"]
+        + (["NAME"] if p.on("containers") else [])
+        + ["CPU(cores)", "MEMORY(bytes)"]
+    )
+    if p.on("containers"):
+        headers[(1 if ns is None else 0)] = "POD"
+    inv.say(table(headers, rows, no_headers=p.on("no-headers")))
+
+
+def _top_nodes(inv: Inv, names: list[str]) -> None:
+    from ...observability import node_usage
+
+    nodes = _objects(inv, "nodes", None, names)
+    if nodes is None:
+        return
+    rows = []
+    for node in nodes:
+        cpu, mem, a_cpu, a_mem = node_usage(inv.env, node)
+        rows.append(
+            [
+                node["metadata"]["name"],
+                f"{int(cpu)}m",
+                f"{int(100 * cpu / a_cpu)}%",
+                _mi(mem),
+                f"{int(100 * mem / a_mem)}%",
+            ]
+        )
+    if inv.p.get("sort-by") in ("cpu", "memory"):
+        idx = 1 if inv.p.get("sort-by") == "cpu" else 3
+        rows.sort(key=lambda r: -int(r[idx].rstrip("mMi")))
+    headers = ["NAME", "CPU(cores)", "CPU%", "MEMORY(bytes)", "MEMORY%"]
+    inv.say(table(headers, rows, no_headers=inv.p.on("no-headers")))
+
+
 def cmd_top(inv: Inv) -> None:
+    """``kubectl top pod|node [NAME...]``: usage from the metrics pipeline (read as the agent)."""
     p = inv.p
     if not p.args:
         raise UsageError(
@@ -36,115 +139,9 @@ def cmd_top(inv: Inv) -> None:
             "resource (CPU/memory) usage of nodes\n  pod           Display resource (CPU/memory) usage of pods"
         )
     what = p.args[0].lower()
-    names = p.args[1:]
-    env = inv.env
     if what in ("pod", "pods", "po"):
-        ns = None if p.on("all-namespaces") else inv.ns
-        if names:
-            pods = []
-            for n in names:
-                res = inv.api("get", "pods", ns or inv.ns, n)
-                if not res.ok:
-                    inv.error(api_error(res))
-                    return
-                pods.append(res.body)
-        else:
-            res = inv.api("list", "pods", ns, params=_selector_params(inv))
-            if not res.ok:
-                inv.error(api_error(res))
-                return
-            pods = list(res.body.get("items") or [])
-        rows, no_metrics = [], []
-        for pod in pods:
-            usage = _pod_usage(env, pod)
-            if usage is None:
-                no_metrics.append(pod)
-                continue
-            if p.on("containers"):
-                for cname, (cpu, mem) in usage.items():
-                    rows.append(
-                        ([pod["metadata"]["namespace"]] if ns is None else [])
-                        + [pod["metadata"]["name"], cname, f"{int(cpu)}m", f"{int(mem // 2**20)}Mi"]
-                    )
-            else:
-                cpu = sum(u[0] for u in usage.values())
-                mem = sum(u[1] for u in usage.values())
-                rows.append(
-                    ([pod["metadata"]["namespace"]] if ns is None else [])
-                    + [pod["metadata"]["name"], f"{int(cpu)}m", f"{int(mem // 2**20)}Mi"]
-                )
-        if names and no_metrics:
-            pod = no_metrics[0]
-            inv.error(
-                f"error: Metrics not available for pod {pod['metadata']['namespace']}/{pod['metadata']['name']}, "
-                f"age: {age(env, pod['metadata'].get('creationTimestamp'))}"
-            )
-            return
-        if not rows:
-            inv.err.append(
-                f"No resources found in {ns} namespace.\n" if ns else "No resources found\n"
-            )
-            return
-        sort_by = p.get("sort-by")
-        idx = (
-            (len(rows[0]) - 2)
-            if sort_by == "cpu"
-            else (len(rows[0]) - 1)
-            if sort_by == "memory"
-            else None
-        )
-        if idx is not None:
-            column = idx
-            rows.sort(key=lambda r: -int(r[column].rstrip("mMi")))
-        headers = (
-            (["NAMESPACE"] if ns is None else [])
-            + ["NAME"]
-            + (["NAME"] if p.on("containers") else [])
-            + ["CPU(cores)", "MEMORY(bytes)"]
-        )
-        if p.on("containers"):
-            headers[(1 if ns is None else 0)] = "POD"
-        inv.say(table(headers, rows, no_headers=p.on("no-headers")))
-        return
-    if what in ("node", "nodes", "no"):
-        if names:
-            nodes = []
-            for n in names:
-                res = inv.api("get", "nodes", None, n)
-                if not res.ok:
-                    inv.error(api_error(res))
-                    return
-                nodes.append(res.body)
-        else:
-            res = inv.api("list", "nodes", None, params=_selector_params(inv))
-            if not res.ok:
-                inv.error(api_error(res))
-                return
-            nodes = list(res.body.get("items") or [])
-        from ...observability import node_usage
-
-        rows = []
-        for node in nodes:
-            name = node["metadata"]["name"]
-            cpu, mem, a_cpu, a_mem = node_usage(env, node)
-            rows.append(
-                [
-                    name,
-                    f"{int(cpu)}m",
-                    f"{int(100 * cpu / a_cpu)}%",
-                    f"{int(mem // 2**20)}Mi",
-                    f"{int(100 * mem / a_mem)}%",
-                ]
-            )
-        if p.get("sort-by") in ("cpu", "memory"):
-            idx = 1 if p.get("sort-by") == "cpu" else 3
-            rows.sort(key=lambda r: -int(r[idx].rstrip("mMi")))
-        inv.say(
-            table(
-                ["NAME", "CPU(cores)", "CPU%", "MEMORY(bytes)", "MEMORY%"],
-                rows,
-                no_headers=p.on("no-headers"),
-            )
-        )
-        return
-    raise UsageError(f'error: unknown command "{what}" for "kubectl top"')
+        _top_pods(inv, p.args[1:])
+    elif what in ("node", "nodes", "no"):
+        _top_nodes(inv, p.args[1:])
+    else:
+        raise UsageError(f'error: unknown command "{what}" for "kubectl top"')
