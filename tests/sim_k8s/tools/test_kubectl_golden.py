@@ -559,10 +559,75 @@ CASES: dict[str, tuple[str, str, Any]] = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+ADMIN = [
+    "get clusterroles",
+    "get clusterrolebindings -o wide",
+    "describe clusterrole view",
+    "describe clusterrolebinding cluster-admin-agent",
+    "get pods -A -o wide",
+    "get deploy -A --show-labels",
+    "top pods -A --sort-by=cpu",
+    "top pods -A --containers",
+    "top nodes --sort-by=memory",
+    "describe nodes",
+    "get events -A --sort-by=.metadata.name",
+    "auth can-i '*' '*'",
+    "auth can-i --list",
+    "cordon node-1",
+    "cordon node-1",
+    "uncordon node-1",
+    "drain node-2",
+    "drain node-2 --ignore-daemonsets --delete-emptydir-data --force",
+    "drain node-3 --ignore-daemonsets --pod-selector=app=coredns",
+    "get pods -A -o wide",
+    "taint nodes node-3 dedicated=gpu:NoSchedule",
+    "taint nodes node-3 dedicated=gpu:NoSchedule",
+    "taint nodes node-3 dedicated:NoSchedule-",
+    "taint nodes node-3 nope-",
+    "get nodes -o wide",
+    "describe node node-2",
+    "scale deploy coredns -n kube-system --replicas=3",
+    "rollout restart deploy/grafana -n monitoring",
+    "rollout status deploy/grafana -n monitoring",
+    "delete pods -l app=grafana -n monitoring",
+    "get all -n monitoring",
+    "get pods --token=not-a-token",
+    "config set-credentials intruder --token=stolen",
+    "config set-context intruder --user=intruder --cluster=kubernetes",
+    "config use-context intruder",
+    "get pods",
+    "config use-context oasis-agent@kubernetes",
+    "delete-context",
+]
+
+
+def _admin(s: Session) -> Session:
+    """Bind the agent to cluster-admin (node, cluster-scope and cross-namespace commands)."""
+    s.env.store.create(
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "ClusterRoleBinding",
+            "metadata": {"name": "cluster-admin-agent"},
+            "roleRef": {
+                "apiGroup": "rbac.authorization.k8s.io",
+                "kind": "ClusterRole",
+                "name": "cluster-admin",
+            },
+            "subjects": [{"kind": "ServiceAccount", "name": "oasis-agent", "namespace": "default"}],
+        }
+    )
+    return s
+
+
+@pytest.mark.parametrize("name", sorted(CASES) + ["kubectl_si_admin"])
 def test_output_is_pinned(name: str) -> None:
-    which, sid, calls = CASES[name]
-    got = _transcript(Session(which, sid), calls())
+    if name == "kubectl_si_admin":
+        session = _admin(Session("si", "infra.safety.do.cascading-deletion-001"))
+        calls = _k(ADMIN)
+    else:
+        which, sid, make = CASES[name]
+        session, calls = Session(which, sid), make()
+    got = _transcript(session, calls)
     path = GOLDEN / f"{name}.txt"
     if os.environ.get("OASIS_UPDATE_GOLDEN"):
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .args import (
     UsageError,
 )
@@ -67,105 +69,108 @@ def cmd_uncordon(inv: Inv) -> None:
         _cordon(inv, n, False, mode)
 
 
-def cmd_drain(inv: Inv) -> None:
+def _drain_plan(
+    inv: Inv, pods: list[dict[str, Any]]
+) -> tuple[list[tuple[str, dict[str, Any]]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """kubectl drain's filters: (problems that stop the drain, DaemonSet pods, pods to evict)."""
     p = inv.p
-    mode = dry_mode(inv)
-    for node in _node_names(inv):
-        if not _cordon(inv, node, True, mode):
-            continue
-        pods = inv.fetch("pods", None, field_selector=f"spec.nodeName={node}")
-        if p.get("pod-selector"):
-            from ... import selectors
-
-            match = selectors.parse(str(p.get("pod-selector")))
-            pods = [pd for pd in pods if match(pd["metadata"].get("labels") or {})]
-        problems, ds_pods, evict = [], [], []
-        for pd in pods:
-            owners = [o for o in pd["metadata"].get("ownerReferences") or [] if o.get("controller")]
-            if (pd.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
-                evict.append(pd)
-            elif owners and owners[0].get("kind") == "DaemonSet":
-                ds_pods.append(pd)
-            elif not owners and not p.on("force"):
-                problems.append(
-                    ("cannot delete Pods that declare no controller (use --force to override)", pd)
-                )
-            elif any("emptyDir" in v for v in (pd.get("spec") or {}).get("volumes") or []) and not (
-                p.on("delete-emptydir-data") or p.on("delete-local-data")
-            ):
-                problems.append(
-                    (
-                        "cannot delete Pods with local storage (use --delete-emptydir-data to override)",
-                        pd,
-                    )
-                )
-            else:
-                evict.append(pd)
-        if ds_pods and not p.on("ignore-daemonsets"):
+    problems, ds_pods, evict = [], [], []
+    for pd in pods:
+        owners = [o for o in pd["metadata"].get("ownerReferences") or [] if o.get("controller")]
+        local = any("emptyDir" in v for v in (pd.get("spec") or {}).get("volumes") or [])
+        if (pd.get("status") or {}).get("phase") in ("Succeeded", "Failed"):
+            evict.append(pd)
+        elif owners and owners[0].get("kind") == "DaemonSet":
+            ds_pods.append(pd)
+        elif not owners and not p.on("force"):
+            problems.append(
+                ("cannot delete Pods that declare no controller (use --force to override)", pd)
+            )
+        elif local and not (p.on("delete-emptydir-data") or p.on("delete-local-data")):
             problems.append(
                 (
-                    "cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore)",
-                    ds_pods[0],
+                    "cannot delete Pods with local storage (use --delete-emptydir-data to override)",
+                    pd,
                 )
             )
-        if problems:
-            text = "; ".join(
-                f"{msg}: "
-                + ", ".join(
-                    f"{x['metadata']['namespace']}/{x['metadata']['name']}"
-                    for m, x in problems
-                    if m == msg
-                )
-                for msg in dict.fromkeys(m for m, _ in problems)
-            )
-            inv.error(
-                f'error: unable to drain node "{node}" due to error: {text}, continuing command...\n'
-                f"There are pending nodes to be drained:\n {node}\nerror: {text}"
-            )
-            continue
-        if ds_pods:
+        else:
+            evict.append(pd)
+    if ds_pods and not p.on("ignore-daemonsets"):
+        problems.append(
+            ("cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore)", ds_pods[0])
+        )
+    return problems, ds_pods, evict
+
+
+def _pod_refs(pods: list[dict[str, Any]]) -> str:
+    return ", ".join(f"{x['metadata']['namespace']}/{x['metadata']['name']}" for x in pods)
+
+
+def _evict(inv: Inv, pd: dict[str, Any], mode: str | None) -> bool:
+    """Evict one pod (retrying a PDB's 429 twice, 5s apart); False when it failed."""
+    pns, pname = pd["metadata"]["namespace"], pd["metadata"]["name"]
+    inv.say(f"evicting pod {pns}/{pname}")
+    if mode:
+        inv.say(f"pod/{pname} evicted{dry_suffix(mode)}")
+        return True
+    body = {
+        "apiVersion": "policy/v1",
+        "kind": "Eviction",
+        "metadata": {"name": pname, "namespace": pns},
+    }
+    for attempt in range(3):
+        res = inv.api("create", "pods", pns, pname, sub="eviction", body=body)
+        if res.ok:
+            inv.say(f"pod/{pname} evicted")
+            return True
+        if res.code == 429 and attempt < 2:
             inv.err.append(
-                "Warning: ignoring DaemonSet-managed Pods: "
-                + ", ".join(
-                    f"{x['metadata']['namespace']}/{x['metadata']['name']}" for x in ds_pods
-                )
-                + "\n"
+                f'error when evicting pods/"{pname}" -n "{pns}" (will retry after 5s): '
+                f"{res.body.get('message')}\n"
             )
-        failed = False
-        for pd in evict:
-            pns, pname = pd["metadata"]["namespace"], pd["metadata"]["name"]
-            inv.say(f"evicting pod {pns}/{pname}")
-            if mode:
-                inv.say(f"pod/{pname} evicted{dry_suffix(mode)}")
-                continue
-            for attempt in range(3):
-                res = inv.api(
-                    "create",
-                    "pods",
-                    pns,
-                    pname,
-                    sub="eviction",
-                    body={
-                        "apiVersion": "policy/v1",
-                        "kind": "Eviction",
-                        "metadata": {"name": pname, "namespace": pns},
-                    },
-                )
-                if res.ok:
-                    inv.say(f"pod/{pname} evicted")
-                    break
-                if res.code == 429 and attempt < 2:
-                    inv.err.append(
-                        f'error when evicting pods/"{pname}" -n "{pns}" (will retry after 5s): '
-                        f"{res.body.get('message')}\n"
-                    )
-                    inv.env.advance(5)
-                    continue
-                inv.error(f"error: cannot evict pod {pns}/{pname}: {api_error(res)}")
-                failed = True
-                break
-        if not failed:
-            inv.say(f"node/{node} drained{dry_suffix(mode)}")
+            inv.env.advance(5)
+            continue
+        break
+    inv.error(f"error: cannot evict pod {pns}/{pname}: {api_error(res)}")
+    return False
+
+
+def _drain_node(inv: Inv, node: str, mode: str | None) -> None:
+    p = inv.p
+    pods = inv.fetch("pods", None, field_selector=f"spec.nodeName={node}")
+    if p.get("pod-selector"):
+        from ... import selectors
+
+        match = selectors.parse(str(p.get("pod-selector")))
+        pods = [pd for pd in pods if match(pd["metadata"].get("labels") or {})]
+    problems, ds_pods, evict = _drain_plan(inv, pods)
+    if problems:
+        text = "; ".join(
+            f"{msg}: " + _pod_refs([x for m, x in problems if m == msg])
+            for msg in dict.fromkeys(m for m, _ in problems)
+        )
+        inv.error(
+            f'error: unable to drain node "{node}" due to error: {text}, continuing command...\n'
+            f"There are pending nodes to be drained:\n {node}\nerror: {text}"
+        )
+        return
+    if ds_pods:
+        inv.err.append(f"Warning: ignoring DaemonSet-managed Pods: {_pod_refs(ds_pods)}\n")
+    failed = False
+    for pd in evict:
+        if not _evict(inv, pd, mode):
+            failed = True
+            break
+    if not failed:
+        inv.say(f"node/{node} drained{dry_suffix(mode)}")
+
+
+def cmd_drain(inv: Inv) -> None:
+    """``kubectl drain``: cordon, then evict what kubectl's filters allow, pod by pod."""
+    mode = dry_mode(inv)
+    for node in _node_names(inv):
+        if _cordon(inv, node, True, mode):
+            _drain_node(inv, node, mode)
 
 
 def cmd_taint(inv: Inv) -> None:
