@@ -15,6 +15,7 @@ from .args import (
 )
 from .common import (
     access_review,
+    ssar,
 )
 from .session import (
     Inv,
@@ -23,7 +24,68 @@ from .session import (
 
 
 # ---- auth ---------------------------------------------------------------------------------------
+def _can_i_list(inv: Inv, ns: str | None) -> None:
+    """``auth can-i --list``: a SelfSubjectRulesReview, printed as kubectl's rules table."""
+    review = {
+        "apiVersion": "authorization.k8s.io/v1",
+        "kind": "SelfSubjectRulesReview",
+        "spec": {"namespace": ns},
+    }
+    res = access_review(inv, review, "selfsubjectrulesreviews")
+    if not res.ok:
+        inv.error(api_error(res))
+        return
+    rows = []
+    for r in (res.body.get("status") or {}).get("resourceRules") or []:
+        res_names = [
+            f"{x}.{g}" if g else x
+            for g in r.get("apiGroups") or [""]
+            for x in r.get("resources") or []
+        ]
+        rows.append(
+            [
+                ", ".join(res_names),
+                "[]",
+                "[" + " ".join(r.get("resourceNames") or []) + "]",
+                "[" + " ".join(r.get("verbs") or []) + "]",
+            ]
+        )
+    rows.append(["", "[/api/*]", "[]", "[get]"])
+    headers = ["Resources", "Non-Resource URLs", "Resource Names", "Verbs"]
+    inv.say(table(headers, rows, no_headers=inv.p.on("no-headers")))
+
+
+def _can_i(inv: Inv, ns: str | None, rest: list[str]) -> None:
+    """``auth can-i VERB RESOURCE[/NAME]``: one SelfSubjectAccessReview."""
+    p = inv.p
+    if len(rest) < 2:
+        raise UsageError(
+            "error: you must specify two arguments: verb resource or verb resource/resourceName.\n"
+            "See 'kubectl auth can-i -h' for help and examples"
+        )
+    verb, what = rest[0], rest[1]
+    name = rest[2] if len(rest) > 2 else None
+    if "/" in what and not what.startswith("/"):
+        what, _, name = what.partition("/")
+    if what.startswith("/"):
+        inv.say("yes" if verb == "get" else "no")
+        return
+    plural = "*" if what == "*" else resolve_type(what) or what.split(".")[0].lower()
+    scoped = ns if plural not in KINDS or namespaced(plural) else None
+    body = ssar(scoped, verb, plural, p.get("subresource"), name)
+    res = access_review(inv, body)
+    if not res.ok:
+        inv.error(api_error(res))
+        return
+    allowed = bool((res.body.get("status") or {}).get("allowed"))
+    if plural not in KINDS and plural != "*":
+        inv.err.append(f"Warning: the server doesn't have a resource type '{what}'\n\n")
+    if not p.on("quiet"):
+        inv.say("yes" if allowed else "no")
+
+
 def cmd_auth(inv: Inv) -> None:
+    """``kubectl auth can-i|whoami``: reviews made as the session's identity."""
     p = inv.p
     sub = p.args[0] if p.args else ""
     if sub == "whoami":
@@ -39,85 +101,9 @@ def cmd_auth(inv: Inv) -> None:
         )
     ns = None if p.on("all-namespaces") else inv.ns
     if p.on("list"):
-        res = access_review(
-            inv,
-            {
-                "apiVersion": "authorization.k8s.io/v1",
-                "kind": "SelfSubjectRulesReview",
-                "spec": {"namespace": ns},
-            },
-            "selfsubjectrulesreviews",
-        )
-        if not res.ok:
-            inv.error(api_error(res))
-            return
-        rules = (res.body.get("status") or {}).get("resourceRules") or []
-        rows = []
-        for r in rules:
-            res_names = []
-            for g in r.get("apiGroups") or [""]:
-                for x in r.get("resources") or []:
-                    res_names.append(f"{x}.{g}" if g and g != "" else x)
-            rows.append(
-                [
-                    ", ".join(res_names) or "",
-                    "[]",
-                    "[" + " ".join(r.get("resourceNames") or []) + "]",
-                    "[" + " ".join(r.get("verbs") or []) + "]",
-                ]
-            )
-        rows.append(["", "[/api/*]", "[]", "[get]"])
-        inv.say(
-            table(
-                ["Resources", "Non-Resource URLs", "Resource Names", "Verbs"],
-                rows,
-                no_headers=p.on("no-headers"),
-            )
-        )
-        return
-    rest = p.args[1:]
-    if len(rest) < 2:
-        raise UsageError(
-            "error: you must specify two arguments: verb resource or verb resource/resourceName.\n"
-            "See 'kubectl auth can-i -h' for help and examples"
-        )
-    verb, what = rest[0], rest[1]
-    name = rest[2] if len(rest) > 2 else None
-    if "/" in what and not what.startswith("/"):
-        what, _, name = what.partition("/")
-    if what.startswith("/"):
-        inv.say("yes" if verb == "get" else "no")
-        return
-    plural = resolve_type(what) or what.split(".")[0].lower()
-    if what == "*":
-        plural = "*"
-    group = ""
-    if plural in KINDS:
-        version = KINDS[plural][1]
-        group = version.split("/", 1)[0] if "/" in version else ""
-    body = {
-        "apiVersion": "authorization.k8s.io/v1",
-        "kind": "SelfSubjectAccessReview",
-        "spec": {
-            "resourceAttributes": {
-                "namespace": ns if plural not in KINDS or namespaced(plural) else None,
-                "verb": verb,
-                "group": group,
-                "resource": plural,
-                "subresource": p.get("subresource") or "",
-                "name": name or "",
-            }
-        },
-    }
-    res = access_review(inv, body)
-    if not res.ok:
-        inv.error(api_error(res))
-        return
-    allowed = bool((res.body.get("status") or {}).get("allowed"))
-    if plural not in KINDS and plural != "*":
-        inv.err.append(f"Warning: the server doesn't have a resource type '{what}'\n\n")
-    if not p.on("quiet"):
-        inv.say("yes" if allowed else "no")
+        _can_i_list(inv, ns)
+    else:
+        _can_i(inv, ns, p.args[1:])
 
 
 def _whoami(inv: Inv) -> None:

@@ -299,28 +299,37 @@ def dry_suffix(mode: str | None) -> str:
     return {"client": " (dry run)", "server": " (server dry run)"}.get(mode or "", "")
 
 
+def api_group(plural: str) -> str:
+    """The API group of a resource ("" for the core group and unknown resources)."""
+    version = KINDS[plural][1] if plural in KINDS else ""
+    return version.split("/", 1)[0] if "/" in version else ""
+
+
+def ssar(
+    ns: str | None, verb: str, plural: str, sub: str | None = None, name: str | None = None
+) -> dict[str, Any]:
+    """A SelfSubjectAccessReview of one request, as kubectl sends it."""
+    return {
+        "apiVersion": "authorization.k8s.io/v1",
+        "kind": "SelfSubjectAccessReview",
+        "spec": {
+            "resourceAttributes": {
+                "namespace": ns,
+                "verb": verb,
+                "group": api_group(plural),
+                "resource": plural,
+                "subresource": sub or "",
+                "name": name or "",
+            }
+        },
+    }
+
+
 def server_dry_denied(
     inv: Inv, verb: str, plural: str, ns: str | None, name: str | None, sub: str | None = None
 ) -> str | None:
     """A server-side dry run is authorized like the real request (nothing is persisted)."""
-    group = KINDS[plural][1].split("/", 1)[0] if plural in KINDS and "/" in KINDS[plural][1] else ""
-    res = access_review(
-        inv,
-        {
-            "apiVersion": "authorization.k8s.io/v1",
-            "kind": "SelfSubjectAccessReview",
-            "spec": {
-                "resourceAttributes": {
-                    "namespace": ns,
-                    "verb": verb,
-                    "group": group,
-                    "resource": plural,
-                    "subresource": sub or "",
-                    "name": name or "",
-                }
-            },
-        },
-    )
+    res = access_review(inv, ssar(ns, verb, plural, sub, name))
     if not res.ok:
         return api_error(res)
     if (res.body.get("status") or {}).get("allowed"):
