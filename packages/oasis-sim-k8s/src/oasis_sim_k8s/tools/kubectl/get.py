@@ -32,27 +32,14 @@ from .session import (
 
 
 # ---- get ------------------------------------------------------------------------------------
-def cmd_get(inv: Inv) -> None:
+def _fetch_targets(
+    inv: Inv, tlist: list[tuple[str, str | None]]
+) -> tuple[list[str], dict[str, list[dict[str, Any]]], list[str]]:
+    """GET each named object, LIST each unnamed type: (kinds in order, objects, errors)."""
     p = inv.p
-    if p.get("raw"):
-        _get_raw(inv, str(p.get("raw")))
-        return
-    if not p.args and p.has("filename"):
-        docs = _manifests(inv)
-        p.args = [f"{_kind_plural(d)}/{(d.get('metadata') or {}).get('name')}" for d in docs]
-    tlist = targets(inv, p.args)
-    fmt = str(p.get("output") or "")
-    wide = fmt == "wide"
-    structured = fmt and not wide
-    multi_kind = (
-        len({t for t, _ in tlist}) > 1
-        or (p.args and p.args[0].lower() == "all")
-        or p.on("show-kind")
-    )
     objs_by_kind: dict[str, list[dict[str, Any]]] = {}
     order: list[str] = []
     errors: list[str] = []
-    singles = all(n is not None for _, n in tlist)
     for plural, name in tlist:
         if plural not in order:
             order.append(plural)
@@ -62,68 +49,93 @@ def cmd_get(inv: Inv) -> None:
         inv.target(plural, name)
         if name is None:
             res = inv.api("list", plural, inv.list_ns(plural), params=_selector_params(inv))
-            if not res.ok:
-                if res.code == 404 and p.args and p.args[0].lower() == "all":
-                    continue
-                errors.append(api_error(res))
-                continue
-            objs_by_kind[plural] += list(res.body.get("items") or [])
+            skip = res.code == 404 and bool(p.args) and p.args[0].lower() == "all"
         else:
             res = inv.api("get", plural, inv.ns_for(plural), name)
-            if not res.ok:
-                if res.code == 404 and p.on("ignore-not-found"):
-                    continue
-                errors.append(api_error(res))
-                continue
-            objs_by_kind[plural].append(res.body)
+            skip = res.code == 404 and p.on("ignore-not-found")
+        if res.ok:
+            found = list(res.body.get("items") or []) if name is None else [res.body]
+            objs_by_kind[plural] += found
+        elif not skip:
+            errors.append(api_error(res))
     for plural in order:
         objs_by_kind[plural] = _sort(objs_by_kind[plural], p.get("sort-by"))
+    return order, objs_by_kind, errors
+
+
+def _print_structured(
+    inv: Inv, fmt: str, order: list[str], all_objs: list[tuple[str, dict[str, Any]]], single: bool
+) -> None:
+    """``-o json|yaml|name|jsonpath|custom-columns``: one object, or a List of them."""
+    items = [o for _, o in all_objs]
+    if fmt.split("=")[0] == "name":
+        text = "".join(f"{kind_label(pl)}/{o['metadata']['name']}\n" for pl, o in all_objs)
+    else:
+        plural = all_objs[0][0] if len(order) == 1 else None
+        text = output_object(items[0] if single else items, fmt, plural)
+    if fmt.startswith("jsonpath"):
+        inv.out.append(text)  # kubectl prints a jsonpath result without a trailing newline
+    else:
+        inv.say(text)
+
+
+def _tables(
+    inv: Inv, order: list[str], objs_by_kind: dict[str, list[dict[str, Any]]], multi_kind: bool
+) -> list[str]:
+    """One printer-column table per kind (``TYPE/NAME`` names when several kinds are listed)."""
+    p = inv.p
+    return [
+        render_table(
+            inv.env,
+            plural,
+            objs_by_kind[plural],
+            wide=p.get("output") == "wide",
+            all_namespaces=inv.list_ns(plural) is None and plural in KINDS and namespaced(plural),
+            show_labels=p.on("show-labels"),
+            label_columns=_label_columns(p),
+            kind_prefix=multi_kind,
+            no_headers=p.on("no-headers"),
+        )
+        for plural in order
+        if objs_by_kind[plural]
+    ]
+
+
+def cmd_get(inv: Inv) -> None:
+    """``kubectl get``: tables by default, any ``-o`` format, ``--raw`` paths."""
+    p = inv.p
+    if p.get("raw"):
+        _get_raw(inv, str(p.get("raw")))
+        return
+    if not p.args and p.has("filename"):
+        docs = _manifests(inv)
+        p.args = [f"{_kind_plural(d)}/{(d.get('metadata') or {}).get('name')}" for d in docs]
+    tlist = targets(inv, p.args)
+    fmt = str(p.get("output") or "")
+    multi_kind = (
+        len({t for t, _ in tlist}) > 1
+        or (p.args and p.args[0].lower() == "all")
+        or p.on("show-kind")
+    )
+    singles = all(n is not None for _, n in tlist)
+    order, objs_by_kind, errors = _fetch_targets(inv, tlist)
     all_objs = [(pl, o) for pl in order for o in objs_by_kind[pl]]
-    if structured:
+    printed = False
+    if fmt and fmt != "wide":
         if all_objs:
-            items = [o for _, o in all_objs]
-            single = singles and len(tlist) == 1 and len(items) == 1
-            plural = all_objs[0][0]
-            text = (
-                output_object(
-                    items[0] if single else items, fmt, plural if len(order) == 1 else None
-                )
-                if fmt.split("=")[0] != "name"
-                else "".join(f"{kind_label(pl)}/{o['metadata']['name']}\n" for pl, o in all_objs)
-            )
-            if fmt.startswith("jsonpath"):
-                inv.out.append(text)  # kubectl prints a jsonpath result without a trailing newline
-            else:
-                inv.say(text)
+            single = singles and len(tlist) == 1 and len(all_objs) == 1
+            _print_structured(inv, fmt, order, all_objs, single)
+            printed = True
         elif not errors and not singles and fmt.split("=")[0] in ("json", "yaml"):
             inv.say(output_object([], fmt))
-        elif not errors and not singles:
-            inv.err.append(_no_resources(inv, order[0].lstrip("@")) + "\n")
+            printed = True
     else:
-        blocks = []
-        for plural in order:
-            objs = objs_by_kind[plural]
-            if not objs:
-                continue
-            blocks.append(
-                render_table(
-                    inv.env,
-                    plural,
-                    objs,
-                    wide=wide,
-                    all_namespaces=inv.list_ns(plural) is None
-                    and plural in KINDS
-                    and namespaced(plural),
-                    show_labels=p.on("show-labels"),
-                    label_columns=_label_columns(p),
-                    kind_prefix=bool(multi_kind),
-                    no_headers=p.on("no-headers"),
-                )
-            )
+        blocks = _tables(inv, order, objs_by_kind, bool(multi_kind))
         if blocks:
             inv.say("\n".join(blocks))
-        elif not errors and not singles:
-            inv.err.append(_no_resources(inv, order[0].lstrip("@")) + "\n")
+            printed = True
+    if not printed and not errors and not singles:
+        inv.err.append(_no_resources(inv, order[0].lstrip("@")) + "\n")
     for e in errors:
         inv.error(e)
 
