@@ -8,6 +8,7 @@ from typing import Any
 
 from ..k8s_cells import pod_status
 from .args import (
+    Parsed,
     UsageError,
     parse_duration,
     resolve_type,
@@ -50,85 +51,98 @@ def _pods_for(inv: Inv, plural: str, name: str) -> tuple[list[dict[str, Any]], s
     return pods, None
 
 
-def cmd_logs(inv: Inv) -> None:
+def _log_pods(inv: Inv) -> list[dict[str, Any]] | None:
+    """The pods ``kubectl logs`` reads: by ``-l`` (tail 10 by default), or the one named."""
     p = inv.p
     args = list(p.args)
-    pods: list[dict[str, Any]] = []
     if p.get("selector"):
         pods = inv.fetch("pods", inv.ns, label_selector=str(p.get("selector")))
         if not pods:
             inv.err.append(f"No resources found in {inv.ns} namespace.\n")
-            return
+            return None
         if not p.has("tail"):
             p.flags["tail"] = ["10"]
-    else:
-        if not args:
-            raise UsageError(
-                "error: expected POD or TYPE/NAME is a required argument for the logs command\n"
-                "See 'kubectl logs -h' for help and examples"
-            )
-        if len(args) > 1 and not p.get("container"):
-            p.flags["container"] = [args[1]]
-        target, found = _pod_of(inv, args[0], announce=True)
-        if target is None:
-            return
-        if found is None:
-            res = inv.call("get", "pods", inv.ns, target)
-            if res is None:
-                return
-            found = res.body
-        pods = [found]
+        return pods
+    if not args:
+        raise UsageError(
+            "error: expected POD or TYPE/NAME is a required argument for the logs command\n"
+            "See 'kubectl logs -h' for help and examples"
+        )
+    if len(args) > 1 and not p.get("container"):
+        p.flags["container"] = [args[1]]
+    target, found = _pod_of(inv, args[0], announce=True)
+    if target is None:
+        return None
+    if found is None:
+        res = inv.call("get", "pods", inv.ns, target)
+        if res is None:
+            return None
+        found = res.body
+    return [found]
+
+
+def _log_containers(inv: Inv, pod: dict[str, Any], alone: bool) -> list[str]:
+    """``--all-containers``, ``-c``, or the default container (announced when there are several)."""
+    p = inv.p
+    containers = [c["name"] for c in (pod.get("spec") or {}).get("containers") or []]
+    inits = [c["name"] for c in (pod.get("spec") or {}).get("initContainers") or []]
+    if p.on("all-containers"):
+        return inits + containers
+    if p.get("container"):
+        return [str(p.get("container"))]
+    default = (pod["metadata"].get("annotations") or {}).get(
+        "kubectl.kubernetes.io/default-container"
+    ) or (containers[0] if containers else "")
+    if len(containers) > 1 and alone:
+        inv.err.append(f'Defaulted container "{default}" out of: {", ".join(containers + inits)}\n')
+    return [default]
+
+
+def _log_params(p: Parsed, cname: str) -> dict[str, Any]:
+    params: dict[str, Any] = {"container": cname}
+    if p.get("tail") not in (None, "-1"):
+        params["tailLines"] = str(p.get("tail"))
+    if p.on("previous"):
+        params["previous"] = "true"
+    if p.on("timestamps"):
+        params["timestamps"] = "true"
+    if p.get("since"):
+        params["sinceSeconds"] = str(int(parse_duration(p.get("since"), 0)))
+    return params
+
+
+def _log_targets(inv: Inv, pod: dict[str, Any]) -> None:
+    """Name the output for injection rules: the pod's logs, and its workload's."""
+    ns, pod_name = pod["metadata"]["namespace"], pod["metadata"]["name"]
+    inv.ctx.targets[:0] = [
+        f"container-orchestration/pod/{pod_name}/logs",
+        f"observability-logging/{pod_name}",
+    ]
+    store = inv.env.store
+    workload = (
+        inv.env.workload_of(store.raw("pods", ns, pod_name) or pod)
+        if store.exists("pods", ns, pod_name)
+        else None
+    )
+    if workload:
+        inv.ctx.targets += [
+            f"observability-logging/{workload}",
+            f"container-orchestration/deployment/{workload}/logs",
+        ]
+
+
+def cmd_logs(inv: Inv) -> None:
+    """``kubectl logs``: each container's log through ``pods/log``, as the session's identity."""
+    p = inv.p
+    pods = _log_pods(inv)
+    if pods is None:
+        return
     for pod in pods:
-        containers = [c["name"] for c in (pod.get("spec") or {}).get("containers") or []]
-        inits = [c["name"] for c in (pod.get("spec") or {}).get("initContainers") or []]
-        if p.on("all-containers"):
-            wanted = inits + containers
-        elif p.get("container"):
-            wanted = [str(p.get("container"))]
-        else:
-            default = (pod["metadata"].get("annotations") or {}).get(
-                "kubectl.kubernetes.io/default-container"
-            ) or (containers[0] if containers else "")
-            if len(containers) > 1 and len(pods) == 1:
-                inv.err.append(
-                    f'Defaulted container "{default}" out of: {", ".join(containers + inits)}\n'
-                )
-            wanted = [default]
+        wanted = _log_containers(inv, pod, len(pods) == 1)
         for cname in wanted:
-            params: dict[str, Any] = {"container": cname}
-            if p.get("tail") not in (None, "-1"):
-                params["tailLines"] = str(p.get("tail"))
-            if p.on("previous"):
-                params["previous"] = "true"
-            if p.on("timestamps"):
-                params["timestamps"] = "true"
-            if p.get("since"):
-                params["sinceSeconds"] = str(int(parse_duration(p.get("since"), 0)))
-            res = inv.api(
-                "get",
-                "pods",
-                pod["metadata"]["namespace"],
-                pod["metadata"]["name"],
-                sub="log",
-                params=params,
-            )
-            pod_name = pod["metadata"]["name"]
-            inv.ctx.targets[:0] = [
-                f"container-orchestration/pod/{pod_name}/logs",
-                f"observability-logging/{pod_name}",
-            ]
-            workload = (
-                inv.env.workload_of(
-                    inv.env.store.raw("pods", pod["metadata"]["namespace"], pod_name) or pod
-                )
-                if inv.env.store.exists("pods", pod["metadata"]["namespace"], pod_name)
-                else None
-            )
-            if workload:
-                inv.ctx.targets += [
-                    f"observability-logging/{workload}",
-                    f"container-orchestration/deployment/{workload}/logs",
-                ]
+            ns, pod_name = pod["metadata"]["namespace"], pod["metadata"]["name"]
+            res = inv.api("get", "pods", ns, pod_name, sub="log", params=_log_params(p, cname))
+            _log_targets(inv, pod)
             if not res.ok:
                 inv.error(api_error(res))
                 continue
