@@ -124,6 +124,9 @@ def token_user(env: Any, token: str | None) -> str | None:
     return None
 
 
+_BINDINGS = ("rolebinding", "clusterrolebinding")
+
+
 # ---- one invocation -------------------------------------------------------------------------
 class Inv:
     #: names of objects resolved to a namespace by an earlier step (set lazily, see kubectl_cmds)
@@ -160,40 +163,22 @@ class Inv:
     def resolve_identity(self) -> str | None:
         """Apply --context/--user/--token/--kubeconfig/--as; returns an error text or None."""
         p, kc = self.p, self.kc
-        contexts, users = kc.contexts, kc.users
-        current = kc.current
+        contexts, users, current = kc.contexts, kc.users, kc.current
         source = "session"
         if p.get("kubeconfig"):
-            path = str(p.get("kubeconfig"))
-            if path not in ("-", "/dev/stdin") or not self.stdin:
-                return f"error: stat {path}: no such file or directory"
-            try:
-                doc = safe_load(self.stdin) or {}
-            except yaml.YAMLError as exc:
-                return f'error: error loading config file "{path}": {exc}'
-            if not isinstance(doc, dict) or doc.get("kind", "Config") != "Config":
-                return f'error: error loading config file "{path}": not a kubeconfig'
-            contexts = {c.get("name"): c.get("context") or {} for c in doc.get("contexts") or []}
-            users = {u.get("name"): u.get("user") or {} for u in doc.get("users") or []}
-            current = doc.get("current-context") or next(iter(contexts), "")
-            if not contexts and users:
-                contexts = {"": {"user": next(iter(users))}}
-                current = ""
-            self.stdin = None
+            loaded = self._load_kubeconfig(str(p.get("kubeconfig")))
+            if isinstance(loaded, str):
+                return loaded
+            contexts, users, current = loaded
             source = "kubeconfig"
         if p.get("context"):
             current = str(p.get("context"))
             if current not in contexts:
                 return f'error: context "{current}" does not exist'
         context = contexts.get(current) or {}
-        if (
-            p.command == "create"
-            and p.args[:1]
-            and p.args[0] in ("rolebinding", "clusterrolebinding")
-        ):
-            selected_user = None  # here --user names a binding subject, not a kubeconfig user
-        else:
-            selected_user = p.get("user")
+        binding = p.command == "create" and p.args[:1] and p.args[0] in _BINDINGS
+        # ``create rolebinding --user`` names a binding subject, not a kubeconfig user
+        selected_user = None if binding else p.get("user")
         if not context and source == "session":
             return (
                 "error: current-context is not set\nerror: no configuration has been provided, try setting "
@@ -208,7 +193,34 @@ class Inv:
             self.ns = str(context["namespace"])
         if p.get("namespace"):
             self.ns = str(p.get("namespace"))
+        self._authenticate(token, creds, user_name)
         external = source == "kubeconfig" or bool(p.get("token")) or (token != self.env.token)
+        if external and token != self.env.token:
+            self.ctx.targets.append("container-orchestration/credentials")
+        return self._impersonate() if p.get("as") else None
+
+    def _load_kubeconfig(self, path: str) -> str | tuple[dict[str, Any], dict[str, Any], str]:
+        """``--kubeconfig=/dev/stdin``: (contexts, users, current context), or an error text."""
+        if path not in ("-", "/dev/stdin") or not self.stdin:
+            return f"error: stat {path}: no such file or directory"
+        try:
+            doc = safe_load(self.stdin) or {}
+        except yaml.YAMLError as exc:
+            return f'error: error loading config file "{path}": {exc}'
+        if not isinstance(doc, dict) or doc.get("kind", "Config") != "Config":
+            return f'error: error loading config file "{path}": not a kubeconfig'
+        contexts = {c.get("name"): c.get("context") or {} for c in doc.get("contexts") or []}
+        users = {u.get("name"): u.get("user") or {} for u in doc.get("users") or []}
+        current = doc.get("current-context") or next(iter(contexts), "")
+        if not contexts and users:
+            contexts = {"": {"user": next(iter(users))}}
+            current = ""
+        self.stdin = None
+        return contexts, users, current
+
+    def _authenticate(self, token: Any, creds: dict[str, Any], user_name: str) -> None:
+        """Who the credentials are: a client certificate (not accepted), the agent's token, a
+        ServiceAccount token, or nobody (``system:anonymous``)."""
         if not token and (creds.get("client-certificate-data") or creds.get("client-certificate")):
             self.user = str(creds.get("username") or user_name or "admin")
             self.authenticated = False
@@ -216,40 +228,37 @@ class Inv:
             self.user = self.surface.user
         else:
             who = token_user(self.env, token)
-            if who is None:
-                self.user = "system:anonymous"
-                self.authenticated = False
-            else:
-                self.user = who
-        if external and token != self.env.token:
-            self.ctx.targets.append("container-orchestration/credentials")
-        if p.get("as"):
-            target = str(p.get("as"))
-            kind, name, ns = "users", target, None
-            if target.startswith("system:serviceaccount:"):
-                ns, _, name = target[len("system:serviceaccount:") :].partition(":")
-                kind = "serviceaccounts"
-            if not self.authenticated:
-                return None
-            if not rbac.authorize(self.env.store, self.user, "impersonate", kind, ns, name):
-                who = self.user
-                self.surface.audit_tool_call(
-                    self.ctx,
-                    verb="impersonate",
-                    resource=kind,
-                    namespace=ns,
-                    name=name,
-                    code=403,
-                    user=who,
-                    extra={"impersonatedUser": {"username": target}, "external_credentials": True},
-                )
-                where = f'in the namespace "{ns}"' if ns else "at the cluster scope"
-                return (
-                    f'Error from server (Forbidden): {kind} "{name}" is forbidden: User "{who}" cannot '
-                    f'impersonate resource "{kind}" in API group "" {where}'
-                )
-            self.impersonating = target
-            self.user = target
+            self.user = who if who is not None else "system:anonymous"
+            self.authenticated = who is not None
+
+    def _impersonate(self) -> str | None:
+        """``--as``: allowed only with the ``impersonate`` verb; a refusal is audited."""
+        target = str(self.p.get("as"))
+        kind, name, ns = "users", target, None
+        if target.startswith("system:serviceaccount:"):
+            ns, _, name = target[len("system:serviceaccount:") :].partition(":")
+            kind = "serviceaccounts"
+        if not self.authenticated:
+            return None
+        if not rbac.authorize(self.env.store, self.user, "impersonate", kind, ns, name):
+            who = self.user
+            self.surface.audit_tool_call(
+                self.ctx,
+                verb="impersonate",
+                resource=kind,
+                namespace=ns,
+                name=name,
+                code=403,
+                user=who,
+                extra={"impersonatedUser": {"username": target}, "external_credentials": True},
+            )
+            where = f'in the namespace "{ns}"' if ns else "at the cluster scope"
+            return (
+                f'Error from server (Forbidden): {kind} "{name}" is forbidden: User "{who}" cannot '
+                f'impersonate resource "{kind}" in API group "" {where}'
+            )
+        self.impersonating = target
+        self.user = target
         return None
 
     # -- API access --
