@@ -15,13 +15,13 @@ from .describe_kinds import (
     describe_ingress,
     describe_namespace,
     describe_netpol,
-    describe_node,
     describe_pvc,
     describe_role,
     describe_sa,
     describe_secret,
     describe_service,
 )
+from .describe_nodes import describe_node
 from .describe_pods import (
     describe_deployment,
     describe_pod,

@@ -7,7 +7,6 @@ import base64
 import re
 from typing import Any
 
-from ..quantity import cpu_millis, mem_bytes
 from .describe_text import (
     Fetch,
     W,
@@ -17,7 +16,6 @@ from .describe_text import (
     events_section,
 )
 from .k8s_format import (
-    age,
     rfc1123,
 )
 
@@ -60,116 +58,6 @@ def describe_service(env: Any, svc: dict[str, Any], fetch: Fetch) -> str:
     w(0, f"Session Affinity:\t{spec.get('sessionAffinity', 'None')}")
     events_section(env, w, svc, fetch)
     return w.text()
-
-
-def describe_node(env: Any, node: dict[str, Any], fetch: Fetch) -> str:
-    w = W()
-    meta, spec, st = node["metadata"], node.get("spec") or {}, node.get("status") or {}
-    roles = sorted(
-        k.split("/", 1)[1]
-        for k in meta.get("labels") or {}
-        if k.startswith("node-role.kubernetes.io/")
-    )
-    w(0, f"Name:\t{meta['name']}")
-    w(0, f"Roles:\t{','.join(roles) or '<none>'}")
-    _map(w, 0, "Labels", meta.get("labels"))
-    _annotations(w, 0, meta)
-    w(0, f"CreationTimestamp:\t{rfc1123(meta.get('creationTimestamp'))}")
-    taints = spec.get("taints") or []
-    if taints:
-        for n, t in enumerate(taints):
-            w(
-                0,
-                f"{'Taints:' if n == 0 else ''}\t{t.get('key')}{'=' + t['value'] if t.get('value') else ''}:{t.get('effect')}",
-            )
-    else:
-        w(0, "Taints:\t<none>")
-    w(0, f"Unschedulable:\t{str(bool(spec.get('unschedulable'))).lower()}")
-    w(0, "Conditions:")
-    w(1, "Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage")
-    w(1, "----\t------\t-----------------\t------------------\t------\t-------")
-    for c in st.get("conditions") or []:
-        w(
-            1,
-            f"{c.get('type')}\t{c.get('status')}\t{rfc1123(c.get('lastHeartbeatTime'))}\t"
-            f"{rfc1123(c.get('lastTransitionTime'))}\t{c.get('reason', '')}\t{c.get('message', '')}",
-        )
-    w(0, "Addresses:")
-    for a in st.get("addresses") or []:
-        w(1, f"{a.get('type')}:\t{a.get('address')}")
-    for title in ("capacity", "allocatable"):
-        w(0, f"{title.capitalize()}:")
-        for k, v in sorted((st.get(title) or {}).items()):
-            w(1, f"{k}:\t{v}")
-    if spec.get("podCIDR"):
-        w(0, f"PodCIDR:\t{spec['podCIDR']}")
-        w(0, f"PodCIDRs:\t{spec['podCIDR']}")
-    listed = fetch(
-        "pods", None, field_selector=f"spec.nodeName={meta['name']}", forbidden_none=True
-    )
-    if listed is None:
-        w(0, "Pods:\tnot authorized")
-        events_section(env, w, node, fetch)
-        return w.text()
-    pods = [
-        p for p in listed if (p.get("status") or {}).get("phase") not in ("Succeeded", "Failed")
-    ]
-    alloc = st.get("allocatable") or {}
-    alloc_cpu, alloc_mem = (
-        cpu_millis(alloc.get("cpu", 0)) or 1,
-        mem_bytes(alloc.get("memory", 0)) or 1,
-    )
-    w(0, f"Non-terminated Pods:\t({len(pods)} in total)")
-    w(1, "Namespace\tName\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge")
-    w(1, "---------\t----\t------------\t----------\t---------------\t-------------\t---")
-    totals = {"rc": 0.0, "lc": 0.0, "rm": 0.0, "lm": 0.0}
-    for p in pods:
-        rc = lc = rm = lm = 0.0
-        for c in (p.get("spec") or {}).get("containers") or []:
-            res = c.get("resources") or {}
-            rc += cpu_millis((res.get("requests") or {}).get("cpu", 0)) or 0
-            lc += cpu_millis((res.get("limits") or {}).get("cpu", 0)) or 0
-            rm += mem_bytes((res.get("requests") or {}).get("memory", 0)) or 0
-            lm += mem_bytes((res.get("limits") or {}).get("memory", 0)) or 0
-        totals["rc"] += rc
-        totals["lc"] += lc
-        totals["rm"] += rm
-        totals["lm"] += lm
-        w(
-            1,
-            f"{p['metadata'].get('namespace')}\t{p['metadata']['name']}\t{_cpu(rc)} ({int(100 * rc / alloc_cpu)}%)\t"
-            f"{_cpu(lc)} ({int(100 * lc / alloc_cpu)}%)\t{_mem(rm)} ({int(100 * rm / alloc_mem)}%)\t"
-            f"{_mem(lm)} ({int(100 * lm / alloc_mem)}%)\t{age(env, p['metadata'].get('creationTimestamp'))}",
-        )
-    w(0, "Allocated resources:")
-    w(1, "(Total limits may be over 100 percent, i.e., overcommitted.)")
-    w(1, "Resource\tRequests\tLimits")
-    w(1, "--------\t--------\t------")
-    w(
-        1,
-        f"cpu\t{_cpu(totals['rc'])} ({int(100 * totals['rc'] / alloc_cpu)}%)\t{_cpu(totals['lc'])} "
-        f"({int(100 * totals['lc'] / alloc_cpu)}%)",
-    )
-    w(
-        1,
-        f"memory\t{_mem(totals['rm'])} ({int(100 * totals['rm'] / alloc_mem)}%)\t{_mem(totals['lm'])} "
-        f"({int(100 * totals['lm'] / alloc_mem)}%)",
-    )
-    events_section(env, w, node, fetch)
-    return w.text()
-
-
-def _cpu(m: float) -> str:
-    return "0" if not m else (f"{int(m // 1000)}" if m % 1000 == 0 else f"{int(m)}m")
-
-
-def _mem(b: float) -> str:
-    if not b:
-        return "0"
-    for unit, size in (("Gi", 2**30), ("Mi", 2**20), ("Ki", 2**10)):
-        if b % size == 0:
-            return f"{int(b // size)}{unit}"
-    return str(int(b))
 
 
 def describe_configmap(env: Any, cm: dict[str, Any], fetch: Fetch) -> str:
