@@ -51,6 +51,9 @@ class Parsed:
     def has(self, name: str) -> bool:
         return name in self.flags
 
+    def put(self, name: str, value: Any) -> None:
+        self.flags.setdefault(name, []).append(value)
+
     def on(self, name: str) -> bool:
         value = self.get(name)
         return value is not None and str(value).lower() not in ("false", "0", "none")
@@ -93,29 +96,83 @@ def _find_command(argv: list[str]) -> str | None:
     return None
 
 
+_USAGE = (
+    "kubectl controls the Kubernetes cluster manager.\n\n"
+    "Find more information at: https://kubernetes.io/docs/reference/kubectl/\n\n"
+    "Basic Commands (Beginner):\n  create, expose, run, set\n\nBasic Commands (Intermediate):\n"
+    "  explain, get, edit, delete\n\nDeploy Commands:\n  rollout, scale, autoscale\n\n"
+    "Cluster Management Commands:\n  certificate, cluster-info, top, cordon, uncordon, drain, taint\n\n"
+    "Troubleshooting and Debugging Commands:\n  describe, logs, attach, exec, port-forward, proxy, cp,"
+    " auth, debug, events\n\nAdvanced Commands:\n  diff, apply, patch, replace, wait, kustomize\n\n"
+    "Settings Commands:\n  label, annotate, completion\n\nOther Commands:\n"
+    "  api-resources, api-versions, config, plugin, version\n\n"
+    "Usage:\n  kubectl [flags] [options]"
+)
+
+
+def _long_flag(out: Parsed, argv: list[str], i: int, longs: dict[str, tuple[str, str]]) -> int:
+    """``--name``, ``--name=value`` or ``--name value``; returns the index of the next token."""
+    tok, command = argv[i], out.command
+    name, eq, value = tok.partition("=")
+    hit = longs.get(name)
+    if hit is None:
+        raise UsageError(f"error: unknown flag: {name}\nSee 'kubectl {command} --help' for usage.")
+    canon, kind = hit
+    if kind in (V, M):
+        if not eq:
+            if i + 1 >= len(argv):
+                raise UsageError(
+                    f"error: flag needs an argument: {name}\n"
+                    f"See 'kubectl {command} --help' for usage."
+                )
+            value = argv[i + 1]
+            i += 1
+        out.put(canon, value)
+    elif kind == O:
+        out.put(canon, value if eq else OPTIONAL_DEFAULTS.get(canon, "true"))
+    else:
+        out.put(canon, value if eq else "true")
+    return i + 1
+
+
+def _short_flags(out: Parsed, argv: list[str], i: int, shorts: dict[str, tuple[str, str]]) -> int:
+    """``-n x``, ``-nx``, ``-n=x`` and bundles such as ``-it``; returns the next index."""
+    tok, command = argv[i], out.command
+    for j in range(1, len(tok)):
+        hit = shorts.get(f"-{tok[j]}")
+        if hit is None:
+            raise UsageError(
+                f"error: unknown shorthand flag: '{tok[j]}' in {tok}\n"
+                f"See 'kubectl {command} --help' for usage."
+            )
+        canon, kind = hit
+        if kind not in (V, M):
+            out.put(canon, OPTIONAL_DEFAULTS.get(canon, "true") if kind == O else "true")
+            continue
+        rest = tok[j + 1 :].removeprefix("=")
+        if rest:
+            out.put(canon, rest)
+        elif i + 1 >= len(argv):
+            raise UsageError(
+                f"error: flag needs an argument: '{tok[j]}' in {tok}\n"
+                f"See 'kubectl {command} --help' for usage."
+            )
+        else:
+            out.put(canon, argv[i + 1])
+            i += 1
+        break
+    return i + 1
+
+
 def parse(argv: list[str]) -> Parsed:
+    """kubectl's command line as pflag reads it, with the command's own flag set."""
     command = _find_command(argv)
     if command is None:
-        raise UsageError(
-            "kubectl controls the Kubernetes cluster manager.\n\n"
-            "Find more information at: https://kubernetes.io/docs/reference/kubectl/\n\n"
-            "Basic Commands (Beginner):\n  create, expose, run, set\n\nBasic Commands (Intermediate):\n"
-            "  explain, get, edit, delete\n\nDeploy Commands:\n  rollout, scale, autoscale\n\n"
-            "Cluster Management Commands:\n  certificate, cluster-info, top, cordon, uncordon, drain, taint\n\n"
-            "Troubleshooting and Debugging Commands:\n  describe, logs, attach, exec, port-forward, proxy, cp,"
-            " auth, debug, events\n\nAdvanced Commands:\n  diff, apply, patch, replace, wait, kustomize\n\n"
-            "Settings Commands:\n  label, annotate, completion\n\nOther Commands:\n"
-            "  api-resources, api-versions, config, plugin, version\n\n"
-            "Usage:\n  kubectl [flags] [options]"
-        )
+        raise UsageError(_USAGE)
     longs, shorts = _table(command)
     out = Parsed(command=command, args=[])
     seen_command = False
     i = 0
-
-    def put(name: str, value: Any) -> None:
-        out.flags.setdefault(name, []).append(value)
-
     while i < len(argv):
         tok = argv[i]
         if tok == "--":
@@ -123,63 +180,15 @@ def parse(argv: list[str]) -> Parsed:
             out.after_dash = argv[i + 1 :]
             break
         if tok.startswith("--") and len(tok) > 2:
-            name, eq, value = tok.partition("=")
-            hit = longs.get(name)
-            if hit is None:
-                raise UsageError(
-                    f"error: unknown flag: {name}\nSee 'kubectl {command} --help' for usage."
-                )
-            canon, kind = hit
-            if kind in (V, M):
-                if not eq:
-                    if i + 1 >= len(argv):
-                        raise UsageError(
-                            f"error: flag needs an argument: {name}\n"
-                            f"See 'kubectl {command} --help' for usage."
-                        )
-                    value = argv[i + 1]
-                    i += 1
-                put(canon, value)
-            elif kind == O:
-                put(canon, value if eq else OPTIONAL_DEFAULTS.get(canon, "true"))
-            else:
-                put(canon, value if eq else "true")
-            i += 1
-            continue
-        if tok.startswith("-") and len(tok) > 1 and not _is_number(tok):
-            j = 1
-            while j < len(tok):
-                short = f"-{tok[j]}"
-                hit = shorts.get(short)
-                if hit is None:
-                    raise UsageError(
-                        f"error: unknown shorthand flag: '{tok[j]}' in {tok}\n"
-                        f"See 'kubectl {command} --help' for usage."
-                    )
-                canon, kind = hit
-                if kind in (V, M):
-                    rest = tok[j + 1 :]
-                    rest = rest.removeprefix("=")
-                    if rest:
-                        put(canon, rest)
-                    else:
-                        if i + 1 >= len(argv):
-                            raise UsageError(
-                                f"error: flag needs an argument: '{tok[j]}' in {tok}\n"
-                                f"See 'kubectl {command} --help' for usage."
-                            )
-                        put(canon, argv[i + 1])
-                        i += 1
-                    break
-                put(canon, OPTIONAL_DEFAULTS.get(canon, "true") if kind == O else "true")
-                j += 1
-            i += 1
-            continue
-        if not seen_command and tok == command:
-            seen_command = True
+            i = _long_flag(out, argv, i, longs)
+        elif tok.startswith("-") and len(tok) > 1 and not _is_number(tok):
+            i = _short_flags(out, argv, i, shorts)
         else:
-            out.args.append(tok)
-        i += 1
+            if not seen_command and tok == command:
+                seen_command = True
+            else:
+                out.args.append(tok)
+            i += 1
     return out
 
 
