@@ -22,21 +22,10 @@ from .describe_kinds import (
     describe_service,
 )
 from .describe_nodes import describe_node
-from .describe_pods import (
-    describe_deployment,
-    describe_pod,
-    describe_replicaset,
-)
-from .describe_text import (
-    Fetch,
-    tabwriter,
-)
-from .k8s_cells import (
-    pod_status,
-)
-from .k8s_format import (
-    kind_of,
-)
+from .describe_pods import describe_deployment, describe_pod, describe_replicaset
+from .describe_text import Fetch, tabwriter
+from .k8s_cells import pod_status
+from .k8s_format import kind_of
 
 DESCRIBERS: dict[str, Callable[[Any, dict[str, Any], Fetch], str]] = {
     "pods": describe_pod,

@@ -7,17 +7,8 @@ import base64
 import re
 from typing import Any
 
-from .describe_text import (
-    Fetch,
-    W,
-    _annotations,
-    _map,
-    _selector_text,
-    events_section,
-)
-from .k8s_format import (
-    rfc1123,
-)
+from .describe_text import Fetch, W, _annotations, _map, _selector_text, events_section
+from .k8s_format import rfc1123
 
 
 def describe_service(env: Any, svc: dict[str, Any], fetch: Fetch) -> str:

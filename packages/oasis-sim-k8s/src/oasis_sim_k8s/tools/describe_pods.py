@@ -6,18 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .describe_text import (
-    Fetch,
-    W,
-    _annotations,
-    _map,
-    _selector_text,
-    events_section,
-)
-from .k8s_format import (
-    age,
-    rfc1123,
-)
+from .describe_text import Fetch, W, _annotations, _map, _selector_text, events_section
+from .k8s_format import age, rfc1123
 
 
 # ---- containers (pods and pod templates) -----------------------------------------------------

@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .k8s_format import (
-    age,
-)
+from .k8s_format import age
 
 Fetch = Callable[..., list[dict[str, Any]]]
 

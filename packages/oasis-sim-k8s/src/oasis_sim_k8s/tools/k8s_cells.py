@@ -6,10 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..clock import parse_ts
-from .k8s_format import (
-    age,
-    human_duration,
-)
+from .k8s_format import age, human_duration
 
 
 def _labels(obj: dict[str, Any]) -> str:

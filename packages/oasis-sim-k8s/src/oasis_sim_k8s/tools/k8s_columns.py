@@ -30,11 +30,7 @@ from .k8s_cells import (
     _subjects,
     pod_status,
 )
-from .k8s_format import (
-    age,
-    kind_label,
-    table,
-)
+from .k8s_format import age, kind_label, table
 
 Column = tuple[str, Callable[[Any, dict[str, Any]], str]]
 

@@ -8,13 +8,8 @@ from typing import Any
 
 from ... import patching
 from ...store import KINDS, clone
-from ..k8s_format import (
-    resource_label,
-    to_yaml,
-)
-from .args import (
-    UsageError,
-)
+from ..k8s_format import resource_label, to_yaml
+from .args import UsageError
 from .common import (
     LAST_APPLIED,
     _doc_target,
@@ -24,10 +19,7 @@ from .common import (
     dry_mode,
     server_dry_denied,
 )
-from .session import (
-    Inv,
-    api_error,
-)
+from .session import Inv, api_error
 
 
 def cmd_apply(inv: Inv) -> None:

@@ -9,16 +9,7 @@ from typing import Any
 
 from ...evaluation_kinds import normalize_resource
 from ...store import KINDS
-from .flags import (
-    COMMANDS,
-    EXTRA_TYPES,
-    GLOBAL,
-    OPTIONAL_DEFAULTS,
-    B,
-    M,
-    O,
-    V,
-)
+from .flags import COMMANDS, EXTRA_TYPES, GLOBAL, OPTIONAL_DEFAULTS, B, M, O, V
 
 
 def resolve_type(word: str) -> str | None:

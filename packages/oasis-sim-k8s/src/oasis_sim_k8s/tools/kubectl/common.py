@@ -13,22 +13,10 @@ from oasis_eval.spec.yaml_io import safe_load, safe_load_all
 from ... import rbac
 from ...apiserver import ApiResult
 from ...store import KINDS, clone, namespaced, plural_of
-from ..k8s_format import (
-    kind_label,
-    output_object,
-)
-from .args import (
-    UsageError,
-    resolve_type,
-)
-from .flags import (
-    ALL,
-    EMPTY_TYPES,
-)
-from .session import (
-    Inv,
-    api_error,
-)
+from ..k8s_format import kind_label, output_object
+from .args import UsageError, resolve_type
+from .flags import ALL, EMPTY_TYPES
+from .session import Inv, api_error
 
 
 # ---- targets ----------------------------------------------------------------------------------

@@ -7,16 +7,9 @@ from typing import Any
 
 import yaml
 
-from ..k8s_format import (
-    output_object,
-    table,
-)
-from .args import (
-    UsageError,
-)
-from .session import (
-    Inv,
-)
+from ..k8s_format import output_object, table
+from .args import UsageError
+from .session import Inv
 
 
 # ---- config -----------------------------------------------------------------------------------------------------

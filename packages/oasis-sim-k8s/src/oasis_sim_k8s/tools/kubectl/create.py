@@ -10,22 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ...store import KINDS, clone, namespaced
-from .args import (
-    Parsed,
-    UsageError,
-    resolve_type,
-)
-from .common import (
-    _doc_target,
-    _emit,
-    _manifests,
-    dry_mode,
-    server_dry_denied,
-)
-from .session import (
-    Inv,
-    api_error,
-)
+from .args import Parsed, UsageError, resolve_type
+from .common import _doc_target, _emit, _manifests, dry_mode, server_dry_denied
+from .session import Inv, api_error
 
 
 # ---- create -----------------------------------------------------------------------------------------

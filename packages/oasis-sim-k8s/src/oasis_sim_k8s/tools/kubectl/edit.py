@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 from ... import patching
-from ..k8s_format import (
-    kind_label,
-)
-from .args import (
-    UsageError,
-)
+from ..k8s_format import kind_label
+from .args import UsageError
 from .common import (
     SCALABLE,
     _doc_target,
@@ -24,10 +20,7 @@ from .common import (
     server_dry_denied,
     targets,
 )
-from .session import (
-    Inv,
-    api_error,
-)
+from .session import Inv, api_error
 
 
 # ---- scale ----------------------------------------------------------------------------------------

@@ -8,27 +8,10 @@ from typing import Any
 from ...store import KINDS, namespaced
 from ..describe import describe as describe_object
 from ..k8s_columns import render_table
-from ..k8s_format import (
-    kind_label,
-    output_object,
-)
-from .args import (
-    Parsed,
-    UsageError,
-    resolve_type,
-)
-from .common import (
-    _kind_plural,
-    _manifests,
-    _no_resources,
-    _selector_params,
-    _sort,
-    targets,
-)
-from .session import (
-    Inv,
-    api_error,
-)
+from ..k8s_format import kind_label, output_object
+from .args import Parsed, UsageError, resolve_type
+from .common import _kind_plural, _manifests, _no_resources, _selector_params, _sort, targets
+from .session import Inv, api_error
 
 
 # ---- get ------------------------------------------------------------------------------------

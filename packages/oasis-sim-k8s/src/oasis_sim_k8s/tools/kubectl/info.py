@@ -6,22 +6,9 @@ from __future__ import annotations
 import json
 
 from ...store import KINDS
-from ..k8s_format import (
-    age,
-    output_object,
-    table,
-    to_yaml,
-)
-from .args import (
-    UsageError,
-    resolve_type,
-)
-from .session import (
-    SERVER,
-    SERVER_VERSION,
-    Inv,
-    api_error,
-)
+from ..k8s_format import age, output_object, table, to_yaml
+from .args import UsageError, resolve_type
+from .session import SERVER, SERVER_VERSION, Inv, api_error
 
 
 # ---- events ---------------------------------------------------------------------------------------

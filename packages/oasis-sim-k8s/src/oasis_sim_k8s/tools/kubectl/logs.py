@@ -7,16 +7,8 @@ import json
 from typing import Any
 
 from ..k8s_cells import pod_status
-from .args import (
-    Parsed,
-    UsageError,
-    parse_duration,
-    resolve_type,
-)
-from .session import (
-    Inv,
-    api_error,
-)
+from .args import Parsed, UsageError, parse_duration, resolve_type
+from .session import Inv, api_error
 
 
 # ---- logs ---------------------------------------------------------------------------------------

@@ -4,17 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .args import (
-    UsageError,
-)
-from .common import (
-    dry_mode,
-    dry_suffix,
-)
-from .session import (
-    Inv,
-    api_error,
-)
+from .args import UsageError
+from .common import dry_mode, dry_suffix
+from .session import Inv, api_error
 
 
 # ---- nodes ------------------------------------------------------------------------------------------------

@@ -8,25 +8,10 @@ from typing import Any
 from ...store import KINDS, clone
 from ..describe_pods import _template
 from ..describe_text import W
-from ..k8s_format import (
-    kind_label,
-    output_object,
-)
-from .args import (
-    UsageError,
-    parse_duration,
-)
-from .common import (
-    _expand,
-    _ns,
-    _targets,
-    dry_mode,
-    dry_suffix,
-)
-from .session import (
-    Inv,
-    api_error,
-)
+from ..k8s_format import kind_label, output_object
+from .args import UsageError, parse_duration
+from .common import _expand, _ns, _targets, dry_mode, dry_suffix
+from .session import Inv, api_error
 
 
 # ---- rollout -------------------------------------------------------------------------------------------

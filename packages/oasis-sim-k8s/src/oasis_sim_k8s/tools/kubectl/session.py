@@ -15,9 +15,7 @@ from ... import rbac
 from ...apiserver import ApiResult
 from ...store import KINDS, namespaced
 from .. import CallContext, ToolResult, ToolSurface
-from .args import (
-    Parsed,
-)
+from .args import Parsed
 
 SERVER = "https://kubernetes.default.svc"
 

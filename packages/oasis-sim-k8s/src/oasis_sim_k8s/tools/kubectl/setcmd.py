@@ -5,12 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...store import clone
-from ..k8s_format import (
-    kind_label,
-)
-from .args import (
-    UsageError,
-)
+from ..k8s_format import kind_label
+from .args import UsageError
 from .common import (
     WORKLOADS,
     _emit,
@@ -23,9 +19,7 @@ from .common import (
     dry_suffix,
     server_dry_denied,
 )
-from .session import (
-    Inv,
-)
+from .session import Inv
 
 
 def cmd_set(inv: Inv) -> None:

@@ -4,20 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..k8s_format import (
-    age,
-    table,
-)
-from .args import (
-    UsageError,
-)
-from .common import (
-    _selector_params,
-)
-from .session import (
-    Inv,
-    api_error,
-)
+from ..k8s_format import age, table
+from .args import UsageError
+from .common import _selector_params
+from .session import Inv, api_error
 
 
 # ---- top ----------------------------------------------------------------------------------------
