@@ -7,17 +7,14 @@ import base64
 import re
 from typing import Any
 
-from .describe_text import Fetch, W, _annotations, _map, _selector_text, events_section
+from .describe_text import Fetch, W, _annotations, _head, _map, _selector_text, events_section
 from .k8s_format import rfc1123
 
 
 def describe_service(env: Any, svc: dict[str, Any], fetch: Fetch) -> str:
     w = W()
     meta, spec = svc["metadata"], svc.get("spec") or {}
-    w(0, f"Name:\t{meta['name']}")
-    w(0, f"Namespace:\t{meta.get('namespace')}")
-    _map(w, 0, "Labels", meta.get("labels"))
-    _annotations(w, 0, meta)
+    _head(w, meta)
     sel = spec.get("selector") or {}
     w(0, f"Selector:\t{','.join(f'{k}={v}' for k, v in sorted(sel.items())) or '<none>'}")
     w(0, f"Type:\t{spec.get('type', 'ClusterIP')}")
@@ -54,10 +51,7 @@ def describe_service(env: Any, svc: dict[str, Any], fetch: Fetch) -> str:
 def describe_configmap(env: Any, cm: dict[str, Any], fetch: Fetch) -> str:
     w = W()
     meta = cm["metadata"]
-    w(0, f"Name:\t{meta['name']}")
-    w(0, f"Namespace:\t{meta.get('namespace')}")
-    _map(w, 0, "Labels", meta.get("labels"))
-    _annotations(w, 0, meta)
+    _head(w, meta)
     lines = w.lines
     lines += ["", "Data", "===="]
     for k, v in sorted((cm.get("data") or {}).items()):
@@ -73,10 +67,7 @@ def describe_configmap(env: Any, cm: dict[str, Any], fetch: Fetch) -> str:
 def describe_secret(env: Any, sec: dict[str, Any], fetch: Fetch) -> str:
     w = W()
     meta = sec["metadata"]
-    w(0, f"Name:\t{meta['name']}")
-    w(0, f"Namespace:\t{meta.get('namespace')}")
-    _map(w, 0, "Labels", meta.get("labels"))
-    _annotations(w, 0, meta)
+    _head(w, meta)
     w.lines.append("")
     w(0, f"Type:\t{sec.get('type', 'Opaque')}")
     w.lines += ["", "Data", "===="]
@@ -92,9 +83,7 @@ def describe_secret(env: Any, sec: dict[str, Any], fetch: Fetch) -> str:
 def describe_namespace(env: Any, ns: dict[str, Any], fetch: Fetch) -> str:
     w = W()
     meta = ns["metadata"]
-    w(0, f"Name:\t{meta['name']}")
-    _map(w, 0, "Labels", meta.get("labels"))
-    _annotations(w, 0, meta)
+    _head(w, meta, namespaced=False)
     w(0, f"Status:\t{(ns.get('status') or {}).get('phase', 'Active')}")
     w.lines.append("")
     quotas = fetch("resourcequotas", meta["name"])
@@ -164,10 +153,7 @@ def describe_ingress(env: Any, ing: dict[str, Any], fetch: Fetch) -> str:
 def describe_hpa(env: Any, hpa: dict[str, Any], fetch: Fetch) -> str:
     w = W()
     meta, spec, st = hpa["metadata"], hpa.get("spec") or {}, hpa.get("status") or {}
-    w(0, f"Name:\t{meta['name']}")
-    w(0, f"Namespace:\t{meta.get('namespace')}")
-    _map(w, 0, "Labels", meta.get("labels"))
-    _annotations(w, 0, meta)
+    _head(w, meta)
     w(0, f"CreationTimestamp:\t{rfc1123(meta.get('creationTimestamp'))}")
     ref = spec.get("scaleTargetRef") or {}
     w(0, f"Reference:\t{ref.get('kind')}/{ref.get('name')}")
@@ -305,10 +291,7 @@ def describe_pvc(env: Any, pvc: dict[str, Any], fetch: Fetch) -> str:
 def describe_sa(env: Any, sa: dict[str, Any], fetch: Fetch) -> str:
     w = W()
     meta = sa["metadata"]
-    w(0, f"Name:\t{meta['name']}")
-    w(0, f"Namespace:\t{meta.get('namespace')}")
-    _map(w, 0, "Labels", meta.get("labels"))
-    _annotations(w, 0, meta)
+    _head(w, meta)
     w(
         0,
         f"Image pull secrets:\t{', '.join(s.get('name', '') for s in sa.get('imagePullSecrets') or []) or '<none>'}",
@@ -325,9 +308,7 @@ def describe_sa(env: Any, sa: dict[str, Any], fetch: Fetch) -> str:
 def describe_role(env: Any, role: dict[str, Any], fetch: Fetch) -> str:
     w = W()
     meta = role["metadata"]
-    w(0, f"Name:\t{meta['name']}")
-    _map(w, 0, "Labels", meta.get("labels"))
-    _annotations(w, 0, meta)
+    _head(w, meta, namespaced=False)
     w(0, "PolicyRule:")
     w(1, "Resources\tNon-Resource URLs\tResource Names\tVerbs")
     w(1, "---------\t-----------------\t--------------\t-----")
@@ -347,9 +328,7 @@ def describe_role(env: Any, role: dict[str, Any], fetch: Fetch) -> str:
 def describe_binding(env: Any, b: dict[str, Any], fetch: Fetch) -> str:
     w = W()
     meta = b["metadata"]
-    w(0, f"Name:\t{meta['name']}")
-    _map(w, 0, "Labels", meta.get("labels"))
-    _annotations(w, 0, meta)
+    _head(w, meta, namespaced=False)
     w(0, "Role:")
     w(1, f"Kind:\t{(b.get('roleRef') or {}).get('kind')}")
     w(1, f"Name:\t{(b.get('roleRef') or {}).get('name')}")

@@ -78,6 +78,15 @@ def _annotations(w: W, level: int, meta: dict[str, Any]) -> None:
     _map(w, level, "Annotations", ann, sep=":")
 
 
+def _head(w: W, meta: dict[str, Any], namespaced: bool = True) -> None:
+    """The lines most describers open with: Name, Namespace, Labels, Annotations."""
+    w(0, f"Name:\t{meta['name']}")
+    if namespaced:
+        w(0, f"Namespace:\t{meta.get('namespace')}")
+    _map(w, 0, "Labels", meta.get("labels"))
+    _annotations(w, 0, meta)
+
+
 def _selector_text(sel: dict[str, Any] | None) -> str:
     if not sel:
         return "<none>"
