@@ -50,19 +50,22 @@ def cmd_rollout(inv: Inv) -> None:
         }[sub](inv, plural, ns, name, sub, mode)
 
 
+def _owned_replicasets(inv: Inv, ns: str | None, dep: dict[str, Any]) -> list[dict[str, Any]]:
+    """The replica sets a deployment owns: its revisions (a LIST, as kubectl makes it)."""
+    uid = dep["metadata"].get("uid")
+    return [
+        r
+        for r in inv.fetch("replicasets", ns)
+        if any(o.get("uid") == uid for o in r["metadata"].get("ownerReferences") or [])
+    ]
+
+
 def _history(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: str | None) -> None:
     res = inv.call("get", plural, ns, name)
     if res is None:
         return
     dep = res.body
-    rss = [
-        r
-        for r in inv.fetch("replicasets", ns)
-        if any(
-            o.get("uid") == dep["metadata"].get("uid")
-            for o in r["metadata"].get("ownerReferences") or []
-        )
-    ]
+    rss = _owned_replicasets(inv, ns, dep)
     revs = []
     for r in rss:
         rev = (r["metadata"].get("annotations") or {}).get("deployment.kubernetes.io/revision")
@@ -141,14 +144,7 @@ def _undo(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: str 
     if res is None:
         return
     dep = res.body
-    rss = [
-        r
-        for r in inv.fetch("replicasets", ns)
-        if any(
-            o.get("uid") == dep["metadata"].get("uid")
-            for o in r["metadata"].get("ownerReferences") or []
-        )
-    ]
+    rss = _owned_replicasets(inv, ns, dep)
     revs = sorted(
         (
             (
