@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .k8s_cells import expression_text
 from .k8s_format import age
 
 Fetch = Callable[..., list[dict[str, Any]]]
@@ -91,16 +92,7 @@ def _selector_text(sel: dict[str, Any] | None) -> str:
     if not sel:
         return "<none>"
     parts = [f"{k}={v}" for k, v in sorted((sel.get("matchLabels") or {}).items())]
-    for e in sel.get("matchExpressions") or []:
-        vals = ",".join(e.get("values") or [])
-        parts.append(
-            {
-                "In": f"{e.get('key')} in ({vals})",
-                "NotIn": f"{e.get('key')} notin ({vals})",
-                "Exists": str(e.get("key")),
-                "DoesNotExist": f"!{e.get('key')}",
-            }.get(e.get("operator"), "")
-        )
+    parts += [expression_text(e) or "" for e in sel.get("matchExpressions") or []]
     return ",".join(p for p in parts if p) or "<none>"
 
 

@@ -14,21 +14,24 @@ def _labels(obj: dict[str, Any]) -> str:
     return ",".join(f"{k}={v}" for k, v in sorted(labels.items())) or "<none>"
 
 
+def expression_text(expr: dict[str, Any]) -> str | None:
+    """A ``matchExpressions`` entry as kubectl prints it (None: an unknown operator)."""
+    vals = ",".join(expr.get("values") or [])
+    return {
+        "In": f"{expr.get('key')} in ({vals})",
+        "NotIn": f"{expr.get('key')} notin ({vals})",
+        "Exists": str(expr.get("key")),
+        "DoesNotExist": f"!{expr.get('key')}",
+    }.get(expr.get("operator") or "")
+
+
 def _selector(sel: dict[str, Any] | None) -> str:
     if not sel:
         return "<none>"
     parts = [f"{k}={v}" for k, v in sorted((sel.get("matchLabels") or {}).items())]
     for expr in sel.get("matchExpressions") or []:
-        op = expr.get("operator")
-        vals = ",".join(expr.get("values") or [])
-        parts.append(
-            {
-                "In": f"{expr.get('key')} in ({vals})",
-                "NotIn": f"{expr.get('key')} notin ({vals})",
-                "Exists": str(expr.get("key")),
-                "DoesNotExist": f"!{expr.get('key')}",
-            }.get(op, str(expr))
-        )
+        text = expression_text(expr)
+        parts.append(str(expr) if text is None else text)
     return ",".join(parts) or "<none>"
 
 

@@ -55,6 +55,11 @@ def resource_label(plural: str) -> str:
 
 
 # ---- time -----------------------------------------------------------------------------
+def _units(big: int, big_unit: str, small: int, small_unit: str) -> str:
+    """``3m``, or ``3m20s`` when the smaller unit is not zero."""
+    return f"{big}{big_unit}" + (f"{small}{small_unit}" if small else "")
+
+
 def human_duration(seconds: float) -> str:
     """k8s.io/apimachinery ``duration.HumanDuration``."""
     s = int(seconds)
@@ -66,24 +71,20 @@ def human_duration(seconds: float) -> str:
         return f"{s}s"
     minutes = s // 60
     if minutes < 10:
-        rest = s % 60
-        return f"{minutes}m" if rest == 0 else f"{minutes}m{rest}s"
+        return _units(minutes, "m", s % 60, "s")
     if minutes < 180:
         return f"{minutes}m"
     hours = s // 3600
     if hours < 8:
-        rest = minutes % 60
-        return f"{hours}h" if rest == 0 else f"{hours}h{rest}m"
+        return _units(hours, "h", minutes % 60, "m")
     if hours < 48:
         return f"{hours}h"
     if hours < 24 * 8:
-        rest = hours % 24
-        return f"{hours // 24}d" if rest == 0 else f"{hours // 24}d{rest}h"
+        return _units(hours // 24, "d", hours % 24, "h")
     if hours < 24 * 365 * 2:
         return f"{hours // 24}d"
     if hours < 24 * 365 * 8:
-        dy = (hours // 24) % 365
-        return f"{hours // 24 // 365}y" if dy == 0 else f"{hours // 24 // 365}y{dy}d"
+        return _units(hours // 24 // 365, "y", (hours // 24) % 365, "d")
     return f"{hours // 24 // 365}y"
 
 
