@@ -127,7 +127,7 @@ _BINDINGS = ("rolebinding", "clusterrolebinding")
 
 # ---- one invocation -------------------------------------------------------------------------
 class Inv:
-    #: names of objects resolved to a namespace by an earlier step (set lazily, see kubectl_cmds)
+    #: names of objects resolved to a namespace by an earlier step (set lazily by common._expand)
     _ns_of: dict[tuple[str, str], str]
 
     def __init__(self, ctx: CallContext, parsed: Parsed, stdin: str | None):
