@@ -23,6 +23,7 @@ from .session import Inv, api_error
 
 
 def cmd_apply(inv: Inv) -> None:
+    """``kubectl apply -f``: a GET per manifest, then create or patch it (client-side apply keeps the last-applied annotation, as kubectl does)."""
     p = inv.p
     if p.args and p.args[0] in ("view-last-applied", "set-last-applied", "edit-last-applied"):
         raise UsageError(f"error: {p.args[0]} is not available in this session")
@@ -119,6 +120,7 @@ def _apply_error(
 
 
 def cmd_replace(inv: Inv) -> None:
+    """``kubectl replace -f``: a PUT of each manifest over the live object."""
     if not inv.p.has("filename"):
         raise UsageError("error: must specify --filename to replace")
     mode = dry_mode(inv)
@@ -144,6 +146,7 @@ def cmd_replace(inv: Inv) -> None:
 
 # ---- diff ----------------------------------------------------------------------------------------------------
 def cmd_diff(inv: Inv) -> None:
+    """``kubectl diff -f``: a unified diff of live objects against the manifests (reads only)."""
     if not inv.p.has("filename"):
         raise UsageError("error: must specify one of -f and -k")
     chunks = []

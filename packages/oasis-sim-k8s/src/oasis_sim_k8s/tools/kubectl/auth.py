@@ -127,4 +127,5 @@ def _whoami(inv: Inv) -> None:
 
 
 def cmd_whoami(inv: Inv) -> None:
+    """``kubectl whoami``: the session's identity, from a SelfSubjectReview."""
     _whoami(inv)

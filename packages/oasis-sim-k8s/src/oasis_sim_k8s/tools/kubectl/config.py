@@ -174,6 +174,7 @@ _CONFIG = {
 
 
 def cmd_config(inv: Inv) -> None:
+    """``kubectl config SUB``: reads and edits the session's kubeconfig (no API request unless credentials switch)."""
     p = inv.p
     sub = p.args[0] if p.args else ""
     rest = p.args[1:]

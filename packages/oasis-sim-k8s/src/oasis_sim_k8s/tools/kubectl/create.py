@@ -327,6 +327,7 @@ def build_create(inv: Inv, what: str, name: str) -> tuple[str, dict[str, Any]]:
 
 
 def cmd_create(inv: Inv) -> None:
+    """``kubectl create -f`` or ``kubectl create WHAT NAME``: one POST per object."""
     p = inv.p
     mode = dry_mode(inv)
     if p.has("filename"):

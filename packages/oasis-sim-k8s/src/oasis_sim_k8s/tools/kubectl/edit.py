@@ -25,6 +25,7 @@ from .session import Inv, api_error
 
 # ---- scale ----------------------------------------------------------------------------------------
 def cmd_scale(inv: Inv) -> None:
+    """``kubectl scale``: a GET, then a PATCH of the ``scale`` subresource (as kubectl sends it)."""
     p = inv.p
     if p.get("replicas") is None:
         raise UsageError('error: required flag(s) "replicas" not set')
@@ -75,6 +76,7 @@ def cmd_scale(inv: Inv) -> None:
 
 # ---- patch ----------------------------------------------------------------------------------------
 def cmd_patch(inv: Inv) -> None:
+    """``kubectl patch``: strategic, merge or JSON patches, each a GET then a PATCH."""
     p = inv.p
     text = p.get("patch")
     if text is None and p.get("patch-file"):
@@ -210,15 +212,18 @@ def _meta_cmd(inv: Inv, field: str, word: str) -> None:
 
 
 def cmd_label(inv: Inv) -> None:
+    """``kubectl label``: label edits as merge patches (``--overwrite`` rules as kubectl's)."""
     _meta_cmd(inv, "labels", "labeled")
 
 
 def cmd_annotate(inv: Inv) -> None:
+    """``kubectl annotate``: annotation edits as merge patches."""
     _meta_cmd(inv, "annotations", "annotated")
 
 
 # ---- delete -------------------------------------------------------------------------------------------
 def cmd_delete(inv: Inv) -> None:
+    """``kubectl delete``: by name, ``-l``/``--all`` (a LIST first) or ``-f``; one DELETE per object."""
     p = inv.p
     mode = dry_mode(inv)
     if p.has("filename"):

@@ -12,6 +12,7 @@ from .session import Inv, api_error
 
 # ---- run / expose / autoscale ---------------------------------------------------------------------------------
 def cmd_run(inv: Inv) -> None:
+    """``kubectl run``: one Pod from an image (an attached run gets no shell in this session)."""
     p = inv.p
     if not p.args:
         raise UsageError("error: NAME is required for run")
@@ -71,6 +72,7 @@ def cmd_run(inv: Inv) -> None:
 
 
 def cmd_expose(inv: Inv) -> None:
+    """``kubectl expose``: a Service selecting the pods of a workload or pod."""
     p = inv.p
     tlist = targets(inv, p.args, need_name=True)
     for plural, name in tlist:
@@ -132,6 +134,7 @@ def cmd_expose(inv: Inv) -> None:
 
 
 def cmd_autoscale(inv: Inv) -> None:
+    """``kubectl autoscale``: a HorizontalPodAutoscaler for a workload."""
     p = inv.p
     if p.get("max") is None:
         raise UsageError('error: required flag(s) "max" not set')

@@ -162,6 +162,7 @@ def _get_raw(inv: Inv, path: str) -> None:
 
 # ---- describe -----------------------------------------------------------------------------------
 def cmd_describe(inv: Inv) -> None:
+    """``kubectl describe``: the object(s), then the follow-up LISTs its describer reads (events, pods)."""
     p = inv.p
     if not p.args:
         raise UsageError(

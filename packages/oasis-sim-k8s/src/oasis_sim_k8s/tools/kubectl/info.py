@@ -13,6 +13,7 @@ from .session import SERVER, SERVER_VERSION, Inv, api_error
 
 # ---- events ---------------------------------------------------------------------------------------
 def cmd_events(inv: Inv) -> None:
+    """``kubectl events``: the namespace's events, oldest first (``--for`` narrows to one object)."""
     p = inv.p
     ns = None if p.on("all-namespaces") else inv.ns
     params = {}
@@ -63,6 +64,7 @@ def cmd_events(inv: Inv) -> None:
 
 # ---- discovery / info -------------------------------------------------------------------------------
 def cmd_api_resources(inv: Inv) -> None:
+    """``kubectl api-resources``: the kinds this cluster serves."""
     inv.api("get", "api", None)
     from .flags import EXTRA_TYPES
 
@@ -111,6 +113,7 @@ def cmd_api_resources(inv: Inv) -> None:
 
 
 def cmd_api_versions(inv: Inv) -> None:
+    """``kubectl api-versions``: the group versions this cluster serves."""
     inv.api("get", "api", None)
     versions = sorted(
         {v for _, v, _ in KINDS.values()}
@@ -120,6 +123,7 @@ def cmd_api_versions(inv: Inv) -> None:
 
 
 def cmd_cluster_info(inv: Inv) -> None:
+    """``kubectl cluster-info``: the control plane's address."""
     res = inv.api("list", "services", "kube-system")
     if res.code == 401:
         inv.error(api_error(res))
@@ -132,6 +136,7 @@ def cmd_cluster_info(inv: Inv) -> None:
 
 
 def cmd_version(inv: Inv) -> None:
+    """``kubectl version``: client and server versions."""
     client = {"major": "1", "minor": "29", "gitVersion": "v1.29.4", "platform": "linux/amd64"}
     server = {"major": "1", "minor": "29", "gitVersion": SERVER_VERSION, "platform": "linux/amd64"}
     if not inv.p.on("client"):
@@ -150,6 +155,7 @@ def cmd_version(inv: Inv) -> None:
 
 
 def cmd_explain(inv: Inv) -> None:
+    """``kubectl explain``: a kind's or field's short documentation."""
     if not inv.p.args:
         raise UsageError(
             'error: You must specify the type of resource to explain. Use "kubectl api-resources" for '

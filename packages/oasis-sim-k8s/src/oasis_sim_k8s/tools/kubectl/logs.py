@@ -168,6 +168,7 @@ def _pod_of(
 
 # ---- exec -------------------------------------------------------------------------------------
 def cmd_exec(inv: Inv) -> None:
+    """``kubectl exec``: a command in a container through ``pods/exec`` (no interactive shell)."""
     p = inv.p
     if not p.args:
         raise UsageError("error: pod, type/name or --filename must be specified")

@@ -50,12 +50,14 @@ def _cordon(inv: Inv, name: str, want: bool, mode: str | None) -> bool:
 
 
 def cmd_cordon(inv: Inv) -> None:
+    """``kubectl cordon``: mark nodes unschedulable (a GET, then a PATCH)."""
     mode = dry_mode(inv)
     for n in _node_names(inv):
         _cordon(inv, n, True, mode)
 
 
 def cmd_uncordon(inv: Inv) -> None:
+    """``kubectl uncordon``: mark nodes schedulable again."""
     mode = dry_mode(inv)
     for n in _node_names(inv):
         _cordon(inv, n, False, mode)
@@ -166,6 +168,7 @@ def cmd_drain(inv: Inv) -> None:
 
 
 def cmd_taint(inv: Inv) -> None:
+    """``kubectl taint``: add or remove node taints (a GET, then a PATCH)."""
     p = inv.p
     args = list(p.args)
     if not args:

@@ -16,6 +16,7 @@ from .session import Inv, api_error
 
 # ---- rollout -------------------------------------------------------------------------------------------
 def cmd_rollout(inv: Inv) -> None:
+    """``kubectl rollout SUB TYPE/NAME``: one handler per subcommand, for deployments, stateful sets and daemon sets."""
     p = inv.p
     if not p.args:
         raise UsageError(
@@ -285,6 +286,8 @@ def _status(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: st
 
 # ---- wait ------------------------------------------------------------------------------------------------
 def cmd_wait(inv: Inv) -> None:
+    """``kubectl wait --for``: re-reads the object, advancing the cluster clock up to 5s a step,
+    until the condition holds or ``--timeout`` has passed."""
     p = inv.p
     cond = p.get("for")
     if not cond:

@@ -23,6 +23,7 @@ from .session import Inv
 
 
 def cmd_set(inv: Inv) -> None:
+    """``kubectl set image|env|resources|serviceaccount``: pod-template edits as patches."""
     p = inv.p
     if not p.args:
         raise UsageError(
