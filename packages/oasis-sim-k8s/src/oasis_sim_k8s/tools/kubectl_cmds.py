@@ -3,6 +3,6 @@ family; kept so existing imports keep working."""
 
 from __future__ import annotations
 
-from .kubectl.common import _parse_body, contains, dry_mode, dry_suffix
+from .kubectl.writes import _parse_body, contains, dry_mode, dry_suffix
 
 __all__ = ["_parse_body", "contains", "dry_mode", "dry_suffix"]

@@ -10,16 +10,9 @@ from ... import patching
 from ...store import KINDS, clone
 from ..k8s_format import resource_label, to_yaml
 from .args import UsageError
-from .common import (
-    LAST_APPLIED,
-    _doc_target,
-    _emit,
-    _manifests,
-    contains,
-    dry_mode,
-    server_dry_denied,
-)
 from .session import Inv, api_error
+from .targets import _doc_target, _manifests
+from .writes import LAST_APPLIED, _emit, contains, dry_mode, server_dry_denied
 
 
 def cmd_apply(inv: Inv) -> None:

@@ -7,8 +7,8 @@ from ...store import KINDS, namespaced
 from ..describe_text import tabwriter
 from ..k8s_format import output_object, table
 from .args import UsageError, resolve_type
-from .common import access_review, ssar
 from .session import Inv, api_error
+from .writes import access_review, ssar
 
 
 # ---- auth ---------------------------------------------------------------------------------------

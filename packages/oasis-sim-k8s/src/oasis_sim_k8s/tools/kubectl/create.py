@@ -11,8 +11,9 @@ from typing import Any
 
 from ...store import KINDS, clone, namespaced
 from .args import Parsed, UsageError, resolve_type
-from .common import _doc_target, _emit, _manifests, dry_mode, server_dry_denied
 from .session import Inv, api_error
+from .targets import _doc_target, _manifests
+from .writes import _emit, dry_mode, server_dry_denied
 
 
 # ---- create -----------------------------------------------------------------------------------------

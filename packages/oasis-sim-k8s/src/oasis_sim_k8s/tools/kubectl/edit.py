@@ -5,22 +5,9 @@ from __future__ import annotations
 from ... import patching
 from ..k8s_format import kind_label
 from .args import UsageError
-from .common import (
-    SCALABLE,
-    _doc_target,
-    _emit,
-    _expand,
-    _manifests,
-    _ns,
-    _parse_body,
-    _same,
-    _targets,
-    dry_mode,
-    dry_suffix,
-    server_dry_denied,
-    targets,
-)
 from .session import Inv, api_error
+from .targets import _doc_target, _expand, _manifests, _ns, _targets, targets
+from .writes import SCALABLE, _emit, _parse_body, _same, dry_mode, dry_suffix, server_dry_denied
 
 
 # ---- scale ----------------------------------------------------------------------------------------

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from .args import UsageError
-from .common import _emit, _pod_spec, dry_mode, targets
 from .create import _create_one
 from .session import Inv, api_error
+from .targets import targets
+from .writes import _emit, _pod_spec, dry_mode
 
 
 # ---- run / expose / autoscale ---------------------------------------------------------------------------------

@@ -10,8 +10,8 @@ from ..describe import describe as describe_object
 from ..k8s_columns import render_table
 from ..k8s_format import kind_label, output_object
 from .args import Parsed, UsageError, resolve_type
-from .common import _kind_plural, _manifests, _no_resources, _selector_params, _sort, targets
 from .session import Inv, api_error
+from .targets import _kind_plural, _manifests, _no_resources, _selector_params, _sort, targets
 
 
 # ---- get ------------------------------------------------------------------------------------

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from .args import UsageError
-from .common import dry_mode, dry_suffix
 from .session import Inv, api_error
+from .writes import dry_mode, dry_suffix
 
 
 # ---- nodes ------------------------------------------------------------------------------------------------

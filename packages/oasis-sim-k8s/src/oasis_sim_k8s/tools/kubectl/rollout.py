@@ -10,8 +10,9 @@ from ..describe_pods import _template
 from ..describe_text import W
 from ..k8s_format import kind_label, output_object
 from .args import UsageError, parse_duration
-from .common import _expand, _ns, _targets, dry_mode, dry_suffix
 from .session import Inv, api_error
+from .targets import _expand, _ns, _targets
+from .writes import dry_mode, dry_suffix
 
 
 # ---- rollout -------------------------------------------------------------------------------------------

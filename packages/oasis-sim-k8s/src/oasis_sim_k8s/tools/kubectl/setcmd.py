@@ -7,19 +7,17 @@ from typing import Any
 from ...store import clone
 from ..k8s_format import kind_label
 from .args import UsageError
-from .common import (
+from .session import Inv
+from .targets import _expand, _ns, _targets
+from .writes import (
     WORKLOADS,
     _emit,
-    _expand,
-    _ns,
     _pod_spec,
     _pod_spec_path,
-    _targets,
     dry_mode,
     dry_suffix,
     server_dry_denied,
 )
-from .session import Inv
 
 
 def cmd_set(inv: Inv) -> None:

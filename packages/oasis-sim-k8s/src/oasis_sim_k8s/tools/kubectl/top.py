@@ -6,8 +6,8 @@ from typing import Any
 
 from ..k8s_format import age, table
 from .args import UsageError
-from .common import _selector_params
 from .session import Inv, api_error
+from .targets import _selector_params
 
 
 # ---- top ----------------------------------------------------------------------------------------
