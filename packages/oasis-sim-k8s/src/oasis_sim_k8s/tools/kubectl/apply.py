@@ -12,7 +12,7 @@ from ..k8s_format import resource_label, to_yaml
 from .args import UsageError
 from .session import Inv, api_error
 from .targets import _doc_target, _manifests
-from .writes import LAST_APPLIED, _emit, contains, dry_mode, server_dry_denied
+from .writes import LAST_APPLIED, _emit, contains, dry_mode, dry_refused
 
 
 def cmd_apply(inv: Inv) -> None:
@@ -59,11 +59,8 @@ def cmd_apply(inv: Inv) -> None:
             wanted = clone(body)
             (wanted.get("metadata") or {}).get("annotations", {}).pop(LAST_APPLIED, None)
             unchanged = contains(current.body, wanted)
-            if mode == "server":
-                denied = server_dry_denied(inv, "patch", plural, ns, name)
-                if denied:
-                    inv.error(denied)
-                    continue
+            if dry_refused(inv, mode, "patch", plural, ns, name):
+                continue
             if mode:
                 _emit(
                     inv, plural, merged, word or ("unchanged" if unchanged else "configured"), mode
@@ -78,11 +75,8 @@ def cmd_apply(inv: Inv) -> None:
                 continue
             _emit(inv, plural, res.body, word or "configured")
         else:
-            if mode == "server":
-                denied = server_dry_denied(inv, "create", plural, ns, None)
-                if denied:
-                    inv.error(denied)
-                    continue
+            if dry_refused(inv, mode, "create", plural, ns, None):
+                continue
             if mode:
                 _emit(inv, plural, body, word or "created", mode)
                 continue

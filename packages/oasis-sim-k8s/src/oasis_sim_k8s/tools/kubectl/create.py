@@ -13,7 +13,7 @@ from ...store import KINDS, clone, namespaced
 from .args import Parsed, UsageError, resolve_type
 from .session import Inv, api_error
 from .targets import _doc_target, _manifests
-from .writes import _emit, dry_mode, server_dry_denied
+from .writes import _emit, dry_mode, dry_refused
 
 
 # ---- create -----------------------------------------------------------------------------------------
@@ -360,11 +360,8 @@ def _create_one(
     inv: Inv, plural: str, ns: str | None, body: dict[str, Any], mode: str | None
 ) -> None:
     name = body["metadata"].get("name", "")
-    if mode == "server":
-        denied = server_dry_denied(inv, "create", plural, ns, None)
-        if denied:
-            inv.error(denied)
-            return
+    if dry_refused(inv, mode, "create", plural, ns, None):
+        return
     if mode:
         inv.api("get", plural, ns, name)
         _emit(inv, plural, body, "created", mode)

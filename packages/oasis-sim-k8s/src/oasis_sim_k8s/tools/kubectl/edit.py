@@ -7,7 +7,7 @@ from ..k8s_format import kind_label
 from .args import UsageError
 from .session import Inv, api_error
 from .targets import _doc_target, _expand, _manifests, _ns, _targets, targets
-from .writes import SCALABLE, _emit, _parse_body, _same, dry_mode, dry_suffix, server_dry_denied
+from .writes import SCALABLE, _emit, _parse_body, _same, dry_mode, dry_refused, dry_suffix
 
 
 # ---- scale ----------------------------------------------------------------------------------------
@@ -47,11 +47,8 @@ def cmd_scale(inv: Inv) -> None:
                     f"error: Expected replicas to be {p.get('current-replicas')}, was {current}"
                 )
                 continue
-            if mode == "server":
-                denied = server_dry_denied(inv, "patch", plural, ns, name, "scale")
-                if denied:
-                    inv.error(denied)
-                    continue
+            if dry_refused(inv, mode, "patch", plural, ns, name, "scale"):
+                continue
             if mode:
                 inv.say(f"{kind_label(plural)}/{name} scaled{dry_suffix(mode)}")
                 continue
@@ -100,11 +97,8 @@ def cmd_patch(inv: Inv) -> None:
             except patching.PatchError as exc:
                 inv.error(f"Error from server (Invalid): {exc}")
                 continue
-            if mode == "server":
-                denied = server_dry_denied(inv, "patch", plural, ns, name, p.get("subresource"))
-                if denied:
-                    inv.error(denied)
-                    continue
+            if dry_refused(inv, mode, "patch", plural, ns, name, p.get("subresource")):
+                continue
             _emit(
                 inv,
                 plural,
@@ -184,11 +178,8 @@ def _meta_cmd(inv: Inv, field: str, word: str) -> None:
                 field: {k: v for k, v in changes.items() if not (v is None and k in missing)}
             }
         }
-        if mode == "server":
-            denied = server_dry_denied(inv, "patch", plural, ns, name)
-            if denied:
-                inv.error(denied)
-                continue
+        if dry_refused(inv, mode, "patch", plural, ns, name):
+            continue
         if mode:
             inv.say(f"{kind_label(plural)}/{name} {word}{dry_suffix(mode)}")
             continue
@@ -244,11 +235,8 @@ def cmd_delete(inv: Inv) -> None:
             res = inv.call("get", plural, ns, name)
             if res is None:
                 continue
-            if mode == "server":
-                denied = server_dry_denied(inv, "delete", plural, ns, name)
-                if denied:
-                    inv.error(denied)
-                    continue
+            if dry_refused(inv, mode, "delete", plural, ns, name):
+                continue
             inv.say(f'{kind_label(plural)} "{name}" deleted{dry_suffix(mode)}')
             continue
         params = {}

@@ -15,8 +15,8 @@ from .writes import (
     _pod_spec,
     _pod_spec_path,
     dry_mode,
+    dry_refused,
     dry_suffix,
-    server_dry_denied,
 )
 
 
@@ -72,11 +72,8 @@ def _set_common(inv: Inv, objs: list[str], fn: Any, word: str) -> None:
             continue
         if patch is None:
             continue
-        if mode == "server":
-            denied = server_dry_denied(inv, "patch", plural, ns, name)
-            if denied:
-                inv.error(denied)
-                continue
+        if dry_refused(inv, mode, "patch", plural, ns, name):
+            continue
         if mode:
             inv.say(f"{kind_label(plural)}/{name} {word}{dry_suffix(mode)}")
             continue

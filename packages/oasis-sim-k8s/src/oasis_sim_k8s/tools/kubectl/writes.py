@@ -142,6 +142,24 @@ def server_dry_denied(
     )
 
 
+def dry_refused(
+    inv: Inv,
+    mode: str | None,
+    verb: str,
+    plural: str,
+    ns: str | None,
+    name: str | None,
+    sub: str | None = None,
+) -> bool:
+    """A ``--dry-run=server`` the API server would refuse: its error is printed (True)."""
+    if mode != "server":
+        return False
+    denied = server_dry_denied(inv, verb, plural, ns, name, sub)
+    if denied:
+        inv.error(denied)
+    return bool(denied)
+
+
 def _emit(
     inv: Inv, plural: str, obj: dict[str, Any], verb_text: str, mode: str | None = None
 ) -> None:
