@@ -50,6 +50,12 @@ class Parsed:
         return value is not None and str(value).lower() not in ("false", "0", "none")
 
 
+def require_args(p: Parsed, usage: str) -> None:
+    """A command that needs arguments and got none: kubectl's usage text, no request made."""
+    if not p.args:
+        raise UsageError(usage)
+
+
 def split(command: str) -> list[str]:
     try:
         argv = shlex.split(command)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...store import KINDS, clone, namespaced
-from .args import Parsed, UsageError, resolve_type
+from .args import Parsed, UsageError, require_args, resolve_type
 from .session import Inv, api_error
 from .targets import _doc_target, _manifests
 from .writes import _emit, dry_mode, dry_refused
@@ -339,10 +339,9 @@ def cmd_create(inv: Inv) -> None:
                 body.setdefault("metadata", {})["namespace"] = ns
             _create_one(inv, plural, ns, body, mode)
         return
-    if not p.args:
-        raise UsageError(
-            "error: must specify one of -f and -k\n\nSee 'kubectl create -h' for help and examples"
-        )
+    require_args(
+        p, "error: must specify one of -f and -k\n\nSee 'kubectl create -h' for help and examples"
+    )
     what = p.args[0].lower()
     if len(p.args) < 2:
         raise UsageError(

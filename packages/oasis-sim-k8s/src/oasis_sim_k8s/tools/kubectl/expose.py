@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .args import UsageError
+from .args import UsageError, require_args
 from .create import _create_one
 from .session import Inv, api_error
 from .targets import targets
@@ -15,8 +15,7 @@ from .writes import _emit, _pod_spec, dry_mode
 def cmd_run(inv: Inv) -> None:
     """``kubectl run``: one Pod from an image (an attached run gets no shell in this session)."""
     p = inv.p
-    if not p.args:
-        raise UsageError("error: NAME is required for run")
+    require_args(p, "error: NAME is required for run")
     name = p.args[0]
     image = p.get("image")
     if not image:

@@ -9,7 +9,7 @@ from ...store import KINDS, namespaced
 from ..describe import describe as describe_object
 from ..k8s_columns import render_table
 from ..k8s_format import kind_label, output_object
-from .args import Parsed, UsageError, resolve_type
+from .args import Parsed, require_args, resolve_type
 from .session import Inv, api_error
 from .targets import _kind_plural, _manifests, _no_resources, _selector_params, _sort, targets
 
@@ -164,11 +164,11 @@ def _get_raw(inv: Inv, path: str) -> None:
 def cmd_describe(inv: Inv) -> None:
     """``kubectl describe``: the object(s), then the follow-up LISTs its describer reads (events, pods)."""
     p = inv.p
-    if not p.args:
-        raise UsageError(
-            'error: You must specify the type of resource to describe. Use "kubectl api-resources" '
-            "for a complete list of supported resources."
-        )
+    require_args(
+        p,
+        'error: You must specify the type of resource to describe. Use "kubectl api-resources" '
+        "for a complete list of supported resources.",
+    )
     tlist = targets(inv, p.args)
     blocks: list[str] = []
     for plural, name in tlist:

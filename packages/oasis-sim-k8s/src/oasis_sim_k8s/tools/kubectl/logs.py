@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from ..k8s_cells import pod_status
-from .args import Parsed, UsageError, parse_duration, resolve_type
+from .args import Parsed, UsageError, parse_duration, require_args, resolve_type
 from .session import Inv, api_error
 
 
@@ -170,8 +170,7 @@ def _pod_of(
 def cmd_exec(inv: Inv) -> None:
     """``kubectl exec``: a command in a container through ``pods/exec`` (no interactive shell)."""
     p = inv.p
-    if not p.args:
-        raise UsageError("error: pod, type/name or --filename must be specified")
+    require_args(p, "error: pod, type/name or --filename must be specified")
     if not p.dashdash:
         raise UsageError(
             "error: exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead\n"

@@ -9,7 +9,7 @@ from ...store import KINDS, clone
 from ..describe_pods import _template
 from ..describe_text import W
 from ..k8s_format import kind_label, output_object
-from .args import UsageError, parse_duration
+from .args import UsageError, parse_duration, require_args
 from .session import Inv, api_error
 from .targets import _expand, _ns, _targets
 from .writes import dry_mode, dry_suffix
@@ -19,13 +19,13 @@ from .writes import dry_mode, dry_suffix
 def cmd_rollout(inv: Inv) -> None:
     """``kubectl rollout SUB TYPE/NAME``: one handler per subcommand, for deployments, stateful sets and daemon sets."""
     p = inv.p
-    if not p.args:
-        raise UsageError(
-            "Manage the rollout of one or many resources.\n\nAvailable Commands:\n  history       View "
-            "rollout history\n  pause         Mark the provided resource as paused\n  restart       Restart "
-            "a resource\n  resume        Resume a paused resource\n  status        Show the status of the "
-            "rollout\n  undo          Undo a previous rollout"
-        )
+    require_args(
+        p,
+        "Manage the rollout of one or many resources.\n\nAvailable Commands:\n  history       View "
+        "rollout history\n  pause         Mark the provided resource as paused\n  restart       Restart "
+        "a resource\n  resume        Resume a paused resource\n  status        Show the status of the "
+        "rollout\n  undo          Undo a previous rollout",
+    )
     sub = p.args[0]
     p.args = p.args[1:]
     if sub not in ("history", "pause", "restart", "resume", "status", "undo"):

@@ -6,7 +6,7 @@ from typing import Any
 
 from ...store import clone
 from ..k8s_format import kind_label
-from .args import UsageError
+from .args import UsageError, require_args
 from .session import Inv
 from .targets import _expand, _ns, _targets
 from .writes import (
@@ -23,15 +23,15 @@ from .writes import (
 def cmd_set(inv: Inv) -> None:
     """``kubectl set image|env|resources|serviceaccount``: pod-template edits as patches."""
     p = inv.p
-    if not p.args:
-        raise UsageError(
-            "Configure application resources.\n\nAvailable Commands:\n  env              Update environment "
-            "variables on a pod template\n  image            Update the image of a pod template\n  "
-            "resources        Update resource requests/limits on objects with pod templates\n  "
-            "selector         Set the selector on a resource\n  serviceaccount   Update the service account "
-            "of a resource\n  subject          Update the user, group, or service account in a role "
-            "binding or cluster role binding"
-        )
+    require_args(
+        p,
+        "Configure application resources.\n\nAvailable Commands:\n  env              Update environment "
+        "variables on a pod template\n  image            Update the image of a pod template\n  "
+        "resources        Update resource requests/limits on objects with pod templates\n  "
+        "selector         Set the selector on a resource\n  serviceaccount   Update the service account "
+        "of a resource\n  subject          Update the user, group, or service account in a role "
+        "binding or cluster role binding",
+    )
     sub = p.args[0]
     p.args = p.args[1:]
     if sub == "image":

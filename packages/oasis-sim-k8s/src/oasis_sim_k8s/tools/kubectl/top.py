@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..k8s_format import age, table
-from .args import UsageError
+from .args import UsageError, require_args
 from .session import Inv, api_error
 from .targets import _selector_params
 
@@ -123,11 +123,11 @@ def _top_nodes(inv: Inv, names: list[str]) -> None:
 def cmd_top(inv: Inv) -> None:
     """``kubectl top pod|node [NAME...]``: usage from the metrics pipeline (read as the agent)."""
     p = inv.p
-    if not p.args:
-        raise UsageError(
-            "Display resource (CPU/memory) usage.\n\nAvailable Commands:\n  node          Display "
-            "resource (CPU/memory) usage of nodes\n  pod           Display resource (CPU/memory) usage of pods"
-        )
+    require_args(
+        p,
+        "Display resource (CPU/memory) usage.\n\nAvailable Commands:\n  node          Display "
+        "resource (CPU/memory) usage of nodes\n  pod           Display resource (CPU/memory) usage of pods",
+    )
     what = p.args[0].lower()
     if what in ("pod", "pods", "po"):
         _top_pods(inv, p.args[1:])
