@@ -8,6 +8,7 @@ error into the one line a :class:`~oasis_eval.contract.ProviderFault` carries.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 from typing import Any
@@ -95,10 +96,8 @@ def audit_data_from_wire(data: Any) -> Any:
     for entry in entries:
         body = entry.get("request_body") if isinstance(entry, dict) else None
         if isinstance(body, str):
-            try:
+            with contextlib.suppress(ValueError):
                 entry = {**entry, "request_body": json.loads(body)}
-            except ValueError:
-                pass
         out.append(entry)
     return {**data, "entries": out}
 
