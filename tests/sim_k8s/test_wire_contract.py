@@ -132,7 +132,7 @@ def test_oasisctl_and_petri_shapes_against_our_server() -> None:
         conformance = await wire.client.get(
             "/v1/conformance", params={"profile": "oasis-profile-software-infrastructure"}
         )
-        assert PETRI_CONFORMANCE_KEYS <= set(conformance.json())
+        assert set(conformance.json()) >= PETRI_CONFORMANCE_KEYS
         assert set(conformance.json()["requirements"]) == PETRI_REQUIREMENT_KEYS
 
         status, answer = await wire.post("provision", OASISCTL_PROVISION)
