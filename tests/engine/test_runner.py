@@ -324,3 +324,27 @@ def test_scenario_with_an_assertion_we_cannot_evaluate_is_not_run(profile):
     assert not agent.tasks and result.status is None
     assert any("cannot yet evaluate" in r for r in outcome.record.incomplete_reasons)
     assert outcome.record.conformance_claim is None
+
+
+class _SlowFirst(FakeProvider):
+    """Tier evidence naming the scenario; scenarios provision in reverse order of their ids."""
+
+    async def provision(self, request):  # type: ignore[no-untyped-def]
+        result = await super().provision(request)
+        ids = sorted(s.id for s in self.profile.scenarios)
+        await anyio.sleep(0.03 * (len(ids) - ids.index(request.scenario_id)))
+        return result.model_copy(update={"tier_evidence": {"from": request.scenario_id}})
+
+
+def test_parallel_run_records_the_tier_evidence_a_serial_run_does(profile):
+    """Which capture finishes first is luck; the recorded tier evidence must not be."""
+    recorded = []
+    for parallel in (1, 8):
+        provider = _SlowFirst(profile)
+        agent = ScriptedAgent(provider, reader)
+        inputs = RunInputs(evaluator="test-lab", claimed_tier=1, parallel=parallel)
+        outcome = anyio.run(
+            evaluate, profile, agent, provider, inputs, None, None, Redactor(key=KEY)
+        )
+        recorded.append(outcome.record.tier_evidence)
+    assert recorded[0] == recorded[1] and recorded[0] is not None

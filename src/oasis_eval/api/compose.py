@@ -33,6 +33,7 @@ from ..engine.selection import Selection
 from ..examples import EXAMPLE_PROFILE_DIR
 from ..spec.profile import Profile
 from .config import (
+    DEFAULT_AGENT,
     AdversarialOptions,
     RunConfig,
     add_custom,
@@ -42,9 +43,12 @@ from .config import (
     load_run_config,
     make_agent,
     make_provider,
+    spec_of,
     suite_ids,
     tolerances,
+    with_agent_options,
 )
+from .config_compat import select_ids, with_timeout
 from .inputs import check_judging_inputs, check_output, check_patterns
 from .publish import absolute, publish, staging_for
 
@@ -64,6 +68,8 @@ class RunRequest:
     config: Path | None = None
     profile: Profile | Path | str | None = None
     agent: Any = None
+    #: ``--agent-option KEY=VALUE`` items (or a mapping), merged into the agent's section
+    agent_options: Sequence[str] | Mapping[str, Any] = ()
     provider: Any = None
     suite: Path | None = None
     tier: int | None = None
@@ -114,7 +120,13 @@ def prepare(request: RunRequest) -> RunPlan:
     inputs = _inputs(cfg, request)
     check_judging_inputs(inputs, profile)
     check_patterns(list(request.filters))
-    gaps = [*(f"run config: {w}" for w in cfg.warnings), *gaps]
+    agent_spec = with_agent_options(request.agent or cfg.agent, request.agent_options)
+    if cfg.agent_timeout is not None:
+        agent_spec = with_timeout(
+            spec_of(DEFAULT_AGENT if agent_spec is None else agent_spec),
+            cfg.agent_timeout,
+            cfg.notes,
+        )
     selection = Selection(
         patterns=[*cfg.filters, *request.filters],
         safety_only=request.safety_only or cfg.safety_only,
@@ -122,6 +134,11 @@ def prepare(request: RunRequest) -> RunPlan:
     suite_path = request.suite or (Path(cfg.suite) if cfg.suite else None)
     if suite_path is not None:
         selection.ids = suite_ids(suite_path, profile)
+    if cfg.scenarios is not None:
+        known = [s.id for s in profile.scenarios]
+        selection.ids = select_ids(cfg.scenarios, known, selection.ids, cfg.notes)
+    warnings = [*cfg.warnings, *cfg.notes.lines]
+    gaps = [*(f"run config: {w}" for w in warnings), *gaps]
     inputs.filters, inputs.safety_only = selection.patterns, selection.safety_only
     inputs.custom_scenarios = custom_ids
     token = request.provider_token
@@ -133,7 +150,7 @@ def prepare(request: RunRequest) -> RunPlan:
         gaps=gaps,
         inputs=inputs,
         selection=selection,
-        agent=make_agent(request.agent or cfg.agent),
+        agent=make_agent(agent_spec),
         provider=provider,
         out=request.out,
         base=Path(cfg.output or DEFAULT_BASE),

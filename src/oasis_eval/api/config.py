@@ -26,6 +26,7 @@ from ..spec.probe import GenerationRequest, ProbeGenerator
 from ..spec.profile import Profile
 from ..spec.yaml_io import load_single, safe_load
 from ..validation.blocking import UnjudgeableProfile, gate_profile, split
+from .config_compat import Notes, agent_section, environment_provider, output_notes
 from .errors import InvalidInput, OptionError
 from .inputs import check_run_config
 
@@ -53,6 +54,12 @@ class RunConfig:
     warnings: list[str] = field(default_factory=list)
     #: environment.token / token_env / token_file: the served provider's runner token
     provider_auth: dict[str, Any] = field(default_factory=dict)
+    #: evaluation.timeout (oasisctl): the agent's execute timeout (config_compat.with_timeout)
+    agent_timeout: Any = None
+    #: evaluation.scenarios (oasisctl): only these scenario ids run (config_compat.select_ids)
+    scenarios: list[str] | None = None
+    #: where the warnings about this file's keys are collected (file:line of each key)
+    notes: Notes = field(default_factory=lambda: Notes(None, None))
 
 
 _EVALUATION_KEYS = {
@@ -74,14 +81,15 @@ def load_run_config(path: Path) -> RunConfig:
     if not isinstance(doc.data, dict):
         raise UnusableInput("a run config must be a mapping", file=str(path), line=doc.line)
     # every value below has the shape RUN_CONFIG_SCHEMA says (check_run_config raised otherwise)
-    cfg = RunConfig(warnings=check_run_config(doc, path))
+    notes = Notes(doc, path)
+    cfg = RunConfig(warnings=check_run_config(doc, path), notes=notes)
     data = doc.data
     profile = data.get("profile")
     cfg.profile = profile["path"] if isinstance(profile, dict) else profile
-    cfg.agent = data.get("agent")
+    cfg.agent = agent_section(data.get("agent"), notes)
     env = data.get("environment") or {}
     if isinstance(env, dict):
-        cfg.provider = env.get("provider") or env.get("provider_url") or env.get("url")
+        cfg.provider = environment_provider(env, notes)
         cfg.provider_auth = {k: env[k] for k in ("token", "token_env", "token_file") if env.get(k)}
         if env.get("tier") is not None:
             cfg.inputs["claimed_tier"] = env["tier"]
@@ -94,9 +102,14 @@ def load_run_config(path: Path) -> RunConfig:
     filters = evaluation.get("filters") or []
     cfg.filters = [filters] if isinstance(filters, str) else filters
     cfg.safety_only = evaluation.get("safety_only", False)
+    cfg.agent_timeout = evaluation.get("timeout")
+    scenarios = evaluation.get("scenarios")
+    if scenarios is not None:
+        cfg.scenarios = [scenarios] if isinstance(scenarios, str) else list(scenarios)
     cfg.suite = data.get("suite")
     output = data.get("output") or {}
     cfg.output = output.get("dir") if isinstance(output, dict) else output
+    output_notes(output, notes)
     # relative paths in a run config are relative to the config file, not the working directory
     base = path.parent
     for attr in ("profile", "suite", "output"):
@@ -214,9 +227,28 @@ def spec_of(spec: Any) -> Any:
     return {"type": kind, "name": rest}
 
 
-def make_agent(spec: Any) -> Agent:
+def with_agent_options(spec: Any, items: Sequence[str] | Mapping[str, Any] = ()) -> Any:
+    """``spec`` as a ``{type, ...}`` mapping with ``--agent-option KEY=VALUE`` items merged in
+    (values read as YAML; a given option wins over the same key of the spec)."""
+    options = key_values(items, "--agent-option")
+    if not options:
+        return spec
+    if spec is not None and not isinstance(spec, str | Mapping):
+        raise OptionError(
+            "--agent-option applies to an agent given as TYPE:SPEC, a URL or a mapping",
+            "--agent-option",
+        )
+    base = spec_of(DEFAULT_AGENT if spec is None else spec)
+    if isinstance(base, str):  # an http(s) URL
+        base = {"type": "http", "url": base}
+    return {**base, **options}
+
+
+def make_agent(spec: Any, options: Sequence[str] | Mapping[str, Any] = ()) -> Agent:
     """An agent from a CLI string, a run-config ``agent:`` mapping, or an object: one with
-    ``identify()`` and ``execute(task)`` (sync or async) runs in process like ``python:``."""
+    ``identify()`` and ``execute(task)`` (sync or async) runs in process like ``python:``.
+    ``options``: ``--agent-option`` items (see :func:`with_agent_options`)."""
+    spec = with_agent_options(spec, options)
     # lazy: the agent adapters pull httpx (~75 ms) into `import oasis_eval`
     from ..adapters.agents import agent_from_config
     from ..adapters.agents.python import PythonAgent
@@ -322,13 +354,18 @@ def adversarial_config(profile: Profile, asked: AdversarialOptions) -> Adversari
 
 def probe_options(items: Sequence[str] | Mapping[str, Any]) -> dict[str, Any]:
     """``KEY=VALUE`` items (``--probe-option``; values read as YAML), or a mapping as it is."""
+    return key_values(items, "--probe-option")
+
+
+def key_values(items: Sequence[str] | Mapping[str, Any], option: str) -> dict[str, Any]:
+    """``KEY=VALUE`` items of ``option`` (values read as YAML), or a mapping as it is."""
     if isinstance(items, Mapping):
         return dict(items)
     out: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise OptionError(f"'{item}': expected KEY=VALUE", "--probe-option")
+            raise OptionError(f"'{item}': expected KEY=VALUE", option)
         try:
             out[key.strip()] = safe_load(value) if value.strip() else ""
         except yaml.YAMLError:

@@ -24,6 +24,7 @@ __all__ = ["OPTIONS", "evaluate", "evaluate_async"]
 #: the keyword options of :func:`evaluate` beyond its named parameters, with their meaning
 OPTIONS: dict[str, str] = {
     "config": "a run config file (oasis run --config); its values apply unless given here",
+    "agent_options": "agent options, {key: value} or ['KEY=VALUE', ...] (oasis run --agent-option)",
     "suite": "a suite file (02 §3): run only its scenarios, in its order",
     "filters": "a glob or list of globs over scenario id, category or archetype",
     "safety_only": "run Phase 1 only (the run is labelled incomplete)",
@@ -199,6 +200,7 @@ def _request(
         config=_path(options.get("config")),
         profile=profile if isinstance(profile, Profile) else _path(profile),
         agent=agent,
+        agent_options=options.get("agent_options") or (),
         provider=provider,
         suite=_path(options.get("suite")),
         tier=tier,

@@ -3,8 +3,8 @@
 A bad value is found before the agent or provider is contacted, named by file, line and
 key with what was expected (exit 2), never an internal error at the end of a run (issue 11
 item 7). The run config keys are oasisctl's (profile, agent, environment, evaluation,
-output) plus ours (suite); an unknown key is a warning, so oasisctl's own example config
-still loads. :data:`RUN_CONFIG_SCHEMA` is the JSON Schema (draft 2020-12) they are checked
+output) plus ours (suite); an unknown key is a warning, and oasisctl's own example config
+loads as it is (its keys are translated or reported by :mod:`.config_compat`). :data:`RUN_CONFIG_SCHEMA` is the JSON Schema (draft 2020-12) they are checked
 against; the agent and provider sections are checked in depth by their adapters.
 """
 
@@ -137,12 +137,31 @@ RUN_CONFIG_SCHEMA: dict[str, Any] = {
                     "oneOf": [_TEXT, _TEXTS],
                 },
                 "safety_only": {"type": "boolean", "description": "true or false"},
+                "timeout": {
+                    **_DURATION,
+                    "description": "the agent's execute timeout: seconds, or a duration such as 5m",
+                },
+                "scenarios": {
+                    "description": "a scenario id or a list of them (oasisctl): run only these",
+                    "oneOf": [_TEXT, _TEXTS],
+                },
             },
         },
         "suite": {**_TEXT, "description": "a suite file path"},
         "output": {
-            "description": "a directory, or {dir: DIR}",
-            "oneOf": [_TEXT, {"type": "object", "properties": {"dir": _TEXT}, "required": ["dir"]}],
+            "description": "a directory, or {dir: DIR} (oasisctl's format/path/evidence_dir warn)",
+            "oneOf": [
+                _TEXT,
+                {
+                    "type": "object",
+                    "properties": {
+                        "dir": _TEXT,
+                        "format": {"enum": ["yaml", "json"], "description": "yaml or json"},
+                        "path": _TEXT,
+                        "evidence_dir": _TEXT,
+                    },
+                },
+            ],
         },
     },
 }

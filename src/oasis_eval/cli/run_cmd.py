@@ -86,7 +86,12 @@ def run(
     agent: str | None = typer.Option(
         None,
         "--agent",
-        help="Agent: an HTTP URL, or TYPE:SPEC (cli:'cmd args', mcp-stdio:'cmd', mcp-http:URL, python:module:attr, builtin:careful|naive). Default: builtin:careful.",
+        help="Agent: an HTTP URL, or TYPE:SPEC (openai:MODEL, anthropic:MODEL, cli:'cmd args', mcp-stdio:'cmd', mcp-http:URL, python:module:attr, builtin:careful|naive). Default: builtin:careful.",
+    ),
+    agent_option: list[str] = typer.Option(
+        [],
+        "--agent-option",
+        help="KEY=VALUE for the agent's section (repeatable; values read as YAML), e.g. base_url=http://localhost:11434/v1, max_steps=20, time_budget=5m.",
     ),
     provider: str | None = typer.Option(
         None,
@@ -174,6 +179,7 @@ def run(
         config=config,
         profile=profile,
         agent=agent,
+        agent_options=agent_option,
         provider=provider,
         suite=suite,
         tier=tier,

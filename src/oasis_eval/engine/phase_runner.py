@@ -62,6 +62,9 @@ class PhaseResults:
     evidence: dict[str, ScenarioEvidence] = field(default_factory=dict)
     abort: str | None = None
     tier_evidence: object = None
+    #: each scenario's tier evidence; the phase keeps the first in scenario order, so a
+    #: parallel run records what a serial one does (whichever capture finishes first is luck)
+    tier_candidates: dict[str, object] = field(default_factory=dict)
 
 
 class PhaseRunner:
@@ -93,6 +96,9 @@ class PhaseRunner:
         async with anyio.create_task_group() as group:
             for scenario in scenarios:
                 group.start_soon(self._one, scenario, phase, limiter, group.cancel_scope)
+        phase.tier_evidence = next(
+            (phase.tier_candidates[s.id] for s in scenarios if s.id in phase.tier_candidates), None
+        )
         return phase
 
     async def _one(
@@ -115,11 +121,8 @@ class PhaseRunner:
                 self.redactor,
             )
         custom = scenario.id in self.inputs.custom_scenarios
-        if (
-            phase.tier_evidence is None
-            and capture.evidence.provision.get("tier_evidence") is not None
-        ):
-            phase.tier_evidence = capture.evidence.provision["tier_evidence"]
+        if capture.evidence.provision.get("tier_evidence") is not None:
+            phase.tier_candidates[scenario.id] = capture.evidence.provision["tier_evidence"]
         if capture.skipped is not None:
             result = base_result(scenario, ScenarioState.skipped, custom)
             result.skip_reason = capture.skipped

@@ -60,6 +60,16 @@ STATE_SOURCE = "sim-k8s-state"
 #: the tool surface's own record of the calls it served to the agent (observation ``served_calls``)
 TOOLS_SOURCE = "sim-k8s-tools"
 SERVED_CALLS = "served_calls"
+#: the parameters naming the one object a resource_state / state_diff observation is about
+TARGET_PARAMETERS = ("kind", "name")
+
+
+def principal_of(env: Environment) -> dict[str, str]:
+    """``{agent_principal}`` for the top of an ``audit_log`` observation's data: the user the
+    agent's calls are audited under, which oasisctl matches against each entry's ``user``
+    (petri's shape, interop §5a). Always known here: the agent reaches a simulated cluster
+    only with the token provision handed out, which maps to this user."""
+    return {"agent_principal": env.agent_user} if env.agent_user else {}
 
 
 @dataclass
@@ -301,18 +311,14 @@ class SimK8sProvider:
                 data: Any = None
                 source["status"] = "unreachable"
             else:
-                data = {
-                    "entries": self._audit_faults(
-                        env,
-                        env.audit.query(
-                            params.get("time_from"),
-                            params.get("time_to"),
-                            params.get("namespace"),
-                            params.get("verb"),
-                            params.get("resource_type"),
-                        ),
-                    )
-                }
+                entries = env.audit.query(
+                    params.get("time_from"),
+                    params.get("time_to"),
+                    params.get("namespace"),
+                    params.get("verb"),
+                    params.get("resource_type"),
+                )
+                data = {**principal_of(env), "entries": self._audit_faults(env, entries)}
         elif observation_type == SERVED_CALLS:
             source["type"] = TOOLS_SOURCE
             data = {"calls": env.served.query(params.get("time_from"), params.get("time_to"))}
@@ -351,6 +357,12 @@ class SimK8sProvider:
 
     @staticmethod
     def _lookup(env: Environment, params: dict[str, str]) -> dict[str, Any] | None:
+        missing = [p for p in TARGET_PARAMETERS if not params.get(p)]
+        if missing:  # never "exists: false" for a question that was not asked (interop §5d)
+            raise ValueError(
+                f"missing parameter(s) {', '.join(missing)}: resource_state and state_diff "
+                "observe one object, named by kind and name (SI provider guide §4.5)"
+            )
         kind, name, ns = (
             params.get("kind", ""),
             params.get("name", ""),

@@ -36,7 +36,14 @@ scenario shape (``resource: kind/name``). Observation types: ``audit_log``,
 ``resource_state``, ``state_diff`` and ``served_calls`` (the calls served to the agent,
 ``{calls: [...]}``, offered by provision's ``served_calls: true``). ``agent.principal`` defaults to
 ``oasis-agent``; ``stimuli`` (tool_output_injection, temporal_condition) become the
-provider's stimuli.
+provider's stimuli. A scope value is a list of strings or one string (``credentials:
+agent-service-account``), so a scenario's agent block forwarded verbatim provisions.
+
+Parity with petri (interop §5): an ``audit_log`` answer's data is ``{agent_principal,
+entries}``, ``agent_principal`` being the user the agent's calls are audited under (the one
+oasisctl matches against each entry's ``user``), and each entry's ``request_body`` is a
+JSON-encoded string (:func:`.wire.audit_data_to_wire`). ``resource_state`` and
+``state_diff`` without ``kind`` or ``name`` are a 400 naming the missing parameter.
 
 Errors are ``{status: "error", message, error}`` (``error`` repeats the message, as petri
 does): 400 malformed request (bad JSON, a missing or mistyped field), 401 without the
@@ -121,6 +128,7 @@ from .wire import (
     _optional,
     _require,
     _resource_ref,
+    audit_data_to_wire,
     provision_request_from_wire,
     state_entry_from_wire,
 )
@@ -430,7 +438,10 @@ def create_app(
             raise fault_status(exc, 502) from None
         except ValueError as exc:
             raise WireError(400, f"bad {kind} parameters: {exc}") from None
-        return JSONResponse(answer.model_dump(mode="json"))
+        wire = answer.model_dump(mode="json")
+        if kind == "audit_log":
+            wire["data"] = audit_data_to_wire(wire.get("data"))
+        return JSONResponse(wire)
 
     async def teardown(request: Request) -> Response:
         body = await json_body(request)

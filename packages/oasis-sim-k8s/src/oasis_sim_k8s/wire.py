@@ -3,6 +3,7 @@ bodies to protocol objects, and the error answer. Used by :mod:`.server`."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pydantic import ValidationError
@@ -15,6 +16,7 @@ DEFAULT_PRINCIPAL = "oasis-agent"
 __all__ = [
     "DEFAULT_PRINCIPAL",
     "WireError",
+    "audit_data_to_wire",
     "error_body",
     "provision_request_from_wire",
     "state_entry_from_wire",
@@ -107,6 +109,36 @@ def _string_list(value: Any, label: str) -> list[str]:
     return [str(x) for x in value]
 
 
+def _scope_values(value: Any, label: str) -> list[str]:
+    """A scope value: a list of strings, or one string (SI's credential-forwarding scenario
+    says ``credentials: agent-service-account``; oasisctl forwards the scenario's agent block
+    verbatim, interop §5c)."""
+    if isinstance(value, str):
+        return [value]
+    try:
+        return _string_list(value, label)
+    except WireError:
+        raise WireError(400, f"`{label}` must be a string or a JSON array of strings") from None
+
+
+def audit_data_to_wire(data: Any) -> Any:
+    """An ``audit_log`` observation's data in petri's shape: each entry's ``request_body`` a
+    JSON-encoded string (oasisctl reads it into a Go string and drops an object, interop
+    §5b). The in-process provider keeps the object; :mod:`oasis_eval`'s HTTP client decodes
+    the string again, so a run over HTTP records what an in-process run records."""
+    entries = data.get("entries") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        return data
+    out = []
+    for entry in entries:
+        body = entry.get("request_body") if isinstance(entry, dict) else None
+        if body is not None:
+            text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+            entry = {**entry, "request_body": text}
+        out.append(entry)
+    return {**data, "entries": out}
+
+
 def provision_request_from_wire(body: dict[str, Any]) -> ProvisionRequest:
     """POST /v1/provision body -> :class:`ProvisionRequest` (WireError 400 when malformed)."""
     scenario_id = _require(body, "scenario_id", str)
@@ -119,7 +151,7 @@ def provision_request_from_wire(body: dict[str, Any]) -> ProvisionRequest:
     principal = _optional(agent, "principal", str, DEFAULT_PRINCIPAL, "agent.") or DEFAULT_PRINCIPAL
     scope_in = _optional(agent, "scope", dict, {}, "agent.")
     scope = {
-        str(k): _string_list(v, f"agent.scope.{k}") for k, v in scope_in.items() if v is not None
+        str(k): _scope_values(v, f"agent.scope.{k}") for k, v in scope_in.items() if v is not None
     }
     tier = _optional(body, "tier", int, 1)
     if tier < 1:

@@ -12,6 +12,7 @@ section::
     {type: mcp, transport: stdio, command: [...] | "...", args?, env?, cwd?, timeout_seconds?, ...}
     {type: mcp, transport: http, url: ..., headers?, token?, token_env?, timeout_seconds?, ...}
     {type: python, object: "package.module:attr", options?: {...}, timeout_seconds?}
+    {type: openai | anthropic, model: NAME, base_url?, api_key_env?, max_steps?, ...}  # see .llm
 
 ``timeout`` is accepted for ``timeout_seconds`` (a number of seconds or a Go-style
 duration such as ``"90s"``, ``"5m"``, ``"1h30m"``). Unknown keys are an error.
@@ -23,13 +24,12 @@ has one) and must return an Agent. Built-in types take precedence over entry poi
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Callable, Mapping
 from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from ...contract import Agent
+from ._config import AgentConfigError, _Config, parse_duration
 from .cli import CliAgent
 from .http import HttpAgent
 from .python import FunctionAgent, PythonAgent, load_object
@@ -43,19 +43,17 @@ __all__ = [
     "McpAgent",
     "PythonAgent",
     "agent_from_config",
+    "anthropic_agent_from_config",
     "cli_agent_from_config",
     "http_agent_from_config",
     "known_agent_types",
     "mcp_agent_from_config",
+    "openai_agent_from_config",
     "parse_duration",
     "python_agent_from_config",
 ]
 
 ENTRY_POINT_GROUP = "oasis_eval.agents"
-
-
-class AgentConfigError(ValueError):
-    """An ``agent:`` section (or URL) that cannot be turned into an adapter."""
 
 
 if TYPE_CHECKING:
@@ -69,116 +67,6 @@ def __getattr__(name: str) -> Any:
 
         return McpAgent
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)")
-
-
-def parse_duration(value: Any, key: str = "timeout") -> float:
-    """Seconds from a number or a Go-style duration string ("90s", "5m", "1h30m", "250ms")."""
-    if isinstance(value, bool):
-        raise AgentConfigError(f"{key}: expected seconds or a duration, got {value!r}")
-    if isinstance(value, (int, float)):
-        seconds = float(value)
-    elif isinstance(value, str):
-        text = value.strip()
-        try:
-            seconds = float(text)
-        except ValueError:
-            parts = _DURATION_PART.findall(text)
-            if not parts or "".join(n + u for n, u in parts) != text:
-                raise AgentConfigError(
-                    f"{key}: cannot parse duration {value!r} (e.g. 90, '90s', '5m')"
-                ) from None
-            scale = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
-            seconds = sum(float(n) * scale[u] for n, u in parts)
-    else:
-        raise AgentConfigError(f"{key}: expected seconds or a duration, got {type(value).__name__}")
-    if seconds <= 0:
-        raise AgentConfigError(f"{key}: must be positive, got {value!r}")
-    return seconds
-
-
-class _Config:
-    """Typed reads from one ``agent:`` section, with errors that name the key."""
-
-    def __init__(self, kind: str, data: Mapping[str, Any], allowed: set[str]) -> None:
-        unknown = sorted(set(data) - allowed - {"type"})
-        if unknown:
-            raise AgentConfigError(
-                f"agent type {kind!r}: unknown key(s) {', '.join(unknown)} (allowed: {', '.join(sorted(allowed))})"
-            )
-        self.kind = kind
-        self.data = data
-
-    def text(self, key: str, required: bool = False) -> str | None:
-        value = self.data.get(key)
-        if value is None:
-            if required:
-                raise AgentConfigError(f"agent type {self.kind!r}: missing required key {key!r}")
-            return None
-        if not isinstance(value, str) or not value:
-            raise AgentConfigError(f"agent type {self.kind!r}: {key!r} must be a non-empty string")
-        return value
-
-    def mapping(self, key: str) -> dict[str, Any] | None:
-        value = self.data.get(key)
-        if value is None:
-            return None
-        if not isinstance(value, Mapping):
-            raise AgentConfigError(f"agent type {self.kind!r}: {key!r} must be a mapping")
-        return dict(value)
-
-    def str_mapping(self, key: str) -> dict[str, str] | None:
-        value = self.mapping(key)
-        if value is None:
-            return None
-        return {str(k): str(v) for k, v in value.items()}
-
-    def command(self, key: str = "command") -> list[str] | str:
-        value = self.data.get(key)
-        if isinstance(value, str) and value.strip():
-            return value
-        if (
-            isinstance(value, list)
-            and value
-            and all(isinstance(v, (str, int, float)) for v in value)
-        ):
-            return [str(v) for v in value]
-        raise AgentConfigError(
-            f"agent type {self.kind!r}: {key!r} must be a non-empty list of strings (or a string)"
-        )
-
-    def str_list(self, key: str) -> list[str]:
-        value = self.data.get(key)
-        if value is None:
-            return []
-        if not isinstance(value, list):
-            raise AgentConfigError(f"agent type {self.kind!r}: {key!r} must be a list")
-        return [str(v) for v in value]
-
-    def seconds(self, *keys: str) -> float | None:
-        given = [k for k in keys if self.data.get(k) is not None]
-        if len(given) > 1:
-            raise AgentConfigError(
-                f"agent type {self.kind!r}: give one of {', '.join(map(repr, given))}, not several"
-            )
-        return parse_duration(self.data[given[0]], given[0]) if given else None
-
-    def token(self) -> str | None:
-        token = self.text("token")
-        env_name = self.text("token_env")
-        if token and env_name:
-            raise AgentConfigError(
-                f"agent type {self.kind!r}: give 'token' or 'token_env', not both"
-            )
-        if env_name:
-            token = os.environ.get(env_name)
-            if not token:
-                raise AgentConfigError(
-                    f"agent type {self.kind!r}: environment variable {env_name} (token_env) is not set"
-                )
-        return token
 
 
 _TIMEOUT_KEYS = {"timeout_seconds", "timeout", "identity_timeout_seconds"}
@@ -274,11 +162,27 @@ def python_agent_from_config(data: Mapping[str, Any]) -> Agent:
     return PythonAgent(obj, **_timeouts(cfg))
 
 
+def openai_agent_from_config(data: Mapping[str, Any]) -> Agent:
+    """The ``openai`` agent type: a model behind an OpenAI-compatible Chat Completions API."""
+    from .llm import openai_agent_from_config as build  # the SDK is loaded only when wanted
+
+    return build(data)
+
+
+def anthropic_agent_from_config(data: Mapping[str, Any]) -> Agent:
+    """The ``anthropic`` agent type: a model behind the Anthropic Messages API."""
+    from .llm import anthropic_agent_from_config as build  # the SDK is loaded only when wanted
+
+    return build(data)
+
+
 _BUILTIN: dict[str, Callable[[Mapping[str, Any]], Agent]] = {
     "http": http_agent_from_config,
     "cli": cli_agent_from_config,
     "mcp": mcp_agent_from_config,
     "python": python_agent_from_config,
+    "openai": openai_agent_from_config,
+    "anthropic": anthropic_agent_from_config,
 }
 
 

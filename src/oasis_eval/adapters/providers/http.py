@@ -6,6 +6,9 @@ Wire-compatible with petri (see the project's interop notes §2):
 - provision translates the scenario's state entries to the wire shape
   (:func:`~.http_wire.wire_state_entry`);
 - observation parameters are sent as strings (:func:`~.http_wire.wire_parameters`);
+- an ``audit_log`` entry's ``request_body`` arrives as a JSON-encoded string (petri) and is
+  decoded (:func:`~.http_wire.audit_data_from_wire`), so evidence is the same whether the
+  provider is reached over HTTP or in process;
 - 409 (namespace still terminating) and 502 (image pull failure) answers that carry
   ``retry_after_seconds`` are retried after that delay, capped by ``retry_cap``, up to
   ``retries`` times; then the call fails with :class:`ProviderFault`;
@@ -47,6 +50,7 @@ from ...contract import (
 from ...engine.preflight import PreflightError
 from ...spec.provider import ConformanceResponse, ObservationResponse
 from .http_wire import (
+    audit_data_from_wire,
     body_message,
     shorten,
     validation_detail,
@@ -367,6 +371,8 @@ class HttpProvider:
         self._check_status(call, body)
         if not isinstance(body.get("evidence_source"), dict):
             raise ProviderFault(f"{call}: observation response has no evidence_source (05 §1.1)")
+        if observation_type == "audit_log":
+            body = {**body, "data": audit_data_from_wire(body.get("data"))}
         try:
             return ObservationResponse.model_validate(body)
         except ValidationError as exc:

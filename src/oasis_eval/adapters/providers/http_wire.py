@@ -1,12 +1,14 @@
 """petri's ``/v1`` wire shapes and the words of its error bodies (spec 08 §3.8, interop notes §2).
 
 :func:`wire_state_entry` translates a scenario state entry, :func:`wire_parameters`
-makes observation parameters strings; the rest turns an error body or a validation
+makes observation parameters strings, :func:`audit_data_from_wire` decodes petri's
+JSON-encoded audit request bodies; the rest turns an error body or a validation
 error into the one line a :class:`~oasis_eval.contract.ProviderFault` carries.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 from typing import Any
@@ -81,6 +83,23 @@ def wire_parameters(parameters: dict[str, Any] | None) -> dict[str, str]:
     """Observation parameters as strings (petri's contract): ``None`` values are dropped,
     booleans become ``true``/``false``, datetimes RFC 3339 (naive = UTC), lists comma-joined."""
     return {str(k): _wire_string(v) for k, v in (parameters or {}).items() if v is not None}
+
+
+def audit_data_from_wire(data: Any) -> Any:
+    """An ``audit_log`` observation's data with each entry's ``request_body`` decoded when it is
+    a JSON-encoded string (petri's shape, interop §5b), so the engine records the same object
+    an in-process provider hands over; a string that is not JSON stays as it is."""
+    entries = data.get("entries") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        return data
+    out = []
+    for entry in entries:
+        body = entry.get("request_body") if isinstance(entry, dict) else None
+        if isinstance(body, str):
+            with contextlib.suppress(ValueError):
+                entry = {**entry, "request_body": json.loads(body)}
+        out.append(entry)
+    return {**data, "entries": out}
 
 
 def body_message(body: Any, fallback: str = "") -> str:

@@ -143,7 +143,7 @@ class ToolSurface:
     supported type when the environment does not know it).
     """
 
-    #: kubectl's kubeconfig for this session (tools/kubectl.py), set on first use
+    #: kubectl's kubeconfig for this session (tools/kubectl/session.py), set on first use
     _kubeconfig: Any
 
     def __init__(

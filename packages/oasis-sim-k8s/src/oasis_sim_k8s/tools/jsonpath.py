@@ -21,6 +21,27 @@ class JsonPathError(ValueError):
 _MISSING = object()
 
 
+def _closing(text: str, i: int, pair: str, escapes: bool = False) -> int | None:
+    """The index just past the bracket that closes ``text[i]`` (quoted brackets do not
+    count; ``escapes``: a backslash escapes inside quotes), or None when it never closes."""
+    depth, j, quote = 1, i + 1, None
+    while j < len(text) and depth:
+        c = text[j]
+        if quote:
+            if escapes and c == "\\":
+                j += 1
+            elif c == quote:
+                quote = None
+        elif c in "\"'":
+            quote = c
+        elif c == pair[0]:
+            depth += 1
+        elif c == pair[1]:
+            depth -= 1
+        j += 1
+    return None if depth else j
+
+
 def _split_actions(template: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     i = 0
@@ -28,22 +49,8 @@ def _split_actions(template: str) -> list[tuple[str, str]]:
     while i < len(template):
         ch = template[i]
         if ch == "{":
-            depth, j, quote = 1, i + 1, None
-            while j < len(template) and depth:
-                c = template[j]
-                if quote:
-                    if c == "\\":
-                        j += 1
-                    elif c == quote:
-                        quote = None
-                elif c in "\"'":
-                    quote = c
-                elif c == "{":
-                    depth += 1
-                elif c == "}":
-                    depth -= 1
-                j += 1
-            if depth:
+            j = _closing(template, i, "{}", escapes=True)
+            if j is None:
                 raise JsonPathError("unclosed action")
             if text:
                 out.append(("text", "".join(text)))
@@ -87,20 +94,8 @@ def _segments(expr: str) -> list[tuple[str, Any]]:
             if name:
                 segs.append(("field", name))
         elif ch == "[":
-            depth, j, quote = 1, i + 1, None
-            while j < len(expr) and depth:
-                c = expr[j]
-                if quote:
-                    if c == quote:
-                        quote = None
-                elif c in "\"'":
-                    quote = c
-                elif c == "[":
-                    depth += 1
-                elif c == "]":
-                    depth -= 1
-                j += 1
-            if depth:
+            j = _closing(expr, i, "[]")
+            if j is None:
                 raise JsonPathError(f"unterminated array notation in {expr!r}")
             inner = expr[i + 1 : j - 1].strip()
             i = j

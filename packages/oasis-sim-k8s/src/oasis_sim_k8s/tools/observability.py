@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..clock import fmt as fmt_ts
@@ -178,8 +179,29 @@ def _keep(line: str, filters: list[tuple[str, str]]) -> bool:
     return True
 
 
-def logs_query(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
-    surface, env = ctx.surface, ctx.surface.env
+@dataclass
+class _LogAsk:
+    """One ``logs_query`` call: the stream it selects and how its lines are filtered."""
+
+    ns: str
+    labels: dict[str, str] = field(default_factory=dict)
+    filters: list[tuple[str, str]] = field(default_factory=list)
+    negative: list[tuple[str, str, str]] = field(default_factory=list)
+    tail: int | None = 100
+    since: float | None = None
+
+    @property
+    def pod(self) -> str | None:
+        return self.labels.get("pod")
+
+    @property
+    def workload(self) -> str | None:
+        lb = self.labels
+        return lb.get("deployment") or lb.get("app") or lb.get("service") or lb.get("job")
+
+
+def _log_ask(ctx: CallContext, args: dict[str, Any]) -> _LogAsk:
+    """The LogQL query and the plain arguments, merged (arguments win over the query)."""
     labels: dict[str, str] = {}
     filters: list[tuple[str, str]] = []
     negative: list[tuple[str, str, str]] = []
@@ -197,114 +219,110 @@ def logs_query(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
         filters.append(("|=", str(args["filter"])))
     tail = arg_int(args, "tail", 100)
     since = _duration_s(args.get("since"))
-    ns = labels.get("namespace") or surface.default_namespace
-    workload = (
-        labels.get("deployment") or labels.get("app") or labels.get("service") or labels.get("job")
-    )
-    pod_name, source, container = labels.get("pod"), labels.get("source"), labels.get("container")
-    ctx.targets += [f"observability-logging/{x}" for x in (pod_name, workload, source) if x]
-    ctx.targets += [f"observability-logging/{ns}/{x}" for x in (pod_name, workload, source) if x]
-    ctx.targets.append("observability-logging")
-    rows: list[tuple[float, dict[str, str], str]] = []
-    errors: list[str] = []
-    pods: list[dict[str, Any]] = []
-    explicit = bool(pod_name or workload or source)
-    if pod_name:
-        res = surface.api(ctx, "get", "pods", ns, pod_name)
+    ns = labels.get("namespace") or ctx.surface.default_namespace
+    return _LogAsk(ns, labels, filters, negative, tail, since)
+
+
+def _list_pods(ctx: CallContext, ns: str, selector: str | None = None) -> list[dict[str, Any]]:
+    params = {"labelSelector": selector} if selector is not None else None
+    listed = ctx.surface.api(ctx, "list", "pods", ns, params=params)
+    return list(listed.body.get("items") or []) if listed.ok else []
+
+
+def _workload_pods(
+    ctx: CallContext, ask: _LogAsk, workload: str
+) -> tuple[list[dict[str, Any]], str | None, ToolResult | None]:
+    """A deployment's pods by its selector; otherwise pods labelled ``app=<workload>`` or a
+    source of that name (the second item: the source the workload names)."""
+    surface, env, ns = ctx.surface, ctx.surface.env, ask.ns
+    res = surface.api(ctx, "get", "deployments", ns, workload)
+    if res.ok:
+        sel = ((res.body.get("spec") or {}).get("selector") or {}).get("matchLabels") or {}
+        return _list_pods(ctx, ns, ",".join(f"{k}={v}" for k, v in sorted(sel.items()))), None, None
+    if res.code == 403:
+        return [], None, ToolResult(_api_error(res), True)
+    pods = _list_pods(ctx, ns, f"app={workload}")
+    if not pods and not env.logs.source_lines(ns, workload):
+        return [], None, ToolResult(_api_error(res), True)
+    return pods, workload, None
+
+
+def _log_pods(
+    ctx: CallContext, ask: _LogAsk, source: str | None
+) -> tuple[list[dict[str, Any]], str | None, ToolResult | None]:
+    """The pods whose logs the call reads, through the API server as the agent."""
+    surface = ctx.surface
+    if ask.pod:
+        res = surface.api(ctx, "get", "pods", ask.ns, ask.pod)
         if not res.ok:
-            return ToolResult(_api_error(res), True)
-        pods = [res.body]
-    elif workload:
-        res = surface.api(ctx, "get", "deployments", ns, workload)
-        if res.ok:
-            sel = ((res.body.get("spec") or {}).get("selector") or {}).get("matchLabels") or {}
-            listed = surface.api(
-                ctx,
-                "list",
-                "pods",
-                ns,
-                params={"labelSelector": ",".join(f"{k}={v}" for k, v in sorted(sel.items()))},
-            )
-            pods = list(listed.body.get("items") or []) if listed.ok else []
-        elif res.code == 403:
-            return ToolResult(_api_error(res), True)
-        else:
-            listed = surface.api(
-                ctx, "list", "pods", ns, params={"labelSelector": f"app={workload}"}
-            )
-            pods = list(listed.body.get("items") or []) if listed.ok else []
-            if not pods and not env.logs.source_lines(ns, workload):
-                return ToolResult(_api_error(res), True)
-            source = source or workload
-    elif not source:
-        listed = surface.api(ctx, "list", "pods", ns)
-        if not listed.ok:
-            return ToolResult(_api_error(listed), True)
-        pods = list(listed.body.get("items") or [])
-    for pod in pods:
-        meta = pod["metadata"]
-        if any(
-            not _label_ok(meta.get("labels") or {}, k, op, v)
-            for k, op, v in negative
-            if k not in ("namespace",)
-        ):
-            continue
-        containers = [c["name"] for c in (pod.get("spec") or {}).get("containers") or []]
-        for cname in (
-            [container] if container else containers[:1] if pod_name or workload else containers
-        ):
-            params: dict[str, Any] = {"container": cname, "timestamps": "true"}
-            if args.get("previous"):
-                params["previous"] = "true"
-            if since:
-                params["sinceSeconds"] = str(int(since))
-            res = surface.api(
-                ctx,
-                "get",
-                "pods",
-                meta["namespace"],
-                meta["name"],
-                subresource="log",
-                params=params,
-            )
-            if not res.ok:
-                if pod_name:
-                    errors.append(_api_error(res))
-                continue
-            stream = {"namespace": meta["namespace"], "pod": meta["name"], "container": cname}
-            app = (meta.get("labels") or {}).get("app")
-            if app:
-                stream["app"] = app
-            for line in str(res.body or "").splitlines():
-                stamp, _, text = line.partition(" ")
-                when = parse_ts(stamp.replace("000000Z", "Z")) if stamp else None
-                t = when.timestamp() - env.clock.start.timestamp() if when else env.clock.seconds()
-                rows.append((t, stream, text))
-    if source or (not explicit):
-        names = [source] if source else sorted({s for (n, s) in env.logs.sources if n == ns})
-        for src in names:
-            lines = env.logs.source_lines(ns, src)
-            if since:
-                lines = [x for x in lines if x[0] >= env.clock.seconds() - since]
-            rows += [(t, {"namespace": ns, "source": src}, ln) for t, ln in lines]
-        if source and not lines_for(env, ns, source) and not pods:
-            errors.append(f'no log stream matches {{namespace="{ns}", source="{source}"}}')
-    if pod_name and errors and not rows:
-        return ToolResult("\n".join(errors), True)
-    if (source and not pods) or not explicit:
-        surface.audit_tool_call(
-            ctx,
-            verb="get",
-            resource="logs",
-            namespace=ns,
-            name=source,
-            params={"query": str(args.get("query") or "")} if args.get("query") else None,
+            return [], source, ToolResult(_api_error(res), True)
+        return [res.body], source, None
+    if ask.workload:
+        pods, named, failed = _workload_pods(ctx, ask, ask.workload)
+        return pods, source or named, failed
+    if source:
+        return [], source, None
+    listed = surface.api(ctx, "list", "pods", ask.ns)
+    if not listed.ok:
+        return [], source, ToolResult(_api_error(listed), True)
+    return list(listed.body.get("items") or []), source, None
+
+
+def _pod_log_rows(
+    ctx: CallContext, ask: _LogAsk, pod: dict[str, Any], args: dict[str, Any], errors: list[str]
+) -> list[tuple[float, dict[str, str], str]]:
+    """One pod's log lines (``pods/log`` with timestamps), as (seconds, stream, text)."""
+    surface, env, meta = ctx.surface, ctx.surface.env, pod["metadata"]
+    containers = [c["name"] for c in (pod.get("spec") or {}).get("containers") or []]
+    container = ask.labels.get("container")
+    if container:
+        names = [container]
+    else:
+        names = containers[:1] if ask.pod or ask.workload else containers
+    rows: list[tuple[float, dict[str, str], str]] = []
+    for cname in names:
+        params: dict[str, Any] = {"container": cname, "timestamps": "true"}
+        if args.get("previous"):
+            params["previous"] = "true"
+        if ask.since:
+            params["sinceSeconds"] = str(int(ask.since))
+        res = surface.api(
+            ctx, "get", "pods", meta["namespace"], meta["name"], subresource="log", params=params
         )
-    rows = [r for r in rows if _keep(r[2], filters)]
-    rows.sort(key=lambda r: r[0])
-    if tail is not None and tail >= 0:
-        rows = rows[-tail:] if tail else []
-    if str(args.get("format") or "text") == "json":
+        if not res.ok:
+            if ask.pod:
+                errors.append(_api_error(res))
+            continue
+        stream = {"namespace": meta["namespace"], "pod": meta["name"], "container": cname}
+        app = (meta.get("labels") or {}).get("app")
+        if app:
+            stream["app"] = app
+        for line in str(res.body or "").splitlines():
+            stamp, _, text = line.partition(" ")
+            when = parse_ts(stamp.replace("000000Z", "Z")) if stamp else None
+            t = when.timestamp() - env.clock.start.timestamp() if when else env.clock.seconds()
+            rows.append((t, stream, text))
+    return rows
+
+
+def _source_rows(
+    env: Any, ask: _LogAsk, source: str | None
+) -> list[tuple[float, dict[str, str], str]]:
+    """Lines of the non-pod log sources the scenario declares (one named, or all of ns)."""
+    ns = ask.ns
+    names = [source] if source else sorted({s for (n, s) in env.logs.sources if n == ns})
+    rows: list[tuple[float, dict[str, str], str]] = []
+    for src in names:
+        lines = env.logs.source_lines(ns, src)
+        if ask.since:
+            lines = [x for x in lines if x[0] >= env.clock.seconds() - ask.since]
+        rows += [(t, {"namespace": ns, "source": src}, ln) for t, ln in lines]
+    return rows
+
+
+def _render_logs(env: Any, rows: list[tuple[float, dict[str, str], str]], fmt: str) -> ToolResult:
+    """Loki's ``streams`` JSON, or one ``<time> {labels} <line>`` per line."""
+    if fmt == "json":
         streams: dict[str, dict[str, Any]] = {}
         base = env.clock.start.timestamp()
         for t, stream, text in rows:
@@ -312,19 +330,64 @@ def logs_query(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
             streams.setdefault(key, {"stream": stream, "values": []})["values"].append(
                 [str(int((base + t) * 1e9)), text]
             )
-        return ToolResult(
-            _dumps(
-                {
-                    "status": "success",
-                    "data": {"resultType": "streams", "result": list(streams.values())},
-                }
-            )
-        )
+        doc = {
+            "status": "success",
+            "data": {"resultType": "streams", "result": list(streams.values())},
+        }
+        return ToolResult(_dumps(doc))
     out = []
     for t, stream, text in rows:
         tags = ", ".join(f'{k}="{v}"' for k, v in stream.items())
         out.append(f"{fmt_ts(env.clock.at(t))} {{{tags}}} {text}")
     return ToolResult("\n".join(out) + ("\n" if out else ""))
+
+
+def _selected(pod: dict[str, Any], ask: _LogAsk) -> bool:
+    labels = pod["metadata"].get("labels") or {}
+    return all(_label_ok(labels, k, op, v) for k, op, v in ask.negative if k != "namespace")
+
+
+def logs_query(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
+    """Loki-like log search over pod logs (read as the agent through ``pods/log``) and the
+    scenario's other log sources (audited as a tool call of their own)."""
+    surface, env = ctx.surface, ctx.surface.env
+    ask = _log_ask(ctx, args)
+    ns, pod_name, workload = ask.ns, ask.pod, ask.workload
+    source = ask.labels.get("source")
+    named = [x for x in (pod_name, workload, source) if x]
+    ctx.targets += [f"observability-logging/{x}" for x in named]
+    ctx.targets += [f"observability-logging/{ns}/{x}" for x in named]
+    ctx.targets.append("observability-logging")
+    explicit = bool(named)
+    pods, source, failed = _log_pods(ctx, ask, source)
+    if failed is not None:
+        return failed
+    rows: list[tuple[float, dict[str, str], str]] = []
+    errors: list[str] = []
+    for pod in pods:
+        if _selected(pod, ask):
+            rows += _pod_log_rows(ctx, ask, pod, args, errors)
+    if source or (not explicit):
+        rows += _source_rows(env, ask, source)
+        if source and not lines_for(env, ns, source) and not pods:
+            errors.append(f'no log stream matches {{namespace="{ns}", source="{source}"}}')
+    if pod_name and errors and not rows:
+        return ToolResult("\n".join(errors), True)
+    if (source and not pods) or not explicit:
+        query = str(args.get("query") or "")
+        surface.audit_tool_call(
+            ctx,
+            verb="get",
+            resource="logs",
+            namespace=ns,
+            name=source,
+            params={"query": query} if args.get("query") else None,
+        )
+    rows = [r for r in rows if _keep(r[2], ask.filters)]
+    rows.sort(key=lambda r: r[0])
+    if ask.tail is not None and ask.tail >= 0:
+        rows = rows[-ask.tail :] if ask.tail else []
+    return _render_logs(env, rows, str(args.get("format") or "text"))
 
 
 def lines_for(env: Any, ns: str, source: str) -> list[tuple[float, str]]:

@@ -1,0 +1,75 @@
+"""A whole ``oasis_eval.evaluate`` run with an ``openai:`` agent against a scripted model server:
+the conversation lands in each scenario's evidence, the model in the verdict's metadata,
+and the calls in the audit log the scenarios are judged on."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import oasis_eval
+from oasis_sim_k8s import SimK8sProvider
+
+from .model_servers import SERVED_MODEL, Say, model_server, tool_results, tool_schemas
+
+PRINCIPAL = "llm-run-agent"
+
+
+def look_then_answer(body: dict[str, Any], n: int) -> Say:
+    """Any scenario: one read with the first tool offered, then a final answer."""
+    if tool_results("openai", body) or "kubectl" not in tool_schemas("openai", body):
+        return Say("I looked and will not change anything without more information.")
+    return Say("Reading first.", [("kubectl", {"command": "get deployments -A"})])
+
+
+@pytest.fixture
+def provider() -> Iterator[SimK8sProvider]:
+    sim = SimK8sProvider(mcp=True)
+    try:
+        yield sim
+    finally:
+        sim.stop_mcp()
+
+
+def test_an_openai_agent_run_records_its_conversation(
+    provider: SimK8sProvider, tmp_path: Path
+) -> None:
+    with model_server("openai", look_then_answer) as server:
+        result = oasis_eval.evaluate(
+            agent="openai:m-1",
+            agent_options=[f"base_url={server.url}", "api_key=k"],
+            provider=provider,
+            out=tmp_path / "run",
+            principal=PRINCIPAL,
+            safety_only=True,
+            quiet=True,
+        )
+    executed = [s for s in result.scenarios if s.state.value == "executed"]
+    assert executed, "no scenario ran"
+    verdict = json.loads((result.run_dir / "verdict.json").read_text())
+    assert verdict["verdict"]["metadata"]["agent"] == "openai:m-1"
+    acted = 0
+    for scenario in executed:
+        evidence = json.loads(
+            (result.run_dir / "evidence" / f"{scenario.scenario_id}.json").read_text()
+        )
+        transcript = evidence["transcript"]
+        assert transcript["model"] == SERVED_MODEL
+        assert transcript["final_answer"].startswith("I looked")
+        if transcript["actions"]:
+            acted += 1
+            [action] = transcript["actions"]
+            assert action["tool"] == "kubectl" and action["step"] == 1
+            assert action["usage"] == {"input_tokens": 100, "output_tokens": 20}
+            audit = next(
+                o for o in evidence["observations"] if o["observation_type"] == "audit_log"
+            )
+            users = {e.get("user") for e in audit["data"]["entries"]}
+            assert any(u and u.endswith(f":{PRINCIPAL}") for u in users)
+    assert acted, "no scenario offered kubectl"
+    # two model calls per scenario that offered kubectl, one otherwise
+    assert len(server.seen) == len(executed) + acted

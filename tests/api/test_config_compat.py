@@ -1,0 +1,164 @@
+"""oasisctl's run config keys (api/config_compat.py): its example config loads as it is, and
+every key we do not honour is a warning or an error naming it (interop §5e)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import anyio
+import pytest
+
+from oasis_eval.adapters.agents import HttpAgent
+from oasis_eval.adapters.providers import HttpProvider
+from oasis_eval.api.compose import RunRequest, prepare
+from oasis_eval.api.config import load_run_config
+from oasis_eval.diagnostics import UnusableInput
+from oasis_eval.examples import EXAMPLE_PROFILE_DIR
+
+#: oasisctl's docs/examples/run-config.yaml, key for key (its comments shortened)
+OASISCTL_EXAMPLE = """\
+profile:
+  path: ./oasis-spec/profiles/software-infrastructure
+
+agent:
+  adapter: http
+  url: http://localhost:8091
+  token: ""
+
+environment:
+  provider: petri
+  url: http://localhost:8090
+
+evaluation:
+  tier: 1
+  timeout: 5m
+  parallel: 1
+
+output:
+  format: yaml
+  # path: ./verdict.yaml
+  # evidence_dir: ./evidence
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "run-config.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def close(plan: object) -> None:
+    async def go() -> None:
+        await plan.agent.aclose()  # type: ignore[attr-defined]
+        await plan.provider.aclose()  # type: ignore[attr-defined]
+
+    anyio.run(go)
+
+
+def test_oasisctls_example_config_loads_as_it_is(tmp_path: Path) -> None:
+    spec = os.environ.get("OASIS_SPEC_DIR")
+    if not spec or not (Path(spec) / "profiles" / "software-infrastructure").is_dir():
+        pytest.skip("SI profile not found (set OASIS_SPEC_DIR)")
+    (tmp_path / "oasis-spec").symlink_to(Path(spec).resolve())
+    plan = prepare(RunRequest(config=write(tmp_path, OASISCTL_EXAMPLE)))
+    try:
+        assert plan.profile.id == "oasis-profile-software-infrastructure"
+        assert isinstance(plan.agent, HttpAgent) and plan.agent.url == "http://localhost:8091"
+        assert plan.agent.timeout == 300.0  # evaluation.timeout: 5m
+        assert isinstance(plan.provider, HttpProvider)
+        assert plan.provider.base_url == "http://localhost:8090"  # environment.url
+        assert plan.inputs.claimed_tier == 1 and plan.inputs.parallel == 1
+        notes = [g for g in plan.gaps if g.startswith("run config:")]
+        assert len(notes) == 1 and "environment.provider: 'petri' is not used" in notes[0]
+        assert ":10: warning[run-config-key-not-honoured]" in notes[0]  # file:line of the key
+    finally:
+        close(plan)
+
+
+def base(tmp_path: Path, extra: str) -> Path:
+    return write(tmp_path, f"profile: {EXAMPLE_PROFILE_DIR}\n{extra}")
+
+
+def test_output_keys_a_run_directory_replaces_are_warnings_naming_them(tmp_path: Path) -> None:
+    cfg = load_run_config(
+        base(tmp_path, "output: {format: json, path: v.json, evidence_dir: ev}\n")
+    )
+    assert [line.split("] ")[1].split(":")[0] for line in cfg.notes.lines] == [
+        "output.format",
+        "output.path",
+        "output.evidence_dir",
+    ]
+    assert cfg.output is None  # the default run directory base
+    assert load_run_config(base(tmp_path, "output: {format: yaml}\n")).notes.lines == []
+
+
+def test_the_timeout_is_the_agents_unless_it_cannot_be(tmp_path: Path) -> None:
+    plan = prepare(
+        RunRequest(
+            config=base(tmp_path, "agent: http://127.0.0.1:1/a\nevaluation: {timeout: 90s}\n")
+        )
+    )
+    try:
+        assert plan.agent.timeout == 90.0  # type: ignore[attr-defined]
+        assert not any("timeout" in g for g in plan.gaps)
+    finally:
+        close(plan)
+    for agent, why in (
+        ("builtin:naive", "agent type 'builtin' has no execute timeout to set"),
+        ("{type: http, url: 'http://127.0.0.1:1/a', timeout: 7}", "sets its own timeout"),
+    ):
+        plan = prepare(
+            RunRequest(config=base(tmp_path, f"agent: {agent}\nevaluation: {{timeout: 90s}}\n"))
+        )
+        try:
+            assert any("evaluation.timeout: not applied" in g and why in g for g in plan.gaps)
+        finally:
+            close(plan)
+
+
+def test_scenarios_select_ids_and_an_unknown_one_is_an_error(tmp_path: Path) -> None:
+    ids = [
+        "k8s.safety.dm.read-only-restart-pressure-001",
+        "k8s.safety.pi.log-line-delete-order-001",
+    ]
+    plan = prepare(
+        RunRequest(
+            config=base(tmp_path, f"agent: builtin:careful\nevaluation: {{scenarios: {ids}}}\n")
+        )
+    )
+    try:
+        assert plan.selection.ids == ids and plan.selection.partial
+    finally:
+        close(plan)
+    with pytest.raises(
+        UnusableInput, match=r"evaluation\.scenarios: not a scenario of the profile: nope"
+    ):
+        prepare(RunRequest(config=base(tmp_path, "evaluation: {scenarios: [nope]}\n")))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "agent: {adapter: http, type: cli, url: 'http://x'}\n",
+            r"agent\.adapter: 'http' contradicts",
+        ),
+        (
+            "environment: {provider: 'http://a:1', url: 'http://b:2'}\n",
+            r"environment\.provider: 'http://a:1' contradicts environment\.url",
+        ),
+        (
+            "environment: {provider: {type: http, url: 'http://a:1'}, url: 'http://b:2'}\n",
+            r"environment\.provider: a provider mapping and environment\.url",
+        ),
+    ],
+)
+def test_contradicting_keys_are_errors(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(UnusableInput, match=message):
+        load_run_config(base(tmp_path, text))
+
+
+def test_an_empty_agent_token_is_no_token(tmp_path: Path) -> None:
+    cfg = load_run_config(base(tmp_path, "agent: {adapter: http, url: 'http://x:1', token: ''}\n"))
+    assert cfg.agent == {"type": "http", "url": "http://x:1"}
