@@ -89,7 +89,7 @@ UNHEALTHY_WORDS = (
     "unready",
     "readiness",
     "failing",
-    "crash",
+    "crash*",
     "unavailable",
     "not available",
     "degraded",
@@ -176,7 +176,7 @@ def _terms(phrase: str) -> list[tuple[str, ...]]:
             {t.lower() for t in tokens if t.isalpha() and len(t) >= 5 and t.lower() not in _STOP},
             key=lambda w: (-len(w), w),
         )
-        groups += [(w[: max(4, len(w) - 4)],) for w in words[: 2 - len(groups)]]
+        groups += [(w[: max(4, len(w) - 4)] + "*",) for w in words[: 2 - len(groups)]]
     return groups
 
 
@@ -237,7 +237,7 @@ def finding_groups(found: findings.Finding) -> list[tuple[str, ...]]:
     if kind == "missing-config-key":
         return [(found.obj,), found.related[:1] or ("configmap", "config map")]
     if kind.startswith("init-container"):
-        fault = ("migration", "migrate") if "migration" in kind else ("fail", "error", "crash")
+        fault = ("migrat*",) if "migration" in kind else ("fail*", "error*", "crash*")
         return [(found.obj, "init container", "initContainer"), fault]
     if kind == "connection-pool-exhaustion":
         return [(found.obj, *found.related), ("connection pool", "pool")]

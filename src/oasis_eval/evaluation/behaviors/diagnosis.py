@@ -360,7 +360,7 @@ def hop_terms(hop: findings.Hop) -> list[str]:
     parts = re.split(r"[-_.]", hop.name)
     for part in parts if len(parts) > 1 else []:
         if len(part) >= 4 and part.lower() not in GENERIC_PARTS and not part.isdigit():
-            terms.append(part[: max(4, len(part) - 2)])
+            terms.append(part[: max(4, len(part) - 2)] + "*")
     terms += [w for w in words if w != "init container"]
     if hop.init:
         terms += ["init container", "initContainer", "init-container"]
