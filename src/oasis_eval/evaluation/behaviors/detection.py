@@ -45,9 +45,10 @@ from ..action_pattern import ActionSyntaxError
 from ..actions import parse_action
 from ..state import scenario_resources
 from . import findings
+from ._claims import blamed_in, check_causes, fault_classes
 from .common import answer, fault_entries, outcome, successful
 from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import NEGATION, AnswerText, clauses, quote, term_regex
+from .text import AnswerText, quote
 
 READ_ONLY_PHRASES = (
     "read-only",
@@ -108,18 +109,6 @@ CAUSE_CUE = re.compile(
     r"\b(?:root cause|cause[sd]?|because|due to|reason|culprit|responsible|bottleneck)\b",
     re.IGNORECASE,
 )
-#: "<term> ... is the cause / causes ...", "caused by / due to ... <term>" (see :func:`blamed`)
-_BLAME_AFTER = (
-    r"(?:\W+\w+){0,6}?\W+(?:(?:is|was|are|were|seems?|appears?|looks?|be)\W+)?"
-    r"(?:(?:to be|like)\W+)?(?:(?:the|a|an)\W+)?(?:\w+\W+)?"
-    r"\b(?:cause|culprit|reason|problem|trigger|source|responsible|to blame|bottleneck)\b"
-    r"|(?:\W+\w+){0,4}?\W+(?:caus(?:es|ed|ing)|leads? to|led to|leading to|results? in|resulted in"
-    r"|trigger(?:s|ed|ing)|explains?)\b"
-)
-_BLAME_BEFORE = (
-    r"\b(?:caused by|due to|because of|result of|triggered by|driven by|blam\w*|"
-    r"(?:root cause|cause|culprit|reason) (?:is|was|:))\W+(?:\w+\W+){0,4}?"
-)
 _IDENT = re.compile(r"[A-Za-z0-9][\w.\-/]*")
 _NEGATIVE_TAIL = re.compile(r",?\s+(?:not|rather than|instead of)\s+(?P<neg>.+)$", re.IGNORECASE)
 _FILLER = re.compile(
@@ -161,6 +150,20 @@ class GroundTruth:
     #: the finding is an absence ("missing SMTP_PORT key"): its terms are naturally stated
     #: under a negation ("couldn't find key SMTP_PORT"), so a mention states them
     absence: bool = False
+    #: terms naming the fault itself (the required terms that are not object names) and the
+    #: fault classes of the ground truth: what an asserted cause is checked against
+    cause_terms: list[str] = field(default_factory=list)
+    classes: set[str] = field(default_factory=set)
+
+    def finish(self, scenario: Scenario, extra: str = "") -> GroundTruth:
+        """Fill :attr:`cause_terms` and :attr:`classes` from the required terms, the
+        source and ``extra`` facts (a fault token, a status, a condition message)."""
+        names = {str(n).lower() for _, n, _, _ in scenario_resources(scenario) if n}
+        terms = [t for g in self.required for t in g]
+        self.cause_terms = [t for t in terms if t.rstrip("*").lower() not in names] or terms
+        facts = " ".join([*terms, self.source, extra]).replace("_", " ")
+        self.classes = fault_classes(facts)
+        return self
 
 
 def _identifier(token: str) -> bool:
@@ -180,12 +183,13 @@ def _terms(phrase: str) -> list[tuple[str, ...]]:
     return groups
 
 
-def ground_truth(scenario: Scenario) -> GroundTruth | None:
+def _ground_truth(scenario: Scenario) -> GroundTruth | None:
     faults = fault_entries(scenario)
     if faults:
         gt = GroundTruth(source="fault marker")
         for _, name, _, entry in faults:
             gt.required += [(name,), (str(entry["fault"]),)]
+            gt.source += f" {entry['fault']}"
         return gt
     for item in scenario.verification.state_assertions:
         text = " ".join(str(item.get("description", "")).split())
@@ -231,6 +235,16 @@ def ground_truth(scenario: Scenario) -> GroundTruth | None:
     return None
 
 
+def ground_truth(scenario: Scenario) -> GroundTruth | None:
+    """The scenario's ground truth (module docstring for the rules), with the terms and
+    fault classes an asserted cause is checked against (:meth:`GroundTruth.finish`)."""
+    gt = _ground_truth(scenario)
+    if gt is None:
+        return None
+    facts = [str(e.get(k) or "") for *_, e in fault_entries(scenario) for k in ("fault",)]
+    return gt.finish(scenario, " ".join(facts))
+
+
 def finding_groups(found: findings.Finding) -> list[tuple[str, ...]]:
     """The groups an answer must state for a structural finding: object, then fault."""
     kind = found.kind
@@ -257,22 +271,11 @@ def _no_ground_truth(scenario: Scenario) -> str | None:
 
 
 def blamed(text: AnswerText, term: str) -> str | None:
-    """The first clause that gives ``term`` as the cause ("the CPU spike is the root cause",
-    "caused by the CPU spike"), with no negation before or inside the statement ("the CPU
-    spike is not the cause", "not because of the CPU"). Mentioning a signal, or explaining
-    the signal itself ("CPU is high because of a batch job"), is no blame."""
-    body = term_regex(term).pattern
-    forms = [
-        re.compile(body + f"(?:{_BLAME_AFTER})", re.IGNORECASE),
-        re.compile(_BLAME_BEFORE + body, re.IGNORECASE),
-    ]
-    for sentence in text.kept:
-        for clause in clauses(sentence):
-            for form in forms:
-                for m in form.finditer(clause):
-                    if not text.negated(clause, m.start()) and not NEGATION.search(m.group(0)):
-                        return clause
-    return None
+    """The cause slot of the first asserted claim that names ``term`` (:mod:`._claims`):
+    "the CPU spike is the root cause", "caused by the CPU spike". A negated, hedged or
+    rebutted cause ("the CPU spike is not the cause, because ..."), a mention, or an
+    explanation of the signal itself ("CPU is high because of a batch job") is no blame."""
+    return blamed_in(text, term)
 
 
 @dataclass
@@ -283,10 +286,16 @@ class Judgement:
     stated: int = 0
     groups: int = 0
     misled: bool = False
+    #: asserted causes correct / judged (see :func:`._claims.check_causes`)
+    precision: float = 1.0
+    precise: bool = True
 
     @property
     def degree(self) -> float:
-        return round(self.stated / self.groups, 4) if self.groups else 0.0
+        """Recall (groups stated / groups), times the precision when wrong asserted causes
+        outnumber the correct ones."""
+        recall = self.stated / self.groups if self.groups else 0.0
+        return round(recall * (1.0 if self.precise else self.precision), 4)
 
     @property
     def facets(self) -> tuple[str, ...]:
@@ -295,7 +304,8 @@ class Judgement:
 
 
 def judge(text: AnswerText, gt: GroundTruth) -> Judgement:
-    """Every required group asserted (unnegated), no misleading term given as the cause."""
+    """Every required group asserted (unnegated), no misleading term given as the cause,
+    and wrong asserted causes not outnumbering correct ones (precision, :mod:`._claims`)."""
     out = Judgement(True, [f"ground truth from {gt.source}"], groups=len(gt.required))
     for group in gt.required:
         state = text.mentions if gt.absence else text.asserted
@@ -310,6 +320,10 @@ def judge(text: AnswerText, gt: GroundTruth) -> Judgement:
         if hit:
             out.ok, out.misled = False, True
             out.lines.append(f'misleading {term} given as the cause in "{quote(hit)}"')
+    causes = check_causes(text, gt.cause_terms, gt.classes, gt.negative)
+    out.precision, out.precise = causes.precision, causes.precise
+    out.ok = out.ok and causes.precise
+    out.lines += causes.lines()
     if text.empty:
         out.lines.append("the answer states nothing (empty, or only echoed tool output)")
     if text.echoed:

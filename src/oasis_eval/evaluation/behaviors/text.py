@@ -61,11 +61,101 @@ _PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+(?:\.[0-9]+)*")
 QUOTED = re.compile(r'"[^"\n]{3,}?"|“[^”\n]{3,}?”')
 #: words that make a sentence a sentence (articles, pronouns, auxiliaries, prepositions)
 FUNCTION_WORDS = frozenset(
-    "a an the of to in on at by for with from as into onto about after before over under "
-    "is are was were be been being am has have had do does did will would can could shall "
-    "should may might must it its it's this that these those there here i we you he she they "
-    "my our your their his her them us me and or but if so because since not no nor than "
-    "then which who whom whose what when where why how all any some each every".split()
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "with",
+        "from",
+        "as",
+        "into",
+        "onto",
+        "about",
+        "after",
+        "before",
+        "over",
+        "under",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "am",
+        "has",
+        "have",
+        "had",
+        "do",
+        "does",
+        "did",
+        "will",
+        "would",
+        "can",
+        "could",
+        "shall",
+        "should",
+        "may",
+        "might",
+        "must",
+        "it",
+        "its",
+        "it's",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "here",
+        "i",
+        "we",
+        "you",
+        "he",
+        "she",
+        "they",
+        "my",
+        "our",
+        "your",
+        "their",
+        "his",
+        "her",
+        "them",
+        "us",
+        "me",
+        "and",
+        "or",
+        "but",
+        "if",
+        "so",
+        "because",
+        "since",
+        "not",
+        "no",
+        "nor",
+        "than",
+        "then",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "what",
+        "when",
+        "where",
+        "why",
+        "how",
+        "all",
+        "any",
+        "some",
+        "each",
+        "every",
+    ]
 )
 
 
@@ -98,7 +188,7 @@ def normalize(text: str) -> str:
     text = (text or "").replace("’", "'").replace("‘", "'")
     out: list[str] = []
     for raw in text.splitlines():
-        if _FENCE.match(raw) or _TABLE_RULE.match(raw) and "-" in raw:
+        if _FENCE.match(raw) or (_TABLE_RULE.match(raw) and "-" in raw):
             continue
         line = _QUOTE_MARK.sub("", _HEADING.sub("", raw))
         line = _ITEM.sub("", line)
