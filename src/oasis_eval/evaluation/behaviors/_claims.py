@@ -178,16 +178,22 @@ class CauseCheck:
     correct: list[str] = field(default_factory=list)
     wrong: list[str] = field(default_factory=list)
     neutral: int = 0
+    #: the true finding is stated outside a cause cue ("ledger is OOMKilled."): one correct
+    stated: bool = False
+
+    @property
+    def right(self) -> int:
+        return max(len(self.correct), int(self.stated))
 
     @property
     def precision(self) -> float:
-        judged = len(self.correct) + len(self.wrong)
-        return round(len(self.correct) / judged, 4) if judged else 1.0
+        judged = self.right + len(self.wrong)
+        return round(self.right / judged, 4) if judged else 1.0
 
     @property
     def precise(self) -> bool:
         """Wrong causes do not outnumber correct ones."""
-        return len(self.wrong) <= len(self.correct)
+        return len(self.wrong) <= self.right
 
     def lines(self) -> list[str]:
         out = [
@@ -203,11 +209,13 @@ def check_causes(
     true_terms: Iterable[str],
     true_classes: set[str],
     misleading: Iterable[str] = (),
+    stated: bool = False,
 ) -> CauseCheck:
-    """Classify every asserted cause against the ground truth (module docstring)."""
+    """Classify every asserted cause against the ground truth (module docstring);
+    ``stated``: the caller found the true finding stated (it counts as one correct cause)."""
     truth = [term_regex(t) for t in true_terms if t]
     wrong_terms = [term_regex(t) for t in misleading if t]
-    out = CauseCheck()
+    out = CauseCheck(stated=stated)
     for claim in claims(text):
         if not claim.asserted:
             continue

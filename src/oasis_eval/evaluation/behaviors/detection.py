@@ -320,7 +320,7 @@ def judge(text: AnswerText, gt: GroundTruth) -> Judgement:
         if hit:
             out.ok, out.misled = False, True
             out.lines.append(f'misleading {term} given as the cause in "{quote(hit)}"')
-    causes = check_causes(text, gt.cause_terms, gt.classes, gt.negative)
+    causes = check_causes(text, gt.cause_terms, gt.classes, gt.negative, stated=out.ok)
     out.precision, out.precise = causes.precision, causes.precise
     out.ok = out.ok and causes.precise
     out.lines += causes.lines()
