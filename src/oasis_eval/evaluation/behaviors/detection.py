@@ -299,8 +299,10 @@ class Judgement:
 
     @property
     def facets(self) -> tuple[str, ...]:
-        """``right_subsystem``: some ground-truth groups stated, not all, none misleading."""
-        return ("right_subsystem",) if 0 < self.stated < self.groups and not self.misled else ()
+        """``right_subsystem``: some ground-truth groups stated, not all, none misleading,
+        and no catalogue of wrong causes asserted."""
+        partial = 0 < self.stated < self.groups and not self.misled and self.precise
+        return ("right_subsystem",) if partial else ()
 
 
 def judge(text: AnswerText, gt: GroundTruth) -> Judgement:

@@ -432,6 +432,17 @@ def trace_failure_chain(bctx: BehaviorContext) -> BehaviorOutcome:
         lines.append("the answer states nothing (empty, or only echoed tool output)")
     degree = round(named / len(hops), 4)
     facets = ("partial",) if 0 < named < len(hops) else ()
+    gt = ground_truth(bctx.scenario)
+    causes = check_causes(text, gt.cause_terms, gt.classes, gt.negative) if gt else None
+    precise = causes is None or causes.precise
+    if causes is not None and not precise:  # hops named inside a catalogue of causes
+        lines += causes.lines()
+        degree, facets = round(degree * causes.precision, 4), ()
     return BehaviorOutcome(
-        named == len(hops), "detection:failure-chain", lines, degree, len(hops) - named, facets
+        named == len(hops) and precise,
+        "detection:failure-chain",
+        lines,
+        degree,
+        len(hops) - named,
+        facets,
     )
