@@ -134,9 +134,13 @@ def sentence_claims(sentence: str) -> list[Claim]:
     cues = sorted(
         [(m, True) for m in CAUSE_BEFORE.finditer(masked)]
         + [(m, False) for m in CAUSE_AFTER.finditer(masked)],
-        key=lambda c: c[0].start(),
+        key=lambda c: (c[0].start(), not c[1]),
     )
+    taken: list[tuple[int, int]] = []
     for m, before in cues:
+        if any(a < m.end() and m.start() < b for a, b in taken):
+            continue  # "caused by" is one cue, not "caused" too
+        taken.append((m.start(), m.end()))
         if before:
             slot = sentence[m.end() :].strip(" :-—")
             subject = masked[: m.start()]
