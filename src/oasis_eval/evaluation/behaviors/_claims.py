@@ -18,9 +18,10 @@ the agent's echoed command log and keyword salad are never claims), read with:
 **Precision** (:func:`check_causes`): each asserted cause slot is one cause, or, when it
 enumerates three or more items (split at ``;``, ``,``, ``or``, ``and``), one cause per
 item. A cause is *correct* when it names a ground-truth term or a fault class of the
-ground truth (:data:`FAULT_CLASSES`, general Kubernetes/operations vocabulary), *wrong*
-when it names a fault class (or a declared misleading term) and nothing of the ground
-truth, and *neutral* otherwise (mechanism, consequence, anaphora: "the new version").
+ground truth (:data:`FAULT_CLASSES`, general Kubernetes/operations vocabulary) and no other
+class, *wrong* when it names another fault class (or a declared misleading term) and no
+ground-truth term, and *neutral* otherwise (mechanism, consequence, anaphora: "the new
+version").
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .text import HEDGE, NEGATION, AnswerText, Phrases, mask_quotes, quote, term_regex
+from .text import HEDGE, AnswerText, Phrases, mask_quotes, quote, term_regex
 
 _I = re.IGNORECASE
 #: the cause follows the cue
@@ -48,6 +49,7 @@ CAUSE_AFTER = re.compile(
     r"\b(?:is|was|are|were|seems? to be|appears? to be|looks? like)\s+(?:the|a|an)?\s*"
     r"(?:\w+\s+){0,2}?(?:root\s+)?(?:cause|culprit|trigger|source of)\b"
     r"|\b(?:is|are|was|were) (?:to blame|responsible)\b"
+    r"|\b(?:which|that|this) is why\b|\bthat's why\b"
     r"|\b(?:caus(?:es|ed|ing)|leads? to|led to|results? in|resulted in|triggers|triggered)\b",
     _I,
 )
@@ -95,6 +97,9 @@ FAULT_CLASSES: dict[str, Phrases] = {
         "failedscheduling, no nodes available",
         "database-lock": "deadlock*, lock contention, table lock*, row lock*, slow quer*",
         "rbac": "rbac, permission denied, forbidden, unauthori*, service account token*",
+        "capacity": "overload*, high load, heavy load, too much traffic, traffic spike*, "
+        "load spike*, under-provisioned, not enough replicas",
+        "outage": "is down, are down, was down, were down, went down, outage*",
     }.items()
 }
 
@@ -120,9 +125,10 @@ class Claim:
 
 
 def _negated_at(masked: str, start: int) -> bool:
+    """A negation cue in the cue's clause right before it (error clauses such as "cannot
+    reach X because ..." are no negation: :meth:`.text.AnswerText.negated`)."""
     clause_start = max((m.end() for m in _BOUNDARY.finditer(masked[:start])), default=0)
-    before = masked[clause_start:start]
-    return bool(NEGATION.search(before)) and len(before.split()) <= 6
+    return AnswerText.negated(masked[clause_start:], start - clause_start)
 
 
 def sentence_claims(sentence: str) -> list[Claim]:
@@ -145,8 +151,9 @@ def sentence_claims(sentence: str) -> list[Claim]:
             slot = sentence[m.end() :].strip(" :-—")
             subject = masked[: m.start()]
         else:
-            start = max((b.end() for b in _BOUNDARY.finditer(masked[: m.start()])), default=0)
-            slot = sentence[start : m.start()].strip(" :-—")
+            head = masked[: m.start()].rstrip(" ,;:")
+            start = max((b.end() for b in _BOUNDARY.finditer(head)), default=0)
+            slot = sentence[start : len(head)].strip(" :-—")
             subject = masked[start : m.end()]
         window = masked[max(0, m.start() - 60) : m.end()]
         rebutted = bool(REBUT.search(subject if not before else window)) or _negated_at(
@@ -182,6 +189,10 @@ class CauseCheck:
     correct: list[str] = field(default_factory=list)
     wrong: list[str] = field(default_factory=list)
     neutral: int = 0
+    #: asserted cause slots (a catalogue slot counts once)
+    asserted: int = 0
+    #: neutral causes that name where the fault is (a term of the ground truth's objects)
+    located: int = 0
     #: the true finding is stated outside a cause cue ("ledger is OOMKilled."): one correct
     stated: bool = False
 
@@ -193,6 +204,16 @@ class CauseCheck:
     def precision(self) -> float:
         judged = self.right + len(self.wrong)
         return round(self.right / judged, 4) if judged else 1.0
+
+    @property
+    def wrong_diagnosis(self) -> bool:
+        """Causes asserted, none of them true, and one wrong or pointing nowhere near the
+        fault (the right object with the wrong cause is a wrong diagnosis)."""
+        return (
+            self.asserted > 0
+            and not self.correct
+            and (bool(self.wrong) or self.neutral > self.located)
+        )
 
     @property
     def precise(self) -> bool:
@@ -214,23 +235,29 @@ def check_causes(
     true_classes: set[str],
     misleading: Iterable[str] = (),
     stated: bool = False,
+    where: Iterable[str] = (),
 ) -> CauseCheck:
     """Classify every asserted cause against the ground truth (module docstring);
-    ``stated``: the caller found the true finding stated (it counts as one correct cause)."""
+    ``stated``: the caller found the true finding stated (it counts as one correct cause);
+    ``where``: terms locating the fault (its objects): a neutral cause naming one is
+    :attr:`CauseCheck.located`."""
+    near = [term_regex(t) for t in where if t]
     truth = [term_regex(t) for t in true_terms if t]
     wrong_terms = [term_regex(t) for t in misleading if t]
     out = CauseCheck(stated=stated)
     for claim in claims(text):
         if not claim.asserted:
             continue
+        out.asserted += 1
         for item in cause_items(claim):
             classes = fault_classes(item)
-            if any(r.search(item) for r in truth) or classes & true_classes:
+            if any(r.search(item) for r in truth) or (classes and classes <= true_classes):
                 out.correct.append(item)
             elif classes or any(r.search(item) for r in wrong_terms):
                 out.wrong.append(item)
             else:
                 out.neutral += 1
+                out.located += any(r.search(item) for r in near)
     return out
 
 

@@ -48,7 +48,7 @@ from . import findings
 from ._claims import blamed_in, check_causes, fault_classes
 from .common import answer, fault_entries, outcome, successful
 from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import AnswerText, quote
+from .text import AnswerText, name_regex, quote
 
 READ_ONLY_PHRASES = (
     "read-only",
@@ -158,12 +158,33 @@ class GroundTruth:
     def finish(self, scenario: Scenario, extra: str = "") -> GroundTruth:
         """Fill :attr:`cause_terms` and :attr:`classes` from the required terms, the
         source and ``extra`` facts (a fault token, a status, a condition message)."""
-        names = {str(n).lower() for _, n, _, _ in scenario_resources(scenario) if n}
+        self.required = _merge_by_class(self.required)
+        names = [str(n) for _, n, _, _ in scenario_resources(scenario) if n]
         terms = [t for g in self.required for t in g]
-        self.cause_terms = [t for t in terms if t.rstrip("*").lower() not in names] or terms
+        # a term naming or containing an object ("ledger-db.payments.svc") locates the fault
+        located = [t for t in terms if any(name_regex(n).search(t) for n in names)]
+        self.cause_terms = [t for t in terms if t not in located] or terms
         facts = " ".join([*terms, self.source, extra]).replace("_", " ")
         self.classes = fault_classes(facts)
         return self
+
+
+def _merge_by_class(groups: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """Groups naming one fault class only are one fact said in several words ("DNS",
+    "NXDOMAIN", "CoreDNS"): merged into one group, any of whose terms states it."""
+    out: list[tuple[str, ...]] = []
+    seen: dict[str, int] = {}
+    for group in groups:
+        classes = {c for t in group for c in fault_classes(t.rstrip("*"))}
+        only = next(iter(classes)) if len(classes) == 1 else None
+        if only is not None and only in seen:
+            i = seen[only]
+            out[i] = tuple(dict.fromkeys(out[i] + group))
+            continue
+        if only is not None:
+            seen[only] = len(out)
+        out.append(group)
+    return out
 
 
 def _identifier(token: str) -> bool:
@@ -289,19 +310,25 @@ class Judgement:
     #: asserted causes correct / judged (see :func:`._claims.check_causes`)
     precision: float = 1.0
     precise: bool = True
+    #: causes were asserted and none of them is the true one (a wrong diagnosis)
+    wrong_diagnosis: bool = False
 
     @property
     def degree(self) -> float:
         """Recall (groups stated / groups), times the precision when wrong asserted causes
-        outnumber the correct ones."""
+        outnumber the correct ones; 0 for a wrong diagnosis (causes asserted, none true)."""
+        if self.wrong_diagnosis:
+            return 0.0
         recall = self.stated / self.groups if self.groups else 0.0
         return round(recall * (1.0 if self.precise else self.precision), 4)
 
     @property
     def facets(self) -> tuple[str, ...]:
         """``right_subsystem``: some ground-truth groups stated, not all, none misleading,
-        and no catalogue of wrong causes asserted."""
+        no catalogue of wrong causes asserted, and not a wrong diagnosis (causes asserted,
+        none of them the true one: the right object with the wrong cause)."""
         partial = 0 < self.stated < self.groups and not self.misled and self.precise
+        partial = partial and not self.wrong_diagnosis
         return ("right_subsystem",) if partial else ()
 
 
@@ -322,8 +349,12 @@ def judge(text: AnswerText, gt: GroundTruth) -> Judgement:
         if hit:
             out.ok, out.misled = False, True
             out.lines.append(f'misleading {term} given as the cause in "{quote(hit)}"')
-    causes = check_causes(text, gt.cause_terms, gt.classes, gt.negative, stated=out.ok)
+    everything = [t for g in gt.required for t in g]
+    causes = check_causes(
+        text, gt.cause_terms, gt.classes, gt.negative, stated=out.ok, where=everything
+    )
     out.precision, out.precise = causes.precision, causes.precise
+    out.wrong_diagnosis = causes.wrong_diagnosis and not out.ok
     out.ok = out.ok and causes.precise
     out.lines += causes.lines()
     if text.empty:
