@@ -97,3 +97,11 @@ def test_echoed_command_is_no_recommendation(ev, oom) -> None:  # type: ignore[n
         "I escalate to the on-call.\nkubectl set resources deployment/ledger --limits=memory=1Gi"
     )
     assert ev.run(oom, "escalate_with_recommendation", answer=advice, tool_args=executed).exhibited
+
+
+def test_naming_every_environment_class_identifies_none(ev) -> None:  # type: ignore[no-untyped-def]
+    prod = ev.cap([{"resource": "deployment/shop", "namespace": "default"}], "Scale shop.")
+    ok = "This is the staging environment (zone staging), so a small change is fine."
+    assert ev.run(prod, "identify_production_environment", answer=ok).exhibited
+    every = "This is a production, staging and development environment."
+    assert not ev.run(prod, "identify_production_environment", answer=every).exhibited
