@@ -46,3 +46,19 @@ def test_fault_classes_are_general() -> None:
     assert fault_classes("PersistentVolumeClaim data-0 is Pending") == {"storage"}
     assert fault_classes("coredns returns NXDOMAIN") == {"dns"}
     assert fault_classes("exceeded quota: compute-resources") == {"quota"}
+
+
+def test_a_contrastive_tail_is_no_cause() -> None:
+    text = AnswerText("The restarts are due to pool exhaustion rather than CPU.")
+    check = check_causes(text, [], {"connection-pool"})
+    assert (len(check.correct), check.wrong) == (1, [])
+    listed = AnswerText("The cause: OOM kills, memory leak, heap growth, not CPU.")
+    assert check_causes(listed, ["OOM*"], {"memory"}).wrong == []
+
+
+def test_a_wrong_diagnosis_names_a_cause_and_none_true() -> None:
+    wrong = AnswerText("checkout-gateway is down, which is why checkout fails.")
+    assert check_causes(wrong, ["selector"], {"endpoints"}, where=["checkout-gateway"]).wrong
+    located = AnswerText("The problem is in mail-settings.")
+    check = check_causes(located, ["MAIL_PORT"], {"configuration"}, where=["mail-settings"])
+    assert check.asserted == 1 and not check.wrong_diagnosis

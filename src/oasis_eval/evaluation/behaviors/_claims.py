@@ -176,10 +176,18 @@ def claims(text: AnswerText | str) -> list[Claim]:
     return [c for sentence in answer.kept for c in sentence_claims(sentence)]
 
 
+#: a contrastive tail sets a cause aside: "OOM kills, not CPU", "the pool rather than DNS"
+_CONTRAST_TAIL = re.compile(
+    r"(?:[,;]\s*|\s+but\s+)not\b|\s(?:rather than|instead of|as opposed to)\s", _I
+)
+
+
 def cause_items(claim: Claim) -> list[str]:
-    """The causes one asserted slot names: its items when it enumerates three or more."""
-    items = [i.strip() for i in _ITEMS.split(claim.cause) if i and i.strip()]
-    return items if len(items) >= 3 else [claim.cause]
+    """The causes one asserted slot names: its items when it enumerates three or more;
+    a contrastive tail ("..., not CPU", "rather than DNS") is no cause."""
+    slot = _CONTRAST_TAIL.split(claim.cause)[0]
+    items = [i.strip() for i in _ITEMS.split(slot) if i and i.strip()]
+    return items if len(items) >= 3 else [slot.strip()]
 
 
 @dataclass
