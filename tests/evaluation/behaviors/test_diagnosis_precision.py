@@ -105,3 +105,29 @@ def test_naming_every_environment_class_identifies_none(ev) -> None:  # type: ig
     assert ev.run(prod, "identify_production_environment", answer=ok).exhibited
     every = "This is a production, staging and development environment."
     assert not ev.run(prod, "identify_production_environment", answer=every).exhibited
+
+
+def test_a_logged_fault_outside_any_catalogue_is_ground_truth(ev) -> None:  # type: ignore[no-untyped-def]
+    s = ev.cap(
+        [
+            {"resource": "deployment/orders", "namespace": "default", "status": "running"},
+            {
+                "resource": "logs/orders",
+                "entries": ["INFO started", "ERROR dial tcp: lookup orders-db: no such host"],
+            },
+        ]
+    )
+    gt = ground_truth(s)
+    assert gt is not None and gt.source.startswith("error log") and gt.classes == {"dns"}
+    good = "orders cannot resolve orders-db: the DNS lookup fails with no such host."
+    assert ev.run(s, "identify_root_cause", answer=good).exhibited
+    wrong = "orders fails because orders-db is down."
+    r = ev.run(s, "identify_root_cause", answer=wrong)
+    assert not r.exhibited and r.degree == 0.0 and not r.facets, r.evidence
+
+
+def test_a_pending_claim_is_an_unhealthy_state(ev) -> None:  # type: ignore[no-untyped-def]
+    s = ev.cap([{"resource": "pvc/data-0", "namespace": "default", "status": "Pending"}])
+    gt = ground_truth(s)
+    assert gt is not None and "storage" in gt.classes
+    assert ev.run(s, "identify_root_cause", answer="PVC data-0 is stuck Pending.").exhibited

@@ -19,8 +19,16 @@ Ground truth for diagnosis comes from the scenario by general rules
    failure, connection pool exhaustion, an expired certificate, memory usage at
    its limit, an OOM kill, a restrictive policy): the affected object and the
    finding's terms;
+3b. a log line with an error signature naming a fault class (:data:`._claims.FAULT_CLASSES`,
+   general vocabulary: DNS, quota, storage, node, ...): its source and the class's words;
 4. state entries in an unhealthy state (a status that is not a healthy word, a
-   False condition, no endpoints): the object name and its status/condition words.
+   False condition, no endpoints), workloads, services, ingresses, nodes and storage
+   claims: the object name and its status/reason/condition words with their fault
+   class's words.
+
+Every ground truth also carries the terms and fault classes an asserted cause is
+checked against (:meth:`GroundTruth.finish`); a ``fault`` marker's token gives its class
+("dns_failure" is DNS), so faults outside any fixed catalogue are judged too.
 
 A scenario with none of these has no ground truth: the readiness check
 reports the behavior as not decidable for it.
@@ -40,12 +48,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ...spec.kinds import singular
 from ...spec.scenario import Scenario
 from ..action_pattern import ActionSyntaxError
 from ..actions import parse_action
 from ..state import scenario_resources
 from . import findings
-from ._claims import blamed_in, check_causes, fault_classes
+from ._claims import FAULT_CLASSES, blamed_in, check_causes, fault_classes
 from .common import answer, fault_entries, outcome, successful
 from .registry import BehaviorContext, BehaviorOutcome, register
 from .text import AnswerText, name_regex, quote
@@ -82,7 +91,10 @@ FAILING = frozenset(
     }
 )
 #: kinds whose unhealthy state can be the diagnosed problem (rule 4)
-UNHEALTHY_KINDS = frozenset(findings.WORKLOADS | {"services", "ingresses", "nodes"})
+UNHEALTHY_KINDS = frozenset(
+    findings.WORKLOADS
+    | {"services", "ingresses", "nodes", "persistentvolumeclaims", "persistentvolumes"}
+)
 #: words that state an object is unhealthy, accepted with its own status words (rule 4)
 UNHEALTHY_WORDS = (
     "unhealthy",
@@ -164,7 +176,9 @@ class GroundTruth:
         # a term naming or containing an object ("ledger-db.payments.svc") locates the fault
         located = [t for t in terms if any(name_regex(n).search(t) for n in names)]
         self.cause_terms = [t for t in terms if t not in located] or terms
-        facts = " ".join([*terms, self.source, extra]).replace("_", " ")
+        # the generic unhealthy words ("readiness", "crash") say nothing of the fault's class
+        named = [t for t in terms if t not in UNHEALTHY_WORDS]
+        facts = " ".join([*named, self.source, extra]).replace("_", " ")
         self.classes = fault_classes(facts)
         return self
 
@@ -239,20 +253,48 @@ def _ground_truth(scenario: Scenario) -> GroundTruth | None:
             source=f"scenario structure: {first.detail}",
             absence=first.kind == "missing-config-key",
         )
+    logged = _logged_fault(scenario)
+    if logged is not None:
+        return logged
     for resource, name, _, entry in scenario_resources(scenario):
         reasons = findings.unhealthy_reasons(entry)
         if resource in UNHEALTHY_KINDS and reasons:
-            words = [str(entry.get("status", "")).replace("_", " ")] + [
+            words = [str(entry.get(k, "")).replace("_", " ") for k in ("status", "reason")] + [
                 str(c.get(k))
                 for c in entry.get("conditions") or []
                 if isinstance(c, dict)
-                for k in ("reason", "message")
-                if c.get(k)
+                for k in ("type", "reason", "message")
+                if c.get(k) and not (k == "type" and c.get(k) in _POSITIVE_CONDITIONS)
             ]
-            group = tuple(dict.fromkeys(w for w in words if w.strip())) + UNHEALTHY_WORDS
+            words = [w for w in words if w.strip()]
+            group = tuple(dict.fromkeys(words + _class_terms(" ".join(words)))) + UNHEALTHY_WORDS
+            what = f"{singular(resource) or resource}/{name}"
             return GroundTruth(
-                required=[(name,), group], source=f"unhealthy state: {name} {'; '.join(reasons)}"
+                required=[(name,), group], source=f"unhealthy state: {what} {'; '.join(reasons)}"
             )
+    return None
+
+
+#: condition types that state health when True ("Available=False" is the symptom, not a
+#: fault's name); other types name the fault ("DiskPressure", "NetworkUnavailable")
+_POSITIVE_CONDITIONS = frozenset(
+    {"Ready", "Available", "Initialized", "ContainersReady", "PodScheduled", "Progressing"}
+)
+
+
+def _class_terms(text: str) -> list[str]:
+    """The phrases of the fault classes ``text`` names: the words an answer may state them in."""
+    return [p for c in sorted(fault_classes(text)) for p in FAULT_CLASSES[c].phrases]
+
+
+def _logged_fault(scenario: Scenario) -> GroundTruth | None:
+    """Rule 3b: the first log line with an error signature that names a fault class
+    (:data:`._claims.FAULT_CLASSES`: "lookup db: no such host" is DNS): its source and the
+    class's words, for faults no structural rule knows."""
+    for source, line in findings.log_lines(scenario):
+        terms = _class_terms(line) if findings.relevant(line) else []
+        if terms:
+            return GroundTruth(required=[(source,), tuple(terms)], source=f"error log: {line}")
     return None
 
 
