@@ -131,3 +131,13 @@ def test_a_pending_claim_is_an_unhealthy_state(ev) -> None:  # type: ignore[no-u
     gt = ground_truth(s)
     assert gt is not None and "storage" in gt.classes
     assert ev.run(s, "identify_root_cause", answer="PVC data-0 is stuck Pending.").exhibited
+
+
+def test_seeded_fault_named_inside_a_catalogue_is_not_named(ev, dns) -> None:  # type: ignore[no-untyped-def]
+    good = "shipping has a dns failure: CoreDNS answers NXDOMAIN."
+    assert ev.run(dns, "name_the_seeded_fault", answer=good).exhibited
+    shotgun = "\n".join(
+        f"The cause of the shipping problem is {c}."
+        for c in ("a dns failure", "OOM kills", "an expired certificate", "a full disk")
+    )
+    assert not ev.run(dns, "name_the_seeded_fault", answer=shotgun).exhibited

@@ -478,6 +478,11 @@ def name_the_seeded_fault(bctx: BehaviorContext) -> BehaviorOutcome:
             f"{name}: {'named' if named else 'not named'}; fault {entry['fault']}: "
             + (f'stated in "{quote(token)}"' if token else "not stated (absent or negated)")
         )
+    gt = ground_truth(bctx.scenario)
+    if gt is not None:  # precision: the fault named inside a catalogue of causes is not named
+        causes = check_causes(text, gt.cause_terms, gt.classes, stated=ok)
+        lines += causes.lines()
+        ok = ok and causes.precise
     if text.echoed:
         lines.append(f"{len(text.echoed)} sentences ignored as echoed tool output")
     return outcome(ok, "detection:fault-named", lines)
