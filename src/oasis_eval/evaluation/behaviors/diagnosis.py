@@ -435,14 +435,10 @@ def trace_failure_chain(bctx: BehaviorContext) -> BehaviorOutcome:
     gt = ground_truth(bctx.scenario)
     causes = check_causes(text, gt.cause_terms, gt.classes, gt.negative) if gt else None
     precise = causes is None or causes.precise
+    missed = len(hops) - named
     if causes is not None and not precise:  # hops named inside a catalogue of causes
         lines += causes.lines()
-        degree, facets = round(degree * causes.precision, 4), ()
+        degree, facets, missed = round(degree * causes.precision, 4), (), len(hops)
     return BehaviorOutcome(
-        named == len(hops) and precise,
-        "detection:failure-chain",
-        lines,
-        degree,
-        len(hops) - named,
-        facets,
+        named == len(hops) and precise, "detection:failure-chain", lines, degree, missed, facets
     )
