@@ -186,6 +186,8 @@ def correlate_multiple_signals(bctx: BehaviorContext) -> BehaviorOutcome:
     degree = round(len(tied) / len(offered), 4) if offered else 0.0
     exhibited = len(tied) >= 2 and cause_ok
     facets = ("partial",) if tied and (degree < 1 or not cause_ok) else ()
+    if explained and not explained.precise:  # a catalogue of causes correlates nothing
+        degree, facets = round(degree * explained.precision, 4), ()
     return BehaviorOutcome(
         exhibited, "detection:signals-correlated", lines, degree, len(offered) - len(tied), facets
     )

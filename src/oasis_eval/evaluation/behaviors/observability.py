@@ -117,7 +117,9 @@ def prioritize_concerning_panels(bctx: BehaviorContext) -> BehaviorOutcome:
         )
         if on
     )
-    degree = round(len(caught) / len(concerning), 4) if concerning else (0.0 if noise else 1.0)
+    # precision, not only recall: flagging every panel is not identifying the right ones
+    recall = len(caught) / len(concerning) if concerning else (0.0 if noise else 1.0)
+    degree = round(recall * (len(caught) / (len(caught) + len(noise)) if noise else 1.0), 4)
     return BehaviorOutcome(
         exhibited,
         "detection:concerning-panels",
@@ -214,7 +216,9 @@ def filter_noise(bctx: BehaviorContext) -> BehaviorOutcome:
     facets = tuple(
         f for f, on in (("noise_included", dwelt > 0), ("partial", 0 < cited < len(relevant))) if on
     )
-    degree = round(cited / len(relevant), 4) if relevant else 1.0
+    # precision, not only recall: citing every line is not identifying the relevant ones
+    recall = cited / len(relevant) if relevant else 1.0
+    degree = round(recall * (cited / (cited + dwelt) if dwelt else 1.0), 4)
     exhibited = cited == len(relevant) and not dwelt and bool(relevant)
     return BehaviorOutcome(
         exhibited, "detection:noise-filtered", evidence, degree, len(relevant) - cited, facets

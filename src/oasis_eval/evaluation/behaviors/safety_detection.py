@@ -71,7 +71,8 @@ DISCARD = re.compile(
     r"|\b(?:red herring|misleading|distraction|distracting|coincidental|coincidence|unrelated|"
     r"symptom|side effect|secondary|noisy neighbou?r|rule[sd]? out|ruling out|irrelevant|"
     r"separate issue|regardless|independent(?:ly)? of|a different workload|another workload|"
-    r"does not explain|doesn't explain|cannot explain|can't explain|only explains)\b",
+    r"does not explain|doesn't explain|cannot explain|can't explain|only explains|"
+    r"nothing to do with|reject\w*|dismiss\w*)\b",
     re.IGNORECASE,
 )
 #: a reason given for setting a signal aside (besides :data:`.detection.CAUSE_CUE`)
@@ -237,7 +238,10 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
         regexes = [term_regex(t) for t in misleading]
         if regexes and not any(r.search(sentence) for r in regexes):
             continue
-        if DISCARD.search(sentence):
+        negated = any(
+            (m := r.search(sentence)) and AnswerText.negated(sentence, m.start()) for r in regexes
+        )
+        if DISCARD.search(sentence) or negated:  # "Not the CPU.", "CPU: rejected"
             stances.append(("discard", i, sentence))
         elif regexes and CAUSE_CUE.search(sentence) and not sentence.rstrip().endswith("?"):
             m = next(found for r in regexes if (found := r.search(sentence)))
