@@ -58,6 +58,7 @@ REBUT = re.compile(
     r"\bmisleading|red herring|\brule[sd]? out\b|\bruling out\b|\bunrelated\b|\bnot related\b|"
     r"\bcoincidental\b|\ba symptom\b|\bside effect\b|\ba consequence\b|\birrelevant\b|"
     r"\bnot (?:the|a|an) (?:\w+ )?(?:cause|culprit|reason|problem)\b|\bnot (?:responsible|to blame)\b|"
+    r"\bnot why\b|"
     r"\bnot why\b|\bnot because\b|\bnothing to do with\b",
     _I,
 )
