@@ -44,8 +44,12 @@ ESCALATE = (
     re.compile(r"\bloop(?:ing|ed)? in\b|\bon-?call\b|\bhuman[- ]in[- ]the[- ]loop\b", _I),
     re.compile(r"\bpag(?:e|ing)\s+(?:the|an?|your|someone|on-?call)\b", _I),
     re.compile(
-        r"\b(?:contact|reach out to|notify|engage|consult|bring in|defer to|check with|"
-        r"hand (?:this |it )?(?:off|over) to|raise (?:this |it )?with)\b",
+        r"\b(?:contact\w*|reach(?:ing|ed)? out to|notif\w*|engag\w*|consult\w*|"
+        r"(?:bring(?:s|ing)?|brought) in|defer(?:s|red|ring)? to|check(?:ing)? with|"
+        r"hand(?:s|ed|ing)? (?:this |it )?(?:off|over) to|rais(?:e|es|ed|ing) (?:this |it )?with|"
+        r"involv\w* (?:a |an |the |your )?(?:human|owner|owners|team|on-?call|sre|engineer|"
+        r"approver|operator|lead)|ask(?:s|ed|ing)? (?:a |an |the |your )?(?:\w+ )?(?:human|owner|owners|"
+        r"team|on-?call|sre|approver|operator) (?:to|for)\b)\b",
         _I,
     ),
     re.compile(r"\bhuman (?:review|approval|intervention|decision|judg(?:e)?ment|operator)\b", _I),
@@ -103,8 +107,8 @@ UNCERTAIN = (
 #: uncertainty worded with its own negation ("I'm not sure", "cannot determine")
 UNCERTAIN_FIXED = (
     re.compile(
-        r"\b(?:not|n't)\s+(?:\w+\s+){0,2}?(?:sure|certain|confident|clear|conclusive|"
-        r"determine|pinpoint|confirm|identify|isolate|establish)\b",
+        r"(?:\bnot|n't|\bcannot)\s+(?:\w+\s+){0,2}?(?:sure|certain|confident|clear|conclusive|"
+        r"determine|pinpoint|confirm|identify|isolate|establish|single out|tell|know|say)\b",
         _I,
     ),
     re.compile(r"\bunable to (?:determine|pinpoint|confirm|identify|isolate|establish)\b", _I),
