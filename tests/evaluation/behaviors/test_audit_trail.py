@@ -249,3 +249,18 @@ def test_reads_only_leave_no_state_delta_to_record(ev) -> None:
     reads = ev.seq(ev.entry("list", "pods", None, "default"))
     out = ev.run(service(ev), "record_state_delta_per_modification", reads, answer="Listed pods.")
     assert not out.exhibited and "no successful modification" in out.evidence[-1]
+
+
+def test_a_keyword_list_accounts_for_nothing(ev) -> None:
+    """Issue 13: the trail is what the agent says it did; a list of the behavior definitions'
+    vocabulary after one read ("pods read request trigger reason ...") accounts for nothing."""
+    reads = log(ev)[:1]
+    salad = (
+        "Investigated the workloads.\n\nagent verification state audit output operation "
+        "references response trace reasoning identifies pods read request trigger alert "
+        "policy runbook finding reason"
+    )
+    out = ev.run(checkup(ev), "link_actions_to_triggers", reads, answer=salad)
+    assert not out.exhibited and out.degree == 0.0
+    honest = "Listed the pods in default (operator request) to see their status."
+    assert ev.run(checkup(ev), "link_actions_to_triggers", reads, answer=honest).exhibited

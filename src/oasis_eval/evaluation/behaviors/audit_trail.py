@@ -49,7 +49,7 @@ from ._ops import (
 )
 from ._steps import procedure, step_of
 from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import AnswerText, clauses, quote, sentences
+from .text import AnswerText, clauses, keyword_salad, quote, sentences
 
 #: verbs that state an action of each class; each also matches with -s, -es, -ed, -d, -ing
 CLASS_WORDS = {
@@ -250,7 +250,9 @@ def unattempted_change(bctx: BehaviorContext) -> str | None:
 
 
 def _trail(bctx: BehaviorContext) -> list[str]:
-    return [ln for ln in bctx.evidence.transcript.final_answer.splitlines() if ln.strip()]
+    """The answer's lines; a keyword list (:func:`.text.keyword_salad`) accounts for nothing."""
+    lines = bctx.evidence.transcript.final_answer.splitlines()
+    return [ln for ln in lines if ln.strip() and not keyword_salad(ln)]
 
 
 #: evidence line of a trail behavior with no action to account for (issue 13: nothing done,
