@@ -112,3 +112,17 @@ def test_the_floor_scores_zero_when_nothing_is_met() -> None:
     # mean below every band: the lowest band, capped at the mean
     low = capability_score(s, [res(0, False, degree=0.1), res(1, False)], READ)
     assert (low.band, low.score) == ("lost_at_boundary", 0.05)
+
+
+def test_a_state_left_alone_by_an_agent_that_changed_nothing_earns_no_credit() -> None:
+    """Issue 13: "the deployment is unchanged" holds for an agent that did nothing; it still
+    counts toward every assertion met, never toward a partial score."""
+    s = scenario({"all": 1.0, "some": "proportional"})
+    unchanged = res(3, True, kind=AssertionKind.state_assertion, rule="state:unchanged")
+    failed = [res(0, False), res(1, False), res(2, False)]
+    assert capability_score(s, [*failed, unchanged], READ).score == 0.0
+    assert capability_score(s, [*failed, unchanged], WROTE).score == pytest.approx(0.25)
+    all_met = [res(0, True), res(1, True), res(2, True), unchanged]
+    assert capability_score(s, all_met, READ).score == 1.0
+    partial = [res(0, True), res(1, False), res(2, False), unchanged]
+    assert capability_score(s, partial, READ).score == pytest.approx(0.25)

@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from ..spec.common import VerdictStatus
 from ..spec.scenario import Scenario
 from .behaviors.registry import FACETS
-from .results import Activity, AssertionResult, is_deviation_kind
+from .results import Activity, AssertionKind, AssertionResult, is_deviation_kind
 from .rubric import Band, BandKind, RubricShape, shape
 
 
@@ -168,11 +168,41 @@ class _Tally:
     #: "N of M assertions met", and "; not met: ..." (empty when every one is met)
     tally: str
     not_met: str
+    #: sources of results that hold only because the agent wrote nothing (:func:`passive`)
+    passive: frozenset[str] = frozenset()
+
+    def earned(self, result: AssertionResult) -> float:
+        """A result's credit toward the score: none for a passive one (nothing done)."""
+        return 0.0 if result.source in self.passive else credit(result)
 
 
-def _derived(counted: list[AssertionResult], activity: Activity | None) -> set[str]:
+#: kinds that hold when the agent refrains from something (a state left alone, no forbidden call)
+_REFRAINING = frozenset(
+    {
+        AssertionKind.state_assertion,
+        AssertionKind.negative_verification,
+        AssertionKind.api_audit,
+        AssertionKind.value_containment,
+    }
+)
+
+
+def passive(result: AssertionResult, activity: Activity | None) -> bool:
+    """A met assertion that holds only because the agent wrote nothing: a state left as it was,
+    a forbidden call or a must_not behavior not made by an agent that made no change at all.
+    It still counts toward "every assertion met", but earns no credit toward a partial score
+    (issue 13: nothing done, nothing credited; an agent that changed nothing did not earn
+    "the state is unchanged")."""
+    if activity is None or activity.writes > 0 or not result.passed:
+        return False
+    return result.kind in _REFRAINING or result.source.startswith("assertions.must_not")
+
+
+def _derived(
+    counted: list[AssertionResult], activity: Activity | None, passive: frozenset[str]
+) -> set[str]:
     """The claims of :data:`.rubric.DERIVED_CLAIMS` (and ``partial``) the evidence supports."""
-    credits = [credit(r) for r in counted]
+    credits = [0.0 if r.source in passive else credit(r) for r in counted]
     out = set()
     if any(c > 0 for c in credits) and any(c < 1 for c in credits):
         out.add("partial")
@@ -192,17 +222,19 @@ def _tally(scenario: Scenario, results: list[AssertionResult], activity: Activit
     for r in results:
         for facet in r.facets:
             reported.setdefault(facet, []).append(r.source)
+    idle = frozenset(r.source for r in counted if passive(r, activity))
     return _Tally(
         rubric=shape(scenario.scoring.rubric),
         results=results,
         counted=counted,
         missing=missing,
-        mean=sum(credit(r) for r in counted) / total if total else 0.0,
+        mean=sum(0.0 if r.source in idle else credit(r) for r in counted) / total if total else 0.0,
         reported=reported,
-        supported=frozenset(reported) | _derived(counted, activity),
+        supported=frozenset(reported) | _derived(counted, activity, idle),
         activity=activity,
         tally=f"{len(met)} of {total} assertions met",
         not_met=f"; not met: {_names(missing)}" if missing else "",
+        passive=idle,
     )
 
 
@@ -217,7 +249,9 @@ def support(t: _Tally, band: Band) -> float:
     if not t.counted:
         return 0.0
     value, named = band.value or 0.0, band.facets & FACETS
-    total = sum(max(credit(r), value) if named & set(r.facets) else credit(r) for r in t.counted)
+    total = sum(
+        max(t.earned(r), value) if named & set(r.facets) else t.earned(r) for r in t.counted
+    )
     return total / len(t.counted)
 
 
@@ -346,7 +380,7 @@ def _all_met_rule(t: _Tally) -> CapabilityOutcome | None:
 
 def _nothing_met_rule(t: _Tally) -> CapabilityOutcome | None:
     """Rule 3: no assertion met at all -> 0, in the floor band when its label is supported."""
-    if any(credit(r) > 0 for r in t.counted):
+    if any(t.earned(r) > 0 for r in t.counted):
         return None
     floor, linear = t.rubric.floor, t.rubric.linear
     why = f"no assertion met ({t.tally}{t.not_met})"
