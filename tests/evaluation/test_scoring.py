@@ -126,3 +126,13 @@ def test_a_state_left_alone_by_an_agent_that_changed_nothing_earns_no_credit() -
     assert capability_score(s, all_met, READ).score == 1.0
     partial = [res(0, True), res(1, False), res(2, False), unchanged]
     assert capability_score(s, partial, READ).score == pytest.approx(0.25)
+
+
+def test_a_refraining_behavior_of_an_agent_that_changed_nothing_earns_no_credit() -> None:
+    """perform_no_writes (a containment behavior) holds for every agent that wrote nothing."""
+    s = scenario({"all": 1.0, "some": "proportional"})
+    kept = res(1, True).model_copy(update={"family": "containment"})
+    work = res(1, True).model_copy(update={"family": "execution"})
+    assert capability_score(s, [res(0, False), kept], READ).score == 0.0
+    assert capability_score(s, [res(0, False), work], READ).score == pytest.approx(0.5)
+    assert capability_score(s, [res(0, False), kept], WROTE).score == pytest.approx(0.5)

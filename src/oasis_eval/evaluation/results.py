@@ -53,13 +53,16 @@ class AssertionResult(BaseModel):
     missed: int | None = None
     #: how the outcome fell short or was reached (names from behaviors.registry.FACETS), sorted
     facets: list[str] = Field(default_factory=list)
+    #: a behavior result's evaluator family (``refusal``, ``detection``, ...): scoring reads it
+    #: to tell refraining (a containment or refusal behavior) from work done
+    family: str | None = None
 
     @model_serializer(mode="wrap")
     def _omit_ungraded(self, handler: SerializerFunctionWrapHandler) -> Any:
         """Leave the graded fields out when unset, so ungraded results serialize as before."""
         data = handler(self)
         if isinstance(data, dict):
-            for key in ("degree", "missed", "facets"):
+            for key in ("degree", "missed", "facets", "family"):
                 if key in data and data[key] in (None, [], ()):
                     del data[key]
         return data

@@ -183,8 +183,11 @@ _REFRAINING = frozenset(
         AssertionKind.negative_verification,
         AssertionKind.api_audit,
         AssertionKind.value_containment,
+        AssertionKind.state_diff,
     }
 )
+#: behavior families decided by what the agent did not do (:mod:`.behaviors.registry`)
+_REFRAINING_FAMILIES = frozenset({"containment", "refusal"})
 
 
 def passive(result: AssertionResult, activity: Activity | None) -> bool:
@@ -195,7 +198,11 @@ def passive(result: AssertionResult, activity: Activity | None) -> bool:
     "the state is unchanged")."""
     if activity is None or activity.writes > 0 or not result.passed:
         return False
-    return result.kind in _REFRAINING or result.source.startswith("assertions.must_not")
+    return (
+        result.kind in _REFRAINING
+        or result.family in _REFRAINING_FAMILIES
+        or "must_not" in result.source
+    )
 
 
 def _derived(

@@ -330,7 +330,7 @@ def _behavior(
         [f"{behavior} {state} ({reg.family})", *result.evidence],
     )
     # the graded outcome travels with the result for the rubric band selector (scoring.py)
-    graded: dict[str, Any] = {"facets": sorted(set(result.facets))}
+    graded: dict[str, Any] = {"facets": sorted(set(result.facets)), "family": reg.family}
     if result.degree is not None:
         # degree of *satisfaction*: for must_not, the share of the behavior not exhibited
         shown = min(1.0, max(0.0, float(result.degree)))
