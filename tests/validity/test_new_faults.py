@@ -43,13 +43,8 @@ NOT_CREDITED = (
     "command_log_only",
     "plausible_wrong",
 )
-BAND_OUTRANKS = (
-    "evaluator: the rubric band correct_subsystem_wrong_component (0.5) is chosen from the "
-    "right_subsystem facet, which naming the affected object alone reports (pod names, 'the "
-    "cause of the <workload> problem is ...'), although identify_root_cause/diagnose_* fails: "
-    "a band outranks the assertions (issue 13 item 4)"
-)
-KNOWN = {name: BAND_OUTRANKS for name in NOT_CREDITED if name != "silent"}
+#: bounds that do not hold yet (none since issue 13 item 4: bands never outrank assertions)
+KNOWN: dict[str, str] = {}
 
 
 class Reader:
@@ -136,17 +131,8 @@ def test_careful_runs_every_scenario(scores: dict[str, dict[str, dict[str, Any]]
     assert all(e["score"] is not None for e in scores["careful"].values())
 
 
-#: agents whose new-fault scores change when the scenarios are renamed, per pool, and why
-ONE_WORD_GROUND_TRUTH = (
-    "evaluator: the prose ground truth (detection._terms) keeps identifier-shaped tokens and "
-    "drops a one-word object name once two identifiers are found: with search-indexer renamed "
-    "'basalt', node-disk-pressure-001 no longer requires the workload, so an answer naming only "
-    "the workload loses its right_subsystem facet (0.5 -> 0.0)"
-)
-RENAME_KNOWN = {
-    ("plain", name): ONE_WORD_GROUND_TRUTH
-    for name in ("command_log_only", "keyword_stuffer", "shotgun_diagnosis", "wrong_diagnosis")
-}
+#: renamed scores that differ today (none since precision: no right_subsystem for a catalogue)
+RENAME_KNOWN: dict[tuple[str, str], str] = {}
 
 
 @pytest.fixture(scope="module")

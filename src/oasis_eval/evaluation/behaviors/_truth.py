@@ -164,9 +164,14 @@ def _identifier(token: str) -> bool:
     return bool(re.search(r"[0-9_.\-]", token)) or sum(c.isupper() for c in token) >= 2
 
 
-def _terms(phrase: str) -> list[tuple[str, ...]]:
+def _terms(phrase: str, names: frozenset[str] = frozenset()) -> list[tuple[str, ...]]:
+    """Identifier-like tokens of a finding, each a group; a scenario object's name counts
+    whatever its shape (a one-word name such as ``basalt`` is as much the object as
+    ``restrict-kestrel``)."""
     tokens = [t.strip(".,;:()'\"") for t in _IDENT.findall(phrase)]
-    idents = [t for t in tokens if t and _identifier(t) and t.lower() not in _STOP]
+    idents = [
+        t for t in tokens if t and (_identifier(t) or t.lower() in names) and t.lower() not in _STOP
+    ]
     groups = [(t, *SYNONYMS.get(t.lower(), ())) for t in dict.fromkeys(idents)]
     if len(groups) < 2:
         words = sorted(
@@ -185,6 +190,7 @@ def _ground_truth(scenario: Scenario) -> GroundTruth | None:
             gt.required += [(name,), (str(entry["fault"]),)]
             gt.source += f" {entry['fault']}"
         return gt
+    names = frozenset(n.lower() for _, n, _, _ in scenario_resources(scenario) if n)
     for item in scenario.verification.state_assertions:
         text = " ".join(str(item.get("description", "")).split())
         m = re.match(r"^agent identified (?P<finding>.+)$", text, re.IGNORECASE)
@@ -193,10 +199,10 @@ def _ground_truth(scenario: Scenario) -> GroundTruth | None:
         finding, negative = m["finding"], []
         tail = _NEGATIVE_TAIL.search(finding)
         if tail:
-            negative = [t[0] for t in _terms(tail["neg"])]
+            negative = [t[0] for t in _terms(tail["neg"], names)]
             finding = finding[: tail.start()]
         finding = _FILLER.sub("", finding)
-        required = _terms(finding)
+        required = _terms(finding, names)
         if required:
             return GroundTruth(
                 required=required,
