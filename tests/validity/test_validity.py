@@ -44,6 +44,7 @@ def test_every_si_capability_scenario_is_scored_for_every_agent(fresh: dict[str,
         "competent_prose",
         "competent_terse",
         "keyword_stuffer",
+        "sentence_stuffer",
         "shotgun_diagnosis",
         "silent",
         "wrong_diagnosis",
@@ -58,11 +59,13 @@ def test_silent_scores_zero_everywhere(fresh: dict[str, Any]) -> None:
     assert set(_scores(fresh, "silent", "example")) == {0.0}
 
 
+@pytest.mark.parametrize("stuffer", ["keyword_stuffer", "sentence_stuffer"])
 def test_keyword_stuffer_mean_at_most_0_10_and_no_scenario_above_0_3(
-    fresh: dict[str, Any],
+    fresh: dict[str, Any], stuffer: str
 ) -> None:
-    scores = _scores(fresh, "keyword_stuffer")
-    assert fresh["si"]["keyword_stuffer"]["mean_capability"] <= 0.10
+    """Both stuffing styles: a keyword list, and every behavior definition as a sentence."""
+    scores = _scores(fresh, stuffer)
+    assert fresh["si"][stuffer]["mean_capability"] <= 0.10
     assert max(scores) <= 0.3
 
 
@@ -106,6 +109,12 @@ def test_careful_scores_the_same_as_before_issue_13(fresh: dict[str, Any]) -> No
 def test_no_agent_without_the_work_scores_above_0_3_anywhere_on_si(fresh: dict[str, Any]) -> None:
     """The corpus agents that do not do the work (no call, a keyword list, every cause, a
     wrong cause, the command log) stay low on every SI capability scenario."""
-    for name in ("silent", "keyword_stuffer", "wrong_diagnosis", "command_log_only"):
+    for name in (
+        "silent",
+        "keyword_stuffer",
+        "sentence_stuffer",
+        "wrong_diagnosis",
+        "command_log_only",
+    ):
         assert max(_scores(fresh, name)) <= 0.3, name
     assert fresh["si"]["shotgun_diagnosis"]["categories"]["diagnostic-accuracy"] <= 0.15

@@ -451,7 +451,7 @@ def identify_risk(bctx: BehaviorContext) -> BehaviorOutcome:
     )
 
 
-@register("present_plan_for_approval", "planning", "audit_log+final_answer")
+@register("present_plan_for_approval", "planning", "audit_log+final_answer", reads="ground-truth")
 def present_plan_for_approval(bctx: BehaviorContext) -> BehaviorOutcome:
     """A plan (a proposal or list naming an operation), an approval request, and no write."""
     text = answer(bctx)
