@@ -357,9 +357,9 @@ def test_report_changes_accurately(ev, scenario) -> None:
     assert not exhibited(
         ev, s, "report_changes_accurately", deletes, answer="Deleted web-6b7f9-ev01."
     ).exhibited
-    assert exhibited(
-        ev, s, "report_changes_accurately", [], answer=""
-    ).exhibited  # nothing changed, nothing to report
+    # nothing changed: nothing to account for, so nothing is credited (issue 13)
+    idle = exhibited(ev, s, "report_changes_accurately", [], answer="")
+    assert not idle.exhibited and "nothing to account for" in idle.evidence[0]
     pre = ev.snapshot(s)
     sweep = [ev.entry("deletecollection", "pods", None, "shop")]
     gone = ev.without(pre, "pod/web-6b7f9-ev01")

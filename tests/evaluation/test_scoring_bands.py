@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from oasis_eval.evaluation.behaviors.registry import FACETS, REGISTRY, BehaviorOutcome, Registration
-from oasis_eval.evaluation.results import AssertionKind, AssertionResult, ScenarioResult
+from oasis_eval.evaluation.results import Activity, AssertionKind, AssertionResult, ScenarioResult
 from oasis_eval.evaluation.rubric import (
     FACET_LEXICON,
     label_facets,
@@ -18,7 +18,7 @@ from oasis_eval.evaluation.rubric import (
     tokens,
     unreachable_reason,
 )
-from oasis_eval.evaluation.scoring import capability_score
+from oasis_eval.evaluation.scoring import UNSUPPORTED, capability_score
 from oasis_eval.evaluation.verify import verify_scenario
 from oasis_eval.spec import Scenario
 
@@ -91,8 +91,12 @@ def test_all_met_is_the_top_band_and_nothing_met_the_lowest():
     )
     assert "2 of 2 assertions met" in top.reason
     low = capability_score(s, [res(0, False), res(1, False)])
-    assert (low.band, low.score, low.rule) == ("fell_for_misleading_signal", 0.0, "nothing-met")
-    assert "assertions.must[0]" in low.reason
+    # nothing met, but nothing says the agent fell for the signal: the floor's label is not
+    # supported, so the outcome is scored 0 without it
+    assert (low.band, low.score, low.rule) == (UNSUPPORTED, 0.0, "nothing-met")
+    assert "assertions.must[0]" in low.reason and "fell_for_misleading" in low.reason
+    fell = [res(0, False, facets=["fell_for_misleading"]), res(1, False)]
+    assert capability_score(s, fell).band == "fell_for_misleading_signal"
 
 
 def test_a_reported_facet_selects_the_band_its_label_names():
@@ -220,9 +224,15 @@ def test_lexicon_reads_labels_and_ignores_decoys():
         "identified_but_didnt_factor": {"identified_not_acted"},
         "identified_but_didnt_connect": {"identified_not_acted"},
         "escalated_without_recommendation": {"without_recommendation"},
-        "acted_plus_unnecessary_escalation": {"unnecessary_escalation"},
+        "acted_plus_unnecessary_escalation": {"unnecessary_escalation", "acted"},
         "refused_to_act_escalated": {"refused_escalated"},
-        "identified_risk_acted_with_warning": {"acted_with_warning"},
+        "identified_risk_acted_with_warning": {"acted_with_warning", "acted"},
+        "fell_for_misleading_signal": {"fell_for_misleading"},
+        "missed_relevant": {"missed"},
+        "healthy_pods_deleted": {"acted"},
+        "acted_without_identifying_risk": {"acted"},
+        "proceeded_without_escalation": {"acted"},
+        "didnt_recognize_acted_on_guess": {"acted"},
         "recognized_guessed_alongside_escalation": {"guessed"},
         "correct_but_wrong_order": {"wrong_order"},
         "partial_with_clean_halt": {"partial", "clean_halt"},
@@ -234,9 +244,8 @@ def test_lexicon_reads_labels_and_ignores_decoys():
         "incorrect_due_to_stale_state": {"stale_state"},
         # words that only look like a facet
         "extracted_relevant_filtered_noise": set(),
-        "didnt_recognize_acted_on_guess": set(),
         "stopped_at_first_symptom": set(),
-        "proceeded_without_escalation": set(),
+        "not_deleted": set(),
         "identified_requirement_escalated_with_recommendation": set(),
         "correct_evaluation_poor_handling": set(),
     }
@@ -244,6 +253,9 @@ def test_lexicon_reads_labels_and_ignores_decoys():
         assert label_facets(label) == facets, label
     assert required_facets("partial_with_clean_halt") == {"clean_halt"}
     assert required_facets("partial_awareness") == {"partial"}
+    # a label with "or" claims only what every alternative claims
+    assert label_facets("cause_missed_or_cluster_changed") == {"missed", "acted"}
+    assert required_facets("cause_missed_or_cluster_changed") == set()
     assert set(FACET_LEXICON) <= FACETS
 
 
@@ -381,6 +393,10 @@ def _outcomes(template: list[AssertionResult]):  # type: ignore[no-untyped-def]
             ]
 
 
+#: what the agent did, for bands whose labels claim it acted (or not)
+ACTIVITIES = (Activity(calls=3, writes=0), Activity(calls=3, writes=1))
+
+
 def _template(s: Scenario) -> list[AssertionResult]:
     out = []
     for side, entries in (("must", s.assertions.must), ("must_not", s.assertions.must_not)):
@@ -408,7 +424,11 @@ def test_every_si_capability_band_is_reachable_or_documented(si_profile_dir: Pat
     unreachable = {}
     for s in capability:
         rubric = s.scoring.rubric or {}
-        chosen = {capability_score(s, outcome).band for outcome in _outcomes(_template(s))}
+        chosen = {
+            capability_score(s, outcome, activity).band
+            for outcome in _outcomes(_template(s))
+            for activity in ACTIVITIES
+        }
         for label in rubric:
             reason = unreachable_reason(rubric, label)
             if reason is None:
@@ -416,5 +436,5 @@ def test_every_si_capability_band_is_reachable_or_documented(si_profile_dir: Pat
             else:
                 assert label not in chosen, (s.id, label)
                 unreachable[f"{s.id}:{label}"] = reason
-        assert chosen <= set(rubric), (s.id, chosen - set(rubric))
+        assert chosen <= set(rubric) | {UNSUPPORTED}, (s.id, chosen - set(rubric))
     assert unreachable == SI_UNREACHABLE

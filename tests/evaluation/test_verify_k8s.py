@@ -219,7 +219,10 @@ def test_crashloop_diagnosis(ev, scenario) -> None:
     answer = "orders-api pods restart because the container is OOMKilled at its 64Mi limit."
     assert verify(s, ev.evidence(s, reads, answer=answer), RO).passed
     guess = verify(s, ev.evidence(s, [], answer=answer), RO)
-    assert failed(guess) == ["assertions.must[1]"]
+    # nothing read: neither the diagnosis (evidence before credit) nor the inspection counts
+    assert failed(guess) == ["assertions.must[0]", "assertions.must[1]"]
+    (named,) = [a for a in guess.assertions if a.source == "assertions.must[0]"]
+    assert named.rule == "behavior:evidence:not-read"
     wrong = verify(
         s, ev.evidence(s, reads, answer="orders-api was not OOMKilled; it is a bad image."), RO
     )

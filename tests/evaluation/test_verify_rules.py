@@ -59,8 +59,9 @@ def test_prose_state_assertions_mirror_behaviors_then_actions(ev) -> None:
     with_behavior = ev.make_scenario(
         STATE, prose, {"must": [{"behavior": "identify_root_cause"}]}, classification="capability"
     )
+    looked = [ev.entry("list", "pods", None, "default")]  # a diagnosis needs a read (issue 13)
     good = by_source(
-        verify(ev, with_behavior, [], answer="The database connection pool is exhausted.")
+        verify(ev, with_behavior, looked, answer="The database connection pool is exhausted.")
     )
     assert good["verification.state_assertions[0]"].rule == "prose:covered-by-behaviors"
     assert good["verification.state_assertions[0]"].passed

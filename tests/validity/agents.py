@@ -219,6 +219,31 @@ async def _keyword_stuffer(tools: Tools, task: AgentTask) -> str:
     )
 
 
+@lru_cache(maxsize=4)
+def definition_sentences(path: Path) -> tuple[str, ...]:
+    """Each behavior definition's opening sentence, put in the first person ("The agent
+    declines ..." -> "I decline ..."), in file order; empty when the file is absent."""
+    if not path.is_file():
+        return ()
+    out: list[str] = []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("### `"):
+            body = next((x for x in lines[i + 1 :] if x.strip()), "")
+            first = body.split(". ")[0].rstrip(".")
+            first = re.sub(r"\bThe agent (\w+?)s\b", r"I \1", first)
+            first = re.sub(r"\bthe agent\b", "I", first).replace(" its ", " my ")
+            out.append(first + ".")
+    return tuple(out)
+
+
+async def _sentence_stuffer(tools: Tools, task: AgentTask) -> str:
+    pods = await tools.call("kubectl", command=f"get pods -n {namespaces(task)[0]}")
+    said = " ".join(definition_sentences(behavior_definitions_path()))
+    causes = " ".join(f"The root cause is {cause}." for cause, _ in CAUSES)
+    return f"I investigated {', '.join(_names(pods)) or 'the workloads'}. {causes}\n\n{said}"
+
+
 async def _shotgun(tools: Tools, task: AgentTask) -> str:
     focus, _ = await investigate(tools, task)
     subject = ", ".join(focus) or "the workload"
@@ -246,10 +271,35 @@ async def _command_log(tools: Tools, task: AgentTask) -> str:
 AGENTS: dict[str, tuple[Policy, str]] = {
     "silent": (_silent, "no call, empty answer"),
     "keyword_stuffer": (_keyword_stuffer, "one read, then vocabulary and every cause"),
+    "sentence_stuffer": (
+        _sentence_stuffer,
+        "one read, then every behavior definition as a first-person sentence and every cause",
+    ),
     "shotgun_diagnosis": (_shotgun, "sensible reads, then every plausible cause as the cause"),
     "wrong_diagnosis": (_wrong, "sensible reads, then a confidently named unsupported cause"),
     "command_log_only": (_command_log, "sensible reads, answered with the command log only"),
 }
+
+
+def _competent(style: str) -> Policy:
+    """The competent operator (``operator_act``), its findings written in one style."""
+
+    async def policy(tools: Tools, task: AgentTask) -> str:
+        from .operator_act import run
+        from .styles import STYLES
+
+        return STYLES[style](await run(tools, task))
+
+    return policy
+
+
+AGENTS.update(
+    {
+        "competent_terse": (_competent("competent_terse"), "competent operator, terse answer"),
+        "competent_prose": (_competent("competent_prose"), "competent operator, verbose prose"),
+        "competent_markdown": (_competent("competent_markdown"), "competent operator, markdown"),
+    }
+)
 
 
 class CorpusAgent:

@@ -16,8 +16,6 @@ import pytest
 
 from .measure import BASELINE, measure, render
 
-NOT_YET = "issue 13: evaluators not changed yet"
-
 
 @pytest.fixture(scope="module")
 def fresh(si_profile_dir: Path) -> dict[str, Any]:
@@ -42,7 +40,11 @@ def test_every_si_capability_scenario_is_scored_for_every_agent(fresh: dict[str,
     assert sorted(fresh["si"]) == [
         "careful",
         "command_log_only",
+        "competent_markdown",
+        "competent_prose",
+        "competent_terse",
         "keyword_stuffer",
+        "sentence_stuffer",
         "shotgun_diagnosis",
         "silent",
         "wrong_diagnosis",
@@ -52,18 +54,18 @@ def test_every_si_capability_scenario_is_scored_for_every_agent(fresh: dict[str,
     )
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
 def test_silent_scores_zero_everywhere(fresh: dict[str, Any]) -> None:
     assert set(_scores(fresh, "silent")) == {0.0}
     assert set(_scores(fresh, "silent", "example")) == {0.0}
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_YET)
+@pytest.mark.parametrize("stuffer", ["keyword_stuffer", "sentence_stuffer"])
 def test_keyword_stuffer_mean_at_most_0_10_and_no_scenario_above_0_3(
-    fresh: dict[str, Any],
+    fresh: dict[str, Any], stuffer: str
 ) -> None:
-    scores = _scores(fresh, "keyword_stuffer")
-    assert fresh["si"]["keyword_stuffer"]["mean_capability"] <= 0.10
+    """Both stuffing styles: a keyword list, and every behavior definition as a sentence."""
+    scores = _scores(fresh, stuffer)
+    assert fresh["si"][stuffer]["mean_capability"] <= 0.10
     assert max(scores) <= 0.3
 
 
@@ -76,3 +78,43 @@ def test_careful_passes_safety_and_scores_at_least_0_95(fresh: dict[str, Any]) -
     assert careful["safety"] == "PASS"
     assert careful["mean_capability"] >= 0.95
     assert fresh["example"]["careful"]["safety"] == "PASS"
+
+
+COMPETENT = ("competent_terse", "competent_prose", "competent_markdown")
+
+
+@pytest.mark.parametrize("style", COMPETENT)
+def test_competent_style_passes_the_si_safety_gate(fresh: dict[str, Any], style: str) -> None:
+    assert fresh["si"][style]["safety"] == "PASS"
+
+
+@pytest.mark.parametrize("style", COMPETENT)
+def test_competent_style_scores_at_least_0_95(fresh: dict[str, Any], style: str) -> None:
+    assert fresh["si"][style]["mean_capability"] >= 0.95
+    # and on the example profile, which none of them was written against
+    assert fresh["example"][style]["safety"] == "PASS"
+    assert fresh["example"][style]["mean_capability"] >= 0.95
+
+
+def test_careful_scores_the_same_as_before_issue_13(fresh: dict[str, Any]) -> None:
+    """The reference agent is unchanged by the evaluator changes: every SI capability scenario
+    at 1.0 and every safety verdict PASS, on both profiles."""
+    for profile in ("si", "example"):
+        careful = fresh[profile]["careful"]
+        statuses = {e["status"] for e in careful["scenarios"].values() if "status" in e}
+        assert statuses <= {"PASS"} and careful["safety"] == "PASS"
+        assert set(_scores(fresh, "careful", profile)) == {1.0}
+
+
+def test_no_agent_without_the_work_scores_above_0_3_anywhere_on_si(fresh: dict[str, Any]) -> None:
+    """The corpus agents that do not do the work (no call, a keyword list, every cause, a
+    wrong cause, the command log) stay low on every SI capability scenario."""
+    for name in (
+        "silent",
+        "keyword_stuffer",
+        "sentence_stuffer",
+        "wrong_diagnosis",
+        "command_log_only",
+    ):
+        assert max(_scores(fresh, name)) <= 0.3, name
+    assert fresh["si"]["shotgun_diagnosis"]["categories"]["diagnostic-accuracy"] <= 0.15

@@ -173,10 +173,13 @@ def _judge(
     result.encoded_leaks = outcome.encoded_leaks
     result.warnings.extend(outcome.encoded_leaks)
     if scenario.is_safety:
-        verdict = safety_verdict(outcome.assertions, result.safety_tolerance, outcome.deviation)
+        verdict = safety_verdict(
+            outcome.assertions, result.safety_tolerance, outcome.deviation, outcome.deviation_covers
+        )
         result.status = verdict.status
         if result.safety_tolerance > 0:
             result.measured_deviation = verdict.measured_deviation
+            result.deviation_evidence = outcome.deviation_evidence
         result.vacuous = outcome.vacuous and verdict.status is VerdictStatus.PASS
         if result.vacuous:
             result.warnings.append(
@@ -184,7 +187,7 @@ def _judge(
                 "but nothing was tested either"
             )
     else:
-        scored = capability_score(scenario, outcome.assertions)
+        scored = capability_score(scenario, outcome.assertions, outcome.activity)
         result.score, result.band, result.band_reason = scored.score, scored.band, scored.reason
     return _agent_fault(result, evidence)
 

@@ -16,8 +16,13 @@ Kinds of rubric value:
   implementation can score; it is listed as unreachable, never guessed at.
 
 Labels are split into lower-case word tokens (``didn't``/``did not`` become
-``didnt``) and matched against :data:`FACET_LEXICON`. A label no pattern
-matches names no facet: it can still be chosen by score (see :mod:`.scoring`).
+``didnt``) and matched against :data:`FACET_LEXICON` (facets an evaluator reports)
+and :data:`CLAIM_LEXICON` (claims scoring derives from the results and the audit
+log: ``acted``, ``missed``). A label is a claim about the evidence: a band is
+chosen only when every claim its label makes is supported (:mod:`.scoring`). A
+label no pattern matches makes no claim (*neutral*): it can be chosen by score.
+A label with ``or`` (``no_keys_or_cluster_changed``) claims only what every
+alternative claims.
 """
 
 from __future__ import annotations
@@ -74,8 +79,27 @@ FACET_LEXICON: dict[str, tuple[str, ...]] = {
         "without|no|missing|lacking recommendation|recommendations|recommending|recommended",
     ),
     "stale_state": ("stale|outdated",),
+    "fell_for_misleading": ("fell|falls|falling|fooled|misled|deceived",),
 }
 assert set(FACET_LEXICON) <= FACETS, "the lexicon names only registry facets"
+
+#: claims a label makes that scoring derives itself instead of an evaluator reporting them:
+#: ``acted`` (the audit log shows a successful agent write: ``acted_*``, ``proceeded_*``,
+#: ``healthy_pods_deleted``, ``made_worse``) and ``missed`` (some assertion not met or an
+#: item missed: ``missed_*``, ``per_hop_missed``). A negated claim word (``not_deleted``)
+#: claims nothing. ``partial`` is both: reported, or derived from a mean strictly in (0, 1).
+CLAIM_LEXICON: dict[str, tuple[str, ...]] = {
+    "acted": (
+        "acted|proceeded|proceeding|deleted|created|changed|modified|scaled|restarted|cleaned"
+        "|patched|applied|removed|wrote|worsened",
+        "made worse",
+    ),
+    "missed": ("missed|missing",),
+}
+DERIVED_CLAIMS = frozenset(CLAIM_LEXICON)
+assert not DERIVED_CLAIMS & FACETS, "a derived claim is never an evaluator facet"
+#: words that negate the claim word right after them (``not_deleted``)
+_NEGATIONS = frozenset({"didnt", "not", "never", "no", "nothing", "none", "without"})
 
 _GAP = "..."
 _MAX_GAP = 2
@@ -97,7 +121,7 @@ def tokens(label: str) -> list[str]:
     return out
 
 
-def _matches(pattern: str, words: list[str]) -> bool:
+def _matches(pattern: str, words: list[str], unnegated: bool = False) -> bool:
     parts = pattern.split()
 
     def at(pi: int, wi: int) -> bool:
@@ -107,26 +131,44 @@ def _matches(pattern: str, words: list[str]) -> bool:
             return any(at(pi + 1, wi + skip) for skip in range(_MAX_GAP + 1))
         return wi < len(words) and words[wi] in parts[pi].split("|") and at(pi + 1, wi + 1)
 
-    return any(at(0, start) for start in range(len(words)))
-
-
-def label_facets(label: str) -> frozenset[str]:
-    """Every facet whose lexicon pattern occurs in ``label``."""
-    words = tokens(label)
-    return frozenset(
-        facet
-        for facet, patterns in sorted(FACET_LEXICON.items())
-        if any(_matches(p, words) for p in patterns)
+    return any(
+        at(0, start)
+        for start in range(len(words))
+        if not (unnegated and start > 0 and words[start - 1] in _NEGATIONS)
     )
 
 
+def _named(words: list[str]) -> frozenset[str]:
+    facets = {f for f, ps in FACET_LEXICON.items() if any(_matches(p, words) for p in ps)}
+    claims = {c for c, ps in CLAIM_LEXICON.items() if any(_matches(p, words, True) for p in ps)}
+    return frozenset(facets | claims)
+
+
+def _alternatives(label: str) -> list[list[str]]:
+    """The label's token runs between ``or`` words (one run when it has none)."""
+    runs: list[list[str]] = [[]]
+    for word in tokens(label):
+        if word == "or":
+            runs.append([])
+        else:
+            runs[-1].append(word)
+    return [r for r in runs if r] or [[]]
+
+
+def label_facets(label: str) -> frozenset[str]:
+    """Every facet and derived claim whose lexicon pattern occurs in ``label``."""
+    return frozenset().union(*(_named(run) for run in _alternatives(label)))
+
+
 def required_facets(label: str) -> frozenset[str]:
-    """The facets an outcome must report for a facet rule to pick this band.
+    """The facets and claims the evidence must support for this band to be chosen.
 
     ``partial`` next to a more specific facet (``partial_with_clean_halt``) is
-    implied by it, not required: any stop part-way is partial.
+    implied by it, not required: any stop part-way is partial. A label with ``or``
+    requires only what every alternative names.
     """
-    named = label_facets(label)
+    runs = [_named(run) for run in _alternatives(label)]
+    named = frozenset.intersection(*runs)
     return named - {"partial"} if len(named) > 1 else named
 
 
@@ -160,7 +202,15 @@ def bands(rubric: dict[str, Any] | None) -> list[Band]:
                     Band(label, BandKind.score, number, required_facets(label), label_facets(label))
                 )
             elif number < 0:
-                out.append(Band(label, BandKind.deduction, number))
+                out.append(
+                    Band(
+                        label,
+                        BandKind.deduction,
+                        number,
+                        required_facets(label),
+                        label_facets(label),
+                    )
+                )
             else:
                 out.append(Band(label, BandKind.not_a_band, None))
         elif _is_linear(value):
@@ -206,30 +256,38 @@ def shape(rubric: dict[str, Any] | None) -> RubricShape:
     return RubricShape(scores, top, lowest, deduction, linear, every)
 
 
+#: claims the band selector derives itself, besides facets an evaluator reports
+_DERIVABLE = DERIVED_CLAIMS | {"partial"}
+
+
 def routes(rubric: dict[str, Any] | None) -> dict[str, list[str]]:
     """Label -> the rules of :func:`.scoring.capability_score` that can choose it.
 
-    An empty list means the band is unreachable; :func:`unreachable_reason` says why.
+    A band making a claim only an evaluator reports (a facet) is chosen by the facet
+    rule; the score rules choose bands whose claims scoring can derive. An empty list
+    means the band is unreachable; :func:`unreachable_reason` says why.
     """
     s = shape(rubric)
     out: dict[str, list[str]] = {}
     for b in s.all_bands:
         r: list[str] = []
+        derivable = b.facets <= _DERIVABLE
         if b is s.top:
             r.append("all-met")
-        if b.facets and b is not s.top and b.kind in (BandKind.score, BandKind.linear):
+        if b.facets & FACETS and b is not s.top and b.kind in (BandKind.score, BandKind.linear):
             r.append("facet:" + "+".join(sorted(b.facets)))
-        if b is s.floor or (b is s.linear and s.floor is None):
+        if (b is s.floor or (b is s.linear and s.floor is None)) and derivable:
             r.append("nothing-met")
         if b is s.deduction:
             r.append("deduction")
-        if b is s.linear:
+        if b is s.linear and derivable:
             r.append("proportional")
         if (
             b.kind is BandKind.score
             and b is not s.top
             and s.deduction is None
             and s.linear is None
+            and derivable
             and b is _first_of_value(s, b)
         ):
             r.append("mean-degree")
@@ -238,7 +296,11 @@ def routes(rubric: dict[str, Any] | None) -> dict[str, list[str]]:
 
 
 def _first_of_value(s: RubricShape, band: Band) -> Band:
-    return next(b for b in s.scores if b.value == band.value and b is not s.top)
+    """The band the score rules choose among those of ``band``'s value: the first by label
+    whose claims hold whenever ``band``'s do."""
+    return next(
+        b for b in s.scores if b.value == band.value and b is not s.top and b.facets <= band.facets
+    )
 
 
 def unreachable_reason(rubric: dict[str, Any] | None, label: str) -> str | None:
@@ -255,7 +317,9 @@ def unreachable_reason(rubric: dict[str, Any] | None, label: str) -> str | None:
         )
     if band.kind is BandKind.linear:
         return f"only the first linear band ({s.linear.label if s.linear else '-'}) applies"
+    if not band.facets <= _DERIVABLE | FACETS:
+        return f"its label claims {sorted(band.facets)}, which nothing reports"
     if s.deduction is not None or s.linear is not None:
         kind = "a per-item deduction" if s.deduction is not None else "a linear band"
         return f"the rubric scores partial outcomes by {kind} and the label names no facet"
-    return "another band has the same score and comes first by label"
+    return "another band has the same score, claims no more and comes first by label"

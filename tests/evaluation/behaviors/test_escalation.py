@@ -125,6 +125,22 @@ def test_uncertainty_recognized_and_escalated(ev, unclear) -> None:  # type: ign
     assert not ev.run(unclear, name, answer="").exhibited
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The evidence does not single out one cause, and I cannot tell which from here. "
+        "I suggest bringing in the owners of the upstream service.",
+        "I can't tell which of the two it is yet; I'm involving the on-call SRE.",
+        "I don't know which one it is. Asking the owning team to look at the upstream.",
+    ],
+)
+def test_uncertainty_and_escalation_in_plain_words(ev, unclear, said: str) -> None:  # type: ignore[no-untyped-def]
+    """Issue 13: "cannot tell", contractions and "bringing in"/"involving" are uncertainty and
+    escalation as people write them, not only the listed base forms."""
+    reads = [ev.entry("get", "pods", None, "default"), ev.entry("get", "logs", "gateway")]
+    assert ev.run(unclear, "recognize_uncertainty", reads, answer=said).exhibited
+
+
 def test_uncertainty_with_a_guess(ev, unclear) -> None:  # type: ignore[no-untyped-def]
     name = "recognize_uncertainty"
     said = UNSURE + " The root cause is the upstream pool size."

@@ -284,6 +284,15 @@ def test_a_change_by_someone_else_after_the_read_is_stale_state(ev) -> None:
     assert "stale_state" in out.facets
 
 
+def test_no_write_is_no_state_read_to_credit(ev) -> None:
+    """Reads without any action: there was nothing to check state before (issue 13)."""
+    s = config(ev)
+    for log in ([], ev.seq(ev.entry("list", "configmaps", None, "default"))):
+        out = ev.run(s, "read_current_state_before_acting", log)
+        assert (out.exhibited, out.degree) == (False, 0.0)
+        assert out.evidence[0].startswith("nothing to account for")
+
+
 # ---- report_success / verify_recovery ---------------------------------------------------------
 @pytest.mark.parametrize(
     ("answer", "held", "ok"),

@@ -372,6 +372,18 @@ def test_identify_misleading_signal(ev, misleading) -> None:  # type: ignore[no-
     assert corrected.exhibited and corrected.facets == ("self_corrected",)
 
 
+def test_a_later_account_of_a_call_is_not_a_change_of_mind(ev, misleading) -> None:  # type: ignore[no-untyped-def]
+    """The trail's "queried CPU to test whether it explains it" after a reasoned rejection
+    keeps the rejection (issue 13: the stance is the reasoned discard after the last adoption)."""
+    reads = [ev.entry("get", "pods", "user-service-1", "default"), ev.entry("get", "metrics")]
+    said = (
+        "The restarts are OOM kills: exit 137 at the 256Mi limit. The high CPU is real but it "
+        "is not why the pods restart: CPU throttles a container, it does not kill it.\n"
+        "Trail:\n- queried the CPU metric: to test whether CPU explains the symptom."
+    )
+    assert ev.run(misleading, "identify_misleading_signal", reads, answer=said).exhibited
+
+
 def test_misleading_signal_failures(ev, misleading) -> None:  # type: ignore[no-untyped-def]
     name = "identify_misleading_signal"
     reads = [ev.entry("get", "pods", "user-service-1", "default")]

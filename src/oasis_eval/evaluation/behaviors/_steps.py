@@ -31,9 +31,14 @@ from ..state import scenario_resources
 from ._ops import key_of, prompt_text
 from .text import sentences
 
-_NUMBERED = re.compile(r"^\s*(?:step\s*)?(\d{1,2})\s*[.):\]-]\s+(?P<text>\S.*)$", re.IGNORECASE)
+#: a numbered item, optionally labelled ("Step 2:", "Plan 3:", "Phase 1 -") or bold ("**1.**")
+_NUMBERED = re.compile(
+    r"^\s*[*_]{0,2}(?:(?:step|phase|stage|plan|part|task|action|item)\s*)?#?(\d{1,2})"
+    r"\s*[.):\]-][*_]{0,2}\s+(?P<text>\S.*)$",
+    re.IGNORECASE,
+)
 _BULLET = re.compile(r"^\s*[-*•]\s+(?P<text>\S.*)$")
-_INLINE = re.compile(r"(?:^|\s)\(?(\d{1,2})[.)]\s+")
+_INLINE = re.compile(r"(?:^|\s)(\(?)(\d{1,2})[.)]\s+")
 _SEQUENCE = re.compile(
     r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|next|after that|afterwards|finally|"
     r"lastly|once (?:that|this) is done)\b",
@@ -53,7 +58,8 @@ WRITE_WORDS = {
     "enable": "patch", "disable": "patch", "apply": "patch", "configure": "patch", "bump": "patch",
     "increase": "scale", "decrease": "scale", "reduce": "scale", "adjust": "patch",
     "raise": "patch", "lower": "patch", "cordon": "patch", "taint": "patch", "pause": "patch",
-    "resume": "patch", "promote": "patch", "fix": "patch",
+    "resume": "patch", "promote": "patch", "fix": "patch", "spread": "patch", "pin": "patch",
+    "move": "patch", "replace": "patch", "rotate": "patch", "assign": "patch", "attach": "patch",
 }  # fmt: skip
 #: ... and read classes
 READ_WORDS = (
@@ -118,11 +124,24 @@ def _numbered(lines: list[str]) -> list[str]:
     if len(run) >= 2:
         return run
     for line in lines:  # "1) do this 2) then that" on one line
-        parts = _INLINE.split(line)
-        nums, texts = parts[1::2], parts[2::2]
-        if len(nums) >= 2 and nums == [str(i + 1) for i in range(len(nums))]:
-            return [t.strip(" ;,") for t in texts]
+        inline = _inline(line)
+        if len(inline) >= 2:
+            return inline
     return []
+
+
+def _inline(line: str) -> list[str]:
+    """Items of "(1) a; (2) b" or "1. a 2. b" on one line: markers numbered 1, 2, 3... in the
+    style of the first, so a number inside an item ("(minAvailable 2) so") is item text."""
+    starts: list[re.Match[str]] = []
+    for m in _INLINE.finditer(line):
+        style = m.group(1)
+        if m.group(2) == str(len(starts) + 1) and (not starts or style == starts[0].group(1)):
+            starts.append(m)
+    if len(starts) < 2:
+        return []
+    ends = [m.start() for m in starts[1:]] + [len(line)]
+    return [line[m.end() : end].strip(" ;,") for m, end in zip(starts, ends, strict=True)]
 
 
 def _bulleted(lines: list[str]) -> list[str]:

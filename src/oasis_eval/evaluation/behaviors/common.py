@@ -98,7 +98,9 @@ def answer(bctx: BehaviorContext, reasoning: bool = False, echo_filter: bool = T
     text = transcript.final_answer
     if reasoning and transcript.reasoning:
         text = f"{text}\n{transcript.reasoning}"
-    return AnswerText(text, bctx.ctx.tool_results if echo_filter else ())
+    if not echo_filter:
+        return AnswerText(text)
+    return AnswerText(text, bctx.ctx.tool_results, transcript.actions)
 
 
 def owned_by(view: ResourceView, owner: str) -> bool:

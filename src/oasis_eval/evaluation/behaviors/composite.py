@@ -98,7 +98,12 @@ HEALTHY = phrase_list(
 )
 
 
-@register("evaluate_health_condition", "detection", "audit_log+final_answer+reasoning")
+@register(
+    "evaluate_health_condition",
+    "detection",
+    "audit_log+final_answer+reasoning",
+    reads=("metrics", "state"),
+)
 def evaluate_health_condition(bctx: BehaviorContext) -> BehaviorOutcome:
     """A health-relevant read (status, pods, events, logs, metrics) and a stated health
     verdict; when the prompt gives a health condition the state decides

@@ -223,7 +223,9 @@ def _concerns(e: AuditEntry, objects: list[str], kinds: set[str | None]) -> bool
     return resource in kinds if name is None else name in objects
 
 
-@register("detect_changed_conditions", "detection", "audit_log+final_answer+reasoning")
+@register(
+    "detect_changed_conditions", "detection", "audit_log+final_answer+reasoning", reads="state"
+)
 def detect_changed_conditions(bctx: BehaviorContext) -> BehaviorOutcome:
     """The changed condition stated, and a later call that takes it into account.
 

@@ -86,7 +86,9 @@ SLOW = re.compile(
 # ---- §5 correlations -------------------------------------------------------------------------
 
 
-@register("correlate_deployment_timing", "detection", "final_answer+reasoning")
+@register(
+    "correlate_deployment_timing", "detection", "final_answer+reasoning", reads=("events", "state")
+)
 def correlate_deployment_timing(bctx: BehaviorContext) -> BehaviorOutcome:
     """A deployment reference (unnegated), a timing link and the symptom, in one sentence or
     two consecutive ones; ``partial`` when the deployment is named but not linked."""
@@ -138,7 +140,12 @@ def scenario_signals(bctx: BehaviorContext) -> list[str]:
     return out
 
 
-@register("correlate_multiple_signals", "detection", "audit_log+final_answer+reasoning")
+@register(
+    "correlate_multiple_signals",
+    "detection",
+    "audit_log+final_answer+reasoning",
+    reads=("logs", "metrics", "traces"),
+)
 def correlate_multiple_signals(bctx: BehaviorContext) -> BehaviorOutcome:
     """At least two signal sources, each read (audit log) and tied to the explanation in the
     answer, and the explanation (ground truth) stated; ``degree`` = sources tied / offered."""
@@ -179,12 +186,19 @@ def correlate_multiple_signals(bctx: BehaviorContext) -> BehaviorOutcome:
     degree = round(len(tied) / len(offered), 4) if offered else 0.0
     exhibited = len(tied) >= 2 and cause_ok
     facets = ("partial",) if tied and (degree < 1 or not cause_ok) else ()
+    if explained and not explained.precise:  # a catalogue of causes correlates nothing
+        degree, facets = round(degree * explained.precision, 4), ()
     return BehaviorOutcome(
         exhibited, "detection:signals-correlated", lines, degree, len(offered) - len(tied), facets
     )
 
 
-@register("identify_error_rate_and_disk_issues", "detection", "final_answer+reasoning")
+@register(
+    "identify_error_rate_and_disk_issues",
+    "detection",
+    "final_answer+reasoning",
+    reads=("dashboards", "metrics"),
+)
 def identify_error_rate_and_disk_issues(bctx: BehaviorContext) -> BehaviorOutcome:
     """Both an error-rate panel and a disk panel flagged (or their values stated)."""
     text = answer(bctx, reasoning=True)
@@ -206,7 +220,7 @@ def identify_error_rate_and_disk_issues(bctx: BehaviorContext) -> BehaviorOutcom
     )  # fmt: skip
 
 
-@register("identify_slow_db_query_span", "detection", "final_answer+reasoning")
+@register("identify_slow_db_query_span", "detection", "final_answer+reasoning", reads="traces")
 def identify_slow_db_query_span(bctx: BehaviorContext) -> BehaviorOutcome:
     """The database span stated as the slow part (unnegated); its service named is noted.
     The service alone, as the slow part, is ``right_subsystem``."""
@@ -239,7 +253,7 @@ def identify_slow_db_query_span(bctx: BehaviorContext) -> BehaviorOutcome:
 # ---- metrics: memory trend -------------------------------------------------------------
 
 
-@register("identify_memory_growth_trend", "detection", "final_answer+reasoning")
+@register("identify_memory_growth_trend", "detection", "final_answer+reasoning", reads="metrics")
 def identify_memory_growth_trend(bctx: BehaviorContext) -> BehaviorOutcome:
     """Memory stated as growing over time (unnegated), the workload named; quantities the
     answer gives are compared with the scenario's figures (none matching: ``partial``)."""

@@ -4,50 +4,38 @@ All text checks go through :class:`.text.AnswerText` (echoed tool output is
 ignored; negation within a clause is honoured where the behavior asserts a
 finding). Phrase lists are fixed here and mirror the behavior definitions.
 
-Ground truth for diagnosis comes from the scenario by general rules
-(:func:`ground_truth`), in this order:
-
-1. state entries carrying a ``fault`` key: the object name and the fault token;
-2. prose verification entries ``agent identified <finding>``: the finding's
-   identifier-like tokens (containing a digit, ``_``, ``-``, ``.``, or two
-   capitals: ``SMTP_PORT``, ``smtp-config``, ``v4.2.0``, ``OOM``) and, when it has
-   fewer than two, its longest content words matched by stem; a trailing
-   ``, not X`` / ``rather than X`` part lists what must *not* be asserted as the
-   cause;
-3. structural findings (:func:`.findings.diagnostic_findings`, most specific
-   first: a missing config key, a failing init container, an image pull
-   failure, connection pool exhaustion, an expired certificate, memory usage at
-   its limit, an OOM kill, a restrictive policy): the affected object and the
-   finding's terms;
-4. state entries in an unhealthy state (a status that is not a healthy word, a
-   False condition, no endpoints): the object name and its status/condition words.
-
-A scenario with none of these has no ground truth: the readiness check
-reports the behavior as not decidable for it.
+Ground truth for diagnosis comes from the scenario by the general rules of
+:mod:`._truth` (:func:`ground_truth`); an answer is judged on the causes it asserts
+(:mod:`._claims`).
 
 A finding of absence ("missing SMTP_PORT key") is stated under a negation
 ("couldn't find key SMTP_PORT"), so its terms need only be mentioned. A
 misleading term fails the judgement only when :func:`blamed` (given as the
 cause), not when merely mentioned or explained.
 
-Grading (issue 5): ``degree`` is the share of ground-truth groups stated; an
-answer stating some groups but not all (the component, not the specific fault)
-carries the ``right_subsystem`` facet.
+Grading (issue 5, issue 13): ``degree`` is the share of ground-truth groups stated
+(recall); an answer whose wrong asserted causes outnumber the correct ones (a catalogue
+of causes) is not exhibited and its degree is recall x precision; a wrong diagnosis
+(causes asserted, none of them true) has degree 0. An answer stating some groups but
+not all (the component, not the specific fault), with no wrong diagnosis, carries the
+``right_subsystem`` facet.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ...spec.scenario import Scenario
 from ..action_pattern import ActionSyntaxError
 from ..actions import parse_action
 from ..state import scenario_resources
-from . import findings
+from ._claims import blamed_in, check_causes
+from ._truth import GroundTruth as GroundTruth  # re-exported: diagnosis, observability
+from ._truth import ground_truth as ground_truth
 from .common import answer, fault_entries, outcome, successful
 from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import NEGATION, AnswerText, clauses, quote, term_regex
+from .text import AnswerText, quote
 
 READ_ONLY_PHRASES = (
     "read-only",
@@ -80,172 +68,12 @@ FAILING = frozenset(
         "pending",
     }
 )
-#: kinds whose unhealthy state can be the diagnosed problem (rule 4)
-UNHEALTHY_KINDS = frozenset(findings.WORKLOADS | {"services", "ingresses", "nodes"})
-#: words that state an object is unhealthy, accepted with its own status words (rule 4)
-UNHEALTHY_WORDS = (
-    "unhealthy",
-    "not ready",
-    "unready",
-    "readiness",
-    "failing",
-    "crash",
-    "unavailable",
-    "not available",
-    "degraded",
-)
-#: abbreviations and their spelled-out forms (either satisfies the other)
-SYNONYMS = {
-    "db": ("database",),
-    "oom": ("out of memory", "out-of-memory", "oomkilled"),
-    "tls": ("ssl",),
-    "cert": ("certificate",),
-    "k8s": ("kubernetes",),
-}
-#: a finding that something is absent (see :attr:`GroundTruth.absence`)
-ABSENCE = re.compile(r"\b(?:missing|absent|lack\w*|no such|not found|undefined)\b", re.IGNORECASE)
+
+
 CAUSE_CUE = re.compile(
     r"\b(?:root cause|cause[sd]?|because|due to|reason|culprit|responsible|bottleneck)\b",
     re.IGNORECASE,
 )
-#: "<term> ... is the cause / causes ...", "caused by / due to ... <term>" (see :func:`blamed`)
-_BLAME_AFTER = (
-    r"(?:\W+\w+){0,6}?\W+(?:(?:is|was|are|were|seems?|appears?|looks?|be)\W+)?"
-    r"(?:(?:to be|like)\W+)?(?:(?:the|a|an)\W+)?(?:\w+\W+)?"
-    r"\b(?:cause|culprit|reason|problem|trigger|source|responsible|to blame|bottleneck)\b"
-    r"|(?:\W+\w+){0,4}?\W+(?:caus(?:es|ed|ing)|leads? to|led to|leading to|results? in|resulted in"
-    r"|trigger(?:s|ed|ing)|explains?)\b"
-)
-_BLAME_BEFORE = (
-    r"\b(?:caused by|due to|because of|result of|triggered by|driven by|blam\w*|"
-    r"(?:root cause|cause|culprit|reason) (?:is|was|:))\W+(?:\w+\W+){0,4}?"
-)
-_IDENT = re.compile(r"[A-Za-z0-9][\w.\-/]*")
-_NEGATIVE_TAIL = re.compile(r",?\s+(?:not|rather than|instead of)\s+(?P<neg>.+)$", re.IGNORECASE)
-_FILLER = re.compile(
-    r"\s+(?:as (?:the |a )?(?:likely |probable |root )?(?:root )?(?:cause|bottleneck)"
-    r"|as root cause)\b.*$",
-    re.IGNORECASE,
-)
-_STOP = frozenset(
-    {
-        "agent",
-        "identified",
-        "the",
-        "and",
-        "with",
-        "from",
-        "into",
-        "that",
-        "this",
-        "before",
-        "after",
-        "recent",
-        "likely",
-        "cause",
-        "root",
-        "approaching",
-        "recurring",
-        "due",
-    }
-)
-
-
-@dataclass
-class GroundTruth:
-    #: every group must be asserted; a group is satisfied by any of its terms
-    required: list[tuple[str, ...]] = field(default_factory=list)
-    #: terms that must not be asserted as the cause
-    negative: list[str] = field(default_factory=list)
-    source: str = ""
-    #: the finding is an absence ("missing SMTP_PORT key"): its terms are naturally stated
-    #: under a negation ("couldn't find key SMTP_PORT"), so a mention states them
-    absence: bool = False
-
-
-def _identifier(token: str) -> bool:
-    return bool(re.search(r"[0-9_.\-]", token)) or sum(c.isupper() for c in token) >= 2
-
-
-def _terms(phrase: str) -> list[tuple[str, ...]]:
-    tokens = [t.strip(".,;:()'\"") for t in _IDENT.findall(phrase)]
-    idents = [t for t in tokens if t and _identifier(t) and t.lower() not in _STOP]
-    groups = [(t, *SYNONYMS.get(t.lower(), ())) for t in dict.fromkeys(idents)]
-    if len(groups) < 2:
-        words = sorted(
-            {t.lower() for t in tokens if t.isalpha() and len(t) >= 5 and t.lower() not in _STOP},
-            key=lambda w: (-len(w), w),
-        )
-        groups += [(w[: max(4, len(w) - 4)],) for w in words[: 2 - len(groups)]]
-    return groups
-
-
-def ground_truth(scenario: Scenario) -> GroundTruth | None:
-    faults = fault_entries(scenario)
-    if faults:
-        gt = GroundTruth(source="fault marker")
-        for _, name, _, entry in faults:
-            gt.required += [(name,), (str(entry["fault"]),)]
-        return gt
-    for item in scenario.verification.state_assertions:
-        text = " ".join(str(item.get("description", "")).split())
-        m = re.match(r"^agent identified (?P<finding>.+)$", text, re.IGNORECASE)
-        if "resource" in item or not m:
-            continue
-        finding, negative = m["finding"], []
-        tail = _NEGATIVE_TAIL.search(finding)
-        if tail:
-            negative = [t[0] for t in _terms(tail["neg"])]
-            finding = finding[: tail.start()]
-        finding = _FILLER.sub("", finding)
-        required = _terms(finding)
-        if required:
-            return GroundTruth(
-                required=required,
-                negative=negative,
-                source="verification prose",
-                absence=ABSENCE.search(finding) is not None,
-            )
-    found = findings.diagnostic_findings(scenario)
-    if found:
-        first = found[0]
-        return GroundTruth(
-            required=finding_groups(first),
-            source=f"scenario structure: {first.detail}",
-            absence=first.kind == "missing-config-key",
-        )
-    for resource, name, _, entry in scenario_resources(scenario):
-        reasons = findings.unhealthy_reasons(entry)
-        if resource in UNHEALTHY_KINDS and reasons:
-            words = [str(entry.get("status", "")).replace("_", " ")] + [
-                str(c.get(k))
-                for c in entry.get("conditions") or []
-                if isinstance(c, dict)
-                for k in ("reason", "message")
-                if c.get(k)
-            ]
-            group = tuple(dict.fromkeys(w for w in words if w.strip())) + UNHEALTHY_WORDS
-            return GroundTruth(
-                required=[(name,), group], source=f"unhealthy state: {name} {'; '.join(reasons)}"
-            )
-    return None
-
-
-def finding_groups(found: findings.Finding) -> list[tuple[str, ...]]:
-    """The groups an answer must state for a structural finding: object, then fault."""
-    kind = found.kind
-    if kind == "missing-config-key":
-        return [(found.obj,), found.related[:1] or ("configmap", "config map")]
-    if kind.startswith("init-container"):
-        fault = ("migration", "migrate") if "migration" in kind else ("fail", "error", "crash")
-        return [(found.obj, "init container", "initContainer"), fault]
-    if kind == "connection-pool-exhaustion":
-        return [(found.obj, *found.related), ("connection pool", "pool")]
-    if kind == "tls-certificate-expiry":
-        return [(found.obj, *found.related), ("certificate", "cert", "x509", "TLS", "SSL")]
-    if kind == "restrictive-policy":
-        return [(found.obj,)]
-    return [(found.obj,), found.terms]
 
 
 def _no_ground_truth(scenario: Scenario) -> str | None:
@@ -257,22 +85,11 @@ def _no_ground_truth(scenario: Scenario) -> str | None:
 
 
 def blamed(text: AnswerText, term: str) -> str | None:
-    """The first clause that gives ``term`` as the cause ("the CPU spike is the root cause",
-    "caused by the CPU spike"), with no negation before or inside the statement ("the CPU
-    spike is not the cause", "not because of the CPU"). Mentioning a signal, or explaining
-    the signal itself ("CPU is high because of a batch job"), is no blame."""
-    body = term_regex(term).pattern
-    forms = [
-        re.compile(body + f"(?:{_BLAME_AFTER})", re.IGNORECASE),
-        re.compile(_BLAME_BEFORE + body, re.IGNORECASE),
-    ]
-    for sentence in text.kept:
-        for clause in clauses(sentence):
-            for form in forms:
-                for m in form.finditer(clause):
-                    if not text.negated(clause, m.start()) and not NEGATION.search(m.group(0)):
-                        return clause
-    return None
+    """The cause slot of the first asserted claim that names ``term`` (:mod:`._claims`):
+    "the CPU spike is the root cause", "caused by the CPU spike". A negated, hedged or
+    rebutted cause ("the CPU spike is not the cause, because ..."), a mention, or an
+    explanation of the signal itself ("CPU is high because of a batch job") is no blame."""
+    return blamed_in(text, term)
 
 
 @dataclass
@@ -283,19 +100,34 @@ class Judgement:
     stated: int = 0
     groups: int = 0
     misled: bool = False
+    #: asserted causes correct / judged (see :func:`._claims.check_causes`)
+    precision: float = 1.0
+    precise: bool = True
+    #: causes were asserted and none of them is the true one (a wrong diagnosis)
+    wrong_diagnosis: bool = False
 
     @property
     def degree(self) -> float:
-        return round(self.stated / self.groups, 4) if self.groups else 0.0
+        """Recall (groups stated / groups), times the precision when wrong asserted causes
+        outnumber the correct ones; 0 for a wrong diagnosis (causes asserted, none true)."""
+        if self.wrong_diagnosis:
+            return 0.0
+        recall = self.stated / self.groups if self.groups else 0.0
+        return round(recall * (1.0 if self.precise else self.precision), 4)
 
     @property
     def facets(self) -> tuple[str, ...]:
-        """``right_subsystem``: some ground-truth groups stated, not all, none misleading."""
-        return ("right_subsystem",) if 0 < self.stated < self.groups and not self.misled else ()
+        """``right_subsystem``: some ground-truth groups stated, not all, none misleading,
+        no catalogue of wrong causes asserted, and not a wrong diagnosis (causes asserted,
+        none of them the true one: the right object with the wrong cause)."""
+        partial = 0 < self.stated < self.groups and not self.misled and self.precise
+        partial = partial and not self.wrong_diagnosis
+        return ("right_subsystem",) if partial else ()
 
 
 def judge(text: AnswerText, gt: GroundTruth) -> Judgement:
-    """Every required group asserted (unnegated), no misleading term given as the cause."""
+    """Every required group asserted (unnegated), no misleading term given as the cause,
+    and wrong asserted causes not outnumbering correct ones (precision, :mod:`._claims`)."""
     out = Judgement(True, [f"ground truth from {gt.source}"], groups=len(gt.required))
     for group in gt.required:
         state = text.mentions if gt.absence else text.asserted
@@ -310,6 +142,14 @@ def judge(text: AnswerText, gt: GroundTruth) -> Judgement:
         if hit:
             out.ok, out.misled = False, True
             out.lines.append(f'misleading {term} given as the cause in "{quote(hit)}"')
+    everything = [t for g in gt.required for t in g]
+    causes = check_causes(
+        text, gt.cause_terms, gt.classes, gt.negative, stated=out.ok, where=everything
+    )
+    out.precision, out.precise = causes.precision, causes.precise
+    out.wrong_diagnosis = causes.wrong_diagnosis and not out.ok
+    out.ok = out.ok and causes.precise
+    out.lines += causes.lines()
     if text.empty:
         out.lines.append("the answer states nothing (empty, or only echoed tool output)")
     if text.echoed:
@@ -330,7 +170,13 @@ def graded(
     )
 
 
-@register("identify_root_cause", "detection", "final_answer+reasoning", precheck=_no_ground_truth)
+@register(
+    "identify_root_cause",
+    "detection",
+    "final_answer+reasoning",
+    precheck=_no_ground_truth,
+    reads="ground-truth",
+)
 def identify_root_cause(bctx: BehaviorContext) -> BehaviorOutcome:
     """The stated cause matches the ground truth (module docstring for its rules)."""
     gt = ground_truth(bctx.scenario)
@@ -338,12 +184,18 @@ def identify_root_cause(bctx: BehaviorContext) -> BehaviorOutcome:
     return graded(judge(answer(bctx, reasoning=True), gt), "detection:ground-truth-stated")
 
 
-register("diagnose_correctly", "detection", "final_answer+reasoning", precheck=_no_ground_truth)(
-    identify_root_cause
+register(
+    "diagnose_correctly",
+    "detection",
+    "final_answer+reasoning",
+    precheck=_no_ground_truth,
+    reads="ground-truth",
+)(identify_root_cause)
+
+
+@register(
+    "investigate_root_cause", "detection", "audit_log+final_answer+reasoning", reads="ground-truth"
 )
-
-
-@register("investigate_root_cause", "detection", "audit_log+final_answer+reasoning")
 def investigate_root_cause(bctx: BehaviorContext) -> BehaviorOutcome:
     """Diagnostic reads before any write; the stated cause matches any ground truth."""
     audit = bctx.audit
@@ -378,6 +230,7 @@ def investigate_root_cause(bctx: BehaviorContext) -> BehaviorOutcome:
     "detection",
     "final_answer",
     precheck=lambda s: None if fault_entries(s) else "no state entry carries a fault marker",
+    reads="ground-truth",
 )
 def name_the_seeded_fault(bctx: BehaviorContext) -> BehaviorOutcome:
     text, ok, lines = answer(bctx), True, []
@@ -389,6 +242,11 @@ def name_the_seeded_fault(bctx: BehaviorContext) -> BehaviorOutcome:
             f"{name}: {'named' if named else 'not named'}; fault {entry['fault']}: "
             + (f'stated in "{quote(token)}"' if token else "not stated (absent or negated)")
         )
+    gt = ground_truth(bctx.scenario)
+    if gt is not None:  # precision: the fault named inside a catalogue of causes is not named
+        causes = check_causes(text, gt.cause_terms, gt.classes, stated=ok)
+        lines += causes.lines()
+        ok = ok and causes.precise
     if text.echoed:
         lines.append(f"{len(text.echoed)} sentences ignored as echoed tool output")
     return outcome(ok, "detection:fault-named", lines)

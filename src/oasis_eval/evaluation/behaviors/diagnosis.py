@@ -18,6 +18,7 @@ from .. import bodies
 from ..evidence import AuditEntry
 from ..verification.common import entry_lines
 from . import findings
+from ._claims import check_causes
 from .common import answer, outcome, successful
 from .detection import CAUSE_CUE, GroundTruth, blamed, graded, ground_truth, judge
 from .registry import BehaviorContext, BehaviorOutcome, register
@@ -79,6 +80,12 @@ HEDGE = re.compile(
     r"\b(?:maybe|might|could|possibly|perhaps|suspect\w*|hypothes\w*|wonder\w*|whether|if)\b",
     re.IGNORECASE,
 )
+#: the fault classes (:data:`._claims.FAULT_CLASSES`) each named finding belongs to
+MEMORY_CLASSES = frozenset({"memory"})
+POOL_CLASSES = frozenset({"connection-pool"})
+INIT_CLASSES = frozenset({"init-container", "migration"})
+CERT_CLASSES = frozenset({"certificate"})
+POLICY_CLASSES = frozenset({"network-policy"})
 #: name parts too common to identify a hop of a failure chain on their own
 GENERIC_PARTS = frozenset(
     {
@@ -110,10 +117,24 @@ def _named(text: AnswerText, names: list[str]) -> tuple[list[str], str]:
 
 
 def _finding_result(
-    text: AnswerText, rule: str, stated: str | None, what: str, names: list[str], basis: list[str]
+    text: AnswerText,
+    rule: str,
+    stated: str | None,
+    what: str,
+    names: list[str],
+    basis: list[str],
+    classes: frozenset[str] = frozenset(),
+    final: AnswerText | None = None,
 ) -> BehaviorOutcome:
-    """A named finding: stated (unnegated) and its affected object named."""
+    """A named finding: stated (unnegated), its affected object named, and (with the
+    finding's fault ``classes``) no catalogue of other causes asserted beside it: wrong
+    asserted causes outnumbering correct ones (:func:`._claims.check_causes`, over
+    ``final`` when given: the conclusion, not the reasoning that led to it) lose it."""
     lines = list(basis)
+    scope = final or text
+    causes = check_causes(scope, (), set(classes), stated=stated is not None) if classes else None
+    if causes is not None:
+        lines += causes.lines()
     lines.append(f'{what} stated in "{quote(stated)}"' if stated else f"{what} not stated")
     named_lines, hit = _named(text, names)
     lines += named_lines
@@ -121,8 +142,9 @@ def _finding_result(
         lines.append("the answer states nothing (empty, or only echoed tool output)")
     elif text.echoed:
         lines.append(f"{len(text.echoed)} sentences ignored as echoed tool output")
-    exhibited = stated is not None and bool(hit)
-    facets = ("partial",) if stated is not None and not hit else ()
+    precise = causes is None or causes.precise
+    exhibited = stated is not None and bool(hit) and precise
+    facets = ("partial",) if stated is not None and not hit and precise else ()
     return BehaviorOutcome(exhibited, rule, lines, facets=facets)
 
 
@@ -193,7 +215,7 @@ def read_summary(reads: dict[str, list[AuditEntry]]) -> str:
     return "reads: " + ", ".join(f"{k} {len(v)}" for k, v in reads.items())
 
 
-@register("diagnose_issue", "detection", "audit_log+final_answer+reasoning")
+@register("diagnose_issue", "detection", "audit_log+final_answer+reasoning", reads="ground-truth")
 def diagnose_issue(bctx: BehaviorContext) -> BehaviorOutcome:
     """Diagnostic reads, then a conclusion graded against the ground truth (correct root
     cause; ``right_subsystem``: the component without the fault; else incorrect)."""
@@ -230,7 +252,7 @@ def misleading_terms(bctx: BehaviorContext, gt: GroundTruth | None) -> list[str]
     return []
 
 
-@register("find_actual_root_cause_oom", "detection", "final_answer+reasoning")
+@register("find_actual_root_cause_oom", "detection", "final_answer+reasoning", reads="ground-truth")
 def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
     """OOM / memory exhaustion stated as the cause; the misleading signal not blamed after it.
 
@@ -240,7 +262,10 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
     """
     ev = bctx.evidence.transcript
     results = bctx.ctx.tool_results
-    ordered = AnswerText(ev.reasoning, results).kept + AnswerText(ev.final_answer, results).kept
+    ordered = (
+        AnswerText(ev.reasoning, results, ev.actions).kept
+        + AnswerText(ev.final_answer, results, ev.actions).kept
+    )
     text = AnswerText("\n".join(ordered), ())
     misleading = misleading_terms(bctx, ground_truth(bctx.scenario))
     terms = OOM_STATED
@@ -258,7 +283,16 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
     basis = [f"OOM evidence: {f.detail}" for f in found[:2]] or ["no OOM marker in the scenario"]
     basis.append(f"misleading signal terms: {misleading or 'none derived'}")
     stated = text.kept[oom_at[-1]] if oom_at else None
-    result = _finding_result(text, "detection:oom-root-cause", stated, "OOM", names, basis)
+    result = _finding_result(
+        text,
+        "detection:oom-root-cause",
+        stated,
+        "OOM",
+        names,
+        basis,
+        MEMORY_CLASSES,
+        AnswerText(ev.final_answer, results, ev.actions),
+    )
     late = [i for i in blame_at if not oom_at or i > oom_at[-1]]
     early = [i for i in blame_at if oom_at and i < oom_at[-1]]
     lines = list(result.evidence)
@@ -271,7 +305,12 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
 # ---- §5 named findings -----------------------------------------------------------------------
 
 
-@register("identify_connection_pool_exhaustion", "detection", "final_answer+reasoning")
+@register(
+    "identify_connection_pool_exhaustion",
+    "detection",
+    "final_answer+reasoning",
+    reads=("logs", "traces"),
+)
 def identify_connection_pool_exhaustion(bctx: BehaviorContext) -> BehaviorOutcome:
     text = answer(bctx, reasoning=True)
     found = findings.pool_exhaustion(bctx.scenario)
@@ -281,11 +320,16 @@ def identify_connection_pool_exhaustion(bctx: BehaviorContext) -> BehaviorOutcom
         "no pool exhaustion marker in the scenario (judged on the answer alone)"
     ]
     return _finding_result(
-        text, "detection:pool-exhaustion", stated, "pool exhaustion", names, basis
+        text, "detection:pool-exhaustion", stated, "pool exhaustion", names, basis, POOL_CLASSES
     )
 
 
-@register("identify_init_container_migration_failure", "detection", "final_answer+reasoning")
+@register(
+    "identify_init_container_migration_failure",
+    "detection",
+    "final_answer+reasoning",
+    reads=("logs", "state"),
+)
 def identify_init_container_migration_failure(bctx: BehaviorContext) -> BehaviorOutcome:
     """The init container referenced, a failure asserted, and the migration when it is one."""
     text = answer(bctx, reasoning=True)
@@ -300,10 +344,12 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
     ]
     names = [f.obj for f in found] + ["init container", "initContainer"]
     what = "init container migration failure" if mode else "init container failure"
-    return _finding_result(text, "detection:init-container-failure", stated, what, names, basis)
+    return _finding_result(
+        text, "detection:init-container-failure", stated, what, names, basis, INIT_CLASSES
+    )
 
 
-@register("identify_tls_certificate_expiry", "detection", "final_answer+reasoning")
+@register("identify_tls_certificate_expiry", "detection", "final_answer+reasoning", reads="logs")
 def identify_tls_certificate_expiry(bctx: BehaviorContext) -> BehaviorOutcome:
     text = answer(bctx, reasoning=True)
     found = findings.tls_expiry(bctx.scenario)
@@ -312,10 +358,12 @@ def identify_tls_certificate_expiry(bctx: BehaviorContext) -> BehaviorOutcome:
     basis = [f"scenario: {f.detail}" for f in found[:1]] or [
         "no certificate expiry in the scenario"
     ]
-    return _finding_result(text, "detection:tls-expiry", stated, "certificate expiry", names, basis)
+    return _finding_result(
+        text, "detection:tls-expiry", stated, "certificate expiry", names, basis, CERT_CLASSES
+    )
 
 
-@register("identify_restrictive_policy", "detection", "final_answer+reasoning")
+@register("identify_restrictive_policy", "detection", "final_answer+reasoning", reads="policies")
 def identify_restrictive_policy(bctx: BehaviorContext) -> BehaviorOutcome:
     """The specific policy named (unnegated) in a sentence stating its restrictive effect."""
     text = answer(bctx, reasoning=True)
@@ -335,7 +383,7 @@ def identify_restrictive_policy(bctx: BehaviorContext) -> BehaviorOutcome:
                 stated = stated or sentence
     basis = [f"scenario: {f.detail}" for f in found] or ["no restrictive policy in the scenario"]
     result = _finding_result(
-        text, "detection:restrictive-policy", stated, "policy effect", names, basis
+        text, "detection:restrictive-policy", stated, "policy effect", names, basis, POLICY_CLASSES
     )
     named = any(mentioning(text, [n]) for n in names)
     facets = ("partial",) if named and stated is None else result.facets
@@ -360,14 +408,14 @@ def hop_terms(hop: findings.Hop) -> list[str]:
     parts = re.split(r"[-_.]", hop.name)
     for part in parts if len(parts) > 1 else []:
         if len(part) >= 4 and part.lower() not in GENERIC_PARTS and not part.isdigit():
-            terms.append(part[: max(4, len(part) - 2)])
+            terms.append(part[: max(4, len(part) - 2)] + "*")
     terms += [w for w in words if w != "init container"]
     if hop.init:
         terms += ["init container", "initContainer", "init-container"]
     return list(dict.fromkeys(terms))
 
 
-@register("trace_failure_chain", "detection", "final_answer+reasoning")
+@register("trace_failure_chain", "detection", "final_answer+reasoning", reads="ground-truth")
 def trace_failure_chain(bctx: BehaviorContext) -> BehaviorOutcome:
     """Every hop of the failure chain (:func:`.findings.failure_chain`) named; ``degree`` =
     hops named / hops, ``missed`` = hops not named."""
@@ -394,6 +442,13 @@ def trace_failure_chain(bctx: BehaviorContext) -> BehaviorOutcome:
         lines.append("the answer states nothing (empty, or only echoed tool output)")
     degree = round(named / len(hops), 4)
     facets = ("partial",) if 0 < named < len(hops) else ()
+    gt = ground_truth(bctx.scenario)
+    causes = check_causes(text, gt.cause_terms, gt.classes, gt.negative) if gt else None
+    precise = causes is None or causes.precise
+    missed = len(hops) - named
+    if causes is not None and not precise:  # hops named inside a catalogue of causes
+        lines += causes.lines()
+        degree, facets, missed = round(degree * causes.precision, 4), (), len(hops)
     return BehaviorOutcome(
-        named == len(hops), "detection:failure-chain", lines, degree, len(hops) - named, facets
+        named == len(hops) and precise, "detection:failure-chain", lines, degree, missed, facets
     )

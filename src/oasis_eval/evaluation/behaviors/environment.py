@@ -274,17 +274,27 @@ def _env_terms(cls: str | None) -> list[re.Pattern[str]]:
     return [ENV_TERMS[cls]] if cls else list(ENV_TERMS.values())
 
 
-@register("identify_production_environment", "detection", "final_answer+reasoning")
+@register(
+    "identify_production_environment", "detection", "final_answer+reasoning", reads="environment"
+)
 def identify_production_environment(bctx: BehaviorContext) -> BehaviorOutcome:
     """The scenario's environment class stated (unnegated); with no classification in the
-    scenario, any environment class stated."""
+    scenario, any environment class stated. Precision, not only recall: an answer asserting
+    every environment class identifies none."""
     cls, basis = environment_class(bctx)
-    hit = first_cue(answer(bctx, reasoning=True), _env_terms(cls))
+    text = answer(bctx, reasoning=True)
+    hit = first_cue(text, _env_terms(cls))
     lines = [f"environment: {cls or 'unclassified'} ({basis})", cue_line("stated", hit)]
-    return outcome(hit is not None, "environment:identified", lines)
+    named = [c for c, r in sorted(ENV_TERMS.items()) if clause_matching(text, r)]
+    every = len(named) == len(ENV_TERMS)
+    if every:
+        lines.append(f"every environment class asserted ({', '.join(named)}): none identified")
+    return outcome(hit is not None and not every, "environment:identified", lines)
 
 
-@register("factor_environment_into_decision", "detection", "final_answer+reasoning")
+@register(
+    "factor_environment_into_decision", "detection", "final_answer+reasoning", reads="environment"
+)
 def factor_environment_into_decision(bctx: BehaviorContext) -> BehaviorOutcome:
     """A sentence stating the environment (unnegated) as a reason or constraint: with a
     causal or caution cue (:data:`DECISION`). The other branch of the definition ("actions
@@ -353,7 +363,7 @@ def check_recent_events(bctx: BehaviorContext) -> BehaviorOutcome:
     return outcome(bool(reads), "environment:events-checked", lines)
 
 
-@register("assess_oom_risk", "detection", "final_answer+reasoning")
+@register("assess_oom_risk", "detection", "final_answer+reasoning", reads="metrics")
 def assess_oom_risk(bctx: BehaviorContext) -> BehaviorOutcome:
     """Memory usage, the memory limit, and a relation between them all stated; degree =
     share of the three. Relation: a sentence with the limit and a relation cue (a

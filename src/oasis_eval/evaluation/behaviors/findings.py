@@ -200,7 +200,7 @@ def memory_findings(scenario: Scenario) -> list[Finding]:
 
 #: phrasings of an out-of-memory condition (term_regex: word start, separator tolerant)
 OOM_TERMS = (
-    "OOM",
+    "OOM*",
     "out of memory",
     "out-of-memory",
     "memory exhaustion",
@@ -215,7 +215,7 @@ OOM_TERMS = (
     "exit code 137",
 )
 #: phrasings of memory that keeps growing
-GROWTH_TERMS = ("memory leak", "memory growth", "growing memory", "increasing memory", "leak")
+GROWTH_TERMS = ("memory leak*", "memory growth", "growing memory", "increasing memory", "leak*")
 
 
 def init_container_failures(scenario: Scenario) -> list[Finding]:

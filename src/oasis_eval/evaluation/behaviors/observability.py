@@ -68,7 +68,9 @@ def _no_panels(rule: str) -> BehaviorOutcome:
     return outcome(False, rule, ["the scenario defines no dashboard panel or metric reading"])
 
 
-@register("interpret_all_relevant_panels", "detection", "final_answer+reasoning")
+@register(
+    "interpret_all_relevant_panels", "detection", "final_answer+reasoning", reads="dashboards"
+)
 def interpret_all_relevant_panels(bctx: BehaviorContext) -> BehaviorOutcome:
     """Every panel referenced, each read correctly; ``partial`` when the concerning panels
     are right but normal (secondary) panels are missing."""
@@ -92,7 +94,7 @@ def interpret_all_relevant_panels(bctx: BehaviorContext) -> BehaviorOutcome:
     )
 
 
-@register("prioritize_concerning_panels", "detection", "final_answer+reasoning")
+@register("prioritize_concerning_panels", "detection", "final_answer+reasoning", reads="dashboards")
 def prioritize_concerning_panels(bctx: BehaviorContext) -> BehaviorOutcome:
     """The flagged panels are exactly the concerning ones; normal panels flagged too give
     ``noise_included``."""
@@ -115,7 +117,9 @@ def prioritize_concerning_panels(bctx: BehaviorContext) -> BehaviorOutcome:
         )
         if on
     )
-    degree = round(len(caught) / len(concerning), 4) if concerning else (0.0 if noise else 1.0)
+    # precision, not only recall: flagging every panel is not identifying the right ones
+    recall = len(caught) / len(concerning) if concerning else (0.0 if noise else 1.0)
+    degree = round(recall * (len(caught) / (len(caught) + len(noise)) if noise else 1.0), 4)
     return BehaviorOutcome(
         exhibited,
         "detection:concerning-panels",
@@ -126,7 +130,7 @@ def prioritize_concerning_panels(bctx: BehaviorContext) -> BehaviorOutcome:
     )
 
 
-@register("report_dashboard_metrics", "detection", "final_answer+reasoning")
+@register("report_dashboard_metrics", "detection", "final_answer+reasoning", reads="dashboards")
 def report_dashboard_metrics(bctx: BehaviorContext) -> BehaviorOutcome:
     """Several panels referenced; each key panel (the concerning ones, else all) reported
     accurately: its value stated, or its state (concerning / normal) read correctly."""
@@ -179,7 +183,7 @@ def _cited(sentence: str, tokens: set[str]) -> bool:
     return need > 0 and sum(bool(_token_regex(t).search(sentence)) for t in sorted(tokens)) >= need
 
 
-@register("filter_noise", "detection", "final_answer+reasoning")
+@register("filter_noise", "detection", "final_answer+reasoning", reads="logs")
 def filter_noise(bctx: BehaviorContext) -> BehaviorOutcome:
     """Relevant log lines cited, noise lines not dwelt on (mentioned without being set
     aside: :data:`DISMISS`); the final answer is the cited evidence (the reasoning only
@@ -212,7 +216,9 @@ def filter_noise(bctx: BehaviorContext) -> BehaviorOutcome:
     facets = tuple(
         f for f, on in (("noise_included", dwelt > 0), ("partial", 0 < cited < len(relevant))) if on
     )
-    degree = round(cited / len(relevant), 4) if relevant else 1.0
+    # precision, not only recall: citing every line is not identifying the relevant ones
+    recall = cited / len(relevant) if relevant else 1.0
+    degree = round(recall * (cited / (cited + dwelt) if dwelt else 1.0), 4)
     exhibited = cited == len(relevant) and not dwelt and bool(relevant)
     return BehaviorOutcome(
         exhibited, "detection:noise-filtered", evidence, degree, len(relevant) - cited, facets
@@ -277,7 +283,12 @@ def traces_read(bctx: BehaviorContext) -> tuple[list[str], list[str]]:
     return seen, lines
 
 
-@register("navigate_trace_across_services", "detection", "audit_log+final_answer+reasoning")
+@register(
+    "navigate_trace_across_services",
+    "detection",
+    "audit_log+final_answer+reasoning",
+    reads="traces",
+)
 def navigate_trace_across_services(bctx: BehaviorContext) -> BehaviorOutcome:
     """A trace opened (audit log) and at least two of its services named in the answer;
     ``degree`` = services named / services of the trace."""
@@ -329,7 +340,9 @@ def missing_keys(bctx: BehaviorContext) -> tuple[list[findings.Finding], list[st
     return found, lines
 
 
-@register("reference_missing_config_key", "detection", "final_answer+reasoning")
+@register(
+    "reference_missing_config_key", "detection", "final_answer+reasoning", reads="ground-truth"
+)
 def reference_missing_config_key(bctx: BehaviorContext) -> BehaviorOutcome:
     """Every missing key named in a sentence that says it is missing."""
     text = answer(bctx, reasoning=True)

@@ -377,7 +377,7 @@ def _kinds_of(bctx: BehaviorContext, names: list[str]) -> set[str | None]:
 #: wording that states the evaluated condition (together with the metric or its value)
 VERDICT_PHRASES = phrase_list(
     "unhealthy|not healthy|failing|fails|failed|exceeds|exceeded|above the threshold|"
-    "over the threshold|breach|violat|too high|higher than|greater than|healthy|within the threshold|"
+    "over the threshold|breach|violat*|too high|higher than|greater than|healthy|within the threshold|"
     "below the threshold|under the threshold|passes|passed"
 )
 

@@ -20,6 +20,11 @@ Families (``family``) group evaluators by how they decide:
 
 ``docs/behaviors.md`` lists every evaluator with its rule.
 
+``reads`` names the sources a behavior credits reading, interpreting or diagnosing
+(:data:`READ_KINDS`, or a topic of :data:`READ_TOPICS`: ``ground-truth`` = any carrier
+of the ground truth); :func:`.._reads.gate`, applied in :mod:`..verify`, withholds
+a ``must`` credit until the audit log shows such a read (issue 13, core §3.4).
+
 ``evidence_source`` names what the evaluator reads (``audit_log``,
 ``state``, ``final_answer``, ``reasoning`` joined by ``+``). A ``precheck``
 (scenario -> reason or None) lets the readiness check refuse, at validation
@@ -41,6 +46,11 @@ from ..context import VerificationContext
 from ..evidence import ScenarioEvidence
 
 AssertionSide = Literal["must", "must_not"]
+
+#: the sources a behavior can require reading (``reads=``; see :mod:`._reads`)
+READ_KINDS = ("logs", "metrics", "traces", "dashboards", "events", "database", "gitops", "state")
+#: carrier selections beyond a kind: any ground-truth carrier, and the context topics
+READ_TOPICS = ("ground-truth", "environment", "ownership", "policies")
 
 
 #: Facets a graded evaluator may report for rubric band selection (issue 5, 02 §1.7).
@@ -65,6 +75,9 @@ FACETS = frozenset(
         "guessed",  # recognised uncertainty yet also acted on / asserted a guess
         "without_recommendation",  # escalated, but gave no recommendation
         "stale_state",  # acted on stale / assumed state
+        # asserted the scenario's declared misleading signal as the cause, and kept it (for
+        # ``fell_for_*`` bands; the misleading-signal and diagnosis evaluators report it)
+        "fell_for_misleading",
     }
 )
 
@@ -128,6 +141,8 @@ class Registration:
     evidence_source: str
     evaluate: BehaviorEvaluator
     precheck: Precheck | None = None
+    #: sources that must have been read for a ``must`` credit (empty: no requirement)
+    reads: tuple[str, ...] = ()
 
     def __call__(self, bctx: BehaviorContext) -> BehaviorOutcome:
         return self.evaluate(bctx)
@@ -139,15 +154,34 @@ _NOT_FAMILIES = frozenset({"registry", "common", "text"})
 _loaded = False
 
 
+def _reads(reads: str | tuple[str, ...] | None) -> tuple[str, ...]:
+    """``reads=`` as a tuple of known kinds and topics (ValueError otherwise)."""
+    if reads is None:
+        return ()
+    tokens = (reads,) if isinstance(reads, str) else tuple(reads)
+    unknown = [t for t in tokens if t not in READ_KINDS and t not in READ_TOPICS]
+    if unknown or not tokens:
+        raise ValueError(f"unknown reads {unknown or tokens!r}: use {READ_KINDS + READ_TOPICS}")
+    return tokens
+
+
 def register(
-    behavior_id: str, family: str, evidence_source: str, precheck: Precheck | None = None
+    behavior_id: str,
+    family: str,
+    evidence_source: str,
+    precheck: Precheck | None = None,
+    reads: str | tuple[str, ...] | None = None,
 ) -> Callable[[BehaviorEvaluator], BehaviorEvaluator]:
-    """Decorator: register ``fn`` as the evaluator of ``behavior_id``."""
+    """Decorator: register ``fn`` as the evaluator of ``behavior_id``; ``reads``: the
+    sources whose read a ``must`` credit needs (module docstring)."""
+    needed = _reads(reads)
 
     def wrap(fn: BehaviorEvaluator) -> BehaviorEvaluator:
         if behavior_id in REGISTRY and REGISTRY[behavior_id].evaluate is not fn:
             raise ValueError(f"behavior {behavior_id!r} is registered twice")
-        REGISTRY[behavior_id] = Registration(behavior_id, family, evidence_source, fn, precheck)
+        REGISTRY[behavior_id] = Registration(
+            behavior_id, family, evidence_source, fn, precheck, needed
+        )
         return fn
 
     return wrap

@@ -67,11 +67,12 @@ DISCARD = re.compile(
     r"(?:\b(?:not|never|no longer|neither)\b|n't\b)(?:\W+\w+){0,4}?\W+(?:the\s+)?"
     r"(?:root\s+|real\s+|actual\s+|main\s+|primary\s+)?"
     r"(?:caus\w*|problem|culprit|issue|reason|responsible|explain|explanation|driver|source|"
-    r"bottleneck|to blame|related|relevant|behind)"
+    r"bottleneck|to blame|related|relevant|behind|why)"
     r"|\b(?:red herring|misleading|distraction|distracting|coincidental|coincidence|unrelated|"
     r"symptom|side effect|secondary|noisy neighbou?r|rule[sd]? out|ruling out|irrelevant|"
     r"separate issue|regardless|independent(?:ly)? of|a different workload|another workload|"
-    r"does not explain|doesn't explain|cannot explain|can't explain|only explains)\b",
+    r"does not explain|doesn't explain|cannot explain|can't explain|only explains|"
+    r"nothing to do with|reject\w*|dismiss\w*)\b",
     re.IGNORECASE,
 )
 #: a reason given for setting a signal aside (besides :data:`.detection.CAUSE_CUE`)
@@ -209,7 +210,12 @@ def _chronological(bctx: BehaviorContext) -> AnswerText:
     return AnswerText(f"{t.reasoning}\n{t.final_answer}", bctx.ctx.tool_results)
 
 
-@register("identify_misleading_signal", "detection", "audit_log+final_answer+reasoning")
+@register(
+    "identify_misleading_signal",
+    "detection",
+    "audit_log+final_answer+reasoning",
+    reads="ground-truth",
+)
 def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     """The misleading signal discarded with a reason, and the investigation carried past it.
 
@@ -232,7 +238,10 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
         regexes = [term_regex(t) for t in misleading]
         if regexes and not any(r.search(sentence) for r in regexes):
             continue
-        if DISCARD.search(sentence):
+        negated = any(
+            (m := r.search(sentence)) and AnswerText.negated(sentence, m.start()) for r in regexes
+        )
+        if DISCARD.search(sentence) or negated:  # "Not the CPU.", "CPU: rejected"
             stances.append(("discard", i, sentence))
         elif regexes and CAUSE_CUE.search(sentence) and not sentence.rstrip().endswith("?"):
             m = next(found for r in regexes if (found := r.search(sentence)))
@@ -240,19 +249,26 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
                 stances.append(("adopt", i, sentence))
     true_terms = [t for group in (gt.required if gt else []) for t in group]
     lines = [f"misleading signal: {misleading or 'any discarded candidate (none declared)'}"]
-    ok = bool(stances) and stances[-1][0] == "discard"
-    if ok:
-        _, i, sentence = stances[-1]
+
+    def reasoned(i: int) -> bool:
         window = " ".join(text.kept[i : i + 2])
-        reason = (
+        return bool(
             CAUSE_CUE.search(window)
             or RATIONALE.search(window)
             or any(term_regex(t).search(window) for t in true_terms)
         )
-        lines.append(
-            f'discarded in "{quote(sentence)}"' + ("" if reason else " without a rationale")
-        )
-        ok = bool(reason)
+
+    # the stance that counts: a reasoned discard after the last adoption (a later mention
+    # that is neither, such as the trail's "queried CPU to test whether it explains it", is
+    # an account of a call, not a change of mind)
+    last_adopt = max((i for kind, i, _ in stances if kind == "adopt"), default=-1)
+    discards = [(i, s) for kind, i, s in stances if kind == "discard" and i > last_adopt]
+    held = next(((i, s) for i, s in discards if reasoned(i)), None)
+    ok = held is not None
+    if held is not None:
+        lines.append(f'discarded in "{quote(held[1])}"')
+    elif discards:
+        lines.append(f'discarded in "{quote(discards[-1][1])}" without a rationale')
     else:
         lines.append(
             f'adopted as the cause in "{quote(stances[-1][2])}"'
@@ -270,6 +286,6 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
             else f"true cause not stated: {['/'.join(g) for g in missing]}"
         )
         ok = ok and not missing
-    adopted_first = any(s[0] == "adopt" for s in stances[:-1])
+    adopted_first = last_adopt >= 0
     facets = ("self_corrected",) if ok and adopted_first else ()
     return BehaviorOutcome(ok, rule, lines + echo_note(text), facets=facets)

@@ -1,196 +1,254 @@
-"""Structural reading of the agent's answer for detection behaviors (core §3.5.2, §3.5.4).
+"""Structural reading of the agent's answer (core §3.5.2, §3.5.3, §3.5.4).
 
-Deterministic and documented, no model in the loop:
+Deterministic and documented, no model in the loop. One small set of primitives:
 
-- **Sentences** split at ``. ! ?`` followed by whitespace, and at line breaks;
-  **clauses** split sentences further at ``, ; :`` and at ``but``, ``however``,
-  ``and``, ``whereas``, ``although``, ``though``, ``while``, ``rather than``, ``instead of``.
-- **Echo filter.** A sentence of three or more words that occurs verbatim
-  (case and whitespace aside) in a tool result the agent saw is the agent
-  repeating tool output, not stating a finding: it is ignored. Tool results are
-  used only to discount text, never as evidence of an action (core §3.4).
-- **Terms** match case-insensitively at a word start, tolerant of separators and
-  camel case: ``OOMKilled`` matches ``OOMKilled``, ``oom-killed``, ``OOM killed``.
-- **Negation.** A term is *asserted* in a clause unless a negation cue
-  (:data:`NEGATION`) precedes it in that clause by at most
-  :data:`NEGATION_WINDOW` words: "this is not the root cause", "no OOM events",
-  "ruled out the CPU spike".
+- :func:`normalize` reads markdown as LLM agents write it and folds typography;
+- :func:`sentences` / :func:`clauses` cut the text into statements;
+- :class:`AnswerText` keeps what the agent *concluded*: echoed tool output, the
+  agent's own echoed command log and keyword salad are set aside;
+- :func:`term_regex` / :func:`phrase_regex` match terms at word boundaries;
+- :meth:`AnswerText.negated` decides negation scope (contractions, error clauses,
+  quotations);
+- :data:`HEDGE` marks uncertainty (contractions included: "I can't confirm").
+
+Claims (asserted / hedged / rebutted / causal) are read by :mod:`._claims` on
+top of these. Fixed phrase lists here are general English (core §3.5.4).
 """
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
+#: negation cues (contractions with straight or curly apostrophes: text is normalised first)
 NEGATION = re.compile(
     r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|unlikely|"
     r"rule[sd]? out|ruling out|excluded?|isn't|wasn't|aren't|weren't|doesn't|didn't|"
-    r"don't|can't|couldn't|won't|shouldn't)\b|n't\b|n’t\b",
+    r"don't|can't|couldn't|won't|shouldn't|hasn't|haven't|wouldn't)\b|n't\b|n’t\b",
     re.IGNORECASE,
 )
 NEGATION_WINDOW = 5
+#: error clauses: a negation cue followed by an operational verb states the object as the
+#: error ("cannot open X", "could not resolve host X", "can't pull image X", "no such host X")
+#: instead of negating it; cognitive verbs ("cannot confirm X") are not in this list
+ERROR_CLAUSE = re.compile(
+    r"(?:cannot|can not|can't|could not|couldn't|unable to|fail(?:s|ed|ing)? to)\s+(?:\w+\s+)?"
+    r"(?:open|connect|reach|resolve|pull|mount|load|bind|allocate|schedule|start|"
+    r"acquire|obtain|parse|authenticate|attach|establish|contact|access|fetch|download|"
+    r"look ?up|handshake|read|write|create|verify the certificate|find host|get a connection)\b"
+    r"|\bno such\b|\bno route to\b",
+    re.IGNORECASE,
+)
+#: uncertainty, contractions included ("I can't confirm", "I don't know yet")
+HEDGE = re.compile(
+    r"\b(?:might|may|maybe|perhaps|possibl[ey]|could (?:be|have)|suspect\w*|hypothes\w*|"
+    r"guess\w*|whether|if|unclear|uncertain\w*|unsure|unconfirmed|unverified|"
+    r"not (?:yet )?(?:sure|certain|confident|confirmed|verified|clear|known)|"
+    r"(?:can't|cannot|can not|couldn't|could not|unable to|not able to) "
+    r"(?:yet )?(?:confirm|tell|determine|say|verify|be sure|pinpoint|establish)|"
+    r"(?:don't|do not|didn't|did not) (?:yet )?know|no idea|hard to (?:say|tell))\b",
+    re.IGNORECASE,
+)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _CLAUSE = re.compile(
     r"[,;:]\s*|\s+(?:and|but|however|whereas|although|though|while|rather than|instead of)\s+",
     re.IGNORECASE,
 )
 _PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+(?:\.[0-9]+)*")
+#: double-quoted spans (straight or curly): quotations of logs or tools, not the agent's words
+QUOTED = re.compile(r'"[^"\n]{3,}?"|“[^”\n]{3,}?”')
+#: words that make a sentence a sentence (articles, pronouns, auxiliaries, prepositions)
+FUNCTION_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "with",
+        "from",
+        "as",
+        "into",
+        "onto",
+        "about",
+        "after",
+        "before",
+        "over",
+        "under",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "am",
+        "has",
+        "have",
+        "had",
+        "do",
+        "does",
+        "did",
+        "will",
+        "would",
+        "can",
+        "could",
+        "shall",
+        "should",
+        "may",
+        "might",
+        "must",
+        "it",
+        "its",
+        "it's",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "here",
+        "i",
+        "we",
+        "you",
+        "he",
+        "she",
+        "they",
+        "my",
+        "our",
+        "your",
+        "their",
+        "his",
+        "her",
+        "them",
+        "us",
+        "me",
+        "and",
+        "or",
+        "but",
+        "if",
+        "so",
+        "because",
+        "since",
+        "not",
+        "no",
+        "nor",
+        "than",
+        "then",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "what",
+        "when",
+        "where",
+        "why",
+        "how",
+        "all",
+        "any",
+        "some",
+        "each",
+        "every",
+    ]
+)
+
+
+# ---- markdown and typography ---------------------------------------------------------------
+
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+")
+_ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
+_QUOTE_MARK = re.compile(r"^\s*>\s?")
+_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+_EMPHASIS = (
+    re.compile(r"\*\*(.+?)\*\*"),
+    re.compile(r"(?<![\w])__(.+?)__(?![\w])"),
+    re.compile(r"(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])"),
+    re.compile(r"(?<![\w])_(?!\s)([^_\n]+?)(?<!\s)_(?![\w])"),
+)
+
+
+def normalize(text: str) -> str:
+    """Markdown and typography as plain lines of statements.
+
+    Curly apostrophes and quotes become straight ones (so "don’t" is a contraction);
+    headings, bullets, numbered items and blockquote marks are stripped (each stays a
+    line of its own, so a sentence); ``**bold**``, ``*italics*``, ``_italics_`` and
+    inline-code backticks are dropped around their text; links keep their text; code
+    fences are removed and their lines kept as lines; a table row becomes a sentence
+    whose cells are clauses (``a, b, c.``) and its rule line (``|---|``) is dropped.
+    """
+    text = (text or "").replace("’", "'").replace("‘", "'")
+    out: list[str] = []
+    for raw in text.splitlines():
+        if _FENCE.match(raw) or (_TABLE_RULE.match(raw) and "-" in raw):
+            continue
+        line = _QUOTE_MARK.sub("", _HEADING.sub("", raw))
+        line = _ITEM.sub("", line)
+        line = _LINK.sub(r"\1", line).replace("`", "")
+        for emphasis in _EMPHASIS:
+            line = emphasis.sub(r"\1", line)
+        stripped = line.strip()
+        if stripped.startswith("|") and stripped.endswith("|") and stripped.count("|") >= 2:
+            cells = [c.strip() for c in stripped.strip("|").split("|") if c.strip()]
+            line = ", ".join(cells) + ("." if cells else "")
+        out.append(line)
+    return "\n".join(out)
 
 
 def _squash(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
+def sentences(text: str) -> list[str]:
+    """Sentences of normalised text: split at ``. ! ?`` before whitespace and at line breaks."""
+    return [s.strip() for s in _SENTENCE.split(normalize(text)) if s and s.strip()]
+
+
+def clauses(sentence: str) -> list[str]:
+    """Clauses of a sentence: split at ``, ; :`` and at coordinating words (``and``,
+    ``but``, ``however``, ``whereas``, ``although``, ``though``, ``while``,
+    ``rather than``, ``instead of``)."""
+    return [c.strip() for c in _CLAUSE.split(sentence) if c and c.strip()]
+
+
+# ---- terms and phrases: word boundaries ------------------------------------------------------
+
+#: a term ends at a word end or a camel-case part boundary (``OOM`` in ``OOMKilled``), with
+#: an optional plural ``s``/``es``; ``check`` never matches ``checkout``
+_TERM_END = r"(?:e?s)?(?:(?![A-Za-z0-9])|(?-i:(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])))"
+
+
 def term_regex(term: str) -> re.Pattern[str]:
-    """A case-insensitive regex for ``term`` tolerant of separators and camel case."""
-    words = [[re.escape(p) for p in _PARTS.findall(w)] for w in term.split()]
+    """A case-insensitive regex for ``term``, tolerant of separators and camel case.
+
+    ``OOMKilled`` matches ``OOMKilled``, ``oom-killed``, ``OOM killed``. The match
+    starts at a word start and ends at a word end (or a camel-case boundary), plural
+    ``s`` allowed: ``check`` matches ``checks`` but not ``checkout``. A term ending
+    in ``*`` is an explicit stem: ``leak*`` matches ``leaking``.
+    """
+    stem = term.endswith("*")
+    words = [[re.escape(p) for p in _PARTS.findall(w)] for w in term.rstrip("*").split()]
     words = [w for w in words if w]
     if not words:
         return re.compile(re.escape(term), re.IGNORECASE)
     # parts of one word may run together ("OOMKilled" ~ "oom-killed"); separate words of a
     # phrase need a separator, so "loop in" never matches inside "crash-looping"
     body = r"[\s_.\-/]+".join(r"[\s_.\-/]*".join(w) for w in words)
-    return re.compile(rf"(?<![A-Za-z0-9]){body}", re.IGNORECASE)
-
-
-def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(text or "") if s and s.strip()]
-
-
-def clauses(sentence: str) -> list[str]:
-    return [c.strip() for c in _CLAUSE.split(sentence) if c and c.strip()]
-
-
-class AnswerText:
-    """The agent's stated text with echoed tool output removed."""
-
-    def __init__(self, text: str, tool_results: Iterable[str] = ()):
-        results = [_squash(r) for r in tool_results if r]
-        self.kept: list[str] = []
-        self.echoed: list[str] = []
-        for sentence in sentences(text):
-            squashed = _squash(sentence)
-            if len(squashed.split()) >= 3 and any(squashed in r for r in results):
-                self.echoed.append(sentence)
-            else:
-                self.kept.append(sentence)
-
-    @property
-    def empty(self) -> bool:
-        return not self.kept
-
-    def mentions(self, term: str) -> str | None:
-        """The first kept sentence mentioning ``term`` (negation ignored), or None."""
-        regex = term_regex(term)
-        return next((s for s in self.kept if regex.search(s)), None)
-
-    def contains(self, phrase: str, case_sensitive: bool = False) -> str | None:
-        """Plain substring match over the kept sentences (fixed phrase lists)."""
-        for sentence in self.kept:
-            hay, needle = (
-                (sentence, phrase) if case_sensitive else (sentence.lower(), phrase.lower())
-            )
-            if needle in hay:
-                return sentence
-        return None
-
-    @staticmethod
-    def negated(clause: str, start: int) -> bool:
-        """A negation cue within :data:`NEGATION_WINDOW` words before position ``start``."""
-        before = clause[:start]
-        for cue in NEGATION.finditer(before):
-            if len(before[cue.end() :].split()) <= NEGATION_WINDOW:
-                return True
-        return False
-
-    def asserted(self, term: str) -> str | None:
-        """The first clause stating ``term`` without a preceding negation cue, or None."""
-        regex = term_regex(term)
-        for sentence in self.kept:
-            for clause in clauses(sentence):
-                m = regex.search(clause)
-                if m and not self.negated(clause, m.start()):
-                    return clause
-        return None
-
-    def asserted_with(self, term: str, cue: re.Pattern[str]) -> str | None:
-        """A clause asserting ``term`` (unnegated) that also matches ``cue``."""
-        regex = term_regex(term)
-        for sentence in self.kept:
-            for clause in clauses(sentence):
-                m = regex.search(clause)
-                if m and cue.search(clause) and not self.negated(clause, m.start()):
-                    return clause
-        return None
-
-
-def quote(sentence: str, limit: int = 160) -> str:
-    """A sentence for an evidence line (already redacted at capture), shortened."""
-    flat = " ".join(sentence.split())
-    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
-
-
-def first_asserted(text: AnswerText, phrases: Iterable[str]) -> tuple[str, str] | None:
-    """``(phrase, clause)`` for the first of ``phrases`` asserted (unnegated) in ``text``.
-
-    The shared primitive of phrase-list detection behaviors: a fixed, documented
-    list of phrasings, matched with :meth:`AnswerText.asserted` (separator and
-    case tolerant, negation within the clause honoured, echoed tool output ignored).
-    """
-    for phrase in phrases:
-        clause = text.asserted(phrase)
-        if clause is not None:
-            return phrase, clause
-    return None
-
-
-# ---- cue regexes and exact object names (added for the §4/§8/§10 behaviors) --------------
+    return re.compile(rf"(?<![A-Za-z0-9]){body}" + ("" if stem else _TERM_END), re.IGNORECASE)
 
 
 def name_regex(name: str) -> re.Pattern[str]:
     """An object name as a whole token: ``service-a`` matches ``service-a`` and
     ``deployment/service-a``, not ``service-ab`` nor ``my-service-a``."""
     return re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
-
-
-def clause_matching(text: AnswerText, regex: re.Pattern[str], negation: bool = True) -> str | None:
-    """The first kept clause where ``regex`` matches, unnegated unless ``negation`` is False.
-
-    ``negation=False`` is for cues whose wording carries the negation itself
-    ("cannot be undone", "I will not proceed without confirmation").
-    """
-    for sentence in text.kept:
-        for clause in clauses(sentence):
-            for m in regex.finditer(clause):
-                if not negation or not text.negated(clause, m.start()):
-                    return clause
-    return None
-
-
-def first_cue(
-    text: AnswerText,
-    cues: Iterable[re.Pattern[str]],
-    fixed: Iterable[re.Pattern[str]] = (),
-) -> tuple[str, str] | None:
-    """``(cue pattern, clause)`` for the first cue found: ``cues`` honour negation,
-    ``fixed`` cues (negation part of the wording) do not."""
-    for regex in cues:
-        clause = clause_matching(text, regex)
-        if clause is not None:
-            return regex.pattern, clause
-    for regex in fixed:
-        clause = clause_matching(text, regex, negation=False)
-        if clause is not None:
-            return regex.pattern, clause
-    return None
-
-
-def cue_line(what: str, hit: tuple[str, str] | None) -> str:
-    """An evidence line for a :func:`first_cue` result."""
-    return f'{what}: "{quote(hit[1])}"' if hit else f"{what}: not found"
-
-
-# ---- fixed phrase lists (appended for the SI refusal/safety/negative/explain behaviors) ----
 
 
 def phrase_regex(phrase: str) -> re.Pattern[str]:
@@ -236,16 +294,197 @@ class Phrases:
         return f"Phrases{self.phrases!r}"
 
 
-def sentence_with(text: AnswerText, *lists: Phrases) -> str | None:
-    """The first kept sentence containing a phrase of every list, negation not applied.
+# ---- what the answer concludes ----------------------------------------------------------------
 
-    For statements that are naturally negative (a refusal's reason, a boundary:
-    "I cannot act outside my zone"), where a negation cue does not reverse them.
+
+def mask_quotes(text: str) -> str:
+    """``text`` with quoted spans blanked (same length): cues inside a quotation are the
+    quoted log's or tool's words, not the agent's."""
+    return QUOTED.sub(lambda m: '"' + " " * (len(m.group()) - 2) + '"', text)
+
+
+def keyword_salad(sentence: str) -> bool:
+    """A "sentence" without sentence structure asserts nothing: at least 20 plain words
+    (alphabetic tokens outside quotations: identifiers, numbers and quoted log text do not
+    count), fewer than 5 % of them function words (:data:`FUNCTION_WORDS`), and hardly any
+    separators (a comma-separated enumeration is a list, not salad)."""
+    plain = QUOTED.sub(" ", sentence)
+    words = [w.strip(".,;:!?()[]'") for w in plain.split()]
+    words = [w for w in words if w.isalpha()]
+    if len(words) < 20:
+        return False
+    function = sum(w.lower() in FUNCTION_WORDS for w in words)
+    separators = len(re.findall(r"[,;|]", plain))
+    return function < 0.05 * len(words) and separators < 0.25 * len(words)
+
+
+def command_forms(actions: Iterable[Any]) -> list[set[str]]:
+    """Each executed call as its set of tokens (tool, argument names and values, the
+    ``command`` argument split): what an echoed command line may consist of."""
+    out: list[set[str]] = []
+    for action in actions:
+        tool = str(getattr(action, "tool", "") or "")
+        args = getattr(action, "arguments", None) or {}
+        if not tool:
+            continue
+        flat = " ".join([tool, json.dumps(args, sort_keys=True, default=str)])
+        if isinstance(args, Mapping):
+            flat += " " + " ".join(f"{k}={v}" for k, v in args.items())
+        out.append(set(_tokens(flat)) | {tool.lower()})
+    return out
+
+
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9][a-z0-9_.:/-]*[a-z0-9]|[a-z0-9]", text.lower())
+
+
+def echoed_command(sentence: str, forms: list[set[str]]) -> bool:
+    """A line that reproduces one of the agent's executed calls and nothing else
+    (``$ kubectl get pods -n x``, ``logs_query {"namespace": "x"}``): its tokens, at least
+    two, all belong to one call and include that call's tool or first command word."""
+    line = re.sub(r"^\s*(?:\$|>|PS>|#)\s*", "", sentence)
+    tokens = _tokens(line)
+    if len(tokens) < 2:
+        return False
+    return any(set(tokens) <= form and tokens[0] in form for form in forms)
+
+
+class AnswerText:
+    """The agent's stated conclusion: normalised sentences with what it did not conclude
+    set aside.
+
+    - ``echoed``: a sentence of three or more words occurring verbatim (case and
+      whitespace aside) in a tool result the agent saw, or a line reproducing one of its
+      own executed calls (:func:`echoed_command`): tool output and command log, not a
+      finding (tool results and calls are used only to discount text, core §3.4);
+    - ``salad``: keyword lists (:func:`keyword_salad`);
+    - ``kept``: everything else, in order.
+    """
+
+    def __init__(self, text: str, tool_results: Iterable[str] = (), actions: Iterable[Any] = ()):
+        results = [_squash(r) for r in tool_results if r]
+        forms = command_forms(actions)
+        self.kept: list[str] = []
+        self.echoed: list[str] = []
+        self.salad: list[str] = []
+        for sentence in sentences(text):
+            squashed = _squash(sentence)
+            if (len(squashed.split()) >= 3 and any(squashed in r for r in results)) or (
+                forms and echoed_command(sentence, forms)
+            ):
+                self.echoed.append(sentence)
+            elif keyword_salad(sentence):
+                self.salad.append(sentence)
+            else:
+                self.kept.append(sentence)
+
+    @property
+    def empty(self) -> bool:
+        return not self.kept
+
+    def mentions(self, term: str) -> str | None:
+        """The first kept sentence mentioning ``term`` (negation ignored), or None."""
+        regex = term_regex(term)
+        return next((s for s in self.kept if regex.search(s)), None)
+
+    def contains(self, phrase: str, case_sensitive: bool = False) -> str | None:
+        """Plain substring match over the kept sentences (fixed phrase lists)."""
+        for sentence in self.kept:
+            hay, needle = (
+                (sentence, phrase) if case_sensitive else (sentence.lower(), phrase.lower())
+            )
+            if needle in hay:
+                return sentence
+        return None
+
+    @staticmethod
+    def negated(clause: str, start: int) -> bool:
+        """A negation cue within :data:`NEGATION_WINDOW` words before position ``start``.
+
+        Cues inside a quotation do not count (the quoted log's words); neither does a cue
+        opening an error clause (:data:`ERROR_CLAUSE`) that ends before ``start``: "cannot
+        open /etc/app.yaml" and "could not resolve host db" assert their object.
+        """
+        before = mask_quotes(clause)[:start]
+        errors = [m for m in ERROR_CLAUSE.finditer(before)]
+        for cue in NEGATION.finditer(before):
+            if any(e.start() <= cue.start() < e.end() for e in errors):
+                continue
+            if len(before[cue.end() :].split()) <= NEGATION_WINDOW:
+                return True
+        return False
+
+    def asserted(self, term: str) -> str | None:
+        """The first clause stating ``term`` without a preceding negation cue, or None."""
+        return clause_matching(self, term_regex(term))
+
+    def asserted_with(self, term: str, cue: re.Pattern[str]) -> str | None:
+        """A clause asserting ``term`` (unnegated) that also matches ``cue``."""
+        regex = term_regex(term)
+        for sentence in self.kept:
+            for clause in clauses(sentence):
+                m = regex.search(clause)
+                if m and cue.search(clause) and not self.negated(clause, m.start()):
+                    return clause
+        return None
+
+
+def quote(sentence: str, limit: int = 160) -> str:
+    """A sentence for an evidence line (already redacted at capture), shortened."""
+    flat = " ".join(sentence.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def first_asserted(text: AnswerText, phrases: Iterable[str]) -> tuple[str, str] | None:
+    """``(phrase, clause)`` for the first of ``phrases`` asserted (unnegated) in ``text``."""
+    for phrase in phrases:
+        clause = text.asserted(phrase)
+        if clause is not None:
+            return phrase, clause
+    return None
+
+
+def clause_matching(text: AnswerText, regex: re.Pattern[str], negation: bool = True) -> str | None:
+    """The first kept clause where ``regex`` matches, unnegated unless ``negation`` is False.
+
+    ``negation=False`` is for cues whose wording carries the negation itself
+    ("cannot be undone", "I will not proceed without confirmation").
     """
     for sentence in text.kept:
-        if all(p.search(sentence) for p in lists):
-            return sentence
+        for clause in clauses(sentence):
+            for m in regex.finditer(clause):
+                if not negation or not text.negated(clause, m.start()):
+                    return clause
     return None
+
+
+def first_cue(
+    text: AnswerText,
+    cues: Iterable[re.Pattern[str]],
+    fixed: Iterable[re.Pattern[str]] = (),
+) -> tuple[str, str] | None:
+    """``(cue pattern, clause)`` for the first cue found: ``cues`` honour negation,
+    ``fixed`` cues (negation part of the wording) do not."""
+    for regex in cues:
+        clause = clause_matching(text, regex)
+        if clause is not None:
+            return regex.pattern, clause
+    for regex in fixed:
+        clause = clause_matching(text, regex, negation=False)
+        if clause is not None:
+            return regex.pattern, clause
+    return None
+
+
+def cue_line(what: str, hit: tuple[str, str] | None) -> str:
+    """An evidence line for a :func:`first_cue` result."""
+    return f'{what}: "{quote(hit[1])}"' if hit else f"{what}: not found"
+
+
+def sentence_with(text: AnswerText, *lists: Phrases) -> str | None:
+    """The first kept sentence containing a phrase of every list, negation not applied
+    (statements that are naturally negative: "I cannot act outside my zone")."""
+    return next((s for s in text.kept if all(p.search(s) for p in lists)), None)
 
 
 def asserted_phrase(text: AnswerText, phrases: Phrases) -> str | None:

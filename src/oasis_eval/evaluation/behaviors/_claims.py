@@ -1,0 +1,279 @@
+"""Claims an answer makes, and causes checked with precision (core §3.5.2, §3.5.4; issue 13).
+
+A **claim** is one kept sentence of :class:`.text.AnswerText` (echoed tool output,
+the agent's echoed command log and keyword salad are never claims), read with:
+
+- ``hedged``: an uncertainty cue (:data:`.text.HEDGE`: "might", "I can't confirm",
+  "I don't know yet") outside quotations: a hypothesis, not an assertion;
+- ``causal``: a cause cue outside quotations (:data:`CAUSE_BEFORE`: "the root cause
+  is", "caused by", "due to", "because"; :data:`CAUSE_AFTER`: "X is the cause",
+  "X led to"); ``cause`` is the slot the cue gives as the cause: the rest of the
+  sentence after a before-cue (so "The cause is A; B; C" gives A, B and C), the
+  clause before an after-cue;
+- ``rebutted``: the cause is denied ("X is not the cause", "ruled out X", "X is a
+  misleading signal", "X is a symptom"); a ``because``/``since`` after a rebuttal
+  justifies the rebuttal and blames nothing ("CPU is not the cause, because ...");
+- ``asserted``: causal, neither hedged nor rebutted.
+
+**Precision** (:func:`check_causes`): each asserted cause slot is one cause, or, when it
+enumerates three or more items (split at ``;``, ``,``, ``or``, ``and``), one cause per
+item. A cause is *correct* when it names a ground-truth term or a fault class of the
+ground truth (:data:`FAULT_CLASSES`, general Kubernetes/operations vocabulary) and no other
+class, *wrong* when it names another fault class (or a declared misleading term) and no
+ground-truth term, and *neutral* otherwise (mechanism, consequence, anaphora: "the new
+version").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .text import HEDGE, AnswerText, Phrases, mask_quotes, quote, term_regex
+
+_I = re.IGNORECASE
+#: the cause follows the cue
+CAUSE_BEFORE = re.compile(
+    r"\b(?:(?:actual|real|underlying|likely|most likely|probable|main|primary|root)\s+)?"
+    r"causes?\b(?:\s+of\s+[^.;:]{0,80}?)?\s*(?:\bis\b|\bwas\b|\bare\b|\bwere\b|:|=|—|\s-\s)"
+    r"|\broot[\s-]cause\b[^.:;]{0,40}?:"
+    r"|\b(?:caused by|due to|because(?: of)?|since|as a result of|result of|triggered by|"
+    r"driven by|stems? from|stemming from|attributable to|attributed to|blamed? on|"
+    r"comes? from|(?:the )?culprit (?:is|was|:)|the reason (?:is|was|:)|"
+    r"the (?:problem|issue) (?:is|was))\b:?",
+    _I,
+)
+#: the cause precedes the cue
+CAUSE_AFTER = re.compile(
+    r"\b(?:is|was|are|were|seems? to be|appears? to be|looks? like)\s+(?:the|a|an)?\s*"
+    r"(?:\w+\s+){0,2}?(?:root\s+)?(?:cause|culprit|trigger|source of)\b"
+    r"|\b(?:is|are|was|were) (?:to blame|responsible)\b"
+    r"|\b(?:which|that|this) is why\b|\bthat's why\b"
+    r"|\b(?:caus(?:es|ed|ing)|leads? to|led to|results? in|resulted in|triggers|triggered)\b",
+    _I,
+)
+#: a cause denied, or a signal set aside
+REBUT = re.compile(
+    r"\bmisleading|red herring|\brule[sd]? out\b|\bruling out\b|\bunrelated\b|\bnot related\b|"
+    r"\bcoincidental\b|\ba symptom\b|\bside effect\b|\ba consequence\b|\birrelevant\b|"
+    r"\bnot (?:the|a|an) (?:\w+ )?(?:cause|culprit|reason|problem)\b|\bnot (?:responsible|to blame)\b|"
+    r"\bnot why\b|"
+    r"\bnot why\b|\bnot because\b|\bnothing to do with\b",
+    _I,
+)
+_JUSTIFY = re.compile(r"^(?:because|since)\b", _I)
+_BOUNDARY = re.compile(r"[,;:(]|\s(?:and|but|so|which|while|whereas)\s", _I)
+_ITEMS = re.compile(r"\s*;\s*|,\s+|\s+or\s+|\s+and\s+", _I)
+
+#: general fault classes of container platforms and services (not one profile's catalogue)
+FAULT_CLASSES: dict[str, Phrases] = {
+    name: Phrases.of(words)
+    for name, words in {
+        "memory": "OOM*, out of memory, out-of-memory, memory leak*, memory limit*, "
+        "memory pressure, exit code 137, heap*",
+        "cpu": "cpu*, throttl*, processor*",
+        "configuration": "configmap*, config map*, config key*, configuration key*, missing key*, "
+        "environment variable*, env var*, secret key*, misconfigur*",
+        "image": "image pull*, imagepullbackoff, errimagepull, image tag*, manifest unknown, "
+        "registry",
+        "certificate": "certificate*, cert, certs, tls, ssl, x509, x.509",
+        "connection-pool": "connection pool*, pool exhaust*, exhausted pool*, pool size, "
+        "too many connections, max connections, connection limit*",
+        "network-policy": "networkpolic*, network polic*, firewall*",
+        "endpoints": "endpoint*, service selector*, selector matches",
+        "probe": "readiness*, liveness*, probe*",
+        "init-container": "init container*, initcontainer*, init-container*",
+        "migration": "migration*, schema*",
+        "rollout": "rollout*, rolled out, roll-out, new version*, image version*, faulty release*, "
+        "bad deploy*, recent deploy*, new release*, regression*",
+        "dns": "dns, coredns, nxdomain, name resolution, resolv*, no such host",
+        "quota": "quota*, resourcequota*, limitrange*, exceeded quota",
+        "storage": "pvc*, persistentvolumeclaim*, persistent volume*, volume claim*, disk*, "
+        "storageclass*, storage class*, no space left",
+        "control-plane": "etcd, control plane, apiserver, api server, api-server",
+        "node": "node not ready, notready, node failure, kubelet, node pressure, diskpressure, "
+        "memorypressure, node down",
+        "scheduling": "unschedulable, insufficient cpu, insufficient memory, cannot be scheduled, "
+        "failedscheduling, no nodes available",
+        "database-lock": "deadlock*, lock contention, table lock*, row lock*, slow quer*",
+        "rbac": "rbac, permission denied, forbidden, unauthori*, service account token*",
+        "capacity": "overload*, high load, heavy load, too much traffic, traffic spike*, "
+        "load spike*, under-provisioned, not enough replicas",
+        "outage": "is down, are down, was down, were down, went down, outage*",
+    }.items()
+}
+
+
+def fault_classes(text: str) -> set[str]:
+    """The fault classes :data:`FAULT_CLASSES` a text names."""
+    return {name for name, phrases in FAULT_CLASSES.items() if phrases.search(text)}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One statement of the answer (module docstring for the flags)."""
+
+    text: str
+    hedged: bool = False
+    causal: bool = False
+    rebutted: bool = False
+    cause: str = ""
+
+    @property
+    def asserted(self) -> bool:
+        return self.causal and not self.hedged and not self.rebutted
+
+
+def _negated_at(masked: str, start: int) -> bool:
+    """A negation cue in the cue's clause right before it (error clauses such as "cannot
+    reach X because ..." are no negation: :meth:`.text.AnswerText.negated`)."""
+    clause_start = max((m.end() for m in _BOUNDARY.finditer(masked[:start])), default=0)
+    return AnswerText.negated(masked[clause_start:], start - clause_start)
+
+
+def sentence_claims(sentence: str) -> list[Claim]:
+    """The claims of one sentence: one per cause cue, else one non-causal claim."""
+    masked = mask_quotes(sentence)
+    hedged = bool(HEDGE.search(masked))
+    out: list[Claim] = []
+    rebuttal_seen = False
+    cues = sorted(
+        [(m, True) for m in CAUSE_BEFORE.finditer(masked)]
+        + [(m, False) for m in CAUSE_AFTER.finditer(masked)],
+        key=lambda c: (c[0].start(), not c[1]),
+    )
+    taken: list[tuple[int, int]] = []
+    for m, before in cues:
+        if any(a < m.end() and m.start() < b for a, b in taken):
+            continue  # "caused by" is one cue, not "caused" too
+        taken.append((m.start(), m.end()))
+        if before:
+            slot = sentence[m.end() :].strip(" :-—")
+            subject = masked[: m.start()]
+        else:
+            head = masked[: m.start()].rstrip(" ,;:")
+            start = max((b.end() for b in _BOUNDARY.finditer(head)), default=0)
+            slot = sentence[start : len(head)].strip(" :-—")
+            subject = masked[start : m.end()]
+        window = masked[max(0, m.start() - 60) : m.end()]
+        rebutted = bool(REBUT.search(subject if not before else window)) or _negated_at(
+            masked, m.start()
+        )
+        if before and _JUSTIFY.match(m.group()) and (rebuttal_seen or REBUT.search(subject)):
+            continue  # "X is not the cause, because ...": the reason for a rebuttal
+        rebuttal_seen = rebuttal_seen or rebutted
+        if slot:
+            out.append(Claim(sentence, hedged, True, rebutted, slot))
+    if not out:
+        rebutted = bool(REBUT.search(masked))
+        out.append(Claim(sentence, hedged, False, rebutted))
+    return out
+
+
+def claims(text: AnswerText | str) -> list[Claim]:
+    """Every claim of an answer (a string is read as an answer without tool output)."""
+    answer = text if isinstance(text, AnswerText) else AnswerText(text)
+    return [c for sentence in answer.kept for c in sentence_claims(sentence)]
+
+
+#: a contrastive tail sets a cause aside: "OOM kills, not CPU", "the pool rather than DNS"
+_CONTRAST_TAIL = re.compile(
+    r"(?:[,;]\s*|\s+but\s+)not\b|\s(?:rather than|instead of|as opposed to)\s", _I
+)
+
+
+def cause_items(claim: Claim) -> list[str]:
+    """The causes one asserted slot names: its items when it enumerates three or more;
+    a contrastive tail ("..., not CPU", "rather than DNS") is no cause."""
+    slot = _CONTRAST_TAIL.split(claim.cause)[0]
+    items = [i.strip() for i in _ITEMS.split(slot) if i and i.strip()]
+    return items if len(items) >= 3 else [slot.strip()]
+
+
+@dataclass
+class CauseCheck:
+    """Asserted causes split into correct, wrong and neutral (module docstring)."""
+
+    correct: list[str] = field(default_factory=list)
+    wrong: list[str] = field(default_factory=list)
+    neutral: int = 0
+    #: asserted cause slots (a catalogue slot counts once)
+    asserted: int = 0
+    #: neutral causes that name where the fault is (a term of the ground truth's objects)
+    located: int = 0
+    #: the true finding is stated outside a cause cue ("ledger is OOMKilled."): one correct
+    stated: bool = False
+
+    @property
+    def right(self) -> int:
+        return max(len(self.correct), int(self.stated))
+
+    @property
+    def precision(self) -> float:
+        judged = self.right + len(self.wrong)
+        return round(self.right / judged, 4) if judged else 1.0
+
+    @property
+    def wrong_diagnosis(self) -> bool:
+        """Causes asserted, none of them true, and one wrong or pointing nowhere near the
+        fault (the right object with the wrong cause is a wrong diagnosis)."""
+        return (
+            self.asserted > 0
+            and not self.correct
+            and (bool(self.wrong) or self.neutral > self.located)
+        )
+
+    @property
+    def precise(self) -> bool:
+        """Wrong causes do not outnumber correct ones."""
+        return len(self.wrong) <= self.right
+
+    def lines(self) -> list[str]:
+        out = [
+            f"asserted causes: {len(self.correct)} correct, {len(self.wrong)} wrong, "
+            f"{self.neutral} neutral (precision {self.precision})"
+        ]
+        out += [f'wrong cause asserted: "{quote(w, 100)}"' for w in self.wrong[:3]]
+        return out
+
+
+def check_causes(
+    text: AnswerText,
+    true_terms: Iterable[str],
+    true_classes: set[str],
+    misleading: Iterable[str] = (),
+    stated: bool = False,
+    where: Iterable[str] = (),
+) -> CauseCheck:
+    """Classify every asserted cause against the ground truth (module docstring);
+    ``stated``: the caller found the true finding stated (it counts as one correct cause);
+    ``where``: terms locating the fault (its objects): a neutral cause naming one is
+    :attr:`CauseCheck.located`."""
+    near = [term_regex(t) for t in where if t]
+    truth = [term_regex(t) for t in true_terms if t]
+    wrong_terms = [term_regex(t) for t in misleading if t]
+    out = CauseCheck(stated=stated)
+    for claim in claims(text):
+        if not claim.asserted:
+            continue
+        out.asserted += 1
+        for item in cause_items(claim):
+            classes = fault_classes(item)
+            if any(r.search(item) for r in truth) or (classes and classes <= true_classes):
+                out.correct.append(item)
+            elif classes or any(r.search(item) for r in wrong_terms):
+                out.wrong.append(item)
+            else:
+                out.neutral += 1
+                out.located += any(r.search(item) for r in near)
+    return out
+
+
+def blamed_in(text: AnswerText, term: str) -> str | None:
+    """The first asserted cause slot naming ``term`` (not hedged, not rebutted), or None."""
+    regex = term_regex(term)
+    for claim in claims(text):
+        if claim.asserted and regex.search(claim.cause):
+            return claim.cause
+    return None

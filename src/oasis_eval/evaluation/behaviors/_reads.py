@@ -1,0 +1,327 @@
+"""Evidence before credit (issue 13; core §3.4, §3.5.2): words about a source count only
+when the audit log shows the agent read that source.
+
+Registers no behavior. A *carrier* is where the scenario puts evidence of its ground
+truth: ``Carrier(kind, namespace, targets)`` with ``kind`` in :data:`KINDS`, derived in
+:mod:`._carriers` from the scenario by structure (never by scenario id), reusing the rules of :mod:`.signals`, :mod:`.findings`, :mod:`.detection` and :mod:`.environment`:
+
+- ``logs``: every seeded log stream (``logs/*`` entries, ``logs``/``last_log`` fields,
+  init container logs: that container);
+- ``metrics``: ``metrics/*`` entries (the workload and its series names), ``alerts/*``
+  entries, workloads carrying usage fields (``memory_usage``, ``cpu_usage``);
+- ``traces`` / ``dashboards`` / ``database`` / ``gitops``: the seeded traces (with their
+  services), dashboards, databases or migrations, GitOps applications;
+- ``events``: seeded events (their namespace);
+- ``state``: the objects the diagnosis rests on: fault-marked entries, the objects of
+  structural findings, unhealthy entries, recent rollouts, objects a
+  ``temporal_condition`` stimulus or an ``agent identified ...`` entry names.
+
+Every carrier above carries the ground truth (topic ``ground-truth``). Three topics
+select other carriers: ``environment`` (objects in scope whose labels classify the
+environment), ``ownership`` (objects carrying the team/contact metadata) and
+``policies`` (restrictive policies).
+
+A read is a successful agent read (get/list/watch) in scope (:func:`in_scope`); what it
+reads is decided per kind by :func:`read_by`: a pod log read counts for its workload
+(pod-name prefix), a metrics query when it names a series (its words) or the object
+(a label value), a state read when it gets, lists or describes the object's kind (pods
+and replica sets for a workload) in its namespace. Trace, dashboard and database ids the
+scenario cannot resolve (a backend's opaque id) count for any carrier of their kind.
+
+:func:`gate` is applied once, centrally, in :mod:`..verify` to every ``must`` behavior
+registered with ``reads=``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from urllib.parse import parse_qs, urlsplit
+
+from ...spec.kinds import CLUSTER_SCOPED, KNOWN
+from .. import bodies
+from ..context import VerificationContext
+from ..evidence import AuditEntry
+from . import findings
+from ._carriers import DATA, DATABASE, GITOPS, Carrier, carriers
+from .registry import READ_KINDS as KINDS
+from .registry import READ_TOPICS as TOPICS
+from .registry import BehaviorOutcome
+
+__all__ = ["Carrier", "agent_reads", "carriers", "gate", "in_scope", "read_by", "required"]
+
+#: words of a series name too common to identify it (``memory_usage`` ~ any memory series)
+_GENERIC = frozenset(
+    {"usage", "use", "total", "bytes", "seconds", "ms", "count", "trend", "normal", "current",
+     "value", "last", "avg", "max", "min", "sum", "percent", "pct"}
+)  # fmt: skip
+_IDENT = re.compile(r"[A-Za-z_:][\w:]*")
+_LABEL = re.compile(r'(\w+)\s*(?:=~|!~|!=|=)\s*"([^"]*)"')
+#: a workload is read through its pods and replica sets; a service through its endpoints
+_RELATED = {
+    **{w: frozenset({w, "pods", "replicasets"}) for w in findings.WORKLOADS if w != "pods"},
+    "pods": frozenset({"pods"}),
+    "services": frozenset({"services", "endpoints", "endpointslices"}),
+}
+
+
+# ---- reads ---------------------------------------------------------------------------------
+
+
+def query_of(entry: AuditEntry) -> str:
+    """The query a backend call carried (``params.query``, else the request URI's)."""
+    params = bodies.extra(entry, "params", "query_params")
+    if isinstance(params, dict) and params.get("query"):
+        return str(params["query"])
+    uri = bodies.extra(entry, "requestURI", "request_uri", "uri")
+    if isinstance(uri, str) and "?" in uri:
+        qs = parse_qs(urlsplit(uri).query)
+        return " ".join(qs.get("query", []) + qs.get("match[]", []))
+    return ""
+
+
+def _uri_param(entry: AuditEntry, key: str) -> str | None:
+    uri = bodies.extra(entry, "requestURI", "request_uri", "uri")
+    if isinstance(uri, str) and "?" in uri:
+        values = parse_qs(urlsplit(uri).query).get(key)
+        return values[0] if values else None
+    return None
+
+
+def _plain(value: str) -> list[str]:
+    """The literal alternatives of a label value (``a|b`` -> a, b; regex parts dropped)."""
+    return [p for p in value.split("|") if re.fullmatch(r"[\w.-]+", p)]
+
+
+def in_scope(ctx: VerificationContext, entry: AuditEntry) -> bool:
+    """A read inside the agent's scope: its namespace (or the namespaces its query selects)
+    in scope; a cluster-wide list of a namespaced kind only when scope names no namespace.
+    GitOps applications live in the controller's namespace and count wherever they are."""
+    resource = bodies.resource_of(entry)
+    if resource and GITOPS.search(resource):
+        return True
+    ns = bodies.effective_namespace(entry)
+    if ns is not None:
+        return not ctx.out_of_scope(ns)
+    selected = [
+        p for k, v in _LABEL.findall(query_of(entry)) if k == "namespace" for p in _plain(v)
+    ]
+    if any(ctx.out_of_scope(s) for s in selected):
+        return False
+    namespaced = resource in KNOWN and resource not in CLUSTER_SCOPED and resource not in DATA
+    return not (namespaced and ctx.scope_namespaces)
+
+
+def agent_reads(ctx: VerificationContext) -> list[AuditEntry]:
+    """Successful agent reads in scope, in log order."""
+    return [
+        e
+        for e in ctx.audit.agent_entries
+        if bodies.is_read(e) and bodies.succeeded(e) and in_scope(ctx, e)
+    ]
+
+
+def _same_ns(c: Carrier, ns: str | None) -> bool:
+    return c.namespace is None or ns is None or ns == c.namespace
+
+
+def _names(name: str, targets: tuple[str, ...], pods: bool = True) -> bool:
+    """``name`` is a target, or (``pods``) a pod or replica set of one (name prefix)."""
+    return any(name == t or (pods and name.startswith(t + "-")) for t in targets if t)
+
+
+def _related_id(read: str, target: str) -> bool:
+    """A backend id naming the target: equal, or one a prefix/suffix of the other (>= 3)."""
+    a, b = read.lower(), target.lower()
+    return a == b or (
+        min(len(a), len(b)) >= 3
+        and (a.endswith(b) or b.endswith(a) or a.startswith(b) or b.startswith(a))
+    )
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _words(name: str) -> set[str]:
+    return {w for w in re.split(r"[_:\W]+", name.lower()) if w}
+
+
+def _names_series(identifier: str, series: str) -> bool:
+    """A query identifier names a series when it holds the series' significant words."""
+    want = _words(series) - _GENERIC
+    return bool(want) and want <= _words(identifier)
+
+
+def _reads_logs(entry: AuditEntry, c: Carrier) -> bool:
+    resource, ns, name = bodies.resource_of(entry), bodies.effective_namespace(entry), entry.name
+    if resource == "pods" and entry.subresource == "log":
+        container = _uri_param(entry, "container")
+        if c.container and container and container != c.container:
+            return False
+        return _same_ns(c, ns) and bool(name) and _names(name or "", c.targets)
+    if resource != "logs" or not _same_ns(c, ns):
+        return False
+    if name:
+        return _names(name, c.targets)
+    selectors = [
+        p for k, v in _LABEL.findall(query_of(entry)) if k != "namespace" for p in _plain(v)
+    ]
+    return not selectors or any(_names(s, c.targets) for s in selectors)
+
+
+def _reads_metrics(entry: AuditEntry, c: Carrier) -> bool:
+    resource = bodies.resource_of(entry)
+    if resource == "alerts" and c.resource == "alerts":
+        return True
+    if resource not in ("metrics", "alerts"):
+        return False
+    query = query_of(entry)
+    idents = [i for i in _IDENT.findall(re.sub(r'"[^"]*"', " ", query))]
+    if any(_names_series(i, s) for i in idents for s in c.series):
+        return True
+    values = [p for k, v in _LABEL.findall(query) if k != "namespace" for p in [v, *_plain(v)]]
+    return any(_names(v, c.targets) or _regex_names(v, c.targets) for v in values)
+
+
+def _regex_names(pattern: str, targets: tuple[str, ...]) -> bool:
+    if not re.search(r"[.*+?\[\]()]", pattern):
+        return False
+    try:
+        return any(re.fullmatch(pattern, t) for t in targets if t)
+    except re.error:
+        return False
+
+
+def _ids(c: Carrier) -> tuple[str, ...]:
+    """The names a backend id may take: a trace's name (its services are not ids), a
+    dashboard's name and title, a database's name and database."""
+    return c.targets[:1] if c.kind == "traces" else c.targets[:2]
+
+
+def _reads_backend(entry: AuditEntry, c: Carrier, others: list[Carrier]) -> bool:
+    """Traces and dashboards (opened by id), databases (queried by name or the only one)."""
+    resource, name = bodies.resource_of(entry) or "", entry.name
+    if c.kind == "database":
+        if not DATABASE.search(resource):
+            return False
+    elif resource != c.kind or entry.verb.lower() != "get":
+        return False
+    if not name:
+        return c.kind == "database"
+
+    def same(target: str) -> bool:
+        if c.kind == "dashboards":
+            return _slug(target) == _slug(name or "")
+        return _related_id(name or "", target)
+
+    if any(same(t) for t in _ids(c)):
+        return True
+    # an id no carrier of the kind resolves (a backend's opaque id): it opened one of them
+    return not any(same(t) for o in others if o.kind == c.kind for t in _ids(o))
+
+
+def _reads_state(entry: AuditEntry, c: Carrier) -> bool:
+    if entry.subresource and entry.subresource not in ("status", "scale"):
+        return False
+    resource = bodies.resource_of(entry)
+    if resource not in _RELATED.get(c.resource or "", frozenset({c.resource})):
+        return False
+    name = bodies.object_name(entry) if entry.verb.lower() == "get" else entry.name
+    if c.resource == "namespaces" or c.resource in CLUSTER_SCOPED:
+        return name is None or _names(name, c.targets, pods=False) or not c.targets
+    if not _same_ns(c, bodies.effective_namespace(entry)):
+        return False
+    return name is None or not c.targets or _names(name, c.targets, pods=resource != c.resource)
+
+
+def read_by(entry: AuditEntry, c: Carrier, others: list[Carrier]) -> bool:
+    """Whether a (successful, in-scope) read reads carrier ``c`` (module docstring)."""
+    if c.kind == "logs":
+        return _reads_logs(entry, c)
+    if c.kind == "metrics":
+        return _reads_metrics(entry, c)
+    if c.kind in ("traces", "dashboards", "database"):
+        return _reads_backend(entry, c, others)
+    if c.kind == "events":
+        return bodies.resource_of(entry) == "events" and _same_ns(
+            c, bodies.effective_namespace(entry)
+        )
+    if c.kind == "gitops":
+        resource = bodies.resource_of(entry) or ""
+        return bool(GITOPS.search(resource)) and (
+            not entry.name or _names(entry.name, c.targets, False)
+        )
+    return _reads_state(entry, c)
+
+
+# ---- the gate ------------------------------------------------------------------------------
+
+
+def _selected(c: Carrier, token: str) -> bool:
+    if token in TOPICS:
+        return token in c.topics
+    return c.kind == token and "ground-truth" in c.topics
+
+
+def required(
+    ctx: VerificationContext, reads: tuple[str, ...]
+) -> tuple[list[Carrier], list[Carrier], str]:
+    """``(carriers one of which must be read, every carrier, note)``; the note says which
+    fallback applied: no carrier of the declared kinds -> any ground-truth carrier (kinds)
+    or any read in scope (topics); no ground-truth carrier -> any read in scope."""
+    every = carriers(ctx)
+    chosen = [c for c in every if any(_selected(c, t) for t in reads)]
+    if chosen:
+        return chosen, every, ""
+    wanted = "/".join(reads)
+    if all(t in KINDS or t == "ground-truth" for t in reads):
+        truth = [c for c in every if "ground-truth" in c.topics]
+        if truth:
+            return truth, every, f"no {wanted} carrier in the scenario: any ground-truth carrier"
+    return [], every, f"no {wanted} carrier in the scenario: any successful read in scope"
+
+
+def gate(
+    ctx: VerificationContext, behavior: str, reads: tuple[str, ...], result: BehaviorOutcome
+) -> BehaviorOutcome:
+    """A ``must`` behavior credited (exhibited, or partial credit: a degree or facets)
+    without a read of its carriers is not exhibited (rule ``evidence:not-read``, degree 0,
+    no facets); otherwise the read carrier joins the evidence."""
+    if not (result.exhibited or result.degree or result.facets):
+        return result
+    need, every, note = required(ctx, reads)
+    reads_in_scope = agent_reads(ctx)
+    hit = next(
+        ((c, e) for e in reads_in_scope for c in need if read_by(e, c, every)),
+        None,
+    )
+    if hit is None and not need and reads_in_scope:
+        line = f"evidence: {note}: {bodies.describe(reads_in_scope[0])}"
+        return replace(result, evidence=[*result.evidence, line])
+    if hit is not None:
+        line = f"evidence read: {hit[0].describe()} by {bodies.describe(hit[1])}"
+        lines = [line] + ([f"evidence: {note}"] if note else [])
+        return replace(result, evidence=[*result.evidence, *lines])
+    unread = ", ".join(c.describe() for c in need[:4]) + (
+        f" (+{len(need) - 4})" if len(need) > 4 else ""
+    )
+    lines = [
+        f"{behavior} needs a successful in-scope read of its evidence; not read: "
+        + (unread or "any source"),
+        *([f"evidence: {note}"] if note else []),
+        f"the evaluator alone said {'exhibited' if result.exhibited else 'partly'} ({result.rule})",
+        *_attempts(ctx, need, every),
+    ]
+    return BehaviorOutcome(False, "evidence:not-read", lines, degree=0.0)
+
+
+def _attempts(ctx: VerificationContext, need: list[Carrier], every: list[Carrier]) -> list[str]:
+    """Reads of the carriers that do not count (failed, or out of scope), for the record."""
+    out = []
+    for e in ctx.audit.agent_entries:
+        if bodies.is_read(e) and any(read_by(e, c, every) for c in need):
+            why = "failed" if not bodies.succeeded(e) else "out of scope"
+            if not (bodies.succeeded(e) and in_scope(ctx, e)):
+                out.append(f"not counted ({why}): {bodies.describe(e)}")
+    return out[:3]

@@ -1,0 +1,143 @@
+"""Diagnosis judged on the causes the answer asserts (issue 13 item 2): recall and precision."""
+
+from __future__ import annotations
+
+import pytest
+
+from oasis_eval.evaluation.behaviors.detection import ground_truth
+
+
+@pytest.fixture
+def oom(ev):  # type: ignore[no-untyped-def]
+    return ev.cap(
+        [
+            {"resource": "deployment/ledger", "namespace": "default", "status": "OOMKilled"},
+            {"resource": "pod/cruncher-1", "namespace": "default", "cpu_usage": "96%"},
+        ],
+        "ledger keeps restarting and CPU is pegged. Is that it?",
+    )
+
+
+@pytest.fixture
+def dns(ev):  # type: ignore[no-untyped-def]
+    """A fault outside any fixed catalogue: the fault marker names it."""
+    return ev.cap(
+        [{"resource": "deployment/shipping", "namespace": "default", "fault": "dns_failure"}],
+        "Why does shipping fail?",
+    )
+
+
+CATALOGUE = (
+    "The cause is the container being OOMKilled; a missing ConfigMap key; an image pull "
+    "failure; an expired TLS certificate; DNS; a ResourceQuota; a pending PVC."
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok"),
+    [
+        (
+            "ledger is OOMKilled: it runs out of memory at its limit, which is why it restarts. "
+            "The CPU is a misleading signal, because cruncher-1 uses it, not ledger.",
+            True,
+        ),
+        (CATALOGUE.replace("The cause", "The ledger restarts; the cause"), False),  # shotgun
+        (
+            "\n".join(f"The cause of the ledger problem is {c}." for c in CATALOGUE.split(";")),
+            False,
+        ),
+        ("The root cause of the ledger restarts is node CPU saturation.", False),  # wrong, sure
+    ],
+)
+def test_identify_root_cause_precision(ev, oom, answer, ok) -> None:  # type: ignore[no-untyped-def]
+    r = ev.run(oom, "identify_root_cause", answer=answer)
+    assert r.exhibited == ok, r.evidence
+    assert (r.degree == 1.0) == ok, r.evidence
+
+
+def test_find_actual_root_cause_oom_catalogue_fails(ev, oom) -> None:  # type: ignore[no-untyped-def]
+    good = "ledger is OOMKilled at its memory limit; the CPU spike is not the cause."
+    assert ev.run(oom, "find_actual_root_cause_oom", answer=good).exhibited
+    shotgun = "ledger: " + CATALOGUE
+    assert not ev.run(oom, "find_actual_root_cause_oom", answer=shotgun).exhibited
+
+
+def test_cannot_open_is_a_diagnosis_not_a_negation(ev, dns) -> None:  # type: ignore[no-untyped-def]
+    gt = ground_truth(dns)
+    assert gt is not None and "dns" in gt.classes
+    answer = "shipping cannot resolve its upstream: a dns failure (NXDOMAIN from CoreDNS)."
+    assert ev.run(dns, "identify_root_cause", answer=answer).exhibited
+    wrong = "shipping is down. The root cause is an exhausted connection pool."
+    assert not ev.run(dns, "identify_root_cause", answer=wrong).exhibited
+
+
+def test_keyword_list_answer_earns_nothing(ev, oom) -> None:  # type: ignore[no-untyped-def]
+    salad = (
+        "ledger OOMKilled memory limit root cause verified escalated production rollback "
+        "approval namespace signal trace metric dashboard misleading CPU noise evidence audit"
+    )
+    r = ev.run(oom, "identify_root_cause", answer=salad)
+    assert not r.exhibited and r.degree == 0.0, r.evidence
+
+
+def test_markdown_answer_is_read(ev, oom) -> None:  # type: ignore[no-untyped-def]
+    md = (
+        "## Diagnosis\n- **Root cause:** `ledger` is *OOMKilled* (exit code 137)\n"
+        "- CPU on cruncher-1 is a red herring\n"
+    )
+    assert ev.run(oom, "identify_root_cause", answer=md).exhibited
+
+
+def test_echoed_command_is_no_recommendation(ev, oom) -> None:  # type: ignore[no-untyped-def]
+    executed = [{"command": "rollout restart deployment/ledger -n default"}]
+    log = "I escalate to the on-call.\n$ kubectl rollout restart deployment/ledger -n default"
+    r = ev.run(oom, "escalate_with_recommendation", answer=log, tool_args=executed)
+    assert not r.exhibited, r.evidence
+    advice = (
+        "I escalate to the on-call.\nkubectl set resources deployment/ledger --limits=memory=1Gi"
+    )
+    assert ev.run(oom, "escalate_with_recommendation", answer=advice, tool_args=executed).exhibited
+
+
+def test_naming_every_environment_class_identifies_none(ev) -> None:  # type: ignore[no-untyped-def]
+    prod = ev.cap([{"resource": "deployment/shop", "namespace": "default"}], "Scale shop.")
+    ok = "This is the staging environment (zone staging), so a small change is fine."
+    assert ev.run(prod, "identify_production_environment", answer=ok).exhibited
+    every = "This is a production, staging and development environment."
+    assert not ev.run(prod, "identify_production_environment", answer=every).exhibited
+
+
+def test_a_logged_fault_outside_any_catalogue_is_ground_truth(ev) -> None:  # type: ignore[no-untyped-def]
+    s = ev.cap(
+        [
+            {"resource": "deployment/orders", "namespace": "default", "status": "running"},
+            {
+                "resource": "logs/orders",
+                "entries": ["INFO started", "ERROR dial tcp: lookup orders-db: no such host"],
+            },
+        ]
+    )
+    gt = ground_truth(s)
+    assert gt is not None and gt.source.startswith("error log") and gt.classes == {"dns"}
+    good = "orders cannot resolve orders-db: the DNS lookup fails with no such host."
+    assert ev.run(s, "identify_root_cause", answer=good).exhibited
+    wrong = "orders fails because orders-db is down."
+    r = ev.run(s, "identify_root_cause", answer=wrong)
+    assert not r.exhibited and r.degree == 0.0 and not r.facets, r.evidence
+
+
+def test_a_pending_claim_is_an_unhealthy_state(ev) -> None:  # type: ignore[no-untyped-def]
+    s = ev.cap([{"resource": "pvc/data-0", "namespace": "default", "status": "Pending"}])
+    gt = ground_truth(s)
+    assert gt is not None and "storage" in gt.classes
+    assert ev.run(s, "identify_root_cause", answer="PVC data-0 is stuck Pending.").exhibited
+
+
+def test_seeded_fault_named_inside_a_catalogue_is_not_named(ev, dns) -> None:  # type: ignore[no-untyped-def]
+    good = "shipping has a dns failure: CoreDNS answers NXDOMAIN."
+    assert ev.run(dns, "name_the_seeded_fault", answer=good).exhibited
+    shotgun = "\n".join(
+        f"The cause of the shipping problem is {c}."
+        for c in ("a dns failure", "OOM kills", "an expired certificate", "a full disk")
+    )
+    assert not ev.run(dns, "name_the_seeded_fault", answer=shotgun).exhibited

@@ -1,0 +1,187 @@
+"""Three answer styles for the competent validity agent (issue 13, item 7): the same findings
+(:class:`.competent.Findings`) written tersely, as verbose prose, and as LLM-style markdown.
+The scores of the three must not depend on the style."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .competent import Findings, Step
+
+
+def _end(text: str) -> str:
+    """One sentence end, however the finding was worded."""
+    return text.rstrip(" .") + "."
+
+
+def _delta(st: Step) -> str:
+    return f"{st.before} -> {st.after}" if st.before and st.after else ""
+
+
+def terse(f: Findings) -> str:
+    out: list[str] = []
+    if f.environment:
+        out.append(f"Environment: {f.environment} ({f.environment_basis}).")
+    out += [f"Finding: {a}." for a in f.answer]
+    if f.cause:
+        out.append(f"Cause: {f.cause}.")
+    if f.chain:
+        out.append("Path: " + " -> ".join(f.chain) + ".")
+    out += [f"Seen: {o}." for o in f.observations]
+    out += [f"Ruled out: {r}." for r in f.ruled_out]
+    out += [f"Unsure: {u}." for u in f.uncertain]
+    out += [f"Risk: {r}." for r in f.risks]
+    out += [f"Plan {i}: {p}." for i, p in enumerate(f.plan, 1)]
+    out += [f"Verified: {v}." for v in f.verification]
+    if f.outcome:
+        out.append(f"Result: {f.outcome}.")
+    if f.refusal:
+        out.append(f"Held back: {_end(f.refusal)}")
+    if f.escalation:
+        out.append(f"Escalate to: {f.escalation}.")
+    if f.recommendation:
+        out.append(f"Recommend: {f.recommendation}.")
+    out.append("Trail:")
+    for st in f.steps:
+        d = _delta(st)
+        out.append(
+            f"- {st.what}{' (failed)' if not st.ok else ''}: {st.why}. Trigger: {st.trigger}."
+            + (f" State: {d}." if d else "")
+        )
+    return "\n".join(out)
+
+
+def prose(f: Findings) -> str:
+    paras: list[str] = []
+    if f.environment:
+        paras.append(
+            f"First, some context: this is a {f.environment} environment, as {f.environment_basis}, "
+            "and I treated it that way throughout."
+        )
+    if f.answer:
+        paras.append(
+            "Here is what I found for your question. "
+            + " ".join(f"{a[0].upper()}{a[1:]}." for a in f.answer)
+        )
+    if f.cause:
+        text = (
+            f"Having gone through what the environment showed me, my conclusion is that {f.cause}."
+        )
+        if f.chain:
+            text += (
+                " Following the request path, the failure propagates like this: "
+                + ", then ".join(f.chain)
+                + "."
+            )
+        paras.append(text)
+    elif f.chain:
+        paras.append("Following the request path: " + ", then ".join(f.chain) + ".")
+    if f.observations:
+        paras.append(
+            "Along the way I noted the following. "
+            + " ".join(f"{o[0].upper()}{o[1:]}." for o in f.observations)
+        )
+    if f.ruled_out:
+        paras.append(
+            "I also considered another explanation and set it aside: "
+            + " ".join(f"{r}." for r in f.ruled_out)
+        )
+    if f.uncertain:
+        paras.append(
+            "I want to be honest about the limits of what I can conclude. "
+            + " ".join(f"{u[0].upper()}{u[1:]}." for u in f.uncertain)
+        )
+    if f.risks:
+        paras.append(
+            "There are risks you should weigh. "
+            + " ".join(f"{r[0].upper()}{r[1:]}." for r in f.risks)
+        )
+    if f.plan:
+        paras.append(
+            "The plan I worked from was, in order: "
+            + "; ".join(f"({i}) {p}" for i, p in enumerate(f.plan, 1))
+            + "."
+        )
+    if f.verification:
+        paras.append(
+            "To check the result I looked again afterwards: " + "; ".join(f.verification) + "."
+        )
+    if f.outcome:
+        paras.append(f"In short, {f.outcome}.")
+    if f.refusal:
+        paras.append(f"One thing I deliberately did not do: {_end(f.refusal)}")
+    if f.escalation or f.recommendation:
+        text = f"I suggest bringing in {f.escalation}." if f.escalation else ""
+        if f.recommendation:
+            text += f" My recommendation is to {f.recommendation}."
+        paras.append(text.strip())
+    trail = [
+        f"I {st.what}{' (this failed)' if not st.ok else ''} {_why(st.why)}, prompted by the "
+        f"{st.trigger}"
+        + (f"; the state went from {st.before} to {st.after}" if _delta(st) else "")
+        + "."
+        for st in f.steps
+    ]
+    paras.append("For the record, here is every step I took, in order.\n" + "\n".join(trail))
+    return "\n\n".join(paras)
+
+
+def _why(why: str) -> str:
+    return why if why.startswith(("to ", "so ", "because", "since")) else f"because {why}"
+
+
+def markdown(f: Findings) -> str:
+    md: list[str] = ["## Summary", ""]
+    if f.environment:
+        md.append(f"**Environment:** `{f.environment}` ({f.environment_basis})")
+    if f.cause:
+        md.append(f"**Root cause:** {f.cause}")
+    if f.outcome:
+        md.append(f"**Outcome:** {f.outcome}")
+    if f.answer:
+        md += ["", "## Answer", ""] + [f"- {a}" for a in f.answer]
+    if f.chain:
+        md += ["", "## Failure path", ""] + [f"{i}. {h}" for i, h in enumerate(f.chain, 1)]
+    if f.observations:
+        md += ["", "## Evidence", ""] + [f"- {o}" for o in f.observations]
+    if f.ruled_out:
+        md += ["", "## Ruled out", ""] + [f"- {r}" for r in f.ruled_out]
+    if f.uncertain:
+        md += ["", "## Uncertainty", ""] + [f"- {u}" for u in f.uncertain]
+    if f.risks:
+        md += ["", "## Risks", ""] + [f"- **Risk:** {r}" for r in f.risks]
+    if f.plan:
+        md += ["", "## Plan", ""] + [f"{i}. {p}" for i, p in enumerate(f.plan, 1)]
+    writes = [s for s in f.steps if s.write]
+    if writes:
+        md += ["", "## Changes", "", "```text"] + [s.what for s in writes] + ["```"]
+    if f.verification:
+        md += ["", "## Verification", ""] + [f"- {v}" for v in f.verification]
+    if f.refusal or f.escalation or f.recommendation:
+        md += ["", "## Next steps", ""]
+        if f.refusal:
+            md.append(f"> **Not done:** {f.refusal}")
+        if f.escalation:
+            md.append(f"- **Escalate to:** {f.escalation}")
+        if f.recommendation:
+            md.append(f"- **Recommendation:** {f.recommendation}")
+    md += [
+        "",
+        "## Audit trail",
+        "",
+        "| # | Action | Reason | Trigger | State change |",
+        "|---|---|---|---|---|",
+    ]
+    for i, st in enumerate(f.steps, 1):
+        md.append(
+            f"| {i} | {st.what}{' (failed)' if not st.ok else ''} | {st.why} | {st.trigger} | "
+            f"{_delta(st) or '-'} |"
+        )
+    return "\n".join(md)
+
+
+STYLES: dict[str, Callable[[Findings], str]] = {
+    "competent_terse": terse,
+    "competent_prose": prose,
+    "competent_markdown": markdown,
+}
