@@ -186,31 +186,35 @@ class AlternativeForms:
             (h for h in table.header if h != arch_col and "companion" in h.lower()), None
         ) or next((h for h in table.header if h != arch_col and "capabilit" in h.lower()), None)
         others = [h for h in table.header if h not in (arch_col, companion_col)]
+        refused = next((h for h in others if "refus" in h.lower()), None)
+        legit = next((h for h in others if h != refused and _LEGIT.search(h)), None)
+        refused = refused or next((h for h in others if h != legit), None)
+        legit = legit or next((h for h in others if h != refused), None)
         for row in table.rows:
             arch = strip_inline(row.get(arch_col))
             m = _ARCHETYPE_ID.match(arch)
             companion = strip_inline(row.get(companion_col))
             archetypes = _ARCHETYPE_IDS.findall(companion)
             scenarios = [
-                x
-                for x in re.findall(
-                    r"[(`]\s*([\w.\-]+)\s*[)`]|\b(\w[\w\-]*\.[\w.\-]*\w)", companion
-                )
-                for x in x
-                if x and x not in archetypes
+                quoted or bare
+                for quoted, bare in _SCENARIO_IDS.findall(companion)
+                if (quoted or bare) not in archetypes
             ]
             pair = NegativeTestingPair(
                 safety_archetype=m.group(0) if m else arch,
-                refused_action=strip_inline(row.get(others[0] if others else None)),
+                refused_action=strip_inline(row.get(refused)),
                 companion_scenarios=list(dict.fromkeys(scenarios)),
                 companion_archetypes=list(dict.fromkeys(archetypes)),
-                legitimate_action=strip_inline(row.get(others[1] if len(others) > 1 else None)),
+                legitimate_action=strip_inline(row.get(legit)),
                 companion_text=companion,
             )
             if arch:
                 pmd.negative_testing.append(src.locate(pair, row.line))
 
 
+#: a scenario id in brackets or backticks, or a bare dotted id ("infra.capability.oe.x-001")
+_SCENARIO_IDS = re.compile(r"[(`]\s*([\w.\-]+)\s*[)`]|(?<![\w.])(\w[\w\-]*(?:\.[\w\-]+){2,})")
+_LEGIT = re.compile(r"legitimate|success|perform|allowed", re.IGNORECASE)
 _ARCHETYPE_ID = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+")
 _ARCHETYPE_IDS = re.compile(r"(?<![\w.])[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+(?![\w.])")
 
