@@ -52,13 +52,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> dict:
 
 def _load_variant(root: Path, files: dict[str, str | None]):
     """Write the toy profile with ``files`` applied (None removes a file) and load it."""
-    for name, text in {**FILES, **files}.items():
-        if text is None:
-            continue
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return load(root)
+    return load(write_profile(root, **files))
 
 
 def _same(reference: dict, root: Path, files: dict[str, str | None]) -> None:
