@@ -593,11 +593,12 @@ def test_loader_entry_point_detects_the_layout(tmp_path):
 # ---- broken toy profiles ------------------------------------------------------------
 
 
-def test_missing_required_file_is_an_error_naming_it(tmp_path):
+def test_missing_component_is_an_error_naming_its_section(tmp_path):
     write_profile(tmp_path, **{"behavior-definitions.md": None})
     profile, findings = load(tmp_path)
     (err,) = findings.errors
-    assert (err.code, err.file) == ("missing-file", "behavior-definitions.md")
+    assert (err.code, err.file) == ("no-behaviors", "profile.md")  # the main document
+    assert "03 §2.3" in err.expected and "behavior-definitions.md" not in err.message
     assert profile.behaviors == [] and profile.safety_categories  # the rest still loads
 
 

@@ -1,5 +1,6 @@
 """Rules over the scenario set: unique ids/intents, archetype coverage, negative testing."""
 
+from oasis_eval.spec.profile import NegativeTestingPair
 from oasis_eval.validation import validate_profile, validate_scenario
 
 TWO_SCENARIOS = """\
@@ -79,6 +80,23 @@ def test_negative_testing_gap_is_a_warning(build, valid_profile):
     (f,) = validate_profile(valid_profile)
     assert (f.code, f.severity.value) == ("negative-testing-gap", "warning")
     assert "S-SK-001" in f.message and "justif" in f.message
+
+
+def test_the_quality_statement_mapping_names_the_companion(build, valid_profile):
+    """03 §3.4: the mapping table of the quality statement counts as well as
+    companion_scenario; it must name a capability scenario or archetype that exists."""
+    valid_profile.scenarios[0].quality = None
+    capability = next(s for s in valid_profile.scenarios if not s.is_safety)
+    for pair, gap in [
+        (NegativeTestingPair(safety_archetype="S-SK-001", companion_scenarios=[capability.id]), 0),
+        (NegativeTestingPair(safety_archetype="S-SK-001", companion_archetypes=["C-BK-001"]), 0),
+        (NegativeTestingPair(safety_archetype="Out of scope write", companion_text="None: why"), 0),
+        (NegativeTestingPair(safety_archetype="S-SK-001", companion_scenarios=["nope.001"]), 1),
+        (NegativeTestingPair(safety_archetype="S-XX-009", companion_archetypes=["C-BK-001"]), 1),
+    ]:
+        valid_profile.negative_testing = [pair]
+        got = build.codes(validate_profile(valid_profile))
+        assert got.count("negative-testing-gap") == gap, pair
 
 
 def test_negative_testing_needs_a_capability_companion(build, valid_profile):

@@ -226,6 +226,21 @@ class ReservedScenarios(SpecModel):
     distribution: str = ""
 
 
+class NegativeTestingPair(SpecModel):
+    """A row of the negative-testing mapping of the quality statement (03 §3.4)."""
+
+    #: the safety archetype (its id, or its name as written when no id is given)
+    safety_archetype: str
+    refused_action: str = ""
+    #: companion capability scenario ids named in the row
+    companion_scenarios: list[str] = Field(default_factory=list)
+    #: companion capability archetype ids named in the row
+    companion_archetypes: list[str] = Field(default_factory=list)
+    legitimate_action: str = ""
+    #: the companion cell as written (a justification when nothing is named)
+    companion_text: str = ""
+
+
 class DimensionContribution(SpecModel):
     category: str
     weight: float
@@ -254,6 +269,8 @@ class Profile(SpecModel):
     stimulus_library: list[LibraryStimulus] = Field(default_factory=list)
     conformance: ConformanceContract | None = None
     reserved_scenarios: ReservedScenarios | None = None
+    #: the quality statement's safety-archetype -> capability-companion mapping (03 §3.4)
+    negative_testing: list[NegativeTestingPair] = Field(default_factory=list)
     scenarios: list[Scenario] = Field(default_factory=list)
 
     _lookup_cache: dict[str, Any] = PrivateAttr(default_factory=dict)

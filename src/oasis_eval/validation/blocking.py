@@ -156,7 +156,12 @@ DEFECTS: dict[str, str] = {
     "duplicate-interface-type": "interface types are only checked against provider declarations",
     "empty-compound-type": "as duplicate-interface-type",
     "unknown-interface-type": "as duplicate-interface-type",
-    "missing-interface-types": "as duplicate-interface-type",
+    "missing-stimulus-library": "a scenario's library reference to it is dangling-library-ref "
+    "(blocking); a library nobody uses changes nothing",
+    "missing-provider-guide": "the guide (03 §2.13) is prose for implementers; preflight "
+    "checks the conformance contract",
+    "missing-conformance-document": "preflight checks the requirement keys; only the "
+    "response schema and worked examples (03 §2.17.1) are missing",
 }
 
 

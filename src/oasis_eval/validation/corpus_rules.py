@@ -83,17 +83,21 @@ def check_archetype_coverage(profile: Profile, findings: Findings) -> None:
 
 
 def check_negative_testing(profile: Profile, findings: Findings) -> None:
-    """03 §3.4: every safety archetype has a safety scenario naming a capability companion.
+    """03 §3.4: every safety archetype has a capability companion, named by one of its
+    scenarios (``companion_scenario``) or by the quality statement's mapping table.
 
-    A warning, not an error: the profile may justify a missing companion in its
-    quality statement, which is prose that tooling does not read.
+    A warning, not an error: the mapping may justify a missing companion (a row naming
+    no capability scenario or archetype counts as that justification).
     """
+    stated = _stated_companions(profile)
     for c, cat in enumerate(profile.safety_categories):
         for a, arch in enumerate(cat.archetypes):
             scenarios = [s for s in profile.scenarios if s.is_safety and s.archetype == arch.id]
             if not scenarios:
                 continue  # archetype-without-scenario already says so
             if any(_has_capability_companion(s, profile) for s in scenarios):
+                continue
+            if stated.get(arch.id) or stated.get(arch.name.lower()):
                 continue
             findings.warning(
                 "negative-testing-gap",
@@ -103,6 +107,25 @@ def check_negative_testing(profile: Profile, findings: Findings) -> None:
                 expected="quality.companion_scenario pointing to a capability scenario (03 §3.4)",
                 **at_profile(profile, arch, ("safety_categories", c, "archetypes", a)),
             )
+
+
+def _stated_companions(profile: Profile) -> dict[str, bool]:
+    """Safety archetype (id, or lower-case name) -> whether the 03 §3.4 mapping table gives
+    it a capability companion that exists, or justifies having none."""
+    capability_archetypes = {s.archetype for s in profile.scenarios if not s.is_safety}
+    out: dict[str, bool] = {}
+    for pair in profile.negative_testing:
+        key = pair.safety_archetype
+        named = pair.companion_scenarios or pair.companion_archetypes
+        ok = any(
+            (sc := profile.scenario(ref)) is not None
+            and sc.classification is Classification.capability
+            for ref in pair.companion_scenarios
+        ) or any(ref in capability_archetypes for ref in pair.companion_archetypes)
+        justified = not named and bool(pair.companion_text.strip(" -—–"))
+        out[key] = out.get(key, False) or ok or justified
+        out[key.lower()] = out[key]
+    return out
 
 
 def _has_capability_companion(scenario: Scenario, profile: Profile) -> bool:

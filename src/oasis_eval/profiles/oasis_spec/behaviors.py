@@ -22,16 +22,34 @@ _CODE_ID = re.compile(r"^`([^`]+)`$")
 _BARE_ID = re.compile(r"^[a-z][a-z0-9_.\-]*$")
 
 
-def parse_behaviors(src: Source) -> list[BehaviorDefinition]:
-    """Behaviour definitions from behaviors.md headings (03 §2.3); duplicates become findings."""
+def holds_behaviors(src: Source) -> bool:
+    """Whether a document defines behaviors: an identifier heading with a verification label."""
+    return any(
+        s.level >= 2
+        and _identifier(s.title, s.level) is not None
+        and any("verification" in lab.key for lab in labels(s.blocks))
+        for s in src.doc.root.walk()
+    )
+
+
+def parse_behaviors(
+    src: Source, seen: dict[str, tuple[str, int]] | None = None, *, required: bool = True
+) -> list[BehaviorDefinition]:
+    """Behaviour definitions from a document's identifier headings (03 §2.3); ``seen``
+    (id -> file, line) spans the documents, so a duplicate in another one is found too."""
     out: list[BehaviorDefinition] = []
-    seen: dict[str, int] = {}
+    seen = {} if seen is None else seen
+    groups = {
+        id(p)
+        for s, p in _walk(src.doc.root, None)
+        if p is not None and s.level >= 2 and _identifier(s.title, s.level) is not None
+    }
     for section, parent in _walk(src.doc.root, None):
         if section.level < 2:
             continue
         behavior_id = _identifier(section.title, section.level)
         if behavior_id is None:
-            if section.level >= 3:
+            if section.level >= 3 and id(parent) in groups:
                 src.warning(
                     "unparsed-heading",
                     f"heading '{section.title}' is not a behavior identifier; "
@@ -41,18 +59,20 @@ def parse_behaviors(src: Source) -> list[BehaviorDefinition]:
                 )
             continue
         if behavior_id in seen:
+            file, line = seen[behavior_id]
+            where = f"line {line}" if file == src.file else f"{file}:{line}"
             src.error(
                 "duplicate-behavior",
-                f"behavior '{behavior_id}' is defined twice (first at line {seen[behavior_id]})",
+                f"behavior '{behavior_id}' is defined twice (first at {where})",
                 section.line,
                 field=behavior_id,
                 expected="one definition per identifier (03 §2.3)",
             )
             continue
-        seen[behavior_id] = section.line
+        seen[behavior_id] = (src.file, section.line)
         group = parent.name if parent is not None and parent.level >= 2 else ""
         out.append(_behavior(src, section, behavior_id, group))
-    if not out:
+    if not out and required:
         src.error(
             "no-behaviors",
             "no behavior definitions found",

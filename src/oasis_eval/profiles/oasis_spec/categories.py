@@ -13,6 +13,7 @@ Merging with profile.md's tables happens in :mod:`.merge`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...spec.profile import Archetype
@@ -45,6 +46,8 @@ class ParsedCategory:
     line: int
     labels: dict[str, Label]
     description: str = ""
+    #: the document the category section is in
+    file: str = ""
     archetypes: list[Archetype] = field(default_factory=list)
 
     def label(self, *keys: str) -> Label | None:
@@ -65,8 +68,10 @@ class CategoriesFile:
         return {c.id: c for c in self.categories}
 
 
-def parse_categories(src: Source, *, capability: bool) -> CategoriesFile:
-    """Read every category section of a categories file."""
+def parse_categories(
+    src: Source, *, capability: bool, include: Callable[[Section], bool] | None = None
+) -> CategoriesFile:
+    """Read the category sections of a document (those ``include`` accepts, when given)."""
     out = CategoriesFile(src)
     seen_archetypes: dict[str, int] = {}
     for section in src.doc.root.walk():
@@ -77,10 +82,10 @@ def parse_categories(src: Source, *, capability: bool) -> CategoriesFile:
                 out.subcategory_tables.append(table)
         if section.level < 2 or ARCHETYPE_HEADING.match(strip_inline(section.title)):
             continue
-        if not _is_category(section):
+        if not is_category(section) or (include is not None and not include(section)):
             continue
         out.categories.append(_category(src, section, capability, seen_archetypes))
-    if not out.categories:
+    if not out.categories and include is None:
         src.error(
             "no-categories",
             "no category sections found",
@@ -90,7 +95,17 @@ def parse_categories(src: Source, *, capability: bool) -> CategoriesFile:
     return out
 
 
-def _is_category(section: Section) -> bool:
+def category_sections(src: Source) -> list[Section]:
+    """The sections of ``src`` that define a category: archetype headings or category labels."""
+    return [
+        s
+        for s in src.doc.root.walk()
+        if s.level >= 2 and not ARCHETYPE_HEADING.match(strip_inline(s.title)) and is_category(s)
+    ]
+
+
+def is_category(section: Section) -> bool:
+    """A category section: it has archetype sub-headings or category labels (03 §2.4/§2.5)."""
     if any(ARCHETYPE_HEADING.match(strip_inline(c.title)) for c in section.children):
         return True
     return any(k in label_map(section.blocks) for k in _CATEGORY_LABELS)
@@ -100,7 +115,7 @@ def _category(
     src: Source, section: Section, capability: bool, seen: dict[str, int]
 ) -> ParsedCategory:
     labs = label_map(section.blocks)
-    cat = ParsedCategory(section.name, slugify(section.name), section.line, labs)
+    cat = ParsedCategory(section.name, slugify(section.name), section.line, labs, file=src.file)
     cat.description = "\n\n".join(strip_inline(p.text) for p in paragraphs(section.blocks))
     for child in section.children:
         m = ARCHETYPE_HEADING.match(strip_inline(child.title))

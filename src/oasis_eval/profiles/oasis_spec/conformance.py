@@ -1,11 +1,14 @@
 """The provider conformance contract (03 §2.17, 08 §3.8).
 
-Two files hold it in the oasis-spec layout:
+03 §2.17.2 lets a profile put the contract in any document; it is found by content
+(conventionally named, in the SI profile, as below):
 
-- ``provider-conformance-requirements.yaml``: ``profile``, ``profile_version``,
+- a YAML file whose top level has a ``requirements`` mapping
+  (``provider-conformance-requirements.yaml``): ``profile``, ``profile_version``,
   ``oasis_core_dependency`` and ``requirements: {key: {type, required,
   expected, description}}`` -- what counts as satisfied;
-- ``provider-conformance.md``: the human-readable contract, one section per
+- a Markdown document with a conformance heading and ```json blocks
+  (``provider-conformance.md``): the human-readable contract, one section per
   requirement key, a JSON Schema for the provider's ``requirements`` map in a
   ```json block of its "schema" section (03 §2.17.1), and worked JSON examples.
 
@@ -20,13 +23,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import yaml
 from jsonschema import SchemaError, validators
 
 from ... import files
 from ...diagnostics import Findings, UnusableInput
 from ...spec.common import SourceRef
 from ...spec.profile import ConformanceContract, ConformanceRequirement
-from ...spec.yaml_io import YamlDocument, load_documents
+from ...spec.yaml_io import YamlDocument, load_documents, safe_load
 from ..paths import confined_files
 from ..scenarios import validate_model
 from .common import Source, normalize_range, unusable_message
@@ -36,11 +40,25 @@ REQUIREMENTS_FILE = "provider-conformance-requirements.yaml"
 CONTRACT_FILE = "provider-conformance.md"
 
 
+def find_requirements_file(root: Path, candidates: list[str]) -> str | None:
+    """The profile's machine-readable contract, found by content: the first YAML file (the
+    conventional name first) whose top level holds a ``requirements`` mapping (03 §2.17.2)."""
+    ordered = sorted(candidates, key=lambda n: (Path(n).name != REQUIREMENTS_FILE, n))
+    for name in ordered:
+        try:
+            data = safe_load(files.read_text(root / name))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            continue
+        if isinstance(data, dict) and isinstance(data.get("requirements"), dict):
+            return name
+    return None
+
+
 def load_requirements(
-    root: Path, findings: Findings
+    root: Path, findings: Findings, name: str = REQUIREMENTS_FILE
 ) -> tuple[ConformanceContract | None, YamlDocument | None]:
-    """Read the machine-readable requirements file; problems become findings."""
-    doc = _requirements_document(root, findings)
+    """Read the machine-readable requirements file ``name``; problems become findings."""
+    doc = _requirements_document(root, findings, name)
     if doc is None:
         return None, None
     data: dict[str, Any] = doc.data
@@ -59,45 +77,46 @@ def load_requirements(
                 f"'{key}' is missing",
                 line=doc.line,
                 field=key,
-                file=REQUIREMENTS_FILE,
+                file=name,
             )
-    _add_requirements(contract, doc, findings)
-    contract.locate(SourceRef(file=REQUIREMENTS_FILE, line=doc.line), doc.locations)
+    _add_requirements(contract, doc, findings, name)
+    contract.locate(SourceRef(file=name, line=doc.line), doc.locations)
     return contract, doc
 
 
-def _requirements_document(root: Path, findings: Findings) -> YamlDocument | None:
+def _requirements_document(root: Path, findings: Findings, name: str) -> YamlDocument | None:
     """The requirements file as one YAML mapping, or None (with a finding saying why)."""
-    path = root / REQUIREMENTS_FILE
+    path = root / name
     if not path.is_file():
         findings.error(
-            "missing-file",
-            f"required profile file '{REQUIREMENTS_FILE}' does not exist",
-            file=REQUIREMENTS_FILE,
-            expected="the machine-readable conformance contract (03 §2.17)",
+            "missing-conformance-contract",
+            "no YAML document of the profile declares the conformance requirement keys",
+            file=name,
+            expected="a YAML file with 'requirements: {key: {type, required, expected, "
+            "description}}' (03 §2.17.1)",
         )
         return None
     if not confined_files(root, [path], findings):
         return None
     try:
-        docs = load_documents(Path(REQUIREMENTS_FILE), findings, text=files.read_text(path))
+        docs = load_documents(Path(name), findings, text=files.read_text(path))
     except UnusableInput as exc:
         findings.error(
             "invalid-yaml",
             unusable_message(exc),
-            file=REQUIREMENTS_FILE,
+            file=name,
             line=exc.line,
             expected="valid YAML",
         )
         return None
     except (OSError, UnicodeDecodeError) as exc:
-        findings.error("unreadable-file", f"cannot read: {exc}", file=REQUIREMENTS_FILE)
+        findings.error("unreadable-file", f"cannot read: {exc}", file=name)
         return None
     if len(docs) != 1 or not isinstance(docs[0].data, dict):
         findings.error(
             "invalid-type",
             "expected one YAML mapping",
-            file=REQUIREMENTS_FILE,
+            file=name,
             line=docs[0].line if docs else None,
             expected="profile, profile_version, oasis_core_dependency, requirements",
         )
@@ -105,9 +124,11 @@ def _requirements_document(root: Path, findings: Findings) -> YamlDocument | Non
     return docs[0]
 
 
-def _add_requirements(contract: ConformanceContract, doc: YamlDocument, findings: Findings) -> None:
+def _add_requirements(
+    contract: ConformanceContract, doc: YamlDocument, findings: Findings, name: str
+) -> None:
     """Each valid entry of ``requirements`` into the contract, in file order."""
-    where = {"file": REQUIREMENTS_FILE}
+    where = {"file": name}
     reqs = doc.data.get("requirements")
     if not isinstance(reqs, dict) or not reqs:
         findings.error(
@@ -145,8 +166,17 @@ def _add_requirements(contract: ConformanceContract, doc: YamlDocument, findings
             contract.requirements[str(key)] = req
 
 
+def holds_contract(src: Source) -> bool:
+    """Whether a document is the human-readable conformance contract: it speaks of
+    conformance in a heading and gives a JSON Schema or JSON examples (03 §2.17.1)."""
+    titled = any("conformance" in s.name.lower() for s in src.doc.root.walk() if s.level)
+    return titled and bool(code_blocks(src.doc.blocks, "json"))
+
+
 def read_contract_document(src: Source, contract: ConformanceContract) -> None:
-    """Schema, examples and per-key sections of provider-conformance.md, checked with the YAML."""
+    """Schema, examples and per-key sections of the contract document, checked with the YAML."""
+    contract.document = src.file
+    req_file = contract.source.file if contract.source else REQUIREMENTS_FILE
     schema_block = _schema_block(src)
     if schema_block is None:
         src.warning(
@@ -169,7 +199,7 @@ def read_contract_document(src: Source, contract: ConformanceContract) -> None:
             )
     keys = set(contract.requirements)
     if contract.response_schema is not None and keys:
-        _compare_schema_keys(src, schema_block, contract.response_schema, keys)
+        _compare_schema_keys(src, schema_block, contract.response_schema, keys, req_file)
     for block in code_blocks(src.doc.blocks, "json"):
         if block is schema_block:
             continue
@@ -180,7 +210,7 @@ def read_contract_document(src: Source, contract: ConformanceContract) -> None:
     for key in sorted(keys - documented):
         src.warning(
             "undocumented-requirement",
-            f"requirement key '{key}' (from {REQUIREMENTS_FILE}) has no section in this document",
+            f"requirement key '{key}' (from {req_file}) has no section in this document",
             1,
             field=key,
             expected=f"a '### N.N {key}' section with meaning, failure mode and "
@@ -256,7 +286,7 @@ def _line_of(block: Block, path: Any) -> int:
 
 
 def _compare_schema_keys(
-    src: Source, block: Block | None, schema: dict[str, Any], keys: set[str]
+    src: Source, block: Block | None, schema: dict[str, Any], keys: set[str], req_file: str
 ) -> None:
     props = schema.get("properties")
     schema_keys = set(props) if isinstance(props, dict) else set()
@@ -270,10 +300,10 @@ def _compare_schema_keys(
             if missing:
                 parts.append(f"missing {', '.join(missing)}")
             if extra:
-                parts.append(f"not in {REQUIREMENTS_FILE}: {', '.join(extra)}")
+                parts.append(f"not in {req_file}: {', '.join(extra)}")
             src.warning(
                 "conformance-keys-mismatch",
-                f"the schema's '{name}' disagrees with {REQUIREMENTS_FILE} ({'; '.join(parts)})",
+                f"the schema's '{name}' disagrees with {req_file} ({'; '.join(parts)})",
                 line,
                 expected="the same requirement keys in both files (they MUST be updated together)",
             )

@@ -79,6 +79,12 @@ def core_dimension(text: str) -> CoreDimension | None:
     return _match(text, CoreDimension)
 
 
+def core_dimension_exact(text: str) -> CoreDimension | None:
+    """The core dimension ``text`` is exactly the name of ("Task completion"), or None."""
+    key = norm_key(text)
+    return next((d for d in CoreDimension if d.value == key), None)
+
+
 def core_safety_category(text: str) -> CoreSafetyCategory | None:
     """The core safety category ``text`` names, or None."""
     return _match(text, CoreSafetyCategory)

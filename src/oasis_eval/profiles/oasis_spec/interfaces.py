@@ -1,4 +1,7 @@
-"""interface-types.md -> :class:`InterfaceType` list (03 §2.9 environment specification).
+"""Interface types -> :class:`InterfaceType` list (03 §2.9 environment specification).
+
+Optional: 03 does not require an interface type system; a profile that declares one
+(in any document) has its scenarios' tools checked against it.
 
 Three table shapes are read, each under a section whose title names it:
 
@@ -74,16 +77,17 @@ def parse_interface_types(src: Source) -> list[InterfaceType]:
                     description=strip_inline(row.get(table.column("description"))),
                 )
                 out.append(src.locate(item, row.line))
-    if not any(t.kind == "functional" for t in out):
-        src.error(
-            "missing-interface-types",
-            "no functional interface types found",
-            1,
-            expected="a '## Functional types' section with a "
-            "| Type identifier | Description | table",
-        )
     _check_includes(src, out)
     return out
+
+
+def holds_interface_types(src: Source) -> bool:
+    """Whether a document declares functional interface types (an optional part of 03 §2.9)."""
+    return any(
+        _kind(section) == "functional"
+        and any(_id_column(t, "functional") and t.rows for t in tables(section.blocks))
+        for section in src.doc.root.walk()
+    )
 
 
 def _kind(section: Section) -> str | None:

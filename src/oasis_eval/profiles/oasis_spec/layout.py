@@ -1,23 +1,26 @@
-"""Load a profile written in the oasis-spec layout (a directory like the SI profile, 03 §2).
+"""Load a profile written in the oasis-spec layout (a directory of Markdown like the SI profile).
 
-Files read (names relative to the profile root, as used in every finding):
+Spec 03 §2 prescribes components, not files, so every Markdown document of the profile is
+read (:mod:`.documents`) and each component is found by its content, wherever it is:
 
-- ``profile.md`` -- metadata, vocabulary, category tables, tiers, weights
-  (03 §2.1-§2.7, §2.12-§2.16)
-- ``behavior-definitions.md`` (§2.3), ``safety-categories.md`` (§2.4),
-  ``capability-categories.md`` (§2.5), ``interface-types.md`` (§2.9),
-  ``stimulus-library.md`` (§2.10)
-- ``provider-conformance-requirements.yaml`` + ``provider-conformance.md`` (§2.17)
-- ``provider-guide.md`` must exist (§2.13) but is prose for implementers; only
-  its restated version is checked
-- ``scenarios/**/*.yaml`` -- multi-document scenario files (§2.8)
+- metadata, vocabulary, the category tables, subcategories, weights, the 03 §3.4
+  negative-testing mapping: tables recognised by their columns and labelled lines
+  (:mod:`.profile_md`), the main document (``profile.md``) first;
+- category sections with archetypes (§2.4, §2.5): any document, each category classed as
+  safety or capability by the tables, its labels or its headings (:mod:`.categories`);
+- tiers (§2.6, §2.7), behaviors (§2.3), the stimulus library (§2.10), interface types
+  (optional), the conformance contract (§2.17, a YAML file with ``requirements`` plus a
+  conformance document) and the provider guide (§2.13): by headings and blocks;
+- ``scenarios/**/*.yaml`` -- multi-document scenario files (§2.8).
 
-Nothing here raises on malformed content: every problem is a finding with
-file, line and what was expected. Only a missing profile directory raises.
+A component found nowhere is an error naming its 03 section; no file name is required but
+the main document's. Nothing here raises on malformed content: every problem is a finding
+with file, line and what was expected. Only a missing profile directory raises.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ... import files
@@ -27,39 +30,38 @@ from ...spec.scenario import Scenario
 from ...spec.yaml_io import YamlDocument
 from ..paths import confined_files
 from ..scenarios import load_scenario_file
-from .behaviors import parse_behaviors
-from .categories import CategoriesFile, parse_categories
-from .common import Source, read_markdown, unusable_message
-from .conformance import CONTRACT_FILE, REQUIREMENTS_FILE, load_requirements, read_contract_document
+from .behaviors import holds_behaviors, parse_behaviors
+from .categories import CategoriesFile, category_sections, parse_categories
+from .common import Source, unusable_message
+from .conformance import (
+    find_requirements_file,
+    holds_contract,
+    load_requirements,
+    read_contract_document,
+)
+from .documents import (
+    MAIN_DOCUMENT,
+    first,
+    has_heading,
+    nowhere,
+    profile_files,
+    read_documents,
+)
 from .drift import check_counts, check_statements, markdown_statements, yaml_statements
-from .interfaces import parse_interface_types
+from .interfaces import holds_interface_types, parse_interface_types
+from .markdown import Section, label_map, slugify
 from .merge import build_capability, build_safety
 from .profile_md import ProfileMd, parse_profile_md
-from .stimuli import parse_stimulus_library
+from .stimuli import holds_stimuli, is_stimulus_entry, parse_stimulus_library
 from .subcategories import build_subcategories
 from .tiers import parse_capability_tiers, parse_complexity_tiers
 from .weights import build_dimension_weights
 
-PROFILE_MD = "profile.md"
-BEHAVIORS_MD = "behavior-definitions.md"
-SAFETY_MD = "safety-categories.md"
-CAPABILITY_MD = "capability-categories.md"
-INTERFACES_MD = "interface-types.md"
-STIMULI_MD = "stimulus-library.md"
-GUIDE_MD = "provider-guide.md"
-
-#: markdown files the layout requires, in reading order
-REQUIRED_MARKDOWN = (
-    PROFILE_MD,
-    BEHAVIORS_MD,
-    SAFETY_MD,
-    CAPABILITY_MD,
-    INTERFACES_MD,
-    STIMULI_MD,
-    CONTRACT_FILE,
-)
-REQUIRED_FILES = (*REQUIRED_MARKDOWN, REQUIREMENTS_FILE, GUIDE_MD)
+PROFILE_MD = MAIN_DOCUMENT
+#: the only file name the layout needs: the main document (03 §2.1 metadata)
+REQUIRED_FILES = (PROFILE_MD,)
 SCENARIO_GLOBS = ("scenarios/**/*.yaml", "scenarios/**/*.yml")
+_GUIDE_TITLE = re.compile(r"(provider|implementation)\b.*\bguide", re.IGNORECASE)
 
 
 def is_oasis_spec_layout(root: Path) -> bool:
@@ -68,32 +70,29 @@ def is_oasis_spec_layout(root: Path) -> bool:
 
 
 def load_oasis_spec_profile(root: Path, findings: Findings) -> Profile:
-    """Read every file of an oasis-spec profile directory into one :class:`Profile`.
+    """Read every document of an oasis-spec profile directory into one :class:`Profile`.
 
     Problems are appended to ``findings``; a missing directory raises
-    :class:`UnusableInput`. The profile is returned even when files are missing.
+    :class:`UnusableInput`. The profile is returned even when components are missing.
     """
     root = Path(root)
     if not root.is_dir():
         raise UnusableInput("not a profile directory", file=str(root))
-    md = {name: read_markdown(root, name, findings) for name in REQUIRED_MARKDOWN}
-    if not (root / GUIDE_MD).is_file():
+    docs = read_documents(root, findings)
+    main = docs[0] if docs and docs[0].file == PROFILE_MD else None
+    if main is None:
         findings.error(
             "missing-file",
-            f"required profile file '{GUIDE_MD}' does not exist",
-            file=GUIDE_MD,
-            expected="the provider implementation guide (03 §2.13)",
+            f"the profile has no main document '{PROFILE_MD}'",
+            file=PROFILE_MD,
+            expected="profile.md stating the metadata (03 §2.1)",
         )
-
-    pmd = parse_profile_md(src, root.name) if (src := md[PROFILE_MD]) else None
+    others = [d for d in docs if d is not main]
+    pmd = parse_profile_md(main, root.name, others) if main else None
     meta = (
         pmd.metadata if pmd else ProfileMetadata(name=root.name, identifier=root.name, version="")
     )
-    safety_cf = _categories(md[SAFETY_MD], capability=False)
-    capability_cf = _categories(md[CAPABILITY_MD], capability=True)
-    contract, req_doc = load_requirements(root, findings)
-    if contract is not None and (src := md[CONTRACT_FILE]) is not None:
-        read_contract_document(src, contract)
+    contract, req_doc = _contract(root, docs, main, findings)
 
     profile = Profile(metadata=meta)
     if pmd is not None:
@@ -101,41 +100,208 @@ def load_oasis_spec_profile(root: Path, findings: Findings) -> Profile:
         profile.intent_promotion = pmd.intent_promotion
         profile.agent_configuration_schema = pmd.agent_configuration_schema
         profile.reserved_scenarios = pmd.reserved_scenarios
-        profile.capability_tiers, profile.human_only_operations = parse_capability_tiers(pmd.source)
-        profile.complexity_tiers = parse_complexity_tiers(pmd.source)
+        profile.negative_testing = pmd.negative_testing
+        profile.capability_tiers, profile.human_only_operations = parse_capability_tiers(docs)
+        profile.complexity_tiers = parse_complexity_tiers(docs)
         # a missing schema (03 §2.16) is reported by validation, for both layouts
-    profile.safety_categories = build_safety(pmd, safety_cf, findings)
-    profile.capability_categories = build_capability(pmd, capability_cf, findings)
+    safety_cfs, capability_cfs = _categories(docs, pmd, main, findings)
+    profile.safety_categories = build_safety(pmd, safety_cfs, findings)
+    profile.capability_categories = build_capability(pmd, capability_cfs, findings)
     names = {c.name.lower(): c.id for c in profile.categories()} | {
         c.id: c.id for c in profile.categories()
     }
     profile.subcategories = build_subcategories(
-        pmd, [f for f in (safety_cf, capability_cf) if f], names, findings
+        pmd, [*safety_cfs, *capability_cfs], names, findings
     )
     profile.dimension_weights = build_dimension_weights(
         pmd, profile.capability_categories, findings
     )
-    if src := md[BEHAVIORS_MD]:
-        profile.behaviors = parse_behaviors(src)
-    if src := md[INTERFACES_MD]:
-        profile.interface_types = parse_interface_types(src)
-    if src := md[STIMULI_MD]:
-        profile.stimulus_library = parse_stimulus_library(src)
+    _documented_components(profile, docs, main, findings)
     profile.conformance = contract
 
-    _check_restatements(root, pmd, md, contract, req_doc, profile, findings)
+    _check_restatements(root, pmd, docs, contract, req_doc, profile, findings)
     profile.scenarios = load_scenarios(root, findings)
     return profile
 
 
-def _categories(src: Source | None, *, capability: bool) -> CategoriesFile | None:
-    return parse_categories(src, capability=capability) if src else None
+def _documented_components(
+    profile: Profile, docs: list[Source], main: Source | None, findings: Findings
+) -> None:
+    """Behaviors (03 §2.3), the stimulus library (§2.10), interface types and the
+    provider guide (§2.13), each from whichever documents hold them."""
+    behavior_docs = [d for d in docs if holds_behaviors(d)]
+    seen: dict[str, tuple[str, int]] = {}
+    for doc in behavior_docs:
+        profile.behaviors.extend(parse_behaviors(doc, seen))
+    if not behavior_docs:
+        findings.error(
+            "no-behaviors",
+            **nowhere(
+                main,
+                "behavior definitions",
+                "'### `identifier`' headings with a definition and a '**Verification:**' "
+                "paragraph (03 §2.3)",
+            ),
+        )
+    stimulus_seen: dict[str, int] = {}
+    stimulus_docs = [d for d in docs if holds_stimuli(d)]
+    for doc in stimulus_docs:
+        profile.stimulus_library.extend(parse_stimulus_library(doc, stimulus_seen))
+    if not stimulus_docs:
+        findings.error(
+            "missing-stimulus-library",
+            **nowhere(
+                main,
+                "a stimulus library",
+                "'### <ID>: <name>' entries with a ```yaml block stating the stimulus type "
+                "(03 §2.10)",
+            ),
+        )
+    for doc in docs:
+        if holds_interface_types(doc):
+            profile.interface_types.extend(parse_interface_types(doc))
+    if first(docs, _is_guide) is None:
+        findings.error(
+            "missing-provider-guide",
+            **nowhere(
+                main,
+                "a provider implementation guide",
+                "a document titled as the provider implementation guide, or sections on state "
+                "injection operations and verification operations (03 §2.13)",
+            ),
+        )
+
+
+def _is_guide(doc: Source) -> bool:
+    """03 §2.13: a document titled as the guide, or one giving state injection and
+    verification operations."""
+    if _GUIDE_TITLE.search(doc.doc.title):
+        return True
+    return has_heading(doc, r"state\s+injection") and has_heading(doc, r"verification")
+
+
+def _contract(
+    root: Path, docs: list[Source], main: Source | None, findings: Findings
+) -> tuple[ConformanceContract | None, YamlDocument | None]:
+    """The conformance contract (03 §2.17): its machine-readable requirement keys and its
+    conformance document, each found by content."""
+    name = find_requirements_file(root, profile_files(root, (".yaml", ".yml")))
+    if name is None:
+        findings.error(
+            "missing-conformance-contract",
+            **nowhere(
+                main,
+                "the provider conformance contract's requirement keys",
+                "a YAML file with 'requirements: {key: {type, required, expected, description}}' "
+                "(03 §2.17.1)",
+            ),
+        )
+        return None, None
+    contract, req_doc = load_requirements(root, findings, name)
+    ranked = sorted(
+        (d for d in docs if holds_contract(d)),
+        key=lambda d: ("conformance" not in d.doc.title.lower(), d is main),
+    )
+    if contract is not None and ranked:
+        read_contract_document(ranked[0], contract)
+    elif contract is not None:
+        findings.error(
+            "missing-conformance-document",
+            **nowhere(
+                main,
+                "the human-readable conformance contract",
+                "a document with a conformance heading, a JSON Schema of the provider's "
+                "response and worked examples (03 §2.17.1)",
+            ),
+        )
+    return contract, req_doc
+
+
+def _categories(
+    docs: list[Source], pmd: ProfileMd | None, main: Source | None, findings: Findings
+) -> tuple[list[CategoriesFile], list[CategoriesFile]]:
+    """The category sections of every document, classed safety or capability (03 §2.4/§2.5)."""
+    safety: list[CategoriesFile] = []
+    capability: list[CategoriesFile] = []
+    for doc in docs:
+        kinds = {id(s): _category_kind(s, path, pmd) for s, path in _category_paths(doc)}
+        for s, _ in _category_paths(doc):
+            if kinds[id(s)] is None:
+                doc.warning(
+                    "unclassified-category",
+                    f"category '{s.name}' is neither in a safety nor a capability table, and "
+                    "neither its labels nor its headings say which it is; it is ignored",
+                    s.line,
+                    expected="a row in a category table, a '**Core mapping:**' (safety) or "
+                    "'**Core dimension mapping:**' (capability) line, or a heading saying "
+                    "'safety' or 'capability' above it (03 §2.4/§2.5)",
+                )
+        for kind, out in (("safety", safety), ("capability", capability)):
+            if kind in kinds.values():
+                out.append(
+                    parse_categories(
+                        doc,
+                        capability=kind == "capability",
+                        include=lambda s, k=kind, m=kinds: m.get(id(s)) == k,  # type: ignore[misc]
+                    )
+                )
+    if not safety and not capability:
+        findings.error(
+            "no-categories",
+            **nowhere(
+                main,
+                "category sections with archetypes",
+                "'## <Category>' sections with '### <ID>: <name>' archetype headings "
+                "(03 §2.4, §2.5)",
+            ),
+        )
+    return safety, capability
+
+
+def _category_paths(doc: Source) -> list[tuple[Section, str]]:
+    """Each category section of ``doc`` with the titles above it (document title first)."""
+    wanted = {
+        id(s)
+        for s in category_sections(doc)
+        if not (s.children and all(is_stimulus_entry(c) for c in s.children))
+    }
+    out: list[tuple[Section, str]] = []
+
+    def walk(section: Section, path: str) -> None:
+        for child in section.children:
+            if id(child) in wanted:
+                out.append((child, path))
+            walk(child, f"{path} {child.name}")
+
+    walk(doc.doc.root, "")
+    return out
+
+
+def _category_kind(section: Section, path: str, pmd: ProfileMd | None) -> str | None:
+    """Safety or capability: by the category tables, else the section's labels, else the
+    headings above it."""
+    cid = slugify(section.name)
+    if pmd is not None:
+        if any(r.id == cid for r in pmd.safety_rows):
+            return "safety"
+        if any(r.id == cid for r in pmd.capability_rows):
+            return "capability"
+    labels = label_map(section.blocks)
+    if "core mapping" in labels:
+        return "safety"
+    if any(k in labels for k in ("core dimension mapping", "core dimensions", "aggregation")):
+        return "capability"
+    low = path.lower()
+    safety, capability = low.rfind("safety"), low.rfind("capabilit")
+    if safety == capability:
+        return None
+    return "safety" if safety > capability else "capability"
 
 
 def _check_restatements(
     root: Path,
     pmd: ProfileMd | None,
-    md: dict[str, Source | None],
+    docs: list[Source],
     contract: ConformanceContract | None,
     req_doc: YamlDocument | None,
     profile: Profile,
@@ -144,18 +310,12 @@ def _check_restatements(
     """Versions, identifiers, core dependency and counts restated in other files (:mod:`.drift`)."""
     if pmd is None:
         return
-    sources = [s for s in md.values() if s is not None]
-    for path in sorted(root.glob("*.md")):
-        if path.name not in md:
-            extra = read_markdown(root, path.name, findings, required=False)
-            if extra is not None:
-                sources.append(extra)
-    statements = [
-        st for src in sorted(sources, key=lambda s: s.file) for st in markdown_statements(src)
-    ]
+    sources = sorted(docs, key=lambda s: s.file)
+    statements = [st for src in sources for st in markdown_statements(src)]
+    req_file = contract.source.file if contract and contract.source else ""
     if req_doc is not None and isinstance(req_doc.data, dict):
-        text = files.read_text(root / REQUIREMENTS_FILE)
-        statements += yaml_statements(REQUIREMENTS_FILE, text, req_doc.data, req_doc.locations)
+        text = files.read_text(root / req_file)
+        statements += yaml_statements(req_file, text, req_doc.data, req_doc.locations)
     meta_lines = {
         "version": pmd.line_of("version", "profile version"),
         "identifier": pmd.line_of("profile identifier", "identifier", "profile id"),
@@ -177,10 +337,10 @@ def _check_restatements(
     if contract is not None:
         actual["requirement keys"] = (
             len(contract.requirements),
-            REQUIREMENTS_FILE,
+            req_file,
             set(contract.requirements),
         )
-    for src in sorted(sources, key=lambda s: s.file):
+    for src in sources:
         check_counts(src, actual, findings)
 
 

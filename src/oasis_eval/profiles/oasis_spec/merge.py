@@ -1,9 +1,10 @@
-"""profile.md's category tables + the categories files -> safety and capability categories.
+"""The category tables + the category sections -> safety and capability categories.
 
-profile.md is authoritative for a category's core mapping (03 §2.4), core
-dimensions and aggregation (03 §2.5); the categories files contribute
-archetypes, core questions and descriptions. Every disagreement between the two is a warning
-naming both places; profile.md wins.
+The category tables (in the main document, or wherever the author wrote them) are
+authoritative for a category's core mapping (03 §2.4), core dimensions and aggregation
+(03 §2.5); the category sections, in any document, contribute archetypes, core questions,
+descriptions, and the mapping itself when no table gives it (``**Core mapping:**`` lines).
+Every disagreement between the two is a warning naming both places; the table wins.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from .aggregation import ParsedAggregation, describe, parse_aggregation, same_ag
 from .categories import CategoriesFile, ParsedCategory
 from .core_terms import parse_core_mapping, parse_dimensions
 from .markdown import Label, strip_inline
-from .profile_md import CapabilityRow, ProfileMd, SafetyRow
+from .md_rows import CapabilityRow, ProfileMd, SafetyRow
 
 PROFILE = "profile.md"
 _CORE_CATEGORIES = (
@@ -29,39 +30,55 @@ _CORE_CATEGORIES = (
 _CORE_DIMENSIONS = "one of " + ", ".join(d.value for d in CoreDimension)
 
 
+_DIMENSION_LABELS = ("core dimension mapping", "core dimensions")
+
+
+def by_id(cfs: list[CategoriesFile]) -> dict[str, ParsedCategory]:
+    """The categories of every document by id; the first definition of an id wins."""
+    out: dict[str, ParsedCategory] = {}
+    for cf in cfs:
+        for cid, cat in cf.by_id().items():
+            out.setdefault(cid, cat)
+    return out
+
+
 def _names(items: list[str]) -> str:
     return ", ".join(items) if items else "domain-specific (none)"
 
 
 def build_safety(
-    pmd: ProfileMd | None, cf: CategoriesFile | None, findings: Findings
+    pmd: ProfileMd | None, cfs: list[CategoriesFile], findings: Findings
 ) -> list[SafetyCategory]:
-    """Safety categories from profile.md's mapping (authoritative, 03 §2.4) and the categories file."""
-    parsed = cf.by_id() if cf else {}
+    """Safety categories from the mapping table (authoritative, 03 §2.4) and the category
+    sections, wherever each is written."""
+    parsed = by_id(cfs)
     rows = {r.id: r for r in pmd.safety_rows} if pmd else {}
-    cf_file = cf.source.file if cf else "safety-categories.md"
-    if pmd is not None and not rows:
+    cf_file = cfs[0].source.file if cfs else "safety-categories.md"
+    table = pmd.file_of("safety") if pmd else PROFILE
+    if pmd is not None and not rows and not any(c.label("core mapping") for c in parsed.values()):
         findings.error(
             "missing-safety-mapping",
-            "profile.md has no safety category mapping table",
-            file=PROFILE,
+            "the profile maps no safety category to the core categories",
+            file=pmd.source.file,
             line=1,
-            expected="| Category | Core mapping | Archetypes | table (03 §2.4)",
+            expected="a | Category | Core mapping | or | Core category | Profile category | "
+            "table, or a '**Core mapping:**' line per category (03 §2.4)",
         )
     out: list[SafetyCategory] = []
     for cid in [*rows, *(c for c in parsed if c not in rows)]:
         row, cat = rows.get(cid), parsed.get(cid)
-        if cat is None and cf is not None:
+        cat_file = cat.file if cat else cf_file
+        if cat is None and cfs:
             assert row is not None
             findings.error(
                 "missing-category-definition",
                 f"safety category '{row.name}' is mapped here but not defined in {cf_file}",
-                file=PROFILE,
+                file=table,
                 line=row.line,
                 field=cid,
                 expected=f"a '## N. {row.name}' section with archetypes in {cf_file}",
             )
-        mapping = _core_mapping(cid, row, cat, bool(rows), cf_file, findings)
+        mapping = _core_mapping(cid, row, cat, bool(rows), cat_file, table, findings)
         name = _display_name(row, cat)
         sc = SafetyCategory(
             id=cid,
@@ -75,8 +92,8 @@ def build_safety(
             just = pmd.justifications.get(cid)
             sc.justification = strip_inline(just.value) if just else ""
         if row and cat and row.archetypes is not None and row.archetypes != len(cat.archetypes):
-            _count_mismatch(findings, row.name, row.line, row.archetypes, cat, cf_file)
-        out.append(sc.locate(_where(row, cat, cf_file)))
+            _count_mismatch(findings, row.name, row.line, row.archetypes, cat, table)
+        out.append(sc.locate(_where(row, cat, table)))
     if pmd is not None:
         _unknown_justifications(pmd, set(parsed) | set(rows), findings)
     return out
@@ -88,6 +105,7 @@ def _core_mapping(
     cat: ParsedCategory | None,
     listed: bool,
     cf_file: str,
+    table: str,
     findings: Findings,
 ) -> list[CoreSafetyCategory]:
     """profile.md's core mapping of a category (its file's own when profile.md lacks the row);
@@ -120,9 +138,9 @@ def _core_mapping(
     if lab and not unknown and set(own) != set(mapping):
         findings.warning(
             "core-mapping-mismatch",
-            f"core mapping of '{row.name}' differs: profile.md:"
+            f"core mapping of '{row.name}' differs: {table}:"
             f"{row.line} says {_names([m.value for m in mapping])}; this file says "
-            f"{_names([m.value for m in own])}; profile.md wins",
+            f"{_names([m.value for m in own])}; {table} wins",
             file=cf_file,
             line=lab.line,
             field=cid,
@@ -137,53 +155,61 @@ def _unknown_justifications(pmd: ProfileMd, known: set[str], findings: Findings)
             findings.warning(
                 "unknown-category",
                 f"justification for unknown category '{lab.label}'",
-                file=PROFILE,
+                file=pmd.source.file,
                 line=lab.line,
                 expected="a category of the mapping table",
             )
 
 
 def build_capability(
-    pmd: ProfileMd | None, cf: CategoriesFile | None, findings: Findings
+    pmd: ProfileMd | None, cfs: list[CategoriesFile], findings: Findings
 ) -> list[CapabilityCategory]:
-    """Capability categories from profile.md's table (authoritative, 03 §2.5) and the categories file."""
-    parsed = cf.by_id() if cf else {}
+    """Capability categories from the category table (authoritative, 03 §2.5) and the
+    category sections, wherever each is written."""
+    parsed = by_id(cfs)
     rows = {r.id: r for r in pmd.capability_rows} if pmd else {}
-    cf_file = cf.source.file if cf else "capability-categories.md"
-    if pmd is not None and not rows:
+    cf_file = cfs[0].source.file if cfs else "capability-categories.md"
+    table = pmd.file_of("capability") if pmd else PROFILE
+    if (
+        pmd is not None
+        and not rows
+        and not any(c.label(*_DIMENSION_LABELS) for c in parsed.values())
+    ):
         findings.error(
             "missing-capability-table",
-            "profile.md has no capability category table",
-            file=PROFILE,
+            "the profile maps no capability category to the core dimensions",
+            file=pmd.source.file,
             line=1,
-            expected="| Category | Core dimension mapping | Archetypes | Aggregation | (03 §2.5)",
+            expected="a | Category | Core dimension mapping | Aggregation | table, or "
+            "'**Core dimension mapping:**' and '**Aggregation:**' lines per category (03 §2.5)",
         )
     out: list[CapabilityCategory] = []
     for cid in [*rows, *(c for c in parsed if c not in rows)]:
         row, cat = rows.get(cid), parsed.get(cid)
+        cat_file = cat.file if cat else cf_file
         archetypes = cat.archetypes if cat else []
-        if cat is None and cf is not None:
+        if cat is None and cfs:
             assert row is not None
             findings.error(
                 "missing-category-definition",
                 f"capability category '{row.name}' is listed here but not defined in {cf_file}",
-                file=PROFILE,
+                file=table,
                 line=row.line,
                 field=cid,
                 expected=f"a '## N. {row.name}' section with archetypes in {cf_file}",
             )
-        dims = _core_dimensions(cid, row, cat, bool(rows), cf_file, findings)
+        dims = _core_dimensions(cid, row, cat, bool(rows), cat_file, table, findings)
         agg = _aggregation(
             row.aggregation if row else "",
             row.line if row else None,
             cat,
             archetypes,
-            cf_file,
+            (cat_file, table),
             cid,
             findings,
         )
         if row and cat and row.archetypes is not None and row.archetypes != len(cat.archetypes):
-            _count_mismatch(findings, row.name, row.line, row.archetypes, cat, cf_file)
+            _count_mismatch(findings, row.name, row.line, row.archetypes, cat, table)
         name = _display_name(row, cat)
         cc = CapabilityCategory(
             id=cid,
@@ -193,7 +219,7 @@ def build_capability(
             archetypes=archetypes,
             core_question=_label(cat, "core question"),
         )
-        out.append(cc.locate(_where(row, cat, cf_file)))
+        out.append(cc.locate(_where(row, cat, table)))
     return out
 
 
@@ -203,6 +229,7 @@ def _core_dimensions(
     cat: ParsedCategory | None,
     listed: bool,
     cf_file: str,
+    table: str,
     findings: Findings,
 ) -> list[CoreDimension]:
     """profile.md's core dimensions of a category (its file's own when profile.md lacks the row);
@@ -235,8 +262,8 @@ def _core_dimensions(
         findings.warning(
             "dimension-mapping-mismatch",
             f"core dimensions of '{row.name}' differ: "
-            f"profile.md:{row.line} says {', '.join(d.value for d in dims)}; "
-            f"this file says {', '.join(d.value for d in own_dims)}; profile.md wins",
+            f"{table}:{row.line} says {', '.join(d.value for d in dims)}; "
+            f"this file says {', '.join(d.value for d in own_dims)}; {table} wins",
             file=cf_file,
             line=dim_lab.line,
             field=cid,
@@ -257,11 +284,12 @@ def _aggregation(
     line: int | None,
     cat: ParsedCategory | None,
     archetypes: list,
-    cf_file: str,
+    files: tuple[str, str],
     cid: str,
     findings: Findings,
 ) -> Aggregation:
-    primary = _read_agg(text, archetypes, PROFILE, line, cid, findings) if text else None
+    cf_file, table = files
+    primary = _read_agg(text, archetypes, table, line, cid, findings) if text else None
     lab: Label | None = cat.label("aggregation") if cat else None
     secondary = _read_agg(lab.value, archetypes, cf_file, lab.line, cid, findings) if lab else None
     a = primary.aggregation if primary else None
@@ -269,9 +297,9 @@ def _aggregation(
     if a and b and not same_aggregation(a, b):
         findings.warning(
             "aggregation-mismatch",
-            f"aggregation of '{cid}' differs: profile.md:{line} says "
+            f"aggregation of '{cid}' differs: {table}:{line} says "
             f"'{a.text}' ({describe(a)}); this file says '{b.text}' ({describe(b)}); "
-            "profile.md wins",
+            f"{table} wins",
             file=cf_file,
             line=lab.line if lab else None,
             field=cid,
@@ -282,7 +310,7 @@ def _aggregation(
     findings.error(
         "missing-aggregation",
         f"capability category '{cid}' declares no aggregation method",
-        file=PROFILE if line else cf_file,
+        file=table if line else cf_file,
         line=line or (cat.line if cat else None),
         field=cid,
         expected="'Minimum' or 'Weighted average (<archetype phrase> <factor>x)' (core §4.3)",
@@ -322,13 +350,13 @@ def _label(cat: ParsedCategory | None, key: str) -> str:
 
 
 def _count_mismatch(
-    findings: Findings, name: str, line: int, stated: int, cat: ParsedCategory, cf_file: str
+    findings: Findings, name: str, line: int, stated: int, cat: ParsedCategory, table: str
 ) -> None:
     findings.warning(
         "archetype-count-mismatch",
-        f"profile.md says '{name}' has {stated} archetypes; "
-        f"{cf_file}:{cat.line} defines {len(cat.archetypes)}",
-        file=PROFILE,
+        f"{table} says '{name}' has {stated} archetypes; "
+        f"{cat.file}:{cat.line} defines {len(cat.archetypes)}",
+        file=table,
         line=line,
         field=cat.id,
         expected=str(len(cat.archetypes)),
@@ -340,9 +368,9 @@ def _ref(file: str, line: int | None) -> SourceRef:
 
 
 def _where(
-    row: SafetyRow | CapabilityRow | None, cat: ParsedCategory | None, cf_file: str
+    row: SafetyRow | CapabilityRow | None, cat: ParsedCategory | None, table: str
 ) -> SourceRef:
-    """Where a merged category is defined: its categories-file section, else its table row."""
+    """Where a merged category is defined: its category section, else its table row."""
     if cat is not None:
-        return _ref(cf_file, cat.line)
-    return _ref(PROFILE, row.line if row else None)
+        return _ref(cat.file, cat.line)
+    return _ref(table, row.line if row else None)

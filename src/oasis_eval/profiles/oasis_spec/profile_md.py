@@ -1,13 +1,18 @@
-"""profile.md -> metadata, vocabulary and the profile's own tables (03 §2.1-§2.5, §2.12-§2.16).
+"""The main document and the other documents' tables -> the table components (03 §2).
 
-Tables are recognised by their header columns, not by section number, so a
-profile may order its sections freely:
+Tables are recognised by their header columns (in any order), not by section number,
+header strings or file name, so a profile may order and place its sections freely; a
+component the main document (``profile.md``) lacks is taken from the first other
+document holding it:
 
 - vocabulary (03 §2.2): *term* | *definition* | *core concept*
-- safety category mapping (§2.4): *Category* | *Core mapping* | *Archetypes*
+- safety category mapping (§2.4): *Category* | *Core mapping* | *Archetypes*, or
+  *Core category* | *Profile category* | *Archetypes* (:mod:`.table_forms`)
 - subcategories (§2.14): *Subcategory* | *Parent category* | *Description*
 - capability categories (§2.5): *Category* | *Core dimension mapping* | *Archetypes* | *Aggregation*
-- core dimension weights (core §4.3): *Core dimension* | *Contributing categories* | *Weight*
+- core dimension weights (core §4.3): *Core dimension* | *Contributing categories*, or
+  the long and matrix forms of :mod:`.table_forms`
+- the negative-testing mapping of the quality statement (§3.4)
 
 Fenced ``yaml`` blocks carry ``profile_validation`` (intent promotion, §2.15),
 ``agent_configuration_schema`` (§2.16) and ``reserved_scenarios`` (§2.12).
@@ -17,149 +22,73 @@ Tiers (§2.6, §2.7) are read by :mod:`.tiers`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 
+from ...diagnostics import Findings
 from ...spec.common import CoreDimension, CoreSafetyCategory
 from ...spec.profile import (
     AgentConfigurationSchema,
     IntentPromotion,
-    ProfileMetadata,
     ReservedScenarios,
     VocabularyTerm,
 )
-from .common import (
-    INVALID,
-    Source,
-    parse_count,
-    validate_block,
-    yaml_block,
-)
+from .common import INVALID, Source, parse_count, validate_block, yaml_block
 from .core_terms import core_dimension, parse_core_mapping, parse_dimensions
 from .markdown import Label, Row, Table, label_map, labels, slugify, strip_inline, tables
+from .md_rows import CapabilityRow, ProfileMd, SafetyRow, SubcategoryRow, WeightRow
 from .metadata import read_metadata
+from .table_forms import AlternativeForms, number, table_form
 
 
-@dataclass
-class SafetyRow:
-    """A row of profile.md's safety category mapping (03 §2.4)."""
-
-    name: str
-    line: int
-    core_mapping: list[CoreSafetyCategory]
-    archetypes: int | None
-
-    @property
-    def id(self) -> str:
-        """The category id: the slug of its name."""
-        return slugify(self.name)
-
-
-@dataclass
-class CapabilityRow:
-    """A row of profile.md's capability category table (03 §2.5)."""
-
-    name: str
-    line: int
-    dimensions: list[CoreDimension]
-    archetypes: int | None
-    aggregation: str
-
-    @property
-    def id(self) -> str:
-        """The category id: the slug of its name."""
-        return slugify(self.name)
-
-
-@dataclass
-class SubcategoryRow:
-    """A row of profile.md's subcategory table (03 §2.14)."""
-
-    id: str
-    line: int
-    parents: list[str]  # as written (display names or ids)
-    description: str
-
-
-@dataclass
-class WeightRow:
-    """A row of profile.md's core dimension weights (core §4.3)."""
-
-    dimension: CoreDimension
-    line: int
-    contributions: list[tuple[str, float]]  # (category as written, weight)
-
-
-@dataclass
-class ProfileMd:
-    """Everything read from profile.md, before merging with the other files."""
-
-    source: Source
-    metadata: ProfileMetadata
-    meta_labels: dict[str, Label] = field(default_factory=dict)
-    vocabulary: list[VocabularyTerm] = field(default_factory=list)
-    safety_rows: list[SafetyRow] = field(default_factory=list)
-    justifications: dict[str, Label] = field(default_factory=dict)  # category id -> label line
-    subcategory_rows: list[SubcategoryRow] = field(default_factory=list)
-    capability_rows: list[CapabilityRow] = field(default_factory=list)
-    weight_rows: list[WeightRow] = field(default_factory=list)
-    intent_promotion: IntentPromotion | None = None
-    agent_configuration_schema: AgentConfigurationSchema | None = None
-    #: line of the ``agent_configuration_schema`` key, even when its content is invalid
-    agent_configuration_line: int | None = None
-    reserved_scenarios: ReservedScenarios | None = None
-
-    def line_of(self, *keys: str) -> int | None:
-        """Line of the first of ``keys`` stated as a bold label."""
-        return next((self.meta_labels[k].line for k in keys if k in self.meta_labels), None)
-
-
-_TABLE_KINDS = (
-    # (kind, required header keywords per column)
-    ("weights", (("dimension",), ("contribut",))),
-    ("capability", (("category",), ("dimension",))),
-    ("safety", (("category",), ("core", "mapping"))),
-    ("subcategory", (("subcategor",), ("parent",))),
-    ("vocabulary", (("term",), ("definition",))),
-)
-
-
-def parse_profile_md(src: Source, default_name: str = "profile") -> ProfileMd:
-    """Read profile.md; ``default_name`` (the directory name) stands in for a missing name."""
+def parse_profile_md(
+    src: Source, default_name: str = "profile", others: Sequence[Source] = ()
+) -> ProfileMd:
+    """Read the main document; a table component it lacks is taken from the first of
+    ``others`` holding it (03 §2 prescribes components, not files)."""
     doc = src.doc
-    all_labels = labels(doc.blocks)
     labs = label_map(doc.blocks)
     pmd = ProfileMd(src, read_metadata(src, labs, default_name), labs)
+    for source in [src, *others]:
+        _read_tables(source, pmd)
+    _justifications(labels(doc.blocks), pmd)
+    safety_doc = pmd.sources.get("safety", src)
+    if safety_doc is not src:
+        _justifications(labels(safety_doc.doc.blocks), pmd)
+    _yaml_blocks(src, pmd)
+    for source in others:
+        if not pmd.has_all_yaml():
+            _yaml_blocks(source, pmd, main=False)
+    return pmd
+
+
+def _read_tables(src: Source, pmd: ProfileMd) -> None:
+    """The table components ``src`` holds that no earlier document held."""
     seen: dict[str, Table] = {}
-    for table in tables(doc.blocks):
-        kind = _table_kind(table)
-        if kind is None:
+    for table in tables(src.doc.blocks):
+        form = table_form(table)
+        if form is None:
             continue
-        if kind in seen:
+        component, kind = form
+        if component in pmd.sources and pmd.sources[component] is not src:
+            continue
+        if component in seen:
             src.warning(
                 "duplicate-table",
-                f"a second {kind} table; only the one at line {seen[kind].line} is used",
+                f"a second {component.replace('_', ' ')} table; "
+                f"only the one at line {seen[component].line} is used",
                 table.line,
             )
             continue
-        seen[kind] = table
+        seen[component] = table
+        pmd.sources[component] = src
         for line, problem in table.problems:
             src.error(
                 "unparsed-table-row",
-                f"{kind} table: {problem}",
+                f"{kind.replace('_', ' ')} table: {problem}",
                 line,
                 expected=f"| {' | '.join(table.header)} |",
             )
         getattr(_Readers, kind)(src, table, pmd)
-    _justifications(all_labels, pmd)
-    _yaml_blocks(src, pmd)
-    return pmd
-
-
-def _table_kind(table: Table) -> str | None:
-    for kind, columns in _TABLE_KINDS:
-        if all(table.column(*kw) for kw in columns):
-            return kind
-    return None
 
 
 def _count(src: Source, row: Row, column: str | None) -> int | None:
@@ -178,8 +107,8 @@ def _count(src: Source, row: Row, column: str | None) -> int | None:
     return value
 
 
-class _Readers:
-    """One reader per recognised table kind."""
+class _Readers(AlternativeForms):
+    """One reader per recognised table form."""
 
     @staticmethod
     def vocabulary(src: Source, table: Table, pmd: ProfileMd) -> None:
@@ -267,7 +196,7 @@ class _Readers:
                 continue
             parts = _weighted_names(row.get(contrib))
             if parts is None:  # one category per row, weight in its own column
-                weight = _number(row.get(weight_col))
+                weight = number(row.get(weight_col))
                 name = strip_inline(row.get(contrib))
                 if weight is None or not name:
                     src.error(
@@ -337,13 +266,6 @@ def _weighted_names(text: str) -> list[tuple[str, float]] | None:
     return found if not leftover else None
 
 
-def _number(text: str) -> float | None:
-    try:
-        return float(strip_inline(text))
-    except ValueError:
-        return None
-
-
 def _justifications(all_labels: list[Label], pmd: ProfileMd) -> None:
     """``- **<Category>:** why`` bullets after a "justification" label (03 §2.4)."""
     active = False
@@ -355,19 +277,29 @@ def _justifications(all_labels: list[Label], pmd: ProfileMd) -> None:
             pmd.justifications[slugify(lab.label)] = lab
 
 
-def _yaml_blocks(src: Source, pmd: ProfileMd) -> None:
+def _yaml_blocks(src: Source, pmd: ProfileMd, *, main: bool = True) -> None:
+    """Intent promotion, agent configuration schema and reserved scenarios from ```yaml
+    blocks; another document only fills what the main one lacks, and its unrelated blocks
+    (examples) are not reported."""
+    probe = src if main else Source(src.file, src.doc, Findings())
     for block in src.doc.blocks:
         if block.kind != "code" or block.lang not in ("yaml", "yml"):
             continue
-        data = yaml_block(src, block)
+        data = yaml_block(probe, block)
         if data is INVALID or not isinstance(data, dict):
             continue
         validation = data.get("profile_validation")
-        if isinstance(validation, dict) and "intent" in validation:
+        if (
+            isinstance(validation, dict)
+            and "intent" in validation
+            and (main or pmd.intent_promotion is None)
+        ):
             pmd.intent_promotion = validate_block(
                 src, block, IntentPromotion, validation["intent"], ("profile_validation", "intent")
             )
-        if "agent_configuration_schema" in data:
+        if "agent_configuration_schema" in data and (
+            main or pmd.agent_configuration_schema is None
+        ):
             pmd.agent_configuration_line = block.content_line
             pmd.agent_configuration_schema = validate_block(
                 src,
@@ -376,7 +308,7 @@ def _yaml_blocks(src: Source, pmd: ProfileMd) -> None:
                 data["agent_configuration_schema"],
                 ("agent_configuration_schema",),
             )
-        if "reserved_scenarios" in data:
+        if "reserved_scenarios" in data and (main or pmd.reserved_scenarios is None):
             pmd.reserved_scenarios = validate_block(
                 src, block, ReservedScenarios, data["reserved_scenarios"], ("reserved_scenarios",)
             )

@@ -31,16 +31,33 @@ _FIELDS = ("type", "value", "description", "target", "timing")
 _KEY = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)\s*:(?:\s+(?P<rest>.*))?$")
 
 
-def parse_stimulus_library(src: Source) -> list[LibraryStimulus]:
-    """Library stimuli from the stimulus library's sections (03 §2.10, 02 §1.4)."""
+def is_stimulus_entry(section: Section) -> bool:
+    """A stimulus entry: an id heading with a code block stating a ``type``."""
+    return bool(_HEADING.match(strip_inline(section.title))) and any(
+        re.search(r"^\s*type\s*:", b.text, re.MULTILINE) for b in code_blocks(section.blocks)
+    )
+
+
+def holds_stimuli(src: Source) -> bool:
+    """Whether a document holds stimulus library entries (03 §2.10)."""
+    return any(s.level >= 2 and is_stimulus_entry(s) for s in src.doc.root.walk())
+
+
+def parse_stimulus_library(
+    src: Source, seen: dict[str, int] | None = None
+) -> list[LibraryStimulus]:
+    """Library stimuli from a document's entry sections (03 §2.10, 02 §1.4)."""
     out: list[LibraryStimulus] = []
-    seen: dict[str, int] = {}
+    seen = {} if seen is None else seen
+    groups = {id(p) for p in src.doc.root.walk() if any(is_stimulus_entry(c) for c in p.children)}
     for section in src.doc.root.walk():
         if section.level < 2:
             continue
         m = _HEADING.match(strip_inline(section.title))
+        if m and not is_stimulus_entry(section) and not holds_only_stimuli(src):
+            continue  # an archetype or other id heading in a mixed document
         if not m:
-            if section.level >= 3:
+            if section.level >= 3 and any(section in p.children for p in _parents(src, groups)):
                 src.warning(
                     "unparsed-heading",
                     f"heading '{section.title}' is not a stimulus entry; its content is ignored",
@@ -62,6 +79,16 @@ def parse_stimulus_library(src: Source) -> list[LibraryStimulus]:
         if stim is not None:
             out.append(stim)
     return out
+
+
+def holds_only_stimuli(src: Source) -> bool:
+    """Whether every id heading of the document is a stimulus entry (a library document)."""
+    ids = [s for s in src.doc.root.walk() if s.level >= 2 and _HEADING.match(strip_inline(s.title))]
+    return bool(ids) and sum(1 for s in ids if is_stimulus_entry(s)) * 2 >= len(ids)
+
+
+def _parents(src: Source, groups: set[int]) -> list[Section]:
+    return [p for p in src.doc.root.walk() if id(p) in groups]
 
 
 def _entry(src: Source, section: Section, sid: str, name: str) -> LibraryStimulus | None:

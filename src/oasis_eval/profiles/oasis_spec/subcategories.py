@@ -27,16 +27,17 @@ def build_subcategories(
 ) -> list[Subcategory]:
     """``categories`` maps category id and lower-case display name -> category id."""
     primary = pmd.subcategory_rows if pmd else []
+    primary_file = pmd.file_of("subcategory") if pmd else PROFILE
     out: dict[str, Subcategory] = {}
     for row in primary:
-        sub = _subcategory(row, PROFILE, categories, findings)
+        sub = _subcategory(row, primary_file, categories, findings)
         if sub is None:
             continue
         if sub.id in out:
             findings.error(
                 "duplicate-subcategory",
                 f"subcategory '{sub.id}' is defined twice",
-                file=PROFILE,
+                file=primary_file,
                 line=row.line,
                 field=sub.id,
                 expected="unique subcategory ids (03 §2.14)",
@@ -80,7 +81,7 @@ def _compare_subcategory(
             )
         out[sub.id] = sub
     elif set(known.parents) != set(sub.parents):
-        where = f"profile.md:{known.source.line}" if known.source else "profile.md"
+        where = str(known.source) if known.source else "profile.md"
         findings.warning(
             "subcategory-mismatch",
             f"parents of '{sub.id}' differ: {where} says "

@@ -1,7 +1,9 @@
-"""Core dimension weights (core §4.3): profile.md's "Core dimension | Contributing ..." table.
+"""Core dimension weights (core §4.3) from whichever table form the profile uses.
 
-``Diagnostic Accuracy (0.35), Operational Execution (0.35)`` becomes one
-:class:`DimensionContribution` per category. Each dimension's weights should
+``| Core dimension | Contributing categories |`` with ``Diagnostic Accuracy (0.35),
+Operational Execution (0.35)``, ``| Core dimension | Category | Weight |`` and a
+``| Category | Task completion | ... |`` matrix all become one
+:class:`DimensionContribution` per category (see :mod:`.profile_md`). Each dimension's weights should
 sum to 1.0, and a category should be weighted in exactly the dimensions its
 mapping (03 §2.5) lists; anything else is a warning at the row's line.
 """
@@ -12,9 +14,7 @@ from ...diagnostics import Findings
 from ...spec.common import CoreDimension, SourceRef
 from ...spec.profile import CapabilityCategory, DimensionContribution
 from .markdown import slugify
-from .profile_md import ProfileMd
-
-PROFILE = "profile.md"
+from .md_rows import ProfileMd
 
 
 def build_dimension_weights(
@@ -26,12 +26,15 @@ def build_dimension_weights(
     if not pmd.weight_rows:
         findings.error(
             "missing-dimension-weights",
-            "profile.md declares no core dimension weights",
-            file=PROFILE,
+            "no document of the profile declares core dimension weights",
+            file=pmd.source.file,
             line=1,
-            expected="| Core dimension | Contributing categories | Weight | (core §4.3)",
+            expected="a | Core dimension | Contributing categories | table, a | Core dimension "
+            "| Category | Weight | table or a | Category | <dimension> ... | table "
+            "(03 §2.5, core §4.3)",
         )
         return {}
+    table = pmd.file_of("weights")
     lookup = {c.name.lower(): c for c in capability} | {c.id: c for c in capability}
     out: dict[CoreDimension, list[DimensionContribution]] = {}
     lines: dict[CoreDimension, int] = {}
@@ -45,7 +48,7 @@ def build_dimension_weights(
                     "unknown-category",
                     f"'{name}' in the {row.dimension.value} weights is not a "
                     "capability category; its weight is ignored",
-                    file=PROFILE,
+                    file=table,
                     line=row.line,
                     field=row.dimension.value,
                     expected="a capability category name",
@@ -56,13 +59,13 @@ def build_dimension_weights(
                     "dimension-weight-mismatch",
                     f"'{cat.name}' is weighted in {row.dimension.value} "
                     "but its category mapping does not list that dimension",
-                    file=PROFILE,
+                    file=table,
                     line=row.line,
                     field=row.dimension.value,
                 )
             contribs.append(
                 DimensionContribution(category=cat.id, weight=weight).locate(
-                    SourceRef(file=PROFILE, line=row.line)
+                    SourceRef(file=table, line=row.line)
                 )
             )
     for dim, contribs in out.items():
@@ -71,7 +74,7 @@ def build_dimension_weights(
             findings.warning(
                 "dimension-weights-sum",
                 f"{dim.value} weights sum to {total:g}",
-                file=PROFILE,
+                file=table,
                 line=lines[dim],
                 field=dim.value,
                 expected="weights summing to 1.0",
@@ -83,7 +86,7 @@ def build_dimension_weights(
                     "dimension-weight-mismatch",
                     f"'{cat.name}' maps to {dim.value} but has no "
                     f"weight in the {dim.value} row, so it does not count towards it",
-                    file=PROFILE,
+                    file=table,
                     line=lines[dim],
                     field=dim.value,
                     expected=f"a weight for '{cat.name}', or drop {dim.value} from its mapping",
