@@ -15,7 +15,8 @@ import hashlib
 import random
 import secrets
 import time
-from collections.abc import Mapping
+import weakref
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -120,8 +121,28 @@ class SimK8sProvider:
         self.mcp = mcp
         self._mcp_bind = (mcp_host, mcp_port)
         self._mcp: tuple[str, Any] | None = None
+        #: told the id of each environment torn down (held weakly: a listener never outlives its owner)
+        self._teardown_listeners: list[weakref.WeakMethod[Callable[[str], None]]] = []
 
         register_provider(self)
+
+    def on_teardown(self, listener: Callable[[str], None]) -> None:
+        """Call the bound method ``listener(environment_id)`` whenever an environment is torn
+        down, so a serving layer drops what it keeps per environment (no leak, issue 15)."""
+        self._teardown_listeners.append(weakref.WeakMethod(listener))  # type: ignore[arg-type]
+
+    def mcp_apps(self) -> list[Any]:
+        """The live MCP apps serving this provider's environments (those listening for teardowns)."""
+        owners = (getattr(ref(), "__self__", None) for ref in self._teardown_listeners)
+        return [app for app in owners if app is not None and hasattr(app, "live_surfaces")]
+
+    def _released(self, environment_id: str) -> None:
+        alive = [ref for ref in self._teardown_listeners if ref() is not None]
+        self._teardown_listeners = alive
+        for ref in alive:
+            listener = ref()
+            if listener is not None:
+                listener(environment_id)
 
     def mcp_url(self) -> str:
         """The MCP endpoint of this provider's tool surfaces (started on first use)."""
@@ -428,8 +449,11 @@ class SimK8sProvider:
         self.last_used.pop(environment_id, None)
         if self.envs.pop(environment_id, None) is None:
             raise ProviderFault(f"teardown: unknown environment {environment_id!r}")
+        self._released(environment_id)
 
     async def aclose(self) -> None:
+        for environment_id in sorted(self.envs):
+            self._released(environment_id)
         self.envs.clear()
         self.last_used.clear()
         self.stop_mcp()
