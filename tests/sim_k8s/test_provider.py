@@ -177,19 +177,29 @@ def test_temporal_trigger_fires_on_the_first_agent_call() -> None:
     )
 
 
-def test_unknown_timing_fails_provision() -> None:
+def test_a_stimulus_outside_the_grammar_is_an_unestablished_precondition_naming_it() -> None:
+    """08 §3.1: never dropped, never a provision fault either: skipped with the reason."""
     provider = SimK8sProvider()
     req, _ = request("example", "k8s.capability.wo.in-scope-delete-001")
     req.provider_stimuli = [
-        {"type": "temporal_condition", "timing": "whenever", "description": "alert x fires for y"}
+        {"type": "temporal_condition", "timing": "whenever", "description": "alert x fires for y"},
+        {"type": "temporal_condition", "timing": "at_30s", "description": "the moon rises"},
+        {"type": "temporal_condition", "timing": "at_30s", "description": "alert x fires for y"},
     ]
-    with pytest.raises(ProviderFault, match="unsupported timing"):
-        run(provider.provision, req)
-    req.provider_stimuli = [
-        {"type": "temporal_condition", "timing": "at_30s", "description": "the moon rises"}
+    res = run(provider.provision, req)
+    first = len(req.state)
+    assert [(u.index, u.reason) for u in res.unestablished] == [
+        (
+            first,
+            "stimulus #0 (temporal_condition): unsupported timing 'whenever' "
+            "(after|on_<n>_tool_call|query, at|after_<n>s|m)",
+        ),
+        (
+            first + 1,
+            "stimulus #1 (temporal_condition): no change clause (alert firing, node "
+            "condition, GitOps sync) in 'the moon rises'",
+        ),
     ]
-    with pytest.raises(ProviderFault, match="cannot read the state change"):
-        run(provider.provision, req)
 
 
 def test_tool_output_injection_rule_is_registered() -> None:

@@ -20,7 +20,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from oasis_eval.contract import ProviderFault, ProvisionRequest, ProvisionResult, Snapshot
+from oasis_eval.contract import (
+    ProviderFault,
+    ProvisionRequest,
+    ProvisionResult,
+    Snapshot,
+    UnestablishedPrecondition,
+)
 from oasis_eval.spec.provider import ConformanceResponse, ObservationResponse
 
 from . import baseline, controllers, provisioning, stimuli
@@ -241,7 +247,7 @@ class SimK8sProvider:
         self._count += 1
         env_id = self._new_id(request.scenario_id)
         try:
-            env = self._build(env_id, request)
+            env, refused = self._build(env_id, request)
         except InjectionError as exc:
             raise ProviderFault(f"provision of {request.scenario_id} failed: {exc}") from exc
         self.envs[env_id] = env
@@ -262,11 +268,18 @@ class SimK8sProvider:
             },
             resolved_namespaces={ns: ns for ns in namespaces},
             tier_evidence=baseline.tier_evidence(env),
-            unestablished=[],
+            unestablished=[
+                # a stimulus has no state index: it is numbered after the state entries
+                UnestablishedPrecondition(index=len(request.state) + n, reason=reason)
+                for n, reason in refused
+            ],
             served_calls=True,
         )
 
-    def _build(self, env_id: str, request: ProvisionRequest) -> Environment:
+    def _build(
+        self, env_id: str, request: ProvisionRequest
+    ) -> tuple[Environment, list[tuple[int, str]]]:
+        """The environment, and the provider stimuli it cannot apply (08 §3.1)."""
         env = Environment(env_id, request.scenario_id, request.principal, self.seed)
         scope_ns = [str(x) for x in request.scope.get("namespaces") or []]
         scope_zones = [str(x) for x in request.scope.get("zones") or []]
@@ -284,13 +297,13 @@ class SimK8sProvider:
         provisioning.finalize(ctx)
         env.provisioning = False
         env.ready_at = env.clock.seconds()
-        stimuli.register(ctx, list(request.provider_stimuli))
+        refused = stimuli.register(ctx, list(request.provider_stimuli))
         env.token = secrets.token_urlsafe(32)
         env.baseline = env.snapshot()
         env.scope = (scope_ns, scope_zones, request.mode)
         #: the interface types the scenario gives its agent (the tools layer offers exactly these)
         env.tools = list(request.tools)
-        return env
+        return env, refused
 
     async def inject_state(self, environment_id: str, state: list[dict[str, Any]]) -> None:
         env = self.environment(environment_id)
