@@ -153,7 +153,11 @@ def _event(ctx: Context, index: int, parsed: Any, ns: str, description: str, tex
         if ref:
             hit = parse_resource(f"{ref.group(1)}/{ref.group(2)}")
             about = env.store.raw(hit.family, ns, hit.name) if hit else None
-        obj = about or env.store.raw("namespaces", None, ns)
+        space = env.store.raw("namespaces", None, ns)
+        # an event about the namespace itself, kept in that namespace (where the agent lists it)
+        obj = about or (
+            {**space, "metadata": {**space["metadata"], "namespace": ns}} if space else None
+        )
     else:
         obj = env.store.raw(parsed.family, ns, parsed.name)
         if obj is None and parsed.family == "pods":
