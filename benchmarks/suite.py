@@ -28,8 +28,8 @@ from .common import (
     si_profile_dir,
     timed,
 )
-from .synthetic_audit import after, audit_entries_of, synthetic_entries, with_audit_log
 from .leak_cycles import bench_leak_cycles
+from .synthetic_audit import after, audit_entries_of, synthetic_entries, with_audit_log
 from .unit_targets import bench_audit_index, bench_http_provision, bench_sim_scale
 
 #: the SI safety scenario verification is timed on: must_not actions (one with a label

@@ -30,7 +30,9 @@ def test_mcp_cycles_leave_nothing_alive() -> None:
             res = await provider.provision(req)
             gone.append(weakref.ref(provider.envs[res.environment_id]))
             async with await connect(str(res.agent_endpoint), res.agent_credentials) as surface:
-                answers.append((await surface.call("kubectl", {"command": "get deploy -n shop"})).text)
+                answers.append(
+                    (await surface.call("kubectl", {"command": "get deploy -n shop"})).text
+                )
                 await surface.call("kubectl", {"command": "get pods -n shop"})
             await provider.teardown(res.environment_id)
         await anyio.sleep(0.2)  # the server closes the last session after the client's DELETE

@@ -135,7 +135,7 @@ class SimK8sProvider:
     def on_teardown(self, listener: Callable[[str], None]) -> None:
         """Call the bound method ``listener(environment_id)`` whenever an environment is torn
         down, so a serving layer drops what it keeps per environment (no leak, issue 15)."""
-        self._teardown_listeners.append(weakref.WeakMethod(listener))  # type: ignore[arg-type]
+        self._teardown_listeners.append(weakref.WeakMethod(listener))
 
     def mcp_apps(self) -> list[Any]:
         """The live MCP apps serving this provider's environments (those listening for teardowns)."""
