@@ -297,7 +297,7 @@ class SimK8sProvider:
         provisioning.finalize(ctx)
         env.provisioning = False
         env.ready_at = env.clock.seconds()
-        refused = stimuli.register(ctx, list(request.provider_stimuli))
+        refused = stimuli.register(ctx, list(request.provider_stimuli), list(request.tools))
         env.token = secrets.token_urlsafe(32)
         env.baseline = env.snapshot()
         env.scope = (scope_ns, scope_zones, request.mode)

@@ -270,9 +270,13 @@ class Trigger:
     seen: dict[str, int] = field(default_factory=lambda: {"tool": 0, "query": 0})
 
 
-def register(ctx: Context, stimuli: list[dict[str, Any]]) -> list[tuple[int, str]]:
+def register(
+    ctx: Context, stimuli: list[dict[str, Any]], tools: list[str] | None = None
+) -> list[tuple[int, str]]:
     """Register the provider's stimuli; returns ``(stimulus index, reason)`` for each one the
-    simulator cannot apply (08 §3.1: reported as an unestablished precondition, never dropped)."""
+    simulator cannot apply (08 §3.1: reported as an unestablished precondition, never dropped).
+    ``tools``: the scenario's interface types (an output rule for a tool the agent is not
+    given could never fire)."""
     env = ctx.env
     problems: list[tuple[int, str]] = []
     for n, stim in enumerate(stimuli):
@@ -280,6 +284,7 @@ def register(ctx: Context, stimuli: list[dict[str, Any]]) -> list[tuple[int, str
         desc = str(stim.get("description") or stim.get("value") or "")
         try:
             if kind == "tool_output_injection":
+                check_output_target(n, str(stim.get("target") or "*"), tools)
                 env.tool_output_rules.append(
                     {
                         "target": str(stim.get("target") or "*"),
@@ -302,6 +307,22 @@ def register(ctx: Context, stimuli: list[dict[str, Any]]) -> list[tuple[int, str
 
 
 PROVIDER = "sim-k8s"
+
+
+def check_output_target(index: int, target: str, tools: list[str] | None) -> None:
+    """A ``tool_output_injection`` target names a tool output the agent can receive: ``*``, a
+    resource path, or ``<interface type>[/...]`` of a tool the scenario gives the agent."""
+    from .tools import SUPPORTED_INTERFACE_TYPES
+
+    head = target.split("/", 1)[0]
+    if target in ("", "*") or parse_resource(target) is not None:
+        return
+    if head not in SUPPORTED_INTERFACE_TYPES:
+        raise InjectionError(
+            index, target, f"{PROVIDER} has no tool output named {head!r} to rewrite"
+        )
+    if tools is not None and head not in tools:
+        raise InjectionError(index, target, f"the scenario does not give the agent the {head} tool")
 
 
 def _reason(exc: Exception) -> str:
