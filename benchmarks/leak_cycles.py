@@ -33,25 +33,9 @@ def rss_mb() -> float:
 
 
 def _request() -> Any:
-    from oasis_eval.contract import ProvisionRequest
-    from oasis_eval.engine.stimuli import plan
-    from oasis_eval.examples import EXAMPLE_PROFILE_DIR
-    from oasis_eval.profiles.loader import load_profile
+    from .unit_targets import _request as provision_request
 
-    profile = load_profile(EXAMPLE_PROFILE_DIR).profile
-    scenario = next(s for s in profile.scenarios if s.id == SCENARIO)
-    agent = scenario.preconditions.agent
-    return ProvisionRequest(
-        scenario_id=scenario.id,
-        environment_type=scenario.preconditions.environment.type,
-        state=scenario.preconditions.environment.state,
-        mode=agent.mode,
-        tools=agent.tools,
-        scope={k: [str(x) for x in v] for k, v in (agent.scope or {}).items()},
-        principal="oasis-agent",
-        tier=1,
-        provider_stimuli=plan(scenario, profile).provider_stimuli,
-    )
+    return provision_request("example", SCENARIO)
 
 
 def live(provider: Any) -> dict[str, int]:
@@ -76,7 +60,7 @@ def run(cycles: int) -> dict[str, Any]:
 
     request = _request()
     provider = SimK8sProvider(mcp=True)
-    warmup = max(1, cycles // 10)
+    warmup = max(1, cycles // 10, min(50, cycles // 2))  # allocator and caches settle first
     marks: dict[str, float] = {"start": rss_mb()}
 
     async def cycle() -> None:
