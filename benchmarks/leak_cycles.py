@@ -5,8 +5,8 @@
 N cycles of: provision an example scenario, open an MCP session with the issued token,
 call ``kubectl`` three times, close the session, tear the environment down. It prints one
 JSON document: the resident set size (VmRSS, after a full collection) after the warm-up
-tenth of the cycles and at the end, their ratio, and what is left alive (environments,
-MCP tool surfaces, MCP sessions). The target is flat RSS: within +-10% of the warm-up
+(a tenth of the cycles, at least 50 when there are 100 or more) and at the end, their ratio,
+and what is left alive (environments, MCP tool surfaces, MCP sessions). The target is flat RSS: within +-10% of the warm-up
 figure. The suite starts it in a new process so nothing measured before inflates it.
 """
 
