@@ -107,13 +107,13 @@ if __name__ == "__main__":
 
 
 def bench_leak_cycles(ctx: Any) -> list[Any]:
-    """The suite's row: this module in a fresh interpreter, 1,000 cycles (100 with --quick)."""
+    """The suite's row: this module in a fresh interpreter, 1,000 cycles (60 with --quick)."""
     import subprocess
     import sys
 
     from .common import Row
 
-    cycles = 100 if ctx.quick else 1000
+    cycles = 60 if ctx.quick else 1000
     proc = subprocess.run(
         [sys.executable, "-m", "benchmarks.leak_cycles", "--cycles", str(cycles)],
         capture_output=True,
