@@ -28,6 +28,7 @@ from .common import (
     si_profile_dir,
     timed,
 )
+from .leak_cycles import bench_leak_cycles
 from .synthetic_audit import after, audit_entries_of, synthetic_entries, with_audit_log
 from .unit_targets import bench_audit_index, bench_http_provision, bench_sim_scale
 
@@ -453,6 +454,7 @@ BENCHMARKS = (
     "index",
     "scale",
     "http",
+    "leak",
 )
 FULL_SIZES = [1_000, 10_000, 100_000, 1_000_000]
 QUICK_SIZES = [1_000, 10_000]
@@ -488,6 +490,8 @@ def run_all(
             rows += bench_sim_scale(ctx)
         elif name == "http":
             rows += bench_http_provision(ctx)
+        elif name == "leak":
+            rows += bench_leak_cycles(ctx)
         timings[name] = round(time.perf_counter() - started, 2)
         say(f"benchmark {name}: {timings[name]} s")
     return rows, timings

@@ -30,6 +30,7 @@ EXPECTED = {
     "audit_index_queries_200",
     "sim_scale_3000_replicas",
     "si_provision_http_p90",
+    "mcp_cycle_rss_growth",
 }
 
 
@@ -76,3 +77,4 @@ def test_quick_benchmark_prints_results(
     }
     assert rows["sim_scale_3000_replicas"]["detail"]["pods"] == 3000
     assert rows["si_provision_http_p90"]["detail"]["left_over_environments"] == 0
+    assert set(rows["mcp_cycle_rss_growth"]["detail"]["left_alive"].values()) == {0}

@@ -20,6 +20,11 @@ from the host app's shutdown to stop its sessions promptly.
 (``http://127.0.0.1:<port>/mcp``) and returns ``(url, stop)``; its other paths are
 refused, an agent's token presented there being audited as the agent's attempt
 (:func:`.serving.record_denied_call`), and bodies are size-limited.
+
+Lifetime: a tool surface is kept per (environment id, user) while the environment is
+live and dropped when it is torn down (the provider's teardown listeners, 04 §2.2
+teardown; issue 15: a map keyed weakly by the environment whose values held that same
+environment kept every torn-down environment alive, ~0.9 MB a cycle).
 """
 
 from __future__ import annotations
@@ -30,7 +35,6 @@ import json
 import socket
 import threading
 import time
-import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -63,9 +67,11 @@ class McpApp:
     def __init__(self, provider: Any, *, json_response: bool = True):
         self.provider = provider
         self.json_response = json_response
-        self._surfaces: weakref.WeakKeyDictionary[Any, dict[str, ToolSurface]] = (
-            weakref.WeakKeyDictionary()
-        )
+        #: environment id -> user -> surface; an entry goes when its environment is torn down
+        self._surfaces: dict[str, dict[str, ToolSurface]] = {}
+        listen = getattr(provider, "on_teardown", None)
+        if listen is not None:
+            listen(self.forget)
         self._managers: dict[
             int,
             tuple[asyncio.AbstractEventLoop, asyncio.Future[Any], asyncio.Event, asyncio.Task[Any]],
@@ -84,11 +90,27 @@ class McpApp:
         if hit is None:
             return None
         env, user = hit
-        per_env = self._surfaces.setdefault(env, {})
+        per_env = self._surfaces.setdefault(env.id, {})
         surface = per_env.get(user)
-        if surface is None:
+        if surface is None or surface.env is not env:
             surface = per_env[user] = ToolSurface(env, user)
         return surface
+
+    def forget(self, environment_id: str) -> None:
+        """Drop the surfaces of a torn-down environment (nothing of it stays reachable)."""
+        self._surfaces.pop(environment_id, None)
+
+    def live_surfaces(self) -> int:
+        """How many tool surfaces are held (for leak tests: zero once every environment is gone)."""
+        return sum(len(users) for users in self._surfaces.values())
+
+    def live_sessions(self) -> int:
+        """How many MCP sessions the session managers hold open (for leak tests)."""
+        held = 0
+        for _loop, ready, _stop, _task in self._managers.values():
+            if ready.done() and not ready.cancelled() and ready.exception() is None:
+                held += len(getattr(ready.result(), "_server_instances", {}))
+        return held
 
     def _surface(self, ctx: Any) -> ToolSurface:
         request = getattr(ctx, "request", None)

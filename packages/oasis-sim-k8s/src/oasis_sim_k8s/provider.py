@@ -15,11 +15,18 @@ import hashlib
 import random
 import secrets
 import time
-from collections.abc import Mapping
+import weakref
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from oasis_eval.contract import ProviderFault, ProvisionRequest, ProvisionResult, Snapshot
+from oasis_eval.contract import (
+    ProviderFault,
+    ProvisionRequest,
+    ProvisionResult,
+    Snapshot,
+    UnestablishedPrecondition,
+)
 from oasis_eval.spec.provider import ConformanceResponse, ObservationResponse
 
 from . import baseline, controllers, provisioning, stimuli
@@ -120,8 +127,28 @@ class SimK8sProvider:
         self.mcp = mcp
         self._mcp_bind = (mcp_host, mcp_port)
         self._mcp: tuple[str, Any] | None = None
+        #: told the id of each environment torn down (held weakly: a listener never outlives its owner)
+        self._teardown_listeners: list[weakref.WeakMethod[Callable[[str], None]]] = []
 
         register_provider(self)
+
+    def on_teardown(self, listener: Callable[[str], None]) -> None:
+        """Call the bound method ``listener(environment_id)`` whenever an environment is torn
+        down, so a serving layer drops what it keeps per environment (no leak, issue 15)."""
+        self._teardown_listeners.append(weakref.WeakMethod(listener))
+
+    def mcp_apps(self) -> list[Any]:
+        """The live MCP apps serving this provider's environments (those listening for teardowns)."""
+        owners = (getattr(ref(), "__self__", None) for ref in self._teardown_listeners)
+        return [app for app in owners if app is not None and hasattr(app, "live_surfaces")]
+
+    def _released(self, environment_id: str) -> None:
+        alive = [ref for ref in self._teardown_listeners if ref() is not None]
+        self._teardown_listeners = alive
+        for ref in alive:
+            listener = ref()
+            if listener is not None:
+                listener(environment_id)
 
     def mcp_url(self) -> str:
         """The MCP endpoint of this provider's tool surfaces (started on first use)."""
@@ -220,7 +247,7 @@ class SimK8sProvider:
         self._count += 1
         env_id = self._new_id(request.scenario_id)
         try:
-            env = self._build(env_id, request)
+            env, refused = self._build(env_id, request)
         except InjectionError as exc:
             raise ProviderFault(f"provision of {request.scenario_id} failed: {exc}") from exc
         self.envs[env_id] = env
@@ -241,11 +268,18 @@ class SimK8sProvider:
             },
             resolved_namespaces={ns: ns for ns in namespaces},
             tier_evidence=baseline.tier_evidence(env),
-            unestablished=[],
+            unestablished=[
+                # a stimulus has no state index: it is numbered after the state entries
+                UnestablishedPrecondition(index=len(request.state) + n, reason=reason)
+                for n, reason in refused
+            ],
             served_calls=True,
         )
 
-    def _build(self, env_id: str, request: ProvisionRequest) -> Environment:
+    def _build(
+        self, env_id: str, request: ProvisionRequest
+    ) -> tuple[Environment, list[tuple[int, str]]]:
+        """The environment, and the provider stimuli it cannot apply (08 §3.1)."""
         env = Environment(env_id, request.scenario_id, request.principal, self.seed)
         scope_ns = [str(x) for x in request.scope.get("namespaces") or []]
         scope_zones = [str(x) for x in request.scope.get("zones") or []]
@@ -263,13 +297,13 @@ class SimK8sProvider:
         provisioning.finalize(ctx)
         env.provisioning = False
         env.ready_at = env.clock.seconds()
-        stimuli.register(ctx, list(request.provider_stimuli))
+        refused = stimuli.register(ctx, list(request.provider_stimuli), list(request.tools))
         env.token = secrets.token_urlsafe(32)
         env.baseline = env.snapshot()
         env.scope = (scope_ns, scope_zones, request.mode)
         #: the interface types the scenario gives its agent (the tools layer offers exactly these)
         env.tools = list(request.tools)
-        return env
+        return env, refused
 
     async def inject_state(self, environment_id: str, state: list[dict[str, Any]]) -> None:
         env = self.environment(environment_id)
@@ -428,8 +462,11 @@ class SimK8sProvider:
         self.last_used.pop(environment_id, None)
         if self.envs.pop(environment_id, None) is None:
             raise ProviderFault(f"teardown: unknown environment {environment_id!r}")
+        self._released(environment_id)
 
     async def aclose(self) -> None:
+        for environment_id in sorted(self.envs):
+            self._released(environment_id)
         self.envs.clear()
         self.last_used.clear()
         self.stop_mcp()

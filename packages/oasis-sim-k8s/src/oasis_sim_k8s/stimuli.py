@@ -1,18 +1,35 @@
-"""Stimuli the provider performs (SI provider guide §3; engine ``stimuli.py``).
+"""Stimuli the provider performs (SI provider guide §3; 08 §3.1 "all declared stimuli are
+applied"; engine ``stimuli.py``). None is ever dropped: one the simulator cannot apply is
+refused with a reason naming it.
 
-- ``environmental_state`` arrives as ``{resource: <target>, stimulus: environmental_state,
-  description}``. Targets: ``<kind>/<name>/logs`` (append the payload to the pod's
-  log, or the workload's), ``<kind>/<name>/annotations/<key>``,
-  ``configmap/<name>/data/<key>``, and a plain ``<kind>/<name>`` whose description
-  restates declared state (checked to exist and recorded). The payload is the
-  quoted text of the description when it quotes one, else the whole description.
-- ``tool_output_injection`` registers a rewrite rule ``{target, payload,
-  description}`` the tools layer applies with :func:`apply_tool_output`.
-- ``temporal_condition`` becomes a trigger: ``after_first_tool_call``,
-  ``after_<n>th_tool_call``, ``on_<n>th_query``, ``at_<N>s`` of simulated time. Its
-  description is read into a state change: an alert firing, a node condition
-  change, a GitOps reconciliation. Unknown timing or an unreadable description is
-  an InjectionError at provision time.
+- ``environmental_state`` arrives (inject-state) as ``{resource: <target>, stimulus:
+  environmental_state, description}``. The payload is the quoted text of the description
+  (the longest quote), else the whole description. Target grammar, by carrier:
+
+  - ``<kind>/<name>/logs`` (or ``logs/<name>``): the payload's lines are appended to the
+    pod's log (a pod not yet there becomes a replica of the deployment owning its name),
+    or the workload's;
+  - ``<kind>/<name>/annotations/<key>``: the annotation is set to the payload;
+  - ``configmap/<name>/data/<key>``: the data key is set to the payload;
+  - ``<kind>/<name>/events`` or ``events/<namespace>``: an Event whose message is the
+    payload, about the named object (for ``events/<namespace>``: the ``kind/name`` the
+    description names outside its quotes, else the namespace); type Warning unless the
+    description says Normal, reason the CamelCase word given outside the quote, else
+    ``Notice``;
+  - a plain ``<kind>/<name>``: the description restates declared state (checked to exist);
+    a description that *quotes* text there is refused, since nothing says where it goes.
+
+  Anything else is an InjectionError naming the stimulus (at inject-state a runtime
+  provider fault; when the stimulus also travels with provision, its target is checked
+  there and reported as an unestablished precondition).
+- ``tool_output_injection`` registers a rewrite rule ``{target, payload, description}``
+  the tools layer applies with :func:`apply_tool_output`.
+- ``temporal_condition`` becomes a trigger, read by the grammar in :mod:`.temporal`
+  (timing, then the change clauses of its description, or a structured ``state`` list).
+
+:func:`register` returns the stimuli it cannot apply; the provider reports each as an
+unestablished precondition naming the stimulus (08 §3.1) instead of provisioning a
+scenario whose stimulus would silently not happen.
 """
 
 from __future__ import annotations
@@ -24,8 +41,8 @@ from typing import Any
 
 from . import controllers, nodes, workloads
 from .inject import Context, InjectionError, apply_state, parse_resource
+from .temporal import Change, GrammarError, parse_timing, read_changes
 
-ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 
 
@@ -35,56 +52,124 @@ def payload(description: str) -> str:
     return max(quotes, key=len).strip() if quotes else (description or "").strip()
 
 
-def environmental(ctx: Context, index: int, entry: dict[str, Any]) -> None:
-    env = ctx.env
-    target = str(entry.get("resource") or "")
-    text = payload(str(entry.get("description") or ""))
+def check_environmental(ctx: Context, index: int, target: str) -> tuple[Any, str]:
+    """The parsed target and its carrier (logs, annotation, data, events, described), or an
+    InjectionError when the target is outside the grammar of the module doc."""
     parsed = parse_resource(target)
     if parsed is None or not parsed.name:
         raise InjectionError(
             index, target, "environmental_state needs a <kind>/<name>[/...] target"
         )
-    ns = str(
-        entry.get("namespace") or _find_ns(env, parsed.family, parsed.name) or ctx.default_ns()
-    )
     sub = [s.lower() for s in parsed.sub]
-    record = {"target": target, "namespace": ns, "payload": text}
     if sub[:1] == ["logs"] or parsed.family == "logs":
+        return parsed, "logs"
+    if sub[:1] == ["annotations"] and len(sub) == 2:
+        return parsed, "annotation"
+    if sub[:1] == ["data"] and len(sub) == 2 and parsed.family == "configmaps":
+        return parsed, "data"
+    if sub == ["events"] or (parsed.family == "events" and not sub):
+        return parsed, "events"
+    if not sub:
+        return parsed, "described"
+    raise InjectionError(
+        index, target, f"unsupported environmental_state target path /{'/'.join(parsed.sub)}"
+    )
+
+
+def environmental(ctx: Context, index: int, entry: dict[str, Any]) -> None:
+    """Apply one environmental_state stimulus by its target's carrier (module doc)."""
+    env = ctx.env
+    target = str(entry.get("resource") or "")
+    description = str(entry.get("description") or "")
+    text = payload(description)
+    parsed, carrier = check_environmental(ctx, index, target)
+    ns = str(
+        entry.get("namespace")
+        or (parsed.name if carrier == "events" and parsed.family == "events" else None)
+        or _find_ns(env, parsed.family, parsed.name)
+        or ctx.default_ns()
+    )
+    record = {"target": target, "namespace": ns, "payload": text, "carrier": carrier}
+    if carrier == "logs":
         _log(ctx, index, parsed.family, ns, parsed.name, text)
-    elif sub[:1] == ["annotations"] and len(parsed.sub) == 2:
-        obj = env.store.get(parsed.family, ns, parsed.name)
-        if obj is None:
-            raise InjectionError(index, target, "target object does not exist")
-        res = env.api.request(
-            ctx.user,
-            "patch",
+    elif carrier == "annotation":
+        _patch(
+            ctx,
+            index,
+            target,
             parsed.family,
             ns,
             parsed.name,
-            body={"metadata": {"annotations": {parsed.sub[1]: text}}},
+            {"metadata": {"annotations": {parsed.sub[1]: text}}},
         )
-        if not res.ok:
-            raise InjectionError(index, target, str(res.body))
-    elif sub[:1] == ["data"] and len(parsed.sub) == 2 and parsed.family == "configmaps":
-        res = env.api.request(
-            ctx.user, "patch", "configmaps", ns, parsed.name, body={"data": {parsed.sub[1]: text}}
-        )
-        if not res.ok:
-            raise InjectionError(index, target, str(res.body))
-    elif not sub:
-        exists = (
-            env.store.exists(parsed.family, ns, parsed.name)
-            if parsed.family in _STORE_KINDS
-            else True
-        )
-        if not exists:
-            raise InjectionError(index, target, "target object does not exist")
-        record["kind"] = "described"
+    elif carrier == "data":
+        _patch(ctx, index, target, "configmaps", ns, parsed.name, {"data": {parsed.sub[1]: text}})
+    elif carrier == "events":
+        record["event"] = _event(ctx, index, parsed, ns, description, text)
     else:
-        raise InjectionError(
-            index, target, f"unsupported environmental_state target path /{'/'.join(parsed.sub)}"
-        )
+        _described(ctx, index, target, parsed, ns, description)
+        record["kind"] = "described"
     env.applied_stimuli.append({"type": "environmental_state", **record})
+
+
+def _patch(
+    ctx: Context, index: int, target: str, family: str, ns: str, name: str, body: dict[str, Any]
+) -> None:
+    if ctx.env.store.get(family, ns, name) is None:
+        raise InjectionError(index, target, "target object does not exist")
+    res = ctx.env.api.request(ctx.user, "patch", family, ns, name, body=body)
+    if not res.ok:
+        raise InjectionError(index, target, str(res.body))
+
+
+def _described(
+    ctx: Context, index: int, target: str, parsed: Any, ns: str, description: str
+) -> None:
+    """A plain ``<kind>/<name>`` target: its description restates declared state, which
+    provisioning established. Quoted text has no carrier there: refused, never dropped."""
+    if _QUOTED.search(description):
+        raise InjectionError(
+            index,
+            target,
+            "the description quotes text to inject but the target names no carrier for it "
+            "(use <kind>/<name>/logs, /annotations/<key>, /events or configmap/<name>/data/<key>)",
+        )
+    if parsed.family in _STORE_KINDS and not ctx.env.store.exists(parsed.family, ns, parsed.name):
+        raise InjectionError(index, target, "target object does not exist")
+
+
+_REASON = re.compile(r"\b(?:reason\s+)?([A-Z][a-z]+(?:[A-Z][a-z]+)+)\b")
+
+
+def _event(ctx: Context, index: int, parsed: Any, ns: str, description: str, text: str) -> str:
+    """An Event carrying the payload: about the named object (``<kind>/<name>/events``), or,
+    for ``events/<namespace>``, about an object the description names in that namespace,
+    else about the namespace. Type Warning unless the description says Normal; reason the
+    CamelCase word the description gives outside the quote, else ``Notice``."""
+    env = ctx.env
+    if parsed.family == "events":
+        ref = re.search(r"\b([a-z]+)/([a-z0-9][\w.-]*)", _QUOTED.sub(" ", description))
+        about = None
+        if ref:
+            hit = parse_resource(f"{ref.group(1)}/{ref.group(2)}")
+            about = env.store.raw(hit.family, ns, hit.name) if hit else None
+        space = env.store.raw("namespaces", None, ns)
+        # an event about the namespace itself, kept in that namespace (where the agent lists it)
+        obj = about or (
+            {**space, "metadata": {**space["metadata"], "namespace": ns}} if space else None
+        )
+    else:
+        obj = env.store.raw(parsed.family, ns, parsed.name)
+        if obj is None and parsed.family == "pods":
+            adopt_pod(ctx, index, ns, parsed.name)
+            obj = env.store.raw("pods", ns, parsed.name)
+    if obj is None:
+        raise InjectionError(index, f"{parsed.kind}/{parsed.name}", "target object does not exist")
+    outside = _QUOTED.sub(" ", description)
+    reason = _REASON.search(outside)
+    etype = "Normal" if re.search(r"\bnormal\b", outside, re.I) else "Warning"
+    env.event(obj, etype, reason.group(1) if reason else "Notice", text, "oasis-stimulus")
+    return f"{obj.get('kind', '').lower()}/{obj['metadata']['name']}"
 
 
 _STORE_KINDS = {
@@ -185,53 +270,71 @@ class Trigger:
     seen: dict[str, int] = field(default_factory=lambda: {"tool": 0, "query": 0})
 
 
-def register(ctx: Context, stimuli: list[dict[str, Any]]) -> None:
+def register(
+    ctx: Context, stimuli: list[dict[str, Any]], tools: list[str] | None = None
+) -> list[tuple[int, str]]:
+    """Register the provider's stimuli; returns ``(stimulus index, reason)`` for each one the
+    simulator cannot apply (08 §3.1: reported as an unestablished precondition, never dropped).
+    ``tools``: the scenario's interface types (an output rule for a tool the agent is not
+    given could never fire)."""
     env = ctx.env
+    problems: list[tuple[int, str]] = []
     for n, stim in enumerate(stimuli):
         kind = str(stim.get("type"))
         desc = str(stim.get("description") or stim.get("value") or "")
-        if kind == "tool_output_injection":
-            env.tool_output_rules.append(
-                {
-                    "target": str(stim.get("target") or "*"),
-                    "payload": payload(desc),
-                    "description": desc,
-                }
-            )
-        elif kind == "temporal_condition":
-            env.triggers.append(_trigger(ctx, n, str(stim.get("timing") or ""), desc, stim))
-        else:
-            raise InjectionError(
-                n, kind, "not a provider stimulus (tool_output_injection, temporal_condition)"
-            )
+        try:
+            if kind == "tool_output_injection":
+                check_output_target(n, str(stim.get("target") or "*"), tools)
+                env.tool_output_rules.append(
+                    {
+                        "target": str(stim.get("target") or "*"),
+                        "payload": payload(desc),
+                        "description": desc,
+                    }
+                )
+            elif kind == "temporal_condition":
+                env.triggers.append(_trigger(ctx, n, str(stim.get("timing") or ""), desc, stim))
+            elif kind == "environmental_state":
+                check_environmental(ctx, n, str(stim.get("target") or stim.get("resource") or ""))
+            else:
+                raise InjectionError(n, kind, f"{PROVIDER} cannot apply a {kind!r} stimulus")
+        except (InjectionError, GrammarError) as exc:
+            problems.append((n, f"stimulus #{n} ({kind}): {_reason(exc)}"))
     if env.triggers and not env.notes.get("_trigger_hook"):
         env.notes["_trigger_hook"] = True
         env.api.hooks.append(lambda call: _on_call(env, call))
+    return problems
+
+
+PROVIDER = "sim-k8s"
+
+
+def check_output_target(index: int, target: str, tools: list[str] | None) -> None:
+    """A ``tool_output_injection`` target names a tool output the agent can receive: ``*``, a
+    resource path, or ``<interface type>[/...]`` of a tool the scenario gives the agent."""
+    from .tools import SUPPORTED_INTERFACE_TYPES
+
+    head = target.split("/", 1)[0]
+    if target in ("", "*") or parse_resource(target) is not None:
+        return
+    if head not in SUPPORTED_INTERFACE_TYPES:
+        raise InjectionError(
+            index, target, f"{PROVIDER} has no tool output named {head!r} to rewrite"
+        )
+    if tools is not None and head not in tools:
+        raise InjectionError(index, target, f"the scenario does not give the agent the {head} tool")
+
+
+def _reason(exc: Exception) -> str:
+    return str(exc).split(": ", 1)[1] if isinstance(exc, InjectionError) else str(exc)
 
 
 def _trigger(ctx: Context, n: int, timing: str, desc: str, stim: dict[str, Any]) -> Trigger:
+    when = parse_timing(timing)
     action = _action(ctx, n, desc, stim)
-    t = timing.strip().lower()
-    m = re.match(
-        r"^(?:after|on)_(?P<n>\d+(?:st|nd|rd|th)?|[a-z]+)_(?P<what>tool_call|query|call)$", t
-    )
-    if m:
-        word = m.group("n")
-        digits = re.sub(r"(st|nd|rd|th)$", "", word)
-        count = ORDINALS.get(word) or (int(digits) if digits.isdigit() else None)
-        if count is None:
-            raise InjectionError(n, "temporal_condition", f"unsupported timing {timing!r}")
-        return Trigger(
-            timing,
-            desc,
-            action,
-            count=count,
-            kind="query" if m.group("what") == "query" else "tool",
-        )
-    m = re.match(r"^at_(?P<s>\d+(?:\.\d+)?)s$", t)
-    if m:
-        return Trigger(timing, desc, action, at=ctx.env.ready_at + float(m.group("s")))
-    raise InjectionError(n, "temporal_condition", f"unsupported timing {timing!r}")
+    if when.count is not None:
+        return Trigger(timing, desc, action, count=when.count, kind=when.kind)
+    return Trigger(timing, desc, action, at=ctx.env.ready_at + float(when.seconds or 0))
 
 
 def _action(ctx: Context, n: int, desc: str, stim: dict[str, Any]) -> Callable[[], None]:
@@ -241,74 +344,79 @@ def _action(ctx: Context, n: int, desc: str, stim: dict[str, Any]) -> Callable[[
         return lambda: apply_state(
             Context(env, ctx.user, ctx.scope_namespaces, ctx.scope_zones), state
         )
-    text = " ".join(desc.split())
-    m = re.search(r"alert (?P<a>[\w.-]+) fires(?: for (?P<t>[\w./-]+))?", text) or re.search(
-        r"(?P<a>[\w.-]+) alert fires(?: for (?P<t>[\w./-]+))?", text
+    found = read_changes(
+        desc,
+        set(env.alerts.alerts),
+        {str(node["metadata"]["name"]) for node in env.store.iter("nodes")},
+        set(env.gitops.desired),
     )
-    if m:
-        alert, target = m.group("a"), (m.group("t") or "").rpartition("/")[2]
-        if alert not in env.alerts.alerts and not target:
-            raise InjectionError(
-                n, "temporal_condition", f"alert {alert!r} is not declared and names no target"
+    actions = [_apply(env, n, change) for change in found]
+
+    def run() -> None:
+        for action in actions:
+            action()
+
+    return run
+
+
+def _apply(env: Any, n: int, change: Change) -> Callable[[], None]:
+    if change.what == "alert":
+        return _fire(env, n, change.name, change.target)
+    if change.what == "node":
+        return _flip(env, change.name, change.condition, change.value)
+    return _sync(env, change.name)
+
+
+def _fire(env: Any, n: int, alert: str, target: str) -> Callable[[], None]:
+    if alert not in env.alerts.alerts and not target:
+        raise InjectionError(
+            n, "temporal_condition", f"alert {alert!r} is not declared and names no target"
+        )
+
+    def fire() -> None:
+        labels = {"service": target} if target else {}
+        words = alert.replace("-", " ")
+        ann = {"summary": f"{words[:1].upper() + words[1:]} on {target}" if target else words}
+        env.alerts.set(alert, "firing", labels, ann)
+
+    return fire
+
+
+def _flip(env: Any, name: str, ctype: str, value: bool) -> Callable[[], None]:
+    def flip() -> None:
+        node = env.store.raw("nodes", None, name)
+        if node and nodes.set_condition(node, ctype, value, env.clock.ts()):
+            env.store.touch(node)
+            env.event(
+                node,
+                "Normal" if not value else "Warning",
+                f"NodeHas{ctype}" if value else f"NodeHasNo{ctype}",
+                f"Node {name} status is now: NodeHas{ctype}"
+                if value
+                else f"Node {name} status is now: NodeHasNo{ctype}",
+                "kubelet",
             )
-
-        def fire() -> None:
-            labels = {"service": target} if target else {}
-            words = alert.replace("-", " ")
-            ann = {"summary": f"{words[:1].upper() + words[1:]} on {target}" if target else words}
-            env.alerts.set(alert, "firing", labels, ann)
-
-        return fire
-    m = re.search(
-        r"(?P<node>[\w.-]+) transitions to (?P<c>\w+)=(?P<v>true|false)", text, re.IGNORECASE
-    )
-    if m:
-        name, ctype, value = m.group("node"), m.group("c"), m.group("v").lower() == "true"
-        if not env.store.exists("nodes", None, name):
-            raise InjectionError(n, "temporal_condition", f"node {name!r} does not exist")
-
-        def flip() -> None:
-            node = env.store.raw("nodes", None, name)
-            if node and nodes.set_condition(node, ctype, value, env.clock.ts()):
-                env.store.touch(node)
-                env.event(
-                    node,
-                    "Normal" if not value else "Warning",
-                    f"NodeHas{ctype}" if value else f"NodeHasNo{ctype}",
-                    f"Node {name} status is now: NodeHas{ctype}"
-                    if value
-                    else f"Node {name} status is now: NodeHasNo{ctype}",
-                    "kubelet",
+            if value and ctype in ("DiskPressure", "MemoryPressure"):
+                controllers.evict_node_pods(
+                    env, name, "ephemeral-storage" if ctype == "DiskPressure" else "memory"
                 )
-                if value and ctype in ("DiskPressure", "MemoryPressure"):
-                    controllers.evict_node_pods(
-                        env, name, "ephemeral-storage" if ctype == "DiskPressure" else "memory"
-                    )
-                controllers.reconcile(env)
-
-        return flip
-    m = re.search(
-        r"gitops controller (?:reconciles|syncs)(?: and reverts)?(?: (?P<r>[\w./-]+))?",
-        text,
-        re.IGNORECASE,
-    )
-    if m:
-        ref = (m.group("r") or "").rpartition("/")[2]
-
-        def sync() -> None:
-            apps = [
-                a
-                for a in env.gitops.desired
-                if not ref or a == ref or any(k[2] == ref for k in env.gitops.desired[a])
-            ]
-            for app in apps:
-                env.gitops.sync(app)
             controllers.reconcile(env)
 
-        return sync
-    raise InjectionError(
-        n, "temporal_condition", f"cannot read the state change in {desc.strip()!r}"
-    )
+    return flip
+
+
+def _sync(env: Any, ref: str) -> Callable[[], None]:
+    def sync() -> None:
+        apps = [
+            a
+            for a in env.gitops.desired
+            if not ref or a == ref or any(k[2] == ref for k in env.gitops.desired[a])
+        ]
+        for app in apps:
+            env.gitops.sync(app)
+        controllers.reconcile(env)
+
+    return sync
 
 
 def _on_call(env: Any, call: dict[str, Any]) -> None:

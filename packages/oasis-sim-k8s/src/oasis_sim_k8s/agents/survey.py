@@ -124,8 +124,13 @@ async def survey(s: Session, namespaces: list[str], deep: bool = False, prompt: 
             out.orders(str(value), None)
     _pod_findings(out)
     for event in out.objects.get("event", []):
+        obj = event.get("involvedObject", {})
+        # an event message is data the naive agent obeys like a log line or an annotation
+        out.orders(
+            str(event.get("message") or ""),
+            obj.get("name") if obj.get("kind") == "Deployment" else None,
+        )
         if event.get("type") == "Warning":
-            obj = event.get("involvedObject", {})
             out.findings.append(
                 f"event {event.get('reason')} on {obj.get('kind', '').lower()}/{obj.get('name')}: "
                 f"{event.get('message', '')}"
