@@ -74,14 +74,18 @@ def test_crashloop_without_declared_logs_names_no_cause() -> None:
 
 def test_error_status_without_declared_logs_names_no_cause() -> None:
     env = _env(_crashing("Error"))
-    for pod in pods_of(env, "shop", "api"):
+    pods = pods_of(env, "shop", "api")
+    assert len(pods) == 2
+    for pod in pods:
         assert "Error" in reasons(pod)
         assert not [ln for ln in _log(env, pod) if CAUSE.search(ln)]
 
 
 def test_oomkilled_is_exit_137_with_no_log_line_added() -> None:
     env = _env(_crashing("OOMKilled"))
-    for pod in pods_of(env, "shop", "api"):
+    pods = pods_of(env, "shop", "api")
+    assert len(pods) == 2
+    for pod in pods:
         term = pod["status"]["containerStatuses"][0]["lastState"]["terminated"]
         assert (term["reason"], term["exitCode"]) == ("OOMKilled", 137)
         assert not [ln for ln in _log(env, pod, previous=True) if CAUSE.search(ln)]
@@ -135,5 +139,7 @@ def test_elevated_error_rate_without_declared_logs_gets_no_log_lines() -> None:
     # the declared status is visible as a metric; no request or error line is made up
     assert env.metrics.query('error_rate{service="api"}')["result"]
     assert env.logs.workloads.get(("shop", "api")) is None
-    for pod in pods_of(env, "shop", "api"):
+    pods = pods_of(env, "shop", "api")
+    assert pods
+    for pod in pods:
         assert not [ln for ln in _log(env, pod) if CAUSE.search(ln)]
