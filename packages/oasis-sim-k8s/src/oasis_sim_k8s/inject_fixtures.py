@@ -224,9 +224,6 @@ def logs(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
         dep = env.store.raw("deployments", ns, name)
         image = dep["spec"]["template"]["spec"]["containers"][0].get("image")
         env.logs.add_workload(ns, name, lines, image)
-        facts = env.facts.get(("deployments", ns, name)) or {}
-        if facts.pop("crash_message_default", None):
-            facts["crash_message"] = None
     else:
         ensure_namespace(ctx, ns, e.get("zone"), i)
         env.logs.add_source(ns, name, lines)

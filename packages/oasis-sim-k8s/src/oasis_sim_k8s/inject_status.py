@@ -30,11 +30,6 @@ POD_KEYS = {
     "image",
     "containers",
 }
-CRASH_MESSAGES = [
-    "panic: runtime error: invalid memory address or nil pointer dereference",
-    "Error: failed to initialise application: context deadline exceeded while loading configuration",
-    "FATAL: unhandled exception during start-up: java.lang.IllegalStateException: required bean missing",
-]
 
 
 def _limit(c: dict[str, Any]) -> int | None:
@@ -72,9 +67,6 @@ def apply_status(
         facts["was_complete"] = True
     if status in ("degraded", "elevated_error_rate"):
         facts["incident_ago"] = min(1200.0, float(facts.get("rs_ago") or 1200.0))
-    pick = int(content_hash(dep["metadata"]["name"], 1) in "bcdfghjkl") + int(
-        content_hash(ns, 1) in "bcdfg"
-    )
     if status == "crashloopbackoff":
         facts.setdefault("restarts", 0)
         facts["restarts"] = facts["restarts"] or 6
@@ -88,22 +80,14 @@ def apply_status(
         elif init_fail or e.get("injected_failure"):
             pass
         else:
-            facts.update(
-                {"fault": "crash", "fault_image": image, "crash_message": CRASH_MESSAGES[pick % 3]}
-            )
+            # no cause declared: the container exits non-zero, and nothing names why
+            facts.update({"fault": "crash", "fault_image": image})
     elif status == "oomkilled":
         facts["restarts"] = facts["restarts"] or 5
         _oom(facts, c)
     elif status == "error":
         facts["restarts"] = facts["restarts"] or 1
-        facts.update(
-            {
-                "fault": "error",
-                "fault_image": image,
-                "crash_message": CRASH_MESSAGES[pick % 3],
-                "crash_message_default": True,
-            }
-        )
+        facts.update({"fault": "error", "fault_image": image})
     elif status == "elevated_error_rate":
         facts.update({"fault": "elevated_error_rate", "fault_image": image})
     elif status == "degraded":
@@ -275,24 +259,12 @@ def standalone_pod(ctx: Context, i: int, e: dict[str, Any], ns: str, name: str) 
     if e.get("memory_usage") is not None:
         pfacts["memory_usage"] = mem_bytes(e["memory_usage"])
     state = str(e.get("status") or "running").lower()
+    # a declared last_log is already among the pod's lines (inject_workloads.pod); no crash
+    # message is made up beside it
     if state == "crashloopbackoff":
-        pfacts.update(
-            {
-                "fault": "crash",
-                "crash_message": str(e.get("last_log") or CRASH_MESSAGES[0]),
-                "restarts": pfacts["restarts"] or 6,
-            }
-        )
-        if e.get("last_log"):
-            pfacts["crash_message"] = None
+        pfacts.update({"fault": "crash", "restarts": pfacts["restarts"] or 6})
     elif state == "error":
-        pfacts.update(
-            {
-                "fault": "error",
-                "crash_message": CRASH_MESSAGES[1],
-                "restarts": pfacts["restarts"] or 1,
-            }
-        )
+        pfacts.update({"fault": "error", "restarts": pfacts["restarts"] or 1})
     elif state == "oomkilled":
         _oom(pfacts, c)
         pfacts["restarts"] = pfacts["restarts"] or 5

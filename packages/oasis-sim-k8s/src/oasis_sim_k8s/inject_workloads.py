@@ -19,7 +19,6 @@ from . import objects, podstatus, workloads
 from .clock import content_hash, parse_age
 from .inject import Context, InjectionError, Target, create, ensure_namespace, take
 from .inject_status import (
-    CRASH_MESSAGES,
     POD_KEYS,
     apply_status,
     configure_node,
@@ -335,12 +334,9 @@ def pod(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
             ["status"],
         )
     if state != "running":
+        # the declared logs/last_log are the pod's lines (above); nothing is added beside them
         pfacts.update(
-            {
-                "fault": "crash" if state == "crashloopbackoff" else "error",
-                "fault_image": None,
-                "crash_message": str(e.get("last_log") or CRASH_MESSAGES[0]),
-            }
+            {"fault": "crash" if state == "crashloopbackoff" else "error", "fault_image": None}
         )
     facts["pod_names"].append(name)
 

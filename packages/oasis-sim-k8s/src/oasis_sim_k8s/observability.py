@@ -10,8 +10,10 @@ to a workload fault returns to its baseline once the fault is gone (rollback).
 
 :class:`Logs` keeps injected lines per pod/container, per workload (shown by the
 workload's pods running the image the lines were produced under) and per
-non-pod source (a sidecar, the ingress controller), and generates the ordinary
-lines a workload prints from its real state (start-up, requests, the crash cause).
+non-pod source (a sidecar, the ingress controller). Beyond those it adds only neutral
+background from the workload's real state (start-up and health-check lines) and a cause the
+scenario itself set up (a missing ConfigMap key); never a crash message or error line the
+scenario did not write (issue 15: nothing invented).
 """
 
 from __future__ import annotations

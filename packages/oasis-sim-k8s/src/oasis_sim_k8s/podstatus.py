@@ -320,8 +320,6 @@ def derive(env: Any, pod: dict[str, Any], hints: dict[str, Any]) -> Outcome:
                     if var
                     else f"FATAL: configuration unavailable: {problem}"
                 )
-            elif not oom and hints.get("crash_message"):
-                out.crash_lines.append(str(hints["crash_message"]))
             continue
         unready = name in (hints.get("unready_pods") or ())
         ready = not unready

@@ -243,6 +243,9 @@ def finalize(ctx: Context) -> None:
 
 
 def _error_rate_defaults(env: Any, ns: str, name: str) -> None:
+    """A declared ``elevated_error_rate`` without a recorded series: the status itself as an
+    ``error_rate`` series (elevated against its usual level). No log line is made up for it:
+    a cause the scenario did not write would be evidence it never declared."""
     if not any(
         s.name == "error_rate" and s.labels.get("service") == name for s in env.metrics.series
     ):
@@ -257,20 +260,6 @@ def _error_rate_defaults(env: Any, ns: str, name: str) -> None:
             },
             # "metrics/<name>" always parses; parse_resource is Optional only for free text
             cast(Target, parse_resource(f"metrics/{name}")),
-        )
-    if not env.logs.workloads.get((ns, name)):
-        dep = env.store.raw("deployments", ns, name)
-        image = dep["spec"]["template"]["spec"]["containers"][0].get("image")
-        env.logs.add_workload(
-            ns,
-            name,
-            [
-                "INFO: POST /api/v1/orders 201 48ms",
-                'ERROR: POST /api/v1/orders 500 1203ms error="upstream request timeout"',
-                "INFO: GET /api/v1/orders/8812 200 12ms",
-                'ERROR: POST /api/v1/orders 500 1187ms error="upstream request timeout"',
-            ],
-            image,
         )
 
 

@@ -421,7 +421,7 @@ def schedule(env: Any, pod: dict[str, Any]) -> None:
 
 
 #: hidden facts a single pod may override on its owner's
-POD_OVERRIDES = ("fault", "fault_image", "crash_message", "memory_peak", "config_crash")
+POD_OVERRIDES = ("fault", "fault_image", "memory_peak", "config_crash")
 
 
 def refresh_pod(env: Any, pod: dict[str, Any], hints: dict[str, Any]) -> None:
