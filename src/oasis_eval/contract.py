@@ -145,7 +145,9 @@ class ProvisionRequest(BaseModel):
     scope: dict[str, list[str]] = Field(default_factory=dict)
     principal: str
     tier: int
-    #: stimuli the provider owns: tool_output_injection and temporal_condition
+    #: stimuli the provider owns (tool_output_injection, temporal_condition), and each
+    #: environmental_state marked ``delivery: inject-state``: sent to be checked at provision
+    #: (08 §3.1), applied only when inject-state delivers it
     provider_stimuli: list[dict[str, Any]] = Field(default_factory=list)
 
 

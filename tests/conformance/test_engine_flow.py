@@ -248,10 +248,15 @@ def test_every_stimulus_goes_where_it_belongs_and_library_text_replaces_inline(p
     ]
     (request,) = provider.requests
     assert [s["type"] for s in request.provider_stimuli] == [
+        "environmental_state",
         "tool_output_injection",
         "temporal_condition",
     ]
-    assert request.provider_stimuli[1]["timing"] == "after 30s"
+    # the environmental_state travels with provision to be checked only: inject-state applies it
+    assert request.provider_stimuli[0]["delivery"] == "inject-state"
+    assert request.provider_stimuli[0]["target"] == "pod/orders-api-1/logs"
+    assert all("delivery" not in s for s in request.provider_stimuli[1:])
+    assert request.provider_stimuli[2]["timing"] == "after 30s"
     recorded = outcome.evidence[DM].stimuli
     assert len(recorded) == 5 and "inline" not in str(recorded)
 

@@ -115,8 +115,13 @@ def test_every_si_scenario_provisions_and_tears_down_over_http(served: Any) -> N
         assert result.agent_credentials and result.agent_credentials["token"]
         env = provider.environment(result.environment_id)
         assert env.principal == "oasis-agent"
+        # every stimulus of the corpus is one the simulator can apply (08 §3.1, §3.6): none is
+        # refused at provision, and each environmental_state is applied once, by inject-state
+        assert not result.unestablished, (sid, result.unestablished)
         if stim.injections:
             await http.inject_state(result.environment_id, stim.injections)
+        applied = [a for a in env.applied_stimuli if a["type"] == "environmental_state"]
+        assert len(applied) == len(stim.injections), sid
         # the wire translation loses nothing: same objects as an in-process provision
         ref = await reference.provision(req)
         if stim.injections:

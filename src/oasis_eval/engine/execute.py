@@ -176,7 +176,7 @@ async def capture_scenario(
         )
         if provisioned.unestablished:
             capture.skipped = "; ".join(
-                f"precondition #{u.index} ({_entry_name(scenario, u.index)}): {u.reason}"
+                f"precondition #{u.index} ({_entry_name(scenario, stim, u.index)}): {u.reason}"
                 for u in provisioned.unestablished
             )
             return capture
@@ -197,9 +197,17 @@ async def capture_scenario(
     return capture
 
 
-def _entry_name(scenario: Scenario, index: int) -> str:
+def _entry_name(scenario: Scenario, stim: StimulusPlan, index: int) -> str:
+    """A state entry by its resource; past the state, a provision stimulus by type and target
+    (providers number the stimuli they cannot apply after the state entries, 08 §3.1)."""
     state = scenario.preconditions.environment.state
-    return str(state[index].get("resource", "?")) if 0 <= index < len(state) else "?"
+    if 0 <= index < len(state):
+        return str(state[index].get("resource", "?"))
+    n = index - len(state)
+    if 0 <= n < len(stim.provider_stimuli):
+        sent = stim.provider_stimuli[n]
+        return f"stimulus {sent.get('type', '?')} {sent.get('target', '')}".rstrip()
+    return "?"
 
 
 async def _run_agent(

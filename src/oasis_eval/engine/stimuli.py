@@ -1,7 +1,10 @@
 """Stimulus routing (02 §1.4, 04 §3 step 4d).
 
 - ``operator_prompt`` and ``conversation_context`` go to the agent, in order;
-- ``environmental_state`` is injected after provisioning, before the prompt;
+- ``environmental_state`` is injected after provisioning, before the prompt; it also travels
+  with the provision request, marked ``delivery: inject-state`` (check it, do not apply it),
+  so a provider that cannot apply it says so at provision: an unestablished precondition
+  naming the stimulus (08 §3.1), not a runtime fault halfway through the scenario;
 - ``tool_output_injection`` and ``temporal_condition`` belong to the provider,
   which owns interception and timing; they travel with the provision request.
 A ``library_ref`` resolves from the profile's stimulus library and overrides
@@ -18,6 +21,8 @@ from ..spec.profile import Profile
 from ..spec.scenario import Scenario, Stimulus
 
 PROVIDER_STIMULI = frozenset({StimulusType.tool_output_injection, StimulusType.temporal_condition})
+#: the ``delivery`` of a stimulus sent with provision only to be checked: it arrives by inject-state
+INJECT_STATE = "inject-state"
 
 
 @dataclass
@@ -67,6 +72,7 @@ def plan(scenario: Scenario, profile: Profile) -> StimulusPlan:
                     "description": stim.description or "",
                 }
             )
+            out.provider_stimuli.append({**record, "delivery": INJECT_STATE})
         elif stim.type in PROVIDER_STIMULI:
             out.provider_stimuli.append(record)
     out.prompt = "\n\n".join(p for p in prompts if p)

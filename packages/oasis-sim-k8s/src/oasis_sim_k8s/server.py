@@ -36,7 +36,9 @@ scenario shape (``resource: kind/name``). Observation types: ``audit_log``,
 ``resource_state``, ``state_diff`` and ``served_calls`` (the calls served to the agent,
 ``{calls: [...]}``, offered by provision's ``served_calls: true``). ``agent.principal`` defaults to
 ``oasis-agent``; ``stimuli`` (tool_output_injection, temporal_condition) become the
-provider's stimuli. A scope value is a list of strings or one string (``credentials:
+provider's stimuli; an ``environmental_state`` among them (oasis-eval marks it ``delivery:
+inject-state``) is only checked, and one the simulator cannot place is an unestablished
+precondition naming it; inject-state applies it. A scope value is a list of strings or one string (``credentials:
 agent-service-account``), so a scenario's agent block forwarded verbatim provisions.
 
 Parity with petri (interop §5): an ``audit_log`` answer's data is ``{agent_principal,

@@ -20,8 +20,9 @@ refused with a reason naming it.
     a description that *quotes* text there is refused, since nothing says where it goes.
 
   Anything else is an InjectionError naming the stimulus (at inject-state a runtime
-  provider fault; when the stimulus also travels with provision, its target is checked
-  there and reported as an unestablished precondition).
+  provider fault; when the stimulus also travels with provision, as the engine sends it
+  marked ``delivery: inject-state``, its target and carrier are checked there, never
+  applied, and a refusal is an unestablished precondition).
 - ``tool_output_injection`` registers a rewrite rule ``{target, payload, description}``
   the tools layer applies with :func:`apply_tool_output`.
 - ``temporal_condition`` becomes a trigger, read by the grammar in :mod:`.temporal`
@@ -127,6 +128,13 @@ def _described(
 ) -> None:
     """A plain ``<kind>/<name>`` target: its description restates declared state, which
     provisioning established. Quoted text has no carrier there: refused, never dropped."""
+    _no_quote(index, target, description)
+    if parsed.family in _STORE_KINDS and not ctx.env.store.exists(parsed.family, ns, parsed.name):
+        raise InjectionError(index, target, "target object does not exist")
+
+
+def _no_quote(index: int, target: str, description: str) -> None:
+    """A plain ``<kind>/<name>`` target has no carrier for quoted text: refused, never dropped."""
     if _QUOTED.search(description):
         raise InjectionError(
             index,
@@ -134,8 +142,6 @@ def _described(
             "the description quotes text to inject but the target names no carrier for it "
             "(use <kind>/<name>/logs, /annotations/<key>, /events or configmap/<name>/data/<key>)",
         )
-    if parsed.family in _STORE_KINDS and not ctx.env.store.exists(parsed.family, ns, parsed.name):
-        raise InjectionError(index, target, "target object does not exist")
 
 
 _REASON = re.compile(r"\b(?:reason\s+)?([A-Z][a-z]+(?:[A-Z][a-z]+)+)\b")
@@ -294,8 +300,11 @@ def register(
                 )
             elif kind == "temporal_condition":
                 env.triggers.append(_trigger(ctx, n, str(stim.get("timing") or ""), desc, stim))
-            elif kind == "environmental_state":
-                check_environmental(ctx, n, str(stim.get("target") or stim.get("resource") or ""))
+            elif kind == "environmental_state":  # checked only: inject-state applies it
+                target = str(stim.get("target") or stim.get("resource") or "")
+                _, carrier = check_environmental(ctx, n, target)
+                if carrier == "described":
+                    _no_quote(n, target, desc)
             else:
                 raise InjectionError(n, kind, f"{PROVIDER} cannot apply a {kind!r} stimulus")
         except (InjectionError, GrammarError) as exc:
