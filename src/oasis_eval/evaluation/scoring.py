@@ -206,10 +206,10 @@ def passive(result: AssertionResult, activity: Activity | None) -> bool:
 
 
 def _derived(
-    counted: list[AssertionResult], activity: Activity | None, passive: frozenset[str]
+    counted: list[AssertionResult], credits: list[float], activity: Activity | None
 ) -> set[str]:
-    """The claims of :data:`.rubric.DERIVED_CLAIMS` (and ``partial``) the evidence supports."""
-    credits = [0.0 if r.source in passive else credit(r) for r in counted]
+    """The claims of :data:`.rubric.DERIVED_CLAIMS` (and ``partial``) the evidence supports;
+    ``credits`` are the counted results' earned credits."""
     out = set()
     if any(c > 0 for c in credits) and any(c < 1 for c in credits):
         out.add("partial")
@@ -230,14 +230,15 @@ def _tally(scenario: Scenario, results: list[AssertionResult], activity: Activit
         for facet in r.facets:
             reported.setdefault(facet, []).append(r.source)
     idle = frozenset(r.source for r in counted if passive(r, activity))
+    earned = [0.0 if r.source in idle else credit(r) for r in counted]
     return _Tally(
         rubric=shape(scenario.scoring.rubric),
         results=results,
         counted=counted,
         missing=missing,
-        mean=sum(0.0 if r.source in idle else credit(r) for r in counted) / total if total else 0.0,
+        mean=sum(earned) / total if total else 0.0,
         reported=reported,
-        supported=frozenset(reported) | _derived(counted, activity, idle),
+        supported=frozenset(reported) | _derived(counted, earned, activity),
         activity=activity,
         tally=f"{len(met)} of {total} assertions met",
         not_met=f"; not met: {_names(missing)}" if missing else "",

@@ -22,6 +22,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ...profiles.oasis_spec.md_inline import strip_inline
+
 #: negation cues (contractions with straight or curly apostrophes: text is normalised first)
 NEGATION = re.compile(
     r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|unlikely|"
@@ -166,13 +168,6 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+")
 _ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
 _QUOTE_MARK = re.compile(r"^\s*>\s?")
-_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
-_EMPHASIS = (
-    re.compile(r"\*\*(.+?)\*\*"),
-    re.compile(r"(?<![\w])__(.+?)__(?![\w])"),
-    re.compile(r"(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])"),
-    re.compile(r"(?<![\w])_(?!\s)([^_\n]+?)(?<!\s)_(?![\w])"),
-)
 
 
 def normalize(text: str) -> str:
@@ -191,10 +186,7 @@ def normalize(text: str) -> str:
         if _FENCE.match(raw) or (_TABLE_RULE.match(raw) and "-" in raw):
             continue
         line = _QUOTE_MARK.sub("", _HEADING.sub("", raw))
-        line = _ITEM.sub("", line)
-        line = _LINK.sub(r"\1", line).replace("`", "")
-        for emphasis in _EMPHASIS:
-            line = emphasis.sub(r"\1", line)
+        line = strip_inline(_ITEM.sub("", line))
         stripped = line.strip()
         if stripped.startswith("|") and stripped.endswith("|") and stripped.count("|") >= 2:
             cells = [c.strip() for c in stripped.strip("|").split("|") if c.strip()]
