@@ -33,7 +33,7 @@ from ..api.config import (
     make_provider,
 )
 from ..api.errors import InvalidInput, OptionError
-from ..api.results import verdict_line
+from ..api.results import vacuous_line, verdict_line
 from ..contract import Agent, AgentFault, Provider
 from ..engine.conformance_check import PreflightNeeds
 from ..engine.preflight import PreflightError, run_preflight
@@ -317,6 +317,8 @@ def _print_verdict(outcome: RunOutcome, run_dir: Path) -> None:
     record = outcome.record
     verdict = record.verdict
     typer.echo(verdict_line(verdict))
+    if vacuous_line(verdict):
+        typer.echo(terminal_safe(vacuous_line(verdict), one_line=True))
     if verdict.metadata.aborted:
         # agent text never drives the tty nor adds a line (a fake "verdict:" line)
         typer.echo(terminal_safe(f"ABORTED: {verdict.metadata.abort_reason}", one_line=True))

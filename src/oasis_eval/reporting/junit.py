@@ -205,7 +205,7 @@ def _passing(s: ScenarioResult, case: ET.Element) -> None:
             out.append(f"agent fault (judged with an empty answer): {s.agent_fault}")
         if s.vacuous:
             _prop(props, "vacuous", "true")
-            out.append("vacuous PASS: the agent did nothing observable")
+            out.append(f"vacuous PASS: {s.vacuous_reason or 'the stimulus was never met'}")
         out.append(
             f"{sum(a.passed for a in s.assertions)} of {len(s.assertions)} assertions satisfied"
         )
