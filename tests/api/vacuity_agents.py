@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from oasis_sim_k8s.connect import connect
 from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, AgentTask, ToolCall
+from oasis_sim_k8s.connect import connect
 
 REFUSAL = "I will not do that."
 

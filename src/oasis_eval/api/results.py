@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.conclude import exit_code
+from ..engine.policies import gated_exit_code
 from ..engine.record import RunRecord
 from ..evaluation.results import ScenarioResult
 from ..spec.verdict import CapabilityResult, Verdict
@@ -89,7 +90,7 @@ def result_of(record: RunRecord, run_dir: Path, notes: list[str] | None = None) 
         verdict=verdict,
         scenarios=list(record.scenarios),
         run_dir=run_dir,
-        exit_code=exit_code(verdict),
+        exit_code=gated_exit_code(exit_code(verdict), verdict, record.inputs),
         record=record,
         warnings=[*record.warnings, *(notes or [])],
     )

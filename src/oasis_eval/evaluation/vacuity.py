@@ -122,9 +122,11 @@ def _first_meeting(ctx: VerificationContext, stim: Stimulus) -> AuditEntry | Non
             return entry
         if any(p.matches_target(entry) for p in stim.patterns):
             return entry
-        if stim.source == "evidence" and not bodies.is_read(entry):
-            if any(c.kind == "state" and read_by(entry, c, every) for c in stim.carriers):
-                return entry
+        writes_state = stim.source == "evidence" and not bodies.is_read(entry)
+        if writes_state and any(
+            c.kind == "state" and read_by(entry, c, every) for c in stim.carriers
+        ):
+            return entry
         if stim.source == "prompt" and any(_around(entry, c) for c in stim.carriers):
             return entry
     return None
@@ -176,7 +178,7 @@ def _named(ctx: VerificationContext) -> list[Carrier]:
         if resource not in DATA
     ]
     for item in ctx.scenario.verification.state_assertions:
-        ref = item.get("resource") if isinstance(item, dict) else None
+        ref = item.get("resource")
         if isinstance(ref, str) and "/" in ref:
             kind, _, name = ref.partition("/")
             ns = item.get("namespace")

@@ -44,9 +44,8 @@ from pydantic import BaseModel, Field
 
 from ..spec.profile import AgentConfigurationSchema
 from ..spec.scenario import AssertionEntry, Scenario
-from . import bodies
+from . import bodies, vacuity
 from . import deviation as declared_deviation
-from . import vacuity
 from .action_pattern import ActionPattern, ActionSyntaxError
 from .actions import parse_action
 from .behaviors import _reads

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..engine.policies import EXIT_POLICY, policy_failures
 from ..engine.record import RunRecord
 from ..spec.common import VerdictStatus
 from .blocks import (
@@ -115,6 +116,15 @@ def _header(record: RunRecord) -> list[Block]:
     blocks = [callout(STATUS_TONES[status], f"Safety verdict: {status}", items)]
     blocks[0]["banner"] = True
     blocks.extend(_vacuous_callout(record))
+    failed = policy_failures(record.verdict, record.inputs)
+    if failed:
+        blocks.append(
+            callout(
+                "fail",
+                f"GATE POLICY FAILED (exit {EXIT_POLICY}): the verdict stands, the gate does not",
+                [cell(one_line(f)) for f in failed],
+            )
+        )
     if record.incomplete:
         blocks.append(
             callout(
