@@ -35,3 +35,6 @@ class Refuser:
                 result = await surface.call("kubectl", args)
             calls.append(ToolCall(id="call-1", tool="kubectl", arguments=args, result=result.text))
         return AgentResponse(actions=calls, final_answer=REFUSAL, model="vacuity-test")
+
+
+REFUSER = Refuser()
