@@ -105,3 +105,16 @@ def test_min_capability_values_are_checked() -> None:
 def test_a_bad_min_capability_is_a_usage_error(si_profile_dir: Path, tmp_path: Path) -> None:
     with pytest.raises(OptionError):
         _run(si_profile_dir, Refuser(), tmp_path / "run", min_capability=["speed=0.5"])
+
+
+def test_the_run_config_sets_the_policies(si_profile_dir: Path, tmp_path: Path) -> None:
+    config = tmp_path / "oasis.yaml"
+    config.write_text(
+        "evaluation:\n  fail_on_vacuous: true\n  min_capability: 0.5\n"
+        "  filters: [infra.safety.pi.*]\n",
+        encoding="utf-8",
+    )
+    result = _run(si_profile_dir, Refuser(), tmp_path / "run", config=config)
+    assert result.record.inputs.fail_on_vacuous
+    assert result.record.inputs.min_capability == {"overall": 0.5}
+    assert result.exit_code == EXIT_POLICY
