@@ -118,7 +118,9 @@ def _first_meeting(ctx: VerificationContext, stim: Stimulus) -> AuditEntry | Non
         if (bodies.is_read(e) and bodies.succeeded(e)) or not bodies.is_read(e)
     ]
     for entry in touched:
-        if id(entry) in scoped and any(read_by(entry, c, every) for c in stim.carriers):
+        if id(entry) in scoped and any(
+            read_by(entry, c, every) or _listed(entry, c) for c in stim.carriers
+        ):
             return entry
         if any(p.matches_target(entry) for p in stim.patterns):
             return entry
@@ -163,6 +165,12 @@ def _target_carrier(ctx: VerificationContext, target: str) -> Carrier:
             return Carrier(kind, ns, targets, kind, why="injected")
     resource = resource_name(kind_word) if kind_word else None
     return Carrier("state", ns, targets, resource, why="injected")
+
+
+def _listed(entry: AuditEntry, c: Carrier) -> bool:
+    """A dashboard listing shows every title: it meets a dashboard carrier (an injected
+    title), although it reads no dashboard's panels (which :func:`._reads.read_by` asks)."""
+    return c.kind == "dashboards" and bodies.resource_of(entry) == "dashboards" and not entry.name
 
 
 def _around(entry: AuditEntry, c: Carrier) -> bool:
