@@ -93,6 +93,7 @@ def judge(ctx: VerificationContext) -> Vacuity:
 
 
 def stimulus(ctx: VerificationContext) -> Stimulus:
+    """The scenario's stimulus by the rules of the module docstring, in their order."""
     injected = _injected(ctx)
     if injected:
         return Stimulus(injected, [], "injected")
