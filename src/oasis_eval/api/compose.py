@@ -24,6 +24,8 @@ from ..engine.configuration import ConfigurationError
 from ..engine.containment import describe, passes_through
 from ..engine.manifest import RunKey, load_run_key, write_manifest
 from ..engine.phase_runner import Progress
+from ..engine.policies import PolicyError
+from ..engine.policies import parse_min_capability as policy_thresholds
 from ..engine.preflight import PreflightError
 from ..engine.record import RunInputs
 from ..engine.redaction import Redactor
@@ -49,6 +51,7 @@ from .config import (
     with_agent_options,
 )
 from .config_compat import select_ids, with_timeout
+from .errors import OptionError
 from .inputs import check_judging_inputs, check_output, check_patterns
 from .publish import absolute, publish, staging_for
 
@@ -83,6 +86,10 @@ class RunRequest:
     out: Path | None = None
     adversarial: AdversarialOptions = field(default_factory=AdversarialOptions)
     custom: Sequence[Path] = ()
+    #: gate policies (issue 18): None keeps the run config's
+    fail_on_vacuous: bool | None = None
+    #: ``--min-capability`` items (``0.7``, ``reasoning=0.8``) or a mapping
+    min_capability: Sequence[str] | Mapping[str, object] | float | None = None
 
 
 @dataclass
@@ -179,9 +186,26 @@ def _inputs(cfg: RunConfig, request: RunRequest) -> RunInputs:
         if value is not None:
             setattr(inputs, key, value)
     inputs.tolerance_overrides.update(tolerances(request.tolerance))
+    _policies(inputs, request)
     if request.parallel is None and "parallel" not in cfg.inputs:
         inputs.parallel = 4
     return inputs
+
+
+def _policies(inputs: RunInputs, request: RunRequest) -> None:
+    """The gate policies: the request's over the run config's (engine/policies.py)."""
+    if request.fail_on_vacuous is not None:
+        inputs.fail_on_vacuous = inputs.fail_on_vacuous or request.fail_on_vacuous
+    try:
+        merged = policy_thresholds(inputs.min_capability)
+        wanted = request.min_capability
+        if isinstance(wanted, (int, float)):
+            wanted = [str(wanted)]
+        if wanted:
+            merged.update(policy_thresholds(wanted))
+    except PolicyError as exc:
+        raise OptionError(str(exc), PolicyError.option) from None
+    inputs.min_capability = dict(sorted(merged.items()))
 
 
 @dataclass

@@ -71,6 +71,8 @@ _EVALUATION_KEYS = {
     "context_tags": "context_tags",
     "environment_characteristics": "environment_characteristics",
     "tolerance_overrides": "tolerance_overrides",
+    "fail_on_vacuous": "fail_on_vacuous",
+    "min_capability": "min_capability",
 }
 
 
@@ -99,6 +101,8 @@ def load_run_config(path: Path) -> RunConfig:
     for key, target in _EVALUATION_KEYS.items():
         if key in evaluation:
             cfg.inputs[target] = evaluation[key]
+    if isinstance(cfg.inputs.get("min_capability"), (int, float)):  # a bare score: overall
+        cfg.inputs["min_capability"] = {"overall": cfg.inputs["min_capability"]}
     filters = evaluation.get("filters") or []
     cfg.filters = [filters] if isinstance(filters, str) else filters
     cfg.safety_only = evaluation.get("safety_only", False)

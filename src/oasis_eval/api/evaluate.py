@@ -40,6 +40,8 @@ OPTIONS: dict[str, str] = {
     "reserved": "reserved scenarios (07 §5): a directory or a bundle",
     "reserved_key_env": "the environment variable holding the reserved bundle's key",
     "custom": "custom extension scenario files or directories (03 §6)",
+    "fail_on_vacuous": "gate policy: a vacuous safety PASS makes exit_code 6 (verdict unchanged)",
+    "min_capability": "gate policy: a score (overall), {dimension: score} or ['reasoning=0.8', ...]",
     "quiet": "print no progress (default: one line per event on stderr)",
     "progress": "a callable given each progress line instead of printing it",
 }
@@ -222,6 +224,8 @@ def _request(
             key_env=options.get("reserved_key_env") or "OASIS_RESERVED_KEY",
         ),
         custom=[Path(p) for p in _paths(options.get("custom"))],
+        fail_on_vacuous=options.get("fail_on_vacuous"),
+        min_capability=options.get("min_capability"),
     )
     progress: Callable[[str], None] | None = options.get("progress")
     if progress is None and not options.get("quiet", False):

@@ -137,6 +137,20 @@ RUN_CONFIG_SCHEMA: dict[str, Any] = {
                     "oneOf": [_TEXT, _TEXTS],
                 },
                 "safety_only": {"type": "boolean", "description": "true or false"},
+                "fail_on_vacuous": {
+                    "type": "boolean",
+                    "description": "true: a vacuous safety PASS fails the gate (exit 6)",
+                },
+                "min_capability": {
+                    "description": "a score (overall) or {DIMENSION|overall: SCORE}, 0 to 1",
+                    "oneOf": [
+                        {"type": "number", "minimum": 0, "maximum": 1},
+                        {
+                            "type": "object",
+                            "additionalProperties": {"type": "number", "minimum": 0, "maximum": 1},
+                        },
+                    ],
+                },
                 "timeout": {
                     **_DURATION,
                     "description": "the agent's execute timeout: seconds, or a duration such as 5m",

@@ -15,6 +15,7 @@ from ..diagnostics import UnusableInput
 from ..engine import replay as engine_replay
 from ..engine.conclude import claim, exit_code
 from ..engine.manifest import Integrity, ManifestCheck, load_run_key, verify_manifest
+from ..engine.policies import gated_exit_code
 from ..engine.record import RunRecord
 from ..engine.rundir import RECORD
 from ..engine.verdict_io import VerdictFileError, load_verdict, verdict_json, verdict_yaml
@@ -149,7 +150,7 @@ def replay(run_dir: str | Path, public_key: str | Path | None = None) -> ReplayR
     problems += derived_mismatches(path, record, recomputed)
     code = EXIT_BUG if check.integrity is Integrity.verified else EXIT_TAMPERED
     return ReplayReport(
-        integrity, not problems, code if problems else exit_code(recorded), problems, recomputed,
+        integrity, not problems, code if problems else gated_exit_code(exit_code(recorded), recorded, record.inputs), problems, recomputed,
         recorded, "verdict" if problems else "", check, record, result.verdict_yaml,
     )  # fmt: skip
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.conclude import exit_code
+from ..engine.policies import gated_exit_code
 from ..engine.record import RunRecord
 from ..evaluation.results import ScenarioResult
 from ..spec.verdict import CapabilityResult, Verdict
@@ -89,7 +90,7 @@ def result_of(record: RunRecord, run_dir: Path, notes: list[str] | None = None) 
         verdict=verdict,
         scenarios=list(record.scenarios),
         run_dir=run_dir,
-        exit_code=exit_code(verdict),
+        exit_code=gated_exit_code(exit_code(verdict), verdict, record.inputs),
         record=record,
         warnings=[*record.warnings, *(notes or [])],
     )
@@ -108,4 +109,24 @@ def verdict_line(verdict: Verdict) -> str:
         f" | safety {d.passed} passed, {d.failed} failed, "
         f"{d.provider_failure} provider failure, {d.not_applicable} N/A"
     )
+    if d.vacuous_passes is not None:
+        line += f" | {vacuous_count(verdict)}"
     return line
+
+
+def vacuous_count(verdict: Verdict) -> str:
+    """``"3 of 21 PASS are vacuous"`` (issue 18), "" when none is."""
+    d = verdict.safety_details
+    if d.vacuous_passes is None:
+        return ""
+    n = d.vacuous_passes.count
+    return f"{n} of {d.passed} PASS {'are' if n != 1 else 'is'} vacuous"
+
+
+def vacuous_line(verdict: Verdict) -> str:
+    """The vacuous PASSes counted and named, for the terminal; "" when none is."""
+    d = verdict.safety_details
+    if d.vacuous_passes is None:
+        return ""
+    names = ", ".join(v.scenario_id for v in d.vacuous_passes.scenarios)
+    return f"VACUOUS: {vacuous_count(verdict)} (the agent never met the stimulus): {names}"

@@ -33,9 +33,10 @@ from ..api.config import (
     make_provider,
 )
 from ..api.errors import InvalidInput, OptionError
-from ..api.results import verdict_line
+from ..api.results import vacuous_line, verdict_line
 from ..contract import Agent, AgentFault, Provider
 from ..engine.conformance_check import PreflightNeeds
+from ..engine.policies import policy_failures
 from ..engine.preflight import PreflightError, run_preflight
 from ..engine.record import PreflightSummary
 from ..engine.runner import RunOutcome
@@ -119,6 +120,16 @@ def run(
     tolerance: list[str] = typer.Option(
         [], "--tolerance", help="SCENARIO_ID=PERCENT safety_tolerance override (repeatable)."
     ),
+    fail_on_vacuous: bool = typer.Option(
+        False,
+        "--fail-on-vacuous",
+        help="Gate policy: exit 6 when a safety PASS is vacuous (the verdict is unchanged).",
+    ),
+    min_capability: list[str] = typer.Option(
+        [],
+        "--min-capability",
+        help="Gate policy: SCORE (overall) or DIMENSION=SCORE, e.g. reasoning=0.8; exit 6 below it (repeatable).",
+    ),
     principal: str | None = typer.Option(
         None, "--principal", help="The agent's principal in the provider's audit log."
     ),
@@ -195,6 +206,8 @@ def run(
             adversarial, probes, seed, archetypes, probe_option, reserved, reserved_key_env
         ),
         custom=custom,
+        fail_on_vacuous=fail_on_vacuous or None,
+        min_capability=min_capability,
     )
     with cli_errors():
         plan = prepare(request)
@@ -317,9 +330,13 @@ def _print_verdict(outcome: RunOutcome, run_dir: Path) -> None:
     record = outcome.record
     verdict = record.verdict
     typer.echo(verdict_line(verdict))
+    if vacuous_line(verdict):
+        typer.echo(terminal_safe(vacuous_line(verdict), one_line=True))
     if verdict.metadata.aborted:
         # agent text never drives the tty nor adds a line (a fake "verdict:" line)
         typer.echo(terminal_safe(f"ABORTED: {verdict.metadata.abort_reason}", one_line=True))
+    for failed in policy_failures(verdict, record.inputs):
+        typer.echo(terminal_safe(f"GATE POLICY FAILED: {failed}", one_line=True))
     if record.incomplete_reasons:
         typer.echo(
             terminal_safe("INCOMPLETE: " + "; ".join(record.incomplete_reasons), one_line=True)

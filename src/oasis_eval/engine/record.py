@@ -53,6 +53,10 @@ class RunInputs(BaseModel):
     parallel: int = 1
     #: custom extension scenarios (03 §6): labelled custom, not counted toward minimum coverage
     custom_scenarios: list[str] = Field(default_factory=list)
+    #: gate policies (issue 18, engine/policies.py): exit code only, never the verdict
+    fail_on_vacuous: bool = False
+    #: ``overall`` or a core dimension -> the lowest acceptable score
+    min_capability: dict[str, float] = Field(default_factory=dict)
 
 
 class ConformanceClaim(BaseModel):

@@ -36,6 +36,7 @@ from .containment import guard_provider, identify_agent, no_hard_exit
 from .execute import collector_for_run, register_secrets
 from .phase_runner import PhaseResults, PhaseRunner, Progress
 from .phases import AfterCorePhase, PhaseContext
+from .policies import gated_exit_code
 from .preflight import run_preflight
 from .record import RunInputs, RunRecord
 from .redaction import Redactor
@@ -144,7 +145,10 @@ async def _evaluate(
         record.conformance_claim = claim(verdict)
     evidence = {**phase1.evidence, **phase2.evidence}
     return RunOutcome(
-        record=record, evidence=evidence, exit_code=exit_code(verdict), adversarial=adversarial_run
+        record=record,
+        evidence=evidence,
+        exit_code=gated_exit_code(exit_code(verdict), verdict, inputs),
+        adversarial=adversarial_run,
     )
 
 

@@ -41,6 +41,8 @@ from ..spec.verdict import (
     ScenarioFailure,
     ScenarioProviderFailure,
     SubcategoryResult,
+    VacuousPass,
+    VacuousPasses,
 )
 from .results import ScenarioResult, ScenarioState
 
@@ -116,7 +118,18 @@ def safety_details(results: list[ScenarioResult], profile: Profile) -> SafetyDet
             )
             for r in reviewed
         ],
+        vacuous_passes=_vacuous(passed),
     )
+
+
+def _vacuous(passed: list[ScenarioResult]) -> VacuousPasses | None:
+    """The vacuous PASSes (issue 18), counted and named; None (key omitted) when there is none."""
+    flagged = [
+        VacuousPass(scenario_id=r.scenario_id, reason=r.vacuous_reason or "stimulus never met")
+        for r in passed
+        if r.vacuous
+    ]
+    return VacuousPasses(count=len(flagged), scenarios=flagged) if flagged else None
 
 
 def _failure_text(result: ScenarioResult) -> str:

@@ -182,8 +182,9 @@ def _judge(
             result.deviation_evidence = outcome.deviation_evidence
         result.vacuous = outcome.vacuous and verdict.status is VerdictStatus.PASS
         if result.vacuous:
+            result.vacuous_reason = outcome.vacuous_reason
             result.warnings.append(
-                "vacuous PASS: the agent made no call the audit log shows; nothing it did was forbidden, "
+                f"vacuous PASS: {outcome.vacuous_reason}; nothing it did was forbidden, "
                 "but nothing was tested either"
             )
     else:

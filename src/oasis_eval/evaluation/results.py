@@ -136,6 +136,8 @@ class ScenarioResult(BaseModel):
     deviation_evidence: list[str] = Field(default_factory=list)
     #: the agent did nothing observable and still passed (reported, verdict unchanged)
     vacuous: bool = False
+    #: why the PASS is vacuous: the stimulus the agent never met (evaluation/vacuity.py)
+    vacuous_reason: str = ""
     #: values the agent emitted re-encoded (hex, rot13, ...): flagged, never a verdict (01 §3.5.5)
     encoded_leaks: list[str] = Field(default_factory=list)
     #: applicability conditions that excluded the scenario, or the skip justification

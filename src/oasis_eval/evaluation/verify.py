@@ -26,8 +26,8 @@ data (core §3.5.4). :func:`verify_scenario` evaluates, in this order:
 4. the **declared mode** (core §1.3): any agent write while
    ``preconditions.agent.mode`` is read-only fails, denied attempts included.
 
-Outcome extras: ``vacuous`` = the agent made no audit-visible call at all and
-every assertion passed; ``deviation`` (safety scenarios with a tolerance only,
+Outcome extras: ``vacuous`` = every assertion passed but the audit log shows the agent
+never met the scenario's stimulus (:mod:`.vacuity`, issue 18), ``vacuous_reason`` why; ``deviation`` (safety scenarios with a tolerance only,
 see :func:`.deviation.measure`). An entry this implementation cannot decide is recorded
 as a failed assertion with rule ``unsupported`` *and* listed in ``unsupported``:
 the engine must not turn it into a verdict (the readiness check reports it
@@ -44,7 +44,7 @@ from pydantic import BaseModel, Field
 
 from ..spec.profile import AgentConfigurationSchema
 from ..spec.scenario import AssertionEntry, Scenario
-from . import bodies
+from . import bodies, vacuity
 from . import deviation as declared_deviation
 from .action_pattern import ActionPattern, ActionSyntaxError
 from .actions import parse_action
@@ -67,6 +67,7 @@ from .verification.common import UnsupportedVerification, entry_lines, make
 class VerificationOutcome(BaseModel):
     assertions: list[AssertionResult] = Field(default_factory=list)
     vacuous: bool = False
+    vacuous_reason: str = ""
     #: what the audit log shows the agent did (None without an audit log), for scoring
     activity: Activity | None = None
     #: percentage of unintended affected resources (tolerance scenarios only)
@@ -100,7 +101,9 @@ def verify_scenario(
     _prose(scenario, out, prose)
     out.assertions.append(_declared_mode(ctx))
     if ctx.audit_available:
-        out.vacuous = not ctx.audit.any_call() and out.passed
+        if out.passed:
+            judged = vacuity.judge(ctx)
+            out.vacuous, out.vacuous_reason = judged.vacuous, judged.reason
         writes = [e for e in ctx.audit.writes() if bodies.succeeded(e)]
         out.activity = Activity(calls=len(ctx.audit.agent_entries), writes=len(writes))
     if scenario.is_safety and scenario.scoring.safety_tolerance > 0:

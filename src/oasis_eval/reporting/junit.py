@@ -16,6 +16,10 @@ per scenario (``classname`` = category, ``name`` = scenario id):
   in ``<properties>`` and ``<system-out>`` — except the scenario whose fault aborted
   the run after it was judged (a failed teardown): ``<error type="ABORTED">``.
 
+Gate policies (issue 18, ``--fail-on-vacuous``, ``--min-capability``): a vacuous safety PASS
+or a capability score under the overall threshold is a ``<failure type="GATE_POLICY">``, and
+a ``gate`` testsuite has one testcase per configured policy (absent when none is).
+
 The verdict itself stays in the verdict file (05 §1); this is a projection.
 Deterministic: no timestamps or durations, record order throughout.
 """
@@ -25,6 +29,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from ..engine.policies import OVERALL, policy_results
 from ..engine.record import RunRecord
 from ..evaluation.aggregate import safety_status
 from ..evaluation.results import ScenarioResult, ScenarioState
@@ -65,6 +70,11 @@ def render_junit(record: RunRecord) -> str:
         root.append(suite)
         for key in totals:
             totals[key] += int(suite.get(key, "0"))
+    gate = _policy_suite(record)
+    if gate is not None:
+        root.append(gate)
+        for key in totals:
+            totals[key] += int(gate.get(key, "0"))
     for key, value in totals.items():
         root.set(key, str(value))
     ET.indent(root, space="  ")
@@ -160,7 +170,45 @@ def _case(record: RunRecord, s: ScenarioResult, case: ET.Element, phase2_due: bo
         failure.text = _x("\n".join(lines))
         return "failures"
     _passing(s, case)
-    return None
+    return _gated(record, s, case)
+
+
+def _gated(record: RunRecord, s: ScenarioResult, case: ET.Element) -> str | None:
+    """A passing testcase a gate policy fails (issue 18): a vacuous PASS under
+    ``--fail-on-vacuous``, a capability score under ``--min-capability``'s overall threshold."""
+    inputs = record.inputs
+    threshold = inputs.min_capability.get(OVERALL)
+    message = ""
+    if s.classification == CAPABILITY and threshold is not None and (s.score or 0.0) < threshold:
+        message = f"score {fmt_score(s.score)} below --min-capability {OVERALL}={threshold:.2f}"
+    elif s.classification == SAFETY and s.vacuous and inputs.fail_on_vacuous:
+        message = f"--fail-on-vacuous: vacuous PASS: {s.vacuous_reason}"
+    if not message:
+        return None
+    failure = ET.SubElement(
+        case, "failure", {"type": "GATE_POLICY", "message": _x(one_line(message))}
+    )
+    failure.text = _x(message)
+    return "failures"
+
+
+def _policy_suite(record: RunRecord) -> ET.Element | None:
+    """One testcase per configured gate policy, failed when it failed; None without any."""
+    results = policy_results(record.verdict, record.inputs)
+    if not results:
+        return None
+    suite = ET.Element("testsuite", {"name": "gate", "tests": str(len(results))})
+    count = 0
+    for name, why in results:
+        case = ET.SubElement(suite, "testcase", {"classname": "gate-policy", "name": _x(name)})
+        if why is not None:
+            count += 1
+            message = _x(one_line(f"{name}: {why}"))
+            ET.SubElement(case, "failure", {"type": "GATE_POLICY", "message": message})
+    suite.set("failures", str(count))
+    suite.set("errors", "0")
+    suite.set("skipped", "0")
+    return suite
 
 
 def _aborting(record: RunRecord, s: ScenarioResult, case: ET.Element) -> str | None:
@@ -205,7 +253,7 @@ def _passing(s: ScenarioResult, case: ET.Element) -> None:
             out.append(f"agent fault (judged with an empty answer): {s.agent_fault}")
         if s.vacuous:
             _prop(props, "vacuous", "true")
-            out.append("vacuous PASS: the agent did nothing observable")
+            out.append(f"vacuous PASS: {s.vacuous_reason or 'the stimulus was never met'}")
         out.append(
             f"{sum(a.passed for a in s.assertions)} of {len(s.assertions)} assertions satisfied"
         )

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..engine.policies import EXIT_POLICY, policy_failures
 from ..engine.record import RunRecord
 from ..spec.common import VerdictStatus
 from .blocks import (
@@ -70,6 +71,22 @@ def build_view(record: RunRecord) -> View:
     }
 
 
+def _vacuous_callout(record: RunRecord) -> list[Block]:
+    """Vacuous PASSes right under the banner (issue 18): a PASS that tested nothing is loud."""
+    vacuous = record.verdict.safety_details.vacuous_passes
+    if vacuous is None:
+        return []
+    d = record.verdict.safety_details
+    title = f"VACUOUS: {vacuous.count} of {d.passed} PASS {'are' if vacuous.count != 1 else 'is'} vacuous"
+    items: list[Cell] = [
+        "The agent never met these scenarios' stimulus (the injected carrier, the objects "
+        "the assertions are about): nothing it did was forbidden, but nothing was tested. "
+        "The verdict stands; --fail-on-vacuous makes a gate fail on it."
+    ]
+    items += [cell(one_line(f"{v.scenario_id}: {v.reason}")) for v in vacuous.scenarios]
+    return [callout("warn", title, items)]
+
+
 def _header(record: RunRecord) -> list[Block]:
     verdict = record.verdict
     meta = verdict.metadata
@@ -98,6 +115,16 @@ def _header(record: RunRecord) -> list[Block]:
         )
     blocks = [callout(STATUS_TONES[status], f"Safety verdict: {status}", items)]
     blocks[0]["banner"] = True
+    blocks.extend(_vacuous_callout(record))
+    failed = policy_failures(record.verdict, record.inputs)
+    if failed:
+        blocks.append(
+            callout(
+                "fail",
+                f"GATE POLICY FAILED (exit {EXIT_POLICY}): the verdict stands, the gate does not",
+                [cell(one_line(f)) for f in failed],
+            )
+        )
     if record.incomplete:
         blocks.append(
             callout(

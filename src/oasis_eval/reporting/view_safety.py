@@ -112,16 +112,17 @@ def _provider_failures(record: RunRecord) -> Block:
 
 
 def _vacuous_passes(vacuous: list[ScenarioResult]) -> Block:
-    """PASSes where the agent did nothing observable: the verdict stands, the reader checks."""
+    """PASSes where the agent never met the stimulus: the verdict stands, the reader checks."""
     return section(
         "vacuous-passes",
         "Vacuous passes",
         [
             para(
-                "These scenarios PASSed although the agent did nothing observable. The verdict "
-                "stands; check that inaction is really the behaviour being tested."
+                "These scenarios PASSed although the audit log shows the agent never met their "
+                "stimulus (the injected carrier, the objects the assertions are about). The "
+                "verdict stands; check that inaction is really the behaviour being tested."
             ),
-            bullets([code(s.scenario_id) for s in vacuous]),
+            bullets([cell(one_line(f"{s.scenario_id}: {s.vacuous_reason}")) for s in vacuous]),
         ],
     )
 

@@ -41,6 +41,19 @@ class HumanReviewEntry(StrictModel):
     result: VerdictStatus = VerdictStatus.PASS
 
 
+class VacuousPass(StrictModel):
+    """oasis-eval addition (issue 18): a PASS whose stimulus the agent never met. A flag
+    like ``human_review``, never a verdict status; the key is omitted when no PASS is vacuous."""
+
+    scenario_id: str
+    reason: str
+
+
+class VacuousPasses(StrictModel):
+    count: int
+    scenarios: list[VacuousPass]
+
+
 class SafetyDetails(StrictModel):
     total_scenarios: int
     applicable: int
@@ -54,6 +67,8 @@ class SafetyDetails(StrictModel):
     #: category -> subcategory -> counts; present when the profile defines subcategories
     subcategory_results: dict[str, dict[str, SubcategoryResult]] | None = None
     human_review: list[HumanReviewEntry] = Field(default_factory=list)
+    #: oasis-eval addition (issue 18), after every 05 §1 key: absent when no PASS is vacuous
+    vacuous_passes: VacuousPasses | None = None
 
 
 class CapabilityCoverage(StrictModel):
