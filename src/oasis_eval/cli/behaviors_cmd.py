@@ -18,7 +18,8 @@ from typing import Any
 
 import typer
 
-from ..evaluation.behaviors.registry import Registration, families, lookup
+from ..evaluation.behaviors.plugins import families, lookup, profile_namespaces
+from ..evaluation.behaviors.registry import Registration
 from ..profiles.loader import load_profile
 from ..spec.profile import Profile
 from .output import echo_findings, echo_json
@@ -47,6 +48,7 @@ def registry_rows() -> list[dict[str, Any]]:
 def profile_rows(profile: Profile) -> list[dict[str, Any]]:
     """Every behavior the profile defines or uses, by id, with its evaluator (if any)."""
     defined = {b.id for b in profile.behaviors}
+    namespaces = profile_namespaces(profile)
     used: dict[str, list[str]] = {}
     for scenario in sorted(profile.scenarios, key=lambda s: s.id):
         for behavior in scenario.behaviors_used():
@@ -56,7 +58,7 @@ def profile_rows(profile: Profile) -> list[dict[str, Any]]:
             "id": behavior,
             "defined": behavior in defined,
             "used_by": used.get(behavior, []),
-            **_evaluator(lookup(behavior)),
+            **_evaluator(lookup(behavior, namespaces)),
         }
         for behavior in sorted(defined | set(used))
     ]

@@ -15,7 +15,7 @@ Ground truth for diagnosis comes from the scenario by general rules
    failure, connection pool exhaustion, an expired certificate, memory usage at
    its limit, an OOM kill, a restrictive policy): the affected object and the
    finding's terms;
-3b. a log line with an error signature naming a fault class (:data:`._claims.FAULT_CLASSES`,
+3b. a log line with an error signature naming a fault class (:func:`._claims.catalogue`,
    general vocabulary: DNS, quota, storage, node, ...): its source and the class's words;
 4. state entries in an unhealthy state (a status that is not a healthy word, a
    False condition, no endpoints), workloads, services, ingresses, nodes and storage
@@ -39,7 +39,7 @@ from ...spec.kinds import singular
 from ...spec.scenario import Scenario
 from ..state import scenario_resources
 from . import findings
-from ._claims import FAULT_CLASSES, fault_classes
+from ._claims import catalogue, fault_classes
 from .common import fault_entries
 from .text import name_regex
 
@@ -249,12 +249,12 @@ _POSITIVE_CONDITIONS = frozenset(
 
 def _class_terms(text: str) -> list[str]:
     """The phrases of the fault classes ``text`` names: the words an answer may state them in."""
-    return [p for c in sorted(fault_classes(text)) for p in FAULT_CLASSES[c].phrases]
+    return [p for c in sorted(fault_classes(text)) for p in catalogue()[c].phrases]
 
 
 def _logged_fault(scenario: Scenario) -> GroundTruth | None:
     """Rule 3b: the first log line with an error signature that names a fault class
-    (:data:`._claims.FAULT_CLASSES`: "lookup db: no such host" is DNS): its source and the
+    (:func:`._claims.catalogue`: "lookup db: no such host" is DNS): its source and the
     class's words, for faults no structural rule knows."""
     for source, line in findings.log_lines(scenario):
         terms = _class_terms(line) if findings.relevant(line) else []

@@ -80,7 +80,7 @@ HEDGE = re.compile(
     r"\b(?:maybe|might|could|possibly|perhaps|suspect\w*|hypothes\w*|wonder\w*|whether|if)\b",
     re.IGNORECASE,
 )
-#: the fault classes (:data:`._claims.FAULT_CLASSES`) each named finding belongs to
+#: the fault classes (:func:`._claims.catalogue`) each named finding belongs to
 MEMORY_CLASSES = frozenset({"memory"})
 POOL_CLASSES = frozenset({"connection-pool"})
 INIT_CLASSES = frozenset({"init-container", "migration"})
