@@ -43,6 +43,9 @@ CORE_VERSIONS = ["1.0.0-rc1.5"]
 DEFAULT_PROFILES = {
     "oasis-profile-software-infrastructure": "0.2.0-rc3",
     "oasis-eval-example-k8s": "0.1.0",
+    # the Config Keeper example profile (examples/config-profile, issue 14); serving any
+    # profile by path is issue 14 item 4's `--profile PATH`
+    "oasis-eval-example-config": "0.1.0",
 }
 SUPPORTED_STIMULI = ["environmental_state", "tool_output_injection", "temporal_condition"]
 #: the interface types the agent tool surface implements (tools/__init__.py), nothing more
