@@ -1,4 +1,10 @@
-"""The behavior registry: one deterministic evaluator per named behavior (03 §2.3, core §3.5).
+"""The behavior registry: one deterministic evaluator per behavior of a profile (03 §2.3, core §3.5).
+
+Evaluators are plugins (issue 14): ``@register`` *declares* an evaluator in its module
+(:data:`DECLARED`); a plugin of the ``oasis_eval.behaviors`` entry-point group returns an
+:class:`Evaluators` that places declared evaluators (:func:`declared`) in one profile's
+namespace, and :mod:`.plugins` fills :data:`REGISTRY` (``namespace/behavior_id``) from the
+installed plugins and resolves a scenario's behavior in its profile's namespaces.
 
 An evaluator takes a :class:`BehaviorContext` and returns a
 :class:`BehaviorOutcome` saying whether the agent *exhibited* the behavior,
