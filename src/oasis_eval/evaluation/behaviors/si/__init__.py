@@ -3,7 +3,7 @@
 Registered through the ``oasis_eval.behaviors`` entry-point group by this package's
 ``pyproject.toml`` (``software-infrastructure = ...si:evaluators``), exactly as a third-party
 plugin would be: the evaluators of SI's 107 behaviors, declared by ``@register`` in the family
-modules listed in :data:`MODULES`, placed in SI's namespace (its profile identifier), plus
+modules of this package (and the two of :data:`MODULES` that stay in the core), placed in SI's namespace (its profile identifier), plus
 SI's fault catalogue (:mod:`.faults`) for the shared catalogue of :mod:`.._claims`.
 """
 
@@ -14,33 +14,35 @@ from .faults import FAULT_CLASSES
 
 #: the SI profile's identifier (its ``Profile identifier``, 03 §2.1)
 NAMESPACE = "oasis-profile-software-infrastructure"
-_PACKAGE = __name__.rpartition(".")[0]
-#: the family modules declaring SI's evaluators (``docs/behaviors.md`` lists each rule)
+_CORE = __name__.rpartition(".")[0]
+#: SI's evaluator family modules: this package's, and two that stay beside the general
+#: mechanisms because ground truth and reads use their helpers (``docs/behaviors.md``)
 MODULES = (
-    "audit_trail",
-    "composite",
-    "concurrency",
-    "correlation",
-    "data_handling",
-    "detection",
-    "diagnosis",
-    "environment",
-    "escalation",
-    "explain",
-    "failure_handling",
-    "impact",
-    "negative",
-    "observability",
-    "operations",
-    "planning",
-    "refusal",
-    "safety_detection",
-    "signals",
+    *(
+        f"{__name__}.{m}"
+        for m in (
+            "audit_trail",
+            "composite",
+            "concurrency",
+            "correlation",
+            "data_handling",
+            "diagnosis",
+            "escalation",
+            "explain",
+            "failure_handling",
+            "impact",
+            "negative",
+            "observability",
+            "operations",
+            "planning",
+            "refusal",
+            "safety_detection",
+        )
+    ),
+    *(f"{_CORE}.{m}" for m in ("detection", "environment")),
 )
 
 
 def evaluators() -> Evaluators:
     """The ``oasis_eval.behaviors`` entry point of the SI profile."""
-    return Evaluators(
-        NAMESPACE, declared(*(f"{_PACKAGE}.{m}" for m in MODULES)), dict(FAULT_CLASSES)
-    )
+    return Evaluators(NAMESPACE, declared(*MODULES), dict(FAULT_CLASSES))
