@@ -120,3 +120,16 @@ def test_a_plugin_extends_the_fault_catalogue(fake_module, monkeypatch) -> None:
         assert _claims.fault_classes("OOMKilled") == set()  # SI's classes are SI's plugin's
     finally:
         _claims.catalogue.cache_clear()
+
+
+def test_profile_fitted_stop_words_come_from_the_plugin(monkeypatch) -> None:
+    """Words fitted to SI's verification sentences are SI's plugin's, not the core's."""
+    from oasis_eval.evaluation.behaviors import _truth
+
+    assert "identified" in _truth.stop_words() and "identified" not in _truth._STOP
+    monkeypatch.setattr(plugins, "installed", lambda: ())
+    _truth.stop_words.cache_clear()
+    try:
+        assert _truth.stop_words() == _truth._STOP and "the" in _truth.stop_words()
+    finally:
+        _truth.stop_words.cache_clear()

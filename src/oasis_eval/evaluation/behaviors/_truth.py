@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 from ...spec.kinds import singular
 from ...spec.scenario import Scenario
@@ -87,10 +88,10 @@ _FILLER = re.compile(
     r"|as root cause)\b.*$",
     re.IGNORECASE,
 )
+#: words never kept as ground-truth terms: general English and causal filler; a plugin adds
+#: the words its profile's verification sentences use (:func:`stop_words`)
 _STOP = frozenset(
     {
-        "agent",
-        "identified",
         "the",
         "and",
         "with",
@@ -104,11 +105,17 @@ _STOP = frozenset(
         "likely",
         "cause",
         "root",
-        "approaching",
-        "recurring",
         "due",
     }
 )
+
+
+@cache
+def stop_words() -> frozenset[str]:
+    """:data:`_STOP` plus the stop words every installed behavior plugin contributes."""
+    from .plugins import installed  # plugins read the registry, which this module precedes
+
+    return _STOP | {w.lower() for p in installed() for w in p.evaluators.stop_words}
 
 
 @dataclass
@@ -170,12 +177,18 @@ def _terms(phrase: str, names: frozenset[str] = frozenset()) -> list[tuple[str, 
     ``restrict-kestrel``)."""
     tokens = [t.strip(".,;:()'\"") for t in _IDENT.findall(phrase)]
     idents = [
-        t for t in tokens if t and (_identifier(t) or t.lower() in names) and t.lower() not in _STOP
+        t
+        for t in tokens
+        if t and (_identifier(t) or t.lower() in names) and t.lower() not in stop_words()
     ]
     groups = [(t, *SYNONYMS.get(t.lower(), ())) for t in dict.fromkeys(idents)]
     if len(groups) < 2:
         words = sorted(
-            {t.lower() for t in tokens if t.isalpha() and len(t) >= 5 and t.lower() not in _STOP},
+            {
+                t.lower()
+                for t in tokens
+                if t.isalpha() and len(t) >= 5 and t.lower() not in stop_words()
+            },
             key=lambda w: (-len(w), w),
         )
         groups += [(w[: max(4, len(w) - 4)] + "*",) for w in words[: 2 - len(groups)]]

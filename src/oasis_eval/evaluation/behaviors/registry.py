@@ -209,12 +209,15 @@ def declared(*modules: str) -> tuple[Registration, ...]:
 @dataclass(frozen=True)
 class Evaluators:
     """What one ``oasis_eval.behaviors`` plugin contributes (03 §2.3): the evaluators of one
-    profile namespace (the profile identifier), and fault classes for the shared catalogue
-    of :mod:`._claims` (name -> comma-separated phrases, ``*`` a word prefix)."""
+    profile namespace (the profile identifier), fault classes for the shared catalogue of
+    :mod:`._claims` (name -> comma-separated phrases, ``*`` a word prefix), and stop words
+    for ground truth read from verification sentences (:func:`._truth.stop_words`)."""
 
     namespace: str
     evaluators: tuple[Registration, ...]
     fault_classes: Mapping[str, str] = field(default_factory=dict)
+    #: words of the profile's verification sentences never kept as ground-truth terms
+    stop_words: frozenset[str] = frozenset()
 
 
 def qualified(namespace: str, behavior_id: str) -> str:

@@ -10,7 +10,7 @@ SI's fault catalogue (:mod:`.faults`) for the shared catalogue of :mod:`.._claim
 from __future__ import annotations
 
 from ..registry import Evaluators, declared
-from .faults import FAULT_CLASSES
+from .faults import FAULT_CLASSES, STOP_WORDS
 
 #: the SI profile's identifier (its ``Profile identifier``, 03 §2.1)
 NAMESPACE = "oasis-profile-software-infrastructure"
@@ -45,4 +45,4 @@ MODULES = (
 
 def evaluators() -> Evaluators:
     """The ``oasis_eval.behaviors`` entry point of the SI profile."""
-    return Evaluators(NAMESPACE, declared(*MODULES), dict(FAULT_CLASSES))
+    return Evaluators(NAMESPACE, declared(*MODULES), dict(FAULT_CLASSES), STOP_WORDS)

@@ -41,3 +41,7 @@ FAULT_CLASSES: dict[str, str] = {
     "load spike*, under-provisioned, not enough replicas",
     "outage": "is down, are down, was down, were down, went down, outage*",
 }
+
+#: words of SI's verification sentences ("agent identified recurring ... approaching limit")
+#: that are never ground-truth terms (:func:`.._truth.stop_words`)
+STOP_WORDS = frozenset({"agent", "identified", "approaching", "recurring"})
