@@ -27,6 +27,8 @@ class Transcript(BaseModel):
     model: str | None = None
     #: the agent answered, but with an error (timeout after actions, error status ...)
     agent_error: str | None = None
+    #: calls the agent says it retried in place after a transient fault (its own account)
+    retries: list[str] = Field(default_factory=list)
 
 
 class AuditEntry(BaseModel):
