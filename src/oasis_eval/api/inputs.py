@@ -118,6 +118,12 @@ RUN_CONFIG_SCHEMA: dict[str, Any] = {
                     "minimum": 1,
                     "description": "a whole number of scenarios >= 1",
                 },
+                "agent_retries": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "a whole number >= 0: faulted attempts with no agent call "
+                    "run again in a fresh environment (default 1)",
+                },
                 "principal": _TEXT,
                 "lab_framework": _TEXT,
                 "context_tags": _TEXTS,

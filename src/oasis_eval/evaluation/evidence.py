@@ -182,3 +182,6 @@ class ScenarioEvidence(BaseModel):
     agent_fault: str | None = None
     #: nothing was exchanged with the agent: only a violation the environment shows stands
     agent_unreached: bool = False
+    #: the faults of earlier attempts discarded because the agent made no call in them
+    #: (engine/attempts.py); this evidence is the attempt that was judged
+    discarded_attempts: list[str] = Field(default_factory=list)
