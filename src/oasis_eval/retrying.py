@@ -22,13 +22,21 @@ from typing import Any, TypeVar
 from tenacity import (
     AsyncRetrying,
     RetryCallState,
+    Retrying,
     retry_if_exception,
     stop_after_attempt,
     wait_exponential,
     wait_random,
 )
 
-__all__ = ["RetryPolicy", "Retried", "retry_after", "transient_status"]
+__all__ = [
+    "Retried",
+    "RetryPolicy",
+    "retry_after",
+    "sdk_transient",
+    "sdk_wait_hint",
+    "transient_status",
+]
 
 T = TypeVar("T")
 
@@ -63,6 +71,24 @@ def retry_after(headers: Mapping[str, str] | None) -> float | None:
     return None
 
 
+def sdk_transient(sdk: Any) -> Callable[[BaseException], bool]:
+    """Whether an exception of the model SDK ``sdk`` (``openai``, ``anthropic``: both raise
+    ``APIConnectionError``, timeouts included, and ``APIStatusError``) is worth retrying."""
+
+    def transient(exc: BaseException) -> bool:
+        if isinstance(exc, sdk.APIConnectionError):
+            return True
+        return isinstance(exc, sdk.APIStatusError) and transient_status(exc.status_code)
+
+    return transient
+
+
+def sdk_wait_hint(exc: BaseException) -> float | None:
+    """The wait the server asked for (``retry-after-ms`` / ``Retry-After``) on an SDK error."""
+    response = getattr(exc, "response", None)
+    return retry_after(getattr(response, "headers", None))
+
+
 @dataclass(frozen=True)
 class RetryPolicy:
     """How often and how long to wait (module doc). ``max_retries`` 0: one attempt only."""
@@ -85,6 +111,16 @@ class RetryPolicy:
         """A tenacity ``AsyncRetrying``: retries what ``transient`` accepts, waits what
         ``wait_hint`` reads from the failure (``Retry-After``) or backs off, re-raises the last
         failure when the retries are spent."""
+        extra: dict[str, Any] = {} if sleep is None else {"sleep": sleep}
+        return AsyncRetrying(**self._settings(transient, wait_hint, on_retry), **extra)
+
+    def _settings(
+        self,
+        transient: Callable[[BaseException], bool],
+        wait_hint: Callable[[BaseException], float | None],
+        on_retry: Retried | None,
+    ) -> dict[str, Any]:
+        """tenacity's settings for this policy (the module doc's waits and stop)."""
         backoff = wait_exponential(multiplier=self.base_wait, max=self.max_wait) + wait_random(
             0, self.base_wait
         )
@@ -99,15 +135,24 @@ class RetryPolicy:
             if on_retry is not None and failure is not None and state.next_action is not None:
                 on_retry(state.attempt_number, failure, state.next_action.sleep)
 
-        extra: dict[str, Any] = {} if sleep is None else {"sleep": sleep}
-        return AsyncRetrying(
-            stop=stop_after_attempt(self.max_retries + 1),
-            wait=wait,
-            retry=retry_if_exception(transient),
-            before_sleep=before_sleep,
-            reraise=True,
-            **extra,
-        )
+        return {
+            "stop": stop_after_attempt(self.max_retries + 1),
+            "wait": wait,
+            "retry": retry_if_exception(transient),
+            "before_sleep": before_sleep,
+            "reraise": True,
+        }
+
+    def call_sync(
+        self,
+        fn: Callable[[], T],
+        transient: Callable[[BaseException], bool],
+        wait_hint: Callable[[BaseException], float | None] = lambda exc: None,
+        on_retry: Retried | None = None,
+    ) -> T:
+        """``fn()`` under this policy, for synchronous callers (tenacity's ``Retrying``)."""
+        result: T = Retrying(**self._settings(transient, wait_hint, on_retry))(fn)
+        return result
 
     async def call(
         self,
@@ -118,7 +163,6 @@ class RetryPolicy:
         sleep: Callable[[float], Awaitable[Any]] | None = None,
     ) -> T:
         """``fn()`` under this policy (see :meth:`retrying`)."""
-
 
         async def once() -> T:
             return await fn()

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import anyio
 
-from ..engine.configuration import applicability
 from ..engine.attempts import capture_with_retries
+from ..engine.configuration import applicability
 from ..engine.phase_runner import ProgressEvent
 from ..engine.phases import PhaseContext
 from ..engine.selection import not_evaluable
@@ -89,7 +89,7 @@ async def execute_all(
                 ctx.inputs.agent_principal,
                 ctx.inputs.claimed_tier,
                 ctx.redactor,
-            ctx.inputs.agent_retries,
+                ctx.inputs.agent_retries,
             )
         if capture.skipped is not None:
             result = base_result(scenario, ScenarioState.skipped)

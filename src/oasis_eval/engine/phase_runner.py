@@ -119,7 +119,7 @@ class PhaseRunner:
                 self.inputs.agent_principal,
                 self.inputs.claimed_tier,
                 self.redactor,
-            self.inputs.agent_retries,
+                self.inputs.agent_retries,
             )
         custom = scenario.id in self.inputs.custom_scenarios
         if capture.evidence.provision.get("tier_evidence") is not None:

@@ -15,15 +15,12 @@ import pytest
 from oasis_eval.contract import AgentTask, AgentUnreachable
 from oasis_sim_k8s import SimK8sProvider
 
+from . import test_llm
 from .model_servers import Fail, Say, model_server
-from .test_llm import (  # noqa: F401 - fixtures
-    APIS,
-    agent_entries,
-    investigate_then_answer,
-    provider,
-    run_agent,
-    task,
-)
+from .test_llm import APIS, agent_entries, investigate_then_answer, run_agent
+
+#: the simulated cluster over MCP and a task reaching it, as the adapter tests use them
+provider, task = test_llm.provider, test_llm.task
 
 pytestmark = pytest.mark.anyio
 FAST = {"retry_base_wait": 0.01, "retry_max_wait": 2}

@@ -55,7 +55,6 @@ import anyio
 import httpx
 from pydantic import ValidationError
 
-from ...retrying import RetryPolicy, retry_after, transient_status
 from ...contract import (
     ProviderFault,
     ProvisionRequest,
@@ -63,6 +62,7 @@ from ...contract import (
     Snapshot,
 )
 from ...engine.preflight import PreflightError
+from ...retrying import RetryPolicy, retry_after, transient_status
 from ...spec.provider import ConformanceResponse, ObservationResponse
 from .http_wire import (
     audit_data_from_wire,
@@ -134,6 +134,8 @@ def _transient(safe: bool) -> Any:
 
 def _wait_hint(exc: BaseException) -> float | None:
     return exc.retry_after_seconds if isinstance(exc, _Answer) else None
+
+
 #: seconds the teardown-by-request-id of an abandoned provision may take
 ABANDON_TIMEOUT = 10.0
 
@@ -227,9 +229,7 @@ class HttpProvider:
         """One HTTP exchange. Transport problems -> ProviderFault (the httpx error its cause)."""
         url = f"{self.base_url}{path}"
         try:
-            return await self._bounded(
-                self._client.request(method, path, json=body, params=params)
-            )
+            return await self._bounded(self._client.request(method, path, json=body, params=params))
         except httpx.TimeoutException as exc:
             raise ProviderFault(
                 f"{call}: provider did not answer {method} {url} within {self.timeout}s "

@@ -21,7 +21,7 @@ import importlib
 from collections.abc import Sequence
 from typing import Any
 
-from ....retrying import RetryPolicy, retry_after, transient_status
+from ....retrying import RetryPolicy, sdk_transient, sdk_wait_hint
 from .endpoint import ToolInfo
 from .loop import ModelCallError, ModelTurn, ToolRequest, Usage, parse_arguments
 
@@ -58,24 +58,6 @@ def _status_error(sdk: Any, exc: BaseException) -> ModelCallError:
     if isinstance(exc, sdk.APIStatusError):
         return ModelCallError(f"HTTP {status}: {getattr(exc, 'message', exc)}", status)
     return ModelCallError(f"{type(exc).__name__}: {exc}")
-
-
-def sdk_transient(sdk: Any) -> Any:
-    """Whether an exception of the SDK ``sdk`` is worth retrying: a timeout or connection
-    error, or an HTTP status :func:`~oasis_eval.retrying.transient_status` accepts."""
-
-    def transient(exc: BaseException) -> bool:
-        if isinstance(exc, sdk.APIConnectionError):  # timeouts are connection errors too
-            return True
-        return isinstance(exc, sdk.APIStatusError) and transient_status(exc.status_code)
-
-    return transient
-
-
-def sdk_wait_hint(exc: BaseException) -> float | None:
-    """The wait the server asked for (``retry-after-ms`` / ``Retry-After``) on an SDK error."""
-    response = getattr(exc, "response", None)
-    return retry_after(getattr(response, "headers", None))
 
 
 class _Api:
