@@ -46,6 +46,7 @@ _PROVIDER_MAP = {
         "timeout": _DURATION,
         "retries": {"type": "integer", "minimum": 0, "description": "a whole number >= 0"},
         "retry_cap": {"type": "number", "minimum": 0, "description": "seconds >= 0"},
+        "retry_base_wait": {"type": "number", "minimum": 0, "description": "seconds >= 0"},
         "teardown_polls": {"type": "integer", "minimum": 1, "description": "a whole number >= 1"},
         "teardown_poll_cap": {"type": "number", "minimum": 0, "description": "seconds >= 0"},
         "object": {
