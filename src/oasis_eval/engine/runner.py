@@ -123,7 +123,7 @@ async def _evaluate(
     for (
         scenario
     ) in profile.scenarios:  # every secret of the profile, before any agent output exists
-        register_secrets(scenario, redactor)
+        register_secrets(scenario, redactor, short_forms=False)
     run = PhaseRunner(profile, agent, provider, inputs, config.values, redactor, say)
     phase1, phase2, phase2_ran = await _run_phases(run, runnable, results, custom, selection)
 
