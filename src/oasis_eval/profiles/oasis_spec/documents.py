@@ -19,9 +19,13 @@ from typing import Any
 
 from ...diagnostics import Findings
 from .common import Source, read_markdown
-from .markdown import Section
+from .markdown import Section, label_map
 
+#: the main document's usual name; any document stating the 03 §2.1 metadata may be it
 MAIN_DOCUMENT = "profile.md"
+#: labels that state a profile's identifier and version (03 §2.1; :mod:`.metadata`)
+_IDENTIFIER_LABELS = ("profile identifier", "identifier", "profile id")
+_VERSION_LABELS = ("version", "profile version")
 _SKIPPED_DIRS = ("scenarios",)
 
 
@@ -39,11 +43,26 @@ def profile_files(root: Path, suffixes: tuple[str, ...]) -> list[str]:
 
 
 def read_documents(root: Path, findings: Findings) -> list[Source]:
-    """Every Markdown document of the profile, the main document first, then by path."""
+    """Every Markdown document of the profile, the main document first, then by path.
+
+    The main document is ``profile.md`` when there is one, else the first document (by
+    path) that states the profile's identifier and version (03 §2.1): the metadata is the
+    component, the file name is the author's choice."""
     names = profile_files(root, (".md", ".markdown"))
     names.sort(key=lambda n: (n != MAIN_DOCUMENT, n))
-    sources = [read_markdown(root, name, findings, required=False) for name in names]
-    return [s for s in sources if s is not None]
+    sources = [s for n in names if (s := read_markdown(root, n, findings, required=False))]
+    if sources and sources[0].file != MAIN_DOCUMENT:
+        main = first(sources, states_metadata)
+        if main is not None:
+            sources.remove(main)
+            sources.insert(0, main)
+    return sources
+
+
+def states_metadata(src: Source) -> bool:
+    """Whether ``src`` states a profile identifier and version (03 §2.1) in labelled lines."""
+    labs = label_map(src.doc.blocks)
+    return any(k in labs for k in _IDENTIFIER_LABELS) and any(k in labs for k in _VERSION_LABELS)
 
 
 def sections(src: Source) -> list[Section]:
