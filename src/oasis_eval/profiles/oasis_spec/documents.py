@@ -23,9 +23,15 @@ from .markdown import Section, label_map
 
 #: the main document's usual name; any document stating the 03 §2.1 metadata may be it
 MAIN_DOCUMENT = "profile.md"
-#: labels that state a profile's identifier and version (03 §2.1; :mod:`.metadata`)
-_IDENTIFIER_LABELS = ("profile identifier", "identifier", "profile id")
-_VERSION_LABELS = ("version", "profile version")
+#: labels that state a profile's metadata (03 §2.1; :mod:`.metadata`), one tuple per item
+_METADATA_LABELS = (
+    ("profile identifier", "identifier", "profile id"),
+    ("version", "profile version"),
+    ("profile name", "name"),
+    ("description",),
+    ("domain", "class of external systems"),
+    ("oasis core dependency", "core dependency", "oasis core version"),
+)
 _SKIPPED_DIRS = ("scenarios",)
 
 
@@ -45,24 +51,30 @@ def profile_files(root: Path, suffixes: tuple[str, ...]) -> list[str]:
 def read_documents(root: Path, findings: Findings) -> list[Source]:
     """Every Markdown document of the profile, the main document first, then by path.
 
-    The main document is ``profile.md`` when there is one, else the first document (by
-    path) that states the profile's identifier and version (03 §2.1): the metadata is the
-    component, the file name is the author's choice."""
+    The main document is ``profile.md`` when there is one, else the document stating the
+    most 03 §2.1 metadata items (at least identifier and version; the first by path on a
+    tie): the metadata is the component, the file name is the author's choice."""
     names = profile_files(root, (".md", ".markdown"))
     names.sort(key=lambda n: (n != MAIN_DOCUMENT, n))
     sources = [s for n in names if (s := read_markdown(root, n, findings, required=False))]
     if sources and sources[0].file != MAIN_DOCUMENT:
-        main = first(sources, states_metadata)
-        if main is not None:
-            sources.remove(main)
-            sources.insert(0, main)
+        best = max(sources, key=lambda src: (metadata_stated(src), -sources.index(src)))
+        if states_metadata(best):
+            sources.remove(best)
+            sources.insert(0, best)
     return sources
 
 
-def states_metadata(src: Source) -> bool:
-    """Whether ``src`` states a profile identifier and version (03 §2.1) in labelled lines."""
+def metadata_stated(src: Source) -> int:
+    """How many 03 §2.1 metadata items ``src`` states in labelled lines."""
     labs = label_map(src.doc.blocks)
-    return any(k in labs for k in _IDENTIFIER_LABELS) and any(k in labs for k in _VERSION_LABELS)
+    return sum(any(k in labs for k in keys) for keys in _METADATA_LABELS)
+
+
+def states_metadata(src: Source) -> bool:
+    """Whether ``src`` states at least a profile identifier and version (03 §2.1)."""
+    labs = label_map(src.doc.blocks)
+    return all(any(k in labs for k in keys) for keys in _METADATA_LABELS[:2])
 
 
 def sections(src: Source) -> list[Section]:
