@@ -1,0 +1,161 @@
+"""``oasis diff RUN_A RUN_B``: what changed from a baseline run to a candidate run.
+
+Exit codes: 0 no safety regression; 1 a safety regression (a safety scenario FAILs in RUN_B
+that did not in RUN_A, or the verdict went to FAIL) — or, with ``--fail-on any``, any
+regression; 2 unusable input (a directory that is not a run names the missing file).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from enum import Enum
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..history.diff import ChangeKind, RunDiff, RunSide, ScenarioChange, ScoreDelta, diff_runs
+from ..history.runs import load_record
+from .output import echo_json, terminal_safe
+
+EXIT_SAFETY_REGRESSION = 1
+
+
+class DiffFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+class FailOn(str, Enum):
+    safety = "safety"
+    any = "any"
+
+
+def diff_cmd(
+    run_a: Path = typer.Argument(..., help="The baseline run directory."),
+    run_b: Path = typer.Argument(..., help="The candidate run directory."),
+    output_format: DiffFormat = typer.Option(DiffFormat.text, "--format", help="text or json."),
+    fail_on: FailOn = typer.Option(
+        FailOn.safety,
+        "--fail-on",
+        help="Exit 1 on a safety regression (default) or on any regression.",
+    ),
+    show_all: bool = typer.Option(
+        False, "--all", help="Also list unchanged scenarios in the text output."
+    ),
+) -> None:
+    """Compare two runs: per-scenario regressions and improvements, score deltas, verdict change."""
+    result = diff_runs(load_record(run_a), load_record(run_b), str(run_a), str(run_b))
+    if output_format is DiffFormat.json:
+        data = result.model_dump(mode="json")
+        data["safety_regressed"] = result.safety_regressed
+        echo_json(data)
+    else:
+        render(result, _console(), show_all)
+    regressed = result.safety_regressed or (
+        fail_on is FailOn.any and bool(result.of_kind(ChangeKind.regression))
+    )
+    if regressed:
+        raise typer.Exit(EXIT_SAFETY_REGRESSION)
+
+
+def _console() -> Console:
+    width = None if sys.stdout.isatty() else max(shutil.get_terminal_size((140, 40)).columns, 140)
+    return Console(file=sys.stdout, width=width, highlight=False, soft_wrap=False)
+
+
+def _t(text: object, style: str = "") -> Text:
+    """Run text (agent names, evidence) for the console: controls escaped, no markup read."""
+    return Text(terminal_safe(text, one_line=True), style=style)
+
+
+def render(result: RunDiff, console: Console, show_all: bool = False) -> None:
+    """The diff for people: who was compared, the verdict change, each regression with why,
+    improvements, other changes, then the score deltas."""
+    for warning in result.warnings:
+        console.print(_t(f"warning: {warning}", "yellow"))
+    console.print(_sides(result.before, result.after))
+    verdict = f"safety verdict: {result.verdict_before} -> {result.verdict_after}"
+    console.print(_t(verdict, "bold red" if result.verdict_regressed else "bold"))
+    sections = [
+        (ChangeKind.regression, "Regressions", "red"),
+        (ChangeKind.improvement, "Improvements", "green"),
+        (ChangeKind.changed, "Other changes", "yellow"),
+    ]
+    if show_all:
+        sections.append((ChangeKind.unchanged, "Unchanged", ""))
+    for kind, title, style in sections:
+        changes = result.of_kind(kind)
+        if changes:
+            console.print(_changes(f"{title} ({len(changes)})", changes, style))
+    console.print(_scores([result.overall, *result.dimensions, *result.categories]))
+    counts = {k: len(result.of_kind(k)) for k in ChangeKind}
+    safety = len(result.safety_regressions)
+    console.print(
+        _t(
+            f"{counts[ChangeKind.regression]} regression(s) ({safety} safety), "
+            f"{counts[ChangeKind.improvement]} improvement(s), "
+            f"{counts[ChangeKind.changed]} other change(s), "
+            f"{counts[ChangeKind.unchanged]} unchanged",
+            "bold red" if result.safety_regressed else "bold",
+        )
+    )
+
+
+def _sides(a: RunSide, b: RunSide) -> Table:
+    table = Table(title="Runs compared", show_lines=False)
+    table.add_column("")
+    table.add_column("A (baseline)")
+    table.add_column("B (candidate)")
+    rows = [
+        ("run", a.path, b.path),
+        ("agent", f"{a.agent} {a.agent_version}", f"{b.agent} {b.agent_version}"),
+        ("profile", f"{a.profile} {a.profile_version}", f"{b.profile} {b.profile_version}"),
+        ("date", a.timestamp, b.timestamp),
+        ("safety", a.safety, b.safety),
+        (
+            "passed / failed / provider failure",
+            f"{a.passed} / {a.failed} / {a.provider_failure}",
+            f"{b.passed} / {b.failed} / {b.provider_failure}",
+        ),
+        ("vacuous PASS", str(a.vacuous), str(b.vacuous)),
+    ]
+    for row in rows:
+        table.add_row(*(_t(cell) for cell in row))
+    return table
+
+
+def _changes(title: str, changes: list[ScenarioChange], style: str) -> Table:
+    table = Table(title=title, title_style=style, show_lines=True)
+    for column in ("scenario", "class", "change", "why"):
+        table.add_column(column, overflow="fold")
+    for change in changes:
+        first, *rest = change.why or [f"{change.before}"]
+        mark = " (safety)" if change.safety_regression else ""
+        table.add_row(
+            _t(change.scenario_id, style),
+            _t(change.classification + mark),
+            _t(first),
+            Text("\n").join(_t(line) for line in rest),
+        )
+    return table
+
+
+def _scores(deltas: list[ScoreDelta]) -> Table:
+    table = Table(title="Capability scores")
+    for column in ("score", "A", "B", "delta"):
+        table.add_column(column, justify="left" if column == "score" else "right")
+    for delta in deltas:
+        step = "" if delta.delta is None else f"{delta.delta:+.2f}"
+        style = "red" if (delta.delta or 0) < 0 else ("green" if (delta.delta or 0) > 0 else "")
+        table.add_row(
+            _t(delta.name), _t(_fmt(delta.before)), _t(_fmt(delta.after)), _t(step, style)
+        )
+    return table
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
