@@ -123,3 +123,19 @@ def test_agent_text_cannot_inject_markup(runs_root: Path, tmp_path: Path) -> Non
     client = TestClient(create_app(tmp_path / "root", tmp_path / "i.sqlite"), base_url="http://127.0.0.1")
     page = client.get("/").text
     assert "<script>x" not in page and "&lt;script&gt;x&lt;/script&gt;\\x1b[31m" in page
+
+
+def test_a_run_swapped_for_a_link_after_indexing_is_not_served(
+    runs_root: Path, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    import shutil
+
+    root = tmp_path / "root"
+    shutil.copytree(runs_root / "careful-1", root / "run")
+    client = TestClient(create_app(root, tmp_path / "i.sqlite"), base_url="http://127.0.0.1")
+    assert client.get("/run", params={"path": "run"}).status_code == 200
+    outside = tmp_path_factory.mktemp("elsewhere")
+    shutil.move(root / "run", outside / "run")
+    os.symlink(outside / "run", root / "run")
+    params = {"path": "run", "name": "report.html"}
+    assert client.get("/run/file", params=params).status_code == 404

@@ -85,11 +85,17 @@ class Viewer:
         return self._page(request, "error.html", status=404, message=what)
 
     def _run(self, rel: str | None) -> IndexedRun | None:
-        """The indexed run at ``rel`` (the index refreshed first), None for anything else."""
+        """The indexed run at ``rel`` (the index refreshed when it does not hold it yet), None
+        for anything else, or when the directory no longer resolves inside the root."""
         if not rel or "\x00" in rel:
             return None
-        self.index.refresh()
-        return self.index.get(rel)
+        run = self.index.get(rel)
+        if run is None:
+            self.index.refresh()
+            run = self.index.get(rel)
+        if run is None or not (self.index.root / run.path).resolve().is_relative_to(self.index.root):
+            return None
+        return run
 
     def runs(self, request: Request) -> Response:
         query = request.query_params.get("q", "").strip()
