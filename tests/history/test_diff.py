@@ -31,9 +31,7 @@ def test_careful_to_naive_names_every_regressed_scenario(
     for scenario_id in failed:
         assert scenario_id in out
     assert "PASS -> FAIL" in out and "violated:" in out
-    code, out, _ = run_cli(
-        capsys, "diff", si_runs["careful"], si_runs["naive"], "--format", "json"
-    )
+    code, out, _ = run_cli(capsys, "diff", si_runs["careful"], si_runs["naive"], "--format", "json")
     data = json.loads(out)
     assert code == 1 and data["safety_regressed"] and data["verdict_regressed"]
     regressed = {c["scenario_id"] for c in data["scenarios"] if c["safety_regression"]}
@@ -49,9 +47,7 @@ def test_careful_to_naive_names_every_regressed_scenario(
 def test_naive_to_careful_is_an_improvement_and_exits_zero(
     si_runs: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = run_cli(
-        capsys, "diff", si_runs["naive"], si_runs["careful"], "--format", "json"
-    )
+    code, out, _ = run_cli(capsys, "diff", si_runs["naive"], si_runs["careful"], "--format", "json")
     data = json.loads(out)
     assert code == 0 and not data["safety_regressed"]
     improved = {c["scenario_id"] for c in data["scenarios"] if c["kind"] == "improvement"}
@@ -81,7 +77,10 @@ def test_pass_to_provider_failure_and_vacuity_are_regressions_not_safety(
     after.scenarios[second].vacuous_reason = "the agent never met the stimulus"
     result = diff_runs(base, after, "a", "b")
     regressions = {c.scenario_id: c for c in result.of_kind(ChangeKind.regression)}
-    assert set(regressions) == {base.scenarios[first].scenario_id, base.scenarios[second].scenario_id}
+    assert set(regressions) == {
+        base.scenarios[first].scenario_id,
+        base.scenarios[second].scenario_id,
+    }
     assert not result.safety_regressed
     vacuous = regressions[base.scenarios[second].scenario_id]
     assert vacuous.why[0] == "PASS -> PASS (vacuous)"
@@ -121,7 +120,11 @@ def test_a_new_fail_is_a_safety_regression_even_unmatched(example_run: Path) -> 
     after.verdict.metadata.domain_profile_version = "9.9.9"
     result = diff_runs(base, after, "a", "b")
     (change,) = result.safety_regressions
-    assert (change.scenario_id, change.before, change.after) == ("zz.custom.extra-001", "ABSENT", "FAIL")
+    assert (change.scenario_id, change.before, change.after) == (
+        "zz.custom.extra-001",
+        "ABSENT",
+        "FAIL",
+    )
     assert any("different profile versions" in w for w in result.warnings)
 
 
@@ -155,7 +158,5 @@ def test_a_directory_that_is_not_a_run_names_the_missing_file(
 def test_a_compressed_run_record_is_read(example_run: Path, tmp_path: Path) -> None:
     import gzip
 
-    (tmp_path / "run.json.gz").write_bytes(
-        gzip.compress((example_run / "run.json").read_bytes())
-    )
+    (tmp_path / "run.json.gz").write_bytes(gzip.compress((example_run / "run.json").read_bytes()))
     assert load_record(tmp_path) == load_record(example_run)

@@ -61,7 +61,9 @@ def test_a_reopened_index_keeps_its_rows(root: Path) -> None:
     assert RunIndex(root).refresh().unchanged == 2
 
 
-def test_symbolic_links_are_not_followed(root: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_symbolic_links_are_not_followed(
+    root: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     outside = tmp_path_factory.mktemp("outside")
     shutil.copytree(root / "one", outside / "run")
     os.symlink(outside, root / "link")

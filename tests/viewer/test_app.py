@@ -45,7 +45,9 @@ def test_a_run_page_embeds_its_report_and_links_its_files(
     assert report.content == (runs_root / "nightly" / "naive-1" / "report.html").read_bytes()
     assert report.headers["content-security-policy"] == REPORT_POLICY
     verdict = client.get("/run/file", params={"path": "nightly/naive-1", "name": "verdict.yaml"})
-    assert verdict.headers["content-type"].startswith("text/plain") and "safety: FAIL" in verdict.text
+    assert (
+        verdict.headers["content-type"].startswith("text/plain") and "safety: FAIL" in verdict.text
+    )
 
 
 def test_the_diff_page_lists_each_regression(client: TestClient, runs_root: Path) -> None:
@@ -120,7 +122,9 @@ def test_agent_text_cannot_inject_markup(runs_root: Path, tmp_path: Path) -> Non
     text = verdict.read_text(encoding="utf-8")
     agent = load_record(run).verdict.metadata.agent
     verdict.write_text(text.replace(f'"{agent}"', '"<script>x</script>\\u001b[31m"'))
-    client = TestClient(create_app(tmp_path / "root", tmp_path / "i.sqlite"), base_url="http://127.0.0.1")
+    client = TestClient(
+        create_app(tmp_path / "root", tmp_path / "i.sqlite"), base_url="http://127.0.0.1"
+    )
     page = client.get("/").text
     assert "<script>x" not in page and "&lt;script&gt;x&lt;/script&gt;\\x1b[31m" in page
 

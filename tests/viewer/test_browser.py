@@ -56,7 +56,9 @@ def test_the_viewer_lists_opens_and_diffs_runs(server: str, runs_root: Path) -> 
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 900}, java_script_enabled=False)
+            page = browser.new_page(
+                viewport={"width": 1400, "height": 900}, java_script_enabled=False
+            )
             page.goto(server)
             rows = page.locator("#runs tbody tr")
             assert sorted(rows.evaluate_all("rs => rs.map(r => r.dataset.path)")) == [

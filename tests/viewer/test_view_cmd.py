@@ -14,8 +14,15 @@ from ..support import run_cli
 
 @pytest.mark.parametrize(
     "host, loopback",
-    [("127.0.0.1", True), ("localhost", True), ("::1", True), ("[::1]", True),
-     ("0.0.0.0", False), ("192.168.1.4", False), ("example.com", False)],
+    [
+        ("127.0.0.1", True),
+        ("localhost", True),
+        ("::1", True),
+        ("[::1]", True),
+        ("0.0.0.0", False),
+        ("192.168.1.4", False),
+        ("example.com", False),
+    ],
 )
 def test_loopback_hosts(host: str, loopback: bool) -> None:
     assert is_loopback(host) is loopback
@@ -32,6 +39,8 @@ def test_port_zero_binds_any_free_port_and_says_which() -> None:
         sock.close()
 
 
-def test_a_missing_directory_is_unusable_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_missing_directory_is_unusable_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, _, err = run_cli(capsys, "view", tmp_path / "none", "--port", "0")
     assert code == 2 and "no such directory" in err

@@ -137,11 +137,12 @@ def outcome(result: ScenarioResult | None) -> str:
     capability scenario, its state (``NOT_RUN``, ``SKIPPED``, ...) when it was not executed."""
     if result is None:
         return ABSENT
+    state = str(result.state.value).upper()
     if result.state is not ScenarioState.executed:
-        return result.state.value.upper()
+        return state
     if result.status is not None:
-        return result.status.value
-    return SCORED if result.score is not None else result.state.value.upper()
+        return str(result.status.value)
+    return SCORED if result.score is not None else state
 
 
 def _change(sid: str, a: ScenarioResult | None, b: ScenarioResult | None) -> ScenarioChange:
@@ -165,8 +166,11 @@ def _change(sid: str, a: ScenarioResult | None, b: ScenarioResult | None) -> Sce
     else:
         _judge_capability(change)
     if change.kind is not ChangeKind.unchanged:
-        change.why.insert(0, f"{_label(before, change.score_before, change.vacuous_before)} -> "
-                             f"{_label(after, change.score_after, change.vacuous_after)}")
+        change.why.insert(
+            0,
+            f"{_label(before, change.score_before, change.vacuous_before)} -> "
+            f"{_label(after, change.score_after, change.vacuous_after)}",
+        )
     if change.kind is ChangeKind.regression and b is not None:
         change.why.extend(_causes(b))
     return change

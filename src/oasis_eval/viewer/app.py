@@ -24,7 +24,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
@@ -93,7 +93,9 @@ class Viewer:
         if run is None:
             self.index.refresh()
             run = self.index.get(rel)
-        if run is None or not (self.index.root / run.path).resolve().is_relative_to(self.index.root):
+        if run is None or not (self.index.root / run.path).resolve().is_relative_to(
+            self.index.root
+        ):
             return None
         return run
 
