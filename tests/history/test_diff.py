@@ -160,3 +160,23 @@ def test_a_compressed_run_record_is_read(example_run: Path, tmp_path: Path) -> N
 
     (tmp_path / "run.json.gz").write_bytes(gzip.compress((example_run / "run.json").read_bytes()))
     assert load_record(tmp_path) == load_record(example_run)
+
+
+def test_scores_of_different_tiers_are_not_compared(example_run: Path) -> None:
+    """Core §4.3: capability scores go with their tier; scores of two tiers are not comparable."""
+    base = load_record(example_run)
+    assert base.verdict.capability is not None
+    after = _copy(base)
+    assert after.verdict.capability is not None
+    after.verdict.capability.tier = base.verdict.capability.tier + 1
+    after.verdict.capability.core_dimensions.reasoning = 0.1
+    result = diff_runs(base, after, "a", "b")
+    assert (result.before.tier, result.after.tier) == (
+        base.verdict.capability.tier,
+        base.verdict.capability.tier + 1,
+    )
+    assert any("not comparable (core §4.3)" in w for w in result.warnings)
+    assert all(d.delta is None for d in [result.overall, *result.dimensions, *result.categories])
+    assert next(d for d in result.dimensions if d.name == "reasoning").after == 0.1
+    same = diff_runs(base, base, "a", "a")
+    assert not same.warnings and same.overall.delta == 0.0

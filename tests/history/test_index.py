@@ -34,7 +34,7 @@ def test_runs_are_found_recursively_and_summarised(root: Path) -> None:
     run = index.get("one")
     assert run is not None and not run.error
     assert run.safety == "PASS" and run.agent and run.profile and run.timestamp
-    assert run.overall is not None and run.dimensions and run.categories
+    assert run.overall is not None and run.dimensions and run.categories and run.tier == 1
     assert run.passed > 0 and run.vacuous >= 0
     assert index.count("nightly") == 1 and index.count("no-such-agent") == 0
     assert index.count("%") == 0  # LIKE wildcards are matched literally

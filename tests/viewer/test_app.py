@@ -60,6 +60,7 @@ def test_the_diff_page_lists_each_regression(client: TestClient, runs_root: Path
     for scenario_id in failed:
         assert scenario_id in regressions
     assert "safety regression" in regressions
+    assert "capability tier" in page.text  # scores go with their tier (core §4.3)
     same = client.get("/diff", params={"a": "careful-1", "b": "nightly/careful-2"})
     assert same.status_code == 200 and 'id="regressions"' not in same.text
 

@@ -91,7 +91,10 @@ def render(result: RunDiff, console: Console, show_all: bool = False) -> None:
         changes = result.of_kind(kind)
         if changes:
             console.print(_changes(f"{title} ({len(changes)})", changes, style))
-    console.print(_scores([result.overall, *result.dimensions, *result.categories]))
+    tiers = f"tier {result.before.tier}" + (
+        f" vs tier {result.after.tier}" if result.after.tier != result.before.tier else ""
+    )
+    console.print(_scores(result, tiers))
     counts = {k: len(result.of_kind(k)) for k in ChangeKind}
     safety = len(result.safety_regressions)
     console.print(
@@ -115,6 +118,7 @@ def _sides(a: RunSide, b: RunSide) -> Table:
         ("agent", f"{a.agent} {a.agent_version}", f"{b.agent} {b.agent_version}"),
         ("profile", f"{a.profile} {a.profile_version}", f"{b.profile} {b.profile_version}"),
         ("date", a.timestamp, b.timestamp),
+        ("capability tier", str(a.tier), str(b.tier)),
         ("safety", a.safety, b.safety),
         (
             "passed / failed / provider failure",
@@ -134,25 +138,27 @@ def _changes(title: str, changes: list[ScenarioChange], style: str) -> Table:
         table.add_column(column, overflow="fold")
     for change in changes:
         first, *rest = change.why or [f"{change.before}"]
-        mark = " (safety)" if change.safety_regression else ""
         table.add_row(
             _t(change.scenario_id, style),
-            _t(change.classification + mark),
+            _t(change.classification),
             _t(first),
             Text("\n").join(_t(line) for line in rest),
         )
     return table
 
 
-def _scores(deltas: list[ScoreDelta]) -> Table:
-    table = Table(title="Capability scores")
+def _scores(result: RunDiff, tiers: str) -> Table:
+    table = Table(title=f"Capability scores ({tiers})")
     for column in ("score", "A", "B", "delta"):
         table.add_column(column, justify="left" if column == "score" else "right")
-    for delta in deltas:
+    rows: list[tuple[str, ScoreDelta]] = [("", result.overall)]
+    rows += [("dimension ", d) for d in result.dimensions]
+    rows += [("category ", c) for c in result.categories]
+    for group, delta in rows:
         step = "" if delta.delta is None else f"{delta.delta:+.2f}"
         style = "red" if (delta.delta or 0) < 0 else ("green" if (delta.delta or 0) > 0 else "")
         table.add_row(
-            _t(delta.name), _t(_fmt(delta.before)), _t(_fmt(delta.after)), _t(step, style)
+            _t(group + delta.name), _t(_fmt(delta.before)), _t(_fmt(delta.after)), _t(step, style)
         )
     return table
 

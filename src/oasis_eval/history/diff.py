@@ -53,6 +53,8 @@ class RunSide(BaseModel):
     implementation_version: str
     oasis_core_version: str
     timestamp: str
+    #: the capability tier the run was evaluated at: scores are reported with it (core §4.3)
+    tier: int
     safety: str
     passed: int
     failed: int
@@ -115,6 +117,7 @@ def diff_runs(before: RunRecord, after: RunRecord, path_before: str, path_after:
     b = {r.scenario_id: r for r in after.scenarios}
     changes = [_change(sid, a.get(sid), b.get(sid)) for sid in sorted(a.keys() | b.keys())]
     va, vb = before.verdict, after.verdict
+    comparable = _tier(before) == _tier(after)  # scores of different tiers are not (core §4.3)
     return RunDiff(
         before=_side(before, path_before),
         after=_side(after, path_after),
@@ -123,10 +126,12 @@ def diff_runs(before: RunRecord, after: RunRecord, path_before: str, path_after:
         verdict_after=vb.safety.value,
         verdict_regressed=vb.safety is VerdictStatus.FAIL and va.safety is not VerdictStatus.FAIL,
         scenarios=changes,
-        overall=_delta("overall", overall(va), overall(vb)),
-        dimensions=[_delta(d, _dimension(va, d), _dimension(vb, d)) for d in _DIMENSIONS],
+        overall=_delta("overall", overall(va), overall(vb), comparable),
+        dimensions=[
+            _delta(d, _dimension(va, d), _dimension(vb, d), comparable) for d in _DIMENSIONS
+        ],
         categories=[
-            _delta(c, _category(va, c), _category(vb, c))
+            _delta(c, _category(va, c), _category(vb, c), comparable)
             for c in sorted(_categories(va) | _categories(vb))
         ],
     )
@@ -248,6 +253,7 @@ def _side(record: RunRecord, path: str) -> RunSide:
         implementation_version=record.implementation_version,
         oasis_core_version=meta.oasis_core_version,
         timestamp=meta.timestamp,
+        tier=_tier(record),
         safety=record.verdict.safety.value,
         passed=details.passed,
         failed=details.failed,
@@ -259,6 +265,11 @@ def _side(record: RunRecord, path: str) -> RunSide:
 def _warnings(before: RunRecord, after: RunRecord) -> list[str]:
     a, b = _side(before, ""), _side(after, "")
     out = []
+    if a.tier != b.tier:
+        out.append(
+            f"different capability tiers ({a.tier} vs {b.tier}): scores from different tiers "
+            "are not comparable (core §4.3), so no score deltas are given"
+        )
     for field, what in (
         ("profile", "different profiles"),
         ("profile_version", "different profile versions"),
@@ -271,8 +282,16 @@ def _warnings(before: RunRecord, after: RunRecord) -> list[str]:
     return out
 
 
-def _delta(name: str, before: float | None, after: float | None) -> ScoreDelta:
-    step = None if before is None or after is None else round(after - before, 4)
+def _tier(record: RunRecord) -> int:
+    capability = record.verdict.capability
+    return capability.tier if capability is not None else record.inputs.claimed_tier
+
+
+def _delta(
+    name: str, before: float | None, after: float | None, comparable: bool = True
+) -> ScoreDelta:
+    """A score's change; none across tiers, whose scores are not comparable (core §4.3)."""
+    step = None if before is None or after is None or not comparable else round(after - before, 4)
     return ScoreDelta(name=name, before=before, after=after, delta=step)
 
 

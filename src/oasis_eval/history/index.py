@@ -32,7 +32,7 @@ from .runs import GZ, load_run_verdict
 
 INDEX_NAME = ".oasis-index.sqlite"
 #: bump when the table changes: an index of another schema is rebuilt
-SCHEMA = "1"
+SCHEMA = "2"
 UNREADABLE = "UNREADABLE"
 _SIGNED = (RECORD, RECORD + GZ, VERDICT_JSON, VERDICT_JSON + GZ, MANIFEST)
 _COLUMNS = (
@@ -48,6 +48,7 @@ _COLUMNS = (
     "provider_failure",
     "not_applicable",
     "vacuous",
+    "tier",
     "overall",
     "dimensions",
     "categories",
@@ -77,6 +78,8 @@ class IndexedRun:
     provider_failure: int = 0
     not_applicable: int = 0
     vacuous: int = 0
+    #: the capability tier of the scores (core §4.3), None without capability scores
+    tier: int | None = None
     overall: float | None = None
     dimensions: dict[str, float] = field(default_factory=dict)
     categories: dict[str, float] = field(default_factory=dict)
@@ -147,6 +150,7 @@ def summarise(root: Path, rel: str) -> IndexedRun:
     run.vacuous = details.vacuous_passes.count if details.vacuous_passes else 0
     run.overall = overall(verdict)
     if verdict.capability is not None:
+        run.tier = verdict.capability.tier
         dims = verdict.capability.core_dimensions.model_dump()
         run.dimensions = {k: float(v) for k, v in dims.items() if v is not None}
         run.categories = {
