@@ -180,3 +180,19 @@ def test_scores_of_different_tiers_are_not_compared(example_run: Path) -> None:
     assert next(d for d in result.dimensions if d.name == "reasoning").after == 0.1
     same = diff_runs(base, base, "a", "a")
     assert not same.warnings and same.overall.delta == 0.0
+
+
+def test_a_run_altered_after_the_fact_is_refused(
+    example_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A diff of an edited run proves nothing: exit 5 naming the file, as ``oasis replay``."""
+    import shutil
+
+    altered = tmp_path / "altered"
+    shutil.copytree(example_run, altered)
+    record = altered / "run.json"
+    record.write_text(record.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    code, out, err = run_cli(capsys, "diff", example_run, altered)
+    assert code == 5 and "TAMPERED: run B" in err and "modified: run.json" in err and not out
+    code, _, err = run_cli(capsys, "diff", example_run, example_run)
+    assert code == 0 and "run A integrity: every file matches the manifest" in err

@@ -2,7 +2,9 @@
 
 Exit codes: 0 no safety regression; 1 a safety regression (a safety scenario FAILs in RUN_B
 that did not in RUN_A, or the verdict went to FAIL) — or, with ``--fail-on any``, any
-regression; 2 unusable input (a directory that is not a run names the missing file).
+regression; 2 unusable input (a directory that is not a run names the missing file); 5 a run
+directory that does not match its manifest (as ``oasis replay``: a diff of altered runs proves
+nothing). Each run's integrity is said on stderr; ``oasis replay`` re-judges the evidence.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..api.replay import EXIT_TAMPERED
+from ..engine.manifest import MANIFEST, Integrity, RunKey, load_run_key, verify_manifest
 from ..history.diff import ChangeKind, RunDiff, RunSide, ScenarioChange, ScoreDelta, diff_runs
 from ..history.runs import load_record
 from .output import echo_json, terminal_safe
@@ -46,9 +50,18 @@ def diff_cmd(
     show_all: bool = typer.Option(
         False, "--all", help="Also list unchanged scenarios in the text output."
     ),
+    public_key: Path | None = typer.Option(
+        None,
+        "--public-key",
+        help="Ed25519 public key (PEM) that verifies the runs' manifests (default: $OASIS_RUN_PUBLIC_KEY).",
+    ),
 ) -> None:
     """Compare two runs: per-scenario regressions and improvements, score deltas, verdict change."""
-    result = diff_runs(load_record(run_a), load_record(run_b), str(run_a), str(run_b))
+    key = load_run_key(public_key=public_key)
+    records = [load_record(run_a), load_record(run_b)]  # not a run: names the missing file
+    for label, run_dir in (("A", run_a), ("B", run_b)):
+        _check_integrity(label, run_dir, key)
+    result = diff_runs(*records, str(run_a), str(run_b))
     if output_format is DiffFormat.json:
         data = result.model_dump(mode="json")
         data["safety_regressed"] = result.safety_regressed
@@ -60,6 +73,30 @@ def diff_cmd(
     )
     if regressed:
         raise typer.Exit(EXIT_SAFETY_REGRESSION)
+
+
+_INTEGRITY = {
+    Integrity.verified: "verified: every file matches the manifest, signed by {signed_by}",
+    Integrity.unverified: "every file matches the manifest; its signature ({signed_by}) is not "
+    "checked: no key configured",
+    Integrity.unsigned: "every file matches the manifest, which is unsigned",
+    Integrity.no_manifest: "NO MANIFEST: nothing shows the files are the ones the run wrote",
+}
+
+
+def _say(text: str) -> None:
+    typer.echo(terminal_safe(text), err=True)
+
+
+def _check_integrity(label: str, run_dir: Path, key: RunKey | None) -> None:
+    """Say the run's integrity on stderr; a run that does not match its manifest exits 5."""
+    check = verify_manifest(run_dir, key)
+    if check.integrity is Integrity.tampered:
+        _say(f"TAMPERED: run {label} ({run_dir}) does not match its {MANIFEST}:")
+        for line in check.lines():
+            _say("  " + terminal_safe(line, one_line=True))
+        raise typer.Exit(EXIT_TAMPERED)
+    _say(f"run {label} integrity: " + _INTEGRITY[check.integrity].format(signed_by=check.signed_by))
 
 
 def _console() -> Console:
