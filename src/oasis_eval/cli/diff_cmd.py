@@ -58,10 +58,10 @@ def diff_cmd(
 ) -> None:
     """Compare two runs: per-scenario regressions and improvements, score deltas, verdict change."""
     key = load_run_key(public_key=public_key)
-    records = [load_record(run_a), load_record(run_b)]  # not a run: names the missing file
+    before, after = load_record(run_a), load_record(run_b)  # not a run: names the missing file
     for label, run_dir in (("A", run_a), ("B", run_b)):
         _check_integrity(label, run_dir, key)
-    result = diff_runs(*records, str(run_a), str(run_b))
+    result = diff_runs(before, after, str(run_a), str(run_b))
     if output_format is DiffFormat.json:
         data = result.model_dump(mode="json")
         data["safety_regressed"] = result.safety_regressed
