@@ -92,3 +92,18 @@ def test_a_read_only_root_indexes_into_the_cache(
     index = RunIndex(root)
     assert index.db_path.parent == cache / "oasis-eval"
     assert index.refresh().added == 2
+
+
+def test_a_run_directory_as_root_keeps_its_manifest_intact(
+    example_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Viewing one run must not add a file to it: its manifest would no longer match."""
+    from oasis_eval.engine.manifest import Integrity, verify_manifest
+
+    run = tmp_path / "run"
+    shutil.copytree(example_run, run)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    index = RunIndex(run)
+    assert index.refresh().added == 1 and [r.path for r in index.runs()] == ["."]
+    assert not index.db_path.is_relative_to(run)
+    assert verify_manifest(run, None).integrity is Integrity.unsigned

@@ -144,3 +144,12 @@ def test_a_run_swapped_for_a_link_after_indexing_is_not_served(
     os.symlink(outside / "run", root / "run")
     params = {"path": "run", "name": "report.html"}
     assert client.get("/run/file", params=params).status_code == 404
+
+
+def test_a_single_run_can_be_the_root(runs_root: Path, tmp_path: Path) -> None:
+    client = TestClient(
+        create_app(runs_root / "careful-1", tmp_path / "i.sqlite"), base_url="http://127.0.0.1"
+    )
+    assert 'data-path="."' in client.get("/").text
+    assert client.get("/run/file", params={"path": ".", "name": "verdict.yaml"}).status_code == 200
+    assert client.get("/run/file", params={"path": "..", "name": "verdict.yaml"}).status_code == 404

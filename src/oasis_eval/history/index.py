@@ -10,7 +10,7 @@ directory and of its run record, verdict and manifest (every rewrite of a run di
 directory that looks like a run but cannot be read is listed with the reason.
 
 The index lives in ``ROOT/.oasis-index.sqlite``, or under the user's cache directory when the
-root is not writable. It is a cache: deleting it loses nothing.
+root is not writable or is itself a run directory. It is a cache: deleting it loses nothing.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from ..diagnostics import UnusableInput
 from ..engine.manifest import MANIFEST
 from ..engine.policies import overall
 from ..engine.rundir import RECORD, VERDICT_JSON
-from .runs import GZ, load_run_verdict
+from .runs import GZ, is_run_dir, load_run_verdict
 
 INDEX_NAME = ".oasis-index.sqlite"
 #: bump when the table changes: an index of another schema is rebuilt
@@ -161,8 +161,9 @@ def summarise(root: Path, rel: str) -> IndexedRun:
 
 
 def default_index_path(root: Path) -> Path:
-    """``ROOT/.oasis-index.sqlite`` when the root is writable, else a file in the cache dir."""
-    if os.access(root, os.W_OK):
+    """``ROOT/.oasis-index.sqlite`` when the root is writable and not itself a run directory
+    (a file added there would break the run's manifest), else a file in the cache dir."""
+    if os.access(root, os.W_OK) and not is_run_dir(root):
         return root / INDEX_NAME
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "oasis-eval"
     cache.mkdir(parents=True, exist_ok=True)
