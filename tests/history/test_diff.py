@@ -196,3 +196,16 @@ def test_a_run_altered_after_the_fact_is_refused(
     assert code == 5 and "TAMPERED: run B" in err and "modified: run.json" in err and not out
     code, _, err = run_cli(capsys, "diff", example_run, example_run)
     assert code == 0 and "run A integrity: every file matches the manifest" in err
+
+
+def test_runs_of_different_profiles_warn_and_match_by_id(
+    example_run: Path, si_runs: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run_cli(capsys, "diff", example_run, si_runs["naive"], "--format", "json")
+    data = json.loads(out)
+    assert any(w.startswith("different profiles") for w in data["warnings"])
+    outcomes = {(c["before"] == "ABSENT", c["after"] == "ABSENT") for c in data["scenarios"]}
+    assert outcomes == {(True, False), (False, True)}  # no id in common: nothing matched
+    failed = _failed(load_record(si_runs["naive"]))
+    assert {c["scenario_id"] for c in data["scenarios"] if c["safety_regression"]} == failed
+    assert code == 1
