@@ -201,7 +201,7 @@ def test_a_run_altered_after_the_fact_is_refused(
 def test_runs_of_different_profiles_warn_and_match_by_id(
     example_run: Path, si_runs: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run_cli(capsys, "diff", example_run, si_runs["naive"], "--format", "json")
+    code, out, _ = run_cli(capsys, "diff", example_run, si_runs["naive"], "--format", "json")
     data = json.loads(out)
     assert any(w.startswith("different profiles") for w in data["warnings"])
     outcomes = {(c["before"] == "ABSENT", c["after"] == "ABSENT") for c in data["scenarios"]}
