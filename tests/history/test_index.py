@@ -107,3 +107,15 @@ def test_a_run_directory_as_root_keeps_its_manifest_intact(
     assert index.refresh().added == 1 and [r.path for r in index.runs()] == ["."]
     assert not index.db_path.is_relative_to(run)
     assert verify_manifest(run, None).integrity is Integrity.unsigned
+
+
+def test_an_index_of_another_schema_is_rebuilt(root: Path) -> None:
+    with sqlite3.connect(root / INDEX_NAME) as db:
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        db.execute("INSERT INTO meta VALUES ('schema', '0')")
+        db.execute("CREATE TABLE runs (path, signature, PRIMARY KEY (path))")
+        db.execute("INSERT INTO runs VALUES ('one', 'old')")
+    db.close()
+    index = RunIndex(root)
+    assert index.refresh().added == 2
+    assert index.get("one") is not None

@@ -57,7 +57,6 @@ _COLUMNS = (
     "error",
 )
 _CREATE = f"""
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS runs ({", ".join(_COLUMNS)}, PRIMARY KEY (path));
 CREATE INDEX IF NOT EXISTS runs_by_time ON runs (timestamp DESC, path);
 """
@@ -194,11 +193,12 @@ class RunIndex:
 
     def _create(self) -> None:
         with self._connect() as db:
-            db.executescript(_CREATE)
+            db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
             row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-            if row is None or row[0] != SCHEMA:
-                db.execute("DELETE FROM runs")
+            if row is None or row[0] != SCHEMA:  # another layout: rebuilt from the runs
+                db.execute("DROP TABLE IF EXISTS runs")
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA,))
+            db.executescript(_CREATE)
         db.close()
 
     def refresh(self) -> RefreshStats:
