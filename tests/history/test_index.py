@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from oasis_eval.diagnostics import UnusableInput
-from oasis_eval.history.index import INDEX_NAME, RunIndex, discover
+from oasis_eval.history.index import INDEX_NAME, SCHEMA, RunIndex, discover
 
 
 @pytest.fixture
@@ -109,10 +109,12 @@ def test_a_run_directory_as_root_keeps_its_manifest_intact(
     assert verify_manifest(run, None).integrity is Integrity.unsigned
 
 
-def test_an_index_of_another_schema_is_rebuilt(root: Path) -> None:
+@pytest.mark.parametrize("schema", ["0", SCHEMA])
+def test_an_index_of_another_schema_is_rebuilt(root: Path, schema: str) -> None:
+    """Another schema version, or this version's number over other columns."""
     with sqlite3.connect(root / INDEX_NAME) as db:
         db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        db.execute("INSERT INTO meta VALUES ('schema', '0')")
+        db.execute("INSERT INTO meta VALUES ('schema', ?)", (schema,))
         db.execute("CREATE TABLE runs (path, signature, PRIMARY KEY (path))")
         db.execute("INSERT INTO runs VALUES ('one', 'old')")
     db.close()

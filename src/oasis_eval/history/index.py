@@ -193,9 +193,13 @@ class RunIndex:
 
     def _create(self) -> None:
         with self._connect() as db:
-            db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+            )
             row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-            if row is None or row[0] != SCHEMA:  # another layout: rebuilt from the runs
+            columns = tuple(c[1] for c in db.execute("PRAGMA table_info(runs)"))
+            if row is None or row[0] != SCHEMA or columns not in ((), _COLUMNS):
+                # another layout: dropped, then rebuilt from the runs
                 db.execute("DROP TABLE IF EXISTS runs")
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA,))
             db.executescript(_CREATE)
