@@ -209,3 +209,14 @@ def test_runs_of_different_profiles_warn_and_match_by_id(
     failed = _failed(load_record(si_runs["naive"]))
     assert {c["scenario_id"] for c in data["scenarios"] if c["safety_regression"]} == failed
     assert code == 1
+
+
+def test_all_lists_the_unchanged_scenarios_too(
+    example_run: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = load_record(example_run)
+    _, out, _ = run_cli(capsys, "diff", example_run, example_run)
+    assert "Unchanged" not in out and "0 regression(s) (0 safety)" in out
+    _, out, _ = run_cli(capsys, "diff", example_run, example_run, "--all")
+    assert f"Unchanged ({len(record.scenarios)})" in out
+    assert all(s.scenario_id in out for s in record.scenarios)

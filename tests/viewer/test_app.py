@@ -153,3 +153,19 @@ def test_a_single_run_can_be_the_root(runs_root: Path, tmp_path: Path) -> None:
     assert 'data-path="."' in client.get("/").text
     assert client.get("/run/file", params={"path": ".", "name": "verdict.yaml"}).status_code == 200
     assert client.get("/run/file", params={"path": "..", "name": "verdict.yaml"}).status_code == 404
+
+
+def test_an_unreadable_run_is_listed_with_the_reason(runs_root: Path, tmp_path: Path) -> None:
+    import shutil
+
+    root = tmp_path / "root"
+    shutil.copytree(runs_root / "careful-1", root / "good")
+    (root / "broken").mkdir()
+    (root / "broken" / "run.json").write_text("{}", encoding="utf-8")
+    client = TestClient(create_app(root, tmp_path / "i.sqlite"), base_url="http://127.0.0.1")
+    page = client.get("/").text
+    assert 'data-path="good"' in page and 'data-path="broken"' in page
+    assert "unreadable: " in page and "not a run directory: verdict.json is missing" in page
+    assert client.get("/run", params={"path": "broken"}).status_code == 200
+    diff = client.get("/diff", params={"a": "good", "b": "broken"})
+    assert diff.status_code == 422 and "run.json is not a run record" in diff.text
