@@ -51,9 +51,10 @@ def server(runs_root: Path, tmp_path: Path) -> Iterator[str]:
 
 
 def test_the_viewer_lists_opens_and_diffs_runs(server: str, runs_root: Path) -> None:
-    playwright = pytest.importorskip("playwright.sync_api")
+    from playwright.sync_api import sync_playwright  # the test extra: a missing one fails
+
     chromium = require_client("/usr/bin/chromium", "the viewer is tested in a real browser")
-    with playwright.sync_playwright() as p:
+    with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(
