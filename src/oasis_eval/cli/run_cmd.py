@@ -35,12 +35,12 @@ from ..api.config import (
 from ..api.errors import InvalidInput, OptionError
 from ..api.results import vacuous_line, verdict_line
 from ..contract import Agent, AgentFault, Provider
-from ..engine.conformance_check import PreflightNeeds
 from ..engine.policies import policy_failures
 from ..engine.preflight import PreflightError, run_preflight
 from ..engine.record import PreflightSummary
 from ..engine.runner import RunOutcome
 from ..examples import EXAMPLE_PROFILE_DIR
+from ..spec.needs import PreflightNeeds
 from ..spec.profile import Profile
 from .output import echo_findings, terminal_safe
 from .progress import progress_for
