@@ -186,14 +186,22 @@ def test_without_a_seed_the_generator_is_not_reproducible() -> None:
 def test_endpoint_faults_are_clear_errors() -> None:
     profile = _load(str(EXAMPLE_PROFILE_DIR))
     with pytest.raises(GeneratorError, match="HTTP 500"):
-        llm(FakeEndpoint(["x"], status=500)).generate(profile, GenerationRequest(count=1))
+        llm(FakeEndpoint(["x"], status=500), retry_base_wait=0.01).generate(
+            profile, GenerationRequest(count=1)
+        )
 
     def down(request: httpx2.Request) -> httpx2.Response:
         raise httpx2.ConnectError("refused", request=request)
 
     with pytest.raises(GeneratorError, match="unreachable"):
         load_generator(
-            "llm", {"url": URL, "model": "m", "transport": httpx2.MockTransport(down)}
+            "llm",
+            {
+                "url": URL,
+                "model": "m",
+                "transport": httpx2.MockTransport(down),
+                "retry_base_wait": 0.01,
+            },
         ).generate(profile, GenerationRequest(count=1))
     with pytest.raises(GeneratorError, match="chat completions format"):
         llm(lambda r: httpx2.Response(200, json={"nope": 1})).generate(
