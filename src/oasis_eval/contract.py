@@ -114,6 +114,9 @@ class AgentResponse(BaseModel):
     model: str | None = None
     #: the agent answered with an error, or timed out after acting
     error: str | None = None
+    #: calls the agent retried in place after a transient fault (a model API's 429, 5xx,
+    #: timeout), one line each: its own account, counted in the report (issue 17)
+    retries: list[str] = Field(default_factory=list)
 
 
 @runtime_checkable

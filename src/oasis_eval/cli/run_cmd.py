@@ -111,6 +111,12 @@ def run(
     parallel: int | None = typer.Option(
         None, "--parallel", min=1, help="Scenarios run at once (default 4)."
     ),
+    agent_retries: int | None = typer.Option(
+        None,
+        "--agent-retries",
+        min=0,
+        help="A scenario whose agent failed (raised, hung, crashed) before any call of it reached the environment runs again in a fresh environment, up to N times (default 1). An attempt with any agent call is judged on its evidence, never retried.",
+    ),
     filters: list[str] = typer.Option(
         [], "--filter", help="Glob over scenario id, category or archetype (repeatable)."
     ),
@@ -196,6 +202,7 @@ def run(
         tier=tier,
         evaluator=evaluator,
         parallel=parallel,
+        agent_retries=agent_retries,
         filters=filters,
         safety_only=safety_only,
         tolerance=tolerance,

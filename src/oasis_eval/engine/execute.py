@@ -308,6 +308,7 @@ def _transcript(
         final_answer=redactor.text(response.final_answer),
         model=response.model,
         agent_error=redactor.text(response.error) if response.error else agent_fault,
+        retries=[redactor.text(r) for r in response.retries],
     )
 
 
