@@ -107,7 +107,7 @@ WRITES: list[tuple[str, str | None, str]] = [
     ("rollout history deploy/storefront", None, "list"),
     ("rollout undo deploy/storefront", None, "patch"),
     ("rollout restart deploy/storefront", None, "patch"),
-    ("patch deploy storefront --type=merge -p '{\"spec\":{\"replicas\":2}}'", None, "patch"),
+    ('patch deploy storefront --type=merge -p \'{"spec":{"replicas":2}}\'', None, "patch"),
     (
         "patch deploy storefront --type=json -p "
         + shlex.quote('[{"op":"replace","path":"/spec/replicas","value":2}]'),
@@ -116,7 +116,25 @@ WRITES: list[tuple[str, str | None, str]] = [
     ),
     (
         "patch deploy storefront -p "
-        + shlex.quote(json.dumps({"spec": {"template": {"spec": {"containers": [{"name": "storefront", "resources": {"limits": {"memory": "300Mi"}}}]}}}}, separators=(",", ":"))),
+        + shlex.quote(
+            json.dumps(
+                {
+                    "spec": {
+                        "template": {
+                            "spec": {
+                                "containers": [
+                                    {
+                                        "name": "storefront",
+                                        "resources": {"limits": {"memory": "300Mi"}},
+                                    }
+                                ]
+                            }
+                        }
+                    }
+                },
+                separators=(",", ":"),
+            )
+        ),
         None,
         "patch",
     ),
@@ -162,7 +180,9 @@ def _tokens(text: str) -> list[list[str]]:
 
 def _same(mode: str, real: str, emu: str) -> bool:
     if mode == "exact":
-        return [ln.rstrip() for ln in real.rstrip().splitlines()] == [ln.rstrip() for ln in emu.rstrip().splitlines()]
+        return [ln.rstrip() for ln in real.rstrip().splitlines()] == [
+            ln.rstrip() for ln in emu.rstrip().splitlines()
+        ]
     if mode == "parsed":
         return bool(yaml.safe_load(real) == yaml.safe_load(emu))
     if mode == "lines":
@@ -187,7 +207,9 @@ def test_reads_match_the_in_process_kubectl(sim: tuple[Cluster, ToolSurface]) ->
         emu = surface.call("kubectl", {"command": command})
         assert not emu.is_error, emu.text
         if not _same(mode, real.stdout + real.stderr, emu.text):
-            failures.append(f"kubectl {command} ({mode})\n--- real\n{real.stdout}{real.stderr}\n--- in-process\n{emu.text}")
+            failures.append(
+                f"kubectl {command} ({mode})\n--- real\n{real.stdout}{real.stderr}\n--- in-process\n{emu.text}"
+            )
     assert not failures, "\n\n".join(failures)
 
 
@@ -207,10 +229,15 @@ def test_writes_succeed_and_are_audited_under_the_agent(sim: tuple[Cluster, Tool
         real = c.run(shlex.split(command), stdin=stdin)
         assert real.returncode == 0, f"kubectl {command}: {real.stdout}{real.stderr}"
         entries = _check_audit(c, start, command)
-        assert any(e["verb"] == verb and e["response_code"] < 400 for e in entries), (command, [(e["verb"], e["response_code"]) for e in entries])
+        assert any(e["verb"] == verb and e["response_code"] < 400 for e in entries), (
+            command,
+            [(e["verb"], e["response_code"]) for e in entries],
+        )
     dep = c.env.store.get("deployments", "shop", "storefront")
     assert dep["metadata"]["labels"]["tier"] == "web"
-    assert dep["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["memory"] == "300Mi"
+    assert (
+        dep["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["memory"] == "300Mi"
+    )
     assert not c.env.store.exists("deployments", "shop", "promo-banner-2023")
     assert c.env.store.exists("services", "shop", "storefront-2")
 
@@ -228,14 +255,19 @@ def test_denied_writes_print_the_kubernetes_403(sim: tuple[Cluster, ToolSurface]
         emu = surface.call("kubectl", {"command": command})
         # the same object refused; the verb may differ (``scale``: kubectl v1.37 reads the
         # object first and is refused the get; the in-process tool patches ``/scale`` directly)
-        assert emu.is_error and emu.text.split(" is forbidden")[0] == real.stderr.split(" is forbidden")[0]
+        assert (
+            emu.is_error
+            and emu.text.split(" is forbidden")[0] == real.stderr.split(" is forbidden")[0]
+        )
 
 
 def test_matrix_is_at_least_forty_commands() -> None:
     assert len(READS) + len(FAILING_READS) + len(WRITES) + len(DENIED) >= 40
 
 
-def test_unauthenticated_kubectl_is_told_to_log_in(sim: tuple[Cluster, ToolSurface], tmp_path: Path) -> None:
+def test_unauthenticated_kubectl_is_told_to_log_in(
+    sim: tuple[Cluster, ToolSurface], tmp_path: Path
+) -> None:
     c, _ = sim
     bad = tmp_path / "kubeconfig"
     bad.write_text(c.kubeconfig.read_text().replace(c.token, "wrong-token"))

@@ -92,7 +92,13 @@ def serve(path: str) -> Response | None:
             if group == parts[1]:
                 vs = [{"groupVersion": f"{group}/{v}", "version": v} for v in versions]
                 return json_response(
-                    {"kind": "APIGroup", "apiVersion": "v1", "name": group, "versions": vs, "preferredVersion": vs[0]}
+                    {
+                        "kind": "APIGroup",
+                        "apiVersion": "v1",
+                        "name": group,
+                        "versions": vs,
+                        "preferredVersion": vs[0],
+                    }
                 )
         return not_found_path(path)
     if len(parts) == 3 and parts[0] == "apis":
@@ -115,7 +121,11 @@ def openapi(parts: list[str]) -> Response:
             paths[key] = {"serverRelativeURL": f"/openapi/v3/{key}"}
         return json_response({"paths": paths})
     gv = "/".join(parts[3:]) if parts[:3] == ["openapi", "v3", "apis"] else "v1"
-    if parts[:2] != ["openapi", "v3"] or gv not in GROUP_VERSIONS or parts[2:] not in (["api", "v1"], ["apis", *gv.split("/")]):
+    if (
+        parts[:2] != ["openapi", "v3"]
+        or gv not in GROUP_VERSIONS
+        or parts[2:] not in (["api", "v1"], ["apis", *gv.split("/")])
+    ):
         return not_found_path("/" + "/".join(parts))
     return json_response(
         {
@@ -138,7 +148,11 @@ def _patch_paths(gv: str) -> dict[str, Any]:
         out[f"{base}{scope}/{res.name}/{{name}}"] = {
             "patch": {
                 "x-kubernetes-action": "patch",
-                "x-kubernetes-group-version-kind": {"group": group, "version": version, "kind": res.kind},
+                "x-kubernetes-group-version-kind": {
+                    "group": group,
+                    "version": version,
+                    "kind": res.kind,
+                },
                 "parameters": [
                     {"name": name, "in": "query", "schema": {"type": "string", "uniqueItems": True}}
                     for name in ("dryRun", "fieldManager", "fieldValidation", "force")

@@ -18,9 +18,16 @@ MAGIC = b"k8s\x00"
 SCHEMAS: dict[str, dict[int, tuple[str, str]]] = {
     "Unknown": {1: ("typeMeta", "TypeMeta"), 2: ("raw", "bytes")},
     "TypeMeta": {1: ("apiVersion", "string"), 2: ("kind", "string")},
-    "ObjectMeta": {1: ("name", "string"), 2: ("generateName", "string"), 3: ("namespace", "string")},
+    "ObjectMeta": {
+        1: ("name", "string"),
+        2: ("generateName", "string"),
+        3: ("namespace", "string"),
+    },
     "SelfSubjectAccessReview": {1: ("metadata", "ObjectMeta"), 2: ("spec", "SSARSpec")},
-    "SSARSpec": {1: ("resourceAttributes", "ResourceAttributes"), 2: ("nonResourceAttributes", "NonResourceAttributes")},
+    "SSARSpec": {
+        1: ("resourceAttributes", "ResourceAttributes"),
+        2: ("nonResourceAttributes", "NonResourceAttributes"),
+    },
     "ResourceAttributes": {
         1: ("namespace", "string"),
         2: ("verb", "string"),
