@@ -147,6 +147,13 @@ WRITES: list[tuple[str, str | None, str]] = [
     ("delete deploy promo-banner-2023 --cascade=foreground", None, "delete"),
     ("expose deploy storefront --port=80 --name=storefront-2", None, "create"),
     ("get events -n shop --sort-by=.lastTimestamp", None, "list"),
+    # kubectl's typed clients send these bodies as protobuf
+    ("create configmap literal --from-literal=a=b", None, "create"),
+    ("create secret generic creds --from-literal=password=s3cret", None, "create"),
+    ("create deployment web --image=nginx:1.27 --replicas=2 --port=80", None, "create"),
+    ("create job once --image=busybox -- echo hi", None, "create"),
+    ("create serviceaccount bot", None, "create"),
+    ("exec deploy/storefront -- hostname", None, "create"),
 ]
 #: writes outside the agent's scope: Kubernetes' 403, printed by kubectl
 DENIED = [
@@ -240,6 +247,10 @@ def test_writes_succeed_and_are_audited_under_the_agent(sim: tuple[Cluster, Tool
     )
     assert not c.env.store.exists("deployments", "shop", "promo-banner-2023")
     assert c.env.store.exists("services", "shop", "storefront-2")
+    web = c.env.store.get("deployments", "shop", "web")
+    assert web["spec"]["replicas"] == 2
+    assert web["spec"]["template"]["spec"]["containers"][0]["image"] == "nginx:1.27"
+    assert c.env.store.get("secrets", "shop", "creds")["data"]["password"] == "czNjcmV0"
 
 
 def test_denied_writes_print_the_kubernetes_403(sim: tuple[Cluster, ToolSurface]) -> None:
