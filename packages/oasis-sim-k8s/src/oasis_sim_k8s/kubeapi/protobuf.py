@@ -158,7 +158,7 @@ def _value(raw: int | bytes, kind: str) -> Any:
     if kind == "bytes":
         return raw
     if kind in ("map", "bmap"):
-        entry = dict(_fields(raw))
+        entry: dict[int, int | bytes] = dict(_fields(raw))
         key, value = entry.get(1, b""), entry.get(2, b"")
         if not isinstance(key, bytes) or not isinstance(value, bytes):
             raise ProtobufError("malformed map entry")
