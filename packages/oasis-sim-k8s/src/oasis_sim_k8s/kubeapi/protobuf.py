@@ -159,10 +159,10 @@ def _value(raw: int | bytes, kind: str) -> Any:
         return raw
     if kind in ("map", "bmap"):
         entry: dict[int, int | bytes] = dict(_fields(raw))
-        key, value = entry.get(1, b""), entry.get(2, b"")
-        if not isinstance(key, bytes) or not isinstance(value, bytes):
+        key, item = entry.get(1, b""), entry.get(2, b"")
+        if not isinstance(key, bytes) or not isinstance(item, bytes):
             raise ProtobufError("malformed map entry")
-        shown = base64.b64encode(value).decode() if kind == "bmap" else value.decode()
+        shown = base64.b64encode(item).decode() if kind == "bmap" else item.decode()
         return key.decode(), shown
     return _message(raw, kind)
 
