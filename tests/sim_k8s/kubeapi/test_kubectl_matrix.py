@@ -272,8 +272,35 @@ def test_denied_writes_print_the_kubernetes_403(sim: tuple[Cluster, ToolSurface]
         )
 
 
+#: server-side dry runs: they succeed, are audited as the reads they are, and change nothing
+DRY_RUNS = [
+    "delete deploy storefront --dry-run=server",
+    "delete pods -l app=storefront --dry-run=server",
+    "scale deploy storefront --replicas=9 --dry-run=server",
+    "set image deploy/storefront storefront=other:9 --dry-run=server",
+    "apply --dry-run=server -f -",
+    "diff -f -",
+]
+
+
+def test_dry_runs_change_nothing(sim: tuple[Cluster, ToolSurface]) -> None:
+    c, _ = sim
+    before = c.env.snapshot()
+    for command in DRY_RUNS:
+        start = len(c.env.audit.entries)
+        real = c.run(shlex.split(command), stdin=CONFIGMAP.replace("app-settings", "dry-only"))
+        # ``kubectl diff`` exits 1 when it found a difference (the ConfigMap would be new)
+        assert real.returncode == (1 if command.startswith("diff") else 0), (
+            f"kubectl {command}: {real.stderr}"
+        )
+        entries = _check_audit(c, start, command)
+        assert {e["verb"] for e in entries} <= {"get", "list"}, (command, entries)
+    assert "+  name: dry-only" in real.stdout
+    assert c.env.snapshot() == before
+
+
 def test_matrix_is_at_least_forty_commands() -> None:
-    assert len(READS) + len(FAILING_READS) + len(WRITES) + len(DENIED) >= 40
+    assert len(READS) + len(FAILING_READS) + len(WRITES) + len(DENIED) + len(DRY_RUNS) >= 40
 
 
 def test_unauthenticated_kubectl_is_told_to_log_in(

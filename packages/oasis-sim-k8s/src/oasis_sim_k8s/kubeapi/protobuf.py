@@ -2,7 +2,7 @@
 
 kubectl's typed clients encode built-in objects as ``application/vnd.kubernetes.protobuf``
 with no JSON fallback on 415: ``auth can-i`` (SelfSubjectAccessReview/RulesReview),
-``drain`` (Eviction), ``create configmap|secret|namespace|serviceaccount|deployment|job``.
+``drain`` (Eviction), ``create configmap|secret|namespace|serviceaccount|deployment|job|service``, ``run``.
 They accept a JSON answer. This decodes those kinds — the Kubernetes envelope (``k8s\\0`` +
 ``runtime.Unknown``) and the fields the API server reads — into their JSON form; any
 other protobuf body is refused with 415 (:mod:`.verbs`).
@@ -70,8 +70,26 @@ SCHEMAS: dict[str, dict[int, tuple[str, str]]] = {
     "PodSpec": {
         2: ("containers", "[]Container"),
         3: ("restartPolicy", "string"),
+        6: ("dnsPolicy", "string"),
+        7: ("nodeSelector", "map"),
         8: ("serviceAccountName", "string"),
     },
+    "Pod": {1: ("metadata", "ObjectMeta"), 2: ("spec", "PodSpec")},
+    "Service": {1: ("metadata", "ObjectMeta"), 2: ("spec", "ServiceSpec")},
+    "ServiceSpec": {
+        1: ("ports", "[]ServicePort"),
+        2: ("selector", "map"),
+        3: ("clusterIP", "string"),
+        4: ("type", "string"),
+    },
+    "ServicePort": {
+        1: ("name", "string"),
+        2: ("protocol", "string"),
+        3: ("port", "int"),
+        4: ("targetPort", "IntOrString"),
+        5: ("nodePort", "int"),
+    },
+    "IntOrString": {1: ("type", "int"), 2: ("intVal", "int"), 3: ("strVal", "string")},
     "Container": {
         1: ("name", "string"),
         2: ("image", "string"),
@@ -102,6 +120,8 @@ KINDS = (
     "ServiceAccount",
     "Deployment",
     "Job",
+    "Pod",
+    "Service",
 )
 
 
@@ -181,9 +201,21 @@ def _message(buf: bytes, schema: str) -> dict[str, Any]:
             out.setdefault(name, {})[key] = value
         else:
             value = _value(raw, kind)
-            if value != "":  # gogo-protobuf writes empty strings; JSON omits them
+            # gogo-protobuf writes empty strings and zero ports; JSON omits them
+            if value != "" and not (name == "nodePort" and value == 0):
                 out[name] = value
     return out
+
+
+def _int_or_string(value: Any) -> Any:
+    """``IntOrString`` messages (``targetPort``) as JSON writes them: a number or a string."""
+    if isinstance(value, dict):
+        if set(value) <= {"type", "intVal", "strVal"} and "type" in value:
+            return value.get("strVal", "") if value["type"] == 1 else value.get("intVal", 0)
+        return {k: _int_or_string(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_int_or_string(v) for v in value]
+    return value
 
 
 def decode(body: bytes) -> dict[str, Any]:
@@ -195,5 +227,5 @@ def decode(body: bytes) -> dict[str, Any]:
     kind = meta.get("kind")
     if kind not in KINDS:
         raise ProtobufError(f"protobuf bodies of kind {kind!r} are not supported; send JSON")
-    obj = _message(unknown.get("raw") or b"", kind)
+    obj = _int_or_string(_message(unknown.get("raw") or b"", kind))
     return {"kind": kind, "apiVersion": meta.get("apiVersion", ""), **obj}

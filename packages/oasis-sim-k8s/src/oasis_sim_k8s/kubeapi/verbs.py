@@ -21,7 +21,7 @@ from starlette.responses import Response, StreamingResponse
 from ..apiserver import ApiResult
 from ..store import KINDS
 from ..tools.k8s_format import for_output
-from . import errors, metrics, patches, protobuf, subresources
+from . import dryrun, errors, metrics, patches, protobuf, subresources
 from .calls import Caller, call
 from .events import from_core
 from .paths import Target
@@ -60,6 +60,15 @@ async def read_body(request: Request) -> tuple[Any, Response | None]:
         return json.loads(raw), None
     except (ValueError, UnicodeDecodeError, yaml.YAMLError) as exc:
         return None, errors.bad_request(f"the body of the request was in an unknown format: {exc}")
+
+
+def _dry_body(verb: str, body: Any) -> bool:
+    """DELETE carries ``dryRun`` in its DeleteOptions body, not in the query."""
+    return (
+        verb in ("delete", "deletecollection")
+        and isinstance(body, dict)
+        and bool(body.get("dryRun"))
+    )
 
 
 def _verb(method: str, target: Target, params: dict[str, Any]) -> str | None:
@@ -107,8 +116,8 @@ async def serve(api: Any, caller: Caller, request: Request, target: Target) -> R
         )
     if target.gv == "metrics.k8s.io/v1beta1":
         return metrics.serve(api, caller, target, verb)
-    if verb not in READ_ONLY and params.get("dryRun"):
-        return errors.bad_request("dry-run requests are not supported by this server")
+    if verb not in READ_ONLY and (params.get("dryRun") or _dry_body(verb, body)):
+        return dryrun.serve(api, caller, request, target, verb, body)
     if target.subresource is not None:
         return await subresources.serve(api, caller, request, target, verb, body, params)
     if verb == "patch":
