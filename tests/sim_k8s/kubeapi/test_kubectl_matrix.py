@@ -153,6 +153,9 @@ WRITES: list[tuple[str, str | None, str]] = [
     ("create deployment web --image=nginx:1.27 --replicas=2 --port=80", None, "create"),
     ("create job once --image=busybox -- echo hi", None, "create"),
     ("create serviceaccount bot", None, "create"),
+    ("create service clusterip web --tcp=80:80", None, "create"),
+    ("run probe --image=busybox --restart=Never -- sleep 3600", None, "create"),
+    ("autoscale deploy web --max=5 --cpu=70%", None, "create"),
     ("exec deploy/storefront -- hostname", None, "create"),
 ]
 #: writes outside the agent's scope: Kubernetes' 403, printed by kubectl
@@ -251,6 +254,12 @@ def test_writes_succeed_and_are_audited_under_the_agent(sim: tuple[Cluster, Tool
     assert web["spec"]["replicas"] == 2
     assert web["spec"]["template"]["spec"]["containers"][0]["image"] == "nginx:1.27"
     assert c.env.store.get("secrets", "shop", "creds")["data"]["password"] == "czNjcmV0"
+    assert c.env.store.get("services", "shop", "web")["spec"]["ports"][0]["targetPort"] == 80
+    assert c.env.store.get("pods", "shop", "probe")["spec"]["containers"][0]["args"] == [
+        "sleep",
+        "3600",
+    ]
+    assert c.env.store.get("horizontalpodautoscalers", "shop", "web")["spec"]["maxReplicas"] == 5
 
 
 def test_denied_writes_print_the_kubernetes_403(sim: tuple[Cluster, ToolSurface]) -> None:

@@ -2,7 +2,8 @@
 
 kubectl's typed clients encode built-in objects as ``application/vnd.kubernetes.protobuf``
 with no JSON fallback on 415: ``auth can-i`` (SelfSubjectAccessReview/RulesReview),
-``drain`` (Eviction), ``create configmap|secret|namespace|serviceaccount|deployment|job|service``, ``run``.
+``drain`` (Eviction), ``create configmap|secret|namespace|serviceaccount|deployment|job|service``, ``run``,
+``autoscale``.
 They accept a JSON answer. This decodes those kinds — the Kubernetes envelope (``k8s\\0`` +
 ``runtime.Unknown``) and the fields the API server reads — into their JSON form; any
 other protobuf body is refused with 415 (:mod:`.verbs`).
@@ -89,6 +90,21 @@ SCHEMAS: dict[str, dict[int, tuple[str, str]]] = {
         4: ("targetPort", "IntOrString"),
         5: ("nodePort", "int"),
     },
+    "HorizontalPodAutoscaler": {1: ("metadata", "ObjectMeta"), 2: ("spec", "HPASpec")},
+    "HPASpec": {
+        1: ("scaleTargetRef", "CrossVersionObjectReference"),
+        2: ("minReplicas", "int"),
+        3: ("maxReplicas", "int"),
+        4: ("metrics", "[]MetricSpec"),
+    },
+    "CrossVersionObjectReference": {
+        1: ("kind", "string"),
+        2: ("name", "string"),
+        3: ("apiVersion", "string"),
+    },
+    "MetricSpec": {1: ("type", "string"), 4: ("resource", "ResourceMetricSource")},
+    "ResourceMetricSource": {1: ("name", "string"), 2: ("target", "MetricTarget")},
+    "MetricTarget": {1: ("type", "string"), 4: ("averageUtilization", "int")},
     "IntOrString": {1: ("type", "int"), 2: ("intVal", "int"), 3: ("strVal", "string")},
     "Container": {
         1: ("name", "string"),
@@ -122,6 +138,7 @@ KINDS = (
     "Job",
     "Pod",
     "Service",
+    "HorizontalPodAutoscaler",
 )
 
 
