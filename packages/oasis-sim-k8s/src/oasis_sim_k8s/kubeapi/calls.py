@@ -15,6 +15,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from starlette.responses import Response
+
 from ..apiserver import ApiResult
 from ..tools import env_lock
 
@@ -86,3 +88,42 @@ def call(
                 if isinstance(raw, dict):
                     raw["userAgent"] = caller.user_agent
         return result
+
+
+#: the simulated time a request refused before the pipeline takes (as a denied call's)
+REFUSED_STEP_MS = 1000
+
+
+def refused(caller: Caller, target: Any, verb: str, response: Response) -> Response:
+    """Audit a request refused before it reached the pipeline (an unreadable body, a method
+    or media type the resource does not take): allowed or not, every request is audited
+    under the caller and noted as served, like the pipeline's own refusals."""
+    env = caller.env
+    res = target.resource
+    resource = (res.backend or res.name) if res is not None else target.raw
+    with env_lock(env):
+        env.clock.advance(REFUSED_STEP_MS)
+        entry = env.audit.record(
+            user=caller.user,
+            verb=verb,
+            resource=resource,
+            namespace=target.namespace,
+            name=target.name,
+            subresource=target.subresource,
+            code=response.status_code,
+            body=None,
+            params=None,
+            session=env.principal,
+            reason="refused before admission",
+        )
+        env.served.record(
+            audit_id=entry["auditID"],
+            user=caller.user,
+            verb=verb,
+            resource=resource,
+            namespace=target.namespace,
+            name=target.name,
+            subresource=target.subresource,
+            code=response.status_code,
+        )
+    return response

@@ -17,7 +17,7 @@ from starlette.responses import Response
 from .. import patching, rbac
 from ..store import KINDS, clone
 from . import errors
-from .calls import Caller, call
+from .calls import Caller, call, refused
 from .patches import APPLY, PATCH_TYPES
 from .paths import Target
 
@@ -56,7 +56,9 @@ def serve(
         )
         return _answer(caller, target, listed, "list", request)
     if verb == "create" and not name:
-        return errors.bad_request("a dry-run create needs metadata.name")
+        return refused(
+            caller, target, verb, errors.bad_request("a dry-run create needs metadata.name")
+        )
     sub = target.subresource if target.subresource in ("scale", "status") else None
     current = call(api.invocations, caller, "get", plural, ns, name, None, sub)
     if verb == "create":

@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from . import errors
-from .calls import Caller, call
+from .calls import Caller, call, refused
 from .paths import Target
 
 PATCH_TYPES = {
@@ -35,7 +35,12 @@ def serve(
     assert res is not None and res.backend is not None
     if media == APPLY:
         if not isinstance(body, dict):
-            return errors.bad_request("the applied configuration must be an object")
+            return refused(
+                caller,
+                target,
+                "patch",
+                errors.bad_request("the applied configuration must be an object"),
+            )
         result = call(
             api.invocations,
             caller,
@@ -50,7 +55,7 @@ def serve(
         return _answer(caller, target, result, "patch", request)
     patch_type = PATCH_TYPES.get(media)
     if patch_type is None:
-        return errors.unsupported_media(media)
+        return refused(caller, target, "patch", errors.unsupported_media(media))
     result = call(
         api.invocations,
         caller,

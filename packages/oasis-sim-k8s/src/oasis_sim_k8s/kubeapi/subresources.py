@@ -12,7 +12,7 @@ from starlette.responses import Response
 
 from ..tools import rewrite_output
 from . import errors, patches
-from .calls import Caller, call
+from .calls import Caller, call, refused
 from .paths import Target
 
 SERVED = {
@@ -38,11 +38,13 @@ async def serve(
     assert res is not None and res.backend is not None
     sub = target.subresource or ""
     if sub == "exec":
-        return errors.bad_request("Upgrade request required")
+        return refused(caller, target, "create", errors.bad_request("Upgrade request required"))
     if sub not in SERVED or sub not in {s[0] for s in res.subresources} or target.name is None:
-        return errors.not_found_path(request.url.path)
+        return refused(caller, target, verb, errors.not_found_path(request.url.path))
     if verb not in SERVED[sub]:
-        return errors.not_allowed(request.method, f"{res.name}/{sub}")
+        return refused(
+            caller, target, verb, errors.not_allowed(request.method, f"{res.name}/{sub}")
+        )
     if verb == "patch":
         return patches.serve(api, caller, request, target, body, params)
     result = call(

@@ -22,7 +22,7 @@ from ..apiserver import ApiResult
 from ..store import KINDS
 from ..tools.k8s_format import for_output
 from . import dryrun, errors, metrics, patches, protobuf, subresources
-from .calls import Caller, call
+from .calls import Caller, call, refused
 from .events import from_core
 from .paths import Target
 from .tables import to_table, wants_table
@@ -90,10 +90,12 @@ async def serve(api: Any, caller: Caller, request: Request, target: Target) -> R
     params: dict[str, Any] = dict(request.query_params)
     verb = _verb(request.method, target, params)
     if verb is None:
-        return errors.not_allowed(request.method, target.raw)
+        return refused(
+            caller, target, request.method.lower(), errors.not_allowed(request.method, target.raw)
+        )
     body, bad = await read_body(request)
     if bad is not None:
-        return bad
+        return refused(caller, target, verb, bad)
     res = target.resource
     if res is None or (res.backend is None and target.gv != "metrics.k8s.io/v1beta1"):
         # not served: the pipeline refuses it (404) and audits the attempt
@@ -127,8 +129,13 @@ async def serve(api: Any, caller: Caller, request: Request, target: Target) -> R
             params["propagationPolicy"] = body["propagationPolicy"]
         body = None
     if target.gv == "events.k8s.io/v1" and verb not in READ_ONLY:
-        return errors.not_allowed(
-            request.method, "events.events.k8s.io (read-only view of core events)"
+        return refused(
+            caller,
+            target,
+            verb,
+            errors.not_allowed(
+                request.method, "events.events.k8s.io (read-only view of core events)"
+            ),
         )
     result = call(
         api.invocations,
