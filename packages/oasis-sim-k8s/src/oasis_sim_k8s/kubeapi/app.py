@@ -20,7 +20,7 @@ from starlette.routing import Route, WebSocketRoute
 
 from ..serving import bearer
 from . import discovery, errors, verbs
-from .calls import Caller, Invocations
+from .calls import Caller, Invocations, invocation
 from .exec import exec_endpoint
 from .paths import parse, route_path
 
@@ -35,18 +35,17 @@ class KubeApi:
         self.provider = provider
         self.invocations = Invocations()
 
-    def caller(self, headers: Any) -> Caller | None:
+    def caller(self, headers: Any, client: Any = None) -> Caller | None:
         token = bearer(headers)
         hit = self.provider.authenticate(token) if token else None
         if hit is None:
             return None
         env, user = hit
-        return Caller(
-            env, user, headers.get("kubectl-session") or None, headers.get("user-agent") or None
-        )
+        agent = headers.get("user-agent") or None
+        return Caller(env, user, invocation(headers, agent, client), agent)
 
     async def handle(self, request: Request) -> Response:
-        caller = self.caller(request.headers)
+        caller = self.caller(request.headers, request.scope.get("client"))
         if caller is None:
             return errors.unauthorized()
         path = route_path(request.scope)
