@@ -50,7 +50,7 @@ class KubeApi:
             return errors.unauthorized()
         path = route_path(request.scope)
         if request.method == "GET":
-            answer = discovery.serve(path)
+            answer = discovery.serve(path, request.headers.get("accept", ""))
             if answer is not None:
                 return answer
         target = parse(path)
