@@ -160,3 +160,26 @@ def test_exec_over_websocket_streams_output_and_status(api: tuple[Cluster, httpx
     assert json.loads(frames[-1][1:]) == {"metadata": {}, "status": "Success"}
     entry = c.agent_entries()[-1]
     assert (entry["verb"], entry["subresource"], entry["response_code"]) == ("create", "exec", 101)
+
+
+def test_a_server_fault_is_an_internal_error_status(
+    api: tuple[Cluster, httpx.Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from oasis_sim_k8s.kubeapi import verbs
+
+    async def broken(*args: object) -> None:
+        raise RuntimeError("boom")
+
+    _, http = api
+    monkeypatch.setattr(verbs, "serve", broken)
+    r = http.get("/api/v1/namespaces/shop/pods")
+    assert r.status_code == 500 and r.json()["reason"] == "InternalError"
+    assert "boom" not in r.text
+
+
+def test_an_oversized_body_is_refused(api: tuple[Cluster, httpx.Client]) -> None:
+    from oasis_sim_k8s.serving import DEFAULT_MAX_BODY_BYTES
+
+    _, http = api
+    big = {**CM, "metadata": {"name": "big"}, "data": {"x": "y" * (DEFAULT_MAX_BODY_BYTES + 1)}}
+    assert http.post(CMS, json=big).status_code == 413

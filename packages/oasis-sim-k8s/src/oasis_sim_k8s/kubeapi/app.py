@@ -11,6 +11,7 @@ at ``/k8s`` next to ``/mcp`` or at the root.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from starlette.applications import Starlette
@@ -26,6 +27,7 @@ from .paths import parse, route_path
 
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 KUBE_PREFIX = "/k8s"
+_log = logging.getLogger(__name__)
 
 
 class KubeApi:
@@ -56,7 +58,15 @@ class KubeApi:
         target = parse(path)
         if target is None:
             return errors.not_found_path(path)
-        return await verbs.serve(self, caller, request, target)
+        try:
+            return await verbs.serve(self, caller, request, target)
+        except Exception:  # noqa: BLE001 - a server fault answers as the API server's does
+            _log.exception("kubeapi: %s %s failed", request.method, path)
+            return errors.failure(
+                500,
+                "InternalError",
+                'an error on the server ("") has prevented the request from succeeding',
+            )
 
 
 def create_kube_app(provider: Any) -> Starlette:

@@ -15,6 +15,7 @@ from typing import Any
 import uvicorn
 import yaml
 
+from ..serving import DEFAULT_MAX_BODY_BYTES, BodyLimit
 from .app import create_kube_app
 from .tls import ServingCert, self_signed
 
@@ -55,7 +56,7 @@ def serve_kube_in_thread(
     with os.fdopen(fd, "wb") as fh:
         fh.write(cert.key_pem)
     config = uvicorn.Config(
-        create_kube_app(provider),
+        BodyLimit(create_kube_app(provider), DEFAULT_MAX_BODY_BYTES),
         log_level="warning",
         access_log=False,
         lifespan="off",
