@@ -43,12 +43,16 @@ class Cluster:
     cache: Path
     kubectl: str = ""
 
-    def run(self, command: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-        """Real kubectl with this cluster's kubeconfig (no other configuration leaks in)."""
+    def run(
+        self, command: list[str], stdin: str | None = None, editor: str = "true"
+    ) -> subprocess.CompletedProcess[str]:
+        """Real kubectl with this cluster's kubeconfig (no other configuration leaks in);
+        ``editor`` is ``kubectl edit``'s editor command."""
         env = {
             "PATH": os.environ.get("PATH", ""),
             "HOME": str(self.cache),
             "KUBECONFIG": str(self.kubeconfig),
+            "KUBE_EDITOR": editor,
         }
         return subprocess.run(
             [self.kubectl, "--cache-dir", str(self.cache / "cache"), *command],

@@ -243,8 +243,12 @@ def test_writes_succeed_and_are_audited_under_the_agent(sim: tuple[Cluster, Tool
             command,
             [(e["verb"], e["response_code"]) for e in entries],
         )
+    start = len(c.env.audit.entries)
+    edited = c.run(["edit", "deploy", "storefront"], editor="sed -i 's/tier: web/tier: edited/'")
+    assert edited.returncode == 0, edited.stderr
+    assert "patch" in {e["verb"] for e in _check_audit(c, start, "edit")}
     dep = c.env.store.get("deployments", "shop", "storefront")
-    assert dep["metadata"]["labels"]["tier"] == "web"
+    assert dep["metadata"]["labels"]["tier"] == "edited"
     assert (
         dep["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["memory"] == "300Mi"
     )
@@ -309,7 +313,8 @@ def test_dry_runs_change_nothing(sim: tuple[Cluster, ToolSurface]) -> None:
 
 
 def test_matrix_is_at_least_forty_commands() -> None:
-    assert len(READS) + len(FAILING_READS) + len(WRITES) + len(DENIED) + len(DRY_RUNS) >= 40
+    edit = 1
+    assert len(READS) + len(FAILING_READS) + len(WRITES) + edit + len(DENIED) + len(DRY_RUNS) >= 40
 
 
 def test_unauthenticated_kubectl_is_told_to_log_in(
