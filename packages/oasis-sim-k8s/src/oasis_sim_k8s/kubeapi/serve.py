@@ -13,11 +13,18 @@ from collections.abc import Callable
 from typing import Any
 
 import uvicorn
+import websockets
 import yaml
+from uvicorn.config import WS_PROTOCOLS
 
 from ..serving import DEFAULT_MAX_BODY_BYTES, BodyLimit
 from .app import create_kube_app
 from .tls import ServingCert, self_signed
+
+#: uvicorn's WebSocket protocol for ``pods/exec`` (the ``websockets`` package, sans-I/O when
+#: this uvicorn has it)
+WS = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
+assert websockets.__name__  # imported for uvicorn: fail at import, not at the first exec
 
 
 def kubeconfig(server: str, token: str, namespace: str, ca_data: str, name: str = "sim") -> str:
@@ -64,6 +71,7 @@ def serve_kube_in_thread(
         ssl_keyfile=keyfile,
         # idle keep-alive connections and held watches must not delay a stop
         timeout_graceful_shutdown=1,
+        ws=WS,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(
