@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from .support import cluster
 
 
@@ -45,3 +47,24 @@ def test_other_clients_count_every_request(tmp_path: Path) -> None:
             for _ in range(2):
                 assert http.get("/api/v1/namespaces/shop/pods").status_code == 200
         assert [call["internal"] for call in seen] == [False, False]
+
+
+def test_waiting_on_a_watch_lets_simulated_time_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``kubectl rollout status`` on a rollout that cannot finish ends as against a cluster:
+    its resumed watches let simulated time pass until the progress deadline."""
+    from oasis_sim_k8s.kubeapi import watch
+
+    # client-go backs off from watches shorter than 1 s: bigger steps keep the test short
+    monkeypatch.setattr(watch, "WAIT_STEP_S", 150)
+    with cluster(tmp_path) as c:
+        broken = ["set", "image", "deploy/storefront", "storefront=registry.invalid/none:404"]
+        assert c.run(broken).returncode == 0
+        before = c.env.clock.seconds()
+        out = c.run(["rollout", "status", "deploy/storefront", "--timeout=60s"])
+        assert out.returncode == 1
+        assert 'deployment "storefront" exceeded its progress deadline' in out.stderr
+        assert c.env.clock.seconds() - before >= 600
+        watches = [e for e in c.agent_entries() if e["verb"] == "watch"]
+        assert len(watches) >= 600 // watch.WAIT_STEP_S

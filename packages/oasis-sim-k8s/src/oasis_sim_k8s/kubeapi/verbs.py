@@ -2,34 +2,27 @@
 shapes it (interop §2-§3): objects, lists, ``Table`` (``kubectl get``), watch events, log
 text, ``Status`` errors.
 
-``?watch=true`` answers the current state as ``ADDED`` events (and the
-``initial-events-end`` bookmark client-go's watch-list asks for), then holds the stream
-idle: later changes are not streamed (:func:`watch_stream`).
+``?watch=true``: see :mod:`.watch`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
-import anyio
 import yaml
 from starlette.requests import Request
-from starlette.responses import Response, StreamingResponse
+from starlette.responses import Response
 
 from ..apiserver import ApiResult
-from ..store import KINDS
 from ..tools.k8s_format import for_output
-from . import dryrun, errors, metrics, patches, protobuf, subresources
+from . import dryrun, errors, metrics, patches, protobuf, subresources, watch
 from .calls import Caller, call, refused
 from .events import from_core
 from .paths import Target
 from .tables import to_table, wants_table
 
 READ_ONLY = {"get", "list", "watch"}
-#: the longest a watch stream stays open after its initial events (seconds)
-WATCH_HOLD_S = 60.0
 JSON_MEDIA = (
     "application/json",
     "application/yaml",
@@ -122,6 +115,8 @@ async def serve(api: Any, caller: Caller, request: Request, target: Target) -> R
         return dryrun.serve(api, caller, request, target, verb, body)
     if target.subresource is not None:
         return await subresources.serve(api, caller, request, target, verb, body, params)
+    if verb == "watch" and watch.resumed(params):
+        watch.let_time_pass(caller)
     if verb == "patch":
         return patches.serve(api, caller, request, target, body, params)
     if verb in ("delete", "deletecollection") and isinstance(body, dict):
@@ -165,54 +160,12 @@ def _answer(
     include = request.query_params.get("includeObject")
     rv = str(caller.env.store.resource_version)
     if verb == "watch":
-        return watch_stream(caller, request, plural or "", body, table, include, rv)
+        return watch.stream(caller, request, plural or "", body, table, include, rv)
     if table and verb == "list":
         body = to_table(caller.env, plural or "", list(body.get("items") or []), rv, include)
     elif table and verb == "get" and isinstance(body, dict) and "metadata" in body:
         body = to_table(caller.env, plural or "", [body], rv, include)
     return errors.json_response(body, result.code)
-
-
-def watch_stream(
-    caller: Caller,
-    request: Request,
-    plural: str,
-    body: Any,
-    table: bool,
-    include: str | None,
-    rv: str,
-) -> Response:
-    """A watch: the initial events (when asked for: no ``resourceVersion``, or
-    ``sendInitialEvents=true``, then the ``initial-events-end`` bookmark), then an idle
-    stream until the client leaves or ``timeoutSeconds`` (at most :data:`WATCH_HOLD_S`).
-    Changes made after the watch started are not streamed; a client sees them on its
-    next list or watch."""
-    params = request.query_params
-    since = params.get("resourceVersion") or ""
-    initial = params.get("sendInitialEvents") == "true" or since in ("", "0")
-    lines = []
-    for event in (body.get("events") or []) if initial else []:
-        obj = event["object"]
-        if table:
-            obj = to_table(caller.env, plural, [obj], rv, include)
-        lines.append({"type": event["type"], "object": obj})
-    if params.get("sendInitialEvents") == "true":
-        mark = {"resourceVersion": rv, "annotations": {"k8s.io/initial-events-end": "true"}}
-        kind = KINDS[plural][0] if plural in KINDS else ""
-        lines.append(
-            {"type": "BOOKMARK", "object": {"kind": kind, "apiVersion": "", "metadata": mark}}
-        )
-    try:
-        hold = min(float(params.get("timeoutSeconds") or WATCH_HOLD_S), WATCH_HOLD_S)
-    except ValueError:
-        hold = WATCH_HOLD_S
-
-    async def stream() -> AsyncIterator[bytes]:
-        for line in lines:
-            yield (json.dumps(line, separators=(",", ":")) + "\n").encode()
-        await anyio.sleep(hold)  # Starlette cancels the stream when the client leaves
-
-    return StreamingResponse(stream(), media_type="application/json")
 
 
 def _events_view(body: Any, verb: str) -> Any:
