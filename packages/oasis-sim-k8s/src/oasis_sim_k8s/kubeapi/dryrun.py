@@ -25,7 +25,7 @@ from .paths import Target
 def serve(
     api: Any, caller: Caller, request: Request, target: Target, verb: str, body: Any
 ) -> Response:
-    from .verbs import _answer
+    from .verbs import answer
 
     res = target.resource
     assert res is not None and res.backend is not None
@@ -41,7 +41,7 @@ def serve(
         result = call(
             api.invocations, caller, verb, plural, ns, target.name, body, target.subresource
         )
-        return _answer(caller, target, result, verb, request)
+        return answer(caller, target, result, verb, request)
     if verb == "deletecollection":
         listed = call(
             api.invocations,
@@ -54,7 +54,7 @@ def serve(
             None,
             dict(request.query_params),
         )
-        return _answer(caller, target, listed, "list", request)
+        return answer(caller, target, listed, "list", request)
     if verb == "create" and not name:
         return refused(
             caller, target, verb, errors.bad_request("a dry-run create needs metadata.name")
@@ -77,7 +77,7 @@ def serve(
         return errors.json_response(current.body, current.code)
     live = current.body
     if verb in ("delete", "deletecollection"):
-        return _answer(caller, target, current, "get", request)
+        return answer(caller, target, current, "get", request)
     if verb == "update":
         new = clone(body) if isinstance(body, dict) else live
     else:
@@ -89,7 +89,7 @@ def serve(
             return errors.failure(422, "Invalid", str(exc))
     if sub == "scale":
         current.body = {**live, "spec": {**live.get("spec", {}), **(new.get("spec") or {})}}
-        return _answer(caller, target, current, "get", request)
+        return answer(caller, target, current, "get", request)
     new.setdefault("metadata", {}).update(
         {
             k: v
@@ -100,4 +100,4 @@ def serve(
     if "status" in live and target.subresource != "status":
         new["status"] = live["status"]
     current.body = new
-    return _answer(caller, target, current, "get", request)
+    return answer(caller, target, current, "get", request)

@@ -28,7 +28,7 @@ APPLY = "application/apply-patch+yaml"
 def serve(
     api: Any, caller: Caller, request: Request, target: Target, body: Any, params: dict[str, Any]
 ) -> Response:
-    from .verbs import _answer
+    from .verbs import answer
 
     media = request.headers.get("content-type", "").split(";")[0].strip()
     res = target.resource
@@ -52,7 +52,7 @@ def serve(
             target.subresource,
             {**params, "patchType": "strategic"},
         )
-        return _answer(caller, target, result, "patch", request)
+        return answer(caller, target, result, "patch", request)
     patch_type = PATCH_TYPES.get(media)
     if patch_type is None:
         return refused(caller, target, "patch", errors.unsupported_media(media))
@@ -67,4 +67,4 @@ def serve(
         target.subresource,
         {**params, "patchType": patch_type},
     )
-    return _answer(caller, target, result, "patch", request)
+    return answer(caller, target, result, "patch", request)

@@ -32,7 +32,7 @@ async def serve(
     body: Any,
     params: dict[str, Any],
 ) -> Response:
-    from .verbs import _answer
+    from .verbs import answer
 
     res = target.resource
     assert res is not None and res.backend is not None
@@ -52,7 +52,7 @@ async def serve(
     )
     if sub == "log" and result.ok:
         return Response(log_text(caller, target, str(result.body)), media_type="text/plain")
-    return _answer(caller, target, result, verb, request)
+    return answer(caller, target, result, verb, request)
 
 
 def log_text(caller: Caller, target: Target, text: str) -> str:

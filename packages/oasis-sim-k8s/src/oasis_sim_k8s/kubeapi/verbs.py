@@ -92,7 +92,7 @@ async def serve(api: Any, caller: Caller, request: Request, target: Target) -> R
     res = target.resource
     if res is None or (res.backend is None and target.gv != "metrics.k8s.io/v1beta1"):
         # not served: the pipeline refuses it (404) and audits the attempt
-        return _answer(
+        return answer(
             caller,
             target,
             call(
@@ -111,6 +111,15 @@ async def serve(api: Any, caller: Caller, request: Request, target: Target) -> R
         )
     if target.gv == "metrics.k8s.io/v1beta1":
         return metrics.serve(api, caller, target, verb)
+    if target.gv == "events.k8s.io/v1" and verb not in READ_ONLY:
+        return refused(
+            caller,
+            target,
+            verb,
+            errors.not_allowed(
+                request.method, "events.events.k8s.io (read-only view of core events)"
+            ),
+        )
     if verb not in READ_ONLY and (params.get("dryRun") or _dry_body(verb, body)):
         return dryrun.serve(api, caller, request, target, verb, body)
     if target.subresource is not None:
@@ -123,15 +132,6 @@ async def serve(api: Any, caller: Caller, request: Request, target: Target) -> R
         if body.get("propagationPolicy"):
             params["propagationPolicy"] = body["propagationPolicy"]
         body = None
-    if target.gv == "events.k8s.io/v1" and verb not in READ_ONLY:
-        return refused(
-            caller,
-            target,
-            verb,
-            errors.not_allowed(
-                request.method, "events.events.k8s.io (read-only view of core events)"
-            ),
-        )
     result = call(
         api.invocations,
         caller,
@@ -143,10 +143,10 @@ async def serve(api: Any, caller: Caller, request: Request, target: Target) -> R
         None,
         params,
     )
-    return _answer(caller, target, result, verb, request)
+    return answer(caller, target, result, verb, request)
 
 
-def _answer(
+def answer(
     caller: Caller, target: Target, result: ApiResult, verb: str, request: Request
 ) -> Response:
     """The pipeline's result as the HTTP answer (Table, watch stream, view conversion)."""
@@ -154,9 +154,9 @@ def _answer(
         return errors.json_response(result.body, result.code)
     body = for_output(result.body)
     plural = target.resource.backend if target.resource else target.raw
-    if target.gv == "events.k8s.io/v1":
-        body = _events_view(body, verb)
     table = wants_table(request.headers.get("accept", "")) and plural is not None
+    if target.gv == "events.k8s.io/v1" and not table:
+        body = _events_view(body, verb)
     include = request.query_params.get("includeObject")
     rv = str(caller.env.store.resource_version)
     if verb == "watch":
