@@ -74,13 +74,17 @@ class Cluster:
 
 @contextmanager
 def cluster(
-    tmp: Path, which: str = "example", sid: str = SCENARIO, need_kubectl: bool = True
+    tmp: Path,
+    which: str = "example",
+    sid: str = SCENARIO,
+    need_kubectl: bool = True,
+    prefix: str = "",
 ) -> Iterator[Cluster]:
     """Provision ``sid``, serve the API over TLS, write the agent's kubeconfig."""
     provider = SimK8sProvider(seeded_ids=True)
     res, env = provision(provider, which, sid)
     creds = res.agent_credentials
-    url, cert, stop = serve_kube_in_thread(provider)
+    url, cert, stop = serve_kube_in_thread(provider, prefix=prefix)
     path = tmp / "kubeconfig"
     ns = str(creds.get("namespace") or "default")
     path.write_text(kubeconfig(url, str(creds["token"]), ns, cert.ca_data))

@@ -138,3 +138,11 @@ def test_aggregated_discovery_when_asked(api: Cluster) -> None:
     scale = next(s for s in deploy["subresources"] if s["subresource"] == "scale")
     assert scale["responseKind"] == {"group": "autoscaling", "version": "v1", "kind": "Scale"}
     assert legacy["kind"] == "APIGroupList"
+
+
+def test_mounted_under_a_prefix_kubectl_still_works(tmp_path: Path) -> None:
+    """The app routes below its mount point: kubectl with ``server: https://…/k8s``."""
+    with cluster(tmp_path, prefix="/k8s") as c:
+        assert c.url.endswith("/k8s")
+        out = c.run(["get", "deploy", "storefront", "-o", "name"])
+        assert (out.returncode, out.stdout) == (0, "deployment.apps/storefront\n"), out.stderr

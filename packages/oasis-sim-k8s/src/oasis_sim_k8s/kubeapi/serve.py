@@ -15,6 +15,8 @@ from typing import Any
 import uvicorn
 import websockets
 import yaml
+from starlette.applications import Starlette
+from starlette.routing import Mount
 from uvicorn.config import WS_PROTOCOLS
 
 from ..serving import DEFAULT_MAX_BODY_BYTES, BodyLimit
@@ -46,10 +48,15 @@ def kubeconfig(server: str, token: str, namespace: str, ca_data: str, name: str 
 
 
 def serve_kube_in_thread(
-    provider: Any, host: str = "127.0.0.1", port: int = 0, cert: ServingCert | None = None
+    provider: Any,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    cert: ServingCert | None = None,
+    prefix: str = "",
 ) -> tuple[str, ServingCert, Callable[[], None]]:
-    """Serve :func:`create_kube_app` over TLS with uvicorn in a daemon thread; returns
-    ``(https://host:port, certificate, stop)``."""
+    """Serve :func:`create_kube_app` over TLS with uvicorn in a daemon thread (mounted at
+    ``prefix``, e.g. ``/k8s``, when given); returns ``(https://host:port[prefix],
+    certificate, stop)``."""
     cert = cert or self_signed()
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -62,8 +69,11 @@ def serve_kube_in_thread(
     fd = os.open(keyfile, os.O_WRONLY | os.O_CREAT, 0o600)
     with os.fdopen(fd, "wb") as fh:
         fh.write(cert.key_pem)
+    app: Any = create_kube_app(provider)
+    if prefix:
+        app = Starlette(routes=[Mount(prefix, app=app)])
     config = uvicorn.Config(
-        BodyLimit(create_kube_app(provider), DEFAULT_MAX_BODY_BYTES),
+        BodyLimit(app, DEFAULT_MAX_BODY_BYTES),
         log_level="warning",
         access_log=False,
         lifespan="off",
@@ -99,4 +109,4 @@ def serve_kube_in_thread(
         with contextlib.suppress(OSError):
             sock.close()
 
-    return f"https://{host}:{bound}", cert, stop
+    return f"https://{host}:{bound}{prefix}", cert, stop
