@@ -156,6 +156,13 @@ WRITES: list[tuple[str, str | None, str]] = [
     ("create service clusterip web --tcp=80:80", None, "create"),
     ("run probe --image=busybox --restart=Never -- sleep 3600", None, "create"),
     ("autoscale deploy web --max=5 --cpu=70%", None, "create"),
+    ("create role pod-reader --verb=get,list --resource=pods", None, "create"),
+    (
+        "create rolebinding pod-reader --role=pod-reader --serviceaccount=shop:default",
+        None,
+        "create",
+    ),
+    ("create pdb web --selector=app=web --min-available=1", None, "create"),
     ("exec deploy/storefront -- hostname", None, "create"),
 ]
 #: writes outside the agent's scope: Kubernetes' 403, printed by kubectl
@@ -264,6 +271,13 @@ def test_writes_succeed_and_are_audited_under_the_agent(sim: tuple[Cluster, Tool
         "3600",
     ]
     assert c.env.store.get("horizontalpodautoscalers", "shop", "web")["spec"]["maxReplicas"] == 5
+    binding = c.env.store.get("rolebindings", "shop", "pod-reader")
+    assert binding["roleRef"] == {
+        "apiGroup": "rbac.authorization.k8s.io",
+        "kind": "Role",
+        "name": "pod-reader",
+    }
+    assert c.env.store.get("poddisruptionbudgets", "shop", "web")["spec"]["minAvailable"] == 1
 
 
 def test_denied_writes_print_the_kubernetes_403(sim: tuple[Cluster, ToolSurface]) -> None:

@@ -3,7 +3,7 @@
 kubectl's typed clients encode built-in objects as ``application/vnd.kubernetes.protobuf``
 with no JSON fallback on 415: ``auth can-i`` (SelfSubjectAccessReview/RulesReview),
 ``drain`` (Eviction), ``create configmap|secret|namespace|serviceaccount|deployment|job|service``, ``run``,
-``autoscale``.
+``autoscale``, ``create role|clusterrole|rolebinding|clusterrolebinding|pdb``.
 They accept a JSON answer. This decodes those kinds — the Kubernetes envelope (``k8s\\0`` +
 ``runtime.Unknown``) and the fields the API server reads — into their JSON form; any
 other protobuf body is refused with 415 (:mod:`.verbs`).
@@ -105,6 +105,38 @@ SCHEMAS: dict[str, dict[int, tuple[str, str]]] = {
     "MetricSpec": {1: ("type", "string"), 4: ("resource", "ResourceMetricSource")},
     "ResourceMetricSource": {1: ("name", "string"), 2: ("target", "MetricTarget")},
     "MetricTarget": {1: ("type", "string"), 4: ("averageUtilization", "int")},
+    "Role": {1: ("metadata", "ObjectMeta"), 2: ("rules", "[]PolicyRule")},
+    "ClusterRole": {1: ("metadata", "ObjectMeta"), 2: ("rules", "[]PolicyRule")},
+    "PolicyRule": {
+        1: ("verbs", "[]string"),
+        2: ("apiGroups", "[]string"),
+        3: ("resources", "[]string"),
+        4: ("resourceNames", "[]string"),
+        5: ("nonResourceURLs", "[]string"),
+    },
+    "RoleBinding": {
+        1: ("metadata", "ObjectMeta"),
+        2: ("subjects", "[]Subject"),
+        3: ("roleRef", "RoleRef"),
+    },
+    "ClusterRoleBinding": {
+        1: ("metadata", "ObjectMeta"),
+        2: ("subjects", "[]Subject"),
+        3: ("roleRef", "RoleRef"),
+    },
+    "Subject": {
+        1: ("kind", "string"),
+        2: ("apiGroup", "string"),
+        3: ("name", "string"),
+        4: ("namespace", "string"),
+    },
+    "RoleRef": {1: ("apiGroup", "string"), 2: ("kind", "string"), 3: ("name", "string")},
+    "PodDisruptionBudget": {1: ("metadata", "ObjectMeta"), 2: ("spec", "PDBSpec")},
+    "PDBSpec": {
+        1: ("minAvailable", "IntOrString"),
+        2: ("selector", "LabelSelector"),
+        3: ("maxUnavailable", "IntOrString"),
+    },
     "IntOrString": {1: ("type", "int"), 2: ("intVal", "int"), 3: ("strVal", "string")},
     "Container": {
         1: ("name", "string"),
@@ -139,6 +171,11 @@ KINDS = (
     "Pod",
     "Service",
     "HorizontalPodAutoscaler",
+    "Role",
+    "ClusterRole",
+    "RoleBinding",
+    "ClusterRoleBinding",
+    "PodDisruptionBudget",
 )
 
 
