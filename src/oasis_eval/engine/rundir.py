@@ -45,7 +45,9 @@ def _safe(name: str) -> str:
 
 
 def redacted_profile(profile: Profile, redactor: Redactor) -> dict[str, Any]:
-    """The profile as JSON with every declared secret value (all forms) replaced by its marker."""
+    """The profile as JSON with every declared secret value (all forms) replaced by its marker
+    (a scoped copy: the short forms it adds are not the run's to apply elsewhere)."""
+    redactor = redactor.scoped()
     for scenario in profile.scenarios:
         for _, literal in secret_literals(scenario.preconditions.environment.state):
             redactor.register(literal)
@@ -53,7 +55,7 @@ def redacted_profile(profile: Profile, redactor: Redactor) -> dict[str, Any]:
     # byte-identical and reload with the default
     skip = None if profile.behavior_namespaces else {"behavior_namespaces"}
     dumped = profile.model_dump(mode="json", exclude_unset=False, exclude=skip)
-    redacted: dict[str, Any] = redactor.data(dumped)
+    redacted: dict[str, Any] = redactor.state(dumped)
     return redacted
 
 
