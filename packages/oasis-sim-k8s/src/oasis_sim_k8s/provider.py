@@ -29,7 +29,7 @@ from oasis_eval.contract import (
 )
 from oasis_eval.spec.provider import ConformanceResponse, ObservationResponse
 
-from . import baseline, controllers, provisioning, stimuli
+from . import baseline, controllers, handoff, provisioning, stimuli
 from .connect import register_provider
 from .environment import PROVIDER_USER, Environment
 from .evaluation_kinds import normalize_resource
@@ -158,6 +158,35 @@ class SimK8sProvider:
             self._mcp = serve_mcp_in_thread(self, *self._mcp_bind)
         return self._mcp[0]
 
+    def agent_root(self) -> str:
+        """The root URL of this provider's loopback agent listener (started on first use):
+        the Kubernetes API, ``/mcp`` and ``/prometheus`` of :func:`.server.create_agent_app`."""
+        return handoff.listener_root(self.mcp_url())
+
+    def agent_access(self, remote: bool) -> list[str]:
+        """Prepare how agents reach the environments, before a run (oasis-eval's optional
+        provider hook): an agent in another process (``remote``) needs a network endpoint, so
+        the loopback agent listener is started and provision hands out its URL from now on
+        (stopped by :meth:`aclose`). Answers the URL schemes ``agent_endpoint`` will have."""
+        if remote:
+            self.mcp = True
+            self.agent_root()
+        return ["http"] if self.mcp else ["sim-k8s"]
+
+    def hand_off(self, environment_id: str, root: str | None) -> tuple[str, dict[str, Any]]:
+        """``(agent_endpoint, agent_credentials)`` of an environment: petri's kubeconfig hand-off
+        for an agent listener at ``root``, else the in-process ``sim-k8s://`` endpoint
+        (:mod:`.handoff`)."""
+        env = self.environment(environment_id)
+        namespace = str((env.scope[0] or ["default"])[0])
+        if root is None:
+            return (
+                f"sim-k8s://{environment_id}",
+                handoff.in_process(env.token, namespace, env.agent_user),
+            )
+        root = handoff.listener_root(root)
+        return root, handoff.credentials(root, env.token, namespace, env.agent_user)
+
     def stop_mcp(self) -> None:
         served, self._mcp = self._mcp, None
         if served is not None:
@@ -256,16 +285,11 @@ class SimK8sProvider:
         namespaces = sorted(
             set(scope_ns) | {str(e["namespace"]) for e in request.state if e.get("namespace")}
         )
-        endpoint = self.mcp_url() if self.mcp else f"sim-k8s://{env_id}"
+        endpoint, credentials = self.hand_off(env_id, self.agent_root() if self.mcp else None)
         return ProvisionResult(
             environment_id=env_id,
             agent_endpoint=endpoint,
-            agent_credentials={
-                "type": "bearer",
-                "token": env.token,
-                "namespace": (scope_ns or ["default"])[0],
-                "user": env.agent_user,
-            },
+            agent_credentials=credentials,
             resolved_namespaces={ns: ns for ns in namespaces},
             tier_evidence=baseline.tier_evidence(env),
             unestablished=[
