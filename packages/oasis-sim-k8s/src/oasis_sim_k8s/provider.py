@@ -97,7 +97,7 @@ class Faults:
     audit_drop_setup: bool = False
 
 
-class SimK8sProvider:
+class SimK8sProvider(handoff.AgentAccess):
     """In-process simulated Kubernetes provider. Sync helpers for the tools layer:
     :meth:`environment` (the :class:`Environment`) and :meth:`authenticate`."""
 
@@ -127,6 +127,8 @@ class SimK8sProvider:
         self.mcp = mcp
         self._mcp_bind = (mcp_host, mcp_port)
         self._mcp: tuple[str, Any] | None = None
+        self.kube = None
+        self._stop_kube = None
         #: told the id of each environment torn down (held weakly: a listener never outlives its owner)
         self._teardown_listeners: list[weakref.WeakMethod[Callable[[str], None]]] = []
 
@@ -157,35 +159,6 @@ class SimK8sProvider:
 
             self._mcp = serve_mcp_in_thread(self, *self._mcp_bind)
         return self._mcp[0]
-
-    def agent_root(self) -> str:
-        """The root URL of this provider's loopback agent listener (started on first use):
-        the Kubernetes API, ``/mcp`` and ``/prometheus`` of :func:`.server.create_agent_app`."""
-        return handoff.listener_root(self.mcp_url())
-
-    def agent_access(self, remote: bool) -> list[str]:
-        """Prepare how agents reach the environments, before a run (oasis-eval's optional
-        provider hook): an agent in another process (``remote``) needs a network endpoint, so
-        the loopback agent listener is started and provision hands out its URL from now on
-        (stopped by :meth:`aclose`). Answers the URL schemes ``agent_endpoint`` will have."""
-        if remote:
-            self.mcp = True
-            self.agent_root()
-        return ["http"] if self.mcp else ["sim-k8s"]
-
-    def hand_off(self, environment_id: str, root: str | None) -> tuple[str, dict[str, Any]]:
-        """``(agent_endpoint, agent_credentials)`` of an environment: petri's kubeconfig hand-off
-        for an agent listener at ``root``, else the in-process ``sim-k8s://`` endpoint
-        (:mod:`.handoff`)."""
-        env = self.environment(environment_id)
-        namespace = str((env.scope[0] or ["default"])[0])
-        if root is None:
-            return (
-                f"sim-k8s://{environment_id}",
-                handoff.in_process(env.token, namespace, env.agent_user),
-            )
-        root = handoff.listener_root(root)
-        return root, handoff.credentials(root, env.token, namespace, env.agent_user)
 
     def stop_mcp(self) -> None:
         served, self._mcp = self._mcp, None
@@ -494,3 +467,4 @@ class SimK8sProvider:
         self.envs.clear()
         self.last_used.clear()
         self.stop_mcp()
+        self.stop_kube()
