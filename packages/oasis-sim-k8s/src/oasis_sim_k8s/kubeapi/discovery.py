@@ -1,0 +1,120 @@
+"""Discovery and OpenAPI (interop §2): ``/version``, ``/api``, ``/api/v1``, ``/apis``,
+``/apis/<group>/<version>`` — the legacy documents kubectl and client libraries resolve
+resource names with — and the minimal OpenAPI documents kubectl fetches for ``apply``
+and ``explain``.
+
+Aggregated discovery (``as=APIGroupDiscoveryList``) is not served: the answer's
+``Content-Type`` is plain ``application/json`` and clients fall back to the legacy
+documents, as they do against any server without it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.responses import Response
+
+from .errors import json_response, not_found_path
+from .resources import GROUP_VERSIONS, groups
+
+VERSION = {
+    "major": "1",
+    "minor": "29",
+    "gitVersion": "v1.29.4",
+    "gitCommit": "55019c83b0fd51ef4ced8c29eec2c4847f896e74",
+    "gitTreeState": "clean",
+    "buildDate": "2024-04-16T15:00:00Z",
+    "goVersion": "go1.21.9",
+    "compiler": "gc",
+    "platform": "linux/amd64",
+}
+
+
+def resource_list(gv: str) -> dict[str, Any]:
+    """``APIResourceList`` of one group/version, subresources included (``pods/log``)."""
+    out: list[dict[str, Any]] = []
+    for res in GROUP_VERSIONS[gv].values():
+        entry: dict[str, Any] = {
+            "name": res.name,
+            "singularName": res.kind.lower(),
+            "namespaced": res.namespaced,
+            "kind": res.kind,
+            "verbs": list(res.verbs),
+        }
+        if res.short:
+            entry["shortNames"] = list(res.short)
+        if res.categories:
+            entry["categories"] = list(res.categories)
+        out.append(entry)
+        for sub, verbs, kind, sub_gv in res.subresources:
+            item: dict[str, Any] = {
+                "name": f"{res.name}/{sub}",
+                "singularName": "",
+                "namespaced": res.namespaced,
+                "kind": kind or res.kind,
+                "verbs": list(verbs),
+            }
+            if "/" in sub_gv:
+                item["group"], item["version"] = sub_gv.split("/", 1)
+            out.append(item)
+    return {"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": out}
+
+
+def group_list() -> dict[str, Any]:
+    items = []
+    for group, versions in groups():
+        vs = [{"groupVersion": f"{group}/{v}", "version": v} for v in versions]
+        items.append({"name": group, "versions": vs, "preferredVersion": vs[0]})
+    return {"kind": "APIGroupList", "apiVersion": "v1", "groups": items}
+
+
+def serve(path: str) -> Response | None:
+    """The discovery answer for ``path`` (None: not a discovery path)."""
+    parts = [p for p in path.split("/") if p]
+    if path in ("/healthz", "/readyz", "/livez"):
+        return Response("ok", media_type="text/plain")
+    if parts == ["version"]:
+        return json_response(VERSION)
+    if parts == ["api"]:
+        return json_response(
+            {
+                "kind": "APIVersions",
+                "versions": ["v1"],
+                "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": ""}],
+            }
+        )
+    if parts == ["api", "v1"]:
+        return json_response(resource_list("v1"))
+    if parts == ["apis"]:
+        return json_response(group_list())
+    if len(parts) == 2 and parts[0] == "apis":
+        for group, versions in groups():
+            if group == parts[1]:
+                vs = [{"groupVersion": f"{group}/{v}", "version": v} for v in versions]
+                return json_response(
+                    {"kind": "APIGroup", "apiVersion": "v1", "name": group, "versions": vs, "preferredVersion": vs[0]}
+                )
+        return not_found_path(path)
+    if len(parts) == 3 and parts[0] == "apis":
+        gv = f"{parts[1]}/{parts[2]}"
+        return json_response(resource_list(gv)) if gv in GROUP_VERSIONS else not_found_path(path)
+    if parts[:1] == ["openapi"]:
+        return openapi(parts)
+    return None
+
+
+def openapi(parts: list[str]) -> Response:
+    """Minimal OpenAPI: v3's path index lists every group/version with an empty document
+    behind it; v2 is an empty swagger document. kubectl then validates nothing client-side
+    and patches built-in kinds with its compiled-in strategic merge metadata."""
+    if parts == ["openapi", "v2"]:
+        return json_response({"swagger": "2.0", "info": {"title": "Kubernetes", "version": VERSION["gitVersion"]}, "paths": {}, "definitions": {}})
+    if parts == ["openapi", "v3"]:
+        paths = {"api/v1": {"serverRelativeURL": "/openapi/v3/api/v1"}}
+        for gv in GROUP_VERSIONS:
+            if "/" in gv:
+                paths[f"apis/{gv}"] = {"serverRelativeURL": f"/openapi/v3/apis/{gv}"}
+        return json_response({"paths": paths})
+    return json_response(
+        {"openapi": "3.0.0", "info": {"title": "Kubernetes", "version": VERSION["gitVersion"]}, "paths": {}, "components": {"schemas": {}}}
+    )
