@@ -26,6 +26,7 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
+import anyio
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -88,8 +89,13 @@ class AgentDispatch:
         await self.app(scope, receive, send)
 
 
-def create_agent_app(provider: Any, *, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> Starlette:
-    """The agent listener over ``provider``'s environments (see the module docstring)."""
+def create_agent_app(
+    provider: Any, *, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, serve_kube: bool = False
+) -> Starlette:
+    """The agent listener over ``provider``'s environments (see the module docstring).
+    ``serve_kube``: its lifespan also runs the Kubernetes API's loopback TLS listener
+    (``provider.serve_kube``), whose URL and certificate provision then hands out
+    (``oasis provider serve``: kubectl sends its token only over https)."""
     mcp_app = load_mcp_app(provider)
     if mcp_app is None:
         raise RuntimeError("oasis_sim_k8s.mcp_server.create_mcp_app is not available")
@@ -105,6 +111,9 @@ def create_agent_app(provider: Any, *, max_body_bytes: int = DEFAULT_MAX_BODY_BY
             await stack.enter_async_context(asgi_lifespan(agent_mcp, state))
             if kube is not None:
                 await stack.enter_async_context(asgi_lifespan(kube, state))
+            if serve_kube and kube is not None:
+                await anyio.to_thread.run_sync(provider.serve_kube)
+                stack.callback(provider.stop_kube)
             yield state
 
     async def refuse(request: Request, exc: Exception) -> Response:

@@ -543,11 +543,14 @@ def create_app(
 
 
 def create_agent_app(
-    provider: SimK8sProvider, *, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    provider: SimK8sProvider,
+    *,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    serve_kube: bool = False,
 ) -> Starlette:
     """The agent-facing listener (:mod:`.agent_app`): the Kubernetes API, the MCP endpoint at
     ``/mcp`` and the Prometheus HTTP API at ``/prometheus``; any other path is refused, and
     presented with an agent's token recorded as that agent's attempt."""
     from .agent_app import create_agent_app as build  # it imports this module's helpers
 
-    return build(provider, max_body_bytes=max_body_bytes)
+    return build(provider, max_body_bytes=max_body_bytes, serve_kube=serve_kube)
