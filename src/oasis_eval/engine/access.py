@@ -10,7 +10,9 @@ its environments — the simulator starts its loopback agent listener (Kubernete
 Prometheus) when ``remote`` — and answers the schemes its ``agent_endpoint`` will have.
 A scheme the agent cannot reach refuses the run (an :class:`AgentFault` before any
 scenario: exit 2, no verdict) rather than letting the agent act on nothing and pass
-vacuously. A provider without the hook is checked per scenario by the agent adapter.
+vacuously. A provider without the hook is checked as each environment is handed out
+(:func:`check_endpoint`): an endpoint the agent cannot reach is a harness fault of the
+pairing (PROVIDER_FAILURE, the run aborts), never the agent's FAIL.
 """
 
 from __future__ import annotations
@@ -18,11 +20,26 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from ..contract import AgentFault, HarnessFault
+from ..contract import AgentFault, HarnessFault, ProviderFault
 from .containment import describe, passes_through
 from .preflight import PreflightError
 
-__all__ = ["prepare_agent_access"]
+__all__ = ["check_endpoint", "prepare_agent_access"]
+
+
+def check_endpoint(agent: Any, endpoint: str | None) -> None:
+    """Raise :class:`ProviderFault` when ``agent`` cannot reach the ``endpoint`` provision
+    handed out (before the agent is started: it is neither run nor judged on it)."""
+    schemes = getattr(agent, "endpoint_schemes", None)
+    if schemes is None or not endpoint:
+        return
+    scheme = endpoint.partition("://")[0].lower()
+    if scheme not in {str(s).lower() for s in schemes}:
+        raise ProviderFault(
+            f"the provider handed out agent_endpoint {scheme}://..., which the agent "
+            f"({agent!r}) cannot reach from its own process; a provider for out-of-process "
+            "agents must hand out a network endpoint (issue 16)"
+        )
 
 
 async def prepare_agent_access(agent: Any, provider: Any) -> None:

@@ -59,7 +59,7 @@ def test_in_process_agents_keep_the_sim_k8s_endpoint() -> None:
 def test_out_of_process_hand_off_is_petris_shape(served: SimK8sProvider) -> None:
     res, env = provision(served, "example", SCENARIO)
     creds = res.agent_credentials
-    assert PETRI_KEYS <= set(creds) and creds["type"] == "kubeconfig"
+    assert set(creds) >= PETRI_KEYS and creds["type"] == "kubeconfig"
     assert all(isinstance(v, str) for v in creds.values())  # map[string]string
     assert creds["token"] == env.token and creds["namespace"] == "shop"
     assert res.agent_endpoint.startswith("https://127.0.0.1:")
@@ -84,9 +84,7 @@ def test_the_kubeconfig_reaches_the_api_as_the_agent(served: SimK8sProvider) -> 
 
     ctx = ssl.create_default_context(cadata=pem)
     headers = {"Authorization": f"Bearer {doc['users'][0]['user']['token']}"}
-    got = httpx.get(
-        f"{cluster['server']}/api/v1/namespaces/shop/pods", headers=headers, verify=ctx
-    )
+    got = httpx.get(f"{cluster['server']}/api/v1/namespaces/shop/pods", headers=headers, verify=ctx)
     assert got.status_code == 200 and got.json()["kind"] == "PodList"
     assert env.audit.entries[-1]["user"] == env.agent_user
     assert httpx.get(f"{cluster['server']}/api/v1/pods", verify=ctx).status_code == 401
