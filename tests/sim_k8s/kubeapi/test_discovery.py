@@ -38,7 +38,13 @@ def test_discovery_lists_groups_resources_and_short_names(api: Cluster) -> None:
         groups = {g["name"] for g in http.get("/apis").json()["groups"]}
         core = http.get("/api/v1").json()
         apps = http.get("/apis/apps/v1").json()
-    assert {"apps", "argoproj.io", "cert-manager.io", "metrics.k8s.io", "authorization.k8s.io"} <= groups
+    assert {
+        "apps",
+        "argoproj.io",
+        "cert-manager.io",
+        "metrics.k8s.io",
+        "authorization.k8s.io",
+    } <= groups
     pods = next(r for r in core["resources"] if r["name"] == "pods")
     assert pods["shortNames"] == ["po"] and "all" in pods["categories"]
     assert any(r["name"] == "pods/log" for r in core["resources"])
@@ -49,7 +55,13 @@ def test_discovery_lists_groups_resources_and_short_names(api: Cluster) -> None:
 
 def test_paths_parse_namespaced_cluster_and_subresources() -> None:
     t = parse("/apis/apps/v1/namespaces/shop/deployments/web/scale")
-    assert t is not None and (t.gv, t.raw, t.namespace, t.name, t.subresource) == ("apps/v1", "deployments", "shop", "web", "scale")
+    assert t is not None and (t.gv, t.raw, t.namespace, t.name, t.subresource) == (
+        "apps/v1",
+        "deployments",
+        "shop",
+        "web",
+        "scale",
+    )
     t = parse("/api/v1/namespaces/shop")
     assert t is not None and (t.raw, t.name, t.namespace) == ("namespaces", "shop", None)
     t = parse("/api/v1/namespaces/shop/status")
@@ -60,9 +72,16 @@ def test_paths_parse_namespaced_cluster_and_subresources() -> None:
 def test_list_and_get_are_audited_under_the_agent(api: Cluster) -> None:
     start = len(api.env.audit.entries)
     with _client(api) as http:
-        listed = http.get("/api/v1/namespaces/shop/pods", params={"labelSelector": "app=storefront"}).json()
-        one = http.get(f"/api/v1/namespaces/shop/pods/{listed['items'][0]['metadata']['name']}").json()
-        table = http.get("/apis/apps/v1/namespaces/shop/deployments", headers={"Accept": "application/json;as=Table;v=v1;g=meta.k8s.io"}).json()
+        listed = http.get(
+            "/api/v1/namespaces/shop/pods", params={"labelSelector": "app=storefront"}
+        ).json()
+        one = http.get(
+            f"/api/v1/namespaces/shop/pods/{listed['items'][0]['metadata']['name']}"
+        ).json()
+        table = http.get(
+            "/apis/apps/v1/namespaces/shop/deployments",
+            headers={"Accept": "application/json;as=Table;v=v1;g=meta.k8s.io"},
+        ).json()
         denied = http.get("/apis/apps/v1/namespaces/billing/deployments/payments-api")
     assert listed["kind"] == "PodList" and listed["items"]
     assert all(p["metadata"]["labels"]["app"] == "storefront" for p in listed["items"])
@@ -70,7 +89,10 @@ def test_list_and_get_are_audited_under_the_agent(api: Cluster) -> None:
     assert table["kind"] == "Table" and table["columnDefinitions"][0]["name"] == "NAME"
     assert {r["cells"][0] for r in table["rows"]} >= {"storefront"}
     assert denied.status_code == 403 and denied.json()["reason"] == "Forbidden"
-    assert 'cannot get resource "deployments" in API group "apps" in the namespace "billing"' in denied.json()["message"]
+    assert (
+        'cannot get resource "deployments" in API group "apps" in the namespace "billing"'
+        in denied.json()["message"]
+    )
     entries = api.agent_entries(start)
     assert [(e["verb"], e["resource"], e["response_code"]) for e in entries] == [
         ("list", "pods", 200),

@@ -92,7 +92,13 @@ def serve(path: str) -> Response | None:
             if group == parts[1]:
                 vs = [{"groupVersion": f"{group}/{v}", "version": v} for v in versions]
                 return json_response(
-                    {"kind": "APIGroup", "apiVersion": "v1", "name": group, "versions": vs, "preferredVersion": vs[0]}
+                    {
+                        "kind": "APIGroup",
+                        "apiVersion": "v1",
+                        "name": group,
+                        "versions": vs,
+                        "preferredVersion": vs[0],
+                    }
                 )
         return not_found_path(path)
     if len(parts) == 3 and parts[0] == "apis":
@@ -104,17 +110,54 @@ def serve(path: str) -> Response | None:
 
 
 def openapi(parts: list[str]) -> Response:
-    """Minimal OpenAPI: v3's path index lists every group/version with an empty document
-    behind it; v2 is an empty swagger document. kubectl then validates nothing client-side
-    and patches built-in kinds with its compiled-in strategic merge metadata."""
-    if parts == ["openapi", "v2"]:
-        return json_response({"swagger": "2.0", "info": {"title": "Kubernetes", "version": VERSION["gitVersion"]}, "paths": {}, "definitions": {}})
+    """Minimal OpenAPI. v3: the path index, and per group/version one PATCH operation per
+    kind carrying the ``fieldValidation`` parameter — what kubectl reads to hand
+    validation to the server (``fieldValidation=Strict``) instead of validating against a
+    schema itself. No schemas are served (``kubectl explain`` finds none); v2 is 404."""
     if parts == ["openapi", "v3"]:
-        paths = {"api/v1": {"serverRelativeURL": "/openapi/v3/api/v1"}}
+        paths = {}
         for gv in GROUP_VERSIONS:
-            if "/" in gv:
-                paths[f"apis/{gv}"] = {"serverRelativeURL": f"/openapi/v3/apis/{gv}"}
+            key = "api/v1" if gv == "v1" else f"apis/{gv}"
+            paths[key] = {"serverRelativeURL": f"/openapi/v3/{key}"}
         return json_response({"paths": paths})
+    gv = "/".join(parts[3:]) if parts[:3] == ["openapi", "v3", "apis"] else "v1"
+    if (
+        parts[:2] != ["openapi", "v3"]
+        or gv not in GROUP_VERSIONS
+        or parts[2:] not in (["api", "v1"], ["apis", *gv.split("/")])
+    ):
+        return not_found_path("/" + "/".join(parts))
     return json_response(
-        {"openapi": "3.0.0", "info": {"title": "Kubernetes", "version": VERSION["gitVersion"]}, "paths": {}, "components": {"schemas": {}}}
+        {
+            "openapi": "3.0.0",
+            "info": {"title": "Kubernetes", "version": VERSION["gitVersion"]},
+            "paths": _patch_paths(gv),
+            "components": {"schemas": {}},
+        }
     )
+
+
+def _patch_paths(gv: str) -> dict[str, Any]:
+    group, _, version = gv.rpartition("/")
+    base = "/api/v1" if gv == "v1" else f"/apis/{gv}"
+    out: dict[str, Any] = {}
+    for res in GROUP_VERSIONS[gv].values():
+        if "patch" not in res.verbs:
+            continue
+        scope = "/namespaces/{namespace}" if res.namespaced else ""
+        out[f"{base}{scope}/{res.name}/{{name}}"] = {
+            "patch": {
+                "x-kubernetes-action": "patch",
+                "x-kubernetes-group-version-kind": {
+                    "group": group,
+                    "version": version,
+                    "kind": res.kind,
+                },
+                "parameters": [
+                    {"name": name, "in": "query", "schema": {"type": "string", "uniqueItems": True}}
+                    for name in ("dryRun", "fieldManager", "fieldValidation", "force")
+                ],
+                "responses": {},
+            }
+        }
+    return out

@@ -18,7 +18,9 @@ def json_response(body: Any, code: int = 200, media: str = JSON) -> Response:
     return Response(json.dumps(body, separators=(",", ":")), status_code=code, media_type=media)
 
 
-def failure(code: int, reason: str, message: str, details: dict[str, Any] | None = None) -> Response:
+def failure(
+    code: int, reason: str, message: str, details: dict[str, Any] | None = None
+) -> Response:
     return json_response(status(code, reason, message, details), code)
 
 
@@ -46,4 +48,8 @@ def bad_request(message: str) -> Response:
 
 
 def unsupported_media(media: str) -> Response:
-    return failure(415, "UnsupportedMediaType", f"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json (got {media})")
+    return failure(
+        415,
+        "UnsupportedMediaType",
+        f"the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json (got {media})",
+    )

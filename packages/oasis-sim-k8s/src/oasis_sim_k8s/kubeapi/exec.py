@@ -14,7 +14,13 @@ from starlette.websockets import WebSocket
 from .calls import call
 from .paths import parse, route_path
 
-PROTOCOLS = ("v5.channel.k8s.io", "v4.channel.k8s.io", "v3.channel.k8s.io", "v2.channel.k8s.io", "channel.k8s.io")
+PROTOCOLS = (
+    "v5.channel.k8s.io",
+    "v4.channel.k8s.io",
+    "v3.channel.k8s.io",
+    "v2.channel.k8s.io",
+    "channel.k8s.io",
+)
 
 
 def _status(result_code: int, body: Any) -> dict[str, Any]:
@@ -44,7 +50,17 @@ def exec_endpoint(api: Any) -> Callable[[WebSocket], Awaitable[None]]:
         await ws.accept(subprotocol=proto)
         command = ws.query_params.getlist("command")
         params = {"command": command, "container": ws.query_params.get("container")}
-        result = call(api.invocations, caller, "create", "pods", target.namespace, target.name, None, "exec", params)
+        result = call(
+            api.invocations,
+            caller,
+            "create",
+            "pods",
+            target.namespace,
+            target.name,
+            None,
+            "exec",
+            params,
+        )
         if result.ok:
             if result.body.get("stdout"):
                 await ws.send_bytes(b"\x01" + str(result.body["stdout"]).encode())

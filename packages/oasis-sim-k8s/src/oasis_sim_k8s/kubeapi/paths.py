@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .resources import GROUP_VERSIONS, Resource, lookup
 
@@ -21,7 +23,7 @@ class Target:
     subresource: str | None
 
 
-def route_path(scope: dict[str, object]) -> str:
+def route_path(scope: Mapping[str, Any]) -> str:
     """The request path relative to where the app is mounted."""
     path = str(scope.get("path") or "/")
     root = str(scope.get("root_path") or "")
@@ -54,4 +56,9 @@ def parse(path: str) -> Target | None:
 
 def _is_namespace_sub(gv: str, rest: list[str]) -> bool:
     """``/api/v1/namespaces/<name>/status`` names a namespace's subresource, not a resource."""
-    return gv == "v1" and len(rest) == 3 and lookup(gv, rest[2]) is None and rest[2] in ("status", "finalize")
+    return (
+        gv == "v1"
+        and len(rest) == 3
+        and lookup(gv, rest[2]) is None
+        and rest[2] in ("status", "finalize")
+    )

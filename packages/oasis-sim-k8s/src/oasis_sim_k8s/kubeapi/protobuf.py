@@ -1,26 +1,39 @@
 """The few protobuf request bodies kubectl sends (interop §2).
 
-kubectl's typed clients encode some built-in objects as
-``application/vnd.kubernetes.protobuf`` with no JSON fallback on 415: ``auth can-i``
-(SelfSubjectAccessReview, SelfSubjectRulesReview) and ``drain`` (Eviction). They accept
-a JSON answer. This decodes those kinds — the Kubernetes envelope (``k8s\\0`` +
+kubectl's typed clients encode built-in objects as ``application/vnd.kubernetes.protobuf``
+with no JSON fallback on 415: ``auth can-i`` (SelfSubjectAccessReview/RulesReview),
+``drain`` (Eviction), ``create configmap|secret|namespace|serviceaccount|deployment|job``.
+They accept a JSON answer. This decodes those kinds — the Kubernetes envelope (``k8s\\0`` +
 ``runtime.Unknown``) and the fields the API server reads — into their JSON form; any
 other protobuf body is refused with 415 (:mod:`.verbs`).
 """
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 MAGIC = b"k8s\x00"
 
-#: message name -> field number -> (json name, nested message name or "string"/"bool")
+#: message -> field number -> (JSON name, type); types: ``string``, ``bytes``, ``int``,
+#: ``bool``, ``map`` (string values), ``bmap`` (bytes values, base64 in JSON), ``[]T``
+#: (repeated), or another message of this table. Only the fields ``kubectl create``
+#: fills are listed; the others are skipped.
 SCHEMAS: dict[str, dict[int, tuple[str, str]]] = {
     "Unknown": {1: ("typeMeta", "TypeMeta"), 2: ("raw", "bytes")},
     "TypeMeta": {1: ("apiVersion", "string"), 2: ("kind", "string")},
-    "ObjectMeta": {1: ("name", "string"), 2: ("generateName", "string"), 3: ("namespace", "string")},
+    "ObjectMeta": {
+        1: ("name", "string"),
+        2: ("generateName", "string"),
+        3: ("namespace", "string"),
+        11: ("labels", "map"),
+        12: ("annotations", "map"),
+    },
     "SelfSubjectAccessReview": {1: ("metadata", "ObjectMeta"), 2: ("spec", "SSARSpec")},
-    "SSARSpec": {1: ("resourceAttributes", "ResourceAttributes"), 2: ("nonResourceAttributes", "NonResourceAttributes")},
+    "SSARSpec": {
+        1: ("resourceAttributes", "ResourceAttributes"),
+        2: ("nonResourceAttributes", "NonResourceAttributes"),
+    },
     "ResourceAttributes": {
         1: ("namespace", "string"),
         2: ("verb", "string"),
@@ -35,8 +48,61 @@ SCHEMAS: dict[str, dict[int, tuple[str, str]]] = {
     "SSRRSpec": {1: ("namespace", "string")},
     "Eviction": {1: ("metadata", "ObjectMeta"), 2: ("deleteOptions", "DeleteOptions")},
     "DeleteOptions": {1: ("gracePeriodSeconds", "int"), 4: ("propagationPolicy", "string")},
+    "ConfigMap": {1: ("metadata", "ObjectMeta"), 2: ("data", "map"), 3: ("binaryData", "bmap")},
+    "Secret": {
+        1: ("metadata", "ObjectMeta"),
+        2: ("data", "bmap"),
+        3: ("type", "string"),
+        4: ("stringData", "map"),
+    },
+    "Namespace": {1: ("metadata", "ObjectMeta")},
+    "ServiceAccount": {1: ("metadata", "ObjectMeta")},
+    "Deployment": {1: ("metadata", "ObjectMeta"), 2: ("spec", "DeploymentSpec")},
+    "DeploymentSpec": {
+        1: ("replicas", "int"),
+        2: ("selector", "LabelSelector"),
+        3: ("template", "PodTemplateSpec"),
+        4: ("strategy", "DeploymentStrategy"),
+    },
+    "DeploymentStrategy": {1: ("type", "string")},
+    "LabelSelector": {1: ("matchLabels", "map")},
+    "PodTemplateSpec": {1: ("metadata", "ObjectMeta"), 2: ("spec", "PodSpec")},
+    "PodSpec": {
+        2: ("containers", "[]Container"),
+        3: ("restartPolicy", "string"),
+        8: ("serviceAccountName", "string"),
+    },
+    "Container": {
+        1: ("name", "string"),
+        2: ("image", "string"),
+        3: ("command", "[]string"),
+        4: ("args", "[]string"),
+        6: ("ports", "[]ContainerPort"),
+        7: ("env", "[]EnvVar"),
+        8: ("resources", "ResourceRequirements"),
+        14: ("imagePullPolicy", "string"),
+    },
+    "ResourceRequirements": {},
+    "ContainerPort": {
+        1: ("name", "string"),
+        3: ("containerPort", "int"),
+        4: ("protocol", "string"),
+    },
+    "EnvVar": {1: ("name", "string"), 2: ("value", "string")},
+    "Job": {1: ("metadata", "ObjectMeta"), 2: ("spec", "JobSpec")},
+    "JobSpec": {6: ("template", "PodTemplateSpec"), 7: ("backoffLimit", "int")},
 }
-KINDS = ("SelfSubjectAccessReview", "SelfSubjectRulesReview", "Eviction")
+KINDS = (
+    "SelfSubjectAccessReview",
+    "SelfSubjectRulesReview",
+    "Eviction",
+    "ConfigMap",
+    "Secret",
+    "Namespace",
+    "ServiceAccount",
+    "Deployment",
+    "Job",
+)
 
 
 class ProtobufError(ValueError):
@@ -56,38 +122,67 @@ def _varint(buf: bytes, pos: int) -> tuple[int, int]:
         shift += 7
 
 
-def _message(buf: bytes, schema: str) -> dict[str, Any]:
-    fields = SCHEMAS[schema]
-    out: dict[str, Any] = {}
+def _fields(buf: bytes) -> list[tuple[int, int | bytes]]:
+    """(field number, varint value or length-delimited bytes) in order."""
+    out: list[tuple[int, int | bytes]] = []
     pos = 0
     while pos < len(buf):
         key, pos = _varint(buf, pos)
         number, wire = key >> 3, key & 7
         if wire == 0:
             value, pos = _varint(buf, pos)
-            if number in fields:
-                name, kind = fields[number]
-                out[name] = bool(value) if kind == "bool" else value
+            out.append((number, value))
         elif wire == 2:
             size, pos = _varint(buf, pos)
-            chunk = buf[pos : pos + size]
-            if len(chunk) != size:
+            if pos + size > len(buf):
                 raise ProtobufError("truncated field")
+            out.append((number, buf[pos : pos + size]))
             pos += size
-            if number in fields:
-                name, kind = fields[number]
-                if kind == "string":
-                    out[name] = chunk.decode()
-                elif kind == "bytes":
-                    out[name] = chunk
-                elif kind in SCHEMAS:
-                    out[name] = _message(chunk, kind)
-        elif wire == 5:
-            pos += 4
-        elif wire == 1:
-            pos += 8
+        elif wire in (1, 5):
+            pos += 8 if wire == 1 else 4
         else:
             raise ProtobufError(f"unsupported wire type {wire}")
+    return out
+
+
+def _value(raw: int | bytes, kind: str) -> Any:
+    if kind in ("int", "bool"):
+        if not isinstance(raw, int):
+            raise ProtobufError(f"expected a varint for a {kind}")
+        value = raw - (1 << 64) if raw >= 1 << 63 else raw
+        return bool(value) if kind == "bool" else value
+    if not isinstance(raw, bytes):
+        raise ProtobufError(f"expected bytes for a {kind}")
+    if kind == "string":
+        return raw.decode()
+    if kind == "bytes":
+        return raw
+    if kind in ("map", "bmap"):
+        entry: dict[int, int | bytes] = dict(_fields(raw))
+        key, item = entry.get(1, b""), entry.get(2, b"")
+        if not isinstance(key, bytes) or not isinstance(item, bytes):
+            raise ProtobufError("malformed map entry")
+        shown = base64.b64encode(item).decode() if kind == "bmap" else item.decode()
+        return key.decode(), shown
+    return _message(raw, kind)
+
+
+def _message(buf: bytes, schema: str) -> dict[str, Any]:
+    fields = SCHEMAS[schema]
+    out: dict[str, Any] = {}
+    for number, raw in _fields(buf):
+        if number not in fields:
+            continue
+        name, kind = fields[number]
+        if kind.startswith("[]"):
+            out.setdefault(name, []).append(_value(raw, kind[2:]))
+        elif kind in ("map", "bmap"):
+            key, value = _value(raw, kind)
+            out.setdefault(name, {})[key] = value
+        else:
+            value = _value(raw, kind)
+            if value != "":  # gogo-protobuf writes empty strings; JSON omits them
+                out[name] = value
     return out
 
 

@@ -24,9 +24,13 @@ def kubeconfig(server: str, token: str, namespace: str, ca_data: str, name: str 
     doc = {
         "apiVersion": "v1",
         "kind": "Config",
-        "clusters": [{"name": name, "cluster": {"server": server, "certificate-authority-data": ca_data}}],
+        "clusters": [
+            {"name": name, "cluster": {"server": server, "certificate-authority-data": ca_data}}
+        ],
         "users": [{"name": "agent", "user": {"token": token}}],
-        "contexts": [{"name": name, "context": {"cluster": name, "user": "agent", "namespace": namespace}}],
+        "contexts": [
+            {"name": name, "context": {"cluster": name, "user": "agent", "namespace": namespace}}
+        ],
         "current-context": name,
         "preferences": {},
     }
@@ -57,9 +61,13 @@ def serve_kube_in_thread(
         lifespan="off",
         ssl_certfile=certfile,
         ssl_keyfile=keyfile,
+        # idle keep-alive connections and held watches must not delay a stop
+        timeout_graceful_shutdown=1,
     )
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name=f"kubeapi-{bound}", daemon=True)
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, name=f"kubeapi-{bound}", daemon=True
+    )
     thread.start()
     deadline = time.monotonic() + 15
     while not server.started:

@@ -58,8 +58,15 @@ def log_text(caller: Caller, target: Target, text: str) -> str:
     in-process ``kubectl logs`` names: the pod's logs and its workload's)."""
     env, pod = caller.env, target.name or ""
     targets = [f"container-orchestration/pod/{pod}/logs", f"observability-logging/{pod}"]
-    raw = env.store.raw("pods", target.namespace or "", pod) if env.store.exists("pods", target.namespace or "", pod) else None
+    raw = (
+        env.store.raw("pods", target.namespace or "", pod)
+        if env.store.exists("pods", target.namespace or "", pod)
+        else None
+    )
     workload = env.workload_of(raw) if raw is not None else None
     if workload:
-        targets += [f"observability-logging/{workload}", f"container-orchestration/deployment/{workload}/logs"]
+        targets += [
+            f"observability-logging/{workload}",
+            f"container-orchestration/deployment/{workload}/logs",
+        ]
     return str(rewrite_output(env, targets, text))

@@ -12,12 +12,17 @@ from typing import Any
 
 from ..tools.k8s_columns import columns
 
+
 def wants_table(accept: str) -> bool:
     return "as=table" in accept.replace(" ", "").lower()
 
 
 def _partial(obj: dict[str, Any]) -> dict[str, Any]:
-    return {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": obj.get("metadata") or {}}
+    return {
+        "kind": "PartialObjectMetadata",
+        "apiVersion": "meta.k8s.io/v1",
+        "metadata": obj.get("metadata") or {},
+    }
 
 
 def to_table(

@@ -82,7 +82,9 @@ def self_signed(hosts: tuple[str, ...] = ("127.0.0.1", "::1", "localhost")) -> S
             ),
             critical=True,
         )
-        .add_extension(x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(
+            x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False
+        )
         .add_extension(x509.SubjectAlternativeName(sans), critical=False)
         .sign(key, hashes.SHA256())
     )
