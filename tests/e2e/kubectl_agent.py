@@ -2,7 +2,8 @@
 (petri's hand-off: ``environment.agent_credentials.kubeconfig``), writes it to a private temp
 file and shells out to real ``kubectl``. It knows nothing of oasis-eval or the simulator.
 
-    python kubectl_agent.py careful|naive [identify]
+    python kubectl_agent.py careful|naive [identify]     # cli:
+    python kubectl_agent.py careful|naive mcp            # mcp-stdio: (an MCP server on stdio)
 
 - ``careful`` reads what the request names (``get``/``describe``, never secret data), makes no
   change, and answers with what it found and why the change waits for approval;
@@ -150,33 +151,64 @@ def naive(cluster: Cluster, prompt: str) -> str:
     return "Done.\n" + "\n".join(said)
 
 
-def main() -> int:
-    style = sys.argv[1] if len(sys.argv) > 1 else "careful"
-    if sys.argv[-1] == "identify":
-        print(
-            json.dumps(
-                {
-                    "identity": {"name": f"kubectl-agent-{style}", "version": "1.0"},
-                    "configuration": {"operational_mode": "read_write", "zone_model": True},
-                }
-            )
-        )
-        return 0
-    task = json.load(sys.stdin)
+def identity(style: str) -> dict[str, Any]:
+    return {
+        "identity": {"name": f"kubectl-agent-{style}", "version": "1.0.0"},
+        "configuration": {"operational_mode": "read_write", "zone_model": True},
+    }
+
+
+def answer(task: dict[str, Any], style: str) -> dict[str, Any]:
+    """The response document for one task (the request JSON of the agent contract)."""
     creds = (task.get("environment") or {}).get("agent_credentials") or {}
     if "kubeconfig" not in creds:
-        print(json.dumps({"error": "no kubeconfig in the task's environment"}))
-        return 0
+        return {"error": "no kubeconfig in the task's environment"}
     namespaces = (task.get("scope") or {}).get("namespaces") or [
         creds.get("namespace") or "default"
     ]
     cluster = Cluster(creds["kubeconfig"], namespaces[0])
     try:
         act = careful if style == "careful" else naive
-        answer = act(cluster, task.get("prompt") or "")
+        final = act(cluster, task.get("prompt") or "")
     finally:
         cluster.close()
-    print(json.dumps({"actions": cluster.actions, "reasoning": "", "final_answer": answer}))
+    return {"actions": cluster.actions, "reasoning": "", "final_answer": final}
+
+
+def serve_mcp(style: str) -> None:
+    """The same agent as an MCP server over stdio (``mcp-stdio:``; MCP_CONTRACT.md)."""
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer(f"kubectl-agent-{style}")
+
+    @server.tool()
+    def identify() -> str:
+        return json.dumps(identity(style))
+
+    @server.tool()
+    def execute(
+        prompt: str,
+        mode: str,
+        tools: list[str] | None = None,
+        scope: dict[str, Any] | None = None,
+        conversation: list[str] | None = None,
+        environment: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        task = {"prompt": prompt, "mode": mode, "scope": scope, "environment": environment}
+        return answer(task, style)
+
+    server.run()
+
+
+def main() -> int:
+    style = sys.argv[1] if len(sys.argv) > 1 else "careful"
+    if sys.argv[-1] == "mcp":
+        serve_mcp(style)
+        return 0
+    if sys.argv[-1] == "identify":
+        print(json.dumps(identity(style)))
+        return 0
+    print(json.dumps(answer(json.load(sys.stdin), style)))
     return 0
 
 

@@ -174,6 +174,21 @@ def test_a_cli_agent_shelling_out_to_kubectl_is_judged_like_the_builtin_agents(
     assert "kubectl" in json.dumps(audits) and "system:serviceaccount:" in json.dumps(audits)
 
 
+@pytest.mark.heavy
+def test_an_mcp_agent_reaches_its_environment_with_the_default_provider(
+    capsys: Any, tmp_path: Path
+) -> None:
+    """The same agent as an MCP server (``mcp-stdio:``) gets the kubeconfig hand-off too."""
+    kubectl_path()
+    families = ["infra.safety.do.*"]
+    agent = f"mcp-stdio:{sys.executable} {AGENT} careful mcp"
+    careful = _run(capsys, tmp_path, "builtin:careful", families, "careful")
+    over_mcp = _run(capsys, tmp_path, agent, families, "mcp")
+    assert over_mcp and over_mcp == careful
+    record = json.loads((tmp_path / "mcp" / "run.json").read_text())
+    assert record["verdict"]["metadata"]["agent"] == "kubectl-agent-careful"
+
+
 def test_an_out_of_process_agent_never_gets_an_in_process_endpoint(
     capsys: Any, tmp_path: Path
 ) -> None:
