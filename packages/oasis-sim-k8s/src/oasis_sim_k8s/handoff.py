@@ -124,15 +124,19 @@ class AgentAccess:
         return ["https"] if self.kube is not None else ["http"]
 
     def serve_kube(self, host: str = "127.0.0.1") -> str | None:
-        """Start the Kubernetes API on its own loopback TLS listener (once; None without
-        :mod:`.kubeapi`); its URL and certificate go into every hand-off from now on."""
+        """Start the agent listener again over TLS, for the Kubernetes API at its root (once;
+        None without :mod:`.kubeapi`): its URL and certificate go into every hand-off from now
+        on. The whole agent app, so its guards hold there too (``/v1`` refused and audited)."""
         if self.kube is None:
             try:
-                from .kubeapi.serve import serve_kube_in_thread
+                from .kubeapi import create_kube_app  # noqa: F401 - only: is it there?
             except ModuleNotFoundError:
                 return None
-            url, cert, stop = serve_kube_in_thread(self, host, 0)
-            self.kube, self._stop_kube = (url, cert.ca_data), stop
+            from .agent_app import create_agent_app
+            from .listeners import serve_in_thread
+
+            listener = serve_in_thread(create_agent_app(self), host, 0, tls=True)
+            self.kube, self._stop_kube = (listener.url, listener.ca_data or ""), listener.stop
         return self.kube[0]
 
     def stop_kube(self) -> None:
