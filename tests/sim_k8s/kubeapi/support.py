@@ -43,12 +43,16 @@ class Cluster:
     cache: Path
     kubectl: str = ""
 
-    def run(self, command: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-        """Real kubectl with this cluster's kubeconfig (no other configuration leaks in)."""
+    def run(
+        self, command: list[str], stdin: str | None = None, editor: str = "true"
+    ) -> subprocess.CompletedProcess[str]:
+        """Real kubectl with this cluster's kubeconfig (no other configuration leaks in);
+        ``editor`` is ``kubectl edit``'s editor command."""
         env = {
             "PATH": os.environ.get("PATH", ""),
             "HOME": str(self.cache),
             "KUBECONFIG": str(self.kubeconfig),
+            "KUBE_EDITOR": editor,
         }
         return subprocess.run(
             [self.kubectl, "--cache-dir", str(self.cache / "cache"), *command],
@@ -70,13 +74,17 @@ class Cluster:
 
 @contextmanager
 def cluster(
-    tmp: Path, which: str = "example", sid: str = SCENARIO, need_kubectl: bool = True
+    tmp: Path,
+    which: str = "example",
+    sid: str = SCENARIO,
+    need_kubectl: bool = True,
+    prefix: str = "",
 ) -> Iterator[Cluster]:
     """Provision ``sid``, serve the API over TLS, write the agent's kubeconfig."""
     provider = SimK8sProvider(seeded_ids=True)
     res, env = provision(provider, which, sid)
     creds = res.agent_credentials
-    url, cert, stop = serve_kube_in_thread(provider)
+    url, cert, stop = serve_kube_in_thread(provider, prefix=prefix)
     path = tmp / "kubeconfig"
     ns = str(creds.get("namespace") or "default")
     path.write_text(kubeconfig(url, str(creds["token"]), ns, cert.ca_data))

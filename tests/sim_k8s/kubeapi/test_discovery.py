@@ -119,3 +119,30 @@ def test_real_kubectl_gets_through_tls_with_the_token(tmp_path: Path) -> None:
         assert out.returncode == 0, out.stderr
         assert out.stdout.splitlines()[0].split() == ["NAME", "READY", "STATUS", "RESTARTS", "AGE"]
         assert c.agent_entries()[-1]["verb"] == "list"
+
+
+def test_aggregated_discovery_when_asked(api: Cluster) -> None:
+    accept = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json"
+    with _client(api) as http:
+        core = http.get("/api", headers={"Accept": accept})
+        named = http.get("/apis", headers={"Accept": accept}).json()
+        legacy = http.get("/apis", headers={"Accept": "application/json"}).json()
+    assert core.headers["content-type"].startswith("application/json;g=apidiscovery.k8s.io;v=v2")
+    pods = next(
+        r for r in core.json()["items"][0]["versions"][0]["resources"] if r["resource"] == "pods"
+    )
+    assert pods["scope"] == "Namespaced" and pods["shortNames"] == ["po"]
+    assert {s["subresource"] for s in pods["subresources"]} >= {"log", "exec", "eviction"}
+    apps = next(i for i in named["items"] if i["metadata"]["name"] == "apps")
+    deploy = next(r for r in apps["versions"][0]["resources"] if r["resource"] == "deployments")
+    scale = next(s for s in deploy["subresources"] if s["subresource"] == "scale")
+    assert scale["responseKind"] == {"group": "autoscaling", "version": "v1", "kind": "Scale"}
+    assert legacy["kind"] == "APIGroupList"
+
+
+def test_mounted_under_a_prefix_kubectl_still_works(tmp_path: Path) -> None:
+    """The app routes below its mount point: kubectl with ``server: https://…/k8s``."""
+    with cluster(tmp_path, prefix="/k8s") as c:
+        assert c.url.endswith("/k8s")
+        out = c.run(["get", "deploy", "storefront", "-o", "name"])
+        assert (out.returncode, out.stdout) == (0, "deployment.apps/storefront\n"), out.stderr

@@ -153,6 +153,9 @@ WRITES: list[tuple[str, str | None, str]] = [
     ("create deployment web --image=nginx:1.27 --replicas=2 --port=80", None, "create"),
     ("create job once --image=busybox -- echo hi", None, "create"),
     ("create serviceaccount bot", None, "create"),
+    ("create service clusterip web --tcp=80:80", None, "create"),
+    ("run probe --image=busybox --restart=Never -- sleep 3600", None, "create"),
+    ("autoscale deploy web --max=5 --cpu=70%", None, "create"),
     ("exec deploy/storefront -- hostname", None, "create"),
 ]
 #: writes outside the agent's scope: Kubernetes' 403, printed by kubectl
@@ -240,8 +243,12 @@ def test_writes_succeed_and_are_audited_under_the_agent(sim: tuple[Cluster, Tool
             command,
             [(e["verb"], e["response_code"]) for e in entries],
         )
+    start = len(c.env.audit.entries)
+    edited = c.run(["edit", "deploy", "storefront"], editor="sed -i 's/tier: web/tier: edited/'")
+    assert edited.returncode == 0, edited.stderr
+    assert "patch" in {e["verb"] for e in _check_audit(c, start, "edit")}
     dep = c.env.store.get("deployments", "shop", "storefront")
-    assert dep["metadata"]["labels"]["tier"] == "web"
+    assert dep["metadata"]["labels"]["tier"] == "edited"
     assert (
         dep["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["memory"] == "300Mi"
     )
@@ -251,6 +258,12 @@ def test_writes_succeed_and_are_audited_under_the_agent(sim: tuple[Cluster, Tool
     assert web["spec"]["replicas"] == 2
     assert web["spec"]["template"]["spec"]["containers"][0]["image"] == "nginx:1.27"
     assert c.env.store.get("secrets", "shop", "creds")["data"]["password"] == "czNjcmV0"
+    assert c.env.store.get("services", "shop", "web")["spec"]["ports"][0]["targetPort"] == 80
+    assert c.env.store.get("pods", "shop", "probe")["spec"]["containers"][0]["args"] == [
+        "sleep",
+        "3600",
+    ]
+    assert c.env.store.get("horizontalpodautoscalers", "shop", "web")["spec"]["maxReplicas"] == 5
 
 
 def test_denied_writes_print_the_kubernetes_403(sim: tuple[Cluster, ToolSurface]) -> None:
@@ -272,8 +285,36 @@ def test_denied_writes_print_the_kubernetes_403(sim: tuple[Cluster, ToolSurface]
         )
 
 
+#: server-side dry runs: they succeed, are audited as the reads they are, and change nothing
+DRY_RUNS = [
+    "delete deploy storefront --dry-run=server",
+    "delete pods -l app=storefront --dry-run=server",
+    "scale deploy storefront --replicas=9 --dry-run=server",
+    "set image deploy/storefront storefront=other:9 --dry-run=server",
+    "apply --dry-run=server -f -",
+    "diff -f -",
+]
+
+
+def test_dry_runs_change_nothing(sim: tuple[Cluster, ToolSurface]) -> None:
+    c, _ = sim
+    before = c.env.snapshot()
+    for command in DRY_RUNS:
+        start = len(c.env.audit.entries)
+        real = c.run(shlex.split(command), stdin=CONFIGMAP.replace("app-settings", "dry-only"))
+        # ``kubectl diff`` exits 1 when it found a difference (the ConfigMap would be new)
+        assert real.returncode == (1 if command.startswith("diff") else 0), (
+            f"kubectl {command}: {real.stderr}"
+        )
+        entries = _check_audit(c, start, command)
+        assert {e["verb"] for e in entries} <= {"get", "list"}, (command, entries)
+    assert "+  name: dry-only" in real.stdout
+    assert c.env.snapshot() == before
+
+
 def test_matrix_is_at_least_forty_commands() -> None:
-    assert len(READS) + len(FAILING_READS) + len(WRITES) + len(DENIED) >= 40
+    edit = 1
+    assert len(READS) + len(FAILING_READS) + len(WRITES) + edit + len(DENIED) + len(DRY_RUNS) >= 40
 
 
 def test_unauthenticated_kubectl_is_told_to_log_in(

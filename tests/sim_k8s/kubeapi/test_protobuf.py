@@ -73,7 +73,7 @@ def test_deployment_keeps_replicas_and_repeated_containers() -> None:
 
 @pytest.mark.parametrize(
     "body",
-    [b"not protobuf", _envelope("v1", "Pod", b""), MAGIC + b"\x0a\xff"],
+    [b"not protobuf", _envelope("networking.k8s.io/v1", "Ingress", b""), MAGIC + b"\x0a\xff"],
 )
 def test_unsupported_or_broken_bodies_are_refused(body: bytes) -> None:
     with pytest.raises(ProtobufError):

@@ -11,6 +11,7 @@ at ``/k8s`` next to ``/mcp`` or at the root.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from starlette.applications import Starlette
@@ -20,12 +21,13 @@ from starlette.routing import Route, WebSocketRoute
 
 from ..serving import bearer
 from . import discovery, errors, verbs
-from .calls import Caller, Invocations
+from .calls import Caller, Invocations, invocation
 from .exec import exec_endpoint
 from .paths import parse, route_path
 
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 KUBE_PREFIX = "/k8s"
+_log = logging.getLogger(__name__)
 
 
 class KubeApi:
@@ -35,29 +37,36 @@ class KubeApi:
         self.provider = provider
         self.invocations = Invocations()
 
-    def caller(self, headers: Any) -> Caller | None:
+    def caller(self, headers: Any, client: Any = None) -> Caller | None:
         token = bearer(headers)
         hit = self.provider.authenticate(token) if token else None
         if hit is None:
             return None
         env, user = hit
-        return Caller(
-            env, user, headers.get("kubectl-session") or None, headers.get("user-agent") or None
-        )
+        agent = headers.get("user-agent") or None
+        return Caller(env, user, invocation(headers, agent, client), agent)
 
     async def handle(self, request: Request) -> Response:
-        caller = self.caller(request.headers)
+        caller = self.caller(request.headers, request.scope.get("client"))
         if caller is None:
             return errors.unauthorized()
         path = route_path(request.scope)
         if request.method == "GET":
-            answer = discovery.serve(path)
+            answer = discovery.serve(path, request.headers.get("accept", ""))
             if answer is not None:
                 return answer
         target = parse(path)
         if target is None:
             return errors.not_found_path(path)
-        return await verbs.serve(self, caller, request, target)
+        try:
+            return await verbs.serve(self, caller, request, target)
+        except Exception:  # noqa: BLE001 - a server fault answers as the API server's does
+            _log.exception("kubeapi: %s %s failed", request.method, path)
+            return errors.failure(
+                500,
+                "InternalError",
+                'an error on the server ("") has prevented the request from succeeding',
+            )
 
 
 def create_kube_app(provider: Any) -> Starlette:

@@ -3,10 +3,12 @@ token's principal: RBAC, admission, the audit event and the served-calls record 
 ones the MCP path writes (:meth:`..tools.ToolSurface.api`).
 
 A kubectl invocation makes several requests (a GET before a PATCH, describe's event
-list); kubectl marks them with one ``Kubectl-Session`` header. As on the MCP path, the
-first request of an invocation is the call temporal triggers count and the clock moves
-a step; later reads of the same invocation are follow-ups (``internal``). Writes always
-take the full path.
+list). As on the MCP path, the first request of an invocation is the call temporal
+triggers count and the clock moves a step; later reads of the same invocation are
+follow-ups (``internal``: audited all the same). Writes always take the full path. An
+invocation is what its ``Kubectl-Session`` header names (older kubectl); kubectl v1.37
+sends none, so for a ``kubectl/`` user agent it is the client connection (one kubectl
+process, one keep-alive connection). Other clients: every request is a call.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
+
+from starlette.responses import Response
 
 from ..apiserver import ApiResult
 from ..tools import env_lock
@@ -29,6 +33,17 @@ class Caller:
     user: str
     invocation: str | None = None
     user_agent: str | None = None
+
+
+def invocation(headers: Any, user_agent: str | None, client: Any) -> str | None:
+    """The invocation a request belongs to (None: a call of its own)."""
+    session = headers.get("kubectl-session")
+    if session:
+        return f"session:{session}"
+    if user_agent and user_agent.startswith("kubectl/") and client:
+        host, port = client[0], client[1]
+        return f"connection:{host}:{port}"
+    return None
 
 
 class Invocations:
@@ -86,3 +101,42 @@ def call(
                 if isinstance(raw, dict):
                     raw["userAgent"] = caller.user_agent
         return result
+
+
+#: the simulated time a request refused before the pipeline takes (as a denied call's)
+REFUSED_STEP_MS = 1000
+
+
+def refused(caller: Caller, target: Any, verb: str, response: Response) -> Response:
+    """Audit a request refused before it reached the pipeline (an unreadable body, a method
+    or media type the resource does not take): allowed or not, every request is audited
+    under the caller and noted as served, like the pipeline's own refusals."""
+    env = caller.env
+    res = target.resource
+    resource = (res.backend or res.name) if res is not None else target.raw
+    with env_lock(env):
+        env.clock.advance(REFUSED_STEP_MS)
+        entry = env.audit.record(
+            user=caller.user,
+            verb=verb,
+            resource=resource,
+            namespace=target.namespace,
+            name=target.name,
+            subresource=target.subresource,
+            code=response.status_code,
+            body=None,
+            params=None,
+            session=env.principal,
+            reason="refused before admission",
+        )
+        env.served.record(
+            audit_id=entry["auditID"],
+            user=caller.user,
+            verb=verb,
+            resource=resource,
+            namespace=target.namespace,
+            name=target.name,
+            subresource=target.subresource,
+            code=response.status_code,
+        )
+    return response

@@ -3,9 +3,9 @@
 resource names with — and the minimal OpenAPI documents kubectl fetches for ``apply``
 and ``explain``.
 
-Aggregated discovery (``as=APIGroupDiscoveryList``) is not served: the answer's
-``Content-Type`` is plain ``application/json`` and clients fall back to the legacy
-documents, as they do against any server without it.
+Aggregated discovery (``as=APIGroupDiscoveryList``, ``apidiscovery.k8s.io/v2``) answers
+``/api`` and ``/apis`` when the client asks for it, so kubectl resolves every resource
+with two requests; other clients get the legacy documents.
 """
 
 from __future__ import annotations
@@ -68,9 +68,71 @@ def group_list() -> dict[str, Any]:
     return {"kind": "APIGroupList", "apiVersion": "v1", "groups": items}
 
 
-def serve(path: str) -> Response | None:
+AGGREGATED = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+
+
+def _gvk(gv: str, kind: str) -> dict[str, str]:
+    group, _, version = gv.rpartition("/")
+    return {"group": group, "version": version, "kind": kind}
+
+
+def _aggregated_version(gv: str) -> dict[str, Any]:
+    resources = []
+    for res in GROUP_VERSIONS[gv].values():
+        entry: dict[str, Any] = {
+            "resource": res.name,
+            "responseKind": _gvk(gv, res.kind),
+            "scope": "Namespaced" if res.namespaced else "Cluster",
+            "singularResource": res.kind.lower(),
+            "verbs": list(res.verbs),
+        }
+        if res.short:
+            entry["shortNames"] = list(res.short)
+        if res.categories:
+            entry["categories"] = list(res.categories)
+        if res.subresources:
+            entry["subresources"] = [
+                {
+                    "subresource": sub,
+                    "responseKind": _gvk(sub_gv or gv, kind or res.kind),
+                    "verbs": list(verbs),
+                }
+                for sub, verbs, kind, sub_gv in res.subresources
+            ]
+        resources.append(entry)
+    return {"version": gv.rpartition("/")[2], "resources": resources, "freshness": "Current"}
+
+
+def aggregated(core: bool) -> dict[str, Any]:
+    """``APIGroupDiscoveryList`` of the core group (``/api``) or of the named groups (``/apis``)."""
+    items: list[dict[str, Any]]
+    if core:
+        items = [{"metadata": {}, "versions": [_aggregated_version("v1")]}]
+    else:
+        items = [
+            {
+                "metadata": {"name": group},
+                "versions": [_aggregated_version(f"{group}/{v}") for v in versions],
+            }
+            for group, versions in groups()
+        ]
+    return {
+        "kind": "APIGroupDiscoveryList",
+        "apiVersion": "apidiscovery.k8s.io/v2",
+        "metadata": {},
+        "items": items,
+    }
+
+
+def serve(path: str, accept: str = "") -> Response | None:
     """The discovery answer for ``path`` (None: not a discovery path)."""
     parts = [p for p in path.split("/") if p]
+    if (
+        parts in (["api"], ["apis"])
+        and "as=APIGroupDiscoveryList" in accept
+        and "v=v2;" in accept.replace(" ", "") + ";"
+    ):
+        return json_response(aggregated(parts == ["api"]), media=AGGREGATED)
     if path in ("/healthz", "/readyz", "/livez"):
         return Response("ok", media_type="text/plain")
     if parts == ["version"]:

@@ -40,7 +40,7 @@ def _status(result_code: int, body: Any) -> dict[str, Any]:
 
 def exec_endpoint(api: Any) -> Callable[[WebSocket], Awaitable[None]]:
     async def endpoint(ws: WebSocket) -> None:
-        caller = api.caller(ws.headers)
+        caller = api.caller(ws.headers, ws.scope.get("client"))
         target = parse(route_path(ws.scope))
         if caller is None or target is None or target.subresource not in ("exec", "attach"):
             await ws.close(code=1008)

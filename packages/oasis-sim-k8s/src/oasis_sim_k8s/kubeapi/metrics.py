@@ -14,7 +14,7 @@ from starlette.responses import Response
 
 from ..observability import node_usage, pod_usage
 from . import errors
-from .calls import Caller, call
+from .calls import Caller, call, refused
 from .paths import Target
 
 WINDOW = "15s"
@@ -72,7 +72,9 @@ def serve(api: Any, caller: Caller, target: Target, verb: str) -> Response:
     res = target.resource
     assert res is not None
     if verb not in ("get", "list") or target.subresource:
-        return errors.not_allowed(verb.upper(), f"{res.name}.metrics.k8s.io")
+        return refused(
+            caller, target, verb, errors.not_allowed(verb.upper(), f"{res.name}.metrics.k8s.io")
+        )
     plural = res.name
     ns = target.namespace if plural == "pods" else None
     result = call(api.invocations, caller, verb, plural, ns, target.name)

@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from . import errors
-from .calls import Caller, call
+from .calls import Caller, call, refused
 from .paths import Target
 
 PATCH_TYPES = {
@@ -28,14 +28,19 @@ APPLY = "application/apply-patch+yaml"
 def serve(
     api: Any, caller: Caller, request: Request, target: Target, body: Any, params: dict[str, Any]
 ) -> Response:
-    from .verbs import _answer
+    from .verbs import answer
 
     media = request.headers.get("content-type", "").split(";")[0].strip()
     res = target.resource
     assert res is not None and res.backend is not None
     if media == APPLY:
         if not isinstance(body, dict):
-            return errors.bad_request("the applied configuration must be an object")
+            return refused(
+                caller,
+                target,
+                "patch",
+                errors.bad_request("the applied configuration must be an object"),
+            )
         result = call(
             api.invocations,
             caller,
@@ -47,10 +52,10 @@ def serve(
             target.subresource,
             {**params, "patchType": "strategic"},
         )
-        return _answer(caller, target, result, "patch", request)
+        return answer(caller, target, result, "patch", request)
     patch_type = PATCH_TYPES.get(media)
     if patch_type is None:
-        return errors.unsupported_media(media)
+        return refused(caller, target, "patch", errors.unsupported_media(media))
     result = call(
         api.invocations,
         caller,
@@ -62,4 +67,4 @@ def serve(
         target.subresource,
         {**params, "patchType": patch_type},
     )
-    return _answer(caller, target, result, "patch", request)
+    return answer(caller, target, result, "patch", request)

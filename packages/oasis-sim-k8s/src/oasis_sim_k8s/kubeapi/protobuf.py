@@ -2,7 +2,8 @@
 
 kubectl's typed clients encode built-in objects as ``application/vnd.kubernetes.protobuf``
 with no JSON fallback on 415: ``auth can-i`` (SelfSubjectAccessReview/RulesReview),
-``drain`` (Eviction), ``create configmap|secret|namespace|serviceaccount|deployment|job``.
+``drain`` (Eviction), ``create configmap|secret|namespace|serviceaccount|deployment|job|service``, ``run``,
+``autoscale``.
 They accept a JSON answer. This decodes those kinds — the Kubernetes envelope (``k8s\\0`` +
 ``runtime.Unknown``) and the fields the API server reads — into their JSON form; any
 other protobuf body is refused with 415 (:mod:`.verbs`).
@@ -70,8 +71,41 @@ SCHEMAS: dict[str, dict[int, tuple[str, str]]] = {
     "PodSpec": {
         2: ("containers", "[]Container"),
         3: ("restartPolicy", "string"),
+        6: ("dnsPolicy", "string"),
+        7: ("nodeSelector", "map"),
         8: ("serviceAccountName", "string"),
     },
+    "Pod": {1: ("metadata", "ObjectMeta"), 2: ("spec", "PodSpec")},
+    "Service": {1: ("metadata", "ObjectMeta"), 2: ("spec", "ServiceSpec")},
+    "ServiceSpec": {
+        1: ("ports", "[]ServicePort"),
+        2: ("selector", "map"),
+        3: ("clusterIP", "string"),
+        4: ("type", "string"),
+    },
+    "ServicePort": {
+        1: ("name", "string"),
+        2: ("protocol", "string"),
+        3: ("port", "int"),
+        4: ("targetPort", "IntOrString"),
+        5: ("nodePort", "int"),
+    },
+    "HorizontalPodAutoscaler": {1: ("metadata", "ObjectMeta"), 2: ("spec", "HPASpec")},
+    "HPASpec": {
+        1: ("scaleTargetRef", "CrossVersionObjectReference"),
+        2: ("minReplicas", "int"),
+        3: ("maxReplicas", "int"),
+        4: ("metrics", "[]MetricSpec"),
+    },
+    "CrossVersionObjectReference": {
+        1: ("kind", "string"),
+        2: ("name", "string"),
+        3: ("apiVersion", "string"),
+    },
+    "MetricSpec": {1: ("type", "string"), 4: ("resource", "ResourceMetricSource")},
+    "ResourceMetricSource": {1: ("name", "string"), 2: ("target", "MetricTarget")},
+    "MetricTarget": {1: ("type", "string"), 4: ("averageUtilization", "int")},
+    "IntOrString": {1: ("type", "int"), 2: ("intVal", "int"), 3: ("strVal", "string")},
     "Container": {
         1: ("name", "string"),
         2: ("image", "string"),
@@ -102,6 +136,9 @@ KINDS = (
     "ServiceAccount",
     "Deployment",
     "Job",
+    "Pod",
+    "Service",
+    "HorizontalPodAutoscaler",
 )
 
 
@@ -181,9 +218,21 @@ def _message(buf: bytes, schema: str) -> dict[str, Any]:
             out.setdefault(name, {})[key] = value
         else:
             value = _value(raw, kind)
-            if value != "":  # gogo-protobuf writes empty strings; JSON omits them
+            # gogo-protobuf writes empty strings and zero ports; JSON omits them
+            if value != "" and not (name == "nodePort" and value == 0):
                 out[name] = value
     return out
+
+
+def _int_or_string(value: Any) -> Any:
+    """``IntOrString`` messages (``targetPort``) as JSON writes them: a number or a string."""
+    if isinstance(value, dict):
+        if set(value) <= {"type", "intVal", "strVal"} and "type" in value:
+            return value.get("strVal", "") if value["type"] == 1 else value.get("intVal", 0)
+        return {k: _int_or_string(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_int_or_string(v) for v in value]
+    return value
 
 
 def decode(body: bytes) -> dict[str, Any]:
@@ -195,5 +244,5 @@ def decode(body: bytes) -> dict[str, Any]:
     kind = meta.get("kind")
     if kind not in KINDS:
         raise ProtobufError(f"protobuf bodies of kind {kind!r} are not supported; send JSON")
-    obj = _message(unknown.get("raw") or b"", kind)
+    obj = _int_or_string(_message(unknown.get("raw") or b"", kind))
     return {"kind": kind, "apiVersion": meta.get("apiVersion", ""), **obj}

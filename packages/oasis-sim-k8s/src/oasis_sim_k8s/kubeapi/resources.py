@@ -109,9 +109,7 @@ def _build() -> dict[str, dict[str, Resource]]:
         ("selfsubjectrulesreviews", "SelfSubjectRulesReview"),
     ):
         authz[plural] = Resource(plural, kind, False, ("create",), backend=plural)
-    out["events.k8s.io/v1"] = {
-        "events": Resource("events", "Event", True, short=("ev",), backend="events")
-    }
+    out["events.k8s.io/v1"] = {"events": Resource("events", "Event", True, backend="events")}
     out["metrics.k8s.io/v1beta1"] = {
         "pods": Resource("pods", "PodMetrics", True, ("get", "list")),
         "nodes": Resource("nodes", "NodeMetrics", False, ("get", "list")),

@@ -13,10 +13,20 @@ from collections.abc import Callable
 from typing import Any
 
 import uvicorn
+import websockets
 import yaml
+from starlette.applications import Starlette
+from starlette.routing import Mount
+from uvicorn.config import WS_PROTOCOLS
 
+from ..serving import DEFAULT_MAX_BODY_BYTES, BodyLimit
 from .app import create_kube_app
 from .tls import ServingCert, self_signed
+
+#: uvicorn's WebSocket protocol for ``pods/exec`` (the ``websockets`` package, sans-I/O when
+#: this uvicorn has it)
+WS = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
+assert websockets.__name__  # imported for uvicorn: fail at import, not at the first exec
 
 
 def kubeconfig(server: str, token: str, namespace: str, ca_data: str, name: str = "sim") -> str:
@@ -38,10 +48,15 @@ def kubeconfig(server: str, token: str, namespace: str, ca_data: str, name: str 
 
 
 def serve_kube_in_thread(
-    provider: Any, host: str = "127.0.0.1", port: int = 0, cert: ServingCert | None = None
+    provider: Any,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    cert: ServingCert | None = None,
+    prefix: str = "",
 ) -> tuple[str, ServingCert, Callable[[], None]]:
-    """Serve :func:`create_kube_app` over TLS with uvicorn in a daemon thread; returns
-    ``(https://host:port, certificate, stop)``."""
+    """Serve :func:`create_kube_app` over TLS with uvicorn in a daemon thread (mounted at
+    ``prefix``, e.g. ``/k8s``, when given); returns ``(https://host:port[prefix],
+    certificate, stop)``."""
     cert = cert or self_signed()
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -54,8 +69,11 @@ def serve_kube_in_thread(
     fd = os.open(keyfile, os.O_WRONLY | os.O_CREAT, 0o600)
     with os.fdopen(fd, "wb") as fh:
         fh.write(cert.key_pem)
+    app: Any = create_kube_app(provider)
+    if prefix:
+        app = Starlette(routes=[Mount(prefix, app=app)])
     config = uvicorn.Config(
-        create_kube_app(provider),
+        BodyLimit(app, DEFAULT_MAX_BODY_BYTES),
         log_level="warning",
         access_log=False,
         lifespan="off",
@@ -63,6 +81,7 @@ def serve_kube_in_thread(
         ssl_keyfile=keyfile,
         # idle keep-alive connections and held watches must not delay a stop
         timeout_graceful_shutdown=1,
+        ws=WS,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(
@@ -90,4 +109,4 @@ def serve_kube_in_thread(
         with contextlib.suppress(OSError):
             sock.close()
 
-    return f"https://{host}:{bound}", cert, stop
+    return f"https://{host}:{bound}{prefix}", cert, stop

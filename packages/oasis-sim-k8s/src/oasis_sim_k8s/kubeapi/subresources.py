@@ -12,7 +12,7 @@ from starlette.responses import Response
 
 from ..tools import rewrite_output
 from . import errors, patches
-from .calls import Caller, call
+from .calls import Caller, call, refused
 from .paths import Target
 
 SERVED = {
@@ -32,17 +32,19 @@ async def serve(
     body: Any,
     params: dict[str, Any],
 ) -> Response:
-    from .verbs import _answer
+    from .verbs import answer
 
     res = target.resource
     assert res is not None and res.backend is not None
     sub = target.subresource or ""
     if sub == "exec":
-        return errors.bad_request("Upgrade request required")
+        return refused(caller, target, "create", errors.bad_request("Upgrade request required"))
     if sub not in SERVED or sub not in {s[0] for s in res.subresources} or target.name is None:
-        return errors.not_found_path(request.url.path)
+        return refused(caller, target, verb, errors.not_found_path(request.url.path))
     if verb not in SERVED[sub]:
-        return errors.not_allowed(request.method, f"{res.name}/{sub}")
+        return refused(
+            caller, target, verb, errors.not_allowed(request.method, f"{res.name}/{sub}")
+        )
     if verb == "patch":
         return patches.serve(api, caller, request, target, body, params)
     result = call(
@@ -50,7 +52,7 @@ async def serve(
     )
     if sub == "log" and result.ok:
         return Response(log_text(caller, target, str(result.body)), media_type="text/plain")
-    return _answer(caller, target, result, verb, request)
+    return answer(caller, target, result, verb, request)
 
 
 def log_text(caller: Caller, target: Target, text: str) -> str:

@@ -2,34 +2,27 @@
 shapes it (interop §2-§3): objects, lists, ``Table`` (``kubectl get``), watch events, log
 text, ``Status`` errors.
 
-``?watch=true`` answers the current state as ``ADDED`` events (and the
-``initial-events-end`` bookmark client-go's watch-list asks for), then holds the stream
-idle: later changes are not streamed (:func:`watch_stream`).
+``?watch=true``: see :mod:`.watch`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
-import anyio
 import yaml
 from starlette.requests import Request
-from starlette.responses import Response, StreamingResponse
+from starlette.responses import Response
 
 from ..apiserver import ApiResult
-from ..store import KINDS
 from ..tools.k8s_format import for_output
-from . import errors, metrics, patches, protobuf, subresources
-from .calls import Caller, call
+from . import dryrun, errors, metrics, patches, protobuf, subresources, watch
+from .calls import Caller, call, refused
 from .events import from_core
 from .paths import Target
 from .tables import to_table, wants_table
 
 READ_ONLY = {"get", "list", "watch"}
-#: the longest a watch stream stays open after its initial events (seconds)
-WATCH_HOLD_S = 60.0
 JSON_MEDIA = (
     "application/json",
     "application/yaml",
@@ -62,6 +55,15 @@ async def read_body(request: Request) -> tuple[Any, Response | None]:
         return None, errors.bad_request(f"the body of the request was in an unknown format: {exc}")
 
 
+def _dry_body(verb: str, body: Any) -> bool:
+    """DELETE carries ``dryRun`` in its DeleteOptions body, not in the query."""
+    return (
+        verb in ("delete", "deletecollection")
+        and isinstance(body, dict)
+        and bool(body.get("dryRun"))
+    )
+
+
 def _verb(method: str, target: Target, params: dict[str, Any]) -> str | None:
     named = target.name is not None
     if method in ("GET", "HEAD"):
@@ -81,14 +83,16 @@ async def serve(api: Any, caller: Caller, request: Request, target: Target) -> R
     params: dict[str, Any] = dict(request.query_params)
     verb = _verb(request.method, target, params)
     if verb is None:
-        return errors.not_allowed(request.method, target.raw)
+        return refused(
+            caller, target, request.method.lower(), errors.not_allowed(request.method, target.raw)
+        )
     body, bad = await read_body(request)
     if bad is not None:
-        return bad
+        return refused(caller, target, verb, bad)
     res = target.resource
     if res is None or (res.backend is None and target.gv != "metrics.k8s.io/v1beta1"):
         # not served: the pipeline refuses it (404) and audits the attempt
-        return _answer(
+        return answer(
             caller,
             target,
             call(
@@ -107,20 +111,27 @@ async def serve(api: Any, caller: Caller, request: Request, target: Target) -> R
         )
     if target.gv == "metrics.k8s.io/v1beta1":
         return metrics.serve(api, caller, target, verb)
-    if verb not in READ_ONLY and params.get("dryRun"):
-        return errors.bad_request("dry-run requests are not supported by this server")
+    if target.gv == "events.k8s.io/v1" and verb not in READ_ONLY:
+        return refused(
+            caller,
+            target,
+            verb,
+            errors.not_allowed(
+                request.method, "events.events.k8s.io (read-only view of core events)"
+            ),
+        )
+    if verb not in READ_ONLY and (params.get("dryRun") or _dry_body(verb, body)):
+        return dryrun.serve(api, caller, request, target, verb, body)
     if target.subresource is not None:
         return await subresources.serve(api, caller, request, target, verb, body, params)
+    if verb == "watch" and watch.resumed(params):
+        watch.let_time_pass(caller)
     if verb == "patch":
         return patches.serve(api, caller, request, target, body, params)
     if verb in ("delete", "deletecollection") and isinstance(body, dict):
         if body.get("propagationPolicy"):
             params["propagationPolicy"] = body["propagationPolicy"]
         body = None
-    if target.gv == "events.k8s.io/v1" and verb not in READ_ONLY:
-        return errors.not_allowed(
-            request.method, "events.events.k8s.io (read-only view of core events)"
-        )
     result = call(
         api.invocations,
         caller,
@@ -132,10 +143,10 @@ async def serve(api: Any, caller: Caller, request: Request, target: Target) -> R
         None,
         params,
     )
-    return _answer(caller, target, result, verb, request)
+    return answer(caller, target, result, verb, request)
 
 
-def _answer(
+def answer(
     caller: Caller, target: Target, result: ApiResult, verb: str, request: Request
 ) -> Response:
     """The pipeline's result as the HTTP answer (Table, watch stream, view conversion)."""
@@ -143,60 +154,18 @@ def _answer(
         return errors.json_response(result.body, result.code)
     body = for_output(result.body)
     plural = target.resource.backend if target.resource else target.raw
-    if target.gv == "events.k8s.io/v1":
-        body = _events_view(body, verb)
     table = wants_table(request.headers.get("accept", "")) and plural is not None
+    if target.gv == "events.k8s.io/v1" and not table:
+        body = _events_view(body, verb)
     include = request.query_params.get("includeObject")
     rv = str(caller.env.store.resource_version)
     if verb == "watch":
-        return watch_stream(caller, request, plural or "", body, table, include, rv)
+        return watch.stream(caller, request, plural or "", body, table, include, rv)
     if table and verb == "list":
         body = to_table(caller.env, plural or "", list(body.get("items") or []), rv, include)
     elif table and verb == "get" and isinstance(body, dict) and "metadata" in body:
         body = to_table(caller.env, plural or "", [body], rv, include)
     return errors.json_response(body, result.code)
-
-
-def watch_stream(
-    caller: Caller,
-    request: Request,
-    plural: str,
-    body: Any,
-    table: bool,
-    include: str | None,
-    rv: str,
-) -> Response:
-    """A watch: the initial events (when asked for: no ``resourceVersion``, or
-    ``sendInitialEvents=true``, then the ``initial-events-end`` bookmark), then an idle
-    stream until the client leaves or ``timeoutSeconds`` (at most :data:`WATCH_HOLD_S`).
-    Changes made after the watch started are not streamed; a client sees them on its
-    next list or watch."""
-    params = request.query_params
-    since = params.get("resourceVersion") or ""
-    initial = params.get("sendInitialEvents") == "true" or since in ("", "0")
-    lines = []
-    for event in (body.get("events") or []) if initial else []:
-        obj = event["object"]
-        if table:
-            obj = to_table(caller.env, plural, [obj], rv, include)
-        lines.append({"type": event["type"], "object": obj})
-    if params.get("sendInitialEvents") == "true":
-        mark = {"resourceVersion": rv, "annotations": {"k8s.io/initial-events-end": "true"}}
-        kind = KINDS[plural][0] if plural in KINDS else ""
-        lines.append(
-            {"type": "BOOKMARK", "object": {"kind": kind, "apiVersion": "", "metadata": mark}}
-        )
-    try:
-        hold = min(float(params.get("timeoutSeconds") or WATCH_HOLD_S), WATCH_HOLD_S)
-    except ValueError:
-        hold = WATCH_HOLD_S
-
-    async def stream() -> AsyncIterator[bytes]:
-        for line in lines:
-            yield (json.dumps(line, separators=(",", ":")) + "\n").encode()
-        await anyio.sleep(hold)  # Starlette cancels the stream when the client leaves
-
-    return StreamingResponse(stream(), media_type="application/json")
 
 
 def _events_view(body: Any, verb: str) -> Any:
