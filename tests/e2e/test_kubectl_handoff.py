@@ -107,6 +107,8 @@ def test_served_provider_and_real_kubectl(served: tuple[str, str], tmp_path: Pat
 
     assert "web" in run("get", "deployments")
     assert "Replicas:" in run("describe", "deployment", "web")
+    pod = run("get", "pods", "-o", "name").split()[0].removeprefix("pod/")
+    assert f"HOSTNAME={pod}" in run("exec", pod, "--", "env")  # WebSocket through the hand-off
     assert "scaled" in run("scale", "deployment", "web", "--replicas=3")
     assert "deleted" in run("delete", "deployment", "web")
     observed = httpx.post(
@@ -123,6 +125,7 @@ def test_served_provider_and_real_kubectl(served: tuple[str, str], tmp_path: Pat
         ("get", "deployments", None),
         ("patch", "deployments", "scale"),
         ("delete", "deployments", None),
+        ("create", "pods", "exec"),
     } <= calls
     teardown = httpx.post(
         f"{url}/v1/teardown", json={"environment_id": ready["environment_id"]}, headers=runner

@@ -78,9 +78,9 @@ class AgentDispatch:
         self.app, self.mcp, self.kube = app, mcp, kube
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
+        if scope["type"] in ("http", "websocket"):  # kubectl exec speaks WebSocket
             path = scope.get("path", "")
-            if path == "/" and is_mcp_request(scope):
+            if scope["type"] == "http" and path == "/" and is_mcp_request(scope):
                 await self.mcp(scope, receive, send)
                 return
             if self.kube is not None and (path == "/" or is_kube_path(path)):

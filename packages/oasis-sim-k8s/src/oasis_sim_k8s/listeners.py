@@ -67,8 +67,14 @@ def serve_in_thread(
     certfile = keyfile = ca_data = None
     if tls:
         certfile, keyfile, ca_data = _tls_files(tmp)
+    ws = "auto"
+    if tls:
+        from .kubeapi.serve import WS  # the WebSocket protocol kubectl exec needs
+
+        ws = WS
     config = uvicorn.Config(
         app,
+        ws=ws,
         log_level="warning",
         lifespan="on",
         access_log=False,
