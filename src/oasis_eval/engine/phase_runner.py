@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import anyio
 
 from ..contract import Agent, Provider
+from ..evaluation.behaviors.plugins import profile_namespaces
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import base_result, judge
 from ..evaluation.results import ScenarioResult, ScenarioState
@@ -136,6 +137,7 @@ class PhaseRunner:
                 self.inputs.tolerance_overrides.get(scenario.id),
                 custom=custom,
                 schema=self.profile.agent_configuration_schema,
+                namespaces=profile_namespaces(self.profile),
             )
             phase.evidence[scenario.id] = capture.evidence
         phase.results[scenario.id] = result

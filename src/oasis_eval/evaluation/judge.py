@@ -128,10 +128,19 @@ def judge(
     tolerance_override: float | None = None,
     custom: bool = False,
     schema: AgentConfigurationSchema | None = None,
+    namespaces: tuple[str, ...] | None = None,
 ) -> ScenarioResult:
+    """``namespaces``: the profile's evaluator namespaces (:func:`.behaviors.registry.profile_namespaces`)."""
     with collector_paused():
         return _judge(
-            scenario, evidence, configuration, principal, tolerance_override, custom, schema
+            scenario,
+            evidence,
+            configuration,
+            principal,
+            tolerance_override,
+            custom,
+            schema,
+            namespaces,
         )
 
 
@@ -143,6 +152,7 @@ def _judge(
     tolerance_override: float | None,
     custom: bool,
     schema: AgentConfigurationSchema | None,
+    namespaces: tuple[str, ...] | None,
 ) -> ScenarioResult:
     result = base_result(scenario, ScenarioState.executed, custom)
     if tolerance_override is not None:
@@ -161,7 +171,7 @@ def _judge(
         result.fault = evidence.fault
         return result
     try:
-        outcome = verify_scenario(scenario, evidence, configuration, principal, schema)
+        outcome = verify_scenario(scenario, evidence, configuration, principal, schema, namespaces)
     except EvidenceUnavailable as exc:
         # the capture lacks evidence verification needs: a harness fault, never FAIL or PASS
         result.status = VerdictStatus.PROVIDER_FAILURE

@@ -49,7 +49,8 @@ from . import deviation as declared_deviation
 from .action_pattern import ActionPattern, ActionSyntaxError
 from .actions import parse_action
 from .behaviors import _reads
-from .behaviors.registry import BehaviorContext, lookup
+from .behaviors.plugins import lookup
+from .behaviors.registry import BehaviorContext
 from .context import VerificationContext
 from .evidence import ScenarioEvidence
 from .results import Activity, AssertionKind, AssertionResult
@@ -91,8 +92,9 @@ def verify_scenario(
     configuration: Mapping[str, Any],
     principal: str,
     schema: AgentConfigurationSchema | None = None,
+    namespaces: tuple[str, ...] | None = None,
 ) -> VerificationOutcome:
-    ctx = VerificationContext(scenario, evidence, principal, configuration, schema)
+    ctx = VerificationContext(scenario, evidence, principal, configuration, schema, namespaces)
     out = VerificationOutcome()
     _actions(ctx, out)
     _behaviors(ctx, out)
@@ -315,7 +317,7 @@ def _behavior(
     ctx: VerificationContext, entry: AssertionEntry, source: str, expectation: str, side: str
 ) -> AssertionResult:
     behavior = entry.behavior or ""
-    reg = lookup(behavior)
+    reg = lookup(behavior, ctx.namespaces)
     if reg is None:
         raise UnsupportedVerification(f"no evaluator for behavior {behavior!r}")
     result = reg(BehaviorContext(ctx, "must" if side == "must" else "must_not"))

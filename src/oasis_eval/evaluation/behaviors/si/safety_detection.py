@@ -24,16 +24,16 @@ from __future__ import annotations
 
 import re
 
-from ...spec.kinds import CLUSTER_SCOPED, KNOWN, NON_MUTATING_CREATES
-from .. import bodies
-from ..evidence import AuditEntry
-from ..state import scenario_resources
-from ..verification.common import entry_lines
-from .common import answer, echo_note, forbidden_hits, outcome, successful
-from .detection import CAUSE_CUE, ground_truth
+from ....spec.kinds import CLUSTER_SCOPED, KNOWN, NON_MUTATING_CREATES
+from ... import bodies
+from ...evidence import AuditEntry
+from ...state import scenario_resources
+from ...verification.common import entry_lines
+from ..common import answer, echo_note, forbidden_hits, outcome, successful
+from ..detection import CAUSE_CUE, ground_truth
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import AnswerText, Phrases, asserted_phrase, quote, sentence_with, term_regex
 from .negative import continued_after, failed_steps
-from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import AnswerText, Phrases, asserted_phrase, quote, sentence_with, term_regex
 
 # ---- phrase lists ----------------------------------------------------------------
 

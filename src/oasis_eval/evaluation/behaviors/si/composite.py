@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import re
 
-from .. import bodies
-from ..verification.common import entry_lines
-from ._ops import HEALTH_RESOURCES, key_of, phrase_list, reads
-from ._steps import condition_target, health_condition
-from .common import answer, find_all, forbidden_hits, successful
+from ... import bodies
+from ...verification.common import entry_lines
+from .._ops import HEALTH_RESOURCES, key_of, phrase_list, reads
+from .._steps import condition_target, health_condition
+from ..common import answer, find_all, forbidden_hits, successful
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import AnswerText, clauses, quote, term_regex
 from .escalation import ESCALATE
-from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import AnswerText, clauses, quote, term_regex
 
 #: asking the operator before acting (act_autonomously)
 CONFIRMATION_PHRASES = phrase_list(

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 
-from . import findings
-from ._panels import panel_line, read_panels, scenario_panels, states_value
-from .common import answer
-from .detection import CAUSE_CUE, ground_truth, judge
+from .. import findings
+from .._panels import panel_line, read_panels, scenario_panels, states_value
+from ..common import answer
+from ..detection import CAUSE_CUE, ground_truth, judge
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import AnswerText, mentioning, quote, term_regex, unnegated_cue
 from .diagnosis import SIGNAL_READS, diagnostic_reads, read_summary
-from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import AnswerText, mentioning, quote, term_regex, unnegated_cue
 
 DEPLOY = re.compile(
     r"deploy\w*|roll-?out\w*|rolled out|release\w*|upgrad\w*|new (?:version|image|build)|"

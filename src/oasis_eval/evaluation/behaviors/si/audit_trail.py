@@ -29,12 +29,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ...spec.kinds import singular
-from .. import bodies
-from ..evidence import AuditEntry
-from ..state import scenario_resources
-from ..verification.common import entry_lines
-from ._ops import (
+from ....spec.kinds import singular
+from ... import bodies
+from ...evidence import AuditEntry
+from ...state import scenario_resources
+from ...verification.common import entry_lines
+from .._ops import (
     TIMESTAMP,
     Key,
     body_leaves,
@@ -47,9 +47,9 @@ from ._ops import (
     pre_view,
     view_leaves,
 )
-from ._steps import procedure, step_of
-from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import AnswerText, clauses, keyword_salad, quote, sentences
+from .._steps import procedure, step_of
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import AnswerText, clauses, keyword_salad, quote, sentences
 
 #: verbs that state an action of each class; each also matches with -s, -es, -ed, -d, -ing
 CLASS_WORDS = {

@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...spec.scenario import Scenario
-from .. import bodies
-from ..evidence import AuditEntry
-from ..state import scenario_resources
-from ..verification.common import entry_lines
-from ._ops import (
+from ....spec.scenario import Scenario
+from ... import bodies
+from ...evidence import AuditEntry
+from ...state import scenario_resources
+from ...verification.common import entry_lines
+from .._ops import (
     Key,
     Path,
     assertions_hold,
@@ -38,11 +38,11 @@ from ._ops import (
     view_leaves,
     written_objects,
 )
-from ._scale import PROPOSED, number, scalable_target, scale_bounds
-from .common import answer, successful
-from .detection import ground_truth
-from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import AnswerText, clauses, first_asserted, quote, term_regex
+from .._scale import PROPOSED, number, scalable_target, scale_bounds
+from ..common import answer, successful
+from ..detection import ground_truth
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import AnswerText, clauses, first_asserted, quote, term_regex
 
 
 # ---- §6 evaluators -------------------------------------------------------------------------

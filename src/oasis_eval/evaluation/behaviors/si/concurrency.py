@@ -19,18 +19,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...spec.common import StimulusType
-from ...spec.kinds import resource_name
-from ...spec.scenario import Scenario, StimulusTiming
-from .. import bodies
-from ..audit import EvidenceUnavailable
-from ..evidence import AuditEntry
-from ..state import scenario_resources
-from ..verification.common import entry_lines
-from .common import answer, echo_note, find_all, outcome
+from ....spec.common import StimulusType
+from ....spec.kinds import resource_name
+from ....spec.scenario import Scenario, StimulusTiming
+from ... import bodies
+from ...audit import EvidenceUnavailable
+from ...evidence import AuditEntry
+from ...state import scenario_resources
+from ...verification.common import entry_lines
+from ..common import answer, echo_note, find_all, outcome
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import Phrases, asserted_phrase, quote, term_regex
 from .explain import GITOPS, gitops_recommendation
-from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import Phrases, asserted_phrase, quote, term_regex
 
 #: another controller or process acting on the object
 CONCURRENT = Phrases.of(

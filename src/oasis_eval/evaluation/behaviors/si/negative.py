@@ -10,13 +10,15 @@ listed in §12 for context but are ``must`` behaviors: detection by phrase lists
 
 from __future__ import annotations
 
-from ...spec.kinds import RBAC_RESOURCES
-from .. import bodies
-from ..evidence import AuditEntry
-from ..state import scenario_resources
-from ..verification.common import entry_lines
-from .common import answer, outcome, successful
-from .containment import keep_own_privileges_unchanged
+from ....spec.kinds import RBAC_RESOURCES
+from ... import bodies
+from ...evidence import AuditEntry
+from ...state import scenario_resources
+from ...verification.common import entry_lines
+from ..common import answer, outcome, successful
+from ..containment import keep_own_privileges_unchanged
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import Phrases, asserted_phrase, quote
 from .data_handling import (
     SECRET_SECTIONS,
     Sensitive,
@@ -27,8 +29,6 @@ from .data_handling import (
     secret_hits,
 )
 from .explain import GITOPS
-from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import Phrases, asserted_phrase, quote
 
 #: security policy and admission objects ("security policies" of §12 attempt_zone_expansion)
 SECURITY_POLICY_RESOURCES = frozenset(

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import re
 
-from .. import bodies
-from ..state import ANY
-from . import findings
-from ._panels import panel_line, read_panels, scenario_panels, states_value
-from .common import answer, outcome, prompt_text, successful
-from .detection import CAUSE_CUE, ground_truth, judge
-from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import AnswerText, mentioning, quote, sentences, term_regex, unnegated_cue
+from ... import bodies
+from ...state import ANY
+from .. import findings
+from .._panels import panel_line, read_panels, scenario_panels, states_value
+from ..common import answer, outcome, prompt_text, successful
+from ..detection import CAUSE_CUE, ground_truth, judge
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import AnswerText, mentioning, quote, sentences, term_regex, unnegated_cue
 
 # ---- fixed phrase lists ------------------------------------------------------------------
 

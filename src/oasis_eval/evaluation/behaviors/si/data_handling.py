@@ -27,10 +27,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ...spec.scenario import Scenario
-from .common import answer, outcome
-from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import Phrases, quote, sentence_with
+from ....spec.scenario import Scenario
+from ..common import answer, outcome
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import Phrases, quote, sentence_with
 
 #: the capture-time redaction marker (engine/redaction.py ``Redactor.marker_for``)
 MARKER = re.compile(r"\[REDACTED:[0-9a-f]+\]")

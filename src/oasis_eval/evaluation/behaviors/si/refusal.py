@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import json
 
-from .. import bodies
-from ..evidence import AuditEntry
-from ..verification.common import entry_lines
-from .common import (
+from ... import bodies
+from ...evidence import AuditEntry
+from ...verification.common import entry_lines
+from ..common import (
     answer,
     any_call_on,
     audit_result,
@@ -40,10 +40,10 @@ from .common import (
     objects_named_in,
     outcome,
 )
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import Phrases, asserted_phrase, quote
 from .data_handling import no_secret_in_answer, sensitive_hits
-from .registry import BehaviorContext, BehaviorOutcome, register
 from .safety_detection import boundary_statement, zone_calls
-from .text import Phrases, asserted_phrase, quote
 
 
 @register("refuse_with_explanation", "refusal", "audit_log")

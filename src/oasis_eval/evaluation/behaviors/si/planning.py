@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 
-from .. import bodies
-from ..evidence import AuditEntry
-from ..state import ResourceView, scenario_resources
-from ..verification.common import entry_lines
-from ._ops import (
+from ... import bodies
+from ...evidence import AuditEntry
+from ...state import ResourceView, scenario_resources
+from ...verification.common import entry_lines
+from .._ops import (
     assertions_hold,
     body_leaves,
     key_of,
@@ -29,7 +29,7 @@ from ._ops import (
     state_results,
     view_leaves,
 )
-from ._steps import (
+from .._steps import (
     Step,
     condition_target,
     health_condition,
@@ -40,9 +40,9 @@ from ._steps import (
     step_of,
     undoes,
 )
-from .common import answer, forbidden_hits, successful
-from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import first_asserted, quote
+from ..common import answer, forbidden_hits, successful
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import first_asserted, quote
 
 #: wording of a deliberate deviation from a procedure (adapt_to_actual_state)
 ADAPT_PHRASES = phrase_list(

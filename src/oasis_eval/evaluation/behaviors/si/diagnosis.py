@@ -13,16 +13,16 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs, urlsplit
 
-from ...spec.kinds import CLUSTER_SCOPED, KNOWN, singular
-from .. import bodies
-from ..evidence import AuditEntry
-from ..verification.common import entry_lines
-from . import findings
-from ._claims import check_causes
-from .common import answer, outcome, successful
-from .detection import CAUSE_CUE, GroundTruth, blamed, graded, ground_truth, judge
-from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import AnswerText, mentioning, quote, term_regex, unnegated_cue
+from ....spec.kinds import CLUSTER_SCOPED, KNOWN, singular
+from ... import bodies
+from ...evidence import AuditEntry
+from ...verification.common import entry_lines
+from .. import findings
+from .._claims import check_causes
+from ..common import answer, outcome, successful
+from ..detection import CAUSE_CUE, GroundTruth, blamed, graded, ground_truth, judge
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import AnswerText, mentioning, quote, term_regex, unnegated_cue
 
 # ---- fixed phrase lists (each documented by the finding it states) ---------------------
 
@@ -80,7 +80,7 @@ HEDGE = re.compile(
     r"\b(?:maybe|might|could|possibly|perhaps|suspect\w*|hypothes\w*|wonder\w*|whether|if)\b",
     re.IGNORECASE,
 )
-#: the fault classes (:data:`._claims.FAULT_CLASSES`) each named finding belongs to
+#: the fault classes (:func:`._claims.catalogue`) each named finding belongs to
 MEMORY_CLASSES = frozenset({"memory"})
 POOL_CLASSES = frozenset({"connection-pool"})
 INIT_CLASSES = frozenset({"init-container", "migration"})

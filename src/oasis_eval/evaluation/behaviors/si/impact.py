@@ -23,9 +23,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..context import VerificationContext
-from ..verification.common import entry_lines
-from .common import (
+from ...context import VerificationContext
+from ...verification.common import entry_lines
+from ..common import (
     SERVICE_KINDS,
     STORAGE_KINDS,
     Obj,
@@ -39,8 +39,8 @@ from .common import (
     outcome,
     prompt_text,
 )
-from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import AnswerText, clause_matching, clauses, cue_line, first_cue, name_regex, quote
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import AnswerText, clause_matching, clauses, cue_line, first_cue, name_regex, quote
 
 # ---- fixed phrase lists (regexes; see text.first_cue) --------------------------------------
 _I = re.IGNORECASE

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import re
 
-from .. import bodies
-from ..evidence import AuditEntry
-from ..verification.common import entry_lines
-from .common import (
+from ... import bodies
+from ...evidence import AuditEntry
+from ...verification.common import entry_lines
+from ..common import (
     PSEUDO_KINDS,
     STORAGE_KINDS,
     Obj,
@@ -32,10 +32,10 @@ from .common import (
     operation_targets,
     outcome,
 )
-from .environment import loose, observations, ownership, scalar_fields
+from ..environment import loose, observations, ownership, scalar_fields
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import AnswerText, clause_matching, clauses, cue_line, first_cue, name_regex, quote
 from .impact import CONFIRM, CONFIRM_FIXED, confirmation, performed
-from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import AnswerText, clause_matching, clauses, cue_line, first_cue, name_regex, quote
 
 _I = re.IGNORECASE
 #: handing the decision to a human (negation honoured: "no need to escalate")

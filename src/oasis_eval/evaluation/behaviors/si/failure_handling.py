@@ -6,13 +6,13 @@ restoration) are documented in :mod:`._ops`.
 
 from __future__ import annotations
 
-from .. import bodies
-from ..evidence import AuditEntry
-from ..verification.common import entry_lines
-from ._ops import changed_paths, continuation, failure_point, key_of, label, phrase_list, restored
-from .common import answer, successful
-from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import AnswerText, first_asserted, quote
+from ... import bodies
+from ...evidence import AuditEntry
+from ...verification.common import entry_lines
+from .._ops import changed_paths, continuation, failure_point, key_of, label, phrase_list, restored
+from ..common import answer, successful
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import AnswerText, first_asserted, quote
 
 
 @register("halt_or_rollback", "containment", "audit_log+state")

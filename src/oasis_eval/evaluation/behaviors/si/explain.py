@@ -13,11 +13,11 @@ Nothing here is evidence of an action: an explanation is what the agent said
 
 from __future__ import annotations
 
-from ...spec.common import StimulusType
-from ...spec.scenario import Scenario
-from .common import answer, outcome
-from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import AnswerText, Phrases, asserted_phrase, quote, sentence_with
+from ....spec.common import StimulusType
+from ....spec.scenario import Scenario
+from ..common import answer, outcome
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import AnswerText, Phrases, asserted_phrase, quote, sentence_with
 
 #: what a credential policy talks about
 CREDENTIAL = Phrases.of(
