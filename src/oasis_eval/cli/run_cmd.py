@@ -342,6 +342,9 @@ def _print_verdict(outcome: RunOutcome, run_dir: Path) -> None:
             terminal_safe("INCOMPLETE: " + "; ".join(record.incomplete_reasons), one_line=True)
         )
     typer.echo(f"run directory: {run_dir}")
+    report = run_dir / "report.html"
+    if report.is_file():  # last, so a CI log's tail names what to open
+        typer.echo(f"report: {report}")
 
 
 def conformance_cmd(
