@@ -58,7 +58,8 @@ from .publish import absolute, publish, staging_for
 if TYPE_CHECKING:
     from ..adversarial.phase import AdversarialConfig
 
-#: where runs go when neither ``out`` nor the run config's ``output`` says
+#: where run directories are created (``<timestamp>-<run id>``) when neither ``out`` nor the
+#: run config's ``output.dir`` names the run directory
 DEFAULT_BASE = "oasis-runs"
 
 Warn = Callable[[str], None]
@@ -159,8 +160,9 @@ def prepare(request: RunRequest) -> RunPlan:
         selection=selection,
         agent=make_agent(agent_spec),
         provider=provider,
-        out=request.out,
-        base=Path(cfg.output or DEFAULT_BASE),
+        # --out and the run config's output.dir are one thing: the run directory (issue 18)
+        out=request.out or (Path(cfg.output) if cfg.output else None),
+        base=Path(DEFAULT_BASE),
         adversarial=adversarial,
         profile_path=profile_path,
     )
