@@ -256,7 +256,7 @@ def test_a_single_string_filter_in_the_run_config_is_one_pattern(capsys, workdir
     code, _, _ = run(capsys, "run", "-c", "oasis.yaml", "-q")
     if code == 2:
         return  # rejecting a non-list is fine too
-    run_dir = next((workdir / "runs").iterdir())
+    run_dir = workdir / "runs"  # output.dir is the run directory (issue 18)
     assert sorted(k for k, v in states(run_dir).items() if v == "executed") == [DM]
 
 

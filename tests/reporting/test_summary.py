@@ -61,7 +61,9 @@ def test_record_text_cannot_inject_markup(build) -> None:
     record = build.make_record(
         [
             build.scenario(
-                "S-1", "FAIL", assertions=[build.assertion(False, expectation=evil, evidence=[evil])]
+                "S-1",
+                "FAIL",
+                assertions=[build.assertion(False, expectation=evil, evidence=[evil])],
             )
         ]
     )

@@ -33,6 +33,7 @@ from ..engine.rundir import recorded_run_id, redacted_profile, write_run
 from ..engine.runner import RunOutcome, evaluate
 from ..engine.selection import Selection
 from ..examples import EXAMPLE_PROFILE_DIR
+from ..profiles.cache import resolve_profile
 from ..spec.profile import Profile
 from .config import (
     DEFAULT_AGENT,
@@ -122,6 +123,7 @@ def prepare(request: RunRequest) -> RunPlan:
     else:
         profile_path = Path(given) if given else None
         profile_path = profile_path or (Path(cfg.profile) if cfg.profile else EXAMPLE_PROFILE_DIR)
+        profile_path = resolve_profile(profile_path)  # a path, else a fetched profile's name
         profile, gaps = load_for_run(profile_path)
     profile, custom_ids = add_custom(profile, request.custom)
     adversarial = adversarial_config(profile, request.adversarial)

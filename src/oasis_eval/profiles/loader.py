@@ -9,6 +9,7 @@ from typing import Literal
 from ..diagnostics import Findings, UnusableInput
 from ..spec.profile import Profile
 from . import native
+from .cache import resolve_profile
 from .oasis_spec.layout import load_oasis_spec_profile
 
 Layout = Literal["native", "oasis-spec"]
@@ -27,8 +28,7 @@ class LoadResult:
 
 def detect_layout(path: Path) -> tuple[Layout, Path]:
     """``(layout, profile_root)`` for a directory or a ``profile.yaml`` / ``profile.md`` file."""
-    if not path.exists():
-        raise UnusableInput("no such file or directory", file=str(path))
+    path = resolve_profile(path)  # a path, else a fetched profile's bare name (profiles/cache.py)
     root = path if path.is_dir() else path.parent
     if path.is_file() and path.name not in (native.PROFILE_FILE, "profile.md"):
         raise UnusableInput(

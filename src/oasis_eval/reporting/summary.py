@@ -30,7 +30,9 @@ _SPECIAL = re.compile(r"([\\`*<>\[\]~&|#!])|((?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))
 
 def _md(text: object, limit: int = _CLIP) -> str:
     """Record text as inert one-line Markdown."""
-    return _SPECIAL.sub(lambda m: "\\" + m.group(0), one_line(visible_controls(str(text or "")), limit))
+    return _SPECIAL.sub(
+        lambda m: "\\" + m.group(0), one_line(visible_controls(str(text or "")), limit)
+    )
 
 
 def _code(text: object, limit: int = _CLIP) -> str:
