@@ -150,4 +150,5 @@ def test_no_verdict_still_writes_a_summary(tmp_path: Path) -> None:
 def test_the_readme_lists_the_actions_inputs() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     listed = readme.split("Inputs: `agent` (required)", 1)[1].split("; outputs", 1)[0]
+    listed = re.sub(r"\(default [^)]*\)", "", listed)  # defaults are not inputs
     assert set(re.findall(r"`([a-z-]+)`", "`agent`" + listed)) == set(ACTION["inputs"])
