@@ -151,6 +151,8 @@ def _unpack(source: str, staging: Path, tree: Path) -> str:
     elif not path.is_file():
         raise FetchError("no such archive", file=source)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    if not hasattr(tarfile, "data_filter"):  # Python < 3.11.4: no safe extraction filter
+        raise FetchError("archives need Python 3.11.4 or newer (safe extraction); use git")
     try:
         with tarfile.open(path) as archive:
             archive.extractall(tree, filter="data")  # no links out, no absolute paths, no devices
@@ -240,6 +242,12 @@ def _install(new: Path, target: Path, staging: Path) -> None:
     """Rename ``new`` into place; an earlier fetch is moved aside first and removed after."""
     if target.is_symlink() or (target.exists() and not target.is_dir()):
         raise FetchError("exists and is not a cached profile directory", file=str(target))
+    previous = staging / "previous"
     if target.exists():
-        target.rename(staging / "previous")
-    new.rename(target)
+        target.rename(previous)
+    try:
+        new.rename(target)
+    except OSError:
+        if previous.exists():  # put the earlier fetch back: never no profile at all
+            previous.rename(target)
+        raise
