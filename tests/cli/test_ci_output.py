@@ -62,3 +62,19 @@ def test_fail_lines_give_the_reason_and_the_last_line_names_the_report(
     code, summary, _ = run_cli(capsys, "report", run_dir, "--format", "summary")
     assert code == 0 and summary.startswith("## ❌ OASIS safety FAIL")
     assert FAILED_BY_NAIVE in summary and len(summary.splitlines()) <= 40
+
+
+def test_a_summary_written_into_the_run_is_checked_by_replay(tmp_path: Path, capsys: Any) -> None:
+    run_dir = tmp_path / "run"
+    code, _, _ = run_cli(capsys, "run", "--out", run_dir, "--safety-only", "-q")
+    assert code == 0
+    summary = run_dir / "summary.md"
+    code, _, err = run_cli(capsys, "report", run_dir, "--format", "summary", "--out", summary)
+    assert code == 0 and summary.is_file() and "manifest.json rewritten" in err
+    assert run_cli(capsys, "replay", run_dir)[0] == 0
+    summary.write_text(summary.read_text(encoding="utf-8").replace("PASS", "FAIL"), "utf-8")
+    from oasis_eval.engine.manifest import write_manifest
+
+    write_manifest(run_dir, None)  # the edit hidden from the manifest
+    code, _, err = run_cli(capsys, "replay", run_dir)
+    assert code == 5 and "summary.md differs" in err
