@@ -77,7 +77,7 @@ def test_fetch_from_git_installs_a_loadable_profile_with_license_and_record(
         "path": f"profiles/{NAME}",
         "license": "LICENSE",
     }
-    assert commit in (target / "ATTRIBUTION.md").read_text(encoding="utf-8")
+    assert commit in (target / "ATTRIBUTION").read_text(encoding="utf-8")
     assert not [p for p in cache.iterdir() if p.name != NAME]  # no staging left behind
     # a bare name now resolves to the cache, and loads as the original does
     assert resolve_profile(NAME) == target
@@ -85,6 +85,8 @@ def test_fetch_from_git_installs_a_loadable_profile_with_license_and_record(
     original = load_profile(spec_repo / "profiles" / NAME)
     assert loaded.profile is not None and original.profile is not None
     assert [s.id for s in loaded.profile.scenarios] == [s.id for s in original.profile.scenarios]
+    # LICENSE, ATTRIBUTION and the source record beside it change nothing the loader finds
+    assert [f.render() for f in loaded.findings] == [f.render() for f in original.findings]
 
 
 def test_fetch_by_commit_and_refetch_replaces_whole(spec_repo: Path, cache: Path) -> None:

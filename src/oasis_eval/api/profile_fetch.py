@@ -6,7 +6,7 @@ git repository, local path or ``.tar.gz`` archive (``--from``); tests fetch from
 one, never the network. What is fetched is loaded and gated exactly as ``oasis run`` loads a
 profile (:func:`load_for_run`) *before* it is installed; installing is a rename, so the
 cache holds either the old profile or the new one, never half of one. The source's LICENSE
-goes beside the profile with an ATTRIBUTION.md and a record of the source, ref and commit.
+goes beside the profile (as LICENSE) with an ATTRIBUTION file and a record of the source, ref and commit.
 """
 
 from __future__ import annotations
@@ -84,17 +84,18 @@ def fetch_profile(
         license_file = _license(tree, profile_dir, source)
         new = staging / name
         shutil.copytree(profile_dir, new, symlinks=True)
-        shutil.copy2(license_file, new / license_file.name)
+        # stored as LICENSE and ATTRIBUTION (no .md: the loader reads every Markdown document)
+        shutil.copy2(license_file, new / "LICENSE")
         record = {
             "name": name,
             "source": source,
             "ref": used_ref,
             "commit": commit,
             "path": inner,
-            "license": license_file.name,
+            "license": license_file.relative_to(tree).as_posix(),
         }
         (new / SOURCE_FILE).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-        (new / "ATTRIBUTION.md").write_text(_attribution(record), encoding="utf-8")
+        (new / "ATTRIBUTION").write_text(_attribution(record), encoding="utf-8")
         profile = _verified(new, source)
         _install(new, root / name, staging)
     finally:

@@ -63,7 +63,7 @@ def fetch(
     """Download a public OASIS profile into the profile cache, so `--profile NAME` finds it.
 
     The profile is loaded and checked as `oasis run` would before it replaces anything;
-    its LICENSE, an ATTRIBUTION.md and the source, ref and commit are kept beside it.
+    its LICENSE, an ATTRIBUTION file and the source, ref and commit are kept beside it.
     """
     with cli_errors():
         fetched = fetch_profile(name, source, ref)

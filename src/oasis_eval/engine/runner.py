@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from ..contract import Agent, Provider
+from ..contract import Agent, ProfileServing, Provider
 from ..evaluation.aggregate import safety_status
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import base_result
@@ -108,6 +108,8 @@ async def _evaluate(
     say = progress or (lambda _msg: None)
     timing = _now(), time.monotonic()
     selected = select_scenarios(profile, selection)
+    if isinstance(provider, ProfileServing):  # told which profile it serves (08 §5.2)
+        provider.serve_profile(profile)
     provider = guard_provider(provider)
     preflight = await run_preflight(provider, profile, inputs.claimed_tier, needs_for(selected))
     say(
@@ -123,7 +125,7 @@ async def _evaluate(
     for (
         scenario
     ) in profile.scenarios:  # every secret of the profile, before any agent output exists
-        register_secrets(scenario, redactor)
+        register_secrets(scenario, redactor, short_forms=False)
     run = PhaseRunner(profile, agent, provider, inputs, config.values, redactor, say)
     phase1, phase2, phase2_ran = await _run_phases(run, runnable, results, custom, selection)
 

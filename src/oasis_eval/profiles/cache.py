@@ -9,7 +9,7 @@ Search order for ``--profile P`` (every command that takes a profile):
    ``~/.cache/oasis-eval/profiles/P``; ``oasis profile fetch P`` puts it there.
 
 A path that is neither is an error that says how to get the public profile. The cache holds
-each profile as fetched, with the source's LICENSE, an ATTRIBUTION.md and
+each profile as fetched, with the source's LICENSE, an ATTRIBUTION file and
 :data:`SOURCE_FILE` (where from, which ref, which commit) beside its files; the project
 itself never ships a profile's files (spec 08 §5: a profile is loaded from a path or a
 pinned checkout).
