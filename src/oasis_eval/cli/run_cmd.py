@@ -147,7 +147,10 @@ def run(
         help="Runner token of an HTTP provider (oasis provider serve prints or writes it); prefer the environment variable.",
     ),
     out: Path | None = typer.Option(
-        None, "--out", "-o", help="Run directory (default ./oasis-runs/<timestamp>)."
+        None,
+        "--out",
+        "-o",
+        help="The run directory, as the run config's output.dir (default ./oasis-runs/<timestamp>-<run id>).",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
     adversarial: str | None = typer.Option(
