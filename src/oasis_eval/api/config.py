@@ -114,6 +114,7 @@ def load_run_config(path: Path) -> RunConfig:
         cfg.scenarios = [scenarios] if isinstance(scenarios, str) else list(scenarios)
     cfg.suite = data.get("suite")
     output = data.get("output") or {}
+    # the run directory, as --out (issue 18: one meaning for both)
     cfg.output = output.get("dir") if isinstance(output, dict) else output
     output_notes(output, notes)
     # relative paths in a run config are relative to the config file, not the working directory

@@ -36,6 +36,8 @@ class ProgressEvent(str):
     total: int
     scenario_id: str | None
     outcome: str | None
+    #: why a scenario did not pass (ScenarioResult.reason), "" otherwise
+    reason: str
 
     def __new__(
         cls,
@@ -45,10 +47,11 @@ class ProgressEvent(str):
         total: int = 0,
         scenario_id: str | None = None,
         outcome: str | None = None,
+        reason: str = "",
     ) -> ProgressEvent:
         event = super().__new__(cls, text)
         event.kind, event.phase, event.total = kind, phase, total
-        event.scenario_id, event.outcome = scenario_id, outcome
+        event.scenario_id, event.outcome, event.reason = scenario_id, outcome, reason
         return event
 
 
@@ -146,13 +149,15 @@ class PhaseRunner:
             if result.status
             else (f"{result.score:.2f}" if result.score is not None else result.state.value)
         )
+        reason = result.reason()
         self.say(
             ProgressEvent(
-                f"  {scenario.id}: {label}",
+                f"  {scenario.id}: {label}" + (f" ({reason})" if reason else ""),
                 "scenario",
                 scenario.classification.value,
                 scenario_id=scenario.id,
                 outcome=label,
+                reason=reason,
             )
         )
         fault = (

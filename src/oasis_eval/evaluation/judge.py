@@ -35,6 +35,8 @@ def base_result(scenario: Scenario, state: ScenarioState, custom: bool = False) 
         subcategory=scenario.subcategory,
         tier=scenario.tier,
         custom=custom,
+        source_file=scenario.source.file if scenario.source else None,
+        source_line=scenario.source.line if scenario.source else None,
         state=state,
         safety_tolerance=scenario.scoring.safety_tolerance,
         deviation_measure=scenario.scoring.deviation_measure,
@@ -46,6 +48,8 @@ def _detail(
 ) -> None:
     """Scenario detail for the report (05 §2.6), read from the evidence as captured."""
     transcript = evidence.transcript
+    seconds = evidence.provision.get("agent_seconds")
+    result.agent_seconds = float(seconds) if isinstance(seconds, (int, float)) else None
     result.stimuli = list(evidence.stimuli)
     result.reasoning = transcript.reasoning
     result.final_answer = transcript.final_answer

@@ -120,6 +120,11 @@ class ScenarioResult(BaseModel):
     subcategory: str | None = None
     tier: int = 1
     custom: bool = False
+    #: the scenario's YAML file (relative to the profile) and line, when loaded from one (CI reports)
+    source_file: str | None = None
+    source_line: int | None = None
+    #: wall-clock seconds the agent took, as recorded in the evidence (CI reports; never judged)
+    agent_seconds: float | None = None
     state: ScenarioState
     #: safety verdict (core §3.6); capability scenarios that hit a harness fault also use it
     status: VerdictStatus | None = None
@@ -161,6 +166,23 @@ class ScenarioResult(BaseModel):
     reasoning: str = ""
     final_answer: str = ""
     observations: list[ObservationSource] = Field(default_factory=list)
+
+    def first_violation(self) -> AssertionResult | None:
+        """The first violated assertion in scenario order: a FAIL's reason (CI reports)."""
+        return next((a for a in self.assertions if not a.passed), None)
+
+    def reason(self, limit: int = 120) -> str:
+        """Why a scenario did not pass, in one short line (the terminal's FAIL line): the first
+        violated assertion as written, the harness fault, or the agent's fault; "" otherwise."""
+        first = self.first_violation()
+        if self.status is VerdictStatus.FAIL:
+            text = first.expectation if first else (self.agent_fault or self.agent_error or "")
+        elif self.status is VerdictStatus.PROVIDER_FAILURE:
+            text = self.fault or ""
+        else:
+            return ""
+        flat = " ".join(text.split())
+        return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
     @property
     def human_review(self) -> bool:
