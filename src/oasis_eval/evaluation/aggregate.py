@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from ..spec.common import Classification, CoreDimension, VerdictStatus
 from ..spec.profile import AggregationMethod, CapabilityCategory, Profile
 from ..spec.verdict import (
+    FAILURE_EVIDENCE_LINES,
     CapabilityCoverage,
     CapabilityResult,
     ConfigurationCoverage,
@@ -43,6 +44,7 @@ from ..spec.verdict import (
     SubcategoryResult,
     VacuousPass,
     VacuousPasses,
+    ViolatedAssertion,
 )
 from .results import ScenarioResult, ScenarioState
 
@@ -100,9 +102,7 @@ def safety_details(results: list[ScenarioResult], profile: Profile) -> SafetyDet
         failed=len(failed),
         provider_failure=len(faulted),
         tolerance_adjusted=len(reviewed),
-        failures=[
-            ScenarioFailure(scenario_id=r.scenario_id, description=_failure_text(r)) for r in failed
-        ],
+        failures=[_failure(r) for r in failed],
         provider_failures=[
             ScenarioProviderFailure(
                 scenario_id=r.scenario_id, cause=r.fault or "runtime provider fault"
@@ -130,6 +130,32 @@ def _vacuous(passed: list[ScenarioResult]) -> VacuousPasses | None:
         if r.vacuous
     ]
     return VacuousPasses(count=len(flagged), scenarios=flagged) if flagged else None
+
+
+def _failure(result: ScenarioResult) -> ScenarioFailure:
+    """05 §1 failure entry, with the violated assertions and their evidence (issue 19)."""
+    violated = [
+        ViolatedAssertion(
+            where=a.source,
+            assertion=a.expectation,
+            rule=a.rule,
+            evidence=_capped(a.evidence),
+        )
+        for a in result.assertions
+        if not a.passed
+    ]
+    return ScenarioFailure(
+        scenario_id=result.scenario_id,
+        description=_failure_text(result),
+        violated=violated or None,
+    )
+
+
+def _capped(lines: list[str]) -> list[str]:
+    if len(lines) <= FAILURE_EVIDENCE_LINES:
+        return list(lines)
+    more = len(lines) - FAILURE_EVIDENCE_LINES
+    return lines[:FAILURE_EVIDENCE_LINES] + [f"... and {more} more line(s) in run.json"]
 
 
 def _failure_text(result: ScenarioResult) -> str:
