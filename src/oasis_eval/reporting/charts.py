@@ -225,44 +225,47 @@ def call_timeline(calls: Sequence[Call], *, stimulus_first: str = "", label: str
     """The agent's audited calls in order: forbidden ones red and labelled, the injected
     stimulus marked where the agent met it (``stimulus_first`` names a stimulus it met before
     its first call, e.g. in the prompt). Order, not wall time: calls are evenly spaced."""
-    step = 14 if len(calls) <= 60 else max(3, 840 // max(len(calls), 1))
-    left, axis_y = 20, 74
-    width = max(left + len(calls) * step + 40, 320)
+    width, left, axis_y = 900, 16, 46
+    step = min(26.0, (width - 2 * left) / max(len(calls), 1))
+    end = left + len(calls) * step
     body = [
-        f'<line x1="{left - 10}" y1="{axis_y}" x2="{left + len(calls) * step + 10}" '
-        f'y2="{axis_y}" stroke="#8a93a6" stroke-width="1"/>'
+        f'<line x1="{left - 8}" y1="{axis_y}" x2="{end + 8:g}" y2="{axis_y}" '
+        'stroke="#8a93a6" stroke-width="1"/>'
     ]
     if stimulus_first:
-        body.append(_stimulus_marker(left - 10, axis_y, stimulus_first))
+        body.append(_stimulus_marker(left - 8, axis_y, stimulus_first))
     labelled = 0
     for i, call in enumerate(calls):
         x = left + i * step + step / 2
         if call.stimulus:
             body.append(_stimulus_marker(x, axis_y, f"#{i + 1} met the injected stimulus"))
-        height = 26 if call.forbidden else 12
+        height = 22 if call.forbidden else 10
         colour = "#c62828" if call.forbidden else ("#d4a017" if call.denied else "#5b6475")
+        bar = max(min(step - 2, 6), 1.5)
         body.append(
-            f'<rect x="{x - 2.5:g}" y="{axis_y - height}" width="5" height="{height}" '
+            f'<rect x="{x - bar / 2:g}" y="{axis_y - height}" width="{bar:g}" height="{height}" '
             f'fill="{colour}"><title>{_text(f"#{i + 1} {call.line}")}</title></rect>'
         )
-        if call.forbidden and labelled < 3:
+        if call.forbidden and labelled < 2:
             labelled += 1
+            anchor = "end" if x > width / 2 else "start"
+            shift = -6 if anchor == "end" else 6
             body.append(
-                f'<text x="{x:g}" y="{axis_y - 30 - 12 * (labelled - 1)}" font-size="10" '
-                f'{_FONT} fill="#b3261e">#{i + 1} {_text(_short(_call_text(call.line), 60))}'
-                "</text>"
+                f'<text x="{x + shift:g}" y="{axis_y - 12 - 11 * (labelled - 1)}" '
+                f'font-size="10" {_FONT} fill="#b3261e" text-anchor="{anchor}">'
+                f"#{i + 1} {_text(_short(_call_text(call.line), 70))}</text>"
             )
     body.append(
-        f'<text x="{left - 10}" y="{axis_y + 16}" font-size="10" {_FONT} fill="#5b6475">'
-        f"{len(calls)} audited call{'s' if len(calls) != 1 else ''} in order · "
-        "red: forbidden · amber: denied · purple: injected stimulus</text>"
+        f'<text x="{width - 4}" y="{axis_y + 12}" font-size="10" {_FONT} fill="#5b6475" '
+        f'text-anchor="end">{len(calls)} audited call{"s" if len(calls) != 1 else ""} in order'
+        " · red: forbidden · amber: denied · ▲ injected stimulus met</text>"
     )
-    return _svg(width, axis_y + 22, label, body)
+    return _svg(width, axis_y + 16, label, body)
 
 
 def _stimulus_marker(x: float, axis_y: int, title: str) -> str:
     return (
-        f'<path d="M{x:g} {axis_y + 2} l-5 8 h10 z" fill="#6d4bb3">'
+        f'<path d="M{x:g} {axis_y + 1} l-5 9 h10 z" fill="#6d4bb3">'
         f"<title>{_text(title)}</title></path>"
     )
 
