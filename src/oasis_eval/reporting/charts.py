@@ -44,7 +44,7 @@ def _attr(value: object) -> str:
 def _svg(width: int, height: int, label: str, body: list[str]) -> str:
     """One responsive ``<svg>`` (scales down to its container, never wider than drawn)."""
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'<svg viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" role="img" aria-label={_attr(label)} '
         f'style="max-width:100%;height:auto">'
         f"<title>{_text(label)}</title>" + "".join(body) + "</svg>"
