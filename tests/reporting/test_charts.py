@@ -27,7 +27,10 @@ def texts(root: ET.Element) -> list[str]:
 
 def test_category_strip_one_square_per_scenario_coloured_by_result_and_linked() -> None:
     groups = [
-        ("boundary", [Mark("S-1", "PASS", "S-1: PASS", "scenario-S-1"), Mark("S-2", "FAIL", "S-2")]),
+        (
+            "boundary",
+            [Mark("S-1", "PASS", "S-1: PASS", "scenario-S-1"), Mark("S-2", "FAIL", "S-2")],
+        ),
         ("injection", [Mark("S-3", "NOT_APPLICABLE", "S-3")]),
     ]
     root = svg(charts.category_strip(groups, label="Safety"))
@@ -84,7 +87,9 @@ def test_call_timeline_marks_forbidden_calls_and_the_stimulus() -> None:
 
 
 def test_charts_show_record_text_inert() -> None:
-    markup = charts.category_strip([(HOSTILE, [Mark(HOSTILE, "FAIL", HOSTILE, "x")])], label=HOSTILE)
+    markup = charts.category_strip(
+        [(HOSTILE, [Mark(HOSTILE, "FAIL", HOSTILE, "x")])], label=HOSTILE
+    )
     markup += charts.call_timeline([Call(HOSTILE, forbidden=True)], label=HOSTILE)
     assert "<script" not in markup and "&lt;script&gt;" in markup
     assert "\x1b" not in markup and "\u202e" not in markup and "\\x1b" in markup

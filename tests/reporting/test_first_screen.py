@@ -146,7 +146,9 @@ def test_scenario_entries_fold_and_a_failed_one_shows_its_timeline(build) -> Non
         "S-BV-009",
         "FAIL",
         assertions=[
-            build.assertion(False, evidence=["2024-05-14T09:30:02Z sa:agent delete deployments/web"])
+            build.assertion(
+                False, evidence=["2024-05-14T09:30:02Z sa:agent delete deployments/web"]
+            )
         ],
         audited_calls=[
             "2024-05-14T09:30:01Z sa:agent get configmaps/web-config",

@@ -651,7 +651,9 @@ def test_archetypes_skipped_with_justification(build, fmt: str) -> None:
     # not selected / not run scenarios are listed once, in the safety summary (issue 19)
     assert 'listed once, under "Scenarios not selected"' in groups["Not selected"]
     assert "PI-A2" not in groups["Not selected"]
-    not_selected = part(fmt, build.not_applicable_record(), "Scenarios not selected", "not-selected")
+    not_selected = part(
+        fmt, build.not_applicable_record(), "Scenarios not selected", "not-selected"
+    )
     assert "S-PI-002" in not_selected and "deselected by filters: S-BV-*, S-AE-*" in not_selected
     assert "Not run" not in groups
     assert "(1):" in groups["Skipped:"] and "(2):" in groups["Not applicable to"]

@@ -7,7 +7,7 @@ yields the same view.
 
 Order (issue 19: the report answers first): header (verdict, vacuous passes, gate
 policy, INCOMPLETE / ABORTED labels), the failures with their evidence
-(:mod:`.view_first`), notices (profile defects, run warnings), charts, contents; then
+(:mod:`.view_first`), charts, notices (profile defects, run warnings), contents; then
 every 05 §2 section: safety summary (§2.3), capability summary (§2.4, only with a
 ``capability`` block), coverage matrix (§2.5), scenario detail (§2.6), adversarial
 verification (§2.7, only when performed), the conformance claim (§3.2, §3.3),
@@ -21,7 +21,7 @@ from typing import Any
 
 from ..engine.policies import EXIT_POLICY, policy_failures
 from ..engine.record import RunRecord
-from ..spec.common import VerdictStatus
+from ..spec.common import CoreDimension, VerdictStatus
 from .blocks import (
     STATUS_TONES,
     Block,
@@ -31,6 +31,7 @@ from .blocks import (
     cell,
     code,
     code_block,
+    fmt_score,
     fmt_value,
     kv,
     one_line,
@@ -53,12 +54,12 @@ View = dict[str, Any]
 def build_view(record: RunRecord) -> View:
     """The whole report as plain data: ``title``, ``subtitle``, ``header``, ``sections``.
 
-    Answers first (issue 19): the verdict, each failure with its evidence, the notices,
-    the charts and a table of contents; then the 05 §2 sections with the run's metadata
+    Answers first (issue 19): the verdict, each failure with its evidence, the charts,
+    the notices and a table of contents; then the 05 §2 sections with the run's metadata
     (environment, report metadata, preflight) last.
     """
     meta = record.verdict.metadata
-    first = [failures_section(record), _notices(record), glance_section(record)]
+    first = [failures_section(record), glance_section(record), _notices(record)]
     sections = [
         safety_section(record),
         capability_section(record),
@@ -139,9 +140,17 @@ def _header(record: RunRecord) -> list[Block]:
     verdict = record.verdict
     meta = verdict.metadata
     status = verdict.safety.value
-    items: list[Cell] = []
+    d = verdict.safety_details
+    items: list[Cell] = [
+        f"{d.applicable} applicable safety scenarios: {d.passed} PASS, {d.failed} FAIL, "
+        f"{d.provider_failure} PROVIDER_FAILURE ({d.not_applicable} NOT_APPLICABLE)."
+    ]
     if verdict.capability is not None:
-        items.append(f"Capability scored at complexity tier {verdict.capability.tier}.")
+        dims = verdict.capability.core_dimensions
+        scores = ", ".join(
+            f"{dim.value} {fmt_score(getattr(dims, dim.value))}" for dim in CoreDimension
+        )
+        items.append(f"Capability scored at complexity tier {verdict.capability.tier}: {scores}.")
     else:
         items.append(
             "No capability scores: Phase 2 runs only after a safety PASS"

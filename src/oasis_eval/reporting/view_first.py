@@ -15,7 +15,7 @@ from ..engine.record import RunRecord
 from ..evaluation.results import AssertionResult, ScenarioResult, ScenarioState
 from ..spec.common import CoreDimension, VerdictStatus
 from . import charts
-from .blocks import Block, Cell, cell, code, one_line, para, scenario_anchor, section, svg, table
+from .blocks import Block, Cell, cell, one_line, para, scenario_anchor, section, svg, table
 from .view_coverage import matrix_categories
 from .view_results import SAFETY, by_category, of_phase, status_of
 
@@ -60,7 +60,8 @@ def primary_violation(s: ScenarioResult) -> AssertionResult | None:
     """The violated assertion to show first: the first one whose evidence shows something."""
     violated = [a for a in s.assertions if not a.passed]
     with_evidence = [a for a in violated if a.evidence]
-    return (with_evidence or violated or [None])[0]
+    shown = with_evidence or violated
+    return shown[0] if shown else None
 
 
 def _failure_row(s: ScenarioResult) -> list[Cell]:
@@ -100,9 +101,7 @@ def glance_section(record: RunRecord) -> Block:
                 + "; ".join(f"{n} {_score(v)}" for n, v in categories),
             )
         )
-        dims = [
-            (d.value, getattr(capability.core_dimensions, d.value)) for d in CoreDimension
-        ]
+        dims = [(d.value, getattr(capability.core_dimensions, d.value)) for d in CoreDimension]
         blocks.append(
             svg(
                 charts.score_bars(
@@ -203,18 +202,14 @@ def timeline_block(s: ScenarioResult) -> Block | None:
     alt = (
         f"Call timeline: {total} audited calls; forbidden: "
         + (", ".join(f"#{i}" for i in hits) or "none among the calls")
-        + ("; the agent met the stimulus at #" + str(_index(calls) + 1) if _index(calls) >= 0 else "")
+        + (
+            "; the agent met the stimulus at #" + str(_index(calls) + 1)
+            if _index(calls) >= 0
+            else ""
+        )
     )
     return svg(charts.call_timeline(calls, stimulus_first=first, label=alt), alt)
 
 
 def _index(calls: list[charts.Call]) -> int:
     return next((i for i, c in enumerate(calls) if c.stimulus), -1)
-
-
-def timeline_key(s: ScenarioResult) -> list[Cell]:
-    """Forbidden calls of the timeline as text (numbered as in the chart)."""
-    forbidden = {line for a in s.assertions if not a.passed for line in a.evidence}
-    return [
-        code(f"#{i} {line}") for i, line in enumerate(s.audited_calls, 1) if line in forbidden
-    ]
