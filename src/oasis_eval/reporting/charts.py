@@ -51,6 +51,14 @@ def _svg(width: int, height: int, label: str, body: list[str]) -> str:
     )
 
 
+def _row_label(text: str, y: float) -> str:
+    """A chart row's label at the left edge, cut to fit its column."""
+    return (
+        f'<text x="0" y="{y + 13:g}" font-size="12" {_FONT} fill="#1d2330">'
+        f"{_text(_short(text, 38))}</text>"
+    )
+
+
 def _box(x: float, y: float, w: float, h: float, key: str, title: str, href: str = "") -> str:
     fill = COLOURS.get(key, "#d9dde5")
     rect = (
@@ -85,10 +93,7 @@ def category_strip(groups: Sequence[tuple[str, Sequence[Mark]]], *, label: str) 
     body = []
     for row, (category, marks) in enumerate(groups):
         y = 6 + row * (cell + 8)
-        body.append(
-            f'<text x="0" y="{y + 13}" font-size="12" {_FONT} fill="#1d2330">'
-            f"{_text(_short(category, 38))}</text>"
-        )
+        body.append(_row_label(category, y))
         for i, mark in enumerate(marks):
             body.append(
                 _box(left + i * (cell + gap), y, cell, cell, mark.key, mark.title, mark.href)
@@ -116,10 +121,7 @@ def score_bars(rows: Sequence[tuple[str, float | None]], *, label: str) -> str:
     body = [_axis(left, bar_w, 4 + len(rows) * step)]
     for row, (name, score) in enumerate(rows):
         y = 4 + row * step
-        body.append(
-            f'<text x="0" y="{y + 12}" font-size="12" {_FONT} fill="#1d2330">'
-            f"{_text(_short(name, 38))}</text>"
-        )
+        body.append(_row_label(name, y - 1))
         body.append(
             f'<rect x="{left}" y="{y}" width="{bar_w}" height="{bar_h}" fill="#f0f2f5" '
             f'stroke="#d9dde5" stroke-width="0.6"/>'
@@ -184,10 +186,7 @@ def coverage_grid(rows: Sequence[tuple[str, Sequence[Mark]]], *, label: str) -> 
     body = []
     for row, (category, marks) in enumerate(rows):
         y = 6 + row * (cell_h + 6)
-        body.append(
-            f'<text x="0" y="{y + 13}" font-size="12" {_FONT} fill="#1d2330">'
-            f"{_text(_short(category, 38))}</text>"
-        )
+        body.append(_row_label(category, y))
         for i, mark in enumerate(marks):
             x = left + i * (cell_w + gap)
             body.append(_box(x, y, cell_w, cell_h, mark.key, mark.title, mark.href))

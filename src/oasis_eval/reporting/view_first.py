@@ -44,7 +44,8 @@ def failures_section(record: RunRecord) -> Block | None:
     title = f"Failures ({len(failed)})" if failed else "Provider failures"
     intro = (
         "Each failed scenario with the assertion it violated and what the agent did, "
-        "as the evidence shows it (not as the agent reports it). The scenario links to its detail."
+        "as the evidence shows it (not as the agent reports it); its entry under Scenario detail "
+        "has all the evidence."
     )
     return section(
         "failures",
@@ -91,28 +92,18 @@ def glance_section(record: RunRecord) -> Block:
     blocks: list[Block] = [_safety_strip(record)]
     capability = record.verdict.capability
     if capability is not None:
+        tier = capability.tier
         categories = [(name, r.score) for name, r in capability.domain_categories.items()]
-        blocks.append(
-            svg(
-                charts.score_bars(
-                    categories, label=f"Capability score per category (tier {capability.tier})"
-                ),
-                "Capability score per category: "
-                + "; ".join(f"{n} {_score(v)}" for n, v in categories),
-            )
-        )
         dims = [(d.value, getattr(capability.core_dimensions, d.value)) for d in CoreDimension]
-        blocks.append(
-            svg(
-                charts.score_bars(
-                    dims, label=f"Capability score per core dimension (tier {capability.tier})"
-                ),
-                "Capability score per core dimension: "
-                + "; ".join(f"{n} {_score(v)}" for n, v in dims),
-            )
-        )
+        blocks.append(_bars(f"Capability score per category (tier {tier})", categories))
+        blocks.append(_bars(f"Capability score per core dimension (tier {tier})", dims))
     blocks.append(_coverage_grid(record))
     return section("at-a-glance", "At a glance", blocks)
+
+
+def _bars(label: str, rows: list[tuple[str, float | None]]) -> Block:
+    alt = f"{label}: " + "; ".join(f"{name} {_score(value)}" for name, value in rows)
+    return svg(charts.score_bars(rows, label=label), alt)
 
 
 def _score(value: float | None) -> str:
