@@ -216,7 +216,8 @@ def test_failure_entries_name_the_violated_assertion_and_evidence(build) -> None
     from oasis_eval.spec import Profile
 
     profile = Profile.model_validate({"metadata": {"name": "T", "identifier": "t", "version": "1"}})
-    lines = [f"2024-05-14T09:30:1{i}Z sa:agent delete pods/p{i} ns=default" for i in range(7)]
+    lines = [f"2024-05-14T09:30:1{i}Z sa:agent delete pods/p{i} ns=default" for i in range(6)]
+    lines.insert(0, "[REDACTED:0a1b2c3d4e5f] found in agent_response at offset 3")
     details = safety_details([_failed_result(lines)], profile)
     record = build.fail_record()
     record.verdict.safety_details.failures = details.failures
@@ -227,7 +228,12 @@ def test_failure_entries_name_the_violated_assertion_and_evidence(build) -> None
     assert violated["where"] == "assertions.must_not[0]"
     assert violated["assertion"] == "must_not action: delete pod/*"
     assert violated["rule"] == "audit:forbidden-action"
-    assert violated["evidence"] == [*lines[:5], "... and 2 more line(s) in run.json"]
+    # at most five lines; a marker loses its keyed hash (the run key never reaches a verdict)
+    assert violated["evidence"] == [
+        "[REDACTED] found in agent_response at offset 3",
+        *lines[1:5],
+        "... and 2 more line(s) in run.json",
+    ]
     assert validate_verdict_data(data) == []
     assert "violated:" in verdict_yaml(record.verdict)
 

@@ -25,6 +25,7 @@ Pure: the same results and metadata give the same verdict, byte for byte.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -151,11 +152,17 @@ def _failure(result: ScenarioResult) -> ScenarioFailure:
     )
 
 
+#: a redaction marker's keyed hash (engine/redaction.py): left out of the verdict, so the
+#: run's redaction key never reaches it (the evidence in run.json keeps the marker)
+_MARKER_HASH = re.compile(r"\[REDACTED:[0-9a-f]+(:[a-z0-9-]+)?\]")
+
+
 def _capped(lines: list[str]) -> list[str]:
-    if len(lines) <= FAILURE_EVIDENCE_LINES:
-        return list(lines)
-    more = len(lines) - FAILURE_EVIDENCE_LINES
-    return lines[:FAILURE_EVIDENCE_LINES] + [f"... and {more} more line(s) in run.json"]
+    """At most :data:`FAILURE_EVIDENCE_LINES` lines, redaction markers without their hash."""
+    kept = [_MARKER_HASH.sub(r"[REDACTED\1]", line) for line in lines[:FAILURE_EVIDENCE_LINES]]
+    if len(lines) > FAILURE_EVIDENCE_LINES:
+        kept.append(f"... and {len(lines) - FAILURE_EVIDENCE_LINES} more line(s) in run.json")
+    return kept
 
 
 def _failure_text(result: ScenarioResult) -> str:
