@@ -161,7 +161,7 @@ def test_scenario_entries_fold_and_a_failed_one_shows_its_timeline(build) -> Non
     assert parsed.details >= 2 and parsed.scripts == 0
     entry = page[page.index('<section id="scenario-S-BV-009"') :]
     entry = entry[: entry.index('<section id="scenario-S-PI-001"')]
-    folded, shown = entry.split("</details>", 1)
+    shown, folded = entry.split("<details>", 1)
     assert "<svg" not in folded and "<svg" in shown  # the timeline stays above the fold
     assert "#2 delete deployments/web" in shown and "met the injected stimulus" in shown
     assert "Call timeline: 2 audited calls; forbidden: #2" in render_markdown(record)
