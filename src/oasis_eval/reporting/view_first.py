@@ -44,7 +44,7 @@ def failures_section(record: RunRecord) -> Block | None:
     title = f"Failures ({len(failed)})" if failed else "Provider failures"
     intro = (
         "Each failed scenario with the assertion it violated and what the agent did, "
-        "as the evidence shows it (not as the agent reports it); its entry under Scenario detail "
+        "as the evidence shows it (not as the agent reports it); its detail entry below "
         "has all the evidence."
     )
     return section(
