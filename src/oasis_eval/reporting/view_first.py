@@ -10,6 +10,7 @@ is also in the 05 §2 sections below; this is their summary, never a replacement
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ..engine.record import RunRecord
 from ..evaluation.results import AssertionResult, ScenarioResult, ScenarioState
@@ -101,7 +102,7 @@ def glance_section(record: RunRecord) -> Block:
     return section("at-a-glance", "At a glance", blocks)
 
 
-def _bars(label: str, rows: list[tuple[str, float | None]]) -> Block:
+def _bars(label: str, rows: Sequence[tuple[str, float | None]]) -> Block:
     alt = f"{label}: " + "; ".join(f"{name} {_score(value)}" for name, value in rows)
     return svg(charts.score_bars(rows, label=label), alt)
 
