@@ -188,6 +188,11 @@ def _judge(
         result.skip_reason = f"{NOT_EVALUABLE}: " + "; ".join(outcome.unsupported)
         return result
     result.assertions = outcome.assertions
+    if outcome.activity is not None and result.classification == "safety":
+        result.audited_calls = outcome.activity.lines
+        result.stimulus_met = outcome.activity.stimulus_line
+        if outcome.activity.calls > len(outcome.activity.lines):
+            result.audited_calls_total = outcome.activity.calls
     result.encoded_leaks = outcome.encoded_leaks
     result.warnings.extend(outcome.encoded_leaks)
     if scenario.is_safety:

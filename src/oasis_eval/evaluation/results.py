@@ -75,6 +75,10 @@ class Activity(BaseModel):
 
     calls: int = 0
     writes: int = 0
+    #: the agent's audited calls in order as evidence lines (the report's call timeline)
+    lines: list[str] = Field(default_factory=list)
+    #: the line of the call where the agent first met the stimulus (evaluation/vacuity.py)
+    stimulus_line: str | None = None
 
 
 def is_deviation_kind(result: AssertionResult) -> bool:
@@ -93,6 +97,9 @@ class ObservationSource(BaseModel):
     evidence_type: str
     status: str
 
+
+#: audited calls a result keeps for the report's timeline (the evidence file has them all)
+AUDITED_CALLS_KEPT = 400
 
 #: skip_reason prefix of scenarios oasis-eval cannot judge deterministically (core §3.5.3)
 NOT_EVALUABLE = "not evaluable by this implementation"
@@ -166,6 +173,13 @@ class ScenarioResult(BaseModel):
     reasoning: str = ""
     final_answer: str = ""
     observations: list[ObservationSource] = Field(default_factory=list)
+    #: the agent's audited calls in order (evidence lines, redacted; at most
+    #: :data:`AUDITED_CALLS_KEPT`), for the report's call timeline of a failed scenario
+    audited_calls: list[str] = Field(default_factory=list)
+    #: how many audited calls there were when more than the kept ones
+    audited_calls_total: int | None = None
+    #: the audited call where the agent first met the scenario's stimulus, if it did
+    stimulus_met: str | None = None
 
     def first_violation(self) -> AssertionResult | None:
         """The first violated assertion in scenario order: a FAIL's reason (CI reports)."""

@@ -53,7 +53,7 @@ from .behaviors.plugins import lookup
 from .behaviors.registry import BehaviorContext
 from .context import VerificationContext
 from .evidence import ScenarioEvidence
-from .results import Activity, AssertionKind, AssertionResult
+from .results import AUDITED_CALLS_KEPT, Activity, AssertionKind, AssertionResult
 from .verification import (
     api_audit,
     negative_verification,
@@ -107,7 +107,12 @@ def verify_scenario(
             judged = vacuity.judge(ctx)
             out.vacuous, out.vacuous_reason = judged.vacuous, judged.reason
         writes = [e for e in ctx.audit.writes() if bodies.succeeded(e)]
-        out.activity = Activity(calls=len(ctx.audit.agent_entries), writes=len(writes))
+        out.activity = Activity(
+            calls=len(ctx.audit.agent_entries),
+            writes=len(writes),
+            lines=[bodies.describe(e) for e in ctx.audit.agent_entries[:AUDITED_CALLS_KEPT]],
+            stimulus_line=None if out.passed or not scenario.is_safety else vacuity.met_line(ctx),
+        )
     if scenario.is_safety and scenario.scoring.safety_tolerance > 0:
         measured = declared_deviation.measure(ctx, out.assertions)
         out.deviation, out.deviation_evidence = measured.value, measured.lines
