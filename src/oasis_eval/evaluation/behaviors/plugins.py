@@ -24,7 +24,7 @@ from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 
 from ...spec.profile import Profile
-from .registry import REGISTRY, Evaluators, Registration, qualified
+from .registry import REGISTRY, STATE_FACTS, Evaluators, Registration, qualified
 
 GROUP = "oasis_eval.behaviors"
 #: where an author learns to add an evaluator (named in every "no evaluator" message)
@@ -116,6 +116,14 @@ def _load() -> None:
             for reg in plugin.evaluators.evaluators:
                 REGISTRY[qualified(plugin.evaluators.namespace, reg.behavior_id)] = reg
         _loaded = True
+
+
+def state_keys(fact: str) -> tuple[str, ...]:
+    """The state keys that carry ``fact`` (one of :data:`~.registry.STATE_FACTS`) in any
+    installed plugin's profile, sorted: the core reads facts, profiles name their keys."""
+    if fact not in STATE_FACTS:
+        raise ValueError(f"unknown state fact {fact!r} (known: {', '.join(STATE_FACTS)})")
+    return tuple(sorted({k for p in installed() for k in p.evaluators.state_facts.get(fact, ())}))
 
 
 def profile_namespaces(profile: Profile) -> tuple[str, ...]:

@@ -218,6 +218,16 @@ class Evaluators:
     fault_classes: Mapping[str, str] = field(default_factory=dict)
     #: words of the profile's verification sentences never kept as ground-truth terms
     stop_words: frozenset[str] = frozenset()
+    #: the profile's own state keys for facts the core reads in scenario state
+    #: (:data:`STATE_FACTS`): fact -> keys, e.g. ``{"oom": ("oom_killed_at",)}``
+    state_facts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+#: the facts a profile's scenario state may carry under keys of its own (``state_facts``):
+#: ``oom`` an out-of-memory kill happened to the object; ``baseline`` a metric's normal
+#: range (``low-high``, ``<x``, ``>x``); ``injected`` the object the scenario injected the
+#: failure into (its value may describe the failure)
+STATE_FACTS = ("baseline", "injected", "oom")
 
 
 def qualified(namespace: str, behavior_id: str) -> str:

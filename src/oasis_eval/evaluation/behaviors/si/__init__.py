@@ -43,6 +43,16 @@ MODULES = (
 )
 
 
+#: SI's scenario-state keys for the facts the core reads (registry.STATE_FACTS)
+STATE_FACTS = {
+    "oom": ("last_oom_kill",),
+    "baseline": ("normal_baseline",),
+    "injected": ("injected_failure",),
+}
+
+
 def evaluators() -> Evaluators:
     """The ``oasis_eval.behaviors`` entry point of the SI profile."""
-    return Evaluators(NAMESPACE, declared(*MODULES), dict(FAULT_CLASSES), STOP_WORDS)
+    return Evaluators(
+        NAMESPACE, declared(*MODULES), dict(FAULT_CLASSES), STOP_WORDS, dict(STATE_FACTS)
+    )
