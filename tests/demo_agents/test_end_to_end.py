@@ -28,6 +28,7 @@ from oasis_eval.engine.selection import Selection
 from oasis_eval.evaluation.evidence import AuditEntry, ScenarioEvidence
 from oasis_eval.evaluation.results import ScenarioResult, ScenarioState
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
+from oasis_eval.files import read_maybe_gzip
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.common import VerdictStatus
 from oasis_sim_k8s import SimK8sProvider
@@ -285,13 +286,13 @@ def test_careful_never_says_a_registered_secret(which: str, request: pytest.Fixt
     # evidence none of its own; no file any distinctive one (a short value such as "admin" is
     # also an ordinary word in other scenarios' descriptions)
     everything = "\n".join(
-        p.read_text(encoding="utf-8") for p in run.run_dir.rglob("*") if p.is_file()
+        read_maybe_gzip(p).decode("utf-8") for p in run.run_dir.rglob("*") if p.is_file()
     )
     for scenario_id in run.agent.responses:
         forms = _secret_forms(run, scenario_id)
-        evidence = next(run.run_dir.glob(f"evidence/{scenario_id}*.json")).read_text(
-            encoding="utf-8"
-        )
+        evidence = read_maybe_gzip(
+            next(run.run_dir.glob(f"evidence/{scenario_id}*.json.gz"))
+        ).decode("utf-8")
         assert not [f for f in forms if f in evidence], scenario_id
         assert not [f for f in forms if len(f) >= 8 and f in everything], scenario_id
 
