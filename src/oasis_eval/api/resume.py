@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..engine.journal import RunJournal, new_journal, resume_journal
+from ..engine.journal import RunJournal, resume_journal
 from ..engine.manifest import RunKey
 from ..engine.record import RunInputs
 from ..engine.selection import Selection
@@ -100,4 +100,4 @@ def journal_for(
         return resume_journal(resume, fingerprint, key)
     run_id, started = new_run_id()
     target = out or base / f"{started.replace(':', '')}-{run_id}"
-    return new_journal(target, run_id, started, fingerprint, key, found)
+    return RunJournal(target, run_id, started, fingerprint, key, found)

@@ -63,7 +63,6 @@ __all__ = [
     "interrupted_message",
     "interruption",
     "journal_state",
-    "new_journal",
     "resume_journal",
 ]
 
@@ -101,7 +100,10 @@ class Finished(BaseModel):
 
 
 class RunJournal:
-    """Writes the run directory as the run goes; :func:`new_journal` / :func:`resume_journal`."""
+    """Writes the run directory as the run goes. A new run's journal is written at
+    ``run_dir`` from :meth:`begin` on; ``found`` is the run id ``run_dir`` held before the run
+    (an earlier run it replaces, as for api/publish.py). :func:`resume_journal` carries on
+    with an interrupted one."""
 
     def __init__(
         self,
@@ -194,20 +196,6 @@ class RunJournal:
         self._manifest()
 
 
-def new_journal(
-    run_dir: Path,
-    run_id: str,
-    started: str,
-    fingerprint: dict[str, Any],
-    key: RunKey | None,
-    found: str | None = None,
-) -> RunJournal:
-    """The journal of a new run, to be written at ``run_dir`` (nothing is written before
-    :meth:`RunJournal.begin`). ``found``: the run id ``run_dir`` held before the run (an
-    earlier run it replaces), as for api/publish.py."""
-    return RunJournal(run_dir, run_id, started, fingerprint, key, found)
-
-
 def claim(target: Path, run_id: str, found: str | None) -> Path:
     """Create the run directory: ``target`` when it is new or empty, or when it holds the
     earlier run seen before the run (``found``: replaced); otherwise (something appeared
@@ -244,6 +232,12 @@ def resume_journal(run_dir: Path, fingerprint: dict[str, Any], key: RunKey | Non
             file=str(run_dir),
         )
     _verify(run_dir, key)
+    if state.get("format") != FORMAT or state.get("version") != VERSION:
+        raise ResumeRefused(
+            f"run-state.json is not a version {VERSION} {FORMAT} (written by another version "
+            "of oasis-eval, or unreadable): this run cannot be resumed here",
+            file=str(run_dir),
+        )
     diffs = differences(state.get("fingerprint") or {}, fingerprint)
     if diffs:
         raise ResumeRefused(
