@@ -27,6 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field
 
 from .spec.common import ConfigValue
+from .spec.profile import Profile
 from .spec.provider import ConformanceResponse, ObservationResponse
 
 
@@ -113,6 +114,9 @@ class AgentResponse(BaseModel):
     model: str | None = None
     #: the agent answered with an error, or timed out after acting
     error: str | None = None
+    #: calls the agent retried in place after a transient fault (a model API's 429, 5xx,
+    #: timeout), one line each: its own account, counted in the report (issue 17)
+    retries: list[str] = Field(default_factory=list)
 
 
 @runtime_checkable
@@ -230,6 +234,19 @@ class ServeOptions:
     #: the URL agents are given for their own listener (``{host}`` stands for the host the
     #: runner used); None: no agent listener
     agent_url: str | None = None
+    #: ``--profile PATH``, loaded: the one profile to serve (:class:`ProfileServing`);
+    #: None: the provider's own defaults
+    profile: Profile | None = None
+
+
+@runtime_checkable
+class ProfileServing(Protocol):
+    """A provider that is told which profile a run evaluates before preflight (08 §5.2):
+    it checks the profile against its own capabilities and then answers conformance for
+    that profile's id and version only, or ``supported: false`` with the returned unmet
+    requirements. Optional; a provider without it answers for the profiles it knows."""
+
+    def serve_profile(self, profile: Profile) -> list[dict[str, str]]: ...
 
 
 @runtime_checkable

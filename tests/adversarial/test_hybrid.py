@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from oasis_eval.adversarial.generators import load_generator
@@ -32,12 +32,12 @@ def hybrid(payloads: dict[str, list[str]], **options: Any):  # type: ignore[no-u
     """A hybrid generator whose fake model answers with the payload list of the first key in the prompt."""
     seen: list[dict[str, Any]] = []
 
-    def answer(request: httpx.Request) -> httpx.Response:
+    def answer(request: httpx2.Request) -> httpx2.Response:
         body = json.loads(request.content)
         seen.append(body)
         user = body["messages"][-1]["content"]
         items = next((v for k, v in payloads.items() if k in user), [])
-        return httpx.Response(
+        return httpx2.Response(
             200,
             json={"choices": [{"message": {"content": "```json\n" + json.dumps(items) + "\n```"}}]},
         )
@@ -47,7 +47,7 @@ def hybrid(payloads: dict[str, list[str]], **options: Any):  # type: ignore[no-u
         {
             "url": "http://llm.test/v1/chat/completions",
             "model": "fake",
-            "transport": httpx.MockTransport(answer),
+            "transport": httpx2.MockTransport(answer),
             **options,
         },
     )
@@ -155,8 +155,8 @@ def test_unparseable_replies_are_rejected(reply: str) -> None:
         {
             "url": "http://llm.test/v1",
             "model": "fake",
-            "transport": httpx.MockTransport(
-                lambda r: httpx.Response(200, json={"choices": [{"message": {"content": reply}}]})
+            "transport": httpx2.MockTransport(
+                lambda r: httpx2.Response(200, json={"choices": [{"message": {"content": reply}}]})
             ),
         },
     )

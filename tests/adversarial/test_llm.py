@@ -1,4 +1,4 @@
-"""The llm generator against a fake OpenAI-compatible endpoint (httpx.MockTransport, no network)."""
+"""The llm generator against a fake OpenAI-compatible endpoint (httpx2.MockTransport, no network)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 import yaml
 
@@ -58,18 +58,18 @@ class FakeEndpoint:
     """Answers chat completions with the given replies in turn; records the requests."""
 
     def __init__(
-        self, replies: list[str] | Callable[[dict[str, Any]], httpx.Response], status: int = 200
+        self, replies: list[str] | Callable[[dict[str, Any]], httpx2.Response], status: int = 200
     ):
         self.replies = replies
         self.status = status
-        self.requests: list[httpx.Request] = []
+        self.requests: list[httpx2.Request] = []
 
-    def __call__(self, request: httpx.Request) -> httpx.Response:
+    def __call__(self, request: httpx2.Request) -> httpx2.Response:
         self.requests.append(request)
         if callable(self.replies):
             return self.replies(json.loads(request.content))
         content = self.replies[(len(self.requests) - 1) % len(self.replies)]
-        return httpx.Response(
+        return httpx2.Response(
             self.status,
             json={
                 "model": "fake-model-2025-01",
@@ -84,7 +84,7 @@ class FakeEndpoint:
 def llm(endpoint: Any, **options: Any):  # type: ignore[no-untyped-def]
     return load_generator(
         "llm",
-        {"url": URL, "model": "fake-model", "transport": httpx.MockTransport(endpoint), **options},
+        {"url": URL, "model": "fake-model", "transport": httpx2.MockTransport(endpoint), **options},
     )
 
 
@@ -106,7 +106,7 @@ def test_a_valid_reply_becomes_a_probe(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "model=fake-model-2025-01" in probe.provenance
     body = endpoint.bodies()[0]
     assert body["model"] == "fake-model" and body["seed"] == 5 and body["temperature"] == 0.7
-    assert endpoint.requests[0].url == httpx.URL(URL + "/chat/completions")
+    assert endpoint.requests[0].url == httpx2.URL(URL + "/chat/completions")
     assert endpoint.requests[0].headers["authorization"] == "Bearer sk-test-123"
     method = gen.method()
     assert method.type is GeneratorType.llm and method.model == "fake-model"
@@ -186,17 +186,25 @@ def test_without_a_seed_the_generator_is_not_reproducible() -> None:
 def test_endpoint_faults_are_clear_errors() -> None:
     profile = _load(str(EXAMPLE_PROFILE_DIR))
     with pytest.raises(GeneratorError, match="HTTP 500"):
-        llm(FakeEndpoint(["x"], status=500)).generate(profile, GenerationRequest(count=1))
+        llm(FakeEndpoint(["x"], status=500), retry_base_wait=0.01).generate(
+            profile, GenerationRequest(count=1)
+        )
 
-    def down(request: httpx.Request) -> httpx.Response:
-        raise httpx.ConnectError("refused", request=request)
+    def down(request: httpx2.Request) -> httpx2.Response:
+        raise httpx2.ConnectError("refused", request=request)
 
     with pytest.raises(GeneratorError, match="unreachable"):
         load_generator(
-            "llm", {"url": URL, "model": "m", "transport": httpx.MockTransport(down)}
+            "llm",
+            {
+                "url": URL,
+                "model": "m",
+                "transport": httpx2.MockTransport(down),
+                "retry_base_wait": 0.01,
+            },
         ).generate(profile, GenerationRequest(count=1))
     with pytest.raises(GeneratorError, match="chat completions format"):
-        llm(lambda r: httpx.Response(200, json={"nope": 1})).generate(
+        llm(lambda r: httpx2.Response(200, json={"nope": 1})).generate(
             profile, GenerationRequest(count=1)
         )
     with pytest.raises(GeneratorError, match="option 'url'"):

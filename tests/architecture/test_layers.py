@@ -19,13 +19,14 @@ SRC = Path(oasis_eval.__file__).resolve().parent
 #: lowest first; a package may import its own layer's modules only when the layer has one
 #: package, and any lower layer
 LAYERS: list[set[str]] = [
-    {"version", "files", "diagnostics", "examples"},
+    {"version", "files", "diagnostics", "examples", "retrying"},
     {"spec"},
     {"contract"},
     {"profiles", "validation", "quality"},
     {"evaluation"},
     {"engine"},
-    {"adapters", "adversarial", "reporting"},
+    {"adapters", "adversarial", "reporting", "history"},
+    {"viewer"},
     {"api"},
     {"cli"},
     {"__init__"},

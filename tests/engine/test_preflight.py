@@ -12,11 +12,11 @@ import pytest
 from oasis_eval.contract import ProviderFault
 from oasis_eval.engine.conformance_check import PreflightNeeds, check_conformance
 from oasis_eval.engine.preflight import PreflightError, run_preflight
-from oasis_eval.engine.semver import parse_range, parse_version, satisfies
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.profile import ConformanceContract, Profile
 from oasis_eval.spec.provider import ConformanceResponse
+from oasis_eval.spec.semver import parse_range, parse_version, satisfies
 
 SI = "oasis-profile-software-infrastructure"
 

@@ -10,17 +10,25 @@ from collections import OrderedDict
 from typing import Any
 
 from oasis_eval.engine.encoded_forms import ENCODED_MIN_VALUE
-from oasis_eval.engine.redaction import Redactor, is_encoded_marker
+from oasis_eval.engine.redaction import (
+    WHOLE_TOKEN_BELOW,
+    Redactor,
+    is_encoded_marker,
+    token_pattern,
+)
 
 KEY = b"k" * 32
 
 
 def reference(redactor: Redactor, value: Any) -> Any:
     """The plain definition: every str (keys included) of every dict and list, each form
-    replaced longest first, one after the other; anything else as it is."""
+    replaced longest first, one after the other (a short form as a whole token only);
+    anything else as it is."""
     if isinstance(value, str):
         for form in sorted(redactor.forms, key=lambda f: (-len(f), f)):
-            if form in value:
+            if len(form) < WHOLE_TOKEN_BELOW:
+                value = token_pattern(form).sub(redactor.forms[form], value)
+            elif form in value:
                 value = value.replace(form, redactor.forms[form])
         for pattern, marker in sorted(redactor.patterns.items()):  # then the regex forms
             value = re.sub(pattern, marker, value)
@@ -236,3 +244,39 @@ def test_a_long_list_is_searched_in_runs_and_untouched_items_are_kept() -> None:
     out = redactor.data(items)
     assert out == reference(redactor, items)
     assert out[0] is items[0] and out[499] is items[499]
+
+
+def test_a_short_value_is_redacted_as_a_whole_token_only() -> None:
+    """Issue 19 item 3: ``admin`` (a 5-letter secret) never eats ordinary names."""
+    redactor = _redactor("admin")
+    marker = redactor.marker_for("admin")
+    kept = ["cluster-admin", "admin.example.com", "x_admin", "adminx", "sysadmin", "admin-role"]
+    for text in kept:
+        assert redactor.text(text) == text
+    for text in [
+        "admin",
+        "password: admin",
+        "DB_USER=admin",
+        '"admin"',
+        "user admin.",
+        "a/admin/b",
+    ]:
+        assert redactor.text(text) == text.replace("admin", marker)
+
+
+def test_a_long_value_is_redacted_wherever_it_occurs() -> None:
+    redactor = _redactor("s3cr3t-passw0rd")
+    marker = redactor.marker_for("s3cr3t-passw0rd")
+    assert redactor.text("xs3cr3t-passw0rdy") == f"x{marker}y"
+
+
+def test_run_wide_registration_leaves_short_forms_to_the_declaring_scenario() -> None:
+    run = Redactor(key=KEY)
+    run.register("admin", short_forms=False)
+    run.register("s3cr3t-passw0rd", short_forms=False)
+    assert run.text("the admin role") == "the admin role"
+    assert "s3cr3t-passw0rd" not in run.text("pw s3cr3t-passw0rd")
+    own = run.scoped()
+    own.register("admin")
+    assert own.text("the admin role") == f"the {own.marker_for('admin')} role"
+    assert run.text("the admin role") == "the admin role"  # the scoped copy added it, not the run

@@ -374,3 +374,58 @@ def test_si_components_come_from_their_documents(si_profile_dir):
         BR,
     }
     assert BV in profile.category("boundary-enforcement").core_mapping
+
+
+def test_the_main_document_and_the_suite_are_found_by_content(tmp_path, reference):
+    """No profile.md and no scenarios/ folder: the metadata (03 §2.1) names the main
+    document, scenario documents (02 §1) are found wherever they are."""
+    files = {
+        "profile.md": None,
+        "bins.md": PROFILE_MD,
+        "scenarios/safety/bin-fencing.yaml": None,
+        "suite/fencing.yaml": FILES["scenarios/safety/bin-fencing.yaml"],
+    }
+    _same(reference, tmp_path / "a", files)
+    loaded = load_profile(write_profile(tmp_path / "b", **files))
+    assert loaded.layout == "oasis-spec" and loaded.profile is not None
+    assert [s.source.file for s in loaded.profile.scenarios] == ["suite/fencing.yaml"]
+    assert not [f for f in loaded.findings if f.severity.value == "error"]
+
+
+def test_no_metadata_anywhere_names_03_2_1_not_a_file(tmp_path):
+    from oasis_eval.diagnostics import UnusableInput
+
+    root = write_profile(tmp_path, **{"profile.md": None})
+    with pytest.raises(UnusableInput) as exc:
+        load_profile(root)
+    assert "03 §2.1" in str(exc.value) and "profile.md (oasis-spec" not in str(exc.value)
+
+
+def test_si_with_every_file_renamed_loads_the_same(si_profile_dir, tmp_path):
+    """The official profile as another author might lay it out: no file keeps its name,
+    the suite lives in ``suite/``. The loaded model (sources aside) is the same."""
+    import shutil
+
+    renamed = {
+        "profile.md": "overview.md",
+        "behavior-definitions.md": "behaviours.md",
+        "provider-conformance.md": "contract.md",
+        "provider-conformance-requirements.yaml": "contract-keys.yaml",
+        "provider-guide.md": "implementers.md",
+        "interface-types.md": "tools.md",
+        "scenarios": "suite",
+    }
+    root = tmp_path / "si"
+    shutil.copytree(si_profile_dir, root)
+    for old, new in renamed.items():
+        (root / old).rename(root / new)
+    original, moved = load_profile(si_profile_dir), load_profile(root)
+    assert moved.layout == "oasis-spec"
+
+    def errors(result):
+        return sorted((f.code, f.message) for f in result.findings if f.severity.value == "error")
+
+    assert errors(moved) == errors(original)
+    dump = lambda p: p.model_dump(mode="json", exclude={"conformance", "scenarios"})  # noqa: E731
+    assert dump(moved.profile) == dump(original.profile)
+    assert [s.id for s in moved.profile.scenarios] == [s.id for s in original.profile.scenarios]

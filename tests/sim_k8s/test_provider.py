@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from oasis_eval.contract import Provider, ProviderFault
-from oasis_eval.engine.conformance_check import PreflightNeeds
 from oasis_eval.engine.preflight import run_preflight
+from oasis_eval.spec.needs import PreflightNeeds
 from oasis_sim_k8s import Faults, SimK8sProvider
 
 from .support import PRINCIPAL, profile, provision, request, run, scenario_ids

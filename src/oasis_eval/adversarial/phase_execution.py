@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import anyio
 
+from ..engine.attempts import capture_with_retries
 from ..engine.configuration import applicability
-from ..engine.execute import capture_scenario
 from ..engine.phase_runner import ProgressEvent
 from ..engine.phases import PhaseContext
 from ..engine.selection import not_evaluable
@@ -81,7 +81,7 @@ async def execute_all(
         async with limiter:
             if stop.is_set():
                 return
-            capture = await capture_scenario(
+            capture = await capture_with_retries(
                 scenario,
                 ctx.profile,
                 ctx.agent,
@@ -89,6 +89,7 @@ async def execute_all(
                 ctx.inputs.agent_principal,
                 ctx.inputs.claimed_tier,
                 ctx.redactor,
+                ctx.inputs.agent_retries,
             )
         if capture.skipped is not None:
             result = base_result(scenario, ScenarioState.skipped)

@@ -80,6 +80,8 @@ class RunRequest:
     tier: int | None = None
     evaluator: str | None = None
     parallel: int | None = None
+    #: ``--agent-retries``: None keeps the run config's (engine/attempts.py)
+    agent_retries: int | None = None
     filters: Sequence[str] = ()
     safety_only: bool = False
     tolerance: Sequence[str] | Mapping[str, object] = ()
@@ -194,6 +196,7 @@ def _inputs(cfg: RunConfig, request: RunRequest) -> RunInputs:
         "claimed_tier": request.tier,
         "evaluator": request.evaluator,
         "parallel": request.parallel,
+        "agent_retries": request.agent_retries,
         "agent_principal": request.principal,
     }
     for key, value in overrides.items():

@@ -66,6 +66,7 @@ _EVALUATION_KEYS = {
     "tier": "claimed_tier",
     "evaluator": "evaluator",
     "parallel": "parallel",
+    "agent_retries": "agent_retries",
     "principal": "agent_principal",
     "lab_framework": "lab_framework",
     "context_tags": "context_tags",

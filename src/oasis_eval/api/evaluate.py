@@ -40,6 +40,7 @@ OPTIONS: dict[str, str] = {
     "reserved": "reserved scenarios (07 §5): a directory or a bundle",
     "reserved_key_env": "the environment variable holding the reserved bundle's key",
     "custom": "custom extension scenario files or directories (03 §6)",
+    "agent_retries": "faulted attempts without any agent call run again, fresh (default 1)",
     "fail_on_vacuous": "gate policy: a vacuous safety PASS makes exit_code 6 (verdict unchanged)",
     "min_capability": "gate policy: a score (overall), {dimension: score} or ['reasoning=0.8', ...]",
     "resume": "an interrupted run directory to carry on with (oasis run --resume): give the same inputs",
@@ -197,6 +198,8 @@ def _request(
         )
     _whole(tier, "--tier", 1, 3)
     _whole(parallel, "--parallel", 1, None)
+    if options.get("agent_retries") is not None:
+        _whole(options["agent_retries"], "--agent-retries", 0, None)
     if isinstance(profile, Mapping):  # a run config's {path: PATH}
         profile = profile.get("path")
     filters = options.get("filters") or ()
@@ -227,6 +230,7 @@ def _request(
         ),
         custom=[Path(p) for p in _paths(options.get("custom"))],
         fail_on_vacuous=options.get("fail_on_vacuous"),
+        agent_retries=options.get("agent_retries"),
         min_capability=options.get("min_capability"),
         resume=_path(options.get("resume")),
     )

@@ -47,6 +47,7 @@ _PROVIDER_MAP = {
         "timeout": _DURATION,
         "retries": {"type": "integer", "minimum": 0, "description": "a whole number >= 0"},
         "retry_cap": {"type": "number", "minimum": 0, "description": "seconds >= 0"},
+        "retry_base_wait": {"type": "number", "minimum": 0, "description": "seconds >= 0"},
         "teardown_polls": {"type": "integer", "minimum": 1, "description": "a whole number >= 1"},
         "teardown_poll_cap": {"type": "number", "minimum": 0, "description": "seconds >= 0"},
         "object": {
@@ -118,6 +119,12 @@ RUN_CONFIG_SCHEMA: dict[str, Any] = {
                     "type": "integer",
                     "minimum": 1,
                     "description": "a whole number of scenarios >= 1",
+                },
+                "agent_retries": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "a whole number >= 0: faulted attempts with no agent call "
+                    "run again in a fresh environment (default 1)",
                 },
                 "principal": _TEXT,
                 "lab_framework": _TEXT,

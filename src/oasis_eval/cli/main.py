@@ -18,6 +18,7 @@ from ..spec import OASIS_CORE_VERSION
 from ..version import __version__
 from . import (
     behaviors_cmd,
+    diff_cmd,
     probe_cmd,
     probe_run_cmd,  # noqa: F401 - attaches `probe run` / `probe promote` to probe_cmd.probe_app
     profile_cmd,
@@ -28,6 +29,7 @@ from . import (
     run_cmd,
     schema_cmd,
     validate_cmd,
+    view_cmd,
 )
 from .output import terminal_safe
 
@@ -50,6 +52,8 @@ app.command("replay")(replay_cmd.replay_cmd)
 app.command("report")(replay_cmd.report_cmd)
 app.command("conformance")(run_cmd.conformance_cmd)
 app.command("behaviors")(behaviors_cmd.behaviors)
+app.command("diff")(diff_cmd.diff_cmd)
+app.command("view")(view_cmd.view)
 
 
 @app.command("version")

@@ -41,6 +41,10 @@ from ..contract import (
     ProviderServer,
     ServeOptions,
 )
+from ..diagnostics import UnusableInput
+from ..profiles.loader import load_profile
+from ..spec.profile import Profile
+from .output import echo_findings
 
 app = typer.Typer(
     help="Environment providers: serve a built-in one over HTTP (petri-compatible /v1 API), list them.",
@@ -84,6 +88,8 @@ class ServeConfig:
     idle_ttl: float = DEFAULT_IDLE_TTL
     #: how the runner token was handed over (printed at start)
     token_note: str = ""
+    #: ``--profile PATH``, loaded: the one profile the provider serves
+    profile: Profile | None = None
 
     def url(self, port: int | None = None) -> str:
         host = self.host
@@ -104,6 +110,7 @@ class ServeConfig:
             max_state_entries=self.max_state_entries,
             idle_ttl=self.idle_ttl or None,
             agent_url=agent_url,
+            profile=self.profile,
         )
 
     @property
@@ -282,6 +289,12 @@ def serve(
     log_level: str = typer.Option(
         "info", "--log-level", help="uvicorn log level (access log at info)."
     ),
+    profile: str | None = typer.Option(
+        None,
+        "--profile",
+        help="Serve this profile only (a profile directory or file): preflight answers for its "
+        "id and version, or supported: false with the requirements the provider cannot meet.",
+    ),
 ) -> None:
     """Serve a built-in provider over petri's /v1 API until interrupted (Ctrl-C)."""
     cfg = build_serve_config(
@@ -302,6 +315,8 @@ def serve(
         max_state_entries=max_state_entries,
         idle_ttl=idle_ttl,
     )
+    if profile is not None:
+        cfg.profile = _served_profile(profile)
     if cfg.no_auth:
         typer.echo(
             "WARNING: --no-auth: the runner API (/v1) is open to every process that can reach it, an agent "
@@ -324,6 +339,23 @@ def serve(
     except KeyboardInterrupt:  # pragma: no cover - interactive
         code = 0
     raise typer.Exit(code)
+
+
+def _served_profile(path: str) -> Profile:
+    """``--profile``: the loaded profile, or exit 2 naming the file and what is wrong."""
+    try:
+        loaded = load_profile(path)
+    except UnusableInput as exc:
+        typer.echo(f"error: --profile {exc}", err=True)
+        raise typer.Exit(2) from None
+    errors = [f for f in loaded.findings if f.severity.value == "error"]
+    if loaded.profile is None or errors:
+        echo_findings(loaded.findings)
+        typer.echo(f"error: --profile {path}: the profile does not load (errors above)", err=True)
+        raise typer.Exit(2)
+    meta = loaded.profile.metadata
+    typer.echo(f"serving profile {loaded.profile.id} {meta.version} only (--profile {path})")
+    return loaded.profile
 
 
 def _settle_token(cfg: ServeConfig) -> None:

@@ -35,13 +35,13 @@ from ..api.config import (
 from ..api.errors import InvalidInput, OptionError
 from ..api.results import vacuous_line, verdict_line
 from ..contract import Agent, AgentFault, Provider
-from ..engine.conformance_check import PreflightNeeds
 from ..engine.journal import RunJournal
 from ..engine.policies import policy_failures
 from ..engine.preflight import PreflightError, run_preflight
 from ..engine.record import PreflightSummary
 from ..engine.runner import RunOutcome
 from ..examples import EXAMPLE_PROFILE_DIR
+from ..spec.needs import PreflightNeeds
 from ..spec.profile import Profile
 from .output import echo_findings, terminal_safe
 from .progress import progress_for
@@ -111,6 +111,12 @@ def run(
     ),
     parallel: int | None = typer.Option(
         None, "--parallel", min=1, help="Scenarios run at once (default 4)."
+    ),
+    agent_retries: int | None = typer.Option(
+        None,
+        "--agent-retries",
+        min=0,
+        help="A scenario whose agent failed (raised, hung, crashed) before any call of it reached the environment runs again in a fresh environment, up to N times (default 1). An attempt with any agent call is judged on its evidence, never retried.",
     ),
     filters: list[str] = typer.Option(
         [], "--filter", help="Glob over scenario id, category or archetype (repeatable)."
@@ -202,6 +208,7 @@ def run(
         tier=tier,
         evaluator=evaluator,
         parallel=parallel,
+        agent_retries=agent_retries,
         filters=filters,
         safety_only=safety_only,
         tolerance=tolerance,

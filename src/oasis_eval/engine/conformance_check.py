@@ -29,16 +29,10 @@ conformance response (top level or in ``requirements``); the report states it pl
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, Field
-
-from ..spec.common import StimulusType
-from ..spec.profile import ConformanceRequirement, Profile
-from ..spec.provider import ConformanceResponse, UnmetRequirement
-from .conformance_rules import (
+from ..spec.conformance_rules import (
     KNOWN_TYPES,
     NOT_DECLARED,
     describe_expected,
@@ -47,43 +41,13 @@ from .conformance_rules import (
     show,
     versions_in,
 )
+from ..spec.needs import PROVIDER_STIMULI, PreflightNeeds
+from ..spec.profile import ConformanceRequirement, Profile
+from ..spec.provider import ConformanceResponse, UnmetRequirement
+from ..spec.semver import parse_range
 from .record import PreflightCheck, PreflightSummary
-from .semver import parse_range
 
 __all__ = ["PROVIDER_STIMULI", "PreflightNeeds", "check_conformance"]
-
-#: stimulus types the provider, not the runner, must carry out (SI provider guide §3)
-PROVIDER_STIMULI = frozenset(
-    {StimulusType.tool_output_injection.value, StimulusType.temporal_condition.value}
-)
-
-
-class PreflightNeeds(BaseModel):
-    """What the selected scenarios need from the provider, beyond the profile contract."""
-
-    #: observation types the run will request (audit_log is always needed)
-    observation_types: set[str] = Field(default_factory=lambda: {"audit_log"})
-    #: stimulus types the provider has to perform (see :data:`PROVIDER_STIMULI`)
-    stimulus_types: set[str] = Field(default_factory=set)
-    #: interface types (scenario tools) the agent must be able to use
-    interface_types: set[str] = Field(default_factory=set)
-
-    @classmethod
-    def from_scenarios(cls, scenarios: Iterable[Any]) -> PreflightNeeds:
-        """Derive the needs of a scenario selection (spec ``Scenario`` objects)."""
-        needs = cls()
-        for scenario in scenarios:
-            verification = scenario.verification
-            # only the observation types the engine actually requests (engine/execute.py):
-            # state_diff is computed from the before/after snapshots, not observed
-            if verification.state_assertions:
-                needs.observation_types.add("resource_state")
-            for stimulus in scenario.stimuli:
-                kind = getattr(stimulus.type, "value", stimulus.type)
-                if kind in PROVIDER_STIMULI:
-                    needs.stimulus_types.add(kind)
-            needs.interface_types.update(scenario.preconditions.agent.tools)
-        return needs
 
 
 @dataclass

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -32,6 +32,7 @@ from ..contract import (
     ProvisionRequest,
     ProvisionResult,
 )
+from ..evaluation.bodies import user_is
 from ..evaluation.evidence import (
     AuditEntry,
     ContainmentValue,
@@ -98,10 +99,15 @@ def _kind_name(resource: str) -> tuple[str, str]:
 
 
 def register_secrets(
-    scenario: Scenario, redactor: Redactor, labels: dict[str, str] | None = None
+    scenario: Scenario,
+    redactor: Redactor,
+    labels: dict[str, str] | None = None,
+    short_forms: bool = True,
 ) -> list[ContainmentValue]:
     """Register containment values and every declared Secret value for redaction at capture;
-    ``labels`` collects marker -> value reference (to name re-encoded leaks in the report)."""
+    ``labels`` collects marker -> value reference (to name re-encoded leaks in the report).
+    ``short_forms=False`` (the run-wide registration): forms short enough to be ordinary words
+    are left to the declaring scenario's own redactor (engine/redaction.py)."""
     state = scenario.preconditions.environment.state
     values = []
     labels = {} if labels is None else labels
@@ -109,11 +115,11 @@ def register_secrets(
         literal = resolve_value_ref(entry.value_ref, state)
         if literal is None:
             continue  # validation reports an unresolvable value_ref before any run
-        marker, forms = redactor.register(str(literal))
+        marker, forms = redactor.register(str(literal), short_forms=short_forms)
         values.append(ContainmentValue(value_ref=entry.value_ref, marker=marker, forms=forms))
         labels.setdefault(marker, entry.value_ref)
     for ref, literal in secret_literals(state):
-        labels.setdefault(redactor.register(literal)[0], ref)
+        labels.setdefault(redactor.register(literal, short_forms=short_forms)[0], ref)
     return values
 
 
@@ -127,6 +133,7 @@ async def capture_scenario(
     redactor: Redactor,
 ) -> ScenarioCapture:
     labels: dict[str, str] = {}
+    redactor = redactor.scoped()  # this scenario's short secret forms stay in its own evidence
     containment = register_secrets(scenario, redactor, labels)
     evidence = ScenarioEvidence(
         scenario_id=scenario.id, agent_principal=principal, containment=containment, redacted=labels
@@ -224,7 +231,7 @@ async def _run_agent(
     evidence = capture.evidence
     env_id = provisioned.environment_id
     before = await provider.snapshot(env_id)
-    evidence.precondition_snapshot = redactor.data(before.resources)
+    evidence.precondition_snapshot = redactor.state(before.resources)
     missing = _missing_preconditions(scenario, before.resources, provisioned.resolved_namespaces)
     if missing:
         raise ProviderFault(
@@ -263,14 +270,15 @@ async def _run_agent(
         provider, provisioned, window
     )  # first: see completeness.observe_served
     audit = await provider.observe(env_id, "audit_log", dict(window))
-    evidence.observations.append(_observation(audit, dict(window), redactor))
+    authored = _authored_by(evidence.agent_principal or "")
+    evidence.observations.append(_observation(audit, dict(window), redactor, authored))
     _check_audit(audit)
     for kind, name, namespace in _state_targets(scenario):
         params = {"kind": kind, "name": name, "namespace": namespace}
         obs = await provider.observe(env_id, "resource_state", params)
-        evidence.observations.append(_observation(obs, params, redactor))
+        evidence.observations.append(_observation(obs, params, redactor, authored))
     after = await provider.snapshot(env_id)
-    evidence.final_snapshot = redactor.data(after.resources)
+    evidence.final_snapshot = redactor.state(after.resources)
     check_completeness(
         provisioned,
         [*scenario.preconditions.environment.state, *stim.injections],
@@ -278,7 +286,7 @@ async def _run_agent(
         audit,
         dict(window),
         evidence,
-        lambda r, p: _observation(r, p, redactor),
+        lambda r, p: _observation(r, p, redactor, authored),
         served,
     )
 
@@ -300,11 +308,36 @@ def _transcript(
         final_answer=redactor.text(response.final_answer),
         model=response.model,
         agent_error=redactor.text(response.error) if response.error else agent_fault,
+        retries=[redactor.text(r) for r in response.retries],
     )
 
 
+def _authored_by(principal: str) -> Callable[[dict[str, Any]], bool]:
+    """Which mappings of an observation the agent wrote, for redaction (engine/redaction.py):
+    an audit entry, unless it names another user (a provider's setup write) and no agent
+    session. Anything else is environment state."""
+
+    def authored(entry: dict[str, Any]) -> bool:
+        if "verb" not in entry and "user" not in entry:
+            return False
+        user = entry.get("user")
+        user = user.get("username") if isinstance(user, dict) else user
+        data = entry.get("data")
+        session = entry.get("agent_principal") or (
+            data.get("agent_principal") if isinstance(data, dict) else None
+        )
+        if isinstance(session, str) and user_is(session, principal):
+            return True
+        return not (isinstance(user, str) and user and not user_is(user, principal))
+
+    return authored
+
+
 def _observation(
-    response: ObservationResponse, parameters: dict[str, str], redactor: Redactor
+    response: ObservationResponse,
+    parameters: dict[str, str],
+    redactor: Redactor,
+    authored: Callable[[dict[str, Any]], bool] | None = None,
 ) -> Observation:
     if not response.evidence_source.usable:
         raise ProviderFault(
@@ -318,7 +351,7 @@ def _observation(
         ),
         parameters=parameters,
         timestamp=response.timestamp,
-        data=redactor.data(response.data),
+        data=redactor.state(response.data, authored),
         evidence_source=response.evidence_source,
     )
 

@@ -19,7 +19,7 @@ from ..evaluation.results import ScenarioResult, ScenarioState
 from ..spec.common import ConfigValue, VerdictStatus
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
-from .execute import capture_scenario
+from .attempts import capture_with_retries
 from .journal import Finished, RunJournal
 from .record import RunInputs
 from .redaction import Redactor
@@ -119,7 +119,7 @@ class PhaseRunner:
         async with limiter:
             if phase.abort is not None:
                 return
-            capture = await capture_scenario(
+            capture = await capture_with_retries(
                 scenario,
                 self.profile,
                 self.agent,
@@ -127,6 +127,7 @@ class PhaseRunner:
                 self.inputs.agent_principal,
                 self.inputs.claimed_tier,
                 self.redactor,
+                self.inputs.agent_retries,
             )
         custom = scenario.id in self.inputs.custom_scenarios
         evidence = None

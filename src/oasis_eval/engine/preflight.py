@@ -27,9 +27,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..spec.needs import PreflightNeeds
 from ..spec.profile import Profile
 from ..spec.provider import ConformanceResponse
-from .conformance_check import PreflightNeeds, check_conformance
+from .conformance_check import check_conformance
 from .record import PreflightSummary
 
 __all__ = [

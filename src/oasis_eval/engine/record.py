@@ -51,6 +51,8 @@ class RunInputs(BaseModel):
     filters: list[str] = Field(default_factory=list)
     safety_only: bool = False
     parallel: int = 1
+    #: faulted attempts with no agent call discarded and run again, per scenario (attempts.py)
+    agent_retries: int = 1
     #: custom extension scenarios (03 §6): labelled custom, not counted toward minimum coverage
     custom_scenarios: list[str] = Field(default_factory=list)
     #: gate policies (issue 18, engine/policies.py): exit code only, never the verdict

@@ -9,6 +9,19 @@ output file holds the value. Re-encoded forms (hex, rot13, base64 inside a longe
 flagged in the report, but never deciding containment (01 §3.5.5 is a literal match).
 The key is random per run and never stored.
 
+Where a value counts as occurring (issue 19 item 3): a form of :data:`WHOLE_TOKEN_BELOW` or
+more characters is redacted wherever it occurs, inside a longer string included; a shorter
+form only where it stands as a whole token (:func:`token_pattern`), so a 5-letter secret
+``admin`` is redacted in ``password: admin`` and in the Secret's own field, never inside
+``cluster-admin`` or ``admin.example.com``. Containment (core §3.5.5) decides on the
+marker, so a short value leaked as itself is still found. A short form is registered only
+for the scenario that declares it (``short_forms=False`` for the run-wide registration of
+every scenario's secrets): elsewhere in the run it is an ordinary word, not that secret. In
+environment state (:meth:`Redactor.state`: snapshots, the profile's declared state) a short
+form is redacted only inside the Secret objects themselves, so a ClusterRole named ``admin``
+keeps its name; in what the agent said and sent (its transcript, and the audit entries it
+authored), as a whole token.
+
 The prefilter that keeps this fast is :mod:`.redaction_search`; which credential strings
 are secrets, :mod:`.credential_secrets`.
 """
@@ -19,7 +32,9 @@ import base64
 import binascii
 import hashlib
 import hmac
+import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +53,7 @@ from .redaction_search import (
 __all__ = [
     "MIN_LENGTH",
     "PREFIX",
+    "WHOLE_TOKEN_BELOW",
     "Redactor",
     "deciding_forms",
     "is_encoded_marker",
@@ -46,6 +62,12 @@ __all__ = [
 ]
 
 MIN_LENGTH = 4  # shorter literals would redact ordinary words
+#: forms shorter than this are redacted only as whole tokens (common words survive)
+WHOLE_TOKEN_BELOW = 8
+#: a token goes on through these characters: letters, digits, ``_`` and ``-`` (``cluster-admin``
+#: is one token), and a ``.`` between two of them (``admin.example.com``)
+_TOKEN_BEFORE = r"(?<![A-Za-z0-9_\-])(?<![A-Za-z0-9_\-]\.)"
+_TOKEN_AFTER = r"(?![A-Za-z0-9_\-])(?!\.[A-Za-z0-9_\-])"
 #: the prefilter searches for this many leading characters of each form
 PREFIX = 16
 
@@ -70,18 +92,27 @@ class Redactor:
     _prefixes: dict[str, str] = field(default_factory=dict, repr=False)
     #: the run-wide redactor a scoped copy was made from (its prefilter is reused)
     _base: Redactor | None = field(default=None, repr=False)
+    #: short form -> its whole-token regex, compiled on first use
+    _tokens: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: this redactor without its short forms (for environment state), with the form count it had
+    _long: tuple[int, Redactor] | None = field(default=None, repr=False)
 
     def marker_for(self, literal: str) -> str:
         digest = hmac.new(self.key, literal.encode(), hashlib.sha256).hexdigest()[:12]
         return f"[REDACTED:{digest}]"
 
     def register(
-        self, literal: str, encodings: bool = True, patterns: bool = True
+        self,
+        literal: str,
+        encodings: bool = True,
+        patterns: bool = True,
+        short_forms: bool = True,
     ) -> tuple[str, list[str]]:
         """Register a literal in every form; returns (marker, names of the deciding forms).
 
         ``encodings``: also its re-encoded forms (flagged, not deciding); ``patterns``: its
-        regex forms among them (letter-spaced, separated hex bytes). A deciding form
+        regex forms among them (letter-spaced, separated hex bytes); ``short_forms``: also
+        the deciding forms under :data:`WHOLE_TOKEN_BELOW` (whole tokens). A deciding form
         replaces a re-encoded one registered earlier for another value (a probe may declare
         the hex of a secret as a contained value of its own)."""
         literal = str(literal)
@@ -89,7 +120,7 @@ class Redactor:
         names = []
         deciding = deciding_forms(literal)
         for name, form in deciding:
-            if len(form) >= MIN_LENGTH:
+            if len(form) >= (MIN_LENGTH if short_forms else WHOLE_TOKEN_BELOW):
                 current = self.forms.get(form)
                 if current is None or is_encoded_marker(current):
                     self.forms[form] = marker  # new, or so far only a re-encoded form
@@ -157,12 +188,48 @@ class Redactor:
             return value  # no form occurs, so no replacement below could happen
         for form in self._order:  # longest first, one after the other (later forms see markers)
             if form in value:
-                value = value.replace(form, self.forms[form])
+                if len(form) >= WHOLE_TOKEN_BELOW:
+                    value = value.replace(form, self.forms[form])
+                else:
+                    value = self._token(form).sub(self.forms[form], value)
         if self._compiled is None:  # compiled on the first hit only: most runs never need them
             self._compiled = [(compiled_pattern(p), m) for p, m in sorted(self.patterns.items())]
         for pattern, marker in self._compiled:
             value = pattern.sub(marker, value)
         return value
+
+    def state(self, value: Any, authored: Callable[[dict[str, Any]], bool] | None = None) -> Any:
+        """Environment state (a snapshot's resources, declared state entries, observations):
+        every long form anywhere, the short forms only inside Secret objects and inside the
+        mappings ``authored`` says the agent wrote (its audit entries; see the module docstring)."""
+        if not any(len(form) < WHOLE_TOKEN_BELOW for form in self.forms):
+            return self.data(value)
+        if self._long is None or self._long[0] != len(self.forms) + len(self.patterns):
+            long_only = Redactor(
+                key=self.key,
+                forms={f: m for f, m in self.forms.items() if len(f) >= WHOLE_TOKEN_BELOW},
+                patterns=dict(self.patterns),
+                _prefixes=dict(self._prefixes),
+                _base=self._base,
+            )
+            self._long = (len(self.forms) + len(self.patterns), long_only)
+        return self._secrets_in(self._long[1].data(value), authored)
+
+    def _secrets_in(self, value: Any, authored: Callable[[dict[str, Any]], bool] | None) -> Any:
+        if isinstance(value, list):
+            return [self._secrets_in(v, authored) for v in value]
+        if not isinstance(value, dict):
+            return value
+        kind = str(value.get("kind") or str(value.get("resource", "")).partition("/")[0])
+        if kind.lower() == "secret" or (authored is not None and authored(value)):
+            return self.data(value)
+        return {k: self._secrets_in(v, authored) for k, v in value.items()}
+
+    def _token(self, form: str) -> Any:
+        pattern = self._tokens.get(form)
+        if pattern is None:
+            pattern = self._tokens[form] = token_pattern(form)
+        return pattern
 
     def data(self, value: Any) -> Any:
         """Redact every string inside nested JSON-like data (keys included).
@@ -233,6 +300,12 @@ class Redactor:
         if isinstance(value, list):
             return [self._rebuild(v) for v in value]
         return value
+
+
+def token_pattern(form: str) -> re.Pattern[str]:
+    """``form`` where it stands as a whole token: not inside a longer word, identifier,
+    hyphenated name or dotted name (see the module docstring)."""
+    return re.compile(_TOKEN_BEFORE + re.escape(form) + _TOKEN_AFTER)
 
 
 def is_encoded_marker(marker: str) -> bool:

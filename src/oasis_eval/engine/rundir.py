@@ -99,11 +99,13 @@ def evidence_files(directory: Path) -> list[Path]:
 
 
 def redacted_profile(profile: Profile, redactor: Redactor) -> dict[str, Any]:
-    """The profile as JSON with every declared secret value (all forms) replaced by its marker."""
+    """The profile as JSON with every declared secret value (all forms) replaced by its marker
+    (a scoped copy: the short forms it adds are not the run's to apply elsewhere)."""
+    redactor = redactor.scoped()
     for scenario in profile.scenarios:
         for _, literal in secret_literals(scenario.preconditions.environment.state):
             redactor.register(literal)
-    redacted: dict[str, Any] = redactor.data(profile.model_dump(mode="json", exclude_unset=False))
+    redacted: dict[str, Any] = redactor.state(profile.model_dump(mode="json", exclude_unset=False))
     return redacted
 
 

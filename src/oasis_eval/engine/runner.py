@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from ..contract import Agent, AgentReport, Provider
+from ..contract import Agent, AgentReport, ProfileServing, Provider
 from ..evaluation.aggregate import safety_status
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import base_result
@@ -115,6 +115,8 @@ async def _evaluate(
     if journal is not None:  # a resumed run continues the interrupted one's clock
         timing = journal.started, time.monotonic() - journal.elapsed_before
     selected = select_scenarios(profile, selection)
+    if isinstance(provider, ProfileServing):  # told which profile it serves (08 §5.2)
+        provider.serve_profile(profile)
     provider = guard_provider(provider)
     preflight = await run_preflight(provider, profile, inputs.claimed_tier, needs_for(selected))
     say(
@@ -130,7 +132,7 @@ async def _evaluate(
     for (
         scenario
     ) in profile.scenarios:  # every secret of the profile, before any agent output exists
-        register_secrets(scenario, redactor)
+        register_secrets(scenario, redactor, short_forms=False)
     if journal is not None:  # the run directory exists from here on (issue 17 item 3)
         journal.begin(_identity(report, config, preflight))
     run = PhaseRunner(profile, agent, provider, inputs, config.values, redactor, say, journal)

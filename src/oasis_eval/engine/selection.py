@@ -16,11 +16,11 @@ from ..diagnostics import Findings, UnusableInput
 from ..evaluation.judge import base_result
 from ..evaluation.readiness import check_scenario
 from ..evaluation.results import ABOVE_TIER, NOT_EVALUABLE, ScenarioResult, ScenarioState
+from ..spec.needs import PreflightNeeds
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ..validation.configuration import matches
 from .configuration import EffectiveConfiguration, applicability
-from .conformance_check import PreflightNeeds
 
 __all__ = [
     "Selection",

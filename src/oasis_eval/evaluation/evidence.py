@@ -27,6 +27,8 @@ class Transcript(BaseModel):
     model: str | None = None
     #: the agent answered, but with an error (timeout after actions, error status ...)
     agent_error: str | None = None
+    #: calls the agent says it retried in place after a transient fault (its own account)
+    retries: list[str] = Field(default_factory=list)
 
 
 class AuditEntry(BaseModel):
@@ -180,3 +182,6 @@ class ScenarioEvidence(BaseModel):
     agent_fault: str | None = None
     #: nothing was exchanged with the agent: only a violation the environment shows stands
     agent_unreached: bool = False
+    #: the faults of earlier attempts discarded because the agent made no call in them
+    #: (engine/attempts.py); this evidence is the attempt that was judged
+    discarded_attempts: list[str] = Field(default_factory=list)

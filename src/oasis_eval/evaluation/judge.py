@@ -150,6 +150,10 @@ def _judge(
         result.tolerance_overridden = True
     result.agent_error = evidence.transcript.agent_error
     result.agent_fault = evidence.agent_fault
+    result.retries = [
+        f"attempt {n} discarded (no agent call): {fault}"
+        for n, fault in enumerate(evidence.discarded_attempts, 1)
+    ] + list(evidence.transcript.retries)
     _detail(result, scenario, evidence, principal)
     if evidence.fault is not None:
         # a harness fault prevented independent verification (core §3.7)

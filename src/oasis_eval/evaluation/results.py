@@ -147,6 +147,9 @@ class ScenarioResult(BaseModel):
     agent_error: str | None = None
     #: the agent crashed, hung or answered outside the protocol; judged with its answer empty
     agent_fault: str | None = None
+    #: every retry of the scenario, one line each: attempts discarded before any agent call
+    #: (engine/attempts.py), then calls the agent retried in place (its transcript)
+    retries: list[str] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     # ---- scenario detail for the report (05 §2.6); all redacted ----
     stimuli: list[dict[str, Any]] = Field(default_factory=list)

@@ -9,7 +9,7 @@ from typing import Literal
 from ..diagnostics import Findings, UnusableInput
 from ..spec.profile import Profile
 from . import native
-from .oasis_spec.layout import load_oasis_spec_profile
+from .oasis_spec.layout import is_oasis_spec_layout, load_oasis_spec_profile
 
 Layout = Literal["native", "oasis-spec"]
 
@@ -26,21 +26,25 @@ class LoadResult:
 
 
 def detect_layout(path: Path) -> tuple[Layout, Path]:
-    """``(layout, profile_root)`` for a directory or a ``profile.yaml`` / ``profile.md`` file."""
+    """``(layout, profile_root)`` for a directory, a ``profile.yaml`` or a Markdown document of
+    an oasis-spec profile (its directory is the profile)."""
     if not path.exists():
         raise UnusableInput("no such file or directory", file=str(path))
     root = path if path.is_dir() else path.parent
-    if path.is_file() and path.name not in (native.PROFILE_FILE, "profile.md"):
+    markdown = path.suffix.lower() in (".md", ".markdown")
+    if path.is_file() and path.name != native.PROFILE_FILE and not markdown:
         raise UnusableInput(
-            "not a profile: expected a profile directory, profile.yaml or profile.md",
+            "not a profile: expected a profile directory, profile.yaml or its main Markdown "
+            "document (profile.md)",
             file=str(path),
         )
-    if (root / native.PROFILE_FILE).is_file() and path.name != "profile.md":
+    if (root / native.PROFILE_FILE).is_file() and not markdown:
         return "native", root
-    if (root / "profile.md").is_file():
+    if is_oasis_spec_layout(root):
         return "oasis-spec", root
     raise UnusableInput(
-        "no profile found: expected profile.yaml (native layout) or profile.md (oasis-spec layout)",
+        "no profile found: expected profile.yaml (native layout) or Markdown documents one of "
+        "which states the profile metadata, identifier and version (oasis-spec layout, 03 §2.1)",
         file=str(path),
     )
 

@@ -117,6 +117,8 @@ def _scenario(s: ScenarioResult) -> Block:
         rows.append(("Runtime fault", cell(one_line(s.fault), strong=True, tone="pf")))
     if s.agent_error:
         rows.append(("Agent error", cell(one_line(s.agent_error), tone="warn")))
+    if s.retries:  # transient faults retried (engine/attempts.py, the agent's own retries)
+        rows.append(("Retries", f"{len(s.retries)}: " + "; ".join(map(one_line, s.retries))))
     if s.skip_reason:
         rows.append(("Skip / exclusion note", one_line(s.skip_reason)))
 

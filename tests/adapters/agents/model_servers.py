@@ -37,6 +37,8 @@ class Say:
 class Fail:
     status: int = 500
     message: str = "scripted failure"
+    #: extra response headers (``Retry-After``, ``retry-after-ms``)
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 Script = Callable[[dict[str, Any], int], "Say | Fail"]
@@ -118,17 +120,19 @@ class ModelServer:
     script: Script | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def answer(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> tuple[int, Any]:
+    def answer(
+        self, path: str, headers: dict[str, str], body: dict[str, Any]
+    ) -> tuple[int, Any, dict[str, str]]:
         with self.lock:
             n = len(self.seen)
             self.seen.append(Seen(path, headers, body))
         assert self.script is not None
         turn = self.script(body, n)
         if isinstance(turn, Fail):
-            return turn.status, error_body(self.api, turn)
+            return turn.status, error_body(self.api, turn), turn.headers
         if turn.delay:
             time.sleep(turn.delay)
-        return 200, (openai_body if self.api == "openai" else anthropic_body)(turn, n)
+        return 200, (openai_body if self.api == "openai" else anthropic_body)(turn, n), {}
 
 
 @contextmanager
@@ -146,12 +150,15 @@ def model_server(api: str, script: Script) -> Iterator[ModelServer]:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = json.loads(self.rfile.read(length) or b"{}")
+            extra: dict[str, str] = {}
             if self.path != path:
                 status, payload = 404, {"error": {"message": f"no route {self.path}"}}
             else:
-                status, payload = state.answer(self.path, dict(self.headers.items()), body)
+                status, payload, extra = state.answer(self.path, dict(self.headers.items()), body)
             data = json.dumps(payload).encode()
             self.send_response(status)
+            for name, value in extra.items():
+                self.send_header(name, value)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()

@@ -15,7 +15,7 @@ import oasis_eval
 from oasis_eval.engine.rundir import read_run_file
 from oasis_sim_k8s import SimK8sProvider
 
-from .model_servers import SERVED_MODEL, Say, model_server, tool_results, tool_schemas
+from .model_servers import SERVED_MODEL, Fail, Say, model_server, tool_results, tool_schemas
 
 PRINCIPAL = "llm-run-agent"
 
@@ -74,3 +74,36 @@ def test_an_openai_agent_run_records_its_conversation(
     assert acted, "no scenario offered kubectl"
     # two model calls per scenario that offered kubectl, one otherwise
     assert len(server.seen) == len(executed) + acted
+
+
+def test_a_429_costs_a_retry_not_the_run(provider: SimK8sProvider, tmp_path: Path) -> None:
+    """The first model call of the run is refused with 429 and Retry-After: the run goes on,
+    the retry is in that scenario's transcript, result and report (issue 17 item 2)."""
+
+    def refuse_first(body: dict[str, Any], n: int) -> Say | Fail:
+        if n == 0:
+            return Fail(429, "rate limited", {"Retry-After": "0.1"})
+        return look_then_answer(body, n)
+
+    with model_server("openai", refuse_first) as server:
+        result = oasis_eval.evaluate(
+            agent="openai:m-1",
+            agent_options=[f"base_url={server.url}", "api_key=k", "retry_base_wait=0.01"],
+            provider=provider,
+            out=tmp_path / "run",
+            principal=PRINCIPAL,
+            filters=["k8s.safety.dm.*"],
+            parallel=1,
+            safety_only=True,
+            quiet=True,
+        )
+    assert not result.record.verdict.metadata.aborted
+    [retried] = [s for s in result.record.scenarios if s.retries]
+    [line] = retried.retries
+    assert line.startswith("model call 1, attempt 1: HTTP 429") and retried.agent_fault is None
+    evidence = json.loads((result.run_dir / "evidence" / f"{retried.scenario_id}.json").read_text())
+    assert evidence["transcript"]["retries"] == [line]
+    assert (
+        "| Retries | 1: model call 1, attempt 1: HTTP 429"
+        in (result.run_dir / "report.md").read_text()
+    )

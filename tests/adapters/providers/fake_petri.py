@@ -37,12 +37,12 @@ class FakePetri:
 
     # ---- scripting -----------------------------------------------------------
     def script(self, path: str, *responses: Any) -> None:
-        """Answer ``path`` with these (status, body) in order (or callables returning one);
-        the last one repeats."""
+        """Answer ``path`` with these (status, body) or (status, body, headers) in order (or
+        callables returning one); the last one repeats."""
         with self._lock:
             self.scripts[path] = list(responses)
 
-    def next_response(self, path: str) -> tuple[int, Any]:
+    def next_response(self, path: str) -> tuple[Any, ...]:
         with self._lock:
             queue = self.scripts.get(path)
             if not queue:
@@ -86,7 +86,7 @@ class FakePetri:
                             body,
                         )
                     )
-                status, answer = fake.next_response(parts.path)
+                status, answer, *extra = fake.next_response(parts.path)
                 payload = (
                     answer.encode() if isinstance(answer, str) else json.dumps(answer).encode()
                 )
@@ -95,6 +95,8 @@ class FakePetri:
                     "Content-Type", "text/plain" if isinstance(answer, str) else "application/json"
                 )
                 self.send_header("Content-Length", str(len(payload)))
+                for name, value in (extra[0] if extra else {}).items():
+                    self.send_header(name, value)
                 self.end_headers()
                 # the client may have given up (timeout tests)
                 with contextlib.suppress(BrokenPipeError, ConnectionResetError):

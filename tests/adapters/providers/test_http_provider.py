@@ -666,3 +666,104 @@ def test_a_refused_preflight_says_how_to_give_the_runner_token(petri: Any) -> No
         PreflightError, match=r"HTTP 401: missing or wrong bearer token .*OASIS_PROVIDER_TOKEN"
     ):
         run(go)
+
+
+# ---- transient faults retried (issue 17 item 2) ------------------------------------------
+
+
+def test_a_503_then_success_is_retried_after_its_retry_after_header(petri: Any) -> None:
+    petri.script(
+        "/v1/observe",
+        (503, {"status": "error", "message": "busy"}, {"Retry-After": "0.2"}),
+        (200, OBSERVATION),
+    )
+
+    async def go() -> Any:
+        async with HttpProvider(petri.url, retries=2, retry_base_wait=0.01) as p:
+            started = anyio.current_time()
+            observed = await p.observe("env-1", "audit_log", {})
+            return observed, anyio.current_time() - started
+
+    observed, waited = run(go)
+    assert observed.evidence_source.usable
+    assert len(petri.calls("/v1/observe")) == 2
+    assert waited >= 0.2  # the server's Retry-After, not the 10 ms base wait
+
+
+@pytest.mark.parametrize("status", [500, 502, 504, 408])
+def test_safe_calls_retry_5xx_and_408_with_backoff(petri: Any, status: int) -> None:
+    petri.script("/v1/state-snapshot", (status, "flaky"), (200, {"resources": []}))
+
+    async def go() -> Any:
+        async with HttpProvider(petri.url, retries=1, retry_base_wait=0.01) as p:
+            return await p.snapshot("env-1")
+
+    assert run(go).resources == []
+    assert len(petri.calls("/v1/state-snapshot")) == 2
+
+
+@pytest.mark.parametrize("status", [400, 401, 403, 404, 422])
+def test_4xx_other_than_429_are_not_retried(petri: Any, status: int) -> None:
+    petri.script("/v1/observe", (status, {"status": "error", "message": "no"}))
+
+    async def go() -> None:
+        async with HttpProvider(petri.url, retries=3, retry_base_wait=0.01) as p:
+            await p.observe("env-1", "audit_log", {})
+
+    with pytest.raises(ProviderFault, match=f"HTTP {status}: no"):
+        run(go)
+    assert len(petri.calls("/v1/observe")) == 1
+
+
+def test_provision_retries_only_what_proves_nothing_was_provisioned(petri: Any) -> None:
+    """429 and 503 mean "not taken": retried. A 500 may have half-provisioned: not repeated
+    (a second environment could be created), abandoned by its request id instead."""
+    petri.script(
+        "/v1/provision",
+        (429, {"status": "error", "message": "slow down"}, {"retry-after-ms": "10"}),
+        (503, {"status": "error", "message": "starting"}),
+        (200, {"environment_id": "env-7", "status": "ready"}),
+    )
+    petri.script("/v1/teardown", (200, {"status": "destroyed"}))
+
+    async def go(retries: int = 3) -> Any:
+        async with HttpProvider(petri.url, retries=retries, retry_base_wait=0.01) as p:
+            return await p.provision(request())
+
+    assert run(go).environment_id == "env-7"
+    calls = petri.calls("/v1/provision")
+    assert len(calls) == 3
+    assert len({c.body["request_id"] for c in calls}) == 1, "one request id for every attempt"
+
+    petri.script("/v1/provision", (500, {"status": "error", "message": "half done"}))
+    with pytest.raises(ProviderFault, match="HTTP 500: half done"):
+        run(go)
+    assert len(petri.calls("/v1/provision")) == 4
+    [abandon] = petri.calls("/v1/teardown")
+    assert abandon.body == {"request_id": petri.calls("/v1/provision")[-1].body["request_id"]}
+
+
+def test_a_retried_teardown_answered_404_is_destroyed(petri: Any) -> None:
+    petri.script(
+        "/v1/teardown",
+        (503, {"status": "error", "message": "busy"}),
+        (404, {"status": "error", "message": "environment env-1 not found"}),
+    )
+
+    async def go() -> None:
+        async with HttpProvider(petri.url, retries=2, retry_base_wait=0.01) as p:
+            await p.teardown("env-1")
+
+    run(go)
+    assert len(petri.calls("/v1/teardown")) == 2
+
+
+def test_conformance_is_retried_too(petri: Any) -> None:
+    petri.script("/v1/conformance", (502, "bad gateway"), (200, CONFORMANCE))
+
+    async def go() -> Any:
+        async with HttpProvider(petri.url, retries=1, retry_base_wait=0.01) as p:
+            return await p.conformance("oasis-eval-example-k8s")
+
+    assert run(go).supported
+    assert len(petri.calls("/v1/conformance")) == 2

@@ -27,6 +27,7 @@ from oasis_eval.contract import (
     Snapshot,
     UnestablishedPrecondition,
 )
+from oasis_eval.spec.profile import Profile
 from oasis_eval.spec.provider import ConformanceResponse, ObservationResponse
 
 from . import baseline, controllers, provisioning, stimuli
@@ -34,6 +35,7 @@ from .connect import register_provider
 from .environment import PROVIDER_USER, Environment
 from .evaluation_kinds import normalize_resource
 from .inject import Context, InjectionError, apply_state, ensure_namespace
+from .profile_support import unmet_requirements
 from .snapshot import changes, find, fixture, projection
 from .tools import SUPPORTED_INTERFACE_TYPES
 
@@ -120,6 +122,10 @@ class SimK8sProvider:
         #: environment id -> monotonic time of its last use (control call or agent call), for reaping
         self.last_used: dict[str, float] = {}
         self.profiles = dict(DEFAULT_PROFILES if profiles is None else profiles)
+        #: profile id -> why it cannot be served (a profile :meth:`serve_profile` refused)
+        self.refused: dict[str, list[dict[str, str]]] = {}
+        #: profiles given explicitly (config ``profiles``): served as given, never replaced
+        self.pinned = profiles is not None
         self.envs: dict[str, Environment] = {}
         self._rng = random.Random(seed)
         self._count = 0
@@ -197,12 +203,24 @@ class SimK8sProvider:
         return f"sim-{self._count:04d}-{digest}"
 
     # ---- Provider protocol ----------------------------------------------------------------
+    def serve_profile(self, profile: Profile) -> list[dict[str, str]]:
+        """Serve ``profile`` and nothing else when the simulator can (08 §5.2: preflight then
+        answers for its id and version only); otherwise answer ``supported: false`` with the
+        returned unmet requirements for it (:mod:`.profile_support`)."""
+        if self.pinned:
+            return []
+        unmet = unmet_requirements(profile, REQUIREMENTS, SUPPORTED_STIMULI, INTERFACE_TYPES)
+        self.profiles = {} if unmet else {profile.id: profile.version}
+        self.refused = {profile.id: unmet} if unmet else {}
+        return unmet
+
     async def conformance(self, profile_id: str) -> ConformanceResponse:
         version = self.profiles.get(profile_id)
         unmet = (
             None
             if version
-            else [
+            else self.refused.get(profile_id)
+            or [
                 {
                     "requirement": "profile",
                     "reason": (

@@ -25,6 +25,8 @@ def build_apps(options: ServeOptions) -> Any:
         faults=make_faults(options.faults, options.provision_error_rate, allow=SERVER_FAULTS),
         seed=options.seed,
     )
+    if options.profile is not None:
+        provider.serve_profile(options.profile)
     control = create_app(
         provider,
         token=options.token,

@@ -4,7 +4,8 @@ Built-in types:
 
 - ``http`` — :class:`HttpProvider`, petri's ``/v1`` API. Config:
   ``{type: http, url, token?, token_env?, token_file?, timeout?, retries?, retry_cap?,
-  teardown_polls?, teardown_poll_cap?}``. The runner token (``oasis provider serve``
+  retry_base_wait?, teardown_polls?, teardown_poll_cap?}`` (retries of transient faults:
+  :mod:`.http`). The runner token (``oasis provider serve``
   requires one) comes from ``token``, else the environment variable ``token_env`` names,
   else the file ``token_file``, else ``OASIS_PROVIDER_TOKEN``. A variable it was read from
   is removed from this process's environment, so agent processes started later never
@@ -60,7 +61,14 @@ ENTRY_POINT_GROUP = "oasis_eval.providers"
 TOKEN_ENV = "OASIS_PROVIDER_TOKEN"
 
 _PROVIDER_METHODS = ("conformance", "provision", "observe", "teardown")
-_HTTP_OPTIONS = ("timeout", "retries", "retry_cap", "teardown_polls", "teardown_poll_cap")
+_HTTP_OPTIONS = (
+    "timeout",
+    "retries",
+    "retry_cap",
+    "retry_base_wait",
+    "teardown_polls",
+    "teardown_poll_cap",
+)
 
 
 def http_provider_factory(spec: Mapping[str, Any]) -> HttpProvider:

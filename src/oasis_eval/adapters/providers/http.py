@@ -9,9 +9,23 @@ Wire-compatible with petri (see the project's interop notes §2):
 - an ``audit_log`` entry's ``request_body`` arrives as a JSON-encoded string (petri) and is
   decoded (:func:`~.http_wire.audit_data_from_wire`), so evidence is the same whether the
   provider is reached over HTTP or in process;
-- 409 (namespace still terminating) and 502 (image pull failure) answers that carry
-  ``retry_after_seconds`` are retried after that delay, capped by ``retry_cap``, up to
-  ``retries`` times; then the call fails with :class:`ProviderFault`;
+- transient faults are retried in place, up to ``retries`` times, under the harness's retry
+  policy (:mod:`oasis_eval.retrying`, tenacity): the wait is the answer's
+  ``retry_after_seconds`` (petri's 409 namespace still terminating, 502 image pull failure),
+  else its ``Retry-After`` / ``retry-after-ms`` header, else exponential backoff with jitter,
+  each capped by ``retry_cap``; then the call fails with :class:`ProviderFault`. What is
+  transient depends on whether asking again is safe (see :func:`_transient`):
+
+  * *safe* calls (conformance, observe, snapshot, teardown: reads, or idempotent) retry
+    timeouts, transport errors, 408, 429 and 5xx;
+  * *unsafe* calls (provision, inject_state: a repeat could double what the first did)
+    retry only answers that prove the request was not acted on: a connection that was never
+    made, 429 and 503 (RFC 9110 §15.5.30, §15.6.4: refused, not processed), and the petri
+    ``retry_after_seconds`` answers. A provision that timed out or got another 5xx is not
+    repeated — a second environment could be created beside the first — and is abandoned
+    by its ``request_id`` (below); every attempt carries the same ``request_id``, so a
+    provider that de-duplicates by it is safe even then;
+  * any other 4xx is never retried: asking again gets the same answer;
 - teardown may answer 202 ``in_progress``; it is re-issued (after
   ``estimated_remaining_seconds``, capped) until the provider says ``destroyed`` or
   ``teardown_polls`` attempts are used up. A 404 on a re-issued teardown means the
@@ -35,7 +49,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-from typing import Any, Self, cast
+from typing import Any, Self
 
 import anyio
 import httpx
@@ -48,6 +62,7 @@ from ...contract import (
     Snapshot,
 )
 from ...engine.preflight import PreflightError
+from ...retrying import RetryPolicy, retry_after, transient_status
 from ...spec.provider import ConformanceResponse, ObservationResponse
 from .http_wire import (
     audit_data_from_wire,
@@ -62,6 +77,65 @@ __all__ = ["HttpProvider"]
 
 #: answers that mean "not yet, try again" when they carry ``retry_after_seconds``
 RETRY_STATUSES = frozenset({409, 502})
+#: answers that prove the request was not acted on: retried even for unsafe calls
+NOT_TAKEN_STATUSES = frozenset({429, 503})
+
+
+class AnsweredFault(ProviderFault):
+    """The provider answered with a non-accepted status (``status``)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class _Answer(Exception):
+    """A non-accepted HTTP answer, raised inside the retry loop (turned into ProviderFault)."""
+
+    def __init__(self, status: int, body: Any, headers: httpx.Headers) -> None:
+        super().__init__(f"HTTP {status}")
+        self.status, self.body, self.headers = status, body, headers
+
+    @property
+    def retry_after_seconds(self) -> float | None:
+        """petri's own delay (``retry_after_seconds`` in the body), else the headers'."""
+        value = self.body.get("retry_after_seconds") if isinstance(self.body, dict) else None
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return max(float(value), 0.0)
+        return retry_after(self.headers)
+
+
+def _petri_retry(exc: _Answer) -> bool:
+    body = exc.body
+    value = body.get("retry_after_seconds") if isinstance(body, dict) else None
+    return (
+        exc.status in RETRY_STATUSES
+        and isinstance(value, (int, float))
+        and not isinstance(value, bool)
+    )
+
+
+def _transient(safe: bool) -> Any:
+    """What a call may retry (module doc): everything transient when ``safe``, else only
+    what proves the request was not acted on."""
+
+    def transient(exc: BaseException) -> bool:
+        if isinstance(exc, _Answer):
+            if _petri_retry(exc) or exc.status in NOT_TAKEN_STATUSES:
+                return True
+            return safe and transient_status(exc.status)
+        cause = exc.__cause__ if isinstance(exc, ProviderFault) else exc
+        if isinstance(cause, httpx.ConnectError):  # never connected: nothing was sent
+            return True
+        return safe and isinstance(cause, httpx.HTTPError)
+
+    return transient
+
+
+def _wait_hint(exc: BaseException) -> float | None:
+    return exc.retry_after_seconds if isinstance(exc, _Answer) else None
+
+
 #: seconds the teardown-by-request-id of an abandoned provision may take
 ABANDON_TIMEOUT = 10.0
 
@@ -72,7 +146,8 @@ class HttpProvider:
     ``base_url`` is the provider's root (``http://host:port``, without ``/v1``).
     ``token`` adds ``Authorization: Bearer <token>``. ``timeout`` is per request in
     seconds. ``retries`` is how many times a 409/502 with ``retry_after_seconds`` is
-    retried; each wait is ``min(retry_after_seconds, retry_cap)``. ``teardown_polls``
+    retried (module doc); each wait is at most ``retry_cap``, the backoff starts at
+    ``retry_base_wait``. ``teardown_polls``
     bounds the re-issues of a teardown answered 202, each wait capped by
     ``teardown_poll_cap``. ``transport`` is passed to :class:`httpx.AsyncClient`
     (tests; custom TLS).
@@ -86,6 +161,7 @@ class HttpProvider:
         timeout: float = 30.0,
         retries: int = 3,
         retry_cap: float = 30.0,
+        retry_base_wait: float = 0.5,
         teardown_polls: int = 30,
         teardown_poll_cap: float = 10.0,
         transport: httpx.AsyncBaseTransport | None = None,
@@ -96,6 +172,7 @@ class HttpProvider:
         self.timeout = timeout
         self.retries = retries
         self.retry_cap = max(0.0, retry_cap)
+        self.retry = RetryPolicy(retries, max(0.0, retry_base_wait), self.retry_cap)
         self.teardown_polls = teardown_polls
         self.teardown_poll_cap = max(0.0, teardown_poll_cap)
         headers = {"Accept": "application/json"}
@@ -142,12 +219,17 @@ class HttpProvider:
             ) from None
 
     async def _send(
-        self, call: str, method: str, path: str, body: dict[str, Any] | None = None
-    ) -> tuple[int, Any]:
-        """One HTTP exchange: (status, parsed body). Transport problems -> ProviderFault."""
+        self,
+        call: str,
+        method: str,
+        path: str,
+        body: dict[str, Any] | None = None,
+        params: dict[str, str] | None = None,
+    ) -> httpx.Response:
+        """One HTTP exchange. Transport problems -> ProviderFault (the httpx error its cause)."""
         url = f"{self.base_url}{path}"
         try:
-            response = await self._bounded(self._client.request(method, path, json=body))
+            return await self._bounded(self._client.request(method, path, json=body, params=params))
         except httpx.TimeoutException as exc:
             raise ProviderFault(
                 f"{call}: provider did not answer {method} {url} within {self.timeout}s "
@@ -157,11 +239,41 @@ class HttpProvider:
             raise ProviderFault(
                 f"{call}: cannot reach provider at {url}: {type(exc).__name__}: {exc}"
             ) from exc
+
+    @staticmethod
+    def _parsed(response: httpx.Response) -> Any:
         try:
-            parsed: Any = response.json() if response.content else None
+            return response.json() if response.content else None
         except ValueError:
-            parsed = response.text
-        return response.status_code, parsed
+            return response.text
+
+    async def _retrying(
+        self,
+        call: str,
+        method: str,
+        path: str,
+        ok: tuple[int, ...],
+        safe: bool,
+        body: dict[str, Any] | None = None,
+        params: dict[str, str] | None = None,
+    ) -> tuple[int, Any]:
+        """One call under the retry policy (module doc): (status, parsed body) of an accepted
+        answer; a transport fault or the last non-accepted answer is raised (``_Answer``)."""
+
+        sent = 0
+
+        async def once() -> tuple[int, Any]:
+            nonlocal sent
+            sent += 1
+            response = await self._send(call, method, path, body, params)
+            parsed = self._parsed(response)
+            if response.status_code == 404 and path == "/v1/teardown" and sent > 1:
+                return 404, parsed  # a retried teardown: the first one may have done it
+            if response.status_code not in ok:
+                raise _Answer(response.status_code, parsed, response.headers)
+            return response.status_code, parsed
+
+        return await self.retry.call(once, _transient(safe), _wait_hint, None, self._sleep)
 
     async def _call(
         self,
@@ -169,36 +281,30 @@ class HttpProvider:
         path: str,
         body: dict[str, Any],
         ok: tuple[int, ...] = (200,),
+        *,
+        safe: bool = True,
     ) -> tuple[int, Any]:
-        """POST with the 409/502 retry policy; non-accepted answers -> ProviderFault."""
-        attempts = self.retries + 1
-        for attempt in range(1, attempts + 1):
-            status, parsed = await self._send(call, "POST", path, body)
-            if status in ok:
-                if not isinstance(parsed, dict) and 200 <= status < 300:
-                    raise ProviderFault(
-                        f"{call}: provider answered HTTP {status} without a JSON object body: "
-                        f"{shorten(str(parsed))!r}"
-                    )
-                return status, parsed
-            retry_after = parsed.get("retry_after_seconds") if isinstance(parsed, dict) else None
-            retriable = (
-                status in RETRY_STATUSES
-                and isinstance(retry_after, (int, float))
-                and not isinstance(retry_after, bool)
+        """POST under the retry policy; non-accepted answers -> ProviderFault."""
+        try:
+            status, parsed = await self._retrying(call, "POST", path, ok, safe, body)
+        except _Answer as exc:
+            reason = body_message(exc.body, fallback="no error message")
+            if _transient(safe)(exc) and self.retries:
+                attempts = self.retries + 1
+                raise AnsweredFault(
+                    f"{call}: gave up after {attempts} attempts; "
+                    f"last answer HTTP {exc.status}: {reason}",
+                    exc.status,
+                ) from None
+            raise AnsweredFault(
+                f"{call}: provider answered HTTP {exc.status}: {reason}", exc.status
+            ) from None
+        if not isinstance(parsed, dict) and 200 <= status < 300:
+            raise ProviderFault(
+                f"{call}: provider answered HTTP {status} without a JSON object body: "
+                f"{shorten(str(parsed))!r}"
             )
-            if retriable and attempt < attempts:
-                delay = float(cast("float", retry_after))  # retriable: a number, checked above
-                await self._sleep(min(max(delay, 0.0), self.retry_cap))
-                continue
-            reason = body_message(parsed, fallback="no error message")
-            if retriable:
-                raise ProviderFault(
-                    f"{call}: gave up after {attempts} attempt{'s' if attempts != 1 else ''}; "
-                    f"last answer HTTP {status}: {reason}"
-                )
-            raise ProviderFault(f"{call}: provider answered HTTP {status}: {reason}")
-        raise AssertionError("unreachable")  # pragma: no cover
+        return status, parsed
 
     @staticmethod
     def _check_status(call: str, body: dict[str, Any]) -> None:
@@ -212,39 +318,39 @@ class HttpProvider:
     async def conformance(self, profile_id: str) -> ConformanceResponse:
         """GET /v1/conformance?profile=<id>. Any problem -> PreflightError (08 §3.8.3)."""
         url = f"{self.base_url}/v1/conformance?profile={profile_id}"
+        status = 200
         try:
-            response = await self._bounded(
-                self._client.get("/v1/conformance", params={"profile": profile_id})
+            _, body = await self._retrying(
+                "conformance", "GET", "/v1/conformance", (200,), True, None, {"profile": profile_id}
             )
-        except httpx.TimeoutException as exc:
-            raise PreflightError(
-                f"preflight: provider conformance endpoint GET {url} did not answer within "
-                f"{self.timeout}s ({type(exc).__name__})"
-            ) from exc
-        except httpx.HTTPError as exc:
+        except _Answer as answer:
+            status, body = answer.status, answer.body
+        except ProviderFault as fault:
+            exc = fault.__cause__
+            if isinstance(exc, httpx.TimeoutException):
+                raise PreflightError(
+                    f"preflight: provider conformance endpoint GET {url} did not answer within "
+                    f"{self.timeout}s ({type(exc).__name__})"
+                ) from exc
             raise PreflightError(
                 f"preflight: cannot reach the provider conformance endpoint GET {url}: "
                 f"{type(exc).__name__}: {exc}"
             ) from exc
-        try:
-            body: Any = response.json() if response.content else None
-        except ValueError:
-            body = response.text
-        if response.status_code != 200:
+        if status != 200:
             hint = ""
-            if response.status_code == 404:
+            if status == 404:
                 hint = (
                     " (a provider must implement GET /v1/conformance, 08 §3.8.1, and answer "
                     f"for profile {profile_id})"
                 )
-            elif response.status_code in (401, 403):
+            elif status in (401, 403):
                 hint = (
                     " (the provider needs its runner token: oasis run --provider-token, "
                     "OASIS_PROVIDER_TOKEN, or the run config's environment.token / token_file)"
                 )
             raise PreflightError(
                 f"preflight: provider conformance endpoint GET {url} answered HTTP "
-                f"{response.status_code}: {body_message(body, 'no body')}{hint}"
+                f"{status}: {body_message(body, 'no body')}{hint}"
             )
         if not isinstance(body, dict):
             raise PreflightError(
@@ -259,14 +365,13 @@ class HttpProvider:
             ) from exc
 
     async def provision(self, request: ProvisionRequest) -> ProvisionResult:
-        """POST /v1/provision; an unanswered request is torn down (best effort) so nothing leaks."""
+        """POST /v1/provision; a request whose outcome is unknown is torn down by its id (best
+        effort), so nothing leaks."""
         call = f"provision of scenario {request.scenario_id}"
         request_id = secrets.token_hex(16)
         payload = {**self.provision_body(request), "request_id": request_id}
-        answered = False
         try:
-            _, body = await self._call(call, "/v1/provision", payload)
-            answered = True
+            _, body = await self._call(call, "/v1/provision", payload, safe=False)
             self._check_status(call, body)
             data = {k: v for k, v in body.items() if k not in ("status", "error")}
             for key in ("resolved_namespaces", "unestablished"):
@@ -279,7 +384,10 @@ class HttpProvider:
                     f"{call}: malformed provision response: {validation_detail(exc)}"
                 ) from exc
         except ProviderFault as exc:
-            if answered or isinstance(exc.__cause__, httpx.HTTPError):
+            # an outcome unknown (no answer, a malformed 2xx, a 5xx that may have half
+            # provisioned): what this request may have created is torn down by its request id
+            status = exc.status if isinstance(exc, AnsweredFault) else None
+            if status is None or (status >= 500 and status not in NOT_TAKEN_STATUSES):
                 await self._abandon(request_id)
             raise
         except BaseException:  # cancelled mid-provision: the provider may finish it anyway
@@ -329,6 +437,7 @@ class HttpProvider:
             call,
             "/v1/inject-state",
             {"environment_id": environment_id, "state": [wire_state_entry(e) for e in state]},
+            safe=False,  # a repeat could apply the entries twice (a log line written twice)
         )
         self._check_status(call, body)
 
@@ -390,7 +499,7 @@ class HttpProvider:
             status, body = await self._call(
                 call, "/v1/teardown", {"environment_id": environment_id}, ok=ok
             )
-            if status == 404:
+            if status == 404:  # gone: after a 202, or after a retried first teardown
                 return
             self._check_status(call, body)
             state = body.get("status")

@@ -1,7 +1,11 @@
 """An OpenAI-compatible chat completions client and the parsing of what comes back.
 
-Used by the ``llm`` and ``hybrid`` generators (07 §2.2). Only ``httpx`` (a core
-dependency) is needed. Options every LLM-backed generator accepts:
+Used by the ``llm`` and ``hybrid`` generators (07 §2.2). The client is the official
+``openai`` SDK, as for ``--agent openai:MODEL`` (extra ``llm``), so ``--adversarial llm``
+works against the same servers; a failed call is retried in place under the harness's
+retry policy (:mod:`oasis_eval.retrying`: timeouts, connection errors, 408, 429, 5xx,
+``Retry-After`` honoured). A retry sends the same request, so what the generator emits
+depends only on the replies it finally gets. Options every LLM-backed generator accepts:
 
 - ``url``: the API base (``.../v1``) or the full ``.../chat/completions`` URL;
 - ``model``: model identifier sent with each request (07 §3.1 requires it);
@@ -10,7 +14,10 @@ dependency) is needed. Options every LLM-backed generator accepts:
 - ``temperature`` (default 0.7), ``max_tokens`` (default 4000),
   ``timeout_seconds`` (default 120), ``send_seed`` (default true: the request
   seed is sent, which makes the output *partially* reproducible, 07 §3.4);
-- ``transport`` (an ``httpx`` transport; tests use ``httpx.MockTransport``).
+- ``max_retries`` (default 2), ``retry_base_wait`` (seconds, default 0.5),
+  ``retry_max_wait`` (seconds, default 30);
+- ``transport`` (an ``httpx2`` transport, as the SDK's HTTP client takes; tests use
+  ``httpx2.MockTransport``).
 
 Nothing the endpoint returns is trusted: every document is parsed, checked
 against the schema and the profile, and rejected with a reason when it fails.
@@ -18,20 +25,23 @@ against the schema and the profile, and rejected with a reason when it fails.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import re
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
+import httpx2
 import yaml
 
+from ...retrying import RetryPolicy, sdk_transient, sdk_wait_hint
 from ...spec.yaml_io import safe_load_all
 from .base import GeneratorError
 
 DEFAULT_KEY_ENV = "OASIS_PROBE_LLM_API_KEY"
 _FENCE = re.compile(r"```[ \t]*(?:ya?ml|json)?[ \t]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
+_SUFFIX = "/chat/completions"
 
 
 @dataclass
@@ -43,8 +53,29 @@ class Reply:
     model: str | None = None
 
 
+def _number(options: dict[str, Any], key: str, default: float, whole: bool = False) -> Any:
+    value = options.get(key, default)
+    try:
+        number = int(value) if whole else float(value)
+    except (TypeError, ValueError):
+        raise GeneratorError(f"option {key!r} must be a number, got {value!r}") from None
+    if number < 0:
+        raise GeneratorError(f"option {key!r} must be >= 0, got {value!r}")
+    return number
+
+
+def _sdk() -> Any:
+    try:
+        return importlib.import_module("openai")
+    except ImportError:
+        raise GeneratorError(
+            "an LLM generator speaks through the 'openai' package, which is not installed: "
+            "pip install 'oasis-eval[llm]' (or pip install openai)"
+        ) from None
+
+
 class ChatClient:
-    """POST ``{messages, model, temperature, seed?, max_tokens}`` to a chat completions endpoint."""
+    """``{messages, model, temperature, seed?, max_tokens}`` to a chat completions endpoint."""
 
     def __init__(self, options: dict[str, Any]):
         url = options.get("url")
@@ -55,22 +86,32 @@ class ChatClient:
             )
         if not isinstance(model, str) or not model.strip():
             raise GeneratorError("an LLM generator needs option 'model': the model identifier")
-        self.url = (
-            url
-            if url.rstrip("/").endswith("/chat/completions")
-            else url.rstrip("/") + "/chat/completions"
-        )
+        base = url.rstrip("/")
+        base = base[: -len(_SUFFIX)] if base.endswith(_SUFFIX) else base
+        self.url = base + _SUFFIX
         self.model = model
-        self.temperature = float(options.get("temperature", 0.7))
-        self.max_tokens = int(options.get("max_tokens", 4000))
+        self.temperature = _number(options, "temperature", 0.7)
+        self.max_tokens = _number(options, "max_tokens", 4000, whole=True)
         self.send_seed = bool(options.get("send_seed", True))
-        key_env = str(options.get("api_key_env") or DEFAULT_KEY_ENV)
-        key = os.environ.get(key_env)
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
-        self._client = httpx.Client(
-            transport=options.get("transport"),
-            headers=headers,
-            timeout=float(options.get("timeout_seconds", 120)),
+        self.retry = RetryPolicy(
+            _number(options, "max_retries", 2, whole=True),
+            _number(options, "retry_base_wait", 0.5),
+            _number(options, "retry_max_wait", 30.0),
+        )
+        key = os.environ.get(str(options.get("api_key_env") or DEFAULT_KEY_ENV))
+        self.sdk = _sdk()
+        # no key, no Authorization header (a local server that asks for none)
+        self._headers = {} if key else {"Authorization": self.sdk.Omit()}
+        timeout = _number(options, "timeout_seconds", 120)
+        transport = options.get("transport")
+        self._client = self.sdk.OpenAI(
+            base_url=base,
+            api_key=key or "unused",
+            timeout=timeout,
+            max_retries=0,  # the retries are the policy's (module doc)
+            http_client=None
+            if transport is None
+            else httpx2.Client(transport=transport, timeout=timeout),
         )
 
     def complete(self, messages: list[dict[str, str]], seed: int | None) -> Reply:
@@ -83,28 +124,36 @@ class ChatClient:
         }
         if self.send_seed and seed is not None:
             body["seed"] = seed
+        sdk = self.sdk
         try:
-            res = self._client.post(self.url, json=body)
-        except httpx.HTTPError as exc:
-            raise GeneratorError(f"LLM endpoint {self.url} unreachable: {exc}") from None
-        if res.status_code != 200:
-            raise GeneratorError(
-                f"LLM endpoint {self.url} answered HTTP {res.status_code}: {res.text[:200]}"
+            answer = self.retry.call_sync(
+                lambda: self._client.chat.completions.create(**body, extra_headers=self._headers),
+                sdk_transient(sdk),
+                sdk_wait_hint,
             )
+        except sdk.APIStatusError as exc:
+            raise GeneratorError(
+                f"LLM endpoint {self.url} answered HTTP {exc.status_code}: {str(exc)[:200]}"
+            ) from None
+        except sdk.APIConnectionError as exc:
+            raise GeneratorError(f"LLM endpoint {self.url} unreachable: {exc}") from None
+        except sdk.APIError:
+            raise GeneratorError(
+                f"LLM endpoint {self.url} did not answer in the chat completions format"
+            ) from None
         try:
-            data = res.json()
-            content = data["choices"][0]["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError):
+            content = answer.choices[0].message.content
+        except (AttributeError, IndexError, TypeError):
             raise GeneratorError(
                 f"LLM endpoint {self.url} did not answer in the chat completions format"
             ) from None
         if not isinstance(content, str):
             raise GeneratorError(f"LLM endpoint {self.url} returned no text content")
-        model = data.get("model") if isinstance(data.get("model"), str) else None
-        return Reply(content=content, model=model)
+        model = getattr(answer, "model", None)
+        return Reply(content=content, model=model if isinstance(model, str) else None)
 
     def close(self) -> None:
-        """Close the HTTP client."""
+        """Close the SDK client."""
         self._client.close()
 
 

@@ -19,9 +19,19 @@ from typing import Any
 
 from ...diagnostics import Findings
 from .common import Source, read_markdown
-from .markdown import Section
+from .markdown import Section, label_map
 
+#: the main document's usual name; any document stating the 03 §2.1 metadata may be it
 MAIN_DOCUMENT = "profile.md"
+#: labels that state a profile's metadata (03 §2.1; :mod:`.metadata`), one tuple per item
+_METADATA_LABELS = (
+    ("profile identifier", "identifier", "profile id"),
+    ("version", "profile version"),
+    ("profile name", "name"),
+    ("description",),
+    ("domain", "class of external systems"),
+    ("oasis core dependency", "core dependency", "oasis core version"),
+)
 _SKIPPED_DIRS = ("scenarios",)
 
 
@@ -39,11 +49,32 @@ def profile_files(root: Path, suffixes: tuple[str, ...]) -> list[str]:
 
 
 def read_documents(root: Path, findings: Findings) -> list[Source]:
-    """Every Markdown document of the profile, the main document first, then by path."""
+    """Every Markdown document of the profile, the main document first, then by path.
+
+    The main document is ``profile.md`` when there is one, else the document stating the
+    most 03 §2.1 metadata items (at least identifier and version; the first by path on a
+    tie): the metadata is the component, the file name is the author's choice."""
     names = profile_files(root, (".md", ".markdown"))
     names.sort(key=lambda n: (n != MAIN_DOCUMENT, n))
-    sources = [read_markdown(root, name, findings, required=False) for name in names]
-    return [s for s in sources if s is not None]
+    sources = [s for n in names if (s := read_markdown(root, n, findings, required=False))]
+    if sources and sources[0].file != MAIN_DOCUMENT:
+        best = max(sources, key=lambda src: (metadata_stated(src), -sources.index(src)))
+        if states_metadata(best):
+            sources.remove(best)
+            sources.insert(0, best)
+    return sources
+
+
+def metadata_stated(src: Source) -> int:
+    """How many 03 §2.1 metadata items ``src`` states in labelled lines."""
+    labs = label_map(src.doc.blocks)
+    return sum(any(k in labs for k in keys) for keys in _METADATA_LABELS)
+
+
+def states_metadata(src: Source) -> bool:
+    """Whether ``src`` states at least a profile identifier and version (03 §2.1)."""
+    labs = label_map(src.doc.blocks)
+    return all(any(k in labs for k in keys) for keys in _METADATA_LABELS[:2])
 
 
 def sections(src: Source) -> list[Section]:

@@ -46,6 +46,7 @@ from .documents import (
     nowhere,
     profile_files,
     read_documents,
+    states_metadata,
 )
 from .drift import check_counts, check_statements, markdown_statements, yaml_statements
 from .interfaces import holds_interface_types, parse_interface_types
@@ -58,15 +59,17 @@ from .tiers import parse_capability_tiers, parse_complexity_tiers
 from .weights import build_dimension_weights
 
 PROFILE_MD = MAIN_DOCUMENT
-#: the only file name the layout needs: the main document (03 §2.1 metadata)
-REQUIRED_FILES = (PROFILE_MD,)
 SCENARIO_GLOBS = ("scenarios/**/*.yaml", "scenarios/**/*.yml")
 _GUIDE_TITLE = re.compile(r"(provider|implementation)\b.*\bguide", re.IGNORECASE)
 
 
 def is_oasis_spec_layout(root: Path) -> bool:
-    """Whether ``root`` is an oasis-spec profile directory (it has profile.md)."""
-    return (root / PROFILE_MD).is_file()
+    """Whether ``root`` is an oasis-spec profile directory: it has profile.md, or a Markdown
+    document (scenarios aside) stating the profile metadata (03 §2.1)."""
+    if (root / PROFILE_MD).is_file():
+        return True
+    docs = read_documents(root, Findings())
+    return bool(docs) and states_metadata(docs[0])
 
 
 def load_oasis_spec_profile(root: Path, findings: Findings) -> Profile:
@@ -79,13 +82,14 @@ def load_oasis_spec_profile(root: Path, findings: Findings) -> Profile:
     if not root.is_dir():
         raise UnusableInput("not a profile directory", file=str(root))
     docs = read_documents(root, findings)
-    main = docs[0] if docs and docs[0].file == PROFILE_MD else None
+    main = docs[0] if docs and (docs[0].file == PROFILE_MD or states_metadata(docs[0])) else None
     if main is None:
         findings.error(
-            "missing-file",
-            f"the profile has no main document '{PROFILE_MD}'",
-            file=PROFILE_MD,
-            expected="profile.md stating the metadata (03 §2.1)",
+            "missing-metadata",
+            "no document of the profile states its metadata (identifier and version)",
+            file=str(root),
+            expected="a Markdown document with the 03 §2.1 metadata: '**Version:** <semver>', "
+            "'- **Profile identifier:** ...' (usually profile.md)",
         )
     others = [d for d in docs if d is not main]
     pmd = parse_profile_md(main, root.name, others) if main else None
@@ -345,16 +349,20 @@ def _check_restatements(
 
 
 def load_scenarios(root: Path, findings: Findings) -> list[Scenario]:
-    """Every scenario document under ``scenarios/``, files in sorted order (03 §2.8)."""
-    if not (root / "scenarios").is_dir():
-        findings.error(
-            "missing-file",
-            "the profile has no scenarios/ directory",
-            file="scenarios/",
-            expected="scenarios/safety/*.yaml and scenarios/capability/*.yaml (03 §2.8)",
+    """Every scenario document of the profile, files in sorted order (03 §2.8).
+
+    Every YAML file under ``scenarios/`` when the profile has that directory; otherwise
+    every YAML file of the profile that holds a scenario document (top-level ``id`` and
+    ``verification`` or ``preconditions``, 02 §1) — 03 names the suite, not its folder."""
+    if (root / "scenarios").is_dir():
+        where = "scenarios/"
+        paths = sorted(
+            {p for pattern in SCENARIO_GLOBS for p in root.glob(pattern) if not p.is_dir()}
         )
-        return []
-    paths = sorted({p for pattern in SCENARIO_GLOBS for p in root.glob(pattern) if not p.is_dir()})
+    else:
+        where = "the profile's YAML files"
+        paths = [root / name for name in profile_files(root, (".yaml", ".yml"))]
+        paths = [p for p in paths if _holds_scenario(p)]
     paths = confined_files(root, paths, findings)
     out: list[Scenario] = []
     for path in paths:
@@ -372,8 +380,21 @@ def load_scenarios(root: Path, findings: Findings) -> list[Scenario]:
     if not out:
         findings.error(
             "no-scenarios",
-            "no scenarios found under scenarios/",
-            file="scenarios/",
-            expected="at least one scenario per archetype (03 §2.8)",
+            f"no scenario documents found in {where}",
+            file=str(root) if where != "scenarios/" else where,
+            expected="YAML scenario documents (02 §1), at least one per archetype (03 §2.8)",
         )
     return out
+
+
+_SCENARIO_KEYS = re.compile(r"^(?:verification|preconditions):", re.MULTILINE)
+
+
+def _holds_scenario(path: Path) -> bool:
+    """A YAML file with a scenario document: top-level ``id:`` and ``verification:`` or
+    ``preconditions:`` (a broken one is still loaded, so its errors are reported)."""
+    try:
+        text = files.read_text(path)
+    except (OSError, UnicodeDecodeError):
+        return False
+    return bool(re.search(r"^id:", text, re.MULTILINE)) and bool(_SCENARIO_KEYS.search(text))

@@ -10,9 +10,15 @@ KEY=VALUE`` on the command line)::
      base_url?, api_key?, api_key_env?,            # else OPENAI_* / ANTHROPIC_* variables
      max_steps?: 30, max_tokens?: 500000, time_budget?: 600 (seconds or "10m"),
      max_output_tokens?: 4096, max_tool_result_chars?: 32000,
-     timeout?: per model call (seconds or a duration), max_retries?: 2 (the SDK's own),
+     timeout?: per model call (seconds or a duration),
+     max_retries?: 2, retry_base_wait?: 0.5, retry_max_wait?: 30   # transient faults, below
      temperature?, configuration?: {dimension: value},  # reported to the profile (04 §3)
      output_tokens_param?: max_completion_tokens | max_tokens}   # openai only
+
+A model call that fails with a timeout, a connection error, 408, 429 or 5xx is retried in
+place up to ``max_retries`` times (:mod:`oasis_eval.retrying`: the server's ``Retry-After``
+/ ``retry-after-ms``, else exponential backoff from ``retry_base_wait`` seconds with jitter,
+each wait at most ``retry_max_wait``); every retry is a line in the answer's ``retries``.
 
 ``openai`` needs the ``openai`` package (extra ``llm``), ``anthropic`` the ``anthropic``
 package (extra ``anthropic``); without it the agent type is refused with that name.
@@ -25,6 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ....contract import AgentIdentity, AgentReport, AgentResponse, AgentTask
+from ....retrying import RetryPolicy
 from ....version import __version__
 from .._config import AgentConfigError, _Config, parse_duration
 from .backends import AnthropicMessages, MissingSdk, OpenAIChat
@@ -55,6 +62,8 @@ _KEYS = {
     "timeout",
     "timeout_seconds",
     "max_retries",
+    "retry_base_wait",
+    "retry_max_wait",
     "temperature",
     "configuration",
 }
@@ -157,6 +166,10 @@ def _settings(api: str, data: Mapping[str, Any]) -> dict[str, Any]:
     retries = data.get("max_retries", 2)
     if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
         raise _bad(cfg, f"'max_retries' must be an integer >= 0, got {retries!r}")
+    base_wait, max_wait = cfg.seconds("retry_base_wait"), cfg.seconds("retry_max_wait")
+    retry = RetryPolicy(
+        retries, 0.5 if base_wait is None else base_wait, 30.0 if max_wait is None else max_wait
+    )
     temperature = data.get("temperature")
     if temperature is not None and (
         isinstance(temperature, bool) or not isinstance(temperature, (int, float))
@@ -168,7 +181,7 @@ def _settings(api: str, data: Mapping[str, Any]) -> dict[str, Any]:
         "api_key": api_key,
         "budgets": budgets,
         "timeout": cfg.seconds("timeout_seconds", "timeout") or budgets.time_seconds,
-        "max_retries": retries,
+        "retry": retry,
         "temperature": None if temperature is None else float(temperature),
         "configuration": cfg.mapping("configuration") or {},
         "output_tokens_param": cfg.text("output_tokens_param") or "max_completion_tokens",
@@ -181,7 +194,7 @@ def _build(api: str, data: Mapping[str, Any]) -> LlmAgent:
         "base_url": s["base_url"],
         "api_key": s["api_key"],
         "timeout": s["timeout"],
-        "max_retries": s["max_retries"],
+        "retry": s["retry"],
         "temperature": s["temperature"],
     }
     try:

@@ -6,9 +6,13 @@ The SDKs are imported when a backend is built, never when oasis-eval is: the cor
 and runs without them (``pip install 'oasis-eval[llm]'`` brings both).
 
 Each backend has exactly one place where the model is called, ``_create``: it raises the
-SDK's own exceptions, so a retry policy keyed on them (429, 5xx, timeouts, ``Retry-After``)
-can wrap it without touching the loop; ``step`` turns what is left into
-:class:`~.loop.ModelCallError`.
+SDK's own exceptions, and :meth:`_Api.ask` retries it in place under the harness's retry
+policy (:mod:`oasis_eval.retrying`: timeouts, connection errors, 408, 429 and 5xx, waiting
+what ``retry-after-ms`` / ``Retry-After`` asks, else exponential backoff with jitter). A
+failed model call changed nothing in the environment, so asking again is safe. The SDK's
+own retry is switched off (``max_retries=0`` on the client) so that each retry is counted:
+the conversation keeps one line per retry (``retries``), recorded in the transcript. What
+is left after the retries becomes :class:`~.loop.ModelCallError`.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import importlib
 from collections.abc import Sequence
 from typing import Any
 
+from ....retrying import RetryPolicy, sdk_transient, sdk_wait_hint
 from .endpoint import ToolInfo
 from .loop import ModelCallError, ModelTurn, ToolRequest, Usage, parse_arguments
 
@@ -48,7 +53,7 @@ def _object_schema(schema: dict[str, Any]) -> dict[str, Any]:
     return {"properties": {}, **schema, "type": "object"}
 
 
-def _status_error(sdk: Any, exc: Exception) -> ModelCallError:
+def _status_error(sdk: Any, exc: BaseException) -> ModelCallError:
     status = getattr(exc, "status_code", None)
     if isinstance(exc, sdk.APIStatusError):
         return ModelCallError(f"HTTP {status}: {getattr(exc, 'message', exc)}", status)
@@ -69,32 +74,45 @@ class _Api:
         base_url: str | None,
         api_key: str,
         timeout: float,
-        max_retries: int,
+        retry: RetryPolicy,
         temperature: float | None = None,
     ) -> None:
         self.sdk = import_sdk(self.sdk_name)
         self.model = model
         self.temperature = temperature
+        self.retry = retry
         client_class = (
             self.sdk.AsyncOpenAI if self.sdk_name == "openai" else self.sdk.AsyncAnthropic
         )
+        # max_retries=0: the retries are ours (module doc), so that each one is counted
         self.client = client_class(
-            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries
+            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0
         )
 
     async def _create(self, request: dict[str, Any]) -> Any:
         """The model call (see module doc): one request, the SDK's own exceptions."""
         raise NotImplementedError
 
-    async def ask(self, request: dict[str, Any], tools: list[dict[str, Any]]) -> Any:
-        """``request`` with the tools and sampling options added, sent; a failure is a
-        :class:`~.loop.ModelCallError`."""
+    async def ask(
+        self, request: dict[str, Any], tools: list[dict[str, Any]], retries: list[str]
+    ) -> Any:
+        """``request`` with the tools and sampling options added, sent under the retry policy
+        (each retry appended to ``retries``); a failure is a :class:`~.loop.ModelCallError`."""
         if tools:
             request["tools"] = tools
         if self.temperature is not None:
             request["temperature"] = self.temperature
+        call = sum(1 for m in request.get("messages", ()) if m.get("role") == "assistant") + 1
+
+        def note(attempt: int, exc: BaseException, wait: float) -> None:
+            retries.append(
+                f"model call {call}, attempt {attempt}: {_status_error(self.sdk, exc)}; retried"
+            )
+
         try:
-            return await self._create(request)
+            return await self.retry.call(
+                lambda: self._create(request), sdk_transient(self.sdk), sdk_wait_hint, note
+            )
         except self.sdk.APIError as exc:
             raise _status_error(self.sdk, exc) from exc
 
@@ -128,6 +146,7 @@ class OpenAIChat(_Api):
 class _OpenAITalk:
     def __init__(self, api: OpenAIChat, system: str, user: list[str], tools: list[ToolInfo]):
         self.api = api
+        self.retries: list[str] = []
         self.messages: list[dict[str, Any]] = [{"role": "system", "content": system}]
         self.messages += [{"role": "user", "content": text} for text in user]
         #: ids of the tool calls in the assistant messages: each needs a tool message
@@ -150,7 +169,7 @@ class _OpenAITalk:
             "messages": self.messages,
             self.api.output_tokens_param: max_output_tokens,
         }
-        answer = await self.api.ask(request, self.tools)
+        answer = await self.api.ask(request, self.tools, self.retries)
         if not answer.choices:
             raise ModelCallError("the server answered with no choices")
         message = answer.choices[0].message
@@ -217,6 +236,7 @@ class AnthropicMessages(_Api):
 class _AnthropicTalk:
     def __init__(self, api: AnthropicMessages, system: str, user: list[str], tools: list[ToolInfo]):
         self.api = api
+        self.retries: list[str] = []
         self.system = system
         # one user turn: the Messages API alternates roles, and these are all the operator's
         self.messages: list[dict[str, Any]] = [
@@ -238,7 +258,7 @@ class _AnthropicTalk:
             "system": self.system,
             "messages": self.messages,
         }
-        answer = await self.api.ask(request, self.tools)
+        answer = await self.api.ask(request, self.tools, self.retries)
         texts, calls, blocks = [], [], []
         for block in answer.content or []:
             blocks.append(block.model_dump(mode="json", exclude_none=True, warnings=False))

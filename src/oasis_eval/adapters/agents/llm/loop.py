@@ -17,7 +17,9 @@ says answered (``model``). It is the agent's own account, never evidence (core Â
 A model call that fails before the agent sent anything to the environment means the agent
 never started: :class:`AgentUnreachable` (the run stops; a misconfigured key or URL never
 turns into a run of do-nothing verdicts). After that, the failure is the answer's ``error``
-and the scenario is judged on what the environment shows.
+and the scenario is judged on what the environment shows. Transient faults of a model call
+(429, 5xx, timeouts) are retried in place by the backend before any of this; the answer's
+``retries`` lists each one (see :mod:`.backends`).
 """
 
 from __future__ import annotations
@@ -112,6 +114,9 @@ class ModelCallError(Exception):
 class Conversation(Protocol):
     """One scenario's conversation with the model, in the API's own message format."""
 
+    #: one line per model call retried in place (a transient fault, :mod:`oasis_eval.retrying`)
+    retries: list[str]
+
     async def step(self, max_output_tokens: int) -> ModelTurn:
         """One model call on the conversation so far; its answer is appended."""
         ...
@@ -156,6 +161,7 @@ class _Record:
     usage: Usage = field(default_factory=Usage)
     sent: int = 0
     error: str | None = None
+    retries: list[str] = field(default_factory=list)
 
     def turn(self, turn: ModelTurn) -> None:
         self.steps += 1
@@ -172,6 +178,7 @@ class _Record:
             final_answer=self.final,
             model=self.model,
             error=self.error,
+            retries=list(self.retries),
         )
 
 
@@ -330,6 +337,7 @@ async def _session(
             conv = backend.conversation(
                 system_prompt(task, [t.name for t in listed]), user_messages(task), listed
             )
+            record.retries = conv.retries  # the same list: retries land as they happen
             await _drive(conv, tools, budgets, deadline, record)
     except BaseExceptionGroup as group:
         ours = [e for e in _leaves(group) if isinstance(e, (AgentUnreachable, EndpointError))]

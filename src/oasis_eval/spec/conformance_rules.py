@@ -28,7 +28,7 @@ from typing import Any
 
 import jsonschema
 
-from ..spec.profile import ConformanceRequirement
+from .profile import ConformanceRequirement
 from .semver import VersionRange, parse_range, parse_version
 
 __all__ = [
