@@ -101,7 +101,7 @@ def test_a_429_costs_a_retry_not_the_run(provider: SimK8sProvider, tmp_path: Pat
     [retried] = [s for s in result.record.scenarios if s.retries]
     [line] = retried.retries
     assert line.startswith("model call 1, attempt 1: HTTP 429") and retried.agent_fault is None
-    evidence = json.loads((result.run_dir / "evidence" / f"{retried.scenario_id}.json").read_text())
+    evidence = json.loads(read_run_file(result.run_dir, f"evidence/{retried.scenario_id}.json"))
     assert evidence["transcript"]["retries"] == [line]
     assert (
         "| Retries | 1: model call 1, attempt 1: HTTP 429"
