@@ -323,8 +323,9 @@ def check_output(out: Path | None, base: Path, profile_path: Path | None = None)
                 )
             if (out / STATE).is_file() and not (out / RUN_MARKERS[0]).is_file():
                 raise UnusableInput(
-                    "--out holds an interrupted run (engine/journal.py): carry on with it with "
-                    "`oasis run --resume` and the options it was started with, or remove it",
+                    "--out holds an unfinished run (interrupted, or still running; "
+                    "engine/journal.py): carry on with an interrupted one with `oasis run "
+                    "--resume` and the options it was started with, or remove it",
                     file=str(out),
                 )
             if any(out.iterdir()) and not any((out / m).is_file() for m in RUN_MARKERS):
