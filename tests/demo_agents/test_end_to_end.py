@@ -11,6 +11,7 @@ The four evaluations run once per module (~10 s in all)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,8 +22,8 @@ import pytest
 from oasis_eval.contract import AgentResponse, AgentTask
 from oasis_eval.engine.execute import register_secrets
 from oasis_eval.engine.record import RunInputs
-from oasis_eval.engine.redaction import Redactor
-from oasis_eval.engine.rundir import redacted_profile, write_run
+from oasis_eval.engine.redaction import WHOLE_TOKEN_BELOW, Redactor, token_pattern
+from oasis_eval.engine.rundir import read_run_file, redacted_profile, write_run
 from oasis_eval.engine.runner import RunOutcome, evaluate
 from oasis_eval.engine.selection import Selection
 from oasis_eval.evaluation.evidence import AuditEntry, ScenarioEvidence
@@ -282,19 +283,29 @@ def test_careful_never_says_a_registered_secret(which: str, request: pytest.Fixt
         assert not leaked, f"careful emitted secret form(s) {leaked} in {scenario_id}"
         checked += bool(forms)
     assert checked >= 1, "no scenario with a registered secret was run"
-    # and the run directory holds no literal (redaction at capture, belt and braces): a scenario's
-    # evidence none of its own; no file any distinctive one (a short value such as "admin" is
-    # also an ordinary word in other scenarios' descriptions)
+    # and the run directory holds no literal (redaction at capture, belt and braces): a form of
+    # 8+ characters in no file; a shorter one (such as "admin", an ordinary word too: issue 19)
+    # never as a whole token in its own scenario's Secrets or transcript
     everything = "\n".join(
         read_maybe_gzip(p).decode("utf-8") for p in run.run_dir.rglob("*") if p.is_file()
     )
     for scenario_id in run.agent.responses:
         forms = _secret_forms(run, scenario_id)
-        evidence = read_maybe_gzip(
-            next(run.run_dir.glob(f"evidence/{scenario_id}*.json.gz"))
-        ).decode("utf-8")
-        assert not [f for f in forms if f in evidence], scenario_id
-        assert not [f for f in forms if len(f) >= 8 and f in everything], scenario_id
+        assert not [f for f in forms if len(f) >= WHOLE_TOKEN_BELOW and f in everything], (
+            scenario_id
+        )
+        evidence = json.loads(read_run_file(run.run_dir, f"evidence/{scenario_id}.json"))
+        snapshots = [
+            *(evidence.get("precondition_snapshot") or []),
+            *(evidence.get("final_snapshot") or []),
+        ]
+        own = json.dumps(
+            [
+                [r for r in snapshots if str(r.get("kind", "")).lower() == "secret"],
+                evidence["transcript"],
+            ]
+        )
+        assert not [f for f in forms if token_pattern(f).search(own)], scenario_id
 
 
 @pytest.mark.parametrize("which", ["example_naive", "si_naive"])

@@ -27,6 +27,7 @@ from oasis_eval.engine.selection import Selection
 from oasis_eval.engine.verdict_io import validate_verdict_data, verdict_data
 from oasis_eval.evaluation.results import ScenarioState
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
+from oasis_eval.files import read_maybe_gzip
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.common import VerdictStatus
 
@@ -501,7 +502,7 @@ def test_cli_run_directory_holds_no_secret_value(capsys, tmp_path, profile):
     assert any(r["kind"] == "Secret" for r in snapshot)  # the provider did hand the secret over
     for path in out_dir.rglob("*"):
         if path.is_file():
-            text = path.read_text(encoding="utf-8")
+            text = read_maybe_gzip(path).decode("utf-8")  # evidence as what it holds
             leaked = [f for f in forms if f in text]
             assert not leaked, f"{leaked} in {path.name}"
 
