@@ -5,6 +5,7 @@ example profile (a few seconds a run); tests/cli/test_resume_cli.py kills a real
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -223,6 +224,22 @@ def test_resume_of_a_signed_run_needs_its_key(
     monkeypatch.setenv("OASIS_RUN_KEY", "k" * 32)
     assert run(cut, resume=cut).exit_code == 0
     assert replay(cut).integrity == "verified"
+
+
+def test_a_run_still_running_is_not_resumed(
+    agent_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cut = interrupted(agent_env, monkeypatch)
+    before = sorted(p.name for p in cut.rglob("*"))
+    held = journal_module.hold(cut)  # what the process running the run holds until it ends
+    try:
+        with pytest.raises(ResumeRefused, match="still running"):
+            run(cut, resume=cut)
+    finally:
+        assert held is not None
+        os.close(held)
+    assert sorted(p.name for p in cut.rglob("*")) == before  # nothing checked away meanwhile
+    assert run(cut, resume=cut).exit_code == 0
 
 
 def test_a_finished_run_or_another_directory_is_not_resumed(

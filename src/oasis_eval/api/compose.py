@@ -332,4 +332,6 @@ def write_run_dir(
     write_reports(record, staging)
     write_manifest(staging, target.run_key)
     where, warning = publish(staging, run_dir, record.run_id, found)
+    if journal is not None:
+        journal.release()
     return where, warning or moved

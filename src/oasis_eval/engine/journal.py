@@ -125,6 +125,8 @@ class RunJournal:
         self.begun = False
         self._files: dict[str, dict[str, Any]] = {}
         self._clock = time.monotonic()
+        #: the directory's lock, held while this process runs the run (released at exit)
+        self._lock: int | None = None
 
     # ---- the runner's calls -------------------------------------------------------------------
 
@@ -134,12 +136,14 @@ class RunJournal:
         if self.resumed:
             diffs = differences(self.identity or {}, identity)
             if diffs:
+                self.release()
                 raise ResumeRefused(
                     "the agent or provider differs from the run being resumed: " + "; ".join(diffs),
                     file=str(self.run_dir),
                 )
         else:
             self.run_dir = claim(self.run_dir, self.run_id, self.found)
+            self._lock = hold(self.run_dir)
         self.identity = identity
         self._clock = time.monotonic()
         self._state(RUNNING, None)
@@ -158,10 +162,17 @@ class RunJournal:
     def interrupted(self, reason: str) -> None:
         """The run stops before it finished (Ctrl-C, SIGTERM, a crash of the harness): say so
         in the state. Never raises: the run is already going down."""
-        if not self.begun:
-            return
-        with contextlib.suppress(OSError):
-            self._state(INTERRUPTED, reason)
+        if self.begun:
+            with contextlib.suppress(OSError):
+                self._state(INTERRUPTED, reason)
+        self.release()
+
+    def release(self) -> None:
+        """Let go of the directory's lock (the run is written, or stopped)."""
+        if self._lock is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._lock)
+            self._lock = None
 
     @property
     def finished_ids(self) -> list[str]:
@@ -216,6 +227,26 @@ def claim(target: Path, run_id: str, found: str | None) -> Path:
     return fallback
 
 
+def hold(run_dir: Path) -> int | None:
+    """Lock ``run_dir`` for this process (an advisory ``flock``, released when the process
+    ends, however it ends): a resume while the run still runs elsewhere is refused."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock, as before
+        return None
+    fd = os.open(run_dir, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise ResumeRefused(
+            "the run is still running (another process holds its directory): wait for it, "
+            "or stop it and resume",
+            file=str(run_dir),
+        ) from None
+    return fd
+
+
 # ---- resuming ---------------------------------------------------------------------------------------
 
 
@@ -231,6 +262,20 @@ def resume_journal(run_dir: Path, fingerprint: dict[str, Any], key: RunKey | Non
             else "not an interrupted run directory (no run-state.json)",
             file=str(run_dir),
         )
+    lock = hold(run_dir)  # before anything is checked or discarded: not while it still runs
+    try:
+        journal = _resumed(run_dir, state, fingerprint, key)
+    except BaseException:
+        if lock is not None:
+            os.close(lock)
+        raise
+    journal._lock = lock
+    return journal
+
+
+def _resumed(
+    run_dir: Path, state: dict[str, Any], fingerprint: dict[str, Any], key: RunKey | None
+) -> RunJournal:
     _verify(run_dir, key)
     if state.get("format") != FORMAT or state.get("version") != VERSION:
         raise ResumeRefused(
