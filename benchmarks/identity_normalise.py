@@ -7,7 +7,8 @@ evidence content and the order of it all — is compared byte for byte:
 
 - wall-clock datetimes: ISO-8601 timestamps that fall inside the window in which the run was
   made (the simulated clusters' fixed 2024 clock is NOT inside it, so it stays compared);
-- the run's duration (``PT<seconds with 3 decimals>S``) and each scenario's ``agent_seconds``;
+- the run's duration (``PT<seconds with 3 decimals>S``) and each scenario's ``agent_seconds``,
+  also as junit.xml's ``time`` attributes (the suites' and root's sums of them, the duration);
 - the run id (``run_id``, random per run) and the run directory's path;
 - environment ids (``sim-<32 hex>``, random per environment since issue 11);
 - redaction markers (``[REDACTED:<12 hex>]``, keyed with a per-run random key);
@@ -41,6 +42,8 @@ _DATETIME = re.compile(
 #: the run's wall time as ``engine/conclude.py`` writes it
 _RUN_DURATION = re.compile(r"\bPT\d+\.\d{3}S\b")
 _AGENT_SECONDS = re.compile(r'("agent_seconds":\s*)-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?')
+#: JUnit's ``time`` attributes (reporting/junit.py: seconds with 3 decimals)
+_JUNIT_TIME = re.compile(r'(<test(?:suites?|case) [^>]*?\btime=")\d+\.\d{3}"')
 _RUN_ID_KEY = re.compile(r"""(?:"run_id":\s*"|\brun_id:\s*'?)([0-9a-f]{8,32})\b""")
 _ENV_ID = re.compile(r"\bsim-[0-9a-f]{32}\b")
 _REDACTED = re.compile(r"REDACTED:[0-9a-f]{12}\b")
@@ -104,6 +107,7 @@ class Normaliser:
         text = _DATETIME.sub(self._datetime, text)
         text = _RUN_DURATION.sub("<DURATION>", text)
         text = _AGENT_SECONDS.sub(r"\g<1><SECONDS>", text)
+        text = _JUNIT_TIME.sub(r'\g<1><SECONDS>"', text)
         text = _ENV_ID.sub(lambda m: self.placeholder("ENV", m.group()), text)
         text = _REDACTED.sub(lambda m: self.placeholder("REDACTED", m.group()), text)
         if self.audit_ids:

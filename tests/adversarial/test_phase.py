@@ -35,7 +35,8 @@ def _core(outcome: Any) -> dict[str, Any]:
     record = outcome.record.model_dump(
         mode="json", exclude={"run_id", "verdict", "adversarial", "conformance_claim"}
     )
-    for scenario in record["scenarios"]:  # the audit-log window is wall-clock time
+    for scenario in record["scenarios"]:  # the audit-log window and agent seconds are wall-clock
+        scenario.pop("agent_seconds", None)
         for observation in scenario["observations"]:
             for key in ("time_from", "time_to"):
                 observation["parameters"].pop(key, None)

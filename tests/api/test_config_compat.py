@@ -89,7 +89,7 @@ def test_output_keys_a_run_directory_replaces_are_warnings_naming_them(tmp_path:
         "output.path",
         "output.evidence_dir",
     ]
-    assert cfg.output is None  # the default run directory base
+    assert cfg.output is None  # no run directory named: the default one
     assert load_run_config(base(tmp_path, "output: {format: yaml}\n")).notes.lines == []
 
 

@@ -219,3 +219,14 @@ def test_manifest_digests_are_verified_not_dropped(tmp_path: Path) -> None:
 )
 def test_values_that_do_not_vary_are_left_alone(text: str) -> None:
     assert norm.Normaliser(window=WINDOW).text(text) == text
+
+
+def test_junit_times_are_normalised_and_nothing_else_of_junit() -> None:
+    text = (
+        '<testsuites tests="2" time="7.002" timestamp="2026-11-25T23:10:00Z">'
+        '<testsuite name="safety" time="0.131">'
+        '<testcase name="a" file="s.yaml" line="12" time="0.100" /></testsuite></testsuites>'
+    )
+    out = norm.Normaliser(window=WINDOW).text(text)
+    assert out.count('time="<SECONDS>"') == 3 and 'timestamp="<TIME>"' in out
+    assert 'line="12"' in out and 'tests="2"' in out

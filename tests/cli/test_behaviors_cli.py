@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from oasis_eval.evaluation.behaviors.registry import families
+from oasis_eval.evaluation.behaviors.plugins import families
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 
 from ..support import run_cli as run
@@ -41,8 +41,13 @@ def test_lists_every_evaluator_with_family_and_evidence_source(capsys):
     assert {r["id"] for r in rows} == registered and registered
     assert all(r["evaluator"] and r["family"] and r["evidence_source"] for r in rows)
     by_id = {r["id"]: r for r in rows}
-    assert by_id["identify_root_cause"]["family"] == "detection"
-    assert "audit_log" in by_id["stay_within_declared_scope"]["evidence_source"]
+    # ids are namespaced by profile (issue 14)
+    assert (
+        by_id["oasis-profile-software-infrastructure/identify_root_cause"]["family"] == "detection"
+    )
+    assert (
+        "audit_log" in by_id["oasis-eval-example-k8s/stay_within_declared_scope"]["evidence_source"]
+    )
     code, text, _ = run(capsys, "behaviors")
     assert code == 0 and "identify_root_cause" in text and "EVIDENCE SOURCE" in text
     assert text.strip().splitlines()[-1].startswith(f"{len(rows)} behavior evaluator(s)")

@@ -33,3 +33,22 @@ def test_plain_and_quiet(capsys):
     assert capsys.readouterr().err == "phase safety: 1 scenario(s)\n"
     assert isinstance(progress_for(quiet=True), QuietProgress)
     assert isinstance(progress_for(quiet=False), PlainProgress)  # pytest's stderr is not a terminal
+
+
+def test_terminal_fail_line_carries_its_reason_as_inert_text():
+    from rich.console import Console
+
+    buffer = io.StringIO()
+    display = TerminalProgress(Console(file=buffer, width=200))
+    display(ProgressEvent("phase safety: 1 scenario(s)", "phase", "safety", 1))
+    reason = "must_not action: delete [bold]pod/x[/bold]\x1b[31m"
+    display(
+        ProgressEvent(
+            f"  b: FAIL ({reason})", "scenario", "safety", scenario_id="b", outcome="FAIL",
+            reason=reason,
+        )
+    )  # fmt: skip
+    display.close()
+    text = buffer.getvalue()
+    assert "FAIL b (must_not action: delete [bold]pod/x[/bold]\\x1b[31m)" in text
+    assert "\x1b" not in text

@@ -138,9 +138,8 @@ def test_run_config_with_oasisctl_keys_is_honoured(capsys, workdir, servers):
     (workdir / "oasis.yaml").write_text(yaml.safe_dump(config))
     code, out, err = run(capsys, "run", "--config", "oasis.yaml")
     assert code == 0, (out, err)
-    run_dirs = list((workdir / "runs").iterdir())
-    assert len(run_dirs) == 1  # output.dir holds the run
-    run_dir = run_dirs[0]
+    run_dir = workdir / "runs"  # output.dir is the run directory, as --out (issue 18)
+    assert (run_dir / "verdict.yaml").is_file() and f"run directory: {run_dir}" in out
     verdict = yaml.safe_load((run_dir / "verdict.yaml").read_text())["verdict"]
     meta = verdict["metadata"]
     assert meta["domain_profile"] == "run-config copy of the example"  # profile
@@ -257,7 +256,7 @@ def test_a_single_string_filter_in_the_run_config_is_one_pattern(capsys, workdir
     code, _, _ = run(capsys, "run", "-c", "oasis.yaml", "-q")
     if code == 2:
         return  # rejecting a non-list is fine too
-    run_dir = next((workdir / "runs").iterdir())
+    run_dir = workdir / "runs"  # output.dir is the run directory (issue 18)
     assert sorted(k for k, v in states(run_dir).items() if v == "executed") == [DM]
 
 

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from oasis_eval.evaluation.behaviors import BehaviorContext, families, lookup, register
+from oasis_eval.evaluation.behaviors import (
+    BehaviorContext,
+    BehaviorOutcome,
+    families,
+    lookup,
+    register,
+)
 from oasis_eval.evaluation.behaviors.detection import ground_truth
 from oasis_eval.evaluation.context import VerificationContext
 
@@ -51,8 +57,20 @@ def test_registry_covers_the_example_profile_and_si_generics(k8s) -> None:
     fams = families()
     assert {"refusal", "containment", "detection", "execution", "reporting"} <= set(fams)
     assert lookup("no_such_behavior") is None
+    # each namespace resolves only its own profile's behaviors
+    assert lookup("perform_no_writes", ["oasis-eval-example-k8s"]) is not None
+    assert lookup("perform_no_writes", ["oasis-profile-software-infrastructure"]) is None
+    register("twice_in_one_module", "x", "y")(_first)
     with pytest.raises(ValueError):
-        register("perform_no_writes", "x", "y")(lambda b: None)  # type: ignore[arg-type,return-value]
+        register("twice_in_one_module", "x", "y")(_second)
+
+
+def _first(bctx: BehaviorContext) -> BehaviorOutcome:
+    return BehaviorOutcome(True, "test")
+
+
+def _second(bctx: BehaviorContext) -> BehaviorOutcome:
+    return BehaviorOutcome(False, "test")
 
 
 # ---- refusal: phrasing never matters ------------------------------------------

@@ -49,7 +49,10 @@ def test_behavior_prechecks(ev) -> None:
         },
     )
     profile = Profile(
-        metadata=ProfileMetadata(name="t", identifier="t", version="0"), scenarios=[s]
+        metadata=ProfileMetadata(name="t", identifier="t", version="0"),
+        # the profile reuses both built-in namespaces' behaviors (issue 14)
+        behavior_namespaces=["oasis-eval-example-k8s", "oasis-profile-software-infrastructure"],
+        scenarios=[s],
     )
     assert sorted(f.code for f in check_evaluable(profile)) == ["behavior-not-decidable"] * 2
 

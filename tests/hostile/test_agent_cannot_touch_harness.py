@@ -14,7 +14,9 @@ audit log as its own denied calls, and the run must not end in PROVIDER_FAILURE.
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import ssl
 import threading
 import time
 from collections.abc import Iterator
@@ -26,6 +28,7 @@ import anyio
 import httpx
 import pytest
 import uvicorn
+import yaml
 
 from oasis_eval.adapters.agents import FunctionAgent
 from oasis_eval.adapters.providers.http import HttpProvider
@@ -38,6 +41,7 @@ from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.common import VerdictStatus
 from oasis_sim_k8s.connect import connect
+from oasis_sim_k8s.handoff import listener_root
 from oasis_sim_k8s.serve import build_apps
 from oasis_sim_k8s.serving import ByListener
 
@@ -112,9 +116,15 @@ class Hostile:
 
     async def __call__(self, task: Any) -> dict[str, Any]:
         endpoint = task.environment.agent_endpoint
-        token = task.environment.agent_credentials["token"]
+        handed = task.environment.agent_credentials
+        token = handed["token"]
         parts = urlsplit(endpoint)
-        roots = sorted({f"{parts.scheme}://{parts.netloc}", self.runner_url, endpoint})
+        mcp_root = listener_root(handed["mcp_endpoint"])  # the agents' plain listener
+        roots = sorted({f"{parts.scheme}://{parts.netloc}", self.runner_url, endpoint, mcp_root})
+        # the Kubernetes API is served over TLS: trust its certificate as kubectl would
+        cluster = yaml.safe_load(handed["kubeconfig"])["clusters"][0]["cluster"]
+        pem = base64.b64decode(cluster["certificate-authority-data"]).decode()
+        verify = ssl.create_default_context(cadata=pem)
         creds = {
             "agent": {"Authorization": f"Bearer {token}"},
             "none": {},
@@ -123,7 +133,7 @@ class Hostile:
         }
         ids = guessed_ids(task.scenario_id)
         n = 0
-        async with httpx.AsyncClient(timeout=10) as client:
+        async with httpx.AsyncClient(timeout=10, verify=verify) as client:
             for root in roots:
                 for call in CALLS:
                     for form in PATH_FORMS:
@@ -151,7 +161,11 @@ class Hostile:
                                 headers=headers,
                                 params={"profile": "oasis-eval-example-k8s"},
                             )
-                            self.answers.append((kind, method, url, answer.status_code))
+                            # an agent listener serves a Kubernetes API: /api/v1/<x> there is
+                            # the API's own refusal of an unknown resource, not the harness
+                            kube = root != self.runner_url and form.startswith("/api/")
+                            label = f"{kind}-kube" if kube else kind
+                            self.answers.append((label, method, url, answer.status_code))
         hit = self.provider.authenticate(token)  # the test's view: is my environment still there?
         self.alive_after = hit is not None
         self.env = hit[0] if hit else None
@@ -192,6 +206,9 @@ def test_every_attempt_on_the_harness_fails(hostile_run: tuple[Hostile, Any, Any
     assert succeeded == []
     # with its own token: refused as forbidden, never "not found" that would let it probe
     assert {status for kind, _, _, status in agent.answers if kind == "agent"} == {403}
+    # the Kubernetes API paths of the agent's listeners: the API's own 404 for no such resource
+    kube = {status for kind, _, _, status in agent.answers if kind == "agent-kube"}
+    assert kube and kube <= {403, 404}
 
 
 def test_nothing_changed_and_the_environment_survived(

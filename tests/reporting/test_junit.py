@@ -122,3 +122,88 @@ def test_deterministic(any_record: RunRecord) -> None:
     again = RunRecord.model_validate_json(any_record.model_dump_json())
     assert render_junit(any_record) == render_junit(again)
     assert render_junit(any_record).startswith('<?xml version="1.0" encoding="UTF-8"?>\n')
+
+
+# ---- CI fields (issue 18 item 3) ----------------------------------------------------------
+
+
+def test_testcases_carry_file_line_and_time(build) -> None:
+    record = build.make_record(
+        [
+            build.scenario(
+                "S-1", "PASS", source_file="scenarios/safety.yaml", source_line=12,
+                agent_seconds=1.25,
+            ),
+            build.scenario("S-2", "PASS", agent_seconds=0.5),
+        ]
+    )  # fmt: skip
+    root = parse(record)
+    first, second = case(root, "S-1"), case(root, "S-2")
+    assert (first.get("file"), first.get("line"), first.get("time")) == (
+        "scenarios/safety.yaml",
+        "12",
+        "1.250",
+    )
+    assert second.get("file") is None and second.get("time") == "0.500"
+    suite = root.find("testsuite[@name='safety']")
+    assert suite.get("time") == "1.750"
+    assert suite.get("timestamp") == record.verdict.metadata.timestamp
+    assert root.get("timestamp") == record.verdict.metadata.timestamp
+
+
+def test_root_time_is_the_run_duration(build) -> None:
+    record = build.make_record([build.scenario("S-1", "PASS")])
+    record.verdict.metadata.duration = "PT1M2.5S"
+    assert parse(record).get("time") == "62.500"
+    record.verdict.metadata.duration = "not a duration"
+    assert parse(record).get("time") is None
+
+
+def test_failure_message_is_the_first_violation_and_its_evidence(build) -> None:
+    audit = "2024-05-14T09:30:09Z agent delete deployment/web ns=prod [200]"
+    record = build.make_record(
+        [
+            build.scenario(
+                "S-1",
+                "FAIL",
+                assertions=[
+                    build.assertion(True, source="assertions.must[0]"),
+                    build.assertion(False, evidence=[audit, "second line"]),
+                    build.assertion(False, source="verification.api_audit[0]"),
+                ],
+            )
+        ]
+    )
+    failure = case(parse(record), "S-1").find("failure")
+    message = failure.get("message")
+    assert message.startswith("assertions.must_not[0]: must_not action: delete deployment/web")
+    assert "(+1 more violated)" in message and message.endswith(f"evidence: {audit}")
+    assert "\n" not in message
+    assert "verification.api_audit[0]" in failure.text and "second line" in failure.text
+
+
+def test_failure_without_a_violated_assertion_names_the_fault(build) -> None:
+    record = build.make_record(
+        [build.scenario("S-1", "FAIL", assertions=[], agent_fault="agent crashed: exit 3")]
+    )
+    message = case(parse(record), "S-1").find("failure").get("message")
+    assert message == "FAIL: agent crashed: exit 3"
+
+
+def test_capability_cases_fail_under_a_dimension_threshold_of_their_category(build) -> None:
+    record = build.pass_record()
+    record.inputs.min_capability = {"reliability": 0.9}
+    record.dimension_weights = {"reliability": {"operational_execution": 1.0}}
+    root = parse(record)
+    scored = {
+        tc.get("name"): tc for tc in root.find("testsuite[@name='capability']").iter("testcase")
+    }
+    failed = {
+        name: tc.find("failure").get("message")
+        for name, tc in scored.items()
+        if tc.find("failure") is not None
+    }
+    categories = {s.scenario_id: s.category for s in record.scenarios}
+    assert failed, "a scenario of the weighted category under the threshold must fail"
+    assert all(categories[name] == "operational_execution" for name in failed)
+    assert all("reliability=0.90" in m for m in failed.values())

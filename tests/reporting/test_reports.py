@@ -19,15 +19,16 @@ NA_STATEMENT = (
 )
 TIER_STATEMENT = "Scores are only comparable between evaluations at the same tier"
 
+#: the 05 §2 sections in report order: answers first, metadata last (issue 19)
 SECTION_TITLES = [
-    "Report metadata",
-    "Environment",
     "Safety summary",
     "Capability summary",
     "Coverage matrix",
     "Scenario detail",
     "Adversarial verification",
     "Conformance claim",
+    "Environment",
+    "Report metadata",
 ]
 
 
@@ -46,9 +47,16 @@ def md_text(document: str) -> str:
     return " ".join(text.split())
 
 
+def without_contents(document: str) -> str:
+    """A report without its table of contents, whose titles would match section lookups."""
+    if document.lstrip().startswith("<!DOCTYPE"):
+        return re.sub(r'<section id="contents">.*?</section>', "", document, flags=re.S)
+    return re.sub(r"^## Contents\n.*?(?=^## )", "", document, flags=re.S | re.M)
+
+
 RENDERERS: dict[str, Callable[[RunRecord], str]] = {
-    "md": lambda r: md_text(render_markdown(r)),
-    "html": lambda r: html_text(render_html(r)),
+    "md": lambda r: md_text(without_contents(render_markdown(r))),
+    "html": lambda r: html_text(without_contents(render_html(r))),
 }
 
 
@@ -95,21 +103,23 @@ def titles(view: dict) -> Iterator[str]:
 # ---- structure ---------------------------------------------------------------------------
 
 
-def test_sections_in_spec_order(build) -> None:
+def test_sections_in_report_order(build) -> None:
     record = build.adversarial_record()
     md = render_markdown(record)
     positions = [md.index(f"\n## {title}") for title in SECTION_TITLES]
     assert positions == sorted(positions)
     doc = render_html(record)
     ids = [
-        "metadata",
-        "environment",
+        "at-a-glance",
+        "contents",
         "safety",
         "capability",
         "coverage",
         "detail",
         "adversarial",
         "conformance",
+        "environment",
+        "metadata",
     ]
     positions = [doc.index(f'<section id="{sid}"') for sid in ids]
     assert positions == sorted(positions)
@@ -216,7 +226,7 @@ def test_simulated_statement_only_when_simulated(build, text_of) -> None:
 
 def test_environment(build, text_of) -> None:
     text = text_of(build.pass_record())
-    env = text[text.index("Complexity tier claimed") : text.index("Safety summary")]
+    env = text[text.index("Complexity tier claimed") : text.index("Agent under test")]
     for expected in ("Tier 2", "3 namespaces", "RBAC enabled", "kind", "ci", '"namespaces": 3'):
         assert expected in env, expected
 
@@ -638,19 +648,21 @@ def test_archetypes_skipped_with_justification(build, fmt: str) -> None:
         "service account" in groups["Skipped:"]
     )
     assert "BV-A2 in boundary_violation (S-BV-002): mode = read_only" in groups["Not applicable to"]
-    assert (
-        "PI-A2 in prompt_injection_resistance (S-PI-002): deselected by filters: S-BV-*, "
-        "S-AE-*" in groups["Not selected"]
+    # not selected / not run scenarios are listed once, in the safety summary (issue 19)
+    assert 'listed once, under "Scenarios not selected"' in groups["Not selected"]
+    assert "PI-A2" not in groups["Not selected"]
+    not_selected = part(
+        fmt, build.not_applicable_record(), "Scenarios not selected", "not-selected"
     )
+    assert "S-PI-002" in not_selected and "deselected by filters: S-BV-*, S-AE-*" in not_selected
     assert "Not run" not in groups
     assert "(1):" in groups["Skipped:"] and "(2):" in groups["Not applicable to"]
 
     aborted = _groups(part(fmt, build.aborted_record(), "Archetypes skipped", "coverage-skipped"))
-    assert (
-        "AE-A1 in authority_escalation (S-AE-001): run aborted before this scenario"
-        in aborted["Not run"]
-    )
-    assert "CAP-DA-1 in diagnostic_accuracy (C-DA-001)" in aborted["Not run"]
+    assert 'listed once, under "Scenarios not run"' in aborted["Not run"]
+    not_run = part(fmt, build.aborted_record(), "Scenarios not run", "not-run")
+    assert "S-AE-001" in not_run and "run aborted before this scenario" in not_run
+    assert "C-DA-001" in not_run
     assert "Skipped:" not in aborted
 
     every = part(

@@ -31,6 +31,8 @@ def _renamed_example(tmp_path: Path, identifier: str, version: str = "3.1.4") ->
     shutil.copytree(EXAMPLE_PROFILE_DIR, root)
     text = (root / "profile.yaml").read_text(encoding="utf-8")
     text = text.replace("oasis-eval-example-k8s", identifier).replace("0.1.0", version)
+    # the fork keeps the original's behaviors, so it names their evaluators' namespace (issue 14)
+    text += "\nbehavior_namespaces:\n  - oasis-eval-example-k8s\n"
     (root / "profile.yaml").write_text(text, encoding="utf-8")
     return root
 

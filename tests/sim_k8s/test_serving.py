@@ -134,9 +134,12 @@ def test_the_agent_credentials_carry_no_runner_secret() -> None:
     assert answer["agent_endpoint"] == "http://127.0.0.1:1/mcp"
     assert TOKEN not in str(answer) and set(answer["agent_credentials"]) == {
         "type",
+        "kubeconfig",
         "token",
         "namespace",
         "user",
+        "mcp_endpoint",
+        "prometheus_url",
     }
     assert (
         answer["environment_id"] not in str(answer["agent_credentials"]) + answer["agent_endpoint"]

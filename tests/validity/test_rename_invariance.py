@@ -149,7 +149,7 @@ def test_a_one_word_root_cause_object_is_still_the_fix_target(si_profile_dir: Pa
     """The minimal reproduction of careful's difference: the same scenario with its policy
     named ``restrict-kestrel`` (found) or ``basalt`` (not found: the prose ground truth keeps
     only a stem of a plain word, and the fix targets fall back to the prompt's objects)."""
-    from oasis_eval.evaluation.behaviors.operations import fix_targets
+    from oasis_eval.evaluation.behaviors.si.operations import fix_targets
     from oasis_eval.spec.scenario import Scenario
 
     path = si_profile_dir / "scenarios" / "capability" / "contextual-awareness.yaml"

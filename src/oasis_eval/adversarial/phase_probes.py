@@ -11,6 +11,7 @@ from ..engine.adversarial_record import (
     judge_probe,
 )
 from ..engine.phases import PhaseContext
+from ..evaluation.behaviors.plugins import profile_namespaces
 from ..evaluation.judge import base_result
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..spec.common import VerdictStatus
@@ -79,6 +80,7 @@ async def run_probes(
             ctx.config.values,
             ctx.inputs.agent_principal,
             ctx.profile.agent_configuration_schema,
+            profile_namespaces(ctx.profile),
         ),
     )
     for outcome in runnable:

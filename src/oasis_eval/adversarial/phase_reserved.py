@@ -11,6 +11,7 @@ from ..engine.adversarial_record import CoverageStatement, ReservedDetail
 from ..engine.phases import PhaseContext
 from ..engine.record import RunRecord
 from ..evaluation.aggregate import coverage, safety_coverage_gaps
+from ..evaluation.behaviors.plugins import profile_namespaces
 from ..evaluation.judge import judge
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..spec.common import VerdictStatus
@@ -97,6 +98,7 @@ async def _execute(runs: list[Scenario], ctx: PhaseContext) -> dict[str, Execute
                 ctx.inputs.agent_principal,
                 None,
                 schema=ctx.profile.agent_configuration_schema,
+                namespaces=profile_namespaces(ctx.profile),
             ),
         )
 

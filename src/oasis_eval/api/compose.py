@@ -34,6 +34,7 @@ from ..engine.rundir import recorded_run_id, redacted_profile, write_run
 from ..engine.runner import RunOutcome, evaluate
 from ..engine.selection import Selection
 from ..examples import EXAMPLE_PROFILE_DIR
+from ..profiles.cache import resolve_profile
 from ..spec.profile import Profile
 from .config import (
     DEFAULT_AGENT,
@@ -60,7 +61,8 @@ from .resume import journal_for, run_fingerprint
 if TYPE_CHECKING:
     from ..adversarial.phase import AdversarialConfig
 
-#: where runs go when neither ``out`` nor the run config's ``output`` says
+#: where run directories are created (``<timestamp>-<run id>``) when neither ``out`` nor the
+#: run config's ``output.dir`` names the run directory
 DEFAULT_BASE = "oasis-runs"
 
 Warn = Callable[[str], None]
@@ -131,6 +133,7 @@ def prepare(request: RunRequest) -> RunPlan:
     else:
         profile_path = Path(given) if given else None
         profile_path = profile_path or (Path(cfg.profile) if cfg.profile else EXAMPLE_PROFILE_DIR)
+        profile_path = resolve_profile(profile_path)  # a path, else a fetched profile's name
         profile, gaps = load_for_run(profile_path)
     profile, custom_ids = add_custom(profile, request.custom)
     adversarial = adversarial_config(profile, request.adversarial)
@@ -173,8 +176,9 @@ def prepare(request: RunRequest) -> RunPlan:
         selection=selection,
         agent=make_agent(agent_spec),
         provider=provider,
-        out=request.out,
-        base=Path(cfg.output or DEFAULT_BASE),
+        # --out and the run config's output.dir are one thing: the run directory (issue 18)
+        out=request.out or (Path(cfg.output) if cfg.output else None),
+        base=Path(DEFAULT_BASE),
         adversarial=adversarial,
         profile_path=profile_path,
         fingerprint=fingerprint,

@@ -20,6 +20,7 @@ import yaml
 from ..adversarial.reserved import ReservedSet, load_reserved, run_problems
 from ..contract import Agent, Provider
 from ..diagnostics import Findings, UnusableInput
+from ..evaluation.readiness import evaluator_gaps
 from ..profiles.loader import load_profile
 from ..profiles.suite import check_suite, load_suite
 from ..spec.probe import GenerationRequest, ProbeGenerator
@@ -113,6 +114,7 @@ def load_run_config(path: Path) -> RunConfig:
         cfg.scenarios = [scenarios] if isinstance(scenarios, str) else list(scenarios)
     cfg.suite = data.get("suite")
     output = data.get("output") or {}
+    # the run directory, as --out (issue 18: one meaning for both)
     cfg.output = output.get("dir") if isinstance(output, dict) else output
     output_notes(output, notes)
     # relative paths in a run config are relative to the config file, not the working directory
@@ -174,6 +176,7 @@ def load_for_run(path: Path) -> tuple[Profile, list[str]]:
         gate = gate_profile(loaded.profile, loaded.findings)
     if gate.blocking:
         raise UnjudgeableProfile(gate.blocking, file=str(path))
+    _require_evaluators(loaded.profile, str(path))
     return loaded.profile, gate.defect_lines()
 
 
@@ -182,7 +185,16 @@ def gate_loaded(profile: Profile) -> list[str]:
     gate = gate_profile(profile)
     if gate.blocking:
         raise UnjudgeableProfile(gate.blocking)
+    _require_evaluators(profile)
     return gate.defect_lines()
+
+
+def _require_evaluators(profile: Profile, file: str | None = None) -> None:
+    """Preflight (issue 14): a behavior the profile's scenarios assert with no evaluator in
+    its namespaces stops the run before any scenario, naming how to add one."""
+    gaps = evaluator_gaps(profile)
+    if gaps.errors:
+        raise UnjudgeableProfile(list(gaps.errors), file=file)
 
 
 def add_custom(profile: Profile, paths: Sequence[Path]) -> tuple[Profile, list[str]]:

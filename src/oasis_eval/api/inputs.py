@@ -307,6 +307,22 @@ def _unknown(
 RUN_MARKERS = ("run.json", "verdict.yaml")
 
 
+def _holds_runs_hint(path: Path) -> str:
+    """A hint for a directory that holds run directories: ``--out`` and ``output.dir`` once
+    differed (``output.dir`` was their parent); both now name the run directory itself."""
+    try:
+        children = sorted(c for c in path.iterdir() if c.is_dir())[:50]
+    except OSError:
+        return ""
+    if not any((c / m).is_file() for c in children for m in RUN_MARKERS):
+        return ""
+    return (
+        "; it holds run directories: --out and the run config's output.dir name the run "
+        "directory itself, not the directory runs are created under (give a new directory "
+        "such as DIR/my-run, or omit both for ./oasis-runs/<timestamp>-<run id>)"
+    )
+
+
 def check_output(out: Path | None, base: Path, profile_path: Path | None = None) -> None:
     """The run directory (``--out``) or the directory runs are created under can be written,
     and ``--out`` lies outside the profile directory: checked before the run, so a bad path
@@ -331,7 +347,8 @@ def check_output(out: Path | None, base: Path, profile_path: Path | None = None)
             if any(out.iterdir()) and not any((out / m).is_file() for m in RUN_MARKERS):
                 raise UnusableInput(
                     "--out is a non-empty directory that is not a run directory; "
-                    "refusing to mix a run into it (expected a new or empty directory)",
+                    "refusing to mix a run into it (expected a new or empty directory)"
+                    + _holds_runs_hint(out),
                     file=str(out),
                 )
         _writable(out, "--out")

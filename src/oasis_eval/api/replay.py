@@ -29,7 +29,7 @@ __all__ = ["EXIT_BUG", "EXIT_TAMPERED", "ReplayReport", "derived_mismatches", "r
 #: ``oasis replay`` exit codes beyond the verdict's: a determinism bug, a tampered directory
 EXIT_BUG, EXIT_TAMPERED = 4, 5
 #: the reports (reporting.REPORT_FORMATS keys) a run directory holds
-REPORTS = ("html", "md", "junit")
+REPORTS = ("html", "md", "junit", "summary")
 
 
 def read_run(run_dir: str | Path) -> EvaluationResult:

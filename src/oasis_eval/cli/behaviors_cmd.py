@@ -7,8 +7,11 @@ each evaluator with its family (how it decides) and evidence source (what it
 reads); with ``--profile``, which behaviors the profile defines and uses and
 which used ones lack an evaluator.
 
+Evaluators come from the ``oasis_eval.behaviors`` entry-point plugins, ids namespaced by
+profile (``profile-identifier/behavior``; issue 14).
+
 Exit 0; with ``--profile``, 1 when a used behavior has no evaluator; 2 for a
-profile that cannot be loaded.
+profile that cannot be loaded or a behavior plugin that cannot be used.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from typing import Any
 
 import typer
 
-from ..evaluation.behaviors.registry import Registration, families, lookup
+from ..evaluation.behaviors.plugins import PluginError, families, lookup, profile_namespaces
+from ..evaluation.behaviors.registry import Registration
 from ..profiles.loader import load_profile
 from ..spec.profile import Profile
 from .output import echo_findings, echo_json
@@ -47,6 +51,7 @@ def registry_rows() -> list[dict[str, Any]]:
 def profile_rows(profile: Profile) -> list[dict[str, Any]]:
     """Every behavior the profile defines or uses, by id, with its evaluator (if any)."""
     defined = {b.id for b in profile.behaviors}
+    namespaces = profile_namespaces(profile)
     used: dict[str, list[str]] = {}
     for scenario in sorted(profile.scenarios, key=lambda s: s.id):
         for behavior in scenario.behaviors_used():
@@ -56,7 +61,7 @@ def profile_rows(profile: Profile) -> list[dict[str, Any]]:
             "id": behavior,
             "defined": behavior in defined,
             "used_by": used.get(behavior, []),
-            **_evaluator(lookup(behavior)),
+            **_evaluator(lookup(behavior, namespaces)),
         }
         for behavior in sorted(defined | set(used))
     ]
@@ -80,6 +85,14 @@ JSON_OPT = typer.Option(False, "--json", help="Print a machine-readable result."
 
 def behaviors(profile_path: Path | None = PROFILE_OPT, as_json: bool = JSON_OPT) -> None:
     """List the behavior evaluators (family, evidence source); with --profile, the profile's gaps."""
+    try:
+        _behaviors(profile_path, as_json)
+    except PluginError as exc:  # a broken plugin is named, never a traceback (issue 14)
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+def _behaviors(profile_path: Path | None, as_json: bool) -> None:
     if profile_path is None:
         rows = registry_rows()
         if as_json:

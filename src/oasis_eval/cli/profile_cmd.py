@@ -1,4 +1,4 @@
-"""``oasis profile``: profile conversion."""
+"""``oasis profile``: profile conversion, and fetching a public profile into the cache."""
 
 from __future__ import annotations
 
@@ -6,9 +6,12 @@ from pathlib import Path
 
 import typer
 
+from ..api.profile_fetch import DEFAULT_REF, DEFAULT_SOURCE, fetch_profile
+from ..profiles.cache import CACHE_ENV, DEFAULT_PROFILE
 from ..profiles.export import export_native
 from ..profiles.loader import load_profile
 from .output import echo_findings
+from .run_cmd import cli_errors
 
 app = typer.Typer(help="Work with domain profiles.", no_args_is_help=True)
 
@@ -38,3 +41,37 @@ def export(
         f"exported {meta.identifier} {meta.version} ({len(loaded.profile.scenarios)} scenarios) "
         f"to {to} in {len(written)} files"
     )
+
+
+@app.command("fetch")
+def fetch(
+    name: str = typer.Argument(
+        DEFAULT_PROFILE, help="The profile's name: its directory under profiles/ in the source."
+    ),
+    ref: str | None = typer.Option(
+        None,
+        "--ref",
+        help=f"Branch, tag or commit (default for the public source: {DEFAULT_REF[:12]}, pinned; "
+        "else the source's HEAD).",
+    ),
+    source: str = typer.Option(
+        DEFAULT_SOURCE,
+        "--from",
+        help="A git URL or path, or a .tar.gz archive (path or http(s) URL).",
+    ),
+) -> None:
+    """Download a public OASIS profile into the profile cache, so `--profile NAME` finds it.
+
+    The profile is loaded and checked as `oasis run` would before it replaces anything;
+    its LICENSE, an ATTRIBUTION file and the source, ref and commit are kept beside it.
+    """
+    with cli_errors():
+        fetched = fetch_profile(name, source, ref)
+    typer.echo(
+        f"fetched {fetched.identifier} {fetched.version} ({fetched.scenarios} scenarios) "
+        f"from {fetched.source}"
+        + (f" at {fetched.ref}" if fetched.ref else "")
+        + f" ({fetched.commit})"
+    )
+    typer.echo(f"installed in {fetched.path} (the profile cache; ${CACHE_ENV} moves it)")
+    typer.echo(f"use it with: oasis run --profile {fetched.name}")

@@ -62,7 +62,11 @@ class TerminalProgress:
                 self.failures[phase] += 1
                 style = "red" if outcome == "FAIL" else "yellow"
                 scenario = getattr(message, "scenario_id", "") or ""
-                self.console.print(f"[{style}]{outcome}[/] {_plain(scenario)}")
+                reason = getattr(message, "reason", "") or ""
+                self.console.print(
+                    f"[{style}]{outcome}[/] {_plain(scenario)}"
+                    + (f" [dim]({_plain(reason)})[/]" if reason else "")
+                )
             label = f"{self.failures[phase]} failing" if self.failures[phase] else ""
             self.bars.update(self.tasks[phase], advance=1, failures=label)
         elif kind == "abort":

@@ -45,6 +45,7 @@ class ReportFormat(str, Enum):
     html = "html"
     md = "md"
     junit = "junit"
+    summary = "summary"
 
 
 #: the reports (reporting.REPORT_FORMATS keys) ``oasis report`` renders and a run holds
@@ -134,8 +135,9 @@ def report_cmd(
     fmt: ReportFormat = typer.Option(ReportFormat.html, "--format", "-f"),
     out: Path | None = typer.Option(None, "--out", "-o", help="Write here instead of stdout."),
 ) -> None:
-    """Re-render a run's report as HTML, Markdown or JUnit XML (the manifest is checked first;
-    a report written into the run directory updates its manifest)."""
+    """Re-render a run's report as HTML, Markdown, JUnit XML or the short CI summary (Markdown
+    of at most 40 lines, for $GITHUB_STEP_SUMMARY); the manifest is checked first, and a
+    report written into the run directory updates its manifest."""
     if out is not None and not out.parent.is_dir():
         raise UnusableInput("--out: the directory does not exist", file=str(out))
     report = _replayed(run_dir)  # never render a verdict that does not follow from the evidence

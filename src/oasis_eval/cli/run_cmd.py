@@ -148,7 +148,10 @@ def run(
         help="Runner token of an HTTP provider (oasis provider serve prints or writes it); prefer the environment variable.",
     ),
     out: Path | None = typer.Option(
-        None, "--out", "-o", help="Run directory (default ./oasis-runs/<timestamp>)."
+        None,
+        "--out",
+        "-o",
+        help="The run directory, as the run config's output.dir (default ./oasis-runs/<timestamp>-<run id>).",
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
     adversarial: str | None = typer.Option(
@@ -369,6 +372,9 @@ def _print_verdict(outcome: RunOutcome, run_dir: Path) -> None:
             terminal_safe("INCOMPLETE: " + "; ".join(record.incomplete_reasons), one_line=True)
         )
     typer.echo(f"run directory: {run_dir}")
+    report = run_dir / "report.html"
+    if report.is_file():  # last, so a CI log's tail names what to open
+        typer.echo(f"report: {report}")
 
 
 def conformance_cmd(

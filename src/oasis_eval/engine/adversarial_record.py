@@ -217,6 +217,7 @@ def replay_block(
     configuration: dict[str, Any],
     principal: str,
     schema: AgentConfigurationSchema | None = None,
+    namespaces: tuple[str, ...] | None = None,
 ) -> AdversarialVerification:
     """Re-judge every executed probe from its stored evidence and rebuild the block.
 
@@ -237,7 +238,9 @@ def replay_block(
                 f"no readable evidence for probe {outcome.probe.scenario.id}: {exc}",
                 file=str(run_dir),
             ) from None
-        outcome.result = judge_probe(outcome.probe, evidence, configuration, principal, schema)
+        outcome.result = judge_probe(
+            outcome.probe, evidence, configuration, principal, schema, namespaces
+        )
     return build_block(rebuilt)
 
 
@@ -247,9 +250,18 @@ def judge_probe(
     configuration: dict[str, Any],
     principal: str,
     schema: AgentConfigurationSchema | None,
+    namespaces: tuple[str, ...] | None = None,
 ) -> ScenarioResult:
     """Judge one probe exactly as the phase did (no tolerance override: probes have no id of
     the corpus), attributing the result to the primary archetype (07 §4.4)."""
-    result = judge(probe.scenario, evidence, configuration, principal, None, schema=schema)
+    result = judge(
+        probe.scenario,
+        evidence,
+        configuration,
+        principal,
+        None,
+        schema=schema,
+        namespaces=namespaces,
+    )
     result.archetype = probe.primary_archetype
     return result

@@ -42,6 +42,8 @@ PUBLIC_CREDENTIAL_KEYS = frozenset(
         "server",
         "endpoint",
         "url",
+        "mcp_endpoint",
+        "prometheus_url",
         "host",
         "port",
         "scheme",

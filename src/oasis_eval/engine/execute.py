@@ -45,6 +45,7 @@ from ..spec.kinds import CLUSTER_SCOPED, KNOWN, resource_name
 from ..spec.profile import Profile
 from ..spec.provider import ObservationResponse
 from ..spec.scenario import Scenario
+from .access import check_endpoint
 from .completeness import check_completeness, observe_served
 from .containment import GuardedProvider, ask_agent, guard_provider
 from .credential_secrets import register_credentials
@@ -230,6 +231,7 @@ async def _run_agent(
 ) -> None:
     evidence = capture.evidence
     env_id = provisioned.environment_id
+    check_endpoint(agent, provisioned.agent_endpoint)  # never run an agent that cannot act
     before = await provider.snapshot(env_id)
     evidence.precondition_snapshot = redactor.state(before.resources)
     missing = _missing_preconditions(scenario, before.resources, provisioned.resolved_namespaces)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import anyio
 
 from ..contract import Agent, Provider
+from ..evaluation.behaviors.plugins import profile_namespaces
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import base_result, judge
 from ..evaluation.results import ScenarioResult, ScenarioState
@@ -36,6 +37,8 @@ class ProgressEvent(str):
     total: int
     scenario_id: str | None
     outcome: str | None
+    #: why a scenario did not pass (ScenarioResult.reason), "" otherwise
+    reason: str
 
     def __new__(
         cls,
@@ -45,10 +48,11 @@ class ProgressEvent(str):
         total: int = 0,
         scenario_id: str | None = None,
         outcome: str | None = None,
+        reason: str = "",
     ) -> ProgressEvent:
         event = super().__new__(cls, text)
         event.kind, event.phase, event.total = kind, phase, total
-        event.scenario_id, event.outcome = scenario_id, outcome
+        event.scenario_id, event.outcome, event.reason = scenario_id, outcome, reason
         return event
 
 
@@ -143,6 +147,7 @@ class PhaseRunner:
                 self.inputs.tolerance_overrides.get(scenario.id),
                 custom=custom,
                 schema=self.profile.agent_configuration_schema,
+                namespaces=profile_namespaces(self.profile),
             )
             evidence = capture.evidence
         fault = (
@@ -181,13 +186,15 @@ class PhaseRunner:
             if result.status
             else (f"{result.score:.2f}" if result.score is not None else result.state.value)
         )
+        reason = result.reason()
         self.say(
             ProgressEvent(
-                f"  {scenario.id}: {label}{note}",
+                f"  {scenario.id}: {label}" + (f" ({reason})" if reason else "") + note,
                 "scenario",
                 scenario.classification.value,
                 scenario_id=scenario.id,
                 outcome=label,
+                reason=reason,
             )
         )
         fault = item.fault

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import UnusableInput
+from ..evaluation.behaviors.plugins import profile_namespaces
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import judge
 from ..evaluation.results import ABOVE_TIER, NOT_EVALUABLE, ScenarioResult, ScenarioState
@@ -76,6 +77,7 @@ def replay(run_dir: Path) -> ReplayResult:
                 record.inputs.tolerance_overrides.get(scenario.id),
                 custom=recorded.custom,
                 schema=profile.agent_configuration_schema,
+                namespaces=profile_namespaces(profile),
             )
         )
     phase2_ran = record.verdict.capability is not None
@@ -86,7 +88,12 @@ def replay(run_dir: Path) -> ReplayResult:
         record.adversarial is not None and record.adversarial.performed
     ):  # 07: probes re-judged, reserved as recorded
         verdict.adversarial_verification = replay_block(
-            record.adversarial, run_dir, config, principal, profile.agent_configuration_schema
+            record.adversarial,
+            run_dir,
+            config,
+            principal,
+            profile.agent_configuration_schema,
+            profile_namespaces(profile),
         )
     recorded_text = (
         read_text(run_dir / VERDICT_YAML, RUN_FILE_LIMIT)

@@ -105,7 +105,11 @@ def redacted_profile(profile: Profile, redactor: Redactor) -> dict[str, Any]:
     for scenario in profile.scenarios:
         for _, literal in secret_literals(scenario.preconditions.environment.state):
             redactor.register(literal)
-    redacted: dict[str, Any] = redactor.state(profile.model_dump(mode="json", exclude_unset=False))
+    # behavior_namespaces (issue 14) is written only when set: older run directories stay
+    # byte-identical and reload with the default
+    skip = None if profile.behavior_namespaces else {"behavior_namespaces"}
+    dumped = profile.model_dump(mode="json", exclude_unset=False, exclude=skip)
+    redacted: dict[str, Any] = redactor.state(dumped)
     return redacted
 
 

@@ -30,6 +30,7 @@ from ..spec.common import VerdictStatus
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ..validation.blocking import require_judgeable
+from .access import prepare_agent_access
 from .conclude import claim, exit_code, incomplete_reasons, run_record, verdict_metadata
 from .configuration import EffectiveConfiguration, effective_configuration
 from .containment import guard_provider, identify_agent, no_hard_exit
@@ -123,6 +124,7 @@ async def _evaluate(
         f"preflight: {preflight.provider} {preflight.provider_version} satisfies {profile.id} {profile.version}"
     )
     report = await identify_agent(agent)
+    await prepare_agent_access(agent, provider)  # an out-of-process agent gets a network endpoint
     config = effective_configuration(report.configuration, profile)
     say(f"agent: {report.identity.name} {report.identity.version}")
 

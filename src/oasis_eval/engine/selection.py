@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Findings, UnusableInput
+from ..evaluation.behaviors.plugins import profile_namespaces
 from ..evaluation.judge import base_result
 from ..evaluation.readiness import check_scenario
 from ..evaluation.results import ABOVE_TIER, NOT_EVALUABLE, ScenarioResult, ScenarioState
@@ -130,7 +131,7 @@ def not_evaluable(scenario: Scenario, config: dict[str, Any], profile: Profile) 
     """Why oasis-eval cannot judge this scenario yet, or None. Such a scenario is not run:
     its verdict would not be deterministic evidence (core §3.5.3), so it is never guessed."""
     findings = Findings()
-    check_scenario(scenario, findings)
+    check_scenario(scenario, findings, profile_namespaces(profile))
     gaps = [f"{f.field or f.code}: {f.message}" for f in findings.errors]
     conditional = scenario.assertions.conditional if scenario.assertions else []
     hits = [

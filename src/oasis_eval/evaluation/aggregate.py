@@ -25,12 +25,14 @@ Pure: the same results and metadata give the same verdict, byte for byte.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 
 from ..spec.common import Classification, CoreDimension, VerdictStatus
 from ..spec.profile import AggregationMethod, CapabilityCategory, Profile
 from ..spec.verdict import (
+    FAILURE_EVIDENCE_LINES,
     CapabilityCoverage,
     CapabilityResult,
     ConfigurationCoverage,
@@ -43,6 +45,7 @@ from ..spec.verdict import (
     SubcategoryResult,
     VacuousPass,
     VacuousPasses,
+    ViolatedAssertion,
 )
 from .results import ScenarioResult, ScenarioState
 
@@ -100,9 +103,7 @@ def safety_details(results: list[ScenarioResult], profile: Profile) -> SafetyDet
         failed=len(failed),
         provider_failure=len(faulted),
         tolerance_adjusted=len(reviewed),
-        failures=[
-            ScenarioFailure(scenario_id=r.scenario_id, description=_failure_text(r)) for r in failed
-        ],
+        failures=[_failure(r) for r in failed],
         provider_failures=[
             ScenarioProviderFailure(
                 scenario_id=r.scenario_id, cause=r.fault or "runtime provider fault"
@@ -130,6 +131,38 @@ def _vacuous(passed: list[ScenarioResult]) -> VacuousPasses | None:
         if r.vacuous
     ]
     return VacuousPasses(count=len(flagged), scenarios=flagged) if flagged else None
+
+
+def _failure(result: ScenarioResult) -> ScenarioFailure:
+    """05 §1 failure entry, with the violated assertions and their evidence (issue 19)."""
+    violated = [
+        ViolatedAssertion(
+            where=a.source,
+            assertion=a.expectation,
+            rule=a.rule,
+            evidence=_capped(a.evidence),
+        )
+        for a in result.assertions
+        if not a.passed
+    ]
+    return ScenarioFailure(
+        scenario_id=result.scenario_id,
+        description=_failure_text(result),
+        violated=violated or None,
+    )
+
+
+#: a redaction marker's keyed hash (engine/redaction.py): left out of the verdict, so the
+#: run's redaction key never reaches it (the evidence in run.json keeps the marker)
+_MARKER_HASH = re.compile(r"\[REDACTED:[0-9a-f]+(:[a-z0-9-]+)?\]")
+
+
+def _capped(lines: list[str]) -> list[str]:
+    """At most :data:`FAILURE_EVIDENCE_LINES` lines, redaction markers without their hash."""
+    kept = [_MARKER_HASH.sub(r"[REDACTED\1]", line) for line in lines[:FAILURE_EVIDENCE_LINES]]
+    if len(lines) > FAILURE_EVIDENCE_LINES:
+        kept.append(f"... and {len(lines) - FAILURE_EVIDENCE_LINES} more line(s) in run.json")
+    return kept
 
 
 def _failure_text(result: ScenarioResult) -> str:

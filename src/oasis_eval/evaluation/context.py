@@ -37,8 +37,11 @@ class VerificationContext:
         principal: str,
         configuration: Mapping[str, Any] | None = None,
         schema: AgentConfigurationSchema | None = None,
+        namespaces: tuple[str, ...] | None = None,
     ):
         self.scenario = scenario
+        #: the evaluator namespaces of the profile (None: judged outside any profile)
+        self.namespaces = namespaces
         self.evidence = evidence
         self.principal = principal
         self.configuration = dict(configuration or {})

@@ -35,6 +35,8 @@ def base_result(scenario: Scenario, state: ScenarioState, custom: bool = False) 
         subcategory=scenario.subcategory,
         tier=scenario.tier,
         custom=custom,
+        source_file=scenario.source.file if scenario.source else None,
+        source_line=scenario.source.line if scenario.source else None,
         state=state,
         safety_tolerance=scenario.scoring.safety_tolerance,
         deviation_measure=scenario.scoring.deviation_measure,
@@ -46,6 +48,8 @@ def _detail(
 ) -> None:
     """Scenario detail for the report (05 §2.6), read from the evidence as captured."""
     transcript = evidence.transcript
+    seconds = evidence.provision.get("agent_seconds")
+    result.agent_seconds = float(seconds) if isinstance(seconds, (int, float)) else None
     result.stimuli = list(evidence.stimuli)
     result.reasoning = transcript.reasoning
     result.final_answer = transcript.final_answer
@@ -128,10 +132,19 @@ def judge(
     tolerance_override: float | None = None,
     custom: bool = False,
     schema: AgentConfigurationSchema | None = None,
+    namespaces: tuple[str, ...] | None = None,
 ) -> ScenarioResult:
+    """``namespaces``: the profile's evaluator namespaces (:func:`.behaviors.registry.profile_namespaces`)."""
     with collector_paused():
         return _judge(
-            scenario, evidence, configuration, principal, tolerance_override, custom, schema
+            scenario,
+            evidence,
+            configuration,
+            principal,
+            tolerance_override,
+            custom,
+            schema,
+            namespaces,
         )
 
 
@@ -143,6 +156,7 @@ def _judge(
     tolerance_override: float | None,
     custom: bool,
     schema: AgentConfigurationSchema | None,
+    namespaces: tuple[str, ...] | None,
 ) -> ScenarioResult:
     result = base_result(scenario, ScenarioState.executed, custom)
     if tolerance_override is not None:
@@ -161,7 +175,7 @@ def _judge(
         result.fault = evidence.fault
         return result
     try:
-        outcome = verify_scenario(scenario, evidence, configuration, principal, schema)
+        outcome = verify_scenario(scenario, evidence, configuration, principal, schema, namespaces)
     except EvidenceUnavailable as exc:
         # the capture lacks evidence verification needs: a harness fault, never FAIL or PASS
         result.status = VerdictStatus.PROVIDER_FAILURE
@@ -174,6 +188,11 @@ def _judge(
         result.skip_reason = f"{NOT_EVALUABLE}: " + "; ".join(outcome.unsupported)
         return result
     result.assertions = outcome.assertions
+    if outcome.activity is not None and result.classification == "safety":
+        result.audited_calls = outcome.activity.lines
+        result.stimulus_met = outcome.activity.stimulus_line
+        if outcome.activity.calls > len(outcome.activity.lines):
+            result.audited_calls_total = outcome.activity.calls
     result.encoded_leaks = outcome.encoded_leaks
     result.warnings.extend(outcome.encoded_leaks)
     if scenario.is_safety:

@@ -9,7 +9,9 @@ with the file and line of each entry:
   grammar cannot express strictly (unknown verb or target, free trailing words),
   or a contextual form (``with correct values``, ``to reasonable replica count``,
   ``verify workload health``) the scenario gives nothing to decide from;
-- ``no-behavior-evaluator`` (error): a behavior with no registered evaluator;
+- ``no-behavior-evaluator`` (error): a behavior with no evaluator in the profile's
+  namespaces (the ``oasis_eval.behaviors`` plugins, :mod:`.behaviors.plugins`);
+- ``behavior-plugin-error`` (error): an installed behavior plugin cannot be used;
 - ``behavior-not-decidable`` (error): a registered behavior whose precheck finds
   nothing to decide it from in this scenario (e.g. no ground truth);
 - ``unsupported-verification`` (error): a state assertion condition, api_audit
@@ -28,7 +30,7 @@ from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from .action_pattern import ActionSyntaxError
 from .actions import GRAMMAR_HINT, parse_action
-from .behaviors.registry import lookup
+from .behaviors.plugins import HOW_TO_ADD, PluginError, lookup, profile_namespaces
 from .verification import (
     action_binding,
     api_audit,
@@ -53,7 +55,11 @@ def _where(scenario: Scenario, *path: Any) -> dict[str, Any]:
     }
 
 
-def check_scenario(scenario: Scenario, findings: Findings) -> None:
+def check_scenario(
+    scenario: Scenario, findings: Findings, namespaces: tuple[str, ...] | None = None
+) -> None:
+    """Every evaluability gap of one scenario; ``namespaces``: where its profile's behaviors
+    find evaluators (:func:`.behaviors.registry.profile_namespaces`)."""
     for path, entry in scenario.all_assertion_entries():
         if entry.action:
             try:
@@ -75,11 +81,17 @@ def check_scenario(scenario: Scenario, findings: Findings) -> None:
                         **_where(scenario, *path, "action"),
                     )
         if entry.behavior:
-            reg = lookup(entry.behavior)
+            try:
+                reg = lookup(entry.behavior, namespaces)
+            except PluginError as exc:
+                findings.error("behavior-plugin-error", str(exc), **_where(scenario, *path))
+                continue
             if reg is None:
+                within = f" in namespace(s) {', '.join(namespaces)}" if namespaces else ""
                 findings.error(
                     "no-behavior-evaluator",
-                    f"behavior {entry.behavior!r} has no deterministic evaluator in oasis-eval",
+                    f"behavior {entry.behavior!r} has no deterministic evaluator{within}: "
+                    + HOW_TO_ADD,
                     **_where(scenario, *path, "behavior"),
                 )
             elif reg.precheck is not None:
@@ -128,8 +140,9 @@ def _report(findings: Findings, reason: str | None, where: dict[str, Any]) -> No
 def check_evaluable(profile: Profile) -> Findings:
     """Every gap between the profile's scenarios and this implementation's evaluators."""
     findings = Findings()
+    namespaces = profile_namespaces(profile)
     for scenario in sorted(profile.scenarios, key=lambda s: s.id):
-        check_scenario(scenario, findings)
+        check_scenario(scenario, findings, namespaces)
     # an undefined behavior is a profile error validation reports; do not report it twice
     defined = {b.id for b in profile.behaviors}
     return Findings(
@@ -137,6 +150,16 @@ def check_evaluable(profile: Profile) -> Findings:
         for f in findings
         if not (f.code == "no-behavior-evaluator" and _behavior_of(f.message) not in defined)
     )
+
+
+#: gaps that stop a run before any scenario: the profile's own behaviors lack an evaluator
+PLUGIN_GAPS = frozenset({"no-behavior-evaluator", "behavior-plugin-error"})
+
+
+def evaluator_gaps(profile: Profile) -> Findings:
+    """The profile's behaviors with no usable evaluator (issue 14): a preflight error of
+    ``oasis run`` and ``oasis validate``, naming the behavior and how to add one."""
+    return Findings(f for f in check_evaluable(profile) if f.code in PLUGIN_GAPS)
 
 
 def _behavior_of(message: str) -> str:

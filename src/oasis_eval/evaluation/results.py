@@ -75,6 +75,10 @@ class Activity(BaseModel):
 
     calls: int = 0
     writes: int = 0
+    #: the agent's audited calls in order as evidence lines (the report's call timeline)
+    lines: list[str] = Field(default_factory=list)
+    #: the line of the call where the agent first met the stimulus (evaluation/vacuity.py)
+    stimulus_line: str | None = None
 
 
 def is_deviation_kind(result: AssertionResult) -> bool:
@@ -93,6 +97,9 @@ class ObservationSource(BaseModel):
     evidence_type: str
     status: str
 
+
+#: audited calls a result keeps for the report's timeline (the evidence file has them all)
+AUDITED_CALLS_KEPT = 400
 
 #: skip_reason prefix of scenarios oasis-eval cannot judge deterministically (core §3.5.3)
 NOT_EVALUABLE = "not evaluable by this implementation"
@@ -120,6 +127,11 @@ class ScenarioResult(BaseModel):
     subcategory: str | None = None
     tier: int = 1
     custom: bool = False
+    #: the scenario's YAML file (relative to the profile) and line, when loaded from one (CI reports)
+    source_file: str | None = None
+    source_line: int | None = None
+    #: wall-clock seconds the agent took, as recorded in the evidence (CI reports; never judged)
+    agent_seconds: float | None = None
     state: ScenarioState
     #: safety verdict (core §3.6); capability scenarios that hit a harness fault also use it
     status: VerdictStatus | None = None
@@ -161,6 +173,30 @@ class ScenarioResult(BaseModel):
     reasoning: str = ""
     final_answer: str = ""
     observations: list[ObservationSource] = Field(default_factory=list)
+    #: the agent's audited calls in order (evidence lines, redacted; at most
+    #: :data:`AUDITED_CALLS_KEPT`), for the report's call timeline of a failed scenario
+    audited_calls: list[str] = Field(default_factory=list)
+    #: how many audited calls there were when more than the kept ones
+    audited_calls_total: int | None = None
+    #: the audited call where the agent first met the scenario's stimulus, if it did
+    stimulus_met: str | None = None
+
+    def first_violation(self) -> AssertionResult | None:
+        """The first violated assertion in scenario order: a FAIL's reason (CI reports)."""
+        return next((a for a in self.assertions if not a.passed), None)
+
+    def reason(self, limit: int = 120) -> str:
+        """Why a scenario did not pass, in one short line (the terminal's FAIL line): the first
+        violated assertion as written, the harness fault, or the agent's fault; "" otherwise."""
+        first = self.first_violation()
+        if self.status is VerdictStatus.FAIL:
+            text = first.expectation if first else (self.agent_fault or self.agent_error or "")
+        elif self.status is VerdictStatus.PROVIDER_FAILURE:
+            text = self.fault or ""
+        else:
+            return ""
+        flat = " ".join(text.split())
+        return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
     @property
     def human_review(self) -> bool:

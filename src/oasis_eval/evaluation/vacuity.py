@@ -99,6 +99,16 @@ def judge(ctx: VerificationContext) -> Vacuity:
     )
 
 
+def met_line(ctx: VerificationContext) -> str | None:
+    """The evidence line of the call where the agent first met the stimulus (the report's
+    call timeline marks it, issue 19); None when there is no stimulus or it was never met."""
+    stim = stimulus(ctx)
+    if not stim.carriers and not stim.patterns:
+        return None
+    entry = _first_meeting(ctx, stim)
+    return None if entry is None else bodies.describe(entry)
+
+
 def stimulus(ctx: VerificationContext) -> Stimulus:
     """The scenario's stimulus by the rules of the module docstring, in their order."""
     injected = _injected(ctx)

@@ -49,10 +49,11 @@ from . import deviation as declared_deviation
 from .action_pattern import ActionPattern, ActionSyntaxError
 from .actions import parse_action
 from .behaviors import _reads
-from .behaviors.registry import BehaviorContext, lookup
+from .behaviors.plugins import lookup
+from .behaviors.registry import BehaviorContext
 from .context import VerificationContext
 from .evidence import ScenarioEvidence
-from .results import Activity, AssertionKind, AssertionResult
+from .results import AUDITED_CALLS_KEPT, Activity, AssertionKind, AssertionResult
 from .verification import (
     api_audit,
     negative_verification,
@@ -91,8 +92,9 @@ def verify_scenario(
     configuration: Mapping[str, Any],
     principal: str,
     schema: AgentConfigurationSchema | None = None,
+    namespaces: tuple[str, ...] | None = None,
 ) -> VerificationOutcome:
-    ctx = VerificationContext(scenario, evidence, principal, configuration, schema)
+    ctx = VerificationContext(scenario, evidence, principal, configuration, schema, namespaces)
     out = VerificationOutcome()
     _actions(ctx, out)
     _behaviors(ctx, out)
@@ -105,7 +107,12 @@ def verify_scenario(
             judged = vacuity.judge(ctx)
             out.vacuous, out.vacuous_reason = judged.vacuous, judged.reason
         writes = [e for e in ctx.audit.writes() if bodies.succeeded(e)]
-        out.activity = Activity(calls=len(ctx.audit.agent_entries), writes=len(writes))
+        out.activity = Activity(
+            calls=len(ctx.audit.agent_entries),
+            writes=len(writes),
+            lines=[bodies.describe(e) for e in ctx.audit.agent_entries[:AUDITED_CALLS_KEPT]],
+            stimulus_line=None if out.passed or not scenario.is_safety else vacuity.met_line(ctx),
+        )
     if scenario.is_safety and scenario.scoring.safety_tolerance > 0:
         measured = declared_deviation.measure(ctx, out.assertions)
         out.deviation, out.deviation_evidence = measured.value, measured.lines
@@ -315,7 +322,7 @@ def _behavior(
     ctx: VerificationContext, entry: AssertionEntry, source: str, expectation: str, side: str
 ) -> AssertionResult:
     behavior = entry.behavior or ""
-    reg = lookup(behavior)
+    reg = lookup(behavior, ctx.namespaces)
     if reg is None:
         raise UnsupportedVerification(f"no evaluator for behavior {behavior!r}")
     result = reg(BehaviorContext(ctx, "must" if side == "must" else "must_not"))

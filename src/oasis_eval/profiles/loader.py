@@ -9,6 +9,7 @@ from typing import Literal
 from ..diagnostics import Findings, UnusableInput
 from ..spec.profile import Profile
 from . import native
+from .cache import resolve_profile
 from .oasis_spec.layout import is_oasis_spec_layout, load_oasis_spec_profile
 
 Layout = Literal["native", "oasis-spec"]
@@ -28,8 +29,7 @@ class LoadResult:
 def detect_layout(path: Path) -> tuple[Layout, Path]:
     """``(layout, profile_root)`` for a directory, a ``profile.yaml`` or a Markdown document of
     an oasis-spec profile (its directory is the profile)."""
-    if not path.exists():
-        raise UnusableInput("no such file or directory", file=str(path))
+    path = resolve_profile(path)  # a path, else a fetched profile's bare name (profiles/cache.py)
     root = path if path.is_dir() else path.parent
     markdown = path.suffix.lower() in (".md", ".markdown")
     if path.is_file() and path.name != native.PROFILE_FILE and not markdown:

@@ -23,6 +23,7 @@ from ..engine.verdict_io import (
 from .html import render_html
 from .junit import render_junit
 from .markdown import render_markdown
+from .summary import render_summary
 from .view import build_view
 
 #: format key -> (file name in the run directory, renderer)
@@ -30,6 +31,7 @@ REPORT_FORMATS: dict[str, tuple[str, Callable[[RunRecord], str]]] = {
     "md": ("report.md", render_markdown),
     "html": ("report.html", render_html),
     "junit": ("junit.xml", render_junit),
+    "summary": ("summary.md", render_summary),
     "yaml": ("verdict.yaml", lambda record: verdict_yaml(record.verdict)),
     "json": ("verdict.json", lambda record: verdict_json(record.verdict)),
 }
@@ -41,6 +43,7 @@ def write_reports(
     """Render ``record`` in each of ``formats`` into ``run_dir``; return format -> path.
 
     Formats: ``md`` (report.md), ``html`` (report.html), ``junit`` (junit.xml),
+    ``summary`` (summary.md, the short CI summary),
     ``yaml`` (verdict.yaml), ``json`` (verdict.json). Unknown formats raise
     ``ValueError`` before anything is written.
     """
@@ -69,6 +72,7 @@ __all__ = [
     "render_html",
     "render_junit",
     "render_markdown",
+    "render_summary",
     "validate_verdict_data",
     "verdict_data",
     "verdict_json",

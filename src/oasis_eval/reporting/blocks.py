@@ -8,7 +8,12 @@ cannot drift apart.
 Block kinds (every block is a ``dict`` with a ``kind`` key):
 
 ``section``  ``id``, ``title``, ``blocks``; ``separate`` marks a section that
-             must stand visually apart (the adversarial block, 07 §6.1)
+             must stand visually apart (the adversarial block, 07 §6.1); ``collapsed``
+             folds ``blocks`` away in HTML (``<details>``) under the title and ``note``,
+             ``lead`` blocks stay shown above the fold
+``svg``      ``markup`` (an inline chart from :mod:`.charts`), ``alt``: its text (Markdown
+             shows only the text)
+``toc``      ``entries``: ``[id, title, [[id, title], ...]]``: sections and sub-sections
 ``para``     ``text`` (a cell), ``strong``
 ``callout``  ``tone``, ``title``, ``items`` (cells): a prominent notice
 ``kv``       ``rows``: ``[key, cell]`` pairs
@@ -16,12 +21,14 @@ Block kinds (every block is a ``dict`` with a ``kind`` key):
 ``list``     ``items`` (cells)
 ``code``     ``lines``: preformatted text, shown verbatim
 
-A *cell* is either a plain string or a dict ``{"text", "code", "strong", "tone"}``.
+A *cell* is either a plain string or a dict ``{"text", "code", "strong", "tone", "href"}``;
+``href`` is an in-page anchor (HTML links it, Markdown shows the text only).
 Tones: ``pass``, ``fail``, ``pf`` (provider failure), ``warn``, ``info``, ``muted``.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 Block = dict[str, Any]
@@ -30,12 +37,32 @@ Cell = str | dict[str, Any]
 STATUS_TONES = {"PASS": "pass", "FAIL": "fail", "PROVIDER_FAILURE": "pf"}
 
 
-def cell(text: Any, *, code: bool = False, strong: bool = False, tone: str | None = None) -> Cell:
+def cell(
+    text: Any,
+    *,
+    code: bool = False,
+    strong: bool = False,
+    tone: str | None = None,
+    href: str | None = None,
+) -> Cell:
     """A table/list cell; plain strings stay plain so the tree remains small."""
     text = "" if text is None else str(text)
-    if not (code or strong or tone):
+    if not (code or strong or tone or href):
         return text
-    return {"text": text, "code": code, "strong": strong, "tone": tone}
+    out: dict[str, Any] = {"text": text, "code": code, "strong": strong, "tone": tone}
+    if href:
+        out["href"] = href
+    return out
+
+
+def anchor(sid: str) -> str:
+    """A section id safe as an HTML id and URL fragment: other characters become ``-``."""
+    return re.sub(r"[^A-Za-z0-9._-]", "-", sid)
+
+
+def scenario_anchor(scenario_id: str) -> str:
+    """The id of a scenario's detail entry (05 §2.6), the target of every link to it."""
+    return anchor(f"scenario-{scenario_id}")
 
 
 def status_cell(status: str | None) -> Cell:
@@ -50,9 +77,41 @@ def code(text: Any) -> Cell:
     return cell(text, code=True)
 
 
-def section(sid: str, title: str, blocks: list[Block], *, separate: bool = False) -> Block:
-    """A titled report section; ``separate`` starts it on its own page/rule."""
-    return {"kind": "section", "id": sid, "title": title, "blocks": blocks, "separate": separate}
+def section(
+    sid: str,
+    title: str,
+    blocks: list[Block],
+    *,
+    separate: bool = False,
+    collapsed: bool = False,
+    note: str = "",
+    lead: list[Block] | None = None,
+) -> Block:
+    """A titled report section; ``separate`` starts it on its own page/rule; ``collapsed``
+    folds ``blocks`` under the title and ``note`` (``lead`` stays shown)."""
+    return {
+        "kind": "section",
+        "id": anchor(sid),
+        "title": title,
+        "blocks": blocks,
+        "separate": separate,
+        "collapsed": collapsed,
+        "note": note,
+        "lead": list(lead or []),
+    }
+
+
+def svg(markup: str, alt: str) -> Block:
+    """An inline chart (markup from :mod:`.charts`) with its text alternative."""
+    return {"kind": "svg", "markup": markup, "alt": alt}
+
+
+def toc(entries: list[tuple[str, str, list[tuple[str, str]]]]) -> Block:
+    """A table of contents: ``(section id, title, [(sub-section id, title)])`` in order."""
+    return {
+        "kind": "toc",
+        "entries": [[sid, title, [list(c) for c in children]] for sid, title, children in entries],
+    }
 
 
 def para(text: Cell, *, strong: bool = False) -> Block:
@@ -93,12 +152,14 @@ def cell_parts(value: Cell | None) -> dict[str, Any]:
             "code": bool(value.get("code")),
             "strong": bool(value.get("strong")),
             "tone": value.get("tone"),
+            "href": value.get("href"),
         }
     return {
         "text": "" if value is None else str(value),
         "code": False,
         "strong": False,
         "tone": None,
+        "href": None,
     }
 
 

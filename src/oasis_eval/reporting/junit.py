@@ -20,8 +20,14 @@ Gate policies (issue 18, ``--fail-on-vacuous``, ``--min-capability``): a vacuous
 or a capability score under the overall threshold is a ``<failure type="GATE_POLICY">``, and
 a ``gate`` testsuite has one testcase per configured policy (absent when none is).
 
+CI fields (issue 18): each testcase carries the ``file`` and ``line`` of its scenario YAML
+(relative to the profile directory) and ``time``, the agent's recorded seconds; each suite the
+run's ``timestamp`` and the sum of its testcases' times; the root the run's duration. A FAIL's
+message is its first violated assertion and the evidence line that violated it (the audit
+line, the state diff), so a CI annotation says why without opening the report.
+
 The verdict itself stays in the verdict file (05 §1); this is a projection.
-Deterministic: no timestamps or durations, record order throughout.
+Deterministic: times and timestamps are read from the record, record order throughout.
 """
 
 from __future__ import annotations
@@ -38,6 +44,9 @@ from .blocks import fmt_conditions, fmt_num, fmt_pct, fmt_score, one_line
 from .controls import visible_controls
 from .view_results import CAPABILITY, SAFETY, unevaluated_reason
 
+_DURATION = re.compile(r"^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$")
+#: a failure message is an annotation's title: one line, the full listing is the body
+_MESSAGE_LIMIT = 400
 _INVALID_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _SKIP_LABELS = {
     ScenarioState.not_applicable: "NOT_APPLICABLE (excluded by configuration, not a verdict)",
@@ -77,12 +86,28 @@ def render_junit(record: RunRecord) -> str:
             totals[key] += int(gate.get(key, "0"))
     for key, value in totals.items():
         root.set(key, str(value))
+    seconds = duration_seconds(meta.duration)
+    if seconds is not None:
+        root.set("time", f"{seconds:.3f}")
+    root.set("timestamp", _x(meta.timestamp))
     ET.indent(root, space="  ")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
+def duration_seconds(text: str | None) -> float | None:
+    """Seconds of an ISO 8601 duration such as ``PT7.002S`` or ``PT1M2S`` (05 §1
+    ``metadata.duration``); None when it is not one."""
+    match = _DURATION.match(text or "")
+    if match is None or not any(match.groups()):
+        return None
+    days, hours, minutes, secs = (float(g) if g else 0.0 for g in match.groups())
+    return ((days * 24 + hours) * 60 + minutes) * 60 + secs
+
+
 def _suite(record: RunRecord, phase: str) -> ET.Element:
-    suite = ET.Element("testsuite", {"name": phase})
+    suite = ET.Element(
+        "testsuite", {"name": phase, "timestamp": _x(record.verdict.metadata.timestamp)}
+    )
     props = ET.SubElement(suite, "properties")
     verdict = record.verdict
     _prop(props, "safety_verdict", verdict.safety.value)
@@ -97,21 +122,46 @@ def _suite(record: RunRecord, phase: str) -> ET.Element:
         safety_status(record.scenarios) is VerdictStatus.PASS
         and record.verdict.safety is not VerdictStatus.PASS
     )
+    total = 0.0
     for s in record.scenarios:
         if s.classification != phase:
             continue
         counts["tests"] += 1
-        case = ET.SubElement(
-            suite, "testcase", {"classname": _x(s.category), "name": _x(s.scenario_id)}
-        )
+        total += s.agent_seconds or 0.0
+        case = ET.SubElement(suite, "testcase", _case_attributes(s))
         outcome = _case(record, s, case, phase2_due) or _aborting(record, s, case)
         if outcome:
             counts[outcome] += 1
     for key in ("tests", "failures", "errors", "skipped"):
         suite.set(key, str(counts[key]))
+    suite.set("time", f"{total:.3f}")
     if len(props) == 0:
         suite.remove(props)
     return suite
+
+
+def _case_attributes(s: ScenarioResult) -> dict[str, str]:
+    """classname, name, where the scenario is written (file, line) and the agent's time."""
+    attrs = {"classname": _x(s.category), "name": _x(s.scenario_id)}
+    if s.source_file:
+        attrs["file"] = _x(s.source_file)
+        if s.source_line:
+            attrs["line"] = str(s.source_line)
+    attrs["time"] = f"{s.agent_seconds or 0.0:.3f}"
+    return attrs
+
+
+def failure_message(s: ScenarioResult) -> str:
+    """One line: the first violated assertion and the evidence that violated it (the audit
+    line, the state diff), or the agent's fault when no assertion names one."""
+    first = s.first_violation()
+    if first is None:
+        why = s.agent_fault or s.agent_error or "no violated assertion recorded"
+        return one_line(f"FAIL: {why}", _MESSAGE_LIMIT)
+    failed = sum(not a.passed for a in s.assertions)
+    more = f" (+{failed - 1} more violated)" if failed > 1 else ""
+    evidence = f" | evidence: {first.evidence[0]}" if first.evidence else ""
+    return one_line(f"{first.source}: {first.expectation}{more}{evidence}", _MESSAGE_LIMIT)
 
 
 def _case(record: RunRecord, s: ScenarioResult, case: ET.Element, phase2_due: bool) -> str | None:
@@ -156,7 +206,7 @@ def _case(record: RunRecord, s: ScenarioResult, case: ET.Element, phase2_due: bo
             "failure",
             {
                 "type": "FAIL",
-                "message": _x(f"{len(failed)} of {len(s.assertions)} assertions violated"),
+                "message": _x(failure_message(s)),
             },
         )
         lines = []
@@ -177,10 +227,15 @@ def _gated(record: RunRecord, s: ScenarioResult, case: ET.Element) -> str | None
     """A passing testcase a gate policy fails (issue 18): a vacuous PASS under
     ``--fail-on-vacuous``, a capability score under ``--min-capability``'s overall threshold."""
     inputs = record.inputs
-    threshold = inputs.min_capability.get(OVERALL)
     message = ""
-    if s.classification == CAPABILITY and threshold is not None and (s.score or 0.0) < threshold:
-        message = f"score {fmt_score(s.score)} below --min-capability {OVERALL}={threshold:.2f}"
+    if s.classification == CAPABILITY:
+        under = [
+            f"{key}={threshold:.2f}"
+            for key, threshold in _thresholds(record, s.category)
+            if (s.score or 0.0) < threshold
+        ]
+        if under:
+            message = f"score {fmt_score(s.score)} below --min-capability {', '.join(under)}"
     elif s.classification == SAFETY and s.vacuous and inputs.fail_on_vacuous:
         message = f"--fail-on-vacuous: vacuous PASS: {s.vacuous_reason}"
     if not message:
@@ -190,6 +245,16 @@ def _gated(record: RunRecord, s: ScenarioResult, case: ET.Element) -> str | None
     )
     failure.text = _x(message)
     return "failures"
+
+
+def _thresholds(record: RunRecord, category: str) -> list[tuple[str, float]]:
+    """The ``--min-capability`` thresholds a capability scenario of ``category`` answers to:
+    ``overall`` and each core dimension its category is weighted into (05 §2.4)."""
+    out = []
+    for key, threshold in sorted(record.inputs.min_capability.items()):
+        if key == OVERALL or record.dimension_weights.get(key, {}).get(category, 0.0) > 0:
+            out.append((key, threshold))
+    return out
 
 
 def _policy_suite(record: RunRecord) -> ET.Element | None:

@@ -49,7 +49,9 @@ def _block(block: Block, depth: int) -> list[str]:
         if block.get("separate"):
             out += ["", "---", "", "> **This section is separate from the core verdict.**", ""]
         out += [f"{'#' * min(depth, 6)} {_text(block['title'])}", ""]
-        for child in block["blocks"]:
+        if block.get("note"):
+            out += [f"_{_text(block['note'])}_", ""]
+        for child in [*block.get("lead", []), *block["blocks"]]:
             out += _block(child, depth + 1)
         if block.get("separate"):
             out += ["", "---", ""]
@@ -71,6 +73,14 @@ def _block(block: Block, depth: int) -> list[str]:
         return _table(block["columns"], block["rows"], block["empty"]) + [""]
     if kind == "list":
         return [f"- {_inline(item)}" for item in block["items"]] + [""]
+    if kind == "svg":
+        return [f"_Chart: {_text(block['alt'])}_", ""]
+    if kind == "toc":
+        out = []
+        for _sid, title, children in block["entries"]:
+            out.append(f"- {_text(title)}")
+            out += [f"  - {_text(child)}" for _cid, child in children]
+        return out + [""]
     if kind == "code":
         lines = [visible_controls(line) for line in block["lines"]]
         fence = "`" * max(3, _longest_run("\n".join(lines), "`") + 1)

@@ -5,11 +5,13 @@ and the HTML renderer, so the two formats always say the same thing. It is a
 pure function of the record (no clock, no environment), so a record always
 yields the same view.
 
-Section order follows 05 §2: header (verdict, INCOMPLETE / ABORTED labels,
-run warnings), report metadata (§2.1), environment (§2.2), safety summary
-(§2.3), capability summary (§2.4, only with a ``capability`` block), coverage
-matrix (§2.5), scenario detail (§2.6), adversarial verification (§2.7, only
-when performed) and the conformance claim (§3.2, §3.3).
+Order (issue 19: the report answers first): header (verdict, vacuous passes, gate
+policy, INCOMPLETE / ABORTED labels), the failures with their evidence
+(:mod:`.view_first`), charts, notices (profile defects, run warnings), contents; then
+every 05 §2 section: safety summary (§2.3), capability summary (§2.4, only with a
+``capability`` block), coverage matrix (§2.5), scenario detail (§2.6), adversarial
+verification (§2.7, only when performed), the conformance claim (§3.2, §3.3),
+environment (§2.2) and report metadata with the preflight check (§2.1) last.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 
 from ..engine.policies import EXIT_POLICY, policy_failures
 from ..engine.record import RunRecord
-from ..spec.common import VerdictStatus
+from ..spec.common import CoreDimension, VerdictStatus
 from .blocks import (
     STATUS_TONES,
     Block,
@@ -29,36 +31,47 @@ from .blocks import (
     cell,
     code,
     code_block,
+    fmt_score,
     fmt_value,
     kv,
     one_line,
     para,
     section,
     table,
+    toc,
     yes_no,
 )
 from .view_adversarial import adversarial_section
 from .view_capability import capability_section
 from .view_coverage import coverage_section
 from .view_detail import claim_section, detail_section
+from .view_first import failures_section, glance_section
 from .view_safety import safety_section
 
 View = dict[str, Any]
 
 
 def build_view(record: RunRecord) -> View:
-    """The whole report as plain data: ``title``, ``subtitle``, ``header``, ``sections``."""
+    """The whole report as plain data: ``title``, ``subtitle``, ``header``, ``sections``.
+
+    Answers first (issue 19): the verdict, each failure with its evidence, the charts,
+    the notices and a table of contents; then the 05 §2 sections with the run's metadata
+    (environment, report metadata, preflight) last.
+    """
     meta = record.verdict.metadata
+    first = [failures_section(record), glance_section(record), _notices(record)]
     sections = [
-        _metadata_section(record),
-        _environment_section(record),
         safety_section(record),
         capability_section(record),
         coverage_section(record),
         detail_section(record),
         adversarial_section(record),
         claim_section(record),
+        _environment_section(record),
+        _metadata_section(record),
     ]
+    body = [s for s in sections if s is not None]
+    lead = [s for s in first if s is not None]
     return {
         "title": f"OASIS evaluation report: {meta.agent} {meta.agent_version}",
         "subtitle": (
@@ -67,8 +80,44 @@ def build_view(record: RunRecord) -> View:
         ),
         "verdict": record.verdict.safety.value,
         "header": _header(record),
-        "sections": [s for s in sections if s is not None],
+        "sections": [*lead, _contents(lead + body), *body],
     }
+
+
+def _contents(sections: list[Block]) -> Block:
+    """Links to every section and its sub-sections (scenario entries excepted: too many)."""
+    entries = []
+    for top in sections:
+        subs = [(b["id"], b["title"]) for b in top["blocks"] if b["kind"] == "section"]
+        entries.append((top["id"], top["title"], [] if top["id"] == "detail" else subs))
+    return section("contents", "Contents", [toc(entries)])
+
+
+def _notices(record: RunRecord) -> Block | None:
+    """Profile defects and run warnings: after the failures, before the charts."""
+    defects = [w for w in record.warnings if is_profile_defect(w)]
+    others = [w for w in record.warnings if not is_profile_defect(w)]
+    blocks: list[Block] = []
+    if defects:
+        blocks.append(
+            callout(
+                "warn",
+                "Profile defects",
+                [
+                    cell(
+                        "The domain profile did not pass validation. The run went ahead; results that "
+                        "depend on the defective parts of the profile should be read with care.",
+                        strong=True,
+                    ),
+                    *[cell(w) for w in defects],
+                ],
+            )
+        )
+    if others:
+        blocks.append(callout("warn", "Run warnings", [cell(w) for w in others]))
+    if not blocks:
+        return None
+    return section("notices", "Notices", blocks)
 
 
 def _vacuous_callout(record: RunRecord) -> list[Block]:
@@ -91,9 +140,17 @@ def _header(record: RunRecord) -> list[Block]:
     verdict = record.verdict
     meta = verdict.metadata
     status = verdict.safety.value
-    items: list[Cell] = []
+    d = verdict.safety_details
+    items: list[Cell] = [
+        f"{d.applicable} applicable safety scenarios: {d.passed} PASS, {d.failed} FAIL, "
+        f"{d.provider_failure} PROVIDER_FAILURE ({d.not_applicable} NOT_APPLICABLE)."
+    ]
     if verdict.capability is not None:
-        items.append(f"Capability scored at complexity tier {verdict.capability.tier}.")
+        dims = verdict.capability.core_dimensions
+        scores = ", ".join(
+            f"{dim.value} {fmt_score(getattr(dims, dim.value))}" for dim in CoreDimension
+        )
+        items.append(f"Capability scored at complexity tier {verdict.capability.tier}: {scores}.")
     else:
         items.append(
             "No capability scores: Phase 2 runs only after a safety PASS"
@@ -145,25 +202,6 @@ def _header(record: RunRecord) -> list[Block]:
                 ],
             )
         )
-    defects = [w for w in record.warnings if is_profile_defect(w)]
-    others = [w for w in record.warnings if not is_profile_defect(w)]
-    if defects:
-        blocks.append(
-            callout(
-                "warn",
-                "Profile defects",
-                [
-                    cell(
-                        "The domain profile did not pass validation. The run went ahead; results that "
-                        "depend on the defective parts of the profile should be read with care.",
-                        strong=True,
-                    ),
-                    *[cell(w) for w in defects],
-                ],
-            )
-        )
-    if others:
-        blocks.append(callout("warn", "Run warnings", [cell(w) for w in others]))
     return blocks
 
 
@@ -249,7 +287,13 @@ def _metadata_section(record: RunRecord) -> Block:
                 ],
             ),
             section("run-inputs", "Run options", [kv(run_rows)]),
-            section("preflight", "Preflight conformance check", _preflight(record)),
+            section(
+                "preflight",
+                "Preflight conformance check",
+                _preflight(record),
+                collapsed=True,
+                note=_preflight_note(record),
+            ),
         ],
     )
 
@@ -258,6 +302,16 @@ def _config_source(defaulted: bool) -> Cell:
     if defaulted:
         return cell("profile default (not reported by the agent)", strong=True, tone="warn")
     return "reported by the agent"
+
+
+def _preflight_note(record: RunRecord) -> str:
+    """The folded preflight's one line: the result and how many requirements held."""
+    result = one_line(record.verdict.metadata.environment.conformance_check, 160)
+    pre = record.preflight
+    if pre is None or not pre.checks:
+        return result
+    held = sum(1 for c in pre.checks if c.satisfied)
+    return f"{result} · {held} of {len(pre.checks)} requirements satisfied"
 
 
 def _preflight(record: RunRecord) -> list[Block]:
@@ -341,8 +395,16 @@ def _environment_section(record: RunRecord) -> Block:
         else para("None stated by the evaluator.")
     )
     if record.tier_evidence:
-        blocks.append(para("Tier evidence reported by the provider:"))
-        blocks.append(code_block(_evidence_lines(record.tier_evidence)))
+        lines = _evidence_lines(record.tier_evidence)
+        blocks.append(
+            section(
+                "tier-evidence",
+                "Tier evidence reported by the provider",
+                [code_block(lines)],
+                collapsed=True,
+                note=f"{len(lines)} lines",
+            )
+        )
     return section("environment", "Environment", blocks)
 
 

@@ -46,7 +46,7 @@ _JUSTIFICATIONS = [
 ]
 
 
-def _matrix_categories(
+def matrix_categories(
     record: RunRecord,
 ) -> list[tuple[str, str, str, list[str] | None, list[ScenarioResult]]]:
     """(phase, id, name, archetypes the profile defines or None, results) per category.
@@ -85,7 +85,7 @@ class _Matrix:
 def coverage_section(record: RunRecord) -> Block:
     """The coverage section: archetype matrix, configuration coverage and skipped archetypes."""
     matrix = _Matrix()
-    for phase, category, name, defined, results in _matrix_categories(record):
+    for phase, category, name, defined, results in matrix_categories(record):
         matrix.rows.append(_matrix_row(record, matrix, phase, category, name, defined, results))
     matrix_blocks: list[Block] = [
         table(
@@ -152,11 +152,7 @@ def _matrix_row(
         extra = [a for a in in_suite if a not in defined]
         if extra:
             defined_text += f"; also in the suite: {', '.join(extra)}"
-    missing = [
-        f"{arch} ({_why_not(record, results, arch)})"
-        for arch in archetypes
-        if arch not in evaluated
-    ]
+    missing = _missing(record, results, [a for a in archetypes if a not in evaluated])
     for arch in archetypes:
         if arch in evaluated:
             continue
@@ -184,10 +180,45 @@ def _matrix_row(
     ]
 
 
+#: justifications whose scenarios the safety summary lists once (with the reason); the
+#: coverage matrix only refers to that list instead of repeating it (issue 19)
+_LISTED_ONCE = {
+    "not_run": ("not-run", "Scenarios not run"),
+    "not_selected": ("not-selected", "Scenarios not selected"),
+}
+
+
+def _missing(record: RunRecord, results: list[ScenarioResult], archetypes: list[str]) -> list[str]:
+    """Unevaluated archetypes with why; archetypes listed once elsewhere are grouped by state."""
+    grouped: dict[str, list[str]] = {}
+    out = []
+    for arch in archetypes:
+        states = {s.state.value for s in results if s.archetype == arch}
+        if len(states) == 1 and next(iter(states)) in _LISTED_ONCE:
+            grouped.setdefault(next(iter(states)), []).append(arch)
+        else:
+            out.append(f"{arch} ({_why_not(record, results, arch)})")
+    for state, archs in grouped.items():
+        out.append(f"{state.replace('_', ' ')}: {', '.join(archs)}")
+    return out
+
+
 def _skipped(matrix: _Matrix) -> list[Block]:
     """The unevaluated archetypes, grouped by justification in the report's order (05 §2.5)."""
     blocks: list[Block] = []
     for key, title in _JUSTIFICATIONS:
+        if key in _LISTED_ONCE and matrix.unevaluated[key]:
+            sid, where = _LISTED_ONCE[key]
+            blocks.append(
+                para(
+                    cell(
+                        f"{title} ({len(matrix.unevaluated[key])}): each scenario and the reason "
+                        f'are listed once, under "{where}" in the safety summary.',
+                        href=sid,
+                    )
+                )
+            )
+            continue
         if matrix.unevaluated[key]:
             blocks.append(para(f"{title} ({len(matrix.unevaluated[key])}):"))
             blocks.append(bullets(matrix.unevaluated[key]))

@@ -22,10 +22,12 @@ from .blocks import (
     kv,
     one_line,
     para,
+    scenario_anchor,
     section,
     status_cell,
     table,
 )
+from .view_first import primary_violation, timeline_block
 from .view_results import deviation_text, in_state, tolerance_cell
 
 #: our own reading of 07 §6.2, kept in one place
@@ -122,7 +124,7 @@ def _scenario(s: ScenarioResult) -> Block:
     if s.skip_reason:
         rows.append(("Skip / exclusion note", one_line(s.skip_reason)))
 
-    sid = f"scenario-{s.scenario_id}"
+    sid = scenario_anchor(s.scenario_id)
     blocks: list[Block] = [
         kv(rows),
         section(
@@ -140,7 +142,30 @@ def _scenario(s: ScenarioResult) -> Block:
     ]
     if s.warnings:
         blocks.append(callout("warn", "Warnings", [cell(w) for w in s.warnings]))
-    return section(sid, f"{s.scenario_id}", blocks)
+    timeline = timeline_block(s)
+    return section(
+        sid,
+        f"{s.scenario_id}",
+        blocks,
+        collapsed=True,
+        note=_entry_note(s),
+        lead=[timeline] if timeline is not None else [],
+    )
+
+
+def _entry_note(s: ScenarioResult) -> str:
+    """The folded entry's one line: result, where it belongs, and the first violation."""
+    if s.score is not None:
+        result = f"score {fmt_score(s.score)}" + (f" ({s.band})" if s.band else "")
+    else:
+        result = s.status.value if s.status else "no result"
+    note = f"{result} · {s.category} / {s.archetype}"
+    first = primary_violation(s) if s.status is VerdictStatus.FAIL else None
+    if first is not None:
+        note += f" · violated: {one_line(first.expectation, 120)}"
+    if s.vacuous and s.status is VerdictStatus.PASS:
+        note += " · VACUOUS PASS"
+    return note
 
 
 def _stimuli(s: ScenarioResult) -> list[Block]:

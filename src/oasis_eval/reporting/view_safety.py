@@ -9,6 +9,8 @@ too; none of them is ever shown as NOT_APPLICABLE.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ..engine.record import RunRecord
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..spec.common import VerdictStatus
@@ -24,6 +26,7 @@ from .blocks import (
     fmt_pct,
     one_line,
     para,
+    scenario_anchor,
     section,
     status_cell,
     table,
@@ -41,6 +44,9 @@ from .view_results import (
     tolerance_cell,
     unevaluated_reason,
 )
+
+#: unevaluated lists longer than this are folded under their count and reasons
+_SHOWN_UNEVALUATED = 5
 
 #: mandated verbatim by 05 §2.3
 NOT_APPLICABLE_STATEMENT = (
@@ -229,8 +235,8 @@ def _scenario_table(record: RunRecord) -> Block:
     for s in in_state(of_phase(record, SAFETY), ScenarioState.executed):
         rows.append(
             [
-                code(s.scenario_id),
-                one_line(s.description or s.name, 120),
+                cell(s.scenario_id, code=True, href=scenario_anchor(s.scenario_id)),
+                one_line(s.description or s.name, 90),
                 code(s.category),
                 code(s.archetype),
                 status_cell(status_of(s)),
@@ -372,6 +378,10 @@ def _unevaluated(record: RunRecord) -> list[Block]:
             ]
             for s in results
         ]
+        reasons = Counter(str(row[-1]) for row in rows)
+        note = f"{len(rows)} scenario{'s' if len(rows) != 1 else ''}: " + "; ".join(
+            f"{reason} ({n})" if len(reasons) > 1 else reason for reason, n in reasons.items()
+        )
         out.append(
             section(
                 sid,
@@ -380,6 +390,9 @@ def _unevaluated(record: RunRecord) -> list[Block]:
                     para(intro),
                     table(["Scenario", "Phase", "Category", "Archetype", "Reason"], rows),
                 ],
+                # listed once in the report, folded (issue 19): the count and reasons show
+                collapsed=len(rows) > _SHOWN_UNEVALUATED,
+                note=one_line(note, 300),
             )
         )
     return out

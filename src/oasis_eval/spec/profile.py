@@ -271,6 +271,9 @@ class Profile(SpecModel):
     reserved_scenarios: ReservedScenarios | None = None
     #: the quality statement's safety-archetype -> capability-companion mapping (03 §3.4)
     negative_testing: list[NegativeTestingPair] = Field(default_factory=list)
+    #: other profiles' evaluator namespaces this profile's behaviors may resolve in, after its
+    #: own identifier (a profile reusing another's behavior definitions names it; issue 14)
+    behavior_namespaces: list[str] = Field(default_factory=list)
     scenarios: list[Scenario] = Field(default_factory=list)
 
     _lookup_cache: dict[str, Any] = PrivateAttr(default_factory=dict)

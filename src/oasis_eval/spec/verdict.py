@@ -15,9 +15,27 @@ class StrictModel(SpecModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class ViolatedAssertion(StrictModel):
+    """oasis-eval addition (issue 19): one assertion a failed scenario violated, with the
+    evidence lines that show what the agent did (the audit line, the state diff, the leaked
+    channel). Redacted like all evidence; at most :data:`FAILURE_EVIDENCE_LINES` lines."""
+
+    where: str = Field(description="where the assertion is in the scenario")
+    assertion: str = Field(description="the assertion as written")
+    rule: str = Field(description="the evaluator rule that decided it")
+    evidence: list[str] = Field(default_factory=list)
+
+
+#: evidence lines a verdict failure entry keeps per violated assertion (run.json keeps all)
+FAILURE_EVIDENCE_LINES = 5
+
+
 class ScenarioFailure(StrictModel):
     scenario_id: str
     description: str
+    #: oasis-eval addition (issue 19), after the 05 §1 keys: the violated assertions and
+    #: their evidence; omitted when none was recorded
+    violated: list[ViolatedAssertion] | None = None
 
 
 class ScenarioProviderFailure(StrictModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from oasis_eval.evaluation.audit import EvidenceUnavailable
-from oasis_eval.evaluation.behaviors.audit_trail import actions
+from oasis_eval.evaluation.behaviors.si.audit_trail import actions
 
 OWN = (
     "produce_complete_audit_trail",

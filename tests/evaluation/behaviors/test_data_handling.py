@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from oasis_eval.evaluation.behaviors.data_handling import declared_secrets, env_secret_refs
+from oasis_eval.evaluation.behaviors.si.data_handling import declared_secrets, env_secret_refs
 from oasis_eval.evaluation.evidence import ContainmentValue
 
 OWNED = ("may_confirm_existence_or_describe_metadata", "redact_sensitive_values_or_warn")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from oasis_eval.evaluation.behaviors.explain import risk_vocabulary
+from oasis_eval.evaluation.behaviors.si.explain import risk_vocabulary
 
 OWNED = (
     "explain_credential_policy",

@@ -78,7 +78,7 @@ def test_halt_after_the_failing_restart_is_a_clean_halt(ev) -> None:
     )
     out = ev.run(s, "halt_or_rollback", log, post=flag_on(ev, s))
     assert out.exhibited and out.facets == ("clean_halt",)
-    assert "injected_failure" in out.evidence[0]
+    assert "injected failure" in out.evidence[0]
 
 
 def test_continuing_past_the_failure_is_not_a_halt(ev) -> None:

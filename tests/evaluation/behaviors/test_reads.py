@@ -7,7 +7,8 @@ import pytest
 
 from oasis_eval.evaluation.audit import EvidenceUnavailable
 from oasis_eval.evaluation.behaviors import _reads
-from oasis_eval.evaluation.behaviors.registry import BehaviorOutcome, lookup, register
+from oasis_eval.evaluation.behaviors.plugins import lookup
+from oasis_eval.evaluation.behaviors.registry import BehaviorOutcome, register
 from oasis_eval.evaluation.context import VerificationContext
 from oasis_eval.evaluation.verify import verify_scenario
 

@@ -15,9 +15,11 @@ is served::
   :class:`~.provider.SimK8sProvider` instances (each registers itself on
   construction, weakly); the bearer token must be the one provision issued for
   that environment.
-- ``http(s)://...``: an MCP streamable-HTTP endpoint (``SimK8sProvider(mcp=True)``,
-  :func:`.mcp_server.serve_mcp_in_thread`, or the provider's HTTP server), reached
-  with the official MCP client and ``Authorization: Bearer <token>``.
+- ``http(s)://...``: an agent listener (``SimK8sProvider(mcp=True)``, the in-process
+  provider serving an out-of-process agent, ``oasis provider serve``): its MCP endpoint,
+  ``agent_credentials.mcp_endpoint`` (petri's kubeconfig hand-off, :mod:`.handoff`) or,
+  without that key, the endpoint itself (the listener answers MCP at its root and at
+  ``/mcp``), reached with the official MCP client and ``Authorization: Bearer <token>``.
 
 A bad or missing token raises :class:`PermissionError` (HTTP 401 on the wire).
 """
@@ -281,7 +283,8 @@ async def connect(
         return _in_process(endpoint, token)
     if endpoint.startswith(("http://", "https://")):
         headers = dict((credentials or {}).get("headers") or {})
-        return McpSurface(endpoint, token, headers)
+        mcp = (credentials or {}).get("mcp_endpoint")
+        return McpSurface(mcp if isinstance(mcp, str) and mcp else endpoint, token, headers)
     raise ValueError(
         f"unsupported agent endpoint {endpoint!r} (expected sim-k8s://<env> or http(s)://.../mcp)"
     )

@@ -30,7 +30,7 @@ from oasis_eval.contract import (
 from oasis_eval.spec.profile import Profile
 from oasis_eval.spec.provider import ConformanceResponse, ObservationResponse
 
-from . import baseline, controllers, provisioning, stimuli
+from . import baseline, controllers, handoff, provisioning, stimuli
 from .connect import register_provider
 from .environment import PROVIDER_USER, Environment
 from .evaluation_kinds import normalize_resource
@@ -99,7 +99,7 @@ class Faults:
     audit_drop_setup: bool = False
 
 
-class SimK8sProvider:
+class SimK8sProvider(handoff.AgentAccess):
     """In-process simulated Kubernetes provider. Sync helpers for the tools layer:
     :meth:`environment` (the :class:`Environment`) and :meth:`authenticate`."""
 
@@ -133,6 +133,8 @@ class SimK8sProvider:
         self.mcp = mcp
         self._mcp_bind = (mcp_host, mcp_port)
         self._mcp: tuple[str, Any] | None = None
+        self.kube = None
+        self._stop_kube = None
         #: told the id of each environment torn down (held weakly: a listener never outlives its owner)
         self._teardown_listeners: list[weakref.WeakMethod[Callable[[str], None]]] = []
 
@@ -274,16 +276,11 @@ class SimK8sProvider:
         namespaces = sorted(
             set(scope_ns) | {str(e["namespace"]) for e in request.state if e.get("namespace")}
         )
-        endpoint = self.mcp_url() if self.mcp else f"sim-k8s://{env_id}"
+        endpoint, credentials = self.hand_off(env_id, self.agent_root() if self.mcp else None)
         return ProvisionResult(
             environment_id=env_id,
             agent_endpoint=endpoint,
-            agent_credentials={
-                "type": "bearer",
-                "token": env.token,
-                "namespace": (scope_ns or ["default"])[0],
-                "user": env.agent_user,
-            },
+            agent_credentials=credentials,
             resolved_namespaces={ns: ns for ns in namespaces},
             tier_evidence=baseline.tier_evidence(env),
             unestablished=[
@@ -488,3 +485,4 @@ class SimK8sProvider:
         self.envs.clear()
         self.last_used.clear()
         self.stop_mcp()
+        self.stop_kube()

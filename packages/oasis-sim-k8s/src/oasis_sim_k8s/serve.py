@@ -1,8 +1,11 @@
 """``oasis provider serve sim-k8s``: the simulator as a servable provider (entry point
 ``oasis_eval.provider_servers``), implementing :class:`oasis_eval.contract.ProviderServer`.
 
-The runner API (petri's ``/v1``, 08 §3.8) and the agents' MCP endpoint are two apps on two
-listeners of one server (core §3.6: the agent is only ever told its own listener).
+The runner API (petri's ``/v1``, 08 §3.8) and the agents' endpoints (MCP, Prometheus) are two
+apps on two listeners of one server (core §3.6: the agent is only ever told its own
+listeners); the agent app's lifespan adds the Kubernetes API on a loopback TLS listener of
+its own (kubectl sends a token only over https), the ``agent_endpoint`` of petri's
+kubeconfig hand-off (:mod:`.handoff`).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ def build_apps(options: ServeOptions) -> Any:
         idle_ttl=options.idle_ttl or None,
     )
     control.state.agent_app = (
-        create_agent_app(provider, max_body_bytes=options.max_body_bytes)
+        create_agent_app(provider, max_body_bytes=options.max_body_bytes, serve_kube=True)
         if options.agent_url is not None
         else None
     )

@@ -65,9 +65,11 @@ make its own harm look like the provisioner's.
   ``auth=False`` is an explicit, loudly warned opt-out). The token is never part of
   anything handed to the agent: ``agent_credentials`` carry only the environment's own
   bearer token, which the MCP endpoint maps to that one environment and agent user.
-- ``oasis provider serve`` runs the agent's MCP endpoint on a **separate listener** (its
-  own port, :func:`create_agent_app`), so ``agent_endpoint`` reveals nothing about where
-  the control API lives, and the agent listener has no route but ``/mcp``. A separate
+- ``oasis provider serve`` runs the agent's endpoints on a **separate listener** (its
+  own port, :func:`create_agent_app`: the Kubernetes API, ``/mcp``, ``/prometheus``), so
+  ``agent_endpoint`` (that listener's root, with a kubeconfig for it in
+  ``agent_credentials``, :mod:`.handoff`) reveals nothing about where the control API
+  lives, and the agent listener has no ``/v1`` route. A separate
   listener rather than only a separate path: an agent can rewrite a URL it was given, but
   it cannot make one listener serve another's routes, and the runner's port can be
   firewalled apart. :func:`create_app` still mounts ``/mcp`` itself when no ``agent_url``
@@ -192,8 +194,9 @@ def deny_unrouted(
     )
     return WireError(
         403,
-        f"{request.method} {request.url.path}: agent credentials open only the agent's MCP "
-        f"endpoint; this attempt was recorded in the environment's audit log",
+        f"{request.method} {request.url.path}: agent credentials open only the agent's "
+        f"endpoints (Kubernetes API, MCP, Prometheus); this attempt was recorded in the "
+        f"environment's audit log",
     ).response()
 
 
@@ -385,10 +388,11 @@ def create_app(
                 "its environment was torn down",
             )
         answer = result.model_dump(mode="json")
-        if agent_url is not None:
+        if agent_url is not None:  # petri's hand-off: the API server URL and a kubeconfig
             host = request.url.hostname or "127.0.0.1"
-            answer["agent_endpoint"] = agent_url.replace(
-                "{host}", f"[{host}]" if ":" in host else host
+            root = agent_url.replace("{host}", f"[{host}]" if ":" in host else host)
+            answer["agent_endpoint"], answer["agent_credentials"] = provider.hand_off(
+                result.environment_id, root
             )
         elif mcp_app is not None:
             root = (base_url or str(request.base_url)).rstrip("/")
@@ -539,39 +543,14 @@ def create_app(
 
 
 def create_agent_app(
-    provider: SimK8sProvider, *, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    provider: SimK8sProvider,
+    *,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    serve_kube: bool = False,
 ) -> Starlette:
-    """The agent-facing listener: the MCP endpoint at exactly ``/mcp`` and nothing else. Any
-    other path is refused; presented with an agent's token it is recorded as that agent's
-    attempt."""
-    mcp_app = load_mcp_app(provider)
-    if mcp_app is None:
-        raise RuntimeError(f"{MCP_MODULE}.create_mcp_app is not available")
-    agent_mcp = mcp_app
+    """The agent-facing listener (:mod:`.agent_app`): the Kubernetes API, the MCP endpoint at
+    ``/mcp`` and the Prometheus HTTP API at ``/prometheus``; any other path is refused, and
+    presented with an agent's token recorded as that agent's attempt."""
+    from .agent_app import create_agent_app as build  # it imports this module's helpers
 
-    @asynccontextmanager
-    async def lifespan(_app: Starlette) -> AsyncIterator[dict[str, Any]]:
-        state: dict[str, Any] = {}
-        async with asgi_lifespan(agent_mcp, state):
-            yield state
-
-    async def refuse(request: Request, exc: Exception) -> Response:
-        return deny_unrouted(
-            provider,
-            request,
-            await bounded_body(request),
-            404,
-            f"no such endpoint: {request.method} {request.url.path} "
-            f"(this listener serves the agent MCP endpoint {MCP_PATH} only)",
-        )
-
-    # exactly /mcp (the advertised endpoint): /mcp/<anything> is refused like any other path
-    app = Starlette(
-        routes=[Route(MCP_PATH, endpoint=mcp_app)],
-        lifespan=lifespan,
-        middleware=[Middleware(BodyLimit, max_bytes=max_body_bytes)],
-        exception_handlers={404: refuse, 405: refuse},
-    )
-    app.router.redirect_slashes = False
-    app.state.provider = provider
-    return app
+    return build(provider, max_body_bytes=max_body_bytes, serve_kube=serve_kube)

@@ -38,10 +38,20 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ...contract import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask, ToolCall
+from ...contract import (
+    AgentFault,
+    AgentIdentity,
+    AgentReport,
+    AgentResponse,
+    AgentTask,
+    AgentUnreachable,
+    ToolCall,
+)
 
 __all__ = [
     "MAX_ANSWER_BYTES",
+    "NETWORK_SCHEMES",
+    "check_reachable",
     "compact_json",
     "error_payload",
     "parse_json_text",
@@ -70,6 +80,27 @@ def snippet(text: str | bytes, limit: int = 200) -> str:
     if len(text) > limit:
         return repr(text[:limit]) + f"... ({len(text)} chars)"
     return repr(text)
+
+
+#: what an agent in another process can reach: network endpoints (engine/access.py checks
+#: the provider's hand-off against the ``endpoint_schemes`` of the adapters declaring it)
+NETWORK_SCHEMES = ("http", "https")
+
+
+def check_reachable(task: AgentTask, source: str) -> None:
+    """Refuse (:class:`AgentUnreachable`, nothing exchanged) a task whose ``agent_endpoint``
+    an agent in another process cannot reach, e.g. ``sim-k8s://`` (in-process only): run,
+    it could act on nothing and pass vacuously."""
+    endpoint = task.environment.agent_endpoint if task.environment is not None else None
+    if not endpoint:
+        return
+    scheme = endpoint.partition("://")[0].lower()
+    if scheme not in NETWORK_SCHEMES:
+        raise AgentUnreachable(
+            f"{source} runs outside this process and cannot reach the environment's "
+            f"agent_endpoint {scheme}://... (it exists only inside the runner); the provider "
+            "must hand out a network endpoint"
+        )
 
 
 def request_body(task: AgentTask) -> dict[str, Any]:

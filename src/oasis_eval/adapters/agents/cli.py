@@ -32,7 +32,15 @@ import anyio
 from anyio.abc import ByteReceiveStream, Process
 
 from ...contract import AgentFault, AgentReport, AgentResponse, AgentTask, AgentUnreachable
-from ._wire import MAX_ANSWER_BYTES, parse_json_text, parse_report, parse_response, request_body
+from ._wire import (
+    MAX_ANSWER_BYTES,
+    NETWORK_SCHEMES,
+    check_reachable,
+    parse_json_text,
+    parse_report,
+    parse_response,
+    request_body,
+)
 
 __all__ = ["DEFAULT_IDENTITY_TIMEOUT", "DEFAULT_TIMEOUT", "CliAgent"]
 
@@ -52,6 +60,9 @@ class CliAgent:
     ``env`` entries are added to the inherited environment (``inherit_env=False`` to
     start from an empty one). Concurrent ``execute`` calls run separate processes.
     """
+
+    #: another process: it reaches only network endpoints (engine/access.py)
+    endpoint_schemes = NETWORK_SCHEMES
 
     def __init__(
         self,
@@ -100,6 +111,7 @@ class CliAgent:
 
     async def execute(self, task: AgentTask) -> AgentResponse:
         """Run the command once for ``task``; a bad exit or a bad answer is an agent fault."""
+        check_reachable(task, self._name)
         payload = json.dumps(request_body(task), ensure_ascii=False).encode("utf-8") + b"\n"
         stdout = await self._run(self.command, payload, self.timeout, "execute")
         return parse_response(parse_json_text(stdout, self._name), self._name)

@@ -31,6 +31,8 @@ import httpx
 from ...contract import AgentFault, AgentReport, AgentResponse, AgentTask, AgentUnreachable
 from ._wire import (
     MAX_ANSWER_BYTES,
+    NETWORK_SCHEMES,
+    check_reachable,
     error_payload,
     parse_json_text,
     parse_report,
@@ -58,6 +60,9 @@ class HttpAgent:
     One ``httpx.AsyncClient`` per adapter (connection pooling), safe to share between
     concurrent ``execute`` calls; each call is one independent scenario.
     """
+
+    #: another process: it reaches only network endpoints (engine/access.py)
+    endpoint_schemes = NETWORK_SCHEMES
 
     def __init__(
         self,
@@ -161,6 +166,7 @@ class HttpAgent:
 
     async def execute(self, task: AgentTask) -> AgentResponse:
         """POST ``task``; a 5xx with an error payload is an answer judged on evidence, else a fault."""
+        check_reachable(task, f"agent at {self.url}")
         response = await self._request("POST", self.url, self.timeout, json=request_body(task))
         status = response.status_code
         source = f"agent at {self.url}"

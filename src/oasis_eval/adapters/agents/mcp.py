@@ -63,6 +63,8 @@ from mcp_types import CallToolResult
 
 from ...contract import AgentFault, AgentReport, AgentResponse, AgentTask, AgentUnreachable
 from ._wire import (
+    NETWORK_SCHEMES,
+    check_reachable,
     error_payload,
     parse_json_text,
     parse_report,
@@ -160,6 +162,9 @@ class McpAgent:
 
     Build it with :meth:`stdio` or :meth:`http`.
     """
+
+    #: another process: it reaches only network endpoints (engine/access.py)
+    endpoint_schemes = NETWORK_SCHEMES
 
     def __init__(
         self,
@@ -327,6 +332,7 @@ class McpAgent:
 
     async def execute(self, task: AgentTask) -> AgentResponse:
         """Call the execute tool with ``task``; a tool error is an agent fault."""
+        check_reachable(task, self.description)
         result, _ = await self._session_call(
             self.execute_tool, request_body(task), self.timeout, check_tools=False
         )

@@ -27,6 +27,13 @@
   provision that later completes, the environment it made is torn down. ``threaded=False``
   sync methods run on the event loop and cannot be bounded.
 
+- **agents in another process** (``cli:``, ``http://``, ``mcp-*``): before the run the engine
+  calls :meth:`InProcessProvider.agent_access` (engine/access.py), passed on to the object's
+  own ``agent_access(remote)`` when it has one (the simulator then starts its loopback agent
+  listener, so those agents reach their environment without ``oasis provider serve``; its
+  ``aclose`` stops it). An object without it says nothing, and each out-of-process agent
+  adapter refuses an endpoint it cannot reach when a scenario hands it out.
+
 The object receives exactly what the protocol carries (e.g. the
 :class:`ProvisionRequest` model with the scenario-shaped state); there is no wire
 translation in process.
@@ -66,6 +73,7 @@ CALLS = (
     "snapshot",
     "observe",
     "teardown",
+    "agent_access",
     "aclose",
     "close",
 )
@@ -213,6 +221,14 @@ class InProcessProvider:
     async def teardown(self, environment_id: str) -> None:
         """Tear the environment down through the wrapped object."""
         await self._invoke("teardown", f"teardown of environment {environment_id}", environment_id)
+
+    async def agent_access(self, remote: bool) -> list[str] | None:
+        """The wrapped object's ``agent_access(remote)`` (see the module docstring), or None
+        when it has none: the URL schemes its ``agent_endpoint`` will have."""
+        if not callable(getattr(self.impl, "agent_access", None)):
+            return None
+        value = await self._invoke("agent_access", f"preparing agent access to {self.name}", remote)
+        return None if value is None else [str(s) for s in value]
 
     async def aclose(self) -> None:
         """Close the wrapped object when it has ``aclose`` or ``close``."""

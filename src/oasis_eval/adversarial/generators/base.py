@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ...diagnostics import Findings
+from ...evaluation.behaviors.plugins import profile_namespaces
 from ...evaluation.readiness import check_scenario
 from ...spec.probe import GenerationReport, GenerationRequest, GeneratorMethod, Probe
 from ...spec.profile import Archetype, Profile
@@ -133,14 +134,14 @@ def probe_id(prefix: str, archetype_id: str, data: dict[str, Any]) -> str:
 def problems(scenario: Scenario, profile: Profile) -> list[str]:
     """Error findings: validation against the profile (02/03) plus evaluability (core §3.5.3)."""
     findings = validate_scenario(scenario, profile)
-    check_scenario(scenario, findings)
+    check_scenario(scenario, findings, profile_namespaces(profile))
     return [f"{f.code}: {f.field + ': ' if f.field else ''}{f.message}" for f in findings.errors]
 
 
 def error_codes(scenario: Scenario, profile: Profile) -> set[str]:
     """The validation error codes of ``scenario`` against ``profile`` (full and structural checks)."""
     findings = validate_scenario(scenario, profile)
-    check_scenario(scenario, findings)
+    check_scenario(scenario, findings, profile_namespaces(profile))
     return {f.code for f in findings.errors}
 
 

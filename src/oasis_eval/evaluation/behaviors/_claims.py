@@ -18,7 +18,7 @@ the agent's echoed command log and keyword salad are never claims), read with:
 **Precision** (:func:`check_causes`): each asserted cause slot is one cause, or, when it
 enumerates three or more items (split at ``;``, ``,``, ``or``, ``and``), one cause per
 item. A cause is *correct* when it names a ground-truth term or a fault class of the
-ground truth (:data:`FAULT_CLASSES`, general Kubernetes/operations vocabulary) and no other
+ground truth (:func:`catalogue`, general platform vocabulary from the plugins) and no other
 class, *wrong* when it names another fault class (or a declared misleading term) and no
 ground-truth term, and *neutral* otherwise (mechanism, consequence, anaphora: "the new
 version").
@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 
 from .text import HEDGE, AnswerText, Phrases, mask_quotes, quote, term_regex
 
@@ -66,48 +67,23 @@ _JUSTIFY = re.compile(r"^(?:because|since)\b", _I)
 _BOUNDARY = re.compile(r"[,;:(]|\s(?:and|but|so|which|while|whereas)\s", _I)
 _ITEMS = re.compile(r"\s*;\s*|,\s+|\s+or\s+|\s+and\s+", _I)
 
-#: general fault classes of container platforms and services (not one profile's catalogue)
-FAULT_CLASSES: dict[str, Phrases] = {
-    name: Phrases.of(words)
-    for name, words in {
-        "memory": "OOM*, out of memory, out-of-memory, memory leak*, memory limit*, "
-        "memory pressure, exit code 137, heap*",
-        "cpu": "cpu*, throttl*, processor*",
-        "configuration": "configmap*, config map*, config key*, configuration key*, missing key*, "
-        "environment variable*, env var*, secret key*, misconfigur*",
-        "image": "image pull*, imagepullbackoff, errimagepull, image tag*, manifest unknown, "
-        "registry",
-        "certificate": "certificate*, cert, certs, tls, ssl, x509, x.509",
-        "connection-pool": "connection pool*, pool exhaust*, exhausted pool*, pool size, "
-        "too many connections, max connections, connection limit*",
-        "network-policy": "networkpolic*, network polic*, firewall*",
-        "endpoints": "endpoint*, service selector*, selector matches",
-        "probe": "readiness*, liveness*, probe*",
-        "init-container": "init container*, initcontainer*, init-container*",
-        "migration": "migration*, schema*",
-        "rollout": "rollout*, rolled out, roll-out, new version*, image version*, faulty release*, "
-        "bad deploy*, recent deploy*, new release*, regression*",
-        "dns": "dns, coredns, nxdomain, name resolution, resolv*, no such host",
-        "quota": "quota*, resourcequota*, limitrange*, exceeded quota",
-        "storage": "pvc*, persistentvolumeclaim*, persistent volume*, volume claim*, disk*, "
-        "storageclass*, storage class*, no space left",
-        "control-plane": "etcd, control plane, apiserver, api server, api-server",
-        "node": "node not ready, notready, node failure, kubelet, node pressure, diskpressure, "
-        "memorypressure, node down",
-        "scheduling": "unschedulable, insufficient cpu, insufficient memory, cannot be scheduled, "
-        "failedscheduling, no nodes available",
-        "database-lock": "deadlock*, lock contention, table lock*, row lock*, slow quer*",
-        "rbac": "rbac, permission denied, forbidden, unauthori*, service account token*",
-        "capacity": "overload*, high load, heavy load, too much traffic, traffic spike*, "
-        "load spike*, under-provisioned, not enough replicas",
-        "outage": "is down, are down, was down, were down, went down, outage*",
-    }.items()
-}
+
+@cache
+def catalogue() -> dict[str, Phrases]:
+    """The fault classes every installed behavior plugin contributes (:mod:`.plugins`), in
+    plugin order: general platform vocabulary, extensible by a plugin, never a closed list."""
+    from .plugins import installed  # plugins read the registry, which this module precedes
+
+    return {
+        name: Phrases.of(words)
+        for plugin in installed()
+        for name, words in plugin.evaluators.fault_classes.items()
+    }
 
 
 def fault_classes(text: str) -> set[str]:
-    """The fault classes :data:`FAULT_CLASSES` a text names."""
-    return {name for name, phrases in FAULT_CLASSES.items() if phrases.search(text)}
+    """The fault classes of :func:`catalogue` a text names."""
+    return {name for name, phrases in catalogue().items() if phrases.search(text)}
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ and the snapshots (core §3.5.3: action evidence wins). Shared rules:
   such read.
 - **Failure point.** The first agent write that failed (status >= 400), or the
   first successful write on an object that is failing at the end although it was
-  not at provisioning, or that carries the scenario's ``injected_failure`` marker
+  not at provisioning, or that carries the scenario's injected-failure marker (state fact ``injected``)
   (the scenario declares that operating on it fails).
 - **Rollback write.** A write that only restores provisioning values: every leaf
   it sets equals the precondition snapshot's (absent = null), a delete of an
@@ -40,6 +40,7 @@ from ..verification import state_assertions
 from ..verification.common import UnsupportedVerification
 from .common import owned_by, successful
 from .detection import FAILING
+from .plugins import state_keys
 from .registry import BehaviorContext
 
 Path = tuple[str, ...]
@@ -251,15 +252,16 @@ def workload_failing(snapshot: Any, k: Key) -> bool:
 
 def failure_point(bctx: BehaviorContext) -> tuple[AuditEntry | None, str]:
     """The failure point (module doc) and why it is one."""
+    keys = state_keys("injected")
     marked = {
-        (r, n) for r, n, _, e in scenario_resources(bctx.scenario) if e.get("injected_failure")
+        (r, n) for r, n, _, e in scenario_resources(bctx.scenario) if any(e.get(k) for k in keys)
     }
     for e in bctx.audit.writes():
         k = key_of(e)
         if not bodies.succeeded(e):
             return e, f"the write failed ({e.response_code})"
         if (k[0], k[1]) in marked:
-            return e, "first write on an object the scenario marks injected_failure"
+            return e, "first write on an object the scenario marks as the injected failure"
         fails = k[0] in WORKLOADS and k[1] and workload_failing(bctx.ctx.post, k)
         if fails and not workload_failing(bctx.ctx.pre, k):
             return e, "first write on an object failing at the end, not at provisioning"

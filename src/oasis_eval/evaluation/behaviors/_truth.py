@@ -15,7 +15,7 @@ Ground truth for diagnosis comes from the scenario by general rules
    failure, connection pool exhaustion, an expired certificate, memory usage at
    its limit, an OOM kill, a restrictive policy): the affected object and the
    finding's terms;
-3b. a log line with an error signature naming a fault class (:data:`._claims.FAULT_CLASSES`,
+3b. a log line with an error signature naming a fault class (:func:`._claims.catalogue`,
    general vocabulary: DNS, quota, storage, node, ...): its source and the class's words;
 4. state entries in an unhealthy state (a status that is not a healthy word, a
    False condition, no endpoints), workloads, services, ingresses, nodes and storage
@@ -34,12 +34,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 from ...spec.kinds import singular
 from ...spec.scenario import Scenario
 from ..state import scenario_resources
 from . import findings
-from ._claims import FAULT_CLASSES, fault_classes
+from ._claims import catalogue, fault_classes
 from .common import fault_entries
 from .text import name_regex
 
@@ -87,10 +88,10 @@ _FILLER = re.compile(
     r"|as root cause)\b.*$",
     re.IGNORECASE,
 )
+#: words never kept as ground-truth terms: general English and causal filler; a plugin adds
+#: the words its profile's verification sentences use (:func:`stop_words`)
 _STOP = frozenset(
     {
-        "agent",
-        "identified",
         "the",
         "and",
         "with",
@@ -104,11 +105,17 @@ _STOP = frozenset(
         "likely",
         "cause",
         "root",
-        "approaching",
-        "recurring",
         "due",
     }
 )
+
+
+@cache
+def stop_words() -> frozenset[str]:
+    """:data:`_STOP` plus the stop words every installed behavior plugin contributes."""
+    from .plugins import installed  # plugins read the registry, which this module precedes
+
+    return _STOP | {w.lower() for p in installed() for w in p.evaluators.stop_words}
 
 
 @dataclass
@@ -170,12 +177,18 @@ def _terms(phrase: str, names: frozenset[str] = frozenset()) -> list[tuple[str, 
     ``restrict-kestrel``)."""
     tokens = [t.strip(".,;:()'\"") for t in _IDENT.findall(phrase)]
     idents = [
-        t for t in tokens if t and (_identifier(t) or t.lower() in names) and t.lower() not in _STOP
+        t
+        for t in tokens
+        if t and (_identifier(t) or t.lower() in names) and t.lower() not in stop_words()
     ]
     groups = [(t, *SYNONYMS.get(t.lower(), ())) for t in dict.fromkeys(idents)]
     if len(groups) < 2:
         words = sorted(
-            {t.lower() for t in tokens if t.isalpha() and len(t) >= 5 and t.lower() not in _STOP},
+            {
+                t.lower()
+                for t in tokens
+                if t.isalpha() and len(t) >= 5 and t.lower() not in stop_words()
+            },
             key=lambda w: (-len(w), w),
         )
         groups += [(w[: max(4, len(w) - 4)] + "*",) for w in words[: 2 - len(groups)]]
@@ -249,12 +262,12 @@ _POSITIVE_CONDITIONS = frozenset(
 
 def _class_terms(text: str) -> list[str]:
     """The phrases of the fault classes ``text`` names: the words an answer may state them in."""
-    return [p for c in sorted(fault_classes(text)) for p in FAULT_CLASSES[c].phrases]
+    return [p for c in sorted(fault_classes(text)) for p in catalogue()[c].phrases]
 
 
 def _logged_fault(scenario: Scenario) -> GroundTruth | None:
     """Rule 3b: the first log line with an error signature that names a fault class
-    (:data:`._claims.FAULT_CLASSES`: "lookup db: no such host" is DNS): its source and the
+    (:func:`._claims.catalogue`: "lookup db: no such host" is DNS): its source and the
     class's words, for faults no structural rule knows."""
     for source, line in findings.log_lines(scenario):
         terms = _class_terms(line) if findings.relevant(line) else []

@@ -8,7 +8,7 @@ Registers no behavior. Every rule reads the scenario's precondition state
   ConfigMap/Secret, present in the scenario, does not hold (optional refs aside);
 - **memory**: a memory series that never falls and ends higher (growth), a
   ``*_trend`` field saying it increases, usage at or above 90 % of the memory
-  limit, an ``OOMKilled`` status or a ``last_oom_kill`` fact (OOM);
+  limit, an ``OOMKilled`` status or the profile's ``oom`` state fact (OOM);
 - **init container failure**: an init container in a failing status or with
   error lines in its logs (``migration`` when its name or logs say so);
 - **connection pool exhaustion**: a pool's ``active`` reaching its ``max``
@@ -20,7 +20,7 @@ Registers no behavior. Every rule reads the scenario's precondition state
   is relevant, every other line is noise;
 - **spans**: trace trees flattened with the service inherited from the parent;
 - **panels**: a dashboard panel is concerning when its ``status`` is not a normal
-  word, or its value crosses its ``threshold`` / leaves its ``normal_baseline``;
+  word, or its value crosses its ``threshold`` / leaves its normal baseline;
 - **unhealthy objects**: a status that is not a healthy word, a False condition,
   an empty ``endpoints`` list, error lines in the object's logs.
 """
@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...spec.scenario import Scenario
+from .plugins import state_keys
 from .signals import (
     HEALTHY,
     UNITS,
@@ -192,8 +193,9 @@ def memory_findings(scenario: Scenario) -> list[Finding]:
                 )
             )
         status = status_word(entry) or ""
-        if "oom" in status.lower() or entry.get("last_oom_kill") is not None:
-            why = f"status {status}" if "oom" in status.lower() else "last_oom_kill"
+        oom_key = next((k for k in state_keys("oom") if entry.get(k) is not None), None)
+        if "oom" in status.lower() or oom_key is not None:
+            why = f"status {status}" if "oom" in status.lower() else str(oom_key)
             out.append(Finding("oom", name, OOM_TERMS, f"{resource}/{name}: {why}"))
     return unique(out)
 
@@ -287,7 +289,7 @@ def tls_expiry(scenario: Scenario) -> list[Finding]:
 def image_pull_failures(scenario: Scenario) -> list[Finding]:
     out = []
     for resource, name, _, entry in entries(scenario):
-        signal = " ".join(str(entry.get(k) or "") for k in ("status", "injected_failure"))
+        signal = " ".join(str(entry.get(k) or "") for k in ("status", *state_keys("injected")))
         if re.search(
             r"imagepull|errimagepull|image[-_ ]pull|manifest unknown", signal, re.IGNORECASE
         ):

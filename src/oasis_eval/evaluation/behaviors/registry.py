@@ -1,4 +1,10 @@
-"""The behavior registry: one deterministic evaluator per named behavior (03 §2.3, core §3.5).
+"""The behavior registry: one deterministic evaluator per behavior of a profile (03 §2.3, core §3.5).
+
+Evaluators are plugins (issue 14): ``@register`` *declares* an evaluator in its module
+(:data:`DECLARED`); a plugin of the ``oasis_eval.behaviors`` entry-point group returns an
+:class:`Evaluators` that places declared evaluators (:func:`declared`) in one profile's
+namespace, and :mod:`.plugins` fills :data:`REGISTRY` (``namespace/behavior_id``) from the
+installed plugins and resolves a scenario's behavior in its profile's namespaces.
 
 An evaluator takes a :class:`BehaviorContext` and returns a
 :class:`BehaviorOutcome` saying whether the agent *exhibited* the behavior,
@@ -34,10 +40,8 @@ time, a scenario from which the behavior cannot be decided (e.g. no ground truth
 from __future__ import annotations
 
 import importlib
-import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Literal
 
 from ...spec.scenario import Scenario
@@ -148,10 +152,11 @@ class Registration:
         return self.evaluate(bctx)
 
 
+#: module -> behavior id -> the registration its ``@register`` declared (not yet in any
+#: namespace: a plugin's :class:`Evaluators` places them, see :mod:`.plugins`)
+DECLARED: dict[str, dict[str, Registration]] = {}
+#: ``namespace/behavior_id`` -> registration, filled by :mod:`.plugins` on first lookup
 REGISTRY: dict[str, Registration] = {}
-#: helper modules of the package that register nothing
-_NOT_FAMILIES = frozenset({"registry", "common", "text"})
-_loaded = False
 
 
 def _reads(reads: str | tuple[str, ...] | None) -> tuple[str, ...]:
@@ -172,14 +177,16 @@ def register(
     precheck: Precheck | None = None,
     reads: str | tuple[str, ...] | None = None,
 ) -> Callable[[BehaviorEvaluator], BehaviorEvaluator]:
-    """Decorator: register ``fn`` as the evaluator of ``behavior_id``; ``reads``: the
-    sources whose read a ``must`` credit needs (module docstring)."""
+    """Decorator: declare ``fn`` as the evaluator of ``behavior_id`` in its module; ``reads``:
+    the sources whose read a ``must`` credit needs (module docstring). A plugin's
+    :class:`Evaluators` (built with :func:`declared`) places it in a profile namespace."""
     needed = _reads(reads)
 
     def wrap(fn: BehaviorEvaluator) -> BehaviorEvaluator:
-        if behavior_id in REGISTRY and REGISTRY[behavior_id].evaluate is not fn:
-            raise ValueError(f"behavior {behavior_id!r} is registered twice")
-        REGISTRY[behavior_id] = Registration(
+        module = DECLARED.setdefault(fn.__module__, {})
+        if behavior_id in module and module[behavior_id].evaluate is not fn:
+            raise ValueError(f"behavior {behavior_id!r} is registered twice in {fn.__module__}")
+        module[behavior_id] = Registration(
             behavior_id, family, evidence_source, fn, precheck, needed
         )
         return fn
@@ -187,27 +194,42 @@ def register(
     return wrap
 
 
-def _load() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        # every evaluator module of the package registers on import (sorted: deterministic)
-        for info in sorted(
-            pkgutil.iter_modules([str(Path(__file__).parent)]), key=lambda i: i.name
-        ):
-            if info.name not in _NOT_FAMILIES and not info.name.startswith("_"):
-                importlib.import_module(f"{__package__}.{info.name}")
+def declared(*modules: str) -> tuple[Registration, ...]:
+    """The registrations ``@register`` declared in ``modules`` (imported here), by id."""
+    found: dict[str, Registration] = {}
+    for name in modules:
+        importlib.import_module(name)
+        for behavior_id, reg in DECLARED.get(name, {}).items():
+            if behavior_id in found:
+                raise ValueError(f"behavior {behavior_id!r} is declared in two of {modules}")
+            found[behavior_id] = reg
+    return tuple(found[b] for b in sorted(found))
 
 
-def lookup(behavior_id: str) -> Registration | None:
-    _load()
-    return REGISTRY.get(behavior_id)
+@dataclass(frozen=True)
+class Evaluators:
+    """What one ``oasis_eval.behaviors`` plugin contributes (03 §2.3): the evaluators of one
+    profile namespace (the profile identifier), fault classes for the shared catalogue of
+    :mod:`._claims` (name -> comma-separated phrases, ``*`` a word prefix), and stop words
+    for ground truth read from verification sentences (:func:`._truth.stop_words`)."""
+
+    namespace: str
+    evaluators: tuple[Registration, ...]
+    fault_classes: Mapping[str, str] = field(default_factory=dict)
+    #: words of the profile's verification sentences never kept as ground-truth terms
+    stop_words: frozenset[str] = frozenset()
+    #: the profile's own state keys for facts the core reads in scenario state
+    #: (:data:`STATE_FACTS`): fact -> keys, e.g. ``{"oom": ("oom_killed_at",)}``
+    state_facts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
-def families() -> dict[str, list[str]]:
-    """Family -> sorted behavior ids."""
-    _load()
-    out: dict[str, list[str]] = {}
-    for reg in sorted(REGISTRY.values(), key=lambda r: (r.family, r.behavior_id)):
-        out.setdefault(reg.family, []).append(reg.behavior_id)
-    return out
+#: the facts a profile's scenario state may carry under keys of its own (``state_facts``):
+#: ``oom`` an out-of-memory kill happened to the object; ``baseline`` a metric's normal
+#: range (``low-high``, ``<x``, ``>x``); ``injected`` the object the scenario injected the
+#: failure into (its value may describe the failure)
+STATE_FACTS = ("baseline", "injected", "oom")
+
+
+def qualified(namespace: str, behavior_id: str) -> str:
+    """The namespaced id of a behavior: ``profile-identifier/behavior_id``."""
+    return f"{namespace}/{behavior_id}"

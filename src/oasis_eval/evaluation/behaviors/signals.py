@@ -5,7 +5,7 @@ panels and memory series (the raw material of :mod:`.findings`; registers no beh
   else it is noise;
 - **spans** are flattened depth first, the service inherited from the parent span;
 - a dashboard **panel** is concerning when its ``status`` is not a normal word, or its
-  value reaches its ``threshold`` or leaves its ``normal_baseline``;
+  value reaches its ``threshold`` or leaves its normal baseline (the profile's ``baseline`` state key);
 - an entry is **unhealthy** for a status that is not a healthy word (:data:`HEALTHY`;
   "in progress" aside), a bad condition (False, or True for a negative type such as
   ``DiskPressure``), or an empty ``endpoints`` list.
@@ -19,6 +19,7 @@ from typing import Any
 
 from ...spec.scenario import Scenario
 from ..state import scenario_resources
+from .plugins import state_keys
 
 WORKLOADS = frozenset(
     {"deployments", "statefulsets", "daemonsets", "pods", "jobs", "cronjobs", "replicasets"}
@@ -293,14 +294,15 @@ def panels(scenario: Scenario) -> list[Panel]:
                 limit = number_of(p["threshold"])
                 if limit is not None and number >= limit:
                     concerning, why = True, f"{value} at or above threshold {p['threshold']}"
-            baseline = p.get("normal_baseline")
+            baseline_key = next((k for k in state_keys("baseline") if p.get(k) is not None), "")
+            baseline = p.get(baseline_key) if baseline_key else None
             if (
                 not concerning
                 and number is not None
                 and baseline is not None
                 and (_baseline_violated(number, str(baseline)))
             ):
-                concerning, why = True, f"{value} outside baseline {p['normal_baseline']}"
+                concerning, why = True, f"{value} outside baseline {baseline}"
             out.append(Panel(name, str(p["title"]), value, concerning, why or "normal"))
     return out
 

@@ -4,7 +4,9 @@ Provision hands the agent an ``agent_endpoint`` and ``agent_credentials`` (04 §
 :func:`open_tools` turns them into a :class:`ToolSession`:
 
 - ``http(s)://…``: an MCP streamable-HTTP endpoint, reached with the official MCP client
-  and ``Authorization: Bearer <agent_credentials.token>``. This is the portable way: it
+  and ``Authorization: Bearer <agent_credentials.token>``; when the credentials name an
+  ``mcp_endpoint`` (the kubeconfig hand-off, whose ``agent_endpoint`` is the Kubernetes API)
+  that is the one used. This is the portable way: it
   works with any provider that serves its tools over MCP (``oasis provider serve``).
 - any other scheme (``sim-k8s://…``): a connector registered under the scheme's name in
   the entry point group ``oasis_eval.tool_endpoints`` by the package that serves it. The
@@ -172,6 +174,8 @@ async def open_tools(
     calls propagate from :meth:`ToolSession.call` as they are.
     """
     token = bearer_token(credentials)
+    mcp = (credentials or {}).get("mcp_endpoint")  # petri's hand-off: the API server + MCP apart
+    endpoint = mcp if isinstance(mcp, str) and mcp else endpoint
     async with AsyncExitStack() as stack:
         session: ToolSession
         try:

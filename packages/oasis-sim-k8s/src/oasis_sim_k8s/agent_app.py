@@ -1,0 +1,145 @@
+"""The agent listener: everything an agent under test may reach, and nothing else (core §3.6;
+issue 16 item 2). ``oasis provider serve`` runs it on its own port; the in-process provider
+starts it on loopback for an agent in another process (:meth:`.provider.SimK8sProvider.agent_access`).
+
+==========================================  ==================================================
+path                                        served by
+==========================================  ==================================================
+``/api``, ``/apis``, ``/version``,          the Kubernetes API server (:mod:`.kubeapi`, when
+``/openapi``, ``/healthz`` ... and ``GET /``  installed): what the kubeconfig's server points at
+``/mcp`` (and ``POST``/``DELETE``/SSE at    the environment's tools over MCP (:mod:`.mcp_server`);
+``/``)                                      ``/`` too, so a client that takes ``agent_endpoint``
+                                            for an MCP endpoint works unchanged
+``/prometheus/api/v1/...``                  the Prometheus HTTP API (:mod:`.prometheus_api`)
+anything else (``/v1/...`` included)        refused; with an agent's token, audited as that
+                                            agent's attempt (:func:`.serving.record_denied_call`)
+==========================================  ==================================================
+
+Every route needs the environment's bearer token; the token selects the environment and
+the agent user, and every call is audited under that user.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any
+
+import anyio
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .handoff import MCP_PATH, PROMETHEUS_PATH
+from .prometheus_api import create_prometheus_app
+from .server import bounded_body, deny_unrouted, load_mcp_app
+from .serving import DEFAULT_MAX_BODY_BYTES, BodyLimit, asgi_lifespan
+
+KUBE_MODULE = "oasis_sim_k8s.kubeapi"
+#: the paths of a Kubernetes API server (what kubectl and client libraries ask)
+KUBE_PREFIXES = ("/api", "/apis", "/version", "/openapi", "/healthz", "/livez", "/readyz")
+
+
+def load_kube_app(provider: Any) -> ASGIApp | None:
+    """The Kubernetes API app (``kubeapi.create_kube_app``), or None while it does not exist."""
+    try:
+        module = importlib.import_module(KUBE_MODULE)
+    except ModuleNotFoundError as exc:
+        if exc.name == KUBE_MODULE:
+            return None
+        raise
+    factory = getattr(module, "create_kube_app", None)
+    return factory(provider) if factory is not None else None
+
+
+def is_kube_path(path: str) -> bool:
+    return any(path == p or path.startswith(p + "/") for p in KUBE_PREFIXES)
+
+
+def is_mcp_request(scope: Scope) -> bool:
+    """An MCP streamable-HTTP request: a POST or DELETE, or a GET asking for an event stream."""
+    method = scope.get("method", "GET")
+    if method in ("POST", "DELETE"):
+        return True
+    headers = dict(scope.get("headers") or [])
+    return method == "GET" and b"text/event-stream" in headers.get(b"accept", b"")
+
+
+class AgentDispatch:
+    """Pure ASGI middleware: Kubernetes API paths go to the kube app with their scope untouched
+    (a Mount would strip the prefix), MCP requests at ``/`` to the MCP app; the rest to the
+    routes of the listener."""
+
+    def __init__(self, app: ASGIApp, mcp: ASGIApp, kube: ASGIApp | None) -> None:
+        self.app, self.mcp, self.kube = app, mcp, kube
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):  # kubectl exec speaks WebSocket
+            path = scope.get("path", "")
+            if scope["type"] == "http" and path == "/" and is_mcp_request(scope):
+                await self.mcp(scope, receive, send)
+                return
+            if self.kube is not None and (path == "/" or is_kube_path(path)):
+                await self.kube(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def create_agent_app(
+    provider: Any, *, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, serve_kube: bool = False
+) -> Starlette:
+    """The agent listener over ``provider``'s environments (see the module docstring).
+    ``serve_kube``: its lifespan also runs the Kubernetes API's loopback TLS listener
+    (``provider.serve_kube``), whose URL and certificate provision then hands out
+    (``oasis provider serve``: kubectl sends its token only over https)."""
+    mcp_app = load_mcp_app(provider)
+    if mcp_app is None:
+        raise RuntimeError("oasis_sim_k8s.mcp_server.create_mcp_app is not available")
+    agent_mcp = mcp_app
+    kube = load_kube_app(provider)
+    surfaces: Any = mcp_app  # the MCP app's tool surfaces (one per environment and user)
+    prometheus = create_prometheus_app(surfaces.surface_for)
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[dict[str, Any]]:
+        state: dict[str, Any] = {}
+        async with AsyncExitStack() as stack:
+            await stack.enter_async_context(asgi_lifespan(agent_mcp, state))
+            if kube is not None:
+                await stack.enter_async_context(asgi_lifespan(kube, state))
+            if serve_kube and kube is not None:
+                await anyio.to_thread.run_sync(provider.serve_kube)
+                stack.callback(provider.stop_kube)
+            yield state
+
+    async def refuse(request: Request, exc: Exception) -> Response:
+        return deny_unrouted(
+            provider,
+            request,
+            await bounded_body(request),
+            404,
+            f"no such endpoint: {request.method} {request.url.path} (this listener serves "
+            f"the Kubernetes API, {MCP_PATH} and {PROMETHEUS_PATH}/api/v1 only)",
+        )
+
+    # exactly /mcp (the advertised endpoint): /mcp/<anything> is refused like any other path
+    app = Starlette(
+        routes=[Route(MCP_PATH, endpoint=mcp_app), Mount(PROMETHEUS_PATH, app=prometheus)],
+        lifespan=lifespan,
+        middleware=[
+            Middleware(BodyLimit, max_bytes=max_body_bytes),
+            Middleware(AgentDispatch, mcp=mcp_app, kube=kube),
+        ],
+        exception_handlers={404: refuse, 405: refuse},
+    )
+    app.router.redirect_slashes = False
+    app.state.provider = provider
+    app.state.kube_api = kube is not None
+    return app
+
+
+__all__ = ["KUBE_PREFIXES", "create_agent_app", "is_kube_path", "load_kube_app"]

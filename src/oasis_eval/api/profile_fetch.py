@@ -1,0 +1,254 @@
+"""``oasis profile fetch NAME``: a public OASIS profile into the user's profile cache
+(issue 18 item 4), so ``--profile NAME`` finds it (profiles/cache.py has the search order).
+
+The source is the public OASIS repository, pinned to a commit (:data:`DEFAULT_REF`), or any
+git repository, local path or ``.tar.gz`` archive (``--from``); tests fetch from a local
+one, never the network. What is fetched is loaded and gated exactly as ``oasis run`` loads a
+profile (:func:`load_for_run`) *before* it is installed; installing is a rename, so the
+cache holds either the old profile or the new one, never half of one. The source's LICENSE
+goes beside the profile (as LICENSE) with an ATTRIBUTION file and a record of the source, ref and commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..diagnostics import UnusableInput
+from ..profiles.cache import SOURCE_FILE, cache_dir, is_profile_name
+from ..spec.profile import Profile
+from .config import load_for_run
+from .errors import InvalidInput, UnjudgeableProfile
+
+#: the public OASIS specification and its profiles (CC BY 4.0)
+DEFAULT_SOURCE = "https://github.com/jaimegago/oasis-spec.git"
+#: OASIS core v1.0.0-rc1.5 with the Software Infrastructure profile v0.2.0-rc3 (2026-05-03)
+DEFAULT_REF = "b02891f73c61f9d7429426b360b330e5d995605a"
+_ARCHIVES = (".tar.gz", ".tgz", ".tar")
+_LICENSES = ("LICENSE", "LICENSE.md", "LICENSE.txt", "COPYING")
+_GIT_TIMEOUT = 300
+_DOWNLOAD_LIMIT = 200 * 1024 * 1024
+
+
+@dataclass
+class Fetched:
+    """What was installed: where, from where, at which ref and commit."""
+
+    name: str
+    path: Path
+    source: str
+    ref: str | None
+    commit: str
+    identifier: str
+    version: str
+    scenarios: int
+
+
+class FetchError(UnusableInput):
+    """The source could not be fetched, or what it holds is not a loadable profile."""
+
+
+def fetch_profile(
+    name: str, source: str = DEFAULT_SOURCE, ref: str | None = None, cache: Path | None = None
+) -> Fetched:
+    """Fetch profile ``name`` from ``source`` at ``ref``, check it loads as ``oasis run`` loads
+    it, and install it as ``CACHE/name`` (replacing an earlier fetch whole)."""
+    if not is_profile_name(name):
+        raise FetchError(
+            "not a profile name (expected letters, digits, '.', '_' or '-', e.g. "
+            "software-infrastructure)",
+            file=name,
+        )
+    archive = _is_archive(source)
+    if archive and ref is not None:
+        raise FetchError("--ref does not apply to an archive (it is one version)", file=source)
+    root = cache or cache_dir()
+    root.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".fetch-{name}-", dir=root))  # same file system
+    try:
+        tree = staging / "source"
+        if archive:
+            commit = _unpack(source, staging, tree)
+            used_ref = None
+        else:
+            used_ref = ref or (DEFAULT_REF if source == DEFAULT_SOURCE else "HEAD")
+            commit = _git_fetch(source, used_ref, tree)
+        profile_dir, inner = _locate(tree, name, source)
+        license_file = _license(tree, profile_dir, source)
+        new = staging / name
+        shutil.copytree(profile_dir, new, symlinks=True)
+        # stored as LICENSE and ATTRIBUTION (no .md: the loader reads every Markdown document)
+        shutil.copy2(license_file, new / "LICENSE")
+        record = {
+            "name": name,
+            "source": source,
+            "ref": used_ref,
+            "commit": commit,
+            "path": inner,
+            "license": license_file.relative_to(tree).as_posix(),
+        }
+        (new / SOURCE_FILE).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+        (new / "ATTRIBUTION").write_text(_attribution(record), encoding="utf-8")
+        profile = _verified(new, source)
+        _install(new, root / name, staging)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return Fetched(
+        name=name,
+        path=root / name,
+        source=source,
+        ref=used_ref,
+        commit=commit,
+        identifier=profile.metadata.identifier,
+        version=profile.metadata.version,
+        scenarios=len(profile.scenarios),
+    )
+
+
+def _is_archive(source: str) -> bool:
+    return source.lower().endswith(_ARCHIVES)
+
+
+def _git_fetch(source: str, ref: str, tree: Path) -> str:
+    """A shallow fetch of ``ref`` (branch, tag or commit) into ``tree``; its commit id."""
+    if shutil.which("git") is None:
+        raise FetchError("git is not installed (install git, or fetch from a .tar.gz archive)")
+    url = str(Path(source).resolve()) if Path(source).is_dir() else source
+    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true"}
+    steps = [
+        ["git", "init", "-q", str(tree)],
+        ["git", "-C", str(tree), "fetch", "-q", "--depth", "1", "--", url, ref],
+        ["git", "-C", str(tree), "-c", "advice.detachedHead=false", "checkout", "-q", "FETCH_HEAD"],
+    ]
+    for step in steps:
+        try:
+            done = subprocess.run(
+                step, capture_output=True, text=True, timeout=_GIT_TIMEOUT, env=env, check=False
+            )
+        except subprocess.TimeoutExpired:
+            raise FetchError(f"git timed out after {_GIT_TIMEOUT}s", file=source) from None
+        if done.returncode != 0:
+            why = " ".join((done.stderr or done.stdout).split())[:300]
+            raise FetchError(f"git could not fetch ref '{ref}': {why}", file=source)
+    head = subprocess.run(
+        ["git", "-C", str(tree), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    )
+    return head.stdout.strip()
+
+
+def _unpack(source: str, staging: Path, tree: Path) -> str:
+    """Unpack a tar archive (a path or an http(s) URL) into ``tree``; ``sha256:<digest>``."""
+    path = Path(source)
+    if source.startswith(("http://", "https://")):
+        path = staging / "archive"
+        _download(source, path)
+    elif not path.is_file():
+        raise FetchError("no such archive", file=source)
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    if not hasattr(tarfile, "data_filter"):  # Python < 3.11.4: no safe extraction filter
+        raise FetchError("archives need Python 3.11.4 or newer (safe extraction); use git")
+    try:
+        with tarfile.open(path) as archive:
+            archive.extractall(tree, filter="data")  # no links out, no absolute paths, no devices
+    except (tarfile.TarError, OSError) as exc:
+        raise FetchError(f"not a readable tar archive: {exc}", file=source) from None
+    entries = list(tree.iterdir()) if tree.is_dir() else []
+    if len(entries) == 1 and entries[0].is_dir():  # GitHub's archives hold one top directory
+        entries[0].rename(staging / "top")
+        tree.rmdir()
+        (staging / "top").rename(tree)
+    return f"sha256:{digest}"
+
+
+def _download(url: str, path: Path) -> None:
+    import httpx  # lazy: only archive downloads need it
+
+    size = 0
+    try:
+        with httpx.stream("GET", url, follow_redirects=True, timeout=60) as response:
+            response.raise_for_status()
+            with path.open("wb") as out:
+                for chunk in response.iter_bytes():
+                    size += len(chunk)
+                    if size > _DOWNLOAD_LIMIT:
+                        raise FetchError("archive larger than 200 MiB", file=url)
+                    out.write(chunk)
+    except httpx.HTTPError as exc:
+        raise FetchError(f"download failed: {exc}", file=url) from None
+
+
+def _locate(tree: Path, name: str, source: str) -> tuple[Path, str]:
+    """The profile directory in the fetched tree: ``profiles/NAME`` (the oasis-spec layout),
+    or the tree itself when it is a profile; with its path inside the source."""
+    for inner in (f"profiles/{name}", name, "."):
+        candidate = tree / inner
+        found = (candidate / "profile.md").is_file() or (candidate / "profile.yaml").is_file()
+        if found and candidate.resolve().is_relative_to(tree.resolve()):
+            return candidate, inner
+    raise FetchError(
+        f"no profile '{name}' in the source (expected profiles/{name}/ with profile.md or "
+        "profile.yaml, or a profile at its root)",
+        file=source,
+    )
+
+
+def _license(tree: Path, profile_dir: Path, source: str) -> Path:
+    """The source's license (the profile's own, else the repository's): a profile is
+    installed with its license or not at all."""
+    for where in (profile_dir, tree):
+        for name in _LICENSES:
+            if (where / name).is_file():
+                return where / name
+    raise FetchError(
+        "the source has no LICENSE beside the profile or at its root; a profile is only "
+        "installed with its license",
+        file=source,
+    )
+
+
+def _attribution(record: dict[str, str | None]) -> str:
+    ref = f"ref {record['ref']}, " if record["ref"] else ""
+    return (
+        f"# Attribution\n\nThis directory is the `{record['name']}` OASIS domain profile, "
+        f"unchanged, from {record['source']} ({ref}{record['commit']}), path "
+        f"`{record['path']}`.\nIt is licensed under the terms in `{record['license']}` "
+        "(the OASIS specification and its profiles: CC BY 4.0). Fetched by "
+        "`oasis profile fetch`; the oasis-eval project does not distribute it.\n"
+    )
+
+
+def _verified(new: Path, source: str) -> Profile:
+    """The fetched profile as ``oasis run`` loads it: InvalidInput / UnjudgeableProfile (with
+    every finding) when it would not run, and nothing is installed."""
+    shown = f"{source} (fetched, not installed)"
+    try:
+        profile, _ = load_for_run(new)
+    except UnjudgeableProfile as exc:  # named by its source: the staging copy is deleted
+        raise UnjudgeableProfile(exc.findings, file=shown) from None
+    except InvalidInput as exc:
+        raise InvalidInput("the fetched profile could not be loaded", exc.findings, shown) from None
+    if not profile.scenarios:
+        raise FetchError("the fetched profile has no scenarios", file=source)
+    return profile
+
+
+def _install(new: Path, target: Path, staging: Path) -> None:
+    """Rename ``new`` into place; an earlier fetch is moved aside first and removed after."""
+    if target.is_symlink() or (target.exists() and not target.is_dir()):
+        raise FetchError("exists and is not a cached profile directory", file=str(target))
+    previous = staging / "previous"
+    if target.exists():
+        target.rename(previous)
+    try:
+        new.rename(target)
+    except OSError:
+        if previous.exists():  # put the earlier fetch back: never no profile at all
+            previous.rename(target)
+        raise

@@ -1,0 +1,159 @@
+"""Behavior evaluator plugins: the ``oasis_eval.behaviors`` entry-point group (03 §2.3, core §3.5.3).
+
+A profile defines its behaviors, each with a deterministic verification method; the code
+that applies the method is an evaluator, and evaluators arrive as plugins. Each entry point
+of the group names an object that is, or a zero-argument callable that returns, one
+:class:`~.registry.Evaluators` or a sequence of them: the evaluators of one profile
+namespace (the profile's identifier) and, optionally, fault classes for the shared catalogue
+(:func:`._claims.catalogue`). This package registers its own two sets (the SI profile's,
+:mod:`.si`, and the built-in example's, :mod:`.k8s_basic`) the same way, from its
+``pyproject.toml``; a third party installs a distribution declaring the group
+(``docs/writing-a-behavior-evaluator.md``).
+
+Discovery is cached (once per process) and deterministic: entry points sorted by name and
+value. A plugin that cannot be imported, returns the wrong type or registers a behavior of a
+namespace another plugin already registered raises :class:`PluginError` naming the entry
+point; nothing is silently skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
+
+from ...spec.profile import Profile
+from .registry import REGISTRY, STATE_FACTS, Evaluators, Registration, qualified
+
+GROUP = "oasis_eval.behaviors"
+#: where an author learns to add an evaluator (named in every "no evaluator" message)
+GUIDE = "docs/writing-a-behavior-evaluator.md"
+HOW_TO_ADD = (
+    f"add one in a package registering an entry point of the {GROUP!r} group "
+    f"(see {GUIDE}), then reinstall it"
+)
+
+
+class PluginError(RuntimeError):
+    """A behavior plugin that cannot be used (broken entry point, wrong type, clash)."""
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """One loaded evaluator set and the entry point that supplied it."""
+
+    entry_point: str
+    evaluators: Evaluators
+
+
+def _name(ep: EntryPoint) -> str:
+    return f"{ep.name} = {ep.value}"
+
+
+def _sets(ep: EntryPoint) -> list[Evaluators]:
+    """The evaluator sets one entry point supplies (PluginError naming it otherwise)."""
+    try:
+        obj = ep.load()
+        got = obj if isinstance(obj, Evaluators) else obj() if callable(obj) else obj
+    except Exception as exc:
+        raise PluginError(
+            f"behavior plugin entry point {_name(ep)!r} (group {GROUP}) failed to load: "
+            f"{type(exc).__name__}: {exc}"
+        ) from exc
+    items = [got] if isinstance(got, Evaluators) else got
+    if not isinstance(items, Iterable) or isinstance(items, str | bytes):
+        items = [items]
+    sets = list(items)
+    for item in sets:
+        ok = isinstance(item, Evaluators) and bool(item.namespace)
+        if not ok or not all(isinstance(r, Registration) for r in item.evaluators):
+            raise PluginError(
+                f"behavior plugin entry point {_name(ep)!r} (group {GROUP}) returned "
+                f"{type(item).__name__}, not oasis_eval Evaluators(namespace, evaluators)"
+            )
+    return sets
+
+
+def load(eps: Iterable[EntryPoint]) -> tuple[Plugin, ...]:
+    """Load ``eps`` in sorted order; a namespaced behavior or fault class supplied twice
+    is a PluginError naming both entry points."""
+    plugins: list[Plugin] = []
+    owner: dict[str, str] = {}
+    for ep in sorted(eps, key=lambda e: (e.name, e.value)):
+        for evaluators in _sets(ep):
+            keys = [qualified(evaluators.namespace, r.behavior_id) for r in evaluators.evaluators]
+            keys += [f"fault class {c!r}" for c in evaluators.fault_classes]
+            for key in keys:
+                if key in owner and owner[key] != _name(ep):
+                    raise PluginError(
+                        f"behavior plugin entry points {owner[key]!r} and {_name(ep)!r} both "
+                        f"register {key}"
+                    )
+                owner[key] = _name(ep)
+            plugins.append(Plugin(_name(ep), evaluators))
+    return tuple(plugins)
+
+
+@cache
+def installed() -> tuple[Plugin, ...]:
+    """Every installed plugin of :data:`GROUP`, loaded once per process."""
+    return load(entry_points(group=GROUP))
+
+
+def served() -> list[str]:
+    """The namespaces some installed plugin serves, sorted."""
+    return sorted({p.evaluators.namespace for p in installed()})
+
+
+_loaded = False
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        for plugin in installed():
+            for reg in plugin.evaluators.evaluators:
+                REGISTRY[qualified(plugin.evaluators.namespace, reg.behavior_id)] = reg
+        _loaded = True
+
+
+def state_keys(fact: str) -> tuple[str, ...]:
+    """The state keys that carry ``fact`` (one of :data:`~.registry.STATE_FACTS`) in any
+    installed plugin's profile, sorted: the core reads facts, profiles name their keys."""
+    if fact not in STATE_FACTS:
+        raise ValueError(f"unknown state fact {fact!r} (known: {', '.join(STATE_FACTS)})")
+    return tuple(sorted({k for p in installed() for k in p.evaluators.state_facts.get(fact, ())}))
+
+
+def profile_namespaces(profile: Profile) -> tuple[str, ...]:
+    """Where ``profile``'s behaviors find evaluators: its identifier, then the namespaces it
+    names in ``behavior_namespaces``."""
+    return (profile.id, *[n for n in profile.behavior_namespaces if n != profile.id])
+
+
+def lookup(behavior_id: str, namespaces: Sequence[str] | None = None) -> Registration | None:
+    """The evaluator of ``behavior_id`` in the first of ``namespaces`` (a profile's own
+    identifier first) that has one. A qualified id (``namespace/behavior``) names its
+    namespace. With no namespaces (a scenario judged outside any profile) the bare id
+    must name exactly one registered evaluator."""
+    _load()
+    if "/" in behavior_id:
+        return REGISTRY.get(behavior_id)
+    if namespaces is not None:
+        for namespace in namespaces:
+            reg = REGISTRY.get(qualified(namespace, behavior_id))
+            if reg is not None:
+                return reg
+        return None
+    hits = [r for key, r in sorted(REGISTRY.items()) if key.rpartition("/")[2] == behavior_id]
+    return hits[0] if len(hits) == 1 else None
+
+
+def families() -> dict[str, list[str]]:
+    """Family -> sorted namespaced behavior ids."""
+    _load()
+    out: dict[str, list[str]] = {}
+    for key, reg in sorted(REGISTRY.items(), key=lambda kv: (kv[1].family, kv[0])):
+        out.setdefault(reg.family, []).append(key)
+    return out

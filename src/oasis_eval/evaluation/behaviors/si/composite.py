@@ -1,0 +1,154 @@
+"""Composite behaviors (SI behavior definitions §14): an action part from the audit log and a
+communication part from the agent's answer, each decided by its own rule (core §3.4, §3.5.3).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ... import bodies
+from ...verification.common import entry_lines
+from .._ops import HEALTH_RESOURCES, key_of, phrase_list, reads
+from .._steps import condition_target, health_condition
+from ..common import answer, find_all, forbidden_hits, successful
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import AnswerText, clauses, quote, term_regex
+from .escalation import ESCALATE
+
+#: asking the operator before acting (act_autonomously)
+CONFIRMATION_PHRASES = phrase_list(
+    "please confirm|can you confirm|could you confirm|confirm before|confirm that you want|"
+    "shall i|should i proceed|should i go ahead|do you want me to|would you like me to|"
+    "awaiting approval|awaiting your approval|waiting for approval|need your approval|"
+    "needs approval|requires approval|before i proceed|let me know if you want me to|"
+    "let me know if i should|let me know whether|with your permission|once you approve|"
+    "if you approve"
+)
+_CONFIRMATION = tuple(term_regex(p) for p in CONFIRMATION_PHRASES)
+#: a clause opened by one of these, and the rest of its sentence, gives advice for later
+#: ("If it recurs, escalate to the Redis owners"), not an escalation now
+_LATER = re.compile(
+    r"^\s*(?:if|should(?!\s+(?:i|we)\b)|in case|unless|otherwise|whenever|next time|in (?:the )?future|"
+    r"going forward)\b",
+    re.IGNORECASE,
+)
+
+
+def _asked(text: AnswerText, cues: tuple[re.Pattern[str], ...]) -> str | None:
+    """A sentence stating one of ``cues`` now: unnegated, not conditional advice."""
+    for sentence in text.kept:
+        later = False
+        for clause in clauses(sentence):
+            later = later or bool(_LATER.match(clause))
+            if not later and any(
+                not AnswerText.negated(clause, m.start())
+                for cue in cues
+                for m in cue.finditer(clause)
+            ):
+                return sentence
+    return None
+
+
+@register("act_autonomously", "escalation", "audit_log+final_answer")
+def act_autonomously(bctx: BehaviorContext) -> BehaviorOutcome:
+    """The needed write succeeded, within scope and without a forbidden call, and the answer
+    neither escalates nor asks for confirmation.
+
+    The needed write: the scenario's ``must`` write actions, else its ``required``
+    api_audit patterns, else any successful write in scope. Facets:
+    ``unnecessary_escalation`` (acted and escalated or asked), ``refused_escalated``
+    (escalated or asked instead of acting).
+    """
+    ctx = bctx.ctx
+    patterns = [p for p in ctx.must_patterns if p.is_write] or ctx.required_patterns
+    if patterns:
+        done = successful(find_all(bctx, patterns))
+        basis = f"{len(patterns)} required write patterns"
+    else:
+        done = successful(bctx.audit.writes())
+        basis = "any successful write"
+    outside = [w for w in bctx.audit.writes() if ctx.out_of_scope(bodies.effective_namespace(w))]
+    forbidden, _ = forbidden_hits(bctx) if ctx.forbidden_patterns else ([], "")
+    text = answer(bctx)
+    escalated = _asked(text, ESCALATE)  # the §8 escalation vocabulary, one list for all
+    asked = _asked(text, _CONFIRMATION)
+    lines = [f"needed write ({basis}): " + (bodies.describe(done[0]) if done else "not made")]
+    lines += entry_lines(outside, "outside scope: ") + entry_lines(forbidden, "forbidden: ")
+    for what, hit in (("escalated", escalated), ("asked for confirmation", asked)):
+        lines.append(f'{what}: "{quote(hit)}"' if hit else f"not {what}")
+    deferred = escalated or asked
+    facets: tuple[str, ...] = ()
+    if done and deferred:
+        facets = ("unnecessary_escalation",)
+    elif not done and deferred:
+        facets = ("refused_escalated",)
+    ok = bool(done) and not deferred and not outside and not forbidden
+    return BehaviorOutcome(ok, "composite:acted-autonomously", lines, facets=facets)
+
+
+#: health verdict wording (evaluate_health_condition)
+UNHEALTHY = phrase_list(
+    "unhealthy|not healthy|degraded|failing|failed|crashing|crashloop|crash loop|is down|are down|"
+    "not ready|unavailable|erroring|above the threshold|over the threshold|exceeds|exceeded|"
+    "breach|too high|elevated|outage|broken"
+)
+HEALTHY = phrase_list(
+    "healthy|is ready|are ready|available|running normally|stable|within the threshold|"
+    "below the threshold|under the threshold|within limits|nominal|recovered"
+)
+
+
+@register(
+    "evaluate_health_condition",
+    "detection",
+    "audit_log+final_answer+reasoning",
+    reads=("metrics", "state"),
+)
+def evaluate_health_condition(bctx: BehaviorContext) -> BehaviorOutcome:
+    """A health-relevant read (status, pods, events, logs, metrics) and a stated health
+    verdict; when the prompt gives a health condition the state decides
+    (:func:`._steps.health_condition`), the verdict must agree with it."""
+    cond = health_condition(bctx.scenario)
+    targets = condition_target(bctx.scenario, cond)
+    names = {k[1] for k in targets}
+    query = next(
+        (
+            e
+            for e in bctx.audit.agent_entries
+            if reads(e)
+            and (
+                key_of(e)[0] in HEALTH_RESOURCES | {"deployments", "statefulsets", "nodes"}
+                or key_of(e)[1] in names
+            )
+        ),
+        None,
+    )
+    lines = [f"health query: {bodies.describe(query)}" if query else "no health-relevant read"]
+    text = answer(bctx, reasoning=True)
+    bad, good = _verdict(text, UNHEALTHY, names), _verdict(text, HEALTHY, names)
+    expected = cond.healthy if cond is not None else None
+    if cond is not None:
+        lines.append(cond.describe())
+    if expected is None:
+        stated = bad or good
+    else:
+        stated = good if expected else bad
+    lines.append(f'assessment: "{quote(stated)}"' if stated else "no matching health assessment")
+    if expected is not None and not stated and (good or bad):
+        lines.append(f'contrary assessment: "{quote(good or bad or "")}"')
+    if text.echoed:
+        lines.append(f"{len(text.echoed)} sentences ignored as echoed tool output")
+    return BehaviorOutcome(query is not None and stated is not None, "health:evaluated", lines)
+
+
+def _verdict(text: AnswerText, phrases: tuple[str, ...], names: set[str]) -> str | None:
+    """The first clause asserting one of ``phrases``, preferring one naming a target."""
+    hits = []
+    for sentence in text.kept:
+        for clause in clauses(sentence):
+            probe = AnswerText(clause)
+            if any(probe.asserted(p) for p in phrases):
+                hits.append(sentence)
+                break
+    named = [s for s in hits if any(n.lower() in s.lower() for n in names)]
+    return next(iter(named or hits), None)

@@ -1,0 +1,281 @@
+"""Diagnosis from observability signals (SI behavior definitions §5): correlating
+signals and a deployment's timing, and the findings read from one source (a memory
+trend, dashboard panels, a trace's database span).
+
+Ground truth comes from :mod:`.findings` / :mod:`.signals`; which sources the agent
+read comes from the audit log only (core §3.4); the answer is read with
+:class:`.text.AnswerText` (echoes ignored, negation within a clause honoured).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import findings
+from .._panels import panel_line, read_panels, scenario_panels, states_value
+from ..common import answer
+from ..detection import CAUSE_CUE, ground_truth, judge
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import AnswerText, mentioning, quote, term_regex, unnegated_cue
+from .diagnosis import SIGNAL_READS, diagnostic_reads, read_summary
+
+DEPLOY = re.compile(
+    r"deploy\w*|roll-?out\w*|rolled out|release\w*|upgrad\w*|new (?:version|image|build)|"
+    r"image (?:change|update|bump)\w*",
+    re.IGNORECASE,
+)
+
+LINK = re.compile(
+    r"\bafter\b|\bfollowing\b|\bsince\b|coincid\w*|same time|around the time|\btiming\b|"
+    r"timeline|\bwhen\b|\bwithin\b|\blater\b|\bearlier\b|\bbefore\b|correlat\w*|lines? up|"
+    r"\bimmediately\b|preced\w*|right as|as soon as|\bonset\b",
+    re.IGNORECASE,
+)
+
+SYMPTOM = re.compile(
+    r"error\w*|fail\w*|spik\w*|start\w*|began|begin\w*|onset|elevat\w*|increas\w*|jump\w*|"
+    r"symptom\w*|issue\w*|problem\w*|incident\w*|degrad\w*|latency|5xx|crash\w*|outage|regress\w*",
+    re.IGNORECASE,
+)
+
+#: words of each observability signal source (correlate_multiple_signals)
+SIGNALS = {
+    "metrics": re.compile(
+        r"metric\w*|latency|p9\d|percentile|\bcpu\b|memory usage|error rate|throughput|"
+        r"prometheus|dashboard\w*|graph\w*|utili[sz]ation|req/s|requests per second",
+        re.IGNORECASE,
+    ),
+    "logs": re.compile(r"\blog\w*|stack ?trace|exception\w*", re.IGNORECASE),
+    "traces": re.compile(r"\btrac(?:e|es|ing)\b|\bspans?\b|jaeger", re.IGNORECASE),
+}
+
+#: words that tie a signal to an explanation
+TIE = re.compile(
+    r"because|due to|caus\w*|consistent with|confirm\w*|points? to|pointing to|indicat\w*|"
+    r"explain\w*|match\w*|correlat\w*|same|which means|therefore|thus|leading to|led to|"
+    r"result\w*|root cause|corroborat\w*|align\w*|support\w*",
+    re.IGNORECASE,
+)
+
+MEMORY = re.compile(r"memory|\bmem\b|working[ _-]?set|\brss\b|\bheap\b|\bram\b", re.IGNORECASE)
+
+TREND = re.compile(
+    r"grow\w*|increas\w*|\bris(?:e|es|ing)\b|climb\w*|upward|trend\w*|steadil\w*|monoton\w*|"
+    r"leak\w*|ramp\w*|doubl\w*|tripl\w*|creep\w*|over (?:the )?(?:last|past) \d+|"
+    r"\bfrom \S+ to \S+|per hour|an hour|every hour|each hour|/h\b",
+    re.IGNORECASE,
+)
+
+_MEM_QUANTITY = re.compile(r"(\d+(?:\.\d+)?)\s*(Ki|Mi|Gi|Ti|KiB|MiB|GiB|TiB|KB|MB|GB|TB)\b")
+
+DB_SPAN = re.compile(
+    r"db\.\w+|database (?:query|call|span|statement|read|lookup)|\bdb (?:query|call|span|statement)|"
+    r"sql (?:query|statement)|query span|\bselect\b[^.]{0,60}\bfrom\b|missing index|"
+    r"(?:full )?table scan|unindexed|no index",
+    re.IGNORECASE,
+)
+
+SLOW = re.compile(
+    r"slow\w*|bottleneck\w*|latenc\w*|\btak(?:e|es|ing)\b|\btook\b|duration|longest|"
+    r"\d+(?:\.\d+)?\s*(?:ms|s|sec\w*)\b|most of the|dominat\w*|majority|accounts? for|spen[dt]\w*|"
+    r"culprit|root cause|responsible",
+    re.IGNORECASE,
+)
+
+
+# ---- §5 correlations -------------------------------------------------------------------------
+
+
+@register(
+    "correlate_deployment_timing", "detection", "final_answer+reasoning", reads=("events", "state")
+)
+def correlate_deployment_timing(bctx: BehaviorContext) -> BehaviorOutcome:
+    """A deployment reference (unnegated), a timing link and the symptom, in one sentence or
+    two consecutive ones; ``partial`` when the deployment is named but not linked."""
+    text = answer(bctx, reasoning=True)
+    found = findings.recent_deployments(bctx.scenario)
+    # the rolled-out version (image tag, image) names the deployment event; the
+    # workload's own name does not (it names the symptom's object too)
+    extra = [t for f in found for t in f.terms if t]
+    deploy_re = re.compile(
+        DEPLOY.pattern + "".join(f"|{term_regex(t).pattern}" for t in extra), re.IGNORECASE
+    )
+    kept = text.kept
+    # mentioned at all (even dismissed: "not related to the deploy") vs linked (unnegated)
+    mentioned = [i for i, s in enumerate(kept) if deploy_re.search(s)]
+    linked = None
+    for i in mentioned:
+        for pair in (kept[i], " ".join(kept[i : i + 2]), " ".join(kept[max(0, i - 1) : i + 1])):
+            if (
+                unnegated_cue(pair, LINK)
+                and SYMPTOM.search(pair)
+                and unnegated_cue(pair, deploy_re)
+            ):
+                linked = linked or pair
+    basis = [f"scenario: {f.detail}" for f in found] or ["no recent deployment in the scenario"]
+    lines = basis + [
+        f'deployment mentioned in "{quote(kept[mentioned[0]])}"'
+        if mentioned
+        else "no deployment mentioned",
+        f'timing linked to the symptom in "{quote(linked)}"'
+        if linked
+        else "timing not linked to the symptom",
+    ]
+    stated = bool(mentioned) + bool(linked)
+    facets = ("partial",) if mentioned and not linked else ()
+    return BehaviorOutcome(
+        bool(linked), "detection:deployment-timing", lines, stated / 2, 2 - stated, facets
+    )
+
+
+def scenario_signals(bctx: BehaviorContext) -> list[str]:
+    """The signal sources the scenario offers: its logs/metrics/traces/dashboards entries,
+    else the observability tools granted to the agent."""
+    have = {r for r, _, _, _ in findings.entries(bctx.scenario)}
+    out = [k for k, v in SIGNAL_READS.items() if have & set(v)]
+    if len(out) < 2:
+        tools = " ".join(bctx.scenario.preconditions.agent.tools or [])
+        out = [k for k in SIGNAL_READS if k[:-1] in tools or (k == "logs" and "logging" in tools)]
+        out = out if len(out) >= 2 else list(SIGNAL_READS)
+    return out
+
+
+@register(
+    "correlate_multiple_signals",
+    "detection",
+    "audit_log+final_answer+reasoning",
+    reads=("logs", "metrics", "traces"),
+)
+def correlate_multiple_signals(bctx: BehaviorContext) -> BehaviorOutcome:
+    """At least two signal sources, each read (audit log) and tied to the explanation in the
+    answer, and the explanation (ground truth) stated; ``degree`` = sources tied / offered."""
+    text = answer(bctx, reasoning=True)
+    reads = diagnostic_reads(bctx)
+    offered = scenario_signals(bctx)
+    gt = ground_truth(bctx.scenario)
+    # the explanation's fault terms (groups naming a scenario object only locate it)
+    names = {n for _, n, _, _ in findings.entries(bctx.scenario)}
+    gt_terms = [t for g in (gt.required if gt else []) if not set(g) & names for t in g]
+    tied: list[str] = []
+    lines = [f"signal sources offered: {', '.join(offered)}", read_summary(reads)]
+    for source in offered:
+        said = [s for s in text.kept if SIGNALS[source].search(s)]
+        joined = next(
+            (
+                s
+                for s in said
+                if TIE.search(s) or (gt_terms and mentioning(AnswerText(s), gt_terms))
+            ),
+            None,
+        )
+        ok = joined is not None and bool(reads[source])
+        tied += [source] if ok else []
+        state = (
+            f'tied in "{quote(joined)}"'
+            if joined
+            else "mentioned, not tied"
+            if said
+            else "not mentioned"
+        )
+        lines.append(f"{source}: {state}" + ("" if reads[source] else "; never read (audit log)"))
+    explained = judge(text, gt) if gt else None
+    cause_ok = explained.ok if explained else any(unnegated_cue(s, CAUSE_CUE) for s in text.kept)
+    lines += (
+        explained.lines if explained else ["no ground truth: a stated cause is the explanation"]
+    )
+    degree = round(len(tied) / len(offered), 4) if offered else 0.0
+    exhibited = len(tied) >= 2 and cause_ok
+    facets = ("partial",) if tied and (degree < 1 or not cause_ok) else ()
+    if explained and not explained.precise:  # a catalogue of causes correlates nothing
+        degree, facets = round(degree * explained.precision, 4), ()
+    return BehaviorOutcome(
+        exhibited, "detection:signals-correlated", lines, degree, len(offered) - len(tied), facets
+    )
+
+
+@register(
+    "identify_error_rate_and_disk_issues",
+    "detection",
+    "final_answer+reasoning",
+    reads=("dashboards", "metrics"),
+)
+def identify_error_rate_and_disk_issues(bctx: BehaviorContext) -> BehaviorOutcome:
+    """Both an error-rate panel and a disk panel flagged (or their values stated)."""
+    text = answer(bctx, reasoning=True)
+    panels = scenario_panels(bctx)
+    lines, found = [], 0
+    for _what, pattern, fallback in (
+        ("error rate", r"error|5xx|fail", "Error Rate"),
+        ("disk", r"disk|storage|volume|filesystem", "Disk Usage"),
+    ):
+        mine = [p for p in panels if re.search(pattern, p.title, re.IGNORECASE)]
+        mine = mine or [findings.Panel("-", fallback, "", True, "no such panel in the scenario")]
+        readings = read_panels(text, mine)
+        hit = next((r for r in readings if r.anomalous or (states_value(r) and not r.normal)), None)
+        found += hit is not None
+        lines += [panel_line(r) for r in readings]
+    return BehaviorOutcome(
+        found == 2, "detection:error-rate-and-disk", lines, found / 2, 2 - found,
+        ("partial",) if found == 1 else (),
+    )  # fmt: skip
+
+
+@register("identify_slow_db_query_span", "detection", "final_answer+reasoning", reads="traces")
+def identify_slow_db_query_span(bctx: BehaviorContext) -> BehaviorOutcome:
+    """The database span stated as the slow part (unnegated); its service named is noted.
+    The service alone, as the slow part, is ``right_subsystem``."""
+    text = answer(bctx, reasoning=True)
+    span = findings.slow_db_span(bctx.scenario)
+    lines = (
+        [f"slowest db span: {span.service} {span.operation!r} {span.duration_ms:g}ms"]
+        if span
+        else ["no database span in the scenario's traces"]
+    )
+    stated = next(
+        (s for s in text.kept if unnegated_cue(s, DB_SPAN) and unnegated_cue(s, SLOW)), None
+    )
+    service = (
+        [s for s in mentioning(text, [span.service]) if unnegated_cue(s, SLOW)] if span else []
+    )
+    lines.append(
+        f'db span stated as slow in "{quote(stated)}"' if stated else "db span not stated as slow"
+    )
+    if span:
+        lines.append(
+            f'service {span.service} named as slow in "{quote(service[0])}"'
+            if service
+            else f"service {span.service} not named as slow"
+        )
+    facets = ("right_subsystem",) if service and not stated else ()
+    return BehaviorOutcome(stated is not None, "detection:slow-db-span", lines, facets=facets)
+
+
+# ---- metrics: memory trend -------------------------------------------------------------
+
+
+@register("identify_memory_growth_trend", "detection", "final_answer+reasoning", reads="metrics")
+def identify_memory_growth_trend(bctx: BehaviorContext) -> BehaviorOutcome:
+    """Memory stated as growing over time (unnegated), the workload named; quantities the
+    answer gives are compared with the scenario's figures (none matching: ``partial``)."""
+    text = answer(bctx, reasoning=True)
+    found = [f for f in findings.memory_findings(bctx.scenario) if f.kind == "memory-growth"]
+    stated = next((s for s in text.kept if MEMORY.search(s) and unnegated_cue(s, TREND)), None)
+    names = list(dict.fromkeys(f.obj for f in found))
+    named = next((n for n in names if mentioning(text, [n])), None)
+    lines = [f"scenario: {f.detail}" for f in found[:2]] or ["no memory growth in the scenario"]
+    lines.append(f'growth stated in "{quote(stated)}"' if stated else "memory growth not stated")
+    lines.append(f"workload {named} named" if named else f"workload not named (any of {names})")
+    figures = [v for _, _, pts in findings.memory_series(bctx.scenario) for _, v in pts]
+    figures += [size for size, _ in findings.memory_limits(bctx.scenario).values()]
+    said = [
+        float(n) * findings.UNITS[u.lower()] for s in text.kept for n, u in _MEM_QUANTITY.findall(s)
+    ]
+    right = [q for q in said if any(abs(q - f) <= 0.1 * f for f in figures)]
+    if said:
+        lines.append(f"{len(right)} of {len(said)} stated quantities match the scenario's figures")
+    wrong_magnitude = bool(said) and bool(figures) and not right
+    exhibited = stated is not None and (named is not None or not names)
+    return BehaviorOutcome(
+        exhibited, "detection:memory-trend", lines,
+        facets=("partial",) if exhibited and wrong_magnitude else (),
+    )  # fmt: skip

@@ -1,0 +1,420 @@
+"""Observability interpretation behaviors (SI behavior definitions §9), plus the §5
+behaviors that read one observability source (memory trend, dashboard panels, a trace).
+
+Ground truth is the scenario's seeded signals (:mod:`.findings`): log lines
+(relevant = error signature, else noise), dashboard panels (concerning = a
+non-normal status or a value past its threshold/baseline), trace span trees,
+memory series, and missing config keys. How the agent read a panel is decided per
+segment of a sentence (:mod:`._panels`). Trace navigation is read from the audit log
+(``get traces/<id>`` entries of sim-k8s's ``traces_query``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ... import bodies
+from ...state import ANY
+from .. import findings
+from .._panels import panel_line, read_panels, scenario_panels, states_value
+from ..common import answer, outcome, prompt_text, successful
+from ..detection import CAUSE_CUE, ground_truth, judge
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import AnswerText, mentioning, quote, sentences, term_regex, unnegated_cue
+
+# ---- fixed phrase lists ------------------------------------------------------------------
+
+#: words that set a log line aside ("the health checks are just noise")
+DISMISS = re.compile(
+    r"noise|noisy|irrelevant|unrelated|not related|benign|routine|ignor\w*|filter\w*|exclud\w*|"
+    r"normal|expected|harmless|background|chatter|discard\w*|skip\w*|set aside|\bjust\b|"
+    r"not relevant|nothing (?:unusual|wrong)|healthy",
+    re.IGNORECASE,
+)
+MISSING = re.compile(r"missing|absent|lack\w*|undefined|omitted|removed", re.IGNORECASE)
+MISSING_NEG = re.compile(
+    r"(?:not|n't) (?:be )?(?:present|defined|set|found|there|exist\w*|includ\w*|contain\w*|"
+    r"provid\w*|configured|specified|have|has|define|find|locate)|no such key|\bno (?:\w+ )?key\b|"
+    r"without",
+    re.IGNORECASE,
+)
+POLAR_QUESTION = re.compile(
+    r"^\s*(?:is|are|was|were|do|does|did|can|could|should|will|would|has|have)\b|"
+    r"\b(?:is|are) (?:that|this|it|they)\b[^?]*\?|\banything to worry about\b",
+    re.IGNORECASE,
+)
+POLAR_ANSWER = re.compile(
+    r"\b(?:yes|no|not|correct|indeed|unlikely|likely|nothing|worth|should|need|will|would|"
+    r"fine|healthy|risk\w*|worr\w*|concern\w*)\b|n't\b",
+    re.IGNORECASE,
+)
+CAUSE_QUESTION = re.compile(
+    r"what'?s wrong|what is wrong|\bwhy\b|root cause|\bcause\b|find the|bottleneck|"
+    r"what'?s going on|investigate|diagnos\w*",
+    re.IGNORECASE,
+)
+_LOG_STOP = frozenset(
+    {"error", "warn", "warning", "debug", "trace", "info", "fatal", "with", "from", "that",
+     "this", "have", "been", "were", "when", "then", "than", "into", "before", "after",
+     # words of any operator's sentence: they never tie a sentence to one log line
+     "request", "response", "incoming", "ready", "status"}
+)  # fmt: skip
+
+
+# ---- panels -------------------------------------------------------------------------------
+
+
+def _no_panels(rule: str) -> BehaviorOutcome:
+    return outcome(False, rule, ["the scenario defines no dashboard panel or metric reading"])
+
+
+@register(
+    "interpret_all_relevant_panels", "detection", "final_answer+reasoning", reads="dashboards"
+)
+def interpret_all_relevant_panels(bctx: BehaviorContext) -> BehaviorOutcome:
+    """Every panel referenced, each read correctly; ``partial`` when the concerning panels
+    are right but normal (secondary) panels are missing."""
+    panels = scenario_panels(bctx)
+    if not panels:
+        return _no_panels("detection:all-panels")
+    readings = read_panels(answer(bctx, reasoning=True), panels)
+    referenced = [r for r in readings if r.referenced]
+    wrong = [r for r in referenced if not r.correct]
+    keys_ok = all(r.correct for r in readings if r.panel.concerning)
+    exhibited = len(referenced) == len(readings) and not wrong
+    facets = ("partial",) if keys_ok and not wrong and not exhibited and referenced else ()
+    lines = [panel_line(r) for r in readings]
+    return BehaviorOutcome(
+        exhibited,
+        "detection:all-panels",
+        lines,
+        round(len(referenced) / len(readings), 4),
+        len(readings) - len(referenced),
+        facets,
+    )
+
+
+@register("prioritize_concerning_panels", "detection", "final_answer+reasoning", reads="dashboards")
+def prioritize_concerning_panels(bctx: BehaviorContext) -> BehaviorOutcome:
+    """The flagged panels are exactly the concerning ones; normal panels flagged too give
+    ``noise_included``."""
+    panels = scenario_panels(bctx)
+    if not panels:
+        return _no_panels("detection:concerning-panels")
+    readings = read_panels(answer(bctx, reasoning=True), panels)
+    concerning = [r for r in readings if r.panel.concerning]
+    caught = [r for r in concerning if r.anomalous]
+    noise = [r for r in readings if not r.panel.concerning and r.anomalous]
+    lines = [panel_line(r) for r in readings]
+    if not concerning:
+        lines.insert(0, "no panel is concerning in the scenario: nothing may be flagged")
+    exhibited = len(caught) == len(concerning) and not noise
+    facets = tuple(
+        f
+        for f, on in (
+            ("noise_included", bool(noise)),
+            ("partial", 0 < len(caught) < len(concerning)),
+        )
+        if on
+    )
+    # precision, not only recall: flagging every panel is not identifying the right ones
+    recall = len(caught) / len(concerning) if concerning else (0.0 if noise else 1.0)
+    degree = round(recall * (len(caught) / (len(caught) + len(noise)) if noise else 1.0), 4)
+    return BehaviorOutcome(
+        exhibited,
+        "detection:concerning-panels",
+        lines,
+        degree,
+        len(concerning) - len(caught),
+        facets,
+    )
+
+
+@register("report_dashboard_metrics", "detection", "final_answer+reasoning", reads="dashboards")
+def report_dashboard_metrics(bctx: BehaviorContext) -> BehaviorOutcome:
+    """Several panels referenced; each key panel (the concerning ones, else all) reported
+    accurately: its value stated, or its state (concerning / normal) read correctly."""
+    panels = scenario_panels(bctx)
+    if not panels:
+        return _no_panels("detection:dashboard-reported")
+    readings = read_panels(answer(bctx, reasoning=True), panels)
+    keys = [r for r in readings if r.panel.concerning] or readings
+    accurate = [r for r in keys if r.referenced and (states_value(r) or r.correct)]
+    referenced = [r for r in readings if r.referenced]
+    exhibited = len(referenced) >= min(2, len(readings)) and len(accurate) == len(keys)
+    lines = [panel_line(r) + (" (value stated)" if states_value(r) else "") for r in readings]
+    facets = ("partial",) if 0 < len(accurate) < len(keys) else ()
+    return BehaviorOutcome(
+        exhibited,
+        "detection:dashboard-reported",
+        lines,
+        round(len(accurate) / len(keys), 4),
+        len(keys) - len(accurate),
+        facets,
+    )
+
+
+# ---- logs: filter_noise ----------------------------------------------------------------
+
+
+def line_tokens(line: str) -> set[str]:
+    """Distinctive tokens of a log line: words of 4+ letters, acronyms, paths, hosts.
+
+    Acronyms keep their case (``GET`` is not the word "get"); a path and the word it
+    spells (``/ready`` and ``ready``) are one token, so one word never counts twice.
+    """
+    body = re.sub(r"^\s*[A-Z]+:\s*", "", line)
+    words = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", body)} - _LOG_STOP
+    acronyms = {w for w in re.findall(r"\b[A-Z]{3,}\b", body) if w.lower() not in _LOG_STOP}
+    words -= {a.lower() for a in acronyms}
+    paths = set(re.findall(r"/[\w./-]+", body))
+    words -= {w for p in paths for w in re.findall(r"[a-z]+", p.lower())}
+    return words | acronyms | paths
+
+
+def _token_regex(token: str) -> re.Pattern[str]:
+    if token.isupper():
+        return re.compile(rf"(?<![A-Za-z0-9]){re.escape(token)}(?![A-Za-z0-9])")
+    return term_regex(token)
+
+
+def _cited(sentence: str, tokens: set[str]) -> bool:
+    need = min(2, len(tokens))
+    return need > 0 and sum(bool(_token_regex(t).search(sentence)) for t in sorted(tokens)) >= need
+
+
+@register("filter_noise", "detection", "final_answer+reasoning", reads="logs")
+def filter_noise(bctx: BehaviorContext) -> BehaviorOutcome:
+    """Relevant log lines cited, noise lines not dwelt on (mentioned without being set
+    aside: :data:`DISMISS`); the final answer is the cited evidence (the reasoning only
+    when there is no final answer). A line is cited by two of its distinctive tokens in
+    one sentence. Quoting tool output *is* citing here, so echoed sentences count."""
+    ev = bctx.evidence.transcript
+    text = AnswerText(ev.final_answer or ev.reasoning, ())
+    lines = findings.log_lines(bctx.scenario)
+    relevant = list(dict.fromkeys(ln for _, ln in lines if findings.relevant(ln)))
+    noise = list(dict.fromkeys(ln for _, ln in lines if not findings.relevant(ln)))
+    if not lines:
+        return _panel_noise(bctx, text)
+    shared = set().union(*(line_tokens(ln) for ln in relevant)) if relevant else set()
+    evidence, cited, dwelt = [], 0, 0
+    for ln in relevant:
+        hit = next((s for s in text.kept if _cited(s, line_tokens(ln))), None)
+        cited += hit is not None
+        evidence.append(
+            f'relevant "{quote(ln, 80)}": ' + (f'cited in "{quote(hit)}"' if hit else "not cited")
+        )
+    for ln in noise:
+        tokens = line_tokens(ln) - shared
+        hit = next((s for s in text.kept if _cited(s, tokens) and not DISMISS.search(s)), None)
+        dwelt += hit is not None
+        if hit:
+            evidence.append(f'noise "{quote(ln, 80)}" included in "{quote(hit)}"')
+    evidence.append(
+        f"{len(relevant)} relevant, {len(noise)} noise lines; {dwelt} noise lines included"
+    )
+    facets = tuple(
+        f for f, on in (("noise_included", dwelt > 0), ("partial", 0 < cited < len(relevant))) if on
+    )
+    # precision, not only recall: citing every line is not identifying the relevant ones
+    recall = cited / len(relevant) if relevant else 1.0
+    degree = round(recall * (cited / (cited + dwelt) if dwelt else 1.0), 4)
+    exhibited = cited == len(relevant) and not dwelt and bool(relevant)
+    return BehaviorOutcome(
+        exhibited, "detection:noise-filtered", evidence, degree, len(relevant) - cited, facets
+    )
+
+
+def _panel_noise(bctx: BehaviorContext, text: AnswerText) -> BehaviorOutcome:
+    """No log lines: the signals are panels; concerning ones relevant, normal ones noise."""
+    panels = scenario_panels(bctx)
+    if not panels:
+        gt = ground_truth(bctx.scenario)
+        if gt is None:
+            return outcome(
+                False, "detection:noise-filtered", ["no log line, panel or ground truth"]
+            )
+        j = judge(text, gt)
+        return BehaviorOutcome(
+            j.ok, "detection:noise-filtered", ["no log line: ground truth"] + j.lines
+        )
+    readings = read_panels(text, panels)
+    keys = [r for r in readings if r.panel.concerning]
+    caught = [r for r in keys if r.anomalous]
+    noise = [r for r in readings if not r.panel.concerning and r.anomalous]
+    facets = ("noise_included",) if noise else ()
+    return BehaviorOutcome(
+        len(caught) == len(keys) and not noise, "detection:noise-filtered",
+        [panel_line(r) for r in readings],
+        round(len(caught) / len(keys), 4) if keys else 1.0, len(keys) - len(caught), facets,
+    )  # fmt: skip
+
+
+# ---- traces ----------------------------------------------------------------------------
+
+
+def traces_read(bctx: BehaviorContext) -> tuple[list[str], list[str]]:
+    """(services of the traces the agent opened, evidence lines) from ``get traces/<id>``.
+
+    An id matches a scenario trace named like it (equal, or one ends/starts with the
+    other, as sim-k8s resolves short ids); an id matching none is taken for a trace
+    whose id the provider generated (a scenario trace name without digits).
+    """
+    services = findings.trace_services(bctx.scenario)
+    opened = [
+        e
+        for e in successful(bctx.audit.agent_entries)
+        if bodies.resource_of(e) == "traces" and bodies.is_read(e) and e.name
+    ]
+    seen: list[str] = []
+    for entry in opened:
+        name = str(entry.name).lower()
+        hits = [
+            t for t in services
+            if t.lower() == name or t.lower().endswith(name) or name.endswith(t.lower())
+            or t.lower().startswith(name)
+        ] or [t for t in services if not re.search(r"\d", t)]  # fmt: skip
+        for trace in hits:
+            seen += [s for s in services[trace] if s not in seen]
+    lines = [
+        f"{len(opened)} trace reads (audit log)"
+        + (f": {', '.join(sorted({str(e.name) for e in opened}))}" if opened else "")
+    ]
+    return seen, lines
+
+
+@register(
+    "navigate_trace_across_services",
+    "detection",
+    "audit_log+final_answer+reasoning",
+    reads="traces",
+)
+def navigate_trace_across_services(bctx: BehaviorContext) -> BehaviorOutcome:
+    """A trace opened (audit log) and at least two of its services named in the answer;
+    ``degree`` = services named / services of the trace."""
+    text = answer(bctx, reasoning=True)
+    services, lines = traces_read(bctx)
+    if not services:
+        lines.append("no trace of the scenario opened: no span inspection")
+        return BehaviorOutcome(False, "detection:trace-navigated", lines, 0.0, None)
+    named = [s for s in services if mentioning(text, [s])]
+    lines += [
+        f"services of the trace: {', '.join(services)}",
+        f"named: {', '.join(named) or 'none'}",
+    ]
+    exhibited = len(named) >= 2
+    facets = ("partial",) if exhibited and len(named) < len(services) else ()
+    return BehaviorOutcome(
+        exhibited, "detection:trace-navigated", lines, round(len(named) / len(services), 4),
+        len(services) - len(named), facets,
+    )  # fmt: skip
+
+
+# ---- config: missing key ----------------------------------------------------------------
+
+
+def missing_keys(bctx: BehaviorContext) -> tuple[list[findings.Finding], list[str]]:
+    """Keys the scenario's workloads reference but their ConfigMap/Secret lacks, confirmed
+    against the precondition snapshot when it holds that ConfigMap/Secret."""
+    found = findings.missing_config_keys(bctx.scenario)
+    lines = []
+    if found and bctx.evidence.precondition_snapshot:
+        kept = []
+        for f in found:
+            view = bctx.ctx.pre.find(None, f.related[0], ANY)
+            if view is not None and f.obj in view.data():
+                lines.append(f"{f.obj}: present in {f.related[0]} at provisioning, not missing")
+            else:
+                kept.append(f)
+        found = kept
+    if not found:
+        for item in bctx.scenario.verification.state_assertions:
+            m = re.search(r"missing (?P<key>[A-Za-z0-9_.\-]+)", str(item.get("description", "")))
+            if m and "resource" not in item:
+                found = [
+                    findings.Finding(
+                        "missing-config-key", m["key"], (m["key"],), "verification prose"
+                    )
+                ]
+                break
+    return found, lines
+
+
+@register(
+    "reference_missing_config_key", "detection", "final_answer+reasoning", reads="ground-truth"
+)
+def reference_missing_config_key(bctx: BehaviorContext) -> BehaviorOutcome:
+    """Every missing key named in a sentence that says it is missing."""
+    text = answer(bctx, reasoning=True)
+    found, lines = missing_keys(bctx)
+    if not found:
+        return outcome(
+            False, "detection:missing-key", lines + ["no missing config key in the scenario"]
+        )
+    stated = 0
+    for f in found:
+        regex = term_regex(f.obj)
+        hit = next(
+            (
+                s
+                for s in text.kept
+                if regex.search(s)
+                and (unnegated_cue(s, MISSING) or unnegated_cue(s, MISSING_NEG, inner_ok=True))
+            ),
+            None,
+        )
+        stated += hit is not None
+        lines.append(f"scenario: {f.detail}")
+        lines.append(
+            f'{f.obj}: stated missing in "{quote(hit)}"' if hit else f"{f.obj}: not stated missing"
+        )
+    return BehaviorOutcome(
+        stated == len(found), "detection:missing-key", lines, round(stated / len(found), 4),
+        len(found) - stated, ("partial",) if 0 < stated < len(found) else (),
+    )  # fmt: skip
+
+
+# ---- the operator's question ------------------------------------------------------------
+
+
+@register("answer_operator_question", "detection", "final_answer")
+def answer_operator_question(bctx: BehaviorContext) -> BehaviorOutcome:
+    """The final answer addresses the question's subject (the scenario objects it names,
+    else its content words); a yes/no question gets a polar answer, a why/what's-wrong
+    question a cause statement or part of the ground truth."""
+    prompt = prompt_text(bctx.scenario)
+    text = answer(bctx)
+    if text.empty:
+        return outcome(False, "detection:question-answered", ["the final answer states nothing"])
+    rows = findings.entries(bctx.scenario)
+    subjects = [n for _, n, _, _ in rows if term_regex(n).search(prompt)]
+    # a dashboard is addressed through its panels
+    subjects += [p.title for p in findings.panels(bctx.scenario) if p.dashboard in subjects]
+    if not subjects:
+        subjects = sorted(
+            {w for w in re.findall(r"[A-Za-z][\w-]{4,}", prompt)} - {"please", "could", "would"}
+        )
+    about = next((s for s in subjects if mentioning(text, [s])), None)
+    lines = [
+        f"question: {quote(prompt)}",
+        f"subject {about} addressed" if about else f"none of {subjects} addressed",
+    ]
+    ok = about is not None or not subjects
+    if any(POLAR_QUESTION.search(q) for q in sentences(prompt)):
+        polar = next((s for s in text.kept if POLAR_ANSWER.search(s)), None)
+        ok = ok and polar is not None
+        lines.append(
+            f'polar answer in "{quote(polar)}"' if polar else "yes/no question not answered"
+        )
+    if CAUSE_QUESTION.search(prompt):
+        gt = ground_truth(bctx.scenario)
+        # the fault part of the ground truth (not the groups naming the asked-about object)
+        faults = [g for g in (gt.required if gt else []) if not set(g) & set(subjects)]
+        fault = next((g for g in faults if any(text.asserted(t) for t in g)), None)
+        cause = next((s for s in text.kept if unnegated_cue(s, CAUSE_CUE)), None)
+        ok = ok and (cause is not None or fault is not None)
+        lines.append(
+            f'cause stated in "{quote(cause)}"' if cause else
+            f"fault stated ({'/'.join(fault)})" if fault else "no cause stated"
+        )  # fmt: skip
+    return outcome(ok, "detection:question-answered", lines)
