@@ -45,6 +45,7 @@ AGENT = "python:resume_agent:agent"
 
 _STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")
 _MARKER = re.compile(r"\[REDACTED:[0-9a-f]+")
+_SECONDS = re.compile(r'"agent_seconds": [0-9.e-]+')
 
 
 def write_agent(directory: Path) -> Path:
@@ -53,9 +54,10 @@ def write_agent(directory: Path) -> Path:
 
 
 def normal(text: str) -> str:
-    """What two runs of the same inputs share: wall-clock stamps and the per-run redaction key's
-    markers are the only things that differ between two uninterrupted runs too."""
-    return _MARKER.sub("[REDACTED:<k>", _STAMP.sub("<time>", text))
+    """What two runs of the same inputs share: wall-clock stamps, the time the agent took and
+    the per-run redaction key's markers are all that differ between two uninterrupted runs too."""
+    text = _SECONDS.sub('"agent_seconds": <s>', _STAMP.sub("<time>", text))
+    return _MARKER.sub("[REDACTED:<k>", text)
 
 
 def scenario_results(run_dir: Path) -> list[str]:
