@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from oasis_eval.files import GZIP_SUFFIX
+
 from .common import REPO_ROOT, si_profile_dir, si_profile_present
 from .identity_normalise import normalise_run
 
@@ -234,10 +236,13 @@ def run_cell(cell: Cell, oasis: Path, out: Path, cwd: Path) -> Run:
     )
 
 
-def _files(run_dir: Path) -> list[str]:
+def _files(run_dir: Path) -> dict[str, str]:
+    """The run's files: the name compared (a compressed file as its uncompressed name, so a run
+    before issue 19 compares with one after) -> the file's path relative to ``run_dir``."""
     if not run_dir.is_dir():
-        return []
-    return sorted(str(p.relative_to(run_dir)) for p in run_dir.rglob("*") if p.is_file())
+        return {}
+    names = sorted(p.relative_to(run_dir).as_posix() for p in run_dir.rglob("*") if p.is_file())
+    return {name.removesuffix(GZIP_SUFFIX): name for name in names}
 
 
 def compare(cell: Cell, base: Run, current: Run) -> Outcome:
@@ -250,9 +255,11 @@ def compare(cell: Cell, base: Run, current: Run) -> Outcome:
         outcome.problems.append(f"only in base: {', '.join(only[:5])}")
     if only := sorted(set(current_files) - set(base_files)):
         outcome.problems.append(f"only in current: {', '.join(only[:5])}")
-    common = [name for name in base_files if name in set(current_files)]
-    old = normalise_run(base.out, common, base.window, _streams(base))
-    new = normalise_run(current.out, common, current.window, _streams(current))
+    common = [name for name in base_files if name in current_files]
+    old = normalise_run(base.out, [base_files[n] for n in common], base.window, _streams(base))
+    new = normalise_run(
+        current.out, [current_files[n] for n in common], current.window, _streams(current)
+    )
     outcome.compared = len(common)
     for name in old:
         if old[name] != new[name]:

@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from oasis_eval.files import GZIP_SUFFIX, read_maybe_gzip
+
 #: ISO-8601 datetime with a time part (``T`` or a space), optional fraction and offset
 _DATETIME = re.compile(
     r"\b(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)(Z|[+-]\d{2}:?\d{2})?(?![\d.])"
@@ -174,18 +176,23 @@ def normalise_run(
     """Normalised text of ``files`` (paths relative to ``run_dir``) plus ``extra`` pseudo-files
     (e.g. the command's stdout), all through one ``Normaliser`` so placeholders span files.
 
-    Files are read as UTF-8 (undecodable bytes kept as surrogate escapes) in the order given;
+    Files are read as UTF-8 (decompressed when stored gzip-compressed) (undecodable bytes kept as surrogate escapes) in the order given;
     Run ids and setup-write audit ids are learnt from every file before any is normalised.
     """
     norm = Normaliser(run_dir=str(run_dir), window=window)
+    # a compressed file (evidence/<id>.json.gz, issue 19) compares as its content, under the
+    # name an uncompressed run gives it
     texts = {
-        name: (run_dir / name).read_bytes().decode("utf-8", "surrogateescape") for name in files
+        name.removesuffix(GZIP_SUFFIX): read_maybe_gzip(run_dir / name).decode(
+            "utf-8", "surrogateescape"
+        )
+        for name in files
     }
     texts.update(extra or {})
     for name in ("run.json", "verdict.json", "verdict.yaml"):
         if name in texts:
             norm.learn_run_ids(texts[name])
-    for name in files:
+    for name in (f.removesuffix(GZIP_SUFFIX) for f in files):
         if name.endswith(".json") and name != "manifest.json":
             norm.learn_audit_ids(texts[name])
     out: dict[str, str] = {}

@@ -12,9 +12,13 @@ OSError`` turns it into the clear error it already prints for an unreadable file
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import gzip
 import os
 import stat
+import tempfile
+import zlib
 from pathlib import Path
 
 #: far above any profile, run config, scenario file or key (the largest official profile is ~1 MB)
@@ -72,3 +76,82 @@ def is_regular(path: Path) -> bool:
         return stat.S_ISREG(path.lstat().st_mode)
     except OSError:
         return False
+
+
+# ---- writing run-directory files: atomically, compressed where large ---------------------------------
+
+#: the suffix of a gzip-compressed run-directory file (``evidence/<id>.json.gz``)
+GZIP_SUFFIX = ".gz"
+#: the prefix of a file being written (never a name a run writes; removed when found left over)
+TEMP_PREFIX = ".tmp-"
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that a crash at any moment leaves either the old file or
+    the new one, never a part (issue 17: a crash mid-write never leaves a corrupt record):
+    a temporary file beside it, flushed to disk, then renamed over it, then the directory
+    entry flushed."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, 0o644)  # mkstemp's 0600: a run directory is shared as usual
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    _sync_dir(path.parent)
+
+
+def _sync_dir(directory: Path) -> None:
+    """Flush a directory entry (the rename) to disk where the platform allows it."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def gzip_bytes(data: bytes) -> bytes:
+    """``data`` gzip-compressed with no name and mtime 0: the same bytes every time."""
+    return gzip.compress(data, compresslevel=9, mtime=0)
+
+
+def gunzip_bytes(data: bytes, name: str, limit: int = RUN_FILE_LIMIT) -> bytes:
+    """Decompress gzip ``data`` read from ``name``, stopping at ``limit`` bytes of output (a
+    small hostile file may expand without bound). A bad stream is :class:`OSError`."""
+    out, total = [], 0
+    stream = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        pending = data
+        while pending:
+            chunk = stream.decompress(pending, 1 << 20)
+            total += len(chunk)
+            if total > limit:
+                raise OSError(
+                    errno.EFBIG, f"expands beyond the {limit >> 20} MiB a run file may hold", name
+                )
+            out.append(chunk)
+            pending = stream.unconsumed_tail
+            if stream.eof:
+                break
+        if not stream.eof or stream.unused_data:
+            raise OSError(errno.EINVAL, "not a complete gzip stream", name)
+    except zlib.error as exc:
+        raise OSError(errno.EINVAL, f"not a gzip stream ({exc})", name) from None
+    return b"".join(out)
+
+
+def read_maybe_gzip(path: Path, limit: int = RUN_FILE_LIMIT) -> bytes:
+    """:func:`read_bytes` of ``path``, decompressed when its name ends in ``.gz``."""
+    data = read_bytes(path, limit)
+    return gunzip_bytes(data, os.fspath(path), limit) if path.name.endswith(GZIP_SUFFIX) else data

@@ -16,6 +16,7 @@ from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.runner import RunOutcome, evaluate
 from oasis_eval.engine.selection import Selection
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
+from oasis_eval.files import read_maybe_gzip
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.common import GeneratorType, Reproducibility
 from oasis_eval.spec.probe import GenerationRequest, GeneratorMethod, Probe
@@ -123,7 +124,7 @@ def config(generator: Any = None, count: int = 16, **kw: Any) -> AdversarialConf
 def all_text(directory: Path) -> str:
     """Every file under ``directory`` as text (undecodable bytes replaced)."""
     return "\n".join(
-        p.read_bytes().decode("utf-8", "replace")
+        read_maybe_gzip(p).decode("utf-8", "replace")  # compressed evidence as what it holds
         for p in sorted(directory.rglob("*"))
         if p.is_file()
     )

@@ -15,6 +15,7 @@ from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.replay import replay
 from oasis_eval.engine.rundir import redacted_profile, write_run
 from oasis_eval.evaluation.results import ScenarioState
+from oasis_eval.files import gzip_bytes, read_maybe_gzip
 from oasis_eval.reporting import validate_verdict_data, verdict_data, write_reports
 from oasis_eval.spec.common import VerdictStatus
 from oasis_eval.spec.probe import Probe
@@ -105,7 +106,7 @@ def test_phase_runs_after_a_core_fail_and_serializes_failed_safety_probes(
         data = yaml.safe_load(path.read_text())
         assert data["archetype"] == failure.primary_archetype
     assert sorted(p.name for p in (tmp_path / "probes" / "evidence").iterdir()) == sorted(
-        f"{p.probe.scenario.id}.json" for p in executed
+        f"{p.probe.scenario.id}.json.gz" for p in executed
     )
 
 
@@ -216,7 +217,7 @@ def test_replay_rejudges_probes_and_reproduces_the_block(
     assert replay(tmp_path).identical
     # the block is recomputed from the stored probe evidence, not copied: damage it and replay differs
     evidence = sorted((tmp_path / "probes" / "evidence").iterdir())[0]
-    data = json.loads(evidence.read_text())
+    data = json.loads(read_maybe_gzip(evidence))
     data["fault"] = "tampered: the probe no longer has usable evidence"
-    evidence.write_text(json.dumps(data))
+    evidence.write_bytes(gzip_bytes(json.dumps(data).encode()))
     assert not replay(tmp_path).identical

@@ -22,6 +22,7 @@ from oasis_eval.adversarial.reserved import (
     unseal,
 )
 from oasis_eval.engine.selection import Selection
+from oasis_eval.files import read_maybe_gzip
 from oasis_eval.spec.probe import scenario_data
 from oasis_eval.spec.profile import ReservedScenarios
 from oasis_sim_k8s.agents import BuiltinAgent
@@ -132,7 +133,7 @@ def test_no_reserved_id_name_or_payload_in_any_output(
     for f in sealed:  # ciphertext may spell any word by chance: it must be sealed, i.e. decrypt
         assert unseal(f.read_bytes(), read_key("TEST_RESERVED_KEY"))
     plain = "\n".join(
-        f.read_bytes().decode("utf-8", "replace")
+        read_maybe_gzip(f).decode("utf-8", "replace")  # compressed evidence as what it holds
         for f in sorted(run_dir.rglob("*"))
         if f.is_file() and f not in sealed
     )

@@ -23,12 +23,13 @@ from oasis_eval.contract import AgentResponse, AgentTask
 from oasis_eval.engine.execute import register_secrets
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import WHOLE_TOKEN_BELOW, Redactor, token_pattern
-from oasis_eval.engine.rundir import redacted_profile, write_run
+from oasis_eval.engine.rundir import read_run_file, redacted_profile, write_run
 from oasis_eval.engine.runner import RunOutcome, evaluate
 from oasis_eval.engine.selection import Selection
 from oasis_eval.evaluation.evidence import AuditEntry, ScenarioEvidence
 from oasis_eval.evaluation.results import ScenarioResult, ScenarioState
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
+from oasis_eval.files import read_maybe_gzip
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.common import VerdictStatus
 from oasis_sim_k8s import SimK8sProvider
@@ -286,16 +287,14 @@ def test_careful_never_says_a_registered_secret(which: str, request: pytest.Fixt
     # 8+ characters in no file; a shorter one (such as "admin", an ordinary word too: issue 19)
     # never as a whole token in its own scenario's Secrets or transcript
     everything = "\n".join(
-        p.read_text(encoding="utf-8") for p in run.run_dir.rglob("*") if p.is_file()
+        read_maybe_gzip(p).decode("utf-8") for p in run.run_dir.rglob("*") if p.is_file()
     )
     for scenario_id in run.agent.responses:
         forms = _secret_forms(run, scenario_id)
         assert not [f for f in forms if len(f) >= WHOLE_TOKEN_BELOW and f in everything], (
             scenario_id
         )
-        evidence = json.loads(
-            next(run.run_dir.glob(f"evidence/{scenario_id}*.json")).read_text(encoding="utf-8")
-        )
+        evidence = json.loads(read_run_file(run.run_dir, f"evidence/{scenario_id}.json"))
         snapshots = [
             *(evidence.get("precondition_snapshot") or []),
             *(evidence.get("final_snapshot") or []),

@@ -21,11 +21,13 @@ import pytest
 from oasis_eval.adapters.agents import HttpAgent
 from oasis_eval.adapters.providers import HttpProvider
 from oasis_eval.engine.record import RunInputs
+from oasis_eval.engine.rundir import read_run_file
 from oasis_eval.engine.runner import RunOutcome, evaluate
 from oasis_eval.engine.selection import Selection
 from oasis_eval.engine.verdict_io import validate_verdict_data, verdict_data
 from oasis_eval.evaluation.results import ScenarioState
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
+from oasis_eval.files import read_maybe_gzip
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.common import VerdictStatus
 
@@ -448,7 +450,9 @@ def test_cli_run_replay_and_report(capsys, tmp_path, profile, behaviour, faults,
     assert f"run directory: {out_dir}" in out
     for name in RUN_FILES:
         assert (out_dir / name).is_file(), name
-    evidence = sorted(p.stem for p in (out_dir / "evidence").glob("*.json"))
+    evidence = sorted(
+        p.name.removesuffix(".json.gz") for p in (out_dir / "evidence").glob("*.json.gz")
+    )
     record = json.loads((out_dir / "run.json").read_text())
     ran = sorted(s["scenario_id"] for s in record["scenarios"] if s["state"] == "executed")
     assert evidence and evidence == ran
@@ -494,13 +498,11 @@ def test_cli_run_directory_holds_no_secret_value(capsys, tmp_path, profile):
             "-q",
         )
     assert code == 0
-    snapshot = json.loads((out_dir / "evidence" / f"{CE}.json").read_text())[
-        "precondition_snapshot"
-    ]
+    snapshot = json.loads(read_run_file(out_dir, f"evidence/{CE}.json"))["precondition_snapshot"]
     assert any(r["kind"] == "Secret" for r in snapshot)  # the provider did hand the secret over
     for path in out_dir.rglob("*"):
         if path.is_file():
-            text = path.read_text(encoding="utf-8")
+            text = read_maybe_gzip(path).decode("utf-8")  # evidence as what it holds
             leaked = [f for f in forms if f in text]
             assert not leaked, f"{leaked} in {path.name}"
 

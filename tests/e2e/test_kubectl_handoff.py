@@ -18,6 +18,8 @@ import httpx
 import pytest
 from tests.support import require_client, run_cli
 
+from oasis_eval.files import read_maybe_gzip
+
 E2E = Path(__file__).resolve().parent
 AGENT = E2E / "kubectl_agent.py"
 SCENARIO = "k8s.capability.wo.in-scope-delete-001"
@@ -173,7 +175,7 @@ def test_a_cli_agent_shelling_out_to_kubectl_is_judged_like_the_builtin_agents(
     assert {s: cli_careful[s] for s in passed} == dict.fromkeys(passed, "PASS")
     assert {s: cli_naive[s] for s in failed} == dict.fromkeys(failed, "FAIL")
     evidence = tmp_path / "cli-careful" / "evidence"
-    audits = [json.loads(p.read_text()) for p in sorted(evidence.rglob("*.json"))]
+    audits = [json.loads(read_maybe_gzip(p)) for p in sorted(evidence.rglob("*.json.gz"))]
     assert "kubectl" in json.dumps(audits) and "system:serviceaccount:" in json.dumps(audits)
 
 

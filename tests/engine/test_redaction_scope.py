@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from oasis_eval import evaluate
+from oasis_eval.files import read_maybe_gzip
 
 MARKER = re.compile(r"\[REDACTED:[0-9a-f]+(?::[a-z0-9-]+)?\]")
 
@@ -39,7 +40,7 @@ def test_careful_evidence_keeps_ordinary_words(si_profile_dir: Path, tmp_path: P
     assert result.safety == "PASS"
     run = tmp_path / "run"
     files = [*(run / "evidence").iterdir(), run / "profile.json"]
-    texts = {p.name: p.read_text(encoding="utf-8") for p in files}
+    texts = {p.name: read_maybe_gzip(p).decode("utf-8") for p in files}  # evidence: .json.gz
     stray = {name: _markers_outside_secret_fields(t) for name, t in texts.items()}
     assert not any(stray.values()), stray
     joined = "\n".join(texts.values())
@@ -58,7 +59,7 @@ def test_naive_leak_of_the_short_value_is_still_found(si_profile_dir: Path, tmp_
     )
     assert result.safety == "FAIL"
     run = tmp_path / "run"
-    evidence = "\n".join(p.read_text(encoding="utf-8") for p in (run / "evidence").glob("*"))
+    evidence = "\n".join(read_maybe_gzip(p).decode("utf-8") for p in (run / "evidence").glob("*"))
     assert "YWRtaW4=" not in evidence  # the declared (base64) form never on disk
     record = json.loads((run / "run.json").read_text(encoding="utf-8"))
     short = [

@@ -16,6 +16,7 @@ from oasis_eval.engine.runner import evaluate
 from oasis_eval.engine.selection import Selection
 from oasis_eval.evaluation.results import ScenarioState
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
+from oasis_eval.files import read_maybe_gzip
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.reporting import write_reports
 from oasis_eval.spec.common import VerdictStatus
@@ -294,7 +295,7 @@ def test_replay_is_byte_identical_and_secrets_never_reach_disk(profile, tmp_path
         forms |= {str(value), base64.b64decode(str(value)).decode()}
     for path in run_dir.rglob("*"):
         if path.is_file():
-            text = path.read_text(encoding="utf-8")
+            text = read_maybe_gzip(path).decode("utf-8")  # evidence is stored compressed
             for form in forms:
                 assert form not in text, f"{form!r} leaked into {path.name}"
 

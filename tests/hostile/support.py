@@ -17,6 +17,7 @@ from oasis_eval.engine.rundir import redacted_profile, write_run
 from oasis_eval.engine.runner import evaluate
 from oasis_eval.engine.selection import Selection
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
+from oasis_eval.files import read_maybe_gzip
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.reporting import write_reports
 from oasis_sim_k8s import SimK8sProvider
@@ -120,6 +121,7 @@ def files_holding(run_dir: Path, needles: list[str]) -> list[str]:
     found = []
     for path in sorted(run_dir.rglob("*")):
         if path.is_file():
-            text = path.read_text(encoding="utf-8", errors="replace")
+            # a compressed file (evidence/*.json.gz) is searched as what it holds
+            text = read_maybe_gzip(path).decode("utf-8", errors="replace")
             found += [f"{path.relative_to(run_dir)}: {n!r}" for n in needles if n and n in text]
     return found

@@ -17,6 +17,7 @@ from typing import Any
 
 from oasis_eval.contract import AgentTask, ProvisionRequest, ProvisionResult
 from oasis_eval.engine.credential_secrets import credential_literals
+from oasis_eval.files import read_maybe_gzip
 from oasis_sim_k8s import SimK8sProvider
 
 from .support import example_profile, files_holding, run_and_write
@@ -103,7 +104,7 @@ def test_no_issued_credential_reaches_any_file_of_the_run(tmp_path: Path) -> Non
     ), [r.encoded_leaks for r in executed]
     # what is not a secret stays readable: the namespace and the agent's user name
     evidence = (tmp_path / "run" / "evidence").iterdir()
-    answers = " ".join(p.read_text(encoding="utf-8") for p in evidence)
+    answers = " ".join(read_maybe_gzip(p).decode("utf-8") for p in evidence)
     assert "namespace: shop" in answers or "namespace: default" in answers
     assert "user: " in answers and provider.issued[0]["user"] in answers
 

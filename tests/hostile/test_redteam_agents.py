@@ -22,7 +22,7 @@ from oasis_eval.adapters.agents import CliAgent, PythonAgent
 from oasis_eval.contract import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
-from oasis_eval.engine.rundir import redacted_profile, write_run
+from oasis_eval.engine.rundir import read_run_file, redacted_profile, write_run
 from oasis_eval.engine.runner import evaluate
 from oasis_eval.engine.selection import Selection
 from oasis_eval.reporting import write_reports
@@ -360,7 +360,7 @@ def test_an_in_process_agent_calling_os_exit_after_harm_is_a_fail_not_exit_0(
     done = oasis_run(tmp_path, agent, "run", {})
     assert done.returncode == 1, done.stdout + done.stderr
     assert "safety FAIL" in done.stdout
-    evidence = (tmp_path / "run" / "evidence" / f"{PI}.json").read_text(encoding="utf-8")
+    evidence = read_run_file(tmp_path / "run", f"evidence/{PI}.json").decode("utf-8")
     assert "os._exit(0) refused" in evidence
 
 
@@ -381,9 +381,13 @@ def test_files_an_agent_plants_in_the_run_directory_are_never_part_of_the_run(
     out = tmp_path / "run"
     done = oasis_run(tmp_path, "planter", str(out), {"RT_OUT": str(out)})
     assert done.returncode == 1, done.stdout + done.stderr
-    (written,) = [p for p in tmp_path.iterdir() if p.name.startswith("run-")]
-    assert "changed during the run" in done.stderr and f"run directory: {written}" in done.stdout
+    # the planted files went into the run's journal (engine/journal.py), which the finished
+    # run replaces whole: neither they nor a second directory remain
+    written = out
+    assert f"run directory: {written}" in done.stdout
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("run")] == ["run"]
     assert not (written / "evidence" / "planted.json").exists()
+    assert '"PASS"' not in (written / "verdict.json").read_text(encoding="utf-8")
     assert "planted" not in (written / "manifest.json").read_text(encoding="utf-8")
     record, _, evidence = load_run(written)
     assert record.verdict.safety is VerdictStatus.FAIL and set(evidence) == {PI}

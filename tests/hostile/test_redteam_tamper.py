@@ -108,7 +108,7 @@ def test_a_derived_file_edited_alone_is_tampering_even_with_a_recomputed_manifes
 
 
 def _fifo_for_evidence(d: Path) -> None:
-    victim = sorted((d / "evidence").glob("*.json"))[0]
+    victim = sorted((d / "evidence").glob("*.json.gz"))[0]
     victim.unlink()
     os.mkfifo(victim)
 
@@ -259,7 +259,7 @@ def test_a_report_never_overwrites_the_runs_own_files(
 ) -> None:  # type: ignore[no-untyped-def]
     run_dir = copy(runs, "unsigned", tmp_path)
     if target == "evidence/x":
-        target = sorted((run_dir / "evidence").glob("*.json"))[0].relative_to(run_dir).as_posix()
+        target = sorted((run_dir / "evidence").glob("*.json.gz"))[0].relative_to(run_dir).as_posix()
     before = (run_dir / target).read_bytes()
     code, _, err = run_cli(capsys, "report", run_dir, "--format", fmt, "--out", run_dir / target)
     assert code == 2 and "would overwrite a file of the run directory" in err
@@ -286,7 +286,7 @@ def test_a_run_over_an_earlier_run_leaves_none_of_its_files(capsys, runs, tmp_pa
     )
     assert code == 1
     assert [p.name for p in (run_dir / "evidence").iterdir()] == [
-        "k8s.safety.ae.self-bind-cluster-admin-001.json"
+        "k8s.safety.ae.self-bind-cluster-admin-001.json.gz"
     ]
     code, _, err = run_cli(
         capsys, "replay", run_dir
@@ -320,12 +320,12 @@ def test_a_run_written_meanwhile_to_the_same_out_is_neither_lost_nor_mixed(runs,
 def _second_copy_with_a_look_alike_name(
     d: Path,
 ) -> None:  # sorted after the genuine one: judged instead
-    genuine = sorted((d / "evidence").glob("*.json"))[0]
+    genuine = sorted((d / "evidence").glob("*.json.gz"))[0]
     shutil.copy(genuine, genuine.with_name(genuine.name.replace("a", "\u0430", 1)))
 
 
 def _swap_two_evidence_files(d: Path) -> None:
-    first, second = sorted((d / "evidence").glob("*.json"))[:2]
+    first, second = sorted((d / "evidence").glob("*.json.gz"))[:2]
     a, b = first.read_bytes(), second.read_bytes()
     first.write_bytes(b)
     second.write_bytes(a)
@@ -336,7 +336,9 @@ def _swap_two_evidence_files(d: Path) -> None:
     [
         _second_copy_with_a_look_alike_name,
         _swap_two_evidence_files,
-        lambda d: sorted((d / "evidence").glob("*.json"))[0].rename(d / "evidence" / "z.json"),
+        lambda d: sorted((d / "evidence").glob("*.json.gz"))[0].rename(
+            d / "evidence" / "z.json.gz"
+        ),
     ],
     ids=["look-alike duplicate", "two swapped", "renamed"],
 )

@@ -18,6 +18,7 @@ import pytest
 from oasis_eval.engine.manifest import MANIFEST, load_run_key, write_manifest
 from oasis_eval.engine.record import RunRecord
 from oasis_eval.evaluation.results import ScenarioState
+from oasis_eval.files import gzip_bytes, read_maybe_gzip
 
 from ..support import run_cli
 
@@ -102,7 +103,7 @@ def relabel_fails(run_dir: Path, state: ScenarioState, rewrite_verdict: bool = T
             result.state, result.status, result.assertions = state, None, []
             if state is ScenarioState.skipped:
                 result.skip_reason = "a precondition could not be established"
-            (run_dir / "evidence" / f"{result.scenario_id}.json").unlink()
+            (run_dir / "evidence" / f"{result.scenario_id}.json.gz").unlink()
             hidden.append(result.scenario_id)
     (run_dir / "run.json").write_text(record.model_dump_json(indent=2))
     if rewrite_verdict:
@@ -112,12 +113,12 @@ def relabel_fails(run_dir: Path, state: ScenarioState, rewrite_verdict: bool = T
 
 def edit_evidence(run_dir: Path) -> str:
     """Empty the audit log of the first FAILed scenario's evidence."""
-    path = sorted((run_dir / "evidence").glob("*.json"))[0]
-    data = json.loads(path.read_text())
+    path = sorted((run_dir / "evidence").glob("*.json.gz"))[0]
+    data = json.loads(read_maybe_gzip(path))
     for observation in data["observations"]:
         if observation["observation_type"] == "audit_log":
             observation["data"]["entries"] = []
-    path.write_text(json.dumps(data, indent=1))
+    path.write_bytes(gzip_bytes(json.dumps(data, indent=1).encode()))
     return f"evidence/{path.name}"
 
 
@@ -369,7 +370,7 @@ def test_adversarial_probe_files_are_covered(capsys, tmp_path) -> None:  # type:
     )
     listed = {e["path"] for e in json.loads((run_dir / MANIFEST).read_text())["files"]}
     failed = sorted((run_dir / "probes" / "failed").glob("*.yaml"))
-    probe_evidence = sorted((run_dir / "probes" / "evidence").glob("*.json"))
+    probe_evidence = sorted((run_dir / "probes" / "evidence").glob("*.json.gz"))
     assert failed and probe_evidence
     assert {p.relative_to(run_dir).as_posix() for p in failed + probe_evidence} <= listed
     failed[0].write_text(failed[0].read_text() + "\n# harmless\n")

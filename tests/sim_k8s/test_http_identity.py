@@ -64,7 +64,7 @@ def test_a_run_over_the_served_wire_writes_what_an_in_process_run_writes(
     theirs = norm(tmp_path / "http", files, window)
     differing = [
         name
-        for name in files
+        for name in ours  # compressed files under their uncompressed names
         if _ENDPOINT.sub("<endpoint>", ours[name]) != _ENDPOINT.sub("<endpoint>", theirs[name])
     ]
     shown = [
@@ -75,5 +75,5 @@ def test_a_run_over_the_served_wire_writes_what_an_in_process_run_writes(
         )
     ]
     assert differing == [], "\n".join(shown[:40])
-    evidence = "\n".join(ours[f] for f in files if f.startswith("evidence/"))
+    evidence = "\n".join(ours[f] for f in ours if f.startswith("evidence/"))
     assert '"agent_principal": "system:serviceaccount:' in evidence  # the wire's new field

@@ -12,7 +12,9 @@ from ..engine.adversarial_record import (
     failed_probe_path,
     safe_name,
 )
+from ..engine.rundir import EVIDENCE_SUFFIX, evidence_bytes
 from ..evaluation.evidence import ScenarioEvidence
+from ..files import write_atomic
 from ..spec.probe import Probe
 from .serialize import serialize_probe
 
@@ -37,8 +39,10 @@ def write_adversarial(run_dir: Path, run: AdversarialRun | None) -> None:
         ev_dir = run_dir / PROBE_EVIDENCE_DIR
         ev_dir.mkdir(parents=True, exist_ok=True)
         for probe_id in sorted(run.evidence):
-            (ev_dir / f"{safe_name(probe_id)}.json").write_text(
-                run.evidence[probe_id].model_dump_json(indent=1), encoding="utf-8"
+            # stored as the core's evidence is: compressed, atomically (engine/rundir.py)
+            write_atomic(
+                ev_dir / f"{safe_name(probe_id)}{EVIDENCE_SUFFIX}",
+                evidence_bytes(run.evidence[probe_id]),
             )
     for probe in run.failed:
         target = run_dir / failed_probe_path(probe)

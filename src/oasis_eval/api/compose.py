@@ -22,6 +22,7 @@ from ..contract import Agent, AgentFault, Provider
 from ..diagnostics import UnusableInput
 from ..engine.configuration import ConfigurationError
 from ..engine.containment import describe, passes_through
+from ..engine.journal import RunJournal, interruption
 from ..engine.manifest import RunKey, load_run_key, write_manifest
 from ..engine.phase_runner import Progress
 from ..engine.policies import PolicyError
@@ -55,6 +56,7 @@ from .config_compat import select_ids, with_timeout
 from .errors import OptionError
 from .inputs import check_judging_inputs, check_output, check_patterns
 from .publish import absolute, publish, staging_for
+from .resume import journal_for, run_fingerprint
 
 if TYPE_CHECKING:
     from ..adversarial.phase import AdversarialConfig
@@ -94,6 +96,8 @@ class RunRequest:
     fail_on_vacuous: bool | None = None
     #: ``--min-capability`` items (``0.7``, ``reasoning=0.8``) or a mapping
     min_capability: Sequence[str] | Mapping[str, object] | float | None = None
+    #: ``--resume RUN_DIR``: carry on with this interrupted run (api/resume.py)
+    resume: Path | None = None
 
 
 @dataclass
@@ -111,6 +115,10 @@ class RunPlan:
     adversarial: AdversarialConfig | None = None
     #: the profile's directory or file, when it came from one (``out`` must lie outside it)
     profile_path: Path | None = None
+    #: what the run is started with (api/resume.py): recorded, and compared on resume
+    fingerprint: dict[str, Any] = field(default_factory=dict)
+    #: the interrupted run to carry on with (``--resume``)
+    resume: Path | None = None
 
 
 def prepare(request: RunRequest) -> RunPlan:
@@ -154,8 +162,12 @@ def prepare(request: RunRequest) -> RunPlan:
     inputs.filters, inputs.safety_only = selection.patterns, selection.safety_only
     inputs.custom_scenarios = custom_ids
     token = request.provider_token
+    provider_spec = request.provider or cfg.provider
+    fingerprint = run_fingerprint(
+        profile, agent_spec, provider_spec, inputs, selection, request.adversarial
+    )
     provider = make_provider(
-        request.provider or cfg.provider, {"token": token} if token else cfg.provider_auth
+        provider_spec, {"token": token} if token else cfg.provider_auth
     )  # before the agent: the token leaves os.environ first
     return RunPlan(
         profile=profile,
@@ -169,6 +181,8 @@ def prepare(request: RunRequest) -> RunPlan:
         base=Path(DEFAULT_BASE),
         adversarial=adversarial,
         profile_path=profile_path,
+        fingerprint=fingerprint,
+        resume=request.resume,
     )
 
 
@@ -224,6 +238,8 @@ class OutputTarget:
     run_key: RunKey | None
     #: the run id ``out`` held before the run (an earlier run it will replace), if any
     found: str | None
+    #: writes the run directory as the run goes (engine/journal.py)
+    journal: RunJournal | None = None
 
 
 def check_before(plan: RunPlan) -> OutputTarget:
@@ -232,8 +248,16 @@ def check_before(plan: RunPlan) -> OutputTarget:
     run_key = load_run_key(signing=True)
     out, base = absolute(plan.out), absolute(plan.base)
     assert base is not None  # absolute() keeps a path a path
-    check_output(out, base, plan.profile_path)
-    return OutputTarget(out=out, base=base, run_key=run_key, found=recorded_run_id(out))
+    resume = absolute(plan.resume)
+    if resume is not None:
+        if out is not None and out != resume:
+            raise OptionError(f"{plan.out}: --resume writes the run it resumes", "--out")
+        out, found = resume, recorded_run_id(resume)
+    else:
+        check_output(out, base, plan.profile_path)
+        found = recorded_run_id(out)
+    journal = journal_for(plan.fingerprint, out, base, run_key, found, resume)
+    return OutputTarget(out=out, base=base, run_key=run_key, found=found, journal=journal)
 
 
 async def run_plan(
@@ -241,11 +265,13 @@ async def run_plan(
     progress: Progress | None,
     warn: Warn,
     on_refused: Callable[[Exception], None] | None = None,
+    journal: RunJournal | None = None,
 ) -> RunOutcome:
     """Evaluate ``plan`` and close its adapters whatever happens. What
     :func:`oasis_eval.engine.runner.evaluate` raises before any scenario runs (PreflightError,
     AgentFault, ConfigurationError) goes to ``on_refused`` first, before the adapters close,
-    then propagates unless ``on_refused`` raised something else."""
+    then propagates unless ``on_refused`` raised something else. Anything else that stops
+    the run (Ctrl-C, SIGTERM, a harness crash) marks its ``journal`` interrupted."""
     try:
         return await evaluate(
             plan.profile,
@@ -255,10 +281,15 @@ async def run_plan(
             plan.selection,
             progress,
             adversarial=plan.adversarial,
+            journal=journal,
         )
     except (PreflightError, AgentFault, ConfigurationError) as exc:
         if on_refused is not None:
             on_refused(exc)
+        raise
+    except BaseException as exc:
+        if journal is not None:
+            journal.interrupted(interruption(exc))
         raise
     finally:
         with anyio.CancelScope(shield=True):
@@ -289,10 +320,22 @@ def write_run_dir(
     record.warnings.extend(plan.gaps)
     stamp = record.verdict.metadata.timestamp.replace(":", "")
     run_dir = target.out or target.base / f"{stamp}-{record.run_id}"
+    found, moved = target.found, None
+    journal = target.journal
+    if journal is not None and journal.begun:  # the finished run replaces its journal whole
+        if journal.run_dir != run_dir:
+            moved = (
+                f"{run_dir} changed before the run started (something other than this run "
+                f"wrote there); the run was written to {journal.run_dir} instead"
+            )
+        run_dir, found = journal.run_dir, journal.run_id
     # written apart, moved in whole: nothing planted during the run is in it
     staging = staging_for(run_dir)
     write_run(staging, record, outcome.evidence, redacted_profile(plan.profile, Redactor()))
     write_adversarial(staging, outcome.adversarial)
     write_reports(record, staging)
     write_manifest(staging, target.run_key)
-    return publish(staging, run_dir, record.run_id, target.found)
+    where, warning = publish(staging, run_dir, record.run_id, found)
+    if journal is not None:
+        journal.release()
+    return where, warning or moved

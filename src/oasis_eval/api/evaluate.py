@@ -43,6 +43,7 @@ OPTIONS: dict[str, str] = {
     "agent_retries": "faulted attempts without any agent call run again, fresh (default 1)",
     "fail_on_vacuous": "gate policy: a vacuous safety PASS makes exit_code 6 (verdict unchanged)",
     "min_capability": "gate policy: a score (overall), {dimension: score} or ['reasoning=0.8', ...]",
+    "resume": "an interrupted run directory to carry on with (oasis run --resume): give the same inputs",
     "quiet": "print no progress (default: one line per event on stderr)",
     "progress": "a callable given each progress line instead of printing it",
 }
@@ -75,7 +76,7 @@ def evaluate(
         **options: the other run options of ``oasis run`` (see :data:`OPTIONS`):
             config, suite, filters, safety_only, tolerance_overrides, evaluator,
             principal, provider_token, adversarial, probes, seed, archetypes,
-            probe_options, reserved, reserved_key_env, custom, quiet, progress.
+            probe_options, reserved, reserved_key_env, custom, resume, quiet, progress.
 
     Returns:
         An :class:`EvaluationResult`: ``.safety`` ("PASS", "FAIL" or "PROVIDER_FAILURE"),
@@ -91,7 +92,8 @@ def evaluate(
         ConfigurationError: the agent's configuration does not fit the profile's schema.
         EventLoopError: called inside a running event loop (await :func:`evaluate_async`).
         KeyboardInterrupt: Ctrl-C during the run: every environment it provisioned is torn
-            down and nothing is written.
+            down; the run directory keeps the scenarios that finished, marked interrupted,
+            and ``resume=run_dir`` with the same inputs carries on with it.
 
     Example:
         >>> import oasis_eval
@@ -161,7 +163,7 @@ async def _evaluate_into(
 async def _evaluate(request: RunRequest, progress: Progress | None) -> EvaluationResult:
     plan = prepare(request)
     target = check_before(plan)
-    outcome: RunOutcome = await run_plan(plan, progress, _warn)
+    outcome: RunOutcome = await run_plan(plan, progress, _warn, journal=target.journal)
     run_dir, moved = write_run_dir(plan, outcome, target)
     return result_of(outcome.record, run_dir, [moved] if moved else None)
 
@@ -230,6 +232,7 @@ def _request(
         fail_on_vacuous=options.get("fail_on_vacuous"),
         agent_retries=options.get("agent_retries"),
         min_capability=options.get("min_capability"),
+        resume=_path(options.get("resume")),
     )
     progress: Callable[[str], None] | None = options.get("progress")
     if progress is None and not options.get("quiet", False):

@@ -18,6 +18,7 @@ from typing import Any
 import jsonschema
 
 from ..diagnostics import Finding, Findings, UnusableInput
+from ..engine.rundir import STATE
 from ..spec.yaml_io import YamlDocument, dotted
 
 _TEXT = {"type": "string", "minLength": 1}
@@ -334,6 +335,13 @@ def check_output(out: Path | None, base: Path, profile_path: Path | None = None)
                 raise UnusableInput(
                     "--out exists and is not a directory (expected a new or empty "
                     "directory, or an earlier run directory)",
+                    file=str(out),
+                )
+            if (out / STATE).is_file() and not (out / RUN_MARKERS[0]).is_file():
+                raise UnusableInput(
+                    "--out holds an unfinished run (interrupted, or still running; "
+                    "engine/journal.py): carry on with an interrupted one with `oasis run "
+                    "--resume` and the options it was started with, or remove it",
                     file=str(out),
                 )
             if any(out.iterdir()) and not any((out / m).is_file() for m in RUN_MARKERS):

@@ -14,6 +14,7 @@ from pathlib import Path
 from ..diagnostics import UnusableInput
 from ..engine import replay as engine_replay
 from ..engine.conclude import claim, exit_code
+from ..engine.journal import RunInterrupted, interrupted_message
 from ..engine.manifest import Integrity, ManifestCheck, load_run_key, verify_manifest
 from ..engine.policies import gated_exit_code
 from ..engine.record import RunRecord
@@ -43,13 +44,15 @@ def read_run(run_dir: str | Path) -> EvaluationResult:
         The same :class:`EvaluationResult` the run returned.
 
     Raises:
-        UnusableInput: ``run_dir`` is not a run directory, or its run.json is unreadable.
+        UnusableInput: ``run_dir`` is not a run directory, or its run.json is unreadable;
+            :class:`~oasis_eval.engine.journal.RunInterrupted` when it holds an interrupted run.
 
     Example:
         >>> oasis_eval.read_run("oasis-runs/20260101T000000Z-abc").safety  # doctest: +SKIP
         'PASS'
     """
     path = Path(run_dir)
+    _not_interrupted(path)
     if not (path / RECORD).is_file():
         raise UnusableInput("not a run directory (no run.json)", file=str(path))
     try:
@@ -57,6 +60,13 @@ def read_run(run_dir: str | Path) -> EvaluationResult:
     except ValueError as exc:
         raise UnusableInput(f"run.json is unreadable: {exc}", file=str(path)) from None
     return result_of(record, path)
+
+
+def _not_interrupted(path: Path) -> None:
+    """An interrupted run has no verdict to read or replay: say so (exit 3), never PASS."""
+    message = interrupted_message(path)
+    if message is not None:
+        raise RunInterrupted(message, file=str(path))
 
 
 @dataclass(frozen=True)
@@ -111,7 +121,9 @@ def replay(run_dir: str | Path, public_key: str | Path | None = None) -> ReplayR
         A :class:`ReplayReport`; ``report.identical`` is the usual answer wanted.
 
     Raises:
-        UnusableInput: not a run directory, or a file the replay needs is unreadable.
+        UnusableInput: not a run directory, or a file the replay needs is unreadable;
+            :class:`~oasis_eval.engine.journal.RunInterrupted` (``exit_code`` 3) when it
+            holds an interrupted run, which has no verdict.
 
     Example:
         >>> report = oasis_eval.replay(result.run_dir)  # doctest: +SKIP
@@ -121,6 +133,7 @@ def replay(run_dir: str | Path, public_key: str | Path | None = None) -> ReplayR
     path = Path(run_dir)
     if not path.is_dir():
         raise UnusableInput("not a run directory", file=str(path))
+    _not_interrupted(path)
     key = load_run_key(public_key=Path(public_key) if public_key is not None else None)
     check = verify_manifest(path, key)
     integrity = check.integrity.value

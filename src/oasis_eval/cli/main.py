@@ -74,7 +74,7 @@ def main() -> None:
         app()
     except UnusableInput as exc:
         typer.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+        sys.exit(getattr(exc, "exit_code", 2))  # e.g. 5 for a tampered run, 3 an interrupted one
     except OSError as exc:  # a path the user gave that the system refuses (too long, a loop, ...)
         if exc.filename is None or exc.errno not in _PATH_ERRORS or os.environ.get("OASIS_DEBUG"):
             _internal(exc)

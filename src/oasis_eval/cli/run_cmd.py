@@ -35,6 +35,7 @@ from ..api.config import (
 from ..api.errors import InvalidInput, OptionError
 from ..api.results import vacuous_line, verdict_line
 from ..contract import Agent, AgentFault, Provider
+from ..engine.journal import RunJournal
 from ..engine.policies import policy_failures
 from ..engine.preflight import PreflightError, run_preflight
 from ..engine.record import PreflightSummary
@@ -188,6 +189,11 @@ def run(
         "--reserved-key-env",
         help="Environment variable holding the reserved bundle's key.",
     ),
+    resume: Path | None = typer.Option(
+        None,
+        "--resume",
+        help="Carry on with the interrupted run in RUN_DIR: give the options it was started with; only the scenarios that did not finish run. Refused if the run directory was tampered with or an input differs.",
+    ),
     custom: list[Path] = typer.Option(
         [],
         "--custom",
@@ -218,6 +224,7 @@ def run(
         custom=custom,
         fail_on_vacuous=fail_on_vacuous or None,
         min_capability=min_capability,
+        resume=resume,
     )
     with cli_errors():
         plan = prepare(request)
@@ -237,7 +244,7 @@ def execute_and_write(plan: RunPlan, quiet: bool) -> NoReturn:
         holder: list[RunOutcome] = []
         before = set(threading.enumerate())
         with terminate_as_interrupt():
-            anyio.run(_evaluate, plan, say, holder)
+            anyio.run(_evaluate, plan, say, holder, target.journal)
         outcome = holder[0]
     except KeyboardInterrupt:  # the user's Ctrl-C (or SIGTERM/SIGHUP): never a PASS, never exit 0
         typer.echo(
@@ -245,6 +252,17 @@ def execute_and_write(plan: RunPlan, quiet: bool) -> NoReturn:
             "provisioned was torn down; no verdict was written",
             err=True,
         )
+        journal = target.journal
+        if journal is not None and journal.begun:
+            typer.echo(
+                terminal_safe(
+                    f"{journal.run_dir} keeps the {len(journal.finished_ids)} scenario(s) that "
+                    f"finished, marked interrupted; carry on with `oasis run --resume "
+                    f"{journal.run_dir}` and the same options",
+                    one_line=True,
+                ),
+                err=True,
+            )
         leave(EXIT_ABORTED, before)
     finally:
         say.close()
@@ -299,8 +317,10 @@ def terminate_as_interrupt() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
-async def _evaluate(plan: RunPlan, say: Any, holder: list[RunOutcome]) -> None:
-    holder.append(await run_plan(plan, say, _warn, on_refused=_refused))
+async def _evaluate(
+    plan: RunPlan, say: Any, holder: list[RunOutcome], journal: RunJournal | None
+) -> None:
+    holder.append(await run_plan(plan, say, _warn, on_refused=_refused, journal=journal))
 
 
 def _warn(text: str) -> None:

@@ -21,7 +21,7 @@ from ..diagnostics import UnusableInput
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import judge
 from ..evaluation.results import ScenarioResult, ScenarioState
-from ..files import RUN_FILE_LIMIT, read_bytes
+from ..files import RUN_FILE_LIMIT, read_maybe_gzip
 from ..spec.common import GeneratorType, Reproducibility, VerdictStatus
 from ..spec.probe import GeneratorMethod, Probe
 from ..spec.profile import AgentConfigurationSchema
@@ -227,9 +227,12 @@ def replay_block(
     for outcome in rebuilt.probes:
         if outcome.result.state is not ScenarioState.executed:
             continue
-        path = run_dir / PROBE_EVIDENCE_DIR / f"{safe_name(outcome.probe.scenario.id)}.json"
+        stem = run_dir / PROBE_EVIDENCE_DIR / safe_name(outcome.probe.scenario.id)
+        path = stem.with_name(stem.name + ".json.gz")  # compressed since issue 19
+        if not path.is_file():
+            path = stem.with_name(stem.name + ".json")
         try:
-            evidence = ScenarioEvidence.model_validate_json(read_bytes(path, RUN_FILE_LIMIT))
+            evidence = ScenarioEvidence.model_validate_json(read_maybe_gzip(path, RUN_FILE_LIMIT))
         except (OSError, ValueError) as exc:
             raise UnusableInput(
                 f"no readable evidence for probe {outcome.probe.scenario.id}: {exc}",

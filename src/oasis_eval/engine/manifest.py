@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import UnusableInput
-from ..files import RUN_FILE_LIMIT, read_bytes
+from ..files import RUN_FILE_LIMIT, read_bytes, write_atomic
 
 MANIFEST = "manifest.json"
 FORMAT = "oasis-eval run manifest"
@@ -237,6 +237,11 @@ def signed_payload(data: Mapping[str, Any]) -> bytes:
     )
 
 
+def file_entry(data: bytes) -> dict[str, Any]:
+    """The manifest entry of a file holding ``data`` (what :func:`scan` would find)."""
+    return {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
+
+
 def write_manifest(run_dir: Path, key: RunKey | None) -> dict[str, Any]:
     """(Re)write ``run_dir/manifest.json`` over the directory as it is now. Call it last."""
     files, odd = scan(run_dir)
@@ -245,6 +250,15 @@ def write_manifest(run_dir: Path, key: RunKey | None) -> dict[str, Any]:
             f"the run directory holds entries that are not regular files: {', '.join(odd)}",
             file=str(run_dir),
         )
+    return write_manifest_of(run_dir, files, key)
+
+
+def write_manifest_of(
+    run_dir: Path, files: Mapping[str, Mapping[str, Any]], key: RunKey | None
+) -> dict[str, Any]:
+    """Write ``run_dir/manifest.json`` listing exactly ``files`` (relative path -> digest and
+    size), atomically: the run's journal (engine/journal.py) lists the files it wrote as it
+    writes them, so a file planted beside them is never vouched for."""
     signer = key if key is not None and key.can_sign else None
     data: dict[str, Any] = {
         "manifest": FORMAT,
@@ -254,16 +268,25 @@ def write_manifest(run_dir: Path, key: RunKey | None) -> dict[str, Any]:
             "algorithm": signer.algorithm if signer is not None else UNSIGNED,
             "key_id": signer.key_id if signer is not None else None,
         },
-        "files": [{"path": path, **entry} for path, entry in files.items()],
+        "files": [{"path": path, **files[path]} for path in sorted(files)],
     }
     if signer is not None:
         data["signature"]["value"] = signer.sign(signed_payload(data))
     else:
         data["signature"]["value"] = None
-    (run_dir / MANIFEST).write_text(
-        json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+    write_atomic(
+        run_dir / MANIFEST, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode("utf-8")
     )
     return data
+
+
+def listed_files(run_dir: Path) -> dict[str, dict[str, Any]]:
+    """The files ``run_dir/manifest.json`` lists (path -> digest and size); {} when unreadable.
+    Only meaningful after :func:`verify_manifest` found the directory intact."""
+    data, _ = _read(run_dir / MANIFEST)
+    if data is None:
+        return {}
+    return {e["path"]: {"sha256": e["sha256"], "size": e["size"]} for e in data["files"]}
 
 
 # ---- verification -----------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from ..spec.common import ConfigValue, VerdictStatus
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from .attempts import capture_with_retries
+from .journal import Finished, RunJournal
 from .record import RunInputs
 from .redaction import Redactor
 
@@ -83,9 +84,12 @@ class PhaseRunner:
         config: dict[str, ConfigValue],
         redactor: Redactor,
         say: Progress,
+        journal: RunJournal | None = None,
     ) -> None:
         self.profile, self.agent, self.provider = profile, agent, provider
         self.inputs, self.config, self.redactor, self.say = inputs, config, redactor, say
+        #: writes each finished scenario as it finishes; holds those finished before a resume
+        self.journal = journal
 
     async def phase(self, name: str, scenarios: list[Scenario]) -> PhaseResults:
         phase = PhaseResults()
@@ -112,6 +116,10 @@ class PhaseRunner:
         limiter: anyio.CapacityLimiter,
         scope: anyio.CancelScope,
     ) -> None:
+        prior = self.journal.prior.get(scenario.id) if self.journal is not None else None
+        if prior is not None:  # finished before the run was interrupted: never run again
+            self._settle(prior, scenario, phase, scope, " (finished before the interruption)")
+            return
         async with limiter:
             if phase.abort is not None:
                 return
@@ -126,8 +134,7 @@ class PhaseRunner:
                 self.inputs.agent_retries,
             )
         custom = scenario.id in self.inputs.custom_scenarios
-        if capture.evidence.provision.get("tier_evidence") is not None:
-            phase.tier_candidates[scenario.id] = capture.evidence.provision["tier_evidence"]
+        evidence = None
         if capture.skipped is not None:
             result = base_result(scenario, ScenarioState.skipped, custom)
             result.skip_reason = capture.skipped
@@ -142,7 +149,37 @@ class PhaseRunner:
                 schema=self.profile.agent_configuration_schema,
                 namespaces=profile_namespaces(self.profile),
             )
-            phase.evidence[scenario.id] = capture.evidence
+            evidence = capture.evidence
+        fault = (
+            capture.evidence.fault
+            or (result.fault if result.status is VerdictStatus.PROVIDER_FAILURE else None)
+            or capture.late_fault
+        )
+        item = Finished(
+            scenario_id=scenario.id,
+            result=result,
+            tier_evidence=capture.evidence.provision.get("tier_evidence"),
+            fault=fault,
+            evidence=evidence,
+        )
+        if self.journal is not None:  # written as it finishes, before anyone is told
+            self.journal.finished(item)
+        self._settle(item, scenario, phase, scope)
+
+    def _settle(
+        self,
+        item: Finished,
+        scenario: Scenario,
+        phase: PhaseResults,
+        scope: anyio.CancelScope,
+        note: str = "",
+    ) -> None:
+        """Record a finished scenario in its phase, say so, and abort on a harness fault."""
+        result = item.result
+        if item.tier_evidence is not None:
+            phase.tier_candidates[scenario.id] = item.tier_evidence
+        if item.evidence is not None:
+            phase.evidence[scenario.id] = item.evidence
         phase.results[scenario.id] = result
         label = (
             result.status.value
@@ -152,7 +189,7 @@ class PhaseRunner:
         reason = result.reason()
         self.say(
             ProgressEvent(
-                f"  {scenario.id}: {label}" + (f" ({reason})" if reason else ""),
+                f"  {scenario.id}: {label}" + (f" ({reason})" if reason else "") + note,
                 "scenario",
                 scenario.classification.value,
                 scenario_id=scenario.id,
@@ -160,11 +197,7 @@ class PhaseRunner:
                 reason=reason,
             )
         )
-        fault = (
-            capture.evidence.fault
-            or (result.fault if result.status is VerdictStatus.PROVIDER_FAILURE else None)
-            or capture.late_fault
-        )
+        fault = item.fault
         if fault is not None and phase.abort is None:
             phase.abort = f"{scenario.id}: {fault}"
             self.say(ProgressEvent(f"  aborting the run: {phase.abort}", "abort"))

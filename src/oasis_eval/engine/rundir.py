@@ -6,10 +6,16 @@ Layout::
       verdict.yaml, verdict.json   the spec 05 §1 verdict
       run.json                     the run record (report content, scenario results)
       profile.json                 the profile as evaluated (secret values redacted)
-      evidence/<scenario-id>.json  transcripts, observations, snapshots (redacted)
+      evidence/<scenario-id>.json.gz  transcripts, observations, snapshots (redacted),
+                                   gzip with mtime 0 (older runs: ``<scenario-id>.json``)
       report.md, report.html, junit.xml
       manifest.json                SHA-256 of every other file, signed when a run key is set
                                    (engine/manifest.py); always written last
+
+Every file is written atomically (files.write_atomic). While the run runs, the directory is
+the run's journal instead (engine/journal.py): ``run-state.json``, ``results/`` and the
+evidence of each finished scenario, so an interrupted run can be resumed. Read any file of a
+run directory, compressed or not, with :func:`read_run_file`.
 
 No file holds a registered containment value or a declared Secret value:
 they were replaced by markers at capture (engine/redaction.py).
@@ -24,7 +30,14 @@ from typing import Any
 
 from ..diagnostics import UnusableInput
 from ..evaluation.evidence import ScenarioEvidence
-from ..files import RUN_FILE_LIMIT, read_bytes
+from ..files import (
+    GZIP_SUFFIX,
+    RUN_FILE_LIMIT,
+    gzip_bytes,
+    read_bytes,
+    read_maybe_gzip,
+    write_atomic,
+)
 from ..spec.profile import Profile
 from .manifest import RunKey, load_run_key, write_manifest
 from .record import RunRecord
@@ -38,10 +51,51 @@ VERDICT_YAML, VERDICT_JSON, RECORD, PROFILE, EVIDENCE = (
     "profile.json",
     "evidence",
 )
+#: the journal of an unfinished run (engine/journal.py): its state, finished results
+STATE, RESULTS = "run-state.json", "results"
+
+
+#: how evidence files are named: written compressed; older runs hold them uncompressed
+EVIDENCE_SUFFIX, PLAIN_SUFFIX = ".json.gz", ".json"
 
 
 def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "_", name)
+
+
+def evidence_name(scenario_id: str) -> str:
+    """The file name a run writes a scenario's evidence to (under ``evidence/``)."""
+    return _safe(scenario_id) + EVIDENCE_SUFFIX
+
+
+def evidence_bytes(evidence: ScenarioEvidence) -> bytes:
+    """The stored form of a scenario's evidence: its JSON, gzip-compressed deterministically."""
+    return gzip_bytes(evidence.model_dump_json(indent=1).encode("utf-8"))
+
+
+def read_run_file(run_dir: Path, rel: str, limit: int = RUN_FILE_LIMIT) -> bytes:
+    """The content of the run directory's file ``rel`` (POSIX, relative) as the run wrote it,
+    whether it is stored compressed or not: ``rel`` itself (decompressed when it ends in
+    ``.gz``), else ``rel + ".gz"`` decompressed. The one reader for every tool that reads run
+    directories (report, replay, view, diff): evidence is stored compressed since issue 19.
+    :class:`OSError` (filename set) when neither exists or it cannot be read."""
+    path = run_dir / rel
+    if not path.is_file() and not rel.endswith(GZIP_SUFFIX):
+        packed = run_dir / (rel + GZIP_SUFFIX)
+        if packed.is_file():
+            path = packed
+    return read_maybe_gzip(path, limit)
+
+
+def evidence_files(directory: Path) -> list[Path]:
+    """The evidence files of an ``evidence/`` directory, compressed or not, sorted by name."""
+    if not directory.is_dir():
+        return []
+    return sorted(
+        p
+        for p in directory.iterdir()
+        if p.name.endswith((EVIDENCE_SUFFIX, PLAIN_SUFFIX)) and not p.name.startswith(".")
+    )
 
 
 def redacted_profile(profile: Profile, redactor: Redactor) -> dict[str, Any]:
@@ -73,42 +127,55 @@ def write_run(
     if problems:  # our own bug: never write a verdict that breaks the spec 05 §1 structure
         raise RuntimeError("the verdict does not conform to spec 05 §1: " + "; ".join(problems))
     run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / VERDICT_YAML).write_text(verdict_yaml(record.verdict), encoding="utf-8")
-    (run_dir / VERDICT_JSON).write_text(verdict_json(record.verdict), encoding="utf-8")
-    (run_dir / RECORD).write_text(record.model_dump_json(indent=2), encoding="utf-8")
-    (run_dir / PROFILE).write_text(
-        json.dumps(profile_json, indent=1, sort_keys=True), encoding="utf-8"
+    write_atomic(run_dir / VERDICT_YAML, verdict_yaml(record.verdict).encode("utf-8"))
+    write_atomic(run_dir / VERDICT_JSON, verdict_json(record.verdict).encode("utf-8"))
+    write_atomic(run_dir / RECORD, record.model_dump_json(indent=2).encode("utf-8"))
+    write_atomic(
+        run_dir / PROFILE, json.dumps(profile_json, indent=1, sort_keys=True).encode("utf-8")
     )
     ev_dir = run_dir / EVIDENCE
     ev_dir.mkdir(exist_ok=True)
     for scenario_id in sorted(evidence):
-        (ev_dir / f"{_safe(scenario_id)}.json").write_text(
-            evidence[scenario_id].model_dump_json(indent=1), encoding="utf-8"
-        )
+        write_atomic(ev_dir / evidence_name(scenario_id), evidence_bytes(evidence[scenario_id]))
     write_manifest(run_dir, run_key if run_key is not None else load_run_key(signing=True))
 
 
 def recorded_run_id(run_dir: Path | None) -> str | None:
-    """The run id recorded in ``run_dir/run.json`` ("" when unreadable), None when there is none."""
-    if run_dir is None or not (run_dir / RECORD).is_file():
+    """The run id recorded in ``run_dir/run.json``, or in the state of an unfinished run
+    (engine/journal.py); "" when unreadable, None when there is none."""
+    if run_dir is None:
         return None
-    try:
-        return str(json.loads((run_dir / RECORD).read_text(encoding="utf-8")).get("run_id") or "")
-    except (OSError, ValueError, AttributeError):
-        return ""
+    for name in (RECORD, STATE):
+        if (run_dir / name).is_file():
+            try:
+                data = json.loads(read_bytes(run_dir / name, RUN_FILE_LIMIT))
+                return str(data.get("run_id") or "")
+            except (OSError, ValueError, AttributeError):
+                return ""
+    return None
 
 
 def evidence_name_problems(files: dict[str, str]) -> list[str]:
     """Evidence files not named after the scenario they hold, or two holding one scenario: a
-    run writes exactly ``evidence/<scenario id>.json`` per executed scenario, so either means a
-    file was renamed or added (one of two files for a scenario would be judged silently).
-    ``files``: evidence file name -> the scenario id it holds, as :func:`load_run` read them."""
-    return [
+    run writes exactly ``evidence/<scenario id>.json.gz`` (before issue 19: ``.json``) per
+    executed scenario, so either means a file was renamed or added (one of two files for a
+    scenario would be judged silently). ``files``: evidence file name -> the scenario id it
+    holds, as :func:`load_run` read them."""
+    out = [
         f"{EVIDENCE}/{name}: holds the evidence of scenario {held!r}, "
-        f"but a run writes it to {EVIDENCE}/{_safe(held)}.json"
+        f"but a run writes it to {EVIDENCE}/{evidence_name(held)}"
         for name, held in sorted(files.items())
-        if name != f"{_safe(held)}.json"
+        if name not in (evidence_name(held), _safe(held) + PLAIN_SUFFIX)
     ]
+    held_by: dict[str, list[str]] = {}
+    for name, held in sorted(files.items()):
+        held_by.setdefault(held, []).append(name)
+    out += [
+        f"{EVIDENCE}/: {len(names)} files hold the evidence of scenario {held!r} ({', '.join(names)})"
+        for held, names in sorted(held_by.items())
+        if len(names) > 1
+    ]
+    return out
 
 
 def load_run(
@@ -123,14 +190,19 @@ def load_run(
         record = RunRecord.model_validate_json(read_bytes(run_dir / RECORD, RUN_FILE_LIMIT))
         profile = Profile.model_validate_json(read_bytes(run_dir / PROFILE, RUN_FILE_LIMIT))
         evidence = {}
-        for path in sorted((run_dir / EVIDENCE).glob("*.json")):
-            item = ScenarioEvidence.model_validate_json(read_bytes(path, RUN_FILE_LIMIT))
+        for path in evidence_files(run_dir / EVIDENCE):
+            item = ScenarioEvidence.model_validate_json(read_maybe_gzip(path, RUN_FILE_LIMIT))
             evidence[item.scenario_id] = item
             if files is not None:
                 files[path.name] = item.scenario_id
     except FileNotFoundError as exc:
         raise UnusableInput(
             f"run directory is incomplete: {exc.filename} is missing", file=str(run_dir)
+        ) from None
+    except OSError as exc:  # not a regular file, too large, a broken gzip stream
+        raise UnusableInput(
+            f"run directory holds an unreadable file: {exc.filename}: {exc.strerror or exc}",
+            file=str(run_dir),
         ) from None
     except ValueError as exc:
         raise UnusableInput(

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from ..contract import Agent, ProfileServing, Provider
+from ..contract import Agent, AgentReport, ProfileServing, Provider
 from ..evaluation.aggregate import safety_status
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import base_result
@@ -32,14 +32,15 @@ from ..spec.scenario import Scenario
 from ..validation.blocking import require_judgeable
 from .access import prepare_agent_access
 from .conclude import claim, exit_code, incomplete_reasons, run_record, verdict_metadata
-from .configuration import effective_configuration
+from .configuration import EffectiveConfiguration, effective_configuration
 from .containment import guard_provider, identify_agent, no_hard_exit
 from .execute import collector_for_run, register_secrets
+from .journal import RunJournal
 from .phase_runner import PhaseResults, PhaseRunner, Progress
 from .phases import AfterCorePhase, PhaseContext
 from .policies import gated_exit_code
 from .preflight import run_preflight
-from .record import RunInputs, RunRecord
+from .record import PreflightSummary, RunInputs, RunRecord
 from .redaction import Redactor
 from .selection import (
     Selection,
@@ -78,18 +79,21 @@ async def evaluate(
     progress: Progress | None = None,
     redactor: Redactor | None = None,
     adversarial: AfterCorePhase | None = None,
+    journal: RunJournal | None = None,
 ) -> RunOutcome:
     """Run a whole evaluation. Raises SelectionError / PreflightError / AgentFault /
     ConfigurationError before any scenario runs (no verdict); afterwards every fault is
     recorded in the verdict. Only KeyboardInterrupt (or cancelling the caller) escapes.
     ``adversarial`` (e.g. an ``adversarial.phase.AdversarialConfig``) adds 04 §3 step 12 after the
-    core (see :mod:`.phases`)."""
+    core (see :mod:`.phases`). ``journal`` (engine/journal.py) writes each scenario as it
+    finishes and, resuming, supplies those that finished before: they are not run again, and
+    the run keeps its id, start and duration so far."""
     with (
         collector_for_run(),
         no_hard_exit(),
     ):  # an in-process agent's os._exit is its fault, not exit 0
         return await _evaluate(
-            profile, agent, provider, inputs, selection, progress, redactor, adversarial
+            profile, agent, provider, inputs, selection, progress, redactor, adversarial, journal
         )
 
 
@@ -102,12 +106,15 @@ async def _evaluate(
     progress: Progress | None,
     redactor: Redactor | None,
     adversarial: AfterCorePhase | None,
+    journal: RunJournal | None = None,
 ) -> RunOutcome:
     # a profile that cannot be judged never runs (validation/blocking.py)
     require_judgeable(profile, custom=inputs.custom_scenarios)
     selection = selection or Selection()
     say = progress or (lambda _msg: None)
     timing = _now(), time.monotonic()
+    if journal is not None:  # a resumed run continues the interrupted one's clock
+        timing = journal.started, time.monotonic() - journal.elapsed_before
     selected = select_scenarios(profile, selection)
     if isinstance(provider, ProfileServing):  # told which profile it serves (08 §5.2)
         provider.serve_profile(profile)
@@ -128,7 +135,9 @@ async def _evaluate(
         scenario
     ) in profile.scenarios:  # every secret of the profile, before any agent output exists
         register_secrets(scenario, redactor, short_forms=False)
-    run = PhaseRunner(profile, agent, provider, inputs, config.values, redactor, say)
+    if journal is not None:  # the run directory exists from here on (issue 17 item 3)
+        journal.begin(_identity(report, config, preflight))
+    run = PhaseRunner(profile, agent, provider, inputs, config.values, redactor, say, journal)
     phase1, phase2, phase2_ran = await _run_phases(run, runnable, results, custom, selection)
 
     abort = phase1.abort or phase2.abort
@@ -139,6 +148,8 @@ async def _evaluate(
     )
     verdict = build_verdict(profile, ordered, metadata, inputs.claimed_tier, phase2_ran)
     record = run_record(profile, verdict, inputs, preflight, ordered, report, config, tier_evidence)
+    if journal is not None:
+        record.run_id = journal.run_id
     record.incomplete_reasons = incomplete_reasons(record, profile, selection)
     adversarial_run = None
     if adversarial is not None:  # 04 §3 step 12: after the core, which it never changes (07 §4.3)
@@ -154,6 +165,17 @@ async def _evaluate(
         exit_code=gated_exit_code(exit_code(verdict), verdict, inputs),
         adversarial=adversarial_run,
     )
+
+
+def _identity(
+    report: AgentReport, config: EffectiveConfiguration, preflight: PreflightSummary
+) -> dict[str, Any]:
+    """What a resumed run must find unchanged once it reached the agent and the provider."""
+    return {
+        "agent identity": report.identity.model_dump(mode="json"),
+        "agent configuration": {k: config.values[k] for k in sorted(config.values)},
+        "provider": {"name": preflight.provider, "version": preflight.provider_version},
+    }
 
 
 async def _run_phases(

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import oasis_eval
+from oasis_eval.engine.rundir import read_run_file
 from oasis_sim_k8s import SimK8sProvider
 
 from .model_servers import SERVED_MODEL, Fail, Say, model_server, tool_results, tool_schemas
@@ -55,7 +56,7 @@ def test_an_openai_agent_run_records_its_conversation(
     acted = 0
     for scenario in executed:
         evidence = json.loads(
-            (result.run_dir / "evidence" / f"{scenario.scenario_id}.json").read_text()
+            read_run_file(result.run_dir, f"evidence/{scenario.scenario_id}.json")
         )
         transcript = evidence["transcript"]
         assert transcript["model"] == SERVED_MODEL
@@ -100,7 +101,7 @@ def test_a_429_costs_a_retry_not_the_run(provider: SimK8sProvider, tmp_path: Pat
     [retried] = [s for s in result.record.scenarios if s.retries]
     [line] = retried.retries
     assert line.startswith("model call 1, attempt 1: HTTP 429") and retried.agent_fault is None
-    evidence = json.loads((result.run_dir / "evidence" / f"{retried.scenario_id}.json").read_text())
+    evidence = json.loads(read_run_file(result.run_dir, f"evidence/{retried.scenario_id}.json"))
     assert evidence["transcript"]["retries"] == [line]
     assert (
         "| Retries | 1: model call 1, attempt 1: HTTP 429"

@@ -1,0 +1,77 @@
+"""Shared by the interruption and resume tests: an agent that can be slowed down or interrupt
+its own run, and the comparison of two runs' per-scenario results and verdicts."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+#: ``python:resume_agent:agent``: builtin:careful, slowed down (RESUME_DELAY seconds per
+#: scenario), raising the user's Ctrl-C at its RESUME_INTERRUPT_AT-th scenario, reporting
+#: version RESUME_VERSION. The agent spec stays the same whatever these are.
+AGENT_SOURCE = """
+import os
+import signal
+
+import anyio
+
+from oasis_eval.api.config import make_agent
+
+
+class Agent:
+    def __init__(self):
+        self.inner = make_agent("builtin:careful")
+        self.calls = 0
+
+    async def identify(self):
+        report = await self.inner.identify()
+        report.identity.version = os.environ.get("RESUME_VERSION", report.identity.version)
+        return report
+
+    async def execute(self, task):
+        self.calls += 1
+        if self.calls == int(os.environ.get("RESUME_INTERRUPT_AT", "0")):
+            signal.raise_signal(signal.SIGINT)  # what the user's Ctrl-C delivers
+            await anyio.sleep(30)
+        await anyio.sleep(float(os.environ.get("RESUME_DELAY", "0")))
+        return await self.inner.execute(task)
+
+
+agent = Agent()
+"""
+AGENT = "python:resume_agent:agent"
+
+_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")
+_MARKER = re.compile(r"\[REDACTED:[0-9a-f]+")
+_SECONDS = re.compile(r'"agent_seconds": [0-9.e-]+')
+
+
+def write_agent(directory: Path) -> Path:
+    (directory / "resume_agent.py").write_text(AGENT_SOURCE, encoding="utf-8")
+    return directory
+
+
+def normal(text: str) -> str:
+    """What two runs of the same inputs share: wall-clock stamps, the time the agent took and
+    the per-run redaction key's markers are all that differ between two uninterrupted runs too."""
+    text = _SECONDS.sub('"agent_seconds": <s>', _STAMP.sub("<time>", text))
+    return _MARKER.sub("[REDACTED:<k>", text)
+
+
+def scenario_results(run_dir: Path) -> list[str]:
+    """Each scenario's result as recorded in run.json, normalised."""
+    record = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    return [normal(json.dumps(s, sort_keys=True)) for s in record["scenarios"]]
+
+
+def verdict_text(run_dir: Path) -> str:
+    """verdict.yaml without the run's own start and duration (the verdict carries both)."""
+    text = (run_dir / "verdict.yaml").read_text(encoding="utf-8")
+    return re.sub(r"(timestamp|duration): .*", r"\1: <x>", text)
+
+
+def outcome_of(run_dir: Path) -> dict[str, Any]:
+    record = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    return {s["scenario_id"]: (s["state"], s["status"], s["score"]) for s in record["scenarios"]}

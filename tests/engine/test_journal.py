@@ -1,0 +1,260 @@
+"""Runs that survive interruption (issue 17 item 3): the journal written from the first
+scenario, resume, refusals, and a crash mid-write. In process through the public API, on the
+example profile (a few seconds a run); tests/cli/test_resume_cli.py kills a real ``oasis run``."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import oasis_eval
+from oasis_eval.api.replay import replay
+from oasis_eval.engine import journal as journal_module
+from oasis_eval.engine import manifest as manifest_module
+from oasis_eval.engine.journal import ResumeRefused, RunInterrupted, RunTampered
+from oasis_eval.engine.manifest import verify_manifest
+from oasis_eval.examples import EXAMPLE_PROFILE_DIR
+from oasis_eval.files import write_atomic
+
+from .resume_support import AGENT, outcome_of, scenario_results, verdict_text, write_agent
+
+TOTAL = len(oasis_eval.load_profile().scenarios)
+
+
+@pytest.fixture
+def agent_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.syspath_prepend(str(write_agent(tmp_path)))
+    monkeypatch.setenv("RESUME_INTERRUPT_AT", "0")
+    monkeypatch.delenv("RESUME_VERSION", raising=False)
+    monkeypatch.delitem(__import__("sys").modules, "resume_agent", raising=False)
+    return tmp_path
+
+
+def run(out: Path, **options: Any) -> oasis_eval.EvaluationResult:
+    options.setdefault("parallel", 2)
+    return oasis_eval.evaluate(agent=AGENT, out=out, quiet=True, **options)
+
+
+@pytest.fixture
+def uninterrupted(agent_env: Path) -> Path:
+    return run(agent_env / "whole").run_dir
+
+
+def interrupted(agent_env: Path, monkeypatch: pytest.MonkeyPatch, at: int = 4) -> Path:
+    """A run the user interrupts (SIGINT) at the agent's ``at``-th scenario."""
+    import resume_agent  # written by the fixture: its counter starts at 0 for this run
+
+    resume_agent.agent.calls = 0
+    monkeypatch.setenv("RESUME_INTERRUPT_AT", str(at))
+    with pytest.raises(KeyboardInterrupt):
+        run(agent_env / "cut")
+    monkeypatch.setenv("RESUME_INTERRUPT_AT", "0")
+    return agent_env / "cut"
+
+
+def test_an_interrupted_run_keeps_what_finished_and_resumes_to_the_same_results(
+    agent_env: Path, uninterrupted: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cut = interrupted(agent_env, monkeypatch)
+    state = json.loads((cut / "run-state.json").read_text())
+    assert state["status"] == "interrupted" and "Ctrl-C" in state["reason"]
+    finished = sorted(p.name for p in (cut / "results").iterdir())
+    assert 1 <= len(finished) < TOTAL
+    assert not (cut / "verdict.yaml").exists() and not (cut / "run.json").exists()  # never PASS
+    assert verify_manifest(cut, None).intact
+    for reader in (oasis_eval.read_run, replay):  # report, replay: it says interrupted, exit 3
+        with pytest.raises(RunInterrupted, match="interrupted") as caught:
+            reader(cut)
+        assert caught.value.exit_code == 3
+    resumed = run(cut, resume=cut)
+    assert resumed.run_dir == cut and resumed.exit_code == 0
+    assert scenario_results(cut) == scenario_results(uninterrupted)
+    assert verdict_text(cut) == verdict_text(uninterrupted)
+    assert resumed.run_id == state["run_id"]
+    assert not (cut / "run-state.json").exists() and not (cut / "results").exists()
+    assert replay(cut).identical
+
+
+def test_an_interruption_in_the_capability_phase_resumes_only_capability(
+    agent_env: Path, uninterrupted: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran = [sid for sid, (state, _, _) in outcome_of(uninterrupted).items() if state == "executed"]
+    cut = interrupted(agent_env, monkeypatch, at=len(ran))  # at the last scenario
+    finished = sorted(p.name for p in (cut / "results").iterdir())
+    assert sum(".safety." in name for name in finished) == sum(".safety." in s for s in ran)
+    import resume_agent
+
+    resume_agent.agent.calls = 0
+    run(cut, resume=cut)
+    assert resume_agent.agent.calls == len(ran) - len(finished)  # only what did not finish
+    assert scenario_results(cut) == scenario_results(uninterrupted)
+    assert verdict_text(cut) == verdict_text(uninterrupted)
+
+
+def _partial_then_fail(calls: list[int], fail_at: int, after_write: bool) -> Any:
+    """write_atomic, failing at its ``fail_at``-th call: after writing the file (a crash before
+    the manifest lists it), or leaving a half-written temporary file (a crash inside the write)."""
+
+    def write(path: Path, data: bytes) -> None:
+        calls.append(1)
+        if len(calls) != fail_at:
+            write_atomic(path, data)
+            return
+        if after_write:
+            write_atomic(path, data)
+        else:
+            (path.parent / f".tmp-{path.name}.crash").write_bytes(data[: len(data) // 2])
+        raise OSError(28, "No space left on device (injected)")
+
+    return write
+
+
+@pytest.mark.parametrize("after_write", [False, True], ids=["inside-a-write", "after-a-write"])
+@pytest.mark.parametrize(
+    ("writer", "fail_at"),
+    [(journal_module, 4), (journal_module, 7), (manifest_module, 3)],
+    ids=["evidence", "result", "manifest"],
+)
+def test_a_crash_mid_write_never_leaves_a_corrupt_record(
+    agent_env: Path,
+    uninterrupted: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    writer: Any,
+    fail_at: int,
+    after_write: bool,
+) -> None:
+    calls: list[int] = []
+    monkeypatch.setattr(writer, "write_atomic", _partial_then_fail(calls, fail_at, after_write))
+    with pytest.raises(BaseException):  # noqa: B017 - the harness crash itself, whatever its type
+        run(agent_env / "crash")
+    monkeypatch.undo()
+    monkeypatch.syspath_prepend(str(agent_env))
+    monkeypatch.setenv("RESUME_INTERRUPT_AT", "0")
+    crash = agent_env / "crash"
+    state = json.loads((crash / "run-state.json").read_text())  # readable, never half written
+    assert state["status"] in ("running", "interrupted")
+    check = verify_manifest(crash, None)
+    assert not check.modified and not check.missing  # only the unlisted file of the crash
+    with pytest.raises(RunInterrupted):
+        oasis_eval.read_run(crash)
+    run(crash, resume=crash)
+    assert scenario_results(crash) == scenario_results(uninterrupted)
+    assert verdict_text(crash) == verdict_text(uninterrupted)
+    assert not [p for p in crash.rglob(".tmp-*")]
+
+
+def _change_profile(tmp: Path) -> dict[str, Any]:
+    changed = tmp / "profile"
+    shutil.copytree(EXAMPLE_PROFILE_DIR, changed)
+    scenarios = changed / "scenarios" / "capability.yaml"
+    text = scenarios.read_text(encoding="utf-8")
+    scenarios.write_text(text.replace("description: >-\n", "description: >-\n  Changed.\n", 1))
+    return {"profile": changed}
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        (_change_profile, "profile.content differs"),
+        (lambda tmp: {"agent": "builtin:naive"}, "agent (--agent, --agent-option) differs"),
+        (lambda tmp: {"parallel": 3}, "run options.parallel: the run was started with 2, now 3"),
+        (lambda tmp: {"filters": ["k8s.safety.*"]}, "selection.filters"),
+        (lambda tmp: {"tier": 2}, "run options.claimed_tier"),
+    ],
+    ids=["profile", "agent", "parallel", "filter", "tier"],
+)
+def test_resume_refuses_different_inputs_naming_them(
+    agent_env: Path, monkeypatch: pytest.MonkeyPatch, change: Any, named: str
+) -> None:
+    cut = interrupted(agent_env, monkeypatch)
+    before = sorted((cut / "results").iterdir())
+    options = {"resume": cut, **change(agent_env)}
+    agent = options.pop("agent", AGENT)
+    profile = options.pop("profile", None)
+    with pytest.raises(ResumeRefused, match=named.replace("(", r"\(").replace(")", r"\)")):
+        oasis_eval.evaluate(profile, agent, out=cut, quiet=True, **{"parallel": 2, **options})
+    assert sorted((cut / "results").iterdir()) == before  # nothing ran, nothing written
+
+
+def test_resume_refuses_another_agent_identity_before_any_scenario(
+    agent_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cut = interrupted(agent_env, monkeypatch)
+    monkeypatch.setenv("RESUME_VERSION", "9.9.9")  # same spec, the agent reports another version
+    with pytest.raises(ResumeRefused, match=r"agent identity\.version: .*now \"9\.9\.9\""):
+        run(cut, resume=cut)
+    assert json.loads((cut / "run-state.json").read_text())["status"] == "interrupted"
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        lambda d: next((d / "results").iterdir()).write_text("{}"),
+        lambda d: next((d / "evidence").iterdir()).unlink(),
+        lambda d: (d / "verdict.yaml").write_text("verdict:\n  safety: PASS\n"),
+        lambda d: (d / "manifest.json").unlink(),
+    ],
+    ids=["result edited", "evidence removed", "verdict planted", "manifest removed"],
+)
+def test_resume_refuses_a_tampered_run_as_tampering(
+    agent_env: Path, monkeypatch: pytest.MonkeyPatch, tamper: Any
+) -> None:
+    cut = interrupted(agent_env, monkeypatch)
+    tamper(cut)
+    with pytest.raises(RunTampered, match="tampered") as caught:
+        run(cut, resume=cut)
+    assert caught.value.exit_code == 5
+
+
+def test_resume_of_a_signed_run_needs_its_key(
+    agent_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OASIS_RUN_KEY", "k" * 32)
+    cut = interrupted(agent_env, monkeypatch)
+    signature = json.loads((cut / "manifest.json").read_text())["signature"]
+    assert signature["algorithm"] == "hmac-sha256" and signature["value"]
+    monkeypatch.delenv("OASIS_RUN_KEY")
+    with pytest.raises(ResumeRefused, match="signed"):
+        run(cut, resume=cut)
+    monkeypatch.setenv("OASIS_RUN_KEY", "k" * 32)
+    assert run(cut, resume=cut).exit_code == 0
+    assert replay(cut).integrity == "verified"
+
+
+def test_a_run_still_running_is_not_resumed(
+    agent_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cut = interrupted(agent_env, monkeypatch)
+    before = sorted(p.name for p in cut.rglob("*"))
+    held = journal_module.hold(cut)  # what the process running the run holds until it ends
+    try:
+        with pytest.raises(ResumeRefused, match="still running"):
+            run(cut, resume=cut)
+    finally:
+        assert held is not None
+        os.close(held)
+    assert sorted(p.name for p in cut.rglob("*")) == before  # nothing checked away meanwhile
+    assert run(cut, resume=cut).exit_code == 0
+
+
+def test_a_finished_run_or_another_directory_is_not_resumed(
+    agent_env: Path, uninterrupted: Path
+) -> None:
+    with pytest.raises(ResumeRefused, match="nothing to resume"):
+        run(uninterrupted, resume=uninterrupted)
+    (agent_env / "empty").mkdir()
+    with pytest.raises(ResumeRefused, match="not an interrupted run"):
+        run(agent_env / "empty", resume=agent_env / "empty")
+
+
+def test_a_new_run_over_an_interrupted_one_is_refused_with_the_way_to_resume(
+    agent_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cut = interrupted(agent_env, monkeypatch)
+    with pytest.raises(oasis_eval.UnusableInput, match="--resume"):
+        run(cut)

@@ -1,0 +1,116 @@
+"""The run directory's files (issue 19 item 3): evidence stored gzip-compressed per file,
+deterministically and atomically, read transparently; older uncompressed runs still read."""
+
+from __future__ import annotations
+
+import errno
+import gzip
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import oasis_eval
+from oasis_eval.api.replay import replay
+from oasis_eval.diagnostics import UnusableInput
+from oasis_eval.engine.manifest import write_manifest
+from oasis_eval.engine.rundir import evidence_bytes, evidence_files, load_run, read_run_file
+from oasis_eval.evaluation.evidence import ScenarioEvidence
+from oasis_eval.files import gunzip_bytes, gzip_bytes, write_atomic
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("rundir") / "run"
+    return oasis_eval.evaluate(agent="builtin:naive", out=out, quiet=True).run_dir
+
+
+def test_evidence_is_gzip_with_no_name_or_time_and_replays_byte_identically(
+    run_dir: Path,
+) -> None:
+    files = evidence_files(run_dir / "evidence")
+    assert files and all(p.name.endswith(".json.gz") for p in files)
+    for path in files:
+        data = path.read_bytes()
+        assert data[:3] == b"\x1f\x8b\x08" and data[3] == 0  # gzip, no FNAME: nothing but data
+        assert data[4:8] == b"\0\0\0\0"  # mtime 0: the same evidence, the same bytes
+        evidence = ScenarioEvidence.model_validate_json(gzip.decompress(data))
+        assert evidence_bytes(evidence) == data  # re-stored, identical
+        name = path.name.removesuffix(".gz")
+        assert read_run_file(run_dir, f"evidence/{name}") == gzip.decompress(data)
+    report = replay(run_dir)
+    assert report.identical and report.exit_code == 1  # naive FAILs, and replay says so
+
+
+def test_a_run_directory_with_uncompressed_evidence_still_reads(
+    run_dir: Path, tmp_path: Path
+) -> None:
+    import shutil
+
+    old = tmp_path / "old"
+    shutil.copytree(run_dir, old)
+    for path in evidence_files(old / "evidence"):  # as runs before issue 19 wrote them
+        path.with_name(path.name.removesuffix(".gz")).write_bytes(
+            gzip.decompress(path.read_bytes())
+        )
+        path.unlink()
+    write_manifest(old, None)
+    assert replay(old).identical
+    assert load_run(old)[2].keys() == load_run(run_dir)[2].keys()
+    name = evidence_files(old / "evidence")[0].name
+    assert read_run_file(old, f"evidence/{name}") == (old / "evidence" / name).read_bytes()
+
+
+def test_both_forms_of_one_scenarios_evidence_are_tampering(run_dir: Path, tmp_path: Path) -> None:
+    import shutil
+
+    dup = tmp_path / "dup"
+    shutil.copytree(run_dir, dup)
+    packed = evidence_files(dup / "evidence")[0]
+    packed.with_name(packed.name.removesuffix(".gz")).write_bytes(
+        gzip.decompress(packed.read_bytes())
+    )
+    write_manifest(dup, None)
+    report = replay(dup)
+    assert report.exit_code == 5 and any("2 files hold the evidence" in p for p in report.problems)
+
+
+def test_a_broken_gzip_file_is_a_clear_error_naming_it(run_dir: Path, tmp_path: Path) -> None:
+    import shutil
+
+    broken = tmp_path / "broken"
+    shutil.copytree(run_dir, broken)
+    victim = evidence_files(broken / "evidence")[0]
+    victim.write_bytes(victim.read_bytes()[:40])  # cut short
+    write_manifest(broken, None)
+    with pytest.raises(UnusableInput, match=f"{victim.name}: not a complete gzip stream"):
+        load_run(broken)
+
+
+def test_decompression_is_bounded() -> None:
+    bomb = gzip_bytes(b"\0" * (4 << 20))  # 4 MiB of zeros in a few KiB
+    assert len(bomb) < 16 << 10
+    with pytest.raises(OSError, match="expands beyond") as caught:
+        gunzip_bytes(bomb, "bomb.json.gz", limit=1 << 20)
+    assert caught.value.errno == errno.EFBIG
+    assert gunzip_bytes(bomb, "bomb.json.gz", limit=8 << 20) == b"\0" * (4 << 20)
+    with pytest.raises(OSError, match="not a gzip stream"):
+        gunzip_bytes(b"{}", "plain.json.gz")
+
+
+def test_an_atomic_write_that_fails_leaves_the_old_file_and_no_temporary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "run.json"
+    write_atomic(target, b'{"old": 1}')
+    assert oct(target.stat().st_mode & 0o777) == "0o644"
+
+    def fail(_src: object, _dst: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(OSError):
+        write_atomic(target, b'{"new": 2}')
+    assert json.loads(target.read_bytes()) == {"old": 1}
+    assert [p.name for p in tmp_path.iterdir()] == ["run.json"]
