@@ -104,10 +104,11 @@ class Normaliser:
             text = text.replace(self.run_dir, "<RUN_DIR>")
         for run_id in self.run_ids:
             text = re.sub(rf"\b{re.escape(run_id)}\b", "<RUN_ID>", text)
+        # JUnit times first: a suite's timestamp becomes "<TIME>", whose ">" would end the tag
+        text = _JUNIT_TIME.sub(r'\g<1><SECONDS>"', text)
         text = _DATETIME.sub(self._datetime, text)
         text = _RUN_DURATION.sub("<DURATION>", text)
         text = _AGENT_SECONDS.sub(r"\g<1><SECONDS>", text)
-        text = _JUNIT_TIME.sub(r'\g<1><SECONDS>"', text)
         text = _ENV_ID.sub(lambda m: self.placeholder("ENV", m.group()), text)
         text = _REDACTED.sub(lambda m: self.placeholder("REDACTED", m.group()), text)
         if self.audit_ids:

@@ -8,13 +8,13 @@ not a run is an :class:`UnusableInput` naming the missing file.
 
 from __future__ import annotations
 
-import gzip
 from pathlib import Path
 
 from ..diagnostics import UnusableInput
+from ..engine.journal import interrupted_message
 from ..engine.record import RunRecord
 from ..engine.rundir import RECORD, VERDICT_JSON
-from ..files import RUN_FILE_LIMIT, read_bytes
+from ..files import RUN_FILE_LIMIT, read_maybe_gzip
 from ..spec.common import VerdictStatus
 from ..spec.verdict import Verdict, VerdictDocument
 
@@ -35,22 +35,23 @@ def is_run_dir(path: Path) -> bool:
 
 
 def read_run_file(path: Path) -> bytes:
-    """The content of a run-directory file, decompressed when it is stored as ``.gz``."""
-    data = read_bytes(path, RUN_FILE_LIMIT)
-    if path.name.endswith(GZ):
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
-            raise ValueError(f"{path.name}: not a readable gzip file ({exc})") from None
-        if len(data) > RUN_FILE_LIMIT:
-            raise ValueError(f"{path.name}: larger than {RUN_FILE_LIMIT >> 20} MiB uncompressed")
-    return data
+    """The content of a run-directory file, decompressed when it is stored as ``.gz`` (bounded:
+    a small hostile file may not expand past the run-file limit)."""
+    try:
+        return read_maybe_gzip(path, RUN_FILE_LIMIT)
+    except OSError as exc:
+        if path.name.endswith(GZ) and path.is_file():
+            raise ValueError(f"{path.name}: {exc.strerror or exc}") from None
+        raise
 
 
 def _require(run_dir: Path, name: str) -> Path:
     if not run_dir.is_dir():
         raise UnusableInput("not a run directory: no such directory", file=str(run_dir))
     path = stored(run_dir, name)
+    unfinished = interrupted_message(run_dir) if path is None else None
+    if unfinished is not None:
+        raise UnusableInput(f"not a finished run: {unfinished}", file=str(run_dir))
     if path is None:
         raise UnusableInput(
             f"not a run directory: {name} is missing (every run directory holds the run "

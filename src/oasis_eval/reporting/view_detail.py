@@ -233,7 +233,7 @@ def _long_text(text: str, scenario_id: str) -> list[Block]:
             para(
                 cell(
                     f"Truncated: the first {len(shown)} of {total} characters are shown. The full text "
-                    f"is kept in evidence/{scenario_id}.json in the run directory.",
+                    f"is kept in evidence/{scenario_id}.json.gz in the run directory.",
                     tone="muted",
                 )
             )
