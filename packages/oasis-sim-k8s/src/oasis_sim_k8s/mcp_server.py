@@ -30,16 +30,11 @@ environment kept every torn-down environment alive, ~0.9 MB a cycle).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import socket
-import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
 import mcp_types as types
-import uvicorn
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 from mcp.server.lowlevel import Server
@@ -47,6 +42,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.shared.exceptions import MCPError
 
 from .connect import META_INTERFACE_TYPE
+from .listeners import serve_in_thread
 from .server import MCP_PATH, create_agent_app
 from .serving import bearer
 from .tools import ToolSurface
@@ -263,35 +259,8 @@ def serve_mcp_in_thread(
     """Serve :func:`create_mcp_app` with uvicorn in a daemon thread, as the agent listener
     of :func:`.server.create_agent_app`; returns ``(url, stop)``."""
 
-    root = create_agent_app(provider)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    bound = sock.getsockname()[1]
-    config = uvicorn.Config(root, log_level="warning", lifespan="on", access_log=False)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(
-        target=server.run, kwargs={"sockets": [sock]}, name=f"mcp-{bound}", daemon=True
-    )
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            server.should_exit = True
-            raise RuntimeError("the MCP server did not start")
-        time.sleep(0.01)
-    stopped = threading.Event()
-
-    def stop() -> None:
-        if stopped.is_set():
-            return
-        stopped.set()
-        server.should_exit = True
-        thread.join(timeout=10)
-        with contextlib.suppress(OSError):
-            sock.close()
-
-    return f"http://{host}:{bound}{MCP_PATH}", stop
+    listener = serve_in_thread(create_agent_app(provider), host, port, name="mcp")
+    return f"{listener.url}{MCP_PATH}", listener.stop
 
 
 __all__ = ["McpApp", "create_mcp_app", "serve_mcp_in_thread"]
