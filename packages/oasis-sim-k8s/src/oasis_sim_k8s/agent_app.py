@@ -21,7 +21,6 @@ the agent user, and every call is audited under that user.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
@@ -35,25 +34,13 @@ from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .handoff import MCP_PATH, PROMETHEUS_PATH
+from .kubeapi import create_kube_app
 from .prometheus_api import create_prometheus_app
 from .server import bounded_body, deny_unrouted, load_mcp_app
 from .serving import DEFAULT_MAX_BODY_BYTES, BodyLimit, asgi_lifespan
 
-KUBE_MODULE = "oasis_sim_k8s.kubeapi"
 #: the paths of a Kubernetes API server (what kubectl and client libraries ask)
 KUBE_PREFIXES = ("/api", "/apis", "/version", "/openapi", "/healthz", "/livez", "/readyz")
-
-
-def load_kube_app(provider: Any) -> ASGIApp | None:
-    """The Kubernetes API app (``kubeapi.create_kube_app``), or None while it does not exist."""
-    try:
-        module = importlib.import_module(KUBE_MODULE)
-    except ModuleNotFoundError as exc:
-        if exc.name == KUBE_MODULE:
-            return None
-        raise
-    factory = getattr(module, "create_kube_app", None)
-    return factory(provider) if factory is not None else None
 
 
 def is_kube_path(path: str) -> bool:
@@ -74,7 +61,7 @@ class AgentDispatch:
     (a Mount would strip the prefix), MCP requests at ``/`` to the MCP app; the rest to the
     routes of the listener."""
 
-    def __init__(self, app: ASGIApp, mcp: ASGIApp, kube: ASGIApp | None) -> None:
+    def __init__(self, app: ASGIApp, mcp: ASGIApp, kube: ASGIApp) -> None:
         self.app, self.mcp, self.kube = app, mcp, kube
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -83,7 +70,7 @@ class AgentDispatch:
             if scope["type"] == "http" and path == "/" and is_mcp_request(scope):
                 await self.mcp(scope, receive, send)
                 return
-            if self.kube is not None and (path == "/" or is_kube_path(path)):
+            if path == "/" or is_kube_path(path):
                 await self.kube(scope, receive, send)
                 return
         await self.app(scope, receive, send)
@@ -100,7 +87,7 @@ def create_agent_app(
     if mcp_app is None:
         raise RuntimeError("oasis_sim_k8s.mcp_server.create_mcp_app is not available")
     agent_mcp = mcp_app
-    kube = load_kube_app(provider)
+    kube = create_kube_app(provider)
     surfaces: Any = mcp_app  # the MCP app's tool surfaces (one per environment and user)
     prometheus = create_prometheus_app(surfaces.surface_for)
 
@@ -109,9 +96,8 @@ def create_agent_app(
         state: dict[str, Any] = {}
         async with AsyncExitStack() as stack:
             await stack.enter_async_context(asgi_lifespan(agent_mcp, state))
-            if kube is not None:
-                await stack.enter_async_context(asgi_lifespan(kube, state))
-            if serve_kube and kube is not None:
+            await stack.enter_async_context(asgi_lifespan(kube, state))
+            if serve_kube:
                 await anyio.to_thread.run_sync(provider.serve_kube)
                 stack.callback(provider.stop_kube)
             yield state
@@ -142,4 +128,4 @@ def create_agent_app(
     return app
 
 
-__all__ = ["KUBE_PREFIXES", "create_agent_app", "is_kube_path", "load_kube_app"]
+__all__ = ["KUBE_PREFIXES", "create_agent_app", "is_kube_path"]
