@@ -112,6 +112,18 @@ def test_fetch_from_a_tar_archive(oasis_spec_dir: Path, cache: Path, tmp_path: P
         fetch_profile(NAME, str(archive), "v1")
 
 
+def test_fetch_from_a_plain_directory(oasis_spec_dir: Path, cache: Path, tmp_path: Path) -> None:
+    """An unpacked copy of the spec (no git): copied, recorded by a content digest."""
+    plain = tmp_path / "unpacked"
+    shutil.copytree(oasis_spec_dir, plain, ignore=shutil.ignore_patterns(".git"))
+    fetched = fetch_profile(NAME, str(plain))
+    again = fetch_profile(NAME, str(plain))
+    assert fetched.commit.startswith("sha256:") and fetched.commit == again.commit
+    assert fetched.ref is None and (cache / NAME / "LICENSE").is_file()
+    with pytest.raises(FetchError, match="not a git repository"):
+        fetch_profile(NAME, str(plain), "v1")
+
+
 def test_a_source_that_would_not_run_installs_nothing(
     spec_repo: Path, cache: Path, tmp_path: Path
 ) -> None:

@@ -67,8 +67,10 @@ def fetch_profile(
             file=name,
         )
     archive = _is_archive(source)
-    if archive and ref is not None:
-        raise FetchError("--ref does not apply to an archive (it is one version)", file=source)
+    plain = _is_plain_directory(source)
+    if (archive or plain) and ref is not None:
+        what = "an archive" if archive else "a directory that is not a git repository"
+        raise FetchError(f"--ref does not apply to {what} (it is one version)", file=source)
     root = cache or cache_dir()
     root.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".fetch-{name}-", dir=root))  # same file system
@@ -76,6 +78,9 @@ def fetch_profile(
         tree = staging / "source"
         if archive:
             commit = _unpack(source, staging, tree)
+            used_ref = None
+        elif plain:
+            commit = _copy_directory(Path(source), tree)
             used_ref = None
         else:
             used_ref = ref or (DEFAULT_REF if source == DEFAULT_SOURCE else "HEAD")
@@ -114,6 +119,23 @@ def fetch_profile(
 
 def _is_archive(source: str) -> bool:
     return source.lower().endswith(_ARCHIVES)
+
+
+def _is_plain_directory(source: str) -> bool:
+    """A local directory that is not a git work tree (an unpacked copy of the spec)."""
+    path = Path(source)
+    return path.is_dir() and not (path / ".git").exists()
+
+
+def _copy_directory(source: Path, tree: Path) -> str:
+    """Copy a local directory (no symbolic links followed, ``.git`` left out) into ``tree``;
+    ``sha256:<digest>`` of its files' paths and contents, the version it records."""
+    shutil.copytree(source, tree, symlinks=True, ignore=shutil.ignore_patterns(".git"))
+    digest = hashlib.sha256()
+    for path in sorted(p for p in tree.rglob("*") if p.is_file() and not p.is_symlink()):
+        digest.update(path.relative_to(tree).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+    return f"sha256:{digest.hexdigest()}"
 
 
 def _git_fetch(source: str, ref: str, tree: Path) -> str:
