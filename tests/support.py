@@ -56,3 +56,15 @@ def require_client(path: str, why: str) -> str:
     if os.environ.get("OASIS_REQUIRE_HEAVY") == "1":
         pytest.fail(f"{path} is required by the heavy suite ({why}) and is not installed")
     pytest.skip(f"{path} not installed ({why}); .ci/heavy installs it")
+
+
+#: how the heavy tests start Debian's chromium headless on this closed network (without the
+#: background-networking flags it keeps dialling out and is refused)
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]

@@ -19,18 +19,10 @@ import pytest
 
 from oasis_eval.spec.common import VerdictStatus
 
-from ..support import require_client
+from ..support import CHROMIUM_ARGS, require_client
 
 pytestmark = pytest.mark.heavy
 
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SCREEN = {"width": 1400, "height": 900}
 #: printed on A4 with details folded: naive was 38-45 pages and careful 96-114 before issue 19
 MAX_PAGES = 14
@@ -42,7 +34,7 @@ def browser(runs: dict[str, Path]) -> Iterator[Any]:
     chromium = require_client("/usr/bin/chromium", "report DOM test in a real browser")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium, args=ARGS)
+        launched = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
 

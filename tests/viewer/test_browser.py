@@ -13,18 +13,9 @@ import pytest
 from oasis_eval.history.runs import load_record
 from oasis_eval.spec.common import VerdictStatus
 
-from ..support import require_client
+from ..support import CHROMIUM_ARGS, require_client
 
 pytestmark = pytest.mark.heavy
-
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture
