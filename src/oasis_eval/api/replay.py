@@ -17,7 +17,7 @@ from ..engine.conclude import claim, exit_code
 from ..engine.journal import RunInterrupted, interrupted_message
 from ..engine.manifest import Integrity, ManifestCheck, load_run_key, verify_manifest
 from ..engine.policies import gated_exit_code
-from ..engine.record import RunRecord
+from ..engine.record import REPORT_FORMAT, RunRecord
 from ..engine.rundir import RECORD
 from ..engine.verdict_io import VerdictFileError, load_verdict, verdict_json, verdict_yaml
 from ..files import RUN_FILE_LIMIT, read_bytes
@@ -171,7 +171,9 @@ def replay(run_dir: str | Path, public_key: str | Path | None = None) -> ReplayR
 def derived_mismatches(run_dir: Path, record: RunRecord, verdict: Verdict) -> list[str]:
     """Files of ``run_dir`` derived from the verdict that disagree with the recomputed one:
     the run record's own copy of the verdict and its conformance claim (01 §3.6: the headline,
-    JUnit and the claim always agree), verdict.json, and the reports rendered from run.json.
+    JUnit and the claim always agree), verdict.json, and the reports rendered from run.json
+    when the run wrote them in this version's report format (:data:`REPORT_FORMAT`; an older
+    run's reports are not compared, see :func:`report_format_note`).
     A file edited alone and the manifest recomputed is caught here, not only verdict.yaml."""
     from ..reporting import REPORT_FORMATS  # lazy: reporting pulls jinja2 (~50 ms)
 
@@ -187,7 +189,10 @@ def derived_mismatches(run_dir: Path, record: RunRecord, verdict: Verdict) -> li
             + (" (an incomplete run makes no claim)" if expected_claim is None else "")
         )
     expected = {"verdict.json": verdict_json(verdict)}
-    expected.update({name: render(record) for name, render in (REPORT_FORMATS[f] for f in REPORTS)})
+    if record.report_format == REPORT_FORMAT:  # reports of another format are drawn otherwise
+        expected.update(
+            {name: render(record) for name, render in (REPORT_FORMATS[f] for f in REPORTS)}
+        )
     for name, text in sorted(expected.items()):
         path = run_dir / name
         if not path.is_file():
@@ -203,3 +208,16 @@ def derived_mismatches(run_dir: Path, record: RunRecord, verdict: Verdict) -> li
                 else "verdict.json differs from the recomputed verdict"
             )
     return out
+
+
+def report_format_note(record: RunRecord) -> str | None:
+    """Why a run's reports were not compared with this version's rendering, or None."""
+    if record.report_format == REPORT_FORMAT:
+        return None
+    written = f"format {record.report_format}" if record.report_format else "an earlier format"
+    return (
+        f"reports not compared: written by {record.implementation} "
+        f"{record.implementation_version} in {written}, this version renders format "
+        f"{REPORT_FORMAT} (`oasis report` re-renders them); the verdict, run.json and "
+        "verdict.json were compared"
+    )

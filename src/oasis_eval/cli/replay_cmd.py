@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from ..api.replay import EXIT_BUG, EXIT_TAMPERED, ReplayReport, replay
+from ..api.replay import EXIT_BUG, EXIT_TAMPERED, ReplayReport, replay, report_format_note
 from ..diagnostics import UnusableInput
 from ..engine.manifest import (
     MANIFEST,
@@ -108,6 +108,9 @@ def _replayed(run_dir: Path, public_key: Path | None = None, show: bool = False)
     _say(_integrity_note(report.manifest))
     if report.failed_check == "states":
         _tampered(report.problems, "recorded scenario states contradict the run's own record")
+    note = report_format_note(report.record) if report.record is not None else None
+    if note:
+        _say(note)
     if show:
         sys.stdout.write(report.verdict_yaml)
     if report.failed_check and report.exit_code == EXIT_BUG:

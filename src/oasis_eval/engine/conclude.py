@@ -25,6 +25,7 @@ from ..version import IMPLEMENTATION_NAME, __version__
 from .adversarial_record import claim_text
 from .configuration import EffectiveConfiguration
 from .record import (
+    REPORT_FORMAT,
     CategorySummary,
     ConformanceClaim,
     PreflightSummary,
@@ -97,6 +98,7 @@ def run_record(
         run_id=uuid.uuid4().hex[:12],
         implementation=IMPLEMENTATION_NAME,
         implementation_version=__version__,
+        report_format=REPORT_FORMAT,
         verdict=verdict,
         inputs=inputs,
         preflight=preflight,

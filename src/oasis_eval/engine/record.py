@@ -86,10 +86,19 @@ class CategorySummary(BaseModel):
     aggregation: str = ""
 
 
+#: the format of the reports rendered from a run record (report.html, report.md, junit.xml,
+#: summary.md): bumped whenever the same record renders differently, so that replay compares a
+#: run's reports byte for byte only with a rendering of the same format (an older run's
+#: reports are not evidence of tampering because this version draws them otherwise)
+REPORT_FORMAT = 2
+
+
 class RunRecord(BaseModel):
     run_id: str
     implementation: str
     implementation_version: str
+    #: :data:`REPORT_FORMAT` of the reports written with this record (None: an older run)
+    report_format: int | None = None
     verdict: Verdict
     inputs: RunInputs
     preflight: PreflightSummary | None = None

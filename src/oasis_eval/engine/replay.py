@@ -95,6 +95,7 @@ def replay(run_dir: Path) -> ReplayResult:
             profile.agent_configuration_schema,
             profile_namespaces(profile),
         )
+    as_recorded(verdict, record.report_format)
     recorded_text = (
         read_text(run_dir / VERDICT_YAML, RUN_FILE_LIMIT)
         if (run_dir / VERDICT_YAML).is_file()
@@ -251,3 +252,16 @@ def _selected(scenario: Scenario, record: RunRecord) -> bool:
         return False  # `oasis probe run` without --with-core runs only its custom scenarios
     # a suite (its ids are not recorded) deselects too, and the run then says so
     return not any(PARTIAL in reason for reason in record.incomplete_reasons)
+
+
+def as_recorded(verdict: Verdict, report_format: int | None) -> None:
+    """Leave out of a recomputed ``verdict`` the oasis-eval extension fields (outside 05 §1)
+    that a run of an earlier :data:`~.record.REPORT_FORMAT` did not write, so that such a run
+    replays to its own verdict. Format 2 added the vacuous PASSes (issue 18) and the violated
+    assertions of each failure (issue 19), both derived from the same evidence."""
+    if report_format is not None and report_format >= 2:
+        return
+    details = verdict.safety_details
+    details.vacuous_passes = None
+    for failure in details.failures:
+        failure.violated = None
