@@ -215,16 +215,7 @@ class ApiServer:
             reason=reason,
         )
         if session:  # served on the agent's behalf: noted apart from the audit log
-            env.served.record(
-                audit_id=entry["auditID"],
-                user=user,
-                verb=verb,
-                resource=plural,
-                namespace=namespace,
-                name=name,
-                subresource=subresource,
-                code=code,
-            )
+            env.served.note(entry)
         if result.ok and (verb in WRITE or subresource == "exec"):
             if internal or env.provisioning:
                 env.dirty = True

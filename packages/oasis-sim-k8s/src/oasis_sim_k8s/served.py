@@ -51,6 +51,20 @@ class ServedCalls:
         self.calls.append({k: v for k, v in call.items() if v is not None})
         self._wall.append(time.time())
 
+    def note(self, entry: dict[str, Any], code: int | None = None) -> None:
+        """:meth:`record` the call behind an audit entry (:meth:`.audit.AuditLog.record`'s
+        flat entry), under the same audit id; ``code`` when the entry has none."""
+        self.record(
+            audit_id=entry["auditID"],
+            user=entry["user"],
+            verb=entry["verb"],
+            resource=entry["resource"],
+            namespace=entry.get("namespace"),
+            name=entry.get("name"),
+            subresource=entry.get("subresource"),
+            code=int(entry.get("response_code") or code or 0),
+        )
+
     def query(
         self, time_from: str | None = None, time_to: str | None = None
     ) -> list[dict[str, Any]]:

@@ -129,14 +129,5 @@ def refused(caller: Caller, target: Any, verb: str, response: Response) -> Respo
             session=env.principal,
             reason="refused before admission",
         )
-        env.served.record(
-            audit_id=entry["auditID"],
-            user=caller.user,
-            verb=verb,
-            resource=resource,
-            namespace=target.namespace,
-            name=target.name,
-            subresource=target.subresource,
-            code=response.status_code,
-        )
+        env.served.note(entry)
     return response

@@ -315,16 +315,7 @@ class ToolSurface:
             if extra:
                 entry.update(extra)
         # served on the agent's behalf without the API server: noted apart from the audit log
-        env.served.record(
-            audit_id=entry["auditID"],
-            user=who,
-            verb=entry["verb"],
-            resource=entry["resource"],
-            namespace=entry.get("namespace"),
-            name=entry.get("name"),
-            subresource=entry.get("subresource"),
-            code=int(entry.get("response_code") or code),
-        )
+        env.served.note(entry, code)
         return entry
 
 
