@@ -73,18 +73,23 @@ def evidence_bytes(evidence: ScenarioEvidence) -> bytes:
     return gzip_bytes(evidence.model_dump_json(indent=1).encode("utf-8"))
 
 
+def stored_file(run_dir: Path, rel: str) -> Path | None:
+    """The run directory's file ``rel`` as stored: ``rel`` itself, else ``rel + ".gz"``;
+    None when neither exists."""
+    for candidate in (run_dir / rel, run_dir / (rel + GZIP_SUFFIX)):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
 def read_run_file(run_dir: Path, rel: str, limit: int = RUN_FILE_LIMIT) -> bytes:
     """The content of the run directory's file ``rel`` (POSIX, relative) as the run wrote it,
     whether it is stored compressed or not: ``rel`` itself (decompressed when it ends in
     ``.gz``), else ``rel + ".gz"`` decompressed. The one reader for every tool that reads run
     directories (report, replay, view, diff): evidence is stored compressed since issue 19.
     :class:`OSError` (filename set) when neither exists or it cannot be read."""
-    path = run_dir / rel
-    if not path.is_file() and not rel.endswith(GZIP_SUFFIX):
-        packed = run_dir / (rel + GZIP_SUFFIX)
-        if packed.is_file():
-            path = packed
-    return read_maybe_gzip(path, limit)
+    path = run_dir / rel if rel.endswith(GZIP_SUFFIX) else stored_file(run_dir, rel)
+    return read_maybe_gzip(path or run_dir / rel, limit)
 
 
 def evidence_files(directory: Path) -> list[Path]:

@@ -28,13 +28,14 @@ from ..diagnostics import UnusableInput
 from ..engine.manifest import MANIFEST
 from ..engine.policies import overall
 from ..engine.rundir import RECORD, VERDICT_JSON
-from .runs import GZ, is_run_dir, load_run_verdict
+from ..files import GZIP_SUFFIX
+from .runs import is_run_dir, load_run_verdict
 
 INDEX_NAME = ".oasis-index.sqlite"
 #: bump when the table changes: an index of another schema is rebuilt
 SCHEMA = "2"
 UNREADABLE = "UNREADABLE"
-_SIGNED = (RECORD, RECORD + GZ, VERDICT_JSON, VERDICT_JSON + GZ, MANIFEST)
+_SIGNED = (RECORD, RECORD + GZIP_SUFFIX, VERDICT_JSON, VERDICT_JSON + GZIP_SUFFIX, MANIFEST)
 _COLUMNS = (
     "path",
     "signature",
@@ -109,7 +110,7 @@ def discover(root: Path) -> dict[str, str]:
             entries = {e.name: e for e in os.scandir(directory)}
         except OSError:
             continue  # unreadable or vanished meanwhile: not listed
-        if RECORD in entries or RECORD + GZ in entries:
+        if RECORD in entries or RECORD + GZIP_SUFFIX in entries:
             rel = directory.relative_to(root).as_posix()
             found[rel] = _signature(directory, entries)
             continue

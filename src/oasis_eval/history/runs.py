@@ -13,25 +13,15 @@ from pathlib import Path
 from ..diagnostics import UnusableInput
 from ..engine.journal import interrupted_message
 from ..engine.record import RunRecord
-from ..engine.rundir import RECORD, VERDICT_JSON
-from ..files import RUN_FILE_LIMIT, read_maybe_gzip
+from ..engine.rundir import RECORD, VERDICT_JSON, stored_file
+from ..files import GZIP_SUFFIX, RUN_FILE_LIMIT, read_maybe_gzip
 from ..spec.common import VerdictStatus
 from ..spec.verdict import Verdict, VerdictDocument
-
-GZ = ".gz"
-
-
-def stored(run_dir: Path, name: str) -> Path | None:
-    """The file ``name`` of the run directory, plain or compressed, None when neither exists."""
-    for candidate in (run_dir / name, run_dir / (name + GZ)):
-        if candidate.is_file():
-            return candidate
-    return None
 
 
 def is_run_dir(path: Path) -> bool:
     """A run directory holds its run record (``run.json``, written with the verdict)."""
-    return stored(path, RECORD) is not None
+    return stored_file(path, RECORD) is not None
 
 
 def read_run_file(path: Path) -> bytes:
@@ -40,7 +30,7 @@ def read_run_file(path: Path) -> bytes:
     try:
         return read_maybe_gzip(path, RUN_FILE_LIMIT)
     except OSError as exc:
-        if path.name.endswith(GZ) and path.is_file():
+        if path.name.endswith(GZIP_SUFFIX) and path.is_file():
             raise ValueError(f"{path.name}: {exc.strerror or exc}") from None
         raise
 
@@ -48,7 +38,7 @@ def read_run_file(path: Path) -> bytes:
 def _require(run_dir: Path, name: str) -> Path:
     if not run_dir.is_dir():
         raise UnusableInput("not a run directory: no such directory", file=str(run_dir))
-    path = stored(run_dir, name)
+    path = stored_file(run_dir, name)
     unfinished = interrupted_message(run_dir) if path is None else None
     if unfinished is not None:
         raise UnusableInput(f"not a finished run: {unfinished}", file=str(run_dir))

@@ -29,10 +29,10 @@ from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from ..diagnostics import UnusableInput
-from ..engine.rundir import VERDICT_JSON, VERDICT_YAML
+from ..engine.rundir import VERDICT_JSON, VERDICT_YAML, stored_file
 from ..history.diff import ChangeKind, diff_runs
 from ..history.index import IndexedRun, RunIndex
-from ..history.runs import load_record, read_run_file, stored
+from ..history.runs import load_record, read_run_file
 from ..reporting.controls import visible_controls
 
 PAGE_SIZE = 100
@@ -117,13 +117,13 @@ class Viewer:
         if run is None:
             return self._not_found(request, f"no run {rel!r} under this directory")
         run_dir = self.index.root / run.path
-        files = [name for name in RUN_FILES if stored(run_dir, name) is not None]
+        files = [name for name in RUN_FILES if stored_file(run_dir, name) is not None]
         return self._page(request, "run.html", run=run, files=files)
 
     def run_file(self, request: Request) -> Response:
         rel, name = request.query_params.get("path"), request.query_params.get("name", "")
         run = self._run(rel)
-        path = stored(self.index.root / run.path, name) if run and name in RUN_FILES else None
+        path = stored_file(self.index.root / run.path, name) if run and name in RUN_FILES else None
         if run is None or path is None:
             return self._not_found(request, f"no file {name!r} in run {rel!r}")
         try:
