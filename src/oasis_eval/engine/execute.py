@@ -316,21 +316,24 @@ def _transcript(
 
 def _authored_by(principal: str) -> Callable[[dict[str, Any]], bool]:
     """Which mappings of an observation the agent wrote, for redaction (engine/redaction.py):
-    an audit entry, unless it names another user (a provider's setup write) and no agent
-    session. Anything else is environment state."""
+    an audit entry attributed to it as verification attributes entries (its user, its session
+    mark, or external credentials: :mod:`..evaluation.audit`), and one naming no user at all
+    (unattributable: redacted as the agent's). Anything else is environment state."""
 
     def authored(entry: dict[str, Any]) -> bool:
         if "verb" not in entry and "user" not in entry:
             return False
         user = entry.get("user")
         user = user.get("username") if isinstance(user, dict) else user
-        data = entry.get("data")
-        session = entry.get("agent_principal") or (
-            data.get("agent_principal") if isinstance(data, dict) else None
+        raw = entry.get("data")
+        data: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        session = data.get("agent_principal")
+        return (
+            not (isinstance(user, str) and user)
+            or user_is(user, principal)
+            or (isinstance(session, str) and user_is(session, principal))
+            or bool(entry.get("external_credentials") or data.get("external_credentials"))
         )
-        if isinstance(session, str) and user_is(session, principal):
-            return True
-        return not (isinstance(user, str) and user and not user_is(user, principal))
 
     return authored
 
