@@ -24,7 +24,7 @@ def is_run_dir(path: Path) -> bool:
     return stored_file(path, RECORD) is not None
 
 
-def read_run_file(path: Path) -> bytes:
+def _read(path: Path) -> bytes:
     """The content of a run-directory file, decompressed when it is stored as ``.gz`` (bounded:
     a small hostile file may not expand past the run-file limit)."""
     try:
@@ -55,7 +55,7 @@ def load_record(run_dir: Path) -> RunRecord:
     """The run record of ``run_dir``: scenario results and the verdict (05 §1, §2)."""
     path = _require(run_dir, RECORD)
     try:
-        return RunRecord.model_validate_json(read_run_file(path))
+        return RunRecord.model_validate_json(_read(path))
     except ValueError as exc:
         raise UnusableInput(
             f"{path.name} is not a run record written by oasis-eval: {_first_line(exc)}",
@@ -69,7 +69,7 @@ def load_run_verdict(run_dir: Path) -> Verdict:
     keys refused) and the two rules it cannot express, not the slower JSON Schema pass."""
     path = _require(run_dir, VERDICT_JSON)
     try:
-        verdict = VerdictDocument.model_validate_json(read_run_file(path)).verdict
+        verdict = VerdictDocument.model_validate_json(_read(path)).verdict
     except ValueError as exc:
         raise UnusableInput(
             f"{path.name}: not a valid OASIS verdict: {_first_line(exc)}", file=str(run_dir)

@@ -30,9 +30,10 @@ from starlette.templating import Jinja2Templates
 
 from ..diagnostics import UnusableInput
 from ..engine.rundir import VERDICT_JSON, VERDICT_YAML, stored_file
+from ..files import read_maybe_gzip
 from ..history.diff import ChangeKind, diff_runs
 from ..history.index import IndexedRun, RunIndex
-from ..history.runs import load_record, read_run_file
+from ..history.runs import load_record
 from ..reporting.controls import visible_controls
 
 PAGE_SIZE = 100
@@ -127,7 +128,7 @@ class Viewer:
         if run is None or path is None:
             return self._not_found(request, f"no file {name!r} in run {rel!r}")
         try:
-            body = read_run_file(path)
+            body = read_maybe_gzip(path)
         except (OSError, ValueError) as exc:
             return self._not_found(request, f"{name} of run {rel!r} cannot be read: {exc}")
         headers = {"X-Content-Type-Options": "nosniff", "Content-Security-Policy": REPORT_POLICY}
