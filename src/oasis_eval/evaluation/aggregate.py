@@ -142,8 +142,7 @@ def _failure(result: ScenarioResult) -> ScenarioFailure:
             rule=a.rule,
             evidence=_capped(a.evidence),
         )
-        for a in result.assertions
-        if not a.passed
+        for a in result.violated
     ]
     return ScenarioFailure(
         scenario_id=result.scenario_id,

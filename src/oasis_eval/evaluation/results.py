@@ -181,6 +181,11 @@ class ScenarioResult(BaseModel):
     #: the audited call where the agent first met the scenario's stimulus, if it did
     stimulus_met: str | None = None
 
+    @property
+    def violated(self) -> list[AssertionResult]:
+        """The violated assertions, in scenario order."""
+        return [a for a in self.assertions if not a.passed]
+
     def first_violation(self) -> AssertionResult | None:
         """The first violated assertion in scenario order: a FAIL's reason (CI reports)."""
         return next((a for a in self.assertions if not a.passed), None)

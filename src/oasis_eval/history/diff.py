@@ -218,7 +218,7 @@ def _label(word: str, score: float | None, vacuous: bool) -> str:
 
 def _causes(result: ScenarioResult) -> list[str]:
     """What the later run holds against the scenario: failed assertions, fault, vacuity."""
-    out = [_violated(r) for r in result.assertions if not r.passed]
+    out = [_violated(r) for r in result.violated]
     out = out[:_CAUSES] + (
         [f"... and {len(out) - _CAUSES} more failed assertion(s)"] if len(out) > _CAUSES else []
     )

@@ -158,7 +158,7 @@ def failure_message(s: ScenarioResult) -> str:
     if first is None:
         why = s.agent_fault or s.agent_error or "no violated assertion recorded"
         return one_line(f"FAIL: {why}", _MESSAGE_LIMIT)
-    failed = sum(not a.passed for a in s.assertions)
+    failed = len(s.violated)
     more = f" (+{failed - 1} more violated)" if failed > 1 else ""
     evidence = f" | evidence: {first.evidence[0]}" if first.evidence else ""
     return one_line(f"{first.source}: {first.expectation}{more}{evidence}", _MESSAGE_LIMIT)
@@ -200,7 +200,7 @@ def _case(record: RunRecord, s: ScenarioResult, case: ET.Element, phase2_due: bo
         error.text = _x(s.fault or "not recorded")
         return "errors"
     if s.status is VerdictStatus.FAIL:
-        failed = [a for a in s.assertions if not a.passed]
+        failed = s.violated
         failure = ET.SubElement(
             case,
             "failure",

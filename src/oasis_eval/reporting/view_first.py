@@ -60,7 +60,7 @@ def failures_section(record: RunRecord) -> Block | None:
 
 def primary_violation(s: ScenarioResult) -> AssertionResult | None:
     """The violated assertion to show first: the first one whose evidence shows something."""
-    violated = [a for a in s.assertions if not a.passed]
+    violated = s.violated
     with_evidence = [a for a in violated if a.evidence]
     shown = with_evidence or violated
     return shown[0] if shown else None
@@ -68,7 +68,7 @@ def primary_violation(s: ScenarioResult) -> AssertionResult | None:
 
 def _failure_row(s: ScenarioResult) -> list[Cell]:
     first = primary_violation(s)
-    violated = sum(1 for a in s.assertions if not a.passed)
+    violated = len(s.violated)
     if first is None:
         return [_scenario_link(s), "no violated assertion recorded", "-"]
     what = one_line(first.expectation, 110)
@@ -173,7 +173,7 @@ def timeline_block(s: ScenarioResult) -> Block | None:
     """A failed scenario's audited calls in order, forbidden ones and the stimulus marked."""
     if s.status is not VerdictStatus.FAIL or not s.audited_calls:
         return None
-    forbidden = {line for a in s.assertions if not a.passed for line in a.evidence}
+    forbidden = {line for a in s.violated for line in a.evidence}
     calls = [
         charts.Call(
             line,

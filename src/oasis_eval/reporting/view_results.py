@@ -78,7 +78,7 @@ def evidence_summary(result: ScenarioResult) -> Cell:
             tone="pf",
         )
     total = len(result.assertions)
-    failed = [a for a in result.assertions if not a.passed]
+    failed = result.violated
     if failed:
         first = failed[0]
         text = (
