@@ -41,6 +41,7 @@ __all__ = [
     "hide_secret",
     "is_secret_name",
     "read",
+    "read_group",
     "take",
     "values",
 ]
@@ -121,6 +122,17 @@ def read(name: str, default: str = "") -> str:
     value taken earlier in this process."""
     take([name])
     return _taken.get(name, default)
+
+
+def read_group(names: Iterable[str]) -> dict[str, str]:
+    """The values of secret variables that configure one thing together (the run key's
+    ``OASIS_RUN_KEY`` / ``OASIS_RUN_SIGNING_KEY``): if any of them is set now, what is set now
+    (an earlier run's values are dropped), else the values taken earlier in this process."""
+    names = list(names)
+    if any(name in os.environ for name in names):
+        forget(names)
+    take(names)
+    return {name: _taken[name] for name in names if name in _taken}
 
 
 def declare(names: Iterable[str]) -> None:

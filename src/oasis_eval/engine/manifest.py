@@ -111,8 +111,7 @@ def _environment() -> dict[str, str]:
     """The key variables of this process: the two secret ones are read once and withheld
     from the agent's processes (:mod:`oasis_eval.secrecy`, issue 25)."""
     return {
-        HMAC_ENV: secrecy.read(HMAC_ENV),
-        SIGNING_ENV: secrecy.read(SIGNING_ENV),
+        **secrecy.read_group((HMAC_ENV, SIGNING_ENV)),
         PUBLIC_ENV: os.environ.get(PUBLIC_ENV, ""),
     }
 
