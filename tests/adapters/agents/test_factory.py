@@ -60,7 +60,7 @@ def test_cli_section(tmp_path: Path) -> None:
     )
     assert isinstance(agent, CliAgent)
     assert (
-        agent.command == ["my-agent", "--fast"] and agent.env is not None and agent.env["A"] == "1"
+        agent.command == ["my-agent", "--fast"] and agent.process.env["A"] == "1"
     )
     assert agent.cwd == tmp_path
 
