@@ -51,6 +51,8 @@ from .config import (
     suite_ids,
     tolerances,
     with_agent_options,
+    with_process_options,
+    withhold_secrets,
 )
 from .config_compat import select_ids, with_timeout
 from .errors import OptionError
@@ -98,6 +100,10 @@ class RunRequest:
     min_capability: Sequence[str] | Mapping[str, object] | float | None = None
     #: ``--resume RUN_DIR``: carry on with this interrupted run (api/resume.py)
     resume: Path | None = None
+    #: ``--agent-env NAME`` (issue 25): variables passed to a subprocess agent
+    agent_env: Sequence[str] = ()
+    #: ``--agent-user USER``: the user a subprocess agent runs as (root runner)
+    agent_user: str | None = None
 
 
 @dataclass
@@ -125,6 +131,10 @@ def prepare(request: RunRequest) -> RunPlan:
     """Load and check every input of ``request``, in the order ``oasis run`` always has
     (its first error is the one reported); the provider is built before the agent, so a
     runner token leaves the environment before any agent code is loaded."""
+    asked = request.adversarial
+    withhold_secrets(
+        asked.key_env, request.provider_token, asked.options if asked.generator else None
+    )
     cfg = load_run_config(request.config) if request.config else RunConfig()
     given = request.profile
     if isinstance(given, Profile):
@@ -141,6 +151,7 @@ def prepare(request: RunRequest) -> RunPlan:
     check_judging_inputs(inputs, profile)
     check_patterns(list(request.filters))
     agent_spec = with_agent_options(request.agent or cfg.agent, request.agent_options)
+    agent_spec = with_process_options(agent_spec, request.agent_env, request.agent_user)
     if cfg.agent_timeout is not None:
         agent_spec = with_timeout(
             spec_of(DEFAULT_AGENT if agent_spec is None else agent_spec),

@@ -87,7 +87,7 @@ def http_provider_factory(spec: Mapping[str, Any]) -> HttpProvider:
 def http_token(spec: Mapping[str, Any]) -> str | None:
     """The runner token for an http provider (see the module docstring); every token read is
     then hidden from the agent's processes (:mod:`oasis_eval.secrecy`)."""
-    default = os.environ.pop(TOKEN_ENV, None)  # never left for agent processes to inherit
+    default = secrecy.read(TOKEN_ENV) or None  # never left for agent processes to inherit
     try:
         return _read_token(spec, default)
     finally:
