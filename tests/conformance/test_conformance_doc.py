@@ -9,6 +9,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = (
     "README.md",
+    "CONTRIBUTING.md",
+    "CHANGELOG.md",
     *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md")),
 )
 _CITE = re.compile(r"(tests/[\w/]+\.py)(?:::(\w+))?")
