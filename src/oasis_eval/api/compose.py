@@ -54,7 +54,7 @@ from .config import (
     with_process_options,
     withhold_secrets,
 )
-from .config_compat import select_ids, with_timeout
+from .config_compat import copy_outputs, select_ids, with_timeout
 from .errors import OptionError
 from .inputs import check_judging_inputs, check_output, check_patterns
 from .publish import absolute, publish, staging_for
@@ -125,6 +125,8 @@ class RunPlan:
     fingerprint: dict[str, Any] = field(default_factory=dict)
     #: the interrupted run to carry on with (``--resume``)
     resume: Path | None = None
+    #: the run config's output.path / output.evidence_dir: copies written after the run
+    copies: tuple[Path | None, Path | None] = (None, None)
 
 
 def prepare(request: RunRequest) -> RunPlan:
@@ -194,7 +196,12 @@ def prepare(request: RunRequest) -> RunPlan:
         profile_path=profile_path,
         fingerprint=fingerprint,
         resume=request.resume,
+        copies=(absolute(_given(cfg.verdict_copy)), absolute(_given(cfg.evidence_copy))),
     )
+
+
+def _given(path: str | None) -> Path | None:
+    return Path(path) if path else None
 
 
 def _inputs(cfg: RunConfig, request: RunRequest) -> RunInputs:
@@ -349,4 +356,5 @@ def write_run_dir(
     where, warning = publish(staging, run_dir, record.run_id, found)
     if journal is not None:
         journal.release()
-    return where, warning or moved
+    copied = copy_outputs(where, *plan.copies)
+    return where, "; ".join(w for w in (warning or moved, copied) if w) or None

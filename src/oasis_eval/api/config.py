@@ -60,6 +60,9 @@ class RunConfig:
     agent_timeout: Any = None
     #: evaluation.scenarios (oasisctl): only these scenario ids run (config_compat.select_ids)
     scenarios: list[str] | None = None
+    #: output.path / output.evidence_dir (oasisctl): copies of the verdict and the evidence
+    verdict_copy: str | None = None
+    evidence_copy: str | None = None
     #: where the warnings about this file's keys are collected (file:line of each key)
     notes: Notes = field(default_factory=lambda: Notes(None, None))
 
@@ -117,10 +120,12 @@ def load_run_config(path: Path) -> RunConfig:
     output = data.get("output") or {}
     # the run directory, as --out (issue 18: one meaning for both)
     cfg.output = output.get("dir") if isinstance(output, dict) else output
+    if isinstance(output, dict):
+        cfg.verdict_copy, cfg.evidence_copy = output.get("path"), output.get("evidence_dir")
     output_notes(output, notes)
     # relative paths in a run config are relative to the config file, not the working directory
     base = path.parent
-    for attr in ("profile", "suite", "output"):
+    for attr in ("profile", "suite", "output", "verdict_copy", "evidence_copy"):
         value = getattr(cfg, attr)
         if isinstance(value, str) and value and not Path(value).is_absolute():
             setattr(cfg, attr, str(base / value))
