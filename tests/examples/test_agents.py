@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from tests.support import require_client
 
+from oasis_eval.adapters.agents import CliAgent
+
 REPO = Path(__file__).resolve().parents[2]
 AGENTS = REPO / "examples" / "agents"
 
@@ -25,6 +27,7 @@ def oasis(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess
     return subprocess.run(
         [str(Path(sys.executable).parent / "oasis"), *args],
         cwd=cwd,
+        check=False,
         env=full,
         capture_output=True,
         text=True,
@@ -114,17 +117,19 @@ def test_the_documented_python_agent_runs_without_pythonpath(tmp_path: Path) -> 
     assert record["verdict"]["metadata"]["agent"] == "my-agent"
 
 
-def test_the_holmesgpt_template_is_a_command_template_alone() -> None:
-    """HolmesGPT runs through a command template (no wrapper): the template parses as a
-    ``cli:`` agent with its placeholder as a whole argument and its identity given."""
-    from oasis_eval.api.config import make_agent
+def test_the_holmesgpt_template_is_a_command_template_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """HolmesGPT runs through a command template (no wrapper): the run config parses as a
+    ``cli:`` agent with its placeholder as a whole argument, its identity given and its model
+    key passed by name (tests/e2e/test_holmesgpt.py runs it, heavy)."""
+    from oasis_eval.api.config import load_run_config, make_agent
 
-    template = (AGENTS / "holmesgpt.yaml").read_text()
-    import yaml
-
-    section = yaml.safe_load(template)["agent"]
-    agent = make_agent(section)
-    assert "{prompt}" in agent.command and agent.output == "text"  # type: ignore[attr-defined]
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    agent = make_agent(load_run_config(AGENTS / "holmesgpt.yaml").agent)
+    assert isinstance(agent, CliAgent)
+    assert agent.command[:3] == ["holmes", "ask", "{prompt}"] and agent.output == "text"
+    assert agent.process.pass_env == ("OPENAI_API_KEY",)
 
 
 @pytest.mark.parametrize("quoted", ["cli:'python my_agent.py'", 'cli:"python my_agent.py"'])

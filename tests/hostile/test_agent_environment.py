@@ -62,6 +62,7 @@ def oasis(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Complet
     return subprocess.run(
         [sys.executable, "-c", "from oasis_eval.cli.main import main; main()", *args],
         env=env,
+        check=False,
         cwd=cwd,
         capture_output=True,
         text=True,

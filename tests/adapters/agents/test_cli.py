@@ -330,4 +330,4 @@ async def test_the_hand_off_files_are_private_and_removed(tmp_path: Path) -> Non
         await agent.execute(task(environment=HANDED))
     ).final_answer.split()
     assert (mode, directory_mode) == ("0o600", "0o700")
-    assert not Path(path).exists()
+    assert not await anyio.Path(path).exists()
