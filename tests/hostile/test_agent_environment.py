@@ -112,6 +112,7 @@ def test_no_harness_secret_reaches_the_agent(
 ) -> None:
     _, seen = hostile_run
     text = json.dumps(seen)
+    assert any(d["argv"][2:] == ["identify"] for d in seen) and len(seen) >= 2
     for name, value in SECRETS.items():
         assert value not in text, f"{name} reached the agent"
     for dump in seen:
