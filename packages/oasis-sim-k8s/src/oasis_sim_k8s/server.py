@@ -487,7 +487,9 @@ def create_app(
     ]
     middleware = [Middleware(BodyLimit, max_bytes=max_body_bytes)]
     if mcp_app is not None:
-        routes.append(Mount(MCP_PATH, app=mcp_app))
+        from .gate import ListenerGate  # the agent listeners' pipeline, on this mount too
+
+        routes.append(Mount(MCP_PATH, app=ListenerGate(mcp_app, provider, max_body_bytes)))
         middleware.append(Middleware(ExactMount, prefix=MCP_PATH))
 
     async def reaper() -> None:
