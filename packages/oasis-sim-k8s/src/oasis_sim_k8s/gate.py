@@ -20,9 +20,12 @@ Every request addressed to an environment is audited there under the identity it
 names, in the agent's session (only the agent holds the environment's address), with its
 ``credential``, its ``protocol``, ``impersonatedUser`` and its outcome. The app's own audit
 entries (the API server pipeline, the tool surface) stand for the request; the gate writes
-one only when the app wrote none. A request that names nothing to act on (discovery, a path
+one when the app wrote none and the request failed. A request that succeeded without any
+layer auditing it did nothing (API discovery, an MCP handshake or tool listing): it is left
+out of the log, as the in-process transport leaves it out, so a run over the wire records
+what an in-process run records. A request that names nothing to act on (discovery, a path
 real clients probe such as ``/swagger-2.0.0.pb-v1``, ``/metrics``, ``/openid/v1/jwks``, an
-MCP handshake or tool listing) is audited with ``data.no_action``: verification counts it
+unknown Prometheus endpoint) is audited with ``data.no_action``: verification counts it
 toward neither vacuity, nor the no-call retry, nor evidence for credit. A request addressed
 to no environment (no address, no valid token) cannot be attributed and is only refused.
 """
@@ -210,7 +213,7 @@ def record(
     user_agent: str | None = None,
 ) -> dict[str, Any]:
     """Audit one request the listener's app did not audit (see the module docstring)."""
-    action = target.action and not (code < 400 and cred.kind == "agent" and asked is None)
+    action = target.action
     verb, resource, ns, name, sub = (
         target.verb,
         target.resource,
@@ -397,7 +400,9 @@ class ListenerGate:
         except BodyTooLarge as exc:
             if not code:
                 code = 413
-                await _send(send, 413, *answer(target.protocol, 413, "RequestEntityTooLarge", str(exc)))
+                await _send(
+                    send, 413, *answer(target.protocol, 413, "RequestEntityTooLarge", str(exc))
+                )
         except Exception:  # noqa: BLE001 - a fault of the listener's app: a 500, audited
             _log.exception("agent listener: %s %s failed", scope.get("method"), target.uri)
             if not code:
@@ -406,7 +411,7 @@ class ListenerGate:
                 await _send(send, 500, *answer(target.protocol, 500, "InternalError", message))
         finally:
             SERVING.reset(token)
-        if served.audited == 0 and env is not None:
+        if served.audited == 0 and env is not None and not 0 < code < 400:
             record(env, target, cred, code or 500, reason="served by the listener", user_agent=ua)
 
 
