@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 from urllib.parse import quote
@@ -41,7 +41,9 @@ class Served:
     """One listener request being served (:mod:`.gate`): how many audit entries it wrote, so
     the gate audits a request nothing else audited (every request is evidence, issue 25)."""
 
-    audited: int = 0
+    #: the audit entries written while serving it (the gate labels them with the listener's
+    #: protocol and the credential)
+    entries: list[dict[str, Any]] = field(default_factory=list)
 
 
 #: the listener request the current task serves (None outside one)
@@ -159,7 +161,7 @@ class AuditLog:
         self.entries.append(entry)
         serving = SERVING.get()
         if serving is not None:
-            serving.audited += 1
+            serving.entries.append(entry)
         self._wall.append(time.time())
         return entry
 

@@ -244,9 +244,7 @@ def record(
     if not resource:  # a non-resource URL: no object reference
         raw.pop("objectRef", None)
     entry["requestURI"] = raw["requestURI"] = target.uri
-    entry["protocol"], entry["credential"] = target.protocol, cred.kind
-    raw["annotations"]["sim-k8s.oasis/protocol"] = target.protocol
-    raw["annotations"]["sim-k8s.oasis/credential"] = cred.kind
+    label(entry, target, cred)
     if user_agent:
         raw["userAgent"] = user_agent
     if asked is not None:
@@ -256,6 +254,18 @@ def record(
     if action:  # a call of the agent's (denied included): the runner checks it is in the log
         env.served.note(entry)
     return entry
+
+
+def label(entry: dict[str, Any], target: Target, cred: Credential) -> None:
+    """Name the listener protocol and the credential kind on an audit entry (and its raw event)."""
+    entry["protocol"], entry["credential"] = target.protocol, cred.kind
+    raw = entry.get("raw")
+    notes = raw.get("annotations") if isinstance(raw, dict) else None
+    if isinstance(notes, dict):
+        notes["sim-k8s.oasis/protocol"], notes["sim-k8s.oasis/credential"] = (
+            target.protocol,
+            cred.kind,
+        )
 
 
 # ---- the middleware -------------------------------------------------------------------------
@@ -411,7 +421,8 @@ class ListenerGate:
                 await _send(send, 500, *answer(target.protocol, 500, "InternalError", message))
         finally:
             SERVING.reset(token)
-        if served.audited == 0 and env is not None and not 0 < code < 400:
+        # the app's own entries stand for the request (left as the in-process path writes them)
+        if not served.entries and env is not None and not 0 < code < 400:
             record(env, target, cred, code or 500, reason="served by the listener", user_agent=ua)
 
 
