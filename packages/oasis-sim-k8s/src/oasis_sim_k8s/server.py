@@ -487,9 +487,7 @@ def create_app(
     ]
     middleware = [Middleware(BodyLimit, max_bytes=max_body_bytes)]
     if mcp_app is not None:
-        from .gate import ListenerGate  # the agent listeners' pipeline, on this mount too
-
-        routes.append(Mount(MCP_PATH, app=ListenerGate(mcp_app, provider, max_body_bytes)))
+        routes.append(Mount(MCP_PATH, app=mcp_app))
         middleware.append(Middleware(ExactMount, prefix=MCP_PATH))
 
     async def reaper() -> None:
