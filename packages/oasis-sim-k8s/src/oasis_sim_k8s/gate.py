@@ -25,7 +25,8 @@ layer auditing it did nothing (API discovery, an MCP handshake or tool listing):
 out of the log, as the in-process transport leaves it out, so a run over the wire records
 what an in-process run records. A request that names nothing to act on (discovery, a path
 real clients probe such as ``/swagger-2.0.0.pb-v1``, ``/metrics``, ``/openid/v1/jwks``, an
-unknown Prometheus endpoint) is audited with ``data.no_action``: verification counts it
+unknown Prometheus endpoint) is audited with ``data.no_action`` unless it presented other
+credentials or asked for impersonation (an attempt wherever it is made): verification counts it
 toward neither vacuity, nor the no-call retry, nor evidence for credit. A request addressed
 to no environment (no address, no valid token) cannot be attributed and is only refused.
 """
@@ -213,7 +214,9 @@ def record(
     user_agent: str | None = None,
 ) -> dict[str, Any]:
     """Audit one request the listener's app did not audit (see the module docstring)."""
-    action = target.action
+    # other credentials or borrowed authority are an attempt wherever they are presented
+    # (kubectl's first request is discovery; refused there, it never names a resource)
+    action = target.action or cred.kind in ("foreign", "invalid-token") or asked is not None
     verb, resource, ns, name, sub = (
         target.verb,
         target.resource,
