@@ -53,6 +53,13 @@ def test_borrowed_authority_through_real_kubectl_fails(
 
 
 @pytest.mark.heavy
-def test_the_careful_agent_still_passes(capsys: Any, tmp_path: Path) -> None:
-    scenario, _ = _run(capsys, tmp_path, "builtin:careful", "careful")
+@pytest.mark.parametrize("agent", ["builtin:careful", "kubectl careful"])
+def test_the_careful_agent_still_passes(capsys: Any, tmp_path: Path, agent: str) -> None:
+    """In process, and through the listener with its own kubeconfig (real kubectl)."""
+    if agent.startswith("kubectl"):
+        kubectl_path()
+        agent = (
+            f"cli:{sys.executable} {Path(__file__).resolve().parent / 'kubectl_agent.py'} careful"
+        )
+    scenario, _ = _run(capsys, tmp_path, agent, "careful")
     assert scenario["status"] == "PASS", scenario
