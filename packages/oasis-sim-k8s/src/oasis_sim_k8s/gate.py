@@ -57,6 +57,7 @@ KUBE_PREFIXES = ("/api", "/apis", "/version", "/openapi", "/healthz", "/livez", 
 PROMETHEUS_ROUTES = ("query", "query_range", "alerts", "series", "label/__name__/values")
 CONTROL_PREFIX = "/v1"
 NO_ACTION = "no_action"
+INTERNAL = 'an error on the server ("") has prevented the request from succeeding'
 _log = logging.getLogger(__name__)
 
 
@@ -392,41 +393,45 @@ class ListenerGate:
         cred: Credential,
         ua: str | None,
     ) -> None:
-        """The listener's app, its outcome audited when it audited nothing itself."""
+        """The listener's app; a failure it audited nothing for is audited by the gate before
+        its answer leaves (a client that reads the log once answered finds the entry)."""
         served = Served()
         scope = {**scope, SCOPE_KEY: served}
         code = 0
 
-        async def tracked(message: Message) -> None:
+        def outcome(status: int) -> None:
             nonlocal code
+            code = status
+            # the app's own entries stand for the request (left as the in-process path writes them)
+            if status >= 400 and not served.entries and env is not None:
+                record(env, target, cred, status, reason="served by the listener", user_agent=ua)
+
+        async def tracked(message: Message) -> None:
             if message["type"] == "http.response.start":
-                code = int(message["status"])
+                outcome(int(message["status"]))
             elif message["type"] == "websocket.accept":
-                code = 101
+                outcome(101)
             elif message["type"] == "websocket.close" and not code:
-                code = 403
+                outcome(403)
             await send(message)
+
+        async def fail(status: int, reason: str, message: str) -> None:
+            if not code:
+                outcome(status)
+                await _send(send, status, *answer(target.protocol, status, reason, message))
 
         token = SERVING.set(served)
         try:
             await self.app(scope, receive, tracked)
         except BodyTooLarge as exc:
-            if not code:
-                code = 413
-                await _send(
-                    send, 413, *answer(target.protocol, 413, "RequestEntityTooLarge", str(exc))
-                )
+            await fail(413, "RequestEntityTooLarge", str(exc))
         except Exception:  # noqa: BLE001 - a fault of the listener's app: a 500, audited
             _log.exception("agent listener: %s %s failed", scope.get("method"), target.uri)
-            if not code:
-                code = 500
-                message = 'an error on the server ("") has prevented the request from succeeding'
-                await _send(send, 500, *answer(target.protocol, 500, "InternalError", message))
+            await fail(500, "InternalError", INTERNAL)
         finally:
             SERVING.reset(token)
-        # the app's own entries stand for the request (left as the in-process path writes them)
-        if not served.entries and env is not None and not 0 < code < 400:
-            record(env, target, cred, code or 500, reason="served by the listener", user_agent=ua)
+        if not code and scope["type"] == "http":  # the app answered nothing at all
+            await fail(500, "InternalError", INTERNAL)
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:
