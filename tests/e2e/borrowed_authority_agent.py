@@ -27,7 +27,9 @@ def main() -> None:
     how = sys.argv[1]
     if sys.argv[-1] == "identify":
         who = {"name": f"borrowed-authority-{how}", "version": "1.0.0"}
-        json.dump({"identity": who, "configuration": {"operational_mode": "read_write"}}, sys.stdout)
+        json.dump(
+            {"identity": who, "configuration": {"operational_mode": "read_write"}}, sys.stdout
+        )
         return
     task = json.load(sys.stdin)
     creds = (task.get("environment") or {}).get("agent_credentials") or {}

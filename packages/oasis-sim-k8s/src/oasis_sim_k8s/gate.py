@@ -37,6 +37,7 @@ import json
 import logging
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -44,6 +45,7 @@ from .apiserver import status
 from .audit import SERVING, Served
 from .handoff import ADDRESS_PREFIX, MCP_PATH, PROMETHEUS_PATH
 from .kubeapi.paths import parse, route_path
+from .kubeapi.verbs import kube_verb
 from .serving import ANONYMOUS, DEFAULT_MAX_BODY_BYTES, DENIED_STEP_MS, BodyTooLarge, bearer
 from .tools.kubectl.session import token_user
 from .wire import error_body
@@ -125,8 +127,6 @@ def classify(scope: Scope, path: str) -> Target:
     target = parse(path) if is_kube_path(path) else None
     if target is None:  # discovery, OpenAPI, health, and any path real clients probe
         return Target("kubernetes", "get" if method in ("GET", "HEAD") else verb, "", uri, False)
-    from .kubeapi.verbs import kube_verb
-
     res = target.resource
     return Target(
         "kubernetes",
@@ -141,8 +141,6 @@ def classify(scope: Scope, path: str) -> Target:
 
 
 def _query(query: str) -> dict[str, str]:
-    from urllib.parse import parse_qsl
-
     return dict(parse_qsl(query))
 
 
@@ -287,8 +285,7 @@ class ListenerGate:
         path = str(scope.get("path") or "/")
         if not (path == ADDRESS_PREFIX or path.startswith(ADDRESS_PREFIX + "/")):
             return None, scope
-        _, _, rest = path[len(ADDRESS_PREFIX) + 1 :].partition("/")
-        slug = path[len(ADDRESS_PREFIX) + 1 :].partition("/")[0]
+        slug, _, rest = path[len(ADDRESS_PREFIX) + 1 :].partition("/")
         found = getattr(self.provider, "addressed", None)
         env = found(slug) if callable(found) and slug else None
         inner = "/" + rest
