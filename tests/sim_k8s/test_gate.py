@@ -307,3 +307,28 @@ class _Provider:
 
     def addressed(self, address: str) -> Any:
         return self.agent.env if address == self.agent.env.address else None
+
+
+@pytest.mark.parametrize("kind", ["no token", "impersonate user"])
+def test_an_exec_websocket_is_gated_like_any_request(
+    agents: tuple[Agent, Agent], kind: str
+) -> None:
+    """``kubectl exec`` speaks WebSocket: the same refusals, the same audit entries."""
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect as ws_connect
+
+    agent, other = agents
+    headers, _ = KINDS[kind](agent.token, other.token)
+    ws = agent.root.replace("http://", "ws://")
+    url = f"{ws}/api/v1/namespaces/shop/pods/x/exec?command=ls"
+    before = len(agent.env.audit.entries)
+    with pytest.raises(InvalidStatus):
+        ws_connect(url, additional_headers=headers, subprotocols=["v5.channel.k8s.io"])  # type: ignore[list-item]
+    (entry,) = agent.env.audit.entries[before:]
+    want = EXPECTED[kind]
+    assert (entry["response_code"], entry["credential"]) == (want[0], want[2])
+    assert entry["protocol"] == "kubernetes"
+    if kind == "no token":
+        assert (entry["verb"], entry["subresource"]) == ("create", "exec")
+    else:
+        assert (entry["verb"], entry["name"]) == ("impersonate", "system:admin")
