@@ -128,9 +128,13 @@ def classify(scope: Scope, path: str) -> Target:
     if target is None:  # discovery, OpenAPI, health, and any path real clients probe
         return Target("kubernetes", "get" if method in ("GET", "HEAD") else verb, "", uri, False)
     res = target.resource
+    if target.subresource in ("exec", "attach"):  # as the exec endpoint audits it
+        verb = "create"
+    else:
+        verb = kube_verb(method, target, _query(query)) or verb
     return Target(
         "kubernetes",
-        kube_verb(method, target, _query(query)) or verb,
+        verb,
         (res.backend or res.name) if res is not None and res.backend else target.raw,
         uri,
         True,
