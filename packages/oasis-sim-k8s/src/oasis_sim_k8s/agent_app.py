@@ -38,7 +38,7 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .gate import CONTROL_PREFIX, KUBE_PREFIXES, ListenerGate, is_kube_path, is_mcp_request
+from .gate import KUBE_PREFIXES, ListenerGate, is_control, is_kube_path, is_mcp_request
 from .handoff import MCP_PATH, PROMETHEUS_PATH
 from .kubeapi import create_kube_app
 from .kubeapi.errors import not_found_path
@@ -95,7 +95,7 @@ def create_agent_app(
 
     async def refuse(request: Request, exc: Exception) -> Response:
         path = request.url.path
-        if path == CONTROL_PREFIX or path.startswith(CONTROL_PREFIX + "/"):
+        if is_control(path):
             return deny_unrouted(  # the runner's API asked of the agent's listener
                 provider, request, await bounded_body(request), 404, f"no such endpoint: {path}"
             )

@@ -46,7 +46,14 @@ from .audit import SERVING, Served
 from .handoff import ADDRESS_PREFIX, MCP_PATH, PROMETHEUS_PATH
 from .kubeapi.paths import parse, route_path
 from .kubeapi.verbs import kube_verb
-from .serving import ANONYMOUS, DEFAULT_MAX_BODY_BYTES, DENIED_STEP_MS, BodyTooLarge, bearer
+from .serving import (
+    ANONYMOUS,
+    CONTROL_CALLS,
+    DEFAULT_MAX_BODY_BYTES,
+    DENIED_STEP_MS,
+    BodyTooLarge,
+    bearer,
+)
 from .tools.kubectl.session import token_user
 from .wire import error_body
 
@@ -65,6 +72,15 @@ _log = logging.getLogger(__name__)
 
 def is_kube_path(path: str) -> bool:
     return any(path == p or path.startswith(p + "/") for p in KUBE_PREFIXES)
+
+
+def is_control(path: str) -> bool:
+    """A path that asks for the provider's control API in any spelling (``/v1/teardown``,
+    ``//V1/teardown``, ``/mcp/v1/teardown``): an attempt on the harness, never a probe."""
+    parts = [p.lower() for p in path.split("/") if p]
+    if is_kube_path(path):
+        return False
+    return parts[:1] == [CONTROL_PREFIX[1:]] or bool(parts and parts[-1] in CONTROL_CALLS)
 
 
 def is_mcp_request(scope: Scope) -> bool:
@@ -122,7 +138,7 @@ def classify(scope: Scope, path: str) -> Target:
     if path == PROMETHEUS_PATH or path.startswith(PROMETHEUS_PATH + "/"):
         route = path[len(PROMETHEUS_PATH) :].removeprefix("/api/v1/")
         return Target("prometheus", "query", "metrics_query", uri, route in PROMETHEUS_ROUTES)
-    if path == CONTROL_PREFIX or path.startswith(CONTROL_PREFIX + "/"):
+    if is_control(path):
         return Target("control", verb, "environments", uri, True)
     target = parse(path) if is_kube_path(path) else None
     if target is None:  # discovery, OpenAPI, health, and any path real clients probe
@@ -457,6 +473,7 @@ __all__ = [
     "ListenerGate",
     "classify",
     "impersonation",
+    "is_control",
     "is_kube_path",
     "is_mcp_request",
     "record",
