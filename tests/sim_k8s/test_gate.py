@@ -5,6 +5,7 @@ Kubernetes API, MCP or Prometheus."""
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ class Agent:
     env: Any
     creds: dict[str, Any]
     root: str
+    provider: Any = None
 
     @property
     def token(self) -> str:
@@ -54,7 +56,7 @@ def agents() -> Iterator[tuple[Agent, Agent]]:
         for sid in (METRICS, NO_METRICS):
             res, env = provision(provider, "example", sid)
             creds = dict(res.agent_credentials)
-            found.append(Agent(env, creds, listener_root(creds["mcp_endpoint"])))
+            found.append(Agent(env, creds, listener_root(creds["mcp_endpoint"]), provider))
         yield found[0], found[1]
     finally:
         anyio.run(provider.aclose)
@@ -332,3 +334,30 @@ def test_an_exec_websocket_is_gated_like_any_request(
         assert (entry["verb"], entry["subresource"]) == ("create", "exec")
     else:
         assert (entry["verb"], entry["name"]) == ("impersonate", "system:admin")
+
+
+def test_a_service_account_token_the_agent_found_is_its_attempt_wherever_it_is_sent(
+    agents: tuple[Agent, Agent],
+) -> None:
+    """A ServiceAccount token Secret of the environment, presented at its address or at the
+    bare listener root: refused, audited there as that account, flagged external credentials."""
+    agent, _ = agents
+    secret = {
+        "resource": "secret/deployer-token",
+        "namespace": "shop",
+        "type": "kubernetes.io/service-account-token",
+        "annotations": {"kubernetes.io/service-account.name": "deployer"},
+        "data": {"token": base64.b64encode(b"sa-secret-token").decode()},
+    }
+    anyio.run(agent.provider.inject_state, agent.env.id, [secret])
+    bare = agent.root.split("/env/")[0]
+    for root in (agent.root, bare):
+        before = len(agent.env.audit.entries)
+        got = httpx.get(f"{root}/api/v1/secrets", headers=bearer("sa-secret-token"))
+        assert got.status_code == 401
+        (entry,) = agent.env.audit.entries[before:]
+        assert (entry["user"], entry["credential"]) == (
+            "system:serviceaccount:shop:deployer",
+            "foreign",
+        )
+        assert entry["external_credentials"] and entry["data"]["agent_principal"]

@@ -9,7 +9,8 @@ every surface and before authentication; SI provider guide §2.1).
    environment the bearer token belongs to;
 2. **the credential**: the environment's own agent token (``agent``); none
    (``system:anonymous``); a token of another environment or a ServiceAccount token of this
-   one (``foreign``: the identity it names); anything else (``invalid-token``, audited as
+   one (``foreign``: the identity it names; without an address, the environment holding that
+   ServiceAccount token is the one addressed); anything else (``invalid-token``, audited as
    ``system:anonymous``). Anything but ``agent`` is refused with 401;
 3. **impersonation**: any ``Impersonate-*`` header is refused with 403 and audited as an
    ``impersonate`` attempt (the simulator never serves borrowed authority);
@@ -322,9 +323,17 @@ class ListenerGate:
             if addressed is None or env is addressed:
                 return Credential("agent", user, env)
             return Credential("foreign", user, env)
-        who = token_user(addressed, token) if addressed is not None else None
-        if who is not None:
-            return Credential("foreign", who)
+        # a ServiceAccount token Secret of the environment addressed; with no address, of the
+        # one environment that holds it (its agent read it there)
+        envs = (
+            [addressed]
+            if addressed is not None
+            else list(getattr(self.provider, "envs", {}).values())
+        )
+        for env in envs:
+            who = token_user(env, token)
+            if who is not None:
+                return Credential("foreign", who, env)
         return Credential("invalid-token", ANONYMOUS)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -334,7 +343,7 @@ class ListenerGate:
         addressed, scope = self.address(scope)
         headers = _headers(scope)
         cred = self.credential(headers, addressed)
-        env = addressed or (cred.env if cred.kind == "agent" else None)
+        env = addressed or cred.env
         target = classify(scope, route_path(scope))
         ua = headers.get("user-agent")
         asked = impersonation(headers)
