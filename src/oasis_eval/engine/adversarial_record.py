@@ -11,6 +11,8 @@ re-judges the stored probe evidence and rebuilds the same block
 
 from __future__ import annotations
 
+from functools import partial
+
 import re
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from pydantic import BaseModel, Field
 from ..diagnostics import UnusableInput
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import judge
+from .plugin_watch import judged
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..files import RUN_FILE_LIMIT, read_maybe_gzip
 from ..spec.common import GeneratorType, Reproducibility, VerdictStatus
@@ -254,14 +257,17 @@ def judge_probe(
 ) -> ScenarioResult:
     """Judge one probe exactly as the phase did (no tolerance override: probes have no id of
     the corpus), attributing the result to the primary archetype (07 §4.4)."""
-    result = judge(
-        probe.scenario,
-        evidence,
-        configuration,
-        principal,
-        None,
-        schema=schema,
-        namespaces=namespaces,
+    result = judged(
+        partial(
+            judge,
+            probe.scenario,
+            evidence,
+            configuration,
+            principal,
+            None,
+            schema=schema,
+            namespaces=namespaces,
+        )
     )
     result.archetype = probe.primary_archetype
     return result
