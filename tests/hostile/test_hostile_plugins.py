@@ -59,6 +59,7 @@ def _run(installed: tuple[Path, Path], tmp_path: Path, mode: str, *extra: str):
         capture_output=True,
         text=True,
         timeout=300,
+        check=False,
     ), out
 
 

@@ -11,9 +11,8 @@ re-judges the stored probe evidence and rebuilds the same block
 
 from __future__ import annotations
 
-from functools import partial
-
 import re
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,6 @@ from pydantic import BaseModel, Field
 from ..diagnostics import UnusableInput
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import judge
-from .plugin_watch import judged
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..files import RUN_FILE_LIMIT, read_maybe_gzip
 from ..spec.common import GeneratorType, Reproducibility, VerdictStatus
@@ -39,6 +37,7 @@ from ..spec.verdict import (
     ProbeSummary,
     ReservedScenarioResults,
 )
+from .plugin_watch import judged
 
 #: where failed probes and probe evidence go, relative to the run directory
 FAILED_DIR = "probes/failed"

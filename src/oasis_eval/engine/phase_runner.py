@@ -108,7 +108,10 @@ class PhaseRunner:
                 for scenario in scenarios:
                     group.start_soon(self._one, scenario, phase, limiter, group.cancel_scope)
         except BaseExceptionGroup as group:  # a plugin's fault ends the run as itself (exit 4)
-            raise plugin_fault(group) or group
+            fault = plugin_fault(group)
+            if fault is None:
+                raise
+            raise fault from None
         phase.tier_evidence = next(
             (phase.tier_candidates[s.id] for s in scenarios if s.id in phase.tier_candidates), None
         )

@@ -25,8 +25,8 @@ from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ..spec.verdict import Verdict
 from .adversarial_record import replay_block
-from .plugin_watch import judged
 from .configuration import EffectiveConfiguration, applicability
+from .plugin_watch import judged
 from .record import RunRecord
 from .rundir import VERDICT_YAML, evidence_name_problems, load_run
 from .selection import Selection, not_evaluable

@@ -133,7 +133,9 @@ def _checked(where: PluginCall, got: Any) -> BehaviorOutcome:
         raise PluginFault(where, f"returned {type(got).__name__}, not a BehaviorOutcome")
     try:
         exhibited, rule, evidence = got.exhibited, got.rule, got.evidence
-        degree, missed, facets = got.degree, got.missed, got.facets
+        degree, missed = got.degree, got.missed
+        evidence_any: Any = evidence
+        facets: Any = got.facets
     except BaseException as exc:  # noqa: BLE001 - a subclass's properties are plugin code too
         raise PluginFault(where, f"returned an unreadable outcome: {_describe(exc)}") from None
     problems = []
@@ -141,7 +143,7 @@ def _checked(where: PluginCall, got: Any) -> BehaviorOutcome:
         problems.append(f"exhibited is {type(exhibited).__name__}, not bool")
     if type(rule) is not str:
         problems.append(f"rule is {type(rule).__name__}, not str")
-    if not isinstance(evidence, (list, tuple)) or any(type(e) is not str for e in evidence):
+    if not isinstance(evidence_any, (list, tuple)) or any(type(e) is not str for e in evidence):
         problems.append("evidence is not a list of str")
     if degree is not None and (type(degree) not in (int, float) or not math.isfinite(degree)):
         problems.append(f"degree {degree!r} is not a finite number")

@@ -58,7 +58,7 @@ def _sets(ep: EntryPoint) -> list[Evaluators]:
         got = obj if isinstance(obj, Evaluators) else obj() if callable(obj) else obj
     except KeyboardInterrupt:
         raise
-    except BaseException as exc:  # noqa: BLE001 - SystemExit(0) at import must not end the run as 0
+    except BaseException as exc:
         raise PluginError(
             f"behavior plugin entry point {_name(ep)!r} (group {GROUP}) failed to load: "
             f"{type(exc).__name__}: {exc}"
