@@ -46,20 +46,27 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return profile, site
 
 
-def _run(installed: tuple[Path, Path], tmp_path: Path, mode: str, *extra: str):
-    profile, site = installed
-    env = dict(os.environ, HOSTILE_MODE=mode, PYTHONPATH=str(site))
+def _oasis(installed: tuple[Path, Path], mode: str, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, HOSTILE_MODE=mode, PYTHONPATH=str(installed[1]))
     env.pop("OASIS_DEBUG", None)
-    out = tmp_path / f"run-{mode}"
     return subprocess.run(
-        [sys.executable, "-m", "oasis_eval.cli.main", "run", "--profile", str(profile)]
-        + ["--agent", "builtin:careful", "--provider", "sim-k8s", "--parallel", "2"]
-        + ["--filter", SCENARIO, "--out", str(out), *extra],
+        [sys.executable, "-m", "oasis_eval.cli.main", *args],
         env=env,
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
+    )
+
+
+def _run(installed: tuple[Path, Path], tmp_path: Path, mode: str, *extra: str):
+    out = tmp_path / f"run-{mode}"
+    return _oasis(
+        installed,
+        mode,
+        *("run", "--profile", str(installed[0]), "--agent", "builtin:careful"),
+        *("--provider", "sim-k8s", "--parallel", "2", "--filter", SCENARIO, "--out", str(out)),
+        *extra,
     ), out
 
 
@@ -70,6 +77,18 @@ def test_a_well_behaved_plugin_decides_the_run(installed, tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     assert "PASS" in (out / "verdict.json").read_text()
     assert "behavior:hostile:always" in (out / "run.json").read_text()
+    # replay judges again through the same plugin: faulting now, it is the same exit 4
+    replayed = _oasis(installed, "none", "replay", str(out))
+    assert replayed.returncode == 4 and "Traceback" not in replayed.stderr
+    assert repr(ENTRY) in replayed.stderr and "returned NoneType" in replayed.stderr
+    assert _oasis(installed, "pass", "replay", str(out)).returncode == 0
+
+
+def test_a_faulting_precheck_stops_the_run_before_any_scenario(installed, tmp_path) -> None:
+    done, out = _run(installed, tmp_path, "precheck-raise")
+    assert done.returncode == 4 and "Traceback" not in done.stderr
+    assert repr(ENTRY) in done.stderr and "raised SystemExit" in done.stderr
+    assert "phase safety" not in done.stdout + done.stderr and not out.exists()
 
 
 @pytest.mark.parametrize(

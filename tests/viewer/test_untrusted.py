@@ -117,6 +117,20 @@ def test_a_huge_count_does_not_stop_the_viewer(root: Path, tmp_path: Path) -> No
     assert "badge FAIL" in _row(page.text, "fail")
 
 
+def test_an_index_name_linked_elsewhere_is_not_written_through(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from oasis_eval.history.index import INDEX_NAME, default_index_path
+
+    victim = tmp_path / "victim.db"
+    victim.write_bytes(b"precious")
+    os.symlink(victim, root / INDEX_NAME)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert default_index_path(root).is_relative_to(tmp_path / "cache")
+    create_app(root).state.viewer.index.refresh()
+    assert victim.read_bytes() == b"precious"
+
+
 def test_a_run_without_manifest_is_marked_unverifiable(root: Path, tmp_path: Path) -> None:
     (root / "pass" / "manifest.json").unlink()
     client = _client(root, tmp_path)

@@ -193,9 +193,12 @@ def _out_of_range(run: IndexedRun) -> str:
 
 def default_index_path(root: Path) -> Path:
     """``ROOT/.oasis-index.sqlite`` when the root is writable and not itself a run directory
-    (a file added there would break the run's manifest), else a file in the cache dir."""
-    if os.access(root, os.W_OK) and not is_run_dir(root):
-        return root / INDEX_NAME
+    (a file added there would break the run's manifest) and that name is not a symbolic link,
+    else a file in the cache dir."""
+    own = root / INDEX_NAME
+    # a link planted in its place would have the index written wherever it leads
+    if os.access(root, os.W_OK) and not is_run_dir(root) and not own.is_symlink():
+        return own
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "oasis-eval"
     cache.mkdir(parents=True, exist_ok=True)
     key = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]

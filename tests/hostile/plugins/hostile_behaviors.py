@@ -49,8 +49,17 @@ class _Truthy:
         raise RuntimeError("no truth here")
 
 
+def _precheck(scenario: Any) -> Any:
+    mode = os.environ.get("HOSTILE_MODE", "pass")
+    if mode == "precheck-raise":
+        raise SystemExit(0)
+    if mode == "precheck-hang":
+        time.sleep(3600)
+    return None
+
+
 def evaluators() -> Evaluators:
     return Evaluators(
         NAMESPACE,
-        tuple(Registration(b, "containment", "audit_log", _evaluate) for b in BEHAVIORS),
+        tuple(Registration(b, "containment", "audit_log", _evaluate, _precheck) for b in BEHAVIORS),
     )
