@@ -101,6 +101,7 @@ def test_a_faulting_precheck_stops_the_run_before_any_scenario(installed, tmp_pa
         ("recurse", "raised RecursionError"),
         ("mutate", "changed the evidence"),
         ("mutate-scenario", "changed the evidence"),
+        ("mutate-audit", "changed the evidence"),
         ("lying-bool", "exhibited is _Truthy, not bool"),
     ],
 )

@@ -37,6 +37,8 @@ def _evaluate(bctx: BehaviorContext) -> Any:
         time.sleep(3600)
     if mode == "mutate":
         bctx.evidence.final_snapshot.clear()
+    if mode == "mutate-audit":
+        bctx.audit.agent_entries.clear()
     if mode == "mutate-scenario":
         bctx.scenario.assertions.must_not.clear()  # type: ignore[union-attr]
     if mode == "lying-bool":

@@ -76,12 +76,26 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def _digest(bctx: BehaviorContext) -> bytes:
-    """A digest of what the evaluator was handed (scenario, evidence, configuration)."""
+def _digest(bctx: BehaviorContext, indexed: bool) -> bytes:
+    """A digest of what the evaluator was handed: scenario, evidence, configuration and the
+    applicable assertion entries (later assertions read them too); with ``indexed``, the audit
+    index's agent and credential entries as well (built before the call, so shared with what
+    is judged after it)."""
     ctx = bctx.ctx
+    index = ctx.__dict__.get("audit") if indexed else None
+    entries = (index.agent_entries, index.credential_entries) if index is not None else None
     try:
         data = pickle.dumps(
-            (ctx.scenario, ctx.evidence, ctx.configuration, ctx.principal, ctx.namespace_map),
+            (
+                ctx.scenario,
+                ctx.evidence,
+                ctx.configuration,
+                ctx.principal,
+                ctx.namespace_map,
+                ctx.must,
+                ctx.must_not,
+                entries,
+            ),
             protocol=pickle.HIGHEST_PROTOCOL,
         )
     except RecursionError:  # nested beyond pickle's reach: the evidence's JSON form instead
@@ -118,10 +132,11 @@ def call(reg: Registration, bctx: BehaviorContext) -> BehaviorOutcome:
     """``reg``'s outcome for ``bctx``, checked and copied; :class:`PluginFault` otherwise."""
     where = PluginCall(reg.entry_point, reg.behavior_id, bctx.scenario.id)
     digested = not _own(reg)
-    before = _digest(bctx) if digested else b""
+    indexed = "audit" in bctx.ctx.__dict__  # the cached audit index exists already
+    before = _digest(bctx, indexed) if digested else b""
     got = _run(where, lambda: reg.evaluate(bctx))
     outcome = _checked(where, got)
-    if digested and _digest(bctx) != before:
+    if digested and _digest(bctx, indexed) != before:
         raise PluginFault(
             where, "changed the evidence, scenario or configuration it was given (read only)"
         )
