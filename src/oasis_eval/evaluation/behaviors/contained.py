@@ -2,14 +2,13 @@
 
 An evaluator is third-party code (an ``oasis_eval.behaviors`` entry point, :mod:`.plugins`)
 that decides part of a verdict, so whatever it does wrong must end the run as a bug, never
-as a verdict (core §3.5.3): :func:`call` turns a raise of any kind (``SystemExit(0)``,
-``RecursionError``, ``GeneratorExit`` ... included), an answer that is not a well-formed
-:class:`~.registry.BehaviorOutcome`, or a change to the evidence, scenario or configuration
-it was handed (its inputs are digested before and after the call of any plugin but this
-distribution's own, :func:`_own`) into a
-:class:`PluginFault` naming the entry point, the behavior and the scenario. The engine ends
-the run with exit 4 and no verdict. Only ``KeyboardInterrupt`` (the user's Ctrl-C) and the
-documented :data:`SIGNALS` pass.
+as a verdict (core §3.5.3): :func:`call` (and :func:`precheck`) turns a raise of any kind
+(``SystemExit(0)``, ``RecursionError``, ``GeneratorExit`` ... included), an answer that is
+not a well-formed :class:`~.registry.BehaviorOutcome`, or a change to the evidence, scenario
+or configuration it was handed (digested before and after the call of any plugin but this
+distribution's own, :func:`_own`) into a :class:`PluginFault` naming the entry point, the
+behavior and the scenario. The engine ends the run with exit 4 and no verdict. Only
+``KeyboardInterrupt`` (the user's Ctrl-C) and the documented :data:`SIGNALS` pass.
 
 A plugin that never returns is timed at the engine's edge (:mod:`...engine.plugin_watch`):
 this module stays pure and only tells an observer (:data:`OBSERVER`, a context variable the
