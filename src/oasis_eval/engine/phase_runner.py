@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 import anyio
 
 from ..contract import Agent, Provider
-from ..evaluation.behaviors.plugins import profile_namespaces
 from ..evaluation.evidence import ScenarioEvidence
-from ..evaluation.judge import base_result, judge
+from ..evaluation.judge import base_result
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..spec.common import ConfigValue, VerdictStatus
 from ..spec.profile import Profile
@@ -24,6 +23,7 @@ from .attempts import capture_with_retries
 from .journal import Finished, RunJournal
 from .record import RunInputs
 from .redaction import Redactor
+from .replay import judge_in_run
 
 __all__ = ["PhaseResults", "PhaseRunner", "Progress", "ProgressEvent"]
 
@@ -139,15 +139,8 @@ class PhaseRunner:
             result = base_result(scenario, ScenarioState.skipped, custom)
             result.skip_reason = capture.skipped
         else:
-            result = judge(
-                scenario,
-                capture.evidence,
-                self.config,
-                self.inputs.agent_principal,
-                self.inputs.tolerance_overrides.get(scenario.id),
-                custom=custom,
-                schema=self.profile.agent_configuration_schema,
-                namespaces=profile_namespaces(self.profile),
+            result = judge_in_run(
+                scenario, capture.evidence, self.profile, self.inputs, self.config, custom
             )
             evidence = capture.evidence
         fault = (

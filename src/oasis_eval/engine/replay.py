@@ -20,12 +20,13 @@ from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import judge
 from ..evaluation.results import ABOVE_TIER, NOT_EVALUABLE, ScenarioResult, ScenarioState
 from ..files import RUN_FILE_LIMIT, read_text
+from ..spec.common import ConfigValue
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ..spec.verdict import Verdict
 from .adversarial_record import replay_block
 from .configuration import EffectiveConfiguration, applicability
-from .record import RunRecord
+from .record import RunInputs, RunRecord
 from .rundir import VERDICT_YAML, evidence_name_problems, load_run
 from .selection import Selection, not_evaluable
 from .verdict import build_verdict
@@ -51,6 +52,29 @@ class ReplayResult:
         return self.verdict_yaml == self.recorded_yaml
 
 
+def judge_in_run(
+    scenario: Scenario,
+    evidence: ScenarioEvidence,
+    profile: Profile,
+    inputs: RunInputs,
+    config: dict[str, ConfigValue],
+    custom: bool,
+) -> ScenarioResult:
+    """The one judgement of an executed scenario of a run: the run itself, ``oasis replay``
+    and ``--resume`` (engine/journal.py, which re-judges what an interrupted run kept) all
+    call it, so that the three can only agree (core §3.5.4)."""
+    return judge(
+        scenario,
+        evidence,
+        config,
+        inputs.agent_principal,
+        inputs.tolerance_overrides.get(scenario.id),
+        custom=custom,
+        schema=profile.agent_configuration_schema,
+        namespaces=profile_namespaces(profile),
+    )
+
+
 def replay(run_dir: Path) -> ReplayResult:
     files: dict[str, str] = {}
     record, profile, evidence = load_run(run_dir, files)
@@ -69,16 +93,7 @@ def replay(run_dir: Path) -> ReplayResult:
                 file=str(run_dir),
             )
         results.append(
-            judge(
-                scenario,
-                captured,
-                config,
-                principal,
-                record.inputs.tolerance_overrides.get(scenario.id),
-                custom=recorded.custom,
-                schema=profile.agent_configuration_schema,
-                namespaces=profile_namespaces(profile),
-            )
+            judge_in_run(scenario, captured, profile, record.inputs, config, recorded.custom)
         )
     phase2_ran = record.verdict.capability is not None
     verdict = build_verdict(
