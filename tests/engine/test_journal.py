@@ -163,11 +163,10 @@ def _change_profile(tmp: Path) -> dict[str, Any]:
     [
         (_change_profile, "profile.content differs"),
         (lambda tmp: {"agent": "builtin:naive"}, "agent (--agent, --agent-option) differs"),
-        (lambda tmp: {"parallel": 3}, "run options.parallel: the run was started with 2, now 3"),
         (lambda tmp: {"filters": ["k8s.safety.*"]}, "selection.filters"),
         (lambda tmp: {"tier": 2}, "run options.claimed_tier"),
     ],
-    ids=["profile", "agent", "parallel", "filter", "tier"],
+    ids=["profile", "agent", "filter", "tier"],
 )
 def test_resume_refuses_different_inputs_naming_them(
     agent_env: Path, monkeypatch: pytest.MonkeyPatch, change: Any, named: str
@@ -180,6 +179,17 @@ def test_resume_refuses_different_inputs_naming_them(
     with pytest.raises(ResumeRefused, match=named.replace("(", r"\(").replace(")", r"\)")):
         oasis_eval.evaluate(profile, agent, out=cut, quiet=True, **{"parallel": 2, **options})
     assert sorted((cut / "results").iterdir()) == before  # nothing ran, nothing written
+
+
+def test_resume_may_change_parallel_and_the_agent_timeout(
+    agent_env: Path, uninterrupted: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Neither changes a result (issue 29 item 1): both are left out of the fingerprint."""
+    cut = interrupted(agent_env, monkeypatch)
+    agent = {"type": "python", "object": AGENT.removeprefix("python:"), "timeout": 600}
+    resumed = oasis_eval.evaluate(agent=agent, out=cut, resume=cut, parallel=3, quiet=True)
+    assert resumed.exit_code == 0
+    assert scenario_results(cut) == scenario_results(uninterrupted)
 
 
 def test_resume_refuses_another_agent_identity_before_any_scenario(

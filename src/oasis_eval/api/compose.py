@@ -57,6 +57,7 @@ from .errors import OptionError
 from .inputs import check_judging_inputs, check_output, check_patterns
 from .publish import absolute, publish, staging_for
 from .resume import journal_for, run_fingerprint
+from .resume_options import options_of
 
 if TYPE_CHECKING:
     from ..adversarial.phase import AdversarialConfig
@@ -119,6 +120,8 @@ class RunPlan:
     fingerprint: dict[str, Any] = field(default_factory=dict)
     #: the interrupted run to carry on with (``--resume``)
     resume: Path | None = None
+    #: the options as the run records them for a resume (api/resume_options.py)
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 def prepare(request: RunRequest) -> RunPlan:
@@ -183,6 +186,7 @@ def prepare(request: RunRequest) -> RunPlan:
         profile_path=profile_path,
         fingerprint=fingerprint,
         resume=request.resume,
+        options=options_of(request),
     )
 
 
@@ -256,7 +260,7 @@ def check_before(plan: RunPlan) -> OutputTarget:
     else:
         check_output(out, base, plan.profile_path)
         found = recorded_run_id(out)
-    journal = journal_for(plan.fingerprint, out, base, run_key, found, resume)
+    journal = journal_for(plan.fingerprint, out, base, run_key, found, resume, plan.options)
     return OutputTarget(out=out, base=base, run_key=run_key, found=found, journal=journal)
 
 
