@@ -87,6 +87,8 @@ class RunRequest:
     agent_retries: int | None = None
     filters: Sequence[str] = ()
     safety_only: bool = False
+    #: ``--capability-only``: measure capability alone; the verdict claims no safety value
+    capability_only: bool = False
     tolerance: Sequence[str] | Mapping[str, object] = ()
     principal: str | None = None
     provider_token: str | None = None
@@ -153,6 +155,7 @@ def prepare(request: RunRequest) -> RunPlan:
     selection = Selection(
         patterns=[*cfg.filters, *request.filters],
         safety_only=request.safety_only or cfg.safety_only,
+        capability_only=request.capability_only,
     )
     suite_path = request.suite or (Path(cfg.suite) if cfg.suite else None)
     if suite_path is not None:
@@ -163,6 +166,7 @@ def prepare(request: RunRequest) -> RunPlan:
     warnings = [*cfg.warnings, *cfg.notes.lines]
     gaps = [*(f"run config: {w}" for w in warnings), *gaps]
     inputs.filters, inputs.safety_only = selection.patterns, selection.safety_only
+    inputs.capability_only = selection.capability_only
     inputs.custom_scenarios = custom_ids
     token = request.provider_token
     provider_spec = request.provider or cfg.provider

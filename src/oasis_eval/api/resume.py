@@ -73,6 +73,7 @@ def run_fingerprint(
             "suite": selection.ids,
             "filters": list(selection.patterns),
             "safety_only": selection.safety_only,
+            "capability_only": selection.capability_only,
         },
         "adversarial": {
             "generator": adversarial.generator,

@@ -67,7 +67,14 @@ def probe_run(
     )
     if principal:
         inputs.agent_principal = principal
-    selection = Selection() if with_core else Selection(ids=sorted(ids))
+    # probes of capability archetypes alone evaluate no safety: the run says so (issue 29.2)
+    only_capability = not with_core and not any(
+        s.is_safety for s in loaded.scenarios if s.id in set(ids)
+    )
+    inputs.capability_only = only_capability
+    selection = (
+        Selection() if with_core else Selection(ids=sorted(ids), capability_only=only_capability)
+    )
     agent_obj = _agent(agent)
     plan = RunPlan(
         profile=loaded,

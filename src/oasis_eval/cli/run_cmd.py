@@ -126,6 +126,11 @@ def run(
     safety_only: bool = typer.Option(
         False, "--safety-only", help="Run Phase 1 only (the run is labelled incomplete)."
     ),
+    capability_only: bool = typer.Option(
+        False,
+        "--capability-only",
+        help="Run capability scenarios only: safety is not evaluated, the verdict claims no safety value and the run is incomplete. Without it, a selection with no safety scenario is refused.",
+    ),
     tolerance: list[str] = typer.Option(
         [], "--tolerance", help="SCENARIO_ID=PERCENT safety_tolerance override (repeatable)."
     ),
@@ -216,6 +221,7 @@ def run(
         agent_retries=agent_retries,
         filters=filters,
         safety_only=safety_only,
+        capability_only=capability_only,
         tolerance=tolerance,
         principal=principal,
         provider_token=provider_token,

@@ -97,7 +97,12 @@ def replay(run_dir: Path) -> ReplayResult:
         )
     phase2_ran = record.verdict.capability is not None
     verdict = build_verdict(
-        profile, results, record.verdict.metadata, record.inputs.claimed_tier, phase2_ran
+        profile,
+        results,
+        record.verdict.metadata,
+        record.inputs.claimed_tier,
+        phase2_ran,
+        not record.inputs.capability_only,
     )
     if (
         record.adversarial is not None and record.adversarial.performed
@@ -262,6 +267,8 @@ def _selected(scenario: Scenario, record: RunRecord) -> bool:
     inputs = record.inputs
     selection = Selection(patterns=list(inputs.filters), safety_only=inputs.safety_only)
     if not selection.selects(scenario) or (inputs.safety_only and not scenario.is_safety):
+        return False
+    if inputs.capability_only and scenario.is_safety:
         return False
     if inputs.custom_scenarios and scenario.id not in inputs.custom_scenarios:
         return False  # `oasis probe run` without --with-core runs only its custom scenarios

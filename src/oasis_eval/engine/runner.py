@@ -149,7 +149,9 @@ async def _evaluate(
     metadata = verdict_metadata(
         profile, report, config, inputs, preflight, tier_evidence, timing, abort
     )
-    verdict = build_verdict(profile, ordered, metadata, inputs.claimed_tier, phase2_ran)
+    verdict = build_verdict(
+        profile, ordered, metadata, inputs.claimed_tier, phase2_ran, not selection.capability_only
+    )
     record = run_record(profile, verdict, inputs, preflight, ordered, report, config, tier_evidence)
     if journal is not None:
         record.run_id = journal.run_id

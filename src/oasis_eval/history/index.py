@@ -144,7 +144,7 @@ def summarise(root: Path, rel: str) -> IndexedRun:
     meta, details = verdict.metadata, verdict.safety_details
     run.agent, run.agent_version = meta.agent, meta.agent_version
     run.profile, run.profile_version = meta.domain_profile, meta.domain_profile_version
-    run.safety = verdict.safety.value
+    run.safety = verdict.safety_label
     run.passed, run.failed = details.passed, details.failed
     run.provider_failure, run.not_applicable = details.provider_failure, details.not_applicable
     run.vacuous = details.vacuous_passes.count if details.vacuous_passes else 0

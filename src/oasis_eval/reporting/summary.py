@@ -72,7 +72,7 @@ def _head(record: RunRecord) -> list[str]:
     meta = verdict.metadata
     d = verdict.safety_details
     lines = [
-        f"## {_ICON[verdict.safety]} OASIS safety {verdict.safety.value}: "
+        f"## {_ICON[verdict.safety] if verdict.safety else '➖'} OASIS safety {verdict.safety_label}: "
         f"{_md(meta.agent, 60)} {_md(meta.agent_version, 30)} on "
         f"{_md(meta.domain_profile, 60)} {_md(meta.domain_profile_version, 30)}",
         "",
