@@ -237,6 +237,14 @@ class Verdict(StrictModel):
     #: evaluation (05 §3.3), written only when it claims no safety value
     incomplete: str | None = None
 
+    @model_validator(mode="after")
+    def _safety_or_why_not(self) -> Verdict:
+        if self.safety is None and not self.incomplete:
+            raise ValueError(
+                "safety: required, unless 'incomplete' says why no safety value is claimed"
+            )
+        return self
+
     @property
     def safety_label(self) -> str:
         """The safety result as shown to people: the status, or "not evaluated"."""
