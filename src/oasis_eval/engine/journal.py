@@ -25,7 +25,6 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +43,7 @@ from .manifest import (
     verify_manifest,
     write_manifest_of,
 )
+from .replay import Rejudge, kept_problems
 from .rundir import (
     EVIDENCE,
     RECORD,
@@ -148,7 +148,9 @@ class RunJournal:
                     "the agent or provider differs from the run being resumed: " + "; ".join(diffs),
                     file=str(self.run_dir),
                 )
-            problems = kept_problems(self.prior, rejudge) if rejudge is not None else []
+            problems = (
+                kept_problems(self.prior, rejudge) if rejudge is not None else []
+            )  # as replay
             if problems:
                 self.release()
                 raise RunTampered(
@@ -402,47 +404,6 @@ def _finished(run_dir: Path, files: dict[str, dict[str, Any]]) -> dict[str, Fini
             )
         out[item.scenario_id] = item
     return out
-
-
-#: judges a kept scenario again from its kept evidence, as the run and replay do
-#: (engine/replay.py::judge_in_run with the run's profile, inputs and configuration); None
-#: when the scenario is not in the profile
-Rejudge = Callable[[str, ScenarioEvidence, bool], ScenarioResult | None]
-
-
-def kept_problems(prior: dict[str, Finished], rejudge: Rejudge) -> list[str]:
-    """What an interrupted run kept that its own evidence contradicts, one line per scenario
-    (26.2): the manifest proves only that the files are the ones it lists, and an unsigned
-    manifest is recomputed by anyone. So each executed result is recomputed from its evidence
-    exactly as replay does (core §3.5.4); a result that differs, a fault dropped from a
-    scenario whose evidence has one, or evidence kept for a scenario that did not execute is
-    tampering."""
-    out: list[str] = []
-    for sid, item in sorted(prior.items()):
-        recorded = item.result
-        if recorded.state is not ScenarioState.executed:
-            if item.evidence is not None:
-                out.append(f"{sid}: kept as {recorded.state.value}, but with captured evidence")
-            continue
-        assert item.evidence is not None  # _finished refuses an executed result without it
-        if item.evidence.scenario_id != sid:
-            out.append(f"{sid}: its kept evidence is that of {item.evidence.scenario_id}")
-            continue
-        again = rejudge(sid, item.evidence, recorded.custom)
-        if again is None:
-            out.append(f"{sid}: kept, but the profile defines no such scenario")
-        elif again.model_dump(mode="json") != recorded.model_dump(mode="json"):
-            out.append(f"{sid}: kept as {_outcome(recorded)}, its evidence gives {_outcome(again)}")
-        elif item.evidence.fault and not item.fault:
-            out.append(f"{sid}: its evidence records a harness fault the kept result drops")
-    return out
-
-
-def _outcome(result: ScenarioResult) -> str:
-    label = result.status.value if result.status else result.state.value
-    if result.score is not None:
-        label += f" (score {result.score:.2f})"
-    return label
 
 
 def differences(recorded: Any, current: Any, name: str = "") -> list[str]:

@@ -11,8 +11,10 @@ faithful replay is byte-identical (core §3.5.4). The run directory's manifest
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..diagnostics import UnusableInput
 from ..evaluation.behaviors.plugins import profile_namespaces
@@ -31,6 +33,9 @@ from .rundir import VERDICT_YAML, evidence_name_problems, load_run
 from .selection import Selection, not_evaluable
 from .verdict import build_verdict
 from .verdict_io import verdict_yaml
+
+if TYPE_CHECKING:
+    from .journal import Finished
 
 #: the incomplete reason a partial selection always records (engine/conclude.py::incomplete_reasons)
 PARTIAL = "only part of the profile was selected"
@@ -131,6 +136,47 @@ def replay(run_dir: Path) -> ReplayResult:
             *inconsistencies(record, profile, evidence),
         ],
     )
+
+
+#: judges a kept scenario again from its kept evidence, as the run and replay do
+#: (engine/replay.py::judge_in_run with the run's profile, inputs and configuration); None
+#: when the scenario is not in the profile
+Rejudge = Callable[[str, ScenarioEvidence, bool], ScenarioResult | None]
+
+
+def kept_problems(prior: Mapping[str, Finished], rejudge: Rejudge) -> list[str]:
+    """What an interrupted run kept that its own evidence contradicts, one line per scenario
+    (26.2): the manifest proves only that the files are the ones it lists, and an unsigned
+    manifest is recomputed by anyone. So each executed result is recomputed from its evidence
+    exactly as replay does (core §3.5.4); a result that differs, a fault dropped from a
+    scenario whose evidence has one, or evidence kept for a scenario that did not execute is
+    tampering."""
+    out: list[str] = []
+    for sid, item in sorted(prior.items()):
+        recorded = item.result
+        if recorded.state is not ScenarioState.executed:
+            if item.evidence is not None:
+                out.append(f"{sid}: kept as {recorded.state.value}, but with captured evidence")
+            continue
+        assert item.evidence is not None  # _finished refuses an executed result without it
+        if item.evidence.scenario_id != sid:
+            out.append(f"{sid}: its kept evidence is that of {item.evidence.scenario_id}")
+            continue
+        again = rejudge(sid, item.evidence, recorded.custom)
+        if again is None:
+            out.append(f"{sid}: kept, but the profile defines no such scenario")
+        elif again.model_dump(mode="json") != recorded.model_dump(mode="json"):
+            out.append(f"{sid}: kept as {_outcome(recorded)}, its evidence gives {_outcome(again)}")
+        elif item.evidence.fault and not item.fault:
+            out.append(f"{sid}: its evidence records a harness fault the kept result drops")
+    return out
+
+
+def _outcome(result: ScenarioResult) -> str:
+    label = result.status.value if result.status else result.state.value
+    if result.score is not None:
+        label += f" (score {result.score:.2f})"
+    return label
 
 
 # ---- pure cross-checks of the states replay cannot re-judge -------------------------------------------

@@ -35,14 +35,14 @@ from .conclude import claim, exit_code, incomplete_reasons, run_record, verdict_
 from .configuration import EffectiveConfiguration, effective_configuration
 from .containment import guard_provider, identify_agent, no_hard_exit
 from .execute import collector_for_run, register_secrets
-from .journal import Rejudge, RunJournal
+from .journal import RunJournal
 from .phase_runner import PhaseResults, PhaseRunner, Progress
 from .phases import AfterCorePhase, PhaseContext
 from .policies import gated_exit_code
 from .preflight import run_preflight
 from .record import PreflightSummary, RunInputs, RunRecord
 from .redaction import Redactor
-from .replay import judge_in_run
+from .replay import Rejudge, judge_in_run
 from .selection import (
     Selection,
     needs_for,
