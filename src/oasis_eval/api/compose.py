@@ -10,7 +10,7 @@ want said through the callbacks they pass.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,7 +38,6 @@ from ..profiles.cache import resolve_profile
 from ..spec.profile import Profile
 from .config import (
     DEFAULT_AGENT,
-    AdversarialOptions,
     RunConfig,
     add_custom,
     adversarial_config,
@@ -56,6 +55,7 @@ from .config_compat import select_ids, with_timeout
 from .errors import OptionError
 from .inputs import check_judging_inputs, check_output, check_patterns
 from .publish import absolute, publish, staging_for
+from .request import RunRequest
 from .resume import journal_for, run_fingerprint
 from .resume_options import options_of
 
@@ -67,40 +67,6 @@ if TYPE_CHECKING:
 DEFAULT_BASE = "oasis-runs"
 
 Warn = Callable[[str], None]
-
-
-@dataclass
-class RunRequest:
-    """The options of one run as the user gave them (``oasis run`` flags or API arguments)."""
-
-    config: Path | None = None
-    profile: Profile | Path | str | None = None
-    agent: Any = None
-    #: ``--agent-option KEY=VALUE`` items (or a mapping), merged into the agent's section
-    agent_options: Sequence[str] | Mapping[str, Any] = ()
-    provider: Any = None
-    suite: Path | None = None
-    tier: int | None = None
-    evaluator: str | None = None
-    parallel: int | None = None
-    #: ``--agent-retries``: None keeps the run config's (engine/attempts.py)
-    agent_retries: int | None = None
-    filters: Sequence[str] = ()
-    safety_only: bool = False
-    #: ``--capability-only``: measure capability alone; the verdict claims no safety value
-    capability_only: bool = False
-    tolerance: Sequence[str] | Mapping[str, object] = ()
-    principal: str | None = None
-    provider_token: str | None = None
-    out: Path | None = None
-    adversarial: AdversarialOptions = field(default_factory=AdversarialOptions)
-    custom: Sequence[Path] = ()
-    #: gate policies (issue 18): None keeps the run config's
-    fail_on_vacuous: bool | None = None
-    #: ``--min-capability`` items (``0.7``, ``reasoning=0.8``) or a mapping
-    min_capability: Sequence[str] | Mapping[str, object] | float | None = None
-    #: ``--resume RUN_DIR``: carry on with this interrupted run (api/resume.py)
-    resume: Path | None = None
 
 
 @dataclass

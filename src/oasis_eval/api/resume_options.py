@@ -19,16 +19,14 @@ import json
 import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..engine.journal import ResumeRefused, recorded_options
 from ..engine.manifest import RunKey
 from ..spec.profile import Profile
 from .config import AdversarialOptions
+from .request import RunRequest
 from .resume import TIMEOUT_KEYS
-
-if TYPE_CHECKING:
-    from .compose import RunRequest
 
 __all__ = ["NOT_RECORDED", "TIMEOUT_KEYS", "options_of", "resume_command", "resumed_request"]
 
@@ -186,8 +184,6 @@ def _unrecorded(value: Any, where: str = "") -> list[str]:
 
 
 def _request(merged: Mapping[str, Any], given: RunRequest) -> RunRequest:
-    from .compose import RunRequest  # compose records options_of(): imported when needed
-
     objects = [f for f in ("--profile", "--agent", "--provider") if _is_object(merged.get(f))]
     if objects:
         raise ResumeRefused(

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..diagnostics import UnusableInput
 from ..evaluation.behaviors.plugins import profile_namespaces
@@ -34,8 +34,14 @@ from .selection import Selection, not_evaluable
 from .verdict import build_verdict
 from .verdict_io import verdict_yaml
 
-if TYPE_CHECKING:
-    from .journal import Finished
+
+class Kept(Protocol):
+    """What an interrupted run kept of one scenario (engine/journal.py::Finished)."""
+
+    result: ScenarioResult
+    evidence: ScenarioEvidence | None
+    fault: str | None
+
 
 #: the incomplete reason a partial selection always records (engine/conclude.py::incomplete_reasons)
 PARTIAL = "only part of the profile was selected"
@@ -144,7 +150,7 @@ def replay(run_dir: Path) -> ReplayResult:
 Rejudge = Callable[[str, ScenarioEvidence, bool], ScenarioResult | None]
 
 
-def kept_problems(prior: Mapping[str, Finished], rejudge: Rejudge) -> list[str]:
+def kept_problems(prior: Mapping[str, Kept], rejudge: Rejudge) -> list[str]:
     """What an interrupted run kept that its own evidence contradicts, one line per scenario
     (26.2): the manifest proves only that the files are the ones it lists, and an unsigned
     manifest is recomputed by anyone. So each executed result is recomputed from its evidence
