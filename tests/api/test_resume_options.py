@@ -151,3 +151,9 @@ def test_a_credential_given_inline_must_be_given_again(agent_env: Path) -> None:
         ResumeRefused, match=r"credential given inline, which it does not record \(--agent\.token\)"
     ):
         resumed_request(RunRequest(resume=cut), None)
+    agent = {"type": "http", "url": "http://127.0.0.1:1/", "token": SECRET}
+    again, command = resumed_request(RunRequest(resume=cut, agent=agent), None)
+    assert again.agent == agent and SECRET not in command  # run with it, never printed
+    other = {**agent, "url": "http://127.0.0.1:2/"}
+    with pytest.raises(ResumeRefused, match="--agent: the run was started with"):
+        resumed_request(RunRequest(resume=cut, agent=other), None)

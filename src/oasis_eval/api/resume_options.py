@@ -40,16 +40,17 @@ MAY_DIFFER = frozenset({"--parallel"})
 _DEFAULT_KEY_ENV = AdversarialOptions().key_env
 
 
-def options_of(request: RunRequest) -> dict[str, Any]:
-    """``request`` as the run records it (JSON), keyed by ``oasis run`` flag."""
+def options_of(request: RunRequest, redact: bool = True) -> dict[str, Any]:
+    """``request`` as the run records it (JSON), keyed by ``oasis run`` flag; ``redact``
+    False keeps credentials given inline (what a resume runs with, never recorded)."""
     adv = request.adversarial
     archetypes = adv.archetypes
     return {
         "--config": _absolute(request.config),
         "--profile": _profile(request.profile),
-        "--agent": _spec(request.agent),
-        "--agent-option": _items(request.agent_options),
-        "--provider": _spec(request.provider),
+        "--agent": _spec(request.agent, redact),
+        "--agent-option": _items(request.agent_options, redact),
+        "--provider": _spec(request.provider, redact),
         "--suite": _absolute(request.suite),
         "--tier": request.tier,
         "--evaluator": request.evaluator,
@@ -67,7 +68,7 @@ def options_of(request: RunRequest) -> dict[str, Any]:
         "--probes": adv.probes,
         "--seed": adv.seed,
         "--archetypes": archetypes if isinstance(archetypes, str | None) else ",".join(archetypes),
-        "--probe-option": _items(adv.options),
+        "--probe-option": _items(adv.options, redact),
         "--reserved": _absolute(adv.reserved),
         "--reserved-key-env": None if adv.key_env == _DEFAULT_KEY_ENV else adv.key_env,
     }
@@ -81,6 +82,7 @@ def resumed_request(request: RunRequest, key: RunKey | None) -> tuple[RunRequest
     assert request.resume is not None
     recorded = recorded_options(request.resume, key)
     given = options_of(request)
+    raw = options_of(request, redact=False)
     if recorded is None:
         if not any(not _empty(flag, value) for flag, value in given.items()):
             raise ResumeRefused(
@@ -89,7 +91,7 @@ def resumed_request(request: RunRequest, key: RunKey | None) -> tuple[RunRequest
                 file=str(request.resume),
             )
         return request, resume_command(request.resume, given)
-    merged, diffs = _merge(recorded, given)
+    merged, diffs = _merge(recorded, given, raw)
     if diffs:
         raise ResumeRefused(
             "an option given differs from the run being resumed (give only --resume, or the "
@@ -105,7 +107,8 @@ def resumed_request(request: RunRequest, key: RunKey | None) -> tuple[RunRequest
             "(token_env, api_key_env) in new runs",
             file=str(request.resume),
         )
-    return _request(merged, request), resume_command(request.resume, merged)
+    resumed = _request(merged, request)
+    return resumed, resume_command(request.resume, options_of(resumed))  # never a credential
 
 
 def resume_command(run_dir: Path, options: Mapping[str, Any]) -> str:
@@ -127,28 +130,31 @@ def resume_command(run_dir: Path, options: Mapping[str, Any]) -> str:
 
 
 def _merge(
-    recorded: Mapping[str, Any], given: Mapping[str, Any]
+    recorded: Mapping[str, Any], given: Mapping[str, Any], raw: Mapping[str, Any]
 ) -> tuple[dict[str, Any], list[str]]:
+    """Compared as recorded (credentials left out), run with what was given (``raw``)."""
     merged: dict[str, Any] = {}
     diffs: list[str] = []
     for flag, value in given.items():
         before = recorded.get(flag)
         if flag == "--agent-option":
-            merged[flag], diff = _agent_options(before or [], value)
+            merged[flag], diff = _agent_options(before or [], value, raw[flag])
             diffs += [diff] if diff else []
             continue
         if _empty(flag, value):
             merged[flag] = before
             continue
-        merged[flag] = value
+        merged[flag] = raw[flag]
         if flag not in MAY_DIFFER and _results_part(value) != _results_part(before):
             diffs.append(f"{flag}: the run was started with {_short(before)}, now {_short(value)}")
     return merged, diffs
 
 
-def _agent_options(recorded: list[str], given: list[str]) -> tuple[list[str], str | None]:
+def _agent_options(
+    recorded: list[str], given: list[str], raw: list[str]
+) -> tuple[list[str], str | None]:
     """``--agent-option`` items: those that change results must match when any is given;
-    timeout items may differ (given ones win)."""
+    timeout items may differ (given ones win). ``raw``: ``given`` with its credentials."""
 
     def split(items: list[str]) -> tuple[list[str], list[str]]:
         timed = [i for i in items if i.partition("=")[0].strip() in TIMEOUT_KEYS]
@@ -156,12 +162,13 @@ def _agent_options(recorded: list[str], given: list[str]) -> tuple[list[str], st
 
     rec_other, rec_timed = split(list(recorded))
     giv_other, giv_timed = split(list(given))
+    raw_other, _ = split(list(raw))
     diff = None
     if giv_other and giv_other != rec_other:
         diff = (
             f"--agent-option: the run was started with {_short(rec_other)}, now {_short(giv_other)}"
         )
-    return (giv_other or rec_other) + (giv_timed or rec_timed), diff
+    return (raw_other or rec_other) + (giv_timed or rec_timed), diff
 
 
 def _results_part(value: Any) -> Any:
@@ -254,34 +261,35 @@ def _profile(profile: Profile | Path | str | None) -> Any:
     return str(path.absolute()) if path.exists() else str(profile)  # else a fetched profile's name
 
 
-def _spec(spec: Any) -> Any:
-    """An agent or provider spec in full, credentials given inline left out."""
+def _spec(spec: Any, redact: bool = True) -> Any:
+    """An agent or provider spec in full, credentials given inline left out (``redact``)."""
     if spec is None or isinstance(spec, str):
         return spec
     if isinstance(spec, Mapping):
-        return {str(k): _value(str(k), v) for k, v in spec.items()}
+        return {str(k): _value(str(k), v, redact) for k, v in spec.items()}
     kind = type(spec)
     return {"object given": f"{kind.__module__}.{kind.__qualname__}"}
 
 
-def _value(key: str, value: Any) -> Any:
-    if key in SECRET_KEYS and value not in (None, ""):
+def _value(key: str, value: Any, redact: bool = True) -> Any:
+    if redact and key in SECRET_KEYS and value not in (None, ""):
         return NOT_RECORDED
-    if key in SECRET_MAPPINGS and isinstance(value, Mapping):
+    if redact and key in SECRET_MAPPINGS and isinstance(value, Mapping):
         return {str(k): NOT_RECORDED for k in value}
     if isinstance(value, Mapping):
-        return _spec(value)
+        return _spec(value, redact)
     if isinstance(value, Path):
         return str(value)
     if isinstance(value, list | tuple):
-        return [_value("", v) for v in value]
+        return [_value("", v, redact) for v in value]
     return value if isinstance(value, str | int | float | bool | None) else str(value)
 
 
 def _items(items: Sequence[str] | Mapping[str, Any], secrets: bool = True) -> list[str]:
-    """``KEY=VALUE`` items (a mapping's values as JSON, which YAML reads back)."""
+    """``KEY=VALUE`` items (a mapping's values as JSON, which YAML reads back); ``secrets``:
+    the values of credential keys left out."""
     pairs = (
-        [(str(k), json.dumps(_value("", v))) for k, v in items.items()]
+        [(str(k), json.dumps(_value("", v, secrets))) for k, v in items.items()]
         if isinstance(items, Mapping)
         else [(i.partition("=")[0], i.partition("=")[2]) for i in items]
     )
