@@ -19,7 +19,7 @@ import yaml
 
 from ..adversarial.reserved import ReservedSet, load_reserved, run_problems
 from ..contract import Agent, Provider
-from ..diagnostics import Findings, UnusableInput
+from ..diagnostics import Finding, Findings, UnusableInput
 from ..evaluation.readiness import evaluator_gaps, not_evaluable_here, reuse_notes
 from ..profiles.loader import load_profile
 from ..profiles.suite import check_suite, load_suite
@@ -189,12 +189,22 @@ def gate_loaded(profile: Profile) -> list[str]:
     return [*gate.defect_lines(), *reuse_notes(profile)]
 
 
+class NotEvaluableHere(UnjudgeableProfile):
+    """The profile's behaviors lack an evaluator in this installation (issue 29 item 3):
+    not a profile defect, but nothing can run (exit 2); the message names the behaviors and
+    the plugin guide."""
+
+    def __init__(self, findings: list[Finding], file: str | None = None):
+        self.findings = findings
+        UnusableInput.__init__(self, not_evaluable_here(findings), file=file)
+
+
 def _require_evaluators(profile: Profile, file: str | None = None) -> None:
     """Preflight (issue 14): a behavior the profile's scenarios assert with no evaluator in
     its namespaces stops the run before any scenario, naming how to add one."""
     gaps = evaluator_gaps(profile)
     if gaps.errors:  # exit 2 before any scenario, naming the behaviors and the plugin guide
-        raise UnusableInput(not_evaluable_here(list(gaps.errors)), file=file)
+        raise NotEvaluableHere(list(gaps.errors), file=file)
 
 
 def add_custom(profile: Profile, paths: Sequence[Path]) -> tuple[Profile, list[str]]:
