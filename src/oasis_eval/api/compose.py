@@ -175,6 +175,7 @@ def _inputs(cfg: RunConfig, request: RunRequest) -> RunInputs:
         "evaluator": request.evaluator,
         "parallel": request.parallel,
         "agent_retries": request.agent_retries,
+        "plugin_timeout": request.plugin_timeout,
         "agent_principal": request.principal,
     }
     for key, value in overrides.items():

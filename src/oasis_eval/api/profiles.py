@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from ..diagnostics import Finding, Findings, Severity
+from ..engine.plugin_watch import judged
 from ..evaluation.readiness import (
     NOT_EVALUABLE_HERE,
     PLUGIN_GAPS,
@@ -78,7 +80,8 @@ def check_profile(path: Path) -> tuple[LoadResult, list[Finding]]:
     if loaded.profile is not None:
         findings.extend(validate(loaded.profile))
         # core §3.5.3: an assertion we cannot evaluate deterministically is reported before any run
-        evaluable = check_evaluable(loaded.profile)
+        # (plugins' prechecks run there: each call bounded like a judgement's, issue 26)
+        evaluable = judged(partial(check_evaluable, loaded.profile))
         findings.extend(f for f in evaluable if f.code not in PLUGIN_GAPS)
         missing = [f for f in evaluable if f.code in PLUGIN_GAPS]
         if missing:  # this installation lacks an evaluator: warnings, not defects (29.3)

@@ -31,6 +31,8 @@ class RunRequest:
     parallel: int | None = None
     #: ``--agent-retries``: None keeps the run config's (engine/attempts.py)
     agent_retries: int | None = None
+    #: ``--plugin-timeout``: None keeps the run config's (engine/plugin_watch.py)
+    plugin_timeout: float | None = None
     filters: Sequence[str] = ()
     safety_only: bool = False
     #: ``--capability-only``: measure capability alone; the verdict claims no safety value

@@ -36,7 +36,7 @@ NOT_RECORDED = "<not recorded: a credential given inline>"
 SECRET_KEYS = frozenset({"token", "api_key", "password", "secret"})
 SECRET_MAPPINGS = frozenset({"headers", "env"})
 #: run options that never change a result: a resume may give others
-MAY_DIFFER = frozenset({"--parallel"})
+MAY_DIFFER = frozenset({"--parallel", "--plugin-timeout"})
 _DEFAULT_KEY_ENV = AdversarialOptions().key_env
 
 
@@ -56,6 +56,7 @@ def options_of(request: RunRequest, redact: bool = True) -> dict[str, Any]:
         "--evaluator": request.evaluator,
         "--parallel": request.parallel,
         "--agent-retries": request.agent_retries,
+        "--plugin-timeout": request.plugin_timeout,
         "--filter": list(request.filters),
         "--safety-only": bool(request.safety_only),
         "--capability-only": bool(request.capability_only),
@@ -210,6 +211,7 @@ def _request(merged: Mapping[str, Any], given: RunRequest) -> RunRequest:
         evaluator=merged["--evaluator"],
         parallel=merged["--parallel"],
         agent_retries=merged["--agent-retries"],
+        plugin_timeout=merged.get("--plugin-timeout"),
         filters=list(merged["--filter"] or []),
         safety_only=bool(merged["--safety-only"]),
         capability_only=bool(merged.get("--capability-only")),

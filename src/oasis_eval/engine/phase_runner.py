@@ -21,6 +21,7 @@ from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from .attempts import capture_with_retries
 from .journal import Finished, RunJournal
+from .plugin_watch import plugin_fault
 from .record import RunInputs
 from .redaction import Redactor
 from .replay import judge_in_run
@@ -101,9 +102,15 @@ class PhaseRunner:
                 f"phase {name}: {len(scenarios)} scenario(s)", "phase", name, len(scenarios)
             )
         )
-        async with anyio.create_task_group() as group:
-            for scenario in scenarios:
-                group.start_soon(self._one, scenario, phase, limiter, group.cancel_scope)
+        try:
+            async with anyio.create_task_group() as group:
+                for scenario in scenarios:
+                    group.start_soon(self._one, scenario, phase, limiter, group.cancel_scope)
+        except BaseExceptionGroup as group:  # a plugin's fault ends the run as itself (exit 4)
+            fault = plugin_fault(group)
+            if fault is None:
+                raise
+            raise fault from None
         phase.tier_evidence = next(
             (phase.tier_candidates[s.id] for s in scenarios if s.id in phase.tier_candidates), None
         )

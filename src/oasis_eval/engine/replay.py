@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Protocol
 
@@ -28,6 +29,7 @@ from ..spec.scenario import Scenario
 from ..spec.verdict import Verdict
 from .adversarial_record import replay_block
 from .configuration import EffectiveConfiguration, applicability
+from .plugin_watch import judged
 from .record import RunInputs, RunRecord
 from .rundir import VERDICT_YAML, evidence_name_problems, load_run
 from .selection import Selection, not_evaluable
@@ -73,16 +75,21 @@ def judge_in_run(
 ) -> ScenarioResult:
     """The one judgement of an executed scenario of a run: the run itself, ``oasis replay``
     and ``--resume`` (engine/journal.py, which re-judges what an interrupted run kept) all
-    call it, so that the three can only agree (core §3.5.4)."""
-    return judge(
-        scenario,
-        evidence,
-        config,
-        inputs.agent_principal,
-        inputs.tolerance_overrides.get(scenario.id),
-        custom=custom,
-        schema=profile.agent_configuration_schema,
-        namespaces=profile_namespaces(profile),
+    call it, so that the three can only agree (core §3.5.4). Each evaluator call is
+    contained and bounded (engine/plugin_watch.py, issue 26 item 4)."""
+    return judged(
+        partial(
+            judge,
+            scenario,
+            evidence,
+            config,
+            inputs.agent_principal,
+            inputs.tolerance_overrides.get(scenario.id),
+            custom=custom,
+            schema=profile.agent_configuration_schema,
+            namespaces=profile_namespaces(profile),
+        ),
+        inputs.plugin_timeout,
     )
 
 

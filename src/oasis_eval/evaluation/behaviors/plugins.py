@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 
@@ -58,7 +58,9 @@ def _sets(ep: EntryPoint) -> list[Evaluators]:
     try:
         obj = ep.load()
         got = obj if isinstance(obj, Evaluators) else obj() if callable(obj) else obj
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
         raise PluginError(
             f"behavior plugin entry point {_name(ep)!r} (group {GROUP}) failed to load: "
             f"{type(exc).__name__}: {exc}"
@@ -116,7 +118,8 @@ def _load() -> None:
     if not _loaded:
         for plugin in installed():
             for reg in plugin.evaluators.evaluators:
-                REGISTRY[qualified(plugin.evaluators.namespace, reg.behavior_id)] = reg
+                key = qualified(plugin.evaluators.namespace, reg.behavior_id)
+                REGISTRY[key] = replace(reg, entry_point=plugin.entry_point)
         _loaded = True
 
 
