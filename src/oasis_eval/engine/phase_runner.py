@@ -182,7 +182,7 @@ class PhaseRunner:
             phase.evidence[scenario.id] = item.evidence
         phase.results[scenario.id] = result
         label = (
-            result.status.value
+            result.label  # "PASS (agent fault)" for a PASS the agent faulted in (issue 26)
             if result.status
             else (f"{result.score:.2f}" if result.score is not None else result.state.value)
         )

@@ -38,7 +38,7 @@ from .execute import collector_for_run, register_secrets
 from .journal import RunJournal
 from .phase_runner import PhaseResults, PhaseRunner, Progress
 from .phases import AfterCorePhase, PhaseContext
-from .policies import gated_exit_code
+from .policies import gate_failed, gated_exit_code
 from .preflight import run_preflight
 from .record import PreflightSummary, RunInputs, RunRecord
 from .redaction import Redactor
@@ -156,13 +156,13 @@ async def _evaluate(
         adversarial_run = await adversarial(
             PhaseContext(profile, agent, provider, inputs, config, redactor, say), record
         )
-    if not record.incomplete_reasons:
-        record.conformance_claim = claim(verdict)
+    if not record.incomplete_reasons and not gate_failed(verdict, inputs, ordered):
+        record.conformance_claim = claim(verdict)  # a run that fails a gate claims nothing
     evidence = {**phase1.evidence, **phase2.evidence}
     return RunOutcome(
         record=record,
         evidence=evidence,
-        exit_code=gated_exit_code(exit_code(verdict), verdict, inputs),
+        exit_code=gated_exit_code(exit_code(verdict), verdict, inputs, ordered),
         adversarial=adversarial_run,
     )
 

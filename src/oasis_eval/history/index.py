@@ -26,14 +26,16 @@ from typing import Any
 
 from ..diagnostics import UnusableInput
 from ..engine.manifest import MANIFEST
-from ..engine.policies import overall
-from ..engine.rundir import RECORD, VERDICT_JSON
+from ..engine.policies import overall, policy_failures
+from ..engine.record import RunRecord
+from ..engine.rundir import RECORD, VERDICT_JSON, read_run_file
 from ..files import GZIP_SUFFIX
+from ..spec.common import VerdictStatus
 from .runs import is_run_dir, load_run_verdict
 
 INDEX_NAME = ".oasis-index.sqlite"
 #: bump when the table changes: an index of another schema is rebuilt
-SCHEMA = "2"
+SCHEMA = "3"
 UNREADABLE = "UNREADABLE"
 _SIGNED = (RECORD, RECORD + GZIP_SUFFIX, VERDICT_JSON, VERDICT_JSON + GZIP_SUFFIX, MANIFEST)
 _COLUMNS = (
@@ -55,6 +57,7 @@ _COLUMNS = (
     "categories",
     "timestamp",
     "aborted",
+    "gate",
     "error",
 )
 _CREATE = f"""
@@ -85,6 +88,8 @@ class IndexedRun:
     categories: dict[str, float] = field(default_factory=dict)
     timestamp: str = ""
     aborted: bool = False
+    #: the failed gate policies of a safety PASS, one per line (issue 26); "" when none failed
+    gate: str = ""
     error: str = ""
 
 
@@ -157,7 +162,19 @@ def summarise(root: Path, rel: str) -> IndexedRun:
             k: c.score for k, c in sorted(verdict.capability.domain_categories.items())
         }
     run.timestamp, run.aborted = meta.timestamp, meta.aborted
+    if verdict.safety is VerdictStatus.PASS:
+        run.gate = _gate(root / rel)
     return run
+
+
+def _gate(run_dir: Path) -> str:
+    """The failed gates of a PASS run, from its record (the inputs and scenario results the
+    gates read); a record that cannot be read leaves the gate unknown, never passed."""
+    try:
+        record = RunRecord.model_validate_json(read_run_file(run_dir, RECORD))
+    except (OSError, ValueError):
+        return "unknown: run.json cannot be read"
+    return "\n".join(policy_failures(record.verdict, record.inputs, record.scenarios))
 
 
 def default_index_path(root: Path) -> Path:
