@@ -34,7 +34,7 @@ from ..api.config import (
 )
 from ..api.errors import InvalidInput, OptionError
 from ..api.results import agent_fault_lines, vacuous_line, verdict_line
-from ..contract import Agent, AgentFault, Provider
+from ..contract import Agent, AgentFault, AgentUnusable, Provider
 from ..engine.journal import RunJournal
 from ..engine.policies import policy_failures
 from ..engine.preflight import PreflightError, run_preflight
@@ -345,6 +345,8 @@ def _refused(exc: Exception) -> NoReturn:
         typer.echo(
             f"preflight failed: the run did not start and no verdict was written.\n{exc}", err=True
         )
+    elif isinstance(exc, AgentUnusable):
+        _warn(f"the agent never worked, the run stopped (no verdict written): {exc}")
     elif isinstance(exc, AgentFault):
         _warn(f"agent error before any scenario ran (no verdict written): {exc}")
     else:
