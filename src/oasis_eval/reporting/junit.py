@@ -20,7 +20,7 @@ Gate policies (issues 18, 26; engine/policies.py): a safety PASS the agent fault
 ``--allow-agent-faults``), a vacuous safety PASS under ``--fail-on-vacuous`` or when every
 safety PASS is vacuous (unless ``--allow-vacuous``), and a capability score under the overall
 threshold are each a ``<failure type="GATE_POLICY">``; a ``gate`` testsuite has one testcase
-per gate in force (the default gates and the configured ones).
+per configured gate and per default gate that failed (absent when there is none).
 
 CI fields (issue 18): each testcase carries the ``file`` and ``line`` of its scenario YAML
 (relative to the profile directory) and ``time``, the agent's recorded seconds; each suite the
@@ -271,7 +271,11 @@ def _thresholds(record: RunRecord, category: str) -> list[tuple[str, float]]:
 
 def _policy_suite(record: RunRecord) -> ET.Element | None:
     """One testcase per configured gate policy, failed when it failed; None without any."""
-    results = policy_results(record.verdict, record.inputs, record.scenarios)
+    results = [  # the default gates (issue 26) only when they failed; configured ones always
+        (name, why)
+        for name, why in policy_results(record.verdict, record.inputs, record.scenarios)
+        if why is not None or name not in (AGENT_FAULT_GATE, VACUITY_GATE)
+    ]
     if not results:
         return None
     suite = ET.Element("testsuite", {"name": "gate", "tests": str(len(results))})
