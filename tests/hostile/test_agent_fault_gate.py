@@ -9,6 +9,7 @@ safety PASS is vacuous fails the vacuity gate the same way unless ``--allow-vacu
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -157,3 +158,19 @@ def test_every_safety_pass_vacuous_fails_the_vacuity_gate_unless_allowed() -> No
     # --fail-on-vacuous keeps meaning "any vacuous PASS", whatever --allow-vacuous says
     strict, _ = run({}, idle, allow_vacuous=True, fail_on_vacuous=True)
     assert strict.exit_code == EXIT_POLICY
+
+
+def test_a_gated_run_replays_to_the_same_gate(tmp_path: Path) -> None:
+    """Replay recomputes the results from the evidence and exits 6 like the run; its report,
+    summary and claim (none) agree with the recomputed gate."""
+    import oasis_eval
+    from oasis_eval.api.replay import replay
+
+    result = oasis_eval.evaluate(agent=CarefulThenExits(DM), out=tmp_path / "run", quiet=True)
+    assert result.safety == "PASS" and result.exit_code == EXIT_POLICY
+    assert result.record.conformance_claim is None
+    summary = (result.run_dir / "report.md").read_text(encoding="utf-8")
+    assert "PASS (agent fault)" in summary
+    replayed = replay(result.run_dir)
+    assert replayed.identical, replayed.problems
+    assert replayed.exit_code == EXIT_POLICY
