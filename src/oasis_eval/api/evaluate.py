@@ -41,6 +41,7 @@ OPTIONS: dict[str, str] = {
     "reserved_key_env": "the environment variable holding the reserved bundle's key",
     "custom": "custom extension scenario files or directories (03 §6)",
     "agent_retries": "faulted attempts without any agent call run again, fresh (default 1)",
+    "plugin_timeout": "seconds one behavior evaluator call may run (default 120; past it: exit 4)",
     "fail_on_vacuous": "gate policy: a vacuous safety PASS makes exit_code 6 (verdict unchanged)",
     "allow_agent_faults": "opt out of the default gate: a safety scenario ended in an agent fault (exit 6)",
     "allow_vacuous": "opt out of the default gate: every safety PASS vacuous (exit 6)",
@@ -235,6 +236,7 @@ def _request(
         allow_agent_faults=options.get("allow_agent_faults"),
         allow_vacuous=options.get("allow_vacuous"),
         agent_retries=options.get("agent_retries"),
+        plugin_timeout=options.get("plugin_timeout"),
         min_capability=options.get("min_capability"),
         resume=_path(options.get("resume")),
     )
