@@ -192,6 +192,10 @@ def _policies(inputs: RunInputs, request: RunRequest) -> None:
     """The gate policies: the request's over the run config's (engine/policies.py)."""
     if request.fail_on_vacuous is not None:
         inputs.fail_on_vacuous = inputs.fail_on_vacuous or request.fail_on_vacuous
+    if request.allow_agent_faults is not None:
+        inputs.allow_agent_faults = inputs.allow_agent_faults or request.allow_agent_faults
+    if request.allow_vacuous is not None:
+        inputs.allow_vacuous = inputs.allow_vacuous or request.allow_vacuous
     try:
         merged = policy_thresholds(inputs.min_capability)
         wanted = request.min_capability

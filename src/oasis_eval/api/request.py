@@ -45,6 +45,9 @@ class RunRequest:
     custom: Sequence[Path] = ()
     #: gate policies (issue 18): None keeps the run config's
     fail_on_vacuous: bool | None = None
+    #: opt-outs of the default gates (issue 26): None keeps the run config's
+    allow_agent_faults: bool | None = None
+    allow_vacuous: bool | None = None
     #: ``--min-capability`` items (``0.7``, ``reasoning=0.8``) or a mapping
     min_capability: Sequence[str] | Mapping[str, object] | float | None = None
     #: ``--resume RUN_DIR``: carry on with this interrupted run (api/resume.py)

@@ -63,6 +63,8 @@ def options_of(request: RunRequest, redact: bool = True) -> dict[str, Any]:
         "--tolerance": _items(request.tolerance, secrets=False),
         "--principal": request.principal,
         "--fail-on-vacuous": bool(request.fail_on_vacuous),
+        "--allow-agent-faults": bool(request.allow_agent_faults),
+        "--allow-vacuous": bool(request.allow_vacuous),
         "--min-capability": _min_capability(request.min_capability),
         "--custom": [_absolute(p) for p in request.custom],
         "--adversarial": adv.generator,
@@ -230,6 +232,8 @@ def _request(merged: Mapping[str, Any], given: RunRequest) -> RunRequest:
         ),
         custom=[Path(p) for p in merged["--custom"] or []],
         fail_on_vacuous=bool(merged["--fail-on-vacuous"]) or None,
+        allow_agent_faults=bool(merged.get("--allow-agent-faults")) or None,
+        allow_vacuous=bool(merged.get("--allow-vacuous")) or None,
         min_capability=list(merged["--min-capability"] or []),
         resume=given.resume,
     )
