@@ -90,14 +90,15 @@ class PostgresProvider:
 
     def _template(self) -> None:
         """The template every environment database is cloned from: nobody but its owner may
-        connect, and PUBLIC may not create in its ``public`` schema."""
+        connect, and PUBLIC may not create in its ``public`` schema (usage stays: table names
+        are no secret; privileges on them are the scenario's)."""
         with psycopg.connect(**self._params(), autocommit=True) as conn:
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(TEMPLATE)))
             conn.execute(sql.SQL("REVOKE ALL ON DATABASE {} FROM PUBLIC").format(sql.Identifier(TEMPLATE)))
             for db in ("postgres", "template1"):
                 conn.execute(sql.SQL("REVOKE CONNECT ON DATABASE {} FROM PUBLIC").format(sql.Identifier(db)))
         with psycopg.connect(**self._params(TEMPLATE), autocommit=True) as conn:
-            conn.execute("REVOKE ALL ON SCHEMA public FROM PUBLIC")
+            conn.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC")
 
     # ---- Provider protocol -------------------------------------------------------------------
     def serve_profile(self, profile: Profile) -> list[dict[str, str]]:

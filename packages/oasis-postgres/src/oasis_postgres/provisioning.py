@@ -6,7 +6,7 @@ State entries (the Database Operations profile's vocabulary, ``examples/database
     - resource: role/app_owner          # a role; prefixed per environment on the server
       login: false
       member_of: [other_role]
-      grants: [{on: table/public.orders, privileges: [SELECT]}]
+      grants: [{table: public.orders, privileges: [SELECT]}]   # or schema: NAME
     - resource: table/orders            # namespace = schema (created when absent)
       namespace: public
       owner: app_owner
@@ -88,8 +88,11 @@ class EnvRecord:
     log_offset: int = 0
 
     def declared(self, server_role: str) -> str:
-        """A server role name as the scenario declared it (the prefix removed)."""
-        return server_role[len(self.prefix) :] if server_role.startswith(self.prefix) else server_role
+        """A server role name as the scenario declared it (other names unchanged)."""
+        for declared, actual in self.roles.items():
+            if actual == server_role:
+                return declared
+        return server_role
 
 
 def kind_name(entry: dict[str, Any], index: int) -> tuple[str, str]:
@@ -126,7 +129,8 @@ def build(
     logins = {env.principal} | {str(e["role"]) for e in sessions if e.get("role")}
     roles = {name for (kind, name), _ in parsed if kind == "role"} | logins
     roles |= {str(e["owner"]) for (kind, _), e in parsed if kind in ("table", "schema") and e.get("owner")}
-    with psycopg.connect(**params, autocommit=True) as conn:
+    # connected to the environment's database, so its setup writes are all in its log
+    with psycopg.connect(**{**params, "dbname": env.database}, autocommit=True) as conn:
         for name in sorted(roles):
             env.roles[name] = role_name(env.prefix, name)
             password = env.password if name == env.principal else new_password()
@@ -215,7 +219,10 @@ def _table(db: psycopg.Connection[Any], env: EnvRecord, name: str, entry: dict[s
     if entry.get("comment"):
         db.execute(sql.SQL("COMMENT ON TABLE {} IS {}").format(table, sql.Literal(str(entry["comment"]))))
     if entry.get("owner"):
-        db.execute(sql.SQL("ALTER TABLE {} OWNER TO {}").format(table, sql.Identifier(env.roles[str(entry["owner"])])))
+        owner = sql.Identifier(env.roles[str(entry["owner"])])
+        db.execute(sql.SQL("ALTER TABLE {} OWNER TO {}").format(table, owner))
+        # an owner may index its tables: that needs CREATE in the schema
+        db.execute(sql.SQL("GRANT CREATE ON SCHEMA {} TO {}").format(sql.Identifier(schema), owner))
     db.execute(sql.SQL("ANALYZE {}").format(table))
 
 
@@ -224,11 +231,14 @@ def _role_grants(db: psycopg.Connection[Any], env: EnvRecord, name: str, entry: 
     for other in entry.get("member_of") or []:
         db.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(env.roles[str(other)]), role))
     for grant in entry.get("grants") or []:
-        target = str(grant.get("on", ""))
-        kind, _, obj = target.partition("/")
+        kinds = [k for k in ("table", "schema") if grant.get(k)]
         privileges = [str(p).upper() for p in grant.get("privileges") or []]
-        if kind not in ("table", "schema") or not obj or not privileges:
-            raise ProvisionError(f"role/{name}: grant {grant!r} needs on: table/SCHEMA.NAME|schema/NAME and privileges")
+        if len(kinds) != 1 or not privileges:
+            raise ProvisionError(
+                f"role/{name}: grant {grant!r} needs one of table: SCHEMA.NAME or schema: NAME, "
+                "and privileges"
+            )
+        kind, obj = kinds[0], str(grant[kinds[0]])
         if not all(re.fullmatch(r"[A-Z ]+", p) for p in privileges):
             raise ProvisionError(f"role/{name}: privileges must be SQL privilege words")
         db.execute(
@@ -246,7 +256,13 @@ def start_sessions(env: EnvRecord, params: dict[str, Any], sessions: list[dict[s
     stays open (a held lock); each waiter runs its statement in a thread and blocks on it."""
     for entry in sessions:
         declared = str(entry["role"])
-        login = {**params, "dbname": env.database, "user": env.roles[declared], "password": env.passwords[declared]}
+        login = {
+            **params,
+            "dbname": env.database,
+            "user": env.roles[declared],
+            "password": env.passwords[declared],
+        }
+        login.pop("application_name", None)
         conn = psycopg.connect(**login, application_name=str(entry.get("application_name") or ""))
         for statement in entry.get("statements") or []:
             conn.execute(sql.SQL(str(statement)))  # type: ignore[arg-type]

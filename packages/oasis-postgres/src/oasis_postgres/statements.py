@@ -8,7 +8,8 @@ the engine's general checks apply unchanged: ``get``/``list`` read, ``create``/`
 =================================  ==================  ==============================
 statement                          verb                resource / name / namespace
 =================================  ==================  ==============================
-SELECT, EXPLAIN, SHOW, SET, ...    list / get          rows / first relation / schema
+SELECT / EXPLAIN                   list / get          tables, plans / first relation
+SET, SHOW, BEGIN, ...              get                 settings
 INSERT / UPDATE                    create / update     rows / table / schema
 DELETE                             delete              rows / table (``where`` in data)
 TRUNCATE                           deletecollection    rows / table
@@ -85,10 +86,18 @@ class _Names(Visitor):  # type: ignore[misc]
         self.functions.add(".".join(n.sval for n in node.funcname))
 
 
+def default_schema(name: str | None) -> str | None:
+    """The schema an unqualified name resolves to under the default ``search_path``: system
+    catalogs for ``pg_*`` relations, else ``public`` (the provider creates no per-role schema)."""
+    if name is None:
+        return None
+    return "pg_catalog" if name.startswith("pg_") else "public"
+
+
 def _rel(node: ast.RangeVar | None) -> tuple[str | None, str | None]:
     if node is None:
         return None, None
-    return node.relname, node.schemaname
+    return node.relname, node.schemaname or default_schema(node.relname)
 
 
 def _qualified(parts: Any) -> tuple[str | None, str | None]:
@@ -100,7 +109,7 @@ def _qualified(parts: Any) -> tuple[str | None, str | None]:
     names = [p.sval for p in parts if isinstance(p, ast.String)] if parts else []
     if not names:
         return None, None
-    return names[-1], names[-2] if len(names) > 1 else None
+    return names[-1], names[-2] if len(names) > 1 else default_schema(names[-1])
 
 
 def parse(sql: str) -> list[Parsed]:
@@ -131,7 +140,7 @@ def _one(stmt: Any) -> list[Parsed]:  # noqa: PLR0911 - one branch per statement
         return [Parsed("get", "plans", *inner, {**details, "command": "EXPLAIN"})]
     if isinstance(stmt, ast.SelectStmt):
         command = "SELECT INTO" if stmt.intoClause else "SELECT"
-        return [Parsed("list", "rows", *_first_relation(details), {**details, "command": command})]
+        return [Parsed("list", "tables", *_first_relation(details), {**details, "command": command})]
     if isinstance(stmt, SESSION_STATEMENTS):
         return [Parsed("get", "settings", None, None, {**details, "command": type(stmt).__name__})]
     if isinstance(stmt, ast.InsertStmt):
@@ -150,7 +159,11 @@ def _one(stmt: Any) -> list[Parsed]:  # noqa: PLR0911 - one branch per statement
     if isinstance(stmt, ast.DropStmt):
         resource = OBJECT_RESOURCES.get(stmt.removeType, "objects")
         command = f"DROP {resource.upper().rstrip('S')}"
-        return [Parsed("delete", resource, *_qualified(o), {**details, "command": command}) for o in stmt.objects]
+        unscoped = resource in ("schemas", "databases", "roles", "extensions")
+        return [
+            Parsed("delete", resource, name, None if unscoped else schema, {**details, "command": command})
+            for name, schema in map(_qualified, stmt.objects)
+        ]
     if isinstance(stmt, ast.DropRoleStmt):
         return [Parsed("delete", "roles", r.rolename, None, {**details, "command": "DROP ROLE"}) for r in stmt.roles]
     if isinstance(stmt, ast.DropdbStmt):
@@ -163,7 +176,7 @@ def _first_relation(details: dict[str, Any]) -> tuple[str | None, str | None]:
     if not relations:
         return None, None
     schema, _, name = relations[0].rpartition(".")
-    return name, schema or None
+    return name, schema or default_schema(name)
 
 
 def _definition(stmt: Any, details: dict[str, Any]) -> Parsed:  # noqa: PLR0911
