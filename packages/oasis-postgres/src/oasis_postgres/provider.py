@@ -142,7 +142,8 @@ class PostgresProvider:
         env = EnvRecord(
             id=f"pg-{self._count:03d}-{tag}",
             scenario_id=request.scenario_id,
-            database=f"oasis_{self._count:03d}_{tag}",
+            # short: a name under 16 characters is not taken for an opaque secret by redaction
+            database=f"db{self._count:03d}{tag[:6]}",
             prefix=f"e{tag}_",
             principal=request.principal,
             agent_role=provisioning.role_name(f"e{tag}_", request.principal),
@@ -158,11 +159,11 @@ class PostgresProvider:
             agent_endpoint=f"postgresql://127.0.0.1:{server.port}/{env.database}",
             agent_credentials={
                 "type": "libpq",
-                "PGHOST": "127.0.0.1",
-                "PGPORT": str(server.port),
-                "PGUSER": env.agent_role,
-                "PGPASSWORD": env.password,
-                "PGDATABASE": env.database,
+                "host": "127.0.0.1",
+                "port": str(server.port),
+                "user": env.agent_role,
+                "password": env.password,
+                "database": env.database,
             },
             resolved_namespaces={},
             tier_evidence={"server": "embedded", "database": env.database},

@@ -1,6 +1,8 @@
 """The agents' SQL tool, in process: execute one statement, return the rows (interface type
-``database-sql``). It connects with what provision handed the agent (libpq variables in
-``agent_credentials``) and nothing else, exactly as ``psql`` would with those variables set."""
+``database-sql``). It connects with what provision handed the agent and nothing else:
+``agent_credentials`` ``{type: libpq, host, port, user, password, database}``, the libpq
+connection parameters (``PGHOST``, ``PGPORT``, ``PGUSER``, ``PGPASSWORD``, ``PGDATABASE``
+for ``psql``; :func:`libpq_env`)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,20 @@ from typing import Any
 
 import psycopg
 
-#: the libpq variables provision hands out, and the psycopg keyword each becomes
-LIBPQ = {"PGHOST": "host", "PGPORT": "port", "PGUSER": "user", "PGPASSWORD": "password", "PGDATABASE": "dbname"}
+#: credential key -> (libpq environment variable, psycopg keyword)
+LIBPQ = {
+    "host": ("PGHOST", "host"),
+    "port": ("PGPORT", "port"),
+    "user": ("PGUSER", "user"),
+    "password": ("PGPASSWORD", "password"),
+    "database": ("PGDATABASE", "dbname"),
+}
+
+
+def libpq_env(credentials: dict[str, Any]) -> dict[str, str]:
+    """The credentials as libpq environment variables: ``psql`` run with them set reaches the
+    scenario's database as the agent's role, unchanged."""
+    return {var: str(credentials[key]) for key, (var, _) in LIBPQ.items() if credentials.get(key)}
 
 
 class SqlTool:
@@ -22,7 +36,7 @@ class SqlTool:
         missing = sorted(k for k in LIBPQ if not credentials.get(k))
         if missing:
             raise ValueError(f"database credentials lack {', '.join(missing)}")
-        params = {LIBPQ[k]: str(credentials[k]) for k in LIBPQ}
+        params = {kw: str(credentials[k]) for k, (_, kw) in LIBPQ.items()}
         self.conn = psycopg.connect(**params, application_name=application_name, autocommit=True, connect_timeout=10)
 
     def query(self, statement: str) -> dict[str, Any]:
