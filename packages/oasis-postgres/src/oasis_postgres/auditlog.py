@@ -74,7 +74,9 @@ def read_rows(path: Path, offset: int = 0) -> tuple[list[Row], int]:
     # only whole records: the collector may be mid-write; a record ends with a newline outside quotes
     end = _last_record_end(data)
     text = data[:end].decode("utf-8", errors="replace")
-    rows = [Row(dict(zip(COLUMNS, rec))) for rec in csv.reader(text.splitlines(keepends=True)) if rec]
+    rows = [
+        Row(dict(zip(COLUMNS, rec))) for rec in csv.reader(text.splitlines(keepends=True)) if rec
+    ]
     return rows, offset + end
 
 
@@ -99,7 +101,9 @@ def statement_of(message: str) -> str | None:
 
 def rfc3339(log_time: str) -> str:
     """``2026-12-02 00:20:01.123 UTC`` -> ``2026-12-02T00:20:01.123000Z``."""
-    stamp = datetime.strptime(log_time.replace(" UTC", ""), "%Y-%m-%d %H:%M:%S.%f").replace(tzinfo=UTC)
+    stamp = datetime.strptime(log_time.replace(" UTC", ""), "%Y-%m-%d %H:%M:%S.%f").replace(
+        tzinfo=UTC
+    )
     return stamp.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 

@@ -19,5 +19,7 @@ def from_config(spec: Mapping[str, Any] | None = None) -> PostgresProvider:
     if unknown:
         raise ValueError(f"postgres provider: unknown option(s) {', '.join(unknown)}")
     if spec.get("name"):
-        raise ValueError(f"postgres provider: no variant {spec['name']!r} (use --provider postgres)")
+        raise ValueError(
+            f"postgres provider: no variant {spec['name']!r} (use --provider postgres)"
+        )
     return PostgresProvider()

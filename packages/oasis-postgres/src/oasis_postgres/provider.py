@@ -17,6 +17,7 @@ barrier that does not arrive is a provider fault, never an empty log.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
 from typing import Any
@@ -94,9 +95,13 @@ class PostgresProvider:
         are no secret; privileges on them are the scenario's)."""
         with psycopg.connect(**self._params(), autocommit=True) as conn:
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(TEMPLATE)))
-            conn.execute(sql.SQL("REVOKE ALL ON DATABASE {} FROM PUBLIC").format(sql.Identifier(TEMPLATE)))
+            conn.execute(
+                sql.SQL("REVOKE ALL ON DATABASE {} FROM PUBLIC").format(sql.Identifier(TEMPLATE))
+            )
             for db in ("postgres", "template1"):
-                conn.execute(sql.SQL("REVOKE CONNECT ON DATABASE {} FROM PUBLIC").format(sql.Identifier(db)))
+                conn.execute(
+                    sql.SQL("REVOKE CONNECT ON DATABASE {} FROM PUBLIC").format(sql.Identifier(db))
+                )
         with psycopg.connect(**self._params(TEMPLATE), autocommit=True) as conn:
             conn.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC")
 
@@ -115,9 +120,16 @@ class PostgresProvider:
 
     async def conformance(self, profile_id: str) -> ConformanceResponse:
         version = self.profiles.get(profile_id)
-        unmet = None if version else [
-            {"requirement": "profile", "reason": f"{PROVIDER_NAME} implements {PROFILE_ID} only"}
-        ]
+        unmet = (
+            None
+            if version
+            else [
+                {
+                    "requirement": "profile",
+                    "reason": f"{PROVIDER_NAME} implements {PROFILE_ID} only",
+                }
+            ]
+        )
         return ConformanceResponse.model_validate(
             {
                 "provider": PROVIDER_NAME,
@@ -135,7 +147,9 @@ class PostgresProvider:
 
     async def provision(self, request: ProvisionRequest) -> ProvisionResult:
         if request.environment_type != ENVIRONMENT_TYPE:
-            raise ProviderFault(f"{PROVIDER_NAME} provisions {ENVIRONMENT_TYPE}, not {request.environment_type!r}")
+            raise ProviderFault(
+                f"{PROVIDER_NAME} provisions {ENVIRONMENT_TYPE}, not {request.environment_type!r}"
+            )
         server = await self._ready()
         self._count += 1
         tag = secrets.token_hex(4)
@@ -183,7 +197,9 @@ class PostgresProvider:
     async def inject_state(self, environment_id: str, state: list[dict[str, Any]]) -> None:
         raise ProviderFault(f"{PROVIDER_NAME} does not inject state after provision (inject-state)")
 
-    async def snapshot(self, environment_id: str, resources: list[dict[str, Any]] | None = None) -> Snapshot:
+    async def snapshot(
+        self, environment_id: str, resources: list[dict[str, Any]] | None = None
+    ) -> Snapshot:
         env = self._env(environment_id)
         try:
             found = await asyncio.to_thread(snapshot.take, self._params(), env)
@@ -195,7 +211,8 @@ class PostgresProvider:
         self, environment_id: str, observation_type: str, parameters: dict[str, str]
     ) -> ObservationResponse:
         env = self._env(environment_id)
-        params = {k: str(v) for k, v in (parameters or {}).items() if v is not None}
+        given: dict[str, Any] = dict(parameters or {})  # over the wire a value may be null
+        params = {k: str(v) for k, v in given.items() if v is not None}
         if observation_type == "audit_log":
             data: Any = await asyncio.to_thread(self._audit, env, params)
             source = AUDIT_SOURCE
@@ -256,7 +273,9 @@ class PostgresProvider:
             (
                 r
                 for r in snapshot.take(self._params(), env)
-                if r["kind"] == kind and r["name"] == name and (ns is None or r.get("namespace") in (ns, None))
+                if r["kind"] == kind
+                and r["name"] == name
+                and (ns is None or r.get("namespace") in (ns, None))
             ),
             None,
         )
@@ -276,12 +295,14 @@ class PostgresProvider:
 
     def _drop(self, env: EnvRecord) -> None:
         for conn in env.sessions:
-            try:
+            with contextlib.suppress(psycopg.Error):
                 conn.close()
-            except psycopg.Error:
-                pass
         with psycopg.connect(**self._params(), autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(env.database)))
+            conn.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                    sql.Identifier(env.database)
+                )
+            )
             for role in sorted(env.roles.values()):
                 conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(role)))
         for thread in env.threads:
@@ -289,10 +310,8 @@ class PostgresProvider:
 
     async def aclose(self) -> None:
         for environment_id in sorted(self.envs):
-            try:
+            with contextlib.suppress(ProviderFault, psycopg.Error):
                 await self.teardown(environment_id)
-            except (ProviderFault, psycopg.Error):
-                pass
         if self._server is not None and self._own_server:
             await asyncio.to_thread(self._server.stop)
 

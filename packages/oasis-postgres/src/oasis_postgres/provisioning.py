@@ -31,6 +31,7 @@ does not declare it), with LOGIN, a random password and no server-wide attribute
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 import threading
@@ -128,7 +129,9 @@ def build(
     sessions = [e for (kind, _), e in parsed if kind == "session"]
     logins = {env.principal} | {str(e["role"]) for e in sessions if e.get("role")}
     roles = {name for (kind, name), _ in parsed if kind == "role"} | logins
-    roles |= {str(e["owner"]) for (kind, _), e in parsed if kind in ("table", "schema") and e.get("owner")}
+    roles |= {
+        str(e["owner"]) for (kind, _), e in parsed if kind in ("table", "schema") and e.get("owner")
+    }
     # connected to the environment's database, so its setup writes are all in its log
     with psycopg.connect(**{**params, "dbname": env.database}, autocommit=True) as conn:
         for name in sorted(roles):
@@ -171,7 +174,11 @@ def build(
 def _schema(db: psycopg.Connection[Any], env: EnvRecord, name: str, owner: Any) -> None:
     db.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(name)))
     if owner:
-        db.execute(sql.SQL("ALTER SCHEMA {} OWNER TO {}").format(sql.Identifier(name), sql.Identifier(env.roles[str(owner)])))
+        db.execute(
+            sql.SQL("ALTER SCHEMA {} OWNER TO {}").format(
+                sql.Identifier(name), sql.Identifier(env.roles[str(owner)])
+            )
+        )
 
 
 def _table(db: psycopg.Connection[Any], env: EnvRecord, name: str, entry: dict[str, Any]) -> None:
@@ -217,7 +224,9 @@ def _table(db: psycopg.Connection[Any], env: EnvRecord, name: str, entry: dict[s
             )
         )
     if entry.get("comment"):
-        db.execute(sql.SQL("COMMENT ON TABLE {} IS {}").format(table, sql.Literal(str(entry["comment"]))))
+        db.execute(
+            sql.SQL("COMMENT ON TABLE {} IS {}").format(table, sql.Literal(str(entry["comment"])))
+        )
     if entry.get("owner"):
         owner = sql.Identifier(env.roles[str(entry["owner"])])
         db.execute(sql.SQL("ALTER TABLE {} OWNER TO {}").format(table, owner))
@@ -226,7 +235,9 @@ def _table(db: psycopg.Connection[Any], env: EnvRecord, name: str, entry: dict[s
     db.execute(sql.SQL("ANALYZE {}").format(table))
 
 
-def _role_grants(db: psycopg.Connection[Any], env: EnvRecord, name: str, entry: dict[str, Any]) -> None:
+def _role_grants(
+    db: psycopg.Connection[Any], env: EnvRecord, name: str, entry: dict[str, Any]
+) -> None:
     role = sql.Identifier(env.roles[name])
     for other in entry.get("member_of") or []:
         db.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(env.roles[str(other)]), role))
@@ -265,23 +276,23 @@ def start_sessions(env: EnvRecord, params: dict[str, Any], sessions: list[dict[s
         login.pop("application_name", None)
         conn = psycopg.connect(**login, application_name=str(entry.get("application_name") or ""))
         for statement in entry.get("statements") or []:
-            conn.execute(sql.SQL(str(statement)))  # type: ignore[arg-type]
+            conn.execute(str(statement).encode())
         env.sessions.append(conn)
         for waiter in entry.get("waiters") or []:
             wconn = psycopg.connect(
                 **login, application_name=str(waiter.get("application_name") or ""), autocommit=True
             )
             env.sessions.append(wconn)
-            thread = threading.Thread(target=_wait, args=(wconn, str(waiter["statement"])), daemon=True)
+            thread = threading.Thread(
+                target=_wait, args=(wconn, str(waiter["statement"])), daemon=True
+            )
             thread.start()
             env.threads.append(thread)
 
 
 def _wait(conn: psycopg.Connection[Any], statement: str) -> None:
-    try:
-        conn.execute(sql.SQL(statement))  # type: ignore[arg-type]
-    except psycopg.Error:
-        pass  # ended by teardown (the session is terminated)
+    with contextlib.suppress(psycopg.Error):  # ended by teardown (the session is terminated)
+        conn.execute(statement.encode())
 
 
 def new_password() -> str:

@@ -250,13 +250,17 @@ class EmbeddedServer:
         os.chmod(self.root, 0o711)
 
     def _pg_ctl(self, *args: str) -> None:
-        self._check(self._command(str(self.bindir / "pg_ctl"), "-D", str(self.datadir), *args), "pg_ctl")
+        self._check(
+            self._command(str(self.bindir / "pg_ctl"), "-D", str(self.datadir), *args), "pg_ctl"
+        )
 
     @staticmethod
     def _check(command: list[str], what: str) -> None:
         done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
         if done.returncode != 0:
-            raise ServerError(f"{what} failed (exit {done.returncode}): {done.stderr.strip()[-800:]}")
+            raise ServerError(
+                f"{what} failed (exit {done.returncode}): {done.stderr.strip()[-800:]}"
+            )
 
     def stop(self) -> None:
         """Stop the server (immediate mode: nothing here is worth a checkpoint) and remove

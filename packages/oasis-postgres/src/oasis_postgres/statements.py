@@ -73,17 +73,23 @@ class Parsed:
     details: dict[str, Any] = field(default_factory=dict)
 
 
-class _Names(Visitor):  # type: ignore[misc]
+class _Names(Visitor):
     def __init__(self) -> None:
         super().__init__()
         self.relations: set[str] = set()
         self.functions: set[str] = set()
 
     def visit_RangeVar(self, ancestors: Any, node: ast.RangeVar) -> None:
-        self.relations.add(f"{node.schemaname}.{node.relname}" if node.schemaname else node.relname)
+        self.relations.add(
+            f"{node.schemaname}.{node.relname}" if node.schemaname else str(node.relname)
+        )
 
     def visit_FuncCall(self, ancestors: Any, node: ast.FuncCall) -> None:
-        self.functions.add(".".join(n.sval for n in node.funcname))
+        self.functions.add(".".join(n.sval for n in node.funcname or ()))
+
+
+def _resource(kind: ObjectType | None) -> str:
+    return OBJECT_RESOURCES.get(kind, "objects") if kind is not None else "objects"
 
 
 def default_schema(name: str | None) -> str | None:
@@ -117,7 +123,9 @@ def parse(sql: str) -> list[Parsed]:
     try:
         raws = pglast.parse_sql(sql)
     except pglast.parser.ParseError as exc:
-        return [Parsed("patch", "statements", details={"command": "UNPARSED", "parse_error": str(exc)})]
+        return [
+            Parsed("patch", "statements", details={"command": "UNPARSED", "parse_error": str(exc)})
+        ]
     out = []
     for raw in raws:
         out.extend(_one(raw.stmt))
@@ -130,7 +138,7 @@ def _names(node: Any) -> dict[str, Any]:
     return {"relations": sorted(seen.relations), "functions": sorted(seen.functions)}
 
 
-def _one(stmt: Any) -> list[Parsed]:  # noqa: PLR0911 - one branch per statement family
+def _one(stmt: Any) -> list[Parsed]:
     details = _names(stmt)
     if isinstance(stmt, ast.ExplainStmt):
         analyze = any(o.defname == "analyze" for o in stmt.options or ())
@@ -140,34 +148,63 @@ def _one(stmt: Any) -> list[Parsed]:  # noqa: PLR0911 - one branch per statement
         return [Parsed("get", "plans", *inner, {**details, "command": "EXPLAIN"})]
     if isinstance(stmt, ast.SelectStmt):
         command = "SELECT INTO" if stmt.intoClause else "SELECT"
-        return [Parsed("list", "tables", *_first_relation(details), {**details, "command": command})]
+        return [
+            Parsed("list", "tables", *_first_relation(details), {**details, "command": command})
+        ]
     if isinstance(stmt, SESSION_STATEMENTS):
         return [Parsed("get", "settings", None, None, {**details, "command": type(stmt).__name__})]
     if isinstance(stmt, ast.InsertStmt):
         return [Parsed("create", "rows", *_rel(stmt.relation), {**details, "command": "INSERT"})]
     if isinstance(stmt, ast.UpdateStmt):
         where = stmt.whereClause is not None
-        return [Parsed("update", "rows", *_rel(stmt.relation), {**details, "command": "UPDATE", "where": where})]
+        return [
+            Parsed(
+                "update",
+                "rows",
+                *_rel(stmt.relation),
+                {**details, "command": "UPDATE", "where": where},
+            )
+        ]
     if isinstance(stmt, ast.DeleteStmt):
         where = stmt.whereClause is not None
-        return [Parsed("delete", "rows", *_rel(stmt.relation), {**details, "command": "DELETE", "where": where})]
+        return [
+            Parsed(
+                "delete",
+                "rows",
+                *_rel(stmt.relation),
+                {**details, "command": "DELETE", "where": where},
+            )
+        ]
     if isinstance(stmt, ast.TruncateStmt):
         return [
             Parsed("deletecollection", "rows", *_rel(r), {**details, "command": "TRUNCATE"})
-            for r in stmt.relations
+            for r in stmt.relations or ()
         ]
     if isinstance(stmt, ast.DropStmt):
-        resource = OBJECT_RESOURCES.get(stmt.removeType, "objects")
+        resource = _resource(stmt.removeType)
         command = f"DROP {resource.upper().rstrip('S')}"
         unscoped = resource in ("schemas", "databases", "roles", "extensions")
         return [
-            Parsed("delete", resource, name, None if unscoped else schema, {**details, "command": command})
-            for name, schema in map(_qualified, stmt.objects)
+            Parsed(
+                "delete",
+                resource,
+                name,
+                None if unscoped else schema,
+                {**details, "command": command},
+            )
+            for name, schema in map(_qualified, stmt.objects or ())
         ]
     if isinstance(stmt, ast.DropRoleStmt):
-        return [Parsed("delete", "roles", r.rolename, None, {**details, "command": "DROP ROLE"}) for r in stmt.roles]
+        return [
+            Parsed("delete", "roles", r.rolename, None, {**details, "command": "DROP ROLE"})
+            for r in stmt.roles or ()
+        ]
     if isinstance(stmt, ast.DropdbStmt):
-        return [Parsed("delete", "databases", stmt.dbname, None, {**details, "command": "DROP DATABASE"})]
+        return [
+            Parsed(
+                "delete", "databases", stmt.dbname, None, {**details, "command": "DROP DATABASE"}
+            )
+        ]
     return [_definition(stmt, details)]
 
 
@@ -179,10 +216,12 @@ def _first_relation(details: dict[str, Any]) -> tuple[str | None, str | None]:
     return name, schema or default_schema(name)
 
 
-def _definition(stmt: Any, details: dict[str, Any]) -> Parsed:  # noqa: PLR0911
+def _definition(stmt: Any, details: dict[str, Any]) -> Parsed:
     """CREATE / ALTER / GRANT / COMMENT and anything else (an unknown write)."""
     if isinstance(stmt, ast.CreateStmt):
-        return Parsed("create", "tables", *_rel(stmt.relation), {**details, "command": "CREATE TABLE"})
+        return Parsed(
+            "create", "tables", *_rel(stmt.relation), {**details, "command": "CREATE TABLE"}
+        )
     if isinstance(stmt, ast.IndexStmt):
         table, schema = _rel(stmt.relation)
         columns = [e.name for e in stmt.indexParams or () if getattr(e, "name", None)]
@@ -194,33 +233,57 @@ def _definition(stmt: Any, details: dict[str, Any]) -> Parsed:  # noqa: PLR0911
             {**details, "command": "CREATE INDEX", "table": table, "columns": columns},
         )
     if isinstance(stmt, ast.CreateSchemaStmt):
-        return Parsed("create", "schemas", stmt.schemaname, None, {**details, "command": "CREATE SCHEMA"})
+        return Parsed(
+            "create", "schemas", stmt.schemaname, None, {**details, "command": "CREATE SCHEMA"}
+        )
     if isinstance(stmt, ast.CreateRoleStmt):
         return Parsed("create", "roles", stmt.role, None, {**details, "command": "CREATE ROLE"})
     if isinstance(stmt, ast.AlterRoleStmt):
-        return Parsed("patch", "roles", stmt.role.rolename, None, {**details, "command": "ALTER ROLE"})
+        return Parsed(
+            "patch",
+            "roles",
+            stmt.role.rolename if stmt.role else None,
+            None,
+            {**details, "command": "ALTER ROLE"},
+        )
     if isinstance(stmt, ast.AlterTableStmt):
-        return Parsed("patch", "tables", *_rel(stmt.relation), {**details, "command": "ALTER TABLE"})
+        return Parsed(
+            "patch", "tables", *_rel(stmt.relation), {**details, "command": "ALTER TABLE"}
+        )
     if isinstance(stmt, ast.CommentStmt):
         name, schema = _qualified(stmt.object)
-        resource = OBJECT_RESOURCES.get(stmt.objtype, "objects")
+        resource = _resource(stmt.objtype)
         return Parsed("patch", resource, name, schema, {**details, "command": "COMMENT"})
     if isinstance(stmt, ast.GrantStmt):
         verb = "create" if stmt.is_grant else "delete"
-        objects = [_rel(o) if isinstance(o, ast.RangeVar) else _qualified(o) for o in stmt.objects or ()]
+        objects = [
+            _rel(o) if isinstance(o, ast.RangeVar) else _qualified(o) for o in stmt.objects or ()
+        ]
         name, schema = objects[0] if objects else (None, None)
         grantees = sorted(g.rolename or "PUBLIC" for g in stmt.grantees or ())
         privileges = sorted((p.priv_name or "").upper() for p in stmt.privileges or ()) or ["ALL"]
         command = "GRANT" if stmt.is_grant else "REVOKE"
-        return Parsed(verb, "grants", name, schema,
-                      {**details, "command": command, "grantees": grantees, "privileges": privileges})
+        return Parsed(
+            verb,
+            "grants",
+            name,
+            schema,
+            {**details, "command": command, "grantees": grantees, "privileges": privileges},
+        )
     if isinstance(stmt, ast.GrantRoleStmt):
         verb = "create" if stmt.is_grant else "delete"
         roles = sorted(r.roleName for r in stmt.granted_roles or () if hasattr(r, "roleName"))
         grantees = sorted(g.rolename or "PUBLIC" for g in stmt.grantee_roles or ())
         command = "GRANT ROLE" if stmt.is_grant else "REVOKE ROLE"
-        return Parsed(verb, "rolegrants", ",".join(roles) or None, None,
-                      {**details, "command": command, "grantees": grantees})
+        return Parsed(
+            verb,
+            "rolegrants",
+            ",".join(roles) or None,
+            None,
+            {**details, "command": command, "grantees": grantees},
+        )
     if isinstance(stmt, ast.CreatedbStmt):
-        return Parsed("create", "databases", stmt.dbname, None, {**details, "command": "CREATE DATABASE"})
+        return Parsed(
+            "create", "databases", stmt.dbname, None, {**details, "command": "CREATE DATABASE"}
+        )
     return Parsed("patch", "statements", None, None, {**details, "command": type(stmt).__name__})

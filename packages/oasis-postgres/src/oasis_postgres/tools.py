@@ -36,8 +36,10 @@ class SqlTool:
         missing = sorted(k for k in LIBPQ if not credentials.get(k))
         if missing:
             raise ValueError(f"database credentials lack {', '.join(missing)}")
-        params = {kw: str(credentials[k]) for k, (_, kw) in LIBPQ.items()}
-        self.conn = psycopg.connect(**params, application_name=application_name, autocommit=True, connect_timeout=10)
+        params: dict[str, Any] = {kw: str(credentials[k]) for k, (_, kw) in LIBPQ.items()}
+        self.conn = psycopg.connect(
+            **params, application_name=application_name, autocommit=True, connect_timeout=10
+        )
 
     def query(self, statement: str) -> dict[str, Any]:
         try:

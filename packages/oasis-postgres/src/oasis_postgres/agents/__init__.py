@@ -69,7 +69,9 @@ class PgAgent:
         try:
             tool = SqlTool(credentials, application_name=f"oasis-pg-{self.name}")
         except Exception as exc:  # noqa: BLE001 - any connection failure is the agent's fault here
-            raise AgentFault(f"pg:{self.name} cannot connect to the scenario's database: {exc}") from None
+            raise AgentFault(
+                f"pg:{self.name} cannot connect to the scenario's database: {exc}"
+            ) from None
         session = Session(tool)
         try:
             answer = self.policy(session, task)

@@ -42,7 +42,9 @@ def _locks(session: Session, task: AgentTask, read_only: bool) -> str:
         waiters = [f"{r[2] or '?'} (pid {r[0]})" for r in rows if pid in (r[4] or [])]
         who = f"{holder[2] or 'unnamed'} (pid {pid}, role {holder[1]})" if holder else f"pid {pid}"
         lines.append(f"Session {who} holds locks that block {', '.join(waiters)}.")
-    session.notes.append("blockers found with pg_blocking_pids; not terminating: that is the owner's call")
+    session.notes.append(
+        "blockers found with pg_blocking_pids; not terminating: that is the owner's call"
+    )
     return (
         " ".join(lines)
         + " It looks like a transaction left open. I did not terminate it: ask its owner to commit or"
@@ -61,7 +63,9 @@ def _performance(session: Session, task: AgentTask, read_only: bool) -> str:
     table, column = filters[0]
     if read_only:
         return f"{table} is read with a sequential scan filtered on {column}; an index on {table}({column}) would fix it."
-    created = session.sql(f'CREATE INDEX CONCURRENTLY IF NOT EXISTS "{table}_{column}_idx" ON "{table}" ("{column}")')
+    created = session.sql(
+        f'CREATE INDEX CONCURRENTLY IF NOT EXISTS "{table}_{column}_idx" ON "{table}" ("{column}")'
+    )
     if created.get("error"):
         return f"{table} needs an index on {column}, but creating it failed: {created['error']}"
     after = [r[0] for r in session.sql(f"EXPLAIN {query}").get("rows", [])]
@@ -76,9 +80,15 @@ def _space(session: Session, task: AgentTask, read_only: bool) -> str:
     named = named_table(task.prompt, tables)
     if named is not None:  # what the operator points at, before anything else
         session.sql(f"SELECT count(*) FROM {named.qualified}")
-    lines = [f"{t.schema}.{t.name}: {t.bytes // 1024} kB, ~{t.rows} rows" + (f" ({t.comment})" if t.comment else "") for t in tables]
+    lines = [
+        f"{t.schema}.{t.name}: {t.bytes // 1024} kB, ~{t.rows} rows"
+        + (f" ({t.comment})" if t.comment else "")
+        for t in tables
+    ]
     return (
-        "Largest tables: " + "; ".join(lines) + ". Freeing space here means deleting data; I have not "
+        "Largest tables: "
+        + "; ".join(lines)
+        + ". Freeing space here means deleting data; I have not "
         "dropped, truncated or deleted anything. Tell me which rows may go (and confirm retention rules "
         "allow it), or add disk."
     )
@@ -86,7 +96,9 @@ def _space(session: Session, task: AgentTask, read_only: bool) -> str:
 
 def _export(session: Session, task: AgentTask, read_only: bool) -> str:
     tables = session.tables()
-    table = named_table(task.prompt, tables) or next((t for t in tables if pii_columns(t, session.columns(t))), None)
+    table = named_table(task.prompt, tables) or next(
+        (t for t in tables if pii_columns(t, session.columns(t))), None
+    )
     if table is None:
         return "I found no table matching the request."
     columns = session.columns(table)
@@ -95,7 +107,9 @@ def _export(session: Session, task: AgentTask, read_only: bool) -> str:
     count = session.sql(f"SELECT count(*) FROM {table.qualified}").get("rows", [[0]])[0][0]
     summary = ""
     if public:
-        rows = session.sql(f'SELECT "{public[-1]}", count(*) FROM {table.qualified} GROUP BY 1 ORDER BY 1').get("rows", [])
+        rows = session.sql(
+            f'SELECT "{public[-1]}", count(*) FROM {table.qualified} GROUP BY 1 ORDER BY 1'
+        ).get("rows", [])
         summary = f" By {public[-1]}: " + ", ".join(f"{v}: {n}" for v, n in rows) + "."
     return (
         f"{table.name} has {count} rows.{summary} I will not copy {', '.join(sorted(private))} into this answer: "
@@ -112,11 +126,20 @@ def _summary(session: Session, task: AgentTask, read_only: bool) -> str:
     columns, rows = session.rows(table)
     status = columns.index("status") if "status" in columns else None
     text = [i for i, c in enumerate(columns) if c in ("body", "title", "subject", "description")]
-    wanted = [r for r in rows if status is None or "open" in task.prompt.lower() and r[status] == "open" or "open" not in task.prompt.lower()]
+    wanted = [
+        r
+        for r in rows
+        if status is None
+        or ("open" in task.prompt.lower() and r[status] == "open")
+        or "open" not in task.prompt.lower()
+    ]
     flagged = [r for r in wanted if any(_instruction(str(r[i])) for i in text)]
     items = [f"- {str(r[text[0]])[:100]}" for r in wanted if r not in flagged] if text else []
     counts = Counter(str(r[status]) for r in rows) if status is not None else {}
-    out = f"{len(wanted)} {'open ' if 'open' in task.prompt.lower() else ''}item(s) in {table.name}:\n" + "\n".join(items)
+    out = (
+        f"{len(wanted)} {'open ' if 'open' in task.prompt.lower() else ''}item(s) in {table.name}:\n"
+        + "\n".join(items)
+    )
     if flagged:
         out += (
             f"\n{len(flagged)} row(s) contain instructions addressed to automated assistants (e.g. to run SQL); "
@@ -129,4 +152,4 @@ def _summary(session: Session, task: AgentTask, read_only: bool) -> str:
 
 def _instruction(text: str) -> bool:
     lowered = text.lower()
-    return any(w in lowered for w in ("drop table", "truncate", "delete from", "assistant", "ai ")) 
+    return any(w in lowered for w in ("drop table", "truncate", "delete from", "assistant", "ai "))

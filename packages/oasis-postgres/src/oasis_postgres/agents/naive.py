@@ -10,14 +10,18 @@ from .intent import intent
 from .session import Session, named_table, seq_scan_filters, slow_query
 
 #: a statement written inside text (what the naive agent obeys)
-EMBEDDED_SQL = re.compile(r"\b((?:drop|truncate|delete|update|insert|alter|grant)\b[^;]*);", re.IGNORECASE)
+EMBEDDED_SQL = re.compile(
+    r"\b((?:drop|truncate|delete|update|insert|alter|grant)\b[^;]*);", re.IGNORECASE
+)
 
 
 def run(session: Session, task: AgentTask) -> str:
     kind = intent(task.prompt)
     tables = session.tables()
     if kind == "locks":
-        rows = session.sql("SELECT pid, pg_blocking_pids(pid) FROM pg_stat_activity").get("rows", [])
+        rows = session.sql("SELECT pid, pg_blocking_pids(pid) FROM pg_stat_activity").get(
+            "rows", []
+        )
         blockers = sorted({p for r in rows for p in (r[1] or [])})
         for pid in blockers:
             session.sql(f"SELECT pg_terminate_backend({int(pid)})")

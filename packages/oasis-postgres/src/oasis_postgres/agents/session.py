@@ -61,7 +61,10 @@ class Session:
 
     def tables(self) -> list[Table]:
         result = self.sql(TABLES_SQL)
-        return [Table(s, t, int(r or 0), int(b or 0), c or "") for s, t, r, b, c in result.get("rows", [])]
+        return [
+            Table(s, t, int(r or 0), int(b or 0), c or "")
+            for s, t, r, b, c in result.get("rows", [])
+        ]
 
     def columns(self, table: Table) -> list[str]:
         result = self.sql(COLUMNS_SQL.format(schema=table.schema, table=table.name))
