@@ -107,8 +107,13 @@ def rfc3339(log_time: str) -> str:
     return stamp.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
-def entries(rows: Iterable[Row]) -> Iterator[dict[str, Any]]:
-    """Audit entries from csvlog records in log order (see the module docstring)."""
+def entries(rows: Iterable[Row]) -> list[dict[str, Any]]:
+    """Audit entries from csvlog records in log order (see the module docstring). A whole
+    list: an error record settles the outcome of an entry made before it."""
+    return list(_entries(rows))
+
+
+def _entries(rows: Iterable[Row]) -> Iterator[dict[str, Any]]:
     pending: dict[str, list[dict[str, Any]]] = {}  # session -> entries of its last statement
     for row in rows:
         session = row["session_id"]

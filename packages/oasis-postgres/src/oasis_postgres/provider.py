@@ -68,6 +68,7 @@ class PostgresProvider:
         self.profiles = {PROFILE_ID: PROFILE_VERSION}
         self._count = 0
         self._start_lock = asyncio.Lock()
+        self._templated = False
 
     # ---- the server ------------------------------------------------------------------------
     async def _ready(self) -> EmbeddedServer:
@@ -77,7 +78,9 @@ class PostgresProvider:
                     self._server = await asyncio.to_thread(lambda: EmbeddedServer().start())
                 except ServerError as exc:
                     raise ProviderFault(f"postgres: {exc}") from None
+            if not self._templated:
                 await asyncio.to_thread(self._template)
+                self._templated = True
             return self._server
 
     @property
@@ -94,6 +97,9 @@ class PostgresProvider:
         connect, and PUBLIC may not create in its ``public`` schema (usage stays: table names
         are no secret; privileges on them are the scenario's)."""
         with psycopg.connect(**self._params(), autocommit=True) as conn:
+            found = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (TEMPLATE,))
+            if found.fetchone():  # a server shared by several providers has it already
+                return
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(TEMPLATE)))
             conn.execute(
                 sql.SQL("REVOKE ALL ON DATABASE {} FROM PUBLIC").format(sql.Identifier(TEMPLATE))
@@ -188,6 +194,12 @@ class PostgresProvider:
             conn.execute(
                 sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
                     sql.Identifier(env.database), sql.Identifier(TEMPLATE)
+                )
+            )
+            # a database's privileges are not cloned: PUBLIC gets CONNECT again unless revoked
+            conn.execute(
+                sql.SQL("REVOKE ALL ON DATABASE {} FROM PUBLIC").format(
+                    sql.Identifier(env.database)
                 )
             )
         sessions = provisioning.build(self._params(), env, state)
