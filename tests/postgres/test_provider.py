@@ -116,10 +116,10 @@ def test_environments_cannot_reach_each_other(provider: PostgresProvider) -> Non
     second = run(provider.provision(request("t.second")))
     creds = dict(first.agent_credentials or {})
     creds["database"] = (second.agent_credentials or {})["database"]
-    with pytest.raises(psycopg.OperationalError, match="permission denied|not permitted"):
+    with pytest.raises(psycopg.OperationalError, match=r"permission denied|not permitted"):
         SqlTool(creds)
     creds["database"] = "postgres"
-    with pytest.raises(psycopg.OperationalError, match="permission denied|not permitted"):
+    with pytest.raises(psycopg.OperationalError, match=r"permission denied|not permitted"):
         SqlTool(creds)
     # the refused connection is in the log, as the first environment's agent's denied connect
     obs = run(provider.observe(first.environment_id, "audit_log", {}))

@@ -106,13 +106,19 @@ def _free_port() -> int:
 
 
 def _alive(pid: int) -> bool:
+    """Running (a zombie is not: the postmaster outlives ``pg_ctl`` and is reparented to a
+    PID 1 that may never reap it, as in a container)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True  # no /proc: trust the signal
+    return stat.rsplit(")", 1)[-1].split()[0] != "Z"
 
 
 def _postmaster_pid(datadir: Path) -> int | None:
