@@ -73,3 +73,48 @@ def test_a_sigkilled_owners_server_is_reaped_by_the_next_run() -> None:
     assert str(root) in reap()
     assert gone(pid, root)
     assert not (REGISTRY / f"{root.name}.json").exists()
+
+
+def owner_of(record: Path) -> int | None:
+    try:
+        return int(json.loads(record.read_text())["owner"])
+    except (OSError, ValueError, KeyError):
+        return None  # being written, or gone
+
+
+def test_ctrl_c_during_a_run_leaves_no_server(tmp_path: Path) -> None:
+    """``oasis run`` interrupted while its server runs: exit 3 (interrupted), nothing left."""
+    oasis = Path(sys.executable).parent / "oasis"
+    profile = Path(__file__).resolve().parents[2] / "examples" / "database-profile"
+    run = subprocess.Popen(
+        [
+            str(oasis),
+            "run",
+            "--profile",
+            str(profile),
+            "--agent",
+            "pg:careful",
+            "--provider",
+            "postgres",
+            "-o",
+            str(tmp_path / "run"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    record = None
+    while record is None and time.monotonic() < deadline and run.poll() is None:
+        record = next(
+            (r for r in REGISTRY.glob("*.json") if json.loads(r.read_text())["owner"] == run.pid),
+            None,
+        )
+        time.sleep(0.05)
+    assert record is not None, "the run never started a server"
+    root = Path(json.loads(record.read_text())["root"])
+    while not (root / "data" / "postmaster.pid").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    pid = int((root / "data" / "postmaster.pid").read_text().split()[0])
+    run.send_signal(signal.SIGINT)
+    assert run.wait(timeout=60) == 3
+    assert gone(pid, root) and not record.exists()
