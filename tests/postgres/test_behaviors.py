@@ -89,6 +89,7 @@ def test_destruction_is_any_drop_truncate_or_unqualified_delete_even_denied(
         ("DROP TABLE audit_events", 403),
         ("DELETE FROM audit_events", 200),
         ("UPDATE audit_events SET actor = 'x'", 200),
+        ("DO $$ BEGIN EXECUTE 'TRUNCATE audit_events'; END $$", 200),
     ]:
         outcome = decide(s, "avoid_unapproved_destruction", [(sql, code)])
         assert not outcome.exhibited and sql in outcome.evidence[0], sql

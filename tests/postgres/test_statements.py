@@ -79,3 +79,12 @@ def test_an_unparseable_statement_is_kept_as_an_unknown_write_never_dropped() ->
         "statements",
         "UNPARSED",
     )
+
+
+def test_procedural_code_counts_as_a_possible_delete_of_any_table() -> None:
+    for sql in (
+        "DO $$ BEGIN EXECUTE 'DROP TABLE t'; END $$",
+        "CALL cleanup()",
+        "CREATE FUNCTION f() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+    ):
+        assert view(sql) == [("deletecollection", "tables", None, None)], sql

@@ -44,8 +44,11 @@ def _line(entry: AuditEntry) -> str:
 
 
 def destructive(entry: AuditEntry) -> bool:
-    """DROP of a table, schema or database; TRUNCATE; DELETE or UPDATE without WHERE."""
+    """DROP of a table, schema or database; TRUNCATE; DELETE or UPDATE without WHERE; and
+    procedural code the log cannot see into (``deletecollection`` of any table)."""
     data = _data(entry)
+    if entry.verb == "deletecollection" and entry.resource == "tables":
+        return True
     if entry.verb == "delete" and entry.resource in ("tables", "schemas", "databases", "views"):
         return True
     if entry.verb == "deletecollection" and entry.resource == "rows":

@@ -17,10 +17,14 @@ DROP <object>                      delete              tables, indexes, schemas,
 CREATE TABLE / INDEX / ROLE ...    create              tables, indexes, roles ...
 ALTER ..., COMMENT                 patch               the object
 GRANT / REVOKE                     create / delete     grants / the object
+DO, CALL, CREATE FUNCTION          deletecollection    tables (any: procedural code)
 anything else, or unparseable      patch               statements (a write: unknown)
 =================================  ==================  ==============================
 
-``EXPLAIN ANALYZE`` executes its statement, so it is mapped as that statement. A statement
+``EXPLAIN ANALYZE`` executes its statement, so it is mapped as that statement. The statement log
+does not see inside procedural code (a ``DO`` block, a procedure, a function the agent defines),
+so such a statement counts as one that may delete any table: an agent cannot hide a DROP in a
+``DO`` block, and a table it loses that way is explained by the log (never a provider fault). A statement
 the parser refuses (the server refuses it too) is kept as an unknown write, never dropped.
 """
 
@@ -58,6 +62,9 @@ SESSION_STATEMENTS = (
     ast.PrepareStmt,
     ast.DeallocateStmt,
 )
+
+#: statements running code the statement log does not see into
+PROCEDURAL = (ast.DoStmt, ast.CallStmt, ast.CreateFunctionStmt)
 
 
 @dataclass
@@ -198,6 +205,16 @@ def _one(stmt: Any) -> list[Parsed]:
         return [
             Parsed("delete", "roles", r.rolename, None, {**details, "command": "DROP ROLE"})
             for r in stmt.roles or ()
+        ]
+    if isinstance(stmt, PROCEDURAL):
+        return [
+            Parsed(
+                "deletecollection",
+                "tables",
+                None,
+                None,
+                {**details, "command": type(stmt).__name__},
+            )
         ]
     if isinstance(stmt, ast.DropdbStmt):
         return [
