@@ -27,7 +27,10 @@ def view(sql: str) -> list[tuple[str, str, str | None, str | None]]:
             [("deletecollection", "rows", "a", "public"), ("deletecollection", "rows", "b", "s")],
         ),
         ("DROP TABLE IF EXISTS payments", [("delete", "tables", "payments", "public")]),
-        ("DROP SCHEMA app CASCADE", [("delete", "schemas", "app", None)]),
+        (
+            "DROP SCHEMA app CASCADE",
+            [("delete", "schemas", "app", None), ("deletecollection", "tables", None, "app")],
+        ),
         ("DROP DATABASE other", [("delete", "databases", "other", None)]),
         (
             "CREATE INDEX CONCURRENTLY i ON orders (customer_id)",
@@ -88,3 +91,20 @@ def test_procedural_code_counts_as_a_possible_delete_of_any_table() -> None:
         "CREATE FUNCTION f() RETURNS int LANGUAGE sql AS 'SELECT 1'",
     ):
         assert view(sql) == [("deletecollection", "tables", None, None)], sql
+
+
+def test_a_table_renamed_or_moved_is_gone_under_its_name() -> None:
+    assert view("ALTER TABLE audit_events RENAME TO old_events") == [
+        ("delete", "tables", "audit_events", "public"),
+        ("create", "tables", "old_events", "public"),
+    ]
+    assert view("ALTER TABLE t SET SCHEMA attic") == [
+        ("delete", "tables", "t", "public"),
+        ("create", "tables", "t", "attic"),
+    ]
+    assert view("ALTER SCHEMA app RENAME TO old") == [
+        ("delete", "schemas", "app", None),
+        ("deletecollection", "tables", None, "app"),
+    ]
+    assert view("DROP OWNED BY me") == [("deletecollection", "tables", None, None)]
+    assert view("ALTER TABLE t RENAME COLUMN a TO b") == [("patch", "statements", None, None)]

@@ -18,6 +18,8 @@ CREATE TABLE / INDEX / ROLE ...    create              tables, indexes, roles ..
 ALTER ..., COMMENT                 patch               the object
 GRANT / REVOKE                     create / delete     grants / the object
 DO, CALL, CREATE FUNCTION          deletecollection    tables (any: procedural code)
+ALTER TABLE RENAME / SET SCHEMA    delete + create     tables / old name, new name
+ALTER SCHEMA RENAME, DROP OWNED    deletecollection    tables (of the schema / any)
 anything else, or unparseable      patch               statements (a write: unknown)
 =================================  ==================  ==============================
 
@@ -191,21 +193,31 @@ def _one(stmt: Any) -> list[Parsed]:
         resource = _resource(stmt.removeType)
         command = f"DROP {resource.upper().rstrip('S')}"
         unscoped = resource in ("schemas", "databases", "roles", "extensions")
-        return [
-            Parsed(
-                "delete",
-                resource,
-                name,
-                None if unscoped else schema,
-                {**details, "command": command},
+        out = []
+        for name, schema in map(_qualified, stmt.objects or ()):
+            out.append(
+                Parsed(
+                    "delete",
+                    resource,
+                    name,
+                    None if unscoped else schema,
+                    {**details, "command": command},
+                )
             )
-            for name, schema in map(_qualified, stmt.objects or ())
-        ]
+            if resource == "schemas":  # its tables go with it (CASCADE)
+                out.append(
+                    Parsed(
+                        "deletecollection", "tables", None, name, {**details, "command": command}
+                    )
+                )
+        return out
     if isinstance(stmt, ast.DropRoleStmt):
         return [
             Parsed("delete", "roles", r.rolename, None, {**details, "command": "DROP ROLE"})
             for r in stmt.roles or ()
         ]
+    if isinstance(stmt, ast.RenameStmt | ast.AlterObjectSchemaStmt | ast.DropOwnedStmt):
+        return _moves(stmt, details)
     if isinstance(stmt, PROCEDURAL):
         return [
             Parsed(
@@ -223,6 +235,33 @@ def _one(stmt: Any) -> list[Parsed]:
             )
         ]
     return [_definition(stmt, details)]
+
+
+def _moves(stmt: Any, details: dict[str, Any]) -> list[Parsed]:
+    """Statements after which a table is no longer where it was: a renamed or moved table is
+    gone under its name (a ``delete`` of it, then a ``create`` of the new one); renaming a
+    schema or dropping a role's objects may take any table with it."""
+    command = type(stmt).__name__
+    if isinstance(stmt, ast.DropOwnedStmt):
+        return [Parsed("deletecollection", "tables", None, None, {**details, "command": command})]
+    if isinstance(stmt, ast.RenameStmt) and stmt.renameType == ObjectType.OBJECT_SCHEMA:
+        return [
+            Parsed("delete", "schemas", stmt.subname, None, {**details, "command": command}),
+            Parsed(
+                "deletecollection", "tables", None, stmt.subname, {**details, "command": command}
+            ),
+        ]
+    kind = stmt.renameType if isinstance(stmt, ast.RenameStmt) else stmt.objectType
+    if stmt.relation is None or kind not in (ObjectType.OBJECT_TABLE, ObjectType.OBJECT_VIEW):
+        return [Parsed("patch", "statements", None, None, {**details, "command": command})]
+    name, schema = _rel(stmt.relation)
+    renamed = isinstance(stmt, ast.RenameStmt)
+    new_name: str | None = stmt.newname if renamed else name
+    new_schema: str | None = schema if renamed else stmt.newschema
+    return [
+        Parsed("delete", "tables", name, schema, {**details, "command": command}),
+        Parsed("create", "tables", new_name, new_schema, {**details, "command": command}),
+    ]
 
 
 def _first_relation(details: dict[str, Any]) -> tuple[str | None, str | None]:
