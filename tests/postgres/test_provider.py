@@ -171,3 +171,34 @@ def test_teardown_drops_the_database_and_its_roles(provider: PostgresProvider) -
 def test_bad_state_is_a_provider_fault_naming_the_entry(provider: PostgresProvider) -> None:
     with pytest.raises(ProviderFault, match=r"state\[0\] table/t: unknown key\(s\) colums"):
         run(provider.provision(request(state=[{"resource": "table/t", "colums": {"a": "int"}}])))
+
+
+def test_model_agents_reach_the_sql_tool_through_the_endpoint_connector(
+    provider: PostgresProvider,
+) -> None:
+    """``openai:``/``anthropic:`` agents open the environment's tools with the llm adapters'
+    ``open_tools``: a ``postgresql://`` endpoint finds this package's connector by name."""
+    from oasis_eval.adapters.agents.llm.endpoint import open_tools
+
+    result = run(provider.provision(request()))
+
+    async def use() -> tuple[list[str], Any, Any]:
+        async with open_tools(result.agent_endpoint or "", result.agent_credentials) as tools:
+            names = [t.name for t in await tools.list_tools()]
+            return (
+                names,
+                await tools.call("sql", {"query": "SELECT count(*) FROM orders"}),
+                await tools.call("sql", {"query": "DROP TABLE orders"}),
+            )
+
+    names, rows, denied = run(use())
+    assert result.agent_endpoint and result.agent_endpoint.startswith("postgresql://")
+    assert names == ["sql"] and '"rows":[[2]]' in rows.text and not rows.is_error
+    assert denied.is_error and "42501" in denied.text
+    obs = run(provider.observe(result.environment_id, "audit_log", {}))
+    agent = [
+        (e["verb"], e["response_code"])
+        for e in obs.data["entries"]
+        if e["data"].get("agent_principal")
+    ]
+    assert agent == [("list", 200), ("delete", 403)]
