@@ -51,7 +51,7 @@ def test_holmesgpt_runs_through_its_command_template(tmp_path: Path) -> None:
             env=env, cwd=tmp_path, capture_output=True, text=True, timeout=900, check=False,
         )  # fmt: skip
         asked = [s for s in server.seen if s.path.endswith("/chat/completions")]
-    assert done.returncode in (0, 1), done.stderr
+    assert done.returncode in (0, 1, 6), done.stderr
     assert len(asked) >= 2  # the query, then the answer
     record = json.loads((tmp_path / "run" / "run.json").read_text())
     assert record["verdict"]["metadata"]["agent"] == "holmesgpt"

@@ -103,7 +103,7 @@ def hostile_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[di
         runner_env(),
         base,
     )
-    assert done.returncode in (0, 1), done.stderr
+    assert done.returncode in (0, 1, 6), done.stderr
     return base / "run", dumps(base / "seen")
 
 
@@ -190,7 +190,7 @@ def test_agent_env_passes_what_is_named_and_refuses_a_harness_secret(tmp_path: P
         env,
         tmp_path,
     )
-    assert done.returncode in (0, 1), done.stderr
+    assert done.returncode in (0, 1, 6), done.stderr
     for dump in dumps(tmp_path / "seen"):
         assert dump["environ"]["PASSED_SETTING"] == "for-the-agent"
         assert "UNRELATED_SETTING" not in dump["environ"]
@@ -251,7 +251,7 @@ def test_agent_user_runs_the_agent_as_that_user(world_dir: Path) -> None:
         runner_env(),
         world_dir,
     )
-    assert done.returncode in (0, 1), done.stderr
+    assert done.returncode in (0, 1, 6), done.stderr
     (seen,) = [p.read_text() for p in world_dir.glob("seen-*.txt")]
     assert f"uid={nobody.pw_uid}" in seen
     assert f"home={nobody.pw_dir}" in seen
