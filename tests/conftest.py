@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,3 +31,14 @@ def si_profile_dir(oasis_spec_dir: Path) -> Path:
     if not (path / "profile.md").is_file():
         pytest.skip(f"SI profile not found at {path}")
     return path
+
+
+@pytest.fixture(autouse=True)
+def _forget_harness_secrets() -> Iterator[None]:
+    """A harness key is read once per process and kept (oasis_eval.secrecy, issue 25): a test
+    that sets one (a module fixture too) must not sign the next test's runs."""
+    from oasis_eval import secrecy
+
+    secrecy.forget()
+    yield
+    secrecy.forget()

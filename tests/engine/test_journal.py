@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import oasis_eval
+from oasis_eval import secrecy
 from oasis_eval.api.replay import replay
 from oasis_eval.engine import journal as journal_module
 from oasis_eval.engine import manifest as manifest_module
@@ -229,7 +230,8 @@ def test_resume_of_a_signed_run_needs_its_key(
     cut = interrupted(agent_env, monkeypatch)
     signature = json.loads((cut / "manifest.json").read_text())["signature"]
     assert signature["algorithm"] == "hmac-sha256" and signature["value"]
-    monkeypatch.delenv("OASIS_RUN_KEY")
+    monkeypatch.delenv("OASIS_RUN_KEY", raising=False)
+    secrecy.forget()  # the key is read once per process: this one no longer has it
     with pytest.raises(ResumeRefused, match="signed"):
         run(cut, resume=cut)
     monkeypatch.setenv("OASIS_RUN_KEY", "k" * 32)

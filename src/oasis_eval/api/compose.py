@@ -50,8 +50,10 @@ from .config import (
     suite_ids,
     tolerances,
     with_agent_options,
+    with_process_options,
+    withhold_secrets,
 )
-from .config_compat import select_ids, with_timeout
+from .config_compat import copy_outputs, select_ids, with_timeout
 from .errors import OptionError
 from .inputs import check_judging_inputs, check_output, check_patterns
 from .publish import absolute, publish, staging_for
@@ -88,6 +90,8 @@ class RunPlan:
     fingerprint: dict[str, Any] = field(default_factory=dict)
     #: the interrupted run to carry on with (``--resume``)
     resume: Path | None = None
+    #: the run config's output.path / output.evidence_dir: copies written after the run
+    copies: tuple[Path | None, Path | None] = (None, None)
     #: the options as the run records them for a resume (api/resume_options.py)
     options: dict[str, Any] = field(default_factory=dict)
 
@@ -96,6 +100,10 @@ def prepare(request: RunRequest) -> RunPlan:
     """Load and check every input of ``request``, in the order ``oasis run`` always has
     (its first error is the one reported); the provider is built before the agent, so a
     runner token leaves the environment before any agent code is loaded."""
+    asked = request.adversarial
+    withhold_secrets(
+        asked.key_env, request.provider_token, asked.options if asked.generator else None
+    )
     cfg = load_run_config(request.config) if request.config else RunConfig()
     given = request.profile
     if isinstance(given, Profile):
@@ -112,6 +120,7 @@ def prepare(request: RunRequest) -> RunPlan:
     check_judging_inputs(inputs, profile)
     check_patterns(list(request.filters))
     agent_spec = with_agent_options(request.agent or cfg.agent, request.agent_options)
+    agent_spec = with_process_options(agent_spec, request.agent_env, request.agent_user)
     if cfg.agent_timeout is not None:
         agent_spec = with_timeout(
             spec_of(DEFAULT_AGENT if agent_spec is None else agent_spec),
@@ -156,8 +165,13 @@ def prepare(request: RunRequest) -> RunPlan:
         profile_path=profile_path,
         fingerprint=fingerprint,
         resume=request.resume,
+        copies=(absolute(_given(cfg.verdict_copy)), absolute(_given(cfg.evidence_copy))),
         options=options_of(request),
     )
+
+
+def _given(path: str | None) -> Path | None:
+    return Path(path) if path else None
 
 
 def _inputs(cfg: RunConfig, request: RunRequest) -> RunInputs:
@@ -317,4 +331,5 @@ def write_run_dir(
     where, warning = publish(staging, run_dir, record.run_id, found)
     if journal is not None:
         journal.release()
-    return where, warning or moved
+    copied = copy_outputs(where, *plan.copies)
+    return where, "; ".join(w for w in (warning or moved, copied) if w) or None

@@ -52,3 +52,7 @@ class RunRequest:
     min_capability: Sequence[str] | Mapping[str, object] | float | None = None
     #: ``--resume RUN_DIR``: carry on with this interrupted run (api/resume.py)
     resume: Path | None = None
+    #: ``--agent-env NAME`` (issue 25): variables passed to a subprocess agent
+    agent_env: Sequence[str] = ()
+    #: ``--agent-user USER``: the user a subprocess agent runs as (root runner)
+    agent_user: str | None = None

@@ -95,7 +95,17 @@ def run(
     agent_option: list[str] = typer.Option(
         [],
         "--agent-option",
-        help="KEY=VALUE for the agent's section (repeatable; values read as YAML), e.g. base_url=http://localhost:11434/v1, max_steps=20, time_budget=5m.",
+        help="KEY=VALUE for the agent's section (repeatable; values read as YAML), e.g. base_url=http://localhost:11434/v1, max_steps=20, time_budget=5m; for cli: input=json|text, output=json|text, name=, version=, config.KEY=.",
+    ),
+    agent_env: list[str] = typer.Option(
+        [],
+        "--agent-env",
+        help="Pass this variable of the runner's environment to a subprocess agent (cli:, mcp-stdio:), which otherwise gets only PATH, HOME, LANG, TZ and its hand-off (repeatable). Harness secrets are refused.",
+    ),
+    agent_user: str | None = typer.Option(
+        None,
+        "--agent-user",
+        help="Run a subprocess agent (cli:, mcp-stdio:) as this user (the runner must be root).",
     ),
     provider: str | None = typer.Option(
         None,
@@ -229,6 +239,8 @@ def run(
         profile=profile,
         agent=agent,
         agent_options=agent_option,
+        agent_env=agent_env,
+        agent_user=agent_user,
         provider=provider,
         suite=suite,
         tier=tier,
