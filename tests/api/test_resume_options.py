@@ -157,3 +157,20 @@ def test_a_credential_given_inline_must_be_given_again(agent_env: Path) -> None:
     other = {**agent, "url": "http://127.0.0.1:2/"}
     with pytest.raises(ResumeRefused, match="--agent: the run was started with"):
         resumed_request(RunRequest(resume=cut, agent=other), None)
+
+
+def test_the_agent_environment_names_and_user_are_recorded_and_resumed(tmp_path: Path) -> None:
+    """``--agent-env`` names (never their values) and ``--agent-user`` are part of the run:
+    a resume from the directory alone keeps them, and a different one is named."""
+    request = RunRequest(agent="cli:./agent.sh", agent_env=["MY_API_KEY"], agent_user="nobody")
+    recorded = options_of(request)
+    assert recorded["--agent-env"] == ["MY_API_KEY"] and recorded["--agent-user"] == "nobody"
+    from oasis_eval.api.resume_options import _merge, _request
+
+    merged, diffs = _merge(recorded, options_of(RunRequest()), options_of(RunRequest()))
+    assert diffs == []
+    resumed = _request(merged, RunRequest(resume=tmp_path))
+    assert list(resumed.agent_env) == ["MY_API_KEY"] and resumed.agent_user == "nobody"
+    other = RunRequest(agent_user="root")
+    _, diffs = _merge(recorded, options_of(other), options_of(other))
+    assert any(d.startswith("--agent-user: ") for d in diffs)

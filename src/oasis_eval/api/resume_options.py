@@ -50,6 +50,8 @@ def options_of(request: RunRequest, redact: bool = True) -> dict[str, Any]:
         "--profile": _profile(request.profile),
         "--agent": _spec(request.agent, redact),
         "--agent-option": _items(request.agent_options, redact),
+        "--agent-env": sorted(request.agent_env),  # variable names, never their values
+        "--agent-user": request.agent_user,
         "--provider": _spec(request.provider, redact),
         "--suite": _absolute(request.suite),
         "--tier": request.tier,
@@ -207,6 +209,8 @@ def _request(merged: Mapping[str, Any], given: RunRequest) -> RunRequest:
         profile=given.profile if isinstance(given.profile, Profile) else _path(profile),
         agent=merged["--agent"],
         agent_options=list(merged["--agent-option"] or []),
+        agent_env=list(merged.get("--agent-env") or []),
+        agent_user=merged.get("--agent-user"),
         provider=merged["--provider"],
         suite=_path(merged["--suite"]),
         tier=merged["--tier"],
