@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 import re
-
 from collections.abc import Callable
 from typing import Any
 
