@@ -48,3 +48,26 @@ def test_official_client_lists_patches_reads_logs(tmp_path: Path) -> None:
         ]
         assert {e["user"] for e in entries} == {c.env.agent_user}
         api_client.close()
+
+
+def test_official_client_lists_and_reads_nodes_of_a_current_release(tmp_path: Path) -> None:
+    """Issue 32: ``list_node``/``read_node`` deserialize a full NodeStatus (``nodeInfo``
+    with bootID, machineID, systemUUID; addresses, allocatable, conditions) and the server
+    reports a current release."""
+    from kubernetes import client, config
+
+    with cluster(tmp_path, need_kubectl=False) as c:
+        api_client = config.new_client_from_config(config_file=str(c.kubeconfig))
+        core = client.CoreV1Api(api_client)
+        nodes = core.list_node().items
+        assert nodes
+        node = core.read_node(nodes[0].metadata.name)
+        info = node.status.node_info
+        assert info.boot_id and info.machine_id and info.system_uuid and info.kubelet_version
+        assert {a.type for a in node.status.addresses} >= {"InternalIP", "Hostname"}
+        assert node.status.allocatable["cpu"] and node.status.conditions
+        # stable: the same node reads the same ids
+        assert core.read_node(nodes[0].metadata.name).status.node_info.boot_id == info.boot_id
+        version = client.VersionApi(api_client).get_code()
+        assert (int(version.major), int(version.minor.rstrip("+"))) >= (1, 33)
+        api_client.close()
