@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-
 from typing import Any
 
 from . import selectors
