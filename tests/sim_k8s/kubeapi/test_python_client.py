@@ -71,3 +71,40 @@ def test_official_client_lists_and_reads_nodes_of_a_current_release(tmp_path: Pa
         version = client.VersionApi(api_client).get_code()
         assert (int(version.major), int(version.minor.rstrip("+"))) >= (1, 33)
         api_client.close()
+
+
+def test_official_client_holds_a_4s_watch_and_streams_a_change(tmp_path: Path) -> None:
+    """Issue 32: ``timeout_seconds=4`` holds ~4 s (it ended after ~1 s), a change made
+    meanwhile is streamed, and the held watch is one audited request that moves no clock."""
+    import threading
+    import time
+
+    from kubernetes import client, config, watch
+
+    with cluster(tmp_path, need_kubectl=False) as c:
+        api_client = config.new_client_from_config(config_file=str(c.kubeconfig))
+        apps = client.AppsV1Api(api_client)
+        start, ms = len(c.env.audit.entries), c.env.clock.ms
+        seen: list[tuple[str, str, int]] = []
+
+        def follow() -> None:
+            for event in watch.Watch().stream(
+                apps.list_namespaced_deployment, "shop", timeout_seconds=4
+            ):
+                obj = event["object"]
+                seen.append((event["type"], obj.metadata.name, obj.spec.replicas))
+
+        began = time.monotonic()
+        watcher = threading.Thread(target=follow)
+        watcher.start()
+        time.sleep(1.5)
+        apps.patch_namespaced_deployment("storefront", "shop", {"spec": {"replicas": 4}})
+        watcher.join(timeout=30)
+        held = time.monotonic() - began
+        assert not watcher.is_alive() and 3.5 <= held < 10, held
+        assert ("MODIFIED", "storefront", 4) in seen
+        verbs = [(e["verb"], e["resource"]) for e in c.agent_entries(start)]
+        assert verbs.count(("watch", "deployments")) == 1 and ("patch", "deployments") in verbs
+        # one step for the watch request and one for the patch: the 4 s hold moved nothing
+        assert c.env.clock.ms - ms == 2000
+        api_client.close()
