@@ -3,13 +3,14 @@
 A watch opened without a ``resourceVersion`` (or with ``sendInitialEvents=true``) gets the
 current state as ``ADDED`` events, and the ``k8s.io/initial-events-end`` bookmark
 client-go's watch-list waits for. The stream then stays open for the client's
-``timeoutSeconds`` (at most :data:`WATCH_MAX_S`; :data:`WATCH_HOLD_S` without one) and
+``timeoutSeconds`` (at most :data:`WATCH_MAX_S`; :data:`WATCH_HOLD_S` without one or on a
+pinned clock) and
 streams, as ``MODIFIED``, every matching object that changes meanwhile (issue 32: a 4 s
 watch holds ~4 s); the client resumes it from the last ``resourceVersion``. A resumed
 watch streams every object changed since. Deletions are not streamed.
 
 The stream itself is one audited request; polling for changes audits nothing and moves
-no clock. A resumed watch is a follow-up read (``calls.resumed``: it never counts as a
+no clock (the controllers act on the wall-following clock as they would after a call). A resumed watch is a follow-up read (``calls.resumed``: it never counts as a
 new agent call). Time passes for the cluster on its own when its clock follows the wall
 (``clock.SimClock``); a pinned clock is moved by the client's wait instead: a resumed
 watch lets :data:`WAIT_STEP_S` simulated seconds pass (the in-process ``kubectl rollout
@@ -48,6 +49,17 @@ def let_time_pass(caller: Caller) -> None:
     with env_lock(caller.env):
         if caller.env.clock.wall is None:
             caller.env.advance(WAIT_STEP_S)
+
+
+def _hold(env: Any, timeout: str | None) -> float:
+    """Wall seconds to hold a watch: the client's ``timeoutSeconds`` (at most
+    :data:`WATCH_MAX_S`) when the clock follows the wall; a pinned clock moves only with
+    the client's requests, so its watches end after :data:`WATCH_HOLD_S` and resume."""
+    try:
+        asked = max(0.0, float(timeout)) if timeout else WATCH_HOLD_S
+    except ValueError:
+        asked = WATCH_HOLD_S
+    return min(asked, WATCH_MAX_S if env.clock.wall is not None else WATCH_HOLD_S)
 
 
 def _line(event: dict[str, Any]) -> bytes:
@@ -105,15 +117,13 @@ def stream(
         lines.append(
             {"type": "BOOKMARK", "object": {"kind": kind, "apiVersion": "", "metadata": mark}}
         )
-    try:
-        hold = max(0.0, min(float(params.get("timeoutSeconds") or WATCH_HOLD_S), WATCH_MAX_S))
-    except ValueError:
-        hold = WATCH_HOLD_S
+    hold = _hold(caller.env, params.get("timeoutSeconds"))
     last = max([since if resumed(params) else rv] + [_rv(e["object"]) for e in events], key=_int)
 
     def changed() -> list[bytes]:
         nonlocal last
         with env_lock(caller.env):
+            caller.env.tick()  # the cluster's controllers act as its clock follows the wall
             items = caller.env.store.list(
                 plural, namespace, params.get("labelSelector"), params.get("fieldSelector")
             )
