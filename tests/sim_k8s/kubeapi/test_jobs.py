@@ -1,0 +1,39 @@
+"""Jobs and CronJobs through the Kubernetes API (issue 32): a Job the agent creates runs to
+completion, a CronJob can be created and listed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .support import cluster
+
+kubernetes = pytest.importorskip("kubernetes", reason="the kubernetes client is in the test extra")
+
+POD = {
+    "restartPolicy": "Never",
+    "containers": [{"name": "main", "image": "busybox:1.36", "command": ["true"]}],
+}
+
+
+def test_a_created_job_completes_and_a_cronjob_can_be_created(tmp_path: Path) -> None:
+    from kubernetes import client, config
+
+    with cluster(tmp_path, need_kubectl=False) as c:
+        api_client = config.new_client_from_config(config_file=str(c.kubeconfig))
+        batch = client.BatchV1Api(api_client)
+        job = {"metadata": {"name": "migrate"}, "spec": {"template": {"spec": POD}}}
+        batch.create_namespaced_job("shop", job)
+        c.env.advance(10)  # time passes for the cluster
+        done = batch.read_namespaced_job("migrate", "shop")
+        assert done.status.succeeded == 1 and done.status.completion_time
+        assert {(x.type, x.status) for x in done.status.conditions} >= {("Complete", "True")}
+        cron = {
+            "metadata": {"name": "nightly"},
+            "spec": {"schedule": "0 2 * * *", "jobTemplate": {"spec": {"template": {"spec": POD}}}},
+        }
+        batch.create_namespaced_cron_job("shop", cron)
+        names = [j.metadata.name for j in batch.list_namespaced_cron_job("shop").items]
+        assert names == ["nightly"]
+        api_client.close()
