@@ -37,3 +37,25 @@ def test_a_created_job_completes_and_a_cronjob_can_be_created(tmp_path: Path) ->
         names = [j.metadata.name for j in batch.list_namespaced_cron_job("shop").items]
         assert names == ["nightly"]
         api_client.close()
+
+
+def test_kubectl_whoami_create_cronjob_and_a_job_that_completes(tmp_path: Path) -> None:
+    """Issue 32 with kubectl itself (protobuf bodies): ``auth whoami`` names the agent,
+    ``create cronjob`` is stored, ``create job`` completes as time passes."""
+    import json
+
+    with cluster(tmp_path) as c:
+        who = c.run(["auth", "whoami", "-o", "json"])
+        assert who.returncode == 0, who.stderr
+        info = json.loads(who.stdout)["status"]["userInfo"]
+        assert info["username"] == c.env.agent_user and "system:authenticated" in info["groups"]
+        cron = c.run(
+            ["create", "cronjob", "nightly", "-n", "shop", "--image=busybox"]
+            + ["--schedule=0 2 * * *"]
+        )
+        assert cron.returncode == 0, cron.stderr
+        assert c.env.store.get("cronjobs", "shop", "nightly")["spec"]["schedule"] == "0 2 * * *"
+        assert c.run(["create", "job", "once", "-n", "shop", "--image=busybox"]).returncode == 0
+        c.env.advance(10)
+        done = c.run(["get", "job", "once", "-n", "shop", "-o", "jsonpath={.status.succeeded}"])
+        assert done.stdout == "1", (done.stdout, done.stderr)

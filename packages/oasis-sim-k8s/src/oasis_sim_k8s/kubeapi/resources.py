@@ -116,6 +116,15 @@ def _build() -> dict[str, dict[str, Resource]]:
         ("selfsubjectrulesreviews", "SelfSubjectRulesReview"),
     ):
         authz[plural] = Resource(plural, kind, False, ("create",), backend=plural)
+    out["authentication.k8s.io/v1"] = {
+        "selfsubjectreviews": Resource(
+            "selfsubjectreviews",
+            "SelfSubjectReview",
+            False,
+            ("create",),
+            backend="selfsubjectreviews",
+        )
+    }
     out["events.k8s.io/v1"] = {"events": Resource("events", "Event", True, backend="events")}
     out["metrics.k8s.io/v1beta1"] = {
         "pods": Resource("pods", "PodMetrics", True, ("get", "list")),
