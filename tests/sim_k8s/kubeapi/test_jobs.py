@@ -59,3 +59,17 @@ def test_kubectl_whoami_create_cronjob_and_a_job_that_completes(tmp_path: Path) 
         c.env.advance(10)
         done = c.run(["get", "job", "once", "-n", "shop", "-o", "jsonpath={.status.succeeded}"])
         assert done.stdout == "1", (done.stdout, done.stderr)
+
+
+def test_kubectl_debug_is_refused_cleanly(tmp_path: Path) -> None:
+    """Issue 32: ``kubectl debug <pod>`` crashed kubectl (pods without the defaulted
+    ``spec.securityContext``, a path 404 without ``details``); it is now refused as a real
+    cluster without ephemeral containers refuses it, and the attempt is audited."""
+    with cluster(tmp_path) as c:
+        pod = next(p["metadata"]["name"] for p in c.env.store.iter("pods", "shop"))
+        start = len(c.env.audit.entries)
+        out = c.run(["debug", "-n", "shop", pod, "--image=busybox", "--", "true"])
+        assert out.returncode == 1 and "panic" not in out.stderr
+        assert "ephemeral containers are disabled" in out.stderr
+        tried = [(e["verb"], e.get("subresource")) for e in c.agent_entries(start)]
+        assert ("patch", "ephemeralcontainers") in tried

@@ -52,7 +52,7 @@ def status(
         "reason": reason,
         "code": code,
     }
-    if details:
+    if details is not None:  # the real server's path 404s carry an empty one (kubectl reads it)
         out["details"] = details
     return out
 

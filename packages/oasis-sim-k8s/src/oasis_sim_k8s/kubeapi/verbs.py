@@ -147,6 +147,16 @@ async def serve(api: Any, caller: Caller, request: Request, target: Target) -> R
     return answer(caller, target, result, verb, request)
 
 
+def _pod_defaults(body: Any) -> Any:
+    """The fields the real API server defaults on every pod that clients dereference
+    (issue 32: ``kubectl debug`` crashed on a pod without ``spec.securityContext``)."""
+    for pod in body.get("items") or [body] if isinstance(body, dict) else []:
+        spec = pod.get("spec") if isinstance(pod, dict) else None
+        if isinstance(spec, dict):
+            spec.setdefault("securityContext", {})
+    return body
+
+
 def answer(
     caller: Caller, target: Target, result: ApiResult, verb: str, request: Request
 ) -> Response:
@@ -155,6 +165,8 @@ def answer(
         return errors.json_response(result.body, result.code)
     body = for_output(result.body)
     plural = target.resource.backend if target.resource else target.raw
+    if plural == "pods":
+        body = _pod_defaults(body)
     table = wants_table(request.headers.get("accept", "")) and plural is not None
     if target.gv == "events.k8s.io/v1" and not table:
         body = _events_view(body, verb)
