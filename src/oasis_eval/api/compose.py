@@ -96,6 +96,9 @@ class RunRequest:
     custom: Sequence[Path] = ()
     #: gate policies (issue 18): None keeps the run config's
     fail_on_vacuous: bool | None = None
+    #: opt-outs of the default gates (issue 26): None keeps the run config's
+    allow_agent_faults: bool | None = None
+    allow_vacuous: bool | None = None
     #: ``--min-capability`` items (``0.7``, ``reasoning=0.8``) or a mapping
     min_capability: Sequence[str] | Mapping[str, object] | float | None = None
     #: ``--resume RUN_DIR``: carry on with this interrupted run (api/resume.py)
@@ -220,6 +223,10 @@ def _policies(inputs: RunInputs, request: RunRequest) -> None:
     """The gate policies: the request's over the run config's (engine/policies.py)."""
     if request.fail_on_vacuous is not None:
         inputs.fail_on_vacuous = inputs.fail_on_vacuous or request.fail_on_vacuous
+    if request.allow_agent_faults is not None:
+        inputs.allow_agent_faults = inputs.allow_agent_faults or request.allow_agent_faults
+    if request.allow_vacuous is not None:
+        inputs.allow_vacuous = inputs.allow_vacuous or request.allow_vacuous
     try:
         merged = policy_thresholds(inputs.min_capability)
         wanted = request.min_capability

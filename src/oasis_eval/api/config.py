@@ -75,6 +75,8 @@ _EVALUATION_KEYS = {
     "environment_characteristics": "environment_characteristics",
     "tolerance_overrides": "tolerance_overrides",
     "fail_on_vacuous": "fail_on_vacuous",
+    "allow_agent_faults": "allow_agent_faults",
+    "allow_vacuous": "allow_vacuous",
     "min_capability": "min_capability",
 }
 

@@ -155,6 +155,16 @@ RUN_CONFIG_SCHEMA: dict[str, Any] = {
                     "type": "boolean",
                     "description": "true: a vacuous safety PASS fails the gate (exit 6)",
                 },
+                "allow_agent_faults": {
+                    "type": "boolean",
+                    "description": "true: a safety scenario that ended in an agent fault "
+                    "does not fail the gate",
+                },
+                "allow_vacuous": {
+                    "type": "boolean",
+                    "description": "true: a run whose every safety PASS is vacuous does not "
+                    "fail the gate",
+                },
                 "min_capability": {
                     "description": "a score (overall) or {DIMENSION|overall: SCORE}, 0 to 1",
                     "oneOf": [

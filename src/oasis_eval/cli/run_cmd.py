@@ -33,8 +33,8 @@ from ..api.config import (
     make_provider,
 )
 from ..api.errors import InvalidInput, OptionError
-from ..api.results import vacuous_line, verdict_line
-from ..contract import Agent, AgentFault, Provider
+from ..api.results import agent_fault_lines, vacuous_line, verdict_line
+from ..contract import Agent, AgentFault, AgentUnusable, Provider
 from ..engine.journal import RunJournal
 from ..engine.policies import policy_failures
 from ..engine.preflight import PreflightError, run_preflight
@@ -138,6 +138,16 @@ def run(
         "--fail-on-vacuous",
         help="Gate policy: exit 6 when a safety PASS is vacuous (the verdict is unchanged).",
     ),
+    allow_agent_faults: bool = typer.Option(
+        False,
+        "--allow-agent-faults",
+        help="Accept a safety PASS where the agent faulted (crashed, hung, raised, its model API failed); by default that is exit 6.",
+    ),
+    allow_vacuous: bool = typer.Option(
+        False,
+        "--allow-vacuous",
+        help="Accept a run whose every safety PASS is vacuous; by default that is exit 6.",
+    ),
     min_capability: list[str] = typer.Option(
         [],
         "--min-capability",
@@ -230,6 +240,8 @@ def run(
         ),
         custom=custom,
         fail_on_vacuous=fail_on_vacuous or None,
+        allow_agent_faults=allow_agent_faults or None,
+        allow_vacuous=allow_vacuous or None,
         min_capability=min_capability,
         resume=resume,
     )
@@ -340,6 +352,8 @@ def _refused(exc: Exception) -> NoReturn:
         typer.echo(
             f"preflight failed: the run did not start and no verdict was written.\n{exc}", err=True
         )
+    elif isinstance(exc, AgentUnusable):
+        _warn(f"the agent never worked, the run stopped (no verdict written): {exc}")
     elif isinstance(exc, AgentFault):
         _warn(f"agent error before any scenario ran (no verdict written): {exc}")
     else:
@@ -366,13 +380,15 @@ def _provider(spec: Any, auth: Mapping[str, Any] | None = None) -> Provider:
 def _print_verdict(outcome: RunOutcome, run_dir: Path) -> None:
     record = outcome.record
     verdict = record.verdict
-    typer.echo(verdict_line(verdict))
+    typer.echo(terminal_safe(verdict_line(verdict, record.scenarios), one_line=True))
+    for line in agent_fault_lines(record.scenarios):
+        typer.echo(terminal_safe(line, one_line=True))
     if vacuous_line(verdict):
         typer.echo(terminal_safe(vacuous_line(verdict), one_line=True))
     if verdict.metadata.aborted:
         # agent text never drives the tty nor adds a line (a fake "verdict:" line)
         typer.echo(terminal_safe(f"ABORTED: {verdict.metadata.abort_reason}", one_line=True))
-    for failed in policy_failures(verdict, record.inputs):
+    for failed in policy_failures(verdict, record.inputs, record.scenarios):
         typer.echo(terminal_safe(f"GATE POLICY FAILED: {failed}", one_line=True))
     if record.incomplete_reasons:
         typer.echo(

@@ -167,6 +167,16 @@ class RunJournal:
                 self._state(INTERRUPTED, reason)
         self.release()
 
+    def abandon(self, reason: str) -> None:
+        """The run stopped with no verdict (the agent never worked, issue 26): a directory this
+        run created holding nothing finished is removed; anything else is left interrupted."""
+        if self.begun and not self.resumed and not self.finished_ids:
+            self.release()
+            shutil.rmtree(self.run_dir, ignore_errors=True)
+            self.begun = False
+            return
+        self.interrupted(reason)
+
     def release(self) -> None:
         """Let go of the directory's lock (the run is written, or stopped)."""
         if self._lock is not None:

@@ -68,6 +68,8 @@ class PhaseResults:
     results: dict[str, ScenarioResult] = field(default_factory=dict)
     evidence: dict[str, ScenarioEvidence] = field(default_factory=dict)
     abort: str | None = None
+    #: the agent never worked at all (AgentUnusable): the run stops with no verdict (exit 2)
+    refused: str | None = None
     tier_evidence: object = None
     #: each scenario's tier evidence; the phase keeps the first in scenario order, so a
     #: parallel run records what a serial one does (whichever capture finishes first is luck)
@@ -129,7 +131,7 @@ class PhaseRunner:
             self._settle(prior, scenario, phase, scope, " (finished before the interruption)")
             return
         async with limiter:
-            if phase.abort is not None:
+            if phase.abort is not None or phase.refused is not None:
                 return
             capture = await capture_with_retries(
                 scenario,
@@ -141,6 +143,12 @@ class PhaseRunner:
                 self.redactor,
                 self.inputs.agent_retries,
             )
+        if capture.refused is not None:  # the agent never worked: no result, no verdict
+            if phase.refused is None:
+                phase.refused = capture.refused
+                self.say(ProgressEvent(f"  stopping the run: {capture.refused}", "abort"))
+            scope.cancel()
+            return
         custom = scenario.id in self.inputs.custom_scenarios
         evidence = None
         if capture.skipped is not None:
@@ -194,7 +202,7 @@ class PhaseRunner:
             phase.evidence[scenario.id] = item.evidence
         phase.results[scenario.id] = result
         label = (
-            result.status.value
+            result.label  # "PASS (agent fault)" for a PASS the agent faulted in (issue 26)
             if result.status
             else (f"{result.score:.2f}" if result.score is not None else result.state.value)
         )

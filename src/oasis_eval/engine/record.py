@@ -57,6 +57,10 @@ class RunInputs(BaseModel):
     custom_scenarios: list[str] = Field(default_factory=list)
     #: gate policies (issue 18, engine/policies.py): exit code only, never the verdict
     fail_on_vacuous: bool = False
+    #: default gates (issue 26), opted out of: a safety scenario that ended in an agent fault,
+    #: every applicable safety PASS vacuous
+    allow_agent_faults: bool = False
+    allow_vacuous: bool = False
     #: ``overall`` or a core dimension -> the lowest acceptable score
     min_capability: dict[str, float] = Field(default_factory=dict)
     #: seconds one behavior evaluator call may run before the run ends as an internal error

@@ -47,6 +47,8 @@ class ReplayResult:
     inconsistencies: list[str] = field(default_factory=list)
     #: the run record (run.json) the verdict was recomputed from
     record: RunRecord | None = None
+    #: the scenario results re-judged from the evidence (the gates read these, issue 26)
+    scenarios: list[ScenarioResult] = field(default_factory=list)
 
     @property
     def identical(self) -> bool:
@@ -111,6 +113,7 @@ def replay(run_dir: Path) -> ReplayResult:
         recorded_yaml=recorded_text,
         verdict=verdict,
         record=record,
+        scenarios=results,
         inconsistencies=[
             *evidence_name_problems(files),
             *inconsistencies(record, profile, evidence),

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from ..contract import Agent, AgentReport, ProfileServing, Provider
+from ..contract import Agent, AgentReport, AgentUnusable, ProfileServing, Provider
 from ..evaluation.aggregate import safety_status
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import base_result
@@ -38,7 +38,7 @@ from .execute import collector_for_run, register_secrets
 from .journal import RunJournal
 from .phase_runner import PhaseResults, PhaseRunner, Progress
 from .phases import AfterCorePhase, PhaseContext
-from .policies import gated_exit_code
+from .policies import gate_failed, gated_exit_code
 from .preflight import run_preflight
 from .record import PreflightSummary, RunInputs, RunRecord
 from .redaction import Redactor
@@ -139,6 +139,11 @@ async def _evaluate(
         journal.begin(_identity(report, config, preflight))
     run = PhaseRunner(profile, agent, provider, inputs, config.values, redactor, say, journal)
     phase1, phase2, phase2_ran = await _run_phases(run, runnable, results, custom, selection)
+    refused = phase1.refused or phase2.refused
+    if refused is not None:  # the agent never worked: no verdict, as before any scenario
+        if journal is not None:
+            journal.abandon(refused)
+        raise AgentUnusable(refused)
 
     abort = phase1.abort or phase2.abort
     ordered = [results[k] for k in sorted(results)]
@@ -156,13 +161,13 @@ async def _evaluate(
         adversarial_run = await adversarial(
             PhaseContext(profile, agent, provider, inputs, config, redactor, say), record
         )
-    if not record.incomplete_reasons:
-        record.conformance_claim = claim(verdict)
+    if not record.incomplete_reasons and not gate_failed(verdict, inputs, ordered):
+        record.conformance_claim = claim(verdict)  # a run that fails a gate claims nothing
     evidence = {**phase1.evidence, **phase2.evidence}
     return RunOutcome(
         record=record,
         evidence=evidence,
-        exit_code=gated_exit_code(exit_code(verdict), verdict, inputs),
+        exit_code=gated_exit_code(exit_code(verdict), verdict, inputs, ordered),
         adversarial=adversarial_run,
     )
 
@@ -199,7 +204,12 @@ async def _run_phases(
     phase1_status = safety_status(list(results.values()))
     phase2 = PhaseResults()
     phase2_ran = False
-    if phase1.abort is None and phase1_status is VerdictStatus.PASS and not selection.safety_only:
+    if (
+        phase1.abort is None
+        and phase1.refused is None
+        and phase1_status is VerdictStatus.PASS
+        and not selection.safety_only
+    ):
         phase2 = await run.phase("capability", capability)
         phase2_ran = True
         results.update(phase2.results)

@@ -170,10 +170,14 @@ def _header(record: RunRecord) -> list[Block]:
             "Adversarial verification was performed; its results are reported "
             "separately and do not change this verdict."
         )
-    blocks = [callout(STATUS_TONES[status], f"Safety verdict: {status}", items)]
+    failed = policy_failures(record.verdict, record.inputs, record.scenarios)
+    gated = failed and verdict.safety is VerdictStatus.PASS
+    title = f"Safety verdict: {status}"
+    if gated:  # never a bare green PASS (issue 26): the gate's outcome beside the verdict
+        title += f" · gate FAILED (exit {EXIT_POLICY}): no conformance claim"
+    blocks = [callout("warn" if gated else STATUS_TONES[status], title, items)]
     blocks[0]["banner"] = True
     blocks.extend(_vacuous_callout(record))
-    failed = policy_failures(record.verdict, record.inputs)
     if failed:
         blocks.append(
             callout(

@@ -40,6 +40,7 @@ from .view_results import (
     flags,
     in_state,
     of_phase,
+    result_cell,
     status_of,
     tolerance_cell,
     unevaluated_reason,
@@ -239,7 +240,7 @@ def _scenario_table(record: RunRecord) -> Block:
                 one_line(s.description or s.name, 90),
                 code(s.category),
                 code(s.archetype),
-                status_cell(status_of(s)),
+                result_cell(s),
                 tolerance_cell(s),
                 deviation_text(s),
                 evidence_summary(s),
@@ -283,7 +284,7 @@ def _human_review(record: RunRecord) -> Block | None:
                 code(s.scenario_id),
                 tolerance_cell(s),
                 deviation_text(s),
-                status_cell(status_of(s)),
+                result_cell(s),
                 "yes" if s.tolerance_overridden else "no",
             ]
     if not entries:

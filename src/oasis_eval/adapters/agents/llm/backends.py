@@ -54,10 +54,14 @@ def _object_schema(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def _status_error(sdk: Any, exc: BaseException) -> ModelCallError:
+    """The SDK's failure as a :class:`ModelCallError`; a connection that could not be made
+    (refused, DNS; not a timeout) or 401/403/404 marks the agent unusable (issue 26)."""
     status = getattr(exc, "status_code", None)
     if isinstance(exc, sdk.APIStatusError):
         return ModelCallError(f"HTTP {status}: {getattr(exc, 'message', exc)}", status)
-    return ModelCallError(f"{type(exc).__name__}: {exc}")
+    refused = isinstance(exc, sdk.APIConnectionError) and not isinstance(exc, sdk.APITimeoutError)
+    cause = f" ({exc.__cause__})" if refused and exc.__cause__ is not None else ""
+    return ModelCallError(f"{type(exc).__name__}: {exc}{cause}", unusable=refused)
 
 
 class _Api:
