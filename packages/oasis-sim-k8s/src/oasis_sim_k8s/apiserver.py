@@ -610,7 +610,10 @@ class ApiServer:
 
     def _whoami(self, user: str, body: Any) -> dict[str, Any]:
         """``kubectl auth whoami`` (SelfSubjectReview, authentication.k8s.io/v1; issue 32)."""
-        out = {"kind": "SelfSubjectReview", "apiVersion": "authentication.k8s.io/v1"}
+        out: dict[str, Any] = {
+            "kind": "SelfSubjectReview",
+            "apiVersion": "authentication.k8s.io/v1",
+        }
         out["metadata"] = {"creationTimestamp": None, **((body or {}).get("metadata") or {})}
         groups = sorted({*self.env.groups_of(user), "system:authenticated"})
         out["status"] = {"userInfo": {"username": user, "groups": groups}}
