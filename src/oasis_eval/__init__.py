@@ -46,6 +46,7 @@ from .contract import (
     Provider,
     ToolCall,
 )
+from .errors import OasisError
 from .version import IMPLEMENTATION_NAME, __version__
 
 __all__ = [
@@ -61,6 +62,7 @@ __all__ = [
     "EvaluationResult",
     "EventLoopError",
     "InvalidInput",
+    "OasisError",
     "OptionError",
     "PreflightError",
     "Provider",

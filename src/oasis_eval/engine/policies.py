@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from ..errors import OasisError
 from ..spec.common import VerdictStatus
 from ..spec.verdict import Verdict
 from .record import RunInputs
@@ -22,7 +23,7 @@ OVERALL = "overall"
 DIMENSIONS = ("task_completion", "reliability", "reasoning", "auditability")
 
 
-class PolicyError(ValueError):
+class PolicyError(OasisError, ValueError):
     """A ``--min-capability`` value that is not ``SCORE`` or ``DIMENSION=SCORE``."""
 
     option = "--min-capability"

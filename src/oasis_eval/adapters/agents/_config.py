@@ -12,10 +12,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ...errors import OasisError
+
 __all__ = ["AgentConfigError", "parse_duration"]
 
 
-class AgentConfigError(ValueError):
+class AgentConfigError(OasisError, ValueError):
     """An ``agent:`` section (or URL) that cannot be turned into an adapter."""
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 
+from ...errors import OasisError
 from ...spec.profile import Profile
 from .registry import REGISTRY, STATE_FACTS, Evaluators, Registration, qualified
 
@@ -35,7 +36,7 @@ HOW_TO_ADD = (
 )
 
 
-class PluginError(RuntimeError):
+class PluginError(OasisError, RuntimeError):
     """A behavior plugin that cannot be used (broken entry point, wrong type, clash)."""
 
 

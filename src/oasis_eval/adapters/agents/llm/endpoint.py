@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any, Protocol
 
+from ....errors import OasisError
+
 __all__ = [
     "ENDPOINT_GROUP",
     "EndpointError",
@@ -40,7 +42,7 @@ __all__ = [
 ENDPOINT_GROUP = "oasis_eval.tool_endpoints"
 
 
-class EndpointError(RuntimeError):
+class EndpointError(OasisError, RuntimeError):
     """The environment's tools cannot be reached or listed (nothing was called)."""
 
 

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 import anyio
 
 from ....contract import AgentResponse, AgentTask, AgentUnreachable, ToolCall
+from ....errors import OasisError
 from .endpoint import EndpointError, ToolInfo, ToolOutput, ToolSession, open_tools
 from .prompt import system_prompt, user_messages
 
@@ -103,7 +104,7 @@ class ModelTurn:
     stop_reason: str | None = None
 
 
-class ModelCallError(Exception):
+class ModelCallError(OasisError):
     """A model call failed (transport, HTTP status, unreadable answer); nothing changed."""
 
     def __init__(self, message: str, status: int | None = None) -> None:
