@@ -1,7 +1,9 @@
 """Smoke test of the benchmark suite: ``python -m benchmarks --quick`` runs and prints the
 documented JSON shape. Targets are not asserted (they depend on the machine); correctness
 signals the benchmarks carry are (replay identical, synthetic audit logs judged PASS).
-Skipped when the SI profile is absent (it is what the benchmarks measure)."""
+Skipped when the SI profile is absent (it is what the benchmarks measure). Nothing here
+depends on timing (issue 31): no time limit of its own, only the generous hang guard below,
+since on a loaded machine the run takes what it takes."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,6 +38,7 @@ EXPECTED = {
 }
 
 
+@pytest.mark.timeout(1800)
 def test_quick_benchmark_prints_results(
     si_profile_dir: Path, oasis_spec_dir: Path, tmp_path: Path
 ) -> None:
@@ -45,7 +50,6 @@ def test_quick_benchmark_prints_results(
         env=env,
         capture_output=True,
         text=True,
-        timeout=240,
         check=False,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
