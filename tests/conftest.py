@@ -5,7 +5,9 @@ unless OASIS_REQUIRE_SPEC=1 (set by ``.ci/run``): then a missing spec fails the 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -42,8 +44,18 @@ def restore_default_signals() -> None:
             signal.signal(number, signal.SIG_DFL)
 
 
+def isolate_caches(config: pytest.Config) -> None:
+    """A cache directory of this process's own (each xdist worker has one), for the run
+    index and fetched profiles: workers never share one, and the user's stays untouched."""
+    cache = tempfile.mkdtemp(prefix="oasis-tests-cache-")
+    os.environ["XDG_CACHE_HOME"] = cache
+    os.environ.pop("OASIS_PROFILE_CACHE", None)
+    config.add_cleanup(lambda: shutil.rmtree(cache, ignore_errors=True))
+
+
 def pytest_configure(config: pytest.Config) -> None:
     restore_default_signals()
+    isolate_caches(config)
     if os.environ.get(REQUIRE_SPEC) == "1" and (missing := spec_missing()):
         raise pytest.UsageError(f"{missing}; {REQUIRE_SPEC}=1 requires it")
 
