@@ -163,6 +163,8 @@ class Registration:
     precheck: Precheck | None = None
     #: sources that must have been read for a ``must`` credit (empty: no requirement)
     reads: tuple[str, ...] = ()
+    #: the entry point that supplied it (``name = value``; set by :mod:`.plugins` on loading)
+    entry_point: str = ""
 
     def __post_init__(self) -> None:
         where = f"behavior {self.behavior_id!r} ({getattr(self.evaluate, '__module__', '?')})"
