@@ -74,6 +74,7 @@ class RunOptions(TypedDict, total=False):
     reserved_key_env: str | None
     custom: str | Path | Sequence[str | Path] | None
     agent_retries: int | None
+    plugin_timeout: float | None
     fail_on_vacuous: bool | None
     min_capability: float | Mapping[str, object] | Sequence[str] | None
     resume: str | Path | None
@@ -109,8 +110,8 @@ def evaluate(
             (what each means: :data:`OPTIONS`): config, agent_options, suite, filters,
             safety_only, tolerance_overrides, evaluator, principal, provider_token,
             adversarial, probes, seed, archetypes, probe_options, reserved,
-            reserved_key_env, custom, agent_retries, fail_on_vacuous, min_capability,
-            resume, quiet, progress.
+            reserved_key_env, custom, agent_retries, plugin_timeout, fail_on_vacuous,
+            min_capability, resume, quiet, progress.
 
     Returns:
         An :class:`EvaluationResult`: ``.safety`` ("PASS", "FAIL" or "PROVIDER_FAILURE"),
