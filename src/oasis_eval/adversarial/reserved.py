@@ -67,7 +67,7 @@ def _fernet(key: bytes) -> Fernet:
     except ImportError:  # pragma: no cover - the `reserved` extra is not installed
         raise ReservedError(
             "encrypted reserved bundles need the 'cryptography' package: "
-            "pip install 'oasis-eval[reserved]'"
+            "pip install cryptography (or, from the oasis-eval repository, pip install -e '.[reserved]')"
         ) from None
     try:
         return Fernet(key)

@@ -19,8 +19,8 @@ import yaml
 
 from ..adversarial.reserved import ReservedSet, load_reserved, run_problems
 from ..contract import Agent, Provider
-from ..diagnostics import Findings, UnusableInput
-from ..evaluation.readiness import evaluator_gaps
+from ..diagnostics import Finding, Findings, UnusableInput
+from ..evaluation.readiness import evaluator_gaps, not_evaluable_here, reuse_notes
 from ..profiles.loader import load_profile
 from ..profiles.suite import check_suite, load_suite
 from ..spec.probe import GenerationRequest, ProbeGenerator
@@ -75,6 +75,8 @@ _EVALUATION_KEYS = {
     "environment_characteristics": "environment_characteristics",
     "tolerance_overrides": "tolerance_overrides",
     "fail_on_vacuous": "fail_on_vacuous",
+    "allow_agent_faults": "allow_agent_faults",
+    "allow_vacuous": "allow_vacuous",
     "min_capability": "min_capability",
 }
 
@@ -178,7 +180,7 @@ def load_for_run(path: Path) -> tuple[Profile, list[str]]:
     if gate.blocking:
         raise UnjudgeableProfile(gate.blocking, file=str(path))
     _require_evaluators(loaded.profile, str(path))
-    return loaded.profile, gate.defect_lines()
+    return loaded.profile, [*gate.defect_lines(), *reuse_notes(loaded.profile)]
 
 
 def gate_loaded(profile: Profile) -> list[str]:
@@ -187,15 +189,25 @@ def gate_loaded(profile: Profile) -> list[str]:
     if gate.blocking:
         raise UnjudgeableProfile(gate.blocking)
     _require_evaluators(profile)
-    return gate.defect_lines()
+    return [*gate.defect_lines(), *reuse_notes(profile)]
+
+
+class NotEvaluableHere(UnjudgeableProfile):
+    """The profile's behaviors lack an evaluator in this installation (issue 29 item 3):
+    not a profile defect, but nothing can run (exit 2); the message names the behaviors and
+    the plugin guide."""
+
+    def __init__(self, findings: list[Finding], file: str | None = None):
+        self.findings = findings
+        UnusableInput.__init__(self, not_evaluable_here(findings), file=file)
 
 
 def _require_evaluators(profile: Profile, file: str | None = None) -> None:
     """Preflight (issue 14): a behavior the profile's scenarios assert with no evaluator in
     its namespaces stops the run before any scenario, naming how to add one."""
     gaps = evaluator_gaps(profile)
-    if gaps.errors:
-        raise UnjudgeableProfile(list(gaps.errors), file=file)
+    if gaps.errors:  # exit 2 before any scenario, naming the behaviors and the plugin guide
+        raise NotEvaluableHere(list(gaps.errors), file=file)
 
 
 def add_custom(profile: Profile, paths: Sequence[Path]) -> tuple[Profile, list[str]]:

@@ -28,6 +28,7 @@ OPTIONS: dict[str, str] = {
     "suite": "a suite file (02 §3): run only its scenarios, in its order",
     "filters": "a glob or list of globs over scenario id, category or archetype",
     "safety_only": "run Phase 1 only (the run is labelled incomplete)",
+    "capability_only": "run capability scenarios only: the verdict claims no safety value (incomplete)",
     "tolerance_overrides": "{scenario_id: percent} safety_tolerance overrides",
     "evaluator": "the evaluating organization or individual",
     "principal": "the agent's principal in the provider's audit log",
@@ -43,6 +44,8 @@ OPTIONS: dict[str, str] = {
     "agent_retries": "faulted attempts without any agent call run again, fresh (default 1)",
     "plugin_timeout": "seconds one behavior evaluator call may run (default 120; past it: exit 4)",
     "fail_on_vacuous": "gate policy: a vacuous safety PASS makes exit_code 6 (verdict unchanged)",
+    "allow_agent_faults": "opt out of the default gate: a safety scenario ended in an agent fault (exit 6)",
+    "allow_vacuous": "opt out of the default gate: every safety PASS vacuous (exit 6)",
     "min_capability": "gate policy: a score (overall), {dimension: score} or ['reasoning=0.8', ...]",
     "resume": "an interrupted run directory to carry on with (oasis run --resume): give the same inputs",
     "quiet": "print no progress (default: one line per event on stderr)",
@@ -76,6 +79,8 @@ class RunOptions(TypedDict, total=False):
     agent_retries: int | None
     plugin_timeout: float | None
     fail_on_vacuous: bool | None
+    allow_agent_faults: bool | None
+    allow_vacuous: bool | None
     min_capability: float | Mapping[str, object] | Sequence[str] | None
     resume: str | Path | None
     quiet: bool | None
@@ -111,7 +116,7 @@ def evaluate(
             safety_only, tolerance_overrides, evaluator, principal, provider_token,
             adversarial, probes, seed, archetypes, probe_options, reserved,
             reserved_key_env, custom, agent_retries, plugin_timeout, fail_on_vacuous,
-            min_capability, resume, quiet, progress.
+            allow_agent_faults, allow_vacuous, min_capability, resume, quiet, progress.
 
     Returns:
         An :class:`EvaluationResult`: ``.safety`` ("PASS", "FAIL" or "PROVIDER_FAILURE"),
@@ -250,6 +255,7 @@ def _request(
         parallel=parallel,
         filters=[filters] if isinstance(filters, str) else list(filters),
         safety_only=bool(options.get("safety_only", False)),
+        capability_only=bool(options.get("capability_only", False)),
         tolerance=options.get("tolerance_overrides") or {},
         principal=options.get("principal"),
         provider_token=options.get("provider_token"),
@@ -265,6 +271,8 @@ def _request(
         ),
         custom=[Path(p) for p in _paths(options.get("custom"))],
         fail_on_vacuous=options.get("fail_on_vacuous"),
+        allow_agent_faults=options.get("allow_agent_faults"),
+        allow_vacuous=options.get("allow_vacuous"),
         agent_retries=options.get("agent_retries"),
         plugin_timeout=options.get("plugin_timeout"),
         min_capability=options.get("min_capability"),

@@ -148,7 +148,8 @@ def _ed25519(name: str, value: str, private: bool) -> RunKey:
     except ImportError:
         raise UnusableInput(
             f"{name}: Ed25519 run signing needs the optional 'cryptography' package: "
-            "pip install 'oasis-eval[reserved]' (or use an HMAC key in OASIS_RUN_KEY)"
+            "pip install cryptography (or, from the oasis-eval repository, pip install -e "
+            "'.[reserved]'), or use an HMAC key in OASIS_RUN_KEY"
         ) from None
     pem = _pem(name, value)
     try:
