@@ -64,6 +64,7 @@ class RunOptions(TypedDict, total=False):
     suite: str | Path | None
     filters: str | Sequence[str] | None
     safety_only: bool | None
+    capability_only: bool | None
     tolerance_overrides: Mapping[str, object] | Sequence[str] | None
     evaluator: str | None
     principal: str | None
@@ -113,7 +114,7 @@ def evaluate(
         out: the run directory; None writes ``./oasis-runs/<timestamp>-<run id>``.
         **options: the other run options of ``oasis run``, typed by :class:`RunOptions`
             (what each means: :data:`OPTIONS`): config, agent_options, suite, filters,
-            safety_only, tolerance_overrides, evaluator, principal, provider_token,
+            safety_only, capability_only, tolerance_overrides, evaluator, principal, provider_token,
             adversarial, probes, seed, archetypes, probe_options, reserved,
             reserved_key_env, custom, agent_retries, plugin_timeout, fail_on_vacuous,
             allow_agent_faults, allow_vacuous, min_capability, resume, quiet, progress.
