@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
+from ..errors import OasisError
 from ..spec.profile import AgentConfigurationSchema
 from ..spec.scenario import AssertionEntry, Scenario
 from ..validation.configuration import AccessLevel, access_level, matches
@@ -25,7 +26,7 @@ from .evidence import ScenarioEvidence
 from .state import Snapshot, require, scenario_resources
 
 
-class MalformedScenario(ValueError):
+class MalformedScenario(OasisError, ValueError):
     """More than one conditional entry matches the configuration (02 §1.10)."""
 
 
