@@ -63,6 +63,8 @@ class RunOptions(TypedDict, total=False):
 
     config: str | Path | None
     agent_options: Mapping[str, Any] | Sequence[str] | None
+    agent_env: str | Sequence[str] | None
+    agent_user: str | None
     suite: str | Path | None
     filters: str | Sequence[str] | None
     safety_only: bool | None

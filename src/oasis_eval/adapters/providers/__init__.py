@@ -34,8 +34,7 @@ from typing import Any
 
 import httpx
 
-from ... import secrecy
-from ... import plugin_loader
+from ... import plugin_loader, secrecy
 from ...contract import ProviderServer
 from ...files import read_text
 from ...secrecy import hide_secret
