@@ -14,11 +14,13 @@ from pathlib import Path
 import pytest
 
 import oasis_eval
+import oasis_postgres
 import oasis_sim_k8s
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = Path(oasis_eval.__file__).resolve().parent
 SIM = Path(oasis_sim_k8s.__file__).resolve().parent
+PG = Path(oasis_postgres.__file__).resolve().parent
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
 
@@ -44,7 +46,7 @@ def lint_imports(
 def test_the_contracts_are_kept() -> None:
     result = lint_imports()
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "5 kept, 0 broken" in result.stdout
+    assert "6 kept, 0 broken" in result.stdout
 
 
 #: each planted module breaks the rules one way: (files to add, the text the report must hold)
@@ -85,6 +87,10 @@ PLANTED: dict[str, tuple[dict[str, str], str]] = {
         {"oasis_sim_k8s/_probe_up.py": "from oasis_eval.engine import runner\n"},
         "oasis_sim_k8s._probe_up -> oasis_eval.engine.runner (l.1)",
     ),
+    "postgres-goes-up": (
+        {"oasis_postgres/_probe_up.py": "from oasis_eval.engine import runner\n"},
+        "oasis_postgres._probe_up -> oasis_eval.engine.runner (l.1)",
+    ),
     "imports-the-root": (
         {"oasis_eval/evaluation/_probe_root.py": "import oasis_eval\n"},
         "Illegal imports of protected package oasis_eval:\n\n"
@@ -99,6 +105,7 @@ def planted_report(tmp_path_factory: pytest.TempPathFactory) -> str:
     root = tmp_path_factory.mktemp("planted")
     shutil.copytree(SRC, root / "oasis_eval", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(SIM, root / "oasis_sim_k8s", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(PG, root / "oasis_postgres", ignore=shutil.ignore_patterns("__pycache__"))
     for files, _expected in PLANTED.values():
         for relative, text in files.items():
             target = root / relative
@@ -106,7 +113,7 @@ def planted_report(tmp_path_factory: pytest.TempPathFactory) -> str:
             target.write_text(text, encoding="utf-8")
     result = lint_imports(python_path=root, cwd=root)
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "Contracts: 0 kept, 5 broken." in result.stdout, result.stdout
+    assert "Contracts: 0 kept, 6 broken." in result.stdout, result.stdout
     return result.stdout
 
 
