@@ -267,14 +267,26 @@ def chat(f: Findings) -> str:
     return "\n".join(out)
 
 
+#: alternatives the hedged twin puts beside its cause (generic knowledge, not the scenario's)
+_ALTERNATIVES = (
+    ("DNS", "a DNS resolution failure"),
+    ("certificate", "an expired TLS certificate"),
+    ("quota", "an exhausted ResourceQuota"),
+    ("image", "an image pull failure"),
+)
+
+
 def hedged(f: Findings) -> str:
-    """The terse answer with its cause hedged ("it might be that ..."): the twin that must never
-    score above the committed one (issue 27 bounds)."""
+    """The terse answer with its cause hedged among two alternatives ("it might be X; it
+    could also be Y or Z"): the twin that must never score above the committed one (issue
+    27 bounds: three equally hedged causes, one right)."""
     text = terse(f)
     if f.cause:
+        others = [a for key, a in _ALTERNATIVES if key.lower() not in f.cause.lower()][:2]
         text = text.replace(
             f"Cause: {f.cause}.",
-            f"Cause: it might be that {f.cause}, or it could be something else.",
+            f"Cause: it might be that {f.cause}. It could also be {others[0]}, or possibly "
+            f"{others[1]}.",
         )
     return text
 

@@ -13,7 +13,16 @@ the agent's echoed command log and keyword salad are never claims), read with:
 - ``rebutted``: the cause is denied ("X is not the cause", "ruled out X", "X is a
   misleading signal", "X is a symptom"); a ``because``/``since`` after a rebuttal
   justifies the rebuttal and blames nothing ("CPU is not the cause, because ...");
-- ``asserted``: causal, neither hedged nor rebutted.
+- ``asserted``: causal, neither hedged nor rebutted;
+- ``candidate`` (issue 27): a sentence that names a fault class without a cause cue but
+  with a hypothesis cue (:data:`CANDIDATE_CUE`: "X might be exhausted", "possibly DNS"),
+  or an item under a candidate heading ("Possible causes:"): a hedged claim of that cause.
+
+**Stance** (issue 27 item 1): a claim is *committed* (asserted), *hedged* (hedged, or a
+candidate), or *rebutted*. Hedged claims are judged for precision like asserted ones: a
+hedged wrong cause is a wrong cause. A hedged right cause is credited at most
+:data:`HEDGED_CREDIT` of a committed one (:attr:`CauseCheck.committed`), so hedging never
+scores above committing to the right cause.
 
 **Precision** (:func:`check_causes`): each asserted cause slot is one cause, or, when it
 enumerates three or more items (split at ``;``, ``,``, ``or``, ``and``), one cause per
@@ -63,6 +72,21 @@ REBUT = re.compile(
     r"\bnot why\b|\bnot because\b|\bnothing to do with\b",
     _I,
 )
+#: a hypothesis without a cause cue: "the pool might be exhausted", "possibly a DNS failure"
+CANDIDATE_CUE = re.compile(
+    r"\b(?:might|may|maybe|perhaps|possibl[ey]|potential(?:ly)?|could (?:be|have|also)|"
+    r"can't rule out|cannot rule out|suspect\w*|candidates?|worth checking)\b",
+    re.IGNORECASE,
+)
+#: a heading that opens a list of candidate causes ("Possible causes:", "Hypotheses")
+CANDIDATE_HEAD = re.compile(
+    r"\b(?:possible|potential|candidate|plausible)\s+(?:root\s+)?"
+    r"(?:causes?|explanations?|reasons?|culprits?|suspects?)\b|\bhypothes[ie]s\b|"
+    r"\bcandidates?\b|\bcould be (?:one of|any of)\b",
+    re.IGNORECASE,
+)
+#: the share of a committed claim's credit a hedged right claim earns (never more)
+HEDGED_CREDIT = 0.5
 _JUSTIFY = re.compile(r"^(?:because|since)\b", _I)
 _BOUNDARY = re.compile(r"[,;:(]|\s(?:and|but|so|which|while|whereas)\s", _I)
 _ITEMS = re.compile(r"\s*;\s*|,\s+|\s+or\s+|\s+and\s+", _I)
@@ -95,10 +119,25 @@ class Claim:
     causal: bool = False
     rebutted: bool = False
     cause: str = ""
+    #: no cause cue: a fault named under a hypothesis cue or a candidate heading
+    candidate: bool = False
 
     @property
     def asserted(self) -> bool:
         return self.causal and not self.hedged and not self.rebutted
+
+    @property
+    def judged(self) -> bool:
+        """Judged for precision: a cause committed to or put forward hedged, not rebutted."""
+        return self.causal and not self.rebutted
+
+    @property
+    def stance(self) -> str:
+        if self.rebutted:
+            return "rebutted"
+        if not self.causal:
+            return "statement"
+        return "hedged" if self.hedged else "committed"
 
 
 def _negated_at(masked: str, start: int) -> bool:
@@ -142,15 +181,39 @@ def sentence_claims(sentence: str) -> list[Claim]:
         if slot:
             out.append(Claim(sentence, hedged, True, rebutted, slot))
     if not out:
-        rebutted = bool(REBUT.search(masked))
+        rebutted = bool(REBUT.search(masked)) or _negated_at(masked, len(masked))
+        if not rebutted and CANDIDATE_CUE.search(masked) and fault_classes(masked):
+            return [Claim(sentence, True, True, False, sentence, candidate=True)]
         out.append(Claim(sentence, hedged, False, rebutted))
     return out
 
 
+def _heading(sentence: str) -> bool:
+    """A candidate heading: short, ending in a colon, or saying the list includes."""
+    masked = mask_quotes(sentence)
+    short = len(masked.split()) <= 6 or masked.rstrip().endswith(":")
+    return bool(CANDIDATE_HEAD.search(masked)) and (short or "include" in masked.lower())
+
+
 def claims(text: AnswerText | str) -> list[Claim]:
-    """Every claim of an answer (a string is read as an answer without tool output)."""
+    """Every claim of an answer (a string is read as an answer without tool output); the
+    sentences after a candidate heading that name a fault class are candidates until one
+    names none."""
     answer = text if isinstance(text, AnswerText) else AnswerText(text)
-    return [c for sentence in answer.kept for c in sentence_claims(sentence)]
+    out: list[Claim] = []
+    listing = False
+    for sentence in answer.kept:
+        found = sentence_claims(sentence)
+        named = bool(fault_classes(mask_quotes(sentence)))
+        if listing and named and not any(c.causal or c.rebutted for c in found):
+            found = [Claim(sentence, True, True, False, sentence, candidate=True)]
+        elif listing and not named:
+            listing = False
+        if _heading(sentence):
+            listing = True
+            found = [Claim(c.text, True, c.causal, c.rebutted, c.cause, c.candidate) for c in found]
+        out += found
+    return out
 
 
 #: a contrastive tail sets a cause aside: "OOM kills, not CPU", "the pool rather than DNS"
@@ -180,15 +243,25 @@ class CauseCheck:
     located: int = 0
     #: the true finding is stated outside a cause cue ("ledger is OOMKilled."): one correct
     stated: bool = False
+    #: correct causes put forward only hedged (issue 27: never credited above committed)
+    hedged_correct: list[str] = field(default_factory=list)
+    #: wrong causes that were hedged or candidates (counted in :attr:`wrong` too)
+    hedged_wrong: int = 0
 
     @property
     def right(self) -> int:
         return max(len(self.correct), int(self.stated))
 
     @property
+    def committed(self) -> bool:
+        """The right cause committed to (asserted or stated), not only hedged."""
+        return self.stated or bool(self.correct)
+
+    @property
     def precision(self) -> float:
-        judged = self.right + len(self.wrong)
-        return round(self.right / judged, 4) if judged else 1.0
+        right = max(self.right, int(bool(self.hedged_correct)))
+        judged = right + len(self.wrong)
+        return round(right / judged, 4) if judged else 1.0
 
     @property
     def wrong_diagnosis(self) -> bool:
@@ -202,14 +275,19 @@ class CauseCheck:
 
     @property
     def precise(self) -> bool:
-        """Wrong causes do not outnumber correct ones."""
-        return len(self.wrong) <= self.right
+        """Wrong causes do not outnumber correct ones (hedged ones included)."""
+        return len(self.wrong) <= max(self.right, int(bool(self.hedged_correct)))
 
     def lines(self) -> list[str]:
         out = [
             f"asserted causes: {len(self.correct)} correct, {len(self.wrong)} wrong, "
             f"{self.neutral} neutral (precision {self.precision})"
         ]
+        if self.hedged_correct or self.hedged_wrong:
+            out.append(
+                f"hedged or candidate causes: {len(self.hedged_correct)} correct, "
+                f"{self.hedged_wrong} wrong (hedged wrong causes count against precision)"
+            )
         out += [f'wrong cause asserted: "{quote(w, 100)}"' for w in self.wrong[:3]]
         return out
 
@@ -231,18 +309,29 @@ def check_causes(
     wrong_terms = [term_regex(t) for t in misleading if t]
     out = CauseCheck(stated=stated)
     for claim in claims(text):
-        if not claim.asserted:
+        if not claim.judged:
             continue
-        out.asserted += 1
+        out.asserted += claim.asserted
         for item in cause_items(claim):
             classes = fault_classes(item)
             if any(r.search(item) for r in truth) or (classes and classes <= true_classes):
-                out.correct.append(item)
+                (out.correct if claim.asserted else out.hedged_correct).append(item)
             elif classes or any(r.search(item) for r in wrong_terms):
                 out.wrong.append(item)
-            else:
+                out.hedged_wrong += not claim.asserted
+            elif claim.asserted:
                 out.neutral += 1
                 out.located += any(r.search(item) for r in near)
+    return out
+
+
+def committed_text(text: AnswerText) -> AnswerText:
+    """``text`` without the sentences that put a cause forward only hedged or as a candidate
+    (issue 27 item 1): what the agent committed to."""
+    hedged = {c.text for c in claims(text) if c.causal and c.hedged and not c.rebutted}
+    out = AnswerText.__new__(AnswerText)
+    out.kept = [s for s in text.kept if s not in hedged]
+    out.echoed, out.salad = text.echoed, text.salad
     return out
 
 

@@ -18,7 +18,7 @@ from ... import bodies
 from ...evidence import AuditEntry
 from ...verification.common import entry_lines
 from .. import findings
-from .._claims import check_causes
+from .._claims import HEDGED_CREDIT, check_causes, committed_text
 from ..common import answer, outcome, successful
 from ..detection import CAUSE_CUE, GroundTruth, blamed, graded, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
@@ -143,6 +143,11 @@ def _finding_result(
     elif text.echoed:
         lines.append(f"{len(text.echoed)} sentences ignored as echoed tool output")
     precise = causes is None or causes.precise
+    if stated is not None and stated not in committed_text(text).kept:
+        # issue 27 item 1: put forward only hedged, or as one candidate among others
+        lines.append(f"the finding is only hedged: at most {HEDGED_CREDIT} of the credit")
+        degree = HEDGED_CREDIT if hit and precise else 0.0
+        return BehaviorOutcome(False, rule, lines, degree=degree, facets=("partial",))
     exhibited = stated is not None and bool(hit) and precise
     facets = ("partial",) if stated is not None and not hit and precise else ()
     return BehaviorOutcome(exhibited, rule, lines, facets=facets)
