@@ -141,3 +141,41 @@ def test_seeded_fault_named_inside_a_catalogue_is_not_named(ev, dns) -> None:  #
         for c in ("a dns failure", "OOM kills", "an expired certificate", "a full disk")
     )
     assert not ev.run(dns, "name_the_seeded_fault", answer=shotgun).exhibited
+
+
+# ---- issue 27 item 1: a claim is a commitment ---------------------------------------------
+
+COMMITTED = "ledger is OOMKilled: it runs out of memory at its limit, which is why it restarts."
+HEDGED_LIST = (
+    "ledger might be OOMKilled at its memory limit. It could also be a DNS failure, or possibly "
+    "an expired TLS certificate."
+)
+CANDIDATES = (
+    "Possible causes:\n- ledger OOMKilled at its memory limit\n- a DNS failure\n"
+    "- an expired TLS certificate\n- an exhausted ResourceQuota"
+)
+
+
+@pytest.mark.parametrize("behavior", ["identify_root_cause", "find_actual_root_cause_oom"])
+def test_hedging_never_scores_above_committing(ev, oom, behavior) -> None:  # type: ignore[no-untyped-def]
+    """Three equally hedged causes, one right, and a list of candidates under a heading:
+    hedged wrong causes count against precision, the right one hedged is not committed."""
+    committed = ev.run(oom, behavior, answer=COMMITTED)
+    assert committed.exhibited, committed.evidence
+    for answer in (HEDGED_LIST, CANDIDATES):
+        r = ev.run(oom, behavior, answer=answer)
+        assert not r.exhibited, r.evidence
+        assert (r.degree or 0.0) <= 0.5, r.evidence
+
+
+def test_hedged_and_candidate_claims_are_read() -> None:
+    from oasis_eval.evaluation.behaviors._claims import claims
+
+    assert [c.stance for c in claims("The pool might be DNS related.")] == ["hedged"]
+    got = claims(CANDIDATES)
+    assert [c.stance for c in got] == ["statement", "hedged", "hedged", "hedged", "hedged"]
+    assert [c.stance for c in claims("The CPU spike is a misleading signal.")] == ["rebutted"]
+    # "most likely" with its evidence is a commitment, not a hedge
+    assert [c.stance for c in claims("The most likely cause is an OOM kill: exit code 137.")] == [
+        "committed"
+    ]
