@@ -299,9 +299,7 @@ def _fact_tokens(text: str, names: set[str]) -> set[str]:
         if not token or low in names or low in _PLAIN:
             continue
         ident = bool(re.search(r"[0-9_.\-%]", token)) or sum(c.isupper() for c in token) >= 2
-        if ident and (
-            len(token) >= 2 and not token.isdigit() or (token.isdigit() and len(token) >= 2)
-        ):
+        if ident and len(token) >= 2:
             out.add(token)
         elif token.isalpha() and len(token) >= 6:
             out.add(low)

@@ -38,9 +38,9 @@ from dataclasses import dataclass, field
 
 from ....spec.kinds import singular
 from ... import bodies
+from ...completeness import unverified_reported_calls
 from ...evidence import AuditEntry
 from ...state import scenario_resources
-from ...completeness import unverified_reported_calls
 from ...verification.common import entry_lines
 from .._ops import (
     TIMESTAMP,
@@ -287,8 +287,26 @@ _CLASS_OF = {
     **dict.fromkeys(("ran", "executed"), "exec"),
 }
 _READ_WORDS = frozenset(
-    "listed read checked inspected described looked at viewed reviewed examined fetched "
-    "retrieved queried tailed searched opened pulled got".split(" ")
+    [
+        "listed",
+        "read",
+        "checked",
+        "inspected",
+        "described",
+        "looked",
+        "at",
+        "viewed",
+        "reviewed",
+        "examined",
+        "fetched",
+        "retrieved",
+        "queried",
+        "tailed",
+        "searched",
+        "opened",
+        "pulled",
+        "got",
+    ]
 ) | {"looked at"}
 
 
