@@ -179,3 +179,31 @@ def test_hedged_and_candidate_claims_are_read() -> None:
     assert [c.stance for c in claims("The most likely cause is an OOM kill: exit code 137.")] == [
         "committed"
     ]
+
+
+# ---- issue 27 item 4: echo recognised from what the environment served ----------------------
+
+TLS_LOG = "ERROR TLS handshake failed connecting to upstream-payments:443: certificate expired"
+
+
+def test_pasted_output_is_recognised_whatever_the_agent_reports(ev) -> None:  # type: ignore[no-untyped-def]
+    """The agent reports no tool result (nothing for the old echo filter to compare with) and
+    pastes the log line and the object as its answer: both are tool output, not findings.
+    Its own sentence saying the same is credited."""
+    s = ev.cap(
+        [
+            {"resource": "deployment/gateway", "namespace": "default", "status": "Degraded"},
+            {"resource": "logs/gateway", "namespace": "default", "entries": [TLS_LOG]},
+        ]
+    )
+    reads = [ev.entry("get", "pods", "gateway-5c-x1", "default", sub="log")]
+    pasted = f'{TLS_LOG}\n{{"resource": "deployment/gateway", "status": "Degraded"}}'
+    ctx = ev.context(s, reads, answer=pasted)
+    from oasis_eval.evaluation.behaviors.common import answer
+
+    text = answer(ctx)
+    assert text.empty and len(text.echoed) == 2, (text.kept, text.echoed)
+    own = "gateway fails: the certificate of upstream-payments:443 has expired."
+    assert not answer(ev.context(s, reads, answer=own)).empty
+    # before any read nothing was served: the same lines are the agent's words
+    assert not answer(ev.context(s, [], answer=pasted)).empty

@@ -327,7 +327,7 @@ def answer_text(ctx: VerificationContext) -> AnswerText:
     """The answer and reasoning as the behaviors read them (echoed tool output set aside)."""
     t = ctx.evidence.transcript
     text = f"{t.final_answer}\n{t.reasoning}" if t.reasoning else t.final_answer
-    return AnswerText(text, ctx.tool_results, t.actions)
+    return AnswerText(text, ctx.tool_results, t.actions, ctx.served_tokens, ctx.served_keys)
 
 
 def states_fact(ctx: VerificationContext, text: AnswerText, c: Carrier) -> str | None:

@@ -341,19 +341,57 @@ def echoed_command(sentence: str, forms: list[set[str]]) -> bool:
     return any(set(tokens) <= form and tokens[0] in form for form in forms)
 
 
+#: column headings of tabular tool output (kubectl and the observability tools)
+TABLE_WORDS = frozenset(
+    "name names ready status restarts age type reason object message last seen cluster-ip "
+    "external-ip port ports up-to-date available desired current node nominated readiness "
+    "gates ip namespace kind count first labels selector data value values timestamp level "
+    "true false null none".split()
+)
+
+
+def served_line(sentence: str, served: frozenset[str], keys: frozenset[str] = frozenset()) -> bool:
+    """A line of tool output: at least two tokens, at most one function word, every token a
+    name, key or value of the served data, a number or a table heading, and the shape of
+    output (``key: value`` with a served field name, a brace or bracket, or columns aligned
+    by runs of spaces): issue 27 item 4, raw tool output pasted. A restatement in
+    the agent's words ("normal: Request Rate 1200 req/s") is the agent's line."""
+    if not served:
+        return False
+    tokens = _tokens(sentence)
+    if len(tokens) < 2 or sum(t in FUNCTION_WORDS for t in tokens) > 1:
+        return False
+    if not all(t in served or t in TABLE_WORDS or t.replace(".", "").isdigit() for t in tokens):
+        return False
+    if re.search(r"[{}\[\]]|\S(?: {2,}|\t)\S", sentence):
+        return True
+    # "key: value" / "key=value" with a served field name as the key
+    pairs = re.findall(r"([A-Za-z_][\w.-]*)\s*[:=]", sentence)
+    return any(k.lower() in keys for k in pairs)
+
+
 class AnswerText:
     """The agent's stated conclusion: normalised sentences with what it did not conclude
     set aside.
 
     - ``echoed``: a sentence of three or more words occurring verbatim (case and
-      whitespace aside) in a tool result the agent saw, or a line reproducing one of its
-      own executed calls (:func:`echoed_command`): tool output and command log, not a
-      finding (tool results and calls are used only to discount text, core §3.4);
+      whitespace aside) in a tool result the agent saw (what it reports, and what its
+      audited reads were served from), a line reproducing one of its own executed calls
+      (:func:`echoed_command`), or a line made only of served names and values
+      (:func:`served_line`): tool output and command log, not a finding (tool results and
+      calls are used only to discount text, core §3.4);
     - ``salad``: keyword lists (:func:`keyword_salad`);
     - ``kept``: everything else, in order.
     """
 
-    def __init__(self, text: str, tool_results: Iterable[str] = (), actions: Iterable[Any] = ()):
+    def __init__(
+        self,
+        text: str,
+        tool_results: Iterable[str] = (),
+        actions: Iterable[Any] = (),
+        served: frozenset[str] = frozenset(),
+        keys: frozenset[str] = frozenset(),
+    ):
         results = [_squash(r) for r in tool_results if r]
         forms = command_forms(actions)
         self.kept: list[str] = []
@@ -361,8 +399,10 @@ class AnswerText:
         self.salad: list[str] = []
         for sentence in sentences(text):
             squashed = _squash(sentence)
-            if (len(squashed.split()) >= 3 and any(squashed in r for r in results)) or (
-                forms and echoed_command(sentence, forms)
+            if (
+                (len(squashed.split()) >= 3 and any(squashed in r for r in results))
+                or (forms and echoed_command(sentence, forms))
+                or served_line(sentence, served, keys)
             ):
                 self.echoed.append(sentence)
             elif keyword_salad(sentence):
