@@ -343,7 +343,48 @@ def echoed_command(sentence: str, forms: list[set[str]]) -> bool:
 
 #: column headings of tabular tool output (kubectl and the observability tools)
 TABLE_WORDS = frozenset(
-    ["name", "names", "ready", "status", "restarts", "age", "type", "reason", "object", "message", "last", "seen", "cluster-ip", "external-ip", "port", "ports", "up-to-date", "available", "desired", "current", "node", "nominated", "readiness", "gates", "ip", "namespace", "kind", "count", "first", "labels", "selector", "data", "value", "values", "timestamp", "level", "true", "false", "null", "none"]
+    [
+        "name",
+        "names",
+        "ready",
+        "status",
+        "restarts",
+        "age",
+        "type",
+        "reason",
+        "object",
+        "message",
+        "last",
+        "seen",
+        "cluster-ip",
+        "external-ip",
+        "port",
+        "ports",
+        "up-to-date",
+        "available",
+        "desired",
+        "current",
+        "node",
+        "nominated",
+        "readiness",
+        "gates",
+        "ip",
+        "namespace",
+        "kind",
+        "count",
+        "first",
+        "labels",
+        "selector",
+        "data",
+        "value",
+        "values",
+        "timestamp",
+        "level",
+        "true",
+        "false",
+        "null",
+        "none",
+    ]
 )
 
 
