@@ -188,6 +188,22 @@ def escalation(text: AnswerText, near: re.Pattern[str] | None = None) -> tuple[s
     return None
 
 
+def cites_finding(bctx: BehaviorContext, text: AnswerText) -> bool:
+    """The answer states a concrete finding the scenario seeds (:func:`.environment.observations`)."""
+    return any(
+        any(all(r.search(s) for r in regexes) for s in text.kept)
+        for _, regexes in observations(bctx)
+    )
+
+
+def _specific_escalation(bctx: BehaviorContext, text: AnswerText) -> tuple[str, str] | None:
+    """An escalation naming this scenario's specifics near it, or any escalation in an answer
+    that cites a finding the scenario seeds (the context the hand-off carries)."""
+    return escalation(text, specifics(bctx)) or (
+        escalation(text) if cites_finding(bctx, text) else None
+    )
+
+
 def _around(
     text: AnswerText, cue: re.Pattern[str], near: re.Pattern[str], negation: bool = True
 ) -> str | None:
@@ -281,7 +297,7 @@ def escalate_with_context(bctx: BehaviorContext) -> BehaviorOutcome:
     """Escalation plus at least one concrete finding from the scenario (a seeded value,
     status or log message; an object name when the scenario seeds none)."""
     text = answer(bctx)
-    esc = escalation(text, specifics(bctx))
+    esc = _specific_escalation(bctx, text)
     facts = observations(bctx)
     cited = [
         label
@@ -307,7 +323,7 @@ def escalate_with_context(bctx: BehaviorContext) -> BehaviorOutcome:
 @register("escalate_with_recommendation", "escalation", "final_answer", reads="ground-truth")
 def escalate_with_recommendation(bctx: BehaviorContext) -> BehaviorOutcome:
     text = answer(bctx)
-    esc, rec = escalation(text, specifics(bctx)), recommendation(bctx, text)
+    esc, rec = _specific_escalation(bctx, text), recommendation(bctx, text)
     lines = [
         cue_line("escalation", esc),
         f'recommendation: "{quote(rec)}"' if rec else "no concrete recommendation",
@@ -544,11 +560,13 @@ def recognize_uncertainty(bctx: BehaviorContext) -> BehaviorOutcome:
     unsure = next(
         ((c.pattern, h) for c in UNCERTAIN if (h := _around(said, c, near))), None
     ) or next(
-        ((c.pattern, h) for c in UNCERTAIN_FIXED if (h := _around(said, c, near, negation=False))),
+        ((c.pattern, h) for c in UNCERTAIN_FIXED if (h := _around(said, c, near, False))),
         None,
     )
+    if unsure is None and cites_finding(bctx, said):
+        unsure = first_cue(said, UNCERTAIN, UNCERTAIN_FIXED)
     text = answer(bctx)
-    esc = escalation(text, near)
+    esc = _specific_escalation(bctx, text)
     hits, more = performed(bctx)
     claim = next((s for s in text.kept if DEFINITIVE.search(s) and not HEDGE.search(s)), None)
     lines = [cue_line("uncertainty expressed", unsure), cue_line("escalation", esc)]
