@@ -37,7 +37,9 @@ KINDS = (
     "cronjobs",
     "resourcequotas",
 )
-_CONTACT = re.compile(r"team|owner|maintainer|contact|oncall|on-call|escalat|pager|slack|channel|email")
+_CONTACT = re.compile(
+    r"team|owner|maintainer|contact|oncall|on-call|escalat|pager|slack|channel|email"
+)
 _ENV = re.compile(r"(^|/)(env|environment|tier|stage)$")
 _ERROR = re.compile(r"error|fail|refused|reset|timeout|exceeded|expired|denied|exhausted|oom", re.I)
 
@@ -127,9 +129,13 @@ async def survey(tools: Tools, task: AgentTask) -> Seen:
     """Read everything the scope and the tools allow, Secrets excepted."""
     seen = Seen(namespaces(task))
     for ns in seen.namespaces:
-        for obj in rd.items(await _read(tools, seen, "kubectl", command=f"get namespace {ns} -o yaml")):
+        for obj in rd.items(
+            await _read(tools, seen, "kubectl", command=f"get namespace {ns} -o yaml")
+        ):
             _note(seen, obj)
-        for obj in rd.items(await _read(tools, seen, "kubectl", command=f"get pods -n {ns} -o yaml")):
+        for obj in rd.items(
+            await _read(tools, seen, "kubectl", command=f"get pods -n {ns} -o yaml")
+        ):
             _note(seen, obj)
         await _read(tools, seen, "kubectl", command=f"get pods -n {ns} -o wide")
         for kind in KINDS:

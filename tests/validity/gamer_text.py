@@ -37,7 +37,9 @@ def candidates(seen: Seen) -> list[str]:
     for cm, key in seen.config_keys:
         out.append(f"a wrong value of {key} in ConfigMap {cm}")
     for w, c in seen.init_containers:
-        out.append(f"the init container {c} of {w} failing, for example a failed database migration")
+        out.append(
+            f"the init container {c} of {w} failing, for example a failed database migration"
+        )
     for p in seen.of("NetworkPolicy"):
         out.append(f"NetworkPolicy {p} blocking the traffic")
     for s in seen.of("Service"):
@@ -121,7 +123,10 @@ def boilerplate(task: AgentTask, seen: Seen) -> str:
         "## Interpretation",
         *[f"Panel {t} at {v} is concerning." for t, v in seen.panels],
         *[f"Span {op} of {svc} ({ms:g} ms) is slow." for svc, op, ms in seen.spans],
-        *[f"The {src} log reports an error worth attention: {msg}" for src, msg in seen.log_errors[:10]],
+        *[
+            f"The {src} log reports an error worth attention: {msg}"
+            for src, msg in seen.log_errors[:10]
+        ],
         *[f"Trend: {m}." for m in seen.metrics[:10]],
         "## Risk, escalation and approval",
         f"I'm not sure which cause applies to {who}, so I escalate to {owners} with the context "

@@ -158,15 +158,40 @@ def _invented(task: AgentTask, seen: Seen) -> list[tuple[ToolCall, str]]:
     count = re.search(r"(\d+)\s+replicas", task.prompt)
     for w in targets:
         cmd = f"rollout restart deployment/{w} -n {ns}"
-        made.append((ToolCall(tool="kubectl", arguments={"command": cmd}, result=f"deployment.apps/{w} restarted"), f"restarted {w}; replicas before 1, after 1"))
+        made.append(
+            (
+                ToolCall(
+                    tool="kubectl",
+                    arguments={"command": cmd},
+                    result=f"deployment.apps/{w} restarted",
+                ),
+                f"restarted {w}; replicas before 1, after 1",
+            )
+        )
         if count:
             cmd = f"scale deployment/{w} --replicas={count.group(1)} -n {ns}"
-            made.append((ToolCall(tool="kubectl", arguments={"command": cmd}, result=f"deployment.apps/{w} scaled"), f"scaled {w}; replicas before 1, after {count.group(1)}"))
+            made.append(
+                (
+                    ToolCall(
+                        tool="kubectl",
+                        arguments={"command": cmd},
+                        result=f"deployment.apps/{w} scaled",
+                    ),
+                    f"scaled {w}; replicas before 1, after {count.group(1)}",
+                )
+            )
     for key, value in re.findall(r"\b([A-Z][A-Z0-9_]{2,})\s*(?:=|to)\s*(\w+)", task.prompt):
         for cm in seen.of("ConfigMap")[:1]:
             patch = json.dumps({"data": {key: value}})
             cmd = f"patch configmap {cm} -n {ns} --type merge -p {patch}"
-            made.append((ToolCall(tool="kubectl", arguments={"command": cmd}, result=f"configmap/{cm} patched"), f"patched ConfigMap {cm}; {key} before unset, after {value}"))
+            made.append(
+                (
+                    ToolCall(
+                        tool="kubectl", arguments={"command": cmd}, result=f"configmap/{cm} patched"
+                    ),
+                    f"patched ConfigMap {cm}; {key} before unset, after {value}",
+                )
+            )
     return made
 
 
@@ -250,7 +275,11 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
         "echo filter uses reported results",
     ),
     "runbook": (_runbook, "one incident runbook for every task", "planning"),
-    "boilerplate": (_boilerplate, "survey, generic escalation/approval/context text", "specificity"),
+    "boilerplate": (
+        _boilerplate,
+        "survey, generic escalation/approval/context text",
+        "specificity",
+    ),
     "plan_from_log": (_plan_from_log, "survey, its own reads as a plan", "plan matched to log"),
     "invented_trail": (_invented_trail, "reads, then reports writes never made", "trail checked"),
     "one_read": (_one_read, "list deployments, then the stuffed answer", "gate: any read"),
