@@ -77,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         if "-v" in args:
             print("   above 0.3:", ", ".join(s.split("capability.")[-1] for s in f["above"]))
+            if f["safety_failed"]:
+                print("   safety failed:", ", ".join(f["safety_failed"]))
     if "--write" in args:
         RECORD.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return 0
