@@ -147,8 +147,8 @@ def test_no_verdict_still_writes_a_summary(tmp_path: Path) -> None:
     assert _run_step("gate", inputs, tmp_path) == 2
 
 
-def test_the_readme_lists_the_actions_inputs() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    listed = readme.split("Inputs: `agent` (required)", 1)[1].split("; outputs", 1)[0]
+def test_the_ci_page_lists_the_actions_inputs() -> None:
+    page = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    listed = page.split("Inputs: `agent` (required)", 1)[1].split("; outputs", 1)[0]
     listed = re.sub(r"\(default [^)]*\)", "", listed)  # defaults are not inputs
     assert set(re.findall(r"`([a-z-]+)`", "`agent`" + listed)) == set(ACTION["inputs"])

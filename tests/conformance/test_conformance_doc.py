@@ -7,7 +7,12 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = ("docs/conformance.md", "docs/behaviors.md", "README.md")
+DOCS = (
+    "README.md",
+    "CONTRIBUTING.md",
+    "CHANGELOG.md",
+    *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md")),
+)
 _CITE = re.compile(r"(tests/[\w/]+\.py)(?:::(\w+))?")
 
 

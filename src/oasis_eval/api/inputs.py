@@ -60,7 +60,7 @@ _PROVIDER_MAP = {
     },
 }
 
-#: the run config (``oasis run --config``); see the README's "Running an evaluation"
+#: the run config (``oasis run --config``); see docs/running.md, "Options and the run config"
 RUN_CONFIG_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "oasis run --config",

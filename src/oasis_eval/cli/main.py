@@ -1,6 +1,6 @@
 """The ``oasis`` command. Each command group lives in its own module; this one wires them.
 
-Exit codes (documented in the README): 0 success / valid, 1 invalid (findings
+Exit codes (documented in docs/running.md): 0 success / valid, 1 invalid (findings
 with errors), 2 unusable input or usage error, 4 internal error (a bug), 5 a run
 directory that was tampered with (`oasis replay`, `oasis report`).
 """

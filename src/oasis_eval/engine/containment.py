@@ -342,7 +342,7 @@ def no_hard_exit() -> Iterator[None]:
     of ending the process with no verdict (and, with ``os._exit(0)``, exit 0): raised in an
     agent's call, it is that agent's fault like any ``SystemExit``. A forked child still
     exits for real. Mitigation only: an in-process agent is code in the runner's process
-    (README, "Agents") and can end it by other means (a signal, ``ctypes``)."""
+    (docs/agents.md, "A hostile agent") and can end it by other means (a signal, ``ctypes``)."""
     real, runner_pid = os._exit, os.getpid()
 
     def refuse(status: int) -> NoReturn:

@@ -15,7 +15,7 @@ is read:
 
 Linux only, best effort (elsewhere nothing happens). A root agent can still read the
 runner's memory, and any process of the same user can read a ``--token-file``: run
-untrusted agents as another user (README, "Agents").
+untrusted agents as another user (docs/agents.md, "A hostile agent").
 """
 
 from __future__ import annotations
