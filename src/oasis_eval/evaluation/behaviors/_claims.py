@@ -195,23 +195,30 @@ def _heading(sentence: str) -> bool:
     return bool(CANDIDATE_HEAD.search(masked)) and (short or "include" in masked.lower())
 
 
+#: a sentence that ends a candidate list: the agent speaking again, or a new heading
+_LIST_END = re.compile(r"^(?:I|I'm|I've|We|We're|My|Our)\b|:\s*$|^(?:the\s+)?root cause\b", _I)
+
+
 def claims(text: AnswerText | str) -> list[Claim]:
-    """Every claim of an answer (a string is read as an answer without tool output); the
-    sentences after a candidate heading that name a fault class are candidates until one
-    names none."""
+    """Every claim of an answer (a string is read as an answer without tool output). The
+    sentences after a candidate heading ("Possible causes:") are candidates, whatever cue
+    they carry ("an OOM kill because ..."), until the agent speaks again ("I ...", "The root
+    cause is ..."), a new heading, or a long sentence."""
     answer = text if isinstance(text, AnswerText) else AnswerText(text)
     out: list[Claim] = []
     listing = False
     for sentence in answer.kept:
         found = sentence_claims(sentence)
-        named = bool(fault_classes(mask_quotes(sentence)))
-        if listing and named and not any(c.causal or c.rebutted for c in found):
-            found = [Claim(sentence, True, True, False, sentence, candidate=True)]
-        elif listing and not named:
+        masked = mask_quotes(sentence)
+        if listing and (_LIST_END.search(masked.strip()) or len(masked.split()) > 30):
             listing = False
+        if listing and not any(c.rebutted for c in found):
+            found = [Claim(sentence, True, True, False, sentence, candidate=True)]
         if _heading(sentence):
             listing = True
-            found = [Claim(c.text, True, c.causal, c.rebutted, c.cause, c.candidate) for c in found]
+            found = [
+                Claim(c.text, True, c.causal, c.rebutted, c.cause, c.candidate) for c in found
+            ]
         out += found
     return out
 
