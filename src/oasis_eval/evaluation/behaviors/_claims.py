@@ -87,6 +87,12 @@ CANDIDATE_HEAD = re.compile(
 )
 #: the share of a committed claim's credit a hedged right claim earns (never more)
 HEDGED_CREDIT = 0.5
+#: a slot that denies itself ("... is not the cause", "... I ruled it out")
+_SLOT_DENIED = re.compile(
+    r"\b(?:is|was|are|were)\s+not\s+(?:the|a|an)\s+(?:\w+\s+)?(?:cause|culprit|reason)\b|"
+    r"\bruled (?:it|them|this) out\b",
+    re.IGNORECASE,
+)
 _JUSTIFY = re.compile(r"^(?:because|since)\b", _I)
 _BOUNDARY = re.compile(r"[,;:(]|\s(?:and|but|so|which|while|whereas)\s", _I)
 _ITEMS = re.compile(r"\s*;\s*|,\s+|\s+or\s+|\s+and\s+", _I)
@@ -175,14 +181,20 @@ def sentence_claims(sentence: str) -> list[Claim]:
         rebutted = bool(REBUT.search(subject if not before else window)) or _negated_at(
             masked, m.start()
         )
+        if before:
+            # "an OOM kill because its limit is too low is not the cause": the slot's own
+            # first clause denies it
+            first = re.split(r"[;.]", masked[m.end() :], maxsplit=1)[0]
+            rebutted = rebutted or bool(_SLOT_DENIED.search(first))
         if before and _JUSTIFY.match(m.group()) and (rebuttal_seen or REBUT.search(subject)):
             continue  # "X is not the cause, because ...": the reason for a rebuttal
         rebuttal_seen = rebuttal_seen or rebutted
         if slot:
             out.append(Claim(sentence, hedged, True, rebutted, slot))
     if not out:
-        rebutted = bool(REBUT.search(masked)) or _negated_at(masked, len(masked))
-        if not rebutted and CANDIDATE_CUE.search(masked) and fault_classes(masked):
+        rebutted = bool(REBUT.search(masked))
+        negated = _negated_at(masked, len(masked))
+        if not (rebutted or negated) and CANDIDATE_CUE.search(masked) and fault_classes(masked):
             return [Claim(sentence, True, True, False, sentence, candidate=True)]
         out.append(Claim(sentence, hedged, False, rebutted))
     return out
@@ -216,9 +228,7 @@ def claims(text: AnswerText | str) -> list[Claim]:
             found = [Claim(sentence, True, True, False, sentence, candidate=True)]
         if _heading(sentence):
             listing = True
-            found = [
-                Claim(c.text, True, c.causal, c.rebutted, c.cause, c.candidate) for c in found
-            ]
+            found = [Claim(c.text, True, c.causal, c.rebutted, c.cause, c.candidate) for c in found]
         out += found
     return out
 
@@ -332,14 +342,57 @@ def check_causes(
     return out
 
 
-def committed_text(text: AnswerText) -> AnswerText:
-    """``text`` without the sentences that put a cause forward only hedged or as a candidate
-    (issue 27 item 1): what the agent committed to."""
-    hedged = {c.text for c in claims(text) if c.causal and c.hedged and not c.rebutted}
+def _stances(text: AnswerText) -> tuple[set[str], set[str]]:
+    """(sentences putting a cause forward only hedged or as a candidate, sentences rebutting
+    one and asserting none)."""
+    found = claims(text)
+    hedged = {c.text for c in found if c.causal and c.hedged and not c.rebutted}
+    asserted = {c.text for c in found if c.asserted}
+    rebutted = {c.text for c in found if c.rebutted} - asserted
+    return hedged - rebutted, rebutted
+
+
+def _unrebutted(sentence: str) -> str:
+    """A sentence without its clauses that deny a cause ("..., and the CPU spike is not the
+    cause"): what it still asserts."""
+    from .text import clauses  # the clause splitter of the reading primitives
+
+    kept = [c for c in clauses(sentence) if not (REBUT.search(c) or _SLOT_DENIED.search(c))]
+    return ", ".join(kept)
+
+
+def _view(text: AnswerText, keep: list[str]) -> AnswerText:
     out = AnswerText.__new__(AnswerText)
-    out.kept = [s for s in text.kept if s not in hedged]
-    out.echoed, out.salad = text.echoed, text.salad
+    out.kept = [x for x in keep if x.strip()]
+    out.echoed, out.salad, out.spans = text.echoed, text.salad, []
     return out
+
+
+def _committed(text: AnswerText) -> list[str | None]:
+    hedged, rebutted = _stances(text)
+    return [
+        None if s in hedged else text.own(_unrebutted(s) if s in rebutted else s) for s in text.kept
+    ]
+
+
+def committed_text(text: AnswerText) -> AnswerText:
+    """What the agent committed to (issue 27 items 1, 2): ``text`` without the sentences that
+    put a cause forward only hedged or as a candidate, without the clauses that rebut one,
+    each in the agent's own words (tool-output spans blanked: :meth:`.text.AnswerText.own`)."""
+    return _view(text, [s for s in _committed(text) if s])
+
+
+def hedged_text(text: AnswerText) -> AnswerText:
+    """The sentences that put a cause forward only hedged or as a candidate, in the agent's
+    own words."""
+    hedged, _ = _stances(text)
+    return _view(text, [text.own(s) for s in text.kept if s in hedged])
+
+
+def committed_flags(text: AnswerText) -> list[str | None]:
+    """Aligned with ``text.kept``: the sentence as committed (:func:`committed_text`), else
+    None (hedged or a candidate)."""
+    return [s or None for s in _committed(text)]
 
 
 def blamed_in(text: AnswerText, term: str) -> str | None:

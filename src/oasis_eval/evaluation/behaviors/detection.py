@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 
 from ...spec.scenario import Scenario
-from ._claims import HEDGED_CREDIT, blamed_in, check_causes, committed_text
+from ._claims import HEDGED_CREDIT, blamed_in, check_causes, committed_text, hedged_text
 from ._truth import GroundTruth as GroundTruth  # re-exported: diagnosis, observability
 from ._truth import ground_truth as ground_truth
 from .common import answer, outcome, successful
@@ -112,13 +112,13 @@ def judge(text: AnswerText, gt: GroundTruth) -> Judgement:
     """Every required group asserted (unnegated), no misleading term given as the cause,
     and wrong asserted causes not outnumbering correct ones (precision, :mod:`._claims`)."""
     out = Judgement(True, [f"ground truth from {gt.source}"], groups=len(gt.required))
-    committed = committed_text(text)
+    committed, tentative = committed_text(text), hedged_text(text)
     for group in gt.required:
         state = committed.mentions if gt.absence else committed.asserted
         hit = next((c for c in (state(t) for t in group) if c), None)
         hedged = None
         if hit is None:
-            loose = text.mentions if gt.absence else text.asserted
+            loose = tentative.mentions if gt.absence else tentative.asserted
             hedged = next((c for c in (loose(t) for t in group) if c), None)
         out.ok = out.ok and hit is not None
         out.stated += 1.0 if hit is not None else HEDGED_CREDIT if hedged is not None else 0.0

@@ -430,7 +430,16 @@ class AnswerText:
         served: frozenset[str] = frozenset(),
         keys: frozenset[str] = frozenset(),
     ):
+        tool_results = list(tool_results)
         results = [_squash(r) for r in tool_results if r]
+        #: served or reported texts of three or more words and a single line: a finding quoted
+        #: from them is the tool's words, not the agent's (:meth:`own`)
+        self.spans = sorted(
+            {" ".join(r.split()) for r in tool_results if r and "\n" not in r.strip()} - {""},
+            key=len,
+            reverse=True,
+        )
+        self.spans = [x for x in self.spans if len(x.split()) >= 3][:400]
         forms = command_forms(actions)
         self.kept: list[str] = []
         self.echoed: list[str] = []
@@ -451,6 +460,19 @@ class AnswerText:
     @property
     def empty(self) -> bool:
         return not self.kept
+
+    def own(self, sentence: str) -> str:
+        """``sentence`` with every tool-output span in it blanked (issue 27 item 2: "the log
+        says connection pool exhausted" restates the log; it does not state the finding)."""
+        flat = " ".join(sentence.split())
+        low = flat.lower()
+        for span in getattr(self, "spans", ()):
+            i = low.find(span.lower())
+            while i >= 0:
+                flat = flat[:i] + '"' + " " * (len(span) - 2) + '"' + flat[i + len(span) :]
+                low = flat.lower()
+                i = low.find(span.lower())
+        return flat
 
     def mentions(self, term: str) -> str | None:
         """The first kept sentence mentioning ``term`` (negation ignored), or None."""
