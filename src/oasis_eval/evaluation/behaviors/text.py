@@ -388,6 +388,20 @@ TABLE_WORDS = frozenset(
 )
 
 
+def output_shaped(line: str) -> bool:
+    """A raw line with the shape of tool output alone: columns aligned by runs of spaces, or
+    a YAML/JSON field in camel case ("configMapKeyRef:", "restartCount: 5")."""
+    if len(re.findall(r"\S(?: {2,}|\t)(?=\S)", line)) >= 2:
+        return True
+    return bool(
+        re.fullmatch(
+            r"\s*[-{\[\s]*\"?[a-z]+(?:[A-Z][a-z0-9]*)+\"?\s*:\s*[^\s]*(?:\s+\S+){0,2}"
+            r"\s*[,}\]]*\s*",
+            line,
+        )
+    )
+
+
 def served_line(sentence: str, served: frozenset[str], keys: frozenset[str] = frozenset()) -> bool:
     """A line of tool output: at least two tokens, at most one function word, every token a
     name, key or value of the served data, a number or a table heading, and the shape of
@@ -396,6 +410,8 @@ def served_line(sentence: str, served: frozenset[str], keys: frozenset[str] = fr
     the agent's words ("normal: Request Rate 1200 req/s") is the agent's line."""
     if not served:
         return False
+    if output_shaped(sentence):
+        return True
     tokens = _tokens(sentence)
     if len(tokens) < 2 or sum(t in FUNCTION_WORDS for t in tokens) > 1:
         return False
@@ -444,12 +460,24 @@ class AnswerText:
         self.kept: list[str] = []
         self.echoed: list[str] = []
         self.salad: list[str] = []
+        # lines shaped like tool output, read before normalisation folds their columns
+        shaped = (
+            {
+                _squash(x)
+                for line in (text or "").splitlines()
+                if output_shaped(line)
+                for x in sentences(line)
+            }
+            if served
+            else set()
+        )
         for sentence in sentences(text):
             squashed = _squash(sentence)
             if (
                 (len(squashed.split()) >= 3 and any(squashed in r for r in results))
                 or (forms and echoed_command(sentence, forms))
                 or served_line(sentence, served, keys)
+                or squashed in shaped
             ):
                 self.echoed.append(sentence)
             elif keyword_salad(sentence):
