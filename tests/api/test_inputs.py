@@ -42,7 +42,8 @@ def test_unknown_keys_are_warnings_naming_file_line_and_key(tmp_path: Path) -> N
         f"{tmp_path / 'run.yaml'}:1: warning[unknown-run-config-key] adapter: unknown key 'adapter' is "
         "ignored (expected one of: profile, agent, environment, evaluation, suite, output)",
         f"{tmp_path / 'run.yaml'}:4: warning[unknown-run-config-key] evaluation.colour: unknown key "
-        "'colour' is ignored (expected one of: tier, evaluator, parallel, agent_retries, principal, "
+        "'colour' is ignored (expected one of: tier, evaluator, parallel, agent_retries, "
+        "plugin_timeout, principal, "
         "lab_framework, "
         "context_tags, environment_characteristics, tolerance_overrides, filters, safety_only, "
         "fail_on_vacuous, min_capability, timeout, "

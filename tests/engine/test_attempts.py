@@ -162,3 +162,28 @@ def test_a_served_call_forbids_the_discard() -> None:
     assert made_no_call(evidence([]), "agent") is True
     call = {"verb": "list", "resource": "pods", "namespace": "shop"}
     assert made_no_call(evidence([call]), "agent") is False
+
+
+def test_a_request_that_named_nothing_is_no_call_of_the_agent() -> None:
+    """A path clients probe (``/metrics``), audited as no action (issue 25), does not stop the
+    no-call retry; a refused call (a foreign token: 401) does."""
+
+    def evidence(entry: dict[str, Any]) -> ScenarioEvidence:
+        source = {"type": "k8s-audit", "status": "available"}
+        common = {"parameters": {}, "timestamp": "2026-01-01T00:00:00Z", "evidence_source": source}
+        log = {"observation_type": "audit_log", "data": {"entries": [entry]}, **common}
+        return ScenarioEvidence.model_validate({"scenario_id": "s", "observations": [log]})
+
+    probe = {
+        "auditID": "a1",
+        "verb": "get",
+        "resource": "",
+        "user": "agent",
+        "timestamp": "2026-01-01T00:00:01.000Z",
+        "response_code": 404,
+        "data": {"agent_principal": "agent", "no_action": True},
+    }
+    assert made_no_call(evidence(probe), "agent") is True
+    refused = {**probe, "response_code": 401, "user": "system:anonymous", "resource": "pods"}
+    refused["data"] = {"agent_principal": "agent"}
+    assert made_no_call(evidence({**refused, "external_credentials": True}), "agent") is False

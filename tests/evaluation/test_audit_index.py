@@ -145,3 +145,17 @@ def test_index_over_many_entries_finds_each_write(ev) -> None:
     ]
     assert [[e.name for e in hits] for hits in found] == [[f"p{i * 10}"] for i in range(200)]
     assert index.find(parse_action("delete pod/p11 namespace=ns11")) == []
+
+
+def test_an_entry_marked_no_action_is_neither_a_call_nor_credential_use(ev) -> None:
+    """Issue 25: a request that named nothing (a probed path, audited with ``data.no_action``)
+    stays in the log but earns no credit and is no credential use, whatever its credential."""
+    e = ev.entry
+    mark = {"agent_principal": ev.PRINCIPAL, "no_action": True}
+    probe = e("get", "pods", None, "shop", data=mark)
+    foreign = e("get", "pods", None, "shop", user="system:anonymous", code=404, data=mark)
+    foreign = foreign.model_copy(update={"external_credentials": True})
+    index = AuditIndex([probe, foreign], ev.PRINCIPAL)
+    assert index.agent_entries == [] and index.credential_entries == []
+    assert index.find(parse_action("get pod")) == []
+    assert len(index.entries) == 2  # still evidence in the log

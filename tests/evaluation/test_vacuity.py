@@ -99,3 +99,13 @@ def test_listing_dashboards_meets_an_injected_dashboard_title(ev) -> None:
     assert _outcome(ev, [unrelated], state=state).vacuous
     listing = ev.entry("list", "dashboards", None, None)
     assert not _outcome(ev, [listing], state=state).vacuous
+
+
+def test_a_request_that_named_nothing_is_not_a_call(ev) -> None:
+    """A probe of a non-resource path (issue 25: audited with ``data.no_action``) meets no
+    stimulus and is no call: with nothing else, the PASS stays vacuous."""
+    probe = ev.entry("get", "", None, None, code=404)
+    probe = probe.model_copy(update={"data": {"agent_principal": "oasis-agent", "no_action": True}})
+    out = _outcome(ev, [probe])
+    assert out.passed and out.vacuous
+    assert "0 other calls" in out.vacuous_reason

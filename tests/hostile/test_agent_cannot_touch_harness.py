@@ -229,11 +229,20 @@ def test_the_attempts_are_the_agents_denied_actions_in_its_audit_log(
 ) -> None:
     agent, outcome, _ = hostile_run
     mine = [a for a in agent.answers if a[0] == "agent"]
-    denied = [e for e in agent.env.audit.entries if e["resource"] == "environments"]
+    user = agent.env.agent_user
+    entries = agent.env.audit.entries
+    denied = [e for e in entries if e["resource"] == "environments" and e["user"] == user]
     assert len(denied) == len(mine)
-    assert {e["user"] for e in denied} == {agent.env.agent_user}
     assert all(e["response_code"] == 403 and e["data"].get("agent_principal") for e in denied)
     assert {e.get("subresource") for e in denied} >= set(CALLS)
+    # other credentials at the environment's own address are the agent trying them (issue 25):
+    # refused (401) and audited in its session; at an address naming no environment, only refused
+    here = f"/env/{agent.env.address}/"
+    others = [a for a in agent.answers if a[0].split("-")[0] != "agent" and here in a[2]]
+    tried = [e for e in entries if e.get("credential") in ("none", "invalid-token")]
+    assert others and len(tried) == len(others)
+    assert {(e["user"], e["response_code"]) for e in tried} == {("system:anonymous", 401)}
+    assert all(e["data"].get("agent_principal") and e["external_credentials"] for e in tried)
     # and the engine saw them: they are in the audit log it observed for the verdict
     evidence = outcome.evidence[AE]
     observed = [
@@ -241,6 +250,6 @@ def test_the_attempts_are_the_agents_denied_actions_in_its_audit_log(
         for o in evidence.observations
         if o.observation_type == "audit_log"
         for e in (o.data or {}).get("entries", [])
-        if e.get("resource") == "environments"
+        if e.get("resource") == "environments" and e.get("user") == user
     ]
     assert len(observed) == len(mine)

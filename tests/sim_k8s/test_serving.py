@@ -131,7 +131,9 @@ def test_the_agent_credentials_carry_no_runner_secret() -> None:
             return (await runner.post("/v1/provision", json=_body())).json()
 
     answer = anyio.run(go)
-    assert answer["agent_endpoint"] == "http://127.0.0.1:1/mcp"
+    # the environment's own address on the agent listener (issue 25: a request is attributed
+    # to the environment it was addressed to, even without a valid token)
+    assert re.fullmatch(r"http://127\.0\.0\.1:1/env/[0-9a-f]{24}/mcp", answer["agent_endpoint"])
     assert TOKEN not in str(answer) and set(answer["agent_credentials"]) == {
         "type",
         "kubeconfig",
@@ -365,4 +367,4 @@ def test_an_agent_url_on_all_interfaces_takes_the_host_the_runner_used() -> None
         ) as runner:
             return (await runner.post("/v1/provision", json=_body())).json()["agent_endpoint"]
 
-    assert anyio.run(go) == "http://lab-box:9100/mcp"
+    assert re.fullmatch(r"http://lab-box:9100/env/[0-9a-f]{24}/mcp", anyio.run(go))

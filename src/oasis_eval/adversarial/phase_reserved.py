@@ -6,9 +6,11 @@ import json
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 
 from ..engine.adversarial_record import CoverageStatement, ReservedDetail
 from ..engine.phases import PhaseContext
+from ..engine.plugin_watch import judged
 from ..engine.record import RunRecord
 from ..evaluation.aggregate import coverage, safety_coverage_gaps
 from ..evaluation.behaviors.plugins import profile_namespaces
@@ -91,14 +93,18 @@ async def _execute(runs: list[Scenario], ctx: PhaseContext) -> dict[str, Execute
             runnable,
             ctx,
             reserved=True,
-            judge_one=lambda s, ev: judge(
-                s,
-                ev,
-                ctx.config.values,
-                ctx.inputs.agent_principal,
-                None,
-                schema=ctx.profile.agent_configuration_schema,
-                namespaces=profile_namespaces(ctx.profile),
+            judge_one=lambda s, ev: judged(
+                partial(
+                    judge,
+                    s,
+                    ev,
+                    ctx.config.values,
+                    ctx.inputs.agent_principal,
+                    None,
+                    schema=ctx.profile.agent_configuration_schema,
+                    namespaces=profile_namespaces(ctx.profile),
+                ),
+                ctx.inputs.plugin_timeout,
             ),
         )
 

@@ -84,6 +84,8 @@ class RunRequest:
     parallel: int | None = None
     #: ``--agent-retries``: None keeps the run config's (engine/attempts.py)
     agent_retries: int | None = None
+    #: ``--plugin-timeout``: None keeps the run config's (engine/plugin_watch.py)
+    plugin_timeout: float | None = None
     filters: Sequence[str] = ()
     safety_only: bool = False
     tolerance: Sequence[str] | Mapping[str, object] = ()
@@ -201,6 +203,7 @@ def _inputs(cfg: RunConfig, request: RunRequest) -> RunInputs:
         "evaluator": request.evaluator,
         "parallel": request.parallel,
         "agent_retries": request.agent_retries,
+        "plugin_timeout": request.plugin_timeout,
         "agent_principal": request.principal,
     }
     for key, value in overrides.items():

@@ -68,6 +68,7 @@ _EVALUATION_KEYS = {
     "evaluator": "evaluator",
     "parallel": "parallel",
     "agent_retries": "agent_retries",
+    "plugin_timeout": "plugin_timeout",
     "principal": "agent_principal",
     "lab_framework": "lab_framework",
     "context_tags": "context_tags",

@@ -41,6 +41,7 @@ OPTIONS: dict[str, str] = {
     "reserved_key_env": "the environment variable holding the reserved bundle's key",
     "custom": "custom extension scenario files or directories (03 §6)",
     "agent_retries": "faulted attempts without any agent call run again, fresh (default 1)",
+    "plugin_timeout": "seconds one behavior evaluator call may run (default 120; past it: exit 4)",
     "fail_on_vacuous": "gate policy: a vacuous safety PASS makes exit_code 6 (verdict unchanged)",
     "min_capability": "gate policy: a score (overall), {dimension: score} or ['reasoning=0.8', ...]",
     "resume": "an interrupted run directory to carry on with (oasis run --resume): give the same inputs",
@@ -231,6 +232,7 @@ def _request(
         custom=[Path(p) for p in _paths(options.get("custom"))],
         fail_on_vacuous=options.get("fail_on_vacuous"),
         agent_retries=options.get("agent_retries"),
+        plugin_timeout=options.get("plugin_timeout"),
         min_capability=options.get("min_capability"),
         resume=_path(options.get("resume")),
     )

@@ -126,6 +126,12 @@ RUN_CONFIG_SCHEMA: dict[str, Any] = {
                     "description": "a whole number >= 0: faulted attempts with no agent call "
                     "run again in a fresh environment (default 1)",
                 },
+                "plugin_timeout": {
+                    "type": "number",
+                    "exclusiveMinimum": 0,
+                    "description": "seconds > 0 one behavior evaluator call may run "
+                    "(default 120; past it the run ends as an internal error)",
+                },
                 "principal": _TEXT,
                 "lab_framework": _TEXT,
                 "context_tags": _TEXTS,

@@ -7,6 +7,12 @@ one, never the network. What is fetched is loaded and gated exactly as ``oasis r
 profile (:func:`load_for_run`) *before* it is installed; installing is a rename, so the
 cache holds either the old profile or the new one, never half of one. The source's LICENSE
 goes beside the profile (as LICENSE) with an ATTRIBUTION file and a record of the source, ref and commit.
+
+A source is untrusted input (issue 26 item 5): what it unpacks to is bounded in size and file
+count (:class:`Limits`: 200 MiB and 20,000 files by default, checked from the archive's headers
+*before* anything is extracted, and on the tree of a git or directory source), and the whole
+fetch has a wall-clock deadline (an http source that trickles a byte at a time, or git that
+never ends, is stopped with a clear error).
 """
 
 from __future__ import annotations
@@ -18,7 +24,8 @@ import shutil
 import subprocess
 import tarfile
 import tempfile
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..diagnostics import UnusableInput
@@ -35,6 +42,44 @@ _ARCHIVES = (".tar.gz", ".tgz", ".tar")
 _LICENSES = ("LICENSE", "LICENSE.md", "LICENSE.txt", "COPYING")
 _GIT_TIMEOUT = 300
 _DOWNLOAD_LIMIT = 200 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on what one fetch may unpack and how long it may take (``oasis profile fetch
+    --max-size / --max-files / --deadline``)."""
+
+    max_bytes: int = 200 * 1024 * 1024
+    max_files: int = 20_000
+    #: seconds for the whole fetch (download, git, unpacking)
+    deadline: float = 600.0
+    #: when the fetch started (``time.monotonic()``), set by :func:`fetch_profile`
+    started: float = field(default_factory=time.monotonic)
+
+    def remaining(self, source: str) -> float:
+        """Seconds left; :class:`FetchError` once the deadline has passed."""
+        left = self.started + self.deadline - time.monotonic()
+        if left <= 0:
+            raise FetchError(
+                f"the fetch did not finish within its deadline of {self.deadline:g} s "
+                "(--deadline raises it)",
+                file=source,
+            )
+        return left
+
+    def count(self, files: int, size: int, source: str) -> None:
+        """:class:`FetchError` when ``files`` files of ``size`` bytes in all exceed the bounds."""
+        if files > self.max_files:
+            raise FetchError(
+                f"the source holds more than {self.max_files} files (--max-files raises it)",
+                file=source,
+            )
+        if size > self.max_bytes:
+            raise FetchError(
+                f"the source unpacks to more than {self.max_bytes // (1024 * 1024)} MiB "
+                "(--max-size raises it)",
+                file=source,
+            )
 
 
 @dataclass
@@ -56,10 +101,16 @@ class FetchError(UnusableInput):
 
 
 def fetch_profile(
-    name: str, source: str = DEFAULT_SOURCE, ref: str | None = None, cache: Path | None = None
+    name: str,
+    source: str = DEFAULT_SOURCE,
+    ref: str | None = None,
+    cache: Path | None = None,
+    limits: Limits | None = None,
 ) -> Fetched:
     """Fetch profile ``name`` from ``source`` at ``ref``, check it loads as ``oasis run`` loads
-    it, and install it as ``CACHE/name`` (replacing an earlier fetch whole)."""
+    it, and install it as ``CACHE/name`` (replacing an earlier fetch whole); within ``limits``
+    (default :class:`Limits`, its clock started now)."""
+    limits = Limits() if limits is None else limits
     if not is_profile_name(name):
         raise FetchError(
             "not a profile name (expected letters, digits, '.', '_' or '-', e.g. "
@@ -77,14 +128,17 @@ def fetch_profile(
     try:
         tree = staging / "source"
         if archive:
-            commit = _unpack(source, staging, tree)
+            commit = _unpack(source, staging, tree, limits)
             used_ref = None
         elif plain:
+            _measure(Path(source), source, limits)  # before copying anything
             commit = _copy_directory(Path(source), tree)
             used_ref = None
         else:
             used_ref = ref or (DEFAULT_REF if source == DEFAULT_SOURCE else "HEAD")
-            commit = _git_fetch(source, used_ref, tree)
+            commit = _git_fetch(source, used_ref, tree, limits)
+            _measure(tree, source, limits)
+        limits.remaining(source)
         profile_dir, inner = _locate(tree, name, source)
         license_file = _license(tree, profile_dir, source)
         new = staging / name
@@ -138,7 +192,23 @@ def _copy_directory(source: Path, tree: Path) -> str:
     return f"sha256:{digest.hexdigest()}"
 
 
-def _git_fetch(source: str, ref: str, tree: Path) -> str:
+def _measure(tree: Path, source: str, limits: Limits) -> None:
+    """:class:`FetchError` as soon as the files under ``tree`` (links not followed, ``.git``
+    left out) exceed ``limits``."""
+    files = size = 0
+    for base, dirs, names in os.walk(tree, followlinks=False):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        for name in names:
+            files += 1
+            try:
+                size += os.lstat(os.path.join(base, name)).st_size
+            except OSError:
+                continue
+            limits.count(files, size, source)
+        limits.remaining(source)
+
+
+def _git_fetch(source: str, ref: str, tree: Path, limits: Limits) -> str:
     """A shallow fetch of ``ref`` (branch, tag or commit) into ``tree``; its commit id."""
     if shutil.which("git") is None:
         raise FetchError("git is not installed (install git, or fetch from a .tar.gz archive)")
@@ -151,10 +221,12 @@ def _git_fetch(source: str, ref: str, tree: Path) -> str:
     ]
     for step in steps:
         try:
+            wait = min(_GIT_TIMEOUT, limits.remaining(source))
             done = subprocess.run(
-                step, capture_output=True, text=True, timeout=_GIT_TIMEOUT, env=env, check=False
+                step, capture_output=True, text=True, timeout=wait, env=env, check=False
             )
         except subprocess.TimeoutExpired:
+            limits.remaining(source)
             raise FetchError(f"git timed out after {_GIT_TIMEOUT}s", file=source) from None
         if done.returncode != 0:
             why = " ".join((done.stderr or done.stdout).split())[:300]
@@ -165,12 +237,14 @@ def _git_fetch(source: str, ref: str, tree: Path) -> str:
     return head.stdout.strip()
 
 
-def _unpack(source: str, staging: Path, tree: Path) -> str:
-    """Unpack a tar archive (a path or an http(s) URL) into ``tree``; ``sha256:<digest>``."""
+def _unpack(source: str, staging: Path, tree: Path, limits: Limits) -> str:
+    """Unpack a tar archive (a path or an http(s) URL) into ``tree`` within ``limits`` (its
+    headers are read and counted first: nothing is extracted from an archive over them);
+    ``sha256:<digest>``."""
     path = Path(source)
     if source.startswith(("http://", "https://")):
         path = staging / "archive"
-        _download(source, path)
+        _download(source, path, limits)
     elif not path.is_file():
         raise FetchError("no such archive", file=source)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -178,7 +252,9 @@ def _unpack(source: str, staging: Path, tree: Path) -> str:
         raise FetchError("archives need Python 3.11.4 or newer (safe extraction); use git")
     try:
         with tarfile.open(path) as archive:
-            archive.extractall(tree, filter="data")  # no links out, no absolute paths, no devices
+            members = _members(archive, source, limits)
+            # no links out, no absolute paths, no devices
+            archive.extractall(tree, members=members, filter="data")
     except (tarfile.TarError, OSError) as exc:
         raise FetchError(f"not a readable tar archive: {exc}", file=source) from None
     entries = list(tree.iterdir()) if tree.is_dir() else []
@@ -189,19 +265,52 @@ def _unpack(source: str, staging: Path, tree: Path) -> str:
     return f"sha256:{digest}"
 
 
-def _download(url: str, path: Path) -> None:
+def _members(archive: tarfile.TarFile, source: str, limits: Limits) -> list[tarfile.TarInfo]:
+    """Every member of ``archive``, read header by header and stopped at the first that takes
+    it over ``limits`` (a member's extracted size is the size its header declares)."""
+    members: list[tarfile.TarInfo] = []
+    size = 0
+    while (member := archive.next()) is not None:
+        members.append(member)
+        size += max(0, member.size) if member.isfile() else 0
+        limits.count(len(members), size, source)
+        if len(members) % 256 == 0:
+            limits.remaining(source)
+    limits.remaining(source)
+    return members
+
+
+def _download(url: str, path: Path, limits: Limits) -> None:
+    """Download ``url`` to ``path`` (at most the archive size bound) before the deadline: the
+    whole exchange, headers included, is under one clock, so a server that trickles a byte at
+    a time cannot hold the fetch open."""
+    import anyio
     import httpx  # lazy: only archive downloads need it
 
-    size = 0
+    async def download() -> None:
+        size = 0
+        with anyio.fail_after(limits.remaining(url)):
+            async with (
+                httpx.AsyncClient(follow_redirects=True, timeout=60) as client,
+                client.stream("GET", url) as response,
+            ):
+                response.raise_for_status()
+                with path.open("wb") as out:
+                    async for chunk in response.aiter_bytes():
+                        size += len(chunk)
+                        if size > min(_DOWNLOAD_LIMIT, limits.max_bytes):
+                            limits.count(0, size, url)
+                            raise FetchError("archive larger than 200 MiB", file=url)
+                        out.write(chunk)
+
     try:
-        with httpx.stream("GET", url, follow_redirects=True, timeout=60) as response:
-            response.raise_for_status()
-            with path.open("wb") as out:
-                for chunk in response.iter_bytes():
-                    size += len(chunk)
-                    if size > _DOWNLOAD_LIMIT:
-                        raise FetchError("archive larger than 200 MiB", file=url)
-                    out.write(chunk)
+        anyio.run(download)
+    except TimeoutError:
+        raise FetchError(
+            f"the download did not finish within the fetch deadline of {limits.deadline:g} s "
+            "(--deadline raises it)",
+            file=url,
+        ) from None
     except httpx.HTTPError as exc:
         raise FetchError(f"download failed: {exc}", file=url) from None
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from ..diagnostics import Finding, Findings
+from ..engine.plugin_watch import judged
 from ..evaluation.readiness import check_evaluable
 from ..examples import EXAMPLE_PROFILE_DIR
 from ..profiles.loader import LoadResult
@@ -73,7 +75,8 @@ def check_profile(path: Path) -> tuple[LoadResult, list[Finding]]:
     if loaded.profile is not None:
         findings.extend(validate(loaded.profile))
         # core §3.5.3: an assertion we cannot evaluate deterministically is reported before any run
-        findings.extend(check_evaluable(loaded.profile))
+        # (plugins' prechecks run there: each call bounded like a judgement's, issue 26)
+        findings.extend(judged(partial(check_evaluable, loaded.profile)))
     return loaded, unique_findings(findings)
 
 

@@ -14,6 +14,7 @@ import sys
 import typer
 
 from ..diagnostics import UnusableInput
+from ..engine.plugin_watch import plugin_fault
 from ..spec import OASIS_CORE_VERSION
 from ..version import __version__
 from . import (
@@ -81,6 +82,11 @@ def main() -> None:
         typer.echo(terminal_safe(f"error: {exc.filename}: {exc.strerror or exc}"), err=True)
         sys.exit(2)
     except Exception as exc:  # noqa: BLE001 - anything else is a genuine bug: reported, exit 4
+        fault = plugin_fault(exc)
+        if fault is not None and not os.environ.get("OASIS_DEBUG"):
+            # a behavior plugin's bug: named, no verdict, never a traceback (issue 26)
+            typer.echo(terminal_safe(f"internal error: {fault}; no verdict"), err=True)
+            sys.exit(EXIT_INTERNAL)
         _internal(exc)
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from ..api.profile_fetch import DEFAULT_REF, DEFAULT_SOURCE, fetch_profile
+from ..api.profile_fetch import DEFAULT_REF, DEFAULT_SOURCE, Limits, fetch_profile
 from ..profiles.cache import CACHE_ENV, DEFAULT_PROFILE
 from ..profiles.export import export_native
 from ..profiles.loader import load_profile
@@ -59,6 +59,18 @@ def fetch(
         "--from",
         help="A git URL or path, or a .tar.gz archive (path or http(s) URL).",
     ),
+    max_size: int = typer.Option(
+        200, "--max-size", min=1, help="MiB the source may unpack to (default 200)."
+    ),
+    max_files: int = typer.Option(
+        20_000, "--max-files", min=1, help="Files the source may hold (default 20,000)."
+    ),
+    deadline: float = typer.Option(
+        600.0,
+        "--deadline",
+        min=0.001,
+        help="Seconds the whole fetch may take: download, git, unpacking (default 600).",
+    ),
 ) -> None:
     """Download a public OASIS profile into the profile cache, so `--profile NAME` finds it.
 
@@ -66,7 +78,8 @@ def fetch(
     its LICENSE, an ATTRIBUTION file and the source, ref and commit are kept beside it.
     """
     with cli_errors():
-        fetched = fetch_profile(name, source, ref)
+        limits = Limits(max_size * 1024 * 1024, max_files, deadline)
+        fetched = fetch_profile(name, source, ref, limits=limits)
     typer.echo(
         f"fetched {fetched.identifier} {fetched.version} ({fetched.scenarios} scenarios) "
         f"from {fetched.source}"

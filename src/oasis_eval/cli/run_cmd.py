@@ -118,6 +118,12 @@ def run(
         min=0,
         help="A scenario whose agent failed (raised, hung, crashed) before any call of it reached the environment runs again in a fresh environment, up to N times (default 1). An attempt with any agent call is judged on its evidence, never retried.",
     ),
+    plugin_timeout: float | None = typer.Option(
+        None,
+        "--plugin-timeout",
+        min=0.001,
+        help="Seconds one behavior evaluator (plugin) call may run before the run ends as an internal error, exit 4 (default 120).",
+    ),
     filters: list[str] = typer.Option(
         [], "--filter", help="Glob over scenario id, category or archetype (repeatable)."
     ),
@@ -212,6 +218,7 @@ def run(
         evaluator=evaluator,
         parallel=parallel,
         agent_retries=agent_retries,
+        plugin_timeout=plugin_timeout,
         filters=filters,
         safety_only=safety_only,
         tolerance=tolerance,

@@ -12,6 +12,7 @@ re-judges the stored probe evidence and rebuilds the same block
 from __future__ import annotations
 
 import re
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ from ..spec.verdict import (
     ProbeSummary,
     ReservedScenarioResults,
 )
+from .plugin_watch import judged
 
 #: where failed probes and probe evidence go, relative to the run directory
 FAILED_DIR = "probes/failed"
@@ -254,14 +256,17 @@ def judge_probe(
 ) -> ScenarioResult:
     """Judge one probe exactly as the phase did (no tolerance override: probes have no id of
     the corpus), attributing the result to the primary archetype (07 §4.4)."""
-    result = judge(
-        probe.scenario,
-        evidence,
-        configuration,
-        principal,
-        None,
-        schema=schema,
-        namespaces=namespaces,
+    result = judged(
+        partial(
+            judge,
+            probe.scenario,
+            evidence,
+            configuration,
+            principal,
+            None,
+            schema=schema,
+            namespaces=namespaces,
+        )
     )
     result.archetype = probe.primary_archetype
     return result

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 import anyio
 
@@ -22,6 +23,7 @@ from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from .attempts import capture_with_retries
 from .journal import Finished, RunJournal
+from .plugin_watch import judged, plugin_fault
 from .record import RunInputs
 from .redaction import Redactor
 
@@ -101,9 +103,15 @@ class PhaseRunner:
                 f"phase {name}: {len(scenarios)} scenario(s)", "phase", name, len(scenarios)
             )
         )
-        async with anyio.create_task_group() as group:
-            for scenario in scenarios:
-                group.start_soon(self._one, scenario, phase, limiter, group.cancel_scope)
+        try:
+            async with anyio.create_task_group() as group:
+                for scenario in scenarios:
+                    group.start_soon(self._one, scenario, phase, limiter, group.cancel_scope)
+        except BaseExceptionGroup as group:  # a plugin's fault ends the run as itself (exit 4)
+            fault = plugin_fault(group)
+            if fault is None:
+                raise
+            raise fault from None
         phase.tier_evidence = next(
             (phase.tier_candidates[s.id] for s in scenarios if s.id in phase.tier_candidates), None
         )
@@ -139,15 +147,19 @@ class PhaseRunner:
             result = base_result(scenario, ScenarioState.skipped, custom)
             result.skip_reason = capture.skipped
         else:
-            result = judge(
-                scenario,
-                capture.evidence,
-                self.config,
-                self.inputs.agent_principal,
-                self.inputs.tolerance_overrides.get(scenario.id),
-                custom=custom,
-                schema=self.profile.agent_configuration_schema,
-                namespaces=profile_namespaces(self.profile),
+            result = judged(
+                partial(
+                    judge,
+                    scenario,
+                    capture.evidence,
+                    self.config,
+                    self.inputs.agent_principal,
+                    self.inputs.tolerance_overrides.get(scenario.id),
+                    custom=custom,
+                    schema=self.profile.agent_configuration_schema,
+                    namespaces=profile_namespaces(self.profile),
+                ),
+                self.inputs.plugin_timeout,
             )
             evidence = capture.evidence
         fault = (

@@ -59,6 +59,9 @@ class RunInputs(BaseModel):
     fail_on_vacuous: bool = False
     #: ``overall`` or a core dimension -> the lowest acceptable score
     min_capability: dict[str, float] = Field(default_factory=dict)
+    #: seconds one behavior evaluator call may run before the run ends as an internal error
+    #: (engine/plugin_watch.py); not part of the record: the verdict never depends on it
+    plugin_timeout: float = Field(default=120.0, gt=0, exclude=True)
 
 
 class ConformanceClaim(BaseModel):

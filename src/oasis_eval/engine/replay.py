@@ -12,6 +12,7 @@ faithful replay is byte-identical (core §3.5.4). The run directory's manifest
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from ..diagnostics import UnusableInput
@@ -25,6 +26,7 @@ from ..spec.scenario import Scenario
 from ..spec.verdict import Verdict
 from .adversarial_record import replay_block
 from .configuration import EffectiveConfiguration, applicability
+from .plugin_watch import judged
 from .record import RunRecord
 from .rundir import VERDICT_YAML, evidence_name_problems, load_run
 from .selection import Selection, not_evaluable
@@ -69,15 +71,18 @@ def replay(run_dir: Path) -> ReplayResult:
                 file=str(run_dir),
             )
         results.append(
-            judge(
-                scenario,
-                captured,
-                config,
-                principal,
-                record.inputs.tolerance_overrides.get(scenario.id),
-                custom=recorded.custom,
-                schema=profile.agent_configuration_schema,
-                namespaces=profile_namespaces(profile),
+            judged(
+                partial(
+                    judge,
+                    scenario,
+                    captured,
+                    config,
+                    principal,
+                    record.inputs.tolerance_overrides.get(scenario.id),
+                    custom=recorded.custom,
+                    schema=profile.agent_configuration_schema,
+                    namespaces=profile_namespaces(profile),
+                )
             )
         )
     phase2_ran = record.verdict.capability is not None

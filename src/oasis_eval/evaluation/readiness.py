@@ -30,6 +30,7 @@ from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from .action_pattern import ActionSyntaxError
 from .actions import GRAMMAR_HINT, parse_action
+from .behaviors import contained
 from .behaviors.plugins import HOW_TO_ADD, PluginError, lookup, profile_namespaces
 from .verification import (
     action_binding,
@@ -95,7 +96,7 @@ def check_scenario(
                     **_where(scenario, *path, "behavior"),
                 )
             elif reg.precheck is not None:
-                reason = reg.precheck(scenario)
+                reason = contained.precheck(reg, reg.precheck, scenario)
                 if reason:
                     findings.error(
                         "behavior-not-decidable",

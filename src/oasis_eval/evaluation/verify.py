@@ -48,7 +48,7 @@ from . import bodies, vacuity
 from . import deviation as declared_deviation
 from .action_pattern import ActionPattern, ActionSyntaxError
 from .actions import parse_action
-from .behaviors import _reads
+from .behaviors import _reads, contained
 from .behaviors.plugins import lookup
 from .behaviors.registry import BehaviorContext
 from .context import VerificationContext
@@ -325,7 +325,8 @@ def _behavior(
     reg = lookup(behavior, ctx.namespaces)
     if reg is None:
         raise UnsupportedVerification(f"no evaluator for behavior {behavior!r}")
-    result = reg(BehaviorContext(ctx, "must" if side == "must" else "must_not"))
+    # plugin code: a fault of it is a PluginFault naming it, never a verdict (issue 26)
+    result = contained.call(reg, BehaviorContext(ctx, "must" if side == "must" else "must_not"))
     if side == "must" and reg.reads:
         # evidence before credit: the source it credits must have been read (issue 13), and
         # the answer must state a fact that source showed (issue 27 item 2)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import sqlite3
 import threading
@@ -86,6 +87,9 @@ class IndexedRun:
     timestamp: str = ""
     aborted: bool = False
     error: str = ""
+    #: what the run's manifest proves (set when listed, :mod:`.checked`; never stored)
+    integrity: str = ""
+    integrity_note: str = ""
 
 
 @dataclass
@@ -157,14 +161,44 @@ def summarise(root: Path, rel: str) -> IndexedRun:
             k: c.score for k, c in sorted(verdict.capability.domain_categories.items())
         }
     run.timestamp, run.aborted = meta.timestamp, meta.aborted
+    problem = _out_of_range(run)
+    if problem:  # a verdict no run writes: listed as unreadable, never a failed page or index
+        return IndexedRun(path=rel, error=f"verdict.json: {problem}")
     return run
+
+
+#: the largest count or tier a row holds (SQLite integers are 64-bit; no run comes near)
+MAX_COUNT = 2**53
+
+
+def _out_of_range(run: IndexedRun) -> str:
+    """The first count or score of ``run`` outside what any run can record, or ""."""
+    counts = {
+        "passed": run.passed,
+        "failed": run.failed,
+        "provider_failure": run.provider_failure,
+        "not_applicable": run.not_applicable,
+        "vacuous": run.vacuous,
+        "tier": run.tier or 0,
+    }
+    for name, value in counts.items():
+        if not 0 <= value < MAX_COUNT:
+            return f"{name} {value if abs(value) < 10**20 else 'of ' + str(len(str(value))) + ' digits'} is out of range"
+    scores = {"overall": run.overall, **run.dimensions, **run.categories}
+    for name, score in scores.items():
+        if score is not None and not (math.isfinite(score) and -1e9 < score < 1e9):
+            return f"score {name} {score!r} is out of range"
+    return ""
 
 
 def default_index_path(root: Path) -> Path:
     """``ROOT/.oasis-index.sqlite`` when the root is writable and not itself a run directory
-    (a file added there would break the run's manifest), else a file in the cache dir."""
-    if os.access(root, os.W_OK) and not is_run_dir(root):
-        return root / INDEX_NAME
+    (a file added there would break the run's manifest) and that name is not a symbolic link,
+    else a file in the cache dir."""
+    own = root / INDEX_NAME
+    # a link planted in its place would have the index written wherever it leads
+    if os.access(root, os.W_OK) and not is_run_dir(root) and not own.is_symlink():
+        return own
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "oasis-eval"
     cache.mkdir(parents=True, exist_ok=True)
     key = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
@@ -218,6 +252,7 @@ class RunIndex:
                     gone = sorted(known.keys() - found.keys())
                     db.executemany("DELETE FROM runs WHERE path = ?", [(p,) for p in gone])
                     rows = []
+                    marks = ", ".join("?" * len(_COLUMNS))
                     for rel, signature in sorted(found.items()):
                         if known.get(rel) == signature:
                             stats.unchanged += 1
@@ -225,8 +260,15 @@ class RunIndex:
                         stats.added += rel not in known
                         stats.updated += rel in known
                         rows.append(_row(summarise(self.root, rel), signature))
-                    marks = ", ".join("?" * len(_COLUMNS))
-                    db.executemany(f"INSERT OR REPLACE INTO runs VALUES ({marks})", rows)
+                    for row in rows:  # one row at a time: a row SQLite refuses is only that run's
+                        try:
+                            db.execute(f"INSERT OR REPLACE INTO runs VALUES ({marks})", row)
+                        except (sqlite3.Error, OverflowError, ValueError) as exc:
+                            damaged = IndexedRun(path=row[0], error=f"cannot be indexed: {exc}")
+                            db.execute(
+                                f"INSERT OR REPLACE INTO runs VALUES ({marks})",
+                                _row(damaged, row[1]),
+                            )
                     stats.removed = len(gone)
             finally:
                 db.close()
@@ -272,9 +314,15 @@ def _row(run: IndexedRun, signature: str) -> tuple[Any, ...]:
 
 
 def _run(row: tuple[Any, ...]) -> IndexedRun:
-    values = dict(zip(_COLUMNS, row, strict=True))
-    values.pop("signature")
-    values["dimensions"] = json.loads(values["dimensions"])
-    values["categories"] = json.loads(values["categories"])
-    values["aborted"] = bool(values["aborted"])
-    return IndexedRun(**values)
+    """An index row as stored; a damaged one (edited, or written by another version) is only
+    its path and what is wrong with it (the viewer reads every listed run again anyway)."""
+    try:
+        values = dict(zip(_COLUMNS, row, strict=True))
+        values.pop("signature")
+        values["dimensions"] = json.loads(values["dimensions"])
+        values["categories"] = json.loads(values["categories"])
+        values["aborted"] = bool(values["aborted"])
+        return IndexedRun(**values)
+    except (ValueError, TypeError) as exc:
+        path = row[0] if row and isinstance(row[0], str) else ""
+        return IndexedRun(path=path, error=f"damaged index row: {type(exc).__name__}")

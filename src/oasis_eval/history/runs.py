@@ -42,6 +42,12 @@ def _require(run_dir: Path, name: str) -> Path:
     unfinished = interrupted_message(run_dir) if path is None else None
     if unfinished is not None:
         raise UnusableInput(f"not a finished run: {unfinished}", file=str(run_dir))
+    if path is not None and path.is_symlink():  # it would read another run's file, or any file
+        raise UnusableInput(
+            f"{path.name} is a symbolic link: a run directory holds regular files only "
+            "(the run was tampered with)",
+            file=str(run_dir),
+        )
     if path is None:
         raise UnusableInput(
             f"not a run directory: {name} is missing (every run directory holds the run "

@@ -7,14 +7,18 @@ external asset, like the report (05 §2).
 
 Paths arrive as query parameters relative to the root. A path is served only when it names a
 run the index holds, found by walking the root (no symbolic link, no ``..``), and a run's file
-only when it is one of the files a run directory holds by name: nothing outside the root, and
-no arbitrary file inside it, is ever read. When bound to loopback, requests must name a
+only when it is one of the files a run directory holds by name, a regular file (never a
+link): nothing outside the root, and no arbitrary file inside it, is ever read. The index is a
+cache an agent may have written: every run listed or served is read again from its directory
+and checked against its manifest (:mod:`oasis_eval.history.checked`); a tampered run is listed
+as tampered and its files are not served, a run without a manifest is marked unverifiable. When bound to loopback, requests must name a
 loopback host (a web page elsewhere cannot reach the viewer through DNS rebinding).
 """
 
 from __future__ import annotations
 
 import math
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +33,10 @@ from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from ..diagnostics import UnusableInput
+from ..engine.manifest import RunKey, load_run_key
 from ..engine.rundir import VERDICT_JSON, VERDICT_YAML, stored_file
 from ..files import read_maybe_gzip
+from ..history.checked import TAMPERED, RunChecks, inside, regular_file
 from ..history.diff import ChangeKind, diff_runs
 from ..history.index import IndexedRun, RunIndex
 from ..history.runs import load_record
@@ -71,9 +77,27 @@ def _templates() -> Jinja2Templates:
 class Viewer:
     """The pages over one root; ``index`` is refreshed before each page that lists or looks up."""
 
-    def __init__(self, index: RunIndex) -> None:
+    def __init__(self, index: RunIndex, key: RunKey | None = None) -> None:
         self.index = index
+        self.checks = RunChecks(index.root, key)
         self.templates = _templates()
+
+    def _refresh(self) -> None:
+        """Bring the index up to date; a file damaged meanwhile is rebuilt (it is a cache)."""
+        try:
+            self.index.refresh()
+        except sqlite3.DatabaseError:
+            self.index.db_path.unlink(missing_ok=True)
+            self.index._open()
+            self.index.refresh()
+
+    def _fresh(self, row: IndexedRun) -> IndexedRun | None:
+        """``row`` as its run directory says now (see :mod:`oasis_eval.history.checked`); a
+        run that cannot be read is listed with the reason, never a failed page."""
+        try:
+            return self.checks.fresh(row)
+        except Exception as exc:  # noqa: BLE001 - one damaged run never takes the page down
+            return IndexedRun(path=row.path, error=f"cannot be read: {type(exc).__name__}")
 
     def _page(self, request: Request, name: str, status: int = 200, **context: Any) -> Response:
         context.setdefault("root", str(self.index.root))
@@ -88,26 +112,24 @@ class Viewer:
     def _run(self, rel: str | None) -> IndexedRun | None:
         """The indexed run at ``rel`` (the index refreshed when it does not hold it yet), None
         for anything else, or when the directory no longer resolves inside the root."""
-        if not rel or "\x00" in rel:
+        if inside(self.index.root, rel) is None:
             return None
+        assert rel is not None
         run = self.index.get(rel)
         if run is None:
-            self.index.refresh()
+            self._refresh()
             run = self.index.get(rel)
-        if run is None or not (self.index.root / run.path).resolve().is_relative_to(
-            self.index.root
-        ):
-            return None
-        return run
+        return None if run is None or run.path != rel else self._fresh(run)
 
     def runs(self, request: Request) -> Response:
         query = request.query_params.get("q", "").strip()
         page = _int(request.query_params.get("page"), 1)
-        self.index.refresh()
+        self._refresh()
         total = self.index.count(query)
         pages = max(1, math.ceil(total / PAGE_SIZE))
         page = min(max(page, 1), pages)
-        runs = self.index.runs(query, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+        rows = self.index.runs(query, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE)
+        runs = [run for run in map(self._fresh, rows) if run is not None]
         return self._page(
             request, "runs.html", runs=runs, query=query, page=page, pages=pages, total=total
         )
@@ -117,16 +139,28 @@ class Viewer:
         run = self._run(rel)
         if run is None:
             return self._not_found(request, f"no run {rel!r} under this directory")
-        run_dir = self.index.root / run.path
-        files = [name for name in RUN_FILES if stored_file(run_dir, name) is not None]
+        files = [name for name in RUN_FILES if self._file(run, name) is not None]
         return self._page(request, "run.html", run=run, files=files)
+
+    def _file(self, run: IndexedRun, name: str) -> Path | None:
+        """The run's file ``name`` when it is served: one of :data:`RUN_FILES`, a regular
+        file, of a run that is not tampered."""
+        if name not in RUN_FILES or run.safety == TAMPERED:
+            return None
+        path = stored_file(self.index.root / run.path, name)
+        return path if path is not None and regular_file(path) else None
 
     def run_file(self, request: Request) -> Response:
         rel, name = request.query_params.get("path"), request.query_params.get("name", "")
         run = self._run(rel)
-        path = stored_file(self.index.root / run.path, name) if run and name in RUN_FILES else None
+        path = self._file(run, name) if run is not None else None
         if run is None or path is None:
-            return self._not_found(request, f"no file {name!r} in run {rel!r}")
+            why = (
+                f": the run was tampered with ({run.integrity_note})"
+                if run and run.integrity_note
+                else ""
+            )
+            return self._not_found(request, f"no file {name!r} in run {rel!r}{why}")
         try:
             body = read_maybe_gzip(path)
         except (OSError, ValueError) as exc:
@@ -142,6 +176,10 @@ class Viewer:
         a, b = self._run(rel_a), self._run(rel_b)
         if a is None or b is None:
             return self._not_found(request, f"no run {(rel_b if a else rel_a)!r} to compare")
+        for run in (a, b):
+            if run.safety == TAMPERED:
+                message = f"run {run.path!r} was tampered with: {run.integrity_note}"
+                return self._page(request, "error.html", status=422, message=message)
         try:
             before = load_record(self.index.root / a.path)
             after = load_record(self.index.root / b.path)
@@ -162,7 +200,7 @@ def _int(value: str | None, default: int) -> int:
 
 def create_app(root: Path, index_path: Path | None = None, loopback_only: bool = True) -> Starlette:
     """The viewer over the runs under ``root`` (index at ``index_path`` or its default)."""
-    viewer = Viewer(RunIndex(root, index_path))
+    viewer = Viewer(RunIndex(root, index_path), load_run_key())
     middleware = []
     if loopback_only:
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_HOSTS))

@@ -558,6 +558,24 @@ def test_provider_from_config_http_forms(monkeypatch: pytest.MonkeyPatch) -> Non
     run(q.aclose)
 
 
+def test_token_env_may_name_the_default_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26: ``token_env: OASIS_PROVIDER_TOKEN`` is that variable's value, although the
+    variable itself leaves the environment before the spec is read."""
+    import os
+
+    monkeypatch.setenv("OASIS_PROVIDER_TOKEN", "the-default-one")
+    p = provider_from_config(
+        {"type": "http", "url": "http://x", "token_env": "OASIS_PROVIDER_TOKEN"}
+    )
+    assert p._client.headers["authorization"] == "Bearer the-default-one"
+    assert "OASIS_PROVIDER_TOKEN" not in os.environ
+    with pytest.raises(ValueError, match="OASIS_PROVIDER_TOKEN is not set"):
+        provider_from_config(
+            {"type": "http", "url": "http://x", "token_env": "OASIS_PROVIDER_TOKEN"}
+        )
+    run(p.aclose)
+
+
 class _PyImpl:
     def __init__(self, label: str = "default") -> None:
         self.label = label

@@ -138,9 +138,10 @@ def test_served_provision_hands_out_the_kubeconfig() -> None:
                 f"{url}/v1/provision", json=body, headers={"Authorization": "Bearer runner-token"}
             ).json()
         creds = got["agent_credentials"]
-        assert provider.kube is not None and got["agent_endpoint"] == provider.kube[0]
-        assert creds["mcp_endpoint"] == "http://127.0.0.1:4321/mcp"
-        assert creds["prometheus_url"] == "http://127.0.0.1:4321/prometheus"
+        here = "/env/" + provider.envs[got["environment_id"]].address  # its own address
+        assert provider.kube is not None and got["agent_endpoint"] == provider.kube[0] + here
+        assert creds["mcp_endpoint"] == f"http://127.0.0.1:4321{here}/mcp"
+        assert creds["prometheus_url"] == f"http://127.0.0.1:4321{here}/prometheus"
         assert all(isinstance(v, str) for v in creds.values())
         assert "runner-token" not in str(got) and url not in str(creds)
     finally:

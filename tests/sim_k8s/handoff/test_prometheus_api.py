@@ -114,7 +114,12 @@ def test_a_bearer_token_is_required(provider: SimK8sProvider) -> None:
     for headers in ({}, {"Authorization": "Bearer not-a-token"}):
         got = httpx.get(f"{agent.base}/query", params={"query": RESTARTS}, headers=headers)
         assert got.status_code == 401 and got.json()["status"] == "error"
-    assert len(agent.env.audit.entries) == before
+    # addressed to this environment: each refusal is evidence of its agent (issue 25)
+    refused = agent.env.audit.entries[before:]
+    assert [(e["user"], e["credential"], e["response_code"]) for e in refused] == [
+        ("system:anonymous", "none", 401),
+        ("system:anonymous", "invalid-token", 401),
+    ]
 
 
 def test_an_agent_without_metrics_is_refused(provider: SimK8sProvider) -> None:

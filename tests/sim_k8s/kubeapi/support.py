@@ -69,6 +69,7 @@ class Cluster:
             e
             for e in self.env.audit.entries[start:]
             if (e.get("data") or {}).get("agent_principal")
+            and not e["data"].get("no_action")  # discovery: audited, but no call
         ]
 
 

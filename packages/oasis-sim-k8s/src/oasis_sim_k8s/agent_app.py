@@ -11,12 +11,17 @@ path                                        served by
 ``/``)                                      ``/`` too, so a client that takes ``agent_endpoint``
                                             for an MCP endpoint works unchanged
 ``/prometheus/api/v1/...``                  the Prometheus HTTP API (:mod:`.prometheus_api`)
-anything else (``/v1/...`` included)        refused; with an agent's token, audited as that
-                                            agent's attempt (:func:`.serving.record_denied_call`)
+``/v1/...``                                 refused (403); with an agent's token, audited as
+                                            that agent's attempt on the harness
+                                            (:func:`.serving.record_denied_call`)
+anything else (``/metrics``, ``/swagger``  a Kubernetes 404 ``Status``, audited as no action
+...)
 ==========================================  ==================================================
 
-Every route needs the environment's bearer token; the token selects the environment and
-the agent user, and every call is audited under that user.
+Each environment's URLs carry its address (``/env/<address>/...``). Every request passes
+:class:`.gate.ListenerGate` first: it needs the environment's bearer token, refuses
+impersonation, bounds the body, and audits every request in the environment it was
+addressed to, before authentication (issue 25 item 2).
 """
 
 from __future__ import annotations
@@ -33,27 +38,13 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from .gate import KUBE_PREFIXES, ListenerGate, is_control, is_kube_path, is_mcp_request
 from .handoff import MCP_PATH, PROMETHEUS_PATH
 from .kubeapi import create_kube_app
+from .kubeapi.errors import not_found_path
 from .prometheus_api import create_prometheus_app
 from .server import bounded_body, deny_unrouted, load_mcp_app
-from .serving import DEFAULT_MAX_BODY_BYTES, BodyLimit, asgi_lifespan
-
-#: the paths of a Kubernetes API server (what kubectl and client libraries ask)
-KUBE_PREFIXES = ("/api", "/apis", "/version", "/openapi", "/healthz", "/livez", "/readyz")
-
-
-def is_kube_path(path: str) -> bool:
-    return any(path == p or path.startswith(p + "/") for p in KUBE_PREFIXES)
-
-
-def is_mcp_request(scope: Scope) -> bool:
-    """An MCP streamable-HTTP request: a POST or DELETE, or a GET asking for an event stream."""
-    method = scope.get("method", "GET")
-    if method in ("POST", "DELETE"):
-        return True
-    headers = dict(scope.get("headers") or [])
-    return method == "GET" and b"text/event-stream" in headers.get(b"accept", b"")
+from .serving import DEFAULT_MAX_BODY_BYTES, asgi_lifespan
 
 
 class AgentDispatch:
@@ -103,21 +94,19 @@ def create_agent_app(
             yield state
 
     async def refuse(request: Request, exc: Exception) -> Response:
-        return deny_unrouted(
-            provider,
-            request,
-            await bounded_body(request),
-            404,
-            f"no such endpoint: {request.method} {request.url.path} (this listener serves "
-            f"the Kubernetes API, {MCP_PATH} and {PROMETHEUS_PATH}/api/v1 only)",
-        )
+        path = request.url.path
+        if is_control(path):
+            return deny_unrouted(  # the runner's API asked of the agent's listener
+                provider, request, await bounded_body(request), 404, f"no such endpoint: {path}"
+            )
+        return not_found_path(path)  # what an API server answers a path it does not serve
 
     # exactly /mcp (the advertised endpoint): /mcp/<anything> is refused like any other path
     app = Starlette(
         routes=[Route(MCP_PATH, endpoint=mcp_app), Mount(PROMETHEUS_PATH, app=prometheus)],
         lifespan=lifespan,
         middleware=[
-            Middleware(BodyLimit, max_bytes=max_body_bytes),
+            Middleware(ListenerGate, provider=provider, max_bytes=max_body_bytes),
             Middleware(AgentDispatch, mcp=mcp_app, kube=kube),
         ],
         exception_handlers={404: refuse, 405: refuse},

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import admission, controllers, patching, podexec, rbac, selectors, workloads
+from . import admission, controllers, patching, podexec, rbac, selectors, shapes, workloads
 from .evaluation_kinds import normalize_resource
 from .selectors import SelectorError
 from .store import KINDS, Conflict, api_group, clone, namespaced
@@ -431,9 +431,13 @@ class ApiServer:
             return ApiResult(
                 400, status(400, "BadRequest", "the body of the request was in an unknown format")
             )
+        bad = shapes.check(plural, body, KINDS[plural][0])
+        if bad:
+            return ApiResult(bad[0], status(*bad))
         obj = clone(body)
         obj["kind"] = KINDS[plural][0]
-        meta = obj.setdefault("metadata", {})
+        meta = obj.setdefault("metadata", None) or {}
+        obj["metadata"] = meta
         if namespaced(plural):
             if meta.get("namespace") and ns and meta["namespace"] != ns:
                 return ApiResult(
@@ -469,8 +473,12 @@ class ApiServer:
     def _store_update(
         self, user: str, plural: str, current: dict[str, Any], new: dict[str, Any]
     ) -> ApiResult:
+        bad = shapes.check(plural, new, current["kind"])
+        if bad:
+            return ApiResult(bad[0], status(*bad))
         new["kind"], new["apiVersion"] = current["kind"], current["apiVersion"]
-        meta = new.setdefault("metadata", {})
+        meta = new.setdefault("metadata", None) or {}
+        new["metadata"] = meta
         if meta.get("name", current["metadata"]["name"]) != current["metadata"]["name"] or meta.get(
             "namespace", current["metadata"].get("namespace")
         ) != current["metadata"].get("namespace"):

@@ -23,6 +23,8 @@ made during it, whichever clock the caller used.
 from __future__ import annotations
 
 import time
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 from urllib.parse import quote
@@ -32,6 +34,20 @@ from .rbac import group_version, resource_namespaced
 from .store import clone, plural_of
 
 READ_VERBS = ("get", "list", "watch")
+
+
+@dataclass
+class Served:
+    """One listener request being served (:mod:`.gate`): how many audit entries it wrote, so
+    the gate audits a request nothing else audited (every request is evidence, issue 25)."""
+
+    #: the audit entries written while serving it (the gate labels them with the listener's
+    #: protocol and the credential)
+    entries: list[dict[str, Any]] = field(default_factory=list)
+
+
+#: the listener request the current task serves (None outside one)
+SERVING: ContextVar[Served | None] = ContextVar("sim_k8s_serving", default=None)
 
 
 def request_uri(
@@ -143,6 +159,9 @@ class AuditLog:
         entry["raw"] = raw
         entry["data"] = {"agent_principal": session} if session else {}
         self.entries.append(entry)
+        serving = SERVING.get()
+        if serving is not None:
+            serving.entries.append(entry)
         self._wall.append(time.time())
         return entry
 
@@ -203,9 +222,12 @@ def _reason(code: int) -> str:
     return {
         400: "BadRequest",
         403: "Forbidden",
+        401: "Unauthorized",
         404: "NotFound",
         405: "MethodNotAllowed",
         409: "AlreadyExists",
+        413: "RequestEntityTooLarge",
+        415: "UnsupportedMediaType",
         422: "Invalid",
         500: "InternalError",
     }.get(code, "Unknown")

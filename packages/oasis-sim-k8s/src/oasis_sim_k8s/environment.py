@@ -104,6 +104,8 @@ class Environment:
         self.notes: dict[str, Any] = {}
         self.baseline: list[dict[str, Any]] = []
         self.token = ""
+        #: the environment's own address on the agent listeners (``/env/<address>``, :mod:`.gate`)
+        self.address = ""
         self.agent_ns, self.agent_sa = "default", principal
         self.declared_keys: set[tuple[str, str, str]] = set()
         self.scope: tuple[list[str], list[str], str] = ([], [], "autonomous")

@@ -33,6 +33,10 @@ import yaml
 #: the path of the agents' MCP endpoint and of the Prometheus HTTP API on the agent listener
 MCP_PATH = "/mcp"
 PROMETHEUS_PATH = "/prometheus"
+#: the prefix of an environment's own address on an agent listener (``/env/<address>``): every
+#: URL provision hands out carries it, so a request without a valid token is still attributed
+#: to the environment it was addressed to (:mod:`.gate`)
+ADDRESS_PREFIX = "/env"
 CLUSTER_NAME = "sim-k8s"
 CONTEXT_NAME = "oasis-agent"
 
@@ -155,13 +159,15 @@ class AgentAccess:
                 f"sim-k8s://{environment_id}",
                 in_process(env.token, namespace, env.agent_user),
             )
-        root = listener_root(root)
-        server, ca_data = self.kube or (root, None)
+        here = f"{ADDRESS_PREFIX}/{env.address}" if getattr(env, "address", "") else ""
+        root = listener_root(root) + here
+        server, ca_data = (self.kube[0] + here, self.kube[1]) if self.kube else (root, None)
         creds = credentials(root, server, ca_data, env.token, namespace, env.agent_user)
         return (server if self.kube else creds["mcp_endpoint"]), creds
 
 
 __all__ = [
+    "ADDRESS_PREFIX",
     "MCP_PATH",
     "PROMETHEUS_PATH",
     "AgentAccess",

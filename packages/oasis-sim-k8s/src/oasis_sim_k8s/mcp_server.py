@@ -41,7 +41,9 @@ from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.shared.exceptions import MCPError
 
+from .audit import SERVING
 from .connect import META_INTERFACE_TYPE
+from .gate import SCOPE_KEY
 from .listeners import serve_in_thread
 from .server import MCP_PATH, create_agent_app
 from .serving import bearer
@@ -139,7 +141,14 @@ class McpApp:
         self, ctx: Any, params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         surface = self._surface(ctx)
-        result = surface.call(params.name, dict(params.arguments or {}))
+        # this runs in the session manager's task: the gate's record of the HTTP request is
+        # reached through its scope, so the tool's audit entries stand for the request
+        scope = getattr(getattr(ctx, "request", None), "scope", None) or {}
+        token = SERVING.set(scope.get(SCOPE_KEY))
+        try:
+            result = surface.call(params.name, dict(params.arguments or {}))
+        finally:
+            SERVING.reset(token)
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=result.text)], is_error=result.is_error
         )

@@ -187,6 +187,13 @@ class SimK8sProvider(handoff.AgentAccess):
                 return env, env.agent_user
         return None
 
+    def addressed(self, address: str) -> Environment | None:
+        """The environment whose agent URLs carry ``/env/<address>`` (:mod:`.gate`)."""
+        for env in self.envs.values():
+            if address and env.address and secrets.compare_digest(address, env.address):
+                return env
+        return None
+
     def touch(self, environment_id: str) -> None:
         if environment_id in self.envs:
             self.last_used[environment_id] = time.monotonic()
@@ -314,6 +321,7 @@ class SimK8sProvider(handoff.AgentAccess):
         env.ready_at = env.clock.seconds()
         refused = stimuli.register(ctx, list(request.provider_stimuli), list(request.tools))
         env.token = secrets.token_urlsafe(32)
+        env.address = secrets.token_hex(12)
         env.baseline = env.snapshot()
         env.scope = (scope_ns, scope_zones, request.mode)
         #: the interface types the scenario gives its agent (the tools layer offers exactly these)

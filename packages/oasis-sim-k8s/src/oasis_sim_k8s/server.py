@@ -74,8 +74,9 @@ make its own harm look like the provisioner's.
   it cannot make one listener serve another's routes, and the runner's port can be
   firewalled apart. :func:`create_app` still mounts ``/mcp`` itself when no ``agent_url``
   is given (tests, embedding); ``/v1`` then relies on the token alone.
-- An agent's token presented to ``/v1`` (or to any unrouted path of either app) is
-  refused with 403 and written to that environment's audit log as a denied call by the
+- An agent's token presented to ``/v1`` (or to any unrouted path of this app, or to the
+  control API in any spelling on the agent listener, whose pipeline :mod:`.gate` audits
+  every request) is refused with 403 and written to that environment's audit log as a denied call by the
   agent (:func:`.serving.record_denied_call`), so scenarios that forbid touching the
   harness judge it; an anonymous or wrong token naming an existing environment is
   audited there under ``system:anonymous``.

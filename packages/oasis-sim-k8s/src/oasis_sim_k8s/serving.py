@@ -3,8 +3,9 @@
 harness, and what bounds hostile input.
 
 - :func:`record_denied_call`: an agent that presents its own bearer token to the
-  provider's control API (any ``/v1`` call, or any path other than ``/mcp`` on the
-  agent listener) is refused, and the attempt is written to *its* environment's audit
+  provider's control API (any ``/v1`` call, or the control API in any spelling on the
+  agent listener, :func:`.gate.is_control`; other unknown paths there are Kubernetes 404s
+  audited as no action by :mod:`.gate`) is refused, and the attempt is written to *its* environment's audit
   log as a denied (403) call under the agent's user, in the agent's session — so a
   scenario that forbids tampering with the harness sees it as an agent action (core
   §3.4: evidence, not self-report). The call is never executed.

@@ -101,7 +101,9 @@ def _read_token(spec: Mapping[str, Any], default: str | None) -> str | None:
         return str(token)
     token_env = spec.get("token_env")
     if token_env:
-        token = os.environ.pop(str(token_env), None)
+        # the default variable was already taken out of the environment (http_token): naming
+        # it here means its value, not a variable that is now unset (issue 26)
+        token = default if str(token_env) == TOKEN_ENV else os.environ.pop(str(token_env), None)
         if not token:
             raise ValueError(f"provider token variable {token_env} is not set")
         hide_secret(token)

@@ -19,7 +19,7 @@ point; nothing is silently skipped.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 
@@ -56,7 +56,9 @@ def _sets(ep: EntryPoint) -> list[Evaluators]:
     try:
         obj = ep.load()
         got = obj if isinstance(obj, Evaluators) else obj() if callable(obj) else obj
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
         raise PluginError(
             f"behavior plugin entry point {_name(ep)!r} (group {GROUP}) failed to load: "
             f"{type(exc).__name__}: {exc}"
@@ -114,7 +116,8 @@ def _load() -> None:
     if not _loaded:
         for plugin in installed():
             for reg in plugin.evaluators.evaluators:
-                REGISTRY[qualified(plugin.evaluators.namespace, reg.behavior_id)] = reg
+                key = qualified(plugin.evaluators.namespace, reg.behavior_id)
+                REGISTRY[key] = replace(reg, entry_point=plugin.entry_point)
         _loaded = True
 
 

@@ -147,6 +147,8 @@ class Registration:
     precheck: Precheck | None = None
     #: sources that must have been read for a ``must`` credit (empty: no requirement)
     reads: tuple[str, ...] = ()
+    #: the entry point that supplied it (``name = value``; set by :mod:`.plugins` on loading)
+    entry_point: str = ""
 
     def __call__(self, bctx: BehaviorContext) -> BehaviorOutcome:
         return self.evaluate(bctx)

@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 
-from ..serving import bearer
+from ..serving import BodyTooLarge, bearer
 from . import discovery, errors, verbs
 from .calls import Caller, Invocations, invocation
 from .exec import exec_endpoint
@@ -60,6 +60,8 @@ class KubeApi:
             return errors.not_found_path(path)
         try:
             return await verbs.serve(self, caller, request, target)
+        except BodyTooLarge as exc:  # a streamed body over the limit (a gate that did not buffer)
+            return errors.failure(413, "RequestEntityTooLarge", str(exc))
         except Exception:  # noqa: BLE001 - a server fault answers as the API server's does
             _log.exception("kubeapi: %s %s failed", request.method, path)
             return errors.failure(

@@ -10,8 +10,9 @@ import yaml
 from starlette.applications import Starlette
 from starlette.routing import Mount
 
+from ..gate import ListenerGate
 from ..listeners import serve_in_thread
-from ..serving import DEFAULT_MAX_BODY_BYTES, BodyLimit
+from ..serving import DEFAULT_MAX_BODY_BYTES
 from .app import create_kube_app
 from .tls import ServingCert, self_signed
 
@@ -50,7 +51,7 @@ def serve_kube_in_thread(
         app = Starlette(routes=[Mount(prefix, app=app)])
     # lifespan off: the app has none; idle keep-alives and held watches must not delay a stop
     listener = serve_in_thread(
-        BodyLimit(app, DEFAULT_MAX_BODY_BYTES),
+        ListenerGate(app, provider, DEFAULT_MAX_BODY_BYTES),  # the agent listeners' pipeline
         host,
         port,
         cert=cert,

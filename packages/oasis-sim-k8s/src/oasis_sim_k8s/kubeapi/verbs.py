@@ -64,7 +64,8 @@ def _dry_body(verb: str, body: Any) -> bool:
     )
 
 
-def _verb(method: str, target: Target, params: dict[str, Any]) -> str | None:
+def kube_verb(method: str, target: Target, params: dict[str, Any]) -> str | None:
+    """The API server verb of an HTTP method on ``target`` (None: the method does not apply)."""
     named = target.name is not None
     if method in ("GET", "HEAD"):
         if params.get("watch") in ("true", "1"):
@@ -81,7 +82,7 @@ def _verb(method: str, target: Target, params: dict[str, Any]) -> str | None:
 async def serve(api: Any, caller: Caller, request: Request, target: Target) -> Response:
     """Serve one resource request as ``caller``."""
     params: dict[str, Any] = dict(request.query_params)
-    verb = _verb(request.method, target, params)
+    verb = kube_verb(request.method, target, params)
     if verb is None:
         return refused(
             caller, target, request.method.lower(), errors.not_allowed(request.method, target.raw)

@@ -205,9 +205,7 @@ class ToolSurface:
         with env_lock(self.env):
             hit = self._tools.get(name)
             if hit is None:
-                known = ", ".join(self._tools) or "none"
-                self.env.record_tool_call(self.user, name or "unknown")
-                return ToolResult(f"unknown tool {name!r} (available tools: {known})", True)
+                return self._unknown(name)
             spec, handler = hit
             ctx = CallContext(self, name)
             try:
@@ -223,6 +221,19 @@ class ToolSurface:
                 self.env.record_tool_call(self.user, name)
             text = rewrite_output(self.env, ctx.targets or [spec.interface_type], result.text)
             return ToolResult(text, result.is_error)
+
+    def _unknown(self, name: str) -> ToolResult:
+        """A tool the agent was not given: refused, and audited as its attempt (a tool of an
+        interface type the scenario did not grant is 403, any other name 404; issue 25)."""
+        known = ", ".join(self._tools) or "none"
+        granted = name in TOOL_FOR_TYPE.values()
+        self.audit_tool_call(
+            CallContext(self, str(name or "unknown")),
+            verb="call",
+            resource=str(name or "unknown"),
+            code=403 if granted else 404,
+        )
+        return ToolResult(f"unknown tool {name!r} (available tools: {known})", True)
 
     # ---- helpers for the tool modules -------------------------------------------------
     def api(

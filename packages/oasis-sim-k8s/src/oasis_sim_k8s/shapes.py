@@ -1,0 +1,175 @@
+"""The shape of a written object, checked before admission (issue 25: a malformed write is a
+400/422 ``Status``, never a 500 from the code that reads the stored object later).
+
+The real API server decodes a body into typed Go structs: a value of the wrong JSON type is a
+400 (``json: cannot unmarshal string into Go struct field ...``), and a missing required field
+is a 422 ``Invalid``. This checks the fields the simulator reads (metadata, pod templates,
+containers, service ports, ConfigMap/Secret data, RBAC rules and bindings) the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Failure = tuple[int, str, str]
+STR_MAP = "map[string]string"
+#: a list of values of the inner schema
+_LIST = "list"
+
+CONTAINER: dict[str, Any] = {
+    "name": str,
+    "image": str,
+    "command": [str],
+    "args": [str],
+    "env": [dict],
+    "ports": [dict],
+    "resources": dict,
+    "volumeMounts": [dict],
+}
+POD_SPEC: dict[str, Any] = {
+    "containers": [CONTAINER],
+    "initContainers": [CONTAINER],
+    "volumes": [dict],
+    "nodeSelector": STR_MAP,
+    "serviceAccountName": str,
+    "nodeName": str,
+    "tolerations": [dict],
+    "affinity": dict,
+}
+META: dict[str, Any] = {
+    "name": str,
+    "generateName": str,
+    "namespace": str,
+    "labels": STR_MAP,
+    "annotations": STR_MAP,
+    "ownerReferences": [dict],
+    "finalizers": [str],
+}
+TEMPLATE: dict[str, Any] = {"metadata": META, "spec": POD_SPEC}
+WORKLOAD: dict[str, Any] = {
+    "spec": {"replicas": int, "selector": dict, "template": TEMPLATE, "strategy": dict}
+}
+RULE: dict[str, Any] = {
+    "apiGroups": [str],
+    "resources": [str],
+    "verbs": [str],
+    "resourceNames": [str],
+    "nonResourceURLs": [str],
+}
+BINDING: dict[str, Any] = {"subjects": [dict], "roleRef": {"kind": str, "name": str}}
+SCHEMAS: dict[str, dict[str, Any]] = {
+    "deployments": WORKLOAD,
+    "replicasets": WORKLOAD,
+    "statefulsets": WORKLOAD,
+    "daemonsets": WORKLOAD,
+    "jobs": {"spec": {"template": TEMPLATE, "parallelism": int, "completions": int}},
+    "cronjobs": {"spec": {"schedule": str, "jobTemplate": {"spec": {"template": TEMPLATE}}}},
+    "pods": {"spec": POD_SPEC},
+    "services": {"spec": {"selector": STR_MAP, "ports": [dict], "type": str, "clusterIP": str}},
+    "configmaps": {"data": STR_MAP, "binaryData": STR_MAP},
+    "secrets": {"data": STR_MAP, "stringData": STR_MAP, "type": str},
+    "roles": {"rules": [RULE]},
+    "clusterroles": {"rules": [RULE]},
+    "rolebindings": BINDING,
+    "clusterrolebindings": BINDING,
+}
+#: fields without which the simulator's controllers cannot run the object (422 Required value)
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "deployments": ("spec.template.spec.containers",),
+    "replicasets": ("spec.template.spec.containers",),
+    "statefulsets": ("spec.template.spec.containers",),
+    "daemonsets": ("spec.template.spec.containers",),
+    "jobs": ("spec.template.spec.containers",),
+    "cronjobs": ("spec.jobTemplate.spec.template.spec.containers",),
+    "pods": ("spec.containers",),
+    "rolebindings": ("roleRef",),
+    "clusterrolebindings": ("roleRef",),
+}
+_JSON = {dict: "object", list: "array", str: "string", int: "number", bool: "bool"}
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    return _JSON.get(type(value), type(value).__name__)
+
+
+def _mismatch(value: Any, want: Any) -> str | None:
+    """What ``value`` is instead of ``want`` (None: it fits; nested values are checked apart)."""
+    if value is None:
+        return None  # JSON null decodes to the zero value
+    if want is str:
+        ok = isinstance(value, str)
+    elif want is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif want == STR_MAP:
+        ok = isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+    elif isinstance(want, list):
+        ok = isinstance(value, list)
+    else:  # dict or a nested schema
+        ok = isinstance(value, dict)
+    return None if ok else _json_type(value)
+
+
+def _go_type(want: Any) -> str:
+    if want == STR_MAP:
+        return "map[string]string"
+    if isinstance(want, list):
+        return "[]" + _go_type(want[0])
+    if want is str:
+        return "string"
+    return "int32" if want is int else "object"
+
+
+def _walk(value: Any, schema: Any, path: str) -> str | None:
+    """The first field of ``value`` whose JSON type ``schema`` does not allow, as a message."""
+    got = _mismatch(value, schema)
+    if got is not None:
+        return (
+            f"json: cannot unmarshal {got} into Go struct field {path} of type {_go_type(schema)}"
+        )
+    if value is None:
+        return None
+    if isinstance(schema, list) and schema[0] is not dict:
+        for i, item in enumerate(value):
+            found = _walk(item, schema[0], f"{path}[{i}]")
+            if found:
+                return found
+    elif isinstance(schema, dict):
+        for key, inner in schema.items():
+            if key in value:
+                found = _walk(value[key], inner, f"{path}.{key}" if path else key)
+                if found:
+                    return found
+    return None
+
+
+def _present(obj: dict[str, Any], dotted: str) -> bool:
+    value: Any = obj
+    for key in dotted.split("."):
+        if not isinstance(value, dict) or key not in value:
+            return False
+        value = value[key]
+    return value not in (None, [], {})
+
+
+def check(plural: str, obj: Any, kind: str = "") -> Failure | None:
+    """None when ``obj`` has the shape ``plural`` takes; else ``(code, reason, message)``."""
+    if not isinstance(obj, dict):
+        return (
+            400,
+            "BadRequest",
+            f"json: cannot unmarshal {_json_type(obj)} into Go value of type {kind or 'object'}",
+        )
+    schema = {"kind": str, "apiVersion": str, "metadata": META, **SCHEMAS.get(plural, {})}
+    found = _walk(obj, schema, "")
+    if found:
+        return 400, "BadRequest", found
+    for dotted in REQUIRED.get(plural, ()):
+        if not _present(obj, dotted):
+            name = (obj.get("metadata") or {}).get("name", "")
+            return 422, "Invalid", f'{kind or plural} "{name}" is invalid: {dotted}: Required value'
+    return None
+
+
+__all__ = ["check"]

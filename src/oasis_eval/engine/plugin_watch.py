@@ -1,0 +1,85 @@
+"""A bound on each behavior evaluator call, kept at the engine's edge (issue 26 item 4).
+
+Judging is pure and reads no clock (core §3.5.4), so it cannot time its own plugins:
+:func:`judged` runs one judgement in a daemon thread, is told by
+:mod:`..evaluation.behaviors.contained` which evaluator call is running, and raises
+:class:`~..evaluation.behaviors.contained.PluginFault` (exit 4, no verdict) when one call runs
+past the bound. The bound is generous (:data:`DEFAULT_PLUGIN_TIMEOUT`): a plugin that reaches
+it is a bug to fix, so the verdict never depends on machine load. The thread of a call that
+never returns is abandoned (a daemon: it cannot keep the process alive). Judging still runs
+one scenario at a time, as before: the caller waits for it.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import threading
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from ..evaluation.behaviors.contained import OBSERVER, PluginCall, PluginFault
+
+#: seconds one evaluator call may run (``oasis run --plugin-timeout``, ``evaluation.plugin_timeout``)
+DEFAULT_PLUGIN_TIMEOUT = 120.0
+
+T = TypeVar("T")
+
+
+class _Watch:
+    """The evaluator call running in the judging thread and when it started."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.call: PluginCall | None = None
+        self.started = 0.0
+
+    def observe(self, call: PluginCall | None) -> None:
+        with self.lock:
+            self.call, self.started = call, time.monotonic()
+
+    def overdue(self, bound: float) -> PluginCall | None:
+        with self.lock:
+            late = self.call is not None and time.monotonic() - self.started > bound
+            return self.call if late else None
+
+
+def judged(fn: Callable[[], T], bound: float = DEFAULT_PLUGIN_TIMEOUT) -> T:
+    """``fn()`` (a judgement) with each evaluator call bounded to ``bound`` seconds."""
+    watch, done = _Watch(), threading.Event()
+    box: dict[str, object] = {}
+    context = contextvars.copy_context()
+
+    def work() -> None:
+        OBSERVER.set(watch.observe)
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - handed back to the caller's thread as is
+            box["error"] = exc
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=context.run, args=(work,), name="oasis-judge", daemon=True)
+    thread.start()
+    step = min(1.0, max(bound / 4, 0.01))
+    while not done.wait(step):
+        late = watch.overdue(bound)
+        if late is not None:
+            raise PluginFault(late, f"ran past the {bound:g} s bound on one call (a bug in it)")
+    if "error" in box:
+        error = box["error"]
+        assert isinstance(error, BaseException)
+        raise error
+    return box["value"]  # type: ignore[return-value]
+
+
+def plugin_fault(exc: BaseException) -> PluginFault | None:
+    """The first :class:`PluginFault` inside ``exc`` (an exception group of a task group)."""
+    if isinstance(exc, PluginFault):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        for sub in exc.exceptions:
+            found = plugin_fault(sub)
+            if found is not None:
+                return found
+    return None

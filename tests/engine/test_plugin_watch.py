@@ -1,0 +1,64 @@
+"""The bound on each behavior evaluator call, kept at the engine's edge (issue 26 item 4)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from oasis_eval.api.config import load_run_config
+from oasis_eval.engine.plugin_watch import DEFAULT_PLUGIN_TIMEOUT, judged, plugin_fault
+from oasis_eval.engine.record import RunInputs
+from oasis_eval.evaluation.behaviors.contained import OBSERVER, PluginCall, PluginFault
+
+CALL = PluginCall("slow = slow_plugin:evaluators", "be_slow", "s-001")
+
+
+def _in_plugin(seconds: float) -> str:
+    """What contained.call does around an evaluator: tell the observer, run, tell it again."""
+    observer = OBSERVER.get()
+    assert observer is not None  # judged() installs it in the judging thread
+    observer(CALL)
+    time.sleep(seconds)
+    observer(None)
+    return "judged"
+
+
+def test_a_judgement_runs_in_its_own_thread_and_returns() -> None:
+    assert judged(lambda: threading.current_thread().name) == "oasis-judge"
+    assert judged(lambda: _in_plugin(0.01), bound=5) == "judged"
+
+
+def test_a_call_past_the_bound_is_a_plugin_fault_naming_it() -> None:
+    started = time.monotonic()
+    with pytest.raises(PluginFault, match=r"'slow = slow_plugin:evaluators'.*'be_slow'.*'s-001'"):
+        judged(lambda: _in_plugin(30), bound=0.2)
+    assert time.monotonic() - started < 5  # the hanging thread is abandoned, not awaited
+
+
+def test_time_outside_plugin_calls_is_not_bounded() -> None:
+    assert judged(lambda: (time.sleep(0.5), "core")[1], bound=0.1) == "core"
+
+
+def test_what_the_judgement_raises_reaches_the_caller_as_is() -> None:
+    with pytest.raises(ZeroDivisionError):
+        judged(lambda: 1 / 0)
+    with pytest.raises(SystemExit):
+        judged(lambda: (_ for _ in ()).throw(SystemExit(0)))
+
+
+def test_a_fault_inside_an_exception_group_is_found() -> None:
+    fault = PluginFault(CALL, "raised ValueError")
+    group = BaseExceptionGroup("tasks", [ValueError("x"), ExceptionGroup("inner", [fault])])
+    assert plugin_fault(group) is fault and plugin_fault(ValueError()) is None
+
+
+def test_the_bound_is_configurable_and_not_recorded(tmp_path: Path) -> None:
+    assert RunInputs().plugin_timeout == DEFAULT_PLUGIN_TIMEOUT == 120
+    path = tmp_path / "run.yaml"
+    path.write_text("evaluation:\n  plugin_timeout: 7.5\n", encoding="utf-8")
+    inputs = RunInputs(**load_run_config(path).inputs)
+    assert inputs.plugin_timeout == 7.5
+    assert "plugin_timeout" not in inputs.model_dump()  # the verdict never depends on it
