@@ -35,11 +35,14 @@ CAUSE_LISTS = (
 )
 
 REASON = "issue 27: rule not yet fixed"
-#: (bound, gamer) pairs that fail on the rules of main 4354268 (measured, see the docstring)
+#: (bound, gamer) pairs that still fail on the rules of branch i27-validity (measured with
+#: ``python -m tests.validity.measure_gamers``); flipped from main 4354268: mean for echo and
+#: gate_opener, max for one_read and runbook, DA for survey_hedged, survey_plain and
+#: prompt_contrarian
 FAILING_TODAY: dict[str, set[str]] = {
-    "mean": set(GAMERS) - {"invented_trail", "one_read", "runbook"},
-    "max": set(GAMERS),
-    "da": {"survey_hedged", "survey_plain", "survey_facts", "ruled_out_all", "prompt_contrarian"},
+    "mean": set(GAMERS) - {"invented_trail", "one_read", "runbook", "echo", "gate_opener"},
+    "max": set(GAMERS) - {"one_read", "runbook"},
+    "da": {"survey_facts", "ruled_out_all"},
 }
 
 
