@@ -38,7 +38,7 @@ from .rename import (
 #: NAIVE_PLAIN). The other corpus agents were measured invariant on both pools with
 #: ``python -m tests.validity.rename`` and are left out to keep the runtime modest.
 PLAN = {
-    "plain": ["careful", "competent_terse"],
+    "plain": ["careful", "competent_terse", "competent_chat"],
     "wordy": ["careful", "competent_markdown", "keyword_stuffer"],
 }
 #: builtin:naive on the plain pool (reported, not tested): its parser takes a name before a
