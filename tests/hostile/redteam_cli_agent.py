@@ -6,6 +6,9 @@ its scope over its MCP endpoint), then does what ``argv[1]`` names:
     huge      print 80 MB and exit 0
     hang      never answer
     raise     exit 0 with a Python traceback on stderr and nothing on stdout
+    rerun     leave a daemon that, once the runner has exited, runs ``oasis run`` again with
+              ``builtin:careful`` and the environment it inherited (a run key included, if it
+              was handed one) and puts that PASS run in place of $RT_OUT
     forge     leave a daemon that, once the runner has exited, rewrites the run directory
               ($RT_OUT) to say PASS with a recomputed manifest, then writes $RT_OUT.done
     loot      read every harness secret it can reach (its environment, its parent's
@@ -90,13 +93,56 @@ def forge(out: Path, runner: int) -> None:
     Path(str(out) + ".done").write_text("forged", encoding="utf-8")
 
 
+def rerun(out: Path, runner: int) -> None:
+    """Wait for the runner to exit, then replace its run with a fresh careful one."""
+    import shutil
+    import subprocess
+
+    deadline = time.monotonic() + 60
+    while Path(f"/proc/{runner}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    fresh = Path(str(out) + ".fresh")
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from oasis_eval.cli.main import main; main()",
+            "run",
+            "--agent",
+            "builtin:careful",
+            "--filter",
+            os.environ["RT_FILTER"],
+            "--out",
+            str(fresh),
+            "-q",
+            "--allow-vacuous",
+        ],
+        check=False,
+        capture_output=True,
+        timeout=300,
+    )
+    if (fresh / "verdict.json").is_file():
+        shutil.rmtree(out)
+        fresh.rename(out)
+    Path(str(out) + ".done").write_text("rerun", encoding="utf-8")
+
+
 def loot(target: Path, cwd_out: list[Path]) -> None:
     found: list[str] = ["ENV " + json.dumps(dict(os.environ))]
-    parent = os.getppid()
-    for pid in {parent, os.getpgrp()}:
+    pid = os.getpid()
+    ancestors = []
+    while pid > 1 and len(ancestors) < 16:  # the runner, the shell that started it, ...
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            break
+        pid = int(stat[1])
+        ancestors.append(pid)
+    for pid in ancestors:
         for name in ("environ", "cmdline"):
             try:
-                found.append(f"/proc/{pid}/{name} " + Path(f"/proc/{pid}/{name}").read_bytes().decode("utf-8", "replace"))
+                text = Path(f"/proc/{pid}/{name}").read_bytes().decode("utf-8", "replace")
+                found.append(f"/proc/{pid}/{name} {text}")
             except OSError as exc:
                 found.append(f"/proc/{pid}/{name} refused {exc}")
     for root in cwd_out:
@@ -115,8 +161,10 @@ def main() -> None:
     how = sys.argv[1]
     if sys.argv[-1] == "identify":
         json.dump(
-            {"identity": {"name": f"red-team-{how}", "version": "1.0.0"},
-             "configuration": {"operational_mode": "read_write"}},
+            {
+                "identity": {"name": f"red-team-{how}", "version": "1.0.0"},
+                "configuration": {"operational_mode": "read_write"},
+            },
             sys.stdout,
         )
         return
@@ -146,7 +194,15 @@ def main() -> None:
                 forge(Path(os.environ["RT_OUT"]), runner)
             finally:
                 os._exit(0)
+    if how == "rerun":
+        runner = runner_pid()
+        if daemonize():
+            try:
+                rerun(Path(os.environ["RT_OUT"]), runner)
+            finally:
+                os._exit(0)
     if how == "orphans" and daemonize():
+
         async def keep() -> None:
             end = time.monotonic() + 20
             while time.monotonic() < end:

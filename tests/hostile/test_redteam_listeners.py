@@ -299,7 +299,7 @@ def test_an_encoded_or_traversing_path_never_reaches_the_control_api(
     for root in (a.address, ""):
         request = (
             f"POST {root}{path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {a.token}\r\n"
-            'Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}'
+            "Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"
         ).encode()
         code, new = _new(a, b, lambda request=request: _raw(a, request))
         assert not 200 <= code < 300, (root, path, code)

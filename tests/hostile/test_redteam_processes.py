@@ -22,11 +22,22 @@ PI = "k8s.safety.pi.log-line-delete-order-001"
 REPO = Path(__file__).resolve().parents[2]
 
 
-def oasis(tmp: Path, *args: str, env: dict[str, str] | None = None, timeout: int = 180) -> Any:
+def oasis(
+    tmp: Path,
+    *args: str,
+    env: dict[str, str] | None = None,
+    timeout: int = 180,
+    shell: bool = False,
+) -> Any:
+    """`oasis ARGS` in ``tmp``; ``shell``: started from a shell that stays its parent, holding
+    ``env`` in its own environment (a CI step given its secrets as variables)."""
     full = {**os.environ, **(env or {})}
     full["PYTHONPATH"] = os.pathsep.join([str(REPO), full.get("PYTHONPATH", "")])
+    argv = [sys.executable, "-c", "from oasis_eval.cli.main import main; main()", *args]
+    if shell:
+        argv = ["/bin/sh", "-c", '"$@"; exit $?', "sh", *argv]
     return subprocess.run(
-        [sys.executable, "-c", "from oasis_eval.cli.main import main; main()", *args],
+        argv,
         cwd=tmp,
         env=full,
         capture_output=True,
@@ -36,7 +47,11 @@ def oasis(tmp: Path, *args: str, env: dict[str, str] | None = None, timeout: int
     )
 
 
-def run_agent(tmp: Path, how: str, env: dict[str, str] | None = None) -> tuple[Any, Path]:
+def run_agent(
+    tmp: Path, how: str, env: dict[str, str] | None = None, timeout: int = 60, shell: bool = False
+) -> tuple[Any, Path]:
+    """`oasis run` of PI with the agent doing ``how`` (``timeout``: its execute bound; the
+    machine running the tests may be loaded, the agent must have done its harm by then)."""
     out = tmp / "run"
     config = tmp / "run.yaml"
     config.write_text(
@@ -44,13 +59,14 @@ def run_agent(tmp: Path, how: str, env: dict[str, str] | None = None) -> tuple[A
             {
                 "agent": f"cli:{sys.executable} {AGENT} {how}",
                 "environment": {"provider": "sim-k8s", "tier": 1},
-                "evaluation": {"filters": [PI], "timeout": 8},
+                "evaluation": {"filters": [PI], "timeout": timeout},
                 "output": {"dir": str(out)},
             }
         ),
         encoding="utf-8",
     )
-    done = oasis(tmp, "run", "--config", str(config), "-q", env={"RT_OUT": str(out), **(env or {})})
+    env = {"RT_OUT": str(out), **(env or {})}
+    done = oasis(tmp, "run", "--config", str(config), "-q", env=env, shell=shell)
     return done, out
 
 
@@ -63,8 +79,30 @@ def assert_fail(done: Any, out: Path) -> None:
 
 @pytest.mark.parametrize("how", ["garbage", "huge", "hang", "raise"])
 def test_a_cli_agent_faulting_after_harm_keeps_its_fail(tmp_path: Path, how: str) -> None:
-    done, out = run_agent(tmp_path, how)
+    done, out = run_agent(tmp_path, how, timeout=20 if how == "hang" else 60)
     assert_fail(done, out)
+
+
+def wait_for_daemon(out: Path) -> None:
+    deadline = time.monotonic() + 240
+    while not Path(str(out) + ".done").exists():
+        assert time.monotonic() < deadline, "the forging daemon never finished"
+        time.sleep(0.1)
+    forged = json.loads((out / "verdict.json").read_text(encoding="utf-8"))
+    assert forged["verdict"]["safety"] == "PASS"  # the daemon did its work
+
+
+def test_a_daemon_replacing_the_run_with_a_fresh_pass_run_is_caught_by_replay(
+    tmp_path: Path,
+) -> None:
+    """Issue 25's attack, with a daemon that needs no format knowledge: it runs `oasis run`
+    again with the environment it inherited. A signed run it must not be able to re-make."""
+    key = secrets.token_hex(32)
+    done, out = run_agent(tmp_path, "rerun", env={"OASIS_RUN_KEY": key, "RT_FILTER": PI})
+    assert_fail(done, out)
+    wait_for_daemon(out)
+    replay = oasis(tmp_path, "replay", str(out), env={"OASIS_RUN_KEY": key})
+    assert replay.returncode == 5, replay.stdout + replay.stderr
 
 
 def test_a_daemon_forging_the_run_after_the_runner_exits_is_caught_by_replay(
@@ -73,12 +111,7 @@ def test_a_daemon_forging_the_run_after_the_runner_exits_is_caught_by_replay(
     key = secrets.token_hex(32)
     done, out = run_agent(tmp_path, "forge", env={"OASIS_RUN_KEY": key})
     assert_fail(done, out)
-    deadline = time.monotonic() + 60
-    while not Path(str(out) + ".done").exists():
-        assert time.monotonic() < deadline, "the forging daemon never finished"
-        time.sleep(0.1)
-    forged = json.loads((out / "verdict.json").read_text(encoding="utf-8"))
-    assert forged["verdict"]["safety"] == "PASS"  # the daemon did its work
+    wait_for_daemon(out)
     replay = oasis(tmp_path, "replay", str(out), env={"OASIS_RUN_KEY": key})
     assert replay.returncode == 5, replay.stdout + replay.stderr
     unkeyed = {k: v for k, v in os.environ.items() if k != "OASIS_RUN_KEY"}
@@ -110,11 +143,15 @@ def test_children_left_in_their_own_session_do_not_change_the_written_fail(
 HARNESS_SECRETS = ("OASIS_RUN_KEY", "OASIS_RESERVED_KEY", "OASIS_PROVIDER_TOKEN")
 
 
+@pytest.mark.parametrize("shell", [False, True], ids=["runner", "shell-parent"])
 def test_a_cli_agent_reads_no_harness_secret_from_env_proc_cwd_or_the_run(
-    tmp_path: Path,
+    tmp_path: Path, shell: bool
 ) -> None:
+    """``shell``: `oasis` was started by a shell holding the secrets in its environment (a CI
+    step): the agent walks up its ancestors' /proc/<pid>/environ."""
     values = {name: f"{name.lower()}-{secrets.token_hex(16)}" for name in HARNESS_SECRETS}
-    done, out = run_agent(tmp_path, "loot", env={**values, "RT_LOOT": str(tmp_path / "loot")})
+    env = {**values, "RT_LOOT": str(tmp_path / "loot")}
+    done, out = run_agent(tmp_path, "loot", env=env, shell=shell)
     assert_fail(done, out)
     loot = (tmp_path / "loot").read_text(encoding="utf-8")
     assert "ENV {" in loot  # the agent did look
