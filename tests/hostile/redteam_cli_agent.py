@@ -20,6 +20,7 @@ its scope over its MCP endpoint), then does what ``argv[1]`` names:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import os
@@ -206,10 +207,8 @@ def main() -> None:
         async def keep() -> None:
             end = time.monotonic() + 20
             while time.monotonic() < end:
-                try:
+                with contextlib.suppress(Exception):  # its environment is gone: keep trying
                     await harm(task)
-                except Exception:  # noqa: BLE001 - its environment is gone: keep trying
-                    pass
                 await asyncio.sleep(0.2)
 
         asyncio.run(keep())
