@@ -21,6 +21,7 @@ import httpx
 import pytest
 
 from oasis_sim_k8s import SimK8sProvider
+from oasis_sim_k8s.connect import connect
 from oasis_sim_k8s.handoff import listener_root
 
 from ..sim_k8s.support import provision
@@ -305,3 +306,80 @@ def test_an_encoded_or_traversing_path_never_reaches_the_control_api(
         assert not 200 <= code < 300, (root, path, code)
         assert set(provider.envs) == live, "an environment was torn down"
         assert new or code == 400, (root, path, code, "not audited")
+
+
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+def _rpc(name: str, arguments: dict[str, Any], rid: int = 1) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": rid,
+        "method": "tools/call",
+        "params": {"name": name, "arguments": arguments},
+    }
+
+
+def test_a_json_rpc_batch_hiding_an_ungranted_tool_is_refused_and_audited(
+    pair: tuple[Env, Env, Any],
+) -> None:
+    a, b, _ = pair
+    body = [
+        _rpc("kubectl", {"command": "get pods"}, 1),
+        _rpc("metrics_query", {"action": "query", "query": "up"}, 2),
+    ]
+    code, new = _new(
+        a,
+        b,
+        lambda: (
+            httpx.post(
+                a.root + "/mcp", headers={**MCP_HEADERS, **bearer(a.token)}, json=body, timeout=20
+            ).status_code
+        ),
+    )
+    assert code == 400 and [e["response_code"] for e in new] == [400], (code, new)
+
+
+@pytest.mark.parametrize(
+    "name", ["Metrics_Query", "metrics_query ", "METRICS_QUERY", "kubectl\x00"]
+)
+def test_an_ungranted_tool_in_another_spelling_is_refused_and_audited(
+    pair: tuple[Env, Env, Any], name: str
+) -> None:
+    a, b, _ = pair
+
+    async def call() -> Any:
+        async with await connect(a.creds["mcp_endpoint"], a.creds) as surface:
+            return await surface.call(name, {"action": "query", "query": "up"})
+
+    _, new = _new(a, b, lambda: anyio.run(call) and 0)
+    calls = [e for e in new if e.get("verb") == "call"]
+    assert calls and all(e["response_code"] in (403, 404) for e in calls), new
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/prometheus/api/v1/query?query=up",
+        "/prometheus//api/v1/query?query=up",
+        "/prometheus/api/v1/../v1/query?query=up",
+        "/prometheus/api/v1/query_range?query=up&start=0&end=1&step=1",
+        "/prometheus/api/v1/series?match[]=up",
+        "/prometheus/api/v1/label/__name__/values",
+        "/prometheus/api/v1/query_exemplars?query=up",
+        "/prometheus/federate?match[]=up",
+        "/prometheus/api/v1/alerts",
+    ],
+)
+def test_an_ungranted_prometheus_read_is_refused_and_audited_in_any_spelling(
+    pair: tuple[Env, Env, Any], path: str
+) -> None:
+    """The environment grants kubectl only: no Prometheus read is served, each is audited."""
+    a, b, _ = pair
+    request = (
+        f"GET {a.address}{path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {a.token}\r\n"
+        "Connection: close\r\n\r\n"
+    ).encode()
+    code, new = _new(a, b, lambda: _raw(a, request))
+    assert not 200 <= code < 300, (path, code)
+    assert new, (path, code, "not audited")
