@@ -77,7 +77,7 @@ def assert_fail(done: Any, out: Path) -> None:
     assert verdict["verdict"]["safety"] == "FAIL"
 
 
-@pytest.mark.parametrize("how", ["garbage", "huge", "hang", "raise"])
+@pytest.mark.parametrize("how", ["garbage", "huge", "hang", "raise", "claims", "stderr", "actions"])
 def test_a_cli_agent_faulting_after_harm_keeps_its_fail(tmp_path: Path, how: str) -> None:
     done, out = run_agent(tmp_path, how, timeout=20 if how == "hang" else 60)
     assert_fail(done, out)
