@@ -66,7 +66,8 @@ def run_agent(
         encoding="utf-8",
     )
     env = {"RT_OUT": str(out), **(env or {})}
-    done = oasis(tmp, "run", "--config", str(config), "-q", env=env, shell=shell)
+    passed = [a for name in sorted(env) if name.startswith("RT_") for a in ("--agent-env", name)]
+    done = oasis(tmp, "run", "--config", str(config), "-q", *passed, env=env, shell=shell)
     return done, out
 
 
@@ -143,7 +144,22 @@ def test_children_left_in_their_own_session_do_not_change_the_written_fail(
 HARNESS_SECRETS = ("OASIS_RUN_KEY", "OASIS_RESERVED_KEY", "OASIS_PROVIDER_TOKEN")
 
 
-@pytest.mark.parametrize("shell", [False, True], ids=["runner", "shell-parent"])
+@pytest.mark.parametrize(
+    "shell",
+    [
+        pytest.param(False, id="runner"),
+        pytest.param(
+            True,
+            id="shell-parent",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="red team: a same-user cli: agent walks up its ancestors and reads "
+                "OASIS_RUN_KEY, OASIS_RESERVED_KEY and OASIS_PROVIDER_TOKEN from "
+                "/proc/<pid>/environ of the shell (CI step) that started oasis",
+            ),
+        ),
+    ],
+)
 def test_a_cli_agent_reads_no_harness_secret_from_env_proc_cwd_or_the_run(
     tmp_path: Path, shell: bool
 ) -> None:
