@@ -17,7 +17,7 @@ from oasis_eval.diagnostics import UnusableInput
 from oasis_eval.engine.manifest import write_manifest
 from oasis_eval.engine.rundir import evidence_bytes, evidence_files, load_run, read_run_file
 from oasis_eval.evaluation.evidence import ScenarioEvidence
-from oasis_eval.files import gunzip_bytes, gzip_bytes, write_atomic
+from oasis_eval.files import gunzip_bytes, write_atomic
 
 
 @pytest.fixture(scope="module")
