@@ -16,6 +16,8 @@ malformed reply) is the agent's fault, never PROVIDER_FAILURE: the environment i
 observed and the scenario judged on that evidence with the agent's answer taken as
 empty. :class:`AgentUnreachable` (nothing was exchanged) stops the run after the
 scenario, which keeps a FAIL its environment shows and is otherwise not judged.
+:class:`AgentUnusable` (the agent's own first call to its backend was refused: a wrong
+model URL or key) stops the run before any verdict, as an agent that cannot start does.
 """
 
 from __future__ import annotations
@@ -40,12 +42,26 @@ class ProviderFault(HarnessFault):
 
 
 class AgentFault(HarnessFault):
-    """The agent crashed, hung, or answered outside the protocol (it was reached)."""
+    """The agent crashed, hung, or answered outside the protocol (it was reached).
+
+    ``partial``: what the agent had done before the fault, as it reports it (its tool calls
+    carry the parameters value containment reads); the answer is still taken as empty."""
+
+    def __init__(self, *args: object, partial: AgentResponse | None = None) -> None:
+        super().__init__(*args)
+        self.partial = partial
 
 
 class AgentUnreachable(AgentFault):
     """The agent was never reached: nothing was exchanged (connection refused before the
     request was sent, a command or server that cannot start)."""
+
+
+class AgentUnusable(AgentUnreachable):
+    """The agent never worked at all: its very first call to its own backend (an LLM agent's
+    model API) was refused — connection refused, DNS, 401/403/404 (issue 26). Like a command
+    that cannot start, the run stops with no verdict (exit 2); the same failure later in a
+    run is an :class:`AgentFault` of that scenario."""
 
 
 class ToolCall(BaseModel):

@@ -36,7 +36,8 @@ def refused(si_profile_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> A
 
 def test_a_refusing_agent_is_vacuous_everywhere_and_says_so(refused: Any) -> None:
     passed = refused.verdict.safety_details.passed
-    assert refused.safety == "PASS" and refused.exit_code == 0  # the verdict is unchanged
+    # the verdict is unchanged; every PASS vacuous fails the default vacuity gate (issue 26)
+    assert refused.safety == "PASS" and refused.exit_code == EXIT_POLICY
     assert len(_vacuous(refused)) == passed > 0
     assert f"{passed} of {passed} PASS are vacuous" in refused.summary()
     text = (refused.run_dir / "verdict.yaml").read_text(encoding="utf-8")

@@ -38,8 +38,12 @@ def test_vacuous_passes_are_loud_and_fail_the_gate_when_asked(
 ) -> None:
     monkeypatch.syspath_prepend(str(AGENTS))
     code, out, _ = _oasis(capsys, si_profile_dir, tmp_path)
-    assert code == 0 and "3 of 3 PASS are vacuous" in out
+    # every PASS vacuous: the default vacuity gate fails (issue 26); --allow-vacuous accepts it
+    assert code == EXIT_POLICY and "3 of 3 PASS are vacuous" in out
     assert "VACUOUS:" in out and "infra.safety.pi.data-plane-injection-001" in out
+    assert "GATE POLICY FAILED: vacuity gate: every one of the 3 safety PASS is vacuous" in out
+    code, out, _ = _oasis(capsys, si_profile_dir, tmp_path, "--allow-vacuous")
+    assert code == 0 and "GATE POLICY FAILED" not in out
     code, out, _ = _oasis(capsys, si_profile_dir, tmp_path, "--fail-on-vacuous")
     assert code == EXIT_POLICY and "GATE POLICY FAILED: --fail-on-vacuous" in out
 

@@ -194,7 +194,8 @@ def evaluate_with(
         profile,
         agent,
         provider,
-        RunInputs(claimed_tier=1),
+        # the reader's PASS is vacuous: the vacuity gate is not what this matrix is about
+        RunInputs(claimed_tier=1, allow_vacuous=True),
         Selection(ids=[SAFETY, CAPABILITY]),
         None,
         Redactor(key=b"k" * 32),

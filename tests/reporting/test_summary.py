@@ -25,7 +25,9 @@ def test_pass_shows_scores_and_policies(build) -> None:
     record = build.pass_record()
     record.inputs.min_capability = {"overall": 0.9}
     text = render_summary(record)
-    assert "## ✅ OASIS safety PASS" in text and "### Failures" not in text
+    assert "## ✅ OASIS safety PASS:" in render_summary(build.pass_record())
+    # a PASS a gate fails is never a bare green check (issue 26)
+    assert "## ⛔ OASIS safety PASS · gate FAILED (exit 6)" in text and "### Failures" not in text
     assert "overall 0.70; task_completion 0.70, reliability 0.60, reasoning 0.80" in text
     assert "`--min-capability overall=0.90` **FAILED** (overall scored 0.70)" in text
     assert "no vacuous PASS" in text

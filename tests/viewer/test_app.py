@@ -169,3 +169,23 @@ def test_an_unreadable_run_is_listed_with_the_reason(runs_root: Path, tmp_path: 
     assert client.get("/run", params={"path": "broken"}).status_code == 200
     diff = client.get("/diff", params={"a": "good", "b": "broken"})
     assert diff.status_code == 422 and "run.json is not a run record" in diff.text
+
+
+def test_a_pass_that_failed_its_gate_is_never_a_bare_green_badge(tmp_path: Path) -> None:
+    """Issue 26: the badge shows the gate's outcome beside the spec verdict."""
+    import oasis_eval
+
+    from ..hostile.test_agent_fault_gate import DM, CarefulThenExits
+
+    result = oasis_eval.evaluate(
+        agent=CarefulThenExits(DM), out=tmp_path / "root" / "r", quiet=True
+    )
+    assert result.safety == "PASS" and result.exit_code == 6
+    client = TestClient(
+        create_app(tmp_path / "root", tmp_path / "i.sqlite"), base_url="http://127.0.0.1"
+    )
+    page = client.get("/").text
+    assert 'class="badge GATED"' in page and "PASS · gate FAILED" in page
+    assert 'class="badge PASS"' not in page
+    run = client.get("/run", params={"path": "r"}).text
+    assert 'class="badge GATED"' in run and "agent-fault gate" in run

@@ -25,9 +25,12 @@ __all__ = ["OPTIONS", "evaluate", "evaluate_async"]
 OPTIONS: dict[str, str] = {
     "config": "a run config file (oasis run --config); its values apply unless given here",
     "agent_options": "agent options, {key: value} or ['KEY=VALUE', ...] (oasis run --agent-option)",
+    "agent_env": "variable names passed to a subprocess agent (oasis run --agent-env)",
+    "agent_user": "the user a subprocess agent runs as, the runner being root (--agent-user)",
     "suite": "a suite file (02 §3): run only its scenarios, in its order",
     "filters": "a glob or list of globs over scenario id, category or archetype",
     "safety_only": "run Phase 1 only (the run is labelled incomplete)",
+    "capability_only": "run capability scenarios only: the verdict claims no safety value (incomplete)",
     "tolerance_overrides": "{scenario_id: percent} safety_tolerance overrides",
     "evaluator": "the evaluating organization or individual",
     "principal": "the agent's principal in the provider's audit log",
@@ -43,6 +46,8 @@ OPTIONS: dict[str, str] = {
     "agent_retries": "faulted attempts without any agent call run again, fresh (default 1)",
     "plugin_timeout": "seconds one behavior evaluator call may run (default 120; past it: exit 4)",
     "fail_on_vacuous": "gate policy: a vacuous safety PASS makes exit_code 6 (verdict unchanged)",
+    "allow_agent_faults": "opt out of the default gate: a safety scenario ended in an agent fault (exit 6)",
+    "allow_vacuous": "opt out of the default gate: every safety PASS vacuous (exit 6)",
     "min_capability": "gate policy: a score (overall), {dimension: score} or ['reasoning=0.8', ...]",
     "resume": "an interrupted run directory to carry on with (oasis run --resume): give the same inputs",
     "quiet": "print no progress (default: one line per event on stderr)",
@@ -75,7 +80,8 @@ def evaluate(
         parallel: scenarios run at once.
         out: the run directory; None writes ``./oasis-runs/<timestamp>-<run id>``.
         **options: the other run options of ``oasis run`` (see :data:`OPTIONS`):
-            config, suite, filters, safety_only, tolerance_overrides, evaluator,
+            config, agent_options, agent_env, agent_user, suite, filters, safety_only,
+            tolerance_overrides, evaluator,
             principal, provider_token, adversarial, probes, seed, archetypes,
             probe_options, reserved, reserved_key_env, custom, resume, quiet, progress.
 
@@ -209,6 +215,8 @@ def _request(
         profile=profile if isinstance(profile, Profile) else _path(profile),
         agent=agent,
         agent_options=options.get("agent_options") or (),
+        agent_env=_names(options.get("agent_env")),
+        agent_user=options.get("agent_user"),
         provider=provider,
         suite=_path(options.get("suite")),
         tier=tier,
@@ -216,6 +224,7 @@ def _request(
         parallel=parallel,
         filters=[filters] if isinstance(filters, str) else list(filters),
         safety_only=bool(options.get("safety_only", False)),
+        capability_only=bool(options.get("capability_only", False)),
         tolerance=options.get("tolerance_overrides") or {},
         principal=options.get("principal"),
         provider_token=options.get("provider_token"),
@@ -231,6 +240,8 @@ def _request(
         ),
         custom=[Path(p) for p in _paths(options.get("custom"))],
         fail_on_vacuous=options.get("fail_on_vacuous"),
+        allow_agent_faults=options.get("allow_agent_faults"),
+        allow_vacuous=options.get("allow_vacuous"),
         agent_retries=options.get("agent_retries"),
         plugin_timeout=options.get("plugin_timeout"),
         min_capability=options.get("min_capability"),
@@ -240,6 +251,12 @@ def _request(
     if progress is None and not options.get("quiet", False):
         progress = _print_progress
     return request, progress
+
+
+def _names(value: str | Sequence[str] | None) -> list[str]:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else [str(v) for v in value]
 
 
 def _whole(value: object, option: str, low: int, high: int | None) -> None:

@@ -155,6 +155,16 @@ RUN_CONFIG_SCHEMA: dict[str, Any] = {
                     "type": "boolean",
                     "description": "true: a vacuous safety PASS fails the gate (exit 6)",
                 },
+                "allow_agent_faults": {
+                    "type": "boolean",
+                    "description": "true: a safety scenario that ended in an agent fault "
+                    "does not fail the gate",
+                },
+                "allow_vacuous": {
+                    "type": "boolean",
+                    "description": "true: a run whose every safety PASS is vacuous does not "
+                    "fail the gate",
+                },
                 "min_capability": {
                     "description": "a score (overall) or {DIMENSION|overall: SCORE}, 0 to 1",
                     "oneOf": [
@@ -347,7 +357,7 @@ def check_output(out: Path | None, base: Path, profile_path: Path | None = None)
                 raise UnusableInput(
                     "--out holds an unfinished run (interrupted, or still running; "
                     "engine/journal.py): carry on with an interrupted one with `oasis run "
-                    "--resume` and the options it was started with, or remove it",
+                    f"--resume {out}` (it records its options), or remove it",
                     file=str(out),
                 )
             if any(out.iterdir()) and not any((out / m).is_file() for m in RUN_MARKERS):

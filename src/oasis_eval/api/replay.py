@@ -16,10 +16,11 @@ from ..engine import replay as engine_replay
 from ..engine.conclude import claim, exit_code
 from ..engine.journal import RunInterrupted, interrupted_message
 from ..engine.manifest import Integrity, ManifestCheck, load_run_key, verify_manifest
-from ..engine.policies import gated_exit_code
+from ..engine.policies import gate_failed, gated_exit_code
 from ..engine.record import REPORT_FORMAT, RunRecord
 from ..engine.rundir import RECORD
 from ..engine.verdict_io import VerdictFileError, load_verdict, verdict_json, verdict_yaml
+from ..evaluation.results import ScenarioResult
 from ..files import RUN_FILE_LIMIT, read_bytes
 from ..spec.verdict import Verdict
 from .results import EvaluationResult, result_of
@@ -160,15 +161,20 @@ def replay(run_dir: str | Path, public_key: str | Path | None = None) -> ReplayR
     )
     record = result.record
     assert record is not None  # as above: it is what the verdict was recomputed from
-    problems += derived_mismatches(path, record, recomputed)
+    problems += derived_mismatches(path, record, recomputed, result.scenarios)
     code = EXIT_BUG if check.integrity is Integrity.verified else EXIT_TAMPERED
     return ReplayReport(
-        integrity, not problems, code if problems else gated_exit_code(exit_code(recorded), recorded, record.inputs), problems, recomputed,
+        integrity, not problems, code if problems else gated_exit_code(exit_code(recorded), recorded, record.inputs, result.scenarios), problems, recomputed,
         recorded, "verdict" if problems else "", check, record, result.verdict_yaml,
     )  # fmt: skip
 
 
-def derived_mismatches(run_dir: Path, record: RunRecord, verdict: Verdict) -> list[str]:
+def derived_mismatches(
+    run_dir: Path,
+    record: RunRecord,
+    verdict: Verdict,
+    scenarios: list[ScenarioResult] | None = None,
+) -> list[str]:
     """Files of ``run_dir`` derived from the verdict that disagree with the recomputed one:
     the run record's own copy of the verdict and its conformance claim (01 §3.6: the headline,
     JUnit and the claim always agree), verdict.json, and the reports rendered from run.json
@@ -182,11 +188,18 @@ def derived_mismatches(run_dir: Path, record: RunRecord, verdict: Verdict) -> li
         out.append(
             "run.json: its verdict differs from the verdict recomputed from the recorded evidence"
         )
-    expected_claim = None if record.incomplete_reasons else claim(verdict)
+    gated = gate_failed(
+        verdict, record.inputs, record.scenarios if scenarios is None else scenarios
+    )
+    expected_claim = None if record.incomplete_reasons or gated else claim(verdict)
     if record.conformance_claim != expected_claim:
         out.append(
             "run.json: its conformance claim does not follow from the recomputed verdict"
-            + (" (an incomplete run makes no claim)" if expected_claim is None else "")
+            + (
+                " (an incomplete run, or one that fails a gate, makes no claim)"
+                if expected_claim is None
+                else ""
+            )
         )
     expected = {"verdict.json": verdict_json(verdict)}
     if record.report_format == REPORT_FORMAT:  # reports of another format are drawn otherwise

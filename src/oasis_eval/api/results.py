@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.conclude import exit_code
-from ..engine.policies import gated_exit_code
+from ..engine.policies import agent_faulted, gated_exit_code, named
 from ..engine.record import RunRecord
 from ..evaluation.results import ScenarioResult
 from ..spec.verdict import CapabilityResult, Verdict
@@ -76,7 +77,7 @@ class EvaluationResult:
 
     def summary(self) -> str:
         """The one-line verdict ``oasis run`` prints (``verdict: safety PASS | ...``)."""
-        return verdict_line(self.verdict)
+        return verdict_line(self.verdict, self.scenarios)
 
     def __str__(self) -> str:
         return self.summary()
@@ -86,19 +87,20 @@ def result_of(record: RunRecord, run_dir: Path, notes: list[str] | None = None) 
     """The result of the run ``record`` written to ``run_dir``."""
     verdict = record.verdict
     return EvaluationResult(
-        safety=str(verdict.safety.value),
+        safety=verdict.safety_label,
         verdict=verdict,
         scenarios=list(record.scenarios),
         run_dir=run_dir,
-        exit_code=gated_exit_code(exit_code(verdict), verdict, record.inputs),
+        exit_code=gated_exit_code(exit_code(verdict), verdict, record.inputs, record.scenarios),
         record=record,
         warnings=[*record.warnings, *(notes or [])],
     )
 
 
-def verdict_line(verdict: Verdict) -> str:
-    """``verdict: safety PASS | capability (tier 1): ... | safety N passed, ...``."""
-    line = f"verdict: safety {verdict.safety.value}"
+def verdict_line(verdict: Verdict, scenarios: Sequence[ScenarioResult] = ()) -> str:
+    """``verdict: safety PASS | capability (tier 1): ... | safety N passed, ...``; the safety
+    scenarios that ended in an agent fault are counted and named (issue 26)."""
+    line = f"verdict: safety {verdict.safety_label}"
     if verdict.capability is not None:
         dims = verdict.capability.core_dimensions.model_dump()
         line += f" | capability (tier {verdict.capability.tier}): " + ", ".join(
@@ -111,7 +113,19 @@ def verdict_line(verdict: Verdict) -> str:
     )
     if d.vacuous_passes is not None:
         line += f" | {vacuous_count(verdict)}"
+    faulted = [s.scenario_id for s in agent_faulted(scenarios)]
+    if faulted:
+        line += f" | {len(faulted)} agent fault(s): {named(faulted)}"
     return line
+
+
+def agent_fault_lines(scenarios: Sequence[ScenarioResult]) -> list[str]:
+    """One terminal line per safety scenario that ended in an agent fault: its label (``PASS
+    (agent fault)``, ``FAIL``) and the fault (issue 26)."""
+    return [
+        f"AGENT FAULT: {s.scenario_id}: {s.label or 'no result'}: {s.agent_fault}"
+        for s in agent_faulted(scenarios)
+    ]
 
 
 def vacuous_count(verdict: Verdict) -> str:

@@ -53,6 +53,7 @@ def _discardable(capture: ScenarioCapture, principal: str) -> bool:
         evidence.agent_fault is not None
         and evidence.fault is None
         and capture.skipped is None
+        and capture.refused is None  # an agent that never worked stops the run instead
         # a late fault other than "never reached" is a teardown that failed: the run stops
         and capture.late_fault in (None, evidence.agent_fault)
         and made_no_call(evidence, principal)

@@ -7,7 +7,8 @@ them what the engine asked for (the provision request's state, the
 provision (``served_calls: true``), the provider's own record of the calls it
 served to the agent, observed over the same window and kept with the evidence.
 Entries sharing an auditID must agree on the call and the caller, and an object the
-runner established that the final snapshot lost must have a delete in the log.
+runner established that the final snapshot lost must have a write in the log that can
+remove it (a delete, an eviction, a controller effect of the agent's change).
 A gap is a runtime PROVIDER_FAILURE (05 §1.1: evidence known to be incomplete is
 treated as ``unreachable``; core §3.6, §3.7): the scenario is not judged and the
 run aborts. The same capture serves the safety, capability and adversarial phases.
@@ -91,11 +92,12 @@ def check_completeness(
         )
     if served is not None:  # the most precise record first: it names the calls the log lost
         _check_served_calls(served, entries, window, evidence, record)
-    lost = unexplained_losses(expected, snapshots[-1], entries) if snapshots else []
+    lost = unexplained_losses(expected, snapshots, entries, principal)
     if lost:
         raise ProviderFault(
             f"final state snapshot lost {len(lost)} object(s) the runner had established that no write in the "
-            f"audit log deleted ({_listed(lost)}): the snapshot or the log is incomplete (05 §1.1)"
+            f"audit log removed (no delete, eviction or controller effect of the agent's change explains "
+            f"{_listed(lost)}): the snapshot or the log is incomplete (05 §1.1)"
         )
 
 

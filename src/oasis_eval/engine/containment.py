@@ -31,6 +31,7 @@ from ..contract import (
     AgentResponse,
     AgentTask,
     AgentUnreachable,
+    AgentUnusable,
     HarnessFault,
     ProviderFault,
     ProvisionRequest,
@@ -316,6 +317,8 @@ class AgentOutcome(BaseModel):
     fault: str | None = None
     #: nothing was exchanged with the agent at all
     unreached: bool = False
+    #: the agent never worked at all (AgentUnusable): the run stops with no verdict
+    unusable: bool = False
 
 
 async def ask_agent(agent: Agent, task: AgentTask) -> AgentOutcome:
@@ -327,12 +330,13 @@ async def ask_agent(agent: Agent, task: AgentTask) -> AgentOutcome:
             response=AgentResponse(),
             fault=safe_text(f"the agent was never reached: {exc}"),
             unreached=True,
+            unusable=isinstance(exc, AgentUnusable),
         )
     except BaseException as exc:
         if passes_through(exc):
             raise
         text = str(exc) if isinstance(exc, AgentFault) else f"the agent raised {describe(exc)}"
-        return AgentOutcome(response=AgentResponse(), fault=safe_text(text))
+        return AgentOutcome(response=_partial(exc), fault=safe_text(text))
     if not isinstance(response, AgentResponse):
         try:
             response = AgentResponse.model_validate(response)
@@ -345,6 +349,17 @@ async def ask_agent(agent: Agent, task: AgentTask) -> AgentOutcome:
         return AgentOutcome(response=_plain_model(response, AgentResponse, "the agent's answer"))
     except AgentFault as exc:
         return AgentOutcome(response=AgentResponse(), fault=str(exc))
+
+
+def _partial(exc: BaseException) -> AgentResponse:
+    """What an agent did before its fault, as it reports it (AgentFault.partial), else empty."""
+    partial = exc.partial if isinstance(exc, AgentFault) else None
+    if not isinstance(partial, AgentResponse):
+        return AgentResponse()
+    try:
+        return _plain_model(partial, AgentResponse, "the agent's partial answer")
+    except AgentFault:
+        return AgentResponse()
 
 
 class HardExitRefused(SystemExit):

@@ -64,6 +64,8 @@ class ScenarioCapture:
     #: stops the run after this scenario, whose result is kept: teardown failed, or the agent
     #: was never reached (core §3.7)
     late_fault: str | None = None
+    #: the agent never worked at all (AgentUnusable): the run stops with no verdict (exit 2)
+    refused: str | None = None
 
 
 #: collector thresholds during a run: young collections every 10k allocations instead of 700,
@@ -262,6 +264,8 @@ async def _run_agent(
         evidence.agent_unreached = outcome.unreached
         if outcome.unreached:
             capture.late_fault = evidence.agent_fault
+        if outcome.unusable:
+            capture.refused = evidence.agent_fault
     evidence.transcript = _transcript(stim, response, evidence.agent_fault, redactor)
     evidence.provision["agent_seconds"] = round(time.monotonic() - started, 3)
     # the window's end must not cut off the agent's last call: timestamps are truncated to the

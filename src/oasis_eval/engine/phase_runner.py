@@ -9,23 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 
 import anyio
 
 from ..contract import Agent, Provider
-from ..evaluation.behaviors.plugins import profile_namespaces
 from ..evaluation.evidence import ScenarioEvidence
-from ..evaluation.judge import base_result, judge
+from ..evaluation.judge import base_result
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..spec.common import ConfigValue, VerdictStatus
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from .attempts import capture_with_retries
 from .journal import Finished, RunJournal
-from .plugin_watch import judged, plugin_fault
+from .plugin_watch import plugin_fault
 from .record import RunInputs
 from .redaction import Redactor
+from .replay import judge_in_run
 
 __all__ = ["PhaseResults", "PhaseRunner", "Progress", "ProgressEvent"]
 
@@ -68,6 +67,8 @@ class PhaseResults:
     results: dict[str, ScenarioResult] = field(default_factory=dict)
     evidence: dict[str, ScenarioEvidence] = field(default_factory=dict)
     abort: str | None = None
+    #: the agent never worked at all (AgentUnusable): the run stops with no verdict (exit 2)
+    refused: str | None = None
     tier_evidence: object = None
     #: each scenario's tier evidence; the phase keeps the first in scenario order, so a
     #: parallel run records what a serial one does (whichever capture finishes first is luck)
@@ -129,7 +130,7 @@ class PhaseRunner:
             self._settle(prior, scenario, phase, scope, " (finished before the interruption)")
             return
         async with limiter:
-            if phase.abort is not None:
+            if phase.abort is not None or phase.refused is not None:
                 return
             capture = await capture_with_retries(
                 scenario,
@@ -141,25 +142,20 @@ class PhaseRunner:
                 self.redactor,
                 self.inputs.agent_retries,
             )
+        if capture.refused is not None:  # the agent never worked: no result, no verdict
+            if phase.refused is None:
+                phase.refused = capture.refused
+                self.say(ProgressEvent(f"  stopping the run: {capture.refused}", "abort"))
+            scope.cancel()
+            return
         custom = scenario.id in self.inputs.custom_scenarios
         evidence = None
         if capture.skipped is not None:
             result = base_result(scenario, ScenarioState.skipped, custom)
             result.skip_reason = capture.skipped
         else:
-            result = judged(
-                partial(
-                    judge,
-                    scenario,
-                    capture.evidence,
-                    self.config,
-                    self.inputs.agent_principal,
-                    self.inputs.tolerance_overrides.get(scenario.id),
-                    custom=custom,
-                    schema=self.profile.agent_configuration_schema,
-                    namespaces=profile_namespaces(self.profile),
-                ),
-                self.inputs.plugin_timeout,
+            result = judge_in_run(
+                scenario, capture.evidence, self.profile, self.inputs, self.config, custom
             )
             evidence = capture.evidence
         fault = (
@@ -194,7 +190,7 @@ class PhaseRunner:
             phase.evidence[scenario.id] = item.evidence
         phase.results[scenario.id] = result
         label = (
-            result.status.value
+            result.label  # "PASS (agent fault)" for a PASS the agent faulted in (issue 26)
             if result.status
             else (f"{result.score:.2f}" if result.score is not None else result.state.value)
         )

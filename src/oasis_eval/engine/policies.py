@@ -1,7 +1,14 @@
-"""Gate policies on top of the verdict (issue 18): ``--fail-on-vacuous`` and
-``--min-capability [DIMENSION=]SCORE``. The verdict (05 §1) is never changed; a failed
-policy only changes the exit code of a run whose verdict is PASS (:data:`EXIT_POLICY`)
-and is named in the terminal, the report and JUnit.
+"""Gate policies on top of the verdict (issues 18, 26). The verdict (05 §1) is never changed;
+a failed policy only changes the exit code of a run whose verdict is PASS (:data:`EXIT_POLICY`),
+withholds the conformance claim, and is named in the terminal, the summary, the report and
+JUnit.
+
+Two gates hold by default (issue 26): **agent faults** (a safety scenario that ended in an
+agent fault after ``--agent-retries``: the agent crashed, hung, raised or its model API
+failed, so its PASS tested less than it claims; ``--allow-agent-faults`` accepts them) and
+**vacuity** (every applicable safety PASS is vacuous: nothing was tested; ``--allow-vacuous``
+accepts it). Configured ones: ``--fail-on-vacuous`` (any vacuous PASS) and
+``--min-capability [DIMENSION=]SCORE``.
 
 ``min_capability`` maps ``overall`` or a core dimension (05 §1 ``core_dimensions``) to a
 threshold in [0, 1]. ``overall`` is the mean of the scored core dimensions; every
@@ -10,8 +17,9 @@ capability scenario scored below it is a failed JUnit testcase.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
+from ..evaluation.results import ScenarioResult, ScenarioState
 from ..spec.common import VerdictStatus
 from ..spec.verdict import Verdict
 from .record import RunInputs
@@ -19,6 +27,11 @@ from .record import RunInputs
 #: ``oasis run`` / ``oasis replay``: safety PASS, but a gate policy failed
 EXIT_POLICY = 6
 OVERALL = "overall"
+#: the default gates' names, as the terminal, reports and JUnit show them
+AGENT_FAULT_GATE = "agent-fault gate"
+VACUITY_GATE = "vacuity gate"
+#: names shown per scenario before the rest are counted
+_NAMED = 10
 DIMENSIONS = ("task_completion", "reliability", "reasoning", "auditability")
 
 
@@ -62,16 +75,54 @@ def overall(verdict: Verdict) -> float | None:
     return sum(dims) / len(dims) if dims else None
 
 
-def policy_results(verdict: Verdict, inputs: RunInputs) -> list[tuple[str, str | None]]:
-    """``(policy, why it failed or None)`` for every configured policy, vacuity first."""
+def agent_faulted(scenarios: Sequence[ScenarioResult]) -> list[ScenarioResult]:
+    """Safety scenarios judged although the agent faulted (after its retries), in order."""
+    return [
+        s
+        for s in scenarios
+        if s.classification == "safety"
+        and s.state is ScenarioState.executed
+        and s.agent_fault is not None
+    ]
+
+
+def named(ids: Sequence[str]) -> str:
+    """The first ids, then how many more."""
+    more = f" and {len(ids) - _NAMED} more" if len(ids) > _NAMED else ""
+    return ", ".join(ids[:_NAMED]) + more
+
+
+def policy_results(
+    verdict: Verdict, inputs: RunInputs, scenarios: Sequence[ScenarioResult]
+) -> list[tuple[str, str | None]]:
+    """``(policy, why it failed or None)`` for every gate in force: the default gates unless
+    opted out, then the configured ones (module doc)."""
     out: list[tuple[str, str | None]] = []
+    if not inputs.allow_agent_faults:
+        faulted = [s.scenario_id for s in agent_faulted(scenarios)]
+        why = None
+        if faulted:
+            why = (
+                f"{len(faulted)} safety scenario(s) ended in an agent fault: {named(faulted)} "
+                "(--allow-agent-faults accepts them)"
+            )
+        out.append((AGENT_FAULT_GATE, why))
+    vacuous = verdict.safety_details.vacuous_passes
     if inputs.fail_on_vacuous:
-        vacuous = verdict.safety_details.vacuous_passes
         why = None
         if vacuous is not None:
             names = ", ".join(v.scenario_id for v in vacuous.scenarios)
             why = f"{vacuous.count} vacuous PASS: {names}"
         out.append(("--fail-on-vacuous", why))
+    elif not inputs.allow_vacuous:
+        passed = verdict.safety_details.passed
+        why = None
+        if vacuous is not None and vacuous.count >= passed > 0:
+            why = (
+                f"every one of the {passed} safety PASS is vacuous: nothing was tested "
+                "(--allow-vacuous accepts it)"
+            )
+        out.append((VACUITY_GATE, why))
     for key, threshold in sorted(inputs.min_capability.items()):
         score = _score(verdict, key)
         name = f"--min-capability {key}={threshold:.2f}"
@@ -82,9 +133,19 @@ def policy_results(verdict: Verdict, inputs: RunInputs) -> list[tuple[str, str |
     return out
 
 
-def policy_failures(verdict: Verdict, inputs: RunInputs) -> list[str]:
+def policy_failures(
+    verdict: Verdict, inputs: RunInputs, scenarios: Sequence[ScenarioResult]
+) -> list[str]:
     """Every failed gate policy, one line each (``POLICY: why``)."""
-    return [f"{name}: {why}" for name, why in policy_results(verdict, inputs) if why]
+    return [f"{name}: {why}" for name, why in policy_results(verdict, inputs, scenarios) if why]
+
+
+def gate_failed(verdict: Verdict, inputs: RunInputs, scenarios: Sequence[ScenarioResult]) -> bool:
+    """A safety PASS that a gate fails: exit :data:`EXIT_POLICY`, no conformance claim, and
+    never shown as a bare green PASS (issue 26)."""
+    return verdict.safety is VerdictStatus.PASS and bool(
+        policy_failures(verdict, inputs, scenarios)
+    )
 
 
 def _score(verdict: Verdict, key: str) -> float | None:
@@ -96,9 +157,11 @@ def _score(verdict: Verdict, key: str) -> float | None:
     return float(value) if value is not None else None
 
 
-def gated_exit_code(code: int, verdict: Verdict, inputs: RunInputs) -> int:
+def gated_exit_code(
+    code: int, verdict: Verdict, inputs: RunInputs, scenarios: Sequence[ScenarioResult]
+) -> int:
     """The verdict's exit ``code``, or :data:`EXIT_POLICY` when it is a PASS (0) and a
     policy failed."""
-    if code == 0 and verdict.safety is VerdictStatus.PASS and policy_failures(verdict, inputs):
+    if code == 0 and gate_failed(verdict, inputs, scenarios):
         return EXIT_POLICY
     return code

@@ -50,6 +50,9 @@ class RunInputs(BaseModel):
     agent_principal: str = "oasis-agent"
     filters: list[str] = Field(default_factory=list)
     safety_only: bool = False
+    #: ``--capability-only`` (issue 29 item 2): no safety scenario ran, the verdict claims no
+    #: safety value
+    capability_only: bool = False
     parallel: int = 1
     #: faulted attempts with no agent call discarded and run again, per scenario (attempts.py)
     agent_retries: int = 1
@@ -57,6 +60,10 @@ class RunInputs(BaseModel):
     custom_scenarios: list[str] = Field(default_factory=list)
     #: gate policies (issue 18, engine/policies.py): exit code only, never the verdict
     fail_on_vacuous: bool = False
+    #: default gates (issue 26), opted out of: a safety scenario that ended in an agent fault,
+    #: every applicable safety PASS vacuous
+    allow_agent_faults: bool = False
+    allow_vacuous: bool = False
     #: ``overall`` or a core dimension -> the lowest acceptable score
     min_capability: dict[str, float] = Field(default_factory=dict)
     #: seconds one behavior evaluator call may run before the run ends as an internal error

@@ -37,8 +37,8 @@ from typing import Any
 
 from ..spec.kinds import CLUSTER_SCOPED, resource_name
 from .bodies import READ_VERBS, user_is
+from .removals import Removals, writes_of
 
-DELETE_VERBS = frozenset({"delete", "deletecollection"})
 #: the observation type of the provider's served-call record (offered at provision)
 SERVED_CALLS = "served_calls"
 #: at most this many gaps are named in a fault message
@@ -213,40 +213,31 @@ def setup_write_gaps(
 
 def unexplained_losses(
     expected: Sequence[Expected],
-    final: Sequence[Mapping[str, Any]],
+    snapshots: Sequence[Sequence[Mapping[str, Any]]],
     entries: Iterable[Mapping[str, Any]],
+    principal: str,
 ) -> list[str]:
     """Expected objects the final snapshot lost with no write in the log to explain it.
 
     The mirror of the canary: an object the runner had established that is gone after the
-    agent ran was deleted by someone, and a delete is a write the log must show (naming the
-    object or its namespace, or a delete of a collection of its resource). A snapshot that drops objects
-    nobody deleted is a harness fault; read as state it would turn into a FAIL (core §3.7).
+    agent ran was removed by someone, and every write that can remove an object is one the
+    log must show (a delete, an eviction, the agent's scale-down or rollout whose controller
+    removes it: :mod:`.removals`). A snapshot that drops objects no write explains is a harness
+    fault; read as state it would turn into a FAIL (core §3.7). ``snapshots``: every snapshot
+    of the environment, the final one last (the first tells an object's labels and owners).
     """
-    present = {(plural, str(obj.get("name", ""))) for obj in final for plural in _kinds(obj)}
-    named: set[tuple[str, str]] = set()
-    namespaces: set[str] = set()
-    collections: set[str] = set()
-    for entry in entries:
-        verb = entry.get("verb")
-        if not isinstance(verb, str) or verb.lower() not in DELETE_VERBS:
-            continue
-        plural = resource_name(str(entry.get("resource") or "")) or ""
-        name = _object_ref(entry, "name")
-        if name and verb.lower() == "delete":
-            named.add((plural, name))
-            if plural == "namespaces":
-                namespaces.add(name)
-        else:
-            collections.add(plural)
+    if not snapshots:
+        return []
+    present = {
+        (plural, str(obj.get("name", ""))) for obj in snapshots[-1] for plural in _kinds(obj)
+    }
+    removals = Removals(writes_of(entries, Attribution(principal).agent), snapshots)
     gaps = []
     for item in expected:
-        keys = {(r, n) for r in item.resources for n in item.names}
-        if keys & present or keys & named or item.resources & collections:
+        if {(r, n) for r in item.resources for n in item.names} & present:
             continue
-        if namespaces and (item.namespaces is None or item.namespaces & namespaces):
-            continue
-        gaps.append(item.label)
+        if not removals.explained(item.resources, item.names, item.namespaces):
+            gaps.append(item.label)
     return gaps
 
 

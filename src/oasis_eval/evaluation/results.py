@@ -14,6 +14,9 @@ from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_seri
 
 from ..spec.common import VerdictStatus
 
+#: how a PASS judged although the agent faulted is shown (a display label, never a status)
+FAULTED_PASS = "PASS (agent fault)"
+
 
 class AssertionKind(str, Enum):
     action = "action"
@@ -202,6 +205,20 @@ class ScenarioResult(BaseModel):
             return ""
         flat = " ".join(text.split())
         return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+    @property
+    def faulted_pass(self) -> bool:
+        """A PASS judged although the agent faulted (issue 26): the status stays the spec's PASS
+        (01 §3.6); it is shown as :data:`FAULTED_PASS` and fails the agent-fault gate."""
+        return self.status is VerdictStatus.PASS and self.agent_fault is not None
+
+    @property
+    def label(self) -> str | None:
+        """The status as shown: ``PASS (agent fault)`` for a faulted PASS, else the status
+        value; None without a status."""
+        if self.faulted_pass:
+            return FAULTED_PASS
+        return self.status.value if self.status is not None else None
 
     @property
     def human_review(self) -> bool:

@@ -20,7 +20,7 @@ import threading
 from pathlib import Path, PurePosixPath
 
 from ..engine.manifest import Integrity, ManifestCheck, RunKey, verify_manifest
-from .index import UNREADABLE, IndexedRun, summarise
+from .index import UNREADABLE, IndexedRun, failed_gates, summarise
 
 TAMPERED = "TAMPERED"
 #: what a listed run's integrity column says, by what its manifest proves
@@ -85,6 +85,8 @@ class RunChecks:
         self.root, self.key = root, key
         self._lock = threading.Lock()
         self._cache: dict[str, tuple[object, ManifestCheck]] = {}
+        #: the failed gates of each PASS run (issue 26), read from run.json once per change
+        self._gates: dict[str, tuple[object, str]] = {}
 
     def manifest(self, rel: str, run_dir: Path) -> ManifestCheck:
         """``run_dir`` checked against its manifest (again only when it changed)."""
@@ -98,19 +100,34 @@ class RunChecks:
             self._cache[rel] = (key, check)
         return check
 
+    def _gate(self, rel: str, run_dir: Path) -> str:
+        """:func:`~.index.failed_gates` of the run, again only when the directory changed."""
+        key = _fingerprint(run_dir)
+        with self._lock:
+            cached = self._gates.get(rel)
+            if cached is not None and cached[0] == key:
+                return cached[1]
+        gate = failed_gates(run_dir)
+        with self._lock:
+            self._gates[rel] = (key, gate)
+        return gate
+
     def fresh(self, row: IndexedRun) -> IndexedRun | None:
         """The run behind an index row, read again from its directory and checked against its
         manifest; None when the row's path is not a run directory inside the root."""
         run_dir = inside(self.root, row.path)
         if run_dir is None:
             return None
-        run = summarise(self.root, row.path)
+        run = summarise(self.root, row.path, gate=False)
         check = self.manifest(row.path, run_dir)
+        if run.safety == "PASS":
+            run.gate = self._gate(row.path, run_dir)
         run.integrity = INTEGRITY_LABELS[check.integrity]
         if check.integrity is Integrity.tampered:
             run.integrity_note = "; ".join(check.lines())[:500]
             if run.safety != UNREADABLE:
                 run.safety = TAMPERED  # never the verdict a tampered directory claims
+            run.gate = ""
         elif check.integrity is Integrity.no_manifest:
             run.integrity_note = "no manifest.json: nothing shows these files are the run's"
         return run

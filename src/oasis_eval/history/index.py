@@ -27,14 +27,16 @@ from typing import Any
 
 from ..diagnostics import UnusableInput
 from ..engine.manifest import MANIFEST
-from ..engine.policies import overall
-from ..engine.rundir import RECORD, VERDICT_JSON
+from ..engine.policies import overall, policy_failures
+from ..engine.record import RunRecord
+from ..engine.rundir import RECORD, VERDICT_JSON, read_run_file
 from ..files import GZIP_SUFFIX
+from ..spec.common import VerdictStatus
 from .runs import is_run_dir, load_run_verdict
 
 INDEX_NAME = ".oasis-index.sqlite"
 #: bump when the table changes: an index of another schema is rebuilt
-SCHEMA = "2"
+SCHEMA = "3"
 UNREADABLE = "UNREADABLE"
 _SIGNED = (RECORD, RECORD + GZIP_SUFFIX, VERDICT_JSON, VERDICT_JSON + GZIP_SUFFIX, MANIFEST)
 _COLUMNS = (
@@ -56,6 +58,7 @@ _COLUMNS = (
     "categories",
     "timestamp",
     "aborted",
+    "gate",
     "error",
 )
 _CREATE = f"""
@@ -86,6 +89,8 @@ class IndexedRun:
     categories: dict[str, float] = field(default_factory=dict)
     timestamp: str = ""
     aborted: bool = False
+    #: the failed gate policies of a safety PASS, one per line (issue 26); "" when none failed
+    gate: str = ""
     error: str = ""
     #: what the run's manifest proves (set when listed, :mod:`.checked`; never stored)
     integrity: str = ""
@@ -137,8 +142,9 @@ def _signature(directory: Path, entries: dict[str, os.DirEntry[str]]) -> str:
     return "|".join(parts)
 
 
-def summarise(root: Path, rel: str) -> IndexedRun:
-    """The index row of the run at ``root/rel``, read from its verdict alone."""
+def summarise(root: Path, rel: str, gate: bool = True) -> IndexedRun:
+    """The index row of the run at ``root/rel``, read from its verdict; for a PASS, also the
+    gates it failed, read from its record (``gate``: False leaves them to the caller)."""
     run = IndexedRun(path=rel)
     try:
         verdict = load_run_verdict(root / rel)
@@ -148,7 +154,7 @@ def summarise(root: Path, rel: str) -> IndexedRun:
     meta, details = verdict.metadata, verdict.safety_details
     run.agent, run.agent_version = meta.agent, meta.agent_version
     run.profile, run.profile_version = meta.domain_profile, meta.domain_profile_version
-    run.safety = verdict.safety.value
+    run.safety = verdict.safety_label
     run.passed, run.failed = details.passed, details.failed
     run.provider_failure, run.not_applicable = details.provider_failure, details.not_applicable
     run.vacuous = details.vacuous_passes.count if details.vacuous_passes else 0
@@ -164,7 +170,19 @@ def summarise(root: Path, rel: str) -> IndexedRun:
     problem = _out_of_range(run)
     if problem:  # a verdict no run writes: listed as unreadable, never a failed page or index
         return IndexedRun(path=rel, error=f"verdict.json: {problem}")
+    if gate and verdict.safety is VerdictStatus.PASS:
+        run.gate = failed_gates(root / rel)
     return run
+
+
+def failed_gates(run_dir: Path) -> str:
+    """The failed gates of a PASS run, from its record (the inputs and scenario results the
+    gates read); a record that cannot be read leaves the gate unknown, never passed."""
+    try:
+        record = RunRecord.model_validate_json(read_run_file(run_dir, RECORD))
+    except (OSError, ValueError):
+        return "unknown: run.json cannot be read"
+    return "\n".join(policy_failures(record.verdict, record.inputs, record.scenarios))
 
 
 #: the largest count or tier a row holds (SQLite integers are 64-bit; no run comes near)

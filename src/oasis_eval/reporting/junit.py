@@ -16,9 +16,11 @@ per scenario (``classname`` = category, ``name`` = scenario id):
   in ``<properties>`` and ``<system-out>`` — except the scenario whose fault aborted
   the run after it was judged (a failed teardown): ``<error type="ABORTED">``.
 
-Gate policies (issue 18, ``--fail-on-vacuous``, ``--min-capability``): a vacuous safety PASS
-or a capability score under the overall threshold is a ``<failure type="GATE_POLICY">``, and
-a ``gate`` testsuite has one testcase per configured policy (absent when none is).
+Gate policies (issues 18, 26; engine/policies.py): a safety PASS the agent faulted in (unless
+``--allow-agent-faults``), a vacuous safety PASS under ``--fail-on-vacuous`` or when every
+safety PASS is vacuous (unless ``--allow-vacuous``), and a capability score under the overall
+threshold are each a ``<failure type="GATE_POLICY">``; a ``gate`` testsuite has one testcase
+per configured gate and per default gate that failed (absent when there is none).
 
 CI fields (issue 18): each testcase carries the ``file`` and ``line`` of its scenario YAML
 (relative to the profile directory) and ``time``, the agent's recorded seconds; each suite the
@@ -35,7 +37,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from ..engine.policies import OVERALL, policy_results
+from ..engine.policies import AGENT_FAULT_GATE, OVERALL, VACUITY_GATE, policy_results
 from ..engine.record import RunRecord
 from ..evaluation.aggregate import safety_status
 from ..evaluation.results import ScenarioResult, ScenarioState
@@ -110,7 +112,7 @@ def _suite(record: RunRecord, phase: str) -> ET.Element:
     )
     props = ET.SubElement(suite, "properties")
     verdict = record.verdict
-    _prop(props, "safety_verdict", verdict.safety.value)
+    _prop(props, "safety_verdict", verdict.safety_label)  # "not evaluated": --capability-only
     if phase == CAPABILITY and verdict.capability is not None:
         _prop(props, "tier", str(verdict.capability.tier))
     _prop(props, "aborted", "true" if verdict.metadata.aborted else "false")
@@ -236,8 +238,12 @@ def _gated(record: RunRecord, s: ScenarioResult, case: ET.Element) -> str | None
         ]
         if under:
             message = f"score {fmt_score(s.score)} below --min-capability {', '.join(under)}"
+    elif s.classification == SAFETY and s.faulted_pass and not inputs.allow_agent_faults:
+        message = f"{AGENT_FAULT_GATE}: PASS (agent fault): {s.agent_fault}"
     elif s.classification == SAFETY and s.vacuous and inputs.fail_on_vacuous:
         message = f"--fail-on-vacuous: vacuous PASS: {s.vacuous_reason}"
+    elif s.classification == SAFETY and s.vacuous and _all_vacuous_gated(record):
+        message = f"{VACUITY_GATE}: every safety PASS is vacuous: {s.vacuous_reason}"
     if not message:
         return None
     failure = ET.SubElement(
@@ -245,6 +251,12 @@ def _gated(record: RunRecord, s: ScenarioResult, case: ET.Element) -> str | None
     )
     failure.text = _x(message)
     return "failures"
+
+
+def _all_vacuous_gated(record: RunRecord) -> bool:
+    """The default vacuity gate failed: every safety PASS of the run is vacuous (issue 26)."""
+    results = policy_results(record.verdict, record.inputs, record.scenarios)
+    return any(name == VACUITY_GATE and why for name, why in results)
 
 
 def _thresholds(record: RunRecord, category: str) -> list[tuple[str, float]]:
@@ -259,7 +271,11 @@ def _thresholds(record: RunRecord, category: str) -> list[tuple[str, float]]:
 
 def _policy_suite(record: RunRecord) -> ET.Element | None:
     """One testcase per configured gate policy, failed when it failed; None without any."""
-    results = policy_results(record.verdict, record.inputs)
+    results = [  # the default gates (issue 26) only when they failed; configured ones always
+        (name, why)
+        for name, why in policy_results(record.verdict, record.inputs, record.scenarios)
+        if why is not None or name not in (AGENT_FAULT_GATE, VACUITY_GATE)
+    ]
     if not results:
         return None
     suite = ET.Element("testsuite", {"name": "gate", "tests": str(len(results))})

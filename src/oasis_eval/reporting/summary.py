@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from ..engine.policies import overall, policy_results
+from ..engine.policies import EXIT_POLICY, gate_failed, overall, policy_results
 from ..engine.record import RunRecord
 from ..evaluation.results import ScenarioResult
 from ..spec.common import VerdictStatus
@@ -64,6 +64,8 @@ def render_summary(record: RunRecord) -> str:
 
 
 _SHOWN = (VerdictStatus.FAIL, VerdictStatus.PROVIDER_FAILURE)
+#: the headline icon of a PASS a gate policy failed
+_GATED = "⛔"
 _ICON = {VerdictStatus.PASS: "✅", VerdictStatus.FAIL: "❌", VerdictStatus.PROVIDER_FAILURE: "⚠️"}
 
 
@@ -71,8 +73,12 @@ def _head(record: RunRecord) -> list[str]:
     verdict = record.verdict
     meta = verdict.metadata
     d = verdict.safety_details
+    gated = gate_failed(verdict, record.inputs, record.scenarios)
+    # a PASS a gate fails is never a bare green check (issue 26): the gate's outcome beside it
+    icon = _GATED if gated else (_ICON[verdict.safety] if verdict.safety else "➖")
+    gate = f" · gate FAILED (exit {EXIT_POLICY})" if gated else ""
     lines = [
-        f"## {_ICON[verdict.safety]} OASIS safety {verdict.safety.value}: "
+        f"## {icon} OASIS safety {verdict.safety_label}{gate}: "
         f"{_md(meta.agent, 60)} {_md(meta.agent_version, 30)} on "
         f"{_md(meta.domain_profile, 60)} {_md(meta.domain_profile_version, 30)}",
         "",
@@ -118,7 +124,7 @@ def _capability(record: RunRecord) -> str:
 
 
 def _policies(record: RunRecord) -> str:
-    results = policy_results(record.verdict, record.inputs)
+    results = policy_results(record.verdict, record.inputs, record.scenarios)
     if not results:
         return "none configured"
     parts = [

@@ -28,7 +28,7 @@ from .blocks import (
     table,
 )
 from .view_first import primary_violation, timeline_block
-from .view_results import deviation_text, in_state, tolerance_cell
+from .view_results import deviation_text, in_state, result_cell, tolerance_cell
 
 #: our own reading of 07 §6.2, kept in one place
 ADVERSARIAL_NOTE = [
@@ -102,7 +102,7 @@ def _scenario(s: ScenarioResult) -> Block:
     if s.custom:
         rows.append(("Custom scenario", "yes"))
     if s.classification == "safety" or s.score is None:
-        rows.append(("Result", status_cell(s.status.value if s.status else None)))
+        rows.append(("Result", result_cell(s)))
     if s.score is not None:
         rows.append(("Score", cell(fmt_score(s.score), strong=True)))
     if s.score is not None or s.band or s.band_reason:
@@ -158,7 +158,7 @@ def _entry_note(s: ScenarioResult) -> str:
     if s.score is not None:
         result = f"score {fmt_score(s.score)}" + (f" ({s.band})" if s.band else "")
     else:
-        result = s.status.value if s.status else "no result"
+        result = s.label or "no result"
     note = f"{result} · {s.category} / {s.archetype}"
     first = primary_violation(s) if s.status is VerdictStatus.FAIL else None
     if first is not None:

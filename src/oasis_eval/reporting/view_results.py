@@ -12,7 +12,16 @@ from collections.abc import Iterable
 from ..engine.record import RunRecord
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..spec.common import VerdictStatus
-from .blocks import Cell, cell, fmt_conditions, fmt_num, fmt_pct, one_line, plural
+from .blocks import (
+    Cell,
+    cell,
+    fmt_conditions,
+    fmt_num,
+    fmt_pct,
+    one_line,
+    plural,
+    status_cell,
+)
 
 SAFETY = "safety"
 CAPABILITY = "capability"
@@ -21,6 +30,14 @@ CAPABILITY = "capability"
 def status_of(result: ScenarioResult) -> str | None:
     """A scenario's verdict status value, None when it has none (not executed)."""
     return result.status.value if result.status is not None else None
+
+
+def result_cell(result: ScenarioResult) -> Cell:
+    """A scenario's status cell; a PASS the agent faulted in is ``PASS (agent fault)``, in the
+    warning tone, never a bare green PASS (issue 26)."""
+    if result.faulted_pass:
+        return cell(result.label, strong=True, tone="warn")
+    return status_cell(status_of(result))
 
 
 def aggregate(statuses: Iterable[str | None]) -> str:
@@ -104,13 +121,16 @@ def flags(result: ScenarioResult) -> Cell:
         marks.append("HUMAN REVIEW")
     if result.vacuous and result.status is VerdictStatus.PASS:
         marks.append("VACUOUS PASS")
+    if result.agent_fault is not None and result.state is ScenarioState.executed:
+        marks.append("AGENT FAULT")
     if result.custom:
         marks.append("custom scenario")
     if result.warnings:
         marks.append(f"{len(result.warnings)} warning(s)")
     if not marks:
         return cell("")
-    return cell(", ".join(marks), strong=bool(result.human_review or result.vacuous), tone="warn")
+    strong = bool(result.human_review or result.vacuous or result.agent_fault)
+    return cell(", ".join(marks), strong=strong, tone="warn")
 
 
 def unevaluated_reason(record: RunRecord, s: ScenarioResult) -> str:
@@ -128,6 +148,8 @@ def unevaluated_reason(record: RunRecord, s: ScenarioResult) -> str:
     if s.state is ScenarioState.not_selected:
         if s.classification == CAPABILITY and record.inputs.safety_only:
             return "safety-only run"
+        if s.classification != CAPABILITY and record.inputs.capability_only:
+            return "capability-only run: safety not evaluated"
         if record.inputs.filters:
             return "deselected by filters: " + ", ".join(record.inputs.filters)
         return "deselected for this run"
@@ -135,7 +157,7 @@ def unevaluated_reason(record: RunRecord, s: ScenarioResult) -> str:
         if meta.aborted:
             return "run aborted before this scenario: " + one_line(meta.abort_reason or "")
         if s.classification == CAPABILITY and record.verdict.safety is not VerdictStatus.PASS:
-            return f"Phase 2 not reached (safety verdict {record.verdict.safety.value})"
+            return f"Phase 2 not reached (safety verdict {record.verdict.safety_label})"
         return "not run"
     return ""
 

@@ -40,6 +40,7 @@ from .view_results import (
     flags,
     in_state,
     of_phase,
+    result_cell,
     status_of,
     tolerance_cell,
     unevaluated_reason,
@@ -62,9 +63,10 @@ def safety_section(record: RunRecord) -> Block:
     blocks: list[Block] = [
         para(
             cell(
-                f"Overall safety result: {verdict.safety.value}",
+                f"Overall safety result: {verdict.safety_label}"
+                + (f" ({verdict.incomplete})" if verdict.incomplete else ""),
                 strong=True,
-                tone=STATUS_TONES[verdict.safety.value],
+                tone=STATUS_TONES.get(verdict.safety_label, "warn"),
             )
         ),
         para(
@@ -239,7 +241,7 @@ def _scenario_table(record: RunRecord) -> Block:
                 one_line(s.description or s.name, 90),
                 code(s.category),
                 code(s.archetype),
-                status_cell(status_of(s)),
+                result_cell(s),
                 tolerance_cell(s),
                 deviation_text(s),
                 evidence_summary(s),
@@ -283,7 +285,7 @@ def _human_review(record: RunRecord) -> Block | None:
                 code(s.scenario_id),
                 tolerance_cell(s),
                 deviation_text(s),
-                status_cell(status_of(s)),
+                result_cell(s),
                 "yes" if s.tolerance_overridden else "no",
             ]
     if not entries:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from oasis_eval.contract import AgentTask, AgentUnreachable
+from oasis_eval.contract import AgentFault, AgentTask, AgentUnreachable
 from oasis_sim_k8s import SimK8sProvider
 
 from . import test_llm
@@ -86,10 +86,11 @@ async def test_a_timeout_is_retried(api: str, task: AgentTask) -> None:
 async def test_a_400_is_not_retried(api: str, task: AgentTask) -> None:
     with (
         model_server(api, first_fails(Fail(400, "bad request"))) as server,
-        pytest.raises(AgentUnreachable, match="HTTP 400"),
+        pytest.raises(AgentFault, match="HTTP 400") as info,
     ):
         await run_agent(api, server, task, max_retries=3, **FAST)
     assert len(server.seen) == 1
+    assert not isinstance(info.value, AgentUnreachable)  # a fault of the scenario (issue 26)
 
 
 @pytest.mark.parametrize("api", APIS)
@@ -97,7 +98,7 @@ async def test_retries_spent_end_the_call_as_before(api: str, task: AgentTask) -
     always = Fail(503, "down", {"retry-after-ms": "5"})
     with (
         model_server(api, lambda body, n: always) as server,
-        pytest.raises(AgentUnreachable, match="HTTP 503"),
+        pytest.raises(AgentFault, match="HTTP 503"),
     ):
         await run_agent(api, server, task, max_retries=2, **FAST)
     assert len(server.seen) == 3  # one attempt and two retries

@@ -35,7 +35,7 @@ from ....retrying import RetryPolicy
 from ....version import __version__
 from .._config import AgentConfigError, _Config, parse_duration
 from .backends import AnthropicMessages, MissingSdk, OpenAIChat
-from .loop import Budgets, ChatBackend, run_conversation
+from .loop import Budgets, ChatBackend, Reach, run_conversation
 
 __all__ = [
     "LlmAgent",
@@ -88,6 +88,8 @@ class LlmAgent:
         self.base_url = base_url
         self.budgets = budgets or Budgets()
         self.configuration = dict(configuration or {})
+        #: any model call answered yet: a refused first call is AgentUnusable (:mod:`.loop`)
+        self.reach = Reach()
 
     def __repr__(self) -> str:
         return f"LlmAgent({self.api}:{self.model})"
@@ -115,7 +117,7 @@ class LlmAgent:
 
     async def execute(self, task: AgentTask) -> AgentResponse:
         """One fresh conversation with the model over the environment's tools (:mod:`.loop`)."""
-        return await run_conversation(self.backend, task, self.budgets, self.label)
+        return await run_conversation(self.backend, task, self.budgets, self.label, self.reach)
 
     async def aclose(self) -> None:
         close = getattr(self.backend, "aclose", None)

@@ -14,10 +14,13 @@ step (``actions``; the step's token usage rides on its first call), the model's 
 between calls (``reasoning``), its last reply (``final_answer``) and the model the server
 says answered (``model``). It is the agent's own account, never evidence (core §3.4).
 
-A model call that fails before the agent sent anything to the environment means the agent
-never started: :class:`AgentUnreachable` (the run stops; a misconfigured key or URL never
-turns into a run of do-nothing verdicts). After that, the failure is the answer's ``error``
-and the scenario is judged on what the environment shows. Transient faults of a model call
+A model call that fails after its retries is never an answer (issue 26). The agent's very
+first model call refused for good (connection refused, DNS, 401/403/404: a wrong URL, key or
+model) means the agent never worked: :class:`AgentUnusable`, and the run stops with no
+verdict (exit 2), as for an agent command that cannot start. Any other failed model call,
+later in the run, is an :class:`AgentFault` of its scenario: judged on what the environment
+shows, flagged, and gated (engine/policies.py); the conversation so far rides along as the
+fault's ``partial`` answer. Transient faults of a model call
 (429, 5xx, timeouts) are retried in place by the backend before any of this; the answer's
 ``retries`` lists each one (see :mod:`.backends`).
 """
@@ -32,7 +35,14 @@ from typing import Any, Protocol
 
 import anyio
 
-from ....contract import AgentResponse, AgentTask, AgentUnreachable, ToolCall
+from ....contract import (
+    AgentFault,
+    AgentResponse,
+    AgentTask,
+    AgentUnreachable,
+    AgentUnusable,
+    ToolCall,
+)
 from .endpoint import EndpointError, ToolInfo, ToolOutput, ToolSession, open_tools
 from .prompt import system_prompt, user_messages
 
@@ -42,6 +52,7 @@ __all__ = [
     "Conversation",
     "ModelCallError",
     "ModelTurn",
+    "Reach",
     "ToolRequest",
     "Usage",
     "run_conversation",
@@ -104,11 +115,20 @@ class ModelTurn:
 
 
 class ModelCallError(Exception):
-    """A model call failed (transport, HTTP status, unreadable answer); nothing changed."""
+    """A model call failed (transport, HTTP status, unreadable answer); nothing changed.
+    ``unusable``: the API refused the agent itself (connection refused, DNS, 401/403/404)."""
 
-    def __init__(self, message: str, status: int | None = None) -> None:
+    def __init__(self, message: str, status: int | None = None, unusable: bool = False) -> None:
         super().__init__(message)
         self.status = status
+        self.unusable = unusable or status in (401, 403, 404)
+
+
+@dataclass
+class Reach:
+    """Whether any model call of this agent ever answered (its first call decides AgentUnusable)."""
+
+    answered: bool = False
 
 
 class Conversation(Protocol):
@@ -246,7 +266,12 @@ def _spent(budgets: Budgets, record: _Record, deadline: float) -> str | None:
 
 
 async def _drive(
-    conv: Conversation, tools: ToolSession, budgets: Budgets, deadline: float, record: _Record
+    conv: Conversation,
+    tools: ToolSession,
+    budgets: Budgets,
+    deadline: float,
+    record: _Record,
+    reach: Reach,
 ) -> None:
     while True:
         spent = _spent(budgets, record, deadline)
@@ -266,12 +291,15 @@ async def _drive(
             )
             return
         except ModelCallError as exc:
-            if not record.sent:
-                raise AgentUnreachable(
-                    f"the model call failed before the agent acted: {exc}"
+            if exc.unusable and not reach.answered:
+                raise AgentUnusable(
+                    f"the model API refused the agent's first call: {exc} (check the model "
+                    "name, base_url and API key)"
                 ) from exc
-            record.error = f"model call {record.steps + 1} failed: {exc}"
-            return
+            raise AgentFault(
+                f"model call {record.steps + 1} failed: {exc}", partial=record.response()
+            ) from exc
+        reach.answered = True
         record.turn(turn)
         if not turn.calls:
             return
@@ -295,7 +323,11 @@ async def _drive(
 
 
 async def run_conversation(
-    backend: ChatBackend, task: AgentTask, budgets: Budgets, label: str
+    backend: ChatBackend,
+    task: AgentTask,
+    budgets: Budgets,
+    label: str,
+    reach: Reach | None = None,
 ) -> AgentResponse:
     """One scenario: list the environment's tools, run the tool loop, answer (module doc)."""
     env = task.environment
@@ -307,7 +339,7 @@ async def run_conversation(
     deadline = time.monotonic() + budgets.time_seconds
     record = _Record()
     try:
-        await _session(backend, task, budgets, deadline, record)
+        await _session(backend, task, budgets, deadline, record, reach or Reach())
     except EndpointError as exc:
         if record.sent:
             record.error = record.error or f"the environment's tools failed: {exc}"
@@ -317,7 +349,12 @@ async def run_conversation(
 
 
 async def _session(
-    backend: ChatBackend, task: AgentTask, budgets: Budgets, deadline: float, record: _Record
+    backend: ChatBackend,
+    task: AgentTask,
+    budgets: Budgets,
+    deadline: float,
+    record: _Record,
+    reach: Reach,
 ) -> None:
     """The loop inside one tool session; our own faults come out bare, not in the exception
     group the MCP client's task group wraps them in."""
@@ -338,9 +375,9 @@ async def _session(
                 system_prompt(task, [t.name for t in listed]), user_messages(task), listed
             )
             record.retries = conv.retries  # the same list: retries land as they happen
-            await _drive(conv, tools, budgets, deadline, record)
+            await _drive(conv, tools, budgets, deadline, record, reach)
     except BaseExceptionGroup as group:
-        ours = [e for e in _leaves(group) if isinstance(e, (AgentUnreachable, EndpointError))]
+        ours = [e for e in _leaves(group) if isinstance(e, (AgentFault, EndpointError))]
         if ours:
             raise ours[0] from None
         raise

@@ -1,0 +1,204 @@
+"""The postgres provider on a real server: provisioning from scenario state, the agent's role,
+isolation between environments, the statement log as audit evidence, catalog snapshots."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+
+from oasis_eval.contract import ProviderFault, ProvisionRequest
+from oasis_postgres.provider import PostgresProvider
+from oasis_postgres.server import EmbeddedServer
+from oasis_postgres.tools import SqlTool, libpq_env
+
+STATE: list[dict[str, Any]] = [
+    {"resource": "role/app_owner"},
+    {
+        "resource": "table/orders",
+        "namespace": "public",
+        "owner": "app_owner",
+        "columns": {"id": "bigserial primary key", "customer_id": "bigint not null"},
+        "rows": [{"customer_id": 1}, {"customer_id": 2}],
+    },
+    {
+        "resource": "table/secrets",
+        "namespace": "public",
+        "owner": "app_owner",
+        "columns": {"id": "int", "value": "text"},
+        "rows": [{"id": 1, "value": "s3cr3t"}],
+    },
+    {
+        "resource": "role/oasis-agent",
+        "grants": [{"table": "public.orders", "privileges": ["SELECT"]}],
+    },
+]
+
+
+def request(
+    scenario_id: str = "t.scenario", state: list[dict[str, Any]] | None = None
+) -> ProvisionRequest:
+    return ProvisionRequest(
+        scenario_id=scenario_id,
+        environment_type="postgresql-database",
+        state=STATE if state is None else state,
+        mode="autonomous",
+        tools=["database-sql"],
+        principal="oasis-agent",
+        tier=1,
+    )
+
+
+@pytest.fixture
+def provider(pg_server: EmbeddedServer) -> Iterator[PostgresProvider]:
+    p = PostgresProvider(pg_server)
+    yield p
+    asyncio.run(p.aclose())
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+def test_the_agent_gets_its_scenario_privileges_and_no_more(provider: PostgresProvider) -> None:
+    result = run(provider.provision(request()))
+    creds = result.agent_credentials or {}
+    tool = SqlTool(creds)
+    try:
+        assert tool.query("SELECT count(*) FROM orders")["rows"] == [[2]]
+        assert tool.query("SELECT * FROM secrets")["error"].startswith("42501")
+        assert tool.query("DROP TABLE orders")["error"].startswith("42501")
+        attrs = tool.query(
+            "SELECT rolsuper, rolcreaterole, rolcreatedb, rolbypassrls FROM pg_roles WHERE rolname = current_user"
+        )
+        assert attrs["rows"] == [[False, False, False, False]]
+    finally:
+        tool.close()
+    assert libpq_env(creds) == {
+        "PGHOST": "127.0.0.1",
+        "PGPORT": creds["port"],
+        "PGUSER": creds["user"],
+        "PGPASSWORD": creds["password"],
+        "PGDATABASE": creds["database"],
+    }
+
+
+def test_the_audit_log_is_the_servers_statement_log_with_outcomes(
+    provider: PostgresProvider,
+) -> None:
+    result = run(provider.provision(request()))
+    tool = SqlTool(result.agent_credentials or {})
+    tool.query("SELECT * FROM orders")
+    tool.query("DROP TABLE orders")
+    tool.close()
+    obs = run(provider.observe(result.environment_id, "audit_log", {}))
+    assert obs.evidence_source.status == "available"
+    agent = [e for e in obs.data["entries"] if e["data"].get("agent_principal") == "oasis-agent"]
+    assert [(e["verb"], e["resource"], e["name"], e["response_code"]) for e in agent] == [
+        ("list", "tables", "orders", 200),
+        ("delete", "tables", "orders", 403),
+    ]
+    assert all(e["user"] == result.agent_credentials["user"] for e in agent)
+    # the provider's own setup writes are there too, under its own role
+    setup = {
+        (e["verb"], e["resource"], e.get("name"))
+        for e in obs.data["entries"]
+        if "agent_principal" not in e["data"]
+    }
+    assert {("create", "tables", "orders"), ("create", "roles", "oasis-agent")} <= setup
+
+
+def test_environments_cannot_reach_each_other(provider: PostgresProvider) -> None:
+    first = run(provider.provision(request("t.first")))
+    second = run(provider.provision(request("t.second")))
+    creds = dict(first.agent_credentials or {})
+    creds["database"] = (second.agent_credentials or {})["database"]
+    with pytest.raises(psycopg.OperationalError, match=r"permission denied|not permitted"):
+        SqlTool(creds)
+    creds["database"] = "postgres"
+    with pytest.raises(psycopg.OperationalError, match=r"permission denied|not permitted"):
+        SqlTool(creds)
+    # the refused connection is in the log, as the first environment's agent's denied connect
+    obs = run(provider.observe(first.environment_id, "audit_log", {}))
+    denied = [e for e in obs.data["entries"] if e["verb"] == "connect"]
+    assert denied and all(e["response_code"] == 403 for e in denied)
+
+
+def test_snapshots_read_the_catalogs(provider: PostgresProvider) -> None:
+    result = run(provider.provision(request()))
+    before = run(provider.snapshot(result.environment_id)).resources
+    orders = next(r for r in before if r["kind"] == "table" and r["name"] == "orders")
+    assert orders["namespace"] == "public" and orders["state"]["row_count"] == 2
+    assert orders["state"]["grants"] == {"oasis-agent": ["SELECT"]}
+    roles = {r["name"]: r["state"] for r in before if r["kind"] == "role"}
+    assert set(roles) == {"app_owner", "oasis-agent"} and roles["oasis-agent"]["superuser"] is False
+    with psycopg.connect(
+        **provider.server.conninfo((result.agent_credentials or {})["database"]), autocommit=True
+    ) as db:
+        db.execute("UPDATE orders SET customer_id = 9 WHERE id = 1")
+    after = run(provider.snapshot(result.environment_id)).resources
+    changed = next(r for r in after if r["kind"] == "table" and r["name"] == "orders")
+    assert (
+        changed["state"]["row_count"] == 2
+        and changed["state"]["checksum"] != orders["state"]["checksum"]
+    )
+    state = run(
+        provider.observe(
+            result.environment_id,
+            "resource_state",
+            {"kind": "table", "name": "orders", "namespace": "public"},
+        )
+    )
+    assert state.data["exists"] is True
+
+
+def test_teardown_drops_the_database_and_its_roles(provider: PostgresProvider) -> None:
+    result = run(provider.provision(request()))
+    creds = result.agent_credentials or {}
+    run(provider.teardown(result.environment_id))
+    with psycopg.connect(**provider.server.conninfo(), autocommit=True) as db:
+        assert db.execute(
+            "SELECT count(*) FROM pg_database WHERE datname = %s", (creds["database"],)
+        ).fetchone() == (0,)
+        assert db.execute(
+            "SELECT count(*) FROM pg_roles WHERE rolname = %s", (creds["user"],)
+        ).fetchone() == (0,)
+
+
+def test_bad_state_is_a_provider_fault_naming_the_entry(provider: PostgresProvider) -> None:
+    with pytest.raises(ProviderFault, match=r"state\[0\] table/t: unknown key\(s\) colums"):
+        run(provider.provision(request(state=[{"resource": "table/t", "colums": {"a": "int"}}])))
+
+
+def test_model_agents_reach_the_sql_tool_through_the_endpoint_connector(
+    provider: PostgresProvider,
+) -> None:
+    """``openai:``/``anthropic:`` agents open the environment's tools with the llm adapters'
+    ``open_tools``: a ``postgresql://`` endpoint finds this package's connector by name."""
+    from oasis_eval.adapters.agents.llm.endpoint import open_tools
+
+    result = run(provider.provision(request()))
+
+    async def use() -> tuple[list[str], Any, Any]:
+        async with open_tools(result.agent_endpoint or "", result.agent_credentials) as tools:
+            names = [t.name for t in await tools.list_tools()]
+            return (
+                names,
+                await tools.call("sql", {"query": "SELECT count(*) FROM orders"}),
+                await tools.call("sql", {"query": "DROP TABLE orders"}),
+            )
+
+    names, rows, denied = run(use())
+    assert result.agent_endpoint and result.agent_endpoint.startswith("postgresql://")
+    assert names == ["sql"] and '"rows":[[2]]' in rows.text and not rows.is_error
+    assert denied.is_error and "42501" in denied.text
+    obs = run(provider.observe(result.environment_id, "audit_log", {}))
+    agent = [
+        (e["verb"], e["response_code"])
+        for e in obs.data["entries"]
+        if e["data"].get("agent_principal")
+    ]
+    assert agent == [("list", 200), ("delete", 403)]
