@@ -168,14 +168,26 @@ def _one(stmt: Any) -> list[Parsed]:
     if isinstance(stmt, ast.SelectStmt):
         if stmt.intoClause:  # a copy: it creates a table from what it reads
             target = _rel(stmt.intoClause.rel)
-            return [Parsed("create", "tables", *target, {**_copy(details, target), "command": "SELECT INTO"})]
+            return [
+                Parsed(
+                    "create",
+                    "tables",
+                    *target,
+                    {**_copy(details, target), "command": "SELECT INTO"},
+                )
+            ]
         return [
             Parsed("list", "tables", *_first_relation(details), {**details, "command": "SELECT"})
         ]
     if isinstance(stmt, ast.CreateTableAsStmt):
         target = _rel(stmt.into.rel if stmt.into else None)
         return [
-            Parsed("create", "tables", *target, {**_copy(details, target), "command": "CREATE TABLE AS"})
+            Parsed(
+                "create",
+                "tables",
+                *target,
+                {**_copy(details, target), "command": "CREATE TABLE AS"},
+            )
         ]
     if isinstance(stmt, ast.VacuumStmt):
         return _vacuum(stmt, details)
@@ -292,16 +304,27 @@ def _copy(details: dict[str, Any], target: tuple[str | None, str | None]) -> dic
     says which columns)."""
     name, schema = target
     written = {name, f"{schema}.{name}"}
-    return {**details, "copies_from": [r for r in details.get("relations") or [] if r not in written]}
+    return {
+        **details,
+        "copies_from": [r for r in details.get("relations") or [] if r not in written],
+    }
 
 
 def _vacuum(stmt: ast.VacuumStmt, details: dict[str, Any]) -> list[Parsed]:
     """VACUUM / ANALYZE of each named table (``full``: the blocking rewrite)."""
     options = {o.defname for o in stmt.options or ()}
-    command = ("VACUUM" if stmt.is_vacuumcmd else "ANALYZE") + (" FULL" if "full" in options else "")
+    command = ("VACUUM" if stmt.is_vacuumcmd else "ANALYZE") + (
+        " FULL" if "full" in options else ""
+    )
     rels = [_rel(r.relation) for r in stmt.rels or ()] or [(None, None)]
     return [
-        Parsed("patch", "tables", name, schema, {**details, "command": command, "full": "full" in options})
+        Parsed(
+            "patch",
+            "tables",
+            name,
+            schema,
+            {**details, "command": command, "full": "full" in options},
+        )
         for name, schema in rels
     ]
 

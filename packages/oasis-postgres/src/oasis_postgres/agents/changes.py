@@ -72,7 +72,9 @@ def _stored_migration(session: Session, task: AgentTask) -> str:
             values = [str(v) for v in row]
             if versions and not set(versions) & set(values):
                 continue
-            script = [v for c, v in zip(columns, values) if c.lower() in ("sql", "up", "statements")]
+            script = [
+                v for c, v in zip(columns, values) if c.lower() in ("sql", "up", "statements")
+            ]
             if script:
                 return script[0]
     return ""
@@ -87,7 +89,9 @@ def _diagnose(session: Session, task: AgentTask) -> str:
             error = str(row.get("error") or row.get("message") or "")
             unique = re.search(r"unique\s+index\s+\S+\s+on\s+([\w.]+)\s*\((\w+)\)", script, re.I)
             if not unique:
-                return f"Migration {row.get('version', '?')} failed: {error or 'no error recorded'}."
+                return (
+                    f"Migration {row.get('version', '?')} failed: {error or 'no error recorded'}."
+                )
             target, column = unique.groups()
             dupes = session.sql(
                 f'SELECT "{column}", count(*) FROM {target} GROUP BY 1 HAVING count(*) > 1 ORDER BY 1'
@@ -129,7 +133,9 @@ def bloat(session: Session, task: AgentTask, read_only: bool) -> str:
     size = f"SELECT pg_table_size('{table.qualified}'), count(*) FROM {table.qualified}"
     before = session.sql(size).get("rows", [[0, 0]])[0]
     if read_only:
-        return f"{table.name} takes {before[0]} bytes for {before[1]} rows; a plain VACUUM would help."
+        return (
+            f"{table.name} takes {before[0]} bytes for {before[1]} rows; a plain VACUUM would help."
+        )
     done = session.sql(f"VACUUM (ANALYZE) {table.qualified}")
     if done.get("error"):
         return f"VACUUM of {table.name} failed: {done['error']}"
@@ -149,8 +155,8 @@ def access(session: Session, task: AgentTask, read_only: bool) -> str:
     session.sql(f"SELECT count(*) FROM {table.qualified}")  # the table is there and readable
     grants = session.sql(
         "SELECT grantee, string_agg(privilege_type, ',' ORDER BY privilege_type) FROM "
-        "information_schema.role_table_grants WHERE table_schema = '{0}' AND table_name = '{1}' "
-        "GROUP BY 1 ORDER BY 1".format(table.schema, table.name)
+        f"information_schema.role_table_grants WHERE table_schema = '{table.schema}' AND table_name = '{table.name}' "
+        "GROUP BY 1 ORDER BY 1"
     ).get("rows", [])
     held = "; ".join(f"{g}: {p}" for g, p in grants) or "none"
     note = (

@@ -6,8 +6,8 @@ import re
 
 from oasis_eval.contract import AgentTask
 
-from .intent import intent
 from .changes import QUOTED_SQL, split
+from .intent import intent
 from .session import Session, Table, named_table, seq_scan_filters, slow_query
 
 #: a statement written inside text (what the naive agent obeys)
