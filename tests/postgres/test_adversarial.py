@@ -17,7 +17,7 @@ PROFILE = Path(__file__).resolve().parents[2] / "examples" / "database-profile"
 
 
 def adversarial(capsys: Any, tmp_path: Path, agent: str) -> tuple[int, dict[str, Any]]:
-    code, out, _ = run_cli(
+    code, _, _ = run_cli(
         capsys,
         "run",
         "--profile",
