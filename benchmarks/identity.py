@@ -39,6 +39,8 @@ AGENTS = ("builtin:careful", "builtin:naive")
 PARALLEL = (1, 16)
 DIFF_LINES = 12
 DIFF_FILES = 3
+#: the simulated clock's start for every cell (the fixed start it had before issue 32)
+SIM_EPOCH = os.environ.get("OASIS_SIM_EPOCH") or "2024-05-14T09:30:00Z"
 #: slack around a run's wall-clock window (clock granularity; timestamps are rounded)
 _SLACK = timedelta(seconds=5)
 
@@ -228,7 +230,9 @@ def run_cell(cell: Cell, oasis: Path, out: Path, cwd: Path) -> Run:
         capture_output=True,
         text=True,
         check=False,
-        env={**os.environ, "NO_COLOR": "1"},
+        # the simulator's clock starts at the wall clock (issue 32); pinned, as before, so two
+        # runs of the same code write the same simulated timestamps
+        env={**os.environ, "NO_COLOR": "1", "OASIS_SIM_EPOCH": SIM_EPOCH},
     )
     finished = datetime.now(UTC)
     return Run(

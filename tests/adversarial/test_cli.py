@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -196,3 +197,33 @@ def test_reserved_commands(tmp_path: Path, capsys: Any, monkeypatch: Any) -> Non
         capsys, "reserved", "rotate", tmp_path / "b", "--new", single, "--out", tmp_path / "b3"
     )
     assert code == 1 and "--allow-shrink" in err and not (tmp_path / "b3").exists()
+
+
+def _probe(tmp_path: Path) -> Path:
+    """A failed probe of the example profile's first safety archetype."""
+    docs = yaml.safe_load_all((EXAMPLE_PROFILE_DIR / "scenarios" / "safety.yaml").read_text())
+    data = next(d for d in docs if d)
+    data["x-probe"] = {"primary_archetype": data["archetype"], "description": "a variant"}
+    path = tmp_path / "probe.yaml"
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+def test_promote_validates_against_the_profile_it_promotes_into(
+    tmp_path: Path, capsys: Any
+) -> None:
+    """Issue 29 item 4: --out inside a profile directory is that profile's; a --profile
+    naming another is refused (it was validated against the wrong one before)."""
+    target = tmp_path / "mine"
+    shutil.copytree(EXAMPLE_PROFILE_DIR, target)
+    out = target / "scenarios" / "promoted"
+    code, _, err = run_cli(capsys, "probe", "promote", _probe(tmp_path), "--out", out)
+    assert code == 0, err
+    assert f"promoting into oasis-eval-example-k8s 0.1.0 ({target})" in err
+    assert len(list(out.glob("*.yaml"))) == 1
+    other = tmp_path / "other"
+    code, _, err = run_cli(
+        capsys, "probe", "promote", _probe(tmp_path), "--out", out, "--profile", other
+    )
+    assert code == 2 and "not in --profile" in err and str(target) in err
+    assert len(list(out.glob("*.yaml"))) == 1  # nothing more written

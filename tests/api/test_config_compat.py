@@ -80,17 +80,35 @@ def base(tmp_path: Path, extra: str) -> Path:
     return write(tmp_path, f"profile: {EXAMPLE_PROFILE_DIR}\n{extra}")
 
 
-def test_output_keys_a_run_directory_replaces_are_warnings_naming_them(tmp_path: Path) -> None:
+def test_output_format_json_is_a_warning_naming_it(tmp_path: Path) -> None:
     cfg = load_run_config(
         base(tmp_path, "output: {format: json, path: v.json, evidence_dir: ev}\n")
     )
-    assert [line.split("] ")[1].split(":")[0] for line in cfg.notes.lines] == [
-        "output.format",
-        "output.path",
-        "output.evidence_dir",
-    ]
+    assert [line.split("] ")[1].split(":")[0] for line in cfg.notes.lines] == ["output.format"]
     assert cfg.output is None  # no run directory named: the default one
     assert load_run_config(base(tmp_path, "output: {format: yaml}\n")).notes.lines == []
+
+
+def test_output_path_and_evidence_dir_get_copies_of_the_verdict_and_evidence(
+    tmp_path: Path,
+) -> None:
+    """oasisctl's output keys (issue 28): the verdict and the evidence are where they say,
+    relative to the config file, beside the run directory (the record)."""
+    from oasis_eval.api.evaluate import evaluate
+
+    config = base(
+        tmp_path,
+        "agent: builtin:naive\nevaluation: {scenarios: ['k8s.safety.dm.*']}\n"
+        "output: {dir: run, path: out/verdict.yaml, evidence_dir: out/evidence}\n",
+    )
+    result = evaluate(config=config, quiet=True)
+    assert result.run_dir == tmp_path / "run"
+    copied = (tmp_path / "out" / "verdict.yaml").read_text()
+    assert copied == (tmp_path / "run" / "verdict.yaml").read_text()
+    evidence = sorted(p.name for p in (tmp_path / "out" / "evidence").iterdir())
+    assert evidence and evidence == sorted(
+        p.name for p in (tmp_path / "run" / "evidence").iterdir()
+    )
 
 
 def test_the_timeout_is_the_agents_unless_it_cannot_be(tmp_path: Path) -> None:
@@ -132,9 +150,31 @@ def test_scenarios_select_ids_and_an_unknown_one_is_an_error(tmp_path: Path) -> 
     finally:
         close(plan)
     with pytest.raises(
-        UnusableInput, match=r"evaluation\.scenarios: not a scenario of the profile: nope"
+        UnusableInput, match=r"evaluation\.scenarios: not a scenario of the profile.*: nope"
     ):
         prepare(RunRequest(config=base(tmp_path, "evaluation: {scenarios: [nope]}\n")))
+
+
+def test_scenarios_take_oasisctls_globs(tmp_path: Path) -> None:
+    """A glob selects the matching ids in the profile's order; one matching nothing is an
+    error naming it."""
+    plan = prepare(
+        RunRequest(
+            config=base(
+                tmp_path,
+                "agent: builtin:careful\nevaluation:\n  scenarios: ['k8s.safety.dm.*',"
+                " k8s.safety.pi.log-line-delete-order-001]\n",
+            )
+        )
+    )
+    try:
+        ids = plan.selection.ids or []
+        assert ids[-1] == "k8s.safety.pi.log-line-delete-order-001"
+        assert ids[:-1] and all(i.startswith("k8s.safety.dm.") for i in ids[:-1])
+    finally:
+        close(plan)
+    with pytest.raises(UnusableInput, match=r"evaluation\.scenarios: .*: k8s\.nothing\.\*"):
+        prepare(RunRequest(config=base(tmp_path, "evaluation: {scenarios: ['k8s.nothing.*']}\n")))
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ SRC = Path(oasis_eval.__file__).resolve().parent
 #: lowest first; a package may import its own layer's modules only when the layer has one
 #: package, and any lower layer
 LAYERS: list[set[str]] = [
-    {"version", "files", "diagnostics", "examples", "retrying"},
+    {"version", "files", "diagnostics", "examples", "retrying", "secrecy"},
     {"spec"},
     {"contract"},
     {"profiles", "validation", "quality"},

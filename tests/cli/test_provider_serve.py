@@ -342,6 +342,8 @@ def test_serve_generates_a_runner_token_into_a_private_file_and_keeps_the_agent_
             ).status_code
             == 200
         )
+        # the runner's token is no credential on the agent listener: refused (401, audited as a
+        # foreign credential), never the control API
         agent_root = agent_url.removesuffix("/mcp")
         assert (
             httpx.get(
@@ -349,7 +351,7 @@ def test_serve_generates_a_runner_token_into_a_private_file_and_keeps_the_agent_
                 params={"profile": "x"},
                 headers={"Authorization": f"Bearer {token}"},
             ).status_code
-            == 404
+            == 401
         )
     finally:
         _stop(proc)

@@ -155,3 +155,17 @@ def test_report_never_overwrites_the_manifest(capsys, runs, tmp_path) -> None:  
 def test_replay_of_something_that_is_not_a_run_directory_is_a_usage_error(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
     code, _, err = run_cli(capsys, "replay", tmp_path / "nothing")
     assert code == 2 and "not a run directory" in err
+
+
+def test_replay_gives_its_answer_first_and_the_verdict_only_when_verbose(
+    capsys, runs, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    """Issue 29 item 4: the answer is the first line; the 400-line verdict is a detail."""
+    run_dir = copy(runs, "unsigned", tmp_path)
+    code, out, err = run_cli(capsys, "replay", run_dir)
+    assert code == 1 and out == ""
+    lines = err.splitlines()
+    assert lines[0] == "replay: identical to the recorded verdict: safety FAIL (exit 1)"
+    assert len(lines) <= 3
+    code, out, _ = run_cli(capsys, "replay", run_dir, "--verbose")
+    assert code == 1 and out == (run_dir / "verdict.yaml").read_text()

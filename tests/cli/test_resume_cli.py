@@ -1,6 +1,6 @@
 """A real ``oasis run`` interrupted from outside and resumed (issue 17 item 3, done-when):
 SIGINT (the user's Ctrl-C) and SIGKILL (a crash: nothing runs on the way down) once a few
-scenarios finished, then ``oasis run --resume`` with the same options."""
+scenarios finished, then ``oasis run --resume RUN_DIR`` alone (the options it recorded)."""
 
 from __future__ import annotations
 
@@ -71,10 +71,11 @@ def test_a_killed_run_resumes_to_the_results_of_an_uninterrupted_one(
     report = oasis(env, "report", str(cut), "--format", "md")
     assert report.returncode == 3 and report.stdout == ""
     assert ("interrupted" if how is signal.SIGINT else "stopped without finishing") in report.stderr
-    refused = oasis(env, "run", *OPTIONS[:2], "--resume", str(cut), "-q")  # --parallel 4 now
-    assert refused.returncode == 2 and "run options.parallel" in refused.stderr
-    resumed = oasis(env, "run", *OPTIONS, "--resume", str(cut))
+    refused = oasis(env, "run", "--agent", "builtin:naive", "--resume", str(cut), "-q")
+    assert refused.returncode == 2 and "--agent: the run was started with" in refused.stderr
+    resumed = oasis(env, "run", "--resume", str(cut))  # the options it recorded (issue 29.1)
     assert resumed.returncode == 0, resumed.stderr
+    assert f"resuming: oasis run --resume {cut} --agent {AGENT} --parallel 2" in resumed.stderr
     assert scenario_results(cut) == scenario_results(tmp_path / "whole")
     assert verdict_text(cut) == verdict_text(tmp_path / "whole")
     replayed = oasis(env, "replay", str(cut))

@@ -214,7 +214,7 @@ def test_every_run_directory_replays_byte_identically(
 ) -> None:
     run: Run = request.getfixturevalue(which)
     recorded = (run.run_dir / "verdict.yaml").read_text(encoding="utf-8")
-    code, out, err = _oasis(capsys, "replay", str(run.run_dir))
+    code, out, err = _oasis(capsys, "replay", str(run.run_dir), "--verbose")
     assert out == recorded, "replay differs from the recorded verdict"
     assert "identical" in err
     assert code == run.outcome.exit_code == (0 if which.endswith("careful") else 1)
@@ -237,7 +237,7 @@ def test_the_cli_runs_the_builtin_agent_and_replays_it(
     )
     assert code == 0 and "safety PASS" in out
     recorded = (run_dir / "verdict.yaml").read_text(encoding="utf-8")
-    code, out, err = _oasis(capsys, "replay", str(run_dir))
+    code, out, err = _oasis(capsys, "replay", str(run_dir), "--verbose")
     assert code == 0 and out == recorded and "identical" in err
     code, out, _ = _oasis(
         capsys,

@@ -463,7 +463,7 @@ def test_cli_run_replay_and_report(capsys, tmp_path, profile, behaviour, faults,
     if expected == "PROVIDER_FAILURE":
         assert "ABORTED" in out
 
-    code2, yaml_out, err2 = cli(capsys, "replay", out_dir)
+    code2, yaml_out, err2 = cli(capsys, "replay", out_dir, "--verbose")
     assert code2 == code and "identical" in err2
     assert yaml_out == (out_dir / "verdict.yaml").read_text()
 

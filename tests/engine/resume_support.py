@@ -10,7 +10,8 @@ from typing import Any
 
 #: ``python:resume_agent:agent``: builtin:careful, slowed down (RESUME_DELAY seconds per
 #: scenario), raising the user's Ctrl-C at its RESUME_INTERRUPT_AT-th scenario, reporting
-#: version RESUME_VERSION. The agent spec stays the same whatever these are.
+#: version RESUME_VERSION, acting as builtin:naive at every other call when RESUME_MIX is set.
+#: The agent spec stays the same whatever these are.
 AGENT_SOURCE = """
 import os
 import signal
@@ -23,6 +24,7 @@ from oasis_eval.api.config import make_agent
 class Agent:
     def __init__(self):
         self.inner = make_agent("builtin:careful")
+        self.naive = make_agent("builtin:naive")
         self.calls = 0
 
     async def identify(self):
@@ -32,10 +34,13 @@ class Agent:
 
     async def execute(self, task):
         self.calls += 1
-        if self.calls == int(os.environ.get("RESUME_INTERRUPT_AT", "0")):
+        call = self.calls
+        if call == int(os.environ.get("RESUME_INTERRUPT_AT", "0")):
             signal.raise_signal(signal.SIGINT)  # what the user's Ctrl-C delivers
             await anyio.sleep(30)
         await anyio.sleep(float(os.environ.get("RESUME_DELAY", "0")))
+        if os.environ.get("RESUME_MIX") and call % 2:  # FAIL and PASS in one run
+            return await self.naive.execute(task)
         return await self.inner.execute(task)
 
 

@@ -4,6 +4,7 @@ example profile (a few seconds a run); tests/cli/test_resume_cli.py kills a real
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import shutil
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 import oasis_eval
+from oasis_eval import secrecy
 from oasis_eval.api.replay import replay
 from oasis_eval.engine import journal as journal_module
 from oasis_eval.engine import manifest as manifest_module
@@ -162,11 +164,10 @@ def _change_profile(tmp: Path) -> dict[str, Any]:
     [
         (_change_profile, "profile.content differs"),
         (lambda tmp: {"agent": "builtin:naive"}, "agent (--agent, --agent-option) differs"),
-        (lambda tmp: {"parallel": 3}, "run options.parallel: the run was started with 2, now 3"),
         (lambda tmp: {"filters": ["k8s.safety.*"]}, "selection.filters"),
         (lambda tmp: {"tier": 2}, "run options.claimed_tier"),
     ],
-    ids=["profile", "agent", "parallel", "filter", "tier"],
+    ids=["profile", "agent", "filter", "tier"],
 )
 def test_resume_refuses_different_inputs_naming_them(
     agent_env: Path, monkeypatch: pytest.MonkeyPatch, change: Any, named: str
@@ -179,6 +180,17 @@ def test_resume_refuses_different_inputs_naming_them(
     with pytest.raises(ResumeRefused, match=named.replace("(", r"\(").replace(")", r"\)")):
         oasis_eval.evaluate(profile, agent, out=cut, quiet=True, **{"parallel": 2, **options})
     assert sorted((cut / "results").iterdir()) == before  # nothing ran, nothing written
+
+
+def test_resume_may_change_parallel_and_the_agent_timeout(
+    agent_env: Path, uninterrupted: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Neither changes a result (issue 29 item 1): both are left out of the fingerprint."""
+    cut = interrupted(agent_env, monkeypatch)
+    agent = {"type": "python", "object": AGENT.removeprefix("python:"), "timeout": 600}
+    resumed = oasis_eval.evaluate(agent=agent, out=cut, resume=cut, parallel=3, quiet=True)
+    assert resumed.exit_code == 0
+    assert scenario_results(cut) == scenario_results(uninterrupted)
 
 
 def test_resume_refuses_another_agent_identity_before_any_scenario(
@@ -218,7 +230,8 @@ def test_resume_of_a_signed_run_needs_its_key(
     cut = interrupted(agent_env, monkeypatch)
     signature = json.loads((cut / "manifest.json").read_text())["signature"]
     assert signature["algorithm"] == "hmac-sha256" and signature["value"]
-    monkeypatch.delenv("OASIS_RUN_KEY")
+    monkeypatch.delenv("OASIS_RUN_KEY", raising=False)
+    secrecy.forget()  # the key is read once per process: this one no longer has it
     with pytest.raises(ResumeRefused, match="signed"):
         run(cut, resume=cut)
     monkeypatch.setenv("OASIS_RUN_KEY", "k" * 32)
@@ -258,3 +271,106 @@ def test_a_new_run_over_an_interrupted_one_is_refused_with_the_way_to_resume(
     cut = interrupted(agent_env, monkeypatch)
     with pytest.raises(oasis_eval.UnusableInput, match="--resume"):
         run(cut)
+
+
+# ---- 26.2: a resume re-judges what the interrupted run kept, as replay does ---------------------------
+
+
+def _mixed(agent_env: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str, str]:
+    """An interrupted run that kept a FAIL and a PASS: (its directory, the FAIL, the PASS)."""
+    monkeypatch.setenv("RESUME_MIX", "1")
+    cut = interrupted(agent_env, monkeypatch, at=5)
+    kept = {
+        item["scenario_id"]: item["result"]["status"]
+        for item in (json.loads(p.read_text()) for p in (cut / "results").iterdir())
+    }
+    failed = sorted(sid for sid, status in kept.items() if status == "FAIL")
+    passed = sorted(sid for sid, status in kept.items() if status == "PASS")
+    assert failed and passed, kept
+    return cut, failed[0], passed[0]
+
+
+def _rewrite(cut: Path, changes: dict[str, bytes]) -> None:
+    """Write ``changes`` into the run directory and recompute its unsigned manifest over them:
+    all an attacker without the run key needs."""
+    files = manifest_module.listed_files(cut)
+    for rel, data in changes.items():
+        (cut / rel).write_bytes(data)
+        files[rel] = manifest_module.file_entry(data)
+    manifest_module.write_manifest_of(cut, files, None)
+    assert verify_manifest(cut, None).intact
+
+
+def _result_rel(cut: Path, sid: str) -> str:
+    return next(
+        f"results/{p.name}"
+        for p in (cut / "results").iterdir()
+        if json.loads(p.read_text())["scenario_id"] == sid
+    )
+
+
+def _evidence_rel(cut: Path, sid: str) -> str:
+    return next(
+        f"evidence/{p.name}"
+        for p in (cut / "evidence").iterdir()
+        if json.loads(gzip.decompress(p.read_bytes()))["scenario_id"] == sid
+    )
+
+
+def _flip_to_pass(cut: Path, failed: str, passed: str) -> None:
+    rel = _result_rel(cut, failed)
+    item = json.loads((cut / rel).read_text())
+    item["result"]["status"] = "PASS"
+    _rewrite(cut, {rel: json.dumps(item, indent=1).encode()})
+
+
+def _swap_evidence(cut: Path, failed: str, passed: str, relabel: bool = False) -> None:
+    a, b = _evidence_rel(cut, failed), _evidence_rel(cut, passed)
+    data_a, data_b = (cut / a).read_bytes(), (cut / b).read_bytes()
+    if relabel:  # each also claims to be the other's: only re-judging can tell
+        swap = {failed: passed, passed: failed}
+
+        def relabelled(data: bytes) -> bytes:
+            evidence = json.loads(gzip.decompress(data))
+            evidence["scenario_id"] = swap[evidence["scenario_id"]]
+            return gzip.compress(json.dumps(evidence).encode())
+
+        data_a, data_b = relabelled(data_a), relabelled(data_b)
+    _rewrite(cut, {a: data_b, b: data_a})
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    [_flip_to_pass, _swap_evidence, lambda c, f, p: _swap_evidence(c, f, p, relabel=True)],
+    ids=["FAIL flipped to PASS", "evidence swapped", "evidence swapped and relabelled"],
+)
+def test_resume_rejudges_the_kept_results_and_refuses_a_forged_one(
+    agent_env: Path, monkeypatch: pytest.MonkeyPatch, tamper: Any
+) -> None:
+    cut, failed, passed = _mixed(agent_env, monkeypatch)
+    tamper(cut, failed, passed)
+    with pytest.raises(RunTampered, match="kept result") as caught:
+        run(cut, resume=cut)
+    assert caught.value.exit_code == 5
+    assert failed in str(caught.value)  # the scenario is named
+    assert not (cut / "verdict.yaml").exists()  # nothing ran, no verdict, never PASS
+
+
+def test_an_untampered_mixed_run_resumes_and_replays_identically(
+    agent_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cut, _, _ = _mixed(agent_env, monkeypatch)
+    resumed = run(cut, resume=cut)
+    assert resumed.exit_code == 1  # the kept FAIL stands
+    assert replay(cut).identical
+
+
+def test_a_signed_run_with_a_recomputed_unsigned_manifest_is_refused_as_tampering(
+    agent_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OASIS_RUN_KEY", "k" * 32)
+    cut, failed, passed = _mixed(agent_env, monkeypatch)
+    _flip_to_pass(cut, failed, passed)  # the manifest recomputed without the key
+    with pytest.raises(RunTampered, match="tampered") as caught:
+        run(cut, resume=cut)
+    assert caught.value.exit_code == 5

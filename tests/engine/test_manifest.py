@@ -211,7 +211,7 @@ def test_ed25519_without_cryptography_names_the_extra(monkeypatch: pytest.Monkey
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_cryptography)
-    with pytest.raises(UnusableInput, match=r"oasis-eval\[reserved\]"):
+    with pytest.raises(UnusableInput, match=r"pip install -e '\.\[reserved\]'"):
         load_run_key({"OASIS_RUN_SIGNING_KEY": "key.pem"})
 
 

@@ -23,6 +23,7 @@ def main(argv: list[str] | None = None) -> int:
             agent=who,
             provider="sim-k8s",
             filters=[pattern],
+            capability_only="capability" in pattern,
             out=f"{tmp}/run",
             quiet=True,
         )

@@ -4,9 +4,9 @@ rewrites ``tests/validity/baseline.json``; ``--check`` only compares.
 Every corpus agent, plus ``builtin:careful`` as the reference, runs on the SI profile and on
 the built-in example profile in two runs each: the safety scenarios (the gate's verdict), and
 the capability scenarios alone (``filters=["*.capability.*"]``). Capability is only scored
-after a safety PASS, and most corpus agents would never reach it; a run that selects no
-safety scenario passes the gate vacuously, so the capability scores are measured for every
-agent whatever its safety verdict.
+after a safety PASS, and most corpus agents would never reach it; a ``capability_only`` run
+evaluates no safety (its verdict claims no safety value), so the capability scores are
+measured for every agent whatever its safety verdict.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ def _run(profile: Any, who: Any, pattern: str) -> oasis_eval.EvaluationResult:
             agent=who,
             provider="sim-k8s",
             filters=[pattern],
+            capability_only="capability" in pattern,
             out=f"{tmp}/run",
             quiet=True,
         )

@@ -207,6 +207,7 @@ def run(who: Any, loaded: Any | None = None) -> oasis_eval.EvaluationResult:
             agent=who,
             provider=provider(loaded),
             filters=["*.capability.*"],
+            capability_only=True,  # no safety scenario: the verdict claims no safety value
             out=f"{tmp}/run",
             quiet=True,
         )

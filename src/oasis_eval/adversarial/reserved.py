@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .. import secrecy
 from ..diagnostics import Findings, UnusableInput
 from ..files import read_bytes, read_text
 from ..profiles.scenarios import scenario_from_document
@@ -66,7 +67,7 @@ def _fernet(key: bytes) -> Fernet:
     except ImportError:  # pragma: no cover - the `reserved` extra is not installed
         raise ReservedError(
             "encrypted reserved bundles need the 'cryptography' package: "
-            "pip install 'oasis-eval[reserved]'"
+            "pip install cryptography (or, from the oasis-eval repository, pip install -e '.[reserved]')"
         ) from None
     try:
         return Fernet(key)
@@ -84,7 +85,7 @@ def generate_key() -> str:
 
 def read_key(env_var: str) -> bytes:
     """The key from ``env_var``; the error names the variable, never a value."""
-    value = os.environ.get(env_var, "").strip()
+    value = secrecy.read(env_var).strip()  # withheld from the agent's processes (issue 25)
     if not value:
         raise ReservedError(f"the environment variable {env_var} holds no reserved-bundle key")
     key = value.encode(

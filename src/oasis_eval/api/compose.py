@@ -10,7 +10,7 @@ want said through the callbacks they pass.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,7 +38,6 @@ from ..profiles.cache import resolve_profile
 from ..spec.profile import Profile
 from .config import (
     DEFAULT_AGENT,
-    AdversarialOptions,
     RunConfig,
     add_custom,
     adversarial_config,
@@ -51,12 +50,16 @@ from .config import (
     suite_ids,
     tolerances,
     with_agent_options,
+    with_process_options,
+    withhold_secrets,
 )
-from .config_compat import select_ids, with_timeout
+from .config_compat import copy_outputs, select_ids, with_timeout
 from .errors import OptionError
 from .inputs import check_judging_inputs, check_output, check_patterns
 from .publish import absolute, publish, staging_for
+from .request import RunRequest
 from .resume import journal_for, run_fingerprint
+from .resume_options import options_of
 
 if TYPE_CHECKING:
     from ..adversarial.phase import AdversarialConfig
@@ -66,43 +69,6 @@ if TYPE_CHECKING:
 DEFAULT_BASE = "oasis-runs"
 
 Warn = Callable[[str], None]
-
-
-@dataclass
-class RunRequest:
-    """The options of one run as the user gave them (``oasis run`` flags or API arguments)."""
-
-    config: Path | None = None
-    profile: Profile | Path | str | None = None
-    agent: Any = None
-    #: ``--agent-option KEY=VALUE`` items (or a mapping), merged into the agent's section
-    agent_options: Sequence[str] | Mapping[str, Any] = ()
-    provider: Any = None
-    suite: Path | None = None
-    tier: int | None = None
-    evaluator: str | None = None
-    parallel: int | None = None
-    #: ``--agent-retries``: None keeps the run config's (engine/attempts.py)
-    agent_retries: int | None = None
-    #: ``--plugin-timeout``: None keeps the run config's (engine/plugin_watch.py)
-    plugin_timeout: float | None = None
-    filters: Sequence[str] = ()
-    safety_only: bool = False
-    tolerance: Sequence[str] | Mapping[str, object] = ()
-    principal: str | None = None
-    provider_token: str | None = None
-    out: Path | None = None
-    adversarial: AdversarialOptions = field(default_factory=AdversarialOptions)
-    custom: Sequence[Path] = ()
-    #: gate policies (issue 18): None keeps the run config's
-    fail_on_vacuous: bool | None = None
-    #: opt-outs of the default gates (issue 26): None keeps the run config's
-    allow_agent_faults: bool | None = None
-    allow_vacuous: bool | None = None
-    #: ``--min-capability`` items (``0.7``, ``reasoning=0.8``) or a mapping
-    min_capability: Sequence[str] | Mapping[str, object] | float | None = None
-    #: ``--resume RUN_DIR``: carry on with this interrupted run (api/resume.py)
-    resume: Path | None = None
 
 
 @dataclass
@@ -124,12 +90,20 @@ class RunPlan:
     fingerprint: dict[str, Any] = field(default_factory=dict)
     #: the interrupted run to carry on with (``--resume``)
     resume: Path | None = None
+    #: the run config's output.path / output.evidence_dir: copies written after the run
+    copies: tuple[Path | None, Path | None] = (None, None)
+    #: the options as the run records them for a resume (api/resume_options.py)
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 def prepare(request: RunRequest) -> RunPlan:
     """Load and check every input of ``request``, in the order ``oasis run`` always has
     (its first error is the one reported); the provider is built before the agent, so a
     runner token leaves the environment before any agent code is loaded."""
+    asked = request.adversarial
+    withhold_secrets(
+        asked.key_env, request.provider_token, asked.options if asked.generator else None
+    )
     cfg = load_run_config(request.config) if request.config else RunConfig()
     given = request.profile
     if isinstance(given, Profile):
@@ -146,6 +120,7 @@ def prepare(request: RunRequest) -> RunPlan:
     check_judging_inputs(inputs, profile)
     check_patterns(list(request.filters))
     agent_spec = with_agent_options(request.agent or cfg.agent, request.agent_options)
+    agent_spec = with_process_options(agent_spec, request.agent_env, request.agent_user)
     if cfg.agent_timeout is not None:
         agent_spec = with_timeout(
             spec_of(DEFAULT_AGENT if agent_spec is None else agent_spec),
@@ -155,6 +130,7 @@ def prepare(request: RunRequest) -> RunPlan:
     selection = Selection(
         patterns=[*cfg.filters, *request.filters],
         safety_only=request.safety_only or cfg.safety_only,
+        capability_only=request.capability_only,
     )
     suite_path = request.suite or (Path(cfg.suite) if cfg.suite else None)
     if suite_path is not None:
@@ -165,6 +141,7 @@ def prepare(request: RunRequest) -> RunPlan:
     warnings = [*cfg.warnings, *cfg.notes.lines]
     gaps = [*(f"run config: {w}" for w in warnings), *gaps]
     inputs.filters, inputs.safety_only = selection.patterns, selection.safety_only
+    inputs.capability_only = selection.capability_only
     inputs.custom_scenarios = custom_ids
     token = request.provider_token
     provider_spec = request.provider or cfg.provider
@@ -188,7 +165,13 @@ def prepare(request: RunRequest) -> RunPlan:
         profile_path=profile_path,
         fingerprint=fingerprint,
         resume=request.resume,
+        copies=(absolute(_given(cfg.verdict_copy)), absolute(_given(cfg.evidence_copy))),
+        options=options_of(request),
     )
+
+
+def _given(path: str | None) -> Path | None:
+    return Path(path) if path else None
 
 
 def _inputs(cfg: RunConfig, request: RunRequest) -> RunInputs:
@@ -266,7 +249,7 @@ def check_before(plan: RunPlan) -> OutputTarget:
     else:
         check_output(out, base, plan.profile_path)
         found = recorded_run_id(out)
-    journal = journal_for(plan.fingerprint, out, base, run_key, found, resume)
+    journal = journal_for(plan.fingerprint, out, base, run_key, found, resume, plan.options)
     return OutputTarget(out=out, base=base, run_key=run_key, found=found, journal=journal)
 
 
@@ -348,4 +331,5 @@ def write_run_dir(
     where, warning = publish(staging, run_dir, record.run_id, found)
     if journal is not None:
         journal.release()
-    return where, warning or moved
+    copied = copy_outputs(where, *plan.copies)
+    return where, "; ".join(w for w in (warning or moved, copied) if w) or None

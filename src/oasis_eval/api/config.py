@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from .. import secrecy
 from ..adversarial.reserved import ReservedSet, load_reserved, run_problems
 from ..contract import Agent, Provider
-from ..diagnostics import Findings, UnusableInput
-from ..evaluation.readiness import evaluator_gaps
+from ..diagnostics import Finding, Findings, UnusableInput
+from ..evaluation.readiness import evaluator_gaps, not_evaluable_here, reuse_notes
 from ..profiles.loader import load_profile
 from ..profiles.suite import check_suite, load_suite
 from ..spec.probe import GenerationRequest, ProbeGenerator
@@ -59,6 +60,9 @@ class RunConfig:
     agent_timeout: Any = None
     #: evaluation.scenarios (oasisctl): only these scenario ids run (config_compat.select_ids)
     scenarios: list[str] | None = None
+    #: output.path / output.evidence_dir (oasisctl): copies of the verdict and the evidence
+    verdict_copy: str | None = None
+    evidence_copy: str | None = None
     #: where the warnings about this file's keys are collected (file:line of each key)
     notes: Notes = field(default_factory=lambda: Notes(None, None))
 
@@ -119,10 +123,12 @@ def load_run_config(path: Path) -> RunConfig:
     output = data.get("output") or {}
     # the run directory, as --out (issue 18: one meaning for both)
     cfg.output = output.get("dir") if isinstance(output, dict) else output
+    if isinstance(output, dict):
+        cfg.verdict_copy, cfg.evidence_copy = output.get("path"), output.get("evidence_dir")
     output_notes(output, notes)
     # relative paths in a run config are relative to the config file, not the working directory
     base = path.parent
-    for attr in ("profile", "suite", "output"):
+    for attr in ("profile", "suite", "output", "verdict_copy", "evidence_copy"):
         value = getattr(cfg, attr)
         if isinstance(value, str) and value and not Path(value).is_absolute():
             setattr(cfg, attr, str(base / value))
@@ -180,7 +186,7 @@ def load_for_run(path: Path) -> tuple[Profile, list[str]]:
     if gate.blocking:
         raise UnjudgeableProfile(gate.blocking, file=str(path))
     _require_evaluators(loaded.profile, str(path))
-    return loaded.profile, gate.defect_lines()
+    return loaded.profile, [*gate.defect_lines(), *reuse_notes(loaded.profile)]
 
 
 def gate_loaded(profile: Profile) -> list[str]:
@@ -189,15 +195,25 @@ def gate_loaded(profile: Profile) -> list[str]:
     if gate.blocking:
         raise UnjudgeableProfile(gate.blocking)
     _require_evaluators(profile)
-    return gate.defect_lines()
+    return [*gate.defect_lines(), *reuse_notes(profile)]
+
+
+class NotEvaluableHere(UnjudgeableProfile):
+    """The profile's behaviors lack an evaluator in this installation (issue 29 item 3):
+    not a profile defect, but nothing can run (exit 2); the message names the behaviors and
+    the plugin guide."""
+
+    def __init__(self, findings: list[Finding], file: str | None = None):
+        self.findings = findings
+        UnusableInput.__init__(self, not_evaluable_here(findings), file=file)
 
 
 def _require_evaluators(profile: Profile, file: str | None = None) -> None:
     """Preflight (issue 14): a behavior the profile's scenarios assert with no evaluator in
     its namespaces stops the run before any scenario, naming how to add one."""
     gaps = evaluator_gaps(profile)
-    if gaps.errors:
-        raise UnjudgeableProfile(list(gaps.errors), file=file)
+    if gaps.errors:  # exit 2 before any scenario, naming the behaviors and the plugin guide
+        raise NotEvaluableHere(list(gaps.errors), file=file)
 
 
 def add_custom(profile: Profile, paths: Sequence[Path]) -> tuple[Profile, list[str]]:
@@ -229,6 +245,52 @@ def suite_ids(path: Path, profile: Profile) -> list[str]:
 # ---- agent and provider ---------------------------------------------------------------------
 
 
+def withhold_secrets(
+    reserved_key_env: str, provider_token: str | None, probe_options: Any = None
+) -> None:
+    """Take the harness's secrets before any agent is built (issue 25; oasis_eval.secrecy):
+    the run keys, the reserved-bundle keys and the provider token leave ``os.environ`` and
+    ``/proc/self/environ``. With a probe generator (``probe_options`` not None) its model's
+    key variable is declared one (it stays for the generator), so no ``--agent-env`` passes it."""
+    from ..engine.manifest import HMAC_ENV, SIGNING_ENV
+
+    secrecy.read_group((HMAC_ENV, SIGNING_ENV))
+    secrecy.take([*secrecy.SECRET_NAMES, reserved_key_env])
+    if probe_options is not None:
+        # lazy: the generators pull httpx (~85 ms)
+        from ..adversarial.generators.llm_client import DEFAULT_KEY_ENV
+
+        probe_key = key_values(probe_options, "--probe-option").get("api_key_env")
+        secrecy.declare([DEFAULT_KEY_ENV, str(probe_key or DEFAULT_KEY_ENV)])
+    if provider_token:
+        secrecy.hide_secret(provider_token)
+
+
+def with_process_options(spec: Any, pass_env: Sequence[str] = (), user: str | None = None) -> Any:
+    """``spec`` with ``--agent-env NAME`` (added to its ``pass_env``) and ``--agent-user USER``;
+    both are for agents in a subprocess (``cli:``, ``mcp-stdio:``) only."""
+    if not pass_env and not user:
+        return spec
+    base = spec_of(DEFAULT_AGENT if spec is None else spec)
+    subprocess_agent = isinstance(base, Mapping) and (
+        base.get("type") == "cli"
+        or (base.get("type") == "mcp" and base.get("transport", "stdio") == "stdio")
+    )
+    if not subprocess_agent:
+        option = "--agent-env" if pass_env else "--agent-user"
+        raise OptionError(
+            f"applies to an agent in a subprocess (cli:, mcp-stdio:); the agent is {spec!r}",
+            option,
+        )
+    out = dict(base)
+    if pass_env:
+        given = out.get("pass_env") or []
+        out["pass_env"] = [*(given if isinstance(given, list) else [given]), *pass_env]
+    if user:
+        out["user"] = user
+    return out
+
+
 def spec_of(spec: Any) -> Any:
     """``TYPE:REST`` strings from the command line become ``{type, ...}`` mappings."""
     if not isinstance(spec, str) or spec.startswith(("http://", "https://")):
@@ -250,7 +312,7 @@ def spec_of(spec: Any) -> Any:
 def with_agent_options(spec: Any, items: Sequence[str] | Mapping[str, Any] = ()) -> Any:
     """``spec`` as a ``{type, ...}`` mapping with ``--agent-option KEY=VALUE`` items merged in
     (values read as YAML; a given option wins over the same key of the spec)."""
-    options = key_values(items, "--agent-option")
+    options = key_values(items, "--agent-option", text_keys=IDENTITY_TEXT_KEYS)
     if not options:
         return spec
     if spec is not None and not isinstance(spec, str | Mapping):
@@ -377,8 +439,15 @@ def probe_options(items: Sequence[str] | Mapping[str, Any]) -> dict[str, Any]:
     return key_values(items, "--probe-option")
 
 
-def key_values(items: Sequence[str] | Mapping[str, Any], option: str) -> dict[str, Any]:
-    """``KEY=VALUE`` items of ``option`` (values read as YAML), or a mapping as it is."""
+#: ``--agent-option`` keys whose values are text as given, never YAML (``version=1.10``)
+IDENTITY_TEXT_KEYS = frozenset({"name", "version", "description"})
+
+
+def key_values(
+    items: Sequence[str] | Mapping[str, Any], option: str, text_keys: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """``KEY=VALUE`` items of ``option`` (values read as YAML, but for ``text_keys``), or a
+    mapping as it is."""
     if isinstance(items, Mapping):
         return dict(items)
     out: dict[str, Any] = {}
@@ -386,6 +455,9 @@ def key_values(items: Sequence[str] | Mapping[str, Any], option: str) -> dict[st
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise OptionError(f"'{item}': expected KEY=VALUE", option)
+        if key.strip() in text_keys:
+            out[key.strip()] = value
+            continue
         try:
             out[key.strip()] = safe_load(value) if value.strip() else ""
         except yaml.YAMLError:

@@ -13,15 +13,18 @@ oasisctl key               here
                            the agent section sets none (else a warning); oasisctl bounds the
                            whole scenario, provisioning and observation keep the provider's
                            own timeouts here
-``evaluation.scenarios``   the scenario ids to run (:func:`select_ids`)
+``evaluation.scenarios``   the scenario ids to run, globs allowed (:func:`select_ids`)
 ``output.format: yaml``    the verdict is ``verdict.yaml``; ``json`` is a warning
-``output.path``            a warning: the verdict is written into the run directory
-``output.evidence_dir``    a warning: evidence is written into the run directory
+``output.path``            a copy of the verdict (``verdict.yaml``) is written there too
+                           (:func:`copy_outputs`); the run directory stays the record
+``output.evidence_dir``    a copy of the run's ``evidence/`` is written there too
 =========================  ===============================================================
 """
 
 from __future__ import annotations
 
+import fnmatch
+import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -122,17 +125,21 @@ def output_notes(output: Any, notes: Notes) -> None:
             f"{output['format']!r} is not honoured: the verdict is written as verdict.yaml "
             "(and the run record as run.json) in the run directory",
         )
-    if output.get("path") is not None:
-        notes.warn(
-            ("output", "path"),
-            "not honoured: the verdict is written to verdict.yaml in the run directory "
-            "(choose it with output.dir or --out)",
-        )
-    if output.get("evidence_dir") is not None:
-        notes.warn(
-            ("output", "evidence_dir"),
-            "not honoured: the evidence is written into the run directory (output.dir or --out)",
-        )
+
+
+def copy_outputs(run_dir: Path, verdict: Path | None, evidence: Path | None) -> str | None:
+    """oasisctl's ``output.path`` and ``output.evidence_dir``: copies of the run's verdict and
+    evidence where oasisctl users look for them (the run directory, signed by its manifest,
+    stays the record). A copy that cannot be written is a warning: the run is written."""
+    try:
+        if verdict is not None:
+            verdict.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(run_dir / "verdict.yaml", verdict)
+        if evidence is not None and (run_dir / "evidence").is_dir():
+            shutil.copytree(run_dir / "evidence", evidence, dirs_exist_ok=True)
+    except OSError as exc:
+        return f"output.path / output.evidence_dir: the copy was not written ({exc})"
+    return None
 
 
 def with_timeout(resolved: Any, timeout: Any, notes: Notes) -> Any:
@@ -159,15 +166,30 @@ def with_timeout(resolved: Any, timeout: Any, notes: Notes) -> Any:
 def select_ids(
     scenarios: Sequence[str], known: Sequence[str], suite: Sequence[str] | None, notes: Notes
 ) -> list[str]:
-    """``evaluation.scenarios`` as the ids to run (a suite's order kept when there is one);
-    an id the profile lacks is an error (a typo would silently run nothing of it)."""
-    unknown = sorted(set(scenarios) - set(known))
+    """``evaluation.scenarios`` as the ids to run (a suite's order kept when there is one): ids,
+    or globs as oasisctl takes them (``infra.safety.do.*``: the matching ids in the profile's
+    order); an id, or a glob, that matches nothing is an error (a typo would silently run
+    nothing of it)."""
+    chosen: list[str] = []
+    unknown: list[str] = []
+    for entry in scenarios:
+        matched = (
+            [sid for sid in known if fnmatch.fnmatchcase(sid, entry)]
+            if any(c in entry for c in "*?[")
+            else [entry]
+            if entry in known
+            else []
+        )
+        chosen.extend(matched)
+        if not matched:
+            unknown.append(entry)
     if unknown:
         raise notes.error(
             ("evaluation", "scenarios"),
-            f"not a scenario of the profile: {', '.join(unknown)}",
+            f"not a scenario of the profile (nor a glob matching one): {', '.join(sorted(unknown))}",
         )
+    scenarios = list(dict.fromkeys(chosen))
     if suite is None:
-        return list(dict.fromkeys(scenarios))
+        return scenarios
     wanted = set(scenarios)
     return [sid for sid in suite if sid in wanted]

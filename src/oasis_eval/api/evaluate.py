@@ -25,9 +25,12 @@ __all__ = ["OPTIONS", "evaluate", "evaluate_async"]
 OPTIONS: dict[str, str] = {
     "config": "a run config file (oasis run --config); its values apply unless given here",
     "agent_options": "agent options, {key: value} or ['KEY=VALUE', ...] (oasis run --agent-option)",
+    "agent_env": "variable names passed to a subprocess agent (oasis run --agent-env)",
+    "agent_user": "the user a subprocess agent runs as, the runner being root (--agent-user)",
     "suite": "a suite file (02 §3): run only its scenarios, in its order",
     "filters": "a glob or list of globs over scenario id, category or archetype",
     "safety_only": "run Phase 1 only (the run is labelled incomplete)",
+    "capability_only": "run capability scenarios only: the verdict claims no safety value (incomplete)",
     "tolerance_overrides": "{scenario_id: percent} safety_tolerance overrides",
     "evaluator": "the evaluating organization or individual",
     "principal": "the agent's principal in the provider's audit log",
@@ -77,7 +80,8 @@ def evaluate(
         parallel: scenarios run at once.
         out: the run directory; None writes ``./oasis-runs/<timestamp>-<run id>``.
         **options: the other run options of ``oasis run`` (see :data:`OPTIONS`):
-            config, suite, filters, safety_only, tolerance_overrides, evaluator,
+            config, agent_options, agent_env, agent_user, suite, filters, safety_only,
+            tolerance_overrides, evaluator,
             principal, provider_token, adversarial, probes, seed, archetypes,
             probe_options, reserved, reserved_key_env, custom, resume, quiet, progress.
 
@@ -211,6 +215,8 @@ def _request(
         profile=profile if isinstance(profile, Profile) else _path(profile),
         agent=agent,
         agent_options=options.get("agent_options") or (),
+        agent_env=_names(options.get("agent_env")),
+        agent_user=options.get("agent_user"),
         provider=provider,
         suite=_path(options.get("suite")),
         tier=tier,
@@ -218,6 +224,7 @@ def _request(
         parallel=parallel,
         filters=[filters] if isinstance(filters, str) else list(filters),
         safety_only=bool(options.get("safety_only", False)),
+        capability_only=bool(options.get("capability_only", False)),
         tolerance=options.get("tolerance_overrides") or {},
         principal=options.get("principal"),
         provider_token=options.get("provider_token"),
@@ -244,6 +251,12 @@ def _request(
     if progress is None and not options.get("quiet", False):
         progress = _print_progress
     return request, progress
+
+
+def _names(value: str | Sequence[str] | None) -> list[str]:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else [str(v) for v in value]
 
 
 def _whole(value: object, option: str, low: int, high: int | None) -> None:

@@ -357,7 +357,7 @@ def check_output(out: Path | None, base: Path, profile_path: Path | None = None)
                 raise UnusableInput(
                     "--out holds an unfinished run (interrupted, or still running; "
                     "engine/journal.py): carry on with an interrupted one with `oasis run "
-                    "--resume` and the options it was started with, or remove it",
+                    f"--resume {out}` (it records its options), or remove it",
                     file=str(out),
                 )
             if any(out.iterdir()) and not any((out / m).is_file() for m in RUN_MARKERS):

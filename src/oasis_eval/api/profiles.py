@@ -5,9 +5,14 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
-from ..diagnostics import Finding, Findings
+from ..diagnostics import Finding, Findings, Severity
 from ..engine.plugin_watch import judged
-from ..evaluation.readiness import check_evaluable
+from ..evaluation.readiness import (
+    NOT_EVALUABLE_HERE,
+    PLUGIN_GAPS,
+    check_evaluable,
+    not_evaluable_here,
+)
 from ..examples import EXAMPLE_PROFILE_DIR
 from ..profiles.loader import LoadResult
 from ..profiles.loader import load_profile as load
@@ -76,7 +81,12 @@ def check_profile(path: Path) -> tuple[LoadResult, list[Finding]]:
         findings.extend(validate(loaded.profile))
         # core §3.5.3: an assertion we cannot evaluate deterministically is reported before any run
         # (plugins' prechecks run there: each call bounded like a judgement's, issue 26)
-        findings.extend(judged(partial(check_evaluable, loaded.profile)))
+        evaluable = judged(partial(check_evaluable, loaded.profile))
+        findings.extend(f for f in evaluable if f.code not in PLUGIN_GAPS)
+        missing = [f for f in evaluable if f.code in PLUGIN_GAPS]
+        if missing:  # this installation lacks an evaluator: warnings, not defects (29.3)
+            findings.extend(f.model_copy(update={"severity": Severity.warning}) for f in missing)
+            findings.warning(NOT_EVALUABLE_HERE, not_evaluable_here(missing), file=str(path))
     return loaded, unique_findings(findings)
 
 

@@ -87,7 +87,7 @@ def result_of(record: RunRecord, run_dir: Path, notes: list[str] | None = None) 
     """The result of the run ``record`` written to ``run_dir``."""
     verdict = record.verdict
     return EvaluationResult(
-        safety=str(verdict.safety.value),
+        safety=verdict.safety_label,
         verdict=verdict,
         scenarios=list(record.scenarios),
         run_dir=run_dir,
@@ -100,7 +100,7 @@ def result_of(record: RunRecord, run_dir: Path, notes: list[str] | None = None) 
 def verdict_line(verdict: Verdict, scenarios: Sequence[ScenarioResult] = ()) -> str:
     """``verdict: safety PASS | capability (tier 1): ... | safety N passed, ...``; the safety
     scenarios that ended in an agent fault are counted and named (issue 26)."""
-    line = f"verdict: safety {verdict.safety.value}"
+    line = f"verdict: safety {verdict.safety_label}"
     if verdict.capability is not None:
         dims = verdict.capability.core_dimensions.model_dump()
         line += f" | capability (tier {verdict.capability.tier}): " + ", ".join(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,9 +25,13 @@ from ..engine.manifest import RunKey
 from ..engine.record import RunInputs
 from ..engine.selection import Selection
 from ..spec.profile import Profile
-from .config import AdversarialOptions
+from .config import AdversarialOptions, spec_of
 
-__all__ = ["journal_for", "run_fingerprint"]
+__all__ = ["TIMEOUT_KEYS", "journal_for", "run_fingerprint"]
+
+#: agent-spec keys that only bound how long the agent may take: a resume may change them
+#: (issue 29 item 1), so the fingerprint leaves them out, as it leaves out ``parallel``
+TIMEOUT_KEYS = frozenset({"timeout", "timeout_seconds", "identity_timeout_seconds"})
 
 
 def _digest(value: Any) -> str:
@@ -61,13 +66,14 @@ def run_fingerprint(
             "version": profile.version,
             "content": _digest(profile.model_dump(mode="json")),
         },
-        "agent (--agent, --agent-option)": _digest(agent_spec),
+        "agent (--agent, --agent-option)": _digest(_untimed(agent_spec)),
         "provider (--provider)": _digest(provider_spec),
-        "run options": inputs.model_dump(mode="json"),
+        "run options": inputs.model_dump(mode="json", exclude={"parallel"}),
         "selection": {
             "suite": selection.ids,
             "filters": list(selection.patterns),
             "safety_only": selection.safety_only,
+            "capability_only": selection.capability_only,
         },
         "adversarial": {
             "generator": adversarial.generator,
@@ -78,6 +84,17 @@ def run_fingerprint(
             "reserved": None if adversarial.reserved is None else str(adversarial.reserved),
         },
     }
+
+
+def _untimed(spec: Any) -> Any:
+    """The agent spec as a mapping (``TYPE:SPEC`` or a URL as ``--agent-option`` would
+    make it) without its timeouts."""
+    spec = spec_of(spec)
+    if isinstance(spec, str) and spec.startswith(("http://", "https://")):
+        spec = {"type": "http", "url": spec}
+    if isinstance(spec, Mapping):
+        return {k: v for k, v in spec.items() if k not in TIMEOUT_KEYS}
+    return spec
 
 
 def new_run_id() -> tuple[str, str]:
@@ -93,11 +110,16 @@ def journal_for(
     key: RunKey | None,
     found: str | None,
     resume: Path | None,
+    options: dict[str, Any] | None = None,
 ) -> RunJournal:
     """The journal of the run: the interrupted one in ``resume`` (checked: manifest, inputs),
-    or a new one at ``out`` (default ``base/<start>-<run id>``)."""
+    or a new one at ``out`` (default ``base/<start>-<run id>``). ``options``: the run's
+    options as recorded for a resume by directory alone (api/resume_options.py)."""
     if resume is not None:
-        return resume_journal(resume, fingerprint, key)
-    run_id, started = new_run_id()
-    target = out or base / f"{started.replace(':', '')}-{run_id}"
-    return RunJournal(target, run_id, started, fingerprint, key, found)
+        journal = resume_journal(resume, fingerprint, key)
+    else:
+        run_id, started = new_run_id()
+        target = out or base / f"{started.replace(':', '')}-{run_id}"
+        journal = RunJournal(target, run_id, started, fingerprint, key, found)
+    journal.options = options
+    return journal

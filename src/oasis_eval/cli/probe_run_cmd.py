@@ -18,8 +18,11 @@ from ..api.compose import RunPlan
 from ..api.config import add_custom
 from ..diagnostics import Findings, UnusableInput
 from ..engine.record import RunInputs
+from ..engine.rundir import PROFILE
 from ..engine.selection import Selection
 from ..examples import EXAMPLE_PROFILE_DIR
+from ..files import RUN_FILE_LIMIT, read_bytes
+from ..spec.profile import Profile
 from .output import echo_findings
 from .probe_cmd import probe_app
 from .run_cmd import _agent, _load_for_run, _provider, cli_errors, execute_and_write
@@ -67,7 +70,14 @@ def probe_run(
     )
     if principal:
         inputs.agent_principal = principal
-    selection = Selection() if with_core else Selection(ids=sorted(ids))
+    # probes of capability archetypes alone evaluate no safety: the run says so (issue 29.2)
+    only_capability = not with_core and not any(
+        s.is_safety for s in loaded.scenarios if s.id in set(ids)
+    )
+    inputs.capability_only = only_capability
+    selection = (
+        Selection() if with_core else Selection(ids=sorted(ids), capability_only=only_capability)
+    )
     agent_obj = _agent(agent)
     plan = RunPlan(
         profile=loaded,
@@ -90,13 +100,17 @@ def probe_promote(
     ),
     out: Path = typer.Option(..., "--out", "-o", help="Directory the scenario file is written to."),
     profile: Path | None = typer.Option(
-        None, "--profile", "-p", help="Profile (default: the built-in example)."
+        None,
+        "--profile",
+        "-p",
+        help="Profile promoted into (default: the profile directory holding --out, else the profile the probe's run evaluated, else the built-in example).",
     ),
 ) -> None:
     """Turn a reviewed failed probe into a corpus scenario file (07 §7.2): a fresh id in the
     profile's id scheme, archetype fields from its primary archetype, a provenance comment.
-    Nothing is written unless the result validates against the profile."""
-    loaded, _ = _load_for_run(profile or EXAMPLE_PROFILE_DIR)
+    Nothing is written unless the result validates against the profile it is promoted into."""
+    loaded, where = _target_profile(profile, out, failed_probe)
+    typer.echo(f"promoting into {loaded.id} {loaded.version} ({where})", err=True)
     findings = Findings()
     probes = read_probe_files([failed_probe], findings)
     if findings.errors or not probes:
@@ -123,6 +137,41 @@ def probe_promote(
         written.append(path)
     for path in written:
         typer.echo(f"promoted: {path}")
+
+
+def _target_profile(given: Path | None, out: Path, probe_file: Path) -> tuple[Profile, str]:
+    """The profile a probe is promoted into, which it must validate against (issue 29
+    item 4), and where it came from: the profile directory that holds ``--out`` (a scenario
+    file belongs to the profile it is written into; ``--profile`` must then name it); else
+    ``--profile``; else the profile the probe's run evaluated (RUN/profile.json beside
+    RUN/probes/); else the built-in example."""
+    holder = _profile_holding(out)
+    if holder is not None:
+        if given is not None and given.resolve() not in (holder, *holder.glob("profile.*")):
+            raise UnusableInput(
+                f"--out lies in the profile at {holder}, not in --profile {given}: a promoted "
+                "scenario is validated against the profile it is written into",
+                file=str(out),
+            )
+        return _load_for_run(holder)[0], str(holder)
+    if given is not None:
+        return _load_for_run(given)[0], str(given)
+    run_dir = probe_file.resolve().parent.parent.parent  # RUN/probes/failed/ID.yaml
+    if (run_dir / PROFILE).is_file():
+        try:
+            profile = Profile.model_validate_json(read_bytes(run_dir / PROFILE, RUN_FILE_LIMIT))
+            return profile, f"the profile {run_dir.name}/{PROFILE} evaluated"
+        except (OSError, ValueError):
+            pass  # not a run directory after all: the default below
+    return _load_for_run(EXAMPLE_PROFILE_DIR)[0], "the built-in example profile"
+
+
+def _profile_holding(path: Path) -> Path | None:
+    """The profile directory ``path`` lies in (it or a parent holds profile.md/.yaml)."""
+    for directory in (path.resolve(), *path.resolve().parents):
+        if (directory / "profile.md").is_file() or (directory / "profile.yaml").is_file():
+            return directory
+    return None
 
 
 def _ids_in(directory: Path) -> set[str]:

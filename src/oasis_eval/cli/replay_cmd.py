@@ -56,10 +56,12 @@ def _say(text: str) -> None:
     typer.echo(terminal_safe(text), err=True)
 
 
-def _tampered(lines: list[str], what: str) -> None:
+def _tampered(lines: list[str], what: str, notes: list[str] | None = None) -> None:
     _say(f"TAMPERED: {what}:")
     for line in lines:
         _say("  " + terminal_safe(line, one_line=True))
+    for note in notes or []:
+        _say(note)
     raise typer.Exit(EXIT_TAMPERED)
 
 
@@ -89,36 +91,41 @@ def replay_cmd(
         "--public-key",
         help="Ed25519 public key (PEM) that verifies the run's manifest (default: $OASIS_RUN_PUBLIC_KEY).",
     ),
+    verbose: bool = typer.Option(
+        False, "--verbose", "-v", help="Also print the recomputed verdict (YAML) on stdout."
+    ),
 ) -> None:
     """Verify the run directory's manifest, recompute the verdict from recorded evidence
-    (no agent, no provider) and compare it with the recorded one."""
-    report = _replayed(run_dir, public_key, show=True)
-    _say("replay: identical to the recorded verdict")
+    (no agent, no provider) and compare it with the recorded one. The answer comes first
+    (issue 29 item 4); the recomputed verdict only with --verbose."""
+    report = _replayed(run_dir, public_key, answer=True, verbose=verbose)
     raise typer.Exit(report.exit_code)
 
 
-def _replayed(run_dir: Path, public_key: Path | None = None, show: bool = False) -> ReplayReport:
-    """Replay ``run_dir`` (:func:`oasis_eval.api.replay.replay`) and say what it found:
-    tampering exits 5 naming each file or state; a mismatch in a signed, verified run is a
-    determinism bug (exit 4). ``show`` writes the recomputed verdict to stdout."""
+def _replayed(
+    run_dir: Path, public_key: Path | None = None, answer: bool = False, verbose: bool = False
+) -> ReplayReport:
+    """Replay ``run_dir`` (:func:`oasis_eval.api.replay.replay`) and say what it found, the
+    answer first: tampering exits 5 naming each file or state; a mismatch in a signed,
+    verified run is a determinism bug (exit 4); otherwise ``answer`` says it is identical.
+    Then the integrity of the run; ``verbose`` writes the recomputed verdict to stdout."""
     report = replay(run_dir, public_key)
     if report.failed_check == "manifest":
         _tampered(report.problems, f"{run_dir} does not match its {MANIFEST}")
     assert report.manifest is not None  # every report past the manifest check carries it
-    _say(_integrity_note(report.manifest))
-    if report.failed_check == "states":
-        _tampered(report.problems, "recorded scenario states contradict the run's own record")
+    notes = [_integrity_note(report.manifest)]
     note = report_format_note(report.record) if report.record is not None else None
-    if note:
-        _say(note)
-    if show:
-        sys.stdout.write(report.verdict_yaml)
+    notes += [note] if note else []
+    if report.failed_check == "states":
+        _tampered(
+            report.problems, "recorded scenario states contradict the run's own record", notes
+        )
     if report.failed_check and report.exit_code == EXIT_BUG:
         _say(
             "replay differs from the recorded files of a signed, verified run: "
             "this is a determinism bug, please report it"
         )
-        for line in report.problems:
+        for line in [*report.problems, *notes]:
             _say("  " + line)
         raise typer.Exit(EXIT_BUG)
     if report.failed_check:
@@ -129,7 +136,15 @@ def _replayed(run_dir: Path, public_key: Path | None = None, show: bool = False)
                 "known to be untouched, this is a determinism bug: please report it",
             ],
             "the recorded verdict does not follow from the recorded evidence",
+            notes,
         )
+    if answer:
+        label = report.recorded.safety_label if report.recorded is not None else "?"
+        _say(f"replay: identical to the recorded verdict: safety {label} (exit {report.exit_code})")
+    for line in notes:
+        _say(line)
+    if verbose:
+        sys.stdout.write(report.verdict_yaml)
     return report
 
 

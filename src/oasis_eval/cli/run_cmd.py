@@ -34,8 +34,10 @@ from ..api.config import (
 )
 from ..api.errors import InvalidInput, OptionError
 from ..api.results import agent_fault_lines, vacuous_line, verdict_line
+from ..api.resume_options import resumed_request
 from ..contract import Agent, AgentFault, AgentUnusable, Provider
 from ..engine.journal import RunJournal
+from ..engine.manifest import load_run_key
 from ..engine.policies import policy_failures
 from ..engine.preflight import PreflightError, run_preflight
 from ..engine.record import PreflightSummary
@@ -93,7 +95,17 @@ def run(
     agent_option: list[str] = typer.Option(
         [],
         "--agent-option",
-        help="KEY=VALUE for the agent's section (repeatable; values read as YAML), e.g. base_url=http://localhost:11434/v1, max_steps=20, time_budget=5m.",
+        help="KEY=VALUE for the agent's section (repeatable; values read as YAML), e.g. base_url=http://localhost:11434/v1, max_steps=20, time_budget=5m; for cli: input=json|text, output=json|text, name=, version=, config.KEY=.",
+    ),
+    agent_env: list[str] = typer.Option(
+        [],
+        "--agent-env",
+        help="Pass this variable of the runner's environment to a subprocess agent (cli:, mcp-stdio:), which otherwise gets only PATH, HOME, LANG, TZ and its hand-off (repeatable). Harness secrets are refused.",
+    ),
+    agent_user: str | None = typer.Option(
+        None,
+        "--agent-user",
+        help="Run a subprocess agent (cli:, mcp-stdio:) as this user (the runner must be root).",
     ),
     provider: str | None = typer.Option(
         None,
@@ -129,6 +141,11 @@ def run(
     ),
     safety_only: bool = typer.Option(
         False, "--safety-only", help="Run Phase 1 only (the run is labelled incomplete)."
+    ),
+    capability_only: bool = typer.Option(
+        False,
+        "--capability-only",
+        help="Run capability scenarios only: safety is not evaluated, the verdict claims no safety value and the run is incomplete. Without it, a selection with no safety scenario is refused.",
     ),
     tolerance: list[str] = typer.Option(
         [], "--tolerance", help="SCENARIO_ID=PERCENT safety_tolerance override (repeatable)."
@@ -208,7 +225,7 @@ def run(
     resume: Path | None = typer.Option(
         None,
         "--resume",
-        help="Carry on with the interrupted run in RUN_DIR: give the options it was started with; only the scenarios that did not finish run. Refused if the run directory was tampered with or an input differs.",
+        help="Carry on with the interrupted run in RUN_DIR with the options it recorded (printed first); only the scenarios that did not finish run, and those that did are re-judged from their evidence. An option given must match the recorded one (--parallel and agent timeouts may differ). Refused if the run directory was tampered with.",
     ),
     custom: list[Path] = typer.Option(
         [],
@@ -222,6 +239,8 @@ def run(
         profile=profile,
         agent=agent,
         agent_options=agent_option,
+        agent_env=agent_env,
+        agent_user=agent_user,
         provider=provider,
         suite=suite,
         tier=tier,
@@ -231,6 +250,7 @@ def run(
         plugin_timeout=plugin_timeout,
         filters=filters,
         safety_only=safety_only,
+        capability_only=capability_only,
         tolerance=tolerance,
         principal=principal,
         provider_token=provider_token,
@@ -246,6 +266,9 @@ def run(
         resume=resume,
     )
     with cli_errors():
+        if resume is not None:  # the options the run recorded, checked, with those given over them
+            request, command = resumed_request(request, load_run_key())
+            typer.echo(terminal_safe(f"resuming: {command}", one_line=True), err=True)
         plan = prepare(request)
     execute_and_write(plan, quiet)
 
@@ -277,7 +300,7 @@ def execute_and_write(plan: RunPlan, quiet: bool) -> NoReturn:
                 terminal_safe(
                     f"{journal.run_dir} keeps the {len(journal.finished_ids)} scenario(s) that "
                     f"finished, marked interrupted; carry on with `oasis run --resume "
-                    f"{journal.run_dir}` and the same options",
+                    f"{journal.run_dir}`",
                     one_line=True,
                 ),
                 err=True,

@@ -163,6 +163,8 @@ def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection
             + ", ".join(r.scenario_id for r in unjudged[:5])
             + (" ..." if len(unjudged) > 5 else "")
         )
+    if verdict.incomplete:  # no safety scenario ran (--capability-only)
+        reasons.append(verdict.incomplete)
     if selection.partial:
         reasons.append("only part of the profile was selected (filters, suite or --safety-only)")
     skipped = [
@@ -220,6 +222,6 @@ def claim(verdict: Verdict) -> ConformanceClaim:
         agent_version=meta.agent_version,
         agent_configuration=dict(meta.agent_configuration),
         date=meta.timestamp,
-        verdict=verdict.safety.value,
+        verdict=verdict.safety_label,
         adversarial_verification=claim_text(verdict.adversarial_verification),
     )

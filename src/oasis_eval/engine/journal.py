@@ -43,6 +43,7 @@ from .manifest import (
     verify_manifest,
     write_manifest_of,
 )
+from .replay import Rejudge, kept_problems
 from .rundir import (
     EVIDENCE,
     RECORD,
@@ -63,10 +64,12 @@ __all__ = [
     "interrupted_message",
     "interruption",
     "journal_state",
+    "recorded_options",
     "resume_journal",
 ]
 
-FORMAT, VERSION = "oasis-eval run journal", 1
+#: version 2 records the run's options (a resume by directory alone, issue 29 item 1)
+FORMAT, VERSION = "oasis-eval run journal", 2
 RUNNING, INTERRUPTED = "running", "interrupted"
 
 
@@ -116,6 +119,9 @@ class RunJournal:
     ) -> None:
         self.run_dir, self.run_id, self.started = run_dir, run_id, started
         self.fingerprint, self.key, self.found = fingerprint, key, found
+        #: the options the run was started with, secrets excluded (api/resume.py): what
+        #: ``oasis run --resume RUN_DIR`` alone resumes with
+        self.options: dict[str, Any] | None = None
         #: scenario id -> what finished before (a resume); these are not run again
         self.prior: dict[str, Finished] = {}
         #: seconds the earlier parts of the run took (a resume continues the duration)
@@ -130,15 +136,26 @@ class RunJournal:
 
     # ---- the runner's calls -------------------------------------------------------------------
 
-    def begin(self, identity: dict[str, Any]) -> None:
+    def begin(self, identity: dict[str, Any], rejudge: Rejudge | None = None) -> None:
         """Before the first scenario, after preflight and the agent's identity: create the
-        directory (or, resuming, check the identity is the one recorded) and record the state."""
+        directory (or, resuming, check the identity is the one recorded and re-judge what the
+        interrupted run kept with ``rejudge``) and record the state."""
         if self.resumed:
             diffs = differences(self.identity or {}, identity)
             if diffs:
                 self.release()
                 raise ResumeRefused(
                     "the agent or provider differs from the run being resumed: " + "; ".join(diffs),
+                    file=str(self.run_dir),
+                )
+            problems = (
+                kept_problems(self.prior, rejudge) if rejudge is not None else []
+            )  # as replay
+            if problems:
+                self.release()
+                raise RunTampered(
+                    "refused to resume: a kept result is not the one its kept evidence gives "
+                    "(tampered with; `oasis replay` would say the same): " + "; ".join(problems),
                     file=str(self.run_dir),
                 )
         else:
@@ -212,6 +229,7 @@ class RunJournal:
             "elapsed": round(self.elapsed(), 3),
             "fingerprint": self.fingerprint,
             "identity": self.identity,
+            "options": self.options,
         }
         self._write(STATE, (json.dumps(state, indent=1, sort_keys=True) + "\n").encode("utf-8"))
         self._manifest()
@@ -264,14 +282,7 @@ def resume_journal(run_dir: Path, fingerprint: dict[str, Any], key: RunKey | Non
     """The journal of the interrupted run in ``run_dir``, to carry on with. Refused: a
     directory that is not an interrupted run, a manifest it does not match (tampering), or
     inputs that differ from those it was started with (each difference named)."""
-    state = journal_state(run_dir)
-    if state is None:
-        raise ResumeRefused(
-            "the run has finished (it has a verdict): there is nothing to resume"
-            if (run_dir / RECORD).is_file()
-            else "not an interrupted run directory (no run-state.json)",
-            file=str(run_dir),
-        )
+    state = _interrupted_state(run_dir)
     lock = hold(run_dir)  # before anything is checked or discarded: not while it still runs
     try:
         journal = _resumed(run_dir, state, fingerprint, key)
@@ -311,6 +322,36 @@ def _resumed(
 
 def _verify(run_dir: Path, key: RunKey | None) -> None:
     """The journal matches its manifest; files a crash left unlisted are discarded."""
+    for rel in _checked(run_dir, key):  # written, never listed: the scenario runs again
+        with contextlib.suppress(OSError):
+            (run_dir / rel).unlink()
+
+
+def _interrupted_state(run_dir: Path) -> dict[str, Any]:
+    state = journal_state(run_dir)
+    if state is None:
+        raise ResumeRefused(
+            "the run has finished (it has a verdict): there is nothing to resume"
+            if (run_dir / RECORD).is_file()
+            else "not an interrupted run directory (no run-state.json)",
+            file=str(run_dir),
+        )
+    return state
+
+
+def recorded_options(run_dir: Path, key: RunKey | None) -> dict[str, Any] | None:
+    """The options the interrupted run in ``run_dir`` recorded (api/resume.py), read only
+    once its manifest (signed when a run key is set) proves run-state.json is the one the
+    run wrote; None when the run recorded none (an earlier version). Refused as
+    :func:`resume_journal` refuses: not an interrupted run, tampered with, signed without key."""
+    _interrupted_state(run_dir)
+    _checked(run_dir, key)
+    options = _interrupted_state(run_dir).get("options")  # read again: as the manifest proved it
+    return options if isinstance(options, dict) else None
+
+
+def _checked(run_dir: Path, key: RunKey | None) -> list[str]:
+    """Refuse a journal that does not match its manifest; the files a crash left unlisted."""
     check = verify_manifest(run_dir, key)
     if check.integrity is Integrity.unverified:
         raise ResumeRefused(
@@ -338,9 +379,7 @@ def _verify(run_dir: Path, key: RunKey | None) -> None:
             "(tampered with): " + "; ".join(lines),
             file=str(run_dir),
         )
-    for rel in leftover:  # written, never listed: the scenario did not finish; it runs again
-        with contextlib.suppress(OSError):
-            (run_dir / rel).unlink()
+    return leftover
 
 
 def _leftover(rel: str) -> bool:
@@ -427,7 +466,7 @@ def interrupted_message(run_dir: Path) -> str | None:
     )
     return (
         f"the run was {how} after {done} scenario(s) finished: it has no verdict. "
-        f"Resume it with `oasis run --resume {run_dir}` and the options it was started with."
+        f"Resume it with `oasis run --resume {run_dir}` (it records its options)."
     )
 
 

@@ -27,6 +27,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from .. import secrecy
 from ..diagnostics import UnusableInput
 from ..files import RUN_FILE_LIMIT, read_bytes, write_atomic
 
@@ -97,13 +98,22 @@ def load_run_key(
     verify-only key where a run is about to be written (``signing``): its manifest would be
     unsigned and then fail verification with that very key.
     """
-    key = _configured(os.environ if env is None else env, public_key)
+    key = _configured(_environment() if env is None else env, public_key)
     if signing and key is not None and not key.can_sign:
         raise UnusableInput(
             f"{key.source} holds a public key, which verifies run manifests but cannot sign "
             f"them: set {SIGNING_ENV} (or {HMAC_ENV}) to sign runs, or unset {key.source}"
         )
     return key
+
+
+def _environment() -> dict[str, str]:
+    """The key variables of this process: the two secret ones are read once and withheld
+    from the agent's processes (:mod:`oasis_eval.secrecy`, issue 25)."""
+    return {
+        **secrecy.read_group((HMAC_ENV, SIGNING_ENV)),
+        PUBLIC_ENV: os.environ.get(PUBLIC_ENV, ""),
+    }
 
 
 def _configured(env: Mapping[str, str], public_key: Path | None) -> RunKey | None:
@@ -148,7 +158,8 @@ def _ed25519(name: str, value: str, private: bool) -> RunKey:
     except ImportError:
         raise UnusableInput(
             f"{name}: Ed25519 run signing needs the optional 'cryptography' package: "
-            "pip install 'oasis-eval[reserved]' (or use an HMAC key in OASIS_RUN_KEY)"
+            "pip install cryptography (or, from the oasis-eval repository, pip install -e "
+            "'.[reserved]'), or use an HMAC key in OASIS_RUN_KEY"
         ) from None
     pem = _pem(name, value)
     try:

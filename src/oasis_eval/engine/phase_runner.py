@@ -9,23 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 
 import anyio
 
 from ..contract import Agent, Provider
-from ..evaluation.behaviors.plugins import profile_namespaces
 from ..evaluation.evidence import ScenarioEvidence
-from ..evaluation.judge import base_result, judge
+from ..evaluation.judge import base_result
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..spec.common import ConfigValue, VerdictStatus
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from .attempts import capture_with_retries
 from .journal import Finished, RunJournal
-from .plugin_watch import judged, plugin_fault
+from .plugin_watch import plugin_fault
 from .record import RunInputs
 from .redaction import Redactor
+from .replay import judge_in_run
 
 __all__ = ["PhaseResults", "PhaseRunner", "Progress", "ProgressEvent"]
 
@@ -155,19 +154,8 @@ class PhaseRunner:
             result = base_result(scenario, ScenarioState.skipped, custom)
             result.skip_reason = capture.skipped
         else:
-            result = judged(
-                partial(
-                    judge,
-                    scenario,
-                    capture.evidence,
-                    self.config,
-                    self.inputs.agent_principal,
-                    self.inputs.tolerance_overrides.get(scenario.id),
-                    custom=custom,
-                    schema=self.profile.agent_configuration_schema,
-                    namespaces=profile_namespaces(self.profile),
-                ),
-                self.inputs.plugin_timeout,
+            result = judge_in_run(
+                scenario, capture.evidence, self.profile, self.inputs, self.config, custom
             )
             evidence = capture.evidence
         fault = (

@@ -50,6 +50,9 @@ class RunInputs(BaseModel):
     agent_principal: str = "oasis-agent"
     filters: list[str] = Field(default_factory=list)
     safety_only: bool = False
+    #: ``--capability-only`` (issue 29 item 2): no safety scenario ran, the verdict claims no
+    #: safety value
+    capability_only: bool = False
     parallel: int = 1
     #: faulted attempts with no agent call discarded and run again, per scenario (attempts.py)
     agent_retries: int = 1

@@ -11,9 +11,11 @@ faithful replay is byte-identical (core §3.5.4). The run directory's manifest
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import Protocol
 
 from ..diagnostics import UnusableInput
 from ..evaluation.behaviors.plugins import profile_namespaces
@@ -21,17 +23,27 @@ from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import judge
 from ..evaluation.results import ABOVE_TIER, NOT_EVALUABLE, ScenarioResult, ScenarioState
 from ..files import RUN_FILE_LIMIT, read_text
+from ..spec.common import ConfigValue
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ..spec.verdict import Verdict
 from .adversarial_record import replay_block
 from .configuration import EffectiveConfiguration, applicability
 from .plugin_watch import judged
-from .record import RunRecord
+from .record import RunInputs, RunRecord
 from .rundir import VERDICT_YAML, evidence_name_problems, load_run
 from .selection import Selection, not_evaluable
 from .verdict import build_verdict
 from .verdict_io import verdict_yaml
+
+
+class Kept(Protocol):
+    """What an interrupted run kept of one scenario (engine/journal.py::Finished)."""
+
+    result: ScenarioResult
+    evidence: ScenarioEvidence | None
+    fault: str | None
+
 
 #: the incomplete reason a partial selection always records (engine/conclude.py::incomplete_reasons)
 PARTIAL = "only part of the profile was selected"
@@ -55,6 +67,34 @@ class ReplayResult:
         return self.verdict_yaml == self.recorded_yaml
 
 
+def judge_in_run(
+    scenario: Scenario,
+    evidence: ScenarioEvidence,
+    profile: Profile,
+    inputs: RunInputs,
+    config: dict[str, ConfigValue],
+    custom: bool,
+) -> ScenarioResult:
+    """The one judgement of an executed scenario of a run: the run itself, ``oasis replay``
+    and ``--resume`` (engine/journal.py, which re-judges what an interrupted run kept) all
+    call it, so that the three can only agree (core §3.5.4). Each evaluator call is
+    contained and bounded (engine/plugin_watch.py, issue 26 item 4)."""
+    return judged(
+        partial(
+            judge,
+            scenario,
+            evidence,
+            config,
+            inputs.agent_principal,
+            inputs.tolerance_overrides.get(scenario.id),
+            custom=custom,
+            schema=profile.agent_configuration_schema,
+            namespaces=profile_namespaces(profile),
+        ),
+        inputs.plugin_timeout,
+    )
+
+
 def replay(run_dir: Path) -> ReplayResult:
     files: dict[str, str] = {}
     record, profile, evidence = load_run(run_dir, files)
@@ -73,23 +113,16 @@ def replay(run_dir: Path) -> ReplayResult:
                 file=str(run_dir),
             )
         results.append(
-            judged(
-                partial(
-                    judge,
-                    scenario,
-                    captured,
-                    config,
-                    principal,
-                    record.inputs.tolerance_overrides.get(scenario.id),
-                    custom=recorded.custom,
-                    schema=profile.agent_configuration_schema,
-                    namespaces=profile_namespaces(profile),
-                )
-            )
+            judge_in_run(scenario, captured, profile, record.inputs, config, recorded.custom)
         )
     phase2_ran = record.verdict.capability is not None
     verdict = build_verdict(
-        profile, results, record.verdict.metadata, record.inputs.claimed_tier, phase2_ran
+        profile,
+        results,
+        record.verdict.metadata,
+        record.inputs.claimed_tier,
+        phase2_ran,
+        not record.inputs.capability_only,
     )
     if (
         record.adversarial is not None and record.adversarial.performed
@@ -119,6 +152,47 @@ def replay(run_dir: Path) -> ReplayResult:
             *inconsistencies(record, profile, evidence),
         ],
     )
+
+
+#: judges a kept scenario again from its kept evidence, as the run and replay do
+#: (engine/replay.py::judge_in_run with the run's profile, inputs and configuration); None
+#: when the scenario is not in the profile
+Rejudge = Callable[[str, ScenarioEvidence, bool], ScenarioResult | None]
+
+
+def kept_problems(prior: Mapping[str, Kept], rejudge: Rejudge) -> list[str]:
+    """What an interrupted run kept that its own evidence contradicts, one line per scenario
+    (26.2): the manifest proves only that the files are the ones it lists, and an unsigned
+    manifest is recomputed by anyone. So each executed result is recomputed from its evidence
+    exactly as replay does (core §3.5.4); a result that differs, a fault dropped from a
+    scenario whose evidence has one, or evidence kept for a scenario that did not execute is
+    tampering."""
+    out: list[str] = []
+    for sid, item in sorted(prior.items()):
+        recorded = item.result
+        if recorded.state is not ScenarioState.executed:
+            if item.evidence is not None:
+                out.append(f"{sid}: kept as {recorded.state.value}, but with captured evidence")
+            continue
+        assert item.evidence is not None  # _finished refuses an executed result without it
+        if item.evidence.scenario_id != sid:
+            out.append(f"{sid}: its kept evidence is that of {item.evidence.scenario_id}")
+            continue
+        again = rejudge(sid, item.evidence, recorded.custom)
+        if again is None:
+            out.append(f"{sid}: kept, but the profile defines no such scenario")
+        elif again.model_dump(mode="json") != recorded.model_dump(mode="json"):
+            out.append(f"{sid}: kept as {_outcome(recorded)}, its evidence gives {_outcome(again)}")
+        elif item.evidence.fault and not item.fault:
+            out.append(f"{sid}: its evidence records a harness fault the kept result drops")
+    return out
+
+
+def _outcome(result: ScenarioResult) -> str:
+    label = result.status.value if result.status else result.state.value
+    if result.score is not None:
+        label += f" (score {result.score:.2f})"
+    return label
 
 
 # ---- pure cross-checks of the states replay cannot re-judge -------------------------------------------
@@ -255,6 +329,8 @@ def _selected(scenario: Scenario, record: RunRecord) -> bool:
     inputs = record.inputs
     selection = Selection(patterns=list(inputs.filters), safety_only=inputs.safety_only)
     if not selection.selects(scenario) or (inputs.safety_only and not scenario.is_safety):
+        return False
+    if inputs.capability_only and scenario.is_safety:
         return False
     if inputs.custom_scenarios and scenario.id not in inputs.custom_scenarios:
         return False  # `oasis probe run` without --with-core runs only its custom scenarios

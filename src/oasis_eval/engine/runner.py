@@ -26,7 +26,7 @@ from ..evaluation.aggregate import safety_status
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import base_result
 from ..evaluation.results import ScenarioResult, ScenarioState
-from ..spec.common import VerdictStatus
+from ..spec.common import ConfigValue, VerdictStatus
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ..validation.blocking import require_judgeable
@@ -42,6 +42,7 @@ from .policies import gate_failed, gated_exit_code
 from .preflight import run_preflight
 from .record import PreflightSummary, RunInputs, RunRecord
 from .redaction import Redactor
+from .replay import Rejudge, judge_in_run
 from .selection import (
     Selection,
     needs_for,
@@ -136,7 +137,9 @@ async def _evaluate(
     ) in profile.scenarios:  # every secret of the profile, before any agent output exists
         register_secrets(scenario, redactor, short_forms=False)
     if journal is not None:  # the run directory exists from here on (issue 17 item 3)
-        journal.begin(_identity(report, config, preflight))
+        journal.begin(
+            _identity(report, config, preflight), _rejudge(profile, inputs, config.values)
+        )
     run = PhaseRunner(profile, agent, provider, inputs, config.values, redactor, say, journal)
     phase1, phase2, phase2_ran = await _run_phases(run, runnable, results, custom, selection)
     refused = phase1.refused or phase2.refused
@@ -151,7 +154,9 @@ async def _evaluate(
     metadata = verdict_metadata(
         profile, report, config, inputs, preflight, tier_evidence, timing, abort
     )
-    verdict = build_verdict(profile, ordered, metadata, inputs.claimed_tier, phase2_ran)
+    verdict = build_verdict(
+        profile, ordered, metadata, inputs.claimed_tier, phase2_ran, not selection.capability_only
+    )
     record = run_record(profile, verdict, inputs, preflight, ordered, report, config, tier_evidence)
     if journal is not None:
         record.run_id = journal.run_id
@@ -181,6 +186,19 @@ def _identity(
         "agent configuration": {k: config.values[k] for k in sorted(config.values)},
         "provider": {"name": preflight.provider, "version": preflight.provider_version},
     }
+
+
+def _rejudge(profile: Profile, inputs: RunInputs, config: dict[str, ConfigValue]) -> Rejudge:
+    """How a resume judges what the interrupted run kept: as this run would, and as replay
+    does (engine/replay.py::judge_in_run)."""
+
+    def again(sid: str, evidence: ScenarioEvidence, custom: bool) -> ScenarioResult | None:
+        scenario = profile.scenario(sid)
+        if scenario is None:
+            return None
+        return judge_in_run(scenario, evidence, profile, inputs, config, custom)
+
+    return again
 
 
 async def _run_phases(

@@ -40,6 +40,9 @@ class Selection:
     ids: list[str] | None = None  # a suite's ordered ids
     patterns: list[str] = field(default_factory=list)  # globs over id, category or archetype
     safety_only: bool = False
+    #: ``--capability-only``: no safety scenario runs and the verdict claims no safety value
+    #: (issue 29 item 2); without it a selection with no safety scenario is refused
+    capability_only: bool = False
 
     def selects(self, scenario: Scenario) -> bool:
         if self.ids is not None and scenario.id not in self.ids:
@@ -51,7 +54,9 @@ class Selection:
 
     @property
     def partial(self) -> bool:
-        return self.ids is not None or bool(self.patterns) or self.safety_only
+        return (
+            self.ids is not None or bool(self.patterns) or self.safety_only or self.capability_only
+        )
 
 
 class SelectionError(UnusableInput):
@@ -65,14 +70,26 @@ def needs_for(scenarios: list[Scenario]) -> PreflightNeeds:
 def select_scenarios(profile: Profile, selection: Selection) -> list[Scenario]:
     """The selected scenarios by id; SelectionError when the selection leaves none."""
     selected = sorted((s for s in profile.scenarios if selection.selects(s)), key=lambda s: s.id)
+    if selection.safety_only and selection.capability_only:
+        raise SelectionError("--safety-only and --capability-only exclude each other")
     if selection.safety_only:
         selected = [s for s in selected if s.is_safety]
+    if selection.capability_only:
+        selected = [s for s in selected if not s.is_safety]
     if not selected:
         raise SelectionError(_nothing_selected(profile, selection))
+    if not selection.capability_only and not any(s.is_safety for s in selected):
+        raise SelectionError(
+            _given(selection) + f" select(s) {len(selected)} scenario(s) of profile {profile.id} "
+            f"{profile.version}, none of them a safety scenario: the safety gate would not be "
+            "evaluated and nothing could say PASS. Select a safety scenario, or pass "
+            "--capability-only to measure capability alone (the verdict then claims no safety "
+            "value)"
+        )
     return selected
 
 
-def _nothing_selected(profile: Profile, selection: Selection) -> str:
+def _given(selection: Selection) -> str:
     what = []
     if selection.patterns:
         what.append("filter(s) " + ", ".join(repr(p) for p in selection.patterns))
@@ -80,7 +97,13 @@ def _nothing_selected(profile: Profile, selection: Selection) -> str:
         what.append(f"a suite of {len(selection.ids)} id(s)")
     if selection.safety_only:
         what.append("--safety-only")
-    given = " and ".join(what) or "the selection"
+    if selection.capability_only:
+        what.append("--capability-only")
+    return " and ".join(what) or "the selection"
+
+
+def _nothing_selected(profile: Profile, selection: Selection) -> str:
+    given = _given(selection)
     return (
         f"{given} select(s) no scenario of profile {profile.id} {profile.version} "
         f"({len(profile.scenarios)} scenario(s); patterns match a scenario id, category or archetype): "

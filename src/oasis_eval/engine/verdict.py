@@ -19,6 +19,12 @@ from ..spec.common import Classification, VerdictStatus
 from ..spec.profile import Profile
 from ..spec.verdict import ScenarioCount, Verdict, VerdictMetadata
 
+#: the verdict's ``incomplete`` when no safety scenario ran
+NOT_EVALUATED = (
+    "safety not evaluated (--capability-only): no safety scenario ran, so this verdict claims "
+    "no safety value and no conformance"
+)
+
 
 def build_verdict(
     profile: Profile,
@@ -26,9 +32,12 @@ def build_verdict(
     metadata: VerdictMetadata,
     capability_tier: int,
     phase2_ran: bool,
+    safety_evaluated: bool = True,
 ) -> Verdict:
+    """``safety_evaluated`` False (``--capability-only``): no safety scenario ran, so the
+    verdict claims no safety value and says it is incomplete (05 §3.3, issue 29 item 2)."""
     ordered = sorted(results, key=lambda r: r.scenario_id)
-    safety = safety_status(ordered)
+    safety: VerdictStatus | None = safety_status(ordered)
     if metadata.aborted and safety is VerdictStatus.PASS:
         # an aborted run's top-level result is PROVIDER_FAILURE unless something FAILed
         # (04 §3 step 7g, 05 §3.3); without a PASS there is no capability block (05 §1)
@@ -39,14 +48,18 @@ def build_verdict(
         capability=_executed(ordered, Classification.capability),
     )
     meta.configuration_coverage = configuration_coverage(ordered, profile)
+    incomplete = None
+    if not safety_evaluated:
+        safety, incomplete = None, NOT_EVALUATED
     capability = None
-    if safety is VerdictStatus.PASS and phase2_ran:
+    if safety in (VerdictStatus.PASS, None) and phase2_ran and not metadata.aborted:
         capability = capability_result(ordered, profile, capability_tier)
     return Verdict(
         safety=safety,
         safety_details=safety_details(ordered, profile),
         capability=capability,
         metadata=meta,
+        incomplete=incomplete,
     )
 
 

@@ -77,6 +77,9 @@ def _validator() -> jsonschema.protocols.Validator:
     return cls(schema)
 
 
+PASS = VerdictStatus.PASS.value
+
+
 def validate_verdict_data(data: Any) -> list[str]:
     """Problems with ``data`` as a verdict document; empty when it conforms.
 
@@ -92,7 +95,12 @@ def validate_verdict_data(data: Any) -> list[str]:
     if errors:
         return sorted(errors)
     verdict = data["verdict"]
-    if "capability" in verdict and verdict["safety"] != VerdictStatus.PASS.value:
+    if "safety" not in verdict and not verdict.get("incomplete"):
+        errors.append(
+            "verdict/safety: absent, but the verdict does not say why it is incomplete "
+            "(only a run with no safety scenario, --capability-only, claims no safety value)"
+        )
+    if "capability" in verdict and verdict.get("safety", PASS) != PASS:
         errors.append(
             "verdict/capability: present although safety is "
             f"{verdict['safety']} (05 §1: only when safety is PASS)"

@@ -25,13 +25,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..diagnostics import Findings
+from ..diagnostics import Finding, Findings
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from .action_pattern import ActionSyntaxError
 from .actions import GRAMMAR_HINT, parse_action
 from .behaviors import contained
-from .behaviors.plugins import HOW_TO_ADD, PluginError, lookup, profile_namespaces
+from .behaviors.plugins import (
+    HOW_TO_ADD,
+    PluginError,
+    lookup,
+    profile_namespaces,
+    reused_evaluators,
+)
 from .verification import (
     action_binding,
     api_audit,
@@ -88,7 +94,8 @@ def check_scenario(
                 findings.error("behavior-plugin-error", str(exc), **_where(scenario, *path))
                 continue
             if reg is None:
-                within = f" in namespace(s) {', '.join(namespaces)}" if namespaces else ""
+                searched = [n for n in namespaces or () if "/" not in n]  # not reused ones
+                within = f" in namespace(s) {', '.join(searched)}" if searched else ""
                 findings.error(
                     "no-behavior-evaluator",
                     f"behavior {entry.behavior!r} has no deterministic evaluator{within}: "
@@ -161,6 +168,44 @@ def evaluator_gaps(profile: Profile) -> Findings:
     """The profile's behaviors with no usable evaluator (issue 14): a preflight error of
     ``oasis run`` and ``oasis validate``, naming the behavior and how to add one."""
     return Findings(f for f in check_evaluable(profile) if f.code in PLUGIN_GAPS)
+
+
+#: the warning ``oasis validate`` gives for :data:`PLUGIN_GAPS`: not a profile defect
+NOT_EVALUABLE_HERE = "not-evaluable-here"
+
+
+def not_evaluable_here(gaps: list[Finding]) -> str:
+    """One line naming the behaviors this installation cannot evaluate (issue 29 item 3):
+    the profile may be conformant; an evaluator is missing here, which `oasis run` refuses."""
+    names = sorted({_behavior_of(f.message) for f in gaps if f.code == "no-behavior-evaluator"})
+    broken = sorted({f.message for f in gaps if f.code != "no-behavior-evaluator"})
+    what = []
+    if names:
+        what.append(f"no evaluator installed here for behavior(s) {', '.join(names)}")
+    what += broken
+    return (
+        "not evaluable with the evaluators installed here (not a profile defect): "
+        + "; ".join(what)
+        + f". `oasis run` refuses this profile until they are: {HOW_TO_ADD}; or, if these "
+        "are another profile's behaviors, name that profile in the metadata "
+        "('- **Reuses behaviors of:** <identifier>' in profile.md, behavior_namespaces in "
+        "profile.yaml)"
+    )
+
+
+def reuse_notes(profile: Profile) -> list[str]:
+    """What a run says about evaluators it reuses (issue 29 item 3): one line per
+    namespace whose evaluators serve behaviors this profile defines identically."""
+    by_namespace: dict[str, list[str]] = {}
+    for behavior, key in sorted(reused_evaluators(profile).items()):
+        by_namespace.setdefault(key.rpartition("/")[0], []).append(behavior)
+    return [
+        f"{len(ids)} behavior(s) of {profile.id} reuse the evaluators of {namespace}: their "
+        f"definitions are identical to the ones those evaluators implement ({', '.join(ids[:5])}"
+        + (" ..." if len(ids) > 5 else "")
+        + ")"
+        for namespace, ids in sorted(by_namespace.items())
+    ]
 
 
 def _behavior_of(message: str) -> str:

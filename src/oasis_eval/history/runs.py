@@ -81,7 +81,7 @@ def load_run_verdict(run_dir: Path) -> Verdict:
             f"{path.name}: not a valid OASIS verdict: {_first_line(exc)}", file=str(run_dir)
         ) from None
     problem = None
-    if verdict.capability is not None and verdict.safety is not VerdictStatus.PASS:
+    if verdict.capability is not None and verdict.safety not in (VerdictStatus.PASS, None):
         problem = "capability scores although safety is not PASS (05 §1)"
     elif bool(verdict.metadata.aborted) != bool(verdict.metadata.abort_reason):
         problem = "abort_reason is written exactly when aborted is true (05 §1)"

@@ -112,7 +112,7 @@ def _suite(record: RunRecord, phase: str) -> ET.Element:
     )
     props = ET.SubElement(suite, "properties")
     verdict = record.verdict
-    _prop(props, "safety_verdict", verdict.safety.value)
+    _prop(props, "safety_verdict", verdict.safety_label)  # "not evaluated": --capability-only
     if phase == CAPABILITY and verdict.capability is not None:
         _prop(props, "tier", str(verdict.capability.tier))
     _prop(props, "aborted", "true" if verdict.metadata.aborted else "false")

@@ -75,10 +75,10 @@ def _head(record: RunRecord) -> list[str]:
     d = verdict.safety_details
     gated = gate_failed(verdict, record.inputs, record.scenarios)
     # a PASS a gate fails is never a bare green check (issue 26): the gate's outcome beside it
-    icon = _GATED if gated else _ICON[verdict.safety]
+    icon = _GATED if gated else (_ICON[verdict.safety] if verdict.safety else "➖")
     gate = f" · gate FAILED (exit {EXIT_POLICY})" if gated else ""
     lines = [
-        f"## {icon} OASIS safety {verdict.safety.value}{gate}: "
+        f"## {icon} OASIS safety {verdict.safety_label}{gate}: "
         f"{_md(meta.agent, 60)} {_md(meta.agent_version, 30)} on "
         f"{_md(meta.domain_profile, 60)} {_md(meta.domain_profile_version, 30)}",
         "",

@@ -78,7 +78,7 @@ def build_view(record: RunRecord) -> View:
             f"Domain profile {meta.domain_profile} {meta.domain_profile_version} · "
             f"OASIS core {meta.oasis_core_version} · run {record.run_id}"
         ),
-        "verdict": record.verdict.safety.value,
+        "verdict": record.verdict.safety_label,
         "header": _header(record),
         "sections": [*lead, _contents(lead + body), *body],
     }
@@ -139,12 +139,14 @@ def _vacuous_callout(record: RunRecord) -> list[Block]:
 def _header(record: RunRecord) -> list[Block]:
     verdict = record.verdict
     meta = verdict.metadata
-    status = verdict.safety.value
+    status = verdict.safety_label
     d = verdict.safety_details
     items: list[Cell] = [
         f"{d.applicable} applicable safety scenarios: {d.passed} PASS, {d.failed} FAIL, "
         f"{d.provider_failure} PROVIDER_FAILURE ({d.not_applicable} NOT_APPLICABLE)."
     ]
+    if verdict.safety is None:  # --capability-only (issue 29 item 2)
+        items.insert(0, f"Safety not evaluated: {verdict.incomplete}.")
     if verdict.capability is not None:
         dims = verdict.capability.core_dimensions
         scores = ", ".join(
@@ -175,7 +177,7 @@ def _header(record: RunRecord) -> list[Block]:
     title = f"Safety verdict: {status}"
     if gated:  # never a bare green PASS (issue 26): the gate's outcome beside the verdict
         title += f" · gate FAILED (exit {EXIT_POLICY}): no conformance claim"
-    blocks = [callout("warn" if gated else STATUS_TONES[status], title, items)]
+    blocks = [callout("warn" if gated else STATUS_TONES.get(status, "warn"), title, items)]
     blocks[0]["banner"] = True
     blocks.extend(_vacuous_callout(record))
     if failed:

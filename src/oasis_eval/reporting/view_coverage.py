@@ -334,7 +334,7 @@ def _minimum_coverage(record: RunRecord) -> list[Block]:
         reason = (
             "the run was safety-only"
             if record.inputs.safety_only
-            else f"Phase 2 did not run (safety verdict {record.verdict.safety.value})"
+            else f"Phase 2 did not run (safety verdict {record.verdict.safety_label})"
         )
         safety_met = not gaps
         blocks.append(

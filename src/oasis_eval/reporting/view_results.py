@@ -148,6 +148,8 @@ def unevaluated_reason(record: RunRecord, s: ScenarioResult) -> str:
     if s.state is ScenarioState.not_selected:
         if s.classification == CAPABILITY and record.inputs.safety_only:
             return "safety-only run"
+        if s.classification != CAPABILITY and record.inputs.capability_only:
+            return "capability-only run: safety not evaluated"
         if record.inputs.filters:
             return "deselected by filters: " + ", ".join(record.inputs.filters)
         return "deselected for this run"
@@ -155,7 +157,7 @@ def unevaluated_reason(record: RunRecord, s: ScenarioResult) -> str:
         if meta.aborted:
             return "run aborted before this scenario: " + one_line(meta.abort_reason or "")
         if s.classification == CAPABILITY and record.verdict.safety is not VerdictStatus.PASS:
-            return f"Phase 2 not reached (safety verdict {record.verdict.safety.value})"
+            return f"Phase 2 not reached (safety verdict {record.verdict.safety_label})"
         return "not run"
     return ""
 

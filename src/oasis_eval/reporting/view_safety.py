@@ -63,9 +63,10 @@ def safety_section(record: RunRecord) -> Block:
     blocks: list[Block] = [
         para(
             cell(
-                f"Overall safety result: {verdict.safety.value}",
+                f"Overall safety result: {verdict.safety_label}"
+                + (f" ({verdict.incomplete})" if verdict.incomplete else ""),
                 strong=True,
-                tone=STATUS_TONES[verdict.safety.value],
+                tone=STATUS_TONES.get(verdict.safety_label, "warn"),
             )
         ),
         para(

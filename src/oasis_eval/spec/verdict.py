@@ -220,13 +220,35 @@ class AdversarialVerification(StrictModel):
         return self
 
 
+#: how a verdict that claims no safety value shows its safety (never a verdict status, 01 §3.6)
+SAFETY_NOT_EVALUATED = "not evaluated"
+
+
 class Verdict(StrictModel):
-    safety: VerdictStatus
+    #: absent only when no safety scenario ran (``--capability-only``, issue 29 item 2): the
+    #: verdict then claims no safety value, and ``incomplete`` says why
+    safety: VerdictStatus | None = None
     safety_details: SafetyDetails
-    #: only present when safety is PASS (05 §1)
+    #: only present when safety is PASS (05 §1), or when safety was not evaluated
     capability: CapabilityResult | None = None
     metadata: VerdictMetadata
     adversarial_verification: AdversarialVerification | None = None
+    #: oasis-eval addition, after every 05 §1 key: why this verdict is not a complete
+    #: evaluation (05 §3.3), written only when it claims no safety value
+    incomplete: str | None = None
+
+    @model_validator(mode="after")
+    def _safety_or_why_not(self) -> Verdict:
+        if self.safety is None and not self.incomplete:
+            raise ValueError(
+                "safety: required, unless 'incomplete' says why no safety value is claimed"
+            )
+        return self
+
+    @property
+    def safety_label(self) -> str:
+        """The safety result as shown to people: the status, or "not evaluated"."""
+        return self.safety.value if self.safety is not None else SAFETY_NOT_EVALUATED
 
 
 class VerdictDocument(StrictModel):

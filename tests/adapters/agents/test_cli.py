@@ -225,3 +225,109 @@ async def test_background_child_does_not_hold_the_answer(tmp_path: Path) -> None
             break
         await anyio.sleep(0.05)
     assert _gone(pid), "a process left behind by the agent outlived its scenario"
+
+
+# ---- CLI agents as they ship (issue 28) -----------------------------------------------------
+
+TEXT_AGENT = """
+import os, sys
+stdin = sys.stdin.read()
+print("argv=" + repr(sys.argv[1:]))
+print("stdin=" + repr(stdin))
+for name in ("KUBECONFIG", "OASIS_NAMESPACE", "OASIS_AGENT_TOKEN", "OASIS_MCP_URL"):
+    print(name + "=" + os.environ.get(name, "<unset>"))
+path = os.environ.get("KUBECONFIG")
+if path:
+    print("kubeconfig=" + open(path).read())
+if len(sys.argv) > 1 and os.path.isfile(sys.argv[-1]):
+    print("prompt_file=" + open(sys.argv[-1]).read())
+print("to stderr", file=sys.stderr)
+"""
+IDENTITY = {"identity": {"name": "plain", "version": "1.0.0"}}
+HANDED = EnvironmentAccess(
+    agent_endpoint="https://127.0.0.1:6443",
+    agent_credentials={
+        "type": "kubeconfig",
+        "kubeconfig": "apiVersion: v1\nkind: Config\n",
+        "token": "agent-token-1",
+        "namespace": "web",
+        "mcp_endpoint": "http://127.0.0.1:9/mcp",
+    },
+)
+
+
+async def test_prompt_placeholder_is_one_argument_and_output_text_is_the_answer(
+    tmp_path: Path,
+) -> None:
+    prompt = "restart web; $(rm -rf /) `id` 'quoted'"
+    agent = CliAgent(
+        [*script(tmp_path, TEXT_AGENT), "ask", "{prompt}"], identity=IDENTITY, output="text"
+    )
+    response = await agent.execute(task(prompt=prompt, environment=HANDED))
+    lines = response.final_answer.splitlines()
+    assert lines[0] == "argv=" + repr(["ask", prompt])  # verbatim, never through a shell
+    assert lines[1] == "stdin=''"  # a placeholder: nothing on stdin unless input= is given
+    assert "OASIS_NAMESPACE=web" in lines and "OASIS_AGENT_TOKEN=agent-token-1" in lines
+    assert "OASIS_MCP_URL=http://127.0.0.1:9/mcp" in lines
+    assert "kubeconfig=apiVersion: v1" in response.final_answer
+    assert response.reasoning.strip() == "to stderr"  # the transcript is stdout and stderr
+    assert response.actions == []
+
+
+async def test_prompt_file_placeholder_and_text_input(tmp_path: Path) -> None:
+    agent = CliAgent(
+        [*script(tmp_path, TEXT_AGENT), "{prompt_file}"],
+        identity=IDENTITY,
+        input="text",
+        output="text",
+    )
+    earlier = task(prompt="now scale it", conversation=["the web app is slow"])
+    answer = (await agent.execute(earlier)).final_answer
+    assert "prompt_file=the web app is slow\n\nnow scale it" in answer
+    assert "stdin='the web app is slow\\n\\nnow scale it'" in answer
+
+
+async def test_text_input_without_placeholder_goes_to_stdin(tmp_path: Path) -> None:
+    agent = CliAgent(script(tmp_path, TEXT_AGENT), identity=IDENTITY, input="text", output="text")
+    assert "stdin='list pods'" in (await agent.execute(task())).final_answer
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["sh", "-c", "echo {prompt}"],
+        ["agent", "--task={prompt}"],
+        ["agent", "{prompt_file}.txt"],
+    ],
+)
+def test_a_placeholder_inside_an_argument_is_refused(command: list[str]) -> None:
+    with pytest.raises(ValueError, match="must be a whole argument"):
+        CliAgent(command, identity=IDENTITY)
+
+
+def test_a_plain_cli_agent_needs_its_identity() -> None:
+    with pytest.raises(ValueError, match="name=NAME version=VERSION"):
+        CliAgent(["holmes", "ask", "{prompt}"])
+    with pytest.raises(ValueError, match="input must be json or text"):
+        CliAgent(["agent"], input="yaml")
+
+
+def test_a_command_quoted_whole_is_unquoted() -> None:
+    assert CliAgent("'python my_agent.py'").command == ["python", "my_agent.py"]
+    assert CliAgent("\"'/opt/my agent/run' --x\"").command == ["/opt/my agent/run", "--x"]
+    assert CliAgent("'/opt/my agent/run'").command == ["/opt/my", "agent/run"]
+
+
+async def test_the_hand_off_files_are_private_and_removed(tmp_path: Path) -> None:
+    body = """
+    import os, stat, sys
+    sys.stdin.read()
+    path = os.environ["KUBECONFIG"]
+    print(oct(stat.S_IMODE(os.stat(path).st_mode)), oct(stat.S_IMODE(os.stat(os.path.dirname(path)).st_mode)), path)
+    """
+    agent = CliAgent(script(tmp_path, body), identity=IDENTITY, output="text")
+    mode, directory_mode, path = (
+        await agent.execute(task(environment=HANDED))
+    ).final_answer.split()
+    assert (mode, directory_mode) == ("0o600", "0o700")
+    assert not await anyio.Path(path).exists()

@@ -59,9 +59,7 @@ def test_cli_section(tmp_path: Path) -> None:
         {"type": "cli", "command": ["my-agent", "--fast"], "env": {"A": 1}, "cwd": str(tmp_path)}
     )
     assert isinstance(agent, CliAgent)
-    assert (
-        agent.command == ["my-agent", "--fast"] and agent.env is not None and agent.env["A"] == "1"
-    )
+    assert agent.command == ["my-agent", "--fast"] and agent.process.env["A"] == "1"
     assert agent.cwd == tmp_path
 
 

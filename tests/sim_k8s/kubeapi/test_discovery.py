@@ -146,3 +146,21 @@ def test_mounted_under_a_prefix_kubectl_still_works(tmp_path: Path) -> None:
         assert c.url.endswith("/k8s")
         out = c.run(["get", "deploy", "storefront", "-o", "name"])
         assert (out.returncode, out.stdout) == (0, "deployment.apps/storefront\n"), out.stderr
+
+
+def test_discovery_serves_every_built_in_kind_with_empty_lists(api: Cluster) -> None:
+    """Issue 32: kinds no scenario created (cronjobs, endpointslices, crds, ...) are served,
+    so clients get an empty list, never "the server doesn't have a resource type"."""
+    with _client(api) as http:
+        groups = {g["name"] for g in http.get("/apis").json()["groups"]}
+        batch = {r["name"] for r in http.get("/apis/batch/v1").json()["resources"]}
+        core = {r["name"] for r in http.get("/api/v1").json()["resources"]}
+        cronjobs = http.get("/apis/batch/v1/namespaces/shop/cronjobs")
+        slices = http.get("/apis/discovery.k8s.io/v1/namespaces/shop/endpointslices")
+        crds = http.get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions")
+    assert {"discovery.k8s.io", "apiextensions.k8s.io", "coordination.k8s.io"} <= groups
+    assert {"jobs", "cronjobs"} <= batch and {"limitranges", "replicationcontrollers"} <= core
+    assert cronjobs.status_code == 200 and cronjobs.json()["kind"] == "CronJobList"
+    assert cronjobs.json()["items"] == []
+    assert slices.status_code == 200 and slices.json()["kind"] == "EndpointSliceList"
+    assert crds.status_code in (200, 403)  # served (the agent's RBAC may refuse it)

@@ -52,7 +52,7 @@ def status(
         "reason": reason,
         "code": code,
     }
-    if details:
+    if details is not None:  # the real server's path 404s carry an empty one (kubectl reads it)
         out["details"] = details
     return out
 
@@ -331,6 +331,8 @@ class ApiServer:
             return ApiResult(404, status(404, "NotFound", f'namespaces "{ns}" not found'))
         if params.get("_error"):
             return ApiResult(400, status(400, "BadRequest", params["_error"]))
+        if plural == "selfsubjectreviews" and verb == "create":
+            return ApiResult(201, self._whoami(user, body))
         if plural in ("selfsubjectaccessreviews", "selfsubjectrulesreviews") and verb == "create":
             return ApiResult(201, self._review(user, plural, body))
         if verb in ("list", "watch", "deletecollection"):
@@ -605,6 +607,17 @@ class ApiServer:
                 "code": 201,
             },
         )
+
+    def _whoami(self, user: str, body: Any) -> dict[str, Any]:
+        """``kubectl auth whoami`` (SelfSubjectReview, authentication.k8s.io/v1; issue 32)."""
+        out: dict[str, Any] = {
+            "kind": "SelfSubjectReview",
+            "apiVersion": "authentication.k8s.io/v1",
+        }
+        out["metadata"] = {"creationTimestamp": None, **((body or {}).get("metadata") or {})}
+        groups = sorted({*self.env.groups_of(user), "system:authenticated"})
+        out["status"] = {"userInfo": {"username": user, "groups": groups}}
+        return out
 
     def _review(self, user: str, plural: str, body: Any) -> dict[str, Any]:
         spec = (body or {}).get("spec") or {}

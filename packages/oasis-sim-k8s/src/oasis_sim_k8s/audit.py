@@ -177,14 +177,15 @@ class AuditLog:
         lo, hi = parse_ts(time_from), parse_ts(time_to)
         era_lo = self.env.clock.start - timedelta(days=1)
         era_hi = self.env.clock.now() + timedelta(days=1)
+        either = self.env.clock.wall is not None
         out = []
 
         want_resource = plural_of(resource_type) or resource_type.lower() if resource_type else None
         for entry, wall in zip(self.entries, self._wall):
             sim = parse_ts(entry["timestamp"])
-            if lo is not None and not _after(lo, sim, wall, era_lo, era_hi):
+            if lo is not None and not _after(lo, sim, wall, era_lo, era_hi, either):
                 continue
-            if hi is not None and not _before(hi, sim, wall, era_lo, era_hi):
+            if hi is not None and not _before(hi, sim, wall, era_lo, era_hi, either):
                 continue
             if (
                 namespace
@@ -202,15 +203,24 @@ class AuditLog:
         return out
 
 
-def _after(bound: Any, sim: Any, wall: float, era_lo: Any, era_hi: Any) -> bool:
+def _after(
+    bound: Any, sim: Any, wall: float, era_lo: Any, era_hi: Any, either: bool = False
+) -> bool:
+    """An entry is at or after ``bound``: by its simulated stamp when the bound is in the
+    clock's era, else by its wall receipt time. A clock that follows the wall (issue 32)
+    shares its era with the wall clock and may run ahead of it by the steps of fast calls, so
+    either time inside the bound keeps the entry: a window never loses an agent call."""
     if era_lo <= bound <= era_hi:
-        return sim >= bound
+        return sim >= bound or (either and wall >= bound.timestamp())
     return wall >= bound.timestamp()
 
 
-def _before(bound: Any, sim: Any, wall: float, era_lo: Any, era_hi: Any) -> bool:
+def _before(
+    bound: Any, sim: Any, wall: float, era_lo: Any, era_hi: Any, either: bool = False
+) -> bool:
+    """An entry is at or before ``bound`` (the rules of :func:`_after`)."""
     if era_lo <= bound <= era_hi:
-        return sim <= bound
+        return sim <= bound or (either and wall <= bound.timestamp())
     return wall <= bound.timestamp()
 
 

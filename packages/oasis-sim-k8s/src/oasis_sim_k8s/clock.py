@@ -1,8 +1,13 @@
-"""Simulated time and deterministic identifiers (no wall clock, no global RNG).
+"""Simulated time and deterministic identifiers (no global RNG).
 
-Every environment owns a :class:`SimClock` that starts at the fixed :data:`EPOCH`
-and only moves when the environment moves it (one step per API call, see
-``apiserver``). Object timestamps use the Kubernetes second-precision RFC 3339
+One clock (issue 32): every environment owns a :class:`SimClock` whose "now" is the wall
+clock at provision, so the timestamps, event ages, log times, metric samples and
+Prometheus ranges it serves agree with what clients compute from their own clock. Scenario
+times are offsets from that instant, which provision records (``simulated_clock`` in the
+provision answer, kept in the run's evidence), so replay never reads the wall clock. The
+clock moves one step per API call (``apiserver``) and never falls behind the wall clock.
+``OASIS_SIM_EPOCH`` (RFC 3339) pins the start and freezes the wall for reproducible runs
+(the test suite and the identity benchmark pin the former fixed :data:`EPOCH`). Object timestamps use the Kubernetes second-precision RFC 3339
 form; audit events use millisecond precision with a fixed width so that string
 order is time order (the engine's audit index sorts on it).
 """
@@ -10,13 +15,18 @@ order is time order (the engine's audit index sorts on it).
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 import re
+import time
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-#: the simulated "now" of a freshly provisioned environment
+#: the start a pinned clock used before issue 32 (``OASIS_SIM_EPOCH`` pins it for tests)
 EPOCH = datetime(2024, 5, 14, 9, 30, 0, tzinfo=UTC)
+#: environment variable pinning every new environment's start (RFC 3339); unset: wall clock
+EPOCH_ENV = "OASIS_SIM_EPOCH"
 #: characters Kubernetes uses for generated name suffixes and pod-template hashes
 K8S_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
 
@@ -75,21 +85,59 @@ def parse_age(value: object) -> float | None:
     return abs(float(m.group("n"))) * factor
 
 
-class SimClock:
-    """Milliseconds since :data:`EPOCH`; moved only by :meth:`advance`."""
+def pinned_epoch() -> datetime | None:
+    """The start ``OASIS_SIM_EPOCH`` pins (None: unset). A value that is not RFC 3339 is an
+    error naming the variable, never a silent wall clock."""
+    text = os.environ.get(EPOCH_ENV, "").strip()
+    if not text:
+        return None
+    when = parse_ts(text.replace("Z", "+00:00"))
+    if when is None:
+        raise ValueError(
+            f"{EPOCH_ENV}={text!r} is not an RFC 3339 time (e.g. 2024-05-14T09:30:00Z)"
+        )
+    return when.astimezone(UTC)
 
-    def __init__(self, start: datetime = EPOCH):
+
+def wall_now() -> datetime:
+    """The wall clock, whole seconds (object timestamps have second precision)."""
+    return datetime.fromtimestamp(int(time.time()), tz=UTC)
+
+
+class SimClock:
+    """Milliseconds since ``start``: moved by :meth:`advance`, and never behind the wall
+    clock when ``wall`` is given (a clock started from the wall; a pinned one has none)."""
+
+    def __init__(self, start: datetime = EPOCH, wall: Callable[[], float] | None = None):
         self.start = start
         self.ms = 0
+        #: reads the wall clock (unix seconds); None: a frozen wall (pinned clock)
+        self.wall = wall
+
+    @classmethod
+    def at_provision(cls) -> SimClock:
+        """The clock of a new environment: pinned by ``OASIS_SIM_EPOCH``, else the wall."""
+        pinned = pinned_epoch()
+        if pinned is not None:
+            return cls(pinned)
+        return cls(wall_now(), wall=time.time)
+
+    def _catch_up(self) -> None:
+        if self.wall is not None:
+            elapsed = int((self.wall() - self.start.timestamp()) * 1000)
+            self.ms = max(self.ms, elapsed)
 
     def now(self) -> datetime:
+        self._catch_up()
         return self.start + timedelta(milliseconds=self.ms)
 
     def seconds(self) -> float:
-        """Simulated seconds since the epoch."""
+        """Simulated seconds since ``start``."""
+        self._catch_up()
         return self.ms / 1000.0
 
     def advance(self, ms: int) -> None:
+        self._catch_up()
         self.ms += max(0, int(ms))
 
     def ts(self, seconds_ago: float = 0.0) -> str:
@@ -102,6 +150,10 @@ class SimClock:
 
     def at(self, seconds_since_epoch: float) -> datetime:
         return self.start + timedelta(seconds=seconds_since_epoch)
+
+    def record(self) -> dict[str, str | bool]:
+        """What the run keeps of this clock (provision's ``simulated_clock``)."""
+        return {"epoch": fmt(self.start), "follows_wall_clock": self.wall is not None}
 
 
 class Ids:

@@ -66,7 +66,7 @@ class Environment:
     def __init__(self, env_id: str, scenario_id: str, principal: str, seed: Any = 0):
         self.id, self.scenario_id, self.principal = env_id, scenario_id, principal
         self.seed = f"{seed}:{scenario_id}"
-        self.clock = SimClock()
+        self.clock = SimClock.at_provision()
         self.ids = Ids(self.seed)
         self.store = ObjectStore(self.clock, self.ids)
 

@@ -19,6 +19,6 @@ def normalize_resource(resource: str | None) -> str | None:
     name = resource_name(resource)
     if name in KINDS:
         return name
-    if name in ("selfsubjectaccessreviews", "selfsubjectrulesreviews"):
+    if name in ("selfsubjectaccessreviews", "selfsubjectrulesreviews", "selfsubjectreviews"):
         return name
     return _EXTRA.get(name or "")

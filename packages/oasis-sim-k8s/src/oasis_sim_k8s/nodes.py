@@ -11,6 +11,8 @@ pod anti-affinity on the hostname; its failure message is the real
 
 from __future__ import annotations
 
+import hashlib
+import uuid
 from typing import Any
 
 from . import selectors
@@ -43,6 +45,20 @@ PRESSURE = {
         "node.kubernetes.io/pid-pressure",
     ),
 }
+
+
+#: the Kubernetes release the simulated cluster reports (server /version, kubelets)
+KUBERNETES_VERSION = "v1.33.4"
+
+
+def _machine_ids(name: str) -> dict[str, str]:
+    """bootID, machineID and systemUUID of a node, derived from its name (no randomness)."""
+    digest = hashlib.sha256(f"node:{name}".encode()).hexdigest()
+    return {
+        "bootID": str(uuid.UUID(digest[:32])),
+        "machineID": digest[32:64],
+        "systemUUID": str(uuid.UUID(digest[-32:])).upper(),
+    }
 
 
 def node_object(
@@ -92,14 +108,18 @@ def node_object(
                 {"type": "Hostname", "address": name},
             ],
             "nodeInfo": {
-                "kubeletVersion": "v1.29.4",
-                "kubeProxyVersion": "v1.29.4",
+                "kubeletVersion": KUBERNETES_VERSION,
+                "kubeProxyVersion": KUBERNETES_VERSION,
                 "containerRuntimeVersion": "containerd://1.7.13",
                 "osImage": "Ubuntu 22.04.4 LTS",
                 "kernelVersion": "5.15.0-1057-aws",
                 "architecture": "amd64",
                 "operatingSystem": "linux",
+                # every NodeSystemInfo field clients require (issue 32: the Python client's
+                # list_node raised without them); stable per node name
+                **_machine_ids(name),
             },
+            "daemonEndpoints": {"kubeletEndpoint": {"Port": 10250}},
         },
     }
 

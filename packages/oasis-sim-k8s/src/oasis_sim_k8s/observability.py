@@ -18,6 +18,8 @@ scenario did not write (issue 15: nothing invented).
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -58,6 +60,11 @@ class Series:
         return pts
 
 
+#: the most points :meth:`Metrics.query_range` evaluates per series (issue 32: Grafana's
+#: panels ask for a few hundred; a 6 h range at 15 s is 1,440)
+MAX_POINTS = 250
+
+
 class Metrics:
     def __init__(self, env: Any):
         self.env = env
@@ -77,8 +84,8 @@ class Metrics:
     def names(self) -> list[str]:
         return sorted({s.name for s in self._all(self.env.clock.seconds())})
 
-    def _all(self, at: float) -> list[Series]:
-        return self.series + generated(self.env, at)
+    def _all(self, at: float, names: frozenset[str] | None = None) -> list[Series]:
+        return self.series + generated(self.env, at, names)
 
     def query(self, expr: str, at: float | None = None) -> dict[str, Any]:
         """Prometheus ``/api/v1/query`` data: ``{resultType, result}``. Raises ``promql.QueryError``."""
@@ -96,12 +103,27 @@ class Metrics:
     def query_range(
         self, expr: str, start: float, end: float, step: float = 60.0
     ) -> dict[str, Any]:
+        """Prometheus ``/api/v1/query_range`` data. A range of more than :data:`MAX_POINTS`
+        steps is downsampled to that many (a wider step, aligned to the requested one), so any
+        range answers in bounded time and never blocks the listener (issue 32)."""
         node = promql.parse(expr)
         rows: dict[tuple, dict[str, Any]] = {}
+        if (end - start) / step > MAX_POINTS:
+            step = step * math.ceil((end - start) / step / MAX_POINTS)
+        names = None if "__name__" in expr else frozenset(_IDENTS.findall(expr))
+        # series computed from the current objects alone are computed once, not per step
+        static = None
+        if names is not None and not names & AT_DEPENDENT:
+            static = [(s.name, s.labels, s.points[-1][1]) for s in generated(self.env, end, names)]
         t = start
         base = self.env.clock.start.timestamp()
         while t <= end:
-            res = promql.evaluate(node, t, self._lookup(t))
+            if static is None:
+                lookup = self._lookup(t, names)
+            else:
+                at_t = [Series(name, labels, [(t, v)]) for name, labels, v in static]
+                lookup = _lookup_in(self.series + at_t)
+            res = promql.evaluate(node, t, lookup)
             for lb, v in [({}, res)] if isinstance(res, float) else res:
                 key = tuple(sorted(lb.items()))
                 rows.setdefault(key, {"metric": lb, "values": []})["values"].append(
@@ -110,19 +132,23 @@ class Metrics:
             t += step
         return {"resultType": "matrix", "result": list(rows.values())}
 
-    def _lookup(self, at: float) -> promql.Lookup:
-        everything = self._all(at)
+    def _lookup(self, at: float, names: frozenset[str] | None = None) -> promql.Lookup:
+        return _lookup_in(self._all(at, names))
 
-        def lookup(name: str | None, matchers: list[tuple[str, str, str]]) -> list[Series]:
-            out = []
-            for s in everything:
-                if name is not None and s.name != name:
-                    continue
-                if promql.label_match({"__name__": s.name, **s.labels}, matchers):
-                    out.append(s)
-            return out
 
-        return lookup
+def _lookup_in(everything: list[Series]) -> promql.Lookup:
+    """PromQL's selector lookup over ``everything``."""
+
+    def lookup(name: str | None, matchers: list[tuple[str, str, str]]) -> list[Series]:
+        out = []
+        for s in everything:
+            if name is not None and s.name != name:
+                continue
+            if promql.label_match({"__name__": s.name, **s.labels}, matchers):
+                out.append(s)
+        return out
+
+    return lookup
 
 
 def _fmt(v: float) -> str:
@@ -144,6 +170,15 @@ def _recorded_by_workload(env: Any, metric: str, at: float) -> dict[tuple[str, s
         out[key] = value if current is None else current if value is None else max(current, value)
     return out
 
+
+#: the generated series that need every pod's usage (the costly part of :func:`generated`)
+NODE_UTILISATION = frozenset(
+    {"instance:node_cpu_utilisation:rate5m", "instance:node_memory_utilisation:ratio"}
+)
+#: the generated series whose value depends on the instant (recorded memory, node usage)
+AT_DEPENDENT = NODE_UTILISATION | {"container_memory_working_set_bytes"}
+#: identifiers of a PromQL expression: a superset of the metric names it selects
+_IDENTS = re.compile(r"[a-zA-Z_:][\w:]*")
 
 #: what a node uses besides its pods (kubelet, container runtime, system daemons)
 NODE_SYSTEM_CPU_MILLIS = 180
@@ -235,14 +270,19 @@ def _recorded_value(
     return _recorded_by_workload(env, metric, at).get((ns, workload))
 
 
-def generated(env: Any, at: float) -> list[Series]:
-    """kube-state-metrics / cAdvisor style series computed from the current objects."""
+def generated(env: Any, at: float, names: frozenset[str] | None = None) -> list[Series]:
+    """kube-state-metrics / cAdvisor style series computed from the current objects; only
+    the metrics in ``names`` when given (a range query evaluates hundreds of instants)."""
     out: list[Series] = []
 
     def add(name: str, labels: dict[str, str], value: float) -> None:
-        out.append(Series(name, labels, [(at, float(value))]))
+        if names is None or name in names:
+            out.append(Series(name, labels, [(at, float(value))]))
 
-    recorded_memory = _recorded_by_workload(env, "container_memory_working_set_bytes", at)
+    memory = "container_memory_working_set_bytes"
+    recorded_memory = (
+        _recorded_by_workload(env, memory, at) if names is None or memory in names else {}
+    )
     for dep in env.store.iter("deployments"):
         lb = {"namespace": dep["metadata"]["namespace"], "deployment": dep["metadata"]["name"]}
         st = dep.get("status") or {}
@@ -329,6 +369,8 @@ def generated(env: Any, at: float) -> list[Series]:
             {"node": name, "resource": "memory", "unit": "byte"},
             mem_bytes(alloc.get("memory", 0)) or 0,
         )
+        if names is not None and not names & NODE_UTILISATION:
+            continue
         cpu, mem, a_cpu, a_mem = node_usage(env, node, at)
         add(
             "instance:node_cpu_utilisation:rate5m",

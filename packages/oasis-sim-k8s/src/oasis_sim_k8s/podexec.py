@@ -17,8 +17,10 @@ failures print each client's own message. Anything else: ``not found``, 127.
 from __future__ import annotations
 
 import base64
+import io
 import re
 import shlex
+import tarfile
 from typing import Any
 
 from .clock import fmt
@@ -222,7 +224,37 @@ def run(
         return out("".join(n + "\n" for n in names))
     if cmd in ("curl", "wget", "nc"):
         return _connect(env, pod, cmd, args)
+    if cmd == "tar":
+        return _tar(files, args)
     return out("", 127, f"sh: {cmd}: not found\n")
+
+
+def _tar(files: dict[str, str], args: list[str]) -> dict[str, Any]:
+    """``tar cf - PATH...`` (what ``kubectl cp`` runs to copy out of a pod; issue 32): the
+    container's files under each path as a ustar archive on stdout (text files, so the
+    archive is UTF-8 text the exec channel carries unchanged). Writing (``xf``) is refused."""
+    mode = (args[0] if args else "").lstrip("-")
+    if "c" not in mode or "f" not in mode or len(args) < 2 or args[1] != "-":
+        return {
+            "stdout": "",
+            "stderr": "tar: only 'tar cf - PATH...' is supported\n",
+            "exitCode": 2,
+        }
+    buf = io.BytesIO()
+    missing = []
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.USTAR_FORMAT) as archive:
+        for path in args[2:]:
+            root = "/" + path.strip("/")
+            found = sorted(p for p in files if p == root or p.startswith(root.rstrip("/") + "/"))
+            if not found:
+                missing.append(path)
+            for name in found:
+                data = files[name].encode()
+                info = tarfile.TarInfo(name.lstrip("/"))
+                info.size, info.mode = len(data), 0o644
+                archive.addfile(info, io.BytesIO(data))
+    err = "".join(f"tar: {m}: No such file or directory\n" for m in missing)
+    return {"stdout": buf.getvalue().decode(), "stderr": err, "exitCode": 2 if missing else 0}
 
 
 _URL = re.compile(

@@ -296,6 +296,8 @@ class SimK8sProvider(handoff.AgentAccess):
                 for n, reason in refused
             ],
             served_calls=True,
+            # the instant the simulated clock started: scenario times are offsets from it (issue 32)
+            simulated_clock=env.clock.record(),
         )
 
     def _build(

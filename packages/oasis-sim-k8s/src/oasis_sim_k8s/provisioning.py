@@ -41,6 +41,12 @@ CLUSTER_READER = [
         "resources": ["selfsubjectaccessreviews", "selfsubjectrulesreviews"],
         "verbs": ["create"],
     },
+    # system:basic-user's grant to every authenticated user (``kubectl auth whoami``)
+    {
+        "apiGroups": ["authentication.k8s.io"],
+        "resources": ["selfsubjectreviews"],
+        "verbs": ["create"],
+    },
 ]
 
 

@@ -71,12 +71,13 @@ class ServedCalls:
         lo, hi = parse_ts(time_from), parse_ts(time_to)
         era_lo = self.env.clock.start - timedelta(days=1)
         era_hi = self.env.clock.now() + timedelta(days=1)
+        either = self.env.clock.wall is not None
         out = []
         for call, wall in zip(self.calls, self._wall, strict=True):
             sim = parse_ts(call["timestamp"])
-            if lo is not None and not _after(lo, sim, wall, era_lo, era_hi):
+            if lo is not None and not _after(lo, sim, wall, era_lo, era_hi, either):
                 continue
-            if hi is not None and not _before(hi, sim, wall, era_lo, era_hi):
+            if hi is not None and not _before(hi, sim, wall, era_lo, era_hi, either):
                 continue
             out.append(dict(call))
         return out

@@ -48,6 +48,36 @@ KINDS: dict[str, tuple[str, str, bool]] = {
     "applications": ("Application", "argoproj.io/v1alpha1", True),
     "clusterissuers": ("ClusterIssuer", "cert-manager.io/v1", False),
     "certificates": ("Certificate", "cert-manager.io/v1", True),
+    # the other built-in kinds of the served release (issue 32: discovery serves every one,
+    # answering empty lists where a scenario made none, so `get cronjobs`, `get crd` work)
+    "cronjobs": ("CronJob", "batch/v1", True),
+    "limitranges": ("LimitRange", "v1", True),
+    "podtemplates": ("PodTemplate", "v1", True),
+    "replicationcontrollers": ("ReplicationController", "v1", True),
+    "controllerrevisions": ("ControllerRevision", "apps/v1", True),
+    "endpointslices": ("EndpointSlice", "discovery.k8s.io/v1", True),
+    "leases": ("Lease", "coordination.k8s.io/v1", True),
+    "customresourcedefinitions": (
+        "CustomResourceDefinition",
+        "apiextensions.k8s.io/v1",
+        False,
+    ),
+    "priorityclasses": ("PriorityClass", "scheduling.k8s.io/v1", False),
+    "runtimeclasses": ("RuntimeClass", "node.k8s.io/v1", False),
+    "csidrivers": ("CSIDriver", "storage.k8s.io/v1", False),
+    "csinodes": ("CSINode", "storage.k8s.io/v1", False),
+    "volumeattachments": ("VolumeAttachment", "storage.k8s.io/v1", False),
+    "validatingwebhookconfigurations": (
+        "ValidatingWebhookConfiguration",
+        "admissionregistration.k8s.io/v1",
+        False,
+    ),
+    "mutatingwebhookconfigurations": (
+        "MutatingWebhookConfiguration",
+        "admissionregistration.k8s.io/v1",
+        False,
+    ),
+    "certificatesigningrequests": ("CertificateSigningRequest", "certificates.k8s.io/v1", False),
 }
 _BY_KIND = {kind.lower(): plural for plural, (kind, _, _) in KINDS.items()}
 

@@ -8,11 +8,16 @@ section::
 
     "http://localhost:8080/agent"                                  # = {type: http, url: ...}
     {type: http, url: ..., token?, token_env?, headers?, timeout_seconds?, identity_timeout_seconds?}
-    {type: cli, command: [...] | "...", env?, cwd?, identity?, timeout_seconds?, identity_timeout_seconds?}
-    {type: mcp, transport: stdio, command: [...] | "...", args?, env?, cwd?, timeout_seconds?, ...}
+    {type: cli, command: [...] | "...", env?, pass_env?, user?, cwd?, input?, output?,
+     identity? | name?, version?, description?, config.KEY?, timeout_seconds?, ...}
+    {type: mcp, transport: stdio, command: [...] | "...", args?, env?, pass_env?, user?, cwd?, ...}
     {type: mcp, transport: http, url: ..., headers?, token?, token_env?, timeout_seconds?, ...}
     {type: python, object: "package.module:attr", options?: {...}, timeout_seconds?}
     {type: openai | anthropic, model: NAME, base_url?, api_key_env?, max_steps?, ...}  # see .llm
+
+A subprocess agent (``cli``, ``mcp`` over stdio) gets an explicit environment, never the
+runner's (:mod:`.process`): ``pass_env`` names variables to pass (``--agent-env``), ``env``
+sets values, ``user`` runs it as another user (``--agent-user``).
 
 ``timeout`` is accepted for ``timeout_seconds`` (a number of seconds or a Go-style
 duration such as ``"90s"``, ``"5m"``, ``"1h30m"``). Unknown keys are an error.
@@ -29,9 +34,10 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from ...contract import Agent
-from ._config import AgentConfigError, _Config, parse_duration
+from ._config import AgentConfigError, _Config, identity_options, parse_duration
 from .cli import CliAgent
 from .http import HttpAgent
+from .process import AgentProcess
 from .python import FunctionAgent, PythonAgent, load_object
 
 __all__ = [
@@ -100,15 +106,36 @@ def http_agent_from_config(data: Mapping[str, Any]) -> Agent:
 
 
 def cli_agent_from_config(data: Mapping[str, Any]) -> Agent:
-    """The ``cli`` agent type: a command that reads a task on stdin and answers on stdout."""
-    cfg = _Config("cli", data, {"command", "env", "cwd", "identity"} | _TIMEOUT_KEYS)
+    """The ``cli`` agent type: a command given the task on stdin, as an argument or in a file,
+    answering on stdout (JSON or text; see :mod:`.cli`)."""
+    data, identity = identity_options(data)
+    cfg = _Config(
+        "cli",
+        data,
+        {"command", "env", "cwd", "identity", "input", "output"} | _PROCESS_KEYS | _TIMEOUT_KEYS,
+    )
+    if identity is not None and cfg.mapping("identity") is not None:
+        raise AgentConfigError(
+            "agent type 'cli': give 'identity' or name/version/config.KEY, not both"
+        )
     return CliAgent(
         cfg.command(),
-        env=cfg.str_mapping("env"),
         cwd=cfg.text("cwd"),
-        identity=cfg.mapping("identity"),
+        identity=identity or cfg.mapping("identity"),
+        process=_process(cfg),
+        input=cfg.text("input"),
+        output=cfg.text("output") or "json",
         **_timeouts(cfg),
     )
+
+
+_PROCESS_KEYS = {"pass_env", "user"}
+
+
+def _process(cfg: _Config) -> AgentProcess:
+    """How a subprocess agent is started (:mod:`.process`): ``pass_env`` (``--agent-env``),
+    ``env`` and ``user`` (``--agent-user``) of its section."""
+    return AgentProcess.build(cfg.str_list("pass_env"), cfg.str_mapping("env"), cfg.text("user"))
 
 
 def mcp_agent_from_config(data: Mapping[str, Any]) -> Agent:
@@ -117,12 +144,16 @@ def mcp_agent_from_config(data: Mapping[str, Any]) -> Agent:
 
     transport = data.get("transport") or ("http" if "url" in data else "stdio")
     if transport == "stdio":
-        cfg = _Config("mcp", data, {"transport", "command", "args", "env", "cwd"} | _TIMEOUT_KEYS)
+        cfg = _Config(
+            "mcp",
+            data,
+            {"transport", "command", "args", "env", "cwd"} | _PROCESS_KEYS | _TIMEOUT_KEYS,
+        )
         return McpAgent.stdio(
             cfg.command(),
             cfg.str_list("args"),
-            cfg.str_mapping("env"),
             cwd=cfg.text("cwd"),
+            process=_process(cfg),
             **_timeouts(cfg),
         )
     if transport in ("http", "streamable-http", "streamable_http"):

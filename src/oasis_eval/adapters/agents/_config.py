@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["AgentConfigError", "parse_duration"]
+__all__ = ["AgentConfigError", "identity_options", "parse_duration", "split_command"]
 
 
 class AgentConfigError(ValueError):
@@ -45,6 +46,21 @@ def parse_duration(value: Any, key: str = "timeout") -> float:
     if seconds <= 0:
         raise AgentConfigError(f"{key}: must be positive, got {value!r}")
     return seconds
+
+
+def split_command(command: str) -> list[str]:
+    """A command string as argv (:func:`shlex.split`, no shell). A command quoted whole, as in
+    ``cli:'python my_agent.py'`` (the README's, the Action's and the docs' form, where the
+    quotes reach us unremoved), is the command inside the quotes (issue 28)."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise AgentConfigError(f"command {command!r}: cannot split it: {exc}") from None
+    text = command.strip()
+    quoted_whole = len(text) > 1 and text[0] in "'\"" and text[-1] == text[0]
+    if len(argv) == 1 and quoted_whole and any(c.isspace() for c in argv[0]):
+        return split_command(argv[0])
+    return argv
 
 
 class _Config:
@@ -127,3 +143,37 @@ class _Config:
                     f"agent type {self.kind!r}: environment variable {env_name} (token_env) is not set"
                 )
         return token
+
+
+def identity_options(data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The section without its identity keys, and the identity document they give
+    (``--agent-option name=… version=… description=… config.KEY=…``; spec 04 §1), or None
+    when none is given. A missing name or version is an error: never invented."""
+    rest = {
+        k: v for k, v in data.items() if k not in _IDENTITY_KEYS and not k.startswith("config.")
+    }
+    given = {k: v for k, v in data.items() if k not in rest}
+    if not given:
+        return rest, None
+    for key in ("name", "version"):
+        value = given.get(key)
+        if not isinstance(value, str) or not value.strip():
+            raise AgentConfigError(
+                f"the agent's identity needs a {key}: give --agent-option {key}=... "
+                f"(spec 04 §1: name, version, configuration; {'got ' + repr(value) if value is not None else 'it is never invented'})"
+            )
+    configuration = {
+        k.removeprefix("config."): v for k, v in given.items() if k.startswith("config.")
+    }
+    for key, value in configuration.items():
+        if not key or not isinstance(value, (str, bool, int, float)):
+            raise AgentConfigError(
+                f"config.{key}: a configuration value is a string, boolean or number"
+            )
+    identity = {"name": given["name"], "version": given["version"]}
+    if given.get("description") is not None:
+        identity["description"] = str(given["description"])
+    return rest, {"identity": identity, "configuration": configuration}
+
+
+_IDENTITY_KEYS = {"name", "version", "description"}

@@ -49,7 +49,7 @@ import logging
 import os
 import shlex
 import tempfile
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from types import TracebackType
 from typing import Any, TextIO
@@ -62,6 +62,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult
 
 from ...contract import AgentFault, AgentReport, AgentResponse, AgentTask, AgentUnreachable
+from ._config import split_command
 from ._wire import (
     NETWORK_SCHEMES,
     check_reachable,
@@ -72,6 +73,7 @@ from ._wire import (
     request_body,
     snippet,
 )
+from .process import AgentProcess, handoff_env, scenario_files
 
 __all__ = [
     "DEFAULT_IDENTITY_TIMEOUT",
@@ -87,9 +89,10 @@ DEFAULT_TIMEOUT = 600.0
 DEFAULT_IDENTITY_TIMEOUT = 30.0
 _STDERR_TAIL_LINES = 20
 
-# A transport factory gets a file for the server's stderr (stdio only) and returns the
-# async context manager yielding the (read, write) streams mcp.Client wants.
-_TransportFactory = Callable[[TextIO | None], AbstractAsyncContextManager[Any]]
+# A transport factory gets a file for the server's stderr (stdio only) and the task of the
+# call (None for identify), and returns the async context manager yielding the (read, write)
+# streams mcp.Client wants.
+_TransportFactory = Callable[[TextIO | None, AgentTask | None], AbstractAsyncContextManager[Any]]
 
 
 class _AgentTextOnly(logging.Filter):
@@ -197,27 +200,28 @@ class McpAgent:
         identity_timeout: float = DEFAULT_IDENTITY_TIMEOUT,
         identify_tool: str = IDENTIFY_TOOL,
         execute_tool: str = EXECUTE_TOOL,
+        process: AgentProcess | None = None,
     ) -> McpAgent:
         """Launch the server as a subprocess per call, speaking MCP over its stdin/stdout.
 
-        ``command`` may be a full argv (list, or a string split with :func:`shlex.split`);
-        ``args`` are appended. The server gets the SDK's minimal default environment
-        (HOME, PATH, ...) plus ``env``.
+        ``command`` may be a full argv (list, or a string split with
+        :func:`._config.split_command`); ``args`` are appended. The server gets an explicit
+        environment (:mod:`.process`: the allow-list, ``env``, the scenario's hand-off) and
+        runs as ``process.user`` when one is set (``--agent-user``).
         """
-        argv = shlex.split(command) if isinstance(command, str) else [str(c) for c in command]
+        argv = split_command(command) if isinstance(command, str) else [str(c) for c in command]
         argv += [str(a) for a in args or ()]
         if not argv:
             raise ValueError("McpAgent.stdio needs a command")
-        params = StdioServerParameters(
-            command=argv[0],
-            args=argv[1:],
-            env=dict(env) if env else None,
-            cwd=os.fspath(cwd) if cwd is not None else None,
-        )
+        process = process or AgentProcess.build(env=env)
+        if env and process.env != env:
+            process = AgentProcess(process.pass_env, {**process.env, **env}, process.user)
 
-        def factory(errlog: TextIO | None) -> AbstractAsyncContextManager[Any]:
+        def factory(
+            errlog: TextIO | None, task: AgentTask | None
+        ) -> AbstractAsyncContextManager[Any]:
             assert errlog is not None
-            return stdio_client(params, errlog=errlog)
+            return _spawned(process, argv, cwd, errlog, task)
 
         return cls(
             factory,
@@ -248,7 +252,9 @@ class McpAgent:
         if token:
             all_headers["Authorization"] = f"Bearer {token}"
 
-        def factory(_errlog: TextIO | None) -> AbstractAsyncContextManager[Any]:
+        def factory(
+            _errlog: TextIO | None, _task: AgentTask | None
+        ) -> AbstractAsyncContextManager[Any]:
             # deadlines are enforced by the adapter; the client only bounds connecting
             client = httpx2.AsyncClient(
                 headers=all_headers, timeout=httpx2.Timeout(None, connect=10.0)
@@ -270,7 +276,12 @@ class McpAgent:
     # ---- one MCP session per call ---------------------------------------
 
     async def _session_call(
-        self, tool: str, arguments: dict[str, Any], timeout: float, check_tools: bool
+        self,
+        tool: str,
+        arguments: dict[str, Any],
+        timeout: float,
+        check_tools: bool,
+        task: AgentTask | None = None,
     ) -> tuple[CallToolResult | None, list[str] | None]:
         """Open a session, optionally list the tools, call ``tool``; (None, listed) if tools are missing."""
         with _stderr_capture(self._capture_stderr) as errlog:
@@ -278,7 +289,7 @@ class McpAgent:
             phase = "connecting"
             try:
                 with anyio.fail_after(timeout):
-                    async with Client(self._factory(errlog), cache=None) as client:
+                    async with Client(self._factory(errlog, task), cache=None) as client:
                         if check_tools:
                             phase = "listing tools"
                             listed = [t.name for t in (await client.list_tools()).tools]
@@ -334,7 +345,7 @@ class McpAgent:
         """Call the execute tool with ``task``; a tool error is an agent fault."""
         check_reachable(task, self.description)
         result, _ = await self._session_call(
-            self.execute_tool, request_body(task), self.timeout, check_tools=False
+            self.execute_tool, request_body(task), self.timeout, check_tools=False, task=task
         )
         assert result is not None
         source = f"{self.description} ({self.execute_tool})"
@@ -387,6 +398,28 @@ def _tail(errlog: TextIO | None) -> str:
     return "; last lines of server stderr:\n" + "\n".join(
         "  " + line for line in text.splitlines()[-_STDERR_TAIL_LINES:]
     )
+
+
+@contextlib.asynccontextmanager
+async def _spawned(
+    process: AgentProcess,
+    argv: list[str],
+    cwd: str | os.PathLike[str] | None,
+    errlog: TextIO,
+    task: AgentTask | None,
+) -> AsyncIterator[Any]:
+    """The stdio transport of one call: the server started with its explicit environment and
+    the scenario's hand-off (``KUBECONFIG`` written for it), as ``--agent-user`` when set."""
+    with scenario_files(process) as directory:
+        started = process.argv(argv)
+        params = StdioServerParameters(
+            command=started[0],
+            args=started[1:],
+            env=process.environment(handoff_env(process, task, directory)),
+            cwd=os.fspath(cwd) if cwd is not None else None,
+        )
+        async with stdio_client(params, errlog=errlog) as streams:
+            yield streams
 
 
 class _owning:

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
+import sys
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -44,12 +46,26 @@ DEFAULT_TIMEOUT = 600.0
 DEFAULT_IDENTITY_TIMEOUT = 30.0
 
 
+def _import(module_name: str) -> Any:
+    """Import ``module_name``; a top-level module not found is looked for in the directory
+    ``oasis`` was started from too, as ``python -m`` does (issue 28: ``python:my_agent:Agent``
+    beside ``my_agent.py`` works as documented, without ``PYTHONPATH=.``)."""
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        here = os.getcwd()
+        if exc.name != module_name.partition(".")[0] or here in sys.path:
+            raise
+        sys.path.append(here)  # last: nothing installed is shadowed by a file here
+        return importlib.import_module(module_name)
+
+
 def load_object(path: str) -> Any:
     """Import ``"package.module:attr.sub"`` and return the attribute."""
     module_name, sep, attr_path = path.partition(":")
     if not sep or not module_name or not attr_path:
         raise ValueError(f"python agent object must be 'module:attribute', got {path!r}")
-    module = importlib.import_module(module_name)
+    module = _import(module_name)
     obj: Any = module
     for part in attr_path.split("."):
         obj = getattr(obj, part)

@@ -34,12 +34,13 @@ from typing import Any
 
 import httpx
 
+from ... import secrecy
 from ...contract import ProviderServer
 from ...files import read_text
+from ...secrecy import hide_secret
 from .http import HttpProvider
 from .http_wire import wire_parameters, wire_state_entry
 from .inprocess import DEFAULT_CALL_TIMEOUT, InProcessProvider
-from .secrecy import hide_secret
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -85,8 +86,8 @@ def http_provider_factory(spec: Mapping[str, Any]) -> HttpProvider:
 
 def http_token(spec: Mapping[str, Any]) -> str | None:
     """The runner token for an http provider (see the module docstring); every token read is
-    then hidden from the agent's processes (:mod:`.secrecy`)."""
-    default = os.environ.pop(TOKEN_ENV, None)  # never left for agent processes to inherit
+    then hidden from the agent's processes (:mod:`oasis_eval.secrecy`)."""
+    default = secrecy.read(TOKEN_ENV) or None  # never left for agent processes to inherit
     try:
         return _read_token(spec, default)
     finally:
@@ -101,6 +102,7 @@ def _read_token(spec: Mapping[str, Any], default: str | None) -> str | None:
         return str(token)
     token_env = spec.get("token_env")
     if token_env:
+        secrecy.declare([str(token_env)])  # never passed to an agent, even when named
         # the default variable was already taken out of the environment (http_token): naming
         # it here means its value, not a variable that is now unset (issue 26)
         token = default if str(token_env) == TOKEN_ENV else os.environ.pop(str(token_env), None)

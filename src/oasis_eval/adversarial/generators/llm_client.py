@@ -70,7 +70,7 @@ def _sdk() -> Any:
     except ImportError:
         raise GeneratorError(
             "an LLM generator speaks through the 'openai' package, which is not installed: "
-            "pip install 'oasis-eval[llm]' (or pip install openai)"
+            "pip install openai (or, from the oasis-eval repository, pip install -e '.[llm]')"
         ) from None
 
 

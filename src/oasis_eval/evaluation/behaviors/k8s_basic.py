@@ -9,7 +9,7 @@ The example profile (``src/oasis_eval/examples/k8s_basic``, identifier
 
 from __future__ import annotations
 
-from .registry import Evaluators, declared
+from .registry import Evaluators, declared, shipped_definitions
 
 #: the example profile's identifier (03 §2.1)
 NAMESPACE = "oasis-eval-example-k8s"
@@ -19,4 +19,8 @@ MODULES = ("boundaries", "containment", "execution", "reporting")
 
 def evaluators() -> Evaluators:
     """The ``oasis_eval.behaviors`` entry point of the built-in example profile."""
-    return Evaluators(NAMESPACE, declared(*(f"{_PACKAGE}.{m}" for m in MODULES)))
+    return Evaluators(
+        NAMESPACE,
+        declared(*(f"{_PACKAGE}.{m}" for m in MODULES)),
+        definitions=shipped_definitions(_PACKAGE, "k8s_basic_definitions.json"),
+    )

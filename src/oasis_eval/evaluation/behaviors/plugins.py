@@ -18,6 +18,8 @@ point; nothing is silently skipped.
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -131,20 +133,65 @@ def state_keys(fact: str) -> tuple[str, ...]:
 
 def profile_namespaces(profile: Profile) -> tuple[str, ...]:
     """Where ``profile``'s behaviors find evaluators: its identifier, then the namespaces it
-    names in ``behavior_namespaces``."""
-    return (profile.id, *[n for n in profile.behavior_namespaces if n != profile.id])
+    names in ``behavior_namespaces`` (either layout's metadata), then, one behavior at a
+    time, ``namespace/behavior`` for each behavior found nowhere else whose definition is
+    identical to the one an installed evaluator implements (:func:`reused_evaluators`)."""
+    declared = (profile.id, *[n for n in profile.behavior_namespaces if n != profile.id])
+    return (*declared, *sorted(reused_evaluators(profile).values()))
+
+
+_EMPHASIS = re.compile(r"\*+|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])")
+
+
+def normalise_definition(text: str) -> str:
+    """A behavior definition as compared for reuse (issue 29 item 3): markdown emphasis
+    (``*``, ``**``, ``_`` and ``__`` around words) removed and every run of whitespace made
+    one space, so the same definition written in either profile layout compares equal."""
+    return " ".join(_EMPHASIS.sub("", text).split())
+
+
+def definition_digest(definition: str, verification: str) -> str:
+    """The digest an evaluator set declares for a behavior it implements (03 §2.3: the
+    prose definition and the deterministic verification method, both normalised)."""
+    text = normalise_definition(definition) + "\n" + normalise_definition(verification)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def reused_evaluators(profile: Profile) -> dict[str, str]:
+    """behavior id -> ``namespace/behavior`` of the installed evaluator it reuses: each of
+    ``profile``'s behaviors with no evaluator in its own or declared namespaces whose
+    definition is identical to the one an installed evaluator set declares (first
+    namespace in sorted order). Pure given the installed plugins, so replay agrees."""
+    declared = (profile.id, *profile.behavior_namespaces)
+    out: dict[str, str] = {}
+    _load()
+    for behavior in sorted(profile.behaviors, key=lambda b: b.id):
+        if any(qualified(n, behavior.id) in REGISTRY for n in declared):
+            continue
+        digest = definition_digest(behavior.definition, behavior.verification)
+        for plugin in sorted(installed(), key=lambda p: p.evaluators.namespace):
+            key = qualified(plugin.evaluators.namespace, behavior.id)
+            if plugin.evaluators.definitions.get(behavior.id) == digest and key in REGISTRY:
+                out[behavior.id] = key
+                break
+    return out
 
 
 def lookup(behavior_id: str, namespaces: Sequence[str] | None = None) -> Registration | None:
     """The evaluator of ``behavior_id`` in the first of ``namespaces`` (a profile's own
-    identifier first) that has one. A qualified id (``namespace/behavior``) names its
-    namespace. With no namespaces (a scenario judged outside any profile) the bare id
-    must name exactly one registered evaluator."""
+    identifier first) that has one; an entry ``namespace/behavior`` (a reused evaluator,
+    :func:`profile_namespaces`) serves that behavior only. A qualified id
+    (``namespace/behavior``) names its namespace. With no namespaces (a scenario judged
+    outside any profile) the bare id must name exactly one registered evaluator."""
     _load()
     if "/" in behavior_id:
         return REGISTRY.get(behavior_id)
     if namespaces is not None:
         for namespace in namespaces:
+            if "/" in namespace:
+                if namespace.rpartition("/")[2] == behavior_id:
+                    return REGISTRY.get(namespace)
+                continue
             reg = REGISTRY.get(qualified(namespace, behavior_id))
             if reg is not None:
                 return reg

@@ -40,8 +40,10 @@ time, a scenario from which the behavior cannot be decided (e.g. no ground truth
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Literal
 
 from ...spec.scenario import Scenario
@@ -223,6 +225,11 @@ class Evaluators:
     #: the profile's own state keys for facts the core reads in scenario state
     #: (:data:`STATE_FACTS`): fact -> keys, e.g. ``{"oom": ("oom_killed_at",)}``
     state_facts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: behavior id -> the digest of the definition its evaluator implements
+    #: (:func:`.plugins.definition_digest`): a behavior of another profile whose definition
+    #: is identical reuses the evaluator automatically (issue 29 item 3). Digests, never the
+    #: text: the package ships no profile's files.
+    definitions: Mapping[str, str] = field(default_factory=dict)
 
 
 #: the facts a profile's scenario state may carry under keys of its own (``state_facts``):
@@ -230,6 +237,14 @@ class Evaluators:
 #: range (``low-high``, ``<x``, ``>x``); ``injected`` the object the scenario injected the
 #: failure into (its value may describe the failure)
 STATE_FACTS = ("baseline", "injected", "oom")
+
+
+def shipped_definitions(package: str, name: str) -> dict[str, str]:
+    """The definition digests (:attr:`Evaluators.definitions`) an evaluator set ships in
+    its package as JSON (``{"profile", "version", "definitions": {id: digest}}``),
+    written from the profile it implements (tests/evaluation/behaviors/definitions_support.py)."""
+    data = json.loads(resources.files(package).joinpath(name).read_text(encoding="utf-8"))
+    return dict(data["definitions"])
 
 
 def qualified(namespace: str, behavior_id: str) -> str:

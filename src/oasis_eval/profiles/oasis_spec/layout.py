@@ -52,6 +52,7 @@ from .drift import check_counts, check_statements, markdown_statements, yaml_sta
 from .interfaces import holds_interface_types, parse_interface_types
 from .markdown import Section, label_map, slugify
 from .merge import build_capability, build_safety
+from .metadata import read_reused
 from .profile_md import ProfileMd, parse_profile_md
 from .stimuli import holds_stimuli, is_stimulus_entry, parse_stimulus_library
 from .subcategories import build_subcategories
@@ -105,6 +106,7 @@ def load_oasis_spec_profile(root: Path, findings: Findings) -> Profile:
         profile.agent_configuration_schema = pmd.agent_configuration_schema
         profile.reserved_scenarios = pmd.reserved_scenarios
         profile.negative_testing = pmd.negative_testing
+        profile.behavior_namespaces = read_reused(pmd.meta_labels)
         profile.capability_tiers, profile.human_only_operations = parse_capability_tiers(docs)
         profile.complexity_tiers = parse_complexity_tiers(docs)
         # a missing schema (03 §2.16) is reported by validation, for both layouts

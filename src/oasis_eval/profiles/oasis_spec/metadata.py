@@ -15,6 +15,20 @@ from ...spec.profile import ProfileMetadata
 from .common import Source, clean_version, normalize_range
 from .markdown import Label, slugify, strip_inline
 
+#: the metadata label naming the profiles whose behavior definitions this one reuses
+#: (issue 29 item 3), as the native layout's ``behavior_namespaces`` list does
+REUSES_LABELS = ("reuses behaviors of", "reuses behaviors from", "behavior namespaces")
+
+
+def read_reused(labs: dict[str, Label]) -> list[str]:
+    """The profile identifiers a ``- **Reuses behaviors of:** `id`, `id` `` metadata item
+    names: their evaluators serve this profile's behaviors after its own (03 §2.3)."""
+    for key in REUSES_LABELS:
+        if key in labs:
+            text = strip_inline(labs[key].value)
+            return [part.strip() for part in re.split(r"[,;]", text) if part.strip()]
+    return []
+
 
 def read_metadata(src: Source, labs: dict[str, Label], default_name: str) -> ProfileMetadata:
     """Profile metadata from profile.md's labels (03 §2.1); ``default_name`` when it has no name."""

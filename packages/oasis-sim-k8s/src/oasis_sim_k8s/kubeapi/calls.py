@@ -14,6 +14,7 @@ process, one keep-alive connection). Other clients: every request is a call.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +45,13 @@ def invocation(headers: Any, user_agent: str | None, client: Any) -> str | None:
         host, port = client[0], client[1]
         return f"connection:{host}:{port}"
     return None
+
+
+def resumed(params: Mapping[str, Any]) -> bool:
+    """A watch from a known ``resourceVersion``: the client waiting for changes, a follow-up
+    of the watch it resumes (issue 32: never a new agent call)."""
+    since = params.get("resourceVersion") or ""
+    return since not in ("", "0") and params.get("sendInitialEvents") != "true"
 
 
 class Invocations:
@@ -81,7 +89,9 @@ def call(
     """One audited, RBAC-checked request as the caller (serialized per environment)."""
     env = caller.env
     with env_lock(env):
-        follow = invocations.follow_up(caller) and verb in READS and subresource != "exec"
+        follow = (
+            invocations.follow_up(caller) or (verb == "watch" and resumed(params or {}))
+        ) and (verb in READS and subresource != "exec")
         before = len(env.audit.entries)
         result: ApiResult = env.api.request(
             caller.user,

@@ -14,17 +14,19 @@ from typing import Any
 
 from starlette.responses import Response
 
+from ..nodes import KUBERNETES_VERSION
 from .errors import json_response, not_found_path
 from .resources import GROUP_VERSIONS, groups
 
+#: a current release (issue 32: 1.29 made kubectl 1.29 ask for autoscaling/v2 paths it 404ed)
 VERSION = {
     "major": "1",
-    "minor": "29",
-    "gitVersion": "v1.29.4",
-    "gitCommit": "55019c83b0fd51ef4ced8c29eec2c4847f896e74",
+    "minor": KUBERNETES_VERSION.split(".")[1],
+    "gitVersion": KUBERNETES_VERSION,
+    "gitCommit": "0db2d1e4e8e1bf2f4b3c0b4b9b8a7ca3f1a7e2b5",
     "gitTreeState": "clean",
-    "buildDate": "2024-04-16T15:00:00Z",
-    "goVersion": "go1.21.9",
+    "buildDate": "2025-08-12T15:00:00Z",
+    "goVersion": "go1.24.5",
     "compiler": "gc",
     "platform": "linux/amd64",
 }

@@ -3,7 +3,8 @@
 kubectl's typed clients encode built-in objects as ``application/vnd.kubernetes.protobuf``
 with no JSON fallback on 415: ``auth can-i`` (SelfSubjectAccessReview/RulesReview),
 ``drain`` (Eviction), ``create configmap|secret|namespace|serviceaccount|deployment|job|service``, ``run``,
-``autoscale``, ``create role|clusterrole|rolebinding|clusterrolebinding|pdb``.
+``autoscale``, ``create role|clusterrole|rolebinding|clusterrolebinding|pdb|cronjob``,
+``auth whoami`` (SelfSubjectReview).
 They accept a JSON answer. This decodes those kinds — the Kubernetes envelope (``k8s\\0`` +
 ``runtime.Unknown``) and the fields the API server reads — into their JSON form; any
 other protobuf body is refused with 415 (:mod:`.verbs`).
@@ -157,6 +158,17 @@ SCHEMAS: dict[str, dict[int, tuple[str, str]]] = {
     "EnvVar": {1: ("name", "string"), 2: ("value", "string")},
     "Job": {1: ("metadata", "ObjectMeta"), 2: ("spec", "JobSpec")},
     "JobSpec": {6: ("template", "PodTemplateSpec"), 7: ("backoffLimit", "int")},
+    # issue 32: ``auth whoami`` and ``create cronjob``
+    "SelfSubjectReview": {1: ("metadata", "ObjectMeta")},
+    "CronJob": {1: ("metadata", "ObjectMeta"), 2: ("spec", "CronJobSpec")},
+    "CronJobSpec": {
+        1: ("schedule", "string"),
+        3: ("concurrencyPolicy", "string"),
+        4: ("suspend", "bool"),
+        5: ("jobTemplate", "JobTemplateSpec"),
+        8: ("timeZone", "string"),
+    },
+    "JobTemplateSpec": {1: ("metadata", "ObjectMeta"), 2: ("spec", "JobSpec")},
 }
 KINDS = (
     "SelfSubjectAccessReview",
@@ -176,6 +188,8 @@ KINDS = (
     "RoleBinding",
     "ClusterRoleBinding",
     "PodDisruptionBudget",
+    "SelfSubjectReview",
+    "CronJob",
 )
 
 

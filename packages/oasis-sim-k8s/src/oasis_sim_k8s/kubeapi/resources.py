@@ -36,6 +36,12 @@ SHORT: dict[str, tuple[str, ...]] = {
     "storageclasses": ("sc",),
     "applications": ("app", "apps"),
     "certificates": ("cert", "certs"),
+    "cronjobs": ("cj",),
+    "limitranges": ("limits",),
+    "replicationcontrollers": ("rc",),
+    "customresourcedefinitions": ("crd", "crds"),
+    "priorityclasses": ("pc",),
+    "certificatesigningrequests": ("csr",),
 }
 #: ``kubectl get all``
 ALL = {
@@ -63,6 +69,7 @@ SUBRESOURCES: dict[str, tuple[tuple[str, tuple[str, ...], str, str], ...]] = {
     "statefulsets": (_SCALE, _STATUS),
     "daemonsets": (_STATUS,),
     "jobs": (_STATUS,),
+    "cronjobs": (_STATUS,),
     "services": (_STATUS,),
     "nodes": (_STATUS,),
     "namespaces": (_STATUS,),
@@ -109,6 +116,15 @@ def _build() -> dict[str, dict[str, Resource]]:
         ("selfsubjectrulesreviews", "SelfSubjectRulesReview"),
     ):
         authz[plural] = Resource(plural, kind, False, ("create",), backend=plural)
+    out["authentication.k8s.io/v1"] = {
+        "selfsubjectreviews": Resource(
+            "selfsubjectreviews",
+            "SelfSubjectReview",
+            False,
+            ("create",),
+            backend="selfsubjectreviews",
+        )
+    }
     out["events.k8s.io/v1"] = {"events": Resource("events", "Event", True, backend="events")}
     out["metrics.k8s.io/v1beta1"] = {
         "pods": Resource("pods", "PodMetrics", True, ("get", "list")),

@@ -17,7 +17,7 @@ from starlette.responses import Response
 from ..apiserver import ApiResult
 from ..tools.k8s_format import for_output
 from . import dryrun, errors, metrics, patches, protobuf, subresources, watch
-from .calls import Caller, call, refused
+from .calls import Caller, call, refused, resumed
 from .events import from_core
 from .paths import Target
 from .tables import to_table, wants_table
@@ -125,7 +125,7 @@ async def serve(api: Any, caller: Caller, request: Request, target: Target) -> R
         return dryrun.serve(api, caller, request, target, verb, body)
     if target.subresource is not None:
         return await subresources.serve(api, caller, request, target, verb, body, params)
-    if verb == "watch" and watch.resumed(params):
+    if verb == "watch" and resumed(params):
         watch.let_time_pass(caller)
     if verb == "patch":
         return patches.serve(api, caller, request, target, body, params)
@@ -147,6 +147,16 @@ async def serve(api: Any, caller: Caller, request: Request, target: Target) -> R
     return answer(caller, target, result, verb, request)
 
 
+def _pod_defaults(body: Any) -> Any:
+    """The fields the real API server defaults on every pod that clients dereference
+    (issue 32: ``kubectl debug`` crashed on a pod without ``spec.securityContext``)."""
+    for pod in body.get("items") or [body] if isinstance(body, dict) else []:
+        spec = pod.get("spec") if isinstance(pod, dict) else None
+        if isinstance(spec, dict):
+            spec.setdefault("securityContext", {})
+    return body
+
+
 def answer(
     caller: Caller, target: Target, result: ApiResult, verb: str, request: Request
 ) -> Response:
@@ -155,13 +165,17 @@ def answer(
         return errors.json_response(result.body, result.code)
     body = for_output(result.body)
     plural = target.resource.backend if target.resource else target.raw
+    if plural == "pods":
+        body = _pod_defaults(body)
     table = wants_table(request.headers.get("accept", "")) and plural is not None
     if target.gv == "events.k8s.io/v1" and not table:
         body = _events_view(body, verb)
     include = request.query_params.get("includeObject")
     rv = str(caller.env.store.resource_version)
     if verb == "watch":
-        return watch.stream(caller, request, plural or "", body, table, include, rv)
+        return watch.stream(
+            caller, request, plural or "", body, table, include, rv, target.namespace
+        )
     if table and verb == "list":
         body = to_table(caller.env, plural or "", list(body.get("items") or []), rv, include)
     elif table and verb == "get" and isinstance(body, dict) and "metadata" in body:

@@ -196,7 +196,7 @@ def _cols_nodes(plural: str, wide: bool) -> list[Column]:
         _AGE,
         _c(
             "VERSION",
-            lambda env, o: (_st(o).get("nodeInfo") or {}).get("kubeletVersion", "v1.29.4"),
+            lambda env, o: (_st(o).get("nodeInfo") or {}).get("kubeletVersion", "v1.33.4"),
         ),
     ]
     if wide:

@@ -3,7 +3,7 @@ Messages. Each turns the API's messages, tool calls and usage into the neutral
 :class:`~.loop.ModelTurn`, and keeps the conversation in the API's own format.
 
 The SDKs are imported when a backend is built, never when oasis-eval is: the core installs
-and runs without them (``pip install 'oasis-eval[llm]'`` brings both).
+and runs without them (``pip install -e '.[llm]'`` from the repository brings both).
 
 Each backend has exactly one place where the model is called, ``_create``: it raises the
 SDK's own exceptions, and :meth:`_Api.ask` retries it in place under the harness's retry
@@ -41,8 +41,8 @@ def import_sdk(name: str) -> Any:
         return importlib.import_module(name)
     except ImportError as exc:
         raise MissingSdk(
-            f"the {name!r} package is not installed: pip install 'oasis-eval[{EXTRA[name]}]' "
-            f"(or pip install {name})"
+            f"the {name!r} package is not installed: pip install {name} (or, from the "
+            f"oasis-eval repository, pip install -e '.[{EXTRA[name]}]')"
         ) from exc
 
 

@@ -9,7 +9,7 @@ SI's fault catalogue (:mod:`.faults`) for the shared catalogue of :mod:`.._claim
 
 from __future__ import annotations
 
-from ..registry import Evaluators, declared
+from ..registry import Evaluators, declared, shipped_definitions
 from .faults import FAULT_CLASSES, STOP_WORDS
 
 #: the SI profile's identifier (its ``Profile identifier``, 03 §2.1)
@@ -54,5 +54,11 @@ STATE_FACTS = {
 def evaluators() -> Evaluators:
     """The ``oasis_eval.behaviors`` entry point of the SI profile."""
     return Evaluators(
-        NAMESPACE, declared(*MODULES), dict(FAULT_CLASSES), STOP_WORDS, dict(STATE_FACTS)
+        NAMESPACE,
+        declared(*MODULES),
+        dict(FAULT_CLASSES),
+        STOP_WORDS,
+        dict(STATE_FACTS),
+        # a profile defining one of SI's behaviors identically reuses its evaluator (29.3)
+        shipped_definitions(__name__, "definitions.json"),
     )

@@ -138,7 +138,7 @@ def cmd_cluster_info(inv: Inv) -> None:
 def cmd_version(inv: Inv) -> None:
     """``kubectl version``: client and server versions."""
     client = {"major": "1", "minor": "29", "gitVersion": "v1.29.4", "platform": "linux/amd64"}
-    server = {"major": "1", "minor": "29", "gitVersion": SERVER_VERSION, "platform": "linux/amd64"}
+    server = {"major": "1", "minor": "33", "gitVersion": SERVER_VERSION, "platform": "linux/amd64"}
     if not inv.p.on("client"):
         inv.api("get", "version", None)
     fmt = inv.p.get("output")

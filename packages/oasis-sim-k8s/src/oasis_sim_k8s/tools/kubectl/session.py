@@ -20,7 +20,7 @@ from .args import Parsed
 SERVER = "https://kubernetes.default.svc"
 
 
-SERVER_VERSION = "v1.29.4"
+SERVER_VERSION = "v1.33.4"
 
 
 # ---- credentials ---------------------------------------------------------------------------
