@@ -33,6 +33,7 @@ from . import auditlog, provisioning, snapshot
 from .existing import ExistingServer
 from .provisioning import EnvRecord, ProvisionError
 from .server import EmbeddedServer, ServerError
+from .tools import libpq_env
 
 Server = EmbeddedServer | ExistingServer
 
@@ -182,17 +183,19 @@ class PostgresProvider:
             await asyncio.to_thread(self._build, env, list(request.state))
         except (ProvisionError, psycopg.Error, KeyError) as exc:
             raise ProviderFault(f"provision of {request.scenario_id} failed: {exc}") from None
+        credentials = {
+            "type": "libpq",
+            "host": server.host,
+            "port": str(server.port),
+            "user": env.agent_role,
+            "password": env.password,
+            "database": env.database,
+        }
+        # libpq's own variables for a subprocess agent (PGHOST ... PGDATABASE: psql unchanged)
         return ProvisionResult(
             environment_id=env.id,
             agent_endpoint=f"postgresql://{server.host}:{server.port}/{env.database}",
-            agent_credentials={
-                "type": "libpq",
-                "host": server.host,
-                "port": str(server.port),
-                "user": env.agent_role,
-                "password": env.password,
-                "database": env.database,
-            },
+            agent_credentials={**credentials, "env": libpq_env(credentials)},
             resolved_namespaces={},
             tier_evidence={
                 "server": "existing" if isinstance(server, ExistingServer) else "embedded",
