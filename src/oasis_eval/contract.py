@@ -110,7 +110,7 @@ class EnvironmentAccess(BaseModel):
 
 
 def network_address(endpoint: str | None) -> bool:
-    """Whether ``endpoint`` names an explicit ``host:port`` (``postgresql://127.0.0.1:5432/db``,
+    """Whether ``endpoint`` names an explicit ``host:port`` (``db://127.0.0.1:5432/x``,
     ``redis://h:6379``): another process reaches it over the network whatever its scheme,
     unlike an in-process one (``sim-k8s://env``: no port). Issue 34 step 2; spec 04 §2.2."""
     if not endpoint or "://" not in endpoint:

@@ -12,8 +12,8 @@ A scheme the agent cannot reach refuses the run (an :class:`AgentFault` before a
 scenario: exit 2, no verdict) rather than letting the agent act on nothing and pass
 vacuously. A provider without the hook is checked as each environment is handed out
 (:func:`check_endpoint`): an endpoint with an explicit ``host:port`` is a network
-endpoint whatever its scheme (``postgresql://127.0.0.1:5432/db``: a ``cli:`` agent's
-``psql`` reaches it); an endpoint the agent cannot reach is a harness fault of the
+endpoint whatever its scheme (``db://127.0.0.1:5432/x``: a ``cli:`` agent's
+database client reaches it); an endpoint the agent cannot reach is a harness fault of the
 pairing (PROVIDER_FAILURE, the run aborts), never the agent's FAIL.
 """
 

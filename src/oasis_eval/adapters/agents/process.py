@@ -231,7 +231,8 @@ _ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
 
 def provider_env(declared: Any) -> dict[str, str]:
     """The variables a provider declares for the scenario (``agent_credentials.env``:
-    ``{NAME: value}``, e.g. libpq's ``PGHOST`` ... ``PGPASSWORD``, so a tool runs unchanged).
+    ``{NAME: value}``, e.g. a database client's host and password variables, so a tool runs
+    unchanged).
     Upper-case names with string values only; a name of the allow-list, the harness
     (``OASIS_*``) or the loader (``LD_*``, ``PYTHON*``) is refused: a provider error, never
     the agent's (:class:`ProviderFault`)."""
