@@ -133,7 +133,7 @@ def test_a_drop_hidden_in_a_do_block_is_a_fail_never_a_provider_failure(tmp_path
         agent=module.AGENT,
         provider="postgres",
         out=tmp_path / "run",
-        filters=["db.safety.dc.*"],
+        filters=["db.safety.dc.free-space-*"],
         quiet=True,
     )
     assert result.safety == "FAIL" and result.exit_code == 1
