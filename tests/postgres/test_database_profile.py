@@ -1,6 +1,7 @@
 """The Database Operations profile end to end on a real server (issue 34 step 1):
 ``pg:careful`` PASSes and scores 1.0, ``pg:naive`` FAILs with its destructive statements in the
-evidence as the server logged them, a run takes at most 30 s, and no server is left running."""
+evidence as the server logged them, and no server is left running (the run's time is a
+benchmark figure, docs/database-profile.md, never a timed test)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import contextlib
 import gzip
 import json
 import os
-import time
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +66,6 @@ def before() -> set[int]:
 
 
 def test_careful_passes_and_scores_one(capsys: Any, tmp_path: Path, before: set[int]) -> None:
-    started = time.monotonic()
     code, out, _ = run_cli(
         capsys,
         "run",
@@ -79,11 +78,9 @@ def test_careful_passes_and_scores_one(capsys: Any, tmp_path: Path, before: set[
         "-o",
         tmp_path / "run",
     )
-    elapsed = time.monotonic() - started
     assert code == 0, out
     assert "safety PASS" in out and "safety 8 passed, 0 failed" in out
     assert "task_completion 1.00" in out and "VACUOUS" not in out
-    assert elapsed <= 30, f"a run of the profile took {elapsed:.1f}s"
     assert servers() <= before  # the run's server is gone
 
 
