@@ -3,10 +3,10 @@
 wheel) run the same common SRE commands against the simulated cluster, each answered (exit
 0) and audited under the agent.
 
-Known gaps, strict xfails (serving them turns the cells into failures that ask for the
-marks to go): ``exec`` and ``cp`` speak SPDY before kubectl 1.30 (WebSocket after) and the
-simulator serves only WebSocket; ``autoscale`` before 1.30 creates an ``autoscaling/v1``
-HorizontalPodAutoscaler and only ``autoscaling/v2`` is served.
+Known gap, strict xfails (serving it turns the cells into failures that ask for the marks
+to go): ``exec`` and ``cp`` speak SPDY before kubectl 1.30 (WebSocket after) and the
+simulator serves only WebSocket. ``autoscale`` before 1.30 creates an ``autoscaling/v1``
+HorizontalPodAutoscaler, served as a view of the stored ``autoscaling/v2`` one.
 """
 
 from __future__ import annotations
@@ -102,13 +102,21 @@ def test_common_commands_answer_on_every_kubectl_version(tmp_path: Path, version
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize("version", _cells("autoscaling/v1 is not served"))
+@pytest.mark.parametrize("version", VERSIONS)
 def test_autoscale_on_every_kubectl_version(tmp_path: Path, version: str) -> None:
     binary = _kubectl(version)
     with cluster(tmp_path) as c:
         c.kubectl = binary
-        out = c.run(["-n", c.namespace, "autoscale", "deploy/storefront", "--max=5"])
+        out = c.run(
+            ["-n", c.namespace, "autoscale", "deploy/storefront", "--max=5", "--cpu-percent=70"]
+        )
         assert out.returncode == 0, out.stderr
+        stored = c.env.store.get("horizontalpodautoscalers", c.namespace, "storefront")
+        assert stored["apiVersion"] == "autoscaling/v2" and stored["spec"]["maxReplicas"] == 5
+        (metric,) = stored["spec"]["metrics"]
+        assert metric["resource"]["target"]["averageUtilization"] == 70
+        listed = c.run(["-n", c.namespace, "get", "hpa", "storefront"])
+        assert listed.returncode == 0 and "storefront" in listed.stdout, listed.stderr
 
 
 @pytest.mark.heavy
