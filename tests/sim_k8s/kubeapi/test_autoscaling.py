@@ -15,7 +15,7 @@ from .support import cluster
 
 kubernetes = pytest.importorskip("kubernetes", reason="the kubernetes client is in the test extra")
 
-V1_HPA = {
+V1_HPA: Any = {
     "apiVersion": "autoscaling/v1",
     "kind": "HorizontalPodAutoscaler",
     "metadata": {"name": "web"},
@@ -53,7 +53,7 @@ def test_the_official_client_creates_and_reads_an_autoscaling_v1_hpa(tmp_path: P
         read = v1.read_namespaced_horizontal_pod_autoscaler("web", c.namespace)
         assert read.spec.target_cpu_utilization_percentage == 60 and read.spec.max_replicas == 4
         listed = v1.list_namespaced_horizontal_pod_autoscaler(c.namespace)
-        assert "web" in [h.metadata.name for h in listed.items]
+        assert "web" in [h.metadata.name for h in listed.items if h.metadata]
         v2 = client.AutoscalingV2Api(api_client).read_namespaced_horizontal_pod_autoscaler(
             "web", c.namespace
         )
