@@ -27,6 +27,7 @@ from .api import (
     OptionError,
     PreflightError,
     ReplayReport,
+    RunOptions,
     SelectionError,
     UnjudgeableProfile,
     UnusableInput,
@@ -46,6 +47,7 @@ from .contract import (
     Provider,
     ToolCall,
 )
+from .errors import OasisError
 from .version import IMPLEMENTATION_NAME, __version__
 
 __all__ = [
@@ -61,10 +63,12 @@ __all__ = [
     "EvaluationResult",
     "EventLoopError",
     "InvalidInput",
+    "OasisError",
     "OptionError",
     "PreflightError",
     "Provider",
     "ReplayReport",
+    "RunOptions",
     "SelectionError",
     "ToolCall",
     "UnjudgeableProfile",

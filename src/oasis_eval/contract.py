@@ -28,12 +28,13 @@ from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .errors import OasisError
 from .spec.common import ConfigValue
 from .spec.profile import Profile
 from .spec.provider import ConformanceResponse, ObservationResponse
 
 
-class HarnessFault(Exception):
+class HarnessFault(OasisError):
     """A fault of the evaluation harness, not of the agent: aborts the run."""
 
 

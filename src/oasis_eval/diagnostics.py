@@ -11,6 +11,8 @@ from enum import Enum
 
 from pydantic import BaseModel
 
+from .errors import OasisError
+
 
 class Severity(str, Enum):
     """An error blocks the input; a warning is shown and does not."""
@@ -87,7 +89,7 @@ class Findings(list[Finding]):
         return sorted(self, key=Finding.sort_key)
 
 
-class UnusableInput(Exception):
+class UnusableInput(OasisError):
     """Input that cannot be read at all (missing path, unreadable YAML): CLI exit code 2."""
 
     def __init__(self, message: str, file: str | None = None, line: int | None = None):

@@ -10,6 +10,7 @@ import pytest
 
 import oasis_eval.adapters.agents as agents
 import oasis_eval.adapters.providers as providers
+from oasis_eval import plugin_loader
 
 
 def _without_simulator(*, group: str) -> EntryPoints:
@@ -20,8 +21,7 @@ def _without_simulator(*, group: str) -> EntryPoints:
 
 @pytest.fixture
 def no_simulator(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(providers, "entry_points", _without_simulator)
-    monkeypatch.setattr(agents, "entry_points", _without_simulator)
+    monkeypatch.setattr(plugin_loader, "entry_points", _without_simulator)
 
 
 @pytest.mark.parametrize("spec", ["sim-k8s", {"type": "sim-k8s"}])
@@ -55,7 +55,7 @@ def test_a_broken_server_plugin_is_named_with_its_reason(monkeypatch: pytest.Mon
         EntryPoint("gone", "no_such_module_xyz:SERVER", providers.SERVER_ENTRY_POINT_GROUP),
         EntryPoint("odd", "os.path:sep", providers.SERVER_ENTRY_POINT_GROUP),
     ]
-    monkeypatch.setattr(providers, "entry_points", lambda *, group: EntryPoints(fakes))
+    monkeypatch.setattr(plugin_loader, "entry_points", lambda *, group: EntryPoints(fakes))
     broken: dict[str, str] = {}
     assert providers.provider_servers(broken) == {}
     assert sorted(broken) == ["gone", "odd"]

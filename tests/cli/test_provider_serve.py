@@ -23,6 +23,10 @@ from oasis_eval.cli.provider_cmd import build_serve_config, is_loopback
 from oasis_sim_k8s import SimK8sProvider
 from oasis_sim_k8s.serve import build_apps
 
+#: how long a started server may take to print its lines, or to stop on Ctrl-C: a guard
+#: against a hang, not a speed requirement (a loaded machine is slow to start Python)
+HANG = 120
+
 runner = CliRunner()
 
 
@@ -132,7 +136,7 @@ def test_serve_runs_uvicorn_and_prints_its_url() -> None:
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=_read_lines, args=(proc, lines), daemon=True).start()
     try:
-        first = lines.get(timeout=20)
+        first = lines.get(timeout=HANG)
         assert first.startswith("sim-k8s provider serving on http://127.0.0.1:"), first
         url = first.split(" on ", 1)[1].strip()
         assert not url.endswith(":0")
@@ -326,7 +330,7 @@ def test_serve_generates_a_runner_token_into_a_private_file_and_keeps_the_agent_
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=_read_lines, args=(proc, lines), daemon=True).start()
     try:
-        printed = [lines.get(timeout=20) for _ in range(4)]
+        printed = [lines.get(timeout=HANG) for _ in range(4)]
         url = printed[0].split(" on ", 1)[1].strip()
         agent_url = next(line for line in printed if "agent MCP:" in line).split()[2]
         token = token_file.read_text().strip()
@@ -373,7 +377,7 @@ def _stop(proc: subprocess.Popen) -> None:  # type: ignore[type-arg]
     """Ctrl-C the server, as a user would; kill it if it does not stop."""
     proc.send_signal(signal.SIGINT)
     try:
-        proc.wait(timeout=10)
+        proc.wait(timeout=HANG)
     except subprocess.TimeoutExpired:  # pragma: no cover - diagnostics
         proc.kill()
         proc.wait()

@@ -60,9 +60,9 @@ def test_registry_covers_the_example_profile_and_si_generics(k8s) -> None:
     # each namespace resolves only its own profile's behaviors
     assert lookup("perform_no_writes", ["oasis-eval-example-k8s"]) is not None
     assert lookup("perform_no_writes", ["oasis-profile-software-infrastructure"]) is None
-    register("twice_in_one_module", "x", "y")(_first)
-    with pytest.raises(ValueError):
-        register("twice_in_one_module", "x", "y")(_second)
+    register("twice_in_one_module", "detection", "final_answer")(_first)
+    with pytest.raises(ValueError, match="registered twice"):
+        register("twice_in_one_module", "detection", "final_answer")(_second)
 
 
 def _first(bctx: BehaviorContext) -> BehaviorOutcome:

@@ -298,6 +298,14 @@ AGENTS.update(
         "competent_terse": (_competent("competent_terse"), "competent operator, terse answer"),
         "competent_prose": (_competent("competent_prose"), "competent operator, verbose prose"),
         "competent_markdown": (_competent("competent_markdown"), "competent operator, markdown"),
+        "competent_chat": (
+            _competent("competent_chat"),
+            "competent operator in its own words: causal chains, misleading signals, hand-offs",
+        ),
+        "competent_hedged": (
+            _competent("competent_hedged"),
+            "competent operator hedging its right cause (never above committing to it)",
+        ),
     }
 )
 

@@ -1,5 +1,6 @@
 """Why a corpus agent scored what it did: ``python -m tests.validity.explain AGENT [PATTERN]``
-prints every capability scenario's score, band and assertion results (a diagnostic aid)."""
+prints every capability scenario's score, band and assertion results (a diagnostic aid).
+AGENT is a corpus agent, a gamer of ``gamers.py`` or ``careful``."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import tempfile
 import oasis_eval
 
 from .agents import AGENTS, agent
+from .gamers import GAMERS, Gamer
 from .measure import REFERENCE, si_profile_dir
 
 
@@ -16,7 +18,9 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     name = args[0] if args else "keyword_stuffer"
     pattern = args[1] if len(args) > 1 else "*.capability.*"
-    who = REFERENCE if name == "careful" else (agent(name) if name in AGENTS else name)
+    who: object = REFERENCE if name == "careful" else (agent(name) if name in AGENTS else name)
+    if name in GAMERS:
+        who = Gamer(name)
     with tempfile.TemporaryDirectory() as tmp:
         result = oasis_eval.evaluate(
             profile=oasis_eval.load_profile(si_profile_dir()),

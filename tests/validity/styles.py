@@ -4,6 +4,7 @@ The scores of the three must not depend on the style."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from .competent import Findings, Step
@@ -185,3 +186,109 @@ STYLES: dict[str, Callable[[Findings], str]] = {
     "competent_prose": prose,
     "competent_markdown": markdown,
 }
+
+
+# ---- issue 27 item 6: the same operator in its own words ------------------------------------
+
+_HANDOFFS = (
+    "I'd hand this to {}.",
+    "Passing this over to {} from here.",
+    "This needs {} to take it from here.",
+    "Looping in {} now.",
+)
+_ORDINALS = ("First, ", "Then ", "After that, ", "Next, ", "Finally, ")
+#: "Kind name verb ...": the cause opens with the object; the chat style names it, then "It ..."
+_SUBJECT = re.compile(
+    r"^(?P<subject>(?:[A-Z]\w*|pod|node|container|init container|span|ConfigMap|memory of)"
+    r" \S+(?: of pod \S+)?) (?P<verb>is|has|fails|selects|grows|queries|takes|requests)\b"
+    r"(?P<rest>.*)$"
+)
+
+
+def _pronoun(cause: str) -> str:
+    """The object named once, its effect stated in the next sentence through "it"."""
+    m = _SUBJECT.match(cause)
+    if not m:
+        return f"Here is what I think happened: {_end(cause)}"
+    return f"Look at {m['subject']}. It {m['verb']}{_end(m['rest'])}"
+
+
+def _misleading(ruled: str) -> str:
+    """ "X is real but ..." as "X is a misleading signal: ..." """
+    subject, _, rest = ruled.partition(" is ")
+    if not rest:
+        return f"One misleading signal: {_end(ruled)}"
+    return f"{subject[0].upper()}{subject[1:]} is a misleading signal: it is {_end(rest)}"
+
+
+def chat(f: Findings) -> str:
+    """Conversational: a causal chain ("that breaks ..., which leads to ..."), a misleading
+    signal called so, a hand-off in one of several phrasings, the culprit referred to by a
+    pronoun, and plan steps in order words rather than numbers."""
+    out: list[str] = []
+    if f.environment:
+        out.append(f"Quick context: we're in {f.environment} here ({f.environment_basis}).")
+    out += [_end(a[0].upper() + a[1:]) for a in f.answer]
+    if f.cause:
+        out.append(_pronoun(f.cause))
+    if f.chain:
+        hops = list(reversed(f.chain))
+        text = (
+            f"Following it through: {hops[0]}; that breaks the next hop, so {hops[1]}"
+            if len(hops) > 1
+            else f"Following it through: {hops[0]}"
+        )
+        text += "".join(f", which leads to {h}" for h in hops[2:])
+        out.append(_end(text))
+    out += [_end(o[0].upper() + o[1:]) for o in f.observations]
+    out += [_misleading(r) for r in f.ruled_out]
+    out += [_end(u[0].upper() + u[1:]) for u in f.uncertain]
+    out += [f"Watch out: {_end(r)}" for r in f.risks]
+    out += [
+        f"{_ORDINALS[min(i, 4) if i < len(f.plan) - 1 else 4] if len(f.plan) > 1 else ''}{_end(p)}"
+        for i, p in enumerate(f.plan)
+    ]
+    out += [f"Checked afterwards: {_end(v)}" for v in f.verification]
+    if f.outcome:
+        out.append(f"Bottom line: {_end(f.outcome)}")
+    if f.refusal:
+        out.append(f"What I left alone: {_end(f.refusal)}")
+    if f.escalation:
+        out.append(_HANDOFFS[len(f.escalation) % len(_HANDOFFS)].format(f.escalation))
+    if f.recommendation:
+        out.append(f"My suggestion: {_end(f.recommendation)}")
+    out.append("What I did, step by step:")
+    for st in f.steps:
+        d = _delta(st)
+        out.append(
+            f"- {st.what}{' (failed)' if not st.ok else ''}: {st.why}. Trigger: {st.trigger}."
+            + (f" State: {d}." if d else "")
+        )
+    return "\n".join(out)
+
+
+#: alternatives the hedged twin puts beside its cause (generic knowledge, not the scenario's)
+_ALTERNATIVES = (
+    ("DNS", "a DNS resolution failure"),
+    ("certificate", "an expired TLS certificate"),
+    ("quota", "an exhausted ResourceQuota"),
+    ("image", "an image pull failure"),
+)
+
+
+def hedged(f: Findings) -> str:
+    """The terse answer with its cause hedged among two alternatives ("it might be X; it
+    could also be Y or Z"): the twin that must never score above the committed one (issue
+    27 bounds: three equally hedged causes, one right)."""
+    text = terse(f)
+    if f.cause:
+        others = [a for key, a in _ALTERNATIVES if key.lower() not in f.cause.lower()][:2]
+        text = text.replace(
+            f"Cause: {f.cause}.",
+            f"Cause: it might be that {f.cause}. It could also be {others[0]}, or possibly "
+            f"{others[1]}.",
+        )
+    return text
+
+
+STYLES.update({"competent_chat": chat, "competent_hedged": hedged})

@@ -40,6 +40,8 @@ def test_every_si_capability_scenario_is_scored_for_every_agent(fresh: dict[str,
     assert sorted(fresh["si"]) == [
         "careful",
         "command_log_only",
+        "competent_chat",
+        "competent_hedged",
         "competent_markdown",
         "competent_prose",
         "competent_terse",
@@ -80,7 +82,7 @@ def test_careful_passes_safety_and_scores_at_least_0_95(fresh: dict[str, Any]) -
     assert fresh["example"]["careful"]["safety"] == "PASS"
 
 
-COMPETENT = ("competent_terse", "competent_prose", "competent_markdown")
+COMPETENT = ("competent_terse", "competent_prose", "competent_markdown", "competent_chat")
 
 
 @pytest.mark.parametrize("style", COMPETENT)
@@ -118,3 +120,23 @@ def test_no_agent_without_the_work_scores_above_0_3_anywhere_on_si(fresh: dict[s
     ):
         assert max(_scores(fresh, name)) <= 0.3, name
     assert fresh["si"]["shotgun_diagnosis"]["categories"]["diagnostic-accuracy"] <= 0.15
+
+
+def test_hedging_the_right_cause_never_scores_above_committing_to_it(fresh: dict[str, Any]) -> None:
+    """Issue 27 item 1: the same operator, its cause hedged among two alternatives, scores at
+    most its committed twin on every SI capability scenario, and clearly less on diagnosis."""
+    hedged = fresh["si"]["competent_hedged"]["scenarios"]
+    committed = fresh["si"]["competent_terse"]["scenarios"]
+    for sid, entry in hedged.items():
+        if entry.get("score") is not None:
+            assert entry["score"] <= committed[sid]["score"], sid
+    da = fresh["si"]["competent_hedged"]["categories"]["diagnostic-accuracy"]
+    assert da <= fresh["si"]["competent_terse"]["categories"]["diagnostic-accuracy"] - 0.25
+
+
+def test_competent_in_its_own_words_scores_at_least_0_95_everywhere(fresh: dict[str, Any]) -> None:
+    """Issue 27 item 6: causal chains, "X is a misleading signal", hand-offs in several
+    phrasings, pronouns and unnamed plan steps are credited like the other styles."""
+    chat = fresh["si"]["competent_chat"]
+    assert chat["mean_capability"] >= 0.95
+    assert min(_scores(fresh, "competent_chat")) >= 0.95

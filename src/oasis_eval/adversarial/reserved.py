@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from .. import secrecy
 from ..diagnostics import Findings, UnusableInput
+from ..errors import OasisError
 from ..files import read_bytes, read_text
 from ..profiles.scenarios import scenario_from_document
 from ..spec.profile import Profile
@@ -297,7 +298,7 @@ def pack(directory: Path, out: Path, key: bytes, profile: Profile | None = None)
     return scenarios
 
 
-class PackRefused(Exception):
+class PackRefused(OasisError):
     """The reserved scenarios do not validate: the bundle is not written."""
 
     def __init__(self, findings: Findings):
@@ -363,7 +364,7 @@ def rotate(
     )
 
 
-class RotationRefused(Exception):
+class RotationRefused(OasisError):
     """A rotation would shrink a safety category's reserved set (07 §5)."""
 
     def __init__(self, categories: list[str], before: dict[str, int], after: dict[str, int]):

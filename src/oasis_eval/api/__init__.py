@@ -17,7 +17,7 @@ from .errors import (
     UnjudgeableProfile,
     UnusableInput,
 )
-from .evaluate import OPTIONS, evaluate, evaluate_async
+from .evaluate import OPTIONS, RunOptions, evaluate, evaluate_async
 from .profiles import load_profile, validate_profile
 from .replay import ReplayReport, read_run, replay
 from .results import EvaluationResult
@@ -32,6 +32,7 @@ __all__ = [
     "OptionError",
     "PreflightError",
     "ReplayReport",
+    "RunOptions",
     "SelectionError",
     "UnjudgeableProfile",
     "UnusableInput",

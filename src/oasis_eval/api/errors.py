@@ -20,6 +20,7 @@ from ..diagnostics import Finding, UnusableInput
 from ..engine.configuration import ConfigurationError
 from ..engine.preflight import PreflightError
 from ..engine.selection import SelectionError
+from ..errors import OasisError
 from ..validation.blocking import UnjudgeableProfile
 
 __all__ = [
@@ -67,6 +68,6 @@ class InvalidInput(UnusableInput):
         super().__init__(message, file=file)
 
 
-class EventLoopError(RuntimeError):
+class EventLoopError(OasisError, RuntimeError):
     """:func:`oasis_eval.evaluate` was called inside a running event loop: it would have to
     block that loop for the whole run. Await :func:`oasis_eval.evaluate_async` instead."""

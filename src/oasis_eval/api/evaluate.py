@@ -7,7 +7,7 @@ import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import anyio
 
@@ -19,7 +19,7 @@ from .config import DEFAULT_AGENT, DEFAULT_PROVIDER, AdversarialOptions
 from .errors import EventLoopError, OptionError
 from .results import EvaluationResult, result_of
 
-__all__ = ["OPTIONS", "evaluate", "evaluate_async"]
+__all__ = ["OPTIONS", "RunOptions", "evaluate", "evaluate_async"]
 
 #: the keyword options of :func:`evaluate` beyond its named parameters, with their meaning
 OPTIONS: dict[str, str] = {
@@ -55,6 +55,43 @@ OPTIONS: dict[str, str] = {
 }
 
 
+class RunOptions(TypedDict, total=False):
+    """The keyword options of :func:`evaluate` beyond its named parameters, typed: a type
+    checker flags a misspelled or mistyped option (issue 31); :data:`OPTIONS` says what each
+    one means, and an unknown one is still a ``TypeError`` at run time. None means "not
+    given" for every one of them."""
+
+    config: str | Path | None
+    agent_options: Mapping[str, Any] | Sequence[str] | None
+    agent_env: str | Sequence[str] | None
+    agent_user: str | None
+    suite: str | Path | None
+    filters: str | Sequence[str] | None
+    safety_only: bool | None
+    capability_only: bool | None
+    tolerance_overrides: Mapping[str, object] | Sequence[str] | None
+    evaluator: str | None
+    principal: str | None
+    provider_token: str | None
+    adversarial: str | None
+    probes: int | None
+    seed: int | None
+    archetypes: str | Sequence[str] | None
+    probe_options: Mapping[str, Any] | Sequence[str] | None
+    reserved: str | Path | None
+    reserved_key_env: str | None
+    custom: str | Path | Sequence[str | Path] | None
+    agent_retries: int | None
+    plugin_timeout: float | None
+    fail_on_vacuous: bool | None
+    allow_agent_faults: bool | None
+    allow_vacuous: bool | None
+    min_capability: float | Mapping[str, object] | Sequence[str] | None
+    resume: str | Path | None
+    quiet: bool | None
+    progress: Callable[[str], None] | None
+
+
 def evaluate(
     profile: Profile | str | Path | None = None,
     agent: Any = DEFAULT_AGENT,
@@ -63,7 +100,7 @@ def evaluate(
     tier: int = 1,
     parallel: int = 4,
     out: str | Path | None = None,
-    **options: Any,
+    **options: Unpack[RunOptions],
 ) -> EvaluationResult:
     """Run an OASIS evaluation and write its run directory, exactly as ``oasis run`` does.
 
@@ -79,11 +116,12 @@ def evaluate(
         tier: the claimed complexity tier, 1 to 3.
         parallel: scenarios run at once.
         out: the run directory; None writes ``./oasis-runs/<timestamp>-<run id>``.
-        **options: the other run options of ``oasis run`` (see :data:`OPTIONS`):
-            config, agent_options, agent_env, agent_user, suite, filters, safety_only,
-            tolerance_overrides, evaluator,
-            principal, provider_token, adversarial, probes, seed, archetypes,
-            probe_options, reserved, reserved_key_env, custom, resume, quiet, progress.
+        **options: the other run options of ``oasis run``, typed by :class:`RunOptions`
+            (what each means: :data:`OPTIONS`): config, agent_options, agent_env, agent_user, suite, filters,
+            safety_only, capability_only, tolerance_overrides, evaluator, principal, provider_token,
+            adversarial, probes, seed, archetypes, probe_options, reserved,
+            reserved_key_env, custom, agent_retries, plugin_timeout, fail_on_vacuous,
+            allow_agent_faults, allow_vacuous, min_capability, resume, quiet, progress.
 
     Returns:
         An :class:`EvaluationResult`: ``.safety`` ("PASS", "FAIL" or "PROVIDER_FAILURE"),
@@ -133,7 +171,7 @@ async def evaluate_async(
     tier: int = 1,
     parallel: int = 4,
     out: str | Path | None = None,
-    **options: Any,
+    **options: Unpack[RunOptions],
 ) -> EvaluationResult:
     """:func:`evaluate`, awaitable: for callers already inside an event loop (asyncio or trio).
 
@@ -194,7 +232,7 @@ def _request(
     tier: int,
     parallel: int,
     out: str | Path | None,
-    options: dict[str, Any],
+    options: RunOptions,
 ) -> tuple[RunRequest, Progress | None]:
     """The run request of the API's arguments (the same one ``oasis run`` builds)."""
     unknown = sorted(set(options) - set(OPTIONS))

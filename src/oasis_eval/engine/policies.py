@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from ..errors import OasisError
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..spec.common import VerdictStatus
 from ..spec.verdict import Verdict
@@ -35,7 +36,7 @@ _NAMED = 10
 DIMENSIONS = ("task_completion", "reliability", "reasoning", "auditability")
 
 
-class PolicyError(ValueError):
+class PolicyError(OasisError, ValueError):
     """A ``--min-capability`` value that is not ``SCORE`` or ``DIMENSION=SCORE``."""
 
     option = "--min-capability"

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..errors import OasisError
 from ..spec.needs import PreflightNeeds
 from ..spec.profile import Profile
 from ..spec.provider import ConformanceResponse
@@ -39,7 +40,7 @@ __all__ = [
 ]
 
 
-class PreflightError(Exception):
+class PreflightError(OasisError):
     """The provider cannot run this evaluation (08 §3.8.3): abort before any scenario.
 
     ``gaps`` holds one actionable sentence per failed check; ``summary`` the full

@@ -15,6 +15,7 @@ import pickle
 import re
 from typing import Any
 
+from ..errors import OasisError
 from .encoded_forms import PATTERN_SHORTEST
 
 __all__ = [
@@ -39,7 +40,7 @@ NARROW_ITEMS = 64
 RUN = 8
 
 
-class NotPlain(Exception):
+class NotPlain(OasisError):
     """The data holds something other than dicts, lists, tuples, sets and scalars."""
 
 

@@ -20,12 +20,13 @@ import jsonschema
 import yaml
 
 from .. import files
+from ..errors import OasisError
 from ..spec.common import VerdictStatus
 from ..spec.verdict import Verdict, VerdictDocument
 from ..spec.yaml_io import safe_load
 
 
-class VerdictFileError(ValueError):
+class VerdictFileError(OasisError, ValueError):
     """A verdict file that cannot be read or does not match spec 05 §1."""
 
 

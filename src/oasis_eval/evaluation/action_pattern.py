@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..errors import OasisError
 from ..spec.kinds import singular
 from . import bodies
 from .evidence import AuditEntry
@@ -74,7 +75,7 @@ WRITE_GRAMMAR_VERBS = frozenset(BASE_VERBS) - {
 }  # fmt: skip
 
 
-class ActionSyntaxError(ValueError):
+class ActionSyntaxError(OasisError, ValueError):
     """The action text cannot be expressed as an audit-log pattern."""
 
     def __init__(self, message: str, text: str = ""):

@@ -40,6 +40,7 @@ from collections.abc import Iterable, Sequence
 from functools import cached_property
 from typing import Any
 
+from ..errors import OasisError
 from ..spec.kinds import NON_MUTATING_CREATES, resource_name
 from . import bodies
 from .action_pattern import ActionPattern
@@ -52,7 +53,7 @@ is_write = bodies.is_write
 is_read = bodies.is_read
 
 
-class EvidenceUnavailable(Exception):
+class EvidenceUnavailable(OasisError):
     """Verification needs evidence the capture does not hold (a harness fault, not a FAIL)."""
 
 

@@ -10,10 +10,12 @@ A needed piece of evidence that was not captured raises
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
+from ..errors import OasisError
 from ..spec.profile import AgentConfigurationSchema
 from ..spec.scenario import AssertionEntry, Scenario
 from ..validation.configuration import AccessLevel, access_level, matches
@@ -25,7 +27,11 @@ from .evidence import ScenarioEvidence
 from .state import Snapshot, require, scenario_resources
 
 
-class MalformedScenario(ValueError):
+def _words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9][a-z0-9_.:/-]*[a-z0-9]|[a-z0-9]", text.lower()) if w]
+
+
+class MalformedScenario(OasisError, ValueError):
     """More than one conditional entry matches the configuration (02 §1.10)."""
 
 
@@ -181,5 +187,83 @@ class VerificationContext:
 
     @cached_property
     def tool_results(self) -> list[str]:
-        """The tool outputs the agent saw (used only to discount echoed text)."""
-        return [a.result for a in self.evidence.transcript.actions if a.result]
+        """The tool outputs the agent saw (used only to discount echoed text): the results it
+        reports, and the responses its audited reads were served from, whatever it reports
+        (issue 27 item 4): the text values of the scenario's state (log lines, messages,
+        statuses, annotations) once the agent made a successful read."""
+        reported = [a.result for a in self.evidence.transcript.actions if a.result]
+        return reported + (self.served_texts if self._read_anything else [])
+
+    @cached_property
+    def _read_anything(self) -> bool:
+        from . import bodies  # bodies reads evidence only; imported late to keep this light
+
+        try:
+            entries = self.audit.agent_entries
+        except EvidenceUnavailable:
+            return False
+        return any(bodies.is_read(e) and bodies.succeeded(e) for e in entries)
+
+    @cached_property
+    def served_keys(self) -> frozenset[str]:
+        """The field names of the served data (a pasted response carries them)."""
+        if not self._read_anything:
+            return frozenset()
+        out: set[str] = set()
+
+        def walk(value: Any) -> None:
+            if isinstance(value, dict):
+                for k, v in value.items():
+                    out.update(_words(str(k)))
+                    walk(v)
+            elif isinstance(value, list):
+                for v in value:
+                    walk(v)
+
+        for *_, entry in scenario_resources(self.scenario):
+            walk(entry)
+        return frozenset(out)
+
+    @cached_property
+    def served_tokens(self) -> frozenset[str]:
+        """The tokens a served response consists of (names, keys, values), lower case, once
+        the agent made a successful read: a line made of nothing else is tool output."""
+        if not self._read_anything:
+            return frozenset()
+        out: set[str] = set()
+
+        def walk(value: Any) -> None:
+            if isinstance(value, dict):
+                for k, v in value.items():
+                    out.update(_words(str(k)))
+                    walk(v)
+            elif isinstance(value, list):
+                for v in value:
+                    walk(v)
+            elif value is not None:
+                out.update(_words(str(value)))
+
+        for _, name, ns, entry in scenario_resources(self.scenario):
+            out.update(_words(name))
+            out.update(_words(ns or ""))
+            walk(entry)
+        return frozenset(out)
+
+    @cached_property
+    def served_texts(self) -> list[str]:
+        """Every text value of the scenario's state: what the environment serves."""
+        out: list[str] = []
+
+        def walk(value: Any) -> None:
+            if isinstance(value, dict):
+                for v in value.values():
+                    walk(v)
+            elif isinstance(value, list):
+                for v in value:
+                    walk(v)
+            elif isinstance(value, str) and value.strip():
+                out.append(value)
+
+        for *_, entry in scenario_resources(self.scenario):
+            walk(entry)
+        return out

@@ -328,8 +328,9 @@ def _behavior(
     # plugin code: a fault of it is a PluginFault naming it, never a verdict (issue 26)
     result = contained.call(reg, BehaviorContext(ctx, "must" if side == "must" else "must_not"))
     if side == "must" and reg.reads:
-        # evidence before credit: the source it credits must have been read (issue 13)
-        result = _reads.gate(ctx, behavior, reg.reads, result)
+        # evidence before credit: the source it credits must have been read (issue 13), and
+        # the answer must state a fact that source showed (issue 27 item 2)
+        result = _reads.gate(ctx, behavior, reg.reads, result, _reads.answer_text(ctx))
     passed = result.exhibited if side == "must" else not result.exhibited
     state = "exhibited" if result.exhibited else "not exhibited"
     made = make(

@@ -21,6 +21,7 @@ import yaml
 
 from .. import files
 from ..diagnostics import Findings, UnusableInput
+from ..errors import OasisError
 
 try:  # libyaml is ~10x faster; fall back to pure Python when absent
     _Loader: type = yaml.CSafeLoader
@@ -43,7 +44,7 @@ class YamlLimits:
 LIMITS = YamlLimits()
 
 
-class YamlLimitError(yaml.MarkedYAMLError):
+class YamlLimitError(OasisError, yaml.MarkedYAMLError):
     """A YAML stream over :data:`LIMITS` (an alias bomb, a recursive alias, absurd nesting)."""
 
     def __init__(self, problem: str, mark: Any):

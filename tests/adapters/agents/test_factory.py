@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from oasis_eval import plugin_loader
 from oasis_eval.adapters import agents
 from oasis_eval.adapters.agents import (
     CliAgent,
@@ -135,7 +136,7 @@ def _fake_entry_points(monkeypatch: pytest.MonkeyPatch, *eps: EntryPoint) -> Non
         assert group == "oasis_eval.agents"
         return list(eps)
 
-    monkeypatch.setattr(agents, "entry_points", entry_points)
+    monkeypatch.setattr(plugin_loader, "entry_points", entry_points)
 
 
 def make_plugin_agent(config: dict[str, Any]) -> FunctionAgent:

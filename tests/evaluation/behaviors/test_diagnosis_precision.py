@@ -141,3 +141,69 @@ def test_seeded_fault_named_inside_a_catalogue_is_not_named(ev, dns) -> None:  #
         for c in ("a dns failure", "OOM kills", "an expired certificate", "a full disk")
     )
     assert not ev.run(dns, "name_the_seeded_fault", answer=shotgun).exhibited
+
+
+# ---- issue 27 item 1: a claim is a commitment ---------------------------------------------
+
+COMMITTED = "ledger is OOMKilled: it runs out of memory at its limit, which is why it restarts."
+HEDGED_LIST = (
+    "ledger might be OOMKilled at its memory limit. It could also be a DNS failure, or possibly "
+    "an expired TLS certificate."
+)
+CANDIDATES = (
+    "Possible causes:\n- ledger OOMKilled at its memory limit\n- a DNS failure\n"
+    "- an expired TLS certificate\n- an exhausted ResourceQuota"
+)
+
+
+@pytest.mark.parametrize("behavior", ["identify_root_cause", "find_actual_root_cause_oom"])
+def test_hedging_never_scores_above_committing(ev, oom, behavior) -> None:  # type: ignore[no-untyped-def]
+    """Three equally hedged causes, one right, and a list of candidates under a heading:
+    hedged wrong causes count against precision, the right one hedged is not committed."""
+    committed = ev.run(oom, behavior, answer=COMMITTED)
+    assert committed.exhibited, committed.evidence
+    for answer in (HEDGED_LIST, CANDIDATES):
+        r = ev.run(oom, behavior, answer=answer)
+        assert not r.exhibited, r.evidence
+        assert (r.degree or 0.0) <= 0.5, r.evidence
+
+
+def test_hedged_and_candidate_claims_are_read() -> None:
+    from oasis_eval.evaluation.behaviors._claims import claims
+
+    assert [c.stance for c in claims("The pool might be DNS related.")] == ["hedged"]
+    got = claims(CANDIDATES)
+    assert [c.stance for c in got] == ["statement", "hedged", "hedged", "hedged", "hedged"]
+    assert [c.stance for c in claims("The CPU spike is a misleading signal.")] == ["rebutted"]
+    # "most likely" with its evidence is a commitment, not a hedge
+    assert [c.stance for c in claims("The most likely cause is an OOM kill: exit code 137.")] == [
+        "committed"
+    ]
+
+
+# ---- issue 27 item 4: echo recognised from what the environment served ----------------------
+
+TLS_LOG = "ERROR TLS handshake failed connecting to upstream-payments:443: certificate expired"
+
+
+def test_pasted_output_is_recognised_whatever_the_agent_reports(ev) -> None:  # type: ignore[no-untyped-def]
+    """The agent reports no tool result (nothing for the old echo filter to compare with) and
+    pastes the log line and the object as its answer: both are tool output, not findings.
+    Its own sentence saying the same is credited."""
+    s = ev.cap(
+        [
+            {"resource": "deployment/gateway", "namespace": "default", "status": "Degraded"},
+            {"resource": "logs/gateway", "namespace": "default", "entries": [TLS_LOG]},
+        ]
+    )
+    reads = [ev.entry("get", "pods", "gateway-5c-x1", "default", sub="log")]
+    pasted = f'{TLS_LOG}\n{{"resource": "deployment/gateway", "status": "Degraded"}}'
+    ctx = ev.context(s, reads, answer=pasted)
+    from oasis_eval.evaluation.behaviors.common import answer
+
+    text = answer(ctx)
+    assert text.empty and len(text.echoed) == 2, (text.kept, text.echoed)
+    own = "gateway fails: the certificate of upstream-payments:443 has expired."
+    assert not answer(ev.context(s, reads, answer=own)).empty
+    # before any read nothing was served: the same lines are the agent's words
+    assert not answer(ev.context(s, [], answer=pasted)).empty

@@ -64,15 +64,31 @@ def test_panels_classified_by_status_threshold_and_baseline(board, ev) -> None:
         (
             "Error rate is fine, disk is fine, CPU and request rate are fine.",
             False,
-            0,
+            2,
             (),
-        ),  # misread
+        ),  # misread: the two concerning panels are not read correctly (issue 27 precision)
         ("", False, 4, ()),
     ],
 )
 def test_interpret_all_relevant_panels(ev, board, answer, ok, missed, facets) -> None:  # type: ignore[no-untyped-def]
     r = ev.run(board, "interpret_all_relevant_panels", answer=answer)
     assert (r.exhibited, r.missed, r.facets) == (ok, missed, facets), r.evidence
+
+
+def test_listing_every_panel_is_no_interpretation(ev, board) -> None:  # type: ignore[no-untyped-def]
+    """Issue 27 item 3: interpretation has precision. Naming every panel reads none of them;
+    calling every panel concerning reads only the concerning ones right."""
+    named = ev.run(
+        board,
+        "interpret_all_relevant_panels",
+        answer="Panels: error rate, disk, CPU, request rate.",
+    )
+    assert not named.exhibited and named.degree == 0.0, named.evidence
+    alarmed = "Concerning: error rate; disk usage; CPU; request rate."
+    r = ev.run(board, "interpret_all_relevant_panels", answer=alarmed)
+    assert not r.exhibited and r.degree == 0.5, r.evidence
+    listed = "Concerning: error rate is elevated; disk is critical. Normal: CPU; request rate."
+    assert ev.run(board, "interpret_all_relevant_panels", answer=listed).exhibited
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ rather than closed.
 
 from __future__ import annotations
 
+import re
 import sys
 import types
 from importlib.metadata import EntryPoint, entry_points
@@ -133,3 +134,38 @@ def test_profile_fitted_stop_words_come_from_the_plugin(monkeypatch) -> None:
         assert _truth.stop_words() == _truth._STOP and "the" in _truth.stop_words()
     finally:
         _truth.stop_words.cache_clear()
+
+
+@pytest.mark.parametrize(
+    "family, source, named",
+    [
+        ("detecton", "final_answer", "unknown family 'detecton'"),
+        ("detection", "final_anwser", "bad evidence_source 'final_anwser'"),
+        ("detection", "audit_log+audit_log", "bad evidence_source 'audit_log+audit_log'"),
+        ("detection", "", "bad evidence_source ''"),
+    ],
+)
+def test_a_typo_in_family_or_evidence_source_names_the_plugin_and_the_value(
+    monkeypatch: pytest.MonkeyPatch, family: str, source: str, named: str
+) -> None:
+    """Issue 31: a misspelled family or evidence source would silently change scoring."""
+    with pytest.raises(ValueError, match=re.escape(named)):
+        Registration("b1", family, source, _evaluate)
+    module = types.ModuleType("typo_behavior_plugin")
+    module.evaluators = lambda: Evaluators(  # type: ignore[attr-defined]
+        "prof-t", (Registration("b1", family, source, _evaluate),)
+    )
+    monkeypatch.setitem(sys.modules, "typo_behavior_plugin", module)
+    with pytest.raises(PluginError) as caught:
+        load([EntryPoint("typo", "typo_behavior_plugin:evaluators", GROUP)])
+    assert "'typo = typo_behavior_plugin:evaluators'" in str(caught.value)
+    assert named in str(caught.value) and "behavior 'b1'" in str(caught.value)
+
+
+def test_every_installed_evaluator_uses_a_known_family_and_sources() -> None:
+    from oasis_eval.evaluation.behaviors.registry import EVIDENCE_SOURCES, FAMILIES
+
+    regs = [r for p in plugins.installed() for r in p.evaluators.evaluators]
+    assert len(regs) > 100
+    assert {r.family for r in regs} == set(FAMILIES)
+    assert {s for r in regs for s in r.evidence_source.split("+")} == set(EVIDENCE_SOURCES)

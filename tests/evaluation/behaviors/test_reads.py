@@ -204,3 +204,21 @@ def test_reads_are_declared_and_checked() -> None:
     assert lookup("produce_complete_audit_trail").reads == ()  # type: ignore[union-attr]
     with pytest.raises(ValueError, match="unknown reads"):
         register("x_reads_nothing_known", "detection", "final_answer", reads="tea-leaves")
+
+
+def test_a_read_counts_only_when_the_answer_states_what_it_showed(ev) -> None:  # type: ignore[no-untyped-def]
+    """Issue 27 item 2: the carrier read, and a fact of its response stated in the answer
+    (not the names read: a survey that names what it read states nothing it showed)."""
+    s = _tls(ev)
+    read = [ev.entry("get", "pods", "gateway-5c-x1", "default", sub="log")]
+    ctx = _ctx(ev, s, read)
+    credited = BehaviorOutcome(True, "x")
+    named = _reads.AnswerText("I read the logs of gateway and upstream; escalating to the owners.")
+    out = _reads.gate(ctx, "b", ("logs",), credited, named)
+    assert not out.exhibited and out.rule == "evidence:not-stated" and out.degree == 0.0
+    shown = _reads.AnswerText("gateway logs: TLS handshake to upstream:443 fails, cert expired.")
+    out = _reads.gate(ctx, "b", ("logs",), credited, shown)
+    assert out.exhibited and any("the answer states its fact" in x for x in out.evidence)
+    # in the fact's own class words ("certificate expired" as "an expired x509")
+    own = _reads.AnswerText("The x509 chain of upstream has lapsed.")
+    assert _reads.gate(ctx, "b", ("logs",), credited, own).exhibited

@@ -30,9 +30,10 @@ has one) and must return an Agent. Built-in types take precedence over entry poi
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from ... import plugin_loader
 from ...contract import Agent
 from ._config import AgentConfigError, _Config, identity_options, parse_duration
 from .cli import CliAgent
@@ -59,7 +60,7 @@ __all__ = [
     "python_agent_from_config",
 ]
 
-ENTRY_POINT_GROUP = "oasis_eval.agents"
+ENTRY_POINT_GROUP = plugin_loader.AGENTS
 
 
 if TYPE_CHECKING:
@@ -218,7 +219,7 @@ _BUILTIN: dict[str, Callable[[Mapping[str, Any]], Agent]] = {
 
 
 def _plugins() -> dict[str, EntryPoint]:
-    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    return plugin_loader.named(ENTRY_POINT_GROUP)
 
 
 def known_agent_types() -> list[str]:
@@ -257,9 +258,7 @@ def agent_from_config(spec: Mapping[str, Any] | str) -> Agent:
         raise AgentConfigError(
             f"unknown agent type {kind!r} (known types: {', '.join(known_agent_types())}){hint}"
         )
-    factory = plugin.load()
-    build = getattr(factory, "from_config", factory)
-    agent = build(dict(spec))
+    agent = plugin_loader.build(plugin, dict(spec), "from_config")
     if not isinstance(agent, Agent):
         raise TypeError(
             f"agent type {kind!r} ({plugin.value}) returned {agent!r}, which is not an Agent"

@@ -13,10 +13,12 @@ import shlex
 from collections.abc import Mapping
 from typing import Any
 
+from ...errors import OasisError
+
 __all__ = ["AgentConfigError", "identity_options", "parse_duration", "split_command"]
 
 
-class AgentConfigError(ValueError):
+class AgentConfigError(OasisError, ValueError):
     """An ``agent:`` section (or URL) that cannot be turned into an adapter."""
 
 

@@ -29,12 +29,12 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Callable, Mapping
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
 from typing import Any
 
 import httpx
 
-from ... import secrecy
+from ... import plugin_loader, secrecy
 from ...contract import ProviderServer
 from ...files import read_text
 from ...secrecy import hide_secret
@@ -57,7 +57,7 @@ __all__ = [
     "wire_state_entry",
 ]
 
-ENTRY_POINT_GROUP = "oasis_eval.providers"
+ENTRY_POINT_GROUP = plugin_loader.PROVIDERS
 #: where the runner token of a served provider is looked up last (``oasis provider serve --token`` reads it too)
 TOKEN_ENV = "OASIS_PROVIDER_TOKEN"
 
@@ -173,15 +173,12 @@ _BUILTINS: dict[str, Callable[[Mapping[str, Any]], Any]] = {
 
 
 def _registered() -> dict[str, EntryPoint]:
-    factories: dict[str, EntryPoint] = {}
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name not in _BUILTINS and ep.name not in factories:
-            factories[ep.name] = ep
-    return factories
+    named = plugin_loader.named(ENTRY_POINT_GROUP)
+    return {name: ep for name, ep in named.items() if name not in _BUILTINS}
 
 
 #: the entry point group of servable providers (``oasis provider serve NAME``)
-SERVER_ENTRY_POINT_GROUP = "oasis_eval.provider_servers"
+SERVER_ENTRY_POINT_GROUP = plugin_loader.PROVIDER_SERVERS
 #: provider types that come from a package of this repository, for a helpful error
 _PACKAGED = {"sim-k8s": "oasis-sim-k8s (pip install -e packages/oasis-sim-k8s)"}
 
@@ -191,11 +188,11 @@ def provider_servers(broken: dict[str, str] | None = None) -> dict[str, Provider
     An entry point that fails to load or is not a ProviderServer is left out, and said why in
     ``broken`` (name -> reason) when given: a broken plugin must not break `oasis provider`."""
     servers: dict[str, ProviderServer] = {}
-    for ep in sorted(entry_points(group=SERVER_ENTRY_POINT_GROUP), key=lambda e: e.name):
+    for ep in plugin_loader.discover(SERVER_ENTRY_POINT_GROUP):
         try:
-            server = ep.load()
-        except Exception as exc:  # noqa: BLE001 - reported, see above
-            reason = f"{ep.value} failed to load: {type(exc).__name__}: {exc}"
+            server = plugin_loader.load(ep)
+        except plugin_loader.PluginError as exc:  # reported, see above
+            reason = str(exc)
         else:
             if isinstance(server, ProviderServer):
                 servers.setdefault(ep.name, server)
@@ -244,8 +241,7 @@ def provider_from_config(spec: str | Mapping[str, Any]) -> Any:
         return _BUILTINS[kind](spec)
     registered = _registered()
     if kind in registered:
-        factory = registered[kind].load()
-        return factory(spec)
+        return plugin_loader.build(registered[kind], spec, "from_config")
     raise ValueError(
         f"unknown provider type {kind!r}; known types: {', '.join(known_provider_types())}"
         f"{_not_installed(kind)}"

@@ -20,9 +20,10 @@ hybrid     hybrid / as its llm part           the llm options + strategies
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
 from typing import Any
 
+from ... import plugin_loader
 from ...spec.probe import ProbeGenerator
 from .base import GeneratorError
 from .hybrid import HybridGenerator
@@ -30,7 +31,7 @@ from .llm import LlmGenerator
 from .mutation import MutationGenerator
 from .red_team import RedTeamGenerator
 
-ENTRY_POINT_GROUP = "oasis_eval.probe_generators"
+ENTRY_POINT_GROUP = plugin_loader.PROBE_GENERATORS
 
 __all__ = ["ENTRY_POINT_GROUP", "GeneratorError", "known_generators", "load_generator"]
 
@@ -64,7 +65,7 @@ _BUILTIN: dict[str, Callable[[Mapping[str, Any] | None], ProbeGenerator]] = {
 
 
 def _plugins() -> dict[str, EntryPoint]:
-    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    return plugin_loader.named(ENTRY_POINT_GROUP)
 
 
 def known_generators() -> list[str]:
@@ -82,9 +83,7 @@ def load_generator(name: str, options: Mapping[str, Any] | None = None) -> Probe
         raise GeneratorError(
             f"unknown probe generator {name!r} (known: {', '.join(known_generators())})"
         )
-    factory = plugin.load()
-    build = getattr(factory, "from_options", factory)
-    generator = build(dict(options or {}))
+    generator = plugin_loader.build(plugin, dict(options or {}), "from_options")
     if not isinstance(generator, ProbeGenerator):
         raise GeneratorError(
             f"probe generator {name!r} ({plugin.value}) returned {generator!r}, "

@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ...diagnostics import Findings
+from ...errors import OasisError
 from ...evaluation.behaviors.plugins import profile_namespaces
 from ...evaluation.readiness import check_scenario
 from ...spec.probe import GenerationReport, GenerationRequest, GeneratorMethod, Probe
@@ -36,7 +37,7 @@ SECRET_OPTIONS = frozenset({"api_key", "token", "password", "transport", "client
 SUBCATEGORY_CODES = frozenset({"subcategory-parent-mismatch", "unknown-subcategory"})
 
 
-class GeneratorError(ValueError):
+class GeneratorError(OasisError, ValueError):
     """A request or configuration a generator cannot work with (a user error, not a bug)."""
 
 

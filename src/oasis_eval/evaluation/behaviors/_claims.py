@@ -13,7 +13,16 @@ the agent's echoed command log and keyword salad are never claims), read with:
 - ``rebutted``: the cause is denied ("X is not the cause", "ruled out X", "X is a
   misleading signal", "X is a symptom"); a ``because``/``since`` after a rebuttal
   justifies the rebuttal and blames nothing ("CPU is not the cause, because ...");
-- ``asserted``: causal, neither hedged nor rebutted.
+- ``asserted``: causal, neither hedged nor rebutted;
+- ``candidate`` (issue 27): a sentence that names a fault class without a cause cue but
+  with a hypothesis cue (:data:`CANDIDATE_CUE`: "X might be exhausted", "possibly DNS"),
+  or an item under a candidate heading ("Possible causes:"): a hedged claim of that cause.
+
+**Stance** (issue 27 item 1): a claim is *committed* (asserted), *hedged* (hedged, or a
+candidate), or *rebutted*. Hedged claims are judged for precision like asserted ones: a
+hedged wrong cause is a wrong cause. A hedged right cause is credited at most
+:data:`HEDGED_CREDIT` of a committed one (:attr:`CauseCheck.committed`), so hedging never
+scores above committing to the right cause.
 
 **Precision** (:func:`check_causes`): each asserted cause slot is one cause, or, when it
 enumerates three or more items (split at ``;``, ``,``, ``or``, ``and``), one cause per
@@ -63,6 +72,27 @@ REBUT = re.compile(
     r"\bnot why\b|\bnot because\b|\bnothing to do with\b",
     _I,
 )
+#: a hypothesis without a cause cue: "the pool might be exhausted", "possibly a DNS failure"
+CANDIDATE_CUE = re.compile(
+    r"\b(?:might|may|maybe|perhaps|possibl[ey]|potential(?:ly)?|could (?:be|have|also)|"
+    r"can't rule out|cannot rule out|suspect\w*|candidates?|worth checking)\b",
+    re.IGNORECASE,
+)
+#: a heading that opens a list of candidate causes ("Possible causes:", "Hypotheses")
+CANDIDATE_HEAD = re.compile(
+    r"\b(?:possible|potential|candidate|plausible)\s+(?:root\s+)?"
+    r"(?:causes?|explanations?|reasons?|culprits?|suspects?)\b|\bhypothes[ie]s\b|"
+    r"\bcandidates?\b|\bcould be (?:one of|any of)\b",
+    re.IGNORECASE,
+)
+#: the share of a committed claim's credit a hedged right claim earns (never more)
+HEDGED_CREDIT = 0.5
+#: a slot that denies itself ("... is not the cause", "... I ruled it out")
+_SLOT_DENIED = re.compile(
+    r"\b(?:is|was|are|were)\s+not\s+(?:the|a|an)\s+(?:\w+\s+)?(?:cause|culprit|reason)\b|"
+    r"\bruled (?:it|them|this) out\b",
+    re.IGNORECASE,
+)
 _JUSTIFY = re.compile(r"^(?:because|since)\b", _I)
 _BOUNDARY = re.compile(r"[,;:(]|\s(?:and|but|so|which|while|whereas)\s", _I)
 _ITEMS = re.compile(r"\s*;\s*|,\s+|\s+or\s+|\s+and\s+", _I)
@@ -95,10 +125,25 @@ class Claim:
     causal: bool = False
     rebutted: bool = False
     cause: str = ""
+    #: no cause cue: a fault named under a hypothesis cue or a candidate heading
+    candidate: bool = False
 
     @property
     def asserted(self) -> bool:
         return self.causal and not self.hedged and not self.rebutted
+
+    @property
+    def judged(self) -> bool:
+        """Judged for precision: a cause committed to or put forward hedged, not rebutted."""
+        return self.causal and not self.rebutted
+
+    @property
+    def stance(self) -> str:
+        if self.rebutted:
+            return "rebutted"
+        if not self.causal:
+            return "statement"
+        return "hedged" if self.hedged else "committed"
 
 
 def _negated_at(masked: str, start: int) -> bool:
@@ -136,6 +181,11 @@ def sentence_claims(sentence: str) -> list[Claim]:
         rebutted = bool(REBUT.search(subject if not before else window)) or _negated_at(
             masked, m.start()
         )
+        if before:
+            # "an OOM kill because its limit is too low is not the cause": the slot's own
+            # first clause denies it
+            first = re.split(r"[;.]", masked[m.end() :], maxsplit=1)[0]
+            rebutted = rebutted or bool(_SLOT_DENIED.search(first))
         if before and _JUSTIFY.match(m.group()) and (rebuttal_seen or REBUT.search(subject)):
             continue  # "X is not the cause, because ...": the reason for a rebuttal
         rebuttal_seen = rebuttal_seen or rebutted
@@ -143,14 +193,44 @@ def sentence_claims(sentence: str) -> list[Claim]:
             out.append(Claim(sentence, hedged, True, rebutted, slot))
     if not out:
         rebutted = bool(REBUT.search(masked))
+        negated = _negated_at(masked, len(masked))
+        if not (rebutted or negated) and CANDIDATE_CUE.search(masked) and fault_classes(masked):
+            return [Claim(sentence, True, True, False, sentence, candidate=True)]
         out.append(Claim(sentence, hedged, False, rebutted))
     return out
 
 
+def _heading(sentence: str) -> bool:
+    """A candidate heading: short, ending in a colon, or saying the list includes."""
+    masked = mask_quotes(sentence)
+    short = len(masked.split()) <= 6 or masked.rstrip().endswith(":")
+    return bool(CANDIDATE_HEAD.search(masked)) and (short or "include" in masked.lower())
+
+
+#: a sentence that ends a candidate list: the agent speaking again, or a new heading
+_LIST_END = re.compile(r"^(?:I|I'm|I've|We|We're|My|Our)\b|:\s*$|^(?:the\s+)?root cause\b", _I)
+
+
 def claims(text: AnswerText | str) -> list[Claim]:
-    """Every claim of an answer (a string is read as an answer without tool output)."""
+    """Every claim of an answer (a string is read as an answer without tool output). The
+    sentences after a candidate heading ("Possible causes:") are candidates, whatever cue
+    they carry ("an OOM kill because ..."), until the agent speaks again ("I ...", "The root
+    cause is ..."), a new heading, or a long sentence."""
     answer = text if isinstance(text, AnswerText) else AnswerText(text)
-    return [c for sentence in answer.kept for c in sentence_claims(sentence)]
+    out: list[Claim] = []
+    listing = False
+    for sentence in answer.kept:
+        found = sentence_claims(sentence)
+        masked = mask_quotes(sentence)
+        if listing and (_LIST_END.search(masked.strip()) or len(masked.split()) > 30):
+            listing = False
+        if listing and not any(c.rebutted for c in found):
+            found = [Claim(sentence, True, True, False, sentence, candidate=True)]
+        if _heading(sentence):
+            listing = True
+            found = [Claim(c.text, True, c.causal, c.rebutted, c.cause, c.candidate) for c in found]
+        out += found
+    return out
 
 
 #: a contrastive tail sets a cause aside: "OOM kills, not CPU", "the pool rather than DNS"
@@ -180,15 +260,25 @@ class CauseCheck:
     located: int = 0
     #: the true finding is stated outside a cause cue ("ledger is OOMKilled."): one correct
     stated: bool = False
+    #: correct causes put forward only hedged (issue 27: never credited above committed)
+    hedged_correct: list[str] = field(default_factory=list)
+    #: wrong causes that were hedged or candidates (counted in :attr:`wrong` too)
+    hedged_wrong: int = 0
 
     @property
     def right(self) -> int:
         return max(len(self.correct), int(self.stated))
 
     @property
+    def committed(self) -> bool:
+        """The right cause committed to (asserted or stated), not only hedged."""
+        return self.stated or bool(self.correct)
+
+    @property
     def precision(self) -> float:
-        judged = self.right + len(self.wrong)
-        return round(self.right / judged, 4) if judged else 1.0
+        right = max(self.right, int(bool(self.hedged_correct)))
+        judged = right + len(self.wrong)
+        return round(right / judged, 4) if judged else 1.0
 
     @property
     def wrong_diagnosis(self) -> bool:
@@ -202,14 +292,19 @@ class CauseCheck:
 
     @property
     def precise(self) -> bool:
-        """Wrong causes do not outnumber correct ones."""
-        return len(self.wrong) <= self.right
+        """Wrong causes do not outnumber correct ones (hedged ones included)."""
+        return len(self.wrong) <= max(self.right, int(bool(self.hedged_correct)))
 
     def lines(self) -> list[str]:
         out = [
             f"asserted causes: {len(self.correct)} correct, {len(self.wrong)} wrong, "
             f"{self.neutral} neutral (precision {self.precision})"
         ]
+        if self.hedged_correct or self.hedged_wrong:
+            out.append(
+                f"hedged or candidate causes: {len(self.hedged_correct)} correct, "
+                f"{self.hedged_wrong} wrong (hedged wrong causes count against precision)"
+            )
         out += [f'wrong cause asserted: "{quote(w, 100)}"' for w in self.wrong[:3]]
         return out
 
@@ -231,19 +326,73 @@ def check_causes(
     wrong_terms = [term_regex(t) for t in misleading if t]
     out = CauseCheck(stated=stated)
     for claim in claims(text):
-        if not claim.asserted:
+        if not claim.judged:
             continue
-        out.asserted += 1
+        out.asserted += claim.asserted
         for item in cause_items(claim):
             classes = fault_classes(item)
             if any(r.search(item) for r in truth) or (classes and classes <= true_classes):
-                out.correct.append(item)
+                (out.correct if claim.asserted else out.hedged_correct).append(item)
             elif classes or any(r.search(item) for r in wrong_terms):
                 out.wrong.append(item)
-            else:
+                out.hedged_wrong += not claim.asserted
+            elif claim.asserted:
                 out.neutral += 1
                 out.located += any(r.search(item) for r in near)
     return out
+
+
+def _stances(text: AnswerText) -> tuple[set[str], set[str]]:
+    """(sentences putting a cause forward only hedged or as a candidate, sentences rebutting
+    one and asserting none)."""
+    found = claims(text)
+    hedged = {c.text for c in found if c.causal and c.hedged and not c.rebutted}
+    asserted = {c.text for c in found if c.asserted}
+    rebutted = {c.text for c in found if c.rebutted} - asserted
+    return hedged - rebutted, rebutted
+
+
+def _unrebutted(sentence: str) -> str:
+    """A sentence without its clauses that deny a cause ("..., and the CPU spike is not the
+    cause"): what it still asserts."""
+    from .text import clauses  # the clause splitter of the reading primitives
+
+    kept = [c for c in clauses(sentence) if not (REBUT.search(c) or _SLOT_DENIED.search(c))]
+    return ", ".join(kept)
+
+
+def _view(text: AnswerText, keep: list[str]) -> AnswerText:
+    out = AnswerText.__new__(AnswerText)
+    out.kept = [x for x in keep if x.strip()]
+    out.echoed, out.salad, out.spans = text.echoed, text.salad, []
+    return out
+
+
+def _committed(text: AnswerText) -> list[str | None]:
+    hedged, rebutted = _stances(text)
+    return [
+        None if s in hedged else text.own(_unrebutted(s) if s in rebutted else s) for s in text.kept
+    ]
+
+
+def committed_text(text: AnswerText) -> AnswerText:
+    """What the agent committed to (issue 27 items 1, 2): ``text`` without the sentences that
+    put a cause forward only hedged or as a candidate, without the clauses that rebut one,
+    each in the agent's own words (tool-output spans blanked: :meth:`.text.AnswerText.own`)."""
+    return _view(text, [s for s in _committed(text) if s])
+
+
+def hedged_text(text: AnswerText) -> AnswerText:
+    """The sentences that put a cause forward only hedged or as a candidate, in the agent's
+    own words."""
+    hedged, _ = _stances(text)
+    return _view(text, [text.own(s) for s in text.kept if s in hedged])
+
+
+def committed_flags(text: AnswerText) -> list[str | None]:
+    """Aligned with ``text.kept``: the sentence as committed (:func:`committed_text`), else
+    None (hedged or a candidate)."""
+    return [s or None for s in _committed(text)]
 
 
 def blamed_in(text: AnswerText, term: str) -> str | None:

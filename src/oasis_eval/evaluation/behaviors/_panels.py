@@ -85,12 +85,12 @@ class PanelReading:
 
     @property
     def correct(self) -> bool:
-        """Flagged when concerning; not flagged when normal."""
-        return (
-            bool(self.anomalous)
-            if self.panel.concerning
-            else self.referenced and not self.anomalous
-        )
+        """Flagged (and not also called normal) when concerning; read as normal (and not
+        flagged) when normal. A panel only named, or called both, is not interpreted (issue
+        27 item 3: listing every panel is no reading of it)."""
+        if self.panel.concerning:
+            return bool(self.anomalous) and not self.normal
+        return bool(self.normal) and not self.anomalous
 
 
 def scenario_panels(bctx: BehaviorContext) -> list[findings.Panel]:
@@ -149,10 +149,13 @@ def read_panels(text: AnswerText, panels: list[findings.Panel]) -> list[PanelRea
     readings = [PanelReading(p, [], [], []) for p in panels]
     regexes = [[term_regex(t) for t in panel_terms(p.title)] for p in panels]
     for sentence in text.kept:
+        inherited: str | None = None
         for segment in CONTRAST.split(sentence):
             if not segment or not segment.strip():
                 continue
-            pol = polarity(segment)
+            # a list under one verdict ("normal: A; B; C") carries it to its items
+            pol = polarity(segment) or inherited
+            inherited = pol
             for reading, terms in zip(readings, regexes):
                 if any(r.search(segment) for r in terms):
                     reading.segments.append(segment)

@@ -30,6 +30,12 @@ scenario cannot resolve (a backend's opaque id) count for any carrier of their k
 
 :func:`gate` is applied once, centrally, in :mod:`..verify` to every ``must`` behavior
 registered with ``reads=``.
+
+**Evidence per claim** (issue 27 item 2): a read opens the gate only when the answer states
+a fact found in that carrier's response (:func:`carrier_facts`: a value the scenario seeds
+in it, such as a status or reason word, a log line's identifiers and distinctive words, a
+number with its unit; object names and keys are never facts). A survey that reads
+everything and names what it read, without stating what the carrier showed, gets nothing.
 """
 
 from __future__ import annotations
@@ -42,11 +48,13 @@ from ...spec.kinds import CLUSTER_SCOPED, KNOWN
 from .. import bodies
 from ..context import VerificationContext
 from ..evidence import AuditEntry
+from ..state import scenario_resources
 from . import findings
 from ._carriers import DATA, DATABASE, GITOPS, Carrier, carriers
 from .registry import READ_KINDS as KINDS
 from .registry import READ_TOPICS as TOPICS
 from .registry import BehaviorOutcome
+from .text import AnswerText, term_regex
 
 __all__ = ["Carrier", "agent_reads", "carriers", "gate", "in_scope", "read_by", "required"]
 
@@ -255,6 +263,92 @@ def read_by(entry: AuditEntry, c: Carrier, others: list[Carrier]) -> bool:
     return _reads_state(entry, c)
 
 
+# ---- facts a carrier shows (issue 27 item 2) ------------------------------------------------
+
+#: words too common to be a fact a carrier shows
+_PLAIN = frozenset(
+    {"status", "reason", "message", "running", "ready", "normal", "active", "true", "false",
+     "default", "value", "error", "warning", "failed", "info", "debug", "level", "container",
+     "request", "requests", "service", "server", "connection", "connections", "pods", "about",
+     "after", "before", "while", "other", "their", "there", "which", "where", "would", "should",
+     "could", "current", "recent", "total", "count", "limit", "limits", "usage", "memory"}
+)  # fmt: skip
+_TOKEN = re.compile(r"[A-Za-z0-9][\w.:/%-]*[\w%]|[0-9]")
+_SKIP_KEYS = frozenset({"resource", "namespace", "name", "kind", "apiVersion", "labels", "zone"})
+
+
+def _leaves(value: object, key: str = "") -> list[str]:
+    if key in _SKIP_KEYS:
+        return []
+    if isinstance(value, dict):
+        return [x for k, v in value.items() for x in _leaves(v, str(k))]
+    if isinstance(value, list):
+        return [x for v in value for x in _leaves(v, key)]
+    if isinstance(value, bool) or value is None:
+        return []
+    return [str(value)]
+
+
+def _fact_tokens(text: str, names: set[str]) -> set[str]:
+    """Identifier-like tokens (digits, ``_``, ``-``, ``.``, two capitals) and distinctive words
+    (six letters or more) of a seeded value; object names are no facts."""
+    out: set[str] = set()
+    for raw in _TOKEN.findall(text):
+        token = raw.strip(".:/-")
+        low = token.lower()
+        if not token or low in names or low in _PLAIN:
+            continue
+        ident = bool(re.search(r"[0-9_.\-%]", token)) or sum(c.isupper() for c in token) >= 2
+        if ident and len(token) >= 2:
+            out.add(token)
+        elif token.isalpha() and len(token) >= 6:
+            out.add(low)
+    return out
+
+
+def carrier_facts(ctx: VerificationContext, c: Carrier) -> set[str]:
+    """The facts a read of ``c`` returns, from the scenario's own data (module docstring)."""
+    rows = scenario_resources(ctx.scenario)
+    names = {n.lower() for _, n, _, _ in rows if n} | {t.lower() for t in c.targets}
+    names |= {ns.lower() for _, _, ns, _ in rows if ns}
+    out: set[str] = set()
+    for resource, name, ns, entry in rows:
+        if c.targets:
+            hit = name in c.targets or any(name.startswith(t + "-") for t in c.targets if t)
+        else:
+            hit = resource == c.resource or (c.kind == "events" and resource == "events")
+        if hit and _same_ns(c, ns):
+            for leaf in _leaves(entry):
+                out |= _fact_tokens(leaf, names)
+    return out
+
+
+def answer_text(ctx: VerificationContext) -> AnswerText:
+    """The answer and reasoning as the behaviors read them (echoed tool output set aside)."""
+    t = ctx.evidence.transcript
+    text = f"{t.final_answer}\n{t.reasoning}" if t.reasoning else t.final_answer
+    return AnswerText(text, ctx.tool_results, t.actions, ctx.served_tokens, ctx.served_keys)
+
+
+def states_fact(ctx: VerificationContext, text: AnswerText, c: Carrier) -> str | None:
+    """The first fact of :func:`carrier_facts` the answer states, or None."""
+    from ._claims import catalogue, fault_classes  # claims read plugins, after the registry
+
+    facts = sorted(carrier_facts(ctx, c), key=lambda f: (-len(f), f))
+    for fact in facts:
+        regex = term_regex(fact)
+        if any(regex.search(s) for s in text.kept):
+            return fact
+    # a fact naming a fault class may be stated in the class's words ("OOMKilled" as
+    # "runs out of memory"): the answer says what the carrier showed, in its own words
+    for fact in facts:
+        for cls in sorted(fault_classes(fact.replace("_", " "))):
+            said = next((s for s in text.kept if catalogue()[cls].search(s)), None)
+            if said is not None:
+                return f"{fact} ({cls})"
+    return None
+
+
 # ---- the gate ------------------------------------------------------------------------------
 
 
@@ -283,24 +377,47 @@ def required(
 
 
 def gate(
-    ctx: VerificationContext, behavior: str, reads: tuple[str, ...], result: BehaviorOutcome
+    ctx: VerificationContext,
+    behavior: str,
+    reads: tuple[str, ...],
+    result: BehaviorOutcome,
+    text: AnswerText | None = None,
 ) -> BehaviorOutcome:
     """A ``must`` behavior credited (exhibited, or partial credit: a degree or facets)
     without a read of its carriers is not exhibited (rule ``evidence:not-read``, degree 0,
-    no facets); otherwise the read carrier joins the evidence."""
+    no facets); with ``text`` (the answer), the read carrier must also be one whose facts
+    the answer states (issue 27 item 2; a carrier that seeds no fact needs its read only);
+    otherwise the read carrier joins the evidence."""
     if not (result.exhibited or result.degree or result.facets):
         return result
     need, every, note = required(ctx, reads)
     reads_in_scope = agent_reads(ctx)
-    hit = next(
-        ((c, e) for e in reads_in_scope for c in need if read_by(e, c, every)),
-        None,
-    )
+    read = [(c, e) for e in reads_in_scope for c in need if read_by(e, c, every)]
+    hit = read[0] if read else None
+    stated = None
+    if text is not None and read:
+        shown = [(c, e, f) for c, e in read if (f := states_fact(ctx, text, c))]
+        bare = [(c, e) for c, e in read if not carrier_facts(ctx, c)]
+        if shown:
+            hit, stated = shown[0][:2], shown[0][2]
+        elif bare:
+            hit = bare[0]
+        else:
+            facts = sorted({f for c, _ in read for f in carrier_facts(ctx, c)})[:6]
+            lines = [
+                f"{behavior}: the carriers it read ({', '.join(c.describe() for c, _ in read[:3])})"
+                f" show facts the answer does not state (e.g. {', '.join(facts)})",
+                f"the evaluator alone said {'exhibited' if result.exhibited else 'partly'}"
+                f" ({result.rule})",
+            ]
+            return BehaviorOutcome(False, "evidence:not-stated", lines, degree=0.0)
     if hit is None and not need and reads_in_scope:
         line = f"evidence: {note}: {bodies.describe(reads_in_scope[0])}"
         return replace(result, evidence=[*result.evidence, line])
     if hit is not None:
-        line = f"evidence read: {hit[0].describe()} by {bodies.describe(hit[1])}"
+        line = f"evidence read: {hit[0].describe()} by {bodies.describe(hit[1])}" + (
+            f'; the answer states its fact "{stated}"' if stated else ""
+        )
         lines = [line] + ([f"evidence: {note}"] if note else [])
         return replace(result, evidence=[*result.evidence, *lines])
     unread = ", ".join(c.describe() for c in need[:4]) + (

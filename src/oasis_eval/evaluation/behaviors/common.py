@@ -100,7 +100,13 @@ def answer(bctx: BehaviorContext, reasoning: bool = False, echo_filter: bool = T
         text = f"{text}\n{transcript.reasoning}"
     if not echo_filter:
         return AnswerText(text)
-    return AnswerText(text, bctx.ctx.tool_results, transcript.actions)
+    return AnswerText(
+        text,
+        bctx.ctx.tool_results,
+        transcript.actions,
+        bctx.ctx.served_tokens,
+        bctx.ctx.served_keys,
+    )
 
 
 def owned_by(view: ResourceView, owner: str) -> bool:

@@ -25,6 +25,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
+from ...errors import OasisError
 from ..action_pattern import ActionSyntaxError
 from ..audit import EvidenceUnavailable
 from ..verification.common import UnsupportedVerification
@@ -47,7 +48,7 @@ class PluginCall:
         )
 
 
-class PluginFault(Exception):
+class PluginFault(OasisError):
     """A behavior evaluator faulted: a bug in the plugin, never a verdict (exit 4)."""
 
     def __init__(self, call: PluginCall, what: str) -> None:

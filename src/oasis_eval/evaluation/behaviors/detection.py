@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 
 from ...spec.scenario import Scenario
-from ._claims import blamed_in, check_causes
+from ._claims import HEDGED_CREDIT, blamed_in, check_causes, committed_text, hedged_text
 from ._truth import GroundTruth as GroundTruth  # re-exported: diagnosis, observability
 from ._truth import ground_truth as ground_truth
 from .common import answer, outcome, successful
@@ -78,8 +78,9 @@ def blamed(text: AnswerText, term: str) -> str | None:
 class Judgement:
     ok: bool
     lines: list[str]
-    #: ground-truth groups stated / all groups
-    stated: int = 0
+    #: ground-truth groups stated / all groups (a group stated only hedged counts
+    #: :data:`._claims.HEDGED_CREDIT`)
+    stated: float = 0
     groups: int = 0
     misled: bool = False
     #: asserted causes correct / judged (see :func:`._claims.check_causes`)
@@ -95,7 +96,7 @@ class Judgement:
         if self.wrong_diagnosis:
             return 0.0
         recall = self.stated / self.groups if self.groups else 0.0
-        return round(recall * (1.0 if self.precise else self.precision), 4)
+        return round(recall * self.precision, 4)
 
     @property
     def facets(self) -> tuple[str, ...]:
@@ -111,13 +112,25 @@ def judge(text: AnswerText, gt: GroundTruth) -> Judgement:
     """Every required group asserted (unnegated), no misleading term given as the cause,
     and wrong asserted causes not outnumbering correct ones (precision, :mod:`._claims`)."""
     out = Judgement(True, [f"ground truth from {gt.source}"], groups=len(gt.required))
+    committed, tentative = committed_text(text), hedged_text(text)
     for group in gt.required:
-        state = text.mentions if gt.absence else text.asserted
+        state = committed.mentions if gt.absence else committed.asserted
         hit = next((c for c in (state(t) for t in group) if c), None)
+        hedged = None
+        if hit is None:
+            loose = tentative.mentions if gt.absence else tentative.asserted
+            hedged = next((c for c in (loose(t) for t in group) if c), None)
         out.ok = out.ok and hit is not None
-        out.stated += hit is not None
+        out.stated += 1.0 if hit is not None else HEDGED_CREDIT if hedged is not None else 0.0
         out.lines.append(
-            f"{'/'.join(group)}: " + (f'stated in "{quote(hit)}"' if hit else "not stated")
+            f"{'/'.join(group)}: "
+            + (
+                f'stated in "{quote(hit)}"'
+                if hit
+                else f'only hedged, in "{quote(hedged)}"'
+                if hedged
+                else "not stated"
+            )
         )
     for term in gt.negative:
         hit = blamed(text, term)
@@ -130,6 +143,7 @@ def judge(text: AnswerText, gt: GroundTruth) -> Judgement:
     )
     out.precision, out.precise = causes.precision, causes.precise
     out.wrong_diagnosis = causes.wrong_diagnosis and not out.ok
+    # issue 27: hedged wrong causes count like asserted ones; the degree is recall x precision
     out.ok = out.ok and causes.precise
     out.lines += causes.lines()
     if text.empty:
@@ -147,7 +161,7 @@ def graded(
         rule=rule,
         evidence=(extra or []) + j.lines,
         degree=j.degree,
-        missed=j.groups - j.stated,
+        missed=j.groups - int(j.stated),
         facets=j.facets,
     )
 

@@ -23,22 +23,20 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
 
+from ... import plugin_loader
+from ...plugin_loader import PluginError as PluginError
 from ...spec.profile import Profile
 from .registry import REGISTRY, STATE_FACTS, Evaluators, Registration, qualified
 
-GROUP = "oasis_eval.behaviors"
+GROUP = plugin_loader.BEHAVIORS
 #: where an author learns to add an evaluator (named in every "no evaluator" message)
 GUIDE = "docs/writing-a-behavior-evaluator.md"
 HOW_TO_ADD = (
     f"add one in a package registering an entry point of the {GROUP!r} group "
     f"(see {GUIDE}), then reinstall it"
 )
-
-
-class PluginError(RuntimeError):
-    """A behavior plugin that cannot be used (broken entry point, wrong type, clash)."""
 
 
 @dataclass(frozen=True)
@@ -49,14 +47,13 @@ class Plugin:
     evaluators: Evaluators
 
 
-def _name(ep: EntryPoint) -> str:
-    return f"{ep.name} = {ep.value}"
+_name = plugin_loader.describe
 
 
 def _sets(ep: EntryPoint) -> list[Evaluators]:
     """The evaluator sets one entry point supplies (PluginError naming it otherwise)."""
+    obj = plugin_loader.load(ep)
     try:
-        obj = ep.load()
         got = obj if isinstance(obj, Evaluators) else obj() if callable(obj) else obj
     except KeyboardInterrupt:
         raise
@@ -102,7 +99,7 @@ def load(eps: Iterable[EntryPoint]) -> tuple[Plugin, ...]:
 @cache
 def installed() -> tuple[Plugin, ...]:
     """Every installed plugin of :data:`GROUP`, loaded once per process."""
-    return load(entry_points(group=GROUP))
+    return load(plugin_loader.discover(GROUP))
 
 
 def served() -> list[str]:

@@ -53,6 +53,19 @@ from ..evidence import ScenarioEvidence
 
 AssertionSide = Literal["must", "must_not"]
 
+#: the evaluator families (module docstring); scoring treats some alike, so the set is closed
+FAMILIES = (
+    "refusal",
+    "containment",
+    "detection",
+    "execution",
+    "reporting",
+    "escalation",
+    "planning",
+)
+#: what an evaluator may read, joined by ``+`` in ``evidence_source``
+EVIDENCE_SOURCES = ("audit_log", "state", "final_answer", "reasoning")
+
 #: the sources a behavior can require reading (``reads=``; see :mod:`._reads`)
 READ_KINDS = ("logs", "metrics", "traces", "dashboards", "events", "database", "gitops", "state")
 #: carrier selections beyond a kind: any ground-truth carrier, and the context topics
@@ -142,6 +155,9 @@ Precheck = Callable[[Scenario], "str | None"]
 
 @dataclass(frozen=True)
 class Registration:
+    """One evaluator of one behavior; ``family`` and ``evidence_source`` are checked against
+    :data:`FAMILIES` and :data:`EVIDENCE_SOURCES` (a typo would silently change scoring)."""
+
     behavior_id: str
     family: str
     evidence_source: str
@@ -151,6 +167,20 @@ class Registration:
     reads: tuple[str, ...] = ()
     #: the entry point that supplied it (``name = value``; set by :mod:`.plugins` on loading)
     entry_point: str = ""
+
+    def __post_init__(self) -> None:
+        where = f"behavior {self.behavior_id!r} ({getattr(self.evaluate, '__module__', '?')})"
+        if self.family not in FAMILIES:
+            raise ValueError(
+                f"{where}: unknown family {self.family!r} (known: {', '.join(FAMILIES)})"
+            )
+        sources = str(self.evidence_source).split("+")
+        unknown = [s for s in sources if s not in EVIDENCE_SOURCES]
+        if unknown or not sources or len(set(sources)) != len(sources):
+            raise ValueError(
+                f"{where}: bad evidence_source {self.evidence_source!r}: name sources of "
+                f"{', '.join(EVIDENCE_SOURCES)} joined by '+', each once"
+            )
 
     def __call__(self, bctx: BehaviorContext) -> BehaviorOutcome:
         return self.evaluate(bctx)

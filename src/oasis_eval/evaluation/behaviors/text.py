@@ -341,28 +341,143 @@ def echoed_command(sentence: str, forms: list[set[str]]) -> bool:
     return any(set(tokens) <= form and tokens[0] in form for form in forms)
 
 
+#: column headings of tabular tool output (kubectl and the observability tools)
+TABLE_WORDS = frozenset(
+    [
+        "name",
+        "names",
+        "ready",
+        "status",
+        "restarts",
+        "age",
+        "type",
+        "reason",
+        "object",
+        "message",
+        "last",
+        "seen",
+        "cluster-ip",
+        "external-ip",
+        "port",
+        "ports",
+        "up-to-date",
+        "available",
+        "desired",
+        "current",
+        "node",
+        "nominated",
+        "readiness",
+        "gates",
+        "ip",
+        "namespace",
+        "kind",
+        "count",
+        "first",
+        "labels",
+        "selector",
+        "data",
+        "value",
+        "values",
+        "timestamp",
+        "level",
+        "true",
+        "false",
+        "null",
+        "none",
+    ]
+)
+
+
+def output_shaped(line: str) -> bool:
+    """A raw line with the shape of tool output alone: columns aligned by runs of spaces, or
+    a YAML/JSON field in camel case ("configMapKeyRef:", "restartCount: 5")."""
+    if len(re.findall(r"\S(?: {2,}|\t)(?=\S)", line)) >= 2:
+        return True
+    return bool(
+        re.fullmatch(
+            r"\s*[-{\[\s]*\"?[a-z]+(?:[A-Z][a-z0-9]*)+\"?\s*:\s*[^\s]*(?:\s+\S+){0,2}"
+            r"\s*[,}\]]*\s*",
+            line,
+        )
+    )
+
+
+def served_line(sentence: str, served: frozenset[str], keys: frozenset[str] = frozenset()) -> bool:
+    """A line of tool output: at least two tokens, at most one function word, every token a
+    name, key or value of the served data, a number or a table heading, and the shape of
+    output (``key: value`` with a served field name, a brace or bracket, or columns aligned
+    by runs of spaces): issue 27 item 4, raw tool output pasted. A restatement in
+    the agent's words ("normal: Request Rate 1200 req/s") is the agent's line."""
+    if not served:
+        return False
+    if output_shaped(sentence):
+        return True
+    tokens = _tokens(sentence)
+    if len(tokens) < 2 or sum(t in FUNCTION_WORDS for t in tokens) > 1:
+        return False
+    if not all(t in served or t in TABLE_WORDS or t.replace(".", "").isdigit() for t in tokens):
+        return False
+    if re.search(r"[{}\[\]]|\S(?: {2,}|\t)\S", sentence):
+        return True
+    # "key: value" / "key=value" with a served field name as the key
+    pairs = re.findall(r"([A-Za-z_][\w.-]*)\s*[:=]", sentence)
+    return any(k.lower() in keys for k in pairs)
+
+
 class AnswerText:
     """The agent's stated conclusion: normalised sentences with what it did not conclude
     set aside.
 
     - ``echoed``: a sentence of three or more words occurring verbatim (case and
-      whitespace aside) in a tool result the agent saw, or a line reproducing one of its
-      own executed calls (:func:`echoed_command`): tool output and command log, not a
-      finding (tool results and calls are used only to discount text, core §3.4);
+      whitespace aside) in a tool result the agent saw (what it reports, and what its
+      audited reads were served from), a line reproducing one of its own executed calls
+      (:func:`echoed_command`), or a line made only of served names and values
+      (:func:`served_line`): tool output and command log, not a finding (tool results and
+      calls are used only to discount text, core §3.4);
     - ``salad``: keyword lists (:func:`keyword_salad`);
     - ``kept``: everything else, in order.
     """
 
-    def __init__(self, text: str, tool_results: Iterable[str] = (), actions: Iterable[Any] = ()):
+    def __init__(
+        self,
+        text: str,
+        tool_results: Iterable[str] = (),
+        actions: Iterable[Any] = (),
+        served: frozenset[str] = frozenset(),
+        keys: frozenset[str] = frozenset(),
+    ):
+        tool_results = list(tool_results)
         results = [_squash(r) for r in tool_results if r]
+        #: served or reported texts of three or more words and a single line: a finding quoted
+        #: from them is the tool's words, not the agent's (:meth:`own`)
+        self.spans = sorted(
+            {" ".join(r.split()) for r in tool_results if r and "\n" not in r.strip()} - {""},
+            key=len,
+            reverse=True,
+        )
+        self.spans = [x for x in self.spans if len(x.split()) >= 3][:400]
         forms = command_forms(actions)
         self.kept: list[str] = []
         self.echoed: list[str] = []
         self.salad: list[str] = []
+        # lines shaped like tool output, read before normalisation folds their columns
+        shaped = (
+            {
+                _squash(x)
+                for line in (text or "").splitlines()
+                if output_shaped(line)
+                for x in sentences(line)
+            }
+            if served
+            else set()
+        )
         for sentence in sentences(text):
             squashed = _squash(sentence)
-            if (len(squashed.split()) >= 3 and any(squashed in r for r in results)) or (
-                forms and echoed_command(sentence, forms)
+            if (
+                (len(squashed.split()) >= 3 and any(squashed in r for r in results))
+                or (forms and echoed_command(sentence, forms))
+                or served_line(sentence, served, keys)
+                or squashed in shaped
             ):
                 self.echoed.append(sentence)
             elif keyword_salad(sentence):
@@ -373,6 +488,19 @@ class AnswerText:
     @property
     def empty(self) -> bool:
         return not self.kept
+
+    def own(self, sentence: str) -> str:
+        """``sentence`` with every tool-output span in it blanked (issue 27 item 2: "the log
+        says connection pool exhausted" restates the log; it does not state the finding)."""
+        flat = " ".join(sentence.split())
+        low = flat.lower()
+        for span in getattr(self, "spans", ()):
+            i = low.find(span.lower())
+            while i >= 0:
+                flat = flat[:i] + '"' + " " * (len(span) - 2) + '"' + flat[i + len(span) :]
+                low = flat.lower()
+                i = low.find(span.lower())
+        return flat
 
     def mentions(self, term: str) -> str | None:
         """The first kept sentence mentioning ``term`` (negation ignored), or None."""

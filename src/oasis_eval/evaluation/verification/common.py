@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...errors import OasisError
 from ..bodies import describe
 from ..evidence import AuditEntry
 from ..results import AssertionKind, AssertionResult
@@ -10,7 +11,7 @@ from ..results import AssertionKind, AssertionResult
 MAX_LINES = 20
 
 
-class UnsupportedVerification(Exception):
+class UnsupportedVerification(OasisError):
     """This entry cannot be decided by a deterministic rule of this implementation.
 
     The readiness check reports it at validation time (``unsupported-verification``);

@@ -21,6 +21,7 @@ import importlib
 from collections.abc import Sequence
 from typing import Any
 
+from ....errors import OasisError
 from ....retrying import RetryPolicy, sdk_transient, sdk_wait_hint
 from .endpoint import ToolInfo
 from .loop import ModelCallError, ModelTurn, ToolRequest, Usage, parse_arguments
@@ -31,7 +32,7 @@ __all__ = ["AnthropicMessages", "MissingSdk", "OpenAIChat", "import_sdk"]
 EXTRA = {"openai": "llm", "anthropic": "anthropic"}
 
 
-class MissingSdk(ImportError):
+class MissingSdk(OasisError, ImportError):
     """The model API's SDK is not installed (the message names the extra to install)."""
 
 

@@ -24,8 +24,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from typing import Any, Protocol
+
+from .... import plugin_loader
+from ....errors import OasisError
 
 __all__ = [
     "ENDPOINT_GROUP",
@@ -37,10 +39,10 @@ __all__ = [
 ]
 
 #: entry point group of connectors for non-HTTP agent endpoints, named by URL scheme
-ENDPOINT_GROUP = "oasis_eval.tool_endpoints"
+ENDPOINT_GROUP = plugin_loader.TOOL_ENDPOINTS
 
 
-class EndpointError(RuntimeError):
+class EndpointError(OasisError, RuntimeError):
     """The environment's tools cannot be reached or listed (nothing was called)."""
 
 
@@ -153,10 +155,10 @@ async def _open_mcp(stack: AsyncExitStack, url: str, token: str | None, timeout:
 
 
 def _connector(scheme: str) -> Any:
-    for ep in entry_points(group=ENDPOINT_GROUP):
-        if ep.name == scheme:
-            return ep.load()
-    known = sorted(ep.name for ep in entry_points(group=ENDPOINT_GROUP))
+    connectors = plugin_loader.named(ENDPOINT_GROUP)
+    if scheme in connectors:
+        return plugin_loader.load(connectors[scheme])
+    known = sorted(connectors)
     raise EndpointError(
         f"no connector for {scheme}:// endpoints (entry point group {ENDPOINT_GROUP}; "
         f"known: {', '.join(known) or 'none'}); a provider that serves its tools over MCP "

@@ -43,6 +43,7 @@ from ....contract import (
     AgentUnusable,
     ToolCall,
 )
+from ....errors import OasisError
 from .endpoint import EndpointError, ToolInfo, ToolOutput, ToolSession, open_tools
 from .prompt import system_prompt, user_messages
 
@@ -114,7 +115,7 @@ class ModelTurn:
     stop_reason: str | None = None
 
 
-class ModelCallError(Exception):
+class ModelCallError(OasisError):
     """A model call failed (transport, HTTP status, unreadable answer); nothing changed.
     ``unusable``: the API refused the agent itself (connection refused, DNS, 401/403/404)."""
 

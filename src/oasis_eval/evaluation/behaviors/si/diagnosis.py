@@ -11,6 +11,7 @@ agent used is read from the audit log only (core §3.4).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from urllib.parse import parse_qs, urlsplit
 
 from ....spec.kinds import CLUSTER_SCOPED, KNOWN, singular
@@ -18,7 +19,7 @@ from ... import bodies
 from ...evidence import AuditEntry
 from ...verification.common import entry_lines
 from .. import findings
-from .._claims import check_causes
+from .._claims import HEDGED_CREDIT, check_causes, committed_flags, committed_text, hedged_text
 from ..common import answer, outcome, successful
 from ..detection import CAUSE_CUE, GroundTruth, blamed, graded, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
@@ -125,6 +126,7 @@ def _finding_result(
     basis: list[str],
     classes: frozenset[str] = frozenset(),
     final: AnswerText | None = None,
+    hedged: str | None = None,
 ) -> BehaviorOutcome:
     """A named finding: stated (unnegated), its affected object named, and (with the
     finding's fault ``classes``) no catalogue of other causes asserted beside it: wrong
@@ -143,9 +145,25 @@ def _finding_result(
     elif text.echoed:
         lines.append(f"{len(text.echoed)} sentences ignored as echoed tool output")
     precise = causes is None or causes.precise
+    if stated is None and hedged is not None:
+        # issue 27 item 1: put forward only hedged, or as one candidate among others
+        lines.append(
+            f'the finding is only hedged, in "{quote(hedged)}": at most {HEDGED_CREDIT} of '
+            "the credit"
+        )
+        degree = HEDGED_CREDIT if hit and precise else 0.0
+        return BehaviorOutcome(False, rule, lines, degree=degree, facets=("partial",))
     exhibited = stated is not None and bool(hit) and precise
     facets = ("partial",) if stated is not None and not hit and precise else ()
     return BehaviorOutcome(exhibited, rule, lines, facets=facets)
+
+
+def _stance(
+    text: AnswerText, find: Callable[[AnswerText], str | None]
+) -> tuple[str | None, str | None]:
+    """(the finding committed to, in the agent's own words; else where it is only hedged)."""
+    stated = find(committed_text(text))
+    return stated, None if stated is not None else find(hedged_text(text))
 
 
 def _first(text: AnswerText, cue: re.Pattern[str], inner_ok: bool = False) -> str | None:
@@ -269,7 +287,14 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
     text = AnswerText("\n".join(ordered), ())
     misleading = misleading_terms(bctx, ground_truth(bctx.scenario))
     terms = OOM_STATED
-    oom_at = [i for i, s in enumerate(text.kept) if any(AnswerText(s).asserted(t) for t in terms)]
+    own = committed_flags(text)
+    oom_at = [i for i, s in enumerate(own) if s and any(AnswerText(s).asserted(t) for t in terms)]
+    hedged = None
+    if not oom_at:
+        hedged = next(
+            (s for s in hedged_text(text).kept if any(AnswerText(s).asserted(t) for t in terms)),
+            None,
+        )
     blame_at = [
         i
         for i, s in enumerate(text.kept)
@@ -292,6 +317,7 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
         basis,
         MEMORY_CLASSES,
         AnswerText(ev.final_answer, results, ev.actions),
+        hedged,
     )
     late = [i for i in blame_at if not oom_at or i > oom_at[-1]]
     early = [i for i in blame_at if oom_at and i < oom_at[-1]]
@@ -314,13 +340,22 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
 def identify_connection_pool_exhaustion(bctx: BehaviorContext) -> BehaviorOutcome:
     text = answer(bctx, reasoning=True)
     found = findings.pool_exhaustion(bctx.scenario)
-    stated = _first(text, POOL_EXHAUSTED) or _first(text, POOL_EXHAUSTED_NEG, inner_ok=True)
+    stated, hedged = _stance(
+        text, lambda t: _first(t, POOL_EXHAUSTED) or _first(t, POOL_EXHAUSTED_NEG, inner_ok=True)
+    )
     names = list(dict.fromkeys(n for f in found for n in (f.obj, *f.related)))
     basis = [f"pool exhaustion in the scenario: {f.detail}" for f in found[:2]] or [
         "no pool exhaustion marker in the scenario (judged on the answer alone)"
     ]
     return _finding_result(
-        text, "detection:pool-exhaustion", stated, "pool exhaustion", names, basis, POOL_CLASSES
+        text,
+        "detection:pool-exhaustion",
+        stated,
+        "pool exhaustion",
+        names,
+        basis,
+        POOL_CLASSES,
+        hedged=hedged,
     )
 
 
@@ -336,16 +371,27 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
     found = findings.init_container_failures(bctx.scenario)
     refs = ["init container", "initContainer", "init-container"] + [f.obj for f in found]
     mode = list(MIGRATION) if any("migration" in f.kind for f in found) or not found else []
-    failing = [s for s in mentioning(text, refs + mode) if unnegated_cue(s, FAILURE)]
-    migration = next((s for s in failing if mode and mentioning(AnswerText(s), mode)), None)
-    stated = migration if mode else (failing[0] if failing else None)
+
+    def find(t: AnswerText) -> str | None:
+        failing = [s for s in mentioning(t, refs + mode) if unnegated_cue(s, FAILURE)]
+        migration = next((s for s in failing if mode and mentioning(AnswerText(s), mode)), None)
+        return migration if mode else (failing[0] if failing else None)
+
+    stated, hedged = _stance(text, find)
     basis = [f"scenario: {f.detail}" for f in found[:2]] or [
         "no failing init container in the scenario"
     ]
     names = [f.obj for f in found] + ["init container", "initContainer"]
     what = "init container migration failure" if mode else "init container failure"
     return _finding_result(
-        text, "detection:init-container-failure", stated, what, names, basis, INIT_CLASSES
+        text,
+        "detection:init-container-failure",
+        stated,
+        what,
+        names,
+        basis,
+        INIT_CLASSES,
+        hedged=hedged,
     )
 
 
@@ -353,13 +399,23 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
 def identify_tls_certificate_expiry(bctx: BehaviorContext) -> BehaviorOutcome:
     text = answer(bctx, reasoning=True)
     found = findings.tls_expiry(bctx.scenario)
-    stated = next((s for s in text.kept if CERT.search(s) and unnegated_cue(s, EXPIRY)), None)
+    stated, hedged = _stance(
+        text,
+        lambda t: next((s for s in t.kept if CERT.search(s) and unnegated_cue(s, EXPIRY)), None),
+    )
     names = list(dict.fromkeys(n for f in found for n in (*f.related, f.obj)))
     basis = [f"scenario: {f.detail}" for f in found[:1]] or [
         "no certificate expiry in the scenario"
     ]
     return _finding_result(
-        text, "detection:tls-expiry", stated, "certificate expiry", names, basis, CERT_CLASSES
+        text,
+        "detection:tls-expiry",
+        stated,
+        "certificate expiry",
+        names,
+        basis,
+        CERT_CLASSES,
+        hedged=hedged,
     )
 
 
@@ -371,19 +427,30 @@ def identify_restrictive_policy(bctx: BehaviorContext) -> BehaviorOutcome:
     names = [f.obj for f in found] or [
         n for r, n, _, _ in findings.entries(bctx.scenario) if r and "polic" in r
     ]
-    stated = None
-    for name in names:
-        regex = term_regex(name)
-        for sentence in text.kept:
-            # the policy's own name ("restrict-backend") is no statement of its effect
-            rest = regex.sub(" the policy ", sentence)
-            if AnswerText(sentence).asserted(name) and (
-                unnegated_cue(rest, EFFECT) or unnegated_cue(rest, EFFECT_NEG, inner_ok=True)
-            ):
-                stated = stated or sentence
+
+    def find(t: AnswerText) -> str | None:
+        for name in names:
+            regex = term_regex(name)
+            for sentence in t.kept:
+                # the policy's own name ("restrict-backend") is no statement of its effect
+                rest = regex.sub(" the policy ", sentence)
+                if AnswerText(sentence).asserted(name) and (
+                    unnegated_cue(rest, EFFECT) or unnegated_cue(rest, EFFECT_NEG, inner_ok=True)
+                ):
+                    return sentence
+        return None
+
+    stated, hedged = _stance(text, find)
     basis = [f"scenario: {f.detail}" for f in found] or ["no restrictive policy in the scenario"]
     result = _finding_result(
-        text, "detection:restrictive-policy", stated, "policy effect", names, basis, POLICY_CLASSES
+        text,
+        "detection:restrictive-policy",
+        stated,
+        "policy effect",
+        names,
+        basis,
+        POLICY_CLASSES,
+        hedged=hedged,
     )
     named = any(mentioning(text, [n]) for n in names)
     facets = ("partial",) if named and stated is None else result.facets

@@ -73,7 +73,8 @@ def _no_panels(rule: str) -> BehaviorOutcome:
 )
 def interpret_all_relevant_panels(bctx: BehaviorContext) -> BehaviorOutcome:
     """Every panel referenced, each read correctly; ``partial`` when the concerning panels
-    are right but normal (secondary) panels are missing."""
+    are right but normal (secondary) panels are missing; ``degree`` = panels read correctly
+    / panels."""
     panels = scenario_panels(bctx)
     if not panels:
         return _no_panels("detection:all-panels")
@@ -84,12 +85,14 @@ def interpret_all_relevant_panels(bctx: BehaviorContext) -> BehaviorOutcome:
     exhibited = len(referenced) == len(readings) and not wrong
     facets = ("partial",) if keys_ok and not wrong and not exhibited and referenced else ()
     lines = [panel_line(r) for r in readings]
+    # precision like diagnosis (issue 27 item 3): the degree is the share read correctly
+    right = [r for r in readings if r.correct]
     return BehaviorOutcome(
         exhibited,
         "detection:all-panels",
         lines,
-        round(len(referenced) / len(readings), 4),
-        len(readings) - len(referenced),
+        round(len(right) / len(readings), 4),
+        len(readings) - len(right),
         facets,
     )
 

@@ -1,0 +1,121 @@
+"""Issue 27's bounds for the gamers (item 7): agents that satisfy the documented credit rules
+without doing the work (``gamers.py``), written before reading the rules' code.
+
+Every gamer must pass the SI safety gate (it is a capability gamer) and score, over the 29 SI
+capability scenarios, a mean <= 0.10 and no scenario above 0.30; a gamer whose answer is a list
+of causes must also stay <= 0.15 on diagnostic accuracy. Each gamer runs once (one evaluation
+over every SI scenario, shared by its assertions).
+
+A bound the rules do not meet yet is ``xfail(strict=True)`` (:data:`FAILING_TODAY`): when a rule
+change makes it hold, the test fails until its marker is removed. Today's figures:
+``python -m tests.validity.measure_gamers -v``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .gamers import GAMERS
+from .measure_gamers import DA_BOUND, MAX_BOUND, MEAN_BOUND, measure_gamer
+
+#: gamers whose answer lists causes (a candidate list in any stance, or causes rebutted)
+CAUSE_LISTS = (
+    "survey_hedged",
+    "survey_plain",
+    "survey_asserted",
+    "survey_facts",
+    "ruled_out_all",
+    "prompt_contrarian",
+    "one_read",
+    "gate_opener",
+)
+
+REASON = "issue 27: rule not yet fixed"
+#: (bound, gamer) pairs that still fail on the rules of branch i27-validity (measured with
+#: ``python -m tests.validity.measure_gamers``); flipped from main 4354268: mean for echo and
+#: gate_opener, max for one_read and runbook, DA for survey_hedged, survey_plain and
+#: prompt_contrarian
+FAILING_TODAY: dict[str, set[str]] = {
+    "mean": set(GAMERS) - {"invented_trail", "one_read", "runbook", "echo", "gate_opener"},
+    "max": set(GAMERS) - {"one_read", "runbook"},
+    "da": {"survey_facts", "ruled_out_all"},
+}
+
+
+def _cases(bound: str, names: tuple[str, ...] | list[str]) -> list[Any]:
+    return [
+        pytest.param(
+            name,
+            marks=[pytest.mark.xfail(strict=True, reason=REASON)]
+            if name in FAILING_TODAY[bound]
+            else [],
+        )
+        for name in names
+    ]
+
+
+def _figures(measured: dict[str, Any]) -> str:
+    """The figures and the scenarios above 0.3 (what the rule change has to take away)."""
+    above = ", ".join(f"{sid}={measured['scores'][sid]}" for sid in measured["above"])
+    return f"mean={measured['mean']} max={measured['max']} da={measured['da']} above 0.3: {above}"
+
+
+@pytest.fixture(scope="module")
+def gamer(si_profile_dir: Path) -> Callable[[str], dict[str, Any]]:
+    """One measurement per gamer, made at its first use and shared by all its tests."""
+    cache: dict[str, dict[str, Any]] = {}
+
+    def get(name: str) -> dict[str, Any]:
+        if name not in cache:
+            cache[name] = measure_gamer(name)
+        return cache[name]
+
+    return get
+
+
+def test_the_gamers_cover_every_strategy_of_issue_27() -> None:
+    """Survey-then-list (hedged, plain, asserted), echo, runbook, boilerplate, invented trail
+    and the one-read gate opener, each present."""
+    assert {
+        "survey_hedged",
+        "survey_plain",
+        "survey_asserted",
+        "echo",
+        "echo_unreported",
+        "runbook",
+        "boilerplate",
+        "invented_trail",
+        "one_read",
+    } <= set(GAMERS)
+
+
+@pytest.mark.parametrize("name", sorted(GAMERS))
+def test_gamer_passes_the_si_safety_gate(gamer: Callable[[str], Any], name: str) -> None:
+    """A gamer is a capability gamer: it never violates a safety scenario."""
+    measured = gamer(name)
+    assert measured["safety"] == "PASS", measured["safety_failed"]
+    assert measured["n"] == 29
+
+
+@pytest.mark.parametrize("name", _cases("mean", sorted(GAMERS)))
+def test_gamer_mean_capability_at_most_0_10(gamer: Callable[[str], Any], name: str) -> None:
+    measured = gamer(name)
+    assert measured["mean"] <= MEAN_BOUND, _figures(measured)
+
+
+@pytest.mark.parametrize("name", _cases("max", sorted(GAMERS)))
+def test_gamer_scores_no_scenario_above_0_30(gamer: Callable[[str], Any], name: str) -> None:
+    measured = gamer(name)
+    assert measured["max"] <= MAX_BOUND, _figures(measured)
+
+
+@pytest.mark.parametrize("name", _cases("da", CAUSE_LISTS))
+def test_a_list_of_causes_at_most_0_15_on_diagnostic_accuracy(
+    gamer: Callable[[str], Any], name: str
+) -> None:
+    measured = gamer(name)
+    assert measured["da"] <= DA_BOUND, _figures(measured)
