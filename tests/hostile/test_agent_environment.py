@@ -122,6 +122,8 @@ def test_no_harness_secret_reaches_the_agent(
             "OASIS_AGENT_ENDPOINT",
             "OASIS_MCP_URL",
             "OASIS_PROMETHEUS_URL",
+            "OASIS_GRAFANA_URL",
+            "OASIS_TEMPO_URL",
             "OASIS_AGENT_TOKEN",
             "OASIS_NAMESPACE",
             "OASIS_CREDENTIAL_USER",
@@ -138,6 +140,8 @@ def test_the_agent_gets_its_hand_off_as_tools_expect_it(
     assert environ["OASIS_AGENT_TOKEN"] in execute["kubeconfig"]
     assert environ["OASIS_MCP_URL"].endswith("/mcp")
     assert environ["OASIS_PROMETHEUS_URL"].endswith("/prometheus")
+    assert environ["OASIS_GRAFANA_URL"].endswith("/grafana")
+    assert environ["OASIS_TEMPO_URL"].endswith("/tempo")
     assert environ["OASIS_NAMESPACE"]
     assert not Path(environ["KUBECONFIG"]).exists()  # removed with the scenario
 

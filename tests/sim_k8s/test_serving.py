@@ -142,6 +142,8 @@ def test_the_agent_credentials_carry_no_runner_secret() -> None:
         "user",
         "mcp_endpoint",
         "prometheus_url",
+        "grafana_url",
+        "tempo_url",
     }
     assert (
         answer["environment_id"] not in str(answer["agent_credentials"]) + answer["agent_endpoint"]

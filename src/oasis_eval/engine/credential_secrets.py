@@ -44,6 +44,8 @@ PUBLIC_CREDENTIAL_KEYS = frozenset(
         "url",
         "mcp_endpoint",
         "prometheus_url",
+        "grafana_url",
+        "tempo_url",
         "host",
         "port",
         "scheme",

@@ -73,6 +73,7 @@ def test_out_of_process_hand_off_is_petris_shape(served: SimK8sProvider) -> None
     root = listener_root(creds["mcp_endpoint"])
     assert root.startswith("http://127.0.0.1:") and creds["mcp_endpoint"] == f"{root}/mcp"
     assert creds["prometheus_url"] == f"{root}/prometheus"
+    assert creds["grafana_url"] == f"{root}/grafana" and creds["tempo_url"] == f"{root}/tempo"
 
 
 def test_the_kubeconfig_reaches_the_api_as_the_agent(served: SimK8sProvider) -> None:
@@ -142,6 +143,7 @@ def test_served_provision_hands_out_the_kubeconfig() -> None:
         assert provider.kube is not None and got["agent_endpoint"] == provider.kube[0] + here
         assert creds["mcp_endpoint"] == f"http://127.0.0.1:4321{here}/mcp"
         assert creds["prometheus_url"] == f"http://127.0.0.1:4321{here}/prometheus"
+        assert creds["tempo_url"] == f"http://127.0.0.1:4321{here}/tempo"
         assert all(isinstance(v, str) for v in creds.values())
         assert "runner-token" not in str(got) and url not in str(creds)
     finally:

@@ -11,6 +11,8 @@ path                                        served by
 ``/``)                                      ``/`` too, so a client that takes ``agent_endpoint``
                                             for an MCP endpoint works unchanged
 ``/prometheus/api/v1/...``                  the Prometheus HTTP API (:mod:`.prometheus_api`)
+``/grafana/api/...``, ``/tempo/api/...``    Grafana- and Tempo-shaped dashboard and trace
+                                            read APIs (:mod:`.observability_http`)
 ``/v1/...``                                 refused (403); with an agent's token, audited as
                                             that agent's attempt on the harness
                                             (:func:`.serving.record_denied_call`)
@@ -39,9 +41,10 @@ from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .gate import KUBE_PREFIXES, ListenerGate, is_control, is_kube_path, is_mcp_request
-from .handoff import MCP_PATH, PROMETHEUS_PATH
+from .handoff import GRAFANA_PATH, MCP_PATH, PROMETHEUS_PATH, TEMPO_PATH
 from .kubeapi import create_kube_app
 from .kubeapi.errors import not_found_path
+from .observability_http import create_grafana_app, create_tempo_app
 from .prometheus_api import create_prometheus_app
 from .server import bounded_body, deny_unrouted, load_mcp_app
 from .serving import DEFAULT_MAX_BODY_BYTES, asgi_lifespan
@@ -81,6 +84,8 @@ def create_agent_app(
     kube = create_kube_app(provider)
     surfaces: Any = mcp_app  # the MCP app's tool surfaces (one per environment and user)
     prometheus = create_prometheus_app(surfaces.surface_for)
+    grafana = create_grafana_app(surfaces.surface_for)
+    tempo = create_tempo_app(surfaces.surface_for)
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[dict[str, Any]]:
@@ -103,7 +108,12 @@ def create_agent_app(
 
     # exactly /mcp (the advertised endpoint): /mcp/<anything> is refused like any other path
     app = Starlette(
-        routes=[Route(MCP_PATH, endpoint=mcp_app), Mount(PROMETHEUS_PATH, app=prometheus)],
+        routes=[
+            Route(MCP_PATH, endpoint=mcp_app),
+            Mount(PROMETHEUS_PATH, app=prometheus),
+            Mount(GRAFANA_PATH, app=grafana),
+            Mount(TEMPO_PATH, app=tempo),
+        ],
         lifespan=lifespan,
         middleware=[
             Middleware(ListenerGate, provider=provider, max_bytes=max_body_bytes),

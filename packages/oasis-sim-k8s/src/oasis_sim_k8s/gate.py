@@ -1,5 +1,5 @@
-"""The one request pipeline in front of every agent-facing listener: the Kubernetes API, MCP
-and Prometheus (issue 25 item 2; core §3.4: every request the agent makes is evidence, on
+"""The one request pipeline in front of every agent-facing listener: the Kubernetes API, MCP,
+Prometheus, Grafana and Tempo (issue 25 item 2; core §3.4: every request the agent makes is evidence, on
 every surface and before authentication; SI provider guide §2.1).
 
 :class:`ListenerGate` is pure ASGI middleware. For each request it decides, in this order:
@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl
@@ -44,7 +45,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .apiserver import status
 from .audit import SERVING, Served
-from .handoff import ADDRESS_PREFIX, MCP_PATH, PROMETHEUS_PATH
+from .handoff import ADDRESS_PREFIX, GRAFANA_PATH, MCP_PATH, PROMETHEUS_PATH, TEMPO_PATH
 from .kubeapi.paths import parse, route_path
 from .kubeapi.verbs import kube_verb
 from .serving import (
@@ -65,6 +66,16 @@ SCOPE_KEY = "oasis.sim_k8s.served"
 KUBE_PREFIXES = ("/api", "/apis", "/version", "/openapi", "/healthz", "/livez", "/readyz")
 #: the Prometheus HTTP API routes (:mod:`.prometheus_api`): each one is a ``metrics_query`` call
 PROMETHEUS_ROUTES = ("query", "query_range", "alerts", "series", "label/__name__/values")
+#: the Grafana and Tempo read routes (:mod:`.observability_http`): (protocol, verb, tool, route)
+OBSERVABILITY_ROUTES = (
+    ("grafana", GRAFANA_PATH, "dashboards", re.compile(r"api/(search|dashboards/uid/[^/]+)")),
+    (
+        "tempo",
+        TEMPO_PATH,
+        "traces",
+        re.compile(r"api/(v2/)?(traces/[^/]+|search|search/tag/[^/]+/values)"),
+    ),
+)
 CONTROL_PREFIX = "/v1"
 NO_ACTION = "no_action"
 INTERNAL = 'an error on the server ("") has prevented the request from succeeding'
@@ -139,6 +150,10 @@ def classify(scope: Scope, path: str) -> Target:
     if path == PROMETHEUS_PATH or path.startswith(PROMETHEUS_PATH + "/"):
         route = path[len(PROMETHEUS_PATH) :].removeprefix("/api/v1/")
         return Target("prometheus", "query", "metrics_query", uri, route in PROMETHEUS_ROUTES)
+    for protocol, root, tool, routes in OBSERVABILITY_ROUTES:
+        if path == root or path.startswith(root + "/"):
+            route = path[len(root) :].strip("/")
+            return Target(protocol, "get", tool, uri, routes.fullmatch(route) is not None)
     if is_control(path):
         return Target("control", verb, "environments", uri, True)
     target = parse(path) if is_kube_path(path) else None
@@ -207,6 +222,13 @@ def answer(protocol: str, code: int, reason: str, message: str) -> tuple[bytes, 
         doc: Any = {"jsonrpc": "2.0", "id": None, "error": {"code": -32001, "message": message}}
     elif protocol == "prometheus":
         doc = {"status": "error", "errorType": reason[:1].lower() + reason[1:], "error": message}
+    elif protocol == "grafana":
+        doc = {"message": message}
+    elif protocol == "tempo":  # Tempo answers errors as text
+        return message.encode(), [
+            (b"content-type", b"text/plain; charset=utf-8"),
+            *headers[1:],
+        ]
     elif protocol == "control":
         doc = error_body(message)
     else:

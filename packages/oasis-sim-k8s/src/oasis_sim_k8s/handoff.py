@@ -16,6 +16,8 @@ the API has a loopback TLS listener of its own with a self-signed certificate), 
     user: <the user its calls are audited under>          # oasis-eval extension
     mcp_endpoint: http://127.0.0.1:<agent port>/mcp        # the tool surface over MCP
     prometheus_url: http://127.0.0.1:<agent port>/prometheus   # Prometheus HTTP API root
+    grafana_url: http://127.0.0.1:<agent port>/grafana         # Grafana dashboard API root
+    tempo_url: http://127.0.0.1:<agent port>/tempo             # Tempo trace API root
 
 Every URL is on the agent's own listeners: they reveal nothing of the runner's API
 (core §3.6). Without the Kubernetes API listener (``SimK8sProvider(mcp=True)`` alone)
@@ -33,6 +35,9 @@ import yaml
 #: the path of the agents' MCP endpoint and of the Prometheus HTTP API on the agent listener
 MCP_PATH = "/mcp"
 PROMETHEUS_PATH = "/prometheus"
+#: the Grafana- and Tempo-shaped read APIs (:mod:`.observability_http`)
+GRAFANA_PATH = "/grafana"
+TEMPO_PATH = "/tempo"
 #: the prefix of an environment's own address on an agent listener (``/env/<address>``): every
 #: URL provision hands out carries it, so a request without a valid token is still attributed
 #: to the environment it was addressed to (:mod:`.gate`)
@@ -84,6 +89,8 @@ def credentials(
         "user": user,
         "mcp_endpoint": f"{root}{MCP_PATH}",
         "prometheus_url": f"{root}{PROMETHEUS_PATH}",
+        "grafana_url": f"{root}{GRAFANA_PATH}",
+        "tempo_url": f"{root}{TEMPO_PATH}",
     }
 
 
@@ -110,7 +117,7 @@ class AgentAccess:
 
     def agent_root(self) -> str:
         """The root URL of this provider's loopback agent listener (started on first use):
-        the Kubernetes API, ``/mcp`` and ``/prometheus`` of :func:`.server.create_agent_app`."""
+        the Kubernetes API, ``/mcp``, ``/prometheus``, ``/grafana`` and ``/tempo`` of :func:`.server.create_agent_app`."""
         return listener_root(self.mcp_url())
 
     def agent_access(self, remote: bool) -> list[str]:
@@ -168,8 +175,10 @@ class AgentAccess:
 
 __all__ = [
     "ADDRESS_PREFIX",
+    "GRAFANA_PATH",
     "MCP_PATH",
     "PROMETHEUS_PATH",
+    "TEMPO_PATH",
     "AgentAccess",
     "credentials",
     "in_process",

@@ -55,6 +55,8 @@ BASE_NAMES = ("PATH", "HOME", "LANG", "TZ")
 HANDOFF_NAMES = {
     "mcp_endpoint": "OASIS_MCP_URL",
     "prometheus_url": "OASIS_PROMETHEUS_URL",
+    "grafana_url": "OASIS_GRAFANA_URL",
+    "tempo_url": "OASIS_TEMPO_URL",
     "token": "OASIS_AGENT_TOKEN",
     "namespace": "OASIS_NAMESPACE",
 }
@@ -259,7 +261,8 @@ def provider_env(declared: Any) -> dict[str, str]:
 def handoff_env(process: AgentProcess, task: AgentTask | None, directory: Path) -> dict[str, str]:
     """The scenario's hand-off as environment variables (docs/agents.md, "The hand-off"):
     ``KUBECONFIG`` (a file in ``directory``), ``OASIS_AGENT_ENDPOINT``, ``OASIS_MCP_URL``,
-    ``OASIS_PROMETHEUS_URL``, ``OASIS_AGENT_TOKEN``, ``OASIS_NAMESPACE``, and
+    ``OASIS_PROMETHEUS_URL``, ``OASIS_GRAFANA_URL``, ``OASIS_TEMPO_URL``,
+    ``OASIS_AGENT_TOKEN``, ``OASIS_NAMESPACE``, and
     ``OASIS_CREDENTIAL_<KEY>`` for any other string credential the provider hands out."""
     environment = task.environment if task is not None else None
     if environment is None:

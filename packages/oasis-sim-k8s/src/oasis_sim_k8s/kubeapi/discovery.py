@@ -16,6 +16,7 @@ from starlette.responses import Response
 
 from ..nodes import KUBERNETES_VERSION
 from .errors import json_response, not_found_path
+from .openapi import openapi
 from .resources import GROUP_VERSIONS, groups
 
 #: a current release (issue 32: 1.29 made kubectl 1.29 ask for autoscaling/v2 paths it 404ed)
@@ -169,59 +170,5 @@ def serve(path: str, accept: str = "") -> Response | None:
         gv = f"{parts[1]}/{parts[2]}"
         return json_response(resource_list(gv)) if gv in GROUP_VERSIONS else not_found_path(path)
     if parts[:1] == ["openapi"]:
-        return openapi(parts)
+        return openapi(parts, VERSION["gitVersion"])
     return None
-
-
-def openapi(parts: list[str]) -> Response:
-    """Minimal OpenAPI. v3: the path index, and per group/version one PATCH operation per
-    kind carrying the ``fieldValidation`` parameter — what kubectl reads to hand
-    validation to the server (``fieldValidation=Strict``) instead of validating against a
-    schema itself. No schemas are served (``kubectl explain`` finds none); v2 is 404."""
-    if parts == ["openapi", "v3"]:
-        paths = {}
-        for gv in GROUP_VERSIONS:
-            key = "api/v1" if gv == "v1" else f"apis/{gv}"
-            paths[key] = {"serverRelativeURL": f"/openapi/v3/{key}"}
-        return json_response({"paths": paths})
-    gv = "/".join(parts[3:]) if parts[:3] == ["openapi", "v3", "apis"] else "v1"
-    if (
-        parts[:2] != ["openapi", "v3"]
-        or gv not in GROUP_VERSIONS
-        or parts[2:] not in (["api", "v1"], ["apis", *gv.split("/")])
-    ):
-        return not_found_path("/" + "/".join(parts))
-    return json_response(
-        {
-            "openapi": "3.0.0",
-            "info": {"title": "Kubernetes", "version": VERSION["gitVersion"]},
-            "paths": _patch_paths(gv),
-            "components": {"schemas": {}},
-        }
-    )
-
-
-def _patch_paths(gv: str) -> dict[str, Any]:
-    group, _, version = gv.rpartition("/")
-    base = "/api/v1" if gv == "v1" else f"/apis/{gv}"
-    out: dict[str, Any] = {}
-    for res in GROUP_VERSIONS[gv].values():
-        if "patch" not in res.verbs:
-            continue
-        scope = "/namespaces/{namespace}" if res.namespaced else ""
-        out[f"{base}{scope}/{res.name}/{{name}}"] = {
-            "patch": {
-                "x-kubernetes-action": "patch",
-                "x-kubernetes-group-version-kind": {
-                    "group": group,
-                    "version": version,
-                    "kind": res.kind,
-                },
-                "parameters": [
-                    {"name": name, "in": "query", "schema": {"type": "string", "uniqueItems": True}}
-                    for name in ("dryRun", "fieldManager", "fieldValidation", "force")
-                ],
-                "responses": {},
-            }
-        }
-    return out

@@ -98,6 +98,13 @@ SCHEMAS: dict[str, dict[int, tuple[str, str]]] = {
         3: ("maxReplicas", "int"),
         4: ("metrics", "[]MetricSpec"),
     },
+    "HorizontalPodAutoscalerV1": {1: ("metadata", "ObjectMeta"), 2: ("spec", "HPASpecV1")},
+    "HPASpecV1": {
+        1: ("scaleTargetRef", "CrossVersionObjectReference"),
+        2: ("minReplicas", "int"),
+        3: ("maxReplicas", "int"),
+        4: ("targetCPUUtilizationPercentage", "int"),
+    },
     "CrossVersionObjectReference": {
         1: ("kind", "string"),
         2: ("name", "string"),
@@ -295,5 +302,8 @@ def decode(body: bytes) -> dict[str, Any]:
     kind = meta.get("kind")
     if kind not in KINDS:
         raise ProtobufError(f"protobuf bodies of kind {kind!r} are not supported; send JSON")
-    obj = _int_or_string(_message(unknown.get("raw") or b"", kind))
+    schema = kind
+    if kind == "HorizontalPodAutoscaler" and meta.get("apiVersion") == "autoscaling/v1":
+        schema = "HorizontalPodAutoscalerV1"
+    obj = _int_or_string(_message(unknown.get("raw") or b"", schema))
     return {"kind": kind, "apiVersion": meta.get("apiVersion", ""), **obj}

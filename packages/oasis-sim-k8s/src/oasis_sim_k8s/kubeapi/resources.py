@@ -126,6 +126,9 @@ def _build() -> dict[str, dict[str, Resource]]:
         )
     }
     out["events.k8s.io/v1"] = {"events": Resource("events", "Event", True, backend="events")}
+    # kubectl before 1.30 creates its ``autoscale`` HPA here (a view: :mod:`.autoscaling`)
+    hpa = out["autoscaling/v2"]["horizontalpodautoscalers"]
+    out["autoscaling/v1"] = {hpa.name: hpa}
     out["metrics.k8s.io/v1beta1"] = {
         "pods": Resource("pods", "PodMetrics", True, ("get", "list")),
         "nodes": Resource("nodes", "NodeMetrics", False, ("get", "list")),

@@ -16,7 +16,7 @@ from starlette.responses import Response
 
 from ..apiserver import ApiResult
 from ..tools.k8s_format import for_output
-from . import dryrun, errors, metrics, patches, protobuf, subresources, watch
+from . import autoscaling, dryrun, errors, metrics, patches, protobuf, subresources, watch
 from .calls import Caller, call, refused, resumed
 from .events import from_core
 from .paths import Target
@@ -121,6 +121,8 @@ async def serve(api: Any, caller: Caller, request: Request, target: Target) -> R
                 request.method, "events.events.k8s.io (read-only view of core events)"
             ),
         )
+    if target.gv == autoscaling.V1:
+        body = autoscaling.to_v2(body)
     if verb not in READ_ONLY and (params.get("dryRun") or _dry_body(verb, body)):
         return dryrun.serve(api, caller, request, target, verb, body)
     if target.subresource is not None:
@@ -170,6 +172,8 @@ def answer(
     table = wants_table(request.headers.get("accept", "")) and plural is not None
     if target.gv == "events.k8s.io/v1" and not table:
         body = _events_view(body, verb)
+    if target.gv == autoscaling.V1 and not table:
+        body = autoscaling.view(body, verb)
     include = request.query_params.get("includeObject")
     rv = str(caller.env.store.resource_version)
     if verb == "watch":
