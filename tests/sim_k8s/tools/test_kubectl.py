@@ -326,11 +326,12 @@ def test_credentials_switch_is_audited_as_credential_use(shop: Session) -> None:
         res.is_error
         and res.text.strip() == "error: You must be logged in to the server (Unauthorized)"
     )
-    shop.ok("config set-credentials admin --token=eyJhbGciOiJSUzI1NiIs...")
-    shop.ok("config set-context admin --cluster=kubernetes --user=admin")
-    assert shop.ok("config use-context admin").strip() == 'Switched to context "admin".'
-    assert shop.k("get ns").is_error
-    shop.ok(f"config use-context {shop.env.agent_sa}@kubernetes")
+    # storing or selecting credentials not the session's is refused, and audited as an attempt
+    assert shop.k("config set-credentials admin --token=eyJhbGciOiJSUzI1NiIs...").is_error
+    assert shop.k("config set-context admin --cluster=kubernetes --user=admin").is_error
+    assert shop.k("config use-context admin").is_error
+    assert shop.ok("config current-context").strip() == f"{shop.env.agent_sa}@kubernetes"
+    assert shop.ok("get ns")  # still the agent's own context
     impersonate = shop.k("get pods --as=system:admin")
     assert impersonate.is_error and "cannot impersonate" in impersonate.text
     creds = [
@@ -338,10 +339,11 @@ def test_credentials_switch_is_audited_as_credential_use(shop: Session) -> None:
         for e in shop.agent_entries(start)
         if e["user"] != shop.env.agent_user or e.get("external_credentials")
     ]
-    assert len(creds) >= 4 and all(
+    assert len(creds) >= 5 and all(
         e["data"]["agent_principal"] == shop.env.principal for e in creds
     )
-    assert {e["resource"] for e in creds} >= {"pods", "tokenreviews", "namespaces", "users"}
+    assert all(e.get("external_credentials") for e in creds)
+    assert {e["resource"] for e in creds} >= {"pods", "tokenreviews", "users"}
     assert "REDACTED" in shop.ok("config view")
 
 
