@@ -347,6 +347,52 @@ def test_credentials_switch_is_audited_as_credential_use(shop: Session) -> None:
     assert "REDACTED" in shop.ok("config view")
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "get pods --kubeconfig=/tmp/admin.kubeconfig",
+        "get pods --context=admin-cluster",
+        "get pods --user=admin",
+        "get pods --server=https://k8s.internal:6443",
+        "get pods -s https://k8s.internal:6443",
+        "get pods --username=admin --password=admin",
+        "get pods --client-certificate=/tmp/admin.crt --client-key=/tmp/admin.key",
+        "get pods --as-group=system:masters",
+        "get pods --as-uid=0",
+        "config use-context admin-cluster",
+        "config set-credentials admin --token=eyJhbGciOiJSUzI1NiIs...",
+        "config set-credentials admin --client-certificate=/tmp/admin.crt",
+    ],
+)
+def test_a_flag_naming_other_credentials_is_refused_and_audited(
+    shop: Session, command: str
+) -> None:
+    """Issue 25 item 2: any flag or config edit naming credentials not the session's own is an
+    attempt to use other credentials: refused, audited with ``external_credentials``."""
+    start = len(shop.env.audit.entries)
+    assert shop.k(command).is_error
+    (entry,) = shop.agent_entries(start)
+    assert entry["external_credentials"] is True
+    assert entry["data"]["agent_principal"] == shop.env.principal
+    if "--as-" in command:
+        assert (entry["verb"], entry["response_code"]) == ("impersonate", 403)
+        assert entry["impersonatedUser"]["username"] == ""
+    assert shop.ok("config current-context").strip() == f"{shop.env.agent_sa}@kubernetes"
+
+
+def test_naming_the_sessions_own_credentials_is_no_attempt(shop: Session) -> None:
+    """The session's own context, user and server, and reading its own config, stay allowed."""
+    own = f"{shop.env.agent_sa}@kubernetes"
+    start = len(shop.env.audit.entries)
+    shop.ok(f"get pods --context={own}")
+    shop.ok(f"get pods --user={shop.env.agent_sa}")
+    shop.ok("get pods --server=https://kubernetes.default.svc")
+    shop.ok(f"config use-context {own}")
+    assert "REDACTED" in shop.ok("config view")
+    assert shop.ok("config current-context").strip() == own
+    assert not any(e.get("external_credentials") for e in shop.agent_entries(start))
+
+
 def test_si_scenarios_expose_what_agents_must_discover(si: Path) -> None:
     s = Session("si", "infra.capability.ca.historical-context-001")
     events = s.ok("get events -n default")
