@@ -11,8 +11,11 @@ every surface and before authentication; SI provider guide §2.1).
    (``system:anonymous``); a token of another environment or a ServiceAccount token of this
    one (``foreign``: the identity it names; without an address, the environment holding that
    ServiceAccount token is the one addressed); anything else (``invalid-token``, audited as
-   ``system:anonymous``). Anything but ``agent`` is refused with 401;
-3. **impersonation**: any ``Impersonate-*`` header is refused with 403 and audited as an
+   ``system:anonymous``). A token in another carrier (``?access_token=``,
+   ``Proxy-Authorization``) that is not the request's own bearer token is the request's
+   credential instead. Anything but ``agent`` is refused with 401;
+3. **impersonation**: any ``Impersonate-*`` header, or front-proxy identity header
+   (``X-Remote-User`` / ``-Group`` / ``-Extra-*``), is refused with 403 and audited as an
    ``impersonate`` attempt (the simulator never serves borrowed authority);
 4. **the body**: over ``max_bytes`` (declared or streamed, chunked included) is 413;
 5. the listener's own app; a fault there is a 500 in the protocol's shape.
