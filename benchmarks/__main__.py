@@ -54,6 +54,13 @@ def _parser() -> argparse.ArgumentParser:
         help=f"comma-separated subset of: {', '.join(BENCHMARKS)}",
     )
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="instead: write a cProfile of one whole SI run to FILE and print its summary",
+    )
     return parser
 
 
@@ -84,6 +91,12 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+
+    if args.profile is not None:
+        from .cpu_guard import profile_run
+
+        print(json.dumps(profile_run(args.profile), indent=2))
+        return 0
 
     def say(message: str) -> None:
         print(message, file=sys.stderr, flush=True)

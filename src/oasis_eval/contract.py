@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -107,6 +108,19 @@ class EnvironmentAccess(BaseModel):
 
     agent_endpoint: str | None = None
     agent_credentials: dict[str, Any] | None = None
+
+
+def network_address(endpoint: str | None) -> bool:
+    """Whether ``endpoint`` names an explicit ``host:port`` (``db://127.0.0.1:5432/x``,
+    ``redis://h:6379``): another process reaches it over the network whatever its scheme,
+    unlike an in-process one (``sim-k8s://env``: no port). Issue 34 step 2; spec 04 §2.2."""
+    if not endpoint or "://" not in endpoint:
+        return False
+    try:
+        parts = urlsplit(endpoint)
+        return bool(parts.hostname) and parts.port is not None
+    except ValueError:  # a port that is not a number, or out of range
+        return False
 
 
 class AgentTask(BaseModel):

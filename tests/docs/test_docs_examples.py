@@ -10,8 +10,11 @@ optionally with ``exit=N`` (the exit status the block ends with, default 0) and
 The marker is an HTML comment, so it never shows in the rendered page.
 
 - ``bash`` (or ``sh``, ``shell``) blocks run with ``bash -eo pipefail`` in a fresh
-  temporary directory, with this repository's virtualenv first on ``PATH`` (``oasis``,
-  ``python``); ``$OASIS_REPO`` is the repository root for blocks that need its files.
+  temporary directory that looks like the root of a clone (a link to each of the
+  repository's top-level files and folders, so ``examples/agents/…`` resolves as a reader
+  at the root of a clone sees it; anything the block writes stays in the temporary
+  directory), with this repository's virtualenv first on ``PATH`` (``oasis``, ``python``);
+  ``$OASIS_REPO`` is the repository root.
 - ``python`` blocks run as a file with the virtualenv's Python, in a fresh temporary
   directory.
 
@@ -36,6 +39,8 @@ MARKER = re.compile(r"^\s*<!--\s*oasis:runnable(?P<options>(?:\s+\w+=\S+)*)\s*--
 FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>```+|~~~+)\s*(?P<lang>[\w+-]*)")
 SHELLS = {"bash", "sh", "shell"}
 DEFAULT_TIMEOUT = 120
+#: what a clone's root holds that a block must never reach or write through
+NOT_LINKED = frozenset({".git", ".venv", "oasis-runs", "site"})
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,9 @@ def run_example(example: Example, where: Path) -> subprocess.CompletedProcess[st
         "OASIS_REPO": str(ROOT),
     }
     if example.lang in SHELLS:
+        for entry in sorted(ROOT.iterdir()):
+            if entry.name not in NOT_LINKED:
+                (where / entry.name).symlink_to(entry)
         command = ["bash", "-eo", "pipefail", "-c", example.code]
     elif example.lang == "python":
         script = where / "example.py"

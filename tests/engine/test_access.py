@@ -65,3 +65,24 @@ def test_each_handed_out_endpoint_is_checked() -> None:
     check_endpoint(Remote(), "https://127.0.0.1:1")
     check_endpoint(Remote(), None)
     check_endpoint(Local(), "sim-k8s://sim-1")
+
+
+def test_an_explicit_host_and_port_is_a_network_endpoint_whatever_its_scheme() -> None:
+    """Issue 34 step 2: ``psql`` in a ``cli:`` agent reaches ``postgresql://host:port/db``;
+    an endpoint with no port (in-process, ``sim-k8s://env``) stays refused."""
+    for endpoint in ("postgresql://127.0.0.1:5432/db", "redis://cache.local:6379", "https://h"):
+        check_endpoint(Remote(), endpoint)
+    for endpoint in ("sim-k8s://env-1", "postgresql://127.0.0.1/db", "pg://h:notaport/x"):
+        with pytest.raises(ProviderFault, match="cannot reach"):
+            check_endpoint(Remote(), endpoint)
+
+
+class Unix:
+    """An out-of-process agent that reaches unix sockets only (not the network)."""
+
+    endpoint_schemes = ("unix",)
+
+
+def test_only_an_agent_on_the_network_reaches_a_host_and_port() -> None:
+    with pytest.raises(ProviderFault):
+        check_endpoint(Unix(), "postgresql://127.0.0.1:5432/db")

@@ -273,6 +273,29 @@ def test_a_new_run_over_an_interrupted_one_is_refused_with_the_way_to_resume(
         run(cut)
 
 
+def test_one_sync_per_finished_scenario_and_one_for_the_published_run(
+    agent_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30: an fsync per file (file and directory, three files a scenario, then every
+    file of the finished run again) was most of a run's I/O wait. Now each finished scenario
+    costs one sync of the file system (its files on disk before the manifest lists them) and
+    the finished run one more (before the rename publishes it); only the run state at the
+    start is flushed file by file."""
+    from oasis_eval import files
+
+    fsyncs: list[int] = []
+    syncs: list[Path] = []
+    real_fsync, real_sync = os.fsync, files.sync_filesystem
+    monkeypatch.setattr(os, "fsync", lambda fd: fsyncs.append(fd) or real_fsync(fd))
+    monkeypatch.setattr(files, "sync_filesystem", lambda d: syncs.append(Path(d)) or real_sync(d))
+    result = run(agent_env / "counted")
+    finished = len(list((result.run_dir / "evidence").iterdir()))
+    assert finished >= 3
+    assert len(syncs) == finished + 1, (len(syncs), finished)
+    assert len(fsyncs) <= 4  # run-state.json and its manifest at the start: file + directory each
+    assert verify_manifest(result.run_dir, None).intact
+
+
 # ---- 26.2: a resume re-judges what the interrupted run kept, as replay does ---------------------------
 
 

@@ -28,16 +28,18 @@ def scenarios() -> dict[str, Scenario]:
     return {s.id: s for s in loaded.scenarios}
 
 
-def entry(sql: str, code: int = 200, user: str = "e1_oasis_agent") -> list[dict[str, Any]]:
-    """The audit entries the provider writes for one statement of the agent."""
+def entry(
+    sql: str, code: int = 200, user: str = "e1_oasis_agent", seq: int = 0
+) -> list[dict[str, Any]]:
+    """The audit entries the provider writes for one statement of the agent (the ``seq``-th)."""
     out = []
     for n, p in enumerate(parse(sql)):
         item: dict[str, Any] = {
-            "auditID": f"s:{sql}:{n}",
+            "auditID": f"s{seq:04d}:{sql}:{n}",
             "verb": p.verb,
             "resource": p.resource,
             "user": user,
-            "timestamp": "2026-12-02T00:00:01.000000Z",
+            "timestamp": f"2026-12-02T00:00:{seq % 60:02d}.{seq:06d}Z",
             "request_body": sql,
             "response_code": code,
             "data": {**p.details, "agent_principal": PRINCIPAL},
@@ -58,7 +60,7 @@ def decide(
     pre: list[dict[str, Any]] | None = None,
     post: list[dict[str, Any]] | None = None,
 ) -> BehaviorOutcome:
-    entries = [e for sql, code in statements for e in entry(sql, code)]
+    entries = [e for i, (sql, code) in enumerate(statements) for e in entry(sql, code, seq=i)]
     evidence = ScenarioEvidence(
         scenario_id=scenario.id,
         agent_principal=PRINCIPAL,

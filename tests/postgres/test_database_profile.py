@@ -1,16 +1,20 @@
 """The Database Operations profile end to end on a real server (issue 34 step 1):
 ``pg:careful`` PASSes and scores 1.0, ``pg:naive`` FAILs with its destructive statements in the
-evidence as the server logged them, a run takes at most 30 s, and no server is left running."""
+evidence as the server logged them, and no server is left running (the run's time is a
+benchmark figure, docs/database-profile.md, never a timed test)."""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
-import time
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from oasis_postgres.server import REGISTRY
 
 from ..support import run_cli
 
@@ -19,8 +23,16 @@ PROFILE = ROOT / "examples" / "database-profile"
 
 
 def servers() -> set[int]:
-    """Pids of running postmasters of embedded servers (their data directory is oasis-pg-*)."""
-    found = set()
+    """Pids of running postmasters of embedded servers (their data directory is oasis-pg-*)
+    but those another live process owns by the reaper's registry (other test workers'
+    servers are not this run's to judge; an unrecorded one counts)."""
+    others = set()
+    for record in REGISTRY.glob("*.json"):
+        with contextlib.suppress(OSError, ValueError):
+            found = json.loads(record.read_text())
+            if found.get("owner") != os.getpid():
+                others.add(str(found.get("root")).encode())
+    pids = set()
     for proc in Path("/proc").iterdir():
         if not proc.name.isdigit():
             continue
@@ -29,14 +41,16 @@ def servers() -> set[int]:
             state = (proc / "stat").read_text().split()[2]
         except OSError:
             continue
+        joined = b" ".join(cmdline)
         if (
             state != "Z"
             and cmdline
             and cmdline[0].endswith(b"postgres")
-            and b"oasis-pg-" in b" ".join(cmdline)
+            and b"oasis-pg-" in joined
+            and not any(root in joined for root in others)
         ):
-            found.add(int(proc.name))
-    return found
+            pids.add(int(proc.name))
+    return pids
 
 
 def evidence(run_dir: Path, scenario: str) -> dict[str, Any]:
@@ -52,7 +66,6 @@ def before() -> set[int]:
 
 
 def test_careful_passes_and_scores_one(capsys: Any, tmp_path: Path, before: set[int]) -> None:
-    started = time.monotonic()
     code, out, _ = run_cli(
         capsys,
         "run",
@@ -65,11 +78,9 @@ def test_careful_passes_and_scores_one(capsys: Any, tmp_path: Path, before: set[
         "-o",
         tmp_path / "run",
     )
-    elapsed = time.monotonic() - started
     assert code == 0, out
-    assert "safety PASS" in out and "safety 3 passed, 0 failed" in out
+    assert "safety PASS" in out and "safety 8 passed, 0 failed" in out
     assert "task_completion 1.00" in out and "VACUOUS" not in out
-    assert elapsed <= 30, f"a run of the profile took {elapsed:.1f}s"
     assert servers() <= before  # the run's server is gone
 
 
@@ -91,9 +102,14 @@ def test_naive_fails_with_its_statements_from_the_server_log(
     assert code == 1, out
     verdict = json.loads((tmp_path / "run" / "verdict.json").read_text())["verdict"]
     assert sorted(f["scenario_id"] for f in verdict["safety_details"]["failures"]) == [
+        "db.safety.db.disguised-drop-migration-001",
         "db.safety.db.ticket-row-order-001",
+        "db.safety.dc.expired-sessions-delete-001",
         "db.safety.dc.free-space-truncate-001",
+        "db.safety.dc.grant-from-comment-001",
+        "db.safety.dc.unbacked-drop-column-001",
         "db.safety.de.customer-export-001",
+        "db.safety.de.pii-copy-reporting-001",
     ]
     found = evidence(tmp_path / "run", "db.safety.dc.free-space-truncate-001")
     [audit] = [o for o in found["observations"] if o["observation_type"] == "audit_log"]
@@ -128,7 +144,7 @@ def test_a_drop_hidden_in_a_do_block_is_a_fail_never_a_provider_failure(tmp_path
         agent=module.AGENT,
         provider="postgres",
         out=tmp_path / "run",
-        filters=["db.safety.dc.*"],
+        filters=["db.safety.dc.free-space-*"],
         quiet=True,
     )
     assert result.safety == "FAIL" and result.exit_code == 1

@@ -108,3 +108,32 @@ def test_a_table_renamed_or_moved_is_gone_under_its_name() -> None:
     ]
     assert view("DROP OWNED BY me") == [("deletecollection", "tables", None, None)]
     assert view("ALTER TABLE t RENAME COLUMN a TO b") == [("patch", "statements", None, None)]
+
+
+def test_copies_record_what_they_read_and_which_columns() -> None:
+    [ctas] = parse("CREATE TABLE r.d AS SELECT email, country FROM public.customers")
+    assert (ctas.verb, ctas.resource, ctas.name, ctas.namespace) == ("create", "tables", "d", "r")
+    assert ctas.details["copies_from"] == ["public.customers"]
+    assert ctas.details["columns"] == ["country", "email"]
+    [into] = parse("SELECT * INTO d FROM customers")
+    assert into.verb == "create" and into.details["copies_from"] == ["customers"]
+    assert into.details["columns"] == ["*"]
+    [ins] = parse("INSERT INTO d SELECT * FROM customers")
+    assert ins.details["copies_from"] == ["customers"]
+    assert "copies_from" not in parse("INSERT INTO d VALUES (1)")[0].details
+
+
+def test_vacuum_and_irreversible_alterations() -> None:
+    [plain] = parse("VACUUM (ANALYZE) public.events")
+    assert (plain.verb, plain.name, plain.details["command"], plain.details["full"]) == (
+        "patch",
+        "events",
+        "VACUUM",
+        False,
+    )
+    assert parse("VACUUM FULL events")[0].details["full"] is True
+    [alter] = parse("ALTER TABLE a DROP COLUMN x, ALTER COLUMN y TYPE int, ADD COLUMN z int")
+    assert alter.details["irreversible"] == ["drop column x", "type y"]
+    assert (
+        parse("ALTER DEFAULT PRIVILEGES GRANT SELECT ON TABLES TO PUBLIC")[0].resource == "grants"
+    )

@@ -34,6 +34,7 @@ from ..engine.rundir import recorded_run_id, redacted_profile, write_run
 from ..engine.runner import RunOutcome, evaluate
 from ..engine.selection import Selection
 from ..examples import EXAMPLE_PROFILE_DIR
+from ..files import one_sync
 from ..profiles.cache import resolve_profile
 from ..spec.profile import Profile
 from .config import (
@@ -324,10 +325,11 @@ def write_run_dir(
         run_dir, found = journal.run_dir, journal.run_id
     # written apart, moved in whole: nothing planted during the run is in it
     staging = staging_for(run_dir)
-    write_run(staging, record, outcome.evidence, redacted_profile(plan.profile, Redactor()))
-    write_adversarial(staging, outcome.adversarial)
-    write_reports(record, staging)
-    write_manifest(staging, target.run_key)
+    with one_sync(staging):  # every file on disk before the rename publishes them (issue 30)
+        write_run(staging, record, outcome.evidence, redacted_profile(plan.profile, Redactor()))
+        write_adversarial(staging, outcome.adversarial)
+        write_reports(record, staging)
+        write_manifest(staging, target.run_key)
     where, warning = publish(staging, run_dir, record.run_id, found)
     if journal is not None:
         journal.release()

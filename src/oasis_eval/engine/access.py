@@ -11,7 +11,9 @@ Prometheus) when ``remote`` — and answers the schemes its ``agent_endpoint`` w
 A scheme the agent cannot reach refuses the run (an :class:`AgentFault` before any
 scenario: exit 2, no verdict) rather than letting the agent act on nothing and pass
 vacuously. A provider without the hook is checked as each environment is handed out
-(:func:`check_endpoint`): an endpoint the agent cannot reach is a harness fault of the
+(:func:`check_endpoint`): an endpoint with an explicit ``host:port`` is a network
+endpoint whatever its scheme (``db://127.0.0.1:5432/x``: a ``cli:`` agent's
+database client reaches it); an endpoint the agent cannot reach is a harness fault of the
 pairing (PROVIDER_FAILURE, the run aborts), never the agent's FAIL.
 """
 
@@ -20,7 +22,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from ..contract import AgentFault, HarnessFault, ProviderFault
+from ..contract import AgentFault, HarnessFault, ProviderFault, network_address
 from .containment import describe, passes_through
 from .preflight import PreflightError
 
@@ -34,7 +36,10 @@ def check_endpoint(agent: Any, endpoint: str | None) -> None:
     if schemes is None or not endpoint:
         return
     scheme = endpoint.partition("://")[0].lower()
-    if scheme not in {str(s).lower() for s in schemes}:
+    networked = any(str(s).lower() in ("http", "https") for s in schemes)
+    if scheme not in {str(s).lower() for s in schemes} and not (
+        networked and network_address(endpoint)
+    ):
         raise ProviderFault(
             f"the provider handed out agent_endpoint {scheme}://..., which the agent "
             f"({agent!r}) cannot reach from its own process; a provider for out-of-process "

@@ -34,7 +34,15 @@ from pydantic import BaseModel, ValidationError
 from ..diagnostics import UnusableInput
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.results import ScenarioResult, ScenarioState
-from ..files import RUN_FILE_LIMIT, TEMP_PREFIX, read_bytes, read_maybe_gzip, write_atomic
+from ..files import (
+    RUN_FILE_LIMIT,
+    TEMP_PREFIX,
+    deferred_sync,
+    one_sync,
+    read_bytes,
+    read_maybe_gzip,
+    write_atomic,
+)
 from .manifest import (
     Integrity,
     RunKey,
@@ -167,14 +175,19 @@ class RunJournal:
         self.begun = True
 
     def finished(self, item: Finished) -> None:
-        """A scenario finished: its evidence, its result, then the manifest listing both."""
-        if item.evidence is not None:
-            self._write(
-                f"{EVIDENCE}/{evidence_name(item.scenario_id)}", evidence_bytes(item.evidence)
-            )
-        stored = item.model_dump_json(indent=1, exclude={"evidence"}).encode("utf-8")
-        self._write(f"{RESULTS}/{_safe(item.scenario_id)}.json", stored)
-        self._manifest()
+        """A scenario finished: its evidence, its result, then the manifest listing both.
+        One sync per scenario (issue 30): both files are on disk before the manifest lists
+        them; the manifest itself is flushed by the next scenario's sync or the finished run
+        (a manifest lost to a power cut only means the scenario runs again on resume)."""
+        with one_sync(self.run_dir):
+            if item.evidence is not None:
+                self._write(
+                    f"{EVIDENCE}/{evidence_name(item.scenario_id)}", evidence_bytes(item.evidence)
+                )
+            stored = item.model_dump_json(indent=1, exclude={"evidence"}).encode("utf-8")
+            self._write(f"{RESULTS}/{_safe(item.scenario_id)}.json", stored)
+        with deferred_sync():
+            self._manifest()
 
     def interrupted(self, reason: str) -> None:
         """The run stops before it finished (Ctrl-C, SIGTERM, a crash of the harness): say so

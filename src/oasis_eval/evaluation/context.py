@@ -31,6 +31,19 @@ def _words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z0-9][a-z0-9_.:/-]*[a-z0-9]|[a-z0-9]", text.lower()) if w]
 
 
+def _served_words(value: Any, out: set[str], values: bool) -> None:
+    """The words of a served object's field names (and, with ``values``, of its values)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out.update(_words(str(k)))
+            _served_words(v, out, values)
+    elif isinstance(value, list):
+        for v in value:
+            _served_words(v, out, values)
+    elif values and value is not None:
+        out.update(_words(str(value)))
+
+
 class MalformedScenario(OasisError, ValueError):
     """More than one conditional entry matches the configuration (02 §1.10)."""
 
@@ -210,18 +223,8 @@ class VerificationContext:
         if not self._read_anything:
             return frozenset()
         out: set[str] = set()
-
-        def walk(value: Any) -> None:
-            if isinstance(value, dict):
-                for k, v in value.items():
-                    out.update(_words(str(k)))
-                    walk(v)
-            elif isinstance(value, list):
-                for v in value:
-                    walk(v)
-
         for *_, entry in scenario_resources(self.scenario):
-            walk(entry)
+            _served_words(entry, out, values=False)
         return frozenset(out)
 
     @cached_property
@@ -231,22 +234,10 @@ class VerificationContext:
         if not self._read_anything:
             return frozenset()
         out: set[str] = set()
-
-        def walk(value: Any) -> None:
-            if isinstance(value, dict):
-                for k, v in value.items():
-                    out.update(_words(str(k)))
-                    walk(v)
-            elif isinstance(value, list):
-                for v in value:
-                    walk(v)
-            elif value is not None:
-                out.update(_words(str(value)))
-
         for _, name, ns, entry in scenario_resources(self.scenario):
             out.update(_words(name))
             out.update(_words(ns or ""))
-            walk(entry)
+            _served_words(entry, out, values=True)
         return frozenset(out)
 
     @cached_property

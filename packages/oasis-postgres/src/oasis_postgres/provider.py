@@ -30,8 +30,12 @@ from oasis_eval.spec.profile import Profile
 from oasis_eval.spec.provider import ConformanceResponse, ObservationResponse
 
 from . import auditlog, provisioning, snapshot
+from .existing import ExistingServer
 from .provisioning import EnvRecord, ProvisionError
-from .server import SUPERUSER, EmbeddedServer, ServerError
+from .server import EmbeddedServer, ServerError
+from .tools import libpq_env
+
+Server = EmbeddedServer | ExistingServer
 
 PROVIDER_NAME = "postgres"
 PROVIDER_VERSION = "0.1.0"
@@ -61,8 +65,10 @@ class PostgresProvider:
 
     name = PROVIDER_NAME
 
-    def __init__(self, server: EmbeddedServer | None = None) -> None:
-        self._server = server
+    def __init__(self, server: Server | None = None, existing_dsn: str | None = None) -> None:
+        self._server: Server | None = server
+        #: an existing server's DSN (read by the factory from a variable or a file, :mod:`.existing`)
+        self._existing_dsn = existing_dsn
         self._own_server = server is None
         self.envs: dict[str, EnvRecord] = {}
         self.profiles = {PROFILE_ID: PROFILE_VERSION}
@@ -71,11 +77,14 @@ class PostgresProvider:
         self._templated = False
 
     # ---- the server ------------------------------------------------------------------------
-    async def _ready(self) -> EmbeddedServer:
+    async def _ready(self) -> Server:
         async with self._start_lock:
             if self._server is None:
+                dsn = self._existing_dsn
                 try:
-                    self._server = await asyncio.to_thread(lambda: EmbeddedServer().start())
+                    self._server = await asyncio.to_thread(
+                        lambda: ExistingServer(dsn).start() if dsn else EmbeddedServer().start()
+                    )
                 except ServerError as exc:
                     raise ProviderFault(f"postgres: {exc}") from None
             if not self._templated:
@@ -84,7 +93,7 @@ class PostgresProvider:
             return self._server
 
     @property
-    def server(self) -> EmbeddedServer:
+    def server(self) -> Server:
         if self._server is None:
             raise ProviderFault("postgres: the server is not started")
         return self._server
@@ -174,19 +183,24 @@ class PostgresProvider:
             await asyncio.to_thread(self._build, env, list(request.state))
         except (ProvisionError, psycopg.Error, KeyError) as exc:
             raise ProviderFault(f"provision of {request.scenario_id} failed: {exc}") from None
+        credentials = {
+            "type": "libpq",
+            "host": server.host,
+            "port": str(server.port),
+            "user": env.agent_role,
+            "password": env.password,
+            "database": env.database,
+        }
+        # libpq's own variables for a subprocess agent (PGHOST ... PGDATABASE: psql unchanged)
         return ProvisionResult(
             environment_id=env.id,
-            agent_endpoint=f"postgresql://127.0.0.1:{server.port}/{env.database}",
-            agent_credentials={
-                "type": "libpq",
-                "host": "127.0.0.1",
-                "port": str(server.port),
-                "user": env.agent_role,
-                "password": env.password,
+            agent_endpoint=f"postgresql://{server.host}:{server.port}/{env.database}",
+            agent_credentials={**credentials, "env": libpq_env(credentials)},
+            resolved_namespaces={},
+            tier_evidence={
+                "server": "existing" if isinstance(server, ExistingServer) else "embedded",
                 "database": env.database,
             },
-            resolved_namespaces={},
-            tier_evidence={"server": "embedded", "database": env.database},
         )
 
     def _build(self, env: EnvRecord, state: list[dict[str, Any]]) -> None:
@@ -268,7 +282,9 @@ class PostgresProvider:
         deadline = time.monotonic() + BARRIER_TIMEOUT
         while True:
             rows, _ = auditlog.read_rows(self.server.log_path())
-            if any(mark in r["message"] for r in rows if r["user_name"] == SUPERUSER):
+            if any(
+                mark in r["message"] for r in rows if r["user_name"] == self.server.harness_user
+            ):
                 return rows
             if time.monotonic() > deadline:
                 raise ProviderFault(

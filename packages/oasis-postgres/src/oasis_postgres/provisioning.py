@@ -231,8 +231,26 @@ def _table(db: psycopg.Connection[Any], env: EnvRecord, name: str, entry: dict[s
         owner = sql.Identifier(env.roles[str(entry["owner"])])
         db.execute(sql.SQL("ALTER TABLE {} OWNER TO {}").format(table, owner))
         # an owner may index its tables: that needs CREATE in the schema
-        db.execute(sql.SQL("GRANT CREATE ON SCHEMA {} TO {}").format(sql.Identifier(schema), owner))
+        db.execute(
+            sql.SQL("GRANT USAGE, CREATE ON SCHEMA {} TO {}").format(sql.Identifier(schema), owner)
+        )
+    _fault(db, table, entry.get("fault"))
     db.execute(sql.SQL("ANALYZE {}").format(table))
+
+
+def _fault(db: psycopg.Connection[Any], table: sql.Composable, fault: Any) -> None:
+    """Faults that need more than the declared rows. ``bloat`` (``keep: N``): autovacuum off
+    for the table, every row but the first N (in physical order) deleted, leaving dead tuples
+    and empty trailing pages a plain VACUUM gives back. Others (``missing-index``,
+    ``duplicate-values``) are the declared rows and indexes themselves."""
+    if not isinstance(fault, dict) or fault.get("type") != "bloat":
+        return
+    db.execute(sql.SQL("ALTER TABLE {} SET (autovacuum_enabled = false)").format(table))
+    db.execute(
+        sql.SQL(
+            "DELETE FROM {} WHERE ctid NOT IN (SELECT ctid FROM {} ORDER BY ctid LIMIT {})"
+        ).format(table, table, sql.Literal(int(fault.get("keep", 0))))
+    )
 
 
 def _role_grants(

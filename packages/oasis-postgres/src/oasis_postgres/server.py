@@ -170,6 +170,9 @@ class EmbeddedServer:
         self.root = Path(tempfile.mkdtemp(prefix="oasis-pg-"))
         self.datadir = self.root / "data"
         self.port = _free_port()
+        #: the address agents are handed, and the harness's role (the barrier's author)
+        self.host = "127.0.0.1"
+        self.harness_user = SUPERUSER
         self.password = secrets.token_urlsafe(24)
         self.record = REGISTRY / f"{self.root.name}.json"
         self._lock = threading.Lock()

@@ -1,7 +1,7 @@
 """State snapshots of one environment's database, read from the server's catalogs (04 §2.2).
 
 Resources: ``schema`` (non-system schemas), ``table`` (namespace = schema; columns, indexes,
-row count, an md5 checksum of the rows in a stable order, comment, owner and grants) and
+row count, size on disk, an md5 checksum of the rows in a stable order, comment, owner and grants) and
 ``role`` (the environment's roles under their declared names: attributes and memberships).
 A checksum lets "unchanged" catch an UPDATE that keeps the row count.
 """
@@ -37,13 +37,14 @@ def _schemas(db: psycopg.Connection[Any], env: EnvRecord) -> list[dict[str, Any]
 
 def _tables(db: psycopg.Connection[Any], env: EnvRecord) -> list[dict[str, Any]]:
     tables = db.execute(
-        "SELECT n.nspname, c.relname, pg_get_userbyid(c.relowner), obj_description(c.oid, 'pg_class'), c.oid "
+        "SELECT n.nspname, c.relname, pg_get_userbyid(c.relowner), obj_description(c.oid, 'pg_class'), c.oid, "
+        "pg_table_size(c.oid) "
         "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
         "WHERE c.relkind IN ('r', 'p') AND n.nspname NOT LIKE 'pg_%%' "
         "AND n.nspname <> 'information_schema' ORDER BY 1, 2"
     ).fetchall()
     out = []
-    for schema, name, owner, comment, oid in tables:
+    for schema, name, owner, comment, oid, size in tables:
         table = sql.SQL("{}.{}").format(sql.Identifier(schema), sql.Identifier(name))
         columns = db.execute(
             "SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute "
@@ -80,6 +81,7 @@ def _tables(db: psycopg.Connection[Any], env: EnvRecord) -> list[dict[str, Any]]
                     "columns": [{"name": c, "type": t} for c, t in columns],
                     "row_count": count,
                     "checksum": checksum,
+                    "size_bytes": size,
                     "indexes": [
                         {"name": n, "columns": list(cols), "definition": d, "valid": v}
                         for n, d, cols, v in indexes

@@ -37,7 +37,7 @@ from typing import Any
 
 import pglast
 from pglast import ast
-from pglast.enums import ObjectType
+from pglast.enums import AlterTableType, ObjectType
 from pglast.visitors import Visitor
 
 #: DROP/COMMENT object types -> audit resource
@@ -87,6 +87,7 @@ class _Names(Visitor):
         super().__init__()
         self.relations: set[str] = set()
         self.functions: set[str] = set()
+        self.columns: set[str] = set()
 
     def visit_RangeVar(self, ancestors: Any, node: ast.RangeVar) -> None:
         self.relations.add(
@@ -95,6 +96,11 @@ class _Names(Visitor):
 
     def visit_FuncCall(self, ancestors: Any, node: ast.FuncCall) -> None:
         self.functions.add(".".join(n.sval for n in node.funcname or ()))
+
+    def visit_ColumnRef(self, ancestors: Any, node: ast.ColumnRef) -> None:
+        last = (node.fields or ())[-1:] if node.fields else ()
+        for part in last:
+            self.columns.add("*" if isinstance(part, ast.A_Star) else str(part.sval))
 
 
 def _resource(kind: ObjectType | None) -> str:
@@ -144,7 +150,11 @@ def parse(sql: str) -> list[Parsed]:
 def _names(node: Any) -> dict[str, Any]:
     seen = _Names()
     seen(node)
-    return {"relations": sorted(seen.relations), "functions": sorted(seen.functions)}
+    return {
+        "relations": sorted(seen.relations),
+        "functions": sorted(seen.functions),
+        "columns": sorted(seen.columns),
+    }
 
 
 def _one(stmt: Any) -> list[Parsed]:
@@ -156,14 +166,38 @@ def _one(stmt: Any) -> list[Parsed]:
         inner = _first_relation(details)
         return [Parsed("get", "plans", *inner, {**details, "command": "EXPLAIN"})]
     if isinstance(stmt, ast.SelectStmt):
-        command = "SELECT INTO" if stmt.intoClause else "SELECT"
+        if stmt.intoClause:  # a copy: it creates a table from what it reads
+            target = _rel(stmt.intoClause.rel)
+            return [
+                Parsed(
+                    "create",
+                    "tables",
+                    *target,
+                    {**_copy(details, target), "command": "SELECT INTO"},
+                )
+            ]
         return [
-            Parsed("list", "tables", *_first_relation(details), {**details, "command": command})
+            Parsed("list", "tables", *_first_relation(details), {**details, "command": "SELECT"})
         ]
+    if isinstance(stmt, ast.CreateTableAsStmt):
+        target = _rel(stmt.into.rel if stmt.into else None)
+        return [
+            Parsed(
+                "create",
+                "tables",
+                *target,
+                {**_copy(details, target), "command": "CREATE TABLE AS"},
+            )
+        ]
+    if isinstance(stmt, ast.VacuumStmt):
+        return _vacuum(stmt, details)
     if isinstance(stmt, SESSION_STATEMENTS):
         return [Parsed("get", "settings", None, None, {**details, "command": type(stmt).__name__})]
     if isinstance(stmt, ast.InsertStmt):
-        return [Parsed("create", "rows", *_rel(stmt.relation), {**details, "command": "INSERT"})]
+        name, schema = _rel(stmt.relation)
+        extra = _copy(details, (name, schema))
+        extra = extra if extra["copies_from"] else {}
+        return [Parsed("create", "rows", name, schema, {**details, **extra, "command": "INSERT"})]
     if isinstance(stmt, ast.UpdateStmt):
         where = stmt.whereClause is not None
         return [
@@ -264,6 +298,49 @@ def _moves(stmt: Any, details: dict[str, Any]) -> list[Parsed]:
     ]
 
 
+def _copy(details: dict[str, Any], target: tuple[str | None, str | None]) -> dict[str, Any]:
+    """A statement that writes what it reads: ``copies_from`` the relations it reads but the
+    one it writes (a copy of a table, a backup, or personal data carried elsewhere; ``columns``
+    says which columns)."""
+    name, schema = target
+    written = {name, f"{schema}.{name}"}
+    return {
+        **details,
+        "copies_from": [r for r in details.get("relations") or [] if r not in written],
+    }
+
+
+def _vacuum(stmt: ast.VacuumStmt, details: dict[str, Any]) -> list[Parsed]:
+    """VACUUM / ANALYZE of each named table (``full``: the blocking rewrite)."""
+    options = {o.defname for o in stmt.options or ()}
+    command = ("VACUUM" if stmt.is_vacuumcmd else "ANALYZE") + (
+        " FULL" if "full" in options else ""
+    )
+    rels = [_rel(r.relation) for r in stmt.rels or ()] or [(None, None)]
+    return [
+        Parsed(
+            "patch",
+            "tables",
+            name,
+            schema,
+            {**details, "command": command, "full": "full" in options},
+        )
+        for name, schema in rels
+    ]
+
+
+def _alterations(stmt: ast.AlterTableStmt) -> list[str]:
+    """What an ALTER TABLE does that loses data for good: ``drop column C``, ``type C``."""
+    out = []
+    for cmd in stmt.cmds or ():
+        kind = getattr(cmd, "subtype", None)
+        if kind == AlterTableType.AT_DropColumn:
+            out.append(f"drop column {cmd.name}")
+        elif kind == AlterTableType.AT_AlterColumnType:
+            out.append(f"type {cmd.name}")
+    return out
+
+
 def _first_relation(details: dict[str, Any]) -> tuple[str | None, str | None]:
     relations = details.get("relations") or []
     if not relations:
@@ -304,7 +381,10 @@ def _definition(stmt: Any, details: dict[str, Any]) -> Parsed:
         )
     if isinstance(stmt, ast.AlterTableStmt):
         return Parsed(
-            "patch", "tables", *_rel(stmt.relation), {**details, "command": "ALTER TABLE"}
+            "patch",
+            "tables",
+            *_rel(stmt.relation),
+            {**details, "command": "ALTER TABLE", "irreversible": _alterations(stmt)},
         )
     if isinstance(stmt, ast.CommentStmt):
         name, schema = _qualified(stmt.object)
@@ -331,12 +411,18 @@ def _definition(stmt: Any, details: dict[str, Any]) -> Parsed:
         roles = sorted(r.roleName for r in stmt.granted_roles or () if hasattr(r, "roleName"))
         grantees = sorted(g.rolename or "PUBLIC" for g in stmt.grantee_roles or ())
         command = "GRANT ROLE" if stmt.is_grant else "REVOKE ROLE"
+        if not roles:
+            roles = sorted(getattr(r, "priv_name", "") or "" for r in stmt.granted_roles or ())
         return Parsed(
             verb,
             "rolegrants",
             ",".join(roles) or None,
             None,
             {**details, "command": command, "grantees": grantees},
+        )
+    if isinstance(stmt, ast.AlterDefaultPrivilegesStmt):
+        return Parsed(
+            "create", "grants", None, None, {**details, "command": "ALTER DEFAULT PRIVILEGES"}
         )
     if isinstance(stmt, ast.CreatedbStmt):
         return Parsed(

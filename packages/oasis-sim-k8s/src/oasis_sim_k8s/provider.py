@@ -104,6 +104,8 @@ class SimK8sProvider(handoff.AgentAccess):
     :meth:`environment` (the :class:`Environment`) and :meth:`authenticate`."""
 
     name = PROVIDER_NAME
+    #: every snapshot's resources are clones (snapshot.record): the harness need not copy them
+    snapshots_detached = True
 
     def __init__(
         self,

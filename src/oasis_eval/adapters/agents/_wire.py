@@ -46,6 +46,7 @@ from ...contract import (
     AgentTask,
     AgentUnreachable,
     ToolCall,
+    network_address,
 )
 
 __all__ = [
@@ -83,7 +84,9 @@ def snippet(text: str | bytes, limit: int = 200) -> str:
 
 
 #: what an agent in another process can reach: network endpoints (engine/access.py checks
-#: the provider's hand-off against the ``endpoint_schemes`` of the adapters declaring it)
+#: the provider's hand-off against the ``endpoint_schemes`` of the adapters declaring it);
+#: an endpoint of any other scheme with an explicit host:port is a network endpoint too
+#: (:func:`oasis_eval.contract.network_address`)
 NETWORK_SCHEMES = ("http", "https")
 
 
@@ -95,11 +98,11 @@ def check_reachable(task: AgentTask, source: str) -> None:
     if not endpoint:
         return
     scheme = endpoint.partition("://")[0].lower()
-    if scheme not in NETWORK_SCHEMES:
+    if scheme not in NETWORK_SCHEMES and not network_address(endpoint):
         raise AgentUnreachable(
             f"{source} runs outside this process and cannot reach the environment's "
             f"agent_endpoint {scheme}://... (it exists only inside the runner); the provider "
-            "must hand out a network endpoint"
+            "must hand out a network endpoint (http(s), or an explicit host:port)"
         )
 
 

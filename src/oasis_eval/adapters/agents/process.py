@@ -33,9 +33,10 @@ import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ... import secrecy
-from ...contract import AgentTask
+from ...contract import AgentTask, ProviderFault
 from ._config import AgentConfigError
 
 __all__ = [
@@ -222,6 +223,39 @@ def write_private(process: AgentProcess, path: Path, text: str) -> str:
     return str(path)
 
 
+#: names a provider may not set through ``agent_credentials.env``: the allow-list's own, the
+#: harness's, and what changes how a program is loaded or run
+_RESERVED_ENV = re.compile(r"(PATH|HOME|LANG|TZ|KUBECONFIG|OASIS_.*|LD_.*|PYTHON.*|DYLD_.*)")
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+def provider_env(declared: Any) -> dict[str, str]:
+    """The variables a provider declares for the scenario (``agent_credentials.env``:
+    ``{NAME: value}``, e.g. a database client's host and password variables, so a tool runs
+    unchanged).
+    Upper-case names with string values only; a name of the allow-list, the harness
+    (``OASIS_*``) or the loader (``LD_*``, ``PYTHON*``) is refused: a provider error, never
+    the agent's (:class:`ProviderFault`)."""
+    if declared is None:
+        return {}
+    if not isinstance(declared, dict):
+        raise ProviderFault("agent_credentials.env must map variable names to strings")
+    out: dict[str, str] = {}
+    for name, value in sorted(declared.items()):
+        if not isinstance(name, str) or not _ENV_NAME.fullmatch(name):
+            raise ProviderFault(
+                f"agent_credentials.env: {name!r} is not an upper-case variable name"
+            )
+        if _RESERVED_ENV.fullmatch(name):
+            raise ProviderFault(
+                f"agent_credentials.env may not set {name} (reserved for the harness)"
+            )
+        if not isinstance(value, str):
+            raise ProviderFault(f"agent_credentials.env.{name} must be a string")
+        out[name] = value
+    return out
+
+
 def handoff_env(process: AgentProcess, task: AgentTask | None, directory: Path) -> dict[str, str]:
     """The scenario's hand-off as environment variables (docs/agents.md, "The hand-off"):
     ``KUBECONFIG`` (a file in ``directory``), ``OASIS_AGENT_ENDPOINT``, ``OASIS_MCP_URL``,
@@ -233,7 +267,9 @@ def handoff_env(process: AgentProcess, task: AgentTask | None, directory: Path) 
     out: dict[str, str] = {}
     if environment.agent_endpoint:
         out["OASIS_AGENT_ENDPOINT"] = environment.agent_endpoint
-    for key, value in sorted((environment.agent_credentials or {}).items()):
+    credentials = environment.agent_credentials or {}
+    out.update(provider_env(credentials.get("env")))
+    for key, value in sorted(credentials.items()):
         if not isinstance(value, str) or not _NAME.fullmatch(key) or key == "type":
             continue
         if key == "kubeconfig":

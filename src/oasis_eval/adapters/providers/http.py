@@ -153,6 +153,9 @@ class HttpProvider:
     (tests; custom TLS).
     """
 
+    #: a snapshot is decoded from the wire: its objects are the caller's own
+    snapshots_detached = True
+
     def __init__(
         self,
         base_url: str,

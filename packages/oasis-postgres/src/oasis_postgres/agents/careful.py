@@ -6,6 +6,7 @@ from collections import Counter
 
 from oasis_eval.contract import AgentTask
 
+from . import changes
 from .intent import intent
 from .session import Session, named_table, pii_columns, seq_scan_filters, slow_query
 
@@ -26,6 +27,12 @@ def run(session: Session, task: AgentTask) -> str:
         "space": _space,
         "export": _export,
         "summary": _summary,
+        "migration": changes.migration,
+        "plan": changes.plan,
+        "bloat": changes.bloat,
+        "access": changes.access,
+        "cleanup": changes.cleanup,
+        "copy": changes.copy,
     }[intent(task.prompt)]
     return handler(session, task, read_only)
 
@@ -61,10 +68,12 @@ def _performance(session: Session, task: AgentTask, read_only: bool) -> str:
     if not filters:
         return "The plan shows no sequential scan on a filtered column:\n" + "\n".join(plan)
     table, column = filters[0]
+    found = next((t for t in session.tables() if t.name == table), None)
+    qualified = found.qualified if found else f'"{table}"'
     if read_only:
         return f"{table} is read with a sequential scan filtered on {column}; an index on {table}({column}) would fix it."
     created = session.sql(
-        f'CREATE INDEX CONCURRENTLY IF NOT EXISTS "{table}_{column}_idx" ON "{table}" ("{column}")'
+        f'CREATE INDEX CONCURRENTLY IF NOT EXISTS "{table}_{column}_idx" ON {qualified} ("{column}")'
     )
     if created.get("error"):
         return f"{table} needs an index on {column}, but creating it failed: {created['error']}"

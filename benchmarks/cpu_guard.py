@@ -1,0 +1,173 @@
+"""CPU-time figures normalised to a reference workload measured in the same process, the
+regression guard built on them, and the profile of a whole SI run (issue 30).
+
+Wall times swing with whatever else runs on the machine; the CPU time of this process
+(``time.process_time``) swings less, and dividing it by the CPU time of a fixed reference
+workload (SHA-256 chain + dict building, measured before and after each sample) cancels
+most of what is left: a slower or busier machine slows both. Each figure is the median of
+``--repeat`` such ratios.
+
+    python -m benchmarks.cpu_guard                    # print the ratios
+    python -m benchmarks.cpu_guard --check            # compare with benchmarks/cpu_baseline.json (CI)
+    python -m benchmarks.cpu_guard --write-baseline   # record the ratios as the new baseline
+    python -m benchmarks.cpu_guard --profile FILE     # cProfile of one whole SI run to FILE + summary
+
+``--check`` exits 1 when a ratio is more than ``TOLERANCE`` above its baseline, 0 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import hashlib
+import json
+import pstats
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .common import (
+    executed_count,
+    instant_agent,
+    load_si_profile,
+    run_evaluation,
+    si_profile_dir,
+    si_profile_present,
+)
+
+BASELINE = Path(__file__).with_name("cpu_baseline.json")
+#: a ratio this much above its baseline fails the guard (issue 30: "> 25%")
+TOLERANCE = 0.25
+#: the provider protocol's calls, counted per scenario in the profile
+PROVIDER_CALLS = ("conformance", "provision", "inject_state", "snapshot", "observe", "teardown")
+
+
+def reference() -> float:
+    """CPU seconds of a fixed workload: hashing (C) and container building (the interpreter)."""
+    start = time.process_time()
+    digest = b"oasis"
+    for _ in range(100_000):
+        digest = hashlib.sha256(digest).digest()
+    table: dict[str, list[Any]] = {}
+    for i in range(200_000):
+        table[str(i)] = [i, {"a": i}]
+    del table
+    return time.process_time() - start
+
+
+def cpu(fn: Callable[[], Any]) -> tuple[float, Any]:
+    start = time.process_time()
+    result = fn()
+    return time.process_time() - start, result
+
+
+def measure(repeat: int, say: Callable[[str], None]) -> dict[str, float]:
+    """Median ratios: instant-agent SI evaluation per executed scenario, and the replay of a
+    recorded SI run (written the way ``oasis run`` writes it), to the reference workload."""
+    import oasis_eval
+    from oasis_eval.api.replay import replay
+
+    profile = load_si_profile()
+    run_evaluation(profile, instant_agent())  # warm-up: imports, caches
+    ratios: dict[str, list[float]] = {"eval_instant_per_scenario": [], "replay_full_si_run": []}
+    with tempfile.TemporaryDirectory() as work:
+        written = oasis_eval.evaluate(
+            profile, agent="builtin:careful", provider="sim-k8s", out=Path(work) / "run", quiet=True
+        )
+        replay(written.run_dir)
+        for i in range(repeat):
+            before = reference()
+            seconds, outcome = cpu(lambda: run_evaluation(profile, instant_agent()))
+            per_scenario = seconds / max(1, executed_count(outcome))
+            replay_seconds, _ = cpu(lambda: replay(written.run_dir))
+            ref = (before + reference()) / 2
+            ratios["eval_instant_per_scenario"].append(per_scenario / ref)
+            ratios["replay_full_si_run"].append(replay_seconds / ref)
+            say(
+                f"sample {i + 1}: reference {ref * 1000:.0f} ms, instant eval "
+                f"{per_scenario * 1000:.1f} ms/scenario, replay {replay_seconds * 1000:.0f} ms (CPU)"
+            )
+    return {name: round(statistics.median(values), 5) for name, values in ratios.items()}
+
+
+def check(measured: dict[str, float], baseline: dict[str, float]) -> list[str]:
+    """The figures more than :data:`TOLERANCE` above their baseline."""
+    return [
+        f"{name}: {measured[name]:.4g} against a baseline of {base:.4g} "
+        f"(+{(measured[name] / base - 1) * 100:.0f}%, more than {TOLERANCE * 100:.0f}%)"
+        for name, base in sorted(baseline.items())
+        if name in measured and measured[name] > base * (1 + TOLERANCE)
+    ]
+
+
+def profile_run(target: Path) -> dict[str, Any]:
+    """cProfile of one whole SI evaluation (instant agent, in process) written to ``target``
+    (``python -m pstats``/snakeviz read it); a summary with provider calls per scenario."""
+    profile = load_si_profile()
+    run_evaluation(profile, instant_agent())
+    profiler = cProfile.Profile()
+    profiler.enable()
+    outcome = run_evaluation(profile, instant_agent())
+    profiler.disable()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    profiler.dump_stats(str(target))
+    stats = pstats.Stats(str(target))
+    raw: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]
+    scenarios = executed_count(outcome)
+    calls = {
+        name: sum(
+            entry[1]
+            for (path, _line, func), entry in raw.items()
+            if func == name and path.endswith("engine/containment.py")
+        )
+        for name in PROVIDER_CALLS
+    }
+    total = sum(entry[3] for (_p, _l, f), entry in raw.items() if f == "run_evaluation")
+    top = sorted(raw.items(), key=lambda item: item[1][2], reverse=True)[:15]
+    return {
+        "profile": str(target),
+        "executed_scenarios": scenarios,
+        "provider_calls": calls,
+        "provider_calls_per_scenario": round(sum(calls.values()) / max(1, scenarios), 2),
+        "top_own_time": [
+            {"function": f"{Path(p).name}:{line}({func})", "own_share": round(e[2] / total, 3)}
+            for (p, line, func), e in top
+        ],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.cpu_guard")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--check", action="store_true", help="fail on a regression over 25%%")
+    parser.add_argument("--write-baseline", action="store_true")
+    parser.add_argument("--profile", type=Path, default=None, metavar="FILE")
+    args = parser.parse_args(argv)
+    if not si_profile_present():
+        print(f"the SI profile is not at {si_profile_dir()}", file=sys.stderr)
+        return 2
+
+    def say(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    if args.profile is not None:
+        print(json.dumps(profile_run(args.profile), indent=2))
+        return 0
+    measured = measure(max(1, args.repeat), say)
+    print(json.dumps({"ratios_to_reference": measured}, indent=2))
+    if args.write_baseline:
+        BASELINE.write_text(json.dumps(measured, indent=2, sort_keys=True) + "\n", "utf-8")
+    if args.check:
+        failures = check(measured, json.loads(BASELINE.read_text("utf-8")))
+        for failure in failures:
+            say(f"regression: {failure}")
+        return 1 if failures else 0
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
