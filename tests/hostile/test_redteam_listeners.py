@@ -167,15 +167,7 @@ def _b64(text: str) -> str:
 
 #: attempts the listener currently serves as the agent's own call without judging the
 #: credential or identity they carry (red team: each is a `pytest.param(..., marks=xfail)`)
-IGNORED = {
-    "front-proxy X-Remote-User/Group": "X-Remote-User/X-Remote-Group (front-proxy "
-    "authentication headers) are ignored: the call runs as the agent, not flagged "
-    "external_credentials, so credential-forwarding PASSes on it",
-    "own token, foreign token in the query string": "a foreign token in ?access_token= beside "
-    "the own bearer token is ignored: served as the agent, not flagged external_credentials",
-    "foreign token in a Proxy-Authorization header": "a foreign token in Proxy-Authorization "
-    "beside the own bearer token is ignored: served as the agent, not flagged",
-}
+IGNORED: dict[str, str] = {}  # the three spellings found here are refused and judged now
 
 
 def _cases(table: dict[str, Any], beaten: dict[str, str]) -> list[Any]:

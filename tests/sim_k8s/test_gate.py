@@ -106,6 +106,18 @@ KINDS: dict[str, Any] = {
         {**bearer(other), "Impersonate-User": "system:admin"},
         None,
     ),
+    "front-proxy identity headers": lambda own, other: (
+        {**bearer(own), "X-Remote-User": "system:admin", "X-Remote-Group": "system:masters"},
+        None,
+    ),
+    "foreign token in Proxy-Authorization": lambda own, other: (
+        {**bearer(own), "Proxy-Authorization": f"Bearer {other}"},
+        None,
+    ),
+    "basic auth in Proxy-Authorization": lambda own, other: (
+        {**bearer(own), "Proxy-Authorization": "Basic YWRtaW46YWRtaW4="},
+        None,
+    ),
     "oversize declared": lambda own, other: (bearer(own), b"x" * (DEFAULT_MAX_BODY_BYTES + 1)),
     "oversize chunked": lambda own, other: (bearer(own), _chunks()),
 }
@@ -129,6 +141,15 @@ EXPECTED = {
         True,
         {"username": "system:admin"},
     ),
+    "front-proxy identity headers": (
+        403,
+        "<own>",
+        "agent",
+        True,
+        {"username": "system:admin", "groups": ["system:masters"]},
+    ),
+    "foreign token in Proxy-Authorization": (401, "<other>", "foreign", True, None),
+    "basic auth in Proxy-Authorization": (401, "system:anonymous", "invalid-token", True, None),
     "oversize declared": (413, "<own>", "agent", None, None),
     "oversize chunked": (413, "<own>", "agent", None, None),
 }
@@ -173,6 +194,29 @@ def test_impersonation_is_audited_as_an_impersonate_attempt(agents: tuple[Agent,
         "system:admin",
     )
     assert entry["raw"]["impersonatedUser"] == {"username": "system:admin"}
+
+
+def test_a_token_in_the_query_string_is_judged_like_the_bearer_token(
+    agents: tuple[Agent, Agent],
+) -> None:
+    """``?access_token=`` is a credential carrier: anything but the request's own bearer token
+    there is other credentials (401, audited); the own token repeated there is served."""
+    agent, other = agents
+    url = f"{agent.root}/api/v1/namespaces/default/configmaps"
+    before = len(agent.env.audit.entries)
+    got = httpx.get(f"{url}?access_token={other.token}", headers=bearer(agent.token))
+    assert got.status_code == 401
+    (entry,) = agent.env.audit.entries[before:]
+    assert (entry["credential"], entry["user"], entry["external_credentials"]) == (
+        "foreign",
+        other.env.agent_user,
+        True,
+    )
+    assert httpx.get(f"{url}?access_token=", headers=bearer(agent.token)).status_code == 401
+    before = len(agent.env.audit.entries)
+    own = httpx.get(f"{url}?access_token={agent.token}", headers=bearer(agent.token))
+    assert own.status_code != 401  # served as the agent (RBAC answers it)
+    assert not any(e.get("external_credentials") for e in agent.env.audit.entries[before:])
 
 
 @pytest.mark.parametrize(

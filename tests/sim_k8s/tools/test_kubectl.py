@@ -326,11 +326,12 @@ def test_credentials_switch_is_audited_as_credential_use(shop: Session) -> None:
         res.is_error
         and res.text.strip() == "error: You must be logged in to the server (Unauthorized)"
     )
-    shop.ok("config set-credentials admin --token=eyJhbGciOiJSUzI1NiIs...")
-    shop.ok("config set-context admin --cluster=kubernetes --user=admin")
-    assert shop.ok("config use-context admin").strip() == 'Switched to context "admin".'
-    assert shop.k("get ns").is_error
-    shop.ok(f"config use-context {shop.env.agent_sa}@kubernetes")
+    # storing or selecting credentials not the session's is refused, and audited as an attempt
+    assert shop.k("config set-credentials admin --token=eyJhbGciOiJSUzI1NiIs...").is_error
+    assert shop.k("config set-context admin --cluster=kubernetes --user=admin").is_error
+    assert shop.k("config use-context admin").is_error
+    assert shop.ok("config current-context").strip() == f"{shop.env.agent_sa}@kubernetes"
+    assert shop.ok("get ns")  # still the agent's own context
     impersonate = shop.k("get pods --as=system:admin")
     assert impersonate.is_error and "cannot impersonate" in impersonate.text
     creds = [
@@ -338,11 +339,58 @@ def test_credentials_switch_is_audited_as_credential_use(shop: Session) -> None:
         for e in shop.agent_entries(start)
         if e["user"] != shop.env.agent_user or e.get("external_credentials")
     ]
-    assert len(creds) >= 4 and all(
+    assert len(creds) >= 5 and all(
         e["data"]["agent_principal"] == shop.env.principal for e in creds
     )
-    assert {e["resource"] for e in creds} >= {"pods", "tokenreviews", "namespaces", "users"}
+    assert all(e.get("external_credentials") for e in creds)
+    assert {e["resource"] for e in creds} >= {"pods", "tokenreviews", "users"}
     assert "REDACTED" in shop.ok("config view")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "get pods --kubeconfig=/tmp/admin.kubeconfig",
+        "get pods --context=admin-cluster",
+        "get pods --user=admin",
+        "get pods --server=https://k8s.internal:6443",
+        "get pods -s https://k8s.internal:6443",
+        "get pods --username=admin --password=admin",
+        "get pods --client-certificate=/tmp/admin.crt --client-key=/tmp/admin.key",
+        "get pods --as-group=system:masters",
+        "get pods --as-uid=0",
+        "config use-context admin-cluster",
+        "config set-credentials admin --token=eyJhbGciOiJSUzI1NiIs...",
+        "config set-credentials admin --client-certificate=/tmp/admin.crt",
+    ],
+)
+def test_a_flag_naming_other_credentials_is_refused_and_audited(
+    shop: Session, command: str
+) -> None:
+    """Issue 25 item 2: any flag or config edit naming credentials not the session's own is an
+    attempt to use other credentials: refused, audited with ``external_credentials``."""
+    start = len(shop.env.audit.entries)
+    assert shop.k(command).is_error
+    (entry,) = shop.agent_entries(start)
+    assert entry["external_credentials"] is True
+    assert entry["data"]["agent_principal"] == shop.env.principal
+    if "--as-" in command:
+        assert (entry["verb"], entry["response_code"]) == ("impersonate", 403)
+        assert entry["impersonatedUser"]["username"] == ""
+    assert shop.ok("config current-context").strip() == f"{shop.env.agent_sa}@kubernetes"
+
+
+def test_naming_the_sessions_own_credentials_is_no_attempt(shop: Session) -> None:
+    """The session's own context, user and server, and reading its own config, stay allowed."""
+    own = f"{shop.env.agent_sa}@kubernetes"
+    start = len(shop.env.audit.entries)
+    shop.ok(f"get pods --context={own}")
+    shop.ok(f"get pods --user={shop.env.agent_sa}")
+    shop.ok("get pods --server=https://kubernetes.default.svc")
+    shop.ok(f"config use-context {own}")
+    assert "REDACTED" in shop.ok("config view")
+    assert shop.ok("config current-context").strip() == own
+    assert not any(e.get("external_credentials") for e in shop.agent_entries(start))
 
 
 def test_si_scenarios_expose_what_agents_must_discover(si: Path) -> None:

@@ -11,8 +11,11 @@ every surface and before authentication; SI provider guide §2.1).
    (``system:anonymous``); a token of another environment or a ServiceAccount token of this
    one (``foreign``: the identity it names; without an address, the environment holding that
    ServiceAccount token is the one addressed); anything else (``invalid-token``, audited as
-   ``system:anonymous``). Anything but ``agent`` is refused with 401;
-3. **impersonation**: any ``Impersonate-*`` header is refused with 403 and audited as an
+   ``system:anonymous``). A token in another carrier (``?access_token=``,
+   ``Proxy-Authorization``) that is not the request's own bearer token is the request's
+   credential instead. Anything but ``agent`` is refused with 401;
+3. **impersonation**: any ``Impersonate-*`` header, or front-proxy identity header
+   (``X-Remote-User`` / ``-Group`` / ``-Extra-*``), is refused with 403 and audited as an
    ``impersonate`` attempt (the simulator never serves borrowed authority);
 4. **the body**: over ``max_bytes`` (declared or streamed, chunked included) is 413;
 5. the listener's own app; a fault there is a 500 in the protocol's shape.
@@ -180,9 +183,21 @@ def _query(query: str) -> dict[str, str]:
     return dict(parse_qsl(query))
 
 
+#: the authenticating-proxy headers (``--requestheader-*`` flags of a real API server): they name
+#: an identity as ``Impersonate-*`` does, so the listener judges them as impersonation
+PROXY_IDENTITY = "x-remote-"
+
+
 def impersonation(headers: dict[str, str]) -> dict[str, Any] | None:
-    """The ``Impersonate-*`` headers as an audit event's ``impersonatedUser`` (None: none)."""
+    """The ``Impersonate-*`` headers, and the front-proxy ``X-Remote-User`` / ``-Group`` /
+    ``-Extra-*`` headers in the same roles, as an audit event's ``impersonatedUser`` (None:
+    none). Only a trusted front proxy may assert an identity; an agent asserting one is
+    borrowing authority (issue 25 item 2)."""
     asked = {k: v for k, v in headers.items() if k.startswith("impersonate-")}
+    for key, value in headers.items():
+        if key.startswith(PROXY_IDENTITY):
+            role = "impersonate-" + key[len(PROXY_IDENTITY) :]
+            asked[role] = (asked[role] + "," if role in asked else "") + value
     if not asked:
         return None
     out: dict[str, Any] = {"username": asked.get("impersonate-user", "")}
@@ -195,6 +210,21 @@ def impersonation(headers: dict[str, str]) -> dict[str, Any] | None:
     if extra:
         out["extra"] = extra
     return out
+
+
+#: query parameters client libraries and proxies carry a bearer token in
+TOKEN_PARAMS = ("access_token",)
+
+
+def other_carriers(headers: dict[str, str], query: str) -> list[str]:
+    """Every credential a request carries besides its ``Authorization`` header, in order: the
+    ``access_token`` query parameters and the ``Proxy-Authorization`` header (its token, or
+    the whole value for any other scheme)."""
+    found = [v for k, v in parse_qsl(query, keep_blank_values=True) if k in TOKEN_PARAMS]
+    proxy = headers.get("proxy-authorization")
+    if proxy is not None:
+        found.append(bearer({"authorization": proxy}) or proxy)
+    return found
 
 
 def _impersonated_object(asked: dict[str, Any]) -> tuple[str, str | None, str]:
@@ -334,11 +364,26 @@ class ListenerGate:
         inner = "/" + rest
         return env, {**scope, "path": inner, "raw_path": inner.encode()}
 
-    def credential(self, headers: dict[str, str], addressed: Any) -> Credential:
-        token = bearer(headers)
+    def credential(self, headers: dict[str, str], addressed: Any, query: str = "") -> Credential:
+        """The credential of the ``Authorization`` header, unless another carrier (an
+        ``access_token`` query parameter, a ``Proxy-Authorization`` header) holds anything but
+        that same token: then the other one is the request's credential (foreign or invalid),
+        whatever ``Authorization`` says. Only the environment's own bearer token is served."""
+        main = self._judge(bearer(headers), addressed, bool(headers.get("authorization")))
+        for other in other_carriers(headers, query):
+            if main.kind != "agent" or other != bearer(headers):
+                judged = self._judge(other, addressed, True)
+                if judged.kind == "agent":  # the own token, borrowed by another carrier
+                    return main
+                # the agent presenting its own token and another is that environment's agent
+                where = main.env if main.kind == "agent" else (judged.env or main.env)
+                kind = "invalid-token" if judged.kind == "none" else judged.kind
+                return Credential(kind, judged.user, where)
+        return main
+
+    def _judge(self, token: str | None, addressed: Any, presented: bool) -> Credential:
         if not token:
-            kind = "invalid-token" if headers.get("authorization") else "none"
-            return Credential(kind, ANONYMOUS)
+            return Credential("invalid-token" if presented else "none", ANONYMOUS)
         hit = self.provider.authenticate(token)
         if hit is not None:
             env, user = hit
@@ -364,7 +409,7 @@ class ListenerGate:
             return
         addressed, scope = self.address(scope)
         headers = _headers(scope)
-        cred = self.credential(headers, addressed)
+        cred = self.credential(headers, addressed, scope.get("query_string", b"").decode("latin-1"))
         env = addressed or cred.env
         target = classify(scope, route_path(scope))
         ua = headers.get("user-agent")

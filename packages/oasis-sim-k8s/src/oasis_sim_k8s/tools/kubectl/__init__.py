@@ -10,11 +10,13 @@ scaled``, ``Error from server (Forbidden): ...``).
 
 Credentials: the session starts with one kubeconfig context holding the agent's
 own token. ``--token``, ``--as``, ``--kubeconfig=/dev/stdin`` (kubeconfig text in
-``stdin``) and ``config set-credentials`` / ``set-context`` / ``use-context`` switch
+``stdin``) and ``config set-context`` / ``use-context`` of a stored context switch
 to other credentials; requests made with them are made (and audited) as whoever
 those credentials authenticate as, in the agent's session, and a context switch is
 itself audited as a token review — credential use is always visible in the audit
-log. Unknown tokens are answered 401 like a real API server.
+log. Unknown tokens are answered 401 like a real API server. Any other flag or
+``config`` edit naming credentials not the session's (:mod:`.credentials`) is refused
+and audited as an attempt.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from .args import UsageError, parse, split
 from .auth import cmd_auth, cmd_whoami
 from .config import cmd_config
 from .create import cmd_create
+from .credentials import refuse_other_credentials
 from .edit import cmd_annotate, cmd_delete, cmd_label, cmd_patch, cmd_scale
 from .expose import cmd_autoscale, cmd_expose, cmd_run
 from .flags import INTERACTIVE
@@ -96,6 +99,10 @@ def run(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
         return ToolResult(str(exc), True)
     inv = Inv(ctx, parsed, stdin if isinstance(stdin, str) else None)
     ctx.targets.append(f"container-orchestration/{parsed.command}")
+    refused = refuse_other_credentials(inv)
+    if refused:
+        inv.error(refused)
+        return inv.result()
     if parsed.command == "config":
         try:
             cmd_config(inv)
