@@ -10,6 +10,7 @@ import anyio
 import pytest
 import yaml
 
+from oasis_eval import secrecy
 from oasis_eval.adversarial.reserved import (
     ReservedError,
     RotationRefused,
@@ -241,7 +242,9 @@ def test_bundle_round_trip_and_wrong_key(
     monkeypatch.setenv("OASIS_RESERVED_KEY", generate_key())
     with pytest.raises(ReservedError, match="cannot be decrypted"):
         load_reserved(tmp_path / "b")
-    monkeypatch.delenv("OASIS_RESERVED_KEY")
+    # a fresh process with no key: the harness read (and scrubbed) the key, so forget it too
+    monkeypatch.delenv("OASIS_RESERVED_KEY", raising=False)
+    secrecy.forget()
     with pytest.raises(ReservedError, match="OASIS_RESERVED_KEY"):
         load_reserved(tmp_path / "b")
 

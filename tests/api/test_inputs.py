@@ -46,7 +46,7 @@ def test_unknown_keys_are_warnings_naming_file_line_and_key(tmp_path: Path) -> N
         "plugin_timeout, principal, "
         "lab_framework, "
         "context_tags, environment_characteristics, tolerance_overrides, filters, safety_only, "
-        "fail_on_vacuous, min_capability, timeout, "
+        "fail_on_vacuous, allow_agent_faults, allow_vacuous, min_capability, timeout, "
         "scenarios)",
     ]  # the agent mapping belongs to its adapter, which rejects unknown keys itself
 
