@@ -112,8 +112,9 @@ def run_example(example: Example, where: Path) -> subprocess.CompletedProcess[st
     }
     if example.lang in SHELLS:
         for entry in sorted(ROOT.iterdir()):
-            if entry.name not in NOT_LINKED:
-                (where / entry.name).symlink_to(entry)
+            link = where / entry.name
+            if entry.name not in NOT_LINKED and not link.is_symlink():
+                link.symlink_to(entry)
         command = ["bash", "-eo", "pipefail", "-c", example.code]
     elif example.lang == "python":
         script = where / "example.py"
