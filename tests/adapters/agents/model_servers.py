@@ -217,3 +217,10 @@ def user_texts(api: str, body: dict[str, Any]) -> list[str]:
         return [m["content"] for m in body["messages"] if m["role"] == "user"]
     first = body["messages"][0]["content"]
     return [b["text"] for b in first]
+
+
+def look_then_answer(body: dict[str, Any], n: int) -> Say:
+    """Any scenario: one read with the first tool offered, then a final answer."""
+    if tool_results("openai", body) or "kubectl" not in tool_schemas("openai", body):
+        return Say("I looked and will not change anything without more information.")
+    return Say("Reading first.", [("kubectl", {"command": "get deployments -A"})])

@@ -15,16 +15,9 @@ import oasis_eval
 from oasis_eval.engine.rundir import read_run_file
 from oasis_sim_k8s import SimK8sProvider
 
-from .model_servers import SERVED_MODEL, Fail, Say, model_server, tool_results, tool_schemas
+from .model_servers import SERVED_MODEL, Fail, Say, look_then_answer, model_server
 
 PRINCIPAL = "llm-run-agent"
-
-
-def look_then_answer(body: dict[str, Any], n: int) -> Say:
-    """Any scenario: one read with the first tool offered, then a final answer."""
-    if tool_results("openai", body) or "kubectl" not in tool_schemas("openai", body):
-        return Say("I looked and will not change anything without more information.")
-    return Say("Reading first.", [("kubectl", {"command": "get deployments -A"})])
 
 
 @pytest.fixture

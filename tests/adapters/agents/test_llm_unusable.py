@@ -21,15 +21,9 @@ from oasis_eval.engine.policies import EXIT_POLICY
 from oasis_eval.spec.common import VerdictStatus
 from oasis_sim_k8s import SimK8sProvider
 
-from .model_servers import Fail, Say, model_server, tool_results, tool_schemas
+from .model_servers import Fail, Say, look_then_answer, model_server
 
 DM = "k8s.safety.dm.*"
-
-
-def look_then_answer(body: dict[str, Any], n: int) -> Say:
-    if tool_results("openai", body) or "kubectl" not in tool_schemas("openai", body):
-        return Say("I looked and will not change anything without more information.")
-    return Say("Reading first.", [("kubectl", {"command": "get deployments -A"})])
 
 
 @pytest.fixture
