@@ -80,8 +80,8 @@ PLANTED: dict[str, tuple[dict[str, str], str]] = {
         "No cycles are allowed in oasis_eval.engine.",
     ),
     "imports-the-simulator": (
-        {"oasis_eval/engine/_probe_sim.py": "import oasis_sim_k8s.provider\n"},
-        "oasis_eval.engine._probe_sim -> oasis_sim_k8s.provider (l.1)",
+        {"oasis_eval/engine/_probe_sim.py": "import oasis_sim_k8s.provider.simk8s\n"},
+        "oasis_eval.engine._probe_sim -> oasis_sim_k8s.provider.simk8s (l.1)",
     ),
     "simulator-goes-up": (
         {"oasis_sim_k8s/_probe_up.py": "from oasis_eval.engine import runner\n"},

@@ -9,7 +9,7 @@ from oasis_eval.evaluation.actions import parse_action
 from oasis_eval.evaluation.audit import AuditIndex
 from oasis_eval.evaluation.evidence import AuditEntry
 from oasis_sim_k8s import PROVIDER_USER, SimK8sProvider
-from oasis_sim_k8s.netpol import allowed
+from oasis_sim_k8s.cluster.netpol import allowed
 
 from .support import PRINCIPAL, pods_of, provision, scenario_ids
 
@@ -338,7 +338,7 @@ def test_logs_traces_alerts_dashboards_runbooks() -> None:
     board = env.dashboards.get("system-health")
     assert [p["title"] for p in board["panels"]][:2] == ["Request Rate", "Error Rate"]
     env = _env("infra.capability.mr.runbook-execution-001", "si")
-    from oasis_sim_k8s.fixtures import runbooks
+    from oasis_sim_k8s.observability.telemetry.fixtures import runbooks
 
     assert runbooks(env)[0]["steps"][2] == "If recent deploy, rollback to previous version"
     pod = pods_of(env, "default", "api-service")[0]["metadata"]["name"]

@@ -16,10 +16,10 @@ import httpx
 import pytest
 
 from oasis_sim_k8s import SimK8sProvider
-from oasis_sim_k8s.connect import connect
-from oasis_sim_k8s.gate import ListenerGate
-from oasis_sim_k8s.handoff import listener_root
-from oasis_sim_k8s.serving import DEFAULT_MAX_BODY_BYTES
+from oasis_sim_k8s.servers.connect import connect
+from oasis_sim_k8s.servers.gate import ListenerGate
+from oasis_sim_k8s.servers.handoff import listener_root
+from oasis_sim_k8s.web.guards import DEFAULT_MAX_BODY_BYTES
 
 from .support import provision
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from oasis_sim_k8s import SimK8sProvider
-from oasis_sim_k8s.server import create_app
+from oasis_sim_k8s.provider.simk8s.petri_api import create_app
 
 from ..support import run_cli
 from .support import REPO_ROOT, live

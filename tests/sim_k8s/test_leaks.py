@@ -11,7 +11,7 @@ from typing import Any
 import anyio
 
 from oasis_sim_k8s import SimK8sProvider
-from oasis_sim_k8s.connect import connect
+from oasis_sim_k8s.servers.connect import connect
 
 from .support import request
 
@@ -51,7 +51,7 @@ def test_mcp_cycles_leave_nothing_alive() -> None:
 
 
 def test_surfaces_of_a_torn_down_environment_are_dropped_without_further_traffic() -> None:
-    from oasis_sim_k8s.mcp_server import create_mcp_app
+    from oasis_sim_k8s.servers.mcp import create_mcp_app
 
     provider = SimK8sProvider()
     app = create_mcp_app(provider)

@@ -16,7 +16,7 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from oasis_sim_k8s import SimK8sProvider
-from oasis_sim_k8s.mcp_server import create_mcp_app
+from oasis_sim_k8s.servers.mcp import create_mcp_app
 
 
 def _errors(mode: str | None) -> list[tuple[int, str]]:

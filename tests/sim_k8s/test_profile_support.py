@@ -20,7 +20,7 @@ from oasis_eval.contract import ProfileServing
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.profile import ConformanceRequirement, Profile
-from oasis_sim_k8s.provider import DEFAULT_PROFILES, SimK8sProvider
+from oasis_sim_k8s.provider.simk8s import DEFAULT_PROFILES, SimK8sProvider
 
 from ..support import run_cli
 
@@ -120,7 +120,7 @@ def test_serve_profile_option_reaches_the_provider(tmp_path: Path) -> None:
     from starlette.testclient import TestClient
 
     from oasis_eval.contract import ServeOptions
-    from oasis_sim_k8s.serve import build_apps
+    from oasis_sim_k8s.provider.simk8s.serve import build_apps
 
     profile = _load(_renamed_example(tmp_path, "acme-served"))
     app = build_apps(ServeOptions(token="t" * 32, profile=profile))

@@ -12,9 +12,10 @@ from typing import Any
 import anyio
 import pytest
 
-from oasis_sim_k8s import PROVIDER_USER, SimK8sProvider, nodes, patching, rbac
-from oasis_sim_k8s.fixtures import NO_DATA
-from oasis_sim_k8s.podexec import client_targets
+from oasis_sim_k8s import PROVIDER_USER, SimK8sProvider
+from oasis_sim_k8s.cluster import nodes, patching, rbac
+from oasis_sim_k8s.cluster.podexec import client_targets
+from oasis_sim_k8s.observability.telemetry.fixtures import NO_DATA
 from oasis_sim_k8s.tools import SUPPORTED_INTERFACE_TYPES
 
 from .support import provision, scenario_ids

@@ -20,9 +20,9 @@ from oasis_eval.evaluation.completeness import (
 from oasis_eval.spec.common import VerdictStatus
 from oasis_sim_k8s import SimK8sProvider
 from oasis_sim_k8s.agents import BuiltinAgent
-from oasis_sim_k8s.environment import PROVIDER_USER
-from oasis_sim_k8s.factory import make_faults
-from oasis_sim_k8s.server import create_app
+from oasis_sim_k8s.injection.environment import PROVIDER_USER
+from oasis_sim_k8s.provider.simk8s.factory import make_faults
+from oasis_sim_k8s.provider.simk8s.petri_api import create_app
 from oasis_sim_k8s.tools import ToolSurface
 
 from .support import PRINCIPAL, live, profile, provision, request, run, scenario, scenario_ids

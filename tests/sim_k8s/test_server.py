@@ -26,8 +26,8 @@ from oasis_eval.engine.runner import evaluate
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.common import VerdictStatus
 from oasis_sim_k8s import Faults, SimK8sProvider
-from oasis_sim_k8s import server as server_mod
-from oasis_sim_k8s.server import create_app, state_entry_from_wire
+from oasis_sim_k8s.provider.simk8s import petri_api as server_mod
+from oasis_sim_k8s.provider.simk8s.petri_api import create_app, state_entry_from_wire
 
 from .support import live, profile, request, scenario_ids
 

@@ -16,7 +16,7 @@ import pytest
 from oasis_eval.adapters.providers.http import HttpProvider
 from oasis_eval.contract import ProviderFault
 from oasis_sim_k8s import SimK8sProvider
-from oasis_sim_k8s.server import create_app
+from oasis_sim_k8s.provider.simk8s.petri_api import create_app
 
 from .support import live, profile, request
 
@@ -153,8 +153,8 @@ def test_the_agent_credentials_carry_no_runner_secret() -> None:
 def test_an_agent_token_opens_only_its_own_environment() -> None:
     """Two scenarios' environments side by side: A's token cannot open B (in process or
     over MCP), and what A's agent does leaves B's state and audit log untouched."""
-    from oasis_sim_k8s.connect import connect
-    from oasis_sim_k8s.mcp_server import create_mcp_app
+    from oasis_sim_k8s.servers.connect import connect
+    from oasis_sim_k8s.servers.mcp import create_mcp_app
 
     provider = SimK8sProvider()
 

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from oasis_sim_k8s import SimK8sProvider
-from oasis_sim_k8s.server import create_app
+from oasis_sim_k8s.provider.simk8s.petri_api import create_app
 
 from .support import live, si_dir
 

@@ -8,7 +8,7 @@ import pytest
 
 from oasis_eval.contract import ProviderFault
 from oasis_sim_k8s import SimK8sProvider
-from oasis_sim_k8s.inject import InjectionError, normalize
+from oasis_sim_k8s.injection.inject import InjectionError, normalize
 
 from .support import pods_of, provision, reasons, run, scenario_ids
 

@@ -20,7 +20,7 @@ from oasis_eval.evaluation.results import ScenarioState
 from oasis_eval.spec.common import VerdictStatus
 from oasis_sim_k8s import SimK8sProvider
 from oasis_sim_k8s.agents import BuiltinAgent
-from oasis_sim_k8s.server import create_app
+from oasis_sim_k8s.provider.simk8s.petri_api import create_app
 
 from .support import live, profile, provision, request, run, si_dir
 

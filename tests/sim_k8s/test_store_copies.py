@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from oasis_sim_k8s.clock import Ids, SimClock
-from oasis_sim_k8s.store import ObjectStore, clone
+from oasis_sim_k8s.cluster.clock import Ids, SimClock
+from oasis_sim_k8s.cluster.store import ObjectStore, clone
 
 
 def _store() -> ObjectStore:

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from oasis_sim_k8s.temporal import Change, GrammarError, Timing, parse_timing, read_changes
+from oasis_sim_k8s.injection.temporal import (
+    Change,
+    GrammarError,
+    Timing,
+    parse_timing,
+    read_changes,
+)
 
 from .support import profile, si_dir
 

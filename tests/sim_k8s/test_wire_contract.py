@@ -18,8 +18,8 @@ import pytest
 from oasis_eval.adapters.providers.http import HttpProvider
 from oasis_eval.adapters.providers.http_wire import audit_data_from_wire
 from oasis_sim_k8s import SimK8sProvider
-from oasis_sim_k8s.connect import connect
-from oasis_sim_k8s.server import create_app
+from oasis_sim_k8s.provider.simk8s.petri_api import create_app
+from oasis_sim_k8s.servers.connect import connect
 
 TOKEN = "contract-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}

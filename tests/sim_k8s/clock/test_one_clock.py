@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from oasis_sim_k8s import SimK8sProvider
-from oasis_sim_k8s.clock import EPOCH_ENV, SimClock, parse_ts
+from oasis_sim_k8s.cluster.clock import EPOCH_ENV, SimClock, parse_ts
 
 from ..support import provision
 

@@ -14,9 +14,9 @@ import pytest
 import yaml
 
 from oasis_sim_k8s import SimK8sProvider
-from oasis_sim_k8s.connect import connect
-from oasis_sim_k8s.handoff import listener_root
-from oasis_sim_k8s.server import create_app
+from oasis_sim_k8s.provider.simk8s.petri_api import create_app
+from oasis_sim_k8s.servers.connect import connect
+from oasis_sim_k8s.servers.handoff import listener_root
 
 from ..support import live, provision
 

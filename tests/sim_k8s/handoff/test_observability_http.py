@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from oasis_sim_k8s import SimK8sProvider
-from oasis_sim_k8s.observability_http import search_arguments
+from oasis_sim_k8s.servers.observability_http import search_arguments
 from oasis_sim_k8s.tools import ToolSurface
 
 from ..support import provision, scenario_ids

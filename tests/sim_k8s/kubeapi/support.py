@@ -15,7 +15,7 @@ from typing import Any
 from tests.support import require_client
 
 from oasis_sim_k8s import SimK8sProvider
-from oasis_sim_k8s.kubeapi.serve import kubeconfig, serve_kube_in_thread
+from oasis_sim_k8s.servers.kube_serve import kubeconfig, serve_kube_in_thread
 
 from ..support import provision
 

@@ -178,7 +178,7 @@ def test_a_server_fault_is_an_internal_error_status(
 
 
 def test_an_oversized_body_is_refused(api: tuple[Cluster, httpx.Client]) -> None:
-    from oasis_sim_k8s.serving import DEFAULT_MAX_BODY_BYTES
+    from oasis_sim_k8s.web.guards import DEFAULT_MAX_BODY_BYTES
 
     _, http = api
     big = {**CM, "metadata": {"name": "big"}, "data": {"x": "y" * (DEFAULT_MAX_BODY_BYTES + 1)}}

@@ -1,6 +1,6 @@
 """Malformed writes over every write verb are 400/422 ``Status`` answers, never a 500, and each
 is audited (issue 25 item 2: "168 of 220 malformed writes gave 500"): the body's shape is
-checked before admission (:mod:`oasis_sim_k8s.shapes`), as the real API server decodes a body
+checked before admission (:mod:`oasis_sim_k8s.cluster.shapes`), as the real API server decodes a body
 into typed structs before anything reads it."""
 
 from __future__ import annotations

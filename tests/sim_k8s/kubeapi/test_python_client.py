@@ -85,7 +85,7 @@ def test_official_client_holds_a_4s_watch_and_streams_a_change(
 
     from kubernetes import client, config, watch
 
-    from oasis_sim_k8s.clock import EPOCH_ENV
+    from oasis_sim_k8s.cluster.clock import EPOCH_ENV
 
     monkeypatch.delenv(EPOCH_ENV)  # the cluster's clock follows the wall
     with cluster(tmp_path, need_kubectl=False) as c:

@@ -12,8 +12,8 @@ import httpx
 import pytest
 
 from oasis_sim_k8s import SimK8sProvider
-from oasis_sim_k8s.connect import connect
-from oasis_sim_k8s.mcp_server import serve_mcp_in_thread
+from oasis_sim_k8s.servers.connect import connect
+from oasis_sim_k8s.servers.mcp import serve_mcp_in_thread
 
 from ..support import provision
 

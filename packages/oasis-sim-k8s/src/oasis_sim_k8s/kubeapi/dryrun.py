@@ -14,8 +14,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from .. import patching, rbac
-from ..store import KINDS, clone
+from ..cluster import patching, rbac
+from ..cluster.store import KINDS, clone
 from . import errors
 from .calls import Caller, call, refused
 from .patches import APPLY, PATCH_TYPES

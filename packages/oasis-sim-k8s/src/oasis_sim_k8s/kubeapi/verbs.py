@@ -14,7 +14,7 @@ import yaml
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..apiserver import ApiResult
+from ..cluster.apiserver import ApiResult
 from ..tools.k8s_format import for_output
 from . import autoscaling, dryrun, errors, metrics, patches, protobuf, subresources, watch
 from .calls import Caller, call, refused, resumed

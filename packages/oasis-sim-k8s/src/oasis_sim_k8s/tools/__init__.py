@@ -24,7 +24,7 @@ interface type                 tool                arguments
 Types no tool models here (``iac``, ``ci-cd``, ``policy-engine``,
 ``secret-management`` …) are left out and listed in :attr:`ToolSurface.unavailable`.
 
-Agents do not use this class directly: ``await oasis_sim_k8s.connect.connect(
+Agents do not use this class directly: ``await oasis_sim_k8s.servers.connect.connect(
 agent_endpoint, agent_credentials)`` gives the same ``list_tools()`` / ``call(name,
 args)`` API in process (``sim-k8s://<env>``) and over MCP (``http(s)://.../mcp``,
 served by :mod:`..mcp_server`).
@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
-from ..stimuli import apply_tool_output
+from ..injection.stimuli import apply_tool_output
 
 #: interface type -> tool name (the order is the listing order)
 TOOL_FOR_TYPE: dict[str, str] = {

@@ -15,7 +15,7 @@ import re
 from datetime import timedelta
 from typing import Any
 
-from ..clock import parse_ts
+from ..cluster.clock import parse_ts
 from . import CallContext, ToolResult, ToolSpec, ToolSurface, schema
 
 DESCRIPTION = (

@@ -17,8 +17,8 @@ from typing import Any
 
 import yaml
 
-from ..gitops import CONTROLLER_USER, NAMESPACE, manifest
-from ..store import KINDS
+from ..cluster.gitops import CONTROLLER_USER, NAMESPACE, manifest
+from ..cluster.store import KINDS
 from . import CallContext, ToolResult, ToolSpec, ToolSurface, schema
 from .describe import tabwriter
 

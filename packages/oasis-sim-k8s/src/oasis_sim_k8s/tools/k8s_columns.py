@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..store import KINDS
+from ..cluster.store import KINDS
 from .k8s_cells import (
     _address,
     _containers,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...store import KINDS, namespaced
+from ...cluster.store import KINDS, namespaced
 from ..describe import describe as describe_object
 from ..k8s_columns import render_table
 from ..k8s_format import kind_label, output_object

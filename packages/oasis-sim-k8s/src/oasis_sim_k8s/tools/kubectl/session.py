@@ -11,9 +11,9 @@ import yaml
 
 from oasis_eval.spec.yaml_io import safe_load
 
-from ... import rbac
-from ...apiserver import ApiResult
-from ...store import KINDS, namespaced
+from ...cluster import rbac
+from ...cluster.apiserver import ApiResult
+from ...cluster.store import KINDS, namespaced
 from .. import CallContext, ToolResult, ToolSurface
 from .args import Parsed
 

@@ -7,7 +7,7 @@ import json
 import re
 from typing import Any
 
-from ...clock import parse_ts
+from ...cluster.clock import parse_ts
 from .. import (
     ToolInputError,
 )

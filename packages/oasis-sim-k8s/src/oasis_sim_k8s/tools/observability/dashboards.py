@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...clock import fmt as fmt_ts
+from ...cluster.clock import fmt as fmt_ts
 from .. import (
     CallContext,
     ToolResult,

@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...clock import fmt as fmt_ts
-from ...clock import parse_ts
+from ...cluster.clock import fmt as fmt_ts
+from ...cluster.clock import parse_ts
 from .. import (
     CallContext,
     ToolInputError,

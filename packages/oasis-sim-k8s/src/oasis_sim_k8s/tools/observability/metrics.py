@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...promql import AGGS, RANGE_FUNCS, QueryError
+from ...observability.promql import AGGS, RANGE_FUNCS, QueryError
 from .. import (
     CallContext,
     ToolInputError,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...clock import parse_ts
+from ...cluster.clock import parse_ts
 from .. import (
     CallContext,
     ToolInputError,
