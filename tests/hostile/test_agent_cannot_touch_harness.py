@@ -40,7 +40,7 @@ from oasis_eval.engine.selection import Selection
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.common import VerdictStatus
-from oasis_sim_k8s.provider.simk8s.serve import build_apps
+from oasis_sim_k8s.provider.serve import build_apps
 from oasis_sim_k8s.servers.connect import connect
 from oasis_sim_k8s.servers.handoff import listener_root
 from oasis_sim_k8s.web.guards import ByListener
