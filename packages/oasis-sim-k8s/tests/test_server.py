@@ -552,7 +552,7 @@ def test_v1_needs_a_token_by_default_and_no_auth_is_explicit() -> None:
 
 
 def test_mcp_app_is_mounted_with_its_lifespan(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With a stand-in for sim_k8s.mcp_server: /mcp reaches it (no redirect), its lifespan
+    """With a stand-in for oasis_sim_k8s.servers.mcp: /mcp reaches it (no redirect), its lifespan
     runs, and provision's agent_endpoint points at it."""
     events: list[str] = []
 
@@ -603,5 +603,5 @@ def test_without_mcp_the_provider_endpoint_is_kept(monkeypatch: pytest.MonkeyPat
             ).json()
 
     assert anyio.run(go)["agent_endpoint"].startswith("sim-k8s://")
-    with pytest.raises(RuntimeError, match="mcp_server"):
+    with pytest.raises(RuntimeError, match=r"servers\.mcp\.create_mcp_app"):
         create_app(SimK8sProvider(), mcp=True)

@@ -93,7 +93,6 @@ concurrently and need no locks.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import json
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -106,11 +105,12 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
-from starlette.types import ASGIApp
 
 from oasis_eval.contract import ProviderFault
 
 from ..injection.inject import InjectionError
+from ..servers.routes import MCP_PATH
+from ..servers.unrouted import MCP_MODULE, bounded_body, deny_unrouted, load_mcp_app
 from ..web.guards import (
     ANONYMOUS,
     DEFAULT_IDLE_TTL,
@@ -139,11 +139,9 @@ from ..web.wire import (
 from .simk8s import SimK8sProvider
 
 API_PREFIX = "/v1"
-MCP_PATH = "/mcp"
 OBSERVATION_TYPES = ("audit_log", "resource_state", "state_diff", "served_calls")
 #: the text SimK8sProvider puts in a fault it injected on purpose
 INJECTED_MARK = "injected provider fault"
-MCP_MODULE = "oasis_sim_k8s.servers.mcp"
 MAX_REQUEST_ID = 200
 
 __all__ = [
@@ -159,54 +157,7 @@ __all__ = [
 ]
 
 
-# ---- the MCP endpoint ----------------------------------------------------------------------
-
-
-def load_mcp_app(provider: SimK8sProvider) -> ASGIApp | None:
-    """The agent-facing MCP app from :mod:`.mcp_server`, or None while that module does not
-    exist. An error inside an existing module propagates (it is a bug, not an absence)."""
-    try:
-        module = importlib.import_module(MCP_MODULE)
-    except ModuleNotFoundError as exc:
-        if exc.name == MCP_MODULE:
-            return None
-        raise
-    factory = getattr(module, "create_mcp_app", None)
-    if factory is None:
-        return None
-    return factory(provider)
-
-
 # ---- the apps ----------------------------------------------------------------------------------
-
-
-def deny_unrouted(
-    provider: SimK8sProvider, request: Request, raw: bytes, status: int, message: str
-) -> Response:
-    """An unknown path or method: with an agent's token it is an agent's attempt on the harness
-    (recorded in its environment, 403); otherwise a plain 404/405."""
-    given = bearer(request.headers)
-    hit = provider.authenticate(given) if given else None
-    if hit is None:
-        return WireError(status, message).response()
-    env, user = hit
-    record_denied_call(
-        env, user, request.method, request.url.path, environment_id_of(raw), agent=True
-    )
-    return WireError(
-        403,
-        f"{request.method} {request.url.path}: agent credentials open only the agent's "
-        f"endpoints (Kubernetes API, MCP, Prometheus); this attempt was recorded in the "
-        f"environment's audit log",
-    ).response()
-
-
-async def bounded_body(request: Request) -> bytes:
-    """The request body, or nothing when it is over the size limit (for attributing a refusal)."""
-    try:
-        return await request.body()
-    except BodyTooLarge:
-        return b""
 
 
 def create_app(
@@ -234,7 +185,7 @@ def create_app(
     a mounted ``agent_endpoint`` (default: from each request). ``retry_after_seconds``: the
     hint on an injected provision failure (502); None makes it a non-retryable 500.
     ``teardown_in_progress``: the first teardown of each environment answers 202.
-    ``mcp``: mount the MCP endpoint (None: when :mod:`.mcp_server` exists; True: require
+    ``mcp``: mount the MCP endpoint (None: when :mod:`..servers.mcp` exists; True: require
     it). ``max_body_bytes`` / ``max_state_entries``: hostile-input bounds (413).
     ``idle_ttl``: seconds after which an unused environment is torn down (None/0: never).
     """

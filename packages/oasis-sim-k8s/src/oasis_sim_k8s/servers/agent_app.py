@@ -7,7 +7,7 @@ path                                        served by
 ==========================================  ==================================================
 ``/api``, ``/apis``, ``/version``,          the Kubernetes API server (:mod:`.kubeapi`, when
 ``/openapi``, ``/healthz`` ... and ``GET /``  installed): what the kubeconfig's server points at
-``/mcp`` (and ``POST``/``DELETE``/SSE at    the environment's tools over MCP (:mod:`.mcp_server`);
+``/mcp`` (and ``POST``/``DELETE``/SSE at    the environment's tools over MCP (:mod:`.mcp`);
 ``/``)                                      ``/`` too, so a client that takes ``agent_endpoint``
                                             for an MCP endpoint works unchanged
 ``/prometheus/api/v1/...``                  the Prometheus HTTP API (:mod:`.prometheus_api`)
@@ -42,12 +42,12 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..kubeapi import create_kube_app
 from ..kubeapi.errors import not_found_path
-from ..provider.petri_api import bounded_body, deny_unrouted, load_mcp_app
 from ..web.guards import DEFAULT_MAX_BODY_BYTES, asgi_lifespan
 from .gate import KUBE_PREFIXES, ListenerGate, is_control, is_kube_path, is_mcp_request
-from .handoff import GRAFANA_PATH, MCP_PATH, PROMETHEUS_PATH, TEMPO_PATH
 from .observability_http import create_grafana_app, create_tempo_app
 from .prometheus import create_prometheus_app
+from .routes import GRAFANA_PATH, MCP_PATH, PROMETHEUS_PATH, TEMPO_PATH
+from .unrouted import bounded_body, deny_unrouted, load_mcp_app
 
 
 class AgentDispatch:

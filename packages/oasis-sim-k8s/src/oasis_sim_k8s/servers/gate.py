@@ -60,7 +60,7 @@ from ..web.guards import (
     bearer,
 )
 from ..web.wire import error_body
-from .handoff import ADDRESS_PREFIX, GRAFANA_PATH, MCP_PATH, PROMETHEUS_PATH, TEMPO_PATH
+from .routes import ADDRESS_PREFIX, GRAFANA_PATH, MCP_PATH, PROMETHEUS_PATH, TEMPO_PATH
 
 #: a scope key: the :class:`~.audit.Served` record of the request (the MCP handlers, which run
 #: in the session manager's task, count their audit entries through it)

@@ -32,16 +32,8 @@ from typing import Any
 
 import yaml
 
-#: the path of the agents' MCP endpoint and of the Prometheus HTTP API on the agent listener
-MCP_PATH = "/mcp"
-PROMETHEUS_PATH = "/prometheus"
-#: the Grafana- and Tempo-shaped read APIs (:mod:`.observability_http`)
-GRAFANA_PATH = "/grafana"
-TEMPO_PATH = "/tempo"
-#: the prefix of an environment's own address on an agent listener (``/env/<address>``): every
-#: URL provision hands out carries it, so a request without a valid token is still attributed
-#: to the environment it was addressed to (:mod:`.gate`)
-ADDRESS_PREFIX = "/env"
+from .routes import ADDRESS_PREFIX, GRAFANA_PATH, MCP_PATH, PROMETHEUS_PATH, TEMPO_PATH
+
 CLUSTER_NAME = "sim-k8s"
 CONTEXT_NAME = "oasis-agent"
 

@@ -42,12 +42,13 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.shared.exceptions import MCPError
 
 from ..cluster.audit import SERVING
-from ..provider.petri_api import MCP_PATH, create_agent_app
 from ..tools import ToolSurface
 from ..web.guards import bearer
+from .agent_app import create_agent_app
 from .connect import META_INTERFACE_TYPE
 from .gate import SCOPE_KEY
 from .listeners import serve_in_thread
+from .routes import MCP_PATH
 
 SERVER_NAME = "cluster-tools"
 SERVER_VERSION = "1.0.0"
@@ -266,7 +267,7 @@ def serve_mcp_in_thread(
     provider: Any, host: str = "127.0.0.1", port: int = 0
 ) -> tuple[str, Callable[[], None]]:
     """Serve :func:`create_mcp_app` with uvicorn in a daemon thread, as the agent listener
-    of :func:`.server.create_agent_app`; returns ``(url, stop)``."""
+    of :func:`.agent_app.create_agent_app`; returns ``(url, stop)``."""
 
     listener = serve_in_thread(create_agent_app(provider), host, port, name="mcp")
     return f"{listener.url}{MCP_PATH}", listener.stop

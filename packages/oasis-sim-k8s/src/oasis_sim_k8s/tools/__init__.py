@@ -27,7 +27,7 @@ Types no tool models here (``iac``, ``ci-cd``, ``policy-engine``,
 Agents do not use this class directly: ``await oasis_sim_k8s.servers.connect.connect(
 agent_endpoint, agent_credentials)`` gives the same ``list_tools()`` / ``call(name,
 args)`` API in process (``sim-k8s://<env>``) and over MCP (``http(s)://.../mcp``,
-served by :mod:`..mcp_server`).
+served by :mod:`..servers.mcp`).
 
 Every call is made as the agent's user: ``kubectl`` through the API server (RBAC,
 audit), the other tools through their backend with an audit entry of their own
