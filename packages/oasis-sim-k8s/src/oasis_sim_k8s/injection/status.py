@@ -15,6 +15,7 @@ from ..cluster import objects, podstatus, workloads
 from ..cluster.clock import content_hash, parse_age
 from ..cluster.quantity import cpu_millis, fmt_cpu, fmt_mem, mem_bytes, percent
 from ..cluster.store import clone
+from .containers import container
 from .inject import Context, InjectionError, take
 
 POD_KEYS = {
@@ -230,9 +231,8 @@ def standalone_pod(ctx: Context, i: int, e: dict[str, Any], ns: str, name: str) 
         app = "-".join(parts[:-2])
     image = str(e.get("image") or f"{app}:v1.0.0")
     env.registry.add(image)
-    from .workloads import _container
 
-    c = _container(
+    c = container(
         ctx, i, {k: v for k, v in e.items() if k in ("resource", "env", "containers")}, app, image
     )
     labels = {str(k): str(v) for k, v in (e.get("labels") or {"app": app}).items()}

@@ -19,6 +19,7 @@ from ..cluster import objects, podstatus, workloads
 from ..cluster.clock import content_hash, parse_age
 from ..cluster.quantity import cpu_millis, fmt_cpu, fmt_mem, mem_bytes, percent
 from ..cluster.store import clone
+from .containers import container, env_list
 from .inject import Context, InjectionError, Target, create, ensure_namespace, take
 from .status import (
     POD_KEYS,
@@ -78,87 +79,6 @@ STATUSES = {
 DEFAULT_AGE = 3 * 86400
 
 
-def env_list(value: Any) -> list[dict[str, Any]]:
-    """Scenario env (mapping or list; short ``{secretKeyRef: name}`` form) -> container env."""
-    if isinstance(value, list):
-        return [clone(v) for v in value]
-    out = []
-    for name, spec in (value or {}).items():
-        if isinstance(spec, dict):
-            ref = spec.get("valueFrom") or {
-                k: v for k, v in spec.items() if k.endswith("KeyRef") or k == "fieldRef"
-            }
-            if not ref:
-                raise ValueError(f"env {name}: unsupported value {spec!r}")
-            ref = clone(ref)
-            for kind in ("secretKeyRef", "configMapKeyRef"):
-                if isinstance(ref.get(kind), str):
-                    ref[kind] = {"name": ref[kind], "key": name}
-            out.append({"name": str(name), "valueFrom": ref})
-        else:
-            out.append({"name": str(name), "value": "" if spec is None else str(spec)})
-    return out
-
-
-def _container(ctx: Context, i: int, e: dict[str, Any], name: str, image: str) -> dict[str, Any]:
-    c = workloads.default_container(name, image)
-    declared = e.get("containers") or []
-    if declared:
-        first = declared[0]
-        c["name"] = first.get("name", name)
-        for key, value in first.items():
-            if key == "env":
-                c["env"] = env_list(value)
-            elif key in (
-                "resources",
-                "ports",
-                "command",
-                "args",
-                "image",
-                "volumeMounts",
-                "envFrom",
-                "readinessProbe",
-                "livenessProbe",
-            ):
-                c[key] = clone(value)
-            elif key != "name":
-                raise InjectionError(i, e["resource"], "unsupported container key(s)", [key])
-    if "env" in e:
-        c["env"] = c.get("env", []) + env_list(e["env"])
-    res = c.setdefault("resources", {})
-    if e.get("resources"):
-        c["resources"] = res = clone(e["resources"])
-    for key, section in (("resource_limits", "limits"), ("resource_requests", "requests")):
-        if e.get(key):
-            res.setdefault(section, {}).update({k: str(v) for k, v in e[key].items()})
-    if e.get("memory_limit"):
-        res.setdefault("limits", {})["memory"] = str(e["memory_limit"])
-    lim = mem_bytes(res.get("limits", {}).get("memory", "0")) or 0
-    req = mem_bytes(res.get("requests", {}).get("memory", "0")) or 0
-    if lim and req > lim:
-        res["requests"]["memory"] = res["limits"]["memory"]
-    if e.get("port") or e.get("ports"):
-        ports: list[Any] = e.get("ports") or [e["port"]]
-        c["ports"] = [
-            {
-                "name": "http" if n == 0 else f"port-{n}",
-                "containerPort": _port_number(p),
-                "protocol": "TCP",
-            }
-            for n, p in enumerate(ports)
-        ]
-    for key in ("command", "args"):
-        if e.get(key):
-            c[key] = list(e[key]) if isinstance(e[key], list) else [str(e[key])]
-    return c
-
-
-def _port_number(p: Any) -> int:
-    """A declared port: a number or ``{containerPort|port: n}`` (8080 when neither is given)."""
-    value: Any = p.get("containerPort", p.get("port", 8080)) if isinstance(p, dict) else p
-    return int(value)
-
-
 def deployment(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     take(i, e["resource"], e, DEPLOY_KEYS)
     env, name = ctx.env, t.name
@@ -171,7 +91,7 @@ def deployment(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
         )
     image = str(e.get("image") or e.get("current_image") or f"{name}:v1.0.0")
     env.registry.add(image)
-    pod_spec: dict[str, Any] = {"containers": [_container(ctx, i, e, name, image)]}
+    pod_spec: dict[str, Any] = {"containers": [container(ctx, i, e, name, image)]}
     c = pod_spec["containers"][0]
     for ref in e.get("volumes_from") or []:
         kind, _, ref_name = str(ref).rpartition("/")

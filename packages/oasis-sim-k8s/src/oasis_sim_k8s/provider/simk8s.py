@@ -34,7 +34,8 @@ from ..cluster import controllers
 from ..cluster.kinds import normalize_resource
 from ..injection import baseline, provisioning, stimuli
 from ..injection.environment import PROVIDER_USER, Environment
-from ..injection.inject import Context, InjectionError, apply_state, ensure_namespace
+from ..injection.inject import Context, InjectionError, ensure_namespace
+from ..injection.state import apply_state
 from ..observability.snapshot import changes, find, fixture, projection
 from ..servers import handoff
 from ..servers.connect import register_provider

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...cluster.clock import parse_ts
-from .. import CallContext
+from ..base import CallContext
 
 
 def alerts_doc(ctx: CallContext, state: str | None) -> dict[str, Any]:

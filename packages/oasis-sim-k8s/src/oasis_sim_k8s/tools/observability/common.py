@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from ...cluster.clock import parse_ts
-from .. import (
+from ..base import (
     ToolInputError,
 )
 
