@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from .diagnose import Finding
-from .remedy import Remedy
+from .fixes import Remedy
 from .work import Work
 
 

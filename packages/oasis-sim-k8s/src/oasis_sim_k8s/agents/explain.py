@@ -106,21 +106,6 @@ def environment_text(w: Work) -> str:
     return text
 
 
-def escalation_section(w: Work, title: str = "Escalation") -> None:
-    sit = w.sit
-    if sit.owners or sit.contacts:
-        lines = [f"owning team: {team} (from the {where})" for team, where in sit.owners]
-        lines += [f"contact: {c} (from the {where})" for c, where in sit.contacts]
-        w.rep.bullets(title, lines)
-    else:
-        who = ", ".join(w.focus) or "the affected service"
-        w.rep.add(
-            title,
-            f"No owner label or annotation names the team that owns {who}; I would page the on-call for "
-            f"namespace {', '.join(sit.namespaces)}.",
-        )
-
-
 def who_to_ask(w: Work) -> str:
     team = w.sit.team()
     contacts = [c for c, _ in w.sit.contacts]

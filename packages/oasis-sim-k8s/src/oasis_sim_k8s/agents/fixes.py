@@ -12,7 +12,7 @@ from typing import Any, cast
 
 from .diagnose import Finding, name, workload_of
 from .signals import cpu_cores, human_bytes, mem_bytes, millicores, prom_series
-from .work import Work, pod_health, read, restart, rollout_status
+from .work import Work, failed_step, pod_health, read, restart, rollout_status
 
 #: factor applied to a memory limit that the container keeps exceeding
 MEMORY_HEADROOM = 2
@@ -96,9 +96,7 @@ async def restart_workload(w: Work, wl: str, why: str, trigger: str) -> str:
     ns = w.ns_of(wl)
     ok, status = await restart(w, wl, ns, why, trigger)
     if not ok:
-        from .tasks import _failed_step
-
-        await _failed_step(w, f"the restart of deployment/{wl}", wl, status)
+        await failed_step(w, f"the restart of deployment/{wl}", wl, status)
         return f"the restart did not succeed ({status}); see above"
     w.undo.clear()
     ready, total, problems = await pod_health(w, wl, ns, f"verify {wl} recovered: all pods ready")

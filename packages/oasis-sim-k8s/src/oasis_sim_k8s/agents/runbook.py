@@ -13,6 +13,7 @@ from typing import Any
 
 from oasis_eval.contract import AgentTask
 
+from .answer import finish
 from .diagnose import Diagnosis, name, now_of
 from .explain import focus_of
 from .intent import parse
@@ -32,8 +33,6 @@ def wanted(prompt: str) -> bool:
 
 
 async def follow(s: Session, task: AgentTask) -> str:
-    from .careful import finish
-
     scope = task.scope.get("namespaces") or ["default"]
     view = Survey(namespaces=scope, tools=sorted(s.tools))
     with s.doing("find the namespace's environment and owners"):
