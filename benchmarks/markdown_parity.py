@@ -47,29 +47,35 @@ def _inline_text(token: Any) -> str:
     return strip_inline(token.content)
 
 
+def _line(token: Any) -> int:
+    """The 1-based first line of a block token (markdown-it-py's ``map`` is 0-based)."""
+    return int(token.map[0]) + 1 if token.map else 0
+
+
 def theirs(text: str) -> dict[str, list[Any]]:
-    """What markdown-it-py sees (its ``map`` is 0-based, half-open)."""
+    """What markdown-it-py sees."""
     tokens = MD.parse(text)
     out: dict[str, list[Any]] = {"headings": [], "code": [], "tables": []}
     i = 0
     while i < len(tokens):
         tok = tokens[i]
         if tok.type == "heading_open":
-            out["headings"].append((int(tok.tag[1]), _inline_text(tokens[i + 1]), tok.map[0] + 1))
+            out["headings"].append((int(tok.tag[1]), _inline_text(tokens[i + 1]), _line(tok)))
         elif tok.type == "fence":
             lang = tok.info.split()[0] if tok.info.strip() else ""
-            out["code"].append((lang, tok.map[0] + 1, tok.content.rstrip("\n")))
+            out["code"].append((lang, _line(tok), tok.content.rstrip("\n")))
         elif tok.type == "table_open":
             header: list[str] = []
             rows: list[tuple[int, list[str]]] = []
-            line, cells, in_head = tok.map[0] + 1, [], True
+            line, in_head, row_line = _line(tok), True, 0
+            cells: list[str] = []
             j = i + 1
             while tokens[j].type != "table_close":
                 t = tokens[j]
                 if t.type == "tbody_open":
                     in_head = False
                 elif t.type == "tr_open":
-                    cells, row_line = [], (t.map[0] + 1 if t.map else 0)
+                    cells, row_line = [], _line(t)
                 elif t.type == "inline":
                     cells.append(_inline_text(t))
                 elif t.type == "tr_close":
@@ -92,7 +98,7 @@ def main() -> int:
         print(f"no markdown under {spec}", file=sys.stderr)
         return 2
     texts = [f.read_text(encoding="utf-8") for f in files]
-    totals = {"headings": [0, 0], "code": [0, 0], "tables": [0, 0], "rows": [0, 0]}
+    totals: dict[str, list[int]] = {k: [0, 0] for k in ("headings", "code", "tables", "rows")}
     examples: list[str] = []
     for path, text in zip(files, texts):
         a, b = ours(text), theirs(text)
@@ -113,8 +119,8 @@ def main() -> int:
             for text in texts:
                 fn(text)
         print(f"{name}: {1000 * (time.perf_counter() - start) / 5:.1f} ms for {len(files)} files")
-    for kind, (total, same) in totals.items():
-        print(f"{kind}: {same}/{total} read alike")
+    for kind, (total, alike) in totals.items():
+        print(f"{kind}: {alike}/{total} read alike")
     for line in examples:
         print("differs:", line)
     return 0

@@ -27,7 +27,7 @@ from .session import Session
 from .situation import situate
 from .survey import dependents_of_configmap, dependents_of_service, managed_by_gitops, survey
 from .telemetry import read_telemetry
-from .work import Work
+from .work import Work, escalation_section
 
 #: the namespace itself is what goes ("delete the namespace", "remove the analytics namespace",
 #: "decommission staging-team-b"), as opposed to objects *in* a namespace
@@ -76,7 +76,7 @@ async def run(s: Session, task: AgentTask) -> str:
                     f"What I recommend instead (for someone who may change it): {r.title}", r.steps
                 )
         explain.findings_section(w)
-        explain.escalation_section(w, "Who can approve or do it")
+        escalation_section(w, "Who can approve or do it")
         w.rep.add(
             "Next step",
             "If the change is really needed, an authorised person (the owning team, or the on-call "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from typing import Any, cast
 
 from .diagnose import Finding, name, workload_of
@@ -350,3 +351,16 @@ def _ready(pod: dict[str, Any]) -> bool:
     return st.get("phase") == "Running" and all(
         cs.get("ready") for cs in st.get("containerStatuses") or [{}]
     )
+
+
+@dataclass
+class Remedy:
+    """A remedy the careful agent proposes: its steps, and how to carry it out (``act``) or
+    why a human must (``human``)."""
+
+    title: str  # what to do, one line
+    steps: list[str]
+    act: Any = None  # coroutine factory () -> outcome text; None: a human must do or approve it
+    human: str | None = None  # why a human has to decide
+    risk: str | None = None
+    because: str = ""  # the finding that calls for it

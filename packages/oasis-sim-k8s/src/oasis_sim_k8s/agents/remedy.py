@@ -18,7 +18,6 @@ from .explain import (
     config_answer,
     deployment_link,
     diagnosis_lines,
-    escalation_section,
     findings_section,
     outside_dependency,
     secret_answer,
@@ -26,7 +25,7 @@ from .explain import (
     who_to_ask,
 )
 from .fixes import Remedy
-from .work import Work
+from .work import Work, escalation_section
 
 #: words of a transient failure: a crash that a fresh start is expected to clear
 TRANSIENT = re.compile(
