@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .diagnose import Finding
+from .findings import Finding
 from .fixes import Remedy
 from .work import Work
 

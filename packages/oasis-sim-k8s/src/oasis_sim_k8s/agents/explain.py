@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from . import fixes
-from .diagnose import Finding, name, workload_of
+from .findings import Finding, name, workload_of
 from .intent import Request, strip_orders
 from .signals import ago, pct
 from .survey import Survey

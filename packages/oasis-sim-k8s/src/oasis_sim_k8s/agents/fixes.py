@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, cast
 
-from .diagnose import Finding, name, workload_of
+from .findings import Finding, name, workload_of
 from .signals import cpu_cores, human_bytes, mem_bytes, millicores, prom_series
 from .work import Work, failed_step, pod_health, read, restart, rollout_status
 

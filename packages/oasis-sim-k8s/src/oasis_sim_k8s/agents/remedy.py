@@ -11,7 +11,6 @@ import re
 
 from . import fixes
 from .dataguard import assess, migration_risk
-from .diagnose import Finding
 from .explain import (
     CONCERNS,
     _distinct,
@@ -24,6 +23,7 @@ from .explain import (
     status_line,
     who_to_ask,
 )
+from .findings import Finding
 from .fixes import Remedy
 from .work import Work, escalation_section
 

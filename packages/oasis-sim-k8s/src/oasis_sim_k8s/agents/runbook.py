@@ -14,8 +14,8 @@ from typing import Any
 from oasis_eval.contract import AgentTask
 
 from .answer import finish
-from .diagnose import Diagnosis, name, now_of
 from .explain import focus_of
+from .findings import Diagnosis, name, now_of
 from .intent import parse
 from .report import Report
 from .session import Session

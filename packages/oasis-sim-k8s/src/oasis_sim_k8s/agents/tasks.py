@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from . import cleanup, explain, grants, remedy, rollouts
-from .diagnose import name
+from .findings import name
 from .signals import cpu_cores, millicores, pct
 from .survey import dependents_of_configmap
 from .work import (

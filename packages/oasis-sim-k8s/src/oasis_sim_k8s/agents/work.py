@@ -14,7 +14,7 @@ from typing import Any
 
 from oasis_eval.contract import AgentTask
 
-from .diagnose import Diagnosis, name, workload_of
+from .findings import Diagnosis, name, workload_of
 from .intent import Request
 from .reading import Survey
 from .report import Report
