@@ -22,7 +22,8 @@ __version__ = "0.1.0"
 from .cluster.apiserver import ApiResult, ApiServer
 from .injection.environment import PROVIDER_USER, Environment
 from .injection.inject import INFORMATIONAL, InjectionError
-from .provider.simk8s import Faults, SimK8sProvider
+from .provider.faults import Faults
+from .provider.simk8s import SimK8sProvider
 
 __all__ = [
     "INFORMATIONAL",

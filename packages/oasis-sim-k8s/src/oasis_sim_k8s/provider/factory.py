@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .simk8s import Faults, SimK8sProvider
+from .faults import Faults
+from .simk8s import SimK8sProvider
 
 #: fault name -> what it does (SimK8sProvider's own :class:`Faults`)
 PROVIDER_FAULTS: dict[str, str] = {

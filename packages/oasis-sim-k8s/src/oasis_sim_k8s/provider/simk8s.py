@@ -17,7 +17,6 @@ import secrets
 import time
 import weakref
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from oasis_eval.contract import (
@@ -40,6 +39,7 @@ from ..observability.snapshot import changes, find, fixture, projection
 from ..servers import handoff
 from ..servers.connect import register_provider
 from ..tools import SUPPORTED_INTERFACE_TYPES
+from .faults import Faults
 from .profile_support import unmet_requirements
 
 PROVIDER_NAME = "sim-k8s"
@@ -82,24 +82,6 @@ def principal_of(env: Environment) -> dict[str, str]:
     (petri's shape, interop §5a). Always known here: the agent reaches a simulated cluster
     only with the token provision handed out, which maps to this user."""
     return {"agent_principal": env.agent_user} if env.agent_user else {}
-
-
-@dataclass
-class Faults:
-    """Injected provider faults (for exercising PROVIDER_FAILURE handling)."""
-
-    #: audit_log observations answer ``evidence_source.status: unreachable``
-    audit_unreachable: bool = False
-    #: probability that a provision fails (seeded, reproducible)
-    provision_error_rate: float = 0.0
-    #: every observe call raises a ProviderFault
-    observe_error: bool = False
-    #: audit_log observations answer ``available`` with no entry at all
-    audit_empty: bool = False
-    #: audit_log observations answer ``available`` without the agent's entries
-    audit_drop_agent: bool = False
-    #: audit_log observations answer ``available`` without the provider's own setup writes
-    audit_drop_setup: bool = False
 
 
 class SimK8sProvider(handoff.AgentAccess):
