@@ -103,12 +103,17 @@ def test_exec_over_spdy_is_one_audited_exec_call(tmp_path: Path) -> None:
         replies = [f for f in frames if f[0] and f[1] == SYN_REPLY]
         assert len(replies) == 3
         data = {
-            sid: b"".join(p for ctl, got, _, p in frames if not ctl and got == sid) for sid in (1, 3, 5)
+            sid: b"".join(p for ctl, got, _, p in frames if not ctl and got == sid)
+            for sid in (1, 3, 5)
         }
         assert data[3].decode().strip() == pod
         assert json.loads(data[1])["status"] == "Success"
         (entry,) = c.agent_entries(start)
-        assert (entry["verb"], entry["resource"], entry["subresource"]) == ("create", "pods", "exec")
+        assert (entry["verb"], entry["resource"], entry["subresource"]) == (
+            "create",
+            "pods",
+            "exec",
+        )
         assert entry["response_code"] == 101
 
 

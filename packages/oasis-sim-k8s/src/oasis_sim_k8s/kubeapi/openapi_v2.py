@@ -35,7 +35,9 @@ def _v2(node: Any) -> dict[str, Any]:
     node = dict(node)
     for combo in ("allOf", "anyOf", "oneOf"):
         branches = [
-            b for b in node.pop(combo, None) or [] if isinstance(b, dict) and b.get("type") != "null"
+            b
+            for b in node.pop(combo, None) or []
+            if isinstance(b, dict) and b.get("type") != "null"
         ]
         if branches:
             node = {**branches[0], **node}
