@@ -83,10 +83,12 @@ def test_the_protobuf_is_gnostics_document() -> None:
 
 
 def test_the_api_server_serves_v2_as_kubectl_and_others_ask(tmp_path: Path) -> None:
-    with cluster(tmp_path, need_kubectl=False) as c:
-        with httpx.Client(verify=False, headers={"Authorization": f"Bearer {c.token}"}) as http:
-            pb = http.get(c.url + "/openapi/v2", headers={"Accept": PROTOBUF})
-            js = http.get(c.url + "/openapi/v2", headers={"Accept": "application/json"})
+    with (
+        cluster(tmp_path, need_kubectl=False) as c,
+        httpx.Client(verify=False, headers={"Authorization": f"Bearer {c.token}"}) as http,
+    ):
+        pb = http.get(c.url + "/openapi/v2", headers={"Accept": PROTOBUF})
+        js = http.get(c.url + "/openapi/v2", headers={"Accept": "application/json"})
     assert pb.status_code == 200 and pb.headers["content-type"] == "application/octet-stream"
     assert dict(_fields(pb.content))[1] == b"2.0"
     assert js.status_code == 200 and json.loads(js.content)["swagger"] == "2.0"

@@ -63,7 +63,8 @@ def _upgrade(sock: ssl.SSLSocket, path: str, token: str | None) -> bytes:
 
 def _frames(sock: ssl.SSLSocket, until_fins: int) -> list[tuple[bool, int, int, bytes]]:
     """(control, type or stream id, flags, payload) until ``until_fins`` DATA FINs arrived."""
-    buf, out, fins = b"", [], 0
+    buf, fins = b"", 0
+    out: list[tuple[bool, int, int, bytes]] = []
     while fins < until_fins:
         while len(buf) < 8 or len(buf) < 8 + (struct.unpack_from(">I", buf, 4)[0] & 0xFFFFFF):
             chunk = sock.recv(65536)

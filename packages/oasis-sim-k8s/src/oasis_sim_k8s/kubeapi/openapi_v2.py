@@ -52,9 +52,9 @@ def _v2(node: Any) -> dict[str, Any]:
             out[key] = {name: _v2(sub) for name, sub in value.items()}
         elif key in ("items", "additionalProperties") and isinstance(value, dict):
             out[key] = _v2(value)
-        elif key == "additionalProperties" and isinstance(value, bool):
-            out[key] = value
-        elif key in ("description", "format") and isinstance(value, str):
+        elif (key == "additionalProperties" and isinstance(value, bool)) or (
+            key in ("description", "format") and isinstance(value, str)
+        ):
             out[key] = value
         elif key == "required" and isinstance(value, list):
             out[key] = [str(v) for v in value]

@@ -23,7 +23,6 @@ are zlib streams (one per direction per connection) primed with :data:`DICTIONAR
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import struct
 import zlib
@@ -50,17 +49,73 @@ CHANNELS = {"stdin": 0, "stdout": 1, "stderr": 2, "error": 3, "resize": 4}
 LINGER = 30.0
 MAX_DATA = 0xFFFF
 
-_NAMES = (
-    "options head post put delete trace accept accept-charset accept-encoding accept-language "
-    "accept-ranges age allow authorization cache-control connection content-base "
-    "content-encoding content-language content-length content-location content-md5 "
-    "content-range content-type date etag expect expires from host if-match "
-    "if-modified-since if-none-match if-range if-unmodified-since last-modified location "
-    "max-forwards pragma proxy-authenticate proxy-authorization range referer retry-after "
-    "server te trailer transfer-encoding upgrade user-agent vary via warning "
-    "www-authenticate method get status 200_OK version HTTP/1.1 url public set-cookie "
-    "keep-alive origin"
-).split()
+_NAMES = [
+    "options",
+    "head",
+    "post",
+    "put",
+    "delete",
+    "trace",
+    "accept",
+    "accept-charset",
+    "accept-encoding",
+    "accept-language",
+    "accept-ranges",
+    "age",
+    "allow",
+    "authorization",
+    "cache-control",
+    "connection",
+    "content-base",
+    "content-encoding",
+    "content-language",
+    "content-length",
+    "content-location",
+    "content-md5",
+    "content-range",
+    "content-type",
+    "date",
+    "etag",
+    "expect",
+    "expires",
+    "from",
+    "host",
+    "if-match",
+    "if-modified-since",
+    "if-none-match",
+    "if-range",
+    "if-unmodified-since",
+    "last-modified",
+    "location",
+    "max-forwards",
+    "pragma",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "range",
+    "referer",
+    "retry-after",
+    "server",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+    "user-agent",
+    "vary",
+    "via",
+    "warning",
+    "www-authenticate",
+    "method",
+    "get",
+    "status",
+    "200_OK",
+    "version",
+    "HTTP/1.1",
+    "url",
+    "public",
+    "set-cookie",
+    "keep-alive",
+    "origin",
+]
 _TAIL = (
     "100101201202205206300302303304305306307402405406407408409410411412413414415416417502504"
     "505203 Non-Authoritative Information204 No Content301 Moved Permanently400 Bad Request"
@@ -127,7 +182,7 @@ class SpdyProtocol(asyncio.Protocol):
         self.linger: asyncio.TimerHandle | None = None
 
     # ---- transport side -------------------------------------------------------------------
-    def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+    def connection_made(self, transport: Any) -> None:
         self.transport = transport
         self.connections.add(self)
         self.incoming.put_nowait({"type": "websocket.connect"})
@@ -165,7 +220,8 @@ class SpdyProtocol(asyncio.Protocol):
                 return
 
     def frame(self, head: bytes, payload: bytes) -> None:
-        word, flags = struct.unpack_from(">I", head)[0], head[4]
+        """One frame from the client (see the module doc for the ones read)."""
+        word = struct.unpack_from(">I", head)[0]
         if not word & 0x80000000:  # DATA: stdin (or resize) from the client
             stream = word & 0x7FFFFFFF
             kind = next((k for k, s in self.streams.items() if s == stream), None)
