@@ -44,8 +44,8 @@ def _tls(c: Cluster) -> Iterator[ssl.SSLSocket]:
         yield sock
 
 
-def _upgrade(sock: ssl.SSLSocket, path: str, token: str | None) -> bytes:
-    auth = f"Authorization: Bearer {token}\r\n" if token else ""
+def _upgrade(sock: ssl.SSLSocket, path: str, token: str | None, extra: str = "") -> bytes:
+    auth = (f"Authorization: Bearer {token}\r\n" if token else "") + extra
     sock.sendall(
         (
             f"POST {path} HTTP/1.1\r\nHost: sim\r\n{auth}Connection: Upgrade\r\n"
@@ -125,3 +125,15 @@ def test_spdy_upgrade_without_the_token_is_refused_before_any_upgrade(tmp_path: 
             head = _upgrade(sock, path, None)
         assert head.startswith(b"HTTP/1.1 403"), head
         assert not c.agent_entries()
+
+
+def test_spdy_upgrade_asking_for_impersonation_is_refused_and_audited(tmp_path: Path) -> None:
+    """The listener gate judges the SPDY upgrade as it judges the WebSocket one."""
+    with cluster(tmp_path, need_kubectl=False) as c:
+        path = f"/api/v1/namespaces/{c.namespace}/pods/any/exec?command=ls&stdout=true"
+        start = len(c.env.audit.entries)
+        with _tls(c) as sock:
+            head = _upgrade(sock, path, c.token, "Impersonate-User: system:admin\r\n")
+        assert head.startswith(b"HTTP/1.1 403"), head
+        (entry,) = c.agent_entries(start)
+        assert entry["verb"] == "impersonate" and entry["response_code"] == 403
