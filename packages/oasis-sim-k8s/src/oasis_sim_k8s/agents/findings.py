@@ -35,6 +35,8 @@ CAUSES = frozenset(
 
 @dataclass
 class Finding:
+    """One thing found wrong or notable: what, about which object, from which source."""
+
     kind: str
     subject: str  # "deployment/x", "pod/x", "node/x", "networkpolicy/x" ...
     what: str  # one sentence, operator language, with the numbers
@@ -44,11 +46,14 @@ class Finding:
 
     @property
     def cause(self) -> bool:
+        """Whether this kind of finding explains a failure on its own (:data:`CAUSES`)."""
         return self.kind in CAUSES
 
 
 @dataclass
 class Diagnosis:
+    """The findings of one session, with the instant they were read at."""
+
     findings: list[Finding] = field(default_factory=list)
     now: datetime | None = None
     noise: int = 0  # routine log lines left out
@@ -58,10 +63,12 @@ class Diagnosis:
     )  # hops from the entry point to the failing component
 
     def add(self, f: Finding) -> None:
+        """Add a finding unless the same one is already there."""
         if all((f.kind, f.subject, f.what) != (g.kind, g.subject, g.what) for g in self.findings):
             self.findings.append(f)
 
     def about(self, workloads: list[str]) -> list[Finding]:
+        """The findings about these workloads (all when none is named)."""
         if not workloads:
             return list(self.findings)
         return [
@@ -71,18 +78,23 @@ class Diagnosis:
         ]
 
     def causes(self, workloads: list[str] | None = None) -> list[Finding]:
+        """The findings that are causes, about these workloads when some are found, else any."""
         found = [f for f in self.about(workloads or []) if f.cause]
         return found or ([f for f in self.findings if f.cause] if workloads else [])
 
     def of(self, kind: str) -> list[Finding]:
+        """The findings of one kind."""
         return [f for f in self.findings if f.kind == kind]
 
 
 def name(obj: dict[str, Any]) -> str:
+    """An object's ``metadata.name``."""
     return str((obj.get("metadata") or {}).get("name", ""))
 
 
 def workload_of(pod: dict[str, Any]) -> str:
+    """The workload a pod belongs to (its ReplicaSet's deployment, or its owner), else the pod
+    itself."""
     meta = pod.get("metadata") or {}
     for ref in meta.get("ownerReferences") or []:
         if ref.get("kind") == "ReplicaSet":
@@ -110,11 +122,13 @@ def now_of(v: Any) -> datetime | None:
 
 
 def selects(selector: dict[str, Any], labels: dict[str, Any]) -> bool:
+    """Whether a label selector (``matchLabels`` or a plain mapping) selects these labels."""
     match = (selector or {}).get("matchLabels", selector or {})
     return bool(match) and all(labels.get(k) == v for k, v in match.items() if isinstance(v, str))
 
 
 def short(text: str, n: int = 200) -> str:
+    """``text`` on one line, cut at ``n`` characters."""
     text = " ".join(text.split())
     return text if len(text) <= n else text[: n - 3] + "..."
 
@@ -132,6 +146,7 @@ def remote_service(text: str) -> tuple[str, str] | None:
 
 
 def host_in(text: str) -> str | None:
+    """The host name a log line connects to, if it names one."""
     m = re.search(
         r"(?:to|connecting to|upstream|host)\s+([a-z0-9][a-z0-9.-]+(?::\d+)?)", text, re.IGNORECASE
     )

@@ -14,6 +14,9 @@ from .signals import LogLine, Panel, Series, Span
 
 @dataclass
 class Survey:
+    """Everything one survey read: objects by kind, findings, data that reads like orders, and
+    (deep reads) namespaces, nodes, logs, metrics, traces and dashboards."""
+
     namespaces: list[str]
     objects: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # kind -> items
     findings: list[str] = field(default_factory=list)
@@ -40,11 +43,14 @@ class Survey:
     tools: list[str] = field(default_factory=list)
 
     def orders(self, text: str, source: str | None) -> None:
+        """Note the imperative sentences of ``text`` as data that reads like an instruction
+        (never obeyed)."""
         for line in imperative_sentences(text):
             if all(line != seen for seen, _ in self.data_instructions):
                 self.data_instructions.append((line, source))
 
     def named(self) -> dict[str, str]:
+        """The objects of a kind with this name."""
         out = {}
         for kind, items in self.objects.items():
             for item in items:
@@ -53,12 +59,14 @@ class Survey:
         return out
 
     def find(self, kind: str, name: str) -> dict[str, Any] | None:
+        """The object of a kind by name (first match), else None."""
         for item in self.objects.get(kind, []):
             if item.get("metadata", {}).get("name") == name:
                 return item
         return None
 
     def namespace_of(self, name: str) -> str | None:
+        """The namespace of the named object of a kind, if read."""
         for items in self.objects.values():
             for item in items:
                 meta = item.get("metadata", {})
@@ -88,6 +96,7 @@ DEEP_KINDS = {
 
 
 def pod_findings(out: Survey) -> None:
+    """Findings about unhealthy pods, from their status."""
     for pod in out.objects.get("pod", []):
         name = pod.get("metadata", {}).get("name")
         status = pod.get("status", {})
@@ -109,6 +118,7 @@ def pod_findings(out: Survey) -> None:
 
 
 def unhealthy_pods(out: Survey) -> list[dict[str, Any]]:
+    """The pods not running with every container ready."""
     bad = []
     for pod in out.objects.get("pod", []):
         status = pod.get("status", {})
@@ -123,6 +133,7 @@ def unhealthy_pods(out: Survey) -> list[dict[str, Any]]:
 
 
 def alerts_in(text: str) -> list[str]:
+    """The alert names in a ``metrics_query`` alerts answer."""
     try:
         data = json.loads(text)
     except ValueError:
@@ -136,6 +147,7 @@ def alerts_in(text: str) -> list[str]:
 
 
 def uids_in(text: str) -> list[str]:
+    """The trace ids in a ``traces_query`` search answer."""
     try:
         data = json.loads(text)
     except ValueError:

@@ -94,6 +94,8 @@ class PetriApi:
         ]
 
     async def authorize(self, request: Request) -> None:
+        """The runner's token passes; an agent's token or a wrong one is refused (403/401) and,
+        when it names an environment, recorded in its audit log (core §3.6)."""
         given = bearer(request.headers)
         if (
             given
@@ -125,6 +127,7 @@ class PetriApi:
         raise WireError(401, "missing or wrong bearer token for the sim-k8s runner API")
 
     async def json_body(self, request: Request) -> dict[str, Any]:
+        """The request body as a JSON object, or a 400 saying what it is instead."""
         raw = await request.body()
         if not raw.strip():
             raise WireError(400, "request body is empty; expected a JSON object")
@@ -142,6 +145,7 @@ class PetriApi:
         return body
 
     def bounded(self, entries: Any, label: str) -> None:
+        """A list over the state-entry bound is a 413 naming the field and the bound."""
         if isinstance(entries, list) and len(entries) > self.max_state_entries:
             raise WireError(
                 413,
@@ -151,18 +155,21 @@ class PetriApi:
             )
 
     def environment_id(self, body: dict[str, Any]) -> str:
+        """The body's ``environment_id``, which must name a live environment (else 404)."""
         env_id = _require(body, "environment_id", str)
         if env_id not in self.provider.envs:
             raise WireError(404, f"environment {env_id} not found")
         return env_id
 
     async def drop(self, env_id: str) -> None:
+        """Tear an environment down and forget its ledger and teardown marks."""
         self.ledger.forget(env_id)
         self.pending_teardown.discard(env_id)
         if env_id in self.provider.envs:
             await self.provider.teardown(env_id)
 
     async def reap(self) -> None:
+        """Tear down the environments idle longer than the idle TTL."""
         for env_id in self.provider.idle(self.idle_ttl) if self.idle_ttl else []:
             await self.drop(env_id)
 
@@ -170,6 +177,9 @@ class PetriApi:
         self,
         fn: Callable[[Request], Awaitable[Response]],
     ) -> Callable[[Request], Awaitable[Response]]:
+        """A ``/v1`` handler wrapped: idle reaping, authorization, and every error as a wire
+        error (never a bare 500 page)."""
+
         async def handle(request: Request) -> Response:
             try:
                 await self.reap()
@@ -188,6 +198,8 @@ class PetriApi:
         return handle
 
     def fault_status(self, exc: ProviderFault, default: int) -> WireError:
+        """A provider fault as its wire error: 422 naming the state entry, 404 for an unknown
+        environment, else ``default``."""
         message = str(exc)
         cause = exc.__cause__
         if isinstance(cause, InjectionError):
@@ -199,6 +211,7 @@ class PetriApi:
         return WireError(default, message)
 
     async def conformance(self, request: Request) -> Response:
+        """``GET /v1/conformance?profile=<id>``: the provider's declaration (spec 04 §2.2)."""
         profile_id = request.query_params.get("profile")
         if not profile_id:
             raise WireError(
@@ -208,6 +221,8 @@ class PetriApi:
         return JSONResponse(answer.model_dump(mode="json"))
 
     async def provision(self, request: Request) -> Response:
+        """``POST /v1/provision``: a new environment and the agent's hand-off; an abandoned
+        request id provisions nothing (409)."""
         body = await self.json_body(request)
         request_id = _optional(body, "request_id", str, None)
         if request_id is not None and not 0 < len(request_id) <= MAX_REQUEST_ID:
@@ -259,6 +274,7 @@ class PetriApi:
         return JSONResponse({"status": "ready", **answer})
 
     async def state_snapshot(self, request: Request) -> Response:
+        """``POST /v1/state-snapshot``: the named resources (or all) as they are now."""
         body = await self.json_body(request)
         env_id = self.environment_id(body)
         refs = _optional(body, "resources", list, [])
@@ -267,6 +283,7 @@ class PetriApi:
         return JSONResponse(snap.model_dump(mode="json"))
 
     async def inject_state(self, request: Request) -> Response:
+        """``POST /v1/inject-state``: apply state entries (and inject-state stimuli) mid-run."""
         body = await self.json_body(request)
         env_id = self.environment_id(body)
         state = _require(body, "state", list)
@@ -278,6 +295,8 @@ class PetriApi:
         return JSONResponse({"status": "applied"})
 
     async def observe(self, request: Request) -> Response:
+        """``POST /v1/observe``: one observation, independent of the agent (audit log, resource
+        state, state diff, served calls)."""
         body = await self.json_body(request)
         env_id = self.environment_id(body)
         kind = _require(body, "observation_type", str)
@@ -307,6 +326,8 @@ class PetriApi:
         return JSONResponse(wire)
 
     async def teardown(self, request: Request) -> Response:
+        """``POST /v1/teardown``: by environment id, or by the request id of a provision the
+        runner abandoned."""
         body = await self.json_body(request)
         if body.get("environment_id") is None and body.get("request_id") is not None:
             request_id = _require(body, "request_id", str)
@@ -325,6 +346,7 @@ class PetriApi:
         return JSONResponse({"status": "destroyed"})
 
     async def healthz(self, request: Request) -> Response:
+        """``GET /healthz``: liveness, and where MCP is mounted."""
         return JSONResponse(
             {
                 "status": "ok",
@@ -334,6 +356,7 @@ class PetriApi:
         )
 
     async def reaper(self) -> None:
+        """Reap idle environments in the background while the app runs."""
         while self.idle_ttl:
             await anyio.sleep(max(1.0, min(self.idle_ttl / 4, 60.0)))
             with contextlib.suppress(Exception):
@@ -341,6 +364,7 @@ class PetriApi:
 
     @asynccontextmanager
     async def lifespan(self, _app: Starlette) -> AsyncIterator[dict[str, Any]]:
+        """The app's lifespan: the reaper, and the mounted MCP app's own lifespan."""
         state: dict[str, Any] = {}
         async with anyio.create_task_group() as tg:
             tg.start_soon(self.reaper)
@@ -352,6 +376,8 @@ class PetriApi:
             tg.cancel_scope.cancel()
 
     async def not_found(self, request: Request, exc: Exception) -> Response:
+        """An unknown path: refused, and recorded when an agent's token asked
+        (:func:`..servers.unrouted.deny_unrouted`)."""
         return deny_unrouted(
             self.provider,
             request,
@@ -362,6 +388,7 @@ class PetriApi:
         )
 
     async def not_allowed(self, request: Request, exc: Exception) -> Response:
+        """A method the path does not take: refused like an unknown path."""
         return deny_unrouted(
             self.provider,
             request,

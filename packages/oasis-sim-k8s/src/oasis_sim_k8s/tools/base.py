@@ -38,6 +38,7 @@ class ToolSpec:
     read_only: bool = False
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of this object on the wire."""
         return {
             "name": self.name,
             "description": self.description,
@@ -48,10 +49,13 @@ class ToolSpec:
 
 @dataclass
 class ToolResult:
+    """A tool's answer: its text, and whether it is an error."""
+
     text: str
     is_error: bool = False
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of this object on the wire."""
         return {"text": self.text, "is_error": self.is_error}
 
 
@@ -146,9 +150,11 @@ class Surface:
 
     # ---- public API ----------------------------------------------------------------
     def list_tools(self) -> list[ToolSpec]:
+        """The tools of this session, in listing order."""
         return [spec for spec, _ in self._tools.values()]
 
     def tool(self, name: str) -> ToolSpec | None:
+        """The spec of a tool by name, or None."""
         hit = self._tools.get(name)
         return hit[0] if hit else None
 
@@ -310,6 +316,7 @@ def rewrite_output(env: Any, targets: list[str], text: str) -> str:
 
 
 def schema(properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    """A JSON Schema object of these properties (no others allowed)."""
     out: dict[str, Any] = {
         "type": "object",
         "properties": properties,
@@ -321,6 +328,8 @@ def schema(properties: dict[str, Any], required: list[str] | None = None) -> dic
 
 
 def arg_str(args: dict[str, Any], key: str, default: str | None = None) -> str | None:
+    """A string argument (``default`` when absent); a mapping or list is a
+    :class:`ToolInputError`."""
     value = args.get(key, default)
     if value is None:
         return default
@@ -330,6 +339,8 @@ def arg_str(args: dict[str, Any], key: str, default: str | None = None) -> str |
 
 
 def arg_int(args: dict[str, Any], key: str, default: int | None = None) -> int | None:
+    """An integer argument (``default`` when absent or empty); anything else is a
+    :class:`ToolInputError`."""
     value = args.get(key, default)
     if value in (None, ""):
         return default
