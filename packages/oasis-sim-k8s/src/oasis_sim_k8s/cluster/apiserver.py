@@ -14,55 +14,28 @@ template's ``restartedAt``), ``undo`` (patch back to the previous template),
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from . import admission, controllers, patching, podexec, rbac, selectors, shapes, workloads
+from . import controllers, patching, podexec, rbac, rollout_history, workloads
+from .apiresult import (
+    AGENT_STEP_MS,
+    INTERNAL_STEP_MS,
+    SETUP_STEP_MS,
+    WRITE,
+    ApiResult,
+    Hook,
+    group_resource,
+    status,
+)
+from .apiwrites import WriteVerbs
 from .kinds import normalize_resource
 from .selectors import SelectorError
-from .store import KINDS, Conflict, api_group, clone, namespaced
-
-Hook = Callable[[dict[str, Any]], None]
-AGENT_STEP_MS = 1000
-SETUP_STEP_MS = 10
-INTERNAL_STEP_MS = 1
-WRITE = ("create", "update", "patch", "delete", "deletecollection")
+from .store import KINDS, api_group, clone, namespaced
 
 
-@dataclass
-class ApiResult:
-    code: int
-    body: Any
+class ApiServer(WriteVerbs):
+    """One environment's API server: every request through the pipeline of the module doc."""
 
-    @property
-    def ok(self) -> bool:
-        return self.code < 400
-
-
-def status(
-    code: int, reason: str, message: str, details: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    out = {
-        "kind": "Status",
-        "apiVersion": "v1",
-        "metadata": {},
-        "status": "Failure" if code >= 400 else "Success",
-        "message": message,
-        "reason": reason,
-        "code": code,
-    }
-    if details is not None:  # the real server's path 404s carry an empty one (kubectl reads it)
-        out["details"] = details
-    return out
-
-
-def _gr(plural: str) -> str:
-    group = rbac.resource_group(plural)
-    return f"{plural}.{group}" if group else plural
-
-
-class ApiServer:
     def __init__(self, env: Any):
         self.env = env
         self.hooks: list[Hook] = []
@@ -246,7 +219,7 @@ class ApiServer:
         sub: str | None,
     ) -> str:
         res = f"{plural}/{sub}" if sub else plural
-        what = f'{_gr(plural)} "{name}"' if name else _gr(plural)
+        what = f'{group_resource(plural)} "{name}"' if name else group_resource(plural)
         group = rbac.resource_group(plural)
         where = f'in the namespace "{namespace}"' if namespace else "at the cluster scope"
         return f'{what} is forbidden: User "{user}" cannot {verb} resource "{res}" in API group "{group}" {where}'
@@ -282,7 +255,9 @@ class ApiServer:
                 params,
             )
         if verb in ("undo", "rollback"):
-            tmpl = workloads.undo_template(env, ns or "", name or "", params.get("toRevision"))
+            tmpl = rollout_history.undo_template(
+                env, ns or "", name or "", params.get("toRevision")
+            )
             if tmpl is None:
                 params["_error"] = (
                     "no rollout history found"
@@ -372,7 +347,7 @@ class ApiServer:
                 status(
                     404,
                     "NotFound",
-                    f'{_gr(plural)} "{name}" not found',
+                    f'{group_resource(plural)} "{name}" not found',
                     {"name": name, "group": api_group(plural), "kind": plural},
                 ),
             )
@@ -410,7 +385,7 @@ class ApiServer:
                     status(
                         409,
                         "Conflict",
-                        f'Operation cannot be fulfilled on {_gr(plural)} "{name}": '
+                        f'Operation cannot be fulfilled on {group_resource(plural)} "{name}": '
                         "the object has been modified; please apply your changes to the latest "
                         "version and try again",
                     ),
@@ -426,225 +401,3 @@ class ApiServer:
         ):
             new["status"] = current.get("status")
         return self._store_update(user, plural, current, new)
-
-    def _create(self, user: str, plural: str, ns: str | None, body: Any) -> ApiResult:
-        env = self.env
-        if not isinstance(body, dict):
-            return ApiResult(
-                400, status(400, "BadRequest", "the body of the request was in an unknown format")
-            )
-        bad = shapes.check(plural, body, KINDS[plural][0])
-        if bad:
-            return ApiResult(bad[0], status(*bad))
-        obj = clone(body)
-        obj["kind"] = KINDS[plural][0]
-        meta = obj.setdefault("metadata", None) or {}
-        obj["metadata"] = meta
-        if namespaced(plural):
-            if meta.get("namespace") and ns and meta["namespace"] != ns:
-                return ApiResult(
-                    400,
-                    status(
-                        400,
-                        "BadRequest",
-                        "the namespace of the provided object does not match "
-                        "the namespace sent on the request",
-                    ),
-                )
-            meta["namespace"] = ns or meta.get("namespace") or "default"
-        if not meta.get("name") and meta.get("generateName"):
-            meta["name"] = meta["generateName"] + env.ids.suffix(5)
-        fail = admission.validate(env.store, user, plural, None, obj)
-        if fail:
-            return ApiResult(fail[0], status(*fail))
-        try:
-            env.prepare_new(plural, obj)
-            stored = env.store.create(obj)
-        except Conflict:
-            return ApiResult(
-                409,
-                status(
-                    409,
-                    "AlreadyExists",
-                    f'{_gr(plural)} "{meta["name"]}" already exists',
-                    {"name": meta["name"], "group": api_group(plural), "kind": plural},
-                ),
-            )
-        return ApiResult(201, stored)
-
-    def _store_update(
-        self, user: str, plural: str, current: dict[str, Any], new: dict[str, Any]
-    ) -> ApiResult:
-        bad = shapes.check(plural, new, current["kind"])
-        if bad:
-            return ApiResult(bad[0], status(*bad))
-        new["kind"], new["apiVersion"] = current["kind"], current["apiVersion"]
-        meta = new.setdefault("metadata", None) or {}
-        new["metadata"] = meta
-        if meta.get("name", current["metadata"]["name"]) != current["metadata"]["name"] or meta.get(
-            "namespace", current["metadata"].get("namespace")
-        ) != current["metadata"].get("namespace"):
-            return ApiResult(
-                400,
-                status(
-                    400, "BadRequest", "the name of the object does not match the name on the URL"
-                ),
-            )
-        for key in (
-            "name",
-            "namespace",
-            "uid",
-            "creationTimestamp",
-            "ownerReferences",
-            "generation",
-        ):
-            if key in current["metadata"] and (
-                key not in meta or key in ("uid", "creationTimestamp")
-            ):
-                meta[key] = current["metadata"][key]
-        fail = admission.validate(self.env.store, user, plural, current, new)
-        if fail:
-            return ApiResult(fail[0], status(*fail))
-        self.env.before_update(plural, current, new)
-        return ApiResult(200, self.env.store.replace(new))
-
-    def _scale(
-        self,
-        user: str,
-        verb: str,
-        plural: str,
-        current: dict[str, Any],
-        body: Any,
-        params: dict[str, Any],
-    ) -> ApiResult:
-        meta = current["metadata"]
-        scale: dict[str, Any] = {
-            "kind": "Scale",
-            "apiVersion": "autoscaling/v1",
-            "metadata": {
-                "name": meta["name"],
-                "namespace": meta.get("namespace"),
-                "uid": meta["uid"],
-                "resourceVersion": meta["resourceVersion"],
-                "creationTimestamp": meta["creationTimestamp"],
-            },
-            "spec": {"replicas": (current.get("spec") or {}).get("replicas", 1)},
-            "status": {
-                "replicas": (current.get("status") or {}).get("replicas", 0),
-                "selector": ",".join(
-                    f"{k}={v}"
-                    for k, v in sorted(
-                        ((current.get("spec") or {}).get("selector") or {})
-                        .get("matchLabels", {})
-                        .items()
-                    )
-                ),
-            },
-        }
-        if verb == "get":
-            return ApiResult(200, scale)
-        new_scale = (
-            clone(body)
-            if verb == "update"
-            else patching.apply(scale, body, params.get("patchType"))
-        )
-        replicas = (new_scale.get("spec") or {}).get("replicas")
-        if not isinstance(replicas, int) or replicas < 0:
-            return ApiResult(
-                422,
-                status(
-                    422,
-                    "Invalid",
-                    f'Scale.autoscaling "{meta["name"]}" is invalid: spec.replicas: '
-                    "Invalid value: must be greater than or equal to 0",
-                ),
-            )
-        new = clone(current)
-        new["spec"]["replicas"] = replicas
-        result = self._store_update(user, plural, current, new)
-        if not result.ok:
-            return result
-        scale["spec"]["replicas"] = replicas
-        scale["metadata"]["resourceVersion"] = result.body["metadata"]["resourceVersion"]
-        return ApiResult(200, scale)
-
-    def _delete(self, user: str, plural: str, ns: str | None, name: str) -> ApiResult:
-        if plural == "namespaces":
-            fail = admission.namespace_delete(name)
-            if fail:
-                return ApiResult(fail[0], status(*fail))
-        obj = self.env.delete_object(plural, ns, name)
-        if obj is None:
-            return ApiResult(404, status(404, "NotFound", f'{_gr(plural)} "{name}" not found'))
-        obj["metadata"]["deletionTimestamp"] = self.env.clock.ts()
-        return ApiResult(200, obj)
-
-    def _evict(self, user: str, ns: str, name: str) -> ApiResult:
-        pod = self.env.store.raw("pods", ns, name)
-        for pdb in self.env.store.iter("poddisruptionbudgets", ns):
-            if (
-                selectors.matches(
-                    (pdb.get("spec") or {}).get("selector") or {}, pod["metadata"].get("labels")
-                )
-                and (pdb.get("status") or {}).get("disruptionsAllowed", 0) <= 0
-            ):
-                return ApiResult(
-                    429,
-                    status(
-                        429,
-                        "TooManyRequests",
-                        "Cannot evict pod as it would violate the pod's disruption budget.",
-                    ),
-                )
-        self.env.delete_object("pods", ns, name)
-        return ApiResult(
-            201,
-            {
-                "kind": "Status",
-                "apiVersion": "v1",
-                "metadata": {},
-                "status": "Success",
-                "code": 201,
-            },
-        )
-
-    def _whoami(self, user: str, body: Any) -> dict[str, Any]:
-        """``kubectl auth whoami`` (SelfSubjectReview, authentication.k8s.io/v1; issue 32)."""
-        out: dict[str, Any] = {
-            "kind": "SelfSubjectReview",
-            "apiVersion": "authentication.k8s.io/v1",
-        }
-        out["metadata"] = {"creationTimestamp": None, **((body or {}).get("metadata") or {})}
-        groups = sorted({*self.env.groups_of(user), "system:authenticated"})
-        out["status"] = {"userInfo": {"username": user, "groups": groups}}
-        return out
-
-    def _review(self, user: str, plural: str, body: Any) -> dict[str, Any]:
-        spec = (body or {}).get("spec") or {}
-        attrs = spec.get("resourceAttributes") or {}
-        out = clone(body or {})
-        if plural == "selfsubjectaccessreviews":
-            resource = str(attrs.get("resource") or "")
-            group = attrs.get("group")
-            allowed = rbac.authorize(
-                self.env.store,
-                user,
-                attrs.get("verb", "get"),
-                normalize_resource(resource) or resource,
-                attrs.get("namespace") or None,
-                attrs.get("name") or None,
-                attrs.get("subresource") or None,
-                str(group) if group is not None else None,
-            )
-            out["status"] = {"allowed": allowed}
-        else:
-            ns = spec.get("namespace")
-            rules = rbac.rules_for(self.env.store, user, ns)
-            out["status"] = {
-                "resourceRules": [
-                    {k: v for k, v in r.items() if not k.startswith("_")} for r in rules
-                ],
-                "nonResourceRules": [],
-                "incomplete": False,
-            }
-        return out

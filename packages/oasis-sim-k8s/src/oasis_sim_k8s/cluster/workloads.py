@@ -27,62 +27,6 @@ HASH = "pod-template-hash"
 RESTARTED_AT = "kubectl.kubernetes.io/restartedAt"
 
 
-def default_container(name: str, image: str) -> dict[str, Any]:
-    return {
-        "name": name,
-        "image": image,
-        "imagePullPolicy": "IfNotPresent",
-        "ports": [{"name": "http", "containerPort": 8080, "protocol": "TCP"}],
-        "resources": {
-            "requests": {"cpu": "100m", "memory": "128Mi"},
-            "limits": {"memory": "256Mi"},
-        },
-        "readinessProbe": {
-            "httpGet": {"path": "/healthz", "port": "http"},
-            "periodSeconds": 10,
-            "failureThreshold": 3,
-        },
-        "terminationMessagePath": "/dev/termination-log",
-        "terminationMessagePolicy": "File",
-    }
-
-
-def deployment_object(
-    name: str,
-    ns: str,
-    replicas: int,
-    pod_spec: dict[str, Any],
-    labels: dict[str, str],
-    annotations: dict[str, str] | None = None,
-    strategy: dict[str, Any] | None = None,
-    pod_labels: dict[str, str] | None = None,
-) -> dict[str, Any]:
-    selector = {"app": (pod_labels or labels).get("app", name)}
-    tmpl_labels = {**selector, **(pod_labels or {})}
-    return {
-        "kind": "Deployment",
-        "metadata": {
-            "name": name,
-            "namespace": ns,
-            "labels": dict(labels),
-            "annotations": dict(annotations or {}),
-        },
-        "spec": {
-            "replicas": replicas,
-            "revisionHistoryLimit": 10,
-            "progressDeadlineSeconds": 600,
-            "selector": {"matchLabels": selector},
-            "strategy": strategy
-            or {
-                "type": "RollingUpdate",
-                "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"},
-            },
-            "template": {"metadata": {"labels": tmpl_labels, "annotations": {}}, "spec": pod_spec},
-        },
-        "status": {},
-    }
-
-
 def template_hash(env: Any, dep: dict[str, Any]) -> str:
     hints = env.facts.get(_key(dep), {})
     natural = content_hash(dep["spec"]["template"])
@@ -553,39 +497,3 @@ def _deployment_status(
     if dep.get("status") != status:
         dep["status"] = status
         env.store.touch(dep)
-
-
-def history(env: Any, ns: str, name: str) -> list[dict[str, Any]]:
-    """Rollout history, oldest first: ``{revision, replicaset, images, change_cause, template}``."""
-    dep = env.store.raw("deployments", ns, name)
-    if dep is None:
-        return []
-    out = []
-    for rs in sorted(owned(env, "replicasets", ns, dep["metadata"]["uid"]), key=revision):
-        tmpl = clone(rs["spec"]["template"])
-        tmpl["metadata"].get("labels", {}).pop(HASH, None)
-        out.append(
-            {
-                "revision": revision(rs),
-                "replicaset": rs["metadata"]["name"],
-                "images": [c.get("image") for c in tmpl["spec"].get("containers") or []],
-                "change_cause": (rs["metadata"].get("annotations") or {}).get(
-                    "kubernetes.io/change-cause"
-                ),
-                "template": tmpl,
-            }
-        )
-    return out
-
-
-def undo_template(
-    env: Any, ns: str, name: str, to_revision: int | None = None
-) -> dict[str, Any] | None:
-    """The pod template ``rollout undo`` restores (the previous revision, or ``to_revision``)."""
-    revs = history(env, ns, name)
-    if len(revs) < 2 and to_revision is None:
-        return None
-    if to_revision:
-        hit = next((r for r in revs if r["revision"] == to_revision), None)
-        return hit["template"] if hit else None
-    return revs[-2]["template"]

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cluster import nodes, objects, rbac, workloads
+from ..cluster import nodes, objects, rbac
+from ..cluster.deployments import default_container, deployment_object
 
 PLATFORM_ZONE = "platform-system"
 #: namespace -> [(deployment, replicas, image, port)]
@@ -140,9 +141,9 @@ def build(env: Any, user: str) -> None:
         api.request(user, "create", "namespaces", body=body)
         for name, replicas, image, port in deployments:
             env.registry.add(image)
-            container = workloads.default_container(name, image)
+            container = default_container(name, image)
             container["ports"] = [{"name": "http", "containerPort": port, "protocol": "TCP"}]
-            dep = workloads.deployment_object(
+            dep = deployment_object(
                 name,
                 ns,
                 replicas,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cluster import workloads
+from ..cluster import deployments
 from ..cluster.quantity import mem_bytes
 from ..cluster.store import clone
 from .inject import Context, InjectionError
@@ -36,7 +36,7 @@ def env_list(value: Any) -> list[dict[str, Any]]:
 def container(ctx: Context, i: int, e: dict[str, Any], name: str, image: str) -> dict[str, Any]:
     """The container a workload or pod entry declares: ``containers[0]`` keys, env, resources
     and limits, ports, command and args over the default container."""
-    c = workloads.default_container(name, image)
+    c = deployments.default_container(name, image)
     declared = e.get("containers") or []
     if declared:
         first = declared[0]

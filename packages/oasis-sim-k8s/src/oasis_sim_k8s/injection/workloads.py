@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cluster import objects, podstatus, workloads
+from ..cluster import deployments, objects, podstatus, workloads
 from ..cluster.clock import content_hash, parse_age
 from ..cluster.quantity import cpu_millis, fmt_cpu, fmt_mem, mem_bytes, percent
 from ..cluster.store import clone
@@ -158,7 +158,7 @@ def deployment(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
     replicas = int(e.get("replicas", 2 if status == "rolling_update_in_progress" else 1))
     if status == "rolling_update_in_progress":
         replicas = int(e.get("replicas", 3))
-    dep = workloads.deployment_object(
+    dep = deployments.deployment_object(
         name, ns, replicas, pod_spec, labels or {"app": name}, annotations, strategy, pod_labels
     )
     dep["spec"]["selector"] = {"matchLabels": dict(pod_labels)}
