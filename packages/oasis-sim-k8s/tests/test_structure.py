@@ -18,7 +18,6 @@ SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "structure.py"
 #: still over 500 lines: the module -> its size when listed (issue 33: to be split)
 MODULES_OVER: dict[str, int] = {
     "oasis_sim_k8s.servers.gate": 556,
-    "oasis_sim_k8s.tools.k8s_columns": 515,
 }
 #: still over 80 lines: the function -> its size when listed
 FUNCTIONS_OVER: dict[str, int] = {
@@ -44,7 +43,7 @@ FUNCTIONS_OVER: dict[str, int] = {
 
 #: public definitions (top-level, and public methods of public classes) still without a
 #: docstring: the count may only go down
-UNDOCUMENTED = 393
+UNDOCUMENTED = 387
 
 
 def _load() -> ModuleType:
