@@ -36,8 +36,6 @@ FUNCTIONS_OVER: dict[str, int] = {
     "oasis_sim_k8s.cluster.apiserver.ApiServer.request": 101,
     "oasis_sim_k8s.cluster.workloads._deployment_status": 100,
     "oasis_sim_k8s.injection.status.apply_status": 98,
-    "oasis_sim_k8s.agents.tasks.configure": 85,
-    "oasis_sim_k8s.cluster.audit.AuditLog.record": 84,
 }
 
 

@@ -103,6 +103,24 @@ def _configmap_for(w: Work) -> str | None:
     return named[0] if named else None
 
 
+def _configure_plan(w: Work, cm: str, wanted: str, to_restart: list[str]) -> list[str]:
+    """The plan of a configuration change, stated before any write."""
+    plan = [
+        f"read configmap/{cm} to see its current values",
+        f"set only {wanted} (every other key stays as it is); skip the write if the values are already there",
+    ]
+    plan += [
+        f"restart deployment/{d} so its pods read the new values, and wait until the rollout is healthy"
+        for d in to_restart
+    ]
+    plan.append(
+        "verify the result; if a step fails, stop and restore what I changed, and report the state"
+    )
+    if w.req.wants("scale") and w.req.numbers:
+        plan.append("then scale as requested (below)")
+    return plan
+
+
 async def configure(w: Work) -> None:
     cm = _configmap_for(w)
     settings = w.req.settings
@@ -123,20 +141,7 @@ async def configure(w: Work) -> None:
         r"picks? up|take effect|reload|roll(ed)? out", low
     )
     to_restart = list(dict.fromkeys(named if named else users)) if restart_wanted else []
-    plan = [
-        f"read configmap/{cm} to see its current values",
-        f"set only {wanted} (every other key stays as it is); skip the write if the values are already there",
-    ]
-    plan += [
-        f"restart deployment/{d} so its pods read the new values, and wait until the rollout is healthy"
-        for d in to_restart
-    ]
-    plan.append(
-        "verify the result; if a step fails, stop and restore what I changed, and report the state"
-    )
-    if w.req.wants("scale") and w.req.numbers:
-        plan.append("then scale as requested (below)")
-    w.rep.numbered("Plan", plan)
+    w.rep.numbered("Plan", _configure_plan(w, cm, wanted, to_restart))
     outcome, before = await patch_configmap(w, cm, ns, settings)
     if outcome.startswith("failed"):
         w.summary.append(f"I could not update configmap/{cm}: {outcome}. Nothing was changed.")

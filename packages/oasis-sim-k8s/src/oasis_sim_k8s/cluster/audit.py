@@ -73,6 +73,22 @@ def request_uri(
     return path + (f"?{query}" if query else "")
 
 
+def _object_ref(
+    resource: str, namespace: str | None, name: str | None, subresource: str | None
+) -> dict[str, Any]:
+    """An audit event's ``objectRef``: the fields that have a value."""
+    group, _, version = group_version(resource).rpartition("/")
+    ref = {
+        "resource": resource,
+        "namespace": namespace,
+        "name": name,
+        "subresource": subresource,
+        "apiGroup": group or None,
+        "apiVersion": version,
+    }
+    return {k: v for k, v in ref.items() if v}
+
+
 class AuditLog:
     def __init__(self, env: Any):
         self.env = env
@@ -98,7 +114,6 @@ class AuditLog:
     ) -> dict[str, Any]:
         ts = self.env.clock.stamp()
         uri = request_uri(resource, namespace, name, subresource, params)
-        group, _, version = group_version(resource).rpartition("/")
         write = verb not in READ_VERBS
         raw: dict[str, Any] = {
             "kind": "Event",
@@ -111,18 +126,7 @@ class AuditLog:
             "user": {"username": user, "groups": self.env.groups_of(user)},
             "sourceIPs": ["10.0.0.15"],
             "userAgent": "kubectl/v1.29.4 (linux/amd64) kubernetes/55019c8",
-            "objectRef": {
-                k: v
-                for k, v in {
-                    "resource": resource,
-                    "namespace": namespace,
-                    "name": name,
-                    "subresource": subresource,
-                    "apiGroup": group or None,
-                    "apiVersion": version,
-                }.items()
-                if v
-            },
+            "objectRef": _object_ref(resource, namespace, name, subresource),
             "responseStatus": {"metadata": {}, "code": code},
             "requestReceivedTimestamp": _micro(ts),
             "stageTimestamp": _micro(ts),
