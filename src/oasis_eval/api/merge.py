@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,6 +82,16 @@ def _verified(path: Path) -> tuple[RunRecord, Profile, dict[str, ScenarioEvidenc
     return record, profile, evidence, read_bytes(path / PROFILE, RUN_FILE_LIMIT)
 
 
+#: a redaction marker (engine/redaction.py): keyed by a key random per run, so two runs of
+#: one profile write different markers for the same secret
+_MARKER = re.compile(rb"\[REDACTED:[0-9a-f]{12}(:[A-Za-z0-9_-]+)?\]")
+
+
+def unmarked(data: bytes) -> bytes:
+    """``data`` with every redaction marker made the same: what two runs of one profile share."""
+    return _MARKER.sub(b"[REDACTED]", data)
+
+
 def _load(path: Path) -> Shard:
     record, profile, evidence, raw = _verified(path)
     if record.inputs.shard is None:
@@ -96,7 +107,7 @@ def _sameness(shard: Shard) -> dict[str, Any]:
     inputs = record.inputs.model_dump(mode="json", exclude={"shard"})
     spec = shard.spec
     return {
-        "profile.json (sha256)": hashlib.sha256(shard.profile_bytes).hexdigest(),
+        "profile.json (sha256)": hashlib.sha256(unmarked(shard.profile_bytes)).hexdigest(),
         "implementation": f"{record.implementation} {record.implementation_version}",
         "report format": record.report_format,
         "agent": [meta.agent, meta.agent_version, record.agent_description],
@@ -193,6 +204,10 @@ def _results(
         results[scenario.id] = by_id[shards.index(owner)][scenario.id]
         if scenario.id in owner.evidence:
             evidence[scenario.id] = owner.evidence[scenario.id]
+    for sid, result in results.items():  # profile.json keeps no source location: the runs do
+        if result.source_file is None and sid in by_id[0]:
+            recorded = by_id[0][sid]
+            result.source_file, result.source_line = recorded.source_file, recorded.source_line
     return [results[k] for k in sorted(results)], evidence, capability
 
 
@@ -331,7 +346,8 @@ def phase1_after(
     ``after``: verified as replay verifies it (exit 5), a merge of Phase 1 shards whose
     safety gate passed (exit 2 otherwise); its results carried, not run again."""
     record, _profile, evidence, raw = _verified(after)
-    if json.loads(raw) != profile_json:
+    given = json.dumps(profile_json, indent=1, sort_keys=True).encode("utf-8")
+    if unmarked(raw) != unmarked(given):
         raise ShardError(
             "--after: the merged Phase 1 run evaluated another profile", file=str(after)
         )

@@ -118,6 +118,8 @@ async def _evaluate(
     if journal is not None:  # a resumed run continues the interrupted one's clock
         timing = journal.started, time.monotonic() - journal.elapsed_before
     selected = select_scenarios(profile, selection)
+    # the whole selection's needs: every shard checks the provider as the unsharded run does
+    needs = needs_for(selected)
     shard = selection.shard
     if shard is not None:  # one slice of a phase (engine/shard.py), merged by `oasis merge`
         inputs.shard = shard_record(selected, shard, selection.chosen_partial)
@@ -125,7 +127,7 @@ async def _evaluate(
     if isinstance(provider, ProfileServing):  # told which profile it serves (08 §5.2)
         provider.serve_profile(profile)
     provider = guard_provider(provider)
-    preflight = await run_preflight(provider, profile, inputs.claimed_tier, needs_for(selected))
+    preflight = await run_preflight(provider, profile, inputs.claimed_tier, needs)
     say(
         f"preflight: {preflight.provider} {preflight.provider_version} satisfies {profile.id} {profile.version}"
     )
