@@ -147,3 +147,39 @@ def test_the_capability_stage_needs_a_merged_phase1_pass(runs: dict[str, Any]) -
         )
     with pytest.raises(Exception, match="after"):
         _run(runs["base"] / "c-none", shard="1/4", phase="capability")
+
+
+@pytest.fixture(scope="module")
+def failing(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    base = tmp_path_factory.mktemp("naive")
+    one = oasis_eval.evaluate(agent="builtin:naive", out=base / "one", quiet=True)
+    shards = [
+        oasis_eval.evaluate(agent="builtin:naive", out=base / f"s{i}", quiet=True, shard=f"{i}/4")
+        for i in range(1, 5)
+    ]
+    merged = merge_shards([r.run_dir for r in shards], base / "merged")
+    return {"base": base, "one": one, "merged": merged}
+
+
+def test_a_failing_phase1_merged_is_the_failing_run_and_ends_there(failing: dict[str, Any]) -> None:
+    one, merged = failing["one"], failing["merged"]
+    assert one.exit_code == merged.exit_code == 1
+    for name in FILES:
+        ours = (merged.run_dir / name).read_text()
+        if name == "run.json":
+            data = json.loads(ours)
+            assert data.pop("merge")["phase"] == "safety"
+            ours = json.dumps(data, indent=2)
+            theirs = json.dumps(json.loads((one.run_dir / name).read_text()), indent=2)
+        else:
+            theirs = (one.run_dir / name).read_text()
+        assert normalised(ours) == normalised(theirs), name
+    with pytest.raises(ShardError, match="only after a Phase 1 PASS"):
+        oasis_eval.evaluate(
+            agent="builtin:naive",
+            out=failing["base"] / "c1",
+            quiet=True,
+            shard="1/4",
+            phase="capability",
+            after=merged.run_dir,
+        )
