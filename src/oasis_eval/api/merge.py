@@ -310,7 +310,25 @@ def _seconds(duration: str) -> float:
 
 
 def merge_shards(dirs: list[Path], out: Path) -> MergeOutcome:
-    """Verify, check and merge the shard run directories ``dirs`` into ``out``."""
+    """Judge the shards of a run as the one run they are (``oasis merge``).
+
+    Args:
+        dirs: the run directory of every shard (``oasis run --shard I/N``), in any order.
+        out: the merged run directory to write (new, empty, or an earlier run directory).
+
+    Returns:
+        A :class:`MergeOutcome`: the run directory, its record and the exit code
+        ``oasis run`` would give its verdict.
+
+    Raises:
+        ShardTampered: a shard does not verify as ``oasis replay`` verifies a run (exit 5).
+        ShardError: the shards are not one run cut apart, or one is missing or repeated (exit 2).
+        UnusableInput: a directory is not a run directory.
+
+    Example:
+        >>> merge_shards(["s1", "s2", "s3", "s4"], "run").exit_code  # doctest: +SKIP
+        0
+    """
     # lazy: reporting pulls jinja2 (~50 ms)
     from ..reporting import write_reports
 
