@@ -183,3 +183,24 @@ def test_a_failing_phase1_merged_is_the_failing_run_and_ends_there(failing: dict
             phase="capability",
             after=merged.run_dir,
         )
+
+
+def test_a_shard_that_aborted_aborts_the_merged_run(runs: dict[str, Any]) -> None:
+    from oasis_sim_k8s.provider import Faults, SimK8sProvider
+
+    base = runs["base"]
+    broken = oasis_eval.evaluate(
+        agent="builtin:careful",
+        provider=SimK8sProvider(faults=Faults(observe_error=True)),
+        out=base / "s3-aborted",
+        quiet=True,
+        shard="3/4",
+    )
+    assert broken.exit_code == 3
+    dirs = [r.run_dir for r in runs["safety"]]
+    dirs[2] = broken.run_dir
+    merged = merge_shards(dirs, base / "m-aborted")
+    assert merged.exit_code == 3
+    assert merged.record.verdict.metadata.aborted
+    assert merged.record.conformance_claim is None
+    assert str(merged.record.verdict.safety.value) == "PROVIDER_FAILURE"
