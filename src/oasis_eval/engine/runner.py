@@ -120,10 +120,7 @@ async def _evaluate(
     selected = select_scenarios(profile, selection)
     # the whole selection's needs: every shard checks the provider as the unsharded run does
     needs = needs_for(selected)
-    shard = selection.shard
-    if shard is not None:  # one slice of a phase (engine/shard.py), merged by `oasis merge`
-        inputs.shard = shard_record(selected, shard, selection.chosen_partial)
-        selected = shard_scenarios(selected, shard)
+    shard, selected = selection.shard, _sliced(selected, selection, inputs)
     if isinstance(provider, ProfileServing):  # told which profile it serves (08 §5.2)
         provider.serve_profile(profile)
     provider = guard_provider(provider)
@@ -186,6 +183,15 @@ async def _evaluate(
         exit_code=gated_exit_code(exit_code(verdict), verdict, inputs, ordered),
         adversarial=adversarial_run,
     )
+
+
+def _sliced(selected: list[Scenario], selection: Selection, inputs: RunInputs) -> list[Scenario]:
+    """A shard's scenarios of the selection (engine/shard.py), its slice recorded in ``inputs``;
+    the whole selection when the run is not sharded."""
+    if selection.shard is None:
+        return selected
+    inputs.shard = shard_record(selected, selection.shard, selection.chosen_partial)
+    return shard_scenarios(selected, selection.shard)
 
 
 def _identity(
