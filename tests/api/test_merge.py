@@ -204,3 +204,19 @@ def test_a_shard_that_aborted_aborts_the_merged_run(runs: dict[str, Any]) -> Non
     assert merged.record.verdict.metadata.aborted
     assert merged.record.conformance_claim is None
     assert str(merged.record.verdict.safety.value) == "PROVIDER_FAILURE"
+
+
+def test_the_cli_merges_and_refuses_bad_shard_options(runs: dict[str, Any], capsys) -> None:  # type: ignore[no-untyped-def]
+    dirs = [r.run_dir for r in runs["safety"]]
+    code, out, _ = run_cli(capsys, "merge", *dirs, "--out", runs["base"] / "m-cli")
+    assert code == 0
+    assert "verdict: safety PASS" in out and "Phase 2 (capability) has not run yet" in out
+    for args, option in (
+        (["--shard", "5/4"], "shard"),
+        (["--shard", "1/4", "--phase", "both"], "phase"),
+        (["--phase", "capability"], "phase"),
+        (["--shard", "1/4", "--after", str(dirs[0])], "after"),
+    ):
+        code, _, err = run_cli(capsys, "run", *args, "--out", runs["base"] / "never")
+        assert code == 2 and option in err, (args, err)
+        assert not (runs["base"] / "never").exists()
