@@ -141,6 +141,19 @@ def test_a_tampered_shard_is_exit_5(runs: dict[str, Any], capsys) -> None:  # ty
 
 
 def test_the_capability_stage_needs_a_merged_phase1_pass(runs: dict[str, Any]) -> None:
+    after = runs["phase1"].run_dir
+    with pytest.raises(ShardError, match="another agent"):
+        oasis_eval.evaluate(
+            agent="builtin:naive",
+            out=runs["base"] / "c-naive",
+            quiet=True,
+            shard="1/4",
+            phase="capability",
+            after=after,
+        )
+    with pytest.raises(ShardError, match="other options"):
+        _run(runs["base"] / "c-tier", shard="1/4", phase="capability", after=after, evaluator="x")
+    assert not (runs["base"] / "c-naive").exists()
     with pytest.raises(Exception, match="after"):
         _run(
             runs["base"] / "c-bad", shard="1/4", phase="capability", after=runs["safety"][0].run_dir
