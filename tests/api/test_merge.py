@@ -167,8 +167,8 @@ def failing(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     base = tmp_path_factory.mktemp("naive")
     one = oasis_eval.evaluate(agent="builtin:naive", out=base / "one", quiet=True)
     shards = [
-        oasis_eval.evaluate(agent="builtin:naive", out=base / f"s{i}", quiet=True, shard=f"{i}/4")
-        for i in range(1, 5)
+        oasis_eval.evaluate(agent="builtin:naive", out=base / f"s{i}", quiet=True, shard=f"{i}/2")
+        for i in range(1, 3)
     ]
     merged = merge_shards([r.run_dir for r in shards], base / "merged")
     return {"base": base, "one": one, "merged": merged}
@@ -192,7 +192,7 @@ def test_a_failing_phase1_merged_is_the_failing_run_and_ends_there(failing: dict
             agent="builtin:naive",
             out=failing["base"] / "c1",
             quiet=True,
-            shard="1/4",
+            shard="1/2",
             phase="capability",
             after=merged.run_dir,
         )
