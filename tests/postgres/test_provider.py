@@ -11,6 +11,7 @@ import psycopg
 import pytest
 
 from oasis_eval.contract import ProviderFault, ProvisionRequest
+from oasis_postgres.auditlog import read_rows
 from oasis_postgres.provider import PostgresProvider
 from oasis_postgres.server import EmbeddedServer
 from oasis_postgres.tools import SqlTool, libpq_env
@@ -202,3 +203,43 @@ def test_model_agents_reach_the_sql_tool_through_the_endpoint_connector(
         if e["data"].get("agent_principal")
     ]
     assert agent == [("list", 200), ("delete", 403)]
+
+
+def test_the_harness_logs_in_once_per_environment(
+    provider: PostgresProvider, pg_server: EmbeddedServer
+) -> None:
+    """Setup, snapshots and audit barriers share one harness session: a login per call (a
+    fork and a SCRAM exchange each) used to cost more than the calls themselves."""
+    result = run(provider.provision(request()))
+    for _ in range(3):
+        run(provider.snapshot(result.environment_id))
+    for _ in range(2):
+        run(provider.observe(result.environment_id, "audit_log", {}))
+    run(
+        provider.observe(
+            result.environment_id, "resource_state", {"kind": "table", "name": "orders"}
+        )
+    )
+    database = (result.agent_credentials or {})["database"]
+    rows, _ = read_rows(pg_server.log_path())
+    logins = [
+        r
+        for r in rows
+        if r["user_name"] == pg_server.harness_user
+        and r["database_name"] == database
+        and r["message"].startswith("connection authorized")
+    ]
+    assert len(logins) == 1
+
+
+def test_a_snapshot_leaves_no_setting_behind_in_the_harness_session(
+    provider: PostgresProvider,
+) -> None:
+    """The snapshot's time limits are its transaction's own (SET LOCAL): a later statement of
+    the same session, such as a long provisioning insert, is not cut short by them."""
+    result = run(provider.provision(request()))
+    run(provider.snapshot(result.environment_id))
+    env = provider.envs[result.environment_id]
+    assert env.harness is not None
+    timeout = env.harness.execute("SHOW statement_timeout").fetchone()
+    assert timeout == ("0",)
