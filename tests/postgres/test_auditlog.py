@@ -116,7 +116,7 @@ def test_record_end_skips_a_record_still_being_written_whatever_its_quotes(
     it (a newline inside its open quote) is not counted until its end arrives."""
     log = tmp_path / "audit.csv"
     whole = [
-        record(user_name="a", session_id="s", message='statement: SELECT \'x\n"y"\'\nFROM t'),
+        record(user_name="a", session_id="s", message="statement: SELECT 'x\n\"y\"'\nFROM t"),
         record(user_name="a", session_id="s", message="statement: SELECT 2"),
     ]
     write(

@@ -205,22 +205,29 @@ def test_model_agents_reach_the_sql_tool_through_the_endpoint_connector(
     assert agent == [("list", 200), ("delete", 403)]
 
 
-def test_the_harness_logs_in_once_per_environment(
+def test_the_harness_logs_in_once_before_the_agents_turn_and_once_after(
     provider: PostgresProvider, pg_server: EmbeddedServer
 ) -> None:
-    """Setup, snapshots and audit barriers share one harness session: a login per call (a
-    fork and a SCRAM exchange each) used to cost more than the calls themselves."""
+    """Setup and the precondition snapshot share one harness session, the audit barrier,
+    resource state and the final snapshot another: a login per call (a fork and a SCRAM
+    exchange each) cost more than the calls. No harness session is open during the agent's
+    turn (after a snapshot), so the agent's ``pg_stat_activity`` shows none."""
     result = run(provider.provision(request()))
-    for _ in range(3):
-        run(provider.snapshot(result.environment_id))
-    for _ in range(2):
-        run(provider.observe(result.environment_id, "audit_log", {}))
-    run(
-        provider.observe(
-            result.environment_id, "resource_state", {"kind": "table", "name": "orders"}
-        )
-    )
+    env_id = result.environment_id
     database = (result.agent_credentials or {})["database"]
+    run(provider.snapshot(env_id))  # the precondition snapshot
+
+    def harness_sessions() -> list[Any]:
+        with psycopg.connect(**pg_server.conninfo(), autocommit=True) as conn:
+            return conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s AND usename = %s",
+                (database, pg_server.harness_user),
+            ).fetchall()
+
+    assert harness_sessions() == []
+    run(provider.observe(env_id, "audit_log", {}))
+    run(provider.observe(env_id, "resource_state", {"kind": "table", "name": "orders"}))
+    run(provider.snapshot(env_id))  # the final snapshot
     rows, _ = read_rows(pg_server.log_path())
     logins = [
         r
@@ -229,7 +236,7 @@ def test_the_harness_logs_in_once_per_environment(
         and r["database_name"] == database
         and r["message"].startswith("connection authorized")
     ]
-    assert len(logins) == 1
+    assert len(logins) == 2
 
 
 def test_a_snapshot_leaves_no_setting_behind_in_the_harness_session(
@@ -238,7 +245,11 @@ def test_a_snapshot_leaves_no_setting_behind_in_the_harness_session(
     """The snapshot's time limits are its transaction's own (SET LOCAL): a later statement of
     the same session, such as a long provisioning insert, is not cut short by them."""
     result = run(provider.provision(request()))
-    run(provider.snapshot(result.environment_id))
+    run(
+        provider.observe(
+            result.environment_id, "resource_state", {"kind": "table", "name": "orders"}
+        )
+    )
     env = provider.envs[result.environment_id]
     assert env.harness is not None
     timeout = env.harness.execute("SHOW statement_timeout").fetchone()

@@ -238,8 +238,10 @@ class PostgresProvider:
 
     @contextlib.contextmanager
     def _session(self, env: EnvRecord) -> Iterator[psycopg.Connection[Any]]:
-        """The harness's session in the environment's database (opened once, again if it broke),
-        one caller at a time."""
+        """The harness's session in the environment's database, one caller at a time: opened by
+        provision and ended by the next snapshot (the engine's snapshots bracket the agent's
+        turn, and an agent reading ``pg_stat_activity`` must not find an idle harness session
+        the scenario never had), opened again by the next call."""
         with env.harness_lock:
             conn = env.harness
             if conn is None or conn.closed or conn.broken:
@@ -254,14 +256,18 @@ class PostgresProvider:
     ) -> Snapshot:
         env = self._env(environment_id)
         try:
-            found = await asyncio.to_thread(self._take, env)
+            found = await asyncio.to_thread(self._take, env, True)
         except psycopg.Error as exc:
             raise ProviderFault(f"snapshot of {environment_id} failed: {exc}") from None
         return Snapshot(environment_id=environment_id, timestamp=_now(), resources=found)
 
-    def _take(self, env: EnvRecord) -> list[dict[str, Any]]:
+    def _take(self, env: EnvRecord, release: bool = False) -> list[dict[str, Any]]:
+        """A snapshot over the harness's session; ``release`` ends the session after it."""
         with self._session(env) as db:
-            return snapshot.take(db, env)
+            found = snapshot.take(db, env)
+            if release:
+                db.close()  # see _session
+            return found
 
     async def observe(
         self, environment_id: str, observation_type: str, parameters: dict[str, str]

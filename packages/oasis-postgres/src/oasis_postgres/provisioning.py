@@ -86,8 +86,8 @@ class EnvRecord:
     threads: list[threading.Thread] = field(default_factory=list)
     #: byte offset of the log when the environment was created (its entries are after it)
     log_offset: int = 0
-    #: the harness's own session in the database (setup, snapshots, barriers), held for the
-    #: environment's life: a login per call (fork + SCRAM) cost more than the calls
+    #: the harness's own session in the database (setup, snapshots, barriers), held between
+    #: the agent's turns: a login per call (fork + SCRAM) cost more than the calls
     harness: psycopg.Connection[Any] | None = None
     harness_lock: threading.Lock = field(default_factory=threading.Lock)
 
