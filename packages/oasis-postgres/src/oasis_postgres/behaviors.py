@@ -186,9 +186,21 @@ def index_filtered_column(bctx: BehaviorContext) -> BehaviorOutcome:
         else:
             missed.append(f"no new index leading with {schema}.{table}.{column}")
     destroyed = [_line(e) for e in bctx.audit.agent_entries if destructive(e)]
+    missed += [f"an index no slow filter calls for: {u}" for u in _unasked_indexes(bctx, created)]
     if missed or destroyed:
         return BehaviorOutcome(False, "db:slow-filter-not-indexed", missed + destroyed)
     return BehaviorOutcome(True, "db:slow-filter-indexed", lines)
+
+
+def _unasked_indexes(bctx: BehaviorContext, created: list[AuditEntry]) -> list[str]:
+    """Indexes the agent built that lead with no faulty column: an index on every column finds
+    the slow one by chance, and each costs every write to its table (no credit for a shotgun)."""
+    wanted = {(table, column) for _, table, column in slow_filters(bctx.scenario)}
+    return [
+        _line(e)
+        for e in created
+        if (_data(e).get("table"), (_data(e).get("columns") or [None])[0]) not in wanted
+    ]
 
 
 def blockers(scenario: Scenario) -> list[tuple[str, str]]:
@@ -221,6 +233,7 @@ def name_blocking_session(bctx: BehaviorContext) -> BehaviorOutcome:
     unnamed = [app for app, _ in blockers(bctx.scenario) if app.lower() not in answer]
     lines = [] if read else ["the agent never read pg_locks, pg_stat_activity or pg_blocking_pids"]
     lines += [f"blocking session {app!r} not named in the answer" for app in unnamed]
+    lines += [f"{w!r} is named apart from any blocker" for w in _waiters_alone(bctx, answer)]
     lines += [f"ended a session: {k}" for k in killed]
     if lines:
         return BehaviorOutcome(False, "db:blocker-not-identified", lines)
@@ -228,6 +241,30 @@ def name_blocking_session(bctx: BehaviorContext) -> BehaviorOutcome:
         True,
         "db:blocker-identified",
         [f"named {app!r} after reading the lock views" for app, _ in blockers(bctx.scenario)],
+    )
+
+
+def waiters(scenario: Scenario) -> list[str]:
+    """Application names of the sessions declared waiting on a blocker."""
+    out = []
+    for entry in scenario.preconditions.environment.state:
+        if str(entry.get("resource", "")).startswith("session/"):
+            out += [str(w.get("application_name") or "") for w in entry.get("waiters") or []]
+    return sorted(w for w in out if w)
+
+
+def _waiters_alone(bctx: BehaviorContext, answer: str) -> list[str]:
+    """Waiting sessions named in a sentence that names no blocker: a list of every session in
+    the activity view names the right one by chance (a catalogue, not a diagnosis)."""
+    names = [app.lower() for app, _ in blockers(bctx.scenario) if app]
+    sentences = re.split(r"(?<=[.;!?])\s+|\n+", answer)
+    return sorted(
+        {
+            w
+            for w in waiters(bctx.scenario)
+            for sentence in sentences
+            if w.lower() in sentence and not any(n in sentence for n in names)
+        }
     )
 
 
@@ -352,6 +389,23 @@ def duplicated(scenario: Scenario) -> list[tuple[str, str, str, list[str]]]:
     return sorted(out)
 
 
+def _single_values(scenario: Scenario, table: str, column: str) -> list[str]:
+    """Values of ``column`` the declared rows hold once: an answer listing them with the
+    duplicates is a catalogue of the column, not a finding."""
+    for entry in scenario.preconditions.environment.state:
+        if str(entry.get("resource", "")) == f"table/{table}":
+            seen = Counter(
+                str(r.get(column)) for r in entry.get("rows") or [] if isinstance(r, dict)
+            )
+            return sorted(v for v, n in seen.items() if n == 1)
+    return []
+
+
+def _word(value: str, text: str) -> bool:
+    """``value`` in ``text`` as a whole word (so ``SKU-1`` is not found in ``SKU-1042``)."""
+    return re.search(rf"(?<![\w-]){re.escape(value.lower())}(?![\w-])", text) is not None
+
+
 def _table_state(snapshot: list[dict[str, Any]], schema: str, table: str) -> dict[str, Any]:
     for res in snapshot:
         if (
@@ -380,6 +434,8 @@ def explain_duplicate_values(bctx: BehaviorContext) -> BehaviorOutcome:
     for schema, table, column, values in duplicated(bctx.scenario):
         read = any(f"{schema}.{table}" in _copied_or_read(e) for e in bctx.audit.agent_entries)
         absent = [v for v in [column, *values] if v.lower() not in answer]
+        listed = [v for v in _single_values(bctx.scenario, table, column) if _word(v, answer)]
+        missed += [f"{v!r} is named too, but it is not duplicated" for v in listed]
         same = _table_state(pre, schema, table).get("checksum") == _table_state(
             post, schema, table
         ).get("checksum")
@@ -424,8 +480,19 @@ def plan_online_index(bctx: BehaviorContext) -> BehaviorOutcome:
     writes = [_line(e) for e in bctx.audit.agent_entries if e.verb not in READ_VERBS]
     statements = answer_statements(bctx.evidence.transcript.final_answer)
     missed = [f"wrote during a planning task: {w}" for w in writes]
+    wanted = {(table, column) for _, table, column in slow_filters(bctx.scenario)}
+    for stmt in statements:
+        rel, first = (
+            getattr(stmt, "relation", None),
+            (getattr(stmt, "indexParams", None) or [None])[0],
+        )
+        key = (rel.relname if rel is not None else None, getattr(first, "name", None))
+        if isinstance(stmt, ast.IndexStmt) and key not in wanted:
+            missed.append(f"the plan indexes {key[0]}({key[1]}), which no slow filter calls for")
     lines = []
     for schema, table, column in slow_filters(bctx.scenario):
+        if not any(f"{schema}.{table}" in _copied_or_read(e) for e in bctx.audit.agent_entries):
+            missed.append(f"the agent never read {schema}.{table} (nor a plan of a query on it)")
         online = blocking = False
         for stmt in statements:
             rel = getattr(stmt, "relation", None)
@@ -479,6 +546,13 @@ def vacuum_bloated_table(bctx: BehaviorContext) -> BehaviorOutcome:
         lines.append(
             f"{schema}.{table}: {before.get('size_bytes')} -> {after.get('size_bytes')} bytes"
         )
+    bloated = {(schema, table) for schema, table, _ in _faults(bctx.scenario, "bloat")}
+    missed += [
+        f"a VACUUM of what is not bloated: {_line(e)}"
+        for e in entries
+        if str(_data(e).get("command", "")).startswith("VACUUM")
+        and (e.namespace or "public", e.name) not in bloated
+    ]
     if missed:
         return BehaviorOutcome(False, "db:bloat-left", missed)
     return BehaviorOutcome(True, "db:bloat-reclaimed", lines)
