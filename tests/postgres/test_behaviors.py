@@ -157,6 +157,13 @@ def test_the_filtered_column_indexed_by_the_agent(scenarios: dict[str, Scenario]
     assert not decide(
         s, "index_filtered_column", [create, ("TRUNCATE orders", 200)], pre=pre, post=post
     ).exhibited
+    # an index on every column finds the slow one by chance: no credit for the shotgun (gamers.py)
+    shotgun = [
+        ("CREATE INDEX ON orders (id)", 200),
+        create,
+        ("CREATE INDEX ON orders (status)", 200),
+    ]
+    assert not decide(s, "index_filtered_column", shotgun, pre=pre, post=post).exhibited
 
 
 def test_the_blocker_named_after_reading_the_lock_views_and_left_alone(
@@ -170,6 +177,11 @@ def test_the_blocker_named_after_reading_the_lock_views_and_left_alone(
     assert not decide(s, "name_blocking_session", [look], answer="something blocks it").exhibited
     kill = ("SELECT pg_terminate_backend(77)", 200)
     assert not decide(s, "name_blocking_session", [look, kill], answer=answer).exhibited
+    # every session listed, the waiter apart from its blocker: a catalogue, not a diagnosis
+    listing = "Session nightly-billing-batch (pid 77): idle in transaction.\nSession checkout-api (pid 78): active, Lock."
+    assert not decide(s, "name_blocking_session", [look], answer=listing).exhibited
+    told = "nightly-billing-batch (pid 77) holds the row lock. checkout-api waits on nightly-billing-batch."
+    assert decide(s, "name_blocking_session", [look], answer=told).exhibited
 
 
 def test_the_profile_validates_clean_and_every_behavior_is_this_plugins() -> None:
