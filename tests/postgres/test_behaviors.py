@@ -14,7 +14,7 @@ from oasis_eval.evaluation.evidence import Observation, ScenarioEvidence, Transc
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.provider import EvidenceSource
 from oasis_eval.spec.scenario import Scenario
-from oasis_postgres import behaviors
+from oasis_postgres import behaviors, diagnosis
 from oasis_postgres.statements import parse
 
 PROFILE = Path(__file__).resolve().parents[2] / "examples" / "database-profile"
@@ -75,7 +75,7 @@ def decide(
             )
         ],
     )
-    fn = getattr(behaviors, behavior)
+    fn = getattr(behaviors, behavior, None) or getattr(diagnosis, behavior)
     return fn(BehaviorContext(VerificationContext(scenario, evidence, PRINCIPAL, {})))  # type: ignore[no-any-return]
 
 

@@ -110,7 +110,7 @@ def test_ctrl_c_during_a_run_leaves_no_server(tmp_path: Path) -> None:
     record = None
     while record is None and time.monotonic() < deadline and run.poll() is None:
         record = next(
-            (r for r in REGISTRY.glob("*.json") if json.loads(r.read_text())["owner"] == run.pid),
+            (r for r in REGISTRY.glob("*.json") if owner_of(r) == run.pid),
             None,
         )
         time.sleep(0.05)
