@@ -361,9 +361,28 @@ class PostgresProvider:
         await asyncio.to_thread(self._drop, env)
 
     def _drop(self, env: EnvRecord) -> None:
+        """Drop the environment. A connection another thread may be waiting on (a waiter
+        session, or the harness's session when a cancelled call is still running) is never
+        closed under it: its socket's number would be reused by the next connection and two
+        threads would read one socket (a reply taken by the wrong one, the other waiting
+        forever). Its statement is cancelled, its thread waited for, then it is closed; one
+        that does not end is left to DROP ... WITH (FORCE)."""
+        users = [env.harness] if env.harness else []
+        for conn in [*env.sessions, *users]:
+            with contextlib.suppress(Exception):
+                conn.cancel_safe(timeout=5)
+        for thread in env.threads:
+            thread.join(timeout=5)
+        if env.harness_lock.acquire(timeout=30):
+            users.clear()
+            env.harness_lock.release()
+        busy = {id(c) for c in users} | (
+            {id(c) for c in env.sessions} if any(t.is_alive() for t in env.threads) else set()
+        )
         for conn in [*env.sessions, *([env.harness] if env.harness else [])]:
-            with contextlib.suppress(psycopg.Error):
-                conn.close()
+            if id(conn) not in busy:
+                with contextlib.suppress(psycopg.Error):
+                    conn.close()
         with psycopg.connect(**self._params(), autocommit=True) as conn:
             conn.execute(
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
@@ -372,8 +391,6 @@ class PostgresProvider:
             )
             for role in sorted(env.roles.values()):
                 conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(role)))
-        for thread in env.threads:
-            thread.join(timeout=5)
 
     async def aclose(self) -> None:
         for environment_id in sorted(self.envs):
