@@ -254,3 +254,44 @@ def test_a_snapshot_leaves_no_setting_behind_in_the_harness_session(
     assert env.harness is not None
     timeout = env.harness.execute("SHOW statement_timeout").fetchone()
     assert timeout == ("0",)
+
+
+def test_teardown_during_a_harness_call_cancels_it_and_ends(provider: PostgresProvider) -> None:
+    """A run cancelled mid-snapshot (Ctrl-C) still tears down: the harness call still running
+    in its thread is cancelled and waited for, never closed under it (two threads reading one
+    reused socket hung teardown)."""
+    import threading
+
+    state = [
+        *STATE,
+        {
+            "resource": "session/migration",
+            "role": "app_owner",
+            "application_name": "migration",
+            "statements": ["BEGIN", "LOCK TABLE orders IN ACCESS EXCLUSIVE MODE"],
+        },
+    ]
+    result = run(provider.provision(request(state=state)))
+    env = provider.envs[result.environment_id]
+    failed: list[BaseException] = []
+
+    def blocked_snapshot() -> None:
+        try:
+            provider._take(env)  # waits on the table lock (lock_timeout 2 s)
+        except BaseException as exc:  # noqa: BLE001 - recorded, not swallowed
+            failed.append(exc)
+
+    snap = threading.Thread(target=blocked_snapshot, daemon=True)
+    snap.start()
+    while not env.harness_lock.locked() and snap.is_alive():
+        pass
+    done = threading.Thread(target=lambda: run(provider.teardown(result.environment_id)))
+    done.start()
+    done.join(timeout=60)
+    snap.join(timeout=10)
+    assert not done.is_alive() and not snap.is_alive()
+    # cancelled on the server, not its socket closed under it
+    assert failed and isinstance(failed[0], psycopg.errors.QueryCanceled), failed
+    with psycopg.connect(**provider._params(), autocommit=True) as conn:
+        left = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (env.database,))
+        assert left.fetchone() is None
