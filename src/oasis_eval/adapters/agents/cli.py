@@ -30,6 +30,7 @@ group is killed), output over ``max_output_bytes``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shlex
@@ -131,7 +132,7 @@ class CliAgent:
             )
         self.process = process or AgentProcess.build(env=env)
         if process is not None and env:
-            self.process = AgentProcess(process.pass_env, {**process.env, **env}, process.user)
+            self.process = dataclasses.replace(process, env={**process.env, **env})
 
     def __repr__(self) -> str:
         return f"CliAgent({shlex.join(self.command)!r})"
@@ -203,9 +204,11 @@ class CliAgent:
 
     async def _start(self, argv: list[str], env: dict[str, str]) -> Process:
         """Spawn the command in its own process group; unreachable when it cannot start."""
-        if self.process.user is not None and shutil.which(argv[0], path=env.get("PATH")) is None:
-            # the launcher would exec it: say "not found" here, as without --agent-user
-            raise AgentUnreachable(f"{self._name}: command not found ({argv[0]!r})")
+        if self.process.user is not None or self.process.isolation.active:
+            # the launcher or setpriv would exec it: say "not found" here, as when run directly
+            found = os.path.join(self.cwd or "", argv[0]) if os.sep in argv[0] else argv[0]
+            if shutil.which(found, path=env.get("PATH")) is None:
+                raise AgentUnreachable(f"{self._name}: command not found ({argv[0]!r})")
         try:
             return await anyio.open_process(
                 self.process.argv(argv),

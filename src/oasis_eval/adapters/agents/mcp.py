@@ -44,6 +44,7 @@ share a connection. ``identify`` also checks that both tools are listed.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import logging
 import os
@@ -168,6 +169,8 @@ class McpAgent:
 
     #: another process: it reaches only network endpoints (engine/access.py)
     endpoint_schemes = NETWORK_SCHEMES
+    #: how its process is started (stdio only)
+    process: AgentProcess | None = None
 
     def __init__(
         self,
@@ -215,7 +218,7 @@ class McpAgent:
             raise ValueError("McpAgent.stdio needs a command")
         process = process or AgentProcess.build(env=env)
         if env and process.env != env:
-            process = AgentProcess(process.pass_env, {**process.env, **env}, process.user)
+            process = dataclasses.replace(process, env={**process.env, **env})
 
         def factory(
             errlog: TextIO | None, task: AgentTask | None
@@ -223,7 +226,7 @@ class McpAgent:
             assert errlog is not None
             return _spawned(process, argv, cwd, errlog, task)
 
-        return cls(
+        agent = cls(
             factory,
             f"MCP agent {shlex.join(argv)!r} (stdio)",
             timeout=timeout,
@@ -232,6 +235,8 @@ class McpAgent:
             execute_tool=execute_tool,
             capture_stderr=True,
         )
+        agent.process = process
+        return agent
 
     @classmethod
     def http(
