@@ -34,7 +34,6 @@ import dataclasses
 import json
 import os
 import shlex
-import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -55,7 +54,7 @@ from ._wire import (
     parse_response,
     request_body,
 )
-from .process import AgentProcess, handoff_env, scenario_files, task_text, write_private
+from .process import AgentProcess, findable, handoff_env, scenario_files, task_text, write_private
 
 __all__ = ["DEFAULT_IDENTITY_TIMEOUT", "DEFAULT_TIMEOUT", "PLACEHOLDERS", "CliAgent"]
 
@@ -206,8 +205,7 @@ class CliAgent:
         """Spawn the command in its own process group; unreachable when it cannot start."""
         if self.process.user is not None or self.process.isolation.active:
             # the launcher or setpriv would exec it: say "not found" here, as when run directly
-            found = os.path.join(self.cwd or "", argv[0]) if os.sep in argv[0] else argv[0]
-            if shutil.which(found, path=env.get("PATH")) is None:
+            if not findable(argv[0], self.cwd, env.get("PATH")):
                 raise AgentUnreachable(f"{self._name}: command not found ({argv[0]!r})")
         try:
             return await anyio.open_process(

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
 import json
 import logging
 import os
@@ -74,7 +75,7 @@ from ._wire import (
     request_body,
     snippet,
 )
-from .process import AgentProcess, handoff_env, scenario_files
+from .process import AgentProcess, findable, handoff_env, scenario_files
 
 __all__ = [
     "DEFAULT_IDENTITY_TIMEOUT",
@@ -415,6 +416,10 @@ async def _spawned(
 ) -> AsyncIterator[Any]:
     """The stdio transport of one call: the server started with its explicit environment and
     the scenario's hand-off (``KUBECONFIG`` written for it), as ``--agent-user`` when set."""
+    if (process.user is not None or process.isolation.active) and not findable(
+        argv[0], cwd, process.environment().get("PATH")
+    ):  # setpriv or the launcher would exec it: "not found" here, as when run directly
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), argv[0])
     with scenario_files(process) as directory:
         started = process.argv(argv)
         params = StdioServerParameters(

@@ -47,6 +47,7 @@ __all__ = [
     "HANDOFF_NAMES",
     "AgentProcess",
     "AgentUser",
+    "findable",
     "handoff_env",
     "scenario_files",
     "task_text",
@@ -210,6 +211,13 @@ class AgentProcess:
         """Give ``path`` to the agent user (its per-scenario files)."""
         if self.user is not None:
             os.chown(path, self.user.uid, self.user.gid)
+
+
+def findable(command: str, cwd: str | os.PathLike[str] | None, path: str | None) -> bool:
+    """Whether ``command`` would start (from ``cwd``, on ``path``): asked before a launcher
+    or ``setpriv`` execs it, so a missing command is "not found", as when run directly."""
+    found = os.path.join(cwd or "", command) if os.sep in command else command
+    return shutil.which(found, path=path) is not None
 
 
 def _holds_secret(value: str) -> bool:
