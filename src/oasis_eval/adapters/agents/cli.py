@@ -203,10 +203,10 @@ class CliAgent:
 
     async def _start(self, argv: list[str], env: dict[str, str]) -> Process:
         """Spawn the command in its own process group; unreachable when it cannot start."""
-        if self.process.user is not None or self.process.isolation.active:
-            # the launcher or setpriv would exec it: say "not found" here, as when run directly
-            if not findable(argv[0], self.cwd, env.get("PATH")):
-                raise AgentUnreachable(f"{self._name}: command not found ({argv[0]!r})")
+        launched = self.process.user is not None or self.process.isolation.active
+        # the launcher or setpriv would exec it: say "not found" here, as when run directly
+        if launched and not findable(argv[0], self.cwd, env.get("PATH")):
+            raise AgentUnreachable(f"{self._name}: command not found ({argv[0]!r})")
         try:
             return await anyio.open_process(
                 self.process.argv(argv),
