@@ -194,12 +194,14 @@ def test_a_huge_body_is_413_and_audited_on_every_surface(
         code, new = _new(
             a,
             b,
-            lambda content=content: httpx.post(
-                a.root + path.split("?")[0],
-                headers={**MCP_HEADERS, **bearer(a.token)},
-                content=content,
-                timeout=60,
-            ).status_code,
+            lambda content=content: (
+                httpx.post(
+                    a.root + path.split("?")[0],
+                    headers={**MCP_HEADERS, **bearer(a.token)},
+                    content=content,
+                    timeout=60,
+                ).status_code
+            ),
         )
         assert code == 413, (surface, code)
         assert [e["response_code"] for e in new] == [413], (surface, new)
