@@ -154,6 +154,10 @@ def test_children_left_in_their_own_session_do_not_change_the_written_fail(
     started = time.monotonic()
     done, out = run_agent(tmp_path, "orphans", isolation="off")
     assert_fail(done, out)
+    # without its PID namespace the run says so, on stderr and in the record (issue 25)
+    warnings = json.loads((out / "run.json").read_text(encoding="utf-8"))["warnings"]
+    assert [w for w in warnings if "without a PID namespace (isolation: off)" in w], warnings
+    assert "without a PID namespace" in done.stderr, done.stderr
     assert time.monotonic() - started < 60, "the runner waited for the agent's children"
     time.sleep(max(0.0, 22 - (time.monotonic() - started)))  # the orphans are done
     replay = oasis(tmp_path, "replay", str(out))
