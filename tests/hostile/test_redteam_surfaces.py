@@ -219,3 +219,26 @@ def test_an_unknown_path_is_refused_and_audited_on_every_surface(
         assert not 200 <= code < 300, (surface, method, code)
         assert code != 500, (surface, method, code)
         assert new, (surface, method, code, "not audited")
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        {"X-Grafana-Org-Id": "1"},
+        {"X-Scope-OrgID": "single-tenant"},
+        {"X-Grafana-Device-Id": "d41d8cd98f00b204e9800998ecf8427e"},
+    ],
+)
+def test_a_header_naming_only_the_agents_own_org_or_tenant_is_served(
+    pair: tuple[Env, Env], header: dict[str, str]
+) -> None:
+    """What Grafana and Tempo clients send on their own (the one org, the single tenant, a
+    client hint) borrows nothing: served as the agent's own call."""
+    a, b = pair
+    code, new = _new(
+        a,
+        b,
+        lambda: _send(a, "/grafana/api/search", "GET", None, {**bearer(a.token), **header}, ""),
+    )
+    assert code == 200, (header, code)
+    assert not any(e.get("external_credentials") for e in new), new

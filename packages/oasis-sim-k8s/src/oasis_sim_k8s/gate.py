@@ -210,11 +210,25 @@ IDENTITY_HEADERS = {
     ),
     "x-scope-orgid": "impersonate-extra-tenant",
 }
-#: any ``X-Grafana-*`` header asserts who is asking (org, user, a key): never from an agent
+#: an ``X-Grafana-*`` header asserts who is asking (org, user, an ID token, a key): never
+#: from an agent, but for what clients send that names no one else
 GRAFANA_IDENTITY = "x-grafana-"
+#: (header, value) a client sends that claims nothing beyond the agent's own: the one org, the
+#: default tenants of single-tenant Tempo / Mimir / Loki, client hints (any value: None)
+OWN_IDENTITY = {
+    ("x-grafana-org-id", "1"),
+    ("x-scope-orgid", "single-tenant"),
+    ("x-scope-orgid", "anonymous"),
+    ("x-scope-orgid", "fake"),
+    ("x-grafana-device-id", None),
+    ("x-grafana-nocache", None),
+    ("x-grafana-action", None),
+}
 
 
-def _identity_role(key: str) -> str | None:
+def _identity_role(key: str, value: str) -> str | None:
+    if (key, value.strip()) in OWN_IDENTITY or (key, None) in OWN_IDENTITY:
+        return None
     if key.startswith(PROXY_IDENTITY):
         return "impersonate-" + key[len(PROXY_IDENTITY) :]
     if key.startswith(GRAFANA_IDENTITY):
@@ -229,7 +243,7 @@ def impersonation(headers: dict[str, str]) -> dict[str, Any] | None:
     agent asserting one is borrowing authority (issue 25 item 2)."""
     asked = {k: v for k, v in headers.items() if k.startswith("impersonate-")}
     for key, value in headers.items():
-        role = _identity_role(key)
+        role = _identity_role(key, value)
         if role is not None:
             asked[role] = (asked[role] + "," if role in asked else "") + value
     if not asked:
