@@ -154,12 +154,14 @@ def prepare(request: RunRequest) -> RunPlan:
     provider = make_provider(
         provider_spec, {"token": token} if token else cfg.provider_auth
     )  # before the agent: the token leaves os.environ first
+    agent = make_agent(agent_spec)
+    gaps = [*gaps, *agent_warnings(agent)]  # e.g. no PID namespace: the run says so
     return RunPlan(
         profile=profile,
         gaps=gaps,
         inputs=inputs,
         selection=selection,
-        agent=make_agent(agent_spec),
+        agent=agent,
         provider=provider,
         # --out and the run config's output.dir are one thing: the run directory (issue 18)
         out=request.out or (Path(cfg.output) if cfg.output else None),
@@ -171,6 +173,13 @@ def prepare(request: RunRequest) -> RunPlan:
         copies=(absolute(_given(cfg.verdict_copy)), absolute(_given(cfg.evidence_copy))),
         options=options_of(request),
     )
+
+
+def agent_warnings(agent: Agent) -> list[str]:
+    """What the run says about how its agent runs (e.g. no PID namespace, issue 25)."""
+    from ..adapters.agents import agent_warnings as warnings_of  # lazy: pulls httpx
+
+    return warnings_of(agent)
 
 
 def _shard(request: RunRequest, profile: Profile, inputs: RunInputs) -> ShardSpec | None:
@@ -295,6 +304,8 @@ async def run_plan(
     AgentFault, ConfigurationError) goes to ``on_refused`` first, before the adapters close,
     then propagates unless ``on_refused`` raised something else. Anything else that stops
     the run (Ctrl-C, SIGTERM, a harness crash) marks its ``journal`` interrupted."""
+    for text in agent_warnings(plan.agent):
+        warn(f"warning: {text}")
     try:
         return await evaluate(
             plan.profile,
