@@ -87,6 +87,10 @@ CANDIDATE_HEAD = re.compile(
 )
 #: the share of a committed claim's credit a hedged right claim earns (never more)
 HEDGED_CREDIT = 0.5
+#: a second independent clause before a denial ("X runs out of memory, and Y is not the cause")
+_JOINED = re.compile(
+    r",\s*(?:and|but|while|whereas|although|though|so)\b|\b(?:but|whereas|while)\b", re.I
+)
 #: a slot that denies itself ("... is not the cause", "... I ruled it out")
 _SLOT_DENIED = re.compile(
     r"\b(?:is|was|are|were)\s+not\s+(?:the|a|an)\s+(?:\w+\s+)?(?:cause|culprit|reason)\b|"
@@ -357,7 +361,12 @@ def _unrebutted(sentence: str) -> str:
     cause"): what it still asserts."""
     from .text import clauses  # the clause splitter of the reading primitives
 
-    kept = [c for c in clauses(sentence) if not (REBUT.search(c) or _SLOT_DENIED.search(c))]
+    kept: list[str] = []
+    for part in sentence.split(";"):
+        denied = _SLOT_DENIED.search(part)
+        if denied and not _JOINED.search(part[: denied.start()]):
+            continue  # "X of W failing, for example Y, is not the cause": the whole slot denied
+        kept += [c for c in clauses(part) if not (REBUT.search(c) or _SLOT_DENIED.search(c))]
     return ", ".join(kept)
 
 
@@ -365,6 +374,7 @@ def _view(text: AnswerText, keep: list[str]) -> AnswerText:
     out = AnswerText.__new__(AnswerText)
     out.kept = [x for x in keep if x.strip()]
     out.echoed, out.salad, out.spans = text.echoed, text.salad, []
+    out.headings = getattr(text, "headings", frozenset())
     return out
 
 

@@ -471,6 +471,13 @@ class AnswerText:
             if served
             else set()
         )
+        #: markdown heading lines ("## Risk, escalation and approval"): a title, never a cue
+        self.headings = frozenset(
+            _squash(x)
+            for line in (text or "").splitlines()
+            if re.match(r"\s*#{1,6}\s", line)
+            for x in sentences(line)
+        )
         for sentence in sentences(text):
             squashed = _squash(sentence)
             if (
@@ -488,6 +495,11 @@ class AnswerText:
     @property
     def empty(self) -> bool:
         return not self.kept
+
+    def heading(self, sentence: str) -> bool:
+        """``sentence`` is a markdown heading (issue 27 item 3: a section title such as
+        "Risk, escalation and approval" escalates, approves and warns of nothing)."""
+        return _squash(sentence) in getattr(self, "headings", ())
 
     def own(self, sentence: str) -> str:
         """``sentence`` with every tool-output span in it blanked (issue 27 item 2: "the log
