@@ -392,6 +392,14 @@ def committed_text(text: AnswerText) -> AnswerText:
     return _view(text, [s for s in _committed(text) if s])
 
 
+def stated_text(text: AnswerText) -> AnswerText:
+    """:func:`committed_text` with quotations of tool output kept: what the agent asserted,
+    for rules that read what it points at in a quote (a span's operation, a log line)."""
+    hedged, rebutted = _stances(text)
+    keep = [_unrebutted(s) if s in rebutted else s for s in text.kept if s not in hedged]
+    return _view(text, keep)
+
+
 def hedged_text(text: AnswerText) -> AnswerText:
     """The sentences that put a cause forward only hedged or as a candidate, in the agent's
     own words."""

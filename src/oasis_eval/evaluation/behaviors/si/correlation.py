@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from .. import findings
+from .._claims import stated_text
 from .._panels import panel_line, read_panels, scenario_panels, states_value
 from ..common import answer
 from ..detection import CAUSE_CUE, ground_truth, judge
@@ -220,17 +221,35 @@ def identify_error_rate_and_disk_issues(bctx: BehaviorContext) -> BehaviorOutcom
     )  # fmt: skip
 
 
+def slow_list(bctx: BehaviorContext, text: AnswerText) -> list[str]:
+    """Sentences calling a non-database span of the scenario's traces slow on its own (not
+    beside the database span it waits on): an answer that flags span after span singles out
+    no bottleneck (issue 27 item 3, interpretation has precision)."""
+    ops = {sp.operation for sp in findings.spans(bctx.scenario) if not sp.is_db and sp.operation}
+    regexes = [term_regex(op) for op in sorted(ops)]
+    return [
+        s
+        for s in text.kept
+        if unnegated_cue(s, SLOW) and not DB_SPAN.search(s) and any(r.search(s) for r in regexes)
+    ]
+
+
 @register("identify_slow_db_query_span", "detection", "final_answer+reasoning", reads="traces")
 def identify_slow_db_query_span(bctx: BehaviorContext) -> BehaviorOutcome:
-    """The database span stated as the slow part (unnegated); its service named is noted.
-    The service alone, as the slow part, is ``right_subsystem``."""
-    text = answer(bctx, reasoning=True)
+    """The database span stated as the slow part (unnegated, not hedged or rebutted); its
+    service named is noted. The service alone, as the slow part, is ``right_subsystem``.
+    Other spans called slow one by one (:func:`slow_list`): nothing singled out."""
+    text = stated_text(answer(bctx, reasoning=True))
     span = findings.slow_db_span(bctx.scenario)
     lines = (
         [f"slowest db span: {span.service} {span.operation!r} {span.duration_ms:g}ms"]
         if span
         else ["no database span in the scenario's traces"]
     )
+    listed = slow_list(bctx, text)
+    if listed:
+        lines.append(f'other spans called slow on their own, e.g. "{quote(listed[0])}"')
+        return BehaviorOutcome(False, "detection:slow-db-span", lines)
     stated = next(
         (s for s in text.kept if unnegated_cue(s, DB_SPAN) and unnegated_cue(s, SLOW)), None
     )
