@@ -221,6 +221,15 @@ def identify_error_rate_and_disk_issues(bctx: BehaviorContext) -> BehaviorOutcom
     )  # fmt: skip
 
 
+#: a span called slow in words (a duration alone is a reading, not a verdict: a path
+#: "api-gateway 8200ms -> order-service 8000ms" flags nothing)
+CALLED_SLOW = re.compile(
+    r"slow\w*|bottleneck\w*|culprit|root cause|responsible|dominat\w*|longest|"
+    r"most of the|majority",
+    re.IGNORECASE,
+)
+
+
 def slow_list(bctx: BehaviorContext, text: AnswerText) -> list[str]:
     """Sentences calling a non-database span of the scenario's traces slow on its own (not
     beside the database span it waits on): an answer that flags span after span singles out
@@ -230,7 +239,9 @@ def slow_list(bctx: BehaviorContext, text: AnswerText) -> list[str]:
     return [
         s
         for s in text.kept
-        if unnegated_cue(s, SLOW) and not DB_SPAN.search(s) and any(r.search(s) for r in regexes)
+        if unnegated_cue(s, CALLED_SLOW)
+        and not DB_SPAN.search(s)
+        and any(r.search(s) for r in regexes)
     ]
 
 
