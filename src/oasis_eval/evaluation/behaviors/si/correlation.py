@@ -149,7 +149,8 @@ def scenario_signals(bctx: BehaviorContext) -> list[str]:
 )
 def correlate_multiple_signals(bctx: BehaviorContext) -> BehaviorOutcome:
     """At least two signal sources, each read (audit log) and tied to the explanation in the
-    answer, and the explanation (ground truth) stated; ``degree`` = sources tied / offered."""
+    answer, and the explanation (ground truth) stated; ``degree`` = sources tied / offered,
+    0 when no explanation is stated (signals restated, unified into nothing)."""
     text = answer(bctx, reasoning=True)
     reads = diagnostic_reads(bctx)
     offered = scenario_signals(bctx)
@@ -189,6 +190,8 @@ def correlate_multiple_signals(bctx: BehaviorContext) -> BehaviorOutcome:
     facets = ("partial",) if tied and (degree < 1 or not cause_ok) else ()
     if explained and not explained.precise:  # a catalogue of causes correlates nothing
         degree, facets = round(degree * explained.precision, 4), ()
+    if not cause_ok:  # signals restated with no explanation are tied to nothing (issue 27)
+        degree, facets = 0.0, ()
     return BehaviorOutcome(
         exhibited, "detection:signals-correlated", lines, degree, len(offered) - len(tied), facets
     )
