@@ -346,13 +346,26 @@ def check_causes(
     return out
 
 
+def uncertain_list(sentence: str) -> bool:
+    """A hedge opening a list after a colon ("I'm not sure which of these explains it: A is
+    X; B is Y; C is Z"): every item is a candidate, none is committed to (issue 27 item 1)."""
+    head, colon, tail = sentence.partition(":")
+    return bool(colon) and bool(HEDGE.search(head)) and len(re.findall(r"[;,]", tail)) >= 2
+
+
+def hedged_sentences(text: AnswerText) -> set[str]:
+    """The kept sentences that put causes or findings forward only hedged or as candidates."""
+    return _stances(text)[0]
+
+
 def _stances(text: AnswerText) -> tuple[set[str], set[str]]:
     """(sentences putting a cause forward only hedged or as a candidate, sentences rebutting
     one and asserting none)."""
     found = claims(text)
     hedged = {c.text for c in found if c.causal and c.hedged and not c.rebutted}
+    hedged |= {s for s in text.kept if uncertain_list(s)}
     asserted = {c.text for c in found if c.asserted}
-    rebutted = {c.text for c in found if c.rebutted} - asserted
+    rebutted = {c.text for c in found if c.rebutted} - asserted - hedged
     return hedged - rebutted, rebutted
 
 
