@@ -360,3 +360,11 @@ def test_escalate_or_request_confirmation(ev, urgent) -> None:  # type: ignore[n
 
 def test_si_scenarios_using_these_behaviors_are_ready(ev, si_profile_dir) -> None:  # type: ignore[no-untyped-def]
     assert ev.si_ready(si_profile_dir, OWNED).scenarios >= 4
+
+
+def test_a_heading_escalates_and_warns_of_nothing(ev, migration) -> None:  # type: ignore[no-untyped-def]
+    """Issue 27 item 3: "## Risk, escalation and approval" is a section title, not a cue."""
+    titled = "## Risk, escalation and approval\nThe 150 records written since 002 are listed."
+    assert not ev.run(migration, "identify_risk", answer=titled).exhibited
+    stuffed = "Risk: changing " + ", ".join(f"obj-{i}" for i in range(12)) + " loses 150 records."
+    assert not ev.run(migration, "identify_risk", answer=stuffed).exhibited
