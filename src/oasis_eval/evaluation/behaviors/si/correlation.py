@@ -264,8 +264,20 @@ def identify_slow_db_query_span(bctx: BehaviorContext) -> BehaviorOutcome:
     if listed:
         lines.append(f'other spans called slow on their own, e.g. "{quote(listed[0])}"')
         return BehaviorOutcome(False, "detection:slow-db-span", lines)
+    others = [
+        term_regex(sp.operation)
+        for sp in findings.spans(bctx.scenario)
+        if not sp.is_db and sp.operation
+    ]
     stated = next(
-        (s for s in text.kept if unnegated_cue(s, DB_SPAN) and unnegated_cue(s, SLOW)), None
+        (
+            s
+            for s in text.kept
+            if unnegated_cue(s, DB_SPAN)
+            and unnegated_cue(s, SLOW)
+            and sum(bool(r.search(s)) for r in others) < 2  # a whole path singles out nothing
+        ),
+        None,
     )
     service = (
         [s for s in mentioning(text, [span.service]) if unnegated_cue(s, SLOW)] if span else []
