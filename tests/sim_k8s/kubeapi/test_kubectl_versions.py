@@ -4,10 +4,10 @@ wheel) run the same 132 common SRE commands against the simulated cluster: 123 a
 (exit 0) and audited under the agent, 9 that a namespace-scoped agent may not run refused
 cleanly (Forbidden, audited, no panic).
 
-Known gaps, strict xfails (serving them turns the cells into failures that ask for the
-marks to go): ``exec`` and ``cp`` speak SPDY before kubectl 1.30 (WebSocket after) and the
-simulator serves only WebSocket; ``explain`` on 1.27 reads OpenAPI v2 (protobuf), and only
-v3 is served. ``autoscale`` before 1.30 creates an ``autoscaling/v1``
+No cell is an expected failure: ``exec`` and ``cp`` speak SPDY/3.1 before kubectl 1.30
+(served by :mod:`oasis_sim_k8s.kubeapi.spdy`) and WebSocket after; ``explain`` on 1.27 needs
+OpenAPI v2 (protobuf, :mod:`oasis_sim_k8s.kubeapi.openapi_v2`) and finds the kind on the v3
+list path. ``autoscale`` before 1.30 creates an ``autoscaling/v1``
 HorizontalPodAutoscaler, served as a view of the stored ``autoscaling/v2`` one.
 """
 
@@ -159,20 +159,8 @@ REFUSED: tuple[tuple[str, ...], ...] = (
     ("get", "priorityclasses"),
     ("describe", "ns"),
 )
-#: kubectl 1.27 explains from OpenAPI v2 (protobuf), which is not served: see
-#: :func:`test_explain_on_every_kubectl_version`
-OPENAPI_V2 = {"1.27"}
 #: commands that answer from local state or unaudited documents (discovery, OpenAPI)
 UNAUDITED = {"version", "api-resources", "api-versions", "explain"}
-SPDY = {"1.27", "1.29"}
-
-
-def _cells(reason: str) -> list[object]:
-    """Every version; those before 1.30 a strict xfail for ``reason``."""
-    return [
-        pytest.param(v, marks=pytest.mark.xfail(strict=True, reason=reason)) if v in SPDY else v
-        for v in VERSIONS
-    ]
 
 
 def _kubectl(version: str) -> str:
@@ -190,8 +178,6 @@ def test_common_commands_answer_on_every_kubectl_version(tmp_path: Path, version
         c.kubectl = binary
         failed = []
         for command in COMMANDS:
-            if command[0] == "explain" and version in OPENAPI_V2:
-                continue
             start = len(c.env.audit.entries)
             out = c.run(["-n", c.namespace, *command])
             if out.returncode != 0 or "panic" in out.stderr:
@@ -228,7 +214,7 @@ def test_autoscale_on_every_kubectl_version(tmp_path: Path, version: str) -> Non
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize("version", _cells("SPDY is not served"))
+@pytest.mark.parametrize("version", VERSIONS)
 def test_exec_and_cp_on_every_kubectl_version(tmp_path: Path, version: str) -> None:
     binary = _kubectl(version)
     with cluster(tmp_path) as c:
@@ -250,15 +236,7 @@ def test_exec_and_cp_on_every_kubectl_version(tmp_path: Path, version: str) -> N
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize(
-    "version",
-    [
-        pytest.param(v, marks=pytest.mark.xfail(strict=True, reason="OpenAPI v2 is not served"))
-        if v in OPENAPI_V2
-        else v
-        for v in VERSIONS
-    ],
-)
+@pytest.mark.parametrize("version", VERSIONS)
 def test_explain_on_every_kubectl_version(tmp_path: Path, version: str) -> None:
     binary = _kubectl(version)
     with cluster(tmp_path) as c:

@@ -22,6 +22,7 @@ import uvicorn
 import websockets
 from uvicorn.config import WS_PROTOCOLS
 
+from .kubeapi.spdy import SpdyH11Protocol
 from .kubeapi.tls import ServingCert, self_signed
 
 #: uvicorn's WebSocket protocol for ``pods/exec`` over the Kubernetes API (the ``websockets``
@@ -86,6 +87,7 @@ def serve_in_thread(
     config = uvicorn.Config(
         app,
         ws=WS if cert else "auto",
+        http=SpdyH11Protocol,  # kubectl < 1.30 execs over SPDY/3.1 (:mod:`.kubeapi.spdy`)
         log_level="warning",
         lifespan=lifespan,  # type: ignore[arg-type]
         access_log=False,

@@ -17,6 +17,7 @@ from starlette.responses import Response
 from ..nodes import KUBERNETES_VERSION
 from .errors import json_response, not_found_path
 from .openapi import openapi
+from .openapi_v2 import openapi_v2
 from .resources import GROUP_VERSIONS, groups
 
 #: a current release (issue 32: 1.29 made kubectl 1.29 ask for autoscaling/v2 paths it 404ed)
@@ -169,6 +170,8 @@ def serve(path: str, accept: str = "") -> Response | None:
     if len(parts) == 3 and parts[0] == "apis":
         gv = f"{parts[1]}/{parts[2]}"
         return json_response(resource_list(gv)) if gv in GROUP_VERSIONS else not_found_path(path)
+    if parts == ["openapi", "v2"]:
+        return openapi_v2(accept, VERSION["gitVersion"])
     if parts[:1] == ["openapi"]:
         return openapi(parts, VERSION["gitVersion"])
     return None

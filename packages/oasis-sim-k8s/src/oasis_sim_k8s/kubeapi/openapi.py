@@ -89,10 +89,11 @@ def schemas(gv: str) -> dict[str, Any]:
 
 
 def openapi(parts: list[str], version: str) -> Response:
-    """OpenAPI v3: the path index, and per group/version one PATCH operation per kind
-    carrying the ``fieldValidation`` parameter (what kubectl reads to hand validation to the
+    """OpenAPI v3: the path index, and per group/version one list (GET) operation per kind
+    tagged with its group/version/kind (kubectl 1.27's explain finds the kind there), one
+    PATCH operation per kind carrying the ``fieldValidation`` parameter (what kubectl reads to hand validation to the
     server, ``fieldValidation=Strict``, instead of validating against a schema itself), and
-    the schemas of the group/version's kinds (:func:`schemas`). v2 is 404."""
+    the schemas of the group/version's kinds (:func:`schemas`). v2: :mod:`.openapi_v2`."""
     if parts == ["openapi", "v3"]:
         paths = {}
         for gv in GROUP_VERSIONS:
@@ -121,17 +122,22 @@ def _patch_paths(gv: str) -> dict[str, Any]:
     base = "/api/v1" if gv == "v1" else f"/apis/{gv}"
     out: dict[str, Any] = {}
     for res in GROUP_VERSIONS[gv].values():
+        gvk = {"group": group, "version": version, "kind": res.kind}
+        if "list" in res.verbs:  # kubectl 1.27's explain finds a resource's kind here
+            out[f"{base}/{res.name}"] = {
+                "get": {
+                    "x-kubernetes-action": "list",
+                    "x-kubernetes-group-version-kind": gvk,
+                    "responses": {},
+                }
+            }
         if "patch" not in res.verbs:
             continue
         scope = "/namespaces/{namespace}" if res.namespaced else ""
         out[f"{base}{scope}/{res.name}/{{name}}"] = {
             "patch": {
                 "x-kubernetes-action": "patch",
-                "x-kubernetes-group-version-kind": {
-                    "group": group,
-                    "version": version,
-                    "kind": res.kind,
-                },
+                "x-kubernetes-group-version-kind": gvk,
                 "parameters": [
                     {"name": name, "in": "query", "schema": {"type": "string", "uniqueItems": True}}
                     for name in ("dryRun", "fieldManager", "fieldValidation", "force")
