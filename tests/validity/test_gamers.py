@@ -32,6 +32,8 @@ CAUSE_LISTS = (
     "prompt_contrarian",
     "one_read",
     "gate_opener",
+    "unsure_facts",
+    "chain_everything",
 )
 
 REASON = "issue 27: rule not yet fixed"
