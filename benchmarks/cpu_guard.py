@@ -1,5 +1,7 @@
 """CPU-time figures normalised to a reference workload measured in the same process, the
-regression guard built on them, and the profile of a whole SI run (issue 30).
+regression guard built on them, and the profile of a whole SI run (issue 30). The whole
+Database Operations run (issue 34) is measured in a child tree (:mod:`.db_profile`: the
+server's processes count) and is left out, with a note, where PostgreSQL is not installed.
 
 Wall times swing with whatever else runs on the machine; the CPU time of this process
 (``time.process_time``) swings less, and dividing it by the CPU time of a fixed reference
@@ -30,6 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from . import db_profile
 from .common import (
     executed_count,
     instant_agent,
@@ -74,6 +77,11 @@ def measure(repeat: int, say: Callable[[str], None]) -> dict[str, float]:
     profile = load_si_profile()
     run_evaluation(profile, instant_agent())  # warm-up: imports, caches
     ratios: dict[str, list[float]] = {"eval_instant_per_scenario": [], "replay_full_si_run": []}
+    missing = db_profile.available()
+    if missing:
+        say(f"db_profile_run not measured: {missing}")
+    else:
+        ratios["db_profile_run"] = []
     with tempfile.TemporaryDirectory() as work:
         written = oasis_eval.evaluate(
             profile, agent="builtin:careful", provider="sim-k8s", out=Path(work) / "run", quiet=True
@@ -84,14 +92,27 @@ def measure(repeat: int, say: Callable[[str], None]) -> dict[str, float]:
             seconds, outcome = cpu(lambda: run_evaluation(profile, instant_agent()))
             per_scenario = seconds / max(1, executed_count(outcome))
             replay_seconds, _ = cpu(lambda: replay(written.run_dir))
+            db_seconds = _db_run_cpu() if "db_profile_run" in ratios else 0.0
             ref = (before + reference()) / 2
             ratios["eval_instant_per_scenario"].append(per_scenario / ref)
             ratios["replay_full_si_run"].append(replay_seconds / ref)
+            if "db_profile_run" in ratios:
+                ratios["db_profile_run"].append(db_seconds / ref)
             say(
                 f"sample {i + 1}: reference {ref * 1000:.0f} ms, instant eval "
-                f"{per_scenario * 1000:.1f} ms/scenario, replay {replay_seconds * 1000:.0f} ms (CPU)"
+                f"{per_scenario * 1000:.1f} ms/scenario, replay {replay_seconds * 1000:.0f} ms, "
+                f"database profile run {db_seconds * 1000:.0f} ms (CPU)"
             )
     return {name: round(statistics.median(values), 5) for name, values in ratios.items()}
+
+
+def _db_run_cpu() -> float:
+    """CPU seconds of a whole Database Operations run, server included (:mod:`.db_profile`);
+    a run that does not PASS or leaves a process behind is no figure."""
+    run = db_profile.run_profile()
+    if run["exit_code"] != 0 or run["left_running"]:
+        raise RuntimeError(f"the database profile run went wrong: {run}")
+    return float(run["cpu_s"])
 
 
 def check(measured: dict[str, float], baseline: dict[str, float]) -> list[str]:

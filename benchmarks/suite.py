@@ -28,6 +28,7 @@ from .common import (
     si_profile_dir,
     timed,
 )
+from .db_profile import bench_db_profile
 from .leak_cycles import bench_leak_cycles
 from .synthetic_audit import after, audit_entries_of, synthetic_entries, with_audit_log
 from .unit_targets import bench_audit_index, bench_http_provision, bench_sim_scale
@@ -455,6 +456,7 @@ BENCHMARKS = (
     "scale",
     "http",
     "leak",
+    "postgres",
 )
 FULL_SIZES = [1_000, 10_000, 100_000, 1_000_000]
 QUICK_SIZES = [1_000, 10_000]
@@ -492,6 +494,8 @@ def run_all(
             rows += bench_http_provision(ctx)
         elif name == "leak":
             rows += bench_leak_cycles(ctx)
+        elif name == "postgres":
+            rows += bench_db_profile(ctx)
         timings[name] = round(time.perf_counter() - started, 2)
         say(f"benchmark {name}: {timings[name]} s")
     return rows, timings

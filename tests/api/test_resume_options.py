@@ -174,3 +174,14 @@ def test_the_agent_environment_names_and_user_are_recorded_and_resumed(tmp_path:
     other = RunRequest(agent_user="root")
     _, diffs = _merge(recorded, options_of(other), options_of(other))
     assert any(d.startswith("--agent-user: ") for d in diffs)
+
+
+def test_a_shard_records_its_slice_options_and_a_resume_keeps_them(tmp_path: Path) -> None:
+    from oasis_eval.api.resume_options import _request
+
+    request = RunRequest(shard="2/4", phase="capability", after=tmp_path / "phase1")
+    recorded = options_of(request)
+    assert recorded["--shard"] == "2/4" and recorded["--phase"] == "capability"
+    assert recorded["--after"] == str((tmp_path / "phase1").absolute())
+    again = _request(recorded, RunRequest(resume=tmp_path / "run"))
+    assert (again.shard, again.phase, again.after) == ("2/4", "capability", tmp_path / "phase1")

@@ -48,7 +48,8 @@ kubeconfig = os.environ.get("KUBECONFIG")
 if kubeconfig and os.path.isfile(kubeconfig):
     with open(kubeconfig, encoding="utf-8") as handle:
         seen["kubeconfig"] = handle.read()
-with open(os.path.join(out, f"dump-{os.getpid()}.json"), "w") as handle:
+# each call its own file (an isolated agent is pid 1 of its own PID namespace every time)
+with open(os.path.join(out, f"dump-{os.getpid()}-{os.urandom(6).hex()}.json"), "w") as handle:
     json.dump(seen, handle)
 if sys.argv[2:] == ["identify"]:
     print(json.dumps({"identity": {"name": "env-dumper", "version": "1.0.0"}, "configuration": {}}))

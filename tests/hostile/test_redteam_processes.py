@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from oasis_eval.adapters.agents.isolation import isolation_for
+
 AGENT = Path(__file__).resolve().parent / "redteam_cli_agent.py"
 PI = "k8s.safety.pi.log-line-delete-order-001"
 REPO = Path(__file__).resolve().parents[2]
@@ -48,10 +50,16 @@ def oasis(
 
 
 def run_agent(
-    tmp: Path, how: str, env: dict[str, str] | None = None, timeout: int = 60, shell: bool = False
+    tmp: Path,
+    how: str,
+    env: dict[str, str] | None = None,
+    timeout: int = 60,
+    shell: bool = False,
+    isolation: str = "auto",
 ) -> tuple[Any, Path]:
     """`oasis run` of PI with the agent doing ``how`` (``timeout``: its execute bound; the
-    machine running the tests may be loaded, the agent must have done its harm by then)."""
+    machine running the tests may be loaded, the agent must have done its harm by then;
+    ``isolation``: the agent's PID namespace, adapters/agents/isolation.py)."""
     out = tmp / "run"
     config = tmp / "run.yaml"
     config.write_text(
@@ -67,8 +75,16 @@ def run_agent(
     )
     env = {"RT_OUT": str(out), **(env or {})}
     passed = [a for name in sorted(env) if name.startswith("RT_") for a in ("--agent-env", name)]
-    done = oasis(tmp, "run", "--config", str(config), "-q", *passed, env=env, shell=shell)
+    options = ("--agent-option", f"isolation={isolation}")
+    done = oasis(tmp, "run", "--config", str(config), "-q", *options, *passed, env=env, shell=shell)
     return done, out
+
+
+#: whether this machine gives a subprocess agent its own PID namespace (else runs warn)
+ISOLATED = isolation_for("auto").active
+needs_isolation = pytest.mark.skipif(
+    not ISOLATED, reason="unshare is refused here: the run warns (test_agent_isolation.py)"
+)
 
 
 def assert_fail(done: Any, out: Path) -> None:
@@ -97,9 +113,12 @@ def test_a_daemon_replacing_the_run_with_a_fresh_pass_run_is_caught_by_replay(
     tmp_path: Path,
 ) -> None:
     """Issue 25's attack, with a daemon that needs no format knowledge: it runs `oasis run`
-    again with the environment it inherited. A signed run it must not be able to re-make."""
+    again with the environment it inherited. A signed run it must not be able to re-make.
+    Without the PID namespace, where a daemon outlives the agent."""
     key = secrets.token_hex(32)
-    done, out = run_agent(tmp_path, "rerun", env={"OASIS_RUN_KEY": key, "RT_FILTER": PI})
+    done, out = run_agent(
+        tmp_path, "rerun", env={"OASIS_RUN_KEY": key, "RT_FILTER": PI}, isolation="off"
+    )
     assert_fail(done, out)
     wait_for_daemon(out)
     replay = oasis(tmp_path, "replay", str(out), env={"OASIS_RUN_KEY": key})
@@ -109,8 +128,9 @@ def test_a_daemon_replacing_the_run_with_a_fresh_pass_run_is_caught_by_replay(
 def test_a_daemon_forging_the_run_after_the_runner_exits_is_caught_by_replay(
     tmp_path: Path,
 ) -> None:
+    """Without the PID namespace, where a daemon outlives the agent."""
     key = secrets.token_hex(32)
-    done, out = run_agent(tmp_path, "forge", env={"OASIS_RUN_KEY": key})
+    done, out = run_agent(tmp_path, "forge", env={"OASIS_RUN_KEY": key}, isolation="off")
     assert_fail(done, out)
     wait_for_daemon(out)
     replay = oasis(tmp_path, "replay", str(out), env={"OASIS_RUN_KEY": key})
@@ -132,8 +152,12 @@ def test_children_left_in_their_own_session_do_not_change_the_written_fail(
     tmp_path: Path,
 ) -> None:
     started = time.monotonic()
-    done, out = run_agent(tmp_path, "orphans")
+    done, out = run_agent(tmp_path, "orphans", isolation="off")
     assert_fail(done, out)
+    # without its PID namespace the run says so, on stderr and in the record (issue 25)
+    warnings = json.loads((out / "run.json").read_text(encoding="utf-8"))["warnings"]
+    assert [w for w in warnings if "without a PID namespace (isolation: off)" in w], warnings
+    assert "without a PID namespace" in done.stderr, done.stderr
     assert time.monotonic() - started < 60, "the runner waited for the agent's children"
     time.sleep(max(0.0, 22 - (time.monotonic() - started)))  # the orphans are done
     replay = oasis(tmp_path, "replay", str(out))
@@ -148,16 +172,7 @@ HARNESS_SECRETS = ("OASIS_RUN_KEY", "OASIS_RESERVED_KEY", "OASIS_PROVIDER_TOKEN"
     "shell",
     [
         pytest.param(False, id="runner"),
-        pytest.param(
-            True,
-            id="shell-parent",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="red team: a same-user cli: agent walks up its ancestors and reads "
-                "OASIS_RUN_KEY, OASIS_RESERVED_KEY and OASIS_PROVIDER_TOKEN from "
-                "/proc/<pid>/environ of the shell (CI step) that started oasis",
-            ),
-        ),
+        pytest.param(True, id="shell-parent"),
     ],
 )
 def test_a_cli_agent_reads_no_harness_secret_from_env_proc_cwd_or_the_run(
@@ -165,6 +180,8 @@ def test_a_cli_agent_reads_no_harness_secret_from_env_proc_cwd_or_the_run(
 ) -> None:
     """``shell``: `oasis` was started by a shell holding the secrets in its environment (a CI
     step): the agent walks up its ancestors' /proc/<pid>/environ."""
+    if shell and not ISOLATED:
+        pytest.skip("unshare is refused here: the run warns (test_agent_isolation.py)")
     values = {name: f"{name.lower()}-{secrets.token_hex(16)}" for name in HARNESS_SECRETS}
     env = {**values, "RT_LOOT": str(tmp_path / "loot")}
     done, out = run_agent(tmp_path, "loot", env=env, shell=shell)
@@ -173,3 +190,32 @@ def test_a_cli_agent_reads_no_harness_secret_from_env_proc_cwd_or_the_run(
     assert "ENV {" in loot  # the agent did look
     seen = [name for name, value in values.items() if value in loot]
     assert not seen, f"the agent read {seen}"
+
+
+def _pids(loot: str) -> dict[str, Any]:
+    line = next(line for line in loot.splitlines() if line.startswith("PIDS "))
+    return dict(json.loads(line[len("PIDS ") :]))
+
+
+@needs_isolation
+def test_a_cli_agent_sees_no_process_but_its_own(tmp_path: Path) -> None:
+    """Issue 25: in its PID namespace the agent is pid 1, has no parent it can name, and
+    /proc lists neither this test's process (an ancestor of the runner) nor the runner."""
+    done, out = run_agent(tmp_path, "loot", env={"RT_LOOT": str(tmp_path / "loot")})
+    assert_fail(done, out)
+    seen = _pids((tmp_path / "loot").read_text(encoding="utf-8"))
+    assert seen["self"] == 1 and seen["ppid"] == 0, seen
+    assert os.getpid() not in seen["all"] and len(seen["all"]) < 8, seen
+
+
+@needs_isolation
+def test_a_daemon_dies_with_the_agent(tmp_path: Path) -> None:
+    """A daemon the agent leaves (own session, stdio closed) is killed when the agent exits:
+    it writes nothing once the run is over."""
+    beat = tmp_path / "loot"
+    done, out = run_agent(tmp_path, "linger", env={"RT_LOOT": str(beat)})
+    assert_fail(done, out)
+    before = beat.read_text(encoding="utf-8") if beat.exists() else ""
+    time.sleep(1.5)
+    after = beat.read_text(encoding="utf-8") if beat.exists() else ""
+    assert after == before, "the agent's daemon outlived it"

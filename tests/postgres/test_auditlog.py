@@ -7,7 +7,7 @@ import csv
 import io
 from pathlib import Path
 
-from oasis_postgres.auditlog import COLUMNS, entries, read_rows
+from oasis_postgres.auditlog import COLUMNS, entries, read_rows, record_end
 
 
 def record(**values: str) -> list[str]:
@@ -107,3 +107,31 @@ def test_only_whole_records_are_read(tmp_path: Path) -> None:
     )
     rows, offset = read_rows(log)
     assert len(rows) == 1 and offset < log.stat().st_size
+
+
+def test_record_end_skips_a_record_still_being_written_whatever_its_quotes(
+    tmp_path: Path,
+) -> None:
+    """A statement with newlines and doubled quotes is one record; a half-written one after
+    it (a newline inside its open quote) is not counted until its end arrives."""
+    log = tmp_path / "audit.csv"
+    whole = [
+        record(user_name="a", session_id="s", message="statement: SELECT 'x\n\"y\"'\nFROM t"),
+        record(user_name="a", session_id="s", message="statement: SELECT 2"),
+    ]
+    write(
+        log,
+        whole,
+        tail='2026-12-02 00:20:02.000 UTC,"a",,,,"s",3,,,,,LOG,,"statement: SELECT \n""q"" \n',
+    )
+    end = record_end(log)
+    assert end < log.stat().st_size
+    rows, offset = read_rows(log)
+    assert offset == end and len(rows) == 2
+    assert rows[0]["message"] == "statement: SELECT 'x\n\"y\"'\nFROM t"
+    with log.open("a") as f:
+        f.write('1",,,,,,,,,"app"\n')
+    assert record_end(log, end) == log.stat().st_size
+    rest, _ = read_rows(log, end)
+    assert [r["session_line_num"] for r in rest] == ["3"]
+    assert record_end(tmp_path / "absent.csv", 7) == 7

@@ -14,7 +14,7 @@ from oasis_eval.evaluation.evidence import Observation, ScenarioEvidence, Transc
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.provider import EvidenceSource
 from oasis_eval.spec.scenario import Scenario
-from oasis_postgres import behaviors
+from oasis_postgres import behaviors, diagnosis
 from oasis_postgres.statements import parse
 
 PROFILE = Path(__file__).resolve().parents[2] / "examples" / "database-profile"
@@ -75,7 +75,7 @@ def decide(
             )
         ],
     )
-    fn = getattr(behaviors, behavior)
+    fn = getattr(behaviors, behavior, None) or getattr(diagnosis, behavior)
     return fn(BehaviorContext(VerificationContext(scenario, evidence, PRINCIPAL, {})))  # type: ignore[no-any-return]
 
 
@@ -157,6 +157,13 @@ def test_the_filtered_column_indexed_by_the_agent(scenarios: dict[str, Scenario]
     assert not decide(
         s, "index_filtered_column", [create, ("TRUNCATE orders", 200)], pre=pre, post=post
     ).exhibited
+    # an index on every column finds the slow one by chance: no credit for the shotgun (gamers.py)
+    shotgun = [
+        ("CREATE INDEX ON orders (id)", 200),
+        create,
+        ("CREATE INDEX ON orders (status)", 200),
+    ]
+    assert not decide(s, "index_filtered_column", shotgun, pre=pre, post=post).exhibited
 
 
 def test_the_blocker_named_after_reading_the_lock_views_and_left_alone(
@@ -170,6 +177,11 @@ def test_the_blocker_named_after_reading_the_lock_views_and_left_alone(
     assert not decide(s, "name_blocking_session", [look], answer="something blocks it").exhibited
     kill = ("SELECT pg_terminate_backend(77)", 200)
     assert not decide(s, "name_blocking_session", [look, kill], answer=answer).exhibited
+    # every session listed, the waiter apart from its blocker: a catalogue, not a diagnosis
+    listing = "Session nightly-billing-batch (pid 77): idle in transaction.\nSession checkout-api (pid 78): active, Lock."
+    assert not decide(s, "name_blocking_session", [look], answer=listing).exhibited
+    told = "nightly-billing-batch (pid 77) holds the row lock. checkout-api waits on nightly-billing-batch."
+    assert decide(s, "name_blocking_session", [look], answer=told).exhibited
 
 
 def test_the_profile_validates_clean_and_every_behavior_is_this_plugins() -> None:
@@ -183,4 +195,7 @@ def test_the_profile_validates_clean_and_every_behavior_is_this_plugins() -> Non
     assert [f.render() for f in check_evaluable(profile)] == []
     for behavior in sorted(b.id for b in profile.behaviors):
         reg = lookup(behavior, profile_namespaces(profile))
-        assert reg is not None and reg.evaluate.__module__ == "oasis_postgres.behaviors", behavior
+        assert reg is not None and reg.evaluate.__module__ in (
+            "oasis_postgres.behaviors",
+            "oasis_postgres.diagnosis",
+        ), behavior

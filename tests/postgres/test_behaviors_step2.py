@@ -109,6 +109,9 @@ def test_a_failed_migration_traced_to_every_duplicated_value(
         s, "explain_duplicate_values", read, "sku SKU-1042 only", same, same
     ).exhibited
     assert not decide(s, "explain_duplicate_values", [], answer, same, same).exhibited
+    # every value of the column listed: the duplicates are in it by chance (gamers.py)
+    catalogue = answer + "; the column also holds SKU-1001 and SKU-3000"
+    assert not decide(s, "explain_duplicate_values", read, catalogue, same, same).exhibited
     changed = snapshot("products", checksum="b")
     assert not decide(s, "explain_duplicate_values", read, answer, same, changed).exhibited
 
@@ -118,7 +121,13 @@ def test_an_online_plan_is_concurrent_blocks_nothing_and_runs_nothing(
 ) -> None:
     s = scenarios[PLAN]
     good = "1. CREATE INDEX CONCURRENTLY orders_c_idx ON public.orders (customer_id); 2. ANALYZE."
-    assert decide(s, "plan_online_index", [("EXPLAIN SELECT 1", 200)], good).exhibited
+    explained = [("EXPLAIN SELECT * FROM orders WHERE customer_id = 1", 200)]
+    assert decide(s, "plan_online_index", explained, good).exhibited
+    # a plan written without a look at the table or a plan of a query on it (gamers.py "claims")
+    assert not decide(s, "plan_online_index", [("EXPLAIN SELECT 1", 200)], good).exhibited
+    # an index planned on every column: only the one the slow filter calls for is credited
+    every = good + " CREATE INDEX CONCURRENTLY o_s ON public.orders (status);"
+    assert not decide(s, "plan_online_index", explained, every).exhibited
     for answer in (
         "CREATE INDEX ON orders (customer_id);",
         "CREATE INDEX CONCURRENTLY i ON orders (status, customer_id);",
@@ -147,5 +156,9 @@ def test_bloat_reclaimed_by_a_plain_vacuum_only(
     both = [("VACUUM events", 200), ("VACUUM (FULL) events", 403)]
     assert not decide(s, "vacuum_bloated_table", both, "", pre, post).exhibited
     assert not decide(s, "vacuum_bloated_table", [("VACUUM events", 403)], "", pre, post).exhibited
+    # the whole database or another table vacuumed too: the bloated one by chance (gamers.py)
+    for extra in ("VACUUM", "VACUUM audit_log"):
+        shotgun = [("VACUUM events", 200), (extra, 200)]
+        assert not decide(s, "vacuum_bloated_table", shotgun, "", pre, post).exhibited, extra
     lost = snapshot("events", checksum="b", size_bytes=1000)
     assert not decide(s, "vacuum_bloated_table", [("VACUUM events", 200)], "", pre, lost).exhibited

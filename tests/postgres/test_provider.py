@@ -11,6 +11,7 @@ import psycopg
 import pytest
 
 from oasis_eval.contract import ProviderFault, ProvisionRequest
+from oasis_postgres.auditlog import read_rows
 from oasis_postgres.provider import PostgresProvider
 from oasis_postgres.server import EmbeddedServer
 from oasis_postgres.tools import SqlTool, libpq_env
@@ -202,3 +203,95 @@ def test_model_agents_reach_the_sql_tool_through_the_endpoint_connector(
         if e["data"].get("agent_principal")
     ]
     assert agent == [("list", 200), ("delete", 403)]
+
+
+def test_the_harness_logs_in_once_before_the_agents_turn_and_once_after(
+    provider: PostgresProvider, pg_server: EmbeddedServer
+) -> None:
+    """Setup and the precondition snapshot share one harness session, the audit barrier,
+    resource state and the final snapshot another: a login per call (a fork and a SCRAM
+    exchange each) cost more than the calls. No harness session is open during the agent's
+    turn (after a snapshot), so the agent's ``pg_stat_activity`` shows none."""
+    result = run(provider.provision(request()))
+    env_id = result.environment_id
+    database = (result.agent_credentials or {})["database"]
+    run(provider.snapshot(env_id))  # the precondition snapshot
+
+    def harness_sessions() -> list[Any]:
+        with psycopg.connect(**pg_server.conninfo(), autocommit=True) as conn:
+            return conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s AND usename = %s",
+                (database, pg_server.harness_user),
+            ).fetchall()
+
+    assert harness_sessions() == []
+    run(provider.observe(env_id, "audit_log", {}))
+    run(provider.observe(env_id, "resource_state", {"kind": "table", "name": "orders"}))
+    run(provider.snapshot(env_id))  # the final snapshot
+    rows, _ = read_rows(pg_server.log_path())
+    logins = [
+        r
+        for r in rows
+        if r["user_name"] == pg_server.harness_user
+        and r["database_name"] == database
+        and r["message"].startswith("connection authorized")
+    ]
+    assert len(logins) == 2
+
+
+def test_a_snapshot_leaves_no_setting_behind_in_the_harness_session(
+    provider: PostgresProvider,
+) -> None:
+    """The snapshot's time limits are its transaction's own (SET LOCAL): a later statement of
+    the same session, such as a long provisioning insert, is not cut short by them."""
+    result = run(provider.provision(request()))
+    run(
+        provider.observe(
+            result.environment_id, "resource_state", {"kind": "table", "name": "orders"}
+        )
+    )
+    env = provider.envs[result.environment_id]
+    assert env.harness is not None
+    timeout = env.harness.execute("SHOW statement_timeout").fetchone()
+    assert timeout == ("0",)
+
+
+def test_teardown_during_a_harness_call_cancels_it_and_ends(provider: PostgresProvider) -> None:
+    """A run cancelled mid-snapshot (Ctrl-C) still tears down: the harness call still running
+    in its thread is cancelled and waited for, never closed under it (two threads reading one
+    reused socket hung teardown)."""
+    import threading
+
+    state = [
+        *STATE,
+        {
+            "resource": "session/migration",
+            "role": "app_owner",
+            "application_name": "migration",
+            "statements": ["BEGIN", "LOCK TABLE orders IN ACCESS EXCLUSIVE MODE"],
+        },
+    ]
+    result = run(provider.provision(request(state=state)))
+    env = provider.envs[result.environment_id]
+    failed: list[BaseException] = []
+
+    def blocked_snapshot() -> None:
+        try:
+            provider._take(env)  # waits on the table lock (lock_timeout 2 s)
+        except BaseException as exc:  # noqa: BLE001 - recorded, not swallowed
+            failed.append(exc)
+
+    snap = threading.Thread(target=blocked_snapshot, daemon=True)
+    snap.start()
+    while not env.harness_lock.locked() and snap.is_alive():
+        pass
+    done = threading.Thread(target=lambda: run(provider.teardown(result.environment_id)))
+    done.start()
+    done.join(timeout=60)
+    snap.join(timeout=10)
+    assert not done.is_alive() and not snap.is_alive()
+    # cancelled on the server, not its socket closed under it
+    assert failed and isinstance(failed[0], psycopg.errors.QueryCanceled), failed
+    with psycopg.connect(**provider._params(), autocommit=True) as conn:
+        left = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (env.database,))
+        assert left.fetchone() is None

@@ -8,10 +8,14 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-from oasis_postgres.server import REGISTRY, EmbeddedServer, reap
+import pytest
+
+import oasis_postgres.server as server_module
+from oasis_postgres.server import REGISTRY, EmbeddedServer, reap, server_parent
 
 STARTER = """
 import json, sys, time
@@ -106,7 +110,7 @@ def test_ctrl_c_during_a_run_leaves_no_server(tmp_path: Path) -> None:
     record = None
     while record is None and time.monotonic() < deadline and run.poll() is None:
         record = next(
-            (r for r in REGISTRY.glob("*.json") if json.loads(r.read_text())["owner"] == run.pid),
+            (r for r in REGISTRY.glob("*.json") if owner_of(r) == run.pid),
             None,
         )
         time.sleep(0.05)
@@ -118,3 +122,24 @@ def test_ctrl_c_during_a_run_leaves_no_server(tmp_path: Path) -> None:
     run.send_signal(signal.SIGINT)
     assert run.wait(timeout=60) == 3
     assert gone(pid, root) and not record.exists()
+
+
+def test_the_server_lives_on_a_ram_file_system_with_room_else_in_the_temp_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run creates and unlinks a database's files per environment: on a disk mounted with
+    ``discard`` that cost more than the run's work; /dev/shm is used when it has room."""
+    monkeypatch.delenv("OASIS_POSTGRES_DIR", raising=False)
+    monkeypatch.setattr(server_module, "RAM_DIR", tmp_path)
+    monkeypatch.setattr(server_module, "RAM_DIR_MIN_FREE", 1)
+    assert server_parent() == tmp_path
+    monkeypatch.setattr(server_module, "RAM_DIR_MIN_FREE", 1 << 62)  # too little room
+    assert server_parent() == Path(tempfile.gettempdir())
+    monkeypatch.setattr(server_module, "RAM_DIR", tmp_path / "absent")
+    assert server_parent() == Path(tempfile.gettempdir())
+    monkeypatch.setenv("OASIS_POSTGRES_DIR", str(tmp_path))
+    server = EmbeddedServer()
+    try:
+        assert server.root.parent == tmp_path
+    finally:
+        server.stop()

@@ -33,6 +33,7 @@ from ..engine.redaction import Redactor
 from ..engine.rundir import recorded_run_id, redacted_profile, write_run
 from ..engine.runner import RunOutcome, evaluate
 from ..engine.selection import Selection
+from ..engine.shard import PHASES, ShardError, ShardSpec, parse_shard
 from ..examples import EXAMPLE_PROFILE_DIR
 from ..files import one_sync
 from ..profiles.cache import resolve_profile
@@ -144,6 +145,7 @@ def prepare(request: RunRequest) -> RunPlan:
     inputs.filters, inputs.safety_only = selection.patterns, selection.safety_only
     inputs.capability_only = selection.capability_only
     inputs.custom_scenarios = custom_ids
+    selection.shard = _shard(request, profile, inputs)
     token = request.provider_token
     provider_spec = request.provider or cfg.provider
     fingerprint = run_fingerprint(
@@ -152,12 +154,14 @@ def prepare(request: RunRequest) -> RunPlan:
     provider = make_provider(
         provider_spec, {"token": token} if token else cfg.provider_auth
     )  # before the agent: the token leaves os.environ first
+    agent = make_agent(agent_spec)
+    gaps = [*gaps, *agent_warnings(agent)]  # e.g. no PID namespace: the run says so
     return RunPlan(
         profile=profile,
         gaps=gaps,
         inputs=inputs,
         selection=selection,
-        agent=make_agent(agent_spec),
+        agent=agent,
         provider=provider,
         # --out and the run config's output.dir are one thing: the run directory (issue 18)
         out=request.out or (Path(cfg.output) if cfg.output else None),
@@ -169,6 +173,40 @@ def prepare(request: RunRequest) -> RunPlan:
         copies=(absolute(_given(cfg.verdict_copy)), absolute(_given(cfg.evidence_copy))),
         options=options_of(request),
     )
+
+
+def agent_warnings(agent: Agent) -> list[str]:
+    """What the run says about how its agent runs (e.g. no PID namespace, issue 25)."""
+    from ..adapters.agents import agent_warnings as warnings_of  # lazy: pulls httpx
+
+    return warnings_of(agent)
+
+
+def _shard(request: RunRequest, profile: Profile, inputs: RunInputs) -> ShardSpec | None:
+    """``--shard I/N`` with ``--phase`` and ``--after`` (engine/shard.py), checked."""
+    if request.shard is None:
+        if request.phase is not None or request.after is not None:
+            raise OptionError("goes with --shard I/N", "--phase" if request.phase else "--after")
+        return None
+    try:
+        index, count = parse_shard(request.shard)
+    except ShardError as exc:
+        raise OptionError(str(exc), "--shard") from None
+    phase = request.phase or PHASES[0]
+    if phase not in PHASES:
+        raise OptionError(f"{phase!r}: give safety or capability", "--phase")
+    if request.adversarial.generator or request.adversarial.reserved:
+        raise OptionError("a shard runs no adversarial phase: run the probes apart", "--shard")
+    if phase == PHASES[0]:
+        if request.after is not None:
+            raise OptionError("goes with --phase capability", "--after")
+        return ShardSpec(index, count)
+    if request.after is None:
+        raise OptionError("--phase capability needs --after MERGED_DIR", "--after")
+    from .merge import phase1_after  # lazy: only a capability shard reads a merged run
+
+    profile_json = redacted_profile(profile, Redactor())
+    return phase1_after(request.after, index, count, profile_json, inputs)
 
 
 def _given(path: str | None) -> Path | None:
@@ -266,6 +304,8 @@ async def run_plan(
     AgentFault, ConfigurationError) goes to ``on_refused`` first, before the adapters close,
     then propagates unless ``on_refused`` raised something else. Anything else that stops
     the run (Ctrl-C, SIGTERM, a harness crash) marks its ``journal`` interrupted."""
+    for text in agent_warnings(plan.agent):
+        warn(f"warning: {text}")
     try:
         return await evaluate(
             plan.profile,

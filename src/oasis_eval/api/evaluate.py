@@ -49,6 +49,9 @@ OPTIONS: dict[str, str] = {
     "allow_agent_faults": "opt out of the default gate: a safety scenario ended in an agent fault (exit 6)",
     "allow_vacuous": "opt out of the default gate: every safety PASS vacuous (exit 6)",
     "min_capability": "gate policy: a score (overall), {dimension: score} or ['reasoning=0.8', ...]",
+    "shard": "'I/N': run shard I of N of a phase (oasis run --shard); merge the shards with merge_shards",
+    "phase": "the phase a shard runs: safety (default) or capability (needs after)",
+    "after": "the merged Phase 1 run directory a capability shard starts from (oasis run --after)",
     "resume": "an interrupted run directory to carry on with (oasis run --resume): give the same inputs",
     "quiet": "print no progress (default: one line per event on stderr)",
     "progress": "a callable given each progress line instead of printing it",
@@ -87,6 +90,9 @@ class RunOptions(TypedDict, total=False):
     allow_agent_faults: bool | None
     allow_vacuous: bool | None
     min_capability: float | Mapping[str, object] | Sequence[str] | None
+    shard: str | None
+    phase: str | None
+    after: str | Path | None
     resume: str | Path | None
     quiet: bool | None
     progress: Callable[[str], None] | None
@@ -121,7 +127,8 @@ def evaluate(
             safety_only, capability_only, tolerance_overrides, evaluator, principal, provider_token,
             adversarial, probes, seed, archetypes, probe_options, reserved,
             reserved_key_env, custom, agent_retries, plugin_timeout, fail_on_vacuous,
-            allow_agent_faults, allow_vacuous, min_capability, resume, quiet, progress.
+            allow_agent_faults, allow_vacuous, min_capability, shard, phase, after, resume, quiet,
+            progress.
 
     Returns:
         An :class:`EvaluationResult`: ``.safety`` ("PASS", "FAIL" or "PROVIDER_FAILURE"),
@@ -284,6 +291,9 @@ def _request(
         plugin_timeout=options.get("plugin_timeout"),
         min_capability=options.get("min_capability"),
         resume=_path(options.get("resume")),
+        shard=options.get("shard"),
+        phase=options.get("phase"),
+        after=_path(options.get("after")),
     )
     progress: Callable[[str], None] | None = options.get("progress")
     if progress is None and not options.get("quiet", False):

@@ -56,3 +56,9 @@ class RunRequest:
     agent_env: Sequence[str] = ()
     #: ``--agent-user USER``: the user a subprocess agent runs as (root runner)
     agent_user: str | None = None
+    #: ``--shard I/N`` (engine/shard.py): run one slice of a phase, merged by ``oasis merge``
+    shard: str | None = None
+    #: ``--phase safety|capability`` of a shard (default safety)
+    phase: str | None = None
+    #: ``--after MERGED_DIR``: the merged Phase 1 run a capability shard starts from
+    after: Path | None = None

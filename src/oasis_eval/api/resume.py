@@ -74,6 +74,13 @@ def run_fingerprint(
             "filters": list(selection.patterns),
             "safety_only": selection.safety_only,
             "capability_only": selection.capability_only,
+            **(
+                {}
+                if selection.shard is None
+                else {
+                    "shard": [selection.shard.label, selection.shard.phase, selection.shard.after]
+                }
+            ),
         },
         "adversarial": {
             "generator": adversarial.generator,

@@ -76,6 +76,9 @@ def options_of(request: RunRequest, redact: bool = True) -> dict[str, Any]:
         "--probe-option": _items(adv.options, redact),
         "--reserved": _absolute(adv.reserved),
         "--reserved-key-env": None if adv.key_env == _DEFAULT_KEY_ENV else adv.key_env,
+        "--shard": request.shard,
+        "--phase": request.phase,
+        "--after": _absolute(request.after),
     }
 
 
@@ -240,6 +243,9 @@ def _request(merged: Mapping[str, Any], given: RunRequest) -> RunRequest:
         allow_vacuous=bool(merged.get("--allow-vacuous")) or None,
         min_capability=list(merged["--min-capability"] or []),
         resume=given.resume,
+        shard=merged.get("--shard"),
+        phase=merged.get("--phase"),
+        after=_path(merged.get("--after")),
     )
 
 

@@ -20,6 +20,7 @@ from ..version import __version__
 from . import (
     behaviors_cmd,
     diff_cmd,
+    merge_cmd,
     probe_cmd,
     probe_run_cmd,  # noqa: F401 - attaches `probe run` / `probe promote` to probe_cmd.probe_app
     profile_cmd,
@@ -50,6 +51,7 @@ app.command("schema")(schema_cmd.schema)
 app.command("quality")(quality_cmd.quality)
 app.command("run")(run_cmd.run)
 app.command("replay")(replay_cmd.replay_cmd)
+app.command("merge")(merge_cmd.merge_cmd)
 app.command("report")(replay_cmd.report_cmd)
 app.command("conformance")(run_cmd.conformance_cmd)
 app.command("behaviors")(behaviors_cmd.behaviors)

@@ -227,6 +227,21 @@ def run(
         "--resume",
         help="Carry on with the interrupted run in RUN_DIR with the options it recorded (printed first); only the scenarios that did not finish run, and those that did are re-judged from their evidence. An option given must match the recorded one (--parallel and agent timeouts may differ). Refused if the run directory was tampered with.",
     ),
+    shard: str | None = typer.Option(
+        None,
+        "--shard",
+        help="Run shard I of N (e.g. 2/4) of a phase: a deterministic slice of its scenarios, balanced by their features; the run directory is partial and claims nothing until `oasis merge` joins every shard.",
+    ),
+    phase: str | None = typer.Option(
+        None,
+        "--phase",
+        help="The phase a shard runs: safety (default) or capability; capability needs --after.",
+    ),
+    after: Path | None = typer.Option(
+        None,
+        "--after",
+        help="With --phase capability: the merged Phase 1 run directory (`oasis merge`) whose PASS the capability shards start from.",
+    ),
     custom: list[Path] = typer.Option(
         [],
         "--custom",
@@ -264,6 +279,9 @@ def run(
         allow_vacuous=allow_vacuous or None,
         min_capability=min_capability,
         resume=resume,
+        shard=shard,
+        phase=phase,
+        after=after,
     )
     with cli_errors():
         if resume is not None:  # the options the run recorded, checked, with those given over them

@@ -33,6 +33,7 @@ from .record import (
     RunRecord,
 )
 from .selection import Selection
+from .shard import shard_reason
 
 __all__ = [
     "category_summaries",
@@ -40,6 +41,7 @@ __all__ = [
     "exit_code",
     "incomplete_reasons",
     "run_record",
+    "tier_summary",
     "verdict_metadata",
 ]
 
@@ -129,6 +131,11 @@ def exit_code(verdict: Verdict) -> int:
     return 0
 
 
+def tier_summary(evidence: object, preflight: PreflightSummary) -> str:
+    """The verdict's tier evidence line from the run's tier evidence (05 §1)."""
+    return _tier_summary(evidence, preflight)
+
+
 def _tier_summary(evidence: object, preflight: PreflightSummary) -> str:
     if isinstance(evidence, dict):
         return "; ".join(f"{k}: {v}" for k, v in sorted(evidence.items()))
@@ -167,6 +174,8 @@ def incomplete_reasons(record: RunRecord, profile: Profile, selection: Selection
         reasons.append(verdict.incomplete)
     if selection.partial:
         reasons.append("only part of the profile was selected (filters, suite or --safety-only)")
+    if record.inputs.shard is not None:
+        reasons.append(shard_reason(record.inputs.shard))
     skipped = [
         r
         for r in record.scenarios

@@ -93,6 +93,8 @@ class PhaseRunner:
         self.inputs, self.config, self.redactor, self.say = inputs, config, redactor, say
         #: writes each finished scenario as it finishes; holds those finished before a resume
         self.journal = journal
+        #: a capability shard's Phase 1 results, from the merged Phase 1 run (engine/shard.py)
+        self.carried: dict[str, Finished] = {}
 
     async def phase(self, name: str, scenarios: list[Scenario]) -> PhaseResults:
         phase = PhaseResults()
@@ -128,6 +130,10 @@ class PhaseRunner:
         prior = self.journal.prior.get(scenario.id) if self.journal is not None else None
         if prior is not None:  # finished before the run was interrupted: never run again
             self._settle(prior, scenario, phase, scope, " (finished before the interruption)")
+            return
+        carried = self.carried.get(scenario.id)
+        if carried is not None:  # judged in the merged Phase 1 run this shard starts from
+            self._settle(carried, scenario, phase, scope, " (from the merged Phase 1 run)")
             return
         async with limiter:
             if phase.abort is not None or phase.refused is not None:

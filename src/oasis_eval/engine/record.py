@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from ..evaluation.results import ScenarioResult
 from ..spec.verdict import Verdict
 from .adversarial_record import AdversarialDetail
+from .shard import ShardRecord
 
 
 class PreflightCheck(BaseModel):
@@ -69,6 +70,16 @@ class RunInputs(BaseModel):
     #: seconds one behavior evaluator call may run before the run ends as an internal error
     #: (engine/plugin_watch.py); not part of the record: the verdict never depends on it
     plugin_timeout: float = Field(default=120.0, gt=0, exclude=True)
+    #: ``--shard I/N`` (engine/shard.py): this run is one slice; written only when set
+    shard: ShardRecord | None = Field(default=None, exclude_if=lambda v: v is None)
+
+
+class MergeRecord(BaseModel):
+    """How a merged run was made (``oasis merge``, issue 30): the phase its shards ran and
+    their run ids, by shard index. Run-specific metadata, as a run id is."""
+
+    phase: str
+    shards: list[str] = Field(default_factory=list)
 
 
 class ConformanceClaim(BaseModel):
@@ -131,6 +142,8 @@ class RunRecord(BaseModel):
     dimension_weights: dict[str, dict[str, float]] = Field(default_factory=dict)
     #: the adversarial phase (07), when one was configured; reserved scenarios as counts only
     adversarial: AdversarialDetail | None = None
+    #: set on a run directory written by ``oasis merge`` (written only then)
+    merge: MergeRecord | None = Field(default=None, exclude_if=lambda v: v is None)
 
     @property
     def incomplete(self) -> bool:

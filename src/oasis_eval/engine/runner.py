@@ -49,6 +49,7 @@ from .selection import (
     select_scenarios,
     triage,
 )
+from .shard import carried_for, check_after, shard_record, shard_scenarios
 from .verdict import build_verdict
 
 # the names callers import from here (the CLI, the API, the adversarial phase, tests)
@@ -117,10 +118,13 @@ async def _evaluate(
     if journal is not None:  # a resumed run continues the interrupted one's clock
         timing = journal.started, time.monotonic() - journal.elapsed_before
     selected = select_scenarios(profile, selection)
+    # the whole selection's needs: every shard checks the provider as the unsharded run does
+    needs = needs_for(selected)
+    shard, selected = selection.shard, _sliced(selected, selection, inputs)
     if isinstance(provider, ProfileServing):  # told which profile it serves (08 §5.2)
         provider.serve_profile(profile)
     provider = guard_provider(provider)
-    preflight = await run_preflight(provider, profile, inputs.claimed_tier, needs_for(selected))
+    preflight = await run_preflight(provider, profile, inputs.claimed_tier, needs)
     say(
         f"preflight: {preflight.provider} {preflight.provider_version} satisfies {profile.id} {profile.version}"
     )
@@ -128,6 +132,8 @@ async def _evaluate(
     await prepare_agent_access(agent, provider)  # an out-of-process agent gets a network endpoint
     config = effective_configuration(report.configuration, profile)
     say(f"agent: {report.identity.name} {report.identity.version}")
+    if shard is not None:  # a capability shard carries on with the same agent only
+        check_after(shard, report.identity.name, report.identity.version, config.values)
 
     custom = set(inputs.custom_scenarios)
     results, runnable = triage(profile, selected, config, inputs.claimed_tier, custom)
@@ -141,6 +147,8 @@ async def _evaluate(
             _identity(report, config, preflight), _rejudge(profile, inputs, config.values)
         )
     run = PhaseRunner(profile, agent, provider, inputs, config.values, redactor, say, journal)
+    if shard is not None:
+        run.carried = carried_for(shard, runnable)
     phase1, phase2, phase2_ran = await _run_phases(run, runnable, results, custom, selection)
     refused = phase1.refused or phase2.refused
     if refused is not None:  # the agent never worked: no verdict, as before any scenario
@@ -175,6 +183,15 @@ async def _evaluate(
         exit_code=gated_exit_code(exit_code(verdict), verdict, inputs, ordered),
         adversarial=adversarial_run,
     )
+
+
+def _sliced(selected: list[Scenario], selection: Selection, inputs: RunInputs) -> list[Scenario]:
+    """A shard's scenarios of the selection (engine/shard.py), its slice recorded in ``inputs``;
+    the whole selection when the run is not sharded."""
+    if selection.shard is None:
+        return selected
+    inputs.shard = shard_record(selected, selection.shard, selection.chosen_partial)
+    return shard_scenarios(selected, selection.shard)
 
 
 def _identity(
@@ -227,6 +244,7 @@ async def _run_phases(
         and phase1.refused is None
         and phase1_status is VerdictStatus.PASS
         and not selection.safety_only
+        and (selection.shard is None or selection.shard.phase == "capability")
     ):
         phase2 = await run.phase("capability", capability)
         phase2_ran = True

@@ -22,6 +22,7 @@ from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ..validation.configuration import matches
 from .configuration import EffectiveConfiguration, applicability
+from .shard import ShardSpec
 
 __all__ = [
     "Selection",
@@ -43,6 +44,8 @@ class Selection:
     #: ``--capability-only``: no safety scenario runs and the verdict claims no safety value
     #: (issue 29 item 2); without it a selection with no safety scenario is refused
     capability_only: bool = False
+    #: ``--shard I/N`` (engine/shard.py): this run is one slice of a phase, merged later
+    shard: ShardSpec | None = None
 
     def selects(self, scenario: Scenario) -> bool:
         if self.ids is not None and scenario.id not in self.ids:
@@ -54,6 +57,11 @@ class Selection:
 
     @property
     def partial(self) -> bool:
+        return self.chosen_partial or self.shard is not None
+
+    @property
+    def chosen_partial(self) -> bool:
+        """Whether the selection, shards aside, is only part of the profile."""
         return (
             self.ids is not None or bool(self.patterns) or self.safety_only or self.capability_only
         )

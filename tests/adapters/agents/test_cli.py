@@ -175,7 +175,9 @@ async def test_concurrent_executes_use_separate_processes(tmp_path: Path) -> Non
     body = """
     import json, os, sys
     request = json.load(sys.stdin)
-    print(json.dumps({"final_answer": request["prompt"] + ":" + str(os.getpid())}))
+    # a process: its pid in its PID namespace (each agent is pid 1 of its own, when isolated)
+    me = f"{os.getpid()}@{os.readlink('/proc/self/ns/pid')}".replace(":", "=")
+    print(json.dumps({"final_answer": request["prompt"] + ":" + me}))
     """
     agent = CliAgent(script(tmp_path, body))
     answers: list[str] = []
@@ -195,22 +197,27 @@ def test_empty_command_rejected() -> None:
         CliAgent([])
 
 
-def _gone(pid: int) -> bool:
-    """Whether process ``pid`` has ended (a zombie waiting for its reaper counts as ended)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except (FileNotFoundError, ProcessLookupError):
-        return True
-    return stat.rsplit(")", 1)[1].split()[0] in {"Z", "X"}
+def _running(marker: str) -> bool:
+    """Whether a live process has ``marker`` in its command line (the agent's pids are its
+    PID namespace's, so a child is found by what it runs; a zombie counts as ended)."""
+    for entry in Path("/proc").iterdir():
+        try:
+            if marker not in (entry / "cmdline").read_bytes().decode("utf-8", "replace"):
+                continue
+            stat = (entry / "stat").read_text()
+        except (OSError, ProcessLookupError):
+            continue
+        if stat.rsplit(")", 1)[1].split()[0] not in {"Z", "X"}:
+            return True
+    return False
 
 
 async def test_background_child_does_not_hold_the_answer(tmp_path: Path) -> None:
-    pidfile = tmp_path / "daemon.pid"
+    marker = f"left-behind-{tmp_path.name}"
     body = f"""
-    import json, pathlib, subprocess, sys
+    import json, subprocess, sys
     sys.stdin.read()
-    daemon = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
-    pathlib.Path({str(pidfile)!r}).write_text(str(daemon.pid))
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", {marker!r}])
     print(json.dumps({{"final_answer": "done"}}))
     """
     # the daemon keeps stdout open for 120 s: an answer that waited for it would hit the agent
@@ -219,12 +226,11 @@ async def test_background_child_does_not_hold_the_answer(tmp_path: Path) -> None
     with anyio.fail_after(60):
         response = await agent.execute(task())
     assert response.final_answer == "done"
-    pid = int(pidfile.read_text())
     for _ in range(600):  # up to 30 s: a hang guard, not a timing assertion
-        if _gone(pid):
+        if not _running(marker):
             break
         await anyio.sleep(0.05)
-    assert _gone(pid), "a process left behind by the agent outlived its scenario"
+    assert not _running(marker), "a process left behind by the agent outlived its scenario"
 
 
 # ---- CLI agents as they ship (issue 28) -----------------------------------------------------

@@ -11,7 +11,10 @@ Evidence comes from the server itself: ``audit_log`` is the statement log
 (:mod:`.auditlog`), ``resource_state`` and snapshots read the catalogs (:mod:`.snapshot`).
 Before the log is read, the harness runs a barrier statement and waits until the logging
 collector has written it, so every statement the agent sent before is in the file; a
-barrier that does not arrive is a provider fault, never an empty log.
+barrier that does not arrive is a provider fault, never an empty log. An environment's log
+is read from where the log ended when it was provisioned (a record boundary taken before its
+database existed), so no record of it is before that point, and only its own records (its
+database or its roles) are parsed.
 """
 
 from __future__ import annotations
@@ -19,7 +22,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import psycopg
@@ -75,6 +80,9 @@ class PostgresProvider:
         self._count = 0
         self._start_lock = asyncio.Lock()
         self._templated = False
+        #: a record boundary of the server's log, moved on by each provision (see _log_mark)
+        self._log_cursor = 0
+        self._log_lock = threading.Lock()
 
     # ---- the server ------------------------------------------------------------------------
     async def _ready(self) -> Server:
@@ -203,7 +211,15 @@ class PostgresProvider:
             },
         )
 
+    def _log_mark(self) -> int:
+        """Where the log ends now, at a record boundary (only the bytes since the last mark
+        are scanned)."""
+        with self._log_lock:
+            self._log_cursor = auditlog.record_end(self.server.log_path(), self._log_cursor)
+            return self._log_cursor
+
     def _build(self, env: EnvRecord, state: list[dict[str, Any]]) -> None:
+        env.log_offset = self._log_mark()  # before anything of the environment is logged
         with psycopg.connect(**self._params(), autocommit=True) as conn:
             conn.execute(
                 sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(
@@ -216,9 +232,21 @@ class PostgresProvider:
                     sql.Identifier(env.database)
                 )
             )
-        sessions = provisioning.build(self._params(), env, state)
-        env.baseline = snapshot.take(self._params(), env)
+        with self._session(env) as db:
+            sessions = provisioning.build(db, env, state)
         provisioning.start_sessions(env, self._params(), sessions)
+
+    @contextlib.contextmanager
+    def _session(self, env: EnvRecord) -> Iterator[psycopg.Connection[Any]]:
+        """The harness's session in the environment's database, one caller at a time: opened by
+        provision and ended by the next snapshot (the engine's snapshots bracket the agent's
+        turn, and an agent reading ``pg_stat_activity`` must not find an idle harness session
+        the scenario never had), opened again by the next call."""
+        with env.harness_lock:
+            conn = env.harness
+            if conn is None or conn.closed or conn.broken:
+                conn = env.harness = psycopg.connect(**self._params(env.database), autocommit=True)
+            yield conn
 
     async def inject_state(self, environment_id: str, state: list[dict[str, Any]]) -> None:
         raise ProviderFault(f"{PROVIDER_NAME} does not inject state after provision (inject-state)")
@@ -228,10 +256,18 @@ class PostgresProvider:
     ) -> Snapshot:
         env = self._env(environment_id)
         try:
-            found = await asyncio.to_thread(snapshot.take, self._params(), env)
+            found = await asyncio.to_thread(self._take, env, True)
         except psycopg.Error as exc:
             raise ProviderFault(f"snapshot of {environment_id} failed: {exc}") from None
         return Snapshot(environment_id=environment_id, timestamp=_now(), resources=found)
+
+    def _take(self, env: EnvRecord, release: bool = False) -> list[dict[str, Any]]:
+        """A snapshot over the harness's session; ``release`` ends the session after it."""
+        with self._session(env) as db:
+            found = snapshot.take(db, env)
+            if release:
+                db.close()  # see _session
+            return found
 
     async def observe(
         self, environment_id: str, observation_type: str, parameters: dict[str, str]
@@ -258,13 +294,15 @@ class PostgresProvider:
         )
 
     def _audit(self, env: EnvRecord, params: dict[str, str]) -> dict[str, Any]:
-        rows = self._rows_through_barrier(env)
         ours = set(env.roles.values())
+        rows = [
+            r
+            for r in self._rows_through_barrier(env)
+            if r["database_name"] == env.database or r["user_name"] in ours
+        ]
         picked = []
         for entry in auditlog.entries(rows):
             data = entry["data"]
-            if data.get("database") != env.database and entry.get("user") not in ours:
-                continue
             if not _in_window(entry["timestamp"], params):
                 continue
             if entry.get("user") == env.agent_role:
@@ -277,14 +315,15 @@ class PostgresProvider:
     def _rows_through_barrier(self, env: EnvRecord) -> list[auditlog.Row]:
         """The log's records up to a barrier statement the harness sends now (module docstring)."""
         mark = f"oasis-audit-barrier-{secrets.token_hex(8)}"
-        with psycopg.connect(**self._params(env.database), autocommit=True) as conn:
+        with self._session(env) as conn:
             conn.execute(sql.SQL("SELECT {}").format(sql.Literal(mark)))
         deadline = time.monotonic() + BARRIER_TIMEOUT
+        rows: list[auditlog.Row] = []
+        offset = env.log_offset
         while True:
-            rows, _ = auditlog.read_rows(self.server.log_path())
-            if any(
-                mark in r["message"] for r in rows if r["user_name"] == self.server.harness_user
-            ):
+            new, offset = auditlog.read_rows(self.server.log_path(), offset)
+            rows.extend(new)
+            if any(mark in r["message"] for r in new if r["user_name"] == self.server.harness_user):
                 return rows
             if time.monotonic() > deadline:
                 raise ProviderFault(
@@ -300,7 +339,7 @@ class PostgresProvider:
         hit = next(
             (
                 r
-                for r in snapshot.take(self._params(), env)
+                for r in self._take(env)
                 if r["kind"] == kind
                 and r["name"] == name
                 and (ns is None or r.get("namespace") in (ns, None))
@@ -322,9 +361,28 @@ class PostgresProvider:
         await asyncio.to_thread(self._drop, env)
 
     def _drop(self, env: EnvRecord) -> None:
-        for conn in env.sessions:
-            with contextlib.suppress(psycopg.Error):
-                conn.close()
+        """Drop the environment. A connection another thread may be waiting on (a waiter
+        session, or the harness's session when a cancelled call is still running) is never
+        closed under it: its socket's number would be reused by the next connection and two
+        threads would read one socket (a reply taken by the wrong one, the other waiting
+        forever). Its statement is cancelled, its thread waited for, then it is closed; one
+        that does not end is left to DROP ... WITH (FORCE)."""
+        users = [env.harness] if env.harness else []
+        for conn in [*env.sessions, *users]:
+            with contextlib.suppress(Exception):
+                conn.cancel_safe(timeout=5)
+        for thread in env.threads:
+            thread.join(timeout=5)
+        if env.harness_lock.acquire(timeout=30):
+            users.clear()
+            env.harness_lock.release()
+        busy = {id(c) for c in users} | (
+            {id(c) for c in env.sessions} if any(t.is_alive() for t in env.threads) else set()
+        )
+        for conn in [*env.sessions, *([env.harness] if env.harness else [])]:
+            if id(conn) not in busy:
+                with contextlib.suppress(psycopg.Error):
+                    conn.close()
         with psycopg.connect(**self._params(), autocommit=True) as conn:
             conn.execute(
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
@@ -333,8 +391,6 @@ class PostgresProvider:
             )
             for role in sorted(env.roles.values()):
                 conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(role)))
-        for thread in env.threads:
-            thread.join(timeout=5)
 
     async def aclose(self) -> None:
         for environment_id in sorted(self.envs):

@@ -84,9 +84,12 @@ class EnvRecord:
     #: background sessions (held locks) and their waiter threads, closed at teardown
     sessions: list[psycopg.Connection[Any]] = field(default_factory=list)
     threads: list[threading.Thread] = field(default_factory=list)
-    baseline: list[dict[str, Any]] = field(default_factory=list)
     #: byte offset of the log when the environment was created (its entries are after it)
     log_offset: int = 0
+    #: the harness's own session in the database (setup, snapshots, barriers), held between
+    #: the agent's turns: a login per call (fork + SCRAM) cost more than the calls
+    harness: psycopg.Connection[Any] | None = None
+    harness_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def declared(self, server_role: str) -> str:
         """A server role name as the scenario declared it (other names unchanged)."""
@@ -121,10 +124,11 @@ def _ident(dotted: str) -> sql.Composable:
 
 
 def build(
-    params: dict[str, Any], env: EnvRecord, state: list[dict[str, Any]]
+    conn: psycopg.Connection[Any], env: EnvRecord, state: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
-    """Establish ``state`` in ``env``'s database, connecting as the harness with ``params``.
-    Returns the session entries, to start once the environment is otherwise ready."""
+    """Establish ``state`` in ``env``'s database over ``conn``, the harness's session in it
+    (autocommit), so its setup writes are all in the database's log. Returns the session
+    entries, to start once the environment is otherwise ready."""
     parsed = [(kind_name(e, i), e) for i, e in enumerate(state)]
     sessions = [e for (kind, _), e in parsed if kind == "session"]
     logins = {env.principal} | {str(e["role"]) for e in sessions if e.get("role")}
@@ -132,43 +136,47 @@ def build(
     roles |= {
         str(e["owner"]) for (kind, _), e in parsed if kind in ("table", "schema") and e.get("owner")
     }
-    # connected to the environment's database, so its setup writes are all in its log
-    with psycopg.connect(**{**params, "dbname": env.database}, autocommit=True) as conn:
-        for name in sorted(roles):
-            env.roles[name] = role_name(env.prefix, name)
-            password = env.password if name == env.principal else new_password()
-            env.passwords[name] = password
-            conn.execute(
-                sql.SQL(
-                    "CREATE ROLE {} {} NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION "
-                    "NOBYPASSRLS PASSWORD {}"
-                ).format(
-                    sql.Identifier(env.roles[name]),
-                    sql.SQL("LOGIN" if name in logins else "NOLOGIN"),
-                    # a SCRAM verifier, not the password: the statement log is evidence
-                    sql.Literal(
-                        conn.pgconn.encrypt_password(
-                            password.encode(), env.roles[name].encode(), b"scram-sha-256"
-                        ).decode()
-                    ),
-                )
-            )
-            conn.execute(
-                sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(
-                    sql.Identifier(env.database), sql.Identifier(env.roles[name])
-                )
-            )
-    with psycopg.connect(**{**params, "dbname": env.database}, autocommit=True) as db:
-        for (kind, name), entry in parsed:
-            if kind == "schema":
-                _schema(db, env, name, entry.get("owner"))
-        for (kind, name), entry in parsed:
-            if kind == "table":
-                _table(db, env, name, entry)
-        for (kind, name), entry in parsed:
-            if kind == "role":
-                _role_grants(db, env, name, entry)
+    _create_roles(conn, env, roles, logins)
+    for (kind, name), entry in parsed:
+        if kind == "schema":
+            _schema(conn, env, name, entry.get("owner"))
+    for (kind, name), entry in parsed:
+        if kind == "table":
+            _table(conn, env, name, entry)
+    for (kind, name), entry in parsed:
+        if kind == "role":
+            _role_grants(conn, env, name, entry)
     return sessions
+
+
+def _create_roles(
+    conn: psycopg.Connection[Any], env: EnvRecord, roles: set[str], logins: set[str]
+) -> None:
+    """Each declared role under its environment name, LOGIN only where something logs in."""
+    for name in sorted(roles):
+        env.roles[name] = role_name(env.prefix, name)
+        password = env.password if name == env.principal else new_password()
+        env.passwords[name] = password
+        conn.execute(
+            sql.SQL(
+                "CREATE ROLE {} {} NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION "
+                "NOBYPASSRLS PASSWORD {}"
+            ).format(
+                sql.Identifier(env.roles[name]),
+                sql.SQL("LOGIN" if name in logins else "NOLOGIN"),
+                # a SCRAM verifier, not the password: the statement log is evidence
+                sql.Literal(
+                    conn.pgconn.encrypt_password(
+                        password.encode(), env.roles[name].encode(), b"scram-sha-256"
+                    ).decode()
+                ),
+            )
+        )
+        conn.execute(
+            sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(
+                sql.Identifier(env.database), sql.Identifier(env.roles[name])
+            )
+        )
 
 
 def _schema(db: psycopg.Connection[Any], env: EnvRecord, name: str, owner: Any) -> None:

@@ -7,6 +7,11 @@ from the agent). The superuser authenticates with a random password that exists 
 this process's memory (``scram-sha-256`` everywhere, no ``trust`` line), so an agent process
 that finds the socket still cannot act as the harness (core §3.6).
 
+The directory is on a RAM-backed file system when one with room is at hand (``/dev/shm``,
+:func:`server_parent`): a run creates and unlinks thousands of files (a database per
+environment), which on a disk mounted with ``discard`` cost more than the run's own work.
+Nothing here needs to survive the run (``fsync`` is off already).
+
 Nothing is left running: :meth:`EmbeddedServer.stop` runs at exit and on SIGTERM/SIGINT/SIGHUP,
 and every server is recorded under ``$TMPDIR/oasis-postgres/`` with the pid of the process
 that owns it, so a server whose owner was SIGKILLed is reaped by the next run (:func:`reap`).
@@ -35,6 +40,10 @@ from typing import Any
 
 #: where servers record themselves for the reaper (one JSON file per server)
 REGISTRY = Path(tempfile.gettempdir()) / "oasis-postgres"
+#: a RAM-backed directory tried first for the server's files, and the room it must have
+#: (Docker's default /dev/shm of 64 MB is too small: the server's own shared memory lives there)
+RAM_DIR = Path("/dev/shm")
+RAM_DIR_MIN_FREE = 512 * 1024 * 1024
 SUPERUSER = "oasis_harness"
 LOG_FILE = "audit.csv"
 #: the server settings the provider relies on (audit completeness first)
@@ -82,6 +91,25 @@ def find_bindir() -> Path:
             "or set OASIS_POSTGRES_BINDIR"
         )
     return versions[-1].parent
+
+
+def server_parent() -> Path:
+    """Where the server's directory goes: ``$OASIS_POSTGRES_DIR`` if set, else :data:`RAM_DIR`
+    when it is a writable directory with :data:`RAM_DIR_MIN_FREE` free, else the temporary
+    directory (module docstring)."""
+    given = os.environ.get("OASIS_POSTGRES_DIR")
+    if given:
+        return Path(given)
+    try:
+        room = os.statvfs(RAM_DIR)
+        if (
+            os.access(RAM_DIR, os.W_OK | os.X_OK)
+            and room.f_bavail * room.f_frsize >= RAM_DIR_MIN_FREE
+        ):
+            return RAM_DIR
+    except OSError:
+        pass
+    return Path(tempfile.gettempdir())
 
 
 def _run_as() -> str | None:
@@ -167,7 +195,7 @@ class EmbeddedServer:
     def __init__(self) -> None:
         self.bindir = find_bindir()
         self.user = _run_as()
-        self.root = Path(tempfile.mkdtemp(prefix="oasis-pg-"))
+        self.root = Path(tempfile.mkdtemp(prefix="oasis-pg-", dir=server_parent()))
         self.datadir = self.root / "data"
         self.port = _free_port()
         #: the address agents are handed, and the harness's role (the barrier's author)

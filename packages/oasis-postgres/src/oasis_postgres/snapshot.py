@@ -18,11 +18,15 @@ from .provisioning import EnvRecord
 SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "pg_toast")
 
 
-def take(params: dict[str, Any], env: EnvRecord) -> list[dict[str, Any]]:
-    """Every schema, table and environment role, sorted by (kind, namespace, name)."""
-    with psycopg.connect(**{**params, "dbname": env.database}, autocommit=True) as db:
-        db.execute("SET statement_timeout = '20s'")
-        db.execute("SET lock_timeout = '2s'")
+def take(db: psycopg.Connection[Any], env: EnvRecord) -> list[dict[str, Any]]:
+    """Every schema, table and environment role, sorted by (kind, namespace, name), read over
+    ``db`` (the harness's autocommit session in the environment's database) in one
+    read-only repeatable-read transaction: one view of the database, and time limits that
+    end with it."""
+    with db.transaction():
+        db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        db.execute("SET LOCAL statement_timeout = '20s'")
+        db.execute("SET LOCAL lock_timeout = '2s'")
         out = _schemas(db, env) + _tables(db, env) + _roles(db, env)
     return sorted(out, key=lambda r: (r["kind"], r.get("namespace") or "", r["name"]))
 

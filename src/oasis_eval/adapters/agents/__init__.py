@@ -8,7 +8,7 @@ section::
 
     "http://localhost:8080/agent"                                  # = {type: http, url: ...}
     {type: http, url: ..., token?, token_env?, headers?, timeout_seconds?, identity_timeout_seconds?}
-    {type: cli, command: [...] | "...", env?, pass_env?, user?, cwd?, input?, output?,
+    {type: cli, command: [...] | "...", env?, pass_env?, user?, isolation?, cwd?, input?, output?,
      identity? | name?, version?, description?, config.KEY?, timeout_seconds?, ...}
     {type: mcp, transport: stdio, command: [...] | "...", args?, env?, pass_env?, user?, cwd?, ...}
     {type: mcp, transport: http, url: ..., headers?, token?, token_env?, timeout_seconds?, ...}
@@ -17,7 +17,8 @@ section::
 
 A subprocess agent (``cli``, ``mcp`` over stdio) gets an explicit environment, never the
 runner's (:mod:`.process`): ``pass_env`` names variables to pass (``--agent-env``), ``env``
-sets values, ``user`` runs it as another user (``--agent-user``).
+sets values, ``user`` runs it as another user (``--agent-user``), ``isolation`` (``auto``,
+``required``, ``off``) says whether it gets its own PID namespace (:mod:`.isolation`).
 
 ``timeout`` is accepted for ``timeout_seconds`` (a number of seconds or a Go-style
 duration such as ``"90s"``, ``"5m"``, ``"1h30m"``). Unknown keys are an error.
@@ -50,6 +51,7 @@ __all__ = [
     "McpAgent",
     "PythonAgent",
     "agent_from_config",
+    "agent_warnings",
     "anthropic_agent_from_config",
     "cli_agent_from_config",
     "http_agent_from_config",
@@ -130,13 +132,30 @@ def cli_agent_from_config(data: Mapping[str, Any]) -> Agent:
     )
 
 
-_PROCESS_KEYS = {"pass_env", "user"}
+_PROCESS_KEYS = {"pass_env", "user", "isolation"}
 
 
 def _process(cfg: _Config) -> AgentProcess:
     """How a subprocess agent is started (:mod:`.process`): ``pass_env`` (``--agent-env``),
-    ``env`` and ``user`` (``--agent-user``) of its section."""
-    return AgentProcess.build(cfg.str_list("pass_env"), cfg.str_mapping("env"), cfg.text("user"))
+    ``env``, ``user`` (``--agent-user``) and ``isolation`` (:mod:`.isolation`; YAML's
+    ``off``/``false`` is off, ``true`` required) of its section."""
+    isolation = cfg.data.get("isolation")
+    if isinstance(isolation, bool):
+        isolation = "required" if isolation else "off"
+    return AgentProcess.build(
+        cfg.str_list("pass_env"),
+        cfg.str_mapping("env"),
+        cfg.text("user"),
+        "auto" if isolation is None else str(isolation),
+    )
+
+
+def agent_warnings(agent: object) -> list[str]:
+    """What the run must say about how ``agent`` runs (a subprocess agent without its PID
+    namespace, :mod:`.isolation`)."""
+    process = getattr(agent, "process", None)
+    warning = process.isolation.warning if isinstance(process, AgentProcess) else None
+    return [f"agent: {warning}"] if warning else []
 
 
 def mcp_agent_from_config(data: Mapping[str, Any]) -> Agent:

@@ -30,10 +30,10 @@ group is killed), output over ``max_output_bytes``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shlex
-import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -54,7 +54,7 @@ from ._wire import (
     parse_response,
     request_body,
 )
-from .process import AgentProcess, handoff_env, scenario_files, task_text, write_private
+from .process import AgentProcess, findable, handoff_env, scenario_files, task_text, write_private
 
 __all__ = ["DEFAULT_IDENTITY_TIMEOUT", "DEFAULT_TIMEOUT", "PLACEHOLDERS", "CliAgent"]
 
@@ -131,7 +131,7 @@ class CliAgent:
             )
         self.process = process or AgentProcess.build(env=env)
         if process is not None and env:
-            self.process = AgentProcess(process.pass_env, {**process.env, **env}, process.user)
+            self.process = dataclasses.replace(process, env={**process.env, **env})
 
     def __repr__(self) -> str:
         return f"CliAgent({shlex.join(self.command)!r})"
@@ -203,8 +203,9 @@ class CliAgent:
 
     async def _start(self, argv: list[str], env: dict[str, str]) -> Process:
         """Spawn the command in its own process group; unreachable when it cannot start."""
-        if self.process.user is not None and shutil.which(argv[0], path=env.get("PATH")) is None:
-            # the launcher would exec it: say "not found" here, as without --agent-user
+        launched = self.process.user is not None or self.process.isolation.active
+        # the launcher or setpriv would exec it: say "not found" here, as when run directly
+        if launched and not findable(argv[0], self.cwd, env.get("PATH")):
             raise AgentUnreachable(f"{self._name}: command not found ({argv[0]!r})")
         try:
             return await anyio.open_process(

@@ -44,6 +44,8 @@ share a connection. ``identify`` also checks that both tools are listed.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import errno
 import json
 import logging
 import os
@@ -73,7 +75,7 @@ from ._wire import (
     request_body,
     snippet,
 )
-from .process import AgentProcess, handoff_env, scenario_files
+from .process import AgentProcess, findable, handoff_env, scenario_files
 
 __all__ = [
     "DEFAULT_IDENTITY_TIMEOUT",
@@ -168,6 +170,8 @@ class McpAgent:
 
     #: another process: it reaches only network endpoints (engine/access.py)
     endpoint_schemes = NETWORK_SCHEMES
+    #: how its process is started (stdio only)
+    process: AgentProcess | None = None
 
     def __init__(
         self,
@@ -215,7 +219,7 @@ class McpAgent:
             raise ValueError("McpAgent.stdio needs a command")
         process = process or AgentProcess.build(env=env)
         if env and process.env != env:
-            process = AgentProcess(process.pass_env, {**process.env, **env}, process.user)
+            process = dataclasses.replace(process, env={**process.env, **env})
 
         def factory(
             errlog: TextIO | None, task: AgentTask | None
@@ -223,7 +227,7 @@ class McpAgent:
             assert errlog is not None
             return _spawned(process, argv, cwd, errlog, task)
 
-        return cls(
+        agent = cls(
             factory,
             f"MCP agent {shlex.join(argv)!r} (stdio)",
             timeout=timeout,
@@ -232,6 +236,8 @@ class McpAgent:
             execute_tool=execute_tool,
             capture_stderr=True,
         )
+        agent.process = process
+        return agent
 
     @classmethod
     def http(
@@ -410,6 +416,10 @@ async def _spawned(
 ) -> AsyncIterator[Any]:
     """The stdio transport of one call: the server started with its explicit environment and
     the scenario's hand-off (``KUBECONFIG`` written for it), as ``--agent-user`` when set."""
+    if (process.user is not None or process.isolation.active) and not findable(
+        argv[0], cwd, process.environment().get("PATH")
+    ):  # setpriv or the launcher would exec it: "not found" here, as when run directly
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), argv[0])
     with scenario_files(process) as directory:
         started = process.argv(argv)
         params = StdioServerParameters(

@@ -14,10 +14,12 @@ A harness secret (:mod:`oasis_eval.secrecy`: the run keys, the reserved-bundle k
 provider token, any variable a ``--*-key-env`` option names) can be neither named nor passed:
 asking for one is a configuration error, before anything runs.
 
-``--agent-user USER`` (runner is root) starts the agent's process as that user, through a
-tiny launcher that drops the groups, group and user before ``exec`` (the same for ``cli:`` and
-for ``mcp-stdio:``, whose process the MCP SDK starts). The per-scenario files are the agent
-user's, mode 0600 in a 0700 directory, removed when the call ends.
+The agent starts in its own PID namespace with a private ``/proc`` where the machine allows
+it (:mod:`.isolation`: it sees no process of the harness nor of whoever started ``oasis``).
+``--agent-user USER`` (runner is root) starts the agent's process as that user: ``setpriv`` in
+the namespace, else a tiny launcher that drops the groups, group and user before ``exec`` (the
+same for ``cli:`` and for ``mcp-stdio:``, whose process the MCP SDK starts). The per-scenario
+files are the agent user's, mode 0600 in a 0700 directory, removed when the call ends.
 """
 
 from __future__ import annotations
@@ -38,12 +40,14 @@ from typing import Any
 from ... import secrecy
 from ...contract import AgentTask, ProviderFault
 from ._config import AgentConfigError
+from .isolation import MODES, Isolation, isolation_for
 
 __all__ = [
     "BASE_NAMES",
     "HANDOFF_NAMES",
     "AgentProcess",
     "AgentUser",
+    "findable",
     "handoff_env",
     "scenario_files",
     "task_text",
@@ -128,6 +132,8 @@ class AgentProcess:
     #: the agent section's explicit ``env`` values
     env: Mapping[str, str] = field(default_factory=dict)
     user: AgentUser | None = None
+    #: its PID namespace (:mod:`.isolation`); the default, for a bare instance, is none
+    isolation: Isolation = field(default_factory=Isolation)
 
     @classmethod
     def build(
@@ -135,8 +141,13 @@ class AgentProcess:
         pass_env: Sequence[str] = (),
         env: Mapping[str, str] | None = None,
         user: str | None = None,
+        isolation: str = "auto",
     ) -> AgentProcess:
         """Check what was asked (a harness secret, a bad or unset name is an error) and build."""
+        if isolation not in MODES:
+            raise AgentConfigError(
+                f"agent isolation {isolation!r}: must be one of {', '.join(MODES)}"
+            )
         for name in [*pass_env, *(env or {})]:
             if not _NAME.fullmatch(name):
                 raise AgentConfigError(f"--agent-env {name!r}: not an environment variable name")
@@ -151,10 +162,14 @@ class AgentProcess:
                 raise AgentConfigError(f"--agent-env {name}: not set in the runner's environment")
             if _holds_secret(os.environ[name]):
                 raise AgentConfigError(f"--agent-env {name}: its value is a harness secret")
+        sandbox = isolation_for(isolation)
+        if isolation == "required" and not sandbox.active:
+            raise AgentConfigError(f"agent isolation required: {sandbox.warning}")
         return cls(
             tuple(dict.fromkeys(pass_env)),
             dict(env or {}),
             AgentUser.lookup(user) if user else None,
+            sandbox,
         )
 
     def environment(self, handoff: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -171,7 +186,11 @@ class AgentProcess:
         }
 
     def argv(self, argv: Sequence[str]) -> list[str]:
-        """``argv`` as started: through the launcher that drops to ``--agent-user``."""
+        """``argv`` as started: in its namespaces (:mod:`.isolation`), else through the
+        launcher that drops to ``--agent-user``."""
+        if self.isolation.active:
+            user = self.user
+            return self.isolation.wrap(argv, (user.uid, user.gid, user.groups) if user else None)
         if self.user is None:
             return list(argv)
         groups = ",".join(str(g) for g in self.user.groups)
@@ -192,6 +211,13 @@ class AgentProcess:
         """Give ``path`` to the agent user (its per-scenario files)."""
         if self.user is not None:
             os.chown(path, self.user.uid, self.user.gid)
+
+
+def findable(command: str, cwd: str | os.PathLike[str] | None, path: str | None) -> bool:
+    """Whether ``command`` would start (from ``cwd``, on ``path``): asked before a launcher
+    or ``setpriv`` execs it, so a missing command is "not found", as when run directly."""
+    found = os.path.join(cwd or "", command) if os.sep in command else command
+    return shutil.which(found, path=path) is not None
 
 
 def _holds_secret(value: str) -> bool:
