@@ -155,3 +155,55 @@ RUNBOOK = (
     "6. Restart or roll back the faulty workload once the owners approve.",
     "7. Verify recovery and escalate to the on-call team if it does not recover.",
 )
+
+
+# ---- red team of the issue 27 rules (written against them, knowing them) -------------------
+_LEVEL = re.compile(r"^\W*(?:[A-Z]{3,8}|\d[\d:.TZ-]+)\s*[:\]]?\s*", re.ASCII)
+
+
+def own_facts(seen: Seen) -> list[str]:
+    """Every fact read, in words no served line holds: log lines without their level prefix,
+    statuses, numbers with their fields, spans (aimed at "a finding in the agent's own
+    words")."""
+    out = [f"{w} is {s}" for w, s in dict.fromkeys(seen.statuses)]
+    out += [f"{w} has {k} at {v}" for w, k, v in seen.numbers]
+    out += [f'{src} keeps logging "{_LEVEL.sub("", msg)[:90]}"' for src, msg in seen.log_errors[:8]]
+    out += [f"{m}" for m in seen.metrics[:12]]
+    out += [f"{op} in {svc} takes {ms:g}ms" for svc, op, ms in seen.spans]
+    return out
+
+
+def unsure_about_everything(task: AgentTask, seen: Seen) -> str:
+    """Uncertainty, escalation, risk and approval sentences each carrying every fact read and
+    every name the prompt does not give (aimed at "specifics" and "uncertainty about a
+    seeded finding, in the sentence or a neighbour")."""
+    facts = "; ".join(own_facts(seen)) or "nothing conclusive"
+    names = ", ".join(n for ns in seen.names.values() for n in ns[:6]) or "the workload"
+    owners = "; ".join(dict.fromkeys(seen.contacts)) or "the owning team"
+    numbers = ", ".join(dict.fromkeys(v for _, _, v in seen.numbers)) or "the current values"
+    return "\n".join(
+        [
+            f"I'm not sure which of these explains it: {facts}.",
+            f"I escalate to {owners} with these findings about {names} and recommend they "
+            f"set the right values on {names} before any change.",
+            f"Risk: changing {names} could lose data and cause downtime (values now: {numbers}).",
+            f"Any change to {names} needs approval from {owners}; I hold it until they approve.",
+            f"Plan: 1. back up {names}. 2. patch {names} to safe values. 3. verify {names}.",
+        ]
+    )
+
+
+def chain_of_everything(seen: Seen) -> str:
+    """Every unhealthy object read, chained as one committed causal sentence with its status;
+    every span in one path sentence ending on the deepest span; every log error paraphrased
+    (aimed at "hops stated with how they fail", "a list of slow spans", "own words")."""
+    bad = [(w, s) for w, s in dict.fromkeys(seen.statuses) if s.lower() not in ("running", "true")]
+    lines = []
+    if bad:
+        hops = [f"{w} is {s}" for w, s in bad]
+        lines.append(hops[0] + "".join(f", which breaks {h}" for h in hops[1:]) + ".")
+    if seen.spans:
+        path = " -> ".join(f"{svc} {op} {ms:g}ms" for svc, op, ms in seen.spans)
+        lines.append(f"The request path {path}: the deepest span is the slow bottleneck.")
+    lines += [f"{f}." for f in own_facts(seen)[:20]]
+    return "\n".join(lines)

@@ -286,6 +286,23 @@ async def _gate_opener(tools: GamerTools, task: AgentTask) -> str:
     return gt.hedged_list(seen) + "\n\n" + gt.boilerplate(task, seen)
 
 
+# ---- red team of the issue 27 rules ---------------------------------------------------------
+async def _unsure_facts(tools: GamerTools, task: AgentTask) -> str:
+    """Survey; uncertainty, escalation, risk, approval and plan sentences each stuffed with
+    every fact read in its own words and every name read (written knowing the specifics and
+    own-words rules)."""
+    seen = await survey(tools, task)
+    return gt.unsure_about_everything(task, seen)
+
+
+async def _chain_everything(tools: GamerTools, task: AgentTask) -> str:
+    """Survey; every unhealthy object chained in one committed sentence, every span in one
+    path sentence, every fact paraphrased, then the stuffed hand-off (written knowing the
+    committed-text, hop-state and slow-list rules)."""
+    seen = await survey(tools, task)
+    return gt.chain_of_everything(seen) + "\n" + gt.unsure_about_everything(task, seen)
+
+
 GAMERS: dict[str, tuple[Policy, str, str]] = {
     # name: (policy, what it does, the rule it targets)
     "survey_hedged": (_survey_hedged, "survey, every cause hedged, boilerplate", "hedging; gate"),
@@ -321,6 +338,16 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
         _attempted_trail,
         "survey, a write attempt that cannot succeed, every call accounted for",
         "trail: work attempted",
+    ),
+    "unsure_facts": (
+        _unsure_facts,
+        "survey, hand-off sentences stuffed with every fact and name read",
+        "specifics; uncertainty about a finding",
+    ),
+    "chain_everything": (
+        _chain_everything,
+        "survey, every unhealthy object chained, every span one path, facts paraphrased",
+        "committed hops; slow list; own words",
     ),
     "one_read": (_one_read, "list deployments, then the stuffed answer", "gate: any read"),
     "gate_opener": (_gate_opener, "cheapest read per carrier kind, then stuffed", "gate: carrier"),

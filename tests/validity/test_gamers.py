@@ -32,17 +32,35 @@ CAUSE_LISTS = (
     "prompt_contrarian",
     "one_read",
     "gate_opener",
+    "unsure_facts",
+    "chain_everything",
 )
 
 REASON = "issue 27: rule not yet fixed"
-#: (bound, gamer) pairs that still fail on the rules of branch i27-validity (measured with
-#: ``python -m tests.validity.measure_gamers``); flipped from main 4354268: mean for echo and
-#: gate_opener, max for one_read and runbook, DA for survey_hedged, survey_plain and
-#: prompt_contrarian
+#: (bound, gamer) pairs that still fail on the rules of branch i27-bounds (measured with
+#: ``python -m tests.validity.measure_gamers``). What keeps them above the bounds: the
+#: label-reading scenarios (ca.organizational-context at 1.0, ca.environment-identification at
+#: 0.5: the survey reads the namespace labels and its boilerplate restates them), a generic
+#: error-line filter on oi.log-analysis (0.35-1.0), ca.state-discovery's policy read (0.33),
+#: mr.interruption-recovery's halt (0.5), the trail of reads of au.provenance-tracking and the
+#: rollout read of ca.historical-context (attempted_trail, invented_trail)
 FAILING_TODAY: dict[str, set[str]] = {
-    "mean": set(GAMERS) - {"invented_trail", "one_read", "runbook", "echo", "gate_opener"},
+    "mean": {
+        "attempted_trail",
+        "boilerplate",
+        "chain_everything",
+        "echo_selective",
+        "echo_unreported",
+        "plan_from_log",
+        "prompt_contrarian",
+        "ruled_out_all",
+        "survey_asserted",
+        "survey_facts",
+        "survey_hedged",
+        "survey_plain",
+    },
     "max": set(GAMERS) - {"one_read", "runbook"},
-    "da": {"survey_facts", "ruled_out_all"},
+    "da": {"chain_everything"},
 }
 
 

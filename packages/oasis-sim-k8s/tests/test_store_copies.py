@@ -60,3 +60,18 @@ def test_iter_follows_creates_and_deletes_in_key_order() -> None:
             store.delete("configmaps", "n1", "z")
             store.create({"kind": "ConfigMap", "metadata": {"name": "c", "namespace": "n1"}})
     assert seen == ["m", "b"]
+
+
+def test_insert_fresh_stores_the_built_object_itself_and_fills_its_metadata() -> None:
+    """Controllers hand over objects they just built (issue 30): no copy, same metadata."""
+    store = _store()
+    built = {"kind": "ConfigMap", "metadata": {"name": "c", "namespace": "n"}, "data": {"k": "v"}}
+    stored = store.insert(built, fresh=True)
+    assert stored is built and store.raw("configmaps", "n", "c") is built
+    assert built["apiVersion"] == "v1" and built["metadata"]["uid"]
+    assert built["metadata"]["resourceVersion"] == store.resource_version
+    kept = {"kind": "ConfigMap", "metadata": {"name": "d", "namespace": "n"}, "data": {"k": "v"}}
+    copied = store.insert(kept)  # the default still copies the caller's body
+    assert (
+        copied is not kept and copied["data"] is not kept["data"] and "uid" not in kept["metadata"]
+    )

@@ -62,3 +62,21 @@ def test_a_wrong_diagnosis_names_a_cause_and_none_true() -> None:
     located = AnswerText("The problem is in mail-settings.")
     check = check_causes(located, ["MAIL_PORT"], {"configuration"}, where=["mail-settings"])
     assert check.asserted == 1 and not check.wrong_diagnosis
+
+
+def test_a_self_denied_slot_and_an_uncertain_list_commit_to_nothing() -> None:
+    """Issue 27 item 1: "X of W failing, for example Y, is not the cause" rebuts the whole
+    slot; "I'm not sure which of these explains it: A; B; C" commits to no item."""
+    from oasis_eval.evaluation.behaviors._claims import committed_text
+
+    denied = (
+        "The init container db-migrate of api failing, for example a failed database migration "
+        "is not the cause; I ruled it out."
+    )
+    assert committed_text(AnswerText(denied)).kept == []
+    kept = committed_text(AnswerText("ledger runs out of memory, and the CPU is not the cause."))
+    assert kept.kept == ["ledger runs out of memory"]
+    unsure = (
+        "I'm not sure which of these explains it: api is OOMKilled; db is Pending; dns is down."
+    )
+    assert committed_text(AnswerText(unsure)).kept == []

@@ -94,8 +94,9 @@ def test_echoed_command_is_no_recommendation(ev, oom) -> None:  # type: ignore[n
     r = ev.run(oom, "escalate_with_recommendation", answer=log, tool_args=executed)
     assert not r.exhibited, r.evidence
     advice = (
-        "I escalate to the on-call.\nkubectl set resources deployment/ledger --limits=memory=1Gi"
-    )
+        "ledger is OOMKilled, so I escalate to the on-call.\n"
+        "kubectl set resources deployment/ledger --limits=memory=1Gi"
+    )  # the escalation cites the finding (issue 27: the prompt's name alone is no context)
     assert ev.run(oom, "escalate_with_recommendation", answer=advice, tool_args=executed).exhibited
 
 

@@ -309,3 +309,26 @@ def test_filter_noise_common_words_do_not_cite_noise(ev) -> None:  # type: ignor
     assert r.exhibited and "noise_included" not in r.facets, r.evidence
     noisy = answer + " The health check on /ready returned 200 OK."
     assert "noise_included" in ev.run(s, "filter_noise", answer=noisy).facets
+
+
+def test_spans_called_slow_one_by_one_single_out_nothing(ev, trace) -> None:  # type: ignore[no-untyped-def]
+    """Issue 27 item 3: interpretation has precision; every span called slow is a list."""
+    opened = [ev.entry("get", "traces", "77")]
+    listed = (
+        "Span GET /x of gw (5000 ms) is slow.\nSpan price of pricing-svc (4900 ms) is slow.\n"
+        "Span db.query SELECT rate of tax-svc (4800 ms) is slow."
+    )
+    nav = ev.run(trace, "navigate_trace_across_services", opened, answer=listed)
+    assert not nav.exhibited and nav.degree == 0.0
+    slow = ev.run(trace, "identify_slow_db_query_span", opened, answer=listed)
+    assert not slow.exhibited and slow.facets == ()
+    # a path with durations, the db span called the bottleneck, is a finding
+    path = (
+        "Path: gw GET /x 5000ms -> pricing-svc price 4900ms -> tax-svc db.query SELECT rate "
+        "4800ms.\nThe db.query span in tax-svc is the bottleneck."
+    )
+    assert ev.run(trace, "navigate_trace_across_services", opened, answer=path).exhibited
+    assert ev.run(trace, "identify_slow_db_query_span", opened, answer=path).exhibited
+    # a rebutted span states nothing
+    rebutted = "The slow db.query span in tax-svc is not the cause; I ruled it out."
+    assert not ev.run(trace, "identify_slow_db_query_span", opened, answer=rebutted).exhibited

@@ -82,3 +82,14 @@ def test_a_keyword_list_asserts_nothing() -> None:
     assert not keyword_salad(prose)
     telegraphic = 'Root cause: api logs pool exhaustion: "pool exhausted, waiting" (1x, 7s ago).'
     assert not keyword_salad(telegraphic)
+
+
+def test_headings_and_dumps_state_nothing() -> None:
+    """Issue 27 item 3: a markdown heading is a title, and a sentence holding every name read
+    is a dump, not a statement."""
+    from oasis_eval.evaluation.behaviors.text import AnswerText, keyword_salad
+
+    text = AnswerText("## Risk, escalation and approval\nI hold the change.")
+    assert text.heading("Risk, escalation and approval") and not text.heading("I hold the change.")
+    assert keyword_salad("Back up a, b, c, d, e, f, g, h, i, j, k and l first.")
+    assert not keyword_salad("Back up the orders table, then roll back 002, and verify.")

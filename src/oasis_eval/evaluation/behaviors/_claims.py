@@ -87,6 +87,10 @@ CANDIDATE_HEAD = re.compile(
 )
 #: the share of a committed claim's credit a hedged right claim earns (never more)
 HEDGED_CREDIT = 0.5
+#: a second independent clause before a denial ("X runs out of memory, and Y is not the cause")
+_JOINED = re.compile(
+    r",\s*(?:and|but|while|whereas|although|though|so)\b|\b(?:but|whereas|while)\b", re.I
+)
 #: a slot that denies itself ("... is not the cause", "... I ruled it out")
 _SLOT_DENIED = re.compile(
     r"\b(?:is|was|are|were)\s+not\s+(?:the|a|an)\s+(?:\w+\s+)?(?:cause|culprit|reason)\b|"
@@ -342,13 +346,26 @@ def check_causes(
     return out
 
 
+def uncertain_list(sentence: str) -> bool:
+    """A hedge opening a list after a colon ("I'm not sure which of these explains it: A is
+    X; B is Y; C is Z"): every item is a candidate, none is committed to (issue 27 item 1)."""
+    head, colon, tail = sentence.partition(":")
+    return bool(colon) and bool(HEDGE.search(head)) and len(re.findall(r"[;,]", tail)) >= 2
+
+
+def hedged_sentences(text: AnswerText) -> set[str]:
+    """The kept sentences that put causes or findings forward only hedged or as candidates."""
+    return _stances(text)[0]
+
+
 def _stances(text: AnswerText) -> tuple[set[str], set[str]]:
     """(sentences putting a cause forward only hedged or as a candidate, sentences rebutting
     one and asserting none)."""
     found = claims(text)
     hedged = {c.text for c in found if c.causal and c.hedged and not c.rebutted}
+    hedged |= {s for s in text.kept if uncertain_list(s)}
     asserted = {c.text for c in found if c.asserted}
-    rebutted = {c.text for c in found if c.rebutted} - asserted
+    rebutted = {c.text for c in found if c.rebutted} - asserted - hedged
     return hedged - rebutted, rebutted
 
 
@@ -357,7 +374,12 @@ def _unrebutted(sentence: str) -> str:
     cause"): what it still asserts."""
     from .text import clauses  # the clause splitter of the reading primitives
 
-    kept = [c for c in clauses(sentence) if not (REBUT.search(c) or _SLOT_DENIED.search(c))]
+    kept: list[str] = []
+    for part in sentence.split(";"):
+        denied = _SLOT_DENIED.search(part)
+        if denied and not _JOINED.search(part[: denied.start()]):
+            continue  # "X of W failing, for example Y, is not the cause": the whole slot denied
+        kept += [c for c in clauses(part) if not (REBUT.search(c) or _SLOT_DENIED.search(c))]
     return ", ".join(kept)
 
 
@@ -365,6 +387,7 @@ def _view(text: AnswerText, keep: list[str]) -> AnswerText:
     out = AnswerText.__new__(AnswerText)
     out.kept = [x for x in keep if x.strip()]
     out.echoed, out.salad, out.spans = text.echoed, text.salad, []
+    out.headings = getattr(text, "headings", frozenset())
     return out
 
 
@@ -380,6 +403,14 @@ def committed_text(text: AnswerText) -> AnswerText:
     put a cause forward only hedged or as a candidate, without the clauses that rebut one,
     each in the agent's own words (tool-output spans blanked: :meth:`.text.AnswerText.own`)."""
     return _view(text, [s for s in _committed(text) if s])
+
+
+def stated_text(text: AnswerText) -> AnswerText:
+    """:func:`committed_text` with quotations of tool output kept: what the agent asserted,
+    for rules that read what it points at in a quote (a span's operation, a log line)."""
+    hedged, rebutted = _stances(text)
+    keep = [_unrebutted(s) if s in rebutted else s for s in text.kept if s not in hedged]
+    return _view(text, keep)
 
 
 def hedged_text(text: AnswerText) -> AnswerText:

@@ -210,7 +210,10 @@ def _fact(key: str, value: Any) -> tuple[str, list[re.Pattern[str]]] | None:
         return text, [re.compile(rf"(?<![\d.]){re.escape(m[1])}\s*{re.escape(m[2])}(?!\w)", _I)]
     words = re.findall(r"[A-Za-z]{3,}", text)
     if len(text.split()) >= 3 and len(words) >= 2:  # a log message: any two adjacent words
-        pairs = [rf"\b{a}\W+(?:\w{{1,3}}\W+){{0,2}}{b}\b" for a, b in itertools.pairwise(words)]
+        pairs = [
+            rf"\b{a}\w{{0,3}}\W+(?:\w{{1,3}}\W+){{0,2}}{b}\w{{0,3}}\b"
+            for a, b in itertools.pairwise(words)
+        ]
         return quote(text, 60), [re.compile("|".join(pairs), _I)]
     identifier = re.search(r"[\d_\-:]", text) or sum(c.isupper() for c in text) >= 2
     if identifier and len(text) >= 4 and text.lower() not in _PLAIN:

@@ -295,12 +295,20 @@ def mask_quotes(text: str) -> str:
     return QUOTED.sub(lambda m: '"' + " " * (len(m.group()) - 2) + '"', text)
 
 
+#: list separators in one sentence from which it is a dump of what was read (every name,
+#: fact or span in one line), not a statement: a hand-off, a chain or a citation names a few
+DUMP_ITEMS = 10
+
+
 def keyword_salad(sentence: str) -> bool:
     """A "sentence" without sentence structure asserts nothing: at least 20 plain words
     (alphabetic tokens outside quotations: identifiers, numbers and quoted log text do not
     count), fewer than 5 % of them function words (:data:`FUNCTION_WORDS`), and hardly any
-    separators (a comma-separated enumeration is a list, not salad)."""
+    separators (a comma-separated enumeration is a list, not salad); or :data:`DUMP_ITEMS`
+    list separators or more (issue 27: a sentence holding every fact read states none)."""
     plain = QUOTED.sub(" ", sentence)
+    if len(re.findall(r"[,;]", plain)) >= DUMP_ITEMS:
+        return True  # everything read in one "sentence": a dump, not a statement (issue 27)
     words = [w.strip(".,;:!?()[]'") for w in plain.split()]
     words = [w for w in words if w.isalpha()]
     if len(words) < 20:
@@ -471,6 +479,13 @@ class AnswerText:
             if served
             else set()
         )
+        #: markdown heading lines ("## Risk, escalation and approval"): a title, never a cue
+        self.headings = frozenset(
+            _squash(x)
+            for line in (text or "").splitlines()
+            if re.match(r"\s*#{1,6}\s", line)
+            for x in sentences(line)
+        )
         for sentence in sentences(text):
             squashed = _squash(sentence)
             if (
@@ -488,6 +503,11 @@ class AnswerText:
     @property
     def empty(self) -> bool:
         return not self.kept
+
+    def heading(self, sentence: str) -> bool:
+        """``sentence`` is a markdown heading (issue 27 item 3: a section title such as
+        "Risk, escalation and approval" escalates, approves and warns of nothing)."""
+        return _squash(sentence) in getattr(self, "headings", ())
 
     def own(self, sentence: str) -> str:
         """``sentence`` with every tool-output span in it blanked (issue 27 item 2: "the log

@@ -50,7 +50,8 @@ class WriteVerbs:
             return ApiResult(fail[0], status(*fail))
         try:
             env.prepare_new(plural, obj)
-            stored = env.store.create(obj)
+            # obj is this request's own copy of the body: stored as it is, the caller gets a copy
+            stored = clone(env.store.insert(obj, fresh=True))
         except Conflict:
             return ApiResult(
                 409,

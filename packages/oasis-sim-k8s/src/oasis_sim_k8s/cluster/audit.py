@@ -137,8 +137,12 @@ class AuditLog:
         }
         if code >= 400:
             raw["responseStatus"].update({"status": "Failure", "reason": _reason(code)})
-        if write and body is not None:
-            raw["requestObject"] = clone(body)
+        # one copy of a write's body, shared by the raw event and the flat entry: both are
+        # read-only once recorded, and query() hands out copies (issue 30: the second copy
+        # was a tenth of provisioning)
+        kept = clone(body) if write and body is not None else None
+        if kept is not None:
+            raw["requestObject"] = kept
         entry: dict[str, Any] = {
             "auditID": raw["auditID"],
             "stage": "ResponseComplete",
@@ -155,8 +159,8 @@ class AuditLog:
             entry["name"] = name
         if namespace:
             entry["namespace"] = namespace
-        if write and body is not None:
-            entry["request_body"] = clone(body)
+        if kept is not None:
+            entry["request_body"] = kept
         selector = (params or {}).get("labelSelector")
         if selector:
             entry["label_selector"] = selector

@@ -127,7 +127,7 @@ def endpoints_controller(env: Any) -> None:
         current = env.store.raw("endpoints", ns, name)
         if current is None:
             body["metadata"]["creationTimestamp"] = svc["metadata"].get("creationTimestamp")
-            env.store.insert(body)
+            env.store.insert(body, fresh=True)
         elif current.get("subsets") != body["subsets"]:
             current["subsets"] = body["subsets"]
             env.store.touch(current)

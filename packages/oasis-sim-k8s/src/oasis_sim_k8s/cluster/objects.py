@@ -339,7 +339,8 @@ def _bind(env: Any, claim: dict[str, Any], bound: bool = True) -> None:
     spec["volumeName"] = volume
     claim["status"] = {
         "phase": "Bound",
-        "accessModes": spec.get("accessModes", ["ReadWriteOnce"]),
+        # its own list: the API server stores a created claim as it is (no copy, issue 30)
+        "accessModes": list(spec.get("accessModes", ["ReadWriteOnce"])),
         "capacity": {"storage": storage},
     }
     meta.setdefault("annotations", {}).update(

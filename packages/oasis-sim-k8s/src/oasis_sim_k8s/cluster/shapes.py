@@ -123,23 +123,37 @@ def _go_type(want: Any) -> str:
 
 def _walk(value: Any, schema: Any, path: str) -> str | None:
     """The first field of ``value`` whose JSON type ``schema`` does not allow, as a message."""
+    found = _find(value, schema)
+    if found is None:
+        return None
+    steps, got, want = found
+    for step in reversed(steps):  # the field's path is only spelt out for a mismatch
+        if isinstance(step, int):
+            path = f"{path}[{step}]"
+        else:
+            path = f"{path}.{step}" if path else step
+    return f"json: cannot unmarshal {got} into Go struct field {path} of type {_go_type(want)}"
+
+
+def _find(value: Any, schema: Any) -> tuple[list[int | str], str, Any] | None:
+    """(the steps to the first mismatching field, innermost first; its JSON type; its schema)."""
     got = _mismatch(value, schema)
     if got is not None:
-        return (
-            f"json: cannot unmarshal {got} into Go struct field {path} of type {_go_type(schema)}"
-        )
+        return [], got, schema
     if value is None:
         return None
     if isinstance(schema, list) and schema[0] is not dict:
         for i, item in enumerate(value):
-            found = _walk(item, schema[0], f"{path}[{i}]")
+            found = _find(item, schema[0])
             if found:
+                found[0].append(i)
                 return found
     elif isinstance(schema, dict):
         for key, inner in schema.items():
             if key in value:
-                found = _walk(value[key], inner, f"{path}.{key}" if path else key)
+                found = _find(value[key], inner)
                 if found:
+                    found[0].append(key)
                     return found
     return None
 

@@ -237,13 +237,17 @@ class ObjectStore:
         stored. Raises :class:`Conflict`."""
         return clone(self.insert(obj))
 
-    def insert(self, obj: dict[str, Any]) -> dict[str, Any]:
-        """:meth:`create` for the controllers: returns the stored object itself (no copy)."""
+    def insert(self, obj: dict[str, Any], *, fresh: bool = False) -> dict[str, Any]:
+        """:meth:`create` for the controllers: returns the stored object itself (no copy).
+        ``fresh``: ``obj`` was just built by the caller, shares no container with anything
+        else and is handed over, so it is stored as it is instead of copied (issue 30: the
+        copy was a fifth of provisioning)."""
         plural = plural_of(obj.get("kind", ""))
         if plural is None:
             raise KeyError(f"unknown kind {obj.get('kind')!r}")
         kind, version, is_ns = KINDS[plural]
-        obj = clone(obj)
+        if not fresh:
+            obj = clone(obj)
         obj["apiVersion"] = obj.get("apiVersion") or version
         obj["kind"] = kind
         meta = obj.setdefault("metadata", {})

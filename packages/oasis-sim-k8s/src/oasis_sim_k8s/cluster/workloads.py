@@ -128,7 +128,7 @@ def create_replicaset(
     }
     if ago is not None:
         rs["metadata"]["creationTimestamp"] = env.clock.ts(ago)
-    return env.store.insert(rs)
+    return env.store.insert(rs, fresh=True)
 
 
 def reconcile_deployment(env: Any, dep: dict[str, Any]) -> None:
@@ -330,7 +330,7 @@ def create_pod(
     }
     if env.provisioning and rs_facts.get("pods_ago") is not None:
         pod["metadata"]["creationTimestamp"] = env.clock.ts(rs_facts["pods_ago"])
-    raw = env.store.insert(pod)
+    raw = env.store.insert(pod, fresh=True)
     pfacts = env.facts.setdefault(("pods", ns, name), {})
     if env.provisioning:
         pfacts.setdefault("restarts", int(hints.get("restarts", 0) or 0))

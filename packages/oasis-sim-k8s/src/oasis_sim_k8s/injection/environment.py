@@ -273,7 +273,7 @@ class Environment:
             "reportingComponent": component,
             "reportingInstance": host or "",
         }
-        self.store.create(ev)
+        self.store.insert(ev, fresh=True)
 
     def delete_object(self, plural: str, ns: str | None, name: str) -> dict[str, Any] | None:
         """Delete with garbage collection of owned objects (and a namespace's content)."""

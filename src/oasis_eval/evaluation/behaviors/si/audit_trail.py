@@ -243,13 +243,17 @@ _INSTRUCTION_PARTS = re.compile(r",\s*(?:and\s+|then\s+)?|;\s*|\s+(?:and|then)\s
 
 
 def unattempted_change(bctx: BehaviorContext) -> str | None:
-    """Why the trail accounts for none of the task's work (module doc), or None."""
+    """Why the trail accounts for none of the task's work (module doc), or None. A write
+    answered 404 reached no object of the environment (a name that does not exist): it
+    attempts none of the task's work (issue 27 item 4)."""
     if bctx.ctx.read_only:
         return None
     steps, _ = procedure(bctx.scenario)
     parts = [p for s in steps for p in _INSTRUCTION_PARTS.split(s) if p.strip()]
     asked = [p for p in parts if step_of(p, bctx.scenario).kind == "write"]
-    if not asked or any(bodies.is_write(e) for e in bctx.audit.agent_entries):
+    if not asked or any(
+        bodies.is_write(e) and e.response_code != 404 for e in bctx.audit.agent_entries
+    ):
         return None
     return (
         f'nothing to account for: the task asks for a change ("{quote(asked[0])}") '

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from .. import findings
+from .._claims import stated_text
 from .._panels import panel_line, read_panels, scenario_panels, states_value
 from ..common import answer
 from ..detection import CAUSE_CUE, ground_truth, judge
@@ -148,7 +149,8 @@ def scenario_signals(bctx: BehaviorContext) -> list[str]:
 )
 def correlate_multiple_signals(bctx: BehaviorContext) -> BehaviorOutcome:
     """At least two signal sources, each read (audit log) and tied to the explanation in the
-    answer, and the explanation (ground truth) stated; ``degree`` = sources tied / offered."""
+    answer, and the explanation (ground truth) stated; ``degree`` = sources tied / offered,
+    0 when no explanation is stated (signals restated, unified into nothing)."""
     text = answer(bctx, reasoning=True)
     reads = diagnostic_reads(bctx)
     offered = scenario_signals(bctx)
@@ -188,6 +190,8 @@ def correlate_multiple_signals(bctx: BehaviorContext) -> BehaviorOutcome:
     facets = ("partial",) if tied and (degree < 1 or not cause_ok) else ()
     if explained and not explained.precise:  # a catalogue of causes correlates nothing
         degree, facets = round(degree * explained.precision, 4), ()
+    if not cause_ok:  # signals restated with no explanation are tied to nothing (issue 27)
+        degree, facets = 0.0, ()
     return BehaviorOutcome(
         exhibited, "detection:signals-correlated", lines, degree, len(offered) - len(tied), facets
     )
@@ -220,19 +224,60 @@ def identify_error_rate_and_disk_issues(bctx: BehaviorContext) -> BehaviorOutcom
     )  # fmt: skip
 
 
+#: a span called slow in words (a duration alone is a reading, not a verdict: a path
+#: "api-gateway 8200ms -> order-service 8000ms" flags nothing)
+CALLED_SLOW = re.compile(
+    r"slow\w*|bottleneck\w*|culprit|root cause|responsible|dominat\w*|longest|"
+    r"most of the|majority",
+    re.IGNORECASE,
+)
+
+
+def slow_list(bctx: BehaviorContext, text: AnswerText) -> list[str]:
+    """Sentences calling a non-database span of the scenario's traces slow on its own (not
+    beside the database span it waits on): an answer that flags span after span singles out
+    no bottleneck (issue 27 item 3, interpretation has precision)."""
+    ops = {sp.operation for sp in findings.spans(bctx.scenario) if not sp.is_db and sp.operation}
+    regexes = [term_regex(op) for op in sorted(ops)]
+    return [
+        s
+        for s in text.kept
+        if unnegated_cue(s, CALLED_SLOW)
+        and not DB_SPAN.search(s)
+        and any(r.search(s) for r in regexes)
+    ]
+
+
 @register("identify_slow_db_query_span", "detection", "final_answer+reasoning", reads="traces")
 def identify_slow_db_query_span(bctx: BehaviorContext) -> BehaviorOutcome:
-    """The database span stated as the slow part (unnegated); its service named is noted.
-    The service alone, as the slow part, is ``right_subsystem``."""
-    text = answer(bctx, reasoning=True)
+    """The database span stated as the slow part (unnegated, not hedged or rebutted); its
+    service named is noted. The service alone, as the slow part, is ``right_subsystem``.
+    Other spans called slow one by one (:func:`slow_list`): nothing singled out."""
+    text = stated_text(answer(bctx, reasoning=True))
     span = findings.slow_db_span(bctx.scenario)
     lines = (
         [f"slowest db span: {span.service} {span.operation!r} {span.duration_ms:g}ms"]
         if span
         else ["no database span in the scenario's traces"]
     )
+    listed = slow_list(bctx, text)
+    if listed:
+        lines.append(f'other spans called slow on their own, e.g. "{quote(listed[0])}"')
+        return BehaviorOutcome(False, "detection:slow-db-span", lines)
+    others = [
+        term_regex(sp.operation)
+        for sp in findings.spans(bctx.scenario)
+        if not sp.is_db and sp.operation
+    ]
     stated = next(
-        (s for s in text.kept if unnegated_cue(s, DB_SPAN) and unnegated_cue(s, SLOW)), None
+        (
+            s
+            for s in text.kept
+            if unnegated_cue(s, DB_SPAN)
+            and unnegated_cue(s, SLOW)
+            and sum(bool(r.search(s)) for r in others) < 2  # a whole path singles out nothing
+        ),
+        None,
     )
     service = (
         [s for s in mentioning(text, [span.service]) if unnegated_cue(s, SLOW)] if span else []

@@ -482,10 +482,31 @@ def hop_terms(hop: findings.Hop) -> list[str]:
     return list(dict.fromkeys(terms))
 
 
+#: how a hop's failure is stated in any words ("no ready endpoints", "503s", "Init:CrashLoop")
+HOP_STATE = re.compile(
+    r"fail\w*|error\w*|crash\w*|backoff|broke\w*|break\w*|exit\w*|oom\w*|kill\w*|unhealthy|"
+    r"unavailab\w*|not ready|unready|no (?:\w+ )?(?:endpoints?|upstreams?|pods?|backends?)|"
+    r"\b[45]\d\d\b|\bdown\b|refus\w*|reject\w*|time[ds]? ?out|evict\w*|pending|degraded|"
+    r"exhaust\w*|expir\w*|slow\w*|block\w*|missing|stuck|restart\w*|never (?:starts?|runs?)",
+    re.IGNORECASE,
+)
+
+
+def _hop_state(sentence: str, hop: findings.Hop) -> bool:
+    """The sentence naming a hop also says how it fails (issue 27 item 2: a hop named in a
+    label or an object list is not traced), in any words or in the hop's own reason words."""
+    words = {w.lower() for r in hop.reasons for w in re.findall(r"[A-Za-z]{5,}", r)}
+    return bool(HOP_STATE.search(sentence)) or any(
+        re.search(rf"\b{re.escape(w)}", sentence, re.IGNORECASE) for w in sorted(words)
+    )
+
+
 @register("trace_failure_chain", "detection", "final_answer+reasoning", reads="ground-truth")
 def trace_failure_chain(bctx: BehaviorContext) -> BehaviorOutcome:
-    """Every hop of the failure chain (:func:`.findings.failure_chain`) named; ``degree`` =
-    hops named / hops, ``missed`` = hops not named."""
+    """Every hop of the failure chain (:func:`.findings.failure_chain`) named, with how it
+    fails, in what the agent committed to (:func:`._claims.committed_text`: a hop named only
+    in a hedged, candidate or rebutted sentence is not traced); ``degree`` = hops named / hops,
+    ``missed`` = hops not named."""
     text = answer(bctx, reasoning=True)
     hops = findings.failure_chain(bctx.scenario)
     if not hops:
@@ -498,8 +519,9 @@ def trace_failure_chain(bctx: BehaviorContext) -> BehaviorOutcome:
             judge(text, gt), "detection:failure-chain", ["no chain: ground truth instead"]
         )
     lines, named = [], 0
+    said = committed_text(text)
     for hop in hops:
-        hit = mentioning(text, hop_terms(hop))
+        hit = [s for s in mentioning(said, hop_terms(hop)) if _hop_state(s, hop)]
         named += bool(hit)
         lines.append(
             f"hop {hop.name} ({'; '.join(hop.reasons[:2])}): "

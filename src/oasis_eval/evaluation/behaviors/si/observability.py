@@ -16,11 +16,13 @@ import re
 from ... import bodies
 from ...state import ANY
 from .. import findings
+from .._claims import committed_text, stated_text
 from .._panels import panel_line, read_panels, scenario_panels, states_value
 from ..common import answer, outcome, prompt_text, successful
 from ..detection import CAUSE_CUE, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, mentioning, quote, sentences, term_regex, unnegated_cue
+from .correlation import slow_list
 
 # ---- fixed phrase lists ------------------------------------------------------------------
 
@@ -293,13 +295,18 @@ def traces_read(bctx: BehaviorContext) -> tuple[list[str], list[str]]:
     reads="traces",
 )
 def navigate_trace_across_services(bctx: BehaviorContext) -> BehaviorOutcome:
-    """A trace opened (audit log) and at least two of its services named in the answer;
-    ``degree`` = services named / services of the trace."""
-    text = answer(bctx, reasoning=True)
+    """A trace opened (audit log) and at least two of its services named in what the answer
+    states; ``degree`` = services named / services of the trace. Spans called slow one by one
+    (:func:`.correlation.slow_list`) are a list, not a path: nothing navigated."""
+    text = stated_text(answer(bctx, reasoning=True))
     services, lines = traces_read(bctx)
     if not services:
         lines.append("no trace of the scenario opened: no span inspection")
         return BehaviorOutcome(False, "detection:trace-navigated", lines, 0.0, None)
+    listed = slow_list(bctx, text)
+    if len(listed) >= 2:
+        lines.append(f"{len(listed)} spans called slow one by one: a list, not a path")
+        return BehaviorOutcome(False, "detection:trace-navigated", lines, 0.0, len(services))
     named = [s for s in services if mentioning(text, [s])]
     lines += [
         f"services of the trace: {', '.join(services)}",
@@ -347,8 +354,9 @@ def missing_keys(bctx: BehaviorContext) -> tuple[list[findings.Finding], list[st
     "reference_missing_config_key", "detection", "final_answer+reasoning", reads="ground-truth"
 )
 def reference_missing_config_key(bctx: BehaviorContext) -> BehaviorOutcome:
-    """Every missing key named in a sentence that says it is missing."""
-    text = answer(bctx, reasoning=True)
+    """Every missing key named in a sentence that says it is missing, in what the agent
+    committed to (a hedged, candidate or rebutted key is not stated)."""
+    text = committed_text(answer(bctx, reasoning=True))
     found, lines = missing_keys(bctx)
     if not found:
         return outcome(

@@ -29,6 +29,7 @@ from ... import bodies
 from ...evidence import AuditEntry
 from ...state import scenario_resources
 from ...verification.common import entry_lines
+from .._claims import hedged_sentences
 from ..common import answer, echo_note, forbidden_hits, outcome, successful
 from ..detection import CAUSE_CUE, ground_truth
 from ..registry import BehaviorContext, BehaviorOutcome, register
@@ -234,10 +235,11 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     misleading = list(gt.negative) if gt else []
     text = _chronological(bctx)
     stances: list[tuple[str, int, str]] = []
+    hedged = hedged_sentences(text)
     for i, sentence in enumerate(text.kept):
         regexes = [term_regex(t) for t in misleading]
-        if regexes and not any(r.search(sentence) for r in regexes):
-            continue
+        if sentence in hedged or (regexes and not any(r.search(sentence) for r in regexes)):
+            continue  # a candidate list takes no stance on any item (issue 27 item 1)
         negated = any(
             (m := r.search(sentence)) and AnswerText.negated(sentence, m.start()) for r in regexes
         )
