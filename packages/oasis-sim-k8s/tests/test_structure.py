@@ -19,7 +19,6 @@ SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "structure.py"
 MODULES_OVER: dict[str, int] = {}
 #: still over 80 lines: the function -> its size when listed
 FUNCTIONS_OVER: dict[str, int] = {
-    "oasis_sim_k8s.cluster.podstatus.derive": 194,
     "oasis_sim_k8s.agents.rollouts.make_available": 145,
     "oasis_sim_k8s.agents.rollouts.canary": 144,
     "oasis_sim_k8s.cluster.admission.validate": 136,
