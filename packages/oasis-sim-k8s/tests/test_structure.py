@@ -15,7 +15,7 @@ SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "structure.py"
 
 #: public definitions (top-level, and public methods of public classes) still without a
 #: docstring: the count may only go down
-UNDOCUMENTED = 387
+UNDOCUMENTED = 379
 
 
 def _load() -> ModuleType:
