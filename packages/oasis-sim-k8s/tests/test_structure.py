@@ -1,8 +1,6 @@
 """The simulator's structure (issue 33), measured by ``scripts/structure.py``: no import cycle
 between its modules (function-level and ``TYPE_CHECKING`` imports count), modules of at most
-500 lines and functions of at most 80. The modules and functions still over a limit are
-listed below with their size: the list may only shrink (an entry that grows, or a new one,
-fails; so does an entry that is back within its limit and still listed)."""
+500 lines and functions of at most 80, all of them: there is no exception list."""
 
 from __future__ import annotations
 
@@ -15,31 +13,9 @@ import pytest
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "structure.py"
 
-#: still over 500 lines: the module -> its size when listed (issue 33: to be split)
-MODULES_OVER: dict[str, int] = {}
-#: still over 80 lines: the function -> its size when listed
-FUNCTIONS_OVER: dict[str, int] = {
-    "oasis_sim_k8s.cluster.podstatus.derive": 194,
-    "oasis_sim_k8s.agents.rollouts.make_available": 145,
-    "oasis_sim_k8s.agents.rollouts.canary": 144,
-    "oasis_sim_k8s.cluster.admission.validate": 136,
-    "oasis_sim_k8s.agents.pod_rules.one_pod": 135,
-    "oasis_sim_k8s.injection.provisioning.grant_agent": 134,
-    "oasis_sim_k8s.injection.workloads.deployment": 132,
-    "oasis_sim_k8s.agents.remedy._remedy_for": 127,
-    "oasis_sim_k8s.cluster.apiserver.ApiServer._dispatch": 117,
-    "oasis_sim_k8s.injection.baseline.build": 116,
-    "oasis_sim_k8s.observability.telemetry.generated": 113,
-    "oasis_sim_k8s.agents.rollouts.continue_rollout": 108,
-    "oasis_sim_k8s.cluster.apiserver.ApiServer.request": 101,
-    "oasis_sim_k8s.cluster.workloads._deployment_status": 100,
-    "oasis_sim_k8s.injection.status.apply_status": 98,
-}
-
-
 #: public definitions (top-level, and public methods of public classes) still without a
 #: docstring: the count may only go down
-UNDOCUMENTED = 387
+UNDOCUMENTED = 379
 
 
 def _load() -> ModuleType:
@@ -60,23 +36,17 @@ def test_no_import_cycle() -> None:
 
 
 @pytest.mark.parametrize(
-    ("sizes", "limit", "known"),
+    ("sizes", "limit"),
     [
-        ("module_lines", structure.MAX_MODULE_LINES, MODULES_OVER),
-        ("function_lines", structure.MAX_FUNCTION_LINES, FUNCTIONS_OVER),
+        ("module_lines", structure.MAX_MODULE_LINES),
+        ("function_lines", structure.MAX_FUNCTION_LINES),
     ],
     ids=["modules", "functions"],
 )
-def test_sizes_within_limits_or_listed_and_shrinking(
-    sizes: str, limit: int, known: dict[str, int]
-) -> None:
+def test_sizes_within_limits(sizes: str, limit: int) -> None:
+    """No exception list: every module and every function is within its limit."""
     over = structure.over(getattr(MEASURED, sizes), limit)
-    grown = {k: (v, known[k]) for k, v in over.items() if k in known and v > known[k]}
-    new = {k: v for k, v in over.items() if k not in known}
-    fixed = sorted(set(known) - set(over))
-    assert not new, f"over {limit} lines (split them): {new}"
-    assert not grown, f"grew past their listed size (now, listed): {grown}"
-    assert not fixed, f"within {limit} lines now: remove them from the list: {fixed}"
+    assert not over, f"over {limit} lines (split them): {over}"
 
 
 def test_undocumented_public_definitions_only_decrease() -> None:

@@ -109,6 +109,29 @@ def one_pod(v: Any, d: Diagnosis, wl: str, pod: dict[str, Any], ready: int, tota
             )
         )
         return
+    _init_containers(v, d, wl, pod)
+    limits = {
+        c.get("name"): ((c.get("resources") or {}).get("limits") or {})
+        for c in spec.get("containers") or []
+    }
+    for cs in st.get("containerStatuses") or []:
+        _container(d, wl, pod, cs, limits.get(cs.get("name"), {}), (ready, total))
+    if st.get("phase") == "Pending" and not st.get("containerStatuses"):
+        d.add(
+            Finding(
+                "pending",
+                f"pod/{pname}",
+                f"{pname} ({wl}) is Pending: not scheduled",
+                "pod status",
+                wl,
+                {"pod": pname},
+            )
+        )
+
+
+def _init_containers(v: Any, d: Diagnosis, wl: str, pod: dict[str, Any]) -> None:
+    """A failing init container, with what it logs: the main container never starts."""
+    pname, st = name(pod), pod.get("status") or {}
     for cs in st.get("initContainerStatuses") or []:
         last = (
             (cs.get("lastState") or {}).get("terminated")
@@ -136,98 +159,99 @@ def one_pod(v: Any, d: Diagnosis, wl: str, pod: dict[str, Any], ready: int, tota
                     {"container": cs["name"], "log": said},
                 )
             )
-    limits = {
-        c.get("name"): ((c.get("resources") or {}).get("limits") or {})
-        for c in spec.get("containers") or []
-    }
-    for cs in st.get("containerStatuses") or []:
-        state, last = cs.get("state") or {}, cs.get("lastState") or {}
-        waiting = (state.get("waiting") or {}).get("reason")
-        term = last.get("terminated") or state.get("terminated") or {}
-        restarts = cs.get("restartCount", 0)
-        if term.get("reason") == "OOMKilled" or term.get("exitCode") == 137:
-            limit = limits.get(cs.get("name"), {}).get("memory")
-            d.add(
-                Finding(
-                    "oom",
-                    f"deployment/{wl}",
-                    f"container {cs.get('name')} of {pname} was OOMKilled (exit code 137, {restarts} restarts): "
-                    f"it runs out of memory at its {limit or 'unset'} memory limit",
-                    "pod status",
-                    wl,
-                    {
-                        "limit": limit,
-                        "container": cs.get("name"),
-                        "restarts": restarts,
-                        "node": spec.get("nodeName"),
-                        "pod": pname,
-                    },
-                )
-            )
-        elif waiting in ("ImagePullBackOff", "ErrImagePull", "InvalidImageName"):
-            d.add(
-                Finding(
-                    "image-not-found",
-                    f"deployment/{wl}",
-                    f"{pname} cannot pull image {cs.get('image')} ({waiting})",
-                    "pod status",
-                    wl,
-                    {"image": cs.get("image")},
-                )
-            )
-        elif waiting == "CrashLoopBackOff" or (term.get("reason") == "Error" and restarts):
-            d.add(
-                Finding(
-                    "crashloop",
-                    f"pod/{pname}",
-                    f"{pname} ({wl}) is crash-looping: {restarts} restarts, last exit code "
-                    f"{term.get('exitCode', '?')}",
-                    "pod status",
-                    wl,
-                    {
-                        "pod": pname,
-                        "restarts": restarts,
-                        "bare": not (pod.get("metadata") or {}).get("ownerReferences"),
-                    },
-                )
-            )
-        elif waiting and waiting not in (
-            "PodInitializing",
-            "ContainerCreating",
-            "CreateContainerConfigError",
-        ):
-            d.add(
-                Finding(
-                    "waiting",
-                    f"pod/{pname}",
-                    f"{pname} ({wl}) is waiting: {waiting}",
-                    "pod status",
-                    wl,
-                )
-            )
-        elif st.get("phase") == "Running" and not cs.get("ready") and not restarts and not waiting:
-            d.add(
-                Finding(
-                    "not-ready",
-                    f"pod/{pname}",
-                    f"{pname} is running but not ready: its readiness probe fails ({ready} of {total} {wl} "
-                    "pods ready)",
-                    "pod status and events",
-                    wl,
-                    {"pod": pname, "ready": ready, "total": total},
-                )
-            )
-    if st.get("phase") == "Pending" and not st.get("containerStatuses"):
+
+
+def _container(
+    d: Diagnosis,
+    wl: str,
+    pod: dict[str, Any],
+    cs: dict[str, Any],
+    limits: dict[str, Any],
+    counts: tuple[int, int],
+) -> None:
+    """The finding of one container status: OOMKilled, image pull, crash loop, waiting or
+    not ready; ``limits`` are its resource limits, ``counts`` ``(ready, total)`` pods."""
+    pname, st = name(pod), pod.get("status") or {}
+    ready, total = counts
+    state, last = cs.get("state") or {}, cs.get("lastState") or {}
+    waiting = (state.get("waiting") or {}).get("reason")
+    term = last.get("terminated") or state.get("terminated") or {}
+    restarts = cs.get("restartCount", 0)
+    if term.get("reason") == "OOMKilled" or term.get("exitCode") == 137:
+        d.add(_oom(wl, pod, cs, limits.get("memory")))
+    elif waiting in ("ImagePullBackOff", "ErrImagePull", "InvalidImageName"):
         d.add(
             Finding(
-                "pending",
-                f"pod/{pname}",
-                f"{pname} ({wl}) is Pending: not scheduled",
+                "image-not-found",
+                f"deployment/{wl}",
+                f"{pname} cannot pull image {cs.get('image')} ({waiting})",
                 "pod status",
                 wl,
-                {"pod": pname},
+                {"image": cs.get("image")},
             )
         )
+    elif waiting == "CrashLoopBackOff" or (term.get("reason") == "Error" and restarts):
+        d.add(
+            Finding(
+                "crashloop",
+                f"pod/{pname}",
+                f"{pname} ({wl}) is crash-looping: {restarts} restarts, last exit code "
+                f"{term.get('exitCode', '?')}",
+                "pod status",
+                wl,
+                {
+                    "pod": pname,
+                    "restarts": restarts,
+                    "bare": not (pod.get("metadata") or {}).get("ownerReferences"),
+                },
+            )
+        )
+    elif waiting and waiting not in (
+        "PodInitializing",
+        "ContainerCreating",
+        "CreateContainerConfigError",
+    ):
+        d.add(
+            Finding(
+                "waiting",
+                f"pod/{pname}",
+                f"{pname} ({wl}) is waiting: {waiting}",
+                "pod status",
+                wl,
+            )
+        )
+    elif st.get("phase") == "Running" and not cs.get("ready") and not restarts and not waiting:
+        d.add(
+            Finding(
+                "not-ready",
+                f"pod/{pname}",
+                f"{pname} is running but not ready: its readiness probe fails ({ready} of {total} {wl} "
+                "pods ready)",
+                "pod status and events",
+                wl,
+                {"pod": pname, "ready": ready, "total": total},
+            )
+        )
+
+
+def _oom(wl: str, pod: dict[str, Any], cs: dict[str, Any], limit: Any) -> Finding:
+    """An OOMKilled container (exit code 137) and the memory limit it ran out at."""
+    pname, restarts = name(pod), cs.get("restartCount", 0)
+    return Finding(
+        "oom",
+        f"deployment/{wl}",
+        f"container {cs.get('name')} of {pname} was OOMKilled (exit code 137, {restarts} restarts): "
+        f"it runs out of memory at its {limit or 'unset'} memory limit",
+        "pod status",
+        wl,
+        {
+            "limit": limit,
+            "container": cs.get("name"),
+            "restarts": restarts,
+            "node": (pod.get("spec") or {}).get("nodeName"),
+            "pod": pname,
+        },
+    )
 
 
 def logs(v: Any, d: Diagnosis) -> None:

@@ -43,6 +43,13 @@ def choose(w: Work, causes: list[Finding]) -> Remedy | None:
 
 
 def _remedy_for(w: Work, f: Finding) -> Remedy | None:
+    """The remedy for a fault-class finding: a safe change I can make, else the owners' call."""
+    remedy = _change_for(w, f)
+    return remedy if remedy is not None else _owners_call(f)
+
+
+def _change_for(w: Work, f: Finding) -> Remedy | None:
+    """Faults a bounded change clears: memory, CPU request, policy, image rollback, selector."""
     wl = f.workload or "?"
     if f.kind == "oom":
         new = fixes.new_memory_limit(f.data.get("limit"))
@@ -85,6 +92,55 @@ def _remedy_for(w: Work, f: Finding) -> Remedy | None:
                 ],
                 lambda: fixes.admit_in_policy(w, f, client),
             )
+    if f.kind == "image-not-found":
+        return _image_remedy(w, f)
+    if f.kind == "schema-mismatch":
+        return data_risk_remedy(w, f)
+    if f.kind == "service-no-endpoints" and f.data.get("near"):
+        wl, key, have, want = f.data["near"]
+        svc = f.data["service"]
+        return Remedy(
+            f"correct service/{svc}'s selector {key}={want} -> {key}={have}",
+            [
+                f"patch service/{svc}: selector {key}={want} -> {key}={have} (the label its {wl} pods carry)",
+                "verify the service gets endpoints and the callers' errors stop",
+            ],
+            lambda: fixes.fix_selector(w, svc, key, want, have, f"finding: {f.what[:80]}"),
+        )
+    return None
+
+
+def _image_remedy(w: Work, f: Finding) -> Remedy:
+    """A missing image: roll back to the previous one when a recent deploy changed it."""
+    wl = f.workload or "?"
+    deploy = next(
+        (
+            g
+            for g in w.d.findings
+            if g.kind in ("recent-deploy", "rollout-history") and g.workload == wl
+        ),
+        None,
+    )
+    if deploy:
+        old, new = deploy.data.get("old"), deploy.data.get("new")
+        return Remedy(
+            f"roll {wl} back to {old}",
+            [
+                f"roll deployment/{wl} back to its previous revision ({old})",
+                "verify the rollout",
+            ],
+            lambda: fixes.undo_rollout(w, wl, old, new, f"finding: {f.what[:80]}"),
+        )
+    return Remedy(
+        "fix the image reference",
+        ["correct the image tag or push the image"],
+        human="the image does not exist in the registry; which one to use is the owners' call",
+    )
+
+
+def _owners_call(f: Finding) -> Remedy | None:
+    """Faults whose fix belongs to their owners: a config value, a schema, a certificate, a pool."""
+    wl = f.workload or "?"
     if f.kind == "missing-config-key":
         return Remedy(
             f"add key {f.data.get('key')} to configmap {f.data.get('configmap')}",
@@ -94,30 +150,6 @@ def _remedy_for(w: Work, f: Finding) -> Remedy | None:
             ],
             human=f"I do not know the correct value of {f.data.get('key')}; guessing it could break {wl} "
             "differently",
-        )
-    if f.kind == "image-not-found":
-        deploy = next(
-            (
-                g
-                for g in w.d.findings
-                if g.kind in ("recent-deploy", "rollout-history") and g.workload == wl
-            ),
-            None,
-        )
-        if deploy:
-            old, new = deploy.data.get("old"), deploy.data.get("new")
-            return Remedy(
-                f"roll {wl} back to {old}",
-                [
-                    f"roll deployment/{wl} back to its previous revision ({old})",
-                    "verify the rollout",
-                ],
-                lambda: fixes.undo_rollout(w, wl, old, new, f"finding: {f.what[:80]}"),
-            )
-        return Remedy(
-            "fix the image reference",
-            ["correct the image tag or push the image"],
-            human="the image does not exist in the registry; which one to use is the owners' call",
         )
     if f.kind == "init-failed":
         return Remedy(
@@ -154,19 +186,6 @@ def _remedy_for(w: Work, f: Finding) -> Remedy | None:
             ],
             human="the pool size and the slow queries are application and database settings its owners "
             "must change",
-        )
-    if f.kind == "schema-mismatch":
-        return data_risk_remedy(w, f)
-    if f.kind == "service-no-endpoints" and f.data.get("near"):
-        wl, key, have, want = f.data["near"]
-        svc = f.data["service"]
-        return Remedy(
-            f"correct service/{svc}'s selector {key}={want} -> {key}={have}",
-            [
-                f"patch service/{svc}: selector {key}={want} -> {key}={have} (the label its {wl} pods carry)",
-                "verify the service gets endpoints and the callers' errors stop",
-            ],
-            lambda: fixes.fix_selector(w, svc, key, want, have, f"finding: {f.what[:80]}"),
         )
     return None
 

@@ -20,25 +20,15 @@ _CONDITION = re.compile(
 )
 
 
-async def continue_rollout(w: Work) -> None:
-    dep = next((t.name for t in w.req.targets if w.deployment(t.name)), None) or (
+def _target_deployment(w: Work) -> str | None:
+    """The deployment the request names, else the first one in focus."""
+    return next((t.name for t in w.req.targets if w.deployment(t.name)), None) or (
         w.focus[0] if w.focus else None
     )
-    if not dep or not w.deployment(dep):
-        w.summary.append("I could not tell which deployment's rollout to continue; please name it.")
-        return
-    ns = w.ns_of(dep)
-    obj = await read(
-        w, "deployment", dep, ns, f"read deployment/{dep}: rollout state (paused, updated replicas)"
-    )
-    spec, st = (obj or {}).get("spec") or {}, (obj or {}).get("status") or {}
-    image = ((spec.get("template") or {}).get("spec") or {}).get("containers", [{}])[0].get("image")
-    with w.s.doing(
-        "re-check node conditions right before continuing: they may have changed since I started"
-    ):
-        nodes = await w.s.kjson("get", "nodes")
-    with w.s.doing("re-check recent events for evictions or node trouble since I started"):
-        events = await w.s.kjson("get", "events", "-n", ns)
+
+
+def _troubles(nodes: dict | None, events: dict | None) -> tuple[list[str], list[str]]:
+    """Node pressure or NotReady conditions, and eviction events, that appeared meanwhile."""
     troubled = []
     for node in (nodes or {}).get("items") or []:
         for c in (node.get("status") or {}).get("conditions") or []:
@@ -57,54 +47,35 @@ async def continue_rollout(w: Work) -> None:
         for e in (events or {}).get("items") or []
         if e.get("reason") in ("Evicted", "Preempted")
     ]
+    return troubled, evicted
+
+
+async def continue_rollout(w: Work) -> None:
+    """Resume a paused rollout, re-checking nodes and events first: changed conditions adapt it."""
+    dep = _target_deployment(w)
+    if not dep or not w.deployment(dep):
+        w.summary.append("I could not tell which deployment's rollout to continue; please name it.")
+        return
+    ns = w.ns_of(dep)
+    obj = await read(
+        w, "deployment", dep, ns, f"read deployment/{dep}: rollout state (paused, updated replicas)"
+    )
+    spec, st = (obj or {}).get("spec") or {}, (obj or {}).get("status") or {}
+    image = ((spec.get("template") or {}).get("spec") or {}).get("containers", [{}])[0].get("image")
+    with w.s.doing(
+        "re-check node conditions right before continuing: they may have changed since I started"
+    ):
+        nodes = await w.s.kjson("get", "nodes")
+    with w.s.doing("re-check recent events for evictions or node trouble since I started"):
+        events = await w.s.kjson("get", "events", "-n", ns)
+    troubled, evicted = _troubles(nodes, events)
     progress = f"{st.get('updatedReplicas', 0)}/{spec.get('replicas', 0)} pods updated to {image}"
     plan = [
         f"read the rollout state ({progress}; {'paused' if spec.get('paused') else 'not paused'})",
         "re-check node conditions and events before continuing",
     ]
     if troubled or evicted:
-        changes = "; ".join(troubled + evicted)
-        w.summary.append(
-            f"Conditions changed while the rollout was paused: {changes}. I adapted the plan instead of "
-            "resuming it as it was."
-        )
-        plan += [
-            (
-                "keep full capacity while a node is impaired: set maxUnavailable=0 and maxSurge=1, so each old pod "
-                "is removed only after its replacement is ready (the tainted node gets no new pods)"
-            ),
-            "resume the rollout",
-            "watch it to completion and check the new pods landed on healthy nodes",
-        ]
-        w.rep.numbered("Plan (adapted to the changed conditions)", plan)
-        strategy = (spec.get("strategy") or {}).get("rollingUpdate") or {}
-        patch = {
-            "spec": {
-                "strategy": {
-                    "type": "RollingUpdate",
-                    "rollingUpdate": {"maxUnavailable": 0, "maxSurge": 1},
-                }
-            }
-        }
-        with w.s.doing(
-            "adapt the rollout to the impaired node: no pod may be taken down before its replacement "
-            "is ready",
-            "changed condition: " + (troubled + evicted)[0],
-        ):
-            await w.s.change(
-                "patch",
-                "deployment",
-                dep,
-                "-n",
-                ns,
-                "--type",
-                "merge",
-                "-p",
-                json.dumps(patch),
-                before=f"maxUnavailable={strategy.get('maxUnavailable', '25%')}, "
-                f"maxSurge={strategy.get('maxSurge', '25%')}",
-                after="maxUnavailable=0, maxSurge=1",
-            )
+        await _adapt(w, dep, ns, spec, plan, troubled + evicted)
     else:
         plan += ["resume the rollout", "watch it to completion"]
         w.rep.numbered("Plan", plan)
@@ -130,22 +101,56 @@ async def continue_rollout(w: Work) -> None:
     )
 
 
-async def canary(w: Work) -> None:
-    deps = w.view.objects.get("deployment", [])
-    can = next(
-        (
-            d
-            for d in deps
-            if "canary" in name(d)
-            or ((d.get("metadata") or {}).get("labels") or {}).get("track") == "canary"
-        ),
-        None,
+async def _adapt(
+    w: Work, dep: str, ns: str, spec: dict, plan: list[str], changes: list[str]
+) -> None:
+    """An impaired node: keep full capacity (maxUnavailable=0, maxSurge=1) before resuming."""
+    w.summary.append(
+        f"Conditions changed while the rollout was paused: {'; '.join(changes)}. I adapted the plan "
+        "instead of resuming it as it was."
     )
-    if can is None:
-        w.summary.append("I found no canary deployment to evaluate; nothing changed.")
-        return
-    cname, ns = name(can), w.ns_of(name(can))
-    stable = next((d for d in deps if d is not can and name(d) in cname), None)
+    plan += [
+        (
+            "keep full capacity while a node is impaired: set maxUnavailable=0 and maxSurge=1, so each old pod "
+            "is removed only after its replacement is ready (the tainted node gets no new pods)"
+        ),
+        "resume the rollout",
+        "watch it to completion and check the new pods landed on healthy nodes",
+    ]
+    w.rep.numbered("Plan (adapted to the changed conditions)", plan)
+    strategy = (spec.get("strategy") or {}).get("rollingUpdate") or {}
+    patch = {
+        "spec": {
+            "strategy": {
+                "type": "RollingUpdate",
+                "rollingUpdate": {"maxUnavailable": 0, "maxSurge": 1},
+            }
+        }
+    }
+    with w.s.doing(
+        "adapt the rollout to the impaired node: no pod may be taken down before its replacement "
+        "is ready",
+        "changed condition: " + changes[0],
+    ):
+        await w.s.change(
+            "patch",
+            "deployment",
+            dep,
+            "-n",
+            ns,
+            "--type",
+            "merge",
+            "-p",
+            json.dumps(patch),
+            before=f"maxUnavailable={strategy.get('maxUnavailable', '25%')}, "
+            f"maxSurge={strategy.get('maxSurge', '25%')}",
+            after="maxUnavailable=0, maxSurge=1",
+        )
+
+
+def _condition(w: Work) -> tuple[str, float, bool, str | None]:
+    """The health condition the prompt states: ``(metric word, limit, below, metric series)``;
+    an error rate under 2% when it states none."""
     m = _CONDITION.search(w.task.prompt)
     metric_word = (m.group(1) if m else "error rate").lower()
     limit = (
@@ -163,6 +168,11 @@ async def canary(w: Work) -> None:
         ),
         None,
     )
+    return metric_word, limit, below, metric
+
+
+async def _measured(w: Work, cname: str, metric_word: str, metric: str | None) -> list[float]:
+    """The canary's values of the condition's metric, read as evidence (empty when unreadable)."""
     with w.s.doing(
         f"evaluate the canary's health: read {metric or metric_word} for {cname}", w.trigger()
     ):
@@ -171,7 +181,7 @@ async def canary(w: Work) -> None:
             if metric
             else None
         )
-    values = (
+    return (
         [
             float(r["value"][1])
             for r in ((doc or {}).get("data") or {}).get("result") or []
@@ -180,6 +190,27 @@ async def canary(w: Work) -> None:
         if isinstance(doc, dict)
         else []
     )
+
+
+async def canary(w: Work) -> None:
+    """Decide a canary by the prompt's health condition: promote to 50% or roll it back."""
+    deps = w.view.objects.get("deployment", [])
+    can = next(
+        (
+            d
+            for d in deps
+            if "canary" in name(d)
+            or ((d.get("metadata") or {}).get("labels") or {}).get("track") == "canary"
+        ),
+        None,
+    )
+    if can is None:
+        w.summary.append("I found no canary deployment to evaluate; nothing changed.")
+        return
+    cname = name(can)
+    stable = next((d for d in deps if d is not can and name(d) in cname), None)
+    metric_word, limit, below, metric = _condition(w)
+    values = await _measured(w, cname, metric_word, metric)
     if not values:
         w.summary.append(
             f"I could not read {metric_word} for {cname}, so I cannot evaluate the condition; I changed "
@@ -199,40 +230,56 @@ async def canary(w: Work) -> None:
             else "UNHEALTHY: take the rollback branch."
         ),
     )
+    if healthy:
+        await _promote(w, can, stable, (metric_word, shown, cond))
+    else:
+        await _roll_back(w, can, stable, (metric_word, shown, cond, limit))
+
+
+async def _promote(w: Work, can: dict, stable: dict | None, said: tuple[str, str, str]) -> None:
+    """A healthy canary: scale it to the stable's replicas (50% of pods) and verify it."""
+    metric_word, shown, cond = said
+    cname = name(can)
+    ns = w.ns_of(cname)
     stable_n = ((stable or {}).get("spec") or {}).get("replicas", 0)
     can_n = (can.get("spec") or {}).get("replicas", 0)
-    if healthy:
-        target = max(stable_n, 1)
-        w.rep.numbered(
-            "Plan",
-            [
-                f"evaluate {cond} for {cname} ({shown}: healthy)",
-                (
-                    f"bump the canary to 50% of pods: {cname} {can_n} -> {target} replicas "
-                    f"(stable {name(stable) if stable else '?'} has {stable_n})"
-                ),
-                "verify the canary pods",
-            ],
+    target = max(stable_n, 1)
+    w.rep.numbered(
+        "Plan",
+        [
+            f"evaluate {cond} for {cname} ({shown}: healthy)",
+            (
+                f"bump the canary to 50% of pods: {cname} {can_n} -> {target} replicas "
+                f"(stable {name(stable) if stable else '?'} has {stable_n})"
+            ),
+            "verify the canary pods",
+        ],
+    )
+    with w.s.doing(f"promote the healthy canary to 50% ({shown} is within {cond})", w.trigger()):
+        await w.s.change(
+            "scale",
+            f"deployment/{cname}",
+            "-n",
+            ns,
+            f"--replicas={target}",
+            before=f"replicas={can_n}",
+            after=f"replicas={target}",
         )
-        with w.s.doing(
-            f"promote the healthy canary to 50% ({shown} is within {cond})", w.trigger()
-        ):
-            await w.s.change(
-                "scale",
-                f"deployment/{cname}",
-                "-n",
-                ns,
-                f"--replicas={target}",
-                before=f"replicas={can_n}",
-                after=f"replicas={target}",
-            )
-        ok, _ = await rollout_status(w, cname, ns)
-        w.summary.append(
-            f"The canary {cname} is healthy ({metric_word} {shown}, within {cond}); I bumped it to "
-            f"{target} replicas (50% of pods)"
-            + (" and verified it." if ok else "; not all ready yet.")
-        )
-        return
+    ok, _ = await rollout_status(w, cname, ns)
+    w.summary.append(
+        f"The canary {cname} is healthy ({metric_word} {shown}, within {cond}); I bumped it to "
+        f"{target} replicas (50% of pods)" + (" and verified it." if ok else "; not all ready yet.")
+    )
+
+
+async def _roll_back(
+    w: Work, can: dict, stable: dict | None, said: tuple[str, str, str, float]
+) -> None:
+    """An unhealthy canary: scale it to 0 (kept for investigation), the stable serves all."""
+    metric_word, shown, cond, limit = said
+    cname = name(can)
+    ns = w.ns_of(cname)
+    can_n = (can.get("spec") or {}).get("replicas", 0)
     w.rep.numbered(
         "Plan",
         [
@@ -276,23 +323,9 @@ async def canary(w: Work) -> None:
     )
 
 
-async def make_available(w: Work) -> None:
-    dep = next((t.name for t in w.req.targets if w.deployment(t.name)), None) or (
-        w.focus[0] if w.focus else None
-    )
-    if not dep or not w.deployment(dep):
-        w.summary.append(
-            "I could not tell which deployment to make highly available; please name it."
-        )
-        return
-    ns = w.ns_of(dep)
-    obj = await read(
-        w, "deployment", dep, ns, f"read deployment/{dep}: replicas, affinity and labels"
-    )
-    spec = (obj or {}).get("spec") or {}
-    current = spec.get("replicas", 1)
-    labels = (spec.get("selector") or {}).get("matchLabels") or {"app": dep}
-    nodes = [
+def _ready_nodes(w: Work) -> list[dict]:
+    """The nodes whose Ready condition is True (or absent)."""
+    return [
         n
         for n in w.view.nodes
         if all(
@@ -301,6 +334,11 @@ async def make_available(w: Work) -> None:
             if c.get("type") == "Ready"
         )
     ]
+
+
+def _ha_plan(w: Work, dep: str, current: int, nodes: list[dict], pdbs: list[dict]) -> None:
+    """The high-availability plan, stated before any change."""
+    replicas = max(current, 3)
     zones = sorted(
         {
             ((n.get("metadata") or {}).get("labels") or {}).get("topology.kubernetes.io/zone", "")
@@ -308,18 +346,10 @@ async def make_available(w: Work) -> None:
         }
         - {""}
     )
-    replicas = max(current, 3)
-    pdbs = [
-        p
-        for p in w.view.objects.get("pdb", [])
-        if ((p.get("spec") or {}).get("selector") or {}).get("matchLabels") == labels
-    ]
-    sel = ",".join(f"{k}={v}" for k, v in sorted(labels.items()))
-    required = len(nodes) >= replicas
     spread = (
         "require pod anti-affinity on kubernetes.io/hostname (one replica per node), with a rolling strategy "
         "of maxSurge=0/maxUnavailable=1 so later rollouts do not need a spare node"
-        if required
+        if len(nodes) >= replicas
         else "prefer pod anti-affinity on kubernetes.io/hostname (there are fewer nodes than "
         "replicas, so it cannot be strict)"
     )
@@ -334,22 +364,10 @@ async def make_available(w: Work) -> None:
         "verify: rollout complete, pods on distinct nodes, budget in place",
     ]
     w.rep.numbered("Plan", plan)
-    with w.s.doing(
-        f"step 2: run {replicas} replicas so a node failure leaves {replicas - 1} serving",
-        w.trigger(),
-    ):
-        _, err2 = await w.s.change(
-            "scale",
-            f"deployment/{dep}",
-            "-n",
-            ns,
-            f"--replicas={replicas}",
-            before=f"replicas={current}",
-            after=f"replicas={replicas}",
-        )
-    await rollout_status(
-        w, dep, ns, f"wait for the {replicas} replicas before changing their placement"
-    )
+
+
+async def _spread(w: Work, dep: str, ns: str, labels: dict, required: bool) -> object:
+    """Pod anti-affinity on the hostname: required (with maxSurge=0) when there are enough nodes."""
     term = {"topologyKey": "kubernetes.io/hostname", "labelSelector": {"matchLabels": labels}}
     anti: dict = {
         "podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [term]}
@@ -370,7 +388,7 @@ async def make_available(w: Work) -> None:
         "step 3: spread the replicas across nodes (pod anti-affinity on the node hostname)",
         w.trigger(),
     ):
-        _, err1 = await w.s.change(
+        _, err = await w.s.change(
             "patch",
             "deployment",
             dep,
@@ -384,23 +402,72 @@ async def make_available(w: Work) -> None:
             after=("required" if required else "preferred")
             + " anti-affinity on kubernetes.io/hostname",
         )
-    err3 = False
-    if not pdbs:
-        with w.s.doing(
-            f"step 4: protect availability during voluntary disruptions (minAvailable {replicas - 1})",
-            w.trigger(),
-        ):
-            _, err3 = await w.s.change(
-                "create",
-                "pdb",
-                dep,
-                "-n",
-                ns,
-                f"--selector={sel}",
-                f"--min-available={replicas - 1}",
-                before="no PodDisruptionBudget",
-                after=f"pdb/{dep} minAvailable={replicas - 1}",
-            )
+    return err
+
+
+async def _budget(w: Work, dep: str, ns: str, sel: str, replicas: int) -> object:
+    """A PodDisruptionBudget keeping all but one replica up through voluntary disruptions."""
+    with w.s.doing(
+        f"step 4: protect availability during voluntary disruptions (minAvailable {replicas - 1})",
+        w.trigger(),
+    ):
+        _, err = await w.s.change(
+            "create",
+            "pdb",
+            dep,
+            "-n",
+            ns,
+            f"--selector={sel}",
+            f"--min-available={replicas - 1}",
+            before="no PodDisruptionBudget",
+            after=f"pdb/{dep} minAvailable={replicas - 1}",
+        )
+    return err
+
+
+async def make_available(w: Work) -> None:
+    """Make a deployment survive a node loss: 3+ replicas, one per node, a disruption budget."""
+    dep = _target_deployment(w)
+    if not dep or not w.deployment(dep):
+        w.summary.append(
+            "I could not tell which deployment to make highly available; please name it."
+        )
+        return
+    ns = w.ns_of(dep)
+    obj = await read(
+        w, "deployment", dep, ns, f"read deployment/{dep}: replicas, affinity and labels"
+    )
+    spec = (obj or {}).get("spec") or {}
+    current = spec.get("replicas", 1)
+    labels = (spec.get("selector") or {}).get("matchLabels") or {"app": dep}
+    nodes = _ready_nodes(w)
+    replicas = max(current, 3)
+    pdbs = [
+        p
+        for p in w.view.objects.get("pdb", [])
+        if ((p.get("spec") or {}).get("selector") or {}).get("matchLabels") == labels
+    ]
+    sel = ",".join(f"{k}={v}" for k, v in sorted(labels.items()))
+    required = len(nodes) >= replicas
+    _ha_plan(w, dep, current, nodes, pdbs)
+    with w.s.doing(
+        f"step 2: run {replicas} replicas so a node failure leaves {replicas - 1} serving",
+        w.trigger(),
+    ):
+        _, err2 = await w.s.change(
+            "scale",
+            f"deployment/{dep}",
+            "-n",
+            ns,
+            f"--replicas={replicas}",
+            before=f"replicas={current}",
+            after=f"replicas={replicas}",
+        )
+    await rollout_status(
+        w, dep, ns, f"wait for the {replicas} replicas before changing their placement"
+    )
+    err1 = await _spread(w, dep, ns, labels, required)
+    err3 = await _budget(w, dep, ns, sel, replicas) if not pdbs else False
     ok, _ = await rollout_status(w, dep, ns, "step 5: verify the rollout with the new spread")
     with w.s.doing("step 5: verify the replicas run on distinct nodes"):
         pods = await w.s.kjson("get", "pods", "-n", ns, "-l", sel)

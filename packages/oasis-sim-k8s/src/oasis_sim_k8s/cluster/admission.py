@@ -30,7 +30,7 @@ def _invalid(kind: str, name: str, field: str, detail: str) -> Failure:
 def validate(
     store: Any, user: str, plural: str, old: dict[str, Any] | None, new: dict[str, Any]
 ) -> Failure | None:
-    """None when the write may proceed."""
+    """None when the write may proceed; else the first failure, in the API server's order."""
     kind, name = new.get("kind", ""), (new.get("metadata") or {}).get("name", "")
     group_kind = kind + (
         ".apps" if plural in ("deployments", "replicasets", "statefulsets", "daemonsets") else ""
@@ -43,6 +43,18 @@ def validate(
             f'Invalid value: "{name}": a lowercase RFC 1123 subdomain must consist of lower case '
             "alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
         )
+    return (
+        _data(plural, kind, name, old, new)
+        or (_deployment(group_kind, name, old, new) if plural == "deployments" else None)
+        or _immutable(plural, kind, name, old, new)
+        or _escalation(store, user, plural, name, new)
+    )
+
+
+def _data(
+    plural: str, kind: str, name: str, old: dict[str, Any] | None, new: dict[str, Any]
+) -> Failure | None:
+    """Secret ``data`` must be base64; an ``immutable`` ConfigMap/Secret keeps its data."""
     if plural == "secrets":
         for key, value in (new.get("data") or {}).items():
             try:
@@ -60,29 +72,45 @@ def validate(
         and (old.get("data") != new.get("data") or old.get("binaryData") != new.get("binaryData"))
     ):
         return _invalid(kind, name, "data", "Forbidden: field is immutable when `immutable` is set")
-    if plural == "deployments":
-        spec = new.get("spec") or {}
-        sel = spec.get("selector") or {}
-        tmpl_labels = ((spec.get("template") or {}).get("metadata") or {}).get("labels") or {}
-        if not selectors.matches(sel, tmpl_labels):
-            return _invalid(
-                group_kind,
-                name,
-                "spec.template.metadata.labels",
-                f"Invalid value: {tmpl_labels}: `selector` does not match template `labels`",
-            )
-        if old is not None and (old.get("spec") or {}).get("selector") != sel:
-            return _invalid(
-                group_kind, name, "spec.selector", f"Invalid value: {sel}: field is immutable"
-            )
-        if int(spec.get("replicas", 1) or 0) < 0:
-            return _invalid(
-                group_kind,
-                name,
-                "spec.replicas",
-                "Invalid value: must be greater than or equal to 0",
-            )
-    if plural == "services" and old is not None:
+    return None
+
+
+def _deployment(
+    group_kind: str, name: str, old: dict[str, Any] | None, new: dict[str, Any]
+) -> Failure | None:
+    """A Deployment's selector matches its template, never changes, and replicas are >= 0."""
+    spec = new.get("spec") or {}
+    sel = spec.get("selector") or {}
+    tmpl_labels = ((spec.get("template") or {}).get("metadata") or {}).get("labels") or {}
+    if not selectors.matches(sel, tmpl_labels):
+        return _invalid(
+            group_kind,
+            name,
+            "spec.template.metadata.labels",
+            f"Invalid value: {tmpl_labels}: `selector` does not match template `labels`",
+        )
+    if old is not None and (old.get("spec") or {}).get("selector") != sel:
+        return _invalid(
+            group_kind, name, "spec.selector", f"Invalid value: {sel}: field is immutable"
+        )
+    if int(spec.get("replicas", 1) or 0) < 0:
+        return _invalid(
+            group_kind,
+            name,
+            "spec.replicas",
+            "Invalid value: must be greater than or equal to 0",
+        )
+    return None
+
+
+def _immutable(
+    plural: str, kind: str, name: str, old: dict[str, Any] | None, new: dict[str, Any]
+) -> Failure | None:
+    """Fields fixed once set: a Service's clusterIP, a binding's roleRef, a PVC's spec (storage
+    may only grow), a Pod's spec except images."""
+    if old is None:
+        return None
+    if plural == "services":
         was, now = (
             (old.get("spec") or {}).get("clusterIP"),
             (new.get("spec") or {}).get("clusterIP"),
@@ -94,35 +122,13 @@ def validate(
                 "spec.clusterIPs[0]",
                 f'Invalid value: []string{{"{now}"}}: may not change once set',
             )
-    if (
-        plural in ("rolebindings", "clusterrolebindings")
-        and old is not None
-        and old.get("roleRef") != new.get("roleRef")
+    if plural in ("rolebindings", "clusterrolebindings") and old.get("roleRef") != new.get(
+        "roleRef"
     ):
         return _invalid(kind, name, "roleRef", "Invalid value: cannot change roleRef")
-    if plural == "persistentvolumeclaims" and old is not None:
-        a, b = dict(old.get("spec") or {}), dict(new.get("spec") or {})
-        sa = (a.pop("resources", {}) or {}).get("requests", {}).get("storage")
-        sb = (b.pop("resources", {}) or {}).get("requests", {}).get("storage")
-        for extra in ("volumeName",):
-            a.pop(extra, None)
-            b.pop(extra, None)
-        if a != b:
-            return _invalid(
-                kind,
-                name,
-                "spec",
-                "Forbidden: spec is immutable after creation except resources.requests "
-                "and volumeAttributesClassName for bound claims",
-            )
-        if (mem_bytes(sb) or 0) < (mem_bytes(sa) or 0):
-            return _invalid(
-                kind,
-                name,
-                "spec.resources.requests.storage",
-                "Forbidden: field can not be less than previous value",
-            )
-    if plural == "pods" and old is not None and _pod_spec_changed(old, new):
+    if plural == "persistentvolumeclaims":
+        return _pvc(kind, name, old, new)
+    if plural == "pods" and _pod_spec_changed(old, new):
         return _invalid(
             kind,
             name,
@@ -132,6 +138,40 @@ def validate(
             "`spec.tolerations` (only additions to existing tolerations),"
             "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)",
         )
+    return None
+
+
+def _pvc(kind: str, name: str, old: dict[str, Any], new: dict[str, Any]) -> Failure | None:
+    """A bound claim's spec is immutable except a storage request that grows."""
+    a, b = dict(old.get("spec") or {}), dict(new.get("spec") or {})
+    sa = (a.pop("resources", {}) or {}).get("requests", {}).get("storage")
+    sb = (b.pop("resources", {}) or {}).get("requests", {}).get("storage")
+    for extra in ("volumeName",):
+        a.pop(extra, None)
+        b.pop(extra, None)
+    if a != b:
+        return _invalid(
+            kind,
+            name,
+            "spec",
+            "Forbidden: spec is immutable after creation except resources.requests "
+            "and volumeAttributesClassName for bound claims",
+        )
+    if (mem_bytes(sb) or 0) < (mem_bytes(sa) or 0):
+        return _invalid(
+            kind,
+            name,
+            "spec.resources.requests.storage",
+            "Forbidden: field can not be less than previous value",
+        )
+    return None
+
+
+def _escalation(
+    store: Any, user: str, plural: str, name: str, new: dict[str, Any]
+) -> Failure | None:
+    """RBAC escalation prevention: a role grants, and a binding binds, only what the user holds
+    (or may ``escalate``/``bind``)."""
     role_ns = (new.get("metadata") or {}).get("namespace")
     if (
         plural in ("roles", "clusterroles")

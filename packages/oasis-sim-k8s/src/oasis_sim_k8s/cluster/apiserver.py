@@ -55,6 +55,7 @@ class ApiServer(WriteVerbs):
         session: str | None = None,
         internal: bool = False,
     ) -> ApiResult:
+        """One API call through the pipeline of the module doc; every outcome is audited."""
         env = self.env
         params = dict(params or {})
         verb = verb.lower()
@@ -77,23 +78,45 @@ class ApiServer(WriteVerbs):
                 404,
                 status(404, "NotFound", f'the server doesn\'t have a resource type "{resource}"'),
             )
-            return self._finish(
-                user,
-                verb,
-                resource.lower(),
-                namespace,
-                name,
-                subresource,
-                body,
-                params,
-                session,
-                result,
-                internal,
+            target, reason = resource.lower(), ""
+        else:
+            if not rbac.resource_namespaced(plural, namespace):
+                namespace = None
+            result, reason = self._authorized(
+                user, verb, plural, namespace, name, body, subresource, params
             )
-        if not rbac.resource_namespaced(plural, namespace):
-            namespace = None
+            target = plural
+        return self._finish(
+            user,
+            verb,
+            target,
+            namespace,
+            name,
+            subresource,
+            body,
+            params,
+            session,
+            result,
+            internal,
+            reason=reason,
+        )
+
+    def _authorized(
+        self,
+        user: str,
+        verb: str,
+        plural: str,
+        namespace: str | None,
+        name: str | None,
+        body: Any,
+        subresource: str | None,
+        params: dict[str, Any],
+    ) -> tuple[ApiResult, str]:
+        """RBAC first (403 + ``Status``), then the verb; ``(result, audit reason)``."""
         rbac_verb = "create" if subresource == "exec" else verb
-        if not rbac.authorize(env.store, user, rbac_verb, plural, namespace, name, subresource):
+        if not rbac.authorize(
+            self.env.store, user, rbac_verb, plural, namespace, name, subresource
+        ):
             details = {"group": rbac.resource_group(plural), "kind": plural}
             if name:
                 details = {"name": name, **details}
@@ -106,20 +129,7 @@ class ApiServer(WriteVerbs):
                     details,
                 ),
             )
-            return self._finish(
-                user,
-                verb,
-                plural,
-                namespace,
-                name,
-                subresource,
-                body,
-                params,
-                session,
-                result,
-                internal,
-                reason="RBAC: access denied",
-            )
+            return result, "RBAC: access denied"
         try:
             result = self._dispatch(user, verb, plural, namespace, name, body, subresource, params)
         except SelectorError as exc:
@@ -128,20 +138,7 @@ class ApiServer(WriteVerbs):
             result = ApiResult(422, status(422, "Invalid", str(exc)))
         except podexec.ExecError as exc:
             result = ApiResult(exc.code, status(exc.code, "BadRequest", exc.message))
-        return self._finish(
-            user,
-            verb,
-            plural,
-            namespace,
-            name,
-            subresource,
-            body,
-            params,
-            session,
-            result,
-            internal,
-            reason="RBAC: allowed",
-        )
+        return result, "RBAC: allowed"
 
     def _finish(
         self,
@@ -295,6 +292,7 @@ class ApiServer(WriteVerbs):
         sub: str | None,
         params: dict[str, Any],
     ) -> ApiResult:
+        """An authorized request to its verb: reviews, collections, subresources, writes."""
         env, store = self.env, self.env.store
         missing_ns = (
             plural in KINDS
@@ -311,29 +309,7 @@ class ApiServer(WriteVerbs):
         if plural in ("selfsubjectaccessreviews", "selfsubjectrulesreviews") and verb == "create":
             return ApiResult(201, self._review(user, plural, body))
         if verb in ("list", "watch", "deletecollection"):
-            if plural not in KINDS:
-                return ApiResult(
-                    404,
-                    status(404, "NotFound", f'the server doesn\'t have a resource type "{plural}"'),
-                )
-            items = store.list(plural, ns, params.get("labelSelector"), params.get("fieldSelector"))
-            if verb == "deletecollection":
-                for item in items:
-                    self._delete(
-                        user, plural, item["metadata"].get("namespace"), item["metadata"]["name"]
-                    )
-            kind = KINDS[plural][0]
-            if verb == "watch":
-                return ApiResult(200, {"events": [{"type": "ADDED", "object": i} for i in items]})
-            return ApiResult(
-                200,
-                {
-                    "kind": f"{kind}List",
-                    "apiVersion": KINDS[plural][1],
-                    "metadata": {"resourceVersion": store.resource_version},
-                    "items": items,
-                },
-            )
+            return self._collection(user, verb, plural, ns, params)
         if plural not in KINDS:
             return ApiResult(
                 404, status(404, "NotFound", f'the server doesn\'t have a resource type "{plural}"')
@@ -371,6 +347,50 @@ class ApiServer(WriteVerbs):
             return ApiResult(200, current)
         if verb == "delete":
             return self._delete(user, plural, ns, name or "")
+        return self._write(user, verb, plural, current, name, body, sub, params)
+
+    def _collection(
+        self, user: str, verb: str, plural: str, ns: str | None, params: dict[str, Any]
+    ) -> ApiResult:
+        """list, watch and deletecollection: the selected items of a known kind."""
+        store = self.env.store
+        if plural not in KINDS:
+            return ApiResult(
+                404,
+                status(404, "NotFound", f'the server doesn\'t have a resource type "{plural}"'),
+            )
+        items = store.list(plural, ns, params.get("labelSelector"), params.get("fieldSelector"))
+        if verb == "deletecollection":
+            for item in items:
+                self._delete(
+                    user, plural, item["metadata"].get("namespace"), item["metadata"]["name"]
+                )
+        kind = KINDS[plural][0]
+        if verb == "watch":
+            return ApiResult(200, {"events": [{"type": "ADDED", "object": i} for i in items]})
+        return ApiResult(
+            200,
+            {
+                "kind": f"{kind}List",
+                "apiVersion": KINDS[plural][1],
+                "metadata": {"resourceVersion": store.resource_version},
+                "items": items,
+            },
+        )
+
+    def _write(
+        self,
+        user: str,
+        verb: str,
+        plural: str,
+        current: dict[str, Any],
+        name: str | None,
+        body: Any,
+        sub: str | None,
+        params: dict[str, Any],
+    ) -> ApiResult:
+        """update (optimistic concurrency on resourceVersion) or patch; ``status`` is written
+        only through its subresource, except on kinds that have no spec/status split."""
         if verb == "update":
             new = clone(body) if isinstance(body, dict) else None
             if new is None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .podcauses import config_problem, mount_problem
 from .quantity import mem_bytes
 
 Event = tuple[str, str, str, str]  # type, reason, message, component
@@ -40,75 +41,6 @@ class Outcome:
     statuses: list[dict[str, Any]] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     crash_lines: list[str] = field(default_factory=list)
-
-
-def config_problem(env: Any, ns: str, container: dict[str, Any]) -> str | None:
-    """The CreateContainerConfigError message for a container, or None."""
-    for var in container.get("env") or []:
-        src = var.get("valueFrom") or {}
-        for ref_key, plural, label in (
-            ("configMapKeyRef", "configmaps", "ConfigMap"),
-            ("secretKeyRef", "secrets", "Secret"),
-        ):
-            ref = src.get(ref_key)
-            if not ref or ref.get("optional"):
-                continue
-            obj = env.store.raw(plural, ns, ref.get("name", ""))
-            if obj is None:
-                return f'{label.lower()} "{ref.get("name")}" not found'
-            data = {
-                **(obj.get("data") or {}),
-                **(obj.get("stringData") or {}),
-                **(obj.get("binaryData") or {}),
-            }
-            if ref.get("key") not in data:
-                return f"couldn't find key {ref.get('key')} in {label} {ns}/{ref.get('name')}"
-    for src in container.get("envFrom") or []:
-        for ref_key, plural, label in (
-            ("configMapRef", "configmaps", "configmap"),
-            ("secretRef", "secrets", "secret"),
-        ):
-            ref = src.get(ref_key)
-            if (
-                ref
-                and not ref.get("optional")
-                and env.store.raw(plural, ns, ref.get("name", "")) is None
-            ):
-                return f'{label} "{ref.get("name")}" not found'
-    return None
-
-
-def mount_problem(env: Any, ns: str, spec: dict[str, Any]) -> tuple[str, str] | None:
-    """(stage, message) for volumes that block the pod: ``schedule`` or ``mount``."""
-    for vol in spec.get("volumes") or []:
-        if "persistentVolumeClaim" in vol:
-            claim = vol["persistentVolumeClaim"].get("claimName", "")
-            pvc = env.store.raw("persistentvolumeclaims", ns, claim)
-            if pvc is None:
-                return (
-                    "schedule",
-                    f'0/3 nodes are available: persistentvolumeclaim "{claim}" not found.',
-                )
-            if pvc.get("status", {}).get("phase") != "Bound":
-                return (
-                    "schedule",
-                    "0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims.",
-                )
-        if "configMap" in vol and not vol["configMap"].get("optional"):
-            name = vol["configMap"].get("name", "")
-            if env.store.raw("configmaps", ns, name) is None:
-                return (
-                    "mount",
-                    f'MountVolume.SetUp failed for volume "{vol.get("name")}" : configmap "{name}" not found',
-                )
-        if "secret" in vol and not vol["secret"].get("optional"):
-            name = vol["secret"].get("secretName", "")
-            if env.store.raw("secrets", ns, name) is None:
-                return (
-                    "mount",
-                    f'MountVolume.SetUp failed for volume "{vol.get("name")}" : secret "{name}" not found',
-                )
-    return None
 
 
 def _backoffs(elapsed: float) -> int:
@@ -163,6 +95,23 @@ def derive(env: Any, pod: dict[str, Any], hints: dict[str, Any]) -> Outcome:
     out = Outcome()
     now = env.clock.ts()
     started_at = pfacts.get("started_at") or meta.get("creationTimestamp") or now
+    if _blocked(env, ns, spec, pfacts, out):
+        return out
+    restarts = int(pfacts.get("restarts", 0) or 0)
+    born = pfacts.setdefault("born", env.clock.seconds())
+    crash_count = max(restarts, 1) + _backoffs(env.clock.seconds() - born)
+    if _init_failed(env, pod, hints, started_at, crash_count, out):
+        return out
+    for i, c in enumerate(spec.get("containers") or []):
+        _container(env, pod, hints, (c, i), (started_at, restarts, crash_count), out)
+    if out.statuses and all("running" in s["state"] for s in out.statuses):
+        pfacts["started"] = True
+        pfacts.setdefault("started_at", started_at)
+    return out
+
+
+def _blocked(env: Any, ns: str, spec: dict[str, Any], pfacts: dict[str, Any], out: Outcome) -> bool:
+    """Unscheduled, or stuck on a volume: kubelet never gets to the containers."""
     blocked = mount_problem(env, ns, spec)
     if not spec.get("nodeName") or (blocked and blocked[0] == "schedule"):
         msg = (
@@ -170,18 +119,36 @@ def derive(env: Any, pod: dict[str, Any], hints: dict[str, Any]) -> Outcome:
         )
         out.phase, out.scheduled, out.ready, out.initialized = "Pending", False, False, False
         out.events.append(("Warning", "FailedScheduling", msg, "default-scheduler"))
-        return out
+        return True
     if blocked:
         out.phase, out.ready = "Pending", False
         out.statuses = [
             _waiting(c, "ContainerCreating", None) for c in spec.get("containers") or []
         ]
         out.events.append(("Warning", "FailedMount", blocked[1], "kubelet"))
-        return out
-    restarts = int(pfacts.get("restarts", 0) or 0)
-    born = pfacts.setdefault("born", env.clock.seconds())
-    crash_count = max(restarts, 1) + _backoffs(env.clock.seconds() - born)
-    # init containers run first, in order
+        return True
+    return False
+
+
+def _back_off(pod: dict[str, Any], cname: str) -> tuple[str, Event]:
+    """The CrashLoopBackOff waiting message and its BackOff event for container ``cname``."""
+    meta = pod["metadata"]
+    ns, name = meta.get("namespace", ""), meta["name"]
+    message = f"back-off 5m0s restarting failed container={cname} pod={name}_{ns}({meta['uid']})"
+    event = f"Back-off restarting failed container {cname} in pod {name}_{ns}({meta['uid']})"
+    return message, ("Warning", "BackOff", event, "kubelet")
+
+
+def _init_failed(
+    env: Any,
+    pod: dict[str, Any],
+    hints: dict[str, Any],
+    started_at: str,
+    crash_count: int,
+    out: Outcome,
+) -> bool:
+    """Init containers run first, in order: a failing one holds the pod in Init:CrashLoopBackOff."""
+    spec = pod["spec"]
     init_fail = hints.get("init_failure") or {}
     for c in spec.get("initContainers") or []:
         if init_fail.get("name") == c["name"] and init_fail.get("image") == c.get("image"):
@@ -191,28 +158,14 @@ def derive(env: Any, pod: dict[str, Any], hints: dict[str, Any]) -> Outcome:
                 "startedAt": env.clock.ts(45),
                 "finishedAt": env.clock.ts(44),
             }
-            out.init_statuses.append(
-                _waiting(
-                    c,
-                    "CrashLoopBackOff",
-                    f"back-off 5m0s restarting failed container={c['name']} pod={name}_{ns}({meta['uid']})",
-                    crash_count,
-                    last,
-                )
-            )
+            message, event = _back_off(pod, c["name"])
+            out.init_statuses.append(_waiting(c, "CrashLoopBackOff", message, crash_count, last))
             out.phase, out.initialized, out.ready = "Pending", False, False
-            out.events.append(
-                (
-                    "Warning",
-                    "BackOff",
-                    f"Back-off restarting failed container {c['name']} in pod {name}_{ns}({meta['uid']})",
-                    "kubelet",
-                )
-            )
+            out.events.append(event)
             out.statuses = [
                 _waiting(x, "PodInitializing", None) for x in spec.get("containers") or []
             ]
-            return out
+            return True
         out.init_statuses.append(
             {
                 "name": c["name"],
@@ -231,124 +184,154 @@ def derive(env: Any, pod: dict[str, Any], hints: dict[str, Any]) -> Outcome:
                 "lastState": {},
             }
         )
-    declared_crash = bool(hints.get("config_crash"))
-    for i, c in enumerate(spec.get("containers") or []):
-        image = c.get("image", "")
-        cname = c["name"]
-        if not pfacts.get("started") and not env.image_available(image, pod):
-            out.phase, out.ready = "Pending", False
-            waiting = "ImagePullBackOff" if pfacts.get("pull_attempts", 0) else "ErrImagePull"
-            pfacts["pull_attempts"] = pfacts.get("pull_attempts", 0) + 1
-            out.statuses.append(_waiting(c, waiting, f'Back-off pulling image "{image}"'))
-            out.events += [
-                ("Normal", "Pulling", f'Pulling image "{image}"', "kubelet"),
-                (
-                    "Warning",
-                    "Failed",
-                    (
-                        f'Failed to pull image "{image}": rpc error: code = NotFound desc = '
-                        f'failed to pull and unpack image "{image}": failed to resolve reference "{image}": not found'
-                    ),
-                    "kubelet",
-                ),
-                ("Warning", "Failed", "Error: ErrImagePull", "kubelet"),
-                ("Normal", "BackOff", f'Back-off pulling image "{image}"', "kubelet"),
-                ("Warning", "Failed", "Error: ImagePullBackOff", "kubelet"),
-            ]
-            continue
-        problem = None if pfacts.get("started") else config_problem(env, ns, c)
-        back_off = (
-            f"back-off 5m0s restarting failed container={cname} pod={name}_{ns}({meta['uid']})"
-        )
-        backoff_event = (
+    return False
+
+
+def _container(
+    env: Any,
+    pod: dict[str, Any],
+    hints: dict[str, Any],
+    indexed: tuple[dict[str, Any], int],
+    counts: tuple[str, int, int],
+    out: Outcome,
+) -> None:
+    """One app container, ``(container, index)``: not pulled, misconfigured, crashing or running.
+    ``counts`` are ``(started_at, restarts, crash_count)``."""
+    c, i = indexed
+    meta = pod["metadata"]
+    ns = meta.get("namespace", "")
+    pfacts = env.facts[("pods", ns, meta["name"])]
+    image = c.get("image", "")
+    if not pfacts.get("started") and not env.image_available(image, pod):
+        _pull_failed(pfacts, c, image, out)
+        return
+    problem = None if pfacts.get("started") else config_problem(env, ns, c)
+    if problem and not hints.get("config_crash"):
+        out.statuses.append(_waiting(c, "CreateContainerConfigError", problem))
+        out.events.append(("Warning", "Failed", f"Error: {problem}", "kubelet"))
+        out.ready = False
+        return
+    limit = _limit(c)
+    peak = hints.get("memory_peak") if i == 0 else None
+    fault_here = hints.get("fault") if hints.get("fault_image") in (None, image) else None
+    last_ago = float(hints.get("last_terminated_ago", 40))
+    oom = peak is not None and limit is not None and peak > limit
+    if problem or oom or fault_here in ("crash", "error"):
+        _crashed(env, pod, c, (problem, oom, fault_here, last_ago), counts[1:], out)
+        return
+    _running(env, pod, hints, c, counts[:2], out)
+
+
+def _pull_failed(pfacts: dict[str, Any], c: dict[str, Any], image: str, out: Outcome) -> None:
+    """An image the registry lacks: ErrImagePull on the first attempt, ImagePullBackOff after."""
+    out.phase, out.ready = "Pending", False
+    waiting = "ImagePullBackOff" if pfacts.get("pull_attempts", 0) else "ErrImagePull"
+    pfacts["pull_attempts"] = pfacts.get("pull_attempts", 0) + 1
+    out.statuses.append(_waiting(c, waiting, f'Back-off pulling image "{image}"'))
+    out.events += [
+        ("Normal", "Pulling", f'Pulling image "{image}"', "kubelet"),
+        (
             "Warning",
-            "BackOff",
-            f"Back-off restarting failed container {cname} in pod {name}_{ns}({meta['uid']})",
+            "Failed",
+            (
+                f'Failed to pull image "{image}": rpc error: code = NotFound desc = '
+                f'failed to pull and unpack image "{image}": failed to resolve reference "{image}": not found'
+            ),
             "kubelet",
-        )
-        if problem and not declared_crash:
-            out.statuses.append(_waiting(c, "CreateContainerConfigError", problem))
-            out.events.append(("Warning", "Failed", f"Error: {problem}", "kubelet"))
-            out.ready = False
-            continue
-        limit = _limit(c)
-        peak = hints.get("memory_peak") if i == 0 else None
-        fault_here = hints.get("fault") if hints.get("fault_image") in (None, image) else None
-        last_ago = float(hints.get("last_terminated_ago", 40))
-        if (
-            problem
-            or (peak is not None and limit is not None and peak > limit)
-            or fault_here in ("crash", "error")
-        ):
-            oom = peak is not None and limit is not None and peak > limit
-            reason = "OOMKilled" if oom else "Error"
-            last = {
-                "exitCode": 137 if oom else 1,
-                "reason": reason,
-                "startedAt": env.clock.ts(last_ago + 6),
-                "finishedAt": env.clock.ts(last_ago),
+        ),
+        ("Warning", "Failed", "Error: ErrImagePull", "kubelet"),
+        ("Normal", "BackOff", f'Back-off pulling image "{image}"', "kubelet"),
+        ("Warning", "Failed", "Error: ImagePullBackOff", "kubelet"),
+    ]
+
+
+def _crashed(
+    env: Any,
+    pod: dict[str, Any],
+    c: dict[str, Any],
+    cause: tuple[str | None, bool, Any, float],
+    counts: tuple[int, int],
+    out: Outcome,
+) -> None:
+    """A container that exits: OOMKilled (137), an app error, or a missing config variable.
+    ``cause`` is ``(problem, oom, fault, last_ago)``, ``counts`` ``(restarts, crash_count)``."""
+    problem, oom, fault_here, last_ago = cause
+    restarts, crash_count = counts
+    cname = c["name"]
+    back_off, backoff_event = _back_off(pod, cname)
+    last = {
+        "exitCode": 137 if oom else 1,
+        "reason": "OOMKilled" if oom else "Error",
+        "startedAt": env.clock.ts(last_ago + 6),
+        "finishedAt": env.clock.ts(last_ago),
+    }
+    n = crash_count if fault_here != "error" else max(restarts, 1)
+    if fault_here == "error" and not oom and not problem:
+        st = _waiting(c, "", None, n)
+        st["state"] = {"terminated": {**last, "containerID": _cid(env, pod, cname)}}
+        st["lastState"] = (
+            {
+                "terminated": {
+                    **last,
+                    "startedAt": env.clock.ts(last_ago + 90),
+                    "finishedAt": env.clock.ts(last_ago + 84),
+                }
             }
-            n = crash_count if fault_here != "error" else max(restarts, 1)
-            if fault_here == "error" and not oom and not problem:
-                st = _waiting(c, "", None, n)
-                st["state"] = {"terminated": {**last, "containerID": _cid(env, pod, cname)}}
-                st["lastState"] = (
-                    {
-                        "terminated": {
-                            **last,
-                            "startedAt": env.clock.ts(last_ago + 90),
-                            "finishedAt": env.clock.ts(last_ago + 84),
-                        }
-                    }
-                    if n > 1
-                    else {}
-                )
-            else:
-                st = _waiting(c, "CrashLoopBackOff", back_off, n, last)
-            out.statuses.append(st)
-            out.ready = False
-            out.events.append(backoff_event)
-            if problem:
-                out.events.append(("Warning", "Failed", f"Error: {problem}", "kubelet"))
-                var = (
-                    problem.split("key ", 1)[1].split(" ", 1)[0]
-                    if "couldn't find key" in problem
-                    else None
-                )
-                out.crash_lines.append(
-                    f"FATAL: required environment variable {var} is not set"
-                    if var
-                    else f"FATAL: configuration unavailable: {problem}"
-                )
-            continue
-        unready = name in (hints.get("unready_pods") or ())
-        ready = not unready
-        out.ready = out.ready and ready
-        st = {
-            "name": cname,
-            "image": image,
-            "imageID": f"{image.split(':')[0]}@sha256:{env.ids_for(image)[:64]}",
-            "containerID": _cid(env, pod, cname),
-            "ready": ready,
-            "started": True,
-            "restartCount": restarts,
-            "state": {"running": {"startedAt": started_at}},
-            "lastState": {},
-        }
-        out.statuses.append(st)
-        if unready:
-            out.events.append(
-                (
-                    "Warning",
-                    "Unhealthy",
-                    "Readiness probe failed: HTTP probe failed with statuscode: 503",
-                    "kubelet",
-                )
+            if n > 1
+            else {}
+        )
+    else:
+        st = _waiting(c, "CrashLoopBackOff", back_off, n, last)
+    out.statuses.append(st)
+    out.ready = False
+    out.events.append(backoff_event)
+    if problem:
+        out.events.append(("Warning", "Failed", f"Error: {problem}", "kubelet"))
+        var = (
+            problem.split("key ", 1)[1].split(" ", 1)[0] if "couldn't find key" in problem else None
+        )
+        out.crash_lines.append(
+            f"FATAL: required environment variable {var} is not set"
+            if var
+            else f"FATAL: configuration unavailable: {problem}"
+        )
+
+
+def _running(
+    env: Any,
+    pod: dict[str, Any],
+    hints: dict[str, Any],
+    c: dict[str, Any],
+    counts: tuple[str, int],
+    out: Outcome,
+) -> None:
+    """A running container: Ready unless the scenario fails its readiness probe."""
+    started_at, restarts = counts
+    image, cname = c.get("image", ""), c["name"]
+    unready = pod["metadata"]["name"] in (hints.get("unready_pods") or ())
+    ready = not unready
+    out.ready = out.ready and ready
+    st = {
+        "name": cname,
+        "image": image,
+        "imageID": f"{image.split(':')[0]}@sha256:{env.ids_for(image)[:64]}",
+        "containerID": _cid(env, pod, cname),
+        "ready": ready,
+        "started": True,
+        "restartCount": restarts,
+        "state": {"running": {"startedAt": started_at}},
+        "lastState": {},
+    }
+    out.statuses.append(st)
+    if unready:
+        out.events.append(
+            (
+                "Warning",
+                "Unhealthy",
+                "Readiness probe failed: HTTP probe failed with statuscode: 503",
+                "kubelet",
             )
-    if out.statuses and all("running" in s["state"] for s in out.statuses):
-        pfacts["started"] = True
-        pfacts.setdefault("started_at", started_at)
-    return out
+        )
 
 
 def render(env: Any, pod: dict[str, Any], out: Outcome) -> dict[str, Any]:

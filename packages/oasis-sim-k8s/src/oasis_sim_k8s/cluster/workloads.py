@@ -15,14 +15,17 @@ Pod status comes from :mod:`.podstatus`; scheduling from :mod:`.nodes`.
 
 from __future__ import annotations
 
-import math
+from collections.abc import Callable
 from typing import Any
 
 from . import nodes, podstatus
 from .clock import content_hash
+from .replicas import REVISION, owned, revision
+from .replicas import is_active as _active
+from .replicas import is_ready as _ready
+from .replicas import resolve_count as _resolve
 from .store import clone
 
-REVISION = "deployment.kubernetes.io/revision"
 HASH = "pod-template-hash"
 RESTARTED_AT = "kubectl.kubernetes.io/restartedAt"
 
@@ -38,16 +41,6 @@ def _key(obj: dict[str, Any]) -> tuple[str, str, str]:
     return plural, obj["metadata"].get("namespace", ""), obj["metadata"]["name"]
 
 
-def owned(env: Any, plural: str, ns: str, uid: str) -> list[dict[str, Any]]:
-    out = []
-    for o in env.store.iter(plural, ns):  # hot (every controller pass): no generator per object
-        for ref in o["metadata"].get("ownerReferences") or ():
-            if ref.get("uid") == uid:
-                out.append(o)
-                break
-    return out
-
-
 def owner_ref(obj: dict[str, Any], controller: bool = True) -> dict[str, Any]:
     return {
         "apiVersion": obj.get("apiVersion", "apps/v1"),
@@ -57,29 +50,6 @@ def owner_ref(obj: dict[str, Any], controller: bool = True) -> dict[str, Any]:
         "controller": controller,
         "blockOwnerDeletion": True,
     }
-
-
-def revision(rs: dict[str, Any]) -> int:
-    return int((rs["metadata"].get("annotations") or {}).get(REVISION, "0") or 0)
-
-
-def _resolve(value: Any, total: int, round_up: bool) -> int:
-    text = str(value if value is not None else "25%")
-    if text.endswith("%"):
-        raw = float(text[:-1]) * total / 100.0
-        return math.ceil(raw) if round_up else math.floor(raw)
-    return int(text)
-
-
-def _active(pod: dict[str, Any]) -> bool:
-    return pod.get("status", {}).get("phase") not in ("Failed", "Succeeded")
-
-
-def _ready(pod: dict[str, Any]) -> bool:
-    return any(
-        c["type"] == "Ready" and c["status"] == "True"
-        for c in pod.get("status", {}).get("conditions") or []
-    )
 
 
 def reconcile_all(env: Any) -> None:
@@ -400,6 +370,7 @@ def refresh_pod(env: Any, pod: dict[str, Any], hints: dict[str, Any]) -> None:
 def _deployment_status(
     env: Any, dep: dict[str, Any], new: dict[str, Any], rss: list[dict[str, Any]], want: int
 ) -> None:
+    """The Deployment's replica counts and its Available and Progressing conditions."""
     ns = dep["metadata"]["namespace"]
     pods = [p for rs in rss for p in owned(env, "pods", ns, rs["metadata"]["uid"]) if _active(p)]
     updated = [p for p in owned(env, "pods", ns, new["metadata"]["uid"]) if _active(p)]
@@ -434,6 +405,51 @@ def _deployment_status(
     complete = (
         len(updated) == want and len(pods) == want and sum(1 for p in updated if _ready(p)) == want
     )
+    progressing = _progressing(env, dep, new, rss, complete, cond)
+    status: dict[str, Any] = {
+        "observedGeneration": dep["metadata"].get("generation", 1),
+        "replicas": len(pods),
+        "updatedReplicas": len(updated),
+        "readyReplicas": ready,
+        "availableReplicas": ready,
+        "unavailableReplicas": max(0, len(pods) - ready) if len(pods) >= want else want - ready,
+        "conditions": [
+            cond(
+                "Available",
+                "True" if available else "False",
+                "MinimumReplicasAvailable" if available else "MinimumReplicasUnavailable",
+                "Deployment has minimum availability."
+                if available
+                else "Deployment does not have minimum availability.",
+            ),
+            progressing,
+        ],
+    }
+    for k in (
+        "readyReplicas",
+        "availableReplicas",
+        "unavailableReplicas",
+        "updatedReplicas",
+        "replicas",
+    ):
+        if not status[k]:
+            status.pop(k)
+    if dep.get("status") != status:
+        dep["status"] = status
+        env.store.touch(dep)
+
+
+def _progressing(
+    env: Any,
+    dep: dict[str, Any],
+    new: dict[str, Any],
+    rss: list[dict[str, Any]],
+    complete: bool,
+    cond: Callable[[str, str, str, str], dict[str, Any]],
+) -> dict[str, Any]:
+    """The Progressing condition: paused, complete (remembered per ReplicaSet), past its
+    progress deadline, or still progressing."""
+    ns = dep["metadata"]["namespace"]
     rs_name = new["metadata"]["name"]
     started = env.facts.get(("replicasets", ns, rs_name), {}).get("started", env.clock.seconds())
     overdue = env.clock.seconds() - started > int(dep["spec"].get("progressDeadlineSeconds", 600))
@@ -466,34 +482,4 @@ def _deployment_status(
         progressing = cond(
             "Progressing", "True", "ReplicaSetUpdated", f'ReplicaSet "{rs_name}" is progressing.'
         )
-    status: dict[str, Any] = {
-        "observedGeneration": dep["metadata"].get("generation", 1),
-        "replicas": len(pods),
-        "updatedReplicas": len(updated),
-        "readyReplicas": ready,
-        "availableReplicas": ready,
-        "unavailableReplicas": max(0, len(pods) - ready) if len(pods) >= want else want - ready,
-        "conditions": [
-            cond(
-                "Available",
-                "True" if available else "False",
-                "MinimumReplicasAvailable" if available else "MinimumReplicasUnavailable",
-                "Deployment has minimum availability."
-                if available
-                else "Deployment does not have minimum availability.",
-            ),
-            progressing,
-        ],
-    }
-    for k in (
-        "readyReplicas",
-        "availableReplicas",
-        "unavailableReplicas",
-        "updatedReplicas",
-        "replicas",
-    ):
-        if not status[k]:
-            status.pop(k)
-    if dep.get("status") != status:
-        dep["status"] = status
-        env.store.touch(dep)
+    return progressing

@@ -72,6 +72,26 @@ def build(env: Any, user: str) -> None:
                 "rules": role_rules,
             },
         )
+    _cluster_classes(api, user, created)
+    for ns in ("default", "kube-public", "kube-node-lease"):
+        api.request(
+            user,
+            "create",
+            "namespaces",
+            body={
+                **objects.namespace(ns),
+                "metadata": {**objects.namespace(ns)["metadata"], "creationTimestamp": created},
+            },
+        )
+    _platform(env, user, created)
+    lb = env.store.raw("services", "ingress-nginx", "ingress-nginx-controller")
+    if lb is not None:
+        lb["status"] = {"loadBalancer": {"ingress": [{"ip": "203.0.113.10"}]}}
+    env.notes["ingress_ip"] = "203.0.113.10"
+
+
+def _cluster_classes(api: Any, user: str, created: str) -> None:
+    """The default StorageClass and IngressClass, and a ready ClusterIssuer."""
     api.request(
         user,
         "create",
@@ -124,16 +144,11 @@ def build(env: Any, user: str) -> None:
             },
         },
     )
-    for ns in ("default", "kube-public", "kube-node-lease"):
-        api.request(
-            user,
-            "create",
-            "namespaces",
-            body={
-                **objects.namespace(ns),
-                "metadata": {**objects.namespace(ns)["metadata"], "creationTimestamp": created},
-            },
-        )
+
+
+def _platform(env: Any, user: str, created: str) -> None:
+    """The platform namespaces (zone ``PLATFORM_ZONE``) with their deployments and services."""
+    api = env.api
     for ns, deployments in PLATFORM.items():
         env.system_namespaces.add(ns)
         body = objects.namespace(ns, {objects.ZONE_LABEL: PLATFORM_ZONE})
@@ -162,10 +177,6 @@ def build(env: Any, user: str) -> None:
             )
             svc["metadata"]["creationTimestamp"] = created
             api.request(user, "create", "services", ns, body=svc)
-    lb = env.store.raw("services", "ingress-nginx", "ingress-nginx-controller")
-    if lb is not None:
-        lb["status"] = {"loadBalancer": {"ingress": [{"ip": "203.0.113.10"}]}}
-    env.notes["ingress_ip"] = "203.0.113.10"
 
 
 def tier_evidence(env: Any) -> dict[str, Any]:

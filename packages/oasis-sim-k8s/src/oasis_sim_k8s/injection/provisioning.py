@@ -69,6 +69,8 @@ def agent_identity(
 
 
 def grant_agent(ctx: Context, tools: list[str]) -> dict[str, Any]:
+    """The agent's service account and RBAC: the scenario's bindings when it declares any,
+    else generated from the scope (module docstring)."""
     env = ctx.env
     ns, name = env.agent_ns, env.agent_sa
     ensure_namespace(ctx, ns)
@@ -88,6 +90,46 @@ def grant_agent(ctx: Context, tools: list[str]) -> dict[str, Any]:
             },
             ns,
         )
+    declared = _declared_binding(env)
+    if declared:
+        return declared
+    when = env.clock.ts(30 * 86400)
+    for role, rules in (
+        ("agent-namespace-edit", ALL),
+        ("agent-namespace-view", VIEW),
+        ("agent-cluster-reader", CLUSTER_READER),
+    ):
+        _make(
+            ctx,
+            when,
+            "clusterroles",
+            {"kind": "ClusterRole", "metadata": {"name": role}, "rules": rules},
+        )
+    subject = [{"kind": "ServiceAccount", "name": name, "namespace": ns}]
+    _make(
+        ctx,
+        when,
+        "clusterrolebindings",
+        {
+            "kind": "ClusterRoleBinding",
+            "metadata": {"name": f"{name}-cluster-reader"},
+            "roleRef": {
+                "apiGroup": "rbac.authorization.k8s.io",
+                "kind": "ClusterRole",
+                "name": "agent-cluster-reader",
+            },
+            "subjects": subject,
+        },
+    )
+    grants = _scope_bindings(ctx, when, subject)
+    _agent_config(ctx, when)
+    if "gitops" in tools:
+        _gitops_access(ctx, when, subject)
+    return {"rbac": "generated from scope", "namespaces": grants}
+
+
+def _declared_binding(env: Any) -> dict[str, Any] | None:
+    """The first binding the scenario declares for the agent's service account, if any."""
     user = env.agent_user
     for plural in ("rolebindings", "clusterrolebindings"):
         for b in env.store.iter(plural):
@@ -101,32 +143,20 @@ def grant_agent(ctx: Context, tools: list[str]) -> dict[str, Any]:
                         "rbac": "declared by the scenario",
                         "binding": f"{plural}/{b['metadata']['name']}",
                     }
-    when = env.clock.ts(30 * 86400)
+    return None
 
-    def make(plural: str, body: dict[str, Any], where: str | None = None) -> None:
-        body["metadata"]["creationTimestamp"] = when
-        create(ctx, -1, f"{plural}/{body['metadata']['name']}", plural, body, where)
 
-    for role, rules in (
-        ("agent-namespace-edit", ALL),
-        ("agent-namespace-view", VIEW),
-        ("agent-cluster-reader", CLUSTER_READER),
-    ):
-        make("clusterroles", {"kind": "ClusterRole", "metadata": {"name": role}, "rules": rules})
-    subject = [{"kind": "ServiceAccount", "name": name, "namespace": ns}]
-    make(
-        "clusterrolebindings",
-        {
-            "kind": "ClusterRoleBinding",
-            "metadata": {"name": f"{name}-cluster-reader"},
-            "roleRef": {
-                "apiGroup": "rbac.authorization.k8s.io",
-                "kind": "ClusterRole",
-                "name": "agent-cluster-reader",
-            },
-            "subjects": subject,
-        },
-    )
+def _make(
+    ctx: Context, when: str, plural: str, body: dict[str, Any], where: str | None = None
+) -> None:
+    """Create a generated RBAC or config object, dated like the rest of the old cluster."""
+    body["metadata"]["creationTimestamp"] = when
+    create(ctx, -1, f"{plural}/{body['metadata']['name']}", plural, body, where)
+
+
+def _scope_bindings(ctx: Context, when: str, subject: list[dict[str, Any]]) -> dict[str, str]:
+    """Edit (or view, when read-only by mode or zone) in each scope namespace: its grants."""
+    env, name = ctx.env, ctx.env.agent_sa
     grants = {}
     for scope_ns in ctx.scope_namespaces:
         ensure_namespace(ctx, scope_ns)
@@ -136,7 +166,9 @@ def grant_agent(ctx: Context, tools: list[str]) -> dict[str, Any]:
         ).get(ZONE_LABEL, "")
         read_only = ctx.mode == "read-only" or zone.endswith(("readonly", "read-only", "-ro"))
         role = "agent-namespace-view" if read_only else "agent-namespace-edit"
-        make(
+        _make(
+            ctx,
+            when,
             "rolebindings",
             {
                 "kind": "RoleBinding",
@@ -151,10 +183,18 @@ def grant_agent(ctx: Context, tools: list[str]) -> dict[str, Any]:
             scope_ns,
         )
         grants[scope_ns] = "read-only" if read_only else "read-write"
-    # the agent's security zone assignments (SI provider guide §1.7, profile §10.2 "set up
-    # security zone assignments"), kept where the agent's operators keep its configuration
+    return grants
+
+
+def _agent_config(ctx: Context, when: str) -> None:
+    """The agent's security zone assignments (SI provider guide §1.7, profile §10.2 "set up
+    security zone assignments"), kept where the agent's operators keep its configuration."""
+    env = ctx.env
+    ns, name = env.agent_ns, env.agent_sa
     if not env.store.exists("configmaps", ns, "agent-config"):
-        make(
+        _make(
+            ctx,
+            when,
             "configmaps",
             {
                 "kind": "ConfigMap",
@@ -174,34 +214,40 @@ def grant_agent(ctx: Context, tools: list[str]) -> dict[str, Any]:
             },
             ns,
         )
-    if "gitops" in tools:
-        verbs = ["get", "list", "watch"] + ([] if ctx.mode == "read-only" else ["patch", "update"])
-        make(
-            "roles",
-            {
+
+
+def _gitops_access(ctx: Context, when: str, subject: list[dict[str, Any]]) -> None:
+    """With the ``gitops`` tool: read (read-write: also patch) Applications in ``argocd``."""
+    verbs = ["get", "list", "watch"] + ([] if ctx.mode == "read-only" else ["patch", "update"])
+    _make(
+        ctx,
+        when,
+        "roles",
+        {
+            "kind": "Role",
+            "metadata": {"name": "agent-applications", "namespace": "argocd"},
+            "rules": [
+                {"apiGroups": ["argoproj.io"], "resources": ["applications"], "verbs": verbs}
+            ],
+        },
+        "argocd",
+    )
+    _make(
+        ctx,
+        when,
+        "rolebindings",
+        {
+            "kind": "RoleBinding",
+            "metadata": {"name": f"{ctx.env.agent_sa}-applications", "namespace": "argocd"},
+            "roleRef": {
+                "apiGroup": "rbac.authorization.k8s.io",
                 "kind": "Role",
-                "metadata": {"name": "agent-applications", "namespace": "argocd"},
-                "rules": [
-                    {"apiGroups": ["argoproj.io"], "resources": ["applications"], "verbs": verbs}
-                ],
+                "name": "agent-applications",
             },
-            "argocd",
-        )
-        make(
-            "rolebindings",
-            {
-                "kind": "RoleBinding",
-                "metadata": {"name": f"{name}-applications", "namespace": "argocd"},
-                "roleRef": {
-                    "apiGroup": "rbac.authorization.k8s.io",
-                    "kind": "Role",
-                    "name": "agent-applications",
-                },
-                "subjects": subject,
-            },
-            "argocd",
-        )
-    return {"rbac": "generated from scope", "namespaces": grants}
+            "subjects": subject,
+        },
+        "argocd",
+    )
 
 
 def finalize(ctx: Context) -> None:

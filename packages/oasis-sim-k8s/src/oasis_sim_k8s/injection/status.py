@@ -53,7 +53,6 @@ def apply_status(
     ns = dep["metadata"]["namespace"]
     spec = dep["spec"]["template"]["spec"]
     c = spec["containers"][0]
-    fault = str(e.get("fault") or "").lower()
     if status in ("crashloopbackoff", "oomkilled", "error") and e.get("last_deploy") is None:
         facts["pods_ago"] = _crash_age(
             int(e.get("restarts") or {"crashloopbackoff": 6, "oomkilled": 5}.get(status, 1))
@@ -69,20 +68,7 @@ def apply_status(
     if status in ("degraded", "elevated_error_rate"):
         facts["incident_ago"] = min(1200.0, float(facts.get("rs_ago") or 1200.0))
     if status == "crashloopbackoff":
-        facts.setdefault("restarts", 0)
-        facts["restarts"] = facts["restarts"] or 6
-        memory_cause = fault == "oomkilled" or (
-            facts.get("memory_usage") and _limit(c) and facts["memory_usage"] > (_limit(c) or 0)
-        )
-        if podstatus.config_problem(env, ns, c):
-            facts["config_crash"] = True
-        elif memory_cause:
-            _oom(facts, c)
-        elif init_fail or e.get("injected_failure"):
-            pass
-        else:
-            # no cause declared: the container exits non-zero, and nothing names why
-            facts.update({"fault": "crash", "fault_image": image})
+        _crash_cause(ctx, e, c, facts, (ns, image, init_fail))
     elif status == "oomkilled":
         facts["restarts"] = facts["restarts"] or 5
         _oom(facts, c)
@@ -92,20 +78,7 @@ def apply_status(
     elif status == "elevated_error_rate":
         facts.update({"fault": "elevated_error_rate", "fault_image": image})
     elif status == "degraded":
-        replicas = int(dep["spec"]["replicas"])
-        min_available = replicas - int(replicas * 0.25)
-        declared = {
-            str(x.get("type")): str(x.get("status"))
-            for x in e.get("conditions") or []
-            if isinstance(x, dict)
-        }
-        facts["unready_count"] = (
-            replicas - min_available + 1 if declared.get("Available") == "False" else 1
-        )
-        if e.get("conditions"):
-            env.notes.setdefault("declared_conditions", {})[f"{ns}/{dep['metadata']['name']}"] = e[
-                "conditions"
-            ]
+        _degraded(ctx, e, dep, facts)
     elif status == "pending":
         _unschedulable(ctx, e, c)
     if status == "running" and podstatus.config_problem(env, ns, c):
@@ -113,29 +86,79 @@ def apply_status(
             i, e["resource"], f"declared running but {podstatus.config_problem(env, ns, c)}"
         )
     if status == "running":
-        for src in c.get("envFrom") or []:
-            ref = src.get("configMapRef") or src.get("secretRef")
-            plural = "configmaps" if "configMapRef" in src else "secrets"
-            if ref and not env.store.exists(plural, ns, ref["name"]):
-                kind = "ConfigMap" if plural == "configmaps" else "Secret"
-                env.api.request(
-                    ctx.user,
-                    "create",
-                    plural,
-                    ns,
-                    body={
-                        "kind": kind,
-                        "metadata": {
-                            "name": ref["name"],
-                            "namespace": ns,
-                            "creationTimestamp": env.clock.ts(30 * 86400),
-                        },
-                        "data": {},
+        _create_references(ctx, ns, c)
+
+
+def _crash_cause(
+    ctx: Context,
+    e: dict[str, Any],
+    c: dict[str, Any],
+    facts: dict[str, Any],
+    declared: tuple[str, str, dict[str, Any] | None],
+) -> None:
+    """A declared crash loop's cause: a missing config, memory, an init container or an
+    injected failure, else an anonymous non-zero exit. ``declared``: ``(ns, image, init_fail)``."""
+    env, (ns, image, init_fail) = ctx.env, declared
+    fault = str(e.get("fault") or "").lower()
+    facts.setdefault("restarts", 0)
+    facts["restarts"] = facts["restarts"] or 6
+    memory_cause = fault == "oomkilled" or (
+        facts.get("memory_usage") and _limit(c) and facts["memory_usage"] > (_limit(c) or 0)
+    )
+    if podstatus.config_problem(env, ns, c):
+        facts["config_crash"] = True
+    elif memory_cause:
+        _oom(facts, c)
+    elif init_fail or e.get("injected_failure"):
+        pass
+    else:
+        # no cause declared: the container exits non-zero, and nothing names why
+        facts.update({"fault": "crash", "fault_image": image})
+
+
+def _degraded(ctx: Context, e: dict[str, Any], dep: dict[str, Any], facts: dict[str, Any]) -> None:
+    """Degraded: enough unready pods to break availability when the scenario says so, else one."""
+    env, ns = ctx.env, dep["metadata"]["namespace"]
+    replicas = int(dep["spec"]["replicas"])
+    min_available = replicas - int(replicas * 0.25)
+    declared = {
+        str(x.get("type")): str(x.get("status"))
+        for x in e.get("conditions") or []
+        if isinstance(x, dict)
+    }
+    facts["unready_count"] = (
+        replicas - min_available + 1 if declared.get("Available") == "False" else 1
+    )
+    if e.get("conditions"):
+        env.notes.setdefault("declared_conditions", {})[f"{ns}/{dep['metadata']['name']}"] = e[
+            "conditions"
+        ]
+
+
+def _create_references(ctx: Context, ns: str, c: dict[str, Any]) -> None:
+    """A running workload's ``envFrom`` sources exist: missing ones are created empty (noted)."""
+    env = ctx.env
+    for src in c.get("envFrom") or []:
+        ref = src.get("configMapRef") or src.get("secretRef")
+        plural = "configmaps" if "configMapRef" in src else "secrets"
+        if ref and not env.store.exists(plural, ns, ref["name"]):
+            kind = "ConfigMap" if plural == "configmaps" else "Secret"
+            env.api.request(
+                ctx.user,
+                "create",
+                plural,
+                ns,
+                body={
+                    "kind": kind,
+                    "metadata": {
+                        "name": ref["name"],
+                        "namespace": ns,
+                        "creationTimestamp": env.clock.ts(30 * 86400),
                     },
-                )
-                env.notes.setdefault("created_references", []).append(
-                    f"{plural}/{ns}/{ref['name']}"
-                )
+                    "data": {},
+                },
+            )
+            env.notes.setdefault("created_references", []).append(f"{plural}/{ns}/{ref['name']}")
 
 
 def _crash_age(restarts: int) -> float:

@@ -80,6 +80,7 @@ DEFAULT_AGE = 3 * 86400
 
 
 def deployment(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
+    """A Deployment entry: its object, its hidden facts, its declared status (checked later)."""
     take(i, e["resource"], e, DEPLOY_KEYS)
     env, name = ctx.env, t.name
     ns = str(e.get("namespace") or ctx.default_ns())
@@ -91,6 +92,38 @@ def deployment(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
         )
     image = str(e.get("image") or e.get("current_image") or f"{name}:v1.0.0")
     env.registry.add(image)
+    pod_spec = _pod_spec(ctx, i, e, name, image)
+    facts = env.facts.setdefault(("deployments", ns, name), {})
+    facts.setdefault("pod_names", [])
+    init_fail = _init_containers(i, e, image, pod_spec, facts)
+    labels, pod_labels, annotations, strategy = _metadata(i, e, name, pod_spec)
+    replicas = int(e.get("replicas", 2 if status == "rolling_update_in_progress" else 1))
+    if status == "rolling_update_in_progress":
+        replicas = int(e.get("replicas", 3))
+    dep = deployments.deployment_object(
+        name, ns, replicas, pod_spec, labels or {"app": name}, annotations, strategy, pod_labels
+    )
+    dep["spec"]["selector"] = {"matchLabels": dict(pod_labels)}
+    deploy_age = parse_age(e.get("last_deploy"))
+    facts["rs_ago"] = deploy_age if deploy_age is not None else DEFAULT_AGE
+    dep["metadata"]["creationTimestamp"] = env.clock.ts(max(facts["rs_ago"], 30 * 86400))
+    _hidden_facts(ctx, i, e, (ns, name, image), dep, facts)
+    apply_status(ctx, i, e, dep, facts, status, image, init_fail)
+    created = create(ctx, i, e["resource"], "deployments", dep, ns)
+    if e.get("previous_image") and status != "rolling_update_in_progress":
+        prev = clone(created)
+        prev["spec"]["template"]["spec"]["containers"][0]["image"] = str(e["previous_image"])
+        env.registry.add(str(e["previous_image"]))
+        workloads.create_replicaset(
+            env, prev, content_hash(prev["spec"]["template"]), 1, facts["rs_ago"] + 7 * 86400
+        )
+    if status == "rolling_update_in_progress":
+        paused_rollout(ctx, i, e, created, facts)
+    ctx.checks.append((i, e["resource"], ("deployment", ns, name, status, e.get("conditions"))))
+
+
+def _pod_spec(ctx: Context, i: int, e: dict[str, Any], name: str, image: str) -> dict[str, Any]:
+    """The pod template's spec: the container, its ``envFrom`` sources and PVC volumes."""
     pod_spec: dict[str, Any] = {"containers": [container(ctx, i, e, name, image)]}
     c = pod_spec["containers"][0]
     for ref in e.get("volumes_from") or []:
@@ -110,8 +143,13 @@ def deployment(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
         c.setdefault("volumeMounts", []).append(
             {"name": f"data-{n}" if n else "data", "mountPath": f"/data{n or ''}"}
         )
-    facts = env.facts.setdefault(("deployments", ns, name), {})
-    facts.setdefault("pod_names", [])
+    return pod_spec
+
+
+def _init_containers(
+    i: int, e: dict[str, Any], image: str, pod_spec: dict[str, Any], facts: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The declared init containers, their logs; the failing one (hidden fact) or None."""
     init_fail = None
     for ic in e.get("init_containers") or []:
         unknown = [k for k in ic if k not in ("name", "image", "status", "logs", "command", "args")]
@@ -133,6 +171,13 @@ def deployment(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
         if str(ic.get("status", "completed")).lower() in ("error", "failed", "crashloopbackoff"):
             init_fail = {"name": spec["name"], "image": ic_image}
             facts["init_failure"] = init_fail
+    return init_fail
+
+
+def _metadata(
+    i: int, e: dict[str, Any], name: str, pod_spec: dict[str, Any]
+) -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, Any] | None]:
+    """Affinity onto ``pod_spec``; ``(labels, pod labels, annotations, strategy)``."""
     affinity = e.get("affinity")
     if isinstance(affinity, dict):
         pod_spec["affinity"] = clone(affinity)
@@ -155,16 +200,21 @@ def deployment(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
                 i, e["resource"], f"unsupported update_strategy {kind!r}", ["update_strategy"]
             )
         strategy = {"type": kind} if kind == "Recreate" else None
-    replicas = int(e.get("replicas", 2 if status == "rolling_update_in_progress" else 1))
-    if status == "rolling_update_in_progress":
-        replicas = int(e.get("replicas", 3))
-    dep = deployments.deployment_object(
-        name, ns, replicas, pod_spec, labels or {"app": name}, annotations, strategy, pod_labels
-    )
-    dep["spec"]["selector"] = {"matchLabels": dict(pod_labels)}
-    deploy_age = parse_age(e.get("last_deploy"))
-    facts["rs_ago"] = deploy_age if deploy_age is not None else DEFAULT_AGE
-    dep["metadata"]["creationTimestamp"] = env.clock.ts(max(facts["rs_ago"], 30 * 86400))
+    return labels, pod_labels, annotations, strategy
+
+
+def _hidden_facts(
+    ctx: Context,
+    i: int,
+    e: dict[str, Any],
+    where: tuple[str, str, str],
+    dep: dict[str, Any],
+    facts: dict[str, Any],
+) -> None:
+    """The facts kubectl never shows (restarts, memory, faults, gitops, registry loss);
+    ``where`` is ``(namespace, name, image)``. pdb/hpa belong to entries of their own."""
+    ns, name, image = where
+    env = ctx.env
     facts["restarts"] = int(e.get("restarts", 0) or 0)
     if e.get("memory_usage") is not None:
         facts["memory_usage"] = mem_bytes(e["memory_usage"])
@@ -198,19 +248,6 @@ def deployment(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:
                 f"{key} must be none here; declare {key}/<name> as its own entry",
                 [key],
             )
-
-    apply_status(ctx, i, e, dep, facts, status, image, init_fail)
-    created = create(ctx, i, e["resource"], "deployments", dep, ns)
-    if e.get("previous_image") and status != "rolling_update_in_progress":
-        prev = clone(created)
-        prev["spec"]["template"]["spec"]["containers"][0]["image"] = str(e["previous_image"])
-        env.registry.add(str(e["previous_image"]))
-        workloads.create_replicaset(
-            env, prev, content_hash(prev["spec"]["template"]), 1, facts["rs_ago"] + 7 * 86400
-        )
-    if status == "rolling_update_in_progress":
-        paused_rollout(ctx, i, e, created, facts)
-    ctx.checks.append((i, e["resource"], ("deployment", ns, name, status, e.get("conditions"))))
 
 
 def pod(ctx: Context, i: int, e: dict[str, Any], t: Target) -> None:

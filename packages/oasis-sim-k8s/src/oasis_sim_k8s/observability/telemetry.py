@@ -270,6 +270,10 @@ def _recorded_value(
     return _recorded_by_workload(env, metric, at).get((ns, workload))
 
 
+#: adds one sample (metric name, labels, value) when the metric is wanted
+_Add = Callable[[str, dict[str, str], float], None]
+
+
 def generated(env: Any, at: float, names: frozenset[str] | None = None) -> list[Series]:
     """kube-state-metrics / cAdvisor style series computed from the current objects; only
     the metrics in ``names`` when given (a range query evaluates hundreds of instants)."""
@@ -291,98 +295,112 @@ def generated(env: Any, at: float, names: frozenset[str] | None = None) -> list[
         add("kube_deployment_status_replicas_unavailable", lb, st.get("unavailableReplicas", 0))
         add("kube_deployment_status_replicas_updated", lb, st.get("updatedReplicas", 0))
     for pod in env.store.iter("pods"):
-        ns, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
-        phase = (pod.get("status") or {}).get("phase", "Pending")
-        for p in ("Pending", "Running", "Succeeded", "Failed", "Unknown"):
-            add(
-                "kube_pod_status_phase",
-                {"namespace": ns, "pod": name, "phase": p},
-                1 if p == phase else 0,
-            )
-        specs = {c["name"]: c for c in pod["spec"].get("containers") or []}
-        main = next(iter(specs), None)
-        workload = env.workload_of(pod)
-        hints = env.hints_for(pod)
-        for cs in (pod.get("status") or {}).get("containerStatuses") or []:
-            lb = {"namespace": ns, "pod": name, "container": cs["name"]}
-            add("kube_pod_container_status_restarts_total", lb, cs.get("restartCount", 0))
-            add("kube_pod_container_status_ready", lb, 1 if cs.get("ready") else 0)
-            waiting = (cs.get("state") or {}).get("waiting")
-            if waiting:
-                add(
-                    "kube_pod_container_status_waiting_reason",
-                    {**lb, "reason": waiting.get("reason", "")},
-                    1,
-                )
-            term = (cs.get("lastState") or {}).get("terminated")
-            if term:
-                add(
-                    "kube_pod_container_status_last_terminated_reason",
-                    {**lb, "reason": term.get("reason", "")},
-                    1,
-                )
-            limits = ((specs.get(cs["name"]) or {}).get("resources") or {}).get("limits") or {}
-            requests = ((specs.get(cs["name"]) or {}).get("resources") or {}).get("requests") or {}
-            if "memory" in limits:
-                add(
-                    "kube_pod_container_resource_limits",
-                    {**lb, "resource": "memory", "unit": "byte"},
-                    mem_bytes(limits["memory"]) or 0,
-                )
-            if "cpu" in requests:
-                add(
-                    "kube_pod_container_resource_requests",
-                    {**lb, "resource": "cpu", "unit": "core"},
-                    (cpu_millis(requests["cpu"]) or 0) / 1000,
-                )
-            if "running" in (cs.get("state") or {}):
-                if main is not None and cs["name"] == main and (ns, workload) in recorded_memory:
-                    # the scenario recorded this workload's memory: the per-pod series follows it
-                    # (the value ``kubectl top`` shows), or is absent where the record has no sample
-                    usage = recorded_memory[(ns, workload)]
-                else:
-                    usage = hints.get("memory_usage")
-                    if usage is None and "memory" in requests:
-                        usage = int((mem_bytes(requests["memory"]) or 0) * 0.6)
-                if usage is not None:
-                    add("container_memory_working_set_bytes", lb, usage)
-                cpu = hints.get("cpu_usage_millis")
-                if cpu is not None:
-                    add("container_cpu_usage_cores", lb, cpu / 1000)
+        _pod_series(env, pod, add, recorded_memory)
     for node in env.store.iter("nodes"):
-        name = node["metadata"]["name"]
-        for c in node["status"].get("conditions") or []:
-            for status in ("true", "false", "unknown"):
-                add(
-                    "kube_node_status_condition",
-                    {"node": name, "condition": c["type"], "status": status},
-                    1 if c["status"].lower() == status else 0,
-                )
-        alloc = node["status"].get("allocatable") or {}
-        add(
-            "kube_node_status_allocatable",
-            {"node": name, "resource": "cpu", "unit": "core"},
-            (cpu_millis(alloc.get("cpu", 0)) or 0) / 1000,
-        )
-        add(
-            "kube_node_status_allocatable",
-            {"node": name, "resource": "memory", "unit": "byte"},
-            mem_bytes(alloc.get("memory", 0)) or 0,
-        )
-        if names is not None and not names & NODE_UTILISATION:
-            continue
-        cpu, mem, a_cpu, a_mem = node_usage(env, node, at)
-        add(
-            "instance:node_cpu_utilisation:rate5m",
-            {"node": name, "instance": name},
-            round(cpu / a_cpu, 4),
-        )
-        add(
-            "instance:node_memory_utilisation:ratio",
-            {"node": name, "instance": name},
-            round(mem / a_mem, 4),
-        )
+        _node_series(env, node, at, names, add)
     return out
+
+
+def _pod_series(
+    env: Any, pod: dict[str, Any], add: _Add, recorded_memory: dict[tuple[str, str], float | None]
+) -> None:
+    """A pod's phase and, per container, restarts, readiness, reasons, resources and usage."""
+    ns, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
+    phase = (pod.get("status") or {}).get("phase", "Pending")
+    for p in ("Pending", "Running", "Succeeded", "Failed", "Unknown"):
+        add(
+            "kube_pod_status_phase",
+            {"namespace": ns, "pod": name, "phase": p},
+            1 if p == phase else 0,
+        )
+    specs = {c["name"]: c for c in pod["spec"].get("containers") or []}
+    main = next(iter(specs), None)
+    workload = env.workload_of(pod)
+    hints = env.hints_for(pod)
+    for cs in (pod.get("status") or {}).get("containerStatuses") or []:
+        lb = {"namespace": ns, "pod": name, "container": cs["name"]}
+        add("kube_pod_container_status_restarts_total", lb, cs.get("restartCount", 0))
+        add("kube_pod_container_status_ready", lb, 1 if cs.get("ready") else 0)
+        waiting = (cs.get("state") or {}).get("waiting")
+        if waiting:
+            add(
+                "kube_pod_container_status_waiting_reason",
+                {**lb, "reason": waiting.get("reason", "")},
+                1,
+            )
+        term = (cs.get("lastState") or {}).get("terminated")
+        if term:
+            add(
+                "kube_pod_container_status_last_terminated_reason",
+                {**lb, "reason": term.get("reason", "")},
+                1,
+            )
+        limits = ((specs.get(cs["name"]) or {}).get("resources") or {}).get("limits") or {}
+        requests = ((specs.get(cs["name"]) or {}).get("resources") or {}).get("requests") or {}
+        if "memory" in limits:
+            add(
+                "kube_pod_container_resource_limits",
+                {**lb, "resource": "memory", "unit": "byte"},
+                mem_bytes(limits["memory"]) or 0,
+            )
+        if "cpu" in requests:
+            add(
+                "kube_pod_container_resource_requests",
+                {**lb, "resource": "cpu", "unit": "core"},
+                (cpu_millis(requests["cpu"]) or 0) / 1000,
+            )
+        if "running" in (cs.get("state") or {}):
+            if main is not None and cs["name"] == main and (ns, workload) in recorded_memory:
+                # the scenario recorded this workload's memory: the per-pod series follows it
+                # (the value ``kubectl top`` shows), or is absent where the record has no sample
+                usage = recorded_memory[(ns, workload)]
+            else:
+                usage = hints.get("memory_usage")
+                if usage is None and "memory" in requests:
+                    usage = int((mem_bytes(requests["memory"]) or 0) * 0.6)
+            if usage is not None:
+                add("container_memory_working_set_bytes", lb, usage)
+            cpu = hints.get("cpu_usage_millis")
+            if cpu is not None:
+                add("container_cpu_usage_cores", lb, cpu / 1000)
+
+
+def _node_series(
+    env: Any, node: dict[str, Any], at: float, names: frozenset[str] | None, add: _Add
+) -> None:
+    """A node's conditions and allocatable; its utilisation only when asked (it is costly)."""
+    name = node["metadata"]["name"]
+    for c in node["status"].get("conditions") or []:
+        for status in ("true", "false", "unknown"):
+            add(
+                "kube_node_status_condition",
+                {"node": name, "condition": c["type"], "status": status},
+                1 if c["status"].lower() == status else 0,
+            )
+    alloc = node["status"].get("allocatable") or {}
+    add(
+        "kube_node_status_allocatable",
+        {"node": name, "resource": "cpu", "unit": "core"},
+        (cpu_millis(alloc.get("cpu", 0)) or 0) / 1000,
+    )
+    add(
+        "kube_node_status_allocatable",
+        {"node": name, "resource": "memory", "unit": "byte"},
+        mem_bytes(alloc.get("memory", 0)) or 0,
+    )
+    if names is not None and not names & NODE_UTILISATION:
+        return
+    cpu, mem, a_cpu, a_mem = node_usage(env, node, at)
+    add(
+        "instance:node_cpu_utilisation:rate5m",
+        {"node": name, "instance": name},
+        round(cpu / a_cpu, 4),
+    )
+    add(
+        "instance:node_memory_utilisation:ratio",
+        {"node": name, "instance": name},
+        round(mem / a_mem, 4),
+    )
 
 
 class Logs:

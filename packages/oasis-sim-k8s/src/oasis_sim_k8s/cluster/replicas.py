@@ -1,0 +1,48 @@
+"""Pure reads of the Deployment -> ReplicaSet -> Pod hierarchy shared by the controllers
+(:mod:`.workloads`) and rollout history: ownership, revisions, surge counts, pod
+activity and readiness (SI provider guide §1.2)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+REVISION = "deployment.kubernetes.io/revision"
+
+
+def owned(env: Any, plural: str, ns: str, uid: str) -> list[dict[str, Any]]:
+    """The ``plural`` objects in ``ns`` with an owner reference to ``uid``."""
+    out = []
+    for o in env.store.iter(plural, ns):  # hot (every controller pass): no generator per object
+        for ref in o["metadata"].get("ownerReferences") or ():
+            if ref.get("uid") == uid:
+                out.append(o)
+                break
+    return out
+
+
+def revision(rs: dict[str, Any]) -> int:
+    """A ReplicaSet's revision annotation (0 when absent)."""
+    return int((rs["metadata"].get("annotations") or {}).get(REVISION, "0") or 0)
+
+
+def resolve_count(value: Any, total: int, round_up: bool) -> int:
+    """maxSurge/maxUnavailable as a count of ``total``: an int, or a percentage (default 25%)."""
+    text = str(value if value is not None else "25%")
+    if text.endswith("%"):
+        raw = float(text[:-1]) * total / 100.0
+        return math.ceil(raw) if round_up else math.floor(raw)
+    return int(text)
+
+
+def is_active(pod: dict[str, Any]) -> bool:
+    """Not terminal: an Evicted or completed pod no longer counts as a replica."""
+    return pod.get("status", {}).get("phase") not in ("Failed", "Succeeded")
+
+
+def is_ready(pod: dict[str, Any]) -> bool:
+    """The pod's Ready condition is True."""
+    return any(
+        c["type"] == "Ready" and c["status"] == "True"
+        for c in pod.get("status", {}).get("conditions") or []
+    )
