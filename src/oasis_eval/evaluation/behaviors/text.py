@@ -318,6 +318,13 @@ def keyword_salad(sentence: str) -> bool:
     return function < 0.05 * len(words) and separators < 0.25 * len(words)
 
 
+#: the verbs and tool words a trail entry names a call with ("Query logs with ...")
+_CALL_WORDS = frozenset(
+    {"get", "list", "describe", "query", "read", "watch", "logs", "metrics", "traces"}
+    | {"kubectl", "with", "dashboards", "events"}
+)
+
+
 def command_forms(actions: Iterable[Any]) -> list[set[str]]:
     """Each executed call as its set of tokens (tool, argument names and values, the
     ``command`` argument split): what an echoed command line may consist of."""
@@ -496,7 +503,7 @@ class AnswerText:
             reverse=True,
         )
         self.spans = [x for x in self.spans if len(x.split()) >= 3][:400]
-        forms = command_forms(actions)
+        forms = self.forms = command_forms(actions)
         self.kept: list[str] = []
         self.echoed: list[str] = []
         self.salad: list[str] = []
@@ -532,6 +539,26 @@ class AnswerText:
                 self.salad.append(sentence)
             else:
                 self.kept.append(sentence)
+
+    def account(self, sentence: str) -> bool:
+        """``sentence`` is a trail entry: its head (before the first colon) reproduces one of
+        the agent's executed calls ("Get deployments -n default -o yaml: I ran this read ...").
+        It accounts for an action; it states no finding (issue 27 item 4)."""
+        head, sep, _ = sentence.partition(":")
+        forms = getattr(self, "forms", [])
+        if not sep or not forms:
+            return False
+        if echoed_command(head, forms):
+            return True
+        # a paraphrased call: a call verb, then only that call's argument values
+        tokens = _tokens(head)
+        rest = [t for t in tokens[1:] if t not in FUNCTION_WORDS and t not in _CALL_WORDS]
+        return (
+            len(tokens) >= 2
+            and tokens[0] in _CALL_WORDS
+            and bool(rest)
+            and any(set(rest) <= form for form in forms)
+        )
 
     @property
     def empty(self) -> bool:
