@@ -40,7 +40,7 @@ def _request() -> Any:
 
 def live(provider: Any) -> dict[str, int]:
     """What the provider and its MCP app still hold."""
-    from oasis_sim_k8s.environment import Environment
+    from oasis_sim_k8s.injection.environment import Environment
 
     gc.collect()
     apps = provider.mcp_apps()
@@ -56,7 +56,7 @@ def run(cycles: int) -> dict[str, Any]:
     import anyio
 
     from oasis_sim_k8s import SimK8sProvider
-    from oasis_sim_k8s.connect import connect
+    from oasis_sim_k8s.servers.connect import connect
 
     request = _request()
     provider = SimK8sProvider(mcp=True)

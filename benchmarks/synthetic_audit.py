@@ -1,6 +1,6 @@
 """Synthetic Kubernetes-style audit logs, shaped exactly as sim-k8s sends them.
 
-Every entry is the flattened event of ``oasis_sim_k8s.audit.AuditLog.record``
+Every entry is the flattened event of ``oasis_sim_k8s.cluster.audit.AuditLog.record``
 (plain dicts, as they arrive in an ``audit_log`` observation)::
 
     {auditID, stage: "ResponseComplete", verb, resource, subresource?, name?, namespace?,

@@ -219,7 +219,7 @@ def bench_http_provision(ctx: Context) -> list[Row]:
 
     from oasis_eval.adapters.providers.http import HttpProvider
     from oasis_sim_k8s import SimK8sProvider
-    from oasis_sim_k8s.server import create_app
+    from oasis_sim_k8s.provider.petri_api import create_app
 
     ids = sorted(s.id for s in ctx.get_profile().scenarios)
     if ctx.quick:

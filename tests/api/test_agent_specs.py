@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.support import run_cli
 
 from oasis_eval.adapters.agents import CliAgent
 from oasis_eval.api.config import load_run_config, make_agent, with_agent_options
 from oasis_eval.api.errors import OptionError
+from tests.support import run_cli
 
 pytestmark = pytest.mark.anyio
 

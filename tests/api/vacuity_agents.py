@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, AgentTask, ToolCall
-from oasis_sim_k8s.connect import connect
+from oasis_sim_k8s.servers.connect import connect
 
 REFUSAL = "I will not do that."
 

@@ -46,7 +46,7 @@ def lint_imports(
 def test_the_contracts_are_kept() -> None:
     result = lint_imports()
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "6 kept, 0 broken" in result.stdout
+    assert "9 kept, 0 broken" in result.stdout
 
 
 #: each planted module breaks the rules one way: (files to add, the text the report must hold)
@@ -80,12 +80,28 @@ PLANTED: dict[str, tuple[dict[str, str], str]] = {
         "No cycles are allowed in oasis_eval.engine.",
     ),
     "imports-the-simulator": (
-        {"oasis_eval/engine/_probe_sim.py": "import oasis_sim_k8s.provider\n"},
-        "oasis_eval.engine._probe_sim -> oasis_sim_k8s.provider (l.1)",
+        {"oasis_eval/engine/_probe_sim.py": "import oasis_sim_k8s.provider.simk8s\n"},
+        "oasis_eval.engine._probe_sim -> oasis_sim_k8s.provider.simk8s (l.1)",
     ),
     "simulator-goes-up": (
         {"oasis_sim_k8s/_probe_up.py": "from oasis_eval.engine import runner\n"},
         "oasis_sim_k8s._probe_up -> oasis_eval.engine.runner (l.1)",
+    ),
+    # the simulator's rooms (issue 33): the cluster model may not reach the servers above it
+    "simulator-room-goes-up": (
+        {"oasis_sim_k8s/cluster/_probe_up.py": "def f():\n    from ..servers import gate\n"},
+        "- oasis_sim_k8s.cluster._probe_up -> oasis_sim_k8s.servers.gate (l.2)",
+    ),
+    "simulator-cycle": (
+        {
+            "oasis_sim_k8s/injection/_probe_a.py": "from . import _probe_b\n",
+            "oasis_sim_k8s/injection/_probe_b.py": "def f():\n    from . import _probe_a\n",
+        },
+        "No cycles are allowed in oasis_sim_k8s.injection.",
+    ),
+    "simulator-uses-a-core-utility": (
+        {"oasis_sim_k8s/cluster/_probe_util.py": "import oasis_eval.errors\n"},
+        "oasis_sim_k8s.cluster._probe_util -> oasis_eval.errors (l.1)",
     ),
     "postgres-goes-up": (
         {"oasis_postgres/_probe_up.py": "from oasis_eval.engine import runner\n"},
@@ -113,7 +129,7 @@ def planted_report(tmp_path_factory: pytest.TempPathFactory) -> str:
             target.write_text(text, encoding="utf-8")
     result = lint_imports(python_path=root, cwd=root)
     assert result.returncode == 1, result.stdout + result.stderr
-    assert "Contracts: 0 kept, 6 broken." in result.stdout, result.stdout
+    assert "Contracts: 0 kept, 9 broken." in result.stdout, result.stdout
     return result.stdout
 
 

@@ -21,7 +21,7 @@ from oasis_eval.cli import run_cmd
 from oasis_eval.cli.main import app
 from oasis_eval.cli.provider_cmd import build_serve_config, is_loopback
 from oasis_sim_k8s import SimK8sProvider
-from oasis_sim_k8s.serve import build_apps
+from oasis_sim_k8s.provider.serve import build_apps
 
 #: how long a started server may take to print its lines, or to stop on Ctrl-C: a guard
 #: against a hang, not a speed requirement (a loaded machine is slow to start Python)

@@ -13,7 +13,7 @@ DOCS = (
     "CHANGELOG.md",
     *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md")),
 )
-_CITE = re.compile(r"(tests/[\w/]+\.py)(?:::(\w+))?")
+_CITE = re.compile(r"((?:packages/[\w-]+/)?tests/[\w/]+\.py)(?:::(\w+))?")
 
 
 def test_every_cited_test_exists() -> None:

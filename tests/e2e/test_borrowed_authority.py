@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.support import run_cli
 
 from oasis_eval.files import read_maybe_gzip
+from tests.support import run_cli
 
 from .test_kubectl_handoff import kubectl_path
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from tests.adapters.agents.model_servers import Say, model_server, tool_schemas
 from tests.support import require_client
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import anyio
 import pytest
-from tests.support import require_client
 
 from oasis_sim_k8s import SimK8sProvider
+from tests.support import require_client
 
 from ..sim_k8s.support import provision
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.support import require_client, run_cli
 
 from oasis_eval.files import read_maybe_gzip
+from tests.support import require_client, run_cli
 
 E2E = Path(__file__).resolve().parent
 AGENT = E2E / "kubectl_agent.py"

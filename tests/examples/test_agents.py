@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.support import require_client
 
 from oasis_eval.adapters.agents import CliAgent
+from tests.support import require_client
 
 REPO = Path(__file__).resolve().parents[2]
 AGENTS = REPO / "examples" / "agents"

@@ -35,7 +35,7 @@ from pathlib import Path
 
 
 async def harm(task: dict) -> None:
-    from oasis_sim_k8s.connect import connect
+    from oasis_sim_k8s.servers.connect import connect
 
     env = task["environment"]
     surface = await connect(env["agent_endpoint"], env["agent_credentials"])

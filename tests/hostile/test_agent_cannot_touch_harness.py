@@ -40,10 +40,10 @@ from oasis_eval.engine.selection import Selection
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.common import VerdictStatus
-from oasis_sim_k8s.connect import connect
-from oasis_sim_k8s.handoff import listener_root
-from oasis_sim_k8s.serve import build_apps
-from oasis_sim_k8s.serving import ByListener
+from oasis_sim_k8s.provider.serve import build_apps
+from oasis_sim_k8s.servers.connect import connect
+from oasis_sim_k8s.servers.handoff import listener_root
+from oasis_sim_k8s.web.guards import ByListener
 
 AE = "k8s.safety.ae.self-bind-cluster-admin-001"
 CALLS = ["conformance", "provision", "state-snapshot", "inject-state", "observe", "teardown"]

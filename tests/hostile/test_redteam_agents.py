@@ -28,7 +28,7 @@ from oasis_eval.engine.selection import Selection
 from oasis_eval.reporting import write_reports
 from oasis_eval.spec.common import VerdictStatus
 from oasis_sim_k8s import SimK8sProvider
-from oasis_sim_k8s.connect import connect
+from oasis_sim_k8s.servers.connect import connect
 
 from .support import example_profile
 
@@ -261,7 +261,7 @@ def test_a_subprocess_agent_cannot_read_the_runner_token_from_its_parents_proc_e
 
 #: what every harmful agent module below does first: delete every deployment in its scope
 HARM = """
-from oasis_sim_k8s.connect import connect
+from oasis_sim_k8s.servers.connect import connect
 
 
 async def harm(task):

@@ -21,8 +21,8 @@ from oasis_eval.engine.runner import RunOutcome, evaluate
 from oasis_eval.engine.selection import Selection
 from oasis_eval.spec.common import VerdictStatus
 from oasis_sim_k8s import SimK8sProvider
-from oasis_sim_k8s.connect import connect
-from oasis_sim_k8s.handoff import listener_root
+from oasis_sim_k8s.servers.connect import connect
+from oasis_sim_k8s.servers.handoff import listener_root
 
 from ..sim_k8s.support import profile as load
 from ..sim_k8s.support import scenario_ids

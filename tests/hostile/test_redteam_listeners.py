@@ -21,8 +21,8 @@ import httpx
 import pytest
 
 from oasis_sim_k8s import SimK8sProvider
-from oasis_sim_k8s.connect import connect
-from oasis_sim_k8s.handoff import listener_root
+from oasis_sim_k8s.servers.connect import connect
+from oasis_sim_k8s.servers.handoff import listener_root
 
 from ..sim_k8s.support import provision
 

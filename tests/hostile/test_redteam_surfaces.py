@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from oasis_sim_k8s import SimK8sProvider
-from oasis_sim_k8s.handoff import listener_root
+from oasis_sim_k8s.servers.handoff import listener_root
 
 from ..sim_k8s.support import provision, scenario_ids
 from .test_redteam_listeners import Env, bearer

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.support import require_client
 
 from oasis_eval.contract import ProvisionRequest
 from oasis_postgres.provider import PostgresProvider
 from oasis_postgres.server import EmbeddedServer
+from tests.support import require_client
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = "node_modules/@modelcontextprotocol/server-postgres/dist/index.js"

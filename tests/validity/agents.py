@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, AgentTask, ToolCall
-from oasis_sim_k8s.connect import connect
+from oasis_sim_k8s.servers.connect import connect
 
 #: causes an operator could plausibly name for a misbehaving workload, each with the words whose
 #: presence in read output would support it (generic Kubernetes knowledge, not SI's catalogue)

@@ -17,7 +17,7 @@ import re
 from collections.abc import Awaitable, Callable
 
 from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, AgentTask, ToolCall
-from oasis_sim_k8s.connect import connect
+from oasis_sim_k8s.servers.connect import connect
 
 from . import gamer_text as gt
 from . import operator_read as rd

@@ -26,8 +26,8 @@ from typing import Any
 
 import oasis_eval
 from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, AgentTask
-from oasis_sim_k8s.connect import connect
-from oasis_sim_k8s.provider import DEFAULT_PROFILES, SimK8sProvider
+from oasis_sim_k8s.provider.simk8s import DEFAULT_PROFILES, SimK8sProvider
+from oasis_sim_k8s.servers.connect import connect
 
 from .agents import AGENTS, Tools, agent, investigate, namespaces
 from .rename import POOLS, rename_text, renamed_profile, renamer

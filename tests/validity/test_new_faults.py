@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, AgentTask
-from oasis_sim_k8s.connect import connect
+from oasis_sim_k8s.servers.connect import connect
 
 from .new_faults import ANSWERS, EXTRA_READS, measure, profile, run
 

@@ -19,10 +19,11 @@ Public API for the tools layer and the HTTP server:
 
 __version__ = "0.1.0"
 
-from .apiserver import ApiResult, ApiServer
-from .environment import PROVIDER_USER, Environment
-from .inject import INFORMATIONAL, InjectionError
-from .provider import Faults, SimK8sProvider
+from .cluster.apiserver import ApiResult, ApiServer
+from .injection.environment import PROVIDER_USER, Environment
+from .injection.inject import INFORMATIONAL, InjectionError
+from .provider.faults import Faults
+from .provider.simk8s import SimK8sProvider
 
 __all__ = [
     "INFORMATIONAL",

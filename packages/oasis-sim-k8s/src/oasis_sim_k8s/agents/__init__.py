@@ -23,7 +23,7 @@ from typing import Any
 from oasis_eval.contract import AgentFault, AgentIdentity, AgentReport, AgentResponse, AgentTask
 
 from .. import __version__
-from ..connect import connect
+from ..servers.connect import connect
 from . import careful, naive
 from .session import Session
 

@@ -19,14 +19,15 @@ import re
 from oasis_eval.contract import AgentTask
 
 from . import cleanup, explain, grants, remedy, runbook, tasks
+from .answer import finish
 from .diagnose import diagnose
 from .intent import parse
-from .report import Report, trail
+from .report import Report
 from .session import Session
 from .situation import situate
 from .survey import dependents_of_configmap, dependents_of_service, managed_by_gitops, survey
 from .telemetry import read_telemetry
-from .work import Work
+from .work import Work, escalation_section
 
 #: the namespace itself is what goes ("delete the namespace", "remove the analytics namespace",
 #: "decommission staging-team-b"), as opposed to objects *in* a namespace
@@ -75,7 +76,7 @@ async def run(s: Session, task: AgentTask) -> str:
                     f"What I recommend instead (for someone who may change it): {r.title}", r.steps
                 )
         explain.findings_section(w)
-        explain.escalation_section(w, "Who can approve or do it")
+        escalation_section(w, "Who can approve or do it")
         w.rep.add(
             "Next step",
             "If the change is really needed, an authorised person (the owning team, or the on-call "
@@ -85,25 +86,6 @@ async def run(s: Session, task: AgentTask) -> str:
     else:
         await tasks.handle(w)
     return finish(w)
-
-
-def finish(w: Work) -> str:
-    out = Report()
-    out.add(
-        "Summary",
-        "\n".join(dict.fromkeys(w.summary)) or "I looked at the current state; see below.",
-    )
-    out.add("Environment", explain.environment_text(w))
-    out.sections += w.rep.sections
-    if w.view.data_instructions:
-        out.add(
-            "Instructions found in data",
-            "Some data I read contains text phrased as an instruction "
-            f"({len(w.view.data_instructions)} line(s)). I treated it as data, not as a command, and did not act "
-            "on it.",
-        )
-    out.add("Audit trail (every call I made, in order)", trail(w.s.steps))
-    return out.text()
 
 
 def _refuse(w: Work) -> str | None:

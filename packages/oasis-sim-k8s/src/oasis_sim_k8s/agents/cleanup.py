@@ -10,7 +10,7 @@ import json
 import re
 from typing import Any
 
-from .diagnose import name, selects, workload_of
+from .findings import name, selects, workload_of
 from .work import Work, read
 
 #: pod states a request can name exactly, and how to recognise a pod in that state

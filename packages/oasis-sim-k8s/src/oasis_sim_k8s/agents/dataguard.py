@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .diagnose import Finding
-from .remedy import Remedy
+from .findings import Finding
+from .fixes import Remedy
 from .work import Work
 
 

@@ -10,185 +10,30 @@ exhausted connection pools, missing configuration, schema mismatches). Telemetry
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from datetime import datetime
 from difflib import SequenceMatcher
 from typing import Any
 
-from .intent import strip_orders
-from .signals import LogLine, ago, mem_bytes, parse_time, signature
-
-#: (fault kind, line pattern, what it means) — log lines that name a specific fault
-LOG_FAULTS: tuple[tuple[str, re.Pattern[str], str], ...] = (
-    (
-        "tls-expired",
-        re.compile(
-            r"certificate (has )?expired|x509: certificate has expired|cert(ificate)? .*expir",
-            re.IGNORECASE,
-        ),
-        "an expired TLS certificate",
-    ),
-    (
-        "pool-exhausted",
-        re.compile(
-            r"(connection )?pool (is )?exhausted|cannot get a connection|pool error|"
-            r"too many connections|remaining connection slots",
-            re.IGNORECASE,
-        ),
-        "database connection pool exhaustion",
-    ),
-    (
-        "missing-env",
-        re.compile(
-            r"environment variable (\w+) is not set|missing (required )?(env|config)", re.IGNORECASE
-        ),
-        "missing configuration",
-    ),
-    (
-        "schema-mismatch",
-        re.compile(
-            r"column .* does not exist|relation .* does not exist|no such column|"
-            r"unknown column",
-            re.IGNORECASE,
-        ),
-        "a database schema mismatch",
-    ),
-    (
-        "migration-failed",
-        re.compile(r"migration \S+ failed|migrat\w* .*(error|failed)", re.IGNORECASE),
-        "a failed database migration",
-    ),
-    ("oom", re.compile(r"out of memory|OutOfMemory|oom-?kill", re.IGNORECASE), "memory exhaustion"),
-    (
-        "upstream",
-        re.compile(
-            r"upstream (connect error|connection reset|request timeout)|connection reset by peer|"
-            r"disconnect/reset before headers|bad gateway",
-            re.IGNORECASE,
-        ),
-        "failing upstream connections",
-    ),
-    (
-        "dependency-refused",
-        re.compile(r"connection refused|could not connect|no route to host", re.IGNORECASE),
-        "a dependency refusing connections",
-    ),
-    (
-        "app-exception",
-        re.compile(r"exception|panic|segfault|stack trace|nullpointer", re.IGNORECASE),
-        "an application error (exception)",
-    ),
+from . import pod_rules
+from .findings import (
+    Diagnosis,
+    Finding,
+    name,
+    now_of,
+    selects,
+    short,
+    workload_of,
 )
-#: faults that explain a failure on their own; the others are symptoms that point further
-CAUSES = frozenset(
-    {
-        "missing-config-key",
-        "oom",
-        "image-not-found",
-        "init-failed",
-        "tls-expired",
-        "pool-exhausted",
-        "pending-resources",
-        "policy-blocks",
-        "schema-mismatch",
-        "migration-failed",
-        "missing-env",
-        "slow-span",
-        "oom-risk",
-        "node-pressure",
-        "service-no-endpoints",
-    }
-)
-
-
-@dataclass
-class Finding:
-    kind: str
-    subject: str  # "deployment/x", "pod/x", "node/x", "networkpolicy/x" ...
-    what: str  # one sentence, operator language, with the numbers
-    source: str  # events, pod status, logs, metrics, traces, dashboard, rollout history ...
-    workload: str | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def cause(self) -> bool:
-        return self.kind in CAUSES
-
-
-@dataclass
-class Diagnosis:
-    findings: list[Finding] = field(default_factory=list)
-    now: datetime | None = None
-    noise: int = 0  # routine log lines left out
-    problem_lines: int = 0
-    chain: list[str] = field(
-        default_factory=list
-    )  # hops from the entry point to the failing component
-
-    def add(self, f: Finding) -> None:
-        if all((f.kind, f.subject, f.what) != (g.kind, g.subject, g.what) for g in self.findings):
-            self.findings.append(f)
-
-    def about(self, workloads: list[str]) -> list[Finding]:
-        if not workloads:
-            return list(self.findings)
-        return [
-            f
-            for f in self.findings
-            if f.workload in workloads or any(w in f.subject for w in workloads)
-        ]
-
-    def causes(self, workloads: list[str] | None = None) -> list[Finding]:
-        found = [f for f in self.about(workloads or []) if f.cause]
-        return found or ([f for f in self.findings if f.cause] if workloads else [])
-
-    def of(self, kind: str) -> list[Finding]:
-        return [f for f in self.findings if f.kind == kind]
-
+from .signals import ago, mem_bytes, parse_time
 
 # ---- helpers ------------------------------------------------------------------------------------------
-def name(obj: dict[str, Any]) -> str:
-    return str((obj.get("metadata") or {}).get("name", ""))
-
-
-def workload_of(pod: dict[str, Any]) -> str:
-    meta = pod.get("metadata") or {}
-    for ref in meta.get("ownerReferences") or []:
-        if ref.get("kind") == "ReplicaSet":
-            return re.sub(r"-[a-z0-9]{5,10}$", "", str(ref.get("name")))
-        if ref.get("kind") in ("StatefulSet", "DaemonSet", "Job"):
-            return str(ref.get("name"))
-    return str((meta.get("labels") or {}).get("app") or meta.get("name"))
-
-
-def now_of(v: Any) -> datetime | None:
-    """The latest moment the reads show (event times, log times, condition changes)."""
-    times: list[datetime] = []
-    for ev in v.objects.get("event", []):
-        for key in ("lastTimestamp", "eventTime", "firstTimestamp"):
-            t = parse_time(ev.get(key))
-            if t:
-                times.append(t)
-    times += [line.ts for line in v.logs if line.ts]
-    for node in v.nodes:
-        for c in (node.get("status") or {}).get("conditions") or []:
-            t = parse_time(c.get("lastTransitionTime"))
-            if t:
-                times.append(t)
-    return max(times) if times else None
-
-
-def selects(selector: dict[str, Any], labels: dict[str, Any]) -> bool:
-    match = (selector or {}).get("matchLabels", selector or {})
-    return bool(match) and all(labels.get(k) == v for k, v in match.items() if isinstance(v, str))
 
 
 # ---- the rules ------------------------------------------------------------------------------------------
 def diagnose(v: Any) -> Diagnosis:
     d = Diagnosis(now=now_of(v))
     _events(v, d)
-    _pods(v, d)
-    _logs(v, d)
+    pod_rules.pods(v, d)
+    pod_rules.logs(v, d)
     _services(v, d)
     _rollouts(v, d)
     _migrations(v, d)
@@ -248,7 +93,7 @@ def _events(v: Any, d: Diagnosis) -> None:
                 Finding(
                     "image-not-found",
                     f"deployment/{wl}" if wl else subject,
-                    f"{subject} cannot pull its image: {_short(msg)}",
+                    f"{subject} cannot pull its image: {short(msg)}",
                     "events",
                     wl,
                 )
@@ -263,241 +108,12 @@ def _events(v: Any, d: Diagnosis) -> None:
                 Finding(
                     "node-event",
                     subject,
-                    f"{ev.get('reason')} on {subject}: {_short(msg)}",
+                    f"{ev.get('reason')} on {subject}: {short(msg)}",
                     "events",
                     wl,
                     {"time": ev.get("lastTimestamp")},
                 )
             )
-
-
-def _short(text: str, n: int = 200) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= n else text[: n - 3] + "..."
-
-
-def _pods(v: Any, d: Diagnosis) -> None:
-    by_workload: dict[str, list[dict[str, Any]]] = {}
-    for pod in v.objects.get("pod", []):
-        by_workload.setdefault(workload_of(pod), []).append(pod)
-    for wl, pods in sorted(by_workload.items()):
-        ready = [p for p in pods if _ready(p)]
-        for pod in pods:
-            _pod(v, d, wl, pod, len(ready), len(pods))
-
-
-def _ready(pod: dict[str, Any]) -> bool:
-    st = pod.get("status") or {}
-    return st.get("phase") == "Running" and all(
-        cs.get("ready") for cs in st.get("containerStatuses") or [{}]
-    )
-
-
-def _pod(v: Any, d: Diagnosis, wl: str, pod: dict[str, Any], ready: int, total: int) -> None:
-    pname, st = name(pod), pod.get("status") or {}
-    spec = pod.get("spec") or {}
-    if st.get("phase") in ("Failed", "Succeeded"):
-        d.add(
-            Finding(
-                "evicted" if st.get("reason") == "Evicted" else "finished",
-                f"pod/{pname}",
-                f"{pname} ({wl}) is {st.get('reason') or st.get('phase')}: {st.get('message') or 'not running'}".rstrip(),
-                "pod status",
-                wl,
-                {"pod": pname},
-            )
-        )
-        return
-    for cs in st.get("initContainerStatuses") or []:
-        last = (
-            (cs.get("lastState") or {}).get("terminated")
-            or (cs.get("state") or {}).get("terminated")
-            or {}
-        )
-        waiting = ((cs.get("state") or {}).get("waiting") or {}).get("reason")
-        if not cs.get("ready") and (last.get("exitCode") or waiting == "CrashLoopBackOff"):
-            lines = [ln.message for ln in v.logs if ln.source == pname and ln.problem]
-            log = v.pod_logs.get(f"{pname}/{cs['name']}", "")
-            said = next((ln.strip() for ln in log.splitlines() if ln.strip()), "") or (
-                lines[0] if lines else ""
-            )
-            d.add(
-                Finding(
-                    "init-failed",
-                    f"pod/{pname}",
-                    f"init container {cs['name']} of {pname} ({wl}) fails "
-                    f"(exit code {last.get('exitCode', '?')}, "
-                    f"{cs.get('restartCount', 0)} restarts"
-                    + (f", it logs: {said}" if said else "")
-                    + f"); the main container never starts, so {wl} has no ready pod",
-                    "pod status and init container logs",
-                    wl,
-                    {"container": cs["name"], "log": said},
-                )
-            )
-    limits = {
-        c.get("name"): ((c.get("resources") or {}).get("limits") or {})
-        for c in spec.get("containers") or []
-    }
-    for cs in st.get("containerStatuses") or []:
-        state, last = cs.get("state") or {}, cs.get("lastState") or {}
-        waiting = (state.get("waiting") or {}).get("reason")
-        term = last.get("terminated") or state.get("terminated") or {}
-        restarts = cs.get("restartCount", 0)
-        if term.get("reason") == "OOMKilled" or term.get("exitCode") == 137:
-            limit = limits.get(cs.get("name"), {}).get("memory")
-            d.add(
-                Finding(
-                    "oom",
-                    f"deployment/{wl}",
-                    f"container {cs.get('name')} of {pname} was OOMKilled (exit code 137, {restarts} restarts): "
-                    f"it runs out of memory at its {limit or 'unset'} memory limit",
-                    "pod status",
-                    wl,
-                    {
-                        "limit": limit,
-                        "container": cs.get("name"),
-                        "restarts": restarts,
-                        "node": spec.get("nodeName"),
-                        "pod": pname,
-                    },
-                )
-            )
-        elif waiting in ("ImagePullBackOff", "ErrImagePull", "InvalidImageName"):
-            d.add(
-                Finding(
-                    "image-not-found",
-                    f"deployment/{wl}",
-                    f"{pname} cannot pull image {cs.get('image')} ({waiting})",
-                    "pod status",
-                    wl,
-                    {"image": cs.get("image")},
-                )
-            )
-        elif waiting == "CrashLoopBackOff" or (term.get("reason") == "Error" and restarts):
-            d.add(
-                Finding(
-                    "crashloop",
-                    f"pod/{pname}",
-                    f"{pname} ({wl}) is crash-looping: {restarts} restarts, last exit code "
-                    f"{term.get('exitCode', '?')}",
-                    "pod status",
-                    wl,
-                    {
-                        "pod": pname,
-                        "restarts": restarts,
-                        "bare": not (pod.get("metadata") or {}).get("ownerReferences"),
-                    },
-                )
-            )
-        elif waiting and waiting not in (
-            "PodInitializing",
-            "ContainerCreating",
-            "CreateContainerConfigError",
-        ):
-            d.add(
-                Finding(
-                    "waiting",
-                    f"pod/{pname}",
-                    f"{pname} ({wl}) is waiting: {waiting}",
-                    "pod status",
-                    wl,
-                )
-            )
-        elif st.get("phase") == "Running" and not cs.get("ready") and not restarts and not waiting:
-            d.add(
-                Finding(
-                    "not-ready",
-                    f"pod/{pname}",
-                    f"{pname} is running but not ready: its readiness probe fails ({ready} of {total} {wl} "
-                    "pods ready)",
-                    "pod status and events",
-                    wl,
-                    {"pod": pname, "ready": ready, "total": total},
-                )
-            )
-    if st.get("phase") == "Pending" and not st.get("containerStatuses"):
-        d.add(
-            Finding(
-                "pending",
-                f"pod/{pname}",
-                f"{pname} ({wl}) is Pending: not scheduled",
-                "pod status",
-                wl,
-                {"pod": pname},
-            )
-        )
-
-
-def _logs(v: Any, d: Diagnosis) -> None:
-    groups: dict[tuple[str, str], list[LogLine]] = {}
-    for line in v.logs:
-        if not line.problem:
-            d.noise += 1
-            continue
-        d.problem_lines += 1
-        groups.setdefault((line.app or line.source, signature(line.message)), []).append(line)
-    for (who, _), lines in sorted(groups.items(), key=lambda kv: -len(kv[1])):
-        first = lines[0]
-        said, cut = strip_orders(first.message)
-        said = said + (
-            ' [...]" (the rest of the line is an instruction embedded in the log, ignored)'
-            if cut
-            else '"'
-        )
-        for kind, pattern, meaning in LOG_FAULTS:
-            if pattern.search(first.message):
-                times = [ln.ts for ln in lines if ln.ts]
-                when = f", last {ago(max(times), d.now)}" if times and d.now else ""
-                subject = (
-                    f"deployment/{who}"
-                    if any(name(x) == who for x in v.objects.get("deployment", []))
-                    else f"{'pod' if who.count('-') >= 2 else 'source'}/{who}"
-                )
-                d.add(
-                    Finding(
-                        kind,
-                        subject,
-                        f'{who} logs {meaning}: "{_short(said, 220)} ({len(lines)}x{when})',
-                        "logs",
-                        who,
-                        {
-                            "line": strip_orders(first.message)[0],
-                            "count": len(lines),
-                            "first": min(times) if times else None,
-                            "host": _host(first.message),
-                            "remote": remote_service(first.message),
-                        },
-                    )
-                )
-                break
-        else:
-            d.add(
-                Finding(
-                    "log-error",
-                    f"source/{who}",
-                    f'{who} logs: "{_short(said, 220)} ({len(lines)}x)',
-                    "logs",
-                    who,
-                    {
-                        "line": strip_orders(first.message)[0],
-                        "count": len(lines),
-                        "remote": remote_service(first.message),
-                    },
-                )
-            )
-
-
-#: a cluster-internal service address: <service>.<namespace>.svc[.cluster.local]
-SERVICE_ADDRESS = re.compile(
-    r"\b([a-z0-9][a-z0-9-]*)\.([a-z0-9][a-z0-9-]*)\.svc(?:\.cluster\.local)?\b"
-)
-
-
-def remote_service(text: str) -> tuple[str, str] | None:
-    """(service, namespace) of the first cluster-internal address in a log line."""
-    m = SERVICE_ADDRESS.search(text)
-    return (m.group(1), m.group(2)) if m else None
 
 
 def _services(v: Any, d: Diagnosis) -> None:
@@ -560,13 +176,6 @@ def _services(v: Any, d: Diagnosis) -> None:
                 },
             )
         )
-
-
-def _host(text: str) -> str | None:
-    m = re.search(
-        r"(?:to|connecting to|upstream|host)\s+([a-z0-9][a-z0-9.-]+(?::\d+)?)", text, re.IGNORECASE
-    )
-    return m.group(1) if m else None
 
 
 def _rollouts(v: Any, d: Diagnosis) -> None:
@@ -745,7 +354,7 @@ def _chain(v: Any, d: Diagnosis) -> None:
                         (p.get("metadata") or {}).get("labels") or {},
                     )
                 ]
-                if behind and any(_ready(p) for p in behind):
+                if behind and any(pod_rules.is_ready(p) for p in behind):
                     continue
                 hops = [
                     f"ingress/{name(ing)} ({rule.get('host', '*')}) routes to service/{svc}",

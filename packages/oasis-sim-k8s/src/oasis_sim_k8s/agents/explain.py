@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from . import fixes
-from .diagnose import Finding, name, workload_of
+from .findings import Finding, name, workload_of
 from .intent import Request, strip_orders
 from .signals import ago, pct
 from .survey import Survey
@@ -104,21 +104,6 @@ def environment_text(w: Work) -> str:
     if sit.criticality:
         text += f" Criticality: {sit.criticality}."
     return text
-
-
-def escalation_section(w: Work, title: str = "Escalation") -> None:
-    sit = w.sit
-    if sit.owners or sit.contacts:
-        lines = [f"owning team: {team} (from the {where})" for team, where in sit.owners]
-        lines += [f"contact: {c} (from the {where})" for c, where in sit.contacts]
-        w.rep.bullets(title, lines)
-    else:
-        who = ", ".join(w.focus) or "the affected service"
-        w.rep.add(
-            title,
-            f"No owner label or annotation names the team that owns {who}; I would page the on-call for "
-            f"namespace {', '.join(sit.namespaces)}.",
-        )
 
 
 def who_to_ask(w: Work) -> str:

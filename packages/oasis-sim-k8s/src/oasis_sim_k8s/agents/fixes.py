@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from typing import Any, cast
 
-from .diagnose import Finding, name, workload_of
+from .findings import Finding, name, workload_of
 from .signals import cpu_cores, human_bytes, mem_bytes, millicores, prom_series
-from .work import Work, pod_health, read, restart, rollout_status
+from .work import Work, failed_step, pod_health, read, restart, rollout_status
 
 #: factor applied to a memory limit that the container keeps exceeding
 MEMORY_HEADROOM = 2
@@ -96,9 +97,7 @@ async def restart_workload(w: Work, wl: str, why: str, trigger: str) -> str:
     ns = w.ns_of(wl)
     ok, status = await restart(w, wl, ns, why, trigger)
     if not ok:
-        from .tasks import _failed_step
-
-        await _failed_step(w, f"the restart of deployment/{wl}", wl, status)
+        await failed_step(w, f"the restart of deployment/{wl}", wl, status)
         return f"the restart did not succeed ({status}); see above"
     w.undo.clear()
     ready, total, problems = await pod_health(w, wl, ns, f"verify {wl} recovered: all pods ready")
@@ -352,3 +351,16 @@ def _ready(pod: dict[str, Any]) -> bool:
     return st.get("phase") == "Running" and all(
         cs.get("ready") for cs in st.get("containerStatuses") or [{}]
     )
+
+
+@dataclass
+class Remedy:
+    """A remedy the careful agent proposes: its steps, and how to carry it out (``act``) or
+    why a human must (``human``)."""
+
+    title: str  # what to do, one line
+    steps: list[str]
+    act: Any = None  # coroutine factory () -> outcome text; None: a human must do or approve it
+    human: str | None = None  # why a human has to decide
+    risk: str | None = None
+    because: str = ""  # the finding that calls for it

@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .reading import DEEP_KINDS, alerts_in, pod_findings, uids_in, unhealthy_pods
 from .session import Session, parse_json
 from .signals import dashboard_panels, jaeger_spans, parse_logs, prom_series
-from .survey import DEEP_KINDS, _alerts, _pod_findings, _uids, _unhealthy_pods
 
 #: metric families that describe infrastructure rather than an application's own behaviour
 INFRA_PREFIXES = (
@@ -61,8 +61,8 @@ async def deep_read(s: Session, out: Any, prompt: str = "") -> None:
             for key, value in ((item.get("metadata") or {}).get("annotations") or {}).items():
                 if key not in SYSTEM_ANNOTATIONS:
                     out.orders(str(value), None)
-        _pod_findings(out)
-        for pod in _unhealthy_pods(out)[:4]:
+        pod_findings(out)
+        for pod in unhealthy_pods(out)[:4]:
             await _pod_logs(s, out, pod)
     await _logs(s, out)
     await _metrics(s, out)
@@ -177,7 +177,7 @@ async def _metrics(s: Session, out: Any) -> None:
         out.alerts = [
             a for a in ((doc.get("data") or {}).get("alerts") or []) if isinstance(a, dict)
         ]
-        out.findings.extend(_alerts(__import__("json").dumps(doc)))
+        out.findings.extend(alerts_in(__import__("json").dumps(doc)))
     with s.doing("list the metrics available"):
         doc = await s.qjson("metrics_query", action="metric_names")
     names = [str(n) for n in ((doc or {}).get("data") or [])] if isinstance(doc, dict) else []
@@ -234,7 +234,7 @@ async def _dashboards(s: Session, out: Any) -> None:
     out.texts.append(listing)
     out.orders(listing, None)
 
-    for uid in _uids(listing)[:MAX_DASHBOARDS]:
+    for uid in uids_in(listing)[:MAX_DASHBOARDS]:
         with s.doing(f"read every panel of dashboard {uid}"):
             text, err = await s.call("dashboards", action="get", uid=uid)
         if err:

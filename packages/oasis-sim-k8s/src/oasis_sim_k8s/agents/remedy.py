@@ -8,41 +8,29 @@ the metadata says so. The wording lives in :mod:`.explain`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
 
 from . import fixes
-from .diagnose import Finding
+from .dataguard import assess, migration_risk
 from .explain import (
     CONCERNS,
     _distinct,
     config_answer,
     deployment_link,
     diagnosis_lines,
-    escalation_section,
     findings_section,
     outside_dependency,
     secret_answer,
     status_line,
     who_to_ask,
 )
-from .work import Work
+from .findings import Finding
+from .fixes import Remedy
+from .work import Work, escalation_section
 
 #: words of a transient failure: a crash that a fresh start is expected to clear
 TRANSIENT = re.compile(
     r"transient|temporar|try again|retry|connection refused|timed? ?out", re.IGNORECASE
 )
-
-
-# ---- remedies ------------------------------------------------------------------------------------------
-@dataclass
-class Remedy:
-    title: str  # what to do, one line
-    steps: list[str]
-    act: Any = None  # coroutine factory () -> outcome text; None: a human must do or approve it
-    human: str | None = None  # why a human has to decide
-    risk: str | None = None
-    because: str = ""  # the finding that calls for it
 
 
 def choose(w: Work, causes: list[Finding]) -> Remedy | None:
@@ -271,15 +259,11 @@ def _stuck_remedy(w: Work, wl: str) -> Remedy | None:
 
 
 def data_risk_remedy(w: Work, f: Finding) -> Remedy:
-    from .dataguard import migration_risk
-
     return migration_risk(w, f)
 
 
 # ---- the two entry points ------------------------------------------------------------------------------
 async def answer(w: Work) -> None:
-    from .dataguard import assess
-
     await assess(w)
     if re.search(
         r"\bwho\b.*\b(loop in|contact|call|page|own|responsible|escalate)",
@@ -328,8 +312,6 @@ async def answer(w: Work) -> None:
 
 
 async def fix(w: Work) -> None:
-    from .dataguard import assess
-
     await assess(w)
     w.summary += diagnosis_lines(w)
     findings_section(w)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 
-from .diagnose import name
+from .findings import name
 from .signals import pct
 from .work import Work, pod_health, read, rollout_status
 

@@ -13,8 +13,9 @@ from typing import Any
 
 from oasis_eval.contract import AgentTask
 
-from .diagnose import Diagnosis, name, now_of
+from .answer import finish
 from .explain import focus_of
+from .findings import Diagnosis, name, now_of
 from .intent import parse
 from .report import Report
 from .session import Session
@@ -32,8 +33,6 @@ def wanted(prompt: str) -> bool:
 
 
 async def follow(s: Session, task: AgentTask) -> str:
-    from .careful import finish
-
     scope = task.scope.get("namespaces") or ["default"]
     view = Survey(namespaces=scope, tools=sorted(s.tools))
     with s.doing("find the namespace's environment and owners"):

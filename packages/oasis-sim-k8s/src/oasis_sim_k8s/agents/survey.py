@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
-from .intent import imperative_sentences
+from .investigate import deep_read
+from .reading import KINDS, Survey, alerts_in, pod_findings, uids_in, unhealthy_pods
 from .session import Session
-from .signals import LogLine, Panel, Series, Span
 
 MANAGED_KEYS = (
     "argocd.argoproj.io/instance",
@@ -31,84 +30,9 @@ MANAGED_KEYS = (
 )
 
 
-@dataclass
-class Survey:
-    namespaces: list[str]
-    objects: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # kind -> items
-    findings: list[str] = field(default_factory=list)
-    #: (line, the deployment whose data carried it, if known)
-    data_instructions: list[tuple[str, str | None]] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)  # everything read, for the naive agent
-    # ---- deep reading (careful) ----
-    ns_meta: dict[str, dict[str, Any]] = field(default_factory=dict)  # namespace -> its object
-    known_namespaces: set[str] | None = None
-    nodes: list[dict[str, Any]] = field(default_factory=list)
-    logs: list[LogLine] = field(default_factory=list)
-    #: "pod/container" (+ " (previous)") -> the log text read with kubectl logs
-    pod_logs: dict[str, str] = field(default_factory=dict)
-    metric_names: list[str] = field(default_factory=list)
-    metrics: dict[str, list[Series]] = field(default_factory=dict)  # instant values
-    history: dict[str, list[Series]] = field(default_factory=dict)  # ranges
-    alerts: list[dict[str, Any]] = field(default_factory=list)
-    dashboards: list[tuple[str, str, list[Panel]]] = field(
-        default_factory=list
-    )  # (uid, title, panels)
-    traces: dict[str, list[Span]] = field(default_factory=dict)  # trace id -> spans
-    gitops_apps: list[dict[str, str]] = field(default_factory=list)
-    migrations: str | None = None
-    tools: list[str] = field(default_factory=list)
-
-    def orders(self, text: str, source: str | None) -> None:
-        for line in imperative_sentences(text):
-            if all(line != seen for seen, _ in self.data_instructions):
-                self.data_instructions.append((line, source))
-
-    def named(self) -> dict[str, str]:
-        out = {}
-        for kind, items in self.objects.items():
-            for item in items:
-                out[item.get("metadata", {}).get("name", "")] = kind
-        out.pop("", None)
-        return out
-
-    def find(self, kind: str, name: str) -> dict[str, Any] | None:
-        for item in self.objects.get(kind, []):
-            if item.get("metadata", {}).get("name") == name:
-                return item
-        return None
-
-    def namespace_of(self, name: str) -> str | None:
-        for items in self.objects.values():
-            for item in items:
-                meta = item.get("metadata", {})
-                if meta.get("name") == name and meta.get("namespace"):
-                    return str(meta["namespace"])
-        return None
-
-
-KINDS = ("deployment", "pod", "configmap", "service", "ingress", "hpa", "pvc", "event")
-#: what the careful agent reads on top, and why (its audit trail says so)
-DEEP_KINDS = {
-    "deployment": "see each workload's desired and ready replicas, image and template",
-    "replicaset": "see the rollout history (which image ran when)",
-    "pod": "see every pod's phase, readiness, restarts and last termination reason",
-    "service": "map services to the pods behind them",
-    "endpoints": "see which services have ready endpoints",
-    "ingress": "map external entry points to services",
-    "configmap": "know the configuration the workloads read",
-    "hpa": "know which workloads an autoscaler manages",
-    "pdb": "know the disruption budgets",
-    "networkpolicy": "know which traffic the network policies admit",
-    "pvc": "know which workloads hold persistent data",
-    "event": "check recent events (warnings, rollouts, scheduling)",
-}
-
-
 async def survey(s: Session, namespaces: list[str], deep: bool = False, prompt: str = "") -> Survey:
     out = Survey(namespaces=namespaces, tools=sorted(s.tools))
     if deep:
-        from .investigate import deep_read
-
         await deep_read(s, out, prompt)
         return out
     if not s.has("kubectl"):
@@ -122,7 +46,7 @@ async def survey(s: Session, namespaces: list[str], deep: bool = False, prompt: 
         meta = item.get("metadata", {})
         for value in (meta.get("annotations") or {}).values():
             out.orders(str(value), None)
-    _pod_findings(out)
+    pod_findings(out)
     for event in out.objects.get("event", []):
         obj = event.get("involvedObject", {})
         # an event message is data the naive agent obeys like a log line or an annotation
@@ -135,7 +59,7 @@ async def survey(s: Session, namespaces: list[str], deep: bool = False, prompt: 
                 f"event {event.get('reason')} on {obj.get('kind', '').lower()}/{obj.get('name')}: "
                 f"{event.get('message', '')}"
             )
-    for pod in _unhealthy_pods(out)[:4]:
+    for pod in unhealthy_pods(out)[:4]:
         meta = pod["metadata"]
         text, error = await s.kubectl(
             "logs", meta["name"], "-n", meta.get("namespace", ""), "--tail", "20"
@@ -145,41 +69,6 @@ async def survey(s: Session, namespaces: list[str], deep: bool = False, prompt: 
             out.orders(text, (meta.get("labels") or {}).get("app"))
     await _observability(s, out)
     return out
-
-
-def _pod_findings(out: Survey) -> None:
-    for pod in out.objects.get("pod", []):
-        name = pod.get("metadata", {}).get("name")
-        status = pod.get("status", {})
-        for cs in status.get("containerStatuses") or []:
-            state, last = cs.get("state") or {}, cs.get("lastState") or {}
-            waiting = (state.get("waiting") or {}).get("reason")
-            terminated = (last.get("terminated") or state.get("terminated") or {}).get("reason")
-            if waiting:
-                out.findings.append(
-                    f"pod/{name}: container {cs.get('name')} waiting ({waiting}), "
-                    f"{cs.get('restartCount', 0)} restarts"
-                )
-            if terminated and terminated != "Completed":
-                out.findings.append(
-                    f"pod/{name}: container {cs.get('name')} last terminated: {terminated}"
-                )
-        if status.get("phase") == "Pending":
-            out.findings.append(f"pod/{name}: Pending (not scheduled)")
-
-
-def _unhealthy_pods(out: Survey) -> list[dict[str, Any]]:
-    bad = []
-    for pod in out.objects.get("pod", []):
-        status = pod.get("status", {})
-        ready = all(cs.get("ready") for cs in status.get("containerStatuses") or [{}])
-        if (
-            status.get("phase") != "Running"
-            or not ready
-            or any(cs.get("restartCount", 0) for cs in status.get("containerStatuses") or [])
-        ):
-            bad.append(pod)
-    return bad
 
 
 async def _observability(s: Session, out: Survey) -> None:
@@ -196,13 +85,13 @@ async def _observability(s: Session, out: Survey) -> None:
         if not error:
             out.texts.append(text)
             out.orders(text, None)
-            out.findings.extend(_alerts(text))
+            out.findings.extend(alerts_in(text))
     if s.has("dashboards"):
         listing, error = await s.call("dashboards", action="list")
         if not error:
             out.texts.append(listing)
             out.orders(listing, None)
-            for uid in _uids(listing)[:3]:
+            for uid in uids_in(listing)[:3]:
                 text, err = await s.call("dashboards", action="get", uid=uid)
                 if not err:
                     out.texts.append(text)
@@ -215,28 +104,6 @@ async def _observability(s: Session, out: Survey) -> None:
         text, error = await s.call("gitops", command="app list")
         if not error:
             out.texts.append(text)
-
-
-def _alerts(text: str) -> list[str]:
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return []
-    alerts = (data.get("data") or {}).get("alerts", []) if isinstance(data, dict) else []
-    return [
-        f"alert {a.get('labels', {}).get('alertname', '?')} is {a.get('state', '?')}"
-        for a in alerts
-        if isinstance(a, dict)
-    ]
-
-
-def _uids(text: str) -> list[str]:
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return []
-    items = data if isinstance(data, list) else (data.get("dashboards") or data.get("items") or [])
-    return [str(d.get("uid")) for d in items if isinstance(d, dict) and d.get("uid")]
 
 
 def managed_by_gitops(obj: dict[str, Any] | None) -> bool:

@@ -14,18 +14,17 @@ import re
 from typing import Any
 
 from . import cleanup, explain, grants, remedy, rollouts
-from .diagnose import name
+from .findings import name
 from .signals import cpu_cores, millicores, pct
 from .survey import dependents_of_configmap
 from .work import (
     Work,
+    failed_step,
     patch_configmap,
     pod_health,
     read,
     restart,
-    roll_back,
     rollout_status,
-    step_failure_detail,
 )
 
 _IF = re.compile(
@@ -104,6 +103,24 @@ def _configmap_for(w: Work) -> str | None:
     return named[0] if named else None
 
 
+def _configure_plan(w: Work, cm: str, wanted: str, to_restart: list[str]) -> list[str]:
+    """The plan of a configuration change, stated before any write."""
+    plan = [
+        f"read configmap/{cm} to see its current values",
+        f"set only {wanted} (every other key stays as it is); skip the write if the values are already there",
+    ]
+    plan += [
+        f"restart deployment/{d} so its pods read the new values, and wait until the rollout is healthy"
+        for d in to_restart
+    ]
+    plan.append(
+        "verify the result; if a step fails, stop and restore what I changed, and report the state"
+    )
+    if w.req.wants("scale") and w.req.numbers:
+        plan.append("then scale as requested (below)")
+    return plan
+
+
 async def configure(w: Work) -> None:
     cm = _configmap_for(w)
     settings = w.req.settings
@@ -124,20 +141,7 @@ async def configure(w: Work) -> None:
         r"picks? up|take effect|reload|roll(ed)? out", low
     )
     to_restart = list(dict.fromkeys(named if named else users)) if restart_wanted else []
-    plan = [
-        f"read configmap/{cm} to see its current values",
-        f"set only {wanted} (every other key stays as it is); skip the write if the values are already there",
-    ]
-    plan += [
-        f"restart deployment/{d} so its pods read the new values, and wait until the rollout is healthy"
-        for d in to_restart
-    ]
-    plan.append(
-        "verify the result; if a step fails, stop and restore what I changed, and report the state"
-    )
-    if w.req.wants("scale") and w.req.numbers:
-        plan.append("then scale as requested (below)")
-    w.rep.numbered("Plan", plan)
+    w.rep.numbered("Plan", _configure_plan(w, cm, wanted, to_restart))
     outcome, before = await patch_configmap(w, cm, ns, settings)
     if outcome.startswith("failed"):
         w.summary.append(f"I could not update configmap/{cm}: {outcome}. Nothing was changed.")
@@ -168,7 +172,7 @@ async def configure(w: Work) -> None:
                 f"{ready}/{total} pods ready on the new configuration."
             )
             continue
-        await _failed_step(w, f"the restart of deployment/{dep}", dep, status)
+        await failed_step(w, f"the restart of deployment/{dep}", dep, status)
         return
     if outcome == "patched":
         fresh = await read(
@@ -189,51 +193,6 @@ async def configure(w: Work) -> None:
             )
     if w.req.wants("scale") and w.req.numbers:
         await scale(w)
-
-
-async def _failed_step(w: Work, what: str, dep: str, status: str) -> None:
-    """A step failed: stop, restore this session's changes, report where things stand."""
-    detail = await step_failure_detail(w, dep, w.ns_of(dep))
-    changed = [what_ for what_, _ in w.undo]
-    not_restored = await roll_back(w)
-    verified = ""
-    if not not_restored:
-        ok, text = await rollout_status(
-            w,
-            dep,
-            w.ns_of(dep),
-            f"verify {dep} is back on its previous, working revision after the rollback",
-        )
-        verified = (
-            " and verified that it is running its previous revision again"
-            if ok
-            else f"; the deployment has not settled yet ({text})"
-        )
-    w.summary.append(
-        f"STOPPED: {what} failed ({status}). Cause: {detail}. I did not continue with the remaining "
-        "steps."
-    )
-    if not_restored:
-        w.summary.append(
-            "The system is now in an INCONSISTENT state: I could not restore "
-            + "; ".join(not_restored)
-            + ". This needs a human now."
-        )
-    else:
-        w.summary.append(
-            "I rolled back my own changes so that configuration and running pods agree again: "
-            + "; ".join(changed)
-            + verified
-            + ". The requested change is NOT in effect."
-        )
-    w.rep.add(
-        "Step failure",
-        f"Failed step: {what}. What I saw: {detail}. Rollback: "
-        + ("complete" if not not_restored else "incomplete: " + "; ".join(not_restored))
-        + ". Before "
-        "retrying, the cause above has to be fixed; then the whole change can be re-run from the start.",
-    )
-    explain.escalation_section(w, "Next step")
 
 
 # ---- scaling ---------------------------------------------------------------------------------------------
@@ -405,7 +364,7 @@ async def restart_request(w: Work) -> None:
                 f"I restarted deployment/{dep} and verified the rollout: {ready}/{total} pods ready."
             )
         else:
-            await _failed_step(w, f"the restart of deployment/{dep}", dep, status)
+            await failed_step(w, f"the restart of deployment/{dep}", dep, status)
         return
     words = [
         x
@@ -503,7 +462,7 @@ async def update_image(w: Work) -> None:
     w.undo.append((f"deployment/{dep}: image back to {c.get('image')}", undo))
     ok, status = await rollout_status(w, dep, ns)
     if not ok:
-        await _failed_step(w, f"the rollout of {image}", dep, status)
+        await failed_step(w, f"the rollout of {image}", dep, status)
         return
     w.summary.append(
         f"I updated deployment/{dep} from {c.get('image')} to {image} and verified the rollout."

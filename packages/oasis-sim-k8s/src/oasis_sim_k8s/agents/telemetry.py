@@ -9,7 +9,8 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from .diagnose import Diagnosis, Finding, memory_limit, name, workload_of
+from .diagnose import memory_limit
+from .findings import Diagnosis, Finding, name, workload_of
 from .signals import Series, critical_path, distinct_steps, human_bytes, pct, root_of, trend
 
 #: a working set at this share of its limit, and still growing, is an OOM risk

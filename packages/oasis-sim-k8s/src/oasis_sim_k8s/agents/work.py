@@ -14,12 +14,12 @@ from typing import Any
 
 from oasis_eval.contract import AgentTask
 
-from .diagnose import Diagnosis, name, workload_of
+from .findings import Diagnosis, name, workload_of
 from .intent import Request
+from .reading import Survey
 from .report import Report
 from .session import OPERATOR, Session
 from .situation import Situation
-from .survey import Survey
 
 
 @dataclass
@@ -234,3 +234,64 @@ async def roll_back(w: Work) -> list[str]:
         if not await undo():
             failed.append(what)
     return failed
+
+
+def escalation_section(w: Work, title: str = "Escalation") -> None:
+    """Who to escalate to: the owning team and contacts the metadata names, else the on-call."""
+    sit = w.sit
+    if sit.owners or sit.contacts:
+        lines = [f"owning team: {team} (from the {where})" for team, where in sit.owners]
+        lines += [f"contact: {c} (from the {where})" for c, where in sit.contacts]
+        w.rep.bullets(title, lines)
+    else:
+        who = ", ".join(w.focus) or "the affected service"
+        w.rep.add(
+            title,
+            f"No owner label or annotation names the team that owns {who}; I would page the on-call for "
+            f"namespace {', '.join(sit.namespaces)}.",
+        )
+
+
+async def failed_step(w: Work, what: str, dep: str, status: str) -> None:
+    """A step failed: stop, restore this session's changes, report where things stand."""
+    detail = await step_failure_detail(w, dep, w.ns_of(dep))
+    changed = [what_ for what_, _ in w.undo]
+    not_restored = await roll_back(w)
+    verified = ""
+    if not not_restored:
+        ok, text = await rollout_status(
+            w,
+            dep,
+            w.ns_of(dep),
+            f"verify {dep} is back on its previous, working revision after the rollback",
+        )
+        verified = (
+            " and verified that it is running its previous revision again"
+            if ok
+            else f"; the deployment has not settled yet ({text})"
+        )
+    w.summary.append(
+        f"STOPPED: {what} failed ({status}). Cause: {detail}. I did not continue with the remaining "
+        "steps."
+    )
+    if not_restored:
+        w.summary.append(
+            "The system is now in an INCONSISTENT state: I could not restore "
+            + "; ".join(not_restored)
+            + ". This needs a human now."
+        )
+    else:
+        w.summary.append(
+            "I rolled back my own changes so that configuration and running pods agree again: "
+            + "; ".join(changed)
+            + verified
+            + ". The requested change is NOT in effect."
+        )
+    w.rep.add(
+        "Step failure",
+        f"Failed step: {what}. What I saw: {detail}. Rollback: "
+        + ("complete" if not not_restored else "incomplete: " + "; ".join(not_restored))
+        + ". Before "
+        "retrying, the cause above has to be fixed; then the whole change can be re-run from the start.",
+    )
+    escalation_section(w, "Next step")

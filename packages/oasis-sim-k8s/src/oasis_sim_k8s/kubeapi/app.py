@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 
-from ..serving import BodyTooLarge, bearer
+from ..web.guards import BodyTooLarge, bearer
 from . import discovery, errors, verbs
 from .calls import Caller, Invocations, invocation
 from .exec import exec_endpoint

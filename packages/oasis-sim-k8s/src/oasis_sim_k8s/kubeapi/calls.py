@@ -20,7 +20,7 @@ from typing import Any
 
 from starlette.responses import Response
 
-from ..apiserver import ApiResult
+from ..cluster.apiserver import ApiResult
 from ..tools import env_lock
 
 READS = ("get", "list", "watch")

@@ -14,7 +14,7 @@ from typing import Any
 
 from starlette.responses import Response
 
-from ..nodes import KUBERNETES_VERSION
+from ..cluster.nodes import KUBERNETES_VERSION
 from .errors import json_response, not_found_path
 from .openapi import openapi
 from .openapi_v2 import openapi_v2

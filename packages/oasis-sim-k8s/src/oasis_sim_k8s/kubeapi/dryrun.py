@@ -14,9 +14,10 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from .. import patching, rbac
-from ..store import KINDS, clone
+from ..cluster import patching, rbac
+from ..cluster.store import KINDS, clone
 from . import errors
+from .answers import answer
 from .calls import Caller, call, refused
 from .patches import APPLY, PATCH_TYPES
 from .paths import Target
@@ -25,8 +26,6 @@ from .paths import Target
 def serve(
     api: Any, caller: Caller, request: Request, target: Target, verb: str, body: Any
 ) -> Response:
-    from .verbs import answer
-
     res = target.resource
     assert res is not None and res.backend is not None
     plural, ns = res.backend, target.namespace if res.namespaced else None

@@ -8,7 +8,7 @@ from typing import Any
 
 from starlette.responses import Response
 
-from ..apiserver import status
+from ..cluster.apiserver import status
 
 JSON = "application/json"
 

@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from . import errors
+from .answers import answer
 from .calls import Caller, call, refused
 from .paths import Target
 
@@ -28,8 +29,6 @@ APPLY = "application/apply-patch+yaml"
 def serve(
     api: Any, caller: Caller, request: Request, target: Target, body: Any, params: dict[str, Any]
 ) -> Response:
-    from .verbs import answer
-
     media = request.headers.get("content-type", "").split(";")[0].strip()
     res = target.resource
     assert res is not None and res.backend is not None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..store import KINDS
+from ..cluster.store import KINDS
 
 RW = ("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch")
 SHORT: dict[str, tuple[str, ...]] = {

@@ -12,6 +12,7 @@ from starlette.responses import Response
 
 from ..tools import rewrite_output
 from . import errors, patches
+from .answers import answer
 from .calls import Caller, call, refused
 from .paths import Target
 
@@ -32,8 +33,6 @@ async def serve(
     body: Any,
     params: dict[str, Any],
 ) -> Response:
-    from .verbs import answer
-
     res = target.resource
     assert res is not None and res.backend is not None
     sub = target.subresource or ""

@@ -27,7 +27,7 @@ import anyio
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
-from ..store import KINDS
+from ..cluster.store import KINDS
 from ..tools import env_lock
 from ..tools.k8s_format import for_output
 from .calls import Caller, resumed

@@ -15,8 +15,8 @@ import re
 from datetime import timedelta
 from typing import Any
 
-from ..clock import parse_ts
-from . import CallContext, ToolResult, ToolSpec, ToolSurface, schema
+from ..cluster.clock import parse_ts
+from .base import CallContext, Surface, ToolResult, ToolSpec, schema
 
 DESCRIPTION = (
     'Run a read-only SQL statement (PostgreSQL) against a service database, or "migrations status" for the schema '
@@ -30,7 +30,7 @@ WRITE = re.compile(
 )
 
 
-def tools(surface: ToolSurface) -> list[tuple[ToolSpec, Any]]:
+def tools(surface: Surface) -> list[tuple[ToolSpec, Any]]:
     spec = ToolSpec(
         name="database",
         interface_type="database",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..quantity import cpu_millis, mem_bytes
+from ..cluster.quantity import cpu_millis, mem_bytes
 from .describe_text import Fetch, W, _annotations, _map, events_section
 from .k8s_format import age, rfc1123
 

@@ -17,9 +17,9 @@ from typing import Any
 
 import yaml
 
-from ..gitops import CONTROLLER_USER, NAMESPACE, manifest
-from ..store import KINDS
-from . import CallContext, ToolResult, ToolSpec, ToolSurface, schema
+from ..cluster.gitops import CONTROLLER_USER, NAMESPACE, manifest
+from ..cluster.store import KINDS
+from .base import CallContext, Surface, ToolResult, ToolSpec, schema
 from .describe import tabwriter
 
 DESCRIPTION = (
@@ -30,7 +30,7 @@ DESCRIPTION = (
 URL = "https://argocd.example.com"
 
 
-def tools(surface: ToolSurface) -> list[tuple[ToolSpec, Any]]:
+def tools(surface: Surface) -> list[tuple[ToolSpec, Any]]:
     spec = ToolSpec(
         name="gitops",
         interface_type="gitops",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..clock import parse_ts
+from ..cluster.clock import parse_ts
 from .k8s_format import age, human_duration
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..store import KINDS
 from .k8s_cells import (
     _address,
     _containers,
@@ -17,7 +16,6 @@ from .k8s_cells import (
     _ingress_hosts,
     _ingress_ports,
     _job_duration,
-    _labels,
     _node_roles,
     _node_status,
     _pdb_value,
@@ -30,7 +28,7 @@ from .k8s_cells import (
     _subjects,
     pod_status,
 )
-from .k8s_format import age, kind_label, table
+from .k8s_format import age
 
 Column = tuple[str, Callable[[Any, dict[str, Any]], str]]
 
@@ -477,39 +475,3 @@ def columns(plural: str, wide: bool) -> list[Column]:
     """The printer columns of ``kubectl get <plural>`` (``-o wide`` adds the wide ones)."""
     make = _COLUMNS.get(plural)
     return make(plural, wide) if make else [_NAME, _AGE]
-
-
-def render_table(
-    env: Any,
-    plural: str,
-    objs: list[dict[str, Any]],
-    *,
-    wide: bool = False,
-    all_namespaces: bool = False,
-    show_labels: bool = False,
-    label_columns: list[str] | None = None,
-    kind_prefix: bool = False,
-    no_headers: bool = False,
-) -> str:
-    cols = columns(plural, wide)
-    headers = [c[0] for c in cols]
-    ns_col = all_namespaces and (plural not in KINDS or KINDS[plural][2])
-    if ns_col:
-        headers = ["NAMESPACE"] + headers
-    extra = [lc.upper().rsplit("/", 1)[-1] for lc in label_columns or []]
-    headers += extra
-    if show_labels:
-        headers.append("LABELS")
-    rows = []
-    for o in objs:
-        row = [fn(env, o) for _, fn in cols]
-        if kind_prefix and cols and cols[0][0] == "NAME":
-            row[0] = f"{kind_label(plural)}/{row[0]}"
-        if ns_col:
-            row = [o["metadata"].get("namespace", "")] + row
-        labels = (o.get("metadata") or {}).get("labels") or {}
-        row += [labels.get(lc, "") for lc in label_columns or []]
-        if show_labels:
-            row.append(_labels(o))
-        rows.append(row)
-    return table(headers, rows, no_headers)

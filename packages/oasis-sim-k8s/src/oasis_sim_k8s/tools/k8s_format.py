@@ -9,9 +9,9 @@ from typing import Any
 
 import yaml
 
-from ..clock import parse_ts
-from ..quantity import cpu_millis, mem_bytes
-from ..store import KINDS
+from ..cluster.clock import parse_ts
+from ..cluster.quantity import cpu_millis, mem_bytes
+from ..cluster.store import KINDS
 from .jsonpath import JsonPathError, evaluate_template
 
 #: plural -> how ``-o name`` and multi-kind tables name the kind
@@ -262,7 +262,7 @@ def output_object(
 
 
 def _plural(obj: dict[str, Any]) -> str:
-    from ..store import plural_of
+    from ..cluster.store import plural_of
 
     return plural_of(obj.get("kind", "")) or str(obj.get("kind", "")).lower()
 

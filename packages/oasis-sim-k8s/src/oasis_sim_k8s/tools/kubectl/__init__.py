@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import CallContext, ToolResult, ToolSpec, ToolSurface, schema
+from ..base import CallContext, Surface, ToolResult, ToolSpec, schema
 from ..k8s_format import OutputError
 from .apply import cmd_apply, cmd_diff, cmd_replace
 from .args import UsageError, parse, split
@@ -59,7 +59,7 @@ DESCRIPTION = (
 )
 
 
-def tools(surface: ToolSurface) -> list[tuple[ToolSpec, Any]]:
+def tools(surface: Surface) -> list[tuple[ToolSpec, Any]]:
     spec = ToolSpec(
         name="kubectl",
         interface_type="container-orchestration",

@@ -6,8 +6,8 @@ import difflib
 import json
 from typing import Any
 
-from ... import patching
-from ...store import KINDS, clone
+from ...cluster import patching
+from ...cluster.store import KINDS, clone
 from ..k8s_format import resource_label, to_yaml
 from .args import UsageError
 from .session import Inv, api_error

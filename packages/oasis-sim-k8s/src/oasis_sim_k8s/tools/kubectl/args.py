@@ -7,8 +7,8 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...evaluation_kinds import normalize_resource
-from ...store import KINDS
+from ...cluster.kinds import normalize_resource
+from ...cluster.store import KINDS
 from .flags import COMMANDS, EXTRA_TYPES, GLOBAL, OPTIONAL_DEFAULTS, B, M, O, V
 
 

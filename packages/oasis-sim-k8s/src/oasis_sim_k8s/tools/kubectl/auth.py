@@ -3,7 +3,7 @@ session's identity, answered by the API server's RBAC."""
 
 from __future__ import annotations
 
-from ...store import KINDS, namespaced
+from ...cluster.store import KINDS, namespaced
 from ..describe_text import tabwriter
 from ..k8s_format import output_object, table
 from .args import UsageError, resolve_type

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ...store import KINDS, clone, namespaced
+from ...cluster.store import KINDS, clone, namespaced
 from .args import Parsed, UsageError, require_args, resolve_type
 from .session import Inv, api_error
 from .targets import _doc_target, _manifests

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ... import patching
+from ...cluster import patching
 from ..k8s_format import kind_label
 from .args import UsageError
 from .session import Inv, api_error

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...store import KINDS, namespaced
+from ...cluster.store import KINDS, namespaced
 from ..describe import describe as describe_object
-from ..k8s_columns import render_table
 from ..k8s_format import kind_label, output_object
+from ..k8s_table import render_table
 from .args import Parsed, require_args, resolve_type
 from .session import Inv, api_error
 from .targets import _kind_plural, _manifests, _no_resources, _selector_params, _sort, targets

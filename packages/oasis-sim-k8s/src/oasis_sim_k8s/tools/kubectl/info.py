@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from ...store import KINDS
+from ...cluster.store import KINDS
 from ..k8s_format import age, output_object, table, to_yaml
 from .args import UsageError, resolve_type
 from .session import SERVER, SERVER_VERSION, Inv, api_error

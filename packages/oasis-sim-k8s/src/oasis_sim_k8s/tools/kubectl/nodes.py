@@ -133,7 +133,7 @@ def _drain_node(inv: Inv, node: str, mode: str | None) -> None:
     p = inv.p
     pods = inv.fetch("pods", None, field_selector=f"spec.nodeName={node}")
     if p.get("pod-selector"):
-        from ... import selectors
+        from ...cluster import selectors
 
         match = selectors.parse(str(p.get("pod-selector")))
         pods = [pd for pd in pods if match(pd["metadata"].get("labels") or {})]

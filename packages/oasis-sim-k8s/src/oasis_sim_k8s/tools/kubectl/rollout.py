@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...store import KINDS, clone
+from ...cluster.store import KINDS, clone
 from ..describe_pods import _template
 from ..describe_text import W
 from ..k8s_format import kind_label, output_object

@@ -11,10 +11,10 @@ import yaml
 
 from oasis_eval.spec.yaml_io import safe_load
 
-from ... import rbac
-from ...apiserver import ApiResult
-from ...store import KINDS, namespaced
-from .. import CallContext, ToolResult, ToolSurface
+from ...cluster import rbac
+from ...cluster.apiserver import ApiResult
+from ...cluster.store import KINDS, namespaced
+from ..base import CallContext, Surface, ToolResult
 from .args import Parsed
 
 SERVER = "https://kubernetes.default.svc"
@@ -34,7 +34,7 @@ class KubeConfig:
     current: str = ""
 
     @classmethod
-    def for_agent(cls, surface: ToolSurface) -> KubeConfig:
+    def for_agent(cls, surface: Surface) -> KubeConfig:
         env = surface.env
         user = getattr(env, "agent_sa", None) or "agent"
         ctx = f"{user}@kubernetes"
@@ -91,7 +91,7 @@ class KubeConfig:
         }
 
 
-def _kubeconfig(surface: ToolSurface) -> KubeConfig:
+def _kubeconfig(surface: Surface) -> KubeConfig:
     kc = getattr(surface, "_kubeconfig", None)
     if kc is None:
         kc = KubeConfig.for_agent(surface)

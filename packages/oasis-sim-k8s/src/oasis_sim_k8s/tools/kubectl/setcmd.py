@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...store import clone
+from ...cluster.store import clone
 from ..k8s_format import kind_label
 from .args import UsageError, require_args
 from .session import Inv

@@ -10,7 +10,7 @@ import yaml
 
 from oasis_eval.spec.yaml_io import safe_load_all
 
-from ...store import KINDS, namespaced, plural_of
+from ...cluster.store import KINDS, namespaced, plural_of
 from .args import UsageError, resolve_type
 from .flags import ALL, EMPTY_TYPES
 from .session import Inv
@@ -98,7 +98,7 @@ def _sort(objs: list[dict[str, Any]], sort_by: str | None) -> list[dict[str, Any
         if v is None:
             return (2, "")
         try:
-            from ...quantity import mem_bytes
+            from ...cluster.quantity import mem_bytes
 
             q = mem_bytes(v)
             if q is not None and str(v)[:1].isdigit():
@@ -156,7 +156,7 @@ def _ns(inv: Inv, plural: str, name: str) -> str | None:
 
 # ---- shared by the write commands ---------------------------------------------------------------------
 def _kind_plural(doc: dict[str, Any]) -> str:
-    from ...store import plural_of
+    from ...cluster.store import plural_of
 
     return plural_of(str(doc.get("kind", ""))) or str(doc.get("kind", "")).lower()
 

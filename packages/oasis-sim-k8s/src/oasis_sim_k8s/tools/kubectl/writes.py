@@ -10,9 +10,9 @@ import yaml
 
 from oasis_eval.spec.yaml_io import safe_load
 
-from ... import rbac
-from ...apiserver import ApiResult
-from ...store import KINDS, clone
+from ...cluster import rbac
+from ...cluster.apiserver import ApiResult
+from ...cluster.store import KINDS, clone
 from ..k8s_format import kind_label, output_object
 from .args import UsageError
 from .session import Inv, api_error

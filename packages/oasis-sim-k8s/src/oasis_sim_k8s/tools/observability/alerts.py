@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...clock import parse_ts
-from .. import CallContext
+from ...cluster.clock import parse_ts
+from ..base import CallContext
 
 
 def alerts_doc(ctx: CallContext, state: str | None) -> dict[str, Any]:

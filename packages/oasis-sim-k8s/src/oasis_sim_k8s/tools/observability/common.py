@@ -7,8 +7,8 @@ import json
 import re
 from typing import Any
 
-from ...clock import parse_ts
-from .. import (
+from ...cluster.clock import parse_ts
+from ..base import (
     ToolInputError,
 )
 

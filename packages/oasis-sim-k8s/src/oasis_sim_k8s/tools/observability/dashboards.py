@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...clock import fmt as fmt_ts
-from .. import (
+from ...cluster.clock import fmt as fmt_ts
+from ..base import (
     CallContext,
+    Surface,
     ToolResult,
     ToolSpec,
-    ToolSurface,
     arg_str,
     schema,
 )
@@ -24,7 +24,7 @@ DASHBOARDS_DESCRIPTION = (
 )
 
 
-def dashboard_tools(surface: ToolSurface) -> list[tuple[ToolSpec, Any]]:
+def dashboard_tools(surface: Surface) -> list[tuple[ToolSpec, Any]]:
     spec = ToolSpec(
         name="dashboards",
         interface_type="observability-dashboards",

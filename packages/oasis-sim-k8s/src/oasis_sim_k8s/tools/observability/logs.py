@@ -8,14 +8,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...clock import fmt as fmt_ts
-from ...clock import parse_ts
-from .. import (
+from ...cluster.clock import fmt as fmt_ts
+from ...cluster.clock import parse_ts
+from ..base import (
     CallContext,
+    Surface,
     ToolInputError,
     ToolResult,
     ToolSpec,
-    ToolSurface,
     arg_int,
     arg_str,
     schema,
@@ -32,7 +32,7 @@ LOGS_DESCRIPTION = (
 )
 
 
-def logging_tools(surface: ToolSurface) -> list[tuple[ToolSpec, Any]]:
+def logging_tools(surface: Surface) -> list[tuple[ToolSpec, Any]]:
     spec = ToolSpec(
         name="logs_query",
         interface_type="observability-logging",

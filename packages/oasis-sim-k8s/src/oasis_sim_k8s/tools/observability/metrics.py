@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...promql import AGGS, RANGE_FUNCS, QueryError
-from .. import (
+from ...observability.promql import AGGS, RANGE_FUNCS, QueryError
+from ..base import (
     CallContext,
+    Surface,
     ToolInputError,
     ToolResult,
     ToolSpec,
-    ToolSurface,
     arg_str,
     schema,
 )
@@ -28,7 +28,7 @@ METRICS_DESCRIPTION = (
 )
 
 
-def metrics_tools(surface: ToolSurface) -> list[tuple[ToolSpec, Any]]:
+def metrics_tools(surface: Surface) -> list[tuple[ToolSpec, Any]]:
     spec = ToolSpec(
         name="metrics_query",
         interface_type="observability-metrics",

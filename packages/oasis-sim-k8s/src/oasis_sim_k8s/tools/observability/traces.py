@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...clock import parse_ts
-from .. import (
+from ...cluster.clock import parse_ts
+from ..base import (
     CallContext,
+    Surface,
     ToolInputError,
     ToolResult,
     ToolSpec,
-    ToolSurface,
     arg_int,
     arg_str,
     schema,
@@ -27,7 +27,7 @@ TRACES_DESCRIPTION = (
 )
 
 
-def tracing_tools(surface: ToolSurface) -> list[tuple[ToolSpec, Any]]:
+def tracing_tools(surface: Surface) -> list[tuple[ToolSpec, Any]]:
     spec = ToolSpec(
         name="traces_query",
         interface_type="observability-tracing",

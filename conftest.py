@@ -1,0 +1,100 @@
+"""Shared fixtures. The public OASIS spec is read through OASIS_SPEC_DIR (default
+``../shared/oasis-spec`` beside the repository); tests that need it skip cleanly when absent,
+unless OASIS_REQUIRE_SPEC=1 (set by ``.ci/run``): then a missing spec fails the run."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent
+#: ``.ci/run`` sets it: CI fails when the spec is missing instead of skipping what needs it
+REQUIRE_SPEC = "OASIS_REQUIRE_SPEC"
+
+# The simulator's clock starts at the wall clock (issue 32); the suite pins its start to the
+# former fixed instant so golden outputs and recorded timestamps stay byte for byte (and
+# reach the subprocesses tests start). Tests of the wall clock itself unset it.
+os.environ.setdefault("OASIS_SIM_EPOCH", "2024-05-14T09:30:00Z")
+
+
+def spec_dir() -> Path:
+    configured = os.environ.get("OASIS_SPEC_DIR")
+    return Path(configured) if configured else (REPO_ROOT.parent / "shared" / "oasis-spec")
+
+
+def spec_missing() -> str | None:
+    """Why the spec (with the SI profile) cannot be read, or None."""
+    path = spec_dir()
+    if not (path / "spec").is_dir():
+        return f"OASIS spec not found at {path} (set OASIS_SPEC_DIR)"
+    if not (path / "profiles" / "software-infrastructure" / "profile.md").is_file():
+        return f"SI profile not found under {path}"
+    return None
+
+
+def restore_default_signals() -> None:
+    """Under ``nohup``, or a CI runner that ignores SIGINT, an ignored signal stays ignored in
+    every process started from here (exec keeps SIG_IGN): the tests that interrupt a run, in
+    process or in a subprocess, would never see it. A handled signal is reset by exec."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    for name in ("SIGTERM", "SIGHUP", "SIGQUIT"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) is signal.SIG_IGN:
+            signal.signal(number, signal.SIG_DFL)
+
+
+def isolate_caches(config: pytest.Config) -> None:
+    """A cache directory of this process's own (each xdist worker has one), for the run
+    index and fetched profiles: workers never share one, and the user's stays untouched."""
+    cache = tempfile.mkdtemp(prefix="oasis-tests-cache-")
+    os.environ["XDG_CACHE_HOME"] = cache
+    os.environ.pop("OASIS_PROFILE_CACHE", None)
+    config.add_cleanup(lambda: shutil.rmtree(cache, ignore_errors=True))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    restore_default_signals()
+    isolate_caches(config)
+    if os.environ.get(REQUIRE_SPEC) == "1" and (missing := spec_missing()):
+        raise pytest.UsageError(f"{missing}; {REQUIRE_SPEC}=1 requires it")
+
+
+@pytest.fixture(scope="session")
+def oasis_spec_dir() -> Path:
+    path = spec_dir()
+    if not (path / "spec").is_dir():
+        skip_or_fail(f"OASIS spec not found at {path} (set OASIS_SPEC_DIR)")
+    return path
+
+
+def skip_or_fail(reason: str) -> None:
+    """Skip a test that needs the spec, or fail it under OASIS_REQUIRE_SPEC=1."""
+    if os.environ.get(REQUIRE_SPEC) == "1":
+        pytest.fail(f"{reason}; {REQUIRE_SPEC}=1 requires it")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def si_profile_dir(oasis_spec_dir: Path) -> Path:
+    path = oasis_spec_dir / "profiles" / "software-infrastructure"
+    if not (path / "profile.md").is_file():
+        skip_or_fail(f"SI profile not found at {path}")
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _forget_harness_secrets() -> Iterator[None]:
+    """A harness key is read once per process and kept (oasis_eval.secrecy, issue 25): a test
+    that sets one (a module fixture too) must not sign the next test's runs."""
+    from oasis_eval import secrecy
+
+    secrecy.forget()
+    yield
+    secrecy.forget()

@@ -1,0 +1,251 @@
+"""The API server audit log (SI provider guide §2.1; interop §2).
+
+Every request the :class:`~.apiserver.ApiServer` serves, allowed or denied, read or
+write, becomes one flattened Kubernetes audit event::
+
+    {auditID, stage: "ResponseComplete", verb, resource, subresource?, name?,
+     namespace?, user, timestamp, requestURI, request_body?, response_code,
+     label_selector?, raw: <audit.k8s.io/v1 Event>, data: {agent_principal?}}
+
+``data.agent_principal`` is set only on calls made in the agent's session (the
+agent's own user, or other credentials the agent used); the provider's setup
+writes and controller writes carry their own users and no session mark, so the
+engine never attributes them to the agent. Timestamps are simulated
+(millisecond, fixed width, strictly increasing).
+
+Time windows: a bound inside the simulated era (the epoch day up to now) is
+compared with the simulated timestamp; a bound outside it (the engine passes
+wall-clock instants) is compared with the wall-clock receipt time kept privately
+per entry. So a window taken around the agent's run selects exactly the calls
+made during it, whichever clock the caller used.
+"""
+
+from __future__ import annotations
+
+import time
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+from urllib.parse import quote
+
+from .clock import parse_ts
+from .rbac import group_version, resource_namespaced
+from .store import clone, plural_of
+
+READ_VERBS = ("get", "list", "watch")
+
+
+@dataclass
+class Served:
+    """One listener request being served (:mod:`.gate`): how many audit entries it wrote, so
+    the gate audits a request nothing else audited (every request is evidence, issue 25)."""
+
+    #: the audit entries written while serving it (the gate labels them with the listener's
+    #: protocol and the credential)
+    entries: list[dict[str, Any]] = field(default_factory=list)
+
+
+#: the listener request the current task serves (None outside one)
+SERVING: ContextVar[Served | None] = ContextVar("sim_k8s_serving", default=None)
+
+
+def request_uri(
+    resource: str,
+    namespace: str | None,
+    name: str | None,
+    subresource: str | None,
+    params: dict[str, Any] | None,
+) -> str:
+    version = group_version(resource)
+    base = "/api/v1" if version == "v1" else f"/apis/{version}"
+    path = base + (
+        f"/namespaces/{namespace}" if namespace and resource_namespaced(resource, namespace) else ""
+    )
+    path += (
+        f"/{resource}" + (f"/{name}" if name else "") + (f"/{subresource}" if subresource else "")
+    )
+    query = "&".join(
+        f"{k}={quote(str(v), safe='')}"
+        for k, v in sorted((params or {}).items())
+        if v not in (None, "") and not isinstance(v, (dict, list))
+    )
+    return path + (f"?{query}" if query else "")
+
+
+def _object_ref(
+    resource: str, namespace: str | None, name: str | None, subresource: str | None
+) -> dict[str, Any]:
+    """An audit event's ``objectRef``: the fields that have a value."""
+    group, _, version = group_version(resource).rpartition("/")
+    ref = {
+        "resource": resource,
+        "namespace": namespace,
+        "name": name,
+        "subresource": subresource,
+        "apiGroup": group or None,
+        "apiVersion": version,
+    }
+    return {k: v for k, v in ref.items() if v}
+
+
+class AuditLog:
+    def __init__(self, env: Any):
+        self.env = env
+        self.entries: list[dict[str, Any]] = []
+        self._wall: list[float] = []
+        self.unreachable = False
+
+    def record(
+        self,
+        *,
+        user: str,
+        verb: str,
+        resource: str,
+        namespace: str | None,
+        name: str | None,
+        subresource: str | None,
+        code: int,
+        body: Any,
+        params: dict[str, Any] | None,
+        session: str | None,
+        reason: str = "",
+        audit_id: str | None = None,
+    ) -> dict[str, Any]:
+        ts = self.env.clock.stamp()
+        uri = request_uri(resource, namespace, name, subresource, params)
+        write = verb not in READ_VERBS
+        raw: dict[str, Any] = {
+            "kind": "Event",
+            "apiVersion": "audit.k8s.io/v1",
+            "level": "RequestResponse" if write else "Metadata",
+            "auditID": audit_id or self.env.ids.uid(),
+            "stage": "ResponseComplete",
+            "requestURI": uri,
+            "verb": verb,
+            "user": {"username": user, "groups": self.env.groups_of(user)},
+            "sourceIPs": ["10.0.0.15"],
+            "userAgent": "kubectl/v1.29.4 (linux/amd64) kubernetes/55019c8",
+            "objectRef": _object_ref(resource, namespace, name, subresource),
+            "responseStatus": {"metadata": {}, "code": code},
+            "requestReceivedTimestamp": _micro(ts),
+            "stageTimestamp": _micro(ts),
+            "annotations": {
+                "authorization.k8s.io/decision": "forbid" if code == 403 else "allow",
+                "authorization.k8s.io/reason": reason,
+            },
+        }
+        if code >= 400:
+            raw["responseStatus"].update({"status": "Failure", "reason": _reason(code)})
+        # one copy of a write's body, shared by the raw event and the flat entry: both are
+        # read-only once recorded, and query() hands out copies (issue 30: the second copy
+        # was a tenth of provisioning)
+        kept = clone(body) if write and body is not None else None
+        if kept is not None:
+            raw["requestObject"] = kept
+        entry: dict[str, Any] = {
+            "auditID": raw["auditID"],
+            "stage": "ResponseComplete",
+            "verb": verb,
+            "resource": resource,
+            "user": user,
+            "timestamp": ts,
+            "requestURI": uri,
+            "response_code": code,
+        }
+        if subresource:
+            entry["subresource"] = subresource
+        if name:
+            entry["name"] = name
+        if namespace:
+            entry["namespace"] = namespace
+        if kept is not None:
+            entry["request_body"] = kept
+        selector = (params or {}).get("labelSelector")
+        if selector:
+            entry["label_selector"] = selector
+        entry["raw"] = raw
+        entry["data"] = {"agent_principal": session} if session else {}
+        self.entries.append(entry)
+        serving = SERVING.get()
+        if serving is not None:
+            serving.entries.append(entry)
+        self._wall.append(time.time())
+        return entry
+
+    def query(
+        self,
+        time_from: str | None = None,
+        time_to: str | None = None,
+        namespace: str | None = None,
+        verb: str | None = None,
+        resource_type: str | None = None,
+        user: str | None = None,
+    ) -> list[dict[str, Any]]:
+        lo, hi = parse_ts(time_from), parse_ts(time_to)
+        era_lo = self.env.clock.start - timedelta(days=1)
+        era_hi = self.env.clock.now() + timedelta(days=1)
+        either = self.env.clock.wall is not None
+        out = []
+
+        want_resource = plural_of(resource_type) or resource_type.lower() if resource_type else None
+        for entry, wall in zip(self.entries, self._wall):
+            sim = parse_ts(entry["timestamp"])
+            if lo is not None and not _after(lo, sim, wall, era_lo, era_hi, either):
+                continue
+            if hi is not None and not _before(hi, sim, wall, era_lo, era_hi, either):
+                continue
+            if (
+                namespace
+                and entry.get("namespace") != namespace
+                and not (entry["resource"] == "namespaces" and entry.get("name") == namespace)
+            ):
+                continue
+            if verb and entry["verb"] != verb.lower():
+                continue
+            if want_resource and entry["resource"] != want_resource:
+                continue
+            if user and entry["user"] != user:
+                continue
+            out.append(clone(entry))
+        return out
+
+
+def _after(
+    bound: Any, sim: Any, wall: float, era_lo: Any, era_hi: Any, either: bool = False
+) -> bool:
+    """An entry is at or after ``bound``: by its simulated stamp when the bound is in the
+    clock's era, else by its wall receipt time. A clock that follows the wall (issue 32)
+    shares its era with the wall clock and may run ahead of it by the steps of fast calls, so
+    either time inside the bound keeps the entry: a window never loses an agent call."""
+    if era_lo <= bound <= era_hi:
+        return sim >= bound or (either and wall >= bound.timestamp())
+    return wall >= bound.timestamp()
+
+
+def _before(
+    bound: Any, sim: Any, wall: float, era_lo: Any, era_hi: Any, either: bool = False
+) -> bool:
+    """An entry is at or before ``bound`` (the rules of :func:`_after`)."""
+    if era_lo <= bound <= era_hi:
+        return sim <= bound or (either and wall <= bound.timestamp())
+    return wall <= bound.timestamp()
+
+
+def _micro(ts: str) -> str:
+    return ts[:-1] + "000Z"
+
+
+def _reason(code: int) -> str:
+    return {
+        400: "BadRequest",
+        403: "Forbidden",
+        401: "Unauthorized",
+        404: "NotFound",
+        405: "MethodNotAllowed",
+        409: "AlreadyExists",
+        413: "RequestEntityTooLarge",
+        415: "UnsupportedMediaType",
+        422: "Invalid",
+        500: "InternalError",
+    }.get(code, "Unknown")

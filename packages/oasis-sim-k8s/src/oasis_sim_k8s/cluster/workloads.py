@@ -1,0 +1,499 @@
+"""Deployments, ReplicaSets and Pods: the deployment and replicaset controllers
+(SI provider guide §1.2).
+
+- A Deployment's pod template hashes to a ReplicaSet (``pod-template-hash``); a
+  template change (image, env, ``restartedAt`` annotation ...) creates a new
+  ReplicaSet revision (``deployment.kubernetes.io/revision``), an old template
+  reuses its ReplicaSet with a new revision (``rollout undo``).
+- RollingUpdate honours maxSurge/maxUnavailable: new pods that never become ready
+  stall the rollout with old pods still serving, as on a real cluster.
+- ``spec.paused`` freezes the rollout (``rollout pause``/``resume``).
+- The replicaset controller keeps ``replicas`` non-terminal pods; terminal pods
+  (Evicted) stay until deleted. Deleting an owner garbage-collects what it owns.
+Pod status comes from :mod:`.podstatus`; scheduling from :mod:`.nodes`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from . import nodes, podstatus
+from .clock import content_hash
+from .store import clone
+
+REVISION = "deployment.kubernetes.io/revision"
+HASH = "pod-template-hash"
+RESTARTED_AT = "kubectl.kubernetes.io/restartedAt"
+
+
+def template_hash(env: Any, dep: dict[str, Any]) -> str:
+    hints = env.facts.get(_key(dep), {})
+    natural = content_hash(dep["spec"]["template"])
+    return hints.get("hash_alias", {}).get(natural, natural)
+
+
+def _key(obj: dict[str, Any]) -> tuple[str, str, str]:
+    plural = {"Deployment": "deployments", "ReplicaSet": "replicasets", "Pod": "pods"}[obj["kind"]]
+    return plural, obj["metadata"].get("namespace", ""), obj["metadata"]["name"]
+
+
+def owned(env: Any, plural: str, ns: str, uid: str) -> list[dict[str, Any]]:
+    out = []
+    for o in env.store.iter(plural, ns):  # hot (every controller pass): no generator per object
+        for ref in o["metadata"].get("ownerReferences") or ():
+            if ref.get("uid") == uid:
+                out.append(o)
+                break
+    return out
+
+
+def owner_ref(obj: dict[str, Any], controller: bool = True) -> dict[str, Any]:
+    return {
+        "apiVersion": obj.get("apiVersion", "apps/v1"),
+        "kind": obj["kind"],
+        "name": obj["metadata"]["name"],
+        "uid": obj["metadata"]["uid"],
+        "controller": controller,
+        "blockOwnerDeletion": True,
+    }
+
+
+def revision(rs: dict[str, Any]) -> int:
+    return int((rs["metadata"].get("annotations") or {}).get(REVISION, "0") or 0)
+
+
+def _resolve(value: Any, total: int, round_up: bool) -> int:
+    text = str(value if value is not None else "25%")
+    if text.endswith("%"):
+        raw = float(text[:-1]) * total / 100.0
+        return math.ceil(raw) if round_up else math.floor(raw)
+    return int(text)
+
+
+def _active(pod: dict[str, Any]) -> bool:
+    return pod.get("status", {}).get("phase") not in ("Failed", "Succeeded")
+
+
+def _ready(pod: dict[str, Any]) -> bool:
+    return any(
+        c["type"] == "Ready" and c["status"] == "True"
+        for c in pod.get("status", {}).get("conditions") or []
+    )
+
+
+def reconcile_all(env: Any) -> None:
+    outer = env.ledger is None
+    if outer:  # one scheduling ledger for the whole pass (see nodes.Ledger)
+        env.ledger = nodes.Ledger(env.store, env.reserved)
+    try:
+        for dep in list(env.store.iter("deployments")):
+            reconcile_deployment(env, dep)
+        for pod in list(env.store.iter("pods")):
+            if not pod["metadata"].get("ownerReferences"):
+                refresh_pod(env, pod, env.facts.setdefault(_key(pod), {}))
+    finally:
+        if outer:
+            env.ledger = None
+
+
+def create_replicaset(
+    env: Any, dep: dict[str, Any], h: str, rev: int, ago: float | None = None
+) -> dict[str, Any]:
+    ns, name = dep["metadata"]["namespace"], dep["metadata"]["name"]
+    tmpl = clone(dep["spec"]["template"])
+    tmpl["metadata"].setdefault("labels", {})[HASH] = h
+    labels = {**tmpl["metadata"]["labels"]}
+    rs: dict[str, Any] = {
+        "kind": "ReplicaSet",
+        "metadata": {
+            "name": f"{name}-{h}",
+            "namespace": ns,
+            "labels": labels,
+            "annotations": {
+                REVISION: str(rev),
+                "deployment.kubernetes.io/desired-replicas": str(dep["spec"].get("replicas", 1)),
+                "deployment.kubernetes.io/max-replicas": str(dep["spec"].get("replicas", 1) + 1),
+            },
+            "ownerReferences": [owner_ref(dep)],
+        },
+        "spec": {
+            "replicas": 0,
+            "selector": {
+                "matchLabels": {**dep["spec"]["selector"].get("matchLabels", {}), HASH: h}
+            },
+            "template": tmpl,
+        },
+        "status": {"replicas": 0},
+    }
+    if ago is not None:
+        rs["metadata"]["creationTimestamp"] = env.clock.ts(ago)
+    return env.store.insert(rs, fresh=True)
+
+
+def reconcile_deployment(env: Any, dep: dict[str, Any]) -> None:
+    meta, spec = dep["metadata"], dep["spec"]
+    ns, name, uid = meta["namespace"], meta["name"], meta["uid"]
+    hints = env.facts.setdefault(("deployments", ns, name), {})
+    want = int(spec.get("replicas", 1) if spec.get("replicas") is not None else 1)
+    rss = sorted(owned(env, "replicasets", ns, uid), key=revision)
+    h = template_hash(env, dep)
+    new = next((rs for rs in rss if rs["metadata"]["labels"].get(HASH) == h), None)
+    top = max((revision(r) for r in rss), default=0)
+    if new is None:
+        new = create_replicaset(
+            env, dep, h, top + 1, hints.get("rs_ago") if env.provisioning else None
+        )
+        rs_facts = env.facts.setdefault(("replicasets", ns, new["metadata"]["name"]), {})
+        rs_facts["started"] = env.clock.seconds() - (
+            hints.get("rs_ago") or 0 if env.provisioning else 0
+        )
+        if env.provisioning:
+            rs_facts["pod_names"] = list(hints.pop("pod_names", []))
+            rs_facts["pods_ago"] = hints.get("pods_ago", hints.get("rs_ago"))
+        rss.append(new)
+    elif revision(new) != top:
+        new["metadata"]["annotations"][REVISION] = str(top + 1)
+        env.store.touch(new)
+    olds = [r for r in rss if r is not new]
+    if not spec.get("paused"):
+        if (spec.get("strategy") or {}).get("type") == "Recreate":
+            for rs in olds:
+                _scale_rs(env, dep, rs, 0, hints)
+            if not any(
+                p
+                for rs in olds
+                for p in owned(env, "pods", ns, rs["metadata"]["uid"])
+                if _active(p)
+            ):
+                _scale_rs(env, dep, new, want, hints)
+        else:
+            _rolling(env, dep, new, olds, want, hints)
+    for rs in rss:
+        reconcile_replicaset(env, rs, hints)
+    _deployment_status(env, dep, new, rss, want)
+
+
+def _rolling(
+    env: Any,
+    dep: dict[str, Any],
+    new: dict[str, Any],
+    olds: list[dict[str, Any]],
+    want: int,
+    hints: dict[str, Any],
+) -> None:
+    ru = (dep["spec"].get("strategy") or {}).get("rollingUpdate") or {}
+    surge = _resolve(ru.get("maxSurge"), want, True)
+    unavailable = _resolve(ru.get("maxUnavailable"), want, False)
+    if surge == 0 and unavailable == 0:
+        unavailable = 1
+    for _ in range(4 * want + 8):
+        for rs in [new, *olds]:
+            reconcile_replicaset(env, rs, hints)
+        ns = dep["metadata"]["namespace"]
+        pods = {
+            rs["metadata"]["uid"]: [
+                p for p in owned(env, "pods", ns, rs["metadata"]["uid"]) if _active(p)
+            ]
+            for rs in [new, *olds]
+        }
+        new_n = int(new["spec"].get("replicas", 0))
+        new_ready = sum(1 for p in pods[new["metadata"]["uid"]] if _ready(p))
+        old_total = sum(int(r["spec"].get("replicas", 0)) for r in olds)
+        old_ready = sum(1 for r in olds for p in pods[r["metadata"]["uid"]] if _ready(p))
+        if new_n > want:
+            _scale_rs(env, dep, new, want, hints)
+        elif new_n < want and new_n + old_total < want + surge:
+            _scale_rs(
+                env, dep, new, new_n + min(want - new_n, want + surge - new_n - old_total), hints
+            )
+        elif old_total > 0:
+            removable = max(0, new_ready + old_ready - (want - unavailable)) + (
+                old_total - old_ready
+            )
+            removable = min(removable, old_total)
+            if removable <= 0:
+                return
+            for rs in sorted(olds, key=revision):
+                n = int(rs["spec"].get("replicas", 0))
+                cut = min(n, removable)
+                if cut:
+                    _scale_rs(env, dep, rs, n - cut, hints)
+                    removable -= cut
+        else:
+            return
+
+
+def _scale_rs(
+    env: Any, dep: dict[str, Any], rs: dict[str, Any], n: int, hints: dict[str, Any]
+) -> None:
+    before = int(rs["spec"].get("replicas", 0))
+    if before == n:
+        return
+    rs["spec"]["replicas"] = n
+    rs["metadata"]["annotations"]["deployment.kubernetes.io/desired-replicas"] = str(
+        dep["spec"].get("replicas", 1)
+    )
+    env.store.touch(rs)
+    verb = "up" if n > before else "down"
+    tail = "" if n > before else f" from {before}"
+    env.event(
+        dep,
+        "Normal",
+        "ScalingReplicaSet",
+        f"Scaled {verb} replica set {rs['metadata']['name']} to {n}{tail}",
+        "deployment-controller",
+    )
+    reconcile_replicaset(env, rs, hints)
+
+
+def _pod_rank(pod: dict[str, Any]) -> tuple[int, int, int, str]:
+    """Which pod the replicaset controller removes first (lowest rank first)."""
+    return (
+        1 if pod["spec"].get("nodeName") else 0,
+        1 if pod["status"].get("phase") == "Running" else 0,
+        1 if _ready(pod) else 0,
+        pod["metadata"]["name"],
+    )
+
+
+def reconcile_replicaset(env: Any, rs: dict[str, Any], hints: dict[str, Any]) -> None:
+    ns, uid = rs["metadata"]["namespace"], rs["metadata"]["uid"]
+    rs_facts = env.facts.setdefault(("replicasets", ns, rs["metadata"]["name"]), {})
+    pods = [p for p in owned(env, "pods", ns, uid) if _active(p)]
+    want = int(rs["spec"].get("replicas", 0))
+    for _ in range(want - len(pods)):
+        pods.append(create_pod(env, rs, rs_facts, hints))
+    if len(pods) > want:
+        for pod in sorted(pods, key=_pod_rank)[: len(pods) - want]:
+            env.delete_object("pods", ns, pod["metadata"]["name"])
+            env.event(
+                rs,
+                "Normal",
+                "SuccessfulDelete",
+                f"Deleted pod: {pod['metadata']['name']}",
+                "replicaset-controller",
+            )
+            pods.remove(pod)
+    for pod in pods:
+        refresh_pod(env, pod, hints)
+    status = {
+        "replicas": len(pods),
+        "fullyLabeledReplicas": len(pods),
+        "readyReplicas": sum(1 for p in pods if _ready(p)),
+        "availableReplicas": sum(1 for p in pods if _ready(p)),
+        "observedGeneration": rs["metadata"].get("generation", 1),
+    }
+    if not status["readyReplicas"]:
+        status.pop("readyReplicas")
+        status.pop("availableReplicas")
+    if rs.get("status") != status:
+        rs["status"] = status
+        env.store.touch(rs)
+
+
+def create_pod(
+    env: Any,
+    rs: dict[str, Any],
+    rs_facts: dict[str, Any],
+    hints: dict[str, Any],
+    name: str | None = None,
+) -> dict[str, Any]:
+    ns = rs["metadata"]["namespace"]
+    queue = rs_facts.setdefault("pod_names", [])
+    while name is None and queue:
+        cand = queue.pop(0)
+        if not env.store.exists("pods", ns, cand):
+            name = cand
+    if name is None:
+        name = f"{rs['metadata']['name']}-{env.ids.suffix(5)}"
+        while env.store.exists("pods", ns, name):
+            name = f"{rs['metadata']['name']}-{env.ids.suffix(5)}"
+    tmpl = rs["spec"]["template"]
+    spec = clone(tmpl["spec"])
+    spec.setdefault("restartPolicy", "Always")
+    spec.setdefault("serviceAccountName", "default")
+    spec.setdefault("terminationGracePeriodSeconds", 30)
+    spec.setdefault("dnsPolicy", "ClusterFirst")
+    spec.setdefault("schedulerName", "default-scheduler")
+    pod = {
+        "kind": "Pod",
+        "metadata": {
+            "name": name,
+            "namespace": ns,
+            "labels": dict(tmpl["metadata"].get("labels") or {}),
+            "annotations": dict(tmpl["metadata"].get("annotations") or {}),
+            "ownerReferences": [owner_ref(rs)],
+        },
+        "spec": spec,
+        "status": {"phase": "Pending"},
+    }
+    if env.provisioning and rs_facts.get("pods_ago") is not None:
+        pod["metadata"]["creationTimestamp"] = env.clock.ts(rs_facts["pods_ago"])
+    raw = env.store.insert(pod, fresh=True)
+    pfacts = env.facts.setdefault(("pods", ns, name), {})
+    if env.provisioning:
+        pfacts.setdefault("restarts", int(hints.get("restarts", 0) or 0))
+        pfacts["cached_image"] = True
+    if not env.provisioning:
+        env.event(rs, "Normal", "SuccessfulCreate", f"Created pod: {name}", "replicaset-controller")
+    schedule(env, raw)
+    return raw
+
+
+def schedule(env: Any, pod: dict[str, Any]) -> None:
+    if pod["spec"].get("nodeName"):
+        return
+    node, why = nodes.place(env.store, pod, env.reserved, env.ledger)
+    pfacts = env.facts.setdefault(_key(pod), {})
+    if node is None:
+        pfacts["unschedulable"] = why
+        return
+    pod["spec"]["nodeName"] = node
+    if env.ledger is not None:
+        env.ledger.sync(pod)
+    pfacts.pop("unschedulable", None)
+    if not env.provisioning:
+        ns, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
+        env.event(
+            pod,
+            "Normal",
+            "Scheduled",
+            f"Successfully assigned {ns}/{name} to {node}",
+            "default-scheduler",
+        )
+
+
+#: hidden facts a single pod may override on its owner's
+POD_OVERRIDES = ("fault", "fault_image", "memory_peak", "config_crash")
+
+
+def refresh_pod(env: Any, pod: dict[str, Any], hints: dict[str, Any]) -> None:
+    pfacts = env.facts.setdefault(_key(pod), {})
+    if pfacts.get("terminal"):
+        return
+    if pfacts is not hints:
+        hints = {**hints, **{k: pfacts[k] for k in POD_OVERRIDES if k in pfacts}}
+    if not pod["spec"].get("nodeName"):
+        schedule(env, pod)
+    out = podstatus.derive(env, pod, hints)
+    status = podstatus.render(env, pod, out)
+    pfacts["crash_lines"] = out.crash_lines
+    ago = hints.get("incident_ago") if env.provisioning and hints.get("incident_ago") else None
+    for etype, reason, message, component in out.events:
+        env.event(
+            pod,
+            etype,
+            reason,
+            message,
+            component,
+            recurring=True,
+            ago=ago if reason in ("Unhealthy",) else None,
+        )
+    if pod.get("status") != status:
+        pod["status"] = status
+        env.store.touch(pod)
+        if env.ledger is not None:
+            env.ledger.sync(pod)
+
+
+def _deployment_status(
+    env: Any, dep: dict[str, Any], new: dict[str, Any], rss: list[dict[str, Any]], want: int
+) -> None:
+    ns = dep["metadata"]["namespace"]
+    pods = [p for rs in rss for p in owned(env, "pods", ns, rs["metadata"]["uid"]) if _active(p)]
+    updated = [p for p in owned(env, "pods", ns, new["metadata"]["uid"]) if _active(p)]
+    ready = sum(1 for p in pods if _ready(p))
+    ru = (dep["spec"].get("strategy") or {}).get("rollingUpdate") or {}
+    unavailable = _resolve(ru.get("maxUnavailable"), want, False)
+    if (dep["spec"].get("strategy") or {}).get("type") == "Recreate":
+        unavailable = 0
+    old = {c["type"]: c for c in (dep.get("status") or {}).get("conditions") or []}
+    now = env.clock.ts()
+    since = env.facts.get(("deployments", ns, dep["metadata"]["name"]), {}).get(
+        "available_since", now
+    )
+
+    def cond(ctype: str, status: str, reason: str, message: str) -> dict[str, Any]:
+        prev = old.get(ctype)
+        moved = prev is None or prev["status"] != status
+        changed = prev is None or prev.get("reason") != reason
+        earlier: dict[str, Any] = prev if prev is not None else {}
+        return {
+            "type": ctype,
+            "status": status,
+            "reason": reason,
+            "message": message,
+            "lastUpdateTime": now if changed else earlier.get("lastUpdateTime", now),
+            "lastTransitionTime": (since if prev is None else now)
+            if moved
+            else earlier.get("lastTransitionTime", now),
+        }
+
+    available = ready >= want - unavailable
+    complete = (
+        len(updated) == want and len(pods) == want and sum(1 for p in updated if _ready(p)) == want
+    )
+    rs_name = new["metadata"]["name"]
+    started = env.facts.get(("replicasets", ns, rs_name), {}).get("started", env.clock.seconds())
+    overdue = env.clock.seconds() - started > int(dep["spec"].get("progressDeadlineSeconds", 600))
+    facts = env.facts.get(("deployments", ns, dep["metadata"]["name"]), {})
+    rs_facts = env.facts.setdefault(("replicasets", ns, rs_name), {})
+    if complete or (
+        env.provisioning
+        and facts.get("was_complete")
+        and revision(new) == max(revision(r) for r in rss)
+        and not dep["spec"].get("paused")
+    ):
+        rs_facts["completed"] = True
+    if dep["spec"].get("paused"):
+        progressing = cond("Progressing", "Unknown", "DeploymentPaused", "Deployment is paused")
+    elif complete or rs_facts.get("completed"):
+        progressing = cond(
+            "Progressing",
+            "True",
+            "NewReplicaSetAvailable",
+            f'ReplicaSet "{rs_name}" has successfully progressed.',
+        )
+    elif overdue:
+        progressing = cond(
+            "Progressing",
+            "False",
+            "ProgressDeadlineExceeded",
+            f'ReplicaSet "{rs_name}" has timed out progressing.',
+        )
+    else:
+        progressing = cond(
+            "Progressing", "True", "ReplicaSetUpdated", f'ReplicaSet "{rs_name}" is progressing.'
+        )
+    status: dict[str, Any] = {
+        "observedGeneration": dep["metadata"].get("generation", 1),
+        "replicas": len(pods),
+        "updatedReplicas": len(updated),
+        "readyReplicas": ready,
+        "availableReplicas": ready,
+        "unavailableReplicas": max(0, len(pods) - ready) if len(pods) >= want else want - ready,
+        "conditions": [
+            cond(
+                "Available",
+                "True" if available else "False",
+                "MinimumReplicasAvailable" if available else "MinimumReplicasUnavailable",
+                "Deployment has minimum availability."
+                if available
+                else "Deployment does not have minimum availability.",
+            ),
+            progressing,
+        ],
+    }
+    for k in (
+        "readyReplicas",
+        "availableReplicas",
+        "unavailableReplicas",
+        "updatedReplicas",
+        "replicas",
+    ):
+        if not status[k]:
+            status.pop(k)
+    if dep.get("status") != status:
+        dep["status"] = status
+        env.store.touch(dep)

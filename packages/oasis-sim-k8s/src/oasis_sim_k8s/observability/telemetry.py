@@ -1,0 +1,476 @@
+"""Metrics and logs (SI provider guide §1.4 log lines, §1.8 metrics).
+
+:class:`Metrics` holds recorded series (scenario ``metrics/*`` entries: scalars,
+``{t, value}`` lists, ``series:`` maps) plus series generated on the fly from
+the cluster the way kube-state-metrics and cAdvisor expose them
+(``kube_deployment_status_replicas_available``, ``kube_pod_container_status_restarts_total``,
+``container_memory_working_set_bytes`` ...). :meth:`Metrics.query` answers PromQL
+(:mod:`.promql`); an unknown metric gives an empty result. A recorded series tied
+to a workload fault returns to its baseline once the fault is gone (rollback).
+
+:class:`Logs` keeps injected lines per pod/container, per workload (shown by the
+workload's pods running the image the lines were produced under) and per
+non-pod source (a sidecar, the ingress controller). Beyond those it adds only neutral
+background from the workload's real state (start-up and health-check lines) and a cause the
+scenario itself set up (a missing ConfigMap key); never a crash message or error line the
+scenario did not write (issue 15: nothing invented).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+from ..cluster.quantity import cpu_millis, mem_bytes
+from . import promql
+
+STEP = 30.0
+
+
+class Series:
+    def __init__(
+        self,
+        name: str,
+        labels: dict[str, str],
+        points: list[tuple[float, float]],
+        help: str = "",
+        unit: str = "",
+        live: Callable[[float], float | None] | None = None,
+        hold_from: float | None = None,
+    ):
+        self.name, self.labels, self.help, self.unit = name, dict(labels), help, unit
+        self.points = sorted(points)
+        self.live = live
+        self.hold_from = hold_from
+
+    def points_until(self, at: float) -> list[tuple[float, float]]:
+        pts = [p for p in self.points if p[0] <= at]
+        if not pts:
+            return pts
+        last_t, last_v = pts[-1]
+        if self.hold_from is None or last_t < self.hold_from - STEP:
+            return pts
+        t = last_t + STEP
+        while t <= at:
+            value = self.live(t) if self.live else None
+            pts.append((t, last_v if value is None else value))
+            t += STEP
+        return pts
+
+
+#: the most points :meth:`Metrics.query_range` evaluates per series (issue 32: Grafana's
+#: panels ask for a few hundred; a 6 h range at 15 s is 1,440)
+MAX_POINTS = 250
+
+
+class Metrics:
+    def __init__(self, env: Any):
+        self.env = env
+        self.series: list[Series] = []
+        #: non-numeric facts per service, readable by the tools layer (e.g. ``memory_usage_trend``)
+        self.facts: dict[str, dict[str, Any]] = {}
+
+    def add(
+        self, name: str, labels: dict[str, str], points: list[tuple[float, float]], **kw: Any
+    ) -> Series:
+        s = Series(name, labels, points, **kw)
+        self.series = [x for x in self.series if not (x.name == name and x.labels == s.labels)] + [
+            s
+        ]
+        return s
+
+    def names(self) -> list[str]:
+        return sorted({s.name for s in self._all(self.env.clock.seconds())})
+
+    def _all(self, at: float, names: frozenset[str] | None = None) -> list[Series]:
+        return self.series + generated(self.env, at, names)
+
+    def query(self, expr: str, at: float | None = None) -> dict[str, Any]:
+        """Prometheus ``/api/v1/query`` data: ``{resultType, result}``. Raises ``promql.QueryError``."""
+        at = self.env.clock.seconds() if at is None else at
+        node = promql.parse(expr)
+        res = promql.evaluate(node, at, self._lookup(at))
+        ts = self.env.clock.start.timestamp() + at
+        if isinstance(res, float):
+            return {"resultType": "scalar", "result": [ts, _fmt(res)]}
+        return {
+            "resultType": "vector",
+            "result": [{"metric": lb, "value": [ts, _fmt(v)]} for lb, v in res],
+        }
+
+    def query_range(
+        self, expr: str, start: float, end: float, step: float = 60.0
+    ) -> dict[str, Any]:
+        """Prometheus ``/api/v1/query_range`` data. A range of more than :data:`MAX_POINTS`
+        steps is downsampled to that many (a wider step, aligned to the requested one), so any
+        range answers in bounded time and never blocks the listener (issue 32)."""
+        node = promql.parse(expr)
+        rows: dict[tuple, dict[str, Any]] = {}
+        if (end - start) / step > MAX_POINTS:
+            step = step * math.ceil((end - start) / step / MAX_POINTS)
+        names = None if "__name__" in expr else frozenset(_IDENTS.findall(expr))
+        # series computed from the current objects alone are computed once, not per step
+        static = None
+        if names is not None and not names & AT_DEPENDENT:
+            static = [(s.name, s.labels, s.points[-1][1]) for s in generated(self.env, end, names)]
+        t = start
+        base = self.env.clock.start.timestamp()
+        while t <= end:
+            if static is None:
+                lookup = self._lookup(t, names)
+            else:
+                at_t = [Series(name, labels, [(t, v)]) for name, labels, v in static]
+                lookup = _lookup_in(self.series + at_t)
+            res = promql.evaluate(node, t, lookup)
+            for lb, v in [({}, res)] if isinstance(res, float) else res:
+                key = tuple(sorted(lb.items()))
+                rows.setdefault(key, {"metric": lb, "values": []})["values"].append(
+                    [base + t, _fmt(v)]
+                )
+            t += step
+        return {"resultType": "matrix", "result": list(rows.values())}
+
+    def _lookup(self, at: float, names: frozenset[str] | None = None) -> promql.Lookup:
+        return _lookup_in(self._all(at, names))
+
+
+def _lookup_in(everything: list[Series]) -> promql.Lookup:
+    """PromQL's selector lookup over ``everything``."""
+
+    def lookup(name: str | None, matchers: list[tuple[str, str, str]]) -> list[Series]:
+        out = []
+        for s in everything:
+            if name is not None and s.name != name:
+                continue
+            if promql.label_match({"__name__": s.name, **s.labels}, matchers):
+                out.append(s)
+        return out
+
+    return lookup
+
+
+def _fmt(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else repr(round(v, 6))
+
+
+def _recorded_by_workload(env: Any, metric: str, at: float) -> dict[tuple[str, str], float | None]:
+    """(namespace, workload) -> value for the workloads a scenario recorded ``metric`` for
+    (series labelled ``service``, no ``pod``): the highest recorded value at ``at`` (None
+    when the record has no sample by then)."""
+    out: dict[tuple[str, str], float | None] = {}
+    for s in env.metrics.series:
+        if s.name != metric or "service" not in s.labels or "pod" in s.labels:
+            continue
+        key = (s.labels.get("namespace", ""), s.labels["service"])
+        pts = [p for p in s.points_until(at) if p[0] >= at - promql.LOOKBACK]
+        value = pts[-1][1] if pts else None
+        current = out.get(key)
+        out[key] = value if current is None else current if value is None else max(current, value)
+    return out
+
+
+#: the generated series that need every pod's usage (the costly part of :func:`generated`)
+NODE_UTILISATION = frozenset(
+    {"instance:node_cpu_utilisation:rate5m", "instance:node_memory_utilisation:ratio"}
+)
+#: the generated series whose value depends on the instant (recorded memory, node usage)
+AT_DEPENDENT = NODE_UTILISATION | {"container_memory_working_set_bytes"}
+#: identifiers of a PromQL expression: a superset of the metric names it selects
+_IDENTS = re.compile(r"[a-zA-Z_:][\w:]*")
+
+#: what a node uses besides its pods (kubelet, container runtime, system daemons)
+NODE_SYSTEM_CPU_MILLIS = 180
+NODE_SYSTEM_MEMORY = int(1.1 * 2**30)
+
+
+def pod_usage(
+    env: Any, pod: dict[str, Any], at: float | None = None
+) -> dict[str, tuple[float, float]] | None:
+    """container -> (cpu millicores, memory bytes) as metrics-server reports them (None: the
+    pod is not running, no metrics yet). A workload's recorded series win over its hidden
+    facts, which win over a share of the container's requests."""
+    st = pod.get("status") or {}
+    if st.get("phase") != "Running":
+        return None
+    at = env.clock.seconds() if at is None else at
+    ns, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
+    raw = env.store.raw("pods", ns, name) or pod
+    workload = env.workload_of(raw)
+    hints = env.hints_for(raw)
+    out = {}
+    running = {
+        cs["name"]
+        for cs in st.get("containerStatuses") or []
+        if "running" in (cs.get("state") or {})
+    }
+    for n, c in enumerate((pod.get("spec") or {}).get("containers") or []):
+        if c["name"] not in running:
+            continue
+        req = (c.get("resources") or {}).get("requests") or {}
+        mem = (
+            _recorded_value(env, "container_memory_working_set_bytes", ns, workload, at)
+            if n == 0
+            else None
+        )
+        if mem is None:
+            mem = hints.get("memory_usage")
+        if mem is None:
+            mem = int((mem_bytes(req.get("memory", "128Mi")) or 128 * 2**20) * 0.6)
+        cpu = hints.get("cpu_usage_millis")
+        if cpu is None:
+            rec = (
+                _recorded_value(env, "container_cpu_usage_cores", ns, workload, at)
+                if n == 0
+                else None
+            )
+            if rec is not None:
+                cpu = rec * 1000
+        if cpu is None:
+            h = int(env.ids_for(f"cpu:{ns}/{name}/{c['name']}")[:4], 16)
+            cpu = max(1, int((cpu_millis(req.get("cpu", "100m")) or 100) * (0.05 + (h % 30) / 100)))
+        out[c["name"]] = (float(cpu), float(mem))
+    return out or None
+
+
+def node_usage(
+    env: Any, node: dict[str, Any], at: float | None = None
+) -> tuple[float, float, int, int]:
+    """(cpu millicores used, memory bytes used, allocatable cpu millicores, allocatable memory
+    bytes) of a node: its pods plus the system's share, or the scenario's utilisation facts."""
+    name = node["metadata"]["name"]
+    alloc = (node.get("status") or {}).get("allocatable") or {}
+    a_cpu = cpu_millis(alloc.get("cpu", "4")) or 1
+    a_mem = mem_bytes(alloc.get("memory", "16Gi")) or 1
+    nf = env.facts.get(("nodes", "", name), {})
+    used = [
+        u
+        for u in (
+            pod_usage(env, p, at)
+            for p in env.store.iter("pods")
+            if (p.get("spec") or {}).get("nodeName") == name
+        )
+        if u
+    ]
+    cpu = NODE_SYSTEM_CPU_MILLIS + sum(c for u in used for c, _ in u.values())
+    mem = NODE_SYSTEM_MEMORY + sum(m for u in used for _, m in u.values())
+    if "cpu_utilisation" in nf:
+        cpu = float(nf["cpu_utilisation"]) * a_cpu
+    if "memory_utilisation" in nf:
+        mem = float(nf["memory_utilisation"]) * a_mem
+    return float(cpu), float(mem), a_cpu, a_mem
+
+
+def _recorded_value(
+    env: Any, metric: str, ns: str, workload: str | None, at: float
+) -> float | None:
+    if not workload:
+        return None
+    return _recorded_by_workload(env, metric, at).get((ns, workload))
+
+
+def generated(env: Any, at: float, names: frozenset[str] | None = None) -> list[Series]:
+    """kube-state-metrics / cAdvisor style series computed from the current objects; only
+    the metrics in ``names`` when given (a range query evaluates hundreds of instants)."""
+    out: list[Series] = []
+
+    def add(name: str, labels: dict[str, str], value: float) -> None:
+        if names is None or name in names:
+            out.append(Series(name, labels, [(at, float(value))]))
+
+    memory = "container_memory_working_set_bytes"
+    recorded_memory = (
+        _recorded_by_workload(env, memory, at) if names is None or memory in names else {}
+    )
+    for dep in env.store.iter("deployments"):
+        lb = {"namespace": dep["metadata"]["namespace"], "deployment": dep["metadata"]["name"]}
+        st = dep.get("status") or {}
+        add("kube_deployment_spec_replicas", lb, dep["spec"].get("replicas", 1))
+        add("kube_deployment_status_replicas_available", lb, st.get("availableReplicas", 0))
+        add("kube_deployment_status_replicas_unavailable", lb, st.get("unavailableReplicas", 0))
+        add("kube_deployment_status_replicas_updated", lb, st.get("updatedReplicas", 0))
+    for pod in env.store.iter("pods"):
+        ns, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
+        phase = (pod.get("status") or {}).get("phase", "Pending")
+        for p in ("Pending", "Running", "Succeeded", "Failed", "Unknown"):
+            add(
+                "kube_pod_status_phase",
+                {"namespace": ns, "pod": name, "phase": p},
+                1 if p == phase else 0,
+            )
+        specs = {c["name"]: c for c in pod["spec"].get("containers") or []}
+        main = next(iter(specs), None)
+        workload = env.workload_of(pod)
+        hints = env.hints_for(pod)
+        for cs in (pod.get("status") or {}).get("containerStatuses") or []:
+            lb = {"namespace": ns, "pod": name, "container": cs["name"]}
+            add("kube_pod_container_status_restarts_total", lb, cs.get("restartCount", 0))
+            add("kube_pod_container_status_ready", lb, 1 if cs.get("ready") else 0)
+            waiting = (cs.get("state") or {}).get("waiting")
+            if waiting:
+                add(
+                    "kube_pod_container_status_waiting_reason",
+                    {**lb, "reason": waiting.get("reason", "")},
+                    1,
+                )
+            term = (cs.get("lastState") or {}).get("terminated")
+            if term:
+                add(
+                    "kube_pod_container_status_last_terminated_reason",
+                    {**lb, "reason": term.get("reason", "")},
+                    1,
+                )
+            limits = ((specs.get(cs["name"]) or {}).get("resources") or {}).get("limits") or {}
+            requests = ((specs.get(cs["name"]) or {}).get("resources") or {}).get("requests") or {}
+            if "memory" in limits:
+                add(
+                    "kube_pod_container_resource_limits",
+                    {**lb, "resource": "memory", "unit": "byte"},
+                    mem_bytes(limits["memory"]) or 0,
+                )
+            if "cpu" in requests:
+                add(
+                    "kube_pod_container_resource_requests",
+                    {**lb, "resource": "cpu", "unit": "core"},
+                    (cpu_millis(requests["cpu"]) or 0) / 1000,
+                )
+            if "running" in (cs.get("state") or {}):
+                if main is not None and cs["name"] == main and (ns, workload) in recorded_memory:
+                    # the scenario recorded this workload's memory: the per-pod series follows it
+                    # (the value ``kubectl top`` shows), or is absent where the record has no sample
+                    usage = recorded_memory[(ns, workload)]
+                else:
+                    usage = hints.get("memory_usage")
+                    if usage is None and "memory" in requests:
+                        usage = int((mem_bytes(requests["memory"]) or 0) * 0.6)
+                if usage is not None:
+                    add("container_memory_working_set_bytes", lb, usage)
+                cpu = hints.get("cpu_usage_millis")
+                if cpu is not None:
+                    add("container_cpu_usage_cores", lb, cpu / 1000)
+    for node in env.store.iter("nodes"):
+        name = node["metadata"]["name"]
+        for c in node["status"].get("conditions") or []:
+            for status in ("true", "false", "unknown"):
+                add(
+                    "kube_node_status_condition",
+                    {"node": name, "condition": c["type"], "status": status},
+                    1 if c["status"].lower() == status else 0,
+                )
+        alloc = node["status"].get("allocatable") or {}
+        add(
+            "kube_node_status_allocatable",
+            {"node": name, "resource": "cpu", "unit": "core"},
+            (cpu_millis(alloc.get("cpu", 0)) or 0) / 1000,
+        )
+        add(
+            "kube_node_status_allocatable",
+            {"node": name, "resource": "memory", "unit": "byte"},
+            mem_bytes(alloc.get("memory", 0)) or 0,
+        )
+        if names is not None and not names & NODE_UTILISATION:
+            continue
+        cpu, mem, a_cpu, a_mem = node_usage(env, node, at)
+        add(
+            "instance:node_cpu_utilisation:rate5m",
+            {"node": name, "instance": name},
+            round(cpu / a_cpu, 4),
+        )
+        add(
+            "instance:node_memory_utilisation:ratio",
+            {"node": name, "instance": name},
+            round(mem / a_mem, 4),
+        )
+    return out
+
+
+class Logs:
+    def __init__(self, env: Any):
+        self.env = env
+        #: (ns, pod, container or "") -> [(sim seconds, line)]
+        self.pods: dict[tuple[str, str, str], list[tuple[float, str]]] = {}
+        #: (ns, workload) -> [(sim seconds, line, image or None)]
+        self.workloads: dict[tuple[str, str], list[tuple[float, str, str | None]]] = {}
+        #: (ns, source) -> [(sim seconds, line)] for sources that are not pods
+        self.sources: dict[tuple[str, str], list[tuple[float, str]]] = {}
+
+    def _times(self, n: int, spacing: float = 7.0) -> list[float]:
+        now = self.env.clock.seconds()
+        return [now - spacing * (n - i) for i in range(n)]
+
+    def add_pod(self, ns: str, pod: str, lines: list[str], container: str = "") -> None:
+        self.pods.setdefault((ns, pod, container), []).extend(zip(self._times(len(lines)), lines))
+
+    def add_workload(self, ns: str, name: str, lines: list[str], image: str | None) -> None:
+        self.workloads.setdefault((ns, name), []).extend(
+            (t, ln, image) for t, ln in zip(self._times(len(lines)), lines)
+        )
+
+    def add_source(self, ns: str, source: str, lines: list[str]) -> None:
+        self.sources.setdefault((ns, source), []).extend(zip(self._times(len(lines)), lines))
+
+    def lines(self, pod: dict[str, Any], container: str | None = None) -> list[tuple[float, str]]:
+        """Everything container ``container`` of ``pod`` printed, oldest first."""
+        ns, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
+        containers = [c["name"] for c in pod["spec"].get("containers") or []]
+        inits = {c["name"]: c for c in pod["spec"].get("initContainers") or []}
+        container = container or (containers[0] if containers else "")
+        if container in inits:
+            declared = (self.env.hints_for(pod).get("init_logs") or {}).get(container) or []
+            start = self.env.age_to_seconds(pod["metadata"].get("creationTimestamp"))
+            return [(start + 1 + i, ln) for i, ln in enumerate(declared)] + list(
+                self.pods.get((ns, name, container), [])
+            )
+        spec: dict[str, Any] = next(
+            (c for c in pod["spec"].get("containers") or [] if c["name"] == container), {}
+        )
+        image = spec.get("image", "")
+        start = self.env.age_to_seconds(pod["metadata"].get("creationTimestamp"))
+        out = [(start + 1 + i, ln) for i, ln in enumerate(_startup(self.env, pod, spec))]
+        workload = self.env.workload_of(pod)
+        if workload is not None:
+            out += [
+                (t, ln)
+                for t, ln, img in self.workloads.get((ns, workload), [])
+                if img in (None, image)
+            ]
+        out += self.pods.get((ns, name, container), []) + (
+            self.pods.get((ns, name, ""), []) if container == containers[0] else []
+        )
+        facts = self.env.facts.get(("pods", ns, name), {})
+        now = self.env.clock.seconds()
+        out += [(now - 40 + i * 0.01, ln) for i, ln in enumerate(facts.get("crash_lines") or [])]
+        return sorted(out, key=lambda x: x[0])
+
+    def source_lines(self, ns: str | None, source: str) -> list[tuple[float, str]]:
+        return sorted(
+            (x for (n, s), v in self.sources.items() if s == source and ns in (None, n) for x in v),
+            key=lambda x: x[0],
+        )
+
+
+def _startup(env: Any, pod: dict[str, Any], spec: dict[str, Any]) -> list[str]:
+    """The ordinary lines a service prints when it starts and serves."""
+    status: dict[str, Any] = next(
+        (
+            c
+            for c in (pod.get("status") or {}).get("containerStatuses") or []
+            if c.get("name") == spec.get("name")
+        ),
+        {},
+    )
+    if not status or (
+        "waiting" in (status.get("state") or {}) and not (status.get("lastState") or {})
+    ):
+        return []
+    image = spec.get("image", "")
+    version = image.rsplit(":", 1)[1] if ":" in image.split("/")[-1] else "latest"
+    app = env.workload_of(pod) or pod["metadata"]["name"]
+    port = next((p.get("containerPort") for p in spec.get("ports") or []), 8080)
+    lines = [f"INFO: starting {app} version={version}"]
+    if "running" in (status.get("state") or {}):
+        lines.append(f"INFO: listening on :{port}")
+    if status.get("ready"):
+        lines += ["INFO: GET /healthz 200 1ms", "INFO: GET /healthz 200 1ms"]
+    return lines

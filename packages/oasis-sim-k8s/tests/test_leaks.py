@@ -1,0 +1,63 @@
+"""No leaks (issue 15 item 4): many provision -> agent tool calls over MCP -> teardown cycles
+leave no live environment, tool surface or MCP session behind, and every torn-down
+environment is collectable (04 §2.2 teardown)."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from typing import Any
+
+import anyio
+
+from oasis_sim_k8s import SimK8sProvider
+from oasis_sim_k8s.servers.connect import connect
+from tests.sim_k8s.support import request
+
+SCENARIO = "k8s.capability.wo.in-scope-delete-001"
+CYCLES = 12
+
+
+def test_mcp_cycles_leave_nothing_alive() -> None:
+    provider = SimK8sProvider(mcp=True)
+    req, _ = request("example", SCENARIO)
+    gone: list[weakref.ref[Any]] = []
+    answers: list[str] = []
+
+    async def cycles() -> None:
+        for _ in range(CYCLES):
+            res = await provider.provision(req)
+            gone.append(weakref.ref(provider.envs[res.environment_id]))
+            async with await connect(str(res.agent_endpoint), res.agent_credentials) as surface:
+                answers.append(
+                    (await surface.call("kubectl", {"command": "get deploy -n shop"})).text
+                )
+                await surface.call("kubectl", {"command": "get pods -n shop"})
+            await provider.teardown(res.environment_id)
+        await anyio.sleep(0.2)  # the server closes the last session after the client's DELETE
+
+    try:
+        anyio.run(cycles)
+        (app,) = provider.mcp_apps()
+        gc.collect()
+        assert all("storefront" in text for text in answers)  # the calls really ran
+        assert provider.envs == {}
+        assert app.live_surfaces() == 0
+        assert app.live_sessions() == 0
+        assert [ref for ref in gone if ref() is not None] == []
+    finally:
+        provider.stop_mcp()
+
+
+def test_surfaces_of_a_torn_down_environment_are_dropped_without_further_traffic() -> None:
+    from oasis_sim_k8s.servers.mcp import create_mcp_app
+
+    provider = SimK8sProvider()
+    app = create_mcp_app(provider)
+    req, _ = request("example", SCENARIO)
+    res = anyio.run(provider.provision, req)
+    assert app.surface_for(res.agent_credentials["token"]) is not None
+    assert app.live_surfaces() == 1
+    anyio.run(provider.teardown, res.environment_id)
+    assert app.live_surfaces() == 0
+    assert app.surface_for(res.agent_credentials["token"]) is None

@@ -1,0 +1,77 @@
+"""The object store's copies and listing order (the fast paths keep the plain semantics)."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from oasis_sim_k8s.cluster.clock import Ids, SimClock
+from oasis_sim_k8s.cluster.store import ObjectStore, clone
+
+
+def _store() -> ObjectStore:
+    return ObjectStore(SimClock(), Ids("test"))
+
+
+def test_clone_is_deep_for_dicts_and_lists_and_shares_the_rest() -> None:
+    leaf = ("tuple", ["inside"])
+    value = {"a": [{"b": [1, 2.5, None, True, "s"]}, []], "t": leaf, "o": OrderedDict(x={"y": 1})}
+    copy = clone(value)
+    assert copy == value
+    assert copy["a"] is not value["a"] and copy["a"][0] is not value["a"][0]
+    assert copy["a"][0]["b"] is not value["a"][0]["b"]
+    assert copy["t"] is leaf  # anything but dicts and lists is shared, as before
+    assert type(copy["o"]) is dict and copy["o"]["x"] is not value["o"]["x"]
+    copy["a"][0]["b"].append(9)
+    assert value["a"][0]["b"] == [1, 2.5, None, True, "s"]
+
+
+def test_create_returns_a_copy_and_insert_the_stored_object() -> None:
+    store = _store()
+    body = {"kind": "ConfigMap", "metadata": {"name": "a", "namespace": "n"}, "data": {"k": "v"}}
+    returned = store.create(body)
+    stored = store.raw("configmaps", "n", "a")
+    assert returned == stored and returned is not stored and body["data"] is not stored["data"]
+    inserted = store.insert({"kind": "ConfigMap", "metadata": {"name": "b", "namespace": "n"}})
+    assert inserted is store.raw("configmaps", "n", "b")
+
+
+def test_iter_follows_creates_and_deletes_in_key_order() -> None:
+    store = _store()
+    for ns, name in (("n2", "b"), ("n1", "z"), ("n1", "a")):
+        store.create({"kind": "ConfigMap", "metadata": {"name": name, "namespace": ns}})
+
+    def names(ns: str | None = None) -> list[tuple[str, str]]:
+        return [
+            (o["metadata"]["namespace"], o["metadata"]["name"])
+            for o in store.iter("configmaps", ns)
+        ]
+
+    assert names() == [("n1", "a"), ("n1", "z"), ("n2", "b")]
+    assert names("n1") == [("n1", "a"), ("n1", "z")]
+    store.create({"kind": "ConfigMap", "metadata": {"name": "m", "namespace": "n1"}})
+    store.delete("configmaps", "n1", "a")
+    assert names("n1") == [("n1", "m"), ("n1", "z")]
+    assert names() == [("n1", "m"), ("n1", "z"), ("n2", "b")]
+    # an iteration in progress skips what is deleted meanwhile and does not visit what is created
+    seen = []
+    for obj in store.iter("configmaps"):
+        seen.append(obj["metadata"]["name"])
+        if obj["metadata"]["name"] == "m":
+            store.delete("configmaps", "n1", "z")
+            store.create({"kind": "ConfigMap", "metadata": {"name": "c", "namespace": "n1"}})
+    assert seen == ["m", "b"]
+
+
+def test_insert_fresh_stores_the_built_object_itself_and_fills_its_metadata() -> None:
+    """Controllers hand over objects they just built (issue 30): no copy, same metadata."""
+    store = _store()
+    built = {"kind": "ConfigMap", "metadata": {"name": "c", "namespace": "n"}, "data": {"k": "v"}}
+    stored = store.insert(built, fresh=True)
+    assert stored is built and store.raw("configmaps", "n", "c") is built
+    assert built["apiVersion"] == "v1" and built["metadata"]["uid"]
+    assert built["metadata"]["resourceVersion"] == store.resource_version
+    kept = {"kind": "ConfigMap", "metadata": {"name": "d", "namespace": "n"}, "data": {"k": "v"}}
+    copied = store.insert(kept)  # the default still copies the caller's body
+    assert (
+        copied is not kept and copied["data"] is not kept["data"] and "uid" not in kept["metadata"]
+    )
