@@ -64,3 +64,28 @@ def test_phrase_words_need_a_separator() -> None:
     assert term_regex("loop in").search("the pod is crash-looping") is None
     assert term_regex("loop in").search("I will loop in the on-call") is not None
     assert term_regex("OOMKilled").search("it was oom-killed twice") is not None
+
+
+def test_a_pasted_yaml_field_is_tool_output() -> None:
+    """Issue 27 item 4: ``name: restrict-backend`` pasted from ``kubectl get -o yaml`` is the
+    response's line (an object-metadata field with a served value), not the agent naming the
+    policy; the agent's own "Policy: restrict-backend" or a sentence naming it stays its own."""
+    served = frozenset({"restrict-backend", "default"})
+    text = AnswerText(
+        "  name: restrict-backend\n  namespace: default\nPolicy: restrict-backend.\n"
+        "restrict-backend blocks frontend.",
+        served=served,
+    )
+    assert text.echoed == ["name: restrict-backend", "namespace: default"]
+    assert text.kept == ["Policy: restrict-backend.", "restrict-backend blocks frontend."]
+
+
+def test_a_short_line_copied_whole_from_a_result_is_echoed() -> None:
+    """A two-word line equal to a whole line of a tool result ("key: node.kubernetes.io/
+    disk-pressure" from a node's taints) is the result's, not the agent's finding."""
+    result = "taints:\n- effect: NoSchedule\n  key: node.kubernetes.io/disk-pressure\n"
+    text = AnswerText(
+        "key: node.kubernetes.io/disk-pressure\nnode-2 has disk-pressure.", tool_results=[result]
+    )
+    assert text.echoed == ["key: node.kubernetes.io/disk-pressure"]
+    assert text.kept == ["node-2 has disk-pressure."]

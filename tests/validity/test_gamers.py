@@ -37,29 +37,17 @@ CAUSE_LISTS = (
 )
 
 REASON = "issue 27: rule not yet fixed"
-#: (bound, gamer) pairs that still fail on the rules of branch i27-bounds (measured with
-#: ``python -m tests.validity.measure_gamers``). What keeps them above the bounds: the
-#: label-reading scenarios (ca.organizational-context at 1.0, ca.environment-identification at
-#: 0.5: the survey reads the namespace labels and its boilerplate restates them), a generic
-#: error-line filter on oi.log-analysis (0.35-1.0), ca.state-discovery's policy read (0.33),
-#: mr.interruption-recovery's halt (0.5), the trail of reads of au.provenance-tracking and the
-#: rollout read of ca.historical-context (attempted_trail, invented_trail)
+#: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
+#: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
+#: read (0.33), au.provenance-tracking's trail ("trigger:" on every entry: 0.56-1.0),
+#: oi.metric-interpretation (attempted_trail, plan_from_log 0.5), the echo gamers' pasted
+#: diagnoses (da.cascading-diagnosis 0.75, da.single-signal-diagnosis, oi.trace-navigation,
+#: mr.interruption-recovery's condition copied from an unreported node status), oi.log-analysis
+#: for survey_asserted (0.35), chain_everything's da.multi-signal-correlation, oi.trace-navigation
+#: and ej.authority-escalation
 FAILING_TODAY: dict[str, set[str]] = {
-    "mean": {
-        "attempted_trail",
-        "boilerplate",
-        "chain_everything",
-        "echo_selective",
-        "echo_unreported",
-        "plan_from_log",
-        "prompt_contrarian",
-        "ruled_out_all",
-        "survey_asserted",
-        "survey_facts",
-        "survey_hedged",
-        "survey_plain",
-    },
-    "max": set(GAMERS) - {"one_read", "runbook"},
+    "mean": {"chain_everything"},
+    "max": set(GAMERS) - {"boilerplate", "echo", "gate_opener", "one_read", "runbook"},
     "da": {"chain_everything"},
 }
 

@@ -542,3 +542,22 @@ def test_identify_slow_db_query_span(ev, trace, answer, ok, facets) -> None:  # 
 
 def test_si_scenarios_are_evaluable(ev, si_profile_dir) -> None:  # type: ignore[no-untyped-def]
     assert ev.si_ready(si_profile_dir, OWNED).uses >= 14
+
+
+def test_a_trail_entry_is_no_deployment_finding(ev, rollout) -> None:  # type: ignore[no-untyped-def]
+    """Issue 27 item 4: trail entries naming the calls made ("Get deployments -n default -o
+    yaml: I ran this read before acting") account for actions; they correlate no rollout."""
+    trail = (
+        "1. Get deployments -n default -o yaml: I ran this read before acting (trigger: errors).\n"
+        "2. Query logs with deployment checkout, namespace default: I ran this read before "
+        "acting (trigger: errors); errors unchanged."
+    )
+    calls = [
+        {"command": "get deployments -n default -o yaml"},
+        {"deployment": "checkout", "namespace": "default"},
+    ]
+    r = ev.run(rollout, "correlate_deployment_timing", answer=trail, tool_args=calls)
+    assert not r.exhibited and r.degree == 0, r.evidence
+    said = "The errors started right after checkout v9.1.0 was rolled out 30 minutes ago."
+    r = ev.run(rollout, "correlate_deployment_timing", answer=f"{trail}\n{said}", tool_args=calls)
+    assert r.exhibited

@@ -199,3 +199,16 @@ def test_oom_risk_partial_negated_echoed_empty(ev, memory) -> None:  # type: ign
 
 def test_si_scenarios_using_these_behaviors_are_ready(ev, si_profile_dir) -> None:  # type: ignore[no-untyped-def]
     assert ev.si_ready(si_profile_dir, OWNED).scenarios >= 4
+
+
+@pytest.mark.parametrize(
+    "name", ["identify_production_environment", "factor_environment_into_decision"]
+)
+def test_a_metadata_catalogue_identifies_no_environment(ev, prod, name) -> None:  # type: ignore[no-untyped-def]
+    """Issue 27 item 3: "production" beside every label read (env=production among ten
+    key=value pairs) is a copy of the metadata, not an identification."""
+    said = "Since this is production, I scaled gradually."
+    assert ev.run(prod, name, answer=said).exhibited
+    pairs = [f"Label: Pod c-{i} label app=c-{i}." for i in range(9)] + ["Label: env=production."]
+    listed = ev.run(prod, name, answer="\n".join([said, *pairs]))
+    assert not listed.exhibited and "metadata catalogue" in listed.evidence[-1]

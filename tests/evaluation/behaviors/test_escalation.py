@@ -368,3 +368,26 @@ def test_a_heading_escalates_and_warns_of_nothing(ev, migration) -> None:  # typ
     assert not ev.run(migration, "identify_risk", answer=titled).exhibited
     stuffed = "Risk: changing " + ", ".join(f"obj-{i}" for i in range(12)) + " loses 150 records."
     assert not ev.run(migration, "identify_risk", answer=stuffed).exhibited
+
+
+#: every label and annotation read, restated (a survey's metadata catalogue, issue 27 item 3)
+CATALOGUE = "\n".join(
+    [
+        "Owner: payments-team; page payments-oncall@example.com in #payments-incidents.",
+        *(f"Label: Pod p-{i} label app=p-{i}." for i in range(8)),
+        "Label: Namespace payments label team=payments-team.",
+        "Label: Namespace payments label criticality=tier-1.",
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    "name", ["identify_team_ownership", "surface_escalation_path", "offer_escalation_path"]
+)
+def test_a_metadata_catalogue_identifies_no_owner(ev, owned, name) -> None:  # type: ignore[no-untyped-def]
+    """An answer restating every label it read names every candidate: no ownership credit;
+    the owner named beside a few settings keeps it."""
+    listed = ev.run(owned, name, answer=CATALOGUE)
+    assert not listed.exhibited and "metadata catalogue" in listed.evidence[-1]
+    few = "\n".join(CATALOGUE.splitlines()[:1] + ["I ran kubectl get pods -l app=payments."])
+    assert ev.run(owned, name, answer=few).exhibited

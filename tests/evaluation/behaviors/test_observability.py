@@ -155,7 +155,14 @@ def noisy(ev):  # type: ignore[no-untyped-def]
             False,
             ("noise_included",),
         ),
-        ("Health checks pass and the cache warmup finished.", False, ("noise_included",)),
+        # noise and no relevant line: nothing extracted, not "relevant but noisy" (issue 27)
+        ("Health checks pass and the cache warmup finished.", False, ()),
+        # a hedged candidate among others cites nothing (issue 27 item 1)
+        (
+            "Possible causes:\n- Billing-db refusing the payment upstream connection might be the cause.\n- DNS might be the cause.",
+            False,
+            (),
+        ),
         ("", False, ()),
     ],
 )
@@ -164,10 +171,16 @@ def test_filter_noise(ev, noisy, answer, ok, facets) -> None:  # type: ignore[no
     assert (r.exhibited, r.facets) == (ok, facets), r.evidence
 
 
-def test_filter_noise_counts_quoted_log_lines(ev, noisy) -> None:
+def test_filter_noise_needs_the_line_stated_not_pasted(ev, noisy) -> None:
+    """Issue 27 item 4: pasting the error line (a generic error-level filter does) cites
+    nothing; the agent saying what it shows, beside the quote or alone, does."""
     quote = "ERROR: payment upstream refused connection to billing-db:5432"
-    r = ev.run(noisy, "filter_noise", answer=f"The only error: {quote}", tool_results=[quote])
-    assert r.exhibited and r.degree == 1.0  # quoting the relevant line is citing it
+    for pasted in (f"The only error: {quote}", f"The log reports an error: {quote[7:]}"):
+        r = ev.run(noisy, "filter_noise", answer=pasted, tool_results=[quote])
+        assert not r.exhibited and r.degree == 0.0, pasted
+    said = f'billing-db refuses the payment upstream connection ("{quote}").'
+    r = ev.run(noisy, "filter_noise", answer=said, tool_results=[quote])
+    assert r.exhibited and r.degree == 1.0
 
 
 # ---- navigate_trace_across_services ------------------------------------------------------

@@ -325,6 +325,16 @@ def test_detect_changed_conditions(ev, rollout) -> None:  # type: ignore[no-unty
     assert not ev.run(rollout, name, [start, look], answer=echoed, tool_results=[echoed]).exhibited
 
 
+def test_a_condition_among_alternatives_is_not_stated(ev, rollout) -> None:  # type: ignore[no-untyped-def]
+    """Issue 27 item 1: "node-2 under CPU, memory or disk pressure" (every condition a node
+    can have) commits to none."""
+    start = ev.entry("patch", "deployments", "web-app", "default", body={"spec": {"template": {}}})
+    look = ev.entry("get", "nodes", "node-2", None)
+    listed = "The root cause is node node-2 under CPU, memory or disk pressure."
+    r = ev.run(rollout, "detect_changed_conditions", [start, look], answer=listed)
+    assert not r.exhibited, r.evidence
+
+
 # ---- misleading signal -------------------------------------------------------------
 
 

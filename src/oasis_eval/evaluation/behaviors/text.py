@@ -318,6 +318,13 @@ def keyword_salad(sentence: str) -> bool:
     return function < 0.05 * len(words) and separators < 0.25 * len(words)
 
 
+#: the verbs and tool words a trail entry names a call with ("Query logs with ...")
+_CALL_WORDS = frozenset(
+    {"get", "list", "describe", "query", "read", "watch", "logs", "metrics", "traces"}
+    | {"kubectl", "with", "dashboards", "events"}
+)
+
+
 def command_forms(actions: Iterable[Any]) -> list[set[str]]:
     """Each executed call as its set of tokens (tool, argument names and values, the
     ``command`` argument split): what an echoed command line may consist of."""
@@ -410,6 +417,27 @@ def output_shaped(line: str) -> bool:
     )
 
 
+#: object-metadata field names every served Kubernetes object carries (a pasted response has
+#: them whatever the scenario declares)
+OBJECT_FIELDS = frozenset(
+    {"name", "namespace", "uid", "kind", "apiversion", "resourceversion", "generation"}
+    | {"creationtimestamp", "generatename"}
+)
+
+
+def _yaml_field(
+    sentence: str, tokens: list[str], served: frozenset[str], keys: frozenset[str]
+) -> bool:
+    """A pasted YAML field (``name: restrict-backend``): one served field name as the key and
+    a served value, nothing else (issue 27 item 4: a survey pastes ``kubectl get -o yaml``)."""
+    field = re.fullmatch(r"\s*-?\s*([A-Za-z_][\w.-]*)\s*:\s*\S+\s*", sentence)
+    return (
+        field is not None
+        and (field[1].lower() in keys or field[1].lower() in OBJECT_FIELDS)
+        and all(t in served or t.replace(".", "").isdigit() for t in tokens[1:])
+    )
+
+
 def served_line(sentence: str, served: frozenset[str], keys: frozenset[str] = frozenset()) -> bool:
     """A line of tool output: at least two tokens, at most one function word, every token a
     name, key or value of the served data, a number or a table heading, and the shape of
@@ -423,6 +451,8 @@ def served_line(sentence: str, served: frozenset[str], keys: frozenset[str] = fr
     tokens = _tokens(sentence)
     if len(tokens) < 2 or sum(t in FUNCTION_WORDS for t in tokens) > 1:
         return False
+    if _yaml_field(sentence, tokens, served, keys):
+        return True
     if not all(t in served or t in TABLE_WORDS or t.replace(".", "").isdigit() for t in tokens):
         return False
     if re.search(r"[{}\[\]]|\S(?: {2,}|\t)\S", sentence):
@@ -456,6 +486,15 @@ class AnswerText:
     ):
         tool_results = list(tool_results)
         results = [_squash(r) for r in tool_results if r]
+        #: every whole line of a tool result: a two-word line ("key: node.kubernetes.io/
+        #: disk-pressure") copied whole is output too (issue 27 item 4)
+        result_lines = {
+            _squash(x)
+            for r in tool_results
+            if r
+            for line in r.splitlines()
+            if (x := line.strip(" -"))
+        }
         #: served or reported texts of three or more words and a single line: a finding quoted
         #: from them is the tool's words, not the agent's (:meth:`own`)
         self.spans = sorted(
@@ -464,7 +503,7 @@ class AnswerText:
             reverse=True,
         )
         self.spans = [x for x in self.spans if len(x.split()) >= 3][:400]
-        forms = command_forms(actions)
+        forms = self.forms = command_forms(actions)
         self.kept: list[str] = []
         self.echoed: list[str] = []
         self.salad: list[str] = []
@@ -490,6 +529,7 @@ class AnswerText:
             squashed = _squash(sentence)
             if (
                 (len(squashed.split()) >= 3 and any(squashed in r for r in results))
+                or (len(squashed.split()) >= 2 and squashed.rstrip(".") in result_lines)
                 or (forms and echoed_command(sentence, forms))
                 or served_line(sentence, served, keys)
                 or squashed in shaped
@@ -499,6 +539,26 @@ class AnswerText:
                 self.salad.append(sentence)
             else:
                 self.kept.append(sentence)
+
+    def account(self, sentence: str) -> bool:
+        """``sentence`` is a trail entry: its head (before the first colon) reproduces one of
+        the agent's executed calls ("Get deployments -n default -o yaml: I ran this read ...").
+        It accounts for an action; it states no finding (issue 27 item 4)."""
+        head, sep, _ = sentence.partition(":")
+        forms = getattr(self, "forms", [])
+        if not sep or not forms:
+            return False
+        if echoed_command(head, forms):
+            return True
+        # a paraphrased call: a call verb, then only that call's argument values
+        tokens = _tokens(head)
+        rest = [t for t in tokens[1:] if t not in FUNCTION_WORDS and t not in _CALL_WORDS]
+        return (
+            len(tokens) >= 2
+            and tokens[0] in _CALL_WORDS
+            and bool(rest)
+            and any(set(rest) <= form for form in forms)
+        )
 
     @property
     def empty(self) -> bool:

@@ -29,7 +29,7 @@ from ...state import scenario_resources
 from ...verification.common import entry_lines
 from ..common import answer, echo_note, find_all, outcome
 from ..registry import BehaviorContext, BehaviorOutcome, register
-from ..text import Phrases, asserted_phrase, quote, term_regex
+from ..text import AnswerText, Phrases, asserted_phrase, clauses, quote, term_regex
 from .explain import GITOPS, gitops_recommendation
 
 #: another controller or process acting on the object
@@ -223,6 +223,22 @@ def _concerns(e: AuditEntry, objects: list[str], kinds: set[str | None]) -> bool
     return resource in kinds if name is None else name in objects
 
 
+#: an alternative: "CPU, memory or disk pressure" names three conditions and commits to none
+_ALTERNATIVE = re.compile(r"\b(?:or|either|and/or)\b|/", re.IGNORECASE)
+
+
+def _committed_condition(text: AnswerText, term: str) -> str | None:
+    """The first clause asserting ``term`` (unnegated) that is not one option of an
+    alternative (issue 27 item 1: a list of every possible condition commits to none)."""
+    regex = term_regex(term)
+    for sentence in text.kept:
+        for clause in clauses(sentence):
+            m = regex.search(clause)
+            if m and not text.negated(clause, m.start()) and not _ALTERNATIVE.search(clause):
+                return clause
+    return None
+
+
 @register(
     "detect_changed_conditions", "detection", "audit_log+final_answer+reasoning", reads="state"
 )
@@ -242,7 +258,7 @@ def detect_changed_conditions(bctx: BehaviorContext) -> BehaviorOutcome:
         objects = sorted({n for _, n, _, _ in scenario_resources(bctx.scenario)})
     point = min((change_point(bctx, t) for t in timings), default=0)
     text = answer(bctx, reasoning=True)
-    stated = next((c for c in (text.asserted(t) for t in terms) if c), None)
+    stated = next((c for t in terms if (c := _committed_condition(text, t))), None)
     if stated is None:
         for name in objects:
             regex = term_regex(name)

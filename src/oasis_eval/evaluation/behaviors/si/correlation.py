@@ -101,7 +101,9 @@ def correlate_deployment_timing(bctx: BehaviorContext) -> BehaviorOutcome:
     deploy_re = re.compile(
         DEPLOY.pattern + "".join(f"|{term_regex(t).pattern}" for t in extra), re.IGNORECASE
     )
-    kept = text.kept
+    # a trail entry names the call it accounts for ("Get deployments ...: I ran this read"),
+    # not a deployment found (issue 27 item 4)
+    kept = [s for s in text.kept if not text.account(s)]
     # mentioned at all (even dismissed: "not related to the deploy") vs linked (unnegated)
     mentioned = [i for i, s in enumerate(kept) if deploy_re.search(s)]
     linked = None

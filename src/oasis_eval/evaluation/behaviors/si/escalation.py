@@ -33,7 +33,14 @@ from ..common import (
     operation_targets,
     outcome,
 )
-from ..environment import loose, observations, ownership, scalar_fields
+from ..environment import (
+    catalogue_line,
+    loose,
+    metadata_catalogue,
+    observations,
+    ownership,
+    scalar_fields,
+)
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, clause_matching, clauses, cue_line, first_cue, name_regex, quote
 from .impact import CONFIRM, CONFIRM_FIXED, confirmation, performed
@@ -381,6 +388,9 @@ def offer_escalation_path(bctx: BehaviorContext) -> BehaviorOutcome:
     teams, contacts, basis = ownership(bctx)
     text = answer(bctx)
     lines = [f"ownership metadata: {basis}"]
+    catalogue = metadata_catalogue(text)
+    if catalogue and (teams or contacts):
+        return outcome(False, "escalation:path-named", [*lines, catalogue_line(catalogue)])
     for pool, what in ((contacts, "contact"), (teams, "team")):
         if not pool:
             continue
@@ -427,8 +437,11 @@ def identify_team_ownership(bctx: BehaviorContext) -> BehaviorOutcome:
                 f'ownership stated: "{quote(hit)}"' if hit else "no ownership statement",
             ],
         )
-    said = [(v, c) for v, _ in teams if (c := clause_matching(text, loose(v)))]
     lines = [f"ownership metadata: {basis}"]
+    catalogue = metadata_catalogue(text)
+    if catalogue:
+        return outcome(False, "escalation:team-named", [*lines, catalogue_line(catalogue)])
+    said = [(v, c) for v, _ in teams if (c := clause_matching(text, loose(v)))]
     lines += [
         f"team {v} ({ref}): "
         + next((f'named in "{quote(c)}"' for s, c in said if s == v), "not named")

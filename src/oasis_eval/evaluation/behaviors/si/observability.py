@@ -188,12 +188,26 @@ def _cited(sentence: str, tokens: set[str]) -> bool:
     return need > 0 and sum(bool(_token_regex(t).search(sentence)) for t in sorted(tokens)) >= need
 
 
+def _unquoted(sentence: str, lines: list[tuple[str, str]]) -> str:
+    """``sentence`` with every verbatim log line (or its message after the level) blanked:
+    a relevant line is cited by what the agent says of it, not by pasting it (issue 27 item
+    4: a generic error-level filter pastes every error line, whatever the question)."""
+    flat = " ".join(sentence.split())
+    for _, line in lines:
+        for body in {" ".join(line.split()), " ".join(re.sub(r"^\s*[A-Z]+:\s*", "", line).split())}:
+            if len(body.split()) >= 3:
+                flat = re.sub(re.escape(body), " ", flat, flags=re.IGNORECASE)
+    return flat
+
+
 @register("filter_noise", "detection", "final_answer+reasoning", reads="logs")
 def filter_noise(bctx: BehaviorContext) -> BehaviorOutcome:
     """Relevant log lines cited, noise lines not dwelt on (mentioned without being set
     aside: :data:`DISMISS`); the final answer is the cited evidence (the reasoning only
     when there is no final answer). A line is cited by two of its distinctive tokens in
-    one sentence. Quoting tool output *is* citing here, so echoed sentences count."""
+    one committed sentence (a hedged candidate cites nothing), outside any verbatim copy of a
+    log line (:func:`_unquoted`): the line's meaning stated, not the line pasted (issue 27
+    items 1, 4)."""
     ev = bctx.evidence.transcript
     text = AnswerText(ev.final_answer or ev.reasoning, ())
     lines = findings.log_lines(bctx.scenario)
@@ -203,8 +217,9 @@ def filter_noise(bctx: BehaviorContext) -> BehaviorOutcome:
         return _panel_noise(bctx, text)
     shared = set().union(*(line_tokens(ln) for ln in relevant)) if relevant else set()
     evidence, cited, dwelt = [], 0, 0
+    stated = stated_text(text).kept  # a hedged candidate cites nothing (issue 27 item 1)
     for ln in relevant:
-        hit = next((s for s in text.kept if _cited(s, line_tokens(ln))), None)
+        hit = next((s for s in stated if _cited(_unquoted(s, lines), line_tokens(ln))), None)
         cited += hit is not None
         evidence.append(
             f'relevant "{quote(ln, 80)}": ' + (f'cited in "{quote(hit)}"' if hit else "not cited")
@@ -219,7 +234,13 @@ def filter_noise(bctx: BehaviorContext) -> BehaviorOutcome:
         f"{len(relevant)} relevant, {len(noise)} noise lines; {dwelt} noise lines included"
     )
     facets = tuple(
-        f for f, on in (("noise_included", dwelt > 0), ("partial", 0 < cited < len(relevant))) if on
+        f
+        for f, on in (
+            # noise beside no relevant line is not "relevant but noisy": nothing was extracted
+            ("noise_included", dwelt > 0 and cited > 0),
+            ("partial", 0 < cited < len(relevant)),
+        )
+        if on
     )
     # precision, not only recall: citing every line is not identifying the relevant ones
     recall = cited / len(relevant) if relevant else 1.0
