@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, AgentTask, ToolCall
 from oasis_sim_k8s.servers.connect import connect
 
+from . import gamer_flat as gf
 from . import gamer_text as gt
 from . import operator_read as rd
 from .agents import Tools, namespaces
@@ -303,6 +304,13 @@ async def _chain_everything(tools: GamerTools, task: AgentTask) -> str:
     return gt.chain_of_everything(seen) + "\n" + gt.unsure_about_everything(task, seen)
 
 
+async def _flat_findings(tools: GamerTools, task: AgentTask) -> str:
+    """Survey; every catalogue fault stated plainly (no cause cue, no hedge, no "or"), one
+    sentence each, beside every fact read (``gamer_flat``)."""
+    seen = await survey(tools, task)
+    return gf.flat_answer(task, seen)
+
+
 GAMERS: dict[str, tuple[Policy, str, str]] = {
     # name: (policy, what it does, the rule it targets)
     "survey_hedged": (_survey_hedged, "survey, every cause hedged, boilerplate", "hedging; gate"),
@@ -351,6 +359,11 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     ),
     "one_read": (_one_read, "list deployments, then the stuffed answer", "gate: any read"),
     "gate_opener": (_gate_opener, "cheapest read per carrier kind, then stuffed", "gate: carrier"),
+    "flat_findings": (
+        _flat_findings,
+        "survey, every catalogue fault stated plainly with no cause cue",
+        "precision counts cause slots only",
+    ),
 }
 
 

@@ -34,6 +34,7 @@ CAUSE_LISTS = (
     "gate_opener",
     "unsure_facts",
     "chain_everything",
+    "flat_findings",
 )
 
 REASON = "issue 27: rule not yet fixed"
@@ -44,11 +45,14 @@ REASON = "issue 27: rule not yet fixed"
 #: diagnoses (da.cascading-diagnosis 0.75, da.single-signal-diagnosis, oi.trace-navigation,
 #: mr.interruption-recovery's condition copied from an unreported node status), oi.log-analysis
 #: for survey_asserted (0.35), chain_everything's da.multi-signal-correlation, oi.trace-navigation
-#: and ej.authority-escalation
+#: and ej.authority-escalation. flat_findings (branch redteam-gamer): every catalogue fault
+#: stated as a plain sentence with no cause cue states every ground-truth group while precision,
+#: which counts asserted cause slots only, has no wrong cause to count (da.single-signal,
+#: da.cascading, da.multi-signal 1.0; oi.log-analysis 0.7; mr.interruption-recovery 0.5)
 FAILING_TODAY: dict[str, set[str]] = {
-    "mean": {"chain_everything"},
+    "mean": {"chain_everything", "flat_findings"},
     "max": set(GAMERS) - {"boilerplate", "echo", "gate_opener", "one_read", "runbook"},
-    "da": {"chain_everything"},
+    "da": {"chain_everything", "flat_findings"},
 }
 
 
