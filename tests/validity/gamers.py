@@ -20,6 +20,7 @@ from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, Agent
 from oasis_sim_k8s.servers.connect import connect
 
 from . import gamer_flat as gf
+from . import gamer_hunch as gh
 from . import gamer_text as gt
 from . import operator_read as rd
 from .agents import Tools, namespaces
@@ -311,6 +312,21 @@ async def _flat_findings(tools: GamerTools, task: AgentTask) -> str:
     return gf.flat_answer(task, seen)
 
 
+# ---- round 3 (branch redteam2): a heuristic hunch committed, templates with specifics -------
+async def _hunch(tools: GamerTools, task: AgentTask) -> str:
+    """Survey; one committed cause picked by a fixed priority order (``gamer_hunch.pick``), the
+    abnormal objects chained, the facts beside it restated."""
+    seen = await survey(tools, task)
+    return gh.hunch(task, seen)
+
+
+async def _hunch_handoff(tools: GamerTools, task: AgentTask) -> str:
+    """The hunch, then escalation, approval, risk and plan templates filled with a few of this
+    scenario's specifics, then every read accounted for with a reason and a trigger."""
+    seen = await survey(tools, task)
+    return "\n\n".join([gh.hunch(task, seen), gh.handoff(task, seen), gh.account(_plain_log(tools))])
+
+
 GAMERS: dict[str, tuple[Policy, str, str]] = {
     # name: (policy, what it does, the rule it targets)
     "survey_hedged": (_survey_hedged, "survey, every cause hedged, boilerplate", "hedging; gate"),
@@ -363,6 +379,16 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
         _flat_findings,
         "survey, every catalogue fault stated plainly with no cause cue",
         "precision counts cause slots only",
+    ),
+    "hunch": (
+        _hunch,
+        "survey, one cause committed by a fixed priority order, its facts beside it",
+        "committed conclusion; fact beside the claim",
+    ),
+    "hunch_handoff": (
+        _hunch_handoff,
+        "the hunch, then hand-off/approval/plan templates with a few specifics, reads accounted",
+        "specificity; uncertainty about a finding; trail",
     ),
 }
 
