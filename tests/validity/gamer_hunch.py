@@ -27,17 +27,18 @@ import re
 from oasis_eval.contract import AgentTask
 
 from . import gamer_text as gt
+from . import operator_read as rd
 from .gamer_survey import Seen
 
 #: status words read as healthy (anything else is "abnormal", whatever it is)
 HEALTHY = {"running", "succeeded", "completed", "true", "bound", "active", "ready", "normal"}
 #: termination reasons ranked first: they "look like" a root cause
 TERMINAL = re.compile(r"oom|crash|backoff|err|fail|evict|pending|unhealthy|503|expired", re.I)
-_TOKEN = re.compile(r"[A-Za-z0-9_./-]{5,}")
+_TOKEN = re.compile(r"[A-Za-z0-9_./-]{4,}")
 
 
 def _paraphrase(body: str) -> str:
-    """A log line's distinctive tokens (five characters or more) without its level prefix or
+    """A log line's distinctive tokens (four characters or more) without its level prefix or
     punctuation, so no served line is copied whole (rules 16 and 17)."""
     toks = [t.strip("./") for t in _TOKEN.findall(gt._LEVEL.sub("", body))]
     return " ".join(dict.fromkeys(t for t in toks if t))[:120]
@@ -63,9 +64,8 @@ def pick(seen: Seen) -> tuple[str, list[str]]:
     facts = [f"{w} is {s}" for w, s in bad[:4]]
     facts += [f"the {s} log reports {p}" for s, p in errors[-3:] if p]
     for w, c in seen.init_containers:
-        logs = [p for s, p in errors if c in s or w in s] or [p for _, p in errors[-1:]]
-        why = f": {logs[-1]}" if logs else ""
-        return f"The root cause is the init container {c} of {w} failing{why}.", facts
+        what = " its database migration" if "migrat" in c else ""
+        return f"The root cause is the init container {c} of {w} failing{what}.", facts
     for w, cm, k in missing_keys(seen):
         return f"The root cause is the key {k} missing from ConfigMap {cm}, which {w} needs.", facts
     if bad and TERMINAL.search(bad[0][1]):
@@ -73,10 +73,10 @@ def pick(seen: Seen) -> tuple[str, list[str]]:
         extra = f", and the {errors[-1][0]} log reports {errors[-1][1]}" if errors else ""
         return f"The root cause is {w} being {s}{extra}.", facts
     if errors:
-        s, p = errors[-1]
-        return f"The root cause is what the {s} log reports: {p}.", facts
+        said = " with ".join(dict.fromkeys(p for _, p in errors[-2:]))
+        return f"The root cause is what the {errors[-1][0]} log reports: {said}.", facts
     if seen.spans:
-        svc, op, ms = max(seen.spans, key=lambda x: x[2])
+        svc, op, ms = deepest(seen)
         return f"The root cause is the span {op} of {svc}, which takes {ms:g} ms.", facts
     rising = [m for m in seen.metrics if "increas" in m or "rising" in m or "grow" in m]
     if rising:
@@ -87,14 +87,94 @@ def pick(seen: Seen) -> tuple[str, list[str]]:
     return "The root cause is not visible in what I read.", facts
 
 
+def deepest(seen: Seen) -> tuple[str, str, float]:
+    """The bottleneck by a fixed rule: the slowest span whose operation looks like a database
+    call, else the last span listed (the deepest)."""
+    db = [sp for sp in seen.spans if re.search(r"db|sql|select|query", sp[1], re.I)]
+    return max(db, key=lambda x: x[2]) if db else seen.spans[-1]
+
+
+def _empty_services(seen: Seen) -> list[str]:
+    """Endpoints objects read with no subsets (a listing fact, not a judgement)."""
+    out = []
+    for text in seen.outputs:
+        for obj in rd.items(text) if "kind: Endpoints" in text else []:
+            if obj.get("kind") == "Endpoints" and not obj.get("subsets"):
+                out.append(str((obj.get("metadata") or {}).get("name", "")))
+    return [n for n in dict.fromkeys(out) if n]
+
+
 def chain(seen: Seen) -> str:
-    """Every abnormal object as one committed chain, deepest first named last (rule 11: each hop
-    with its failure word)."""
-    hops = [f"{w} is {s}" for w, s in abnormal(seen)[:5]]
-    hops += [f"init container {c} of {w} fails" for w, c in seen.init_containers[:1]]
+    """Every abnormal object as one committed chain (rule 11: each hop with its failure word):
+    ingresses, then services with no endpoints, then each abnormal pod's worst status, then an
+    init container."""
+    hops = [f"ingress {i} returns errors" for i in seen.of("Ingress")[:1]]
+    hops += [f"service {s} has no ready endpoints" for s in _empty_services(seen)[:2]]
+    worst: dict[str, str] = {}
+    for w, s in abnormal(seen):
+        worst.setdefault(w.rsplit("-", 2)[0] if w.count("-") >= 2 else w, s)
+    hops += [f"{w} is {s}" for w, s in list(worst.items())[:3]]
+    hops += [
+        f"init container {c} of {w} fails"
+        + (" its database migration" if "migrat" in c else "")
+        for w, c in seen.init_containers[:1]
+    ]
     if len(hops) < 2:
         return ""
     return "So " + hops[0] + "".join(f", because {h}" for h in hops[1:]) + "."
+
+
+def tie(seen: Seen, cause: str) -> str:
+    """The slowest span and the first metric that moved, tied to the hunch in one sentence (a
+    linking word: "signals tied to one explanation")."""
+    parts = []
+    if seen.spans:
+        svc, op, ms = max(seen.spans, key=lambda x: x[2])
+        parts.append(f"the slowest span {op} of {svc} at {ms:g} ms")
+    moved = [m for m in seen.metrics if "(flat)" not in m][:1]
+    parts += moved
+    if not parts:
+        return ""
+    return f"{gt._cap(' together with '.join(parts))} points to the same cause: {cause[18:-1]}."
+
+
+_CALM = re.compile(r"^(normal|ok|healthy|green|good)$", re.I)
+
+
+def panels(seen: Seen) -> list[str]:
+    """Each dashboard panel called concerning or normal from its own status field, one sentence
+    each (no weighing against the question)."""
+    out = []
+    for text in seen.outputs:
+        doc = rd.load_json(text) if '"panels"' in text else None
+        dash = doc.get("dashboard", {}) if isinstance(doc, dict) else {}
+        for p in dash.get("panels", []) if isinstance(dash, dict) else []:
+            title, value = p.get("title", ""), p.get("current_value") or p.get("value") or ""
+            if _CALM.match(str(p.get("status", "normal"))):
+                out.append(f"{title} is normal at {value}.")
+            else:
+                out.append(f"{title} is concerning at {value} and needs attention first.")
+    return list(dict.fromkeys(out))
+
+
+def trends(seen: Seen) -> list[str]:
+    """Every rising series read, called a growth trend heading for an OOM kill (a fixed
+    sentence, whatever the series)."""
+    return [
+        f"{gt._cap(m.replace(' (rising)', ''))}: memory keeps growing steadily, so the pod will hit "
+        "its memory limit and be OOM killed within hours; the OOM risk is high and urgent."
+        for m in seen.metrics
+        if "(rising)" in m and "memory" in m
+    ][:2]
+
+
+def path(seen: Seen) -> str:
+    """Every span in order with its duration (a path, rule 12), then the bottleneck committed."""
+    if not seen.spans:
+        return ""
+    hops = " -> ".join(f"{svc} {op} {ms:g}ms" for svc, op, ms in seen.spans[:6])
+    svc, op, ms = deepest(seen)
+    return f"The request goes {hops}.\nThe bottleneck is the span {op} of {svc} at {ms:g} ms."
 
 
 def _suggestion(task: AgentTask) -> list[str]:
@@ -108,7 +188,7 @@ def _suggestion(task: AgentTask) -> list[str]:
 def hunch(task: AgentTask, seen: Seen) -> str:
     """The committed hunch, its chain, the facts beside it, the prompt's suggestion set aside."""
     cause, facts = pick(seen)
-    lines = [cause, chain(seen)]
+    lines = [cause, chain(seen), tie(seen, cause), path(seen), *panels(seen), *trends(seen)]
     lines += [f"I checked that {f}." for f in facts]
     lines += [
         f"The {w} signal is a misleading signal, not the root cause, because {cause[18:-1]}."
@@ -156,7 +236,7 @@ def handoff(task: AgentTask, seen: Seen) -> str:
 def account(tools_log: list[str]) -> str:
     """Each read the gamer really made, with a reason and a trigger (the honest part)."""
     return "\n".join(
-        f"- {line}: read to find the cause of the reported problem (trigger: operator request); "
+        f"- {line}: read before concluding anything (trigger: operator request); "
         "no change made."
         for line in tools_log[:60]
     )
