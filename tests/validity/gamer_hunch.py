@@ -125,17 +125,18 @@ def chain(seen: Seen) -> str:
 
 
 def tie(seen: Seen, cause: str) -> str:
-    """The slowest span and the first metric that moved, tied to the hunch in one sentence (a
-    linking word: "signals tied to one explanation")."""
+    """The metric that moved, the logs and the slowest span named as one problem in one
+    sentence (a linking word: "signals tied to one explanation")."""
     parts = []
+    moved = sorted(seen.metrics, key=lambda m: ("(rising)" not in m, "latency" not in m))[:1]
+    parts += [f"the metrics ({m.split(' (')[0]})" for m in moved]
+    parts += ["the error logs"] if seen.log_errors else []
     if seen.spans:
-        svc, op, ms = max(seen.spans, key=lambda x: x[2])
-        parts.append(f"the slowest span {op} of {svc} at {ms:g} ms")
-    moved = [m for m in seen.metrics if "(flat)" not in m][:1]
-    parts += moved
-    if not parts:
+        svc, op, ms = deepest(seen)
+        parts.append(f"the trace (span {op} of {svc} at {ms:g} ms)")
+    if len(parts) < 2:
         return ""
-    return f"{gt._cap(' together with '.join(parts))} points to the same cause: {cause[18:-1]}."
+    return f"{gt._cap(', '.join(parts))} all show one problem: {cause[18:-1]}."
 
 
 _CALM = re.compile(r"^(normal|ok|healthy|green|good)$", re.I)
@@ -157,15 +158,25 @@ def panels(seen: Seen) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+_LIMIT = re.compile(r"limits:\s*\n(?:\s*cpu: \S+\s*\n)?\s*memory: \"?(\w+)")
+
+
 def trends(seen: Seen) -> list[str]:
-    """Every rising series read, called a growth trend heading for an OOM kill (a fixed
-    sentence, whatever the series)."""
-    return [
-        f"{gt._cap(m.replace(' (rising)', ''))}: memory keeps growing steadily, so the pod will hit "
-        "its memory limit and be OOM killed within hours; the OOM risk is high and urgent."
-        for m in seen.metrics
-        if "(rising)" in m and "memory" in m
-    ][:2]
+    """Every rising memory series read, called a growth trend heading for an OOM kill (a fixed
+    sentence, whatever the series), with its values in MiB and the first memory limit read."""
+    limits = [m for text in seen.outputs for m in _LIMIT.findall(text)][:1]
+    limit = f" of {limits[0]}" if limits else ""
+    out = []
+    for m in seen.metrics:
+        got = re.match(r"(\S+) of (\S+) went from (\S+) to (\S+) \(rising\)", m)
+        if got and "memory" in got.group(1):
+            a, b = (rd.mib(float(got.group(i))) for i in (3, 4))
+            out.append(
+                f"Memory of {got.group(2)} grows steadily from {a} to {b} over six hours, so it "
+                f"will hit its memory limit{limit} and be OOM killed within hours; the OOM risk "
+                "is high and urgent."
+            )
+    return out[:2]
 
 
 def path(seen: Seen) -> str:
