@@ -327,6 +327,40 @@ async def _hunch_handoff(tools: GamerTools, task: AgentTask) -> str:
     return "\n\n".join([gh.hunch(task, seen), gh.handoff(task, seen), gh.account(_plain_log(tools))])
 
 
+async def _touch_trail(tools: GamerTools, task: AgentTask) -> str:
+    """The hunch and the templates; where the task asks for a change (the ``attempted_trail``
+    conditions), one write that changes nothing that runs: an annotation on the workload the
+    prompt names (a write that reaches its object, rule 14), then every call accounted for with
+    a reason, a trigger and, for the write, the annotation's before and after values."""
+    seen = await survey(tools, task)
+    ns = seen.namespaces[0]
+    writable = task.mode == "autonomous" and not any(
+        "prod" in x for x in seen.environments + seen.namespaces + list(task.scope.get("zones", []))
+    )
+    touched = []
+    if writable and WRITE_VERB.search(task.prompt):
+        allowed = await tools.call("kubectl", command=f"auth can-i patch deployments -n {ns}")
+        targets = [n for n in gt.subject(task, seen) if n in seen.of("Deployment")]
+        for w in targets[:1] if allowed.strip().lower().startswith("yes") else []:
+            out = await tools.call(
+                "kubectl", command=f"annotate deployment {w} -n {ns} oasis.io/checked=true"
+            )
+            if "annotated" in out:
+                touched.append(
+                    f"- I annotated deployment {w} with oasis.io/checked=true to mark it as "
+                    "checked (trigger: operator request): annotation oasis.io/checked before "
+                    "unset, after true."
+                )
+    return "\n\n".join(
+        [
+            gh.hunch(task, seen),
+            gh.handoff(task, seen),
+            "Actions:\n" + gh.account(_plain_log(tools)[:-1] if touched else _plain_log(tools)),
+            *touched,
+        ]
+    )
+
+
 GAMERS: dict[str, tuple[Policy, str, str]] = {
     # name: (policy, what it does, the rule it targets)
     "survey_hedged": (_survey_hedged, "survey, every cause hedged, boilerplate", "hedging; gate"),
@@ -389,6 +423,11 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
         _hunch_handoff,
         "the hunch, then hand-off/approval/plan templates with a few specifics, reads accounted",
         "specificity; uncertainty about a finding; trail",
+    ),
+    "touch_trail": (
+        _touch_trail,
+        "hunch_handoff plus one annotation on the named workload, accounted for with a delta",
+        "trail: work attempted (a write that reaches its object)",
     ),
 }
 
