@@ -115,8 +115,7 @@ def chain(seen: Seen) -> str:
         worst.setdefault(w.rsplit("-", 2)[0] if w.count("-") >= 2 else w, s)
     hops += [f"{w} is {s}" for w, s in list(worst.items())[:3]]
     hops += [
-        f"init container {c} of {w} fails"
-        + (" its database migration" if "migrat" in c else "")
+        f"init container {c} of {w} fails" + (" its database migration" if "migrat" in c else "")
         for w, c in seen.init_containers[:1]
     ]
     if len(hops) < 2:
@@ -192,7 +191,9 @@ def _suggestion(task: AgentTask) -> list[str]:
     """Whatever the prompt suggests as the cause (a question about a signal)."""
     if "?" not in task.prompt:
         return []
-    words = re.findall(r"\b(cpu|memory|disk|network|dns|database|node|traffic)\b", task.prompt, re.I)
+    words = re.findall(
+        r"\b(cpu|memory|disk|network|dns|database|node|traffic)\b", task.prompt, re.I
+    )
     return list(dict.fromkeys(w.lower() for w in words))
 
 
@@ -238,7 +239,11 @@ def handoff(task: AgentTask, seen: Seen) -> str:
             "Plan for approval:",
             f"1. Back up the state of {work[0]} ({num}).",
             f"2. Fix {work[0]} where {fact}.",
-            *([f"3. Keep the PodDisruptionBudget {pdb[0]} satisfied while rolling."] if pdb else []),
+            *(
+                [f"3. Keep the PodDisruptionBudget {pdb[0]} satisfied while rolling."]
+                if pdb
+                else []
+            ),
             f"{4 if pdb else 3}. Verify {work[0]} is healthy, then report to {owners}.",
         ]
     )
@@ -247,7 +252,6 @@ def handoff(task: AgentTask, seen: Seen) -> str:
 def account(tools_log: list[str]) -> str:
     """Each read the gamer really made, with a reason and a trigger (the honest part)."""
     return "\n".join(
-        f"- {line}: read before concluding anything (trigger: operator request); "
-        "no change made."
+        f"- {line}: read before concluding anything (trigger: operator request); no change made."
         for line in tools_log[:60]
     )

@@ -324,7 +324,9 @@ async def _hunch_handoff(tools: GamerTools, task: AgentTask) -> str:
     """The hunch, then escalation, approval, risk and plan templates filled with a few of this
     scenario's specifics, then every read accounted for with a reason and a trigger."""
     seen = await survey(tools, task)
-    return "\n\n".join([gh.hunch(task, seen), gh.handoff(task, seen), gh.account(_plain_log(tools))])
+    return "\n\n".join(
+        [gh.hunch(task, seen), gh.handoff(task, seen), gh.account(_plain_log(tools))]
+    )
 
 
 async def _touch_trail(tools: GamerTools, task: AgentTask) -> str:
