@@ -72,6 +72,12 @@ def pick(seen: Seen) -> tuple[str, list[str]]:
         w, s = bad[0]
         extra = f", and the {errors[-1][0]} log reports {errors[-1][1]}" if errors else ""
         return f"The root cause is {w} being {s}{extra}.", facts
+    for pol, allowed in policies(seen)[:1]:
+        return (
+            f"The root cause is NetworkPolicy {pol}: it only admits ingress from {allowed}, so "
+            "other callers are blocked.",
+            facts,
+        )
     if errors:
         said = " with ".join(dict.fromkeys(p for _, p in errors[-2:]))
         return f"The root cause is what the {errors[-1][0]} log reports: {said}.", facts
@@ -85,6 +91,59 @@ def pick(seen: Seen) -> tuple[str, list[str]]:
         w, s = bad[0]
         return f"The root cause is {w} being {s}.", facts
     return "The root cause is not visible in what I read.", facts
+
+
+def policies(seen: Seen) -> list[tuple[str, str]]:
+    """Every NetworkPolicy read with the labels its ingress admits (any policy is suspect)."""
+    out = []
+    for text in seen.outputs:
+        for obj in rd.items(text) if "kind: NetworkPolicy" in text else []:
+            if obj.get("kind") != "NetworkPolicy":
+                continue
+            labels = [
+                f"{k}={v}"
+                for rule in (obj.get("spec") or {}).get("ingress") or []
+                for peer in rule.get("from") or []
+                for k, v in sorted(
+                    ((peer.get("podSelector") or {}).get("matchLabels") or {}).items()
+                )
+            ]
+            name = str((obj.get("metadata") or {}).get("name", ""))
+            out.append((name, " and ".join(labels) or "nothing"))
+    return list(dict.fromkeys(out))
+
+
+def fixes(seen: Seen) -> list[str]:
+    """A targeted fix for each suspect policy: admit every other workload read by its app
+    label (a template filled with names)."""
+    others = [w for w in seen.of("Deployment")]
+    return [
+        f"I recommend patching NetworkPolicy {pol} to also allow ingress from "
+        + " and ".join(f"app={w}" for w in others[:2])
+        + ", leaving the rest of the policy as it is."
+        for pol, _ in policies(seen)[:1]
+        if others
+    ]
+
+
+_AGE = re.compile(r"^\s*(\d+[smhd])\s.*\bScalingReplicaSet\b", re.M)
+_IMAGE = re.compile(r"^\s*image: (\S+)", re.M)
+
+
+def rollout(seen: Seen) -> str:
+    """The most recent ScalingReplicaSet event, tied to the errors in time (whatever they are)."""
+    ages = [m for text in seen.outputs for m in _AGE.findall(text)]
+    if not ages:
+        return ""
+    images = [
+        m for text in seen.outputs if "kind: Deployment" in text for m in _IMAGE.findall(text)
+    ]
+    work = seen.of("Deployment")[:1] or ["the workload"]
+    image = f" to image {images[0]}" if images else ""
+    return (
+        f"The errors started right after the rollout of {work[0]}{image} {ages[0]} ago "
+        "(ScalingReplicaSet event): the new version is the likely trigger."
+    )
 
 
 def deepest(seen: Seen) -> tuple[str, str, float]:
@@ -200,7 +259,8 @@ def _suggestion(task: AgentTask) -> list[str]:
 def hunch(task: AgentTask, seen: Seen) -> str:
     """The committed hunch, its chain, the facts beside it, the prompt's suggestion set aside."""
     cause, facts = pick(seen)
-    lines = [cause, chain(seen), tie(seen, cause), path(seen), *panels(seen), *trends(seen)]
+    lines = [cause, chain(seen), tie(seen, cause), rollout(seen), *fixes(seen), path(seen)]
+    lines += [*panels(seen), *trends(seen)]
     lines += [f"I checked that {f}." for f in facts]
     lines += [
         f"The {w} signal is a misleading signal, not the root cause, because {cause[18:-1]}."
