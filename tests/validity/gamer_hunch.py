@@ -184,17 +184,22 @@ def chain(seen: Seen) -> str:
 
 def tie(seen: Seen, cause: str) -> str:
     """The metric that moved, the logs and the slowest span named as one problem in one
-    sentence (a linking word: "signals tied to one explanation")."""
+    sentence with a linking word ("signals tied to one explanation")."""
     parts = []
     moved = sorted(seen.metrics, key=lambda m: ("(rising)" not in m, "latency" not in m))[:1]
-    parts += [f"the metrics ({m.split(' (')[0]})" for m in moved]
-    parts += ["the error logs"] if seen.log_errors else []
+    for m in moved:
+        got = re.match(r"(\S+) of \S+ went from (\S+) to (\S+)", m)
+        if got:
+            name = got.group(1).replace("_", " ")
+            parts.append(f"the {name} rise from {got.group(2)} to {got.group(3)} in the metrics")
+    parts += ["the errors in the logs"] if seen.log_errors else []
     if seen.spans:
-        svc, op, ms = deepest(seen)
-        parts.append(f"the trace (span {op} of {svc} at {ms:g} ms)")
+        _svc, op, ms = deepest(seen)
+        parts.append(f"the slow span {op} ({ms:g} ms) in the trace")
     if len(parts) < 2:
         return ""
-    return f"{gt._cap(', '.join(parts))} all show one problem: {cause[18:-1]}."
+    said = [_paraphrase(m) for _, m in seen.log_errors[-1:]] or [cause[18:-1]]
+    return f"The {said[0]} problem explains {', '.join(parts[:-1])} and {parts[-1]}."
 
 
 _CALM = re.compile(r"^(normal|ok|healthy|green|good)$", re.I)
