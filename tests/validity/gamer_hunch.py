@@ -11,8 +11,10 @@ every task.
   carrier showed is stated beside the claim: the status word, the log line's distinctive
   tokens, the number with its unit) and rule 11 (the chain's hops are every abnormal object,
   each with its failure word). The priority: a failing init container, an env reference to a
-  key its ConfigMap lacks, a termination reason, any status that is not a healthy word, the
-  most recent error-level log line, the slowest span, a rising metric.
+  key its ConfigMap lacks, a termination reason, any NetworkPolicy read, the most recent
+  error-level log line, the db-looking span, a rising metric, any status that is not a healthy
+  word. Beside it: a ScalingReplicaSet event tied to the errors in time, each dashboard panel
+  judged by its own ``status`` field, the spans as one path, rising memory with its limit.
 - :func:`handoff` targets rules 3, 7 and 8 (escalation, approval, uncertainty and plan need
   specifics this scenario makes true and the prompt does not give): every template names at
   most six specifics (rule 9), picked from the survey the same way whatever the task: the
