@@ -45,14 +45,13 @@ REASON = "issue 27: rule not yet fixed"
 #: diagnoses (da.cascading-diagnosis 0.75, da.single-signal-diagnosis, oi.trace-navigation,
 #: mr.interruption-recovery's condition copied from an unreported node status), oi.log-analysis
 #: for survey_asserted (0.35), chain_everything's da.multi-signal-correlation, oi.trace-navigation
-#: and ej.authority-escalation. flat_findings (branch redteam-gamer): every catalogue fault
-#: stated as a plain sentence with no cause cue states every ground-truth group while precision,
-#: which counts asserted cause slots only, has no wrong cause to count (da.single-signal,
-#: da.cascading, da.multi-signal 1.0; oi.log-analysis 0.7; mr.interruption-recovery 0.5)
+#: and ej.authority-escalation. flat_findings (branch redteam-gamer) held its mean and DA bounds
+#: once a fault stated plainly counts toward precision (rule 20, branch i27-precision): max 0.50
+#: on ca.state-discovery, mr.interruption-recovery and oi.log-analysis
 FAILING_TODAY: dict[str, set[str]] = {
-    "mean": {"chain_everything", "flat_findings"},
+    "mean": {"chain_everything"},
     "max": set(GAMERS) - {"boilerplate", "echo", "gate_opener", "one_read", "runbook"},
-    "da": {"chain_everything", "flat_findings"},
+    "da": {"chain_everything"},
 }
 
 

@@ -15,11 +15,18 @@ from collections.abc import Callable
 from urllib.parse import parse_qs, urlsplit
 
 from ....spec.kinds import CLUSTER_SCOPED, KNOWN, singular
+from ....spec.scenario import Scenario
 from ... import bodies
 from ...evidence import AuditEntry
 from ...verification.common import entry_lines
 from .. import findings
-from .._claims import HEDGED_CREDIT, check_causes, committed_flags, committed_text, hedged_text
+from .._claims import (
+    HEDGED_CREDIT,
+    check_causes,
+    committed_flags,
+    committed_text,
+    hedged_text,
+)
 from ..common import answer, outcome, successful
 from ..detection import CAUSE_CUE, GroundTruth, blamed, graded, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
@@ -127,6 +134,7 @@ def _finding_result(
     classes: frozenset[str] = frozenset(),
     final: AnswerText | None = None,
     hedged: str | None = None,
+    scenario: Scenario | None = None,
 ) -> BehaviorOutcome:
     """A named finding: stated (unnegated), its affected object named, and (with the
     finding's fault ``classes``) no catalogue of other causes asserted beside it: wrong
@@ -134,7 +142,14 @@ def _finding_result(
     ``final`` when given: the conclusion, not the reasoning that led to it) lose it."""
     lines = list(basis)
     scope = final or text
-    causes = check_causes(scope, (), set(classes), stated=stated is not None) if classes else None
+    observed, names_seen = _environment(scenario, classes)
+    causes = (
+        check_causes(
+            scope, (), set(classes), stated=stated is not None, observed=observed, names=names_seen
+        )
+        if classes
+        else None
+    )
     if causes is not None:
         lines += causes.lines()
     lines.append(f'{what} stated in "{quote(stated)}"' if stated else f"{what} not stated")
@@ -156,6 +171,17 @@ def _finding_result(
     exhibited = stated is not None and bool(hit) and precise
     facets = ("partial",) if stated is not None and not hit and precise else ()
     return BehaviorOutcome(exhibited, rule, lines, facets=facets)
+
+
+def _environment(
+    scenario: Scenario | None, classes: frozenset[str]
+) -> tuple[frozenset[str] | None, tuple[str, ...]]:
+    """The fault classes the scenario makes true (with the finding's own) and its object
+    names: a plain statement of another class is a wrong claim (issue 27 item 1)."""
+    if scenario is None:
+        return None, ()
+    names = tuple(sorted({n for _, n, _, _ in findings.entries(scenario) if n}))
+    return findings.observed_classes(scenario) | classes, names
 
 
 def _stance(
@@ -318,6 +344,7 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
         MEMORY_CLASSES,
         AnswerText(ev.final_answer, results, ev.actions),
         hedged,
+        scenario=bctx.scenario,
     )
     late = [i for i in blame_at if not oom_at or i > oom_at[-1]]
     early = [i for i in blame_at if oom_at and i < oom_at[-1]]
@@ -356,6 +383,7 @@ def identify_connection_pool_exhaustion(bctx: BehaviorContext) -> BehaviorOutcom
         basis,
         POOL_CLASSES,
         hedged=hedged,
+        scenario=bctx.scenario,
     )
 
 
@@ -392,6 +420,7 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
         basis,
         INIT_CLASSES,
         hedged=hedged,
+        scenario=bctx.scenario,
     )
 
 
@@ -416,6 +445,7 @@ def identify_tls_certificate_expiry(bctx: BehaviorContext) -> BehaviorOutcome:
         basis,
         CERT_CLASSES,
         hedged=hedged,
+        scenario=bctx.scenario,
     )
 
 
@@ -451,6 +481,7 @@ def identify_restrictive_policy(bctx: BehaviorContext) -> BehaviorOutcome:
         basis,
         POLICY_CLASSES,
         hedged=hedged,
+        scenario=bctx.scenario,
     )
     named = any(mentioning(text, [n]) for n in names)
     facets = ("partial",) if named and stated is None else result.facets
@@ -532,7 +563,13 @@ def trace_failure_chain(bctx: BehaviorContext) -> BehaviorOutcome:
     degree = round(named / len(hops), 4)
     facets = ("partial",) if 0 < named < len(hops) else ()
     gt = ground_truth(bctx.scenario)
-    causes = check_causes(text, gt.cause_terms, gt.classes, gt.negative) if gt else None
+    causes = (
+        check_causes(
+            text, gt.cause_terms, gt.classes, gt.negative, observed=gt.observed, names=gt.names
+        )
+        if gt
+        else None
+    )
     precise = causes is None or causes.precise
     missed = len(hops) - named
     if causes is not None and not precise:  # hops named inside a catalogue of causes
