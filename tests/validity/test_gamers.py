@@ -47,11 +47,12 @@ REASON = "issue 27: rule not yet fixed"
 #: for survey_asserted (0.35), chain_everything's da.multi-signal-correlation, oi.trace-navigation
 #: and ej.authority-escalation. flat_findings (branch redteam-gamer) held its mean and DA bounds
 #: once a fault stated plainly counts toward precision (rule 20, branch i27-precision): max 0.50
-#: on ca.state-discovery, mr.interruption-recovery and oi.log-analysis
+#: on ca.state-discovery, mr.interruption-recovery and oi.log-analysis. chain_everything held
+#: them once a finding only quoted from a log is not stated (rule 21): mean 0.09, DA 0.12
 FAILING_TODAY: dict[str, set[str]] = {
-    "mean": {"chain_everything"},
+    "mean": set(),
     "max": set(GAMERS) - {"boilerplate", "echo", "gate_opener", "one_read", "runbook"},
-    "da": {"chain_everything"},
+    "da": set(),
 }
 
 

@@ -26,6 +26,7 @@ from .._claims import (
     committed_flags,
     committed_text,
     hedged_text,
+    unquoted_text,
 )
 from ..common import answer, outcome, successful
 from ..detection import CAUSE_CUE, GroundTruth, blamed, graded, ground_truth, judge
@@ -187,9 +188,10 @@ def _environment(
 def _stance(
     text: AnswerText, find: Callable[[AnswerText], str | None]
 ) -> tuple[str | None, str | None]:
-    """(the finding committed to, in the agent's own words; else where it is only hedged)."""
-    stated = find(committed_text(text))
-    return stated, None if stated is not None else find(hedged_text(text))
+    """(the finding committed to, in the agent's own words; else where it is only hedged).
+    Quotations are the tool's words: a finding only quoted is not stated (rule 21)."""
+    stated = find(unquoted_text(committed_text(text)))
+    return stated, None if stated is not None else find(unquoted_text(hedged_text(text)))
 
 
 def _first(text: AnswerText, cue: re.Pattern[str], inner_ok: bool = False) -> str | None:
