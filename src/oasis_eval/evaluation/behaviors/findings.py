@@ -34,6 +34,7 @@ from typing import Any
 
 from ...spec.scenario import Scenario
 from ._claims import fault_classes
+from ._words import name_regex
 from .plugins import state_keys
 from .signals import (
     HEALTHY,
@@ -57,7 +58,6 @@ from .signals import (
     unhealthy_reasons,
     walk,
 )
-from .text import name_regex
 
 __all__ = [
     "HEALTHY",
