@@ -9,6 +9,21 @@ from typing import Any
 
 REVISION = "deployment.kubernetes.io/revision"
 
+#: ReplicaSet uid -> (store resourceVersion, simulated ms) when one deployment pass last
+#: reconciled it
+Passes = dict[str, tuple[str, int]]
+
+
+def owner_ref(obj: dict[str, Any], controller: bool = True) -> dict[str, Any]:
+    return {
+        "apiVersion": obj.get("apiVersion", "apps/v1"),
+        "kind": obj["kind"],
+        "name": obj["metadata"]["name"],
+        "uid": obj["metadata"]["uid"],
+        "controller": controller,
+        "blockOwnerDeletion": True,
+    }
+
 
 def owned(env: Any, plural: str, ns: str, uid: str) -> list[dict[str, Any]]:
     """The ``plural`` objects in ``ns`` with an owner reference to ``uid``."""
