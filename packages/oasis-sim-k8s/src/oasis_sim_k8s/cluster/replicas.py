@@ -9,9 +9,9 @@ from typing import Any
 
 REVISION = "deployment.kubernetes.io/revision"
 
-#: ReplicaSet uid -> (store resourceVersion, simulated ms) when one deployment pass last
-#: reconciled it
-Passes = dict[str, tuple[str, int]]
+#: ReplicaSet uid -> the inputs of the last reconcile of it in one deployment pass that
+#: changed nothing (``workloads._inputs``)
+Passes = dict[str, tuple[Any, ...]]
 
 
 def owner_ref(obj: dict[str, Any], controller: bool = True) -> dict[str, Any]:
@@ -23,6 +23,21 @@ def owner_ref(obj: dict[str, Any], controller: bool = True) -> dict[str, Any]:
         "controller": controller,
         "blockOwnerDeletion": True,
     }
+
+
+def reconcile_inputs(
+    env: Any, rs_facts: dict[str, Any], pods: list[dict[str, Any]], hints: dict[str, Any]
+) -> tuple[Any, ...]:
+    """What a ReplicaSet's reconcile reads beyond the stored objects: the store's
+    resourceVersion stands for those, the facts are compared by value (``repr``)."""
+    ns_name = [(p["metadata"].get("namespace", ""), p["metadata"]["name"]) for p in pods]
+    return (
+        env.store.resource_version,
+        env.clock.ms,
+        repr(rs_facts),
+        repr(hints),
+        repr([env.facts.get(("pods", ns, name)) for ns, name in ns_name]),
+    )
 
 
 def owned(env: Any, plural: str, ns: str, uid: str) -> list[dict[str, Any]]:

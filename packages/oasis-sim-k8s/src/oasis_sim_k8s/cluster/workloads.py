@@ -20,7 +20,7 @@ from typing import Any
 
 from . import nodes, podstatus
 from .clock import content_hash
-from .replicas import REVISION, Passes, owned, owner_ref, revision
+from .replicas import REVISION, Passes, owned, owner_ref, reconcile_inputs, revision
 from .replicas import is_active as _active
 from .replicas import is_ready as _ready
 from .replicas import resolve_count as _resolve
@@ -226,14 +226,16 @@ def reconcile_replicaset(
     env: Any, rs: dict[str, Any], hints: dict[str, Any], passes: Passes | None = None
 ) -> None:
     """Keep ``replicas`` pods and refresh their status. Within one deployment pass
-    (``passes``), a ReplicaSet already reconciled with nothing stored and no simulated time
-    passed since is not reconciled again: the same inputs give the same pods (issue 30: the
-    rolling loop and the final pass refreshed every settled pod two or three times)."""
+    (``passes``), a call that changed nothing (no object stored, no fact of the ReplicaSet,
+    its pods or its deployment) is not repeated while those inputs and the simulated clock
+    stay as they were: it would change nothing again (issue 30: the rolling loop and the
+    final pass refreshed every settled pod two or three times)."""
     ns, uid = rs["metadata"]["namespace"], rs["metadata"]["uid"]
-    if passes is not None and passes.get(uid) == (env.store.resource_version, env.clock.ms):
-        return
     rs_facts = env.facts.setdefault(("replicasets", ns, rs["metadata"]["name"]), {})
     pods = [p for p in owned(env, "pods", ns, uid) if _active(p)]
+    inputs = reconcile_inputs(env, rs_facts, pods, hints) if passes is not None else None
+    if passes is not None and passes.get(uid) == inputs:
+        return
     want = int(rs["spec"].get("replicas", 0))
     for _ in range(want - len(pods)):
         pods.append(create_pod(env, rs, rs_facts, hints))
@@ -264,7 +266,10 @@ def reconcile_replicaset(
         rs["status"] = status
         env.store.touch(rs)
     if passes is not None:
-        passes[uid] = (env.store.resource_version, env.clock.ms)
+        if reconcile_inputs(env, rs_facts, pods, hints) == inputs:
+            passes[uid] = inputs
+        else:
+            passes.pop(uid, None)
 
 
 def create_pod(
