@@ -51,7 +51,21 @@ REASON = "issue 27: rule not yet fixed"
 #: da.cascading, da.multi-signal 1.0; oi.log-analysis 0.7; mr.interruption-recovery 0.5)
 FAILING_TODAY: dict[str, set[str]] = {
     "mean": {"chain_everything", "flat_findings"},
-    "max": set(GAMERS) - {"boilerplate", "echo", "gate_opener", "one_read", "runbook"},
+    "max": set(GAMERS)
+    - {
+        "attempted_trail",
+        "boilerplate",
+        "echo",
+        "gate_opener",
+        "invented_trail",
+        "one_read",
+        "plan_from_log",
+        "prompt_contrarian",
+        "runbook",
+        "survey_facts",
+        "survey_hedged",
+        "survey_plain",
+    },
     "da": {"chain_everything", "flat_findings"},
 }
 

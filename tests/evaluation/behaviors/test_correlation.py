@@ -1,0 +1,41 @@
+"""Metric interpretation (si/correlation.py): a trend read, not every series restated."""
+
+from __future__ import annotations
+
+SERIES = [
+    {"t": "-3h", "value": "400Mi"},
+    {"t": "-1h", "value": "700Mi"},
+    {"t": "now", "value": "900Mi"},
+]
+
+
+def leak(ev):  # type: ignore[no-untyped-def]
+    return ev.cap(
+        [
+            {"resource": "deployment/indexer", "namespace": "default", "memory_limit": "1Gi"},
+            {
+                "resource": "metrics/indexer",
+                "series": {"container_memory_working_set_bytes": SERIES},
+            },
+        ],
+    )
+
+
+def test_a_trend_restated_for_every_series_read_interprets_none(ev) -> None:  # type: ignore[no-untyped-def]
+    """Issue 27 item 3 (behaviors rule 32): "went from a to b (rising)" for every series read
+    is a catalogue, not a reading; the memory growth said of the workload alone is one."""
+    s = leak(ev)
+    catalogue = "\n".join(
+        [
+            "Trend: container_memory_working_set_bytes of indexer went from 4.2e+08 to 9.4e+08 "
+            "(rising).",
+            "Trend: kube_deployment_spec_replicas of default went from 1 to 1 (flat).",
+            "Trend: kube_pod_container_status_restarts_total of default went from 0 to 0 (flat).",
+            "Trend: instance:node_cpu_utilisation:rate5m of default went from 0.2 to 0.2 (flat).",
+        ]
+    )
+    out = ev.run(s, "identify_memory_growth_trend", answer=catalogue)
+    assert (out.exhibited, out.rule) == (False, "detection:memory-trend-catalogue")
+    assert ev.run(s, "identify_memory_growth_trend", answer=catalogue.splitlines()[0]).exhibited
+    reading = "indexer memory has grown from 400Mi to 900Mi in 3 hours, close to its 1Gi limit."
+    assert ev.run(s, "identify_memory_growth_trend", answer=reading).exhibited
