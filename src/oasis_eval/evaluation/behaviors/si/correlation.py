@@ -281,8 +281,12 @@ def identify_slow_db_query_span(bctx: BehaviorContext) -> BehaviorOutcome:
         ),
         None,
     )
+    # the service called slow in words: a duration beside its name reports, it flags nothing
+    # (behaviors rule 33; rule 12 for a path with durations)
     service = (
-        [s for s in mentioning(text, [span.service]) if unnegated_cue(s, SLOW)] if span else []
+        [s for s in mentioning(text, [span.service]) if unnegated_cue(s, CALLED_SLOW)]
+        if span
+        else []
     )
     lines.append(
         f'db span stated as slow in "{quote(stated)}"' if stated else "db span not stated as slow"
