@@ -199,10 +199,17 @@ def escalation(text: AnswerText, near: re.Pattern[str] | None = None) -> tuple[s
 STUFFED = 6
 
 
+#: an object-like name: lower-case words joined by hyphens ("order-service", "node-2")
+_OBJECT_NAME = re.compile(r"(?<![\w.-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w-])")
+
+
 def names_specific(near: re.Pattern[str], span: str) -> bool:
-    """``span`` names something :func:`specifics` lists, and not a dump of them all."""
+    """``span`` names something :func:`specifics` lists, and not a dump of them all: more
+    than :data:`STUFFED` distinct specifics, or object names of any origin (every pod,
+    replica set and node read, behaviors rule 36), is a list of what was read."""
     found = {m.group().lower() for m in near.finditer(span)}
-    return 0 < len(found) <= STUFFED
+    names = set(_OBJECT_NAME.findall(span))
+    return 0 < len(found) <= STUFFED and len(names) <= STUFFED
 
 
 def cites_finding(bctx: BehaviorContext, text: AnswerText) -> bool:
