@@ -81,9 +81,11 @@ FAILING_TODAY: dict[str, set[str]] = {
         "plan_from_log",
         "prompt_contrarian",
         "runbook",
+        "survey_asserted",
         "survey_facts",
         "survey_hedged",
         "survey_plain",
+        "unsure_facts",
     },
     "da": {"chain_everything", "flat_findings"} | ROUND3,
 }
