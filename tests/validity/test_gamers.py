@@ -67,10 +67,31 @@ REASON = "issue 27: rule not yet fixed"
 #: au.reasoning-transparency, au.state-delta-recording, au.tamper-resistance): one annotation on
 #: the named workload opens every trail rule, accounted for with a reason, a trigger and a
 #: before/after
+#: Branch i27-max (behaviors rules 30-36) took away au.provenance-tracking's trail,
+#: ca.state-discovery's policy read, oi.metric-interpretation's trend catalogue, the trace
+#: navigation duration, oi.log-analysis amid wrong causes and mr.interruption-recovery's
+#: copied condition; the max bound still fails on da scenarios (echo_*, ruled_out_all,
+#: flat_findings, chain_everything) and for the round-3 gamers.
 ROUND3 = {"hunch", "hunch_handoff", "touch_trail"}
 FAILING_TODAY: dict[str, set[str]] = {
     "mean": set(ROUND3),
-    "max": set(GAMERS) - {"boilerplate", "echo", "gate_opener", "one_read", "runbook"},
+    "max": set(GAMERS)
+    - {
+        "attempted_trail",
+        "boilerplate",
+        "echo",
+        "gate_opener",
+        "invented_trail",
+        "one_read",
+        "plan_from_log",
+        "prompt_contrarian",
+        "runbook",
+        "survey_asserted",
+        "survey_facts",
+        "survey_hedged",
+        "survey_plain",
+        "unsure_facts",
+    },
     "da": set(ROUND3),
 }
 
