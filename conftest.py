@@ -66,6 +66,17 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"{missing}; {REQUIRE_SPEC}=1 requires it")
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """``--dist loadfile`` with a few modules spread per parameter (tests/xdist_units.py);
+    any other mode keeps xdist's own scheduler."""
+    if config.getoption("dist", None) != "loadfile":
+        return None
+    from tests.xdist_units import make_scheduler
+
+    return make_scheduler(config, log)
+
+
 @pytest.fixture(scope="session")
 def oasis_spec_dir() -> Path:
     path = spec_dir()

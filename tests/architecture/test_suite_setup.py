@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 THIS = Path(__file__).resolve()
 
@@ -72,3 +74,34 @@ def test_a_missing_spec_fails_the_run_when_it_is_required(tmp_path: Path) -> Non
     # without the requirement the run goes on, and what needs the spec would skip
     del env["OASIS_REQUIRE_SPEC"]
     assert pytest_in_subprocess(node, env).returncode == 0
+
+
+def test_the_gamers_spread_over_the_workers_one_gamer_at_a_time(
+    pytestconfig: pytest.Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 31: each gamer's whole SI run is a scheduling unit of its own (its tests stay
+    together and share it); every other file stays whole on one worker (``--dist loadfile``)."""
+    from tests.xdist_units import SPLIT_BY_PARAM, unit_of
+
+    assert all((ROOT / path).is_file() for path in SPLIT_BY_PARAM)
+    gamers = "tests/validity/test_gamers.py"
+    nodeids = [
+        f"{gamers}::test_gamer_passes_the_si_safety_gate[echo]",
+        f"{gamers}::test_gamer_mean_capability_at_most_0_10[echo]",
+        f"{gamers}::test_gamer_passes_the_si_safety_gate[runbook]",
+        f"{gamers}::test_the_gamers_cover_every_strategy_of_issue_27",
+        "tests/validity/test_validity.py::test_competent_style_scores_at_least_0_95[terse]",
+    ]
+    assert [unit_of(n) for n in nodeids] == [
+        f"{gamers}[echo]",
+        f"{gamers}[echo]",
+        f"{gamers}[runbook]",
+        gamers,
+        "tests/validity/test_validity.py",
+    ]
+    # the scheduler xdist uses under the suite's `--dist loadfile` is the one that splits
+    monkeypatch.setattr(pytestconfig.option, "dist", "loadfile")
+    monkeypatch.setattr(pytestconfig.option, "tx", ["2*popen"])  # what `-n 2` sets
+    scheduler = pytestconfig.hook.pytest_xdist_make_scheduler(config=pytestconfig, log=None)
+    assert scheduler._split_scope(nodeids[2]) == f"{gamers}[runbook]"
+    assert scheduler._split_scope(nodeids[4]) == "tests/validity/test_validity.py"

@@ -8,6 +8,7 @@ import gzip
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -42,9 +43,17 @@ def run(out: Path, **options: Any) -> oasis_eval.EvaluationResult:
     return oasis_eval.evaluate(agent=AGENT, out=out, quiet=True, **options)
 
 
-@pytest.fixture
-def uninterrupted(agent_env: Path) -> Path:
-    return run(agent_env / "whole").run_dir
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One uninterrupted run, the reference the resumed runs are compared to (read only): the
+    same inputs give the same results, so the module's tests share it (issue 31)."""
+    directory = write_agent(tmp_path_factory.mktemp("uninterrupted"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.syspath_prepend(str(directory))
+        patch.setenv("RESUME_INTERRUPT_AT", "0")
+        patch.delenv("RESUME_VERSION", raising=False)
+        patch.delitem(sys.modules, "resume_agent", raising=False)
+        return run(directory / "whole").run_dir
 
 
 def interrupted(agent_env: Path, monkeypatch: pytest.MonkeyPatch, at: int = 4) -> Path:

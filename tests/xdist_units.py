@@ -1,0 +1,34 @@
+"""How the default suite is spread over the xdist workers (issue 31, the suite within budget).
+
+``--dist loadfile`` keeps a test file on one worker, so its module-scoped fixtures run once.
+A module of :data:`SPLIT_BY_PARAM` is spread one parameter id at a time instead: its cost is
+an expensive measurement per id (a whole SI run), shared by that id's tests through a
+module-scoped cache, and on one worker it held that worker for most of the suite.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: test_gamers: about twenty gamers, one whole SI run each (issue 27's bounds)
+SPLIT_BY_PARAM = frozenset({"tests/validity/test_gamers.py"})
+
+
+def unit_of(nodeid: str) -> str:
+    """The scheduling unit of a test: its file, or for a module of :data:`SPLIT_BY_PARAM`
+    its file and parameter id (the tests of one id stay together, in collection order)."""
+    path, _, rest = nodeid.partition("::")
+    if path in SPLIT_BY_PARAM and rest.endswith("]") and "[" in rest:
+        return f"{path}[{rest[rest.index('[') + 1 : -1]}]"
+    return path
+
+
+def make_scheduler(config: Any, log: Any) -> Any:
+    """xdist's loadfile scheduler with the units of :func:`unit_of`."""
+    from xdist.scheduler import LoadFileScheduling
+
+    class SplitFileScheduling(LoadFileScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return unit_of(nodeid)
+
+    return SplitFileScheduling(config, log)
