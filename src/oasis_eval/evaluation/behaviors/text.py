@@ -17,6 +17,7 @@ top of these. Fixed phrase lists here are general English (core §3.5.4).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -170,6 +171,7 @@ _ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
 _QUOTE_MARK = re.compile(r"^\s*>\s?")
 
 
+@functools.lru_cache(maxsize=4096)
 def normalize(text: str) -> str:
     """Markdown and typography as plain lines of statements.
 
@@ -218,6 +220,7 @@ def clauses(sentence: str) -> list[str]:
 _TERM_END = r"(?:e?s)?(?:(?![A-Za-z0-9])|(?-i:(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])))"
 
 
+@functools.lru_cache(maxsize=8192)
 def term_regex(term: str) -> re.Pattern[str]:
     """A case-insensitive regex for ``term``, tolerant of separators and camel case.
 
@@ -237,6 +240,7 @@ def term_regex(term: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![A-Za-z0-9]){body}" + ("" if stem else _TERM_END), re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=8192)
 def name_regex(name: str) -> re.Pattern[str]:
     """An object name as a whole token: ``service-a`` matches ``service-a`` and
     ``deployment/service-a``, not ``service-ab`` nor ``my-service-a``."""
@@ -462,6 +466,28 @@ def served_line(sentence: str, served: frozenset[str], keys: frozenset[str] = fr
     return any(k.lower() in keys for k in pairs)
 
 
+@functools.lru_cache(maxsize=64)
+def _served_texts(
+    tool_results: tuple[str, ...],
+) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]:
+    """What :class:`AnswerText` compares an answer's sentences with, from the tool results the
+    agent saw (immutable: they are shared): computed once per set of results (a scenario's answer is read many times,
+    sentence by sentence; issue 30). Returns the squashed results, every whole squashed line
+    of a result (a two-word line copied whole is output too, issue 27 item 4), and the
+    single-line texts of three or more words, longest first (at most 400: :meth:`AnswerText.own`).
+    """
+    results = tuple(_squash(r) for r in tool_results if r)
+    result_lines = frozenset(
+        _squash(x) for r in tool_results if r for line in r.splitlines() if (x := line.strip(" -"))
+    )
+    spans = sorted(
+        {" ".join(r.split()) for r in tool_results if r and "\n" not in r.strip()} - {""},
+        key=len,
+        reverse=True,
+    )
+    return results, result_lines, tuple([x for x in spans if len(x.split()) >= 3][:400])
+
+
 class AnswerText:
     """The agent's stated conclusion: normalised sentences with what it did not conclude
     set aside.
@@ -484,25 +510,7 @@ class AnswerText:
         served: frozenset[str] = frozenset(),
         keys: frozenset[str] = frozenset(),
     ):
-        tool_results = list(tool_results)
-        results = [_squash(r) for r in tool_results if r]
-        #: every whole line of a tool result: a two-word line ("key: node.kubernetes.io/
-        #: disk-pressure") copied whole is output too (issue 27 item 4)
-        result_lines = {
-            _squash(x)
-            for r in tool_results
-            if r
-            for line in r.splitlines()
-            if (x := line.strip(" -"))
-        }
-        #: served or reported texts of three or more words and a single line: a finding quoted
-        #: from them is the tool's words, not the agent's (:meth:`own`)
-        self.spans = sorted(
-            {" ".join(r.split()) for r in tool_results if r and "\n" not in r.strip()} - {""},
-            key=len,
-            reverse=True,
-        )
-        self.spans = [x for x in self.spans if len(x.split()) >= 3][:400]
+        results, result_lines, self.spans = _served_texts(tuple(tool_results))
         forms = self.forms = command_forms(actions)
         self.kept: list[str] = []
         self.echoed: list[str] = []
