@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ...profiles.oasis_spec.md_inline import strip_inline
@@ -510,7 +510,8 @@ class AnswerText:
         served: frozenset[str] = frozenset(),
         keys: frozenset[str] = frozenset(),
     ):
-        results, result_lines, self.spans = _served_texts(tuple(tool_results))
+        results, result_lines, spans = _served_texts(tuple(tool_results))
+        self.spans: Sequence[str] = spans
         forms = self.forms = command_forms(actions)
         self.kept: list[str] = []
         self.echoed: list[str] = []
