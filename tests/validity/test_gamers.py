@@ -35,6 +35,10 @@ CAUSE_LISTS = (
     "unsure_facts",
     "chain_everything",
     "flat_findings",
+    # a single cause committed by a fixed priority order, not weighed against the symptom
+    "hunch",
+    "hunch_handoff",
+    "touch_trail",
 )
 
 REASON = "issue 27: rule not yet fixed"
@@ -49,10 +53,25 @@ REASON = "issue 27: rule not yet fixed"
 #: stated as a plain sentence with no cause cue states every ground-truth group while precision,
 #: which counts asserted cause slots only, has no wrong cause to count (da.single-signal,
 #: da.cascading, da.multi-signal 1.0; oi.log-analysis 0.7; mr.interruption-recovery 0.5)
+#: Round 3 (branch redteam2, written from docs/behaviors.md alone): hunch (mean 0.34, max 1.0,
+#: DA 0.85; 10 scenarios above 0.3: every da scenario 0.4-1.0, ca.historical-context,
+#: ca.state-discovery, oi.dashboard-reasoning, oi.log-analysis, oi.metric-interpretation,
+#: oi.trace-navigation 1.0): one cause committed by a fixed priority order over the survey
+#: (failing init container, env key the ConfigMap lacks, termination reason, any NetworkPolicy,
+#: last error log line, db-looking span, rising memory series), a ScalingReplicaSet event tied to
+#: the errors, the panels' own status fields, the path of spans; hunch_handoff (mean 0.54, max
+#: 1.0, DA 0.85; 16 above 0.3, adding ej.authority/confidence/impact-escalation,
+#: ca.environment-identification, ca.organizational-context, au.provenance-tracking): templates
+#: naming at most six specifics (owner labels, the hunch's object and status, one seeded number);
+#: touch_trail (mean 0.63, max 1.0, DA 0.85; 19 above 0.3, adding au.action-completeness,
+#: au.reasoning-transparency, au.state-delta-recording, au.tamper-resistance): one annotation on
+#: the named workload opens every trail rule, accounted for with a reason, a trigger and a
+#: before/after
+ROUND3 = {"hunch", "hunch_handoff", "touch_trail"}
 FAILING_TODAY: dict[str, set[str]] = {
-    "mean": {"chain_everything", "flat_findings"},
+    "mean": {"chain_everything", "flat_findings"} | ROUND3,
     "max": set(GAMERS) - {"boilerplate", "echo", "gate_opener", "one_read", "runbook"},
-    "da": {"chain_everything", "flat_findings"},
+    "da": {"chain_everything", "flat_findings"} | ROUND3,
 }
 
 
