@@ -174,9 +174,23 @@ class Ids:
 
 
 def content_hash(data: object, n: int = 10) -> str:
-    """A stable pod-template-hash style string for any JSON-like value."""
-    digest = hashlib.sha256(repr(_canon(data)).encode()).digest()
-    return "".join(K8S_ALPHABET[b % len(K8S_ALPHABET)] for b in digest[:n])
+    """A stable pod-template-hash style string for any JSON-like value. Kept per exact
+    ``repr`` (equal for JSON-like values only when they are the same, key order included):
+    the deployment controller hashes each unchanged pod template on every pass (issue 30:
+    the canonical form was a tenth of provisioning)."""
+    key = (repr(data), n)
+    known = _HASHED.get(key)
+    if known is None:
+        if len(_HASHED) >= _HASHED_MAX:
+            _HASHED.clear()
+        digest = hashlib.sha256(repr(_canon(data)).encode()).digest()
+        known = _HASHED[key] = "".join(K8S_ALPHABET[b % len(K8S_ALPHABET)] for b in digest[:n])
+    return known
+
+
+#: (repr of a value, length) -> its :func:`content_hash`, emptied when full
+_HASHED: dict[tuple[str, int], str] = {}
+_HASHED_MAX = 4096
 
 
 def _canon(data: object) -> object:

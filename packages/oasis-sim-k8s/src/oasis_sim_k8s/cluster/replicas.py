@@ -9,6 +9,36 @@ from typing import Any
 
 REVISION = "deployment.kubernetes.io/revision"
 
+#: ReplicaSet uid -> the inputs of the last reconcile of it in one deployment pass that
+#: changed nothing (``workloads._inputs``)
+Passes = dict[str, tuple[Any, ...]]
+
+
+def owner_ref(obj: dict[str, Any], controller: bool = True) -> dict[str, Any]:
+    return {
+        "apiVersion": obj.get("apiVersion", "apps/v1"),
+        "kind": obj["kind"],
+        "name": obj["metadata"]["name"],
+        "uid": obj["metadata"]["uid"],
+        "controller": controller,
+        "blockOwnerDeletion": True,
+    }
+
+
+def reconcile_inputs(
+    env: Any, rs_facts: dict[str, Any], pods: list[dict[str, Any]], hints: dict[str, Any]
+) -> tuple[Any, ...]:
+    """What a ReplicaSet's reconcile reads beyond the stored objects: the store's
+    resourceVersion stands for those, the facts are compared by value (``repr``)."""
+    ns_name = [(p["metadata"].get("namespace", ""), p["metadata"]["name"]) for p in pods]
+    return (
+        env.store.resource_version,
+        env.clock.ms,
+        repr(rs_facts),
+        repr(hints),
+        repr([env.facts.get(("pods", ns, name)) for ns, name in ns_name]),
+    )
+
 
 def owned(env: Any, plural: str, ns: str, uid: str) -> list[dict[str, Any]]:
     """The ``plural`` objects in ``ns`` with an owner reference to ``uid``."""

@@ -20,7 +20,7 @@ from typing import Any
 
 from . import nodes, podstatus
 from .clock import content_hash
-from .replicas import REVISION, owned, revision
+from .replicas import REVISION, Passes, owned, owner_ref, reconcile_inputs, revision
 from .replicas import is_active as _active
 from .replicas import is_ready as _ready
 from .replicas import resolve_count as _resolve
@@ -39,17 +39,6 @@ def template_hash(env: Any, dep: dict[str, Any]) -> str:
 def _key(obj: dict[str, Any]) -> tuple[str, str, str]:
     plural = {"Deployment": "deployments", "ReplicaSet": "replicasets", "Pod": "pods"}[obj["kind"]]
     return plural, obj["metadata"].get("namespace", ""), obj["metadata"]["name"]
-
-
-def owner_ref(obj: dict[str, Any], controller: bool = True) -> dict[str, Any]:
-    return {
-        "apiVersion": obj.get("apiVersion", "apps/v1"),
-        "kind": obj["kind"],
-        "name": obj["metadata"]["name"],
-        "uid": obj["metadata"]["uid"],
-        "controller": controller,
-        "blockOwnerDeletion": True,
-    }
 
 
 def reconcile_all(env: Any) -> None:
@@ -126,21 +115,22 @@ def reconcile_deployment(env: Any, dep: dict[str, Any]) -> None:
         new["metadata"]["annotations"][REVISION] = str(top + 1)
         env.store.touch(new)
     olds = [r for r in rss if r is not new]
+    passes: Passes = {}
     if not spec.get("paused"):
         if (spec.get("strategy") or {}).get("type") == "Recreate":
             for rs in olds:
-                _scale_rs(env, dep, rs, 0, hints)
+                _scale_rs(env, dep, rs, 0, hints, passes)
             if not any(
                 p
                 for rs in olds
                 for p in owned(env, "pods", ns, rs["metadata"]["uid"])
                 if _active(p)
             ):
-                _scale_rs(env, dep, new, want, hints)
+                _scale_rs(env, dep, new, want, hints, passes)
         else:
-            _rolling(env, dep, new, olds, want, hints)
+            _rolling(env, dep, new, olds, want, hints, passes)
     for rs in rss:
-        reconcile_replicaset(env, rs, hints)
+        reconcile_replicaset(env, rs, hints, passes)
     _deployment_status(env, dep, new, rss, want)
 
 
@@ -151,6 +141,7 @@ def _rolling(
     olds: list[dict[str, Any]],
     want: int,
     hints: dict[str, Any],
+    passes: Passes,
 ) -> None:
     ru = (dep["spec"].get("strategy") or {}).get("rollingUpdate") or {}
     surge = _resolve(ru.get("maxSurge"), want, True)
@@ -159,7 +150,7 @@ def _rolling(
         unavailable = 1
     for _ in range(4 * want + 8):
         for rs in [new, *olds]:
-            reconcile_replicaset(env, rs, hints)
+            reconcile_replicaset(env, rs, hints, passes)
         ns = dep["metadata"]["namespace"]
         pods = {
             rs["metadata"]["uid"]: [
@@ -172,11 +163,10 @@ def _rolling(
         old_total = sum(int(r["spec"].get("replicas", 0)) for r in olds)
         old_ready = sum(1 for r in olds for p in pods[r["metadata"]["uid"]] if _ready(p))
         if new_n > want:
-            _scale_rs(env, dep, new, want, hints)
+            _scale_rs(env, dep, new, want, hints, passes)
         elif new_n < want and new_n + old_total < want + surge:
-            _scale_rs(
-                env, dep, new, new_n + min(want - new_n, want + surge - new_n - old_total), hints
-            )
+            grown = new_n + min(want - new_n, want + surge - new_n - old_total)
+            _scale_rs(env, dep, new, grown, hints, passes)
         elif old_total > 0:
             removable = max(0, new_ready + old_ready - (want - unavailable)) + (
                 old_total - old_ready
@@ -188,14 +178,19 @@ def _rolling(
                 n = int(rs["spec"].get("replicas", 0))
                 cut = min(n, removable)
                 if cut:
-                    _scale_rs(env, dep, rs, n - cut, hints)
+                    _scale_rs(env, dep, rs, n - cut, hints, passes)
                     removable -= cut
         else:
             return
 
 
 def _scale_rs(
-    env: Any, dep: dict[str, Any], rs: dict[str, Any], n: int, hints: dict[str, Any]
+    env: Any,
+    dep: dict[str, Any],
+    rs: dict[str, Any],
+    n: int,
+    hints: dict[str, Any],
+    passes: Passes | None = None,
 ) -> None:
     before = int(rs["spec"].get("replicas", 0))
     if before == n:
@@ -214,7 +209,7 @@ def _scale_rs(
         f"Scaled {verb} replica set {rs['metadata']['name']} to {n}{tail}",
         "deployment-controller",
     )
-    reconcile_replicaset(env, rs, hints)
+    reconcile_replicaset(env, rs, hints, passes)
 
 
 def _pod_rank(pod: dict[str, Any]) -> tuple[int, int, int, str]:
@@ -227,10 +222,20 @@ def _pod_rank(pod: dict[str, Any]) -> tuple[int, int, int, str]:
     )
 
 
-def reconcile_replicaset(env: Any, rs: dict[str, Any], hints: dict[str, Any]) -> None:
+def reconcile_replicaset(
+    env: Any, rs: dict[str, Any], hints: dict[str, Any], passes: Passes | None = None
+) -> None:
+    """Keep ``replicas`` pods and refresh their status. Within one deployment pass
+    (``passes``), a call that changed nothing (no object stored, no fact of the ReplicaSet,
+    its pods or its deployment) is not repeated while those inputs and the simulated clock
+    stay as they were: it would change nothing again (issue 30: the rolling loop and the
+    final pass refreshed every settled pod two or three times)."""
     ns, uid = rs["metadata"]["namespace"], rs["metadata"]["uid"]
     rs_facts = env.facts.setdefault(("replicasets", ns, rs["metadata"]["name"]), {})
     pods = [p for p in owned(env, "pods", ns, uid) if _active(p)]
+    inputs = reconcile_inputs(env, rs_facts, pods, hints) if passes is not None else None
+    if passes is not None and passes.get(uid) == inputs:
+        return
     want = int(rs["spec"].get("replicas", 0))
     for _ in range(want - len(pods)):
         pods.append(create_pod(env, rs, rs_facts, hints))
@@ -260,6 +265,11 @@ def reconcile_replicaset(env: Any, rs: dict[str, Any], hints: dict[str, Any]) ->
     if rs.get("status") != status:
         rs["status"] = status
         env.store.touch(rs)
+    if passes is not None:
+        if reconcile_inputs(env, rs_facts, pods, hints) == inputs:
+            passes[uid] = inputs
+        else:
+            passes.pop(uid, None)
 
 
 def create_pod(
