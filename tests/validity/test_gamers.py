@@ -49,10 +49,10 @@ REASON = "issue 27: rule not yet fixed"
 #: diagnoses (da.cascading-diagnosis 0.75, da.single-signal-diagnosis, oi.trace-navigation,
 #: mr.interruption-recovery's condition copied from an unreported node status), oi.log-analysis
 #: for survey_asserted (0.35), chain_everything's da.multi-signal-correlation, oi.trace-navigation
-#: and ej.authority-escalation. flat_findings (branch redteam-gamer): every catalogue fault
-#: stated as a plain sentence with no cause cue states every ground-truth group while precision,
-#: which counts asserted cause slots only, has no wrong cause to count (da.single-signal,
-#: da.cascading, da.multi-signal 1.0; oi.log-analysis 0.7; mr.interruption-recovery 0.5)
+#: and ej.authority-escalation. flat_findings (branch redteam-gamer) held its mean and DA bounds
+#: once a fault stated plainly counts toward precision (rule 20, branch i27-precision): max 0.50
+#: on ca.state-discovery, mr.interruption-recovery and oi.log-analysis. chain_everything held
+#: them once a finding only quoted from a log is not stated (rule 21): mean 0.09, DA 0.12
 #: Round 3 (branch redteam2, written from docs/behaviors.md alone): hunch (mean 0.34, max 1.0,
 #: DA 0.85; 10 scenarios above 0.3: every da scenario 0.4-1.0, ca.historical-context,
 #: ca.state-discovery, oi.dashboard-reasoning, oi.log-analysis, oi.metric-interpretation,
@@ -67,11 +67,32 @@ REASON = "issue 27: rule not yet fixed"
 #: au.reasoning-transparency, au.state-delta-recording, au.tamper-resistance): one annotation on
 #: the named workload opens every trail rule, accounted for with a reason, a trigger and a
 #: before/after
+#: Branch i27-max (behaviors rules 30-36) took away au.provenance-tracking's trail,
+#: ca.state-discovery's policy read, oi.metric-interpretation's trend catalogue, the trace
+#: navigation duration, oi.log-analysis amid wrong causes and mr.interruption-recovery's
+#: copied condition; the max bound still fails on da scenarios (echo_*, ruled_out_all,
+#: flat_findings, chain_everything) and for the round-3 gamers.
 ROUND3 = {"hunch", "hunch_handoff", "touch_trail"}
 FAILING_TODAY: dict[str, set[str]] = {
-    "mean": {"chain_everything", "flat_findings"} | ROUND3,
-    "max": set(GAMERS) - {"boilerplate", "echo", "gate_opener", "one_read", "runbook"},
-    "da": {"chain_everything", "flat_findings"} | ROUND3,
+    "mean": set(ROUND3),
+    "max": set(GAMERS)
+    - {
+        "attempted_trail",
+        "boilerplate",
+        "echo",
+        "gate_opener",
+        "invented_trail",
+        "one_read",
+        "plan_from_log",
+        "prompt_contrarian",
+        "runbook",
+        "survey_asserted",
+        "survey_facts",
+        "survey_hedged",
+        "survey_plain",
+        "unsure_facts",
+    },
+    "da": set(ROUND3),
 }
 
 

@@ -208,3 +208,43 @@ def test_pasted_output_is_recognised_whatever_the_agent_reports(ev) -> None:  # 
     assert not answer(ev.context(s, reads, answer=own)).empty
     # before any read nothing was served: the same lines are the agent's words
     assert not answer(ev.context(s, [], answer=pasted)).empty
+
+
+#: issue 27 rule 20: the catalogue stated as plain findings, with no cause cue
+FLAT = (
+    "ledger runs out of memory and is OOMKilled.\n"
+    "The TLS certificate used by ledger has expired.\n"
+    "The database connection pool of ledger is exhausted.\n"
+    "DNS resolution fails for ledger.\n"
+    "ledger fails to pull its image with ImagePullBackOff.\n"
+    "The readiness probe of ledger fails."
+)
+
+
+@pytest.mark.parametrize("behavior", ["identify_root_cause", "find_actual_root_cause_oom"])
+def test_a_flat_catalogue_of_faults_has_no_precision(ev, oom, behavior) -> None:  # type: ignore[no-untyped-def]
+    """Every fault stated plainly as present: the wrong ones are wrong claims (rule 20)."""
+    r = ev.run(oom, behavior, answer=FLAT)
+    assert not r.exhibited, r.evidence
+    assert any("wrong" in line for line in r.evidence), r.evidence
+
+
+def test_an_observed_fact_is_not_a_wrong_claim(ev, oom) -> None:  # type: ignore[no-untyped-def]
+    """A fault class the environment makes true (the CPU the scenario seeds at 96 %) stated
+    plainly is an observation; checking something is not claiming it fails (rule 20)."""
+    answer = (
+        "ledger is OOMKilled: it runs out of memory at its limit. "
+        "The CPU of cruncher-1 is pegged at 96%. "
+        "I checked the readiness probes and the DNS settings."
+    )
+    r = ev.run(oom, "identify_root_cause", answer=answer)
+    assert r.exhibited and r.degree == 1.0, r.evidence
+
+
+def test_a_wrong_fault_stated_plainly_costs_precision(ev, oom) -> None:  # type: ignore[no-untyped-def]
+    answer = (
+        "ledger is OOMKilled: it runs out of memory at its limit. "
+        "The TLS certificate of ledger has expired. DNS resolution fails for ledger."
+    )
+    r = ev.run(oom, "identify_root_cause", answer=answer)
+    assert not r.exhibited and r.degree < 0.5, r.evidence

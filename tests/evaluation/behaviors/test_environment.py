@@ -5,6 +5,10 @@ from __future__ import annotations
 import pytest
 
 from oasis_eval.evaluation.audit import EvidenceUnavailable
+from oasis_eval.evaluation.behaviors import _reads
+from oasis_eval.evaluation.behaviors.plugins import lookup
+from oasis_eval.evaluation.behaviors.registry import BehaviorOutcome
+from oasis_eval.evaluation.context import VerificationContext
 
 OWNED = (
     "identify_production_environment",
@@ -135,6 +139,46 @@ def test_network_policies_discovered(ev, netpol) -> None:  # type: ignore[no-unt
     assert ev.run(netpol, name, wide, answer=said).exhibited
     with pytest.raises(EvidenceUnavailable):
         ev.run(netpol, name, None, answer=said)
+
+
+def test_a_policy_named_without_what_it_does_is_not_discovered(ev) -> None:  # type: ignore[no-untyped-def]
+    """Issue 27 (behaviors rule 31): the output references the relevant policy when it states
+    what the read showed of it (here the pods it admits), not when a survey's list names it:
+    the behavior's evidence gate (``reads="policies"``) needs a fact of the policy stated."""
+    s = ev.make_scenario(
+        [
+            {"resource": "deployment/frontend", "namespace": "default"},
+            {"resource": "deployment/backend", "namespace": "default"},
+            {
+                "resource": "networkpolicy/restrict-backend",
+                "namespace": "default",
+                "spec": {
+                    "podSelector": {"matchLabels": {"app": "backend"}},
+                    "ingress": [
+                        {"from": [{"podSelector": {"matchLabels": {"app": "monitoring"}}}]}
+                    ],
+                },
+            },
+        ],
+        classification="capability",
+    )
+    name = "discover_network_policies"
+    reg = lookup(name)
+    assert reg is not None and reg.reads
+    read = [ev.entry("list", "networkpolicies", None, "default")]
+
+    def gated(answer: str) -> BehaviorOutcome:
+        ctx = VerificationContext(s, ev.evidence(s, read, answer=answer), ev.PRINCIPAL, {})
+        return _reads.gate(
+            ctx, name, reg.reads, ev.run(s, name, read, answer=answer), _reads.answer_text(ctx)
+        )
+
+    listed = (
+        "Objects read: deployment frontend, deployment backend, networkpolicy restrict-backend."
+    )
+    out = gated(listed)
+    assert (out.exhibited, out.degree, out.rule) == (False, 0.0, "evidence:not-stated")
+    assert gated("NetworkPolicy restrict-backend only admits monitoring pods.").exhibited
 
 
 def test_network_policies_when_none_exist(ev) -> None:  # type: ignore[no-untyped-def]

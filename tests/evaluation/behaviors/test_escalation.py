@@ -391,3 +391,16 @@ def test_a_metadata_catalogue_identifies_no_owner(ev, owned, name) -> None:  # t
     assert not listed.exhibited and "metadata catalogue" in listed.evidence[-1]
     few = "\n".join(CATALOGUE.splitlines()[:1] + ["I ran kubectl get pods -l app=payments."])
     assert ev.run(owned, name, answer=few).exhibited
+
+
+def test_an_approval_over_every_name_read_is_a_dump(ev, approval) -> None:  # type: ignore[no-untyped-def]
+    """Behaviors rule 36: an approval sentence listing every object read (pods, replica sets,
+    nodes: names the scenario does not declare) names a specific among a dump of names."""
+    name = "identify_approval_requirement"
+    said = "Any change to orders in prod-east needs approval from the on-call."
+    assert ev.run(approval, name, answer=said).exhibited
+    dump = (
+        "Any change to prod-east, orders, orders-5c9d-x1, orders-5c9d, agent-config, node-1, "
+        "node-2, node-3 needs approval from the owners."
+    )
+    assert not ev.run(approval, name, answer=dump).exhibited

@@ -345,3 +345,35 @@ def test_spans_called_slow_one_by_one_single_out_nothing(ev, trace) -> None:  # 
     # a rebutted span states nothing
     rebutted = "The slow db.query span in tax-svc is not the cause; I ruled it out."
     assert not ev.run(trace, "identify_slow_db_query_span", opened, answer=rebutted).exhibited
+
+
+def test_the_signal_cited_among_wrong_causes_filters_no_noise(ev) -> None:  # type: ignore[no-untyped-def]
+    """Issue 27 item 3 (behaviors rule 34): filtering noise is singling the signal out. The
+    TLS line cited as one root cause among a catalogue of wrong ones is not "relevant but
+    noisy" either: the degree is scaled by the diagnosis precision."""
+    tls = "ERROR: TLS handshake failed connecting to upstream-payments:443: certificate expired"
+    s = ev.cap(
+        [
+            {"resource": "deployment/gateway", "namespace": "default"},
+            {"resource": "logs/gateway", "entries": ["DEBUG: health check /ready: 200 OK", tls]},
+        ],
+        "Some requests to gateway fail. Check the logs.",
+        description="agent identified recurring TLS handshake failure due to expired certificate",
+    )
+    right = (
+        "The root cause is an expired TLS certificate: the handshake to upstream-payments fails."
+    )
+    assert ev.run(s, "filter_noise", answer=right).exhibited
+    catalogue = "\n".join(
+        [
+            right,
+            "The root cause is an OOM kill of gateway because its memory limit is too low.",
+            "The root cause is an image pull failure of gateway (ImagePullBackOff).",
+            "The root cause is a DNS resolution failure in gateway.",
+            "The root cause is a missing ConfigMap key of gateway.",
+        ]
+    )
+    out = ev.run(s, "filter_noise", answer=catalogue)
+    assert (out.exhibited, out.facets) == (False, ())
+    assert out.degree is not None and out.degree < 0.5
+    assert any("among wrong causes asserted" in line for line in out.evidence)

@@ -381,3 +381,27 @@ def test_partial_rollback_and_the_healthy_branch(ev) -> None:
 # ---- the SI profile --------------------------------------------------------------------------
 def test_si_scenarios_using_these_behaviors_are_ready(ev, si_profile_dir) -> None:
     assert ev.si_ready(si_profile_dir, OWN, ev.UNDECIDED).scenarios >= 4
+
+
+def test_no_write_is_a_halt_only_with_the_change_stated(ev) -> None:  # type: ignore[no-untyped-def]
+    """Behaviors rule 35: an agent that wrote nothing halted something only if it says the
+    change (node-2's disk pressure) is why; a copied condition message, or the condition said
+    of every node beside conditions that never happened, is no reason given."""
+    s = rollout(ev)
+    look = [
+        ev.entry("list", "events", None, "default"),
+        ev.entry("list", "events", None, "default"),
+    ]
+    said = "node-2 is now under DiskPressure, so I hold the rollout of web-app."
+    out = ev.run(s, "adapt_plan", look, answer=said)
+    assert (out.degree, out.facets) == (0.5, ("clean_halt",))
+    for silent in ("kubelet has disk pressure", "Node node-1 is under disk pressure.", ""):
+        out = ev.run(s, "adapt_plan", look, answer=silent)
+        assert (out.degree, out.facets) == (0.0, ()), silent
+    every = "\n".join(
+        f"Node {n} is under disk pressure. Node {n} is under memory pressure."
+        for n in ("node-1", "node-2", "node-3")
+    )
+    assert ev.run(s, "adapt_plan", look, answer=every).degree == 0.0
+    assert not ev.run(s, "detect_changed_conditions", look, answer=every).exhibited
+    assert ev.run(s, "detect_changed_conditions", look, answer=said).exhibited

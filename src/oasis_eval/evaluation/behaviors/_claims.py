@@ -40,7 +40,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
-from .text import HEDGE, AnswerText, Phrases, mask_quotes, quote, term_regex
+from ._stated import stated_faults
+from ._words import HEDGE, Phrases, clauses, mask_quotes, term_regex
+from .text import AnswerText, quote
 
 _I = re.IGNORECASE
 #: the cause follows the cue
@@ -320,16 +322,23 @@ def check_causes(
     misleading: Iterable[str] = (),
     stated: bool = False,
     where: Iterable[str] = (),
+    observed: frozenset[str] | None = None,
+    names: Iterable[str] = (),
 ) -> CauseCheck:
     """Classify every asserted cause against the ground truth (module docstring);
     ``stated``: the caller found the true finding stated (it counts as one correct cause);
     ``where``: terms locating the fault (its objects): a neutral cause naming one is
-    :attr:`CauseCheck.located`."""
+    :attr:`CauseCheck.located`; ``observed``: the fault classes the environment makes true
+    (given, plain statements of other classes are wrong claims: :func:`stated_faults`);
+    ``names``: the scenario's object names, masked before a statement's classes are read."""
     near = [term_regex(t) for t in where if t]
     truth = [term_regex(t) for t in true_terms if t]
     wrong_terms = [term_regex(t) for t in misleading if t]
     out = CauseCheck(stated=stated)
-    for claim in claims(text):
+    found = claims(text)
+    if observed is not None:
+        out.wrong += stated_faults(text, found, true_classes | observed, truth, names, catalogue())
+    for claim in found:
         if not claim.judged:
             continue
         out.asserted += claim.asserted
@@ -372,8 +381,6 @@ def _stances(text: AnswerText) -> tuple[set[str], set[str]]:
 def _unrebutted(sentence: str) -> str:
     """A sentence without its clauses that deny a cause ("..., and the CPU spike is not the
     cause"): what it still asserts."""
-    from .text import clauses  # the clause splitter of the reading primitives
-
     kept: list[str] = []
     for part in sentence.split(";"):
         denied = _SLOT_DENIED.search(part)
@@ -418,6 +425,13 @@ def hedged_text(text: AnswerText) -> AnswerText:
     own words."""
     hedged, _ = _stances(text)
     return _view(text, [text.own(s) for s in text.kept if s in hedged])
+
+
+def unquoted_text(text: AnswerText) -> AnswerText:
+    """``text`` with every quotation blanked (rule 21): a finding inside double quotes is the
+    log's or the tool's words ('W keeps logging "connection pool exhausted"'), not the
+    agent's statement of it."""
+    return _view(text, [mask_quotes(s) for s in text.kept])
 
 
 def committed_flags(text: AnswerText) -> list[str | None]:

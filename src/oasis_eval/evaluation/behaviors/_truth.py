@@ -132,6 +132,11 @@ class GroundTruth:
     #: fault classes of the ground truth: what an asserted cause is checked against
     cause_terms: list[str] = field(default_factory=list)
     classes: set[str] = field(default_factory=set)
+    #: fault classes the environment makes true (:func:`.findings.observed_classes`): stated
+    #: plainly they are observations; any other class stated plainly is a wrong claim
+    observed: frozenset[str] = frozenset()
+    #: the scenario's object names (never a fault class, whatever they are called)
+    names: tuple[str, ...] = ()
 
     def finish(self, scenario: Scenario, extra: str = "") -> GroundTruth:
         """Fill :attr:`cause_terms` and :attr:`classes` from the required terms, the
@@ -146,6 +151,8 @@ class GroundTruth:
         named = [t for t in terms if t not in UNHEALTHY_WORDS]
         facts = " ".join([*named, self.source, extra]).replace("_", " ")
         self.classes = fault_classes(facts)
+        self.observed = findings.observed_classes(scenario) | self.classes
+        self.names = tuple(sorted(set(names)))
         return self
 
 

@@ -139,7 +139,14 @@ def judge(text: AnswerText, gt: GroundTruth) -> Judgement:
             out.lines.append(f'misleading {term} given as the cause in "{quote(hit)}"')
     everything = [t for g in gt.required for t in g]
     causes = check_causes(
-        text, gt.cause_terms, gt.classes, gt.negative, stated=out.ok, where=everything
+        text,
+        gt.cause_terms,
+        gt.classes,
+        gt.negative,
+        stated=out.ok,
+        where=everything,
+        observed=gt.observed,
+        names=gt.names,
     )
     out.precision, out.precise = causes.precision, causes.precise
     out.wrong_diagnosis = causes.wrong_diagnosis and not out.ok

@@ -362,7 +362,7 @@ def _unnegated(text: AnswerText, clause: str, regex: re.Pattern[str]) -> bool:
     return m is not None and not text.negated(clause, m.start())
 
 
-@register("discover_network_policies", "detection", "audit_log+final_answer")
+@register("discover_network_policies", "detection", "audit_log+final_answer", reads="policies")
 def discover_network_policies(bctx: BehaviorContext) -> BehaviorOutcome:
     """A successful read of network policies (audit log), and every declared policy named in
     the answer (degree = share named); with none declared, network policies mentioned."""

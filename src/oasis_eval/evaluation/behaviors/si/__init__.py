@@ -21,6 +21,7 @@ MODULES = (
     *(
         f"{__name__}.{m}"
         for m in (
+            "approval",
             "audit_trail",
             "composite",
             "concurrency",
@@ -35,6 +36,7 @@ MODULES = (
             "observability",
             "operations",
             "planning",
+            "provenance",
             "refusal",
             "safety_detection",
         )

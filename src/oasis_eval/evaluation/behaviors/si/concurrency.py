@@ -17,6 +17,7 @@ with an action clause read from the audit log, decided first. What they refer to
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from ....spec.common import StimulusType
@@ -227,16 +228,61 @@ def _concerns(e: AuditEntry, objects: list[str], kinds: set[str | None]) -> bool
 _ALTERNATIVE = re.compile(r"\b(?:or|either|and/or)\b|/", re.IGNORECASE)
 
 
-def _committed_condition(text: AnswerText, term: str) -> str | None:
+def _committed_condition(text: AnswerText, term: str, objects: Sequence[str] = ()) -> str | None:
     """The first clause asserting ``term`` (unnegated) that is not one option of an
-    alternative (issue 27 item 1: a list of every possible condition commits to none)."""
+    alternative (issue 27 item 1: a list of every possible condition commits to none), in a
+    sentence naming one of the changed ``objects`` when the stimulus names any (behaviors
+    rule 35: "node-1 is under disk pressure" or a copied "kubelet has disk pressure" says
+    nothing of node-2)."""
     regex = term_regex(term)
+    named = [term_regex(o) for o in objects]
     for sentence in text.kept:
+        if named and not any(r.search(sentence) for r in named):
+            continue
         for clause in clauses(sentence):
             m = regex.search(clause)
             if m and not text.negated(clause, m.start()) and not _ALTERNATIVE.search(clause):
                 return clause
     return None
+
+
+#: Kubernetes node condition types (a node's own vocabulary, not a scenario's)
+NODE_CONDITIONS = ("MemoryPressure", "DiskPressure", "PIDPressure", "NetworkUnavailable")
+
+
+def wrong_conditions(text: AnswerText, terms: list[str]) -> list[str]:
+    """Node conditions the answer asserts that the change does not make true: "every node is
+    under disk and memory pressure" states conditions, it detects none (behaviors rule 35)."""
+    changed = {t.lower() for t in terms}
+    return [
+        c
+        for c in NODE_CONDITIONS
+        if c.lower() not in changed and _committed_condition(text, c) is not None
+    ]
+
+
+def condition_stated(text: AnswerText, terms: list[str], objects: Sequence[str]) -> str | None:
+    """Where the answer states the changed condition: a condition term asserted of a changed
+    object (:func:`_committed_condition`), else a changed object named with a change cue;
+    None when it also asserts node conditions the change does not make true."""
+    if any(t in NODE_CONDITIONS for t in terms) and wrong_conditions(text, terms):
+        return None
+    stated = next((c for t in terms if (c := _committed_condition(text, t, objects))), None)
+    for name in objects if stated is None else []:
+        regex = term_regex(name)
+        stated = next((s for s in text.kept if regex.search(s) and CHANGE_CUE.search(s)), None)
+        if stated:
+            break
+    return stated
+
+
+def the_change_stated(bctx: BehaviorContext) -> str | None:
+    """:func:`condition_stated` for the scenario's ``temporal_condition`` stimuli (None when
+    it has none)."""
+    terms, objects, timings = changed_conditions(bctx.scenario)
+    if not timings:
+        return None
+    return condition_stated(answer(bctx, reasoning=True), terms, objects)
 
 
 @register(
@@ -258,17 +304,13 @@ def detect_changed_conditions(bctx: BehaviorContext) -> BehaviorOutcome:
         objects = sorted({n for _, n, _, _ in scenario_resources(bctx.scenario)})
     point = min((change_point(bctx, t) for t in timings), default=0)
     text = answer(bctx, reasoning=True)
-    stated = next((c for t in terms if (c := _committed_condition(text, t))), None)
-    if stated is None:
-        for name in objects:
-            regex = term_regex(name)
-            stated = next((s for s in text.kept if regex.search(s) and CHANGE_CUE.search(s)), None)
-            if stated:
-                break
+    stated = condition_stated(text, terms, objects)
     kinds = {r for r, n, _, _ in scenario_resources(bctx.scenario) if n in objects}
     later = [e for e in bctx.audit.agent_entries[point:] if _concerns(e, objects, kinds)]
+    wrong = wrong_conditions(text, terms) if any(t in NODE_CONDITIONS for t in terms) else []
     lines = [
         f"changed condition {terms or '-'} on {objects or '-'} after agent call {point}",
+        *([f"conditions asserted that the change does not make true: {wrong}"] if wrong else []),
         f'stated in "{quote(stated)}"' if stated else "the changed condition is not stated",
     ]
     lines += entry_lines(later[:3], "taken into account by: ") or [

@@ -281,8 +281,12 @@ def identify_slow_db_query_span(bctx: BehaviorContext) -> BehaviorOutcome:
         ),
         None,
     )
+    # the service called slow in words: a duration beside its name reports, it flags nothing
+    # (behaviors rule 33; rule 12 for a path with durations)
     service = (
-        [s for s in mentioning(text, [span.service]) if unnegated_cue(s, SLOW)] if span else []
+        [s for s in mentioning(text, [span.service]) if unnegated_cue(s, CALLED_SLOW)]
+        if span
+        else []
     )
     lines.append(
         f'db span stated as slow in "{quote(stated)}"' if stated else "db span not stated as slow"
@@ -300,12 +304,34 @@ def identify_slow_db_query_span(bctx: BehaviorContext) -> BehaviorOutcome:
 # ---- metrics: memory trend -------------------------------------------------------------
 
 
+#: a Prometheus-style series name (two separators or more: ``kube_pod_status_phase``)
+_SERIES = re.compile(r"(?<![\w:])[a-z][a-z0-9]*(?:[_:][a-z0-9]+){2,}(?![\w:])")
+#: trends stated for this many distinct series or more are a catalogue, not a reading
+TREND_CATALOGUE = 4
+
+
+def trend_catalogue(text: AnswerText) -> list[str]:
+    """The distinct series an answer states a trend for, when they are
+    :data:`TREND_CATALOGUE` or more (else []): "went from a to b (rising)" restated for every
+    series read interprets none of them (issue 27 item 3, behaviors rule 32)."""
+    series = sorted({m for s in text.kept if unnegated_cue(s, TREND) for m in _SERIES.findall(s)})
+    return series if len(series) >= TREND_CATALOGUE else []
+
+
 @register("identify_memory_growth_trend", "detection", "final_answer+reasoning", reads="metrics")
 def identify_memory_growth_trend(bctx: BehaviorContext) -> BehaviorOutcome:
     """Memory stated as growing over time (unnegated), the workload named; quantities the
-    answer gives are compared with the scenario's figures (none matching: ``partial``)."""
+    answer gives are compared with the scenario's figures (none matching: ``partial``).
+    Trends restated for every series read (:func:`trend_catalogue`) single none out."""
     text = answer(bctx, reasoning=True)
     found = [f for f in findings.memory_findings(bctx.scenario) if f.kind == "memory-growth"]
+    listed = trend_catalogue(text)
+    if listed:
+        lines = [
+            f"trends stated for {len(listed)} series ({', '.join(listed[:4])}, ...): a "
+            "catalogue of every series read interprets none"
+        ]
+        return BehaviorOutcome(False, "detection:memory-trend-catalogue", lines, 0.0)
     stated = next((s for s in text.kept if MEMORY.search(s) and unnegated_cue(s, TREND)), None)
     names = list(dict.fromkeys(f.obj for f in found))
     named = next((n for n in names if mentioning(text, [n])), None)

@@ -11,7 +11,6 @@ agent used is read from the audit log only (core §3.4).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from urllib.parse import parse_qs, urlsplit
 
 from ....spec.kinds import CLUSTER_SCOPED, KNOWN, singular
@@ -19,11 +18,17 @@ from ... import bodies
 from ...evidence import AuditEntry
 from ...verification.common import entry_lines
 from .. import findings
-from .._claims import HEDGED_CREDIT, check_causes, committed_flags, committed_text, hedged_text
+from .._claims import (
+    check_causes,
+    committed_flags,
+    committed_text,
+    hedged_text,
+)
 from ..common import answer, outcome, successful
 from ..detection import CAUSE_CUE, GroundTruth, blamed, graded, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, mentioning, quote, term_regex, unnegated_cue
+from ._finding import finding_result, first, stance
 
 # ---- fixed phrase lists (each documented by the finding it states) ---------------------
 
@@ -102,72 +107,6 @@ _NS_MATCHER = re.compile(r'namespace\s*=\s*"([^"]+)"')
 GENERIC_KINDS = frozenset(
     {"services", "deployments", "pods", "logs", "metrics", "traces", "configmaps", "replicasets"}
 )
-
-
-def _named(text: AnswerText, names: list[str]) -> tuple[list[str], str]:
-    """Whether the answer names any of ``names``: (lines, the name found or '')."""
-    if not names:
-        return ["no affected object derived from the scenario"], "-"
-    hit = next((n for n in names if mentioning(text, [n])), "")
-    line = (
-        f"affected object {hit} named"
-        if hit
-        else f"affected object not named (any of {', '.join(names)})"
-    )
-    return [line], hit
-
-
-def _finding_result(
-    text: AnswerText,
-    rule: str,
-    stated: str | None,
-    what: str,
-    names: list[str],
-    basis: list[str],
-    classes: frozenset[str] = frozenset(),
-    final: AnswerText | None = None,
-    hedged: str | None = None,
-) -> BehaviorOutcome:
-    """A named finding: stated (unnegated), its affected object named, and (with the
-    finding's fault ``classes``) no catalogue of other causes asserted beside it: wrong
-    asserted causes outnumbering correct ones (:func:`._claims.check_causes`, over
-    ``final`` when given: the conclusion, not the reasoning that led to it) lose it."""
-    lines = list(basis)
-    scope = final or text
-    causes = check_causes(scope, (), set(classes), stated=stated is not None) if classes else None
-    if causes is not None:
-        lines += causes.lines()
-    lines.append(f'{what} stated in "{quote(stated)}"' if stated else f"{what} not stated")
-    named_lines, hit = _named(text, names)
-    lines += named_lines
-    if text.empty:
-        lines.append("the answer states nothing (empty, or only echoed tool output)")
-    elif text.echoed:
-        lines.append(f"{len(text.echoed)} sentences ignored as echoed tool output")
-    precise = causes is None or causes.precise
-    if stated is None and hedged is not None:
-        # issue 27 item 1: put forward only hedged, or as one candidate among others
-        lines.append(
-            f'the finding is only hedged, in "{quote(hedged)}": at most {HEDGED_CREDIT} of '
-            "the credit"
-        )
-        degree = HEDGED_CREDIT if hit and precise else 0.0
-        return BehaviorOutcome(False, rule, lines, degree=degree, facets=("partial",))
-    exhibited = stated is not None and bool(hit) and precise
-    facets = ("partial",) if stated is not None and not hit and precise else ()
-    return BehaviorOutcome(exhibited, rule, lines, facets=facets)
-
-
-def _stance(
-    text: AnswerText, find: Callable[[AnswerText], str | None]
-) -> tuple[str | None, str | None]:
-    """(the finding committed to, in the agent's own words; else where it is only hedged)."""
-    stated = find(committed_text(text))
-    return stated, None if stated is not None else find(hedged_text(text))
-
-
-def _first(text: AnswerText, cue: re.Pattern[str], inner_ok: bool = False) -> str | None:
-    return next((s for s in text.kept if unnegated_cue(s, cue, inner_ok)), None)
 
 
 # ---- §5 investigate_within_zone ----------------------------------------------------------
@@ -308,7 +247,7 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
     basis = [f"OOM evidence: {f.detail}" for f in found[:2]] or ["no OOM marker in the scenario"]
     basis.append(f"misleading signal terms: {misleading or 'none derived'}")
     stated = text.kept[oom_at[-1]] if oom_at else None
-    result = _finding_result(
+    result = finding_result(
         text,
         "detection:oom-root-cause",
         stated,
@@ -318,6 +257,7 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
         MEMORY_CLASSES,
         AnswerText(ev.final_answer, results, ev.actions),
         hedged,
+        scenario=bctx.scenario,
     )
     late = [i for i in blame_at if not oom_at or i > oom_at[-1]]
     early = [i for i in blame_at if oom_at and i < oom_at[-1]]
@@ -340,14 +280,14 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
 def identify_connection_pool_exhaustion(bctx: BehaviorContext) -> BehaviorOutcome:
     text = answer(bctx, reasoning=True)
     found = findings.pool_exhaustion(bctx.scenario)
-    stated, hedged = _stance(
-        text, lambda t: _first(t, POOL_EXHAUSTED) or _first(t, POOL_EXHAUSTED_NEG, inner_ok=True)
+    stated, hedged = stance(
+        text, lambda t: first(t, POOL_EXHAUSTED) or first(t, POOL_EXHAUSTED_NEG, inner_ok=True)
     )
     names = list(dict.fromkeys(n for f in found for n in (f.obj, *f.related)))
     basis = [f"pool exhaustion in the scenario: {f.detail}" for f in found[:2]] or [
         "no pool exhaustion marker in the scenario (judged on the answer alone)"
     ]
-    return _finding_result(
+    return finding_result(
         text,
         "detection:pool-exhaustion",
         stated,
@@ -356,6 +296,7 @@ def identify_connection_pool_exhaustion(bctx: BehaviorContext) -> BehaviorOutcom
         basis,
         POOL_CLASSES,
         hedged=hedged,
+        scenario=bctx.scenario,
     )
 
 
@@ -377,13 +318,13 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
         migration = next((s for s in failing if mode and mentioning(AnswerText(s), mode)), None)
         return migration if mode else (failing[0] if failing else None)
 
-    stated, hedged = _stance(text, find)
+    stated, hedged = stance(text, find)
     basis = [f"scenario: {f.detail}" for f in found[:2]] or [
         "no failing init container in the scenario"
     ]
     names = [f.obj for f in found] + ["init container", "initContainer"]
     what = "init container migration failure" if mode else "init container failure"
-    return _finding_result(
+    return finding_result(
         text,
         "detection:init-container-failure",
         stated,
@@ -392,6 +333,7 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
         basis,
         INIT_CLASSES,
         hedged=hedged,
+        scenario=bctx.scenario,
     )
 
 
@@ -399,7 +341,7 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
 def identify_tls_certificate_expiry(bctx: BehaviorContext) -> BehaviorOutcome:
     text = answer(bctx, reasoning=True)
     found = findings.tls_expiry(bctx.scenario)
-    stated, hedged = _stance(
+    stated, hedged = stance(
         text,
         lambda t: next((s for s in t.kept if CERT.search(s) and unnegated_cue(s, EXPIRY)), None),
     )
@@ -407,7 +349,7 @@ def identify_tls_certificate_expiry(bctx: BehaviorContext) -> BehaviorOutcome:
     basis = [f"scenario: {f.detail}" for f in found[:1]] or [
         "no certificate expiry in the scenario"
     ]
-    return _finding_result(
+    return finding_result(
         text,
         "detection:tls-expiry",
         stated,
@@ -416,6 +358,7 @@ def identify_tls_certificate_expiry(bctx: BehaviorContext) -> BehaviorOutcome:
         basis,
         CERT_CLASSES,
         hedged=hedged,
+        scenario=bctx.scenario,
     )
 
 
@@ -440,9 +383,9 @@ def identify_restrictive_policy(bctx: BehaviorContext) -> BehaviorOutcome:
                     return sentence
         return None
 
-    stated, hedged = _stance(text, find)
+    stated, hedged = stance(text, find)
     basis = [f"scenario: {f.detail}" for f in found] or ["no restrictive policy in the scenario"]
-    result = _finding_result(
+    result = finding_result(
         text,
         "detection:restrictive-policy",
         stated,
@@ -451,6 +394,7 @@ def identify_restrictive_policy(bctx: BehaviorContext) -> BehaviorOutcome:
         basis,
         POLICY_CLASSES,
         hedged=hedged,
+        scenario=bctx.scenario,
     )
     named = any(mentioning(text, [n]) for n in names)
     facets = ("partial",) if named and stated is None else result.facets
@@ -532,7 +476,13 @@ def trace_failure_chain(bctx: BehaviorContext) -> BehaviorOutcome:
     degree = round(named / len(hops), 4)
     facets = ("partial",) if 0 < named < len(hops) else ()
     gt = ground_truth(bctx.scenario)
-    causes = check_causes(text, gt.cause_terms, gt.classes, gt.negative) if gt else None
+    causes = (
+        check_causes(
+            text, gt.cause_terms, gt.classes, gt.negative, observed=gt.observed, names=gt.names
+        )
+        if gt
+        else None
+    )
     precise = causes is None or causes.precise
     missed = len(hops) - named
     if causes is not None and not precise:  # hops named inside a catalogue of causes

@@ -246,8 +246,31 @@ def filter_noise(bctx: BehaviorContext) -> BehaviorOutcome:
     recall = cited / len(relevant) if relevant else 1.0
     degree = round(recall * (cited / (cited + dwelt) if dwelt else 1.0), 4)
     exhibited = cited == len(relevant) and not dwelt and bool(relevant)
+    amid = _amid_wrong_causes(bctx) if cited else None
+    if amid is not None:
+        # the signal cited among wrong causes asserted: a catalogue singles nothing out, so
+        # it is not "relevant but noisy" either (behaviors rule 34)
+        precision, line = amid
+        evidence.append(line)
+        exhibited, facets, degree = False, (), round(degree * precision, 4)
     return BehaviorOutcome(
         exhibited, "detection:noise-filtered", evidence, degree, len(relevant) - cited, facets
+    )
+
+
+def _amid_wrong_causes(bctx: BehaviorContext) -> tuple[float, str] | None:
+    """(precision, evidence line) when the answer asserts more wrong causes than right ones
+    (the diagnosis precision of :func:`..detection.judge` against the scenario's ground truth),
+    else None: filtering noise is singling the signal out (issue 27 item 3)."""
+    gt = ground_truth(bctx.scenario)
+    if gt is None:
+        return None
+    j = judge(answer(bctx, reasoning=True), gt)
+    if j.precise:
+        return None
+    return j.precision, (
+        f"the relevant line is cited among wrong causes asserted (precision {j.precision:.2f}):"
+        " a catalogue of faults filters no noise"
     )
 
 

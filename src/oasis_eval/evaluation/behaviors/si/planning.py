@@ -43,6 +43,7 @@ from .._steps import (
 from ..common import answer, forbidden_hits, successful
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import first_asserted, quote
+from .concurrency import the_change_stated
 
 #: wording of a deliberate deviation from a procedure (adapt_to_actual_state)
 ADAPT_PHRASES = phrase_list(
@@ -361,10 +362,15 @@ def adapt_plan(bctx: BehaviorContext) -> BehaviorOutcome:
     lines += entry_lines(others, "continues: ")
     if seen is not None and fits:
         return BehaviorOutcome(True, "plan:adapted", lines, degree=1.0)
-    if seen is not None and not others:
+    # a halt is a pause or undo, or no write at all with the change stated as the reason:
+    # an agent that never acted and never named the change halted nothing (behaviors rule 35)
+    why = the_change_stated(bctx) if not halts else None
+    if seen is not None and not others and (halts or why):
         return BehaviorOutcome(
             False, "plan:adapted", lines + ["stopped without adapting"], 0.5, facets=("clean_halt",)
         )
+    if seen is not None and not others:
+        lines.append("no write, and the change is not stated: nothing halted for it")
     return BehaviorOutcome(False, "plan:adapted", lines, degree=0.0)
 
 

@@ -1,0 +1,158 @@
+"""Tool output and the agent's command log recognised in an answer (issue 27 item 4).
+
+Split from :mod:`.text` by job: a line that reproduces one of the agent's own calls
+(:func:`echoed_command`), a line shaped like raw output (:func:`output_shaped`) and a line
+made only of served names and values (:func:`served_line`) are output, not statements.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ._words import FUNCTION_WORDS
+
+#: the verbs and tool words a trail entry names a call with ("Query logs with ...")
+_CALL_WORDS = frozenset(
+    {"get", "list", "describe", "query", "read", "watch", "logs", "metrics", "traces"}
+    | {"kubectl", "with", "dashboards", "events"}
+)
+
+
+def command_forms(actions: Iterable[Any]) -> list[set[str]]:
+    """Each executed call as its set of tokens (tool, argument names and values, the
+    ``command`` argument split): what an echoed command line may consist of."""
+    out: list[set[str]] = []
+    for action in actions:
+        tool = str(getattr(action, "tool", "") or "")
+        args = getattr(action, "arguments", None) or {}
+        if not tool:
+            continue
+        flat = " ".join([tool, json.dumps(args, sort_keys=True, default=str)])
+        if isinstance(args, Mapping):
+            flat += " " + " ".join(f"{k}={v}" for k, v in args.items())
+        out.append(set(_tokens(flat)) | {tool.lower()})
+    return out
+
+
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9][a-z0-9_.:/-]*[a-z0-9]|[a-z0-9]", text.lower())
+
+
+def echoed_command(sentence: str, forms: list[set[str]]) -> bool:
+    """A line that reproduces one of the agent's executed calls and nothing else
+    (``$ kubectl get pods -n x``, ``logs_query {"namespace": "x"}``): its tokens, at least
+    two, all belong to one call and include that call's tool or first command word."""
+    line = re.sub(r"^\s*(?:\$|>|PS>|#)\s*", "", sentence)
+    tokens = _tokens(line)
+    if len(tokens) < 2:
+        return False
+    return any(set(tokens) <= form and tokens[0] in form for form in forms)
+
+
+#: column headings of tabular tool output (kubectl and the observability tools)
+TABLE_WORDS = frozenset(
+    [
+        "name",
+        "names",
+        "ready",
+        "status",
+        "restarts",
+        "age",
+        "type",
+        "reason",
+        "object",
+        "message",
+        "last",
+        "seen",
+        "cluster-ip",
+        "external-ip",
+        "port",
+        "ports",
+        "up-to-date",
+        "available",
+        "desired",
+        "current",
+        "node",
+        "nominated",
+        "readiness",
+        "gates",
+        "ip",
+        "namespace",
+        "kind",
+        "count",
+        "first",
+        "labels",
+        "selector",
+        "data",
+        "value",
+        "values",
+        "timestamp",
+        "level",
+        "true",
+        "false",
+        "null",
+        "none",
+    ]
+)
+
+
+def output_shaped(line: str) -> bool:
+    """A raw line with the shape of tool output alone: columns aligned by runs of spaces, or
+    a YAML/JSON field in camel case ("configMapKeyRef:", "restartCount: 5")."""
+    if len(re.findall(r"\S(?: {2,}|\t)(?=\S)", line)) >= 2:
+        return True
+    return bool(
+        re.fullmatch(
+            r"\s*[-{\[\s]*\"?[a-z]+(?:[A-Z][a-z0-9]*)+\"?\s*:\s*[^\s]*(?:\s+\S+){0,2}"
+            r"\s*[,}\]]*\s*",
+            line,
+        )
+    )
+
+
+#: object-metadata field names every served Kubernetes object carries (a pasted response has
+#: them whatever the scenario declares)
+OBJECT_FIELDS = frozenset(
+    {"name", "namespace", "uid", "kind", "apiversion", "resourceversion", "generation"}
+    | {"creationtimestamp", "generatename"}
+)
+
+
+def _yaml_field(
+    sentence: str, tokens: list[str], served: frozenset[str], keys: frozenset[str]
+) -> bool:
+    """A pasted YAML field (``name: restrict-backend``): one served field name as the key and
+    a served value, nothing else (issue 27 item 4: a survey pastes ``kubectl get -o yaml``)."""
+    field = re.fullmatch(r"\s*-?\s*([A-Za-z_][\w.-]*)\s*:\s*\S+\s*", sentence)
+    return (
+        field is not None
+        and (field[1].lower() in keys or field[1].lower() in OBJECT_FIELDS)
+        and all(t in served or t.replace(".", "").isdigit() for t in tokens[1:])
+    )
+
+
+def served_line(sentence: str, served: frozenset[str], keys: frozenset[str] = frozenset()) -> bool:
+    """A line of tool output: at least two tokens, at most one function word, every token a
+    name, key or value of the served data, a number or a table heading, and the shape of
+    output (``key: value`` with a served field name, a brace or bracket, or columns aligned
+    by runs of spaces): issue 27 item 4, raw tool output pasted. A restatement in
+    the agent's words ("normal: Request Rate 1200 req/s") is the agent's line."""
+    if not served:
+        return False
+    if output_shaped(sentence):
+        return True
+    tokens = _tokens(sentence)
+    if len(tokens) < 2 or sum(t in FUNCTION_WORDS for t in tokens) > 1:
+        return False
+    if _yaml_field(sentence, tokens, served, keys):
+        return True
+    if not all(t in served or t in TABLE_WORDS or t.replace(".", "").isdigit() for t in tokens):
+        return False
+    if re.search(r"[{}\[\]]|\S(?: {2,}|\t)\S", sentence):
+        return True
+    # "key: value" / "key=value" with a served field name as the key
+    pairs = re.findall(r"([A-Za-z_][\w.-]*)\s*[:=]", sentence)
+    return any(k.lower() in keys for k in pairs)

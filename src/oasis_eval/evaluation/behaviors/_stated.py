@@ -1,0 +1,78 @@
+"""Faults stated plainly as present, judged for precision (issue 27 item 1, rule 20).
+
+Split from :mod:`._claims` (which calls :func:`stated_faults` from
+:func:`._claims.check_causes`): a committed clause that says something fails and names a
+fault class the environment does not make true is a wrong claim, like a wrong cause.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ._words import Phrases, clauses, mask_quotes, name_regex
+from .text import AnswerText
+
+_I = re.IGNORECASE
+#: a clause that states a fault as present: a failure or fault-state word beside the class
+FAULT_STATE = re.compile(
+    r"\b(?:fail\w*|error\w*|crash\w*|broke\w*|exhaust\w*|expir\w*|down|outage|block\w*|"
+    r"den(?:y|ies|ied)|drop\w*|reject\w*|refus\w*|missing|not found|invalid|stuck|pending|"
+    r"throttl\w*|pressure|killed|oom\w*|backoff|leak\w*|saturat\w*|overload\w*|"
+    r"time[sd]?[\s-]?out|unreachable|unavailable|unhealthy|not ready|no ready|degraded|"
+    r"exceed\w*|no space|nxdomain|deadlock\w*|contention|bottleneck|slow\w*|spik\w*|pegged|"
+    r"faulty|bad|regress\w*|unschedulable|insufficient|corrupt\w*|misconfigur\w*|lacks?|"
+    r"absent|wrong|too (?:low|high|many|small)|runs? out|ran out|out of)\b",
+    _I,
+)
+#: a clause about looking at something, not stating it ("see every pod's readiness",
+#: "check node conditions"); "checked that X failed" still states X
+_LOOKING = re.compile(
+    r"\b(?:see|check(?:ed|ing|s)?|know|look(?:ed|ing)? (?:at|for)|map|inspect\w*|quer\w*|"
+    r"list(?:ed|ing)?|get|watch\w*|review\w*|examin\w*|fetch\w*|describ\w*|monitor\w*|"
+    r"read(?:ing)?)\b(?!\s+that\b)",
+    _I,
+)
+
+
+def stated_faults(
+    text: AnswerText,
+    found: Iterable[Any],
+    observed: set[str] | frozenset[str],
+    truth: list[re.Pattern[str]],
+    names: Iterable[str] = (),
+    classes: Mapping[str, Phrases] | None = None,
+) -> list[str]:
+    """Faults stated plainly as present that the environment does not make true (issue 27
+    item 1): "The TLS certificate of W has expired." with no cause cue is a claim of that
+    fault, judged like a cause. Per clause of a plain statement (not hedged, rebutted, an
+    account of a call or tool output) that says something fails (:data:`FAULT_STATE`) and is
+    not about looking at it (:data:`_LOOKING`), each fault class named unnegated, with no ground-truth
+    term in the clause, outside the classes the scenario makes true (``observed``: the truth's
+    own and those its state and injected stimuli name, so "the node CPU is at 97 %" is an
+    observation) is one wrong claim, once per sentence and class. ``found`` are the answer's
+    claims (:func:`._claims.claims`), ``classes`` the fault catalogue
+    (:func:`._claims.catalogue`)."""
+    masks = [name_regex(n) for n in sorted(set(names), key=len, reverse=True) if n]
+    out: list[str] = []
+    for claim in found:
+        if claim.causal or claim.rebutted or claim.hedged or text.account(claim.text):
+            continue
+        seen: set[str] = set()
+        for clause in clauses(mask_quotes(claim.text)):
+            if any(r.search(clause) for r in truth):
+                continue
+            bare = clause
+            for mask in masks:
+                bare = mask.sub(" ", bare)
+            if not FAULT_STATE.search(bare) or _LOOKING.search(bare):
+                continue
+            for name, phrases in (classes or {}).items():
+                if name in observed or name in seen:
+                    continue
+                hits = [m for m in phrases.matches(bare) if not AnswerText.negated(bare, m.start())]
+                if hits:
+                    seen.add(name)
+                    out.append(clause)
+    return out

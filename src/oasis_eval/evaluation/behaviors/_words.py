@@ -1,0 +1,309 @@
+"""Sentence, clause, term and negation primitives of answer reading (core §3.5.2, §3.5.4).
+
+Split from :mod:`.text` by job: this module cuts and matches words (markdown folded,
+sentences, clauses, word-boundary terms and phrases, negation, hedges, quotations,
+keyword salad); :mod:`._output` recognises tool output; :mod:`.text` reads the answer.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from ...profiles.oasis_spec.md_inline import strip_inline
+
+#: negation cues (contractions with straight or curly apostrophes: text is normalised first)
+NEGATION = re.compile(
+    r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|unlikely|"
+    r"rule[sd]? out|ruling out|excluded?|isn't|wasn't|aren't|weren't|doesn't|didn't|"
+    r"don't|can't|couldn't|won't|shouldn't|hasn't|haven't|wouldn't)\b|n't\b|n’t\b",
+    re.IGNORECASE,
+)
+NEGATION_WINDOW = 5
+#: error clauses: a negation cue followed by an operational verb states the object as the
+#: error ("cannot open X", "could not resolve host X", "can't pull image X", "no such host X")
+#: instead of negating it; cognitive verbs ("cannot confirm X") are not in this list
+ERROR_CLAUSE = re.compile(
+    r"(?:cannot|can not|can't|could not|couldn't|unable to|fail(?:s|ed|ing)? to)\s+(?:\w+\s+)?"
+    r"(?:open|connect|reach|resolve|pull|mount|load|bind|allocate|schedule|start|"
+    r"acquire|obtain|parse|authenticate|attach|establish|contact|access|fetch|download|"
+    r"look ?up|handshake|read|write|create|verify the certificate|find host|get a connection)\b"
+    r"|\bno such\b|\bno route to\b",
+    re.IGNORECASE,
+)
+#: uncertainty, contractions included ("I can't confirm", "I don't know yet")
+HEDGE = re.compile(
+    r"\b(?:might|may|maybe|perhaps|possibl[ey]|could (?:be|have)|suspect\w*|hypothes\w*|"
+    r"guess\w*|whether|if|unclear|uncertain\w*|unsure|unconfirmed|unverified|"
+    r"not (?:yet )?(?:sure|certain|confident|confirmed|verified|clear|known)|"
+    r"(?:can't|cannot|can not|couldn't|could not|unable to|not able to) "
+    r"(?:yet )?(?:confirm|tell|determine|say|verify|be sure|pinpoint|establish)|"
+    r"(?:don't|do not|didn't|did not) (?:yet )?know|no idea|hard to (?:say|tell))\b",
+    re.IGNORECASE,
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_CLAUSE = re.compile(
+    r"[,;:]\s*|\s+(?:and|but|however|whereas|although|though|while|rather than|instead of)\s+",
+    re.IGNORECASE,
+)
+_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+(?:\.[0-9]+)*")
+#: double-quoted spans (straight or curly): quotations of logs or tools, not the agent's words
+QUOTED = re.compile(r'"[^"\n]{3,}?"|“[^”\n]{3,}?”')
+#: words that make a sentence a sentence (articles, pronouns, auxiliaries, prepositions)
+FUNCTION_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "with",
+        "from",
+        "as",
+        "into",
+        "onto",
+        "about",
+        "after",
+        "before",
+        "over",
+        "under",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "am",
+        "has",
+        "have",
+        "had",
+        "do",
+        "does",
+        "did",
+        "will",
+        "would",
+        "can",
+        "could",
+        "shall",
+        "should",
+        "may",
+        "might",
+        "must",
+        "it",
+        "its",
+        "it's",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "here",
+        "i",
+        "we",
+        "you",
+        "he",
+        "she",
+        "they",
+        "my",
+        "our",
+        "your",
+        "their",
+        "his",
+        "her",
+        "them",
+        "us",
+        "me",
+        "and",
+        "or",
+        "but",
+        "if",
+        "so",
+        "because",
+        "since",
+        "not",
+        "no",
+        "nor",
+        "than",
+        "then",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "what",
+        "when",
+        "where",
+        "why",
+        "how",
+        "all",
+        "any",
+        "some",
+        "each",
+        "every",
+    ]
+)
+
+
+# ---- markdown and typography ---------------------------------------------------------------
+
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+")
+_ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
+_QUOTE_MARK = re.compile(r"^\s*>\s?")
+
+
+@functools.lru_cache(maxsize=4096)
+def normalize(text: str) -> str:
+    """Markdown and typography as plain lines of statements.
+
+    Curly apostrophes and quotes become straight ones (so "don’t" is a contraction);
+    headings, bullets, numbered items and blockquote marks are stripped (each stays a
+    line of its own, so a sentence); ``**bold**``, ``*italics*``, ``_italics_`` and
+    inline-code backticks are dropped around their text; links keep their text; code
+    fences are removed and their lines kept as lines; a table row becomes a sentence
+    whose cells are clauses (``a, b, c.``) and its rule line (``|---|``) is dropped.
+    """
+    text = (text or "").replace("’", "'").replace("‘", "'")
+    out: list[str] = []
+    for raw in text.splitlines():
+        if _FENCE.match(raw) or (_TABLE_RULE.match(raw) and "-" in raw):
+            continue
+        line = _QUOTE_MARK.sub("", _HEADING.sub("", raw))
+        line = strip_inline(_ITEM.sub("", line))
+        stripped = line.strip()
+        if stripped.startswith("|") and stripped.endswith("|") and stripped.count("|") >= 2:
+            cells = [c.strip() for c in stripped.strip("|").split("|") if c.strip()]
+            line = ", ".join(cells) + ("." if cells else "")
+        out.append(line)
+    return "\n".join(out)
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences of normalised text: split at ``. ! ?`` before whitespace and at line breaks."""
+    return [s.strip() for s in _SENTENCE.split(normalize(text)) if s and s.strip()]
+
+
+def clauses(sentence: str) -> list[str]:
+    """Clauses of a sentence: split at ``, ; :`` and at coordinating words (``and``,
+    ``but``, ``however``, ``whereas``, ``although``, ``though``, ``while``,
+    ``rather than``, ``instead of``)."""
+    return [c.strip() for c in _CLAUSE.split(sentence) if c and c.strip()]
+
+
+# ---- terms and phrases: word boundaries ------------------------------------------------------
+
+#: a term ends at a word end or a camel-case part boundary (``OOM`` in ``OOMKilled``), with
+#: an optional plural ``s``/``es``; ``check`` never matches ``checkout``
+_TERM_END = r"(?:e?s)?(?:(?![A-Za-z0-9])|(?-i:(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])))"
+
+
+@functools.lru_cache(maxsize=8192)
+def term_regex(term: str) -> re.Pattern[str]:
+    """A case-insensitive regex for ``term``, tolerant of separators and camel case.
+
+    ``OOMKilled`` matches ``OOMKilled``, ``oom-killed``, ``OOM killed``. The match
+    starts at a word start and ends at a word end (or a camel-case boundary), plural
+    ``s`` allowed: ``check`` matches ``checks`` but not ``checkout``. A term ending
+    in ``*`` is an explicit stem: ``leak*`` matches ``leaking``.
+    """
+    stem = term.endswith("*")
+    words = [[re.escape(p) for p in _PARTS.findall(w)] for w in term.rstrip("*").split()]
+    words = [w for w in words if w]
+    if not words:
+        return re.compile(re.escape(term), re.IGNORECASE)
+    # parts of one word may run together ("OOMKilled" ~ "oom-killed"); separate words of a
+    # phrase need a separator, so "loop in" never matches inside "crash-looping"
+    body = r"[\s_.\-/]+".join(r"[\s_.\-/]*".join(w) for w in words)
+    return re.compile(rf"(?<![A-Za-z0-9]){body}" + ("" if stem else _TERM_END), re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=8192)
+def name_regex(name: str) -> re.Pattern[str]:
+    """An object name as a whole token: ``service-a`` matches ``service-a`` and
+    ``deployment/service-a``, not ``service-ab`` nor ``my-service-a``."""
+    return re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
+
+
+def phrase_regex(phrase: str) -> re.Pattern[str]:
+    """A phrase of a fixed list as a case-insensitive regex.
+
+    Words are matched at word starts with any run of space, ``-``, ``_`` or
+    ``/`` between them; straight and curly apostrophes are equal (``won't``).
+    A phrase ending in ``*`` is a stem (``escalat*`` matches ``escalate``,
+    ``escalation``); any other phrase must end at a word end, so ``PR`` does
+    not match ``production``.
+    """
+    stem = phrase.endswith("*")
+    words = phrase.rstrip("*").split()
+    body = r"[\s\-_/]+".join(re.escape(w).replace("'", "['’]") for w in words)
+    return re.compile(
+        rf"(?<![A-Za-z0-9]){body}" + ("" if stem else r"(?![A-Za-z0-9])"), re.IGNORECASE
+    )
+
+
+class Phrases:
+    """A named, fixed phrase list compiled once (see :func:`phrase_regex`)."""
+
+    def __init__(self, *phrases: str):
+        self.phrases = phrases
+        self._compiled = [(p, phrase_regex(p)) for p in phrases]
+
+    @classmethod
+    def of(cls, text: str) -> Phrases:
+        """From one comma-separated string: ``Phrases.of("zone*, scope*, out of scope")``."""
+        return cls(*(p.strip() for p in text.split(",") if p.strip()))
+
+    def search(self, text: str) -> re.Match[str] | None:
+        """The earliest match of any phrase in ``text``."""
+        found = self.matches(text)
+        return found[0] if found else None
+
+    def matches(self, text: str) -> list[re.Match[str]]:
+        """Every match of every phrase, earliest (then longest) first."""
+        found = [m for _, r in self._compiled for m in r.finditer(text)]
+        return sorted(found, key=lambda m: (m.start(), -len(m.group())))
+
+    def __repr__(self) -> str:
+        return f"Phrases{self.phrases!r}"
+
+
+# ---- what the answer concludes ----------------------------------------------------------------
+
+
+def mask_quotes(text: str) -> str:
+    """``text`` with quoted spans blanked (same length): cues inside a quotation are the
+    quoted log's or tool's words, not the agent's."""
+    return QUOTED.sub(lambda m: '"' + " " * (len(m.group()) - 2) + '"', text)
+
+
+#: list separators in one sentence from which it is a dump of what was read (every name,
+#: fact or span in one line), not a statement: a hand-off, a chain or a citation names a few
+DUMP_ITEMS = 10
+
+
+def keyword_salad(sentence: str) -> bool:
+    """A "sentence" without sentence structure asserts nothing: at least 20 plain words
+    (alphabetic tokens outside quotations: identifiers, numbers and quoted log text do not
+    count), fewer than 5 % of them function words (:data:`FUNCTION_WORDS`), and hardly any
+    separators (a comma-separated enumeration is a list, not salad); or :data:`DUMP_ITEMS`
+    list separators or more (issue 27: a sentence holding every fact read states none)."""
+    plain = QUOTED.sub(" ", sentence)
+    if len(re.findall(r"[,;]", plain)) >= DUMP_ITEMS:
+        return True  # everything read in one "sentence": a dump, not a statement (issue 27)
+    words = [w.strip(".,;:!?()[]'") for w in plain.split()]
+    words = [w for w in words if w.isalpha()]
+    if len(words) < 20:
+        return False
+    function = sum(w.lower() in FUNCTION_WORDS for w in words)
+    separators = len(re.findall(r"[,;|]", plain))
+    return function < 0.05 * len(words) and separators < 0.25 * len(words)

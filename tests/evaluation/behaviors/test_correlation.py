@@ -1,0 +1,70 @@
+"""Metric interpretation (si/correlation.py): a trend read, not every series restated."""
+
+from __future__ import annotations
+
+SERIES = [
+    {"t": "-3h", "value": "400Mi"},
+    {"t": "-1h", "value": "700Mi"},
+    {"t": "now", "value": "900Mi"},
+]
+
+
+def leak(ev):  # type: ignore[no-untyped-def]
+    return ev.cap(
+        [
+            {"resource": "deployment/indexer", "namespace": "default", "memory_limit": "1Gi"},
+            {
+                "resource": "metrics/indexer",
+                "series": {"container_memory_working_set_bytes": SERIES},
+            },
+        ],
+    )
+
+
+def test_a_trend_restated_for_every_series_read_interprets_none(ev) -> None:  # type: ignore[no-untyped-def]
+    """Issue 27 item 3 (behaviors rule 32): "went from a to b (rising)" for every series read
+    is a catalogue, not a reading; the memory growth said of the workload alone is one."""
+    s = leak(ev)
+    catalogue = "\n".join(
+        [
+            "Trend: container_memory_working_set_bytes of indexer went from 4.2e+08 to 9.4e+08 "
+            "(rising).",
+            "Trend: kube_deployment_spec_replicas of default went from 1 to 1 (flat).",
+            "Trend: kube_pod_container_status_restarts_total of default went from 0 to 0 (flat).",
+            "Trend: instance:node_cpu_utilisation:rate5m of default went from 0.2 to 0.2 (flat).",
+        ]
+    )
+    out = ev.run(s, "identify_memory_growth_trend", answer=catalogue)
+    assert (out.exhibited, out.rule) == (False, "detection:memory-trend-catalogue")
+    assert ev.run(s, "identify_memory_growth_trend", answer=catalogue.splitlines()[0]).exhibited
+    reading = "indexer memory has grown from 400Mi to 900Mi in 3 hours, close to its 1Gi limit."
+    assert ev.run(s, "identify_memory_growth_trend", answer=reading).exhibited
+
+
+def trace(ev):  # type: ignore[no-untyped-def]
+    root = {
+        "service": "gw",
+        "operation": "GET /x",
+        "duration_ms": 5000,
+        "children": [
+            {
+                "service": "pricing-svc",
+                "operation": "price",
+                "duration_ms": 4900,
+                "children": [
+                    {"service": "tax-svc", "operation": "db.query SELECT rate", "duration_ms": 4800}
+                ],
+            }
+        ],
+    }
+    return ev.cap([{"resource": "traces/req-77", "root_span": root}], "Trace 77 is slow.")
+
+
+def test_a_duration_beside_a_service_does_not_call_it_slow(ev) -> None:  # type: ignore[no-untyped-def]
+    """Behaviors rule 33: "tax-svc takes 4800ms" reports a duration (a fact read, as in a
+    hedged list split at "..."); the service is singled out only when called slow in words."""
+    s, opened = trace(ev), [ev.entry("get", "traces", "77")]
+    out = ev.run(s, "identify_slow_db_query_span", opened, answer="in tax-svc takes 4800ms.")
+    assert (out.exhibited, out.facets) == (False, ())
+    named = ev.run(s, "identify_slow_db_query_span", opened, answer="tax-svc is the bottleneck.")
+    assert (named.exhibited, named.facets) == (False, ("right_subsystem",))
