@@ -8,6 +8,7 @@ import os
 import shutil
 import signal
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +17,10 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parent
 #: ``.ci/run`` sets it: CI fails when the spec is missing instead of skipping what needs it
 REQUIRE_SPEC = "OASIS_REQUIRE_SPEC"
+#: ``.ci/run`` sets it to the default suite's budget in seconds (issue 31): the session then
+#: prints its own wall time, the install left out, with the machine's cores and load
+SUITE_BUDGET = "OASIS_SUITE_BUDGET"
+_STARTED = pytest.StashKey[float]()
 
 # The simulator's clock starts at the wall clock (issue 32); the suite pins its start to the
 # former fixed instant so golden outputs and recorded timestamps stay byte for byte (and
@@ -64,6 +69,23 @@ def pytest_configure(config: pytest.Config) -> None:
     isolate_caches(config)
     if os.environ.get(REQUIRE_SPEC) == "1" and (missing := spec_missing()):
         raise pytest.UsageError(f"{missing}; {REQUIRE_SPEC}=1 requires it")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    session.config.stash[_STARTED] = time.monotonic()
+
+
+def pytest_terminal_summary(terminalreporter: object, config: pytest.Config) -> None:
+    """``default suite: N s wall ...`` under ``.ci/run`` (the controller only, not xdist workers)."""
+    budget = os.environ.get(SUITE_BUDGET)
+    if not budget or hasattr(config, "workerinput") or _STARTED not in config.stash:
+        return
+    elapsed = time.monotonic() - config.stash[_STARTED]
+    load = " ".join(f"{v:.2f}" for v in os.getloadavg())
+    terminalreporter.write_line(  # type: ignore[attr-defined]
+        f"default suite: {elapsed:.0f} s wall on {os.cpu_count()} cores, load average {load} "
+        f"(budget: {budget} s on an idle 2-core machine)"
+    )
 
 
 @pytest.hookimpl(optionalhook=True)
