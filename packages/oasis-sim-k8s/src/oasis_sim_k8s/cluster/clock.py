@@ -14,6 +14,7 @@ order is time order (the engine's audit index sorts on it).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import random
@@ -52,10 +53,18 @@ _AGE = re.compile(
 
 def fmt(dt: datetime, ms: bool = False) -> str:
     """RFC 3339 in UTC: ``2024-05-14T09:30:00Z`` (``.000Z`` with ``ms``)."""
-    dt = dt.astimezone(UTC)
     if ms:
+        dt = dt.astimezone(UTC)
         return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
-    return dt.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return _fmt_seconds(dt)
+
+
+@functools.lru_cache(maxsize=4096)
+def _fmt_seconds(dt: datetime) -> str:
+    """One instant's second-precision form, kept: a provision formats the same few seconds
+    thousands of times (issue 30: ``strftime`` was a twentieth of provisioning). Equal
+    instants in other zones share an entry and the same (UTC) text."""
+    return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def parse_ts(text: str | None) -> datetime | None:
@@ -142,7 +151,8 @@ class SimClock:
 
     def ts(self, seconds_ago: float = 0.0) -> str:
         """Object timestamp (second precision), optionally in the past."""
-        return fmt(self.now() - timedelta(seconds=seconds_ago))
+        self._catch_up()
+        return _ts(self.start, self.ms, seconds_ago)
 
     def stamp(self) -> str:
         """Audit timestamp (millisecond precision, fixed width)."""
@@ -154,6 +164,13 @@ class SimClock:
     def record(self) -> dict[str, str | bool]:
         """What the run keeps of this clock (provision's ``simulated_clock``)."""
         return {"epoch": fmt(self.start), "follows_wall_clock": self.wall is not None}
+
+
+@functools.lru_cache(maxsize=4096)
+def _ts(start: datetime, ms: int, seconds_ago: float) -> str:
+    """:meth:`SimClock.ts` of a clock at ``ms`` after ``start`` (kept: the controllers stamp
+    the same instant many times in one pass)."""
+    return fmt(start + timedelta(milliseconds=ms) - timedelta(seconds=seconds_ago))
 
 
 class Ids:
