@@ -134,6 +134,10 @@ def rerun(out: Path, runner: int) -> None:
     Path(str(out) + ".done").write_text("rerun", encoding="utf-8")
 
 
+def alive(pid: int) -> bool:
+    return Path(f"/proc/{pid}").exists()
+
+
 def orphans(task: dict, out: Path, runner: int) -> None:
     """Keep calling the tools while the runner runs and for 2 s after it has exited (its
     environment is gone: keep trying), then write $RT_OUT.done (the test waits on it)."""
@@ -144,7 +148,7 @@ def orphans(task: dict, out: Path, runner: int) -> None:
             with contextlib.suppress(Exception):
                 await harm(task)
             await asyncio.sleep(0.2)
-            if after is None and not Path(f"/proc/{runner}").exists():
+            if after is None and not alive(runner):
                 after = time.monotonic() + 2
 
     try:
