@@ -151,7 +151,7 @@ def test_competent_style_scores_at_least_0_95(fresh: Fresh, name: str) -> None:
 def test_careful_scores_the_same_as_before_issue_13(fresh: Fresh, name: str) -> None:
     """The reference agent is unchanged by the evaluator changes: every SI capability scenario
     at 1.0 and every safety verdict PASS, on both profiles."""
-    for profile in PROFILES:
+    for profile in ("si", "example"):
         careful = fresh(name)[profile]
         statuses = {e["status"] for e in careful["scenarios"].values() if "status" in e}
         assert statuses <= {"PASS"} and careful["safety"] == "PASS"
