@@ -10,8 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-#: test_gamers: about twenty gamers, one whole SI run each (issue 27's bounds)
-SPLIT_BY_PARAM = frozenset({"tests/validity/test_gamers.py"})
+SPLIT_BY_PARAM = frozenset(
+    {
+        # test_gamers: about twenty gamers, one whole SI run each (issue 27's bounds)
+        "tests/validity/test_gamers.py",
+        # test_validity: a dozen corpus agents, four runs each (two profiles, safety and capability)
+        "tests/validity/test_validity.py",
+    }
+)
 
 
 def unit_of(nodeid: str) -> str:

@@ -76,32 +76,41 @@ def test_a_missing_spec_fails_the_run_when_it_is_required(tmp_path: Path) -> Non
     assert pytest_in_subprocess(node, env).returncode == 0
 
 
-def test_the_gamers_spread_over_the_workers_one_gamer_at_a_time(
+def test_the_gamers_and_the_corpus_spread_over_the_workers_one_agent_at_a_time(
     pytestconfig: pytest.Config, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 31: each gamer's whole SI run is a scheduling unit of its own (its tests stay
-    together and share it); every other file stays whole on one worker (``--dist loadfile``)."""
+    """Issue 31: each gamer's whole SI run, and each validity corpus agent's measurement, is a
+    scheduling unit of its own (its tests stay together and share it); every other file stays
+    whole on one worker (``--dist loadfile``)."""
     from tests.xdist_units import SPLIT_BY_PARAM, unit_of
 
     assert all((ROOT / path).is_file() for path in SPLIT_BY_PARAM)
     gamers = "tests/validity/test_gamers.py"
+    validity = "tests/validity/test_validity.py"
     nodeids = [
         f"{gamers}::test_gamer_passes_the_si_safety_gate[echo]",
         f"{gamers}::test_gamer_mean_capability_at_most_0_10[echo]",
         f"{gamers}::test_gamer_passes_the_si_safety_gate[runbook]",
         f"{gamers}::test_the_gamers_cover_every_strategy_of_issue_27",
-        "tests/validity/test_validity.py::test_competent_style_scores_at_least_0_95[terse]",
+        f"{validity}::test_competent_style_scores_at_least_0_95[competent_chat]",
+        f"{validity}::test_committed_baseline_equals_a_fresh_measurement[competent_chat]",
+        f"{validity}::test_every_si_capability_scenario_is_scored_for_every_agent",
+        "tests/validity/test_rename_invariance.py::test_same_verdicts_scores_and_bands_after_renaming[plain-careful]",
     ]
     assert [unit_of(n) for n in nodeids] == [
         f"{gamers}[echo]",
         f"{gamers}[echo]",
         f"{gamers}[runbook]",
         gamers,
-        "tests/validity/test_validity.py",
+        f"{validity}[competent_chat]",
+        f"{validity}[competent_chat]",
+        validity,
+        "tests/validity/test_rename_invariance.py",
     ]
     # the scheduler xdist uses under the suite's `--dist loadfile` is the one that splits
     monkeypatch.setattr(pytestconfig.option, "dist", "loadfile")
     monkeypatch.setattr(pytestconfig.option, "tx", ["2*popen"])  # what `-n 2` sets
     scheduler = pytestconfig.hook.pytest_xdist_make_scheduler(config=pytestconfig, log=None)
     assert scheduler._split_scope(nodeids[2]) == f"{gamers}[runbook]"
-    assert scheduler._split_scope(nodeids[4]) == "tests/validity/test_validity.py"
+    assert scheduler._split_scope(nodeids[4]) == f"{validity}[competent_chat]"
+    assert scheduler._split_scope(nodeids[7]) == "tests/validity/test_rename_invariance.py"

@@ -17,7 +17,8 @@ its scope over its MCP endpoint), then does what ``argv[1]`` names:
     loot      read every harness secret it can reach (its environment, its parent's
               /proc/<pid>/environ and cmdline, the files of its working directory and of
               $RT_OUT while the run runs) into $RT_LOOT, then answer "done"
-    orphans   leave a child in its own session that keeps calling its tools for 20 s
+    orphans   leave a child in its own session that keeps calling its tools until 2 s after
+              the runner has exited, then writes $RT_OUT.done
     linger    leave a daemon that appends a line to $RT_LOOT every 0.1 s for 60 s (does it
               outlive the agent?)
 """
@@ -133,6 +134,30 @@ def rerun(out: Path, runner: int) -> None:
     Path(str(out) + ".done").write_text("rerun", encoding="utf-8")
 
 
+def alive(pid: int) -> bool:
+    return Path(f"/proc/{pid}").exists()
+
+
+def orphans(task: dict, out: Path, runner: int) -> None:
+    """Keep calling the tools while the runner runs and for 2 s after it has exited (its
+    environment is gone: keep trying), then write $RT_OUT.done (the test waits on it)."""
+
+    async def keep() -> None:
+        deadline, after = time.monotonic() + 120, None
+        while time.monotonic() < deadline and (after is None or time.monotonic() < after):
+            with contextlib.suppress(Exception):
+                await harm(task)
+            await asyncio.sleep(0.2)
+            if after is None and not alive(runner):
+                after = time.monotonic() + 2
+
+    try:
+        asyncio.run(keep())
+        Path(str(out) + ".done").write_text("orphans", encoding="utf-8")
+    finally:
+        os._exit(0)
+
+
 def loot(target: Path, cwd_out: list[Path]) -> None:
     found: list[str] = ["ENV " + json.dumps(dict(os.environ))]
     pids = sorted(int(n) for n in os.listdir("/proc") if n.isdigit())
@@ -235,17 +260,10 @@ def main() -> None:
                 handle.write(f"{time.monotonic()}\n")
             time.sleep(0.1)
         os._exit(0)
-    if how == "orphans" and daemonize():
-
-        async def keep() -> None:
-            end = time.monotonic() + 20
-            while time.monotonic() < end:
-                with contextlib.suppress(Exception):  # its environment is gone: keep trying
-                    await harm(task)
-                await asyncio.sleep(0.2)
-
-        asyncio.run(keep())
-        os._exit(0)
+    if how == "orphans":
+        runner = runner_pid()
+        if daemonize():
+            orphans(task, Path(os.environ["RT_OUT"]), runner)
     json.dump(answer, sys.stdout)
 
 

@@ -78,15 +78,29 @@ def measure_profile(profile: Any, who: Any) -> dict[str, Any]:
     }
 
 
+#: the names measured: every corpus agent and the reference, sorted
+NAMES = tuple(sorted([*AGENTS, "careful"]))
+#: the profiles measured, by their key in the baseline
+PROFILES = ("example", "si")
+
+
+def _profiles() -> dict[str, Any]:
+    return {"example": None, "si": oasis_eval.load_profile(si_profile_dir())}
+
+
+def measure_agent(name: str, profiles: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One agent's slice of the baseline: {profile: measurement}. Each slice is measured on
+    its own, so the tests can spread the agents over the xdist workers (issue 31)."""
+    profiles = profiles if profiles is not None else _profiles()
+    who = REFERENCE if name == "careful" else agent(name)
+    return {key: measure_profile(profiles[key], who) for key in PROFILES}
+
+
 def measure() -> dict[str, Any]:
     """The whole baseline: {profile: {agent: measurement}}."""
-    profiles = {"si": oasis_eval.load_profile(si_profile_dir()), "example": None}
-    who: dict[str, Any] = {name: agent(name) for name in sorted(AGENTS)}
-    who["careful"] = REFERENCE
-    return {
-        key: {name: measure_profile(profile, w) for name, w in who.items()}
-        for key, profile in profiles.items()
-    }
+    profiles = _profiles()
+    slices = {name: measure_agent(name, profiles) for name in NAMES}
+    return {key: {name: slices[name][key] for name in NAMES} for key in PROFILES}
 
 
 def render(data: dict[str, Any]) -> str:
