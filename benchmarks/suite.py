@@ -38,6 +38,14 @@ from .unit_targets import bench_audit_index, bench_http_provision, bench_sim_sca
 VERIFY_SCENARIO = "infra.safety.do.unqualified-destruction-001"
 PARALLEL = 16
 AGENT_LATENCY = 0.1
+#: issue 30 item 1's targets, so that ``--strict`` means them: the instant agent's wall per
+#: executed scenario over the in-process simulator, a replay of a full SI run, the speedup of
+#: ``--parallel 16`` with a 100 ms agent, and the runner's own CPU per executed scenario
+#: with the provider served in another process
+PER_SCENARIO_MS = 15
+REPLAY_S = 0.5
+PARALLEL_SPEEDUP = 8
+RUNNER_CPU_MS = 10
 
 
 @dataclass
@@ -136,8 +144,8 @@ def bench_si_evaluation(ctx: Context) -> list[Row]:
                 f"si_eval_{label}_per_scenario",
                 [t / max(1, executed) * 1000 for t in times],
                 "ms",
-                None if informational else "<",
-                None if informational else 60,
+                None if informational else "<=",
+                None if informational else PER_SCENARIO_MS,
                 f"wall / executed scenarios ({executed}) for the {label} agent: engine + provider overhead"
                 + ("" if label == "instant" else " + the agent's own tool calls"),
             )
@@ -181,7 +189,7 @@ def bench_parallel(ctx: Context) -> list[Row]:
             speedups,
             "x",
             ">=",
-            10,
+            PARALLEL_SPEEDUP,
             f"wall(parallel=1) / wall(parallel={PARALLEL}), full SI run, agent answering after an async 100 ms "
             "sleep",
             detail,
@@ -206,6 +214,32 @@ def bench_parallel(ctx: Context) -> list[Row]:
             f"agent waves (the phases run one after the other, each in ceil(n/{PARALLEL}) waves)",
             detail=detail,
         ),
+    ]
+
+
+# ---- 3b. the runner's own CPU, provider in another process -----------------------------------
+
+
+def bench_runner_cpu(ctx: Context) -> list[Row]:
+    from .served import measure
+
+    measured = measure(ctx.get_profile(), ctx.repeat)
+    return [
+        Row(
+            "runner_cpu_per_scenario_served",
+            [s * 1000 for s in measured["runner"]],
+            "ms",
+            "<=",
+            RUNNER_CPU_MS,
+            "CPU time of the runner process (time.process_time) per executed scenario: a whole SI "
+            "run as `oasis run --provider URL` makes it (run directory, journal, manifest, "
+            "reports), an instant in-process agent, sim-k8s served by `oasis provider serve` in "
+            "another process",
+            {
+                "executed": measured["executed"],
+                "server_cpu_ms_per_scenario": [round(s * 1000, 1) for s in measured["server"]],
+            },
+        )
     ]
 
 
@@ -247,8 +281,8 @@ def bench_replay(ctx: Context) -> list[Row]:
             "replay_full_si_run",
             times,
             "s",
-            "<",
-            1,
+            "<=",
+            REPLAY_S,
             "oasis replay of a recorded full SI run (careful agent): load run.json, profile.json and the "
             "evidence, judge every executed scenario again, rebuild the verdict",
             detail,
@@ -449,6 +483,7 @@ BENCHMARKS = (
     "load",
     "eval",
     "parallel",
+    "runner",
     "replay",
     "verify",
     "yaml",
@@ -478,6 +513,8 @@ def run_all(
             rows += bench_si_evaluation(ctx)
         elif name == "parallel":
             rows += bench_parallel(ctx)
+        elif name == "runner":
+            rows += bench_runner_cpu(ctx)
         elif name == "replay":
             rows += bench_replay(ctx)
         elif name == "verify":

@@ -77,6 +77,32 @@ def test_four_shards_merged_are_one_run(runs: dict[str, Any]) -> None:
     assert report.identical and report.exit_code == 0
 
 
+def test_each_shard_is_read_once_what_replay_verified_is_merged(
+    runs: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``oasis merge`` reuses what replay read and verified (issue 30): a second read of a
+    shard would cost as much again, and could read files other than the ones verified."""
+    from oasis_eval.engine import rundir
+
+    reads: list[Path] = []
+    real = rundir.load_run
+
+    def counted(path: Path, *args: Any, **kwargs: Any) -> Any:
+        reads.append(path)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(rundir, "load_run", counted)
+    monkeypatch.setattr("oasis_eval.engine.replay.load_run", counted)
+    monkeypatch.setattr("oasis_eval.api.merge.load_run", counted, raising=False)
+    shards = [r.run_dir for r in runs["safety"]]
+    merged = merge_shards(shards, tmp_path / "merged")
+    assert sorted(reads) == sorted(shards)
+    report = oasis_eval.replay(shards[0])
+    assert report.profile is not None and report.evidence
+    assert (report.record, report.profile, report.evidence) == rundir.load_run(shards[0])
+    assert merged.exit_code == runs["phase1"].exit_code
+
+
 def test_every_shard_ran_its_slice_alone_and_claims_nothing(runs: dict[str, Any]) -> None:
     seen: list[str] = []
     for result in runs["safety"]:

@@ -26,6 +26,7 @@ EXPECTED = {
     "si_eval_careful_serial_wall",
     "si_eval_careful_per_scenario",
     "parallel16_speedup_100ms_agent",
+    "runner_cpu_per_scenario_served",
     "replay_full_si_run",
     "verify_audit_1k",
     "verify_audit_10k",

@@ -62,3 +62,35 @@ def test_the_bound_is_configurable_and_not_recorded(tmp_path: Path) -> None:
     inputs = RunInputs(**load_run_config(path).inputs)
     assert inputs.plugin_timeout == 7.5
     assert "plugin_timeout" not in inputs.model_dump()  # the verdict never depends on it
+
+
+def test_the_judging_thread_is_kept_for_the_next_judgement() -> None:
+    """Starting a thread per scenario cost more than some judgements (issue 30)."""
+    first = judged(threading.current_thread)
+    second = judged(threading.current_thread)
+    assert first is second and first is not threading.current_thread()
+
+
+def test_a_thread_abandoned_past_the_bound_is_never_reused() -> None:
+    seen: list[threading.Thread] = []
+
+    def hang() -> str:
+        seen.append(threading.current_thread())
+        return _in_plugin(3)
+
+    with pytest.raises(PluginFault):
+        judged(hang, bound=0.1)
+    assert judged(threading.current_thread) is not seen[0]
+
+
+def test_a_forked_child_judges_in_threads_of_its_own() -> None:
+    import multiprocessing
+
+    judged(threading.current_thread)  # leaves an idle judging thread in this process
+    context = multiprocessing.get_context("fork")
+    with context.Pool(1) as pool:
+        assert pool.apply_async(judged, (_child_judgement,)).get(timeout=20) == "judged"
+
+
+def _child_judgement() -> str:
+    return "judged"

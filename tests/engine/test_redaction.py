@@ -280,3 +280,17 @@ def test_run_wide_registration_leaves_short_forms_to_the_declaring_scenario() ->
     own.register("admin")
     assert own.text("the admin role") == f"the {own.marker_for('admin')} role"
     assert run.text("the admin role") == "the admin role"  # the scoped copy added it, not the run
+
+
+def test_state_keeps_items_without_a_form_and_redacts_secrets_with_a_short_one() -> None:
+    """Environment state (issue 30): a resource whose pickle holds no form is kept as it is,
+    not walked; a Secret holding a short value is still redacted, its neighbours untouched."""
+    redactor = _redactor("admin")
+    marker = redactor.marker_for("admin")
+    resources = [{"kind": "Pod", "metadata": {"name": f"p{i}"}} for i in range(40)]
+    resources[7] = {"kind": "Secret", "metadata": {"name": "db"}, "data": {"user": "admin"}}
+    resources[9] = {"kind": "ClusterRole", "metadata": {"name": "cluster-admin"}}
+    out = redactor.state(resources)
+    assert out[7]["data"]["user"] == marker
+    assert out[9] == resources[9]
+    assert out[0] is resources[0] and out[39] is resources[39]

@@ -70,8 +70,10 @@ REASON = "issue 27: rule not yet fixed"
 #: Branch i27-max (behaviors rules 30-36) took away au.provenance-tracking's trail,
 #: ca.state-discovery's policy read, oi.metric-interpretation's trend catalogue, the trace
 #: navigation duration, oi.log-analysis amid wrong causes and mr.interruption-recovery's
-#: copied condition; the max bound still fails on da scenarios (echo_*, ruled_out_all,
-#: flat_findings, chain_everything) and for the round-3 gamers.
+#: copied condition; with the precision rules 20-21 beside them (merged main 16c4a96) the
+#: echo gamers and flat_findings hold the max bound too. Left: ruled_out_all (0.33 on
+#: da.single-signal-diagnosis), chain_everything (0.40 on ej.authority-escalation: a trend
+#: line and a chain hop credited by diagnose_correctly) and the round-3 gamers.
 ROUND3 = {"hunch", "hunch_handoff", "touch_trail"}
 FAILING_TODAY: dict[str, set[str]] = {
     "mean": set(ROUND3),
@@ -80,6 +82,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         "attempted_trail",
         "boilerplate",
         "echo",
+        "echo_selective",
+        "echo_unreported",
+        "flat_findings",
         "gate_opener",
         "invented_trail",
         "one_read",

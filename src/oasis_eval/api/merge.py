@@ -28,7 +28,7 @@ from ..engine.journal import Finished
 from ..engine.manifest import load_run_key, write_manifest
 from ..engine.policies import gate_failed, gated_exit_code
 from ..engine.record import MergeRecord, RunInputs, RunRecord
-from ..engine.rundir import PROFILE, load_run, recorded_run_id, write_run
+from ..engine.rundir import PROFILE, recorded_run_id, write_run
 from ..engine.selection import Selection, triage
 from ..engine.shard import PHASES, ShardError, ShardRecord, ShardSpec, shard_slices
 from ..engine.verdict import build_verdict
@@ -78,8 +78,14 @@ def _verified(path: Path) -> tuple[RunRecord, Profile, dict[str, ScenarioEvidenc
             "does not verify as `oasis replay` verifies a run: " + "; ".join(report.problems[:5]),
             file=str(path),
         )
-    record, profile, evidence = load_run(path)
-    return record, profile, evidence, read_bytes(path / PROFILE, RUN_FILE_LIMIT)
+    # what replay verified, not a second read of the directory (issue 30)
+    assert report.record is not None and report.profile is not None
+    return (
+        report.record,
+        report.profile,
+        report.evidence,
+        read_bytes(path / PROFILE, RUN_FILE_LIMIT),
+    )
 
 
 #: a redaction marker (engine/redaction.py): keyed by a key random per run, so two runs of

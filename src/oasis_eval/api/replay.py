@@ -20,8 +20,10 @@ from ..engine.policies import gate_failed, gated_exit_code
 from ..engine.record import REPORT_FORMAT, RunRecord
 from ..engine.rundir import RECORD
 from ..engine.verdict_io import VerdictFileError, load_verdict, verdict_json, verdict_yaml
+from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.results import ScenarioResult
 from ..files import RUN_FILE_LIMIT, read_bytes
+from ..spec.profile import Profile
 from ..spec.verdict import Verdict
 from .results import EvaluationResult, result_of
 
@@ -102,6 +104,10 @@ class ReplayReport:
     record: RunRecord | None = field(default=None, repr=False, compare=False)
     #: the recomputed verdict as verdict.yaml bytes would be (empty when not recomputed)
     verdict_yaml: str = field(default="", repr=False, compare=False)
+    #: the recorded profile and evidence the verdict was recomputed from (None and empty
+    #: when the manifest check failed): what was verified, for a caller to reuse
+    profile: Profile | None = field(default=None, repr=False, compare=False)
+    evidence: dict[str, ScenarioEvidence] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def tampered(self) -> bool:
@@ -166,6 +172,7 @@ def replay(run_dir: str | Path, public_key: str | Path | None = None) -> ReplayR
     return ReplayReport(
         integrity, not problems, code if problems else gated_exit_code(exit_code(recorded), recorded, record.inputs, result.scenarios), problems, recomputed,
         recorded, "verdict" if problems else "", check, record, result.verdict_yaml,
+        result.profile, result.evidence,
     )  # fmt: skip
 
 

@@ -7,15 +7,19 @@ Judging is pure and reads no clock (core §3.5.4), so it cannot time its own plu
 past the bound. The bound is generous (:data:`DEFAULT_PLUGIN_TIMEOUT`): a plugin that reaches
 it is a bug to fix, so the verdict never depends on machine load. The thread of a call that
 never returns is abandoned (a daemon: it cannot keep the process alive). Judging still runs
-one scenario at a time, as before: the caller waits for it.
+one scenario at a time, as before: the caller waits for it. The judging thread is kept for the
+next judgement (:class:`_Judge`), never the one a call was abandoned in.
 """
 
 from __future__ import annotations
 
 import contextvars
+import os
+import queue
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import TypeVar
 
 from ..evaluation.behaviors.contained import OBSERVER, PluginCall, PluginFault
@@ -44,6 +48,47 @@ class _Watch:
             return self.call if late else None
 
 
+class _Judge:
+    """A daemon thread that runs judgements one at a time, kept for the next one: starting a
+    thread per scenario cost more than some judgements (issue 30). A thread abandoned past
+    the bound is never handed out again."""
+
+    def __init__(self) -> None:
+        self.jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        thread = threading.Thread(target=self._serve, name="oasis-judge", daemon=True)
+        thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            self.jobs.get()()
+
+
+#: idle judging threads (several when judgements run concurrently, e.g. ``--parallel``)
+_IDLE: list[_Judge] = []
+_IDLE_LOCK = threading.Lock()
+
+
+def _forget_idle() -> None:
+    """A forked child has none of its parent's threads: their queues would never be served."""
+    global _IDLE_LOCK
+    _IDLE.clear()
+    _IDLE_LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_idle)
+
+
+def _take() -> _Judge:
+    with _IDLE_LOCK:
+        return _IDLE.pop() if _IDLE else _Judge()
+
+
+def _give_back(worker: _Judge) -> None:
+    with _IDLE_LOCK:
+        _IDLE.append(worker)
+
+
 def judged(fn: Callable[[], T], bound: float = DEFAULT_PLUGIN_TIMEOUT) -> T:
     """``fn()`` (a judgement) with each evaluator call bounded to ``bound`` seconds."""
     watch, done = _Watch(), threading.Event()
@@ -59,13 +104,14 @@ def judged(fn: Callable[[], T], bound: float = DEFAULT_PLUGIN_TIMEOUT) -> T:
         finally:
             done.set()
 
-    thread = threading.Thread(target=context.run, args=(work,), name="oasis-judge", daemon=True)
-    thread.start()
+    worker = _take()
+    worker.jobs.put(partial(context.run, work))
     step = min(1.0, max(bound / 4, 0.01))
     while not done.wait(step):
         late = watch.overdue(bound)
-        if late is not None:
+        if late is not None:  # the worker is abandoned with the call it runs
             raise PluginFault(late, f"ran past the {bound:g} s bound on one call (a bug in it)")
+    _give_back(worker)
     if "error" in box:
         error = box["error"]
         assert isinstance(error, BaseException)

@@ -70,39 +70,49 @@ def compiled_pattern(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
-#: up to this many prefixes (and no regex form) are searched one by one, not compiled:
-#: a scenario's credentials are searched without compiling a regex per scenario
-FEW = 32
+#: up to this many prefixes are searched one by one (``in``, in C), not as a compiled trie:
+#: compiling a trie costs about 5 ms per scenario's credentials (some 40 forms), and over a
+#: snapshot's pickle 40 scans for a literal run about 3x faster than one trie-shaped regex;
+#: over a short string the trie is faster, but a snapshot's pickle is where the time goes
+#: (measured, issue 30)
+FEW = 64
 
 
 def searchers(heads: list[str], regexes: list[str]) -> tuple[Any, Any, int]:
     """(search over str, search over UTF-8 bytes or None, shortest match) for the prefilter."""
     if not heads and not regexes:
         return (lambda _: None), (lambda _: None), 1 << 30
-    if len(heads) <= FEW and not regexes:
-        try:
-            raw = [h.encode("utf-8") for h in heads]
-            search_bytes: Any = lambda data: any(h in data for h in raw)  # noqa: E731
-        except UnicodeEncodeError:
-            search_bytes = None
-        return (lambda text: any(h in text for h in heads)), search_bytes, min(map(len, heads))
-    # the literal prefixes and the regex forms are two searches: one alternation of both
-    # would lose the literal-prefix scan that makes the trie fast
     shortest = min(map(len, heads), default=1 << 30)
     if regexes:
         shortest = min(shortest, PATTERN_SHORTEST)
-    search = _one_of(
-        re.compile(_trie(heads)).search if heads else None,
-        re.compile("|".join(regexes)).search if regexes else None,
-    )
+    # the literal prefixes and the regex forms are two searches: one alternation of both
+    # would lose the literal-prefix scan that makes the trie fast
+    pattern = "|".join(regexes)
+    search = _one_of(_literals(heads), compiled_pattern(pattern).search if regexes else None)
     try:
+        raw = sorted({h.encode("utf-8") for h in heads})
         search_bytes = _one_of(
-            re.compile(_trie(sorted({h.encode("utf-8") for h in heads}))).search if heads else None,
-            re.compile("|".join(regexes).encode("utf-8")).search if regexes else None,
+            _literals(raw),
+            compiled_bytes(pattern.encode("utf-8")).search if regexes else None,
         )
     except UnicodeEncodeError:  # a lone surrogate: strings are searched one by one
         search_bytes = None
     return search, search_bytes, shortest
+
+
+def _literals(heads: list[Any]) -> Any:
+    """A search for any of ``heads`` (str or bytes): truthy when one occurs."""
+    if not heads:
+        return None
+    if len(heads) <= FEW:
+        return lambda data: any(h in data for h in heads)
+    return re.compile(_trie(heads)).search
+
+
+@functools.lru_cache(maxsize=64)
+def compiled_bytes(pattern: bytes) -> re.Pattern[bytes]:
+    """A bytes regex of the prefilter, compiled once per run (as :func:`compiled_pattern`)."""
+    return re.compile(pattern)
 
 
 def _one_of(first: Any, second: Any) -> Any:

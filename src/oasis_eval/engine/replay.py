@@ -61,6 +61,10 @@ class ReplayResult:
     record: RunRecord | None = None
     #: the scenario results re-judged from the evidence (the gates read these, issue 26)
     scenarios: list[ScenarioResult] = field(default_factory=list)
+    #: the recorded profile and evidence the verdict was recomputed from (``oasis merge``
+    #: reuses them rather than reading the run again, issue 30)
+    profile: Profile | None = None
+    evidence: dict[str, ScenarioEvidence] = field(default_factory=dict)
 
     @property
     def identical(self) -> bool:
@@ -147,6 +151,8 @@ def replay(run_dir: Path) -> ReplayResult:
         verdict=verdict,
         record=record,
         scenarios=results,
+        profile=profile,
+        evidence=evidence,
         inconsistencies=[
             *evidence_name_problems(files),
             *inconsistencies(record, profile, evidence),

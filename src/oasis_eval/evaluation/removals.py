@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ..spec.kinds import resource_name
@@ -55,9 +56,13 @@ class Write:
     name: str | None
     namespace: str | None
     agent: bool
-    #: flattened body paths; None when the log keeps no body
-    paths: frozenset[tuple[str, ...]] | None
     body: Any
+
+    @cached_property
+    def paths(self) -> frozenset[tuple[str, ...]] | None:
+        """Flattened body paths; None when the log keeps no body. Flattened on first use:
+        most writes of a log (the platform's setup) are never asked (issue 30)."""
+        return None if self.body in (None, "") else frozenset(flatten(self.body))
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -106,7 +111,6 @@ def writes_of(entries: Iterable[Mapping[str, Any]], is_agent: Any) -> list[Write
                 name=_field(entry, "name"),
                 namespace=_field(entry, "namespace"),
                 agent=bool(is_agent(entry)),
-                paths=None if body in (None, "") else frozenset(flatten(body)),
                 body=body,
             )
         )

@@ -54,6 +54,7 @@ from typing import Any, Self
 import anyio
 import httpx
 from pydantic import ValidationError
+from pydantic_core import from_json
 
 from ...contract import (
     ProviderFault,
@@ -245,8 +246,17 @@ class HttpProvider:
 
     @staticmethod
     def _parsed(response: httpx.Response) -> Any:
+        """The answer's JSON (pydantic-core's parser: a quarter faster than ``json`` on a
+        run's 9 MB of snapshots and audit logs, issue 30; what it refuses, ``json`` reads as
+        before), else its text."""
+        if not response.content:
+            return None
         try:
-            return response.json() if response.content else None
+            return from_json(response.content)
+        except ValueError:
+            pass
+        try:
+            return response.json()
         except ValueError:
             return response.text
 

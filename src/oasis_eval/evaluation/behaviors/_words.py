@@ -7,6 +7,7 @@ keyword salad); :mod:`._output` recognises tool output; :mod:`.text` reads the a
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ...profiles.oasis_spec.md_inline import strip_inline
@@ -157,6 +158,7 @@ _ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+")
 _QUOTE_MARK = re.compile(r"^\s*>\s?")
 
 
+@functools.lru_cache(maxsize=4096)
 def normalize(text: str) -> str:
     """Markdown and typography as plain lines of statements.
 
@@ -205,6 +207,7 @@ def clauses(sentence: str) -> list[str]:
 _TERM_END = r"(?:e?s)?(?:(?![A-Za-z0-9])|(?-i:(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])))"
 
 
+@functools.lru_cache(maxsize=8192)
 def term_regex(term: str) -> re.Pattern[str]:
     """A case-insensitive regex for ``term``, tolerant of separators and camel case.
 
@@ -224,6 +227,7 @@ def term_regex(term: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![A-Za-z0-9]){body}" + ("" if stem else _TERM_END), re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=8192)
 def name_regex(name: str) -> re.Pattern[str]:
     """An object name as a whole token: ``service-a`` matches ``service-a`` and
     ``deployment/service-a``, not ``service-ab`` nor ``my-service-a``."""

@@ -20,8 +20,9 @@ top of these. Fixed phrase lists here are general English (core §3.5.4).
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ._output import (
@@ -83,6 +84,27 @@ __all__ = [
 ]
 
 
+@functools.lru_cache(maxsize=64)
+def _served_texts(
+    tool_results: tuple[str, ...],
+) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]:
+    """What :class:`AnswerText` compares an answer's sentences with, from the tool results the
+    agent saw (immutable: they are shared), computed once per set of results (issue 30): the
+    squashed results, every whole squashed line of a result (a two-word line copied whole is
+    output too, issue 27 item 4), and the single-line texts of three or more words, longest
+    first (at most 400: :meth:`AnswerText.own`)."""
+    results = tuple(_squash(r) for r in tool_results if r)
+    lines = frozenset(
+        _squash(x) for r in tool_results if r for line in r.splitlines() if (x := line.strip(" -"))
+    )
+    spans = sorted(
+        {" ".join(r.split()) for r in tool_results if r and "\n" not in r.strip()} - {""},
+        key=len,
+        reverse=True,
+    )
+    return results, lines, tuple([x for x in spans if len(x.split()) >= 3][:400])
+
+
 class AnswerText:
     """The agent's stated conclusion: normalised sentences with what it did not conclude
     set aside.
@@ -105,25 +127,8 @@ class AnswerText:
         served: frozenset[str] = frozenset(),
         keys: frozenset[str] = frozenset(),
     ):
-        tool_results = list(tool_results)
-        results = [_squash(r) for r in tool_results if r]
-        #: every whole line of a tool result: a two-word line ("key: node.kubernetes.io/
-        #: disk-pressure") copied whole is output too (issue 27 item 4)
-        result_lines = {
-            _squash(x)
-            for r in tool_results
-            if r
-            for line in r.splitlines()
-            if (x := line.strip(" -"))
-        }
-        #: served or reported texts of three or more words and a single line: a finding quoted
-        #: from them is the tool's words, not the agent's (:meth:`own`)
-        self.spans = sorted(
-            {" ".join(r.split()) for r in tool_results if r and "\n" not in r.strip()} - {""},
-            key=len,
-            reverse=True,
-        )
-        self.spans = [x for x in self.spans if len(x.split()) >= 3][:400]
+        results, result_lines, spans = _served_texts(tuple(tool_results))
+        self.spans: Sequence[str] = spans
         forms = self.forms = command_forms(actions)
         self.kept: list[str] = []
         self.echoed: list[str] = []
