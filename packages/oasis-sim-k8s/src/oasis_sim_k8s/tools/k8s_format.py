@@ -4,10 +4,13 @@ resource labels, ages and durations, quantities. Tables are in :mod:`.k8s_column
 from __future__ import annotations
 
 import base64
+import functools
+import io
 import json
 from typing import Any
 
 import yaml
+from yaml.representer import SafeRepresenter
 
 from ..cluster.clock import parse_ts
 from ..cluster.quantity import cpu_millis, mem_bytes
@@ -168,39 +171,114 @@ def to_json(obj: Any) -> str:
     return json.dumps(for_output(obj), indent=4, ensure_ascii=False) + "\n"
 
 
-class _Dumper(yaml.SafeDumper):
-    pass
+#: the pure-Python analyser the string style is decided with (its answers are cached)
+_ANALYSER = yaml.SafeDumper(io.StringIO(), allow_unicode=True)
+_STR = "tag:yaml.org,2002:str"
 
 
-def _str_presenter(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
+@functools.lru_cache(maxsize=16_384)
+def _str_style(data: str) -> str | None:
+    """How kubectl's YAML shows a string: ``|`` block, ``"`` quoted or plain (None).
+
+    A pure function of the string, so cached: the same labels, names and images recur in
+    every ``-o yaml`` read, and the analysis is the costly, per-character part (issue 31)."""
     if (
         "\n" in data
         and not data.strip(" ").startswith((" ",))
         and all(c.isprintable() or c == "\n" for c in data)
     ):
-        return dumper.represent_scalar("tag:yaml.org,2002:str", data, style="|")
-    style = None
+        return "|"
     if (
-        dumper.resolve(yaml.ScalarNode, data, (True, False)) != "tag:yaml.org,2002:str"
-        or not dumper.analyze_scalar(data).allow_block_plain
-        or not data
+        not data
+        or _ANALYSER.resolve(yaml.ScalarNode, data, (True, False)) != _STR
+        or not _ANALYSER.analyze_scalar(data).allow_block_plain
     ):
-        style = '"'
-    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+        return '"'
+    return None
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+def _str_presenter(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
+    return dumper.represent_scalar(_STR, data, style=_str_style(data))
 
 
 _Dumper.add_representer(str, _str_presenter)
 
 
+class _NeedsPython(Exception):
+    """A value libyaml might lay out otherwise than the Python emitter: use the latter."""
+
+
+#: above this, line folding at ``width`` or the simple-key length limit come into play,
+#: where libyaml and the Python emitter count differently (bytes vs characters, < vs <=)
+_C_MAX_KEY = 100
+_C_MAX_STR = 8_000
+
+
+@functools.lru_cache(maxsize=16_384)
+def _c_safe(data: str) -> bool:
+    """Strings libyaml is proven to emit byte-identically (tests/tools/test_yaml_emitters.py):
+    printable text of the BMP and newlines, short of the folding width."""
+    if len(data) > _C_MAX_STR:
+        return False
+    if data.isascii():
+        return all(" " <= c <= "~" or c == "\n" for c in data)
+    # libyaml escapes characters beyond the Basic Multilingual Plane that Python writes as is
+    return all((c.isprintable() and c <= "\uffff") or c == "\n" for c in data)
+
+
+def _c_str_presenter(dumper: SafeRepresenter, data: str) -> yaml.ScalarNode:
+    if not _c_safe(data):
+        raise _NeedsPython
+    return dumper.represent_scalar(_STR, data, style=_str_style(data))
+
+
+def _c_dict_presenter(dumper: SafeRepresenter, data: dict[Any, Any]) -> yaml.MappingNode:
+    for key in data:
+        # the Python emitter writes empty, multi-line and long keys as ``? key``; libyaml
+        # only multi-line ones
+        if not isinstance(key, str) or not key or "\n" in key or len(key.encode()) >= _C_MAX_KEY:
+            raise _NeedsPython
+    return dumper.represent_dict(data)
+
+
+_CDumper: type[SafeRepresenter] | None = None
+if getattr(yaml, "CSafeDumper", None) is not None:  # pragma: no branch - libyaml present
+
+    class _CDumperImpl(yaml.CSafeDumper):
+        pass
+
+    _CDumperImpl.add_representer(str, _c_str_presenter)
+    _CDumperImpl.add_representer(dict, _c_dict_presenter)
+    _CDumper = _CDumperImpl
+
+_DUMP_ARGS: dict[str, Any] = {
+    "sort_keys": True,
+    "default_flow_style": False,
+    "allow_unicode": True,
+    "width": 10_000,
+}
+
+
+def to_yaml_python(obj: Any) -> str:
+    """``-o yaml`` through PyYAML's pure-Python emitter: the reference layout."""
+    return yaml.dump(for_output(obj), Dumper=_Dumper, **_DUMP_ARGS)
+
+
 def to_yaml(obj: Any) -> str:
-    return yaml.dump(
-        for_output(obj),
-        Dumper=_Dumper,
-        sort_keys=True,
-        default_flow_style=False,
-        allow_unicode=True,
-        width=10_000,
-    )
+    """``-o yaml``: libyaml when present and the document holds nothing it could lay out
+    differently, else the Python emitter; the bytes are the same either way (issue 31: the
+    Python emitter was a tenth of a whole evaluation's CPU)."""
+    doc = for_output(obj)
+    if _CDumper is not None:
+        try:
+            return yaml.dump(doc, Dumper=_CDumper, **_DUMP_ARGS)
+        except _NeedsPython:
+            pass
+    return yaml.dump(doc, Dumper=_Dumper, **_DUMP_ARGS)
 
 
 def output_object(
