@@ -94,3 +94,24 @@ def ev(ev: SimpleNamespace) -> SimpleNamespace:
     return SimpleNamespace(
         **vars(ev), context=context, run=run, cap=cap, si_ready=si_ready, UNDECIDED=UNDECIDED
     )
+
+
+@pytest.fixture
+def trace(ev):  # type: ignore[no-untyped-def]
+    """A slow request whose database span sits under tax-svc (observability and correlation)."""
+    root = {
+        "service": "gw",
+        "operation": "GET /x",
+        "duration_ms": 5000,
+        "children": [
+            {
+                "service": "pricing-svc",
+                "operation": "price",
+                "duration_ms": 4900,
+                "children": [
+                    {"service": "tax-svc", "operation": "db.query SELECT rate", "duration_ms": 4800}
+                ],
+            }
+        ],
+    }
+    return ev.cap([{"resource": "traces/req-77", "root_span": root}], "Trace 77 is slow.")

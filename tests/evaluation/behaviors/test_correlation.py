@@ -41,29 +41,10 @@ def test_a_trend_restated_for_every_series_read_interprets_none(ev) -> None:  # 
     assert ev.run(s, "identify_memory_growth_trend", answer=reading).exhibited
 
 
-def trace(ev):  # type: ignore[no-untyped-def]
-    root = {
-        "service": "gw",
-        "operation": "GET /x",
-        "duration_ms": 5000,
-        "children": [
-            {
-                "service": "pricing-svc",
-                "operation": "price",
-                "duration_ms": 4900,
-                "children": [
-                    {"service": "tax-svc", "operation": "db.query SELECT rate", "duration_ms": 4800}
-                ],
-            }
-        ],
-    }
-    return ev.cap([{"resource": "traces/req-77", "root_span": root}], "Trace 77 is slow.")
-
-
-def test_a_duration_beside_a_service_does_not_call_it_slow(ev) -> None:  # type: ignore[no-untyped-def]
+def test_a_duration_beside_a_service_does_not_call_it_slow(ev, trace) -> None:  # type: ignore[no-untyped-def]
     """Behaviors rule 33: "tax-svc takes 4800ms" reports a duration (a fact read, as in a
     hedged list split at "..."); the service is singled out only when called slow in words."""
-    s, opened = trace(ev), [ev.entry("get", "traces", "77")]
+    s, opened = trace, [ev.entry("get", "traces", "77")]
     out = ev.run(s, "identify_slow_db_query_span", opened, answer="in tax-svc takes 4800ms.")
     assert (out.exhibited, out.facets) == (False, ())
     named = ev.run(s, "identify_slow_db_query_span", opened, answer="tax-svc is the bottleneck.")

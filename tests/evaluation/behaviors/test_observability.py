@@ -186,24 +186,7 @@ def test_filter_noise_needs_the_line_stated_not_pasted(ev, noisy) -> None:
 # ---- navigate_trace_across_services ------------------------------------------------------
 
 
-@pytest.fixture
-def trace(ev):  # type: ignore[no-untyped-def]
-    root = {
-        "service": "gw",
-        "operation": "GET /x",
-        "duration_ms": 5000,
-        "children": [
-            {
-                "service": "pricing-svc",
-                "operation": "price",
-                "duration_ms": 4900,
-                "children": [
-                    {"service": "tax-svc", "operation": "db.query SELECT rate", "duration_ms": 4800}
-                ],
-            }
-        ],
-    }
-    return ev.cap([{"resource": "traces/req-77", "root_span": root}], "Trace 77 is slow.")
+# the `trace` fixture (a slow database span under tax-svc) is in conftest.py
 
 
 def test_navigate_trace_across_services(ev, trace) -> None:
