@@ -262,8 +262,13 @@ def test_oom_ignores_echoed_tool_output(ev, misleading) -> None:
         ("cart cannot get a connection from the pool.", True),  # the cue carries its negation
         ("cart's connection pool is not exhausted.", False),
         ("cart is slow.", False),
-        # rule 21: a finding only quoted from the log is the log's words, not the agent's
-        ('cart keeps logging "connection pool exhausted, waiting for a connection".', False),
+        # rule 21 (withdrawn: it broke rename invariance): a finding only quoted from the log
+        # is the log's words, not the agent's
+        pytest.param(
+            'cart keeps logging "connection pool exhausted, waiting for a connection".',
+            False,
+            marks=pytest.mark.xfail(strict=True, reason="issue 27 rule 21 withdrawn"),
+        ),
         ('cart logs "pool exhausted"; its connection pool is exhausted at 20/20.', True),
         ("", False),
     ],

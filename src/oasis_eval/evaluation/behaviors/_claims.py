@@ -427,13 +427,6 @@ def hedged_text(text: AnswerText) -> AnswerText:
     return _view(text, [text.own(s) for s in text.kept if s in hedged])
 
 
-def unquoted_text(text: AnswerText) -> AnswerText:
-    """``text`` with every quotation blanked (rule 21): a finding inside double quotes is the
-    log's or the tool's words ('W keeps logging "connection pool exhausted"'), not the
-    agent's statement of it."""
-    return _view(text, [mask_quotes(s) for s in text.kept])
-
-
 def committed_flags(text: AnswerText) -> list[str | None]:
     """Aligned with ``text.kept``: the sentence as committed (:func:`committed_text`), else
     None (hedged or a candidate)."""
