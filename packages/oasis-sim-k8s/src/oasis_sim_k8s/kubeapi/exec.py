@@ -1,7 +1,12 @@
 """``pods/exec`` over WebSocket (the ``v5``/``v4.channel.k8s.io`` protocol kubectl speaks):
 the command runs once, non-interactively (:func:`..podexec.run`), its stdout/stderr come
 on channels 1/2 and the outcome as a ``Status`` on channel 3. A refusal (RBAC, no such
-pod) is that ``Status`` too, so kubectl prints it as it prints a server error."""
+pod) is that ``Status`` too, so kubectl prints it as it prints a server error.
+
+client-go creates its stream pipes only after the upgrade has returned, and it discards
+frames for a stream it has not created yet; a server that answers at once races it (kubectl
+then fails with "closed all streams"). A kubelet never answers that fast, so nor do we:
+the first frame waits :data:`SETTLE` seconds."""
 
 from __future__ import annotations
 
@@ -9,10 +14,15 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import anyio
 from starlette.websockets import WebSocket
 
 from .calls import call
 from .paths import parse, route_path
+
+SETTLE = 0.25
+"""Seconds between the upgrade and the first frame: the client's stream set-up is local
+and takes well under a millisecond, so this is a wide margin even on a loaded machine."""
 
 PROTOCOLS = (
     "v5.channel.k8s.io",
@@ -61,6 +71,7 @@ def exec_endpoint(api: Any) -> Callable[[WebSocket], Awaitable[None]]:
             "exec",
             params,
         )
+        await anyio.sleep(SETTLE)
         if result.ok:
             if result.body.get("stdout"):
                 await ws.send_bytes(b"\x01" + str(result.body["stdout"]).encode())
