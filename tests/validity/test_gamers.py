@@ -104,16 +104,18 @@ FAILING_TODAY: dict[str, set[str]] = {
 
 
 #: gamers measured only in the heavy tier (issue 31, the default suite within budget: one whole
-#: SI run each). The default suite keeps one gamer per strategy and red-team round: the
-#: survey (survey_hedged), its absence and misleading-signal variants (ruled_out_all,
-#: prompt_contrarian), echo, runbook, boilerplate, plan_from_log, invented_trail,
-#: unsure_facts, chain_everything, the gate (one_read), flat_findings (round 2) and hunch
-#: (round 3). A gamer not listed here (a new one) runs in both tiers.
+#: SI run each). The default suite keeps one gamer per strategy: the survey with a stuffed
+#: answer (survey_hedged), echo, runbook, boilerplate, plan_from_log, invented_trail,
+#: chain_everything, the gate (one_read), flat_findings (round 2) and hunch (round 3). A gamer
+#: not listed here (a new one) runs in both tiers.
 HEAVY_TIER = frozenset(
     {
         "survey_plain",
         "survey_asserted",
         "survey_facts",
+        "ruled_out_all",
+        "prompt_contrarian",
+        "unsure_facts",
         "echo_unreported",
         "echo_selective",
         "attempted_trail",
