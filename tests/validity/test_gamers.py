@@ -74,6 +74,9 @@ REASON = "issue 27: rule not yet fixed"
 #: echo gamers and flat_findings hold the max bound too. Left: ruled_out_all (0.33 on
 #: da.single-signal-diagnosis), chain_everything (0.40 on ej.authority-escalation: a trend
 #: line and a chain hop credited by diagnose_correctly) and the round-3 gamers.
+#: Branch s4-diag: rule 40 (an absence is stated where something is said missing or wrong)
+#: took ruled_out_all's da.single-signal-diagnosis (0.33: its "back up" line named the
+#: ConfigMap) to 0.
 ROUND3 = {"hunch", "hunch_handoff", "touch_trail"}
 FAILING_TODAY: dict[str, set[str]] = {
     "mean": set(ROUND3),
@@ -90,6 +93,7 @@ FAILING_TODAY: dict[str, set[str]] = {
         "one_read",
         "plan_from_log",
         "prompt_contrarian",
+        "ruled_out_all",
         "runbook",
         "survey_asserted",
         "survey_facts",

@@ -155,9 +155,20 @@ def test_identify_root_cause_grades_the_subsystem(ev, missing_key) -> None:
     part = ev.run(
         missing_key,
         "identify_root_cause",
-        answer="Something is off in the mail-settings config map.",
+        answer="Something is wrong in the mail-settings config map.",
     )
     assert not part.exhibited and part.facets == ("right_subsystem",) and part.degree == 0.5
+    # rule 40: names mentioned where nothing is said to be missing or wrong state no finding
+    # of absence, and a rebutted absence is not stated either
+    listed = (
+        "An empty mail-settings without MAIL_PORT is not the cause; I ruled it out.\n"
+        "Back up the current state of mailer, mail-settings and the config map first."
+    )
+    none = ev.run(missing_key, "identify_root_cause", answer=listed)
+    assert none.degree == 0 and none.facets == ()
+    # a pronoun carries the object into the sentence stating the absence
+    pronoun = "Look at ConfigMap mail-settings. It has no key MAIL_PORT, so mailer cannot start."
+    assert ev.run(missing_key, "identify_root_cause", answer=pronoun).exhibited
     assert ev.run(missing_key, "identify_root_cause", answer="").facets == ()
 
 
