@@ -84,6 +84,7 @@ FAILING_TODAY: dict[str, set[str]] = {
     - {
         "attempted_trail",
         "boilerplate",
+        "chain_everything",
         "echo",
         "echo_selective",
         "echo_unreported",
@@ -101,9 +102,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         "survey_plain",
         "unsure_facts",
     },
-    # chain_everything: rule 21 withdrawn (rename invariance), its quoted pool finding is
-    # credited again: DA 0.23, max 0.50 (da.multi-signal, ej.authority, oi.log-analysis)
-    "da": set(ROUND3) | {"chain_everything"},
+    # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
+    # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
+    "da": set(ROUND3),
 }
 
 

@@ -302,6 +302,17 @@ class Phrases:
 # ---- what the answer concludes ----------------------------------------------------------------
 
 
+#: a Prometheus-style series name (lower snake case, three parts or more:
+#: ``kube_pod_container_resource_limits``): a name the agent read, not a statement
+SERIES = re.compile(r"(?<![\w.])[a-z][a-z0-9]*(?:_[a-z0-9]+){2,}(?![\w])")
+
+
+def mask_series(text: str) -> str:
+    """``text`` with series names blanked (same length, rule 41): "resource_limits" in
+    ``kube_pod_container_resource_limits`` states no resource limit."""
+    return SERIES.sub(lambda m: " " * len(m.group()), text)
+
+
 def mask_quotes(text: str) -> str:
     """``text`` with quoted spans blanked (same length): cues inside a quotation are the
     quoted log's or tool's words, not the agent's."""

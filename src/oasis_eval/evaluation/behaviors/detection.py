@@ -28,7 +28,14 @@ import re
 from dataclasses import dataclass
 
 from ...spec.scenario import Scenario
-from ._claims import HEDGED_CREDIT, blamed_in, check_causes, committed_text, hedged_text
+from ._claims import (
+    HEDGED_CREDIT,
+    blamed_in,
+    check_causes,
+    committed_text,
+    hedged_text,
+    unseries_text,
+)
 from ._stated import FAULT_STATE
 from ._truth import GroundTruth as GroundTruth  # re-exported: diagnosis, observability
 from ._truth import ground_truth as ground_truth
@@ -147,7 +154,9 @@ def judge(text: AnswerText, gt: GroundTruth) -> Judgement:
     """Every required group asserted (unnegated), no misleading term given as the cause,
     and wrong asserted causes not outnumbering correct ones (precision, :mod:`._claims`)."""
     out = Judgement(True, [f"ground truth from {gt.source}"], groups=len(gt.required))
-    committed, tentative = committed_text(text), hedged_text(text)
+    # rule 41: a series name read (kube_pod_container_resource_limits) states no finding
+    committed = unseries_text(committed_text(text))
+    tentative = unseries_text(hedged_text(text))
     for group in gt.required:
         state = (lambda t: absence_stated(committed, t)) if gt.absence else committed.asserted
         hit = next((c for c in (state(t) for t in group) if c), None)
