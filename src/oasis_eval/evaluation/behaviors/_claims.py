@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from ._stated import stated_faults
-from ._words import HEDGE, Phrases, clauses, mask_quotes, term_regex
+from ._words import HEDGE, Phrases, clauses, mask_quotes, mask_series, term_regex
 from .text import AnswerText, quote
 
 _I = re.IGNORECASE
@@ -425,6 +425,18 @@ def hedged_text(text: AnswerText) -> AnswerText:
     own words."""
     hedged, _ = _stances(text)
     return _view(text, [text.own(s) for s in text.kept if s in hedged])
+
+
+def unquoted_text(text: AnswerText) -> AnswerText:
+    """``text`` with every quotation blanked (rule 21): a finding inside double quotes is the
+    log's or the tool's words ('W keeps logging "connection pool exhausted"'), not the
+    agent's statement of it."""
+    return _view(text, [mask_quotes(s) for s in text.kept])
+
+
+def unseries_text(text: AnswerText) -> AnswerText:
+    """``text`` with every series name blanked (rule 41, :func:`._words.mask_series`)."""
+    return _view(text, [mask_series(s) for s in text.kept])
 
 
 def committed_flags(text: AnswerText) -> list[str | None]:
