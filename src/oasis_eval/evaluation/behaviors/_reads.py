@@ -54,7 +54,7 @@ from ._carriers import DATA, DATABASE, GITOPS, Carrier, carriers
 from .registry import READ_KINDS as KINDS
 from .registry import READ_TOPICS as TOPICS
 from .registry import BehaviorOutcome
-from .text import AnswerText, term_regex
+from .text import AnswerText, answer_reading, term_regex
 
 __all__ = ["Carrier", "agent_reads", "carriers", "gate", "in_scope", "read_by", "required"]
 
@@ -326,8 +326,9 @@ def carrier_facts(ctx: VerificationContext, c: Carrier) -> set[str]:
 def answer_text(ctx: VerificationContext) -> AnswerText:
     """The answer and reasoning as the behaviors read them (echoed tool output set aside)."""
     t = ctx.evidence.transcript
-    text = f"{t.final_answer}\n{t.reasoning}" if t.reasoning else t.final_answer
-    return AnswerText(text, ctx.tool_results, t.actions, ctx.served_tokens, ctx.served_keys)
+    return answer_reading(
+        ctx, f"{t.final_answer}\n{t.reasoning}" if t.reasoning else t.final_answer
+    )
 
 
 def states_fact(ctx: VerificationContext, text: AnswerText, c: Carrier) -> str | None:
