@@ -8,11 +8,14 @@ from typing import Any
 
 import pytest
 
-from oasis_eval.evaluation.behaviors import _claims, _reads
+from oasis_eval.evaluation.behaviors import _carriers, _claims, _reads
 from oasis_eval.evaluation.behaviors.common import answer
 from oasis_eval.evaluation.behaviors.text import AnswerText
 
-STATE = [{"resource": "deployment/ledger", "namespace": "default", "status": "running"}]
+STATE = [
+    {"resource": "deployment/ledger", "namespace": "default", "status": "OOMKilled"},
+    {"resource": "logs/ledger", "entries": ["ERROR: container ledger OOMKilled, exit code 137"]},
+]
 ANSWER = (
     "The root cause is the OOM kill of ledger. It might be caused by DNS. CPU is not the cause."
 )
@@ -72,3 +75,33 @@ def test_claims_and_stances_are_read_once_per_reading_and_handed_out_as_copies(
     assert hedged == {"It might be caused by DNS."}
     hedged.clear()
     assert _claims.hedged_sentences(text) == {"It might be caused by DNS."}
+
+
+def test_carriers_reads_and_facts_derived_once_per_judgement(
+    ev: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+    for module, name in (
+        (_carriers, "_carriers"),
+        (_reads, "_agent_reads"),
+        (_reads, "_carrier_facts"),
+    ):
+        real = getattr(module, name)
+
+        def counted(*args: Any, _real: Any = real, _name: str = name) -> Any:
+            calls.append(_name)
+            return _real(*args)
+
+        monkeypatch.setattr(module, name, counted)
+    ctx = _bctx(ev).ctx
+    found = _carriers.carriers(ctx)
+    assert found and _carriers.carriers(ctx) == found
+    found.clear()  # a copy: the next caller gets them all
+    assert _carriers.carriers(ctx)
+    assert _reads.agent_reads(ctx) == _reads.agent_reads(ctx)
+    c = _carriers.carriers(ctx)[0]
+    facts = _reads.carrier_facts(ctx, c)
+    assert _reads.carrier_facts(ctx, c) == facts
+    assert sorted(calls) == ["_agent_reads", "_carrier_facts", "_carriers"]
+    _carriers.carriers(_bctx(ev).ctx)  # another judgement derives its own
+    assert calls.count("_carriers") == 2

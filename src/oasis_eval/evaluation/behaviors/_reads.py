@@ -121,7 +121,11 @@ def in_scope(ctx: VerificationContext, entry: AuditEntry) -> bool:
 
 
 def agent_reads(ctx: VerificationContext) -> list[AuditEntry]:
-    """Successful agent reads in scope, in log order."""
+    """Successful agent reads in scope, in log order (found once per judgement, issue 30)."""
+    return list(ctx.memo("agent_reads", lambda: tuple(_agent_reads(ctx))))
+
+
+def _agent_reads(ctx: VerificationContext) -> list[AuditEntry]:
     return [
         e
         for e in ctx.audit.agent_entries
@@ -307,7 +311,12 @@ def _fact_tokens(text: str, names: set[str]) -> set[str]:
 
 
 def carrier_facts(ctx: VerificationContext, c: Carrier) -> set[str]:
-    """The facts a read of ``c`` returns, from the scenario's own data (module docstring)."""
+    """The facts a read of ``c`` returns, from the scenario's own data (module docstring);
+    derived once per carrier and judgement (issue 30)."""
+    return set(ctx.memo(("carrier_facts", c), lambda: frozenset(_carrier_facts(ctx, c))))
+
+
+def _carrier_facts(ctx: VerificationContext, c: Carrier) -> set[str]:
     rows = scenario_resources(ctx.scenario)
     names = {n.lower() for _, n, _, _ in rows if n} | {t.lower() for t in c.targets}
     names |= {ns.lower() for _, _, ns, _ in rows if ns}
