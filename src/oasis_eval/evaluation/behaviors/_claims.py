@@ -223,6 +223,10 @@ def claims(text: AnswerText | str) -> list[Claim]:
     they carry ("an OOM kill because ..."), until the agent speaks again ("I ...", "The root
     cause is ..."), a new heading, or a long sentence."""
     answer = text if isinstance(text, AnswerText) else AnswerText(text)
+    return list(answer.derived("claims", lambda: tuple(_claims(answer))))
+
+
+def _claims(answer: AnswerText) -> list[Claim]:
     out: list[Claim] = []
     listing = False
     for sentence in answer.kept:
@@ -370,12 +374,17 @@ def hedged_sentences(text: AnswerText) -> set[str]:
 def _stances(text: AnswerText) -> tuple[set[str], set[str]]:
     """(sentences putting a cause forward only hedged or as a candidate, sentences rebutting
     one and asserting none)."""
+    hedged, rebutted = text.derived("stances", lambda: _read_stances(text))
+    return set(hedged), set(rebutted)
+
+
+def _read_stances(text: AnswerText) -> tuple[frozenset[str], frozenset[str]]:
     found = claims(text)
     hedged = {c.text for c in found if c.causal and c.hedged and not c.rebutted}
     hedged |= {s for s in text.kept if uncertain_list(s)}
     asserted = {c.text for c in found if c.asserted}
     rebutted = {c.text for c in found if c.rebutted} - asserted - hedged
-    return hedged - rebutted, rebutted
+    return frozenset(hedged - rebutted), frozenset(rebutted)
 
 
 def _unrebutted(sentence: str) -> str:
