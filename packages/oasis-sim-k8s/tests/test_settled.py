@@ -96,6 +96,32 @@ def _delete_a_pod(ns: str) -> Step:
     return step
 
 
+def _unready(ns: str, name: str) -> Step:
+    """A hidden fact changed with no object stored (as provisioning's ``finalize`` and state
+    injection change them): the Deployment's first pod fails its readiness probe."""
+
+    def step(env: Any) -> None:
+        pods = sorted(p["metadata"]["name"] for p in env.workload_pods(ns, name))
+        env.facts.setdefault(("deployments", ns, name), {})["unready_pods"] = pods[:1]
+
+    return step
+
+
+def _mount(dep: dict[str, Any]) -> None:
+    spec = dep["spec"]["template"]["spec"]
+    spec["volumes"] = [
+        *(spec.get("volumes") or []),
+        {"name": "probe", "configMap": {"name": "settled-probe"}},
+    ]
+
+
+def _delete_configmap(ns: str) -> Step:
+    def step(env: Any) -> None:
+        assert env.api.request(PROVIDER_USER, "delete", "configmaps", ns, "settled-probe").ok
+
+    return step
+
+
 def _wait(seconds: float) -> Step:
     return lambda env: env.advance(seconds)
 
@@ -136,6 +162,8 @@ def _steps(ns: str, name: str) -> list[Step]:
         _wait(31),
         _configmap(ns, {"LATER": "now"}),  # the key arrives: the waiting pods start
         _wait(5),
+        _unready(ns, name),
+        _wait(1),
         _delete_a_pod(ns),
         _wait(45),
         _edit(ns, name, pause(True)),
@@ -143,6 +171,10 @@ def _steps(ns: str, name: str) -> list[Step]:
         _wait(20),
         _edit(ns, name, pause(False)),
         _wait(9),
+        _edit(ns, name, _mount),  # a ConfigMap volume, then the ConfigMap goes: FailedMount
+        _wait(12),
+        _delete_configmap(ns),
+        _wait(3),
         _edit(ns, name, bad_image),  # an image the registry lacks: pull back-off
         _wait(30),
         _wait(700),  # past the rollout's progress deadline
