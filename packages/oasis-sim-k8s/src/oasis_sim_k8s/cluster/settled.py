@@ -57,6 +57,8 @@ class Memo:
         self.settled: dict[Any, tuple[Keys, tuple[str, ...], tuple[Any, ...], Horizon]] = {}
         #: kubelet Events reported so far (a pass that reports one is never settled)
         self.reports = 0
+        #: Service uid -> the inputs its Endpoints were last written from
+        self.endpoints: dict[str, tuple[Any, ...]] = {}
         #: the environment-wide inputs of the current controller pass (:func:`begin`)
         self.common: tuple[Any, ...] = ()
 
@@ -175,3 +177,15 @@ def rollout_horizon(env: Any, dep: dict[str, Any], new: dict[str, Any]) -> Horiz
     if started is None:
         return NEVER  # a ReplicaSet with no start is never overdue
     return started, float(int(dep["spec"].get("progressDeadlineSeconds", 600)))
+
+
+def endpoints_inputs(env: Any, svc: dict[str, Any]) -> tuple[Any, ...]:
+    """What a Service's Endpoints are made from: the Service, the pods of its namespace
+    (listed as the endpoints controller lists them) and the Endpoints object itself."""
+    ns, name = svc["metadata"]["namespace"], svc["metadata"]["name"]
+    current = env.store.raw("endpoints", ns, name)
+    return (
+        svc["metadata"]["resourceVersion"],
+        _versions(env.store.iter("pods", ns)),
+        None if current is None else current["metadata"]["resourceVersion"],
+    )
