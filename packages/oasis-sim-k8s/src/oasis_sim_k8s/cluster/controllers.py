@@ -88,7 +88,13 @@ def endpoints_controller(env: Any) -> None:
         if settled.INCREMENTAL and seen.get(svc["metadata"]["uid"]) == inputs:
             continue
         _endpoints(env, svc, sel)
-        seen[svc["metadata"]["uid"]] = settled.endpoints_inputs(env, svc)
+        after = settled.endpoints_inputs(env, svc)
+        # kept only if the Service and pods read are the ones still stored (the Endpoints
+        # object itself is this pass's own write)
+        if after[:2] == inputs[:2]:
+            seen[svc["metadata"]["uid"]] = after
+        else:
+            seen.pop(svc["metadata"]["uid"], None)
 
 
 def _endpoints(env: Any, svc: dict[str, Any], sel: dict[str, Any]) -> None:

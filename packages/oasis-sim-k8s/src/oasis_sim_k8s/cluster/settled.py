@@ -25,6 +25,7 @@ weak mapping), never in it, so an environment holds exactly what it held before.
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -86,14 +87,16 @@ class Memo:
         settled while ``now - start <= span``."""
         fact_keys, walked = reads
         rv, reports = env.store.resource_version, self.reports
-        facts_before = repr([env.facts.get(k) for k in fact_keys])
+        # read before the work, compared after: what changed meanwhile (the pass, or another
+        # thread) keeps the pass unsettled
+        before = inputs(env, ns, fact_keys, walked)
         horizon = work()
         if (
             rv == env.store.resource_version
             and reports == self.reports
-            and repr([env.facts.get(k) for k in fact_keys]) == facts_before
+            and inputs(env, ns, fact_keys, walked) == before
         ):
-            self.settled[key] = (fact_keys, walked, inputs(env, ns, fact_keys, walked), horizon)
+            self.settled[key] = (fact_keys, walked, before, horizon)
         else:
             self.settled.pop(key, None)
 
@@ -101,11 +104,17 @@ class Memo:
 _MEMOS: weakref.WeakKeyDictionary[Any, Memo] = weakref.WeakKeyDictionary()
 
 
+_MEMOS_LOCK = threading.Lock()
+
+
 def memo(env: Any) -> Memo:
-    """The environment's memo (made on first use)."""
+    """The environment's memo (made on first use, once even if two threads ask)."""
     found = _MEMOS.get(env)
     if found is None:
-        found = _MEMOS[env] = Memo()
+        with _MEMOS_LOCK:
+            found = _MEMOS.get(env)
+            if found is None:
+                found = _MEMOS[env] = Memo()
     return found
 
 
