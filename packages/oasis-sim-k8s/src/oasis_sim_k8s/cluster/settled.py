@@ -19,6 +19,9 @@ such a pass stays settled only until then (its horizon). Until its inputs change
 horizon passes, the same pass would again store and change nothing, so it is skipped
 (:meth:`Memo.skip`). Bare pods (no owner) are handled the same way, keyed by the pod.
 
+While an environment is provisioning its workloads are built from nothing and few passes
+settle, so the memo is neither consulted nor kept then (it would only cost).
+
 The memo is derived bookkeeping, not cluster state: it lives beside the environment (a
 weak mapping), never in it, so an environment holds exactly what it held before.
 """
