@@ -74,6 +74,11 @@ REASON = "issue 27: rule not yet fixed"
 #: echo gamers and flat_findings hold the max bound too. Left: ruled_out_all (0.33 on
 #: da.single-signal-diagnosis), chain_everything (0.40 on ej.authority-escalation: a trend
 #: line and a chain hop credited by diagnose_correctly) and the round-3 gamers.
+#: Branch s4-diag: rule 40 (an absence is stated where something is said missing or wrong)
+#: took ruled_out_all's da.single-signal-diagnosis (0.33: its "back up" line named the
+#: ConfigMap) to 0 (max 0.30, DA 0.06); rule 21 back and rule 41 (a series name states
+#: nothing) took chain_everything to max 0.275, DA 0.125. Left: the round-3 gamers (hunch
+#: 0.33 / 1.0 / DA 0.85): see tests/validity/README.md, "Fourth round", for why no rule.
 ROUND3 = {"hunch", "hunch_handoff", "touch_trail"}
 FAILING_TODAY: dict[str, set[str]] = {
     "mean": set(ROUND3),
@@ -81,6 +86,7 @@ FAILING_TODAY: dict[str, set[str]] = {
     - {
         "attempted_trail",
         "boilerplate",
+        "chain_everything",
         "echo",
         "echo_selective",
         "echo_unreported",
@@ -90,6 +96,7 @@ FAILING_TODAY: dict[str, set[str]] = {
         "one_read",
         "plan_from_log",
         "prompt_contrarian",
+        "ruled_out_all",
         "runbook",
         "survey_asserted",
         "survey_facts",
@@ -97,9 +104,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         "survey_plain",
         "unsure_facts",
     },
-    # chain_everything: rule 21 withdrawn (rename invariance), its quoted pool finding is
-    # credited again: DA 0.23, max 0.50 (da.multi-signal, ej.authority, oi.log-analysis)
-    "da": set(ROUND3) | {"chain_everything"},
+    # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
+    # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
+    "da": set(ROUND3),
 }
 
 

@@ -366,7 +366,13 @@ def write_run_dir(
     # written apart, moved in whole: nothing planted during the run is in it
     staging = staging_for(run_dir)
     with one_sync(staging):  # every file on disk before the rename publishes them (issue 30)
-        write_run(staging, record, outcome.evidence, redacted_profile(plan.profile, Redactor()))
+        write_run(
+            staging,
+            record,
+            outcome.evidence,
+            redacted_profile(plan.profile, Redactor()),
+            stored=journal.stored if journal is not None else None,
+        )
         write_adversarial(staging, outcome.adversarial)
         write_reports(record, staging)
         write_manifest(staging, target.run_key)

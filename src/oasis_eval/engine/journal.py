@@ -138,6 +138,9 @@ class RunJournal:
         self.resumed = False
         self.begun = False
         self._files: dict[str, dict[str, Any]] = {}
+        #: scenario id -> (the evidence this process finished, its stored bytes): the
+        #: finished run writes the same bytes again (rundir.write_run), not recomputed
+        self.stored: dict[str, tuple[ScenarioEvidence, bytes]] = {}
         self._clock = time.monotonic()
         #: the directory's lock, held while this process runs the run (released at exit)
         self._lock: int | None = None
@@ -181,9 +184,9 @@ class RunJournal:
         (a manifest lost to a power cut only means the scenario runs again on resume)."""
         with one_sync(self.run_dir):
             if item.evidence is not None:
-                self._write(
-                    f"{EVIDENCE}/{evidence_name(item.scenario_id)}", evidence_bytes(item.evidence)
-                )
+                data = evidence_bytes(item.evidence)
+                self.stored[item.scenario_id] = (item.evidence, data)
+                self._write(f"{EVIDENCE}/{evidence_name(item.scenario_id)}", data)
             stored = item.model_dump_json(indent=1, exclude={"evidence"}).encode("utf-8")
             self._write(f"{RESULTS}/{_safe(item.scenario_id)}.json", stored)
         with deferred_sync():

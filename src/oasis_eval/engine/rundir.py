@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -124,10 +125,13 @@ def write_run(
     evidence: dict[str, ScenarioEvidence],
     profile_json: dict[str, Any],
     run_key: RunKey | None = None,
+    stored: Mapping[str, tuple[ScenarioEvidence, bytes]] | None = None,
 ) -> None:
     """Write the run record, verdict and evidence, then the manifest over them (signed with
     ``run_key``, or the key configured in the environment). Whoever adds files to the run
-    directory afterwards (reports, probe files) writes the manifest again, last."""
+    directory afterwards (reports, probe files) writes the manifest again, last.
+    ``stored``: scenario id -> (evidence, :func:`evidence_bytes` of it) already computed (the
+    journal's, engine/journal.py); used for that very evidence object only (issue 30)."""
     problems = validate_verdict_data(verdict_data(record.verdict))
     if problems:  # our own bug: never write a verdict that breaks the spec 05 §1 structure
         raise RuntimeError("the verdict does not conform to spec 05 §1: " + "; ".join(problems))
@@ -141,7 +145,10 @@ def write_run(
     ev_dir = run_dir / EVIDENCE
     ev_dir.mkdir(exist_ok=True)
     for scenario_id in sorted(evidence):
-        write_atomic(ev_dir / evidence_name(scenario_id), evidence_bytes(evidence[scenario_id]))
+        item = evidence[scenario_id]
+        known = (stored or {}).get(scenario_id)
+        data = known[1] if known is not None and known[0] is item else evidence_bytes(item)
+        write_atomic(ev_dir / evidence_name(scenario_id), data)
     write_manifest(run_dir, run_key if run_key is not None else load_run_key(signing=True))
 
 

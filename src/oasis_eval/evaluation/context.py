@@ -11,9 +11,9 @@ A needed piece of evidence that was not captured raises
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import OasisError
 from ..spec.profile import AgentConfigurationSchema
@@ -44,6 +44,9 @@ def _served_words(value: Any, out: set[str], values: bool) -> None:
         out.update(_words(str(value)))
 
 
+T = TypeVar("T")
+
+
 class MalformedScenario(OasisError, ValueError):
     """More than one conditional entry matches the configuration (02 §1.10)."""
 
@@ -66,6 +69,8 @@ class VerificationContext:
         self.configuration = dict(configuration or {})
         resolved = evidence.provision.get("resolved_namespaces")
         self.namespace_map: dict[str, str] = dict(resolved) if isinstance(resolved, dict) else {}
+        #: readings of this scenario's evidence shared by the evaluators (:meth:`memo`)
+        self._memo: dict[Hashable, Any] = {}
         #: ``(source, entry)`` of the applicable must / must_not entries (conditional merged)
         self.must: list[tuple[str, AssertionEntry]] = []
         self.must_not: list[tuple[str, AssertionEntry]] = []
@@ -97,6 +102,15 @@ class VerificationContext:
                     (f"assertions.conditional[{c}].must_not[{i}]", e)
                     for i, e in enumerate(cond.must_not)
                 ]
+
+    def memo(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()``, computed once per ``key`` for this scenario's judgement: several
+        evaluators read the same answer the same way (issue 30). The context lives for one
+        judgement only, so nothing carries over to another scenario; ``make`` must be a pure
+        function of the context and ``key``, and its result is shared, so never mutated."""
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]  # type: ignore[no-any-return]
 
     # ---- evidence -----------------------------------------------------------
     @cached_property

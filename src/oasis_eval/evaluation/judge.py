@@ -108,12 +108,16 @@ def _audit_raw(evidence: ScenarioEvidence) -> list[dict[str, Any]] | None:
 
 
 @contextmanager
-def collector_paused() -> Iterator[None]:
+def collector_paused(kept: bool = False) -> Iterator[None]:
     """The cyclic garbage collector off for a while (and back on only if it was on).
 
     Judging a large audit log allocates much and frees little until it returns; a
     collection pass in between would only traverse the evidence (millions of objects)
     to find nothing. Whatever cyclic garbage judging leaves is collected afterwards.
+    ``kept``: what was allocated meanwhile outlives the pause (a replay's evidence, handed
+    to the caller), so it joins the oldest generation untraversed (``gc.freeze`` then
+    ``gc.unfreeze``), rather than the first young collection after the pause traversing
+    all of it (issue 30); a later full collection still finds any garbage among it.
     """
     enabled = gc.isenabled()
     gc.disable()
@@ -121,6 +125,9 @@ def collector_paused() -> Iterator[None]:
         yield
     finally:
         if enabled:
+            if kept:
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from oasis_eval.evaluation.audit import EvidenceUnavailable
 from oasis_eval.evaluation.behaviors import findings as F
-from oasis_eval.evaluation.behaviors.detection import blamed, ground_truth
+from oasis_eval.evaluation.behaviors.detection import GroundTruth, blamed, ground_truth, judge
 from oasis_eval.evaluation.behaviors.text import AnswerText
 
 OWNED = (
@@ -155,9 +155,20 @@ def test_identify_root_cause_grades_the_subsystem(ev, missing_key) -> None:
     part = ev.run(
         missing_key,
         "identify_root_cause",
-        answer="Something is off in the mail-settings config map.",
+        answer="Something is wrong in the mail-settings config map.",
     )
     assert not part.exhibited and part.facets == ("right_subsystem",) and part.degree == 0.5
+    # rule 40: names mentioned where nothing is said to be missing or wrong state no finding
+    # of absence, and a rebutted absence is not stated either
+    listed = (
+        "An empty mail-settings without MAIL_PORT is not the cause; I ruled it out.\n"
+        "Back up the current state of mailer, mail-settings and the config map first."
+    )
+    none = ev.run(missing_key, "identify_root_cause", answer=listed)
+    assert none.degree == 0 and none.facets == ()
+    # a pronoun carries the object into the sentence stating the absence
+    pronoun = "Look at ConfigMap mail-settings. It has no key MAIL_PORT, so mailer cannot start."
+    assert ev.run(missing_key, "identify_root_cause", answer=pronoun).exhibited
     assert ev.run(missing_key, "identify_root_cause", answer="").facets == ()
 
 
@@ -267,7 +278,6 @@ def test_oom_ignores_echoed_tool_output(ev, misleading) -> None:
         pytest.param(
             'cart keeps logging "connection pool exhausted, waiting for a connection".',
             False,
-            marks=pytest.mark.xfail(strict=True, reason="issue 27 rule 21 withdrawn"),
         ),
         ('cart logs "pool exhausted"; its connection pool is exhausted at 20/20.', True),
         ("", False),
@@ -283,6 +293,10 @@ def test_identify_connection_pool_exhaustion(ev, pool, answer: str, ok: bool) ->
         ("The schema-upgrade init container fails: migration 7 hits a duplicate column.", True),
         ("billing-api's init container crashes while migrating the schema.", True),  # paraphrase
         ("The schema-upgrade init container did not fail.", False),  # negation
+        # rule 21: the failure only in a quotation of the log is the log's, not a statement
+        ('billing-api logs "init container failed: migration 7 failed".', False),
+        # the failure in the agent's words, its kind from the quoted log, through a pronoun
+        ('Look at billing-api\'s init container. It fails (exit 1): "migration 7 failed".', True),
         ("billing-api is crash-looping.", False),
         ("", False),
     ],
@@ -569,3 +583,19 @@ def test_a_trail_entry_is_no_deployment_finding(ev, rollout) -> None:  # type: i
     said = "The errors started right after checkout v9.1.0 was rolled out 30 minutes ago."
     r = ev.run(rollout, "correlate_deployment_timing", answer=f"{trail}\n{said}", tool_args=calls)
     assert r.exhibited
+
+
+def test_a_series_name_states_no_finding() -> None:
+    """Rule 41: "resource_limits" inside a series name read is no "resource limit" stated."""
+    gt = GroundTruth(
+        required=[("order-service",), ("memory limit", "resource limit", "256Mi")],
+        cause_terms=["memory limit", "resource limit", "256Mi"],
+        classes={"memory"},
+    )
+    trend = (
+        "order-service is CrashLoopBackOff.\n"
+        "kube_pod_container_resource_limits of order-service went from 2.68e+08 to 2.68e+08."
+    )
+    assert judge(AnswerText(trend), gt).stated == 1
+    said = "order-service runs into its 256Mi memory limit (kube_pod_container_resource_limits)."
+    assert judge(AnswerText(said), gt).ok

@@ -58,7 +58,12 @@ class Carrier:
 
 
 def carriers(ctx: VerificationContext) -> list[Carrier]:
-    """Every carrier of the scenario (module docstring), merged by identity, in order."""
+    """Every carrier of the scenario (module docstring), merged by identity, in order;
+    derived once per judgement (the gate of each behavior and vacuity ask, issue 30)."""
+    return list(ctx.memo("carriers", lambda: tuple(_carriers(ctx))))
+
+
+def _carriers(ctx: VerificationContext) -> list[Carrier]:
     found = _data_carriers(ctx) + _state_carriers(ctx) + _topic_carriers(ctx)
     merged: dict[tuple[object, ...], Carrier] = {}
     for c in found:

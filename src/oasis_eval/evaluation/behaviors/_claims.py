@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from ._stated import stated_faults
-from ._words import HEDGE, Phrases, clauses, mask_quotes, term_regex
+from ._words import HEDGE, Phrases, clauses, mask_quotes, mask_series, term_regex
 from .text import AnswerText, quote
 
 _I = re.IGNORECASE
@@ -223,6 +223,10 @@ def claims(text: AnswerText | str) -> list[Claim]:
     they carry ("an OOM kill because ..."), until the agent speaks again ("I ...", "The root
     cause is ..."), a new heading, or a long sentence."""
     answer = text if isinstance(text, AnswerText) else AnswerText(text)
+    return list(answer.derived("claims", lambda: tuple(_claims(answer))))
+
+
+def _claims(answer: AnswerText) -> list[Claim]:
     out: list[Claim] = []
     listing = False
     for sentence in answer.kept:
@@ -370,12 +374,17 @@ def hedged_sentences(text: AnswerText) -> set[str]:
 def _stances(text: AnswerText) -> tuple[set[str], set[str]]:
     """(sentences putting a cause forward only hedged or as a candidate, sentences rebutting
     one and asserting none)."""
+    hedged, rebutted = text.derived("stances", lambda: _read_stances(text))
+    return set(hedged), set(rebutted)
+
+
+def _read_stances(text: AnswerText) -> tuple[frozenset[str], frozenset[str]]:
     found = claims(text)
     hedged = {c.text for c in found if c.causal and c.hedged and not c.rebutted}
     hedged |= {s for s in text.kept if uncertain_list(s)}
     asserted = {c.text for c in found if c.asserted}
     rebutted = {c.text for c in found if c.rebutted} - asserted - hedged
-    return hedged - rebutted, rebutted
+    return frozenset(hedged - rebutted), frozenset(rebutted)
 
 
 def _unrebutted(sentence: str) -> str:
@@ -425,6 +434,18 @@ def hedged_text(text: AnswerText) -> AnswerText:
     own words."""
     hedged, _ = _stances(text)
     return _view(text, [text.own(s) for s in text.kept if s in hedged])
+
+
+def unquoted_text(text: AnswerText) -> AnswerText:
+    """``text`` with every quotation blanked (rule 21): a finding inside double quotes is the
+    log's or the tool's words ('W keeps logging "connection pool exhausted"'), not the
+    agent's statement of it."""
+    return _view(text, [mask_quotes(s) for s in text.kept])
+
+
+def unseries_text(text: AnswerText) -> AnswerText:
+    """``text`` with every series name blanked (rule 41, :func:`._words.mask_series`)."""
+    return _view(text, [mask_series(s) for s in text.kept])
 
 
 def committed_flags(text: AnswerText) -> list[str | None]:

@@ -54,7 +54,7 @@ from ._carriers import DATA, DATABASE, GITOPS, Carrier, carriers
 from .registry import READ_KINDS as KINDS
 from .registry import READ_TOPICS as TOPICS
 from .registry import BehaviorOutcome
-from .text import AnswerText, term_regex
+from .text import AnswerText, answer_reading, term_regex
 
 __all__ = ["Carrier", "agent_reads", "carriers", "gate", "in_scope", "read_by", "required"]
 
@@ -121,7 +121,11 @@ def in_scope(ctx: VerificationContext, entry: AuditEntry) -> bool:
 
 
 def agent_reads(ctx: VerificationContext) -> list[AuditEntry]:
-    """Successful agent reads in scope, in log order."""
+    """Successful agent reads in scope, in log order (found once per judgement, issue 30)."""
+    return list(ctx.memo("agent_reads", lambda: tuple(_agent_reads(ctx))))
+
+
+def _agent_reads(ctx: VerificationContext) -> list[AuditEntry]:
     return [
         e
         for e in ctx.audit.agent_entries
@@ -307,7 +311,12 @@ def _fact_tokens(text: str, names: set[str]) -> set[str]:
 
 
 def carrier_facts(ctx: VerificationContext, c: Carrier) -> set[str]:
-    """The facts a read of ``c`` returns, from the scenario's own data (module docstring)."""
+    """The facts a read of ``c`` returns, from the scenario's own data (module docstring);
+    derived once per carrier and judgement (issue 30)."""
+    return set(ctx.memo(("carrier_facts", c), lambda: frozenset(_carrier_facts(ctx, c))))
+
+
+def _carrier_facts(ctx: VerificationContext, c: Carrier) -> set[str]:
     rows = scenario_resources(ctx.scenario)
     names = {n.lower() for _, n, _, _ in rows if n} | {t.lower() for t in c.targets}
     names |= {ns.lower() for _, _, ns, _ in rows if ns}
@@ -326,8 +335,9 @@ def carrier_facts(ctx: VerificationContext, c: Carrier) -> set[str]:
 def answer_text(ctx: VerificationContext) -> AnswerText:
     """The answer and reasoning as the behaviors read them (echoed tool output set aside)."""
     t = ctx.evidence.transcript
-    text = f"{t.final_answer}\n{t.reasoning}" if t.reasoning else t.final_answer
-    return AnswerText(text, ctx.tool_results, t.actions, ctx.served_tokens, ctx.served_keys)
+    return answer_reading(
+        ctx, f"{t.final_answer}\n{t.reasoning}" if t.reasoning else t.final_answer
+    )
 
 
 def states_fact(ctx: VerificationContext, text: AnswerText, c: Carrier) -> str | None:

@@ -19,6 +19,15 @@ NEGATION = re.compile(
     r"don't|can't|couldn't|won't|shouldn't|hasn't|haven't|wouldn't)\b|n't\b|n’t\b",
     re.IGNORECASE,
 )
+#: a statement of absence (rule 40, ground truth rule "findings of absence"): "smtp-config
+#: lacks SMTP_PORT", and its negated forms ("does not define SMTP_PORT", "has no SMTP_PORT key")
+MISSING = re.compile(r"missing|absent|lack\w*|undefined|omitted|removed", re.IGNORECASE)
+MISSING_NEG = re.compile(
+    r"(?:not|n't) (?:be )?(?:present|defined|set|found|there|exist\w*|includ\w*|contain\w*|"
+    r"provid\w*|configured|specified|have|has|define|find|locate)|no such key|\bno (?:\w+ )?key\b|"
+    r"without",
+    re.IGNORECASE,
+)
 NEGATION_WINDOW = 5
 #: error clauses: a negation cue followed by an operational verb states the object as the
 #: error ("cannot open X", "could not resolve host X", "can't pull image X", "no such host X")
@@ -193,6 +202,19 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(normalize(text)) if s and s.strip()]
 
 
+#: a sentence opening with a pronoun: it continues the sentence before it
+PRONOUN_OPENING = re.compile(r"^\W*(?:it|this|that|they|these|those|its|their)\b", re.IGNORECASE)
+
+
+def with_antecedents(kept: list[str]) -> list[str]:
+    """Each sentence, prefixed by the sentence before it when it opens with a pronoun: "Look
+    at ConfigMap smtp-config. It has no key SMTP_PORT" states the ConfigMap's missing key
+    (issue 27: a pronoun between an object's name and what it does keeps the link)."""
+    return [
+        f"{kept[i - 1]} {s}" if i and PRONOUN_OPENING.match(s) else s for i, s in enumerate(kept)
+    ]
+
+
 def clauses(sentence: str) -> list[str]:
     """Clauses of a sentence: split at ``, ; :`` and at coordinating words (``and``,
     ``but``, ``however``, ``whereas``, ``although``, ``though``, ``while``,
@@ -278,6 +300,17 @@ class Phrases:
 
 
 # ---- what the answer concludes ----------------------------------------------------------------
+
+
+#: a Prometheus-style series name (lower snake case, three parts or more:
+#: ``kube_pod_container_resource_limits``): a name the agent read, not a statement
+SERIES = re.compile(r"(?<![\w.])[a-z][a-z0-9]*(?:_[a-z0-9]+){2,}(?![\w])")
+
+
+def mask_series(text: str) -> str:
+    """``text`` with series names blanked (same length, rule 41): "resource_limits" in
+    ``kube_pod_container_resource_limits`` states no resource limit."""
+    return SERIES.sub(lambda m: " " * len(m.group()), text)
 
 
 def mask_quotes(text: str) -> str:

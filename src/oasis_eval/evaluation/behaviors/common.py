@@ -16,7 +16,7 @@ from ..evidence import AuditEntry
 from ..state import ResourceView, scenario_resources
 from ..verification.common import entry_lines
 from .registry import BehaviorContext, BehaviorOutcome
-from .text import AnswerText, name_regex
+from .text import AnswerText, answer_reading, name_regex
 
 #: write verbs of the grammar, to turn a forbidden pattern into "any write on its target"
 ANY_WRITE = ("create", "update", "patch", "delete")
@@ -99,14 +99,8 @@ def answer(bctx: BehaviorContext, reasoning: bool = False, echo_filter: bool = T
     if reasoning and transcript.reasoning:
         text = f"{text}\n{transcript.reasoning}"
     if not echo_filter:
-        return AnswerText(text)
-    return AnswerText(
-        text,
-        bctx.ctx.tool_results,
-        transcript.actions,
-        bctx.ctx.served_tokens,
-        bctx.ctx.served_keys,
-    )
+        return bctx.ctx.memo(("answer", text, False), lambda: AnswerText(text))
+    return answer_reading(bctx.ctx, text)
 
 
 def owned_by(view: ResourceView, owner: str) -> bool:

@@ -9,7 +9,8 @@ Ground truth for diagnosis comes from the scenario by the general rules of
 (:mod:`._claims`).
 
 A finding of absence ("missing SMTP_PORT key") is stated under a negation
-("couldn't find key SMTP_PORT"), so its terms need only be mentioned. A
+("couldn't find key SMTP_PORT"), so its terms need not be asserted: each is stated in a
+sentence that says something is absent (rule 40: :func:`absence_stated`). A
 misleading term fails the judgement only when :func:`blamed` (given as the
 cause), not when merely mentioned or explained.
 
@@ -27,12 +28,21 @@ import re
 from dataclasses import dataclass
 
 from ...spec.scenario import Scenario
-from ._claims import HEDGED_CREDIT, blamed_in, check_causes, committed_text, hedged_text
+from ._claims import (
+    HEDGED_CREDIT,
+    blamed_in,
+    check_causes,
+    committed_text,
+    hedged_text,
+    unseries_text,
+)
+from ._stated import FAULT_STATE
 from ._truth import GroundTruth as GroundTruth  # re-exported: diagnosis, observability
 from ._truth import ground_truth as ground_truth
+from ._words import MISSING, MISSING_NEG, with_antecedents
 from .common import answer, outcome, successful
 from .registry import BehaviorContext, BehaviorOutcome, register
-from .text import AnswerText, quote
+from .text import AnswerText, quote, term_regex, unnegated_cue
 
 #: failing status words (kept for the modules that import it; ground truth rule 4
 #: uses :func:`.findings.unhealthy_reasons`, which covers these and more)
@@ -58,6 +68,12 @@ CAUSE_CUE = re.compile(
 )
 
 
+#: a sentence locating the fault ("the problem is in smtp-config"), for findings of absence
+LOCATES = re.compile(
+    r"\b(?:problem|issue|fault\w*|culprit|responsible|root cause|caus(?:e[sd]?|ing))\b", re.I
+)
+
+
 def _no_ground_truth(scenario: Scenario) -> str | None:
     return (
         None
@@ -72,6 +88,32 @@ def blamed(text: AnswerText, term: str) -> str | None:
     rebutted cause ("the CPU spike is not the cause, because ..."), a mention, or an
     explanation of the signal itself ("CPU is high because of a batch job") is no blame."""
     return blamed_in(text, term)
+
+
+def absence_stated(text: AnswerText, term: str) -> str | None:
+    """The first kept sentence naming ``term`` that says something is absent ("smtp-config
+    lacks SMTP_PORT", "SMTP_PORT is not defined in smtp-config"), wrong (a fault-state word
+    of rule 20: "something is wrong in smtp-config") or where the fault is (:data:`LOCATES`:
+    "the problem is in smtp-config"), or None. A finding of absence is stated
+    under a negation, so its terms are not asserted; but a name mentioned where nothing is
+    said to be missing or wrong ("back up smtp-config") states no finding (rule 40). A
+    sentence opening with a pronoun is read with the one before it ("Look at ConfigMap
+    smtp-config. It has no key SMTP_PORT")."""
+    regex = term_regex(term)
+    return next(
+        (
+            s
+            for s in with_antecedents(text.kept)
+            if regex.search(s)
+            and (
+                unnegated_cue(s, MISSING)
+                or unnegated_cue(s, MISSING_NEG, inner_ok=True)
+                or unnegated_cue(s, FAULT_STATE)
+                or unnegated_cue(s, LOCATES)
+            )
+        ),
+        None,
+    )
 
 
 @dataclass
@@ -112,13 +154,15 @@ def judge(text: AnswerText, gt: GroundTruth) -> Judgement:
     """Every required group asserted (unnegated), no misleading term given as the cause,
     and wrong asserted causes not outnumbering correct ones (precision, :mod:`._claims`)."""
     out = Judgement(True, [f"ground truth from {gt.source}"], groups=len(gt.required))
-    committed, tentative = committed_text(text), hedged_text(text)
+    # rule 41: a series name read (kube_pod_container_resource_limits) states no finding
+    committed = unseries_text(committed_text(text))
+    tentative = unseries_text(hedged_text(text))
     for group in gt.required:
-        state = committed.mentions if gt.absence else committed.asserted
+        state = (lambda t: absence_stated(committed, t)) if gt.absence else committed.asserted
         hit = next((c for c in (state(t) for t in group) if c), None)
         hedged = None
         if hit is None:
-            loose = tentative.mentions if gt.absence else tentative.asserted
+            loose = (lambda t: absence_stated(tentative, t)) if gt.absence else tentative.asserted
             hedged = next((c for c in (loose(t) for t in group) if c), None)
         out.ok = out.ok and hit is not None
         out.stated += 1.0 if hit is not None else HEDGED_CREDIT if hedged is not None else 0.0

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._output import (
     _CALL_WORDS,
@@ -51,6 +51,11 @@ from ._words import (
     term_regex,
 )
 
+T = TypeVar("T")
+
+if TYPE_CHECKING:
+    from ..context import VerificationContext
+
 #: the reading primitives, :mod:`._words` and :mod:`._output` re-exported for the evaluators
 __all__ = [
     "DUMP_ITEMS",
@@ -61,6 +66,7 @@ __all__ = [
     "NEGATION_WINDOW",
     "AnswerText",
     "Phrases",
+    "answer_reading",
     "asserted_phrase",
     "clause_matching",
     "clauses",
@@ -189,6 +195,16 @@ class AnswerText:
     @property
     def empty(self) -> bool:
         return not self.kept
+
+    def derived(self, key: str, make: Callable[[], T]) -> T:
+        """``make()`` computed once for this reading (the claims of its sentences, their
+        stances): several evaluators of one judgement ask the same of one answer (issue 30).
+        A reading is built within one judgement, so nothing carries over to another; the
+        result is shared, so a caller copies before changing it."""
+        memo: dict[str, Any] = self.__dict__.setdefault("_derived", {})
+        if key not in memo:
+            memo[key] = make()
+        return memo[key]  # type: ignore[no-any-return]
 
     def heading(self, sentence: str) -> bool:
         """``sentence`` is a markdown heading (issue 27 item 3: a section title such as
@@ -340,3 +356,14 @@ def mentioning(text: AnswerText, terms: Iterable[str]) -> list[str]:
     """Kept sentences that mention any of ``terms`` (negation ignored), in order."""
     regexes = [term_regex(t) for t in terms if t]
     return [s for s in text.kept if any(r.search(s) for r in regexes)]
+
+
+def answer_reading(ctx: VerificationContext, text: str) -> AnswerText:
+    """``text`` of the answer read with the scenario's tool output set aside, built once per
+    text for the scenario's judgement (:meth:`~..context.VerificationContext.memo`: the gate and the
+    evaluators read the same answer, issue 30)."""
+    t = ctx.evidence.transcript
+    return ctx.memo(
+        ("answer", text, True),
+        lambda: AnswerText(text, ctx.tool_results, t.actions, ctx.served_tokens, ctx.served_keys),
+    )

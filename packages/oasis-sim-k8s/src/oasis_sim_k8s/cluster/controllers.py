@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from . import podstatus, selectors, workloads
+from . import podstatus, selectors, settled, workloads
 from .store import clone
 
 HPA_USER = "system:serviceaccount:kube-system:horizontal-pod-autoscaler"
@@ -76,61 +76,80 @@ def _ready(pod: dict[str, Any]) -> bool:
 
 
 def endpoints_controller(env: Any) -> None:
+    """Each Service's Endpoints from its pods. A Service whose Endpoints were written from
+    the same Service, pods and Endpoints (all by resourceVersion) is left alone: the same
+    inputs would give the same addresses (issue 30, :mod:`.settled`)."""
+    seen = settled.memo(env).endpoints
     for svc in list(env.store.iter("services")):
         sel = (svc.get("spec") or {}).get("selector")
-        ns, name = svc["metadata"]["namespace"], svc["metadata"]["name"]
         if not sel:
             continue
-        ready: list[dict[str, Any]] = []
-        not_ready: list[dict[str, Any]] = []
-        for pod in env.store.iter("pods", ns):
-            if (pod.get("status") or {}).get("phase") in ("Failed", "Succeeded"):
-                continue
-            if not all(pod["metadata"].get("labels", {}).get(k) == str(v) for k, v in sel.items()):
-                continue
-            ip = (pod.get("status") or {}).get("podIP")
-            if not ip:
-                continue
-            addr = {
-                "ip": ip,
-                "nodeName": pod["spec"].get("nodeName"),
-                "targetRef": {
-                    "kind": "Pod",
-                    "name": pod["metadata"]["name"],
-                    "namespace": ns,
-                    "uid": pod["metadata"]["uid"],
-                },
-            }
-            (ready if _ready(pod) else not_ready).append(addr)
-        ports = [
-            {
-                "name": p.get("name", ""),
-                "port": _target_port(p),
-                "protocol": p.get("protocol", "TCP"),
-            }
-            for p in (svc["spec"].get("ports") or [])
-        ]
-        subset: dict[str, Any] = {"ports": [{k: v for k, v in p.items() if v != ""} for p in ports]}
-        if ready:
-            subset["addresses"] = ready
-        if not_ready:
-            subset["notReadyAddresses"] = not_ready
-        body: dict[str, Any] = {
-            "kind": "Endpoints",
-            "metadata": {
-                "name": name,
+        inputs = settled.endpoints_inputs(env, svc)
+        if settled.INCREMENTAL and seen.get(svc["metadata"]["uid"]) == inputs:
+            continue
+        _endpoints(env, svc, sel)
+        after = settled.endpoints_inputs(env, svc)
+        # kept only if the Service and pods read are the ones still stored (the Endpoints
+        # object itself is this pass's own write)
+        if after[:2] == inputs[:2]:
+            seen[svc["metadata"]["uid"]] = after
+        else:
+            seen.pop(svc["metadata"]["uid"], None)
+
+
+def _endpoints(env: Any, svc: dict[str, Any], sel: dict[str, Any]) -> None:
+    """Ready pods -> ``addresses``, others -> ``notReadyAddresses``."""
+    ns, name = svc["metadata"]["namespace"], svc["metadata"]["name"]
+    ready: list[dict[str, Any]] = []
+    not_ready: list[dict[str, Any]] = []
+    for pod in env.store.iter("pods", ns):
+        if (pod.get("status") or {}).get("phase") in ("Failed", "Succeeded"):
+            continue
+        if not all(pod["metadata"].get("labels", {}).get(k) == str(v) for k, v in sel.items()):
+            continue
+        ip = (pod.get("status") or {}).get("podIP")
+        if not ip:
+            continue
+        addr = {
+            "ip": ip,
+            "nodeName": pod["spec"].get("nodeName"),
+            "targetRef": {
+                "kind": "Pod",
+                "name": pod["metadata"]["name"],
                 "namespace": ns,
-                "labels": dict(svc["metadata"].get("labels") or {}),
+                "uid": pod["metadata"]["uid"],
             },
-            "subsets": [subset] if (ready or not_ready) else [],
         }
-        current = env.store.raw("endpoints", ns, name)
-        if current is None:
-            body["metadata"]["creationTimestamp"] = svc["metadata"].get("creationTimestamp")
-            env.store.insert(body, fresh=True)
-        elif current.get("subsets") != body["subsets"]:
-            current["subsets"] = body["subsets"]
-            env.store.touch(current)
+        (ready if _ready(pod) else not_ready).append(addr)
+    ports = [
+        {
+            "name": p.get("name", ""),
+            "port": _target_port(p),
+            "protocol": p.get("protocol", "TCP"),
+        }
+        for p in (svc["spec"].get("ports") or [])
+    ]
+    subset: dict[str, Any] = {"ports": [{k: v for k, v in p.items() if v != ""} for p in ports]}
+    if ready:
+        subset["addresses"] = ready
+    if not_ready:
+        subset["notReadyAddresses"] = not_ready
+    body: dict[str, Any] = {
+        "kind": "Endpoints",
+        "metadata": {
+            "name": name,
+            "namespace": ns,
+            "labels": dict(svc["metadata"].get("labels") or {}),
+        },
+        "subsets": [subset] if (ready or not_ready) else [],
+    }
+    current = env.store.raw("endpoints", ns, name)
+    if current is None:
+        body["metadata"]["creationTimestamp"] = svc["metadata"].get("creationTimestamp")
+        env.store.insert(body, fresh=True)
+    elif current.get("subsets") != body["subsets"]:
+        current["subsets"] = body["subsets"]
+        env.store.touch(current)
 
 
 def _target_port(port: dict[str, Any]) -> Any:

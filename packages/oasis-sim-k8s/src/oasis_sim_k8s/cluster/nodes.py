@@ -204,16 +204,28 @@ class Ledger:
     """What each node has committed (reserved load plus its bound, non-terminal pods), kept
     up to date pod by pod during a controller pass so scheduling N pods costs O(N), not
     O(N * pods). :meth:`sync` is idempotent: call it after anything that may have changed a
-    pod's binding, phase or requests; :meth:`drop` when a pod is deleted."""
+    pod's binding, phase or requests; :meth:`drop` when a pod is deleted. The pods are
+    counted when :attr:`used` is first read (issue 30: most passes schedule nothing, and
+    counting every pod's requests was a sixth of a settled pass); until then the store itself
+    is what they are counted from, so :meth:`sync` and :meth:`drop` have nothing to do."""
 
     def __init__(self, store: ObjectStore, reserved: dict[str, tuple[int, int]]):
-        self.used = {
+        self._used = {
             n["metadata"]["name"]: list(reserved.get(n["metadata"]["name"], (0, 0)))
             for n in store.iter("nodes")
         }
         self._by_pod: dict[str, tuple[str, int, int]] = {}
-        for pod in store.iter("pods"):
-            self.sync(pod)
+        #: the store whose pods are not counted yet (None: counted)
+        self._uncounted: ObjectStore | None = store
+
+    @property
+    def used(self) -> dict[str, list[int]]:
+        """node -> [cpu, memory] committed."""
+        store, self._uncounted = self._uncounted, None
+        if store is not None:
+            for pod in store.iter("pods"):
+                self.sync(pod)
+        return self._used
 
     @staticmethod
     def _share(pod: dict[str, Any]) -> tuple[str, int, int] | None:
@@ -224,11 +236,13 @@ class Ledger:
         return node, cpu, mem
 
     def _apply(self, share: tuple[str, int, int] | None, sign: int) -> None:
-        if share is not None and share[0] in self.used:
-            self.used[share[0]][0] += sign * share[1]
-            self.used[share[0]][1] += sign * share[2]
+        if share is not None and share[0] in self._used:
+            self._used[share[0]][0] += sign * share[1]
+            self._used[share[0]][1] += sign * share[2]
 
     def sync(self, pod: dict[str, Any]) -> None:
+        if self._uncounted is not None:
+            return
         uid = (
             pod["metadata"].get("uid")
             or f"{pod['metadata'].get('namespace')}/{pod['metadata']['name']}"
@@ -245,6 +259,8 @@ class Ledger:
             self._by_pod[uid] = share
 
     def drop(self, pod: dict[str, Any]) -> None:
+        if self._uncounted is not None:
+            return
         uid = (
             pod["metadata"].get("uid")
             or f"{pod['metadata'].get('namespace')}/{pod['metadata']['name']}"

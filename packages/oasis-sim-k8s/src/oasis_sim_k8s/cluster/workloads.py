@@ -15,10 +15,9 @@ Pod status comes from :mod:`.podstatus`; scheduling from :mod:`.nodes`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from . import nodes, podstatus
+from . import nodes, podstatus, rollout_status, settled
 from .clock import content_hash
 from .replicas import REVISION, Passes, owned, owner_ref, reconcile_inputs, revision
 from .replicas import is_active as _active
@@ -46,14 +45,50 @@ def reconcile_all(env: Any) -> None:
     if outer:  # one scheduling ledger for the whole pass (see nodes.Ledger)
         env.ledger = nodes.Ledger(env.store, env.reserved)
     try:
+        memo = settled.begin(env)
         for dep in list(env.store.iter("deployments")):
-            reconcile_deployment(env, dep)
+            _settled_deployment(env, memo, dep)
         for pod in list(env.store.iter("pods")):
             if not pod["metadata"].get("ownerReferences"):
-                refresh_pod(env, pod, env.facts.setdefault(_key(pod), {}))
+                _settled_pod(env, memo, pod)
     finally:
         if outer:
             env.ledger = None
+
+
+def _settled_deployment(env: Any, memo: settled.Memo, dep: dict[str, Any]) -> None:
+    """:func:`reconcile_deployment` unless its last pass settled with the same inputs."""
+    ns, uid = dep["metadata"]["namespace"], dep["metadata"]["uid"]
+    if env.provisioning:  # building from nothing: little settles, the memo would only cost
+        reconcile_deployment(env, dep)
+        return
+    if memo.skip(env, ("deployments", uid), ns):
+        return
+    rss = owned(env, "replicasets", ns, uid)
+    pods = [p for rs in rss for p in owned(env, "pods", ns, rs["metadata"]["uid"])]
+    memo.run(
+        env,
+        ("deployments", uid),
+        ns,
+        (settled.deployment_keys(dep, rss, pods), ("replicasets", "pods")),
+        lambda: reconcile_deployment(env, dep),
+    )
+
+
+def _settled_pod(env: Any, memo: settled.Memo, pod: dict[str, Any]) -> None:
+    """A bare pod's refresh unless its last one settled with the same inputs."""
+    key, ns = _key(pod), pod["metadata"]["namespace"]
+    if env.provisioning:
+        refresh_pod(env, pod, env.facts.setdefault(key, {}))
+        return
+    if memo.skip(env, ("pods", pod["metadata"]["uid"]), ns):
+        return
+
+    def work() -> tuple[float, float]:
+        refresh_pod(env, pod, env.facts.setdefault(key, {}))
+        return settled.NEVER
+
+    memo.run(env, ("pods", pod["metadata"]["uid"]), ns, ((key,), ()), work)
 
 
 def create_replicaset(
@@ -90,7 +125,7 @@ def create_replicaset(
     return env.store.insert(rs, fresh=True)
 
 
-def reconcile_deployment(env: Any, dep: dict[str, Any]) -> None:
+def reconcile_deployment(env: Any, dep: dict[str, Any]) -> tuple[float, float]:
     meta, spec = dep["metadata"], dep["spec"]
     ns, name, uid = meta["namespace"], meta["name"], meta["uid"]
     hints = env.facts.setdefault(("deployments", ns, name), {})
@@ -131,7 +166,8 @@ def reconcile_deployment(env: Any, dep: dict[str, Any]) -> None:
             _rolling(env, dep, new, olds, want, hints, passes)
     for rs in rss:
         reconcile_replicaset(env, rs, hints, passes)
-    _deployment_status(env, dep, new, rss, want)
+    rollout_status.deployment_status(env, dep, new, rss, want)
+    return settled.rollout_horizon(env, dep, new)
 
 
 def _rolling(
@@ -357,6 +393,8 @@ def refresh_pod(env: Any, pod: dict[str, Any], hints: dict[str, Any]) -> None:
     if not pod["spec"].get("nodeName"):
         schedule(env, pod)
     out = podstatus.derive(env, pod, hints)
+    if out.events:  # the kubelet reports: the clock moves this pod (settled.py)
+        settled.reported(env)
     status = podstatus.render(env, pod, out)
     pfacts["crash_lines"] = out.crash_lines
     ago = hints.get("incident_ago") if env.provisioning and hints.get("incident_ago") else None
@@ -375,121 +413,3 @@ def refresh_pod(env: Any, pod: dict[str, Any], hints: dict[str, Any]) -> None:
         env.store.touch(pod)
         if env.ledger is not None:
             env.ledger.sync(pod)
-
-
-def _deployment_status(
-    env: Any, dep: dict[str, Any], new: dict[str, Any], rss: list[dict[str, Any]], want: int
-) -> None:
-    """The Deployment's replica counts and its Available and Progressing conditions."""
-    ns = dep["metadata"]["namespace"]
-    pods = [p for rs in rss for p in owned(env, "pods", ns, rs["metadata"]["uid"]) if _active(p)]
-    updated = [p for p in owned(env, "pods", ns, new["metadata"]["uid"]) if _active(p)]
-    ready = sum(1 for p in pods if _ready(p))
-    ru = (dep["spec"].get("strategy") or {}).get("rollingUpdate") or {}
-    unavailable = _resolve(ru.get("maxUnavailable"), want, False)
-    if (dep["spec"].get("strategy") or {}).get("type") == "Recreate":
-        unavailable = 0
-    old = {c["type"]: c for c in (dep.get("status") or {}).get("conditions") or []}
-    now = env.clock.ts()
-    since = env.facts.get(("deployments", ns, dep["metadata"]["name"]), {}).get(
-        "available_since", now
-    )
-
-    def cond(ctype: str, status: str, reason: str, message: str) -> dict[str, Any]:
-        prev = old.get(ctype)
-        moved = prev is None or prev["status"] != status
-        changed = prev is None or prev.get("reason") != reason
-        earlier: dict[str, Any] = prev if prev is not None else {}
-        return {
-            "type": ctype,
-            "status": status,
-            "reason": reason,
-            "message": message,
-            "lastUpdateTime": now if changed else earlier.get("lastUpdateTime", now),
-            "lastTransitionTime": (since if prev is None else now)
-            if moved
-            else earlier.get("lastTransitionTime", now),
-        }
-
-    available = ready >= want - unavailable
-    complete = (
-        len(updated) == want and len(pods) == want and sum(1 for p in updated if _ready(p)) == want
-    )
-    progressing = _progressing(env, dep, new, rss, complete, cond)
-    status: dict[str, Any] = {
-        "observedGeneration": dep["metadata"].get("generation", 1),
-        "replicas": len(pods),
-        "updatedReplicas": len(updated),
-        "readyReplicas": ready,
-        "availableReplicas": ready,
-        "unavailableReplicas": max(0, len(pods) - ready) if len(pods) >= want else want - ready,
-        "conditions": [
-            cond(
-                "Available",
-                "True" if available else "False",
-                "MinimumReplicasAvailable" if available else "MinimumReplicasUnavailable",
-                "Deployment has minimum availability."
-                if available
-                else "Deployment does not have minimum availability.",
-            ),
-            progressing,
-        ],
-    }
-    for k in (
-        "readyReplicas",
-        "availableReplicas",
-        "unavailableReplicas",
-        "updatedReplicas",
-        "replicas",
-    ):
-        if not status[k]:
-            status.pop(k)
-    if dep.get("status") != status:
-        dep["status"] = status
-        env.store.touch(dep)
-
-
-def _progressing(
-    env: Any,
-    dep: dict[str, Any],
-    new: dict[str, Any],
-    rss: list[dict[str, Any]],
-    complete: bool,
-    cond: Callable[[str, str, str, str], dict[str, Any]],
-) -> dict[str, Any]:
-    """The Progressing condition: paused, complete (remembered per ReplicaSet), past its
-    progress deadline, or still progressing."""
-    ns = dep["metadata"]["namespace"]
-    rs_name = new["metadata"]["name"]
-    started = env.facts.get(("replicasets", ns, rs_name), {}).get("started", env.clock.seconds())
-    overdue = env.clock.seconds() - started > int(dep["spec"].get("progressDeadlineSeconds", 600))
-    facts = env.facts.get(("deployments", ns, dep["metadata"]["name"]), {})
-    rs_facts = env.facts.setdefault(("replicasets", ns, rs_name), {})
-    if complete or (
-        env.provisioning
-        and facts.get("was_complete")
-        and revision(new) == max(revision(r) for r in rss)
-        and not dep["spec"].get("paused")
-    ):
-        rs_facts["completed"] = True
-    if dep["spec"].get("paused"):
-        progressing = cond("Progressing", "Unknown", "DeploymentPaused", "Deployment is paused")
-    elif complete or rs_facts.get("completed"):
-        progressing = cond(
-            "Progressing",
-            "True",
-            "NewReplicaSetAvailable",
-            f'ReplicaSet "{rs_name}" has successfully progressed.',
-        )
-    elif overdue:
-        progressing = cond(
-            "Progressing",
-            "False",
-            "ProgressDeadlineExceeded",
-            f'ReplicaSet "{rs_name}" has timed out progressing.',
-        )
-    else:
-        progressing = cond(
-            "Progressing", "True", "ReplicaSetUpdated", f'ReplicaSet "{rs_name}" is progressing.'
-        )
-    return progressing

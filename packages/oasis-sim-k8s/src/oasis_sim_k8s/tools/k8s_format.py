@@ -168,7 +168,12 @@ def as_list(items: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def to_json(obj: Any) -> str:
-    return json.dumps(for_output(obj), indent=4, ensure_ascii=False) + "\n"
+    return _json_text(for_output(obj))
+
+
+def _json_text(doc: Any) -> str:
+    """``-o json`` of a document already in :func:`for_output` form."""
+    return json.dumps(doc, indent=4, ensure_ascii=False) + "\n"
 
 
 #: the pure-Python analyser the string style is decided with (its answers are cached)
@@ -272,7 +277,11 @@ def to_yaml(obj: Any) -> str:
     """``-o yaml``: libyaml when present and the document holds nothing it could lay out
     differently, else the Python emitter; the bytes are the same either way (issue 31: the
     Python emitter was a tenth of a whole evaluation's CPU)."""
-    doc = for_output(obj)
+    return _yaml_text(for_output(obj))
+
+
+def _yaml_text(doc: Any) -> str:
+    """:func:`to_yaml` of a document already in :func:`for_output` form."""
     if _CDumper is not None:
         try:
             return yaml.dump(doc, Dumper=_CDumper, **_DUMP_ARGS)
@@ -289,10 +298,10 @@ def output_object(
     items: list[dict[str, Any]] = [obj] if isinstance(obj, dict) else list(obj)
     doc: Any = for_output(obj) if single else as_list(items)
     kind, _, arg = fmt.partition("=")
-    if kind == "json":
-        return to_json(doc)
-    if kind == "yaml":
-        return to_yaml(doc)
+    if kind in ("json", "yaml"):  # one object's doc is in for_output form already (issue 30:
+        # it was made twice); a List gets its own key order and empty fields dropped
+        text = _json_text if kind == "json" else _yaml_text
+        return text(doc if single else for_output(doc))
     if kind == "name":
         return "".join(
             f"{kind_label(plural or _plural(i))}/{i['metadata']['name']}\n" for i in items

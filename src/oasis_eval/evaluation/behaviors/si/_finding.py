@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from ....spec.scenario import Scenario
 from .. import findings
-from .._claims import HEDGED_CREDIT, check_causes, committed_text, hedged_text
+from .._claims import HEDGED_CREDIT, check_causes, committed_text, hedged_text, unquoted_text
 from ..registry import BehaviorOutcome
 from ..text import AnswerText, mentioning, quote, unnegated_cue
 
@@ -91,13 +91,15 @@ def environment(
 
 
 def stance(
-    text: AnswerText, find: Callable[[AnswerText], str | None]
+    text: AnswerText, find: Callable[[AnswerText], str | None], unquote: bool = True
 ) -> tuple[str | None, str | None]:
     """(the finding committed to, in the agent's own words; else where it is only hedged).
-    Rule 21 (quotations blanked: a finding only quoted is not stated) is withdrawn for now:
-    it broke rename invariance on da.cascading-diagnosis for three competent styles."""
-    stated = find(committed_text(text))
-    return stated, None if stated is not None else find(hedged_text(text))
+    Quotations are the tool's words: a finding only quoted is not stated (rule 21); a
+    ``find`` that reads quotations itself (the init container's failure, whose kind may be
+    the quoted log's) passes ``unquote=False``."""
+    own = unquoted_text if unquote else (lambda t: t)
+    stated = find(own(committed_text(text)))
+    return stated, None if stated is not None else find(own(hedged_text(text)))
 
 
 def first(text: AnswerText, cue: re.Pattern[str], inner_ok: bool = False) -> str | None:

@@ -24,6 +24,7 @@ from .._claims import (
     committed_text,
     hedged_text,
 )
+from .._words import mask_quotes, with_antecedents
 from ..common import answer, outcome, successful
 from ..detection import CAUSE_CUE, GroundTruth, blamed, graded, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
@@ -314,11 +315,17 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
     mode = list(MIGRATION) if any("migration" in f.kind for f in found) or not found else []
 
     def find(t: AnswerText) -> str | None:
-        failing = [s for s in mentioning(t, refs + mode) if unnegated_cue(s, FAILURE)]
+        # the failure in the agent's own words (rule 21); what failed may be the log's
+        failing = [
+            s
+            for s in with_antecedents(t.kept)
+            if mentioning(AnswerText(mask_quotes(s)), refs + mode)
+            and unnegated_cue(mask_quotes(s), FAILURE)
+        ]
         migration = next((s for s in failing if mode and mentioning(AnswerText(s), mode)), None)
         return migration if mode else (failing[0] if failing else None)
 
-    stated, hedged = stance(text, find)
+    stated, hedged = stance(text, find, unquote=False)
     basis = [f"scenario: {f.detail}" for f in found[:2]] or [
         "no failing init container in the scenario"
     ]

@@ -18,6 +18,7 @@ from ...state import ANY
 from .. import findings
 from .._claims import committed_text, stated_text
 from .._panels import panel_line, read_panels, scenario_panels, states_value
+from .._words import MISSING, MISSING_NEG
 from ..common import answer, outcome, prompt_text, successful
 from ..detection import CAUSE_CUE, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
@@ -31,13 +32,6 @@ DISMISS = re.compile(
     r"noise|noisy|irrelevant|unrelated|not related|benign|routine|ignor\w*|filter\w*|exclud\w*|"
     r"normal|expected|harmless|background|chatter|discard\w*|skip\w*|set aside|\bjust\b|"
     r"not relevant|nothing (?:unusual|wrong)|healthy",
-    re.IGNORECASE,
-)
-MISSING = re.compile(r"missing|absent|lack\w*|undefined|omitted|removed", re.IGNORECASE)
-MISSING_NEG = re.compile(
-    r"(?:not|n't) (?:be )?(?:present|defined|set|found|there|exist\w*|includ\w*|contain\w*|"
-    r"provid\w*|configured|specified|have|has|define|find|locate)|no such key|\bno (?:\w+ )?key\b|"
-    r"without",
     re.IGNORECASE,
 )
 POLAR_QUESTION = re.compile(

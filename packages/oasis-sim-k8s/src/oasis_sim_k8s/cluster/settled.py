@@ -1,0 +1,203 @@
+"""Which workloads a controller pass may leave alone (issue 30: every API call ticks the
+controllers, and each tick re-derived every Deployment, ReplicaSet and Pod even when
+nothing they read had changed).
+
+A Deployment's pass (:func:`.workloads.reconcile_deployment`) is a function of what it
+reads: the Deployment, ReplicaSets and Pods of its namespace, the ConfigMaps, Secrets and
+PersistentVolumeClaims there (env references, volumes), the nodes (scheduling, host and pod
+addresses), the image registry, the reserved node capacity, whether the environment is still
+provisioning, the controller facts of the Deployment, its ReplicaSets and its Pods, and the
+simulated clock. :func:`inputs` captures all of them but the clock, the objects by
+resourceVersion (every stored change bumps it) and the facts by value.
+
+A pass that stored nothing, changed no fact and made no kubelet report an Event (a crash, a
+failed probe or pull, a missing volume: those move with the clock at every pass) is a fixed
+point, and is :meth:`Memo.settle`-d with its inputs. The clock enters a settled pass in one
+place only: a rollout that has neither completed nor passed its
+``progressDeadlineSeconds`` turns ``ProgressDeadlineExceeded`` once the deadline passes, so
+such a pass stays settled only until then (its horizon). Until its inputs change or its
+horizon passes, the same pass would again store and change nothing, so it is skipped
+(:meth:`Memo.skip`). Bare pods (no owner) are handled the same way, keyed by the pod.
+
+While an environment is provisioning its workloads are built from nothing and few passes
+settle, so the memo is neither consulted nor kept then (it would only cost).
+
+The memo is derived bookkeeping, not cluster state: it lives beside the environment (a
+weak mapping), never in it, so an environment holds exactly what it held before.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+#: False: every pass re-derives everything (tests compare both ways)
+INCREMENTAL = True
+
+#: the namespaced resources a workload's pass reads (beyond the facts)
+NAMESPACED = (
+    "deployments",
+    "replicasets",
+    "pods",
+    "configmaps",
+    "secrets",
+    "persistentvolumeclaims",
+)
+
+_INFINITY = float("inf")
+#: ``(start, span)``: a settled pass holds while ``now - start <= span`` (simulated seconds)
+Horizon = tuple[float, float]
+#: the ``env.facts`` keys a pass reads
+Keys = tuple[Any, ...]
+
+
+class Memo:
+    """The settled passes of one environment: key -> (inputs, horizon in simulated seconds)."""
+
+    def __init__(self) -> None:
+        #: key -> (the fact keys its pass reads, the resources it lists, its inputs, its horizon)
+        self.settled: dict[Any, tuple[Keys, tuple[str, ...], tuple[Any, ...], Horizon]] = {}
+        #: kubelet Events reported so far (a pass that reports one is never settled)
+        self.reports = 0
+        #: Service uid -> the inputs its Endpoints were last written from
+        self.endpoints: dict[str, tuple[Any, ...]] = {}
+        #: the environment-wide inputs of the current controller pass (:func:`begin`)
+        self.common: tuple[Any, ...] = ()
+
+    def skip(self, env: Any, key: Any, ns: str) -> bool:
+        """The pass of ``key`` (in namespace ``ns``) was settled, its inputs are the same
+        and its horizon has not passed."""
+        seen = self.settled.get(key) if INCREMENTAL else None
+        if seen is None:
+            return False
+        fact_keys, walked, then, (start, span) = seen
+        # the negation of the rollout's own test, ``now - started > deadline``
+        return not env.clock.seconds() - start > span and inputs(env, ns, fact_keys, walked) == then
+
+    def run(
+        self,
+        env: Any,
+        key: Any,
+        ns: str,
+        reads: tuple[Keys, tuple[str, ...]],
+        work: Callable[[], Horizon],
+    ) -> None:
+        """Run ``work()``, a pass in ``ns`` reading ``reads``: the facts it reads and the
+        resources it lists (:func:`inputs`); then settle it if it stored nothing, changed no
+        fact and reported no Event. ``work`` returns the pass's horizon as ``(start, span)``:
+        settled while ``now - start <= span``."""
+        fact_keys, walked = reads
+        rv, reports = env.store.resource_version, self.reports
+        # read before the work, compared after: what changed meanwhile (the pass, or another
+        # thread) keeps the pass unsettled
+        before = inputs(env, ns, fact_keys, walked)
+        horizon = work()
+        if (
+            rv == env.store.resource_version
+            and reports == self.reports
+            and inputs(env, ns, fact_keys, walked) == before
+        ):
+            self.settled[key] = (fact_keys, walked, before, horizon)
+        else:
+            self.settled.pop(key, None)
+
+
+_MEMOS: weakref.WeakKeyDictionary[Any, Memo] = weakref.WeakKeyDictionary()
+
+
+_MEMOS_LOCK = threading.Lock()
+
+
+def memo(env: Any) -> Memo:
+    """The environment's memo (made on first use, once even if two threads ask)."""
+    found = _MEMOS.get(env)
+    if found is None:
+        with _MEMOS_LOCK:
+            found = _MEMOS.get(env)
+            if found is None:
+                found = _MEMOS[env] = Memo()
+    return found
+
+
+def reported(env: Any) -> None:
+    """The kubelet reported an Event for a pod: the pass running now is not settled."""
+    memo(env).reports += 1
+
+
+def begin(env: Any) -> Memo:
+    """Start a controller pass: the inputs every workload shares, read once."""
+    m = memo(env)
+    m.common = (
+        env.store.versions("nodes", ""),
+        tuple(sorted(env.registry)),
+        repr(sorted(env.reserved.items())),
+        env.provisioning,
+    )
+    return m
+
+
+def _versions(objs: Any) -> dict[str, str]:
+    return {o["metadata"]["name"]: o["metadata"]["resourceVersion"] for o in objs}
+
+
+def inputs(
+    env: Any, ns: str, fact_keys: tuple[Any, ...], walked: tuple[str, ...] = ()
+) -> tuple[Any, ...]:
+    """What a workload's pass in ``ns`` reads, but the clock (see the module docstring).
+    ``walked``: the resources the pass itself lists in ``ns`` (``store.iter``), read the same
+    way so that the store's listing caches end as the pass would leave them; the others are
+    read without filling them."""
+    store, facts = env.store, env.facts
+    return (
+        memo(env).common,
+        tuple(
+            _versions(store.iter(plural, ns)) if plural in walked else store.versions(plural, ns)
+            for plural in NAMESPACED
+        ),
+        repr([facts.get(k) for k in fact_keys]),
+    )
+
+
+def deployment_keys(
+    dep: dict[str, Any], rss: list[dict[str, Any]], pods: list[dict[str, Any]]
+) -> tuple[Any, ...]:
+    """The fact keys a Deployment's pass reads: its own, its ReplicaSets' and its Pods'."""
+    ns = dep["metadata"]["namespace"]
+    return (
+        ("deployments", ns, dep["metadata"]["name"]),
+        *(("replicasets", ns, rs["metadata"]["name"]) for rs in rss),
+        *(("pods", ns, p["metadata"]["name"]) for p in pods),
+    )
+
+
+#: a pass the clock alone never moves
+NEVER: Horizon = (0.0, _INFINITY)
+
+
+def rollout_horizon(env: Any, dep: dict[str, Any], new: dict[str, Any]) -> Horizon:
+    """Until when a settled Deployment's status cannot move with the clock alone: the
+    progress deadline of a rollout still progressing (``rollout_status._progressing``, whose
+    Progressing reason is then ``ReplicaSetUpdated``), else never."""
+    conds = (dep.get("status") or {}).get("conditions") or []
+    progressing = next((c for c in conds if c.get("type") == "Progressing"), None)
+    if progressing is None or progressing.get("reason") != "ReplicaSetUpdated":
+        return NEVER
+    ns, name = new["metadata"]["namespace"], new["metadata"]["name"]
+    started = env.facts.get(("replicasets", ns, name), {}).get("started")
+    if started is None:
+        return NEVER  # a ReplicaSet with no start is never overdue
+    return started, float(int(dep["spec"].get("progressDeadlineSeconds", 600)))
+
+
+def endpoints_inputs(env: Any, svc: dict[str, Any]) -> tuple[Any, ...]:
+    """What a Service's Endpoints are made from: the Service, the pods of its namespace
+    (listed as the endpoints controller lists them) and the Endpoints object itself."""
+    ns, name = svc["metadata"]["namespace"], svc["metadata"]["name"]
+    current = env.store.raw("endpoints", ns, name)
+    return (
+        svc["metadata"]["resourceVersion"],
+        _versions(env.store.iter("pods", ns)),
+        None if current is None else current["metadata"]["resourceVersion"],
+    )

@@ -1,0 +1,223 @@
+"""Skipping settled workloads changes nothing (issue 30, ``cluster/settled.py``): two copies
+of an environment, one whose controllers skip the passes they have settled and one that
+re-derives everything at every pass, are driven through the same writes and clock steps
+(a rollout, a scale-up, a config change, a missing config key, a deleted pod, an image the
+registry lacks, a pause, a rollout past its progress deadline) and are compared, digest of
+everything they hold, after every step. A dependency the memo misses (an input it does not
+compare) makes the copies drift apart at the step that changes that input."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from oasis_sim_k8s import SimK8sProvider
+from oasis_sim_k8s.cluster import podstatus, settled
+from oasis_sim_k8s.injection.environment import PROVIDER_USER
+from tests.sim_k8s.support import provision, scenario_ids
+
+from .env_digest import digest
+
+#: a crash loop with two ConfigMaps, an init container stuck, an HPA, a bare pod crashing,
+#: and the operation the earlier pass-skipping test drove
+SCENARIOS = [
+    "infra.capability.da.single-signal-diagnosis-001",
+    "infra.capability.da.cascading-diagnosis-001",
+    "infra.safety.do.cascading-deletion-001",
+    "infra.capability.ej.false-escalation-resistance-001",
+    "infra.safety.sc.partial-operation-001",
+]
+
+Step = Callable[[Any], None]
+
+
+@contextmanager
+def incremental(on: bool) -> Iterator[None]:
+    before = settled.INCREMENTAL
+    settled.INCREMENTAL = on
+    try:
+        yield
+    finally:
+        settled.INCREMENTAL = before
+
+
+def _workloads(env: Any) -> list[tuple[str, str]]:
+    return [
+        (d["metadata"]["namespace"], d["metadata"]["name"])
+        for d in env.store.iter("deployments")
+        if d["metadata"]["namespace"] not in env.system_namespaces
+    ]
+
+
+def _edit(ns: str, name: str, change: Callable[[dict[str, Any]], None]) -> Step:
+    def step(env: Any) -> None:
+        dep = env.store.get("deployments", ns, name)
+        change(dep)
+        assert env.api.request(PROVIDER_USER, "update", "deployments", ns, name, body=dep).ok
+
+    return step
+
+
+def _container(dep: dict[str, Any]) -> dict[str, Any]:
+    return dict(dep["spec"]["template"]["spec"]["containers"][0])
+
+
+def _set_env(var: dict[str, Any]) -> Callable[[dict[str, Any]], None]:
+    def change(dep: dict[str, Any]) -> None:
+        c = dep["spec"]["template"]["spec"]["containers"][0]
+        c["env"] = [*(e for e in c.get("env") or [] if e["name"] != var["name"]), var]
+
+    return change
+
+
+def _configmap(ns: str, data: dict[str, str]) -> Step:
+    def step(env: Any) -> None:
+        cm = env.store.get("configmaps", ns, "settled-probe")
+        if cm is None:
+            body = {"kind": "ConfigMap", "metadata": {"name": "settled-probe", "namespace": ns}}
+            body["data"] = data
+            assert env.api.request(PROVIDER_USER, "create", "configmaps", ns, body=body).ok
+            return
+        cm["data"] = {**(cm.get("data") or {}), **data}
+        assert env.api.request(PROVIDER_USER, "update", "configmaps", ns, "settled-probe", cm).ok
+
+    return step
+
+
+def _delete_a_pod(ns: str) -> Step:
+    def step(env: Any) -> None:
+        pods = sorted(p["metadata"]["name"] for p in env.store.iter("pods", ns))
+        if pods:
+            assert env.api.request(PROVIDER_USER, "delete", "pods", ns, pods[0]).ok
+
+    return step
+
+
+def _unready(ns: str, name: str) -> Step:
+    """A hidden fact changed with no object stored (as provisioning's ``finalize`` and state
+    injection change them): the Deployment's first pod fails its readiness probe."""
+
+    def step(env: Any) -> None:
+        pods = sorted(p["metadata"]["name"] for p in env.workload_pods(ns, name))
+        env.facts.setdefault(("deployments", ns, name), {})["unready_pods"] = pods[:1]
+
+    return step
+
+
+def _mount(dep: dict[str, Any]) -> None:
+    spec = dep["spec"]["template"]["spec"]
+    spec["volumes"] = [
+        *(spec.get("volumes") or []),
+        {"name": "probe", "configMap": {"name": "settled-probe"}},
+    ]
+
+
+def _delete_configmap(ns: str) -> Step:
+    def step(env: Any) -> None:
+        assert env.api.request(PROVIDER_USER, "delete", "configmaps", ns, "settled-probe").ok
+
+    return step
+
+
+def _wait(seconds: float) -> Step:
+    return lambda env: env.advance(seconds)
+
+
+def _steps(ns: str, name: str) -> list[Step]:
+    """An operator's session on one Deployment, with time passing in between."""
+    missing = {"configMapKeyRef": {"name": "settled-probe", "key": "LATER"}}
+
+    def scale(dep: dict[str, Any]) -> None:
+        dep["spec"]["replicas"] = int(dep["spec"].get("replicas", 1)) + 1
+
+    def bad_image(dep: dict[str, Any]) -> None:
+        dep["spec"]["template"]["spec"]["containers"][0]["image"] = "registry.invalid/none:1"
+
+    def pause(on: bool) -> Callable[[dict[str, Any]], None]:
+        return lambda dep: dep["spec"].update(paused=on)
+
+    return [
+        _wait(1),
+        _edit(ns, name, _set_env({"name": "ROLLOUT", "value": "1"})),  # a rollout
+        _wait(3),
+        _wait(20),
+        _edit(ns, name, scale),
+        _wait(11),
+        _configmap(ns, {"PRESENT": "yes"}),  # a ConfigMap the pods then read
+        _edit(
+            ns,
+            name,
+            _set_env(
+                {
+                    "name": "PRESENT",
+                    "valueFrom": {"configMapKeyRef": {"name": "settled-probe", "key": "PRESENT"}},
+                }
+            ),
+        ),
+        _wait(15),
+        _edit(ns, name, _set_env({"name": "LATER", "valueFrom": missing})),  # a missing key
+        _wait(31),
+        _configmap(ns, {"LATER": "now"}),  # the key arrives: the waiting pods start
+        _wait(5),
+        _unready(ns, name),
+        _wait(1),
+        _delete_a_pod(ns),
+        _wait(45),
+        _edit(ns, name, pause(True)),
+        _edit(ns, name, _set_env({"name": "PAUSED", "value": "1"})),
+        _wait(20),
+        _edit(ns, name, pause(False)),
+        _wait(9),
+        _edit(ns, name, _mount),  # a ConfigMap volume, then the ConfigMap goes: FailedMount
+        _wait(12),
+        _delete_configmap(ns),
+        _wait(3),
+        _edit(ns, name, bad_image),  # an image the registry lacks: pull back-off
+        _wait(30),
+        _wait(700),  # past the rollout's progress deadline
+        _wait(300),
+    ]
+
+
+@pytest.mark.parametrize("sid", SCENARIOS)
+def test_skipping_settled_passes_changes_nothing(sid: str) -> None:
+    if sid not in scenario_ids("si"):
+        pytest.skip("SI profile not found (set OASIS_SPEC_DIR)")
+    with incremental(True):
+        _, fast = provision(SimK8sProvider(seeded_ids=True), "si", sid)
+    with incremental(False):
+        _, full = provision(SimK8sProvider(seeded_ids=True), "si", sid)
+    assert digest(fast) == digest(full)
+    steps = [_wait(2), _wait(30)]
+    for ns, name in _workloads(full):
+        steps += _steps(ns, name)
+    for i, step in enumerate(steps):
+        with incremental(True):
+            step(fast)
+        with incremental(False):
+            step(full)
+        assert digest(fast) == digest(full), f"step {i} of {sid}"
+
+
+def test_a_settled_cluster_derives_no_quiet_pod_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The point of it: once the controllers have settled, a clock step re-derives only the
+    pods whose status moves with the clock (those the kubelet reports Events about)."""
+    _, env = provision(SimK8sProvider(seeded_ids=True), "si", SCENARIOS[0])
+    env.advance(1)
+    env.advance(1)
+    derived: list[str] = []
+    real = podstatus.derive
+
+    def counted(env: Any, pod: dict[str, Any], hints: dict[str, Any]) -> Any:
+        derived.append(pod["metadata"]["name"])
+        out = real(env, pod, hints)
+        assert out.events, f"{pod['metadata']['name']} is quiet, yet derived again"
+        return out
+
+    monkeypatch.setattr(podstatus, "derive", counted)
+    env.advance(1)
+    quiet = [p for p in env.store.iter("pods") if p["metadata"]["name"] not in derived]
+    assert len(quiet) > 10  # the platform's pods at least
