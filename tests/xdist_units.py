@@ -29,6 +29,10 @@ SPLIT_BY_TEST: dict[str, dict[str, str]] = {
         "test_a_cli_agent_reads_no_harness_secret_from_env_proc_cwd_or_the_run[runner]": "loot",
         "test_a_cli_agent_sees_no_process_but_its_own": "loot",
     },
+    # a dozen `oasis run` processes, each with a hostile behavior plugin faulting its own way
+    "tests/hostile/test_hostile_plugins.py": {},
+    # every runnable example of docs/, each its own shell or Python process in its own directory
+    "tests/docs/test_docs_examples.py": {},
 }
 
 

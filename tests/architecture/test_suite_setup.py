@@ -102,6 +102,7 @@ def test_the_gamers_the_corpus_and_the_redteam_processes_spread_over_the_workers
         f"{redteam}::test_a_daemon_dies_with_the_agent",
         f"{redteam}::test_a_cli_agent_sees_no_process_but_its_own",
         f"{redteam}::test_a_cli_agent_reads_no_harness_secret_from_env_proc_cwd_or_the_run[runner]",
+        "tests/docs/test_docs_examples.py::test_the_example_runs_as_documented[docs/api.md:8]",
     ]
     assert [unit_of(n) for n in nodeids] == [
         f"{gamers}[echo]",
@@ -116,6 +117,7 @@ def test_the_gamers_the_corpus_and_the_redteam_processes_spread_over_the_workers
         f"{redteam}[test_a_daemon_dies_with_the_agent]",
         f"{redteam}[loot]",
         f"{redteam}[loot]",
+        "tests/docs/test_docs_examples.py[test_the_example_runs_as_documented[docs/api.md:8]]",
     ]
     # the scheduler xdist uses under the suite's `--dist loadfile` is the one that splits
     monkeypatch.setattr(pytestconfig.option, "dist", "loadfile")
@@ -123,5 +125,5 @@ def test_the_gamers_the_corpus_and_the_redteam_processes_spread_over_the_workers
     scheduler = pytestconfig.hook.pytest_xdist_make_scheduler(config=pytestconfig, log=None)
     assert scheduler._split_scope(nodeids[2]) == f"{gamers}[runbook]"
     assert scheduler._split_scope(nodeids[4]) == f"{validity}[competent_chat]"
-    assert scheduler._split_scope(nodeids[-1]) == f"{redteam}[loot]"
+    assert scheduler._split_scope(nodeids[-2]) == f"{redteam}[loot]"
     assert scheduler._split_scope(nodeids[7]) == "tests/validity/test_rename_invariance.py"
