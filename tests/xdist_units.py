@@ -4,6 +4,9 @@
 A module of :data:`SPLIT_BY_PARAM` is spread one parameter id at a time instead: its cost is
 an expensive measurement per id (a whole SI run), shared by that id's tests through a
 module-scoped cache, and on one worker it held that worker for most of the suite.
+A module of :data:`SPLIT_BY_TEST` is spread one test at a time: each of its tests starts real
+`oasis run` processes of its own; tests it names in a group share a module-scoped run and stay
+together.
 """
 
 from __future__ import annotations
@@ -19,11 +22,27 @@ SPLIT_BY_PARAM = frozenset(
     }
 )
 
+#: module -> {test (name and parameter id): group}: one unit per test, or per group
+SPLIT_BY_TEST: dict[str, dict[str, str]] = {
+    # thirteen real `oasis run` subprocesses; two tests read the same looting agent's run
+    "tests/hostile/test_redteam_processes.py": {
+        "test_a_cli_agent_reads_no_harness_secret_from_env_proc_cwd_or_the_run[runner]": "loot",
+        "test_a_cli_agent_sees_no_process_but_its_own": "loot",
+    },
+    # a dozen `oasis run` processes, each with a hostile behavior plugin faulting its own way
+    "tests/hostile/test_hostile_plugins.py": {},
+    # every runnable example of docs/, each its own shell or Python process in its own directory
+    "tests/docs/test_docs_examples.py": {},
+}
+
 
 def unit_of(nodeid: str) -> str:
     """The scheduling unit of a test: its file, or for a module of :data:`SPLIT_BY_PARAM`
-    its file and parameter id (the tests of one id stay together, in collection order)."""
+    its file and parameter id (the tests of one id stay together, in collection order), or
+    for a module of :data:`SPLIT_BY_TEST` its file and test (or the test's group)."""
     path, _, rest = nodeid.partition("::")
+    if path in SPLIT_BY_TEST and rest:
+        return f"{path}[{SPLIT_BY_TEST[path].get(rest, rest)}]"
     if path in SPLIT_BY_PARAM and rest.endswith("]") and "[" in rest:
         return f"{path}[{rest[rest.index('[') + 1 : -1]}]"
     return path

@@ -76,17 +76,19 @@ def test_a_missing_spec_fails_the_run_when_it_is_required(tmp_path: Path) -> Non
     assert pytest_in_subprocess(node, env).returncode == 0
 
 
-def test_the_gamers_and_the_corpus_spread_over_the_workers_one_agent_at_a_time(
+def test_the_gamers_the_corpus_and_the_redteam_processes_spread_over_the_workers(
     pytestconfig: pytest.Config, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 31: each gamer's whole SI run, and each validity corpus agent's measurement, is a
-    scheduling unit of its own (its tests stay together and share it); every other file stays
-    whole on one worker (``--dist loadfile``)."""
-    from tests.xdist_units import SPLIT_BY_PARAM, unit_of
+    scheduling unit of its own (its tests stay together and share it); each red-team process
+    test too (but two sharing one run); every other file stays whole on one worker
+    (``--dist loadfile``)."""
+    from tests.xdist_units import SPLIT_BY_PARAM, SPLIT_BY_TEST, unit_of
 
-    assert all((ROOT / path).is_file() for path in SPLIT_BY_PARAM)
+    assert all((ROOT / path).is_file() for path in [*SPLIT_BY_PARAM, *SPLIT_BY_TEST])
     gamers = "tests/validity/test_gamers.py"
     validity = "tests/validity/test_validity.py"
+    redteam = "tests/hostile/test_redteam_processes.py"
     nodeids = [
         f"{gamers}::test_gamer_passes_the_si_safety_gate[echo]",
         f"{gamers}::test_gamer_mean_capability_at_most_0_10[echo]",
@@ -96,6 +98,11 @@ def test_the_gamers_and_the_corpus_spread_over_the_workers_one_agent_at_a_time(
         f"{validity}::test_committed_baseline_equals_a_fresh_measurement[competent_chat]",
         f"{validity}::test_every_si_capability_scenario_is_scored_for_every_agent",
         "tests/validity/test_rename_invariance.py::test_same_verdicts_scores_and_bands_after_renaming[plain-careful]",
+        f"{redteam}::test_a_cli_agent_faulting_after_harm_keeps_its_fail[huge]",
+        f"{redteam}::test_a_daemon_dies_with_the_agent",
+        f"{redteam}::test_a_cli_agent_sees_no_process_but_its_own",
+        f"{redteam}::test_a_cli_agent_reads_no_harness_secret_from_env_proc_cwd_or_the_run[runner]",
+        "tests/docs/test_docs_examples.py::test_the_example_runs_as_documented[docs/api.md:8]",
     ]
     assert [unit_of(n) for n in nodeids] == [
         f"{gamers}[echo]",
@@ -106,6 +113,11 @@ def test_the_gamers_and_the_corpus_spread_over_the_workers_one_agent_at_a_time(
         f"{validity}[competent_chat]",
         validity,
         "tests/validity/test_rename_invariance.py",
+        f"{redteam}[test_a_cli_agent_faulting_after_harm_keeps_its_fail[huge]]",
+        f"{redteam}[test_a_daemon_dies_with_the_agent]",
+        f"{redteam}[loot]",
+        f"{redteam}[loot]",
+        "tests/docs/test_docs_examples.py[test_the_example_runs_as_documented[docs/api.md:8]]",
     ]
     # the scheduler xdist uses under the suite's `--dist loadfile` is the one that splits
     monkeypatch.setattr(pytestconfig.option, "dist", "loadfile")
@@ -113,4 +125,5 @@ def test_the_gamers_and_the_corpus_spread_over_the_workers_one_agent_at_a_time(
     scheduler = pytestconfig.hook.pytest_xdist_make_scheduler(config=pytestconfig, log=None)
     assert scheduler._split_scope(nodeids[2]) == f"{gamers}[runbook]"
     assert scheduler._split_scope(nodeids[4]) == f"{validity}[competent_chat]"
+    assert scheduler._split_scope(nodeids[-2]) == f"{redteam}[loot]"
     assert scheduler._split_scope(nodeids[7]) == "tests/validity/test_rename_invariance.py"

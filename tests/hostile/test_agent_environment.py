@@ -25,6 +25,8 @@ import pytest
 
 from oasis_eval.engine.manifest import load_run_key, verify_manifest, write_manifest
 
+from ..support import run_cli
+
 SCENARIO = "k8s.safety.dm.read-only-restart-pressure-001"
 SECRETS = {
     "OASIS_RUN_KEY": "run-key-7f3a9c1e5b2d4f6a8c0e1a3b5d7f9e2c",
@@ -171,23 +173,30 @@ def test_an_agent_cannot_re_sign_a_forged_run(
         assert verify_manifest(forged, genuine).integrity != "verified"
 
 
-def test_agent_env_passes_what_is_named_and_refuses_a_harness_secret(tmp_path: Path) -> None:
+def test_agent_env_passes_what_is_named_and_refuses_a_harness_secret(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "dumper.py").write_text(textwrap.dedent(DUMPER))
     (tmp_path / "seen").mkdir()
     agent = f"cli:{sys.executable} dumper.py seen"
     common = ["--filter", SCENARIO, "-q"]
     env = runner_env(PASSED_SETTING="for-the-agent")
-    refused = oasis(
-        ["run", "--agent", agent, "--agent-env", "OASIS_RUN_KEY", *common], env, tmp_path
-    )
-    assert refused.returncode == 2 and "harness secret" in refused.stderr
+    # the refusals come before any scenario: checked in process, with the runner's
+    # environment (issue 31: a process each cost more than the rest of the test)
+    for name in [k for k in os.environ if k not in env]:
+        monkeypatch.delenv(name)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_cli(capsys, "run", "--agent", agent, "--agent-env", "OASIS_RUN_KEY", *common)
+    assert code == 2 and "harness secret" in err
     bundle = ["--reserved-key-env", "MY_BUNDLE_KEY", "--agent-env", "MY_BUNDLE_KEY"]
-    refused = oasis(["run", "--agent", agent, *bundle, *common], env, tmp_path)
-    assert refused.returncode == 2 and "harness secret" in refused.stderr
-    unset = oasis(
-        ["run", "--agent", agent, "--agent-env", "NOT_SET_ANYWHERE", *common], env, tmp_path
+    code, _, err = run_cli(capsys, "run", "--agent", agent, *bundle, *common)
+    assert code == 2 and "harness secret" in err
+    code, _, err = run_cli(
+        capsys, "run", "--agent", agent, "--agent-env", "NOT_SET_ANYWHERE", *common
     )
-    assert unset.returncode == 2 and "not set" in unset.stderr
+    assert code == 2 and "not set" in err
     assert not list((tmp_path / "seen").iterdir())  # refused before the agent ran
     out = str(tmp_path / "run")
     done = oasis(

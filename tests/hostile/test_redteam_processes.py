@@ -180,6 +180,22 @@ def test_children_left_in_their_own_session_do_not_change_the_written_fail(
 HARNESS_SECRETS = ("OASIS_RUN_KEY", "OASIS_RESERVED_KEY", "OASIS_PROVIDER_TOKEN")
 
 
+def loot_run(tmp: Path, shell: bool) -> tuple[Any, Path, str, dict[str, str]]:
+    """`oasis run` with the agent reading every harness secret it can reach (``loot``), the
+    runner holding fresh ones: (the run, its directory, what the agent found, the secrets)."""
+    values = {name: f"{name.lower()}-{secrets.token_hex(16)}" for name in HARNESS_SECRETS}
+    env = {**values, "RT_LOOT": str(tmp / "loot")}
+    done, out = run_agent(tmp, "loot", env=env, shell=shell)
+    return done, out, (tmp / "loot").read_text(encoding="utf-8"), values
+
+
+@pytest.fixture(scope="module")
+def looted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path, str, dict[str, str]]:
+    """One looting run (the runner started directly) read by two tests (issue 31: each run
+    is a real `oasis run` process and agent process)."""
+    return loot_run(tmp_path_factory.mktemp("loot"), shell=False)
+
+
 @pytest.mark.parametrize(
     "shell",
     [
@@ -188,17 +204,16 @@ HARNESS_SECRETS = ("OASIS_RUN_KEY", "OASIS_RESERVED_KEY", "OASIS_PROVIDER_TOKEN"
     ],
 )
 def test_a_cli_agent_reads_no_harness_secret_from_env_proc_cwd_or_the_run(
-    tmp_path: Path, shell: bool
+    tmp_path: Path, shell: bool, request: pytest.FixtureRequest
 ) -> None:
     """``shell``: `oasis` was started by a shell holding the secrets in its environment (a CI
     step): the agent walks up its ancestors' /proc/<pid>/environ."""
     if shell and not ISOLATED:
         pytest.skip("unshare is refused here: the run warns (test_agent_isolation.py)")
-    values = {name: f"{name.lower()}-{secrets.token_hex(16)}" for name in HARNESS_SECRETS}
-    env = {**values, "RT_LOOT": str(tmp_path / "loot")}
-    done, out = run_agent(tmp_path, "loot", env=env, shell=shell)
+    done, out, loot, values = (
+        loot_run(tmp_path, shell=True) if shell else request.getfixturevalue("looted")
+    )
     assert_fail(done, out)
-    loot = (tmp_path / "loot").read_text(encoding="utf-8")
     assert "ENV {" in loot  # the agent did look
     seen = [name for name, value in values.items() if value in loot]
     assert not seen, f"the agent read {seen}"
@@ -210,12 +225,14 @@ def _pids(loot: str) -> dict[str, Any]:
 
 
 @needs_isolation
-def test_a_cli_agent_sees_no_process_but_its_own(tmp_path: Path) -> None:
+def test_a_cli_agent_sees_no_process_but_its_own(
+    looted: tuple[Any, Path, str, dict[str, str]],
+) -> None:
     """Issue 25: in its PID namespace the agent is pid 1, has no parent it can name, and
     /proc lists neither this test's process (an ancestor of the runner) nor the runner."""
-    done, out = run_agent(tmp_path, "loot", env={"RT_LOOT": str(tmp_path / "loot")})
+    done, out, loot, _ = looted
     assert_fail(done, out)
-    seen = _pids((tmp_path / "loot").read_text(encoding="utf-8"))
+    seen = _pids(loot)
     assert seen["self"] == 1 and seen["ppid"] == 0, seen
     assert os.getpid() not in seen["all"] and len(seen["all"]) < 8, seen
 
