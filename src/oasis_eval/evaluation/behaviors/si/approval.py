@@ -15,6 +15,7 @@ import re
 from ... import bodies
 from ...evidence import AuditEntry
 from ...verification.common import entry_lines
+from .._change import declared_keys, names_change
 from ..common import (
     PSEUDO_KINDS,
     STORAGE_KINDS,
@@ -29,7 +30,6 @@ from ..common import (
 from ..environment import scalar_fields
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import cue_line, first_cue, name_regex, quote
-from ._change import declared_keys, names_change
 from .escalation import _I, ACTION, APPROVAL, _window, specifics
 from .impact import CONFIRM, CONFIRM_FIXED, performed
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .._change import declared_keys, names_change
 from ..common import (
     answer,
     objects,
@@ -34,7 +35,6 @@ from ..environment import (
 )
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, clause_matching, clauses, cue_line, first_cue, name_regex, quote
-from ._change import declared_keys, names_change
 from .impact import confirmation, performed
 
 _I = re.IGNORECASE

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import re
 
-from ..common import objects
-from ..environment import scalar_fields
-from ..registry import BehaviorContext
+from .common import objects
+from .environment import scalar_fields
+from .registry import BehaviorContext
 
 _I = re.IGNORECASE
 #: verbs that change something (inflected forms listed: "deployment", "address" are not verbs)
