@@ -82,6 +82,11 @@ def pytest_terminal_summary(terminalreporter: object, config: pytest.Config) -> 
         return
     elapsed = time.monotonic() - config.stash[_STARTED]
     load = " ".join(f"{v:.2f}" for v in os.getloadavg())
+    if "heavy" in (config.option.markexpr or "").replace("not heavy", ""):
+        terminalreporter.write_line(  # type: ignore[attr-defined]
+            f"heavy suite: {elapsed:.0f} s wall on {os.cpu_count()} cores, load average {load}"
+        )
+        return
     terminalreporter.write_line(  # type: ignore[attr-defined]
         f"default suite: {elapsed:.0f} s wall on {os.cpu_count()} cores, load average {load} "
         f"(budget: {budget} s on an idle 2-core machine)"
