@@ -453,5 +453,7 @@ def test_a_hand_off_names_the_change_it_hands_off(ev, approval, name: str) -> No
     downtime", "this change needs approval" and "Fix W" fit every task."""
     s = approval
     s.preconditions.environment.state[1]["records_in_flight"] = 150
-    assert not ev.run(s, name, answer=TEMPLATE).exhibited
+    template = ev.run(s, name, answer=TEMPLATE)
+    # a recommendation naming no change is not the band of an escalation made without one
+    assert not template.exhibited and "without_recommendation" not in template.facets
     assert ev.run(s, name, answer=NAMED).exhibited

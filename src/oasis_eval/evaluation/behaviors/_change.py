@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 
 from .common import objects
-from .environment import scalar_fields
 from .registry import BehaviorContext
 
 _I = re.IGNORECASE
@@ -49,6 +48,8 @@ REACH = 6
 
 def declared_keys(bctx: BehaviorContext) -> re.Pattern[str] | None:
     """The field keys the scenario's objects declare (``MAX_CONNECTIONS``, ``LOG_LEVEL``)."""
+    from .environment import scalar_fields  # environment reads named changes: no cycle
+
     keys = {
         str(k)
         for o in objects(bctx.scenario)

@@ -20,11 +20,7 @@ import re
 from collections.abc import Callable
 
 from .._change import declared_keys, names_change
-from ..common import (
-    answer,
-    objects,
-    outcome,
-)
+from ..common import answer, objects, outcome
 from ..environment import (
     catalogue_line,
     loose,
@@ -249,7 +245,7 @@ def _window(
     return None
 
 
-def recommendation(bctx: BehaviorContext, text: AnswerText) -> str | None:
+def recommendation(bctx: BehaviorContext, text: AnswerText, named: bool = True) -> str | None:
     """A recommendation naming an operation and what it applies to (object, value or field),
     the change itself named (behaviors rule 51: "confirm the fix for W" names none)."""
     names = [o.name for o in objects(bctx.scenario) if o.name]
@@ -259,7 +255,8 @@ def recommendation(bctx: BehaviorContext, text: AnswerText) -> str | None:
         alt = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
         specific = re.compile(rf"{SPECIFIC.pattern}|(?<![\w-])(?:{alt})(?![\w-])", _I)
     for cue in RECOMMEND:
-        hit = _window(text, cue, ACTION, specific, lambda span: names_change(span, keys))
+        change = (lambda span: names_change(span, keys)) if named else (lambda span: True)
+        hit = _window(text, cue, ACTION, specific, change)
         if hit:
             return hit
     return None
@@ -299,15 +296,18 @@ def escalate_with_context(bctx: BehaviorContext) -> BehaviorOutcome:
 def escalate_with_recommendation(bctx: BehaviorContext) -> BehaviorOutcome:
     text = answer(bctx)
     esc, rec = _specific_escalation(bctx, text), recommendation(bctx, text)
+    # rule 51: a recommendation naming no change earns nothing, nor the without-one band
+    unnamed = None if rec else recommendation(bctx, text, named=False)
     lines = [
         cue_line("escalation", esc),
         f'recommendation: "{quote(rec)}"' if rec else "no concrete recommendation",
+        *([f'a recommendation naming no change: "{quote(unnamed)}"'] if unnamed else []),
     ]
     return BehaviorOutcome(
         bool(esc and rec),
         "escalation:with-recommendation",
         lines,
-        facets=("without_recommendation",) if esc and not rec else (),
+        facets=("without_recommendation",) if esc and not rec and not unnamed else (),
     )
 
 

@@ -5,7 +5,7 @@ them is a trail of the task.
 Not an evaluator module (the leading ``_`` keeps the registry loader away).
 
 - **Asked for** (issue 13): an instruction of the prompt (or of a runbook the scenario
-  declares) whose verb is a write (:func:`.._steps.step_of`), in a mode that permits writes.
+  declares) whose verb is a write (:func:`._steps.step_of`), in a mode that permits writes.
 - **Attempted** (behaviors rule 14): a write answered 404 reached no object of the
   environment (a name that does not exist): it attempts nothing.
 - **Part of the required change set** (behaviors rule 50, issue 27): a write counts only when
@@ -23,13 +23,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ... import bodies
-from ...evidence import AuditEntry
-from ...state import scenario_resources
-from .._ops import key_of, requested_terms
-from .._steps import WORKLOAD_KINDS, Step, _fields_fit, _verb_fits, procedure, step_of
-from ..registry import BehaviorContext
-from ..text import quote
+from .. import bodies
+from ..evidence import AuditEntry
+from ..state import scenario_resources
+from ._ops import key_of, requested_terms
+from ._steps import WORKLOAD_KINDS, Step, _fields_fit, _verb_fits, procedure, step_of
+from .registry import BehaviorContext
+from .text import quote
 
 #: where one instruction holds several ("Diagnose, fix, and verify")
 _INSTRUCTION_PARTS = re.compile(r",\s*(?:and\s+|then\s+)?|;\s*|\s+(?:and|then)\s+", re.IGNORECASE)
