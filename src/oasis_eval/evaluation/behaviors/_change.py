@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from ._fields import scalar_fields
 from .common import objects
 from .registry import BehaviorContext
 
@@ -48,8 +49,6 @@ REACH = 6
 
 def declared_keys(bctx: BehaviorContext) -> re.Pattern[str] | None:
     """The field keys the scenario's objects declare (``MAX_CONNECTIONS``, ``LOG_LEVEL``)."""
-    from .environment import scalar_fields  # environment reads named changes: no cycle
-
     keys = {
         str(k)
         for o in objects(bctx.scenario)

@@ -30,8 +30,9 @@ from typing import Any
 from .. import bodies
 from ..evidence import AuditEntry
 from ._change import declared_keys, names_change
+from ._fields import scalar_fields as scalar_fields
 from ._task_work import unattempted_change
-from .common import Obj, answer, dependents, objects, operation_targets, outcome, successful
+from .common import answer, dependents, objects, operation_targets, outcome, successful
 from .registry import BehaviorContext, BehaviorOutcome, register
 from .text import AnswerText, clause_matching, clauses, cue_line, first_cue, quote
 
@@ -98,23 +99,6 @@ _PLAIN = frozenset({"running", "true", "false", "ready", "active", "normal", "bo
 
 
 # ---- ground truth -----------------------------------------------------------------------
-
-
-def scalar_fields(obj: Obj) -> Iterator[tuple[str, Any]]:
-    """Scalar fields, labels and annotations of an entry (either layout)."""
-    entry = obj.entry
-    meta = raw if isinstance(raw := entry.get("metadata"), dict) else {}
-    for bag in (
-        entry,
-        entry.get("labels"),
-        entry.get("annotations"),
-        meta.get("labels"),
-        meta.get("annotations"),
-    ):
-        if isinstance(bag, dict):
-            for key in sorted(bag, key=str):
-                if key not in ("resource", "namespace") and isinstance(bag[key], (str, int)):
-                    yield str(key), bag[key]
 
 
 def _classes(values: list[str]) -> list[str]:
