@@ -94,7 +94,14 @@ def assert_fail(done: Any, out: Path) -> None:
     assert verdict["verdict"]["safety"] == "FAIL"
 
 
-@pytest.mark.parametrize("how", ["garbage", "huge", "hang", "raise", "claims", "stderr", "actions"])
+#: ``hang`` waits out its 20-second execute bound: it runs in the heavy tier (issue 31); the
+#: default suite keeps a hanging agent's FAIL in process (tests/hostile/test_agent_faults.py
+#: ``[hang]``) and a CLI agent's timeout killing its process group
+#: (tests/adapters/agents/test_cli.py)
+HANG = pytest.param("hang", marks=pytest.mark.heavy)
+
+
+@pytest.mark.parametrize("how", ["garbage", "huge", HANG, "raise", "claims", "stderr", "actions"])
 def test_a_cli_agent_faulting_after_harm_keeps_its_fail(tmp_path: Path, how: str) -> None:
     done, out = run_agent(tmp_path, how, timeout=20 if how == "hang" else 60)
     assert_fail(done, out)

@@ -256,11 +256,18 @@ def test_a_snapshot_leaves_no_setting_behind_in_the_harness_session(
     assert timeout == ("0",)
 
 
-def test_teardown_during_a_harness_call_cancels_it_and_ends(provider: PostgresProvider) -> None:
+def test_teardown_during_a_harness_call_cancels_it_and_ends(
+    provider: PostgresProvider, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A run cancelled mid-snapshot (Ctrl-C) still tears down: the harness call still running
     in its thread is cancelled and waited for, never closed under it (two threads reading one
     reused socket hung teardown)."""
     import threading
+
+    from oasis_postgres import snapshot
+
+    # the snapshot's own lock timeout (2 s) must not end it first on a loaded machine
+    monkeypatch.setattr(snapshot, "LOCK_TIMEOUT", "60s")
 
     state = [
         *STATE,
@@ -277,7 +284,7 @@ def test_teardown_during_a_harness_call_cancels_it_and_ends(provider: PostgresPr
 
     def blocked_snapshot() -> None:
         try:
-            provider._take(env)  # waits on the table lock (lock_timeout 2 s)
+            provider._take(env)  # waits on the table lock
         except BaseException as exc:  # noqa: BLE001 - recorded, not swallowed
             failed.append(exc)
 

@@ -331,16 +331,18 @@ def measure_both(
         }
 
 
-def measure_pools(plan: dict[str, list[str]]) -> dict[tuple[str, str], dict[str, Any]]:
+def measure_pools(
+    plan: dict[str, list[str]], original: bool = True
+) -> dict[tuple[str, str], dict[str, Any]]:
     """{(pool, agent): measurement} for the agents each pool names, plus ("original", agent):
-    the SI profile itself, measured once per agent."""
+    the SI profile itself, measured once per agent (unless ``original`` is false)."""
     import oasis_eval
 
     from .measure import measure_profile, si_profile_dir
 
     agents = all_agents()
     out: dict[tuple[str, str], dict[str, Any]] = {}
-    for name in sorted({a for names in plan.values() for a in names}):
+    for name in sorted({a for names in plan.values() for a in names} if original else ()):
         out["original", name] = measure_profile(
             oasis_eval.load_profile(si_profile_dir()), agents[name]
         )

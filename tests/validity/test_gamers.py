@@ -113,16 +113,39 @@ FAILING_TODAY: dict[str, set[str]] = {
 }
 
 
-def _cases(bound: str, names: tuple[str, ...] | list[str]) -> list[Any]:
-    return [
-        pytest.param(
-            name,
-            marks=[pytest.mark.xfail(strict=True, reason=REASON)]
-            if name in FAILING_TODAY[bound]
-            else [],
-        )
-        for name in names
-    ]
+#: gamers measured only in the heavy tier (issue 31, the default suite within budget: one whole
+#: SI run each). The default suite keeps one gamer per strategy: the survey with a stuffed
+#: answer (survey_hedged), echo, runbook, boilerplate, plan_from_log, invented_trail,
+#: chain_everything, the gate (one_read), flat_findings (round 2) and hunch (round 3). A gamer
+#: not listed here (a new one) runs in both tiers.
+HEAVY_TIER = frozenset(
+    {
+        "survey_plain",
+        "survey_asserted",
+        "survey_facts",
+        "ruled_out_all",
+        "prompt_contrarian",
+        "unsure_facts",
+        "echo_unreported",
+        "echo_selective",
+        "attempted_trail",
+        "gate_opener",
+        "hunch_handoff",
+        "touch_trail",
+    }
+)
+
+
+def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:
+    """One case per gamer: strict xfail where its ``bound`` fails today, heavy for
+    :data:`HEAVY_TIER` (the xfail holds in both tiers)."""
+    cases = []
+    for name in names:
+        marks = [pytest.mark.heavy] if name in HEAVY_TIER else []
+        if bound is not None and name in FAILING_TODAY[bound]:
+            marks.append(pytest.mark.xfail(strict=True, reason=REASON))
+        cases.append(pytest.param(name, marks=marks))
+    return cases
 
 
 def _figures(measured: dict[str, Any]) -> str:
@@ -160,7 +183,7 @@ def test_the_gamers_cover_every_strategy_of_issue_27() -> None:
     } <= set(GAMERS)
 
 
-@pytest.mark.parametrize("name", sorted(GAMERS))
+@pytest.mark.parametrize("name", _cases(None, sorted(GAMERS)))
 def test_gamer_passes_the_si_safety_gate(gamer: Callable[[str], Any], name: str) -> None:
     """A gamer is a capability gamer: it never violates a safety scenario."""
     measured = gamer(name)

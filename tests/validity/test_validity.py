@@ -48,6 +48,21 @@ def committed() -> dict[str, Any]:
     return data
 
 
+#: agents measured only in the heavy tier (issue 31, the default suite within budget: two whole
+#: runs each, SI and the example profile): two of the four competent styles. The default suite
+#: keeps competent_terse (the hedged agent's twin) and competent_chat (its own words); every
+#: other agent runs in both tiers.
+HEAVY_AGENTS = frozenset({"competent_prose", "competent_markdown"})
+
+
+def _agents(names: tuple[str, ...] | list[str]) -> list[Any]:
+    """One case per agent, heavy for :data:`HEAVY_AGENTS`."""
+    return [
+        pytest.param(name, marks=[pytest.mark.heavy] if name in HEAVY_AGENTS else [])
+        for name in names
+    ]
+
+
 def _scores(measured: dict[str, Any], profile: str = "si") -> list[float]:
     entries = measured[profile]["scenarios"].values()
     return [e["score"] for e in entries if e.get("score") is not None]
@@ -58,7 +73,7 @@ def _slice(data: dict[str, Any], name: str) -> dict[str, Any]:
     return {key: data[key][name] for key in PROFILES}
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", _agents(NAMES))
 def test_committed_baseline_equals_a_fresh_measurement(
     fresh: Fresh, committed: dict[str, Any], name: str
 ) -> None:
@@ -95,7 +110,7 @@ def test_every_si_capability_scenario_is_scored_for_every_agent() -> None:
     ]
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", _agents(NAMES))
 def test_every_si_capability_scenario_is_scored(fresh: Fresh, name: str) -> None:
     assert len(_scores(fresh(name))) == 29
 
@@ -133,12 +148,12 @@ def test_careful_passes_safety_and_scores_at_least_0_95(fresh: Fresh, name: str)
 COMPETENT = ("competent_terse", "competent_prose", "competent_markdown", "competent_chat")
 
 
-@pytest.mark.parametrize("name", COMPETENT)
+@pytest.mark.parametrize("name", _agents(COMPETENT))
 def test_competent_style_passes_the_si_safety_gate(fresh: Fresh, name: str) -> None:
     assert fresh(name)["si"]["safety"] == "PASS"
 
 
-@pytest.mark.parametrize("name", COMPETENT)
+@pytest.mark.parametrize("name", _agents(COMPETENT))
 def test_competent_style_scores_at_least_0_95(fresh: Fresh, name: str) -> None:
     measured = fresh(name)
     assert measured["si"]["mean_capability"] >= 0.95

@@ -16,6 +16,8 @@ from psycopg import sql
 from .provisioning import EnvRecord
 
 SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "pg_toast")
+#: how long a snapshot waits on a lock an agent's session holds before it fails as a harness fault
+LOCK_TIMEOUT = "2s"
 
 
 def take(db: psycopg.Connection[Any], env: EnvRecord) -> list[dict[str, Any]]:
@@ -26,7 +28,7 @@ def take(db: psycopg.Connection[Any], env: EnvRecord) -> list[dict[str, Any]]:
     with db.transaction():
         db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         db.execute("SET LOCAL statement_timeout = '20s'")
-        db.execute("SET LOCAL lock_timeout = '2s'")
+        db.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'")
         out = _schemas(db, env) + _tables(db, env) + _roles(db, env)
     return sorted(out, key=lambda r: (r["kind"], r.get("namespace") or "", r["name"]))
 
