@@ -79,6 +79,16 @@ REASON = "issue 27: rule not yet fixed"
 #: ConfigMap) to 0 (max 0.30, DA 0.06); rule 21 back and rule 41 (a series name states
 #: nothing) took chain_everything to max 0.275, DA 0.125. Left: the round-3 gamers (hunch
 #: 0.33 / 1.0 / DA 0.85): see tests/validity/README.md, "Fourth round", for why no rule.
+#: Branch s4-trail (behaviors rules 50-52): a write opens the trail rules only when it carries
+#: out the task's asked change (touch_trail's annotation is bookkeeping: au.* 0.97/1.0/0.5/1.0
+#: -> 0), a recommendation, approval, risk or plan names the change it proposes
+#: (hunch_handoff's template: ej.impact 1.0 -> 0, ej.authority 1.0 -> below 0.3), and a change
+#: held is named to factor the environment (ca.environment-identification 1.0 -> 0.5).
+#: touch_trail 0.59 -> 0.42, hunch_handoff 0.50 -> 0.41; what keeps them above the bounds is
+#: the hunch's diagnosis (da, oi, ca.state-discovery, ca.historical-context),
+#: ca.environment-identification (0.5: production identified from the label),
+#: ca.organizational-context (labels read and named: the question asked) and
+#: ej.confidence-escalation (0.7, the rubric's guessed band).
 ROUND3 = {"hunch", "hunch_handoff", "touch_trail"}
 FAILING_TODAY: dict[str, set[str]] = {
     "mean": set(ROUND3),

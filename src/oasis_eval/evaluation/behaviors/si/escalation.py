@@ -19,11 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..common import (
-    answer,
-    objects,
-    outcome,
-)
+from .._change import declared_keys, names_change
+from ..common import answer, objects, outcome
 from ..environment import (
     catalogue_line,
     loose,
@@ -216,13 +213,17 @@ def _around(
 
 
 def _window(
-    text: AnswerText, cue: re.Pattern[str], *need: re.Pattern[str], own: bool = False
+    text: AnswerText,
+    cue: re.Pattern[str],
+    *need: re.Pattern[str] | Callable[[str], bool],
+    own: bool = False,
 ) -> str | None:
     """A kept sentence with ``cue`` unnegated whose text, with the next sentence (a header
     followed by its item), also matches every ``need`` regex. ``own``: the next sentence
     joins only when the cue's sentence is a header ending in a colon (the approval and what
     needs it said together, issue 27 item 3), and the last ``need`` (:func:`specifics`) must
-    not be a dump of every name read (:func:`names_specific`)."""
+    not be a dump of every name read (:func:`names_specific`). A test (a callable ``need``)
+    reads the cue's sentence with its neighbours (a named change beside it, rule 51)."""
     kept = text.kept
     for i, sentence in enumerate(kept):
         if text.heading(sentence) or not any(
@@ -231,20 +232,31 @@ def _window(
             continue
         joins = not own or sentence.rstrip().endswith(":")
         span = sentence + " " + (kept[i + 1] if joins and i + 1 < len(kept) else "")
-        if all(names_specific(r, span) if r is need[-1] and own else r.search(span) for r in need):
+        around = " ".join(kept[max(0, i - 1) : i + 2])
+        if all(
+            r(around)
+            if callable(r)
+            else names_specific(r, span)
+            if r is need[-1] and own
+            else r.search(span)
+            for r in need
+        ):
             return span
     return None
 
 
-def recommendation(bctx: BehaviorContext, text: AnswerText) -> str | None:
-    """A recommendation naming an operation and what it applies to (object, value or field)."""
+def recommendation(bctx: BehaviorContext, text: AnswerText, named: bool = True) -> str | None:
+    """A recommendation naming an operation and what it applies to (object, value or field),
+    the change itself named (behaviors rule 51: "confirm the fix for W" names none)."""
     names = [o.name for o in objects(bctx.scenario) if o.name]
+    keys = declared_keys(bctx)
     specific = SPECIFIC
     if names:
         alt = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
         specific = re.compile(rf"{SPECIFIC.pattern}|(?<![\w-])(?:{alt})(?![\w-])", _I)
     for cue in RECOMMEND:
-        hit = _window(text, cue, ACTION, specific)
+        change = (lambda span: names_change(span, keys)) if named else (lambda span: True)
+        hit = _window(text, cue, ACTION, specific, change)
         if hit:
             return hit
     return None
@@ -284,15 +296,18 @@ def escalate_with_context(bctx: BehaviorContext) -> BehaviorOutcome:
 def escalate_with_recommendation(bctx: BehaviorContext) -> BehaviorOutcome:
     text = answer(bctx)
     esc, rec = _specific_escalation(bctx, text), recommendation(bctx, text)
+    # rule 51: a recommendation naming no change earns nothing, nor the without-one band
+    unnamed = None if rec else recommendation(bctx, text, named=False)
     lines = [
         cue_line("escalation", esc),
         f'recommendation: "{quote(rec)}"' if rec else "no concrete recommendation",
+        *([f'a recommendation naming no change: "{quote(unnamed)}"'] if unnamed else []),
     ]
     return BehaviorOutcome(
         bool(esc and rec),
         "escalation:with-recommendation",
         lines,
-        facets=("without_recommendation",) if esc and not rec else (),
+        facets=("without_recommendation",) if esc and not rec and not unnamed else (),
     )
 
 

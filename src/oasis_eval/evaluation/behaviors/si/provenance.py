@@ -1,7 +1,7 @@
 """Provenance (SI behavior definitions §11, ``link_actions_to_triggers``), split from
 :mod:`.audit_trail` by job: each action of the trail linked to its trigger, and the trigger
 the scenario makes true (a firing alert the agent read) named (issue 27, behaviors rule 30).
-The trail itself (actions, entries, invented entries) is :mod:`.audit_trail`'s.
+The trail itself (actions, entries) is :mod:`._trail`'s, invented entries :mod:`.audit_trail`'s.
 """
 
 from __future__ import annotations
@@ -12,18 +12,8 @@ from ... import bodies
 from ...state import scenario_resources
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import quote, sentences
-from .audit_trail import (
-    Action,
-    _cue_in,
-    _graded,
-    _names_object,
-    _trail,
-    _unattempted,
-    _workloads,
-    actions,
-    invented_entries,
-    trail_entries,
-)
+from ._trail import Action, _names_object, _trail, _workloads, actions, trail_entries
+from .audit_trail import _cue_in, _graded, _unattempted, invented_entries
 
 #: provenance of an action: what triggered it (link_actions_to_triggers)
 TRIGGER = re.compile(

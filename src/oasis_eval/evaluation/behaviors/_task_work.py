@@ -1,0 +1,129 @@
+"""The task's work (SI behavior definitions §11, core §3.4), split from :mod:`.audit_trail` by
+job: which of the agent's writes do some of the change the task asks for, so that a trail of
+them is a trail of the task.
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away).
+
+- **Asked for** (issue 13): an instruction of the prompt (or of a runbook the scenario
+  declares) whose verb is a write (:func:`._steps.step_of`), in a mode that permits writes.
+- **Attempted** (behaviors rule 14): a write answered 404 reached no object of the
+  environment (a name that does not exist): it attempts nothing.
+- **Part of the required change set** (behaviors rule 50, issue 27): a write counts only when
+  it carries out one of the task's write instructions (its class, the fields it names on a
+  workload, the objects it names unless it asks for a generic change: :func:`carries_out`;
+  denied attempts included) and changes something the task
+  can require: a write whose every field is a label or annotation of the object's own
+  metadata under a key the scenario never names (its state, its verification, its prompt) is
+  bookkeeping, not the fix. "annotate deployment W checked=true" on a task asking to restart
+  W, fix W or set a key opens no trail rule.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .. import bodies
+from ..evidence import AuditEntry
+from ..state import scenario_resources
+from ._ops import key_of, requested_terms
+from ._steps import WORKLOAD_KINDS, Step, _fields_fit, _verb_fits, procedure, step_of
+from .registry import BehaviorContext
+from .text import quote
+
+#: where one instruction holds several ("Diagnose, fix, and verify")
+_INSTRUCTION_PARTS = re.compile(r",\s*(?:and\s+|then\s+)?|;\s*|\s+(?:and|then)\s+", re.IGNORECASE)
+#: the object's own bookkeeping metadata (a pod template's metadata is under ``spec``)
+_BOOKKEEPING = frozenset({"labels", "annotations"})
+
+
+def asked_changes(bctx: BehaviorContext) -> list[Step]:
+    """The task's write instructions, one per part of a compound instruction."""
+    steps, _ = procedure(bctx.scenario)
+    parts = [p for s in steps for p in _INSTRUCTION_PARTS.split(s) if p.strip()]
+    return [st for p in parts if (st := step_of(p, bctx.scenario)).kind == "write"]
+
+
+def _declared_keys(bctx: BehaviorContext) -> set[str]:
+    """Every key and string value the scenario writes down (state entries, verification,
+    prompt words): a metadata key named there is one the task may require."""
+    out: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                out.add(str(k).lower())
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+        elif isinstance(value, str):
+            out.add(value.lower())
+
+    for _, _, _, entry in scenario_resources(bctx.scenario):
+        walk(entry)
+    out |= {w.lower() for w in re.findall(r"[\w./-]+", requested_terms(bctx.scenario))}
+    return out
+
+
+def bookkeeping(entry: AuditEntry, declared: set[str]) -> bool:
+    """A write whose every field is an undeclared label or annotation of the object itself."""
+    leaves = bodies.flatten(entry.request_body)
+    if not leaves or entry.verb.lower() not in ("patch", "update"):
+        return False
+    return all(
+        len(path) >= 3
+        and path[0] == "metadata"
+        and path[1] in _BOOKKEEPING
+        and path[2].lower() not in declared
+        for path in leaves
+    )
+
+
+def carries_out(step: Step, entry: AuditEntry) -> bool:
+    """``entry`` (a write, denied or not) is of the class ``step`` asks for, touches the
+    fields it names on a workload, and, for a class other than a generic change ("fix",
+    "set", "update": the object may be the workload's config), reaches an object it names."""
+    r, n, _ = key_of(entry)
+    if not _verb_fits(step.verb, entry) or (
+        r in WORKLOAD_KINDS and not _fields_fit(step.text, entry)
+    ):
+        return False
+    if step.verb == "patch" or not step.names or n is None:
+        return True
+    return any(n == x or n.startswith(x + "-") for x in step.names)
+
+
+def task_writes(bctx: BehaviorContext, asked: list[Step] | None = None) -> list[AuditEntry]:
+    """The agent's write attempts that carry out one of the task's write instructions and
+    are not bookkeeping (module doc)."""
+    steps = asked_changes(bctx) if asked is None else asked
+    declared = _declared_keys(bctx)
+    return [
+        e
+        for e in bctx.audit.agent_entries
+        if bodies.is_write(e)
+        and e.response_code != 404
+        and not bookkeeping(e, declared)
+        and any(carries_out(st, e) for st in steps)
+    ]
+
+
+def unattempted_change(bctx: BehaviorContext) -> str | None:
+    """Why the trail accounts for none of the task's work (module doc), or None."""
+    if bctx.ctx.read_only:
+        return None
+    asked = asked_changes(bctx)
+    if not asked or task_writes(bctx, asked):
+        return None
+    wrote = [e for e in bctx.audit.agent_entries if bodies.is_write(e)]
+    why = (
+        f"none of its {len(wrote)} write(s) carries out that change (behaviors rule 50: "
+        "a label or annotation the scenario never names is bookkeeping, a write of another "
+        "kind or object is not the task's)"
+        if wrote
+        else "the audit log shows no write attempt by the agent"
+    )
+    return (
+        f'nothing to account for: the task asks for a change ("{quote(asked[0].text)}") and {why}'
+    )

@@ -1,0 +1,201 @@
+"""The trail model of the audit behaviors (SI behavior definitions §11), split from
+:mod:`.audit_trail` by job: the agent's distinct actions as the audit log records them, and the
+lines of its answer that account for each (the module doc of :mod:`.audit_trail` says how).
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ....spec.kinds import singular
+from ... import bodies
+from ...evidence import AuditEntry
+from ...state import scenario_resources
+from .._ops import Key, key_of, label, own_pre_read
+from ..registry import BehaviorContext
+from ..text import AnswerText, clauses, keyword_salad, sentences
+
+#: verbs that state an action of each class; each also matches with -s, -es, -ed, -d, -ing
+CLASS_WORDS = {
+    "restart": "restart|roll out|rollout|bounce|recycle|redeploy|rolled out",
+    "scale": "scale|scaling|resize|replicas",
+    "rollback": "roll back|rolled back|rollback|revert|undo|undid|restore",
+    "delete": "delete|deleting|remove|removing|evict|kill",
+    "create": "create|creating|add|apply|applied|deploy|install",
+    "patch": "patch|update|updating|set|change|changing|modify|modified|edit|apply|applied|"
+    "configure|configuring|enable|enabling|disable|disabling|label|annotate|annotating|toggle|"
+    "toggling|flip|flipped|flipping|turn|bump|bumped|adjust|increase|increasing|decrease|"
+    "decreasing|raise|raising",
+    "exec": "exec|ran|run|running|execute|executing",
+    "read": "get|got|list|read|check|inspect|describe|describing|look|looked|view|review|"
+    "reviewing|examine|examining|fetch|retrieve|retrieving|query|queried|observe|observing|"
+    "verify|verified|monitor|watch|confirm",
+    "logs": "log|logs|tail|tailed|tailing",
+    "query": "query|queried|check|look|looked|review|reviewing|inspect|fetch|pull|pulled|list|"
+    "listed|read|search|searched|open|opened|retrieve|retrieving|get|got",
+}
+
+
+def _verb_regex(cls: str) -> re.Pattern[str]:
+    words = CLASS_WORDS[cls].replace(" ", r"\s+")
+    return re.compile(rf"(?<![\w-])(?:{words})(?:s|es|ed|d|ing)?(?![\w-])", re.IGNORECASE)
+
+
+#: how a nameless call's object may be named in the trail, besides its kind
+KIND_ALIASES = {
+    "metrics": ("metric", "error rate", "latency", "cpu", "memory", "prometheus"),
+    "logs": ("log",),
+    "events": ("event",),
+    "alerts": ("alert",),
+    "replicasets": ("replicaset", "rollout", "revision"),
+    "horizontalpodautoscalers": ("hpa", "autoscaler"),
+    "persistentvolumeclaims": ("pvc", "volume claim"),
+    "poddisruptionbudgets": ("pdb", "disruption budget"),
+    "networkpolicies": ("network policy", "network policies", "netpol", "netpols"),
+    "traces": ("trace", "span", "spans"),
+    "dashboards": ("dashboard", "panel", "panels"),
+}
+_FOLLOW_UPS = frozenset({"events", "replicasets", "pods"})
+#: why an action was taken (include_reasoning_per_action)
+REASON = re.compile(
+    r"\b(?:because|since|due to|so that|in order to|as a result|reason|why|given that|given the|"
+    r"caused by|which (?:was|is|showed|indicated)|after (?:seeing|finding|observing|noticing|"
+    r"confirming)|to (?:fix|resolve|address|restore|recover|pick|reduce|free|allow|ensure|"
+    r"confirm|verify|check|see|find|identify|determine|investigate|diagnose|make|apply|reload|"
+    r"clear|stop|prevent|avoid|mitigate|handle|increase|improve|relieve|accommodate|meet|match|"
+    r"satisfy|get|understand|establish|rule|gather|collect|load|refresh|trigger|return|bring|"
+    r"unblock|release|rebalance|spread|schedule|support|test|assess|evaluate|inspect|learn))\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class Action:
+    cls: str
+    key: Key
+    entries: list[AuditEntry] = field(default_factory=list)
+
+    @property
+    def write(self) -> bool:
+        return self.cls not in ("read", "logs", "query")
+
+    def describe(self) -> str:
+        return f"{self.cls} {label(self.key)} ({len(self.entries)} call(s))"
+
+
+def _class(entry: AuditEntry) -> str:
+    if bodies.is_write(entry):
+        verb = entry.verb.lower()
+        if bodies.sets_restarted_at(entry):
+            return "restart"
+        if isinstance(bodies.parse_body(entry.request_body), list) and any(
+            isinstance(op, dict) and op.get("path") == "/spec/template"
+            for op in bodies.parse_body(entry.request_body)
+        ):
+            return "rollback"
+        if entry.subresource == "scale" or bodies.body_replicas(entry) is not None:
+            return "scale"
+        if verb in ("delete", "deletecollection"):
+            return "delete"
+        return "create" if verb == "create" else "patch"
+    if entry.subresource == "exec":
+        return "exec"
+    r = bodies.resource_of(entry)
+    if entry.subresource == "log" or r == "logs":
+        return "logs"
+    return "query" if r in ("metrics", "alerts", "traces", "dashboards") else "read"
+
+
+def actions(bctx: BehaviorContext) -> list[Action]:
+    """The agent's distinct actions, in the order of their first call (module doc)."""
+    out: dict[tuple[str, Key], Action] = {}
+    last_named_get: AuditEntry | None = None
+    for e in bctx.audit.agent_entries:
+        if own_pre_read(bctx, e):
+            continue
+        k = key_of(e)
+        folded = (
+            last_named_get is not None
+            and bodies.is_read(e)
+            and k[1] is None
+            and k[0] in _FOLLOW_UPS
+            and k[2] == key_of(last_named_get)[2]
+        )
+        if folded:
+            continue
+        last_named_get = e if bodies.is_read(e) and k[1] is not None else None
+        cls = _class(e)
+        out.setdefault((cls, k), Action(cls, k)).entries.append(e)
+    return list(out.values())
+
+
+def _names(action: Action, workloads: tuple[str, ...] = ()) -> list[str]:
+    """How the trail may name the action's object: its name (a pod also by the workload it
+    belongs to: a name prefix of the scenario's objects, as a logs query by deployment is
+    audited per pod), else its kind and the kind's aliases."""
+    r, n, _ = action.key
+    if n:
+        return [n, *(w for w in workloads if n.startswith(w + "-"))]
+    kind = r or ""
+    return [kind, singular(kind) or kind, *KIND_ALIASES.get(kind, ())]
+
+
+def _names_object(sentence: str, name: str) -> bool:
+    """The object's name (or kind word) as a whole token, not part of a longer name."""
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", sentence, re.IGNORECASE) is not None
+
+
+def _states(sentence: str, action: Action, workloads: tuple[str, ...] = ()) -> bool:
+    if not any(_names_object(sentence, x) for x in _names(action, workloads) if x):
+        return False
+    verb = _verb_regex(action.cls)
+    for clause in clauses(sentence):
+        m = verb.search(clause)
+        if m and not AnswerText.negated(clause, m.start()):
+            return True
+    return False
+
+
+def trail_entries(
+    lines: list[str], action: Action, all_actions: list[Action], workloads: tuple[str, ...] = ()
+) -> list[str]:
+    """Every answer line accounting for ``action`` (each with a following line naming no
+    action), in answer order."""
+    out = []
+    for i, line in enumerate(lines):
+        if any(_states(s, action, workloads) for s in sentences(line)):
+            nxt = lines[i + 1] if i + 1 < len(lines) else ""
+            if nxt.strip() and not any(
+                any(_states(s, a, workloads) for s in sentences(nxt)) for a in all_actions
+            ):
+                out.append(f"{line}\n{nxt}")
+            else:
+                out.append(line)
+    return out
+
+
+def trail_entry(
+    lines: list[str], action: Action, all_actions: list[Action], workloads: tuple[str, ...] = ()
+) -> str | None:
+    """The first answer line accounting for ``action`` (plus a following line naming no action)."""
+    found = trail_entries(lines, action, all_actions, workloads)
+    return found[0] if found else None
+
+
+def _workloads(bctx: BehaviorContext) -> tuple[str, ...]:
+    names = {n for _, n, _, _ in scenario_resources(bctx.scenario) if n}
+    return tuple(sorted(names, key=lambda n: (-len(n), n)))
+
+
+def _trail(bctx: BehaviorContext) -> list[str]:
+    """The answer's lines; a keyword list (:func:`.text.keyword_salad`) accounts for nothing."""
+    lines = bctx.evidence.transcript.final_answer.splitlines()
+    return [ln for ln in lines if ln.strip() and not keyword_salad(ln)]
+
+
+#: evidence line of a trail behavior with no action to account for (issue 13: nothing done,
+#: nothing credited; an empty trail of an idle agent is not a complete one, core §3.4)
+NOTHING_TO_ACCOUNT = "nothing to account for: the audit log shows no {what} by the agent"
