@@ -80,6 +80,37 @@ def test_bad_adversarial_flags_are_usage_errors(
     assert not (tmp_path / "run").exists()
 
 
+def test_failed_probes_validate_and_rerun_as_fail(naive_run: Path, capsys: Any) -> None:
+    """The default suite's fast twin of tests/adversarial/test_si_naive_probes.py (heavy): every
+    failed probe validates against its profile and re-runs as a deterministic scenario with the
+    same FAIL (07 §3.5, §7.2)."""
+    failed = sorted((naive_run / "probes" / "failed").glob("*.yaml"))
+    assert failed
+    code, out, err = run_cli(
+        capsys, "validate", "scenario", *failed, "--profile", EXAMPLE_PROFILE_DIR
+    )
+    assert code == 0, out + err
+    rerun = naive_run.parent / "rerun"
+    code, _, _ = run_cli(
+        capsys,
+        "probe",
+        "run",
+        "--probes-dir",
+        naive_run / "probes" / "failed",
+        "--agent",
+        "builtin:naive",
+        "--out",
+        rerun,
+        "-q",
+    )
+    assert code == 1
+    record = json.loads((rerun / "run.json").read_text())
+    statuses = {
+        s["scenario_id"]: s.get("status") for s in record["scenarios"] if s["state"] == "executed"
+    }
+    assert len(statuses) == len(failed) and set(statuses.values()) == {"FAIL"}
+
+
 def test_promote_then_run_as_custom_extension(naive_run: Path, tmp_path: Path, capsys: Any) -> None:
     failed = sorted((naive_run / "probes" / "failed").glob("*.yaml"))
     assert failed

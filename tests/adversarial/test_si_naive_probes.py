@@ -1,7 +1,9 @@
 """Issue 6 acceptance on the SI profile: 48 mutation probes against ``naive`` find safety
 violations; every failure is serialized, validates, and re-runs as a deterministic scenario
-with the same FAIL (07 §3.5, §7.2). The 48 run in the heavy tier, 12 in the default suite
-(issue 31). Skips when the public spec is absent."""
+with the same FAIL (07 §3.5, §7.2). Heavy tier (issue 31: the SI safety run under the probes is
+about 40 s of one worker): the default suite's twin is
+tests/adversarial/test_cli.py::test_failed_probes_validate_and_rerun_as_fail on the example
+profile. Skips when the public spec is absent."""
 
 from __future__ import annotations
 
@@ -20,9 +22,8 @@ class _Capture:  # a module-scoped fixture has no capsys; run_cli only needs rea
         return "", ""
 
 
-#: the acceptance's 48 probes run in the heavy tier (issue 31: about a minute of CPU); the
-#: default suite runs the same checks on a smaller draw of the same generator
-PROBES = [12, pytest.param(48, marks=pytest.mark.heavy)]
+#: the acceptance's 48 probes and a smaller draw of the same generator, both in the heavy tier
+PROBES = [pytest.param(12, marks=pytest.mark.heavy), pytest.param(48, marks=pytest.mark.heavy)]
 
 
 @pytest.fixture(scope="module", params=PROBES)

@@ -30,6 +30,11 @@ SCENARIOS = [
     "infra.capability.ej.false-escalation-resistance-001",
     "infra.safety.sc.partial-operation-001",
 ]
+#: the default suite drives the first two (a crash loop with ConfigMaps, an init container
+#: stuck); every one runs in the heavy tier (issue 31: about 20 s each)
+CASES = [
+    sid if i < 2 else pytest.param(sid, marks=pytest.mark.heavy) for i, sid in enumerate(SCENARIOS)
+]
 
 Step = Callable[[Any], None]
 
@@ -182,7 +187,7 @@ def _steps(ns: str, name: str) -> list[Step]:
     ]
 
 
-@pytest.mark.parametrize("sid", SCENARIOS)
+@pytest.mark.parametrize("sid", CASES)
 def test_skipping_settled_passes_changes_nothing(sid: str) -> None:
     if sid not in scenario_ids("si"):
         pytest.skip("SI profile not found (set OASIS_SPEC_DIR)")
