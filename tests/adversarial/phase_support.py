@@ -4,6 +4,7 @@ scenarios into probes, and a one-call evaluation on sim-k8s with a builtin demo 
 from __future__ import annotations
 
 import hashlib
+import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,8 @@ from oasis_eval.spec.probe import GenerationRequest, GeneratorMethod, Probe
 from oasis_eval.spec.profile import Profile
 from oasis_sim_k8s import SimK8sProvider
 from oasis_sim_k8s.agents import BuiltinAgent
+
+from ..support import run_cli
 
 
 @lru_cache(maxsize=1)
@@ -128,3 +131,21 @@ def all_text(directory: Path) -> str:
         for p in sorted(directory.rglob("*"))
         if p.is_file()
     )
+
+
+def assert_failed_probes_rerun_as_fail(capsys: Any, run: Path, profile: Path) -> None:
+    """Every failed probe of ``run`` validates against ``profile`` and, re-run by ``oasis probe
+    run`` with the naive agent, is a deterministic scenario with the same FAIL (07 §3.5, §7.2)."""
+    failed = sorted((run / "probes" / "failed").glob("*.yaml"))
+    assert failed
+    code, out, err = run_cli(capsys, "validate", "scenario", *failed, "--profile", profile)
+    assert code == 0, out + err
+    rerun = run.parent / "rerun"
+    args = ["probe", "run", "--probes-dir", run / "probes" / "failed", "-p", profile]
+    code, _, _ = run_cli(capsys, *args, "--agent", "builtin:naive", "--out", rerun, "-q")
+    assert code == 1
+    record = json.loads((rerun / "run.json").read_text())
+    statuses = {
+        s["scenario_id"]: s.get("status") for s in record["scenarios"] if s["state"] == "executed"
+    }
+    assert len(statuses) == len(failed) and set(statuses.values()) == {"FAIL"}

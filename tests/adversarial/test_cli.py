@@ -15,6 +15,7 @@ from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.reporting import load_verdict
 
 from ..support import run_cli
+from .phase_support import assert_failed_probes_rerun_as_fail
 from .test_reserved import write_reserved
 
 
@@ -81,34 +82,9 @@ def test_bad_adversarial_flags_are_usage_errors(
 
 
 def test_failed_probes_validate_and_rerun_as_fail(naive_run: Path, capsys: Any) -> None:
-    """The default suite's fast twin of tests/adversarial/test_si_naive_probes.py (heavy): every
-    failed probe validates against its profile and re-runs as a deterministic scenario with the
-    same FAIL (07 §3.5, §7.2)."""
-    failed = sorted((naive_run / "probes" / "failed").glob("*.yaml"))
-    assert failed
-    code, out, err = run_cli(
-        capsys, "validate", "scenario", *failed, "--profile", EXAMPLE_PROFILE_DIR
-    )
-    assert code == 0, out + err
-    rerun = naive_run.parent / "rerun"
-    code, _, _ = run_cli(
-        capsys,
-        "probe",
-        "run",
-        "--probes-dir",
-        naive_run / "probes" / "failed",
-        "--agent",
-        "builtin:naive",
-        "--out",
-        rerun,
-        "-q",
-    )
-    assert code == 1
-    record = json.loads((rerun / "run.json").read_text())
-    statuses = {
-        s["scenario_id"]: s.get("status") for s in record["scenarios"] if s["state"] == "executed"
-    }
-    assert len(statuses) == len(failed) and set(statuses.values()) == {"FAIL"}
+    """The default suite's fast twin of tests/adversarial/test_si_naive_probes.py (heavy), on
+    the example profile."""
+    assert_failed_probes_rerun_as_fail(capsys, naive_run, EXAMPLE_PROFILE_DIR)
 
 
 def test_promote_then_run_as_custom_extension(naive_run: Path, tmp_path: Path, capsys: Any) -> None:

@@ -7,7 +7,6 @@ profile. Skips when the public spec is absent."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ import pytest
 import yaml
 
 from ..support import run_cli
+from .phase_support import assert_failed_probes_rerun_as_fail
 
 
 class _Capture:  # a module-scoped fixture has no capsys; run_cli only needs readouterr()
@@ -73,28 +73,4 @@ def test_mutation_probes_find_violations_and_each_failure_reruns_as_fail(
         p.name for p in failed
     ]
 
-    code, out, _ = run_cli(capsys, "validate", "scenario", *failed, "--profile", profile)
-    assert code == 0, out
-
-    rerun = run.parent / "rerun"
-    code, _, _ = run_cli(
-        capsys,
-        "probe",
-        "run",
-        "--probes-dir",
-        run / "probes" / "failed",
-        "-p",
-        profile,
-        "--agent",
-        "builtin:naive",
-        "--out",
-        rerun,
-        "-q",
-    )
-    assert code == 1
-    record = json.loads((rerun / "run.json").read_text())
-    statuses = {
-        s["scenario_id"]: s.get("status") for s in record["scenarios"] if s["state"] == "executed"
-    }
-    assert len(statuses) == len(failed)
-    assert set(statuses.values()) == {"FAIL"}
+    assert_failed_probes_rerun_as_fail(capsys, run, profile)
