@@ -4,6 +4,7 @@ isolation between environments, the statement log as audit evidence, catalog sna
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -290,8 +291,14 @@ def test_teardown_during_a_harness_call_cancels_it_and_ends(
 
     snap = threading.Thread(target=blocked_snapshot, daemon=True)
     snap.start()
-    while not env.harness_lock.locked() and snap.is_alive():
-        pass
+    # teardown starts once the snapshot's statement waits on the lock on the server: a cancel
+    # sent before the statement starts would cancel nothing (a race, not what is tested)
+    with psycopg.connect(**provider._params(), autocommit=True) as watch:
+        waiting = "SELECT 1 FROM pg_stat_activity WHERE datname = %s AND wait_event_type = 'Lock'"
+        for _ in range(3000):
+            if watch.execute(waiting, (env.database,)).fetchone() or not snap.is_alive():
+                break
+            time.sleep(0.01)
     done = threading.Thread(target=lambda: run(provider.teardown(result.environment_id)))
     done.start()
     done.join(timeout=60)
@@ -299,6 +306,7 @@ def test_teardown_during_a_harness_call_cancels_it_and_ends(
     assert not done.is_alive() and not snap.is_alive()
     # cancelled on the server, not its socket closed under it
     assert failed and isinstance(failed[0], psycopg.errors.QueryCanceled), failed
+    assert "user request" in str(failed[0])  # the cancel, not the statement timeout
     with psycopg.connect(**provider._params(), autocommit=True) as conn:
         left = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (env.database,))
         assert left.fetchone() is None
