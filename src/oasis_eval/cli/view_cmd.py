@@ -32,8 +32,9 @@ def is_loopback(host: str) -> bool:
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket on (host, port): the server takes it, so port 0 is known here."""
     infos = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM)
-    family, _, _, _, address = infos[0]
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    family, _, proto, _, address = infos[0]
+    # the TCP proto, so asyncio sets TCP_NODELAY (else each answer waits on a delayed ACK)
+    sock = socket.socket(family, socket.SOCK_STREAM, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(address)

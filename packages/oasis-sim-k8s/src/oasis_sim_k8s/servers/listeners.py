@@ -77,7 +77,9 @@ def serve_in_thread(
     in a thread: MCP, Kubernetes API and agent listeners). Over TLS with ``cert`` (a fresh
     self-signed one when ``tls`` and no ``cert``); ``graceful``: seconds a stop waits for open
     connections (held watches, keep-alives)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets whose proto says TCP, and
+    # without it every answer's body waits on the client's delayed ACK (about 40 ms a request)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     bound = sock.getsockname()[1]
