@@ -184,6 +184,8 @@ class AgentServer:
         agent = self
 
         class Handler(BaseHTTPRequestHandler):
+            disable_nagle_algorithm = True  # TCP_NODELAY: no ~40 ms delayed-ACK stall per answer
+
             def log_message(self, *args: Any) -> None:
                 pass
 

@@ -680,6 +680,8 @@ class PetriServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            disable_nagle_algorithm = True  # TCP_NODELAY: no ~40 ms delayed-ACK stall per answer
+
             def log_message(self, *args: Any) -> None:
                 pass
 

@@ -54,6 +54,7 @@ def agent_server() -> Iterator[FakeAgentServer]:
     state = FakeAgentServer()
 
     class Handler(BaseHTTPRequestHandler):
+        disable_nagle_algorithm = True  # TCP_NODELAY: no ~40 ms delayed-ACK stall per answer
         protocol_version = "HTTP/1.1"
 
         def log_message(self, *args: Any) -> None:  # keep test output quiet

@@ -142,6 +142,7 @@ def model_server(api: str, script: Script) -> Iterator[ModelServer]:
     path = "/v1/chat/completions" if api == "openai" else "/v1/messages"
 
     class Handler(BaseHTTPRequestHandler):
+        disable_nagle_algorithm = True  # TCP_NODELAY: no ~40 ms delayed-ACK stall per answer
         protocol_version = "HTTP/1.1"
 
         def log_message(self, *args: Any) -> None:

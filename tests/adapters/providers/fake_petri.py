@@ -65,6 +65,8 @@ class FakePetri:
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
+            disable_nagle_algorithm = True  # TCP_NODELAY: no ~40 ms delayed-ACK stall per answer
+
             def log_message(self, *args: Any) -> None:  # keep test output quiet
                 pass
 
