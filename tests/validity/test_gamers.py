@@ -121,10 +121,11 @@ FAILING_TODAY: dict[str, set[str]] = {
 
 
 #: gamers measured only in the heavy tier (issue 31, the default suite within budget: one whole
-#: SI run each). The default suite keeps one gamer per strategy: the survey with a stuffed
-#: answer (survey_hedged), echo, runbook, boilerplate, plan_from_log, invented_trail,
-#: chain_everything, the gate (one_read), flat_findings (round 2) and hunch (round 3). A gamer
-#: not listed here (a new one) runs in both tiers.
+#: SI run each). The default suite keeps one gamer for each strategy issue 27 item 7 names
+#: and one per later round: the survey with a stuffed answer (survey_hedged), echo,
+#: boilerplate, invented_trail, chain_everything and flat_findings (round 2) and hunch (round
+#: 3); every rule they game also has unit cases under tests/evaluation. A gamer not listed
+#: here (a new one) runs in both tiers.
 HEAVY_TIER = frozenset(
     {
         "survey_plain",
@@ -139,6 +140,9 @@ HEAVY_TIER = frozenset(
         "gate_opener",
         "hunch_handoff",
         "touch_trail",
+        "runbook",
+        "plan_from_log",
+        "one_read",
     }
 )
 
