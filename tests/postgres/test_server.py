@@ -69,6 +69,33 @@ def test_sigterm_to_the_owner_stops_its_server() -> None:
     assert gone(pid, root)
 
 
+def test_a_forked_child_never_stops_its_parents_server() -> None:
+    """A fork inherits the atexit hook and the SIGTERM handler: a process pool's terminate()
+    (SIGTERM to its workers) once stopped the suite's shared server under another test."""
+    import multiprocessing
+
+    server = EmbeddedServer().start()
+    _INHERITED.append(server)
+    try:
+        with multiprocessing.get_context("fork").Pool(1) as pool:
+            assert pool.apply(os.getpid) != os.getpid()
+            pool.apply(_stop_inherited)  # a child's own call is a no-op too
+        # leaving the block terminate()s the worker with SIGTERM
+        assert server.running and server.root.exists()
+    finally:
+        _INHERITED.clear()
+        server.stop()
+    assert not server.running
+
+
+#: the server a forked child inherits (a bound method of it does not pickle)
+_INHERITED: list[EmbeddedServer] = []
+
+
+def _stop_inherited() -> None:
+    _INHERITED[0].stop()
+
+
 def test_a_sigkilled_owners_server_is_reaped_by_the_next_run() -> None:
     owner, root, pid = start_owner()
     owner.kill()

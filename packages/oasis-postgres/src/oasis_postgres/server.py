@@ -206,12 +206,16 @@ class EmbeddedServer:
         self._lock = threading.Lock()
         self._stopped = False
         self._previous: dict[int, Any] = {}
+        #: the process that started the server: only it stops it (a forked child inherits the
+        #: atexit hook and the SIGTERM handler, and a pool's terminate() must not stop ours)
+        self._owner = os.getpid()
 
     # ---- lifecycle ------------------------------------------------------------------------
     def start(self) -> EmbeddedServer:
         reap()
+        self._owner = os.getpid()
         REGISTRY.mkdir(mode=0o700, exist_ok=True)
-        self.record.write_text(json.dumps({"owner": os.getpid(), "root": str(self.root)}))
+        self.record.write_text(json.dumps({"owner": self._owner, "root": str(self.root)}))
         atexit.register(self.stop)
         self._install_signal_handlers()
         try:
@@ -301,7 +305,10 @@ class EmbeddedServer:
 
     def stop(self) -> None:
         """Stop the server (immediate mode: nothing here is worth a checkpoint) and remove
-        its directory. Idempotent; safe from atexit and signal handlers."""
+        its directory. Idempotent; safe from atexit and signal handlers; a no-op in a forked
+        child, which does not own the server."""
+        if os.getpid() != self._owner:
+            return
         with self._lock:
             if self._stopped:
                 return
