@@ -527,6 +527,8 @@ RAW_MCP_AGENT = textwrap.dedent("""
             sys.stdout.flush()
             send({"jsonrpc": "2.0", "id": mid, "result": {"content": [{"type": "text",
                   "text": json.dumps({"final_answer": "ok"})}]}})
+        elif mid is not None:  # JSON-RPC answers every request: the SDK's server/discover
+            send({"jsonrpc": "2.0", "id": mid, "error": {"code": -32601, "message": "no such method"}})
 """)
 
 
