@@ -53,9 +53,9 @@ _AGE = re.compile(
 
 def fmt(dt: datetime, ms: bool = False) -> str:
     """RFC 3339 in UTC: ``2024-05-14T09:30:00Z`` (``.000Z`` with ``ms``)."""
-    if ms:
+    if ms:  # the whole second's form is kept (the audit stamps every call: issue 30)
         dt = dt.astimezone(UTC)
-        return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
+        return f"{_fmt_seconds(dt.replace(microsecond=0))[:-1]}.{dt.microsecond // 1000:03d}Z"
     return _fmt_seconds(dt)
 
 
@@ -133,8 +133,12 @@ class SimClock:
 
     def _catch_up(self) -> None:
         if self.wall is not None:
-            elapsed = int((self.wall() - self.start.timestamp()) * 1000)
+            elapsed = int((self.wall() - _unix(self.start)) * 1000)
             self.ms = max(self.ms, elapsed)
+
+    def catch_up(self) -> None:
+        """What every reading of the clock does first: never behind the wall clock."""
+        self._catch_up()
 
     def now(self) -> datetime:
         self._catch_up()
@@ -166,6 +170,12 @@ class SimClock:
         return {"epoch": fmt(self.start), "follows_wall_clock": self.wall is not None}
 
 
+@functools.lru_cache(maxsize=64)
+def _unix(start: datetime) -> float:
+    """A clock's start in unix seconds (kept: the clock catches up at every reading)."""
+    return start.timestamp()
+
+
 @functools.lru_cache(maxsize=4096)
 def _ts(start: datetime, ms: int, seconds_ago: float) -> str:
     """:meth:`SimClock.ts` of a clock at ``ms`` after ``start`` (kept: the controllers stamp
@@ -182,6 +192,11 @@ class Ids:
 
     def uid(self) -> str:
         return str(uuid.UUID(int=self.rng.getrandbits(128), version=4))
+
+    def skip_uid(self) -> None:
+        """Draw a uid and drop it: the generator moves on exactly as :meth:`uid` moves it,
+        without formatting a uid nobody reads."""
+        self.rng.getrandbits(128)
 
     def suffix(self, n: int = 5) -> str:
         return "".join(self.rng.choice(K8S_ALPHABET) for _ in range(n))
