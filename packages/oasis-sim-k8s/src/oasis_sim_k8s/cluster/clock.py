@@ -20,7 +20,6 @@ import os
 import random
 import re
 import time
-import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
@@ -191,7 +190,7 @@ class Ids:
         self.rng = random.Random(int.from_bytes(digest[:8], "big"))
 
     def uid(self) -> str:
-        return str(uuid.UUID(int=self.rng.getrandbits(128), version=4))
+        return _uuid4_text(self.rng.getrandbits(128))
 
     def skip_uid(self) -> None:
         """Draw a uid and drop it: the generator moves on exactly as :meth:`uid` moves it,
@@ -203,6 +202,19 @@ class Ids:
 
     def hex(self, n: int = 16) -> str:
         return "".join(self.rng.choice("0123456789abcdef") for _ in range(n))
+
+
+#: the bits a version 4 UUID fixes (RFC 4122 §4.4): the variant and the version
+_VARIANT_MASK, _VARIANT = ~(0xC000 << 48), 0x8000 << 48
+_VERSION_MASK, _VERSION = ~(0xF000 << 64), 4 << 76
+
+
+def _uuid4_text(bits: int) -> str:
+    """``str(uuid.UUID(int=bits, version=4))`` without building the UUID object (issue 30:
+    the object was a fiftieth of provisioning)."""
+    n = (((bits & _VARIANT_MASK) | _VARIANT) & _VERSION_MASK) | _VERSION
+    h = f"{n:032x}"
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def content_hash(data: object, n: int = 10) -> str:
