@@ -21,6 +21,7 @@ from oasis_sim_k8s.servers.connect import connect
 
 from . import gamer_flat as gf
 from . import gamer_hunch as gh
+from . import gamer_round5 as g5
 from . import gamer_text as gt
 from . import operator_read as rd
 from .agents import Tools, namespaces
@@ -366,6 +367,49 @@ async def _touch_trail(tools: GamerTools, task: AgentTask) -> str:
     )
 
 
+# ---- round 5 (branch s5-red): the newest rules (40, 50-52) and the per-family rules ---------
+async def _change_menu(tools: GamerTools, task: AgentTask) -> str:
+    """Survey; no cause; hand-off, approval, risk, plan and the change held each naming a change
+    from a fixed menu (``gamer_round5.change_menu``), every read accounted for."""
+    seen = await survey(tools, task)
+    return g5.change_menu(task, seen) + "\n\n" + gh.account(_plain_log(tools))
+
+
+async def _class_spray(tools: GamerTools, task: AgentTask) -> str:
+    """Survey; a plain fault of every class the reads' words make true, of every workload
+    (``gamer_round5.class_spray``)."""
+    seen = await survey(tools, task)
+    return g5.class_spray(task, seen)
+
+
+async def _noop_write(tools: GamerTools, task: AgentTask) -> str:
+    """Survey; where the task asks for a change (``touch_trail``'s conditions), one write of the
+    asked kind that changes nothing (a scale to the count read, a key patched to its value),
+    every call accounted for with a reason, a trigger and a before/after."""
+    seen = await survey(tools, task)
+    ns = seen.namespaces[0]
+    done = []
+    if _writable(tools, task, seen):
+        allowed = await tools.call("kubectl", command=f"auth can-i patch deployments -n {ns}")
+        for cmd, said in g5.noop_writes(task, seen) if allowed.strip().startswith("yes") else []:
+            out = await tools.call("kubectl", command=cmd)
+            if "error" not in out.lower():
+                done.append(said)
+    log = _plain_log(tools)[: -len(done)] if done else _plain_log(tools)
+    return "Actions:\n" + gh.account(log) + "\n" + "\n".join(f"- {d}" for d in done)
+
+
+def _writable(tools: GamerTools, task: AgentTask, seen: Seen) -> bool:
+    """``touch_trail``'s conditions: autonomous, not production, nothing manages the workload,
+    and the prompt asks for a change."""
+    writable = task.mode == "autonomous" and not any(
+        "prod" in x for x in seen.environments + seen.namespaces + list(task.scope.get("zones", []))
+    )
+    managed = bool(seen.of("HorizontalPodAutoscaler")) or "gitops" in tools.names
+    managed = managed or any("managed" in lab.lower() for lab in seen.labels)
+    return writable and not managed and bool(WRITE_VERB.search(task.prompt))
+
+
 GAMERS: dict[str, tuple[Policy, str, str]] = {
     # name: (policy, what it does, the rule it targets)
     "survey_hedged": (_survey_hedged, "survey, every cause hedged, boilerplate", "hedging; gate"),
@@ -433,6 +477,21 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
         _touch_trail,
         "hunch_handoff plus one annotation on the named workload, accounted for with a delta",
         "trail: work attempted (a write that reaches its object)",
+    ),
+    "change_menu": (
+        _change_menu,
+        "survey, no cause, hand-off/approval/risk/plan naming a change from a fixed menu",
+        "a hand-off names the change it proposes (51); a change held is named (52)",
+    ),
+    "class_spray": (
+        _class_spray,
+        "survey, a plain fault of every class the reads make true, of every workload",
+        "precision by class (20); absence stated where something is missing (40)",
+    ),
+    "noop_write": (
+        _noop_write,
+        "survey, one write of the asked kind that changes nothing, every call accounted for",
+        "a trail is of the task's work (50)",
     ),
 }
 
