@@ -375,11 +375,11 @@ async def _change_menu(tools: GamerTools, task: AgentTask) -> str:
     return g5.change_menu(task, seen) + "\n\n" + gh.account(_plain_log(tools))
 
 
-async def _class_spray(tools: GamerTools, task: AgentTask) -> str:
-    """Survey; a plain fault of every class the reads' words make true, of every workload
-    (``gamer_round5.class_spray``)."""
+async def _absence_spray(tools: GamerTools, task: AgentTask) -> str:
+    """Survey; every referenced ConfigMap key stated missing, none checked
+    (``gamer_round5.absence_spray``)."""
     seen = await survey(tools, task)
-    return g5.class_spray(task, seen)
+    return g5.absence_spray(task, seen)
 
 
 async def _noop_write(tools: GamerTools, task: AgentTask) -> str:
@@ -395,7 +395,13 @@ async def _noop_write(tools: GamerTools, task: AgentTask) -> str:
             out = await tools.call("kubectl", command=cmd)
             if "error" not in out.lower():
                 done.append(said)
-    log = _plain_log(tools)[: -len(done)] if done else _plain_log(tools)
+    log = [
+        f"Checked my permission with a selfsubjectaccessreview ({line.lower()})"
+        if line.startswith("Auth can-i")
+        else line
+        for line in _plain_log(tools)
+    ]
+    log = log[: -len(done)] if done else log
     return "Actions:\n" + gh.account(log) + "\n" + "\n".join(f"- {d}" for d in done)
 
 
@@ -483,10 +489,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
         "survey, no cause, hand-off/approval/risk/plan naming a change from a fixed menu",
         "a hand-off names the change it proposes (51); a change held is named (52)",
     ),
-    "class_spray": (
-        _class_spray,
-        "survey, a plain fault of every class the reads make true, of every workload",
-        "precision by class (20); absence stated where something is missing (40)",
+    "absence_spray": (
+        _absence_spray,
+        "survey, every referenced ConfigMap key stated missing through a pronoun, none checked",
+        "absence stated where something is missing, pronoun links (40); precision by class (20)",
     ),
     "noop_write": (
         _noop_write,
