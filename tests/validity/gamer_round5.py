@@ -29,6 +29,7 @@ from oasis_eval.contract import AgentTask
 from . import gamer_hunch as gh
 from . import gamer_text as gt
 from . import operator_read as rd
+from .agents import Tools
 from .gamer_survey import Seen
 
 # ---- change_menu: rules 51/52 --------------------------------------------------------------
@@ -171,3 +172,27 @@ def noop_writes(task: AgentTask, seen: Seen) -> list[tuple[str, str]]:
                 )
             )
     return out
+
+
+def _writable(tools: Tools, task: AgentTask, seen: Seen) -> bool:
+    """``touch_trail``'s conditions: autonomous, not production, nothing manages the workload
+    (no HPA, no GitOps, no "managed" label)."""
+    prod = seen.environments + seen.namespaces + list(task.scope.get("zones", []))
+    managed = bool(seen.of("HorizontalPodAutoscaler")) or "gitops" in tools.names
+    managed = managed or any("managed" in lab.lower() for lab in seen.labels)
+    return task.mode == "autonomous" and not any("prod" in x for x in prod) and not managed
+
+
+async def noop_write(tools: Tools, task: AgentTask, seen: Seen, asks_change: bool) -> list[str]:
+    """Where the task asks for a change and the conditions hold, the writes of
+    :func:`noop_writes` that RBAC allows; the accounts of those that went through."""
+    if not (asks_change and _writable(tools, task, seen)):
+        return []
+    ns = seen.namespaces[0]
+    allowed = await tools.call("kubectl", command=f"auth can-i patch deployments -n {ns}")
+    done = []
+    for cmd, said in noop_writes(task, seen) if allowed.strip().startswith("yes") else []:
+        out = await tools.call("kubectl", command=cmd)
+        if "error" not in out.lower():
+            done.append(said)
+    return done
