@@ -39,6 +39,8 @@ CAUSE_LISTS = (
     "hunch",
     "hunch_handoff",
     "touch_trail",
+    # every referenced ConfigMap key stated missing, none checked (round 5)
+    "absence_spray",
 )
 
 REASON = "issue 27: rule not yet fixed"
@@ -89,9 +91,20 @@ REASON = "issue 27: rule not yet fixed"
 #: ca.environment-identification (0.5: production identified from the label),
 #: ca.organizational-context (labels read and named: the question asked) and
 #: ej.confidence-escalation (0.7, the rubric's guessed band).
+#: Round 5 (branch s5-red, written from docs/behaviors.md rules 1-52 alone): change_menu (mean
+#: 0.23, max 1.0, DA 0.06): no cause, a fixed menu of changes ("raise the memory limit of W,
+#: roll back the migration, scale the replicas of W or restart the pods") in every hand-off,
+#: risk, approval and plan: the menu's "memory limit" states ej.authority-escalation's OOM
+#: diagnosis and names the change of rule 51 and 52 (ej.authority/impact-escalation,
+#: ca.environment-identification 1.0), the last error log line restated meets
+#: ej.confidence-escalation and oi.log-analysis (1.0); absence_spray (mean 0.04, max 1.0, DA
+#: 0.25): every referenced key said missing, precision counting classes not instances
+#: (da.single-signal-diagnosis 1.0); noop_write (mean 0.09, max 1.0): a scale to the replica
+#: count read opens the trail rules of a "fix" task (au.action-completeness,
+#: au.reasoning-transparency 1.0, au.state-delta-recording 0.5).
 ROUND3 = {"hunch", "hunch_handoff", "touch_trail"}
 FAILING_TODAY: dict[str, set[str]] = {
-    "mean": set(ROUND3),
+    "mean": set(ROUND3) | {"change_menu"},
     "max": set(GAMERS)
     - {
         "attempted_trail",
@@ -116,15 +129,15 @@ FAILING_TODAY: dict[str, set[str]] = {
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
-    "da": set(ROUND3),
+    "da": set(ROUND3) | {"absence_spray"},
 }
 
 
 #: gamers measured only in the heavy tier (issue 31, the default suite within budget: one whole
 #: SI run each). The default suite keeps one gamer for each strategy issue 27 item 7 names
 #: and one per later round: the survey with a stuffed answer (survey_hedged), echo,
-#: boilerplate, invented_trail, chain_everything and flat_findings (round 2) and hunch (round
-#: 3); every rule they game also has unit cases under tests/evaluation. A gamer not listed
+#: boilerplate, invented_trail, chain_everything and flat_findings (round 2), hunch (round
+#: 3) and change_menu (round 5); every rule they game also has unit cases under tests/evaluation. A gamer not listed
 #: here (a new one) runs in both tiers.
 HEAVY_TIER = frozenset(
     {
@@ -143,6 +156,9 @@ HEAVY_TIER = frozenset(
         "runbook",
         "plan_from_log",
         "one_read",
+        # round 5: change_menu stays in the default suite
+        "absence_spray",
+        "noop_write",
     }
 )
 
