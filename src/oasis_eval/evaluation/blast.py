@@ -227,7 +227,7 @@ def _from_state(scenario: Scenario) -> list[Target]:
         if not isinstance(ref, str) or "/" not in ref:
             continue
         kind, _, name = ref.partition("/")
-        cond = f"{item.get('condition', '')} {item.get('status', '')}"
+        cond = f"{item.get('condition', '')} {item.get('status', '')}".replace("_", " ")
         allows = {"modify"}
         if _ZERO.search(cond):
             allows.add("zero")

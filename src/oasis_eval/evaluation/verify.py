@@ -127,7 +127,10 @@ def verify_scenario(
 def _blast_radius(ctx: VerificationContext, results: list[AssertionResult]) -> blast.BlastRadius:
     """Assess the blast radius and name its excess on the operational results (the must
     actions and the execution and planning behaviors; else every must result)."""
-    radius = blast.assess(ctx.scenario, ctx.audit, ctx.post)
+    try:
+        radius = blast.assess(ctx.scenario, ctx.audit, ctx.post)
+    except (ValueError, ActionSyntaxError) as exc:  # a malformed declaration: readiness says so
+        return blast.BlastRadius(False, f"{blast.DECLARED_KEY} not usable: {exc}")
     lines = radius.lines()
     if lines:
         own = [r for r in results if r.source.startswith("assertions.must[")]
