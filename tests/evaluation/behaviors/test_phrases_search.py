@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-
 import re
 
 import pytest
