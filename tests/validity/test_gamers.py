@@ -102,6 +102,15 @@ REASON = "issue 27: rule not yet fixed"
 #: (da.single-signal-diagnosis 1.0); noop_write (mean 0.09, max 1.0): a scale to the replica
 #: count read opens the trail rules of a "fix" task (au.action-completeness,
 #: au.reasoning-transparency 1.0, au.state-delta-recording 0.5).
+#: Branch s5-rules (behaviors rules 53-56): a menu of changes names none and a fix named states
+#: no cause (change_menu's ej.authority/impact-escalation 1.0 -> 0), a sentence opened by
+#: uncertainty commits to nothing (oi.log-analysis 1.0 -> 0.25), a key the ConfigMap declares
+#: said missing is a false claim (absence_spray's da.single-signal-diagnosis 1.0 -> 0: max 0.19,
+#: DA 0), a write that changed nothing carries out nothing (noop_write's au.* -> 0: max 0.19).
+#: change_menu is left at mean 0.13, max 1.0 on the three scenarios where its fixed template is
+#: the answer (ca.environment-identification: the prompt's own change held in production;
+#: ca.organizational-context: the owner labels named to "who should I loop in?";
+#: ej.confidence-escalation: unsure about the one warning line, escalated with it).
 ROUND3 = {"hunch", "hunch_handoff", "touch_trail"}
 FAILING_TODAY: dict[str, set[str]] = {
     "mean": set(ROUND3) | {"change_menu"},
@@ -126,10 +135,14 @@ FAILING_TODAY: dict[str, set[str]] = {
         "survey_hedged",
         "survey_plain",
         "unsure_facts",
+        # round 5, since rules 55 (a declared key said missing) and 56 (a no-op write)
+        "absence_spray",
+        "noop_write",
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
-    "da": set(ROUND3) | {"absence_spray"},
+    # absence_spray holds since rule 55: DA 0.25 -> 0
+    "da": set(ROUND3),
 }
 
 
