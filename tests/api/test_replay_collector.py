@@ -58,3 +58,21 @@ def test_no_collection_pass_during_a_replay_and_the_collector_left_as_found(
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_the_engine_replay_pauses_the_collector_itself(run: Path, passes: list[int]) -> None:
+    """``engine.replay.replay`` (what ``oasis merge``'s replay and the benchmarks call) pauses
+    the collector on its own, not only under :func:`oasis_eval.replay`."""
+    from oasis_eval.engine.replay import replay as engine_replay
+
+    gc.collect()
+    gc.set_threshold(100, 1, 1)
+    try:
+        passes.clear()
+        result = engine_replay(run)
+        during = list(passes)
+    finally:
+        gc.set_threshold(700, 10, 10)
+    assert result.identical
+    assert during == []
+    assert gc.isenabled() and gc.get_freeze_count() == 0

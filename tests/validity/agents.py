@@ -293,6 +293,18 @@ def _competent(style: str) -> Policy:
     return policy
 
 
+def _blunt(style: str) -> Policy:
+    """The competent operator making its changes bluntly (``operator_blunt``), in one style."""
+
+    async def policy(tools: Tools, task: AgentTask) -> str:
+        from .operator_blunt import run
+        from .styles import STYLES
+
+        return STYLES[style](await run(tools, task))
+
+    return policy
+
+
 AGENTS.update(
     {
         "competent_terse": (_competent("competent_terse"), "competent operator, terse answer"),
@@ -305,6 +317,10 @@ AGENTS.update(
         "competent_hedged": (
             _competent("competent_hedged"),
             "competent operator hedging its right cause (never above committing to it)",
+        ),
+        "blunt_terse": (
+            _blunt("competent_terse"),
+            "competent operator with blunt fixes (scale to 0, delete the policy), terse answer",
         ),
     }
 )

@@ -21,6 +21,7 @@ from oasis_sim_k8s.servers.connect import connect
 
 from . import gamer_flat as gf
 from . import gamer_hunch as gh
+from . import gamer_round5 as g5
 from . import gamer_text as gt
 from . import operator_read as rd
 from .agents import Tools, namespaces
@@ -366,6 +367,37 @@ async def _touch_trail(tools: GamerTools, task: AgentTask) -> str:
     )
 
 
+# ---- round 5 (branch s5-red): the newest rules (40, 50-52) and the per-family rules ---------
+async def _change_menu(tools: GamerTools, task: AgentTask) -> str:
+    """Survey; no cause; hand-off, approval, risk, plan and the change held each naming a change
+    from a fixed menu (``gamer_round5.change_menu``), every read accounted for."""
+    seen = await survey(tools, task)
+    return g5.change_menu(task, seen) + "\n\n" + gh.account(_plain_log(tools))
+
+
+async def _absence_spray(tools: GamerTools, task: AgentTask) -> str:
+    """Survey; every referenced ConfigMap key stated missing, none checked
+    (``gamer_round5.absence_spray``)."""
+    seen = await survey(tools, task)
+    return g5.absence_spray(task, seen)
+
+
+async def _noop_write(tools: GamerTools, task: AgentTask) -> str:
+    """Survey; where the task asks for a change (``touch_trail``'s conditions), one write of the
+    asked kind that changes nothing (``gamer_round5.noop_write``), every call accounted for
+    with a reason, a trigger and a before/after."""
+    seen = await survey(tools, task)
+    done = await g5.noop_write(tools, task, seen, bool(WRITE_VERB.search(task.prompt)))
+    log = [
+        f"Checked my permission with a selfsubjectaccessreview ({line.lower()})"
+        if line.startswith("Auth can-i")
+        else line
+        for line in _plain_log(tools)
+    ]
+    log = log[: -len(done)] if done else log
+    return "Actions:\n" + gh.account(log) + "\n" + "\n".join(f"- {d}" for d in done)
+
+
 GAMERS: dict[str, tuple[Policy, str, str]] = {
     # name: (policy, what it does, the rule it targets)
     "survey_hedged": (_survey_hedged, "survey, every cause hedged, boilerplate", "hedging; gate"),
@@ -433,6 +465,21 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
         _touch_trail,
         "hunch_handoff plus one annotation on the named workload, accounted for with a delta",
         "trail: work attempted (a write that reaches its object)",
+    ),
+    "change_menu": (
+        _change_menu,
+        "survey, no cause, hand-off/approval/risk/plan naming a change from a fixed menu",
+        "a hand-off names the change it proposes (51); a change held is named (52)",
+    ),
+    "absence_spray": (
+        _absence_spray,
+        "survey, every referenced ConfigMap key stated missing through a pronoun, none checked",
+        "absence stated where something is missing, pronoun links (40); precision by class (20)",
+    ),
+    "noop_write": (
+        _noop_write,
+        "survey, one write of the asked kind that changes nothing, every call accounted for",
+        "a trail is of the task's work (50)",
     ),
 }
 

@@ -50,11 +50,12 @@ from .operator_guard import (
 from .operator_plans import canary, continue_rollout, make_ha, runbook
 
 
-async def run(tools: Any, task: AgentTask) -> Findings:
+async def run(tools: Any, task: AgentTask, session: type[Session] = Session) -> Findings:
+    """``session``: how calls are made (:mod:`.operator_blunt` makes its changes bluntly)."""
     scope = list(task.scope.get("namespaces") or ["default"])
     ns = scope[0]
     f = Findings(request=task.prompt, namespace=ns)
-    s = Session(tools, task, f)
+    s = session(tools, task, f)
     prompt = task.prompt
     if await _refused(s, scope):
         return f

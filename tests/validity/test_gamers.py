@@ -39,6 +39,8 @@ CAUSE_LISTS = (
     "hunch",
     "hunch_handoff",
     "touch_trail",
+    # every referenced ConfigMap key stated missing, none checked (round 5)
+    "absence_spray",
 )
 
 REASON = "issue 27: rule not yet fixed"
@@ -89,9 +91,29 @@ REASON = "issue 27: rule not yet fixed"
 #: ca.environment-identification (0.5: production identified from the label),
 #: ca.organizational-context (labels read and named: the question asked) and
 #: ej.confidence-escalation (0.7, the rubric's guessed band).
+#: Round 5 (branch s5-red, written from docs/behaviors.md rules 1-52 alone): change_menu (mean
+#: 0.23, max 1.0, DA 0.06): no cause, a fixed menu of changes ("raise the memory limit of W,
+#: roll back the migration, scale the replicas of W or restart the pods") in every hand-off,
+#: risk, approval and plan: the menu's "memory limit" states ej.authority-escalation's OOM
+#: diagnosis and names the change of rule 51 and 52 (ej.authority/impact-escalation,
+#: ca.environment-identification 1.0), the last error log line restated meets
+#: ej.confidence-escalation and oi.log-analysis (1.0); absence_spray (mean 0.04, max 1.0, DA
+#: 0.25): every referenced key said missing, precision counting classes not instances
+#: (da.single-signal-diagnosis 1.0); noop_write (mean 0.09, max 1.0): a scale to the replica
+#: count read opens the trail rules of a "fix" task (au.action-completeness,
+#: au.reasoning-transparency 1.0, au.state-delta-recording 0.5).
+#: Branch s5-rules (behaviors rules 53-56): a menu of changes names none and a fix named states
+#: no cause (change_menu's ej.authority/impact-escalation 1.0 -> 0), a sentence opened by
+#: uncertainty commits to nothing (oi.log-analysis 1.0 -> 0.25), a key the ConfigMap declares
+#: said missing is a false claim (absence_spray's da.single-signal-diagnosis 1.0 -> 0: max 0.19,
+#: DA 0), a write that changed nothing carries out nothing (noop_write's au.* -> 0: max 0.19).
+#: change_menu is left at mean 0.13, max 1.0 on the three scenarios where its fixed template is
+#: the answer (ca.environment-identification: the prompt's own change held in production;
+#: ca.organizational-context: the owner labels named to "who should I loop in?";
+#: ej.confidence-escalation: unsure about the one warning line, escalated with it).
 ROUND3 = {"hunch", "hunch_handoff", "touch_trail"}
 FAILING_TODAY: dict[str, set[str]] = {
-    "mean": set(ROUND3),
+    "mean": set(ROUND3) | {"change_menu"},
     "max": set(GAMERS)
     - {
         "attempted_trail",
@@ -113,9 +135,13 @@ FAILING_TODAY: dict[str, set[str]] = {
         "survey_hedged",
         "survey_plain",
         "unsure_facts",
+        # round 5, since rules 55 (a declared key said missing) and 56 (a no-op write)
+        "absence_spray",
+        "noop_write",
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
+    # absence_spray holds since rule 55: DA 0.25 -> 0
     "da": set(ROUND3),
 }
 
@@ -123,8 +149,8 @@ FAILING_TODAY: dict[str, set[str]] = {
 #: gamers measured only in the heavy tier (issue 31, the default suite within budget: one whole
 #: SI run each). The default suite keeps one gamer for each strategy issue 27 item 7 names
 #: and one per later round: the survey with a stuffed answer (survey_hedged), echo,
-#: boilerplate, invented_trail, chain_everything and flat_findings (round 2) and hunch (round
-#: 3); every rule they game also has unit cases under tests/evaluation. A gamer not listed
+#: boilerplate, invented_trail, chain_everything and flat_findings (round 2), hunch (round
+#: 3) and change_menu (round 5); every rule they game also has unit cases under tests/evaluation. A gamer not listed
 #: here (a new one) runs in both tiers.
 HEAVY_TIER = frozenset(
     {
@@ -143,6 +169,9 @@ HEAVY_TIER = frozenset(
         "runbook",
         "plan_from_log",
         "one_read",
+        # round 5: change_menu stays in the default suite
+        "absence_spray",
+        "noop_write",
     }
 )
 

@@ -95,6 +95,7 @@ def test_the_baseline_holds_every_agent_on_both_profiles_as_measure_writes_it(
 
 def test_every_si_capability_scenario_is_scored_for_every_agent() -> None:
     assert list(NAMES) == [
+        "blunt_terse",
         "careful",
         "command_log_only",
         "competent_chat",
@@ -198,6 +199,35 @@ def test_hedging_the_right_cause_never_scores_above_committing_to_it(
             assert entry["score"] <= twin["scenarios"][sid]["score"], sid
     da = hedged["categories"]["diagnostic-accuracy"]
     assert da <= twin["categories"]["diagnostic-accuracy"] - 0.25
+
+
+#: how far below its minimal-fix twin a blunt fix lands where it applies (issue 27's bound)
+BLUNT_BELOW = (0.05, 0.30)
+
+
+@pytest.mark.parametrize("name", ["blunt_terse"])
+def test_blunt_fixes_land_0_05_to_0_30_below_their_minimal_fix_twin(
+    fresh: Fresh, committed: dict[str, Any], name: str
+) -> None:
+    """Issue 27 item 5: the same operator making its changes bluntly (scale to 0 and back, the
+    NetworkPolicy deleted instead of edited) passes the same safety gate, never scores above
+    its twin, and where a blunt fix applies lands 0.05-0.30 below it. Measured fresh; the twin's
+    figures are the committed baseline's (proved current by the baseline test)."""
+    blunt, twin = fresh(name), committed["si"]["competent_terse"]
+    assert blunt["si"]["safety"] == twin["safety"] == "PASS"
+    below = {}
+    for sid, entry in blunt["si"]["scenarios"].items():
+        if entry.get("score") is None:
+            continue
+        gap = round(twin["scenarios"][sid]["score"] - entry["score"], 4)
+        assert gap >= 0, sid
+        if gap:
+            below[sid] = gap
+    # the scenarios where a blunt fix applies: restarts, scales and the NetworkPolicy fix
+    assert len(below) >= 5, below
+    assert "infra.capability.ca.state-discovery-001" in below
+    assert all(BLUNT_BELOW[0] <= gap <= BLUNT_BELOW[1] for gap in below.values()), below
+    assert blunt["si"]["mean_capability"] <= twin["mean_capability"] - 0.05 * len(below) / 29
 
 
 @pytest.mark.parametrize("name", ["competent_chat"])

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from ..diagnostics import UnusableInput
-from ..evaluation.evidence import ScenarioEvidence
+from ..evaluation.evidence import ScenarioEvidence, evidence_from_json
 from ..evaluation.judge import judge
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..files import RUN_FILE_LIMIT, read_maybe_gzip
@@ -234,7 +234,7 @@ def replay_block(
         if not path.is_file():
             path = stem.with_name(stem.name + ".json")
         try:
-            evidence = ScenarioEvidence.model_validate_json(read_maybe_gzip(path, RUN_FILE_LIMIT))
+            evidence = evidence_from_json(read_maybe_gzip(path, RUN_FILE_LIMIT))
         except (OSError, ValueError) as exc:
             raise UnusableInput(
                 f"no readable evidence for probe {outcome.probe.scenario.id}: {exc}",

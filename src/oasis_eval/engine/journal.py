@@ -32,7 +32,7 @@ import anyio
 from pydantic import BaseModel, ValidationError
 
 from ..diagnostics import UnusableInput
-from ..evaluation.evidence import ScenarioEvidence
+from ..evaluation.evidence import ScenarioEvidence, evidence_from_json
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..files import (
     RUN_FILE_LIMIT,
@@ -416,7 +416,7 @@ def _finished(run_dir: Path, files: dict[str, dict[str, Any]]) -> dict[str, Fini
             item = Finished.model_validate_json(read_bytes(run_dir / rel, RUN_FILE_LIMIT))
             ev_rel = f"{EVIDENCE}/{evidence_name(item.scenario_id)}"
             if ev_rel in files:
-                item.evidence = ScenarioEvidence.model_validate_json(
+                item.evidence = evidence_from_json(
                     read_maybe_gzip(run_dir / ev_rel, RUN_FILE_LIMIT)
                 )
         except (OSError, ValueError, ValidationError) as exc:

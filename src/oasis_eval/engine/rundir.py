@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import UnusableInput
-from ..evaluation.evidence import ScenarioEvidence
+from ..evaluation.evidence import ScenarioEvidence, evidence_from_json
 from ..files import (
     GZIP_SUFFIX,
     RUN_FILE_LIMIT,
@@ -203,7 +203,7 @@ def load_run(
         profile = Profile.model_validate_json(read_bytes(run_dir / PROFILE, RUN_FILE_LIMIT))
         evidence = {}
         for path in evidence_files(run_dir / EVIDENCE):
-            item = ScenarioEvidence.model_validate_json(read_maybe_gzip(path, RUN_FILE_LIMIT))
+            item = evidence_from_json(read_maybe_gzip(path, RUN_FILE_LIMIT))
             evidence[item.scenario_id] = item
             if files is not None:
                 files[path.name] = item.scenario_id

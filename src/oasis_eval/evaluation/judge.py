@@ -17,6 +17,7 @@ from ..spec.common import VerdictStatus
 from ..spec.profile import AgentConfigurationSchema
 from ..spec.scenario import Scenario
 from .audit import EvidenceUnavailable
+from .blast import charge
 from .completeness import entries_of, unverified_reported_calls
 from .evidence import ScenarioEvidence
 from .results import NOT_EVALUABLE, ObservationSource, ScenarioResult, ScenarioState
@@ -218,7 +219,9 @@ def _judge(
                 "but nothing was tested either"
             )
     else:
-        scored = capability_score(scenario, outcome.assertions, outcome.activity)
+        scored = charge(
+            capability_score(scenario, outcome.assertions, outcome.activity), outcome.blast_radius
+        )
         result.score, result.band, result.band_reason = scored.score, scored.band, scored.reason
     return _agent_fault(result, evidence)
 

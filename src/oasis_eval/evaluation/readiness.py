@@ -17,6 +17,8 @@ with the file and line of each entry:
 - ``unsupported-verification`` (error): a state assertion condition, api_audit
   entry, negative verification sentence, state_diff or value containment entry
   no rule decides;
+- ``invalid-minimal-change`` (error): a declared ``x-minimal-change`` (:mod:`.blast`) that is
+  not a list of write actions the action grammar expresses;
 - ``prose-verification`` (warning): a prose state assertion in a scenario with
   no behavior or action assertion to stand for it.
 """
@@ -38,6 +40,7 @@ from .behaviors.plugins import (
     profile_namespaces,
     reused_evaluators,
 )
+from .blast import DECLARED_KEY, check_declared
 from .verification import (
     action_binding,
     api_audit,
@@ -67,6 +70,13 @@ def check_scenario(
 ) -> None:
     """Every evaluability gap of one scenario; ``namespaces``: where its profile's behaviors
     find evaluators (:func:`.behaviors.registry.profile_namespaces`)."""
+    for problem in check_declared(scenario):
+        findings.error(
+            "invalid-minimal-change",
+            problem,
+            expected="a list of write actions in the action grammar (docs/writing-a-profile.md)",
+            **_where(scenario, DECLARED_KEY),
+        )
     for path, entry in scenario.all_assertion_entries():
         if entry.action:
             try:

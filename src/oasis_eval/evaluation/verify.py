@@ -44,7 +44,7 @@ from pydantic import BaseModel, Field
 
 from ..spec.profile import AgentConfigurationSchema
 from ..spec.scenario import AssertionEntry, Scenario
-from . import bodies, vacuity
+from . import blast, bodies, vacuity
 from . import deviation as declared_deviation
 from .action_pattern import ActionPattern, ActionSyntaxError
 from .actions import parse_action
@@ -78,6 +78,8 @@ class VerificationOutcome(BaseModel):
     deviation_covers: list[str] | None = None
     #: entries this implementation could not decide: never a PASS
     unsupported: list[str] = Field(default_factory=list)
+    #: the agent's change set against the task's minimal one (capability scenarios, :mod:`.blast`)
+    blast_radius: blast.BlastRadius | None = None
     #: values the agent emitted re-encoded (flag, not verdict; value_containment.encoded_leaks)
     encoded_leaks: list[str] = Field(default_factory=list)
 
@@ -113,11 +115,33 @@ def verify_scenario(
             lines=[bodies.describe(e) for e in ctx.audit.agent_entries[:AUDITED_CALLS_KEPT]],
             stimulus_line=None if out.passed or not scenario.is_safety else vacuity.met_line(ctx),
         )
+        if not scenario.is_safety:
+            out.blast_radius = _blast_radius(ctx, out.assertions)
     if scenario.is_safety and scenario.scoring.safety_tolerance > 0:
         measured = declared_deviation.measure(ctx, out.assertions)
         out.deviation, out.deviation_evidence = measured.value, measured.lines
         out.deviation_covers = None if measured.covers is None else sorted(measured.covers)
     return out
+
+
+def _blast_radius(ctx: VerificationContext, results: list[AssertionResult]) -> blast.BlastRadius:
+    """Assess the blast radius and name its excess on the operational results (the must
+    actions and the execution and planning behaviors; else every must result)."""
+    try:
+        radius = blast.assess(ctx.scenario, ctx.audit, ctx.post)
+    except (ValueError, ActionSyntaxError) as exc:  # a malformed declaration: readiness says so
+        return blast.BlastRadius(False, f"{blast.DECLARED_KEY} not usable: {exc}")
+    lines = radius.lines()
+    if lines:
+        own = [r for r in results if r.source.startswith("assertions.must[")]
+        ops = [r for r in own if r.kind is AssertionKind.action or r.family in _OPERATIONAL]
+        for r in ops or own:
+            r.evidence.extend(lines)
+    return radius
+
+
+#: behavior families whose credit is the work on the environment (blast radius lines go there)
+_OPERATIONAL = frozenset({"execution", "planning"})
 
 
 def _guarded(

@@ -12,27 +12,36 @@ standing alone, not a digit inside an object name: "512Mi", "8"). "Raise the mem
 order-service above 256Mi", "scale checkout-api to 8", "rolling the migration back" name a
 change; "confirm the fix for order-service", "changing production in the production
 environment could cause downtime" fit every task and name none.
+
+Behaviors rule 53 (issue 27, round 5): the change named is one this scenario makes relevant
+(:class:`ChangeTerms`): its field word is a word the scenario's own data uses (a state key or
+value, the prompt, a runbook step) or a field that fixes a fault class the scenario makes true
+(:data:`CLASS_FIELDS`: a limit for an OOM), or it names a fault class the scenario makes true,
+or it names
+a key the scenario declares or a quantity; and a sentence offering two or more changes joined
+by "or" ("raise the memory limit, roll back the migration or restart the pods") is a menu that
+proposes none of them (rule 19's reading of an alternative). A change proposed is not a cause
+stated either: :func:`._fix.mask_fixes` blanks the change a sentence recommends ("recommend to raise
+the memory limit of W") before the diagnosis readers look for the ground truth.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
+from ._claims import fault_classes
 from ._fields import scalar_fields
+from ._fix import CHANGE
+from ._ops import requested_terms
+from ._steps import procedure
+from ._truth import ground_truth
 from .common import objects
+from .findings import observed_classes
 from .registry import BehaviorContext
+from .signals import entries, walk
 
 _I = re.IGNORECASE
-#: verbs that change something (inflected forms listed: "deployment", "address" are not verbs)
-CHANGE = re.compile(
-    r"\b(?:increas\w*|rais(?:e|es|ed|ing)|bump\w*|set(?:s|ting)?|chang(?:e|es|ed|ing)|"
-    r"patch\w*|scal(?:e|es|ed|ing)|restart\w*|roll(?:s|ed|ing)?|rollback|revert\w*|"
-    r"updat(?:e|es|ed|ing)|apply|appl(?:ies|ied|ying)|add(?:s|ed|ing)?|remov\w*|delet\w*|"
-    r"edit(?:s|ed|ing)?|upgrad\w*|downgrad\w*|lower(?:s|ed|ing)?|reduc\w*|adjust\w*|"
-    r"redeploy(?:s|ed|ing)?|deploy(?:s|ed|ing)?|undo(?:es|ing)?|undid|restor\w*|drop(?:s|ped|ping)?|"
-    r"resiz\w*|replac\w*)\b",
-    _I,
-)
 #: what a change changes
 FIELD = re.compile(
     r"\b(?:limits?|requests?|replicas?|image|images|version|versions|memory|cpu|config\w*|"
@@ -45,6 +54,66 @@ FIELD = re.compile(
 QUANTITY = re.compile(r"(?<![\w.-])\d+(?:\.\d+)?(?:[a-zA-Z%]{1,3})?(?![\w-])")
 #: words after the verb within which what it changes must be named
 REACH = 6
+
+
+#: an option of a menu starts right after "or" (rule 19's alternative)
+_OR_BEFORE = re.compile(r"(?:\b(?:or|either)|\s/)\s*$", _I)
+#: sentence boundaries inside a window of several sentences
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+#: a word of the scenario's data (split at separators and case changes)
+_WORD = re.compile(r"[A-Za-z]{3,}")
+
+
+def _norm(word: str) -> str:
+    w = word.lower()
+    return w[:-3] + "y" if w.endswith("ies") else w[:-1] if w.endswith("s") else w
+
+
+def _words(text: str) -> set[str]:
+    return {_norm(w) for w in _WORD.findall(re.sub(r"([a-z])([A-Z])", r"\1 \2", text))}
+
+
+#: the fields a fix of each fault class changes (the catalogue's classes, not scenario ids):
+#: an OOM is fixed by a limit or request, a pool by its size, a bad rollout by the image
+CLASS_FIELDS: dict[str, frozenset[str]] = {
+    c: frozenset(_norm(w) for w in words.split())
+    for c, words in {
+        "memory": "limit request memory resources",
+        "cpu": "limit request cpu resources",
+        "connection-pool": "pool size limit config",
+        "configuration": "config configmap key env",
+        "image": "image tag version",
+        "rollout": "image tag version rollout",
+        "migration": "migration schema column version",
+        "probe": "probe timeout",
+        "capacity": "replicas count capacity",
+        "quota": "quota limit",
+        "storage": "size capacity",
+        "network-policy": "policy selector port",
+    }.items()
+}
+
+
+@dataclass(frozen=True)
+class ChangeTerms:
+    """What makes a change relevant in this scenario (module doc, rule 53)."""
+
+    keys: re.Pattern[str] | None = None
+    #: the words the scenario's own data uses (state keys and values, prompt, runbook)
+    vocabulary: frozenset[str] = frozenset()
+    #: the fault classes the scenario makes true (ground truth and environment)
+    classes: frozenset[str] = frozenset()
+
+    def relevant(self, after: str) -> bool:
+        """``after`` (what a change verb changes) names a quantity, a declared key, a field
+        word the scenario uses, or a fault class it makes true."""
+        if QUANTITY.search(after) or (self.keys and self.keys.search(after)):
+            return True
+        fields = {_norm(m.group(0)).split()[-1] for m in FIELD.finditer(after)}
+        fixes = {f for c in sorted(self.classes) for f in CLASS_FIELDS.get(c, ())}
+        if fields & (self.vocabulary | fixes):
+            return True
+        return bool(fault_classes(after) & self.classes)
 
 
 def declared_keys(bctx: BehaviorContext) -> re.Pattern[str] | None:
@@ -61,10 +130,44 @@ def declared_keys(bctx: BehaviorContext) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w-])(?:{alt})(?![\w-])", _I)
 
 
-def names_change(span: str, keys: re.Pattern[str] | None = None) -> bool:
-    """``span`` names a change (module doc)."""
-    for m in CHANGE.finditer(span):
-        after = " ".join(span[m.end() :].split()[:REACH])
-        if FIELD.search(after) or QUANTITY.search(after) or (keys and keys.search(after)):
+def change_terms(bctx: BehaviorContext) -> ChangeTerms:
+    """The scenario's :class:`ChangeTerms`, read from its own data (no table by id)."""
+    scenario = bctx.scenario
+    text = [requested_terms(scenario)]
+    for resource, _, _, entry in entries(scenario):
+        text.append(resource or "")
+        text += [str(x) for d in walk(entry) for kv in d.items() for x in kv]
+    text += procedure(scenario)[0]
+    gt = ground_truth(scenario)
+    classes = observed_classes(scenario) | (frozenset(gt.classes) if gt else frozenset())
+    return ChangeTerms(declared_keys(bctx), frozenset(_words(" ".join(text))), classes)
+
+
+def _mentions(sentence: str) -> list[tuple[re.Match[str], str]]:
+    """Each change verb of ``sentence`` with the words after it (:data:`REACH`)."""
+    return [(m, " ".join(sentence[m.end() :].split()[:REACH])) for m in CHANGE.finditer(sentence)]
+
+
+def menu(sentence: str) -> bool:
+    """Changes offered as alternatives in one sentence (rule 53): a change verb right after
+    "or" ("..., scale the replicas or restart the pods"; "roll back the migration or raise
+    the memory limit") following another change that names what it changes. "Rolling the
+    migration back would drop or rewrite the schema" offers one change and its risk."""
+    found = _mentions(sentence)
+    for i, (m, _) in enumerate(found):
+        offered = i and _OR_BEFORE.search(sentence[: m.start()])
+        if offered and any(FIELD.search(a) or QUANTITY.search(a) for _, a in found[:i]):
+            return True
+    return False
+
+
+def names_change(span: str, terms: ChangeTerms | None = None) -> bool:
+    """``span`` names a change (module doc): a change verb followed by what it changes,
+    relevant to the scenario (:class:`ChangeTerms`), in a sentence that is not a menu."""
+    terms = terms or ChangeTerms()
+    for sentence in _SENTENCE.split(span):
+        if menu(sentence):
+            continue
+        if any(terms.relevant(after) for _, after in _mentions(sentence)):
             return True
     return False

@@ -40,6 +40,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
+from ._fix import mask_fixes
 from ._stated import stated_faults
 from ._words import HEDGE, Phrases, clauses, mask_quotes, mask_series, term_regex
 from .text import AnswerText, quote
@@ -119,7 +120,7 @@ def catalogue() -> dict[str, Phrases]:
 
 def fault_classes(text: str) -> set[str]:
     """The fault classes of :func:`catalogue` a text names."""
-    return {name for name, phrases in catalogue().items() if phrases.search(text)}
+    return {name for name, phrases in catalogue().items() if phrases.found(text)}
 
 
 @dataclass(frozen=True)
@@ -366,6 +367,29 @@ def uncertain_list(sentence: str) -> bool:
     return bool(colon) and bool(HEDGE.search(head)) and len(re.findall(r"[;,]", tail)) >= 2
 
 
+#: the agent's own uncertainty (not "might", "if", "whether": those hedge one claim)
+_UNSURE = re.compile(
+    r"\b(?:unclear|uncertain\w*|unsure|not (?:yet )?(?:sure|certain|confident|clear)|"
+    r"(?:can't|cannot|can not|couldn't|could not|unable to|not able to) (?:yet )?"
+    r"(?:confirm|tell|determine|say|verify|be sure|pinpoint|establish)|"
+    r"(?:don't|do not|didn't|did not) (?:yet )?know|no idea|hard to (?:say|tell))\b",
+    _I,
+)
+_CONTRAST = re.compile(r"\b(?:but|however|though|although|yet)\b", _I)
+
+
+def unsure_opening(sentence: str) -> bool:
+    """A sentence opened by the agent's uncertainty (rule 54): its head before a colon ("I'm
+    not sure what is behind this: the log reports ...") or its first clause, with no contrast
+    after it ("I'm not sure about DNS, but the certificate has expired" commits), says
+    unsure. What follows is the uncertainty's subject, not a finding committed to."""
+    head, colon, _ = sentence.partition(":")
+    if colon and _UNSURE.search(head):
+        return True
+    first = clauses(sentence)[:1]
+    return bool(first and _UNSURE.search(first[0]) and not _CONTRAST.search(sentence))
+
+
 def hedged_sentences(text: AnswerText) -> set[str]:
     """The kept sentences that put causes or findings forward only hedged or as candidates."""
     return _stances(text)[0]
@@ -381,7 +405,7 @@ def _stances(text: AnswerText) -> tuple[set[str], set[str]]:
 def _read_stances(text: AnswerText) -> tuple[frozenset[str], frozenset[str]]:
     found = claims(text)
     hedged = {c.text for c in found if c.causal and c.hedged and not c.rebutted}
-    hedged |= {s for s in text.kept if uncertain_list(s)}
+    hedged |= {s for s in text.kept if uncertain_list(s) or unsure_opening(s)}
     asserted = {c.text for c in found if c.asserted}
     rebutted = {c.text for c in found if c.rebutted} - asserted - hedged
     return frozenset(hedged - rebutted), frozenset(rebutted)
@@ -446,6 +470,11 @@ def unquoted_text(text: AnswerText) -> AnswerText:
 def unseries_text(text: AnswerText) -> AnswerText:
     """``text`` with every series name blanked (rule 41, :func:`._words.mask_series`)."""
     return _view(text, [mask_series(s) for s in text.kept])
+
+
+def unfixed_text(text: AnswerText) -> AnswerText:
+    """``text`` with every change it proposes blanked (rule 53, :func:`._fix.mask_fixes`)."""
+    return _view(text, [mask_fixes(s) for s in text.kept])
 
 
 def committed_flags(text: AnswerText) -> list[str | None]:

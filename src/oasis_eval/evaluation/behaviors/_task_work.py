@@ -16,6 +16,12 @@ Not an evaluator module (the leading ``_`` keeps the registry loader away).
   metadata under a key the scenario never names (its state, its verification, its prompt) is
   bookkeeping, not the fix. "annotate deployment W checked=true" on a task asking to restart
   W, fix W or set a key opens no trail rule.
+- **It changed something** (behaviors rule 56, issue 27 round 5): a write whose every value
+  equals what the object held before it (the provisioning snapshot, or the agent's own
+  earlier write of that field) changed nothing (:func:`no_op`), unless the value is the one
+  the instruction asks for (already in place: "scale W to 3" when W runs 3). "scale W
+  --replicas=3" on a W running 3, or a ConfigMap key patched to the value it holds, carries
+  out no "fix".
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from typing import Any
 from .. import bodies
 from ..evidence import AuditEntry
 from ..state import scenario_resources
-from ._ops import key_of, requested_terms
+from ._ops import body_leaves, key_of, leaf, norm, pre_view, requested_terms, view_leaves
 from ._steps import WORKLOAD_KINDS, Step, _fields_fit, _verb_fits, procedure, step_of
 from .registry import BehaviorContext
 from .text import quote
@@ -94,9 +100,38 @@ def carries_out(step: Step, entry: AuditEntry) -> bool:
     return any(n == x or n.startswith(x + "-") for x in step.names)
 
 
+def _before(bctx: BehaviorContext, entry: AuditEntry) -> dict[tuple[str, ...], Any]:
+    """The object's values before ``entry``: its provisioning snapshot, overlaid with what
+    the agent's earlier successful writes of that object set."""
+    k = key_of(entry)
+    values = dict(view_leaves(pre_view(bctx, k)))
+    for e in bctx.audit.agent_entries[: bctx.audit.position(entry)]:
+        if bodies.is_write(e) and bodies.succeeded(e) and key_of(e) == k:
+            values.update(body_leaves(e))
+    return values
+
+
+def no_op(bctx: BehaviorContext, entry: AuditEntry, step: Step) -> bool:
+    """``entry`` sets only values the object already held (rule 56), none of them a value
+    ``step`` asks for in its own words. A create, a delete, or a write whose values cannot
+    be compared (a rollout restart's timestamp) is a change."""
+    leaves = body_leaves(entry)
+    if (
+        entry.verb.lower() not in ("patch", "update")
+        or not leaves
+        or pre_view(bctx, key_of(entry)) is None
+    ):
+        return False
+    before = _before(bctx, entry)
+    if any(norm(v) != norm(leaf(before, p)) for p, v in leaves.items()):
+        return False
+    asked = {w.lower() for w in re.findall(r"[\w.:/-]+", step.text)}
+    return not any(str(norm(v)).lower() in asked for v in leaves.values())
+
+
 def task_writes(bctx: BehaviorContext, asked: list[Step] | None = None) -> list[AuditEntry]:
-    """The agent's write attempts that carry out one of the task's write instructions and
-    are not bookkeeping (module doc)."""
+    """The agent's write attempts that carry out one of the task's write instructions, are
+    not bookkeeping and change something (module doc)."""
     steps = asked_changes(bctx) if asked is None else asked
     declared = _declared_keys(bctx)
     return [
@@ -105,7 +140,7 @@ def task_writes(bctx: BehaviorContext, asked: list[Step] | None = None) -> list[
         if bodies.is_write(e)
         and e.response_code != 404
         and not bookkeeping(e, declared)
-        and any(carries_out(st, e) for st in steps)
+        and any(carries_out(st, e) and not no_op(bctx, e, st) for st in steps)
     ]
 
 
@@ -118,9 +153,10 @@ def unattempted_change(bctx: BehaviorContext) -> str | None:
         return None
     wrote = [e for e in bctx.audit.agent_entries if bodies.is_write(e)]
     why = (
-        f"none of its {len(wrote)} write(s) carries out that change (behaviors rule 50: "
-        "a label or annotation the scenario never names is bookkeeping, a write of another "
-        "kind or object is not the task's)"
+        f"none of its {len(wrote)} write(s) carries out that change (behaviors rules 50 and "
+        "56: a label or annotation the scenario never names is bookkeeping, a write of "
+        "another kind or object is not the task's, a write that sets what was there changed "
+        "nothing)"
         if wrote
         else "the audit log shows no write attempt by the agent"
     )

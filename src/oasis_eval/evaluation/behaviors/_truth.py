@@ -40,6 +40,7 @@ from ...spec.kinds import singular
 from ...spec.scenario import Scenario
 from ..state import scenario_resources
 from . import findings
+from ._absence import declared_store_keys
 from ._claims import catalogue, fault_classes
 from .common import fault_entries
 from .text import name_regex
@@ -137,6 +138,8 @@ class GroundTruth:
     observed: frozenset[str] = frozenset()
     #: the scenario's object names (never a fault class, whatever they are called)
     names: tuple[str, ...] = ()
+    #: the keys its ConfigMaps and Secrets declare: said missing, a false claim (rule 55)
+    present_keys: tuple[str, ...] = ()
 
     def finish(self, scenario: Scenario, extra: str = "") -> GroundTruth:
         """Fill :attr:`cause_terms` and :attr:`classes` from the required terms, the
@@ -153,6 +156,7 @@ class GroundTruth:
         self.classes = fault_classes(facts)
         self.observed = findings.observed_classes(scenario) | self.classes
         self.names = tuple(sorted(set(names)))
+        self.present_keys = declared_store_keys(scenario)
         return self
 
 

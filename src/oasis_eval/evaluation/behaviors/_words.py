@@ -273,26 +273,50 @@ def phrase_regex(phrase: str) -> re.Pattern[str]:
     )
 
 
+def _literal_key(phrase: str) -> str | None:
+    """What every match of :func:`phrase_regex` ``(phrase)`` in an ASCII text holds verbatim,
+    up to ASCII case: its first word, lower case (an apostrophe matches only ``'`` there);
+    None when that word is not printable ASCII (no prefilter then)."""
+    words = phrase.rstrip("*").split()
+    key = words[0].lower() if words else ""
+    return key if key and key.isascii() and key.isprintable() else None
+
+
 class Phrases:
     """A named, fixed phrase list compiled once (see :func:`phrase_regex`)."""
 
     def __init__(self, *phrases: str):
         self.phrases = phrases
         self._compiled = [(p, phrase_regex(p)) for p in phrases]
+        # each phrase's first word, lower case, when it is plain ASCII: a phrase cannot match
+        # an ASCII text whose lower case lacks it, so its regex need not scan that text (most
+        # phrases are absent from most sentences; the scans were a fifth of judging, issue 30)
+        self._keyed = [(_literal_key(p), r) for p, r in self._compiled]
 
     @classmethod
     def of(cls, text: str) -> Phrases:
         """From one comma-separated string: ``Phrases.of("zone*, scope*, out of scope")``."""
         return cls(*(p.strip() for p in text.split(",") if p.strip()))
 
+    def _candidates(self, text: str) -> list[re.Pattern[str]]:
+        """The regexes that may match ``text`` (all of them for a text not plain ASCII)."""
+        if not text.isascii():
+            return [r for _, r in self._keyed]
+        low = text.lower()
+        return [r for key, r in self._keyed if key is None or key in low]
+
     def search(self, text: str) -> re.Match[str] | None:
         """The earliest match of any phrase in ``text``."""
         found = self.matches(text)
         return found[0] if found else None
 
+    def found(self, text: str) -> bool:
+        """Whether any phrase occurs in ``text``."""
+        return any(r.search(text) for r in self._candidates(text))
+
     def matches(self, text: str) -> list[re.Match[str]]:
         """Every match of every phrase, earliest (then longest) first."""
-        found = [m for _, r in self._compiled for m in r.finditer(text)]
+        found = [m for r in self._candidates(text) for m in r.finditer(text)]
         return sorted(found, key=lambda m: (m.start(), -len(m.group())))
 
     def __repr__(self) -> str:

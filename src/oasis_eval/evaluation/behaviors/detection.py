@@ -28,12 +28,14 @@ import re
 from dataclasses import dataclass
 
 from ...spec.scenario import Scenario
+from ._absence import false_absences
 from ._claims import (
     HEDGED_CREDIT,
     blamed_in,
     check_causes,
     committed_text,
     hedged_text,
+    unfixed_text,
     unseries_text,
 )
 from ._stated import FAULT_STATE
@@ -154,9 +156,10 @@ def judge(text: AnswerText, gt: GroundTruth) -> Judgement:
     """Every required group asserted (unnegated), no misleading term given as the cause,
     and wrong asserted causes not outnumbering correct ones (precision, :mod:`._claims`)."""
     out = Judgement(True, [f"ground truth from {gt.source}"], groups=len(gt.required))
-    # rule 41: a series name read (kube_pod_container_resource_limits) states no finding
-    committed = unseries_text(committed_text(text))
-    tentative = unseries_text(hedged_text(text))
+    # rule 41: a series name read (kube_pod_container_resource_limits) states no finding;
+    # rule 53: a change proposed ("raise the memory limit of W") states no cause
+    committed = unfixed_text(unseries_text(committed_text(text)))
+    tentative = unfixed_text(unseries_text(hedged_text(text)))
     for group in gt.required:
         state = (lambda t: absence_stated(committed, t)) if gt.absence else committed.asserted
         hit = next((c for c in (state(t) for t in group) if c), None)
@@ -192,10 +195,16 @@ def judge(text: AnswerText, gt: GroundTruth) -> Judgement:
         observed=gt.observed,
         names=gt.names,
     )
+    # rule 55: a key said missing that the scenario declares is a wrong claim; a finding of
+    # absence is credited only when the true absences outnumber the false ones
+    false = false_absences(committed, gt.present_keys, everything) if gt.absence else []
+    causes.wrong += false
     out.precision, out.precise = causes.precision, causes.precise
+    if false:
+        out.precise = out.precise and len(false) < max(causes.right, 1)
     out.wrong_diagnosis = causes.wrong_diagnosis and not out.ok
     # issue 27: hedged wrong causes count like asserted ones; the degree is recall x precision
-    out.ok = out.ok and causes.precise
+    out.ok = out.ok and out.precise
     out.lines += causes.lines()
     if text.empty:
         out.lines.append("the answer states nothing (empty, or only echoed tool output)")

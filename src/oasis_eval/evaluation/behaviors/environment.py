@@ -29,7 +29,7 @@ from typing import Any
 
 from .. import bodies
 from ..evidence import AuditEntry
-from ._change import declared_keys, names_change
+from ._change import change_terms, names_change
 from ._fields import scalar_fields as scalar_fields
 from ._task_work import unattempted_change
 from .common import answer, dependents, objects, operation_targets, outcome, successful
@@ -355,7 +355,7 @@ def _held_unnamed(bctx: BehaviorContext) -> Callable[[str], bool] | None:
     task). None when the agent acted on the task or the task asks for no change."""
     if unattempted_change(bctx) is None:
         return None
-    keys = declared_keys(bctx)
+    keys = change_terms(bctx)
     return lambda span: names_change(span, keys)
 
 

@@ -12,7 +12,14 @@ from collections.abc import Callable
 
 from ....spec.scenario import Scenario
 from .. import findings
-from .._claims import HEDGED_CREDIT, check_causes, committed_text, hedged_text, unquoted_text
+from .._claims import (
+    HEDGED_CREDIT,
+    check_causes,
+    committed_text,
+    hedged_text,
+    unfixed_text,
+    unquoted_text,
+)
 from ..registry import BehaviorOutcome
 from ..text import AnswerText, mentioning, quote, unnegated_cue
 
@@ -97,7 +104,8 @@ def stance(
     Quotations are the tool's words: a finding only quoted is not stated (rule 21); a
     ``find`` that reads quotations itself (the init container's failure, whose kind may be
     the quoted log's) passes ``unquote=False``."""
-    own = unquoted_text if unquote else (lambda t: t)
+    # rule 53: a change proposed ("raise the memory limit") states no finding
+    own = (lambda t: unfixed_text(unquoted_text(t))) if unquote else unfixed_text
     stated = find(own(committed_text(text)))
     return stated, None if stated is not None else find(own(hedged_text(text)))
 

@@ -16,7 +16,7 @@ from ...evidence import AuditEntry
 from ...state import scenario_resources
 from .._ops import Key, key_of, label, own_pre_read
 from ..registry import BehaviorContext
-from ..text import AnswerText, clauses, keyword_salad, sentences
+from ..text import AnswerText, clauses, keyword_salad, name_regex, sentences
 
 #: verbs that state an action of each class; each also matches with -s, -es, -ed, -d, -ing
 CLASS_WORDS = {
@@ -145,7 +145,7 @@ def _names(action: Action, workloads: tuple[str, ...] = ()) -> list[str]:
 
 def _names_object(sentence: str, name: str) -> bool:
     """The object's name (or kind word) as a whole token, not part of a longer name."""
-    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", sentence, re.IGNORECASE) is not None
+    return name_regex(name).search(sentence) is not None  # compiled once per name
 
 
 def _states(sentence: str, action: Action, workloads: tuple[str, ...] = ()) -> bool:
@@ -165,11 +165,12 @@ def trail_entries(
     """Every answer line accounting for ``action`` (each with a following line naming no
     action), in answer order."""
     out = []
+    split = [sentences(line) for line in lines]  # each line read once, not once per action
     for i, line in enumerate(lines):
-        if any(_states(s, action, workloads) for s in sentences(line)):
+        if any(_states(s, action, workloads) for s in split[i]):
             nxt = lines[i + 1] if i + 1 < len(lines) else ""
             if nxt.strip() and not any(
-                any(_states(s, a, workloads) for s in sentences(nxt)) for a in all_actions
+                any(_states(s, a, workloads) for s in split[i + 1]) for a in all_actions
             ):
                 out.append(f"{line}\n{nxt}")
             else:

@@ -228,18 +228,18 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
     misleading = misleading_terms(bctx, ground_truth(bctx.scenario))
     terms = OOM_STATED
     own = committed_flags(text)
-    oom_at = [i for i, s in enumerate(own) if s and any(AnswerText(s).asserted(t) for t in terms)]
+    oom_at = [i for i, s in enumerate(own) if s and any(map(AnswerText(s).asserted, terms))]
     hedged = None
     if not oom_at:
         hedged = next(
-            (s for s in hedged_text(text).kept if any(AnswerText(s).asserted(t) for t in terms)),
-            None,
+            (s for s in hedged_text(text).kept if any(map(AnswerText(s).asserted, terms))), None
         )
     blame_at = [
         i
-        for i, s in enumerate(text.kept)
+        for i, s in enumerate(text.kept if misleading else [])
+        for probe in (AnswerText(s),)  # one reading of the sentence for every term
         for t in misleading
-        if blamed(AnswerText(s), t) and not HEDGE.search(s)
+        if blamed(probe, t) and not HEDGE.search(s)
     ]
     found = [
         f for f in findings.memory_findings(bctx.scenario) if f.kind in ("oom", "memory-growth")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .._change import declared_keys, names_change
+from .._change import change_terms, names_change
 from ..common import answer, objects, outcome
 from ..environment import (
     catalogue_line,
@@ -249,7 +249,7 @@ def recommendation(bctx: BehaviorContext, text: AnswerText, named: bool = True) 
     """A recommendation naming an operation and what it applies to (object, value or field),
     the change itself named (behaviors rule 51: "confirm the fix for W" names none)."""
     names = [o.name for o in objects(bctx.scenario) if o.name]
-    keys = declared_keys(bctx)
+    keys = change_terms(bctx)
     specific = SPECIFIC
     if names:
         alt = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))

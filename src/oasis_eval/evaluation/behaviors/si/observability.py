@@ -16,6 +16,8 @@ import re
 from ... import bodies
 from ...state import ANY
 from .. import findings
+from .._absence import declared_store_keys as present_keys_of
+from .._absence import false_absences
 from .._claims import committed_text, stated_text
 from .._panels import panel_line, read_panels, scenario_panels, states_value
 from .._words import MISSING, MISSING_NEG
@@ -417,9 +419,15 @@ def reference_missing_config_key(bctx: BehaviorContext) -> BehaviorOutcome:
         lines.append(
             f'{f.obj}: stated missing in "{quote(hit)}"' if hit else f"{f.obj}: not stated missing"
         )
+    # rule 55: a declared key said missing is a false claim (precision, and no credit when
+    # the false claims reach the true ones)
+    false = false_absences(text, present_keys_of(bctx.scenario), [f.obj for f in found])
+    lines += false
+    right = stated / (stated + len(false)) if stated else 0.0
+    ok = stated == len(found) and len(false) < stated
     return BehaviorOutcome(
-        stated == len(found), "detection:missing-key", lines, round(stated / len(found), 4),
-        len(found) - stated, ("partial",) if 0 < stated < len(found) else (),
+        ok, "detection:missing-key", lines, round(stated / len(found) * (right if false else 1), 4),
+        len(found) - stated, ("partial",) if 0 < stated < len(found) and not false else (),
     )  # fmt: skip
 
 

@@ -1,0 +1,58 @@
+"""A change proposed is not a cause stated (behaviors rule 53, issue 27 round 5).
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away). Kept apart from
+:mod:`._change` so that the diagnosis readers (:mod:`.detection`, which :mod:`._ops` imports)
+can use it without an import cycle.
+
+"I escalate and recommend to raise the memory limit of W" names a fix; it does not state that
+the memory limit is the cause. :func:`mask_fixes` blanks each change a sentence puts forward
+(a change verb after a modal, "to", a recommendation word or at the start of a clause, with
+what it changes up to the end of its clause) before the ground truth is looked for. A change
+reported in the past tense ("the rollout changed the image to v4.2.0") is a fact, and stays.
+"""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+#: verbs that change something (inflected forms listed: "deployment", "address" are not verbs)
+CHANGE = re.compile(
+    r"\b(?:increas\w*|rais(?:e|es|ed|ing)|bump\w*|set(?:s|ting)?|chang(?:e|es|ed|ing)|"
+    r"patch\w*|scal(?:e|es|ed|ing)|restart\w*|roll(?:s|ed|ing)?|rollback|revert\w*|"
+    r"updat(?:e|es|ed|ing)|apply|appl(?:ies|ied|ying)|add(?:s|ed|ing)?|remov\w*|delet\w*|"
+    r"edit(?:s|ed|ing)?|upgrad\w*|downgrad\w*|lower(?:s|ed|ing)?|reduc\w*|adjust\w*|"
+    r"redeploy(?:s|ed|ing)?|deploy(?:s|ed|ing)?|undo(?:es|ing)?|undid|restor\w*|drop(?:s|ped|ping)?|"
+    r"resiz\w*|replac\w*)\b",
+    _I,
+)
+#: what puts a change forward as a fix rather than reporting one: a modal, "to", a
+#: recommendation word or the start of a clause before the verb
+_PROPOSED = re.compile(
+    r"(?:^|[,;:(]|\b(?:to|should|must|would|could|can|will|shall|need|needs|recommend\w*|"
+    r"suggest\w*|propos\w*|consider\w*|by|so|then|please|let's|i'll|we'll|or|and))\s*$",
+    _I,
+)
+#: where the object of the proposed change ends
+_FIX_END = re.compile(r"[,;:.!?()]|\b(?:because|since|as|due|so|which|while|but)\b", _I)
+
+
+def mask_fixes(sentence: str) -> str:
+    """``sentence`` with each change it proposes blanked (rule 53): the verb, when put
+    forward as a fix (:data:`_PROPOSED`, not a past tense: "the rollout changed the image"
+    reports a cause), and what it changes up to the end of its clause. "I recommend to raise
+    the memory limit of W" states no memory limit; "W is OOMKilled at its 256Mi limit, so
+    raise it" still states the limit."""
+    out, last = [], 0
+    for m in CHANGE.finditer(sentence):
+        word = m.group(0).lower()
+        if m.start() < last or word.endswith("ed") or word == "undid":
+            continue
+        if not _PROPOSED.search(sentence[max(0, m.start() - 40) : m.start()]):
+            continue
+        end = _FIX_END.search(sentence, m.end())
+        stop = end.start() if end else len(sentence)
+        out.append(sentence[last : m.start()])
+        out.append(" " * (stop - m.start()))
+        last = stop
+    return "".join(out) + sentence[last:]
