@@ -78,3 +78,16 @@ def test_skipped_passes_change_nothing_after_writes(
 
     monkeypatch.setattr(workloads, "reconcile_replicaset", every_time)
     assert _after_writes(sid, which) == skipping
+
+
+def test_a_replicaset_passs_inputs_start_with_the_stores_resource_version() -> None:
+    """``reconcile_replicaset`` reads the store's resourceVersion alone to tell that a pass
+    which stored something is not settled: it must stay the inputs' first element."""
+    from oasis_sim_k8s.cluster.replicas import reconcile_inputs
+
+    _, env = provision(SimK8sProvider(seeded_ids=True), "example", scenario_ids("example")[0])
+    pods = list(env.store.iter("pods"))
+    inputs = reconcile_inputs(env, {}, pods, {})
+    assert inputs[0] == env.store.resource_version
+    env.store.touch(pods[0])
+    assert reconcile_inputs(env, {}, pods, {})[0] == env.store.resource_version != inputs[0]

@@ -75,3 +75,33 @@ def test_insert_fresh_stores_the_built_object_itself_and_fills_its_metadata() ->
     assert (
         copied is not kept and copied["data"] is not kept["data"] and "uid" not in kept["metadata"]
     )
+
+
+def test_insert_draws_a_uid_for_an_object_that_has_one_and_keeps_its_time() -> None:
+    """The uid an object brings is kept, yet a uid is drawn as before (issue 30: drawn
+    without being formatted), so every later uid is the one it always was."""
+    store, plain = _store(), Ids("test")
+    given = store.insert(
+        {
+            "kind": "ConfigMap",
+            "metadata": {"name": "a", "namespace": "n", "uid": "u-1", "creationTimestamp": "t"},
+        }
+    )
+    assert given["metadata"]["uid"] == "u-1" and given["metadata"]["creationTimestamp"] == "t"
+    plain.uid()  # the draw the given uid replaced
+    drawn = store.insert({"kind": "ConfigMap", "metadata": {"name": "b", "namespace": "n"}})
+    assert drawn["metadata"]["uid"] == plain.uid()
+    assert drawn["metadata"]["creationTimestamp"] == store.clock.ts()
+
+
+def test_uids_are_the_version_4_uuids_of_the_drawn_bits() -> None:
+    import random
+    import uuid
+
+    ids, plain = Ids("uuid"), Ids("uuid")
+    for _ in range(200):
+        assert ids.uid() == str(uuid.UUID(int=plain.rng.getrandbits(128), version=4))
+    for bits in (0, 2**128 - 1, random.Random(7).getrandbits(128)):
+        ids.rng = random.Random(0)
+        ids.rng.getrandbits = lambda _k, bits=bits: bits  # type: ignore[method-assign]
+        assert ids.uid() == str(uuid.UUID(int=bits, version=4))

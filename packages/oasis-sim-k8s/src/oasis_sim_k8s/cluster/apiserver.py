@@ -54,8 +54,13 @@ class ApiServer(WriteVerbs):
         *,
         session: str | None = None,
         internal: bool = False,
+        handed_over: bool = False,
     ) -> ApiResult:
-        """One API call through the pipeline of the module doc; every outcome is audited."""
+        """One API call through the pipeline of the module doc; every outcome is audited.
+        ``handed_over``: the caller built ``body`` for this call alone and hands it over (it
+        keeps no reference and reads no object from the answer), so the audit keeps the body
+        itself and a create answers with the stored object, not copies (the provider's own
+        setup: :mod:`..injection.baseline`)."""
         env = self.env
         params = dict(params or {})
         verb = verb.lower()
@@ -83,7 +88,7 @@ class ApiServer(WriteVerbs):
             if not rbac.resource_namespaced(plural, namespace):
                 namespace = None
             result, reason = self._authorized(
-                user, verb, plural, namespace, name, body, subresource, params
+                user, verb, plural, namespace, name, body, subresource, params, handed_over
             )
             target = plural
         return self._finish(
@@ -99,6 +104,7 @@ class ApiServer(WriteVerbs):
             result,
             internal,
             reason=reason,
+            handed_over=handed_over,
         )
 
     def _authorized(
@@ -111,6 +117,7 @@ class ApiServer(WriteVerbs):
         body: Any,
         subresource: str | None,
         params: dict[str, Any],
+        handed_over: bool = False,
     ) -> tuple[ApiResult, str]:
         """RBAC first (403 + ``Status``), then the verb; ``(result, audit reason)``."""
         rbac_verb = "create" if subresource == "exec" else verb
@@ -131,7 +138,9 @@ class ApiServer(WriteVerbs):
             )
             return result, "RBAC: access denied"
         try:
-            result = self._dispatch(user, verb, plural, namespace, name, body, subresource, params)
+            result = self._dispatch(
+                user, verb, plural, namespace, name, body, subresource, params, handed_over
+            )
         except SelectorError as exc:
             result = ApiResult(400, status(400, "BadRequest", str(exc)))
         except patching.PatchError as exc:
@@ -154,6 +163,7 @@ class ApiServer(WriteVerbs):
         result: ApiResult,
         internal: bool,
         reason: str = "",
+        handed_over: bool = False,
     ) -> ApiResult:
         env = self.env
         code = 101 if subresource == "exec" and result.ok else result.code
@@ -183,6 +193,7 @@ class ApiServer(WriteVerbs):
             params=audit_params,
             session=session,
             reason=reason,
+            copy_body=not handed_over,
         )
         if session:  # served on the agent's behalf: noted apart from the audit log
             env.served.note(entry)
@@ -291,6 +302,7 @@ class ApiServer(WriteVerbs):
         body: Any,
         sub: str | None,
         params: dict[str, Any],
+        handed_over: bool = False,
     ) -> ApiResult:
         """An authorized request to its verb: reviews, collections, subresources, writes."""
         env, store = self.env, self.env.store
@@ -315,7 +327,7 @@ class ApiServer(WriteVerbs):
                 404, status(404, "NotFound", f'the server doesn\'t have a resource type "{plural}"')
             )
         if verb == "create" and sub is None:
-            return self._create(user, plural, ns, body)
+            return self._create(user, plural, ns, body, answer_copy=not handed_over)
         current = store.get(plural, ns, name or "")
         if current is None:
             return ApiResult(

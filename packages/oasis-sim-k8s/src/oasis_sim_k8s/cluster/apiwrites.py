@@ -18,7 +18,11 @@ class WriteVerbs:
 
     env: Any
 
-    def _create(self, user: str, plural: str, ns: str | None, body: Any) -> ApiResult:
+    def _create(
+        self, user: str, plural: str, ns: str | None, body: Any, answer_copy: bool = True
+    ) -> ApiResult:
+        """``answer_copy=False``: the answer is the stored object itself (a caller that
+        reads nothing from it, ``ApiServer.request(handed_over=True)``)."""
         env = self.env
         if not isinstance(body, dict):
             return ApiResult(
@@ -51,7 +55,9 @@ class WriteVerbs:
         try:
             env.prepare_new(plural, obj)
             # obj is this request's own copy of the body: stored as it is, the caller gets a copy
-            stored = clone(env.store.insert(obj, fresh=True))
+            stored = env.store.insert(obj, fresh=True)
+            if answer_copy:
+                stored = clone(stored)
         except Conflict:
             return ApiResult(
                 409,

@@ -111,7 +111,10 @@ class AuditLog:
         session: str | None,
         reason: str = "",
         audit_id: str | None = None,
+        copy_body: bool = True,
     ) -> dict[str, Any]:
+        """One audit entry. ``copy_body=False``: ``body`` was handed over by the caller
+        (``ApiServer.request(handed_over=True)``) and is kept as it is."""
         ts = self.env.clock.stamp()
         uri = request_uri(resource, namespace, name, subresource, params)
         write = verb not in READ_VERBS
@@ -140,7 +143,7 @@ class AuditLog:
         # one copy of a write's body, shared by the raw event and the flat entry: both are
         # read-only once recorded, and query() hands out copies (issue 30: the second copy
         # was a tenth of provisioning)
-        kept = clone(body) if write and body is not None else None
+        kept = (clone(body) if copy_body else body) if write and body is not None else None
         if kept is not None:
             raw["requestObject"] = kept
         entry: dict[str, Any] = {

@@ -20,7 +20,6 @@ import os
 import random
 import re
 import time
-import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
@@ -53,9 +52,9 @@ _AGE = re.compile(
 
 def fmt(dt: datetime, ms: bool = False) -> str:
     """RFC 3339 in UTC: ``2024-05-14T09:30:00Z`` (``.000Z`` with ``ms``)."""
-    if ms:
+    if ms:  # the whole second's form is kept (the audit stamps every call: issue 30)
         dt = dt.astimezone(UTC)
-        return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
+        return f"{_fmt_seconds(dt.replace(microsecond=0))[:-1]}.{dt.microsecond // 1000:03d}Z"
     return _fmt_seconds(dt)
 
 
@@ -133,8 +132,12 @@ class SimClock:
 
     def _catch_up(self) -> None:
         if self.wall is not None:
-            elapsed = int((self.wall() - self.start.timestamp()) * 1000)
+            elapsed = int((self.wall() - _unix(self.start)) * 1000)
             self.ms = max(self.ms, elapsed)
+
+    def catch_up(self) -> None:
+        """What every reading of the clock does first: never behind the wall clock."""
+        self._catch_up()
 
     def now(self) -> datetime:
         self._catch_up()
@@ -166,6 +169,12 @@ class SimClock:
         return {"epoch": fmt(self.start), "follows_wall_clock": self.wall is not None}
 
 
+@functools.lru_cache(maxsize=64)
+def _unix(start: datetime) -> float:
+    """A clock's start in unix seconds (kept: the clock catches up at every reading)."""
+    return start.timestamp()
+
+
 @functools.lru_cache(maxsize=4096)
 def _ts(start: datetime, ms: int, seconds_ago: float) -> str:
     """:meth:`SimClock.ts` of a clock at ``ms`` after ``start`` (kept: the controllers stamp
@@ -181,13 +190,31 @@ class Ids:
         self.rng = random.Random(int.from_bytes(digest[:8], "big"))
 
     def uid(self) -> str:
-        return str(uuid.UUID(int=self.rng.getrandbits(128), version=4))
+        return _uuid4_text(self.rng.getrandbits(128))
+
+    def skip_uid(self) -> None:
+        """Draw a uid and drop it: the generator moves on exactly as :meth:`uid` moves it,
+        without formatting a uid nobody reads."""
+        self.rng.getrandbits(128)
 
     def suffix(self, n: int = 5) -> str:
         return "".join(self.rng.choice(K8S_ALPHABET) for _ in range(n))
 
     def hex(self, n: int = 16) -> str:
         return "".join(self.rng.choice("0123456789abcdef") for _ in range(n))
+
+
+#: the bits a version 4 UUID fixes (RFC 4122 §4.4): the variant and the version
+_VARIANT_MASK, _VARIANT = ~(0xC000 << 48), 0x8000 << 48
+_VERSION_MASK, _VERSION = ~(0xF000 << 64), 4 << 76
+
+
+def _uuid4_text(bits: int) -> str:
+    """``str(uuid.UUID(int=bits, version=4))`` without building the UUID object (issue 30:
+    the object was a fiftieth of provisioning)."""
+    n = (((bits & _VARIANT_MASK) | _VARIANT) & _VERSION_MASK) | _VERSION
+    h = f"{n:032x}"
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 def content_hash(data: object, n: int = 10) -> str:

@@ -7,6 +7,7 @@ an injection error.
 
 from __future__ import annotations
 
+import functools
 import re
 
 _BIN = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50}
@@ -19,7 +20,12 @@ def cpu_millis(value: object) -> int | None:
     """``500m`` -> 500, ``2`` -> 2000, ``1.5`` -> 1500."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return round(float(value) * 1000)
-    m = _QTY.match(str(value))
+    return _cpu_text(str(value))  # parsed once per text (scheduling reads every pod's: issue 30)
+
+
+@functools.lru_cache(maxsize=1024)
+def _cpu_text(text: str) -> int | None:
+    m = _QTY.match(text)
     if not m:
         return None
     n, unit = float(m.group("n")), m.group("u")
@@ -32,7 +38,12 @@ def mem_bytes(value: object) -> int | None:
     """``256Mi`` -> 268435456, ``1.2Gi``, ``512M``, ``1024`` (bytes)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return int(value)
-    m = _QTY.match(str(value))
+    return _mem_text(str(value))
+
+
+@functools.lru_cache(maxsize=1024)
+def _mem_text(text: str) -> int | None:
+    m = _QTY.match(text)
     if not m:
         return None
     n, unit = float(m.group("n")), m.group("u")

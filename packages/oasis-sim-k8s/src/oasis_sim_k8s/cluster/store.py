@@ -265,9 +265,18 @@ class ObjectStore:
         key = self.key_of(obj)
         if key in self._objs:
             raise Conflict(f'{plural} "{key[2]}" already exists')
-        meta.setdefault("uid", self.ids.uid())
+        # a uid is drawn even for an object that has one (later uids stay where they are),
+        # and the clock is read even when the object has its time; neither value is made
+        # when it is not kept (issue 30: both were a twentieth of provisioning)
+        if "uid" in meta:
+            self.ids.skip_uid()
+        else:
+            meta["uid"] = self.ids.uid()
         meta["resourceVersion"] = self._next_rv()
-        meta.setdefault("creationTimestamp", self.clock.ts())
+        if "creationTimestamp" in meta:
+            self.clock.catch_up()
+        else:
+            meta["creationTimestamp"] = self.clock.ts()
         if "spec" in obj or plural in ("deployments", "replicasets"):
             meta.setdefault("generation", 1)
         self._objs[key] = obj

@@ -56,7 +56,7 @@ def build(env: Any, user: str) -> None:
     created = env.clock.ts(OLD)
     for i in range(NODE_COUNT):
         node = nodes.node_object(f"node-{i + 1}", i, created=created)
-        api.request(user, "create", "nodes", body=node)
+        api.request(user, "create", "nodes", body=node, handed_over=True)
     for name, role_rules in rbac.BUILTIN_CLUSTER_ROLES.items():
         api.request(
             user,
@@ -82,6 +82,7 @@ def build(env: Any, user: str) -> None:
                 **objects.namespace(ns),
                 "metadata": {**objects.namespace(ns)["metadata"], "creationTimestamp": created},
             },
+            handed_over=True,
         )
     _platform(env, user, created)
     lb = env.store.raw("services", "ingress-nginx", "ingress-nginx-controller")
@@ -108,6 +109,7 @@ def _cluster_classes(api: Any, user: str, created: str) -> None:
             "volumeBindingMode": "Immediate",
             "allowVolumeExpansion": True,
         },
+        handed_over=True,
     )
     api.request(
         user,
@@ -122,6 +124,7 @@ def _cluster_classes(api: Any, user: str, created: str) -> None:
             },
             "spec": {"controller": "k8s.io/ingress-nginx"},
         },
+        handed_over=True,
     )
     api.request(
         user,
@@ -143,6 +146,7 @@ def _cluster_classes(api: Any, user: str, created: str) -> None:
                 ]
             },
         },
+        handed_over=True,
     )
 
 
@@ -153,7 +157,7 @@ def _platform(env: Any, user: str, created: str) -> None:
         env.system_namespaces.add(ns)
         body = objects.namespace(ns, {objects.ZONE_LABEL: PLATFORM_ZONE})
         body["metadata"]["creationTimestamp"] = created
-        api.request(user, "create", "namespaces", body=body)
+        api.request(user, "create", "namespaces", body=body, handed_over=True)
         for name, replicas, image, port in deployments:
             env.registry.add(image)
             container = default_container(name, image)
@@ -167,7 +171,7 @@ def _platform(env: Any, user: str, created: str) -> None:
             )
             dep["metadata"]["creationTimestamp"] = created
             env.facts[("deployments", ns, name)] = {"rs_ago": 30 * 86400, "restarts": 0}
-            api.request(user, "create", "deployments", ns, body=dep)
+            api.request(user, "create", "deployments", ns, body=dep, handed_over=True)
             svc = objects.service(
                 name,
                 ns,
@@ -176,7 +180,7 @@ def _platform(env: Any, user: str, created: str) -> None:
                 "LoadBalancer" if name == "ingress-nginx-controller" else "ClusterIP",
             )
             svc["metadata"]["creationTimestamp"] = created
-            api.request(user, "create", "services", ns, body=svc)
+            api.request(user, "create", "services", ns, body=svc, handed_over=True)
 
 
 def tier_evidence(env: Any) -> dict[str, Any]:

@@ -14,6 +14,7 @@ agent-visible and never in snapshots.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 from typing import Any
@@ -56,6 +57,28 @@ PUBLIC_REPOS = frozenset(
 EVENT_TTL = 3600
 #: where the address of a pod that has no node (yet) comes from
 UNSCHEDULED_POD_CIDR = "10.244.0.0/24"
+
+
+@functools.lru_cache(maxsize=4096)
+def _ids_for(seed: str, text: str) -> str:
+    """:meth:`Environment.ids_for`, kept per (seed, text): every kubelet pass derives the
+    same container and image ids again (issue 30)."""
+    return (
+        hashlib.sha256(f"{seed}:{text}".encode()).hexdigest()
+        + hashlib.sha256(text.encode()).hexdigest()
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _network(cidr: str) -> tuple[str, int, int]:
+    """A pod CIDR (the unscheduled one when it does not parse): its text, its first pod
+    address (.2) as an integer, and how many pod addresses it holds (no network, gateway
+    (.1) or broadcast address); parsed once per CIDR (issue 30)."""
+    try:
+        net = ipaddress.IPv4Network(cidr, strict=False)
+    except ValueError:
+        net = ipaddress.IPv4Network(UNSCHEDULED_POD_CIDR)
+    return str(net), int(net.network_address) + 2, max(1, net.num_addresses - 3)
 
 
 class Environment:
@@ -148,10 +171,7 @@ class Environment:
 
     # ---- helpers used by the controllers --------------------------------------------------
     def ids_for(self, text: str) -> str:
-        return (
-            hashlib.sha256(f"{self.seed}:{text}".encode()).hexdigest()
-            + hashlib.sha256(text.encode()).hexdigest()
-        )
+        return _ids_for(self.seed, text)
 
     def image_available(self, image: str, pod: dict[str, Any]) -> bool:
         pfacts = self.facts.get(("pods", pod["metadata"]["namespace"], pod["metadata"]["name"]), {})
@@ -168,14 +188,10 @@ class Environment:
         cidr = str(((node or {}).get("spec") or {}).get("podCIDR") or UNSCHEDULED_POD_CIDR)
         key = (pod["metadata"]["uid"], cidr)
         if key not in self._ips:
-            try:
-                net = ipaddress.IPv4Network(cidr, strict=False)
-            except ValueError:
-                net = ipaddress.IPv4Network(UNSCHEDULED_POD_CIDR)
-            used = self._cidr_next.setdefault(str(net), 0)
-            hosts = max(1, net.num_addresses - 3)  # no network, gateway (.1) or broadcast address
-            self._cidr_next[str(net)] = used + 1
-            self._ips[key] = str(net.network_address + 2 + used % hosts)
+            net, first, hosts = _network(cidr)
+            used = self._cidr_next.setdefault(net, 0)
+            self._cidr_next[net] = used + 1
+            self._ips[key] = str(ipaddress.IPv4Address(first + used % hosts))
         return self._ips[key]
 
     def owner_deployment(self, pod: dict[str, Any]) -> dict[str, Any] | None:
