@@ -264,3 +264,13 @@ def _pod_status(env: Any, pod: dict[str, Any], image: str, ago: float) -> dict[s
     if host:
         status.update({"hostIP": host, "hostIPs": [{"ip": host}]})
     return status
+
+
+#: the names every ambient object starts with (for tests and tools that count declared objects)
+NAMES = frozenset(p[0] for p in POOL)
+
+
+def is_ambient(name: str) -> bool:
+    """Whether ``name`` is an ambient object's (a CronJob of :data:`POOL`, its Job, pod or
+    policy)."""
+    return any(name == n or name.startswith(n + "-") for n in NAMES)
