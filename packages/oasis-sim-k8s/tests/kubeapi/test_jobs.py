@@ -3,11 +3,11 @@ completion, a CronJob can be created and listed."""
 
 from __future__ import annotations
 
-from oasis_sim_k8s.injection.ambient import is_ambient
-
 from pathlib import Path
 
 import pytest
+
+from oasis_sim_k8s.injection.ambient import is_ambient
 
 from .support import cluster
 
