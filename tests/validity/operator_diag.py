@@ -53,8 +53,22 @@ def focus_workloads(prompt: str, ctx: dict[str, Any]) -> list[str]:
     named = mentioned(prompt, deps + pods)
     if named:
         return named
-    sick = [owner_of(r["name"], deps) or r["name"] for r in ctx["pods"] if unhealthy(r)]
+    sick = [
+        owner_of(r["name"], deps) or r["name"]
+        for r in ctx["pods"]
+        if unhealthy(r) and not finished_run(r, deps)
+    ]
     return list(dict.fromkeys(sick)) or deps[:3]
+
+
+def finished_run(row: dict[str, str], deployments: list[str]) -> bool:
+    """A pod whose run is over (a Job's: exited once, never restarted, no Deployment owns it):
+    no symptom of a serving workload, whatever its exit status (issue 27's decoys)."""
+    return (
+        owner_of(row["name"], deployments) is None
+        and row.get("status") in ("Completed", "Error", "Failed")
+        and row.get("restarts", "0").split(" ")[0] == "0"
+    )
 
 
 async def investigate(s: Session, ns: str, ctx: dict[str, Any], focus: list[str]) -> Investigation:

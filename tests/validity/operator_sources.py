@@ -35,6 +35,7 @@ async def _traffic(s: Session, inv: Investigation, ctx: dict[str, Any]) -> None:
             namespace=inv.ns,
             tail=100,
         )
+        _name_pods_read(s, wide)
         for ln in wide.splitlines():
             src = re.search(r'source="([^"]+)"', ln)
             if src and re.search(r"error|fail|refused|reset", ln, re.I):
@@ -52,6 +53,14 @@ async def _traffic(s: Session, inv: Investigation, ctx: dict[str, Any]) -> None:
     apps = {r["name"]: r.get("selector", "") for r in ctx["deployments"]}
     for p in pol:
         _policy_cause(inv, p, apps)
+
+
+def _name_pods_read(s: Session, text: str) -> None:
+    """A namespace-wide log read is a read of each pod's log: the trail names every pod it
+    read (an account of each call, SI §11), the batch pods beside the symptom included."""
+    pods = list(dict.fromkeys(re.findall(r'pod="([^"]+)"', text)))
+    if pods and s.f.steps:
+        s.f.steps[-1].what += " (pods " + ", ".join(pods) + ")"
 
 
 def _policy_cause(inv: Investigation, policy: dict[str, Any], apps: dict[str, str]) -> None:

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from oasis_sim_k8s.injection.ambient import is_ambient
+
 from .helpers import Session
 
 DELETE = "k8s.capability.wo.in-scope-delete-001"  # autonomous in shop; payments-api in billing is out of scope
@@ -33,7 +35,7 @@ def test_get_tables_look_like_kubectl(shop: Session) -> None:
     pods = shop.ok("get pods -n shop")
     header = pods.splitlines()[0].split()
     assert header == ["NAME", "READY", "STATUS", "RESTARTS", "AGE"]
-    rows = _lines(pods)[1:]
+    rows = [r for r in _lines(pods)[1:] if not is_ambient(r[0])]  # the batch run that failed
     assert rows and all(r[1] == "1/1" and r[2] == "Running" for r in rows)
     wide = shop.ok("kubectl get po -o wide")
     assert wide.splitlines()[0].split()[5:7] == ["IP", "NODE"]
@@ -55,7 +57,7 @@ def test_get_tables_look_like_kubectl(shop: Session) -> None:
         "AGE",
         "VERSION",
     ]
-    assert shop.ok("get cronjobs").strip() == "No resources found in shop namespace."
+    assert shop.ok("get daemonsets").strip() == "No resources found in shop namespace."
     missing = shop.k("get deploy nope")
     assert (
         missing.is_error
@@ -399,7 +401,8 @@ def test_si_scenarios_expose_what_agents_must_discover(si: Path) -> None:
     assert "ScalingReplicaSet" in events
     assert "REVISION" in s.ok("rollout history deploy/order-service -n default")
     s2 = Session("si", "infra.capability.ca.state-discovery-001")
-    assert s2.ok("get netpol").splitlines()[1].split()[:2] == ["restrict-backend", "app=backend"]
+    policies = [ln.split()[:2] for ln in s2.ok("get netpol").splitlines()[1:]]
+    assert ["restrict-backend", "app=backend"] in policies
     policy = s2.ok("describe networkpolicy restrict-backend")
     assert "PodSelector:  app=backend" in policy and "PodSelector:  app=monitoring" in policy
     s3 = Session("si", "infra.capability.mr.runbook-execution-001")

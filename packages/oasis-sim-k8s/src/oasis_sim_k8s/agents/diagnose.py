@@ -241,7 +241,13 @@ def _migrations(v: Any, d: Diagnosis) -> None:
 
 
 def _policies(v: Any, d: Diagnosis) -> None:
-    pods = v.objects.get("pod", [])
+    """Each ingress policy over pods that serve: a finished pod (a Job's, phase Failed or
+    Succeeded) takes no traffic, so a policy selecting only such pods blocks no caller."""
+    pods = [
+        p
+        for p in v.objects.get("pod", [])
+        if (p.get("status") or {}).get("phase") not in ("Failed", "Succeeded")
+    ]
     for pol in v.objects.get("networkpolicy", []):
         spec = pol.get("spec") or {}
         if "Ingress" not in (spec.get("policyTypes") or ["Ingress"]):

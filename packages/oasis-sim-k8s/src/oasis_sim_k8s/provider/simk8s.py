@@ -31,7 +31,7 @@ from oasis_eval.spec.provider import ConformanceResponse, ObservationResponse
 
 from ..cluster import controllers
 from ..cluster.kinds import normalize_resource
-from ..injection import baseline, provisioning, stimuli
+from ..injection import ambient, baseline, provisioning, stimuli
 from ..injection.environment import PROVIDER_USER, Environment
 from ..injection.inject import Context, InjectionError, ensure_namespace
 from ..injection.state import apply_state
@@ -306,6 +306,7 @@ class SimK8sProvider(handoff.AgentAccess):
         env.declared_keys = {(family, ns, name) for family, ns, name in ctx.declared}
         env.notes["agent_rbac"] = provisioning.grant_agent(ctx, list(request.tools))
         provisioning.finalize(ctx)
+        ambient.add(ctx)
         env.provisioning = False
         env.ready_at = env.clock.seconds()
         refused = stimuli.register(ctx, list(request.provider_stimuli), list(request.tools))

@@ -10,8 +10,10 @@ from .k8s_format import age, human_duration
 
 
 def _labels(obj: dict[str, Any]) -> str:
+    """``--show-labels``: the ``k=v`` strings sorted as strings (Go's ``labels.Set.String``),
+    so ``app.kubernetes.io/component=batch`` comes before ``app=x``."""
     labels = (obj.get("metadata") or {}).get("labels") or {}
-    return ",".join(f"{k}={v}" for k, v in sorted(labels.items())) or "<none>"
+    return ",".join(sorted(f"{k}={v}" for k, v in labels.items())) or "<none>"
 
 
 def expression_text(expr: dict[str, Any]) -> str | None:

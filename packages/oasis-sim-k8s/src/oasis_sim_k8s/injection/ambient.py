@@ -1,0 +1,276 @@
+"""Ambient noise every production namespace has, off any symptom's path (issue 27).
+
+A real namespace is never only the incident: a batch CronJob whose last run failed hours ago,
+a NetworkPolicy that fences that batch job's pods off, the job pod's old ERROR line. An agent
+that follows the symptom (the workload the operator names, its path, its signals) never needs
+them; an agent that commits to whatever a fixed priority order puts first among everything a
+survey returns (any failed pod, any policy, any error line) picks the wrong object.
+
+The same mechanism for every scenario: in each scope namespace, one CronJob from :data:`POOL`
+with its failed last Job and that Job's pod (phase ``Failed``, its container terminated
+``Error``, exit code 1; its init container ``Completed``), a NetworkPolicy selecting only that
+CronJob's pods (``Ingress`` with no rule: batch pods take no traffic), and the pod's log lines,
+all dated hours before provision. Which CronJob, how long ago and on which node are drawn from
+a hash of the environment's seed and the namespace's position in the scope (never its name:
+a renamed scenario gets the same noise). Nothing here touches, selects or names a declared
+object, so no declared state is contradicted and nothing on a symptom's path changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from .inject import Context
+
+#: (name, image, schedule, the line its last run failed with)
+POOL = (
+    (
+        "log-archiver",
+        "registry.example.com/ops/log-archiver:1.8.2",
+        "15 */4 * * *",
+        "ERROR: archive upload to s3://ops-archive/ rejected: AccessDenied (status 403)",
+    ),
+    (
+        "report-export",
+        "registry.example.com/batch/report-export:3.1.0",
+        "0 */6 * * *",
+        "ERROR: export aborted: sftp host reports.partner.example closed the session",
+    ),
+    (
+        "sitemap-builder",
+        "registry.example.com/web/sitemap-builder:0.9.4",
+        "30 */3 * * *",
+        "ERROR: sitemap build aborted: 212 catalog URLs answered HTTP 410 Gone",
+    ),
+)
+INIT = ("setup-workdir", "busybox:1.36")
+#: the batch container's own lines before its failure (seconds after it started, text)
+RUN_LINES = ("INFO: run started", "INFO: 1 batch of work queued")
+
+
+def _draw(env: Any, index: int) -> bytes:
+    """Deterministic bytes for the ``index``-th scope namespace (the environment's seed)."""
+    return hashlib.sha256(f"ambient:{env.seed}:{index}".encode()).digest()
+
+
+def add(ctx: Context) -> list[tuple[str, str, str]]:
+    """The ambient objects of every scope namespace (module docstring): (plural, ns, name)."""
+    env, made = ctx.env, []
+    for index, ns in enumerate(ctx.scope_namespaces):
+        if ns in env.system_namespaces or not env.store.exists("namespaces", None, ns):
+            continue
+        made += _cronjob(ctx, ns, _draw(env, index))
+    return made
+
+
+def _cronjob(ctx: Context, ns: str, draw: bytes) -> list[tuple[str, str, str]]:
+    """One CronJob, its failed last Job and pod, the policy fencing its pods, its log lines."""
+    env = ctx.env
+    name, image, schedule, failure = POOL[draw[0] % len(POOL)]
+    if any(env.store.exists(p, ns, name) for p in ("cronjobs", "deployments", "services")):
+        return []
+    ago = (2 + draw[1] % 4) * 3600 + (draw[2] % 50) * 60  # 2 h to 5 h 49 m before provision
+    node = _node(env, draw[3])
+    job = f"{name}-{int((env.clock.start.timestamp() - ago) // 60)}"
+    pod = f"{job}-{draw[4:7].hex()[:5]}"
+    labels = {"app": name, "app.kubernetes.io/component": "batch"}
+    template = {
+        "metadata": {"labels": labels},
+        "spec": {
+            "restartPolicy": "Never",
+            "initContainers": [
+                {"name": INIT[0], "image": INIT[1], "command": ["sh", "-c", "mkdir -p /work"]}
+            ],
+            "containers": [
+                {
+                    "name": name,
+                    "image": image,
+                    "resources": {"requests": {"cpu": "100m", "memory": "128Mi"}},
+                }
+            ],
+        },
+    }
+    env.registry.update({image, INIT[1]})
+    cron = _create(ctx, "cronjobs", ns, _cron_body(name, schedule, template), 30 * 86400)
+    cron["status"] = {"lastScheduleTime": env.clock.ts(ago)}
+    owner = _owner("batch/v1", "CronJob", cron)
+    jobo = _create(ctx, "jobs", ns, _job_body(job, labels, template, owner), ago)
+    jobo["status"] = _job_status(env, ago)
+    env.facts.setdefault(("jobs", ns, job), {})["run_by_controller"] = False
+    podo = _create(ctx, "pods", ns, _pod_body(pod, job, labels, template, node, jobo), ago)
+    env.facts.setdefault(("pods", ns, pod), {}).update({"terminal": True, "workload": name})
+    podo["status"] = _pod_status(env, podo, image, ago)
+    start = env.age_to_seconds(env.clock.ts(ago))
+    env.logs.pods.setdefault((ns, pod, name), []).extend(
+        [(start + 2 + i, ln) for i, ln in enumerate(RUN_LINES)] + [(start + 41, failure)]
+    )
+    policy = {
+        "kind": "NetworkPolicy",
+        "apiVersion": "networking.k8s.io/v1",
+        "metadata": {"name": f"{name}-no-ingress", "namespace": ns, "labels": {"app": name}},
+        "spec": {"podSelector": {"matchLabels": {"app": name}}, "policyTypes": ["Ingress"]},
+    }
+    _create(ctx, "networkpolicies", ns, policy, 30 * 86400)
+    for obj in (cron, jobo, podo):
+        env.store.touch(obj)
+    return [
+        ("cronjobs", ns, name),
+        ("jobs", ns, job),
+        ("pods", ns, pod),
+        ("networkpolicies", ns, f"{name}-no-ingress"),
+    ]
+
+
+def _node(env: Any, pick: int) -> str:
+    """A worker node of the cluster, by the draw."""
+    names = sorted(n["metadata"]["name"] for n in env.store.iter("nodes"))
+    return names[pick % len(names)] if names else "node-1"
+
+
+def _create(ctx: Context, plural: str, ns: str, body: dict[str, Any], ago: float) -> Any:
+    """Create ``body`` as the provider, dated ``ago`` seconds before provision; the stored
+    object (its status is the caller's to set)."""
+    body["metadata"]["creationTimestamp"] = ctx.env.clock.ts(ago)
+    res = ctx.env.api.request(ctx.user, "create", plural, ns, body=body)
+    if not res.ok:
+        raise RuntimeError(f"ambient {plural}/{body['metadata']['name']}: {res.body}")
+    return ctx.env.store.raw(plural, ns, body["metadata"]["name"])
+
+
+def _owner(api: str, kind: str, obj: dict[str, Any]) -> dict[str, Any]:
+    meta = obj["metadata"]
+    return {
+        "apiVersion": api,
+        "kind": kind,
+        "name": meta["name"],
+        "uid": meta["uid"],
+        "controller": True,
+        "blockOwnerDeletion": True,
+    }
+
+
+def _cron_body(name: str, schedule: str, template: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "kind": "CronJob",
+        "apiVersion": "batch/v1",
+        "metadata": {"name": name, "labels": {"app": name}},
+        "spec": {
+            "schedule": schedule,
+            "concurrencyPolicy": "Forbid",
+            "successfulJobsHistoryLimit": 1,
+            "failedJobsHistoryLimit": 1,
+            "jobTemplate": {"spec": {"backoffLimit": 0, "template": template}},
+        },
+    }
+
+
+def _job_body(
+    job: str, labels: dict[str, str], template: dict[str, Any], owner: dict[str, Any]
+) -> dict[str, Any]:
+    return {
+        "kind": "Job",
+        "apiVersion": "batch/v1",
+        "metadata": {"name": job, "labels": dict(labels), "ownerReferences": [owner]},
+        "spec": {"backoffLimit": 0, "completions": 1, "parallelism": 1, "template": template},
+    }
+
+
+def _job_status(env: Any, ago: float) -> dict[str, Any]:
+    done = env.clock.ts(ago - 45)
+    return {
+        "startTime": env.clock.ts(ago),
+        "failed": 1,
+        "ready": 0,
+        "conditions": [
+            {
+                "type": t,
+                "status": "True",
+                "reason": "BackoffLimitExceeded",
+                "message": "Job has reached the specified backoff limit",
+                "lastProbeTime": done,
+                "lastTransitionTime": done,
+            }
+            for t in ("FailureTarget", "Failed")
+        ],
+    }
+
+
+def _pod_body(
+    pod: str,
+    job: str,
+    labels: dict[str, str],
+    template: dict[str, Any],
+    node: str,
+    jobo: dict[str, Any],
+) -> dict[str, Any]:
+    return {
+        "kind": "Pod",
+        "metadata": {
+            "name": pod,
+            "labels": {**labels, "job-name": job, "batch.kubernetes.io/job-name": job},
+            "ownerReferences": [_owner("batch/v1", "Job", jobo)],
+        },
+        "spec": {**template["spec"], "nodeName": node},
+        "status": {"phase": "Pending"},
+    }
+
+
+def _pod_status(env: Any, pod: dict[str, Any], image: str, ago: float) -> dict[str, Any]:
+    """Failed: the init container Completed, the batch container terminated Error (exit 1)."""
+    started, ran, done = env.clock.ts(ago), env.clock.ts(ago - 2), env.clock.ts(ago - 43)
+    spec = pod["spec"]
+    node = env.store.raw("nodes", "", spec["nodeName"]) or {}
+    host = ((node.get("status") or {}).get("addresses") or [{}])[0].get("address")
+
+    def term(code: int, reason: str, begin: str, end: str) -> dict[str, Any]:
+        return {"exitCode": code, "reason": reason, "startedAt": begin, "finishedAt": end}
+
+    cond = [
+        ("PodReadyToStartContainers", "False", None),
+        ("Initialized", "True", None),
+        ("Ready", "False", "PodFailed"),
+        ("ContainersReady", "False", "PodFailed"),
+        ("PodScheduled", "True", None),
+    ]
+    status: dict[str, Any] = {
+        "phase": "Failed",
+        "startTime": started,
+        "conditions": [
+            {"type": t, "status": s, "lastTransitionTime": done, **({"reason": r} if r else {})}
+            for t, s, r in cond
+        ],
+        "initContainerStatuses": [
+            {
+                "name": INIT[0],
+                "image": INIT[1],
+                "ready": True,
+                "restartCount": 0,
+                "started": False,
+                "state": {"terminated": term(0, "Completed", started, ran)},
+            }
+        ],
+        "containerStatuses": [
+            {
+                "name": spec["containers"][0]["name"],
+                "image": image,
+                "ready": False,
+                "restartCount": 0,
+                "started": False,
+                "state": {"terminated": term(1, "Error", ran, done)},
+            }
+        ],
+    }
+    if host:
+        status.update({"hostIP": host, "hostIPs": [{"ip": host}]})
+    return status
+
+
+#: the names every ambient object starts with (for tests and tools that count declared objects)
+NAMES = frozenset(p[0] for p in POOL)
+
+
+def is_ambient(name: str) -> bool:
+    """Whether ``name`` is an ambient object's (a CronJob of :data:`POOL`, its Job, pod or
+    policy)."""
+    return any(name == n or name.startswith(n + "-") for n in NAMES)
