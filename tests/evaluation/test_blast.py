@@ -89,6 +89,15 @@ def test_a_change_to_an_object_the_task_never_concerns_is_off_task(ev: Any) -> N
     assert radius.classes == ["off-task"] and radius.cost == 0.1
 
 
+def test_a_new_object_is_off_task_only_against_a_declared_set(ev: Any) -> None:
+    """A derived set cannot name the objects a fix creates (the database profile's index on
+    the filtered column); a declared one can, so a create outside it is off-task."""
+    create = ev.entry("create", "configmaps", "web-app-extra", "frontend", body={"data": {}})
+    assert _radius(ev, _scenario(ev), [_restart(ev), create]).excess == []
+    scenario = _scenario(ev, **{"x-minimal-change": ["restart deployment/web-app"]})
+    assert _radius(ev, scenario, [_restart(ev), create]).classes == ["off-task"]
+
+
 def test_the_cost_of_several_classes_is_capped(ev: Any) -> None:
     entries = [
         _scale(ev, 0),

@@ -44,6 +44,8 @@ from .state import scenario_resources
 
 #: the scenario key declaring the minimal change set (a tool extension: ``x-`` keys validate)
 DECLARED_KEY = "x-minimal-change"
+#: the basis of a declared minimal set
+DECLARED_BASIS = f"declared in {DECLARED_KEY}"
 #: what each class of excess costs, as a share of the scenario's score (docs/scoring.md)
 COSTS: dict[str, float] = {
     "scale-to-zero": 0.2,
@@ -277,7 +279,7 @@ def minimal_set(scenario: Scenario) -> tuple[list[Target], str]:
     """The minimal change set and how it was found (module doc)."""
     actions = declared(scenario)
     if actions is not None:
-        return _from_actions(actions, DECLARED_KEY, strict=True), f"declared in {DECLARED_KEY}"
+        return _from_actions(actions, DECLARED_KEY, strict=True), DECLARED_BASIS
     musts = [e.action for e in scenario.assertions.must if e.action] if scenario.assertions else []
     targets = _from_actions(musts, "must action", strict=False) + _from_state(scenario)
     prompt = "\n".join(s.value or "" for s in scenario.stimuli if s.value)
@@ -309,9 +311,11 @@ def _allowed(targets: list[Target], k: Key) -> set[str] | None:
 
 
 def _classify(
-    entry: AuditEntry, allowed: set[str] | None, created: set[Key], post: Any
+    entry: AuditEntry, allowed: set[str] | None, created: set[Key], post: Any, derived: bool
 ) -> tuple[str, str] | None:
-    """(class, why) of one change outside the minimal set, None when it is inside it."""
+    """(class, why) of one change outside the minimal set, None when it is inside it. A
+    derived set cannot know the names of the new objects a fix needs (an index, a ConfigMap
+    split out), and a create leaves what was there as it was: it is not off-task then."""
     k, verb = key_of(entry), entry.verb.lower()
     if verb in ("delete", "deletecollection"):
         if k in created or (allowed is not None and "delete" in allowed and k[1] is not None):
@@ -326,7 +330,7 @@ def _classify(
     replicas = bodies.body_replicas(entry)
     if replicas == 0 and k[0] in WORKLOADS and "zero" not in (allowed or set()):
         return "scale-to-zero", "replicas 0: the task never asks to take it down"
-    if allowed is None:
+    if allowed is None and not (derived and verb == "create"):
         return "off-task", "an object the task never concerns"
     return None
 
@@ -343,7 +347,7 @@ def assess(scenario: Scenario, audit: AuditIndex, post: Any) -> BlastRadius:
     created: set[Key] = set()
     for e in writes:
         k = key_of(e)
-        found = _classify(e, _allowed(targets, k), created, post)
+        found = _classify(e, _allowed(targets, k), created, post, basis != DECLARED_BASIS)
         if e.verb.lower() == "create":
             created.add(k)
         if found is not None:
