@@ -112,8 +112,17 @@ async def _dashboards(s: Session) -> None:
             action="list",
         )
     )
-    boards = listing if isinstance(listing, list) else []
-    for b in boards[:4]:
+    boards = [b for b in listing if isinstance(b, dict)] if isinstance(listing, list) else []
+    # the dashboard the operator names (uid or title), else every one: another team's board
+    # is not the health check asked for
+    named = [
+        b
+        for b in boards
+        if mentioned(
+            s.task.prompt, [str(b.get("uid", "")), str(b.get("title", "")).replace(" ", "-")]
+        )
+    ]
+    for b in (named or boards)[:4]:
         uid = b.get("uid")
         doc = (
             rd.load_json(

@@ -66,7 +66,7 @@ async def deep_read(s: Session, out: Any, prompt: str = "") -> None:
             await _pod_logs(s, out, pod)
     await _logs(s, out)
     await _metrics(s, out)
-    await _dashboards(s, out)
+    await _dashboards(s, out, prompt)
     await _traces(s, out, prompt)
     if s.has("gitops"):
         with s.doing("see which applications GitOps manages and whether they are in sync"):
@@ -224,7 +224,15 @@ def _scoped(series: list[Any], out: Any) -> list[Any]:
     return [x for x in series if x.labels.get("namespace") in (None, *out.namespaces)]
 
 
-async def _dashboards(s: Session, out: Any) -> None:
+def _named(prompt: str, *names: str) -> bool:
+    """Whether the operator's words name one of ``names`` (an id, a slug, a service)."""
+    text = prompt.lower()
+    return any(re.search(rf"(?<![\w-]){re.escape(n.lower())}(?![\w-])", text) for n in names if n)
+
+
+async def _dashboards(s: Session, out: Any, prompt: str = "") -> None:
+    """Every dashboard, or only those the operator names (by uid or title) when they do:
+    another team's board is not the health check asked for."""
     if not s.has("dashboards"):
         return
     with s.doing("list the dashboards"):
@@ -234,7 +242,15 @@ async def _dashboards(s: Session, out: Any) -> None:
     out.texts.append(listing)
     out.orders(listing, None)
 
-    for uid in uids_in(listing)[:MAX_DASHBOARDS]:
+    uids = uids_in(listing)
+    doc = parse_json(listing)
+    titles = {
+        str(b.get("uid")): str(b.get("title") or "")
+        for b in (doc if isinstance(doc, list) else [])
+        if isinstance(b, dict)
+    }
+    named = [u for u in uids if _named(prompt, u, titles.get(u, "").replace(" ", "-"))]
+    for uid in (named or uids)[:MAX_DASHBOARDS]:
         with s.doing(f"read every panel of dashboard {uid}"):
             text, err = await s.call("dashboards", action="get", uid=uid)
         if err:

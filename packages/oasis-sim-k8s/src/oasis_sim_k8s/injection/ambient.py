@@ -10,7 +10,8 @@ The same mechanism for every scenario: in each scope namespace, one CronJob from
 with its failed last Job and that Job's pod (phase ``Failed``, its container terminated
 ``Error``, exit code 1; its init container ``Completed``), a NetworkPolicy selecting only that
 CronJob's pods (``Ingress`` with no rule: batch pods take no traffic), and the pod's log lines,
-all dated hours before provision. Which CronJob, how long ago and on which node are drawn from
+all dated hours before provision; the batch job's dashboard
+(:mod:`.ambient_signals`). Which CronJob, how long ago and on which node are drawn from
 a hash of the environment's seed and the namespace's position in the scope (never its name:
 a renamed scenario gets the same noise). Nothing here touches, selects or names a declared
 object, so no declared state is contradicted and nothing on a symptom's path changes.
@@ -21,6 +22,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from . import ambient_signals
 from .inject import Context
 
 #: (name, image, schedule, the line its last run failed with)
@@ -112,6 +114,7 @@ def _cronjob(ctx: Context, ns: str, draw: bytes) -> list[tuple[str, str, str]]:
         "spec": {"podSelector": {"matchLabels": {"app": name}}, "policyTypes": ["Ingress"]},
     }
     _create(ctx, "networkpolicies", ns, policy, 30 * 86400)
+    ambient_signals.add(env, name, ago, draw)
     for obj in (cron, jobo, podo):
         env.store.touch(obj)
     return [
