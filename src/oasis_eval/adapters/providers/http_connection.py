@@ -51,6 +51,9 @@ class _Connection:
         self.stream = stream
         self.h11 = h11.Connection(h11.CLIENT)
         self.idle_since = 0.0
+        #: the socket under the stream (TLS included), looked up once: anyio builds the
+        #: whole attribute mapping on every lookup
+        self.raw = stream.extra(anyio.abc.SocketAttribute.raw_socket, None)
 
     async def exchange(self, request: httpx.Request) -> tuple[h11.Response, bytes]:
         """Send ``request``, read its whole answer: (the head, the body bytes)."""
@@ -112,8 +115,7 @@ class _Connection:
         """Idle, not expired, and the server has not closed it (nor sent anything unasked)."""
         if now - self.idle_since > KEEPALIVE_EXPIRY:
             return False
-        raw = self.stream.extra(anyio.abc.SocketAttribute.raw_socket, None)
-        return raw is None or not _readable(raw)
+        return self.raw is None or not _readable(self.raw)
 
     async def aclose(self) -> None:
         with anyio.CancelScope(shield=True):
