@@ -48,7 +48,7 @@ def test_http_section(monkeypatch: pytest.MonkeyPatch) -> None:
         {"type": "http", "url": "https://a/b", "token_env": "AGENT_TOKEN", "timeout_seconds": 90}
     )
     assert isinstance(agent, HttpAgent)
-    assert agent.timeout == 90 and agent._headers["authorization"] == "Bearer from-env"
+    assert agent.timeout == 90 and agent._client.headers["authorization"] == "Bearer from-env"
     agent2 = agent_from_config(
         {"url": "https://a/b", "timeout": "5m", "identity_timeout_seconds": 3}
     )
