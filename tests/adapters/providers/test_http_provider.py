@@ -795,3 +795,28 @@ def test_conformance_is_retried_too(petri: Any) -> None:
 
     assert run(go).supported
     assert len(petri.calls("/v1/conformance")) == 2
+
+
+def test_audit_request_bodies_decode_as_json_decodes_them() -> None:
+    """petri's JSON-encoded request bodies, decoded by pydantic-core's parser (issue 30), give
+    what ``json.loads`` gives: odd numbers, a lone surrogate escape (which that parser
+    refuses), and a body that is not JSON (kept as the string it is)."""
+    import json
+
+    from oasis_eval.adapters.providers.http_wire import audit_data_from_wire
+
+    bodies = [
+        '{"spec": {"replicas": 3}, "x": [1e400, -0.0, 12345678901234567890123, 2.50]}',
+        '{"note": "\\ud800 alone", "n": NaN}',
+        '{"a": 1} trailing',
+        "not json",
+        '"just a string"',
+    ]
+    entries = [{"verb": "patch", "request_body": b} for b in bodies]
+    decoded = audit_data_from_wire({"entries": entries})["entries"]
+    for entry, body in zip(decoded, bodies, strict=True):
+        try:
+            expected = json.loads(body)
+        except ValueError:
+            expected = body
+        assert repr(entry["request_body"]) == repr(expected)
