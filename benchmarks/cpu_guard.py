@@ -24,6 +24,7 @@ import cProfile
 import hashlib
 import json
 import pstats
+import secrets
 import statistics
 import sys
 import tempfile
@@ -41,6 +42,7 @@ from .common import (
     si_profile_dir,
     si_profile_present,
 )
+from .served import served_run, served_sim
 
 BASELINE = Path(__file__).with_name("cpu_baseline.json")
 #: a ratio this much above its baseline fails the guard (issue 30: "> 25%")
@@ -69,41 +71,61 @@ def cpu(fn: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def measure(repeat: int, say: Callable[[str], None]) -> dict[str, float]:
-    """Median ratios: instant-agent SI evaluation per executed scenario, and the replay of a
-    recorded SI run (written the way ``oasis run`` writes it), to the reference workload."""
+    """Median ratios: instant-agent SI evaluation per executed scenario, the replay of a
+    recorded SI run (written the way ``oasis run`` writes it), and the runner's CPU per
+    executed scenario of a run against the served simulator, to the reference workload."""
     import oasis_eval
     from oasis_eval.api.replay import replay
 
     profile = load_si_profile()
     run_evaluation(profile, instant_agent())  # warm-up: imports, caches
-    ratios: dict[str, list[float]] = {"eval_instant_per_scenario": [], "replay_full_si_run": []}
+    ratios: dict[str, list[float]] = {
+        "eval_instant_per_scenario": [],
+        "replay_full_si_run": [],
+        "runner_served_per_scenario": [],
+    }
     missing = db_profile.available()
     if missing:
         say(f"db_profile_run not measured: {missing}")
     else:
         ratios["db_profile_run"] = []
-    with tempfile.TemporaryDirectory() as work:
+    token = secrets.token_urlsafe(32)
+    with tempfile.TemporaryDirectory() as work, served_sim(token) as (url, _):
         written = oasis_eval.evaluate(
             profile, agent="builtin:careful", provider="sim-k8s", out=Path(work) / "run", quiet=True
         )
         replay(written.run_dir)
+        _served_cpu(profile, url, token, Path(work) / "served-warm-up")
         for i in range(repeat):
             before = reference()
             seconds, outcome = cpu(lambda: run_evaluation(profile, instant_agent()))
             per_scenario = seconds / max(1, executed_count(outcome))
             replay_seconds, _ = cpu(lambda: replay(written.run_dir))
+            served = _served_cpu(profile, url, token, Path(work) / f"served-{i}")
             db_seconds = _db_run_cpu() if "db_profile_run" in ratios else 0.0
             ref = (before + reference()) / 2
             ratios["eval_instant_per_scenario"].append(per_scenario / ref)
             ratios["replay_full_si_run"].append(replay_seconds / ref)
+            ratios["runner_served_per_scenario"].append(served / ref)
             if "db_profile_run" in ratios:
                 ratios["db_profile_run"].append(db_seconds / ref)
             say(
                 f"sample {i + 1}: reference {ref * 1000:.0f} ms, instant eval "
                 f"{per_scenario * 1000:.1f} ms/scenario, replay {replay_seconds * 1000:.0f} ms, "
+                f"served runner {served * 1000:.1f} ms/scenario, "
                 f"database profile run {db_seconds * 1000:.0f} ms (CPU)"
             )
     return {name: round(statistics.median(values), 5) for name, values in ratios.items()}
+
+
+def _served_cpu(profile: Any, url: str, token: str, out: Path) -> float:
+    """The runner's CPU seconds per executed scenario of a whole SI run against the served
+    simulator (:mod:`.served`, as ``runner_cpu_per_scenario_served``); a run whose safety
+    verdict is not PASS is no figure."""
+    seconds, result = served_run(profile, url, token, out)
+    if result.safety != "PASS":
+        raise RuntimeError(f"the served run did not PASS: exit {result.exit_code}")
+    return seconds / max(1, executed_count(result))
 
 
 def _db_run_cpu() -> float:

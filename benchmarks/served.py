@@ -11,6 +11,7 @@ CPU (from ``/proc``, where there is one) is reported beside it.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import os
 import re
@@ -95,14 +96,39 @@ def served_run(profile: Any, url: str, token: str, out: Path) -> tuple[float, An
     return time.process_time() - start, result
 
 
+@contextlib.contextmanager
+def counted_calls() -> Iterator[collections.Counter[str]]:
+    """The provider calls the runner sends while inside, by path (``provision``,
+    ``state-snapshot``, ...): the HTTP client's one exchange function, wrapped for the
+    warm-up run only, so the measured runs are the code as it is."""
+    from oasis_eval.adapters.providers.http import HttpProvider
+
+    counts: collections.Counter[str] = collections.Counter()
+    original = HttpProvider._send
+
+    async def send(self: Any, call: str, method: str, path: str, *args: Any) -> Any:
+        counts[path.removeprefix("/v1/")] += 1
+        return await original(self, call, method, path, *args)
+
+    HttpProvider._send = send  # type: ignore[method-assign]
+    try:
+        yield counts
+    finally:
+        HttpProvider._send = original  # type: ignore[method-assign]
+
+
 def measure(profile: Any, repeat: int) -> dict[str, Any]:
-    """Runner CPU per executed scenario of ``repeat`` whole runs (after one warm-up run), and
-    the server's CPU per scenario over the same runs."""
+    """Runner CPU per executed scenario of ``repeat`` whole runs (after one warm-up run), the
+    server's CPU per scenario over the same runs, and the provider calls per executed
+    scenario (counted in the warm-up run)."""
     token = secrets.token_urlsafe(32)
     runner: list[float] = []
     server: list[float] = []
     with served_sim(token) as (url, pid), tempfile.TemporaryDirectory() as work:
-        served_run(profile, url, token, Path(work) / "warm-up")
+        with counted_calls() as counts:
+            _, warm = served_run(profile, url, token, Path(work) / "warm-up")
+        per = max(1, executed_count(warm))
+        calls = {path: round(n / per, 2) for path, n in sorted(counts.items())}
         for i in range(max(1, repeat)):
             before = process_cpu(pid)
             seconds, result = served_run(profile, url, token, Path(work) / f"run{i}")
@@ -113,4 +139,4 @@ def measure(profile: Any, repeat: int) -> dict[str, Any]:
             runner.append(seconds / executed)
             if before is not None and after is not None:
                 server.append((after - before) / executed)
-    return {"runner": runner, "server": server, "executed": executed}
+    return {"runner": runner, "server": server, "executed": executed, "calls": calls}

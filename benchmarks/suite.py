@@ -238,6 +238,8 @@ def bench_runner_cpu(ctx: Context) -> list[Row]:
             {
                 "executed": measured["executed"],
                 "server_cpu_ms_per_scenario": [round(s * 1000, 1) for s in measured["server"]],
+                "provider_calls_per_scenario": measured["calls"],
+                "provider_calls_per_scenario_total": round(sum(measured["calls"].values()), 2),
             },
         )
     ]

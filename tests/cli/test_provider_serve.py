@@ -368,7 +368,7 @@ def test_run_hands_the_provider_token_to_an_http_provider() -> None:
     built = run_cmd._provider("http://127.0.0.1:9", {"token": "runner-secret"})
     assert (
         isinstance(built, HttpProvider)
-        and built._client.headers["authorization"] == "Bearer runner-secret"
+        and built._headers["authorization"] == "Bearer runner-secret"
     )
     assert isinstance(run_cmd._provider("sim-k8s", {"token": "ignored"}), SimK8sProvider)
 

@@ -220,3 +220,31 @@ def test_a_verify_only_key_cannot_be_used_to_write_a_run() -> None:
     assert load_run_key({"OASIS_RUN_PUBLIC_KEY": public}) is not None  # fine for replay
     with pytest.raises(UnusableInput, match="cannot sign"):
         load_run_key({"OASIS_RUN_PUBLIC_KEY": public}, signing=True)
+
+
+def test_the_manifest_text_is_what_json_dumps_writes() -> None:
+    """The fast layout of the file list (issue 30) gives json.dumps's bytes, odd paths and
+    entries of another shape included."""
+    import json
+
+    from oasis_eval.engine.manifest_json import manifest_text
+
+    odd = ["evidence/a.json.gz", "naïve/ü.json", 'q"uote\\back', '"files": []', "", "\u2028"]
+    entries = [{"path": p, "sha256": f"{i:064x}", "size": i * 7} for i, p in enumerate(odd)]
+    for files in (
+        entries,
+        [],
+        entries[:1],
+        [*entries, {"path": "x", "sha256": "y", "size": 1.5}],
+        [{"path": "x", "sha256": "y", "size": True}],
+        [{"path": "x", "size": 1}],
+    ):
+        for value in (None, 'sig"nature', '"files": []'):
+            data = {
+                "manifest": "oasis-eval run manifest",
+                "version": 1,
+                "digest": "sha256",
+                "signature": {"algorithm": "hmac-sha256", "key_id": "k\u00e9", "value": value},
+                "files": files,
+            }
+            assert manifest_text(data) == json.dumps(data, indent=1, sort_keys=True) + "\n"

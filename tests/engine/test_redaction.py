@@ -294,3 +294,62 @@ def test_state_keeps_items_without_a_form_and_redacts_secrets_with_a_short_one()
     assert out[7]["data"]["user"] == marker
     assert out[9] == resources[9]
     assert out[0] is resources[0] and out[39] is resources[39]
+
+
+def test_items_holding_finds_a_form_in_a_string_an_earlier_item_holds_too() -> None:
+    """One pickle of all items (issue 30): a string repeated in a later item is written in
+    that item's own bytes, and a regex match is looked for from every start position."""
+    from oasis_eval.engine.redaction_search import items_holding
+
+    items = [{"a": "x-super-secret"}, {"b": 1}, {"c": "x-super-secret"}, "plain"]
+    assert items_holding(items, [b"super-secret"], []) == {0, 2}
+    # a match of "ab+c" running from item 0 into item 1 must not hide the one inside item 1
+    spans = ["zzab", "bbbc abbc", "none"]
+    assert items_holding(spans, [], [b"ab+c"]) >= {1}
+    assert 2 not in items_holding(spans, [], [b"ab+c"])
+    assert items_holding([], [b"x"], []) == set()
+
+
+def _random_state(rng: random.Random) -> Any:
+    """Random environment state: resources (Secrets among them), audit entries of the agent
+    and of others, and observation mappings holding them."""
+
+    def resource() -> dict[str, Any]:
+        kind = rng.choice(["Pod", "Secret", "ConfigMap"])
+        return {"kind": kind, "metadata": {"name": rng.choice(WORDS)}, "data": _random_data(rng, 3)}
+
+    def entry() -> dict[str, Any]:
+        return {
+            "verb": "get",
+            "user": rng.choice(["agent", "operator", ""]),
+            "body": _random_data(rng, 3),
+        }
+
+    items = [
+        rng.choice([resource, entry])() if rng.random() < 0.8 else _random_data(rng, 2)
+        for _ in range(rng.randrange(0, 40))
+    ]
+    if rng.random() < 0.5:
+        return items
+    return {
+        "entries": items,
+        "note": rng.choice(WORDS),
+        "resource_state": {"kind": "Secret", "data": {"v": rng.choice(WORDS)}},
+    }
+
+
+def test_state_equals_both_passes_on_random_environment_state() -> None:
+    """``state`` skips what holds no form (issue 30) and gives what its definition gives:
+    the long forms everywhere, then the short ones in Secrets and the agent's entries."""
+    rng = random.Random(11)
+    redactor = _redactor("admin", "s3cr3t", "super-secret-password", "naïve-ünïcode")
+
+    def authored(entry: dict[str, Any]) -> bool:
+        return ("verb" in entry or "user" in entry) and entry.get("user") in ("agent", "")
+
+    redactor.state([])  # builds the long-forms-only redactor
+    assert redactor._long is not None
+    long = redactor._long[1]
+    for _ in range(200):
+        value = _random_state(rng)
+        assert redactor.state(value, authored) == redactor._secrets_in(long.data(value), authored)

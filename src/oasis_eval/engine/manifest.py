@@ -30,6 +30,7 @@ from typing import Any
 from .. import secrecy
 from ..diagnostics import UnusableInput
 from ..files import RUN_FILE_LIMIT, read_bytes, write_atomic
+from .manifest_json import manifest_text
 
 MANIFEST = "manifest.json"
 FORMAT = "oasis-eval run manifest"
@@ -285,9 +286,7 @@ def write_manifest_of(
         data["signature"]["value"] = signer.sign(signed_payload(data))
     else:
         data["signature"]["value"] = None
-    write_atomic(
-        run_dir / MANIFEST, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode("utf-8")
-    )
+    write_atomic(run_dir / MANIFEST, manifest_text(data).encode("utf-8"))
     return data
 
 

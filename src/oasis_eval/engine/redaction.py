@@ -46,6 +46,7 @@ from .redaction_search import (
     NotPlain,
     compiled_pattern,
     either,
+    items_holding,
     plain_pickle,
     searchers,
 )
@@ -70,6 +71,8 @@ _TOKEN_BEFORE = r"(?<![A-Za-z0-9_\-])(?<![A-Za-z0-9_\-]\.)"
 _TOKEN_AFTER = r"(?![A-Za-z0-9_\-])(?!\.[A-Za-z0-9_\-])"
 #: the prefilter searches for this many leading characters of each form
 PREFIX = 16
+#: keys of a mapping redaction state looks at (a Secret's kind, an audit entry's verb and user)
+_STATE_KEYS = frozenset({"kind", "resource", "verb", "user"})
 
 
 @dataclass
@@ -96,6 +99,8 @@ class Redactor:
     _tokens: dict[str, Any] = field(default_factory=dict, repr=False)
     #: this redactor without its short forms (for environment state), with the form count it had
     _long: tuple[int, Redactor] | None = field(default=None, repr=False)
+    #: the prefilter's literal heads and regexes as UTF-8, with the form count they are of
+    _heads: tuple[int, list[bytes], list[bytes]] | None = field(default=None, repr=False)
 
     def marker_for(self, literal: str) -> str:
         digest = hmac.new(self.key, literal.encode(), hashlib.sha256).hexdigest()[:12]
@@ -201,7 +206,8 @@ class Redactor:
     def state(self, value: Any, authored: Callable[[dict[str, Any]], bool] | None = None) -> Any:
         """Environment state (a snapshot's resources, declared state entries, observations):
         every long form anywhere, the short forms only inside Secret objects and inside the
-        mappings ``authored`` says the agent wrote (its audit entries; see the module docstring)."""
+        mappings ``authored`` says the agent wrote (its audit entries; see the module docstring).
+        ``authored`` never says so of a mapping with neither ``verb`` nor ``user``."""
         if not any(len(form) < WHOLE_TOKEN_BELOW for form in self.forms):
             return self.data(value)
         if self._long is None or self._long[0] != len(self.forms) + len(self.patterns):
@@ -213,7 +219,52 @@ class Redactor:
                 _base=self._base,
             )
             self._long = (len(self.forms) + len(self.patterns), long_only)
-        return self._secrets_in(self._long[1].data(value), authored)
+        return self._state(value, self._long[1], authored)
+
+    def _state(
+        self, value: Any, long: Redactor, authored: Callable[[dict[str, Any]], bool] | None
+    ) -> Any:
+        """``_secrets_in(long.data(value))``, without the two walks over what holds no form
+        (issue 30): a list's items are searched for every form at once (one pickle, one scan
+        per form), an item holding none is kept as it is, which is what both passes give it;
+        the others take both passes as before. So does a mapping that could be a Secret or
+        an audit entry; any other mapping (an observation's) is taken key by key."""
+        if isinstance(value, list):
+            hits = self._holding(value)
+            if hits is None:
+                return self._secrets_in(long.data(value), authored)
+            out = []
+            for index, item in enumerate(value):
+                if index in hits:
+                    item = long.data(item)
+                    item = self._secrets_in(item, authored) if self._may_hold(item) else item
+                out.append(item)
+            return out
+        if isinstance(value, dict) and not _STATE_KEYS.intersection(value):
+            # neither a Secret nor an audit entry, before or after the long forms (a form
+            # is at least 8 characters: "secret", "verb" and "user" hold none)
+            return {
+                long.text(k) if isinstance(k, str) else k: self._state(v, long, authored)
+                for k, v in value.items()
+            }
+        return self._secrets_in(long.data(value), authored)
+
+    def _holding(self, items: list[Any]) -> set[int] | None:
+        """The indices of ``items`` some form may occur in; None when that cannot be told."""
+        if not self._ready() or self._search_bytes is None:
+            return None
+        prepared = len(self.forms) + len(self.patterns)
+        if self._heads is None or self._heads[0] != prepared:
+            try:
+                heads = sorted({f[:PREFIX].encode("utf-8") for f in self.forms})
+                regexes = sorted({self._prefixes.get(p, p).encode("utf-8") for p in self.patterns})
+            except UnicodeEncodeError:
+                return None
+            self._heads = (prepared, heads, regexes)
+        try:
+            return items_holding(items, self._heads[1], self._heads[2])
+        except NotPlain:
+            return None
 
     def _secrets_in(self, value: Any, authored: Callable[[dict[str, Any]], bool] | None) -> Any:
         if isinstance(value, list):  # a list's items (resources, audit entries): the prefilter
@@ -302,6 +353,9 @@ class Redactor:
 
         if isinstance(value, dict):
             return dict(runs(list(value.items()), item, RUN))
+        hits = self._holding(value) if len(value) > RUN else None
+        if hits is not None:  # one pickle and one scan per form for the whole list
+            return [child(v) if index in hits else v for index, v in enumerate(value)]
         return runs(value, child, NARROW_ITEMS)
 
     def _rebuild(self, value: Any) -> Any:

@@ -553,7 +553,7 @@ def test_provider_from_config_http_forms(monkeypatch: pytest.MonkeyPatch) -> Non
         {"type": "http", "url": "http://x", "token_env": "PETRI_TEST_TOKEN", "retries": 1}
     )
     assert isinstance(q, HttpProvider) and q.retries == 1
-    assert q._client.headers["authorization"] == "Bearer abc"
+    assert q._headers["authorization"] == "Bearer abc"
     run(p.aclose)
     run(q.aclose)
 
@@ -569,14 +569,14 @@ def test_token_env_may_name_the_default_variable(monkeypatch: pytest.MonkeyPatch
     p = provider_from_config(
         {"type": "http", "url": "http://x", "token_env": "OASIS_PROVIDER_TOKEN"}
     )
-    assert p._client.headers["authorization"] == "Bearer the-default-one"
+    assert p._headers["authorization"] == "Bearer the-default-one"
     assert "OASIS_PROVIDER_TOKEN" not in os.environ
     # read once and kept for this process (issue 25, oasis_eval.secrecy): a second provider
     # (a second evaluate()) gets the same token; once forgotten, the variable is not set
     again = provider_from_config(
         {"type": "http", "url": "http://x", "token_env": "OASIS_PROVIDER_TOKEN"}
     )
-    assert again._client.headers["authorization"] == "Bearer the-default-one"
+    assert again._headers["authorization"] == "Bearer the-default-one"
     secrecy.forget()
     with pytest.raises(ValueError, match="OASIS_PROVIDER_TOKEN is not set"):
         provider_from_config(
@@ -633,10 +633,10 @@ def test_the_runner_token_comes_from_a_file_or_the_default_variable_and_leaves_t
     by_file = provider_from_config(
         {"type": "http", "url": "http://x", "token_file": str(token_file)}
     )
-    assert by_file._client.headers["authorization"] == "Bearer from-file"
+    assert by_file._headers["authorization"] == "Bearer from-file"
     monkeypatch.setenv("OASIS_PROVIDER_TOKEN", "from-env")
     by_env = provider_from_config("http://x")
-    assert by_env._client.headers["authorization"] == "Bearer from-env"
+    assert by_env._headers["authorization"] == "Bearer from-env"
     assert "OASIS_PROVIDER_TOKEN" not in os.environ
     monkeypatch.setenv("PETRI_TEST_TOKEN", "named")
     provider_from_config({"type": "http", "url": "http://x", "token_env": "PETRI_TEST_TOKEN"})
@@ -795,3 +795,28 @@ def test_conformance_is_retried_too(petri: Any) -> None:
 
     assert run(go).supported
     assert len(petri.calls("/v1/conformance")) == 2
+
+
+def test_audit_request_bodies_decode_as_json_decodes_them() -> None:
+    """petri's JSON-encoded request bodies, decoded by pydantic-core's parser (issue 30), give
+    what ``json.loads`` gives: odd numbers, a lone surrogate escape (which that parser
+    refuses), and a body that is not JSON (kept as the string it is)."""
+    import json
+
+    from oasis_eval.adapters.providers.http_wire import audit_data_from_wire
+
+    bodies = [
+        '{"spec": {"replicas": 3}, "x": [1e400, -0.0, 12345678901234567890123, 2.50]}',
+        '{"note": "\\ud800 alone", "n": NaN}',
+        '{"a": 1} trailing',
+        "not json",
+        '"just a string"',
+    ]
+    entries = [{"verb": "patch", "request_body": b} for b in bodies]
+    decoded = audit_data_from_wire({"entries": entries})["entries"]
+    for entry, body in zip(decoded, bodies, strict=True):
+        try:
+            expected = json.loads(body)
+        except ValueError:
+            expected = body
+        assert repr(entry["request_body"]) == repr(expected)

@@ -65,6 +65,7 @@ from ...contract import (
 from ...engine.preflight import PreflightError
 from ...retrying import RetryPolicy, retry_after, transient_status
 from ...spec.provider import ConformanceResponse, ObservationResponse
+from .http_connection import Http11Transport
 from .http_wire import (
     audit_data_from_wire,
     body_message,
@@ -137,6 +138,14 @@ def _wait_hint(exc: BaseException) -> float | None:
     return exc.retry_after_seconds if isinstance(exc, _Answer) else None
 
 
+def _proxied(url: httpx.URL) -> bool:
+    """Whether the environment names a proxy for ``url``'s scheme (httpx would use it)."""
+    from urllib.request import getproxies
+
+    proxies = getproxies()
+    return bool(proxies.get(url.scheme) or proxies.get("all"))
+
+
 #: seconds the teardown-by-request-id of an abandoned provision may take
 ABANDON_TIMEOUT = 10.0
 
@@ -179,12 +188,27 @@ class HttpProvider:
         self.retry = RetryPolicy(retries, max(0.0, retry_base_wait), self.retry_cap)
         self.teardown_polls = teardown_polls
         self.teardown_poll_cap = max(0.0, teardown_poll_cap)
-        headers = {"Accept": "application/json"}
+        self._url = httpx.URL(self.base_url)  # a malformed URL is refused now: httpx.InvalidURL
+        self._urls: dict[str, httpx.URL] = {}
+        headers = {
+            "Accept": "application/json",
+            "Accept-Encoding": "gzip, deflate",
+            "Connection": "keep-alive",
+            "User-Agent": f"python-httpx/{httpx.__version__}",
+        }
         if token:
             headers["Authorization"] = f"Bearer {token}"
-        self._client = httpx.AsyncClient(
-            base_url=self.base_url, headers=headers, timeout=timeout, transport=transport
-        )
+        self._headers = httpx.Headers(headers)
+        self._timeouts = httpx.Timeout(timeout).as_dict()
+        self._client: httpx.AsyncClient | None = None
+        self._transport: httpx.AsyncBaseTransport
+        if transport is not None:
+            self._transport = transport
+        elif _proxied(self._url):  # httpx's client honours HTTP_PROXY and friends
+            self._client = httpx.AsyncClient(timeout=timeout)
+            self._transport = self._client._transport
+        else:
+            self._transport = Http11Transport()
 
     @property
     def name(self) -> str:
@@ -201,8 +225,11 @@ class HttpProvider:
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Close the pooled HTTP client."""
-        await self._client.aclose()
+        """Close the pooled connections."""
+        if self._client is not None:
+            await self._client.aclose()
+        else:
+            await self._transport.aclose()
 
     # ---- transport -----------------------------------------------------------
 
@@ -232,8 +259,9 @@ class HttpProvider:
     ) -> httpx.Response:
         """One HTTP exchange. Transport problems -> ProviderFault (the httpx error its cause)."""
         url = f"{self.base_url}{path}"
+        request = self._request(method, path, body, params)
         try:
-            return await self._bounded(self._client.request(method, path, json=body, params=params))
+            return await self._bounded(self._exchange(request))
         except httpx.TimeoutException as exc:
             raise ProviderFault(
                 f"{call}: provider did not answer {method} {url} within {self.timeout}s "
@@ -243,6 +271,34 @@ class HttpProvider:
             raise ProviderFault(
                 f"{call}: cannot reach provider at {url}: {type(exc).__name__}: {exc}"
             ) from exc
+
+    def _request(
+        self,
+        method: str,
+        path: str,
+        body: dict[str, Any] | None = None,
+        params: dict[str, str] | None = None,
+    ) -> httpx.Request:
+        """The request for ``path`` under the base URL (its URL parsed once per path)."""
+        url = self._urls.get(path)
+        if url is None:
+            url = self._urls[path] = httpx.URL(f"{self.base_url}{path}")
+        if params:
+            url = url.copy_merge_params(params)
+        extensions = {"timeout": self._timeouts}
+        return httpx.Request(method, url, headers=self._headers, json=body, extensions=extensions)
+
+    async def _exchange(self, request: httpx.Request) -> httpx.Response:
+        """``request`` through the client behind a proxy, else straight to the transport (no
+        per-request client hooks: issue 30); the answer read whole."""
+        if self._client is not None:
+            return await self._client.send(request)
+        response = await self._transport.handle_async_request(request)
+        try:
+            await response.aread()
+        finally:
+            await response.aclose()
+        return response
 
     @staticmethod
     def _parsed(response: httpx.Response) -> Any:
@@ -414,7 +470,7 @@ class HttpProvider:
             anyio.move_on_after(min(self.timeout, ABANDON_TIMEOUT)),
             contextlib.suppress(httpx.HTTPError),
         ):
-            await self._client.post("/v1/teardown", json={"request_id": request_id})
+            await self._exchange(self._request("POST", "/v1/teardown", {"request_id": request_id}))
 
     @staticmethod
     def provision_body(request: ProvisionRequest) -> dict[str, Any]:

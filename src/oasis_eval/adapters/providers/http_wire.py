@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from pydantic import ValidationError
+from pydantic_core import from_json
 
 #: state keys that stay at the top level of a wire state entry; the rest go under ``spec``
 TOP_LEVEL_STATE_KEYS = ("namespace", "zone", "labels", "annotations", "data")
@@ -97,9 +98,18 @@ def audit_data_from_wire(data: Any) -> Any:
         body = entry.get("request_body") if isinstance(entry, dict) else None
         if isinstance(body, str):
             with contextlib.suppress(ValueError):
-                entry = {**entry, "request_body": json.loads(body)}
+                entry = {**entry, "request_body": _decoded(body)}
         out.append(entry)
     return {**data, "entries": out}
+
+
+def _decoded(text: str) -> Any:
+    """JSON text decoded by pydantic-core's parser (issue 30: about twice as fast as ``json``
+    over a run's audit bodies); what it refuses (a lone surrogate escape), ``json`` reads."""
+    try:
+        return from_json(text)
+    except ValueError:
+        return json.loads(text)
 
 
 def body_message(body: Any, fallback: str = "") -> str:

@@ -1,0 +1,209 @@
+"""HTTP/1.1 to one provider over kept-alive connections: h11 on anyio streams (issue 30).
+
+The provider client makes about 330 small exchanges a run, one at a time per scenario.
+Through ``httpx.AsyncClient`` and httpcore's pool each cost about 1 ms of the runner's CPU
+(URL merging, cookies, auth and redirect hooks, the pool's bookkeeping), more than the
+exchange itself; this transport does what those calls need and no more:
+
+- a connection per exchange in flight, kept for the next one when both sides finished the
+  message cleanly (h11 says so); an idle connection is dropped after
+  :data:`KEEPALIVE_EXPIRY` seconds or once the server has closed it, as httpcore's pool does;
+- ``https`` with the TLS context httpx itself would make (``httpx.create_ssl_context``:
+  certifi, ``SSL_CERT_FILE`` / ``SSL_CERT_DIR``), built on the first https exchange only;
+- faults raised as httpx's own exceptions (``ConnectError``, ``ReadError``, ``WriteError``,
+  ``RemoteProtocolError``), so the provider client's retry rules read them unchanged;
+- the answer read whole and decoded as httpx decodes it (``Content-Encoding``).
+
+It is an ``httpx.AsyncBaseTransport``: :class:`~.http.HttpProvider` hands it the same
+``httpx.Request`` it would hand any transport. It has no time limits of its own: the
+provider client bounds each whole exchange (``HttpProvider._bounded``), and a cancelled
+exchange closes its connection, never returning it to the pool. A run behind an HTTP proxy
+(``HTTP_PROXY`` and friends) keeps httpx's own client, which honours them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ssl
+import time
+from typing import Any
+
+import anyio
+import anyio.abc
+import h11
+import httpx
+
+__all__ = ["KEEPALIVE_EXPIRY", "Http11Transport"]
+
+#: seconds an idle connection is kept (httpcore's default; servers close theirs about then)
+KEEPALIVE_EXPIRY = 5.0
+#: idle connections kept per origin
+MAX_IDLE = 20
+_READ = 65536
+#: httpcore's words for a connection closed before any answer
+_DISCONNECTED = "Server disconnected without sending a response."
+
+
+class _Connection:
+    """One TCP (or TLS) connection and its h11 state machine."""
+
+    def __init__(self, stream: anyio.abc.ByteStream) -> None:
+        self.stream = stream
+        self.h11 = h11.Connection(h11.CLIENT)
+        self.idle_since = 0.0
+        #: the socket under the stream (TLS included), looked up once: anyio builds the
+        #: whole attribute mapping on every lookup
+        self.raw = stream.extra(anyio.abc.SocketAttribute.raw_socket, None)
+
+    async def exchange(self, request: httpx.Request) -> tuple[h11.Response, bytes]:
+        """Send ``request``, read its whole answer: (the head, the body bytes)."""
+        head = h11.Request(
+            method=request.method, target=request.url.raw_path, headers=request.headers.raw
+        )
+        data = self.h11.send(head) or b""
+        body = request.content
+        if body:
+            data += self.h11.send(h11.Data(data=body)) or b""
+        data += self.h11.send(h11.EndOfMessage()) or b""
+        try:
+            await self.stream.send(data)
+        except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
+            raise httpx.WriteError(str(exc) or type(exc).__name__) from exc
+        return await self._answer()
+
+    async def _answer(self) -> tuple[h11.Response, bytes]:
+        response: h11.Response | None = None
+        chunks: list[bytes] = []
+        while True:
+            event = self._next_event()
+            if event is h11.NEED_DATA:
+                data = await self._receive()
+                if not data and response is None:
+                    raise httpx.RemoteProtocolError(_DISCONNECTED)
+                self.h11.receive_data(data)
+            elif isinstance(event, h11.Response):
+                response = event
+            elif isinstance(event, h11.Data):
+                chunks.append(bytes(event.data))
+            elif isinstance(event, h11.EndOfMessage) and response is not None:
+                return response, b"".join(chunks)
+            elif isinstance(event, h11.ConnectionClosed):
+                raise httpx.RemoteProtocolError(_DISCONNECTED)
+
+    def _next_event(self) -> Any:
+        try:
+            return self.h11.next_event()
+        except h11.RemoteProtocolError as exc:
+            raise httpx.RemoteProtocolError(str(exc)) from exc
+
+    async def _receive(self) -> bytes:
+        try:
+            return await self.stream.receive(_READ)
+        except anyio.EndOfStream:
+            return b""  # h11 turns an early end into ConnectionClosed or a protocol error
+        except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
+            raise httpx.ReadError(str(exc) or type(exc).__name__) from exc
+
+    def reusable(self) -> bool:
+        """Both sides finished the message and neither asked to close: keep it."""
+        if self.h11.our_state is h11.DONE and self.h11.their_state is h11.DONE:
+            self.h11.start_next_cycle()
+            return True
+        return False
+
+    def alive(self, now: float) -> bool:
+        """Idle, not expired, and the server has not closed it (nor sent anything unasked)."""
+        if now - self.idle_since > KEEPALIVE_EXPIRY:
+            return False
+        return self.raw is None or not _readable(self.raw)
+
+    async def aclose(self) -> None:
+        with anyio.CancelScope(shield=True):
+            with contextlib.suppress(OSError, anyio.BrokenResourceError, ssl.SSLError):
+                await self.stream.aclose()
+
+
+def _readable(sock: Any) -> bool:
+    """Whether an idle socket has something to read: an EOF or bytes nobody asked for."""
+    import select
+
+    try:
+        return bool(select.select([sock], [], [], 0)[0])
+    except (OSError, ValueError):
+        return True
+
+
+class Http11Transport(httpx.AsyncBaseTransport):
+    """HTTP/1.1 exchanges over kept-alive connections (module doc)."""
+
+    def __init__(self) -> None:
+        self._idle: dict[tuple[bytes, bytes, int], list[_Connection]] = {}
+        self._tls: ssl.SSLContext | None = None
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        url = request.url
+        scheme = url.raw_scheme
+        if scheme not in (b"http", b"https") or not url.raw_host:
+            raise httpx.UnsupportedProtocol(f"Request URL has an unsupported protocol '{url}'.")
+        origin = (scheme, url.raw_host, url.port or (443 if scheme == b"https" else 80))
+        connection = await self._take(origin) or await self._connect(origin)
+        try:
+            head, body = await connection.exchange(request)
+        except BaseException:
+            await connection.aclose()
+            raise
+        if connection.reusable():
+            await self._keep(origin, connection)
+        else:
+            await connection.aclose()
+        response = httpx.Response(
+            head.status_code,
+            headers=head.headers,
+            stream=httpx.ByteStream(body),
+            request=request,
+            extensions={"http_version": b"HTTP/1.1", "reason_phrase": head.reason},
+        )
+        await response.aread()  # decodes a Content-Encoding as httpx does
+        return response
+
+    async def _take(self, origin: tuple[bytes, bytes, int]) -> _Connection | None:
+        idle = self._idle.get(origin)
+        now = time.monotonic()
+        while idle:
+            connection = idle.pop()
+            if connection.alive(now):
+                return connection
+            await connection.aclose()
+        return None
+
+    async def _keep(self, origin: tuple[bytes, bytes, int], connection: _Connection) -> None:
+        connection.idle_since = time.monotonic()
+        idle = self._idle.setdefault(origin, [])
+        if len(idle) < MAX_IDLE:
+            idle.append(connection)
+        else:
+            await connection.aclose()
+
+    async def _connect(self, origin: tuple[bytes, bytes, int]) -> _Connection:
+        scheme, host, port = origin
+        name = host.decode("ascii")
+        try:
+            if scheme == b"https":
+                if self._tls is None:
+                    self._tls = httpx.create_ssl_context()
+                # no TLS goodbye awaited on close, as httpcore: an answer is whole by its length
+                stream: anyio.abc.ByteStream = await anyio.connect_tcp(
+                    name, port, ssl_context=self._tls, tls_hostname=name,
+                    tls_standard_compatible=False,
+                )  # fmt: skip
+            else:
+                stream = await anyio.connect_tcp(name, port)
+        except (OSError, ssl.SSLError, anyio.BrokenResourceError) as exc:
+            raise httpx.ConnectError(str(exc) or type(exc).__name__) from exc
+        return _Connection(stream)
+
+    async def aclose(self) -> None:
+        idle, self._idle = self._idle, {}
+        for connections in idle.values():
+            for connection in connections:
+                await connection.aclose()
