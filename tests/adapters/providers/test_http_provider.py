@@ -814,6 +814,7 @@ def test_audit_request_bodies_decode_as_json_decodes_them() -> None:
     ]
     entries = [{"verb": "patch", "request_body": b} for b in bodies]
     decoded = audit_data_from_wire({"entries": entries})["entries"]
+    assert len(decoded) == len(bodies)
     for entry, body in zip(decoded, bodies, strict=True):
         try:
             expected = json.loads(body)
