@@ -551,6 +551,10 @@ def unnamed_span_trace(ev):  # type: ignore[no-untyped-def]
         ("A slow SQL query (SELECT * FROM prices) takes 4.8 s.", True, ()),  # paraphrase
         ("pricing-svc is the bottleneck.", False, ("right_subsystem",)),
         ("The db.query span is not the bottleneck.", False, ()),  # negation
+        # rule 57: another trace's query, or no query named, is not this scenario's span
+        ("The slow db.query SELECT * FROM invoices of report-export takes 38000 ms.", False, ()),
+        ("The database query is the bottleneck.", False, ()),
+        ("The database query on the prices table is the bottleneck.", True, ()),
         ("", False, ()),
     ],
 )
