@@ -10,7 +10,7 @@ The same mechanism for every scenario: in each scope namespace, one CronJob from
 with its failed last Job and that Job's pod (phase ``Failed``, its container terminated
 ``Error``, exit code 1; its init container ``Completed``), a NetworkPolicy selecting only that
 CronJob's pods (``Ingress`` with no rule: batch pods take no traffic), and the pod's log lines,
-all dated hours before provision; the batch job's dashboard
+all dated hours before provision; the run's trace and the batch dashboard
 (:mod:`.ambient_signals`). Which CronJob, how long ago and on which node are drawn from
 a hash of the environment's seed and the namespace's position in the scope (never its name:
 a renamed scenario gets the same noise). Nothing here touches, selects or names a declared
