@@ -24,15 +24,15 @@ from typing import Any
 #: per batch job: (the query its run spends its time in, the step that failed after it)
 QUERIES = {
     "log-archiver": (
-        "db.query SELECT id, path FROM log_segments WHERE archived = false",
+        "SELECT id, path FROM log_segments WHERE archived = false",
         "PUT s3://ops-archive/",
     ),
     "report-export": (
-        "db.query SELECT * FROM orders WHERE updated_at >= $1 ORDER BY id",
+        "SELECT * FROM invoices WHERE updated_at >= $1 ORDER BY id",
         "sftp upload reports.partner.example",
     ),
     "sitemap-builder": (
-        "db.query SELECT slug, updated_at FROM catalog_items ORDER BY slug",
+        "SELECT slug, updated_at FROM catalog_items ORDER BY slug",
         "GET catalog URLs",
     ),
 }
@@ -71,6 +71,7 @@ def _trace(env: Any, name: str, ago: float, draw: bytes) -> None:
         }
 
     root = span(f"{name} run", root_ms, start, None, status="error")
+    # named by its statement, as the OpenTelemetry database conventions do
     db = span(query, query_ms, start + 0.5, root["spanID"], **{"db.system": "postgresql"})
     up = span(step, 1400, start + 0.5 + query_ms / 1000, root["spanID"], status="error")
     spans = [root, db, up]
