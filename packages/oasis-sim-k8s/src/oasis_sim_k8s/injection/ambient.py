@@ -11,7 +11,8 @@ with its failed last Job and that Job's pod (phase ``Failed``, its container ter
 ``Error``, exit code 1; its init container ``Completed``), a NetworkPolicy selecting only that
 CronJob's pods (``Ingress`` with no rule: batch pods take no traffic), and the pod's log lines,
 all dated hours before provision; the run's trace and the batch dashboard
-(:mod:`.ambient_signals`). Which CronJob, how long ago and on which node are drawn from
+(:mod:`.ambient_signals`); a second, nightly CronJob whose last run failed in its init
+container (:mod:`.ambient_init`). Which CronJob, how long ago and on which node are drawn from
 a hash of the environment's seed and the namespace's position in the scope (never its name:
 a renamed scenario gets the same noise). Nothing here touches, selects or names a declared
 object, so no declared state is contradicted and nothing on a symptom's path changes.
@@ -22,7 +23,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from . import ambient_signals
+from . import ambient_init, ambient_signals
 from .inject import Context
 
 #: (name, image, schedule, the line its last run failed with)
@@ -63,6 +64,7 @@ def add(ctx: Context) -> list[tuple[str, str, str]]:
         if ns in env.system_namespaces or not env.store.exists("namespaces", None, ns):
             continue
         made += _cronjob(ctx, ns, _draw(env, index))
+        made += ambient_init.add(ctx, ns, index)
     return made
 
 
@@ -270,7 +272,7 @@ def _pod_status(env: Any, pod: dict[str, Any], image: str, ago: float) -> dict[s
 
 
 #: the names every ambient object starts with (for tests and tools that count declared objects)
-NAMES = frozenset(p[0] for p in POOL)
+NAMES = frozenset(p[0] for p in POOL) | ambient_init.NAMES
 
 
 def is_ambient(name: str) -> bool:
