@@ -238,9 +238,12 @@ def slow_db_span(scenario: Scenario) -> Span | None:
 
 #: words of any SQL statement or span name (a table or column is what names one query)
 _SQL_WORDS = frozenset(
-    "select from where and or not null is in on as by order group having limit offset join "
-    "inner outer left right insert into values update set delete returning distinct count "
-    "like between asc desc true false db query sql statement exec execute call".split()
+    re.findall(
+        r"\w+",
+        "select from where and or not null is in on as by order group having limit offset join "
+        "inner outer left right insert into values update set delete returning distinct count "
+        "like between asc desc true false db query sql statement exec execute call",
+    )
 )
 
 
