@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from . import ambient as amb
+from . import ambient_objects as amb
 from .inject import Context
 
 #: (name, image, schedule, (init container, its image, the line it failed with))
@@ -76,14 +76,14 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
         },
     }
     env.registry.update({image, init_image})
-    cron = amb._create(ctx, "cronjobs", ns, amb._cron_body(name, schedule, template), 60 * 86400)
+    cron = amb.create(ctx, "cronjobs", ns, amb.cron_body(name, schedule, template), 60 * 86400)
     cron["status"] = {"lastScheduleTime": env.clock.ts(ago)}
-    body = amb._job_body(job, labels, template, amb._owner("batch/v1", "CronJob", cron))
-    jobo = amb._create(ctx, "jobs", ns, body, ago)
-    jobo["status"] = amb._job_status(env, ago)
+    body = amb.job_body(job, labels, template, amb.owner_ref("batch/v1", "CronJob", cron))
+    jobo = amb.create(ctx, "jobs", ns, body, ago)
+    jobo["status"] = amb.job_status(env, ago)
     env.facts.setdefault(("jobs", ns, job), {})["run_by_controller"] = False
-    node = amb._node(env, draw[3])
-    podo = amb._create(ctx, "pods", ns, amb._pod_body(pod, job, labels, template, node, jobo), ago)
+    node = amb.pick_node(env, draw[3])
+    podo = amb.create(ctx, "pods", ns, amb.pod_body(pod, job, labels, template, node, jobo), ago)
     env.facts.setdefault(("pods", ns, pod), {}).update({"terminal": True, "workload": name})
     podo["status"] = _pod_status(env, podo, image, init_image, ago)
     start = env.age_to_seconds(env.clock.ts(ago))
