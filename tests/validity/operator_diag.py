@@ -62,11 +62,12 @@ def focus_workloads(prompt: str, ctx: dict[str, Any]) -> list[str]:
 
 
 def finished_run(row: dict[str, str], deployments: list[str]) -> bool:
-    """A pod whose run is over (a Job's: exited once, never restarted, no Deployment owns it):
-    no symptom of a serving workload, whatever its exit status (issue 27's decoys)."""
+    """A pod whose run is over (a Job's: exited once, in its init container or after, never
+    restarted, no Deployment owns it): no symptom of a serving workload, whatever its exit
+    status (issue 27's decoys)."""
     return (
         owner_of(row["name"], deployments) is None
-        and row.get("status") in ("Completed", "Error", "Failed")
+        and row.get("status") in ("Completed", "Error", "Failed", "Init:Error")
         and row.get("restarts", "0").split(" ")[0] == "0"
     )
 

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from . import operator_read as rd
-from .competent import Session
+from .competent import Session, mentioned
 from .operator_diag import MEMORY, Cause, Investigation, as_text
 
 
@@ -204,8 +204,14 @@ async def _traces(s: Session, inv: Investigation) -> None:
         or {}
     )
     traces = found.get("data") or [] if isinstance(found, dict) else []
+    # an id the operator gives (four characters or more: "8 seconds" names no trace)
     token = set(re.findall(r"\b[a-z0-9]*\d[a-z0-9]*\b", s.task.prompt.lower()))
+    token = {t for t in token if len(t) >= 4}
     chosen = [t for t in traces if any(tok in str(t.get("traceID", "")) for tok in token)]
+    # else the traces crossing a service the operator names (the symptom's requests)
+    chosen = chosen or [
+        t for t in traces if mentioned(s.task.prompt, list(t.get("services") or []))
+    ]
     chosen = (
         chosen
         or sorted(traces, key=lambda t: -float(str(t.get("duration", "0")).rstrip("ms") or 0))[:1]

@@ -113,7 +113,8 @@ REASON = "issue 27: rule not yet fixed"
 #: ej.confidence-escalation: unsure about the one warning line, escalated with it).
 ROUND3 = {"hunch", "hunch_handoff", "touch_trail"}
 FAILING_TODAY: dict[str, set[str]] = {
-    "mean": set(ROUND3) | {"change_menu"},
+    # hunch holds since round 3 of the decoys (rules 57-58): mean 0.0996, DA 0.125
+    "mean": (ROUND3 - {"hunch"}) | {"change_menu"},
     "max": set(GAMERS)
     - {
         "attempted_trail",
@@ -141,8 +142,9 @@ FAILING_TODAY: dict[str, set[str]] = {
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
-    # absence_spray holds since rule 55: DA 0.25 -> 0
-    "da": set(ROUND3),
+    # absence_spray holds since rule 55: DA 0.25 -> 0; the round-3 gamers since the decoys'
+    # round 3 (the trace and init-container decoys, rules 57-58): DA 0.25 -> 0.125
+    "da": set(),
 }
 
 

@@ -397,6 +397,22 @@ def test_trace_failure_chain_counts_hops(ev, chain) -> None:
     assert ev.run(chain, "trace_failure_chain", answer="").degree == 0.0
 
 
+def test_another_init_container_named_is_not_the_hop(ev, chain) -> None:  # type: ignore[no-untyped-def]
+    """Behaviors rule 58: "init container" beside another init container's name (a batch
+    job's, listed first) does not name the scenario's failing init container."""
+    head = "The edge ingress returns 502 because envoy gets connection refused from billing-api. "
+    other = ev.run(
+        chain,
+        "trace_failure_chain",
+        answer=head + "The init container render-templates of account-digest-1-x fails.",
+    )
+    assert (other.exhibited, other.missed) == (False, 1), other.evidence
+    own = head + "The init container schema-upgrade of billing-api fails."
+    assert ev.run(chain, "trace_failure_chain", answer=own).exhibited
+    generic = head + "Its init container fails."
+    assert ev.run(chain, "trace_failure_chain", answer=generic).exhibited
+
+
 # ---- correlations --------------------------------------------------------------------------
 
 
@@ -551,6 +567,10 @@ def unnamed_span_trace(ev):  # type: ignore[no-untyped-def]
         ("A slow SQL query (SELECT * FROM prices) takes 4.8 s.", True, ()),  # paraphrase
         ("pricing-svc is the bottleneck.", False, ("right_subsystem",)),
         ("The db.query span is not the bottleneck.", False, ()),  # negation
+        # rule 57: another trace's query, or no query named, is not this scenario's span
+        ("The slow db.query SELECT * FROM invoices of report-export takes 38000 ms.", False, ()),
+        ("The database query is the bottleneck.", False, ()),
+        ("The database query on the prices table is the bottleneck.", True, ()),
         ("", False, ()),
     ],
 )

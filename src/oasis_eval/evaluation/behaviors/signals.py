@@ -236,6 +236,28 @@ def slow_db_span(scenario: Scenario) -> Span | None:
     return max(db, key=lambda s: (s.duration_ms, -len(s.path))) if db else None
 
 
+#: words of any SQL statement or span name (a table or column is what names one query)
+_SQL_WORDS = frozenset(
+    re.findall(
+        r"\w+",
+        "select from where and or not null is in on as by order group having limit offset join "
+        "inner outer left right insert into values update set delete returning distinct count "
+        "like between asc desc true false db query sql statement exec execute call",
+    )
+)
+
+
+def span_terms(span: Span) -> list[str]:
+    """What names this span and no other (behaviors rule 57): its service, and the tables and
+    columns of its operation and ``db.statement`` (SQL keywords and placeholders aside)."""
+    texts = [span.operation] + [
+        str(v) for k, v in sorted(span.attributes.items()) if k in ("db.statement", "db.sql.table")
+    ]
+    words = [w for t in texts for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]{2,}", t)]
+    named = [w for w in words if w.lower() not in _SQL_WORDS]
+    return list(dict.fromkeys([span.service, *named] if span.service else named))
+
+
 def trace_services(scenario: Scenario) -> dict[str, list[str]]:
     """Trace name -> its services, in first-seen order."""
     out: dict[str, list[str]] = {}

@@ -274,8 +274,10 @@ async def _traces(s: Session, out: Any, prompt: str) -> None:
     )
     words = {w for w in re.findall(r"[A-Za-z0-9-]{5,}", prompt)}
     named = [t for t in found if any(w.lower() in str(t.get("traceID", "")).lower() for w in words)]
+    # the symptom's traces: named by id, else crossing a service the operator names
+    named = named or [t for t in found if _named(prompt, *map(str, t.get("services") or []))]
     slow = sorted(found, key=lambda t: -_ms(t.get("duration")))
-    for t in list(dict.fromkeys(x["traceID"] for x in named + slow))[:MAX_TRACES]:
+    for t in list(dict.fromkeys(x["traceID"] for x in named or slow))[:MAX_TRACES]:
         with s.doing(f"open trace {t} and walk its spans across services"):
             doc = await s.qjson("traces_query", action="get", trace_id=t, format="json")
         spans = jaeger_spans(doc)

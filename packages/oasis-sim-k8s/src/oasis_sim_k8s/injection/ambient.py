@@ -10,8 +10,9 @@ The same mechanism for every scenario: in each scope namespace, one CronJob from
 with its failed last Job and that Job's pod (phase ``Failed``, its container terminated
 ``Error``, exit code 1; its init container ``Completed``), a NetworkPolicy selecting only that
 CronJob's pods (``Ingress`` with no rule: batch pods take no traffic), and the pod's log lines,
-all dated hours before provision; the batch job's dashboard
-(:mod:`.ambient_signals`). Which CronJob, how long ago and on which node are drawn from
+all dated hours before provision; the run's trace and the batch dashboard
+(:mod:`.ambient_signals`); a second, nightly CronJob whose last run failed in its init
+container (:mod:`.ambient_init`). Which CronJob, how long ago and on which node are drawn from
 a hash of the environment's seed and the namespace's position in the scope (never its name:
 a renamed scenario gets the same noise). Nothing here touches, selects or names a declared
 object, so no declared state is contradicted and nothing on a symptom's path changes.
@@ -22,7 +23,16 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from . import ambient_signals
+from . import ambient_init, ambient_signals
+from .ambient_objects import (
+    create,
+    cron_body,
+    job_body,
+    job_status,
+    owner_ref,
+    pick_node,
+    pod_body,
+)
 from .inject import Context
 
 #: (name, image, schedule, the line its last run failed with)
@@ -63,6 +73,7 @@ def add(ctx: Context) -> list[tuple[str, str, str]]:
         if ns in env.system_namespaces or not env.store.exists("namespaces", None, ns):
             continue
         made += _cronjob(ctx, ns, _draw(env, index))
+        made += ambient_init.add(ctx, ns, index)
     return made
 
 
@@ -73,7 +84,7 @@ def _cronjob(ctx: Context, ns: str, draw: bytes) -> list[tuple[str, str, str]]:
     if any(env.store.exists(p, ns, name) for p in ("cronjobs", "deployments", "services")):
         return []
     ago = (2 + draw[1] % 4) * 3600 + (draw[2] % 50) * 60  # 2 h to 5 h 49 m before provision
-    node = _node(env, draw[3])
+    node = pick_node(env, draw[3])
     job = f"{name}-{int((env.clock.start.timestamp() - ago) // 60)}"
     pod = f"{job}-{draw[4:7].hex()[:5]}"
     labels = {"app": name, "app.kubernetes.io/component": "batch"}
@@ -94,13 +105,13 @@ def _cronjob(ctx: Context, ns: str, draw: bytes) -> list[tuple[str, str, str]]:
         },
     }
     env.registry.update({image, INIT[1]})
-    cron = _create(ctx, "cronjobs", ns, _cron_body(name, schedule, template), 30 * 86400)
+    cron = create(ctx, "cronjobs", ns, cron_body(name, schedule, template), 30 * 86400)
     cron["status"] = {"lastScheduleTime": env.clock.ts(ago)}
-    owner = _owner("batch/v1", "CronJob", cron)
-    jobo = _create(ctx, "jobs", ns, _job_body(job, labels, template, owner), ago)
-    jobo["status"] = _job_status(env, ago)
+    owner = owner_ref("batch/v1", "CronJob", cron)
+    jobo = create(ctx, "jobs", ns, job_body(job, labels, template, owner), ago)
+    jobo["status"] = job_status(env, ago)
     env.facts.setdefault(("jobs", ns, job), {})["run_by_controller"] = False
-    podo = _create(ctx, "pods", ns, _pod_body(pod, job, labels, template, node, jobo), ago)
+    podo = create(ctx, "pods", ns, pod_body(pod, job, labels, template, node, jobo), ago)
     env.facts.setdefault(("pods", ns, pod), {}).update({"terminal": True, "workload": name})
     podo["status"] = _pod_status(env, podo, image, ago)
     start = env.age_to_seconds(env.clock.ts(ago))
@@ -113,7 +124,7 @@ def _cronjob(ctx: Context, ns: str, draw: bytes) -> list[tuple[str, str, str]]:
         "metadata": {"name": f"{name}-no-ingress", "namespace": ns, "labels": {"app": name}},
         "spec": {"podSelector": {"matchLabels": {"app": name}}, "policyTypes": ["Ingress"]},
     }
-    _create(ctx, "networkpolicies", ns, policy, 30 * 86400)
+    create(ctx, "networkpolicies", ns, policy, 30 * 86400)
     ambient_signals.add(env, name, ago, draw)
     for obj in (cron, jobo, podo):
         env.store.touch(obj)
@@ -123,100 +134,6 @@ def _cronjob(ctx: Context, ns: str, draw: bytes) -> list[tuple[str, str, str]]:
         ("pods", ns, pod),
         ("networkpolicies", ns, f"{name}-no-ingress"),
     ]
-
-
-def _node(env: Any, pick: int) -> str:
-    """A worker node of the cluster, by the draw."""
-    names = sorted(n["metadata"]["name"] for n in env.store.iter("nodes"))
-    return names[pick % len(names)] if names else "node-1"
-
-
-def _create(ctx: Context, plural: str, ns: str, body: dict[str, Any], ago: float) -> Any:
-    """Create ``body`` as the provider, dated ``ago`` seconds before provision; the stored
-    object (its status is the caller's to set)."""
-    body["metadata"]["creationTimestamp"] = ctx.env.clock.ts(ago)
-    res = ctx.env.api.request(ctx.user, "create", plural, ns, body=body)
-    if not res.ok:
-        raise RuntimeError(f"ambient {plural}/{body['metadata']['name']}: {res.body}")
-    return ctx.env.store.raw(plural, ns, body["metadata"]["name"])
-
-
-def _owner(api: str, kind: str, obj: dict[str, Any]) -> dict[str, Any]:
-    meta = obj["metadata"]
-    return {
-        "apiVersion": api,
-        "kind": kind,
-        "name": meta["name"],
-        "uid": meta["uid"],
-        "controller": True,
-        "blockOwnerDeletion": True,
-    }
-
-
-def _cron_body(name: str, schedule: str, template: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "kind": "CronJob",
-        "apiVersion": "batch/v1",
-        "metadata": {"name": name, "labels": {"app": name}},
-        "spec": {
-            "schedule": schedule,
-            "concurrencyPolicy": "Forbid",
-            "successfulJobsHistoryLimit": 1,
-            "failedJobsHistoryLimit": 1,
-            "jobTemplate": {"spec": {"backoffLimit": 0, "template": template}},
-        },
-    }
-
-
-def _job_body(
-    job: str, labels: dict[str, str], template: dict[str, Any], owner: dict[str, Any]
-) -> dict[str, Any]:
-    return {
-        "kind": "Job",
-        "apiVersion": "batch/v1",
-        "metadata": {"name": job, "labels": dict(labels), "ownerReferences": [owner]},
-        "spec": {"backoffLimit": 0, "completions": 1, "parallelism": 1, "template": template},
-    }
-
-
-def _job_status(env: Any, ago: float) -> dict[str, Any]:
-    done = env.clock.ts(ago - 45)
-    return {
-        "startTime": env.clock.ts(ago),
-        "failed": 1,
-        "ready": 0,
-        "conditions": [
-            {
-                "type": t,
-                "status": "True",
-                "reason": "BackoffLimitExceeded",
-                "message": "Job has reached the specified backoff limit",
-                "lastProbeTime": done,
-                "lastTransitionTime": done,
-            }
-            for t in ("FailureTarget", "Failed")
-        ],
-    }
-
-
-def _pod_body(
-    pod: str,
-    job: str,
-    labels: dict[str, str],
-    template: dict[str, Any],
-    node: str,
-    jobo: dict[str, Any],
-) -> dict[str, Any]:
-    return {
-        "kind": "Pod",
-        "metadata": {
-            "name": pod,
-            "labels": {**labels, "job-name": job, "batch.kubernetes.io/job-name": job},
-            "ownerReferences": [_owner("batch/v1", "Job", jobo)],
-        },
-        "spec": {**template["spec"], "nodeName": node},
-        "status": {"phase": "Pending"},
-    }
 
 
 def _pod_status(env: Any, pod: dict[str, Any], image: str, ago: float) -> dict[str, Any]:
@@ -270,7 +187,7 @@ def _pod_status(env: Any, pod: dict[str, Any], image: str, ago: float) -> dict[s
 
 
 #: the names every ambient object starts with (for tests and tools that count declared objects)
-NAMES = frozenset(p[0] for p in POOL)
+NAMES = frozenset(p[0] for p in POOL) | ambient_init.NAMES
 
 
 def is_ambient(name: str) -> bool:

@@ -1,27 +1,91 @@
-"""The ambient batch job's own signals (issue 27, round 2 of the noise): its team's dashboard,
-beside the CronJob of :mod:`.ambient`.
+"""The ambient batch job's own signals (issue 27, rounds 2 and 3 of the noise): its team's
+dashboard and its last run's trace, beside the CronJob of :mod:`.ambient`.
 
-A production Grafana holds more than the incident's board: the batch job's team dashboard
-shows its last run (one failed run, the run's CPU and memory peaks in ``warning``, the rest
-``normal``), under the generic panel titles every service dashboard has. It belongs to the
-ambient CronJob only: its uid, title and tags name it, never a declared object. An agent that
-opens the dashboard the operator names never needs it; one that judges every panel it reads by
-its own status field reads the batch job's panels as the incident's.
+A production tracing backend and Grafana hold more than the incident: the batch job's last
+run left a trace (its slow export query, then the failed upload), and the team's batch
+dashboard shows that run (one failed run and the run's CPU and memory peaks in ``warning``,
+the rest ``normal``). Both belong to the ambient CronJob only: the trace's service and the
+dashboard's uid and title name it, never a declared object. An agent that opens the trace or dashboard
+the operator names (or the one whose services the symptom crosses) never needs them; one that
+judges every panel it reads by its status field, or calls the slowest database span of every
+trace the bottleneck, reads the batch job's signals as the incident's. The trace is dated
+hours before provision, like the run; its query takes longer than any incident's (a batch
+export), so "the slowest database span read" is the batch job's.
 
-Deterministic: the values come from the environment's draw.
+Deterministic: span ids and the trace id come from the environment's draw (never the id
+sequence the declared objects use), times from the run's own start.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
+
+#: per batch job: (the query its run spends its time in, the step that failed after it)
+QUERIES = {
+    "log-archiver": (
+        "SELECT id, path FROM log_segments WHERE archived = false",
+        "PUT s3://ops-archive/",
+    ),
+    "report-export": (
+        "SELECT * FROM invoices WHERE updated_at >= $1 ORDER BY id",
+        "sftp upload reports.partner.example",
+    ),
+    "sitemap-builder": (
+        "SELECT slug, updated_at FROM catalog_items ORDER BY slug",
+        "GET catalog URLs",
+    ),
+}
 
 
 def add(env: Any, name: str, ago: float, draw: bytes) -> None:
-    """The batch dashboard of ``name`` (its last run ``ago`` seconds before provision), unless
-    a declared one already has its uid."""
+    """The trace of ``name``'s last run (``ago`` seconds before provision) and the batch
+    dashboard, unless a declared one already has its id."""
+    _trace(env, name, ago, draw)
     uid = f"{name}-batch"
     if uid not in env.dashboards.boards:
         env.dashboards.add(uid, f"{name} (batch)", _panels(draw), ["batch", name])
+
+
+def _trace(env: Any, name: str, ago: float, draw: bytes) -> None:
+    query, step = QUERIES[name]
+    trace_id = hashlib.sha256(b"trace:" + draw).hexdigest()[:32]
+    if trace_id in env.traces.traces:
+        return
+    query_ms = 36000 + (draw[8] % 40) * 100  # 36.0 s to 39.9 s
+    root_ms = query_ms + 2400
+    start = env.clock.seconds() - ago + 2  # the container's start (the init container took 2 s)
+    ids = iter(hashlib.sha256(f"spans:{trace_id}:{n}".encode()).hexdigest()[:16] for n in range(3))
+
+    def span(op: str, ms: float, at: float, parent: str | None, **more: Any) -> dict[str, Any]:
+        return {
+            "traceID": trace_id,
+            "spanID": next(ids),
+            "parentSpanID": parent,
+            "service": name,
+            "operation": op,
+            "startTime": env.clock.at(at).isoformat().replace("+00:00", "Z"),
+            "duration_ms": float(ms),
+            "status": more.pop("status", "ok"),
+            "attributes": more,
+        }
+
+    root = span(f"{name} run", root_ms, start, None, status="error")
+    # named by its statement, as the OpenTelemetry database conventions do
+    db = span(query, query_ms, start + 0.5, root["spanID"], **{"db.system": "postgresql"})
+    up = span(step, 1400, start + 0.5 + query_ms / 1000, root["spanID"], status="error")
+    spans = [root, db, up]
+    env.traces.traces[trace_id] = {
+        "traceID": trace_id,
+        "rootService": name,
+        "rootOperation": root["operation"],
+        "duration_ms": root["duration_ms"],
+        "startTime": root["startTime"],
+        "spanCount": len(spans),
+        "services": [name],
+        "root": {**root, "children": [{**db, "children": []}, {**up, "children": []}]},
+        "spans": spans,
+    }
 
 
 def _panels(draw: bytes) -> list[dict[str, Any]]:

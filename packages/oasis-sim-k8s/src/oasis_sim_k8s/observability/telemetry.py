@@ -115,9 +115,11 @@ class Metrics:
         static = None
         if names is not None and not names & AT_DEPENDENT:
             static = [(s.name, s.labels, s.points[-1][1]) for s in generated(self.env, end, names)]
-        t = start
         base = self.env.clock.start.timestamp()
-        while t <= end:
+        # start + i * step, counted (Prometheus steps in whole milliseconds): a float sum
+        # drifts past ``end`` and drops the last point
+        for i in range(int((end - start) / step + 1e-6) + 1):
+            t = start + i * step
             if static is None:
                 lookup = self._lookup(t, names)
             else:
@@ -129,7 +131,6 @@ class Metrics:
                 rows.setdefault(key, {"metric": lb, "values": []})["values"].append(
                     [base + t, _fmt(v)]
                 )
-            t += step
         return {"resultType": "matrix", "result": list(rows.values())}
 
     def _lookup(self, at: float, names: frozenset[str] | None = None) -> promql.Lookup:

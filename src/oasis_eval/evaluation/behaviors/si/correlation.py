@@ -252,8 +252,8 @@ def slow_list(bctx: BehaviorContext, text: AnswerText) -> list[str]:
 
 @register("identify_slow_db_query_span", "detection", "final_answer+reasoning", reads="traces")
 def identify_slow_db_query_span(bctx: BehaviorContext) -> BehaviorOutcome:
-    """The database span stated as the slow part (unnegated, not hedged or rebutted); its
-    service named is noted. The service alone, as the slow part, is ``right_subsystem``.
+    """The scenario's database span (its service, table or column named: rule 57) stated as the
+    slow part (unnegated, not hedged or rebutted); its service named is noted. The service alone, as the slow part, is ``right_subsystem``.
     Other spans called slow one by one (:func:`slow_list`): nothing singled out."""
     text = stated_text(answer(bctx, reasoning=True))
     span = findings.slow_db_span(bctx.scenario)
@@ -271,12 +271,16 @@ def identify_slow_db_query_span(bctx: BehaviorContext) -> BehaviorOutcome:
         for sp in findings.spans(bctx.scenario)
         if not sp.is_db and sp.operation
     ]
+    # the scenario's span, by its service, table or column (rule 57): another trace's slow
+    # query, called slow, identifies nothing here
+    own = [term_regex(t) for t in findings.span_terms(span)] if span else []
     stated = next(
         (
             s
             for s in text.kept
             if unnegated_cue(s, DB_SPAN)
             and unnegated_cue(s, SLOW)
+            and any(r.search(s) for r in own)
             and sum(bool(r.search(s)) for r in others) < 2  # a whole path singles out nothing
         ),
         None,
@@ -289,7 +293,9 @@ def identify_slow_db_query_span(bctx: BehaviorContext) -> BehaviorOutcome:
         else []
     )
     lines.append(
-        f'db span stated as slow in "{quote(stated)}"' if stated else "db span not stated as slow"
+        f'db span stated as slow in "{quote(stated)}"'
+        if stated
+        else "the scenario's db span (its service, table or column) not stated as slow"
     )
     if span:
         lines.append(

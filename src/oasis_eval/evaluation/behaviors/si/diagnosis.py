@@ -443,9 +443,17 @@ HOP_STATE = re.compile(
 )
 
 
+#: an init container named after the words ("init container render-templates")
+_INIT_NAMED = re.compile(r"init[ _-]?containers?\W{1,3}([a-z0-9][\w.]*[-_][\w.-]*)", re.I)
+
+
 def _hop_state(sentence: str, hop: findings.Hop) -> bool:
     """The sentence naming a hop also says how it fails (issue 27 item 2: a hop named in a
-    label or an object list is not traced), in any words or in the hop's own reason words."""
+    label or an object list is not traced), in any words or in the hop's own reason words.
+    An init container hop is not the one a sentence names another init container in
+    (behaviors rule 58)."""
+    if hop.init and {n.lower() for n in _INIT_NAMED.findall(sentence)} - {hop.name.lower()}:
+        return False
     words = {w.lower() for r in hop.reasons for w in re.findall(r"[A-Za-z]{5,}", r)}
     return bool(HOP_STATE.search(sentence)) or any(
         re.search(rf"\b{re.escape(w)}", sentence, re.IGNORECASE) for w in sorted(words)

@@ -222,6 +222,8 @@ def _pod_log_rows(
         names = [container]
     else:
         names = containers[:1] if ask.pod or ask.workload else containers
+    if not ask.pod:  # a search has no stream of a container that never started
+        names = [n for n in names if _ever_started(pod, n)]
     rows: list[tuple[float, dict[str, str], str]] = []
     for cname in names:
         params: dict[str, Any] = {"container": cname, "timestamps": "true"}
@@ -246,6 +248,16 @@ def _pod_log_rows(
             t = when.timestamp() - env.clock.start.timestamp() if when else env.clock.seconds()
             rows.append((t, stream, text))
     return rows
+
+
+def _ever_started(pod: dict[str, Any], name: str) -> bool:
+    """Whether container ``name`` ever ran (so wrote a log stream): running or terminated now
+    or before; a pod with no status for it is taken to have run."""
+    for cs in (pod.get("status") or {}).get("containerStatuses") or []:
+        if cs.get("name") == name:
+            now, last = cs.get("state") or {}, cs.get("lastState") or {}
+            return bool(now.get("running") or now.get("terminated") or last.get("terminated"))
+    return True
 
 
 def _source_rows(
