@@ -109,7 +109,9 @@ def test_served_provider_and_real_kubectl(served: tuple[str, str], tmp_path: Pat
 
     assert "web" in run("get", "deployments")
     assert "Replicas:" in run("describe", "deployment", "web")
-    pod = run("get", "pods", "-o", "name").split()[0].removeprefix("pod/")
+    # a pod of web (the namespace also holds ambient batch pods, finished: docs/sim-k8s.md)
+    pods = [p.removeprefix("pod/") for p in run("get", "pods", "-o", "name").split()]
+    pod = next(p for p in pods if p.startswith("web-"))
     assert f"HOSTNAME={pod}" in run("exec", pod, "--", "env")  # WebSocket through the hand-off
     assert "scaled" in run("scale", "deployment", "web", "--replicas=3")
     assert "deleted" in run("delete", "deployment", "web")
