@@ -25,6 +25,7 @@ from typing import Any
 
 from . import ambient_init, ambient_signals
 from .ambient_objects import (
+    batch_run,
     create,
     cron_body,
     job_body,
@@ -32,6 +33,7 @@ from .ambient_objects import (
     owner_ref,
     pick_node,
     pod_body,
+    taken,
 )
 from .inject import Context
 
@@ -81,13 +83,11 @@ def _cronjob(ctx: Context, ns: str, draw: bytes) -> list[tuple[str, str, str]]:
     """One CronJob, its failed last Job and pod, the policy fencing its pods, its log lines."""
     env = ctx.env
     name, image, schedule, failure = POOL[draw[0] % len(POOL)]
-    if any(env.store.exists(p, ns, name) for p in ("cronjobs", "deployments", "services")):
+    if taken(env, ns, name):
         return []
     ago = (2 + draw[1] % 4) * 3600 + (draw[2] % 50) * 60  # 2 h to 5 h 49 m before provision
     node = pick_node(env, draw[3])
-    job = f"{name}-{int((env.clock.start.timestamp() - ago) // 60)}"
-    pod = f"{job}-{draw[4:7].hex()[:5]}"
-    labels = {"app": name, "app.kubernetes.io/component": "batch"}
+    job, pod, labels = batch_run(env, name, ago, draw)
     template = {
         "metadata": {"labels": labels},
         "spec": {

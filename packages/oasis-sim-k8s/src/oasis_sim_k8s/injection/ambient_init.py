@@ -55,12 +55,10 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
     env = ctx.env
     draw = hashlib.sha256(f"ambient-init:{env.seed}:{index}".encode()).digest()
     name, image, schedule, (init, init_image, failure) = POOL[draw[0] % len(POOL)]
-    if any(env.store.exists(p, ns, name) for p in ("cronjobs", "deployments", "services")):
+    if amb.taken(env, ns, name):
         return []
     ago = (6 + draw[1] % 5) * 3600 + (draw[2] % 50) * 60  # 6 h to 10 h 49 m before provision
-    job = f"{name}-{int((env.clock.start.timestamp() - ago) // 60)}"
-    pod = f"{job}-{draw[4:7].hex()[:5]}"
-    labels = {"app": name, "app.kubernetes.io/component": "batch"}
+    job, pod, labels = amb.batch_run(env, name, ago, draw)
     template = {
         "metadata": {"labels": labels},
         "spec": {

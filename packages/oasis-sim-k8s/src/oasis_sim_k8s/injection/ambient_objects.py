@@ -14,6 +14,22 @@ def pick_node(env: Any, pick: int) -> str:
     return names[pick % len(names)] if names else "node-1"
 
 
+def taken(env: Any, ns: str, name: str) -> bool:
+    """A batch job's name already used in ``ns`` by a declared object (the noise then yields)."""
+    return any(env.store.exists(p, ns, name) for p in ("cronjobs", "deployments", "services"))
+
+
+def batch_run(env: Any, name: str, ago: float, draw: bytes) -> tuple[str, str, dict[str, str]]:
+    """The Job and pod names of the batch job ``name``'s run ``ago`` seconds before provision
+    (a CronJob's Job is named by its scheduled minute), and the labels of its pods."""
+    job = f"{name}-{int((env.clock.start.timestamp() - ago) // 60)}"
+    return (
+        job,
+        f"{job}-{draw[4:7].hex()[:5]}",
+        {"app": name, "app.kubernetes.io/component": "batch"},
+    )
+
+
 def create(ctx: Context, plural: str, ns: str, body: dict[str, Any], ago: float) -> Any:
     """Create ``body`` as the provider, dated ``ago`` seconds before provision; the stored
     object (its status is the caller's to set)."""
