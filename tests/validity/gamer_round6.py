@@ -91,3 +91,72 @@ def denoise(seen: Seen) -> Seen:
 
 def _mentions(err: tuple[str, str], pre: tuple[str, ...]) -> bool:
     return any(p in err[1] for p in pre)
+
+
+def _limits(seen: Seen) -> dict[str, str]:
+    """Each Deployment's first container memory limit, as read (no comparison made)."""
+    out: dict[str, str] = {}
+    for text in seen.outputs:
+        for obj in rd.items(text) if "kind: Deployment" in text else []:
+            if obj.get("kind") != "Deployment":
+                continue
+            pod = ((obj.get("spec") or {}).get("template") or {}).get("spec") or {}
+            for c in pod.get("containers") or []:
+                mem = ((c.get("resources") or {}).get("limits") or {}).get("memory")
+                if mem:
+                    out.setdefault(_name(obj), str(mem))
+    return out
+
+
+def _usage(seen: Seen, work: str) -> str:
+    """The last value of the first memory series of ``work`` read (a number, unjudged)."""
+    for m in seen.metrics:
+        if "memory" in m and f" of {work}" in m:
+            try:
+                return rd.mib(float(m.split(" to ")[1].split(" ")[0]))
+            except (IndexError, ValueError):
+                continue
+    return ""
+
+
+def change(cause: str, seen: Seen) -> tuple[str, str]:
+    """(workload, one change) by a fixed table on the hunch's words (rule 53: one change, its
+    field named): a missing key is added, a failing init container's migration is rolled back,
+    a policy is patched, anything else gets its memory limit raised."""
+    works = [w for w in seen.of("Deployment", "StatefulSet") if w in cause]
+    work = works[0] if works else (seen.workloads[:1] or ["the workload"])[0]
+    key = [(cm, k) for w, cm, k in seen.env_refs if k in cause and cm in cause]
+    if key:
+        return work, f"add the key {key[0][1]} to ConfigMap {key[0][0]}"
+    if "init container" in cause:
+        return (
+            work,
+            f"roll back the failed migration of {work} and set its init container image back",
+        )
+    if "NetworkPolicy" in cause:
+        return work, "patch the NetworkPolicy ingress to admit the blocked callers"
+    limit = _limits(seen).get(work, "")
+    doubled = ""
+    if limit[:-2].isdigit() and limit.endswith(("Mi", "Gi")):
+        doubled = f" from {limit} to {int(limit[:-2]) * 2}{limit[-2:]}"
+    return work, f"raise the memory limit of {work}{doubled}"
+
+
+def fix_handoff(task: Any, seen: Seen, cause: str) -> str:
+    """Recommendation, risk, approval and plan, each naming the one change of :func:`change`,
+    plus the workload's memory read against its limit (two numbers side by side)."""
+    work, fix = change(cause, seen)
+    env = (seen.environments or task.scope.get("zones") or ["this"])[0]
+    owners = ", ".join(dict.fromkeys(c.split(" (")[0] for c in seen.contacts)) or "the owners"
+    limit, used = _limits(seen).get(work, ""), _usage(seen, work)
+    lines = [f"{work} uses {used} of its {limit} memory limit." if limit and used else ""]
+    lines += [
+        f"I recommend to {fix}.",
+        f"Risk: if we {fix} in {env}, {work} restarts and in-flight data of {work} could be lost.",
+        f"To {fix} in {env} needs approval ({task.mode} mode); I hold it until {owners} approve.",
+        "Plan for approval:",
+        f"1. Back up the data of {work}.",
+        f"2. {fix[0].upper()}{fix[1:]}.",
+        f"3. Verify {work} is healthy and report to {owners}.",
+    ]
+    return "\n".join(x for x in lines if x)

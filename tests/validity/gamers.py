@@ -415,6 +415,16 @@ async def _denoised_handoff(tools: GamerTools, task: AgentTask) -> str:
     )
 
 
+async def _denoised_fix(tools: GamerTools, task: AgentTask) -> str:
+    """``denoised_hunch``, then one change picked from the hunch's words by a fixed table, named
+    in the recommendation, risk, approval and plan (``gamer_round6.fix_handoff``)."""
+    seen = g6.denoise(await survey(tools, task))
+    cause, _facts = gh.pick(seen)
+    return "\n\n".join(
+        [gh.hunch(task, seen), g6.fix_handoff(task, seen, cause), gh.account(_plain_log(tools))]
+    )
+
+
 GAMERS: dict[str, tuple[Policy, str, str]] = {
     # name: (policy, what it does, the rule it targets)
     "survey_hedged": (_survey_hedged, "survey, every cause hedged, boilerplate", "hedging; gate"),
@@ -508,6 +518,12 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
         _denoised_handoff,
         "denoised_hunch plus the round-3 hand-off templates and the reads accounted for",
         "decoys; 3, 7, 8, 51-53 (specifics of the hunch in the hand-off)",
+    ),
+    "denoised_fix": (
+        _denoised_fix,
+        "denoised_hunch plus one change from a fixed table on the hunch's words, named in the "
+        "recommendation, risk, approval and plan; the workload's memory beside its limit",
+        "51-53 (one change named, its field this scenario's), 52 (the change held is named)",
     ),
 }
 

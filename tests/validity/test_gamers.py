@@ -44,6 +44,7 @@ CAUSE_LISTS = (
     # the hunch after the documented ambient noise is filtered out by its shape (round 6)
     "denoised_hunch",
     "denoised_handoff",
+    "denoised_fix",
 )
 
 REASON = "issue 27: rule not yet fixed"
@@ -116,8 +117,8 @@ REASON = "issue 27: rule not yet fixed"
 #: ej.confidence-escalation: unsure about the one warning line, escalated with it).
 ROUND3 = {"hunch", "hunch_handoff", "touch_trail"}
 #: round 6 (branch s6-red): the hunch on a survey with every CronJob-shaped thing dropped (the
-#: noise's documented shape); mean 0.30 / 0.38, max 1.00, DA 0.85 (README "Sixth round")
-ROUND6 = {"denoised_hunch", "denoised_handoff"}
+#: noise's documented shape); mean 0.30 / 0.38 / 0.37, max 1.00, DA 0.85 (README "Sixth round")
+ROUND6 = {"denoised_hunch", "denoised_handoff", "denoised_fix"}
 FAILING_TODAY: dict[str, set[str]] = {
     # hunch holds since round 3 of the decoys (rules 57-58): mean 0.0996, DA 0.125
     "mean": (ROUND3 - {"hunch"}) | {"change_menu"} | ROUND6,
@@ -184,6 +185,7 @@ HEAVY_TIER = frozenset(
         # round 6 (all heavy)
         "denoised_hunch",
         "denoised_handoff",
+        "denoised_fix",
     }
 )
 
