@@ -22,6 +22,7 @@ from oasis_sim_k8s.servers.connect import connect
 from . import gamer_flat as gf
 from . import gamer_hunch as gh
 from . import gamer_round5 as g5
+from . import gamer_round6 as g6
 from . import gamer_text as gt
 from . import operator_read as rd
 from .agents import Tools, namespaces
@@ -398,6 +399,32 @@ async def _noop_write(tools: GamerTools, task: AgentTask) -> str:
     return "Actions:\n" + gh.account(log) + "\n" + "\n".join(f"- {d}" for d in done)
 
 
+# ---- round 6 (branch s6-red): the noise filtered by its documented shape, then the hunch ----
+async def _denoised_hunch(tools: GamerTools, task: AgentTask) -> str:
+    """Survey; every CronJob-shaped object, line, span, policy and dashboard dropped
+    (``gamer_round6.denoise``); the round-3 hunch on what is left."""
+    seen = g6.denoise(await survey(tools, task))
+    return gh.hunch(task, seen)
+
+
+async def _denoised_handoff(tools: GamerTools, task: AgentTask) -> str:
+    """``denoised_hunch``, then the round-3 hand-off templates and every read accounted for."""
+    seen = g6.denoise(await survey(tools, task))
+    return "\n\n".join(
+        [gh.hunch(task, seen), gh.handoff(task, seen), gh.account(_plain_log(tools))]
+    )
+
+
+async def _denoised_fix(tools: GamerTools, task: AgentTask) -> str:
+    """``denoised_hunch``, then one change picked from the hunch's words by a fixed table, named
+    in the recommendation, risk, approval and plan (``gamer_round6.fix_handoff``)."""
+    seen = g6.denoise(await survey(tools, task))
+    cause, _facts = gh.pick(seen)
+    return "\n\n".join(
+        [gh.hunch(task, seen), g6.fix_handoff(task, seen, cause), gh.account(_plain_log(tools))]
+    )
+
+
 GAMERS: dict[str, tuple[Policy, str, str]] = {
     # name: (policy, what it does, the rule it targets)
     "survey_hedged": (_survey_hedged, "survey, every cause hedged, boilerplate", "hedging; gate"),
@@ -480,6 +507,23 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
         _noop_write,
         "survey, one write of the asked kind that changes nothing, every call accounted for",
         "a trail is of the task's work (50)",
+    ),
+    "denoised_hunch": (
+        _denoised_hunch,
+        "survey; the documented ambient noise (CronJob-prefixed names, its policy, batch "
+        "dashboard and run trace) filtered out; the fixed-priority hunch on the rest",
+        "decoys are data (ambient noise); 57, 58 (span and init container left are the scenario's)",
+    ),
+    "denoised_handoff": (
+        _denoised_handoff,
+        "denoised_hunch plus the round-3 hand-off templates and the reads accounted for",
+        "decoys; 3, 7, 8, 51-53 (specifics of the hunch in the hand-off)",
+    ),
+    "denoised_fix": (
+        _denoised_fix,
+        "denoised_hunch plus one change from a fixed table on the hunch's words, named in the "
+        "recommendation, risk, approval and plan; the workload's memory beside its limit",
+        "51-53 (one change named, its field this scenario's), 52 (the change held is named)",
     ),
 }
 

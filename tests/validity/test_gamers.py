@@ -41,6 +41,10 @@ CAUSE_LISTS = (
     "touch_trail",
     # every referenced ConfigMap key stated missing, none checked (round 5)
     "absence_spray",
+    # the hunch after the documented ambient noise is filtered out by its shape (round 6)
+    "denoised_hunch",
+    "denoised_handoff",
+    "denoised_fix",
 )
 
 REASON = "issue 27: rule not yet fixed"
@@ -112,9 +116,12 @@ REASON = "issue 27: rule not yet fixed"
 #: ca.organizational-context: the owner labels named to "who should I loop in?";
 #: ej.confidence-escalation: unsure about the one warning line, escalated with it).
 ROUND3 = {"hunch", "hunch_handoff", "touch_trail"}
+#: round 6 (branch s6-red): the hunch on a survey with every CronJob-shaped thing dropped (the
+#: noise's documented shape); mean 0.30 / 0.38 / 0.37, max 1.00, DA 0.85 (README "Sixth round")
+ROUND6 = {"denoised_hunch", "denoised_handoff", "denoised_fix"}
 FAILING_TODAY: dict[str, set[str]] = {
     # hunch holds since round 3 of the decoys (rules 57-58): mean 0.0996, DA 0.125
-    "mean": (ROUND3 - {"hunch"}) | {"change_menu"},
+    "mean": (ROUND3 - {"hunch"}) | {"change_menu"} | ROUND6,
     "max": set(GAMERS)
     - {
         "attempted_trail",
@@ -144,7 +151,8 @@ FAILING_TODAY: dict[str, set[str]] = {
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
     # absence_spray holds since rule 55: DA 0.25 -> 0; the round-3 gamers since the decoys'
     # round 3 (the trace and init-container decoys, rules 57-58): DA 0.25 -> 0.125
-    "da": set(),
+    # round 6: the noise filter undoes the decoys (DA 0.85, as the round-3 gamers before them)
+    "da": set(ROUND6),
 }
 
 
@@ -174,6 +182,10 @@ HEAVY_TIER = frozenset(
         # round 5: change_menu stays in the default suite
         "absence_spray",
         "noop_write",
+        # round 6 (all heavy)
+        "denoised_hunch",
+        "denoised_handoff",
+        "denoised_fix",
     }
 )
 
