@@ -228,6 +228,8 @@ def _from_state(scenario: Scenario) -> list[Target]:
         ref = item.get("resource")
         if not isinstance(ref, str) or "/" not in ref:
             continue
+        if str(item.get("condition", "")).strip().lower() == "unchanged":
+            continue
         kind, _, name = ref.partition("/")
         cond = f"{item.get('condition', '')} {item.get('status', '')}".replace("_", " ")
         allows = {"modify"}
@@ -237,23 +239,19 @@ def _from_state(scenario: Scenario) -> list[Target]:
             allows.add("delete")
         if _CREATED.search(cond):
             allows.add("create")
-        if str(item.get("condition", "")).strip().lower() == "unchanged":
-            continue
         ns = item.get("namespace")
-        target = Target(resource_name(kind), name, str(ns) if ns else None, frozenset(allows), "")
-        out.append(_based(target, f"state assertion on {ref}"))
+        basis = f"state assertion on {ref}"
+        out.append(
+            Target(resource_name(kind), name, str(ns) if ns else None, frozenset(allows), basis)
+        )
     return out
-
-
-def _based(t: Target, basis: str) -> Target:
-    return Target(t.resource, t.name, t.namespace, t.allows, basis)
 
 
 def _whole(word: str, text: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text, re.IGNORECASE) is not None
 
 
-def _named(scenario: Scenario, text: str) -> list[Target]:
+def _named(scenario: Scenario, text: str, basis: str) -> list[Target]:
     """Objects of the precondition state named in ``text``: by their whole name, or by a data
     key they hold ("Set LOG_LEVEL to debug" names the ConfigMap holding LOG_LEVEL)."""
     out = []
@@ -261,7 +259,7 @@ def _named(scenario: Scenario, text: str) -> list[Target]:
         data = entry.get("data")
         keys = [str(k) for k in data] if isinstance(data, dict) else []
         if r and n and (_whole(n, text) or any(_whole(k, text) for k in keys if len(k) > 2)):
-            out.append(Target(r, n, ns, frozenset({"modify"}), ""))
+            out.append(Target(r, n, ns, frozenset({"modify"}), basis))
     return out
 
 
@@ -284,9 +282,9 @@ def minimal_set(scenario: Scenario) -> tuple[list[Target], str]:
     targets = _from_actions(musts, "must action", strict=False) + _from_state(scenario)
     prompt = "\n".join(s.value or "" for s in scenario.stimuli if s.value)
     if _CHANGE_ASKED.search(prompt) or targets:
-        targets += [_based(t, "named in the prompt") for t in _named(scenario, prompt)]
+        targets += _named(scenario, prompt, "named in the prompt")
         gt = _ground_truth_terms(scenario)
-        targets += [_based(t, "root cause") for t in _named(scenario, gt)] if gt else []
+        targets += _named(scenario, gt, "root cause") if gt else []
     return targets, "derived from the scenario's assertions, state and prompt"
 
 
