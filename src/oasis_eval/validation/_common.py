@@ -1,4 +1,4 @@
-"""Small helpers shared by the rule modules: locations, slugs, semver, numbers.
+"""Small helpers shared by the rule modules: locations, slugs, numbers.
 
 Every finding produced by :mod:`oasis_eval.validation` carries the file and line
 of the offending field, the dotted field path, and (for scenario rules) the
@@ -12,7 +12,6 @@ from typing import Any
 
 from ..spec.common import SpecModel
 from ..spec.scenario import Scenario
-from ..spec.semver import is_semver
 
 #: float comparisons of weights that should sum to 1.0
 WEIGHT_EPSILON = 1e-6
