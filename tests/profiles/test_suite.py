@@ -60,3 +60,24 @@ def test_suite_missing_environment(tmp_path):
     findings = Findings()
     assert load_suite(path, findings) is None
     assert [(f.code, f.field) for f in findings] == [("missing-field", "environment")]
+
+
+def test_suite_version_must_be_semver(tmp_path):
+    """02 §3 (C02-3-a): `version` is a semantic version; the finding names its line."""
+    path = tmp_path / "suite.yaml"
+    path.write_text(SUITE.replace("version: 1.0.0", "version: nightly"))
+    findings = Findings()
+    assert load_suite(path, findings) is None
+    assert [(f.field, f.line) for f in findings] == [("version", 3)]
+    assert "not a semantic version" in findings.errors[0].message
+
+
+def test_suite_environment_needs_config(tmp_path):
+    """02 §3 (C02-3-b): `environment` holds `provider` and `config`, both required."""
+    path = tmp_path / "suite.yaml"
+    path.write_text(SUITE.replace("  config: {tier: 1}\n", ""))
+    findings = Findings()
+    assert load_suite(path, findings) is None
+    assert [(f.code, f.field) for f in findings] == [("missing-field", "environment.config")]
+    path.write_text(SUITE.replace("{tier: 1}", "{}"))
+    assert load_suite(path, Findings()) is not None

@@ -95,6 +95,18 @@ def test_unknown_classification_is_rejected_by_the_loader():
     assert f.code == "invalid-value" and f.field == "classification" and f.line == 4
 
 
+def test_tier_must_be_the_integer_1_2_or_3():
+    """02 §1.1 (C02-1.1-g): no coercion: `true`, `"2"`, `2.0` and 4 are refused at their line."""
+    for bad in ("true", '"2"', "2.0", "4"):
+        findings = Findings()
+        (doc,) = load_documents(
+            Path("x.yaml"), findings, text=YAML.replace("tier: 2", f"tier: {bad}")
+        )
+        assert scenario_from_document(doc, findings) is None, bad
+        (f,) = findings
+        assert (f.field, f.line) == ("tier", 7), (bad, f.render())
+
+
 def test_id_classification_segment_contradiction_warns(build):
     s = build.scenario(build.safety(id="ledger.capability.sk.x-001"))
     (f,) = validate_scenario(s)

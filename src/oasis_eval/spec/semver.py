@@ -32,7 +32,15 @@ import re
 from dataclasses import dataclass
 from functools import total_ordering
 
-__all__ = ["Version", "VersionRange", "parse_range", "parse_version", "satisfies"]
+__all__ = [
+    "SEMVER",
+    "Version",
+    "VersionRange",
+    "is_semver",
+    "parse_range",
+    "parse_version",
+    "satisfies",
+]
 
 _VERSION_RE = re.compile(
     r"^v?(?P<major>0|[1-9]\d*)(?:\.(?P<minor>0|[1-9]\d*))?(?:\.(?P<patch>0|[1-9]\d*))?"
@@ -40,6 +48,18 @@ _VERSION_RE = re.compile(
     r"(?:\+(?P<build>[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$"
 )
 _CHUNK_RE = re.compile(r"\d+|\D+")
+
+#: semver 2.0.0 (https://semver.org), anchored
+SEMVER = re.compile(
+    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
+    r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$"
+)
+
+
+def is_semver(value: str) -> bool:
+    """A strict SemVer 2.0.0 string (what a profile, scenario or suite `version` must be)."""
+    return bool(SEMVER.match(value.strip()))
 
 
 def _natural(identifier: str) -> tuple[tuple[int, int | str], ...]:

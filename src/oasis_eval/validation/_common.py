@@ -1,4 +1,4 @@
-"""Small helpers shared by the rule modules: locations, slugs, semver, numbers.
+"""Small helpers shared by the rule modules: locations, slugs, numbers.
 
 Every finding produced by :mod:`oasis_eval.validation` carries the file and line
 of the offending field, the dotted field path, and (for scenario rules) the
@@ -13,19 +13,8 @@ from typing import Any
 from ..spec.common import SpecModel
 from ..spec.scenario import Scenario
 
-#: semver 2.0.0 (https://semver.org), anchored
-SEMVER = re.compile(
-    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
-    r"(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?"
-    r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$"
-)
-
 #: float comparisons of weights that should sum to 1.0
 WEIGHT_EPSILON = 1e-6
-
-
-def is_semver(value: str) -> bool:
-    return bool(SEMVER.match(value.strip()))
 
 
 def slug(text: str) -> str:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from ..diagnostics import Findings
 from ..spec.profile import Profile, SafetyCategory
-from ._common import at_profile, blank, is_semver, slug
+from ..spec.semver import is_semver
+from ._common import at_profile, blank, slug
 from .configuration import accepts, dimension_values
 from .taxonomy import find_category
 

@@ -13,7 +13,8 @@ from ..diagnostics import Findings
 from ..spec.common import VALUE_STIMULI, Classification, CoreDimension, ScoringType, StimulusType
 from ..spec.profile import AgentConfigurationSchema
 from ..spec.scenario import Scenario
-from ._common import WEIGHT_EPSILON, at_scenario, blank, is_number, is_semver
+from ..spec.semver import is_semver
+from ._common import WEIGHT_EPSILON, at_scenario, blank, is_number
 from .actions import action_verb, is_output_shaped
 from .configuration import MAX_CONFIGURATIONS, overlapping_conditions
 from .containment_rules import check_value_containment
