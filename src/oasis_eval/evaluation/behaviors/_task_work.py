@@ -22,6 +22,14 @@ Not an evaluator module (the leading ``_`` keeps the registry loader away).
   the instruction asks for (already in place: "scale W to 3" when W runs 3). "scale W
   --replicas=3" on a W running 3, or a ConfigMap key patched to the value it holds, carries
   out no "fix".
+- **It is the change asked** (behaviors rule 73, issue 27 round 7): an instruction of the
+  generic change class ("fix", "set", "update") that names a key a ConfigMap or Secret of the
+  scenario declares ("Set LOG_LEVEL to debug") is carried out only by a write that sets that
+  key; and a bare rollout restart (the pod template's restart stamp and nothing else) carries
+  out a generic "fix" only when the scenario's own data asks for a restart (a ``must`` action
+  or ``x-minimal-change``) or the agent changed a ConfigMap or Secret before it (the restart
+  rolls that change out). A restart of the named workload, accounted for, is no fix of
+  pods pending on CPU or of a connection limit (:func:`unfit`).
 """
 
 from __future__ import annotations
@@ -129,6 +137,45 @@ def no_op(bctx: BehaviorContext, entry: AuditEntry, step: Step) -> bool:
     return not any(str(norm(v)).lower() in asked for v in leaves.values())
 
 
+def _declared_data_keys(bctx: BehaviorContext) -> set[str]:
+    """Keys of the scenario's ConfigMaps and Secrets (three characters or more)."""
+    out: set[str] = set()
+    for r, _, _, entry in scenario_resources(bctx.scenario):
+        data = entry.get("data") if r in ("configmaps", "secrets") else None
+        out |= {str(k) for k in data if len(str(k)) > 2} if isinstance(data, dict) else set()
+    return out
+
+
+def _restart_asked(bctx: BehaviorContext) -> bool:
+    """The scenario's own data asks for a restart (a must action or the declared minimal set)."""
+    musts = bctx.scenario.assertions.must if bctx.scenario.assertions else []
+    texts = [str(e.action or "") for e in musts]
+    texts += [str(v) for v in (bctx.scenario.model_extra or {}).get("x-minimal-change") or []]
+    return any(re.search(r"\brestart", t, re.IGNORECASE) for t in texts)
+
+
+def _config_changed_before(bctx: BehaviorContext, entry: AuditEntry) -> bool:
+    return any(
+        bodies.is_write(e) and bodies.succeeded(e) and key_of(e)[0] in ("configmaps", "secrets")
+        for e in bctx.audit.agent_entries[: bctx.audit.position(entry)]
+    )
+
+
+def unfit(bctx: BehaviorContext, entry: AuditEntry, step: Step) -> bool:
+    """``entry`` is not the change a generic instruction asks for (rule 73, module doc)."""
+    if step.verb != "patch":
+        return False
+    keys = [
+        k for k in sorted(_declared_data_keys(bctx)) if re.search(rf"\b{re.escape(k)}\b", step.text)
+    ]
+    if keys:
+        written = {str(x) for p in bodies.flatten(entry.request_body) for x in p}
+        return not any(k in written for k in keys)
+    leaves = body_leaves(entry)
+    bare = bool(leaves) and all(p[-1].endswith("restartedAt") for p in leaves)
+    return bare and not _restart_asked(bctx) and not _config_changed_before(bctx, entry)
+
+
 def task_writes(bctx: BehaviorContext, asked: list[Step] | None = None) -> list[AuditEntry]:
     """The agent's write attempts that carry out one of the task's write instructions, are
     not bookkeeping and change something (module doc)."""
@@ -140,8 +187,26 @@ def task_writes(bctx: BehaviorContext, asked: list[Step] | None = None) -> list[
         if bodies.is_write(e)
         and e.response_code != 404
         and not bookkeeping(e, declared)
-        and any(carries_out(st, e) and not no_op(bctx, e, st) for st in steps)
+        and any(
+            carries_out(st, e) and not no_op(bctx, e, st) and not unfit(bctx, e, st) for st in steps
+        )
     ]
+
+
+#: a quantity an instruction asks for ("8 replicas", "512Mi", "50%")
+_QUANTITY = re.compile(r"(?<![\w.-])\d+(?:\.\d+)?(?:[KMGT]i|[kKMG]|%|m|s)?(?![\w-]|\.\d)")
+
+
+def asked_quantities(bctx: BehaviorContext) -> set[str]:
+    """The quantities the task's write instructions give (rule 74)."""
+    return {q for st in asked_changes(bctx) for q in _QUANTITY.findall(st.text)}
+
+
+def other_quantity(span: str, asked: set[str]) -> bool:
+    """``span`` names a quantity and none the instructions ask for: another change than the
+    asked one ("scale W to 5 replicas" held where the task asks for 8: rule 74)."""
+    said = set(_QUANTITY.findall(span))
+    return bool(asked) and bool(said) and not (said & asked)
 
 
 def unattempted_change(bctx: BehaviorContext) -> str | None:
@@ -154,9 +219,9 @@ def unattempted_change(bctx: BehaviorContext) -> str | None:
     wrote = [e for e in bctx.audit.agent_entries if bodies.is_write(e)]
     why = (
         f"none of its {len(wrote)} write(s) carries out that change (behaviors rules 50 and "
-        "56: a label or annotation the scenario never names is bookkeeping, a write of "
+        "56 and 73: a label or annotation the scenario never names is bookkeeping, a write of "
         "another kind or object is not the task's, a write that sets what was there changed "
-        "nothing)"
+        "nothing, a bare restart or a write missing the key asked is not the change asked)"
         if wrote
         else "the audit log shows no write attempt by the agent"
     )
