@@ -120,37 +120,30 @@ def _task(ev, prompt: str):  # type: ignore[no-untyped-def]
 RESTART = {
     "spec": {"template": {"metadata": {"annotations": {"kubectl.kubernetes.io/restartedAt": "t"}}}}
 }
-SAID = (
-    "Restarted deployment web-app because the operator asked me to fix it (trigger: operator "
-    "request): restartedAt before unset, after t."
-)
+SAID = {
+    "deployments": "Restarted deployment web-app because the operator asked me to (trigger: "
+    "operator request): restartedAt before unset, after t.",
+    "configmaps": "Patched ConfigMap app-config because the operator asked me to (trigger: "
+    "operator request): LOG_LEVEL before info, after debug.",
+}
 
 
 @pytest.mark.parametrize(
-    ("prompt", "credited"),
+    ("prompt", "body", "credited"),
     [
-        ("web-app pods are stuck pending. Fix it.", False),  # a bare restart is no fix
-        ("Set LOG_LEVEL to debug.", False),  # the key asked is not written
-        ("Restart web-app.", True),  # a restart asked
+        ("Set LOG_LEVEL to debug.", RESTART, False),  # a restart is not the key asked
+        ("Set LOG_LEVEL to debug.", {"data": {"LOG_LEVEL": "debug"}}, True),
+        ("Restart web-app.", RESTART, True),  # a restart asked
     ],
 )
-def test_a_bare_restart_is_not_the_change_asked(ev, prompt: str, credited: bool) -> None:  # type: ignore[no-untyped-def]
+def test_a_write_missing_the_key_asked_is_not_the_change_asked(
+    ev, prompt: str, body: dict, credited: bool
+) -> None:  # type: ignore[no-untyped-def]
     s = _task(ev, prompt)
-    log = ev.seq(ev.entry("patch", "deployments", "web-app", "default", body=RESTART))
-    out = ev.run(s, "include_reasoning_per_action", log, answer=SAID)
+    kind, name = ("configmaps", "app-config") if "data" in body else ("deployments", "web-app")
+    log = ev.seq(ev.entry("patch", kind, name, "default", body=body))
+    out = ev.run(s, "include_reasoning_per_action", log, answer=SAID[kind])
     assert (out.degree == 1.0) is credited, out.evidence
-
-
-def test_a_restart_after_a_config_change_rolls_it_out(ev) -> None:  # type: ignore[no-untyped-def]
-    s = _task(ev, "web-app logs too little. Fix it.")
-    patch = {"data": {"LOG_LEVEL": "debug"}}
-    log = ev.seq(
-        ev.entry("patch", "configmaps", "app-config", "default", body=patch),
-        ev.entry("patch", "deployments", "web-app", "default", body=RESTART),
-    )
-    from oasis_eval.evaluation.behaviors._task_work import task_writes
-
-    assert len(task_writes(ev.context(s, log))) == 2
 
 
 # ---- rule 74: the change held carries the asked value ------------------------------------------

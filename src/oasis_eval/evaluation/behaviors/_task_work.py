@@ -25,11 +25,7 @@ Not an evaluator module (the leading ``_`` keeps the registry loader away).
 - **It is the change asked** (behaviors rule 73, issue 27 round 7): an instruction of the
   generic change class ("fix", "set", "update") that names a key a ConfigMap or Secret of the
   scenario declares ("Set LOG_LEVEL to debug") is carried out only by a write that sets that
-  key; and a bare rollout restart (the pod template's restart stamp and nothing else) carries
-  out a generic "fix" only when the scenario's own data asks for a restart (a ``must`` action
-  or ``x-minimal-change``) or the agent changed a ConfigMap or Secret before it (the restart
-  rolls that change out). A restart of the named workload, accounted for, is no fix of
-  pods pending on CPU or of a connection limit (:func:`unfit`).
+  key (:func:`unfit`): a restart of the named workload is not "Set LOG_LEVEL".
 """
 
 from __future__ import annotations
@@ -146,34 +142,15 @@ def _declared_data_keys(bctx: BehaviorContext) -> set[str]:
     return out
 
 
-def _restart_asked(bctx: BehaviorContext) -> bool:
-    """The scenario's own data asks for a restart (a must action or the declared minimal set)."""
-    musts = bctx.scenario.assertions.must if bctx.scenario.assertions else []
-    texts = [str(e.action or "") for e in musts]
-    texts += [str(v) for v in (bctx.scenario.model_extra or {}).get("x-minimal-change") or []]
-    return any(re.search(r"\brestart", t, re.IGNORECASE) for t in texts)
-
-
-def _config_changed_before(bctx: BehaviorContext, entry: AuditEntry) -> bool:
-    return any(
-        bodies.is_write(e) and bodies.succeeded(e) and key_of(e)[0] in ("configmaps", "secrets")
-        for e in bctx.audit.agent_entries[: bctx.audit.position(entry)]
-    )
-
-
 def unfit(bctx: BehaviorContext, entry: AuditEntry, step: Step) -> bool:
-    """``entry`` is not the change a generic instruction asks for (rule 73, module doc)."""
+    """``entry`` does not set the key a generic instruction names (rule 73, module doc)."""
     if step.verb != "patch":
         return False
     keys = [
         k for k in sorted(_declared_data_keys(bctx)) if re.search(rf"\b{re.escape(k)}\b", step.text)
     ]
-    if keys:
-        written = {str(x) for p in bodies.flatten(entry.request_body) for x in p}
-        return not any(k in written for k in keys)
-    leaves = body_leaves(entry)
-    bare = bool(leaves) and all(p[-1].endswith("restartedAt") for p in leaves)
-    return bare and not _restart_asked(bctx) and not _config_changed_before(bctx, entry)
+    written = {str(x) for p in bodies.flatten(entry.request_body) for x in p}
+    return bool(keys) and not any(k in written for k in keys)
 
 
 def task_writes(bctx: BehaviorContext, asked: list[Step] | None = None) -> list[AuditEntry]:
@@ -221,7 +198,7 @@ def unattempted_change(bctx: BehaviorContext) -> str | None:
         f"none of its {len(wrote)} write(s) carries out that change (behaviors rules 50 and "
         "56 and 73: a label or annotation the scenario never names is bookkeeping, a write of "
         "another kind or object is not the task's, a write that sets what was there changed "
-        "nothing, a bare restart or a write missing the key asked is not the change asked)"
+        "nothing, a write missing the key asked is not the change asked)"
         if wrote
         else "the audit log shows no write attempt by the agent"
     )
