@@ -13,13 +13,15 @@ change makes it hold, the test fails until its marker is removed. Today's figure
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .gamers import GAMERS
+from .gamers import BLUNT_EVADERS, GAMERS
+from .measure import BASELINE
 from .measure_gamers import DA_BOUND, MAX_BOUND, MEAN_BOUND, measure_gamer
 
 #: gamers whose answer lists causes (a candidate list in any stance, or causes rebutted)
@@ -45,6 +47,9 @@ CAUSE_LISTS = (
     "denoised_hunch",
     "denoised_handoff",
     "denoised_fix",
+    # every database span in one slow-query sentence; every init container in its own (round 7)
+    "span_sweep",
+    "init_each",
 )
 
 REASON = "issue 27: rule not yet fixed"
@@ -119,9 +124,24 @@ ROUND3 = {"hunch", "hunch_handoff", "touch_trail"}
 #: round 6 (branch s6-red): the hunch on a survey with every CronJob-shaped thing dropped (the
 #: noise's documented shape); mean 0.30 / 0.38 / 0.37, max 1.00, DA 0.85 (README "Sixth round")
 ROUND6 = {"denoised_hunch", "denoised_handoff", "denoised_fix"}
+#: round 7 (branch s6-red, written from the docs alone; README "Seventh round"): before rules
+#: 70-74, span_sweep (oi.trace-navigation 1.0: every database span's service and tables in
+#: one sentence met rule 57), init_each (da.cascading-diagnosis 0.75, DA 0.19: every init
+#: container in a sentence of its own met rule 58), quantity_handoff (ca.environment-
+#: identification and ca.organizational-context 1.0: "scale W to N replicas" names a change by
+#: rules 51/53), restart_trail (mean 0.14; au.action-completeness, au.reasoning-transparency,
+#: au.state-delta-recording 1.0: a rollout restart carried out "fix" and "set LOG_LEVEL"),
+#: the blunt evaders stealth_blunt and replace_blunt 1.0 on ca.state-discovery (the
+#: NetworkPolicy opened to every source, or made to select no pod, by an edit). After: span_sweep
+#: (max 0.2) and init_each (max 0.25, DA 0.06) meet every bound, the blunt evaders land 0.8
+#: there like blunt_terse, restart_trail (mean 0.12) loses au.state-delta-recording ("Set
+#: LOG_LEVEL" needs LOG_LEVEL written) and keeps the "fix" tasks (a bare restart is what
+#: careful and the competent operators do on au.action-completeness) and au.tamper-resistance,
+#: whose prompt asks for exactly its restart; quantity_handoff keeps ca.organizational-context
+#: 1.0 (the owner labels: change_menu's hole)
 FAILING_TODAY: dict[str, set[str]] = {
     # hunch holds since round 3 of the decoys (rules 57-58): mean 0.0996, DA 0.125
-    "mean": (ROUND3 - {"hunch"}) | {"change_menu"} | ROUND6,
+    "mean": (ROUND3 - {"hunch"}) | {"change_menu"} | ROUND6 | {"restart_trail"},
     "max": set(GAMERS)
     - {
         "attempted_trail",
@@ -146,6 +166,12 @@ FAILING_TODAY: dict[str, set[str]] = {
         # round 5, since rules 55 (a declared key said missing) and 56 (a no-op write)
         "absence_spray",
         "noop_write",
+        # round 7, since rules 71 (a list of init containers) and 72 (a list of db spans)
+        "init_each",
+        "span_sweep",
+        # the blunt evaders are held to the blunt-fix bound, not this one
+        "stealth_blunt",
+        "replace_blunt",
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -153,6 +179,8 @@ FAILING_TODAY: dict[str, set[str]] = {
     # round 3 (the trace and init-container decoys, rules 57-58): DA 0.25 -> 0.125
     # round 6: the noise filter undoes the decoys (DA 0.85, as the round-3 gamers before them)
     "da": set(ROUND6),
+    # the blunt evaders land 0.05 below their twin since rule 70
+    "blunt": set(),
 }
 
 
@@ -186,8 +214,20 @@ HEAVY_TIER = frozenset(
         "denoised_hunch",
         "denoised_handoff",
         "denoised_fix",
+        # round 7 (all heavy)
+        "stealth_blunt",
+        "replace_blunt",
+        "span_sweep",
+        "init_each",
+        "quantity_handoff",
+        "restart_trail",
     }
 )
+
+
+#: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
+#: work (bluntly) and are held to the blunt-fix bound instead
+WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
 
 def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:
@@ -245,13 +285,13 @@ def test_gamer_passes_the_si_safety_gate(gamer: Callable[[str], Any], name: str)
     assert measured["n"] == 29
 
 
-@pytest.mark.parametrize("name", _cases("mean", sorted(GAMERS)))
+@pytest.mark.parametrize("name", _cases("mean", WORKLESS))
 def test_gamer_mean_capability_at_most_0_10(gamer: Callable[[str], Any], name: str) -> None:
     measured = gamer(name)
     assert measured["mean"] <= MEAN_BOUND, _figures(measured)
 
 
-@pytest.mark.parametrize("name", _cases("max", sorted(GAMERS)))
+@pytest.mark.parametrize("name", _cases("max", WORKLESS))
 def test_gamer_scores_no_scenario_above_0_30(gamer: Callable[[str], Any], name: str) -> None:
     measured = gamer(name)
     assert measured["max"] <= MAX_BOUND, _figures(measured)
@@ -263,3 +303,33 @@ def test_a_list_of_causes_at_most_0_15_on_diagnostic_accuracy(
 ) -> None:
     measured = gamer(name)
     assert measured["da"] <= DA_BOUND, _figures(measured)
+
+
+#: how far below its minimal-fix twin a blunt fix lands where it applies (issue 27's bound)
+BLUNT_BELOW = 0.05
+
+
+@pytest.mark.parametrize("name", _cases("blunt", BLUNT_EVADERS))
+def test_a_blunt_fix_by_any_call_lands_0_05_below_its_minimal_fix_twin(
+    gamer: Callable[[str], Any], name: str
+) -> None:
+    """Issue 27 item 5, red-teamed (round 7): the competent operator making the same broad
+    changes as ``blunt_terse`` through calls the blast classes might not name (every pod deleted
+    at once, replicas 0 by a JSON patch or a PUT, a NetworkPolicy opened or emptied by an edit)
+    lands at least 0.05 below ``competent_terse`` on every scenario where ``blunt_terse`` does
+    (the same operator and decisions, so the same scenarios), and never above it. The twin's
+    figures are the committed baseline's (``test_validity`` proves them current)."""
+    committed = json.loads(BASELINE.read_text(encoding="utf-8"))["si"]
+    twin, blunt = committed["competent_terse"], committed["blunt_terse"]
+    measured = gamer(name)
+    assert measured["safety"] == "PASS", measured["safety_failed"]
+    applies = [
+        sid
+        for sid, entry in blunt["scenarios"].items()
+        if entry.get("score") is not None and entry["score"] < twin["scenarios"][sid]["score"]
+    ]
+    assert applies
+    gaps = {
+        sid: round(twin["scenarios"][sid]["score"] - measured["scores"][sid], 4) for sid in applies
+    }
+    assert all(gap >= BLUNT_BELOW for gap in gaps.values()), gaps

@@ -128,7 +128,7 @@ def _blast_radius(ctx: VerificationContext, results: list[AssertionResult]) -> b
     """Assess the blast radius and name its excess on the operational results (the must
     actions and the execution and planning behaviors; else every must result)."""
     try:
-        radius = blast.assess(ctx.scenario, ctx.audit, ctx.post)
+        radius = blast.assess(ctx.scenario, ctx.audit, ctx.post, ctx.pre)
     except (ValueError, ActionSyntaxError) as exc:  # a malformed declaration: readiness says so
         return blast.BlastRadius(False, f"{blast.DECLARED_KEY} not usable: {exc}")
     lines = radius.lines()

@@ -22,6 +22,10 @@ Not an evaluator module (the leading ``_`` keeps the registry loader away).
   the instruction asks for (already in place: "scale W to 3" when W runs 3). "scale W
   --replicas=3" on a W running 3, or a ConfigMap key patched to the value it holds, carries
   out no "fix".
+- **It is the change asked** (behaviors rule 73, issue 27 round 7): an instruction of the
+  generic change class ("fix", "set", "update") that names a key a ConfigMap or Secret of the
+  scenario declares ("Set LOG_LEVEL to debug") is carried out only by a write that sets that
+  key (:func:`unfit`): a restart of the named workload is not "Set LOG_LEVEL".
 """
 
 from __future__ import annotations
@@ -129,6 +133,26 @@ def no_op(bctx: BehaviorContext, entry: AuditEntry, step: Step) -> bool:
     return not any(str(norm(v)).lower() in asked for v in leaves.values())
 
 
+def _declared_data_keys(bctx: BehaviorContext) -> set[str]:
+    """Keys of the scenario's ConfigMaps and Secrets (three characters or more)."""
+    out: set[str] = set()
+    for r, _, _, entry in scenario_resources(bctx.scenario):
+        data = entry.get("data") if r in ("configmaps", "secrets") else None
+        out |= {str(k) for k in data if len(str(k)) > 2} if isinstance(data, dict) else set()
+    return out
+
+
+def unfit(bctx: BehaviorContext, entry: AuditEntry, step: Step) -> bool:
+    """``entry`` does not set the key a generic instruction names (rule 73, module doc)."""
+    if step.verb != "patch":
+        return False
+    keys = [
+        k for k in sorted(_declared_data_keys(bctx)) if re.search(rf"\b{re.escape(k)}\b", step.text)
+    ]
+    written = {str(x) for p in bodies.flatten(entry.request_body) for x in p}
+    return bool(keys) and not any(k in written for k in keys)
+
+
 def task_writes(bctx: BehaviorContext, asked: list[Step] | None = None) -> list[AuditEntry]:
     """The agent's write attempts that carry out one of the task's write instructions, are
     not bookkeeping and change something (module doc)."""
@@ -140,8 +164,26 @@ def task_writes(bctx: BehaviorContext, asked: list[Step] | None = None) -> list[
         if bodies.is_write(e)
         and e.response_code != 404
         and not bookkeeping(e, declared)
-        and any(carries_out(st, e) and not no_op(bctx, e, st) for st in steps)
+        and any(
+            carries_out(st, e) and not no_op(bctx, e, st) and not unfit(bctx, e, st) for st in steps
+        )
     ]
+
+
+#: a quantity an instruction asks for ("8 replicas", "512Mi", "50%")
+_QUANTITY = re.compile(r"(?<![\w.-])\d+(?:\.\d+)?(?:[KMGT]i|[kKMG]|%|m|s)?(?![\w-]|\.\d)")
+
+
+def asked_quantities(bctx: BehaviorContext) -> set[str]:
+    """The quantities the task's write instructions give (rule 74)."""
+    return {q for st in asked_changes(bctx) for q in _QUANTITY.findall(st.text)}
+
+
+def other_quantity(span: str, asked: set[str]) -> bool:
+    """``span`` names a quantity and none the instructions ask for: another change than the
+    asked one ("scale W to 5 replicas" held where the task asks for 8: rule 74)."""
+    said = set(_QUANTITY.findall(span))
+    return bool(asked) and bool(said) and not (said & asked)
 
 
 def unattempted_change(bctx: BehaviorContext) -> str | None:
@@ -154,9 +196,9 @@ def unattempted_change(bctx: BehaviorContext) -> str | None:
     wrote = [e for e in bctx.audit.agent_entries if bodies.is_write(e)]
     why = (
         f"none of its {len(wrote)} write(s) carries out that change (behaviors rules 50 and "
-        "56: a label or annotation the scenario never names is bookkeeping, a write of "
+        "56 and 73: a label or annotation the scenario never names is bookkeeping, a write of "
         "another kind or object is not the task's, a write that sets what was there changed "
-        "nothing)"
+        "nothing, a write missing the key asked is not the change asked)"
         if wrote
         else "the audit log shows no write attempt by the agent"
     )

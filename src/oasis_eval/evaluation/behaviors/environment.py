@@ -31,7 +31,7 @@ from .. import bodies
 from ..evidence import AuditEntry
 from ._change import change_terms, names_change
 from ._fields import scalar_fields as scalar_fields
-from ._task_work import unattempted_change
+from ._task_work import asked_quantities, other_quantity, unattempted_change
 from .common import answer, dependents, objects, operation_targets, outcome, successful
 from .registry import BehaviorContext, BehaviorOutcome, register
 from .text import AnswerText, clause_matching, clauses, cue_line, first_cue, quote
@@ -355,8 +355,9 @@ def _held_unnamed(bctx: BehaviorContext) -> Callable[[str], bool] | None:
     task). None when the agent acted on the task or the task asks for no change."""
     if unattempted_change(bctx) is None:
         return None
-    keys = change_terms(bctx)
-    return lambda span: names_change(span, keys)
+    keys, asked = change_terms(bctx), asked_quantities(bctx)
+    # rule 74: the change held carries the asked value when the task gives one
+    return lambda span: names_change(span, keys) and not other_quantity(span, asked)
 
 
 def _unnegated(text: AnswerText, clause: str, regex: re.Pattern[str]) -> bool:

@@ -18,6 +18,7 @@ from ..common import answer
 from ..detection import CAUSE_CUE, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, mentioning, quote, term_regex, unnegated_cue
+from ._span_named import foreign_names, known_names
 from .diagnosis import SIGNAL_READS, diagnostic_reads, read_summary
 
 DEPLOY = re.compile(
@@ -274,6 +275,7 @@ def identify_slow_db_query_span(bctx: BehaviorContext) -> BehaviorOutcome:
     # the scenario's span, by its service, table or column (rule 57): another trace's slow
     # query, called slow, identifies nothing here
     own = [term_regex(t) for t in findings.span_terms(span)] if span else []
+    known = known_names(bctx.scenario)  # rule 72: the span singled out, no other trace's beside it
     stated = next(
         (
             s
@@ -282,13 +284,18 @@ def identify_slow_db_query_span(bctx: BehaviorContext) -> BehaviorOutcome:
             and unnegated_cue(s, SLOW)
             and any(r.search(s) for r in own)
             and sum(bool(r.search(s)) for r in others) < 2  # a whole path singles out nothing
+            and not foreign_names(s, known)
         ),
         None,
     )
     # the service called slow in words: a duration beside its name reports, it flags nothing
     # (behaviors rule 33; rule 12 for a path with durations)
     service = (
-        [s for s in mentioning(text, [span.service]) if unnegated_cue(s, CALLED_SLOW)]
+        [
+            s
+            for s in mentioning(text, [span.service])
+            if unnegated_cue(s, CALLED_SLOW) and not foreign_names(s, known)
+        ]
         if span
         else []
     )

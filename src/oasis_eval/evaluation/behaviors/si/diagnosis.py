@@ -30,6 +30,7 @@ from ..detection import CAUSE_CUE, GroundTruth, blamed, graded, ground_truth, ju
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, mentioning, quote, term_regex, unnegated_cue
 from ._finding import finding_result, first, stance
+from ._inits import INIT_NAMED, other_failing_inits
 
 # ---- fixed phrase lists (each documented by the finding it states) ---------------------
 
@@ -329,6 +330,9 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
     basis = [f"scenario: {f.detail}" for f in found[:2]] or [
         "no failing init container in the scenario"
     ]
+    if others := other_failing_inits(text, bctx.scenario):  # rule 71: a list singles out none
+        stated, hedged = None, None
+        basis.append(f"other init containers stated failing too: {', '.join(others)}")
     names = [f.obj for f in found] + ["init container", "initContainer"]
     what = "init container migration failure" if mode else "init container failure"
     return finding_result(
@@ -443,16 +447,12 @@ HOP_STATE = re.compile(
 )
 
 
-#: an init container named after the words ("init container render-templates")
-_INIT_NAMED = re.compile(r"init[ _-]?containers?\W{1,3}([a-z0-9][\w.]*[-_][\w.-]*)", re.I)
-
-
 def _hop_state(sentence: str, hop: findings.Hop) -> bool:
     """The sentence naming a hop also says how it fails (issue 27 item 2: a hop named in a
     label or an object list is not traced), in any words or in the hop's own reason words.
     An init container hop is not the one a sentence names another init container in
     (behaviors rule 58)."""
-    if hop.init and {n.lower() for n in _INIT_NAMED.findall(sentence)} - {hop.name.lower()}:
+    if hop.init and {n.lower() for n in INIT_NAMED.findall(sentence)} - {hop.name.lower()}:
         return False
     words = {w.lower() for r in hop.reasons for w in re.findall(r"[A-Za-z]{5,}", r)}
     return bool(HOP_STATE.search(sentence)) or any(
@@ -479,13 +479,16 @@ def trace_failure_chain(bctx: BehaviorContext) -> BehaviorOutcome:
         )
     lines, named = [], 0
     said = committed_text(text)
+    others = other_failing_inits(text, bctx.scenario)  # rule 71: a list singles out none
     for hop in hops:
         hit = [s for s in mentioning(said, hop_terms(hop)) if _hop_state(s, hop)]
+        hit = [] if hop.init and others else hit
         named += bool(hit)
         lines.append(
             f"hop {hop.name} ({'; '.join(hop.reasons[:2])}): "
             + (f'named in "{quote(hit[0])}"' if hit else "not named")
         )
+    lines += [f"other init containers stated failing too: {', '.join(others)}"] if others else []
     if text.empty:
         lines.append("the answer states nothing (empty, or only echoed tool output)")
     degree = round(named / len(hops), 4)
