@@ -1,10 +1,12 @@
-"""The Kubernetes objects of the ambient noise (issue 27): creation as the provider, dated
+"""The Kubernetes objects of the ambient noise (issue 27): stored as the provider's, dated
 before provision, and the CronJob, Job and pod bodies (:mod:`.ambient`, :mod:`.ambient_init`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..cluster.apiresult import SETUP_STEP_MS
+from ..cluster.store import KINDS, clone
 from .inject import Context
 
 
@@ -31,13 +33,27 @@ def batch_run(env: Any, name: str, ago: float, draw: bytes) -> tuple[str, str, d
 
 
 def create(ctx: Context, plural: str, ns: str, body: dict[str, Any], ago: float) -> Any:
-    """Create ``body`` as the provider, dated ``ago`` seconds before provision; the stored
-    object (its status is the caller's to set)."""
-    body["metadata"]["creationTimestamp"] = ctx.env.clock.ts(ago)
-    res = ctx.env.api.request(ctx.user, "create", plural, ns, body=body)
-    if not res.ok:
-        raise RuntimeError(f"ambient {plural}/{body['metadata']['name']}: {res.body}")
-    return ctx.env.store.raw(plural, ns, body["metadata"]["name"])
+    """Store ``body`` as an object the provider made ``ago`` seconds before provision; the
+    stored object (its status is the caller's to set).
+
+    Written to the store directly, not through the API server (issue 30): the object predates
+    the run, so no audit entry of this run records its creation (one would also date it at
+    provision, not ``ago``), and the request pipeline (RBAC, schema, admission) had nothing to
+    refuse in the provider's own fixed bodies (``tests/test_ambient_store.py`` checks every
+    ambient object of every SI environment against it). The clock and the identifier
+    generator move as an API create moves them (one setup step; the object's uid, then the
+    audit id the create drew), so every later uid and instant is the same as before."""
+    env = ctx.env
+    body["metadata"]["creationTimestamp"] = env.clock.ts(ago)
+    env.clock.advance(SETUP_STEP_MS)
+    obj = clone(body)  # the bodies share their template: each object gets its own containers
+    obj["kind"] = KINDS[plural][0]
+    obj["metadata"]["namespace"] = ns
+    env.prepare_new(plural, obj)
+    stored = env.store.insert(obj, fresh=True)
+    env.ids.skip_uid()
+    env.dirty = True
+    return stored
 
 
 def owner_ref(api: str, kind: str, obj: dict[str, Any]) -> dict[str, Any]:
