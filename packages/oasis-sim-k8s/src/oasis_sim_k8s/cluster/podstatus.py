@@ -166,25 +166,39 @@ def _init_failed(
                 _waiting(x, "PodInitializing", None) for x in spec.get("containers") or []
             ]
             return True
+        done = {"startedAt": started_at, "finishedAt": started_at}
+        again = hints.get("init_recovered") == c["name"]
         out.init_statuses.append(
             {
                 "name": c["name"],
                 "image": c.get("image", ""),
                 "ready": True,
-                "restartCount": 0,
+                "restartCount": int(again),
                 "started": False,
-                "state": {
-                    "terminated": {
-                        "exitCode": 0,
-                        "reason": "Completed",
-                        "startedAt": started_at,
-                        "finishedAt": started_at,
-                    }
-                },
-                "lastState": {},
+                "state": {"terminated": {"exitCode": 0, "reason": "Completed", **done}},
+                "lastState": (
+                    {"terminated": {"exitCode": 1, "reason": "Error", **done}} if again else {}
+                ),
             }
         )
     return False
+
+
+def _recovered(env: Any, past: dict[str, Any] | None, st: dict[str, Any]) -> None:
+    """A running container that was terminated ``past["ago"]`` seconds ago and restarted (the
+    ambient worker's past, issue 27): its ``lastState`` and the restart's start time."""
+    if not past or not st["restartCount"]:
+        return
+    ago = float(past["ago"])
+    st["lastState"] = {
+        "terminated": {
+            "exitCode": int(past["exitCode"]),
+            "reason": str(past["reason"]),
+            "startedAt": env.clock.ts(ago + 5400),
+            "finishedAt": env.clock.ts(ago),
+        }
+    }
+    st["state"] = {"running": {"startedAt": env.clock.ts(ago - 12)}}
 
 
 def _container(
@@ -322,6 +336,7 @@ def _running(
         "state": {"running": {"startedAt": started_at}},
         "lastState": {},
     }
+    _recovered(env, hints.get("recovered"), st)
     out.statuses.append(st)
     if unready:
         out.events.append(
