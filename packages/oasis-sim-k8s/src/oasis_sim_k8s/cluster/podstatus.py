@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .clock import fmt
 from .podcauses import config_problem, mount_problem
 from .quantity import mem_bytes
 
@@ -185,20 +186,21 @@ def _init_failed(
 
 
 def _recovered(env: Any, past: dict[str, Any] | None, st: dict[str, Any]) -> None:
-    """A running container that was terminated ``past["ago"]`` seconds ago and restarted (the
-    ambient worker's past, issue 27): its ``lastState`` and the restart's start time."""
+    """A running container last terminated at simulated second ``past["at"]`` and restarted
+    (the ambient worker's past, issue 27): its ``lastState`` and the restart's start time,
+    fixed in time so a settled pod stays settled."""
     if not past or not st["restartCount"]:
         return
-    ago = float(past["ago"])
+    at = int(past["at"])
     st["lastState"] = {
         "terminated": {
             "exitCode": int(past["exitCode"]),
             "reason": str(past["reason"]),
-            "startedAt": env.clock.ts(ago + 5400),
-            "finishedAt": env.clock.ts(ago),
+            "startedAt": fmt(env.clock.at(at - 5400)),
+            "finishedAt": fmt(env.clock.at(at)),
         }
     }
-    st["state"] = {"running": {"startedAt": env.clock.ts(ago - 12)}}
+    st["state"] = {"running": {"startedAt": fmt(env.clock.at(at + 12))}}
 
 
 def _container(

@@ -79,7 +79,11 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
         {
             "rs_ago": rollout_ago,
             "restarts": 1 + draw[4] % 3,
-            "recovered": {"reason": "OOMKilled", "exitCode": 137, "ago": oom_ago},
+            "recovered": {
+                "reason": "OOMKilled",
+                "exitCode": 137,
+                "at": int(env.clock.seconds() - oom_ago),
+            },
             "init_recovered": INIT[0],
         }
     )
