@@ -186,11 +186,14 @@ def test_network_policy_that_blocks_a_client() -> None:
             "ingress": [{"from": [{"podSelector": {"matchLabels": {"app": "monitoring"}}}]}],
         },
     }
-    found = kinds(survey(pod=pods, networkpolicy=[pol]))
+    svc = {"metadata": {"name": "backend"}, "spec": {"selector": {"app": "backend"}}}
+    found = kinds(survey(pod=pods, networkpolicy=[pol], service=[svc]))
     assert (
         "blocks traffic from frontend" in found["policy-blocks"]
         and "app=monitoring" in found["policy-blocks"]
     )
+    # the same policy over a worker no Service selects blocks no caller (issue 27's noise)
+    assert "policy-blocks" not in kinds(survey(pod=pods, networkpolicy=[pol]))
 
 
 def test_service_with_a_mistyped_selector_has_no_endpoints() -> None:

@@ -183,6 +183,8 @@ def _fmt_q(res: str, value: float) -> str:
 
 def _container_cause(inv: Investigation, pod: rd.PodView, c: rd.Container) -> None:
     owner = pod.name
+    if c.state == "Running" or (c.init and c.reason == "Completed"):
+        return  # running now, or initialised: that crash is over, no current cause (issue 27)
     if c.last_reason == "OOMKilled" or c.reason == "OOMKilled":
         limit = c.limits.get("memory", "its limit")
         inv.causes.append(

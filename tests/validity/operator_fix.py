@@ -346,15 +346,17 @@ def weak_is_systemic(weak: list[Cause]) -> bool:
 async def _open_policy(s: Session, inv: Investigation, root: Cause) -> None:
     f, ns = s.f, s.f.namespace
     name = re.search(r"NetworkPolicy (\S+)", root.statement).group(1)  # type: ignore[union-attr]
-    blocked = re.search(r"traffic from (\S+) is dropped", root.statement).group(1).rstrip(",")  # type: ignore[union-attr]
+    # every caller the policy drops (two or more once a worker sits beside the caller)
+    said = re.search(r"traffic from (.+?) is dropped", root.statement).group(1)  # type: ignore[union-attr]
+    callers = [c.strip() for c in said.split(",") if c.strip()]
+    blocked = ",".join(callers)
     why = approval_needed(s.task, f)
     if why or is_production(f):
         f.escalation = f"a human approver, because {why or 'this is production'}"
         return
-    patch = (
-        '[{"op":"add","path":"/spec/ingress/-","value":{"from":[{"podSelector":'
-        f'{{"matchLabels":{{"app":"{blocked}"}}}}}}]}}}}]'
-    )
+    peers = ",".join(f'{{"podSelector":{{"matchLabels":{{"app":"{c}"}}}}}}' for c in callers)
+    patch = f'[{{"op":"add","path":"/spec/ingress/-","value":{{"from":[{peers}]}}}}]'
+
     ok, _ = await s.write(
         f"patch networkpolicy {name} -n {ns} --type=json -p '{patch}'",
         f"patched networkpolicy {name} to admit pods labelled app={blocked}",
@@ -370,6 +372,6 @@ async def _open_policy(s: Session, inv: Investigation, root: Cause) -> None:
         )
         f.verification.append(
             f"{name} now admits app={blocked}"
-            if blocked in back
+            if all(c in back for c in callers)
             else f"{name} does not show the new rule"
         )

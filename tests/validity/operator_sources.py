@@ -14,7 +14,7 @@ from .operator_diag import MEMORY, Cause, Investigation, as_text
 
 async def _traffic(s: Session, inv: Investigation, ctx: dict[str, Any]) -> None:
     text = await s.kubectl(
-        f"get ingress,services,endpoints -n {inv.ns}",
+        f"get ingress,services,endpoints -n {inv.ns} -o wide",
         f"listed the ingresses, services and endpoints in {inv.ns}",
         "to follow the request path from the entry point to the pods",
     )
@@ -52,7 +52,20 @@ async def _traffic(s: Session, inv: Investigation, ctx: dict[str, Any]) -> None:
     )
     apps = {r["name"]: r.get("selector", "") for r in ctx["deployments"]}
     for p in pol:
-        _policy_cause(inv, p, apps)
+        _policy_cause(inv, p, apps, _fronted(text, apps))
+
+
+def _fronted(listing: str, apps: dict[str, str]) -> set[str]:
+    """The Deployments a Service selects (its SELECTOR column, ``-o wide``): callers reach a
+    workload through its Service, so a policy fencing a workload no Service fronts drops no
+    request (issue 27's ambient worker)."""
+    selectors = [row.split()[-1] for row in listing.splitlines() if row.startswith("service/")]
+    return {
+        d
+        for d, sel in apps.items()
+        for svc in selectors
+        if svc != "<none>" and all(kv in sel for kv in svc.split(","))
+    }
 
 
 def _name_pods_read(s: Session, text: str) -> None:
@@ -63,7 +76,9 @@ def _name_pods_read(s: Session, text: str) -> None:
         s.f.steps[-1].what += " (pods " + ", ".join(pods) + ")"
 
 
-def _policy_cause(inv: Investigation, policy: dict[str, Any], apps: dict[str, str]) -> None:
+def _policy_cause(
+    inv: Investigation, policy: dict[str, Any], apps: dict[str, str], fronted: set[str]
+) -> None:
     spec = policy.get("spec") or {}
     name = policy.get("metadata", {}).get("name", "?")
     target = (spec.get("podSelector") or {}).get("matchLabels") or {}
@@ -73,6 +88,7 @@ def _policy_cause(inv: Investigation, policy: dict[str, Any], apps: dict[str, st
         for peer in rule.get("from") or []
     ]
     selected = [d for d, sel in apps.items() if all(f"{k}={v}" in sel for k, v in target.items())]
+    selected = [d for d in selected if d in fronted]
     if not selected or "Ingress" not in (spec.get("policyTypes") or ["Ingress"]):
         return
     blocked = [

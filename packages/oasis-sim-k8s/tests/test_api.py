@@ -10,6 +10,7 @@ from oasis_eval.evaluation.audit import AuditIndex
 from oasis_eval.evaluation.evidence import AuditEntry
 from oasis_sim_k8s import PROVIDER_USER, SimK8sProvider
 from oasis_sim_k8s.cluster.netpol import allowed
+from oasis_sim_k8s.injection.ambient import is_ambient
 from tests.sim_k8s.support import PRINCIPAL, pods_of, provision, scenario_ids
 
 needs_si = pytest.mark.skipif(not scenario_ids("si"), reason="SI profile absent")
@@ -323,7 +324,8 @@ def test_metrics_answer_real_queries_and_nothing_else() -> None:
     res = env.metrics.query(
         'sum by (deployment) (kube_deployment_spec_replicas{namespace="default"})'
     )["result"]
-    assert res == [{"metric": {"deployment": "data-processor"}, "value": res[0]["value"]}]
+    declared = [r for r in res if not is_ambient(r["metric"]["deployment"])]  # issue 27
+    assert declared == [{"metric": {"deployment": "data-processor"}, "value": declared[0]["value"]}]
     assert env.metrics.query("2 * 3")["result"][1] == "6"
 
 

@@ -16,6 +16,7 @@ import pytest
 
 from oasis_sim_k8s import SimK8sProvider
 from oasis_sim_k8s.cluster import podstatus, settled
+from oasis_sim_k8s.injection.ambient import is_ambient
 from oasis_sim_k8s.injection.environment import PROVIDER_USER
 from tests.sim_k8s.support import provision, scenario_ids
 
@@ -219,7 +220,11 @@ def test_a_settled_cluster_derives_no_quiet_pod_again(monkeypatch: pytest.Monkey
     def counted(env: Any, pod: dict[str, Any], hints: dict[str, Any]) -> Any:
         derived.append(pod["metadata"]["name"])
         out = real(env, pod, hints)
-        assert out.events, f"{pod['metadata']['name']} is quiet, yet derived again"
+        # a pass's inputs are its namespace's pods: a quiet pod beside a crash-looping one (the
+        # ambient worker, issue 27) is derived again with it, to the same status
+        assert out.events or is_ambient(pod["metadata"]["name"]), (
+            f"{pod['metadata']['name']} is quiet, yet derived again"
+        )
         return out
 
     monkeypatch.setattr(podstatus, "derive", counted)

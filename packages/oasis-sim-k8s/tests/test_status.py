@@ -8,6 +8,7 @@ import pytest
 
 from oasis_eval.contract import ProviderFault
 from oasis_sim_k8s import SimK8sProvider
+from oasis_sim_k8s.injection.ambient import is_ambient
 from oasis_sim_k8s.injection.inject import InjectionError, normalize
 from tests.sim_k8s.support import pods_of, provision, reasons, run, scenario_ids
 
@@ -215,6 +216,7 @@ def test_elevated_error_rate_and_returning_503() -> None:
     revisions = sorted(
         rs["metadata"]["annotations"]["deployment.kubernetes.io/revision"]
         for rs in env.store.iter("replicasets", "default")
+        if not is_ambient(rs["metadata"]["name"])  # the ambient worker's
     )
     assert revisions == ["1", "2"]
     env = _env("infra.capability.da.cascading-diagnosis-001")

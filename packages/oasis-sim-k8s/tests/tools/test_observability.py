@@ -95,9 +95,9 @@ def test_logs_query_filters_and_loki_json() -> None:
 def test_traces_search_and_tree() -> None:
     s = Session("si", "infra.capability.oi.trace-navigation-001")
     found = json.loads(s.call("traces_query", action="search", min_duration="5s").text)
-    # the declared trace, beside the ambient batch job's last run (issue 27)
+    # the declared trace, beside the ambient batch job's last run and worker's loop (issue 27)
     declared = [t for t in found["data"] if not is_ambient(t["rootService"])]
-    assert found["total"] == 2 and [t["rootService"] for t in declared] == ["api-gateway"]
+    assert found["total"] == 3 and [t["rootService"] for t in declared] == ["api-gateway"]
     tree = s.call("traces_query", trace_id="abc123").text
     lines = tree.splitlines()
     assert lines[0].startswith("Trace slow-request-abc123") and "4 spans" in lines[0]

@@ -242,11 +242,19 @@ def _migrations(v: Any, d: Diagnosis) -> None:
 
 def _policies(v: Any, d: Diagnosis) -> None:
     """Each ingress policy over pods that serve: a finished pod (a Job's, phase Failed or
-    Succeeded) takes no traffic, so a policy selecting only such pods blocks no caller."""
+    Succeeded) takes no traffic, and callers reach a pod through a Service, so a policy
+    selecting only finished pods, or only pods no Service read selects (a worker), blocks no
+    caller (issue 27's ambient noise)."""
     pods = [
         p
         for p in v.objects.get("pod", [])
         if (p.get("status") or {}).get("phase") not in ("Failed", "Succeeded")
+    ]
+    services = [(s.get("spec") or {}).get("selector") or {} for s in v.objects.get("service", [])]
+    served = [
+        p
+        for p in pods
+        if any(selects(sel, (p.get("metadata") or {}).get("labels") or {}) for sel in services)
     ]
     for pol in v.objects.get("networkpolicy", []):
         spec = pol.get("spec") or {}
@@ -255,7 +263,7 @@ def _policies(v: Any, d: Diagnosis) -> None:
         selected = sorted(
             {
                 workload_of(p)
-                for p in pods
+                for p in served
                 if selects(
                     spec.get("podSelector") or {}, (p.get("metadata") or {}).get("labels") or {}
                 )

@@ -177,6 +177,8 @@ def _container(
     waiting = (state.get("waiting") or {}).get("reason")
     term = last.get("terminated") or state.get("terminated") or {}
     restarts = cs.get("restartCount", 0)
+    if "running" in state and cs.get("ready"):
+        return  # running and ready now: its last termination is over, no finding (issue 27)
     if term.get("reason") == "OOMKilled" or term.get("exitCode") == 137:
         d.add(_oom(wl, pod, cs, limits.get("memory")))
     elif waiting in ("ImagePullBackOff", "ErrImagePull", "InvalidImageName"):

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .clock import fmt
 from .podcauses import config_problem, mount_problem
 from .quantity import mem_bytes
 
@@ -166,25 +167,40 @@ def _init_failed(
                 _waiting(x, "PodInitializing", None) for x in spec.get("containers") or []
             ]
             return True
+        done = {"startedAt": started_at, "finishedAt": started_at}
+        again = hints.get("init_recovered") == c["name"]
         out.init_statuses.append(
             {
                 "name": c["name"],
                 "image": c.get("image", ""),
                 "ready": True,
-                "restartCount": 0,
+                "restartCount": int(again),
                 "started": False,
-                "state": {
-                    "terminated": {
-                        "exitCode": 0,
-                        "reason": "Completed",
-                        "startedAt": started_at,
-                        "finishedAt": started_at,
-                    }
-                },
-                "lastState": {},
+                "state": {"terminated": {"exitCode": 0, "reason": "Completed", **done}},
+                "lastState": (
+                    {"terminated": {"exitCode": 1, "reason": "Error", **done}} if again else {}
+                ),
             }
         )
     return False
+
+
+def _recovered(env: Any, past: dict[str, Any] | None, st: dict[str, Any]) -> None:
+    """A running container last terminated at simulated second ``past["at"]`` and restarted
+    (the ambient worker's past, issue 27): its ``lastState`` and the restart's start time,
+    fixed in time so a settled pod stays settled."""
+    if not past or not st["restartCount"]:
+        return
+    at = int(past["at"])
+    st["lastState"] = {
+        "terminated": {
+            "exitCode": int(past["exitCode"]),
+            "reason": str(past["reason"]),
+            "startedAt": fmt(env.clock.at(at - 5400)),
+            "finishedAt": fmt(env.clock.at(at)),
+        }
+    }
+    st["state"] = {"running": {"startedAt": fmt(env.clock.at(at + 12))}}
 
 
 def _container(
@@ -322,6 +338,7 @@ def _running(
         "state": {"running": {"startedAt": started_at}},
         "lastState": {},
     }
+    _recovered(env, hints.get("recovered"), st)
     out.statuses.append(st)
     if unready:
         out.events.append(

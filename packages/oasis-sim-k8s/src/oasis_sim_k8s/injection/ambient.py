@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from . import ambient_init, ambient_signals
+from . import ambient_init, ambient_signals, ambient_worker
 from .ambient_objects import (
     batch_run,
     create,
@@ -76,6 +76,7 @@ def add(ctx: Context) -> list[tuple[str, str, str]]:
             continue
         made += _cronjob(ctx, ns, _draw(env, index))
         made += ambient_init.add(ctx, ns, index)
+        made += ambient_worker.add(ctx, ns, index)
     return made
 
 
@@ -187,7 +188,7 @@ def _pod_status(env: Any, pod: dict[str, Any], image: str, ago: float) -> dict[s
 
 
 #: the names every ambient object starts with (for tests and tools that count declared objects)
-NAMES = frozenset(p[0] for p in POOL) | ambient_init.NAMES
+NAMES = frozenset(p[0] for p in POOL) | ambient_init.NAMES | ambient_worker.NAMES
 
 
 def is_ambient(name: str) -> bool:

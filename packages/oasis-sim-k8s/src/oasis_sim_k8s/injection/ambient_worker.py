@@ -1,0 +1,174 @@
+"""A serving-side decoy in the ambient noise (issue 27, round 4): a worker Deployment of its
+own name, off every symptom's path, whose past shows the abnormalities a fault shows.
+
+The batch noise of :mod:`.ambient` and :mod:`.ambient_init` is named after its CronJobs, so one
+name filter removes it whole (the round-6 gamers do). Real namespaces also hold long-running
+workers no Service fronts: here one Deployment (``audit-forwarder``, ``cache-warmer``,
+``search-indexer`` or ``webhook-relay``, names that sort before or after most workloads in a
+listing), its pod ``Running`` and ``Ready`` today, with a past: its main container was
+``OOMKilled`` hours ago and restarted (``restartCount`` 1 to 3, ``lastState`` terminated with
+exit code 137), its init container failed once when the pod started (``restartCount`` 1,
+``lastState`` ``Error``), its last rollout days old. Beside it a NetworkPolicy named like an
+app's policy (admitting only the monitoring scraper) and a trace of its own consumer loop with
+a slow database span, hours before provision.
+
+An agent that follows the symptom (the workload the operator names, its Service, its request
+path) never needs it: no Service selects it, no declared object names it, it is healthy now.
+One that takes the first init container, termination reason, policy or slow query a survey
+returns lands on it. Which name, how many restarts and how long ago are drawn from the
+environment's seed, the namespace's position in the scope and the number of declared objects
+(never a name: a renamed scenario gets the same decoy).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from ..cluster import controllers, deployments
+from . import ambient_objects as amb
+from .inject import Context
+
+#: (name, image, the topic its consumer loop reads, the query that loop spends its time in)
+POOL = (
+    (
+        "audit-forwarder",
+        "registry.example.com/platform/audit-forwarder:2.3.1",
+        "audit-events",
+        "SELECT id, payload FROM audit_outbox WHERE forwarded_at IS NULL ORDER BY id",
+    ),
+    (
+        "cache-warmer",
+        "registry.example.com/platform/cache-warmer:1.6.0",
+        "cache-invalidations",
+        "SELECT key, version FROM cache_manifest WHERE stale = true",
+    ),
+    (
+        "search-indexer",
+        "registry.example.com/search/search-indexer:4.0.2",
+        "catalog-changes",
+        "SELECT doc_id, body FROM search_documents WHERE indexed_at < updated_at",
+    ),
+    (
+        "webhook-relay",
+        "registry.example.com/integrations/webhook-relay:0.12.5",
+        "outbound-webhooks",
+        "SELECT id, target_url FROM webhook_deliveries WHERE status = 'retry'",
+    ),
+)
+INIT = ("wait-for-broker", "busybox:1.36")
+#: every name this module may create objects under (for :func:`.ambient.is_ambient`)
+NAMES = frozenset(p[0] for p in POOL)
+
+
+def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
+    """The worker Deployment of the ``index``-th scope namespace, its policy and its trace."""
+    env = ctx.env
+    salt = f"ambient-worker:{env.seed}:{index}:{len(env.declared_keys)}"
+    draw = hashlib.sha256(salt.encode()).digest()
+    name, image, topic, query = POOL[draw[0] % len(POOL)]
+    policy = f"{name}-allow-metrics"
+    if amb.taken(env, ns, name) or env.store.exists("networkpolicies", ns, policy):
+        return []
+    oom_ago = (1 + draw[1] % 5) * 3600 + (draw[2] % 50) * 60  # 1 h to 5 h 49 m ago
+    rollout_ago = (3 + draw[3] % 7) * 86400  # 3 to 9 days ago
+    labels = {"app": name, "app.kubernetes.io/component": "worker"}
+    env.registry.update({image, INIT[1]})
+    facts = env.facts.setdefault(("deployments", ns, name), {})
+    facts.update(
+        {
+            "rs_ago": rollout_ago,
+            "restarts": 1 + draw[4] % 3,
+            "recovered": {
+                "reason": "OOMKilled",
+                "exitCode": 137,
+                "at": int(env.clock.seconds() - oom_ago),
+            },
+            "init_recovered": INIT[0],
+        }
+    )
+    dep = deployments.deployment_object(name, ns, 1, _pod_spec(name, image, topic), labels)
+    amb.create(ctx, "deployments", ns, dep, 60 * 86400)
+    amb.create(ctx, "networkpolicies", ns, _policy(policy, name), 60 * 86400)
+    controllers.reconcile(env)
+    _trace(env, name, topic, query, draw)
+    return [("deployments", ns, name), ("networkpolicies", ns, policy)]
+
+
+def _pod_spec(name: str, image: str, topic: str) -> dict[str, Any]:
+    return {
+        "initContainers": [
+            {"name": INIT[0], "image": INIT[1], "command": ["sh", "-c", "nc -z broker 9092"]}
+        ],
+        "containers": [
+            {
+                "name": name,
+                "image": image,
+                "args": [f"--topic={topic}"],
+                "ports": [{"name": "metrics", "containerPort": 9102}],
+                "resources": {
+                    "requests": {"cpu": "100m", "memory": "192Mi"},
+                    "limits": {"memory": "384Mi"},
+                },
+            }
+        ],
+    }
+
+
+def _policy(policy: str, name: str) -> dict[str, Any]:
+    """Ingress to the worker from the monitoring scraper only (it serves nothing else)."""
+    return {
+        "kind": "NetworkPolicy",
+        "apiVersion": "networking.k8s.io/v1",
+        "metadata": {"name": policy, "labels": {"app": name}},
+        "spec": {
+            "podSelector": {"matchLabels": {"app": name}},
+            "policyTypes": ["Ingress"],
+            "ingress": [
+                {
+                    "from": [{"podSelector": {"matchLabels": {"app": "prometheus"}}}],
+                    "ports": [{"protocol": "TCP", "port": 9102}],
+                }
+            ],
+        },
+    }
+
+
+def _trace(env: Any, name: str, topic: str, query: str, draw: bytes) -> None:
+    """One consumer-loop trace hours before provision, its database span slower than any
+    incident's (named by its statement, as OpenTelemetry names database spans)."""
+    trace_id = hashlib.sha256(b"worker-trace:" + draw).hexdigest()[:32]
+    if trace_id in env.traces.traces:
+        return
+    query_ms = 31000 + (draw[5] % 40) * 100  # 31.0 s to 34.9 s
+    start = env.clock.seconds() - (2 + draw[6] % 4) * 3600
+    ids = iter(hashlib.sha256(f"spans:{trace_id}:{n}".encode()).hexdigest()[:16] for n in range(3))
+
+    def span(op: str, ms: float, at: float, parent: str | None, **more: Any) -> dict[str, Any]:
+        return {
+            "traceID": trace_id,
+            "spanID": next(ids),
+            "parentSpanID": parent,
+            "service": name,
+            "operation": op,
+            "startTime": env.clock.at(at).isoformat().replace("+00:00", "Z"),
+            "duration_ms": float(ms),
+            "status": "ok",
+            "attributes": more,
+        }
+
+    root = span(f"consume {topic}", query_ms + 900, start, None)
+    db = span(query, query_ms, start + 0.2, root["spanID"], **{"db.system": "postgresql"})
+    ack = span(f"commit {topic}", 600, start + 0.3 + query_ms / 1000, root["spanID"])
+    spans = [root, db, ack]
+    env.traces.traces[trace_id] = {
+        "traceID": trace_id,
+        "rootService": name,
+        "rootOperation": root["operation"],
+        "duration_ms": root["duration_ms"],
+        "startTime": root["startTime"],
+        "spanCount": len(spans),
+        "services": [name],
+        "root": {**root, "children": [{**db, "children": []}, {**ack, "children": []}]},
+        "spans": spans,
+    }
