@@ -49,7 +49,9 @@ def asked(ev):  # type: ignore[no-untyped-def]
     )
 
 
-RECOMMEND = "I escalate to the owning team and recommend to raise the memory limit of orders to 512Mi."
+RECOMMEND = (
+    "I escalate to the owning team and recommend to raise the memory limit of orders to 512Mi."
+)
 
 
 @pytest.mark.parametrize(
