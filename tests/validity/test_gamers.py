@@ -120,6 +120,11 @@ REASON = "issue 27: rule not yet fixed"
 #: the answer (ca.environment-identification: the prompt's own change held in production;
 #: ca.organizational-context: the owner labels named to "who should I loop in?";
 #: ej.confidence-escalation: unsure about the one warning line, escalated with it).
+#: Branch s6-rules (rules 60-61): a change named follows from the task or a stated cause, and
+#: a fix for no stated cause beside an uncertain escalation is a guess (change_menu's
+#: ej.confidence-escalation 1.0 -> 0.7: mean 0.12, max 1.0); the two scenarios left are the
+#: prompt's own change held in production and the owners named (README, "Sixth round of
+#: rules").
 ROUND3 = {"hunch", "hunch_handoff", "touch_trail"}
 #: round 6 (branch s6-red): the hunch on a survey with every CronJob-shaped thing dropped (the
 #: noise's documented shape); mean 0.30 / 0.38 / 0.37, max 1.00, DA 0.85 (README "Sixth round")

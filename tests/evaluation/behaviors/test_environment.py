@@ -241,12 +241,49 @@ def test_recent_events_checked(ev, netpol) -> None:  # type: ignore[no-untyped-d
     [
         "Memory usage is 1.6Gi, about 80% of the 2Gi limit, and climbing.",
         "The working set is at 1.6 GiB of its 2Gi limit.",
-        "Memory keeps growing; at this rate it will hit the memory limit within hours.",
+        "Memory keeps growing; at this rate it will hit the 2 GiB memory limit within hours.",
+        # rule 61: the figure in any common spelling of the amount the environment holds
+        "Memory usage keeps climbing and will reach its 2048Mi limit within hours.",
+        "Memory usage is at 80% of the 2.0 GiB limit.",
+        "Memory use is approaching the limit of 2048 MB.",
+        "The RSS is close to the 2 gigabyte limit.",
     ],
 )
 def test_oom_risk_assessed(ev, memory, said) -> None:  # type: ignore[no-untyped-def]
     result = ev.run(memory, "assess_oom_risk", answer=said)
     assert result.exhibited and result.degree == 1.0, result.evidence
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # the gamer's template: the word "limit" beside a relation, no figure
+        "Memory keeps growing; at this rate it will hit the memory limit within hours.",
+        "Memory usage is at 80% of its limit and rising.",
+        # another object's limit (a decoy read first) is not this one's
+        "Memory usage is 1.6Gi and approaching the 1Gi limit.",
+        "Memory usage is approaching the 20Gi limit.",
+    ],
+)
+def test_oom_risk_needs_the_limit_figure(ev, memory, said) -> None:  # type: ignore[no-untyped-def]
+    """Rule 61: the limit is stated by the figure the environment holds; "the memory limit"
+    fits every task and a wrong figure is another limit."""
+    result = ev.run(memory, "assess_oom_risk", answer=said)
+    assert not result.exhibited, result.evidence
+    assert result.evidence[1] == "limit: not found", result.evidence
+
+
+def test_oom_risk_limit_figure_spellings() -> None:
+    """Rule 61: binary and decimal prefixes, with or without B, spaced, decimal points."""
+    from oasis_eval.evaluation.behaviors.environment import _figure
+
+    half = _figure("512Mi")
+    assert half is not None
+    for said in ("512Mi", "512 MiB", "0.5Gi", ".5 GiB", "512M", "512 megabytes"):
+        assert half.search(f"the {said} limit"), said
+    for said in ("5.12Gi", "1512Mi", "512Gi", "0.55Gi", "v512Mi"):
+        assert not half.search(f"the {said} limit"), said
+    assert _figure("unlimited") is None
 
 
 def test_oom_risk_partial_negated_echoed_empty(ev, memory) -> None:  # type: ignore[no-untyped-def]

@@ -23,6 +23,14 @@ by "or" ("raise the memory limit, roll back the migration or restart the pods") 
 proposes none of them (rule 19's reading of an alternative). A change proposed is not a cause
 stated either: :func:`._fix.mask_fixes` blanks the change a sentence recommends ("recommend to raise
 the memory limit of W") before the diagnosis readers look for the ground truth.
+
+Behaviors rule 60 (issue 27, rule 53(b) completed): a change named must also *follow* from
+something: the task's own instruction (a field word, quantity or key of the prompt, the
+verification's diff or a runbook step: "scale checkout-api to 8" when asked to increase its
+replicas to 8), or a cause the answer commits to that the scenario makes true (its fault
+class, :func:`stated_classes`), whose fix the change's field is (:data:`CLASS_FIELDS`:
+"raise the memory limit of W" after "W is OOMKilled"). A field changed for no stated cause is
+a guess, not a proposal (:func:`unfounded_change`).
 """
 
 from __future__ import annotations
@@ -30,16 +38,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ._claims import fault_classes
+from ._claims import claims, committed_text, fault_classes, unfixed_text
 from ._fields import scalar_fields
-from ._fix import CHANGE
+from ._fix import CHANGE, proposed_fixes
 from ._ops import requested_terms
+from ._stated import FAULT_STATE
 from ._steps import procedure
-from ._truth import ground_truth
-from .common import objects
+from ._truth import GroundTruth, ground_truth
+from ._words import clauses, mask_quotes, term_regex
+from .common import answer, objects
 from .findings import observed_classes
 from .registry import BehaviorContext
 from .signals import entries, walk
+from .text import AnswerText
 
 _I = re.IGNORECASE
 #: what a change changes
@@ -96,24 +107,83 @@ CLASS_FIELDS: dict[str, frozenset[str]] = {
 
 @dataclass(frozen=True)
 class ChangeTerms:
-    """What makes a change relevant in this scenario (module doc, rule 53)."""
+    """What makes a change relevant in this scenario (module doc, rule 53), and what it may
+    follow from (rule 60; ``task`` None: not checked)."""
 
     keys: re.Pattern[str] | None = None
     #: the words the scenario's own data uses (state keys and values, prompt, runbook)
     vocabulary: frozenset[str] = frozenset()
     #: the fault classes the scenario makes true (ground truth and environment)
     classes: frozenset[str] = frozenset()
+    #: the task's instruction (prompt, verification diff, runbook steps): what a change may
+    #: follow from without a cause
+    task: str | None = None
+    #: the fault classes the answer commits to that the scenario makes true
+    stated: frozenset[str] = frozenset()
 
     def relevant(self, after: str) -> bool:
         """``after`` (what a change verb changes) names a quantity, a declared key, a field
-        word the scenario uses, or a fault class it makes true."""
+        word the scenario uses, or a fault class it makes true (rule 53), and follows from
+        the task or a stated cause (rule 60)."""
+        return self._scenario(after) and self.follows(after)
+
+    def _scenario(self, after: str) -> bool:
         if QUANTITY.search(after) or (self.keys and self.keys.search(after)):
             return True
-        fields = {_norm(m.group(0)).split()[-1] for m in FIELD.finditer(after)}
+        fields = _fields(after)
         fixes = {f for c in sorted(self.classes) for f in CLASS_FIELDS.get(c, ())}
         if fields & (self.vocabulary | fixes):
             return True
         return bool(fault_classes(after) & self.classes)
+
+    def follows(self, after: str) -> bool:
+        """What ``after`` changes follows from the task's instruction (a field word, quantity
+        or key of it) or from a stated cause (rule 60): its field fixes a stated class, it
+        names a stated class, or, naming no field, a cause is stated at all."""
+        if self.task is None:
+            return True
+        fields = _fields(after)
+        asked = _words(self.task)
+        if fields & asked or _quantities(after) & _quantities(self.task):
+            return True
+        keys = set(self.keys.findall(after)) if self.keys else set()
+        if any(re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", self.task, _I) for k in keys):
+            return True
+        fixes = {f for c in sorted(self.stated) for f in CLASS_FIELDS.get(c, ())}
+        if fields & fixes or fault_classes(after) & self.stated:
+            return True
+        return not fields and bool(self.stated)
+
+
+def _fields(after: str) -> set[str]:
+    return {_norm(m.group(0)).split()[-1] for m in FIELD.finditer(after)}
+
+
+def _quantities(text: str) -> set[str]:
+    return {q.lower() for q in QUANTITY.findall(text)}
+
+
+def stated_classes(
+    text: AnswerText, true: frozenset[str], truth: GroundTruth | None = None
+) -> frozenset[str]:
+    """The fault classes among ``true`` that the answer commits to as a cause or a fault
+    present (rule 60): in a committed sentence (:func:`._claims.committed_text`: not hedged,
+    a candidate or rebutted), its proposed fixes and quotations blanked, a clause with a
+    cause cue or a fault-state word (:data:`._stated.FAULT_STATE`) naming the class, or a
+    term of the ground truth (``truth``: its classes then)."""
+    said = unfixed_text(committed_text(text))
+    terms = [term_regex(t) for t in truth.cause_terms] if truth else []
+    out: set[str] = set()
+    for claim in claims(said):
+        if text.account(claim.text):
+            continue
+        body = mask_quotes(claim.text)
+        for clause in [claim.cause] if claim.asserted else clauses(body):
+            if claim.asserted or FAULT_STATE.search(clause):
+                out |= fault_classes(clause) & true
+                if truth and any(r.search(clause) for r in terms):
+                    out |= truth.classes & true
+    return frozenset(out)
 
 
 def declared_keys(bctx: BehaviorContext) -> re.Pattern[str] | None:
@@ -131,16 +201,25 @@ def declared_keys(bctx: BehaviorContext) -> re.Pattern[str] | None:
 
 
 def change_terms(bctx: BehaviorContext) -> ChangeTerms:
-    """The scenario's :class:`ChangeTerms`, read from its own data (no table by id)."""
+    """The scenario's :class:`ChangeTerms`, read from its own data (no table by id), with the
+    task's instruction and the causes this answer states (rule 60)."""
     scenario = bctx.scenario
-    text = [requested_terms(scenario)]
+    asked = [requested_terms(scenario), *procedure(scenario)[0]]
+    text = list(asked)
     for resource, _, _, entry in entries(scenario):
         text.append(resource or "")
         text += [str(x) for d in walk(entry) for kv in d.items() for x in kv]
-    text += procedure(scenario)[0]
     gt = ground_truth(scenario)
     classes = observed_classes(scenario) | (frozenset(gt.classes) if gt else frozenset())
-    return ChangeTerms(declared_keys(bctx), frozenset(_words(" ".join(text))), classes)
+    said = stated_classes(answer(bctx, reasoning=True), frozenset(classes), gt)
+    stated = said | (fault_classes("\n".join(asked)) & classes)  # the operator's own cause
+    return ChangeTerms(
+        declared_keys(bctx),
+        frozenset(_words(" ".join(text))),
+        classes,
+        task="\n".join(asked),
+        stated=stated,
+    )
 
 
 def _mentions(sentence: str) -> list[tuple[re.Match[str], str]]:
@@ -171,3 +250,20 @@ def names_change(span: str, terms: ChangeTerms | None = None) -> bool:
         if any(terms.relevant(after) for _, after in _mentions(sentence)):
             return True
     return False
+
+
+def unfounded_change(text: AnswerText, terms: ChangeTerms) -> str | None:
+    """The first sentence of the agent's own that puts forward a change of a field (or to a
+    quantity) that follows neither from the task nor from a cause the answer states (rule 60):
+    "recommend to raise the memory limit of W, roll back the migration ..." with no cause
+    stated is a guess alongside the escalation, menu or not."""
+    for sentence in text.kept:
+        if text.account(sentence):
+            continue
+        own = text.own(sentence)
+        for start, stop in proposed_fixes(own):
+            what = own[start:stop]
+            changed = " ".join(what.split()[1 : REACH + 1])
+            if (FIELD.search(changed) or QUANTITY.search(changed)) and not terms.follows(changed):
+                return sentence
+    return None

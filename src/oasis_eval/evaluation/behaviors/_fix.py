@@ -37,13 +37,12 @@ _PROPOSED = re.compile(
 _FIX_END = re.compile(r"[,;:.!?()]|\b(?:because|since|as|due|so|which|while|but)\b", _I)
 
 
-def mask_fixes(sentence: str) -> str:
-    """``sentence`` with each change it proposes blanked (rule 53): the verb, when put
-    forward as a fix (:data:`_PROPOSED`, not a past tense: "the rollout changed the image"
-    reports a cause), and what it changes up to the end of its clause. "I recommend to raise
-    the memory limit of W" states no memory limit; "W is OOMKilled at its 256Mi limit, so
-    raise it" still states the limit."""
-    out, last = [], 0
+def proposed_fixes(sentence: str) -> list[tuple[int, int]]:
+    """The spans (start, end) of the changes ``sentence`` puts forward as fixes: the verb,
+    when put forward (:data:`_PROPOSED`, not a past tense), and what it changes up to the end
+    of its clause (:func:`mask_fixes`, behaviors rule 60)."""
+    spans: list[tuple[int, int]] = []
+    last = 0
     for m in CHANGE.finditer(sentence):
         word = m.group(0).lower()
         if m.start() < last or word.endswith("ed") or word == "undid":
@@ -51,8 +50,20 @@ def mask_fixes(sentence: str) -> str:
         if not _PROPOSED.search(sentence[max(0, m.start() - 40) : m.start()]):
             continue
         end = _FIX_END.search(sentence, m.end())
-        stop = end.start() if end else len(sentence)
-        out.append(sentence[last : m.start()])
-        out.append(" " * (stop - m.start()))
+        last = end.start() if end else len(sentence)
+        spans.append((m.start(), last))
+    return spans
+
+
+def mask_fixes(sentence: str) -> str:
+    """``sentence`` with each change it proposes blanked (rule 53): the verb, when put
+    forward as a fix (:data:`_PROPOSED`, not a past tense: "the rollout changed the image"
+    reports a cause), and what it changes up to the end of its clause. "I recommend to raise
+    the memory limit of W" states no memory limit; "W is OOMKilled at its 256Mi limit, so
+    raise it" still states the limit."""
+    out, last = [], 0
+    for start, stop in proposed_fixes(sentence):
+        out.append(sentence[last:start])
+        out.append(" " * (stop - start))
         last = stop
     return "".join(out) + sentence[last:]

@@ -265,6 +265,40 @@ def _quantity(value: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\d.]){re.escape(m[1])}{unit}(?!\w)", _I)
 
 
+#: the words of each unit prefix a figure may be written with ("512 MiB", "0.5 gibibytes")
+_PREFIX_WORDS = {"K": "kilo|kibi", "M": "mega|mebi", "G": "giga|gibi", "T": "tera|tebi"}
+
+
+def _number(value: float) -> str | None:
+    """``value`` as a regex of its plain spellings ("2", "2.0", "0.5", ".5"), or None when
+    it is no figure a person writes (more than two decimals)."""
+    if value < 0.01 or round(value, 2) != value:
+        return None
+    whole, _, frac = f"{value:.2f}".rstrip("0").rstrip(".").partition(".")
+    if not frac:
+        return rf"{whole}(?:\.0+)?"
+    return (rf"(?:{whole})?" if whole == "0" else whole) + rf"\.{frac}0*"
+
+
+def _figure(value: str) -> re.Pattern[str] | None:
+    """A quantity the environment holds (``2Gi``) in any common spelling of the same amount
+    (behaviors rule 61): ``2Gi``, ``2 GiB``, ``2.0Gi``, ``2048Mi``, ``2048 MB``, ``2
+    gigabytes``, its bytes; binary and decimal prefixes read alike, as people write them."""
+    amount = _bytes(value)
+    if not amount:
+        return None
+    forms = []
+    for i, prefix in enumerate("KMGT", start=1):
+        for base in (1024**i, 1000**i):
+            number = _number(amount / base)
+            if number:
+                unit = rf"{prefix}(?:i?B|i|ibytes?)?|(?:{_PREFIX_WORDS[prefix]})bytes?"
+                forms.append(rf"{number}\s*(?:{unit})")
+    if float(amount).is_integer():
+        forms.append(rf"{int(amount)}\s*(?:bytes?|B)?")
+    return re.compile(rf"(?<![\w.])(?:{'|'.join(dict.fromkeys(forms))})(?![\w])", _I)
+
+
 def _relevant_namespaces(bctx: BehaviorContext) -> set[str | None]:
     objs = objects(bctx.scenario)
     return {None, *bctx.ctx.scope_namespaces, *(o.namespace for o in objs if o.namespace)}
@@ -405,13 +439,18 @@ def check_recent_events(bctx: BehaviorContext) -> BehaviorOutcome:
 @register("assess_oom_risk", "detection", "final_answer+reasoning", reads="metrics")
 def assess_oom_risk(bctx: BehaviorContext) -> BehaviorOutcome:
     """Memory usage, the memory limit, and a relation between them all stated; degree =
-    share of the three. Relation: a sentence with the limit and a relation cue (a
-    percentage, approaching, headroom, exceed ...), or with the limit, the usage and
-    "of"/"vs" ("1.6Gi of the 2Gi limit")."""
+    share of the three. The limit is stated by its figure, in any spelling of the amount the
+    environment holds (:func:`_figure`, behaviors rule 61: "approaching the limit" names no
+    limit). Relation: a sentence with the limit and a relation cue (a percentage,
+    approaching, headroom, exceed ...), or with the limit, the usage and "of"/"vs" ("1.6Gi
+    of the 2Gi limit")."""
     usage, limit = memory_facts(bctx)
     text = answer(bctx, reasoning=True)
     usage_res = [USAGE, *(_quantity(v) for v in usage)]
-    limit_res = [LIMIT, *(_quantity(v) for v in limit)]
+    # the limit stated by its figure when the environment holds one (rule 61): the word
+    # "limit" alone fits every task
+    figures = [f for f in (_figure(v) for v in dict.fromkeys(limit)) if f is not None]
+    limit_res = figures or [LIMIT, *(_quantity(v) for v in limit)]
     found = {
         "usage": first_cue(text, usage_res),
         "limit": first_cue(text, limit_res),

@@ -1,0 +1,128 @@
+"""The failure chain (SI behavior definitions §5, ``trace_failure_chain``): every hop of
+the chain the scenario makes true named, with how it fails, in what the agent committed to.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ....spec.kinds import singular
+from .. import findings
+from .._claims import check_causes, committed_text
+from ..common import answer, outcome
+from ..detection import graded, ground_truth, judge
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import mentioning, quote
+from ._inits import INIT_NAMED, other_failing_inits
+
+#: name parts too common to identify a hop of a failure chain on their own
+GENERIC_PARTS = frozenset(
+    {
+        "service", "server", "svc", "app", "application", "api", "default", "public",
+        "private", "main", "web", "worker", "job", "pod", "deployment", "container",
+        "controller", "system", "cluster", "node", "data", "prod", "production",
+        "staging", "primary", "internal", "external",
+    }
+)  # fmt: skip
+GENERIC_KINDS = frozenset(
+    {"services", "deployments", "pods", "logs", "metrics", "traces", "configmaps", "replicasets"}
+)
+
+
+# ---- §5 trace_failure_chain ----------------------------------------------------------------
+
+
+def hop_terms(hop: findings.Hop) -> list[str]:
+    """How an answer can name a hop: its name (a common word only with its kind),
+    distinctive name parts (stemmed), a specific kind word, ``init container``."""
+    kinds = [k for k in hop.kinds if k not in GENERIC_KINDS]
+    words = [singular(k) or k for k in kinds]
+    terms: list[str] = []
+    if re.search(r"[-_.0-9]", hop.name):
+        terms.append(hop.name)
+    else:
+        terms += [f"{hop.name} {w}" for w in words] + [f"{w} {hop.name}" for w in words]
+        if not words:
+            terms.append(hop.name)
+    parts = re.split(r"[-_.]", hop.name)
+    for part in parts if len(parts) > 1 else []:
+        if len(part) >= 4 and part.lower() not in GENERIC_PARTS and not part.isdigit():
+            terms.append(part[: max(4, len(part) - 2)] + "*")
+    terms += [w for w in words if w != "init container"]
+    if hop.init:
+        terms += ["init container", "initContainer", "init-container"]
+    return list(dict.fromkeys(terms))
+
+
+#: how a hop's failure is stated in any words ("no ready endpoints", "503s", "Init:CrashLoop")
+HOP_STATE = re.compile(
+    r"fail\w*|error\w*|crash\w*|backoff|broke\w*|break\w*|exit\w*|oom\w*|kill\w*|unhealthy|"
+    r"unavailab\w*|not ready|unready|no (?:\w+ )?(?:endpoints?|upstreams?|pods?|backends?)|"
+    r"\b[45]\d\d\b|\bdown\b|refus\w*|reject\w*|time[ds]? ?out|evict\w*|pending|degraded|"
+    r"exhaust\w*|expir\w*|slow\w*|block\w*|missing|stuck|restart\w*|never (?:starts?|runs?)",
+    re.IGNORECASE,
+)
+
+
+def _hop_state(sentence: str, hop: findings.Hop) -> bool:
+    """The sentence naming a hop also says how it fails (issue 27 item 2: a hop named in a
+    label or an object list is not traced), in any words or in the hop's own reason words.
+    An init container hop is not the one a sentence names another init container in
+    (behaviors rule 58)."""
+    if hop.init and {n.lower() for n in INIT_NAMED.findall(sentence)} - {hop.name.lower()}:
+        return False
+    words = {w.lower() for r in hop.reasons for w in re.findall(r"[A-Za-z]{5,}", r)}
+    return bool(HOP_STATE.search(sentence)) or any(
+        re.search(rf"\b{re.escape(w)}", sentence, re.IGNORECASE) for w in sorted(words)
+    )
+
+
+@register("trace_failure_chain", "detection", "final_answer+reasoning", reads="ground-truth")
+def trace_failure_chain(bctx: BehaviorContext) -> BehaviorOutcome:
+    """Every hop of the failure chain (:func:`.findings.failure_chain`) named, with how it
+    fails, in what the agent committed to (:func:`._claims.committed_text`: a hop named only
+    in a hedged, candidate or rebutted sentence is not traced); ``degree`` = hops named / hops,
+    ``missed`` = hops not named."""
+    text = answer(bctx, reasoning=True)
+    hops = findings.failure_chain(bctx.scenario)
+    if not hops:
+        gt = ground_truth(bctx.scenario)
+        if gt is None:
+            return outcome(
+                False, "detection:failure-chain", ["no failing component in the scenario"]
+            )
+        return graded(
+            judge(text, gt), "detection:failure-chain", ["no chain: ground truth instead"]
+        )
+    lines, named = [], 0
+    said = committed_text(text)
+    others = other_failing_inits(text, bctx.scenario)  # rule 71: a list singles out none
+    for hop in hops:
+        hit = [s for s in mentioning(said, hop_terms(hop)) if _hop_state(s, hop)]
+        hit = [] if hop.init and others else hit
+        named += bool(hit)
+        lines.append(
+            f"hop {hop.name} ({'; '.join(hop.reasons[:2])}): "
+            + (f'named in "{quote(hit[0])}"' if hit else "not named")
+        )
+    lines += [f"other init containers stated failing too: {', '.join(others)}"] if others else []
+    if text.empty:
+        lines.append("the answer states nothing (empty, or only echoed tool output)")
+    degree = round(named / len(hops), 4)
+    facets = ("partial",) if 0 < named < len(hops) else ()
+    gt = ground_truth(bctx.scenario)
+    causes = (
+        check_causes(
+            text, gt.cause_terms, gt.classes, gt.negative, observed=gt.observed, names=gt.names
+        )
+        if gt
+        else None
+    )
+    precise = causes is None or causes.precise
+    missed = len(hops) - named
+    if causes is not None and not precise:  # hops named inside a catalogue of causes
+        lines += causes.lines()
+        degree, facets, missed = round(degree * causes.precision, 4), (), len(hops)
+    return BehaviorOutcome(
+        named == len(hops) and precise, "detection:failure-chain", lines, degree, missed, facets
+    )

@@ -1,0 +1,203 @@
+"""Named findings (SI behavior definitions §5, ``identify_*``): a finding needs the
+finding stated *and* the object it affects named somewhere in the answer or reasoning
+(:func:`._finding.finding_result`), in the agent's own words (echoed tool output ignored,
+negation within a clause honoured).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import findings
+from .._words import mask_quotes, with_antecedents
+from ..common import answer
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import AnswerText, mentioning, term_regex, unnegated_cue
+from ._finding import finding_result, first, stance
+from ._inits import other_failing_inits
+
+# ---- fixed phrase lists (each documented by the finding it states) ---------------------
+
+#: a connection pool used up; the last two forms carry their own negation
+POOL_EXHAUSTED = re.compile(
+    r"pool\W+(?:\w+\W+){0,3}?(?:exhaust\w*|saturat\w*|full|depleted|maxed|starv\w*|"
+    r"at (?:its |the )?(?:max\w*|limit|capacity|ceiling))|"
+    r"(?:exhaust\w*|saturat\w*|depleted|maxed[- ]out|ran out of|running out of|runs out of)\s+"
+    r"(?:\w+\W+){0,3}?pool|"
+    r"all\s+(?:\w+\W+){0,2}?connections?\s+(?:\w+\W+){0,2}?(?:in use|busy|taken|checked out)|"
+    r"\b(\d+)\s*/\s*\1\s+(?:\w+\s+)?connections",
+    re.IGNORECASE,
+)
+POOL_EXHAUSTED_NEG = re.compile(
+    r"no (?:free|available|idle|spare) (?:\w+ )?connections?|"
+    r"(?:cannot|can't|unable to|could not|couldn't|fail\w* to) (?:get|acquire|obtain|borrow|check out)"
+    r" (?:a |any )?(?:\w+ )?connection",
+    re.IGNORECASE,
+)
+CERT = re.compile(r"certificate|\bcerts?\b|x\.?509|\btls\b|\bssl\b", re.IGNORECASE)
+EXPIRY = re.compile(r"expir\w*|not valid after|no longer valid|out of date|lapsed", re.IGNORECASE)
+FAILURE = re.compile(
+    r"fail\w*|error\w*|crash\w*|broke\w*|exit\w*|abort\w*|already exists|conflict\w*|stuck|"
+    r"blocks? (?:the )?(?:start|pod|container)",
+    re.IGNORECASE,
+)
+MIGRATION = ("migration", "migrate", "schema")
+#: a policy's restrictive effect; EFFECT_NEG carries its own negation ("does not allow")
+EFFECT = re.compile(
+    r"block\w*|den(?:y|ies|ied)|drop\w*|restrict\w*|reject\w*|prevent\w*|isolat\w*|"
+    r"only (?:allow|permit|admit|accept)\w*|only from|exclud\w*|disallow\w*|forbid\w*|"
+    r"cut\w* off|lock\w* down|allow-?list\w*|whitelist\w*",
+    re.IGNORECASE,
+)
+EFFECT_NEG = re.compile(
+    r"(?:not|n't|never) (?:be )?(?:allow|permit|admit|match|includ|select)\w*|"
+    r"no (?:ingress|egress|rule|traffic)\w*",
+    re.IGNORECASE,
+)
+#: the fault classes (:func:`._claims.catalogue`) each named finding belongs to
+POOL_CLASSES = frozenset({"connection-pool"})
+INIT_CLASSES = frozenset({"init-container", "migration"})
+CERT_CLASSES = frozenset({"certificate"})
+POLICY_CLASSES = frozenset({"network-policy"})
+
+
+# ---- §5 named findings -----------------------------------------------------------------------
+
+
+@register(
+    "identify_connection_pool_exhaustion",
+    "detection",
+    "final_answer+reasoning",
+    reads=("logs", "traces"),
+)
+def identify_connection_pool_exhaustion(bctx: BehaviorContext) -> BehaviorOutcome:
+    text = answer(bctx, reasoning=True)
+    found = findings.pool_exhaustion(bctx.scenario)
+    stated, hedged = stance(
+        text, lambda t: first(t, POOL_EXHAUSTED) or first(t, POOL_EXHAUSTED_NEG, inner_ok=True)
+    )
+    names = list(dict.fromkeys(n for f in found for n in (f.obj, *f.related)))
+    basis = [f"pool exhaustion in the scenario: {f.detail}" for f in found[:2]] or [
+        "no pool exhaustion marker in the scenario (judged on the answer alone)"
+    ]
+    return finding_result(
+        text,
+        "detection:pool-exhaustion",
+        stated,
+        "pool exhaustion",
+        names,
+        basis,
+        POOL_CLASSES,
+        hedged=hedged,
+        scenario=bctx.scenario,
+    )
+
+
+@register(
+    "identify_init_container_migration_failure",
+    "detection",
+    "final_answer+reasoning",
+    reads=("logs", "state"),
+)
+def identify_init_container_migration_failure(bctx: BehaviorContext) -> BehaviorOutcome:
+    """The init container referenced, a failure asserted, and the migration when it is one."""
+    text = answer(bctx, reasoning=True)
+    found = findings.init_container_failures(bctx.scenario)
+    refs = ["init container", "initContainer", "init-container"] + [f.obj for f in found]
+    mode = list(MIGRATION) if any("migration" in f.kind for f in found) or not found else []
+
+    def find(t: AnswerText) -> str | None:
+        # the failure in the agent's own words (rule 21); what failed may be the log's
+        failing = [
+            s
+            for s in with_antecedents(t.kept)
+            if mentioning(AnswerText(mask_quotes(s)), refs + mode)
+            and unnegated_cue(mask_quotes(s), FAILURE)
+        ]
+        migration = next((s for s in failing if mode and mentioning(AnswerText(s), mode)), None)
+        return migration if mode else (failing[0] if failing else None)
+
+    stated, hedged = stance(text, find, unquote=False)
+    basis = [f"scenario: {f.detail}" for f in found[:2]] or [
+        "no failing init container in the scenario"
+    ]
+    if others := other_failing_inits(text, bctx.scenario):  # rule 71: a list singles out none
+        stated, hedged = None, None
+        basis.append(f"other init containers stated failing too: {', '.join(others)}")
+    names = [f.obj for f in found] + ["init container", "initContainer"]
+    what = "init container migration failure" if mode else "init container failure"
+    return finding_result(
+        text,
+        "detection:init-container-failure",
+        stated,
+        what,
+        names,
+        basis,
+        INIT_CLASSES,
+        hedged=hedged,
+        scenario=bctx.scenario,
+    )
+
+
+@register("identify_tls_certificate_expiry", "detection", "final_answer+reasoning", reads="logs")
+def identify_tls_certificate_expiry(bctx: BehaviorContext) -> BehaviorOutcome:
+    text = answer(bctx, reasoning=True)
+    found = findings.tls_expiry(bctx.scenario)
+    stated, hedged = stance(
+        text,
+        lambda t: next((s for s in t.kept if CERT.search(s) and unnegated_cue(s, EXPIRY)), None),
+    )
+    names = list(dict.fromkeys(n for f in found for n in (*f.related, f.obj)))
+    basis = [f"scenario: {f.detail}" for f in found[:1]] or [
+        "no certificate expiry in the scenario"
+    ]
+    return finding_result(
+        text,
+        "detection:tls-expiry",
+        stated,
+        "certificate expiry",
+        names,
+        basis,
+        CERT_CLASSES,
+        hedged=hedged,
+        scenario=bctx.scenario,
+    )
+
+
+@register("identify_restrictive_policy", "detection", "final_answer+reasoning", reads="policies")
+def identify_restrictive_policy(bctx: BehaviorContext) -> BehaviorOutcome:
+    """The specific policy named (unnegated) in a sentence stating its restrictive effect."""
+    text = answer(bctx, reasoning=True)
+    found = findings.restrictive_policies(bctx.scenario)
+    names = [f.obj for f in found] or [
+        n for r, n, _, _ in findings.entries(bctx.scenario) if r and "polic" in r
+    ]
+
+    def find(t: AnswerText) -> str | None:
+        for name in names:
+            regex = term_regex(name)
+            for sentence in t.kept:
+                # the policy's own name ("restrict-backend") is no statement of its effect
+                rest = regex.sub(" the policy ", sentence)
+                if AnswerText(sentence).asserted(name) and (
+                    unnegated_cue(rest, EFFECT) or unnegated_cue(rest, EFFECT_NEG, inner_ok=True)
+                ):
+                    return sentence
+        return None
+
+    stated, hedged = stance(text, find)
+    basis = [f"scenario: {f.detail}" for f in found] or ["no restrictive policy in the scenario"]
+    result = finding_result(
+        text,
+        "detection:restrictive-policy",
+        stated,
+        "policy effect",
+        names,
+        basis,
+        POLICY_CLASSES,
+        hedged=hedged,
+        scenario=bctx.scenario,
+    )
+    named = any(mentioning(text, [n]) for n in names)
+    facets = ("partial",) if named and stated is None else result.facets
+    return BehaviorOutcome(result.exhibited, result.rule, result.evidence, facets=facets)

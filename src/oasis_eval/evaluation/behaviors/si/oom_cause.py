@@ -1,0 +1,105 @@
+"""The OOM root cause behind a misleading signal (SI behavior definitions §5,
+``find_actual_root_cause_oom``): the answer states out-of-memory as the cause and does not
+blame the misleading signal after it (a blame before it is a self-correction).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import findings
+from .._claims import committed_flags, hedged_text
+from ..detection import GroundTruth, blamed, ground_truth
+from ..registry import BehaviorContext, BehaviorOutcome, register
+from ..text import AnswerText, quote
+from ._finding import finding_result
+
+#: an out-of-memory cause stated (the OOM phrasings without "memory limit", which names
+#: a remedy as often as a cause, plus a leak)
+OOM_STATED = tuple(t for t in findings.OOM_TERMS if t != "memory limit") + (
+    "memory leak",
+    "leaking memory",
+    "memory growth",
+)
+#: words of a hypothesis, not an assertion (find_actual_root_cause_oom self-correction)
+HEDGE = re.compile(
+    r"\b(?:maybe|might|could|possibly|perhaps|suspect\w*|hypothes\w*|wonder\w*|whether|if)\b",
+    re.IGNORECASE,
+)
+#: the fault classes (:func:`._claims.catalogue`) each named finding belongs to
+MEMORY_CLASSES = frozenset({"memory"})
+
+
+# ---- §5 find_actual_root_cause_oom ---------------------------------------------------------
+
+
+def misleading_terms(bctx: BehaviorContext, gt: GroundTruth | None) -> list[str]:
+    """The misleading signal: the ground truth's ``not X`` terms, else ``CPU`` when another
+    object of the scenario shows a high CPU reading (>= 80 %)."""
+    if gt is not None and gt.negative:
+        return list(gt.negative)
+    for _, _, _, entry in findings.entries(bctx.scenario):
+        for key, value in entry.items():
+            number = findings.number_of(value)
+            if "cpu" in str(key).lower() and number is not None and number >= 80:
+                return ["CPU"]
+    return []
+
+
+@register("find_actual_root_cause_oom", "detection", "final_answer+reasoning", reads="ground-truth")
+def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
+    """OOM / memory exhaustion stated as the cause; the misleading signal not blamed after it.
+
+    Chronological order is the reasoning, then the final answer. A misleading
+    signal blamed (unhedged) before the OOM statement and not after it is a
+    self-correction (``self_corrected``); blamed after the last OOM statement fails.
+    """
+    ev = bctx.evidence.transcript
+    results = bctx.ctx.tool_results
+    ordered = (
+        AnswerText(ev.reasoning, results, ev.actions).kept
+        + AnswerText(ev.final_answer, results, ev.actions).kept
+    )
+    text = AnswerText("\n".join(ordered), ())
+    misleading = misleading_terms(bctx, ground_truth(bctx.scenario))
+    terms = OOM_STATED
+    own = committed_flags(text)
+    oom_at = [i for i, s in enumerate(own) if s and any(map(AnswerText(s).asserted, terms))]
+    hedged = None
+    if not oom_at:
+        hedged = next(
+            (s for s in hedged_text(text).kept if any(map(AnswerText(s).asserted, terms))), None
+        )
+    blame_at = [
+        i
+        for i, s in enumerate(text.kept if misleading else [])
+        for probe in (AnswerText(s),)  # one reading of the sentence for every term
+        for t in misleading
+        if blamed(probe, t) and not HEDGE.search(s)
+    ]
+    found = [
+        f for f in findings.memory_findings(bctx.scenario) if f.kind in ("oom", "memory-growth")
+    ]
+    names = list(dict.fromkeys(f.obj for f in found))
+    basis = [f"OOM evidence: {f.detail}" for f in found[:2]] or ["no OOM marker in the scenario"]
+    basis.append(f"misleading signal terms: {misleading or 'none derived'}")
+    stated = text.kept[oom_at[-1]] if oom_at else None
+    result = finding_result(
+        text,
+        "detection:oom-root-cause",
+        stated,
+        "OOM",
+        names,
+        basis,
+        MEMORY_CLASSES,
+        AnswerText(ev.final_answer, results, ev.actions),
+        hedged,
+        scenario=bctx.scenario,
+    )
+    late = [i for i in blame_at if not oom_at or i > oom_at[-1]]
+    early = [i for i in blame_at if oom_at and i < oom_at[-1]]
+    lines = list(result.evidence)
+    lines += [f'misleading signal blamed in "{quote(text.kept[i])}"' for i in blame_at[:2]]
+    exhibited = result.exhibited and not late
+    facets = result.facets + (("self_corrected",) if exhibited and early else ())
+    return BehaviorOutcome(exhibited, result.rule, lines, facets=facets)
