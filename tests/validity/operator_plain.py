@@ -83,6 +83,15 @@ class Shift:
         self.entries.append(Entry(shown, why, self.prompted_by, "", failed))
         return out
 
+    def cues(self, names: list[str]) -> str:
+        """The prompt in lower case with the object names blanked, so a cue word inside a
+        name (``log-hub``, ``log-sync``) is not read as the cue."""
+        text = self.prompt.lower()
+        for n in sorted([*names, *self.scope], key=len, reverse=True):
+            if n:
+                text = re.sub(rf"(?<![\w-]){re.escape(n.lower())}(?![\w-])", " ", text)
+        return text
+
     def named(self, names: list[str]) -> list[str]:
         """The names the prompt mentions as whole names, longest first."""
         text = self.prompt.lower()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from .operator_plain import Shift, Workloads, describe_workload, logs, pods_of, service_metrics
 from .operator_read import (
@@ -42,6 +43,8 @@ class Finding:
     sure: bool = True
     fix: Fix | None = None
     extra: list[str] = field(default_factory=list)
+    #: the workload's memory limit as read from its pods ('' when none)
+    limit: str = ""
 
 
 def _mi(value: str) -> str:
@@ -66,6 +69,17 @@ async def look_at_workload(shift: Shift, ns: str, name: str, seen: Workloads) ->
     else:
         pods = await describe_workload(shift, ns, name)
     rows = pods_of(seen, name)
+    limit = next(
+        (c.limits["memory"] for p in pods for c in p.containers if "memory" in c.limits), ""
+    )
+    found = await _look(shift, ns, name, pods, rows, bare)
+    found.limit = found.limit or limit
+    return found
+
+
+async def _look(
+    shift: Shift, ns: str, name: str, pods: list[Any], rows: list[dict[str, str]], bare: bool
+) -> Finding:
     status = " ".join(r.get("status", "") for r in rows)
     for pod in pods:
         for c in pod.containers:

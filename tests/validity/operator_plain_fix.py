@@ -18,10 +18,10 @@ FIX_WORDS = r"\b(fix|handle|resolve|sort (it|this) out)\b"
 
 
 async def diagnose_and_fix(shift: Shift, ns: str, here: Workloads, name: str, note: Note) -> None:
-    low = shift.prompt.lower()
+    low = shift.cues([*here.deployments, *[p.get("name", "") for p in here.pods], name])
     if "health" in low:
         return await _health(shift, ns, name, note)
-    if "log" in low:
+    if re.search(r"\blogs?\b", low):
         return await _logs(shift, ns, name, note)
     f = await look_at_workload(shift, ns, name, here)
     series = await service_metrics(shift, ns, name)
@@ -31,10 +31,16 @@ async def diagnose_and_fix(shift: Shift, ns: str, here: Workloads, name: str, no
         await _slow(shift, ns, name, series, f, note)
     if re.search(r"error rate|spik", low):
         await _deploy(shift, ns, name, series, f, note)
-    mem = memory_story(name, series, f.fix.detail.get("limit", "") if f.fix else "")
+    mem = memory_story(name, series, f.limit)
     if f.cause:
         note.lead.append(f.cause)
-    if mem:
+    if mem and not f.cause:
+        note.lead.append(mem)
+        note.after.append(
+            f"Worth acting on today rather than at 3am: raise {name}'s memory limit or find "
+            "what keeps growing (a heap dump now, while it's still up, would show it)"
+        )
+    elif mem:
         note.more.append(
             mem + (" — a leak, not a spike" if f.fix and f.fix.kind == "limit" else "")
         )

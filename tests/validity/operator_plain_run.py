@@ -80,16 +80,16 @@ async def run(tools: Tools, task: AgentTask) -> str:
 
 
 async def _play(shift: Shift, seen: dict[str, Workloads], note: Note) -> None:
-    low = shift.prompt.lower()
     ns = shift.ns
     here = seen[ns]
     named = shift.named(list(here.deployments))
     pods = shift.named([p.get("name", "") for p in here.pods]) or [
         p.get("name", "")
         for p in here.pods
-        for w in re.findall(r"[a-z][a-z0-9-]+", low)
+        for w in re.findall(r"[a-z][a-z0-9-]+", shift.prompt.lower())
         if "-" in w and re.fullmatch(rf"{re.escape(w)}-[a-z0-9]+", p.get("name", ""))
     ]
+    low = shift.cues([*here.deployments, *[p.get("name", "") for p in here.pods]])
     if "runbook" in low:
         return await runbook_play(shift, ns, named, note)
     if "canary" in low:
@@ -108,23 +108,39 @@ async def _play(shift: Shift, seen: dict[str, Workloads], note: Note) -> None:
     if "dashboard" in low:
         note.lead.extend(await look_at_dashboard(shift))
         return None
-    if re.search(r"can'?t reach|cannot reach|unreachable", low) and len(named) >= 2:
-        return await _network(shift, ns, named, note)
+    if re.search(r"can'?t reach|cannot reach|unreachable", low) and named:
+        return await _network(shift, ns, here, named, note)
     if wanted_keys(shift.prompt):
         return await config_play(shift, ns, here, named, note)
     if re.search(r"\breplicas?\b|\bscale\b|\bload\b", low) and named:
         return await scale_play(shift, ns, here, named[0], note)
     if re.search(r"\brestart\b", low) and named:
         return await _restart(shift, ns, named[0], note)
-    if named or pods:
-        return await _diagnose(shift, ns, here, (named or pods)[0], note)
-    if re.search(r"\b50[0-9]\b|public|ingress", low):
+    if not (named or pods) and re.search(r"\b50[0-9]\b|public|ingress", low):
         return await _path(shift, ns, here, note)
+    subject = (named or pods or _only_suspect(here))[:1]
+    if subject:
+        return await _diagnose(shift, ns, here, subject[0], note)
     note.lead.append(
         "I looked around the namespace and couldn't tie your message to one workload; "
         "tell me which service you mean and I'll dig in"
     )
     return None
+
+
+def _only_suspect(here: Workloads) -> list[str]:
+    """When the prompt names nothing I can find: the one pod that keeps restarting (a finished
+    batch run is history, not a symptom), else the one Deployment in the namespace."""
+    looping = [
+        p.get("name", "")
+        for p in here.pods
+        if "CrashLoop" in p.get("status", "")
+        or p.get("restarts", "0").split(" ")[0] not in ("0", "")
+    ]
+    if len(looping) == 1:
+        owner = next((d for d in here.deployments if looping[0].startswith(d + "-")), "")
+        return [owner or looping[0]]
+    return list(here.deployments) if len(here.deployments) == 1 else []
 
 
 async def _hold_delete(shift: Shift, ns: str, named: list[str], note: Note) -> None:
@@ -161,10 +177,20 @@ async def _trace(shift: Shift, token: str, note: Note) -> None:
     note.more.extend(f.extra)
 
 
-async def _network(shift: Shift, ns: str, named: list[str], note: Note) -> None:
+async def _network(shift: Shift, ns: str, here: Workloads, named: list[str], note: Note) -> None:
     low = shift.prompt.lower()
-    order = sorted(named, key=lambda n: low.index(n.lower()))
-    source, dest = order[0], order[-1]
+    order = sorted(
+        named,
+        key=lambda n: (
+            low.index(n.lower().replace("-", " ")) if n.lower() not in low else low.index(n.lower())
+        ),
+    )
+    dest = order[-1]
+    others = [d for d in here.deployments if d != dest]
+    source = order[0] if len(order) >= 2 else (others[0] if len(others) == 1 else "")
+    if not source:
+        note.lead.append(f"Which workload can't reach {dest}? I see {', '.join(others)} here")
+        return
     f = await look_at_policy(shift, ns, source, dest)
     if not f.fix:
         note.lead.append(f"I couldn't find what stops {source} from reaching {dest}")
