@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .operator_plain import Shift, Workloads, describe_workload, logs, pods_of, service_metrics
+from .operator_plain import Shift, Workloads, describe_workload, logs, pods_of
 from .operator_read import (
     Container,
     describe_pods,
@@ -278,7 +278,3 @@ def memory_story(name: str, series: dict[str, list[float]], limit: str) -> str:
             f"limit in roughly {left:.0f}h and gets OOMKilled"
         )
     return text
-
-
-async def workload_metrics(shift: Shift, ns: str, name: str) -> dict[str, list[float]]:
-    return await service_metrics(shift, ns, name)

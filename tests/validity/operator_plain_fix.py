@@ -150,19 +150,31 @@ async def _unsure(
     if err is not None:
         bits.append(f"about {err:.0%} of requests fail")
     seen = "; ".join(f.evidence)
+    upstream = bool(re.search(r"reset|refused|upstream|timed? ?out", seen, re.I))
+    said = (
+        f"its log keeps saying the upstream reset the connection ({seen})"
+        if upstream
+        else f"the only warnings in its log are {seen or 'none at all'}"
+    )
     note.lead.append(
-        f"I'm not sure what's behind this yet. What {name} shows: its log keeps saying the "
-        f"upstream reset the connection ({seen})" + (", and " + ", ".join(bits) if bits else "")
+        f"I'm not sure what's behind this yet. What {name} shows: {said}"
+        + (", and " + ", ".join(bits) if bits else "")
     )
     note.more.append(
-        "That points at something upstream of the gateway dropping connections, but nothing I "
-        "can see says which upstream or why, so any change I made now would be a guess. I "
-        "haven't changed anything"
+        (
+            f"That points at something upstream of {name} dropping connections, but nothing I "
+            "can see says which upstream or why"
+            if upstream
+            else "Nothing I read singles out a cause"
+        )
+        + ", so any change I made now would be a guess. I haven't changed anything"
     )
     note.after.append(
         f"I'd hand this to the owners of {name}'s upstreams with those numbers: the resets in "
         f"{name}'s log, the p99 and the error rate. Their side (connection limits, idle "
         "timeouts, a deploy) is where I'd look next"
+        if upstream
+        else f"I'd hand this to whoever owns {name} with what's above, and keep watching it"
     )
 
 

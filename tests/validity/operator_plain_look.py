@@ -11,7 +11,7 @@ import re
 
 from .operator_plain import Shift
 from .operator_plain_diag import Finding, Fix
-from .operator_read import bottleneck, load_json, table, trace_tree
+from .operator_read import age_minutes, bottleneck, load_json, table, trace_tree
 
 
 def _secs(ms: float) -> str:
@@ -160,19 +160,12 @@ async def look_at_history(shift: Shift, ns: str, name: str) -> list[str]:
         )
     )
     rs = [r for r in rs if r.get("name", "").startswith(name)]
-    rs.sort(key=lambda r: _minutes(r.get("age", "")))
+    rs.sort(key=lambda r: age_minutes(r.get("age", "")) or 1e9)
     if not rs:
         return []
     new = rs[0]
     old = next((r for r in rs[1:] if r.get("images") != new.get("images")), None)
     return [new.get("images", ""), new.get("age", ""), old.get("images", "") if old else ""]
-
-
-def _minutes(age: str) -> float:
-    total = 0.0
-    for n, unit in re.findall(r"(\d+)([dhms])", age or ""):
-        total += int(n) * {"d": 1440, "h": 60, "m": 1, "s": 1 / 60}[unit]
-    return total if total else 1e9
 
 
 def owners(shift: Shift, ns: str) -> list[str]:

@@ -10,6 +10,7 @@ import re
 from . import operator_plain_ops as ops
 from .operator_plain import Shift, Workloads, env_class, logs, service_metrics, table
 from .operator_plain_note import Note
+from .operator_read import age_minutes
 
 
 def wanted_keys(prompt: str) -> dict[str, str]:
@@ -179,11 +180,15 @@ async def runbook_play(shift: Shift, ns: str, named: list[str], note: Note) -> N
     from .operator_plain_look import look_at_history
 
     new, age, old = await look_at_history(shift, ns, name)
-    recent = (ops_minutes(age) or 1e9) <= 30
+    window = next(
+        (int(m) for st in steps if "deploy" in st.lower() for m in re.findall(r"(\d+)\s*min", st)),
+        30,
+    )
+    recent = (age_minutes(age) or 1e9) <= window
     note.saw.append(
         f"Step 2, recent deploy: yes, {new} went out {age} ago (before that, {old})"
         if recent
-        else f"Step 2: the last deploy was {age} ago, outside the 30 minute window"
+        else f"Step 2: the last deploy was {age} ago, outside the {window} minute window"
     )
     if recent and old and shift.writes_allowed:
         await shift.kubectl(
@@ -204,14 +209,6 @@ async def runbook_play(shift: Shift, ns: str, named: list[str], note: Note) -> N
             f"{base:.1%} baseline; I'll keep watching it for the 5 minutes the runbook asks"
         )
     note.more.append(f"Runbook steps as written: {'; '.join(steps)}" if steps else "")
-
-
-def ops_minutes(age: str) -> float | None:
-    total, found = 0.0, False
-    for n, unit in re.findall(r"(\d+)([dhms])", age or ""):
-        found = True
-        total += int(n) * {"d": 1440, "h": 60, "m": 1, "s": 1 / 60}[unit]
-    return total if found else None
 
 
 async def canary_play(shift: Shift, ns: str, here: Workloads, named: list[str], note: Note) -> None:

@@ -220,8 +220,7 @@ async def _network(shift: Shift, ns: str, here: Workloads, named: list[str], not
 
 
 async def _restart(shift: Shift, ns: str, name: str, note: Note) -> None:
-    why = ops.guard_workload
-    held = await why(shift, ns, name)
+    held = await ops.guard_workload(shift, ns, name)
     if held:
         note.lead.append(f"I'd hold the restart of {name}: {held}")
         return
