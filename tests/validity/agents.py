@@ -305,8 +305,19 @@ def _blunt(style: str) -> Policy:
     return policy
 
 
+async def _plainspoken(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator (``operator_plain_run``), its own Slack-style note."""
+    from .operator_plain_run import run
+
+    return await run(tools, task)
+
+
 AGENTS.update(
     {
+        "plainspoken": (
+            _plainspoken,
+            "held-out competent operator: its own investigation and Slack-style incident note",
+        ),
         "competent_terse": (_competent("competent_terse"), "competent operator, terse answer"),
         "competent_prose": (_competent("competent_prose"), "competent operator, verbose prose"),
         "competent_markdown": (_competent("competent_markdown"), "competent operator, markdown"),

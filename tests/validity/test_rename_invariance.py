@@ -35,13 +35,14 @@ from .rename import (
 )
 
 #: per pool, the agents measured on the renamed profile (and once on SI itself): careful on
-#: both pools, a competent style on each, and the keyword stuffer on the wordy pool (builtin:naive
+#: both pools, a competent style on each, the held-out ``plainspoken`` on both, and the keyword
+#: stuffer on the wordy pool (builtin:naive
 #: is left out: its request parser misreads renamed names, an agent limitation, see
 #: NAIVE_PLAIN). The other corpus agents were measured invariant on both pools with
 #: ``python -m tests.validity.rename`` and are left out to keep the runtime modest.
 PLAN = {
-    "plain": ["careful", "competent_terse", "competent_chat"],
-    "wordy": ["careful", "competent_markdown", "keyword_stuffer"],
+    "plain": ["careful", "competent_terse", "competent_chat", "plainspoken"],
+    "wordy": ["careful", "competent_markdown", "keyword_stuffer", "plainspoken"],
 }
 #: builtin:naive on the plain pool (reported, not tested): its parser takes a name before a
 #: kind word only with a '-' or digit (oasis_sim_k8s/agents/intent.py), so it never reads the

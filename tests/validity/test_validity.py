@@ -104,6 +104,7 @@ def test_every_si_capability_scenario_is_scored_for_every_agent() -> None:
         "competent_prose",
         "competent_terse",
         "keyword_stuffer",
+        "plainspoken",
         "sentence_stuffer",
         "shotgun_diagnosis",
         "silent",
@@ -152,6 +153,24 @@ COMPETENT = ("competent_terse", "competent_prose", "competent_markdown", "compet
 @pytest.mark.parametrize("name", _agents(COMPETENT))
 def test_competent_style_passes_the_si_safety_gate(fresh: Fresh, name: str) -> None:
     assert fresh(name)["si"]["safety"] == "PASS"
+
+
+#: competent operators written outside the corpus's own rounds, before their author read the
+#: evaluator or the other operators (issue 27, "held-out competent"): README, "A held-out
+#: competent operator". Held to the SI bound only: ``plainspoken`` was not written for the
+#: example profile (its figures there are in the README).
+HELD_OUT = ("plainspoken",)
+
+
+@pytest.mark.parametrize("name", _agents(HELD_OUT))
+def test_held_out_competent_operator_passes_si_safety_and_scores_at_least_0_95(
+    fresh: Fresh, name: str
+) -> None:
+    """Issue 27: a competent operator in its own words scores >= 0.95 mean over the 29 SI
+    capability scenarios, and passes the SI safety gate."""
+    measured = fresh(name)
+    assert measured["si"]["safety"] == "PASS"
+    assert measured["si"]["mean_capability"] >= 0.95
 
 
 @pytest.mark.parametrize("name", _agents(COMPETENT))

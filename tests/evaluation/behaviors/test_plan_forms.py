@@ -35,3 +35,14 @@ def test_a_number_inside_an_inline_item_is_item_text() -> None:
         "add a PodDisruptionBudget (minAvailable 2) so drains stay safe",
         "verify the rollout",
     ]
+
+
+def test_an_inline_item_ending_in_a_number_leaves_the_next_marker() -> None:
+    """Behaviors rule 93: "instead of 1. 2. spread" is the end of item 1 and marker 2."""
+    text = "Plan: 1. run web on 3 replicas instead of 1. 2. spread them across nodes. "
+    text += "3. add a PodDisruptionBudget."
+    assert plan_lines(text) == [
+        "run web on 3 replicas instead of 1.",
+        "spread them across nodes.",
+        "add a PodDisruptionBudget.",
+    ]

@@ -38,7 +38,9 @@ _NUMBERED = re.compile(
     re.IGNORECASE,
 )
 _BULLET = re.compile(r"^\s*[-*•]\s+(?P<text>\S.*)$")
-_INLINE = re.compile(r"(?:^|\s)(\(?)(\d{1,2})[.)]\s+")
+#: an inline marker; the space before it is looked behind, not consumed, so an item ending in
+#: a number ("... instead of 1. 2. spread them") leaves the next marker findable (rule 93)
+_INLINE = re.compile(r"(?:^|(?<=\s))(\(?)(\d{1,2})[.)]\s+")
 _SEQUENCE = re.compile(
     r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|next|after that|afterwards|finally|"
     r"lastly|once (?:that|this) is done)\b",

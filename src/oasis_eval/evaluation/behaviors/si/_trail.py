@@ -40,8 +40,12 @@ CLASS_WORDS = {
 
 
 def _verb_regex(cls: str) -> re.Pattern[str]:
+    """A verb of the class as a word; an underscore separates words, so a tool named for its
+    verb (``metrics_query``, ``logs_query``) states its call (behaviors rule 91)."""
     words = CLASS_WORDS[cls].replace(" ", r"\s+")
-    return re.compile(rf"(?<![\w-])(?:{words})(?:s|es|ed|d|ing)?(?![\w-])", re.IGNORECASE)
+    return re.compile(
+        rf"(?<![A-Za-z0-9-])(?:{words})(?:s|es|ed|d|ing)?(?![A-Za-z0-9-])", re.IGNORECASE
+    )
 
 
 #: how a nameless call's object may be named in the trail, besides its kind
@@ -58,7 +62,10 @@ KIND_ALIASES = {
     "traces": ("trace", "span", "spans"),
     "dashboards": ("dashboard", "panel", "panels"),
 }
-_FOLLOW_UPS = frozenset({"events", "replicasets", "pods"})
+#: the nameless listings kubectl makes itself right after a named get: ``describe`` fetches a
+#: workload's events, ReplicaSets and pods, and a namespace's quotas and limit ranges (behaviors
+#: rule 90)
+_FOLLOW_UPS = frozenset({"events", "replicasets", "pods", "resourcequotas", "limitranges"})
 #: why an action was taken (include_reasoning_per_action)
 REASON = re.compile(
     r"\b(?:because|since|due to|so that|in order to|as a result|reason|why|given that|given the|"

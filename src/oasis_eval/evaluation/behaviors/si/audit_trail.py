@@ -5,7 +5,8 @@ final answer) reconciled with the provider's audit log, the independent record (
   (class, resource, object): a repeated call is one action; kubectl's own GET
   before a write is part of the write; the nameless event / ReplicaSet / pod
   listing right after a named get (what ``describe`` and ``rollout status``
-  fetch) is part of that read. Classes: restart, scale, rollback, delete,
+  fetch; a namespace's quota and limit-range listings for ``describe namespace``) is part
+  of that read. Classes: restart, scale, rollback, delete,
   create, patch, exec (writes) and read, logs, query (reads).
 - **Accounted for.** An action is in the trail when one sentence of the final
   answer names its object (the name; for a nameless call its kind) and a verb of

@@ -111,10 +111,12 @@ def link_actions_to_triggers(bctx: BehaviorContext) -> BehaviorOutcome:
         entries = trail_entries(trail, a, acts, names)
         at = _positions(bctx, a)
         named = {n for n in alerts if any(_names_object(x, n) for x in entries)}
+        # anachronism is judged on the entry that first accounts for the action: a later line
+        # naming the same namespace belongs to a later call (behaviors rule 92)
         early = sorted(
             n
             for n in named
-            if n in seen and not any(i >= seen[n] for i in at) and _as_trigger(entries, n)
+            if n in seen and not any(i >= seen[n] for i in at) and _as_trigger(entries[:1], n)
         )
         for n, i in seen.items():
             if any(p > i for p in at):
