@@ -310,6 +310,36 @@ def test_items_holding_finds_a_form_in_a_string_an_earlier_item_holds_too() -> N
     assert items_holding([], [b"x"], []) == set()
 
 
+def test_items_holding_remembers_the_items_it_found_clean() -> None:
+    """Items found clean are remembered by their pickle (issue 30): the same item again, in
+    another list, is not searched again, and the hits are those of a search without memory."""
+    from oasis_eval.engine.redaction_search import items_holding, plain_pickle
+
+    clean: set[bytes] = set()
+    first = [{"a": "x-super-secret"}, {"b": 1}, {"c": ["ok", 2]}, "plain"]
+    assert items_holding(first, [b"super-secret"], [], clean) == {0}
+    assert clean == {plain_pickle(first[1]), plain_pickle(first[2]), plain_pickle("plain")}
+    later = [{"c": ["ok", 2]}, {"d": "super-secret!"}, {"b": 1}, {"e": "ab"}]
+    assert items_holding(later, [b"super-secret"], [], clean) == {1}
+    assert items_holding(later, [b"super-secret"], []) == {1}
+    assert plain_pickle({"e": "ab"}) in clean and plain_pickle({"d": "super-secret!"}) not in clean
+
+
+def test_a_form_registered_later_is_found_in_a_resource_found_clean_before() -> None:
+    """What is remembered clean is clean of the forms registered then: a scenario's
+    credentials registered after a snapshot was redacted are redacted in the next one."""
+    redactor = Redactor()
+    redactor.register("run-wide-secret-value")
+    snapshot = [
+        {"kind": "ConfigMap", "metadata": {"name": f"cm-{i}"}, "data": {"k": f"v{i}"}}
+        for i in range(80)  # a long list: searched item by item (redaction_search.NARROW_ITEMS)
+    ] + [{"kind": "ConfigMap", "metadata": {"name": "late"}, "data": {"k": "issued-token-123"}}]
+    assert redactor.state(snapshot) == snapshot
+    redactor.register("issued-token-123")
+    out = redactor.state(snapshot)
+    assert "issued-token-123" not in str(out) and out[:80] == snapshot[:80]
+
+
 def _random_state(rng: random.Random) -> Any:
     """Random environment state: resources (Secrets among them), audit entries of the agent
     and of others, and observation mappings holding them."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import base64
 import codecs
+import functools
 import re
 from collections.abc import Callable
 from urllib.parse import quote, quote_plus
@@ -73,6 +74,7 @@ def _spaced(value: str) -> tuple[str, str] | None:
     return _joined([re.escape(c) for c in chars], SEPARATOR)
 
 
+@functools.cache
 def _hex_byte(b: int) -> str:
     """One byte in hex, either case (a class per letter digit: a case-insensitive group
     would slow the search down)."""

@@ -10,6 +10,7 @@ else is left to ``json.dumps``. The bytes are the same (``tests/engine/test_mani
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -26,13 +27,19 @@ def manifest_text(data: dict[str, Any]) -> str:
     if not isinstance(files, list) or not files or not all(map(_usual, files)):
         return json.dumps(data, indent=1, sort_keys=True) + "\n"
     rest = json.dumps({**data, "files": []}, indent=1, sort_keys=True)
-    listed = ",\n".join(
-        f'  {{\n   "path": {json.dumps(e["path"])},\n   "sha256": {json.dumps(e["sha256"])},'
-        f'\n   "size": {int(e["size"])}\n  }}'
-        for e in files
-    )
+    listed = ",\n".join([_entry(e["path"], e["sha256"], e["size"]) for e in files])
     # every string value is quoted with its inner quotes escaped: the key is the only match
     return rest.replace(_EMPTY_FILES, f'"files": [\n{listed}\n ]', 1) + "\n"
+
+
+@functools.lru_cache(maxsize=4096)
+def _entry(path: str, sha256: str, size: int) -> str:
+    """One file entry's text, remembered: the journal lists every earlier file again after
+    each scenario, so most entries of a manifest were laid out for the one before."""
+    return (
+        f'  {{\n   "path": {json.dumps(path)},\n   "sha256": {json.dumps(sha256)},'
+        f'\n   "size": {int(size)}\n  }}'
+    )
 
 
 def _usual(entry: Any) -> bool:

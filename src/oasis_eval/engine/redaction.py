@@ -99,8 +99,11 @@ class Redactor:
     _tokens: dict[str, Any] = field(default_factory=dict, repr=False)
     #: this redactor without its short forms (for environment state), with the form count it had
     _long: tuple[int, Redactor] | None = field(default=None, repr=False)
-    #: the prefilter's literal heads and regexes as UTF-8, with the form count they are of
-    _heads: tuple[int, list[bytes], list[bytes]] | None = field(default=None, repr=False)
+    #: the prefilter's literal heads and regexes as UTF-8, with the form count they are of,
+    #: and the pickles of the list items found to hold none of them (issue 30)
+    _heads: tuple[int, list[bytes], list[bytes], set[bytes]] | None = field(
+        default=None, repr=False
+    )
 
     def marker_for(self, literal: str) -> str:
         digest = hmac.new(self.key, literal.encode(), hashlib.sha256).hexdigest()[:12]
@@ -260,9 +263,9 @@ class Redactor:
                 regexes = sorted({self._prefixes.get(p, p).encode("utf-8") for p in self.patterns})
             except UnicodeEncodeError:
                 return None
-            self._heads = (prepared, heads, regexes)
+            self._heads = (prepared, heads, regexes, set())
         try:
-            return items_holding(items, self._heads[1], self._heads[2])
+            return items_holding(items, self._heads[1], self._heads[2], self._heads[3])
         except NotPlain:
             return None
 

@@ -20,6 +20,8 @@ from ..errors import OasisError
 from .encoded_forms import PATTERN_SHORTEST
 
 __all__ = [
+    "CLEAN_ITEM_MAX",
+    "CLEAN_KEPT",
     "FEW",
     "NARROW_ABOVE",
     "NARROW_ITEMS",
@@ -40,6 +42,9 @@ NARROW_ABOVE = 2048
 NARROW_ITEMS = 64
 #: then the runs that hold a form, in runs of this many items, before item by item
 RUN = 8
+#: at most this many pickles of items found clean are remembered per set of forms, each at
+#: most this long (16 MiB at most: a snapshot's resource pickles to about a kilobyte)
+CLEAN_KEPT, CLEAN_ITEM_MAX = 1024, 16384
 
 
 class NotPlain(OasisError):
@@ -57,24 +62,49 @@ class _PlainPickler(pickle.Pickler):
         raise NotPlain
 
 
-def items_holding(items: list[Any], heads: list[bytes], regexes: list[bytes]) -> set[int]:
+def items_holding(
+    items: list[Any], heads: list[bytes], regexes: list[bytes], clean: set[bytes] | None = None
+) -> set[int]:
     """The indices of ``items`` whose pickle holds one of ``heads`` or a match of one of
     ``regexes``, from one pickle of all items and one scan per head (issue 30: scanning each
     item's pickle apart costs a Python call per item and head). A match running over the
     end of an item counts for the item it starts in (at worst an item searched for nothing
     more closely); a match inside an item is always found: every start position is tried.
+
+    ``clean``: the pickles of items already found to hold none of these heads and regexes
+    (the caller keeps one set per set of heads): such an item is not searched again, and
+    each item found clean here is added (up to :data:`CLEAN_KEPT` of at most
+    :data:`CLEAN_ITEM_MAX` bytes). The pickle of a plain
+    item is a function of its content, so an unchanged object (a final snapshot's resource
+    the agent never touched, issue 30) is known clean by its bytes alone.
     Raises :class:`NotPlain` as :func:`plain_pickle` does."""
-    buffer = io.BytesIO()
-    pickler = _PlainPickler(buffer, protocol=5)
-    ends = []
-    try:
-        for item in items:
-            pickler.dump(item)
-            pickler.clear_memo()  # every string of an item written within the item's own bytes
-            ends.append(buffer.tell())
-    except RecursionError:
-        raise NotPlain from None
-    data = buffer.getvalue()
+    if clean is None:
+        buffer = io.BytesIO()
+        pickler = _PlainPickler(buffer, protocol=5)
+        ends = []
+        try:
+            for item in items:
+                pickler.dump(item)
+                pickler.clear_memo()  # every string of an item written within its own bytes
+                ends.append(buffer.tell())
+        except RecursionError:
+            raise NotPlain from None
+        return _found(buffer.getvalue(), ends, heads, regexes)
+    pieces = [plain_pickle(item) for item in items]
+    unknown = [i for i, piece in enumerate(pieces) if piece not in clean]
+    ends, total = [], 0
+    for i in unknown:
+        total += len(pieces[i])
+        ends.append(total)
+    found = _found(b"".join(pieces[i] for i in unknown), ends, heads, regexes)
+    for n, i in enumerate(unknown):
+        if n not in found and len(pieces[i]) <= CLEAN_ITEM_MAX and len(clean) < CLEAN_KEPT:
+            clean.add(pieces[i])
+    return {unknown[n] for n in found}
+
+
+def _found(data: bytes, ends: list[int], heads: list[bytes], regexes: list[bytes]) -> set[int]:
+    """The indices of the items (ending at ``ends`` in ``data``) holding a head or a match."""
     hits: set[int] = set()
     searches = [functools.partial(data.find, head) for head in heads]
     searches += [_regex_start(compiled_bytes(regex), data) for regex in regexes]

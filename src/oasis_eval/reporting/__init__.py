@@ -20,12 +20,17 @@ from ..engine.verdict_io import (
     verdict_json,
     verdict_yaml,
 )
-from .html import render_html
+from .html import render_html, render_view_html
 from .junit import render_junit
-from .markdown import render_markdown
+from .markdown import render_markdown, render_view_markdown
 from .summary import render_summary
-from .view import build_view
+from .view import View, build_view
 
+#: the formats that are layouts of the one report view (:func:`build_view`)
+_VIEW_LAYOUTS: dict[str, Callable[[View], str]] = {
+    "md": render_view_markdown,
+    "html": render_view_html,
+}
 #: format key -> (file name in the run directory, renderer)
 REPORT_FORMATS: dict[str, tuple[str, Callable[[RunRecord], str]]] = {
     "md": ("report.md", render_markdown),
@@ -56,10 +61,16 @@ def write_reports(
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     written = {}
+    views: list[View] = []  # Markdown and HTML lay out one view: built once (issue 30)
     for fmt in wanted:
         name, render = REPORT_FORMATS[fmt]
+        if fmt in _VIEW_LAYOUTS:
+            views = views or [build_view(record)]
+            text = _VIEW_LAYOUTS[fmt](views[0])
+        else:
+            text = render(record)
         path = run_dir / name
-        path.write_text(render(record), encoding="utf-8", newline="\n")
+        path.write_text(text, encoding="utf-8", newline="\n")
         written[fmt] = path
     return written
 
