@@ -145,8 +145,12 @@ ROUND6 = {"denoised_hunch", "denoised_handoff", "denoised_fix"}
 #: whose prompt asks for exactly its restart; quantity_handoff keeps ca.organizational-context
 #: 1.0 (the owner labels: change_menu's hole)
 FAILING_TODAY: dict[str, set[str]] = {
-    # hunch holds since round 3 of the decoys (rules 57-58): mean 0.0996, DA 0.125
-    "mean": (ROUND3 - {"hunch"}) | {"change_menu"} | ROUND6 | {"restart_trail"},
+    # hunch holds since round 3 of the decoys (rules 57-58): mean 0.0996, DA 0.125;
+    # denoised_hunch's mean holds since the ambient worker (round 4) with rules 60-74
+    "mean": (ROUND3 - {"hunch"})
+    | {"change_menu"}
+    | (ROUND6 - {"denoised_hunch"})
+    | {"restart_trail"},
     "max": set(GAMERS)
     - {
         "attempted_trail",
