@@ -52,7 +52,13 @@ PLAN = {
 NAIVE_PLAIN = "agent limitation, not an evaluator defect"
 #: differences measured today (none since issue 13: a one-word root-cause object is an
 #: identifier of the ground truth, and a workload named audit-* is not the audit record)
-KNOWN: dict[tuple[str, str], str] = {}
+#: the held-out operator was made rename-invariant before the ambient worker (round 4) joined
+#: the noise; since, three renamed scenarios differ (ca.state-discovery 1.0 -> 0.0 among them)
+_WORKER = "issue 27: plainspoken under renaming with the ambient worker (3 scenarios differ)"
+KNOWN: dict[tuple[str, str], str] = {
+    ("plain", "plainspoken"): _WORKER,
+    ("wordy", "plainspoken"): _WORKER,
+}
 
 
 def _mapping(*names: str) -> tuple[dict[str, str], Any]:
