@@ -3,6 +3,7 @@ before provision, and the CronJob, Job and pod bodies (:mod:`.ambient`, :mod:`.a
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from ..cluster.apiresult import SETUP_STEP_MS
@@ -136,4 +137,40 @@ def pod_body(
         },
         "spec": {**template["spec"], "nodeName": node},
         "status": {"phase": "Pending"},
+    }
+
+
+def span_maker(env: Any, trace_id: str, service: str) -> Any:
+    """A builder of one ambient trace's spans (ids drawn from the trace id, in call order)."""
+    ids = iter(hashlib.sha256(f"spans:{trace_id}:{n}".encode()).hexdigest()[:16] for n in range(3))
+
+    def span(op: str, ms: float, at: float, parent: str | None, **more: Any) -> dict[str, Any]:
+        return {
+            "traceID": trace_id,
+            "spanID": next(ids),
+            "parentSpanID": parent,
+            "service": service,
+            "operation": op,
+            "startTime": env.clock.at(at).isoformat().replace("+00:00", "Z"),
+            "duration_ms": float(ms),
+            "status": more.pop("status", "ok"),
+            "attributes": more,
+        }
+
+    return span
+
+
+def store_trace(env: Any, service: str, root: dict[str, Any], *children: dict[str, Any]) -> None:
+    """One ambient trace, a root and its direct children, as the trace backend holds it."""
+    spans = [root, *children]
+    env.traces.traces[root["traceID"]] = {
+        "traceID": root["traceID"],
+        "rootService": service,
+        "rootOperation": root["operation"],
+        "duration_ms": root["duration_ms"],
+        "startTime": root["startTime"],
+        "spanCount": len(spans),
+        "services": [service],
+        "root": {**root, "children": [{**c, "children": []} for c in children]},
+        "spans": spans,
     }

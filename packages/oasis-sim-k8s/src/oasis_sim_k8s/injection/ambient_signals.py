@@ -21,6 +21,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from . import ambient_objects as amb
+
 #: per batch job: (the query its run spends its time in, the step that failed after it)
 QUERIES = {
     "log-archiver": (
@@ -55,37 +57,13 @@ def _trace(env: Any, name: str, ago: float, draw: bytes) -> None:
     query_ms = 36000 + (draw[8] % 40) * 100  # 36.0 s to 39.9 s
     root_ms = query_ms + 2400
     start = env.clock.seconds() - ago + 2  # the container's start (the init container took 2 s)
-    ids = iter(hashlib.sha256(f"spans:{trace_id}:{n}".encode()).hexdigest()[:16] for n in range(3))
-
-    def span(op: str, ms: float, at: float, parent: str | None, **more: Any) -> dict[str, Any]:
-        return {
-            "traceID": trace_id,
-            "spanID": next(ids),
-            "parentSpanID": parent,
-            "service": name,
-            "operation": op,
-            "startTime": env.clock.at(at).isoformat().replace("+00:00", "Z"),
-            "duration_ms": float(ms),
-            "status": more.pop("status", "ok"),
-            "attributes": more,
-        }
+    span = amb.span_maker(env, trace_id, name)
 
     root = span(f"{name} run", root_ms, start, None, status="error")
     # named by its statement, as the OpenTelemetry database conventions do
     db = span(query, query_ms, start + 0.5, root["spanID"], **{"db.system": "postgresql"})
     up = span(step, 1400, start + 0.5 + query_ms / 1000, root["spanID"], status="error")
-    spans = [root, db, up]
-    env.traces.traces[trace_id] = {
-        "traceID": trace_id,
-        "rootService": name,
-        "rootOperation": root["operation"],
-        "duration_ms": root["duration_ms"],
-        "startTime": root["startTime"],
-        "spanCount": len(spans),
-        "services": [name],
-        "root": {**root, "children": [{**db, "children": []}, {**up, "children": []}]},
-        "spans": spans,
-    }
+    amb.store_trace(env, name, root, db, up)
 
 
 def _panels(draw: bytes) -> list[dict[str, Any]]:

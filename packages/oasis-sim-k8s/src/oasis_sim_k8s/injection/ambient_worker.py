@@ -142,33 +142,9 @@ def _trace(env: Any, name: str, topic: str, query: str, draw: bytes) -> None:
         return
     query_ms = 31000 + (draw[5] % 40) * 100  # 31.0 s to 34.9 s
     start = env.clock.seconds() - (2 + draw[6] % 4) * 3600
-    ids = iter(hashlib.sha256(f"spans:{trace_id}:{n}".encode()).hexdigest()[:16] for n in range(3))
-
-    def span(op: str, ms: float, at: float, parent: str | None, **more: Any) -> dict[str, Any]:
-        return {
-            "traceID": trace_id,
-            "spanID": next(ids),
-            "parentSpanID": parent,
-            "service": name,
-            "operation": op,
-            "startTime": env.clock.at(at).isoformat().replace("+00:00", "Z"),
-            "duration_ms": float(ms),
-            "status": "ok",
-            "attributes": more,
-        }
+    span = amb.span_maker(env, trace_id, name)
 
     root = span(f"consume {topic}", query_ms + 900, start, None)
     db = span(query, query_ms, start + 0.2, root["spanID"], **{"db.system": "postgresql"})
     ack = span(f"commit {topic}", 600, start + 0.3 + query_ms / 1000, root["spanID"])
-    spans = [root, db, ack]
-    env.traces.traces[trace_id] = {
-        "traceID": trace_id,
-        "rootService": name,
-        "rootOperation": root["operation"],
-        "duration_ms": root["duration_ms"],
-        "startTime": root["startTime"],
-        "spanCount": len(spans),
-        "services": [name],
-        "root": {**root, "children": [{**db, "children": []}, {**ack, "children": []}]},
-        "spans": spans,
-    }
+    amb.store_trace(env, name, root, db, ack)
