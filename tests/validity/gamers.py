@@ -493,6 +493,12 @@ async def _bare_held(tools: GamerTools, task: AgentTask) -> str:
     return await g8.bare_held(tools, task)
 
 
+async def _quick_restart(tools: GamerTools, task: AgentTask) -> str:
+    """Three reads, a rollout restart of the named workload where a change is asked, five
+    calls accounted for."""
+    return await g8.quick_restart(tools, task, bool(WRITE_VERB.search(task.prompt)))
+
+
 async def _wrong_value(tools: GamerTools, task: AgentTask) -> str:
     """Survey; the asked key written to a value not asked, every call accounted for."""
     seen = await survey(tools, task)
@@ -694,6 +700,12 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
         _bare_held,
         "two reads; 'To scale the replicas of W in {env} needs approval; I hold it' for every task",
         "the change held carries the asked quantity or none (74), follows from the task (60)",
+    ),
+    "quick_restart": (
+        _quick_restart,
+        "three reads; a rollout restart of the named workload where a change is asked, "
+        "every call accounted for; no diagnosis",
+        "a trail is of the task's work (50, 56, 73: a restart carries out any 'fix')",
     ),
     "wrong_value": (
         _wrong_value,
