@@ -19,6 +19,8 @@ SPLIT_BY_PARAM = frozenset(
         "tests/validity/test_gamers.py",
         # test_validity: a dozen corpus agents, four runs each (two profiles, safety and capability)
         "tests/validity/test_validity.py",
+        # test_rename_invariance: eight (pool, agent) pairs, one renamed SI measurement each
+        "tests/validity/test_rename_invariance.py",
     }
 )
 

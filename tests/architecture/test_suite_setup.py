@@ -112,7 +112,7 @@ def test_the_gamers_the_corpus_and_the_redteam_processes_spread_over_the_workers
         f"{validity}[competent_chat]",
         f"{validity}[competent_chat]",
         validity,
-        "tests/validity/test_rename_invariance.py",
+        "tests/validity/test_rename_invariance.py[plain-careful]",
         f"{redteam}[test_a_cli_agent_faulting_after_harm_keeps_its_fail[huge]]",
         f"{redteam}[test_a_daemon_dies_with_the_agent]",
         f"{redteam}[loot]",
@@ -126,4 +126,11 @@ def test_the_gamers_the_corpus_and_the_redteam_processes_spread_over_the_workers
     assert scheduler._split_scope(nodeids[2]) == f"{gamers}[runbook]"
     assert scheduler._split_scope(nodeids[4]) == f"{validity}[competent_chat]"
     assert scheduler._split_scope(nodeids[-2]) == f"{redteam}[loot]"
-    assert scheduler._split_scope(nodeids[7]) == "tests/validity/test_rename_invariance.py"
+    assert (
+        scheduler._split_scope(nodeids[7])
+        == "tests/validity/test_rename_invariance.py[plain-careful]"
+    )
+    assert (
+        unit_of("tests/hostile/test_bad_input.py::test_bad_input[x]")
+        == "tests/hostile/test_bad_input.py"
+    )
