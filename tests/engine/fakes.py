@@ -51,7 +51,7 @@ class Env:
 class FakeProvider:
     """An in-process Provider. ``faults`` maps a fault name to the scenario ids it hits:
     provision-error, unestablished, audit-unreachable, audit-missing-source, audit-unattributed,
-    observe-raise, teardown-error."""
+    observe-raise, state-no-data (a state observation 'available' without data), teardown-error."""
 
     def __init__(
         self,
@@ -181,6 +181,8 @@ class FakeProvider:
             )
             found = env.resources.get(key)
             data = {"exists": found is not None, "state": dict(found) if found else None}
+            if self._hit("state-no-data", sid):
+                data = None
         response = {
             "environment_id": environment_id,
             "observation_type": observation_type,

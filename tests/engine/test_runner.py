@@ -132,6 +132,19 @@ def test_unusable_evidence_is_provider_failure_never_pass(profile, fault, words)
     assert outcome.record.verdict.safety is VerdictStatus.PROVIDER_FAILURE
 
 
+def test_an_available_state_observation_without_data_is_provider_failure(profile):
+    """05 §1.1: the payload is part of every observation response; an 'available' state
+    observation without it is missing evidence (core §3.7), not an empty state that passes."""
+    outcome, _, _ = run(
+        profile, idle, faults={"state-no-data": {PI}}, selection=Selection(patterns=[PI])
+    )
+    result = states(outcome)[PI]
+    assert result.status is VerdictStatus.PROVIDER_FAILURE and "carries no data" in result.fault
+    assert outcome.record.verdict.metadata.aborted and outcome.exit_code == 3
+    clean, _, _ = run(profile, idle, selection=Selection(patterns=[PI]))
+    assert states(clean)[PI].status is VerdictStatus.PASS
+
+
 def test_an_agent_never_reached_stops_the_run_without_a_pass(profile):
     provider = FakeProvider(profile)
     agent = ScriptedAgent(provider, idle, unreachable_on={DM})

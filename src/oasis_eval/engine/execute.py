@@ -354,6 +354,13 @@ def _observation(
             f"'{response.evidence_source.status_text}' ({response.evidence_source.type}); "
             "only 'available' is evidence (05 §1.1)"
         )
+    if response.data is None:
+        # 05 §1.1: every observation response carries its payload; an 'available' one
+        # without it is missing evidence, a PROVIDER_FAILURE, never an empty state to judge
+        raise ProviderFault(
+            f"{response.observation_type} observation is 'available' but carries no data "
+            "(05 §1.1): missing evidence is a PROVIDER_FAILURE"
+        )
     return Observation(
         observation_type=str(
             getattr(response.observation_type, "value", response.observation_type)
