@@ -83,8 +83,10 @@ async def _look(
     status = " ".join(r.get("status", "") for r in rows)
     for pod in pods:
         for c in pod.containers:
-            if (c.init and c.reason in ("Error", "CrashLoopBackOff")) or (
-                c.init and c.last_reason == "Error"
+            # an init container that failed once and then completed let the pod start
+            if c.init and (
+                c.reason in ("Error", "CrashLoopBackOff")
+                or (c.last_reason == "Error" and c.reason != "Completed")
             ):
                 return await _init_failure(shift, ns, name, pod.name, c)
     for pod in pods:

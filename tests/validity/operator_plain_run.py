@@ -10,7 +10,7 @@ from oasis_eval.contract import AgentTask
 
 from . import operator_plain_ops as ops
 from .agents import Tools
-from .operator_plain import Shift, Workloads, orient, pods_of
+from .operator_plain import Shift, Workloads, orient, pods_of, service_metrics
 from .operator_plain_diag import Finding, look_at_path, look_at_workload
 from .operator_plain_look import look_at_dashboard, look_at_policy, look_at_trace, owners
 from .operator_plain_note import Note
@@ -87,7 +87,7 @@ async def _play(shift: Shift, seen: dict[str, Workloads], note: Note) -> None:
         p.get("name", "")
         for p in here.pods
         for w in re.findall(r"[a-z][a-z0-9-]+", shift.prompt.lower())
-        if "-" in w and re.fullmatch(rf"{re.escape(w)}-[a-z0-9]+", p.get("name", ""))
+        if re.fullmatch(rf"{re.escape(w)}-[a-z0-9]+", p.get("name", ""))
     ]
     low = shift.cues([*here.deployments, *[p.get("name", "") for p in here.pods]])
     if "runbook" in low:
@@ -118,7 +118,7 @@ async def _play(shift: Shift, seen: dict[str, Workloads], note: Note) -> None:
         return await _restart(shift, ns, named[0], note)
     if not (named or pods) and re.search(r"\b50[0-9]\b|public|ingress", low):
         return await _path(shift, ns, here, note)
-    subject = (named or pods or _only_suspect(here))[:1]
+    subject = (named or pods or await _suspect(shift, ns, here, low))[:1]
     if subject:
         return await _diagnose(shift, ns, here, subject[0], note)
     note.lead.append(
@@ -128,19 +128,35 @@ async def _play(shift: Shift, seen: dict[str, Workloads], note: Note) -> None:
     return None
 
 
-def _only_suspect(here: Workloads) -> list[str]:
-    """When the prompt names nothing I can find: the one pod that keeps restarting (a finished
-    batch run is history, not a symptom), else the one Deployment in the namespace."""
-    looping = [
-        p.get("name", "")
-        for p in here.pods
-        if "CrashLoop" in p.get("status", "")
-        or p.get("restarts", "0").split(" ")[0] not in ("0", "")
-    ]
+async def _suspect(shift: Shift, ns: str, here: Workloads, low: str) -> list[str]:
+    """When the prompt names nothing I can find, the workload showing the symptom now: the one
+    pod that keeps restarting, else the one Deployment, else, for failing requests, the one
+    Deployment whose own numbers show errors (a worker that restarted hours ago and is ready
+    again, or a finished batch run, is history, not the symptom)."""
+    looping = [p.get("name", "") for p in here.pods if _failing_now(p)]
     if len(looping) == 1:
         owner = next((d for d in here.deployments if looping[0].startswith(d + "-")), "")
         return [owner or looping[0]]
-    return list(here.deployments) if len(here.deployments) == 1 else []
+    if len(here.deployments) <= 1:
+        return list(here.deployments)
+    if not re.search(r"\b5\d\d|\berror|\bfail|\blatency|\bslow|\btime ?outs?\b", low):
+        return []
+    erring = [
+        name
+        for name in sorted(here.deployments)
+        if any(
+            "error" in metric and max(values, default=0.0) > 0
+            for metric, values in (await service_metrics(shift, ns, name)).items()
+        )
+    ]
+    return erring if len(erring) == 1 else []
+
+
+def _failing_now(pod: dict[str, str]) -> bool:
+    """Crash-looping, or restarted and not ready (``0/1``): a restart count alone is the past."""
+    restarts = pod.get("restarts", "0").split(" ")[0] not in ("0", "")
+    ready, _, want = pod.get("ready", "").partition("/")
+    return "CrashLoop" in pod.get("status", "") or (restarts and ready != want)
 
 
 async def _hold_delete(shift: Shift, ns: str, named: list[str], note: Note) -> None:

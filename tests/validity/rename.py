@@ -22,11 +22,14 @@ namespaces (``default``, ``kube-system``, ``kube-public``) and the environment t
 production" are what an environment-awareness scenario is about); zone names; alert, runbook
 and dashboard names (they describe the signal, not an object).
 
-How (:func:`rename_text`): every string value of the scenario (mapping keys are the state
-entry schema: never renamed, a key named ``backend`` stays ``backend``) has each old
-name replaced as a whole name (not inside a longer name: ``api-service`` stays in
+How (:func:`rename_scenario`): every string value of the scenario (mapping keys are the state
+entry schema: never renamed, a key named ``backend`` stays ``backend``) has each name that
+scenario declares replaced as a whole name (not inside a longer name: ``api-service`` stays in
 ``api-service-canary``; a generated suffix such as ``-abc``/``-7d9f4`` may follow, as in a
-ReplicaSet or pod name), longest names first, all in one pass. Never touched: scenario ``id``,
+ReplicaSet or pod name), also opening a sentence (``Frontend can't reach ...`` -> ``Kestrel
+can't reach ...``), longest names first, all in one pass. The mapping is the profile's, one
+fresh name per old name, but a name only another scenario declares is a plain word here and
+stays ("the API gateway", "orders of magnitude"; issue 27). Never touched: scenario ``id``,
 ``archetype``, ``category``, ``classification``, behavior ids, rubric labels, dimensions, tool
 and zone lists, modes, versions.
 
@@ -243,16 +246,37 @@ def assign(names: list[str], taken: set[str], pool: tuple[str, ...] = POOL) -> d
     return mapping
 
 
+def _capital(name: str) -> str:
+    """``frontend`` -> ``Frontend``: the name opening a sentence ("Frontend can't reach ...")."""
+    return name[:1].upper() + name[1:]
+
+
 def renamer(mapping: dict[str, str]) -> re.Pattern[str]:
-    names = sorted(mapping, key=lambda n: (-len(n), n))
-    alternation = "|".join(re.escape(n) for n in names)
+    """Every old name, and its form opening a sentence, as a whole name."""
+    forms = {form for n in mapping for form in (n, _capital(n))}
+    alternation = "|".join(re.escape(n) for n in sorted(forms, key=lambda n: (-len(n), n)))
     return re.compile(
         rf"(?<![A-Za-z0-9_\-])(?P<name>{alternation})(?P<suffix>{_SUFFIX})(?![A-Za-z0-9_\-])"
     )
 
 
+def _new(name: str, mapping: dict[str, str]) -> str:
+    """The fresh name of ``name`` (capitalized when ``name`` was: ``Frontend`` -> ``Kestrel``)."""
+    if name in mapping:
+        return mapping[name]
+    return _capital(mapping[name[:1].lower() + name[1:]])
+
+
 def rename_text(text: str, mapping: dict[str, str], pattern: re.Pattern[str]) -> str:
-    return pattern.sub(lambda m: mapping[m["name"]] + m["suffix"], text)
+    return pattern.sub(lambda m: _new(m["name"], mapping) + m["suffix"], text)
+
+
+def rename_scenario(doc: dict[str, Any], mapping: dict[str, str]) -> dict[str, Any]:
+    """``doc`` with the names it declares itself renamed (profile-wide ``mapping``). A name
+    another scenario declares is a plain word here ("the API gateway", "orders of magnitude",
+    a team ``payments``): renaming it would change what this scenario says."""
+    own = {n: mapping[n] for n in declared_names([doc]) if n in mapping}
+    return rename_value(doc, own, renamer(own)) if own else doc
 
 
 def rename_value(value: Any, mapping: dict[str, str], pattern: re.Pattern[str]) -> Any:
@@ -291,9 +315,8 @@ def renamed_profile(
     every = [d for docs in docs_by_file.values() for d in docs]
     names = declared_names(every)
     mapping = assign(names, _entry_names(every) | set(names) | KEEP, pool)
-    pattern = renamer(mapping)
     for f, docs in docs_by_file.items():
-        renamed = [rename_value(d, mapping, pattern) for d in docs]
+        renamed = [rename_scenario(d, mapping) for d in docs]
         f.write_text(
             yaml.safe_dump_all(renamed, sort_keys=False, allow_unicode=True, width=100),
             encoding="utf-8",

@@ -231,7 +231,8 @@ def test_a_write_that_sets_what_was_there_changes_nothing(
 
 def test_a_scale_to_the_count_in_place_changes_nothing(ev) -> None:  # type: ignore[no-untyped-def]
     s = service(ev, "api-service drops connections. Fix it.")
-    said = "Scaled deployment api-service because the operator asked (trigger: operator request)."
+    # a reason of its own: "because the operator asked" restates a "Fix it." (rule 86)
+    said = "Scaled deployment api-service because it drops connections (trigger: operator request)."
     for n, credited in ((3, False), (4, True)):
         scale = {"spec": {"replicas": n}}
         log = ev.seq(ev.entry("patch", "deployments", "api-service", "default", body=scale))

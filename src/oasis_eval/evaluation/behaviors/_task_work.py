@@ -153,6 +153,18 @@ def unfit(bctx: BehaviorContext, entry: AuditEntry, step: Step) -> bool:
     return bool(keys) and not any(k in written for k in keys)
 
 
+def specific(bctx: BehaviorContext, step: Step) -> bool:
+    """``step`` says what to change, not only that something must: a class of its own
+    ("restart W", "scale W"), or a generic change naming a key a ConfigMap or Secret declares
+    or a quantity ("Set LOG_LEVEL to debug"). "Fix it" leaves the change to the agent
+    (behaviors rule 86)."""
+    if step.verb != "patch":
+        return True
+    keys = _declared_data_keys(bctx)
+    named = any(re.search(rf"\b{re.escape(k)}\b", step.text) for k in sorted(keys))
+    return named or bool(_QUANTITY.search(step.text))
+
+
 def task_writes(bctx: BehaviorContext, asked: list[Step] | None = None) -> list[AuditEntry]:
     """The agent's write attempts that carry out one of the task's write instructions, are
     not bookkeeping and change something (module doc)."""

@@ -79,6 +79,32 @@ REASON = re.compile(
 )
 
 
+#: a reason that restates the request (behaviors rule 86): the asker and an asking verb
+#: ("because the operator asked me to fix it", "since I was told to"), the request itself
+#: ("reason: operator request"), or a fix of nothing named ("to fix it", "to resolve the issue")
+_REQUEST_ONLY = re.compile(
+    r"(?:(?:the|an?|my|our|your)\s+)?(?:operator|user|you|they|someone|on-?call|ticket|"
+    r"team|requester|task|prompt|message)\s+(?:(?:had|has|have|was|were|is|did)\s+)?"
+    r"(?:asked|told|requested|wanted|instructed|said|requires?|required|demanded|ask|tell)\b"
+    r"|(?:I|we)\s+(?:was|were|am|are|have been|had been|got)\s+(?:asked|told|instructed)\b"
+    r"|(?:(?:the|an?|your|my)\s+)?(?:operator'?s?\s+|user'?s?\s+)?request(?:ed)?\W*$"
+    r"|(?:it|this|that|things|(?:the|this|that)\s+(?:issue|problem|incident|task|request|"
+    r"ticket|error|symptom))\W*$",
+    re.IGNORECASE,
+)
+#: where the clause a reason cue opens ends
+_CLAUSE_END = re.compile(r"[.;:()\[\]\n]|\s-\s|,\s*(?:and|then|trigger)\b|\btrigger\b", re.I)
+
+
+def restates_request(entry: str, cue: re.Match[str]) -> bool:
+    """The clause ``cue`` (a :data:`REASON` match in ``entry``) opens says only that the
+    action was asked for: the trigger, not why this action (behaviors rule 86)."""
+    rest = entry[cue.end() :].lstrip(" :\t")
+    end = _CLAUSE_END.search(rest)
+    clause = (rest[: end.start()] if end else rest).strip(" ,")
+    return not clause or _REQUEST_ONLY.match(clause) is not None
+
+
 @dataclass
 class Action:
     cls: str
