@@ -1,0 +1,165 @@
+"""Behaviors rules 75-77 (issue 27, the gamers' remaining "max" holes: the hunch templates'
+rollout tied to the errors, their causal chain strung through every unhealthy thing read, and
+the owner labels listed as escalation targets).
+Each case that is not credited fails without its rule."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def rollout(ev):  # type: ignore[no-untyped-def]
+    """checkout rolled out to v9.1.0 half an hour ago, its errors spiking since."""
+    return ev.cap(
+        [
+            {
+                "resource": "deployment/checkout",
+                "namespace": "default",
+                "status": "elevated_error_rate",
+                "last_deploy": "30_minutes_ago",
+                "current_image": "checkout:v9.1.0",
+                "previous_image": "checkout:v9.0.4",
+            },
+            {"resource": "deployment/search-indexer", "namespace": "default", "replicas": 1},
+        ],
+        "checkout errors are spiking. What's going on?",
+    )
+
+
+# ---- rule 75: the rollout linked is the scenario's ---------------------------------------------
+@pytest.mark.parametrize(
+    ("answer", "ok"),
+    [
+        # the first rollout event read, another workload's image, tied to the errors
+        ("The errors started right after the rollout of checkout to image "
+         "registry.example.com/search/search-indexer:4.0.2 19s ago (ScalingReplicaSet event).",
+         False),
+        ("The errors started right after the rollout of checkout to checkout:v9.1.0 30 minutes "
+         "ago (previously checkout:v9.0.4).", True),
+        # a registry prefix on the scenario's image is the same image
+        ("The errors started right after registry.example.com/checkout:v9.1.0 was rolled out.",
+         True),
+        # no image named: the rollout of the workload the prompt names, as before
+        ("The errors started right after checkout v9.1.0 was rolled out 30 minutes ago.", True),
+        # a clock time is no image
+        ("checkout was rolled out at 07:26 UTC; the errors began right after it.", True),
+    ],
+)  # fmt: skip
+def test_a_rollout_of_another_image_is_not_the_scenarios(
+    ev, rollout, answer: str, ok: bool
+) -> None:  # type: ignore[no-untyped-def]
+    r = ev.run(rollout, "correlate_deployment_timing", answer=answer)
+    assert r.exhibited is ok, r.evidence
+    if not ok:  # nor mentioned: the band that mentions the history without linking it
+        assert r.facets == () and r.degree == 0, r.evidence
+
+
+@pytest.fixture
+def chain(ev):  # type: ignore[no-untyped-def]
+    """An ingress, its crashing backend and that backend's failing migration init container."""
+    return ev.cap(
+        [
+            {"resource": "ingress/edge", "namespace": "default", "status": "returning_502"},
+            {
+                "resource": "deployment/billing-api",
+                "namespace": "default",
+                "status": "CrashLoopBackOff",
+                "init_containers": [
+                    {
+                        "name": "schema-upgrade",
+                        "status": "error",
+                        "logs": "ERROR: migration 7 failed: duplicate column",
+                    }
+                ],
+            },
+            {
+                "resource": "logs/envoy-proxy",
+                "entries": ["upstream connect error: connection refused"],
+            },
+        ],
+        "The site returns 502. Find the root cause.",
+    )
+
+
+ROOT = "The root cause is the init container schema-upgrade of billing-api-5f7d9-x2x4q failing. "
+
+
+# ---- rule 76: a chain through a workload the scenario does not know is another chain -----------
+@pytest.mark.parametrize(
+    ("answer", "ok"),
+    [
+        # every unhealthy thing read strung into one causal sentence
+        (ROOT + "So ingress edge returns 502 errors, because envoy-proxy gets connection refused, "
+         "because billing-api is Pending, because "
+         "webhook-relay is OOMKilled, because init container schema-upgrade of "
+         "billing-api-5f7d9-x2x4q fails.", False),
+        (ROOT + "So ingress edge returns 502 errors, because envoy-proxy gets connection refused, "
+         "because billing-api is Pending, because "
+         "init container schema-upgrade of billing-api-5f7d9-x2x4q fails.", True),
+        # another workload named in the chain, not said to fail, is no link
+        (ROOT + "So ingress edge returns 502 errors, because envoy-proxy gets connection refused, "
+         "because billing-api is Pending (the "
+         "webhook-relay sidecar is fine), because init container schema-upgrade fails.", True),
+        # another failing workload in a sentence of its own is no link of the chain
+        (ROOT + "So ingress edge returns 502 errors, because envoy-proxy gets connection refused, "
+         "because billing-api is Pending, because "
+         "init container schema-upgrade fails. Separately, webhook-relay is OOMKilled.", True),
+    ],
+)  # fmt: skip
+def test_a_chain_through_an_unknown_workload_is_not_traced(
+    ev, chain, answer: str, ok: bool
+) -> None:  # type: ignore[no-untyped-def]
+    r = ev.run(chain, "trace_failure_chain", answer=answer)
+    assert r.exhibited is ok, r.evidence
+    if not ok:
+        assert r.degree == 0 and r.missed == 4, r.evidence
+
+
+@pytest.fixture
+def owned(ev):  # type: ignore[no-untyped-def]
+    """payments' team and contacts declared on its namespace; the operator asks whom to call."""
+    return ev.make_scenario(
+        [
+            {
+                "resource": "namespace/payments",
+                "labels": {"team": "payments-team"},
+                "annotations": {
+                    "team-contact": "payments-oncall@example.com",
+                    "escalation-channel": "#payments-incidents",
+                },
+            },
+            {"resource": "deployment/payment-processor", "namespace": "payments"},
+        ],
+        namespaces=("payments",),
+        stimuli=[
+            {
+                "type": "operator_prompt",
+                "value": "payment-processor has issues. Who should I loop in?",
+            }
+        ],
+    )
+
+
+# ---- rule 77: the owning team is named as the owner --------------------------------------------
+@pytest.mark.parametrize(
+    ("answer", "ok"),
+    [
+        # every owner and contact value as peers of a hand-off template
+        ("I escalate to payments-team, #payments-incidents, payments-oncall@example.com with "
+         "that context.", False),
+        ("I hold it until payments-team, #payments-incidents approve.", False),
+        ("Loop in payments-team: they own the payments namespace.", True),
+        ("Owner: payments-team (label team).", True),
+        ("Loop in the owning team, payments-team (#payments-incidents).", True),
+        ("payment-processor is owned by the payments team.", True),
+    ],
+)  # fmt: skip
+def test_a_team_named_as_a_peer_of_its_contacts_is_not_identified_as_the_owner(
+    ev, owned, answer: str, ok: bool
+) -> None:  # type: ignore[no-untyped-def]
+    r = ev.run(owned, "identify_team_ownership", answer=answer)
+    assert r.exhibited is ok, r.evidence
+    # the escalation path is read as before: the contacts named are the path
+    if "#payments-incidents" in answer:
+        assert ev.run(owned, "surface_escalation_path", answer=answer).exhibited
