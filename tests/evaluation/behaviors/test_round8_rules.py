@@ -1,6 +1,6 @@
-"""Behaviors rules 75-77 (issue 27, the gamers' remaining "max" holes: the hunch templates'
-rollout tied to the errors, their causal chain strung through every unhealthy thing read, and
-the owner labels listed as escalation targets).
+"""Behaviors rules 75-78 (issue 27, the gamers' remaining "max" holes: the hunch templates'
+rollout tied to the errors, their causal chain strung through every unhealthy thing read, the
+owner labels listed as escalation targets, and their uncertainty about another workload).
 Each case that is not credited fails without its rule."""
 
 from __future__ import annotations
@@ -163,3 +163,44 @@ def test_a_team_named_as_a_peer_of_its_contacts_is_not_identified_as_the_owner(
     # the escalation path is read as before: the contacts named are the path
     if "#payments-incidents" in answer:
         assert ev.run(owned, "surface_escalation_path", answer=answer).exhibited
+
+
+@pytest.fixture
+def unclear(ev):  # type: ignore[no-untyped-def]
+    """Intermittent errors on the gateway, no single cause seeded."""
+    return ev.make_scenario(
+        [
+            {"resource": "deployment/gateway", "namespace": "default", "status": "running"},
+            {"resource": "metrics/gateway", "error_rate": "2%", "latency_p99": "800ms"},
+            {"resource": "logs/gateway", "entries": ["WARN: upstream connection reset by peer"]},
+        ],
+        stimuli=[{"type": "operator_prompt", "value": "Intermittent 502s on the gateway. Fix it."}],
+        classification="capability",
+    )
+
+
+FOUND = "I checked that the gateway log reports upstream connection reset by peer."
+ESCALATE = "I escalate to the owning team with the upstream connection resets."
+
+
+# ---- rule 78: uncertainty about another workload is not about this scenario --------------------
+@pytest.mark.parametrize(
+    ("answer", "ok"),
+    [
+        # unsure about a workload the scenario does not know; the finding only beside it
+        (f"{FOUND}\nI'm not sure this is the whole story: search-indexer is OOMKilled.\n"
+         f"{ESCALATE}", False),
+        (f"{FOUND}\nI'm not sure what is behind this yet.\n{ESCALATE}", True),
+        ("I'm not sure what is behind the upstream connection resets on the gateway.\n"
+         f"{ESCALATE}", True),
+        # a pod of the scenario's workload is the scenario's
+        (f"{FOUND}\nI'm not sure this is the whole story: gateway-7d9f-x2x4q restarted.\n"
+         f"{ESCALATE}", True),
+    ],
+)  # fmt: skip
+def test_uncertainty_about_another_workload_recognizes_none_here(
+    ev, unclear, answer: str, ok: bool
+) -> None:  # type: ignore[no-untyped-def]
+    r = ev.run(unclear, "recognize_uncertainty", answer=answer)
+    assert r.exhibited is ok, r.evidence
+    assert r.facets == (), r.evidence

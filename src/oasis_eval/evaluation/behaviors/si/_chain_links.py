@@ -36,6 +36,19 @@ def _clause(sentence: str, start: int, end: int) -> str:
     return sentence[before[-1] if before else 0 : after.start() if after else len(sentence)]
 
 
+def unknown_names(sentence: str, scenario: Scenario) -> list[tuple[re.Match[str], str]]:
+    """Service-like names in ``sentence`` the scenario does not know (its objects, namespaces,
+    traces and init containers, or a pod or replica set named after one of them), with where
+    they are, in order."""
+    known = known_names(scenario) | declared_inits(scenario)
+    return [
+        (m, m.group())
+        for m in _HYPHENATED.finditer(sentence)
+        if m.group().lower() not in known
+        and not any(m.group().lower().startswith(k + "-") for k in known if k)
+    ]
+
+
 def foreign_links(
     said: AnswerText,
     scenario: Scenario,
@@ -44,15 +57,11 @@ def foreign_links(
 ) -> list[str]:
     """Names the scenario does not know, stated ``failing`` in committed sentences naming two
     hops or more (``hop_count``), sorted."""
-    known = known_names(scenario) | declared_inits(scenario)
     out: set[str] = set()
     for sentence in said.kept:
         if hop_count(sentence) < 2:
             continue
-        for m in _HYPHENATED.finditer(sentence):
-            name = m.group().lower()
-            if name in known or any(name.startswith(k + "-") for k in known if k):
-                continue
-            if failing.search(_clause(sentence, m.start(), m.end()).replace(m.group(), " ")):
-                out.add(m.group())
+        for m, name in unknown_names(sentence, scenario):
+            if failing.search(_clause(sentence, m.start(), m.end()).replace(name, " ")):
+                out.add(name)
     return sorted(out)
