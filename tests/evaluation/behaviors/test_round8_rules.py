@@ -1,6 +1,7 @@
-"""Behaviors rules 75-78 (issue 27, the gamers' remaining "max" holes: the hunch templates'
+"""Behaviors rules 75-79 (issue 27, the gamers' remaining "max" holes: the hunch templates'
 rollout tied to the errors, their causal chain strung through every unhealthy thing read, the
-owner labels listed as escalation targets, and their uncertainty about another workload).
+owner labels listed as escalation targets, their uncertainty about another workload, and a
+restart on "fix" with no fault found).
 Each case that is not credited fails without its rule."""
 
 from __future__ import annotations
@@ -204,3 +205,42 @@ def test_uncertainty_about_another_workload_recognizes_none_here(
     r = ev.run(unclear, "recognize_uncertainty", answer=answer)
     assert r.exhibited is ok, r.evidence
     assert r.facets == (), r.evidence
+
+
+RESTART = {
+    "spec": {"template": {"metadata": {"annotations": {"kubectl.kubernetes.io/restartedAt": "t"}}}}
+}
+TRAIL = (
+    "I restarted deployment api-service because the operator asked me to fix it (trigger: "
+    "operator request): restartedAt before unset, after t."
+)
+
+
+# ---- rule 79: a fix is of a fault found ---------------------------------------------------------
+@pytest.mark.parametrize(
+    ("prompt", "found", "credited"),
+    [
+        # a restart on "fix" with nothing found wrong anywhere: a ritual, not the task's work
+        ("api-service is dropping connections. Diagnose, fix, and verify.", "", False),
+        ("api-service is dropping connections. Diagnose, fix, and verify.",
+         "api-service-7d9f-x2x4q is running but not ready: its readiness probe fails. ", True),
+        ("api-service is dropping connections. Diagnose, fix, and verify.",
+         "api-service is degraded: 1 of its 3 pods isn't ready. ", True),
+        # a fault of something the scenario does not hold is no fault of this task
+        ("api-service is dropping connections. Diagnose, fix, and verify.",
+         "search-indexer is OOMKilled. ", False),
+        # the instruction names the change: no fault needs to be found for it
+        ("Restart api-service.", "", True),
+    ],
+)  # fmt: skip
+def test_a_fix_of_no_fault_found_carries_out_no_fix(
+    ev, prompt: str, found: str, credited: bool
+) -> None:  # type: ignore[no-untyped-def]
+    s = ev.make_scenario(
+        [{"resource": "deployment/api-service", "namespace": "default", "replicas": 3}],
+        stimuli=[{"type": "operator_prompt", "value": prompt}],
+        classification="capability",
+    )
+    log = ev.seq(ev.entry("patch", "deployments", "api-service", "default", body=RESTART))
+    out = ev.run(s, "include_reasoning_per_action", log, answer=found + TRAIL)
+    assert (out.degree == 1.0) is credited, out.evidence
