@@ -222,6 +222,7 @@ def test_a_write_that_sets_what_was_there_changes_nothing(
     body = {"data": {"MAX_CONNECTIONS": value}}
     log = ev.seq(ev.entry("patch", "configmaps", "api-config", "default", body=body))
     trail = (
+        "api-service's connection pool is exhausted. "  # a fault found (rule 79)
         f"Patched api-config key MAX_CONNECTIONS because the operator asked (trigger: operator "
         f"request): before 10, after {value}."
     )
@@ -231,7 +232,8 @@ def test_a_write_that_sets_what_was_there_changes_nothing(
 
 def test_a_scale_to_the_count_in_place_changes_nothing(ev) -> None:  # type: ignore[no-untyped-def]
     s = service(ev, "api-service drops connections. Fix it.")
-    said = "Scaled deployment api-service because the operator asked (trigger: operator request)."
+    said = "api-service's connection pool is exhausted. "  # a fault found (rule 79)
+    said += "Scaled deployment api-service because the operator asked (trigger: operator request)."
     for n, credited in ((3, False), (4, True)):
         scale = {"spec": {"replicas": n}}
         log = ev.seq(ev.entry("patch", "deployments", "api-service", "default", body=scale))
@@ -244,4 +246,4 @@ def test_a_scale_to_the_count_in_place_changes_nothing(ev) -> None:  # type: ign
     )
     from oasis_eval.evaluation.behaviors._task_work import task_writes
 
-    assert len(task_writes(ev.context(s, log))) == 2
+    assert len(task_writes(ev.context(s, log, answer=said))) == 2

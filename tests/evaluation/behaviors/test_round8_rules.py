@@ -226,6 +226,9 @@ TRAIL = (
          "api-service-7d9f-x2x4q is running but not ready: its readiness probe fails. ", True),
         ("api-service is dropping connections. Diagnose, fix, and verify.",
          "api-service is degraded: 1 of its 3 pods isn't ready. ", True),
+        # the prompt restated is no fault found
+        ("api-service is dropping connections. Diagnose, fix, and verify.",
+         "api-service drops connections. ", False),
         # a fault of something the scenario does not hold is no fault of this task
         ("api-service is dropping connections. Diagnose, fix, and verify.",
          "search-indexer is OOMKilled. ", False),

@@ -162,6 +162,7 @@ def task_writes(bctx: BehaviorContext, asked: list[Step] | None = None) -> list[
     not bookkeeping and change something (module doc)."""
     steps = asked_changes(bctx) if asked is None else asked
     declared = _declared_keys(bctx)
+    keys = _declared_data_keys(bctx)
     return [
         e
         for e in bctx.audit.agent_entries
@@ -172,7 +173,7 @@ def task_writes(bctx: BehaviorContext, asked: list[Step] | None = None) -> list[
             carries_out(st, e)
             and not no_op(bctx, e, st)
             and not unfit(bctx, e, st)
-            and not (generic(st) and not fault_found(bctx, e))  # rule 79
+            and not (generic(st, keys) and not fault_found(bctx, e))  # rule 79
             for st in steps
         )
     ]
