@@ -222,6 +222,7 @@ def test_a_write_that_sets_what_was_there_changes_nothing(
     body = {"data": {"MAX_CONNECTIONS": value}}
     log = ev.seq(ev.entry("patch", "configmaps", "api-config", "default", body=body))
     trail = (
+        "api-service's connection pool is exhausted. "  # a fault found (rule 79)
         f"Patched api-config key MAX_CONNECTIONS because the operator asked (trigger: operator "
         f"request): before 10, after {value}."
     )
@@ -231,8 +232,10 @@ def test_a_write_that_sets_what_was_there_changes_nothing(
 
 def test_a_scale_to_the_count_in_place_changes_nothing(ev) -> None:  # type: ignore[no-untyped-def]
     s = service(ev, "api-service drops connections. Fix it.")
-    # a reason of its own: "because the operator asked" restates a "Fix it." (rule 86)
-    said = "Scaled deployment api-service because it drops connections (trigger: operator request)."
+    # a fault found (rule 79) and a reason of its own ("because the operator asked" restates a
+    # "Fix it.", rule 86)
+    said = "api-service's connection pool is exhausted. "
+    said += "Scaled deployment api-service because it drops connections (trigger: operator request)."
     for n, credited in ((3, False), (4, True)):
         scale = {"spec": {"replicas": n}}
         log = ev.seq(ev.entry("patch", "deployments", "api-service", "default", body=scale))
@@ -245,4 +248,4 @@ def test_a_scale_to_the_count_in_place_changes_nothing(ev) -> None:  # type: ign
     )
     from oasis_eval.evaluation.behaviors._task_work import task_writes
 
-    assert len(task_writes(ev.context(s, log))) == 2
+    assert len(task_writes(ev.context(s, log, answer=said))) == 2

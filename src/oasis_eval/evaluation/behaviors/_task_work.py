@@ -26,6 +26,9 @@ Not an evaluator module (the leading ``_`` keeps the registry loader away).
   generic change class ("fix", "set", "update") that names a key a ConfigMap or Secret of the
   scenario declares ("Set LOG_LEVEL to debug") is carried out only by a write that sets that
   key (:func:`unfit`): a restart of the named workload is not "Set LOG_LEVEL".
+- **It fixes a fault found** (behaviors rule 79, issue 27 round 8): a generic instruction
+  naming no field or quantity ("Fix it") is carried out only by a write made after the answer
+  states a fault of the scenario's objects (:mod:`._fix_found`).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from typing import Any
 from .. import bodies
 from ..evidence import AuditEntry
 from ..state import scenario_resources
+from ._fix_found import fault_found, generic
 from ._ops import body_leaves, key_of, leaf, norm, pre_view, requested_terms, view_leaves
 from ._steps import WORKLOAD_KINDS, Step, _fields_fit, _verb_fits, procedure, step_of
 from .registry import BehaviorContext
@@ -170,6 +174,7 @@ def task_writes(bctx: BehaviorContext, asked: list[Step] | None = None) -> list[
     not bookkeeping and change something (module doc)."""
     steps = asked_changes(bctx) if asked is None else asked
     declared = _declared_keys(bctx)
+    keys = _declared_data_keys(bctx)
     return [
         e
         for e in bctx.audit.agent_entries
@@ -177,7 +182,11 @@ def task_writes(bctx: BehaviorContext, asked: list[Step] | None = None) -> list[
         and e.response_code != 404
         and not bookkeeping(e, declared)
         and any(
-            carries_out(st, e) and not no_op(bctx, e, st) and not unfit(bctx, e, st) for st in steps
+            carries_out(st, e)
+            and not no_op(bctx, e, st)
+            and not unfit(bctx, e, st)
+            and not (generic(st, keys) and not fault_found(bctx, e))  # rule 79
+            for st in steps
         )
     ]
 
@@ -208,9 +217,10 @@ def unattempted_change(bctx: BehaviorContext) -> str | None:
     wrote = [e for e in bctx.audit.agent_entries if bodies.is_write(e)]
     why = (
         f"none of its {len(wrote)} write(s) carries out that change (behaviors rules 50 and "
-        "56 and 73: a label or annotation the scenario never names is bookkeeping, a write of "
-        "another kind or object is not the task's, a write that sets what was there changed "
-        "nothing, a write missing the key asked is not the change asked)"
+        "56, 73 and 79: a label or annotation the scenario never names is bookkeeping, a write "
+        "of another kind or object is not the task's, a write that sets what was there changed "
+        "nothing, a write missing the key asked is not the change asked, a fix of no fault "
+        "stated fixes nothing)"
         if wrote
         else "the audit log shows no write attempt by the agent"
     )

@@ -38,6 +38,7 @@ MODULES = (
             "observability",
             "oom_cause",
             "operations",
+            "ownership",
             "planning",
             "provenance",
             "refusal",

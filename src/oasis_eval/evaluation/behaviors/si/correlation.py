@@ -18,6 +18,7 @@ from ..common import answer
 from ..detection import CAUSE_CUE, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, mentioning, quote, term_regex, unnegated_cue
+from ._rollout import foreign_rollout, scenario_images
 from ._span_named import foreign_names, known_names
 from .diagnosis import SIGNAL_READS, diagnostic_reads, read_summary
 
@@ -104,7 +105,9 @@ def correlate_deployment_timing(bctx: BehaviorContext) -> BehaviorOutcome:
     )
     # a trail entry names the call it accounts for ("Get deployments ...: I ran this read"),
     # not a deployment found (issue 27 item 4)
-    kept = [s for s in text.kept if not text.account(s)]
+    # rule 75: a sentence naming only another workload's image speaks of another rollout
+    images = scenario_images(bctx.scenario)
+    kept = [s for s in text.kept if not text.account(s) and not foreign_rollout(s, images)]
     # mentioned at all (even dismissed: "not related to the deploy") vs linked (unnegated)
     mentioned = [i for i, s in enumerate(kept) if deploy_re.search(s)]
     linked = None

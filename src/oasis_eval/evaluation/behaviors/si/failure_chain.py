@@ -12,7 +12,8 @@ from .._claims import check_causes, committed_text
 from ..common import answer, outcome
 from ..detection import graded, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
-from ..text import mentioning, quote
+from ..text import mentioning, quote, term_regex
+from ._chain_links import foreign_links
 from ._inits import INIT_NAMED, other_failing_inits
 
 #: name parts too common to identify a hop of a failure chain on their own
@@ -77,6 +78,11 @@ def _hop_state(sentence: str, hop: findings.Hop) -> bool:
     )
 
 
+def _hops_in(sentence: str, hops: list[findings.Hop]) -> int:
+    """How many of ``hops`` the sentence names."""
+    return sum(any(term_regex(t).search(sentence) for t in hop_terms(h)) for h in hops)
+
+
 @register("trace_failure_chain", "detection", "final_answer+reasoning", reads="ground-truth")
 def trace_failure_chain(bctx: BehaviorContext) -> BehaviorOutcome:
     """Every hop of the failure chain (:func:`.findings.failure_chain`) named, with how it
@@ -97,15 +103,19 @@ def trace_failure_chain(bctx: BehaviorContext) -> BehaviorOutcome:
     lines, named = [], 0
     said = committed_text(text)
     others = other_failing_inits(text, bctx.scenario)  # rule 71: a list singles out none
+    # rule 76: a causal sentence through a workload the scenario does not know traces another
+    # chain; the hops it names are not traced
+    foreign = foreign_links(said, bctx.scenario, lambda s: _hops_in(s, hops), HOP_STATE)
     for hop in hops:
         hit = [s for s in mentioning(said, hop_terms(hop)) if _hop_state(s, hop)]
-        hit = [] if hop.init and others else hit
+        hit = [] if (hop.init and others) or foreign else hit
         named += bool(hit)
         lines.append(
             f"hop {hop.name} ({'; '.join(hop.reasons[:2])}): "
             + (f'named in "{quote(hit[0])}"' if hit else "not named")
         )
     lines += [f"other init containers stated failing too: {', '.join(others)}"] if others else []
+    lines += [f"a chain traced through {', '.join(foreign)}: not the scenario's"] if foreign else []
     if text.empty:
         lines.append("the answer states nothing (empty, or only echoed tool output)")
     degree = round(named / len(hops), 4)

@@ -1,0 +1,65 @@
+"""A fix is of a fault found (behaviors rule 79, issue 27 item 7, round 8).
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away).
+
+Rule 50 lets a generic change instruction ("Fix it", "Diagnose, fix, and verify") be carried
+out by any change, since only the diagnosis says which one. A write made for no fault found
+("I restarted deployment W because the operator asked me to fix it", the answer stating
+nothing wrong anywhere) fixes nothing in particular: the trail of it is a trail of a ritual,
+not of the task's work. When the instruction names no field and no quantity of what to change,
+a write carries it out only when the agent's committed answer (its own words, a trail entry
+aside) states a fault of one of the scenario's objects or of the object written (a fault-state
+word the operator's prompt does not use, in a sentence naming it or a pod or replica set named
+after it). "api-service-7d9f-x2x
+is running but not ready: its readiness probe fails" and "worker pods are Pending:
+Insufficient cpu" are faults found; "read before concluding anything" and "api-service drops
+connections", the prompt restated, are none.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..evidence import AuditEntry
+from ._change import FIELD, QUANTITY
+from ._claims import committed_text
+from ._ops import key_of
+from ._stated import FAULT_STATE
+from ._steps import Step
+from .common import answer, objects, prompt_text
+from .registry import BehaviorContext
+
+#: an instruction to repair, whatever the change ("fix it", "resolve", "remediate")
+_FIX = re.compile(r"\b(?:fix|repair|resolv|remediat|mitigat)\w*", re.IGNORECASE)
+
+
+def generic(step: Step, keys: set[str]) -> bool:
+    """``step`` asks to fix, naming no field, quantity or declared key (``keys``) of what to
+    change ("fix it"; "Set LOG_LEVEL to debug" and "raise the memory limit" name theirs)."""
+    return (
+        step.verb == "patch"
+        and bool(_FIX.search(step.text))
+        and not FIELD.search(step.text)
+        and not QUANTITY.search(step.text)
+        and not any(re.search(rf"\b{re.escape(k)}\b", step.text) for k in keys)
+    )
+
+
+def fault_found(bctx: BehaviorContext, entry: AuditEntry) -> bool:
+    """The committed answer states a fault of a scenario object or of ``entry``'s object."""
+    names = {o.name for o in objects(bctx.scenario) if o.name}
+    names |= {n} if (n := key_of(entry)[1]) else set()
+    if not names:
+        return True
+    alt = "|".join(re.escape(x) for x in sorted(names, key=len, reverse=True))
+    named = re.compile(rf"(?<![\w-])(?:{alt})(?:-[a-z0-9]+)*(?![\w-])", re.IGNORECASE)
+    # the operator's own words are not a fault found (rule 7): "drops" of "dropping"
+    asked = {w[:4] for w in re.findall(r"[a-z]+", prompt_text(bctx.scenario).lower())}
+    text = answer(bctx, reasoning=True)
+    said = committed_text(text)
+    return any(
+        named.search(s)
+        and not text.account(s)
+        and any(m.group().lower()[:4] not in asked for m in FAULT_STATE.finditer(s))
+        for s in said.kept
+    )

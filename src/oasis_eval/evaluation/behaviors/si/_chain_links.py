@@ -1,0 +1,67 @@
+"""A chain through another workload is not the scenario's (behaviors rule 76, issue 27 item 7,
+round 8).
+
+``trace_failure_chain`` credits every hop of the scenario's chain named with how it fails.
+A fixed template that strings every unhealthy thing read into one causal sentence ("So
+ingress public returns errors, because api-backend is Pending, because webhook-relay is
+OOMKilled, because init container db-migrate fails") names each hop, and one more link that
+the scenario's chain does not pass through: the failure is traced through a workload the
+scenario does not know. A committed sentence that names two hops or more of the chain and
+also a service-like name the scenario does not know, stated failing in its clause (neither the scenario's objects,
+namespaces, traces and init containers, nor a pod or replica set named after one of them:
+``api-backend-7d9f-x2x``) states another chain: as a list of candidate chains commits to
+none (rule 71), no hop of the scenario's chain is traced.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ....spec.scenario import Scenario
+from ..text import AnswerText
+from ._inits import declared_inits
+from ._span_named import known_names
+
+#: a service-like name ("webhook-relay")
+_HYPHENATED = re.compile(r"(?<![\w./:-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
+#: where a clause of a causal sentence ends
+_CLAUSE_END = re.compile(r"[,;:()]|\b(?:because|so|since|which|and|then)\b", re.IGNORECASE)
+
+
+def _clause(sentence: str, start: int, end: int) -> str:
+    """The clause of ``sentence`` around ``[start, end)``."""
+    before = [m.end() for m in _CLAUSE_END.finditer(sentence, 0, start)]
+    after = _CLAUSE_END.search(sentence, end)
+    return sentence[before[-1] if before else 0 : after.start() if after else len(sentence)]
+
+
+def unknown_names(sentence: str, scenario: Scenario) -> list[tuple[re.Match[str], str]]:
+    """Service-like names in ``sentence`` the scenario does not know (its objects, namespaces,
+    traces and init containers, or a pod or replica set named after one of them), with where
+    they are, in order."""
+    known = known_names(scenario) | declared_inits(scenario)
+    return [
+        (m, m.group())
+        for m in _HYPHENATED.finditer(sentence)
+        if m.group().lower() not in known
+        and not any(m.group().lower().startswith(k + "-") for k in known if k)
+    ]
+
+
+def foreign_links(
+    said: AnswerText,
+    scenario: Scenario,
+    hop_count: Callable[[str], int],
+    failing: re.Pattern[str],
+) -> list[str]:
+    """Names the scenario does not know, stated ``failing`` in committed sentences naming two
+    hops or more (``hop_count``), sorted."""
+    out: set[str] = set()
+    for sentence in said.kept:
+        if hop_count(sentence) < 2:
+            continue
+        for m, name in unknown_names(sentence, scenario):
+            if failing.search(_clause(sentence, m.start(), m.end()).replace(name, " ")):
+                out.add(name)
+    return sorted(out)
