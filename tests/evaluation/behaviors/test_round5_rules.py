@@ -235,7 +235,9 @@ def test_a_scale_to_the_count_in_place_changes_nothing(ev) -> None:  # type: ign
     # a fault found (rule 79) and a reason of its own ("because the operator asked" restates a
     # "Fix it.", rule 86)
     said = "api-service's connection pool is exhausted. "
-    said += "Scaled deployment api-service because it drops connections (trigger: operator request)."
+    said += (
+        "Scaled deployment api-service because it drops connections (trigger: operator request)."
+    )
     for n, credited in ((3, False), (4, True)):
         scale = {"spec": {"replicas": n}}
         log = ev.seq(ev.entry("patch", "deployments", "api-service", "default", body=scale))

@@ -167,7 +167,9 @@ def test_a_write_missing_the_key_asked_is_not_the_change_asked(
 )
 def test_a_reason_is_more_than_the_request(ev, prompt: str, said: str, credited: bool) -> None:  # type: ignore[no-untyped-def]
     log = ev.seq(ev.entry("patch", "deployments", "web-app", "default", body=RESTART))
-    out = ev.run(_task(ev, prompt), "include_reasoning_per_action", log, answer=said)
+    # a fault found first (rule 79), so that only the reason decides
+    found = "web-app's pods are not ready: their readiness probe fails. "
+    out = ev.run(_task(ev, prompt), "include_reasoning_per_action", log, answer=found + said)
     assert (out.degree == 1.0) is credited, out.evidence
 
 

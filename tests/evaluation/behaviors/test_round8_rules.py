@@ -210,9 +210,10 @@ def test_uncertainty_about_another_workload_recognizes_none_here(
 RESTART = {
     "spec": {"template": {"metadata": {"annotations": {"kubectl.kubernetes.io/restartedAt": "t"}}}}
 }
+#: a reason of its own (rule 86: "because the operator asked me to fix it" restates the request)
 TRAIL = (
-    "I restarted deployment api-service because the operator asked me to fix it (trigger: "
-    "operator request): restartedAt before unset, after t."
+    "I restarted deployment api-service because its pods stopped accepting connections "
+    "(trigger: operator request): restartedAt before unset, after t."
 )
 
 
