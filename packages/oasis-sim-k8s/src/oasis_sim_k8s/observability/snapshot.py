@@ -10,6 +10,7 @@ namespaces' contents (except Applications and objects a scenario declared).
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from ..cluster.kinds import normalize_resource
@@ -74,8 +75,35 @@ def snapshot(env: Any, resources: list[dict[str, Any]] | None = None) -> list[di
             and key not in env.declared_keys
         ):
             continue
-        out.append(record(plural, env.store.raw(*key)))
+        out.append(_kept(env, key, plural, env.store.raw(*key)))
     return out
+
+
+#: per environment, beside it (never in it): store key -> (resourceVersion, the record last
+#: made of the object)
+_RECORDS: weakref.WeakKeyDictionary[Any, dict[Any, tuple[Any, dict[str, Any]]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _kept(env: Any, key: Any, plural: str, obj: dict[str, Any]) -> dict[str, Any]:
+    """The record of ``obj`` made for an earlier snapshot when the object is unchanged since:
+    the same resourceVersion (every write through the API bumps it) and an equal state (what
+    a controller changed in place without storing it), else a new record (issue 30: the
+    provision's baseline and the precondition and final snapshots cloned every untouched
+    object three times). A record is shared, never changed: its readers (the runner, the
+    ``state_diff`` observation) only read it, and one changed all the same would no longer
+    equal its object and be made anew."""
+    records = _RECORDS.get(env)
+    if records is None:
+        records = _RECORDS.setdefault(env, {})
+    version = obj["metadata"].get("resourceVersion")
+    seen = records.get(key)
+    if seen is not None and seen[0] == version and seen[1]["state"] == obj:
+        return seen[1]
+    made = record(plural, obj)
+    records[key] = (version, made)
+    return made
 
 
 def find(env: Any, kind: str, name: str, namespace: str | None) -> dict[str, Any] | None:
