@@ -82,9 +82,9 @@ def collector_for_run() -> Iterator[None]:
     Objects the run creates are collected as usual, in fewer, larger passes. What the run
     leaves alive (its evidence and results, handed to the caller) joins the oldest
     generation untraversed, as a replay's does (``judge.collector_paused``): with the
-    thresholds restored, the next allocation would otherwise start a middle-generation
-    pass over all of it (issue 30: 0.1-0.2 s at the end of an SI run); a later full
-    collection still finds any garbage among it.
+    thresholds restored, the first young pass after the run would otherwise take the middle
+    generation along, a pass over all of it (issue 30: 70-210 ms after an SI run in the
+    benchmarks); a later full collection still finds any garbage among it.
     """
     thresholds = gc.get_threshold()
     gc.freeze()

@@ -10,6 +10,7 @@ namespaces' contents (except Applications and objects a scenario declared).
 
 from __future__ import annotations
 
+import threading
 import weakref
 from typing import Any
 
@@ -84,6 +85,7 @@ def snapshot(env: Any, resources: list[dict[str, Any]] | None = None) -> list[di
 _RECORDS: weakref.WeakKeyDictionary[Any, dict[Any, tuple[Any, dict[str, Any]]]] = (
     weakref.WeakKeyDictionary()
 )
+_RECORDS_LOCK = threading.Lock()
 
 
 def _kept(env: Any, key: Any, plural: str, obj: dict[str, Any]) -> dict[str, Any]:
@@ -91,12 +93,14 @@ def _kept(env: Any, key: Any, plural: str, obj: dict[str, Any]) -> dict[str, Any
     the same resourceVersion (every write through the API bumps it) and an equal state (what
     a controller changed in place without storing it), else a new record (issue 30: the
     provision's baseline and the precondition and final snapshots cloned every untouched
-    object three times). A record is shared, never changed: its readers (the runner, the
-    ``state_diff`` observation) only read it, and one changed all the same would no longer
-    equal its object and be made anew."""
+    object three times). Equality is Python's (key order and ``1 == 1.0`` aside), which is
+    why the version must match too: a write that changes only those is a store. A record is
+    shared, never changed: its readers (the runner, ``tests/engine/test_answers_unchanged.py``;
+    the ``state_diff`` observation) only read it."""
     records = _RECORDS.get(env)
     if records is None:
-        records = _RECORDS.setdefault(env, {})
+        with _RECORDS_LOCK:  # made once even if two threads snapshot a new environment
+            records = _RECORDS.setdefault(env, {})
     version = obj["metadata"].get("resourceVersion")
     seen = records.get(key)
     if seen is not None and seen[0] == version and seen[1]["state"] == obj:
