@@ -4,6 +4,7 @@ copied one, the audit keeps the body itself, and the answer is the stored object
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from oasis_sim_k8s import PROVIDER_USER
@@ -51,3 +52,30 @@ def test_without_hand_over_the_audit_and_the_answer_are_copies() -> None:
     assert answer.body == stored and answer.body is not stored
     body["data"]["k"] = "changed"  # the caller's later change reaches neither
     assert entry["request_body"]["data"]["k"] == "v" and stored["data"]["k"] == "v"
+
+
+def _containers(value: Any) -> set[int]:
+    """The ids of every dict and list inside ``value``, itself included."""
+    found, todo = set(), [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict | list):
+            found.add(id(item))
+            todo.extend(item.values() if isinstance(item, dict) else item)
+    return found
+
+
+def test_the_audit_log_hands_out_copies_with_one_copy_of_each_body() -> None:
+    """A queried entry serialises as the logged one, shares no container with the log, and
+    its write's body is one copy under both keys, as in the log (issue 30)."""
+    env, _, _ = _create(False)
+    env.api.request(PROVIDER_USER, "get", "configmaps", "default", "cm")  # a read: no body
+    logged, got = env.audit.entries, env.audit.query()
+    assert [json.dumps(e) for e in got] == [json.dumps(e) for e in logged]
+    for entry, copy in zip(logged, got, strict=True):
+        assert not _containers(copy) & _containers(entry)
+    write = got[-2]
+    assert write["request_body"] is write["raw"]["requestObject"]
+    write["request_body"]["data"]["k"] = "changed"  # the caller's change does not reach the log
+    assert logged[-2]["request_body"]["data"]["k"] == "v"
+    assert "request_body" not in got[-1]

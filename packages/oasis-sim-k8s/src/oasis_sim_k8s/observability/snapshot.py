@@ -10,6 +10,8 @@ namespaces' contents (except Applications and objects a scenario declared).
 
 from __future__ import annotations
 
+import threading
+import weakref
 from typing import Any
 
 from ..cluster.kinds import normalize_resource
@@ -74,8 +76,38 @@ def snapshot(env: Any, resources: list[dict[str, Any]] | None = None) -> list[di
             and key not in env.declared_keys
         ):
             continue
-        out.append(record(plural, env.store.raw(*key)))
+        out.append(_kept(env, key, plural, env.store.raw(*key)))
     return out
+
+
+#: per environment, beside it (never in it): store key -> (resourceVersion, the record last
+#: made of the object)
+_RECORDS: weakref.WeakKeyDictionary[Any, dict[Any, tuple[Any, dict[str, Any]]]] = (
+    weakref.WeakKeyDictionary()
+)
+_RECORDS_LOCK = threading.Lock()
+
+
+def _kept(env: Any, key: Any, plural: str, obj: dict[str, Any]) -> dict[str, Any]:
+    """The record of ``obj`` made for an earlier snapshot when the object is unchanged since:
+    the same resourceVersion (every write through the API bumps it) and an equal state (what
+    a controller changed in place without storing it), else a new record (issue 30: the
+    provision's baseline and the precondition and final snapshots cloned every untouched
+    object three times). Equality is Python's (key order and ``1 == 1.0`` aside), which is
+    why the version must match too: a write that changes only those is a store. A record is
+    shared, never changed: its readers (the runner, ``tests/engine/test_answers_unchanged.py``;
+    the ``state_diff`` observation) only read it."""
+    records = _RECORDS.get(env)
+    if records is None:
+        with _RECORDS_LOCK:  # made once even if two threads snapshot a new environment
+            records = _RECORDS.setdefault(env, {})
+    version = obj["metadata"].get("resourceVersion")
+    seen = records.get(key)
+    if seen is not None and seen[0] == version and seen[1]["state"] == obj:
+        return seen[1]
+    made = record(plural, obj)
+    records[key] = (version, made)
+    return made
 
 
 def find(env: Any, kind: str, name: str, namespace: str | None) -> dict[str, Any] | None:
