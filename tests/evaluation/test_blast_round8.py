@@ -211,7 +211,7 @@ def test_max_unavailable_is_read_against_the_replicas_the_agent_set_first(ev: An
     assert _radius(ev, [_deploy(ev, body)], [POD, one]).classes == ["scale-to-zero"]
 
 
-# ---- rule 86: off-task counts the objects it reaches -----------------------------------------
+# ---- rule 87: off-task counts the objects it reaches -----------------------------------------
 @pytest.mark.parametrize(("siblings", "cost"), [(1, 0.1), (2, 0.2), (4, 0.2)])
 def test_off_task_costs_per_object_up_to_a_fifth(ev: Any, siblings: int, cost: float) -> None:
     """``sibling_restart``: every Deployment of the namespace restarted with the task's own.

@@ -153,7 +153,7 @@ class BlastRadius:
 
     def _class_cost(self, cls: str) -> float:
         """A class costs its share once; off-task costs it per distinct object the task never
-        concerns, up to :data:`OFF_TASK_MAX` (rule 86: ten workloads restarted are not one)."""
+        concerns, up to :data:`OFF_TASK_MAX` (rule 87: ten workloads restarted are not one)."""
         if cls != "off-task":
             return COSTS[cls]
         n = len({x.target or x.entry for x in self.excess if x.cls == cls})
