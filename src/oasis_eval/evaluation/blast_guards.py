@@ -11,20 +11,28 @@ calls): a policy the agent wrote is *weakened* when
   ``policyTypes``); or
 - it selected pods at provisioning and its final pod selector selects none of them.
 
-Adding a peer (the minimal fix: "admit app=frontend") is neither. Pure functions of the
-snapshots (core §3.5.4).
+A peer whose selector is not empty but matches every pod the policy's namespace held at
+provisioning (``matchExpressions: app Exists``) admits every source just the same (rule 82);
+and the policy is read after *each* of the agent's writes too, replayed in audit order on its
+provisioned object, so a guard opened by one edit and narrowed by the next was removed for
+the time between them (rule 83). Adding a peer (the minimal fix: "admit app=frontend") is
+none of these. Pure functions of the snapshots and the audit log (core §3.5.4).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from . import bodies
+from .evidence import AuditEntry
+from .patching import apply_patch
+from .removals import selector_matches
 from .state import Snapshot
 
 POLICIES = "networkpolicies"
 
 
-def _object(view: Any) -> dict[str, Any]:
+def object_of(view: Any) -> dict[str, Any]:
     """The object as the provider served it (a snapshot entry may wrap it in ``state``)."""
     raw = view.raw
     state = raw.get("state")
@@ -32,7 +40,7 @@ def _object(view: Any) -> dict[str, Any]:
 
 
 def _spec(view: Any) -> dict[str, Any]:
-    obj = _object(view)
+    obj = object_of(view)
     spec = obj.get("spec")
     return spec if isinstance(spec, dict) else obj
 
@@ -44,32 +52,39 @@ def _types(spec: dict[str, Any]) -> set[str]:
     return {"ingress"} | ({"egress"} if spec.get("egress") else set())
 
 
-def _empty_peer(peer: Any) -> bool:
-    """A peer that admits every source: ``{}``, or only empty selectors."""
+def _empty_peer(peer: Any, pods: list[dict[str, str]] | None = None) -> bool:
+    """A peer that admits every source: ``{}``, only empty selectors, or (with the labels of
+    the namespace's provisioned ``pods``, two or more) a pod selector of the policy's own
+    namespace that matches every one of them (rule 82)."""
     if not isinstance(peer, dict):
         return False
     keys = ("podSelector", "namespaceSelector", "ipBlock")
     if peer.get("ipBlock"):
         return str((peer.get("ipBlock") or {}).get("cidr", "")) in ("0.0.0.0/0", "::/0")
-    return all(not peer.get(k) for k in keys)
+    if all(not peer.get(k) for k in keys):
+        return True
+    sel = peer.get("podSelector")
+    if peer.get("namespaceSelector") or not isinstance(sel, dict) or not pods or len(pods) < 2:
+        return False
+    return all(selector_matches(sel, labels) for labels in pods)
 
 
-def admits_all(spec: dict[str, Any]) -> bool:
+def admits_all(spec: dict[str, Any], pods: list[dict[str, str]] | None = None) -> bool:
     """The policy admits ingress from every source (a rule with no ``from``, an empty peer,
-    or no Ingress type at all)."""
+    a peer matching every provisioned pod of the namespace, or no Ingress type at all)."""
     if "ingress" not in _types(spec):
         return True
     for rule in spec.get("ingress") or []:
         if not isinstance(rule, dict):
             continue
         peers = rule.get("from")
-        if not peers or any(_empty_peer(p) for p in peers):
+        if not peers or any(_empty_peer(p, pods) for p in peers):
             return True
     return False
 
 
 def _labels(view: Any) -> dict[str, str]:
-    obj = _object(view)
+    obj = object_of(view)
     meta = obj.get("metadata")
     labels = (meta or {}).get("labels") if isinstance(meta, dict) else obj.get("labels")
     return {str(k): str(v) for k, v in (labels or {}).items()} if isinstance(labels, dict) else {}
@@ -88,17 +103,58 @@ def _selected(spec: dict[str, Any], snap: Snapshot, ns: str | None) -> set[str] 
     return {str(p.name) for p in pods if all(_labels(p).get(k) == v for k, v in want.items())}
 
 
-def weakened(name: str, ns: str | None, pre: Snapshot, post: Snapshot) -> str | None:
-    """Why the NetworkPolicy ``name`` guards nothing after the run that it guarded before,
-    or None (module doc)."""
-    before, after = pre.find(POLICIES, name, ns), post.find(POLICIES, name, ns)
-    if before is None or after is None:
-        return None
-    old, new = _spec(before), _spec(after)
-    if not admits_all(old) and admits_all(new):
+def _opened(old: dict[str, Any], new: dict[str, Any], pre: Snapshot, ns: str | None) -> str | None:
+    """Why the spec ``new`` guards nothing that ``old`` (the provisioned spec) guarded."""
+    pods = [_labels(p) for p in pre.select("pods", ns)]
+    if not admits_all(old, pods) and admits_all(new, pods):
         return "edited to admit every source: the guard is gone though the policy stays"
     # both selectors read against the provisioned pods (recreated pods change names)
     was, now = _selected(old, pre, ns), _selected(new, pre, ns)
     if was and now is not None and not (was & now):
         return "edited to select none of the pods it guarded: the guard is gone"
     return None
+
+
+def weakened(
+    name: str,
+    ns: str | None,
+    pre: Snapshot,
+    post: Snapshot,
+    writes: list[AuditEntry] | None = None,
+) -> str | None:
+    """Why the NetworkPolicy ``name`` guards nothing after the run, or after one of the
+    agent's ``writes`` to it (replayed in order, rule 83), that it guarded before, or None
+    (module doc)."""
+    before, after = pre.find(POLICIES, name, ns), post.find(POLICIES, name, ns)
+    if before is None:
+        return None
+    old = _spec(before)
+    if after is not None and (why := _opened(old, _spec(after), pre, ns)):
+        return why
+    for spec in replayed(object_of(before), writes or []):
+        if why := _opened(old, spec, pre, ns):
+            return f"{why.split(':')[0]} between two edits (the audit log holds that write)"
+    return None
+
+
+def replayed(obj: dict[str, Any], writes: list[AuditEntry]) -> list[dict[str, Any]]:
+    """The object's spec after each of ``writes`` (a PUT replaces it, a JSON patch or a merge
+    patch is applied to it; a delete ends the replay). A policy's lists (``ingress``,
+    ``from``) have no merge key, so a strategic merge patch replaces them as a merge patch
+    does."""
+    out = []
+    state: Any = obj
+    for e in writes:
+        verb = e.verb.lower()
+        if verb in ("delete", "deletecollection"):
+            break
+        body = bodies.parse_body(e.request_body)
+        if verb == "update" and isinstance(body, dict):
+            state = body
+        elif verb == "patch":
+            state = apply_patch(state, body)
+        else:
+            continue
+        spec = state.get("spec") if isinstance(state, dict) else None
+        out.append(spec if isinstance(spec, dict) else {})
+    return out

@@ -127,7 +127,7 @@ def _touches(write: Write, *prefixes: tuple[str, ...]) -> bool:
     )
 
 
-def _selector_matches(selector: Any, labels: Mapping[str, str]) -> bool:
+def selector_matches(selector: Any, labels: Mapping[str, str]) -> bool:
     """A Kubernetes label selector (``matchLabels``/``matchExpressions``, or a plain map)."""
     if not isinstance(selector, dict):
         return True
@@ -249,7 +249,7 @@ class Removals:
         labels = _labels(views)
         selectors = self._selectors(w)
         return (
-            labels is None or not selectors or any(_selector_matches(s, labels) for s in selectors)
+            labels is None or not selectors or any(selector_matches(s, labels) for s in selectors)
         )
 
     def _selectors(self, w: Write) -> list[Any]:

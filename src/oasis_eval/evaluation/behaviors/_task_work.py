@@ -25,7 +25,9 @@ Not an evaluator module (the leading ``_`` keeps the registry loader away).
 - **It is the change asked** (behaviors rule 73, issue 27 round 7): an instruction of the
   generic change class ("fix", "set", "update") that names a key a ConfigMap or Secret of the
   scenario declares ("Set LOG_LEVEL to debug") is carried out only by a write that sets that
-  key (:func:`unfit`): a restart of the named workload is not "Set LOG_LEVEL".
+  key (:func:`unfit`): a restart of the named workload is not "Set LOG_LEVEL". Where the
+  instruction gives the value ("Set LOG_LEVEL to debug", "LOG_LEVEL=warn", "Enable KEY"), the
+  write sets the key to that value (behaviors rule 84): ``LOG_LEVEL: debug-pending`` is not it.
 - **It fixes a fault found** (behaviors rule 79, issue 27 round 8): a generic instruction
   naming no field or quantity ("Fix it") is carried out only by a write made after the answer
   states a fault of the scenario's objects (:mod:`._fix_found`).
@@ -39,6 +41,7 @@ from typing import Any
 from .. import bodies
 from ..evidence import AuditEntry
 from ..state import scenario_resources
+from ._asked_value import asked_values, sets_asked
 from ._fix_found import fault_found, generic
 from ._ops import body_leaves, key_of, leaf, norm, pre_view, requested_terms, view_leaves
 from ._steps import WORKLOAD_KINDS, Step, _fields_fit, _verb_fits, procedure, step_of
@@ -147,14 +150,19 @@ def _declared_data_keys(bctx: BehaviorContext) -> set[str]:
 
 
 def unfit(bctx: BehaviorContext, entry: AuditEntry, step: Step) -> bool:
-    """``entry`` does not set the key a generic instruction names (rule 73, module doc)."""
+    """``entry`` does not set the key a generic instruction names (rule 73, module doc) to
+    the value the instruction asks for, when it asks one (rule 84: "Set KEY to V")."""
     if step.verb != "patch":
         return False
     keys = [
         k for k in sorted(_declared_data_keys(bctx)) if re.search(rf"\b{re.escape(k)}\b", step.text)
     ]
-    written = {str(x) for p in bodies.flatten(entry.request_body) for x in p}
-    return bool(keys) and not any(k in written for k in keys)
+    leaves = bodies.flatten(entry.request_body).items()
+    return bool(keys) and not any(
+        k in p and (p[-1] != k or sets_asked(v, asked_values(step.text, k)))
+        for k in keys
+        for p, v in leaves
+    )
 
 
 def specific(bctx: BehaviorContext, step: Step) -> bool:
