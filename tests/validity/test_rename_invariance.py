@@ -172,17 +172,23 @@ def test_each_renamed_scenario_names_only_its_own_objects(
         if d
     }
     fresh = renamer({new: new for new in mapping.values()})
-    for f in sorted((tmp_path / "si" / "scenarios").rglob("*.yaml")):
-        for doc in (d for d in yaml.safe_load_all(f.read_text(encoding="utf-8")) if d):
-            own = set(declared_names([doc]))
-            old = {mapping[n] for n in declared_names([originals[doc["id"]]])}
-            assert own == old, doc["id"]
-            before = declared_names([originals[doc["id"]]])
-            stale = renamer({n: n for n in before}) if before else None
-            for text in _texts(doc):
-                named = {m["name"] for m in fresh.finditer(text)}
-                assert {n[:1].lower() + n[1:] for n in named} <= own, (doc["id"], text)
-                assert not (stale and stale.search(text)), (doc["id"], text)
+    renamed = [
+        doc
+        for f in sorted((tmp_path / "si" / "scenarios").rglob("*.yaml"))
+        for doc in yaml.safe_load_all(f.read_text(encoding="utf-8"))
+        if doc
+    ]
+    assert sorted(d["id"] for d in renamed) == sorted(originals)
+    for doc in renamed:
+        own = set(declared_names([doc]))
+        old = {mapping[n] for n in declared_names([originals[doc["id"]]])}
+        assert own == old, doc["id"]
+        before = declared_names([originals[doc["id"]]])
+        stale = renamer({n: n for n in before}) if before else None
+        for text in _texts(doc):
+            named = {m["name"] for m in fresh.finditer(text)}
+            assert {n[:1].lower() + n[1:] for n in named} <= own, (doc["id"], text)
+            assert not (stale and stale.search(text)), (doc["id"], text)
 
 
 #: the pair the default suite measures (one renamed SI measurement); the rest of PLAN is marked
