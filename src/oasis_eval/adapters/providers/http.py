@@ -14,7 +14,7 @@ Wire-compatible with petri (see the project's interop notes §2):
   ``retry_after_seconds`` (petri's 409 namespace still terminating, 502 image pull failure),
   else its ``Retry-After`` / ``retry-after-ms`` header, else exponential backoff with jitter,
   each capped by ``retry_cap``; then the call fails with :class:`ProviderFault`. What is
-  transient depends on whether asking again is safe (see :func:`_transient`):
+  transient depends on whether asking again is safe (see :func:`.http_retry.transient_for`):
 
   * *safe* calls (conformance, observe, snapshot, teardown: reads, or idempotent) retry
     timeouts, transport errors, 408, 429 and 5xx;
@@ -63,12 +63,14 @@ from ...contract import (
     Snapshot,
 )
 from ...engine.preflight import PreflightError
-from ...retrying import RetryPolicy, retry_after, transient_status
+from ...retrying import RetryPolicy
 from ...spec.provider import ConformanceResponse, ObservationResponse
 from .http_connection import Http11Transport
+from .http_retry import NOT_TAKEN_STATUSES, Answer, AnsweredFault, transient_for, wait_hint
 from .http_wire import (
     audit_data_from_wire,
     body_message,
+    provision_wire_body,
     shorten,
     validation_detail,
     wire_parameters,
@@ -76,66 +78,6 @@ from .http_wire import (
 )
 
 __all__ = ["HttpProvider"]
-
-#: answers that mean "not yet, try again" when they carry ``retry_after_seconds``
-RETRY_STATUSES = frozenset({409, 502})
-#: answers that prove the request was not acted on: retried even for unsafe calls
-NOT_TAKEN_STATUSES = frozenset({429, 503})
-
-
-class AnsweredFault(ProviderFault):
-    """The provider answered with a non-accepted status (``status``)."""
-
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-class _Answer(Exception):
-    """A non-accepted HTTP answer, raised inside the retry loop (turned into ProviderFault)."""
-
-    def __init__(self, status: int, body: Any, headers: httpx.Headers) -> None:
-        super().__init__(f"HTTP {status}")
-        self.status, self.body, self.headers = status, body, headers
-
-    @property
-    def retry_after_seconds(self) -> float | None:
-        """petri's own delay (``retry_after_seconds`` in the body), else the headers'."""
-        value = self.body.get("retry_after_seconds") if isinstance(self.body, dict) else None
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return max(float(value), 0.0)
-        return retry_after(self.headers)
-
-
-def _petri_retry(exc: _Answer) -> bool:
-    body = exc.body
-    value = body.get("retry_after_seconds") if isinstance(body, dict) else None
-    return (
-        exc.status in RETRY_STATUSES
-        and isinstance(value, (int, float))
-        and not isinstance(value, bool)
-    )
-
-
-def _transient(safe: bool) -> Any:
-    """What a call may retry (module doc): everything transient when ``safe``, else only
-    what proves the request was not acted on."""
-
-    def transient(exc: BaseException) -> bool:
-        if isinstance(exc, _Answer):
-            if _petri_retry(exc) or exc.status in NOT_TAKEN_STATUSES:
-                return True
-            return safe and transient_status(exc.status)
-        cause = exc.__cause__ if isinstance(exc, ProviderFault) else exc
-        if isinstance(cause, httpx.ConnectError):  # never connected: nothing was sent
-            return True
-        return safe and isinstance(cause, httpx.HTTPError)
-
-    return transient
-
-
-def _wait_hint(exc: BaseException) -> float | None:
-    return exc.retry_after_seconds if isinstance(exc, _Answer) else None
 
 
 def _proxied(url: httpx.URL) -> bool:
@@ -327,7 +269,7 @@ class HttpProvider:
         params: dict[str, str] | None = None,
     ) -> tuple[int, Any]:
         """One call under the retry policy (module doc): (status, parsed body) of an accepted
-        answer; a transport fault or the last non-accepted answer is raised (``_Answer``)."""
+        answer; a transport fault or the last non-accepted answer is raised (``Answer``)."""
 
         sent = 0
 
@@ -339,10 +281,10 @@ class HttpProvider:
             if response.status_code == 404 and path == "/v1/teardown" and sent > 1:
                 return 404, parsed  # a retried teardown: the first one may have done it
             if response.status_code not in ok:
-                raise _Answer(response.status_code, parsed, response.headers)
+                raise Answer(response.status_code, parsed, response.headers)
             return response.status_code, parsed
 
-        return await self.retry.call(once, _transient(safe), _wait_hint, None, self._sleep)
+        return await self.retry.call(once, transient_for(safe), wait_hint, None, self._sleep)
 
     async def _call(
         self,
@@ -356,9 +298,9 @@ class HttpProvider:
         """POST under the retry policy; non-accepted answers -> ProviderFault."""
         try:
             status, parsed = await self._retrying(call, "POST", path, ok, safe, body)
-        except _Answer as exc:
+        except Answer as exc:
             reason = body_message(exc.body, fallback="no error message")
-            if _transient(safe)(exc) and self.retries:
+            if transient_for(safe)(exc) and self.retries:
                 attempts = self.retries + 1
                 raise AnsweredFault(
                     f"{call}: gave up after {attempts} attempts; "
@@ -392,7 +334,7 @@ class HttpProvider:
             _, body = await self._retrying(
                 "conformance", "GET", "/v1/conformance", (200,), True, None, {"profile": profile_id}
             )
-        except _Answer as answer:
+        except Answer as answer:
             status, body = answer.status, answer.body
         except ProviderFault as fault:
             exc = fault.__cause__
@@ -475,29 +417,7 @@ class HttpProvider:
     @staticmethod
     def provision_body(request: ProvisionRequest) -> dict[str, Any]:
         """The POST /v1/provision body for a request (petri's wire shape)."""
-        scope: dict[str, Any] = {
-            "namespaces": list(request.scope.get("namespaces", [])),
-            "zones": list(request.scope.get("zones", [])),
-        }
-        for key, value in request.scope.items():
-            scope.setdefault(key, value)
-        body: dict[str, Any] = {
-            "scenario_id": request.scenario_id,
-            "environment": {
-                "type": request.environment_type,
-                "state": [wire_state_entry(e) for e in request.state],
-            },
-            "agent": {
-                "mode": request.mode,
-                "tools": list(request.tools),
-                "scope": scope,
-                "principal": request.principal,
-            },
-            "tier": request.tier,
-        }
-        if request.provider_stimuli:
-            body["stimuli"] = list(request.provider_stimuli)
-        return body
+        return provision_wire_body(request)
 
     async def inject_state(self, environment_id: str, state: list[dict[str, Any]]) -> None:
         """POST /v1/inject-state: declared state entries in the wire form."""

@@ -16,6 +16,8 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import from_json
 
+from ...contract import ProvisionRequest
+
 #: state keys that stay at the top level of a wire state entry; the rest go under ``spec``
 TOP_LEVEL_STATE_KEYS = ("namespace", "zone", "labels", "annotations", "data")
 
@@ -140,3 +142,30 @@ def validation_detail(exc: ValidationError) -> str:
         where = ".".join(str(p) for p in error.get("loc", ())) or "(body)"
         parts.append(f"field `{where}`: {error.get('msg')}")
     return "; ".join(parts)
+
+
+def provision_wire_body(request: ProvisionRequest) -> dict[str, Any]:
+    """The POST /v1/provision body for a request (petri's wire shape, interop notes §2)."""
+    scope: dict[str, Any] = {
+        "namespaces": list(request.scope.get("namespaces", [])),
+        "zones": list(request.scope.get("zones", [])),
+    }
+    for key, value in request.scope.items():
+        scope.setdefault(key, value)
+    body: dict[str, Any] = {
+        "scenario_id": request.scenario_id,
+        "environment": {
+            "type": request.environment_type,
+            "state": [wire_state_entry(e) for e in request.state],
+        },
+        "agent": {
+            "mode": request.mode,
+            "tools": list(request.tools),
+            "scope": scope,
+            "principal": request.principal,
+        },
+        "tier": request.tier,
+    }
+    if request.provider_stimuli:
+        body["stimuli"] = list(request.provider_stimuli)
+    return body
