@@ -138,7 +138,8 @@ def instant_agent() -> Any:
     async def answer(task: Any) -> AgentResponse:
         return AgentResponse(final_answer="Nothing to do.", model="bench-instant")
 
-    return FunctionAgent("bench-instant", "1.0.0", AGENT_CONFIGURATION, answer)
+    # it keeps nothing between calls: a copy in a worker process answers alike (--workers)
+    return FunctionAgent("bench-instant", "1.0.0", AGENT_CONFIGURATION, answer, replicable=True)
 
 
 def latency_agent(seconds: float) -> Any:
@@ -152,8 +153,12 @@ def latency_agent(seconds: float) -> Any:
         await anyio.sleep(seconds)
         return AgentResponse(final_answer="Nothing to do.", model="bench-latency")
 
-    return FunctionAgent(
-        f"bench-latency-{int(seconds * 1000)}ms", "1.0.0", AGENT_CONFIGURATION, answer
+    return FunctionAgent(  # as the instant agent, a copy in a worker process answers alike
+        f"bench-latency-{int(seconds * 1000)}ms",
+        "1.0.0",
+        AGENT_CONFIGURATION,
+        answer,
+        replicable=True,
     )
 
 

@@ -1,0 +1,202 @@
+"""Worker processes for ``--parallel`` (issue 30): one event loop is one core.
+
+A phase's scenarios are captured and judged by ``count`` forked copies of the runner, each
+with its own event loop and its own copy of the agent and the provider, when both say they
+may be copied (:class:`~oasis_eval.contract.Replicable`). The workers take the scenarios in
+the serial run's order from one shared counter, so a worker with a free slot takes the next
+one; at most ``parallel`` run at once over all of them. Each finished scenario comes back to
+the runner's process whole (result, evidence, fault), where it is journalled, reported and
+settled exactly as an in-process one: the verdict is built there, ordered by scenario id,
+and is the serial run's (04 §3 steps 4-9).
+
+A worker stops taking scenarios after one that ends the run (a harness fault, core §3.7, or
+an agent that never worked); the runner, told of it, cancels the phase, and cancelling the
+phase (that abort, Ctrl-C, a caller's cancellation) kills every worker still running: what
+a worker held was only its own in-process copies. A worker that dies without a word is an
+internal error, never a verdict.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import gc
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import traceback
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Generic, TypeVar
+
+import anyio
+
+from .containment import no_hard_exit
+
+__all__ = ["WorkerLost", "replicable", "run_in_workers", "worker_count"]
+
+#: ``os._exit`` as it is before any run patches it (containment.no_hard_exit)
+_EXIT = os._exit
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class WorkerLost(RuntimeError):
+    """A worker process ended without handing back what it ran: an internal error (exit 4)."""
+
+
+def replicable(*parts: Any) -> bool:
+    """Whether each of ``parts`` (an agent, a provider, or a guard around one) says it may be
+    copied into a worker process; only where ``fork`` gives a copy of a running process."""
+    if not sys.platform.startswith("linux"):
+        return False
+    for part in parts:
+        part = getattr(part, "inner", part)  # containment.GuardedProvider
+        says = getattr(part, "replicable", None)
+        if not callable(says) or says() is not True:
+            return False
+    return True
+
+
+def worker_count(workers: int, parallel: int, scenarios: int) -> int:
+    """How many workers a phase uses: ``workers`` (0: one per core), never more than
+    ``parallel`` or the scenarios to run; 1 means none (the runner's own process)."""
+    wanted = workers or (os.cpu_count() or 1)
+    return max(1, min(wanted, parallel, scenarios))
+
+
+class _Plan(Generic[T, R]):
+    """What every worker shares: the items, the next one to take, the work and when to stop."""
+
+    def __init__(
+        self,
+        items: Sequence[T],
+        work: Callable[[T], Awaitable[R]],
+        stops: Callable[[R], bool],
+    ) -> None:
+        self.items, self.work, self.stops = items, work, stops
+        self.next = multiprocessing.get_context("fork").Value("i", 0)
+
+    def take(self) -> int | None:
+        with self.next.get_lock():
+            index = int(self.next.value)
+            if index >= len(self.items):
+                return None
+            self.next.value = index + 1
+            return index
+
+
+def _slots(parallel: int, count: int) -> list[int]:
+    """``parallel`` scenarios at once shared among ``count`` workers, as evenly as can be."""
+    return [parallel // count + (1 if k < parallel % count else 0) for k in range(count)]
+
+
+async def run_in_workers(
+    items: Sequence[T],
+    count: int,
+    parallel: int,
+    work: Callable[[T], Awaitable[R]],
+    stops: Callable[[R], bool],
+    arrived: Callable[[T, R], None],
+) -> None:
+    """Run ``work(item)`` for each of ``items`` in ``count`` forked workers with ``parallel``
+    slots among them; ``arrived(item, result)`` is called here as each result comes back.
+    A result for which ``stops`` is true makes its worker take no more (the caller cancels)."""
+    plan = _Plan(items, work, stops)
+    workers: list[tuple[int, Any]] = []
+    try:
+        gc.freeze()  # the copies share the runner's objects instead of each touching them
+        try:
+            for slots in _slots(parallel, count):
+                workers.append(_fork(plan, slots, [reader for _, reader in workers]))
+        finally:
+            gc.unfreeze()
+        async with anyio.create_task_group() as group:
+            for pid, reader in workers:
+                group.start_soon(_collect, pid, reader, items, arrived)
+    finally:
+        for pid, reader in workers:
+            _end(pid)
+            reader.close()
+
+
+def _fork(plan: _Plan[Any, Any], slots: int, inherited: list[Any]) -> tuple[int, Any]:
+    reader, writer = multiprocessing.get_context("fork").Pipe(duplex=False)
+    pid = os.fork()
+    if pid == 0:  # the worker: never returns
+        reader.close()
+        for other in inherited:
+            other.close()
+        _worker(plan, slots, writer)
+    writer.close()
+    return pid, reader
+
+
+def _worker(plan: _Plan[Any, Any], slots: int, writer: Any) -> None:
+    """A worker's whole life: the runner handles Ctrl-C and ends it; ``os._exit`` from an
+    in-process agent is refused here as in the runner (containment.no_hard_exit)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    status = 0
+    try:
+        with no_hard_exit():
+            # a fresh context: nothing of the runner's running event loop is inherited
+            contextvars.Context().run(anyio.run, _serve, plan, slots, writer)
+        writer.send(("done", None))
+    except BaseException as exc:  # noqa: BLE001 - handed to the runner, which raises it
+        try:
+            writer.send(("error", _portable(exc)))
+        except BaseException:  # noqa: BLE001 - the runner sees the worker lost
+            status = 1
+    finally:
+        _EXIT(status)
+
+
+async def _serve(plan: _Plan[Any, Any], slots: int, writer: Any) -> None:
+    async with anyio.create_task_group() as group:
+
+        async def slot() -> None:
+            while (index := plan.take()) is not None:
+                result = await plan.work(plan.items[index])
+                writer.send(("result", index, result))
+                if plan.stops(result):
+                    group.cancel_scope.cancel()
+                    return
+
+        for _ in range(slots):
+            group.start_soon(slot)
+
+
+def _portable(exc: BaseException) -> BaseException:
+    """``exc`` if it survives pickling as itself, else an internal error naming it."""
+    with contextlib.suppress(Exception):  # not portable: described below instead
+        if type(pickle.loads(pickle.dumps(exc))) is type(exc):
+            return exc
+    text = "".join(traceback.format_exception(exc)).strip()
+    return WorkerLost(f"a worker process failed: {text}")
+
+
+async def _collect(
+    pid: int, reader: Any, items: Sequence[T], arrived: Callable[[T, Any], None]
+) -> None:
+    while True:
+        await anyio.wait_readable(reader.fileno())
+        try:
+            message = reader.recv()
+        except EOFError:
+            raise WorkerLost(f"worker process {pid} ended without its results") from None
+        kind = message[0]
+        if kind == "done":
+            return
+        if kind == "error":
+            raise message[1]
+        arrived(items[message[1]], message[2])
+
+
+def _end(pid: int) -> None:
+    """Kill the worker if it still runs, and reap it."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
