@@ -171,8 +171,7 @@ def test_a_provider_serving_agents_on_a_listener_is_not_copied() -> None:
 
 
 def test_worker_count_follows_cores_parallel_and_scenarios() -> None:
-    cores = os.cpu_count() or 1
-    assert workers.worker_count(0, 16, 50) == min(cores, 16)
+    assert workers.worker_count(0, 16, 50) == min(workers._cores(), 16)
     assert workers.worker_count(3, 16, 50) == 3
     assert workers.worker_count(3, 2, 50) == 2
     assert workers.worker_count(3, 16, 1) == 1
@@ -192,3 +191,26 @@ class _Unpicklable(Exception):
     def __init__(self, a: str, b: str = "") -> None:  # pickling loses b: not itself again
         super().__init__(a + b)
         self.lock = __import__("threading").Lock()
+
+
+def test_the_worker_count_is_never_part_of_the_record() -> None:
+    """The verdict never depends on it: a run resumed or replayed with another is the same."""
+    assert "workers" not in RunInputs(workers=3).model_dump(mode="json")
+    with pytest.raises(ValueError):
+        RunInputs(workers=-1)
+
+
+def test_the_api_and_the_cli_refuse_fewer_than_one_worker(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import oasis_eval
+    from oasis_eval.api import OptionError
+
+    with pytest.raises(OptionError) as refused:
+        oasis_eval.evaluate(workers=0, out=tmp_path / "run", quiet=True)
+    assert refused.value.option == "--workers"
+    assert not (tmp_path / "run").exists()
+    from typer.testing import CliRunner
+
+    from oasis_eval.cli.main import app
+
+    result = CliRunner().invoke(app, ["run", "--workers", "0", "--out", str(tmp_path / "cli")])
+    assert result.exit_code == 2 and not (tmp_path / "cli").exists()
