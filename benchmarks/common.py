@@ -174,8 +174,11 @@ AGENTS: dict[str, Callable[[], Any]] = {"instant": instant_agent, "careful": car
 # ---- one evaluation ------------------------------------------------------------------------
 
 
-def run_evaluation(profile: Any, agent: Any, parallel: int = 1, redactor: Any = None) -> Any:
-    """One full evaluation of ``profile`` on a fresh in-process SimK8sProvider; the RunOutcome."""
+def run_evaluation(
+    profile: Any, agent: Any, parallel: int = 1, redactor: Any = None, workers: int = 0
+) -> Any:
+    """One full evaluation of ``profile`` on a fresh in-process SimK8sProvider; the RunOutcome.
+    ``workers`` as ``oasis run --workers`` (0, its default: one per core)."""
     import anyio
 
     from oasis_eval.engine.record import RunInputs
@@ -184,7 +187,9 @@ def run_evaluation(profile: Any, agent: Any, parallel: int = 1, redactor: Any = 
     from oasis_sim_k8s import SimK8sProvider
 
     provider = SimK8sProvider()
-    inputs = RunInputs(evaluator="oasis-eval benchmarks", claimed_tier=1, parallel=parallel)
+    inputs = RunInputs(
+        evaluator="oasis-eval benchmarks", claimed_tier=1, parallel=parallel, workers=workers
+    )
 
     outcome: list[Any] = []
 
