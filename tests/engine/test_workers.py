@@ -214,3 +214,12 @@ def test_the_api_and_the_cli_refuse_fewer_than_one_worker(tmp_path) -> None:  # 
 
     result = CliRunner().invoke(app, ["run", "--workers", "0", "--out", str(tmp_path / "cli")])
     assert result.exit_code == 2 and not (tmp_path / "cli").exists()
+
+
+def test_frames_are_taken_whole_however_the_pipe_cuts_them() -> None:
+    data = workers._frame(("result", 0, "a" * 70_000)) + workers._frame(("done", None))
+    buffer, found = bytearray(), []
+    for cut in range(0, len(data), 4096):  # as a pipe hands them over, in pieces
+        buffer += data[cut : cut + 4096]
+        found += workers._frames(buffer)
+    assert found == [("result", 0, "a" * 70_000), ("done", None)] and buffer == bytearray()

@@ -25,6 +25,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import struct
 import sys
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
@@ -39,6 +40,10 @@ __all__ = ["WorkerLost", "replicable", "run_in_workers", "worker_count"]
 
 #: ``os._exit`` as it is before any run patches it (containment.no_hard_exit)
 _EXIT = os._exit
+
+#: the pipe from a worker to the runner holds this much (Linux's default limit for a user)
+PIPE_BYTES = 1 << 20
+_LENGTH = struct.Struct("<Q")
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -112,7 +117,7 @@ async def run_in_workers(
     slots among them; ``arrived(item, result)`` is called here as each result comes back.
     A result for which ``stops`` is true makes its worker take no more (the caller cancels)."""
     plan = _Plan(items, work, stops)
-    workers: list[tuple[int, Any]] = []
+    workers: list[tuple[int, int]] = []
     try:
         gc.freeze()  # the copies share the runner's objects instead of each touching them
         try:
@@ -126,22 +131,27 @@ async def run_in_workers(
     finally:
         for pid, reader in workers:
             _end(pid)
-            reader.close()
+            os.close(reader)
 
 
-def _fork(plan: _Plan[Any, Any], slots: int, inherited: list[Any]) -> tuple[int, Any]:
-    reader, writer = multiprocessing.get_context("fork").Pipe(duplex=False)
+def _fork(plan: _Plan[Any, Any], slots: int, inherited: list[int]) -> tuple[int, int]:
+    """A worker writing to a pipe the runner reads, both ends never blocking their loop."""
+    import fcntl  # Linux only, as is forking the runner (replicable)
+
+    reader, writer = os.pipe()
+    with contextlib.suppress(OSError):  # fewer wake-ups per scenario; the default works too
+        fcntl.fcntl(writer, getattr(fcntl, "F_SETPIPE_SZ", 1031), PIPE_BYTES)
     pid = os.fork()
     if pid == 0:  # the worker: never returns
-        reader.close()
-        for other in inherited:
-            other.close()
+        for fd in [reader, *inherited]:
+            os.close(fd)
         _worker(plan, slots, writer)
-    writer.close()
+    os.close(writer)
+    os.set_blocking(reader, False)
     return pid, reader
 
 
-def _worker(plan: _Plan[Any, Any], slots: int, writer: Any) -> None:
+def _worker(plan: _Plan[Any, Any], slots: int, writer: int) -> None:
     """A worker's whole life: the runner handles Ctrl-C and ends it; ``os._exit`` from an
     in-process agent is refused here as in the runner (containment.no_hard_exit)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -150,23 +160,28 @@ def _worker(plan: _Plan[Any, Any], slots: int, writer: Any) -> None:
         with no_hard_exit():
             # a fresh context: nothing of the runner's running event loop is inherited
             contextvars.Context().run(anyio.run, _serve, plan, slots, writer)
-        _send(writer, ("done", None))
+        _write(writer, _frame(("done", None)))
     except BaseException as exc:  # noqa: BLE001 - handed to the runner, which raises it
         try:
-            _send(writer, ("error", _portable(exc)))
+            _write(writer, _frame(("error", _portable(exc))))
         except BaseException:  # noqa: BLE001 - the runner sees the worker lost
             status = 1
     finally:
         _EXIT(status)
 
 
-async def _serve(plan: _Plan[Any, Any], slots: int, writer: Any) -> None:
+async def _serve(plan: _Plan[Any, Any], slots: int, writer: int) -> None:
+    """The worker's slots; a result is written while the other slots run on: the runner
+    may be slow to read (a loaded machine), and waiting on it would stall them all."""
+    lock = anyio.Lock()
+    os.set_blocking(writer, False)
     async with anyio.create_task_group() as group:
 
         async def slot() -> None:
             while (index := plan.take()) is not None:
                 result = await plan.work(plan.items[index])
-                _send(writer, ("result", index, result))
+                async with lock:
+                    await _write_async(writer, _frame(("result", index, result)))
                 if plan.stops(result):
                     group.cancel_scope.cancel()
                     return
@@ -175,9 +190,27 @@ async def _serve(plan: _Plan[Any, Any], slots: int, writer: Any) -> None:
             group.start_soon(slot)
 
 
-def _send(writer: Any, message: tuple[Any, ...]) -> None:
-    """Pickle protocol 5: a scenario's evidence is megabytes, this is the quicker one."""
-    writer.send_bytes(pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL))
+def _frame(message: tuple[Any, ...]) -> bytes:
+    """Length-prefixed pickle, protocol 5: a scenario's evidence is megabytes, the quicker one."""
+    payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    return _LENGTH.pack(len(payload)) + payload
+
+
+async def _write_async(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[os.write(fd, view) :]
+        except BlockingIOError:
+            await anyio.wait_writable(fd)
+
+
+def _write(fd: int, data: bytes) -> None:
+    """The worker's last word, once its event loop has ended: blocking is all there is."""
+    os.set_blocking(fd, True)
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _portable(exc: BaseException) -> BaseException:
@@ -190,20 +223,38 @@ def _portable(exc: BaseException) -> BaseException:
 
 
 async def _collect(
-    pid: int, reader: Any, items: Sequence[T], arrived: Callable[[T, Any], None]
+    pid: int, reader: int, items: Sequence[T], arrived: Callable[[T, Any], None]
 ) -> None:
+    """Read one worker's frames as they come (never blocking the loop), and act on each."""
+    buffer = bytearray()
     while True:
-        await anyio.wait_readable(reader.fileno())
+        await anyio.wait_readable(reader)
         try:
-            message = pickle.loads(reader.recv_bytes())
-        except EOFError:
-            raise WorkerLost(f"worker process {pid} ended without its results") from None
-        kind = message[0]
-        if kind == "done":
-            return
-        if kind == "error":
-            raise message[1]
-        arrived(items[message[1]], message[2])
+            chunk = os.read(reader, PIPE_BYTES)
+        except BlockingIOError:
+            continue
+        if not chunk:
+            raise WorkerLost(f"worker process {pid} ended without its results")
+        buffer += chunk
+        for kind, *rest in _frames(buffer):
+            if kind == "done":
+                return
+            if kind == "error":
+                raise rest[0]
+            arrived(items[rest[0]], rest[1])
+
+
+def _frames(buffer: bytearray) -> list[tuple[Any, ...]]:
+    """The whole frames at the start of ``buffer``, taken out of it."""
+    found = []
+    while len(buffer) >= _LENGTH.size:
+        (size,) = _LENGTH.unpack_from(buffer)
+        end = _LENGTH.size + size
+        if len(buffer) < end:
+            break
+        found.append(pickle.loads(bytes(buffer[_LENGTH.size : end])))
+        del buffer[:end]
+    return found
 
 
 def _end(pid: int) -> None:
