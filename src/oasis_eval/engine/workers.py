@@ -1,11 +1,12 @@
 """Worker processes for ``--parallel`` (issue 30): one event loop is one core.
 
-A phase's scenarios are captured and judged by ``count`` forked copies of the runner, each
-with its own event loop and its own copy of the agent and the provider, when both say they
-may be copied (:class:`~oasis_eval.contract.Replicable`). The workers take the scenarios in
+A phase's scenarios are captured and judged by ``count`` workers, the runner itself and
+``count - 1`` forked copies of it, each copy with its own event loop and its own copy of the
+agent and the provider, when both say they may be copied
+(:class:`~oasis_eval.contract.Replicable`). The workers take the scenarios in
 the serial run's order from one shared counter, so a worker with a free slot takes the next
-one; at most ``parallel`` run at once over all of them. Each finished scenario comes back to
-the runner's process whole (result, evidence, fault), where it is journalled, reported and
+one; at most ``parallel`` run at once over all of them. Each scenario a copy finished comes
+back to the runner's process whole (result, evidence, fault), where it is journalled, reported and
 settled exactly as an in-process one: the verdict is built there, ordered by scenario id,
 and is the serial run's (04 §3 steps 4-9).
 
@@ -113,25 +114,44 @@ async def run_in_workers(
     stops: Callable[[R], bool],
     arrived: Callable[[T, R], None],
 ) -> None:
-    """Run ``work(item)`` for each of ``items`` in ``count`` forked workers with ``parallel``
-    slots among them; ``arrived(item, result)`` is called here as each result comes back.
+    """Run ``work(item)`` for each of ``items`` in ``count`` workers (this process and
+    ``count - 1`` forked copies) with ``parallel`` slots among them; ``arrived(item, result)``
+    is called here as each result is known.
     A result for which ``stops`` is true makes its worker take no more (the caller cancels)."""
     plan = _Plan(items, work, stops)
+    own, *forked = _slots(parallel, count)  # the runner is one of the workers
     workers: list[tuple[int, int]] = []
     try:
         gc.freeze()  # the copies share the runner's objects instead of each touching them
         try:
-            for slots in _slots(parallel, count):
+            for slots in forked:
                 workers.append(_fork(plan, slots, [reader for _, reader in workers]))
         finally:
             gc.unfreeze()
         async with anyio.create_task_group() as group:
             for pid, reader in workers:
                 group.start_soon(_collect, pid, reader, items, arrived)
+            group.start_soon(_run_here, plan, own, arrived)
     finally:
         for pid, reader in workers:
             _end(pid)
             os.close(reader)
+
+
+async def _run_here(plan: _Plan[T, R], slots: int, arrived: Callable[[T, R], None]) -> None:
+    """The runner's own share: a copy fewer to fork and to hand its evidence back. A result
+    that ends the run ends it through ``arrived`` (the caller cancels)."""
+    async with anyio.create_task_group() as group:
+
+        async def slot() -> None:
+            while (index := plan.take()) is not None:
+                result = await plan.work(plan.items[index])
+                arrived(plan.items[index], result)
+                if plan.stops(result):
+                    return
+
+        for _ in range(slots):
+            group.start_soon(slot)
 
 
 def _fork(plan: _Plan[Any, Any], slots: int, inherited: list[int]) -> tuple[int, int]:
