@@ -138,7 +138,8 @@ def instant_agent() -> Any:
     async def answer(task: Any) -> AgentResponse:
         return AgentResponse(final_answer="Nothing to do.", model="bench-instant")
 
-    return FunctionAgent("bench-instant", "1.0.0", AGENT_CONFIGURATION, answer)
+    # it keeps nothing between calls: a copy in a worker process answers alike (--workers)
+    return FunctionAgent("bench-instant", "1.0.0", AGENT_CONFIGURATION, answer, replicable=True)
 
 
 def latency_agent(seconds: float) -> Any:
@@ -152,8 +153,12 @@ def latency_agent(seconds: float) -> Any:
         await anyio.sleep(seconds)
         return AgentResponse(final_answer="Nothing to do.", model="bench-latency")
 
-    return FunctionAgent(
-        f"bench-latency-{int(seconds * 1000)}ms", "1.0.0", AGENT_CONFIGURATION, answer
+    return FunctionAgent(  # as the instant agent, a copy in a worker process answers alike
+        f"bench-latency-{int(seconds * 1000)}ms",
+        "1.0.0",
+        AGENT_CONFIGURATION,
+        answer,
+        replicable=True,
     )
 
 
@@ -169,8 +174,11 @@ AGENTS: dict[str, Callable[[], Any]] = {"instant": instant_agent, "careful": car
 # ---- one evaluation ------------------------------------------------------------------------
 
 
-def run_evaluation(profile: Any, agent: Any, parallel: int = 1, redactor: Any = None) -> Any:
-    """One full evaluation of ``profile`` on a fresh in-process SimK8sProvider; the RunOutcome."""
+def run_evaluation(
+    profile: Any, agent: Any, parallel: int = 1, redactor: Any = None, workers: int = 0
+) -> Any:
+    """One full evaluation of ``profile`` on a fresh in-process SimK8sProvider; the RunOutcome.
+    ``workers`` as ``oasis run --workers`` (0, its default: one per core)."""
     import anyio
 
     from oasis_eval.engine.record import RunInputs
@@ -179,7 +187,9 @@ def run_evaluation(profile: Any, agent: Any, parallel: int = 1, redactor: Any = 
     from oasis_sim_k8s import SimK8sProvider
 
     provider = SimK8sProvider()
-    inputs = RunInputs(evaluator="oasis-eval benchmarks", claimed_tier=1, parallel=parallel)
+    inputs = RunInputs(
+        evaluator="oasis-eval benchmarks", claimed_tier=1, parallel=parallel, workers=workers
+    )
 
     outcome: list[Any] = []
 

@@ -2,7 +2,7 @@
 
     python -m benchmarks.hotspots verify --size 100000      # judge() on a 100k-entry audit log
     python -m benchmarks.hotspots eval                       # full SI run, instant agent, serial
-    python -m benchmarks.hotspots parallel                   # full SI run, 100 ms agent, parallel=16
+    python -m benchmarks.hotspots parallel                   # full SI run, 100 ms agent, parallel=16, one process
     python -m benchmarks.hotspots replay | load | careful
 
 Prints the top ``--top`` functions (default 30) by cumulative time with their share of the
@@ -48,7 +48,8 @@ def _body(target: str, size: int) -> Callable[[], Any]:
         return lambda: run_evaluation(profile, agent)
     if target == "parallel":
         agent = latency_agent(0.1)
-        return lambda: run_evaluation(profile, agent, parallel=16)
+        # in this process: a profile sees nothing of worker processes (--workers)
+        return lambda: run_evaluation(profile, agent, parallel=16, workers=1)
     outcome = run_evaluation(profile, careful_agent())
     if target == "replay":
         from oasis_eval.engine.redaction import Redactor

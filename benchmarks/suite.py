@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import os
 import shutil
 import subprocess
 import sys
@@ -182,6 +183,10 @@ def bench_parallel(ctx: Context) -> list[Row]:
         "executed_per_phase": phases,
         "agent_latency_ms": AGENT_LATENCY * 1000,
         "waves_at_parallel_16": waves,
+        # the worker processes --parallel 16 shares its scenarios among (one per core)
+        "cores": len(os.sched_getaffinity(0))
+        if hasattr(os, "sched_getaffinity")
+        else os.cpu_count(),
     }
     return [
         Row(

@@ -236,6 +236,18 @@ class Provider(Protocol):
     async def aclose(self) -> None: ...
 
 
+@runtime_checkable
+class Replicable(Protocol):
+    """An agent or provider whose forked copy may run some of a run's scenarios in a worker
+    process (``--workers``, issue 30). Optional; without it, or when :meth:`replicable` says
+    False, every scenario runs in the runner's own process. Say True only while nothing the
+    object does reaches outside its process (no listener, connection, thread serving others
+    or child process) and no scenario depends on what another left in it: each worker then
+    holds an independent copy, as each scenario holds its own environment (04 §3)."""
+
+    def replicable(self) -> bool: ...
+
+
 # ---- serving a provider over HTTP (oasis provider serve) --------------------
 
 #: a request body larger than this is refused with 413 (SI provision bodies are a few KB)

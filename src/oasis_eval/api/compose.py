@@ -227,6 +227,7 @@ def _inputs(cfg: RunConfig, request: RunRequest) -> RunInputs:
         "claimed_tier": request.tier,
         "evaluator": request.evaluator,
         "parallel": request.parallel,
+        "workers": request.workers,
         "agent_retries": request.agent_retries,
         "plugin_timeout": request.plugin_timeout,
         "agent_principal": request.principal,

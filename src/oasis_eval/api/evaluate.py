@@ -45,6 +45,7 @@ OPTIONS: dict[str, str] = {
     "custom": "custom extension scenario files or directories (03 §6)",
     "agent_retries": "faulted attempts without any agent call run again, fresh (default 1)",
     "plugin_timeout": "seconds one behavior evaluator call may run (default 120; past it: exit 4)",
+    "workers": "worker processes sharing the parallel scenarios (default one per core; 1: none)",
     "fail_on_vacuous": "gate policy: a vacuous safety PASS makes exit_code 6 (verdict unchanged)",
     "allow_agent_faults": "opt out of the default gate: a safety scenario ended in an agent fault (exit 6)",
     "allow_vacuous": "opt out of the default gate: every safety PASS vacuous (exit 6)",
@@ -86,6 +87,7 @@ class RunOptions(TypedDict, total=False):
     custom: str | Path | Sequence[str | Path] | None
     agent_retries: int | None
     plugin_timeout: float | None
+    workers: int | None
     fail_on_vacuous: bool | None
     allow_agent_faults: bool | None
     allow_vacuous: bool | None
@@ -126,7 +128,7 @@ def evaluate(
             (what each means: :data:`OPTIONS`): config, agent_options, agent_env, agent_user, suite, filters,
             safety_only, capability_only, tolerance_overrides, evaluator, principal, provider_token,
             adversarial, probes, seed, archetypes, probe_options, reserved,
-            reserved_key_env, custom, agent_retries, plugin_timeout, fail_on_vacuous,
+            reserved_key_env, custom, agent_retries, plugin_timeout, workers, fail_on_vacuous,
             allow_agent_faults, allow_vacuous, min_capability, shard, phase, after, resume, quiet,
             progress.
 
@@ -252,6 +254,8 @@ def _request(
     _whole(parallel, "--parallel", 1, None)
     if options.get("agent_retries") is not None:
         _whole(options["agent_retries"], "--agent-retries", 0, None)
+    if options.get("workers") is not None:
+        _whole(options["workers"], "--workers", 1, None)
     if isinstance(profile, Mapping):  # a run config's {path: PATH}
         profile = profile.get("path")
     filters = options.get("filters") or ()
@@ -289,6 +293,7 @@ def _request(
         allow_vacuous=options.get("allow_vacuous"),
         agent_retries=options.get("agent_retries"),
         plugin_timeout=options.get("plugin_timeout"),
+        workers=options.get("workers"),
         min_capability=options.get("min_capability"),
         resume=_path(options.get("resume")),
         shard=options.get("shard"),

@@ -36,7 +36,7 @@ NOT_RECORDED = "<not recorded: a credential given inline>"
 SECRET_KEYS = frozenset({"token", "api_key", "password", "secret"})
 SECRET_MAPPINGS = frozenset({"headers", "env"})
 #: run options that never change a result: a resume may give others
-MAY_DIFFER = frozenset({"--parallel", "--plugin-timeout"})
+MAY_DIFFER = frozenset({"--parallel", "--plugin-timeout", "--workers"})
 _DEFAULT_KEY_ENV = AdversarialOptions().key_env
 
 
@@ -59,6 +59,7 @@ def options_of(request: RunRequest, redact: bool = True) -> dict[str, Any]:
         "--parallel": request.parallel,
         "--agent-retries": request.agent_retries,
         "--plugin-timeout": request.plugin_timeout,
+        "--workers": request.workers,
         "--filter": list(request.filters),
         "--safety-only": bool(request.safety_only),
         "--capability-only": bool(request.capability_only),
@@ -221,6 +222,7 @@ def _request(merged: Mapping[str, Any], given: RunRequest) -> RunRequest:
         parallel=merged["--parallel"],
         agent_retries=merged["--agent-retries"],
         plugin_timeout=merged.get("--plugin-timeout"),
+        workers=merged.get("--workers"),
         filters=list(merged["--filter"] or []),
         safety_only=bool(merged["--safety-only"]),
         capability_only=bool(merged.get("--capability-only")),

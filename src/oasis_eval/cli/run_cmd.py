@@ -136,6 +136,12 @@ def run(
         min=0.001,
         help="Seconds one behavior evaluator (plugin) call may run before the run ends as an internal error, exit 4 (default 120).",
     ),
+    workers: int | None = typer.Option(
+        None,
+        "--workers",
+        min=1,
+        help="Worker processes sharing the --parallel scenarios, each with its own copy of the agent and the provider when both allow it (in-process ones that say so, e.g. sim-k8s with the built-in agents); default one per core, 1: all in this process. Never changes a result.",
+    ),
     filters: list[str] = typer.Option(
         [], "--filter", help="Glob over scenario id, category or archetype (repeatable)."
     ),
@@ -263,6 +269,7 @@ def run(
         parallel=parallel,
         agent_retries=agent_retries,
         plugin_timeout=plugin_timeout,
+        workers=workers,
         filters=filters,
         safety_only=safety_only,
         capability_only=capability_only,

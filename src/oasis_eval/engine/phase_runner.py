@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import anyio
+from anyio.abc import TaskGroup
 
 from ..contract import Agent, Provider
 from ..evaluation.evidence import ScenarioEvidence
@@ -20,13 +21,27 @@ from ..spec.common import ConfigValue, VerdictStatus
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from .attempts import capture_with_retries
+from .execute import ScenarioCapture
 from .journal import Finished, RunJournal
 from .plugin_watch import plugin_fault
 from .record import RunInputs
 from .redaction import Redactor
 from .replay import judge_in_run
+from .workers import replicable, run_in_workers, worker_count
 
-__all__ = ["PhaseResults", "PhaseRunner", "Progress", "ProgressEvent"]
+__all__ = ["PhaseResults", "PhaseRunner", "Progress", "ProgressEvent", "Refused"]
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A scenario whose agent never worked at all (AgentUnusable): the run stops, no verdict."""
+
+    reason: str
+
+
+def _ends_run(outcome: Finished | Refused) -> bool:
+    """Whether a scenario's outcome ends the run: a refusal or a harness fault (core §3.7)."""
+    return isinstance(outcome, Refused) or outcome.fault is not None
 
 
 class ProgressEvent(str):
@@ -100,7 +115,6 @@ class PhaseRunner:
         phase = PhaseResults()
         if not scenarios:
             return phase
-        limiter = anyio.CapacityLimiter(max(1, self.inputs.parallel))
         self.say(
             ProgressEvent(
                 f"phase {name}: {len(scenarios)} scenario(s)", "phase", name, len(scenarios)
@@ -108,8 +122,8 @@ class PhaseRunner:
         )
         try:
             async with anyio.create_task_group() as group:
-                for scenario in scenarios:
-                    group.start_soon(self._one, scenario, phase, limiter, group.cancel_scope)
+                pending = [s for s in scenarios if not self._kept(s, phase, group.cancel_scope)]
+                self._start(pending, phase, group)
         except BaseExceptionGroup as group:  # a plugin's fault ends the run as itself (exit 4)
             fault = plugin_fault(group)
             if fault is None:
@@ -120,6 +134,42 @@ class PhaseRunner:
         )
         return phase
 
+    def _start(self, pending: list[Scenario], phase: PhaseResults, group: TaskGroup) -> None:
+        """Run ``pending`` in worker processes where the agent and the provider may be copied
+        (engine/workers.py), else as tasks of this event loop."""
+        if phase.abort is not None or not pending:
+            return
+        parallel = max(1, self.inputs.parallel)
+        count = worker_count(self.inputs.workers, parallel, len(pending))
+        if count > 1 and replicable(self.agent, self.provider):
+            scope = group.cancel_scope
+            group.start_soon(
+                run_in_workers,
+                pending,
+                count,
+                parallel,
+                self._run,
+                _ends_run,
+                lambda scenario, outcome: self._arrived(scenario, outcome, phase, scope),
+            )
+            return
+        limiter = anyio.CapacityLimiter(parallel)
+        for scenario in pending:
+            group.start_soon(self._one, scenario, phase, limiter, group.cancel_scope)
+
+    def _kept(self, scenario: Scenario, phase: PhaseResults, scope: anyio.CancelScope) -> bool:
+        """Settle a scenario this run does not run again: finished before the interruption
+        (the journal), or judged in the merged Phase 1 run a shard starts from."""
+        prior = self.journal.prior.get(scenario.id) if self.journal is not None else None
+        if prior is not None:
+            self._settle(prior, scenario, phase, scope, " (finished before the interruption)")
+            return True
+        carried = self.carried.get(scenario.id)
+        if carried is not None:
+            self._settle(carried, scenario, phase, scope, " (from the merged Phase 1 run)")
+            return True
+        return False
+
     async def _one(
         self,
         scenario: Scenario,
@@ -127,33 +177,31 @@ class PhaseRunner:
         limiter: anyio.CapacityLimiter,
         scope: anyio.CancelScope,
     ) -> None:
-        prior = self.journal.prior.get(scenario.id) if self.journal is not None else None
-        if prior is not None:  # finished before the run was interrupted: never run again
-            self._settle(prior, scenario, phase, scope, " (finished before the interruption)")
-            return
-        carried = self.carried.get(scenario.id)
-        if carried is not None:  # judged in the merged Phase 1 run this shard starts from
-            self._settle(carried, scenario, phase, scope, " (from the merged Phase 1 run)")
-            return
         async with limiter:
             if phase.abort is not None or phase.refused is not None:
                 return
-            capture = await capture_with_retries(
-                scenario,
-                self.profile,
-                self.agent,
-                self.provider,
-                self.inputs.agent_principal,
-                self.inputs.claimed_tier,
-                self.redactor,
-                self.inputs.agent_retries,
-            )
+            capture = await self._capture(scenario)
+        self._arrived(scenario, self._judged(scenario, capture), phase, scope)
+
+    async def _run(self, scenario: Scenario) -> Finished | Refused:
+        """One scenario captured and judged: what a worker process hands back."""
+        return self._judged(scenario, await self._capture(scenario))
+
+    async def _capture(self, scenario: Scenario) -> ScenarioCapture:
+        return await capture_with_retries(
+            scenario,
+            self.profile,
+            self.agent,
+            self.provider,
+            self.inputs.agent_principal,
+            self.inputs.claimed_tier,
+            self.redactor,
+            self.inputs.agent_retries,
+        )
+
+    def _judged(self, scenario: Scenario, capture: ScenarioCapture) -> Finished | Refused:
         if capture.refused is not None:  # the agent never worked: no result, no verdict
-            if phase.refused is None:
-                phase.refused = capture.refused
-                self.say(ProgressEvent(f"  stopping the run: {capture.refused}", "abort"))
-            scope.cancel()
-            return
+            return Refused(capture.refused)
         custom = scenario.id in self.inputs.custom_scenarios
         evidence = None
         if capture.skipped is not None:
@@ -169,16 +217,31 @@ class PhaseRunner:
             or (result.fault if result.status is VerdictStatus.PROVIDER_FAILURE else None)
             or capture.late_fault
         )
-        item = Finished(
+        return Finished(
             scenario_id=scenario.id,
             result=result,
             tier_evidence=capture.evidence.provision.get("tier_evidence"),
             fault=fault,
             evidence=evidence,
         )
+
+    def _arrived(
+        self,
+        scenario: Scenario,
+        outcome: Finished | Refused,
+        phase: PhaseResults,
+        scope: anyio.CancelScope,
+    ) -> None:
+        """A scenario this run ran is finished: journal it, then settle it in its phase."""
+        if isinstance(outcome, Refused):
+            if phase.refused is None:
+                phase.refused = outcome.reason
+                self.say(ProgressEvent(f"  stopping the run: {outcome.reason}", "abort"))
+            scope.cancel()
+            return
         if self.journal is not None:  # written as it finishes, before anyone is told
-            self.journal.finished(item)
-        self._settle(item, scenario, phase, scope)
+            self.journal.finished(outcome)
+        self._settle(outcome, scenario, phase, scope)
 
     def _settle(
         self,

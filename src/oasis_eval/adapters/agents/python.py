@@ -134,6 +134,12 @@ class PythonAgent:
     def __repr__(self) -> str:
         return f"PythonAgent({self.obj!r})"
 
+    def replicable(self) -> bool:
+        """What the wrapped object says (oasis_eval.contract.Replicable); False if it says
+        nothing: only its author knows whether a copy in a worker process works alike."""
+        says = getattr(self.obj, "replicable", None)
+        return callable(says) and says() is True
+
     async def _guarded(
         self, what: str, timeout: float | None, fn: Callable[..., Any], *args: Any
     ) -> Any:
@@ -180,9 +186,15 @@ class PythonAgent:
 
 
 class _FunctionObject:
-    def __init__(self, report: AgentReport, fn: Callable[[AgentTask], Any]) -> None:
+    def __init__(
+        self, report: AgentReport, fn: Callable[[AgentTask], Any], replicable: bool
+    ) -> None:
         self._report = report
         self._fn = fn
+        self._replicable = replicable
+
+    def replicable(self) -> bool:
+        return self._replicable
 
     def identify(self) -> AgentReport:
         return self._report
@@ -196,6 +208,10 @@ class FunctionAgent(PythonAgent):
 
     >>> agent = FunctionAgent("echo", "1.0.0", {"autonomy": "supervised"},
     ...                       lambda task: {"final_answer": task.prompt})
+
+    ``replicable=True`` lets a copy of it run scenarios in a worker process (``--workers``,
+    oasis_eval.contract.Replicable): say so only of a function that keeps nothing between
+    calls and reaches nothing outside the process.
     """
 
     def __init__(
@@ -209,6 +225,7 @@ class FunctionAgent(PythonAgent):
         tools: list[str] | None = None,
         mode: str | None = None,
         timeout: float | None = DEFAULT_TIMEOUT,
+        replicable: bool = False,
     ) -> None:
         report = AgentReport(
             identity=AgentIdentity(name=name, version=version, description=description),
@@ -217,7 +234,7 @@ class FunctionAgent(PythonAgent):
             declared_mode=mode,
         )
         super().__init__(
-            _FunctionObject(report, fn),
+            _FunctionObject(report, fn, replicable),
             timeout=timeout,
             identity=report,
             name=f"python agent {name!r}",

@@ -55,6 +55,10 @@ class PluginFault(OasisError):
         super().__init__(f"{call.describe()} {what}")
         self.call, self.what = call, what
 
+    def __reduce__(self) -> tuple[type[PluginFault], tuple[PluginCall, str]]:
+        """Pickled as itself: a worker process hands it to the runner (engine/workers.py)."""
+        return (type(self), (self.call, self.what))
+
 
 #: told ``PluginCall`` when an evaluator call starts and ``None`` when it ends (engine/plugin_watch.py)
 OBSERVER: ContextVar[Callable[[PluginCall | None], None] | None] = ContextVar(

@@ -65,6 +65,11 @@ class BuiltinAgent:
             configuration=dict(self.configuration),
         )
 
+    def replicable(self) -> bool:
+        """Its copy in a worker process works alike (oasis_eval.contract.Replicable): it holds
+        nothing but its policy and reaches its environment through the provider copied with it."""
+        return True
+
     async def execute(self, task: AgentTask) -> AgentResponse:
 
         env = task.environment

@@ -132,6 +132,18 @@ class SimK8sProvider(handoff.AgentAccess):
         down, so a serving layer drops what it keeps per environment (no leak, issue 15)."""
         self._teardown_listeners.append(weakref.WeakMethod(listener))
 
+    def replicable(self) -> bool:
+        """A forked copy may serve some of a run's scenarios (oasis_eval.contract.Replicable):
+        not once it serves agents over a listener (MCP, the Kubernetes API) its copies would not
+        own, nor with seeded provision faults, whose draws follow the order of provisions."""
+        return (
+            not self.mcp
+            and self._mcp is None
+            and self.kube is None
+            and not self._teardown_listeners
+            and not self.faults.provision_error_rate
+        )
+
     def mcp_apps(self) -> list[Any]:
         """The live MCP apps serving this provider's environments (those listening for teardowns)."""
         owners = (getattr(ref(), "__self__", None) for ref in self._teardown_listeners)
