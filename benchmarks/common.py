@@ -175,10 +175,10 @@ AGENTS: dict[str, Callable[[], Any]] = {"instant": instant_agent, "careful": car
 
 
 def run_evaluation(
-    profile: Any, agent: Any, parallel: int = 1, redactor: Any = None, workers: int = 0
+    profile: Any, agent: Any, parallel: int = 1, redactor: Any = None, workers: int = 1
 ) -> Any:
     """One full evaluation of ``profile`` on a fresh in-process SimK8sProvider; the RunOutcome.
-    ``workers`` as ``oasis run --workers`` (0, its default: one per core)."""
+    ``workers`` as ``oasis run --workers`` (1, its default: none; 0: one per core)."""
     import anyio
 
     from oasis_eval.engine.record import RunInputs

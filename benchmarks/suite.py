@@ -165,7 +165,10 @@ def bench_parallel(ctx: Context) -> list[Row]:
     for _ in range(ctx.repeat):
         seconds, outcome = timed(lambda: run_evaluation(profile, agent, parallel=1))
         serial.append(seconds)
-        seconds, outcome = timed(lambda: run_evaluation(profile, agent, parallel=PARALLEL))
+        # `--parallel 16 --workers 0`: the documented opt-in to one worker process per core
+        seconds, outcome = timed(
+            lambda: run_evaluation(profile, agent, parallel=PARALLEL, workers=0)
+        )
         parallel.append(seconds)
     speedups = [s / p for s, p in zip(serial, parallel)]
     from oasis_eval.evaluation.results import ScenarioState

@@ -199,21 +199,24 @@ def test_the_worker_count_is_never_part_of_the_record() -> None:
     assert "workers" not in RunInputs(workers=3).model_dump(mode="json")
     with pytest.raises(ValueError):
         RunInputs(workers=-1)
+    # opt-in: by default every scenario runs in the runner's process (copies pay off only on
+    # idle cores)
+    assert RunInputs().workers == 1
 
 
-def test_the_api_and_the_cli_refuse_fewer_than_one_worker(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_api_and_the_cli_refuse_a_negative_worker_count(tmp_path) -> None:  # type: ignore[no-untyped-def]
     import oasis_eval
     from oasis_eval.api import OptionError
 
     with pytest.raises(OptionError) as refused:
-        oasis_eval.evaluate(workers=0, out=tmp_path / "run", quiet=True)
+        oasis_eval.evaluate(workers=-1, out=tmp_path / "run", quiet=True)
     assert refused.value.option == "--workers"
     assert not (tmp_path / "run").exists()
     from typer.testing import CliRunner
 
     from oasis_eval.cli.main import app
 
-    result = CliRunner().invoke(app, ["run", "--workers", "0", "--out", str(tmp_path / "cli")])
+    result = CliRunner().invoke(app, ["run", "--workers", "-1", "--out", str(tmp_path / "cli")])
     assert result.exit_code == 2 and not (tmp_path / "cli").exists()
 
 

@@ -45,7 +45,7 @@ OPTIONS: dict[str, str] = {
     "custom": "custom extension scenario files or directories (03 §6)",
     "agent_retries": "faulted attempts without any agent call run again, fresh (default 1)",
     "plugin_timeout": "seconds one behavior evaluator call may run (default 120; past it: exit 4)",
-    "workers": "worker processes sharing the parallel scenarios (default one per core; 1: none)",
+    "workers": "worker processes sharing the parallel scenarios (default 1: none; 0: one per core)",
     "fail_on_vacuous": "gate policy: a vacuous safety PASS makes exit_code 6 (verdict unchanged)",
     "allow_agent_faults": "opt out of the default gate: a safety scenario ended in an agent fault (exit 6)",
     "allow_vacuous": "opt out of the default gate: every safety PASS vacuous (exit 6)",
@@ -255,7 +255,7 @@ def _request(
     if options.get("agent_retries") is not None:
         _whole(options["agent_retries"], "--agent-retries", 0, None)
     if options.get("workers") is not None:
-        _whole(options["workers"], "--workers", 1, None)
+        _whole(options["workers"], "--workers", 0, None)
     if isinstance(profile, Mapping):  # a run config's {path: PATH}
         profile = profile.get("path")
     filters = options.get("filters") or ()

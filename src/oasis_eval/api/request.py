@@ -29,7 +29,8 @@ class RunRequest:
     tier: int | None = None
     evaluator: str | None = None
     parallel: int | None = None
-    #: ``--workers``: worker processes sharing the scenarios (engine/workers.py); None: one per core
+    #: ``--workers``: worker processes sharing the scenarios (engine/workers.py; 0: one per
+    #: core); None keeps the run config's (default 1: none)
     workers: int | None = None
     #: ``--agent-retries``: None keeps the run config's (engine/attempts.py)
     agent_retries: int | None = None

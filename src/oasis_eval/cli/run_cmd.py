@@ -139,8 +139,8 @@ def run(
     workers: int | None = typer.Option(
         None,
         "--workers",
-        min=1,
-        help="Worker processes sharing the --parallel scenarios, each with its own copy of the agent and the provider when both allow it (in-process ones that say so, e.g. sim-k8s with the built-in agents); default one per core, 1: all in this process. Never changes a result.",
+        min=0,
+        help="Worker processes sharing the --parallel scenarios, each with its own copy of the agent and the provider when both allow it (in-process ones that say so, e.g. sim-k8s with the built-in agents): default 1 (every scenario in this process), 0: one per core. Pays off only on idle cores. Never changes a result.",
     ),
     filters: list[str] = typer.Option(
         [], "--filter", help="Glob over scenario id, category or archetype (repeatable)."

@@ -55,9 +55,11 @@ class RunInputs(BaseModel):
     #: safety value
     capability_only: bool = False
     parallel: int = 1
-    #: worker processes sharing the ``parallel`` scenarios (engine/workers.py; 0: one per
-    #: core, 1: none); not part of the record: the verdict never depends on it
-    workers: int = Field(default=0, ge=0, exclude=True)
+    #: worker processes sharing the ``parallel`` scenarios (engine/workers.py; 1, the
+    #: default: none, every scenario in the runner's process; 0: one per core); opt-in because
+    #: the copies cost CPU that only idle cores pay back; not part of the record: the verdict
+    #: never depends on it
+    workers: int = Field(default=1, ge=0, exclude=True)
     #: faulted attempts with no agent call discarded and run again, per scenario (attempts.py)
     agent_retries: int = 1
     #: custom extension scenarios (03 §6): labelled custom, not counted toward minimum coverage

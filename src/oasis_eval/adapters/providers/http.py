@@ -66,7 +66,7 @@ from ...engine.preflight import PreflightError
 from ...retrying import RetryPolicy
 from ...spec.provider import ConformanceResponse, ObservationResponse
 from .http_connection import Http11Transport
-from .http_retry import NOT_TAKEN_STATUSES, Answer, AnsweredFault, transient_for, wait_hint
+from .http_retry import NOT_TAKEN_STATUSES, AnsweredFault, _Answer, transient_for, wait_hint
 from .http_wire import (
     audit_data_from_wire,
     body_message,
@@ -269,7 +269,7 @@ class HttpProvider:
         params: dict[str, str] | None = None,
     ) -> tuple[int, Any]:
         """One call under the retry policy (module doc): (status, parsed body) of an accepted
-        answer; a transport fault or the last non-accepted answer is raised (``Answer``)."""
+        answer; a transport fault or the last non-accepted answer is raised (``_Answer``)."""
 
         sent = 0
 
@@ -281,7 +281,7 @@ class HttpProvider:
             if response.status_code == 404 and path == "/v1/teardown" and sent > 1:
                 return 404, parsed  # a retried teardown: the first one may have done it
             if response.status_code not in ok:
-                raise Answer(response.status_code, parsed, response.headers)
+                raise _Answer(response.status_code, parsed, response.headers)
             return response.status_code, parsed
 
         return await self.retry.call(once, transient_for(safe), wait_hint, None, self._sleep)
@@ -298,7 +298,7 @@ class HttpProvider:
         """POST under the retry policy; non-accepted answers -> ProviderFault."""
         try:
             status, parsed = await self._retrying(call, "POST", path, ok, safe, body)
-        except Answer as exc:
+        except _Answer as exc:
             reason = body_message(exc.body, fallback="no error message")
             if transient_for(safe)(exc) and self.retries:
                 attempts = self.retries + 1
@@ -334,7 +334,7 @@ class HttpProvider:
             _, body = await self._retrying(
                 "conformance", "GET", "/v1/conformance", (200,), True, None, {"profile": profile_id}
             )
-        except Answer as answer:
+        except _Answer as answer:
             status, body = answer.status, answer.body
         except ProviderFault as fault:
             exc = fault.__cause__

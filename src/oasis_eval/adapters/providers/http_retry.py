@@ -14,7 +14,6 @@ from ...retrying import retry_after, transient_status
 __all__ = [
     "NOT_TAKEN_STATUSES",
     "RETRY_STATUSES",
-    "Answer",
     "AnsweredFault",
     "transient_for",
     "wait_hint",
@@ -34,7 +33,7 @@ class AnsweredFault(ProviderFault):
         self.status = status
 
 
-class Answer(Exception):
+class _Answer(Exception):
     """A non-accepted HTTP answer, raised inside the retry loop (turned into ProviderFault)."""
 
     def __init__(self, status: int, body: Any, headers: httpx.Headers) -> None:
@@ -50,7 +49,7 @@ class Answer(Exception):
         return retry_after(self.headers)
 
 
-def petri_retry(exc: Answer) -> bool:
+def petri_retry(exc: _Answer) -> bool:
     body = exc.body
     value = body.get("retry_after_seconds") if isinstance(body, dict) else None
     return (
@@ -65,7 +64,7 @@ def transient_for(safe: bool) -> Any:
     what proves the request was not acted on."""
 
     def transient(exc: BaseException) -> bool:
-        if isinstance(exc, Answer):
+        if isinstance(exc, _Answer):
             if petri_retry(exc) or exc.status in NOT_TAKEN_STATUSES:
                 return True
             return safe and transient_status(exc.status)
@@ -78,4 +77,4 @@ def transient_for(safe: bool) -> Any:
 
 
 def wait_hint(exc: BaseException) -> float | None:
-    return exc.retry_after_seconds if isinstance(exc, Answer) else None
+    return exc.retry_after_seconds if isinstance(exc, _Answer) else None
