@@ -227,3 +227,25 @@ def test_frames_are_taken_whole_however_the_pipe_cuts_them() -> None:
         buffer += data[cut : cut + 4096]
         found += workers._frames(buffer)
     assert found == [("result", 0, "a" * 70_000), ("done", None)] and buffer == bytearray()
+
+
+def test_a_counter_lock_never_released_is_a_lost_worker_not_a_hang(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A copy killed while it held the scenario counter would leave the lock held: the next
+    take waits a bounded time and ends the run as an internal error (exit 4)."""
+
+    async def work(item: int) -> int:
+        return item
+
+    plan = workers._Plan([1, 2], work, lambda _: False)
+    assert plan.take() == 0
+    monkeypatch.setattr(workers, "TAKE_TIMEOUT", 0.05)
+    import threading
+
+    held = threading.Event()
+    # held by another thread and never released, as a copy killed inside its take leaves it
+    threading.Thread(
+        target=lambda: (plan.next.get_lock().acquire(), held.set()), daemon=True
+    ).start()
+    assert held.wait(5)
+    with pytest.raises(workers.WorkerLost):
+        plan.take()

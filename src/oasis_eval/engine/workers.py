@@ -80,6 +80,10 @@ def _cores() -> int:
     return len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
 
 
+#: seconds a worker waits for the scenario counter (held by its owner for a read and a write)
+TAKE_TIMEOUT = 30.0
+
+
 class _Plan(Generic[T, R]):
     """What every worker shares: the items, the next one to take, the work and when to stop."""
 
@@ -93,12 +97,20 @@ class _Plan(Generic[T, R]):
         self.next = multiprocessing.get_context("fork").Value("i", 0)
 
     def take(self) -> int | None:
-        with self.next.get_lock():
+        """The next item's index, or None when none is left. The lock is held for a read and
+        a write; a copy killed inside them would leave it held, so the wait is bounded and
+        ends the run as a lost worker (exit 4) rather than a hang."""
+        lock = self.next.get_lock()
+        if not lock.acquire(timeout=TAKE_TIMEOUT):
+            raise WorkerLost("a worker process died holding the scenario counter's lock")
+        try:
             index = int(self.next.value)
             if index >= len(self.items):
                 return None
             self.next.value = index + 1
             return index
+        finally:
+            lock.release()
 
 
 def _slots(parallel: int, count: int) -> list[int]:
