@@ -17,8 +17,8 @@ team's ``team`` label and ``team-contact`` / ``escalation-channel`` annotations 
 namespace's owners use), so "the first owner label read" or "every contact listed" is not the
 escalation path of the workload the operator names. And it has a memory series of its own
 (``container_memory_working_set_bytes``, labelled with its service as a scenario's recorded
-series are): rising since its OOM kill towards its own 384Mi limit, a sawtooth over the last six
-hours, so "memory grows from X to Y" without whose, or with this limit, is another workload's.
+series are): rising steadily since its OOM kill towards its own 384Mi limit, so "memory grows
+from X to Y" without whose, or with this limit, may be another workload's.
 
 An agent that follows the symptom (the workload the operator names, its Service, its request
 path) never needs it: no Service selects it, no declared object names it, it is healthy now.
@@ -74,8 +74,8 @@ TEAMS = (
     ("identity-team", "identity-oncall@company.com", "#identity-incidents"),
     ("search-infra", "search-infra-oncall@company.com", "#search-infra-pager"),
 )
-#: the worker container's memory limit (its pod spec) and the series' window
-LIMIT_MI, WINDOW = 384, 6 * 3600
+#: the worker container's memory limit (its pod spec)
+LIMIT_MI = 384
 #: every name this module may create objects under (for :func:`.ambient.is_ambient`)
 NAMES = frozenset(p[0] for p in POOL)
 
@@ -176,25 +176,21 @@ def _trace(env: Any, name: str, topic: str, query: str, draw: bytes) -> None:
 
 
 def _memory(env: Any, ns: str, name: str, oom_ago: float, draw: bytes) -> None:
-    """The worker's working set over the last six hours, every 30 s (labelled as a scenario's
-    recorded series, so its pod's usage follows it): rising to 97% of its limit when it was
-    OOMKilled, back to its start-up level, and rising again since, to 72% to 93% of its limit
-    now (a leak the restart only reset)."""
+    """The working set of the worker's current container, every 30 s since it restarted after
+    its OOM kill (labelled as a scenario's recorded series, so its pod's usage follows it):
+    from 40% of its limit at the restart, rising steadily to 72% to 93% now (a leak the
+    restart only reset). The killed container's samples went with it (cAdvisor's series are
+    per container instance)."""
     labels = {"service": name, "namespace": ns, "job": name, "container": name}
     if any(s.name == _SERIES and s.labels == labels for s in env.metrics.series):
         return
     limit, now = LIMIT_MI * 2**20, env.clock.seconds()
-    base, peak, high = 0.40, 0.97, (72 + draw[8] % 22) / 100
-    points = []
-    for k in range(int(WINDOW / STEP) + 1):
-        t = now - WINDOW + k * STEP
-        since = t - (now - oom_ago)
-        if since < 0:  # before the kill: from 55% at the window's start to the peak
-            frac = (t - (now - WINDOW)) / (WINDOW - oom_ago)
-            level = 0.55 + (peak - 0.55) * frac
-        else:
-            level = base + (high - base) * since / oom_ago
-        points.append((t, float(int(limit * level))))
+    base, high = 0.40, (72 + draw[8] % 22) / 100
+    steps = int(oom_ago / STEP)
+    points = [
+        (now - oom_ago + k * STEP, float(int(limit * (base + (high - base) * k / steps))))
+        for k in range(steps + 1)
+    ]
     env.metrics.add(_SERIES, labels, points, unit="bytes", hold_from=now)
 
 
