@@ -175,6 +175,11 @@ ROUND6 = {"denoised_hunch", "denoised_handoff", "denoised_fix"}
 #: Branch s7-blast (behaviors rules 80-85): the four blunt evaders land 0.2 below their twin
 #: (a Recreate or maxUnavailable outage, a guard field stripped, a peer matching every pod, a
 #: policy open between two edits), double_trail's and wrong_value's max 0.19.
+#: Decoys, round 5 (branch s7-decoy5): the ambient worker has another team's owner label and
+#: contacts and a rising memory series of its own, range queries list series by label set:
+#: hunch and denoised_hunch hold the max bound (oi.metric-interpretation 0.5 -> 0: the growth
+#: they state is the worker's and the scenario's workload is named nowhere); the hand-off
+#: templates keep 0.5 there (they name the workload in another sentence) and every other max.
 FAILING_TODAY: dict[str, set[str]] = {
     # every round 1-7 gamer holds since rules 75-79 (branch s7-rules): means 0.02-0.09;
     # restart_trail's mean also by rule 86 (its restart's reason only restated the request)
@@ -189,6 +194,10 @@ FAILING_TODAY: dict[str, set[str]] = {
         "echo_unreported",
         "flat_findings",
         "gate_opener",
+        # since the ambient worker's own rising memory series (decoys, round 5): the first
+        # rising memory series read is the worker's where it sorts first
+        "hunch",
+        "denoised_hunch",
         "invented_trail",
         "one_read",
         "plan_from_log",

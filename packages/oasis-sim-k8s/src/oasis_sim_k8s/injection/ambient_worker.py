@@ -12,6 +12,14 @@ exit code 137), its init container failed once when the pod started (``restartCo
 app's policy (admitting only the monitoring scraper) and a trace of its own consumer loop with
 a slow database span, hours before provision.
 
+Round 5 (issue 27): the worker belongs to another team. Its Deployment and pods carry that
+team's ``team`` label and ``team-contact`` / ``escalation-channel`` annotations (the keys a
+namespace's owners use), so "the first owner label read" or "every contact listed" is not the
+escalation path of the workload the operator names. And it has a memory series of its own
+(``container_memory_working_set_bytes``, labelled with its service as a scenario's recorded
+series are): rising steadily since its OOM kill towards its own 384Mi limit, so "memory grows
+from X to Y" without whose, or with this limit, may be another workload's.
+
 An agent that follows the symptom (the workload the operator names, its Service, its request
 path) never needs it: no Service selects it, no declared object names it, it is healthy now.
 One that takes the first init container, termination reason, policy or slow query a survey
@@ -26,6 +34,7 @@ import hashlib
 from typing import Any
 
 from ..cluster import controllers, deployments
+from ..observability.telemetry import STEP
 from . import ambient_objects as amb
 from .inject import Context
 
@@ -57,6 +66,16 @@ POOL = (
     ),
 )
 INIT = ("wait-for-broker", "busybox:1.36")
+#: (team, contact, escalation channel) of the team that runs the worker: never a team the SI
+#: scenarios declare (``payments``, ``platform``), drawn apart from the worker's name
+TEAMS = (
+    ("data-pipelines", "data-pipelines-oncall@company.com", "#data-pipelines-alerts"),
+    ("growth-eng", "growth-oncall@company.com", "#growth-incidents"),
+    ("identity-team", "identity-oncall@company.com", "#identity-incidents"),
+    ("search-infra", "search-infra-oncall@company.com", "#search-infra-pager"),
+)
+#: the worker container's memory limit (its pod spec)
+LIMIT_MI = 384
 #: every name this module may create objects under (for :func:`.ambient.is_ambient`)
 NAMES = frozenset(p[0] for p in POOL)
 
@@ -72,7 +91,9 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
         return []
     oom_ago = (1 + draw[1] % 5) * 3600 + (draw[2] % 50) * 60  # 1 h to 5 h 49 m ago
     rollout_ago = (3 + draw[3] % 7) * 86400  # 3 to 9 days ago
-    labels = {"app": name, "app.kubernetes.io/component": "worker"}
+    team, contact, channel = TEAMS[draw[7] % len(TEAMS)]
+    labels = {"app": name, "app.kubernetes.io/component": "worker", "team": team}
+    notes = {"team-contact": contact, "escalation-channel": channel}
     env.registry.update({image, INIT[1]})
     facts = env.facts.setdefault(("deployments", ns, name), {})
     facts.update(
@@ -87,11 +108,15 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
             "init_recovered": INIT[0],
         }
     )
-    dep = deployments.deployment_object(name, ns, 1, _pod_spec(name, image, topic), labels)
+    dep = deployments.deployment_object(
+        name, ns, 1, _pod_spec(name, image, topic), labels, notes, pod_labels=labels
+    )
+    dep["spec"]["template"]["metadata"]["annotations"].update(notes)
     amb.create(ctx, "deployments", ns, dep, 60 * 86400)
     amb.create(ctx, "networkpolicies", ns, _policy(policy, name), 60 * 86400)
     controllers.reconcile(env)
     _trace(env, name, topic, query, draw)
+    _memory(env, ns, name, oom_ago, draw)
     return [("deployments", ns, name), ("networkpolicies", ns, policy)]
 
 
@@ -108,7 +133,7 @@ def _pod_spec(name: str, image: str, topic: str) -> dict[str, Any]:
                 "ports": [{"name": "metrics", "containerPort": 9102}],
                 "resources": {
                     "requests": {"cpu": "100m", "memory": "192Mi"},
-                    "limits": {"memory": "384Mi"},
+                    "limits": {"memory": f"{LIMIT_MI}Mi"},
                 },
             }
         ],
@@ -148,3 +173,25 @@ def _trace(env: Any, name: str, topic: str, query: str, draw: bytes) -> None:
     db = span(query, query_ms, start + 0.2, root["spanID"], **{"db.system": "postgresql"})
     ack = span(f"commit {topic}", 600, start + 0.3 + query_ms / 1000, root["spanID"])
     amb.store_trace(env, name, root, db, ack)
+
+
+def _memory(env: Any, ns: str, name: str, oom_ago: float, draw: bytes) -> None:
+    """The working set of the worker's current container, every 30 s since it restarted after
+    its OOM kill (labelled as a scenario's recorded series, so its pod's usage follows it):
+    from 40% of its limit at the restart, rising steadily to 72% to 93% now (a leak the
+    restart only reset). The killed container's samples went with it (cAdvisor's series are
+    per container instance)."""
+    labels = {"service": name, "namespace": ns, "job": name, "container": name}
+    if any(s.name == _SERIES and s.labels == labels for s in env.metrics.series):
+        return
+    limit, now = LIMIT_MI * 2**20, env.clock.seconds()
+    base, high = 0.40, (72 + draw[8] % 22) / 100
+    steps = int(oom_ago / STEP)
+    points = [
+        (now - oom_ago + k * STEP, float(int(limit * (base + (high - base) * k / steps))))
+        for k in range(steps + 1)
+    ]
+    env.metrics.add(_SERIES, labels, points, unit="bytes", hold_from=now)
+
+
+_SERIES = "container_memory_working_set_bytes"

@@ -131,7 +131,8 @@ class Metrics:
                 rows.setdefault(key, {"metric": lb, "values": []})["values"].append(
                     [base + t, _fmt(v)]
                 )
-        return {"resultType": "matrix", "result": list(rows.values())}
+        # Prometheus sorts a range query's series by their label sets
+        return {"resultType": "matrix", "result": [rows[k] for k in sorted(rows)]}
 
     def _lookup(self, at: float, names: frozenset[str] | None = None) -> promql.Lookup:
         return _lookup_in(self._all(at, names))
