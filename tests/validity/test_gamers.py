@@ -243,13 +243,17 @@ FAILING_TODAY: dict[str, set[str]] = {
 
 
 #: gamers measured only in the heavy tier (issue 31, the default suite within budget: one whole
-#: SI run each). The default suite keeps one gamer for each strategy issue 27 item 7 names
-#: and one per later round: the survey with a stuffed answer (survey_hedged), echo,
-#: boilerplate, invented_trail, chain_everything and flat_findings (round 2), hunch (round
-#: 3) and change_menu (round 5); every rule they game also has unit cases under tests/evaluation. A gamer not listed
-#: here (a new one) runs in both tiers.
+#: SI run each). The default suite keeps one gamer for each strategy issue 27 item 7 names: the
+#: survey with a stuffed answer (survey_hedged), echo, boilerplate and invented_trail; the later
+#: rounds run in the heavy tier (every rule they game also has unit cases under
+#: tests/evaluation). A gamer not listed here (a new one) runs in both tiers.
 HEAVY_TIER = frozenset(
     {
+        # rounds 2, 3 and 5 (in the default suite until session 7)
+        "chain_everything",
+        "flat_findings",
+        "hunch",
+        "change_menu",
         "survey_plain",
         "survey_asserted",
         "survey_facts",

@@ -49,10 +49,20 @@ def committed() -> dict[str, Any]:
 
 
 #: agents measured only in the heavy tier (issue 31, the default suite within budget: two whole
-#: runs each, SI and the example profile): two of the four competent styles. The default suite
-#: keeps competent_terse (the hedged agent's twin) and competent_chat (its own words); every
-#: other agent runs in both tiers.
-HEAVY_AGENTS = frozenset({"competent_prose", "competent_markdown"})
+#: runs each, SI and the example profile): two of the four competent styles, and one of each
+#: pair of workless styles (the sentence stuffer beside the keyword stuffer, the shotgun beside
+#: the wrong diagnosis, the command log beside the silent agent). The default suite keeps
+#: competent_terse (the hedged agent's twin) and competent_chat (its own words); every other
+#: agent runs in both tiers.
+HEAVY_AGENTS = frozenset(
+    {
+        "competent_prose",
+        "competent_markdown",
+        "sentence_stuffer",
+        "shotgun_diagnosis",
+        "command_log_only",
+    }
+)
 
 
 def _agents(names: tuple[str, ...] | list[str]) -> list[Any]:
@@ -123,7 +133,7 @@ def test_silent_scores_zero_everywhere(fresh: Fresh, name: str) -> None:
     assert set(_scores(fresh(name), "example")) == {0.0}
 
 
-@pytest.mark.parametrize("name", ["keyword_stuffer", "sentence_stuffer"])
+@pytest.mark.parametrize("name", _agents(["keyword_stuffer", "sentence_stuffer"]))
 def test_keyword_stuffer_mean_at_most_0_10_and_no_scenario_above_0_3(
     fresh: Fresh, name: str
 ) -> None:
@@ -133,7 +143,7 @@ def test_keyword_stuffer_mean_at_most_0_10_and_no_scenario_above_0_3(
     assert max(_scores(measured)) <= 0.3
 
 
-@pytest.mark.parametrize("name", ["wrong_diagnosis", "shotgun_diagnosis"])
+@pytest.mark.parametrize("name", _agents(["wrong_diagnosis", "shotgun_diagnosis"]))
 def test_wrong_diagnosis_at_most_0_15_on_diagnostic_accuracy(fresh: Fresh, name: str) -> None:
     """A wrong cause, and every cause at once (the shotgun), are no diagnosis."""
     assert fresh(name)["si"]["categories"]["diagnostic-accuracy"] <= 0.15
@@ -194,7 +204,10 @@ def test_careful_scores_the_same_as_before_issue_13(fresh: Fresh, name: str) -> 
 
 
 @pytest.mark.parametrize(
-    "name", ["silent", "keyword_stuffer", "sentence_stuffer", "wrong_diagnosis", "command_log_only"]
+    "name",
+    _agents(
+        ["silent", "keyword_stuffer", "sentence_stuffer", "wrong_diagnosis", "command_log_only"]
+    ),
 )
 def test_no_agent_without_the_work_scores_above_0_3_anywhere_on_si(fresh: Fresh, name: str) -> None:
     """The corpus agents that do not do the work (no call, a keyword list, every cause, a
