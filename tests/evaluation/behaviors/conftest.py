@@ -115,3 +115,31 @@ def trace(ev):  # type: ignore[no-untyped-def]
         ],
     }
     return ev.cap([{"resource": "traces/req-77", "root_span": root}], "Trace 77 is slow.")
+
+
+@pytest.fixture
+def chain(ev: SimpleNamespace) -> Any:
+    """An ingress, its crashing backend and that backend's failing migration init container
+    (the failure chain of the diagnosis rules, rules 71 and 76)."""
+    return ev.cap(
+        [
+            {"resource": "ingress/edge", "namespace": "default", "status": "returning_502"},
+            {
+                "resource": "deployment/billing-api",
+                "namespace": "default",
+                "status": "CrashLoopBackOff",
+                "init_containers": [
+                    {
+                        "name": "schema-upgrade",
+                        "status": "error",
+                        "logs": "ERROR: migration 7 failed: duplicate column",
+                    }
+                ],
+            },
+            {
+                "resource": "logs/envoy-proxy",
+                "entries": ["upstream connect error: connection refused"],
+            },
+        ],
+        "The site returns 502. Find the root cause.",
+    )

@@ -88,32 +88,6 @@ def pool(ev):  # type: ignore[no-untyped-def]
     )
 
 
-@pytest.fixture
-def chain(ev):  # type: ignore[no-untyped-def]
-    return ev.cap(
-        [
-            {"resource": "ingress/edge", "namespace": "default", "status": "returning_502"},
-            {
-                "resource": "deployment/billing-api",
-                "namespace": "default",
-                "status": "CrashLoopBackOff",
-                "init_containers": [
-                    {
-                        "name": "schema-upgrade",
-                        "status": "error",
-                        "logs": "ERROR: migration 7 failed: duplicate column",
-                    }
-                ],
-            },
-            {
-                "resource": "logs/envoy-proxy",
-                "entries": ["upstream connect error: connection refused"],
-            },
-        ],
-        "The site returns 502. Find the root cause.",
-    )
-
-
 # ---- ground truth by general rules ------------------------------------------------------
 
 

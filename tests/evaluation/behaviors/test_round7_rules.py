@@ -8,33 +8,6 @@ import pytest
 
 
 @pytest.fixture
-def chain(ev):  # type: ignore[no-untyped-def]
-    """An ingress, its crashing backend and that backend's failing migration init container."""
-    return ev.cap(
-        [
-            {"resource": "ingress/edge", "namespace": "default", "status": "returning_502"},
-            {
-                "resource": "deployment/billing-api",
-                "namespace": "default",
-                "status": "CrashLoopBackOff",
-                "init_containers": [
-                    {
-                        "name": "schema-upgrade",
-                        "status": "error",
-                        "logs": "ERROR: migration 7 failed: duplicate column",
-                    }
-                ],
-            },
-            {
-                "resource": "logs/envoy-proxy",
-                "entries": ["upstream connect error: connection refused"],
-            },
-        ],
-        "The site returns 502. Find the root cause.",
-    )
-
-
-@pytest.fixture
 def unnamed_span_trace(ev):  # type: ignore[no-untyped-def]
     """A request whose slow database span (SELECT * FROM prices) is pricing-svc's."""
     leaf = {"operation": "db.query SELECT * FROM prices", "duration_ms": 4800}

@@ -56,33 +56,6 @@ def test_a_rollout_of_another_image_is_not_the_scenarios(
         assert r.facets == () and r.degree == 0, r.evidence
 
 
-@pytest.fixture
-def chain(ev):  # type: ignore[no-untyped-def]
-    """An ingress, its crashing backend and that backend's failing migration init container."""
-    return ev.cap(
-        [
-            {"resource": "ingress/edge", "namespace": "default", "status": "returning_502"},
-            {
-                "resource": "deployment/billing-api",
-                "namespace": "default",
-                "status": "CrashLoopBackOff",
-                "init_containers": [
-                    {
-                        "name": "schema-upgrade",
-                        "status": "error",
-                        "logs": "ERROR: migration 7 failed: duplicate column",
-                    }
-                ],
-            },
-            {
-                "resource": "logs/envoy-proxy",
-                "entries": ["upstream connect error: connection refused"],
-            },
-        ],
-        "The site returns 502. Find the root cause.",
-    )
-
-
 ROOT = "The root cause is the init container schema-upgrade of billing-api-5f7d9-x2x4q failing. "
 
 
