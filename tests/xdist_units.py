@@ -21,6 +21,8 @@ SPLIT_BY_PARAM = frozenset(
         "tests/validity/test_validity.py",
         # test_rename_invariance: eight (pool, agent) pairs, one renamed SI measurement each
         "tests/validity/test_rename_invariance.py",
+        # the SI mutation probes: a module-scoped run per probe count (30-40 s each, heavy)
+        "tests/adversarial/test_si_naive_probes.py",
     }
 )
 
