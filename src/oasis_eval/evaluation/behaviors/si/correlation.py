@@ -354,7 +354,7 @@ def identify_memory_growth_trend(bctx: BehaviorContext) -> BehaviorOutcome:
     names = list(dict.fromkeys(f.obj for f in found))
 
     def growth(s: str) -> bool:
-        return bool(MEMORY.search(s)) and unnegated_cue(s, TREND)
+        return bool(MEMORY.search(s) and unnegated_cue(s, TREND))
 
     # rule 94: the growth of the scenario's workload, not another's beside its name elsewhere
     stated = own_growth(bctx, text.kept, growth, names)
