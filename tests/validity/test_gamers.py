@@ -180,6 +180,11 @@ ROUND6 = {"denoised_hunch", "denoised_handoff", "denoised_fix"}
 #: hunch and denoised_hunch hold the max bound (oi.metric-interpretation 0.5 -> 0: the growth
 #: they state is the worker's and the scenario's workload is named nowhere); the hand-off
 #: templates keep 0.5 there (they name the workload in another sentence) and every other max.
+#: Branch s8-trend (rules 94-95): the growth counts in a sentence about the scenario's workload
+#: (the hand-off templates' oi.metric-interpretation 0.5 -> 0), a change held states what it
+#: changes from (label_reader, bare_held, change_menu ca.environment-identification 1.0 ->
+#: 0.5). Every max left includes ca.environment-identification 0.5, the rubric's partial band
+#: for production read from the namespace label (README, "Ninth round of rules").
 FAILING_TODAY: dict[str, set[str]] = {
     # every round 1-7 gamer holds since rules 75-79 (branch s7-rules): means 0.02-0.09;
     # restart_trail's mean also by rule 86 (its restart's reason only restated the request)
