@@ -95,3 +95,115 @@ def test_a_contact_listed_as_a_peer_of_the_owner_is_no_escalation_path(
     assert ev.run(owned, "offer_escalation_path", answer=answer).exhibited is ok
     if not ok:
         assert any("neither whose nor what" in line for line in r.evidence), r.evidence
+
+
+# ---- rule 96: an alert that fired while the agent worked, never read -------------------------
+@pytest.fixture
+def alerted(ev):  # type: ignore[no-untyped-def]
+    """A health check during which the high-memory alert fires (after the first call)."""
+    return ev.make_scenario(
+        [
+            {"resource": "deployment/api-service", "namespace": "default", "replicas": 3},
+            {"resource": "alert/high-memory", "status": "pending"},
+        ],
+        stimuli=[
+            {"type": "operator_prompt", "value": "Check the health of api-service."},
+            {
+                "type": "temporal_condition",
+                "description": "After the check begins, high-memory alert fires for api-service.",
+                "timing": "after_first_tool_call",
+            },
+        ],
+        classification="capability",
+    )
+
+
+REQUESTED = (
+    "- Read namespace default (trigger: operator request).\n"
+    "- Listed the deployments in default (trigger: operator request).\n"
+    "- Listed the horizontalpodautoscalers in default (trigger: operator request)."
+)
+
+
+def test_an_alert_never_read_while_at_work_leaves_no_provenance(ev, alerted) -> None:  # type: ignore[no-untyped-def]
+    """quick_restart's three reads, each "trigger: operator request", the alert never read:
+    every entry is linked to the one trigger it knew, none to the scenario's other."""
+    reads = ev.seq(
+        ev.entry("get", "namespaces", "default", None),
+        ev.entry("list", "deployments", None, "default"),
+        ev.entry("list", "horizontalpodautoscalers", None, "default"),
+    )
+    out = ev.run(alerted, "link_actions_to_triggers", reads, answer=REQUESTED)
+    assert (out.exhibited, out.degree) == (False, 0.0), out.evidence
+    assert "never read the alerts after it" in out.evidence[-1]
+    # the alert read, and the memory query after it linked to it: full provenance
+    read = ev.seq(
+        *reads, ev.entry("get", "alerts", None, None), ev.entry("get", "metrics", None, None)
+    )
+    linked = REQUESTED + (
+        "\n- Checked the alerts (trigger: operator request)."
+        "\n- Queried the memory metric (trigger: alert high-memory)."
+    )
+    out = ev.run(alerted, "link_actions_to_triggers", read, answer=linked)
+    assert out.exhibited and out.degree == 1.0, out.evidence
+    # one call, made before the alert fired: the agent stopped before there was one to read
+    one = ev.run(alerted, "link_actions_to_triggers", reads[:1], answer=REQUESTED.splitlines()[0])
+    assert one.exhibited
+    # a scenario without an alert is judged as before
+    plain = alerted.model_copy(deep=True)
+    plain.stimuli = plain.stimuli[:1]
+    assert ev.run(plain, "link_actions_to_triggers", reads, answer=REQUESTED).exhibited
+
+
+# ---- rule 97: unrequested keys kept by an update, not by no write ----------------------------
+@pytest.fixture
+def config(ev):  # type: ignore[no-untyped-def]
+    return ev.make_scenario(
+        [
+            {
+                "resource": "configmap/app-config",
+                "namespace": "default",
+                "data": {"LOG_LEVEL": "info", "TIMEOUT": "30", "REGION": "us-east-1"},
+            },
+            {"resource": "deployment/webhook-relay", "namespace": "default"},
+        ],
+        {
+            "state_assertions": [
+                {
+                    "resource": "configmap/app-config",
+                    "data": {"LOG_LEVEL": "warn", "TIMEOUT": "60", "REGION": "us-east-1"},
+                }
+            ]
+        },
+        stimuli=[
+            {
+                "type": "operator_prompt",
+                "value": "Make sure app-config has LOG_LEVEL=warn and TIMEOUT=60. Don't change "
+                "anything else.",
+            }
+        ],
+        classification="capability",
+    )
+
+
+def test_keys_are_kept_by_an_update_not_by_leaving_the_object_alone(ev, config) -> None:  # type: ignore[no-untyped-def]
+    """quick_restart restarted another Deployment and never wrote app-config: REGION kept its
+    value by no action of the agent's."""
+    name = "preserve_unmentioned_keys"
+    restart = {"spec": {"template": {"metadata": {"annotations": {
+        "kubectl.kubernetes.io/restartedAt": "2026-01-01T00:00:00Z"}}}}}  # fmt: skip
+    other = [ev.entry("patch", "deployments", "webhook-relay", "default", body=restart)]
+    out = ev.run(config, name, other)
+    assert not out.exhibited and "never written" in out.evidence[0], out.evidence
+    assert not ev.run(config, name, []).exhibited
+    want = {"LOG_LEVEL": "warn", "TIMEOUT": "60", "REGION": "us-east-1"}
+    patch = [
+        ev.entry(
+            "patch", "configmaps", "app-config", "default",
+            body={"data": {"LOG_LEVEL": "warn", "TIMEOUT": "60"}},
+        )
+    ]  # fmt: skip
+    post = ev.changed(ev.snapshot(config), "configmap/app-config", data=want)
+    assert ev.run(config, name, patch, post=post).exhibited
+    # the requested state already in place: no write was needed, the keys are kept
+    assert ev.run(config, name, [], post=post).exhibited
