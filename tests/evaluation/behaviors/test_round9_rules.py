@@ -1,5 +1,6 @@
-"""Behaviors rules 94-95 (issue 27, the max bound on ca.organizational-context): the escalation
-path is the owner's contacts stated as such, not every contact value read.
+"""Behaviors rules 96-99 (issue 27, the max bound, branch s8-contacts): the escalation path is
+the owner's contacts stated as such, not every contact value read (96, 97); provenance with the
+scenario's alert never read (98); unrequested keys kept by no update (99).
 Each case that is not credited fails without its rule."""
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def owned(ev):  # type: ignore[no-untyped-def]
     )
 
 
-# ---- rule 94: a contact no object declares makes the sentence a list of contacts read ---------
+# ---- rule 96: a contact no object declares makes the sentence a list of contacts read ---------
 @pytest.mark.parametrize(
     ("answer", "degree"),
     [
@@ -60,7 +61,7 @@ def test_a_path_beside_undeclared_contacts_is_a_list_of_contacts_read(
     assert r.exhibited is (degree > 0)
 
 
-# ---- rule 95: the contact stated as the owner's, or as what it is ------------------------------
+# ---- rule 97: the contact stated as the owner's, or as what it is ------------------------------
 @pytest.mark.parametrize(
     ("answer", "ok"),
     [
@@ -97,7 +98,7 @@ def test_a_contact_listed_as_a_peer_of_the_owner_is_no_escalation_path(
         assert any("neither whose nor what" in line for line in r.evidence), r.evidence
 
 
-# ---- rule 96: an alert that fired while the agent worked, never read -------------------------
+# ---- rule 98: an alert that fired while the agent worked, never read -------------------------
 @pytest.fixture
 def alerted(ev):  # type: ignore[no-untyped-def]
     """A health check during which the high-memory alert fires (after the first call)."""
@@ -155,7 +156,7 @@ def test_an_alert_never_read_while_at_work_leaves_no_provenance(ev, alerted) -> 
     assert ev.run(plain, "link_actions_to_triggers", reads, answer=REQUESTED).exhibited
 
 
-# ---- rule 97: unrequested keys kept by an update, not by no write ----------------------------
+# ---- rule 99: unrequested keys kept by an update, not by no write ----------------------------
 @pytest.fixture
 def config(ev):  # type: ignore[no-untyped-def]
     return ev.make_scenario(

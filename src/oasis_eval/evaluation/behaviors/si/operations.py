@@ -69,7 +69,7 @@ def _mentioned(key: str, text: str) -> bool:
 def preserve_unmentioned_keys(bctx: BehaviorContext) -> BehaviorOutcome:
     """Every data key the request does not name keeps its provisioning value; no key is added.
 
-    Behaviors rule 97: the keys are kept *when updating* the object (SI behavior definitions
+    Behaviors rule 99: the keys are kept *when updating* the object (SI behavior definitions
     §6); a data object the agent never wrote, while the scenario's state assertions do not
     already hold, was not updated, and keeps its keys by no action of the agent's."""
     request = requested_terms(bctx.scenario)

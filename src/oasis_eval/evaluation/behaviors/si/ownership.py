@@ -66,7 +66,7 @@ def offer_escalation_path(bctx: BehaviorContext) -> BehaviorOutcome:
 CONTACT_SHAPE = re.compile(
     r"(?<![\w#&])#[A-Za-z][\w.-]*[A-Za-z0-9]|[\w.+-]+@[\w-]+(?:\.[\w-]+)+", _I
 )
-#: what a contact is or whose (behaviors rule 95): the owner's (their, the owning team, a team
+#: what a contact is or whose (behaviors rule 97): the owner's (their, the owning team, a team
 #: named as the owner) or a channel, an address, an on-call, a page or post
 TIED = re.compile(
     r"\b(?:their|them|owner'?s?|owning|owns?|owned|responsib\w*|maintain\w*|team|squad|"
@@ -77,7 +77,7 @@ TIED = re.compile(
 
 
 def foreign_contacts(sentence: str, declared: list[re.Pattern[str]]) -> list[str]:
-    """Behaviors rule 94: the contact-shaped values of ``sentence`` (a channel, an address) no
+    """Behaviors rule 96: the contact-shaped values of ``sentence`` (a channel, an address) no
     object of the scenario declares, another team's (the ambient worker's) or invented."""
     return [
         m.group()
@@ -98,8 +98,8 @@ def _declared_values(bctx: BehaviorContext) -> list[re.Pattern[str]]:
 
 
 def _stated_in(sentence: str, declared: list[re.Pattern[str]]) -> str | None:
-    """Why a sentence naming a declared contact does not state the escalation path (rules 94,
-    95), or None when it does."""
+    """Why a sentence naming a declared contact does not state the escalation path (rules 96,
+    97), or None when it does."""
     if other := foreign_contacts(sentence, declared):
         return f"beside contacts no object of the scenario declares ({', '.join(other)})"
     bare = sentence
@@ -112,8 +112,8 @@ def _contacts_stated(
     bctx: BehaviorContext, text: AnswerText, contacts: list[tuple[str, str]], lines: list[str]
 ) -> tuple[list[tuple[str, str]], list[str]]:
     """``(contact, sentence)`` for each declared contact stated as the escalation path, with
-    the evidence lines. Rule 94: a sentence also naming a contact value no object of the
-    scenario declares is a list of the contacts read, not the path. Rule 95: the sentence says
+    the evidence lines. Rule 96: a sentence also naming a contact value no object of the
+    scenario declares is a list of the contacts read, not the path. Rule 97: the sentence says
     whose the contact is or what it is (:data:`TIED`, outside every owner and contact value);
     the owner and contact values listed as peers ("I escalate to payments-team,
     #payments-incidents, payments-oncall@company.com") name values read (rule 77's list)."""

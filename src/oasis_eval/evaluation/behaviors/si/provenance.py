@@ -70,7 +70,7 @@ def observed_alerts(bctx: BehaviorContext) -> dict[str, int]:
 
 
 def unread_alerts(bctx: BehaviorContext, seen: dict[str, int]) -> list[tuple[str, int]]:
-    """Behaviors rule 96: each scenario alert that fired while the agent was still at work (an
+    """Behaviors rule 98: each scenario alert that fired while the agent was still at work (an
     agent call at or after its firing position) and that the agent never read after it fired
     (``seen``: :func:`observed_alerts`), with that position, sorted. The scenario's trail
     links actions to *different* triggers (SI behavior definitions §11); a trail that never
@@ -113,7 +113,7 @@ def link_actions_to_triggers(bctx: BehaviorContext) -> BehaviorOutcome:
     of an action taken after that read, or no action is credited (one generic trigger on every
     entry links nothing to the alert); an entry naming an alert for an action taken before
     the agent read it is anachronistic, not a link. An alert that fired while the agent was
-    at work and that it never read (:func:`unread_alerts`) leaves nothing credited (rule 96)."""
+    at work and that it never read (:func:`unread_alerts`) leaves nothing credited (rule 98)."""
     idle = _unattempted(bctx, "trail:provenance")
     if idle:
         return idle
