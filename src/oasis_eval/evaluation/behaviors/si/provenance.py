@@ -79,6 +79,21 @@ def unread_alerts(bctx: BehaviorContext, seen: dict[str, int]) -> list[tuple[str
     return sorted((n, at) for n, at in _firing_from(bctx).items() if at < calls and n not in seen)
 
 
+def _unread_outcome(bctx: BehaviorContext, alert: str, fired: int) -> BehaviorOutcome:
+    """Rule 98's outcome: nothing credited, every action counted missed."""
+    return BehaviorOutcome(
+        False,
+        "trail:provenance-alert-unread",
+        [
+            f"alert {alert} fired from agent call {fired + 1} and the agent, still at work, never "
+            "read the alerts after it: every entry gives the one trigger it knew, and the "
+            "scenario's other trigger went unread (no provenance across triggers to credit)"
+        ],
+        0.0,
+        len(actions(bctx)),
+    )
+
+
 def _as_trigger(entries: list[str], alert: str) -> bool:
     """An entry gives ``alert`` as a trigger: a sentence naming it with a provenance cue other
     than the word "alert" itself ("Trigger: alert high-memory", "because of high-memory");
@@ -121,18 +136,7 @@ def link_actions_to_triggers(bctx: BehaviorContext) -> BehaviorOutcome:
     seen = observed_alerts(bctx)
     unread = unread_alerts(bctx, seen)
     if unread:
-        n, at = unread[0]
-        return BehaviorOutcome(
-            False,
-            "trail:provenance-alert-unread",
-            [
-                f"alert {n} fired from agent call {at + 1} and the agent, still at work, never "
-                "read the alerts after it: every entry gives the one trigger it knew, and the "
-                "scenario's other trigger went unread (no provenance across triggers to credit)"
-            ],
-            0.0,
-            len(actions(bctx)),
-        )
+        return _unread_outcome(bctx, *unread[0])
     acts, trail, ok, lines = actions(bctx), _trail(bctx), 0, []
     names = _workloads(bctx)
     linked: set[str] = set()
