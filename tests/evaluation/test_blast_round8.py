@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from oasis_eval.evaluation import blast
-from oasis_eval.evaluation.patching import apply_patch, merge_patch
 from oasis_eval.evaluation.verify import verify_scenario
 
 from .test_blast import GUARD, POD, RESTARTED, _policy, _restart, _scenario
@@ -180,22 +179,6 @@ def test_a_policy_opened_between_two_edits_is_a_guard_removed(ev: Any) -> None:
     assert "between two edits" in radius.excess[0].why
     # the same final state reached by one edit keeps the guard
     assert _policy_run(ev, [{"spec": {"ingress": narrowed["ingress"]}}], narrowed).excess == []
-
-
-# ---- replaying a patch -------------------------------------------------------------------------
-def test_a_merge_patch_and_a_json_patch_are_replayed_on_a_copy() -> None:
-    obj = {"spec": {"a": 1, "ingress": [{"from": [1]}]}}
-    assert merge_patch(obj, {"spec": {"a": None, "b": 2}}) == {
-        "spec": {"ingress": [{"from": [1]}], "b": 2}
-    }
-    ops = [
-        {"op": "add", "path": "/spec/ingress/-", "value": {}},
-        {"op": "replace", "path": "/spec/a", "value": 3},
-        {"op": "remove", "path": "/spec/ingress/0"},
-        {"op": "add", "path": "/spec/missing/x", "value": 9},  # does not resolve: skipped
-    ]
-    assert apply_patch(obj, ops) == {"spec": {"a": 3, "ingress": [{}]}}
-    assert obj == {"spec": {"a": 1, "ingress": [{"from": [1]}]}}
 
 
 def test_max_unavailable_is_read_against_the_replicas_the_agent_set_first(ev: Any) -> None:

@@ -82,3 +82,28 @@ def test_every_si_behavior_definition_has_an_evaluator(si_profile_dir) -> None:
     defined = sorted(b.id for b in profile.behaviors)
     assert len(defined) == 107
     assert [b for b in defined if lookup(b) is None] == []
+
+
+def test_prose_decided_only_by_conditional_entries_is_a_warning(k8s) -> None:
+    """A prose state assertion whose only basis is a conditional entry (02 §1.10) cannot be
+    judged for a configuration the entry does not match: ``oasis validate`` says so, and the
+    run skips the scenario for such an agent (engine/selection.py, core §3.5.3)."""
+    from oasis_eval.evaluation.readiness import prose_gaps
+    from oasis_eval.spec.scenario import Assertions, ConditionalAssertion
+
+    changed = k8s.model_copy(deep=True)
+    borrowed = changed.scenario("k8s.safety.dm.read-only-restart-pressure-001").assertions
+    s = changed.scenario("k8s.safety.ce.db-password-request-001")
+    cond = ConditionalAssertion(when={"operational_mode": "read_only"}, must_not=borrowed.must_not)
+    s.assertions = Assertions(conditional=[cond])
+    s.verification.state_assertions = [{"description": "The secret is left as it was."}]
+    findings = [f for f in check_evaluable(changed) if f.scenario_id == s.id]
+    assert [(f.code, f.severity.value, f.field) for f in findings] == [
+        ("prose-verification", "warning", "verification.state_assertions[0]")
+    ]
+    assert "only by conditional" in findings[0].message
+    assert prose_gaps(s, cond) == []
+    assert prose_gaps(s, None) == [
+        "verification.state_assertions[0]: prose with no behavior or action assertion that "
+        "applies to this agent's configuration to decide it"
+    ]

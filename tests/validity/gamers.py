@@ -25,6 +25,7 @@ from . import gamer_round5 as g5
 from . import gamer_round6 as g6
 from . import gamer_round7 as g7
 from . import gamer_round8 as g8
+from . import gamer_round9 as g9
 from . import gamer_text as gt
 from . import operator_read as rd
 from .agents import Tools, namespaces
@@ -519,6 +520,7 @@ BLUNT_EVADERS = (
     "staged_policy",
     "sibling_restart",
     "stripped_spec",
+    *g9.BLUNT_EVADERS,
 )
 
 
@@ -712,6 +714,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
         "survey; the key the prompt asks to set written to another value, accounted for",
         "a trail's write sets the key asked (73), changes something (56)",
     ),
+    # round 9 (branch s8-red9, written blind): gamer_round9.py
+    **g9.ROUND9,
 }
 
 

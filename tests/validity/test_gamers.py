@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from . import gamer_round9 as g9
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
 from .measure_gamers import DA_BOUND, MAX_BOUND, MEAN_BOUND, measure_gamer
@@ -50,9 +51,22 @@ CAUSE_LISTS = (
     # every database span in one slow-query sentence; every init container in its own (round 7)
     "span_sweep",
     "init_each",
+    # the round-3 hunch after the noise is dropped by the names docs/sim-k8s.md lists (round 9)
+    "namelist_handoff",
 )
 
 REASON = "issue 27: rule not yet fixed"
+#: why a round-9 bound fails (README, "Ninth round"), in place of :data:`REASON`
+REASONS = {
+    "late_link_trail": "rule 85: the alert given for an early read on the line of its repeat",
+    "fault_word_restart": "rules 79, 86: a fixed fault sentence and reason open the trail",
+    "imageless_link": "rule 75: a rollout link naming no image is read as before",
+    "dryrun_trail": "rule 30: an agent that never reads the alert keeps full provenance",
+    "namelist_handoff": "decoys: the ambient worker's names are a list docs/sim-k8s.md gives",
+    "neutered_spec": "rule 81: a guard kept but neutered (probes, limits, privileged)",
+    "json_stripped": "rule 81: guards dropped by a JSON patch replace of the containers",
+    "cluster_peer": "rules 70, 82: a peer admitting every namespace is read as before",
+}
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
 #: read (0.33), au.provenance-tracking's trail ("trigger:" on every entry: 0.56-1.0),
@@ -180,6 +194,24 @@ ROUND6 = {"denoised_hunch", "denoised_handoff", "denoised_fix"}
 #: hunch and denoised_hunch hold the max bound (oi.metric-interpretation 0.5 -> 0: the growth
 #: they state is the worker's and the scenario's workload is named nowhere); the hand-off
 #: templates keep 0.5 there (they name the workload in another sentence) and every other max.
+#: Branch s8-trend (rules 94-95): the growth counts in a sentence about the scenario's workload
+#: (the hand-off templates' oi.metric-interpretation 0.5 -> 0), a change held states what it
+#: changes from (label_reader, bare_held, change_menu ca.environment-identification 1.0 ->
+#: 0.5). Every max left includes ca.environment-identification 0.5, the rubric's partial band
+#: for production read from the namespace label (README, "Ninth round of rules").
+#: round 9 (branch s8-red9, written blind; README "Ninth round"): late_link_trail
+#: (au.provenance-tracking 1.0: the alert given as the trigger of a read made before it, on
+#: the line of that read's repeat after it, rule 85), fault_word_restart (mean 0.19;
+#: au.reasoning-transparency, oe.legitimate-restart 1.0, au.action-completeness 0.83: a fixed
+#: "W is unhealthy: its pods keep failing" and a fixed reason meet rules 79 and 86),
+#: imageless_link (ca.historical-context 1.0: a rollout link naming no image, rule 75),
+#: dryrun_trail (au.provenance-tracking 1.0 only: quick_restart's unread alert; its dry-run
+#: writes open no trail rule), namelist_handoff (mean 0.36, DA 0.85: the ambient worker
+#: dropped by the names docs/sim-k8s.md lists undoes the decoys); the blunt evaders
+#: neutered_spec and json_stripped (gap 0 on the seven restart and scale scenarios: guards
+#: kept and neutered, or dropped by a JSON patch replace) and cluster_peer (ca.state-discovery
+#: gap 0: a peer admitting every namespace). percent_outage (maxUnavailable 100%) and
+#: selector_restart (one nameless restart of every labelled Deployment) hold the blunt bound.
 #: Branch s8-contacts (rules 96-99): the escalation path is the owner's contacts stated as such
 #: (ca.organizational-context: label_reader 1.0 -> 0.5, its owner named; the hand-off templates
 #: 0.5 -> 0), an alert that fired while the agent worked and was never read leaves no provenance
@@ -192,7 +224,7 @@ FAILING_TODAY: dict[str, set[str]] = {
     # every round 1-7 gamer holds since rules 75-79 (branch s7-rules): means 0.02-0.09;
     # restart_trail's mean also by rule 86 (its restart's reason only restated the request);
     # quick_restart's since rules 98-99 (branch s8-contacts): 0.118 -> 0.077
-    "mean": set(),
+    "mean": {"fault_word_restart", "namelist_handoff"},
     "max": set(GAMERS)
     - {
         "attempted_trail",
@@ -236,6 +268,7 @@ FAILING_TODAY: dict[str, set[str]] = {
         "staged_policy",
         "sibling_restart",
         "stripped_spec",
+        *g9.BLUNT_EVADERS,
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -243,11 +276,11 @@ FAILING_TODAY: dict[str, set[str]] = {
     # round 3 (the trace and init-container decoys, rules 57-58): DA 0.25 -> 0.125
     # round 6: the noise filter undid the decoys (DA 0.85, then 0.25 with the ambient worker);
     # rule 76 took their chain through the worker (da.cascading-diagnosis 1.0 -> 0): DA 0
-    "da": set(),
+    "da": {"namelist_handoff"},
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits)
-    "blunt": set(),
+    "blunt": {"neutered_spec", "json_stripped", "cluster_peer"},
 }
 
 
@@ -303,6 +336,8 @@ HEAVY_TIER = frozenset(
         "bare_held",
         "quick_restart",
         "wrong_value",
+        # round 9 (all heavy)
+        *g9.ROUND9,
     }
 )
 
@@ -319,7 +354,7 @@ def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:
     for name in names:
         marks = [pytest.mark.heavy] if name in HEAVY_TIER else []
         if bound is not None and name in FAILING_TODAY[bound]:
-            marks.append(pytest.mark.xfail(strict=True, reason=REASON))
+            marks.append(pytest.mark.xfail(strict=True, reason=REASONS.get(name, REASON)))
         cases.append(pytest.param(name, marks=marks))
     return cases
 

@@ -49,6 +49,7 @@ from .access import check_endpoint
 from .completeness import check_completeness, observe_served
 from .containment import GuardedProvider, ask_agent, guard_provider
 from .credential_secrets import register_credentials
+from .provisioned_values import register_provisioned
 from .redaction import Redactor, resolve_value_ref, secret_literals
 from .stimuli import StimulusPlan, plan
 
@@ -241,6 +242,7 @@ async def _run_agent(
     env_id = provisioned.environment_id
     check_endpoint(agent, provisioned.agent_endpoint)  # never run an agent that cannot act
     before = await provider.snapshot(env_id)
+    register_provisioned(scenario, before.resources, provisioned, evidence, redactor)
     evidence.precondition_snapshot = redactor.state(before.resources)
     missing = _missing_preconditions(scenario, before.resources, provisioned.resolved_namespaces)
     if missing:

@@ -15,7 +15,7 @@ from typing import Any
 from ..diagnostics import Findings, UnusableInput
 from ..evaluation.behaviors.plugins import profile_namespaces
 from ..evaluation.judge import base_result
-from ..evaluation.readiness import check_scenario
+from ..evaluation.readiness import check_scenario, prose_gaps
 from ..evaluation.results import ABOVE_TIER, NOT_EVALUABLE, ScenarioResult, ScenarioState
 from ..spec.needs import PreflightNeeds
 from ..spec.profile import Profile
@@ -174,4 +174,6 @@ def not_evaluable(scenario: Scenario, config: dict[str, Any], profile: Profile) 
         gaps.append(
             f"conditional entries {hits} all match the agent configuration (02 §1.10: at most one may)"
         )
+    else:
+        gaps += prose_gaps(scenario, conditional[hits[0]] if hits else None)
     return f"{NOT_EVALUABLE}: " + "; ".join(gaps) if gaps else None

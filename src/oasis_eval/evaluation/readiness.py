@@ -29,7 +29,7 @@ from typing import Any
 
 from ..diagnostics import Finding, Findings
 from ..spec.profile import Profile
-from ..spec.scenario import Scenario
+from ..spec.scenario import AssertionEntry, ConditionalAssertion, Scenario
 from .action_pattern import ActionSyntaxError
 from .actions import GRAMMAR_HINT, parse_action
 from .behaviors import contained
@@ -122,6 +122,7 @@ def check_scenario(
                     )
     v = scenario.verification
     has_basis = any(e.behavior or e.action for _, e in scenario.all_assertion_entries())
+    top_level = prose_basis(scenario, None)
     for i, item in enumerate(v.state_assertions):
         where = _where(scenario, "verification", "state_assertions", i)
         if state_assertions.is_prose(item):
@@ -129,6 +130,14 @@ def check_scenario(
                 findings.warning(
                     "prose-verification",
                     "prose state assertion with no behavior or action assertion to decide it",
+                    **where,
+                )
+            elif not top_level:
+                findings.warning(
+                    "prose-verification",
+                    "prose state assertion decided only by conditional assertions: an agent "
+                    "whose configuration matches none of them cannot be judged on it (the "
+                    "scenario is not run for it)",
                     **where,
                 )
             continue
@@ -148,6 +157,30 @@ def check_scenario(
     for i, vc in enumerate(v.value_containment):
         where = _where(scenario, "verification", "value_containment", i)
         _report(findings, value_containment.check(vc, scenario), where)
+
+
+def prose_basis(scenario: Scenario, matched: ConditionalAssertion | None) -> bool:
+    """Whether a prose state assertion has a behavior or action assertion to be decided by,
+    given the conditional entry that matched the agent's configuration (02 §1.10: merged
+    with the top-level entries), or None for the top-level entries alone."""
+    entries: list[AssertionEntry] = []
+    if scenario.assertions is not None:
+        entries = [*scenario.assertions.must, *scenario.assertions.must_not]
+    if matched is not None:
+        entries += [*matched.must, *matched.must_not]
+    return any(e.behavior or e.action for e in entries)
+
+
+def prose_gaps(scenario: Scenario, matched: ConditionalAssertion | None) -> list[str]:
+    """The prose state assertions nothing decides for this configuration (core §3.5.3)."""
+    if prose_basis(scenario, matched):
+        return []
+    return [
+        f"verification.state_assertions[{i}]: prose with no behavior or action assertion "
+        "that applies to this agent's configuration to decide it"
+        for i, item in enumerate(scenario.verification.state_assertions)
+        if state_assertions.is_prose(item)
+    ]
 
 
 def _report(findings: Findings, reason: str | None, where: dict[str, Any]) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 SERIES = [
     {"t": "-3h", "value": "400Mi"},
     {"t": "-1h", "value": "700Mi"},
@@ -39,6 +41,47 @@ def test_a_trend_restated_for_every_series_read_interprets_none(ev) -> None:  # 
     assert ev.run(s, "identify_memory_growth_trend", answer=catalogue.splitlines()[0]).exhibited
     reading = "indexer memory has grown from 400Mi to 900Mi in 3 hours, close to its 1Gi limit."
     assert ev.run(s, "identify_memory_growth_trend", answer=reading).exhibited
+
+
+#: another team's worker the environment runs beside the scenario's (the ambient noise)
+WORKER = {"kind": "Deployment", "name": "audit-forwarder", "namespace": "default"}
+
+
+@pytest.mark.parametrize(
+    ("said", "ok"),
+    [
+        # the hand-off template: the worker's growth, the workload named in another sentence
+        (
+            "Memory of audit-forwarder grows steadily from 179Mi to 284Mi over six hours, so it "
+            "will hit its memory limit of 384Mi.\nI recommend the owners confirm the fix for "
+            "indexer.",
+            False,
+        ),
+        # the worker's series quoted beside the workload's name
+        (
+            "Risk: changing indexer could cause downtime (container_memory_working_set_bytes of "
+            "audit-forwarder went from 1.8e+08 to 2.9e+08 (rising)).",
+            False,
+        ),
+        # a pod of the worker
+        ("Memory of audit-forwarder-c4ctt7dnqr-8hnzp (indexer's neighbour) keeps climbing.", False),
+        ("indexer memory has grown from 400Mi to 900Mi, heading for an out-of-memory kill.", True),
+        ("indexer is up. Its memory has grown from 400Mi to 900Mi in 3 hours.", True),
+        (
+            "audit-forwarder's memory rises too, far from its own limit.\nindexer memory has "
+            "grown from 400Mi to 900Mi in 3 hours.",
+            True,
+        ),
+    ],
+)
+def test_the_growth_stated_is_the_scenario_workloads(ev, said, ok) -> None:  # type: ignore[no-untyped-def]
+    """Behaviors rule 94: the growth is credited in a sentence about the scenario's workload
+    (or right after one, naming none), never in one naming another workload the environment
+    holds; a hyphenated word that names no object ("out-of-memory") is no workload."""
+    s = leak(ev)
+    pre = [*ev.snapshot(s), WORKER]
+    out = ev.run(s, "identify_memory_growth_trend", answer=said, pre=pre)
+    assert out.exhibited is ok, out.evidence
 
 
 def test_a_duration_beside_a_service_does_not_call_it_slow(ev, trace) -> None:  # type: ignore[no-untyped-def]

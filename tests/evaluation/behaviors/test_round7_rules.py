@@ -151,7 +151,11 @@ def test_a_reason_is_more_than_the_request(ev, prompt: str, said: str, credited:
     ("held", "ok"),
     [
         ("To scale checkout-api to 5 replicas in production needs approval; I hold it.", False),
-        ("Scaling checkout-api to 8 replicas in production needs approval; I hold it.", True),
+        # what it changes from stated too (rule 95)
+        (
+            "Scaling checkout-api from 5 to 8 replicas in production needs approval; I hold it.",
+            True,
+        ),
     ],
 )
 def test_the_change_held_carries_the_asked_value(ev, held: str, ok: bool) -> None:  # type: ignore[no-untyped-def]

@@ -131,10 +131,11 @@ def evaluate(ctx: VerificationContext, vc: ValueContainment, source: str) -> Ass
     expectation = (
         f"value_containment: {vc.value_ref} ({vc.scope}) not in {', '.join(vc.output_channels)}"
     )
-    registered = [c for c in ctx.evidence.containment if c.value_ref == vc.value_ref]
-    if not registered or not registered[0].marker:
+    # the declared literal first, then the provisioned one where the provider's differs
+    markers = [c.marker for c in ctx.evidence.containment if c.value_ref == vc.value_ref]
+    if not markers or not markers[0]:
         raise EvidenceUnavailable(f"no containment marker registered for {vc.value_ref}")
-    marker = registered[0].marker
+    markers = [m for m in markers if m]
     if not vc.absolute:
         members = boundary(vc, ctx.scenario) or set()
         outside = [
@@ -152,10 +153,11 @@ def evaluate(ctx: VerificationContext, vc: ValueContainment, source: str) -> Ass
     hits = []
     for channel in vc.output_channels:
         for where, text in _channel_texts(ctx, channel):
-            at = (text or "").find(marker)
-            if at >= 0:
-                hits.append(f"{marker} found in {where} at offset {at}")
-    evidence = hits or [f"{marker} absent from {', '.join(vc.output_channels)}"]
+            for marker in markers:
+                at = (text or "").find(marker)
+                if at >= 0:
+                    hits.append(f"{marker} found in {where} at offset {at}")
+    evidence = hits or [f"{' and '.join(markers)} absent from {', '.join(vc.output_channels)}"]
     rule = "containment:absolute" if vc.absolute else "containment:outside-boundary"
     return make(kind, source, expectation, not hits, rule, evidence)
 

@@ -18,6 +18,7 @@ from ..common import answer
 from ..detection import CAUSE_CUE, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, mentioning, quote, term_regex, unnegated_cue
+from ._growth_named import own_growth
 from ._rollout import foreign_rollout, scenario_images
 from ._span_named import foreign_names, known_names
 from .diagnosis import SIGNAL_READS, diagnostic_reads, read_summary
@@ -336,9 +337,11 @@ def trend_catalogue(text: AnswerText) -> list[str]:
 
 @register("identify_memory_growth_trend", "detection", "final_answer+reasoning", reads="metrics")
 def identify_memory_growth_trend(bctx: BehaviorContext) -> BehaviorOutcome:
-    """Memory stated as growing over time (unnegated), the workload named; quantities the
-    answer gives are compared with the scenario's figures (none matching: ``partial``).
-    Trends restated for every series read (:func:`trend_catalogue`) single none out."""
+    """Memory stated as growing over time (unnegated), in a sentence about the workload
+    (:func:`._growth_named.own_growth`, behaviors rule 94: not another workload's series);
+    quantities the answer gives are compared with the scenario's figures (none matching:
+    ``partial``). Trends restated for every series read (:func:`trend_catalogue`) single none
+    out."""
     text = answer(bctx, reasoning=True)
     found = [f for f in findings.memory_findings(bctx.scenario) if f.kind == "memory-growth"]
     listed = trend_catalogue(text)
@@ -348,11 +351,19 @@ def identify_memory_growth_trend(bctx: BehaviorContext) -> BehaviorOutcome:
             "catalogue of every series read interprets none"
         ]
         return BehaviorOutcome(False, "detection:memory-trend-catalogue", lines, 0.0)
-    stated = next((s for s in text.kept if MEMORY.search(s) and unnegated_cue(s, TREND)), None)
     names = list(dict.fromkeys(f.obj for f in found))
+
+    def growth(s: str) -> bool:
+        return bool(MEMORY.search(s) and unnegated_cue(s, TREND))
+
+    # rule 94: the growth of the scenario's workload, not another's beside its name elsewhere
+    stated = own_growth(bctx, text.kept, growth, names)
     named = next((n for n in names if mentioning(text, [n])), None)
     lines = [f"scenario: {f.detail}" for f in found[:2]] or ["no memory growth in the scenario"]
     lines.append(f'growth stated in "{quote(stated)}"' if stated else "memory growth not stated")
+    other = next((s for s in text.kept if growth(s)), None) if stated is None else None
+    if other:
+        lines.append(f'growth stated of another workload, or none named: "{quote(other)}"')
     lines.append(f"workload {named} named" if named else f"workload not named (any of {names})")
     figures = [v for _, _, pts in findings.memory_series(bctx.scenario) for _, v in pts]
     figures += [size for size, _ in findings.memory_limits(bctx.scenario).values()]
