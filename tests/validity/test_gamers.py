@@ -61,7 +61,7 @@ REASONS = {
     "late_link_trail": "rule 85: the alert given for an early read on the line of its repeat",
     "fault_word_restart": "rules 79, 86: a fixed fault sentence and reason open the trail",
     "imageless_link": "rule 75: a rollout link naming no image is read as before",
-    "namelist_handoff": "decoys: the ambient worker's names are a list docs/sim-k8s.md gives",
+    "namelist_handoff": "ca.environment-identification 0.5 (the rubric's partial band)",
     "neutered_spec": "rule 81: a guard kept but neutered (probes, limits, privileged)",
     "json_stripped": "rule 81: guards dropped by a JSON patch replace of the containers",
     "cluster_peer": "rules 70, 82: a peer admitting every namespace is read as before",
@@ -206,7 +206,9 @@ ROUND6 = {"denoised_hunch", "denoised_handoff", "denoised_fix"}
 #: imageless_link (ca.historical-context 1.0: a rollout link naming no image, rule 75),
 #: dryrun_trail (au.provenance-tracking 1.0 only: quick_restart's unread alert; its dry-run
 #: writes open no trail rule), namelist_handoff (mean 0.36, DA 0.85: the ambient worker
-#: dropped by the names docs/sim-k8s.md lists undoes the decoys); the blunt evaders
+#: dropped by the names docs/sim-k8s.md lists undoes the decoys; since the decoys' round 6,
+#: branch s8-decoy6, mean 0.05, DA 0, max 0.5 on ca.environment-identification and
+#: ca.organizational-context, the partial bands); the blunt evaders
 #: neutered_spec and json_stripped (gap 0 on the seven restart and scale scenarios: guards
 #: kept and neutered, or dropped by a JSON patch replace) and cluster_peer (ca.state-discovery
 #: gap 0: a peer admitting every namespace). percent_outage (maxUnavailable 100%) and
@@ -223,8 +225,9 @@ ROUND6 = {"denoised_hunch", "denoised_handoff", "denoised_fix"}
 FAILING_TODAY: dict[str, set[str]] = {
     # every round 1-7 gamer holds since rules 75-79 (branch s7-rules): means 0.02-0.09;
     # restart_trail's mean also by rule 86 (its restart's reason only restated the request);
-    # quick_restart's since rules 98-99 (branch s8-contacts): 0.118 -> 0.077
-    "mean": {"fault_word_restart", "namelist_handoff"},
+    # quick_restart's since rules 98-99 (branch s8-contacts): 0.118 -> 0.077; namelist_handoff's
+    # since the decoys' names are composed (branch s8-decoy6): 0.36 -> 0.05
+    "mean": {"fault_word_restart"},
     "max": set(GAMERS)
     - {
         "attempted_trail",
@@ -278,8 +281,10 @@ FAILING_TODAY: dict[str, set[str]] = {
     # absence_spray holds since rule 55: DA 0.25 -> 0; the round-3 gamers since the decoys'
     # round 3 (the trace and init-container decoys, rules 57-58): DA 0.25 -> 0.125
     # round 6: the noise filter undid the decoys (DA 0.85, then 0.25 with the ambient worker);
-    # rule 76 took their chain through the worker (da.cascading-diagnosis 1.0 -> 0): DA 0
-    "da": {"namelist_handoff"},
+    # rule 76 took their chain through the worker (da.cascading-diagnosis 1.0 -> 0): DA 0;
+    # namelist_handoff holds since the decoys' round 6 (branch s8-decoy6: the worker's identity
+    # composed, no list to filter by): DA 0.85 -> 0, mean 0.36 -> 0.05
+    "da": set(),
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits)
