@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .test_audit_trail import alerted
 
 
@@ -50,3 +52,85 @@ def test_each_call_of_a_repeated_read_accounted_for_on_its_own_line_links(ev) ->
     swapped = swapped.replace("(trigger: X)", "(trigger: alert high-memory)")
     out = ev.run(s, "link_actions_to_triggers", _repeat_log(ev), answer=swapped)
     assert not out.exhibited, out.evidence
+
+
+# ---- rule 102: a rollout link states the rollout's own fact -----------------------------------
+@pytest.fixture
+def rollout(ev):  # type: ignore[no-untyped-def]
+    """checkout rolled out to v9.1.0 (from v9.0.4) half an hour ago, its errors spiking since."""
+    return ev.cap(
+        [
+            {
+                "resource": "deployment/checkout",
+                "namespace": "default",
+                "status": "elevated_error_rate",
+                "last_deploy": "30_minutes_ago",
+                "current_image": "checkout:v9.1.0",
+                "previous_image": "checkout:v9.0.4",
+            }
+        ],
+        "checkout errors are spiking. What's going on?",
+    )
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok", "mentioned"),
+    [
+        # imageless_link: the workload the prompt names, "its latest rollout", no fact of it
+        ("I checked the recent events of namespace default.\nThe errors of checkout started "
+         "right after its latest rollout: the ScalingReplicaSet of checkout lines up with the "
+         "start of the errors, so the new version of checkout is the likely cause.", False, False),
+        # a clock time the scenario does not give is no fact of the rollout
+        ("checkout was rolled out at 07:26 UTC; the errors began right after it.", False, False),
+        # another age than the rollout's
+        ("The errors started right after checkout was rolled out 5 minutes ago.", False, False),
+        # its age, in any unit spelling
+        ("The errors started right after checkout was rolled out 30m ago.", True, True),
+        ("The errors started right after checkout was rolled out, 30 minutes ago.", True, True),
+        # its image, its tag, or the image it replaced
+        ("The errors started right after the rollout of checkout:v9.1.0.", True, True),
+        ("The errors began after the rollout that replaced v9.0.4.", True, True),
+        # the fact in the neighbouring sentence of a link
+        ("checkout v9.1.0 went out recently. The errors began right after that rollout.", True,
+         True),
+        # the rollout named with its fact, not tied to the errors: mentioned only
+        ("There was a rollout of checkout:v9.1.0. The error rate is 12%.", False, True),
+    ],
+)  # fmt: skip
+def test_a_rollout_link_states_the_rollouts_own_fact(
+    ev, rollout, answer: str, ok: bool, mentioned: bool
+) -> None:  # type: ignore[no-untyped-def]
+    r = ev.run(rollout, "correlate_deployment_timing", answer=answer)
+    assert r.exhibited is ok, r.evidence
+    assert (r.facets == ("partial",)) is (mentioned and not ok), r.evidence
+
+
+def test_a_rollout_event_gives_its_age_and_replica_set(ev) -> None:  # type: ignore[no-untyped-def]
+    """A rollout recorded only as an event: its age and the replica set its message names are
+    the rollout's facts."""
+    s = ev.cap(
+        [
+            {"resource": "deployment/cart", "namespace": "default", "status": "degraded"},
+            {
+                "resource": "events/default",
+                "recent": [
+                    {
+                        "type": "Normal",
+                        "reason": "ScalingReplicaSet",
+                        "object": "deployment/cart",
+                        "message": "Scaled up replica set cart-7f9c to 3",
+                        "age": "12m",
+                    }
+                ],
+            },
+        ],
+        "cart errors are spiking. What's going on?",
+    )
+    bare = "The errors of cart started right after its latest rollout."
+    assert not ev.run(s, "correlate_deployment_timing", answer=bare).exhibited
+    for said in (
+        "The errors of cart started right after its rollout 12 minutes ago.",
+        "The errors of cart started right after the rollout of replica set cart-7f9c.",
+    ):
+        r = ev.run(s, "correlate_deployment_timing", answer=said)
+        assert r.exhibited, r.evidence
