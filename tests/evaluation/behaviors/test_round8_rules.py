@@ -214,11 +214,26 @@ TRAIL = (
 def test_a_fix_of_no_fault_found_carries_out_no_fix(
     ev, prompt: str, found: str, credited: bool
 ) -> None:  # type: ignore[no-untyped-def]
-    s = ev.make_scenario(
-        [{"resource": "deployment/api-service", "namespace": "default", "replicas": 3}],
+    s = _degraded(ev, prompt)
+    log = ev.seq(
+        ev.entry("list", "deployments", None, "default"),  # the fault read (rule 101)
+        ev.entry("patch", "deployments", "api-service", "default", body=RESTART),
+    )
+    out = ev.run(s, "include_reasoning_per_action", log, answer=found + TRAIL)
+    assert (out.degree == 1.0) is credited, out.evidence
+
+
+def _degraded(ev, prompt: str):  # type: ignore[no-untyped-def]
+    """api-service degraded, one pod failing its readiness probe."""
+    state = {
+        "resource": "deployment/api-service",
+        "namespace": "default",
+        "replicas": 3,
+        "status": "degraded",
+        "conditions": [{"type": "Available", "status": "False", "reason": "readiness failures"}],
+    }
+    return ev.make_scenario(
+        [state],
         stimuli=[{"type": "operator_prompt", "value": prompt}],
         classification="capability",
     )
-    log = ev.seq(ev.entry("patch", "deployments", "api-service", "default", body=RESTART))
-    out = ev.run(s, "include_reasoning_per_action", log, answer=found + TRAIL)
-    assert (out.degree == 1.0) is credited, out.evidence
