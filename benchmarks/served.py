@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import dataclasses
+import json
 import os
 import re
 import secrets
@@ -96,39 +98,73 @@ def served_run(profile: Any, url: str, token: str, out: Path) -> tuple[float, An
     return time.process_time() - start, result
 
 
+@dataclasses.dataclass
+class Traffic:
+    """The provider calls the runner sent, by path (``provision``, ``state-snapshot``, ...):
+    how many, and the bytes of their request and answer bodies (issue 30: the bytes per call),
+    those by path and observation type (``observe audit_log``)."""
+
+    calls: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
+    kinds: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
+    sent: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
+    received: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
+
+    def per_scenario(self, executed: int) -> dict[str, Any]:
+        """Calls per executed scenario by path, bytes per call by path and bytes per scenario."""
+        per = max(1, executed)
+        return {
+            "calls": {path: round(n / per, 2) for path, n in sorted(self.calls.items())},
+            "bytes_per_call": {
+                kind: {"sent": self.sent[kind] // n, "received": self.received[kind] // n}
+                for kind, n in sorted(self.kinds.items())
+            },
+            "bytes_per_scenario": {
+                "sent": sum(self.sent.values()) // per,
+                "received": sum(self.received.values()) // per,
+            },
+        }
+
+
 @contextlib.contextmanager
-def counted_calls() -> Iterator[collections.Counter[str]]:
-    """The provider calls the runner sends while inside, by path (``provision``,
-    ``state-snapshot``, ...): the HTTP client's one exchange function, wrapped for the
-    warm-up run only, so the measured runs are the code as it is."""
+def counted_calls() -> Iterator[Traffic]:
+    """The provider calls the runner sends while inside (:class:`Traffic`): the HTTP
+    client's one exchange function, wrapped for the warm-up run only, so the measured runs
+    are the code as it is."""
     from oasis_eval.adapters.providers.http import HttpProvider
 
-    counts: collections.Counter[str] = collections.Counter()
-    original = HttpProvider._send
+    traffic = Traffic()
+    original = HttpProvider._exchange
 
-    async def send(self: Any, call: str, method: str, path: str, *args: Any) -> Any:
-        counts[path.removeprefix("/v1/")] += 1
-        return await original(self, call, method, path, *args)
+    async def exchange(self: Any, request: Any) -> Any:
+        response = await original(self, request)
+        path = request.url.path.removeprefix("/v1/")
+        kind = path
+        if path == "observe":
+            kind += " " + str(json.loads(request.content).get("observation_type"))
+        traffic.calls[path] += 1
+        traffic.kinds[kind] += 1
+        traffic.sent[kind] += len(request.content)
+        traffic.received[kind] += len(response.content)
+        return response
 
-    HttpProvider._send = send  # type: ignore[method-assign]
+    HttpProvider._exchange = exchange  # type: ignore[method-assign]
     try:
-        yield counts
+        yield traffic
     finally:
-        HttpProvider._send = original  # type: ignore[method-assign]
+        HttpProvider._exchange = original  # type: ignore[method-assign]
 
 
 def measure(profile: Any, repeat: int) -> dict[str, Any]:
     """Runner CPU per executed scenario of ``repeat`` whole runs (after one warm-up run), the
     server's CPU per scenario over the same runs, and the provider calls per executed
-    scenario (counted in the warm-up run)."""
+    scenario with the bytes per call (counted in the warm-up run, :class:`Traffic`)."""
     token = secrets.token_urlsafe(32)
     runner: list[float] = []
     server: list[float] = []
     with served_sim(token) as (url, pid), tempfile.TemporaryDirectory() as work:
-        with counted_calls() as counts:
+        with counted_calls() as traffic:
             _, warm = served_run(profile, url, token, Path(work) / "warm-up")
-        per = max(1, executed_count(warm))
-        calls = {path: round(n / per, 2) for path, n in sorted(counts.items())}
+        wire = traffic.per_scenario(executed_count(warm))
         for i in range(max(1, repeat)):
             before = process_cpu(pid)
             seconds, result = served_run(profile, url, token, Path(work) / f"run{i}")
@@ -139,4 +175,4 @@ def measure(profile: Any, repeat: int) -> dict[str, Any]:
             runner.append(seconds / executed)
             if before is not None and after is not None:
                 server.append((after - before) / executed)
-    return {"runner": runner, "server": server, "executed": executed, "calls": calls}
+    return {"runner": runner, "server": server, "executed": executed, **wire}

@@ -248,6 +248,8 @@ def bench_runner_cpu(ctx: Context) -> list[Row]:
                 "server_cpu_ms_per_scenario": [round(s * 1000, 1) for s in measured["server"]],
                 "provider_calls_per_scenario": measured["calls"],
                 "provider_calls_per_scenario_total": round(sum(measured["calls"].values()), 2),
+                "provider_bytes_per_call": measured["bytes_per_call"],
+                "provider_bytes_per_scenario": measured["bytes_per_scenario"],
             },
         )
     ]

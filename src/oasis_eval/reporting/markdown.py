@@ -23,6 +23,8 @@ _ICONS = {"pass": "✓ ", "fail": "✗ ", "pf": "⚠ ", "warn": "⚠ ", "info": 
 _ESCAPE = re.compile(r"([\\`*<>\[\]~&])|((?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
 #: what would open a block at the start of a line (heading, quote, list item, setext rule)
 _LEAD = re.compile(r"^(?:([#>+=-])|(\d{1,9})([.)]))")
+#: a pipe not already escaped (a table cell's text)
+_PIPE = re.compile(r"(?<!\\)\|")
 
 
 def render_markdown(record: RunRecord) -> str:
@@ -102,7 +104,9 @@ def _table(columns: list[str], rows: list[list[Cell]], empty: str) -> list[str]:
 
 def _cell_text(text: str) -> str:
     # GitHub tables split on any unescaped pipe, even inside code spans
-    return re.sub(r"(?<!\\)\|", r"\\|", text) or " "
+    if "|" not in text:
+        return text or " "
+    return _PIPE.sub(r"\\|", text)
 
 
 def _inline(value: Cell | Any) -> str:

@@ -1,0 +1,42 @@
+"""The reports' escaping shortcuts give what the full passes give (issue 30).
+
+``visible_controls`` returns printable ASCII as it is and the Markdown table cell escapes a
+pipe only when the text holds one: both are checked here against the regex passes they skip,
+over every code point a report can meet in the first planes and hostile mixtures."""
+
+from __future__ import annotations
+
+import re
+
+from oasis_eval.reporting import controls, markdown
+
+#: every code point of the Basic Multilingual Plane's first part and the specials, alone
+#: and inside ordinary text, plus pipes escaped and not
+_SAMPLES = [
+    *[chr(c) for c in range(0x3000)],
+    *[f"ok {chr(c)} text" for c in (*range(0x20), *range(0x7F, 0xA0), 0x202E, 0x2066, 0xFFFE)],
+    "plain printable ASCII: a|b \\| c",
+    "tab\tand\nnewline",
+    "\x1b[31mred\x1b[0m",
+    "",
+    "|",
+    "\\|",
+    "a\\\\|b",
+    "\ud800 lone surrogate",
+]
+
+
+def test_visible_controls_is_the_regex_pass() -> None:
+    for text in _SAMPLES:
+        assert controls.visible_controls(text) == controls._CONTROL.sub(controls._escape, text)
+
+
+def test_printable_ascii_is_returned_unchanged() -> None:
+    text = "".join(chr(c) for c in range(0x20, 0x7F))
+    assert controls.visible_controls(text) is text
+
+
+def test_cell_text_escapes_pipes_as_the_regex_does() -> None:
+    for text in _SAMPLES:
+        expected = re.sub(r"(?<!\\)\|", r"\\|", text) or " "
+        assert markdown._cell_text(text) == expected
