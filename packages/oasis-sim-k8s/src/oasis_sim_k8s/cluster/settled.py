@@ -8,7 +8,8 @@ PersistentVolumeClaims there (env references, volumes), the nodes (scheduling, h
 addresses), the image registry (below), the reserved node capacity, whether the environment
 is still provisioning, the controller facts of the Deployment, its ReplicaSets and its Pods, and the
 simulated clock. :func:`inputs` captures all of them but the clock, the objects by
-resourceVersion (every stored change bumps it) and the facts by value.
+store's watermarks (every stored change moves its resource's in its namespace) and the facts
+by value.
 
 A pass that stored nothing, changed no fact and made no kubelet report an Event (a crash, a
 failed probe or pull, a missing volume: those move with the clock at every pass) is a fixed
@@ -144,7 +145,7 @@ def begin(env: Any) -> Memo:
     """Start a controller pass: the inputs every workload shares, read once."""
     m = memo(env)
     m.common = (
-        env.store.versions("nodes", ""),
+        env.store.mark("nodes", ""),
         repr(sorted(env.reserved.items())),
         env.provisioning,
     )
@@ -153,24 +154,17 @@ def begin(env: Any) -> Memo:
     return m
 
 
-def _versions(objs: Any) -> dict[str, str]:
-    return {o["metadata"]["name"]: o["metadata"]["resourceVersion"] for o in objs}
-
-
 def inputs(
     env: Any, ns: str, fact_keys: tuple[Any, ...], walked: tuple[str, ...] = ()
 ) -> tuple[Any, ...]:
-    """What a workload's pass in ``ns`` reads, but the clock (see the module docstring).
-    ``walked``: the resources the pass itself lists in ``ns`` (``store.iter``), read the same
-    way so that the store's listing caches end as the pass would leave them; the others are
-    read without filling them."""
+    """What a workload's pass in ``ns`` reads, but the clock (see the module docstring); the
+    objects by the store's watermarks (:meth:`.store.ObjectStore.mark`). ``walked``: the
+    resources the pass itself lists in ``ns`` (``store.iter``), whose listing caches are
+    filled as the pass would leave them; the others are read without filling them."""
     store, facts = env.store, env.facts
     return (
         memo(env).common,
-        tuple(
-            _versions(store.iter(plural, ns)) if plural in walked else store.versions(plural, ns)
-            for plural in NAMESPACED
-        ),
+        tuple(store.mark(plural, ns, plural in walked) for plural in NAMESPACED),
         repr([facts.get(k) for k in fact_keys]),
     )
 
@@ -213,6 +207,6 @@ def endpoints_inputs(env: Any, svc: dict[str, Any]) -> tuple[Any, ...]:
     current = env.store.raw("endpoints", ns, name)
     return (
         svc["metadata"]["resourceVersion"],
-        _versions(env.store.iter("pods", ns)),
+        env.store.mark("pods", ns, listed=True),
         None if current is None else current["metadata"]["resourceVersion"],
     )

@@ -80,6 +80,8 @@ KINDS: dict[str, tuple[str, str, bool]] = {
     "certificatesigningrequests": ("CertificateSigningRequest", "certificates.k8s.io/v1", False),
 }
 _BY_KIND = {kind.lower(): plural for plural, (kind, _, _) in KINDS.items()}
+#: Kind, exactly as a stored object spells it -> plural (what :meth:`ObjectStore.touch` reads)
+_PLURAL = {kind: plural for plural, (kind, _, _) in KINDS.items()}
 
 
 class Conflict(Exception):
@@ -164,6 +166,9 @@ class ObjectStore:
         #: the resource's key set changes
         self._sorted: dict[str, dict[str | None, list[tuple[str, str]]]] = {}
         self._rv = 1000
+        #: (plural, namespace) -> when a write last changed its objects (:meth:`mark`)
+        self._marks: dict[tuple[str, str], int] = {}
+        self._writes = 0
         #: users in the system:masters group of this cluster (RBAC bypass)
         self.admins: set[str] = set()
 
@@ -213,14 +218,23 @@ class ObjectStore:
             if obj is not None:
                 yield obj
 
-    def versions(self, plural: str, namespace: str) -> dict[str, str]:
-        """name -> resourceVersion of the ``plural`` objects in ``namespace``, read without
-        filling :meth:`iter`'s caches (what the controllers' memo compares, ``settled.py``)."""
-        return {
-            key[1]: obj["metadata"]["resourceVersion"]
-            for key, obj in self._by.get(plural, {}).items()
-            if key[0] == namespace
-        }
+    def mark(self, plural: str, namespace: str, listed: bool = False) -> int:
+        """A watermark of the ``plural`` objects in ``namespace``: it moves with every
+        insert, replace, touch and delete there, so while it stands their names and
+        resourceVersions stand too (what the controllers' memo compares, ``settled.py``:
+        issue 30, session 8; the versions themselves took a twentieth of a run to gather).
+        ``listed``: fill :meth:`iter`'s caches for them as a listing would."""
+        if listed:
+            cached = self._sorted.get(plural)
+            if cached is None:
+                cached = self._sorted[plural] = {None: sorted(self._by.get(plural, {}))}
+            if namespace not in cached:
+                cached[namespace] = [k for k in cached[None] if k[0] == namespace]
+        return self._marks.get((plural, namespace), 0)
+
+    def _mark(self, plural: str, namespace: str) -> None:
+        self._writes += 1
+        self._marks[(plural, namespace)] = self._writes
 
     def list(
         self,
@@ -282,6 +296,7 @@ class ObjectStore:
         self._objs[key] = obj
         self._by[plural][key[1:]] = obj
         self._sorted.pop(plural, None)
+        self._mark(plural, key[1])
         return obj
 
     def replace(self, obj: dict[str, Any], bump_generation: bool | None = None) -> dict[str, Any]:
@@ -300,17 +315,26 @@ class ObjectStore:
         meta["resourceVersion"] = self._next_rv()
         self._objs[key] = obj
         self._by[key[0]][key[1:]] = obj
+        self._mark(key[0], key[1])
         return clone(obj)
 
     def touch(self, obj: dict[str, Any]) -> None:
         """Mark an in-place change of a stored object (new resourceVersion)."""
-        obj["metadata"]["resourceVersion"] = self._next_rv()
+        meta = obj["metadata"]
+        meta["resourceVersion"] = self._next_rv()
+        kind = obj.get("kind", "")
+        plural = _PLURAL.get(kind) or plural_of(kind)
+        if plural is not None:
+            self._mark(plural, (meta.get("namespace") or "") if namespaced(plural) else "")
 
     def delete(self, plural: str, namespace: str | None, name: str) -> dict[str, Any] | None:
         ns = (namespace or "") if namespaced(plural) else ""
         self._by.get(plural, {}).pop((ns, name), None)
         self._sorted.pop(plural, None)
-        return self._objs.pop((plural, ns, name), None)
+        gone = self._objs.pop((plural, ns, name), None)
+        if gone is not None:
+            self._mark(plural, ns)
+        return gone
 
 
 def _field_matcher(text: str | None) -> Callable[[dict[str, Any]], bool]:
