@@ -105,3 +105,45 @@ def test_uids_are_the_version_4_uuids_of_the_drawn_bits() -> None:
         ids.rng = random.Random(0)
         ids.rng.getrandbits = lambda _k, bits=bits: bits  # type: ignore[method-assign]
         assert ids.uid() == str(uuid.UUID(int=bits, version=4))
+
+
+def test_a_watermark_moves_with_every_write_to_its_resource_and_namespace_only() -> None:
+    """``mark`` stands for the names and resourceVersions of a resource in a namespace (the
+    controllers' memo compares it, ``settled.py``): every write there moves it, a read or a
+    write elsewhere does not."""
+    store = _store()
+    seen = [store.mark("configmaps", "n")]
+
+    def moved() -> bool:
+        seen.append(store.mark("configmaps", "n"))
+        return seen[-1] != seen[-2]
+
+    cm = store.insert({"kind": "ConfigMap", "metadata": {"name": "a", "namespace": "n"}})
+    assert moved()
+    store.insert({"kind": "ConfigMap", "metadata": {"name": "a", "namespace": "m"}})
+    store.insert({"kind": "Secret", "metadata": {"name": "a", "namespace": "n"}})
+    store.get("configmaps", "n", "a")
+    list(store.iter("configmaps", "n"))
+    assert not moved()
+    store.touch(cm)
+    assert moved()
+    store.replace({"kind": "ConfigMap", "metadata": {"name": "a", "namespace": "n"}, "data": {}})
+    assert moved()
+    store.delete("configmaps", "n", "absent")
+    assert not moved()
+    store.delete("configmaps", "n", "a")
+    assert moved()
+    node = store.insert({"kind": "Node", "metadata": {"name": "node-1"}})
+    before = store.mark("nodes", "")
+    store.touch(node)
+    assert store.mark("nodes", "") != before
+
+
+def test_a_listed_watermark_fills_the_listing_cache_as_a_listing() -> None:
+    store, other = _store(), _store()
+    for s in (store, other):
+        for ns, name in (("n2", "b"), ("n1", "z"), ("n1", "a")):
+            s.insert({"kind": "Pod", "metadata": {"name": name, "namespace": ns}})
+    store.mark("pods", "n1", listed=True)
+    list(other.iter("pods", "n1"))
+    assert store._sorted == other._sorted
