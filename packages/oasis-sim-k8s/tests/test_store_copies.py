@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+import pytest
+
 from oasis_sim_k8s.cluster.clock import Ids, SimClock
 from oasis_sim_k8s.cluster.store import ObjectStore, clone
 
@@ -147,3 +149,15 @@ def test_a_listed_watermark_fills_the_listing_cache_as_a_listing() -> None:
     store.mark("pods", "n1", listed=True)
     list(other.iter("pods", "n1"))
     assert store._sorted == other._sorted
+
+
+def test_plural_of_is_kept_per_spelling_and_refuses_what_is_not_text() -> None:
+    from oasis_sim_k8s.cluster import store as store_module
+
+    store_module._plural_of_text.cache_clear()
+    for _ in range(3):
+        assert store_module.plural_of(" Deployment.apps ") == "deployments"
+        assert store_module.plural_of("deploy") is None
+    assert store_module._plural_of_text.cache_info().hits == 4
+    with pytest.raises(AttributeError):
+        store_module.plural_of(["Pod"])  # type: ignore[arg-type]

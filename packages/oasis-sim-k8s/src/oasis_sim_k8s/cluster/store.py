@@ -10,6 +10,7 @@ Cluster-scoped objects use namespace ``""``.
 from __future__ import annotations
 
 import builtins
+import functools
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -135,6 +136,19 @@ def _clone_list(value: list[Any]) -> list[Any]:
 
 def plural_of(kind_or_plural: str) -> str | None:
     """``Deployment`` / ``deployment`` / ``deployments`` -> ``deployments`` (None if unknown)."""
+    if type(kind_or_plural) is str:
+        return _plural_of_text(kind_or_plural)
+    return _plural_of(kind_or_plural)
+
+
+@functools.lru_cache(maxsize=4096)
+def _plural_of_text(text: str) -> str | None:
+    """:func:`plural_of` of a string, kept: every request, audit entry and stored write asks
+    it of the same few dozen spellings (issue 30, session 8)."""
+    return _plural_of(text)
+
+
+def _plural_of(kind_or_plural: Any) -> str | None:
     word = kind_or_plural.strip().lower().split(".", 1)[0]
     if word in KINDS:
         return word
