@@ -161,3 +161,60 @@ def test_plural_of_is_kept_per_spelling_and_refuses_what_is_not_text() -> None:
     assert store_module._plural_of_text.cache_info().hits == 4
     with pytest.raises(AttributeError):
         store_module.plural_of(["Pod"])  # type: ignore[arg-type]
+
+
+def _scan(store: ObjectStore, plural: str, ns: str, uid: object) -> list[object]:
+    return [
+        o
+        for o in store.iter(plural, ns)
+        if any(r.get("uid") == uid for r in o["metadata"].get("ownerReferences") or ())
+    ]
+
+
+def test_the_owner_index_answers_as_a_scan_through_every_kind_of_write() -> None:
+    """``owned`` is kept per namespace until an object there is stored, replaced or deleted:
+    after each write it answers what a look at every object answers, in listing order."""
+    store = _store()
+
+    def pod(name: str, *owners: object, ns: str = "n") -> dict[str, object]:
+        refs = [{"uid": u, "kind": "ReplicaSet", "name": "rs"} for u in owners]
+        return {"kind": "Pod", "metadata": {"name": name, "namespace": ns, "ownerReferences": refs}}
+
+    owners = ("a", "b", "c", ["not", "text"])
+
+    def agrees() -> None:
+        for ns in ("n", "m"):
+            for uid in owners:
+                got = store.owned("pods", ns, uid)
+                assert got == _scan(store, "pods", ns, uid)
+                assert all(x is y for x, y in zip(got, _scan(store, "pods", ns, uid), strict=True))
+
+    agrees()
+    store.insert(pod("p2", "a"))
+    agrees()
+    store.insert(pod("p1", "a", "b", "a"))  # named twice: listed once
+    store.insert(pod("p3", ["not", "text"]))
+    store.insert(pod("q", "a", ns="m"))
+    agrees()
+    assert [p["metadata"]["name"] for p in store.owned("pods", "n", "a")] == ["p1", "p2"]
+    store.touch(store.raw("pods", "n", "p1"))
+    agrees()
+    store.replace(pod("p2", "c"))
+    agrees()
+    store.delete("pods", "n", "p1")
+    agrees()
+    got = store.owned("pods", "n", "c")
+    got.clear()  # a new list each time
+    assert store.owned("pods", "n", "c")
+
+
+def test_the_owner_index_leaves_the_listing_caches_as_a_listing() -> None:
+    store, other = _store(), _store()
+    for s in (store, other):
+        s.insert({"kind": "Pod", "metadata": {"name": "a", "namespace": "n"}})
+    store.owned("pods", "n", "x")
+    for s in (store, other):
+        s.insert({"kind": "Pod", "metadata": {"name": "b", "namespace": "m"}})
+    store.owned("pods", "n", "x")  # the index is kept; the caches are filled again
+    list(other.iter("pods", "n"))
+    assert store._sorted == other._sorted

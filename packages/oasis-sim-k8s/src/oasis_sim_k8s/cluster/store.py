@@ -183,6 +183,10 @@ class ObjectStore:
         #: (plural, namespace) -> when a write last changed its objects (:meth:`mark`)
         self._marks: dict[tuple[str, str], int] = {}
         self._writes = 0
+        #: (plural, namespace) -> how often its set of stored objects changed (insert,
+        #: replace, delete: never a change in place), and the owner index made at one count
+        self._members: dict[tuple[str, str], int] = {}
+        self._owners: dict[tuple[str, str], tuple[int, dict[Any, list[dict[str, Any]]]]] = {}
         #: users in the system:masters group of this cluster (RBAC bypass)
         self.admins: set[str] = set()
 
@@ -246,9 +250,50 @@ class ObjectStore:
                 cached[namespace] = [k for k in cached[None] if k[0] == namespace]
         return self._marks.get((plural, namespace), 0)
 
-    def _mark(self, plural: str, namespace: str) -> None:
+    def _mark(self, plural: str, namespace: str, members: bool = False) -> None:
         self._writes += 1
         self._marks[(plural, namespace)] = self._writes
+        if members:
+            self._members[(plural, namespace)] = self._writes
+
+    def owned(self, plural: str, namespace: str, uid: Any) -> builtins.list[dict[str, Any]]:
+        """The stored ``plural`` objects in ``namespace`` with an owner reference to ``uid``,
+        in listing order (a new list of the stored objects). Every controller pass asks it
+        of each workload several times: the answer comes from an index of the namespace's
+        owners, made again only when an object there is stored, replaced or deleted (an
+        owner reference is never changed in place; issue 30, session 8). The listing caches
+        are left as a listing leaves them."""
+        key = (plural, namespace)
+        count = self._members.get(key, 0)
+        held = self._owners.get(key)
+        if held is None or held[0] != count:
+            held = self._owners[key] = (count, self._owner_index(plural, namespace))
+        else:
+            self.mark(plural, namespace, listed=True)
+        try:
+            return builtins.list(held[1].get(uid, ()))
+        except TypeError:  # an owner uid that is not text (a malformed write): look at each
+            return [
+                obj
+                for obj in self.iter(plural, namespace)
+                if any(
+                    ref.get("uid") == uid for ref in obj["metadata"].get("ownerReferences") or ()
+                )
+            ]
+
+    def _owner_index(self, plural: str, namespace: str) -> dict[Any, builtins.list[dict[str, Any]]]:
+        """owner uid -> the objects naming it, in listing order (an owner that cannot be a key
+        is left out: :meth:`owned` looks at each object for it)."""
+        index: dict[Any, builtins.list[dict[str, Any]]] = {}
+        for obj in self.iter(plural, namespace):
+            for ref in obj["metadata"].get("ownerReferences") or ():
+                try:
+                    group = index.setdefault(ref.get("uid"), [])
+                except TypeError:
+                    continue
+                if not group or group[-1] is not obj:
+                    group.append(obj)
+        return index
 
     def list(
         self,
@@ -310,7 +355,7 @@ class ObjectStore:
         self._objs[key] = obj
         self._by[plural][key[1:]] = obj
         self._sorted.pop(plural, None)
-        self._mark(plural, key[1])
+        self._mark(plural, key[1], members=True)
         return obj
 
     def replace(self, obj: dict[str, Any], bump_generation: bool | None = None) -> dict[str, Any]:
@@ -329,7 +374,7 @@ class ObjectStore:
         meta["resourceVersion"] = self._next_rv()
         self._objs[key] = obj
         self._by[key[0]][key[1:]] = obj
-        self._mark(key[0], key[1])
+        self._mark(key[0], key[1], members=True)
         return clone(obj)
 
     def touch(self, obj: dict[str, Any]) -> None:
@@ -347,7 +392,7 @@ class ObjectStore:
         self._sorted.pop(plural, None)
         gone = self._objs.pop((plural, ns, name), None)
         if gone is not None:
-            self._mark(plural, ns)
+            self._mark(plural, ns, members=True)
         return gone
 
 
