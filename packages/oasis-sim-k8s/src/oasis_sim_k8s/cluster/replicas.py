@@ -43,7 +43,7 @@ def reconcile_inputs(
 def owned(env: Any, plural: str, ns: str, uid: str) -> list[dict[str, Any]]:
     """The ``plural`` objects in ``ns`` with an owner reference to ``uid`` (the store's owner
     index, :meth:`.store.ObjectStore.owned`)."""
-    return env.store.owned(plural, ns, uid)  # type: ignore[no-any-return]
+    return env.store.owned(plural, ns, uid)
 
 
 def revision(rs: dict[str, Any]) -> int:
