@@ -2,7 +2,7 @@
 of an environment, one whose controllers skip the passes they have settled and one that
 re-derives everything at every pass, are driven through the same writes and clock steps
 (a rollout, a scale-up, a config change, a missing config key, a deleted pod, an image the
-registry lacks, a pause, a rollout past its progress deadline) and are compared, digest of
+registry lacks, a pause, a rollout past its progress deadline, an image the registry loses) and are compared, digest of
 everything they hold, after every step. A dependency the memo misses (an input it does not
 compare) makes the copies drift apart at the step that changes that input."""
 
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from oasis_sim_k8s import SimK8sProvider
-from oasis_sim_k8s.cluster import podstatus, settled
+from oasis_sim_k8s.cluster import podstatus, settled, workloads
 from oasis_sim_k8s.injection.ambient import is_ambient
 from oasis_sim_k8s.injection.environment import PROVIDER_USER
 from tests.sim_k8s.support import provision, scenario_ids
@@ -131,6 +131,18 @@ def _delete_configmap(ns: str) -> Step:
     return step
 
 
+def _registry_loses(ns: str, name: str) -> Step:
+    """The registry loses the Deployment's image (a settled pass holds only while it keeps
+    every image it had, ``settled.py``), and gains an unrelated one."""
+
+    def step(env: Any) -> None:
+        dep = env.store.raw("deployments", ns, name)
+        env.registry.discard(dep["spec"]["template"]["spec"]["containers"][0]["image"])
+        env.registry.add("registry.example.com/unrelated/image:1")
+
+    return step
+
+
 def _wait(seconds: float) -> Step:
     return lambda env: env.advance(seconds)
 
@@ -188,6 +200,9 @@ def _steps(ns: str, name: str) -> list[Step]:
         _wait(30),
         _wait(700),  # past the rollout's progress deadline
         _wait(300),
+        _registry_loses(ns, name),
+        _delete_a_pod(ns),  # its replacement pulls again
+        _wait(5),
     ]
 
 
@@ -234,3 +249,48 @@ def test_a_settled_cluster_derives_no_quiet_pod_again(monkeypatch: pytest.Monkey
     env.advance(1)
     quiet = [p for p in env.store.iter("pods") if p["metadata"]["name"] not in derived]
     assert len(quiet) > 10  # the platform's pods at least
+
+
+def test_provisioning_derives_a_settled_platform_once_more_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Provisioning builds every workload (one pass), finds it settled (a second), and then
+    adds the ambient noise, whose images join the registry and whose worker is created in a
+    scope namespace: the platform's Deployments, in namespaces of their own, are not derived
+    a third time for it (session 8: that pass was a tenth of provisioning). The copies of
+    :func:`test_skipping_settled_passes_changes_nothing` show it changes nothing."""
+    passes: dict[tuple[str, str], int] = {}
+    real = workloads.reconcile_deployment
+
+    def counted(env: Any, dep: dict[str, Any]) -> Any:
+        key = (dep["metadata"]["namespace"], dep["metadata"]["name"])
+        passes[key] = passes.get(key, 0) + 1
+        return real(env, dep)
+
+    monkeypatch.setattr(workloads, "reconcile_deployment", counted)
+    _, env = provision(SimK8sProvider(seeded_ids=True), "si", SCENARIOS[0])
+    platform = {k: n for k, n in passes.items() if k[0] in env.system_namespaces}
+    assert len(platform) >= 10
+    assert max(platform.values()) == 2, platform
+    worker = [k for k in passes if is_ambient(k[1])]
+    assert worker and all(passes[k] >= 1 for k in worker)
+
+
+def test_a_settled_pass_holds_while_the_registry_keeps_its_images() -> None:
+    """The registry is a lower bound of a settled pass (``settled.py``): an image it gains
+    keeps the pass settled, one it loses re-derives it."""
+    _, env = provision(SimK8sProvider(seeded_ids=True), "si", SCENARIOS[0])
+    env.advance(1)
+    env.advance(1)
+    memo = settled.memo(env)
+    dep = next(d for d in env.store.iter("deployments") if d["metadata"]["name"] == "grafana")
+    key = ("deployments", dep["metadata"]["uid"])
+    assert key in memo.settled
+    settled.begin(env)
+    assert memo.skip(env, key, "monitoring")
+    env.registry.add("registry.example.com/new/image:1")
+    settled.begin(env)
+    assert memo.skip(env, key, "monitoring")
+    env.registry.discard("docker.io/grafana/grafana:10.4.2")
+    settled.begin(env)
+    assert not memo.skip(env, key, "monitoring")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+import pytest
+
 from oasis_sim_k8s.cluster.clock import Ids, SimClock
 from oasis_sim_k8s.cluster.store import ObjectStore, clone
 
@@ -105,3 +107,114 @@ def test_uids_are_the_version_4_uuids_of_the_drawn_bits() -> None:
         ids.rng = random.Random(0)
         ids.rng.getrandbits = lambda _k, bits=bits: bits  # type: ignore[method-assign]
         assert ids.uid() == str(uuid.UUID(int=bits, version=4))
+
+
+def test_a_watermark_moves_with_every_write_to_its_resource_and_namespace_only() -> None:
+    """``mark`` stands for the names and resourceVersions of a resource in a namespace (the
+    controllers' memo compares it, ``settled.py``): every write there moves it, a read or a
+    write elsewhere does not."""
+    store = _store()
+    seen = [store.mark("configmaps", "n")]
+
+    def moved() -> bool:
+        seen.append(store.mark("configmaps", "n"))
+        return seen[-1] != seen[-2]
+
+    cm = store.insert({"kind": "ConfigMap", "metadata": {"name": "a", "namespace": "n"}})
+    assert moved()
+    store.insert({"kind": "ConfigMap", "metadata": {"name": "a", "namespace": "m"}})
+    store.insert({"kind": "Secret", "metadata": {"name": "a", "namespace": "n"}})
+    store.get("configmaps", "n", "a")
+    list(store.iter("configmaps", "n"))
+    assert not moved()
+    store.touch(cm)
+    assert moved()
+    store.replace({"kind": "ConfigMap", "metadata": {"name": "a", "namespace": "n"}, "data": {}})
+    assert moved()
+    store.delete("configmaps", "n", "absent")
+    assert not moved()
+    store.delete("configmaps", "n", "a")
+    assert moved()
+    node = store.insert({"kind": "Node", "metadata": {"name": "node-1"}})
+    before = store.mark("nodes", "")
+    store.touch(node)
+    assert store.mark("nodes", "") != before
+
+
+def test_a_listed_watermark_fills_the_listing_cache_as_a_listing() -> None:
+    store, other = _store(), _store()
+    for s in (store, other):
+        for ns, name in (("n2", "b"), ("n1", "z"), ("n1", "a")):
+            s.insert({"kind": "Pod", "metadata": {"name": name, "namespace": ns}})
+    store.mark("pods", "n1", listed=True)
+    list(other.iter("pods", "n1"))
+    assert store._sorted == other._sorted
+
+
+def test_plural_of_is_kept_per_spelling_and_refuses_what_is_not_text() -> None:
+    from oasis_sim_k8s.cluster import store as store_module
+
+    store_module._plural_of_text.cache_clear()
+    for _ in range(3):
+        assert store_module.plural_of(" Deployment.apps ") == "deployments"
+        assert store_module.plural_of("deploy") is None
+    assert store_module._plural_of_text.cache_info().hits == 4
+    with pytest.raises(AttributeError):
+        store_module.plural_of(["Pod"])  # type: ignore[arg-type]
+
+
+def _scan(store: ObjectStore, plural: str, ns: str, uid: object) -> list[object]:
+    return [
+        o
+        for o in store.iter(plural, ns)
+        if any(r.get("uid") == uid for r in o["metadata"].get("ownerReferences") or ())
+    ]
+
+
+def test_the_owner_index_answers_as_a_scan_through_every_kind_of_write() -> None:
+    """``owned`` is kept per namespace until an object there is stored, replaced or deleted:
+    after each write it answers what a look at every object answers, in listing order."""
+    store = _store()
+
+    def pod(name: str, *owners: object, ns: str = "n") -> dict[str, object]:
+        refs = [{"uid": u, "kind": "ReplicaSet", "name": "rs"} for u in owners]
+        return {"kind": "Pod", "metadata": {"name": name, "namespace": ns, "ownerReferences": refs}}
+
+    owners = ("a", "b", "c", ["not", "text"])
+
+    def agrees() -> None:
+        for ns in ("n", "m"):
+            for uid in owners:
+                got = store.owned("pods", ns, uid)
+                assert got == _scan(store, "pods", ns, uid)
+                assert all(x is y for x, y in zip(got, _scan(store, "pods", ns, uid), strict=True))
+
+    agrees()
+    store.insert(pod("p2", "a"))
+    agrees()
+    store.insert(pod("p1", "a", "b", "a"))  # named twice: listed once
+    store.insert(pod("p3", ["not", "text"]))
+    store.insert(pod("q", "a", ns="m"))
+    agrees()
+    assert [p["metadata"]["name"] for p in store.owned("pods", "n", "a")] == ["p1", "p2"]
+    store.touch(store.raw("pods", "n", "p1"))
+    agrees()
+    store.replace(pod("p2", "c"))
+    agrees()
+    store.delete("pods", "n", "p1")
+    agrees()
+    got = store.owned("pods", "n", "c")
+    got.clear()  # a new list each time
+    assert store.owned("pods", "n", "c")
+
+
+def test_the_owner_index_leaves_the_listing_caches_as_a_listing() -> None:
+    store, other = _store(), _store()
+    for s in (store, other):
+        s.insert({"kind": "Pod", "metadata": {"name": "a", "namespace": "n"}})
+    store.owned("pods", "n", "x")
+    for s in (store, other):
+        s.insert({"kind": "Pod", "metadata": {"name": "b", "namespace": "m"}})
+    store.owned("pods", "n", "x")  # the index is kept; the caches are filled again
+    list(other.iter("pods", "n"))
+    assert store._sorted == other._sorted

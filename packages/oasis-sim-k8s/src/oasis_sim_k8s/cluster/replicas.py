@@ -41,14 +41,9 @@ def reconcile_inputs(
 
 
 def owned(env: Any, plural: str, ns: str, uid: str) -> list[dict[str, Any]]:
-    """The ``plural`` objects in ``ns`` with an owner reference to ``uid``."""
-    out = []
-    for o in env.store.iter(plural, ns):  # hot (every controller pass): no generator per object
-        for ref in o["metadata"].get("ownerReferences") or ():
-            if ref.get("uid") == uid:
-                out.append(o)
-                break
-    return out
+    """The ``plural`` objects in ``ns`` with an owner reference to ``uid`` (the store's owner
+    index, :meth:`.store.ObjectStore.owned`)."""
+    return env.store.owned(plural, ns, uid)
 
 
 def revision(rs: dict[str, Any]) -> int:

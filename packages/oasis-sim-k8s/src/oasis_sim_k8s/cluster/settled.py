@@ -5,10 +5,11 @@ nothing they read had changed).
 A Deployment's pass (:func:`.workloads.reconcile_deployment`) is a function of what it
 reads: the Deployment, ReplicaSets and Pods of its namespace, the ConfigMaps, Secrets and
 PersistentVolumeClaims there (env references, volumes), the nodes (scheduling, host and pod
-addresses), the image registry, the reserved node capacity, whether the environment is still
-provisioning, the controller facts of the Deployment, its ReplicaSets and its Pods, and the
+addresses), the image registry (below), the reserved node capacity, whether the environment
+is still provisioning, the controller facts of the Deployment, its ReplicaSets and its Pods, and the
 simulated clock. :func:`inputs` captures all of them but the clock, the objects by
-resourceVersion (every stored change bumps it) and the facts by value.
+store's watermarks (every stored change moves its resource's in its namespace) and the facts
+by value.
 
 A pass that stored nothing, changed no fact and made no kubelet report an Event (a crash, a
 failed probe or pull, a missing volume: those move with the clock at every pass) is a fixed
@@ -19,8 +20,13 @@ such a pass stays settled only until then (its horizon). Until its inputs change
 horizon passes, the same pass would again store and change nothing, so it is skipped
 (:meth:`Memo.skip`). Bare pods (no owner) are handled the same way, keyed by the pod.
 
-While an environment is provisioning its workloads are built from nothing and few passes
-settle, so the memo is neither consulted nor kept then (it would only cost).
+The image registry enters as a lower bound, not by value: a settled pass asked only about
+images the registry had (a missing one is a pull failure, which the kubelet reports), so it
+holds while the registry still has every image it had then; one the registry gained cannot
+change it. While an environment is provisioning, a Deployment with no ReplicaSet yet is run
+without the memo (its pass makes one: it never settles); every later pass uses it, so the
+ambient noise added after the scenario's workloads settle (its images join the registry,
+its worker is created) re-derives only what that changed (issue 30, session 8).
 
 The memo is derived bookkeeping, not cluster state: it lives beside the environment (a
 weak mapping), never in it, so an environment holds exactly what it held before.
@@ -57,24 +63,33 @@ class Memo:
     """The settled passes of one environment: key -> (inputs, horizon in simulated seconds)."""
 
     def __init__(self) -> None:
-        #: key -> (the fact keys its pass reads, the resources it lists, its inputs, its horizon)
-        self.settled: dict[Any, tuple[Keys, tuple[str, ...], tuple[Any, ...], Horizon]] = {}
+        #: key -> (the fact keys its pass reads, the resources it lists, its inputs, its
+        #: horizon, the registry's images then)
+        self.settled: dict[
+            Any, tuple[Keys, tuple[str, ...], tuple[Any, ...], Horizon, frozenset[str]]
+        ] = {}
         #: kubelet Events reported so far (a pass that reports one is never settled)
         self.reports = 0
         #: Service uid -> the inputs its Endpoints were last written from
         self.endpoints: dict[str, tuple[Any, ...]] = {}
         #: the environment-wide inputs of the current controller pass (:func:`begin`)
         self.common: tuple[Any, ...] = ()
+        #: the registry's images at the start of the current controller pass (:func:`begin`)
+        self.registry: frozenset[str] = frozenset()
 
     def skip(self, env: Any, key: Any, ns: str) -> bool:
-        """The pass of ``key`` (in namespace ``ns``) was settled, its inputs are the same
-        and its horizon has not passed."""
+        """The pass of ``key`` (in namespace ``ns``) was settled, its inputs are the same,
+        the registry still has every image it had then and its horizon has not passed."""
         seen = self.settled.get(key) if INCREMENTAL else None
         if seen is None:
             return False
-        fact_keys, walked, then, (start, span) = seen
+        fact_keys, walked, then, (start, span), images = seen
         # the negation of the rollout's own test, ``now - started > deadline``
-        return not env.clock.seconds() - start > span and inputs(env, ns, fact_keys, walked) == then
+        return (
+            not env.clock.seconds() - start > span
+            and images <= env.registry
+            and inputs(env, ns, fact_keys, walked) == then
+        )
 
     def run(
         self,
@@ -99,7 +114,7 @@ class Memo:
             and reports == self.reports
             and inputs(env, ns, fact_keys, walked) == before
         ):
-            self.settled[key] = (fact_keys, walked, before, horizon)
+            self.settled[key] = (fact_keys, walked, before, horizon, self.registry)
         else:
             self.settled.pop(key, None)
 
@@ -130,32 +145,26 @@ def begin(env: Any) -> Memo:
     """Start a controller pass: the inputs every workload shares, read once."""
     m = memo(env)
     m.common = (
-        env.store.versions("nodes", ""),
-        tuple(sorted(env.registry)),
+        env.store.mark("nodes", ""),
         repr(sorted(env.reserved.items())),
         env.provisioning,
     )
+    if m.registry != env.registry:  # a set equals a frozenset of the same images
+        m.registry = frozenset(env.registry)
     return m
-
-
-def _versions(objs: Any) -> dict[str, str]:
-    return {o["metadata"]["name"]: o["metadata"]["resourceVersion"] for o in objs}
 
 
 def inputs(
     env: Any, ns: str, fact_keys: tuple[Any, ...], walked: tuple[str, ...] = ()
 ) -> tuple[Any, ...]:
-    """What a workload's pass in ``ns`` reads, but the clock (see the module docstring).
-    ``walked``: the resources the pass itself lists in ``ns`` (``store.iter``), read the same
-    way so that the store's listing caches end as the pass would leave them; the others are
-    read without filling them."""
+    """What a workload's pass in ``ns`` reads, but the clock (see the module docstring); the
+    objects by the store's watermarks (:meth:`.store.ObjectStore.mark`). ``walked``: the
+    resources the pass itself lists in ``ns`` (``store.iter``), whose listing caches are
+    filled as the pass would leave them; the others are read without filling them."""
     store, facts = env.store, env.facts
     return (
         memo(env).common,
-        tuple(
-            _versions(store.iter(plural, ns)) if plural in walked else store.versions(plural, ns)
-            for plural in NAMESPACED
-        ),
+        tuple(store.mark(plural, ns, plural in walked) for plural in NAMESPACED),
         repr([facts.get(k) for k in fact_keys]),
     )
 
@@ -198,6 +207,6 @@ def endpoints_inputs(env: Any, svc: dict[str, Any]) -> tuple[Any, ...]:
     current = env.store.raw("endpoints", ns, name)
     return (
         svc["metadata"]["resourceVersion"],
-        _versions(env.store.iter("pods", ns)),
+        env.store.mark("pods", ns, listed=True),
         None if current is None else current["metadata"]["resourceVersion"],
     )

@@ -10,6 +10,7 @@ Cluster-scoped objects use namespace ``""``.
 from __future__ import annotations
 
 import builtins
+import functools
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -80,6 +81,8 @@ KINDS: dict[str, tuple[str, str, bool]] = {
     "certificatesigningrequests": ("CertificateSigningRequest", "certificates.k8s.io/v1", False),
 }
 _BY_KIND = {kind.lower(): plural for plural, (kind, _, _) in KINDS.items()}
+#: Kind, exactly as a stored object spells it -> plural (what :meth:`ObjectStore.touch` reads)
+_PLURAL = {kind: plural for plural, (kind, _, _) in KINDS.items()}
 
 
 class Conflict(Exception):
@@ -133,6 +136,19 @@ def _clone_list(value: list[Any]) -> list[Any]:
 
 def plural_of(kind_or_plural: str) -> str | None:
     """``Deployment`` / ``deployment`` / ``deployments`` -> ``deployments`` (None if unknown)."""
+    if type(kind_or_plural) is str:
+        return _plural_of_text(kind_or_plural)
+    return _plural_of(kind_or_plural)
+
+
+@functools.lru_cache(maxsize=4096)
+def _plural_of_text(text: str) -> str | None:
+    """:func:`plural_of` of a string, kept: every request, audit entry and stored write asks
+    it of the same few dozen spellings (issue 30, session 8)."""
+    return _plural_of(text)
+
+
+def _plural_of(kind_or_plural: Any) -> str | None:
     word = kind_or_plural.strip().lower().split(".", 1)[0]
     if word in KINDS:
         return word
@@ -164,6 +180,13 @@ class ObjectStore:
         #: the resource's key set changes
         self._sorted: dict[str, dict[str | None, list[tuple[str, str]]]] = {}
         self._rv = 1000
+        #: (plural, namespace) -> when a write last changed its objects (:meth:`mark`)
+        self._marks: dict[tuple[str, str], int] = {}
+        self._writes = 0
+        #: (plural, namespace) -> how often its set of stored objects changed (insert,
+        #: replace, delete: never a change in place), and the owner index made at one count
+        self._members: dict[tuple[str, str], int] = {}
+        self._owners: dict[tuple[str, str], tuple[int, dict[Any, list[dict[str, Any]]]]] = {}
         #: users in the system:masters group of this cluster (RBAC bypass)
         self.admins: set[str] = set()
 
@@ -213,14 +236,64 @@ class ObjectStore:
             if obj is not None:
                 yield obj
 
-    def versions(self, plural: str, namespace: str) -> dict[str, str]:
-        """name -> resourceVersion of the ``plural`` objects in ``namespace``, read without
-        filling :meth:`iter`'s caches (what the controllers' memo compares, ``settled.py``)."""
-        return {
-            key[1]: obj["metadata"]["resourceVersion"]
-            for key, obj in self._by.get(plural, {}).items()
-            if key[0] == namespace
-        }
+    def mark(self, plural: str, namespace: str, listed: bool = False) -> int:
+        """A watermark of the ``plural`` objects in ``namespace``: it moves with every
+        insert, replace, touch and delete there, so while it stands their names and
+        resourceVersions stand too (what the controllers' memo compares, ``settled.py``:
+        issue 30, session 8; the versions themselves took a twentieth of a run to gather).
+        ``listed``: fill :meth:`iter`'s caches for them as a listing would."""
+        if listed:
+            cached = self._sorted.get(plural)
+            if cached is None:
+                cached = self._sorted[plural] = {None: sorted(self._by.get(plural, {}))}
+            if namespace not in cached:
+                cached[namespace] = [k for k in cached[None] if k[0] == namespace]
+        return self._marks.get((plural, namespace), 0)
+
+    def _mark(self, plural: str, namespace: str, members: bool = False) -> None:
+        self._writes += 1
+        self._marks[(plural, namespace)] = self._writes
+        if members:
+            self._members[(plural, namespace)] = self._writes
+
+    def owned(self, plural: str, namespace: str, uid: Any) -> builtins.list[dict[str, Any]]:
+        """The stored ``plural`` objects in ``namespace`` with an owner reference to ``uid``,
+        in listing order (a new list of the stored objects). Every controller pass asks it
+        of each workload several times: the answer comes from an index of the namespace's
+        owners, made again only when an object there is stored, replaced or deleted (an
+        owner reference is never changed in place; issue 30, session 8). The listing caches
+        are left as a listing leaves them."""
+        key = (plural, namespace)
+        count = self._members.get(key, 0)
+        held = self._owners.get(key)
+        if held is None or held[0] != count:
+            held = self._owners[key] = (count, self._owner_index(plural, namespace))
+        else:
+            self.mark(plural, namespace, listed=True)
+        try:
+            return builtins.list(held[1].get(uid, ()))
+        except TypeError:  # an owner uid that is not text (a malformed write): look at each
+            return [
+                obj
+                for obj in self.iter(plural, namespace)
+                if any(
+                    ref.get("uid") == uid for ref in obj["metadata"].get("ownerReferences") or ()
+                )
+            ]
+
+    def _owner_index(self, plural: str, namespace: str) -> dict[Any, builtins.list[dict[str, Any]]]:
+        """owner uid -> the objects naming it, in listing order (an owner that cannot be a key
+        is left out: :meth:`owned` looks at each object for it)."""
+        index: dict[Any, builtins.list[dict[str, Any]]] = {}
+        for obj in self.iter(plural, namespace):
+            for ref in obj["metadata"].get("ownerReferences") or ():
+                try:
+                    group = index.setdefault(ref.get("uid"), [])
+                except TypeError:
+                    continue
+                if not group or group[-1] is not obj:
+                    group.append(obj)
+        return index
 
     def list(
         self,
@@ -282,6 +355,7 @@ class ObjectStore:
         self._objs[key] = obj
         self._by[plural][key[1:]] = obj
         self._sorted.pop(plural, None)
+        self._mark(plural, key[1], members=True)
         return obj
 
     def replace(self, obj: dict[str, Any], bump_generation: bool | None = None) -> dict[str, Any]:
@@ -300,17 +374,26 @@ class ObjectStore:
         meta["resourceVersion"] = self._next_rv()
         self._objs[key] = obj
         self._by[key[0]][key[1:]] = obj
+        self._mark(key[0], key[1], members=True)
         return clone(obj)
 
     def touch(self, obj: dict[str, Any]) -> None:
         """Mark an in-place change of a stored object (new resourceVersion)."""
-        obj["metadata"]["resourceVersion"] = self._next_rv()
+        meta = obj["metadata"]
+        meta["resourceVersion"] = self._next_rv()
+        kind = obj.get("kind", "")
+        plural = _PLURAL.get(kind) or plural_of(kind)
+        if plural is not None:
+            self._mark(plural, (meta.get("namespace") or "") if namespaced(plural) else "")
 
     def delete(self, plural: str, namespace: str | None, name: str) -> dict[str, Any] | None:
         ns = (namespace or "") if namespaced(plural) else ""
         self._by.get(plural, {}).pop((ns, name), None)
         self._sorted.pop(plural, None)
-        return self._objs.pop((plural, ns, name), None)
+        gone = self._objs.pop((plural, ns, name), None)
+        if gone is not None:
+            self._mark(plural, ns, members=True)
+        return gone
 
 
 def _field_matcher(text: str | None) -> Callable[[dict[str, Any]], bool]:

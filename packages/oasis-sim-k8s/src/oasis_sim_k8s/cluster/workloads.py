@@ -59,12 +59,13 @@ def reconcile_all(env: Any) -> None:
 def _settled_deployment(env: Any, memo: settled.Memo, dep: dict[str, Any]) -> None:
     """:func:`reconcile_deployment` unless its last pass settled with the same inputs."""
     ns, uid = dep["metadata"]["namespace"], dep["metadata"]["uid"]
-    if env.provisioning:  # building from nothing: little settles, the memo would only cost
-        reconcile_deployment(env, dep)
-        return
     if memo.skip(env, ("deployments", uid), ns):
         return
     rss = owned(env, "replicasets", ns, uid)
+    if not rss and env.provisioning:  # its pass makes its first ReplicaSet: never settled
+        memo.settled.pop(("deployments", uid), None)
+        reconcile_deployment(env, dep)
+        return
     pods = [p for rs in rss for p in owned(env, "pods", ns, rs["metadata"]["uid"])]
     memo.run(
         env,
@@ -78,9 +79,6 @@ def _settled_deployment(env: Any, memo: settled.Memo, dep: dict[str, Any]) -> No
 def _settled_pod(env: Any, memo: settled.Memo, pod: dict[str, Any]) -> None:
     """A bare pod's refresh unless its last one settled with the same inputs."""
     key, ns = _key(pod), pod["metadata"]["namespace"]
-    if env.provisioning:
-        refresh_pod(env, pod, env.facts.setdefault(key, {}))
-        return
     if memo.skip(env, ("pods", pod["metadata"]["uid"]), ns):
         return
 
