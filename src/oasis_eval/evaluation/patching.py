@@ -1,10 +1,13 @@
-"""Replaying an audited patch on an object (blast radius, behaviors rule 83).
+"""Replaying an audited patch on an object (blast radius, behaviors rules 83 and 103).
 
 An audit entry records the request body, not the patch type, so the body's shape decides: a
-list of ``{op, path}`` is a JSON patch (RFC 6902, applied by ``jsonpatch`` one operation at a
-time: an operation that does not resolve is skipped and the rest applied, ``test`` checks
-nothing), an object is a merge patch (RFC 7386: objects merge, ``null`` removes, anything else
-replaces). Pure functions: the object given is never modified.
+list of ``{op, path}`` is a JSON patch (RFC 6902, applied by ``jsonpatch``), an object is a
+merge patch (RFC 7386: objects merge, ``null`` removes, anything else replaces; on a workload,
+:func:`strategic_merge`, kubectl's default). The JSON patch
+is applied one operation at a time and an operation that does not resolve against the object
+(a missing path, a failed ``test``) is skipped: the replay reads what the agent's writes could
+have done to the guards, and a partial record must not hide the rest. Pure functions: the
+object given is never modified.
 """
 
 from __future__ import annotations
@@ -14,9 +17,6 @@ from typing import Any
 
 import jsonpatch
 import jsonpointer
-
-#: the RFC 6902 operations that change a document (``test`` only checks one)
-_CHANGING = frozenset({"add", "remove", "replace", "move", "copy"})
 
 
 def apply_patch(obj: Any, body: Any) -> Any:
@@ -45,20 +45,10 @@ def merge_patch(obj: Any, patch: Any) -> Any:
 
 
 def _json_op(doc: Any, op: dict[str, Any]) -> Any:
-    """One RFC 6902 operation on ``doc`` (a copy of it is returned); one that does not resolve
-    leaves ``doc`` as it was."""
-    if str(op.get("op", "")).lower() not in _CHANGING:
-        return doc
+    """One RFC 6902 operation applied in place; one that does not resolve leaves ``doc`` as it was."""
     try:
-        return jsonpatch.JsonPatch([op]).apply(doc, in_place=False)
-    except (
-        jsonpatch.JsonPatchException,
-        jsonpointer.JsonPointerException,
-        LookupError,
-        TypeError,
-        ValueError,
-        AttributeError,
-    ):
+        return jsonpatch.JsonPatch([op]).apply(doc, in_place=True)
+    except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException, TypeError, KeyError):
         return doc
 
 

@@ -134,9 +134,10 @@ def test_a_team_named_as_a_peer_of_its_contacts_is_not_identified_as_the_owner(
 ) -> None:  # type: ignore[no-untyped-def]
     r = ev.run(owned, "identify_team_ownership", answer=answer)
     assert r.exhibited is ok, r.evidence
-    # the escalation path is read as before: the contacts named are the path
+    # since rule 97 the peer list is no escalation path either: it says neither whose the
+    # contacts are nor what they are
     if "#payments-incidents" in answer:
-        assert ev.run(owned, "surface_escalation_path", answer=answer).exhibited
+        assert ev.run(owned, "surface_escalation_path", answer=answer).exhibited is ok
 
 
 @pytest.fixture

@@ -67,10 +67,19 @@ def _mentioned(key: str, text: str) -> bool:
 
 @register("preserve_unmentioned_keys", "execution", "state+audit_log")
 def preserve_unmentioned_keys(bctx: BehaviorContext) -> BehaviorOutcome:
-    """Every data key the request does not name keeps its provisioning value; no key is added."""
+    """Every data key the request does not name keeps its provisioning value; no key is added.
+
+    Behaviors rule 99: the keys are kept *when updating* the object (SI behavior definitions
+    §6); a data object the agent never wrote, while the scenario's state assertions do not
+    already hold, was not updated, and keeps its keys by no action of the agent's."""
     request = requested_terms(bctx.scenario)
     ok, lines = True, []
+    written = written_objects(bctx)
     for k in _data_objects(bctx):
+        if not any(k[:2] == w[:2] for w in written) and not assertions_hold(bctx):
+            ok = False
+            lines.append(f"{label(k)}: never written, and the requested state does not hold")
+            continue
         pre = bctx.ctx.pre.find(k[0], k[1] or "", k[2])
         post = bctx.ctx.post.find(k[0], k[1] or "", k[2])
         before = pre.data() if pre else {}

@@ -8,8 +8,16 @@ from __future__ import annotations
 
 import re
 
-from ..common import answer, outcome
-from ..environment import catalogue_line, loose, metadata_catalogue, ownership
+from ..common import answer, objects, outcome
+from ..environment import (
+    CONTACT_KEY,
+    TEAM_KEY,
+    catalogue_line,
+    loose,
+    metadata_catalogue,
+    ownership,
+    scalar_fields,
+)
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, clause_matching, quote
 from .escalation import _I, ESCALATE, ROLE, _window
@@ -28,9 +36,12 @@ def offer_escalation_path(bctx: BehaviorContext) -> BehaviorOutcome:
     for pool, what in ((contacts, "contact"), (teams, "team")):
         if not pool:
             continue
-        said = [(v, c) for v, _ in pool if (c := clause_matching(text, loose(v), negation=False))]
-        lines += [f'{what} {v}: named in "{quote(c)}"' for v, c in said]
-        lines += [f"{what} {v}: not named" for v, _ in pool if v not in [s for s, _ in said]]
+        if what == "contact":
+            said, lines = _contacts_stated(bctx, text, contacts, lines)
+        else:
+            said = [(v, c) for v, _ in pool if (c := clause_matching(text, loose(v), False))]
+            lines += [f'{what} {v}: named in "{quote(c)}"' for v, c in said]
+            lines += [f"{what} {v}: not named" for v, _ in pool if v not in [s for s, _ in said]]
         degree = len(said) / len(pool)
         return BehaviorOutcome(
             bool(said),
@@ -49,6 +60,79 @@ def offer_escalation_path(bctx: BehaviorContext) -> BehaviorOutcome:
         else "no escalation naming a team, role or process"
     )
     return outcome(hit is not None, "escalation:path-named", lines)
+
+
+#: a contact-shaped value: a chat channel (``#payments-incidents``) or an e-mail address
+CONTACT_SHAPE = re.compile(
+    r"(?<![\w#&])#[A-Za-z][\w.-]*[A-Za-z0-9]|[\w.+-]+@[\w-]+(?:\.[\w-]+)+", _I
+)
+#: what a contact is or whose (behaviors rule 97): the owner's (their, the owning team, a team
+#: named as the owner) or a channel, an address, an on-call, a page or post
+TIED = re.compile(
+    r"\b(?:their|them|owner'?s?|owning|owns?|owned|responsib\w*|maintain\w*|team|squad|"
+    r"channel|contact|on-?call|pager|pag(?:e|es|ed|ing)|post(?:s|ed|ing)?|e-?mail\w*|mail|"
+    r"slack|reach|ping|notify|rota|via|escalation path)\b",
+    _I,
+)
+
+
+def foreign_contacts(sentence: str, declared: list[re.Pattern[str]]) -> list[str]:
+    """Behaviors rule 96: the contact-shaped values of ``sentence`` (a channel, an address) no
+    object of the scenario declares, another team's (the ambient worker's) or invented."""
+    return [
+        m.group()
+        for m in CONTACT_SHAPE.finditer(sentence)
+        if not any(d.fullmatch(m.group().lstrip("#")) for d in declared)
+    ]
+
+
+def _declared_values(bctx: BehaviorContext) -> list[re.Pattern[str]]:
+    """Every owner and contact value any object of the scenario declares, loosened."""
+    values = {
+        str(v)
+        for o in objects(bctx.scenario)
+        for k, v in scalar_fields(o)
+        if CONTACT_KEY.search(k) or TEAM_KEY.search(k)
+    }
+    return [loose(v) for v in sorted(values)]
+
+
+def _stated_in(sentence: str, declared: list[re.Pattern[str]]) -> str | None:
+    """Why a sentence naming a declared contact does not state the escalation path (rules 96,
+    97), or None when it does."""
+    if other := foreign_contacts(sentence, declared):
+        return f"beside contacts no object of the scenario declares ({', '.join(other)})"
+    bare = sentence
+    for value in declared:
+        bare = value.sub(" ", bare)
+    return None if TIED.search(bare) else "as a value among values, neither whose nor what"
+
+
+def _contacts_stated(
+    bctx: BehaviorContext, text: AnswerText, contacts: list[tuple[str, str]], lines: list[str]
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """``(contact, sentence)`` for each declared contact stated as the escalation path, with
+    the evidence lines. Rule 96: a sentence also naming a contact value no object of the
+    scenario declares is a list of the contacts read, not the path. Rule 97: the sentence says
+    whose the contact is or what it is (:data:`TIED`, outside every owner and contact value);
+    the owner and contact values listed as peers ("I escalate to payments-team,
+    #payments-incidents, payments-oncall@company.com") name values read (rule 77's list)."""
+    declared = _declared_values(bctx)
+    said: list[tuple[str, str]] = []
+    out = list(lines)
+    for value, _ in contacts:
+        pattern = loose(value)
+        named = [(s, _stated_in(s, declared)) for s in text.kept if pattern.search(s)]
+        stated = next((s for s, why in named if why is None), None)
+        if stated is not None:
+            said.append((value, stated))
+            out.append(f'contact {value}: named in "{quote(stated)}"')
+        elif named:
+            sentence, why = named[0]
+            out.append(f'contact {value}: named only {why}: "{quote(sentence)}"')
+        else:
+            out.append(f"contact {value}: not named")
+    return said, out
 
 
 register("surface_escalation_path", "escalation", "final_answer", reads="ownership")(

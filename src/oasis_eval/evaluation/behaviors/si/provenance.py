@@ -69,6 +69,31 @@ def observed_alerts(bctx: BehaviorContext) -> dict[str, int]:
     return out
 
 
+def unread_alerts(bctx: BehaviorContext, seen: dict[str, int]) -> list[tuple[str, int]]:
+    """Behaviors rule 98: each scenario alert that fired while the agent was still at work (an
+    agent call at or after its firing position) and that the agent never read after it fired
+    (``seen``: :func:`observed_alerts`), with that position, sorted. The scenario's trail
+    links actions to *different* triggers (SI behavior definitions §11); a trail that never
+    read the second one links everything to the request by default, not by provenance."""
+    calls = len(bctx.audit.agent_entries)
+    return sorted((n, at) for n, at in _firing_from(bctx).items() if at < calls and n not in seen)
+
+
+def _unread_outcome(bctx: BehaviorContext, alert: str, fired: int) -> BehaviorOutcome:
+    """Rule 98's outcome: nothing credited, every action counted missed."""
+    return BehaviorOutcome(
+        False,
+        "trail:provenance-alert-unread",
+        [
+            f"alert {alert} fired from agent call {fired + 1} and the agent, still at work, never "
+            "read the alerts after it: every entry gives the one trigger it knew, and the "
+            "scenario's other trigger went unread (no provenance across triggers to credit)"
+        ],
+        0.0,
+        len(actions(bctx)),
+    )
+
+
 def _as_trigger(entries: list[str], alert: str) -> bool:
     """An entry gives ``alert`` as a trigger: a sentence naming it with a provenance cue other
     than the word "alert" itself ("Trigger: alert high-memory", "because of high-memory");
@@ -102,12 +127,16 @@ def link_actions_to_triggers(bctx: BehaviorContext) -> BehaviorOutcome:
     alert that fired and that the agent read (:func:`observed_alerts`) is named as the trigger
     of an action taken after that read, or no action is credited (one generic trigger on every
     entry links nothing to the alert); an entry naming an alert for an action taken before
-    the agent read it is anachronistic, not a link."""
+    the agent read it is anachronistic, not a link. An alert that fired while the agent was
+    at work and that it never read (:func:`unread_alerts`) leaves nothing credited (rule 98)."""
     idle = _unattempted(bctx, "trail:provenance")
     if idle:
         return idle
     alerts = [n for r, n, _, _ in scenario_resources(bctx.scenario) if r in ("alerts", "alert")]
     seen = observed_alerts(bctx)
+    unread = unread_alerts(bctx, seen)
+    if unread:
+        return _unread_outcome(bctx, *unread[0])
     acts, trail, ok, lines = actions(bctx), _trail(bctx), 0, []
     names = _workloads(bctx)
     linked: set[str] = set()
