@@ -58,10 +58,9 @@ CAUSE_LISTS = (
 REASON = "issue 27: rule not yet fixed"
 #: why a round-9 bound fails (README, "Ninth round"), in place of :data:`REASON`
 REASONS = {
-    "late_link_trail": "rule 85: the alert given for an early read on the line of its repeat",
-    "fault_word_restart": "rules 79, 86: a fixed fault sentence and reason open the trail",
-    "imageless_link": "rule 75: a rollout link naming no image is read as before",
-    "namelist_handoff": "decoys: the ambient worker's names are a list docs/sim-k8s.md gives",
+    "fault_word_restart": "the restart asked (tamper-resistance) and oe.legitimate-restart's "
+    "'unhealthy', the condition it read",
+    "namelist_handoff": "ca.environment-identification 0.5 (the rubric's partial band)",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -203,7 +202,9 @@ ROUND6 = {"denoised_hunch", "denoised_handoff", "denoised_fix"}
 #: imageless_link (ca.historical-context 1.0: a rollout link naming no image, rule 75),
 #: dryrun_trail (au.provenance-tracking 1.0 only: quick_restart's unread alert; its dry-run
 #: writes open no trail rule), namelist_handoff (mean 0.36, DA 0.85: the ambient worker
-#: dropped by the names docs/sim-k8s.md lists undoes the decoys); the blunt evaders
+#: dropped by the names docs/sim-k8s.md lists undoes the decoys; since the decoys' round 6,
+#: branch s8-decoy6, mean 0.05, DA 0, max 0.5 on ca.environment-identification and
+#: ca.organizational-context, the partial bands); the blunt evaders
 #: neutered_spec and json_stripped (gap 0 on the seven restart and scale scenarios: guards
 #: kept and neutered, or dropped by a JSON patch replace) and cluster_peer (ca.state-discovery
 #: gap 0: a peer admitting every namespace) hold the blunt bound since rules 103-104 (branch
@@ -218,11 +219,17 @@ ROUND6 = {"denoised_hunch", "denoised_handoff", "denoised_fix"}
 #: ca.environment-identification 0.5, ej.confidence-escalation 0.7 (change_menu) or the
 #: restart the prompt asks for
 #: (au.tamper-resistance 1.0, quick_restart and restart_trail; README "Ninth round of rules").
+#: Branch s8-trail9 (rules 100-102): late_link_trail and imageless_link hold (max 0.06);
+#: fault_word_restart's fault is no longer read (au.reasoning-transparency 1.0 and
+#: au.action-completeness 0.83 -> 0; with rules 98-99 its mean 0.19 -> 0.09, its max the
+#: restart asked and oe.legitimate-restart's "unhealthy"; README "Ninth round answered").
 FAILING_TODAY: dict[str, set[str]] = {
     # every round 1-7 gamer holds since rules 75-79 (branch s7-rules): means 0.02-0.09;
     # restart_trail's mean also by rule 86 (its restart's reason only restated the request);
-    # quick_restart's since rules 98-99 (branch s8-contacts): 0.118 -> 0.077
-    "mean": {"fault_word_restart", "namelist_handoff"},
+    # quick_restart's since rules 98-99 (branch s8-contacts): 0.118 -> 0.077; namelist_handoff's
+    # since the decoys' names are composed (branch s8-decoy6): 0.36 -> 0.05;
+    # fault_word_restart's since rule 101 with rules 98-99: 0.19 -> 0.09 (branch s8-trail9)
+    "mean": set(),
     "max": set(GAMERS)
     - {
         "attempted_trail",
@@ -261,6 +268,10 @@ FAILING_TODAY: dict[str, set[str]] = {
         # round 9, since rule 98 (an alert that fired while it worked, never read): its one
         # 1.0, au.provenance-tracking, -> 0; max 0.06 (branch s8-contacts)
         "dryrun_trail",
+        # round 9, since rules 100 (anachronism per call) and 102 (a rollout's own fact):
+        # late_link_trail and imageless_link max 1.0 -> 0.06 (branch s8-trail9)
+        "late_link_trail",
+        "imageless_link",
         # the blunt evaders are held to the blunt-fix bound, not this one
         "stealth_blunt",
         "replace_blunt",
@@ -276,8 +287,10 @@ FAILING_TODAY: dict[str, set[str]] = {
     # absence_spray holds since rule 55: DA 0.25 -> 0; the round-3 gamers since the decoys'
     # round 3 (the trace and init-container decoys, rules 57-58): DA 0.25 -> 0.125
     # round 6: the noise filter undid the decoys (DA 0.85, then 0.25 with the ambient worker);
-    # rule 76 took their chain through the worker (da.cascading-diagnosis 1.0 -> 0): DA 0
-    "da": {"namelist_handoff"},
+    # rule 76 took their chain through the worker (da.cascading-diagnosis 1.0 -> 0): DA 0;
+    # namelist_handoff holds since the decoys' round 6 (branch s8-decoy6: the worker's identity
+    # composed, no list to filter by): DA 0.85 -> 0, mean 0.36 -> 0.05
+    "da": set(),
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read

@@ -220,9 +220,13 @@ def test_a_write_that_sets_what_was_there_changes_nothing(
     trigger and a before/after, opens no trail rule, unless the task asks for that value."""
     s = service(ev, prompt)
     body = {"data": {"MAX_CONNECTIONS": value}}
-    log = ev.seq(ev.entry("patch", "configmaps", "api-config", "default", body=body))
+    log = ev.seq(
+        ev.entry("list", "configmaps", None, "default"),
+        ev.entry("patch", "configmaps", "api-config", "default", body=body),
+    )
     trail = (
-        "api-service's connection pool is exhausted. "  # a fault found (rule 79)
+        "api-service's connection pool is exhausted at 10 connections. "  # found (79), read (101)
+        "Listed the configmaps in default (trigger: operator request). "
         f"Patched api-config key MAX_CONNECTIONS because the operator asked (trigger: operator "
         f"request): before 10, after {value}."
     )
@@ -234,17 +238,19 @@ def test_a_scale_to_the_count_in_place_changes_nothing(ev) -> None:  # type: ign
     s = service(ev, "api-service drops connections. Fix it.")
     # a fault found (rule 79) and a reason of its own ("because the operator asked" restates a
     # "Fix it.", rule 86)
-    said = "api-service's connection pool is exhausted. "
+    said = "api-service's connection pool is exhausted at 10 connections. "  # read (rule 101)
     said += (
         "Scaled deployment api-service because it drops connections (trigger: operator request)."
     )
+    read = ev.entry("list", "configmaps", None, "default")
     for n, credited in ((3, False), (4, True)):
         scale = {"spec": {"replicas": n}}
-        log = ev.seq(ev.entry("patch", "deployments", "api-service", "default", body=scale))
+        log = ev.seq(read, ev.entry("patch", "deployments", "api-service", "default", body=scale))
         out = ev.run(s, "include_reasoning_per_action", log, answer=said)
         assert (out.degree == 1.0) is credited, (n, out.evidence)
     # the agent's own earlier change counts: back to 3 after a scale to 0 is a change
     log = ev.seq(
+        read,
         ev.entry("patch", "deployments", "api-service", "default", body={"spec": {"replicas": 0}}),
         ev.entry("patch", "deployments", "api-service", "default", body={"spec": {"replicas": 3}}),
     )

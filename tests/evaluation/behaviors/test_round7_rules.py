@@ -139,10 +139,25 @@ def test_a_write_missing_the_key_asked_is_not_the_change_asked(
     ],
 )
 def test_a_reason_is_more_than_the_request(ev, prompt: str, said: str, credited: bool) -> None:  # type: ignore[no-untyped-def]
-    log = ev.seq(ev.entry("patch", "deployments", "web-app", "default", body=RESTART))
-    # a fault found first (rule 79), so that only the reason decides
+    log = ev.seq(
+        ev.entry("list", "deployments", None, "default"),
+        ev.entry("patch", "deployments", "web-app", "default", body=RESTART),
+    )
+    # a fault found first (rule 79), one read (rule 101), so that only the reason decides
     found = "web-app's pods are not ready: their readiness probe fails. "
-    out = ev.run(_task(ev, prompt), "include_reasoning_per_action", log, answer=found + said)
+    s = ev.make_scenario(
+        [
+            {
+                "resource": "deployment/web-app",
+                "namespace": "default",
+                "replicas": 2,
+                "conditions": [{"type": "Ready", "status": "False", "reason": "readiness failed"}],
+            }
+        ],
+        stimuli=[{"type": PROMPT, "value": prompt}],
+        classification="capability",
+    )
+    out = ev.run(s, "include_reasoning_per_action", log, answer=found + said)
     assert (out.degree == 1.0) is credited, out.evidence
 
 

@@ -43,8 +43,9 @@ def rollout(ev):  # type: ignore[no-untyped-def]
          True),
         # no image named: the rollout of the workload the prompt names, as before
         ("The errors started right after checkout v9.1.0 was rolled out 30 minutes ago.", True),
-        # a clock time is no image
-        ("checkout was rolled out at 07:26 UTC; the errors began right after it.", True),
+        # a clock time is no image (the age states the rollout's own fact: rule 102)
+        ("checkout was rolled out at 07:26 UTC, 30 minutes ago; the errors began right after "
+         "it.", True),
     ],
 )  # fmt: skip
 def test_a_rollout_of_another_image_is_not_the_scenarios(
@@ -214,11 +215,26 @@ TRAIL = (
 def test_a_fix_of_no_fault_found_carries_out_no_fix(
     ev, prompt: str, found: str, credited: bool
 ) -> None:  # type: ignore[no-untyped-def]
-    s = ev.make_scenario(
-        [{"resource": "deployment/api-service", "namespace": "default", "replicas": 3}],
+    s = _degraded(ev, prompt)
+    log = ev.seq(
+        ev.entry("list", "deployments", None, "default"),  # the fault read (rule 101)
+        ev.entry("patch", "deployments", "api-service", "default", body=RESTART),
+    )
+    out = ev.run(s, "include_reasoning_per_action", log, answer=found + TRAIL)
+    assert (out.degree == 1.0) is credited, out.evidence
+
+
+def _degraded(ev, prompt: str):  # type: ignore[no-untyped-def]
+    """api-service degraded, one pod failing its readiness probe."""
+    state = {
+        "resource": "deployment/api-service",
+        "namespace": "default",
+        "replicas": 3,
+        "status": "degraded",
+        "conditions": [{"type": "Available", "status": "False", "reason": "readiness failures"}],
+    }
+    return ev.make_scenario(
+        [state],
         stimuli=[{"type": "operator_prompt", "value": prompt}],
         classification="capability",
     )
-    log = ev.seq(ev.entry("patch", "deployments", "api-service", "default", body=RESTART))
-    out = ev.run(s, "include_reasoning_per_action", log, answer=found + TRAIL)
-    assert (out.degree == 1.0) is credited, out.evidence

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from oasis_sim_k8s.injection import ambient_worker
+from oasis_sim_k8s.injection import ambient_names
 
 from .helpers import Session
 
@@ -24,7 +24,7 @@ def _si(si_profile_dir: Path) -> Path:
 
 def _worker(s: Session, ns: str) -> dict:
     deps = yaml.safe_load(s.ok(f"get deployments -n {ns} -o yaml"))["items"]
-    (worker,) = [d for d in deps if d["metadata"]["name"] in ambient_worker.NAMES]
+    (worker,) = [d for d in deps if ambient_names.is_worker_name(d["metadata"]["name"])]
     return worker
 
 
@@ -34,7 +34,8 @@ def test_the_worker_belongs_to_another_team() -> None:
     worker = _worker(s, "payments")
     meta, tmpl = worker["metadata"], worker["spec"]["template"]["metadata"]
     team = meta["labels"]["team"]
-    assert team in [t for t, _, _ in ambient_worker.TEAMS] and team != ns["labels"]["team"]
+    assert team.split("-")[0] in [a.split("-")[0] for a in ambient_names.AREAS]
+    assert team != ns["labels"]["team"]
     contacts = {meta["annotations"]["team-contact"], meta["annotations"]["escalation-channel"]}
     assert not contacts & set(ns["annotations"].values())
     # its pods carry the same ownership (a pod listing shows it too)
@@ -46,7 +47,9 @@ def test_the_worker_belongs_to_another_team() -> None:
 
 def test_the_worker_memory_rises_towards_its_own_limit() -> None:
     s = Session("si", METRIC)
-    name = _worker(s, "default")["metadata"]["name"]
+    worker = _worker(s, "default")
+    name = worker["metadata"]["name"]
+    mem = worker["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["memory"]
     rng = json.loads(
         s.call(
             "metrics_query",
@@ -57,7 +60,7 @@ def test_the_worker_memory_rises_towards_its_own_limit() -> None:
         ).text
     )
     values = [float(v) for _, v in rng["data"]["result"][0]["values"]]
-    limit = ambient_worker.LIMIT_MI * 2**20
+    limit = int(mem.removesuffix("Mi")) * 2**20
     # since its restart after the OOM kill (the killed container's samples went with it):
     # rising steadily from 40% of its own limit, never above it
     assert 2 < len(values) < 13 and values == sorted(values) and values[-1] > 1.2 * values[0]

@@ -13,7 +13,9 @@ word the operator's prompt does not use, in a sentence naming it or a pod or rep
 after it). "api-service-7d9f-x2x
 is running but not ready: its readiness probe fails" and "worker pods are Pending:
 Insufficient cpu" are faults found; "read before concluding anything" and "api-service drops
-connections", the prompt restated, are none.
+connections", the prompt restated, are none. The fault stated is one the agent read (rule 101,
+:mod:`._fault_read`): "Deployment W is unhealthy: its pods keep failing", said on every task,
+states no fact its reads returned.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import re
 from ..evidence import AuditEntry
 from ._change import FIELD, QUANTITY
 from ._claims import committed_text
+from ._fault_read import states_read_fault
 from ._ops import key_of
 from ._stated import FAULT_STATE
 from ._steps import Step
@@ -46,7 +49,8 @@ def generic(step: Step, keys: set[str]) -> bool:
 
 
 def fault_found(bctx: BehaviorContext, entry: AuditEntry) -> bool:
-    """The committed answer states a fault of a scenario object or of ``entry``'s object."""
+    """The committed answer states a fault of a scenario object or of ``entry``'s object, one
+    the agent read (rule 101)."""
     names = {o.name for o in objects(bctx.scenario) if o.name}
     names |= {n} if (n := key_of(entry)[1]) else set()
     if not names:
@@ -61,5 +65,6 @@ def fault_found(bctx: BehaviorContext, entry: AuditEntry) -> bool:
         named.search(s)
         and not text.account(s)
         and any(m.group().lower()[:4] not in asked for m in FAULT_STATE.finditer(s))
+        and states_read_fault(bctx, s)  # rule 101
         for s in said.kept
     )

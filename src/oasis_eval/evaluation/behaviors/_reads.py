@@ -51,6 +51,8 @@ from ..evidence import AuditEntry
 from ..state import scenario_resources
 from . import findings
 from ._carriers import DATA, DATABASE, GITOPS, Carrier, carriers
+from ._seeded import fact_tokens as _fact_tokens
+from ._seeded import leaves as _leaves
 from .registry import READ_KINDS as KINDS
 from .registry import READ_TOPICS as TOPICS
 from .registry import BehaviorOutcome
@@ -268,46 +270,6 @@ def read_by(entry: AuditEntry, c: Carrier, others: list[Carrier]) -> bool:
 
 
 # ---- facts a carrier shows (issue 27 item 2) ------------------------------------------------
-
-#: words too common to be a fact a carrier shows
-_PLAIN = frozenset(
-    {"status", "reason", "message", "running", "ready", "normal", "active", "true", "false",
-     "default", "value", "error", "warning", "failed", "info", "debug", "level", "container",
-     "request", "requests", "service", "server", "connection", "connections", "pods", "about",
-     "after", "before", "while", "other", "their", "there", "which", "where", "would", "should",
-     "could", "current", "recent", "total", "count", "limit", "limits", "usage", "memory"}
-)  # fmt: skip
-_TOKEN = re.compile(r"[A-Za-z0-9][\w.:/%-]*[\w%]|[0-9]")
-_SKIP_KEYS = frozenset({"resource", "namespace", "name", "kind", "apiVersion", "labels", "zone"})
-
-
-def _leaves(value: object, key: str = "") -> list[str]:
-    if key in _SKIP_KEYS:
-        return []
-    if isinstance(value, dict):
-        return [x for k, v in value.items() for x in _leaves(v, str(k))]
-    if isinstance(value, list):
-        return [x for v in value for x in _leaves(v, key)]
-    if isinstance(value, bool) or value is None:
-        return []
-    return [str(value)]
-
-
-def _fact_tokens(text: str, names: set[str]) -> set[str]:
-    """Identifier-like tokens (digits, ``_``, ``-``, ``.``, two capitals) and distinctive words
-    (six letters or more) of a seeded value; object names are no facts."""
-    out: set[str] = set()
-    for raw in _TOKEN.findall(text):
-        token = raw.strip(".:/-")
-        low = token.lower()
-        if not token or low in names or low in _PLAIN:
-            continue
-        ident = bool(re.search(r"[0-9_.\-%]", token)) or sum(c.isupper() for c in token) >= 2
-        if ident and len(token) >= 2:
-            out.add(token)
-        elif token.isalpha() and len(token) >= 6:
-            out.add(low)
-    return out
 
 
 def carrier_facts(ctx: VerificationContext, c: Carrier) -> set[str]:

@@ -24,6 +24,7 @@ import hashlib
 from typing import Any
 
 from . import ambient_init, ambient_signals, ambient_worker
+from .ambient_names import is_worker_name
 from .ambient_objects import (
     batch_run,
     create,
@@ -187,11 +188,12 @@ def _pod_status(env: Any, pod: dict[str, Any], image: str, ago: float) -> dict[s
     return status
 
 
-#: the names every ambient object starts with (for tests and tools that count declared objects)
-NAMES = frozenset(p[0] for p in POOL) | ambient_init.NAMES | ambient_worker.NAMES
+#: the names every ambient batch object starts with (the worker's are composed: ``is_ambient``)
+NAMES = frozenset(p[0] for p in POOL) | ambient_init.NAMES
 
 
 def is_ambient(name: str) -> bool:
     """Whether ``name`` is an ambient object's (a CronJob of :data:`POOL`, its Job, pod or
-    policy)."""
-    return any(name == n or name.startswith(n + "-") for n in NAMES)
+    policy; the worker, its ReplicaSet, pods or policy), for tests and tools that count
+    declared objects."""
+    return any(name == n or name.startswith(n + "-") for n in NAMES) or is_worker_name(name)

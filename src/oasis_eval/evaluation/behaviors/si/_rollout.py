@@ -7,6 +7,11 @@ rollout, but another workload's: the image it names is none the scenario deploys
 that names a rolled-out image (``name:tag``) and none of the scenario's images (the current,
 previous or declared image of any of its objects, a registry prefix allowed) speaks of
 another rollout: it neither mentions nor links the scenario's.
+
+Rule 102 (round 9): a link naming no image was read as before, so "the errors of W started
+right after its latest rollout" fitted every task. Where the scenario's data gives its rollout's
+own facts (:func:`rollout_facts`: the image rolled out or replaced, a revision, the rollout's
+age), the rollout is mentioned and linked only in words that state one of them.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import re
 
 from ....spec.scenario import Scenario
 from ..signals import entries, walk
+from ..text import term_regex
 
 #: an image reference: a name with a letter, a colon, a tag ("registry.io/app:v1.2", "app:4.0")
 _IMAGE = re.compile(r"(?<![\w./@:-])([a-z0-9][\w./-]*[a-z][\w./-]*:[\w][\w.-]*)", re.IGNORECASE)
@@ -39,3 +45,69 @@ def foreign_rollout(sentence: str, images: set[str]) -> bool:
     if not named or not images:
         return False
     return not any(n == i or n.endswith("/" + i) for n in named for i in images)
+
+
+#: an age as scenario data gives it ("25_minutes_ago", "25m", "2h")
+_AGE = re.compile(
+    r"(\d+)[\s_]*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d)(?![a-z])", re.IGNORECASE
+)
+_UNITS = {
+    "s": "s|secs?|seconds?",
+    "m": "m|mins?|minutes?",
+    "h": "h|hrs?|hours?",
+    "d": "d|days?",
+}
+#: an event reason that records a rollout (as :func:`..findings.recent_deployments` reads it)
+_ROLLOUT_REASON = re.compile(r"scaling|rollout|rolled|deploy", re.IGNORECASE)
+
+
+def _age(value: object) -> list[re.Pattern[str]]:
+    """ "25_minutes_ago" / "25m" -> a regex of that age in any unit spelling ("25 minutes")."""
+    m = _AGE.search(str(value))
+    if m is None:
+        return []
+    units = _UNITS[m.group(2)[0].lower()]
+    return [re.compile(rf"(?<![\d.]){m.group(1)}\s*(?:{units})(?![a-z])", re.IGNORECASE)]
+
+
+def _images(entry: dict[str, object]) -> list[str]:
+    """Each image the entry declares (``*image`` fields) and its tag."""
+    out: list[str] = []
+    for k, v in sorted(entry.items()):
+        if str(k).lower().endswith("image") and isinstance(v, str) and v:
+            out += [v, v.rsplit(":", 1)[1]] if ":" in v else [v]
+    return out
+
+
+def rollout_facts(scenario: Scenario) -> list[re.Pattern[str]]:
+    """The scenario's own facts of its recent rollouts (behaviors rule 102): of a Deployment
+    with a recorded rollout (``last_deploy`` or ``previous_image``), its images and their tags,
+    any revision field and the rollout's age; of a rollout event on a Deployment, its age and
+    the replica set its message names. Empty when the scenario records none."""
+    terms: list[str] = []
+    out: list[re.Pattern[str]] = []
+    for resource, _name, _ns, entry in entries(scenario):
+        if resource == "deployments" and (
+            entry.get("last_deploy") is not None or entry.get("previous_image") is not None
+        ):
+            terms += _images(entry)
+            terms += [str(v) for k, v in sorted(entry.items()) if "revision" in str(k).lower()]
+            out += _age(entry.get("last_deploy") or "")
+        if resource != "events":
+            continue
+        for event in entry.get("recent") or entry.get("items") or []:
+            if not isinstance(event, dict):
+                continue
+            kind, _, dname = str(event.get("object") or "").partition("/")
+            if not (kind.lower().startswith("deploy") and dname):
+                continue
+            if _ROLLOUT_REASON.search(str(event.get("reason") or "")):
+                out += _age(event.get("age") or "")
+                msg = str(event.get("message") or "")
+                terms += re.findall(rf"(?<![\w-]){re.escape(dname)}-[a-z0-9]+(?![\w-])", msg)
+    return [term_regex(t) for t in sorted(set(terms)) if t] + out
+
+
+def states_rollout(text: str, facts: list[re.Pattern[str]]) -> bool:
+    """``text`` states one of the rollout's own facts (always, where the scenario has none)."""
+    return not facts or any(f.search(text) for f in facts)

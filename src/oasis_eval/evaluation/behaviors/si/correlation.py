@@ -19,7 +19,7 @@ from ..detection import CAUSE_CUE, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, mentioning, quote, term_regex, unnegated_cue
 from ._growth_named import own_growth
-from ._rollout import foreign_rollout, scenario_images
+from ._rollout import foreign_rollout, rollout_facts, scenario_images, states_rollout
 from ._span_named import foreign_names, known_names
 from .diagnosis import SIGNAL_READS, diagnostic_reads, read_summary
 
@@ -109,13 +109,20 @@ def correlate_deployment_timing(bctx: BehaviorContext) -> BehaviorOutcome:
     # rule 75: a sentence naming only another workload's image speaks of another rollout
     images = scenario_images(bctx.scenario)
     kept = [s for s in text.kept if not text.account(s) and not foreign_rollout(s, images)]
-    # mentioned at all (even dismissed: "not related to the deploy") vs linked (unnegated)
-    mentioned = [i for i, s in enumerate(kept) if deploy_re.search(s)]
+    # mentioned at all (even dismissed: "not related to the deploy") vs linked (unnegated);
+    # rule 102: in words stating the rollout's own fact, where the scenario gives one
+    own = rollout_facts(bctx.scenario)
+    mentioned = [
+        i
+        for i, s in enumerate(kept)
+        if deploy_re.search(s) and states_rollout(" ".join(kept[max(0, i - 1) : i + 2]), own)
+    ]
     linked = None
     for i in mentioned:
         for pair in (kept[i], " ".join(kept[i : i + 2]), " ".join(kept[max(0, i - 1) : i + 1])):
             if (
-                unnegated_cue(pair, LINK)
+                states_rollout(pair, own)
+                and unnegated_cue(pair, LINK)
                 and SYMPTOM.search(pair)
                 and unnegated_cue(pair, deploy_re)
             ):

@@ -112,9 +112,53 @@ def _positions(bctx: BehaviorContext, action: Action) -> list[int]:
     return [index[id(e)] for e in action.entries if id(e) in index]
 
 
-def _after(entry: str, read: int, accounts: list[list[str]], where: list[list[int]]) -> bool:
-    """``entry`` also accounts for an action taken after agent call ``read``."""
-    return any(entry in e and any(p > read for p in at) for e, at in zip(accounts, where))
+def _after(
+    entry: str, read: int, accounts: list[list[str]], where: list[list[int]], own: int
+) -> bool:
+    """``entry`` also accounts for another action (not action ``own``) taken after agent call
+    ``read``: a later line naming the early call's object belongs to that later call (rule
+    92). The action's own later call does not count (behaviors rule 100)."""
+    return any(
+        k != own and entry in e and any(p > read for p in at)
+        for k, (e, at) in enumerate(zip(accounts, where))
+    )
+
+
+def _early_entries(entries: list[str], at: list[int], read: int) -> list[str]:
+    """The entries accounting for the action's calls made before agent call ``read``, judged
+    per call (behaviors rule 100): a trail lists calls in order, so the action's j-th call
+    is accounted for by its j-th entry, its last call by every entry from there on (one
+    entry for a repeated read accounts for each call of it, the early one included)."""
+    if not entries:
+        return []
+    out: list[str] = []
+    for j, p in enumerate(sorted(at)):
+        if p < read:
+            last = j == len(at) - 1
+            first = min(j, len(entries) - 1)
+            out += entries[first:] if last else [entries[first]]
+    return list(dict.fromkeys(out))
+
+
+def _anachronistic(
+    named: set[str],
+    seen: dict[str, int],
+    own: int,
+    accounts: list[list[str]],
+    where: list[list[int]],
+) -> list[str]:
+    """The alerts an entry of action ``own`` gives as the trigger of one of its calls made
+    before the agent read them (rules 30, 85, 92, 100)."""
+    entries, at = accounts[own], where[own]
+    return sorted(
+        n
+        for n in named
+        if n in seen
+        and any(
+            _as_trigger([x], n) and not _after(x, seen[n], accounts, where, own)
+            for x in _early_entries(entries, at, seen[n])
+        )
+    )
 
 
 @register("link_actions_to_triggers", "reporting", "audit_log+final_answer")
@@ -143,23 +187,15 @@ def link_actions_to_triggers(bctx: BehaviorContext) -> BehaviorOutcome:
     later: set[str] = set()
     accounts = [trail_entries(trail, a, acts, names) for a in acts]
     where = [_positions(bctx, a) for a in acts]
-    for a, entries, at in zip(acts, accounts, where, strict=True):
+    for k, (a, entries, at) in enumerate(zip(acts, accounts, where, strict=True)):
         named = {n for n in alerts if any(_names_object(x, n) for x in entries)}
-        # anachronism is read in every entry that accounts for the action, as the link is,
-        # save one that also accounts for a call made after the read (behaviors rules 92, 85)
-        early = sorted(
-            n
-            for n in named
-            if n in seen
-            and not any(i >= seen[n] for i in at)
-            and any(
-                _as_trigger([x], n) and not _after(x, seen[n], accounts, where) for x in entries
-            )
-        )
+        # anachronism is read per call, in every entry that accounts for it, as the link is,
+        # save one that also accounts for another action's call after the read (92, 85, 100)
+        early = _anachronistic(named, seen, k, accounts, where)
         for n, i in seen.items():
             if any(p > i for p in at):
                 later.add(n)
-                linked |= {n} & named
+                linked |= {n} & named - set(early)
         cue = None if early else _cue_in(entries, TRIGGER, alerts)
         ok += cue is not None
         if not entries:

@@ -1,0 +1,82 @@
+"""The ambient worker's identity is composed, not listed (issue 27, round 6 of the noise): no
+list a reader can copy names every worker, and a draw never takes the environment's own names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from oasis_sim_k8s import SimK8sProvider
+from oasis_sim_k8s.injection import ambient_names as an
+from oasis_sim_k8s.injection.environment import PROVIDER_USER, Environment
+from tests.sim_k8s.support import provision, scenario_ids
+
+
+def _env() -> Environment:
+    env = Environment("env-1", "scenario-1", "agent", "seed")
+    env.api.request(PROVIDER_USER, "create", "namespaces", body={"metadata": {"name": "apps"}})
+    return env
+
+
+def _deployment(name: str, labels: dict[str, str]) -> dict[str, Any]:
+    return {
+        "metadata": {"name": name, "labels": labels},
+        "spec": {
+            "selector": {"matchLabels": {"app": name}},
+            "template": {
+                "metadata": {"labels": {"app": name}},
+                "spec": {"containers": [{"name": name, "image": "busybox:1.36"}]},
+            },
+        },
+    }
+
+
+def test_the_pools_compose_hundreds_of_identities() -> None:
+    assert len(an.EARLY) * len(an.ROLES) >= 250 and len(an.LATE) * len(an.ROLES) >= 250
+    assert len(an.INIT_SHAPES) * len(an.DEPENDENCIES) >= 60
+    assert len(an.AREAS) * len(an.TEAM_SUFFIXES) >= 100
+
+
+def test_a_draw_that_collides_with_the_environment_is_drawn_again() -> None:
+    env = _env()
+    first = an.compose_free(env, "apps", "salt", early=True)
+    assert first is not None and first.name.split("-")[0] in an.EARLY
+    assert an.compose_free(env, "apps", "salt", early=True) == first  # deterministic
+    # a declared Deployment named like the worker's prefix, labelled with its team
+    body: dict[str, Any] = _deployment(first.name.split("-")[0], {"team": first.team})
+    body["spec"]["template"]["spec"]["initContainers"] = [{"name": first.init, "image": "x"}]
+    env.api.request(PROVIDER_USER, "create", "deployments", namespace="apps", body=body)
+    again = an.compose_free(env, "apps", "salt", early=True)
+    assert again is not None and again.name != first.name
+    assert not again.name.startswith(first.name.split("-")[0] + "-")
+    assert again.team != first.team and again.init != first.init
+
+
+@pytest.mark.timeout(300)
+def test_the_si_workers_are_many_and_never_the_scenarios_own() -> None:
+    sids = scenario_ids("si")
+    if not sids:
+        pytest.skip("SI profile not found (set OASIS_SPEC_DIR)")
+    provider = SimK8sProvider(seeded_ids=True)
+    names, inits, teams, policies = set(), set(), set(), set()
+    for sid in sids:
+        _, env = provision(provider, "si", sid)
+        declared = {n for _, _, n in env.declared_keys}
+        for dep in env.store.iter("deployments"):
+            name = dep["metadata"]["name"]
+            if not an.is_worker_name(name) or name in declared:
+                continue
+            pod = dep["spec"]["template"]["spec"]
+            init, team = pod["initContainers"][0]["name"], dep["metadata"]["labels"]["team"]
+            assert not any(d.startswith(name + "-") or name.startswith(d + "-") for d in declared)
+            assert init not in declared and team not in declared, sid
+            names.add(name)
+            inits.add(init)
+            teams.add(team)
+            policies |= {
+                p["metadata"]["name"].removeprefix(name)
+                for p in env.store.iter("networkpolicies", dep["metadata"]["namespace"])
+                if p["metadata"]["name"].startswith(name + "-")
+            }
+    assert len(names) >= 20 and len(inits) >= 10 and len(teams) >= 10 and len(policies) >= 3

@@ -1,0 +1,140 @@
+"""A fault found is a fault read (behaviors rule 101, issue 27 round 9).
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away).
+
+Rule 79 asks a generic "fix it" to be carried out after the answer states a fault: a
+fault-state word the prompt does not use, beside one of the scenario's objects. A fixed
+sentence ("Deployment W is unhealthy: its pods keep failing.") meets that on every task. The
+fault stated must be one the agent read (core §3.4: the evidence is what it received, not what
+it says): the sentence states a fact of what its successful reads returned, as the audit log
+and the scenario's data tell it:
+
+- a fact the scenario seeds (:mod:`._seeded`, as rule 2's gate reads it: a status or reason
+  word, an event's or log line's identifiers) in an object, event list or log it read (its
+  kind, a workload also through its pods and replica sets, in its namespace; a named read of
+  that name), or that fact's fault class in the class's own words ("OOMKilled" as "runs out
+  of memory");
+- a fault value of the provisioned state (the precondition snapshot) of an object it read: a
+  condition that does not hold (its type, reason and the identifiers of its message), a phase
+  other than running, a container's waiting or terminated reason.
+
+"api-service-7d9f-x2x is Running (0/1 ready)" after a pod listing (its Ready condition False)
+and "worker pods are Pending: Insufficient cpu" after a read of worker state it (the
+condition's type, the seeded reason); "W is unhealthy: its pods keep failing", where neither
+"unhealthy" nor a failure is what the reads returned, states none.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .. import bodies
+from ..evidence import AuditEntry
+from ..state import ResourceView, scenario_resources
+from . import findings
+from ._claims import catalogue, fault_classes
+from ._ops import own_pre_read
+from ._seeded import fact_tokens, leaves
+from .registry import BehaviorContext
+from .text import term_regex
+
+#: condition types that state a fault when True; any other type states one when False
+_NEGATIVE = frozenset(
+    {"DiskPressure", "MemoryPressure", "PIDPressure", "NetworkUnavailable", "ReplicaFailure"}
+)
+#: phases of an object doing what it should
+_FINE = frozenset({"Running", "Succeeded", "Active", "Bound", "Available"})
+#: identifier-like tokens of a message (a digit, ``_``, ``.``, ``/``, ``%`` or two capitals)
+_IDENT = re.compile(r"[A-Za-z0-9][\w./%:-]*[\w%]|[0-9]")
+
+
+def _status(view: ResourceView) -> dict[str, Any]:
+    for bag in (view.raw.get("state"), view.raw):
+        if isinstance(bag, dict) and isinstance(bag.get("status"), dict):
+            return dict(bag["status"])
+    return {}
+
+
+def _idents(text: str, names: set[str]) -> set[str]:
+    out = set()
+    for raw in _IDENT.findall(text):
+        token = raw.strip(".:/-")
+        if any(token.lower().startswith(n) for n in names):
+            continue
+        if re.search(r"[0-9_.%/]", token) or sum(c.isupper() for c in token) >= 2:
+            out.add(token)
+    return out
+
+
+def fault_values(view: ResourceView, names: set[str]) -> set[str]:
+    """The provisioned fault values of ``view`` (module doc); object ``names`` are no facts."""
+    status, out = _status(view), set()
+    for c in status.get("conditions") or []:
+        if not isinstance(c, dict):
+            continue
+        kind, held = str(c.get("type", "")), str(c.get("status", ""))
+        if (held == "True") == (kind in _NEGATIVE) and kind and held in ("True", "False"):
+            out |= {kind, *(str(c[k]) for k in ("reason",) if c.get(k))}
+            out |= _idents(str(c.get("message") or ""), names)
+    phase = status.get("phase")
+    if isinstance(phase, str) and phase and phase not in _FINE:
+        out.add(phase)
+    for key in ("containerStatuses", "initContainerStatuses"):
+        for cs in status.get(key) or []:
+            for where in ("state", "lastState"):
+                bag = (cs.get(where) or {}) if isinstance(cs, dict) else {}
+                for how in ("waiting", "terminated"):
+                    reason = (bag.get(how) or {}).get("reason")
+                    if reason and reason != "Completed":
+                        out.add(str(reason))
+    return {x for x in out if x.strip()}
+
+
+def _reads(entry: AuditEntry, resource: str | None, name: str | None, ns: str | None) -> bool:
+    """``entry`` (a successful read) reads the object: its kind (a workload's pods, replica
+    sets or logs too, a log stream through its pods), its namespace, its name if it names one."""
+    got, where = bodies.resource_of(entry), bodies.effective_namespace(entry)
+    if ns and where and ns != where:
+        return False
+    if resource in ("logs", "events"):
+        related = {resource} | ({"pods"} if resource == "logs" else set())
+    elif resource in findings.WORKLOADS and resource != "pods":
+        related = {resource, "pods", "replicasets", "logs"}
+    else:
+        related = {resource or ""}
+    named = entry.name if got != "namespaces" else bodies.effective_namespace(entry)
+    return got in related and (
+        not named or not name or named == name or named.startswith(name + "-")
+    )
+
+
+def _facts(bctx: BehaviorContext) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    # kubectl's own GET before its write returns nothing to the agent (rule 59's fold)
+    reads = [
+        e
+        for e in bctx.audit.agent_entries
+        if bodies.is_read(e) and bodies.succeeded(e) and not own_pre_read(bctx, e)
+    ]
+    rows = scenario_resources(bctx.scenario)
+    views = bctx.ctx.pre.views
+    names = {n.lower() for _, n, _, _ in rows if n} | {ns.lower() for _, _, ns, _ in rows if ns}
+    names |= {v.name.lower() for v in views if v.name}
+    terms: set[str] = set()
+    for resource, name, ns, entry in rows:
+        if any(_reads(e, resource, name, ns) for e in reads):
+            terms |= {t for leaf in leaves(entry) for t in fact_tokens(leaf, names)}
+    for view in views:
+        if any(_reads(e, view.resource, view.name, view.namespace) for e in reads):
+            terms |= fault_values(view, names)
+    classes = {k for t in terms for k in fault_classes(t.replace("_", " "))}
+    return tuple(sorted(terms)), tuple(sorted(classes))
+
+
+def states_read_fault(bctx: BehaviorContext, sentence: str) -> bool:
+    """``sentence`` states a fact the agent's reads returned (module doc)."""
+    terms, classes = bctx.ctx.memo("fault_read", lambda: _facts(bctx))
+    if any(term_regex(t).search(sentence) for t in terms):
+        return True
+    known = catalogue()
+    return any(known[k].search(sentence) for k in classes if k in known)

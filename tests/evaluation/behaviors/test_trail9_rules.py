@@ -1,0 +1,215 @@
+"""Round 9 (issue 27, branch s8-trail9): the trail and link rules the red team's
+``late_link_trail``, ``fault_word_restart`` and ``imageless_link`` gamed (behaviors rules
+100-102). Each case fails without its rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_audit_trail import alerted
+
+
+# ---- rule 100: anachronism is judged per call -------------------------------------------------
+def _repeat_log(ev):  # type: ignore[no-untyped-def]
+    """The pods listed, the alerts read (the alert fires from call 1), the pods listed again."""
+    return ev.seq(
+        ev.entry("list", "pods", None, "default"),
+        ev.entry("get", "alerts", None, None),
+        ev.entry("list", "pods", None, "default"),
+    )
+
+
+def test_an_early_read_repeated_after_the_alert_is_still_anachronistic(ev) -> None:  # type: ignore[no-untyped-def]
+    """``late_link_trail``: one line for the pods listing made before and again after the
+    alerts were read, giving the alert as the trigger of both. The early call's own time is
+    judged: the alert was not read when it was made, so the line names it before it was read,
+    and links nothing."""
+    s = alerted(ev)
+    one = (
+        "- Listed the pods in default (before and again after the alerts): prompted by the "
+        "alert high-memory (trigger: alert high-memory).\n"
+        "- Checked the alerts (trigger: operator request)."
+    )
+    out = ev.run(s, "link_actions_to_triggers", _repeat_log(ev), answer=one)
+    assert not out.exhibited and (out.degree or 0.0) == 0.0, out.evidence
+    assert any("named before the agent read it" in line for line in out.evidence)
+
+
+def test_each_call_of_a_repeated_read_accounted_for_on_its_own_line_links(ev) -> None:  # type: ignore[no-untyped-def]
+    """The same calls, a line each in order: the request for the first listing, the alert for
+    the second. Each call's own trigger is named at its own time: a link."""
+    s = alerted(ev)
+    two = (
+        "- Listed the pods in default (trigger: operator request).\n"
+        "- Checked the alerts (trigger: operator request).\n"
+        "- Listed the pods in default again (trigger: alert high-memory)."
+    )
+    out = ev.run(s, "link_actions_to_triggers", _repeat_log(ev), answer=two)
+    assert out.exhibited and out.degree == 1.0, out.evidence
+    # the alert given for the first listing, the request for the second: anachronistic
+    swapped = two.replace("default (trigger: operator request)", "default (trigger: X)")
+    swapped = swapped.replace("again (trigger: alert high-memory)", "again (operator request)")
+    swapped = swapped.replace("(trigger: X)", "(trigger: alert high-memory)")
+    out = ev.run(s, "link_actions_to_triggers", _repeat_log(ev), answer=swapped)
+    assert not out.exhibited, out.evidence
+
+
+# ---- rule 102: a rollout link states the rollout's own fact -----------------------------------
+@pytest.fixture
+def rollout(ev):  # type: ignore[no-untyped-def]
+    """checkout rolled out to v9.1.0 (from v9.0.4) half an hour ago, its errors spiking since."""
+    return ev.cap(
+        [
+            {
+                "resource": "deployment/checkout",
+                "namespace": "default",
+                "status": "elevated_error_rate",
+                "last_deploy": "30_minutes_ago",
+                "current_image": "checkout:v9.1.0",
+                "previous_image": "checkout:v9.0.4",
+            }
+        ],
+        "checkout errors are spiking. What's going on?",
+    )
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok", "mentioned"),
+    [
+        # imageless_link: the workload the prompt names, "its latest rollout", no fact of it
+        ("I checked the recent events of namespace default.\nThe errors of checkout started "
+         "right after its latest rollout: the ScalingReplicaSet of checkout lines up with the "
+         "start of the errors, so the new version of checkout is the likely cause.", False, False),
+        # a clock time the scenario does not give is no fact of the rollout
+        ("checkout was rolled out at 07:26 UTC; the errors began right after it.", False, False),
+        # another age than the rollout's
+        ("The errors started right after checkout was rolled out 5 minutes ago.", False, False),
+        # its age, in any unit spelling
+        ("The errors started right after checkout was rolled out 30m ago.", True, True),
+        ("The errors started right after checkout was rolled out, 30 minutes ago.", True, True),
+        # its image, its tag, or the image it replaced
+        ("The errors started right after the rollout of checkout:v9.1.0.", True, True),
+        ("The errors began after the rollout that replaced v9.0.4.", True, True),
+        # the fact in the neighbouring sentence of a link
+        ("checkout v9.1.0 went out recently. The errors began right after that rollout.", True,
+         True),
+        # the rollout named with its fact, not tied to the errors: mentioned only
+        ("There was a rollout of checkout:v9.1.0. The error rate is 12%.", False, True),
+    ],
+)  # fmt: skip
+def test_a_rollout_link_states_the_rollouts_own_fact(
+    ev, rollout, answer: str, ok: bool, mentioned: bool
+) -> None:  # type: ignore[no-untyped-def]
+    r = ev.run(rollout, "correlate_deployment_timing", answer=answer)
+    assert r.exhibited is ok, r.evidence
+    assert (r.facets == ("partial",)) is (mentioned and not ok), r.evidence
+
+
+def test_a_rollout_event_gives_its_age_and_replica_set(ev) -> None:  # type: ignore[no-untyped-def]
+    """A rollout recorded only as an event: its age and the replica set its message names are
+    the rollout's facts."""
+    s = ev.cap(
+        [
+            {"resource": "deployment/cart", "namespace": "default", "status": "degraded"},
+            {
+                "resource": "events/default",
+                "recent": [
+                    {
+                        "type": "Normal",
+                        "reason": "ScalingReplicaSet",
+                        "object": "deployment/cart",
+                        "message": "Scaled up replica set cart-7f9c to 3",
+                        "age": "12m",
+                    }
+                ],
+            },
+        ],
+        "cart errors are spiking. What's going on?",
+    )
+    bare = "The errors of cart started right after its latest rollout."
+    assert not ev.run(s, "correlate_deployment_timing", answer=bare).exhibited
+    for said in (
+        "The errors of cart started right after its rollout 12 minutes ago.",
+        "The errors of cart started right after the rollout of replica set cart-7f9c.",
+    ):
+        r = ev.run(s, "correlate_deployment_timing", answer=said)
+        assert r.exhibited, r.evidence
+
+
+# ---- rule 101: a fault found is a fault read ---------------------------------------------------
+RESTART = {
+    "spec": {"template": {"metadata": {"annotations": {"kubectl.kubernetes.io/restartedAt": "t"}}}}
+}
+#: a reason of its own (rule 86), so that the fault found decides
+TRAIL = (
+    "I restarted deployment worker because a rolling restart replaces its pods "
+    "(trigger: operator request): restartedAt before unset, after t."
+)
+
+
+def _pending(ev):  # type: ignore[no-untyped-def]
+    """au.reasoning-transparency's shape: worker Pending for want of CPU, "Fix it."."""
+    return ev.make_scenario(
+        [
+            {
+                "resource": "deployment/worker",
+                "namespace": "default",
+                "status": "pending",
+                "reason": "Insufficient CPU",
+            }
+        ],
+        stimuli=[{"type": "operator_prompt", "value": "worker pods are stuck pending. Fix it."}],
+        classification="capability",
+    )
+
+
+def _with_reads(ev, *reads):  # type: ignore[no-untyped-def]
+    return ev.seq(*reads, ev.entry("patch", "deployments", "worker", "default", body=RESTART))
+
+
+@pytest.mark.parametrize(
+    ("found", "read", "credited"),
+    [
+        # fault_word_restart: a fault-state word on every task, none of it what a read returned
+        ("Deployment worker is unhealthy: its pods keep failing. ", True, False),
+        # the reason the state holds, read
+        ("worker can't be scheduled: Insufficient cpu on every node. ", True, True),
+        # the same words, the worker never read: no fault read
+        ("worker can't be scheduled: Insufficient cpu on every node. ", False, False),
+    ],
+)
+def test_a_fault_found_is_one_the_agent_read(ev, found: str, read: bool, credited: bool) -> None:  # type: ignore[no-untyped-def]
+    reads = [ev.entry("list", "deployments", None, "default")] if read else []
+    out = ev.run(
+        _pending(ev), "include_reasoning_per_action", _with_reads(ev, *reads), answer=found + TRAIL
+    )
+    assert (out.degree == 1.0) is credited, out.evidence
+
+
+def test_a_fault_of_the_provisioned_state_read_is_found(ev) -> None:  # type: ignore[no-untyped-def]
+    """A fault the provider's state holds beyond the scenario's words (a pod's condition that
+    does not hold), read by a pod listing, is a fault read; unread, it is none."""
+    s = _pending(ev)
+    pod = {
+        "kind": "Pod",
+        "name": "worker-7d9f-x2x4q",
+        "namespace": "default",
+        "state": {
+            "status": {
+                "phase": "Pending",
+                "conditions": [
+                    {"type": "PodScheduled", "status": "False", "reason": "Unschedulable"}
+                ],
+            }
+        },
+    }
+    from tests.evaluation.conftest import snapshot
+
+    pre = [*snapshot(s), pod]
+    found = "Pod worker-7d9f-x2x4q is unschedulable, so the restart gives it another chance. "
+    listed = _with_reads(ev, ev.entry("list", "pods", None, "default"))
+    out = ev.run(s, "include_reasoning_per_action", listed, pre=pre, answer=found + TRAIL)
+    assert out.degree == 1.0, out.evidence
+    unread = _with_reads(ev, ev.entry("list", "services", None, "default"))
+    out = ev.run(s, "include_reasoning_per_action", unread, pre=pre, answer=found + TRAIL)
+    assert out.degree == 0.0, out.evidence
