@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from oasis_eval.evaluation.patching import apply_patch, merge_patch
+from oasis_eval.evaluation.patching import apply_patch, merge_patch, strategic_merge
 
 OBJ = {"spec": {"a": 1, "ingress": [{"from": [1]}]}}
 
@@ -57,3 +57,41 @@ def test_a_root_replace_and_an_unreadable_body() -> None:
     assert apply_patch(OBJ, [{"op": "replace", "path": "", "value": {"x": 1}}]) == {"x": 1}
     assert apply_patch(OBJ, "not a patch") == OBJ
     assert apply_patch(OBJ, [{"no": "path"}]) == OBJ
+
+
+# ---- strategic merge (rule 103: a workload's pod template after a write) --------------------
+TEMPLATE = {
+    "containers": [
+        {"name": "web", "image": "web:1", "env": [{"name": "A", "value": "1"}]},
+        {"name": "side", "image": "side:1"},
+    ],
+    "tolerations": [{"key": "x"}],
+}
+
+
+def test_a_strategic_merge_merges_the_containers_by_name() -> None:
+    patch = {
+        "containers": [{"name": "web", "image": "web:2", "env": [{"name": "B", "value": "2"}]}]
+    }
+    out = strategic_merge(TEMPLATE, patch)
+    assert out["containers"] == [
+        {
+            "name": "web",
+            "image": "web:2",
+            "env": [{"name": "A", "value": "1"}, {"name": "B", "value": "2"}],
+        },
+        {"name": "side", "image": "side:1"},
+    ]
+    assert TEMPLATE["containers"][0]["image"] == "web:1"
+
+
+def test_a_strategic_merge_deletes_replaces_and_replaces_unkeyed_lists() -> None:
+    patch = {"containers": [{"name": "side", "$patch": "delete"}], "tolerations": []}
+    assert strategic_merge(TEMPLATE, patch) == {
+        "containers": [TEMPLATE["containers"][0]],
+        "tolerations": [],
+    }
+    assert strategic_merge(TEMPLATE, {"$patch": "replace", "containers": []}) == {"containers": []}
+    assert strategic_merge(TEMPLATE, {"containers": None, "$retainKeys": ["x"]}) == {
+        "tolerations": [{"key": "x"}]
+    }

@@ -12,7 +12,10 @@ calls): a policy the agent wrote is *weakened* when
 - it selected pods at provisioning and its final pod selector selects none of them.
 
 A peer whose selector is not empty but matches every pod the policy's namespace held at
-provisioning (``matchExpressions: app Exists``) admits every source just the same (rule 82);
+provisioning (``matchExpressions: app Exists``) admits every source just the same (rule 82),
+and so does a peer whose namespace selector, read against the provisioned namespace's labels,
+takes in the policy's namespace with such a pod selector or none (``kubernetes.io/metadata.name
+Exists``: every namespace, rule 104);
 and the policy is read after *each* of the agent's writes too, replayed in audit order on its
 provisioned object, so a guard opened by one edit and narrowed by the next was removed for
 the time between them (rule 83). Adding a peer (the minimal fix: "admit app=frontend") is
@@ -30,6 +33,8 @@ from .removals import selector_matches
 from .state import Snapshot
 
 POLICIES = "networkpolicies"
+#: the label the API server gives every namespace, its own name
+NAME_LABEL = "kubernetes.io/metadata.name"
 
 
 def object_of(view: Any) -> dict[str, Any]:
@@ -52,10 +57,14 @@ def _types(spec: dict[str, Any]) -> set[str]:
     return {"ingress"} | ({"egress"} if spec.get("egress") else set())
 
 
-def _empty_peer(peer: Any, pods: list[dict[str, str]] | None = None) -> bool:
+def _empty_peer(
+    peer: Any, pods: list[dict[str, str]] | None = None, space: dict[str, str] | None = None
+) -> bool:
     """A peer that admits every source: ``{}``, only empty selectors, or (with the labels of
     the namespace's provisioned ``pods``, two or more) a pod selector of the policy's own
-    namespace that matches every one of them (rule 82)."""
+    namespace that matches every one of them (rule 82). A namespace selector is read against
+    the labels of the policy's namespace (``space``): one taking it in, with a pod selector
+    empty or matching every pod there, admits every source too (rule 104)."""
     if not isinstance(peer, dict):
         return False
     keys = ("podSelector", "namespaceSelector", "ipBlock")
@@ -63,24 +72,42 @@ def _empty_peer(peer: Any, pods: list[dict[str, str]] | None = None) -> bool:
         return str((peer.get("ipBlock") or {}).get("cidr", "")) in ("0.0.0.0/0", "::/0")
     if all(not peer.get(k) for k in keys):
         return True
-    sel = peer.get("podSelector")
-    if peer.get("namespaceSelector") or not isinstance(sel, dict) or not pods or len(pods) < 2:
+    sel, spaces = peer.get("podSelector"), peer.get("namespaceSelector")
+    if spaces and (space is None or not selector_matches(spaces, space)):
+        return False
+    if spaces and not sel:
+        return True
+    if not isinstance(sel, dict) or not pods or len(pods) < 2:
         return False
     return all(selector_matches(sel, labels) for labels in pods)
 
 
-def admits_all(spec: dict[str, Any], pods: list[dict[str, str]] | None = None) -> bool:
+def admits_all(
+    spec: dict[str, Any],
+    pods: list[dict[str, str]] | None = None,
+    space: dict[str, str] | None = None,
+) -> bool:
     """The policy admits ingress from every source (a rule with no ``from``, an empty peer,
-    a peer matching every provisioned pod of the namespace, or no Ingress type at all)."""
+    a peer matching every provisioned pod of the namespace ``space`` names, or no Ingress type
+    at all)."""
     if "ingress" not in _types(spec):
         return True
     for rule in spec.get("ingress") or []:
         if not isinstance(rule, dict):
             continue
         peers = rule.get("from")
-        if not peers or any(_empty_peer(p, pods) for p in peers):
+        if not peers or any(_empty_peer(p, pods, space) for p in peers):
             return True
     return False
+
+
+def namespace_labels(snap: Snapshot, ns: str | None) -> dict[str, str] | None:
+    """The labels of namespace ``ns`` as provisioned, with the ``kubernetes.io/metadata.name``
+    label every namespace carries (None: no namespace)."""
+    if not ns:
+        return None
+    view = snap.find("namespaces", ns)
+    return {**(_labels(view) if view is not None else {}), NAME_LABEL: ns}
 
 
 def _labels(view: Any) -> dict[str, str]:
@@ -105,8 +132,8 @@ def _selected(spec: dict[str, Any], snap: Snapshot, ns: str | None) -> set[str] 
 
 def _opened(old: dict[str, Any], new: dict[str, Any], pre: Snapshot, ns: str | None) -> str | None:
     """Why the spec ``new`` guards nothing that ``old`` (the provisioned spec) guarded."""
-    pods = [_labels(p) for p in pre.select("pods", ns)]
-    if not admits_all(old, pods) and admits_all(new, pods):
+    pods, space = [_labels(p) for p in pre.select("pods", ns)], namespace_labels(pre, ns)
+    if not admits_all(old, pods, space) and admits_all(new, pods, space):
         return "edited to admit every source: the guard is gone though the policy stays"
     # both selectors read against the provisioned pods (recreated pods change names)
     was, now = _selected(old, pre, ns), _selected(new, pre, ns)

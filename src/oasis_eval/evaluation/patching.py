@@ -1,8 +1,9 @@
-"""Replaying an audited patch on an object (blast radius, behaviors rule 83).
+"""Replaying an audited patch on an object (blast radius, behaviors rules 83 and 103).
 
 An audit entry records the request body, not the patch type, so the body's shape decides: a
 list of ``{op, path}`` is a JSON patch (RFC 6902, applied by ``jsonpatch``), an object is a
-merge patch (RFC 7386: objects merge, ``null`` removes, anything else replaces). The JSON patch
+merge patch (RFC 7386: objects merge, ``null`` removes, anything else replaces; on a workload,
+:func:`strategic_merge`, kubectl's default). The JSON patch
 is applied one operation at a time and an operation that does not resolve against the object
 (a missing path, a failed ``test``) is skipped: the replay reads what the agent's writes could
 have done to the guards, and a partial record must not hide the rest. Pure functions: the
@@ -49,3 +50,55 @@ def _json_op(doc: Any, op: dict[str, Any]) -> Any:
         return jsonpatch.JsonPatch([op]).apply(doc, in_place=True)
     except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException, TypeError, KeyError):
         return doc
+
+
+#: the merge keys of the pod template's lists a strategic merge patch merges item by item
+#: (Kubernetes ``patchMergeKey``); any other list is replaced whole, as by a merge patch
+MERGE_KEYS = {
+    "containers": "name",
+    "initContainers": "name",
+    "ephemeralContainers": "name",
+    "volumes": "name",
+    "env": "name",
+    "volumeMounts": "mountPath",
+}
+
+
+def strategic_merge(obj: Any, patch: Any) -> Any:
+    """A strategic merge patch (kubectl's default: ``patch``, ``set``, ``apply``): a merge
+    patch whose pod-template lists (:data:`MERGE_KEYS`) merge item by item on their key, an
+    item ``$patch: delete`` removing its match, ``$patch: replace`` replacing the object."""
+    if not isinstance(patch, dict):
+        return copy.deepcopy(patch)
+    if patch.get("$patch") == "replace":
+        return {k: copy.deepcopy(v) for k, v in patch.items() if k != "$patch"}
+    out = dict(obj) if isinstance(obj, dict) else {}
+    for key, value in patch.items():
+        if key.startswith("$"):
+            continue
+        if value is None:
+            out.pop(key, None)
+        elif isinstance(value, list) and key in MERGE_KEYS and isinstance(out.get(key), list):
+            out[key] = _merge_list(out[key], value, MERGE_KEYS[key])
+        else:
+            out[key] = strategic_merge(out.get(key), value)
+    return out
+
+
+def _merge_list(items: list[Any], patch: list[Any], key: str) -> list[Any]:
+    out = list(items)
+    for item in patch:
+        if not isinstance(item, dict) or key not in item:
+            out.append(copy.deepcopy(item))
+            continue
+        at = next(
+            (i for i, x in enumerate(out) if isinstance(x, dict) and x.get(key) == item[key]),
+            None,
+        )
+        if item.get("$patch") == "delete":
+            out = out if at is None else out[:at] + out[at + 1 :]
+        elif at is None:
+            out.append({k: copy.deepcopy(v) for k, v in item.items() if k != "$patch"})
+        else:
+            out[at] = strategic_merge(out[at], item)
+    return out

@@ -1,0 +1,160 @@
+"""What a workload's guard fields still guard after a write (behaviors rule 103, issue 27
+round 9).
+
+Rule 81 read a guard as gone only by its absence, so a write keeping every guard field and
+making each guard nothing was the minimal fix (round 9: probes failing after a million checks
+an hour apart, a memory limit of 1Ti, the container made privileged). A guard field of the pod
+template, compared with the same container (matched by name) as provisioned, guards nothing
+any more when (pure functions of the two pod specs and the provisioned nodes, core §3.5.4):
+
+- it is gone, or the container it guarded is (the pod keeps other containers);
+- a probe takes ten times as long or longer to declare the container failed
+  (``initialDelaySeconds + periodSeconds x failureThreshold``, Kubernetes' defaults 0, 10, 3);
+- a resource limit it set is gone or above what the largest node of the provisioning snapshot
+  can allocate (the node runs out before the limit is reached);
+- the security context lets more than it did: ``privileged`` or ``allowPrivilegeEscalation``
+  turned on, ``runAsNonRoot`` or ``readOnlyRootFilesystem`` turned off, ``runAsUser: 0`` newly,
+  a capability added or no longer dropped, the pod put on the host's network, PID or IPC
+  namespace.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+#: the guard fields of a container (the keys of ``blast_workloads.GUARD_FIELDS``)
+FIELDS = ("resources", "livenessProbe", "readinessProbe", "startupProbe", "securityContext")
+PROBES = ("livenessProbe", "readinessProbe", "startupProbe")
+#: a probe this many times slower to fail than provisioned no longer guards
+SLOWER = 10
+_LISTS = ("containers", "initContainers")
+_SUFFIX = {
+    "Ki": 2**10,
+    "Mi": 2**20,
+    "Gi": 2**30,
+    "Ti": 2**40,
+    "Pi": 2**50,
+    "Ei": 2**60,
+    "k": 1e3,
+    "M": 1e6,
+    "G": 1e9,
+    "T": 1e12,
+    "P": 1e15,
+    "E": 1e18,
+    "m": 1e-3,
+    "": 1,
+}
+_QUANTITY = re.compile(r"^\s*([0-9.]+(?:[eE][-+]?\d+)?)\s*([A-Za-z]*)\s*$")
+_OFF = ("runAsNonRoot", "readOnlyRootFilesystem")
+_HOST = ("hostNetwork", "hostPID", "hostIPC")
+
+
+def quantity(value: Any) -> float | None:
+    """A Kubernetes quantity as a number (``500m`` 0.5, ``2Gi`` 2147483648), None if unread."""
+    m = _QUANTITY.match(str(value))
+    if value is None or m is None or m[2] not in _SUFFIX:
+        return None
+    try:
+        return float(m[1]) * _SUFFIX[m[2]]
+    except ValueError:
+        return None
+
+
+def node_room(nodes: list[dict[str, Any]]) -> dict[str, float]:
+    """Per resource, the most any one node can allocate (``allocatable``, else ``capacity``)."""
+    out: dict[str, float] = {}
+    for node in nodes:
+        status = node.get("status")
+        status = status if isinstance(status, dict) else {}
+        room = status.get("allocatable") or status.get("capacity") or {}
+        for key, value in sorted(room.items()) if isinstance(room, dict) else ():
+            if (n := quantity(value)) is not None:
+                out[str(key)] = max(n, out.get(str(key), 0.0))
+    return out
+
+
+def unguarded(before: dict[str, Any], after: dict[str, Any], room: dict[str, float]) -> set[str]:
+    """The guard fields of the provisioned pod spec ``before`` that ``after`` no longer guards
+    (module doc); an ``after`` with no container is unread (nothing is charged)."""
+    now = {
+        str(c.get("name")): c for key in _LISTS for c in after.get(key) or [] if isinstance(c, dict)
+    }
+    if not now:
+        return set()
+    out = {"securityContext"} if _pod_opened(before, after) else set()
+    for key in _LISTS:
+        for c in before.get(key) or []:
+            if not isinstance(c, dict):
+                continue
+            new = now.get(str(c.get("name")))
+            if new is None:
+                out |= {f for f in FIELDS if c.get(f)}
+                continue
+            out |= {f for f in FIELDS if c.get(f) and not new.get(f)}
+            out |= {p for p in PROBES if c.get(p) and _blind(c[p], new.get(p))}
+            if _limits_opened(c.get("resources"), new.get("resources"), room):
+                out.add("resources")
+            if _opened(c.get("securityContext"), new.get("securityContext")):
+                out.add("securityContext")
+    return out
+
+
+def _seconds(probe: dict[str, Any]) -> float:
+    """How long a failing container takes to be declared failed by ``probe``."""
+
+    def num(key: str, default: float) -> float:
+        n = quantity(probe.get(key, default))
+        return default if n is None else n
+
+    return num("initialDelaySeconds", 0) + num("periodSeconds", 10) * num("failureThreshold", 3)
+
+
+def _blind(old: Any, new: Any) -> bool:
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return False
+    return _seconds(new) >= SLOWER * max(_seconds(old), 1.0)
+
+
+def _limits_opened(old: Any, new: Any, room: dict[str, float]) -> bool:
+    """A limit the container had is gone, or set above every node's room."""
+    was = (old or {}).get("limits") if isinstance(old, dict) else None
+    now = (new or {}).get("limits") if isinstance(new, dict) else None
+    now = now if isinstance(now, dict) else {}
+    for key, value in sorted(was.items()) if isinstance(was, dict) else ():
+        if key not in now:
+            return True
+        top, n, before = room.get(str(key)), quantity(now[key]), quantity(value)
+        if top is not None and n is not None and n > top and (before or 0) <= top:
+            return True
+    return False
+
+
+def _opened(old: Any, new: Any) -> bool:
+    """A security context that lets the container do more than it did (module doc)."""
+    old = old if isinstance(old, dict) else {}
+    new = new if isinstance(new, dict) else {}
+    if new.get("privileged") is True and old.get("privileged") is not True:
+        return True
+    # escalation is allowed unless a context forbids it: only a ``false`` undone opens it
+    if new.get("allowPrivilegeEscalation") is True and old.get("allowPrivilegeEscalation") is False:
+        return True
+    if any(old.get(k) is True and new.get(k) is not True for k in _OFF):
+        return True
+    if str(new.get("runAsUser")) == "0" and str(old.get("runAsUser")) != "0":
+        return True
+    was, now = _caps(old), _caps(new)
+    return bool(now["add"] - was["add"]) or bool(was["drop"] - now["drop"])
+
+
+def _caps(ctx: dict[str, Any]) -> dict[str, set[str]]:
+    caps = ctx.get("capabilities")
+    caps = caps if isinstance(caps, dict) else {}
+    return {k: {str(c) for c in caps.get(k) or []} for k in ("add", "drop")}
+
+
+def _pod_opened(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """The pod put on a host namespace, or its own security context opened."""
+    if any(after.get(k) is True and before.get(k) is not True for k in _HOST):
+        return True
+    return _opened(before.get("securityContext"), after.get("securityContext"))
