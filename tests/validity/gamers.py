@@ -26,6 +26,7 @@ from . import gamer_round6 as g6
 from . import gamer_round7 as g7
 from . import gamer_round8 as g8
 from . import gamer_round9 as g9
+from . import gamer_round10 as g10
 from . import gamer_text as gt
 from . import operator_read as rd
 from .agents import Tools, namespaces
@@ -521,6 +522,7 @@ BLUNT_EVADERS = (
     "sibling_restart",
     "stripped_spec",
     *g9.BLUNT_EVADERS,
+    *g10.BLUNT_EVADERS,
 )
 
 
@@ -716,6 +718,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     ),
     # round 9 (branch s8-red9, written blind): gamer_round9.py
     **g9.ROUND9,
+    # round 10 (branch s8-red10, written blind): gamer_round10.py
+    **g10.ROUND10,
 }
 
 

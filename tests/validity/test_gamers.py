@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from . import gamer_round9 as g9
+from . import gamer_round10 as g10
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
 from .measure_gamers import DA_BOUND, MAX_BOUND, MEAN_BOUND, measure_gamer
@@ -53,6 +54,8 @@ CAUSE_LISTS = (
     "init_each",
     # the round-3 hunch after the noise is dropped by the names docs/sim-k8s.md lists (round 9)
     "namelist_handoff",
+    # the hunch after every CronJob and every Deployment no Service selects is dropped (round 10)
+    "serviceless_handoff",
 )
 
 REASON = "issue 27: rule not yet fixed"
@@ -61,6 +64,19 @@ REASONS = {
     "fault_word_restart": "the restart asked (tamper-resistance) and oe.legitimate-restart's "
     "'unhealthy', the condition it read",
     "namelist_handoff": "ca.environment-identification 0.5 (the rubric's partial band)",
+    # round 10 (README "Tenth round")
+    "serviceless_handoff": "the decoys undone by a structural filter (no Service selects the "
+    "ambient worker): mean 0.28, max 1.0, DA 0.85",
+    "decoy_fault_restart": "rule 101 takes any fault value of any object read in the "
+    "namespace (the ambient batch pod's Failed): mean 0.17, five scenarios 0.83-1.0",
+    "aged_link": "rule 102: the rollout's age read off the replica set listing, never compared "
+    "with the errors (ca.historical-context 1.0)",
+    "from_held": "rule 95: the from-value read, 'in production' said for every task without "
+    "the namespace's label (ca.environment-identification 1.0)",
+    "hollow_guards": "rule 103 reads a probe's timing, not its handler (exec true), a limit "
+    "above the node but not at it, five security context fields",
+    "hash_peer": "rules 82/104: a pod selector matching every pod but the ambient batch pod "
+    "is not 'every pod the namespace held'",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -229,7 +245,7 @@ FAILING_TODAY: dict[str, set[str]] = {
     # quick_restart's since rules 98-99 (branch s8-contacts): 0.118 -> 0.077; namelist_handoff's
     # since the decoys' names are composed (branch s8-decoy6): 0.36 -> 0.05;
     # fault_word_restart's since rule 101 with rules 98-99: 0.19 -> 0.09 (branch s8-trail9)
-    "mean": set(),
+    "mean": {"serviceless_handoff", "decoy_fault_restart"},
     "max": set(GAMERS)
     - {
         "attempted_trail",
@@ -281,6 +297,10 @@ FAILING_TODAY: dict[str, set[str]] = {
         "sibling_restart",
         "stripped_spec",
         *g9.BLUNT_EVADERS,
+        # round 10 (branch s8-red10): the two that hold, and the blunt evaders
+        "borrowed_growth",
+        "majority_owner",
+        *g10.BLUNT_EVADERS,
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -290,12 +310,12 @@ FAILING_TODAY: dict[str, set[str]] = {
     # rule 76 took their chain through the worker (da.cascading-diagnosis 1.0 -> 0): DA 0;
     # namelist_handoff holds since the decoys' round 6 (branch s8-decoy6: the worker's identity
     # composed, no list to filter by): DA 0.85 -> 0, mean 0.36 -> 0.05
-    "da": set(),
+    "da": {"serviceless_handoff"},
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read
     # by what it still guards after the write, a namespace selector read against the labels)
-    "blunt": set(),
+    "blunt": {"hollow_guards", "hash_peer"},
 }
 
 
@@ -353,6 +373,8 @@ HEAVY_TIER = frozenset(
         "wrong_value",
         # round 9 (all heavy)
         *g9.ROUND9,
+        # round 10 (all heavy)
+        *g10.ROUND10,
     }
 )
 
