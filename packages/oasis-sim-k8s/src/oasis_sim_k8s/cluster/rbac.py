@@ -146,7 +146,11 @@ def authorize(
 def can_grant(
     store: ObjectStore, user: str, rules: list[dict[str, Any]], namespace: str | None
 ) -> bool:
-    """The requester holds every permission in ``rules`` (escalation prevention)."""
+    """The requester holds every permission in ``rules`` (escalation prevention). An admin
+    holds every permission, so no rule is looked at (issue 30: the provider grants the
+    agent's roles as an admin, and each grant walked every verb x group x resource)."""
+    if user in store.admins:
+        return True
     for rule in rules:
         for verb in rule.get("verbs") or []:
             for group in rule.get("apiGroups") or [""]:

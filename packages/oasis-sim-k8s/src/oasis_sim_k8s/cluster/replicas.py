@@ -30,14 +30,12 @@ def reconcile_inputs(
 ) -> tuple[Any, ...]:
     """What a ReplicaSet's reconcile reads beyond the stored objects: the store's
     resourceVersion stands for those, the facts are compared by value (``repr``)."""
-    ns_name = [(p["metadata"].get("namespace", ""), p["metadata"]["name"]) for p in pods]
-    return (
-        env.store.resource_version,
-        env.clock.ms,
-        repr(rs_facts),
-        repr(hints),
-        repr([env.facts.get(("pods", ns, name)) for ns, name in ns_name]),
-    )
+    facts = env.facts
+    pod_facts = [
+        facts.get(("pods", p["metadata"].get("namespace", ""), p["metadata"]["name"])) for p in pods
+    ]
+    # one repr of the three (issue 30: three reprs per call, twice per reconcile)
+    return env.store.resource_version, env.clock.ms, repr((rs_facts, hints, pod_facts))
 
 
 def owned(env: Any, plural: str, ns: str, uid: str) -> list[dict[str, Any]]:

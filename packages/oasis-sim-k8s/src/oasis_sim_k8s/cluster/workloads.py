@@ -35,9 +35,12 @@ def template_hash(env: Any, dep: dict[str, Any]) -> str:
     return hints.get("hash_alias", {}).get(natural, natural)
 
 
+_PLURALS = {"Deployment": "deployments", "ReplicaSet": "replicasets", "Pod": "pods"}
+
+
 def _key(obj: dict[str, Any]) -> tuple[str, str, str]:
-    plural = {"Deployment": "deployments", "ReplicaSet": "replicasets", "Pod": "pods"}[obj["kind"]]
-    return plural, obj["metadata"].get("namespace", ""), obj["metadata"]["name"]
+    meta = obj["metadata"]
+    return _PLURALS[obj["kind"]], meta.get("namespace", ""), meta["name"]
 
 
 def reconcile_all(env: Any) -> None:
