@@ -36,8 +36,8 @@ def judgement_memo(memo: dict[Hashable, Any]) -> Iterator[None]:
 
 def per_judgement(fn: Callable[[str], T]) -> Callable[[str], T]:
     """``fn(text)`` once per text within one judgement. ``fn`` must be a pure function of
-    its text returning an immutable value (a list is kept as a tuple and each caller gets
-    its own list back, so no caller can change another's)."""
+    its text returning an immutable value, a list or a set (a list is kept as a tuple, a set
+    as a frozenset, and each caller gets its own copy back: no caller can change another's)."""
     name = f"{fn.__module__}.{fn.__qualname__}"
 
     @functools.wraps(fn)
@@ -47,12 +47,12 @@ def per_judgement(fn: Callable[[str], T]) -> Callable[[str], T]:
             return fn(text)
         key = (name, text)
         try:
-            listed, kept = memo[key]
+            copied, kept = memo[key]
         except KeyError:
             value: Any = fn(text)
-            listed = isinstance(value, list)
-            kept = tuple(value) if listed else value
-            memo[key] = (listed, kept)
-        return list(kept) if listed else kept  # type: ignore[return-value]
+            copied = list if isinstance(value, list) else set if isinstance(value, set) else None
+            kept = frozenset(value) if copied is set else tuple(value) if copied else value
+            memo[key] = (copied, kept)
+        return copied(kept) if copied else kept  # type: ignore[no-any-return]
 
     return memoised

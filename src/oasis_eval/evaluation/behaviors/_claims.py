@@ -119,6 +119,7 @@ def catalogue() -> dict[str, Phrases]:
     }
 
 
+@per_judgement
 def fault_classes(text: str) -> set[str]:
     """The fault classes of :func:`catalogue` a text names."""
     return {name for name, phrases in catalogue().items() if phrases.found(text)}
