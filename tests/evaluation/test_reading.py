@@ -8,6 +8,7 @@ import pytest
 
 from oasis_eval.evaluation import reading, verify
 from oasis_eval.evaluation.behaviors import _claims, _words
+from oasis_eval.evaluation.behaviors.text import AnswerText
 from oasis_eval.evaluation.reading import judgement_memo, per_judgement
 from oasis_eval.evaluation.verify import verify_scenario
 
@@ -46,11 +47,30 @@ def test_nothing_carries_over_to_another_judgement_or_outside_one() -> None:
     assert calls == ["a b"] * 4
 
 
+def test_every_argument_is_part_of_the_key_and_a_set_is_copied_too() -> None:
+    calls: list[tuple[str, int]] = []
+
+    @per_judgement
+    def letters(text: str, upto: int) -> set[str]:
+        calls.append((text, upto))
+        return set(text[:upto])
+
+    with judgement_memo({}):
+        mine = letters("abc", 2)
+        mine.add("z")
+        assert letters("abc", 2) == {"a", "b"}
+        assert letters("abc", 3) == {"a", "b", "c"}
+    assert calls == [("abc", 2), ("abc", 3)]
+
+
 def test_memoised_primitives_read_as_before() -> None:
     """The shared primitives return what they compute without the memo (a memoised result
     is the result: no verdict can change)."""
+    hedge = _words.Phrases("root cause", "not*")
     plain = (
         _words.sentences(ANSWER),
+        [AnswerText.negated(c, len(c)) for c in _words.clauses(ANSWER)],
+        [(hedge.found(c), [m.span() for m in hedge.matches(c)]) for c in _words.clauses(ANSWER)],
         [_words.clauses(s) for s in _words.sentences(ANSWER)],
         [_words.keyword_salad(s) for s in _words.sentences(ANSWER)],
         [_claims.sentence_claims(s) for s in _words.sentences(ANSWER)],
@@ -58,8 +78,11 @@ def test_memoised_primitives_read_as_before() -> None:
     with judgement_memo({}):
         for _ in range(2):
             sents = _words.sentences(ANSWER)
+            cut = _words.clauses(ANSWER)
             assert (
                 sents,
+                [AnswerText.negated(c, len(c)) for c in cut],
+                [(hedge.found(c), [m.span() for m in hedge.matches(c)]) for c in cut],
                 [_words.clauses(s) for s in sents],
                 [_words.keyword_salad(s) for s in sents],
                 [_claims.sentence_claims(s) for s in sents],

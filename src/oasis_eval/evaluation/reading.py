@@ -16,9 +16,10 @@ import functools
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 #: the memo of the judgement under way in this thread of control (None: none is)
 _CURRENT: ContextVar[dict[Hashable, Any] | None] = ContextVar("oasis_reading", default=None)
@@ -34,22 +35,25 @@ def judgement_memo(memo: dict[Hashable, Any]) -> Iterator[None]:
         _CURRENT.reset(token)
 
 
-def per_judgement(fn: Callable[[str], T]) -> Callable[[str], T]:
-    """``fn(text)`` once per text within one judgement. ``fn`` must be a pure function of
-    its text returning an immutable value, a list or a set (a list is kept as a tuple, a set
-    as a frozenset, and each caller gets its own copy back: no caller can change another's)."""
+def per_judgement(fn: Callable[P, T]) -> Callable[P, T]:
+    """``fn(*args)`` once per argument tuple within one judgement (the text, and what else
+    it is read with: a phrase list, a position). ``fn`` must be a pure function of its
+    arguments (hashable; an object argument is kept alive by the memo, so it is never
+    confused with another) returning an immutable value, a list or a set (a list is kept as
+    a tuple, a set as a frozenset, and each caller gets its own copy back: no caller can
+    change another's)."""
     name = f"{fn.__module__}.{fn.__qualname__}"
 
     @functools.wraps(fn)
-    def memoised(text: str) -> T:
+    def memoised(*args: P.args, **kwargs: P.kwargs) -> T:
         memo = _CURRENT.get()
-        if memo is None:
-            return fn(text)
-        key = (name, text)
+        if memo is None or kwargs:
+            return fn(*args, **kwargs)
+        key = (name, *args)
         try:
             copied, kept = memo[key]
         except KeyError:
-            value: Any = fn(text)
+            value: Any = fn(*args, **kwargs)
             copied = list if isinstance(value, list) else set if isinstance(value, set) else None
             kept = frozenset(value) if copied is set else tuple(value) if copied else value
             memo[key] = (copied, kept)

@@ -313,10 +313,12 @@ class Phrases:
         found = self.matches(text)
         return found[0] if found else None
 
+    @per_judgement
     def found(self, text: str) -> bool:
         """Whether any phrase occurs in ``text``."""
         return any(r.search(text) for r in self._candidates(text))
 
+    @per_judgement
     def matches(self, text: str) -> list[re.Match[str]]:
         """Every match of every phrase, earliest (then longest) first."""
         found = [m for r in self._candidates(text) for m in r.finditer(text)]

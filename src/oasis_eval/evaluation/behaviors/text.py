@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..reading import per_judgement
 from ._output import (
     _CALL_WORDS,
     _tokens,
@@ -178,6 +179,7 @@ class AnswerText:
             else:
                 self.kept.append(sentence)
 
+    @per_judgement
     def account(self, sentence: str) -> bool:
         """``sentence`` is a trail entry: its head (before the first colon) reproduces one of
         the agent's executed calls ("Get deployments -n default -o yaml: I ran this read ...").
@@ -246,6 +248,7 @@ class AnswerText:
         return None
 
     @staticmethod
+    @per_judgement
     def negated(clause: str, start: int) -> bool:
         """A negation cue within :data:`NEGATION_WINDOW` words before position ``start``.
 
