@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Hashable, Mapping
+from contextlib import AbstractContextManager
 from functools import cached_property
 from typing import Any, TypeVar
 
@@ -24,6 +25,7 @@ from .actions import parse_action
 from .audit import AuditIndex, EvidenceUnavailable, audit_entries
 from .audit_log import AuditLog
 from .evidence import ScenarioEvidence
+from .reading import judgement_memo
 from .state import Snapshot, require, scenario_resources
 
 
@@ -71,6 +73,8 @@ class VerificationContext:
         self.namespace_map: dict[str, str] = dict(resolved) if isinstance(resolved, dict) else {}
         #: readings of this scenario's evidence shared by the evaluators (:meth:`memo`)
         self._memo: dict[Hashable, Any] = {}
+        #: the text primitives' readings of this judgement (:meth:`reading`)
+        self._texts: dict[Hashable, Any] = {}
         #: ``(source, entry)`` of the applicable must / must_not entries (conditional merged)
         self.must: list[tuple[str, AssertionEntry]] = []
         self.must_not: list[tuple[str, AssertionEntry]] = []
@@ -111,6 +115,11 @@ class VerificationContext:
         if key not in self._memo:
             self._memo[key] = make()
         return self._memo[key]  # type: ignore[no-any-return]
+
+    def reading(self) -> AbstractContextManager[None]:
+        """While open, the text primitives (:mod:`.reading`: sentences, clauses, claims)
+        keep their readings in this judgement's memo, keyed by the text (issue 30)."""
+        return judgement_memo(self._texts)
 
     # ---- evidence -----------------------------------------------------------
     @cached_property

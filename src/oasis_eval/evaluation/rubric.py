@@ -157,7 +157,14 @@ def _alternatives(label: str) -> list[list[str]]:
 
 def label_facets(label: str) -> frozenset[str]:
     """Every facet and derived claim whose lexicon pattern occurs in ``label``."""
-    return frozenset().union(*(_named(run) for run in _alternatives(label)))
+    return _facets(label)[1]
+
+
+def _facets(label: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(:func:`required_facets`, :func:`label_facets`) of ``label``, its runs read once."""
+    runs = [_named(run) for run in _alternatives(label)]
+    named = frozenset.intersection(*runs)
+    return (named - {"partial"} if len(named) > 1 else named), frozenset().union(*runs)
 
 
 def required_facets(label: str) -> frozenset[str]:
@@ -167,9 +174,7 @@ def required_facets(label: str) -> frozenset[str]:
     implied by it, not required: any stop part-way is partial. A label with ``or``
     requires only what every alternative names.
     """
-    runs = [_named(run) for run in _alternatives(label)]
-    named = frozenset.intersection(*runs)
-    return named - {"partial"} if len(named) > 1 else named
+    return _facets(label)[0]
 
 
 def _is_linear(value: Any) -> bool:
@@ -198,25 +203,13 @@ def bands(rubric: dict[str, Any] | None) -> list[Band]:
         if isinstance(value, int | float) and not isinstance(value, bool):
             number = float(value)
             if 0.0 <= number <= 1.0:
-                out.append(
-                    Band(label, BandKind.score, number, required_facets(label), label_facets(label))
-                )
+                out.append(Band(label, BandKind.score, number, *_facets(label)))
             elif number < 0:
-                out.append(
-                    Band(
-                        label,
-                        BandKind.deduction,
-                        number,
-                        required_facets(label),
-                        label_facets(label),
-                    )
-                )
+                out.append(Band(label, BandKind.deduction, number, *_facets(label)))
             else:
                 out.append(Band(label, BandKind.not_a_band, None))
         elif _is_linear(value):
-            out.append(
-                Band(label, BandKind.linear, None, required_facets(label), label_facets(label))
-            )
+            out.append(Band(label, BandKind.linear, None, *_facets(label)))
         else:
             out.append(Band(label, BandKind.not_a_band, None))
     return out

@@ -97,6 +97,12 @@ def verify_scenario(
     namespaces: tuple[str, ...] | None = None,
 ) -> VerificationOutcome:
     ctx = VerificationContext(scenario, evidence, principal, configuration, schema, namespaces)
+    with ctx.reading():  # one reading of each text for the whole judgement (issue 30)
+        return _verified(ctx)
+
+
+def _verified(ctx: VerificationContext) -> VerificationOutcome:
+    scenario = ctx.scenario
     out = VerificationOutcome()
     _actions(ctx, out)
     _behaviors(ctx, out)

@@ -40,6 +40,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
+from ..reading import per_judgement
 from ._fix import mask_fixes
 from ._stated import stated_faults
 from ._words import HEDGE, Phrases, clauses, mask_quotes, mask_series, term_regex
@@ -118,6 +119,7 @@ def catalogue() -> dict[str, Phrases]:
     }
 
 
+@per_judgement
 def fault_classes(text: str) -> set[str]:
     """The fault classes of :func:`catalogue` a text names."""
     return {name for name, phrases in catalogue().items() if phrases.found(text)}
@@ -160,6 +162,7 @@ def _negated_at(masked: str, start: int) -> bool:
     return AnswerText.negated(masked[clause_start:], start - clause_start)
 
 
+@per_judgement
 def sentence_claims(sentence: str) -> list[Claim]:
     """The claims of one sentence: one per cause cue, else one non-causal claim."""
     masked = mask_quotes(sentence)

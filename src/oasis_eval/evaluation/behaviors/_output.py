@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..reading import per_judgement
 from ._words import FUNCTION_WORDS
 
 #: the verbs and tool words a trail entry names a call with ("Query logs with ...")
@@ -37,19 +38,24 @@ def command_forms(actions: Iterable[Any]) -> list[set[str]]:
     return out
 
 
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9_.:/-]*[a-z0-9]|[a-z0-9]")
+_PROMPT = re.compile(r"^\s*(?:\$|>|PS>|#)\s*")
+
+
+@per_judgement
 def _tokens(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9][a-z0-9_.:/-]*[a-z0-9]|[a-z0-9]", text.lower())
+    return _TOKEN.findall(text.lower())
 
 
 def echoed_command(sentence: str, forms: list[set[str]]) -> bool:
     """A line that reproduces one of the agent's executed calls and nothing else
     (``$ kubectl get pods -n x``, ``logs_query {"namespace": "x"}``): its tokens, at least
     two, all belong to one call and include that call's tool or first command word."""
-    line = re.sub(r"^\s*(?:\$|>|PS>|#)\s*", "", sentence)
-    tokens = _tokens(line)
+    tokens = _tokens(_PROMPT.sub("", sentence))
     if len(tokens) < 2:
         return False
-    return any(set(tokens) <= form and tokens[0] in form for form in forms)
+    first, every = tokens[0], set(tokens)  # built once, not once per call compared
+    return any(first in form and every <= form for form in forms)
 
 
 #: column headings of tabular tool output (kubectl and the observability tools)
@@ -102,15 +108,15 @@ TABLE_WORDS = frozenset(
 def output_shaped(line: str) -> bool:
     """A raw line with the shape of tool output alone: columns aligned by runs of spaces, or
     a YAML/JSON field in camel case ("configMapKeyRef:", "restartCount: 5")."""
-    if len(re.findall(r"\S(?: {2,}|\t)(?=\S)", line)) >= 2:
+    if len(_COLUMNS.findall(line)) >= 2:
         return True
-    return bool(
-        re.fullmatch(
-            r"\s*[-{\[\s]*\"?[a-z]+(?:[A-Z][a-z0-9]*)+\"?\s*:\s*[^\s]*(?:\s+\S+){0,2}"
-            r"\s*[,}\]]*\s*",
-            line,
-        )
-    )
+    return bool(_CAMEL_FIELD.fullmatch(line))
+
+
+_COLUMNS = re.compile(r"\S(?: {2,}|\t)(?=\S)")
+_CAMEL_FIELD = re.compile(
+    r"\s*[-{\[\s]*\"?[a-z]+(?:[A-Z][a-z0-9]*)+\"?\s*:\s*[^\s]*(?:\s+\S+){0,2}\s*[,}\]]*\s*"
+)
 
 
 #: object-metadata field names every served Kubernetes object carries (a pasted response has

@@ -11,6 +11,7 @@ import functools
 import re
 
 from ...profiles.oasis_spec.md_inline import strip_inline
+from ..reading import per_judgement
 
 #: negation cues (contractions with straight or curly apostrophes: text is normalised first)
 NEGATION = re.compile(
@@ -197,6 +198,7 @@ def _squash(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
+@per_judgement
 def sentences(text: str) -> list[str]:
     """Sentences of normalised text: split at ``. ! ?`` before whitespace and at line breaks."""
     return [s.strip() for s in _SENTENCE.split(normalize(text)) if s and s.strip()]
@@ -215,6 +217,7 @@ def with_antecedents(kept: list[str]) -> list[str]:
     ]
 
 
+@per_judgement
 def clauses(sentence: str) -> list[str]:
     """Clauses of a sentence: split at ``, ; :`` and at coordinating words (``and``,
     ``but``, ``however``, ``whereas``, ``although``, ``though``, ``while``,
@@ -310,10 +313,12 @@ class Phrases:
         found = self.matches(text)
         return found[0] if found else None
 
+    @per_judgement
     def found(self, text: str) -> bool:
         """Whether any phrase occurs in ``text``."""
         return any(r.search(text) for r in self._candidates(text))
 
+    @per_judgement
     def matches(self, text: str) -> list[re.Match[str]]:
         """Every match of every phrase, earliest (then longest) first."""
         found = [m for r in self._candidates(text) for m in r.finditer(text)]
@@ -348,6 +353,7 @@ def mask_quotes(text: str) -> str:
 DUMP_ITEMS = 10
 
 
+@per_judgement
 def keyword_salad(sentence: str) -> bool:
     """A "sentence" without sentence structure asserts nothing: at least 20 plain words
     (alphabetic tokens outside quotations: identifiers, numbers and quoted log text do not

@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..reading import per_judgement
 from ._output import (
     _CALL_WORDS,
     _tokens,
@@ -111,6 +112,11 @@ def _served_texts(
     return results, lines, tuple([x for x in spans if len(x.split()) >= 3][:400])
 
 
+_HEADING_LINE = re.compile(r"\s*#{1,6}\s")
+#: joins the squashed tool results for one substring search (a sentence never holds it)
+_APART = "\x00"
+
+
 class AnswerText:
     """The agent's stated conclusion: normalised sentences with what it did not conclude
     set aside.
@@ -134,6 +140,7 @@ class AnswerText:
         keys: frozenset[str] = frozenset(),
     ):
         results, result_lines, spans = _served_texts(tuple(tool_results))
+        joined = _APART.join(results)
         self.spans: Sequence[str] = spans
         forms = self.forms = command_forms(actions)
         self.kept: list[str] = []
@@ -154,13 +161,13 @@ class AnswerText:
         self.headings = frozenset(
             _squash(x)
             for line in (text or "").splitlines()
-            if re.match(r"\s*#{1,6}\s", line)
+            if _HEADING_LINE.match(line)
             for x in sentences(line)
         )
         for sentence in sentences(text):
             squashed = _squash(sentence)
             if (
-                (len(squashed.split()) >= 3 and any(squashed in r for r in results))
+                (len(squashed.split()) >= 3 and _within(squashed, joined, results))
                 or (len(squashed.split()) >= 2 and squashed.rstrip(".") in result_lines)
                 or (forms and echoed_command(sentence, forms))
                 or served_line(sentence, served, keys)
@@ -172,6 +179,7 @@ class AnswerText:
             else:
                 self.kept.append(sentence)
 
+    @per_judgement
     def account(self, sentence: str) -> bool:
         """``sentence`` is a trail entry: its head (before the first colon) reproduces one of
         the agent's executed calls ("Get deployments -n default -o yaml: I ran this read ...").
@@ -240,6 +248,7 @@ class AnswerText:
         return None
 
     @staticmethod
+    @per_judgement
     def negated(clause: str, start: int) -> bool:
         """A negation cue within :data:`NEGATION_WINDOW` words before position ``start``.
 
@@ -269,6 +278,14 @@ class AnswerText:
                 if m and cue.search(clause) and not self.negated(clause, m.start()):
                     return clause
         return None
+
+
+def _within(squashed: str, joined: str, results: Sequence[str]) -> bool:
+    """``squashed`` occurs in one of ``results`` (``joined``: them joined by :data:`_APART`,
+    one search instead of one per result; a match cannot span two of them)."""
+    if _APART in squashed:
+        return any(squashed in r for r in results)
+    return squashed in joined
 
 
 def quote(sentence: str, limit: int = 160) -> str:

@@ -1,0 +1,62 @@
+"""One judgement's readings of text, each computed once (issue 30).
+
+The SI evaluators read the same sentences of one answer many times (its sentence split, its
+clauses, the claims of each sentence: a thousand calls per SI run, a third of them repeats).
+The text primitives marked :func:`per_judgement` keep their results in the memo of the
+judgement under way, :meth:`.context.VerificationContext.reading`, keyed by the text: the
+memo belongs to that one scenario's verification and is dropped with it, so nothing carries
+over to another scenario, and a primitive is a pure function of its text, so a memoised
+result is the result (verification stays a pure deterministic function, core §3.5.4).
+Outside a judgement (a unit test, a tool) the primitives compute as before.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, ParamSpec, TypeVar
+
+T = TypeVar("T")
+P = ParamSpec("P")
+
+#: the memo of the judgement under way in this thread of control (None: none is)
+_CURRENT: ContextVar[dict[Hashable, Any] | None] = ContextVar("oasis_reading", default=None)
+
+
+@contextmanager
+def judgement_memo(memo: dict[Hashable, Any]) -> Iterator[None]:
+    """:func:`per_judgement` primitives share ``memo`` until the block ends."""
+    token = _CURRENT.set(memo)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
+def per_judgement(fn: Callable[P, T]) -> Callable[P, T]:
+    """``fn(*args)`` once per argument tuple within one judgement (the text, and what else
+    it is read with: a phrase list, a position). ``fn`` must be a pure function of its
+    arguments (hashable; an object argument is kept alive by the memo, so it is never
+    confused with another) returning an immutable value, a list or a set (a list is kept as
+    a tuple, a set as a frozenset, and each caller gets its own copy back: no caller can
+    change another's)."""
+    name = f"{fn.__module__}.{fn.__qualname__}"
+
+    @functools.wraps(fn)
+    def memoised(*args: P.args, **kwargs: P.kwargs) -> T:
+        memo = _CURRENT.get()
+        if memo is None or kwargs:
+            return fn(*args, **kwargs)
+        key = (name, *args)
+        try:
+            copied, kept = memo[key]
+        except KeyError:
+            value: Any = fn(*args, **kwargs)
+            copied = list if isinstance(value, list) else set if isinstance(value, set) else None
+            kept = frozenset(value) if copied is set else tuple(value) if copied else value
+            memo[key] = (copied, kept)
+        return copied(kept) if copied else kept  # type: ignore[no-any-return]
+
+    return memoised
