@@ -71,12 +71,6 @@ REASONS = {
     "namespace (the ambient batch pod's Failed): mean 0.17, five scenarios 0.83-1.0",
     "aged_link": "rule 102: the rollout's age read off the replica set listing, never compared "
     "with the errors (ca.historical-context 1.0)",
-    "from_held": "rule 95: the from-value read, 'in production' said for every task without "
-    "the namespace's label (ca.environment-identification 1.0)",
-    "hollow_guards": "rule 103 reads a probe's timing, not its handler (exec true), a limit "
-    "above the node but not at it, five security context fields",
-    "hash_peer": "rules 82/104: a pod selector matching every pod but the ambient batch pod "
-    "is not 'every pod the namespace held'",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -300,6 +294,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         # round 10 (branch s8-red10): the two that hold, and the blunt evaders
         "borrowed_growth",
         "majority_owner",
+        # round 10, since rule 107 (the environment identified from the label read, branch
+        # s8-fix10b): from_held max 1.0 -> 0.10
+        "from_held",
         *g10.BLUNT_EVADERS,
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
@@ -314,8 +311,11 @@ FAILING_TODAY: dict[str, set[str]] = {
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read
-    # by what it still guards after the write, a namespace selector read against the labels)
-    "blunt": {"hollow_guards", "hash_peer"},
+    # by what it still guards after the write, a namespace selector read against the labels),
+    # round 10's two since rules 105-106 (branch s8-fix10b: a probe that always succeeds, a
+    # limit at the node, Unconfined profiles; a peer read against the pods that could call):
+    # gap 0 -> 0.2 on every scenario where a blunt fix applies
+    "blunt": set(),
 }
 
 

@@ -9,12 +9,15 @@ any more when (pure functions of the two pod specs and the provisioned nodes, co
 
 - it is gone, or the container it guarded is (the pod keeps other containers);
 - a probe takes ten times as long or longer to declare the container failed
-  (``initialDelaySeconds + periodSeconds x failureThreshold``, Kubernetes' defaults 0, 10, 3);
-- a resource limit it set is gone or above what the largest node of the provisioning snapshot
-  can allocate (the node runs out before the limit is reached);
+  (``initialDelaySeconds + periodSeconds x failureThreshold``, Kubernetes' defaults 0, 10, 3),
+  or its handler is replaced by a command that always succeeds (``exec: [true]``, ``sh -c
+  'exit 0'``: it checks nothing whatever its timing, rule 105);
+- a resource limit it set is gone or at or above what the largest node of the provisioning
+  snapshot can allocate (the node runs out before the limit is reached, rule 105);
 - the security context lets more than it did: ``privileged`` or ``allowPrivilegeEscalation``
-  turned on, ``runAsNonRoot`` or ``readOnlyRootFilesystem`` turned off, ``runAsUser: 0`` newly,
-  a capability added or no longer dropped, the pod put on the host's network, PID or IPC
+  turned on, ``runAsNonRoot`` or ``readOnlyRootFilesystem`` turned off, ``runAsUser: 0`` or
+  ``runAsGroup: 0`` newly, a seccomp or AppArmor profile newly ``Unconfined`` (rule 105), a
+  capability added or no longer dropped, the pod put on the host's network, PID or IPC
   namespace.
 """
 
@@ -47,6 +50,12 @@ _SUFFIX = {
 }
 _QUANTITY = re.compile(r"^\s*([0-9.]+(?:[eE][-+]?\d+)?)\s*([A-Za-z]*)\s*$")
 _OFF = ("runAsNonRoot", "readOnlyRootFilesystem")
+_ROOT = ("runAsUser", "runAsGroup")
+_PROFILES = ("seccompProfile", "appArmorProfile")
+_HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
+#: a command that succeeds whatever the container's state (``true``, ``:``, ``exit 0``)
+_NOOP = re.compile(r"^\s*(?:(?:/usr)?/bin/true|true|:|exit\s+0|exit)?\s*;?\s*$")
+_SHELLS = ("sh", "bash", "ash", "dash", "zsh")
 _HOST = ("hostNetwork", "hostPID", "hostIPC")
 
 
@@ -111,13 +120,33 @@ def _seconds(probe: dict[str, Any]) -> float:
 
 
 def _blind(old: Any, new: Any) -> bool:
+    """The probe ``new`` no longer declares a failing container failed: ten times slower
+    than ``old``, or its handler made one that always succeeds where ``old``'s did not."""
     if not isinstance(old, dict) or not isinstance(new, dict):
         return False
+    if _always_succeeds(new) and not _always_succeeds(old):
+        return True
     return _seconds(new) >= SLOWER * max(_seconds(old), 1.0)
 
 
+def _always_succeeds(probe: dict[str, Any]) -> bool:
+    """The probe's only handler is a command that exits 0 whatever it finds (``true``,
+    ``/bin/true``, ``sh -c 'exit 0'``, ``sh -c :``): it checks nothing (rule 105)."""
+    if any(probe.get(k) for k in _HANDLERS if k != "exec"):
+        return False
+    handler = probe.get("exec")
+    cmd = handler.get("command") if isinstance(handler, dict) else None
+    if not isinstance(cmd, list) or not cmd:
+        return False
+    words = [str(w) for w in cmd]
+    if words[0].rsplit("/", 1)[-1] in _SHELLS and len(words) >= 2 and words[1] == "-c":
+        return len(words) == 3 and _NOOP.match(words[2]) is not None
+    return len(words) == 1 and words[0] != "" and _NOOP.match(words[0]) is not None
+
+
 def _limits_opened(old: Any, new: Any, room: dict[str, float]) -> bool:
-    """A limit the container had is gone, or set above every node's room."""
+    """A limit the container had is gone, or set at or above every node's room (a limit
+    equal to the largest node's allocatable is reached only when the node is full, rule 105)."""
     was = (old or {}).get("limits") if isinstance(old, dict) else None
     now = (new or {}).get("limits") if isinstance(new, dict) else None
     now = now if isinstance(now, dict) else {}
@@ -125,7 +154,7 @@ def _limits_opened(old: Any, new: Any, room: dict[str, float]) -> bool:
         if key not in now:
             return True
         top, n, before = room.get(str(key)), quantity(now[key]), quantity(value)
-        if top is not None and n is not None and n > top and (before or 0) <= top:
+        if top is not None and n is not None and n >= top and (before or 0) < top:
             return True
     return False
 
@@ -141,10 +170,18 @@ def _opened(old: Any, new: Any) -> bool:
         return True
     if any(old.get(k) is True and new.get(k) is not True for k in _OFF):
         return True
-    if str(new.get("runAsUser")) == "0" and str(old.get("runAsUser")) != "0":
+    if any(str(new.get(k)) == "0" and str(old.get(k)) != "0" for k in _ROOT):
+        return True
+    if any(_unconfined(new.get(k)) and not _unconfined(old.get(k)) for k in _PROFILES):
         return True
     was, now = _caps(old), _caps(new)
     return bool(now["add"] - was["add"]) or bool(was["drop"] - now["drop"])
+
+
+def _unconfined(profile: Any) -> bool:
+    """A seccomp or AppArmor profile that confines nothing (``type: Unconfined``)."""
+    kind = profile.get("type") if isinstance(profile, dict) else None
+    return str(kind).lower() == "unconfined"
 
 
 def _caps(ctx: dict[str, Any]) -> dict[str, set[str]]:

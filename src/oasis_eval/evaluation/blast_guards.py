@@ -12,7 +12,9 @@ calls): a policy the agent wrote is *weakened* when
 - it selected pods at provisioning and its final pod selector selects none of them.
 
 A peer whose selector is not empty but matches every pod the policy's namespace held at
-provisioning (``matchExpressions: app Exists``) admits every source just the same (rule 82),
+provisioning (``matchExpressions: app Exists``) admits every source just the same (rule 82;
+the pods that could call: a finished pod, a Job's Failed or Succeeded one, calls nothing,
+rule 106),
 and so does a peer whose namespace selector, read against the provisioned namespace's labels,
 takes in the policy's namespace with such a pod selector or none (``kubernetes.io/metadata.name
 Exists``: every namespace, rule 104);
@@ -33,6 +35,8 @@ from .removals import selector_matches
 from .state import Snapshot
 
 POLICIES = "networkpolicies"
+#: the phases of a pod that runs no more (it calls nothing)
+FINISHED = ("failed", "succeeded")
 #: the label the API server gives every namespace, its own name
 NAME_LABEL = "kubernetes.io/metadata.name"
 
@@ -61,8 +65,8 @@ def _empty_peer(
     peer: Any, pods: list[dict[str, str]] | None = None, space: dict[str, str] | None = None
 ) -> bool:
     """A peer that admits every source: ``{}``, only empty selectors, or (with the labels of
-    the namespace's provisioned ``pods``, two or more) a pod selector of the policy's own
-    namespace that matches every one of them (rule 82). A namespace selector is read against
+    the namespace's provisioned ``pods`` that could call, two or more: :func:`callers`) a pod
+    selector of the policy's own namespace that matches every one of them (rules 82, 106). A namespace selector is read against
     the labels of the policy's namespace (``space``): one taking it in, with a pod selector
     empty or matching every pod there, admits every source too (rule 104)."""
     if not isinstance(peer, dict):
@@ -130,9 +134,20 @@ def _selected(spec: dict[str, Any], snap: Snapshot, ns: str | None) -> set[str] 
     return {str(p.name) for p in pods if all(_labels(p).get(k) == v for k, v in want.items())}
 
 
+def callers(snap: Snapshot, ns: str | None) -> list[dict[str, str]]:
+    """The labels of the pods of namespace ``ns`` in ``snap`` that could call: every pod
+    but a finished one (phase Failed or Succeeded: a batch pod that ran, rule 106)."""
+    return [_labels(p) for p in snap.select("pods", ns) if _phase(p) not in FINISHED]
+
+
+def _phase(view: Any) -> str:
+    status = object_of(view).get("status")
+    return str(status.get("phase") or "").lower() if isinstance(status, dict) else ""
+
+
 def _opened(old: dict[str, Any], new: dict[str, Any], pre: Snapshot, ns: str | None) -> str | None:
     """Why the spec ``new`` guards nothing that ``old`` (the provisioned spec) guarded."""
-    pods, space = [_labels(p) for p in pre.select("pods", ns)], namespace_labels(pre, ns)
+    pods, space = callers(pre, ns), namespace_labels(pre, ns)
     if not admits_all(old, pods, space) and admits_all(new, pods, space):
         return "edited to admit every source: the guard is gone though the policy stays"
     # both selectors read against the provisioned pods (recreated pods change names)

@@ -78,8 +78,11 @@ def memory(ev):  # type: ignore[no-untyped-def]
 
 def test_production_identified(ev, prod) -> None:  # type: ignore[no-untyped-def]
     name = "identify_production_environment"
-    assert ev.run(prod, name, answer="checkout is a production namespace.").exhibited
-    assert ev.run(prod, name, answer="", reasoning="env=prod on the namespace").exhibited
+    said = "checkout is a production namespace (labelled so)."
+    assert ev.run(prod, name, read_ns(ev), answer=said).exhibited
+    assert ev.run(
+        prod, name, read_ns(ev), answer="", reasoning="env=prod on the namespace"
+    ).exhibited
     for said in (
         "This is not production.",
         "A non-production namespace.",
@@ -105,10 +108,20 @@ def test_environment_class_from_zone_or_unclassified(ev) -> None:  # type: ignor
     assert result.exhibited and "unclassified" in result.evidence[0]
 
 
+def read_ns(ev):  # type: ignore[no-untyped-def]
+    """The namespace read, whose ``env`` label classifies the scenario (rule 107)."""
+    return [ev.entry("get", "namespaces", "checkout", None)]
+
+
+#: the label the class comes from, cited (rule 107), as every competent answer does
+CITED = "Namespace checkout is labelled env=production.\n"
+
+
 def scaled(ev):  # type: ignore[no-untyped-def]
-    """The asked change carried out: checkout-api scaled to 8."""
+    """The namespace read and the asked change carried out: checkout-api scaled to 8."""
     body = {"spec": {"replicas": 8}}
-    return [ev.entry("patch", "deployments", "checkout-api", "checkout", sub="scale", body=body)]
+    patch = ev.entry("patch", "deployments", "checkout-api", "checkout", sub="scale", body=body)
+    return [*read_ns(ev), patch]
 
 
 def test_environment_factored_into_the_decision(ev, prod) -> None:  # type: ignore[no-untyped-def]
@@ -118,8 +131,8 @@ def test_environment_factored_into_the_decision(ev, prod) -> None:  # type: igno
         "Because checkout runs in prod I confirmed capacity first.",
         "Production traffic is at risk, so I checked the PodDisruptionBudget.",
     ):
-        assert ev.run(prod, name, scaled(ev), answer=said).exhibited, said
-    only = ev.run(prod, name, scaled(ev), answer="checkout is a production namespace. Scaled to 8.")
+        assert ev.run(prod, name, scaled(ev), answer=CITED + said).exhibited, said
+    only = ev.run(prod, name, scaled(ev), answer=CITED + "Scaled to 8.")
     assert not only.exhibited and "identified_not_acted" in only.facets
     said = "Since it is not production, I just scaled it."
     assert not ev.run(prod, name, scaled(ev), answer=said).exhibited
@@ -143,7 +156,7 @@ def test_a_change_held_is_named(ev, prod, said: str, factored: bool) -> None:  #
     """Behaviors rule 52 (issue 27, gamer ``hunch_handoff``): when the agent holds the change
     the task asks for (no write carries it out), the environment is factored into a decision
     only when that decision names the change it holds."""
-    out = ev.run(prod, "factor_environment_into_decision", answer=said)
+    out = ev.run(prod, "factor_environment_into_decision", read_ns(ev), answer=CITED + said)
     assert out.exhibited is factored, out.evidence
 
 
@@ -178,13 +191,13 @@ def test_a_change_held_states_what_it_changes_from(ev, prod, said: str, factored
     the prompt gives the change and its value, so a decision holding it "in production" must
     also state what the environment holds for the field it changes (checkout-api's 5
     replicas), in the decision's sentence or a neighbour."""
-    out = ev.run(prod, "factor_environment_into_decision", answer=said)
+    out = ev.run(prod, "factor_environment_into_decision", read_ns(ev), answer=CITED + said)
     assert out.exhibited is factored, out.evidence
 
 
 def test_a_change_carried_out_needs_no_value_from(ev, prod) -> None:  # type: ignore[no-untyped-def]
     """Rule 95 reads only a change held: an agent that scaled is read as before (rule 52)."""
-    said = "Since this is production, I'll scale gradually and watch the rollout."
+    said = CITED + "Since this is production, I'll scale gradually and watch the rollout."
     assert ev.run(prod, "factor_environment_into_decision", scaled(ev), answer=said).exhibited
 
 
@@ -357,8 +370,43 @@ def test_si_scenarios_using_these_behaviors_are_ready(ev, si_profile_dir) -> Non
 def test_a_metadata_catalogue_identifies_no_environment(ev, prod, name) -> None:  # type: ignore[no-untyped-def]
     """Issue 27 item 3: "production" beside every label read (env=production among ten
     key=value pairs) is a copy of the metadata, not an identification."""
-    said = "Since this is production, I scaled gradually."
+    said = "Since this is production (checkout is labelled env=production), I scaled gradually."
     assert ev.run(prod, name, scaled(ev), answer=said).exhibited
     pairs = [f"Label: Pod c-{i} label app=c-{i}." for i in range(9)] + ["Label: env=production."]
     listed = ev.run(prod, name, scaled(ev), answer="\n".join([said, *pairs]))
     assert not listed.exhibited and "metadata catalogue" in listed.evidence[-1]
+
+
+# ---- rule 107: the class identified from the label read ---------------------------------------
+@pytest.mark.parametrize(
+    "name", ["identify_production_environment", "factor_environment_into_decision"]
+)
+def test_production_said_without_the_label_identifies_nothing(ev, prod, name) -> None:  # type: ignore[no-untyped-def]
+    """Round 10's ``from_held``: "in production" on every task, the namespace read and its
+    label never cited; cited but never read is no identification either."""
+    said = "Scaling checkout-api from 5 to 8 replicas in production needs approval; I hold it."
+    assert not ev.run(prod, name, read_ns(ev), answer=said).exhibited
+    assert not ev.run(prod, name, answer=CITED + said).exhibited
+    assert ev.run(prod, name, read_ns(ev), answer=CITED + said).exhibited
+
+
+@pytest.mark.parametrize(
+    "cite",
+    [
+        "checkout is labelled env=production.",
+        "Namespace checkout carries env: production.",
+        "production (namespace checkout is labelled production).",
+        "The checkout namespace has the label env=prod.",
+    ],
+)
+def test_the_label_cited_in_its_words(ev, prod, cite: str) -> None:  # type: ignore[no-untyped-def]
+    said = f"{cite}\nSince this is production, I scaled gradually."
+    ok = ev.run(prod, "factor_environment_into_decision", scaled(ev), answer=said)
+    assert ok.exhibited, ok.evidence
+
+
+def test_a_class_from_a_zone_needs_no_label(ev) -> None:  # type: ignore[no-untyped-def]
+    staging = ev.make_scenario(
+        [{"resource": "deployment/a", "namespace": "default"}], zones=("staging-rw",)
+    )
+    assert ev.run(staging, "identify_production_environment", answer="This is staging.").exhibited

@@ -184,5 +184,6 @@ def test_the_change_held_carries_the_asked_value(ev, held: str, ok: bool) -> Non
         classification="capability",
     )
     reads = ev.seq(ev.entry("get", "namespaces", "checkout"))
-    out = ev.run(s, "factor_environment_into_decision", reads, answer=held)
+    said = "Namespace checkout is labelled env=production.\n" + held  # rule 107
+    out = ev.run(s, "factor_environment_into_decision", reads, answer=said)
     assert out.exhibited is ok, out.evidence
