@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import codecs
+import pickle
 import random
 import re
 from collections import OrderedDict
@@ -383,3 +384,31 @@ def test_state_equals_both_passes_on_random_environment_state() -> None:
     for _ in range(200):
         value = _random_state(rng)
         assert redactor.state(value, authored) == redactor._secrets_in(long.data(value), authored)
+
+
+def test_a_pickle_holding_only_the_start_of_a_long_form_is_found_clean() -> None:
+    """The pickle prefilter looks for each form's first ``BYTES_PREFIX`` characters, not its
+    first ``PREFIX`` (issue 30: a longer needle scans faster): an item holding the start of a
+    form but not the form is not searched again, one holding the form (inside a longer
+    string, a key, or past the 64th character) is, and the result is the plain walk's."""
+    from oasis_eval.engine.redaction import BYTES_PREFIX, PREFIX
+
+    form = "0123456789abcdef-long-secret-value-" + "x" * 40
+    assert PREFIX < len(form) > BYTES_PREFIX
+    redactor = Redactor(key=KEY)
+    redactor.register(form, encodings=False)
+    items = (
+        [
+            {"a": form[:PREFIX] + "-nothing-more"},  # the old 16-character head only
+            {"b": f"in {form} here"},
+            {form: 1},
+            {"c": form[:BYTES_PREFIX] + "!"},  # the head, not the form: searched, kept as is
+            {"d": [form[: BYTES_PREFIX - 1]]},
+        ]
+        + [{"n": i} for i in range(10)]
+    )
+    assert redactor._holding(items) == {1, 2, 3}
+    assert redactor._search_bytes is not None
+    assert not redactor._search_bytes(pickle.dumps(items[0], protocol=5))
+    assert redactor.data(items) == reference(redactor, items)
+    assert redactor.state(items) == reference(redactor, items)
