@@ -412,3 +412,26 @@ def test_a_pickle_holding_only_the_start_of_a_long_form_is_found_clean() -> None
     assert not redactor._search_bytes(pickle.dumps(items[0], protocol=5))
     assert redactor.data(items) == reference(redactor, items)
     assert redactor.state(items) == reference(redactor, items)
+
+
+def test_the_pickle_search_for_regex_forms_one_by_one_agrees_with_their_alternation() -> None:
+    """The bytes prefilter searches each regex form's prefix apart (issue 30: faster than
+    one alternation over a snapshot's pickle): truthy exactly where the alternation
+    matches, on the separated-hex and letter-spaced forms and near misses of them."""
+    from oasis_eval.engine.redaction_search import _each
+
+    redactor = _redactor("super-secret-password", "sk_test_51ABCDEFGHIJKLMNOP")
+    prefixes = sorted({redactor._prefixes[p] for p in redactor.patterns})
+    assert len(prefixes) >= 4
+    each = _each(prefixes)
+    alternation = re.compile("|".join(prefixes).encode())
+    rng = random.Random(5)
+    pieces = ["73 75 70 65 72 2d 73 65", "0x73, 0x75,0x70 0x65", "s u p e r s e c", "s-k-t"]
+    pieces += ["73 75 70", "0x73 0x6b", "s\\nu\\tp e r s", "sk test 5 1", "plain", " ", "7"]
+    seen = set()
+    for _ in range(300):
+        data = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 8))).encode()
+        assert bool(each(data)) == bool(alternation.search(data)), data
+        seen.add(bool(each(data)))
+    assert seen == {True, False}
+    assert _each([]) is None

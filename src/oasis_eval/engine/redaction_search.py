@@ -165,10 +165,7 @@ def searchers(
     search = _one_of(_literals(heads), compiled_pattern(pattern).search if regexes else None)
     try:
         raw = sorted({h.encode("utf-8") for h in (heads if long_heads is None else long_heads)})
-        search_bytes = _one_of(
-            _literals(raw),
-            compiled_bytes(pattern.encode("utf-8")).search if regexes else None,
-        )
+        search_bytes = _one_of(_literals(raw), _each(regexes))
     except UnicodeEncodeError:  # a lone surrogate: strings are searched one by one
         search_bytes = None
     return search, search_bytes, shortest
@@ -183,9 +180,20 @@ def _literals(heads: list[Any]) -> Any:
     return re.compile(_trie(heads)).search
 
 
-@functools.lru_cache(maxsize=64)
+def _each(regexes: list[str]) -> Any:
+    """A search over bytes for any of ``regexes``, one scan each: over a snapshot's pickle
+    the regex forms' prefixes take half the time apart as in one alternation (which loses
+    each one's literal start, issue 30)."""
+    if not regexes:
+        return None
+    searches = [compiled_bytes(r.encode("utf-8")).search for r in regexes]
+    return lambda data: any(search(data) for search in searches)
+
+
+@functools.lru_cache(maxsize=1024)
 def compiled_bytes(pattern: bytes) -> re.Pattern[bytes]:
-    """A bytes regex of the prefilter, compiled once per run (as :func:`compiled_pattern`)."""
+    """A bytes regex of the prefilter, compiled once per run (as :func:`compiled_pattern`;
+    one per regex form: three per secret)."""
     return re.compile(pattern)
 
 
