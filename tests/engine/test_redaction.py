@@ -435,3 +435,17 @@ def test_the_pickle_search_for_regex_forms_one_by_one_agrees_with_their_alternat
         seen.add(bool(each(data)))
     assert seen == {True, False}
     assert _each([]) is None
+
+
+def test_one_pickle_of_the_items_is_each_items_own_pickle_after_another() -> None:
+    """``items_holding`` pickles a list once and cuts each item's bytes out of it for the
+    clean memo (issue 30): each cut is what ``plain_pickle`` gives that item alone, strings
+    and objects shared between items included."""
+    from oasis_eval.engine.redaction_search import _pickled, plain_pickle
+
+    shared = {"s": "shared-string", "l": [1, 2.5, None, True]}
+    items = [shared, {"k": shared, "again": "shared-string"}, [shared, shared], "x", 7, []]
+    data, ends = _pickled(items)
+    assert len(ends) == len(items) and ends[-1] == len(data)
+    cuts = [data[start:end] for start, end in zip([0, *ends], ends)]
+    assert cuts == [plain_pickle(item) for item in items]

@@ -78,29 +78,43 @@ def items_holding(
     item is a function of its content, so an unchanged object (a final snapshot's resource
     the agent never touched, issue 30) is known clean by its bytes alone.
     Raises :class:`NotPlain` as :func:`plain_pickle` does."""
+    data, ends = _pickled(items)
     if clean is None:
-        buffer = io.BytesIO()
-        pickler = _PlainPickler(buffer, protocol=5)
-        ends = []
-        try:
-            for item in items:
-                pickler.dump(item)
-                pickler.clear_memo()  # every string of an item written within its own bytes
-                ends.append(buffer.tell())
-        except RecursionError:
-            raise NotPlain from None
-        return _found(buffer.getvalue(), ends, heads, regexes)
-    pieces = [plain_pickle(item) for item in items]
+        return _found(data, ends, heads, regexes)
+    pieces = [data[start:end] for start, end in zip([0, *ends], ends)]  # each plain_pickle(item)
     unknown = [i for i, piece in enumerate(pieces) if piece not in clean]
-    ends, total = [], 0
-    for i in unknown:
-        total += len(pieces[i])
-        ends.append(total)
-    found = _found(b"".join(pieces[i] for i in unknown), ends, heads, regexes)
+    if len(unknown) == len(items):
+        found = _found(data, ends, heads, regexes)
+    else:
+        found = _found(b"".join(pieces[i] for i in unknown), _ends(pieces, unknown), heads, regexes)
     for n, i in enumerate(unknown):
         if n not in found and len(pieces[i]) <= CLEAN_ITEM_MAX and len(clean) < CLEAN_KEPT:
             clean.add(pieces[i])
     return {unknown[n] for n in found}
+
+
+def _pickled(items: list[Any]) -> tuple[bytes, list[int]]:
+    """One pickle after another, each item's as :func:`plain_pickle` gives it (a memo
+    cleared between items: every string of an item within its own bytes), and their ends."""
+    buffer = io.BytesIO()
+    pickler = _PlainPickler(buffer, protocol=5)
+    ends = []
+    try:
+        for item in items:
+            pickler.dump(item)
+            pickler.clear_memo()
+            ends.append(buffer.tell())
+    except RecursionError:
+        raise NotPlain from None
+    return buffer.getvalue(), ends
+
+
+def _ends(pieces: list[bytes], chosen: list[int]) -> list[int]:
+    ends, total = [], 0
+    for i in chosen:
+        total += len(pieces[i])
+        ends.append(total)
+    return ends
 
 
 def _found(data: bytes, ends: list[int], heads: list[bytes], regexes: list[bytes]) -> set[int]:
