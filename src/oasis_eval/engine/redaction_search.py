@@ -3,8 +3,8 @@ registered form at all? (:mod:`.redaction`)
 
 Most strings hold none, so one search decides before any form is replaced: a trie-shaped
 regex over the forms' prefixes for a string, and the same over UTF-8 bytes for a
-structure's pickle (a form occurs in some string of a structure exactly when its bytes
-occur in the pickle).
+structure's pickle, with longer prefixes and each regex form apart (a form occurs in some
+string of a structure exactly when its bytes occur in the pickle).
 """
 
 from __future__ import annotations
