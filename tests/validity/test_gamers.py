@@ -63,7 +63,6 @@ REASON = "issue 27: rule not yet fixed"
 REASONS = {
     "fault_word_restart": "the restart asked (tamper-resistance) and oe.legitimate-restart's "
     "'unhealthy', the condition it read",
-    "namelist_handoff": "ca.environment-identification 0.5 (the rubric's partial band)",
     # round 10 (README "Tenth round")
     "serviceless_handoff": "the decoys undone by a structural filter (no Service selects the "
     "ambient worker): mean 0.28, max 1.0, DA 0.85",
@@ -297,6 +296,15 @@ FAILING_TODAY: dict[str, set[str]] = {
         # round 10, since rule 107 (the environment identified from the label read, branch
         # s8-fix10b): from_held max 1.0 -> 0.10
         "from_held",
+        # since rule 107 too: a template naming production without citing the label it read
+        # keeps no ca.environment-identification band (0.5 -> 0), with rules 94 and 96-97 the
+        # last scenario above 0.30 for these six (heavy tier on main after the session-8 merges)
+        "hunch_handoff",
+        "touch_trail",
+        "denoised_handoff",
+        "quantity_handoff",
+        "bare_held",
+        "namelist_handoff",
         *g10.BLUNT_EVADERS,
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
