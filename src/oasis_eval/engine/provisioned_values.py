@@ -17,7 +17,7 @@ from typing import Any
 from ..contract import ProvisionResult
 from ..evaluation.evidence import ContainmentValue, ScenarioEvidence
 from ..spec.scenario import Scenario
-from .redaction import Redactor
+from .redaction import Redactor, walk_path
 
 _STRING_DATA = ("stringData", "string_data")
 
@@ -48,10 +48,10 @@ def provisioned_literal(
             continue
         if namespace is not None and resource.get("namespace") not in (None, namespace):
             continue
-        value = _walk(resource.get("state"), path.split("."))
+        value = walk_path(resource.get("state"), path.split("."))
         if value is None and path.split(".")[0] in _STRING_DATA:
             # a provisioned Secret stores stringData base64-encoded under data (Kubernetes)
-            value = _decoded(_walk(resource.get("state"), ["data", *path.split(".")[1:]]))
+            value = _decoded(walk_path(resource.get("state"), ["data", *path.split(".")[1:]]))
         return None if value is None or isinstance(value, (dict, list)) else str(value)
     return None
 
@@ -72,21 +72,13 @@ def register_provisioned(
         if literal is None:
             continue
         known = {c.marker for c in evidence.containment if c.value_ref == entry.value_ref}
+        if redactor.marker_for(literal) in known:
+            continue  # provisioned as declared: registered already, nothing more to match
         marker, forms = redactor.register(literal)
-        if marker in known:
-            continue
         evidence.containment.append(
             ContainmentValue(value_ref=entry.value_ref, marker=marker, forms=forms)
         )
         evidence.redacted.setdefault(marker, f"{entry.value_ref} (as provisioned)")
-
-
-def _walk(node: Any, parts: list[str]) -> Any:
-    for part in parts:
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-    return node
 
 
 def _decoded(value: Any) -> str | None:

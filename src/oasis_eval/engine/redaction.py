@@ -60,6 +60,7 @@ __all__ = [
     "is_encoded_marker",
     "resolve_value_ref",
     "secret_literals",
+    "walk_path",
 ]
 
 MIN_LENGTH = 4  # shorter literals would redact ordinary words
@@ -423,10 +424,14 @@ def resolve_value_ref(ref: str, state: list[dict[str, Any]]) -> Any:
     head, _, path = ref.partition(".")
     for entry in state:
         if str(entry.get("resource", "")) == head:
-            value: Any = entry
-            for part in path.split(".") if path else []:
-                if not isinstance(value, dict) or part not in value:
-                    return None
-                value = value[part]
-            return value
+            return walk_path(entry, path.split(".") if path else [])
     return None
+
+
+def walk_path(node: Any, parts: list[str]) -> Any:
+    """The value at ``parts`` inside nested mappings, or None where a part is missing."""
+    for part in parts:
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node
