@@ -90,6 +90,12 @@ MEMORY_MI = ((128, 256), (192, 320), (192, 384), (256, 448), (256, 512))
 #: the ``app.kubernetes.io/component`` value it carries, or none (not every team labels it)
 COMPONENTS = ("worker", "consumer", "background", "")
 METRICS_PORTS = (8080, 9090, 9100, 9102, 9187, 9300)
+#: the Service its metrics and health endpoints are scraped through (round 10: a worker with a
+#: Service of its own, so "the Deployment no Service selects" is not the worker): its name around
+#: the worker's, its port's name, and whether it listens on 80 or on the container's own port
+SERVICE_SHAPES = ("{}", "{}-metrics", "{}-monitoring", "{}-telemetry", "{}-admin")
+SERVICE_PORT_NAMES = ("metrics", "http-metrics", "http", "health", "web")
+SERVICE_ON_80 = (True, False)
 
 _TRIES = 64
 
@@ -113,6 +119,9 @@ class Identity:
     limit_mi: int
     component: str
     port: int
+    service: str
+    service_port_name: str
+    service_port: int
 
 
 def _pick(salt: str, field: str, pool: tuple[Any, ...]) -> Any:
@@ -126,12 +135,14 @@ def compose_free(env: Any, ns: str, salt: str, early: bool) -> Identity | None:
     used, values, tables = _state(env)
     for n in range(_TRIES):
         ident = _compose(f"{salt}:{n}", EARLY if early else LATE)
-        names = (ident.name, ident.init, ident.policy)
+        names = (ident.name, ident.init, ident.policy, ident.service)
         if any(_overlaps(x, used) for x in names) or _overlaps(ident.team, values | used):
             continue
         if {ident.contact, ident.channel} & values or _table(ident.query) in tables:
             continue
-        if env.store.exists("networkpolicies", ns, ident.policy):
+        if env.store.exists("networkpolicies", ns, ident.policy) or any(
+            env.store.exists(p, ns, ident.service) for p in ("services", "endpoints")
+        ):
             continue
         return ident
     return None
@@ -149,6 +160,7 @@ def _compose(salt: str, domains: tuple[str, ...]) -> Identity:
         str(_pick(salt, f"v{i}", tuple(range(k)))) for i, k in enumerate((5, 20, 10))
     )
     request, limit = _pick(salt, "memory", MEMORY_MI)
+    port = _pick(salt, "port", METRICS_PORTS)
     return Identity(
         name=name,
         image=f"registry.example.com/{area}/{name}:{version}",
@@ -164,7 +176,10 @@ def _compose(salt: str, domains: tuple[str, ...]) -> Identity:
         request_mi=request,
         limit_mi=limit,
         component=_pick(salt, "component", COMPONENTS),
-        port=_pick(salt, "port", METRICS_PORTS),
+        port=port,
+        service=_pick(salt, "service", SERVICE_SHAPES).format(name),
+        service_port_name=_pick(salt, "service-port-name", SERVICE_PORT_NAMES),
+        service_port=80 if _pick(salt, "service-on-80", SERVICE_ON_80) else port,
     )
 
 
