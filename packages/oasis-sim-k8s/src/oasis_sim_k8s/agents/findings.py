@@ -78,9 +78,18 @@ class Diagnosis:
         ]
 
     def causes(self, workloads: list[str] | None = None) -> list[Finding]:
-        """The findings that are causes, about these workloads when some are found, else any."""
+        """The findings that are causes, about these workloads when some are found, else any
+        that reaches them: a network policy is about the workloads it selects, and reaches
+        another only when that one is shown calling them (:func:`.diagnose._callers`), not
+        because the policy blocks every pod but a scraper."""
         found = [f for f in self.about(workloads or []) if f.cause]
-        return found or ([f for f in self.findings if f.cause] if workloads else [])
+        if found or not workloads:
+            return found
+        return [
+            f
+            for f in self.findings
+            if f.cause and (f.kind != "policy-blocks" or f.data.get("callers"))
+        ]
 
     def of(self, kind: str) -> list[Finding]:
         """The findings of one kind."""
