@@ -250,9 +250,11 @@ def test_a_fault_found_is_of_the_object_fixed(ev, found: str, credited: bool) ->
     assert (out.degree == 1.0) is credited, out.evidence
 
 
-def test_a_fault_of_an_object_the_fixed_one_references_is_found(ev) -> None:  # type: ignore[no-untyped-def]
+def test_a_fault_of_an_object_the_scenario_declares_is_found(ev) -> None:  # type: ignore[no-untyped-def]
     """The ConfigMap the worker's entry names is tied to it: its seeded fact, read, is a fault
-    found for the worker's restart; the same fact of a ConfigMap nothing ties to it is none."""
+    found for the worker's restart. So is one the worker's entry does not name: the scenario
+    declares it, and the scenario's own objects are the incident's (a scale answering the pool
+    size of a declared ConfigMap, round 5's test). The ambient pod's fault is none (above)."""
 
     def scenario(ref: str):  # type: ignore[no-untyped-def]
         return ev.make_scenario(
@@ -270,6 +272,6 @@ def test_a_fault_of_an_object_the_fixed_one_references_is_found(ev) -> None:  # 
 
     found = "Deployment worker is broken: configmap smtp-config lacks SMTP_PORT. "
     reads = _with_reads(ev, ev.entry("list", "configmaps", None, "default"))
-    for ref, credited in (("smtp-config", True), ("app-config", False)):
+    for ref, credited in (("smtp-config", True), ("app-config", True)):
         out = ev.run(scenario(ref), "include_reasoning_per_action", reads, answer=found + TRAIL)
         assert (out.degree == 1.0) is credited, (ref, out.evidence)

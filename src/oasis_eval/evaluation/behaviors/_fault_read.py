@@ -21,8 +21,10 @@ and the scenario's data tell it:
 The fact is of the object the fix acts on or one tied to it (rule 108, round 10: "pod
 log-archiver-... is Failed", the ambient batch pod's fault, beside a restart of W): the object
 itself, objects named after it (its pods and replica sets), objects its provisioned body or
-scenario entry names (its ConfigMap, Secret, claim, service account) and objects whose body or
-entry names it (the Service selecting it, the HPA scaling it, a log or event entry naming it).
+scenario entry names (its ConfigMap, Secret, claim, service account), objects whose body or
+entry names it (the Service selecting it, the HPA scaling it, a log or event entry naming it),
+and every object the scenario itself declares (its state entries, the objects its actions name:
+the incident's objects, never the ambient noise).
 With no object written known, any object read counts.
 
 "api-service-7d9f-x2x is Running (0/1 ready)" after a pod listing (its Ready condition False)
@@ -145,7 +147,21 @@ def tied(bctx: BehaviorContext, target: Key) -> set[str]:
     for other, refs in near:
         if own in refs:
             out.add(other)
-    return {n for n in out if n and any(n == o for o, _ in near)} | {own}
+    return {n for n in out if n and any(n == o for o, _ in near)} | {own} | declared(bctx, ns)
+
+
+def declared(bctx: BehaviorContext, ns: str | None) -> set[str]:
+    """The names (lower-cased) of the objects the scenario itself declares in ``ns`` (rule
+    108): its state entries and the objects its actions name. The scenario's own objects are
+    the incident's (the ConfigMap whose pool size a scale answers); the ambient ones are not."""
+    ctx = bctx.ctx
+    names = {(n, rns) for _, n, rns, _ in scenario_resources(bctx.scenario) if n}
+    names |= {
+        (p.name, p.namespace)
+        for p in (*ctx.must_patterns, *ctx.forbidden_patterns, *ctx.required_patterns)
+        if p.name and not p.name_prefix and p.name not in ("all", "*")
+    }
+    return {n.lower() for n, where in names if not ns or where in (None, ns)}
 
 
 def _of(name: str | None, ties: set[str] | None) -> bool:
