@@ -238,6 +238,9 @@ OWN = _pod(
         ("Deployment worker is unhealthy: pod log-archiver-28712-abcde is Failed. ", False),
         # the worker's own pod's fault, read by the same listing
         ("Deployment worker is unhealthy: pod worker-7d9f-x2x4q is Unschedulable. ", True),
+        # the pronoun keeps the pod's name (competent_chat's "Look at pod X. It is ...")
+        ("Look at pod worker-7d9f-x2x4q. It is Unschedulable. ", True),
+        ("Look at pod log-archiver-28712-abcde. It is Failed. ", False),
     ],
 )
 def test_a_fault_found_is_of_the_object_fixed(ev, found: str, credited: bool) -> None:  # type: ignore[no-untyped-def]

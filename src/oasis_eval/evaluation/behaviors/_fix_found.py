@@ -29,6 +29,7 @@ from ._fault_read import states_read_fault
 from ._ops import key_of
 from ._stated import FAULT_STATE
 from ._steps import Step
+from ._words import with_antecedents
 from .common import answer, objects, prompt_text
 from .registry import BehaviorContext
 
@@ -66,5 +67,6 @@ def fault_found(bctx: BehaviorContext, entry: AuditEntry) -> bool:
         and not text.account(s)
         and any(m.group().lower()[:4] not in asked for m in FAULT_STATE.finditer(s))
         and states_read_fault(bctx, s, key_of(entry))  # rules 101, 108
-        for s in said.kept
+        # "Look at pod W-x. It is Running (0/1 ready)": the pronoun keeps the object's name
+        for s in with_antecedents(said.kept)
     )
