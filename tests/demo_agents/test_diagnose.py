@@ -221,6 +221,8 @@ def test_a_policy_is_a_cause_for_a_workload_shown_calling_what_it_guards() -> No
     (blocks,) = d.of("policy-blocks")
     assert blocks.data["blocked"] == ["web"] and blocks.data["callers"] == []
     assert d.causes(["web"]) == [] and d.causes(["relay"]) == [blocks]
+    # nor for a task that names no workload ("502s on the API gateway", the gateway renamed)
+    assert d.causes([]) == [] and d.causes() == []
     # web's log names the worker's Service: web calls it, the policy is a cause for web
     v.logs = parse_logs(
         '2024-05-14T09:29:11Z {pod="web-5f6d7c8b9-b", app="web"} ERROR: connect to '
