@@ -3,6 +3,7 @@ list a reader can copy names every worker, and a draw never takes the environmen
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -102,4 +103,9 @@ def _service_shape(env: Environment, dep: dict[str, Any]) -> str:
         for a in sub.get("addresses") or []
     ]
     assert ready and all(p.startswith(name + "-") for p in ready), (svc, ready)
+    # its word is no word of the namespace's other objects: "<worker>-monitoring" beside a
+    # policy admitting app=monitoring would state that policy's fact in any Service listing
+    word = svc.removeprefix(name).strip("-")
+    others = [o for (_, w, n), o in env.store.items() if w == ns and not n.startswith(name)]
+    assert not word or not re.search(rf"(?<![a-z0-9]){word}(?![a-z0-9])", repr(others).lower())
     return svc.removeprefix(name)

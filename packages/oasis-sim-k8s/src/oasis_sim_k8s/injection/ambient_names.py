@@ -133,10 +133,13 @@ def compose_free(env: Any, ns: str, salt: str, early: bool) -> Identity | None:
     """The first identity drawn from ``salt`` that collides with nothing in ``env`` (module
     docstring), its name from :data:`EARLY` or :data:`LATE`; ``None`` when every try collided."""
     used, values, tables = _state(env)
+    words = _words_in(env, ns)
     for n in range(_TRIES):
         ident = _compose(f"{salt}:{n}", EARLY if early else LATE)
         names = (ident.name, ident.init, ident.policy, ident.service)
         if any(_overlaps(x, used) for x in names) or _overlaps(ident.team, values | used):
+            continue
+        if ident.service.removeprefix(ident.name).strip("-") in words:
             continue
         if {ident.contact, ident.channel} & values or _table(ident.query) in tables:
             continue
@@ -205,6 +208,23 @@ def _state(env: Any) -> tuple[set[str], set[str], set[str]]:
         if (t := _table(str(span.get("operation", ""))))
     }
     return used, values, tables
+
+
+def _words_in(env: Any, ns: str) -> set[str]:
+    """Every word of every string in the namespace's objects (round 10: a Service named
+    ``<worker>-monitoring`` beside a policy admitting ``app: monitoring`` would state the
+    policy's fact in any answer listing the Services)."""
+    out: set[str] = set()
+    stack: list[Any] = [obj for (_, where, _), obj in env.store.items() if where == ns]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack += [*value.keys(), *value.values()]
+        elif isinstance(value, list):
+            stack += value
+        elif isinstance(value, str):
+            out.update(re.split(r"[^a-z0-9]+", value.lower()))
+    return out - {""}
 
 
 def _overlaps(name: str, used: set[str]) -> bool:
