@@ -1,4 +1,4 @@
-"""The errors' start a rollout link is tied to (behaviors rule 108, issue 27 item 7, round 10).
+"""The errors' start a rollout link is tied to (behaviors rule 109, issue 27 item 7, round 10).
 
 Rule 102 asks a rollout link to state the rollout's own fact (its image, revision or age).
 ``aged_link`` reads that age off the replica set listing and ties it to "the errors" it never

@@ -143,7 +143,7 @@ def correlate_deployment_timing(bctx: BehaviorContext) -> BehaviorOutcome:
         if linked
         else "timing not linked to the symptom",
     ]
-    if linked:  # rule 108: tied to the errors' start the agent read, where the data records it
+    if linked:  # rule 109: tied to the errors' start the agent read, where the data records it
         onsets, tie = tied_onset(bctx, text, rollout_ages(bctx.scenario))
         if tie is not None:
             lines.append(f'errors\' start read ({tie[0].what}) and stated in "{quote(tie[1])}"')
