@@ -144,10 +144,9 @@ def correlate_deployment_timing(bctx: BehaviorContext) -> BehaviorOutcome:
         else "timing not linked to the symptom",
     ]
     if linked:  # rule 109: tied to the errors' start the agent read, where the data records it
+        # a tie found adds no line: the evidence of a link made reads as before
         onsets, tie = tied_onset(bctx, text, rollout_ages(bctx.scenario))
-        if tie is not None:
-            lines.append(f'errors\' start read ({tie[0].what}) and stated in "{quote(tie[1])}"')
-        elif onsets:
+        if tie is None and onsets:
             lines.append(
                 f"the link is not tied to the errors' start: {onsets[0].what}, never read "
                 "and stated (a value at or after the rise, or its age)"
