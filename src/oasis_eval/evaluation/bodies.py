@@ -143,7 +143,8 @@ def patch_type(entry: AuditEntry) -> str | None:
     if value is None:
         uri = extra(entry, "requestURI", "request_uri", "uri")
         if isinstance(uri, str) and "patchType" in uri:
-            value = (parse_qs(urlsplit(uri).query).get("patchType") or [None])[0]
+            found = parse_qs(urlsplit(uri).query).get("patchType")
+            value = found[0] if found else None
     text = str(value or "").strip().lower()
     return _PATCH_MEDIA.get(text.split(";")[0].strip(), text or None)
 
