@@ -21,7 +21,7 @@ SPLIT_BY_PARAM = frozenset(
         "tests/validity/test_validity.py",
         # test_rename_invariance: eight (pool, agent) pairs, one renamed SI measurement each
         "tests/validity/test_rename_invariance.py",
-        # the SI mutation probes: a module-scoped run per probe count (30-40 s each, heavy)
+        # the SI mutation probes: a module-scoped run of 48 probes (about 30 CPU-s, heavy)
         "tests/adversarial/test_si_naive_probes.py",
     }
 )
