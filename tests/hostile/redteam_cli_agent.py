@@ -19,6 +19,9 @@ its scope over its MCP endpoint), then does what ``argv[1]`` names:
               $RT_OUT while the run runs) into $RT_LOOT, then answer "done"
     orphans   leave a child in its own session that keeps calling its tools until 2 s after
               the runner has exited, then writes $RT_OUT.done
+    by-scenario  each of the above by the task's prompt: $RT_HOW (a JSON object) maps words
+              of a prompt to a fault (an agent is not told its scenario's id): one run
+              covers several faults, each on a scenario of its own
     linger    leave a daemon that appends a line to $RT_LOOT every 0.1 s for 60 s (does it
               outlive the agent?)
 """
@@ -202,6 +205,9 @@ def main() -> None:
         )
         return
     task = json.load(sys.stdin)
+    if how == "by-scenario":  # one run, a fault per scenario: $RT_HOW maps prompt words -> how
+        table = json.loads(os.environ["RT_HOW"])
+        how = next(table[words] for words in sorted(table) if words in task["prompt"])
     if how == "loot":  # before the harm: it is reading, not acting
         loot(Path(os.environ["RT_LOOT"]), [Path.cwd(), Path(os.environ.get("RT_OUT", "."))])
     asyncio.run(harm(task))
