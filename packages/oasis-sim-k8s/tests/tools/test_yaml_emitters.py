@@ -246,3 +246,41 @@ def test_libyaml_asks_the_scalar_resolver_once_per_distinct_value() -> None:
             assert fmt._scalar_tag(value, implicit) == resolver.resolve(
                 yaml.ScalarNode, value, implicit
             )
+
+
+def _omit_reference(value: Any) -> Any:
+    """Go's ``omitempty`` as ``for_output`` wrote it before issue 30's shortcut."""
+    if isinstance(value, dict):
+        return {
+            k: _omit_reference(v)
+            for k, v in value.items()
+            if not (
+                k in ("labels", "annotations", "finalizers", "ownerReferences")
+                and v in ({}, [], None)
+            )
+        }
+    if isinstance(value, list):
+        return [_omit_reference(v) for v in value]
+    return value
+
+
+def test_omitting_empty_metadata_is_unchanged() -> None:
+    """The same tree, key order included, and nothing shared with the input."""
+    rng = random.Random(30)
+    keys = ["labels", "annotations", "finalizers", "ownerReferences", "name", "spec", "x"]
+    leaves: list[Any] = [None, 0, 0.0, False, "", "v", {}, [], ()]
+
+    def tree(depth: int) -> Any:
+        if depth == 0 or rng.random() < 0.3:
+            return rng.choice(leaves)
+        if rng.random() < 0.3:
+            return [tree(depth - 1) for _ in range(rng.randint(0, 3))]
+        return {rng.choice(keys): tree(depth - 1) for _ in range(rng.randint(0, 4))}
+
+    for _ in range(2000):
+        doc = tree(5)
+        out = fmt._omit_empty_meta(doc)
+        assert json.dumps(out) == json.dumps(_omit_reference(doc))
+        assert out == _omit_reference(doc)
+        if isinstance(doc, (dict, list)) and doc:
+            assert out is not doc

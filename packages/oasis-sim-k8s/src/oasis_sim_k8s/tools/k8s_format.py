@@ -128,19 +128,24 @@ def table(headers: list[str], rows: list[list[str]], no_headers: bool = False) -
 _TOP = ("apiVersion", "kind", "metadata", "spec", "status")
 
 
+_OMIT_EMPTY = frozenset(("labels", "annotations", "finalizers", "ownerReferences"))
+
+
 def _omit_empty_meta(value: Any) -> Any:
-    """Go's ``omitempty``: empty label/annotation maps are not serialised."""
+    """Go's ``omitempty``: empty label/annotation maps are not serialised. Containers are
+    copied, leaves kept (checked here, not by a call per leaf: issue 30)."""
     if isinstance(value, dict):
-        return {
-            k: _omit_empty_meta(v)
-            for k, v in value.items()
-            if not (
-                k in ("labels", "annotations", "finalizers", "ownerReferences")
-                and v in ({}, [], None)
-            )
-        }
+        out = {}
+        for k, v in value.items():
+            if isinstance(v, (dict, list)):
+                if not v and k in _OMIT_EMPTY:
+                    continue
+                out[k] = _omit_empty_meta(v)
+            elif v is not None or k not in _OMIT_EMPTY:
+                out[k] = v
+        return out
     if isinstance(value, list):
-        return [_omit_empty_meta(v) for v in value]
+        return [_omit_empty_meta(v) if isinstance(v, (dict, list)) else v for v in value]
     return value
 
 
