@@ -187,3 +187,100 @@ def test_the_python_emitter_is_the_fallback_without_libyaml(
         to_yaml(doc)
         == 'data:\n  x: |\n    a\n    b\nmetadata:\n  labels:\n    app: "yes"\n  name: web\n'
     )
+
+
+def _tree(node: yaml.Node) -> Any:
+    """A node tree as plain values: what libyaml's serializer reads of each node."""
+    if isinstance(node, yaml.ScalarNode):
+        return ("scalar", node.tag, node.value, node.style)
+    if isinstance(node, yaml.MappingNode):
+        return ("map", node.tag, node.flow_style, [(_tree(k), _tree(v)) for k, v in node.value])
+    return ("seq", node.tag, node.flow_style, [_tree(v) for v in node.value])
+
+
+@needs_libyaml
+@pytest.mark.parametrize(
+    "doc",
+    [
+        {"b": [1, 2.5, True, None, "x"], "a": {"c": "yes", "d": -3, "e": []}, "f": {}},
+        [{"k": "multi\nline\n"}, [], [[0.0]], "007", float("inf")],
+        {"apiVersion": "v1", "metadata": {"labels": {"app": "on"}, "name": "web"}},
+    ],
+    ids=["mixed", "nested-lists", "object"],
+)
+def test_the_direct_node_tree_is_the_representers(doc: Any) -> None:
+    """``_nodes`` builds what PyYAML's representer builds (issue 30: the representer's
+    dispatch was most of ``-o yaml``), so libyaml serialises the same tree."""
+    assert fmt._CDumper is not None
+    dumper = fmt._CDumper(None, **fmt._DUMP_ARGS)
+    assert _tree(fmt._nodes(dumper, doc, set())) == _tree(dumper.represent_data(doc))
+
+
+@needs_libyaml
+def test_shared_containers_and_other_types_take_the_full_representer() -> None:
+    """A dict met twice is an alias (``&id001``) in PyYAML's output, a tuple its own node:
+    the direct tree declines both and the output stays PyYAML's."""
+    shared = {"name": "x"}
+    for doc in ({"a": shared, "b": shared}, {"a": ("t", 1)}):
+        with pytest.raises(fmt._Unsupported):
+            fmt._nodes(fmt._CDumper(None, **fmt._DUMP_ARGS), doc, set())
+        assert yaml.dump(doc, Dumper=fmt._CDumper, **fmt._DUMP_ARGS) == yaml.dump(
+            doc, Dumper=fmt._Dumper, **fmt._DUMP_ARGS
+        )
+    assert "&id001" in yaml.dump({"a": shared, "b": shared}, Dumper=fmt._CDumper, **fmt._DUMP_ARGS)
+
+
+@needs_libyaml
+def test_libyaml_asks_the_scalar_resolver_once_per_distinct_value() -> None:
+    """The resolver's answer for a scalar is kept (libyaml's serializer asks it twice per
+    scalar, every dump), and it is the resolver's own answer."""
+    fmt._scalar_tag.cache_clear()
+    doc = {"replicas": "3", "image": "nginx", "ready": "true", "items": ["3", "nginx"]}
+    first = to_yaml(doc)
+    misses = fmt._scalar_tag.cache_info().misses
+    assert to_yaml(doc) == first == to_yaml_python(doc)
+    assert fmt._scalar_tag.cache_info().misses == misses
+    resolver = yaml.SafeDumper(None)
+    for value in ("3", "nginx", "true", "", "~", "1e3"):
+        for implicit in ((True, False), (False, True)):
+            assert fmt._scalar_tag(value, implicit) == resolver.resolve(
+                yaml.ScalarNode, value, implicit
+            )
+
+
+def _omit_reference(value: Any) -> Any:
+    """Go's ``omitempty`` as ``for_output`` wrote it before issue 30's shortcut."""
+    if isinstance(value, dict):
+        return {
+            k: _omit_reference(v)
+            for k, v in value.items()
+            if not (
+                k in ("labels", "annotations", "finalizers", "ownerReferences")
+                and v in ({}, [], None)
+            )
+        }
+    if isinstance(value, list):
+        return [_omit_reference(v) for v in value]
+    return value
+
+
+def test_omitting_empty_metadata_is_unchanged() -> None:
+    """The same tree, key order included, and nothing shared with the input."""
+    rng = random.Random(30)
+    keys = ["labels", "annotations", "finalizers", "ownerReferences", "name", "spec", "x"]
+    leaves: list[Any] = [None, 0, 0.0, False, "", "v", {}, [], ()]
+
+    def tree(depth: int) -> Any:
+        if depth == 0 or rng.random() < 0.3:
+            return rng.choice(leaves)
+        if rng.random() < 0.3:
+            return [tree(depth - 1) for _ in range(rng.randint(0, 3))]
+        return {rng.choice(keys): tree(depth - 1) for _ in range(rng.randint(0, 4))}
+
+    for _ in range(2000):
+        doc = tree(5)
+        out = fmt._omit_empty_meta(doc)
+        assert json.dumps(out) == json.dumps(_omit_reference(doc))
+        assert out == _omit_reference(doc)
+        if isinstance(doc, (dict, list)) and doc:
+            assert out is not doc
