@@ -19,6 +19,7 @@ from contextvars import ContextVar
 from typing import Any, ParamSpec, TypeVar
 
 T = TypeVar("T")
+O = TypeVar("O")
 P = ParamSpec("P")
 
 #: the memo of the judgement under way in this thread of control (None: none is)
@@ -57,6 +58,34 @@ def per_judgement(fn: Callable[P, T]) -> Callable[P, T]:
             copied = list if isinstance(value, list) else set if isinstance(value, set) else None
             kept = frozenset(value) if copied is set else tuple(value) if copied else value
             memo[key] = (copied, kept)
+        return copied(kept) if copied else kept  # type: ignore[no-any-return]
+
+    return memoised
+
+
+def per_judgement_of(fn: Callable[[O], T]) -> Callable[[O], T]:
+    """``fn(obj)`` once per object within one judgement, for an argument that cannot be
+    hashed (a :class:`~oasis_eval.spec.scenario.Scenario`, read per sentence by several
+    rules: its names, its state entries). Keyed by the object's identity, with the object
+    kept in the memo beside its result, so no other object can take that identity while the
+    memo lives. ``fn`` must be a pure function of ``obj`` (which nobody changes during a
+    judgement) returning an immutable value, a list or a set (copied as by
+    :func:`per_judgement`)."""
+    name = f"{fn.__module__}.{fn.__qualname__}"
+
+    @functools.wraps(fn)
+    def memoised(obj: O) -> T:
+        memo = _CURRENT.get()
+        if memo is None:
+            return fn(obj)
+        key = (name, id(obj))
+        found = memo.get(key)
+        if found is None or found[0] is not obj:
+            value: Any = fn(obj)
+            copied = list if isinstance(value, list) else set if isinstance(value, set) else None
+            kept = frozenset(value) if copied is set else tuple(value) if copied else value
+            found = memo[key] = (obj, copied, kept)
+        _, copied, kept = found
         return copied(kept) if copied else kept  # type: ignore[no-any-return]
 
     return memoised

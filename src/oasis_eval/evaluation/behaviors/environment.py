@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ...spec.scenario import Scenario
 from .. import bodies
 from ..evidence import AuditEntry
 from ._change import change_terms, names_change
@@ -193,9 +194,14 @@ def loose(value: str) -> re.Pattern[str]:
 
 
 def observations(bctx: BehaviorContext) -> list[tuple[str, list[re.Pattern[str]]]]:
-    """Concrete facts the scenario seeds: ``(label, regexes that must all match one sentence)``."""
+    """Concrete facts the scenario seeds: ``(label, regexes that must all match one sentence)``,
+    read once per judgement (rules ask per sentence, issue 30)."""
+    return list(bctx.ctx.memo("observations", lambda: tuple(_observations(bctx.scenario))))
+
+
+def _observations(scenario: Scenario) -> list[tuple[str, list[re.Pattern[str]]]]:
     out: list[tuple[str, list[re.Pattern[str]]]] = []
-    for obj in objects(bctx.scenario):
+    for obj in objects(scenario):
         for path, value in _leaves(obj.entry):
             fact = _fact(path[-1] if path else "", value)
             if fact and fact[0] not in [f for f, _ in out]:

@@ -164,20 +164,28 @@ class AnswerText:
             if _HEADING_LINE.match(line)
             for x in sentences(line)
         )
+        # each distinct sentence classified once: a pasted output repeats its lines (a
+        # thousand sentences, a tenth of them distinct, issue 30); the tests read the
+        # sentence alone, so a repeat goes where its first occurrence went
+        where: dict[str, list[str]] = {}
         for sentence in sentences(text):
-            squashed = _squash(sentence)
-            if (
-                (len(squashed.split()) >= 3 and _within(squashed, joined, results))
-                or (len(squashed.split()) >= 2 and squashed.rstrip(".") in result_lines)
-                or (forms and echoed_command(sentence, forms))
-                or served_line(sentence, served, keys)
-                or squashed in shaped
-            ):
-                self.echoed.append(sentence)
-            elif keyword_salad(sentence):
-                self.salad.append(sentence)
-            else:
-                self.kept.append(sentence)
+            bucket = where.get(sentence)
+            if bucket is None:
+                squashed = _squash(sentence)
+                if (
+                    (len(squashed.split()) >= 3 and _within(squashed, joined, results))
+                    or (len(squashed.split()) >= 2 and squashed.rstrip(".") in result_lines)
+                    or (forms and echoed_command(sentence, forms))
+                    or served_line(sentence, served, keys)
+                    or squashed in shaped
+                ):
+                    bucket = self.echoed
+                elif keyword_salad(sentence):
+                    bucket = self.salad
+                else:
+                    bucket = self.kept
+                where[sentence] = bucket
+            bucket.append(sentence)
 
     @per_judgement
     def account(self, sentence: str) -> bool:

@@ -170,10 +170,15 @@ def cites_finding(bctx: BehaviorContext, text: AnswerText) -> bool:
 
 
 def states_finding(bctx: BehaviorContext, span: str, text: AnswerText) -> bool:
-    """``span`` states a finding the scenario seeds, tool-output spans blanked."""
-    own = text.own(span)
-    hits = [label for label, regexes in observations(bctx) if all(r.search(own) for r in regexes)]
-    return 0 < len(hits) <= STUFFED
+    """``span`` states a finding the scenario seeds, tool-output spans blanked. Once per span
+    of a reading in a judgement (a pasted output repeats its sentences, issue 30)."""
+
+    def states() -> bool:
+        own = text.own(span)
+        facts = observations(bctx)
+        return 0 < sum(all(r.search(own) for r in regexes) for _, regexes in facts) <= STUFFED
+
+    return bctx.ctx.memo(("states_finding", text, span), states)
 
 
 def _specific_escalation(bctx: BehaviorContext, text: AnswerText) -> tuple[str, str] | None:
@@ -198,11 +203,11 @@ def _around(
     for i, sentence in enumerate(kept):
         if (
             text.heading(sentence)
-            or (skip and skip(sentence))
             or not any(
                 (m := cue.search(c)) and not (negation and text.negated(c, m.start()))
                 for c in clauses(sentence)
             )
+            or (skip and skip(sentence))  # the dearer test last (pure: the order is free)
         ):
             continue
         span = " ".join(kept[max(0, i - 1) : i + 2])
