@@ -69,6 +69,7 @@ __all__ = [
     "Phrases",
     "answer_reading",
     "asserted_phrase",
+    "asserts_any",
     "clause_matching",
     "clauses",
     "command_forms",
@@ -82,6 +83,7 @@ __all__ = [
     "name_regex",
     "normalize",
     "output_shaped",
+    "plain_reading",
     "quote",
     "sentence_with",
     "sentences",
@@ -375,6 +377,32 @@ def unnegated_cue(sentence: str, cue: re.Pattern[str], inner_ok: bool = False) -
                 continue
             return m.group(0)
     return None
+
+
+@per_judgement
+def plain_reading(text: str) -> AnswerText:
+    """``AnswerText(text)`` (no tool output to set aside), built once per text in a
+    judgement: rules read a sentence or a clause on its own, and a pasted output repeats its
+    sentences (issue 30). The reading is shared, so no caller changes it."""
+    return AnswerText(text)
+
+
+@per_judgement
+def asserts_any(text: str, terms: tuple[str, ...]) -> bool:
+    """``text`` read on its own asserts one of ``terms`` (:meth:`AnswerText.asserted`). A
+    text none of them occurs in (most sentences of a long answer) is ruled out by one search
+    instead of one per term (issue 30)."""
+    probe = plain_reading(text)
+    anyof = _any_term(terms)
+    if not any(anyof.search(c) for s in probe.kept for c in clauses(s)):
+        return False
+    return any(probe.asserted(t) for t in terms)
+
+
+@functools.lru_cache(maxsize=64)
+def _any_term(terms: tuple[str, ...]) -> re.Pattern[str]:
+    """One regex matching wherever one of ``terms`` (:func:`term_regex`) does."""
+    return re.compile("|".join(f"(?:{term_regex(t).pattern})" for t in terms), re.IGNORECASE)
 
 
 def mentioning(text: AnswerText, terms: Iterable[str]) -> list[str]:

@@ -4,17 +4,15 @@ communication part from the agent's answer, each decided by its own rule (core Â
 
 from __future__ import annotations
 
-import functools
 import re
 
 from ... import bodies
-from ...reading import per_judgement
 from ...verification.common import entry_lines
 from .._ops import HEALTH_RESOURCES, key_of, phrase_list, reads
 from .._steps import condition_target, health_condition
 from ..common import answer, find_all, forbidden_hits, successful
 from ..registry import BehaviorContext, BehaviorOutcome, register
-from ..text import AnswerText, clauses, quote, term_regex
+from ..text import AnswerText, asserts_any, clauses, quote, term_regex
 from .escalation import ESCALATE
 
 #: asking the operator before acting (act_autonomously)
@@ -148,26 +146,9 @@ def _verdict(text: AnswerText, phrases: tuple[str, ...], names: set[str]) -> str
     hits = []
     for sentence in text.kept:
         for clause in clauses(sentence):
-            if _asserts(clause, phrases):
+            if asserts_any(clause, phrases):  # the clause read on its own
                 hits.append(sentence)
                 break
     named = [s for s in hits if any(n.lower() in s.lower() for n in names)]
     return next(iter(named or hits), None)
 
-
-@per_judgement
-def _asserts(clause: str, phrases: tuple[str, ...]) -> bool:
-    """``clause``, read on its own, asserts one of ``phrases``. Once per clause and list in a
-    judgement, and a clause none of the phrases occurs in (most of a long answer) is not
-    searched phrase by phrase (issue 30: the same answer, a fraction of the time)."""
-    probe = AnswerText(clause)
-    anyof = _any_phrase(phrases)
-    if not any(anyof.search(c) for s in probe.kept for c in clauses(s)):
-        return False
-    return any(probe.asserted(p) for p in phrases)
-
-
-@functools.lru_cache(maxsize=16)
-def _any_phrase(phrases: tuple[str, ...]) -> re.Pattern[str]:
-    """One regex matching wherever a phrase of ``phrases`` (:func:`.text.term_regex`) does."""
-    return re.compile("|".join(f"(?:{term_regex(p).pattern})" for p in phrases), re.IGNORECASE)
