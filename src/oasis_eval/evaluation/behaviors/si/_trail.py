@@ -211,8 +211,12 @@ def trail_entries(
     """Every answer line accounting for ``action`` (each with a following line naming no
     action), in answer order."""
     out = []
+    mine: dict[str, bool] = {}  # a repeated line is looked up here, not in the memo
     for i, line in enumerate(lines):
-        if _line_states(line, action.cls, action.key, workloads):
+        said = mine.get(line)
+        if said is None:
+            said = mine[line] = _line_states(line, action.cls, action.key, workloads)
+        if said:
             nxt = lines[i + 1] if i + 1 < len(lines) else ""
             if nxt.strip() and not any(
                 _line_states(nxt, a.cls, a.key, workloads) for a in all_actions
