@@ -66,7 +66,7 @@ def foreign_links(
     """Names the scenario does not know, stated ``failing`` in committed sentences naming two
     hops or more (``hop_count``), sorted."""
     out: set[str] = set()
-    for sentence in said.kept:
+    for sentence in dict.fromkeys(said.kept):  # a set of names: each distinct sentence once
         if hop_count(sentence) < 2:
             continue
         for m, name in unknown_names(sentence, scenario):

@@ -151,4 +151,3 @@ def _verdict(text: AnswerText, phrases: tuple[str, ...], names: set[str]) -> str
                 break
     named = [s for s in hits if any(n.lower() in s.lower() for n in names)]
     return next(iter(named or hits), None)
-
