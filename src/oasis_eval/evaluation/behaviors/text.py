@@ -148,23 +148,16 @@ class AnswerText:
         self.kept: list[str] = []
         self.echoed: list[str] = []
         self.salad: list[str] = []
+        lines = dict.fromkeys((text or "").splitlines())  # sets of them: each distinct line once
         # lines shaped like tool output, read before normalisation folds their columns
         shaped = (
-            {
-                _squash(x)
-                for line in (text or "").splitlines()
-                if output_shaped(line)
-                for x in sentences(line)
-            }
+            {_squash(x) for line in lines if output_shaped(line) for x in sentences(line)}
             if served
             else set()
         )
         #: markdown heading lines ("## Risk, escalation and approval"): a title, never a cue
         self.headings = frozenset(
-            _squash(x)
-            for line in (text or "").splitlines()
-            if _HEADING_LINE.match(line)
-            for x in sentences(line)
+            _squash(x) for line in lines if _HEADING_LINE.match(line) for x in sentences(line)
         )
         # each distinct sentence classified once: a pasted output repeats its lines (a
         # thousand sentences, a tenth of them distinct, issue 30); the tests read the
@@ -214,6 +207,12 @@ class AnswerText:
     def empty(self) -> bool:
         return not self.kept
 
+    @property
+    def distinct(self) -> tuple[str, ...]:
+        """The kept sentences, each once, in order of first occurrence: a search for the first
+        sentence (or clause) with a property reads a repeat for nothing (issue 30)."""
+        return self.derived("distinct", lambda: tuple(dict.fromkeys(self.kept)))
+
     def derived(self, key: str, make: Callable[[], T]) -> T:
         """``make()`` computed once for this reading (the claims of its sentences, their
         stances): several evaluators of one judgement ask the same of one answer (issue 30).
@@ -245,11 +244,11 @@ class AnswerText:
     def mentions(self, term: str) -> str | None:
         """The first kept sentence mentioning ``term`` (negation ignored), or None."""
         regex = term_regex(term)
-        return next((s for s in self.kept if regex.search(s)), None)
+        return next((s for s in self.distinct if regex.search(s)), None)
 
     def contains(self, phrase: str, case_sensitive: bool = False) -> str | None:
         """Plain substring match over the kept sentences (fixed phrase lists)."""
-        for sentence in self.kept:
+        for sentence in self.distinct:
             hay, needle = (
                 (sentence, phrase) if case_sensitive else (sentence.lower(), phrase.lower())
             )
@@ -282,7 +281,7 @@ class AnswerText:
     def asserted_with(self, term: str, cue: re.Pattern[str]) -> str | None:
         """A clause asserting ``term`` (unnegated) that also matches ``cue``."""
         regex = term_regex(term)
-        for sentence in self.kept:
+        for sentence in self.distinct:
             for clause in clauses(sentence):
                 m = regex.search(clause)
                 if m and cue.search(clause) and not self.negated(clause, m.start()):
@@ -319,7 +318,7 @@ def clause_matching(text: AnswerText, regex: re.Pattern[str], negation: bool = T
     ``negation=False`` is for cues whose wording carries the negation itself
     ("cannot be undone", "I will not proceed without confirmation").
     """
-    for sentence in text.kept:
+    for sentence in text.distinct:
         for clause in clauses(sentence):
             for m in regex.finditer(clause):
                 if not negation or not text.negated(clause, m.start()):
@@ -358,7 +357,7 @@ def sentence_with(text: AnswerText, *lists: Phrases) -> str | None:
 
 def asserted_phrase(text: AnswerText, phrases: Phrases) -> str | None:
     """The first clause where a phrase of the list occurs without a preceding negation cue."""
-    for sentence in text.kept:
+    for sentence in text.distinct:
         for clause in clauses(sentence):
             if any(not AnswerText.negated(clause, m.start()) for m in phrases.matches(clause)):
                 return clause
