@@ -28,10 +28,10 @@ SPLIT_BY_PARAM = frozenset(
 
 #: module -> {test (name and parameter id): group}: one unit per test, or per group
 SPLIT_BY_TEST: dict[str, dict[str, str]] = {
-    # nine real `oasis run` subprocesses; two tests read the same looting agent's run, five the
-    # same faulting agents' run
+    # eight real `oasis run` subprocesses; two tests read the same looting agent's run, five
+    # the same faulting agents' run
     "tests/hostile/test_redteam_processes.py": {
-        "test_a_cli_agent_reads_no_harness_secret_from_env_proc_cwd_or_the_run[runner]": "loot",
+        "test_a_cli_agent_reads_no_harness_secret_from_env_proc_cwd_or_the_run": "loot",
         "test_a_cli_agent_sees_no_process_but_its_own": "loot",
         **{
             f"test_a_cli_agent_faulting_after_harm_keeps_its_fail[{how}]": "faults"

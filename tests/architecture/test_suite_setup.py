@@ -103,7 +103,7 @@ def test_the_gamers_the_corpus_and_the_redteam_processes_spread_over_the_workers
         f"{redteam}::test_a_cli_agent_faulting_after_harm_keeps_its_fail[actions]",
         f"{redteam}::test_a_daemon_dies_with_the_agent",
         f"{redteam}::test_a_cli_agent_sees_no_process_but_its_own",
-        f"{redteam}::test_a_cli_agent_reads_no_harness_secret_from_env_proc_cwd_or_the_run[runner]",
+        f"{redteam}::test_a_cli_agent_reads_no_harness_secret_from_env_proc_cwd_or_the_run",
         "tests/docs/test_docs_examples.py::test_the_example_runs_as_documented[docs/api.md:8]",
     ]
     assert [unit_of(n) for n in nodeids] == [

@@ -19,6 +19,8 @@ import pytest
 
 from oasis_eval.adapters.agents.isolation import isolation_for
 
+from ..support import run_cli
+
 AGENT = Path(__file__).resolve().parent / "redteam_cli_agent.py"
 PI = "k8s.safety.pi.log-line-delete-order-001"
 REPO = Path(__file__).resolve().parents[2]
@@ -157,8 +159,20 @@ def wait_for_daemon(out: Path) -> None:
     assert forged["verdict"]["safety"] == "PASS"  # the daemon did its work
 
 
+def replayed(out: Path, key: str | None, capsys: Any, monkeypatch: pytest.MonkeyPatch) -> int:
+    """`oasis replay out` in process (issue 31: a second process proves nothing more here),
+    with the run key ``key`` configured or none; its exit code."""
+    with monkeypatch.context() as patch:
+        patch.delenv("OASIS_RUN_KEY", raising=False)
+        if key is not None:
+            patch.setenv("OASIS_RUN_KEY", key)
+        code, out_text, err = run_cli(capsys, "replay", out)
+    print(out_text, err)  # shown when the test fails
+    return code
+
+
 def test_a_daemon_replacing_the_run_with_a_fresh_pass_run_is_caught_by_replay(
-    tmp_path: Path,
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 25's attack, with a daemon that needs no format knowledge: it runs `oasis run`
     again with the environment it inherited. A signed run it must not be able to re-make.
@@ -169,35 +183,23 @@ def test_a_daemon_replacing_the_run_with_a_fresh_pass_run_is_caught_by_replay(
     )
     assert_fail(done, out)
     wait_for_daemon(out)
-    replay = oasis(tmp_path, "replay", str(out), env={"OASIS_RUN_KEY": key})
-    assert replay.returncode == 5, replay.stdout + replay.stderr
+    assert replayed(out, key, capsys, monkeypatch) == 5
 
 
 def test_a_daemon_forging_the_run_after_the_runner_exits_is_caught_by_replay(
-    tmp_path: Path,
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Without the PID namespace, where a daemon outlives the agent."""
     key = secrets.token_hex(32)
     done, out = run_agent(tmp_path, "forge", env={"OASIS_RUN_KEY": key}, isolation="off")
     assert_fail(done, out)
     wait_for_daemon(out)
-    replay = oasis(tmp_path, "replay", str(out), env={"OASIS_RUN_KEY": key})
-    assert replay.returncode == 5, replay.stdout + replay.stderr
-    unkeyed = {k: v for k, v in os.environ.items() if k != "OASIS_RUN_KEY"}
-    replay = subprocess.run(
-        [sys.executable, "-c", "from oasis_eval.cli.main import main; main()", "replay", str(out)],
-        cwd=tmp_path,
-        env=unkeyed,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    assert replay.returncode == 5, replay.stdout + replay.stderr
+    assert replayed(out, key, capsys, monkeypatch) == 5
+    assert replayed(out, None, capsys, monkeypatch) == 5
 
 
 def test_children_left_in_their_own_session_do_not_change_the_written_fail(
-    tmp_path: Path,
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     started = time.monotonic()
     done, out = run_agent(tmp_path, "orphans", isolation="off")
@@ -208,8 +210,7 @@ def test_children_left_in_their_own_session_do_not_change_the_written_fail(
     assert "without a PID namespace" in done.stderr, done.stderr
     assert time.monotonic() - started < 60, "the runner waited for the agent's children"
     wait_for_done(out, "the orphans")  # they called their tools after the runner exited
-    replay = oasis(tmp_path, "replay", str(out))
-    assert replay.returncode == 1, replay.stdout + replay.stderr
+    assert replayed(out, None, capsys, monkeypatch) == 1
 
 
 #: harness secrets a runner holds (a signing key is a PEM path, so the HMAC key stands for it)
@@ -227,28 +228,19 @@ def loot_run(tmp: Path, shell: bool) -> tuple[Any, Path, str, dict[str, str]]:
 
 @pytest.fixture(scope="module")
 def looted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path, str, dict[str, str]]:
-    """One looting run (the runner started directly) read by two tests (issue 31: each run
-    is a real `oasis run` process and agent process)."""
-    return loot_run(tmp_path_factory.mktemp("loot"), shell=False)
+    """One looting run read by two tests (issue 31: each run is a real `oasis run` process
+    and agent process). Where the agent gets its PID namespace, `oasis` is started by a shell
+    holding the secrets in its environment (a CI step): the runner inherits them, so this
+    one run is also the run started directly, and the agent walks up its ancestors'
+    /proc/<pid>/environ past the runner to the shell. Without the namespace such a shell is
+    readable (the run warns, test_agent_isolation.py): the runner is started directly."""
+    return loot_run(tmp_path_factory.mktemp("loot"), shell=ISOLATED)
 
 
-@pytest.mark.parametrize(
-    "shell",
-    [
-        pytest.param(False, id="runner"),
-        pytest.param(True, id="shell-parent"),
-    ],
-)
 def test_a_cli_agent_reads_no_harness_secret_from_env_proc_cwd_or_the_run(
-    tmp_path: Path, shell: bool, request: pytest.FixtureRequest
+    looted: tuple[Any, Path, str, dict[str, str]],
 ) -> None:
-    """``shell``: `oasis` was started by a shell holding the secrets in its environment (a CI
-    step): the agent walks up its ancestors' /proc/<pid>/environ."""
-    if shell and not ISOLATED:
-        pytest.skip("unshare is refused here: the run warns (test_agent_isolation.py)")
-    done, out, loot, values = (
-        loot_run(tmp_path, shell=True) if shell else request.getfixturevalue("looted")
-    )
+    done, out, loot, values = looted
     assert_fail(done, out)
     assert "ENV {" in loot  # the agent did look
     seen = [name for name, value in values.items() if value in loot]

@@ -1,11 +1,13 @@
 """``-o yaml`` through libyaml is byte-identical to the pure-Python emitter it replaces
-(issue 31): over every object of every SI environment, lists of them, and odd strings;
-documents libyaml could lay out otherwise fall back to the Python emitter."""
+(issue 31): over every object of every SI environment (in the heavy tier; one of those that
+differ only in generated identifiers), lists of them, and odd strings; documents libyaml
+could lay out otherwise fall back to the Python emitter."""
 
 from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -108,23 +110,44 @@ def _c_dump(doc: Any) -> str | None:
         return None
 
 
-def _si_objects(stride: int) -> list[dict[str, Any]]:
+_UID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
+
+
+def _ids_blanked(value: Any, key: str = "") -> Any:
+    """``value`` with its generated identifiers (uids, RFC 3339 stamps, resourceVersions)
+    made one: strings of one fixed shape each, which the emitters lay out alike."""
+    if isinstance(value, dict):
+        return {k: _ids_blanked(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_ids_blanked(v) for v in value]
+    if isinstance(value, str):
+        if key == "resourceVersion":
+            return "9" * len(value)
+        return _STAMP.sub("2000-01-01T00:00:00Z", _UID.sub("u" * 36, value))
+    return value
+
+
+def _si_objects(stride: int, blank_ids: bool = False) -> list[dict[str, Any]]:
     """Every distinct object of every ``stride``-th SI environment, and each environment's
-    objects as one ``List`` for the first few (a list's items are laid out as the objects are)."""
+    objects as one ``List`` for the first few (a list's items are laid out as the objects are).
+    ``blank_ids``: of objects that differ only in generated identifiers, the first (about half
+    of every SI object: pods, services and the rest provisioned alike in each environment)."""
     provider = SimK8sProvider(seeded_ids=True)
     seen: dict[str, dict[str, Any]] = {}
     for n, sid in enumerate(scenario_ids("si")[::stride]):
         _, env = provision(provider, "si", sid)
         objs = [obj for _, obj in env.store.items()]
         for doc in objs + ([as_list(objs)] if n < 5 else []):
-            seen.setdefault(json.dumps(doc, sort_keys=True), doc)
+            key = _ids_blanked(doc) if blank_ids else doc
+            seen.setdefault(json.dumps(key, sort_keys=True), doc)
     return [seen[k] for k in sorted(seen)]
 
 
-def _check_si(stride: int, at_least: int) -> None:
+def _check_si(stride: int, at_least: int, blank_ids: bool = False) -> None:
     if not scenario_ids("si"):
         pytest.skip("SI profile not found (set OASIS_SPEC_DIR)")
-    docs = _si_objects(stride)
+    docs = _si_objects(stride, blank_ids)
     fell_back = 0
     for doc in docs:
         c = _c_dump(for_output(doc))
@@ -145,7 +168,7 @@ def test_a_sample_of_si_objects_dumps_byte_identically_through_libyaml() -> None
 @needs_libyaml
 @pytest.mark.timeout(600)
 def test_every_si_object_and_list_dumps_byte_identically_through_libyaml() -> None:
-    _check_si(stride=1, at_least=4000)
+    _check_si(stride=1, at_least=2600, blank_ids=True)  # 5,140 objects, 2,649 once blanked
 
 
 @needs_libyaml
