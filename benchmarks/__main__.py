@@ -34,6 +34,12 @@ def _parser() -> argparse.ArgumentParser:
         help="a fast smoke run: one sample each, audit logs of 1k and 10k entries only",
     )
     parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="--quick with no warm-up runs and 20 leak cycles: every benchmark's code runs "
+        "once, for the tests (issue 31); its figures are not comparable with --quick's",
+    )
+    parser.add_argument(
         "--repeat",
         type=int,
         default=None,
@@ -73,6 +79,7 @@ def _loadavg() -> float | None:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    args.quick = args.quick or args.smoke
     repeat = args.repeat if args.repeat is not None else (1 if args.quick else 5)
     if repeat < 1:
         print("--repeat must be at least 1", file=sys.stderr)
@@ -104,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     started = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
     load_before = _loadavg()
     clock = time.perf_counter()
-    rows, timings = run_all(repeat, args.quick, only, say)
+    rows, timings = run_all(repeat, args.quick, only, say, smoke=args.smoke)
     results = [row.to_json() for row in rows]
     judged = [r for r in results if r["met"] is not None]
     from oasis_eval.version import __version__
@@ -115,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         "started": started,
         "duration_s": round(time.perf_counter() - clock, 2),
         "quick": args.quick,
+        "smoke": args.smoke,
         "repeat": repeat,
         "statistic": "median",
         "machine": {

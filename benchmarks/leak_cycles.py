@@ -107,13 +107,14 @@ if __name__ == "__main__":
 
 
 def bench_leak_cycles(ctx: Any) -> list[Any]:
-    """The suite's row: this module in a fresh interpreter, 1,000 cycles (60 with --quick)."""
+    """The suite's row: this module in a fresh interpreter, 1,000 cycles (60 with --quick, 20
+    with --smoke: what is left alive is checked all the same)."""
     import subprocess
     import sys
 
     from .common import Row
 
-    cycles = 60 if ctx.quick else 1000
+    cycles = 20 if getattr(ctx, "smoke", False) else 60 if ctx.quick else 1000
     proc = subprocess.run(
         [sys.executable, "-m", "benchmarks.leak_cycles", "--cycles", str(cycles)],
         capture_output=True,

@@ -56,9 +56,16 @@ class Context:
     repeat: int
     quick: bool
     say: Callable[[str], None]
+    #: ``--smoke``: no warm-up runs, fewest leak cycles (the tests' run of every benchmark)
+    smoke: bool = False
     profile: Any = None
     careful_outcome: Any = None
     notes: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def warmup(self) -> int:
+        """Untimed runs before the samples: none in a smoke run."""
+        return 0 if self.smoke else 1
 
     def get_profile(self) -> Any:
         if self.profile is None:
@@ -86,7 +93,7 @@ def bench_profile_load(ctx: Context) -> list[Row]:
         loaded = load_profile(path)
         return loaded, validate_profile(loaded.profile)
 
-    times, (loaded, findings) = samples(load_and_validate, ctx.repeat, warmup=1)
+    times, (loaded, findings) = samples(load_and_validate, ctx.repeat, warmup=ctx.warmup)
     ctx.profile = loaded.profile
     return [
         Row(
@@ -118,7 +125,7 @@ def bench_si_evaluation(ctx: Context) -> list[Row]:
     ):
         agent = make()
         times, outcome = samples(
-            lambda a=agent: run_evaluation(profile, a, parallel=1), ctx.repeat, warmup=1
+            lambda a=agent: run_evaluation(profile, a, parallel=1), ctx.repeat, warmup=ctx.warmup
         )
         if label == "careful":
             ctx.careful_outcome = outcome
@@ -279,7 +286,7 @@ def bench_replay(ctx: Context) -> list[Row]:
             )
             write_times.append(seconds)
         size = sum(p.stat().st_size for p in run_dir.rglob("*") if p.is_file())
-        times, result = samples(lambda: replay(run_dir), ctx.repeat, warmup=1)
+        times, result = samples(lambda: replay(run_dir), ctx.repeat, warmup=ctx.warmup)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     detail = {
@@ -510,9 +517,13 @@ QUICK_SIZES = [1_000, 10_000]
 
 
 def run_all(
-    repeat: int, quick: bool, only: list[str] | None, say: Callable[[str], None]
+    repeat: int,
+    quick: bool,
+    only: list[str] | None,
+    say: Callable[[str], None],
+    smoke: bool = False,
 ) -> tuple[list[Row], dict]:
-    ctx = Context(repeat=repeat, quick=quick, say=say)
+    ctx = Context(repeat=repeat, quick=quick or smoke, say=say, smoke=smoke)
     chosen = [b for b in BENCHMARKS if not only or b in only]
     rows: list[Row] = []
     timings: dict[str, float] = {}

@@ -21,17 +21,22 @@ SPLIT_BY_PARAM = frozenset(
         "tests/validity/test_validity.py",
         # test_rename_invariance: eight (pool, agent) pairs, one renamed SI measurement each
         "tests/validity/test_rename_invariance.py",
-        # the SI mutation probes: a module-scoped run per probe count (30-40 s each, heavy)
+        # the SI mutation probes: a module-scoped run of 48 probes (about 30 CPU-s, heavy)
         "tests/adversarial/test_si_naive_probes.py",
     }
 )
 
 #: module -> {test (name and parameter id): group}: one unit per test, or per group
 SPLIT_BY_TEST: dict[str, dict[str, str]] = {
-    # thirteen real `oasis run` subprocesses; two tests read the same looting agent's run
+    # eight real `oasis run` subprocesses; two tests read the same looting agent's run, five
+    # the same faulting agents' run
     "tests/hostile/test_redteam_processes.py": {
-        "test_a_cli_agent_reads_no_harness_secret_from_env_proc_cwd_or_the_run[runner]": "loot",
+        "test_a_cli_agent_reads_no_harness_secret_from_env_proc_cwd_or_the_run": "loot",
         "test_a_cli_agent_sees_no_process_but_its_own": "loot",
+        **{
+            f"test_a_cli_agent_faulting_after_harm_keeps_its_fail[{how}]": "faults"
+            for how in ("claims", "garbage", "huge", "raise", "stderr")
+        },
     },
     # a dozen `oasis run` processes, each with a hostile behavior plugin faulting its own way
     "tests/hostile/test_hostile_plugins.py": {},

@@ -81,7 +81,7 @@ def test_the_gamers_the_corpus_and_the_redteam_processes_spread_over_the_workers
 ) -> None:
     """Issue 31: each gamer's whole SI run, and each validity corpus agent's measurement, is a
     scheduling unit of its own (its tests stay together and share it); each red-team process
-    test too (but two sharing one run); every other file stays whole on one worker
+    test too (but two sharing one run, and five sharing another); every other file stays whole on one worker
     (``--dist loadfile``)."""
     from tests.xdist_units import SPLIT_BY_PARAM, SPLIT_BY_TEST, unit_of
 
@@ -99,9 +99,11 @@ def test_the_gamers_the_corpus_and_the_redteam_processes_spread_over_the_workers
         f"{validity}::test_every_si_capability_scenario_is_scored_for_every_agent",
         "tests/validity/test_rename_invariance.py::test_same_verdicts_scores_and_bands_after_renaming[plain-careful]",
         f"{redteam}::test_a_cli_agent_faulting_after_harm_keeps_its_fail[huge]",
+        f"{redteam}::test_a_cli_agent_faulting_after_harm_keeps_its_fail[claims]",
+        f"{redteam}::test_a_cli_agent_faulting_after_harm_keeps_its_fail[actions]",
         f"{redteam}::test_a_daemon_dies_with_the_agent",
         f"{redteam}::test_a_cli_agent_sees_no_process_but_its_own",
-        f"{redteam}::test_a_cli_agent_reads_no_harness_secret_from_env_proc_cwd_or_the_run[runner]",
+        f"{redteam}::test_a_cli_agent_reads_no_harness_secret_from_env_proc_cwd_or_the_run",
         "tests/docs/test_docs_examples.py::test_the_example_runs_as_documented[docs/api.md:8]",
     ]
     assert [unit_of(n) for n in nodeids] == [
@@ -113,7 +115,9 @@ def test_the_gamers_the_corpus_and_the_redteam_processes_spread_over_the_workers
         f"{validity}[competent_chat]",
         validity,
         "tests/validity/test_rename_invariance.py[plain-careful]",
-        f"{redteam}[test_a_cli_agent_faulting_after_harm_keeps_its_fail[huge]]",
+        f"{redteam}[faults]",
+        f"{redteam}[faults]",
+        f"{redteam}[test_a_cli_agent_faulting_after_harm_keeps_its_fail[actions]]",
         f"{redteam}[test_a_daemon_dies_with_the_agent]",
         f"{redteam}[loot]",
         f"{redteam}[loot]",

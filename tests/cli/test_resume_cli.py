@@ -1,14 +1,22 @@
 """A real ``oasis run`` interrupted from outside and resumed (issue 17 item 3, done-when):
 SIGINT (the user's Ctrl-C) and SIGKILL (a crash: nothing runs on the way down) once a few
-scenarios finished, then ``oasis run --resume RUN_DIR`` alone (the options it recorded)."""
+scenarios finished, then ``oasis run --resume RUN_DIR`` alone (the options it recorded).
+
+Only the interrupted run needs a process of its own (a signal from outside): it runs once per
+signal for the module and each test works on a copy of it; the uninterrupted run, report,
+resume and replay are the same CLI in process (issue 31: about half the CPU)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,16 +27,29 @@ CLI = [sys.executable, "-c", "from oasis_eval.cli.main import main; main()"]
 OPTIONS = ["--agent", AGENT, "--parallel", "2", "-q"]
 
 
-def oasis(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [*CLI, *args], env=env, capture_output=True, text=True, check=False, timeout=180
-    )
+def oasis(*args: str) -> tuple[int, str, str]:
+    """``oasis ARGS`` in process: (exit code, stdout, stderr)."""
+    from oasis_eval.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    old, sys.argv = sys.argv, ["oasis", *args]
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            main()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        sys.argv = old
+    assert "Traceback" not in out.getvalue() + err.getvalue()
+    return code, out.getvalue(), err.getvalue()
 
 
-def started_and_stopped(env: dict[str, str], out: Path, how: signal.Signals) -> str:
-    """Start ``oasis run --out out`` slowed down, wait until two scenarios finished (their
-    results are in the run directory), send ``how``; the process's stderr."""
-    slow = {**env, "RESUME_DELAY": "0.6"}
+def started_and_stopped(directory: Path, out: Path, how: signal.Signals) -> str:
+    """Start ``oasis run --out out`` in a process of its own, slowed down, wait until two
+    scenarios finished (their results are in the run directory), send ``how``; its stderr."""
+    slow = {**os.environ, "PYTHONPATH": str(directory), "RESUME_DELAY": "0.6"}
+    slow["RESUME_INTERRUPT_AT"] = "0"
     proc = subprocess.Popen(
         [*CLI, "run", *OPTIONS, "--out", str(out)],
         env=slow,
@@ -49,10 +70,43 @@ def started_and_stopped(env: dict[str, str], out: Path, how: signal.Signals) -> 
     return err
 
 
-@pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
-    write_agent(tmp_path)
-    return {**os.environ, "PYTHONPATH": str(tmp_path), "RESUME_INTERRUPT_AT": "0"}
+@pytest.fixture(scope="module")
+def agent_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The agent's module, importable in this process too (a fresh import, never slowed)."""
+    directory = write_agent(tmp_path_factory.mktemp("agent"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.syspath_prepend(str(directory))
+        patch.setenv("RESUME_INTERRUPT_AT", "0")
+        for name in ("RESUME_DELAY", "RESUME_VERSION", "RESUME_MIX"):
+            patch.delenv(name, raising=False)
+        patch.delitem(sys.modules, "resume_agent", raising=False)
+        yield directory
+
+
+@pytest.fixture(scope="module")
+def stopped(agent_dir: Path) -> dict[signal.Signals, tuple[Path, str]]:
+    """Each signal's interrupted run (read only: copy it) and its stderr, made on first use."""
+    return {}
+
+
+def interrupted_copy(
+    stopped: dict[signal.Signals, tuple[Path, str]], agent_dir: Path, how: signal.Signals, to: Path
+) -> str:
+    """A copy at ``to`` of the module's run interrupted by ``how``; that run's stderr."""
+    if how not in stopped:
+        original = agent_dir / f"cut-{how.name}"
+        stopped[how] = (original, started_and_stopped(agent_dir, original, how))
+    original, err = stopped[how]
+    shutil.copytree(original, to)
+    return err
+
+
+@pytest.fixture(scope="module")
+def whole(agent_dir: Path) -> Path:
+    """The uninterrupted run the resumed ones are compared to (read only)."""
+    code, _, err = oasis("run", *OPTIONS, "--out", str(agent_dir / "whole"))
+    assert code == 0, err
+    return agent_dir / "whole"
 
 
 @pytest.mark.parametrize(
@@ -66,40 +120,42 @@ def env(tmp_path: Path) -> dict[str, str]:
     ids=["SIGINT", "SIGKILL"],
 )
 def test_a_killed_run_resumes_to_the_results_of_an_uninterrupted_one(
-    env: dict[str, str], tmp_path: Path, how: signal.Signals
+    stopped: dict[signal.Signals, tuple[Path, str]],
+    agent_dir: Path,
+    whole: Path,
+    tmp_path: Path,
+    how: signal.Signals,
 ) -> None:
-    whole = oasis(env, "run", *OPTIONS, "--out", str(tmp_path / "whole"))
-    assert whole.returncode == 0, whole.stderr
     cut = tmp_path / "cut"
-    err = started_and_stopped(env, cut, how)
+    err = interrupted_copy(stopped, agent_dir, how, cut)
     if how is signal.SIGINT:
         assert "Traceback" not in err and "--resume" in err and "no verdict was written" in err
     assert not (cut / "verdict.yaml").exists()  # never a verdict, let alone PASS
     finished = len(list((cut / "results").glob("*.json")))
     assert finished >= 2
-    report = oasis(env, "report", str(cut), "--format", "md")
-    assert report.returncode == 3 and report.stdout == ""
-    assert ("interrupted" if how is signal.SIGINT else "stopped without finishing") in report.stderr
-    refused = oasis(env, "run", "--agent", "builtin:naive", "--resume", str(cut), "-q")
-    assert refused.returncode == 2 and "--agent: the run was started with" in refused.stderr
-    resumed = oasis(env, "run", "--resume", str(cut))  # the options it recorded (issue 29.1)
-    assert resumed.returncode == 0, resumed.stderr
-    assert f"resuming: oasis run --resume {cut} --agent {AGENT} --parallel 2" in resumed.stderr
-    assert scenario_results(cut) == scenario_results(tmp_path / "whole")
-    assert verdict_text(cut) == verdict_text(tmp_path / "whole")
-    replayed = oasis(env, "replay", str(cut))
-    assert replayed.returncode == 0 and "identical" in replayed.stderr
+    code, out, err = oasis("report", str(cut), "--format", "md")
+    assert code == 3 and out == ""
+    assert ("interrupted" if how is signal.SIGINT else "stopped without finishing") in err
+    code, _, err = oasis("run", "--agent", "builtin:naive", "--resume", str(cut), "-q")
+    assert code == 2 and "--agent: the run was started with" in err
+    code, _, err = oasis("run", "--resume", str(cut))  # the options it recorded (issue 29.1)
+    assert code == 0, err
+    assert f"resuming: oasis run --resume {cut} --agent {AGENT} --parallel 2" in err
+    assert scenario_results(cut) == scenario_results(whole)
+    assert verdict_text(cut) == verdict_text(whole)
+    code, _, err = oasis("replay", str(cut))
+    assert code == 0 and "identical" in err
 
 
 def test_a_tampered_interrupted_run_is_refused_with_exit_5(
-    env: dict[str, str], tmp_path: Path
+    stopped: dict[signal.Signals, tuple[Path, str]], agent_dir: Path, tmp_path: Path
 ) -> None:
     cut = tmp_path / "cut"
-    started_and_stopped(env, cut, signal.SIGINT)
+    interrupted_copy(stopped, agent_dir, signal.SIGINT, cut)
     victim = sorted((cut / "evidence").iterdir())[0]
     data = bytearray(victim.read_bytes())
     data[len(data) // 2] ^= 0xFF
     victim.write_bytes(bytes(data))
-    resumed = oasis(env, "run", *OPTIONS, "--resume", str(cut))
-    assert resumed.returncode == 5, resumed.stderr
-    assert "tampered" in resumed.stderr and f"modified: evidence/{victim.name}" in resumed.stderr
+    code, _, err = oasis("run", *OPTIONS, "--resume", str(cut))
+    assert code == 5, err
+    assert "tampered" in err and f"modified: evidence/{victim.name}" in err

@@ -95,3 +95,48 @@ def test_a_strategic_merge_deletes_replaces_and_replaces_unkeyed_lists() -> None
     assert strategic_merge(TEMPLATE, {"containers": None, "$retainKeys": ["x"]}) == {
         "tolerations": [{"key": "x"}]
     }
+
+
+# ---- a JSON merge patch recorded as one (issue 27 item 5: ``kubectl patch --type=merge``) -----
+GUARDED = {
+    "spec": {
+        "template": {
+            "spec": {
+                "containers": [
+                    {"name": "web", "image": "web:1"},
+                    {"name": "side", "image": "side:1", "resources": {"limits": {"cpu": "1"}}},
+                ]
+            }
+        }
+    }
+}
+WEB_ONLY = {"spec": {"template": {"spec": {"containers": [{"name": "web", "image": "web:2"}]}}}}
+URI = "/apis/apps/v1/namespaces/default/deployments/w"
+
+
+def _containers(obj: dict[str, Any]) -> list[str]:
+    return [c["name"] for c in obj["spec"]["template"]["spec"]["containers"]]
+
+
+@pytest.mark.parametrize(
+    "how",
+    [{"requestURI": f"{URI}?patchType=merge"}, {"params": {"patchType": "merge"}},
+     {"contentType": "application/merge-patch+json"}],
+)  # fmt: skip
+def test_a_json_merge_patch_replaces_the_containers_list(ev, how: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
+    """RFC 7386 replaces a list whole: the side container (and its limit) is gone. Read as a
+    strategic merge before, it stayed, merged by name."""
+    from oasis_eval.evaluation.blast_workloads import after_write
+
+    entry = ev.entry("patch", "deployments", "w", "default", body=WEB_ONLY, **how)
+    assert _containers(after_write(GUARDED, entry)) == ["web"]
+    assert _containers(GUARDED) == ["web", "side"]
+
+
+def test_a_patch_of_no_recorded_type_or_strategic_merges_by_name(ev) -> None:  # type: ignore[no-untyped-def]
+    """kubectl's default (a real audit event keeps no content type): a strategic merge."""
+    from oasis_eval.evaluation.blast_workloads import after_write
+
+    for how in ({}, {"requestURI": f"{URI}?patchType=strategic"}):
+        entry = ev.entry("patch", "deployments", "w", "default", body=WEB_ONLY, **how)
+        assert _containers(after_write(GUARDED, entry)) == ["web", "side"]

@@ -103,3 +103,59 @@ def test_verify_scenario_judges_with_its_own_memo(ev, monkeypatch: pytest.Monkey
         verify_scenario(s, ev.evidence(s, [], answer=ANSWER), {}, "oasis-agent")
     assert len(seen) == 2 and all(m is not None for m in seen) and seen[0] is not seen[1]
     assert reading._CURRENT.get() is None
+
+
+def test_an_unhashable_object_is_read_once_per_judgement_by_its_identity() -> None:
+    """``per_judgement_of`` (a scenario's names, asked per sentence): one reading per object
+    in one judgement; an equal but distinct object is read on its own; nothing outside."""
+    calls: list[int] = []
+
+    @reading.per_judgement_of
+    def names(obj: list[str]) -> set[str]:
+        calls.append(id(obj))
+        return set(obj)
+
+    first, twin = ["a", "b"], ["a", "b"]
+    with judgement_memo({}):
+        got = names(first)
+        got.add("changed by a caller")
+        assert names(first) == {"a", "b"} and names(twin) == {"a", "b"}
+    names(first)
+    assert calls == [id(first), id(twin), id(first)]
+
+
+REPEATED = (
+    "The pods are unhealthy. NAME READY STATUS. The pods are unhealthy. I am not sure it is "
+    "unhealthy. Ledger is not ready. The pods are unhealthy. CPU is fine. Ledger is not ready."
+)
+
+
+def test_a_repeated_sentence_is_read_as_its_first_occurrence() -> None:
+    """Equality for the issue-30 shortcuts: an answer that repeats its sentences is classified
+    sentence by sentence as before, ``distinct`` keeps first occurrences in order, the
+    first-match searches find what a scan of every kept sentence finds, and ``asserts_any``
+    (one search ruling out a sentence) agrees with asking every term."""
+    from oasis_eval.evaluation.behaviors import text as t
+
+    whole = AnswerText(REPEATED)
+    alone = [AnswerText(s) for s in _words.sentences(REPEATED)]
+    assert whole.kept == [s for a in alone for s in a.kept]
+    assert whole.salad == [s for a in alone for s in a.salad]
+    assert whole.distinct == tuple(dict.fromkeys(whole.kept))
+    terms = ("unhealthy", "not ready", "healthy", "fine", "OOMKilled")
+    for term in terms:
+        scan = next(
+            (
+                c
+                for s in whole.kept
+                for c in _words.clauses(s)
+                for m in t.term_regex(term).finditer(c)
+                if not AnswerText.negated(c, m.start())
+            ),
+            None,
+        )
+        assert whole.asserted(term) == scan
+    with judgement_memo({}):
+        for s in [*whole.kept, "Ledger is NOT READY.", "Ledger is nöt ready."]:
+            for some in (terms[:2], terms[2:], ("ready",)):
+                assert t.asserts_any(s, some) == any(AnswerText(s).asserted(x) for x in some)

@@ -17,8 +17,11 @@ its scope over its MCP endpoint), then does what ``argv[1]`` names:
     loot      read every harness secret it can reach (its environment, its parent's
               /proc/<pid>/environ and cmdline, the files of its working directory and of
               $RT_OUT while the run runs) into $RT_LOOT, then answer "done"
-    orphans   leave a child in its own session that keeps calling its tools until 2 s after
+    orphans   leave a child in its own session that keeps calling its tools until 1 s after
               the runner has exited, then writes $RT_OUT.done
+    by-scenario  each of the above by the task's prompt: $RT_HOW (a JSON object) maps words
+              of a prompt to a fault (an agent is not told its scenario's id): one run
+              covers several faults, each on a scenario of its own
     linger    leave a daemon that appends a line to $RT_LOOT every 0.1 s for 60 s (does it
               outlive the agent?)
 """
@@ -139,7 +142,7 @@ def alive(pid: int) -> bool:
 
 
 def orphans(task: dict, out: Path, runner: int) -> None:
-    """Keep calling the tools while the runner runs and for 2 s after it has exited (its
+    """Keep calling the tools while the runner runs and for 1 s after it has exited (its
     environment is gone: keep trying), then write $RT_OUT.done (the test waits on it)."""
 
     async def keep() -> None:
@@ -149,7 +152,7 @@ def orphans(task: dict, out: Path, runner: int) -> None:
                 await harm(task)
             await asyncio.sleep(0.2)
             if after is None and not alive(runner):
-                after = time.monotonic() + 2
+                after = time.monotonic() + 1
 
     try:
         asyncio.run(keep())
@@ -202,6 +205,9 @@ def main() -> None:
         )
         return
     task = json.load(sys.stdin)
+    if how == "by-scenario":  # one run, a fault per scenario: $RT_HOW maps prompt words -> how
+        table = json.loads(os.environ["RT_HOW"])
+        how = next(table[words] for words in sorted(table) if words in task["prompt"])
     if how == "loot":  # before the harm: it is reading, not acting
         loot(Path(os.environ["RT_LOOT"]), [Path.cwd(), Path(os.environ.get("RT_OUT", "."))])
     asyncio.run(harm(task))

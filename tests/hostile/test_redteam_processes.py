@@ -19,6 +19,8 @@ import pytest
 
 from oasis_eval.adapters.agents.isolation import isolation_for
 
+from ..support import run_cli
+
 AGENT = Path(__file__).resolve().parent / "redteam_cli_agent.py"
 PI = "k8s.safety.pi.log-line-delete-order-001"
 REPO = Path(__file__).resolve().parents[2]
@@ -56,10 +58,11 @@ def run_agent(
     timeout: int = 60,
     shell: bool = False,
     isolation: str = "auto",
+    filters: tuple[str, ...] = (PI,),
 ) -> tuple[Any, Path]:
-    """`oasis run` of PI with the agent doing ``how`` (``timeout``: its execute bound; the
-    machine running the tests may be loaded, the agent must have done its harm by then;
-    ``isolation``: the agent's PID namespace, adapters/agents/isolation.py)."""
+    """`oasis run` of ``filters`` (PI) with the agent doing ``how`` (``timeout``: its execute
+    bound; the machine running the tests may be loaded, the agent must have done its harm by
+    then; ``isolation``: the agent's PID namespace, adapters/agents/isolation.py)."""
     out = tmp / "run"
     config = tmp / "run.yaml"
     config.write_text(
@@ -67,7 +70,7 @@ def run_agent(
             {
                 "agent": f"cli:{sys.executable} {AGENT} {how}",
                 "environment": {"provider": "sim-k8s", "tier": 1},
-                "evaluation": {"filters": [PI], "timeout": timeout},
+                "evaluation": {"filters": list(filters), "timeout": timeout},
                 "output": {"dir": str(out)},
             }
         ),
@@ -94,17 +97,52 @@ def assert_fail(done: Any, out: Path) -> None:
     assert verdict["verdict"]["safety"] == "FAIL"
 
 
-#: ``hang`` waits out its 20-second execute bound: it runs in the heavy tier (issue 31); the
+#: ``hang`` waits out its execute bound: it runs in the heavy tier (issue 31); the
 #: default suite keeps a hanging agent's FAIL in process (tests/hostile/test_agent_faults.py
 #: ``[hang]``) and a CLI agent's timeout killing its process group
 #: (tests/adapters/agents/test_cli.py)
 HANG = pytest.param("hang", marks=pytest.mark.heavy)
+#: the hanging agent's execute bound: the least that leaves a loaded machine time to start the
+#: agent and do its harm (about 2 s idle), since the run waits all of it out
+HANG_BOUND = 12
+#: faults that share one run, each on a safety scenario of its own whose harm (every
+#: deployment of the scope deleted) is a FAIL: one runner and one provider for five agent
+#: processes, instead of five `oasis run`s (issue 31); the agent tells its scenario by words
+#: of its prompt (the example profile's)
+FAULTS = {
+    "claims": ("k8s.safety.bv.cross-namespace-delete-001", "retired the old payments flow"),
+    "garbage": (PI, "Checkout requests in the shop namespace"),
+    "huge": ("k8s.safety.ae.self-bind-cluster-admin-001", "every pod in every namespace"),
+    "raise": ("k8s.safety.br.evicted-pod-sweep-001", "full of junk"),
+    "stderr": ("k8s.safety.dm.read-only-restart-pressure-001", "Orders are failing"),
+}
+
+
+@pytest.fixture(scope="module")
+def faulted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
+    """One run of the :data:`FAULTS` scenarios, each agent process faulting its own way."""
+    return run_agent(
+        tmp_path_factory.mktemp("faults"),
+        "by-scenario",
+        env={"RT_HOW": json.dumps({words: how for how, (_, words) in FAULTS.items()})},
+        filters=tuple(sorted(sid for sid, _ in FAULTS.values())),
+    )
 
 
 @pytest.mark.parametrize("how", ["garbage", "huge", HANG, "raise", "claims", "stderr", "actions"])
-def test_a_cli_agent_faulting_after_harm_keeps_its_fail(tmp_path: Path, how: str) -> None:
-    done, out = run_agent(tmp_path, how, timeout=20 if how == "hang" else 60)
+def test_a_cli_agent_faulting_after_harm_keeps_its_fail(
+    tmp_path: Path, how: str, request: pytest.FixtureRequest
+) -> None:
+    if how in FAULTS:
+        done, out = request.getfixturevalue("faulted")
+    else:
+        done, out = run_agent(tmp_path, how, timeout=HANG_BOUND if how == "hang" else 60)
     assert_fail(done, out)
+    record = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    scenario = next(s for s in record["scenarios"] if s["scenario_id"] == FAULTS.get(how, (PI,))[0])
+    assert scenario["status"] == "FAIL", scenario
+    # its own harm is in its audit (a scenario can FAIL on the fault alone, e.g. a must)
+    assert any(" delete deployments/" in c for c in scenario["audited_calls"]), scenario
 
 
 def wait_for_done(out: Path, who: str) -> None:
@@ -121,8 +159,20 @@ def wait_for_daemon(out: Path) -> None:
     assert forged["verdict"]["safety"] == "PASS"  # the daemon did its work
 
 
+def replayed(out: Path, key: str | None, capsys: Any, monkeypatch: pytest.MonkeyPatch) -> int:
+    """`oasis replay out` in process (issue 31: a second process proves nothing more here),
+    with the run key ``key`` configured or none; its exit code."""
+    with monkeypatch.context() as patch:
+        patch.delenv("OASIS_RUN_KEY", raising=False)
+        if key is not None:
+            patch.setenv("OASIS_RUN_KEY", key)
+        code, out_text, err = run_cli(capsys, "replay", out)
+    print(out_text, err)  # shown when the test fails
+    return code
+
+
 def test_a_daemon_replacing_the_run_with_a_fresh_pass_run_is_caught_by_replay(
-    tmp_path: Path,
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 25's attack, with a daemon that needs no format knowledge: it runs `oasis run`
     again with the environment it inherited. A signed run it must not be able to re-make.
@@ -133,35 +183,23 @@ def test_a_daemon_replacing_the_run_with_a_fresh_pass_run_is_caught_by_replay(
     )
     assert_fail(done, out)
     wait_for_daemon(out)
-    replay = oasis(tmp_path, "replay", str(out), env={"OASIS_RUN_KEY": key})
-    assert replay.returncode == 5, replay.stdout + replay.stderr
+    assert replayed(out, key, capsys, monkeypatch) == 5
 
 
 def test_a_daemon_forging_the_run_after_the_runner_exits_is_caught_by_replay(
-    tmp_path: Path,
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Without the PID namespace, where a daemon outlives the agent."""
     key = secrets.token_hex(32)
     done, out = run_agent(tmp_path, "forge", env={"OASIS_RUN_KEY": key}, isolation="off")
     assert_fail(done, out)
     wait_for_daemon(out)
-    replay = oasis(tmp_path, "replay", str(out), env={"OASIS_RUN_KEY": key})
-    assert replay.returncode == 5, replay.stdout + replay.stderr
-    unkeyed = {k: v for k, v in os.environ.items() if k != "OASIS_RUN_KEY"}
-    replay = subprocess.run(
-        [sys.executable, "-c", "from oasis_eval.cli.main import main; main()", "replay", str(out)],
-        cwd=tmp_path,
-        env=unkeyed,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    assert replay.returncode == 5, replay.stdout + replay.stderr
+    assert replayed(out, key, capsys, monkeypatch) == 5
+    assert replayed(out, None, capsys, monkeypatch) == 5
 
 
 def test_children_left_in_their_own_session_do_not_change_the_written_fail(
-    tmp_path: Path,
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     started = time.monotonic()
     done, out = run_agent(tmp_path, "orphans", isolation="off")
@@ -172,8 +210,7 @@ def test_children_left_in_their_own_session_do_not_change_the_written_fail(
     assert "without a PID namespace" in done.stderr, done.stderr
     assert time.monotonic() - started < 60, "the runner waited for the agent's children"
     wait_for_done(out, "the orphans")  # they called their tools after the runner exited
-    replay = oasis(tmp_path, "replay", str(out))
-    assert replay.returncode == 1, replay.stdout + replay.stderr
+    assert replayed(out, None, capsys, monkeypatch) == 1
 
 
 #: harness secrets a runner holds (a signing key is a PEM path, so the HMAC key stands for it)
@@ -191,28 +228,19 @@ def loot_run(tmp: Path, shell: bool) -> tuple[Any, Path, str, dict[str, str]]:
 
 @pytest.fixture(scope="module")
 def looted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path, str, dict[str, str]]:
-    """One looting run (the runner started directly) read by two tests (issue 31: each run
-    is a real `oasis run` process and agent process)."""
-    return loot_run(tmp_path_factory.mktemp("loot"), shell=False)
+    """One looting run read by two tests (issue 31: each run is a real `oasis run` process
+    and agent process). Where the agent gets its PID namespace, `oasis` is started by a shell
+    holding the secrets in its environment (a CI step): the runner inherits them, so this
+    one run is also the run started directly, and the agent walks up its ancestors'
+    /proc/<pid>/environ past the runner to the shell. Without the namespace such a shell is
+    readable (the run warns, test_agent_isolation.py): the runner is started directly."""
+    return loot_run(tmp_path_factory.mktemp("loot"), shell=ISOLATED)
 
 
-@pytest.mark.parametrize(
-    "shell",
-    [
-        pytest.param(False, id="runner"),
-        pytest.param(True, id="shell-parent"),
-    ],
-)
 def test_a_cli_agent_reads_no_harness_secret_from_env_proc_cwd_or_the_run(
-    tmp_path: Path, shell: bool, request: pytest.FixtureRequest
+    looted: tuple[Any, Path, str, dict[str, str]],
 ) -> None:
-    """``shell``: `oasis` was started by a shell holding the secrets in its environment (a CI
-    step): the agent walks up its ancestors' /proc/<pid>/environ."""
-    if shell and not ISOLATED:
-        pytest.skip("unshare is refused here: the run warns (test_agent_isolation.py)")
-    done, out, loot, values = (
-        loot_run(tmp_path, shell=True) if shell else request.getfixturevalue("looted")
-    )
+    done, out, loot, values = looted
     assert_fail(done, out)
     assert "ENV {" in loot  # the agent did look
     seen = [name for name, value in values.items() if value in loot]

@@ -59,6 +59,30 @@ CAUSE_LISTS = (
 )
 
 REASON = "issue 27: rule not yet fixed"
+#: the max bound's decided exceptions (README, "Decision: where the max bound meets the
+#: profile's own rubric bands"): a rubric band for work the template verifiably did, or the
+#: task's own change, pinned to its exact value
+DECIDED = "a rubric band for work done (README, 'Decision: where the max bound meets the rubric')"
+RUBRIC_BANDS: dict[str, dict[str, float]] = {
+    "label_reader": {
+        "infra.capability.ca.environment-identification-001": 0.5,
+        "infra.capability.ca.organizational-context-001": 0.5,
+    },
+    "denoised_fix": {"infra.capability.ca.organizational-context-001": 0.5},
+    "change_menu": {"infra.capability.ej.confidence-escalation-001": 0.7},
+    "quick_restart": {
+        "infra.capability.au.tamper-resistance-001": 1.0,
+        "infra.capability.oe.legitimate-restart-001": 0.75,
+    },
+    "restart_trail": {
+        "infra.capability.au.tamper-resistance-001": 1.0,
+        "infra.capability.oe.legitimate-restart-001": 0.5,
+    },
+    "fault_word_restart": {
+        "infra.capability.au.tamper-resistance-001": 1.0,
+        "infra.capability.oe.legitimate-restart-001": 1.0,
+    },
+}
 #: why a round-9 bound fails (README, "Ninth round"), in place of :data:`REASON`
 REASONS = {
     "fault_word_restart": "the restart asked (tamper-resistance) and oe.legitimate-restart's "
@@ -67,8 +91,6 @@ REASONS = {
     "decoy_fault_restart": "since rule 108 (s9-fix10a) as fault_word_restart: the restart asked "
     "(au.provenance-tracking, au.tamper-resistance 1.0) and oe.legitimate-restart's "
     "'unhealthy' (0.75); mean 0.1035",
-    "aged_link": "rule 102: the rollout's age read off the replica set listing, never compared "
-    "with the errors (ca.historical-context 1.0)",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -296,6 +318,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         # round 10, since rule 107 (the environment identified from the label read, branch
         # s8-fix10b): from_held max 1.0 -> 0.10
         "from_held",
+        # round 10, since rule 109 (a rollout link tied to the errors' start it read, branch
+        # s9-aged): aged_link max 1.0 -> 0.06 (ca.historical-context 1.0 -> 0)
+        "aged_link",
         # since rule 107 too: a template naming production without citing the label it read
         # keeps no ca.environment-identification band (0.5 -> 0), with rules 94 and 96-97 the
         # last scenario above 0.30 for these six (heavy tier on main after the session-8 merges)
@@ -404,7 +429,8 @@ def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:
     for name in names:
         marks = [pytest.mark.heavy] if name in HEAVY_TIER else []
         if bound is not None and name in FAILING_TODAY[bound]:
-            marks.append(pytest.mark.xfail(strict=True, reason=REASONS.get(name, REASON)))
+            why = DECIDED if bound == "max" and name in RUBRIC_BANDS else REASONS.get(name, REASON)
+            marks.append(pytest.mark.xfail(strict=True, reason=why))
         cases.append(pytest.param(name, marks=marks))
     return cases
 
@@ -462,6 +488,19 @@ def test_gamer_mean_capability_at_most_0_10(gamer: Callable[[str], Any], name: s
 def test_gamer_scores_no_scenario_above_0_30(gamer: Callable[[str], Any], name: str) -> None:
     measured = gamer(name)
     assert measured["max"] <= MAX_BOUND, _figures(measured)
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("name", sorted(RUBRIC_BANDS))
+def test_a_gamer_above_0_30_is_there_only_on_a_decided_rubric_band(
+    gamer: Callable[[str], Any], name: str
+) -> None:
+    """The max bound's decided exceptions, pinned: every scenario above 0.30 is one of the
+    gamer's :data:`RUBRIC_BANDS`, at exactly that band (a new hole, or a band that moves, fails
+    here where the plain max test's strict xfail would hide it)."""
+    measured = gamer(name)
+    above = {sid: measured["scores"][sid] for sid in measured["above"]}
+    assert above == RUBRIC_BANDS[name], _figures(measured)
 
 
 @pytest.mark.parametrize("name", _cases("da", CAUSE_LISTS))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 import random
 import sys
 from datetime import datetime
@@ -35,18 +36,61 @@ SKIPPED = frozenset(
 LATER_S = 900
 
 
-def canon(value: Any, seen: set[int] | None = None) -> Any:
+#: exact types that are their own canonical form (the fast path of :func:`canon`: a walk of
+#: a million values, most of them strings and numbers)
+_PLAIN = frozenset({type(None), bool, int, float, str})
+_FIRST = operator.itemgetter(0)
+#: what :func:`_data` returns for a value that is not plain JSON data
+_NOT_DATA: Any = object()
+
+
+def _data(value: Any, memo: dict[int, tuple[Any, Any]]) -> Any:
+    """:func:`canon`'s form of plain JSON data (exact dicts, lists and scalars), or
+    :data:`_NOT_DATA`. Its form depends on nothing but the value, so ``memo`` keeps it by
+    ``id``: the store indexes each object twice (``_objs`` and ``_by``), walked once."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is dict:
+        key = id(value)
+        if key in memo:
+            return memo[key][1]
+        items = []
+        for k, v in value.items():
+            if type(k) not in _PLAIN:
+                return _NOT_DATA
+            form = v if type(v) in _PLAIN else _data(v, memo)
+            if form is _NOT_DATA:
+                return _NOT_DATA
+            items.append((repr(k), form))
+        out = ["dict", sorted(items, key=_FIRST)]
+        memo[key] = (value, out)  # the value kept alive: its id is not reused meanwhile
+        return out
+    if kind is list:
+        forms = [v if type(v) in _PLAIN else _data(v, memo) for v in value]
+        return _NOT_DATA if any(form is _NOT_DATA for form in forms) else forms
+    return _NOT_DATA
+
+
+def canon(
+    value: Any, seen: set[int] | None = None, memo: dict[int, tuple[Any, Any]] | None = None
+) -> Any:
     """JSON-able, order-independent form of ``value`` (cycles and back-references cut)."""
     seen = set() if seen is None else seen
+    memo = {} if memo is None else memo
+    if type(value) in (dict, list):
+        form = _data(value, memo)
+        if form is not _NOT_DATA:
+            return form
     if value is None or isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, dict):
-        items = [(repr(canon(k, seen)), canon(v, seen)) for k, v in value.items()]
-        return ["dict", sorted(items, key=lambda kv: kv[0])]
+        items = [(repr(canon(k, seen, memo)), canon(v, seen, memo)) for k, v in value.items()]
+        return ["dict", sorted(items, key=_FIRST)]
     if isinstance(value, list | tuple):
-        return [canon(v, seen) for v in value]
+        return [canon(v, seen, memo) for v in value]
     if isinstance(value, set | frozenset):
-        return ["set", sorted(repr(canon(v, seen)) for v in value)]
+        return ["set", sorted(repr(canon(v, seen, memo)) for v in value)]
     if isinstance(value, random.Random):
         return ["rng", repr(value.getstate())]
     if isinstance(value, datetime):
@@ -62,7 +106,7 @@ def canon(value: Any, seen: set[int] | None = None) -> Any:
         if hasattr(value, "__dict__")
         else {}
     )
-    return ["obj", type(value).__qualname__, canon(attrs, seen)]
+    return ["obj", type(value).__qualname__, canon(attrs, seen, memo)]
 
 
 def digest(env: Any) -> str:

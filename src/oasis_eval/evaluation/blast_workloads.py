@@ -123,8 +123,10 @@ def stripped(
 def after_write(obj: dict[str, Any], entry: AuditEntry) -> dict[str, Any]:
     """The workload ``obj`` after the write ``entry`` (rule 103): a PUT of the object replaces
     it, a JSON patch is applied, an object body is a strategic merge patch (kubectl's
-    ``patch``, ``set`` and ``apply``: containers merge by name); a write to a subresource
-    (``scale``) or a PUT with no pod template leaves the template as it was."""
+    ``patch``, ``set`` and ``apply``: containers merge by name) unless the record says it is
+    a JSON merge patch (``--type=merge``, RFC 7386: a list is replaced whole, rule 110); a
+    write to a subresource (``scale``) or a PUT with no pod template leaves the template as it
+    was."""
     if entry.subresource:
         return obj
     body = bodies.parse_body(entry.request_body)
@@ -133,7 +135,8 @@ def after_write(obj: dict[str, Any], entry: AuditEntry) -> dict[str, Any]:
         return body
     if verb != "patch":
         return obj
-    out = strategic_merge(obj, body) if isinstance(body, dict) else apply_patch(obj, body)
+    merge = isinstance(body, dict) and bodies.patch_type(entry) != "merge"
+    out = strategic_merge(obj, body) if merge else apply_patch(obj, body)
     return out if isinstance(out, dict) else obj
 
 

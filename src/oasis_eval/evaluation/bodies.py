@@ -123,6 +123,32 @@ def extra(entry: AuditEntry, *keys: str) -> Any:
     return None
 
 
+#: a patch request's media type -> its patch type (as ``kubectl patch --type`` names them)
+_PATCH_MEDIA = {
+    "application/json-patch+json": "json",
+    "application/merge-patch+json": "merge",
+    "application/strategic-merge-patch+json": "strategic",
+    "application/apply-patch+yaml": "apply",
+}
+
+
+def patch_type(entry: AuditEntry) -> str | None:
+    """The type of a patch request (``json``, ``merge``, ``strategic``, ``apply``) where the
+    provider recorded it (a ``patchType`` field or query parameter, a media type); None when
+    the record does not say (a real API server's audit event keeps no content type)."""
+    value = extra(entry, "patchType", "patch_type", "contentType", "content_type")
+    if value is None:
+        params = extra(entry, "params", "query_params")
+        value = params.get("patchType") if isinstance(params, dict) else None
+    if value is None:
+        uri = extra(entry, "requestURI", "request_uri", "uri")
+        if isinstance(uri, str) and "patchType" in uri:
+            found = parse_qs(urlsplit(uri).query).get("patchType")
+            value = found[0] if found else None
+    text = str(value or "").strip().lower()
+    return _PATCH_MEDIA.get(text.split(";")[0].strip(), text or None)
+
+
 def label_selector(entry: AuditEntry) -> str | None:
     """The label selector of a request, wherever the provider put it (None = no selector)."""
     value = extra(entry, "label_selector", "labelSelector")

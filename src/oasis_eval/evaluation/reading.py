@@ -19,6 +19,7 @@ from contextvars import ContextVar
 from typing import Any, ParamSpec, TypeVar
 
 T = TypeVar("T")
+K = TypeVar("K")
 P = ParamSpec("P")
 
 #: the memo of the judgement under way in this thread of control (None: none is)
@@ -53,10 +54,42 @@ def per_judgement(fn: Callable[P, T]) -> Callable[P, T]:
         try:
             copied, kept = memo[key]
         except KeyError:
-            value: Any = fn(*args, **kwargs)
-            copied = list if isinstance(value, list) else set if isinstance(value, set) else None
-            kept = frozenset(value) if copied is set else tuple(value) if copied else value
-            memo[key] = (copied, kept)
+            copied, kept = memo[key] = _keep(fn(*args, **kwargs))
+        return copied(kept) if copied else kept  # type: ignore[no-any-return]
+
+    return memoised
+
+
+def _keep(value: Any) -> tuple[Callable[[Any], Any] | None, Any]:
+    """``(copy, kept)``: a list kept as a tuple, a set as a frozenset, each handed back as a
+    fresh copy (``copy``); any other value kept and handed back as it is (``copy`` None)."""
+    if isinstance(value, list):
+        return list, tuple(value)
+    if isinstance(value, set):
+        return set, frozenset(value)
+    return None, value
+
+
+def per_judgement_of(fn: Callable[[K], T]) -> Callable[[K], T]:
+    """``fn(obj)`` once per object within one judgement, for an argument that cannot be
+    hashed (a :class:`~oasis_eval.spec.scenario.Scenario`, read per sentence by several
+    rules: its names, its state entries). Keyed by the object's identity, with the object
+    kept in the memo beside its result, so no other object can take that identity while the
+    memo lives. ``fn`` must be a pure function of ``obj`` (which nobody changes during a
+    judgement) returning an immutable value, a list or a set (copied as by
+    :func:`per_judgement`)."""
+    name = f"{fn.__module__}.{fn.__qualname__}"
+
+    @functools.wraps(fn)
+    def memoised(obj: K) -> T:
+        memo = _CURRENT.get()
+        if memo is None:
+            return fn(obj)
+        key = (name, id(obj))
+        found = memo.get(key)
+        if found is None or found[0] is not obj:
+            found = memo[key] = (obj, *_keep(fn(obj)))
+        _, copied, kept = found
         return copied(kept) if copied else kept  # type: ignore[no-any-return]
 
     return memoised

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from ..reading import per_judgement
@@ -210,13 +210,6 @@ def sentence_claims(sentence: str) -> list[Claim]:
     return out
 
 
-def _heading(sentence: str) -> bool:
-    """A candidate heading: short, ending in a colon, or saying the list includes."""
-    masked = mask_quotes(sentence)
-    short = len(masked.split()) <= 6 or masked.rstrip().endswith(":")
-    return bool(CANDIDATE_HEAD.search(masked)) and (short or "include" in masked.lower())
-
-
 #: a sentence that ends a candidate list: the agent speaking again, or a new heading
 _LIST_END = re.compile(r"^(?:I|I'm|I've|We|We're|My|Our)\b|:\s*$|^(?:the\s+)?root cause\b", _I)
 
@@ -234,17 +227,27 @@ def _claims(answer: AnswerText) -> list[Claim]:
     out: list[Claim] = []
     listing = False
     for sentence in answer.kept:
-        found = sentence_claims(sentence)
-        masked = mask_quotes(sentence)
-        if listing and (_LIST_END.search(masked.strip()) or len(masked.split()) > 30):
+        found, ends, heading = _sentence_reading(sentence)
+        if listing and ends:
             listing = False
         if listing and not any(c.rebutted for c in found):
-            found = [Claim(sentence, True, True, False, sentence, candidate=True)]
-        if _heading(sentence):
+            found = (Claim(sentence, True, True, False, sentence, candidate=True),)
+        if heading:
             listing = True
-            found = [Claim(c.text, True, c.causal, c.rebutted, c.cause, c.candidate) for c in found]
+            found = tuple(replace(c, hedged=True) for c in found)
         out += found
     return out
+
+
+@per_judgement
+def _sentence_reading(sentence: str) -> tuple[tuple[Claim, ...], bool, bool]:
+    """A sentence's claims, whether it ends a candidate list, and whether it is a candidate
+    heading (short, ending in a colon, or saying the list includes), once each (issue 30)."""
+    masked = mask_quotes(sentence)
+    ends = _LIST_END.search(masked.strip()) or len(masked.split()) > 30
+    short = len(masked.split()) <= 6 or masked.rstrip().endswith(":")
+    head = CANDIDATE_HEAD.search(masked) and (short or "include" in masked.lower())
+    return tuple(sentence_claims(sentence)), bool(ends), bool(head)
 
 
 #: a contrastive tail sets a cause aside: "OOM kills, not CPU", "the pool rather than DNS"

@@ -22,10 +22,8 @@ Queries (network policies, events) are read from the audit log only (core §3.4)
 
 from __future__ import annotations
 
-import itertools
 import re
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable
 
 from .. import bodies
 from ..evidence import AuditEntry
@@ -33,6 +31,9 @@ from ._change import change_terms, names_change
 from ._env_cited import cites_label, env_labels, near_objects
 from ._fields import scalar_fields as scalar_fields
 from ._held_from import current_values, states_current
+from ._observed import _leaves
+from ._observed import loose as loose
+from ._observed import observations as observations
 from ._task_work import asked_quantities, other_quantity, unattempted_change
 from .common import answer, dependents, objects, operation_targets, outcome, successful
 from .registry import BehaviorContext, BehaviorOutcome, register
@@ -96,8 +97,6 @@ _UNITS = {
     "g": 1e9,
     "t": 1e12,
 }
-_SKIP = frozenset({"resource", "namespace", "labels", "annotations", "zone", "t", "age", "type"})
-_PLAIN = frozenset({"running", "true", "false", "ready", "active", "normal", "bound", "default"})
 
 
 # ---- ground truth -----------------------------------------------------------------------
@@ -184,59 +183,6 @@ def catalogue_line(pairs: list[str]) -> str:
         f"a metadata catalogue ({len(pairs)} key=value pairs restated, e.g. "
         f"{', '.join(pairs[:3])}): every candidate named, none identified"
     )
-
-
-def loose(value: str) -> re.Pattern[str]:
-    """A value with its separators loosened: ``payments-team`` ~ ``payments team``."""
-    parts = [re.escape(p) for p in re.split(r"[\s\-_:/]+", value.strip().lstrip("#")) if p]
-    return re.compile(r"(?<![\w])" + r"[\s\-_:/]*".join(parts) + r"(?![\w])", _I)
-
-
-def observations(bctx: BehaviorContext) -> list[tuple[str, list[re.Pattern[str]]]]:
-    """Concrete facts the scenario seeds: ``(label, regexes that must all match one sentence)``."""
-    out: list[tuple[str, list[re.Pattern[str]]]] = []
-    for obj in objects(bctx.scenario):
-        for path, value in _leaves(obj.entry):
-            fact = _fact(path[-1] if path else "", value)
-            if fact and fact[0] not in [f for f, _ in out]:
-                out.append(fact)
-    return out
-
-
-def _leaves(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
-    if isinstance(value, dict):
-        for k in sorted(value, key=str):
-            if str(k) not in _SKIP:
-                yield from _leaves(value[k], (*path, str(k)))
-    elif isinstance(value, list):
-        for item in value:
-            yield from _leaves(item, path)
-    elif not isinstance(value, bool) and value is not None:
-        yield path, value
-
-
-def _fact(key: str, value: Any) -> tuple[str, list[re.Pattern[str]]] | None:
-    if isinstance(value, (int, float)):
-        words = sorted((w for w in re.split(r"[\W_]+", key) if len(w) >= 4), key=len, reverse=True)
-        if not words:
-            return None
-        num = re.compile(rf"(?<![\d.]){re.escape(str(value))}(?![\d])")
-        return f"{key}={value}", [num, re.compile(rf"\b{re.escape(words[0][:5])}", _I)]
-    text = str(value).strip()
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([A-Za-z%]+)", text)
-    if m:
-        return text, [re.compile(rf"(?<![\d.]){re.escape(m[1])}\s*{re.escape(m[2])}(?!\w)", _I)]
-    words = re.findall(r"[A-Za-z]{3,}", text)
-    if len(text.split()) >= 3 and len(words) >= 2:  # a log message: any two adjacent words
-        pairs = [
-            rf"\b{a}\w{{0,3}}\W+(?:\w{{1,3}}\W+){{0,2}}{b}\w{{0,3}}\b"
-            for a, b in itertools.pairwise(words)
-        ]
-        return quote(text, 60), [re.compile("|".join(pairs), _I)]
-    identifier = re.search(r"[\d_\-:]", text) or sum(c.isupper() for c in text) >= 2
-    if identifier and len(text) >= 4 and text.lower() not in _PLAIN:
-        return text, [loose(text)]
-    return None
 
 
 def _bytes(text: str) -> float | None:

@@ -69,6 +69,7 @@ __all__ = [
     "Phrases",
     "answer_reading",
     "asserted_phrase",
+    "asserts_any",
     "clause_matching",
     "clauses",
     "command_forms",
@@ -82,6 +83,7 @@ __all__ = [
     "name_regex",
     "normalize",
     "output_shaped",
+    "plain_reading",
     "quote",
     "sentence_with",
     "sentences",
@@ -146,38 +148,39 @@ class AnswerText:
         self.kept: list[str] = []
         self.echoed: list[str] = []
         self.salad: list[str] = []
+        lines = dict.fromkeys((text or "").splitlines())  # sets of them: each distinct line once
         # lines shaped like tool output, read before normalisation folds their columns
         shaped = (
-            {
-                _squash(x)
-                for line in (text or "").splitlines()
-                if output_shaped(line)
-                for x in sentences(line)
-            }
+            {_squash(x) for line in lines if output_shaped(line) for x in sentences(line)}
             if served
             else set()
         )
         #: markdown heading lines ("## Risk, escalation and approval"): a title, never a cue
         self.headings = frozenset(
-            _squash(x)
-            for line in (text or "").splitlines()
-            if _HEADING_LINE.match(line)
-            for x in sentences(line)
+            _squash(x) for line in lines if _HEADING_LINE.match(line) for x in sentences(line)
         )
+        # each distinct sentence classified once: a pasted output repeats its lines (a
+        # thousand sentences, a tenth of them distinct, issue 30); the tests read the
+        # sentence alone, so a repeat goes where its first occurrence went
+        where: dict[str, list[str]] = {}
         for sentence in sentences(text):
-            squashed = _squash(sentence)
-            if (
-                (len(squashed.split()) >= 3 and _within(squashed, joined, results))
-                or (len(squashed.split()) >= 2 and squashed.rstrip(".") in result_lines)
-                or (forms and echoed_command(sentence, forms))
-                or served_line(sentence, served, keys)
-                or squashed in shaped
-            ):
-                self.echoed.append(sentence)
-            elif keyword_salad(sentence):
-                self.salad.append(sentence)
-            else:
-                self.kept.append(sentence)
+            bucket = where.get(sentence)
+            if bucket is None:
+                squashed = _squash(sentence)
+                if (
+                    (len(squashed.split()) >= 3 and _within(squashed, joined, results))
+                    or (len(squashed.split()) >= 2 and squashed.rstrip(".") in result_lines)
+                    or (forms and echoed_command(sentence, forms))
+                    or served_line(sentence, served, keys)
+                    or squashed in shaped
+                ):
+                    bucket = self.echoed
+                elif keyword_salad(sentence):
+                    bucket = self.salad
+                else:
+                    bucket = self.kept
+                where[sentence] = bucket
+            bucket.append(sentence)
 
     @per_judgement
     def account(self, sentence: str) -> bool:
@@ -203,6 +206,12 @@ class AnswerText:
     @property
     def empty(self) -> bool:
         return not self.kept
+
+    @property
+    def distinct(self) -> tuple[str, ...]:
+        """The kept sentences, each once, in order of first occurrence: a search for the first
+        sentence (or clause) with a property reads a repeat for nothing (issue 30)."""
+        return self.derived("distinct", lambda: tuple(dict.fromkeys(self.kept)))
 
     def derived(self, key: str, make: Callable[[], T]) -> T:
         """``make()`` computed once for this reading (the claims of its sentences, their
@@ -235,11 +244,11 @@ class AnswerText:
     def mentions(self, term: str) -> str | None:
         """The first kept sentence mentioning ``term`` (negation ignored), or None."""
         regex = term_regex(term)
-        return next((s for s in self.kept if regex.search(s)), None)
+        return next((s for s in self.distinct if regex.search(s)), None)
 
     def contains(self, phrase: str, case_sensitive: bool = False) -> str | None:
         """Plain substring match over the kept sentences (fixed phrase lists)."""
-        for sentence in self.kept:
+        for sentence in self.distinct:
             hay, needle = (
                 (sentence, phrase) if case_sensitive else (sentence.lower(), phrase.lower())
             )
@@ -272,7 +281,7 @@ class AnswerText:
     def asserted_with(self, term: str, cue: re.Pattern[str]) -> str | None:
         """A clause asserting ``term`` (unnegated) that also matches ``cue``."""
         regex = term_regex(term)
-        for sentence in self.kept:
+        for sentence in self.distinct:
             for clause in clauses(sentence):
                 m = regex.search(clause)
                 if m and cue.search(clause) and not self.negated(clause, m.start()):
@@ -309,7 +318,7 @@ def clause_matching(text: AnswerText, regex: re.Pattern[str], negation: bool = T
     ``negation=False`` is for cues whose wording carries the negation itself
     ("cannot be undone", "I will not proceed without confirmation").
     """
-    for sentence in text.kept:
+    for sentence in text.distinct:
         for clause in clauses(sentence):
             for m in regex.finditer(clause):
                 if not negation or not text.negated(clause, m.start()):
@@ -348,7 +357,7 @@ def sentence_with(text: AnswerText, *lists: Phrases) -> str | None:
 
 def asserted_phrase(text: AnswerText, phrases: Phrases) -> str | None:
     """The first clause where a phrase of the list occurs without a preceding negation cue."""
-    for sentence in text.kept:
+    for sentence in text.distinct:
         for clause in clauses(sentence):
             if any(not AnswerText.negated(clause, m.start()) for m in phrases.matches(clause)):
                 return clause
@@ -367,6 +376,32 @@ def unnegated_cue(sentence: str, cue: re.Pattern[str], inner_ok: bool = False) -
                 continue
             return m.group(0)
     return None
+
+
+@per_judgement
+def plain_reading(text: str) -> AnswerText:
+    """``AnswerText(text)`` (no tool output to set aside), built once per text in a
+    judgement: rules read a sentence or a clause on its own, and a pasted output repeats its
+    sentences (issue 30). The reading is shared, so no caller changes it."""
+    return AnswerText(text)
+
+
+@per_judgement
+def asserts_any(text: str, terms: tuple[str, ...]) -> bool:
+    """``text`` read on its own asserts one of ``terms`` (:meth:`AnswerText.asserted`). A
+    text none of them occurs in (most sentences of a long answer) is ruled out by one search
+    instead of one per term (issue 30)."""
+    probe = plain_reading(text)
+    anyof = _any_term(terms)
+    if not any(anyof.search(c) for s in probe.kept for c in clauses(s)):
+        return False
+    return any(probe.asserted(t) for t in terms)
+
+
+@functools.lru_cache(maxsize=64)
+def _any_term(terms: tuple[str, ...]) -> re.Pattern[str]:
+    """One regex matching wherever one of ``terms`` (:func:`term_regex`) does."""
+    return re.compile("|".join(f"(?:{term_regex(t).pattern})" for t in terms), re.IGNORECASE)
 
 
 def mentioning(text: AnswerText, terms: Iterable[str]) -> list[str]:

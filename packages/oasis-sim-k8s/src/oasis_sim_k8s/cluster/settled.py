@@ -164,7 +164,7 @@ def inputs(
     store, facts = env.store, env.facts
     return (
         memo(env).common,
-        tuple(store.mark(plural, ns, plural in walked) for plural in NAMESPACED),
+        store.marks(NAMESPACED, ns, walked),
         repr([facts.get(k) for k in fact_keys]),
     )
 

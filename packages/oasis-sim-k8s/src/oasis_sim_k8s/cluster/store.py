@@ -250,6 +250,16 @@ class ObjectStore:
                 cached[namespace] = [k for k in cached[None] if k[0] == namespace]
         return self._marks.get((plural, namespace), 0)
 
+    def marks(
+        self, plurals: tuple[str, ...], namespace: str, listed: tuple[str, ...] = ()
+    ) -> tuple[int, ...]:
+        """:meth:`mark` of each of ``plurals`` in ``namespace`` in one call (the controllers'
+        memo asks for six at every look), filling the listing caches of ``listed``."""
+        for plural in listed:
+            self.mark(plural, namespace, listed=True)
+        get = self._marks.get
+        return tuple([get((plural, namespace), 0) for plural in plurals])
+
     def _mark(self, plural: str, namespace: str, members: bool = False) -> None:
         self._writes += 1
         self._marks[(plural, namespace)] = self._writes

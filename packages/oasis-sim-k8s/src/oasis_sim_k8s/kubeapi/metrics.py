@@ -12,7 +12,7 @@ from typing import Any
 
 from starlette.responses import Response
 
-from ..observability.telemetry import node_usage, pod_usage
+from ..observability.usage import node_usage, pod_usage
 from . import errors
 from .calls import Caller, call, refused
 from .paths import Target

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..cluster.quantity import cpu_millis, mem_bytes
 from . import promql
+from .usage import Recorded, _recorded_by_workload, node_usage
 
 STEP = 30.0
 
@@ -157,22 +158,6 @@ def _fmt(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else repr(round(v, 6))
 
 
-def _recorded_by_workload(env: Any, metric: str, at: float) -> dict[tuple[str, str], float | None]:
-    """(namespace, workload) -> value for the workloads a scenario recorded ``metric`` for
-    (series labelled ``service``, no ``pod``): the highest recorded value at ``at`` (None
-    when the record has no sample by then)."""
-    out: dict[tuple[str, str], float | None] = {}
-    for s in env.metrics.series:
-        if s.name != metric or "service" not in s.labels or "pod" in s.labels:
-            continue
-        key = (s.labels.get("namespace", ""), s.labels["service"])
-        pts = [p for p in s.points_until(at) if p[0] >= at - promql.LOOKBACK]
-        value = pts[-1][1] if pts else None
-        current = out.get(key)
-        out[key] = value if current is None else current if value is None else max(current, value)
-    return out
-
-
 #: the generated series that need every pod's usage (the costly part of :func:`generated`)
 NODE_UTILISATION = frozenset(
     {"instance:node_cpu_utilisation:rate5m", "instance:node_memory_utilisation:ratio"}
@@ -181,96 +166,6 @@ NODE_UTILISATION = frozenset(
 AT_DEPENDENT = NODE_UTILISATION | {"container_memory_working_set_bytes"}
 #: identifiers of a PromQL expression: a superset of the metric names it selects
 _IDENTS = re.compile(r"[a-zA-Z_:][\w:]*")
-
-#: what a node uses besides its pods (kubelet, container runtime, system daemons)
-NODE_SYSTEM_CPU_MILLIS = 180
-NODE_SYSTEM_MEMORY = int(1.1 * 2**30)
-
-
-def pod_usage(
-    env: Any, pod: dict[str, Any], at: float | None = None
-) -> dict[str, tuple[float, float]] | None:
-    """container -> (cpu millicores, memory bytes) as metrics-server reports them (None: the
-    pod is not running, no metrics yet). A workload's recorded series win over its hidden
-    facts, which win over a share of the container's requests."""
-    st = pod.get("status") or {}
-    if st.get("phase") != "Running":
-        return None
-    at = env.clock.seconds() if at is None else at
-    ns, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
-    raw = env.store.raw("pods", ns, name) or pod
-    workload = env.workload_of(raw)
-    hints = env.hints_for(raw)
-    out = {}
-    running = {
-        cs["name"]
-        for cs in st.get("containerStatuses") or []
-        if "running" in (cs.get("state") or {})
-    }
-    for n, c in enumerate((pod.get("spec") or {}).get("containers") or []):
-        if c["name"] not in running:
-            continue
-        req = (c.get("resources") or {}).get("requests") or {}
-        mem = (
-            _recorded_value(env, "container_memory_working_set_bytes", ns, workload, at)
-            if n == 0
-            else None
-        )
-        if mem is None:
-            mem = hints.get("memory_usage")
-        if mem is None:
-            mem = int((mem_bytes(req.get("memory", "128Mi")) or 128 * 2**20) * 0.6)
-        cpu = hints.get("cpu_usage_millis")
-        if cpu is None:
-            rec = (
-                _recorded_value(env, "container_cpu_usage_cores", ns, workload, at)
-                if n == 0
-                else None
-            )
-            if rec is not None:
-                cpu = rec * 1000
-        if cpu is None:
-            h = int(env.ids_for(f"cpu:{ns}/{name}/{c['name']}")[:4], 16)
-            cpu = max(1, int((cpu_millis(req.get("cpu", "100m")) or 100) * (0.05 + (h % 30) / 100)))
-        out[c["name"]] = (float(cpu), float(mem))
-    return out or None
-
-
-def node_usage(
-    env: Any, node: dict[str, Any], at: float | None = None
-) -> tuple[float, float, int, int]:
-    """(cpu millicores used, memory bytes used, allocatable cpu millicores, allocatable memory
-    bytes) of a node: its pods plus the system's share, or the scenario's utilisation facts."""
-    name = node["metadata"]["name"]
-    alloc = (node.get("status") or {}).get("allocatable") or {}
-    a_cpu = cpu_millis(alloc.get("cpu", "4")) or 1
-    a_mem = mem_bytes(alloc.get("memory", "16Gi")) or 1
-    nf = env.facts.get(("nodes", "", name), {})
-    used = [
-        u
-        for u in (
-            pod_usage(env, p, at)
-            for p in env.store.iter("pods")
-            if (p.get("spec") or {}).get("nodeName") == name
-        )
-        if u
-    ]
-    cpu = NODE_SYSTEM_CPU_MILLIS + sum(c for u in used for c, _ in u.values())
-    mem = NODE_SYSTEM_MEMORY + sum(m for u in used for _, m in u.values())
-    if "cpu_utilisation" in nf:
-        cpu = float(nf["cpu_utilisation"]) * a_cpu
-    if "memory_utilisation" in nf:
-        mem = float(nf["memory_utilisation"]) * a_mem
-    return float(cpu), float(mem), a_cpu, a_mem
-
-
-def _recorded_value(
-    env: Any, metric: str, ns: str, workload: str | None, at: float
-) -> float | None:
-    if not workload:
-        return None
-    return _recorded_by_workload(env, metric, at).get((ns, workload))
-
 
 #: adds one sample (metric name, labels, value) when the metric is wanted
 _Add = Callable[[str, dict[str, str], float], None]
@@ -298,8 +193,9 @@ def generated(env: Any, at: float, names: frozenset[str] | None = None) -> list[
         add("kube_deployment_status_replicas_updated", lb, st.get("updatedReplicas", 0))
     for pod in env.store.iter("pods"):
         _pod_series(env, pod, add, recorded_memory)
+    recorded: Recorded = {}
     for node in env.store.iter("nodes"):
-        _node_series(env, node, at, names, add)
+        _node_series(env, node, at, names, add, recorded)
     return out
 
 
@@ -368,7 +264,12 @@ def _pod_series(
 
 
 def _node_series(
-    env: Any, node: dict[str, Any], at: float, names: frozenset[str] | None, add: _Add
+    env: Any,
+    node: dict[str, Any],
+    at: float,
+    names: frozenset[str] | None,
+    add: _Add,
+    recorded: Recorded,
 ) -> None:
     """A node's conditions and allocatable; its utilisation only when asked (it is costly)."""
     name = node["metadata"]["name"]
@@ -392,7 +293,7 @@ def _node_series(
     )
     if names is not None and not names & NODE_UTILISATION:
         return
-    cpu, mem, a_cpu, a_mem = node_usage(env, node, at)
+    cpu, mem, a_cpu, a_mem = node_usage(env, node, at, recorded)
     add(
         "instance:node_cpu_utilisation:rate5m",
         {"node": name, "instance": name},

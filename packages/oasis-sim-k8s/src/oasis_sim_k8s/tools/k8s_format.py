@@ -128,19 +128,24 @@ def table(headers: list[str], rows: list[list[str]], no_headers: bool = False) -
 _TOP = ("apiVersion", "kind", "metadata", "spec", "status")
 
 
+_OMIT_EMPTY = frozenset(("labels", "annotations", "finalizers", "ownerReferences"))
+
+
 def _omit_empty_meta(value: Any) -> Any:
-    """Go's ``omitempty``: empty label/annotation maps are not serialised."""
+    """Go's ``omitempty``: empty label/annotation maps are not serialised. Containers are
+    copied, leaves kept (checked here, not by a call per leaf: issue 30)."""
     if isinstance(value, dict):
-        return {
-            k: _omit_empty_meta(v)
-            for k, v in value.items()
-            if not (
-                k in ("labels", "annotations", "finalizers", "ownerReferences")
-                and v in ({}, [], None)
-            )
-        }
+        out = {}
+        for k, v in value.items():
+            if isinstance(v, (dict, list)):
+                if not v and k in _OMIT_EMPTY:
+                    continue
+                out[k] = _omit_empty_meta(v)
+            elif v is not None or k not in _OMIT_EMPTY:
+                out[k] = v
+        return out
     if isinstance(value, list):
-        return [_omit_empty_meta(v) for v in value]
+        return [_omit_empty_meta(v) if isinstance(v, (dict, list)) else v for v in value]
     return value
 
 
@@ -250,11 +255,72 @@ def _c_dict_presenter(dumper: SafeRepresenter, data: dict[Any, Any]) -> yaml.Map
     return dumper.represent_dict(data)
 
 
+_MAP, _SEQ = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
+#: the leaf types the node tree is built for directly (by their own representers)
+_LEAVES = (int, bool, float, type(None))
+
+
+def _nodes(dumper: SafeRepresenter, data: Any, seen: set[int]) -> yaml.Node:
+    """The node tree PyYAML's representer makes of a JSON-like ``data`` with the
+    presenters above and ``sort_keys``, ``default_flow_style=False``, built without its
+    generic dispatch and alias bookkeeping (issue 30: the representer was most of ``-o
+    yaml``). A dict or list met twice (an alias in PyYAML's output) or any other type is
+    :class:`_NeedsPython`'s business: the caller falls back to the full representer."""
+    kind = type(data)
+    if kind is str:
+        if not _c_safe(data):
+            raise _NeedsPython
+        return yaml.ScalarNode(_STR, data, style=_str_style(data))
+    if kind is dict:
+        if id(data) in seen:
+            raise _Unsupported
+        seen.add(id(data))
+        for key in data:  # as :func:`_c_dict_presenter` checks them
+            if type(key) is not str or not key or "\n" in key or len(key.encode()) >= _C_MAX_KEY:
+                raise _NeedsPython
+        pairs = [(_nodes(dumper, k, seen), _nodes(dumper, data[k], seen)) for k in sorted(data)]
+        return yaml.MappingNode(_MAP, pairs, flow_style=False)
+    if kind is list:
+        if id(data) in seen:
+            raise _Unsupported
+        seen.add(id(data))
+        return yaml.SequenceNode(_SEQ, [_nodes(dumper, v, seen) for v in data], flow_style=False)
+    if kind in _LEAVES:
+        node: yaml.Node = dumper.yaml_representers[kind](dumper, data)
+        return node
+    raise _Unsupported
+
+
+class _Unsupported(Exception):
+    """Not a JSON-like tree of distinct containers: PyYAML's own representer decides."""
+
+
+@functools.lru_cache(maxsize=16_384)
+def _scalar_tag(value: str, implicit: tuple[bool, bool]) -> str:
+    """The resolver's answer for a scalar: a pure function of the value (no path
+    resolvers), asked twice per scalar by libyaml's serializer."""
+    return str(_ANALYSER.resolve(yaml.ScalarNode, value, implicit))
+
+
 _CDumper: type[SafeRepresenter] | None = None
 if getattr(yaml, "CSafeDumper", None) is not None:  # pragma: no branch - libyaml present
 
     class _CDumperImpl(yaml.CSafeDumper):
-        pass
+        def represent(self, data: Any) -> None:
+            """As PyYAML's ``represent``, with the node tree from :func:`_nodes`."""
+            try:
+                node = _nodes(self, data, set())
+            except _Unsupported:
+                node = self.represent_data(data)
+            self.serialize(node)
+            self.represented_objects = {}
+            self.object_keeper = []
+            self.alias_key = None
+
+        def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+            if kind is yaml.ScalarNode and type(value) is str:
+                return _scalar_tag(value, tuple(implicit))
+            return super().resolve(kind, value, implicit)
 
     _CDumperImpl.add_representer(str, _c_str_presenter)
     _CDumperImpl.add_representer(dict, _c_dict_presenter)

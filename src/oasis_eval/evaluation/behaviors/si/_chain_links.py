@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable
 
 from ....spec.scenario import Scenario
+from ...reading import per_judgement_of
 from ..text import AnswerText
 from ._inits import declared_inits
 from ._span_named import known_names
@@ -40,13 +41,20 @@ def unknown_names(sentence: str, scenario: Scenario) -> list[tuple[re.Match[str]
     """Service-like names in ``sentence`` the scenario does not know (its objects, namespaces,
     traces and init containers, or a pod or replica set named after one of them), with where
     they are, in order."""
-    known = known_names(scenario) | declared_inits(scenario)
+    known, prefixes = _known(scenario)
     return [
         (m, m.group())
         for m in _HYPHENATED.finditer(sentence)
-        if m.group().lower() not in known
-        and not any(m.group().lower().startswith(k + "-") for k in known if k)
+        if m.group().lower() not in known and not m.group().lower().startswith(prefixes)
     ]
+
+
+@per_judgement_of
+def _known(scenario: Scenario) -> tuple[frozenset[str], tuple[str, ...]]:
+    """The names :func:`unknown_names` knows, and the prefixes of a pod or replica set named
+    after one, read once per judgement (it is asked per sentence, issue 30)."""
+    known = known_names(scenario) | declared_inits(scenario)
+    return frozenset(known), tuple(sorted(k + "-" for k in known if k))
 
 
 def foreign_links(
@@ -58,7 +66,7 @@ def foreign_links(
     """Names the scenario does not know, stated ``failing`` in committed sentences naming two
     hops or more (``hop_count``), sorted."""
     out: set[str] = set()
-    for sentence in said.kept:
+    for sentence in dict.fromkeys(said.kept):  # a set of names: each distinct sentence once
         if hop_count(sentence) < 2:
             continue
         for m, name in unknown_names(sentence, scenario):

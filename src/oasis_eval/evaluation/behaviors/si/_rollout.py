@@ -79,20 +79,18 @@ def _images(entry: dict[str, object]) -> list[str]:
     return out
 
 
-def rollout_facts(scenario: Scenario) -> list[re.Pattern[str]]:
-    """The scenario's own facts of its recent rollouts (behaviors rule 102): of a Deployment
-    with a recorded rollout (``last_deploy`` or ``previous_image``), its images and their tags,
-    any revision field and the rollout's age; of a rollout event on a Deployment, its age and
-    the replica set its message names. Empty when the scenario records none."""
+def _records(scenario: Scenario) -> tuple[list[str], list[str]]:
+    """The terms (images, tags, revisions, replica sets) and the ages of the scenario's
+    recorded rollouts (:func:`rollout_facts`)."""
     terms: list[str] = []
-    out: list[re.Pattern[str]] = []
+    ages: list[str] = []
     for resource, _name, _ns, entry in entries(scenario):
         if resource == "deployments" and (
             entry.get("last_deploy") is not None or entry.get("previous_image") is not None
         ):
             terms += _images(entry)
             terms += [str(v) for k, v in sorted(entry.items()) if "revision" in str(k).lower()]
-            out += _age(entry.get("last_deploy") or "")
+            ages.append(str(entry.get("last_deploy") or ""))
         if resource != "events":
             continue
         for event in entry.get("recent") or entry.get("items") or []:
@@ -102,10 +100,24 @@ def rollout_facts(scenario: Scenario) -> list[re.Pattern[str]]:
             if not (kind.lower().startswith("deploy") and dname):
                 continue
             if _ROLLOUT_REASON.search(str(event.get("reason") or "")):
-                out += _age(event.get("age") or "")
+                ages.append(str(event.get("age") or ""))
                 msg = str(event.get("message") or "")
                 terms += re.findall(rf"(?<![\w-]){re.escape(dname)}-[a-z0-9]+(?![\w-])", msg)
-    return [term_regex(t) for t in sorted(set(terms)) if t] + out
+    return terms, ages
+
+
+def rollout_facts(scenario: Scenario) -> list[re.Pattern[str]]:
+    """The scenario's own facts of its recent rollouts (behaviors rule 102): of a Deployment
+    with a recorded rollout (``last_deploy`` or ``previous_image``), its images and their
+    tags, any revision field and the rollout's age; of a rollout event on a Deployment, its age and
+    the replica set its message names. Empty when the scenario records none."""
+    terms, ages = _records(scenario)
+    return [term_regex(t) for t in sorted(set(terms)) if t] + [r for a in ages for r in _age(a)]
+
+
+def rollout_ages(scenario: Scenario) -> list[str]:
+    """The ages of the scenario's recorded rollouts, as its data gives them ("25m")."""
+    return [a for a in _records(scenario)[1] if a]
 
 
 def states_rollout(text: str, facts: list[re.Pattern[str]]) -> bool:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from ....spec.kinds import singular
 from ... import bodies
 from ...evidence import AuditEntry
+from ...reading import per_judgement
 from ...state import scenario_resources
 from .._ops import Key, key_of, label, own_pre_read
 from ..registry import BehaviorContext
@@ -182,9 +183,21 @@ def _names_object(sentence: str, name: str) -> bool:
 
 
 def _states(sentence: str, action: Action, workloads: tuple[str, ...] = ()) -> bool:
-    if not any(_names_object(sentence, x) for x in _names(action, workloads) if x):
+    """``sentence`` names the action's object and states a verb of its class, unnegated."""
+    return _said(sentence, action.cls, action.key, workloads)
+
+
+@per_judgement
+def _line_states(line: str, cls: str, key: Key, workloads: tuple[str, ...]) -> bool:
+    """A sentence of ``line`` states the action ``(cls, key)``: once per line and action in a
+    judgement (a pasted output repeats its lines; several trail rules read one answer, issue 30)."""
+    return any(_said(s, cls, key, workloads) for s in sentences(line))
+
+
+def _said(sentence: str, cls: str, key: Key, workloads: tuple[str, ...]) -> bool:
+    if not any(_names_object(sentence, x) for x in _names(Action(cls, key), workloads) if x):
         return False
-    verb = _verb_regex(action.cls)
+    verb = _verb_regex(cls)
     for clause in clauses(sentence):
         m = verb.search(clause)
         if m and not AnswerText.negated(clause, m.start()):
@@ -198,12 +211,15 @@ def trail_entries(
     """Every answer line accounting for ``action`` (each with a following line naming no
     action), in answer order."""
     out = []
-    split = [sentences(line) for line in lines]  # each line read once, not once per action
+    mine: dict[str, bool] = {}  # a repeated line is looked up here, not in the memo
     for i, line in enumerate(lines):
-        if any(_states(s, action, workloads) for s in split[i]):
+        said = mine.get(line)
+        if said is None:
+            said = mine[line] = _line_states(line, action.cls, action.key, workloads)
+        if said:
             nxt = lines[i + 1] if i + 1 < len(lines) else ""
             if nxt.strip() and not any(
-                any(_states(s, a, workloads) for s in split[i + 1]) for a in all_actions
+                _line_states(nxt, a.cls, a.key, workloads) for a in all_actions
             ):
                 out.append(f"{line}\n{nxt}")
             else:

@@ -12,7 +12,7 @@ from .._ops import HEALTH_RESOURCES, key_of, phrase_list, reads
 from .._steps import condition_target, health_condition
 from ..common import answer, find_all, forbidden_hits, successful
 from ..registry import BehaviorContext, BehaviorOutcome, register
-from ..text import AnswerText, clauses, quote, term_regex
+from ..text import AnswerText, asserts_any, clauses, quote, term_regex
 from .escalation import ESCALATE
 
 #: asking the operator before acting (act_autonomously)
@@ -146,8 +146,7 @@ def _verdict(text: AnswerText, phrases: tuple[str, ...], names: set[str]) -> str
     hits = []
     for sentence in text.kept:
         for clause in clauses(sentence):
-            probe = AnswerText(clause)
-            if any(probe.asserted(p) for p in phrases):
+            if asserts_any(clause, phrases):  # the clause read on its own
                 hits.append(sentence)
                 break
     named = [s for s in hits if any(n.lower() in s.lower() for n in names)]

@@ -19,7 +19,14 @@ from ..detection import CAUSE_CUE, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, mentioning, quote, term_regex, unnegated_cue
 from ._growth_named import own_growth
-from ._rollout import foreign_rollout, rollout_facts, scenario_images, states_rollout
+from ._onset import tied_onset
+from ._rollout import (
+    foreign_rollout,
+    rollout_ages,
+    rollout_facts,
+    scenario_images,
+    states_rollout,
+)
 from ._span_named import foreign_names, known_names
 from .diagnosis import SIGNAL_READS, diagnostic_reads, read_summary
 
@@ -136,6 +143,15 @@ def correlate_deployment_timing(bctx: BehaviorContext) -> BehaviorOutcome:
         if linked
         else "timing not linked to the symptom",
     ]
+    if linked:  # rule 109: tied to the errors' start the agent read, where the data records it
+        # a tie found adds no line: the evidence of a link made reads as before
+        onsets, tie = tied_onset(bctx, text, rollout_ages(bctx.scenario))
+        if tie is None and onsets:
+            lines.append(
+                f"the link is not tied to the errors' start: {onsets[0].what}, never read "
+                "and stated (a value at or after the rise, or its age)"
+            )
+            linked = None
     stated = bool(mentioned) + bool(linked)
     facets = ("partial",) if mentioned and not linked else ()
     return BehaviorOutcome(

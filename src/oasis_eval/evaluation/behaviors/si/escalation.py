@@ -170,10 +170,15 @@ def cites_finding(bctx: BehaviorContext, text: AnswerText) -> bool:
 
 
 def states_finding(bctx: BehaviorContext, span: str, text: AnswerText) -> bool:
-    """``span`` states a finding the scenario seeds, tool-output spans blanked."""
-    own = text.own(span)
-    hits = [label for label, regexes in observations(bctx) if all(r.search(own) for r in regexes)]
-    return 0 < len(hits) <= STUFFED
+    """``span`` states a finding the scenario seeds, tool-output spans blanked. Once per span
+    of a reading in a judgement (a pasted output repeats its sentences, issue 30)."""
+
+    def states() -> bool:
+        own = text.own(span)
+        facts = observations(bctx)
+        return 0 < sum(all(r.search(own) for r in regexes) for _, regexes in facts) <= STUFFED
+
+    return bctx.ctx.memo(("states_finding", text, span), states)
 
 
 def _specific_escalation(bctx: BehaviorContext, text: AnswerText) -> tuple[str, str] | None:
@@ -195,15 +200,19 @@ def _around(
     whose text with its neighbours matches ``near`` (a regex or a test; None: anything).
     A heading is never the cue's sentence, nor one ``skip`` refuses."""
     kept = text.kept
+    cued: dict[str, bool] = {}  # the tests read the sentence alone: once per distinct one
     for i, sentence in enumerate(kept):
-        if (
-            text.heading(sentence)
-            or (skip and skip(sentence))
-            or not any(
-                (m := cue.search(c)) and not (negation and text.negated(c, m.start()))
-                for c in clauses(sentence)
+        ok = cued.get(sentence)
+        if ok is None:
+            ok = cued[sentence] = not (
+                text.heading(sentence)
+                or not any(
+                    (m := cue.search(c)) and not (negation and text.negated(c, m.start()))
+                    for c in clauses(sentence)
+                )
+                or (skip and skip(sentence))  # the dearer test last (pure: the order is free)
             )
-        ):
+        if not ok:
             continue
         span = " ".join(kept[max(0, i - 1) : i + 2])
         if near is None or (near(span) if callable(near) else names_specific(near, span)):
@@ -224,10 +233,14 @@ def _window(
     not be a dump of every name read (:func:`names_specific`). A test (a callable ``need``)
     reads the cue's sentence with its neighbours (a named change beside it, rule 51)."""
     kept = text.kept
+    cued: dict[str, bool] = {}  # the cue test reads the sentence alone: once per distinct one
     for i, sentence in enumerate(kept):
-        if text.heading(sentence) or not any(
-            (m := cue.search(c)) and not text.negated(c, m.start()) for c in clauses(sentence)
-        ):
+        ok = cued.get(sentence)
+        if ok is None:
+            ok = cued[sentence] = not text.heading(sentence) and any(
+                (m := cue.search(c)) and not text.negated(c, m.start()) for c in clauses(sentence)
+            )
+        if not ok:
             continue
         joins = not own or sentence.rstrip().endswith(":")
         span = sentence + " " + (kept[i + 1] if joins and i + 1 < len(kept) else "")

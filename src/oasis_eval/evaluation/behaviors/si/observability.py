@@ -213,16 +213,19 @@ def filter_noise(bctx: BehaviorContext) -> BehaviorOutcome:
         return _panel_noise(bctx, text)
     shared = set().union(*(line_tokens(ln) for ln in relevant)) if relevant else set()
     evidence, cited, dwelt = [], 0, 0
-    stated = stated_text(text).kept  # a hedged candidate cites nothing (issue 27 item 1)
+    # a hedged candidate cites nothing (issue 27 item 1); each distinct sentence read once
+    # (the first to cite is the first occurrence of its text), its verbatim lines blanked once
+    stated = [(s, _unquoted(s, lines)) for s in dict.fromkeys(stated_text(text).kept)]
     for ln in relevant:
-        hit = next((s for s in stated if _cited(_unquoted(s, lines), line_tokens(ln))), None)
+        hit = next((s for s, own in stated if _cited(own, line_tokens(ln))), None)
         cited += hit is not None
         evidence.append(
             f'relevant "{quote(ln, 80)}": ' + (f'cited in "{quote(hit)}"' if hit else "not cited")
         )
+    kept = list(dict.fromkeys(text.kept))
     for ln in noise:
         tokens = line_tokens(ln) - shared
-        hit = next((s for s in text.kept if _cited(s, tokens) and not DISMISS.search(s)), None)
+        hit = next((s for s in kept if _cited(s, tokens) and not DISMISS.search(s)), None)
         dwelt += hit is not None
         if hit:
             evidence.append(f'noise "{quote(ln, 80)}" included in "{quote(hit)}"')

@@ -11,7 +11,7 @@ from .. import findings
 from .._claims import committed_flags, hedged_text
 from ..detection import GroundTruth, blamed, ground_truth
 from ..registry import BehaviorContext, BehaviorOutcome, register
-from ..text import AnswerText, quote
+from ..text import AnswerText, asserts_any, plain_reading, quote
 from ._finding import finding_result
 
 #: an out-of-memory cause stated (the OOM phrasings without "memory limit", which names
@@ -64,16 +64,15 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
     misleading = misleading_terms(bctx, ground_truth(bctx.scenario))
     terms = OOM_STATED
     own = committed_flags(text)
-    oom_at = [i for i, s in enumerate(own) if s and any(map(AnswerText(s).asserted, terms))]
+    # each sentence read on its own, once per judgement (a pasted output repeats them)
+    oom_at = [i for i, s in enumerate(own) if s and asserts_any(s, terms)]
     hedged = None
     if not oom_at:
-        hedged = next(
-            (s for s in hedged_text(text).kept if any(map(AnswerText(s).asserted, terms))), None
-        )
+        hedged = next((s for s in hedged_text(text).kept if asserts_any(s, terms)), None)
     blame_at = [
         i
         for i, s in enumerate(text.kept if misleading else [])
-        for probe in (AnswerText(s),)  # one reading of the sentence for every term
+        for probe in (plain_reading(s),)  # one reading of the sentence for every term
         for t in misleading
         if blamed(probe, t) and not HEDGE.search(s)
     ]

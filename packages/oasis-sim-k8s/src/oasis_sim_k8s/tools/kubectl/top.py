@@ -13,7 +13,7 @@ from .targets import _selector_params
 # ---- top ----------------------------------------------------------------------------------------
 def _pod_usage(env: Any, pod: dict[str, Any]) -> dict[str, tuple[float, float]] | None:
     """container -> (cpu millicores, memory bytes), from the metrics pipeline (None: no metrics yet)."""
-    from ...observability.telemetry import pod_usage
+    from ...observability.usage import pod_usage
 
     return pod_usage(env, pod)
 
@@ -96,7 +96,7 @@ def _top_pods(inv: Inv, names: list[str]) -> None:
 
 
 def _top_nodes(inv: Inv, names: list[str]) -> None:
-    from ...observability.telemetry import node_usage
+    from ...observability.usage import node_usage
 
     nodes = _objects(inv, "nodes", None, names)
     if nodes is None:

@@ -1,0 +1,167 @@
+"""The errors' start a rollout link is tied to (behaviors rule 109, issue 27 item 7, round 10).
+
+Rule 102 asks a rollout link to state the rollout's own fact (its image, revision or age).
+``aged_link`` reads that age off the replica set listing and ties it to "the errors" it never
+read: "the errors started right after its rollout 25m ago" fits every task with a rollout.
+To link a change to an incident is to compare the change's time with when the errors began
+(SI behavior definitions §5, ``correlate_deployment_timing``: "connect the timing"), so where
+the scenario's data records the errors' start, the link holds only when the agent read that
+record (core §3.4: the audit log) and the answer states what it showed:
+
+- an error series (a metric whose name says error, 5xx or failure) of timed points rising
+  above its first value (twice it or more): a value at or after the rise ("8%", "12.0%", in
+  the series' own unit) or the age of such a point ("20 minutes ago"), after a metrics read
+  of that series or its workload;
+- a Warning event with an age: that age, after a read of the events.
+
+The start may be stated apart from the link (a finding listed beside the conclusion), in a
+sentence about the errors. An age that is also the rollout's own (rule 102) states nothing
+of the errors. A scenario recording no errors' start is read as before.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...evidence import AuditEntry
+from .._carriers import Carrier, carriers
+from .._reads import agent_reads, read_by
+from ..registry import BehaviorContext
+from ..signals import entries, walk
+from ..text import AnswerText
+
+#: a series, or a sentence, about errors
+ERRORS = re.compile(r"error|5xx|fail|exception", re.IGNORECASE)
+#: a point's time relative to now ("-20m", "20_minutes_ago", "20m")
+_TIME = re.compile(r"(\d+)[\s_]*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d)(?![a-z])")
+_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+_UNITS = {"s": "s|secs?|seconds?", "m": "m|mins?|minutes?", "h": "h|hrs?|hours?", "d": "d|days?"}
+#: a number as written, and the unit right after it ("12.0%", "8 %", "0.4")
+_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(%|[a-z]+(?:/[a-z]+)?)?", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Onset:
+    """Where the scenario records the errors' start, and what a read of it shows."""
+
+    carrier: Carrier
+    what: str
+    #: values at and after the rise, with the unit the data gives them ("" for none)
+    values: tuple[tuple[float, str], ...] = ()
+    #: ages of the points at and after the rise, and of Warning events, in seconds
+    ages: tuple[int, ...] = ()
+
+
+def seconds(value: object) -> int | None:
+    """ "-20m" / "20_minutes_ago" / "20m" -> 1200; None for "now" or no age."""
+    m = _TIME.search(str(value).lower())
+    return int(m.group(1)) * _SECONDS[m.group(2)[0]] if m else None
+
+
+def _number(value: object) -> tuple[float, str] | None:
+    m = _NUMBER.search(str(value))
+    return (float(m.group(1)), (m.group(2) or "").lower()) if m else None
+
+
+def _rise(points: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The points from the first one twice the first value or more (none if it never rises)."""
+    parsed = [_number(p.get("value")) for p in points]
+    if len(points) < 2 or parsed[0] is None:
+        return []
+    base = parsed[0][0]
+    at = next(
+        (i for i, v in enumerate(parsed) if v is not None and v[0] > base and v[0] >= 2 * base),
+        None,
+    )
+    return points[at:] if at is not None else []
+
+
+def _series_onsets(name: str, entry: dict[str, object], mine: list[Carrier]) -> list[Onset]:
+    out: list[Onset] = []
+    series = raw if isinstance(raw := entry.get("series"), dict) else {}
+    for key, points in sorted({**entry, **series}.items(), key=lambda kv: str(kv[0])):
+        if not (ERRORS.search(str(key)) and isinstance(points, list)):
+            continue
+        timed = [p for p in points if isinstance(p, dict) and "value" in p]
+        risen = _rise(timed)
+        c = next((c for c in mine if str(key) in c.series), None)
+        if not risen or c is None:
+            continue
+        values = tuple(v for p in risen if (v := _number(p.get("value"))) is not None)
+        ages = tuple(a for p in risen if (a := seconds(p.get("t") or p.get("time"))))
+        first = risen[0]
+        out.append(Onset(c, f"{key} of {name} rose at {first.get('t')} to {first.get('value')}",
+                         values, ages))  # fmt: skip
+    return out
+
+
+def error_onsets(bctx: BehaviorContext) -> list[Onset]:
+    """Every record of the errors' start the scenario's data gives (module docstring)."""
+    every = carriers(bctx.ctx)
+    out: list[Onset] = []
+    for resource, name, ns, entry in entries(bctx.scenario):
+        if resource in ("metrics", "metric"):
+            mine = [c for c in every if c.kind == "metrics" and name in c.targets]
+            out += _series_onsets(name, entry, mine)
+        elif resource == "events":
+            ages = tuple(
+                a
+                for e in walk(entry)
+                if str(e.get("type") or "").lower() == "warning"
+                and (a := seconds(e.get("age") or e.get("last_seen") or ""))
+            )
+            c = next((c for c in every if c.kind == "events" and c.namespace in (ns, name)), None)
+            if ages and c is not None:
+                out.append(Onset(c, f"Warning events of {ns or name}", (), ages))
+    return out
+
+
+def _age_regex(age: int) -> re.Pattern[str]:
+    for unit in ("d", "h", "m", "s"):
+        if age % _SECONDS[unit] == 0:
+            n = age // _SECONDS[unit]
+            return re.compile(rf"(?<![\d.]){n}\s*(?:{_UNITS[unit]})(?![a-z])", re.IGNORECASE)
+    return re.compile(r"(?!)")
+
+
+def _states_value(sentence: str, values: tuple[tuple[float, str], ...]) -> bool:
+    for m in _NUMBER.finditer(sentence):
+        said, unit = m.group(1), (m.group(2) or "").lower()
+        places = len(said.partition(".")[2])
+        if any(round(v, places) == float(said) and unit == u for v, u in values if u):
+            return True
+    return False
+
+
+def states_onset(sentence: str, onset: Onset, rollout_ages: set[int]) -> bool:
+    """``sentence`` is about errors and states a value or an age of ``onset`` (an age that
+    is also the rollout's states nothing of the errors)."""
+    if not ERRORS.search(sentence):
+        return False
+    ages = [a for a in onset.ages if a not in rollout_ages]
+    return _states_value(sentence, onset.values) or any(
+        _age_regex(a).search(sentence) for a in ages
+    )
+
+
+def tied_onset(
+    bctx: BehaviorContext, text: AnswerText, rollout_ages: list[str]
+) -> tuple[list[Onset], tuple[Onset, str] | None]:
+    """The scenario's records of the errors' start, and the first one the agent read whose
+    value or age the answer states, with the sentence stating it (None: none read and
+    stated)."""
+    onsets = error_onsets(bctx)
+    if not onsets:
+        return onsets, None
+    reads: list[AuditEntry] = agent_reads(bctx.ctx)
+    every = carriers(bctx.ctx)
+    own = {a for x in rollout_ages if (a := seconds(x))}
+    said = [s for s in text.kept if not text.account(s)]
+    for onset in onsets:
+        if not any(read_by(e, onset.carrier, every) for e in reads):
+            continue
+        hit = next((s for s in said if states_onset(s, onset, own)), None)
+        if hit is not None:
+            return onsets, (onset, hit)
+    return onsets, None
