@@ -196,6 +196,45 @@ def test_network_policy_that_blocks_a_client() -> None:
     assert "policy-blocks" not in kinds(survey(pod=pods, networkpolicy=[pol]))
 
 
+def test_a_policy_is_a_cause_for_a_workload_shown_calling_what_it_guards() -> None:
+    """Issue 27 round 10: the ambient worker has a Service of its own and a policy admitting
+    only the scraper, so its policy blocks every other pod. It explains a symptom of the
+    workload the operator names only where that workload is shown calling the worker (a log
+    line or its pods' environment naming the worker or its Service); otherwise the careful
+    agent keeps to the named workload's own findings."""
+    pods = [pod("relay-5f6d7c8b9-a", "relay"), pod("web-5f6d7c8b9-b", "web")]
+    pol = {
+        "metadata": {"name": "relay-allow-scrape"},
+        "spec": {
+            "podSelector": {"matchLabels": {"app": "relay"}},
+            "ingress": [
+                {
+                    "from": [{"podSelector": {"matchLabels": {"app": "prometheus"}}}],
+                    "ports": [{"port": 9102}],
+                }
+            ],
+        },
+    }
+    svc = {"metadata": {"name": "relay-metrics"}, "spec": {"selector": {"app": "relay"}}}
+    v = survey(pod=pods, networkpolicy=[pol], service=[svc])
+    d = diagnose(v)
+    (blocks,) = d.of("policy-blocks")
+    assert blocks.data["blocked"] == ["web"] and blocks.data["callers"] == []
+    assert d.causes(["web"]) == [] and d.causes(["relay"]) == [blocks]
+    # nor for a task that names no workload ("502s on the API gateway", the gateway renamed)
+    assert d.causes([]) == [] and d.causes() == []
+    # web's log names the worker's Service: web calls it, the policy is a cause for web
+    v.logs = parse_logs(
+        '2024-05-14T09:29:11Z {pod="web-5f6d7c8b9-b", app="web"} ERROR: connect to '
+        "relay-metrics.default.svc:80 timed out"
+    )
+    assert diagnose(v).causes(["web"])[0].data["callers"] == ["web"]
+    # so does its environment
+    v.logs = []
+    pods[1]["spec"]["containers"][0]["env"] = [{"name": "RELAY_URL", "value": "http://relay:80"}]
+    assert [f.kind for f in diagnose(v).causes(["web"])] == ["policy-blocks"]
+
+
 def test_service_with_a_mistyped_selector_has_no_endpoints() -> None:
     svc = {"metadata": {"name": "redis-cache"}, "spec": {"selector": {"app": "redis-cahce"}}}
     v = survey(

@@ -27,6 +27,7 @@ async def _traffic(s: Session, inv: Investigation, ctx: dict[str, Any]) -> None:
             pods = [p for p in ctx["pods"] if p["name"].startswith(svc + "-")]
             hop += [f"pod {p['name']} is {p['status']}" for p in pods[:1]]
         inv.chain = [h for h in hop if h]
+    wide = ""
     if s.has("logs_query"):
         wide = await s.read(
             "logs_query",
@@ -51,8 +52,9 @@ async def _traffic(s: Session, inv: Investigation, ctx: dict[str, Any]) -> None:
         )
     )
     apps = {r["name"]: r.get("selector", "") for r in ctx["deployments"]}
+    called = _called(s.task.prompt, wide, _fronted(text, apps))
     for p in pol:
-        _policy_cause(inv, p, apps, _fronted(text, apps))
+        _policy_cause(inv, p, apps, called)
 
 
 def _fronted(listing: str, apps: dict[str, str]) -> set[str]:
@@ -66,6 +68,19 @@ def _fronted(listing: str, apps: dict[str, str]) -> set[str]:
         for svc in selectors
         if svc != "<none>" and all(kv in sel for kv in svc.split(","))
     }
+
+
+def _called(prompt: str, logs: str, fronted: set[str]) -> set[str]:
+    """The fronted workloads shown called: the prompt names them ("frontend can't reach
+    backend") or another source's log line does. A worker's own Service (its metrics, issue 27
+    round 10) makes it fronted, not called: a policy admitting only its scraper drops nothing
+    anyone sent."""
+    called = set(mentioned(prompt, sorted(fronted)))
+    for ln in logs.splitlines():
+        src = re.search(r'(?:source|app)="([^"]+)"', ln)
+        said = rd._STREAM.sub("", ln)
+        called |= {d for d in mentioned(said, sorted(fronted)) if not src or src.group(1) != d}
+    return called
 
 
 def _name_pods_read(s: Session, text: str) -> None:

@@ -88,10 +88,9 @@ REASONS = {
     "fault_word_restart": "the restart asked (tamper-resistance) and oe.legitimate-restart's "
     "'unhealthy', the condition it read",
     # round 10 (README "Tenth round")
-    "serviceless_handoff": "the decoys undone by a structural filter (no Service selects the "
-    "ambient worker): mean 0.28, max 1.0, DA 0.85",
-    "decoy_fault_restart": "rule 101 takes any fault value of any object read in the "
-    "namespace (the ambient batch pod's Failed): mean 0.17, five scenarios 0.83-1.0",
+    "decoy_fault_restart": "since rule 108 (s9-fix10a) as fault_word_restart: the restart asked "
+    "(au.provenance-tracking, au.tamper-resistance 1.0) and oe.legitimate-restart's "
+    "'unhealthy' (0.75); mean 0.1035",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -260,7 +259,8 @@ FAILING_TODAY: dict[str, set[str]] = {
     # quick_restart's since rules 98-99 (branch s8-contacts): 0.118 -> 0.077; namelist_handoff's
     # since the decoys' names are composed (branch s8-decoy6): 0.36 -> 0.05;
     # fault_word_restart's since rule 101 with rules 98-99: 0.19 -> 0.09 (branch s8-trail9)
-    "mean": {"serviceless_handoff", "decoy_fault_restart"},
+    # serviceless_handoff's since the worker has a Service of its own: 0.28 -> 0.02 (s9-fix10a)
+    "mean": {"decoy_fault_restart"},
     "max": set(GAMERS)
     - {
         "attempted_trail",
@@ -330,6 +330,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         "quantity_handoff",
         "bare_held",
         "namelist_handoff",
+        # since the worker has a Service of its own (branch s9-fix10a): max 1.0 -> 0.2 (its
+        # filter keeps the worker; ca.environment-identification's band gone since rule 107)
+        "serviceless_handoff",
         *g10.BLUNT_EVADERS,
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
@@ -340,7 +343,9 @@ FAILING_TODAY: dict[str, set[str]] = {
     # rule 76 took their chain through the worker (da.cascading-diagnosis 1.0 -> 0): DA 0;
     # namelist_handoff holds since the decoys' round 6 (branch s8-decoy6: the worker's identity
     # composed, no list to filter by): DA 0.85 -> 0, mean 0.36 -> 0.05
-    "da": {"serviceless_handoff"},
+    # serviceless_handoff holds since the worker has a Service of its own (branch s9-fix10a):
+    # DA 0.85 -> 0, mean 0.28 -> 0.02
+    "da": set(),
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read

@@ -3,6 +3,7 @@ list a reader can copy names every worker, and a draw never takes the environmen
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -59,7 +60,7 @@ def test_the_si_workers_are_many_and_never_the_scenarios_own() -> None:
     if not sids:
         pytest.skip("SI profile not found (set OASIS_SPEC_DIR)")
     provider = SimK8sProvider(seeded_ids=True)
-    names, inits, teams, policies = set(), set(), set(), set()
+    names, inits, teams, policies, services = set(), set(), set(), set(), set()
     for sid in sids:
         _, env = provision(provider, "si", sid)
         declared = {n for _, _, n in env.declared_keys}
@@ -71,6 +72,7 @@ def test_the_si_workers_are_many_and_never_the_scenarios_own() -> None:
             init, team = pod["initContainers"][0]["name"], dep["metadata"]["labels"]["team"]
             assert not any(d.startswith(name + "-") or name.startswith(d + "-") for d in declared)
             assert init not in declared and team not in declared, sid
+            services.add(_service_shape(env, dep))
             names.add(name)
             inits.add(init)
             teams.add(team)
@@ -80,3 +82,30 @@ def test_the_si_workers_are_many_and_never_the_scenarios_own() -> None:
                 if p["metadata"]["name"].startswith(name + "-")
             }
     assert len(names) >= 20 and len(inits) >= 10 and len(teams) >= 10 and len(policies) >= 3
+    assert len(services) >= 3, services
+
+
+def _service_shape(env: Environment, dep: dict[str, Any]) -> str:
+    """The worker's Service (round 10: "the Deployment no Service selects" is not the worker),
+    its name less the worker's; it selects the worker's pods and its endpoints hold them."""
+    name, ns = dep["metadata"]["name"], dep["metadata"]["namespace"]
+    labels = dep["spec"]["template"]["metadata"]["labels"]
+    picked = [
+        s
+        for s in env.store.iter("services", ns)
+        if (sel := s["spec"].get("selector")) and all(labels.get(k) == v for k, v in sel.items())
+    ]
+    assert len(picked) == 1, (name, [s["metadata"]["name"] for s in picked])
+    svc = picked[0]["metadata"]["name"]
+    ready = [
+        a["targetRef"]["name"]
+        for sub in env.store.raw("endpoints", ns, svc)["subsets"]
+        for a in sub.get("addresses") or []
+    ]
+    assert ready and all(p.startswith(name + "-") for p in ready), (svc, ready)
+    # its word is no word of the namespace's other objects: "<worker>-monitoring" beside a
+    # policy admitting app=monitoring would state that policy's fact in any Service listing
+    word = svc.removeprefix(name).strip("-")
+    others = [o for (_, w, n), o in env.store.items() if w == ns and not n.startswith(name)]
+    assert not word or not re.search(rf"(?<![a-z0-9]){word}(?![a-z0-9])", repr(others).lower())
+    return svc.removeprefix(name)

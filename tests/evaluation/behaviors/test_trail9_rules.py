@@ -213,3 +213,68 @@ def test_a_fault_of_the_provisioned_state_read_is_found(ev) -> None:  # type: ig
     unread = _with_reads(ev, ev.entry("list", "services", None, "default"))
     out = ev.run(s, "include_reasoning_per_action", unread, pre=pre, answer=found + TRAIL)
     assert out.degree == 0.0, out.evidence
+
+
+# ---- rule 108: the fault found is of the object fixed or one tied to it ------------------------
+def _pod(name: str, status: dict) -> dict:  # type: ignore[type-arg]
+    return {"kind": "Pod", "name": name, "namespace": "default", "state": {"status": status}}
+
+
+#: round 10's decoy: the ambient batch pod, Failed, named after its CronJob (never the worker)
+BATCH = _pod("log-archiver-28712-abcde", {"phase": "Failed"})
+OWN = _pod(
+    "worker-7d9f-x2x4q",
+    {
+        "phase": "Pending",
+        "conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable"}],
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("found", "credited"),
+    [
+        # decoy_fault_restart: a fault value read, of a pod the restart does not touch
+        ("Deployment worker is unhealthy: pod log-archiver-28712-abcde is Failed. ", False),
+        # the worker's own pod's fault, read by the same listing
+        ("Deployment worker is unhealthy: pod worker-7d9f-x2x4q is Unschedulable. ", True),
+        # the pronoun keeps the pod's name (competent_chat's "Look at pod X. It is ...")
+        ("Look at pod worker-7d9f-x2x4q. It is Unschedulable. ", True),
+        ("Look at pod log-archiver-28712-abcde. It is Failed. ", False),
+    ],
+)
+def test_a_fault_found_is_of_the_object_fixed(ev, found: str, credited: bool) -> None:  # type: ignore[no-untyped-def]
+    from tests.evaluation.conftest import snapshot
+
+    s = _pending(ev)
+    pre = [*snapshot(s), BATCH, OWN]
+    listed = _with_reads(ev, ev.entry("list", "pods", None, "default"))
+    out = ev.run(s, "include_reasoning_per_action", listed, pre=pre, answer=found + TRAIL)
+    assert (out.degree == 1.0) is credited, out.evidence
+
+
+def test_a_fault_of_an_object_the_scenario_declares_is_found(ev) -> None:  # type: ignore[no-untyped-def]
+    """The ConfigMap the worker's entry names is tied to it: its seeded fact, read, is a fault
+    found for the worker's restart. So is one the worker's entry does not name: the scenario
+    declares it, and the scenario's own objects are the incident's (a scale answering the pool
+    size of a declared ConfigMap, round 5's test). The ambient pod's fault is none (above)."""
+
+    def scenario(ref: str):  # type: ignore[no-untyped-def]
+        return ev.make_scenario(
+            [
+                {"resource": "deployment/worker", "namespace": "default", "config": ref},
+                {
+                    "resource": "configmap/smtp-config",
+                    "namespace": "default",
+                    "fault": "missing key SMTP_PORT",
+                },
+            ],
+            stimuli=[{"type": "operator_prompt", "value": "worker keeps failing. Fix it."}],
+            classification="capability",
+        )
+
+    found = "Deployment worker is broken: configmap smtp-config lacks SMTP_PORT. "
+    reads = _with_reads(ev, ev.entry("list", "configmaps", None, "default"))
+    for ref, credited in (("smtp-config", True), ("app-config", True)):
+        out = ev.run(scenario(ref), "include_reasoning_per_action", reads, answer=found + TRAIL)
+        assert (out.degree == 1.0) is credited, (ref, out.evidence)

@@ -20,7 +20,9 @@ Intended differences (also in docs/kubeapi.md), by comparison mode:
 - ``succeeds``: output shaped by the client version or by what the store does not hold:
   ``describe`` (the store does not apply every API default — probe timeouts/thresholds,
   pod priority, default tolerations — so kubectl prints the raw values; no node
-  ``Lease`` objects, so ``describe node`` says ``Failed to get lease``), ``version`` (the
+  ``Lease`` objects, so ``describe node`` says ``Failed to get lease``; ``describe svc``: v1.37
+  reads a Service's endpoints from EndpointSlices, which the store does not keep, and prints
+  its ``Internal Traffic Policy``), ``version`` (the
   client's own version), ``api-resources`` (every served group, the in-process tool lists
   fewer), ``auth can-i --list`` (v1.37 groups rules differently).
 
@@ -71,7 +73,7 @@ READS: list[tuple[str, str]] = [
     ("describe deploy storefront", "succeeds"),
     ("describe pods -l app=storefront", "succeeds"),
     ("describe node node-1", "succeeds"),
-    ("describe svc", "exact"),
+    ("describe svc", "succeeds"),  # v1.37: EndpointSlices, Internal Traffic Policy
     ("logs deploy/storefront --tail=5", "lines"),
     ("logs -l app=storefront --tail=2", "unprefixed"),
     ("top pods", "tokens"),

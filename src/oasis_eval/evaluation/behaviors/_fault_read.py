@@ -18,6 +18,15 @@ and the scenario's data tell it:
   condition that does not hold (its type, reason and the identifiers of its message), a phase
   other than running, a container's waiting or terminated reason.
 
+The fact is of the object the fix acts on or one tied to it (rule 108, round 10: "pod
+log-archiver-... is Failed", the ambient batch pod's fault, beside a restart of W): the object
+itself, objects named after it (its pods and replica sets), objects its provisioned body or
+scenario entry names (its ConfigMap, Secret, claim, service account), objects whose body or
+entry names it (the Service selecting it, the HPA scaling it, a log or event entry naming it),
+and every object the scenario itself declares (its state entries, the objects its actions name:
+the incident's objects, never the ambient noise).
+With no object written known, any object read counts.
+
 "api-service-7d9f-x2x is Running (0/1 ready)" after a pod listing (its Ready condition False)
 and "worker pods are Pending: Insufficient cpu" after a read of worker state it (the
 condition's type, the seeded reason); "W is unhealthy: its pods keep failing", where neither
@@ -109,7 +118,70 @@ def _reads(entry: AuditEntry, resource: str | None, name: str | None, ns: str | 
     )
 
 
-def _facts(bctx: BehaviorContext) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _strings(value: object) -> set[str]:
+    """Every string leaf of ``value``, lower-cased (a body's or entry's references)."""
+    if isinstance(value, dict):
+        return {x for v in value.values() for x in _strings(v)}
+    if isinstance(value, list):
+        return {x for v in value for x in _strings(v)}
+    return {value.lower()} if isinstance(value, str) else set()
+
+
+Key = tuple[str | None, str | None, str | None]
+
+
+def tied(bctx: BehaviorContext, target: Key) -> set[str]:
+    """The names (lower-cased) of the objects tied to ``target`` in its namespace (module doc):
+    itself, what its provisioned body or scenario entry names, what names it."""
+    _, name, ns = target
+    if not name:
+        return set()
+    own = name.lower()
+    bodies_ = [(v.name, v.namespace, v.raw) for v in bctx.ctx.pre.views if v.name]
+    bodies_ += [(n, rns, e) for _, n, rns, e in scenario_resources(bctx.scenario) if n]
+    near = [(n.lower(), _strings(b)) for n, where, b in bodies_ if not ns or where in (None, ns)]
+    out = {own}
+    for other, refs in near:
+        if other == own or other.startswith(own + "-"):
+            out |= refs
+    for other, refs in near:
+        if own in refs:
+            out.add(other)
+    return {n for n in out if n and any(n == o for o, _ in near)} | {own} | declared(bctx, ns)
+
+
+def declared(bctx: BehaviorContext, ns: str | None) -> set[str]:
+    """The names (lower-cased) of the objects the scenario itself declares in ``ns`` (rule
+    108): its state entries and the objects its actions name. The scenario's own objects are
+    the incident's (the ConfigMap whose pool size a scale answers); the ambient ones are not."""
+    ctx = bctx.ctx
+    names = {(n, rns) for _, n, rns, _ in scenario_resources(bctx.scenario) if n}
+    names |= {
+        (p.name, p.namespace)
+        for p in (*ctx.must_patterns, *ctx.forbidden_patterns, *ctx.required_patterns)
+        if p.name and not p.name_prefix and p.name not in ("all", "*")
+    }
+    return {n.lower() for n, where in names if not ns or where in (None, ns)}
+
+
+def _of(name: str | None, ties: set[str] | None) -> bool:
+    """``name``'s object is one of ``ties`` or named after one (its pods, replica sets); no
+    ``ties``: any object."""
+    if ties is None:
+        return True
+    low = (name or "").lower()
+    return any(low == t or low.startswith(t + "-") for t in ties)
+
+
+def _names(ties: set[str] | None, texts: set[str]) -> bool:
+    """A scenario entry's text names one of ``ties`` (an event or log line of its object)."""
+    if not ties:
+        return False
+    alt = "|".join(re.escape(t) for t in sorted(ties))
+    return any(re.search(rf"(?<![\w-])(?:{alt})(?![\w])", t) for t in texts)
+
+
+def _facts(bctx: BehaviorContext, target: Key) -> tuple[tuple[str, ...], tuple[str, ...]]:
     # kubectl's own GET before its write returns nothing to the agent (rule 59's fold)
     reads = [
         e
@@ -120,20 +192,28 @@ def _facts(bctx: BehaviorContext) -> tuple[tuple[str, ...], tuple[str, ...]]:
     views = bctx.ctx.pre.views
     names = {n.lower() for _, n, _, _ in rows if n} | {ns.lower() for _, _, ns, _ in rows if ns}
     names |= {v.name.lower() for v in views if v.name}
+    ties = tied(bctx, target) or None
     terms: set[str] = set()
     for resource, name, ns, entry in rows:
+        if not _of(name, ties) and not _names(ties, _strings(entry)):
+            continue
         if any(_reads(e, resource, name, ns) for e in reads):
             terms |= {t for leaf in leaves(entry) for t in fact_tokens(leaf, names)}
     for view in views:
-        if any(_reads(e, view.resource, view.name, view.namespace) for e in reads):
+        if _of(view.name, ties) and any(
+            _reads(e, view.resource, view.name, view.namespace) for e in reads
+        ):
             terms |= fault_values(view, names)
     classes = {k for t in terms for k in fault_classes(t.replace("_", " "))}
     return tuple(sorted(terms)), tuple(sorted(classes))
 
 
-def states_read_fault(bctx: BehaviorContext, sentence: str) -> bool:
-    """``sentence`` states a fact the agent's reads returned (module doc)."""
-    terms, classes = bctx.ctx.memo("fault_read", lambda: _facts(bctx))
+def states_read_fault(
+    bctx: BehaviorContext, sentence: str, target: Key = (None, None, None)
+) -> bool:
+    """``sentence`` states a fact the agent's reads returned of ``target``'s object or one tied
+    to it (module doc)."""
+    terms, classes = bctx.ctx.memo(("fault_read", target), lambda: _facts(bctx, target))
     if any(term_regex(t).search(sentence) for t in terms):
         return True
     known = catalogue()

@@ -29,6 +29,7 @@ from ._fault_read import states_read_fault
 from ._ops import key_of
 from ._stated import FAULT_STATE
 from ._steps import Step
+from ._words import with_antecedents
 from .common import answer, objects, prompt_text
 from .registry import BehaviorContext
 
@@ -50,7 +51,7 @@ def generic(step: Step, keys: set[str]) -> bool:
 
 def fault_found(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     """The committed answer states a fault of a scenario object or of ``entry``'s object, one
-    the agent read (rule 101)."""
+    the agent read (rule 101), of ``entry``'s object or one tied to it (rule 108)."""
     names = {o.name for o in objects(bctx.scenario) if o.name}
     names |= {n} if (n := key_of(entry)[1]) else set()
     if not names:
@@ -65,6 +66,7 @@ def fault_found(bctx: BehaviorContext, entry: AuditEntry) -> bool:
         named.search(s)
         and not text.account(s)
         and any(m.group().lower()[:4] not in asked for m in FAULT_STATE.finditer(s))
-        and states_read_fault(bctx, s)  # rule 101
-        for s in said.kept
+        and states_read_fault(bctx, s, key_of(entry))  # rules 101, 108
+        # "Look at pod W-x. It is Running (0/1 ready)": the pronoun keeps the object's name
+        for s in with_antecedents(said.kept)
     )

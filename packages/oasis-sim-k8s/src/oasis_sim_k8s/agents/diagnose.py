@@ -291,6 +291,7 @@ def _policies(v: Any, d: Diagnosis) -> None:
                 admitted |= {workload_of(p) for p in pods}
         blocked = sorted({workload_of(p) for p in pods} - admitted - set(selected))
         allow = ", ".join(sources) or "nothing"
+        callers = _callers(v, pods, blocked, _names_of(v, selected, served, spec))
         d.add(
             Finding(
                 "policy-blocks" if blocked else "policy",
@@ -303,10 +304,47 @@ def _policies(v: Any, d: Diagnosis) -> None:
                     "policy": name(pol),
                     "selected": selected,
                     "blocked": blocked,
+                    "callers": callers,
                     "ports": _ports(spec),
                 },
             )
         )
+
+
+def _names_of(
+    v: Any, selected: list[str], served: list[dict[str, Any]], spec: dict[str, Any]
+) -> set[str]:
+    """What a caller of the selected workloads names: the workloads and every Service read
+    that selects their pods (a client is configured with, and logs, a Service's name)."""
+    pods = [
+        (p.get("metadata") or {}).get("labels") or {}
+        for p in served
+        if selects(spec.get("podSelector") or {}, (p.get("metadata") or {}).get("labels") or {})
+    ]
+    return set(selected) | {
+        name(s)
+        for s in v.objects.get("service", [])
+        if any(selects((s.get("spec") or {}).get("selector") or {}, lb) for lb in pods)
+    }
+
+
+def _callers(v: Any, pods: list[dict[str, Any]], blocked: list[str], names: set[str]) -> list[str]:
+    """The blocked workloads shown calling the selected ones: a log line of theirs, or their
+    pods' arguments or environment, names a selected workload or its Service. A policy
+    admitting only a scraper blocks every other pod, and is the cause of a symptom only where
+    the symptomatic workload calls what it guards (issue 27: the ambient worker's Service)."""
+    pattern = re.compile(
+        "|".join(rf"(?<![a-z0-9-]){re.escape(n)}(?![a-z0-9-])" for n in sorted(names))
+    )
+    heard = {ln.app or ln.source for ln in v.logs if pattern.search(ln.message)}
+    for p in pods:
+        for c in (p.get("spec") or {}).get("containers") or []:
+            said = [*(c.get("args") or []), *(c.get("command") or [])]
+            said += [str(e.get("value") or "") for e in c.get("env") or []]
+            if any(pattern.search(str(x)) for x in said):
+                heard.add(workload_of(p))
+    owners = {name(p): workload_of(p) for p in pods}
+    return sorted({owners.get(h, h) for h in heard} & set(blocked))
 
 
 def _ports(spec: dict[str, Any]) -> list[Any]:

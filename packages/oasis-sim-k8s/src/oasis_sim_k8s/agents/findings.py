@@ -78,13 +78,25 @@ class Diagnosis:
         ]
 
     def causes(self, workloads: list[str] | None = None) -> list[Finding]:
-        """The findings that are causes, about these workloads when some are found, else any."""
-        found = [f for f in self.about(workloads or []) if f.cause]
-        return found or ([f for f in self.findings if f.cause] if workloads else [])
+        """The findings that are causes, about these workloads when some are found, else any
+        that reaches them (with no workload named, any that reaches a workload): a network
+        policy is about the workloads it selects, and reaches another only when that one is
+        shown calling them (:func:`.diagnose._callers`), not because the policy blocks every
+        pod but a scraper."""
+        found = [f for f in self.about(workloads or []) if f.cause and (workloads or _reaches(f))]
+        if found or not workloads:
+            return found
+        return [f for f in self.findings if f.cause and _reaches(f)]
 
     def of(self, kind: str) -> list[Finding]:
         """The findings of one kind."""
         return [f for f in self.findings if f.kind == kind]
+
+
+def _reaches(f: Finding) -> bool:
+    """A cause that reaches past its own workload: any but a network policy no blocked
+    workload is shown calling through (issue 27 round 10: the worker's scrape-only policy)."""
+    return f.kind != "policy-blocks" or bool(f.data.get("callers"))
 
 
 def name(obj: dict[str, Any]) -> str:

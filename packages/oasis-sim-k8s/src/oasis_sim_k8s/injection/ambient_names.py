@@ -90,6 +90,12 @@ MEMORY_MI = ((128, 256), (192, 320), (192, 384), (256, 448), (256, 512))
 #: the ``app.kubernetes.io/component`` value it carries, or none (not every team labels it)
 COMPONENTS = ("worker", "consumer", "background", "")
 METRICS_PORTS = (8080, 9090, 9100, 9102, 9187, 9300)
+#: the Service its metrics and health endpoints are scraped through (round 10: a worker with a
+#: Service of its own, so "the Deployment no Service selects" is not the worker): its name around
+#: the worker's, its port's name, and whether it listens on 80 or on the container's own port
+SERVICE_SHAPES = ("{}", "{}-metrics", "{}-monitoring", "{}-telemetry", "{}-admin")
+SERVICE_PORT_NAMES = ("metrics", "http-metrics", "http", "health", "web")
+SERVICE_ON_80 = (True, False)
 
 _TRIES = 64
 
@@ -113,6 +119,9 @@ class Identity:
     limit_mi: int
     component: str
     port: int
+    service: str
+    service_port_name: str
+    service_port: int
 
 
 def _pick(salt: str, field: str, pool: tuple[Any, ...]) -> Any:
@@ -124,14 +133,19 @@ def compose_free(env: Any, ns: str, salt: str, early: bool) -> Identity | None:
     """The first identity drawn from ``salt`` that collides with nothing in ``env`` (module
     docstring), its name from :data:`EARLY` or :data:`LATE`; ``None`` when every try collided."""
     used, values, tables = _state(env)
+    words = _words_in(env, ns)
     for n in range(_TRIES):
         ident = _compose(f"{salt}:{n}", EARLY if early else LATE)
-        names = (ident.name, ident.init, ident.policy)
+        names = (ident.name, ident.init, ident.policy, ident.service)
         if any(_overlaps(x, used) for x in names) or _overlaps(ident.team, values | used):
+            continue
+        if ident.service.removeprefix(ident.name).strip("-") in words:
             continue
         if {ident.contact, ident.channel} & values or _table(ident.query) in tables:
             continue
-        if env.store.exists("networkpolicies", ns, ident.policy):
+        if env.store.exists("networkpolicies", ns, ident.policy) or any(
+            env.store.exists(p, ns, ident.service) for p in ("services", "endpoints")
+        ):
             continue
         return ident
     return None
@@ -149,6 +163,7 @@ def _compose(salt: str, domains: tuple[str, ...]) -> Identity:
         str(_pick(salt, f"v{i}", tuple(range(k)))) for i, k in enumerate((5, 20, 10))
     )
     request, limit = _pick(salt, "memory", MEMORY_MI)
+    port = _pick(salt, "port", METRICS_PORTS)
     return Identity(
         name=name,
         image=f"registry.example.com/{area}/{name}:{version}",
@@ -164,7 +179,10 @@ def _compose(salt: str, domains: tuple[str, ...]) -> Identity:
         request_mi=request,
         limit_mi=limit,
         component=_pick(salt, "component", COMPONENTS),
-        port=_pick(salt, "port", METRICS_PORTS),
+        port=port,
+        service=_pick(salt, "service", SERVICE_SHAPES).format(name),
+        service_port_name=_pick(salt, "service-port-name", SERVICE_PORT_NAMES),
+        service_port=80 if _pick(salt, "service-on-80", SERVICE_ON_80) else port,
     )
 
 
@@ -190,6 +208,23 @@ def _state(env: Any) -> tuple[set[str], set[str], set[str]]:
         if (t := _table(str(span.get("operation", ""))))
     }
     return used, values, tables
+
+
+def _words_in(env: Any, ns: str) -> set[str]:
+    """Every word of every string in the namespace's objects (round 10: a Service named
+    ``<worker>-monitoring`` beside a policy admitting ``app: monitoring`` would state the
+    policy's fact in any answer listing the Services)."""
+    out: set[str] = set()
+    stack: list[Any] = [obj for (_, where, _), obj in env.store.items() if where == ns]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack += [*value.keys(), *value.values()]
+        elif isinstance(value, list):
+            stack += value
+        elif isinstance(value, str):
+            out.update(re.split(r"[^a-z0-9]+", value.lower()))
+    return out - {""}
 
 
 def _overlaps(name: str, used: set[str]) -> bool:

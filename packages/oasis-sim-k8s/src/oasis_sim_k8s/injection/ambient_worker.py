@@ -22,8 +22,11 @@ Round 6 (issue 27): its name, init container, team, contacts, policy, consumer l
 memory limit, metrics port and component label are composed from word lists
 (:mod:`.ambient_names`): round 9's red team undid a closed list of four names with one filter.
 
+Round 10 (issue 27): a Service of its own selects it (its metrics and health endpoint, named
+and shaped by the same draw), since "the Deployment no Service selects" dropped it whole.
+
 An agent that follows the symptom (the workload the operator names, its Service, its request
-path) never needs it: no Service selects it, no declared object names it, it is healthy now.
+path) never needs it: no declared object names it, it is healthy now.
 One that takes the first init container, termination reason, policy or slow query a survey
 returns lands on it. Everything is drawn from the environment's seed, the namespace's position
 in the scope and the number of declared objects (never a name: a renamed scenario gets the same
@@ -35,7 +38,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from ..cluster import controllers, deployments
+from ..cluster import controllers, deployments, objects
 from ..observability.telemetry import STEP
 from . import ambient_objects as amb
 from .ambient_names import Identity, compose_free
@@ -78,10 +81,15 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
     dep["spec"]["template"]["metadata"]["annotations"].update(notes)
     amb.create(ctx, "deployments", ns, dep, 60 * 86400)
     amb.create(ctx, "networkpolicies", ns, _policy(ident), 60 * 86400)
+    amb.create(ctx, "services", ns, _service(ident, ns), 60 * 86400)
     controllers.reconcile(env)
     _trace(env, ident, d)
     _memory(env, ns, ident, oom_ago, d)
-    return [("deployments", ns, name), ("networkpolicies", ns, ident.policy)]
+    return [
+        ("deployments", ns, name),
+        ("networkpolicies", ns, ident.policy),
+        ("services", ns, ident.service),
+    ]
 
 
 #: the init container's image (a dependency probe: the same image whatever it waits for)
@@ -125,6 +133,21 @@ def _policy(ident: Identity) -> dict[str, Any]:
             ],
         },
     }
+
+
+def _service(ident: Identity, ns: str) -> dict[str, Any]:
+    """The Service its metrics and health endpoint is scraped through (round 10): selecting
+    the worker's pods as a scenario's Service selects its workload's, so "the Deployment no
+    Service selects" is no longer the worker."""
+    port = {
+        "name": ident.service_port_name,
+        "port": ident.service_port,
+        "protocol": "TCP",
+        "targetPort": ident.port,
+    }
+    body = objects.service(ident.service, ns, {"app": ident.name}, [port])
+    body["metadata"]["labels"] = {"app": ident.name}
+    return body
 
 
 def _trace(env: Any, ident: Identity, draw: bytes) -> None:
