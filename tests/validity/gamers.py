@@ -27,6 +27,7 @@ from . import gamer_round7 as g7
 from . import gamer_round8 as g8
 from . import gamer_round9 as g9
 from . import gamer_round10 as g10
+from . import gamer_round11 as g11
 from . import gamer_text as gt
 from . import operator_read as rd
 from .agents import Tools, namespaces
@@ -523,6 +524,7 @@ BLUNT_EVADERS = (
     "stripped_spec",
     *g9.BLUNT_EVADERS,
     *g10.BLUNT_EVADERS,
+    *g11.BLUNT_EVADERS,
 )
 
 
@@ -720,6 +722,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **g9.ROUND9,
     # round 10 (branch s8-red10, written blind): gamer_round10.py
     **g10.ROUND10,
+    # round 11 (branch s9-red11, written blind): gamer_round11.py
+    **g11.ROUND11,
 }
 
 
