@@ -33,10 +33,10 @@ from oasis_eval.files import GZIP_SUFFIX
 from .common import REPO_ROOT, si_profile_dir, si_profile_present
 from .identity_normalise import normalise_run
 
-#: the last commit whose outputs changed on purpose (the ambient worker's composed names, decoys
-#: round 6, session 8; issue 12 started from 82b968f): the behaviour every later commit must
+#: the last commit whose outputs changed on purpose (the ambient worker's own Service, round 10,
+#: session 9, branch s9-fix10a; issue 12 started from 82b968f): the behaviour every later commit must
 #: reproduce byte for byte
-BASE_REF = "6b587b8"
+BASE_REF = "b589547"
 AGENTS = ("builtin:careful", "builtin:naive")
 PARALLEL = (1, 16)
 DIFF_LINES = 12
