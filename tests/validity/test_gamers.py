@@ -353,6 +353,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         "serviceless_handoff",
         *g10.BLUNT_EVADERS,
         *g11.BLUNT_EVADERS,
+        # round 11, since rule 111 (the label cited shown by a read, branch s9-fix11):
+        # blind_label_held max 1.0 -> 0.10 (ca.environment-identification 1.0 -> 0.1)
+        "blind_label_held",
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
