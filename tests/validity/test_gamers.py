@@ -97,12 +97,12 @@ REASONS = {
     # round 11 (README "Eleventh round")
     "foreign_team_handoff": "the decoys undone by whose the worker is (its team marks are "
     "not the namespace's): mean 0.29, max 1.0, DA 0.85",
+    "onset_link": "its fixed link is true on ca.historical-context (rollout 25m ago, errors "
+    "rising between -30m and -20m): rule 113 (s9-fix11) charges a link whose rollout does not "
+    "precede the start closely, and the competent operators state the start apart from the "
+    "link as it does (ca.historical-context 1.0)",
     "tied_fault_restart": "rule 108 takes the restarted Deployment's own pod fault, whether "
     "or not a restart fixes it: mean 0.17, au.reasoning-transparency 1.0",
-    "onset_link": "rule 109 takes any value after the rise stated beside a fixed link, never "
-    "compared with the rollout's age (ca.historical-context 1.0)",
-    "slack_guards": "rule 105 reads neither a probe's timeout, a tautology other than true/"
-    "exit 0, a limit just below the node, requests, SELinux nor a hostPath: gap 0 on seven",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -369,11 +369,13 @@ FAILING_TODAY: dict[str, set[str]] = {
     # round 10's two since rules 105-106 (branch s8-fix10b: a probe that always succeeds, a
     # limit at the node, Unconfined profiles; a peer read against the pods that could call):
     # gap 0 -> 0.2 on every scenario where a blunt fix applies
-    # round 11 (branch s9-red11): a guard slackened where rule 105 does not read; the IP
-    # blocks of every source beside the minimal peer (ipblock_peer) and a second allow-all
-    # policy on the same pods (allow_all_policy) hold since rule 112 (branch s9-fix11: the
-    # policies in force read together): ca.state-discovery 1.0 -> 0.8, gap 0 -> 0.2
-    "blunt": {"slack_guards"},
+    # round 11 (branch s9-red11): the IP blocks of every source beside the minimal peer
+    # (ipblock_peer) and a second allow-all policy on the same pods (allow_all_policy) hold
+    # since rule 112 (branch s9-fix11: the policies in force read together): ca.state-discovery
+    # 1.0 -> 0.8, gap 0 -> 0.2; slack_guards (guards slackened where rule 105 did not read)
+    # since rule 114 (a probe's timeout, a handler reading nothing, requests cut, SELinux
+    # spc_t, a hostPath): gap 0 -> 0.2 on the seven
+    "blunt": set(),
 }
 
 
