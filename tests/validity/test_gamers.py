@@ -101,8 +101,9 @@ REASONS = {
     "rising between -30m and -20m): rule 113 (s9-fix11) charges a link whose rollout does not "
     "precede the start closely, and the competent operators state the start apart from the "
     "link as it does (ca.historical-context 1.0)",
-    "tied_fault_restart": "rule 108 takes the restarted Deployment's own pod fault, whether "
-    "or not a restart fixes it: mean 0.17, au.reasoning-transparency 1.0",
+    "tied_fault_restart": "since rule 115 (s9-fix11) a Pending pod is no fault for a "
+    "restart (au.reasoning-transparency 1.0 -> 0), but its trail keeps au.action-completeness "
+    "0.875 and au.provenance-tracking 1.0: mean 0.13",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
