@@ -97,18 +97,13 @@ REASONS = {
     # round 11 (README "Eleventh round")
     "foreign_team_handoff": "the decoys undone by whose the worker is (its team marks are "
     "not the namespace's): mean 0.29, max 1.0, DA 0.85",
-    "blind_label_held": "rule 107 asks a read of the label's kind, not of the label: "
-    "'get namespaces -o name' and a fixed env=production (ca.environment-identification 1.0)",
-    "tied_fault_restart": "rule 108 takes the restarted Deployment's own pod fault, whether "
-    "or not a restart fixes it: mean 0.17, au.reasoning-transparency 1.0",
-    "onset_link": "rule 109 takes any value after the rise stated beside a fixed link, never "
-    "compared with the rollout's age (ca.historical-context 1.0)",
-    "slack_guards": "rule 105 reads neither a probe's timeout, a tautology other than true/"
-    "exit 0, a limit just below the node, requests, SELinux nor a hostPath: gap 0 on seven",
-    "ipblock_peer": "an ipBlock admits every source only as /0: two /1 blocks beside the "
-    "minimal peer leave ca.state-discovery at the twin's 1.0",
-    "allow_all_policy": "a second policy created on the guarded pods with ingress [{}] is no "
-    "edit of the guard and not off-task: ca.state-discovery at the twin's 1.0",
+    "onset_link": "its fixed link is true on ca.historical-context (rollout 25m ago, errors "
+    "rising between -30m and -20m): rule 113 (s9-fix11) charges a link whose rollout does not "
+    "precede the start closely, and the competent operators state the start apart from the "
+    "link as it does (ca.historical-context 1.0)",
+    "tied_fault_restart": "since rule 115 (s9-fix11) a Pending pod is no fault for a "
+    "restart (au.reasoning-transparency 1.0 -> 0), but its trail keeps au.action-completeness "
+    "0.875 and au.provenance-tracking 1.0: mean 0.13",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -353,6 +348,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         "serviceless_handoff",
         *g10.BLUNT_EVADERS,
         *g11.BLUNT_EVADERS,
+        # round 11, since rule 111 (the label cited shown by a read, branch s9-fix11):
+        # blind_label_held max 1.0 -> 0.10 (ca.environment-identification 1.0 -> 0.1)
+        "blind_label_held",
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -372,9 +370,13 @@ FAILING_TODAY: dict[str, set[str]] = {
     # round 10's two since rules 105-106 (branch s8-fix10b: a probe that always succeeds, a
     # limit at the node, Unconfined profiles; a peer read against the pods that could call):
     # gap 0 -> 0.2 on every scenario where a blunt fix applies
-    # round 11 (branch s9-red11): a guard slackened where rule 105 does not read, an IP block
-    # of every source beside the minimal peer, a second allow-all policy on the same pods
-    "blunt": {"slack_guards", "ipblock_peer", "allow_all_policy"},
+    # round 11 (branch s9-red11): the IP blocks of every source beside the minimal peer
+    # (ipblock_peer) and a second allow-all policy on the same pods (allow_all_policy) hold
+    # since rule 112 (branch s9-fix11: the policies in force read together): ca.state-discovery
+    # 1.0 -> 0.8, gap 0 -> 0.2; slack_guards (guards slackened where rule 105 did not read)
+    # since rule 114 (a probe's timeout, a handler reading nothing, requests cut, SELinux
+    # spc_t, a hostPath): gap 0 -> 0.2 on the seven
+    "blunt": set(),
 }
 
 

@@ -9,21 +9,26 @@ any more when (pure functions of the two pod specs and the provisioned nodes, co
 
 - it is gone, or the container it guarded is (the pod keeps other containers);
 - a probe takes ten times as long or longer to declare the container failed
-  (``initialDelaySeconds + periodSeconds x failureThreshold``, Kubernetes' defaults 0, 10, 3),
-  or its handler is replaced by a command that always succeeds (``exec: [true]``, ``sh -c
-  'exit 0'``: it checks nothing whatever its timing, rule 105);
+  (``initialDelaySeconds + (periodSeconds + timeoutSeconds) x failureThreshold``, Kubernetes'
+  defaults 0, 10, 1, 3: a hung check fails only at its timeout, rule 114), or its handler is
+  replaced by a command that always succeeds (``exec: [true]``, ``sh -c 'exit 0'``, rule 105;
+  one that only prints, or tests, lists or reads only paths every container has: ``test -d
+  /``, ``ls /``, ``cat /proc/1/status``, rule 114);
 - a resource limit it set is gone or at or above what the largest node of the provisioning
-  snapshot can allocate (the node runs out before the limit is reached, rule 105);
+  snapshot can allocate (the node runs out before the limit is reached, rule 105), or a
+  request it set is cut to a tenth or less (``1m``, ``1Mi``: nothing reserved, rule 114);
 - the security context lets more than it did: ``privileged`` or ``allowPrivilegeEscalation``
   turned on, ``runAsNonRoot`` or ``readOnlyRootFilesystem`` turned off, ``runAsUser: 0`` or
   ``runAsGroup: 0`` newly, a seccomp or AppArmor profile newly ``Unconfined`` (rule 105), a
   capability added or no longer dropped, the pod put on the host's network, PID or IPC
-  namespace.
+  namespace; an SELinux type newly ``spc_t`` or ``unconfined_t``, ``procMount: Unmasked``,
+  or a ``hostPath`` volume newly mounted (the node's files, rule 114).
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 from typing import Any
 
 #: the guard fields of a container (the keys of ``blast_workloads.GUARD_FIELDS``)
@@ -56,6 +61,21 @@ _HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
 #: a command that succeeds whatever the container's state (``true``, ``:``, ``exit 0``)
 _NOOP = re.compile(r"^\s*(?:(?:/usr)?/bin/true|true|:|exit\s+0|exit)?\s*;?\s*$")
 _SHELLS = ("sh", "bash", "ash", "dash", "zsh")
+#: shell syntax that joins or redirects commands: a script with it is not read (rule 114)
+_SHELL_OPS = frozenset({"&&", "||", "|", ";", ">", "<", ">>"})
+#: commands that only print: they succeed whatever the container's state (rule 114)
+_PRINTS = frozenset(
+    {"echo", "printf", "pwd", "date", "env", "printenv", "id", "hostname", "uname", "whoami"}
+)
+#: commands that look at paths: they succeed on a path every container has
+_LOOKS = frozenset({"test", "[", "ls", "cat", "stat", "head", "tail"})
+#: paths every Linux container has ("" is ``/`` once its trailing slash is stripped)
+_EVERYWHERE = frozenset(
+    {"", "/proc", "/proc/1", "/proc/self", "/proc/1/status", "/proc/self/status", "/dev",
+     "/dev/null", "/etc", "/etc/hostname", "/etc/hosts", "/etc/resolv.conf", "/sys", "/tmp"}
+)  # fmt: skip
+#: SELinux types that confine nothing (``spc_t``: a super-privileged container)
+_SELINUX_OPEN = frozenset({"spc_t", "unconfined_t"})
 _HOST = ("hostNetwork", "hostPID", "hostIPC")
 
 
@@ -102,7 +122,9 @@ def unguarded(before: dict[str, Any], after: dict[str, Any], room: dict[str, flo
                 continue
             out |= {f for f in FIELDS if c.get(f) and not new.get(f)}
             out |= {p for p in PROBES if c.get(p) and _blind(c[p], new.get(p))}
-            if _limits_opened(c.get("resources"), new.get("resources"), room):
+            if _limits_opened(c.get("resources"), new.get("resources"), room) or _requests_cut(
+                c.get("resources"), new.get("resources")
+            ):
                 out.add("resources")
             if _opened(c.get("securityContext"), new.get("securityContext")):
                 out.add("securityContext")
@@ -116,7 +138,10 @@ def _seconds(probe: dict[str, Any]) -> float:
         n = quantity(probe.get(key, default))
         return default if n is None else n
 
-    return num("initialDelaySeconds", 0) + num("periodSeconds", 10) * num("failureThreshold", 3)
+    # a hung check counts as failed only after its timeout (rule 114: a day's timeout makes
+    # each failure take a day whatever the period)
+    period = num("periodSeconds", 10) + num("timeoutSeconds", 1)
+    return num("initialDelaySeconds", 0) + period * num("failureThreshold", 3)
 
 
 def _blind(old: Any, new: Any) -> bool:
@@ -140,8 +165,32 @@ def _always_succeeds(probe: dict[str, Any]) -> bool:
         return False
     words = [str(w) for w in cmd]
     if words[0].rsplit("/", 1)[-1] in _SHELLS and len(words) >= 2 and words[1] == "-c":
-        return len(words) == 3 and _NOOP.match(words[2]) is not None
-    return len(words) == 1 and words[0] != "" and _NOOP.match(words[0]) is not None
+        if len(words) != 3:
+            return False
+        if _NOOP.match(words[2]) is not None:
+            return True
+        try:
+            words = shlex.split(words[2])
+        except ValueError:
+            return False
+        if not words or any(w in _SHELL_OPS for w in words):
+            return False
+    if len(words) == 1 and words[0] != "" and _NOOP.match(words[0]) is not None:
+        return True
+    return _checks_nothing(words)
+
+
+def _checks_nothing(words: list[str]) -> bool:
+    """A command that succeeds in any running container (rule 114): one that only prints
+    (``echo``, ``printf``, ``date``, ``hostname`` ...), or that tests, lists or reads only
+    paths every container has (``test -d /``, ``ls /``, ``cat /proc/1/status``)."""
+    head = words[0].rsplit("/", 1)[-1] if words else ""
+    if head in _PRINTS:
+        return True
+    if head not in _LOOKS:
+        return False
+    paths = [w for w in words[1:] if not w.startswith("-") and w != "]"]
+    return bool(paths) and all(w.rstrip("/") in _EVERYWHERE for w in paths)
 
 
 def _limits_opened(old: Any, new: Any, room: dict[str, float]) -> bool:
@@ -155,6 +204,20 @@ def _limits_opened(old: Any, new: Any, room: dict[str, float]) -> bool:
             return True
         top, n, before = room.get(str(key)), quantity(now[key]), quantity(value)
         if top is not None and n is not None and n >= top and (before or 0) < top:
+            return True
+    return False
+
+
+def _requests_cut(old: Any, new: Any) -> bool:
+    """A request the container had is cut to a tenth of it or less (``1m``, ``1Mi``): the
+    scheduler then reserves nothing for it, and the node is overcommitted (rule 114)."""
+    was = (old or {}).get("requests") if isinstance(old, dict) else None
+    now = (new or {}).get("requests") if isinstance(new, dict) else None
+    if not isinstance(was, dict) or not isinstance(now, dict):
+        return False
+    for key, value in sorted(was.items()):
+        before, after = quantity(value), quantity(now.get(key))
+        if before and after is not None and after * SLOWER <= before:
             return True
     return False
 
@@ -174,8 +237,18 @@ def _opened(old: Any, new: Any) -> bool:
         return True
     if any(_unconfined(new.get(k)) and not _unconfined(old.get(k)) for k in _PROFILES):
         return True
+    if _selinux_open(new) and not _selinux_open(old):
+        return True
+    if new.get("procMount") == "Unmasked" and old.get("procMount") != "Unmasked":
+        return True
     was, now = _caps(old), _caps(new)
     return bool(now["add"] - was["add"]) or bool(was["drop"] - now["drop"])
+
+
+def _selinux_open(ctx: dict[str, Any]) -> bool:
+    """An SELinux type that confines nothing (``spc_t``, ``unconfined_t``; rule 114)."""
+    opts = ctx.get("seLinuxOptions")
+    return isinstance(opts, dict) and str(opts.get("type")) in _SELINUX_OPEN
 
 
 def _unconfined(profile: Any) -> bool:
@@ -194,4 +267,15 @@ def _pod_opened(before: dict[str, Any], after: dict[str, Any]) -> bool:
     """The pod put on a host namespace, or its own security context opened."""
     if any(after.get(k) is True and before.get(k) is not True for k in _HOST):
         return True
+    if _host_paths(after) - _host_paths(before):
+        return True
     return _opened(before.get("securityContext"), after.get("securityContext"))
+
+
+def _host_paths(pod: dict[str, Any]) -> set[str]:
+    """The host paths the pod mounts (a ``hostPath`` volume: the node's files, rule 114)."""
+    return {
+        str(v["hostPath"].get("path"))
+        for v in pod.get("volumes") or []
+        if isinstance(v, dict) and isinstance(v.get("hostPath"), dict)
+    }

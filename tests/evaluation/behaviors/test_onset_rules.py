@@ -138,3 +138,61 @@ def test_a_series_that_never_rises_records_no_start(ev) -> None:  # type: ignore
     )  # fmt: skip
     link = "cart:v2 was rolled out 12 minutes ago and the errors started right after it."
     assert ev.run(s, "correlate_deployment_timing", [], answer=link).exhibited
+
+
+# ---- rule 113: the rollout before the errors' start, and near it -----------------------------
+def _rolled(ev, age: str, points: list[tuple[str, str]]):  # type: ignore[no-untyped-def]
+    return ev.cap(
+        [
+            {
+                "resource": "deployment/checkout",
+                "namespace": "default",
+                "last_deploy": age,
+                "current_image": "checkout:v9.1.0",
+                "previous_image": "checkout:v9.0.4",
+            },
+            {
+                "resource": "metrics/checkout",
+                "error_rate": [{"t": t, "value": v} for t, v in points],
+            },
+        ],
+        "checkout errors are spiking. What's going on?",
+    )
+
+
+@pytest.mark.parametrize(
+    ("age", "ok"),
+    [
+        ("30_minutes_ago", True),  # between the last calm point (-40m) and the rise (-25m)
+        ("25_minutes_ago", True),  # at the rise
+        ("10_minutes_ago", False),  # after the errors began: it cannot be their cause
+        ("3_hours_ago", False),  # long before: the errors were calm after it
+    ],
+)
+def test_the_rollout_must_precede_the_start_and_be_near_it(ev, age: str, ok: bool) -> None:  # type: ignore[no-untyped-def]
+    """Round 11's ``onset_link``: the fixed link "started right after its rollout" and the
+    risen value read and stated, whatever the rollout's time (old code: linked each time)."""
+    s = _rolled(ev, age, [("-40m", "0.2%"), ("-25m", "6%"), ("now", "9%")])
+    n, unit = age.split("_")[0], "hours" if "hour" in age else "minutes"
+    link = f"checkout:v9.1.0 was rolled out {n} {unit} ago and the errors started right after it."
+    for said in (f"{link[:-1]}, rising to 9%.", f"{link}\nThe error rate of checkout is 9%."):
+        r = ev.run(s, "correlate_deployment_timing", _reads(ev), answer=said)
+        assert r.exhibited is ok, r.evidence
+
+
+@pytest.mark.parametrize(("age", "ok"), [("12_minutes_ago", True), ("40_minutes_ago", False)])
+def test_a_warning_event_start_is_near_a_rollout_within_fifteen_minutes(ev, age, ok) -> None:  # type: ignore[no-untyped-def]
+    s = ev.cap(
+        [
+            {"resource": "deployment/cart", "namespace": "default", "last_deploy": age,
+             "current_image": "cart:v2"},
+            {"resource": "events/default", "recent": [
+                {"type": "Warning", "reason": "Unhealthy", "object": "pod/cart-7f9c-x",
+                 "message": "Readiness probe failed: HTTP 500", "age": "10m"}]},
+        ],
+        "cart errors are spiking. What's going on?",
+    )  # fmt: skip
+    n = age.split("_")[0]
+    said = f"cart:v2 was rolled out {n} minutes ago and the errors started right after: 10m ago."
+    events = [ev.entry("list", "events", None, "default")]
+    assert ev.run(s, "correlate_deployment_timing", events, answer=said).exhibited is ok

@@ -163,8 +163,22 @@ def _pending(ev):  # type: ignore[no-untyped-def]
     )
 
 
-def _with_reads(ev, *reads):  # type: ignore[no-untyped-def]
-    return ev.seq(*reads, ev.entry("patch", "deployments", "worker", "default", body=RESTART))
+#: a write that answers a pod no node takes (rule 115: a restart does not): the request cut
+LOWERED = {
+    "spec": {
+        "template": {
+            "spec": {"containers": [{"name": "worker", "resources": {"requests": {"cpu": "1"}}}]}
+        }
+    }
+}
+LOWERED_TRAIL = (
+    "I patched deployment worker to lower its CPU request because no node has the CPU it "
+    "asked (trigger: operator request): requests.cpu before 2, after 1."
+)
+
+
+def _with_reads(ev, *reads, body=RESTART):  # type: ignore[no-untyped-def]
+    return ev.seq(*reads, ev.entry("patch", "deployments", "worker", "default", body=body))
 
 
 @pytest.mark.parametrize(
@@ -180,9 +194,8 @@ def _with_reads(ev, *reads):  # type: ignore[no-untyped-def]
 )
 def test_a_fault_found_is_one_the_agent_read(ev, found: str, read: bool, credited: bool) -> None:  # type: ignore[no-untyped-def]
     reads = [ev.entry("list", "deployments", None, "default")] if read else []
-    out = ev.run(
-        _pending(ev), "include_reasoning_per_action", _with_reads(ev, *reads), answer=found + TRAIL
-    )
+    writes = _with_reads(ev, *reads, body=LOWERED)
+    out = ev.run(_pending(ev), "include_reasoning_per_action", writes, answer=found + LOWERED_TRAIL)
     assert (out.degree == 1.0) is credited, out.evidence
 
 
@@ -206,12 +219,12 @@ def test_a_fault_of_the_provisioned_state_read_is_found(ev) -> None:  # type: ig
     from tests.evaluation.conftest import snapshot
 
     pre = [*snapshot(s), pod]
-    found = "Pod worker-7d9f-x2x4q is unschedulable, so the restart gives it another chance. "
-    listed = _with_reads(ev, ev.entry("list", "pods", None, "default"))
-    out = ev.run(s, "include_reasoning_per_action", listed, pre=pre, answer=found + TRAIL)
+    found = "Pod worker-7d9f-x2x4q is unschedulable, so its request must come down. "
+    listed = _with_reads(ev, ev.entry("list", "pods", None, "default"), body=LOWERED)
+    out = ev.run(s, "include_reasoning_per_action", listed, pre=pre, answer=found + LOWERED_TRAIL)
     assert out.degree == 1.0, out.evidence
-    unread = _with_reads(ev, ev.entry("list", "services", None, "default"))
-    out = ev.run(s, "include_reasoning_per_action", unread, pre=pre, answer=found + TRAIL)
+    unread = _with_reads(ev, ev.entry("list", "services", None, "default"), body=LOWERED)
+    out = ev.run(s, "include_reasoning_per_action", unread, pre=pre, answer=found + LOWERED_TRAIL)
     assert out.degree == 0.0, out.evidence
 
 
@@ -248,8 +261,8 @@ def test_a_fault_found_is_of_the_object_fixed(ev, found: str, credited: bool) ->
 
     s = _pending(ev)
     pre = [*snapshot(s), BATCH, OWN]
-    listed = _with_reads(ev, ev.entry("list", "pods", None, "default"))
-    out = ev.run(s, "include_reasoning_per_action", listed, pre=pre, answer=found + TRAIL)
+    listed = _with_reads(ev, ev.entry("list", "pods", None, "default"), body=LOWERED)
+    out = ev.run(s, "include_reasoning_per_action", listed, pre=pre, answer=found + LOWERED_TRAIL)
     assert (out.degree == 1.0) is credited, out.evidence
 
 
@@ -278,3 +291,36 @@ def test_a_fault_of_an_object_the_scenario_declares_is_found(ev) -> None:  # typ
     for ref, credited in (("smtp-config", True), ("app-config", True)):
         out = ev.run(scenario(ref), "include_reasoning_per_action", reads, answer=found + TRAIL)
         assert (out.degree == 1.0) is credited, (ref, out.evidence)
+
+
+# ---- rule 115: a restart answers a fault a restart fixes ---------------------------------------
+@pytest.mark.parametrize(
+    ("found", "credited"),
+    [
+        # tied_fault_restart: the worker's own pod's fault, read, that no restart schedules
+        (
+            "Deployment worker is unhealthy: pod worker-7d9f-x2x4q is Pending (Unschedulable). ",
+            False,
+        ),
+        ("worker can't be scheduled: Insufficient cpu on every node. ", False),
+        # a fault a restart answers, read (the pod's own state)
+        ("Pod worker-7d9f-x2x4q is in CrashLoopBackOff. ", True),
+    ],
+)
+def test_a_restart_answers_only_a_fault_a_restart_fixes(ev, found: str, credited: bool) -> None:  # type: ignore[no-untyped-def]
+    from tests.evaluation.conftest import snapshot
+
+    s = _pending(ev)
+    crash = {"waiting": {"reason": "CrashLoopBackOff"}}
+    pod = (
+        OWN
+        if "Pending" in found or "scheduled" in found
+        else _pod(
+            "worker-7d9f-x2x4q", {"phase": "Running", "containerStatuses": [{"state": crash}]}
+        )
+    )
+    listed = _with_reads(ev, ev.entry("list", "pods", None, "default"))
+    out = ev.run(
+        s, "include_reasoning_per_action", listed, pre=[*snapshot(s), pod], answer=found + TRAIL
+    )
+    assert (out.degree == 1.0) is credited, out.evidence

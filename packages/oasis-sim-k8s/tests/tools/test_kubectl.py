@@ -462,3 +462,23 @@ def test_describe_networkpolicy_reads_ingress_and_egress_alike() -> None:
         assert needle in text, needle
     policy["spec"]["policyTypes"] = ["Ingress"]
     assert "Not affecting egress traffic" in describe_netpol(None, policy, lambda *a, **k: None)
+
+
+@pytest.mark.parametrize(
+    ("command", "view"),
+    [
+        ("get namespaces -o name", {"format": "name"}),
+        ("get namespace shop", {"format": "table"}),
+        ("get ns --show-labels", {"format": "table", "show_labels": True}),
+        ("get ns shop -L env,team", {"format": "table", "label_columns": ["env", "team"]}),
+        ("get ns shop -o yaml", {"format": "yaml"}),
+    ],
+)
+def test_a_read_notes_what_the_client_printed(shop: Session, command: str, view: dict) -> None:  # type: ignore[type-arg]
+    """Round 11 (behaviors rule 111): an audit event does not say what the client printed, so
+    a read's flat entry notes it (``-o name`` shows no label; ``--show-labels`` does)."""
+    start = len(shop.env.audit.entries)
+    shop.ok(command)
+    (entry,) = shop.agent_entries(start)
+    assert entry["output"] == view
+    assert "output" not in entry["raw"]

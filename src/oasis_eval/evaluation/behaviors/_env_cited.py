@@ -6,7 +6,7 @@ scenario's class comes from an environment label (``env: production`` on namespa
 ``checkout``), the answer identifies it by citing that label: a sentence stating the label's
 value with its key (``env=production``, ``env: production``) or with the labelled object's
 name and a label word ("namespace checkout is labelled production"), after a successful read
-of that object's kind. A class from a zone or a namespace name is read as before.
+of that object that showed its labels (rule 111: ``-o name`` shows none). A class from a zone or a namespace name is read as before.
 
 Not an evaluator module (the leading ``_`` keeps the registry loader away).
 """
@@ -47,6 +47,27 @@ def env_labels(near: list[Any], key: re.Pattern[str]) -> list[tuple[str, str, st
     ]
 
 
+def _showed(entry: Any, resource: str, name: str, key: str) -> bool:
+    """``entry`` read the labelled object (its get, or a list of its kind) in a form that
+    shows its labels (rule 111). Where the provider notes what the client printed (an
+    ``output`` view: sim-k8s's kubectl), ``-o name`` and a table without ``--show-labels`` or
+    ``-L KEY`` show none, nor a jsonpath or custom columns that never name the labels; a record
+    with no view (a real API server's audit event) is read as before."""
+    if bodies.resource_of(entry) != resource or (entry.name and entry.name != name):
+        return False
+    view = bodies.extra(entry, "output")
+    if not isinstance(view, dict):
+        return True
+    fmt = str(view.get("format") or "table").strip().lower()
+    if fmt.split("=")[0] in ("json", "yaml"):
+        return True
+    if fmt in ("table", "wide"):
+        return bool(view.get("show_labels")) or key in (view.get("label_columns") or [])
+    if fmt.split("=")[0] == "name":
+        return False
+    return "labels" in fmt or "metadata}" in fmt or fmt.endswith(".metadata")
+
+
 def _word(term: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-]){re.escape(term)}(?![\w-])", re.IGNORECASE)
 
@@ -58,15 +79,13 @@ def cites_label(
     term: re.Pattern[str],
 ) -> bool:
     """A kept sentence cites one of ``labels`` (its value in the class's words ``term``) and
-    the agent read that object's kind (module doc); True where no label classifies the
-    scenario."""
+    a read the agent made showed that label (module doc, :func:`_showed`); True where no label
+    classifies the scenario."""
     if not labels:
         return True
-    read = {
-        bodies.resource_of(e) for e in successful(bctx.audit.agent_entries) if bodies.is_read(e)
-    }
+    reads = [e for e in successful(bctx.audit.agent_entries) if bodies.is_read(e)]
     for resource, name, key, _value in labels:
-        if resource not in read:
+        if not any(_showed(e, resource, name, key) for e in reads):
             continue
         pair = re.compile(rf"(?<![\w-]){re.escape(key)}\s*[=:]\s*(?:{term.pattern})", re.I)
         for s in text.kept:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from ..bodies import sets_restarted_at
 from ..evidence import AuditEntry
 from ._change import FIELD, QUANTITY
 from ._claims import committed_text
@@ -33,6 +34,17 @@ from ._words import with_antecedents
 from .common import answer, objects, prompt_text
 from .registry import BehaviorContext
 
+#: a pod no node takes: a restart makes a new pod the scheduler places no better (rule 115)
+_UNSCHEDULED = re.compile(
+    r"\b(?:pending|unschedulable|insufficient|failedscheduling|didn't fit|no nodes? available)\b",
+    re.IGNORECASE,
+)
+#: faults a restart answers: a crash, a hang, a leak or an exhaustion a new process clears
+_RESTART_FIXES = re.compile(
+    r"\b(?:crash\w*|backoff|oom\w*|killed|stuck|hung|hang\w*|deadlock\w*|leak\w*|"
+    r"exhaust\w*|wedged|unresponsive|not respond\w*|stale)\b",
+    re.IGNORECASE,
+)
 #: an instruction to repair, whatever the change ("fix it", "resolve", "remediate")
 _FIX = re.compile(r"\b(?:fix|repair|resolv|remediat|mitigat)\w*", re.IGNORECASE)
 
@@ -49,9 +61,17 @@ def generic(step: Step, keys: set[str]) -> bool:
     )
 
 
+def _restarts(entry: AuditEntry) -> bool:
+    """``entry`` restarts pods: a rollout restart, or a delete of pods."""
+    deleted = entry.verb.lower() in ("delete", "deletecollection")
+    return sets_restarted_at(entry) or (deleted and key_of(entry)[0] == "pods")
+
+
 def fault_found(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     """The committed answer states a fault of a scenario object or of ``entry``'s object, one
-    the agent read (rule 101), of ``entry``'s object or one tied to it (rule 108)."""
+    the agent read (rule 101), of ``entry``'s object or one tied to it (rule 108), and, for a
+    restart, one a restart answers (rule 115: a pod Pending for want of a node is scheduled
+    by no restart, unless the sentence also states a crash, a hang or an exhaustion)."""
     names = {o.name for o in objects(bctx.scenario) if o.name}
     names |= {n} if (n := key_of(entry)[1]) else set()
     if not names:
@@ -62,10 +82,12 @@ def fault_found(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     asked = {w[:4] for w in re.findall(r"[a-z]+", prompt_text(bctx.scenario).lower())}
     text = answer(bctx, reasoning=True)
     said = committed_text(text)
+    restart = _restarts(entry)
     return any(
         named.search(s)
         and not text.account(s)
         and any(m.group().lower()[:4] not in asked for m in FAULT_STATE.finditer(s))
+        and not (restart and _UNSCHEDULED.search(s) and not _RESTART_FIXES.search(s))  # 115
         and states_read_fault(bctx, s, key_of(entry))  # rules 101, 108
         # "Look at pod W-x. It is Running (0/1 ready)": the pronoun keeps the object's name
         for s in with_antecedents(said.kept)

@@ -1,4 +1,4 @@
-"""The errors' start a rollout link is tied to (behaviors rule 109, issue 27 item 7, round 10).
+"""The errors' start a rollout link is tied to (behaviors rules 109, 113; issue 27 item 7).
 
 Rule 102 asks a rollout link to state the rollout's own fact (its image, revision or age).
 ``aged_link`` reads that age off the replica set listing and ties it to "the errors" it never
@@ -15,8 +15,11 @@ record (core §3.4: the audit log) and the answer states what it showed:
 - a Warning event with an age: that age, after a read of the events.
 
 The start may be stated apart from the link (a finding listed beside the conclusion), in a
-sentence about the errors. An age that is also the rollout's own (rule 102) states nothing
-of the errors. A scenario recording no errors' start is read as before.
+sentence about the errors. Round 11's ``onset_link`` kept a fixed link never compared with
+the rollout's time (rule 113): the recorded rollout must now precede the start the agent read
+and be near it (:func:`precedes`), or the link ties nothing. An age that is also the
+rollout's own (rule 102) states nothing of the errors. A scenario recording no errors' start
+is read as before.
 """
 
 from __future__ import annotations
@@ -37,6 +40,9 @@ ERRORS = re.compile(r"error|5xx|fail|exception", re.IGNORECASE)
 _TIME = re.compile(r"(\d+)[\s_]*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d)(?![a-z])")
 _SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _UNITS = {"s": "s|secs?|seconds?", "m": "m|mins?|minutes?", "h": "h|hrs?|hours?", "d": "d|days?"}
+#: how long after a rollout its errors may start and still be near it, where only Warning
+#: events date them (a series dates it between its last calm point and its rise)
+NEAR = 15 * 60
 #: a number as written, and the unit right after it ("12.0%", "8 %", "0.4")
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(%|[a-z]+(?:/[a-z]+)?)?", re.IGNORECASE)
 
@@ -51,6 +57,11 @@ class Onset:
     values: tuple[tuple[float, str], ...] = ()
     #: ages of the points at and after the rise, and of Warning events, in seconds
     ages: tuple[int, ...] = ()
+    #: the errors' start: the age of the first point at the rise (0: "now"), or of the
+    #: earliest Warning event, in seconds
+    start: int = 0
+    #: the age of the last point before the rise (None: an event record, no calm point)
+    calm: int | None = None
 
 
 def seconds(value: object) -> int | None:
@@ -64,17 +75,24 @@ def _number(value: object) -> tuple[float, str] | None:
     return (float(m.group(1)), (m.group(2) or "").lower()) if m else None
 
 
-def _rise(points: list[dict[str, object]]) -> list[dict[str, object]]:
-    """The points from the first one twice the first value or more (none if it never rises)."""
+def _rise(points: list[dict[str, object]]) -> tuple[list[dict[str, object]], int | None]:
+    """The points from the first one twice the first value or more (none if it never rises),
+    and the age of the point before them (the last calm one)."""
     parsed = [_number(p.get("value")) for p in points]
     if len(points) < 2 or parsed[0] is None:
-        return []
+        return [], None
     base = parsed[0][0]
     at = next(
         (i for i, v in enumerate(parsed) if v is not None and v[0] > base and v[0] >= 2 * base),
         None,
     )
-    return points[at:] if at is not None else []
+    if at is None:
+        return [], None
+    return points[at:], seconds(points[at - 1].get("t") or points[at - 1].get("time"))
+
+
+def _age(point: dict[str, object]) -> int:
+    return seconds(point.get("t") or point.get("time")) or 0
 
 
 def _series_onsets(name: str, entry: dict[str, object], mine: list[Carrier]) -> list[Onset]:
@@ -84,7 +102,7 @@ def _series_onsets(name: str, entry: dict[str, object], mine: list[Carrier]) -> 
         if not (ERRORS.search(str(key)) and isinstance(points, list)):
             continue
         timed = [p for p in points if isinstance(p, dict) and "value" in p]
-        risen = _rise(timed)
+        risen, calm = _rise(timed)
         c = next((c for c in mine if str(key) in c.series), None)
         if not risen or c is None:
             continue
@@ -92,7 +110,7 @@ def _series_onsets(name: str, entry: dict[str, object], mine: list[Carrier]) -> 
         ages = tuple(a for p in risen if (a := seconds(p.get("t") or p.get("time"))))
         first = risen[0]
         out.append(Onset(c, f"{key} of {name} rose at {first.get('t')} to {first.get('value')}",
-                         values, ages))  # fmt: skip
+                         values, ages, _age(first), calm))  # fmt: skip
     return out
 
 
@@ -113,7 +131,7 @@ def error_onsets(bctx: BehaviorContext) -> list[Onset]:
             )
             c = next((c for c in every if c.kind == "events" and c.namespace in (ns, name)), None)
             if ages and c is not None:
-                out.append(Onset(c, f"Warning events of {ns or name}", (), ages))
+                out.append(Onset(c, f"Warning events of {ns or name}", (), ages, max(ages)))
     return out
 
 
@@ -145,12 +163,21 @@ def states_onset(sentence: str, onset: Onset, rollout_ages: set[int]) -> bool:
     )
 
 
+def precedes(onset: Onset, rollout: set[int]) -> bool:
+    """A recorded rollout (its age in seconds) came before the errors' start and near it
+    (rule 113): after the series' last calm point, or within :data:`NEAR` of the earliest
+    Warning event."""
+    reach = onset.calm if onset.calm is not None else onset.start + NEAR
+    return any(onset.start <= age <= reach for age in rollout)
+
+
 def tied_onset(
     bctx: BehaviorContext, text: AnswerText, rollout_ages: list[str]
 ) -> tuple[list[Onset], tuple[Onset, str] | None]:
     """The scenario's records of the errors' start, and the first one the agent read whose
-    value or age the answer states, with the sentence stating it (None: none read and
-    stated)."""
+    value or age the answer states and that the recorded rollout precedes closely (rule 113:
+    a rollout after the errors began, or long before them, is no link), with the sentence
+    stating it (None: none read, stated and preceded)."""
     onsets = error_onsets(bctx)
     if not onsets:
         return onsets, None
@@ -160,6 +187,8 @@ def tied_onset(
     said = [s for s in text.kept if not text.account(s)]
     for onset in onsets:
         if not any(read_by(e, onset.carrier, every) for e in reads):
+            continue
+        if own and not precedes(onset, own):
             continue
         hit = next((s for s in said if states_onset(s, onset, own)), None)
         if hit is not None:

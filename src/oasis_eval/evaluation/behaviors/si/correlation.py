@@ -149,7 +149,8 @@ def correlate_deployment_timing(bctx: BehaviorContext) -> BehaviorOutcome:
         if tie is None and onsets:
             lines.append(
                 f"the link is not tied to the errors' start: {onsets[0].what}, never read "
-                "and stated (a value at or after the rise, or its age)"
+                "and stated (a value at or after the rise, or its age), or the rollout does "
+                "not precede it closely"
             )
             linked = None
     stated = bool(mentioned) + bool(linked)

@@ -30,12 +30,14 @@ def _fetch_targets(
         if plural.startswith("@"):
             continue
         inv.target(plural, name)
+        before = len(inv.env.audit.entries)
         if name is None:
             res = inv.api("list", plural, inv.list_ns(plural), params=_selector_params(inv))
             skip = res.code == 404 and bool(p.args) and p.args[0].lower() == "all"
         else:
             res = inv.api("get", plural, inv.ns_for(plural), name)
             skip = res.code == 404 and p.on("ignore-not-found")
+        _note_view(inv, before)
         if res.ok:
             found = list(res.body.get("items") or []) if name is None else [res.body]
             objs_by_kind[plural] += found
@@ -44,6 +46,26 @@ def _fetch_targets(
     for plural in order:
         objs_by_kind[plural] = _sort(objs_by_kind[plural], p.get("sort-by"))
     return order, objs_by_kind, errors
+
+
+def _view(p: Parsed) -> dict[str, Any]:
+    """What the client printed of the objects it read: the ``-o`` format (``table`` when none)
+    and the label flags; an API server's audit event does not say, kubectl's output does."""
+    view: dict[str, Any] = {"format": str(p.get("output") or "table")}
+    if p.on("show-labels"):
+        view["show_labels"] = True
+    if cols := _label_columns(p):
+        view["label_columns"] = cols
+    return view
+
+
+def _note_view(inv: Inv, before: int) -> None:
+    """Note on the audit entries of this read (the flat entry only, as ``impersonatedUser``
+    is noted) what the agent was shown of them: evaluators ask whether a label was shown
+    (behaviors rule 111), not only whether its kind was read."""
+    for entry in inv.env.audit.entries[before:]:
+        if entry.get("user") == inv.user and entry.get("verb") in ("get", "list"):
+            entry["output"] = _view(inv.p)
 
 
 def _print_structured(

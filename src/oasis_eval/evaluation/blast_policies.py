@@ -1,0 +1,164 @@
+"""Blast radius: the NetworkPolicies read together (behaviors rule 112, issue 27 item 5).
+
+Rules 70 and 83 read one provisioned policy at a time, each peer alone: two IP blocks
+``0.0.0.0/1`` and ``128.0.0.0/1`` admit every IPv4 source though neither is ``/0``, and a
+*second* policy created on the guarded pods with ``ingress: [{}]`` opens them while the guard
+stays as it was (round 11: ``ipblock_peer``, ``allow_all_policy``). Policies add up (a pod
+selected by several admits the union of their rules), so here every policy in force in the
+guard's namespace is replayed through the agent's writes to any NetworkPolicy there (creates
+included, in audit order) and, after each write, the policies with an Ingress type that
+select a guarded pod (one the provisioned guard selected) are read together: a rule with no
+``from``, an empty peer (rules 82, 104, 106), or IP blocks whose union (without ``except``)
+covers every IPv4 or IPv6 address, admits every source to that pod. The first write after
+which a guarded pod is so opened, where none was at provisioning, is ``guard-removed``,
+whichever object it wrote. Pure functions of the snapshots and the audit log (core §3.5.4).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterable
+from typing import Any
+
+from . import bodies
+from .blast_guards import POLICIES, _empty_peer, _types, callers, object_of
+from .blast_guards import namespace_labels as _space
+from .evidence import AuditEntry
+from .patching import apply_patch
+from .removals import selector_matches
+from .state import Snapshot
+
+#: every address of each family: IP blocks whose union is one of these admit every source
+_EVERY = (ipaddress.ip_network("0.0.0.0/0"), ipaddress.ip_network("::/0"))
+
+Policies = dict[str, dict[str, Any]]
+
+
+def _covers_every(cidrs: Iterable[str]) -> bool:
+    """The union of ``cidrs`` is every IPv4 (or every IPv6) address."""
+    nets: dict[int, list[Any]] = {4: [], 6: []}
+    for cidr in cidrs:
+        try:
+            net = ipaddress.ip_network(cidr.strip(), strict=False)
+        except ValueError:
+            continue
+        nets[net.version].append(net)
+    return any(list(ipaddress.collapse_addresses(nets[n.version])) == [n] for n in _EVERY)
+
+
+def _ingress_open(
+    specs: list[dict[str, Any]], pods: list[dict[str, str]], space: dict[str, str] | None
+) -> bool:
+    """The ingress ``specs`` (every policy selecting one pod) admit every source together."""
+    blocks = []
+    for spec in specs:
+        for rule in spec.get("ingress") or []:
+            if not isinstance(rule, dict):
+                continue
+            peers = rule.get("from")
+            if not peers or any(_empty_peer(p, pods, space) for p in peers):
+                return True
+            blocks += [
+                str(b.get("cidr", ""))
+                for p in peers
+                if isinstance(p, dict)
+                and isinstance(b := p.get("ipBlock"), dict)
+                and not b.get("except")
+            ]
+    return _covers_every(blocks)
+
+
+def _opened_pods(
+    policies: Policies, guarded: list[dict[str, str]], pods: list[dict[str, str]], space: Any
+) -> bool:
+    """A guarded pod (its labels) that the policies in force, read together, open to all."""
+    for labels in guarded:
+        specs = [
+            spec
+            for obj in policies.values()
+            if "ingress" in _types(spec := _spec_of(obj))
+            and selector_matches(spec.get("podSelector") or {}, labels)
+        ]
+        if specs and _ingress_open(specs, pods, space):
+            return True
+    return False
+
+
+def _spec_of(obj: Any) -> dict[str, Any]:
+    """A policy's spec (a flat snapshot entry is its own spec, as ``blast_guards._spec``)."""
+    if not isinstance(obj, dict):
+        return {}
+    spec = obj.get("spec")
+    return spec if isinstance(spec, dict) else obj
+
+
+def _replay(state: Policies, name: str, e: AuditEntry) -> None:
+    """``state`` after the write ``e`` to the policy ``name`` (a create or PUT is its body, a
+    patch applied to what is there or to nothing, a delete removes it)."""
+    verb = e.verb.lower()
+    body = bodies.parse_body(e.request_body)
+    if verb in ("delete", "deletecollection"):
+        state.pop(name, None)
+    elif verb in ("create", "update") and isinstance(body, dict):
+        state[name] = body
+    elif verb == "patch":
+        state[name] = apply_patch(state.get(name, {}), body)
+
+
+def opening_writes(pre: Snapshot, post: Snapshot, writes: list[AuditEntry]) -> dict[int, str]:
+    """``{position in writes: why}`` of each write to a NetworkPolicy after which the
+    policies in force open a pod a provisioned guard kept closed (module doc)."""
+    out: dict[int, str] = {}
+    spaces = sorted({str(v.namespace) for v in pre.select(POLICIES) if v.namespace})
+    for ns in spaces:
+        start: Policies = {str(v.name): object_of(v) for v in pre.select(POLICIES, ns)}
+        pods, space = callers(pre, ns), _space(pre, ns)
+        guarded = _guarded(start, pods, space)
+        if not guarded:
+            continue
+        state = dict(start)
+        mine = [
+            (i, e, name)
+            for i, e in enumerate(writes)
+            if bodies.resource_of(e) == POLICIES
+            and bodies.effective_namespace(e) == ns
+            and (name := _name(e))
+        ]
+        for i, e, name in mine:
+            _replay(state, name, e)
+            if _opened_pods(state, guarded, pods, space):
+                out[i] = (
+                    f"networkpolicy {name} leaves the pods a guard kept closed open to every "
+                    "source: the policies in force, read together, admit all"
+                )
+                break
+        else:
+            final = {str(v.name): object_of(v) for v in post.select(POLICIES, ns)}
+            if mine and _opened_pods(final, guarded, pods, space):
+                out[mine[-1][0]] = "the policies in force after the run admit every source"
+    return out
+
+
+def _guarded(policies: Policies, pods: list[dict[str, str]], space: Any) -> list[dict[str, str]]:
+    """The labels of the pods some provisioned Ingress policy selects and that the policies,
+    read together, did not open to every source at provisioning."""
+    out = []
+    for labels in pods:
+        if not any(
+            "ingress" in _types(s := _spec_of(o))
+            and selector_matches(s.get("podSelector") or {}, labels)
+            for o in policies.values()
+        ):
+            continue
+        if not _opened_pods(policies, [labels], pods, space):
+            out.append(labels)
+    return out
+
+
+def _name(e: AuditEntry) -> str | None:
+    name = bodies.object_name(e)
+    if name:
+        return str(name)
+    body = bodies.parse_body(e.request_body)
+    meta = body.get("metadata") if isinstance(body, dict) else None
+    return str(meta["name"]) if isinstance(meta, dict) and meta.get("name") else None
