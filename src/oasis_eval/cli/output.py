@@ -1,14 +1,16 @@
-"""Shared CLI output helpers: findings as text, JSON to stdout."""
+"""Shared CLI output helpers: findings as text, JSON to stdout, the API's errors as usage errors."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import typer
 
-from ..diagnostics import Finding
-from ..reporting.controls import visible_controls
+from ..control_chars import visible_controls
+from ..diagnostics import Finding, UnusableInput
 
 
 def echo_json(data: Any) -> None:
@@ -25,3 +27,19 @@ def terminal_safe(text: object, one_line: bool = False) -> str:
     file-name text can neither drive the terminal (ANSI sequences) nor fake output lines."""
     out = visible_controls(str(text))
     return out.replace("\n", "\\n").replace("\t", "\\t") if one_line else out
+
+
+@contextmanager
+def cli_errors() -> Iterator[None]:
+    """The shared composition's errors as the CLI reports them: a bad option value is a usage
+    error of that option; a file's findings are printed before its one-line error."""
+    try:
+        yield
+    except UnusableInput as exc:
+        from ..api.errors import InvalidInput, OptionError  # both UnusableInput: loaded on error
+
+        if isinstance(exc, OptionError):
+            raise typer.BadParameter(exc.message, param_hint=exc.option) from None
+        if isinstance(exc, InvalidInput):
+            echo_findings(exc.findings)
+        raise

@@ -10,8 +10,7 @@ is written then).
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -29,7 +28,6 @@ from ..api.config import (
     make_agent,
     make_provider,
 )
-from ..api.errors import InvalidInput, OptionError
 from ..api.results import agent_fault_lines, vacuous_line, verdict_line
 from ..api.resume_options import resumed_request
 from ..contract import Agent, AgentFault, AgentUnusable, Provider
@@ -42,7 +40,7 @@ from ..engine.runner import RunOutcome
 from ..examples import EXAMPLE_PROFILE_DIR
 from ..spec.needs import PreflightNeeds
 from ..spec.profile import Profile
-from .output import echo_findings, terminal_safe
+from .output import cli_errors, terminal_safe
 from .progress import progress_for
 from .stopping import abandon_default_executor, leave, terminate_as_interrupt
 
@@ -60,19 +58,6 @@ __all__ = [
 
 EXIT_PREFLIGHT = 2
 EXIT_ABORTED = 3
-
-
-@contextmanager
-def cli_errors() -> Iterator[None]:
-    """The shared composition's errors as the CLI reports them: a bad option value is a usage
-    error of that option; a file's findings are printed before its one-line error."""
-    try:
-        yield
-    except OptionError as exc:
-        raise typer.BadParameter(exc.message, param_hint=exc.option) from None
-    except InvalidInput as exc:
-        echo_findings(exc.findings)
-        raise
 
 
 def run(
