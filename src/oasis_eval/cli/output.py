@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from ..control_chars import visible_controls
-from ..diagnostics import Finding, UnusableInput
+
+if TYPE_CHECKING:  # pydantic (~0.15 s): loaded by the commands that report findings
+    from ..diagnostics import Finding
 
 
 def echo_json(data: Any) -> None:
@@ -18,7 +20,7 @@ def echo_json(data: Any) -> None:
 
 
 def echo_findings(findings: list[Finding]) -> None:
-    for finding in sorted(findings, key=Finding.sort_key):
+    for finding in sorted(findings, key=lambda f: f.sort_key()):
         typer.echo(finding.render())
 
 
@@ -33,6 +35,8 @@ def terminal_safe(text: object, one_line: bool = False) -> str:
 def cli_errors() -> Iterator[None]:
     """The shared composition's errors as the CLI reports them: a bad option value is a usage
     error of that option; a file's findings are printed before its one-line error."""
+    from ..diagnostics import UnusableInput
+
     try:
         yield
     except UnusableInput as exc:
