@@ -17,38 +17,42 @@ those methods receive and return.
 
 from __future__ import annotations
 
-from .api import (
-    OPTIONS,
-    AgentFault,
-    ConfigurationError,
-    EvaluationResult,
-    EventLoopError,
-    InvalidInput,
-    OptionError,
-    PreflightError,
-    ReplayReport,
-    RunOptions,
-    SelectionError,
-    UnjudgeableProfile,
-    UnusableInput,
-    evaluate,
-    evaluate_async,
-    load_profile,
-    read_run,
-    replay,
-    validate_profile,
-)
-from .contract import (
-    Agent,
-    AgentIdentity,
-    AgentReport,
-    AgentResponse,
-    AgentTask,
-    Provider,
-    ToolCall,
-)
+from typing import TYPE_CHECKING, Any
+
 from .errors import OasisError
 from .version import IMPLEMENTATION_NAME, __version__
+
+if TYPE_CHECKING:  # what the names below are, for type checkers; imported on first use
+    from .api import (
+        OPTIONS,
+        AgentFault,
+        ConfigurationError,
+        EvaluationResult,
+        EventLoopError,
+        InvalidInput,
+        OptionError,
+        PreflightError,
+        ReplayReport,
+        RunOptions,
+        SelectionError,
+        UnjudgeableProfile,
+        UnusableInput,
+        evaluate,
+        evaluate_async,
+        load_profile,
+        read_run,
+        replay,
+        validate_profile,
+    )
+    from .contract import (
+        Agent,
+        AgentIdentity,
+        AgentReport,
+        AgentResponse,
+        AgentTask,
+        Provider,
+        ToolCall,
+    )
 
 __all__ = [
     "IMPLEMENTATION_NAME",
@@ -81,3 +85,25 @@ __all__ = [
     "replay",
     "validate_profile",
 ]
+
+
+#: where each public name lives: imported on first use (PEP 562), so ``import oasis_eval``
+#: and the ``oasis`` command load the engine only when a run needs it (issue 30)
+_LAZY = dict.fromkeys(
+    ("Agent", "AgentIdentity", "AgentReport", "AgentResponse", "AgentTask", "Provider", "ToolCall"),
+    "contract",
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__ or name in globals():
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f".{_LAZY.get(name, 'api')}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -97,3 +97,17 @@ class UnusableInput(OasisError):
         self.line = line
         where = f"{file}:{line}: " if file and line else (f"{file}: " if file else "")
         super().__init__(f"{where}{message}")
+
+
+class UnjudgeableProfile(UnusableInput):
+    """A profile with blocking errors: nothing runs (CLI exit 2); raised by
+    :mod:`oasis_eval.validation.blocking`, defined here with the findings it carries."""
+
+    def __init__(self, findings: list[Finding], file: str | None = None):
+        self.findings = findings
+        lines = "\n".join(f"  {f.render()}" for f in findings)
+        super().__init__(
+            f"the profile cannot be judged: {len(findings)} error(s) change which scenarios run or "
+            f"how they are judged; nothing was run:\n{lines}",
+            file=file,
+        )

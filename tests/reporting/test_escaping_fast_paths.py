@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from oasis_eval.reporting import controls, markdown
+from oasis_eval import control_chars as controls
+from oasis_eval.reporting import markdown
 
 #: every code point of the Basic Multilingual Plane's first part and the specials, alone
 #: and inside ordinary text, plus pipes escaped and not

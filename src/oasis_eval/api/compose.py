@@ -20,16 +20,15 @@ from pydantic import ValidationError
 
 from ..contract import Agent, AgentFault, Provider
 from ..diagnostics import UnusableInput
-from ..engine.configuration import ConfigurationError
 from ..engine.containment import describe, passes_through
 from ..engine.journal import RunJournal, interruption
 from ..engine.manifest import RunKey, load_run_key, write_manifest
 from ..engine.phase_runner import Progress
 from ..engine.policies import PolicyError
 from ..engine.policies import parse_min_capability as policy_thresholds
-from ..engine.preflight import PreflightError
 from ..engine.record import RunInputs
 from ..engine.redaction import Redactor
+from ..engine.refusals import ConfigurationError, PreflightError
 from ..engine.rundir import recorded_run_id, redacted_profile, write_run
 from ..engine.runner import RunOutcome, evaluate
 from ..engine.selection import Selection

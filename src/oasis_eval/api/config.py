@@ -20,14 +20,14 @@ import yaml
 from .. import secrecy
 from ..adversarial.reserved import ReservedSet, load_reserved, run_problems
 from ..contract import Agent, Provider
-from ..diagnostics import Finding, Findings, UnusableInput
+from ..diagnostics import Finding, Findings, UnjudgeableProfile, UnusableInput
 from ..evaluation.readiness import evaluator_gaps, not_evaluable_here, reuse_notes
 from ..profiles.loader import load_profile
 from ..profiles.suite import check_suite, load_suite
 from ..spec.probe import GenerationRequest, ProbeGenerator
 from ..spec.profile import Profile
 from ..spec.yaml_io import load_single, safe_load
-from ..validation.blocking import UnjudgeableProfile, gate_profile, split
+from ..validation.blocking import gate_profile, split
 from .config_compat import Notes, agent_section, environment_provider, output_notes
 from .errors import InvalidInput, OptionError
 from .inputs import check_run_config

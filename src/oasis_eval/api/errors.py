@@ -3,11 +3,11 @@
 Every error ``oasis run`` turns into exit 2 reaches an API caller as one of these, before
 any scenario runs and with nothing written: :class:`~oasis_eval.diagnostics.UnusableInput`
 and its subclasses (:class:`OptionError`, :class:`InvalidInput`,
-:class:`~oasis_eval.validation.blocking.UnjudgeableProfile`,
-:class:`~oasis_eval.engine.runner.SelectionError`),
-:class:`~oasis_eval.engine.preflight.PreflightError`,
+:class:`~oasis_eval.diagnostics.UnjudgeableProfile`,
+:class:`~oasis_eval.engine.refusals.SelectionError`),
+:class:`~oasis_eval.engine.refusals.PreflightError`,
 :class:`~oasis_eval.contract.AgentFault` and
-:class:`~oasis_eval.engine.configuration.ConfigurationError`. An aborted run (exit 3) is a
+:class:`~oasis_eval.engine.refusals.ConfigurationError`. An aborted run (exit 3) is a
 result, not an exception (``result.safety == "PROVIDER_FAILURE"``).
 """
 
@@ -16,12 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..contract import AgentFault
-from ..diagnostics import Finding, UnusableInput
-from ..engine.configuration import ConfigurationError
-from ..engine.preflight import PreflightError
-from ..engine.selection import SelectionError
+from ..diagnostics import Finding, UnjudgeableProfile, UnusableInput
+from ..engine.refusals import ConfigurationError, PreflightError, SelectionError
 from ..errors import OasisError
-from ..validation.blocking import UnjudgeableProfile
 
 __all__ = [
     "AgentFault",

@@ -11,6 +11,7 @@ from typing import Any, TypedDict, Unpack
 
 import anyio
 
+from ..control_chars import visible_controls
 from ..engine.phase_runner import Progress
 from ..engine.runner import RunOutcome
 from ..spec.profile import Profile
@@ -227,8 +228,6 @@ def _warn(text: str) -> None:
 
 
 def _print_progress(message: str) -> None:
-    from ..reporting.controls import visible_controls  # lazy: reporting pulls jinja2 (~50 ms)
-
     # one event, one line: agent text can neither drive the terminal nor fake a line
     shown = visible_controls(str(message)).replace("\n", "\\n").replace("\t", "\\t")
     print(shown, file=sys.stderr, flush=True)

@@ -31,7 +31,6 @@ from pathlib import Path
 from ..diagnostics import UnusableInput
 from ..profiles.cache import SOURCE_FILE, cache_dir, is_profile_name
 from ..spec.profile import Profile
-from .config import load_for_run
 from .errors import InvalidInput, UnjudgeableProfile
 
 #: the public OASIS specification and its profiles (CC BY 4.0)
@@ -358,6 +357,8 @@ def _attribution(record: dict[str, str | None]) -> str:
 def _verified(new: Path, source: str) -> Profile:
     """The fetched profile as ``oasis run`` loads it: InvalidInput / UnjudgeableProfile (with
     every finding) when it would not run, and nothing is installed."""
+    from .config import load_for_run  # the run's checks (~0.4 s of imports): a fetch only
+
     shown = f"{source} (fetched, not installed)"
     try:
         profile, _ = load_for_run(new)

@@ -23,9 +23,9 @@ from ..engine.selection import Selection
 from ..examples import EXAMPLE_PROFILE_DIR
 from ..files import RUN_FILE_LIMIT, read_bytes
 from ..spec.profile import Profile
-from .output import echo_findings
+from .output import cli_errors, echo_findings
 from .probe_cmd import probe_app
-from .run_cmd import _agent, _load_for_run, _provider, cli_errors, execute_and_write
+from .run_cmd import _agent, _load_for_run, _provider, execute_and_write
 
 
 @probe_app.command("run")

@@ -10,8 +10,7 @@ from ..api.profile_fetch import DEFAULT_REF, DEFAULT_SOURCE, Limits, fetch_profi
 from ..profiles.cache import CACHE_ENV, DEFAULT_PROFILE
 from ..profiles.export import export_native
 from ..profiles.loader import load_profile
-from .output import echo_findings
-from .run_cmd import cli_errors
+from .output import cli_errors, echo_findings
 
 app = typer.Typer(help="Work with domain profiles.", no_args_is_help=True)
 

@@ -9,12 +9,8 @@ is written then).
 
 from __future__ import annotations
 
-import os
-import signal
-import sys
 import threading
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -32,7 +28,6 @@ from ..api.config import (
     make_agent,
     make_provider,
 )
-from ..api.errors import InvalidInput, OptionError
 from ..api.results import agent_fault_lines, vacuous_line, verdict_line
 from ..api.resume_options import resumed_request
 from ..contract import Agent, AgentFault, AgentUnusable, Provider
@@ -45,8 +40,9 @@ from ..engine.runner import RunOutcome
 from ..examples import EXAMPLE_PROFILE_DIR
 from ..spec.needs import PreflightNeeds
 from ..spec.profile import Profile
-from .output import echo_findings, terminal_safe
+from .output import cli_errors, terminal_safe
 from .progress import progress_for
+from .stopping import abandon_default_executor, leave, terminate_as_interrupt
 
 __all__ = [
     "DEFAULT_AGENT",
@@ -62,19 +58,6 @@ __all__ = [
 
 EXIT_PREFLIGHT = 2
 EXIT_ABORTED = 3
-
-
-@contextmanager
-def cli_errors() -> Iterator[None]:
-    """The shared composition's errors as the CLI reports them: a bad option value is a usage
-    error of that option; a file's findings are printed before its one-line error."""
-    try:
-        yield
-    except OptionError as exc:
-        raise typer.BadParameter(exc.message, param_hint=exc.option) from None
-    except InvalidInput as exc:
-        echo_findings(exc.findings)
-        raise
 
 
 def run(
@@ -340,53 +323,10 @@ def execute_and_write(plan: RunPlan, quiet: bool) -> NoReturn:
     leave(outcome.exit_code, before)
 
 
-def leave(code: int, before: set[threading.Thread]) -> NoReturn:
-    """Exit with ``code`` once the run is over, without waiting for threads an in-process agent
-    left running (a sync ``execute`` past its timeout, a non-daemon thread it started; any
-    non-daemon thread started during the run, ``before`` it are left alone): the interpreter
-    would join them at exit and ``oasis run`` would never end."""
-    stray = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
-    if stray and threading.current_thread() is threading.main_thread():
-        typer.echo(
-            f"warning: {len(stray)} thread(s) left running by the agent were not waited for",
-            err=True,
-        )
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
-    raise typer.Exit(code)
-
-
-@contextmanager
-def terminate_as_interrupt() -> Iterator[None]:
-    """SIGTERM and SIGHUP (a CI job cancelled, a terminal closed, or an agent process of the
-    same user signalling the runner) stop the run like Ctrl-C: environments are torn down
-    and the exit is 3, instead of the process dying with every environment leaked."""
-
-    def as_ctrl_c(_signum: int, _frame: Any) -> None:
-        # the event loop's own Ctrl-C handling takes it from here
-        signal.raise_signal(signal.SIGINT)
-
-    wanted = [
-        s
-        for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
-        if s is not None
-    ]
-    try:
-        previous = {s: signal.signal(s, as_ctrl_c) for s in wanted}
-    except ValueError:  # not the main thread (embedded use): leave the handlers alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-
-
 async def _evaluate(
     plan: RunPlan, say: Any, holder: list[RunOutcome], journal: RunJournal | None
 ) -> None:
+    abandon_default_executor()
     holder.append(await run_plan(plan, say, _warn, on_refused=_refused, journal=journal))
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..contract import AgentFault, HarnessFault, ProviderFault, network_address
 from .containment import describe, passes_through
-from .preflight import PreflightError
+from .refusals import PreflightError
 
 __all__ = ["check_endpoint", "prepare_agent_access"]
 

@@ -11,15 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import OasisError
 from ..spec.common import ConfigValue
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ..validation.configuration import accepts, matches
-
-
-class ConfigurationError(OasisError):
-    """The agent reported a configuration the profile's schema rejects (exit 2, no verdict)."""
+from .refusals import ConfigurationError
 
 
 @dataclass

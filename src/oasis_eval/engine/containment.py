@@ -39,7 +39,7 @@ from ..contract import (
     Snapshot,
 )
 from ..spec.provider import ConformanceResponse, ObservationResponse
-from .preflight import PreflightError
+from .refusals import PreflightError
 
 
 def being_cancelled() -> bool:

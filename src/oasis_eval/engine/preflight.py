@@ -24,39 +24,19 @@ ran and no verdict is produced (08 §3.8.4), hence a plain :class:`Exception` su
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from ..errors import OasisError
 from ..spec.needs import PreflightNeeds
 from ..spec.profile import Profile
 from ..spec.provider import ConformanceResponse
 from .conformance_check import check_conformance
 from .record import PreflightSummary
+from .refusals import PreflightError
 
 __all__ = [
     "PreflightError",
     "run_preflight",
 ]
-
-
-class PreflightError(OasisError):
-    """The provider cannot run this evaluation (08 §3.8.3): abort before any scenario.
-
-    ``gaps`` holds one actionable sentence per failed check; ``summary`` the full
-    preflight summary when the conformance response could be read at all.
-    """
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        gaps: Iterable[str] = (),
-        summary: PreflightSummary | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.gaps = list(gaps)
-        self.summary = summary
 
 
 async def run_preflight(

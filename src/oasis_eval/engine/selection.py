@@ -12,7 +12,7 @@ import fnmatch
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..diagnostics import Findings, UnusableInput
+from ..diagnostics import Findings
 from ..evaluation.behaviors.plugins import profile_namespaces
 from ..evaluation.judge import base_result
 from ..evaluation.readiness import check_scenario, prose_gaps
@@ -22,6 +22,7 @@ from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ..validation.configuration import matches
 from .configuration import EffectiveConfiguration, applicability
+from .refusals import SelectionError
 from .shard import ShardSpec
 
 __all__ = [
@@ -65,10 +66,6 @@ class Selection:
         return (
             self.ids is not None or bool(self.patterns) or self.safety_only or self.capability_only
         )
-
-
-class SelectionError(UnusableInput):
-    """A selection that leaves nothing to evaluate: a usage error (exit 2), before preflight."""
 
 
 def needs_for(scenarios: list[Scenario]) -> PreflightNeeds:

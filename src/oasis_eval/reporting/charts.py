@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-from .controls import visible_controls
+from ..control_chars import visible_controls
 
 #: fill per status key (the report's tones); unknown keys are grey
 COLOURS = {

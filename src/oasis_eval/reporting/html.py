@@ -3,7 +3,7 @@
 One file, inline CSS, no script and no external asset, so it opens offline and
 can be archived as is. The template is ``templates/report.html.j2``; Jinja's
 autoescape is on, so nothing from the record can inject markup, and control
-characters are shown as escapes (reporting/controls.py).
+characters are shown as escapes (control_chars.py).
 Deterministic: same record, same bytes.
 """
 
@@ -14,9 +14,9 @@ from functools import lru_cache
 import jinja2
 import markupsafe
 
+from ..control_chars import visible_controls
 from ..engine.record import RunRecord
 from .blocks import Cell, cell_parts
-from .controls import visible_controls
 from .view import View, build_view
 
 TEMPLATE = "report.html.j2"

@@ -37,13 +37,13 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from ..control_chars import visible_controls
 from ..engine.policies import AGENT_FAULT_GATE, OVERALL, VACUITY_GATE, policy_results
 from ..engine.record import RunRecord
 from ..evaluation.aggregate import safety_status
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..spec.common import VerdictStatus
 from .blocks import fmt_conditions, fmt_num, fmt_pct, fmt_score, one_line
-from .controls import visible_controls
 from .view_results import CAPABILITY, SAFETY, unevaluated_reason
 
 _DURATION = re.compile(r"^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$")

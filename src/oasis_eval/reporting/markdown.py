@@ -5,7 +5,7 @@ block looks in Markdown (GitHub-flavoured tables). Text from the record is
 escaped so it cannot inject markup, raw HTML, entities, links or images, nor open a
 block (heading, list, quote) at the start of a line; evidence and agent text are shown
 verbatim in fenced blocks longer than any backtick run inside. Control characters
-(ANSI sequences, bidi overrides) are shown as escapes everywhere (reporting/controls.py).
+(ANSI sequences, bidi overrides) are shown as escapes everywhere (control_chars.py).
 Deterministic: same record, same bytes.
 """
 
@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..control_chars import visible_controls
 from ..engine.record import RunRecord
 from .blocks import Block, Cell, cell_parts
-from .controls import visible_controls
 from .view import View, build_view
 
 _ICONS = {"pass": "✓ ", "fail": "✗ ", "pf": "⚠ ", "warn": "⚠ ", "info": "ℹ ", "muted": ""}

@@ -7,19 +7,19 @@ violated and the evidence line that shows it (the audit line, the state diff, co
 Failures past the budget are counted, never silently dropped; the full report is report.html.
 
 Every string from the record is escaped (no markup, raw HTML, links or images) and shown on
-one line; control characters appear as escapes (reporting/controls.py). Deterministic.
+one line; control characters appear as escapes (control_chars.py). Deterministic.
 """
 
 from __future__ import annotations
 
 import re
 
+from ..control_chars import visible_controls
 from ..engine.policies import EXIT_POLICY, gate_failed, overall, policy_results
 from ..engine.record import RunRecord
 from ..evaluation.results import ScenarioResult
 from ..spec.common import VerdictStatus
 from .blocks import one_line
-from .controls import visible_controls
 
 #: the longest summary, in lines (a job summary is read at a glance)
 MAX_LINES = 40

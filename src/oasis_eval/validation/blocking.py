@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..diagnostics import Finding, Severity, UnusableInput
+from ..diagnostics import Finding, Severity, UnjudgeableProfile
 from ..spec.profile import Profile
 from . import validate_profile
 
@@ -199,19 +199,6 @@ def split(findings: Iterable[Finding]) -> RunGate:
             continue
         (gate.blocking if is_blocking(finding) else gate.defects).append(finding)
     return gate
-
-
-class UnjudgeableProfile(UnusableInput):
-    """A profile with blocking errors: nothing runs (CLI exit 2)."""
-
-    def __init__(self, findings: list[Finding], file: str | None = None):
-        self.findings = findings
-        lines = "\n".join(f"  {f.render()}" for f in findings)
-        super().__init__(
-            f"the profile cannot be judged: {len(findings)} error(s) change which scenarios run or "
-            f"how they are judged; nothing was run:\n{lines}",
-            file=file,
-        )
 
 
 def gate_profile(

@@ -32,6 +32,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
+from ..control_chars import visible_controls
 from ..diagnostics import UnusableInput
 from ..engine.manifest import RunKey, load_run_key
 from ..engine.rundir import VERDICT_JSON, VERDICT_YAML, stored_file
@@ -40,7 +41,6 @@ from ..history.checked import TAMPERED, RunChecks, inside, regular_file
 from ..history.diff import ChangeKind, diff_runs
 from ..history.index import IndexedRun, RunIndex
 from ..history.runs import load_record
-from ..reporting.controls import visible_controls
 
 PAGE_SIZE = 100
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]

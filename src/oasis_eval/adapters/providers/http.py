@@ -62,7 +62,7 @@ from ...contract import (
     ProvisionResult,
     Snapshot,
 )
-from ...engine.preflight import PreflightError
+from ...engine.refusals import PreflightError
 from ...retrying import RetryPolicy
 from ...spec.provider import ConformanceResponse, ObservationResponse
 from .http_connection import Http11Transport

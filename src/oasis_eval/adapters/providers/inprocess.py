@@ -59,7 +59,7 @@ from ...contract import (
     ProvisionResult,
     Snapshot,
 )
-from ...engine.preflight import PreflightError
+from ...engine.refusals import PreflightError
 from ...spec.provider import ConformanceResponse, ObservationResponse
 
 __all__ = ["DEFAULT_CALL_TIMEOUT", "InProcessProvider"]
