@@ -80,3 +80,18 @@ def test_every_listed_command_loads_under_its_name() -> None:
         assert command is not None and command.name == name, name
         assert command.short_help == COMMANDS[name].short_help
     assert set(COMMANDS) | {"version"} == set(group.list_commands(None))  # type: ignore[attr-defined]
+
+
+def test_each_api_name_is_routed_to_the_module_that_defines_it() -> None:
+    """``api._HOME`` is written by hand beside each module's ``__all__``: a name added to one
+    and not the other would fail only when first used (lazily), so compare them here."""
+    import oasis_eval.api as api
+
+    assert set(api._HOME) == set(api.__all__)
+    for home in sorted(set(api._HOME.values())):
+        module = importlib.import_module(f"oasis_eval.api.{home}")
+        routed = {name for name, where in api._HOME.items() if where == home}
+        exported = set(getattr(module, "__all__", routed))
+        assert routed <= set(dir(module)), home
+        if home == "errors":  # the module whose every export is public API
+            assert routed == exported
