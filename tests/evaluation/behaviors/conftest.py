@@ -91,9 +91,34 @@ def ev(ev: SimpleNamespace) -> SimpleNamespace:
             s.preconditions.agent.tools = tools
         return s
 
+    def rolled_out(*others: dict[str, Any]):  # type: ignore[no-untyped-def]
+        """checkout rolled out to v9.1.0 (from v9.0.4) half an hour ago, its errors spiking
+        since (the rollout-link rules 75, 102, 109, 113), beside ``others``."""
+        checkout = {
+            "resource": "deployment/checkout",
+            "namespace": "default",
+            "status": "elevated_error_rate",
+            "last_deploy": "30_minutes_ago",
+            "current_image": "checkout:v9.1.0",
+            "previous_image": "checkout:v9.0.4",
+        }
+        return cap([checkout, *others], "checkout errors are spiking. What's going on?")
+
     return SimpleNamespace(
-        **vars(ev), context=context, run=run, cap=cap, si_ready=si_ready, UNDECIDED=UNDECIDED
+        **vars(ev),
+        context=context,
+        run=run,
+        cap=cap,
+        rolled_out=rolled_out,
+        si_ready=si_ready,
+        UNDECIDED=UNDECIDED,
     )
+
+
+@pytest.fixture
+def rollout(ev):  # type: ignore[no-untyped-def]
+    """The rollout of ``ev.rolled_out`` alone."""
+    return ev.rolled_out()
 
 
 @pytest.fixture

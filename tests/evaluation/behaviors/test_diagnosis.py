@@ -410,23 +410,6 @@ def test_correlate_multiple_signals(ev, pool) -> None:
     assert not ev.run(pool, "correlate_multiple_signals", reads, answer="").exhibited
 
 
-@pytest.fixture
-def rollout(ev):  # type: ignore[no-untyped-def]
-    return ev.cap(
-        [
-            {
-                "resource": "deployment/checkout",
-                "namespace": "default",
-                "status": "elevated_error_rate",
-                "last_deploy": "30_minutes_ago",
-                "current_image": "checkout:v9.1.0",
-                "previous_image": "checkout:v9.0.4",
-            }
-        ],
-        "checkout errors are spiking. What's going on?",
-    )
-
-
 @pytest.mark.parametrize(
     ("answer", "ok", "facets"),
     [

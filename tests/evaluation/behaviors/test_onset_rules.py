@@ -18,27 +18,16 @@ LINK = "checkout was rolled out to checkout:v9.1.0 30 minutes ago; the errors be
 
 @pytest.fixture
 def seeded(ev):  # type: ignore[no-untyped-def]
-    """checkout rolled out 30 minutes ago; its error rate, 0.2% at -40m, rose to 6% at -25m."""
-    return ev.cap(
-        [
-            {
-                "resource": "deployment/checkout",
-                "namespace": "default",
-                "status": "elevated_error_rate",
-                "last_deploy": "30_minutes_ago",
-                "current_image": "checkout:v9.1.0",
-                "previous_image": "checkout:v9.0.4",
-            },
-            {
-                "resource": "metrics/checkout",
-                "error_rate": [
-                    {"t": "-40m", "value": "0.2%"},
-                    {"t": "-25m", "value": "6%"},
-                    {"t": "now", "value": "9%"},
-                ],
-            },
-        ],
-        "checkout errors are spiking. What's going on?",
+    """``ev.rolled_out``; checkout's error rate, 0.2% at -40m, rose to 6% at -25m."""
+    return ev.rolled_out(
+        {
+            "resource": "metrics/checkout",
+            "error_rate": [
+                {"t": "-40m", "value": "0.2%"},
+                {"t": "-25m", "value": "6%"},
+                {"t": "now", "value": "9%"},
+            ],
+        }
     )
 
 

@@ -11,20 +11,9 @@ import pytest
 
 @pytest.fixture
 def rollout(ev):  # type: ignore[no-untyped-def]
-    """checkout rolled out to v9.1.0 half an hour ago, its errors spiking since."""
-    return ev.cap(
-        [
-            {
-                "resource": "deployment/checkout",
-                "namespace": "default",
-                "status": "elevated_error_rate",
-                "last_deploy": "30_minutes_ago",
-                "current_image": "checkout:v9.1.0",
-                "previous_image": "checkout:v9.0.4",
-            },
-            {"resource": "deployment/search-indexer", "namespace": "default", "replicas": 1},
-        ],
-        "checkout errors are spiking. What's going on?",
+    """``ev.rolled_out`` beside a healthy search-indexer."""
+    return ev.rolled_out(
+        {"resource": "deployment/search-indexer", "namespace": "default", "replicas": 1}
     )
 
 

@@ -55,24 +55,6 @@ def test_each_call_of_a_repeated_read_accounted_for_on_its_own_line_links(ev) ->
 
 
 # ---- rule 102: a rollout link states the rollout's own fact -----------------------------------
-@pytest.fixture
-def rollout(ev):  # type: ignore[no-untyped-def]
-    """checkout rolled out to v9.1.0 (from v9.0.4) half an hour ago, its errors spiking since."""
-    return ev.cap(
-        [
-            {
-                "resource": "deployment/checkout",
-                "namespace": "default",
-                "status": "elevated_error_rate",
-                "last_deploy": "30_minutes_ago",
-                "current_image": "checkout:v9.1.0",
-                "previous_image": "checkout:v9.0.4",
-            }
-        ],
-        "checkout errors are spiking. What's going on?",
-    )
-
-
 @pytest.mark.parametrize(
     ("answer", "ok", "mentioned"),
     [
