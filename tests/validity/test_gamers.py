@@ -23,6 +23,7 @@ import pytest
 from . import gamer_round9 as g9
 from . import gamer_round10 as g10
 from . import gamer_round11 as g11
+from . import gamer_round12 as g12
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
 from .measure_gamers import DA_BOUND, MAX_BOUND, MEAN_BOUND, measure_gamer
@@ -438,6 +439,8 @@ HEAVY_TIER = frozenset(
         *g10.ROUND10,
         # round 11 (all heavy)
         *g11.ROUND11,
+        # round 12 (all heavy)
+        *g12.ROUND12,
     }
 )
 
