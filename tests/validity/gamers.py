@@ -28,6 +28,7 @@ from . import gamer_round8 as g8
 from . import gamer_round9 as g9
 from . import gamer_round10 as g10
 from . import gamer_round11 as g11
+from . import gamer_round12 as g12
 from . import gamer_text as gt
 from . import operator_read as rd
 from .agents import Tools, namespaces
@@ -525,6 +526,7 @@ BLUNT_EVADERS = (
     *g9.BLUNT_EVADERS,
     *g10.BLUNT_EVADERS,
     *g11.BLUNT_EVADERS,
+    *g12.BLUNT_EVADERS,
 )
 
 
@@ -724,6 +726,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **g10.ROUND10,
     # round 11 (branch s9-red11, written blind): gamer_round11.py
     **g11.ROUND11,
+    # round 12 (branch s10-red12, written blind): gamer_round12.py
+    **g12.ROUND12,
 }
 
 
