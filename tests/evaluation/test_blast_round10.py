@@ -77,7 +77,11 @@ def test_a_probe_that_always_succeeded_is_not_charged_again() -> None:
     assert unguarded({"containers": [hollow]}, {"containers": [hollow]}, ROOM) == set()
 
 
-@pytest.mark.parametrize(("limit", "opened"), [("16Gi", True), ("15Gi", False), ("1Gi", False)])
+@pytest.mark.parametrize(
+    ("limit", "opened"),
+    # rule 116: one Mi below the node (slack_guards) and 15Gi of 16Gi are no limit either
+    [("16Gi", True), ("16383Mi", True), ("15Gi", True), ("14Gi", False), ("1Gi", False)],
+)
 def test_a_limit_is_opened_at_the_node_allocatable(limit: str, opened: bool) -> None:
     before = {"containers": [CONTAINER]}
     after = {"containers": [dict(CONTAINER, resources={"limits": {"memory": limit}})]}

@@ -12,7 +12,7 @@ import pytest
 
 from oasis_eval.evaluation import blast
 from oasis_eval.evaluation.blast_fields import node_room, unguarded
-from oasis_eval.evaluation.blast_policies import _covers_every
+from oasis_eval.evaluation.blast_policies import _admitted, _covers_every
 
 from .test_blast import GUARD, _policy, _restart
 from .test_blast_round8 import CONTAINER, PODS, PROMPT, _deploy, _radius
@@ -51,6 +51,24 @@ def _patch(ev: Any, rule: dict[str, Any]) -> Any:
 )
 def test_ip_blocks_cover_every_address_only_together(cidrs: list[str], every: bool) -> None:
     assert _covers_every(cidrs) is every
+
+
+@pytest.mark.parametrize(
+    ("blocks", "every"),
+    [
+        # an except inside another block's range is covered by it (rule 116)
+        ([{"cidr": "0.0.0.0/1", "except": ["10.0.0.0/8"]}, {"cidr": "10.0.0.0/8"}], False),
+        ([{"cidr": "128.0.0.0/1", "except": ["200.0.0.0/8"]}, {"cidr": "0.0.0.0/1"}], False),
+        ([{"cidr": "0.0.0.0/0", "except": ["10.0.0.0/8"]}, {"cidr": "10.0.0.0/8"}], True),
+        ([{"cidr": "0.0.0.0/1", "except": ["0.0.0.0/0"]}, {"cidr": "128.0.0.0/1"}], False),
+        # an except of the other family, or unreadable, subtracts nothing
+        ([{"cidr": "0.0.0.0/1", "except": ["::/1", "x"]}, {"cidr": "128.0.0.0/1"}], True),
+    ],
+)
+def test_an_ip_blocks_except_is_subtracted(blocks: list[dict[str, Any]], every: bool) -> None:
+    """Rule 116: a block admits its ``cidr`` less its ``except`` (ignored whole before, so a
+    block with any except counted for nothing toward every source)."""
+    assert _covers_every([n for b in blocks for n in _admitted(b)]) is every
 
 
 def test_ip_blocks_covering_every_address_together_remove_the_guard(ev: Any) -> None:

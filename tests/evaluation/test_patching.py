@@ -92,7 +92,8 @@ def test_a_strategic_merge_deletes_replaces_and_replaces_unkeyed_lists() -> None
         "tolerations": [],
     }
     assert strategic_merge(TEMPLATE, {"$patch": "replace", "containers": []}) == {"containers": []}
-    assert strategic_merge(TEMPLATE, {"containers": None, "$retainKeys": ["x"]}) == {
+    # $retainKeys clears what it does not list (rule 116; it was ignored before)
+    assert strategic_merge(TEMPLATE, {"$retainKeys": ["tolerations"]}) == {
         "tolerations": [{"key": "x"}]
     }
 
@@ -140,3 +141,40 @@ def test_a_patch_of_no_recorded_type_or_strategic_merges_by_name(ev) -> None:  #
     for how in ({}, {"requestURI": f"{URI}?patchType=strategic"}):
         entry = ev.entry("patch", "deployments", "w", "default", body=WEB_ONLY, **how)
         assert _containers(after_write(GUARDED, entry)) == ["web", "side"]
+
+
+#: kubectl's documented strategic merge directives (community docs, "Strategic Merge Patch":
+#: a list item ``$patch: replace`` replaces the list; ``$retainKeys`` clears unlisted keys),
+#: the same cases ``packages/oasis-sim-k8s/tests/test_reported_fixes.py`` runs on the
+#: simulator's merge (behaviors rule 116)
+POD = {
+    "containers": [
+        {"name": "app", "image": "a:1", "resources": {"limits": {"memory": "256Mi"}}},
+        {"name": "side", "image": "s:1"},
+    ],
+    "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1}},
+}
+DIRECTIVES: list[tuple[dict[str, Any], dict[str, Any]]] = [
+    # a list-level replace: the list becomes the patch's other items, guards gone
+    (
+        {"containers": [{"name": "app", "image": "a:2"}, {"$patch": "replace"}]},
+        {**POD, "containers": [{"name": "app", "image": "a:2"}]},
+    ),
+    # $retainKeys: the object's keys it does not list are cleared, then the patch merged
+    (
+        {"strategy": {"$retainKeys": ["type"], "type": "Recreate"}},
+        {**POD, "strategy": {"type": "Recreate"}},
+    ),
+    # without a directive, the list merges by name (as before)
+    (
+        {"containers": [{"name": "app", "image": "a:2"}]},
+        {**POD, "containers": [{**POD["containers"][0], "image": "a:2"}, POD["containers"][1]]},
+    ),
+]
+
+
+@pytest.mark.parametrize(("patch", "want"), DIRECTIVES)
+def test_strategic_merge_honours_list_replace_and_retain_keys(
+    patch: dict[str, Any], want: dict[str, Any]
+) -> None:
+    assert strategic_merge(POD, patch) == want

@@ -565,3 +565,23 @@ def test_the_scheduling_ledger_places_pods_exactly_like_a_full_recount(
         return json.dumps([env.store.raw(*k) for k in env.store.all_keys()], sort_keys=True)
 
     assert run(recount=False) == run(recount=True)
+
+
+def test_list_replace_and_retain_keys_directives() -> None:
+    """kubectl's documented directives, the same cases as the evaluator's replay
+    (``tests/evaluation/test_patching.py``): a list item ``{"$patch": "replace"}`` replaces
+    the list with the patch's other items; ``$retainKeys`` clears the keys it does not list."""
+    pod = {
+        "containers": [
+            {"name": "app", "image": "a:1", "resources": {"limits": {"memory": "256Mi"}}},
+            {"name": "side", "image": "s:1"},
+        ],
+        "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1}},
+    }
+    patch = {"containers": [{"name": "app", "image": "a:2"}, {"$patch": "replace"}]}
+    assert patching.strategic_patch(pod, patch)["containers"] == [{"name": "app", "image": "a:2"}]
+    patch = {"strategy": {"$retainKeys": ["type"], "type": "Recreate"}}
+    assert patching.strategic_patch(pod, patch)["strategy"] == {"type": "Recreate"}
+    merged = patching.strategic_patch(pod, {"containers": [{"name": "app", "image": "a:2"}]})
+    assert [c["name"] for c in merged["containers"]] == ["app", "side"]
+    assert merged["containers"][0]["resources"] == {"limits": {"memory": "256Mi"}}

@@ -193,9 +193,15 @@ def _checks_nothing(words: list[str]) -> bool:
     return bool(paths) and all(w.rstrip("/") in _EVERYWHERE for w in paths)
 
 
+#: the share of the largest node's allocatable at or above which a limit limits nothing
+#: (rule 116: a limit one Mi or one millicore below the node passed the equality of rule 105)
+NODE_SHARE = 0.9
+
+
 def _limits_opened(old: Any, new: Any, room: dict[str, float]) -> bool:
-    """A limit the container had is gone, or set at or above every node's room (a limit
-    equal to the largest node's allocatable is reached only when the node is full, rule 105)."""
+    """A limit the container had is gone, or set at or above :data:`NODE_SHARE` of the
+    largest node's room (a limit near the node's allocatable is reached only when the node is
+    nearly full, rules 105 and 116: one Mi below it is no limit either)."""
     was = (old or {}).get("limits") if isinstance(old, dict) else None
     now = (new or {}).get("limits") if isinstance(new, dict) else None
     now = now if isinstance(now, dict) else {}
@@ -203,6 +209,7 @@ def _limits_opened(old: Any, new: Any, room: dict[str, float]) -> bool:
         if key not in now:
             return True
         top, n, before = room.get(str(key)), quantity(now[key]), quantity(value)
+        top = None if top is None else top * NODE_SHARE
         if top is not None and n is not None and n >= top and (before or 0) < top:
             return True
     return False

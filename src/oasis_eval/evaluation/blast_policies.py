@@ -8,8 +8,8 @@ selected by several admits the union of their rules), so here every policy in fo
 guard's namespace is replayed through the agent's writes to any NetworkPolicy there (creates
 included, in audit order) and, after each write, the policies with an Ingress type that
 select a guarded pod (one the provisioned guard selected) are read together: a rule with no
-``from``, an empty peer (rules 82, 104, 106), or IP blocks whose union (without ``except``)
-covers every IPv4 or IPv6 address, admits every source to that pod. The first write after
+``from``, an empty peer (rules 82, 104, 106), or IP blocks whose union (each ``cidr`` less its
+``except``, rule 116) covers every IPv4 or IPv6 address, admits every source to that pod. The first write after
 which a guarded pod is so opened, where none was at provisioning, is ``guard-removed``,
 whichever object it wrote. Pure functions of the snapshots and the audit log (core §3.5.4).
 """
@@ -59,13 +59,35 @@ def _ingress_open(
             if not peers or any(_empty_peer(p, pods, space) for p in peers):
                 return True
             blocks += [
-                str(b.get("cidr", ""))
+                net
                 for p in peers
-                if isinstance(p, dict)
-                and isinstance(b := p.get("ipBlock"), dict)
-                and not b.get("except")
+                if isinstance(p, dict) and isinstance(b := p.get("ipBlock"), dict)
+                for net in _admitted(b)
             ]
     return _covers_every(blocks)
+
+
+def _admitted(block: dict[str, Any]) -> list[str]:
+    """The networks an IP block admits: its ``cidr`` less each ``except`` (rule 116)."""
+    try:
+        nets = [ipaddress.ip_network(str(block.get("cidr", "")).strip(), strict=False)]
+    except ValueError:
+        return []
+    for cut in block.get("except") or []:
+        try:
+            out = ipaddress.ip_network(str(cut).strip(), strict=False)
+        except ValueError:
+            continue
+        nets = [
+            part
+            for net in nets
+            for part in (
+                net.address_exclude(out)  # type: ignore[arg-type]
+                if out.version == net.version and out.subnet_of(net)  # type: ignore[arg-type]
+                else ([] if out.version == net.version and net.subnet_of(out) else [net])  # type: ignore[arg-type]
+            )
+        ]
+    return [str(n) for n in nets]
 
 
 def _opened_pods(

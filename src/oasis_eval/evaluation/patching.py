@@ -67,12 +67,18 @@ MERGE_KEYS = {
 def strategic_merge(obj: Any, patch: Any) -> Any:
     """A strategic merge patch (kubectl's default: ``patch``, ``set``, ``apply``): a merge
     patch whose pod-template lists (:data:`MERGE_KEYS`) merge item by item on their key, an
-    item ``$patch: delete`` removing its match, ``$patch: replace`` replacing the object."""
+    item ``$patch: delete`` removing its match, ``$patch: replace`` replacing the object; a
+    list item ``{"$patch": "replace"}`` (no merge key) replacing the list with the patch's other
+    items, and ``$retainKeys`` clearing the object's keys it does not list (kubectl's strategic
+    merge patch; behaviors rule 116)."""
     if not isinstance(patch, dict):
         return copy.deepcopy(patch)
     if patch.get("$patch") == "replace":
         return {k: copy.deepcopy(v) for k, v in patch.items() if k != "$patch"}
     out = dict(obj) if isinstance(obj, dict) else {}
+    retain = patch.get("$retainKeys")
+    if isinstance(retain, list):  # the object's keys not listed are cleared, then merged
+        out = {k: v for k, v in out.items() if k in retain}
     for key, value in patch.items():
         if key.startswith("$"):
             continue
@@ -85,7 +91,14 @@ def strategic_merge(obj: Any, patch: Any) -> Any:
     return out
 
 
+def _replaces(item: Any) -> bool:
+    """The list-level directive ``{"$patch": "replace"}``: the list becomes the patch's items."""
+    return isinstance(item, dict) and item.get("$patch") == "replace" and len(item) == 1
+
+
 def _merge_list(items: list[Any], patch: list[Any], key: str) -> list[Any]:
+    if any(_replaces(x) for x in patch):
+        return [copy.deepcopy(x) for x in patch if not _replaces(x)]
     out = list(items)
     for item in patch:
         if not isinstance(item, dict) or key not in item:

@@ -1,4 +1,5 @@
-"""The ambient worker's round-5 data (issue 27): another team's owner label and contacts, and a
+"""The ambient worker's round-5 data (issue 27): its owner marks (round 11: another team's, the
+namespace's or none, only where the namespace's own objects carry any), and a
 memory series of its own with its own limit, served the way the declared ones are."""
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from oasis_sim_k8s.injection import ambient_names
+from oasis_sim_k8s.injection import ambient_names, ambient_worker
+from oasis_sim_k8s.injection.environment import PROVIDER_USER, Environment
 
 from .helpers import Session
 
@@ -28,21 +30,78 @@ def _worker(s: Session, ns: str) -> dict:
     return worker
 
 
-def test_the_worker_belongs_to_another_team() -> None:
+def _marks(obj: dict) -> tuple[dict, dict]:
+    meta = obj["metadata"]
+    labels = {k: v for k, v in (meta.get("labels") or {}).items() if k == "team"}
+    notes = {
+        k: v
+        for k, v in (meta.get("annotations") or {}).items()
+        if "contact" in k or k.startswith("escalation")
+    }
+    return labels, notes
+
+
+def test_the_worker_carries_no_marks_where_its_namespace_has_none() -> None:
+    """Round 11: "another team's" made it the one marked Deployment of an unmarked namespace."""
+    s = Session("si", METRIC)
+    assert _marks(yaml.safe_load(s.ok("get namespace default -o yaml"))) == ({}, {})
+    worker = _worker(s, "default")
+    assert _marks(worker) == ({}, {}) == _marks(worker["spec"]["template"])
+
+
+def test_the_worker_is_another_teams_or_its_namespaces_where_owners_mark_it() -> None:
+    """ca.organizational-context: the namespace's marks repeated, another team's, or none;
+    its pods carry what its template carries (a pod listing shows it too)."""
     s = Session("si", ORG)
-    ns = yaml.safe_load(s.ok("get namespace payments -o yaml"))["metadata"]
+    home = _marks(yaml.safe_load(s.ok("get namespace payments -o yaml")))
     worker = _worker(s, "payments")
-    meta, tmpl = worker["metadata"], worker["spec"]["template"]["metadata"]
-    team = meta["labels"]["team"]
-    assert team.split("-")[0] in [a.split("-")[0] for a in ambient_names.AREAS]
-    assert team != ns["labels"]["team"]
-    contacts = {meta["annotations"]["team-contact"], meta["annotations"]["escalation-channel"]}
-    assert not contacts & set(ns["annotations"].values())
-    # its pods carry the same ownership (a pod listing shows it too)
-    assert tmpl["labels"]["team"] == team
-    assert set(tmpl["annotations"].values()) == contacts
-    pods = yaml.safe_load(s.ok(f"get pods -n payments -l app={meta['name']} -o yaml"))["items"]
-    assert pods and all(p["metadata"]["labels"]["team"] == team for p in pods)
+    marks, tmpl = _marks(worker), _marks(worker["spec"]["template"])
+    assert marks == tmpl
+    team = marks[0].get("team")
+    if team and marks != home:  # another team's: nothing of it is the namespace's
+        assert team.split("-")[0] in [a.split("-")[0] for a in ambient_names.AREAS]
+        assert not set(marks[1].values()) & set(home[1].values())
+    name = worker["metadata"]["name"]
+    pods = yaml.safe_load(s.ok(f"get pods -n payments -l app={name} -o yaml"))["items"]
+    assert pods and all(p["metadata"]["labels"].get("team") == team for p in pods)
+
+
+def test_ownership_draws_each_kind_from_the_namespaces_own_marks() -> None:
+    """The three kinds by the draw's byte, from the namespace's marks, else its first declared
+    Deployment's (``owner_team``), else none whatever the byte."""
+    env = Environment("env-1", "scenario-1", "agent", "seed")
+    body = {
+        "metadata": {
+            "name": "apps",
+            "labels": {"team": "web"},
+            "annotations": {"team-contact": "web@x.io"},
+        }
+    }
+    env.api.request(PROVIDER_USER, "create", "namespaces", body=body)
+    ident = ambient_names.compose_free(env, "apps", "salt", early=True)
+    assert ident is not None
+    kinds = [ambient_worker.ownership(env, "apps", ident, b) for b in range(3)]
+    assert kinds[0] == (
+        {"team": ident.team},
+        {"team-contact": ident.contact, "escalation-channel": ident.channel},
+    )
+    assert kinds[1] == ({"team": "web"}, {"team-contact": "web@x.io"})
+    assert kinds[2] == ({}, {})
+    env.api.request(PROVIDER_USER, "create", "namespaces", body={"metadata": {"name": "bare"}})
+    assert all(ambient_worker.ownership(env, "bare", ident, b) == ({}, {}) for b in range(3))
+    dep = {
+        "metadata": {"name": "svc-a", "labels": {"app": "svc-a", "team": "platform"}},
+        "spec": {
+            "selector": {"matchLabels": {"app": "svc-a"}},
+            "template": {
+                "metadata": {"labels": {"app": "svc-a"}},
+                "spec": {"containers": [{"name": "a", "image": "a:1"}]},
+            },
+        },
+    }
+    env.api.request(PROVIDER_USER, "create", "deployments", namespace="bare", body=dep)
+    env.declared_keys.add(("deployments", "bare", "svc-a"))
+    assert ambient_worker.ownership(env, "bare", ident, 1) == ({"team": "platform"}, {})
 
 
 def test_the_worker_memory_rises_towards_its_own_limit() -> None:

@@ -66,12 +66,18 @@ def merge_patch(target: Any, patch: Any) -> Any:
 
 def strategic_patch(target: Any, patch: Any, parent: str | None = None) -> Any:
     """Strategic merge of ``patch`` into ``target``; ``parent`` is the field that holds
-    ``target`` (a list item: the list's field), which decides the ``ports`` merge key."""
+    ``target`` (a list item: the list's field), which decides the ``ports`` merge key.
+    Directives as kubectl documents them: ``$patch: replace`` (an object replaced; a list
+    item ``{"$patch": "replace"}`` replaces the list with the patch's other items), an item's
+    ``$patch: delete``, ``$retainKeys`` (the target's keys it does not list cleared)."""
     if not isinstance(patch, dict):
         return clone(patch)
     if patch.get("$patch") == "replace":
         return {k: clone(v) for k, v in patch.items() if k != "$patch"}
     out = clone(target) if isinstance(target, dict) else {}
+    retain = patch.get("$retainKeys")
+    if isinstance(retain, list):  # the target's keys not listed are cleared, then merged
+        out = {k: v for k, v in out.items() if k in retain}
     for key, value in patch.items():
         if key.startswith("$"):
             continue
@@ -89,7 +95,14 @@ def strategic_patch(target: Any, patch: Any, parent: str | None = None) -> Any:
     return out
 
 
+def _replaces(item: Any) -> bool:
+    """The list-level directive ``{"$patch": "replace"}``: the list becomes the patch's items."""
+    return isinstance(item, dict) and item.get("$patch") == "replace" and len(item) == 1
+
+
 def _merge_list(current: list[Any], patch: list[Any], key: str, field: str) -> list[Any]:
+    if any(_replaces(x) for x in patch):
+        return [clone(x) for x in patch if not _replaces(x)]
     out = [clone(x) for x in current]
     for item in patch:
         if not isinstance(item, dict) or key not in item:

@@ -25,6 +25,11 @@ memory limit, metrics port and component label are composed from word lists
 Round 10 (issue 27): a Service of its own selects it (its metrics and health endpoint, named
 and shaped by the same draw), since "the Deployment no Service selects" dropped it whole.
 
+Round 11 (issue 27): whose it is follows the namespace's own data (:func:`ownership`), since
+"every Deployment whose team marks share nothing with the namespace's" dropped it whole: where
+nothing of the namespace carries owner marks it carries none; where something does, another
+team's as in round 5, the namespace's own, or none, drawn from the seed.
+
 An agent that follows the symptom (the workload the operator names, its Service, its request
 path) never needs it: no declared object names it, it is healthy now.
 One that takes the first init container, termination reason, policy or slow query a survey
@@ -36,6 +41,7 @@ decoy).
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 
 from ..cluster import controllers, deployments, objects
@@ -57,10 +63,10 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
     oom_ago = (1 + d[1] % 5) * 3600 + (d[2] % 50) * 60  # 1 h to 5 h 49 m ago
     rollout_ago = (3 + d[3] % 7) * 86400  # 3 to 9 days ago
     name = ident.name
-    labels = {"app": name, "team": ident.team}
+    marks, notes = ownership(env, ns, ident, d[9])
+    labels = {"app": name, **marks}
     if ident.component:
         labels["app.kubernetes.io/component"] = ident.component
-    notes = {"team-contact": ident.contact, "escalation-channel": ident.channel}
     env.registry.update({ident.image, INIT_IMAGE})
     facts = env.facts.setdefault(("deployments", ns, name), {})
     facts.update(
@@ -90,6 +96,57 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
         ("networkpolicies", ns, ident.policy),
         ("services", ns, ident.service),
     ]
+
+
+#: whose the worker is (round 11) where the namespace's own objects carry owner marks, drawn
+#: from the worker's salt: another team's (round 5), the namespace's owners' (their marks
+#: repeated), or unmarked. Where nothing of the namespace carries any, it carries none either.
+OWNERSHIP = ("another", "home", "unmarked")
+#: owner labels and contact annotations (the keys ``oasis_sim_k8s.agents.situation`` reads)
+_OWNER_LABEL = re.compile(r"(^|[-_./])(team|owner|owned-by|squad|maintainer)s?$", re.I)
+_CONTACT_NOTE = re.compile(r"contact|on-?call|escalation|slack|channel|pager|email|rota", re.I)
+
+
+def ownership(
+    env: Any, ns: str, ident: Identity, byte: int
+) -> tuple[dict[str, str], dict[str, str]]:
+    """The worker's owner labels and contact annotations (round 11): no one comparison of its
+    marks with the namespace's may find it. The namespace's own marks are its owner labels and
+    contact annotations, else those of its first declared Deployment carrying any (``owner_team``).
+    None: the worker is unmarked like every workload there (round 5's other team was then the
+    one marked Deployment). Some: another team's (round 5: ``team``, ``team-contact``,
+    ``escalation-channel`` of a team no scenario declares), the same marks, or none."""
+    home = _home_marks(env, ns)
+    kind = OWNERSHIP[byte % len(OWNERSHIP)]
+    if not any(home) or kind == "unmarked":
+        return {}, {}
+    if kind == "home":
+        return home
+    return {"team": ident.team}, {
+        "team-contact": ident.contact,
+        "escalation-channel": ident.channel,
+    }
+
+
+def _home_marks(env: Any, ns: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The owner labels and contact annotations of the namespace, else of its first declared
+    Deployment (by name) carrying any."""
+    found = [env.store.raw("namespaces", None, ns)] + [
+        env.store.raw(p, w, n)
+        for p, w, n in sorted(env.declared_keys)
+        if p == "deployments" and w == ns
+    ]
+    for obj in found:
+        meta = (obj or {}).get("metadata") or {}
+        labels = {
+            k: str(v) for k, v in (meta.get("labels") or {}).items() if _OWNER_LABEL.search(k)
+        }
+        notes = {
+            k: str(v) for k, v in (meta.get("annotations") or {}).items() if _CONTACT_NOTE.search(k)
+        }
+        if labels or notes:
+            return labels, notes
+    return {}, {}
 
 
 #: the init container's image (a dependency probe: the same image whatever it waits for)
