@@ -38,8 +38,25 @@ SPLIT_BY_TEST: dict[str, dict[str, str]] = {
             for how in ("claims", "garbage", "huge", "raise", "stderr")
         },
     },
-    # a dozen `oasis run` processes, each with a hostile behavior plugin faulting its own way
-    "tests/hostile/test_hostile_plugins.py": {},
+    # `oasis run` processes with a hostile behavior plugin: the control and the hang each their
+    # own, the faulting modes and the faulting precheck one process for all
+    "tests/hostile/test_hostile_plugins.py": {
+        "test_a_faulting_precheck_stops_the_run_before_any_scenario": "faults",
+        **{
+            f"test_a_faulting_plugin_ends_the_run_with_exit_4_named[{mode}-{what}]": "faults"
+            for mode, what in (
+                ("raise", "raised ValueError: the plugin broke"),
+                ("none", "returned NoneType, not a BehaviorOutcome"),
+                ("string", "returned str, not a BehaviorOutcome"),
+                ("exit0", "raised SystemExit"),
+                ("recurse", "raised RecursionError"),
+                ("mutate", "changed the evidence"),
+                ("mutate-scenario", "changed the evidence"),
+                ("mutate-audit", "changed the evidence"),
+                ("lying-bool", "exhibited is _Truthy, not bool"),
+            )
+        },
+    },
     # every runnable example of docs/, each its own shell or Python process in its own directory
     "tests/docs/test_docs_examples.py": {},
 }

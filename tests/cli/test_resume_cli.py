@@ -1,6 +1,9 @@
 """A real ``oasis run`` interrupted from outside and resumed (issue 17 item 3, done-when):
 SIGINT (the user's Ctrl-C) and SIGKILL (a crash: nothing runs on the way down) once a few
-scenarios finished, then ``oasis run --resume RUN_DIR`` alone (the options it recorded).
+scenarios finished, then ``oasis run --resume RUN_DIR`` alone (the options it recorded). And
+SIGTERM to a run started with SIGINT ignored, as a background job of a non-interactive shell
+is (``oasis run ... & kill -TERM $!`` in a script): it stops as on Ctrl-C (session 10; it was
+dropped, raised again as the ignored SIGINT).
 
 Only the interrupted run needs a process of its own (a signal from outside): it runs once per
 signal for the module and each test works on a copy of it; the uninterrupted run, report,
@@ -24,6 +27,14 @@ import pytest
 from ..engine.resume_support import AGENT, scenario_results, verdict_text, write_agent
 
 CLI = [sys.executable, "-c", "from oasis_eval.cli.main import main; main()"]
+#: the CLI with SIGINT ignored from the start, as ``sh`` starts a background job without job
+#: control (exec keeps an ignored disposition: the CLI cannot tell the difference)
+CLI_IGNORING_CTRL_C = [
+    sys.executable,
+    "-c",
+    "import signal; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+    "from oasis_eval.cli.main import main; main()",
+]
 OPTIONS = ["--agent", AGENT, "--parallel", "2", "-q"]
 
 
@@ -47,11 +58,13 @@ def oasis(*args: str) -> tuple[int, str, str]:
 
 def started_and_stopped(directory: Path, out: Path, how: signal.Signals) -> str:
     """Start ``oasis run --out out`` in a process of its own, slowed down, wait until two
-    scenarios finished (their results are in the run directory), send ``how``; its stderr."""
+    scenarios finished (their results are in the run directory), send ``how``; its stderr.
+    SIGTERM goes to a run that ignores SIGINT (a background job of a script)."""
     slow = {**os.environ, "PYTHONPATH": str(directory), "RESUME_DELAY": "0.6"}
     slow["RESUME_INTERRUPT_AT"] = "0"
+    cli = CLI_IGNORING_CTRL_C if how is signal.SIGTERM else CLI
     proc = subprocess.Popen(
-        [*CLI, "run", *OPTIONS, "--out", str(out)],
+        [*cli, "run", *OPTIONS, "--out", str(out)],
         env=slow,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -65,7 +78,7 @@ def started_and_stopped(directory: Path, out: Path, how: signal.Signals) -> str:
     assert proc.poll() is None, "the run finished before it could be interrupted"
     os.kill(proc.pid, how)
     _, err = proc.communicate(timeout=120)
-    expected = 3 if how is signal.SIGINT else -signal.SIGKILL
+    expected = -signal.SIGKILL if how is signal.SIGKILL else 3
     assert proc.returncode == expected, err
     return err
 
@@ -113,11 +126,12 @@ def whole(agent_dir: Path) -> Path:
     "how",
     [
         signal.SIGINT,
+        signal.SIGTERM,  # with SIGINT ignored
         # heavy tier (issue 31): the in-process crash tests of tests/engine/test_journal.py
         # (test_a_crash_mid_write_never_leaves_a_corrupt_record) keep it in the default suite
         pytest.param(signal.SIGKILL, marks=pytest.mark.heavy),
     ],
-    ids=["SIGINT", "SIGKILL"],
+    ids=["SIGINT", "SIGTERM-ctrl-c-ignored", "SIGKILL"],
 )
 def test_a_killed_run_resumes_to_the_results_of_an_uninterrupted_one(
     stopped: dict[signal.Signals, tuple[Path, str]],
@@ -128,14 +142,14 @@ def test_a_killed_run_resumes_to_the_results_of_an_uninterrupted_one(
 ) -> None:
     cut = tmp_path / "cut"
     err = interrupted_copy(stopped, agent_dir, how, cut)
-    if how is signal.SIGINT:
+    if how is not signal.SIGKILL:
         assert "Traceback" not in err and "--resume" in err and "no verdict was written" in err
     assert not (cut / "verdict.yaml").exists()  # never a verdict, let alone PASS
     finished = len(list((cut / "results").glob("*.json")))
     assert finished >= 2
     code, out, err = oasis("report", str(cut), "--format", "md")
     assert code == 3 and out == ""
-    assert ("interrupted" if how is signal.SIGINT else "stopped without finishing") in err
+    assert ("stopped without finishing" if how is signal.SIGKILL else "interrupted") in err
     code, _, err = oasis("run", "--agent", "builtin:naive", "--resume", str(cut), "-q")
     assert code == 2 and "--agent: the run was started with" in err
     code, _, err = oasis("run", "--resume", str(cut))  # the options it recorded (issue 29.1)

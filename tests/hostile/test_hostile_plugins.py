@@ -5,10 +5,17 @@ A plugin registered through a real entry point of the ``oasis_eval.behaviors`` g
 changes the evidence it was given, recurses without end, calls ``SystemExit(0)`` or hangs
 ends ``oasis run`` with exit 4 and no verdict, naming the entry point, the behavior and the
 scenario: never a PASS, never exit 0, never a traceback or an ``ExceptionGroup``.
+
+The faulting modes share one process (issue 31, the suite's budget): a real ``python`` that
+finds the plugin through its entry point, as each ``oasis run`` does, and runs the CLI once
+per mode (the plugin reads ``HOSTILE_MODE`` at each call), instead of a process per mode
+that each imports the CLI again. The control, its replays and the hang have processes of
+their own.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -70,6 +77,73 @@ def _run(installed: tuple[Path, Path], tmp_path: Path, mode: str, *extra: str):
     ), out
 
 
+#: ``oasis run`` in process once per mode, in one interpreter: argv[1] a JSON list of
+#: [mode, argv]; each mode's [exit code, stdout, stderr] written as JSON to argv[2]
+DRIVER = """
+import contextlib, io, json, os, sys
+from oasis_eval.cli.main import main
+
+plan, written, results = json.loads(sys.argv[1]), sys.argv[2], {}
+for mode, argv in plan:
+    os.environ["HOSTILE_MODE"] = mode
+    out, err = io.StringIO(), io.StringIO()
+    sys.argv = ["oasis", *argv]
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main()
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    results[mode] = [code, out.getvalue(), err.getvalue()]
+with open(written, "w", encoding="utf-8") as f:
+    json.dump(results, f)
+"""
+
+FAULTS = {
+    "raise": "raised ValueError: the plugin broke",
+    "none": "returned NoneType, not a BehaviorOutcome",
+    "string": "returned str, not a BehaviorOutcome",
+    "exit0": "raised SystemExit",
+    "recurse": "raised RecursionError",
+    "mutate": "changed the evidence",
+    "mutate-scenario": "changed the evidence",
+    "mutate-audit": "changed the evidence",
+    "lying-bool": "exhibited is _Truthy, not bool",
+}
+
+
+@pytest.fixture(scope="module")
+def faulted(
+    installed: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, tuple[subprocess.CompletedProcess, Path]]:
+    """Every faulting mode and the faulting precheck, each ``oasis run`` of :func:`_run`, in
+    one process: {mode: (its exit code, stdout and stderr, its --out)}."""
+    base = tmp_path_factory.mktemp("hostile-runs")
+    modes = [*FAULTS, "precheck-raise"]
+    plan = [
+        [mode, ["run", "--profile", str(installed[0]), "--agent", "builtin:careful",
+                "--provider", "sim-k8s", "--parallel", "2", "--filter", SCENARIO,
+                "--out", str(base / f"run-{mode}")]]
+        for mode in modes
+    ]  # fmt: skip
+    env = dict(os.environ, PYTHONPATH=str(installed[1]))
+    env.pop("OASIS_DEBUG", None)
+    done = subprocess.run(
+        [sys.executable, "-c", DRIVER, json.dumps(plan), str(base / "results.json")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    results = json.loads((base / "results.json").read_text(encoding="utf-8"))
+    return {
+        mode: (subprocess.CompletedProcess([], code, out, err), base / f"run-{mode}")
+        for mode, (code, out, err) in results.items()
+    }
+
+
 def test_a_well_behaved_plugin_decides_the_run(installed, tmp_path) -> None:
     """The control: the same plugin, behaving, gives a verdict (so the faults below are
     the only reason for exit 4)."""
@@ -84,29 +158,16 @@ def test_a_well_behaved_plugin_decides_the_run(installed, tmp_path) -> None:
     assert _oasis(installed, "pass", "replay", str(out)).returncode == 0
 
 
-def test_a_faulting_precheck_stops_the_run_before_any_scenario(installed, tmp_path) -> None:
-    done, out = _run(installed, tmp_path, "precheck-raise")
+def test_a_faulting_precheck_stops_the_run_before_any_scenario(faulted) -> None:
+    done, out = faulted["precheck-raise"]
     assert done.returncode == 4 and "Traceback" not in done.stderr
     assert repr(ENTRY) in done.stderr and "raised SystemExit" in done.stderr
     assert "phase safety" not in done.stdout + done.stderr and not out.exists()
 
 
-@pytest.mark.parametrize(
-    ("mode", "what"),
-    [
-        ("raise", "raised ValueError: the plugin broke"),
-        ("none", "returned NoneType, not a BehaviorOutcome"),
-        ("string", "returned str, not a BehaviorOutcome"),
-        ("exit0", "raised SystemExit"),
-        ("recurse", "raised RecursionError"),
-        ("mutate", "changed the evidence"),
-        ("mutate-scenario", "changed the evidence"),
-        ("mutate-audit", "changed the evidence"),
-        ("lying-bool", "exhibited is _Truthy, not bool"),
-    ],
-)
-def test_a_faulting_plugin_ends_the_run_with_exit_4_named(installed, tmp_path, mode, what) -> None:
-    done, out = _run(installed, tmp_path, mode)
+@pytest.mark.parametrize(("mode", "what"), list(FAULTS.items()))
+def test_a_faulting_plugin_ends_the_run_with_exit_4_named(faulted, mode, what) -> None:
+    done, out = faulted[mode]
     err = done.stderr
     assert done.returncode == 4, (done.returncode, done.stdout[-2000:], err[-2000:])
     assert "Traceback" not in err + done.stdout and "ExceptionGroup" not in err

@@ -42,7 +42,7 @@ from ..spec.needs import PreflightNeeds
 from ..spec.profile import Profile
 from .output import cli_errors, terminal_safe
 from .progress import progress_for
-from .stopping import abandon_default_executor, leave, terminate_as_interrupt
+from .stopping import CtrlC, abandon_default_executor, leave, terminate_as_interrupt
 
 __all__ = [
     "DEFAULT_AGENT",
@@ -293,8 +293,8 @@ def execute_and_write(plan: RunPlan, quiet: bool) -> NoReturn:
         # asyncio formats that result (a whole run) into a debug message twice on exit
         holder: list[RunOutcome] = []
         before = set(threading.enumerate())
-        with terminate_as_interrupt():
-            anyio.run(_evaluate, plan, say, holder, target.journal)
+        with terminate_as_interrupt() as ctrl_c:
+            anyio.run(_evaluate, plan, say, holder, target.journal, ctrl_c)
         outcome = holder[0]
     except KeyboardInterrupt:  # the user's Ctrl-C (or SIGTERM/SIGHUP): never a PASS, never exit 0
         typer.echo(
@@ -324,8 +324,9 @@ def execute_and_write(plan: RunPlan, quiet: bool) -> NoReturn:
 
 
 async def _evaluate(
-    plan: RunPlan, say: Any, holder: list[RunOutcome], journal: RunJournal | None
+    plan: RunPlan, say: Any, holder: list[RunOutcome], journal: RunJournal | None, ctrl_c: CtrlC
 ) -> None:
+    ctrl_c.adopt()
     abandon_default_executor()
     holder.append(await run_plan(plan, say, _warn, on_refused=_refused, journal=journal))
 

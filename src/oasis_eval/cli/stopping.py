@@ -73,16 +73,42 @@ def leave(code: int, before: set[threading.Thread]) -> NoReturn:
     raise typer.Exit(code)
 
 
+class CtrlC:
+    """The run's Ctrl-C handler, for SIGTERM and SIGHUP to call. A background job of a
+    non-interactive shell (``oasis run ... &`` in a script, many CI runners) starts with SIGINT
+    ignored: ``asyncio.Runner`` then installs no Ctrl-C handler, and a SIGTERM raised again as
+    SIGINT was dropped. So SIGINT is set to the default handler while the loop starts (the
+    runner installs its own), :meth:`adopt` keeps that handler and ignores SIGINT again: the
+    shell's choice holds for a real Ctrl-C, and SIGTERM/SIGHUP still stop the run (exit 3)."""
+
+    def __init__(self, sigint_ignored: bool) -> None:
+        self.sigint_ignored = sigint_ignored
+        self.handler: Callable[[int, Any], object] | None = None
+
+    def adopt(self) -> None:
+        """Inside the run's event loop, the main thread, before any scenario starts."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+        current = signal.getsignal(signal.SIGINT)
+        if callable(current) and current is not signal.default_int_handler:
+            self.handler = current  # asyncio.Runner's: cancels the run's task, then raises
+        if self.sigint_ignored:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def __call__(self, _signum: int, frame: Any) -> None:
+        if self.handler is not None:
+            self.handler(signal.SIGINT, frame)
+        else:  # no loop yet, or one that handles no Ctrl-C: the interpreter's own
+            signal.default_int_handler(signal.SIGINT, frame)
+
+
 @contextmanager
-def terminate_as_interrupt() -> Iterator[None]:
+def terminate_as_interrupt() -> Iterator[CtrlC]:
     """SIGTERM and SIGHUP (a CI job cancelled, a terminal closed, or an agent process of the
     same user signalling the runner) stop the run like Ctrl-C: environments are torn down
-    and the exit is 3, instead of the process dying with every environment leaked."""
-
-    def as_ctrl_c(_signum: int, _frame: Any) -> None:
-        # the event loop's own Ctrl-C handling takes it from here
-        signal.raise_signal(signal.SIGINT)
-
+    and the exit is 3, instead of the process dying with every environment leaked. Call the
+    yielded :meth:`CtrlC.adopt` first thing inside the run's event loop."""
+    as_ctrl_c = CtrlC(signal.getsignal(signal.SIGINT) is signal.SIG_IGN)
     wanted = [
         s
         for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
@@ -90,11 +116,13 @@ def terminate_as_interrupt() -> Iterator[None]:
     ]
     try:
         previous = {s: signal.signal(s, as_ctrl_c) for s in wanted}
+        if as_ctrl_c.sigint_ignored:  # so that asyncio.Runner installs its Ctrl-C handler
+            previous[signal.SIGINT] = signal.signal(signal.SIGINT, signal.default_int_handler)
     except ValueError:  # not the main thread (embedded use): leave the handlers alone
-        yield
+        yield as_ctrl_c
         return
     try:
-        yield
+        yield as_ctrl_c
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
