@@ -110,3 +110,60 @@ def _service_shape(env: Environment, dep: dict[str, Any]) -> str:
     others = [o for (_, w, n), o in env.store.items() if w == ns and not n.startswith(name)]
     assert not word or not re.search(rf"(?<![a-z0-9]){word}(?![a-z0-9])", repr(others).lower())
     return svc.removeprefix(name)
+
+
+def _words_one_by_one(env: Environment, ns: str) -> set[str]:
+    """The words of the namespace as the worker's draw first read them: each string split on
+    its own (issue 30: one split of all of them is the same set)."""
+    out: set[str] = set()
+    stack: list[Any] = [obj for (_, where, _), obj in env.store.items() if where == ns]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack += [*value.keys(), *value.values()]
+        elif isinstance(value, list):
+            stack += value
+        elif isinstance(value, str):
+            out.update(re.split(r"[^a-z0-9]+", value.lower()))
+    return out - {""}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "api-monitoring",
+        "KELVIN\u212a-Metrics",  # the Kelvin sign lowercases to an ASCII k
+        "\u0130stanbul-admin",  # a dotted capital I lowercases to i + a combining dot
+        "tab\tsplit\nlines\x00nul-telemetry",
+        "\u03a3\u039f\u03a3-monitoring \u00e9t\u00e9",  # final sigma, accents
+        "",
+        "---",
+        "a" * 300,
+    ],
+)
+def test_the_namespace_words_are_each_strings_own(text: str) -> None:
+    env = _env()
+    body: dict[str, Any] = _deployment("web", {"team": text or "none"})
+    body["metadata"]["annotations"] = {text or "k": text, "note": f"{text} with {text.upper()}"}
+    body["spec"]["template"]["spec"]["containers"][0]["args"] = [text, f"--x={text}", "9x"]
+    env.api.request(PROVIDER_USER, "create", "deployments", namespace="apps", body=body)
+    _same_words(env, "apps")
+    # two strings never run together into one word, nor another namespace's strings in
+    env.api.request(PROVIDER_USER, "create", "namespaces", body={"metadata": {"name": "other"}})
+    other: dict[str, Any] = _deployment("monitoring", {"team": "admin"})
+    env.api.request(PROVIDER_USER, "create", "deployments", namespace="other", body=other)
+    _same_words(env, "apps")
+    assert "monitoring" in an._words_in(env, "other")
+
+
+def _same_words(env: Environment, ns: str) -> None:
+    """Every word asked about answers as the per-string split does: each word of the
+    namespace, its pieces and neighbours, the words a worker's Service may end in, and
+    texts that are no single word."""
+    expected = _words_one_by_one(env, ns)
+    words = an._words_in(env, ns)
+    asked = set(expected) | {"", "-", "a-b", "monitoring", "metrics", "admin", "telemetry", "k"}
+    for word in sorted(expected):
+        asked |= {word[1:], word[:-1], word + "0", "x" + word, word.upper(), f"{word}-{word}"}
+    for word in sorted(asked):
+        assert (word in words) == (word in expected), word

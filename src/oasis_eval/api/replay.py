@@ -175,7 +175,9 @@ def _replay(path: Path, public_key: str | Path | None) -> ReplayReport:
     )
     record = result.record
     assert record is not None  # as above: it is what the verdict was recomputed from
-    problems += derived_mismatches(path, record, recomputed, result.scenarios)
+    problems += derived_mismatches(
+        path, record, recomputed, result.scenarios, recomputed_yaml=result.verdict_yaml
+    )
     code = EXIT_BUG if check.integrity is Integrity.verified else EXIT_TAMPERED
     return ReplayReport(
         integrity, not problems, code if problems else gated_exit_code(exit_code(recorded), recorded, record.inputs, result.scenarios), problems, recomputed,
@@ -189,17 +191,21 @@ def derived_mismatches(
     record: RunRecord,
     verdict: Verdict,
     scenarios: list[ScenarioResult] | None = None,
+    recomputed_yaml: str | None = None,
 ) -> list[str]:
     """Files of ``run_dir`` derived from the verdict that disagree with the recomputed one:
     the run record's own copy of the verdict and its conformance claim (01 §3.6: the headline,
     JUnit and the claim always agree), verdict.json, and the reports rendered from run.json
     when the run wrote them in this version's report format (:data:`REPORT_FORMAT`; an older
     run's reports are not compared, see :func:`report_format_note`).
-    A file edited alone and the manifest recomputed is caught here, not only verdict.yaml."""
-    from ..reporting import REPORT_FORMATS  # lazy: reporting pulls jinja2 (~50 ms)
+    A file edited alone and the manifest recomputed is caught here, not only verdict.yaml.
+    ``recomputed_yaml``: ``verdict_yaml(verdict)`` when the caller has it already."""
+    from ..reporting import REPORT_FORMATS, rendered  # lazy: reporting pulls jinja2 (~50 ms)
 
     out: list[str] = []
-    if verdict_yaml(record.verdict) != verdict_yaml(verdict):
+    if recomputed_yaml is None:
+        recomputed_yaml = verdict_yaml(verdict)
+    if verdict_yaml(record.verdict) != recomputed_yaml:
         out.append(
             "run.json: its verdict differs from the verdict recomputed from the recorded evidence"
         )
@@ -218,9 +224,7 @@ def derived_mismatches(
         )
     expected = {"verdict.json": verdict_json(verdict)}
     if record.report_format == REPORT_FORMAT:  # reports of another format are drawn otherwise
-        expected.update(
-            {name: render(record) for name, render in (REPORT_FORMATS[f] for f in REPORTS)}
-        )
+        expected.update({REPORT_FORMATS[f][0]: text for f, text in rendered(record, REPORTS)})
     for name, text in sorted(expected.items()):
         path = run_dir / name
         if not path.is_file():

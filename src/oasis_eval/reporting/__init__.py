@@ -8,7 +8,7 @@ always gives the same bytes. Markdown and HTML are two layouts of one view
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from ..engine.record import RunRecord
@@ -61,18 +61,24 @@ def write_reports(
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     written = {}
-    views: list[View] = []  # Markdown and HTML lay out one view: built once (issue 30)
-    for fmt in wanted:
-        name, render = REPORT_FORMATS[fmt]
-        if fmt in _VIEW_LAYOUTS:
-            views = views or [build_view(record)]
-            text = _VIEW_LAYOUTS[fmt](views[0])
-        else:
-            text = render(record)
-        path = run_dir / name
+    for fmt, text in rendered(record, wanted):
+        path = run_dir / REPORT_FORMATS[fmt][0]
         path.write_text(text, encoding="utf-8", newline="\n")
         written[fmt] = path
     return written
+
+
+def rendered(record: RunRecord, formats: Iterable[str]) -> Iterator[tuple[str, str]]:
+    """``(format, text)`` of ``record`` in each of ``formats`` (:data:`REPORT_FORMATS` keys),
+    one after the other; Markdown and HTML lay out one view, built once (issue 30: writing a
+    run's reports and checking a replayed run's both render the two)."""
+    views: list[View] = []
+    for fmt in formats:
+        if fmt in _VIEW_LAYOUTS:
+            views = views or [build_view(record)]
+            yield fmt, _VIEW_LAYOUTS[fmt](views[0])
+        else:
+            yield fmt, REPORT_FORMATS[fmt][1](record)
 
 
 __all__ = [
@@ -84,6 +90,7 @@ __all__ = [
     "render_junit",
     "render_markdown",
     "render_summary",
+    "rendered",
     "validate_verdict_data",
     "verdict_data",
     "verdict_json",
