@@ -449,3 +449,40 @@ def test_one_pickle_of_the_items_is_each_items_own_pickle_after_another() -> Non
     assert len(ends) == len(items) and ends[-1] == len(data)
     cuts = [data[start:end] for start, end in zip([0, *ends], ends)]
     assert cuts == [plain_pickle(item) for item in items]
+
+
+def test_scoped_copies_reuse_a_literals_derived_forms_and_register_the_same(
+    monkeypatch: Any,
+) -> None:
+    """Every scenario registers the same issued CA certificate in its scoped copy: its marker
+    and forms are derived once a run (issue 30), and each copy gets exactly the forms and
+    patterns a fresh registration gives it (a deciding form still replaces a re-encoded one)."""
+    import oasis_eval.engine.redaction as redaction
+
+    calls: list[str] = []
+    real = redaction.encoded_forms
+
+    def counted(plain: str, deciding: set[str]) -> Any:
+        calls.append(plain)
+        return real(plain, deciding)
+
+    monkeypatch.setattr(redaction, "encoded_forms", counted)
+    certificate = base64.b64encode(b"-----BEGIN CERTIFICATE-----\nMIIBmTCCAUCg\n").decode()
+    token = "tok-" + "a1b2c3d4" * 5
+    run = Redactor(key=KEY)
+    run.register("run-wide-secret-value", short_forms=False)
+    derived = 0
+    for _ in range(3):
+        scoped = run.scoped()
+        before = len(calls)
+        scoped.register(token.encode().hex())  # a re-encoded form of the token, first
+        derived += len(calls) - before
+        fresh = Redactor(key=KEY, forms=dict(scoped.forms), patterns=dict(scoped.patterns))
+        for literal, encodings in ((certificate, False), (token, True), (certificate, True)):
+            before = len(calls)
+            marker = scoped.register(literal, encodings=encodings)
+            derived += len(calls) - before
+            assert marker == fresh.register(literal, encodings=encodings)
+        assert scoped.forms == fresh.forms and scoped.patterns == fresh.patterns
+        assert scoped.forms[token] == scoped.marker_for(token)  # deciding, not the hex's flag
+    assert derived == 3  # the hex form, the token, the certificate: once each a run

@@ -76,6 +76,8 @@ PREFIX = 16
 #: skips ahead by about its length when a byte cannot end it; over a snapshot's pickle 64
 #: characters scan in 55% of the time of 16, issue 30), and holding the form still holds it
 BYTES_PREFIX = 64
+#: literals whose derived forms the run-wide redactor keeps (:meth:`Redactor._derivations`)
+DERIVED_KEPT = 4096
 #: keys of a mapping redaction state looks at (a Secret's kind, an audit entry's verb and user)
 _STATE_KEYS = frozenset({"kind", "resource", "verb", "user"})
 
@@ -109,6 +111,9 @@ class Redactor:
     _heads: tuple[int, list[bytes], list[bytes], set[bytes]] | None = field(
         default=None, repr=False
     )
+    #: literal -> (marker, deciding forms, re-encoded forms once asked for), on the run-wide
+    #: redactor: every scenario registers the same issued CA certificate again (issue 30)
+    _derived: dict[str, list[Any]] = field(default_factory=dict, repr=False)
 
     def marker_for(self, literal: str) -> str:
         digest = hmac.new(self.key, literal.encode(), hashlib.sha256).hexdigest()[:12]
@@ -129,9 +134,9 @@ class Redactor:
         replaces a re-encoded one registered earlier for another value (a probe may declare
         the hex of a secret as a contained value of its own)."""
         literal = str(literal)
-        marker = self.marker_for(literal)
+        derived = self._derivations(literal)
+        marker, deciding = derived[0], derived[1]
         names = []
-        deciding = deciding_forms(literal)
         for name, form in deciding:
             if len(form) >= (MIN_LENGTH if short_forms else WHOLE_TOKEN_BELOW):
                 current = self.forms.get(form)
@@ -139,8 +144,10 @@ class Redactor:
                     self.forms[form] = marker  # new, or so far only a re-encoded form
                 names.append(name)
         if encodings:
-            plain = next((f for n, f in deciding if n == "decoded"), literal)
-            literals, regex_forms = encoded_forms(plain, {f for _, f in deciding})
+            if derived[2] is None:
+                plain = next((f for n, f in deciding if n == "decoded"), literal)
+                derived[2] = encoded_forms(plain, {f for _, f in deciding})
+            literals, regex_forms = derived[2]
             flagged = marker[:-1] + ":{}]"
             for name, form in literals:
                 self.forms.setdefault(form, flagged.format(name))
@@ -148,6 +155,19 @@ class Redactor:
                 self.patterns.setdefault(pattern, flagged.format(name))
                 self._prefixes.setdefault(pattern, prefix)
         return marker, names
+
+    def _derivations(self, literal: str) -> list[Any]:
+        """[marker, deciding forms, re-encoded forms or None] of ``literal``: pure functions of
+        it and the key, kept by the run-wide redactor its scoped copies share the key of."""
+        root = self
+        while root._base is not None and root._base.key == root.key:
+            root = root._base
+        derived = root._derived.get(literal)
+        if derived is None:
+            derived = [self.marker_for(literal), deciding_forms(literal), None]
+            if len(root._derived) < DERIVED_KEPT:
+                root._derived[literal] = derived
+        return derived
 
     def scoped(self) -> Redactor:
         """A copy for one scenario, to register what only it needs (the credentials the
