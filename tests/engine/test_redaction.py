@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import base64
 import codecs
-import pickle
 import random
 import re
 from collections import OrderedDict
 from typing import Any
+
+import pytest
 
 from oasis_eval.engine.encoded_forms import ENCODED_MIN_VALUE
 from oasis_eval.engine.redaction import (
@@ -314,16 +315,16 @@ def test_items_holding_finds_a_form_in_a_string_an_earlier_item_holds_too() -> N
 def test_items_holding_remembers_the_items_it_found_clean() -> None:
     """Items found clean are remembered by their pickle (issue 30): the same item again, in
     another list, is not searched again, and the hits are those of a search without memory."""
-    from oasis_eval.engine.redaction_search import items_holding, plain_pickle
+    from oasis_eval.engine.redaction_search import items_holding, plain_bytes
 
     clean: set[bytes] = set()
     first = [{"a": "x-super-secret"}, {"b": 1}, {"c": ["ok", 2]}, "plain"]
     assert items_holding(first, [b"super-secret"], [], clean) == {0}
-    assert clean == {plain_pickle(first[1]), plain_pickle(first[2]), plain_pickle("plain")}
+    assert clean == {plain_bytes(first[1]), plain_bytes(first[2]), plain_bytes("plain")}
     later = [{"c": ["ok", 2]}, {"d": "super-secret!"}, {"b": 1}, {"e": "ab"}]
     assert items_holding(later, [b"super-secret"], [], clean) == {1}
     assert items_holding(later, [b"super-secret"], []) == {1}
-    assert plain_pickle({"e": "ab"}) in clean and plain_pickle({"d": "super-secret!"}) not in clean
+    assert plain_bytes({"e": "ab"}) in clean and plain_bytes({"d": "super-secret!"}) not in clean
 
 
 def test_a_form_registered_later_is_found_in_a_resource_found_clean_before() -> None:
@@ -386,12 +387,13 @@ def test_state_equals_both_passes_on_random_environment_state() -> None:
         assert redactor.state(value, authored) == redactor._secrets_in(long.data(value), authored)
 
 
-def test_a_pickle_holding_only_the_start_of_a_long_form_is_found_clean() -> None:
-    """The pickle prefilter looks for each form's first ``BYTES_PREFIX`` characters, not its
+def test_bytes_holding_only_the_start_of_a_long_form_are_found_clean() -> None:
+    """The bytes prefilter looks for each form's first ``BYTES_PREFIX`` characters, not its
     first ``PREFIX`` (issue 30: a longer needle scans faster): an item holding the start of a
     form but not the form is not searched again, one holding the form (inside a longer
     string, a key, or past the 64th character) is, and the result is the plain walk's."""
     from oasis_eval.engine.redaction import BYTES_PREFIX, PREFIX
+    from oasis_eval.engine.redaction_search import plain_bytes
 
     form = "0123456789abcdef-long-secret-value-" + "x" * 40
     assert PREFIX < len(form) > BYTES_PREFIX
@@ -409,7 +411,7 @@ def test_a_pickle_holding_only_the_start_of_a_long_form_is_found_clean() -> None
     )
     assert redactor._holding(items) == {1, 2, 3}
     assert redactor._search_bytes is not None
-    assert not redactor._search_bytes(pickle.dumps(items[0], protocol=5))
+    assert not redactor._search_bytes(plain_bytes(items[0]))
     assert redactor.data(items) == reference(redactor, items)
     assert redactor.state(items) == reference(redactor, items)
 
@@ -437,15 +439,85 @@ def test_the_pickle_search_for_regex_forms_one_by_one_agrees_with_their_alternat
     assert _each([]) is None
 
 
-def test_one_pickle_of_the_items_is_each_items_own_pickle_after_another() -> None:
-    """``items_holding`` pickles a list once and cuts each item's bytes out of it for the
-    clean memo (issue 30): each cut is what ``plain_pickle`` gives that item alone, strings
+def test_one_dump_of_the_items_is_each_items_own_dump_after_another() -> None:
+    """``items_holding`` dumps a list once and cuts each item's bytes out of it for the
+    clean memo (issue 30): each cut is what ``plain_bytes`` gives that item alone, strings
     and objects shared between items included."""
-    from oasis_eval.engine.redaction_search import _pickled, plain_pickle
+    from oasis_eval.engine.redaction_search import _dumped, plain_bytes
 
     shared = {"s": "shared-string", "l": [1, 2.5, None, True]}
     items = [shared, {"k": shared, "again": "shared-string"}, [shared, shared], "x", 7, []]
-    data, ends = _pickled(items)
+    data, ends = _dumped(items)
     assert len(ends) == len(items) and ends[-1] == len(data)
     cuts = [data[start:end] for start, end in zip([0, *ends], ends)]
-    assert cuts == [plain_pickle(item) for item in items]
+    assert cuts == [plain_bytes(item) for item in items]
+
+
+def test_scoped_copies_reuse_a_literals_derived_forms_and_register_the_same(
+    monkeypatch: Any,
+) -> None:
+    """Every scenario registers the same issued CA certificate in its scoped copy: its marker
+    and forms are derived once a run (issue 30), and each copy gets exactly the forms and
+    patterns a fresh registration gives it (a deciding form still replaces a re-encoded one)."""
+    import oasis_eval.engine.redaction as redaction
+
+    calls: list[str] = []
+    real = redaction.encoded_forms
+
+    def counted(plain: str, deciding: set[str]) -> Any:
+        calls.append(plain)
+        return real(plain, deciding)
+
+    monkeypatch.setattr(redaction, "encoded_forms", counted)
+    certificate = base64.b64encode(b"-----BEGIN CERTIFICATE-----\nMIIBmTCCAUCg\n").decode()
+    token = "tok-" + "a1b2c3d4" * 5
+    run = Redactor(key=KEY)
+    run.register("run-wide-secret-value", short_forms=False)
+    derived = 0
+    for _ in range(3):
+        scoped = run.scoped()
+        before = len(calls)
+        scoped.register(token.encode().hex())  # a re-encoded form of the token, first
+        derived += len(calls) - before
+        fresh = Redactor(key=KEY, forms=dict(scoped.forms), patterns=dict(scoped.patterns))
+        for literal, encodings in ((certificate, False), (token, True), (certificate, True)):
+            before = len(calls)
+            marker = scoped.register(literal, encodings=encodings)
+            derived += len(calls) - before
+            assert marker == fresh.register(literal, encodings=encodings)
+        assert scoped.forms == fresh.forms and scoped.patterns == fresh.patterns
+        assert scoped.forms[token] == scoped.marker_for(token)  # deciding, not the hex's flag
+    assert derived == 3  # the hex form, the token, the certificate: once each a run
+
+
+def test_the_prefilters_bytes_hold_every_string_and_refuse_what_could_hide_one() -> None:
+    """The prefilter searches a structure's marshal bytes (issue 30: half a pickle's CPU): a
+    string anywhere (a key, a tuple, a set, non-ASCII, a lone surrogate, shared or repeated)
+    is there as its UTF-8 bytes; a subclass, an object or a structure nested past marshal's
+    depth is :class:`NotPlain`, and redaction then walks it, giving the plain walk's result."""
+    from oasis_eval.engine.redaction_search import NotPlain, plain_bytes
+
+    form = "sécret-välue-\u00e9-0123456789"
+    shared = f"x {form} y"
+    for holder in (
+        {form: 1},
+        [1, 2.5, None, True, (b"raw", frozenset({shared}))],
+        {"a": {shared}, "b": [shared, shared]},
+        ["\ud800 lone", {"k": ("t", shared)}],
+    ):
+        assert form.encode("utf-8") in plain_bytes(holder)
+    assert "\ud800".encode("utf-8", "surrogatepass") in plain_bytes(["\ud800 lone"])
+
+    class Text(str):
+        pass
+
+    deep: list[Any] = [form]
+    for _ in range(5000):
+        deep = [deep]
+    redactor = Redactor(key=KEY)
+    redactor.register(form, encodings=False)
+    for hidden in ({"a": Text(form)}, OrderedDict(a=form), [object()], deep):
+        with pytest.raises(NotPlain):
+            plain_bytes(hidden)
+    for value in ({"a": Text(form), "b": [form]}, [OrderedDict(a=form)], [[object(), form]]):
+        assert redactor.data(value) == reference(redactor, value)

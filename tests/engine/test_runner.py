@@ -363,3 +363,16 @@ def test_parallel_run_records_the_tier_evidence_a_serial_run_does(profile):
         )
         recorded.append(outcome.record.tier_evidence)
     assert recorded[0] == recorded[1] and recorded[0] is not None
+
+
+def test_a_run_looks_its_evaluators_namespaces_up_once_not_once_per_scenario(profile, monkeypatch):  # type: ignore[no-untyped-def]
+    """Triage and judging read where the profile's behaviors find evaluators; a run looks it
+    up once for each (issue 30), not once per scenario."""
+    import oasis_eval.evaluation.behaviors.plugins as plugins
+
+    looked: list[str] = []
+    real = plugins.reused_evaluators
+    monkeypatch.setattr(plugins, "reused_evaluators", lambda p: looked.append(p.id) or real(p))
+    outcome, _, _ = run(profile, reader)
+    executed = [r for r in outcome.record.scenarios if r.state is ScenarioState.executed]
+    assert len(executed) > 3 and len(looked) <= 3  # triage, the phases' judging

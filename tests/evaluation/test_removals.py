@@ -156,3 +156,17 @@ def test_a_workload_without_a_known_selector_removes_any_replica_in_its_namespac
     scale = entry("patch", "deployments", "api", sub="scale", body={"spec": {"replicas": 0}})
     assert lost(scale, initial=bare, final=[]) == []
     assert lost(initial=bare, final=[]) == ["pod/web-1 (namespace shop)"]
+
+
+def test_the_logs_writes_are_read_only_when_an_object_was_lost(monkeypatch: Any) -> None:
+    """Nothing lost, nothing to explain: the log's writes are not even read (issue 30: the
+    usual capture); a loss still reads them all."""
+    import oasis_eval.evaluation.completeness as completeness
+
+    read: list[int] = []
+    real = completeness.writes_of
+    monkeypatch.setattr(completeness, "writes_of", lambda *a: read.append(1) or real(*a))
+    deleted = entry("delete", "pods", "web-1")
+    assert lost(deleted, final=INITIAL) == [] and read == []
+    assert lost(deleted) == [] and read == [1]
+    assert lost() == ["pod/web-1 (namespace shop)"] and read == [1, 1]

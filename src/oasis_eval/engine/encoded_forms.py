@@ -35,7 +35,7 @@ SAME_ALPHABET_MIN = 8
 #: no encoded form shorter than this is registered
 ENCODED_MIN_LENGTH = 8
 #: what goes between the letters of a letter-spaced value (ASCII only: the same class is
-#: searched in UTF-8 pickles, see Redactor._prepare)
+#: searched in structures' UTF-8 bytes, see Redactor._prepare)
 SEPARATOR = r"(?:[ \t\r\n\x0b\x0c!-/:-@\[\]^_`{-~]|\\[nt]){1,3}"
 
 

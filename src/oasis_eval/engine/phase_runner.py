@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import anyio
 from anyio.abc import TaskGroup
 
 from ..contract import Agent, Provider
+from ..evaluation.behaviors.plugins import profile_namespaces
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import base_result
 from ..evaluation.results import ScenarioResult, ScenarioState
@@ -110,6 +112,12 @@ class PhaseRunner:
         self.journal = journal
         #: a capability shard's Phase 1 results, from the merged Phase 1 run (engine/shard.py)
         self.carried: dict[str, Finished] = {}
+
+    @cached_property
+    def namespaces(self) -> tuple[str, ...]:
+        """Where the profile's behaviors find evaluators, looked up once for every judgement
+        of the run (issue 30), not once per scenario."""
+        return profile_namespaces(self.profile)
 
     async def phase(self, name: str, scenarios: list[Scenario]) -> PhaseResults:
         phase = PhaseResults()
@@ -209,7 +217,13 @@ class PhaseRunner:
             result.skip_reason = capture.skipped
         else:
             result = judge_in_run(
-                scenario, capture.evidence, self.profile, self.inputs, self.config, custom
+                scenario,
+                capture.evidence,
+                self.profile,
+                self.inputs,
+                self.config,
+                custom,
+                self.namespaces,
             )
             evidence = capture.evidence
         fault = (

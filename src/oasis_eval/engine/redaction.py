@@ -47,7 +47,7 @@ from .redaction_search import (
     compiled_pattern,
     either,
     items_holding,
-    plain_pickle,
+    plain_bytes,
     searchers,
 )
 
@@ -72,10 +72,12 @@ _TOKEN_BEFORE = r"(?<![A-Za-z0-9_\-])(?<![A-Za-z0-9_\-]\.)"
 _TOKEN_AFTER = r"(?![A-Za-z0-9_\-])(?!\.[A-Za-z0-9_\-])"
 #: the prefilter searches a string for this many leading characters of each form
 PREFIX = 16
-#: and a structure's pickle for this many: a longer needle is a faster scan (``bytes.find``
-#: skips ahead by about its length when a byte cannot end it; over a snapshot's pickle 64
+#: and a structure's bytes (:func:`.plain_bytes`) for this many: a longer needle is a faster scan (``bytes.find``
+#: skips ahead by about its length when a byte cannot end it; over a snapshot's bytes 64
 #: characters scan in 55% of the time of 16, issue 30), and holding the form still holds it
 BYTES_PREFIX = 64
+#: literals whose derived forms the run-wide redactor keeps (:meth:`Redactor._derivations`)
+DERIVED_KEPT = 4096
 #: keys of a mapping redaction state looks at (a Secret's kind, an audit entry's verb and user)
 _STATE_KEYS = frozenset({"kind", "resource", "verb", "user"})
 
@@ -93,7 +95,7 @@ class Redactor:
     _search: Any = field(default=None, repr=False)
     _shortest: int = field(default=0, repr=False)
     #: the same over UTF-8 (None if some form has no UTF-8 encoding): a form occurs in some
-    #: string of a structure exactly when its bytes occur in the structure's pickle
+    #: string of a structure exactly when its bytes occur in the structure's marshal bytes
     _search_bytes: Any = field(default=None, repr=False)
     _prepared: int = field(default=-1, repr=False)
     #: regex form -> the regex of its first units (the prefilter's share of it)
@@ -105,10 +107,13 @@ class Redactor:
     #: this redactor without its short forms (for environment state), with the form count it had
     _long: tuple[int, Redactor] | None = field(default=None, repr=False)
     #: the prefilter's literal heads and regexes as UTF-8, with the form count they are of,
-    #: and the pickles of the list items found to hold none of them (issue 30)
+    #: and the dumps of the list items found to hold none of them (issue 30)
     _heads: tuple[int, list[bytes], list[bytes], set[bytes]] | None = field(
         default=None, repr=False
     )
+    #: literal -> (marker, deciding forms, re-encoded forms once asked for), on the run-wide
+    #: redactor: every scenario registers the same issued CA certificate again (issue 30)
+    _derived: dict[str, list[Any]] = field(default_factory=dict, repr=False)
 
     def marker_for(self, literal: str) -> str:
         digest = hmac.new(self.key, literal.encode(), hashlib.sha256).hexdigest()[:12]
@@ -129,9 +134,9 @@ class Redactor:
         replaces a re-encoded one registered earlier for another value (a probe may declare
         the hex of a secret as a contained value of its own)."""
         literal = str(literal)
-        marker = self.marker_for(literal)
+        derived = self._derivations(literal)
+        marker, deciding = derived[0], derived[1]
         names = []
-        deciding = deciding_forms(literal)
         for name, form in deciding:
             if len(form) >= (MIN_LENGTH if short_forms else WHOLE_TOKEN_BELOW):
                 current = self.forms.get(form)
@@ -139,8 +144,10 @@ class Redactor:
                     self.forms[form] = marker  # new, or so far only a re-encoded form
                 names.append(name)
         if encodings:
-            plain = next((f for n, f in deciding if n == "decoded"), literal)
-            literals, regex_forms = encoded_forms(plain, {f for _, f in deciding})
+            if derived[2] is None:
+                plain = next((f for n, f in deciding if n == "decoded"), literal)
+                derived[2] = encoded_forms(plain, {f for _, f in deciding})
+            literals, regex_forms = derived[2]
             flagged = marker[:-1] + ":{}]"
             for name, form in literals:
                 self.forms.setdefault(form, flagged.format(name))
@@ -148,6 +155,19 @@ class Redactor:
                 self.patterns.setdefault(pattern, flagged.format(name))
                 self._prefixes.setdefault(pattern, prefix)
         return marker, names
+
+    def _derivations(self, literal: str) -> list[Any]:
+        """[marker, deciding forms, re-encoded forms or None] of ``literal``: pure functions of
+        it and the key, kept by the run-wide redactor its scoped copies share the key of."""
+        root = self
+        while root._base is not None and root._base.key == root.key:
+            root = root._base
+        derived = root._derived.get(literal)
+        if derived is None:
+            derived = [self.marker_for(literal), deciding_forms(literal), None]
+            if len(root._derived) < DERIVED_KEPT:
+                root._derived[literal] = derived
+        return derived
 
     def scoped(self) -> Redactor:
         """A copy for one scenario, to register what only it needs (the credentials the
@@ -165,7 +185,7 @@ class Redactor:
         """Sort the forms (longest first) and compile the prefilter, once per change.
 
         The prefilter looks for the first :data:`PREFIX` characters of each form in a
-        string, the first :data:`BYTES_PREFIX` in a pickle (and the first units of each regex
+        string, the first :data:`BYTES_PREFIX` in a structure's bytes (and the first units of each regex
         form): whatever holds a form holds its prefix, and the regex stays short. Each text that holds a prefix is then checked form by form."""
         self._order = sorted(self.forms, key=lambda f: (-len(f), f))
         self._compiled = None
@@ -234,7 +254,7 @@ class Redactor:
         self, value: Any, long: Redactor, authored: Callable[[dict[str, Any]], bool] | None
     ) -> Any:
         """``_secrets_in(long.data(value))``, without the two walks over what holds no form
-        (issue 30): a list's items are searched for every form at once (one pickle, one scan
+        (issue 30): a list's items are searched for every form at once (one dump, one scan
         per form), an item holding none is kept as it is, which is what both passes give it;
         the others take both passes as before. So does a mapping that could be a Secret or
         an audit entry; any other mapping (an observation's) is taken key by key."""
@@ -277,7 +297,7 @@ class Redactor:
 
     def _secrets_in(self, value: Any, authored: Callable[[dict[str, Any]], bool] | None) -> Any:
         if isinstance(value, list):  # a list's items (resources, audit entries): the prefilter
-            # first, one search of each item's pickle; an item with no form is kept as it is,
+            # first, one search of each item's bytes; an item with no form is kept as it is,
             # which is what walking it would give (issue 30: walking every snapshot was 5 ms
             # of CPU per scenario)
             return [self._secrets_in(v, authored) if self._may_hold(v) else v for v in value]
@@ -290,13 +310,13 @@ class Redactor:
 
     def _may_hold(self, value: Any) -> bool:
         """Whether some form may occur in ``value`` (a dict or list): False only when the
-        prefilter finds none in its pickle."""
+        prefilter finds none in its bytes."""
         if not isinstance(value, (dict, list)) or not self._ready():
             return True
         if self._search_bytes is None:
             return True
         try:
-            return bool(self._search_bytes(plain_pickle(value)))
+            return bool(self._search_bytes(plain_bytes(value)))
         except NotPlain:
             return True
 
@@ -310,7 +330,7 @@ class Redactor:
         """Redact every string inside nested JSON-like data (keys included).
 
         A container none of whose strings holds a form is kept as it is, not copied (08 §3.2
-        only needs the forms gone): one search over the container's pickle, in C, tells.
+        only needs the forms gone): one search over the container's bytes, in C, tells.
         So only the containers on the way to a string holding a form are rebuilt.
         """
         if not self._ready():
@@ -321,7 +341,7 @@ class Redactor:
             return value
         if self._search_bytes is not None:
             try:
-                if len(value) <= NARROW_ITEMS and not self._search_bytes(plain_pickle(value)):
+                if len(value) <= NARROW_ITEMS and not self._search_bytes(plain_bytes(value)):
                     return dict(value) if isinstance(value, dict) else list(value)  # one search
                 return self._narrow(value)
             except NotPlain:
@@ -329,7 +349,7 @@ class Redactor:
         return self._rebuild(value)
 
     def _narrow(self, value: dict[Any, Any] | list[Any]) -> Any:
-        """A copy of ``value`` with its strings redacted; a child container whose pickle holds
+        """A copy of ``value`` with its strings redacted; a child container whose bytes hold
         no form is kept as it is, a small one that does is rebuilt, a big one narrowed."""
         text, search = self.text, self._search_bytes
 
@@ -339,7 +359,7 @@ class Redactor:
             if isinstance(v, (dict, list)):
                 if len(v) > NARROW_ITEMS:
                     return self._narrow(v)  # a long list (an audit log): no use pickling it whole
-                dumped = plain_pickle(v)
+                dumped = plain_bytes(v)
                 if search(dumped):
                     return self._narrow(v) if len(dumped) > NARROW_ABOVE else self._rebuild(v)
             return v
@@ -354,7 +374,7 @@ class Redactor:
             out: list[Any] = []
             for start in range(0, len(items), size):
                 run = items[start : start + size]
-                if search(plain_pickle(run)):
+                if search(plain_bytes(run)):
                     out.extend(runs(run, each, RUN) if size > RUN else [each(i) for i in run])
                 else:
                     out.extend(run)
@@ -363,7 +383,7 @@ class Redactor:
         if isinstance(value, dict):
             return dict(runs(list(value.items()), item, RUN))
         hits = self._holding(value) if len(value) > RUN else None
-        if hits is not None:  # one pickle and one scan per form for the whole list
+        if hits is not None:  # one dump and one scan per form for the whole list
             return [child(v) if index in hits else v for index, v in enumerate(value)]
         return runs(value, child, NARROW_ITEMS)
 

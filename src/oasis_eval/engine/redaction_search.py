@@ -3,16 +3,15 @@ registered form at all? (:mod:`.redaction`)
 
 Most strings hold none, so one search decides before any form is replaced: a trie-shaped
 regex over the forms' prefixes for a string, and the same over UTF-8 bytes for a
-structure's pickle, with longer prefixes and each regex form apart (a form occurs in some
-string of a structure exactly when its bytes occur in the pickle).
+structure's marshal bytes, with longer prefixes and each regex form apart (a form occurs in
+some string of a structure exactly when its bytes occur in those, :func:`plain_bytes`).
 """
 
 from __future__ import annotations
 
 import bisect
 import functools
-import io
-import pickle
+import marshal
 import re
 from typing import Any
 
@@ -30,20 +29,22 @@ __all__ = [
     "compiled_pattern",
     "either",
     "items_holding",
-    "plain_pickle",
+    "plain_bytes",
     "searchers",
 ]
 
-#: a container with a form whose pickle is longer is narrowed down child by child, a
+#: a container with a form whose bytes are longer is narrowed down child by child, a
 #: shorter one rebuilt whole (walking it costs less than pickling its children again)
 NARROW_ABOVE = 2048
-#: a container with more items is narrowed down without a pickle of its own; a long list
+#: a container with more items is narrowed down without a dump of its own; a long list
 #: is searched in runs of this many items
 NARROW_ITEMS = 64
 #: then the runs that hold a form, in runs of this many items, before item by item
 RUN = 8
-#: at most this many pickles of items found clean are remembered per set of forms, each at
-#: most this long (16 MiB at most: a snapshot's resource pickles to about a kilobyte)
+#: the marshal format :func:`plain_bytes` writes (3.4 on: strings written once)
+MARSHAL_VERSION = 4
+#: at most this many dumps of items found clean are remembered per set of forms, each at
+#: most this long (16 MiB at most: a snapshot's resource dumps to about a kilobyte)
 CLEAN_KEPT, CLEAN_ITEM_MAX = 1024, 16384
 
 
@@ -51,37 +52,44 @@ class NotPlain(OasisError):
     """The data holds something other than dicts, lists, tuples, sets and scalars."""
 
 
-class _PlainPickler(pickle.Pickler):
-    """Pickles JSON-like data only. Exact dicts, lists, str, int, float, None, bool (and
-    tuples, sets) never reach :meth:`reducer_override` (CPython's fast paths); anything else
-    does and stops the pickle: a subclass or an object could hide its strings in its
-    reduction. Every str is written whole as UTF-8 (a string seen twice is written once,
-    which is enough: the search only asks whether some string holds a form)."""
+def plain_bytes(value: Any) -> bytes:
+    """``value`` as the prefilter searches it: its :mod:`marshal` bytes (version 4), in C.
 
-    def reducer_override(self, obj: Any) -> Any:
-        raise NotPlain
+    marshal writes exact dicts, lists, tuples, sets, str, bytes and numbers (and bytes-like
+    objects as their bytes); any other object, a subclass of str, dict or list included,
+    stops it (:class:`NotPlain`): a subclass could hide its strings. Every str is written
+    whole, as its UTF-8 bytes (``surrogatepass``, as pickle writes it), so a form occurs in
+    some string of ``value`` exactly when the form's bytes occur here, and a string seen
+    twice is written once (which is enough: the search only asks whether some string holds
+    a form). Half the CPU of a pickle over a snapshot or an audit log (issue 30). Equal bytes
+    mean equal content (what the clean memo of :func:`items_holding` relies on); equal
+    content may differ in its bytes (marshal marks the objects referenced elsewhere), which
+    only costs a search."""
+    try:
+        return marshal.dumps(value, MARSHAL_VERSION)
+    except (ValueError, RecursionError):  # unmarshallable, or nested beyond marshal's depth
+        raise NotPlain from None
 
 
 def items_holding(
     items: list[Any], heads: list[bytes], regexes: list[bytes], clean: set[bytes] | None = None
 ) -> set[int]:
-    """The indices of ``items`` whose pickle holds one of ``heads`` or a match of one of
-    ``regexes``, from one pickle of all items and one scan per head (issue 30: scanning each
-    item's pickle apart costs a Python call per item and head). A match running over the
+    """The indices of ``items`` whose bytes (:func:`plain_bytes`) hold one of ``heads`` or a
+    match of one of ``regexes``, from one dump of all items and one scan per head (issue 30:
+    scanning each item's dump apart costs a Python call per item and head). A match running over the
     end of an item counts for the item it starts in (at worst an item searched for nothing
     more closely); a match inside an item is always found: every start position is tried.
 
-    ``clean``: the pickles of items already found to hold none of these heads and regexes
+    ``clean``: the dumps of items already found to hold none of these heads and regexes
     (the caller keeps one set per set of heads): such an item is not searched again, and
     each item found clean here is added (up to :data:`CLEAN_KEPT` of at most
-    :data:`CLEAN_ITEM_MAX` bytes). The pickle of a plain
-    item is a function of its content, so an unchanged object (a final snapshot's resource
-    the agent never touched, issue 30) is known clean by its bytes alone.
-    Raises :class:`NotPlain` as :func:`plain_pickle` does."""
-    data, ends = _pickled(items)
+    :data:`CLEAN_ITEM_MAX` bytes). Equal dumps are equal content, so an unchanged object (a
+    final snapshot's resource the agent never touched, issue 30) is known clean by its bytes.
+    Raises :class:`NotPlain` as :func:`plain_bytes` does."""
+    data, ends = _dumped(items)
     if clean is None:
         return _found(data, ends, heads, regexes)
-    pieces = [data[start:end] for start, end in zip([0, *ends], ends)]  # each plain_pickle(item)
+    pieces = [data[start:end] for start, end in zip([0, *ends], ends)]  # each plain_bytes(item)
     unknown = [i for i, piece in enumerate(pieces) if piece not in clean]
     if len(unknown) == len(items):
         found = _found(data, ends, heads, regexes)
@@ -93,20 +101,15 @@ def items_holding(
     return {unknown[n] for n in found}
 
 
-def _pickled(items: list[Any]) -> tuple[bytes, list[int]]:
-    """One pickle after another, each item's as :func:`plain_pickle` gives it (a memo
-    cleared between items: every string of an item within its own bytes), and their ends."""
-    buffer = io.BytesIO()
-    pickler = _PlainPickler(buffer, protocol=5)
-    ends = []
-    try:
-        for item in items:
-            pickler.dump(item)
-            pickler.clear_memo()
-            ends.append(buffer.tell())
-    except RecursionError:
-        raise NotPlain from None
-    return buffer.getvalue(), ends
+def _dumped(items: list[Any]) -> tuple[bytes, list[int]]:
+    """Each item's :func:`plain_bytes` one after the other (every string of an item within
+    its own bytes), and their ends."""
+    pieces = [plain_bytes(item) for item in items]
+    ends, total = [], 0
+    for piece in pieces:
+        total += len(piece)
+        ends.append(total)
+    return b"".join(pieces), ends
 
 
 def _ends(pieces: list[bytes], chosen: list[int]) -> list[int]:
@@ -139,15 +142,6 @@ def _regex_start(regex: re.Pattern[bytes], data: bytes) -> Any:
     return start
 
 
-def plain_pickle(value: Any) -> bytes:
-    buffer = io.BytesIO()
-    try:
-        _PlainPickler(buffer, protocol=5).dump(value)
-    except RecursionError:
-        raise NotPlain from None
-    return buffer.getvalue()
-
-
 @functools.lru_cache(maxsize=1024)
 def compiled_pattern(pattern: str) -> re.Pattern[str]:
     """A regex form, compiled once per run (every scenario's scoped copy shares it)."""
@@ -156,8 +150,8 @@ def compiled_pattern(pattern: str) -> re.Pattern[str]:
 
 #: up to this many prefixes are searched one by one (``in``, in C), not as a compiled trie:
 #: compiling a trie costs about 5 ms per scenario's credentials (some 40 forms), and over a
-#: snapshot's pickle 40 scans for a literal run about 3x faster than one trie-shaped regex;
-#: over a short string the trie is faster, but a snapshot's pickle is where the time goes
+#: snapshot's dump 40 scans for a literal run about 3x faster than one trie-shaped regex;
+#: over a short string the trie is faster, but a snapshot's dump is where the time goes
 #: (measured, issue 30)
 FEW = 64
 
@@ -195,7 +189,7 @@ def _literals(heads: list[Any]) -> Any:
 
 
 def _each(regexes: list[str]) -> Any:
-    """A search over bytes for any of ``regexes``, one scan each: over a snapshot's pickle
+    """A search over bytes for any of ``regexes``, one scan each: over a snapshot's dump
     the regex forms' prefixes take half the time apart as in one alternation (which loses
     each one's literal start, issue 30)."""
     if not regexes:

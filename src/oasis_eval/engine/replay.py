@@ -78,11 +78,16 @@ def judge_in_run(
     inputs: RunInputs,
     config: dict[str, ConfigValue],
     custom: bool,
+    namespaces: tuple[str, ...] | None = None,
 ) -> ScenarioResult:
     """The one judgement of an executed scenario of a run: the run itself, ``oasis replay``
     and ``--resume`` (engine/journal.py, which re-judges what an interrupted run kept) all
     call it, so that the three can only agree (core §3.5.4). Each evaluator call is
-    contained and bounded (engine/plugin_watch.py, issue 26 item 4)."""
+    contained and bounded (engine/plugin_watch.py, issue 26 item 4). ``namespaces``:
+    ``profile_namespaces(profile)``, when the caller has it already (a run judges 50
+    scenarios of one profile: issue 30)."""
+    if namespaces is None:
+        namespaces = profile_namespaces(profile)
     return judged(
         partial(
             judge,
@@ -93,7 +98,7 @@ def judge_in_run(
             inputs.tolerance_overrides.get(scenario.id),
             custom=custom,
             schema=profile.agent_configuration_schema,
-            namespaces=profile_namespaces(profile),
+            namespaces=namespaces,
         ),
         inputs.plugin_timeout,
     )
@@ -115,6 +120,7 @@ def _replay(run_dir: Path) -> ReplayResult:
     record, profile, evidence = load_run(run_dir, files)
     config = dict(record.verdict.metadata.agent_configuration)
     principal = record.inputs.agent_principal
+    namespaces = profile_namespaces(profile)
     results = []
     for recorded in record.scenarios:
         if recorded.state is not ScenarioState.executed:
@@ -128,7 +134,9 @@ def _replay(run_dir: Path) -> ReplayResult:
                 file=str(run_dir),
             )
         results.append(
-            judge_in_run(scenario, captured, profile, record.inputs, config, recorded.custom)
+            judge_in_run(
+                scenario, captured, profile, record.inputs, config, recorded.custom, namespaces
+            )
         )
     phase2_ran = record.verdict.capability is not None
     verdict = build_verdict(
@@ -148,7 +156,7 @@ def _replay(run_dir: Path) -> ReplayResult:
             config,
             principal,
             profile.agent_configuration_schema,
-            profile_namespaces(profile),
+            namespaces,
         )
     as_recorded(verdict, record.report_format)
     recorded_text = (

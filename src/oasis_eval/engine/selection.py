@@ -132,9 +132,14 @@ def triage(
                 scenario, ScenarioState.not_selected, scenario.id in custom
             )
     runnable: list[Scenario] = []
+    namespaces = profile_namespaces(profile)  # once, not once per scenario (issue 30)
     for scenario in selected:
         excluded = applicability(scenario, config, profile)
-        gap = None if excluded is not None else not_evaluable(scenario, config.values, profile)
+        gap = (
+            None
+            if excluded is not None
+            else not_evaluable(scenario, config.values, profile, namespaces)
+        )
         if excluded is not None:
             res = base_result(scenario, ScenarioState.not_applicable, scenario.id in custom)
             res.not_applicable_conditions = excluded
@@ -155,11 +160,19 @@ def triage(
     return results, runnable
 
 
-def not_evaluable(scenario: Scenario, config: dict[str, Any], profile: Profile) -> str | None:
+def not_evaluable(
+    scenario: Scenario,
+    config: dict[str, Any],
+    profile: Profile,
+    namespaces: tuple[str, ...] | None = None,
+) -> str | None:
     """Why oasis-eval cannot judge this scenario yet, or None. Such a scenario is not run:
-    its verdict would not be deterministic evidence (core §3.5.3), so it is never guessed."""
+    its verdict would not be deterministic evidence (core §3.5.3), so it is never guessed.
+    ``namespaces``: ``profile_namespaces(profile)``, when the caller has it already."""
     findings = Findings()
-    check_scenario(scenario, findings, profile_namespaces(profile))
+    check_scenario(
+        scenario, findings, profile_namespaces(profile) if namespaces is None else namespaces
+    )
     gaps = [f"{f.field or f.code}: {f.message}" for f in findings.errors]
     conditional = scenario.assertions.conditional if scenario.assertions else []
     hits = [

@@ -231,14 +231,19 @@ def unexplained_losses(
     present = {
         (plural, str(obj.get("name", ""))) for obj in snapshots[-1] for plural in _kinds(obj)
     }
+    lost = [
+        item
+        for item in expected
+        if not {(r, n) for r in item.resources for n in item.names} & present
+    ]
+    if not lost:  # the usual case: the log's writes are read only to explain a loss (issue 30)
+        return []
     removals = Removals(writes_of(entries, Attribution(principal).agent), snapshots)
-    gaps = []
-    for item in expected:
-        if {(r, n) for r in item.resources for n in item.names} & present:
-            continue
-        if not removals.explained(item.resources, item.names, item.namespaces):
-            gaps.append(item.label)
-    return gaps
+    return [
+        item.label
+        for item in lost
+        if not removals.explained(item.resources, item.names, item.namespaces)
+    ]
 
 
 # ---- the provider's record of the calls it served ----------------------------------------------

@@ -207,3 +207,27 @@ def test_behind_a_proxy_httpx_own_client_carries_the_requests(
     monkeypatch.delenv("http_proxy", raising=False)
     direct = HttpProvider("http://provider.example")
     assert direct._client is None and isinstance(direct._transport, Http11Transport)
+
+
+def test_a_header_list_checked_once_sends_the_same_bytes_and_a_bad_one_is_refused() -> None:
+    """h11 checks a header list once per transport (issue 30); the request bytes are h11's own
+    rendering of the request, and a list h11 refuses is refused every time, never kept."""
+    import h11
+
+    from oasis_eval.adapters.providers.http_connection import _request_head
+
+    validated: dict[tuple[object, ...], object] = {}
+    url = "http://127.0.0.1:9/v1/observe"
+    for body in ({"environment_id": "e1"}, {"environment_id": "e2"}, {"x": "longer body"}):
+        request = httpx.Request("POST", url, headers={"Authorization": "Bearer t"}, json=body)
+        plain = h11.Request(
+            method=request.method, target=request.url.raw_path, headers=request.headers.raw
+        )
+        sent, expected = h11.Connection(h11.CLIENT), h11.Connection(h11.CLIENT)
+        assert sent.send(_request_head(request, validated)) == expected.send(plain)
+    assert len(validated) == 2  # e1 and e2 share a Content-Length
+    bad = httpx.Request("POST", url, headers={"X-Bad": "a\x00b"}, json={})
+    for _ in range(2):
+        with pytest.raises(h11.LocalProtocolError):
+            _request_head(bad, validated)
+    assert len(validated) == 2

@@ -39,6 +39,8 @@ __all__ = ["KEEPALIVE_EXPIRY", "Http11Transport"]
 KEEPALIVE_EXPIRY = 5.0
 #: idle connections kept per origin
 MAX_IDLE = 20
+#: header lists kept as h11 checked them (:func:`_request_head`)
+MAX_VALIDATED = 256
 _READ = 65536
 #: httpcore's words for a connection closed before any answer
 _DISCONNECTED = "Server disconnected without sending a response."
@@ -55,11 +57,12 @@ class _Connection:
         #: whole attribute mapping on every lookup
         self.raw = stream.extra(anyio.abc.SocketAttribute.raw_socket, None)
 
-    async def exchange(self, request: httpx.Request) -> tuple[h11.Response, bytes]:
-        """Send ``request``, read its whole answer: (the head, the body bytes)."""
-        head = h11.Request(
-            method=request.method, target=request.url.raw_path, headers=request.headers.raw
-        )
+    async def exchange(
+        self, request: httpx.Request, validated: dict[tuple[Any, ...], Any]
+    ) -> tuple[h11.Response, bytes]:
+        """Send ``request``, read its whole answer: (the head, the body bytes). ``validated``:
+        header lists h11 has checked, by their bytes (:func:`_request_head`)."""
+        head = _request_head(request, validated)
         data = self.h11.send(head) or b""
         body = request.content
         if body:
@@ -123,6 +126,21 @@ class _Connection:
                 await self.stream.aclose()
 
 
+def _request_head(request: httpx.Request, validated: dict[tuple[Any, ...], Any]) -> h11.Request:
+    """h11's event for ``request``. h11 checks every header name and value against its
+    grammar (two regexes each) on every request; the provider client sends the same few
+    header lists again and again (they differ only by Content-Length), so a list checked
+    once is handed to h11 as its own checked form (issue 30). The bytes sent are the same."""
+    raw = tuple(request.headers.raw)
+    headers = validated.get(raw)
+    if headers is None:
+        headers = h11.Request(method=request.method, target=b"/", headers=list(raw)).headers
+        if len(validated) >= MAX_VALIDATED:
+            validated.clear()
+        validated[raw] = headers
+    return h11.Request(method=request.method, target=request.url.raw_path, headers=headers)
+
+
 def _readable(sock: Any) -> bool:
     """Whether an idle socket has something to read: an EOF or bytes nobody asked for."""
     import select
@@ -139,6 +157,7 @@ class Http11Transport(httpx.AsyncBaseTransport):
     def __init__(self) -> None:
         self._idle: dict[tuple[bytes, bytes, int], list[_Connection]] = {}
         self._tls: ssl.SSLContext | None = None
+        self._validated: dict[tuple[Any, ...], Any] = {}
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         url = request.url
@@ -148,7 +167,7 @@ class Http11Transport(httpx.AsyncBaseTransport):
         origin = (scheme, url.raw_host, url.port or (443 if scheme == b"https" else 80))
         connection = await self._take(origin) or await self._connect(origin)
         try:
-            head, body = await connection.exchange(request)
+            head, body = await connection.exchange(request, self._validated)
         except BaseException:
             await connection.aclose()
             raise
@@ -163,7 +182,7 @@ class Http11Transport(httpx.AsyncBaseTransport):
             request=request,
             extensions={"http_version": b"HTTP/1.1", "reason_phrase": head.reason},
         )
-        await response.aread()  # decodes a Content-Encoding as httpx does
+        response.read()  # decodes a Content-Encoding as httpx does (the bytes are in memory)
         return response
 
     async def _take(self, origin: tuple[bytes, bytes, int]) -> _Connection | None:
