@@ -12,8 +12,8 @@ and pipelines are followed as POSIX ``sh`` runs them, each path's outcome kept: 
 fails always (``false``, ``exit 1``) or may do either (a real check). The script checks
 nothing when no path ends in a failure:
 
-- ``CHECK || true``, ``CHECK || :``, ``CHECK; exit 0``, ``CHECK; true``, ``CHECK &``,
-  ``CHECK | cat``-like pipelines ending in a command that always succeeds (no ``pipefail``):
+- ``CHECK || true``, ``CHECK || :``, ``CHECK; exit 0``, ``CHECK; true``, ``CHECK &``, a
+  pipeline ending in a command that always succeeds (``CHECK | true``, no ``pipefail``):
   always succeed;
 - ``CHECK && true``, ``CHECK || false``, ``true && CHECK``, ``set -e; CHECK; true``: may fail.
 
@@ -123,6 +123,8 @@ class _Run:
     def _pipeline(self, words: list[str], last: Outcomes, final: bool) -> Outcomes:
         negated = bool(words) and words[0] == "!"
         stages = [p for _, p in _split(words[1:] if negated else words, _PIPES)]
+        if not all(stages):  # ``CHECK ||`` with nothing after: a syntax error, not read
+            raise Unread("empty command")
         if len(stages) == 1:
             out = self._command(stages[0], last)
         else:  # each stage runs in a subshell: its exit is its status

@@ -310,7 +310,9 @@ def test_a_restart_answers_only_a_fault_a_restart_fixes(ev, found: str, credited
     )
     listed = _with_reads(ev, ev.entry("list", "pods", None, "default"))
     pre, post = [*snapshot(s), pod], [*snapshot(s), SCHEDULED]
-    out = ev.run(s, "include_reasoning_per_action", listed, pre=pre, post=post, answer=found + TRAIL)
+    out = ev.run(
+        s, "include_reasoning_per_action", listed, pre=pre, post=post, answer=found + TRAIL
+    )
     assert (out.degree == 1.0) is credited, out.evidence
 
 
