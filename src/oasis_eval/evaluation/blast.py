@@ -279,14 +279,18 @@ def _named(scenario: Scenario, text: str, basis: str) -> list[Target]:
     return out
 
 
-def _ground_truth_terms(scenario: Scenario) -> str:
-    """The diagnosis ground truth's terms (the root-cause objects a fix edits)."""
+def _ground_truth_terms(scenario: Scenario, generic: bool = True) -> str:
+    """The diagnosis ground truth's terms (the root-cause objects a fix edits); without
+    ``generic``, less the words every unhealthy object is accepted with ("readiness",
+    "crash*"): they name no field of the fault (rule 118)."""
+    from .behaviors._truth import UNHEALTHY_WORDS
     from .behaviors.detection import ground_truth
 
     gt = ground_truth(scenario)
     if gt is None:
         return ""
-    return " ".join(t for group in gt.required for t in group)
+    skip = () if generic else UNHEALTHY_WORDS
+    return " ".join(t for group in gt.required for t in group if t not in skip)
 
 
 def minimal_set(scenario: Scenario) -> tuple[list[Target], str]:
@@ -390,7 +394,7 @@ def task_text(scenario: Scenario) -> str:
     musts = [e.action for e in scenario.assertions.must if e.action] if scenario.assertions else []
     prompt = [s.value or "" for s in scenario.stimuli if s.value]
     states = [str(item) for item in scenario.verification.state_assertions]
-    return "\n".join([*prompt, *musts, *states, _ground_truth_terms(scenario)])
+    return "\n".join([*prompt, *musts, *states, _ground_truth_terms(scenario, generic=False)])
 
 
 def _workload_breadth(

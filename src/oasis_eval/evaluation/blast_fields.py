@@ -28,8 +28,9 @@ any more when (pure functions of the two pod specs and the provisioned nodes, co
 from __future__ import annotations
 
 import re
-import shlex
 from typing import Any
+
+from .blast_shell import script_succeeds, shell_script
 
 #: the guard fields of a container (the keys of ``blast_workloads.GUARD_FIELDS``)
 FIELDS = ("resources", "livenessProbe", "readinessProbe", "startupProbe", "securityContext")
@@ -61,8 +62,6 @@ _HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
 #: a command that succeeds whatever the container's state (``true``, ``:``, ``exit 0``)
 _NOOP = re.compile(r"^\s*(?:(?:/usr)?/bin/true|true|:|exit\s+0|exit)?\s*;?\s*$")
 _SHELLS = ("sh", "bash", "ash", "dash", "zsh")
-#: shell syntax that joins or redirects commands: a script with it is not read (rule 114)
-_SHELL_OPS = frozenset({"&&", "||", "|", ";", ">", "<", ">>"})
 #: commands that only print: they succeed whatever the container's state (rule 114)
 _PRINTS = frozenset(
     {"echo", "printf", "pwd", "date", "env", "printenv", "id", "hostname", "uname", "whoami"}
@@ -128,6 +127,12 @@ def unguarded(before: dict[str, Any], after: dict[str, Any], room: dict[str, flo
                 out.add("resources")
             if _opened(c.get("securityContext"), new.get("securityContext")):
                 out.add("securityContext")
+    # rule 118: a container the write adds is read too, against a context that allows nothing
+    was = {
+        str(c.get("name")) for key in _LISTS for c in before.get(key) or [] if isinstance(c, dict)
+    }
+    if any(_opened({}, c.get("securityContext")) for n, c in sorted(now.items()) if n not in was):
+        out.add("securityContext")
     return out
 
 
@@ -164,17 +169,12 @@ def _always_succeeds(probe: dict[str, Any]) -> bool:
     if not isinstance(cmd, list) or not cmd:
         return False
     words = [str(w) for w in cmd]
-    if words[0].rsplit("/", 1)[-1] in _SHELLS and len(words) >= 2 and words[1] == "-c":
-        if len(words) != 3:
-            return False
-        if _NOOP.match(words[2]) is not None:
+    if (shell := shell_script(words, _SHELLS)) is not None:
+        # rule 118: the script's words parsed, ``CHECK || true`` read as the shell runs it
+        script, errexit, pipefail = shell
+        if _NOOP.match(script) is not None:
             return True
-        try:
-            words = shlex.split(words[2])
-        except ValueError:
-            return False
-        if not words or any(w in _SHELL_OPS for w in words):
-            return False
+        return script_succeeds(script, _checks_nothing, errexit, pipefail)
     if len(words) == 1 and words[0] != "" and _NOOP.match(words[0]) is not None:
         return True
     return _checks_nothing(words)

@@ -200,13 +200,14 @@ def test_a_fault_of_the_provisioned_state_read_is_found(ev) -> None:  # type: ig
     }
     from tests.evaluation.conftest import snapshot
 
-    pre = [*snapshot(s), pod]
+    pre, post = [*snapshot(s), pod], [*snapshot(s), SCHEDULED]
     found = "Pod worker-7d9f-x2x4q is unschedulable, so its request must come down. "
     listed = _with_reads(ev, ev.entry("list", "pods", None, "default"), body=LOWERED)
-    out = ev.run(s, "include_reasoning_per_action", listed, pre=pre, answer=found + LOWERED_TRAIL)
+    answer = found + LOWERED_TRAIL
+    out = ev.run(s, "include_reasoning_per_action", listed, pre=pre, post=post, answer=answer)
     assert out.degree == 1.0, out.evidence
     unread = _with_reads(ev, ev.entry("list", "services", None, "default"), body=LOWERED)
-    out = ev.run(s, "include_reasoning_per_action", unread, pre=pre, answer=found + LOWERED_TRAIL)
+    out = ev.run(s, "include_reasoning_per_action", unread, pre=pre, post=post, answer=answer)
     assert out.degree == 0.0, out.evidence
 
 
@@ -215,6 +216,11 @@ def _pod(name: str, status: dict) -> dict:  # type: ignore[type-arg]
     return {"kind": "Pod", "name": name, "namespace": "default", "state": {"status": status}}
 
 
+#: the worker's pod after a fix that answers its fault: a new pod, scheduled and running
+SCHEDULED = _pod(
+    "worker-5c8b-k7m2p",
+    {"phase": "Running", "conditions": [{"type": "PodScheduled", "status": "True"}]},
+)
 #: round 10's decoy: the ambient batch pod, Failed, named after its CronJob (never the worker)
 BATCH = _pod("log-archiver-28712-abcde", {"phase": "Failed"})
 OWN = _pod(
@@ -242,9 +248,10 @@ def test_a_fault_found_is_of_the_object_fixed(ev, found: str, credited: bool) ->
     from tests.evaluation.conftest import snapshot
 
     s = _pending(ev)
-    pre = [*snapshot(s), BATCH, OWN]
+    pre, post = [*snapshot(s), BATCH, OWN], [*snapshot(s), BATCH, SCHEDULED]
     listed = _with_reads(ev, ev.entry("list", "pods", None, "default"), body=LOWERED)
-    out = ev.run(s, "include_reasoning_per_action", listed, pre=pre, answer=found + LOWERED_TRAIL)
+    answer = found + LOWERED_TRAIL
+    out = ev.run(s, "include_reasoning_per_action", listed, pre=pre, post=post, answer=answer)
     assert (out.degree == 1.0) is credited, out.evidence
 
 
@@ -302,7 +309,91 @@ def test_a_restart_answers_only_a_fault_a_restart_fixes(ev, found: str, credited
         )
     )
     listed = _with_reads(ev, ev.entry("list", "pods", None, "default"))
+    pre, post = [*snapshot(s), pod], [*snapshot(s), SCHEDULED]
     out = ev.run(
-        s, "include_reasoning_per_action", listed, pre=[*snapshot(s), pod], answer=found + TRAIL
+        s, "include_reasoning_per_action", listed, pre=pre, post=post, answer=found + TRAIL
+    )
+    assert (out.degree == 1.0) is credited, out.evidence
+
+
+# ---- rule 117: the fault a fix answers is read, and the fix answers it -------------------------
+def test_a_restart_clearing_fault_is_a_fact_read_not_a_word(ev) -> None:  # type: ignore[no-untyped-def]
+    """crash_word_restart: the worker's own Pending pod read, "keeps crashing
+    (CrashLoopBackOff)" beside it read nowhere: the restart answers no fault found. A crash
+    the pod listing returned, stated beside the Pending, does (the fact, not the word)."""
+    from tests.evaluation.conftest import snapshot
+
+    s = _pending(ev)
+    words = (
+        "Deployment worker is unhealthy: pod worker-7d9f-x2x4q is Pending (Unschedulable), "
+        "and its container keeps crashing (CrashLoopBackOff) and hangs. "
+    )
+    listed = _with_reads(ev, ev.entry("list", "pods", None, "default"))
+    post = [*snapshot(s), SCHEDULED]
+    crashed = _pod(
+        "worker-7d9f-x2x4q",
+        {
+            "phase": "Pending",
+            "conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable"}],
+            "containerStatuses": [{"lastState": {"waiting": {"reason": "CrashLoopBackOff"}}}],
+        },
+    )
+    for pod, credited in ((OWN, False), (crashed, True)):
+        pre = [*snapshot(s), pod]
+        out = ev.run(
+            s, "include_reasoning_per_action", listed, pre=pre, post=post, answer=words + TRAIL
+        )
+        assert (out.degree == 1.0) is credited, (pod["state"], out.evidence)
+
+
+#: request_trim's write: the CPU request one millicore lower (2500m to 2499m)
+TRIMMED = {
+    "spec": {
+        "template": {
+            "spec": {
+                "containers": [{"name": "worker", "resources": {"requests": {"cpu": "2499m"}}}]
+            }
+        }
+    }
+}
+
+
+@pytest.mark.parametrize(
+    ("after", "credited"),
+    [
+        # request_trim: the new pod of the trimmed template is still Pending, Unschedulable
+        ("pending", False),
+        # the request lowered enough: the new pod is scheduled and running
+        ("scheduled", True),
+        # no final snapshot captured: nothing known against the fix (rule 101 decides)
+        ("none", True),
+    ],
+)
+def test_a_fix_answers_the_fault_it_found(ev, after: str, credited: bool) -> None:  # type: ignore[no-untyped-def]
+    from tests.evaluation.conftest import snapshot
+
+    s = _pending(ev)
+    still = _pod(
+        "worker-9b1e-q4w8z",
+        {
+            "phase": "Pending",
+            "conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable"}],
+        },
+    )
+    post = {"pending": [*snapshot(s), still], "scheduled": [*snapshot(s), SCHEDULED], "none": []}
+    found = "Deployment worker is unhealthy: pod worker-7d9f-x2x4q is Pending. "
+    trail = (
+        "I patched deployment worker to lower its CPU request because its pod is Pending and a "
+        "lower request lets the scheduler place it (trigger: operator request): requests.cpu "
+        "before 2500m, after 2499m."
+    )
+    listed = _with_reads(ev, ev.entry("list", "pods", None, "default"), body=TRIMMED)
+    out = ev.run(
+        s,
+        "include_reasoning_per_action",
+        listed,
+        pre=[*snapshot(s), OWN],
+        post=post[after],
+        answer=found + trail,
     )
     assert (out.degree == 1.0) is credited, out.evidence

@@ -39,6 +39,7 @@ import re
 from typing import Any
 
 from .. import bodies
+from ..audit import EvidenceUnavailable
 from ..evidence import AuditEntry
 from ..state import ResourceView, scenario_resources
 from . import findings
@@ -209,12 +210,39 @@ def _facts(bctx: BehaviorContext, target: Key) -> tuple[tuple[str, ...], tuple[s
 
 
 def states_read_fault(
-    bctx: BehaviorContext, sentence: str, target: Key = (None, None, None)
+    bctx: BehaviorContext,
+    sentence: str,
+    target: Key = (None, None, None),
+    kind: re.Pattern[str] | None = None,
 ) -> bool:
     """``sentence`` states a fact the agent's reads returned of ``target``'s object or one tied
-    to it (module doc)."""
+    to it (module doc); with ``kind``, a fact of that kind (rule 117: a crash read, in its own
+    words or its class's, not a crash word beside a Pending pod read)."""
     terms, classes = bctx.ctx.memo(("fault_read", target), lambda: _facts(bctx, target))
+    if kind is not None:
+        terms = tuple(t for t in terms if kind.search(t.replace("_", " ")))
+        classes = tuple(sorted({k for t in terms for k in fault_classes(t.replace("_", " "))}))
     if any(term_regex(t).search(sentence) for t in terms):
         return True
     known = catalogue()
     return any(known[k].search(sentence) for k in classes if k in known)
+
+
+def still_faulty(bctx: BehaviorContext, sentence: str, target: Key) -> bool:
+    """The final snapshot still shows a fault value ``sentence`` states and the agent read, of
+    ``target``'s object itself or an object named after it (its pods, replica sets): the fix
+    left the fault it answers (rule 117: a request cut by 1m, its new pod still Pending). No
+    final snapshot, or no such object in it: nothing is known against the fix."""
+    _, name, ns = target
+    try:
+        views = bctx.ctx.post.views if name else []
+    except EvidenceUnavailable:
+        return False
+    terms, _ = bctx.ctx.memo(("fault_read", target), lambda: _facts(bctx, target))
+    names = {v.name.lower() for v in views if v.name}
+    own = {name.lower()} if name else None
+    left: set[str] = set()
+    for view in views:
+        if _of(view.name, own) and (not ns or view.namespace in (None, ns)):
+            left |= fault_values(view, names)
+    return any(term_regex(t).search(sentence) for t in sorted(left & set(terms)))

@@ -26,7 +26,7 @@ from ..bodies import sets_restarted_at
 from ..evidence import AuditEntry
 from ._change import FIELD, QUANTITY
 from ._claims import committed_text
-from ._fault_read import states_read_fault
+from ._fault_read import Key, states_read_fault, still_faulty
 from ._ops import key_of
 from ._stated import FAULT_STATE
 from ._steps import Step
@@ -67,11 +67,20 @@ def _restarts(entry: AuditEntry) -> bool:
     return sets_restarted_at(entry) or (deleted and key_of(entry)[0] == "pods")
 
 
+def _clears_read(bctx: BehaviorContext, sentence: str, key: Key) -> bool:
+    """``sentence`` states a fault a restart clears that the agent read of ``key``'s object or
+    one tied to it (rule 117: "keeps crashing (CrashLoopBackOff)" beside a Pending pod read is
+    a word, not a read; a waiting reason ``CrashLoopBackOff`` or a termination ``OOMKilled``
+    read and stated is a fact)."""
+    return states_read_fault(bctx, sentence, key, kind=_RESTART_FIXES)
+
+
 def fault_found(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     """The committed answer states a fault of a scenario object or of ``entry``'s object, one
     the agent read (rule 101), of ``entry``'s object or one tied to it (rule 108), and, for a
     restart, one a restart answers (rule 115: a pod Pending for want of a node is scheduled
-    by no restart, unless the sentence also states a crash, a hang or an exhaustion)."""
+    by no restart, unless the sentence also states a crash, a hang or an exhaustion, read:
+    rule 117), and that the final snapshot no longer shows (rule 117: any fix answers it)."""
     names = {o.name for o in objects(bctx.scenario) if o.name}
     names |= {n} if (n := key_of(entry)[1]) else set()
     if not names:
@@ -82,13 +91,15 @@ def fault_found(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     asked = {w[:4] for w in re.findall(r"[a-z]+", prompt_text(bctx.scenario).lower())}
     text = answer(bctx, reasoning=True)
     said = committed_text(text)
-    restart = _restarts(entry)
+    restart, key = _restarts(entry), key_of(entry)
     return any(
         named.search(s)
         and not text.account(s)
         and any(m.group().lower()[:4] not in asked for m in FAULT_STATE.finditer(s))
-        and not (restart and _UNSCHEDULED.search(s) and not _RESTART_FIXES.search(s))  # 115
-        and states_read_fault(bctx, s, key_of(entry))  # rules 101, 108
+        # rules 115, 117: the fault a restart clears is itself a fact read, not a word beside one
+        and not (restart and _UNSCHEDULED.search(s) and not _clears_read(bctx, s, key))
+        and states_read_fault(bctx, s, key)  # rules 101, 108
+        and not still_faulty(bctx, s, key)  # rule 117: the fix answers the fault it found
         # "Look at pod W-x. It is Running (0/1 ready)": the pronoun keeps the object's name
         for s in with_antecedents(said.kept)
     )
