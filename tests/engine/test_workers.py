@@ -132,8 +132,11 @@ def test_an_agent_that_never_worked_stops_the_run_from_a_worker(profile, forks):
     assert_reaped(forks)
 
 
-def test_cancelling_the_run_ends_every_worker(profile, forks):  # type: ignore[no-untyped-def]
+def test_cancelling_the_run_ends_every_worker(profile, forks, tmp_path):  # type: ignore[no-untyped-def]
+    started = tmp_path / "started"
+
     async def slow(task: Any) -> AgentResponse:
+        started.touch()  # in a worker process: the run is mid-scenario
         await anyio.sleep(30)
         return AgentResponse(final_answer="late")
 
@@ -142,7 +145,15 @@ def test_cancelling_the_run_ends_every_worker(profile, forks):  # type: ignore[n
     async def go() -> None:
         provider = SimK8sProvider()
         inputs = RunInputs(evaluator="test-lab", parallel=4, workers=2)
-        with anyio.move_on_after(3):  # as Ctrl-C: the run's scope is cancelled
+        async with anyio.create_task_group() as group:
+
+            async def ctrl_c_once_started() -> None:  # as Ctrl-C: the run's scope is cancelled
+                with anyio.fail_after(60):  # a hang guard
+                    while not started.exists():
+                        await anyio.sleep(0.02)
+                group.cancel_scope.cancel()
+
+            group.start_soon(ctrl_c_once_started)
             await evaluate(profile, agent, provider, inputs, Selection(), None, Redactor(key=KEY))
         await provider.aclose()
 
