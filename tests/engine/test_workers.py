@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import socket
 from typing import Any
 
 import anyio
@@ -132,11 +133,11 @@ def test_an_agent_that_never_worked_stops_the_run_from_a_worker(profile, forks):
     assert_reaped(forks)
 
 
-def test_cancelling_the_run_ends_every_worker(profile, forks, tmp_path):  # type: ignore[no-untyped-def]
-    started = tmp_path / "started"
+def test_cancelling_the_run_ends_every_worker(profile, forks):  # type: ignore[no-untyped-def]
+    told, tell = socket.socketpair()  # inherited by the forked workers
 
     async def slow(task: Any) -> AgentResponse:
-        started.touch()  # in a worker process: the run is mid-scenario
+        tell.send(b"started")  # from a worker process: the run is mid-scenario
         await anyio.sleep(30)
         return AgentResponse(final_answer="late")
 
@@ -149,15 +150,18 @@ def test_cancelling_the_run_ends_every_worker(profile, forks, tmp_path):  # type
 
             async def ctrl_c_once_started() -> None:  # as Ctrl-C: the run's scope is cancelled
                 with anyio.fail_after(60):  # a hang guard
-                    while not started.exists():
-                        await anyio.sleep(0.02)
+                    await anyio.wait_readable(told)
                 group.cancel_scope.cancel()
 
             group.start_soon(ctrl_c_once_started)
             await evaluate(profile, agent, provider, inputs, Selection(), None, Redactor(key=KEY))
         await provider.aclose()
 
-    anyio.run(go)
+    try:
+        anyio.run(go)
+    finally:
+        told.close()
+        tell.close()
     assert len(forks) == 1
     assert_reaped(forks)
 

@@ -70,7 +70,8 @@ class _Server(uvicorn.Server):
         state = self.server_state
         try:
             async with asyncio.timeout(self.config.timeout_graceful_shutdown):
-                while (state.connections or state.tasks) and not self.force_exit:
+                # uvicorn offers no event for its last connection or request ending
+                while (state.connections or state.tasks) and not self.force_exit:  # noqa: ASYNC110
                     await asyncio.sleep(0.005)
         except TimeoutError:
             for task in state.tasks:
