@@ -32,6 +32,11 @@ WS = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets
 assert websockets.__name__  # imported for uvicorn: fail at import, not at the first exec
 
 
+#: seconds between the serving loop's ticks (uvicorn's: its date header, its request limit);
+#: a stop never waits for one
+TICK_S = 0.1
+
+
 class _Server(uvicorn.Server):
     """uvicorn's server, stopped without its fixed waits: uvicorn checks ``should_exit`` every
     0.1 s and sleeps 0.1 s more at shutdown before it waits for connections, polling every
@@ -49,7 +54,7 @@ class _Server(uvicorn.Server):
         while not should_exit:
             counter = (counter + 1) % 864000
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._woken.wait(), 0.1)
+                await asyncio.wait_for(self._woken.wait(), TICK_S)
             should_exit = await self.on_tick(counter)
 
     def wake(self) -> None:
