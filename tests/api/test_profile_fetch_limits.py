@@ -115,7 +115,7 @@ def trickle() -> Iterator[str]:
 
 def test_a_trickling_http_source_ends_at_the_deadline(cache: Path, trickle: str, capsys) -> None:
     started = time.monotonic()
-    with pytest.raises(FetchError, match="did not finish within the fetch deadline of 0.5 s"):
+    with pytest.raises(FetchError, match=r"did not finish within the fetch deadline of 0\.5 s"):
         fetch_profile(NAME, trickle, limits=Limits(deadline=0.5))
     assert time.monotonic() - started < 10
     code, _, err = run_cli(capsys, "profile", "fetch", "--from", trickle, "--deadline", "0.4")
