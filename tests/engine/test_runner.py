@@ -342,12 +342,17 @@ def test_scenario_with_an_assertion_we_cannot_evaluate_is_not_run(profile):
 
 
 class _SlowFirst(FakeProvider):
-    """Tier evidence naming the scenario; scenarios provision in reverse order of their ids."""
+    """Tier evidence naming the scenario; run in parallel, scenarios provision in reverse order
+    of their ids (a serial run provisions in order whatever each takes: it does not wait)."""
+
+    def __init__(self, profile, step):  # type: ignore[no-untyped-def]
+        super().__init__(profile)
+        self.step = step
 
     async def provision(self, request):  # type: ignore[no-untyped-def]
         result = await super().provision(request)
         ids = sorted(s.id for s in self.profile.scenarios)
-        await anyio.sleep(0.03 * (len(ids) - ids.index(request.scenario_id)))
+        await anyio.sleep(self.step * (len(ids) - ids.index(request.scenario_id)))
         return result.model_copy(update={"tier_evidence": {"from": request.scenario_id}})
 
 
@@ -355,7 +360,7 @@ def test_parallel_run_records_the_tier_evidence_a_serial_run_does(profile):
     """Which capture finishes first is luck; the recorded tier evidence must not be."""
     recorded = []
     for parallel in (1, 8):
-        provider = _SlowFirst(profile)
+        provider = _SlowFirst(profile, 0.03 if parallel > 1 else 0)
         agent = ScriptedAgent(provider, reader)
         inputs = RunInputs(evaluator="test-lab", claimed_tier=1, parallel=parallel)
         outcome = anyio.run(

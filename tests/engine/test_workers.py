@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import socket
 from typing import Any
 
 import anyio
@@ -133,7 +134,10 @@ def test_an_agent_that_never_worked_stops_the_run_from_a_worker(profile, forks):
 
 
 def test_cancelling_the_run_ends_every_worker(profile, forks):  # type: ignore[no-untyped-def]
+    told, tell = socket.socketpair()  # inherited by the forked workers
+
     async def slow(task: Any) -> AgentResponse:
+        tell.send(b"started")  # from a worker process: the run is mid-scenario
         await anyio.sleep(30)
         return AgentResponse(final_answer="late")
 
@@ -142,11 +146,22 @@ def test_cancelling_the_run_ends_every_worker(profile, forks):  # type: ignore[n
     async def go() -> None:
         provider = SimK8sProvider()
         inputs = RunInputs(evaluator="test-lab", parallel=4, workers=2)
-        with anyio.move_on_after(3):  # as Ctrl-C: the run's scope is cancelled
+        async with anyio.create_task_group() as group:
+
+            async def ctrl_c_once_started() -> None:  # as Ctrl-C: the run's scope is cancelled
+                with anyio.fail_after(60):  # a hang guard
+                    await anyio.wait_readable(told)
+                group.cancel_scope.cancel()
+
+            group.start_soon(ctrl_c_once_started)
             await evaluate(profile, agent, provider, inputs, Selection(), None, Redactor(key=KEY))
         await provider.aclose()
 
-    anyio.run(go)
+    try:
+        anyio.run(go)
+    finally:
+        told.close()
+        tell.close()
     assert len(forks) == 1
     assert_reaped(forks)
 

@@ -322,76 +322,126 @@ chdir, planter, hard_exit, posix_hard_exit = Chdir(), Planter(), HardExit(), Pos
 )
 
 
-def oasis_run(tmp_path: Path, agent: str, out: str, env: dict[str, str]) -> Any:
-    """`oasis run` in a subprocess (an agent that ends the process must not end the test)."""
+#: ``oasis run`` in process once per case, in one interpreter (issue 31, the suite's budget:
+#: the CLI is imported once, not four times): argv[1] a JSON list of [case, cwd, env, argv];
+#: each case's [exit code, stdout, stderr] written as JSON to argv[2] as soon as it ends, so a
+#: case that ended the process (os._exit not refused) leaves the others' results and its own
+#: missing. Each run restores ``os._exit`` and the driver the working directory.
+DRIVER = """
+import contextlib, io, json, os, sys
+from oasis_eval.cli.main import main
+
+plan, written, results = json.loads(sys.argv[1]), sys.argv[2], {}
+for case, cwd, env, argv in plan:
+    os.chdir(cwd)
+    os.environ.update(env)
+    out, err = io.StringIO(), io.StringIO()
+    sys.argv = ["oasis", *argv]
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main()
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    for name in env:
+        del os.environ[name]
+    results[case] = [code, out.getvalue(), err.getvalue()]
+    with open(written, "w", encoding="utf-8") as f:
+        json.dump(results, f)
+"""
+
+#: case -> (the agent of CLI_AGENTS, --out as given: relative to the case's directory, the
+#: run's working directory, or absolute, extra environment: {name: a path under the case's
+#: directory}); the cases that may end the process last
+CLI_CASES: dict[str, tuple[str, str, dict[str, str]]] = {
+    "chdir": ("chdir", "run", {"RT_ELSEWHERE": "elsewhere"}),
+    "planter": ("planter", "absolute", {"RT_OUT": "run"}),
+    "hard_exit": ("hard_exit", "run", {}),
+    "posix_hard_exit": ("posix_hard_exit", "run", {}),
+}
+
+
+@pytest.fixture(scope="module")
+def cli_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, Path]]:
+    """`oasis run` of each CLI_CASES agent in a subprocess (an agent that ends the process
+    must not end the test), all in one: {case: (its CompletedProcess, its directory)}."""
     import os
     import subprocess
 
-    (tmp_path / "rt_cli_agents.py").write_text(CLI_AGENTS)
-    full = {**os.environ, **env, "PYTHONPATH": str(tmp_path)}
+    base = tmp_path_factory.mktemp("redteam-cli")
+    (base / "rt_cli_agents.py").write_text(CLI_AGENTS)
+    plan = []
+    for case, (agent, out, named) in CLI_CASES.items():
+        where = base / case
+        (where / "elsewhere").mkdir(parents=True)
+        argv = ["run", "--agent", f"python:rt_cli_agents:{agent}", "--filter", PI]
+        out = str(where / "run") if out == "absolute" else out
+        env = {name: str(where / path) for name, path in named.items()}
+        plan.append([case, str(where), env, [*argv, "--out", out, "-q"]])
+    full = {**os.environ, "PYTHONPATH": str(base)}
     full.pop("OASIS_RUN_KEY", None)
-    return subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "from oasis_eval.cli.main import main; main()",
-            "run",
-            "--agent",
-            f"python:rt_cli_agents:{agent}",
-            "--filter",
-            PI,
-            "--out",
-            out,
-            "-q",
-        ],
-        cwd=tmp_path,
+    done = subprocess.run(
+        [sys.executable, "-c", DRIVER, json.dumps(plan), str(base / "results.json")],
+        cwd=base,
         env=full,
         capture_output=True,
         text=True,
         check=False,
-        timeout=120,
+        timeout=300,
     )
+    written = base / "results.json"
+    results = json.loads(written.read_text(encoding="utf-8")) if written.is_file() else {}
+    return {
+        case: (
+            subprocess.CompletedProcess([], *results[case])
+            if case in results
+            else subprocess.CompletedProcess([], done.returncode, done.stdout, done.stderr),
+            base / case,
+        )
+        for case in CLI_CASES
+    }
 
 
 @pytest.mark.parametrize("agent", ["hard_exit", "posix_hard_exit"])
 def test_an_in_process_agent_calling_os_exit_after_harm_is_a_fail_not_exit_0(
-    agent: str, tmp_path: Path
+    agent: str, cli_runs: dict[str, tuple[Any, Path]]
 ) -> None:
-    done = oasis_run(tmp_path, agent, "run", {})
+    done, where = cli_runs[agent]
     assert done.returncode == 1, done.stdout + done.stderr
     assert "safety FAIL" in done.stdout
-    evidence = read_run_file(tmp_path / "run", f"evidence/{PI}.json").decode("utf-8")
+    evidence = read_run_file(where / "run", f"evidence/{PI}.json").decode("utf-8")
     assert "os._exit(0) refused" in evidence
 
 
-def test_an_agent_changing_the_working_directory_does_not_move_the_run(tmp_path: Path) -> None:
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    done = oasis_run(tmp_path, "chdir", "run", {"RT_ELSEWHERE": str(elsewhere)})
+def test_an_agent_changing_the_working_directory_does_not_move_the_run(
+    cli_runs: dict[str, tuple[Any, Path]],
+) -> None:
+    done, where = cli_runs["chdir"]
+    elsewhere = where / "elsewhere"
     assert done.returncode == 1, done.stdout + done.stderr
-    assert (tmp_path / "run" / "verdict.yaml").is_file() and not any(elsewhere.iterdir())
-    assert f"run directory: {tmp_path / 'run'}" in done.stdout
+    assert (where / "run" / "verdict.yaml").is_file() and not any(elsewhere.iterdir())
+    assert f"run directory: {where / 'run'}" in done.stdout
 
 
 def test_files_an_agent_plants_in_the_run_directory_are_never_part_of_the_run(
-    tmp_path: Path,
+    cli_runs: dict[str, tuple[Any, Path]],
 ) -> None:
     from oasis_eval.engine.rundir import load_run
 
-    out = tmp_path / "run"
-    done = oasis_run(tmp_path, "planter", str(out), {"RT_OUT": str(out)})
+    done, where = cli_runs["planter"]
+    out = where / "run"
     assert done.returncode == 1, done.stdout + done.stderr
     # the planted files went into the run's journal (engine/journal.py), which the finished
     # run replaces whole: neither they nor a second directory remain
     written = out
     assert f"run directory: {written}" in done.stdout
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("run")] == ["run"]
+    assert [p.name for p in where.iterdir() if p.name.startswith("run")] == ["run"]
     assert not (written / "evidence" / "planted.json").exists()
     assert '"PASS"' not in (written / "verdict.json").read_text(encoding="utf-8")
     assert "planted" not in (written / "manifest.json").read_text(encoding="utf-8")
     record, _, evidence = load_run(written)
     assert record.verdict.safety is VerdictStatus.FAIL and set(evidence) == {PI}
-    assert not [p for p in tmp_path.iterdir() if ".staging-" in p.name]
+    assert not [p for p in where.iterdir() if ".staging-" in p.name]
 
 
 class LeftoverProcessProvider(SimK8sProvider):

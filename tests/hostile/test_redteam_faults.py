@@ -245,9 +245,9 @@ def test_a_provider_trickling_its_answer_is_a_fault_within_the_timeout(call):  #
         port = listener.extra(anyio.abc.SocketAttribute.local_port)
         async with anyio.create_task_group() as group:
             group.start_soon(listener.serve, _trickle)
-            # the retries are another test's matter: each attempt ending within the
-            # timeout is this one's, so they do not wait
-            provider = HttpProvider(f"http://127.0.0.1:{port}", timeout=0.5, retry_base_wait=0)
+            # the retries are another test's matter: one attempt ending within the timeout
+            # is this one's (four attempts waited 2 s out)
+            provider = HttpProvider(f"http://127.0.0.1:{port}", timeout=0.5, retries=0)
             caught: BaseException | None = None
             with anyio.move_on_after(30):  # a hang guard, not a timing assertion
                 try:

@@ -255,7 +255,10 @@ def test_observe_error_is_a_provider_fault() -> None:
                 json={"environment_id": env_id, "observation_type": "audit_log", "parameters": {}},
             )
             assert raw.status_code == 502 and "retry_after_seconds" not in raw.json()
-            http = HttpProvider("http://sim", token=TOKEN, transport=httpx.ASGITransport(app=app))
+            # retried as a transient 502 (HttpProvider), without the backoff's 3.5 s of waiting
+            http = HttpProvider(
+                "http://sim", token=TOKEN, transport=httpx.ASGITransport(app=app), retry_cap=0.0
+            )
             with pytest.raises(ProviderFault, match="injected provider fault"):
                 await http.observe(env_id, "resource_state", {"kind": "deployment", "name": "x"})
             await http.teardown(env_id)

@@ -9,6 +9,7 @@ certificate as kubeconfig ``certificate-authority-data`` and ``stop``.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import socket
@@ -31,6 +32,61 @@ WS = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets
 assert websockets.__name__  # imported for uvicorn: fail at import, not at the first exec
 
 
+#: seconds between the serving loop's ticks (uvicorn's: its date header, its request limit);
+#: a stop never waits for one
+TICK_S = 0.1
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, stopped without its fixed waits: uvicorn checks ``should_exit`` every
+    0.1 s and sleeps 0.1 s more at shutdown before it waits for connections, polling every
+    0.1 s; every listener's stop paid about 0.15 s (issue 31, the test suite's waiting). Here
+    :meth:`wake` ends the wait between ticks at once, and shutdown waits for the open
+    connections and requests themselves, under the same graceful bound."""
+
+    _loop: asyncio.AbstractEventLoop | None = None
+    _woken: asyncio.Event | None = None
+
+    async def main_loop(self) -> None:
+        self._loop, self._woken = asyncio.get_running_loop(), asyncio.Event()
+        counter = 0
+        should_exit = await self.on_tick(counter)
+        while not should_exit:
+            counter = (counter + 1) % 864000
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._woken.wait(), TICK_S)
+            should_exit = await self.on_tick(counter)
+
+    def wake(self) -> None:
+        """Exit now (from any thread): the serving loop stops waiting for its next tick."""
+        self.should_exit = True
+        loop, woken = self._loop, self._woken
+        if loop is not None and woken is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has already closed
+                loop.call_soon_threadsafe(woken.set)
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        for server in self.servers:
+            server.close()
+        for sock in sockets or []:
+            sock.close()
+        for connection in list(self.server_state.connections):
+            connection.shutdown()
+        state = self.server_state
+        try:
+            async with asyncio.timeout(self.config.timeout_graceful_shutdown):
+                # uvicorn offers no event for its last connection or request ending
+                while (state.connections or state.tasks) and not self.force_exit:  # noqa: ASYNC110
+                    await asyncio.sleep(0.005)
+        except TimeoutError:
+            for task in state.tasks:
+                task.cancel(msg="Task cancelled, timeout graceful shutdown exceeded")
+        for server in self.servers:
+            await server.wait_closed()
+        if not self.force_exit:
+            await self.lifespan.shutdown()
+
+
 @dataclass
 class Listener:
     url: str
@@ -45,7 +101,7 @@ class Listener:
         if self._stopped.is_set():
             return
         self._stopped.set()
-        self._server.should_exit = True
+        self._server.wake()
         self._thread.join(timeout=10)
         with contextlib.suppress(OSError):
             self._sock.close()
@@ -97,7 +153,7 @@ def serve_in_thread(
         ssl_keyfile=keyfile,
         timeout_graceful_shutdown=graceful,
     )
-    server = uvicorn.Server(config)
+    server = _Server(config)
     thread = threading.Thread(
         target=server.run, kwargs={"sockets": [sock]}, name=f"{name}-{bound}", daemon=True
     )
