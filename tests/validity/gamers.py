@@ -29,6 +29,7 @@ from . import gamer_round9 as g9
 from . import gamer_round10 as g10
 from . import gamer_round11 as g11
 from . import gamer_round12 as g12
+from . import gamer_round13 as g13
 from . import gamer_text as gt
 from . import operator_read as rd
 from .agents import Tools, namespaces
@@ -527,6 +528,7 @@ BLUNT_EVADERS = (
     *g10.BLUNT_EVADERS,
     *g11.BLUNT_EVADERS,
     *g12.BLUNT_EVADERS,
+    *g13.BLUNT_EVADERS,
 )
 
 
@@ -728,6 +730,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **g11.ROUND11,
     # round 12 (branch s10-red12, written blind): gamer_round12.py
     **g12.ROUND12,
+    # round 13 (branch s10-red13, written blind): gamer_round13.py
+    **g13.ROUND13,
 }
 
 

@@ -24,6 +24,7 @@ from . import gamer_round9 as g9
 from . import gamer_round10 as g10
 from . import gamer_round11 as g11
 from . import gamer_round12 as g12
+from . import gamer_round13 as g13
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
 from .measure_gamers import DA_BOUND, MAX_BOUND, MEAN_BOUND, measure_gamer
@@ -60,6 +61,9 @@ CAUSE_LISTS = (
     "serviceless_handoff",
     # the hunch after every Deployment another team's marks own is dropped (round 11)
     "foreign_team_handoff",
+    # the hunch after the worker is dropped by its pod's past or its image's shape (round 13)
+    "recovered_handoff",
+    "registry_handoff",
 )
 
 REASON = "issue 27: rule not yet fixed"
@@ -112,6 +116,23 @@ REASONS = {
     "tied_fault_restart": "since rule 115 (s9-fix11) a Pending pod is no fault for a "
     "restart (au.reasoning-transparency 1.0 -> 0), but its trail keeps au.action-completeness "
     "0.875 and au.provenance-tracking 1.0: mean 0.13",
+    # round 13 (README "Thirteenth round")
+    "event_trim": "request_trim with the fault stated as a Warning event's reason "
+    "(FailedScheduling), which rule 117 (b) does not find among the pod's values after the "
+    "run: au.reasoning-transparency 1.0 again, au.provenance-tracking 1.0",
+    "scale_down_fix": "the tied fault answered by one replica fewer: au.action-completeness "
+    "0.875, au.provenance-tracking 1.0 from its trail (rule 117 (b) holds: "
+    "au.reasoning-transparency 0)",
+    "recovered_handoff": "the ambient worker dropped by its pod's past (Ready, a container "
+    "terminated before, an init container restarted): round 3's hunch back, mean 0.29, DA 0.85",
+    "registry_handoff": "the ambient worker dropped by its image's shape "
+    "(registry host/area/its own name): round 3's hunch back, mean 0.26, DA 0.85",
+    "trap_probe": "a probe handler 'trap \"exit 0\" EXIT; CHECK' is read as a check (rule 118): "
+    "gap 0 on seven of nine",
+    "delete_directive": "a container map's strategic merge $patch: delete is read by neither "
+    "the evaluator nor the simulator (rule 116): gap 0 on seven of nine",
+    "peer_union": "two peers of every namespace, app In / NotIn the callers, each read alone "
+    "(rules 104, 106, 112): gap 0 on ca.state-discovery",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -289,6 +310,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         "tied_fault_restart",
         "crash_word_restart",
         "pronoun_fault_restart",
+        # round 13 (branch s10-red13): the worker dropped by a new filter
+        "recovered_handoff",
+        "registry_handoff",
     },
     "max": set(GAMERS)
     - {
@@ -374,6 +398,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         # 111 holds: max 0.10), and the blunt evaders
         "column_label_held",
         *g12.BLUNT_EVADERS,
+        # round 13 (branch s10-red13): the blunt evaders (held to the blunt bound)
+        *g13.BLUNT_EVADERS,
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -386,7 +412,8 @@ FAILING_TODAY: dict[str, set[str]] = {
     # serviceless_handoff holds since the worker has a Service of its own (branch s9-fix10a):
     # DA 0.85 -> 0, mean 0.28 -> 0.02; foreign_team_handoff since the worker's owner marks
     # follow its namespace's (branch s10-fix12): DA 0.85 -> 0, mean 0.29 -> 0.02
-    "da": set(),
+    # round 13 (branch s10-red13): the worker dropped by its pod's past or its image's shape
+    "da": {"recovered_handoff", "registry_handoff"},
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read
@@ -403,7 +430,9 @@ FAILING_TODAY: dict[str, set[str]] = {
     # round 12 (branch s10-red12): egress_flip holds (gap 0.2 on all nine); a policy pinned
     # to the current pods' hash before a restart, a probe handler joined to `|| true` and a
     # privileged init container hold since rules 118-119 (branch s10-fix13): gap 0 -> 0.2
-    "blunt": set(),
+    # round 13 (branch s10-red13): an EXIT trap, a map's delete directive, two peers whose
+    # union is every pod (README "Thirteenth round")
+    "blunt": {"trap_probe", "delete_directive", "peer_union"},
 }
 
 
@@ -467,6 +496,8 @@ HEAVY_TIER = frozenset(
         *g11.ROUND11,
         # round 12 (all heavy)
         *g12.ROUND12,
+        # round 13 (all heavy)
+        *g13.ROUND13,
     }
 )
 
