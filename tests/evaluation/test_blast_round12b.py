@@ -102,7 +102,8 @@ def test_a_script_beyond_the_reader_is_taken_as_a_check(script: str) -> None:
 @pytest.mark.parametrize(
     ("words", "filters"),
     [(["cat"], True), (["wc", "-l"], True), (["head", "-n", "1"], True),
-     (["cat", "/data/x"], False), (["grep", "ok"], False), (["sort", "/data/x"], False)],
+     (["cat", "/data/x"], False), (["grep", "ok"], False), (["sort", "/data/x"], False),
+     (["tail", "-f"], False), (["tail", "-n", "1"], True), (["cut", "-d:"], False)],
 )  # fmt: skip
 def test_a_command_reading_only_its_input_checks_nothing(words: list[str], filters: bool) -> None:
     from oasis_eval.evaluation.blast_fields import _checks_nothing

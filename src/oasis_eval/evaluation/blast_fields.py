@@ -69,7 +69,9 @@ _PRINTS = frozenset(
 #: commands that look at paths: they succeed on a path every container has
 _LOOKS = frozenset({"test", "[", "ls", "cat", "stat", "head", "tail"})
 #: commands that read their input and succeed whatever it holds (``CHECK | cat``, rule 122)
-_FILTERS = frozenset({"cat", "head", "tail", "wc", "sort", "uniq", "cut", "tee"})
+_FILTERS = frozenset({"cat", "head", "tail", "wc", "sort", "uniq", "tee"})
+#: options by which a filter never ends (``tail -f``): the probe's timeout fails it
+_FOLLOW = re.compile(r"^-[A-Za-z]*[fF]|^--follow")
 #: paths every Linux container has ("" is ``/`` once its trailing slash is stripped)
 _EVERYWHERE = frozenset(
     {"", "/proc", "/proc/1", "/proc/self", "/proc/1/status", "/proc/self/status", "/dev",
@@ -191,7 +193,8 @@ def _checks_nothing(words: list[str]) -> bool:
     if head in _PRINTS:
         return True
     paths = [w for w in words[1:] if not w.startswith("-") and w != "]"]
-    if head in _FILTERS and all(w.isdigit() or w == "/dev/null" for w in paths):
+    follows = head == "tail" and any(_FOLLOW.match(w) for w in words[1:])
+    if head in _FILTERS and not follows and all(w.isdigit() or w == "/dev/null" for w in paths):
         return True
     if head not in _LOOKS:
         return False
