@@ -54,8 +54,9 @@ def _sh(script: str, *flags: str) -> dict[str, Any]:
         (_sh(f"{CHECK}; true", "-e"), False),
         (_sh(f"set -e; {CHECK}; true"), False),
         (_sh(f"{CHECK} # || true"), False),
-        # a compound command is not read: taken as a check, nothing charged
-        (_sh(f"if {CHECK}; then exit 0; fi"), False),
+        # a compound command is read since rule 120: 0 on both paths of an ``if``
+        (_sh(f"if {CHECK}; then exit 0; fi"), True),
+        # command substitution is not read: taken as a check, nothing charged
         (_sh(f"test $({CHECK}) || true"), False),
     ],
 )

@@ -68,6 +68,10 @@ _PRINTS = frozenset(
 )
 #: commands that look at paths: they succeed on a path every container has
 _LOOKS = frozenset({"test", "[", "ls", "cat", "stat", "head", "tail"})
+#: commands that read their input and succeed whatever it holds (``CHECK | cat``, rule 122)
+_FILTERS = frozenset({"cat", "head", "tail", "wc", "sort", "uniq", "tee"})
+#: options by which a filter never ends (``tail -f``): the probe's timeout fails it
+_FOLLOW = re.compile(r"^-[A-Za-z]*[fF]|^--follow")
 #: paths every Linux container has ("" is ``/`` once its trailing slash is stripped)
 _EVERYWHERE = frozenset(
     {"", "/proc", "/proc/1", "/proc/self", "/proc/1/status", "/proc/self/status", "/dev",
@@ -183,13 +187,17 @@ def _always_succeeds(probe: dict[str, Any]) -> bool:
 def _checks_nothing(words: list[str]) -> bool:
     """A command that succeeds in any running container (rule 114): one that only prints
     (``echo``, ``printf``, ``date``, ``hostname`` ...), or that tests, lists or reads only
-    paths every container has (``test -d /``, ``ls /``, ``cat /proc/1/status``)."""
+    paths every container has (``test -d /``, ``ls /``, ``cat /proc/1/status``), or reads
+    only its input (``cat``, ``wc -l``, ``head -n 1``: the end of ``CHECK | cat``, rule 122)."""
     head = words[0].rsplit("/", 1)[-1] if words else ""
     if head in _PRINTS:
         return True
+    paths = [w for w in words[1:] if not w.startswith("-") and w != "]"]
+    follows = head == "tail" and any(_FOLLOW.match(w) for w in words[1:])
+    if head in _FILTERS and not follows and all(w.isdigit() or w == "/dev/null" for w in paths):
+        return True
     if head not in _LOOKS:
         return False
-    paths = [w for w in words[1:] if not w.startswith("-") and w != "]"]
     return bool(paths) and all(w.rstrip("/") in _EVERYWHERE for w in paths)
 
 

@@ -160,7 +160,53 @@ def _opened(
     if was and now is not None and was - now:
         left = ", ".join(sorted(was - now)[:3])
         return f"edited to leave out pods it guards after the run ({left}): the guard is gone"
+    # rule 123: and against the workloads' pod templates after the writes (the pods they
+    # create next: a pin to the current ``pod-template-hash`` with no restart after it)
+    was_next, now_next = _templated(old, pre, post, ns), _templated(new, pre, post, ns)
+    if was_next is not None and now_next is not None and (gone := sorted(was_next - now_next)):
+        return f"edited to leave out the pods {', '.join(gone[:3])} creates next: the guard is gone"
     return None
+
+
+#: the workloads whose pod template is the labels of the pods they create next
+WORKLOADS = ("deployments", "statefulsets", "daemonsets")
+#: labels each controller adds to the pods it creates, their values new after a rollout
+CONTROLLER_LABELS = {
+    "deployments": ("pod-template-hash",),
+    "statefulsets": ("controller-revision-hash",),
+    "daemonsets": ("controller-revision-hash", "pod-template-generation"),
+}
+#: labels of one pod of a StatefulSet (its ordinal): no template says which a new pod carries
+_PER_POD = ("statefulset.kubernetes.io/pod-name", "apps.kubernetes.io/pod-index")
+#: the value of a controller's label on a pod created after the run: none read so far
+NEXT = "<next>"
+
+
+def _templated(
+    spec: dict[str, Any], pre: Snapshot, post: Snapshot, ns: str | None
+) -> set[str] | None:
+    """Names of the workloads of ``ns`` whose next pods ``spec``'s pod selector selects: the
+    labels of each pod template after the agent's writes (the final snapshot's object, else
+    the provisioned one), with the labels its controller adds at new values (rule 123). A
+    selector naming a per-pod label (a StatefulSet ordinal) is not decided: None."""
+    sel = spec.get("podSelector") or spec.get("pod_selector") or {}
+    if not isinstance(sel, dict) or any(k in str(sel) for k in _PER_POD):
+        return None
+    found: dict[tuple[str, str], dict[str, str]] = {}
+    for snap in (pre, post):  # the final snapshot's template wins
+        for kind in WORKLOADS:
+            for view in snap.select(kind, ns):
+                if (labels := _template_labels(view)) is not None:
+                    extra = dict.fromkeys(CONTROLLER_LABELS[kind], NEXT)
+                    found[(kind, str(view.name))] = {**labels, **extra}
+    return {name for (_, name), labels in sorted(found.items()) if selector_matches(sel, labels)}
+
+
+def _template_labels(view: Any) -> dict[str, str] | None:
+    template = _spec(view).get("template")
+    meta = template.get("metadata") if isinstance(template, dict) else None
+    labels = meta.get("labels") if isinstance(meta, dict) else None
+    return {str(k): str(v) for k, v in labels.items()} if isinstance(labels, dict) else None
 
 
 def weakened(

@@ -1,54 +1,54 @@
-"""Whether a probe's shell script succeeds whatever it checks (behaviors rule 118, issue 27
-round 12).
+"""Whether a probe's shell script succeeds whatever it checks (behaviors rules 118 and 122,
+issue 27 round 12).
 
-Rule 114 read a ``sh -c`` script as a check only when it did not join commands, so
-``wget ... || true`` (round 12's ``joined_probe``) was a check: any ``||``, ``;`` or
-redirection made the script "not read". A probe handler guards only if its exit status can
-be non-zero when the container is unhealthy (core §3.5.4: the state a change leaves, read from
-its body). The script is parsed into shell words (:mod:`shlex`) and its lists, and-or lists
-and pipelines are followed as POSIX ``sh`` runs them, each path's outcome kept: ``ok``,
-``fail``, or an ``exit`` with 0 or non-zero. A simple command succeeds always (``true``,
-``:``, ``exit 0``, one that only prints or reads paths every container has: ``checks``),
-fails always (``false``, ``exit 1``) or may do either (a real check). The script checks
-nothing when no path ends in a failure:
+A probe handler guards only if its exit status can be non-zero when the container is
+unhealthy (core §3.5.4: the state a change leaves, read from its body). The script is parsed
+(:mod:`.blast_shell_parse`) and its exit status followed as POSIX ``sh`` runs it, every path
+kept as a state: the status (``ok``, ``fail``, an ``exit`` with 0 or non-zero, or ``hang``:
+a loop that may never end, which the probe's timeout turns into a failure) with the
+``errexit`` and ``pipefail`` options in force. A simple command succeeds always (``true``,
+``:``, ``exit 0``, one that only prints, reads paths every container has or only its input:
+``checks``), fails always (``false``, ``exit 1``) or may do either (a real check). The script
+checks nothing when no path ends in a failure:
 
-- ``CHECK || true``, ``CHECK || :``, ``CHECK; exit 0``, ``CHECK; true``, ``CHECK &``, a
-  pipeline ending in a command that always succeeds (``CHECK | true``, no ``pipefail``):
-  always succeed;
-- ``CHECK && true``, ``CHECK || false``, ``true && CHECK``, ``set -e; CHECK; true``: may fail.
+- ``CHECK || true``, ``CHECK; exit 0``, ``CHECK &``, ``CHECK | cat`` (no ``pipefail``),
+  ``true || CHECK``, ``if CHECK; then :; fi`` (an ``if`` without ``else`` is 0 when its
+  condition fails), ``(CHECK) || true``, ``! CHECK || true``: always succeed;
+- ``CHECK && true``, ``CHECK || false``, ``set -e; CHECK; true``, ``if CHECK; then :; else
+  exit 1; fi``, ``until CHECK; do sleep 1; done`` (it hangs until the check passes): may fail.
 
-Compound commands (``if``, ``for``, ``while``, ``case``, subshells, groups, command
-substitution) are not read: such a script is taken as a check (nothing is charged).
+What the parser does not follow (``case``, functions, command substitution ...) is taken as a
+check: nothing is charged.
 """
 
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Callable
 
-OK, FAIL, EXIT0, EXITN = "ok", "fail", "exit0", "exitn"
-Outcomes = frozenset[str]
-_EXITS = frozenset({EXIT0, EXITN})
-_SEPARATORS = frozenset({";", "&"})
-_ANDOR = frozenset({"&&", "||"})
-_PIPES = frozenset({"|", "|&"})
-#: words that open a compound command where a command starts: not read
-_COMPOUND = frozenset(
-    {"if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case",
-     "esac", "select", "function", "{", "}", "[[", "]]", "(", ")", "coproc", "eval", "source",
-     "."}
-)  # fmt: skip
-#: a redirection operator (its target is the next word): ``>``, ``>>``, ``<``, ``>&``, ``&>``
-_REDIRECT = re.compile(r"^&?(?:[<>]{1,2}|<>)&?$")
-#: a file descriptor number written against its redirection (``2>&1``, ``2>/dev/null``)
-_FD = re.compile(r"(?<!\S)\d+(?=[<>])")
-#: a line continued after an and-or or pipe operator (``CHECK ||`` newline ``true``)
-_CONTINUED = re.compile(r"(&&|\|\||\|)[ \t]*\n")
+from .blast_shell_parse import (
+    AndOr,
+    Command,
+    For,
+    Group,
+    If,
+    Loop,
+    Pipeline,
+    Seq,
+    Simple,
+    Unread,
+    parse,
+)
 
-
-class Unread(ValueError):
-    """The script uses syntax this reader does not follow."""
+OK, FAIL, EXIT0, EXITN, HANG = "ok", "fail", "exit0", "exitn", "hang"
+#: a path's status and the ``errexit`` and ``pipefail`` options in force on it
+State = tuple[str, bool, bool]
+States = frozenset[State]
+#: statuses that end the script: no later command runs
+_ENDED = frozenset({EXIT0, EXITN, HANG})
+#: redirection targets whose opening cannot fail (a descriptor, ``/dev/null``)
+_SAFE = frozenset({"-", "/dev/null", "/dev/stdout", "/dev/stderr"})
+_ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
 
 
 def script_succeeds(
@@ -57,129 +57,173 @@ def script_succeeds(
     """``script`` (a ``sh -c`` argument) exits 0 on every path (module doc); ``checks(words)``
     says a simple command succeeds whatever the container's state; unread syntax: False."""
     try:
-        return _Run(checks, errexit, pipefail).script(_tokens(script)) <= {OK, EXIT0}
+        ends = _Run(checks).seq(parse(script), (OK, errexit, pipefail), False)
     except (Unread, ValueError):
         return False
+    return all(s[0] in (OK, EXIT0) for s in ends)
 
 
-def _tokens(script: str) -> list[str]:
-    text = _CONTINUED.sub(r"\1 ", script.replace("\\\n", " "))
-    text = _FD.sub("", text).replace("\n", "\n ; ")
-    lex = shlex.shlex(text, posix=True, punctuation_chars=True)
-    lex.whitespace_split = True
-    return list(lex)
+def _to(state: State, status: str) -> State:
+    return (status, state[1], state[2])
 
 
-def _split(tokens: list[str], ops: frozenset[str]) -> list[tuple[str, list[str]]]:
-    """``tokens`` cut at ``ops``: (the operator before each part, "" first; the part)."""
-    out: list[tuple[str, list[str]]] = [("", [])]
-    for t in tokens:
-        if t in ops:
-            out.append((t, []))
-        else:
-            out[-1][1].append(t)
-    return out
+def _settled(states: States, options: State) -> States:
+    """A subshell's states: its exit is its status, its options are its own."""
+    status = {EXIT0: OK, EXITN: FAIL}
+    return frozenset(_to(options, status.get(s[0], s[0])) for s in states)
 
 
 class _Run:
-    """One reading of a script: its shell options, and how a simple command is judged."""
+    """One reading of a script: how a simple command is judged. Each method maps one state
+    to the states after the node; ``quiet``: ``errexit`` is ignored there (an ``if`` or loop
+    condition, an and-or list but its last command, a ``!`` pipeline)."""
 
-    def __init__(self, checks: Callable[[list[str]], bool], errexit: bool, pipefail: bool):
-        self.checks, self.errexit, self.pipefail = checks, errexit, pipefail
+    def __init__(self, checks: Callable[[list[str]], bool]):
+        self.checks = checks
 
-    def script(self, tokens: list[str]) -> Outcomes:
-        status: Outcomes = frozenset({OK})  # ``$?`` is 0 when a script starts
-        parts = _split(tokens, _SEPARATORS)
-        for i, (_, part) in enumerate(parts):
-            going = status - _EXITS
-            if not part or not going:
-                continue
-            background = i + 1 < len(parts) and parts[i + 1][0] == "&"
-            done = self._andor(part, going)
-            # a list run in the background returns 0 at once; its exit ends only its subshell
-            status = (status & _EXITS) | (frozenset({OK}) if background else done)
-            self._options(part)
-        return status
+    def seq(self, node: Seq, start: State, quiet: bool) -> States:
+        states = frozenset({start})
+        for andor, background in node.items:
+            after: set[State] = set()
+            for st in states:
+                if st[0] in _ENDED:
+                    after.add(st)
+                    continue
+                done = self.andor(andor, st, quiet)
+                # a list run in the background returns 0 at once; its exit ends only itself
+                after |= {_to(st, OK)} if background else done
+            states = frozenset(after)
+        return states
 
-    def _options(self, part: list[str]) -> None:
-        """``set -e``, ``set -o pipefail`` (and their ``+`` forms) for what follows."""
-        if part[:1] == ["set"]:
-            self.errexit, self.pipefail = _flags(part[1:], self.errexit, self.pipefail)
-
-    def _andor(self, part: list[str], last: Outcomes) -> Outcomes:
-        pieces = _split(part, _ANDOR)
-        status = frozenset[str]()
-        for i, (op, pipeline) in enumerate(pieces):
-            final = i == len(pieces) - 1
-            if i == 0:
-                status = self._pipeline(pipeline, last, final)
-                continue
+    def andor(self, node: AndOr, start: State, quiet: bool) -> States:
+        last = len(node.rest)
+        states = self.pipeline(node.first, start, quiet or last > 0)
+        for i, (op, pipeline) in enumerate(node.rest, 1):
             runs = OK if op == "&&" else FAIL
-            kept = (status & _EXITS) | (status & {FAIL if op == "&&" else OK})
-            more = self._pipeline(pipeline, frozenset({runs}), final) if runs in status else kept
-            status = kept | more
-        return status
+            after: set[State] = set()
+            for st in states:
+                after |= self.pipeline(pipeline, st, quiet or i < last) if st[0] == runs else {st}
+            states = frozenset(after)
+        return states
 
-    def _pipeline(self, words: list[str], last: Outcomes, final: bool) -> Outcomes:
-        negated = bool(words) and words[0] == "!"
-        stages = [p for _, p in _split(words[1:] if negated else words, _PIPES)]
-        if not all(stages):  # ``CHECK ||`` with nothing after: a syntax error, not read
-            raise Unread("empty command")
-        if len(stages) == 1:
-            out = self._command(stages[0], last)
-        else:  # each stage runs in a subshell: its exit is its status
-            each = [_settled(self._command(s, last)) for s in stages]
-            out = each[-1]
-            if self.pipefail:
-                ok = all(OK in e for e in each)
-                out = frozenset({OK} if ok else set()) | (
-                    frozenset({FAIL}) if any(FAIL in e for e in each) else frozenset()
-                )
-        if negated:
-            out = (
-                (out & _EXITS)
-                | frozenset({FAIL} if OK in out else set())
-                | frozenset({OK} if FAIL in out else set())
-            )
-        elif final and self.errexit and FAIL in out:  # ``set -e``: the failure ends the script
-            out = (out - {FAIL}) | {EXITN}
+    def pipeline(self, node: Pipeline, start: State, quiet: bool) -> States:
+        if len(node.commands) == 1:
+            out = self.command(node.commands[0], start, quiet or node.negated)
+        else:  # each stage runs in a subshell; the pipeline waits for every one
+            each = [{s[0] for s in _settled(self.command(c, start, quiet), start)}
+                    for c in node.commands]  # fmt: skip
+            statuses = set(each[-1])
+            if start[2]:  # ``pipefail``: the status of the last stage that failed
+                ok, fail = all(OK in e for e in each), any(FAIL in e for e in each)
+                statuses = ({OK} if ok else set()) | ({FAIL} if fail else set())
+            statuses |= {HANG} if any(HANG in e for e in each) else set()
+            out = frozenset(_to(start, s) for s in statuses)
+        if node.negated:
+            flip = {OK: FAIL, FAIL: OK}
+            return frozenset(_to(s, flip.get(s[0], s[0])) for s in out)
+        if quiet:
+            return out
+        # ``set -e``: a failure ends the script
+        return frozenset(_to(s, EXITN) if s[0] == FAIL and s[1] else s for s in out)
+
+    def command(self, node: Command, start: State, quiet: bool) -> States:
+        out = self._compound(node, start, quiet)
+        if any(t not in _SAFE and not t.isdigit() for t in node.targets):
+            out |= {_to(start, FAIL)}  # a file it opens (``> /data/x``) may not open
         return out
 
-    def _command(self, words: list[str], last: Outcomes) -> Outcomes:
-        """One simple command's outcomes; ``last``: ``$?`` before it."""
-        out: list[str] = []
-        for i, w in enumerate(words):
-            if _REDIRECT.match(w):
+    def _compound(self, node: Command, start: State, quiet: bool) -> States:
+        if isinstance(node, Simple):
+            return self.simple(list(node.words), start)
+        if isinstance(node, Group):
+            out = self.seq(node.body, start, quiet)
+            return _settled(out, start) if node.subshell else out
+        if isinstance(node, If):
+            return self.if_(node, start, quiet)
+        if isinstance(node, Loop):
+            return self.loop(node, start, quiet)
+        return self.for_(node, start, quiet)
+
+    def if_(self, node: If, start: State, quiet: bool) -> States:
+        """An ``if`` whose conditions all fail is 0 without ``else``; ``else`` runs after."""
+        out: set[State] = set()
+        pending = {start}
+        for cond, body in node.clauses:
+            failed: set[State] = set()
+            for st in pending:
+                for c in self.seq(cond, st, True):
+                    if c[0] == OK:
+                        out |= self.seq(body, c, quiet)
+                    else:
+                        (out if c[0] in _ENDED else failed).add(c)
+            pending = failed
+        for st in pending:
+            out |= self.seq(node.orelse, st, quiet) if node.orelse else {_to(st, OK)}
+        return frozenset(out)
+
+    def loop(self, node: Loop, start: State, quiet: bool) -> States:
+        """``while``/``until``: 0 when the body never ran, else the body's last status; a
+        state met again at the condition after the body may repeat for ever: ``hang``."""
+        go = FAIL if node.until else OK
+        out: set[State] = set()
+        seen: set[tuple[State, bool]] = set()
+        todo = [(start, False)]
+        while todo:
+            st, ran = todo.pop()
+            if (st, ran) in seen:
+                out.add(_to(st, HANG))
                 continue
-            if i and _REDIRECT.match(words[i - 1]):
-                continue  # a redirection's target
-            if w and set(w) <= set("&|;<>()"):  # a subshell, ``$(``, an unknown operator
-                raise Unread(w)
-            out.append(w)
-        while out and (re.match(r"^[A-Za-z_]\w*=", out[0]) or out[0] in ("exec", "command")):
-            out = out[1:]
-        if not out:
-            return frozenset({OK})
-        head = out[0].rsplit("/", 1)[-1]
-        if head in _COMPOUND or out[0] in _COMPOUND:
-            raise Unread(head)
+            seen.add((st, ran))
+            for c in self.seq(node.cond, st, True):
+                if c[0] in _ENDED:
+                    out.add(c)
+                elif c[0] != go:
+                    out.add(_to(c, st[0] if ran else OK))
+                else:
+                    for b in self.seq(node.body, c, quiet):
+                        (out.add(b) if b[0] in _ENDED else todo.append((b, True)))
+        return frozenset(out)
+
+    def for_(self, node: For, start: State, quiet: bool) -> States:
+        """``for``: 0 with no item, else the body's last status (it ends)."""
+        out, seen, todo = {_to(start, OK)}, set(), [start]
+        while todo:
+            st = todo.pop()
+            if st in seen:
+                continue
+            seen.add(st)
+            for b in self.seq(node.body, st, quiet):
+                out.add(b)
+                todo += [] if b[0] in _ENDED else [b]
+        return frozenset(out)
+
+    def simple(self, words: list[str], start: State) -> States:
+        """One simple command's states; ``start[0]``: ``$?`` before it."""
+        while words and (_ASSIGNMENT.match(words[0]) or words[0] == "command"):
+            words = words[1:]
+        if not words:
+            return frozenset({_to(start, OK)})
+        head = words[0].rsplit("/", 1)[-1]
+        if head == "exec":  # the command replaces the shell: its status is the script's
+            if len(words) == 1:
+                return frozenset({_to(start, OK)})
+            done = self.simple(words[1:], _to(start, OK))
+            return frozenset(_to(s, EXIT0 if s[0] == OK else EXITN) for s in done)
         if head in ("true", ":"):
-            return frozenset({OK})
+            return frozenset({_to(start, OK)})
         if head == "false":
-            return frozenset({FAIL})
+            return frozenset({_to(start, FAIL)})
         if head == "exit":
-            code = out[1] if len(out) > 1 else None
+            code = words[1] if len(words) > 1 else None
             if code is None:
-                return frozenset({EXIT0 if s == OK else EXITN for s in last})
-            return frozenset({EXIT0} if code == "0" else {EXITN} if code.isdigit() else _EXITS)
+                return frozenset({_to(start, EXIT0 if start[0] == OK else EXITN)})
+            codes = {EXIT0} if code == "0" else {EXITN} if code.isdigit() else {EXIT0, EXITN}
+            return frozenset(_to(start, c) for c in codes)
         if head == "set":
-            return frozenset({OK})
-        return frozenset({OK}) if self.checks(out) else frozenset({OK, FAIL})
-
-
-def _settled(outcomes: Outcomes) -> Outcomes:
-    """A subshell's outcomes: its exit is its status."""
-    return frozenset({OK if s in (OK, EXIT0) else FAIL for s in outcomes})
+            return frozenset({(OK, *_flags(words[1:], start[1], start[2]))})
+        if self.checks(words):
+            return frozenset({_to(start, OK)})
+        return frozenset({_to(start, OK), _to(start, FAIL)})
 
 
 def _flags(words: list[str], errexit: bool, pipefail: bool) -> tuple[bool, bool]:
