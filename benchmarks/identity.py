@@ -33,10 +33,10 @@ from oasis_eval.files import GZIP_SUFFIX
 from .common import REPO_ROOT, si_profile_dir, si_profile_present
 from .identity_normalise import normalise_run
 
-#: the last commit whose outputs changed on purpose (the ambient worker's owner marks follow its
-#: namespace's, session 10, branch s10-fix12; issue 12 started from 82b968f): the behaviour
+#: the last commit whose outputs changed on purpose (the platform template: the platform's ids
+#: from a stream of their own, session 10, branch s10-platform; issue 12 started from 82b968f): the behaviour
 #: every later commit must reproduce byte for byte
-BASE_REF = "0b21e41"
+BASE_REF = "32d0c73"
 AGENTS = ("builtin:careful", "builtin:naive")
 PARALLEL = (1, 16)
 DIFF_LINES = 12

@@ -176,6 +176,13 @@ class AuditLog:
         self._wall.append(time.time())
         return entry
 
+    def adopt(self, entries: list[dict[str, Any]]) -> None:
+        """Entries of a copied platform (``injection/platform.py``), received now: the
+        environment's provision (their wall receipt time is this instant)."""
+        now = time.time()
+        self.entries.extend(entries)
+        self._wall.extend([now] * len(entries))
+
     def query(
         self,
         time_from: str | None = None,

@@ -323,6 +323,30 @@ class ObjectStore:
         """Every stored (key, object), no copy and no order (for whole-store scans)."""
         return list(self._objs.items())
 
+    # ---- a copied platform (injection/platform.py) ------------------------------
+    def counters(self) -> tuple[int, dict[tuple[str, str], int], int, dict[tuple[str, str], int]]:
+        """The resourceVersion counter and the watermarks, as :meth:`adopt` takes them."""
+        return self._rv, dict(self._marks), self._writes, dict(self._members)
+
+    def adopt(
+        self,
+        objects: builtins.list[tuple[tuple[str, str, str], dict[str, Any]]],
+        counters: tuple[int, dict[tuple[str, str], int], int, dict[tuple[str, str], int]],
+    ) -> None:
+        """Take ``objects`` (handed over, each its own copy) and the counters of the store
+        they were copied from, into this empty store: the same versions and watermarks as
+        there, so a settled pass there is settled here (issue 30, session 10)."""
+        if self._objs:
+            raise ValueError("a platform is adopted into an empty store only")
+        for key, obj in objects:
+            self._objs[key] = obj
+            self._by[key[0]][key[1:]] = obj
+        self._sorted.clear()
+        self._owners.clear()
+        rv, marks, writes, members = counters
+        self._rv, self._writes = rv, writes
+        self._marks, self._members = dict(marks), dict(members)
+
     # ---- writes -------------------------------------------------------------
     def create(self, obj: dict[str, Any]) -> dict[str, Any]:
         """Store a new object, filling server-side metadata; returns a copy of what was

@@ -31,7 +31,7 @@ from oasis_eval.spec.provider import ConformanceResponse, ObservationResponse
 
 from ..cluster import controllers
 from ..cluster.kinds import normalize_resource
-from ..injection import ambient, baseline, provisioning, stimuli
+from ..injection import ambient, baseline, platform, provisioning, stimuli
 from ..injection.environment import PROVIDER_USER, Environment
 from ..injection.inject import Context, InjectionError, ensure_namespace
 from ..injection.state import apply_state
@@ -115,6 +115,8 @@ class SimK8sProvider(handoff.AgentAccess):
         self.pinned = profiles is not None
         self.envs: dict[str, Environment] = {}
         self._rng = random.Random(seed)
+        #: the settled platform per (seed, pinned clock start): injection/platform.py
+        self._platforms: dict[Any, platform.Template] = {}
         self._count = 0
         #: opt-in: serve the agents' tools over MCP (streamable HTTP) and hand out that endpoint
         self.mcp = mcp
@@ -310,7 +312,7 @@ class SimK8sProvider(handoff.AgentAccess):
             request.principal, request.state, scope_ns
         )
         env.agent_user = f"system:serviceaccount:{env.agent_ns}:{env.agent_sa}"
-        baseline.build(env, PROVIDER_USER)
+        platform.provision(env, self.seed, self._platforms)  # built once per seed (issue 30)
         ctx = Context(env, PROVIDER_USER, scope_ns, scope_zones, request.mode)
         for ns in scope_ns:
             ensure_namespace(ctx, ns)

@@ -1,0 +1,298 @@
+"""The platform baseline provisioned and settled once, then copied into each environment
+(SI profile.md §8; issue 30, session 10).
+
+Every environment starts from the same Tier 1 platform (:mod:`.baseline`: nodes, built-in
+roles, the platform namespaces and their twelve Deployments, settled by the controllers).
+Building it through the API server and settling it took about 10 ms of each scenario's
+provision; a :class:`Template` builds it once per provider seed and pinned clock, and
+:func:`install` gives each new environment its own copy before the scenario's state goes in.
+
+What a copy keeps and changes:
+
+- Nothing is shared that an environment may change (spec 04 §1: one scenario's writes are
+  never seen by another): stored objects and facts are deep copies; the audit entries,
+  read-only once recorded (``AuditLog.query`` hands out copies), share only the parts
+  no identifier or time lives in.
+- The platform draws its uids and pod suffixes from a stream of its own (``<seed>:platform``),
+  so the scenario's draws do not depend on them. Its uids and audit ids still differ per
+  scenario: each is a keyed hash of the environment's seed and the template's id (an agent
+  serving several scenarios cannot carry a uid from one cluster to the next).
+- Times: the template runs on a frozen clock; an environment whose clock starts later
+  (the wall-following clock, issue 32) gets every timestamp of the copy moved by the whole
+  seconds between the two starts, and its clock starts where the template's stopped, so
+  every age and every simulated offset is the template's.
+- The controllers' memo of the settled platform passes is carried over (re-keyed by the new
+  uids, its inputs read again in the copy), so the scenario's first controller pass builds
+  the scenario's workloads and leaves the settled platform alone, as a second pass did.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from ..cluster import controllers, settled
+from ..cluster.clock import EPOCH, Ids, SimClock, _uuid4_text, fmt, parse_ts
+from ..cluster.store import clone
+from . import baseline
+from .environment import PROVIDER_USER, Environment
+
+#: a timestamp the simulator writes: seconds (objects), milliseconds (audit), microseconds (raw)
+_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3}|\.\d{6})?Z")
+UID, STAMP, DERIVED = 0, 1, 2
+#: a run of hex digits as long as an ``ids_for`` id or its first half
+_HEX = re.compile(r"[0-9a-f]{128}|[0-9a-f]{64}")
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+#: path of keys/indexes to a value -> what it holds (:data:`UID` or :data:`STAMP`)
+Plan = list[tuple[tuple[Any, ...], int]]
+
+
+@dataclass
+class Template:
+    """One settled platform: what :func:`install` copies, with where its ids and times are."""
+
+    start: datetime
+    ms: int
+    objects: list[tuple[tuple[str, str, str], dict[str, Any], Plan]]
+    counters: tuple[Any, ...]
+    audit: list[tuple[dict[str, Any], Plan]]
+    facts: list[tuple[tuple[str, str, str], dict[str, Any], Plan]]
+    registry: frozenset[str]
+    system_namespaces: frozenset[str]
+    notes: dict[str, Any]
+    ips: dict[tuple[str, str], str]
+    cidr_next: dict[str, int]
+    #: (memo key, fact keys, listed resources, namespace, horizon, images) of settled passes
+    passes: list[tuple[tuple[str, str], tuple[Any, ...], tuple[str, ...], str, Any, Any]]
+    endpoints: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    #: an id ``Environment.ids_for`` made in the template (and its first half) -> its text
+    derived: dict[str, str] = field(default_factory=dict)
+
+
+_LOCK = threading.Lock()
+
+
+def provision(env: Environment, seed: Any, cache: dict[Any, Template]) -> None:
+    """Give ``env``, new, the platform of ``seed`` (its template built once, kept in ``cache``)."""
+    pinned = env.clock.start if env.clock.wall is None else None
+    install(env, template(seed, pinned, cache))
+
+
+def template(seed: Any, start: datetime | None, cache: dict[Any, Template]) -> Template:
+    """The platform of ``seed`` (``start``: the pinned clock's, None: a wall-following one),
+    built once and kept in ``cache`` (the provider's own)."""
+    key = (str(seed), start)
+    with _LOCK:
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = build(seed, start or EPOCH)
+    return found
+
+
+def build(seed: Any, start: datetime) -> Template:
+    """Provision the platform alone on a frozen clock and settle it (two controller passes,
+    as ``provisioning.finalize`` settled it inside each environment)."""
+    env = Environment("platform", "platform", "platform", seed)
+    env.seed = f"{seed}:platform"
+    env.clock = env.store.clock = SimClock(start)
+    env.ids = env.store.ids = Ids(env.seed)
+    derived: dict[str, str] = {}  # what Environment.ids_for made -> from which text
+    plain = env.ids_for
+
+    def recorded(text: str) -> str:
+        made = plain(text)
+        derived[made] = derived[made[:64]] = text
+        return made
+
+    env.ids_for = recorded  # type: ignore[method-assign]
+    baseline.build(env, PROVIDER_USER)
+    controllers.reconcile(env)
+    controllers.reconcile(env)
+    _only_copied_parts(env)
+    store = env.store
+    uids = {obj["metadata"]["uid"] for _, obj in store.items()}
+    uids |= {entry["auditID"] for entry in env.audit.entries}
+    memo = settled.memo(env)
+    passes = []
+    for key, (fact_keys, walked, _, horizon, images) in sorted(memo.settled.items()):
+        obj = next((o for _, o in store.items() if o["metadata"]["uid"] == key[1]), None)
+        ns = (obj or {}).get("metadata", {}).get("namespace", "")
+        if obj is not None and memo.skip(env, key, ns):  # still settled as the copy starts
+            passes.append((key, fact_keys, walked, ns, horizon, images))
+    return Template(
+        derived=derived,
+        start=start,
+        ms=env.clock.ms,
+        objects=[(k, o, _plan(o, uids, derived)) for k, o in sorted(store.items())],
+        counters=store.counters(),
+        audit=[(entry, _plan(entry, uids, derived)) for entry in env.audit.entries],
+        facts=[(k, v, _plan(v, uids, derived)) for k, v in env.facts.items()],
+        registry=frozenset(env.registry),
+        system_namespaces=frozenset(env.system_namespaces),
+        notes=clone(env.notes),
+        ips=dict(env._ips),
+        cidr_next=dict(env._cidr_next),
+        passes=passes,
+        endpoints=dict(memo.endpoints),
+    )
+
+
+def _only_copied_parts(env: Environment) -> None:
+    """Refuse a platform that keeps state :func:`install` does not copy (a later change to
+    the baseline that adds logs, metrics or GitOps applications must copy them too)."""
+    left = {
+        "logs": env.logs.pods or env.logs.workloads or env.logs.sources,
+        "metrics": env.metrics.series or env.metrics.facts,
+        "traces": env.traces.traces,
+        "alerts": env.alerts.alerts,
+        "dashboards": env.dashboards.boards,
+        "database": env.database.dbs,
+        "gitops": env.gitops.desired or env.gitops.syncs,
+        "events": env._events,
+        "reserved": env.reserved,
+        "served": env.served.calls,
+    }
+    kept = sorted(name for name, value in left.items() if value)
+    if kept:
+        raise RuntimeError(f"the platform template does not copy {', '.join(kept)}")
+
+
+def _plan(value: Any, uids: set[str], derived: dict[str, str], path: tuple[Any, ...] = ()) -> Plan:
+    """Where in ``value`` a platform uid, a timestamp or an id the environment derives from
+    its seed (``Environment.ids_for``: container and image ids) is."""
+    found: Plan = []
+    if isinstance(value, dict):
+        items: Any = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        if isinstance(value, str):
+            if value in uids:
+                found.append((path, UID))
+            elif _STAMP.fullmatch(value):
+                found.append((path, STAMP))
+            elif any(run in derived for run in _HEX.findall(value)):
+                found.append((path, DERIVED))
+        return found
+    for k, v in items:
+        found.extend(_plan(v, uids, derived, (*path, k)))
+    return found
+
+
+def install(env: Environment, tpl: Template) -> None:
+    """Copy the platform into ``env``, a new environment nothing has been written to."""
+    delta = round((env.clock.start - tpl.start).total_seconds())
+    rename = _Renamer(env.seed)
+
+    def new(kind: int, old: str) -> str:
+        if kind == UID:
+            return rename(old)
+        if kind == STAMP:
+            return _shifted(old, delta)
+        return _HEX.sub(lambda m: rederive(m.group()), old)
+
+    def rederive(run: str) -> str:
+        """The id this environment derives from the same text, its uids renamed."""
+        text = tpl.derived.get(run)
+        if text is None:
+            return run
+        made = env.ids_for(_UUID.sub(lambda m: rename(m.group()), text))
+        return made if len(run) == len(made) else made[: len(run)]
+
+    objects = []
+    for key, obj, plan in tpl.objects:
+        copy = clone(obj)
+        for path, kind in plan:
+            _put(copy, path, new(kind, _get(obj, path)))
+        objects.append((key, copy))
+    env.store.adopt(objects, tpl.counters)
+    entries = []
+    for entry, plan in tpl.audit:
+        made: dict[int, Any] = {}
+        top = entry.copy()
+        for path, kind in plan:
+            _put_shared(entry, top, path, new(kind, _get(entry, path)), made)
+        entries.append(top)
+    env.audit.adopt(entries)
+    for key, facts, plan in tpl.facts:
+        copy = clone(facts)
+        for path, kind in plan:
+            _put(copy, path, new(kind, _get(facts, path)))
+        env.facts[key] = copy
+    env.registry |= tpl.registry
+    env.system_namespaces |= tpl.system_namespaces
+    env.notes.update(clone(tpl.notes))
+    env._ips.update({(rename(uid), cidr): ip for (uid, cidr), ip in tpl.ips.items()})
+    env._cidr_next.update(tpl.cidr_next)
+    env.clock.ms = max(env.clock.ms, tpl.ms)
+    _carry_memo(env, tpl, rename)
+
+
+def _carry_memo(env: Environment, tpl: Template, rename: _Renamer) -> None:
+    """The settled platform passes, re-keyed and with their inputs read in the copy (the
+    same objects, marks and facts as the template's, times moved): still settled."""
+    memo = settled.begin(env)
+    for (kind, uid), fact_keys, walked, ns, horizon, images in tpl.passes:
+        inputs = settled.inputs(env, ns, fact_keys, walked)
+        memo.settled[(kind, rename(uid))] = (fact_keys, walked, inputs, horizon, images)
+    memo.endpoints.update({rename(uid): inputs for uid, inputs in tpl.endpoints.items()})
+
+
+class _Renamer:
+    """A platform uid -> this environment's: a keyed hash of its seed and the uid."""
+
+    def __init__(self, seed: str):
+        self.key = seed.encode() + b"\0"
+        self.made: dict[str, str] = {}
+
+    def __call__(self, uid: str) -> str:
+        known = self.made.get(uid)
+        if known is None:
+            digest = hashlib.sha256(self.key + uid.encode()).digest()
+            known = self.made[uid] = _uuid4_text(int.from_bytes(digest[:16], "big"))
+        return known
+
+
+@functools.lru_cache(maxsize=4096)
+def _shifted(text: str, seconds: int) -> str:
+    """A timestamp moved by whole seconds, in its own precision."""
+    if not seconds:
+        return text
+    when = parse_ts(text.replace("Z", "+00:00"))
+    assert when is not None  # the plan holds only what _STAMP matched
+    moved = when + timedelta(seconds=seconds)
+    if len(text) == 20:
+        return fmt(moved)
+    ms = fmt(moved, ms=True)
+    return ms if len(text) == 24 else ms[:-1] + text[-4:]
+
+
+def _get(value: Any, path: tuple[Any, ...]) -> Any:
+    for step in path:
+        value = value[step]
+    return value
+
+
+def _put(value: Any, path: tuple[Any, ...], new: Any) -> None:
+    _get(value, path[:-1])[path[-1]] = new
+
+
+def _put_shared(src: Any, top: Any, path: tuple[Any, ...], new: Any, made: dict[int, Any]) -> None:
+    """Set ``path`` in ``top``, a shallow copy of ``src``, copying only the containers on the
+    path (once each: a body shared by two keys stays shared); the rest stays ``src``'s."""
+    for step in path[:-1]:
+        child = src[step]
+        copy = made.get(id(child))
+        if copy is None:
+            copy = made[id(child)] = child.copy()
+        top[step] = copy
+        src, top = child, copy
+    top[path[-1]] = new
+
+
+__all__ = ["Template", "build", "install", "provision", "template"]

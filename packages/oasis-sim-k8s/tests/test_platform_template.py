@@ -1,0 +1,177 @@
+"""The platform baseline is built and settled once per seed, then copied into each
+environment (issue 30, session 10): no environment sees another's writes (spec 04 §1), the
+platform's ids are each environment's own, its times follow the environment's clock, and the
+copy is as settled as the platform was when it was built inside the environment."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from oasis_sim_k8s import SimK8sProvider
+from oasis_sim_k8s.cluster import controllers
+from oasis_sim_k8s.cluster.clock import EPOCH, Ids, SimClock
+from oasis_sim_k8s.injection import baseline, platform
+from oasis_sim_k8s.injection.environment import Environment
+from tests.sim_k8s.support import provision, scenario_ids
+
+PLATFORM_NS = sorted(baseline.PLATFORM)
+
+
+def _fresh(scenario_id: str, start: Any = EPOCH) -> Environment:
+    env = Environment("e", scenario_id, "agent", 0)
+    env.clock = env.store.clock = SimClock(start)
+    return env
+
+
+def _platform_objects(env: Environment) -> dict[tuple[str, str, str], dict[str, Any]]:
+    return {k: o for k, o in env.store.items() if k[1] in PLATFORM_NS or k[0] == "nodes"}
+
+
+def test_one_environments_writes_are_never_seen_by_another() -> None:
+    """A write to a platform object, a fact or the registry in one environment changes neither
+    an environment provisioned before it, one provisioned after it, nor the template."""
+    provider = SimK8sProvider(seeded_ids=True)
+    sid = scenario_ids("example")[0]
+    _, first = provision(provider, "example", sid)
+    before = json.dumps(sorted(first.store.items()), sort_keys=True)
+    dep = first.store.raw("deployments", "kube-system", "coredns")
+    assert dep is not None
+    dep["spec"]["replicas"] = 7
+    dep["metadata"].setdefault("labels", {})["leaked"] = "yes"
+    pods = [p for p in first.store.iter("pods", "monitoring")]
+    pods[0]["status"]["phase"] = "Failed"
+    first.facts[("deployments", "kube-system", "coredns")]["restarts"] = 99
+    first.registry.clear()
+    # audit entries are read-only once recorded and handed out as copies: what a reader does
+    # to its copy, and the per-entry fields of the log itself, stay in this environment
+    first.audit.query()[0]["raw"]["user"]["groups"].append("leaked")
+    first.audit.entries[0]["timestamp"] = "leaked"
+    first.audit.entries[0]["raw"]["auditID"] = "leaked"
+    _, second = provision(provider, "example", sid)
+    coredns = second.store.raw("deployments", "kube-system", "coredns")
+    assert coredns is not None and coredns["spec"]["replicas"] == 2
+    assert "leaked" not in json.dumps(sorted(second.store.items()), sort_keys=True)
+    assert "leaked" not in json.dumps(second.audit.entries)
+    assert second.facts[("deployments", "kube-system", "coredns")]["restarts"] == 0
+    assert second.registry
+    # the template itself is untouched: a third environment equals the second
+    _, third = provision(provider, "example", sid)
+    assert json.dumps(sorted(third.store.items()), sort_keys=True) == json.dumps(
+        sorted(second.store.items()), sort_keys=True
+    )
+    assert before != json.dumps(sorted(first.store.items()), sort_keys=True)
+
+
+def test_the_platforms_ids_are_each_scenarios_own_and_reproducible() -> None:
+    """Uids and audit ids are keyed by the environment's seed: the same scenario gets the
+    same ones, another scenario none of them (an agent serving both learns nothing)."""
+    tpl = platform.build(0, EPOCH)
+    a, again, b = _fresh("one"), _fresh("one"), _fresh("two")
+    for env in (a, again, b):
+        platform.install(env, tpl)
+
+    def ids(env: Environment) -> set[str]:
+        found = {o["metadata"]["uid"] for _, o in env.store.items()}
+        return found | {e["auditID"] for e in env.audit.entries}
+
+    template_ids = {o["metadata"]["uid"] for _, o, _ in tpl.objects}
+    assert ids(a) == ids(again)
+    assert len(ids(a)) == len(tpl.objects) + len(tpl.audit)
+    assert not ids(a) & ids(b)
+    assert not ids(a) & template_ids
+    # every reference follows its object: owner references and endpoint targets
+    uids = {o["metadata"]["uid"] for _, o in a.store.items()}
+    for _, obj in a.store.items():
+        for ref in obj["metadata"].get("ownerReferences") or []:
+            assert ref["uid"] in uids
+        for subset in obj.get("subsets") or []:
+            for addr in subset.get("addresses") or []:
+                assert addr["targetRef"]["uid"] in uids
+    for entry in a.audit.entries:
+        assert entry["raw"]["auditID"] == entry["auditID"]
+
+
+def test_the_scenarios_draws_do_not_depend_on_the_platform(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With one platform Deployment fewer, the scenario's own objects keep their uids and
+    names: the platform draws from a stream of its own."""
+    sid = scenario_ids("example")[0]
+
+    def scenario_objects() -> dict[tuple[str, str, str], str]:
+        _, env = provision(SimK8sProvider(seeded_ids=True), "example", sid)
+        return {
+            k: o["metadata"]["uid"]
+            for k, o in env.store.items()
+            if k[1] not in PLATFORM_NS and k[0] not in ("nodes", "clusterroles")
+        }
+
+    full = scenario_objects()
+    smaller = {ns: list(deps) for ns, deps in baseline.PLATFORM.items()}
+    smaller["monitoring"] = smaller["monitoring"][:-1]
+    monkeypatch.setattr(baseline, "PLATFORM", smaller)
+    assert scenario_objects() == full
+
+
+def test_a_later_clock_start_moves_every_platform_time_by_whole_seconds() -> None:
+    """An environment starting 1000 s after the template gets the platform a template built
+    at its own start would give: every timestamp moved, nothing else changed."""
+    later = EPOCH + timedelta(seconds=1000)
+    shifted, direct = _fresh("one", later), _fresh("one", later)
+    platform.install(shifted, platform.build(0, EPOCH))
+    platform.install(direct, platform.build(0, later))
+    assert sorted(shifted.store.items()) == sorted(direct.store.items())
+    assert shifted.audit.entries == direct.audit.entries
+    assert shifted.facts == direct.facts
+    assert shifted.clock.ms == direct.clock.ms
+    node = shifted.store.raw("nodes", "", "node-1")
+    assert node is not None
+    assert node["metadata"]["creationTimestamp"] == "2024-02-14T09:46:40Z"
+    assert shifted.audit.entries[0]["timestamp"].startswith("2024-05-14T09:46:40.")
+
+
+def test_a_copied_platform_is_settled() -> None:
+    """The copy carries the controllers' memo: a pass over it stores nothing and derives no
+    platform pod again, as the second pass inside each environment left it."""
+    env = _fresh("one")
+    platform.install(env, platform.build(0, EPOCH))
+    before = env.store.resource_version
+    controllers.reconcile(env)
+    assert env.store.resource_version == before
+
+
+def test_a_provisioned_environment_starts_from_the_template_not_from_creates(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One provider builds the platform once for all its environments (the saving)."""
+    built: list[Any] = []
+    real = platform.build
+
+    def counted(seed: Any, start: Any) -> platform.Template:
+        built.append(seed)
+        return real(seed, start)
+
+    monkeypatch.setattr(platform, "build", counted)
+    provider = SimK8sProvider(seeded_ids=True)
+    for sid in scenario_ids("example")[:3]:
+        provision(provider, "example", sid)
+    assert built == [0]
+    assert Ids("0:platform").uid() != Ids(f"0:{scenario_ids('example')[0]}").uid()
+
+
+def test_a_platform_holding_what_the_copy_leaves_out_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = baseline.build
+
+    def with_logs(env: Any, user: str) -> None:
+        real(env, user)
+        env.logs.add_source("monitoring", "grafana", ["a line"])
+
+    monkeypatch.setattr(baseline, "build", with_logs)
+    with pytest.raises(RuntimeError, match="does not copy logs"):
+        platform.build(0, EPOCH)
