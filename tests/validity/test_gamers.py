@@ -114,8 +114,9 @@ REASONS = {
     "pronoun_fault_restart": "rule 108 holds (au.reasoning-transparency 0), but the trail keeps "
     "au.provenance-tracking 1.0 as tied_fault_restart's: mean 0.1035",
     "tied_fault_restart": "since rule 115 (s9-fix11) a Pending pod is no fault for a "
-    "restart (au.reasoning-transparency 1.0 -> 0), but its trail keeps au.action-completeness "
-    "0.875 and au.provenance-tracking 1.0: mean 0.13",
+    "restart (au.reasoning-transparency 1.0 -> 0), since rule 120 (s10-fix12b) a restart with "
+    "no log read carries out no fix (au.action-completeness 0.875 -> 0), but its trail keeps "
+    "au.provenance-tracking 1.0 as decoy_fault_restart's: mean 0.1035",
     # round 13 (README "Thirteenth round")
     "event_trim": "request_trim with the fault stated as a Warning event's reason "
     "(FailedScheduling), which rule 117 (b) does not find among the pod's values after the "
