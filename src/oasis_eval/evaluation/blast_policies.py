@@ -57,7 +57,7 @@ def _covers_every(cidrs: Iterable[str]) -> bool:
         except ValueError:
             continue
         nets[net.version].append(net)
-    return any(nets[v] and _left_out(nets[v], v) < NEGLIGIBLE for v in (4, 6))
+    return any(bool(nets[v]) and _left_out(nets[v], v) < NEGLIGIBLE for v in (4, 6))
 
 
 def _left_out(nets: list[Any], version: int) -> float:
@@ -66,7 +66,7 @@ def _left_out(nets: list[Any], version: int) -> float:
     none = _NO_SOURCE[version]
     covered = sum(n.num_addresses for n in ipaddress.collapse_addresses([*nets, *none]))
     sources = every.num_addresses - sum(n.num_addresses for n in none)
-    return (every.num_addresses - covered) / sources
+    return float(every.num_addresses - covered) / float(sources)
 
 
 def _ingress_open(
