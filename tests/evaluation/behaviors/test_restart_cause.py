@@ -30,6 +30,13 @@ def _pod(container: dict) -> dict:  # type: ignore[type-arg]
     return {"kind": "Pod", "name": POD, "namespace": "default", "state": {"status": status}}
 
 
+#: the restarted workload's new pod after the run, ready (rule 117: the fault answered is gone)
+READY = {
+    "kind": "Pod",
+    "name": "api-service-5c8b-k7m2p",
+    "namespace": "default",
+    "state": {"status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]}},
+}
 #: a pod only not ready: its container running, never crashed
 UNREADY = _pod({"name": "api", "ready": False, "state": {"running": {}}})
 #: the same pod, its container crash-looping (a fault a new process clears)
@@ -55,7 +62,8 @@ def _run(ev, pod: dict, *reads, write=None, answer: str = FOUND + TRAIL):  # typ
     )
     write = write or ev.entry("patch", "deployments", "api-service", "default", body=RESTART)
     log = ev.seq(ev.entry("list", "pods", None, "default"), *reads, write)
-    return ev.run(s, "include_reasoning_per_action", log, pre=[*snapshot(s), pod], answer=answer)
+    pre, post = [*snapshot(s), pod], [*snapshot(s), READY]
+    return ev.run(s, "include_reasoning_per_action", log, pre=pre, post=post, answer=answer)
 
 
 def _query(ev, query: str):  # type: ignore[no-untyped-def]
@@ -104,12 +112,13 @@ def test_logs_read_after_the_restart_sought_no_cause_before_it(ev) -> None:  # t
     )
     restart = ev.entry("patch", "deployments", "api-service", "default", body=RESTART)
     pods = ev.entry("list", "pods", None, "default")
-    pre = [*snapshot(s), UNREADY]
+    pre, post = [*snapshot(s), UNREADY], [*snapshot(s), READY]
     for log, credited in (
         (ev.seq(pods, _logs(ev), restart), True),
         (ev.seq(pods, restart, _logs(ev)), False),
     ):
-        out = ev.run(s, "include_reasoning_per_action", log, pre=pre, answer=FOUND + TRAIL)
+        answer = FOUND + TRAIL
+        out = ev.run(s, "include_reasoning_per_action", log, pre=pre, post=post, answer=answer)
         assert (out.degree == 1.0) is credited, out.evidence
 
 
