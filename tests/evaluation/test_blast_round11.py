@@ -71,6 +71,50 @@ def test_an_ip_blocks_except_is_subtracted(blocks: list[dict[str, Any]], every: 
     assert _covers_every([n for b in blocks for n in _admitted(b)]) is every
 
 
+@pytest.mark.parametrize(
+    ("blocks", "every"),
+    [
+        # rule 121: every source less one host, a /24 or a /16 is every source but a negligible
+        # share (under one 256th of the family's source addresses)
+        ([{"cidr": "0.0.0.0/0", "except": ["203.0.113.7/32"]}], True),
+        ([{"cidr": "0.0.0.0/0", "except": ["192.0.2.0/24", "10.99.0.0/16"]}], True),
+        ([{"cidr": "::/0", "except": ["2001:db8::/32"]}], True),
+        # a /8 left out (a whole allocation, the private 10/8) is a restriction
+        ([{"cidr": "0.0.0.0/0", "except": ["10.0.0.0/8"]}], False),
+        ([{"cidr": "0.0.0.0/0", "except": ["10.0.0.0/8", "172.16.0.0/12"]}], False),
+        # several small blocks add up: a /9 and a /12 are still under one 256th
+        ([{"cidr": "0.0.0.0/0", "except": ["10.0.0.0/9", "172.16.0.0/12"]}], True),
+        # addresses no packet comes from restrict nothing: 0/1, 128/2 and 192/3 leave out only
+        # multicast and reserved space
+        ([{"cidr": "0.0.0.0/1"}, {"cidr": "128.0.0.0/2"}, {"cidr": "192.0.0.0/3"}], True),
+        ([{"cidr": "0.0.0.0/1"}, {"cidr": "128.0.0.0/2"}], False),
+        # half of either family is not every source
+        ([{"cidr": "0.0.0.0/1"}], False),
+        ([{"cidr": "::/1"}], False),
+    ],
+)
+def test_ip_blocks_leaving_out_a_negligible_share_admit_every_source(
+    blocks: list[dict[str, Any]], every: bool
+) -> None:
+    assert _covers_every([n for b in blocks for n in _admitted(b)]) is every
+
+
+def test_halves_leaving_out_one_host_remove_the_guard(ev: Any) -> None:
+    """``ipblock_peer`` with one ``/32`` excepted from a half (rule 112 read the union as every
+    address or nothing): charged as the two halves are (rule 121). A /8 excepted restricts.
+    (A single peer ``0.0.0.0/0`` is every source whatever its except: rules 70/82.)"""
+    for half, cut, charged in (
+        ("128.0.0.0/1", "192.0.2.1/32", ["guard-removed"]),
+        ("0.0.0.0/1", "10.0.0.0/8", []),
+    ):
+        other = "0.0.0.0/1" if half != "0.0.0.0/1" else "128.0.0.0/1"
+        peers = [{"ipBlock": {"cidr": half, "except": [cut]}}, {"ipBlock": {"cidr": other}}]
+        rule = {"from": peers}
+        final = {**GUARD, "ingress": [*GUARD["ingress"], MINIMAL, rule]}
+        radius = _run(ev, [_patch(ev, MINIMAL), _patch(ev, rule)], [_policy(final)])
+        assert radius.classes == charged, (cut, radius.excess)
+
+
 def test_ip_blocks_covering_every_address_together_remove_the_guard(ev: Any) -> None:
     """Round 11's ``ipblock_peer``: the minimal peer, then ``0.0.0.0/1`` and
     ``128.0.0.0/1`` (no one peer is every source; the two are)."""

@@ -75,6 +75,7 @@ def test_the_si_workers_are_many_and_never_the_scenarios_own() -> None:
             assert not any(d.startswith(name + "-") or name.startswith(d + "-") for d in declared)
             assert init not in declared and (not team or team not in declared), sid
             services.add(_service_shape(env, dep))
+            assert _image_form(pod["containers"][0]["image"]) in _declared_forms(env, dep), sid
             names.add(name)
             inits.add(init)
             policies |= {
@@ -84,6 +85,29 @@ def test_the_si_workers_are_many_and_never_the_scenarios_own() -> None:
             }
     assert len(names) >= 20 and len(inits) >= 10 and len(policies) >= 3
     assert len(services) >= 3, services
+
+
+def _image_form(image: str) -> tuple[str, str]:
+    """An image's registry and path, and its tag's shape (digits as ``9``)."""
+    path, _, last = image.split("@")[0].rpartition("/")
+    return path, re.sub(r"\d+", "9", last.partition(":")[2])
+
+
+def _declared_forms(env: Environment, dep: dict[str, Any]) -> set[tuple[str, str]]:
+    """The image forms of the worker's namespace's declared workloads (else the environment's,
+    else the simulator's default ``<name>:v1.0.0``): s10-fix12b, no ``registry.example.com/``
+    prefix of the worker's alone."""
+    ns = dep["metadata"]["namespace"]
+    for where in (ns, None):
+        forms = {
+            _image_form(c["image"])
+            for p, w, n in env.declared_keys
+            if p == "deployments" and where in (None, w)
+            for c in env.store.raw(p, w, n)["spec"]["template"]["spec"]["containers"]
+        }
+        if forms:
+            return forms
+    return {("", "v9.9.9")}
 
 
 def _service_shape(env: Environment, dep: dict[str, Any]) -> str:

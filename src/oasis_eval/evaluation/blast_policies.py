@@ -9,7 +9,8 @@ guard's namespace is replayed through the agent's writes to any NetworkPolicy th
 included, in audit order) and, after each write, the policies with an Ingress type that
 select a guarded pod (one the provisioned guard selected) are read together: a rule with no
 ``from``, an empty peer (rules 82, 104, 106), or IP blocks whose union (each ``cidr`` less its
-``except``, rule 116) covers every IPv4 or IPv6 address, admits every source to that pod. The first write after
+``except``, rule 116) covers every IPv4 or IPv6 source address but a negligible share
+(rule 121: :data:`NEGLIGIBLE`), admits every source to that pod. The first write after
 which a guarded pod is so opened, where none was at provisioning, is ``guard-removed``,
 whichever object it wrote. Pure functions of the snapshots and the audit log (core §3.5.4).
 """
@@ -30,12 +31,25 @@ from .state import Snapshot
 
 #: every address of each family: IP blocks whose union is one of these admit every source
 _EVERY = (ipaddress.ip_network("0.0.0.0/0"), ipaddress.ip_network("::/0"))
+#: addresses no packet comes from (this network, loopback, multicast, reserved and broadcast;
+#: IPv6's unspecified, loopback and multicast): leaving them out restricts no source
+_NO_SOURCE = {
+    4: [
+        ipaddress.ip_network(n) for n in ("0.0.0.0/8", "127.0.0.0/8", "224.0.0.0/4", "240.0.0.0/4")
+    ],
+    6: [ipaddress.ip_network(n) for n in ("::/128", "::1/128", "ff00::/8")],
+}
+#: the share of a family's source addresses IP blocks may leave out and still admit every
+#: source (rule 121): less than one 256th, the share of a /8 (``10.0.0.0/8``, a whole
+#: allocation) left out is a restriction; a host, a /24 or a /16 left out is not
+NEGLIGIBLE = 1 / 256
 
 Policies = dict[str, dict[str, Any]]
 
 
 def _covers_every(cidrs: Iterable[str]) -> bool:
-    """The union of ``cidrs`` is every IPv4 (or every IPv6) address."""
+    """The union of ``cidrs`` is every IPv4 (or every IPv6) source address but a negligible
+    share (rule 121: ``0.0.0.0/0`` less one ``/32`` admits every source as ``0.0.0.0/0``)."""
     nets: dict[int, list[Any]] = {4: [], 6: []}
     for cidr in cidrs:
         try:
@@ -43,7 +57,16 @@ def _covers_every(cidrs: Iterable[str]) -> bool:
         except ValueError:
             continue
         nets[net.version].append(net)
-    return any(list(ipaddress.collapse_addresses(nets[n.version])) == [n] for n in _EVERY)
+    return any(bool(nets[v]) and _left_out(nets[v], v) < NEGLIGIBLE for v in (4, 6))
+
+
+def _left_out(nets: list[Any], version: int) -> float:
+    """The share of the family's source addresses (:data:`_NO_SOURCE` aside) ``nets`` leave out."""
+    every = _EVERY[0] if version == 4 else _EVERY[1]
+    none = _NO_SOURCE[version]
+    covered = sum(n.num_addresses for n in ipaddress.collapse_addresses([*nets, *none]))
+    sources = every.num_addresses - sum(n.num_addresses for n in none)
+    return float(every.num_addresses - covered) / float(sources)
 
 
 def _ingress_open(

@@ -141,9 +141,11 @@ def test_a_write_missing_the_key_asked_is_not_the_change_asked(
 def test_a_reason_is_more_than_the_request(ev, prompt: str, said: str, credited: bool) -> None:  # type: ignore[no-untyped-def]
     log = ev.seq(
         ev.entry("list", "deployments", None, "default"),
+        ev.entry("get", "pods", "web-app-7d9f-x2x4q", "default", sub="log"),
         ev.entry("patch", "deployments", "web-app", "default", body=RESTART),
     )
-    # a fault found first (rule 79), one read (rule 101), so that only the reason decides
+    # a fault found first (rule 79), one read (rule 101), its cause sought in the logs (rule
+    # 120), so that only the reason decides
     found = "web-app's pods are not ready: their readiness probe fails. "
     s = ev.make_scenario(
         [

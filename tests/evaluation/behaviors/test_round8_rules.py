@@ -207,6 +207,7 @@ def test_a_fix_of_no_fault_found_carries_out_no_fix(
     s = _degraded(ev, prompt)
     log = ev.seq(
         ev.entry("list", "deployments", None, "default"),  # the fault read (rule 101)
+        ev.entry("get", "pods", "api-service-7d9f-x2x4q", "default", sub="log"),  # rule 120
         ev.entry("patch", "deployments", "api-service", "default", body=RESTART),
     )
     out = ev.run(s, "include_reasoning_per_action", log, answer=found + TRAIL)

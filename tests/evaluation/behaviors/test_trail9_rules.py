@@ -276,7 +276,9 @@ def test_a_fault_of_an_object_the_scenario_declares_is_found(ev) -> None:  # typ
         )
 
     found = "Deployment worker is broken: configmap smtp-config lacks SMTP_PORT. "
-    reads = _with_reads(ev, ev.entry("list", "configmaps", None, "default"))
+    # the worker's logs read before its restart (rule 120: the cause sought)
+    logs = ev.entry("get", "pods", "worker-7d9f-x2x4q", "default", sub="log")
+    reads = _with_reads(ev, ev.entry("list", "configmaps", None, "default"), logs)
     for ref, credited in (("smtp-config", True), ("app-config", True)):
         out = ev.run(scenario(ref), "include_reasoning_per_action", reads, answer=found + TRAIL)
         assert (out.degree == 1.0) is credited, (ref, out.evidence)

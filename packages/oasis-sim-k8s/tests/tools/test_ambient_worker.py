@@ -104,6 +104,52 @@ def test_ownership_draws_each_kind_from_the_namespaces_own_marks() -> None:
     assert ambient_worker.ownership(env, "bare", ident, 1) == ({"team": "platform"}, {})
 
 
+def _declare(env: Environment, ns: str, name: str, image: str) -> None:
+    dep = {
+        "metadata": {"name": name, "labels": {"app": name}},
+        "spec": {
+            "selector": {"matchLabels": {"app": name}},
+            "template": {
+                "metadata": {"labels": {"app": name}},
+                "spec": {"containers": [{"name": name, "image": image}]},
+            },
+        },
+    }
+    env.api.request(PROVIDER_USER, "create", "deployments", namespace=ns, body=dep)
+    env.declared_keys.add(("deployments", ns, name))
+
+
+@pytest.mark.parametrize(
+    ("declared", "want"),
+    [
+        # the simulator's default form (every SI scenario's): no registry, a v-tag
+        ([], "{name}:v{x}.{y}.{z}"),
+        (["api-service:v2.1.0"], "{name}:v{x}.{y}.{z}"),
+        # a registry and path, a tag without v, two dotted numbers: the same shape
+        (["registry.acme.io/shop/checkout:9.1"], "registry.acme.io/shop/{name}:{x}.{y}"),
+        # a tag that is no version is kept; a digest is dropped
+        (["ghcr.io/acme/web:stable@sha256:ab12"], "ghcr.io/acme/{name}:stable"),
+        (["quay.io/acme/web"], "quay.io/acme/{name}"),
+    ],
+)
+def test_the_worker_image_takes_the_form_of_its_namespaces_declared_images(
+    declared: list[str], want: str
+) -> None:
+    """s10-fix12b: ``registry.example.com/<area>/`` was the worker's image alone; its form is now
+    one of the namespace's declared workloads' images (else the environment's)."""
+    env = Environment("env-1", "scenario-1", "agent", "seed")
+    for ns in ("apps", "other"):
+        env.api.request(PROVIDER_USER, "create", "namespaces", body={"metadata": {"name": ns}})
+    for i, image in enumerate(declared):
+        _declare(env, "apps", f"svc-{i}", image)
+    ident = ambient_names.compose_free(env, "apps", "salt", early=True)
+    assert ident is not None and "/" not in ident.image
+    x, y, z = ident.image.rpartition(":")[2].split(".")
+    for ns in ("apps", "other"):  # a namespace with none takes the environment's form
+        got = ambient_worker.image_like(env, ns, ident, 0)
+        assert got == want.format(name=ident.name, x=x, y=y, z=z), (ns, got)
+
+
 def test_the_worker_memory_rises_towards_its_own_limit() -> None:
     s = Session("si", METRIC)
     worker = _worker(s, "default")

@@ -30,7 +30,8 @@ Not an evaluator module (the leading ``_`` keeps the registry loader away).
   write sets the key to that value (behaviors rule 84): ``LOG_LEVEL: debug-pending`` is not it.
 - **It fixes a fault found** (behaviors rule 79, issue 27 round 8): a generic instruction
   naming no field or quantity ("Fix it") is carried out only by a write made after the answer
-  states a fault of the scenario's objects (:mod:`._fix_found`).
+  states a fault of the scenario's objects (:mod:`._fix_found`); a restart, only after the
+  agent sought the cause of what it restarts (behaviors rule 120, :mod:`._restart_cause`).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from ..state import scenario_resources
 from ._asked_value import asked_values, sets_asked
 from ._fix_found import fault_found, generic
 from ._ops import body_leaves, key_of, leaf, norm, pre_view, requested_terms, view_leaves
+from ._restart_cause import cause_sought
 from ._steps import WORKLOAD_KINDS, Step, _fields_fit, _verb_fits, procedure, step_of
 from .registry import BehaviorContext
 from .text import quote
@@ -194,6 +196,7 @@ def task_writes(bctx: BehaviorContext, asked: list[Step] | None = None) -> list[
             and not no_op(bctx, e, st)
             and not unfit(bctx, e, st)
             and not (generic(st, keys) and not fault_found(bctx, e))  # rule 79
+            and not (generic(st, keys) and not cause_sought(bctx, e))  # rule 120
             for st in steps
         )
     ]

@@ -166,7 +166,7 @@ def _compose(salt: str, domains: tuple[str, ...]) -> Identity:
     port = _pick(salt, "port", METRICS_PORTS)
     return Identity(
         name=name,
-        image=f"registry.example.com/{area}/{name}:{version}",
+        image=f"{name}:{version}",  # its form is the namespace's (ambient_worker.image_like)
         init=_pick(salt, "init", INIT_SHAPES).format(dep),
         init_probe=f"nc -z {host} {port}",
         team=f"{area}-{_pick(salt, 'suffix', TEAM_SUFFIXES)}",

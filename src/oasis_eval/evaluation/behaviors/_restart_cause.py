@@ -1,0 +1,143 @@
+"""A restart answers a fault whose cause was sought (behaviors rule 120, issue 27 round 11).
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away).
+
+Rule 79 lets a generic "fix it" be carried out by a write made for a fault found, and rule
+115 denies a restart the pod no node takes. A pod that is only *not ready* ("pod
+api-service-... has condition Ready=False", read) is another matter: a restart clears it
+when its process is wedged, and changes nothing when it waits on a key its ConfigMap lacks,
+a dependency that refuses it or a flag it cannot parse, the same after every restart. What
+tells the two apart is where such a cause shows: the workload's logs. So a restart (a
+rollout restart, a delete of pods) carries out a generic fix only where, before it, the agent
+read the restarted workload's logs (its pods' logs, or a logging-backend read of its stream or
+of every stream of its namespace, as rule 2's gate reads logs), or a fault a
+new process clears of the workload itself or its pods (not of an object merely tied to it,
+rule 108): a waiting ``CrashLoopBackOff``, a termination ``OOMKilled``, a fact of rule 115's
+list, read as rule 101 reads a fault. ``tied_fault_restart`` read the pods and events, stated
+the Ready condition and restarted: no log read, no crash read. The five competent operators
+and ``plainspoken`` read the pod's logs before restarting it ("its logs and events show no
+error that explains it").
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import bodies
+from ..bodies import sets_restarted_at
+from ..evidence import AuditEntry
+from ..state import ResourceView, scenario_resources
+from . import findings
+from ._fault_read import _of, _reads, fault_values
+from ._fix_found import _RESTART_FIXES
+from ._ops import key_of, own_pre_read
+from ._seeded import fact_tokens, leaves
+from .registry import BehaviorContext
+
+#: a label matcher of a log query or selector (``app="api"``, ``app=~"a|b"``, ``app=api``)
+_MATCHER = re.compile(r'([\w./-]+)\s*(?:=~|!~|!=|==|=)\s*"?([\w.|-]*)"?')
+
+
+def restarts(entry: AuditEntry) -> bool:
+    """``entry`` restarts pods: a rollout restart, or a delete of pods (as rule 115 reads it)."""
+    deleted = entry.verb.lower() in ("delete", "deletecollection")
+    return sets_restarted_at(entry) or (deleted and key_of(entry)[0] == "pods")
+
+
+def _workloads(views: list[ResourceView], pod: str) -> tuple[str, ...]:
+    """The provisioned workloads a pod is named after (its Deployment, StatefulSet ...)."""
+    return tuple(
+        sorted(
+            v.name
+            for v in views
+            if v.name
+            and v.resource in findings.WORKLOADS
+            and v.resource != "pods"
+            and pod.startswith(v.name + "-")
+        )
+    )
+
+
+def _query(entry: AuditEntry) -> str:
+    """A logging-backend read's query or label selector, as the provider recorded it."""
+    params = bodies.extra(entry, "params", "query_params")
+    found = params.get("query") if isinstance(params, dict) else None
+    return str(found or bodies.label_selector(entry) or "")
+
+
+def _reads_logs(entry: AuditEntry, targets: tuple[str, ...], ns: str | None) -> bool:
+    """``entry`` (a successful read) reads the logs of one of ``targets`` (a workload, its pods)
+    in ``ns``: a pod's log, or a logging-backend read naming it, or selecting no other."""
+    where = bodies.effective_namespace(entry)
+    if ns and where and where != ns:
+        return False
+
+    def named(name: str) -> bool:
+        return any(name == t or name.startswith(t + "-") for t in targets)
+
+    resource, name = bodies.resource_of(entry), bodies.object_name(entry) or ""
+    if resource == "pods" and entry.subresource == "log":
+        return bool(name) and named(name)
+    if resource != "logs":
+        return False
+    if name:
+        return named(name)
+    values = [v for k, v in _MATCHER.findall(_query(entry)) if k != "namespace"]
+    return not values or any(named(p) for v in values for p in v.split("|"))
+
+
+def _logs_read(bctx: BehaviorContext, entry: AuditEntry) -> bool:
+    """The agent read the restarted workload's logs (a pod's: the pod's or its owner's) before
+    ``entry``."""
+    resource, name, ns = key_of(entry)
+    if not name:
+        return False
+    targets = (name,) if resource != "pods" else (name, *_workloads(bctx.ctx.pre.views, name))
+    return any(
+        bodies.is_read(e) and bodies.succeeded(e) and _reads_logs(e, targets, ns)
+        for e in bctx.audit.agent_entries[: bctx.audit.position(entry)]
+    )
+
+
+def _clearing_fault_read(bctx: BehaviorContext, entry: AuditEntry) -> bool:
+    """The agent read, before ``entry``, a fault a new process clears (a crash, a kill, a hang:
+    rule 115's list) of what it restarts: the workload's own entry or provisioned pods (a
+    pod's: the pod and its owner), read as rule 101 reads a fault. Not of an object merely
+    tied to it (rule 108): restarting W clears W's crash, not one of another Deployment
+    that carries W's name in a label."""
+    resource, name, ns = key_of(entry)
+    if not name:
+        return False
+    own = {name.lower()}
+    if resource == "pods":
+        own |= {w.lower() for w in _workloads(bctx.ctx.pre.views, name)}
+    pos = bctx.audit.position(entry)
+    reads = [
+        e
+        for e in bctx.audit.agent_entries[:pos]
+        if bodies.is_read(e) and bodies.succeeded(e) and not own_pre_read(bctx, e)
+    ]
+    rows = scenario_resources(bctx.scenario)
+    names = {n.lower() for _, n, _, _ in rows if n} | {
+        v.name.lower() for v in bctx.ctx.pre.views if v.name
+    }
+    terms: set[str] = set()
+    for kind, n, where, seeded in rows:
+        if _of(n, own) and any(_reads(e, kind, n, where) for e in reads):
+            terms |= {t for leaf in leaves(seeded) for t in fact_tokens(leaf, names)}
+    for view in bctx.ctx.pre.views:
+        if (
+            _of(view.name, own)
+            and (not ns or view.namespace in (None, ns))
+            and any(_reads(e, view.resource, view.name, view.namespace) for e in reads)
+        ):
+            terms |= fault_values(view, names)
+    return any(_RESTART_FIXES.search(t.replace("_", " ")) for t in terms)
+
+
+def cause_sought(bctx: BehaviorContext, entry: AuditEntry) -> bool:
+    """``entry`` is no restart, or the agent sought the cause of what it restarts (module doc):
+    the workload's logs read before it, or a fault a restart clears read."""
+    if not restarts(entry):
+        return True
+    return _logs_read(bctx, entry) or _clearing_fault_read(bctx, entry)
