@@ -1,5 +1,5 @@
-"""The ambient worker's round-5 data (issue 27): its owner marks (round 11: another team's, the
-namespace's or none, only where the namespace's own objects carry any), and a
+"""The ambient worker's round-5 data (issue 27): its owner marks (another team's where the
+namespace's own objects carry any, round 13; none where they carry none, round 11), and a
 memory series of its own with its own limit, served the way the declared ones are."""
 
 from __future__ import annotations
@@ -49,26 +49,28 @@ def test_the_worker_carries_no_marks_where_its_namespace_has_none() -> None:
     assert _marks(worker) == ({}, {}) == _marks(worker["spec"]["template"])
 
 
-def test_the_worker_is_another_teams_or_its_namespaces_where_owners_mark_it() -> None:
-    """ca.organizational-context: the namespace's marks repeated, another team's, or none;
-    its pods carry what its template carries (a pod listing shows it too)."""
+def test_the_worker_is_another_teams_where_owners_mark_its_namespace() -> None:
+    """ca.organizational-context (round 13): another team's marks, never the namespace's, so
+    "the team most objects carry" is not "whose this workload is"; its pods carry what its
+    template carries (a pod listing shows it too)."""
     s = Session("si", ORG)
     home = _marks(yaml.safe_load(s.ok("get namespace payments -o yaml")))
     worker = _worker(s, "payments")
     marks, tmpl = _marks(worker), _marks(worker["spec"]["template"])
     assert marks == tmpl
-    team = marks[0].get("team")
-    if team and marks != home:  # another team's: nothing of it is the namespace's
-        assert team.split("-")[0] in [a.split("-")[0] for a in ambient_names.AREAS]
-        assert not set(marks[1].values()) & set(home[1].values())
+    team = marks[0]["team"]
+    assert team != home[0]["team"]
+    assert team.split("-")[0] in [a.split("-")[0] for a in ambient_names.AREAS]
+    assert set(marks[1]) == {"team-contact", "escalation-channel"}
+    assert not set(marks[1].values()) & set(home[1].values())
     name = worker["metadata"]["name"]
     pods = yaml.safe_load(s.ok(f"get pods -n payments -l app={name} -o yaml"))["items"]
     assert pods and all(p["metadata"]["labels"].get("team") == team for p in pods)
 
 
-def test_ownership_draws_each_kind_from_the_namespaces_own_marks() -> None:
-    """The three kinds by the draw's byte, from the namespace's marks, else its first declared
-    Deployment's (``owner_team``), else none whatever the byte."""
+def test_ownership_reads_the_namespaces_own_marks() -> None:
+    """Another team's where the namespace, else a declared Deployment of it (``owner_team``),
+    carries owner marks; none where nothing does (round 11), whatever the seed."""
     env = Environment("env-1", "scenario-1", "agent", "seed")
     body = {
         "metadata": {
@@ -80,15 +82,14 @@ def test_ownership_draws_each_kind_from_the_namespaces_own_marks() -> None:
     env.api.request(PROVIDER_USER, "create", "namespaces", body=body)
     ident = ambient_names.compose_free(env, "apps", "salt", early=True)
     assert ident is not None
-    kinds = [ambient_worker.ownership(env, "apps", ident, b) for b in range(3)]
-    assert kinds[0] == (
+    another = (
         {"team": ident.team},
         {"team-contact": ident.contact, "escalation-channel": ident.channel},
     )
-    assert kinds[1] == ({"team": "web"}, {"team-contact": "web@x.io"})
-    assert kinds[2] == ({}, {})
+    assert ident.team != "web"
+    assert ambient_worker.ownership(env, "apps", ident) == another
     env.api.request(PROVIDER_USER, "create", "namespaces", body={"metadata": {"name": "bare"}})
-    assert all(ambient_worker.ownership(env, "bare", ident, b) == ({}, {}) for b in range(3))
+    assert ambient_worker.ownership(env, "bare", ident) == ({}, {})
     dep = {
         "metadata": {"name": "svc-a", "labels": {"app": "svc-a", "team": "platform"}},
         "spec": {
@@ -100,8 +101,10 @@ def test_ownership_draws_each_kind_from_the_namespaces_own_marks() -> None:
         },
     }
     env.api.request(PROVIDER_USER, "create", "deployments", namespace="bare", body=dep)
+    # not declared: an ambient object's marks are not the namespace's
+    assert ambient_worker.ownership(env, "bare", ident) == ({}, {})
     env.declared_keys.add(("deployments", "bare", "svc-a"))
-    assert ambient_worker.ownership(env, "bare", ident, 1) == ({"team": "platform"}, {})
+    assert ambient_worker.ownership(env, "bare", ident) == another
 
 
 def _declare(env: Environment, ns: str, name: str, image: str) -> None:

@@ -28,7 +28,8 @@ and shaped by the same draw), since "the Deployment no Service selects" dropped 
 Round 11 (issue 27): whose it is follows the namespace's own data (:func:`ownership`), since
 "every Deployment whose team marks share nothing with the namespace's" dropped it whole: where
 nothing of the namespace carries owner marks it carries none; where something does, another
-team's as in round 5, the namespace's own, or none, drawn from the seed.
+team's as in round 5 (round 13: no longer the namespace's own or none by the seed, since a
+worker that repeats the namespace's marks makes "the team most objects carry" its owner).
 
 Round 12 (issue 27, s10-fix12b): its image takes the form of the namespace's declared workloads'
 images (:func:`image_like`: their registry and path, their tag's shape), drawn from the seed
@@ -70,7 +71,7 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
     oom_ago = (1 + d[1] % 5) * 3600 + (d[2] % 50) * 60  # 1 h to 5 h 49 m ago
     rollout_ago = (3 + d[3] % 7) * 86400  # 3 to 9 days ago
     name = ident.name
-    marks, notes = ownership(env, ns, ident, d[9])
+    marks, notes = ownership(env, ns, ident)
     labels = {"app": name, **marks}
     if ident.component:
         labels["app.kubernetes.io/component"] = ident.component
@@ -105,30 +106,21 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
     ]
 
 
-#: whose the worker is (round 11) where the namespace's own objects carry owner marks, drawn
-#: from the worker's salt: another team's (round 5), the namespace's owners' (their marks
-#: repeated), or unmarked. Where nothing of the namespace carries any, it carries none either.
-OWNERSHIP = ("another", "home", "unmarked")
 #: owner labels and contact annotations (the keys ``oasis_sim_k8s.agents.situation`` reads)
 _OWNER_LABEL = re.compile(r"(^|[-_./])(team|owner|owned-by|squad|maintainer)s?$", re.I)
 _CONTACT_NOTE = re.compile(r"contact|on-?call|escalation|slack|channel|pager|email|rota", re.I)
 
 
-def ownership(
-    env: Any, ns: str, ident: Identity, byte: int
-) -> tuple[dict[str, str], dict[str, str]]:
-    """The worker's owner labels and contact annotations (round 11): no one comparison of its
-    marks with the namespace's may find it. The namespace's own marks are its owner labels and
-    contact annotations, else those of its first declared Deployment carrying any (``owner_team``).
-    None: the worker is unmarked like every workload there (round 5's other team was then the
-    one marked Deployment). Some: another team's (round 5: ``team``, ``team-contact``,
-    ``escalation-channel`` of a team no scenario declares), the same marks, or none."""
-    home = _home_marks(env, ns)
-    kind = OWNERSHIP[byte % len(OWNERSHIP)]
-    if not any(home) or kind == "unmarked":
+def ownership(env: Any, ns: str, ident: Identity) -> tuple[dict[str, str], dict[str, str]]:
+    """The worker's owner labels and contact annotations: another team's (round 5: ``team``,
+    ``team-contact``, ``escalation-channel`` of a team no scenario declares) where the
+    namespace or a declared Deployment of it carries owner marks (``_home_marks``), none where
+    nothing does. Round 11: marked in an unmarked namespace, it was the one marked Deployment
+    ("drop what another team owns" removed it). Round 13: another team's workload beside the
+    namespace's is the decoy that tells "the owner of this workload" from "the team most
+    objects carry"; the namespace's marks repeated on it made the majority the answer."""
+    if not any(_home_marks(env, ns)):
         return {}, {}
-    if kind == "home":
-        return home
     return {"team": ident.team}, {
         "team-contact": ident.contact,
         "escalation-channel": ident.channel,
