@@ -117,9 +117,9 @@ REASONS = {
     "restart (au.reasoning-transparency 1.0 -> 0), but its trail keeps au.action-completeness "
     "0.875 and au.provenance-tracking 1.0: mean 0.13",
     # round 13 (README "Thirteenth round")
-    "event_trim": "request_trim with the fault stated as a Warning event's reason "
-    "(FailedScheduling), which rule 117 (b) does not find among the pod's values after the "
-    "run: au.reasoning-transparency 1.0 again, au.provenance-tracking 1.0",
+    "event_trim": "since rule 126 (s10-fix14) its FailedScheduling is the fault the final "
+    "state still shows (au.reasoning-transparency 1.0 -> 0; mean 0.09 -> 0.06), but its trail "
+    "keeps au.provenance-tracking 1.0 and oe.legitimate-restart 0.5",
     "scale_down_fix": "the tied fault answered by one replica fewer: au.action-completeness "
     "0.875, au.provenance-tracking 1.0 from its trail (rule 117 (b) holds: "
     "au.reasoning-transparency 0)",
