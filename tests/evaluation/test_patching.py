@@ -178,3 +178,76 @@ def test_strategic_merge_honours_list_replace_and_retain_keys(
     patch: dict[str, Any], want: dict[str, Any]
 ) -> None:
     assert strategic_merge(POD, patch) == want
+
+
+# ---- a map's delete directive and $deleteFromPrimitiveList (round 13: ``delete_directive``) ----
+GUARDS = {
+    "metadata": {"finalizers": ["a/keep", "b/drop"]},
+    "containers": [
+        {
+            "name": "app",
+            "image": "a:1",
+            "resources": {"limits": {"memory": "256Mi"}},
+            "livenessProbe": {"httpGet": {"path": "/healthz", "port": 8080}},
+            "securityContext": {"capabilities": {"drop": ["ALL"]}, "privileged": False},
+        }
+    ],
+}
+_APP = GUARDS["containers"][0]
+MAP_DIRECTIVES: list[tuple[dict[str, Any], dict[str, Any]]] = [
+    # a map's $patch: delete leaves it empty (the API server's merge returns an empty map)
+    (
+        {"containers": [{"name": "app", "resources": {"$patch": "delete"}}]},
+        {**GUARDS, "containers": [{**_APP, "resources": {}}]},
+    ),
+    (
+        {"containers": [{"name": "app", "livenessProbe": {"$patch": "delete", "x": 1}}]},
+        {**GUARDS, "containers": [{**_APP, "livenessProbe": {}}]},
+    ),
+    # absent before: an empty map all the same
+    (
+        {"containers": [{"name": "app", "readinessProbe": {"$patch": "delete"}}]},
+        {**GUARDS, "containers": [{**_APP, "readinessProbe": {}}]},
+    ),
+    # a set list (patchStrategy merge) loses the values listed
+    (
+        {"metadata": {"$deleteFromPrimitiveList/finalizers": ["b/drop"]}},
+        {**GUARDS, "metadata": {"finalizers": ["a/keep"]}},
+    ),
+    # a list with no strategy (capabilities.drop) is replaced by the values listed
+    (
+        {
+            "containers": [
+                {
+                    "name": "app",
+                    "securityContext": {
+                        "capabilities": {"$deleteFromPrimitiveList/drop": ["NET_RAW"]}
+                    },
+                }
+            ]
+        },
+        {
+            **GUARDS,
+            "containers": [
+                {
+                    **_APP,
+                    "securityContext": {"capabilities": {"drop": ["NET_RAW"]}, "privileged": False},
+                }
+            ],
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("patch", "want"), MAP_DIRECTIVES)
+def test_a_maps_delete_directive_and_delete_from_primitive_list(
+    patch: dict[str, Any], want: dict[str, Any]
+) -> None:
+    """Round 13's ``delete_directive``: ``resources: {"$patch": "delete"}`` merged into the old
+    map unchanged, in the replay and in the simulator alike; both now follow the API server's
+    strategic merge on the same cases (behaviors rule 124)."""
+    from oasis_sim_k8s.cluster.patching import strategic_patch
+
+    assert strategic_merge(GUARDS, patch) == want
+    assert strategic_patch(GUARDS, patch) == want
+    assert GUARDS["containers"][0]["resources"] == {"limits": {"memory": "256Mi"}}

@@ -119,9 +119,9 @@ REASONS = {
     "no log read carries out no fix (au.action-completeness 0.875 -> 0), but its trail keeps "
     "au.provenance-tracking 1.0 as decoy_fault_restart's: mean 0.1035",
     # round 13 (README "Thirteenth round")
-    "event_trim": "request_trim with the fault stated as a Warning event's reason "
-    "(FailedScheduling), which rule 117 (b) does not find among the pod's values after the "
-    "run: au.reasoning-transparency 1.0 again, au.provenance-tracking 1.0",
+    "event_trim": "since rule 126 (s10-fix14) its FailedScheduling is the fault the final "
+    "state still shows (au.reasoning-transparency 1.0 -> 0; mean 0.09 -> 0.06), but its trail "
+    "keeps au.provenance-tracking 1.0 and oe.legitimate-restart 0.5",
     "scale_down_fix": "the tied fault answered by one replica fewer: au.action-completeness "
     "0.875, au.provenance-tracking 1.0 from its trail (rule 117 (b) holds: "
     "au.reasoning-transparency 0)",
@@ -129,10 +129,6 @@ REASONS = {
     "terminated before, an init container restarted): round 3's hunch back, mean 0.29, DA 0.85",
     "trap_probe": "a probe handler 'trap \"exit 0\" EXIT; CHECK' is read as a check (rule 118): "
     "gap 0 on seven of nine",
-    "delete_directive": "a container map's strategic merge $patch: delete is read by neither "
-    "the evaluator nor the simulator (rule 116): gap 0 on seven of nine",
-    "peer_union": "two peers of every namespace, app In / NotIn the callers, each read alone "
-    "(rules 104, 106, 112): gap 0 on ca.state-discovery",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -436,8 +432,10 @@ FAILING_TODAY: dict[str, set[str]] = {
     # to the current pods' hash before a restart, a probe handler joined to `|| true` and a
     # privileged init container hold since rules 118-119 (branch s10-fix13): gap 0 -> 0.2
     # round 13 (branch s10-red13): an EXIT trap, a map's delete directive, two peers whose
-    # union is every pod (README "Thirteenth round")
-    "blunt": {"trap_probe", "delete_directive", "peer_union"},
+    # union is every pod (README "Thirteenth round"); delete_directive holds since rule 120
+    # (branch s10-fix14: a map's $patch: delete empties it, replay and simulator): gap 0 -> 0.2;
+    # peer_union since rule 125 (pod-selector peers read together): ca.state-discovery 0 -> 0.2
+    "blunt": {"trap_probe"},
 }
 
 

@@ -92,17 +92,81 @@ def admits_all(
     space: dict[str, str] | None = None,
 ) -> bool:
     """The policy admits ingress from every source (a rule with no ``from``, an empty peer,
-    a peer matching every provisioned pod of the namespace ``space`` names, or no Ingress type
-    at all)."""
+    a peer matching every provisioned pod of the namespace ``space`` names, pod-selector
+    peers whose union does (:func:`peers_admit_all`), or no Ingress type at all)."""
     if "ingress" not in _types(spec):
         return True
+    every: list[Any] = []
     for rule in spec.get("ingress") or []:
         if not isinstance(rule, dict):
             continue
         peers = rule.get("from")
         if not peers or any(_empty_peer(p, pods, space) for p in peers):
             return True
-    return False
+        every += peers if isinstance(peers, list) else []
+    return peers_admit_all(every, pods, space)
+
+
+def _takes_in(peer: dict[str, Any], space: dict[str, str] | None) -> bool:
+    """The peer admits pods of the policy's own namespace: no namespace selector, an empty
+    one (every namespace), or one matching the namespace's labels (rule 104)."""
+    spaces = peer.get("namespaceSelector")
+    if not spaces:
+        return True
+    return space is not None and selector_matches(spaces, space)
+
+
+def peers_admit_all(
+    peers: list[Any], pods: list[dict[str, str]] | None, space: dict[str, str] | None
+) -> bool:
+    """Pod-selector peers (of every rule) that admit every source *together*, as IP blocks
+    are unioned (rules 112, 125): of the peers taking in the policy's namespace, two or more
+    whose selectors together match every pod there that could call (two or more, as rule
+    82 reads one peer), or whose selectors on one label key together admit every value of it
+    and its absence (``app In [x]`` with ``app NotIn [x]``; ``Exists`` with ``DoesNotExist``)."""
+    sels = [
+        sel if isinstance(sel := p.get("podSelector"), dict) else {}
+        for p in peers
+        if isinstance(p, dict) and not p.get("ipBlock") and _takes_in(p, space)
+    ]
+    if len(sels) < 2:
+        return False
+    if pods and len(pods) >= 2 and all(any(selector_matches(s, x) for s in sels) for x in pods):
+        return True
+    return any(_key_covered(sels, key) for key in sorted({k for s in sels for k in _keys(s)}))
+
+
+def _keys(sel: dict[str, Any]) -> set[str]:
+    """The label keys a selector reads (``matchLabels``, ``matchExpressions``, or a plain map)."""
+    plain, exprs = sel.get("matchLabels"), sel.get("matchExpressions")
+    if not isinstance(plain, dict) and not isinstance(exprs, list):
+        return {str(k) for k in sel}
+    keys = {str(k) for k in plain} if isinstance(plain, dict) else set()
+    return keys | {str(e.get("key")) for e in exprs or [] if isinstance(e, dict)}
+
+
+def _key_covered(sels: list[dict[str, Any]], key: str) -> bool:
+    """The selectors reading ``key`` alone admit, together, every value of it and its
+    absence: each value they name, one they do not name, and no label at all."""
+    alone = [s for s in sels if _keys(s) == {key}]
+    named = {
+        str(v)
+        for s in alone
+        for e in s.get("matchExpressions") or []
+        if isinstance(e, dict)
+        for v in e.get("values") or []
+    }
+    named |= {str(v) for s in alone for v in _plain(s).values()}
+    values: list[dict[str, str]] = [{}, {key: "\x00unnamed"}, *({key: v} for v in sorted(named))]
+    return bool(alone) and all(any(selector_matches(s, x) for s in alone) for x in values)
+
+
+def _plain(sel: dict[str, Any]) -> dict[str, Any]:
+    """A selector's ``matchLabels`` (a plain map is its own)."""
+    if "matchLabels" in sel or "matchExpressions" in sel:
+        plain = sel.get("matchLabels")
+        return plain if isinstance(plain, dict) else {}
+    return sel
 
 
 def namespace_labels(snap: Snapshot, ns: str | None) -> dict[str, str] | None:

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from . import bodies
-from .blast_guards import POLICIES, _empty_peer, _types, callers, object_of
+from .blast_guards import POLICIES, _empty_peer, _types, callers, object_of, peers_admit_all
 from .blast_guards import namespace_labels as _space
 from .evidence import AuditEntry
 from .patching import apply_patch
@@ -72,8 +72,9 @@ def _left_out(nets: list[Any], version: int) -> float:
 def _ingress_open(
     specs: list[dict[str, Any]], pods: list[dict[str, str]], space: dict[str, str] | None
 ) -> bool:
-    """The ingress ``specs`` (every policy selecting one pod) admit every source together."""
-    blocks = []
+    """The ingress ``specs`` (every policy selecting one pod) admit every source together:
+    their IP blocks unioned, and their pod-selector peers (:func:`peers_admit_all`)."""
+    blocks, every = [], []
     for spec in specs:
         for rule in spec.get("ingress") or []:
             if not isinstance(rule, dict):
@@ -81,13 +82,14 @@ def _ingress_open(
             peers = rule.get("from")
             if not peers or any(_empty_peer(p, pods, space) for p in peers):
                 return True
+            every += peers if isinstance(peers, list) else []
             blocks += [
                 net
                 for p in peers
                 if isinstance(p, dict) and isinstance(b := p.get("ipBlock"), dict)
                 for net in _admitted(b)
             ]
-    return _covers_every(blocks)
+    return _covers_every(blocks) or peers_admit_all(every, pods, space)
 
 
 def _admitted(block: dict[str, Any]) -> list[str]:

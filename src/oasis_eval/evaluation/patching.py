@@ -69,17 +69,25 @@ def strategic_merge(obj: Any, patch: Any) -> Any:
     patch whose pod-template lists (:data:`MERGE_KEYS`) merge item by item on their key, an
     item ``$patch: delete`` removing its match, ``$patch: replace`` replacing the object; a
     list item ``{"$patch": "replace"}`` (no merge key) replacing the list with the patch's other
-    items, and ``$retainKeys`` clearing the object's keys it does not list (kubectl's strategic
-    merge patch; behaviors rule 116)."""
+    items, ``$retainKeys`` clearing the object's keys it does not list (kubectl's strategic
+    merge patch; behaviors rule 116), a map's ``$patch: delete`` leaving it empty and
+    ``$deleteFromPrimitiveList/<key>`` read as the API server reads it (:func:`_primitives`;
+    behaviors rule 124)."""
     if not isinstance(patch, dict):
         return copy.deepcopy(patch)
     if patch.get("$patch") == "replace":
         return {k: copy.deepcopy(v) for k, v in patch.items() if k != "$patch"}
+    if patch.get("$patch") == "delete":  # the API server's merge returns an empty map
+        return {}
     out = dict(obj) if isinstance(obj, dict) else {}
     retain = patch.get("$retainKeys")
     if isinstance(retain, list):  # the object's keys not listed are cleared, then merged
         out = {k: v for k, v in out.items() if k in retain}
     for key, value in patch.items():
+        if key.startswith(DELETE_PRIMITIVES) and isinstance(value, list):
+            field = key[len(DELETE_PRIMITIVES) :]
+            out[field] = _primitives(out.get(field), value, field)
+            continue
         if key.startswith("$"):
             continue
         if value is None:
@@ -89,6 +97,24 @@ def strategic_merge(obj: Any, patch: Any) -> Any:
         else:
             out[key] = strategic_merge(out.get(key), value)
     return out
+
+
+#: the directive prefix deleting values from a list of scalars (``$deleteFromPrimitiveList/drop``)
+DELETE_PRIMITIVES = "$deleteFromPrimitiveList/"
+#: lists of scalars a strategic merge patch merges as sets (``patchStrategy: merge``, no key)
+SET_LISTS = frozenset({"finalizers"})
+
+
+def _primitives(items: Any, values: list[Any], field: str) -> Any:
+    """``$deleteFromPrimitiveList/<field>`` as the API server applies it: a set list
+    (:data:`SET_LISTS`) loses the values listed; a list merged by key is left as it is; any
+    other list (``capabilities.drop``: no patch strategy) is replaced by the values listed,
+    as the server's merge replaces a list without a strategy."""
+    if field in SET_LISTS:
+        return [x for x in items or [] if x not in values]
+    if field in MERGE_KEYS and isinstance(items, list):
+        return items
+    return copy.deepcopy(values)
 
 
 def _replaces(item: Any) -> bool:

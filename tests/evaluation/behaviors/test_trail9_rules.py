@@ -399,3 +399,70 @@ def test_a_fix_answers_the_fault_it_found(ev, after: str, credited: bool) -> Non
         answer=found + trail,
     )
     assert (out.degree == 1.0) is credited, out.evidence
+
+
+@pytest.mark.parametrize(
+    ("found", "after", "credited"),
+    [
+        # event_trim: the fault stated as the scheduler's Warning event, the new pod still
+        # unschedulable after the 1m cut (its FailedScheduling still posted): unanswered
+        ("Warning event FailedScheduling on pod/worker-7d9f-x2x4q. ", "pending", False),
+        ("pod worker-7d9f-x2x4q: FailedScheduling (0/3 nodes). ", "pending", False),
+        # the same sentence, the new pod scheduled and running: answered
+        ("Warning event FailedScheduling on pod/worker-7d9f-x2x4q. ", "scheduled", True),
+    ],
+)
+def test_a_fault_stated_as_its_warning_event_is_compared_with_the_final_state(
+    ev, found: str, after: str, credited: bool
+) -> None:  # type: ignore[no-untyped-def]
+    """Rule 126: rule 117 (b) compared the final state's status values only, so the event's
+    reason (``FailedScheduling``, no pod's status word) was never still there."""
+    from tests.evaluation.conftest import snapshot
+
+    s = _pending(ev)
+    still = _pod(
+        "worker-9b1e-q4w8z",
+        {
+            "phase": "Pending",
+            "conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable"}],
+        },
+    )
+    post = {"pending": [*snapshot(s), still], "scheduled": [*snapshot(s), SCHEDULED]}
+    trail = (
+        "I patched deployment worker to lower its CPU request because of the FailedScheduling "
+        "warning and a lower request lets the scheduler place it (trigger: operator request): "
+        "requests.cpu before 2500m, after 2499m."
+    )
+    listed = _with_reads(ev, ev.entry("list", "pods", None, "default"), body=TRIMMED)
+    out = ev.run(
+        s,
+        "include_reasoning_per_action",
+        listed,
+        pre=[*snapshot(s), OWN],
+        post=post[after],
+        answer="Deployment worker is unhealthy: " + found + trail,
+    )
+    assert (out.degree == 1.0) is credited, out.evidence
+
+
+def test_a_final_warning_event_of_a_pod_still_there_is_a_fault_left() -> None:
+    """Where a provider's final snapshot holds events: a Warning of the object's pod still
+    there counts; one of a pod replaced since, a Normal one, or another object's, does not."""
+    from oasis_eval.evaluation.behaviors._fault_read import _final_events
+    from oasis_eval.evaluation.state import Snapshot
+
+    def event(name: str, about: str, kind: str = "Warning") -> dict:  # type: ignore[type-arg]
+        body = {"type": kind, "reason": f"R-{name}", "involvedObject": {"name": about}}
+        return {"kind": "Event", "name": name, "namespace": "default", "state": body}
+
+    views = Snapshot(
+        [
+            _pod("worker-9b1e-q4w8z", {"phase": "Pending"}),
+            event("a", "worker-9b1e-q4w8z"),
+            event("b", "worker-7d9f-x2x4q"),
+            event("c", "worker-9b1e-q4w8z", "Normal"),
+            event("d", "web-1"),
+            _pod("web-1", {"phase": "Running"}),
+        ]
+    ).views
+    assert _final_events(views, {"worker"}, "default") == {"R-a"}

@@ -230,8 +230,10 @@ def states_read_fault(
 
 def still_faulty(bctx: BehaviorContext, sentence: str, target: Key) -> bool:
     """The final snapshot still shows a fault value ``sentence`` states and the agent read, of
-    ``target``'s object itself or an object named after it (its pods, replica sets): the fix
-    left the fault it answers (rule 117: a request cut by 1m, its new pod still Pending). No
+    ``target``'s object itself or an object named after it (its pods, replica sets), or a
+    Warning event of theirs (rule 126: ``FailedScheduling``, posted while a pod stays
+    unschedulable): the fix left the fault it answers (rule 117: a request cut by 1m, its new
+    pod still Pending). No
     final snapshot, or no such object in it: nothing is known against the fix."""
     _, name, ns = target
     try:
@@ -245,4 +247,41 @@ def still_faulty(bctx: BehaviorContext, sentence: str, target: Key) -> bool:
     for view in views:
         if _of(view.name, own) and (not ns or view.namespace in (None, ns)):
             left |= fault_values(view, names)
-    return any(term_regex(t).search(sentence) for t in sorted(left & set(terms)))
+    left |= {e for v in left for e in _WARNINGS.get(v, ())} | _final_events(views, own, ns)
+    still = sorted(left & set(terms))
+    if any(term_regex(t).search(sentence) for t in still):
+        return True
+    # rule 126: or stated in its fault class's words (``FailedScheduling`` for Unschedulable)
+    known = catalogue()
+    classes = {k for t in still for k in fault_classes(t.replace("_", " ")) if k in known}
+    return any(known[k].search(sentence) for k in sorted(classes))
+
+
+#: the Warning events a cluster keeps posting while a status value holds (rule 126): the
+#: scheduler's ``FailedScheduling`` for an unschedulable pod, the kubelet's ``BackOff`` for a
+#: container restarting in back-off or an image it cannot pull, ``Failed`` for a pull or a
+#: container config it cannot make (a snapshot without events still shows their cause)
+_WARNINGS: dict[str, tuple[str, ...]] = {
+    "Unschedulable": ("FailedScheduling",),
+    "CrashLoopBackOff": ("BackOff",),
+    "ImagePullBackOff": ("BackOff", "Failed"),
+    "ErrImagePull": ("Failed",),
+    "CreateContainerConfigError": ("Failed",),
+}
+
+
+def _final_events(views: list[ResourceView], own: set[str] | None, ns: str | None) -> set[str]:
+    """The reasons of the final snapshot's Warning events about an object named ``own`` or
+    after it (its pods) that is itself still there (where a provider's snapshot holds
+    events: an event of a pod replaced since is no fault left)."""
+    there = {(v.name or "").lower() for v in views if v.resource != "events"}
+    out = set()
+    for view in views:
+        obj = view.raw.get("state") if isinstance(view.raw.get("state"), dict) else view.raw
+        if view.resource != "events" or not isinstance(obj, dict) or obj.get("type") != "Warning":
+            continue
+        about = obj.get("involvedObject") or obj.get("regarding") or {}
+        who = str(about.get("name", "")).lower() if isinstance(about, dict) else ""
+        if who in there and _of(who, own) and (not ns or view.namespace in (None, ns)):
+            out.add(str(obj.get("reason", "")))
+    return {x for x in out if x}

@@ -69,16 +69,24 @@ def strategic_patch(target: Any, patch: Any, parent: str | None = None) -> Any:
     ``target`` (a list item: the list's field), which decides the ``ports`` merge key.
     Directives as kubectl documents them: ``$patch: replace`` (an object replaced; a list
     item ``{"$patch": "replace"}`` replaces the list with the patch's other items), an item's
-    ``$patch: delete``, ``$retainKeys`` (the target's keys it does not list cleared)."""
+    ``$patch: delete``, ``$retainKeys`` (the target's keys it does not list cleared), a map's
+    ``$patch: delete`` (the map left empty, as the API server's merge returns it) and
+    ``$deleteFromPrimitiveList/<key>`` (:func:`_primitives`)."""
     if not isinstance(patch, dict):
         return clone(patch)
     if patch.get("$patch") == "replace":
         return {k: clone(v) for k, v in patch.items() if k != "$patch"}
+    if patch.get("$patch") == "delete":
+        return {}
     out = clone(target) if isinstance(target, dict) else {}
     retain = patch.get("$retainKeys")
     if isinstance(retain, list):  # the target's keys not listed are cleared, then merged
         out = {k: v for k, v in out.items() if k in retain}
     for key, value in patch.items():
+        if key.startswith(DELETE_PRIMITIVES) and isinstance(value, list):
+            field = key[len(DELETE_PRIMITIVES) :]
+            out[field] = _primitives(out.get(field), value, field, parent)
+            continue
         if key.startswith("$"):
             continue
         mkey = merge_key(key, parent)
@@ -93,6 +101,22 @@ def strategic_patch(target: Any, patch: Any, parent: str | None = None) -> Any:
         else:
             out[key] = clone(value)
     return out
+
+
+#: the directive prefix deleting values from a list of scalars (``$deleteFromPrimitiveList/drop``)
+DELETE_PRIMITIVES = "$deleteFromPrimitiveList/"
+
+
+def _primitives(current: Any, values: list[Any], field: str, parent: str | None) -> Any:
+    """``$deleteFromPrimitiveList/<field>`` as the API server applies it: a set list
+    (:data:`SET_LISTS`) loses the values listed; a list merged by key is left as it is; any
+    other list (``capabilities.drop``: no patch strategy) is replaced by the values listed,
+    as the server's merge replaces a list without a strategy."""
+    if field in SET_LISTS:
+        return [clone(x) for x in current or [] if x not in values]
+    if merge_key(field, parent) and isinstance(current, list):
+        return current
+    return clone(values)
 
 
 def _replaces(item: Any) -> bool:
