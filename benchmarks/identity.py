@@ -33,10 +33,10 @@ from oasis_eval.files import GZIP_SUFFIX
 from .common import REPO_ROOT, si_profile_dir, si_profile_present
 from .identity_normalise import normalise_run
 
-#: the last commit whose outputs changed on purpose (the platform template: the platform's ids
-#: from a stream of their own, session 10, branch s10-platform; issue 12 started from 82b968f): the behaviour
-#: every later commit must reproduce byte for byte
-BASE_REF = "32d0c73"
+#: the last commit whose outputs changed on purpose (session 10: the platform template, s10-platform;
+#: the ambient worker's image and owner marks, s10-fix12b and s10-fix12c, merged at 25971e3;
+#: issue 12 started from 82b968f): the behaviour every later commit must reproduce byte for byte
+BASE_REF = "25971e3"
 AGENTS = ("builtin:careful", "builtin:naive")
 PARALLEL = (1, 16)
 DIFF_LINES = 12
