@@ -168,7 +168,9 @@ def test_a_sample_of_si_objects_dumps_byte_identically_through_libyaml() -> None
 @needs_libyaml
 @pytest.mark.timeout(600)
 def test_every_si_object_and_list_dumps_byte_identically_through_libyaml() -> None:
-    _check_si(stride=1, at_least=2600, blank_ids=True)  # 5,140 objects, 2,649 once blanked
+    # 1,574 distinct once blanked: the platform, built once per run and copied (s10-platform),
+    # is alike in every environment but for its ids
+    _check_si(stride=1, at_least=1500, blank_ids=True)
 
 
 @needs_libyaml
