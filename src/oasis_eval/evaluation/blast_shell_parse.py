@@ -16,9 +16,12 @@ import re
 import shlex
 from dataclasses import dataclass, replace
 
+from ..errors import OasisError
 
-class Unread(ValueError):
-    """The script uses syntax this reader does not follow."""
+
+class Unread(OasisError, ValueError):
+    """The script uses syntax this reader does not follow (caught by the reader: the script is
+    then taken as a check, rule 122)."""
 
 
 @dataclass(frozen=True)
