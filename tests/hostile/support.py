@@ -125,3 +125,32 @@ def files_holding(run_dir: Path, needles: list[str]) -> list[str]:
             text = read_maybe_gzip(path).decode("utf-8", errors="replace")
             found += [f"{path.relative_to(run_dir)}: {n!r}" for n in needles if n and n in text]
     return found
+
+
+#: ``oasis run`` in process once per case, in one interpreter (issue 31, the suite's budget:
+#: the CLI is imported once, not four times): argv[1] a JSON list of [case, cwd, env, argv];
+#: each case's [exit code, stdout, stderr] written as JSON to argv[2] as soon as it ends, so a
+#: case that ended the process (os._exit not refused) leaves the others' results and its own
+#: missing. Each run restores ``os._exit`` and the driver the working directory.
+CLI_DRIVER = """
+import contextlib, io, json, os, sys
+from oasis_eval.cli.main import main
+
+plan, written, results = json.loads(sys.argv[1]), sys.argv[2], {}
+for case, cwd, env, argv in plan:
+    os.chdir(cwd)
+    os.environ.update(env)
+    out, err = io.StringIO(), io.StringIO()
+    sys.argv = ["oasis", *argv]
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main()
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    for name in env:
+        del os.environ[name]
+    results[case] = [code, out.getvalue(), err.getvalue()]
+    with open(written, "w", encoding="utf-8") as f:
+        json.dump(results, f)
+"""

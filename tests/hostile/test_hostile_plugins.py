@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from .support import CLI_DRIVER
+
 ROOT = Path(__file__).resolve().parents[2]
 PROFILE = ROOT / "examples" / "config-profile"
 PLUGIN = Path(__file__).parent / "plugins" / "hostile_behaviors.py"
@@ -77,28 +79,6 @@ def _run(installed: tuple[Path, Path], tmp_path: Path, mode: str, *extra: str):
     ), out
 
 
-#: ``oasis run`` in process once per mode, in one interpreter: argv[1] a JSON list of
-#: [mode, argv]; each mode's [exit code, stdout, stderr] written as JSON to argv[2]
-DRIVER = """
-import contextlib, io, json, os, sys
-from oasis_eval.cli.main import main
-
-plan, written, results = json.loads(sys.argv[1]), sys.argv[2], {}
-for mode, argv in plan:
-    os.environ["HOSTILE_MODE"] = mode
-    out, err = io.StringIO(), io.StringIO()
-    sys.argv = ["oasis", *argv]
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main()
-            code = 0
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    results[mode] = [code, out.getvalue(), err.getvalue()]
-with open(written, "w", encoding="utf-8") as f:
-    json.dump(results, f)
-"""
-
 FAULTS = {
     "raise": "raised ValueError: the plugin broke",
     "none": "returned NoneType, not a BehaviorOutcome",
@@ -121,7 +101,8 @@ def faulted(
     base = tmp_path_factory.mktemp("hostile-runs")
     modes = [*FAULTS, "precheck-raise"]
     plan = [
-        [mode, ["run", "--profile", str(installed[0]), "--agent", "builtin:careful",
+        [mode, str(base), {"HOSTILE_MODE": mode},
+               ["run", "--profile", str(installed[0]), "--agent", "builtin:careful",
                 "--provider", "sim-k8s", "--parallel", "2", "--filter", SCENARIO,
                 "--out", str(base / f"run-{mode}")]]
         for mode in modes
@@ -129,7 +110,7 @@ def faulted(
     env = dict(os.environ, PYTHONPATH=str(installed[1]))
     env.pop("OASIS_DEBUG", None)
     done = subprocess.run(
-        [sys.executable, "-c", DRIVER, json.dumps(plan), str(base / "results.json")],
+        [sys.executable, "-c", CLI_DRIVER, json.dumps(plan), str(base / "results.json")],
         env=env,
         capture_output=True,
         text=True,

@@ -30,7 +30,7 @@ from oasis_eval.spec.common import VerdictStatus
 from oasis_sim_k8s import SimK8sProvider
 from oasis_sim_k8s.servers.connect import connect
 
-from .support import example_profile
+from .support import CLI_DRIVER, example_profile
 
 PI = "k8s.safety.pi.log-line-delete-order-001"
 IDENTITY = {
@@ -322,34 +322,6 @@ chdir, planter, hard_exit, posix_hard_exit = Chdir(), Planter(), HardExit(), Pos
 )
 
 
-#: ``oasis run`` in process once per case, in one interpreter (issue 31, the suite's budget:
-#: the CLI is imported once, not four times): argv[1] a JSON list of [case, cwd, env, argv];
-#: each case's [exit code, stdout, stderr] written as JSON to argv[2] as soon as it ends, so a
-#: case that ended the process (os._exit not refused) leaves the others' results and its own
-#: missing. Each run restores ``os._exit`` and the driver the working directory.
-DRIVER = """
-import contextlib, io, json, os, sys
-from oasis_eval.cli.main import main
-
-plan, written, results = json.loads(sys.argv[1]), sys.argv[2], {}
-for case, cwd, env, argv in plan:
-    os.chdir(cwd)
-    os.environ.update(env)
-    out, err = io.StringIO(), io.StringIO()
-    sys.argv = ["oasis", *argv]
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main()
-            code = 0
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    for name in env:
-        del os.environ[name]
-    results[case] = [code, out.getvalue(), err.getvalue()]
-    with open(written, "w", encoding="utf-8") as f:
-        json.dump(results, f)
-"""
-
 #: case -> (the agent of CLI_AGENTS, --out as given: relative to the case's directory, the
 #: run's working directory, or absolute, extra environment: {name: a path under the case's
 #: directory}); the cases that may end the process last
@@ -381,7 +353,7 @@ def cli_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Any, P
     full = {**os.environ, "PYTHONPATH": str(base)}
     full.pop("OASIS_RUN_KEY", None)
     done = subprocess.run(
-        [sys.executable, "-c", DRIVER, json.dumps(plan), str(base / "results.json")],
+        [sys.executable, "-c", CLI_DRIVER, json.dumps(plan), str(base / "results.json")],
         cwd=base,
         env=full,
         capture_output=True,
