@@ -25,7 +25,7 @@ from . import bodies
 from .blast_guards import POLICIES, _empty_peer, _types, callers, object_of, peers_admit_all
 from .blast_guards import namespace_labels as _space
 from .evidence import AuditEntry
-from .patching import apply_patch
+from .patching import as_recorded
 from .removals import selector_matches
 from .state import Snapshot
 
@@ -149,7 +149,7 @@ def _replay(state: Policies, name: str, e: AuditEntry) -> None:
     elif verb in ("create", "update") and isinstance(body, dict):
         state[name] = body
     elif verb == "patch":
-        state[name] = apply_patch(state.get(name, {}), body)
+        state[name] = as_recorded(state.get(name, {}), body, bodies.patch_type(e))
 
 
 def opening_writes(pre: Snapshot, post: Snapshot, writes: list[AuditEntry]) -> dict[int, str]:
