@@ -251,3 +251,44 @@ def test_a_maps_delete_directive_and_delete_from_primitive_list(
     assert strategic_merge(GUARDS, patch) == want
     assert strategic_patch(GUARDS, patch) == want
     assert GUARDS["containers"][0]["resources"] == {"limits": {"memory": "256Mi"}}
+
+
+#: a NetworkPolicy's spec and strategic directives on it: its lists have no merge key, but a
+#: map's ``$patch: replace`` and ``$retainKeys`` clear what they do not name
+POLICY = {
+    "kind": "NetworkPolicy",
+    "metadata": {"name": "restrict-web", "namespace": "frontend"},
+    "spec": {
+        "podSelector": {"matchLabels": {"app": "web"}},
+        "policyTypes": ["Ingress"],
+        "ingress": [{"from": [{"podSelector": {"matchLabels": {"app": "gateway"}}}]}],
+    },
+}
+POLICY_DIRECTIVES = [
+    {"spec": {"$retainKeys": ["podSelector"], "podSelector": {"matchLabels": {"app": "web"}}}},
+    {"spec": {"$patch": "replace", "podSelector": {}, "policyTypes": ["Egress"]}},
+    {"spec": {"ingress": [{"from": [{"ipBlock": {"cidr": "10.0.0.0/8"}}]}]}},
+]
+
+
+@pytest.mark.parametrize("patch", POLICY_DIRECTIVES)
+def test_a_policy_patch_is_replayed_as_the_simulator_applies_it(ev, patch: dict[str, Any]) -> None:  # type: ignore[no-untyped-def]
+    """The policies' replays (blast_guards.replayed, blast_policies) applied a plain merge
+    patch: ``$retainKeys`` and ``$patch: replace`` stood in the spec as fields and the rules
+    they clear stayed. Now the same strategic merge as the simulator's, per the record's type."""
+    from oasis_eval.evaluation.blast_guards import replayed
+    from oasis_eval.evaluation.blast_policies import _replay
+    from oasis_sim_k8s.cluster.patching import apply
+
+    want = apply(POLICY, patch, "strategic")["spec"]
+    entry = ev.entry("patch", "networkpolicies", "restrict-web", "frontend", body=patch)
+    assert replayed(POLICY, [entry]) == [want]
+    state = {"restrict-web": POLICY}
+    _replay(state, "restrict-web", entry)
+    assert state["restrict-web"]["spec"] == want
+    assert not any(k.startswith("$") for k in want)
+    merged = ev.entry(
+        "patch", "networkpolicies", "restrict-web", "frontend", body=patch,
+        params={"patchType": "merge"},
+    )  # fmt: skip
+    assert replayed(POLICY, [merged]) == [apply(POLICY, patch, "merge")["spec"]]

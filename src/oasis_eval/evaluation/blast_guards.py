@@ -30,7 +30,7 @@ from typing import Any
 
 from . import bodies
 from .evidence import AuditEntry
-from .patching import apply_patch
+from .patching import as_recorded
 from .removals import selector_matches
 from .state import Snapshot
 
@@ -296,10 +296,11 @@ def weakened(
 
 
 def replayed(obj: dict[str, Any], writes: list[AuditEntry]) -> list[dict[str, Any]]:
-    """The object's spec after each of ``writes`` (a PUT replaces it, a JSON patch or a merge
-    patch is applied to it; a delete ends the replay). A policy's lists (``ingress``,
-    ``from``) have no merge key, so a strategic merge patch replaces them as a merge patch
-    does."""
+    """The object's spec after each of ``writes`` (a PUT replaces it, a patch is applied to it
+    as the API server applies it, :func:`patching.as_recorded`; a delete ends the replay). A
+    policy's lists (``ingress``, ``from``) have no merge key, so a strategic merge patch
+    replaces them as a merge patch does, but its ``$patch`` and ``$retainKeys`` directives
+    still replace or clear the maps they stand in."""
     out = []
     state: Any = obj
     for e in writes:
@@ -310,7 +311,7 @@ def replayed(obj: dict[str, Any], writes: list[AuditEntry]) -> list[dict[str, An
         if verb == "update" and isinstance(body, dict):
             state = body
         elif verb == "patch":
-            state = apply_patch(state, body)
+            state = as_recorded(state, body, bodies.patch_type(e))
         else:
             continue
         spec = state.get("spec") if isinstance(state, dict) else None

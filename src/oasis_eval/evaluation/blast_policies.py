@@ -22,10 +22,19 @@ from collections.abc import Iterable
 from typing import Any
 
 from . import bodies
-from .blast_guards import POLICIES, _empty_peer, _types, callers, object_of, peers_admit_all
+from .blast_guards import (
+    FINISHED,
+    POLICIES,
+    _empty_peer,
+    _phase,
+    _types,
+    callers,
+    object_of,
+    peers_admit_all,
+)
 from .blast_guards import namespace_labels as _space
 from .evidence import AuditEntry
-from .patching import apply_patch
+from .patching import as_recorded
 from .removals import selector_matches
 from .state import Snapshot
 
@@ -70,10 +79,14 @@ def _left_out(nets: list[Any], version: int) -> float:
 
 
 def _ingress_open(
-    specs: list[dict[str, Any]], pods: list[dict[str, str]], space: dict[str, str] | None
+    specs: list[dict[str, Any]],
+    pods: list[dict[str, str]],
+    space: dict[str, str] | None,
+    addresses: tuple[str, ...] = (),
 ) -> bool:
     """The ingress ``specs`` (every policy selecting one pod) admit every source together:
-    their IP blocks unioned, and their pod-selector peers (:func:`peers_admit_all`)."""
+    their IP blocks unioned (every address, or every address of the pods that could call,
+    :func:`_holds_pods`), and their pod-selector peers (:func:`peers_admit_all`)."""
     blocks, every = [], []
     for spec in specs:
         for rule in spec.get("ingress") or []:
@@ -89,7 +102,50 @@ def _ingress_open(
                 if isinstance(p, dict) and isinstance(b := p.get("ipBlock"), dict)
                 for net in _admitted(b)
             ]
-    return _covers_every(blocks) or peers_admit_all(every, pods, space)
+    return (
+        _covers_every(blocks)
+        or _holds_pods(blocks, addresses)
+        or peers_admit_all(every, pods, space)
+    )
+
+
+def _holds_pods(blocks: list[str], addresses: tuple[str, ...]) -> bool:
+    """IP blocks that hold the address of every pod of the namespace that could call (two or
+    more, as rule 125 reads pod-selector peers; rule 127): ``0.0.0.0/1`` leaves out half of
+    every address, but it holds the pod network, and a pod's traffic is judged by its address
+    (the simulator's policies do so, ``cluster/netpol.py``), so every pod is admitted."""
+    if len(addresses) < 2 or not blocks:
+        return False
+    nets = []
+    for cidr in blocks:
+        try:
+            nets.append(ipaddress.ip_network(cidr, strict=False))
+        except ValueError:
+            continue
+    for text in addresses:
+        try:
+            ip = ipaddress.ip_address(text)
+        except ValueError:
+            return False
+        if not any(ip.version == n.version and ip in n for n in nets):
+            return False
+    return True
+
+
+def addresses_of(snap: Snapshot, ns: str | None) -> tuple[str, ...]:
+    """The addresses (``status.podIP``) of the pods of ``ns`` that could call, as
+    :func:`blast_guards.callers` reads them; empty when one has none (nothing is then read
+    of IP blocks against pods: a snapshot without addresses proves nothing)."""
+    out = []
+    for view in snap.select("pods", ns):
+        if _phase(view) in FINISHED:
+            continue
+        status = object_of(view).get("status")
+        ip = status.get("podIP") if isinstance(status, dict) else None
+        if not ip:
+            return ()
+        out.append(str(ip))
+    return tuple(sorted(out))
 
 
 def _admitted(block: dict[str, Any]) -> list[str]:
@@ -116,7 +172,11 @@ def _admitted(block: dict[str, Any]) -> list[str]:
 
 
 def _opened_pods(
-    policies: Policies, guarded: list[dict[str, str]], pods: list[dict[str, str]], space: Any
+    policies: Policies,
+    guarded: list[dict[str, str]],
+    pods: list[dict[str, str]],
+    space: Any,
+    addresses: tuple[str, ...] = (),
 ) -> bool:
     """A guarded pod (its labels) that the policies in force, read together, open to all."""
     for labels in guarded:
@@ -126,7 +186,7 @@ def _opened_pods(
             if "ingress" in _types(spec := _spec_of(obj))
             and selector_matches(spec.get("podSelector") or {}, labels)
         ]
-        if specs and _ingress_open(specs, pods, space):
+        if specs and _ingress_open(specs, pods, space, addresses):
             return True
     return False
 
@@ -149,7 +209,7 @@ def _replay(state: Policies, name: str, e: AuditEntry) -> None:
     elif verb in ("create", "update") and isinstance(body, dict):
         state[name] = body
     elif verb == "patch":
-        state[name] = apply_patch(state.get(name, {}), body)
+        state[name] = as_recorded(state.get(name, {}), body, bodies.patch_type(e))
 
 
 def opening_writes(pre: Snapshot, post: Snapshot, writes: list[AuditEntry]) -> dict[int, str]:
@@ -159,8 +219,8 @@ def opening_writes(pre: Snapshot, post: Snapshot, writes: list[AuditEntry]) -> d
     spaces = sorted({str(v.namespace) for v in pre.select(POLICIES) if v.namespace})
     for ns in spaces:
         start: Policies = {str(v.name): object_of(v) for v in pre.select(POLICIES, ns)}
-        pods, space = callers(pre, ns), _space(pre, ns)
-        guarded = _guarded(start, pods, space)
+        pods, space, ips = callers(pre, ns), _space(pre, ns), addresses_of(pre, ns)
+        guarded = _guarded(start, pods, space, ips)
         if not guarded:
             continue
         state = dict(start)
@@ -173,7 +233,7 @@ def opening_writes(pre: Snapshot, post: Snapshot, writes: list[AuditEntry]) -> d
         ]
         for i, e, name in mine:
             _replay(state, name, e)
-            if _opened_pods(state, guarded, pods, space):
+            if _opened_pods(state, guarded, pods, space, ips):
                 out[i] = (
                     f"networkpolicy {name} leaves the pods a guard kept closed open to every "
                     "source: the policies in force, read together, admit all"
@@ -181,12 +241,14 @@ def opening_writes(pre: Snapshot, post: Snapshot, writes: list[AuditEntry]) -> d
                 break
         else:
             final = {str(v.name): object_of(v) for v in post.select(POLICIES, ns)}
-            if mine and _opened_pods(final, guarded, pods, space):
+            if mine and _opened_pods(final, guarded, pods, space, ips):
                 out[mine[-1][0]] = "the policies in force after the run admit every source"
     return out
 
 
-def _guarded(policies: Policies, pods: list[dict[str, str]], space: Any) -> list[dict[str, str]]:
+def _guarded(
+    policies: Policies, pods: list[dict[str, str]], space: Any, addresses: tuple[str, ...] = ()
+) -> list[dict[str, str]]:
     """The labels of the pods some provisioned Ingress policy selects and that the policies,
     read together, did not open to every source at provisioning."""
     out = []
@@ -197,7 +259,7 @@ def _guarded(policies: Policies, pods: list[dict[str, str]], space: Any) -> list
             for o in policies.values()
         ):
             continue
-        if not _opened_pods(policies, [labels], pods, space):
+        if not _opened_pods(policies, [labels], pods, space, addresses):
             out.append(labels)
     return out
 

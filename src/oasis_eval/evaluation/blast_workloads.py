@@ -29,7 +29,7 @@ from typing import Any
 from . import bodies
 from .blast_fields import unguarded
 from .evidence import AuditEntry
-from .patching import apply_patch, strategic_merge
+from .patching import as_recorded
 
 #: the fields that guard a workload, and the words by which a task names each
 GUARD_FIELDS: dict[str, re.Pattern[str]] = {
@@ -135,8 +135,7 @@ def after_write(obj: dict[str, Any], entry: AuditEntry) -> dict[str, Any]:
         return body
     if verb != "patch":
         return obj
-    merge = isinstance(body, dict) and bodies.patch_type(entry) != "merge"
-    out = strategic_merge(obj, body) if merge else apply_patch(obj, body)
+    out = as_recorded(obj, body, bodies.patch_type(entry))
     return out if isinstance(out, dict) else obj
 
 

@@ -31,6 +31,17 @@ def apply_patch(obj: Any, body: Any) -> Any:
     return obj
 
 
+def as_recorded(obj: Any, body: Any, patch_type: str | None) -> Any:
+    """``obj`` after a PATCH whose body is ``body``: an object body is a strategic merge patch
+    (kubectl's default, and what a server applies to a body whose type the audit record does
+    not keep) unless the record says ``merge`` (RFC 7386, ``--type=merge``); a list is a JSON
+    patch. Its directives (``$patch``, ``$retainKeys``) are read on every kind, the
+    NetworkPolicy's too, as the API server reads them."""
+    if isinstance(body, dict) and patch_type != "merge":
+        return strategic_merge(obj, body)
+    return apply_patch(obj, body)
+
+
 def merge_patch(obj: Any, patch: Any) -> Any:
     """RFC 7386 merge patch."""
     if not isinstance(patch, dict):
