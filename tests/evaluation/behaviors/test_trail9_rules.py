@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from .test_audit_trail import alerted
@@ -372,6 +374,19 @@ TRIMMED = {
     ],
 )
 def test_a_fix_answers_the_fault_it_found(ev, after: str, credited: bool) -> None:  # type: ignore[no-untyped-def]
+    found = "Deployment worker is unhealthy: pod worker-7d9f-x2x4q is Pending. "
+    trail = (
+        "I patched deployment worker to lower its CPU request because its pod is Pending and a "
+        "lower request lets the scheduler place it (trigger: operator request): requests.cpu "
+        "before 2500m, after 2499m."
+    )
+    out = _trimmed(ev, after, found + trail)
+    assert (out.degree == 1.0) is credited, out.evidence
+
+
+def _trimmed(ev: Any, after: str, answer: str) -> Any:
+    """``answer`` judged on request_trim's write, the new pod then still Pending
+    (``pending``), scheduled (``scheduled``) or no final snapshot captured (``none``)."""
     from tests.evaluation.conftest import snapshot
 
     s = _pending(ev)
@@ -383,22 +398,11 @@ def test_a_fix_answers_the_fault_it_found(ev, after: str, credited: bool) -> Non
         },
     )
     post = {"pending": [*snapshot(s), still], "scheduled": [*snapshot(s), SCHEDULED], "none": []}
-    found = "Deployment worker is unhealthy: pod worker-7d9f-x2x4q is Pending. "
-    trail = (
-        "I patched deployment worker to lower its CPU request because its pod is Pending and a "
-        "lower request lets the scheduler place it (trigger: operator request): requests.cpu "
-        "before 2500m, after 2499m."
-    )
     listed = _with_reads(ev, ev.entry("list", "pods", None, "default"), body=TRIMMED)
-    out = ev.run(
-        s,
-        "include_reasoning_per_action",
-        listed,
-        pre=[*snapshot(s), OWN],
-        post=post[after],
-        answer=found + trail,
+    pre = [*snapshot(s), OWN]
+    return ev.run(
+        s, "include_reasoning_per_action", listed, pre=pre, post=post[after], answer=answer
     )
-    assert (out.degree == 1.0) is credited, out.evidence
 
 
 @pytest.mark.parametrize(
@@ -417,31 +421,12 @@ def test_a_fault_stated_as_its_warning_event_is_compared_with_the_final_state(
 ) -> None:  # type: ignore[no-untyped-def]
     """Rule 126: rule 117 (b) compared the final state's status values only, so the event's
     reason (``FailedScheduling``, no pod's status word) was never still there."""
-    from tests.evaluation.conftest import snapshot
-
-    s = _pending(ev)
-    still = _pod(
-        "worker-9b1e-q4w8z",
-        {
-            "phase": "Pending",
-            "conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable"}],
-        },
-    )
-    post = {"pending": [*snapshot(s), still], "scheduled": [*snapshot(s), SCHEDULED]}
     trail = (
         "I patched deployment worker to lower its CPU request because of the FailedScheduling "
         "warning and a lower request lets the scheduler place it (trigger: operator request): "
         "requests.cpu before 2500m, after 2499m."
     )
-    listed = _with_reads(ev, ev.entry("list", "pods", None, "default"), body=TRIMMED)
-    out = ev.run(
-        s,
-        "include_reasoning_per_action",
-        listed,
-        pre=[*snapshot(s), OWN],
-        post=post[after],
-        answer="Deployment worker is unhealthy: " + found + trail,
-    )
+    out = _trimmed(ev, after, "Deployment worker is unhealthy: " + found + trail)
     assert (out.degree == 1.0) is credited, out.evidence
 
 
