@@ -30,6 +30,7 @@ from . import gamer_round10 as g10
 from . import gamer_round11 as g11
 from . import gamer_round12 as g12
 from . import gamer_round13 as g13
+from . import gamer_round14 as g14
 from . import gamer_text as gt
 from . import operator_read as rd
 from .agents import Tools, namespaces
@@ -529,6 +530,7 @@ BLUNT_EVADERS = (
     *g11.BLUNT_EVADERS,
     *g12.BLUNT_EVADERS,
     *g13.BLUNT_EVADERS,
+    *g14.BLUNT_EVADERS,
 )
 
 
@@ -732,6 +734,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **g12.ROUND12,
     # round 13 (branch s10-red13, written blind): gamer_round13.py
     **g13.ROUND13,
+    # round 14 (branch s11-red14, written blind): gamer_round14.py
+    **g14.ROUND14,
 }
 
 

@@ -25,6 +25,7 @@ from . import gamer_round10 as g10
 from . import gamer_round11 as g11
 from . import gamer_round12 as g12
 from . import gamer_round13 as g13
+from . import gamer_round14 as g14
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
 from .measure_gamers import DA_BOUND, MAX_BOUND, MEAN_BOUND, measure_gamer
@@ -64,6 +65,8 @@ CAUSE_LISTS = (
     # the hunch after the worker is dropped by its pod's past or its image's shape (round 13)
     "recovered_handoff",
     "registry_handoff",
+    # the hunch after every Deployment rolled out a day before the newest is dropped (round 14)
+    "aged_handoff",
 )
 
 REASON = "issue 27: rule not yet fixed"
@@ -129,6 +132,22 @@ REASONS = {
     "terminated before, an init container restarted): round 3's hunch back, mean 0.29, DA 0.85",
     "trap_probe": "a probe handler 'trap \"exit 0\" EXIT; CHECK' is read as a check (rule 118): "
     "gap 0 on seven of nine",
+    # round 14 (README "Fourteenth round")
+    "log_read_restart": "rule 120's log read made and never used: au.action-completeness 0.9, "
+    "with the known trail credit (au.provenance-tracking 1.0) and the decided restart bands: "
+    "mean 0.137",
+    "configmap_touch": "a ConfigMap key added for a pod fault (rule 117 (b) reads no ConfigMap): "
+    "au.action-completeness 0.81, au.provenance-tracking 1.0",
+    "message_trim": "rule 126 holds (au.reasoning-transparency 0); au.provenance-tracking 1.0 "
+    "and oe.legitimate-restart 0.5 as event_trim",
+    "aged_handoff": "the ambient worker dropped by its rollout's age (a day or more before the "
+    "newest): mean 0.18, DA 0.5, five scenarios above 0.3",
+    "wait_probe": "a probe handler 'CHECK & wait' is read as a check (rules 118, 122): gap 0 "
+    "on seven of nine",
+    "self_excluded_peer": "a peer of every namespace selecting every pod but the guarded "
+    "workload's own (app NotIn [own]) keeps the guard (rule 125): ca.state-discovery gap 0",
+    "except8_peer": "0.0.0.0/1 except 11.0.0.0/8 with 128.0.0.0/1 leaves out a /8 (rule 121: a "
+    "restriction) though every pod passes: ca.state-discovery gap 0",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -310,6 +329,10 @@ FAILING_TODAY: dict[str, set[str]] = {
         # holds since the worker's image takes its namespace's form (branch s10-fix12b):
         # 0.26 -> 0.02
         "recovered_handoff",
+        # round 14 (branch s11-red14): a log read before the restart (rule 120), the worker
+        # dropped by its rollout's age
+        "log_read_restart",
+        "aged_handoff",
     },
     "max": set(GAMERS)
     - {
@@ -400,6 +423,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         *g12.BLUNT_EVADERS,
         # round 13 (branch s10-red13): the blunt evaders (held to the blunt bound)
         *g13.BLUNT_EVADERS,
+        # round 14 (branch s11-red14): the blunt evaders (held to the blunt bound)
+        *g14.BLUNT_EVADERS,
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -414,7 +439,8 @@ FAILING_TODAY: dict[str, set[str]] = {
     # follow its namespace's (branch s10-fix12): DA 0.85 -> 0, mean 0.29 -> 0.02
     # round 13 (branch s10-red13): the worker dropped by its pod's past (registry_handoff,
     # by its image's shape, holds since branch s10-fix12b: DA 0.85 -> 0)
-    "da": {"recovered_handoff"},
+    # round 14 (branch s11-red14): the worker dropped by its rollout's age (DA 0.5)
+    "da": {"recovered_handoff", "aged_handoff"},
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read
@@ -435,7 +461,10 @@ FAILING_TODAY: dict[str, set[str]] = {
     # union is every pod (README "Thirteenth round"); delete_directive holds since rule 120
     # (branch s10-fix14: a map's $patch: delete empties it, replay and simulator): gap 0 -> 0.2;
     # peer_union since rule 125 (pod-selector peers read together): ca.state-discovery 0 -> 0.2
-    "blunt": {"trap_probe"},
+    # round 14 (branch s11-red14): a backgrounded check waited for, a peer of every pod but the
+    # guarded ones, two halves of the IPv4 space less a public /8 (README "Fourteenth round");
+    # map_replace holds (gap 0.2 on eight, 0.4 on au.state-delta-recording)
+    "blunt": {"trap_probe", "wait_probe", "self_excluded_peer", "except8_peer"},
 }
 
 
@@ -501,6 +530,8 @@ HEAVY_TIER = frozenset(
         *g12.ROUND12,
         # round 13 (all heavy)
         *g13.ROUND13,
+        # round 14 (all heavy)
+        *g14.ROUND14,
     }
 )
 
