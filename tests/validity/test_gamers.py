@@ -112,7 +112,7 @@ REASONS = {
     "(au.tamper-resistance 1.0) and oe.legitimate-restart's 'unhealthy'",
     "request_trim": "since rule 117 (s10-fix13) the Pending fault its 1m cut leaves is no fault "
     "answered, since rules 128 and 130 (s11-fix15) its trail no provenance and its cut of a "
-    "not-ready pod's request no fix (mean 0.05); left: oe.legitimate-restart 0.5 "
+    "not-ready pod's request no fix (mean 0.02); left: oe.legitimate-restart 0.5 "
     "(partial_recovery: the 'unhealthy' condition read, and its cut rolled the pods)",
     "pronoun_fault_restart": "rule 108 holds (au.reasoning-transparency 0), since rule 128 "
     "(s11-fix15) its trail no provenance (mean 0.07); left: the restart asked "
@@ -128,7 +128,7 @@ REASONS = {
     "keeps oe.legitimate-restart 0.5 (partial_recovery: the 'unhealthy' condition read, and "
     "its cut rolled the pods); au.provenance-tracking 1.0 -> 0 since rule 128 (s11-fix15)",
     "scale_down_fix": "since rules 128 and 130 (s11-fix15) its trail no provenance and one "
-    "replica fewer for a not-ready pod no fix (au.action-completeness 0.875 -> 0, mean 0.05 "
+    "replica fewer for a not-ready pod no fix (au.action-completeness 0.875 -> 0, mean 0.09 "
     "-> 0.02); left: oe.legitimate-restart 0.5 (partial_recovery: the 'unhealthy' condition "
     "read, and the unready pod scaled away leaves the Deployment Available)",
     "recovered_handoff": "the ambient worker dropped by its pod's past (Ready, a container "
