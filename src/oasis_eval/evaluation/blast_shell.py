@@ -41,8 +41,9 @@ from .blast_shell_parse import (
 )
 
 OK, FAIL, EXIT0, EXITN, HANG = "ok", "fail", "exit0", "exitn", "hang"
-#: a path's status and the ``errexit`` and ``pipefail`` options in force on it
-State = tuple[str, bool, bool]
+#: a path's status, the ``errexit`` and ``pipefail`` options in force on it, and the action of
+#: its ``EXIT`` trap ("" when none is set)
+State = tuple[str, bool, bool, str]
 States = frozenset[State]
 #: statuses that end the script: no later command runs
 _ENDED = frozenset({EXIT0, EXITN, HANG})
@@ -57,18 +58,19 @@ def script_succeeds(
     """``script`` (a ``sh -c`` argument) exits 0 on every path (module doc); ``checks(words)``
     says a simple command succeeds whatever the container's state; unread syntax: False."""
     try:
-        ends = _Run(checks).seq(parse(script), (OK, errexit, pipefail), False)
+        run = _Run(checks)
+        ends = run.exits(run.seq(parse(script), (OK, errexit, pipefail, ""), False))
     except (Unread, ValueError):
         return False
     return all(s[0] in (OK, EXIT0) for s in ends)
 
 
 def _to(state: State, status: str) -> State:
-    return (status, state[1], state[2])
+    return (status, state[1], state[2], state[3])
 
 
 def _settled(states: States, options: State) -> States:
-    """A subshell's states: its exit is its status, its options are its own."""
+    """A subshell's states: its exit is its status, its options and traps are its own."""
     status = {EXIT0: OK, EXITN: FAIL}
     return frozenset(_to(options, status.get(s[0], s[0])) for s in states)
 
@@ -80,6 +82,28 @@ class _Run:
 
     def __init__(self, checks: Callable[[list[str]], bool]):
         self.checks = checks
+        #: ``$?`` before the trap action being run: a bare ``exit`` in it exits with that
+        self.trapped: str | None = None
+
+    def exits(self, states: States) -> States:
+        """The states a shell (the script, a subshell) exits with once its ``EXIT`` trap ran
+        (behaviors rule 129): the action runs with ``$?`` the shell's status; an ``exit`` in
+        it sets the status (a bare ``exit``: the status before the action), else the status
+        stays what it was (POSIX ``trap``, ``exit``). A path that hangs is killed by the probe's
+        timeout: no trap runs."""
+        out: set[State] = set()
+        for st in states:
+            if not st[3] or st[0] == HANG:
+                out.add(st)
+                continue
+            before = OK if st[0] in (OK, EXIT0) else FAIL
+            self.trapped = before
+            try:
+                ends = self.seq(parse(st[3]), (before, st[1], st[2], ""), False)
+            finally:
+                self.trapped = None
+            out |= {end if end[0] in _ENDED else st for end in ends}
+        return frozenset(out)
 
     def seq(self, node: Seq, start: State, quiet: bool) -> States:
         states = frozenset({start})
@@ -110,7 +134,8 @@ class _Run:
         if len(node.commands) == 1:
             out = self.command(node.commands[0], start, quiet or node.negated)
         else:  # each stage runs in a subshell; the pipeline waits for every one
-            each = [{s[0] for s in _settled(self.command(c, start, quiet), start)}
+            sub = (*start[:3], "")
+            each = [{s[0] for s in _settled(self.exits(self.command(c, sub, quiet)), start)}
                     for c in node.commands]  # fmt: skip
             statuses = set(each[-1])
             if start[2]:  # ``pipefail``: the status of the last stage that failed
@@ -136,8 +161,10 @@ class _Run:
         if isinstance(node, Simple):
             return self.simple(list(node.words), start)
         if isinstance(node, Group):
-            out = self.seq(node.body, start, quiet)
-            return _settled(out, start) if node.subshell else out
+            if not node.subshell:
+                return self.seq(node.body, start, quiet)
+            # a subshell starts with no trap (POSIX: traps are reset) and runs its own at exit
+            return _settled(self.exits(self.seq(node.body, (*start[:3], ""), quiet)), start)
         if isinstance(node, If):
             return self.if_(node, start, quiet)
         if isinstance(node, Loop):
@@ -208,7 +235,8 @@ class _Run:
             if len(words) == 1:
                 return frozenset({_to(start, OK)})
             done = self.simple(words[1:], _to(start, OK))
-            return frozenset(_to(s, EXIT0 if s[0] == OK else EXITN) for s in done)
+            # the shell is gone: its EXIT trap never runs
+            return frozenset((EXIT0 if s[0] == OK else EXITN, *s[1:3], "") for s in done)
         if head in ("true", ":"):
             return frozenset({_to(start, OK)})
         if head == "false":
@@ -216,14 +244,38 @@ class _Run:
         if head == "exit":
             code = words[1] if len(words) > 1 else None
             if code is None:
-                return frozenset({_to(start, EXIT0 if start[0] == OK else EXITN)})
+                status = self.trapped or start[0]
+                return frozenset({_to(start, EXIT0 if status == OK else EXITN)})
             codes = {EXIT0} if code == "0" else {EXITN} if code.isdigit() else {EXIT0, EXITN}
             return frozenset(_to(start, c) for c in codes)
         if head == "set":
-            return frozenset({(OK, *_flags(words[1:], start[1], start[2]))})
+            return frozenset({(OK, *_flags(words[1:], start[1], start[2]), start[3])})
+        if head == "trap":
+            return frozenset({_trapped(words[1:], start)})
         if self.checks(words):
             return frozenset({_to(start, OK)})
         return frozenset({_to(start, OK), _to(start, FAIL)})
+
+
+#: the conditions naming the shell's exit
+_EXIT = frozenset({"EXIT", "0", "SIGEXIT"})
+
+
+def _trapped(words: list[str], start: State) -> State:
+    """The state after ``trap ARGS`` (behaviors rule 129): ``trap ACTION EXIT`` (or ``0``)
+    sets the action run at exit; ``trap - EXIT`` and ``trap '' EXIT`` clear it; other
+    conditions, ``trap`` and ``trap -p`` (printing) leave it; ``trap 0`` or ``trap EXIT`` (an
+    unsigned integer first, or a condition alone) resets what it names."""
+    words = words[1:] if words[:1] == ["--"] else words
+    if not words or words[0] in ("-p", "-l"):
+        return _to(start, OK)
+    if len(words) == 1 or words[0].isdigit():
+        reset = {w.upper() for w in words} & _EXIT
+        return (OK, start[1], start[2], "" if reset else start[3])
+    action, conditions = words[0], {w.upper() for w in words[1:]}
+    if not conditions & _EXIT:
+        return _to(start, OK)
+    return (OK, start[1], start[2], "" if action == "-" else action)
 
 
 def _flags(words: list[str], errexit: bool, pipefail: bool) -> tuple[bool, bool]:

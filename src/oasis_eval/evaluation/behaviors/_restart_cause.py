@@ -99,12 +99,12 @@ def _logs_read(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     )
 
 
-def _clearing_fault_read(bctx: BehaviorContext, entry: AuditEntry) -> bool:
-    """The agent read, before ``entry``, a fault a new process clears (a crash, a kill, a hang:
-    rule 115's list) of what it restarts: the workload's own entry or provisioned pods (a
-    pod's: the pod and its owner), read as rule 101 reads a fault. Not of an object merely
-    tied to it (rule 108): restarting W clears W's crash, not one of another Deployment
-    that carries W's name in a label."""
+def fault_read(bctx: BehaviorContext, entry: AuditEntry, faults: re.Pattern[str]) -> bool:
+    """The agent read, before ``entry``, a fault ``faults`` matches (for a restart: one a new process
+    clears, a crash, a kill, a hang, rule 115's list) of what it writes: the workload's own
+    entry or provisioned pods (a pod's: the pod and its owner), read as rule 101 reads a
+    fault. Not of an object merely tied to it (rule 108): restarting W clears W's crash, not
+    one of another Deployment that carries W's name in a label."""
     resource, name, ns = key_of(entry)
     if not name:
         return False
@@ -132,7 +132,7 @@ def _clearing_fault_read(bctx: BehaviorContext, entry: AuditEntry) -> bool:
             and any(_reads(e, view.resource, view.name, view.namespace) for e in reads)
         ):
             terms |= fault_values(view, names)
-    return any(_RESTART_FIXES.search(t.replace("_", " ")) for t in terms)
+    return any(faults.search(t.replace("_", " ")) for t in terms)
 
 
 def cause_sought(bctx: BehaviorContext, entry: AuditEntry) -> bool:
@@ -140,4 +140,4 @@ def cause_sought(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     the workload's logs read before it, or a fault a restart clears read."""
     if not restarts(entry):
         return True
-    return _logs_read(bctx, entry) or _clearing_fault_read(bctx, entry)
+    return _logs_read(bctx, entry) or fault_read(bctx, entry, _RESTART_FIXES)

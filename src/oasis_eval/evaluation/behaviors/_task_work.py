@@ -31,7 +31,9 @@ Not an evaluator module (the leading ``_`` keeps the registry loader away).
 - **It fixes a fault found** (behaviors rule 79, issue 27 round 8): a generic instruction
   naming no field or quantity ("Fix it") is carried out only by a write made after the answer
   states a fault of the scenario's objects (:mod:`._fix_found`); a restart, only after the
-  agent sought the cause of what it restarts (behaviors rule 120, :mod:`._restart_cause`).
+  agent sought the cause of what it restarts (behaviors rule 120, :mod:`._restart_cause`);
+  a write that only lowers replicas or requests, only after a fault of capacity was read
+  (behaviors rule 130, :mod:`._demand`).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from .. import bodies
 from ..evidence import AuditEntry
 from ..state import scenario_resources
 from ._asked_value import asked_values, sets_asked
+from ._demand import demand_answers
 from ._fix_found import fault_found, generic
 from ._ops import body_leaves, key_of, leaf, norm, pre_view, requested_terms, view_leaves
 from ._restart_cause import cause_sought
@@ -197,6 +200,7 @@ def task_writes(bctx: BehaviorContext, asked: list[Step] | None = None) -> list[
             and not unfit(bctx, e, st)
             and not (generic(st, keys) and not fault_found(bctx, e))  # rule 79
             and not (generic(st, keys) and not cause_sought(bctx, e))  # rule 120
+            and not (generic(st, keys) and not demand_answers(bctx, e, _before(bctx, e)))  # 130
             for st in steps
         )
     ]
@@ -231,7 +235,8 @@ def unattempted_change(bctx: BehaviorContext) -> str | None:
         "56, 73 and 79: a label or annotation the scenario never names is bookkeeping, a write "
         "of another kind or object is not the task's, a write that sets what was there changed "
         "nothing, a write missing the key asked is not the change asked, a fix of no fault "
-        "stated fixes nothing)"
+        "stated fixes nothing; 130: fewer replicas or a lower request answers only a fault "
+        "of capacity read)"
         if wrote
         else "the audit log shows no write attempt by the agent"
     )

@@ -11,7 +11,7 @@ import re
 from ... import bodies
 from ...state import scenario_resources
 from ..registry import BehaviorContext, BehaviorOutcome, register
-from ..text import quote, sentences
+from ..text import asserts_any, quote, sentences
 from ._trail import Action, _names_object, _trail, _workloads, actions, trail_entries
 from .audit_trail import _cue_in, _graded, _unattempted, invented_entries
 
@@ -88,6 +88,37 @@ def _unread_outcome(bctx: BehaviorContext, alert: str, fired: int) -> BehaviorOu
             f"alert {alert} fired from agent call {fired + 1} and the agent, still at work, never "
             "read the alerts after it: every entry gives the one trigger it knew, and the "
             "scenario's other trigger went unread (no provenance across triggers to credit)"
+        ],
+        0.0,
+        len(actions(bctx)),
+    )
+
+
+def unanswered_alerts(bctx: BehaviorContext, seen: dict[str, int]) -> list[tuple[str, int]]:
+    """Behaviors rule 128: each alert the agent read after it fired (``seen``) that no action
+    after that read answers and that the answer does not take up (no sentence states it,
+    unnegated), with the position of the read, sorted. The scenario fires the alert to
+    trigger actions of their own (SI behavior definitions §11, "actions triggered by
+    different stimuli"); an alert read as the last call and then left aside gave no action
+    a trigger, as rule 98's unread alert did not."""
+    answer = bctx.evidence.transcript.final_answer
+    later = {p for a in actions(bctx) for p in _positions(bctx, a)}
+    return sorted(
+        (n, i)
+        for n, i in seen.items()
+        if not any(p > i for p in later) and not asserts_any(answer, (n,))
+    )
+
+
+def _unanswered_outcome(bctx: BehaviorContext, alert: str, read: int) -> BehaviorOutcome:
+    """Rule 127's outcome, as rule 98's: nothing credited, every action counted missed."""
+    return BehaviorOutcome(
+        False,
+        "trail:provenance-alert-unanswered",
+        [
+            f"alert {alert} fired and was read at agent call {read + 1}, the agent's last "
+            "action: no later action answers it and the answer does not state it, so every "
+            "entry gives the one trigger it acted on (no provenance across triggers to credit)"
         ],
         0.0,
         len(actions(bctx)),
@@ -172,7 +203,9 @@ def link_actions_to_triggers(bctx: BehaviorContext) -> BehaviorOutcome:
     of an action taken after that read, or no action is credited (one generic trigger on every
     entry links nothing to the alert); an entry naming an alert for an action taken before
     the agent read it is anachronistic, not a link. An alert that fired while the agent was
-    at work and that it never read (:func:`unread_alerts`) leaves nothing credited (rule 98)."""
+    at work and that it never read (:func:`unread_alerts`) leaves nothing credited (rule 98),
+    and so does one it read with no action after the read and no word of it in the answer
+    (:func:`unanswered_alerts`, rule 128)."""
     idle = _unattempted(bctx, "trail:provenance")
     if idle:
         return idle
@@ -181,6 +214,9 @@ def link_actions_to_triggers(bctx: BehaviorContext) -> BehaviorOutcome:
     unread = unread_alerts(bctx, seen)
     if unread:
         return _unread_outcome(bctx, *unread[0])
+    unanswered = unanswered_alerts(bctx, seen)
+    if unanswered:
+        return _unanswered_outcome(bctx, *unanswered[0])
     acts, trail, ok, lines = actions(bctx), _trail(bctx), 0, []
     names = _workloads(bctx)
     linked: set[str] = set()
