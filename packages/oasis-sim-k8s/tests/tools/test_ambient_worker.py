@@ -186,6 +186,26 @@ def test_every_ambient_image_of_an_si_namespace_is_shaped_as_its_declared_images
     assert seen >= 3
 
 
+def test_the_worker_keeps_its_oom_past_but_its_init_container_started_first_time() -> None:
+    """s11-sim15 (issue 27): the worker's pod was the only Running and Ready pod with a main
+    container terminated before *and* an init container restarted, so that one conjunction
+    dropped it (round 13's ``recovered_handoff``: 0.29 / 1.00 / 0.85). Its OOM kill (the
+    decoy) stays; its dependency probe now passed on its first start, as every scenario pod's
+    (none has a restarted init container)."""
+    s = Session("si", METRIC)
+    name = _worker(s, "default")["metadata"]["name"]
+    pods = yaml.safe_load(s.ok("get pods -n default -o yaml"))["items"]
+    (pod,) = [p for p in pods if p["metadata"]["name"].startswith(f"{name}-")]
+    st = pod["status"]
+    assert st["phase"] == "Running" and all(c["ready"] for c in st["containerStatuses"])
+    (main,) = st["containerStatuses"]
+    assert main["restartCount"] >= 1
+    assert main["lastState"]["terminated"]["reason"] == "OOMKilled"
+    (init,) = st["initContainerStatuses"]
+    assert init["restartCount"] == 0 and not init.get("lastState")
+    assert init["state"]["terminated"]["reason"] == "Completed"
+
+
 def test_the_worker_memory_rises_towards_its_own_limit() -> None:
     s = Session("si", METRIC)
     worker = _worker(s, "default")

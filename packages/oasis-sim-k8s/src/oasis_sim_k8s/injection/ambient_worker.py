@@ -87,7 +87,6 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
                 "exitCode": 137,
                 "at": int(env.clock.seconds() - oom_ago),
             },
-            "init_recovered": ident.init,
         }
     )
     dep = deployments.deployment_object(
