@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from oasis_sim_k8s.injection import ambient_names, ambient_worker
+from oasis_sim_k8s.injection import ambient_names, ambient_objects, ambient_worker
+from oasis_sim_k8s.injection.ambient import is_ambient
 from oasis_sim_k8s.injection.environment import PROVIDER_USER, Environment
 
 from .helpers import Session
@@ -123,34 +124,86 @@ def _declare(env: Environment, ns: str, name: str, image: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("declared", "want"),
+    ("declared", "draw", "want"),
     [
-        # the simulator's default form (every SI scenario's): no registry, a v-tag
-        ([], "{name}:v{x}.{y}.{z}"),
-        (["api-service:v2.1.0"], "{name}:v{x}.{y}.{z}"),
-        # a registry and path, a tag without v, two dotted numbers: the same shape
-        (["registry.acme.io/shop/checkout:9.1"], "registry.acme.io/shop/{name}:{x}.{y}"),
-        # a tag that is no version is kept; a digest is dropped
-        (["ghcr.io/acme/web:stable@sha256:ab12"], "ghcr.io/acme/{name}:stable"),
-        (["quay.io/acme/web"], "quay.io/acme/{name}"),
+        # the simulator's default form (every SI scenario's): no registry, its v1.0.0 tag
+        ([], b"\0\0", "{name}:v1.0.0"),
+        (["api-service:v2.1.0"], b"\7\3", "{name}:v2.1.0"),
+        # a registry and path with its own tag; the tag drawn among the declared ones
+        (["registry.acme.io/shop/checkout:9.1"], b"\0\0", "registry.acme.io/shop/{name}:9.1"),
+        (
+            ["a:v1.0.0", "registry.acme.io/shop/b:9.1"],
+            b"\1\0",
+            "registry.acme.io/shop/{name}:v1.0.0",
+        ),
+        (["a:v1.0.0", "registry.acme.io/shop/b:9.1"], b"\0\1", "{name}:9.1"),
+        # a tag that is no version is kept; a digest is dropped; no tag stays none
+        (["ghcr.io/acme/web:stable@sha256:ab12"], b"\0\0", "ghcr.io/acme/{name}:stable"),
+        (["quay.io/acme/web"], b"\0\0", "quay.io/acme/{name}"),
     ],
 )
-def test_the_worker_image_takes_the_form_of_its_namespaces_declared_images(
-    declared: list[str], want: str
+def test_the_noise_images_take_the_form_and_tags_of_the_namespaces_declared_images(
+    declared: list[str], draw: bytes, want: str
 ) -> None:
-    """s10-fix12b: ``registry.example.com/<area>/`` was the worker's image alone; its form is now
-    one of the namespace's declared workloads' images (else the environment's)."""
+    """s10-fix12b: ``registry.example.com/<area>/`` was the worker's image alone; its form is
+    one of the namespace's declared workloads' images (else the environment's). s11-sim15: its
+    tag is one of theirs too (a version of its own was the one ``v4.16.9`` beside ``v1.0.0``s),
+    and the batch CronJobs' images follow the same rule."""
     env = Environment("env-1", "scenario-1", "agent", "seed")
     for ns in ("apps", "other"):
         env.api.request(PROVIDER_USER, "create", "namespaces", body={"metadata": {"name": ns}})
     for i, image in enumerate(declared):
         _declare(env, "apps", f"svc-{i}", image)
-    ident = ambient_names.compose_free(env, "apps", "salt", early=True)
-    assert ident is not None and "/" not in ident.image
-    x, y, z = ident.image.rpartition(":")[2].split(".")
     for ns in ("apps", "other"):  # a namespace with none takes the environment's form
-        got = ambient_worker.image_like(env, ns, ident, 0)
-        assert got == want.format(name=ident.name, x=x, y=y, z=z), (ns, got)
+        got = ambient_objects.image_like(env, ns, "usage-reaper", draw)
+        assert got == want.format(name="usage-reaper"), (ns, got)
+
+
+def test_every_ambient_image_of_an_si_namespace_is_shaped_as_its_declared_images() -> None:
+    """No ambient workload's image (worker, batch CronJobs, their init tools) keeps a registry
+    or a tag the namespace's declared images do not have (issue 27, s11-sim15): an image
+    filter drops none of them alone."""
+    s = Session("si", METRIC)
+    env = s.env
+    declared = ambient_objects.declared_images(env, "default")
+    prefixes = {i.rpartition("/")[0] for i in declared}
+    tags = {i.rpartition(":")[2] for i in declared}
+    seen = 0
+    for plural in ("deployments", "cronjobs"):
+        for obj in env.store.iter(plural):
+            if obj["metadata"].get("namespace") != "default" or not is_ambient(
+                obj["metadata"]["name"]
+            ):
+                continue
+            spec = obj["spec"]
+            pod = (spec.get("jobTemplate") or {}).get("spec", spec)["template"]["spec"]
+            for c in pod.get("containers", []) + pod.get("initContainers", []):
+                if c["image"] == "busybox:1.36":
+                    continue
+                seen += 1
+                assert c["image"].rpartition("/")[0] in prefixes, c["image"]
+                assert c["image"].rpartition(":")[2] in tags, c["image"]
+    assert seen >= 3
+
+
+def test_the_worker_keeps_its_oom_past_but_its_init_container_started_first_time() -> None:
+    """s11-sim15 (issue 27): the worker's pod was the only Running and Ready pod with a main
+    container terminated before *and* an init container restarted, so that one conjunction
+    dropped it (round 13's ``recovered_handoff``: 0.29 / 1.00 / 0.85). Its OOM kill (the
+    decoy) stays; its dependency probe now passed on its first start, as every scenario pod's
+    (none has a restarted init container)."""
+    s = Session("si", METRIC)
+    name = _worker(s, "default")["metadata"]["name"]
+    pods = yaml.safe_load(s.ok("get pods -n default -o yaml"))["items"]
+    (pod,) = [p for p in pods if p["metadata"]["name"].startswith(f"{name}-")]
+    st = pod["status"]
+    assert st["phase"] == "Running" and all(c["ready"] for c in st["containerStatuses"])
+    (main,) = st["containerStatuses"]
+    assert main["restartCount"] >= 1
+    assert main["lastState"]["terminated"]["reason"] == "OOMKilled"
+    (init,) = st["initContainerStatuses"]
+    assert init["restartCount"] == 0 and not init.get("lastState")
+    assert init["state"]["terminated"]["reason"] == "Completed"
 
 
 def test_the_worker_memory_rises_towards_its_own_limit() -> None:

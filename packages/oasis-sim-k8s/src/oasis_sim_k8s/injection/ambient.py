@@ -29,6 +29,7 @@ from .ambient_objects import (
     batch_run,
     create,
     cron_body,
+    image_like,
     job_body,
     job_status,
     owner_ref,
@@ -87,6 +88,7 @@ def _cronjob(ctx: Context, ns: str, draw: bytes) -> list[tuple[str, str, str]]:
     name, image, schedule, failure = POOL[draw[0] % len(POOL)]
     if taken(env, ns, name):
         return []
+    image = image_like(env, ns, name, draw[12:14])
     ago = (2 + draw[1] % 4) * 3600 + (draw[2] % 50) * 60  # 2 h to 5 h 49 m before provision
     node = pick_node(env, draw[3])
     job, pod, labels = batch_run(env, name, ago, draw)

@@ -46,6 +46,8 @@ POOL = (
         ),
     ),
 )
+#: the dependency probe's image (a public image, kept as every cluster pulls it)
+INIT_IMAGE = "busybox:1.36"
 #: every name this module may create objects under (for :func:`.ambient.is_ambient`)
 NAMES = frozenset(p[0] for p in POOL)
 
@@ -57,6 +59,11 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
     name, image, schedule, (init, init_image, failure) = POOL[draw[0] % len(POOL)]
     if amb.taken(env, ns, name):
         return []
+    image = amb.image_like(env, ns, name, draw[8:10])
+    if init_image != INIT_IMAGE:  # its own tool's image, in the same form (s11-sim15)
+        init_image = amb.image_like(
+            env, ns, init_image.rpartition("/")[2].split(":")[0], draw[10:12]
+        )
     ago = (6 + draw[1] % 5) * 3600 + (draw[2] % 50) * 60  # 6 h to 10 h 49 m before provision
     job, pod, labels = amb.batch_run(env, name, ago, draw)
     template = {

@@ -57,6 +57,36 @@ def create(ctx: Context, plural: str, ns: str, body: dict[str, Any], ago: float)
     return stored
 
 
+#: a workload's kinds whose pod template names the images a namespace's workloads run
+_WORKLOADS = ("deployments", "statefulsets", "daemonsets")
+
+
+def declared_images(env: Any, ns: str | None) -> list[str]:
+    """The main containers' images of the declared workloads in ``ns`` (None: anywhere)."""
+    out = set()
+    for p, w, n in sorted(env.declared_keys):
+        if p in _WORKLOADS and (ns is None or w == ns):
+            spec = ((env.store.raw(p, w, n) or {}).get("spec") or {}).get("template") or {}
+            for c in (spec.get("spec") or {}).get("containers") or []:
+                if isinstance(c, dict) and isinstance(c.get("image"), str) and c["image"]:
+                    out.add(c["image"].split("@", 1)[0])
+    return sorted(out)
+
+
+def image_like(env: Any, ns: str, name: str, draw: bytes) -> str:
+    """The image of the ambient workload ``name`` in the form of the namespace's declared
+    workloads' images (else the environment's, else the simulator's default
+    ``<name>:v1.0.0``): one of them, by ``draw[0]``, gives the registry and path before its
+    last ``/``; one of their tags, by ``draw[1]``, the tag (s11-sim15: a version of its own
+    was the only ``v4.16.9`` beside ``v1.0.0``s). No prefix or tag is the noise's alone, so
+    no image filter drops it and spares the scenario's workloads (issue 27, rounds 12-13)."""
+    images = declared_images(env, ns) or declared_images(env, None) or ["x:v1.0.0"]
+    path, _, _ = images[draw[0] % len(images)].rpartition("/")
+    tags = [i.rpartition("/")[2].partition(":")[1:] for i in images]
+    colon, tag = tags[draw[1] % len(tags)]
+    return f"{path}/{name}{colon}{tag}" if path else f"{name}{colon}{tag}"
+
+
 def owner_ref(api: str, kind: str, obj: dict[str, Any]) -> dict[str, Any]:
     """The ownerReference naming ``obj`` (its controller)."""
     meta = obj["metadata"]

@@ -32,9 +32,10 @@ team's as in round 5 (round 13: no longer the namespace's own or none by the see
 worker that repeats the namespace's marks makes "the team most objects carry" its owner).
 
 Round 12 (issue 27, s10-fix12b): its image takes the form of the namespace's declared workloads'
-images (:func:`image_like`: their registry and path, their tag's shape), drawn from the seed
-among them, since a ``registry.example.com/<area>/`` prefix no scenario image has dropped it
-(and only it) by one filter.
+images (:func:`.ambient_objects.image_like`: their registry and path; since s11-sim15 one of
+their tags too, not a version of its own), drawn from the seed among them, since a
+``registry.example.com/<area>/`` prefix no scenario image has dropped it (and only it) by one
+filter.
 
 An agent that follows the symptom (the workload the operator names, its Service, its request
 path) never needs it: no declared object names it, it is healthy now.
@@ -67,7 +68,7 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
     ident = compose_free(env, ns, salt, early=d[0] % 4 < 2)
     if ident is None:
         return []
-    ident = replace(ident, image=image_like(env, ns, ident, d[10]))
+    ident = replace(ident, image=amb.image_like(env, ns, ident.name, d[10:12]))
     oom_ago = (1 + d[1] % 5) * 3600 + (d[2] % 50) * 60  # 1 h to 5 h 49 m ago
     rollout_ago = (3 + d[3] % 7) * 86400  # 3 to 9 days ago
     name = ident.name
@@ -86,7 +87,6 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
                 "exitCode": 137,
                 "at": int(env.clock.seconds() - oom_ago),
             },
-            "init_recovered": ident.init,
         }
     )
     dep = deployments.deployment_object(
@@ -146,45 +146,6 @@ def _home_marks(env: Any, ns: str) -> tuple[dict[str, str], dict[str, str]]:
         if labels or notes:
             return labels, notes
     return {}, {}
-
-
-#: a workload's kinds whose pod template names the images a namespace's workloads run
-_WORKLOADS = ("deployments", "statefulsets", "daemonsets")
-#: a tag that is a version: an optional ``v``, then dotted numbers
-_VERSION = re.compile(r"^(v?)(\d+(?:\.\d+)*)$")
-
-
-def _declared_images(env: Any, ns: str | None) -> list[str]:
-    """The main containers' images of the declared workloads in ``ns`` (None: anywhere)."""
-    out = set()
-    for p, w, n in sorted(env.declared_keys):
-        if p in _WORKLOADS and (ns is None or w == ns):
-            spec = ((env.store.raw(p, w, n) or {}).get("spec") or {}).get("template") or {}
-            for c in (spec.get("spec") or {}).get("containers") or []:
-                if isinstance(c, dict) and isinstance(c.get("image"), str) and c["image"]:
-                    out.add(c["image"])
-    return sorted(out)
-
-
-def image_like(env: Any, ns: str, ident: Identity, byte: int) -> str:
-    """The worker's image in the form of one of the namespace's declared workloads' images
-    (else the environment's, else the simulator's default ``<name>:v<x.y.z>``), drawn by
-    ``byte``: that image's registry and path before its last ``/``, the worker's name, and
-    a tag of the same shape (``v`` or not, as many dotted numbers, the worker's own version;
-    a tag that is no version, such as ``stable``, kept). No prefix or tag shape is the
-    worker's alone, so no image filter drops it and spares the scenario's workloads."""
-    images = _declared_images(env, ns) or _declared_images(env, None)
-    version = ident.image.rpartition(":")[2].split(".")
-    model = images[byte % len(images)] if images else "x:v1.0.0"
-    model = model.split("@", 1)[0]
-    path, _, last = model.rpartition("/")
-    _, colon, tag = last.partition(":")
-    prefix = f"{path}/" if path else ""
-    m = _VERSION.match(tag)
-    if m:
-        parts = len(m.group(2).split("."))
-        tag = m.group(1) + ".".join((version + ["0"] * parts)[:parts])
-    return f"{prefix}{ident.name}{colon}{tag}"
 
 
 #: the init container's image (a dependency probe: the same image whatever it waits for)
