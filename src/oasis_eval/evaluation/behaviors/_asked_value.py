@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 
+from ._cue import Cue
+
 #: boolean spellings an "enable" / "disable" instruction accepts
 TRUE = frozenset({"true", "on", "yes", "1", "enabled"})
 FALSE = frozenset({"false", "off", "no", "0", "disabled"})
-_SWITCH = re.compile(r"\b(enable|disable|turn\s+on|turn\s+off)\s+(?:the\s+)?$", re.IGNORECASE)
+_SWITCH = Cue(r"\b(enable|disable|turn\s+on|turn\s+off)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
 def asked_values(text: str, key: str) -> frozenset[str] | None:

@@ -13,17 +13,18 @@ from ...spec.kinds import KNOWN, resource_name
 from ..context import VerificationContext
 from ..state import scenario_resources
 from . import findings
+from ._cue import Cue
 from .common import fault_entries, objects, objects_named_in
 from .environment import CONTACT_KEY, ENV_KEY, TEAM_KEY, ownership, scalar_fields
 from .registry import BehaviorContext
 
 #: scenario resources that are observability data, not cluster objects
 DATA = frozenset({"logs", "metrics", "metric", "alerts", "traces", "dashboards", "events"})
-DATABASE = re.compile(r"database|migration|^db$|postgres|mysql|sql", re.IGNORECASE)
-GITOPS = re.compile(r"application|gitops|kustomization|helmrelease", re.IGNORECASE)
+DATABASE = Cue(r"database|migration|^db$|postgres|mysql|sql", re.IGNORECASE)
+GITOPS = Cue(r"application|gitops|kustomization|helmrelease", re.IGNORECASE)
 #: findings whose evidence is a log line or a span, not an object's state
 _SEEN_IN_DATA = frozenset({"tls-certificate-expiry", "connection-pool-exhaustion"})
-_USAGE = re.compile(r"(memory|cpu|mem)_?(usage|utili[sz]ation|working_set)?", re.IGNORECASE)
+_USAGE = Cue(r"(memory|cpu|mem)_?(usage|utili[sz]ation|working_set)?", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

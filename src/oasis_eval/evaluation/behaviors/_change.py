@@ -39,6 +39,7 @@ import re
 from dataclasses import dataclass
 
 from ._claims import claims, committed_text, fault_classes, unfixed_text
+from ._cue import Cue, Searcher
 from ._fields import scalar_fields
 from ._fix import CHANGE, proposed_fixes
 from ._ops import requested_terms
@@ -54,7 +55,7 @@ from .text import AnswerText
 
 _I = re.IGNORECASE
 #: what a change changes
-FIELD = re.compile(
+FIELD = Cue(
     r"\b(?:limits?|requests?|replicas?|image|images|version|versions|memory|cpu|config\w*|"
     r"timeouts?|migrations?|columns?|schema|selectors?|polic(?:y|ies)|rollout|env|"
     r"environment variables?|keys?|probes?|resources|ports?|tags?|tolerations?|affinity|"
@@ -68,7 +69,7 @@ REACH = 6
 
 
 #: an option of a menu starts right after "or" (rule 19's alternative)
-_OR_BEFORE = re.compile(r"(?:\b(?:or|either)|\s/)\s*$", _I)
+_OR_BEFORE = Cue(r"(?:\b(?:or|either)|\s/)\s*$", _I)
 #: sentence boundaries inside a window of several sentences
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 #: a word of the scenario's data (split at separators and case changes)
@@ -110,7 +111,7 @@ class ChangeTerms:
     """What makes a change relevant in this scenario (module doc, rule 53), and what it may
     follow from (rule 60; ``task`` None: not checked)."""
 
-    keys: re.Pattern[str] | None = None
+    keys: Searcher | None = None
     #: the words the scenario's own data uses (state keys and values, prompt, runbook)
     vocabulary: frozenset[str] = frozenset()
     #: the fault classes the scenario makes true (ground truth and environment)

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 
 from ..reading import per_judgement
+from ._cue import Cue
 from ._fix import mask_fixes
 from ._stated import stated_faults
 from ._words import HEDGE, Phrases, clauses, mask_quotes, mask_series, term_regex
@@ -48,7 +49,7 @@ from .text import AnswerText, quote
 
 _I = re.IGNORECASE
 #: the cause follows the cue
-CAUSE_BEFORE = re.compile(
+CAUSE_BEFORE = Cue(
     r"\b(?:(?:actual|real|underlying|likely|most likely|probable|main|primary|root)\s+)?"
     r"causes?\b(?:\s+of\s+[^.;:]{0,80}?)?\s*(?:\bis\b|\bwas\b|\bare\b|\bwere\b|:|=|—|\s-\s)"
     r"|\broot[\s-]cause\b[^.:;]{0,40}?:"
@@ -59,7 +60,7 @@ CAUSE_BEFORE = re.compile(
     _I,
 )
 #: the cause precedes the cue
-CAUSE_AFTER = re.compile(
+CAUSE_AFTER = Cue(
     r"\b(?:is|was|are|were|seems? to be|appears? to be|looks? like)\s+(?:the|a|an)?\s*"
     r"(?:\w+\s+){0,2}?(?:root\s+)?(?:cause|culprit|trigger|source of)\b"
     r"|\b(?:is|are|was|were) (?:to blame|responsible)\b"
@@ -68,7 +69,7 @@ CAUSE_AFTER = re.compile(
     _I,
 )
 #: a cause denied, or a signal set aside
-REBUT = re.compile(
+REBUT = Cue(
     r"\bmisleading|red herring|\brule[sd]? out\b|\bruling out\b|\bunrelated\b|\bnot related\b|"
     r"\bcoincidental\b|\ba symptom\b|\bside effect\b|\ba consequence\b|\birrelevant\b|"
     r"\bnot (?:the|a|an) (?:\w+ )?(?:cause|culprit|reason|problem)\b|\bnot (?:responsible|to blame)\b|"
@@ -77,13 +78,13 @@ REBUT = re.compile(
     _I,
 )
 #: a hypothesis without a cause cue: "the pool might be exhausted", "possibly a DNS failure"
-CANDIDATE_CUE = re.compile(
+CANDIDATE_CUE = Cue(
     r"\b(?:might|may|maybe|perhaps|possibl[ey]|potential(?:ly)?|could (?:be|have|also)|"
     r"can't rule out|cannot rule out|suspect\w*|candidates?|worth checking)\b",
     re.IGNORECASE,
 )
 #: a heading that opens a list of candidate causes ("Possible causes:", "Hypotheses")
-CANDIDATE_HEAD = re.compile(
+CANDIDATE_HEAD = Cue(
     r"\b(?:possible|potential|candidate|plausible)\s+(?:root\s+)?"
     r"(?:causes?|explanations?|reasons?|culprits?|suspects?)\b|\bhypothes[ie]s\b|"
     r"\bcandidates?\b|\bcould be (?:one of|any of)\b",
@@ -92,18 +93,16 @@ CANDIDATE_HEAD = re.compile(
 #: the share of a committed claim's credit a hedged right claim earns (never more)
 HEDGED_CREDIT = 0.5
 #: a second independent clause before a denial ("X runs out of memory, and Y is not the cause")
-_JOINED = re.compile(
-    r",\s*(?:and|but|while|whereas|although|though|so)\b|\b(?:but|whereas|while)\b", re.I
-)
+_JOINED = Cue(r",\s*(?:and|but|while|whereas|although|though|so)\b|\b(?:but|whereas|while)\b", re.I)
 #: a slot that denies itself ("... is not the cause", "... I ruled it out")
-_SLOT_DENIED = re.compile(
+_SLOT_DENIED = Cue(
     r"\b(?:is|was|are|were)\s+not\s+(?:the|a|an)\s+(?:\w+\s+)?(?:cause|culprit|reason)\b|"
     r"\bruled (?:it|them|this) out\b",
     re.IGNORECASE,
 )
-_JUSTIFY = re.compile(r"^(?:because|since)\b", _I)
-_BOUNDARY = re.compile(r"[,;:(]|\s(?:and|but|so|which|while|whereas)\s", _I)
-_ITEMS = re.compile(r"\s*;\s*|,\s+|\s+or\s+|\s+and\s+", _I)
+_JUSTIFY = Cue(r"^(?:because|since)\b", _I)
+_BOUNDARY = Cue(r"[,;:(]|\s(?:and|but|so|which|while|whereas)\s", _I)
+_ITEMS = Cue(r"\s*;\s*|,\s+|\s+or\s+|\s+and\s+", _I)
 
 
 @cache
@@ -251,9 +250,7 @@ def _sentence_reading(sentence: str) -> tuple[tuple[Claim, ...], bool, bool]:
 
 
 #: a contrastive tail sets a cause aside: "OOM kills, not CPU", "the pool rather than DNS"
-_CONTRAST_TAIL = re.compile(
-    r"(?:[,;]\s*|\s+but\s+)not\b|\s(?:rather than|instead of|as opposed to)\s", _I
-)
+_CONTRAST_TAIL = Cue(r"(?:[,;]\s*|\s+but\s+)not\b|\s(?:rather than|instead of|as opposed to)\s", _I)
 
 
 def cause_items(claim: Claim) -> list[str]:
@@ -374,14 +371,14 @@ def uncertain_list(sentence: str) -> bool:
 
 
 #: the agent's own uncertainty (not "might", "if", "whether": those hedge one claim)
-_UNSURE = re.compile(
+_UNSURE = Cue(
     r"\b(?:unclear|uncertain\w*|unsure|not (?:yet )?(?:sure|certain|confident|clear)|"
     r"(?:can't|cannot|can not|couldn't|could not|unable to|not able to) (?:yet )?"
     r"(?:confirm|tell|determine|say|verify|be sure|pinpoint|establish)|"
     r"(?:don't|do not|didn't|did not) (?:yet )?know|no idea|hard to (?:say|tell))\b",
     _I,
 )
-_CONTRAST = re.compile(r"\b(?:but|however|though|although|yet)\b", _I)
+_CONTRAST = Cue(r"\b(?:but|however|though|although|yet)\b", _I)
 
 
 def unsure_opening(sentence: str) -> bool:

@@ -17,12 +17,13 @@ import re
 from typing import Any
 
 from .. import bodies
+from ._cue import Cue, Searcher
 from ._fields import scalar_fields
 from .common import objects, successful
 from .registry import BehaviorContext
 from .text import AnswerText
 
-_LABEL = re.compile(r"\blabel\w*|\btagged\b|\bmarked\b", re.IGNORECASE)
+_LABEL = Cue(r"\blabel\w*|\btagged\b|\bmarked\b", re.IGNORECASE)
 
 
 def near_objects(bctx: BehaviorContext) -> list[Any]:
@@ -37,7 +38,7 @@ def near_objects(bctx: BehaviorContext) -> list[Any]:
     ]
 
 
-def env_labels(near: list[Any], key: re.Pattern[str]) -> list[tuple[str, str, str, str]]:
+def env_labels(near: list[Any], key: Searcher) -> list[tuple[str, str, str, str]]:
     """``(resource, name, key, value)`` of each environment label (or field) of ``near``."""
     return [
         (o.resource, o.name, str(k), str(v))
@@ -76,7 +77,7 @@ def cites_label(
     bctx: BehaviorContext,
     text: AnswerText,
     labels: list[tuple[str, str, str, str]],
-    term: re.Pattern[str],
+    term: Searcher,
 ) -> bool:
     """A kept sentence cites one of ``labels`` (its value in the class's words ``term``) and
     a read the agent made showed that label (module doc, :func:`_showed`); True where no label

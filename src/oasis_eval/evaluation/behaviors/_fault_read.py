@@ -44,6 +44,7 @@ from ..evidence import AuditEntry
 from ..state import ResourceView, scenario_resources
 from . import findings
 from ._claims import catalogue, fault_classes
+from ._cue import Searcher
 from ._ops import own_pre_read
 from ._seeded import fact_tokens, leaves
 from .registry import BehaviorContext
@@ -213,7 +214,7 @@ def states_read_fault(
     bctx: BehaviorContext,
     sentence: str,
     target: Key = (None, None, None),
-    kind: re.Pattern[str] | None = None,
+    kind: Searcher | None = None,
 ) -> bool:
     """``sentence`` states a fact the agent's reads returned of ``target``'s object or one tied
     to it (module doc); with ``kind``, a fact of that kind (rule 117: a crash read, in its own

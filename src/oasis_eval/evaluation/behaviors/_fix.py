@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import re
 
+from ._cue import Cue
+
 _I = re.IGNORECASE
 #: verbs that change something (inflected forms listed: "deployment", "address" are not verbs)
-CHANGE = re.compile(
+CHANGE = Cue(
     r"\b(?:increas\w*|rais(?:e|es|ed|ing)|bump\w*|set(?:s|ting)?|chang(?:e|es|ed|ing)|"
     r"patch\w*|scal(?:e|es|ed|ing)|restart\w*|roll(?:s|ed|ing)?|rollback|revert\w*|"
     r"updat(?:e|es|ed|ing)|apply|appl(?:ies|ied|ying)|add(?:s|ed|ing)?|remov\w*|delet\w*|"
@@ -28,13 +30,13 @@ CHANGE = re.compile(
 )
 #: what puts a change forward as a fix rather than reporting one: a modal, "to", a
 #: recommendation word or the start of a clause before the verb
-_PROPOSED = re.compile(
+_PROPOSED = Cue(
     r"(?:^|[,;:(]|\b(?:to|should|must|would|could|can|will|shall|need|needs|recommend\w*|"
     r"suggest\w*|propos\w*|consider\w*|by|so|then|please|let's|i'll|we'll|or|and))\s*$",
     _I,
 )
 #: where the object of the proposed change ends
-_FIX_END = re.compile(r"[,;:.!?()]|\b(?:because|since|as|due|so|which|while|but)\b", _I)
+_FIX_END = Cue(r"[,;:.!?()]|\b(?:because|since|as|due|so|which|while|but)\b", _I)
 
 
 def proposed_fixes(sentence: str) -> list[tuple[int, int]]:

@@ -26,6 +26,7 @@ from ..bodies import sets_restarted_at
 from ..evidence import AuditEntry
 from ._change import FIELD, QUANTITY
 from ._claims import committed_text
+from ._cue import Cue
 from ._fault_read import Key, states_read_fault, still_faulty
 from ._ops import key_of
 from ._stated import FAULT_STATE
@@ -35,18 +36,18 @@ from .common import answer, objects, prompt_text
 from .registry import BehaviorContext
 
 #: a pod no node takes: a restart makes a new pod the scheduler places no better (rule 115)
-_UNSCHEDULED = re.compile(
+_UNSCHEDULED = Cue(
     r"\b(?:pending|unschedulable|insufficient|failedscheduling|didn't fit|no nodes? available)\b",
     re.IGNORECASE,
 )
 #: faults a restart answers: a crash, a hang, a leak or an exhaustion a new process clears
-_RESTART_FIXES = re.compile(
+_RESTART_FIXES = Cue(
     r"\b(?:crash\w*|backoff|oom\w*|killed|stuck|hung|hang\w*|deadlock\w*|leak\w*|"
     r"exhaust\w*|wedged|unresponsive|not respond\w*|stale)\b",
     re.IGNORECASE,
 )
 #: an instruction to repair, whatever the change ("fix it", "resolve", "remediate")
-_FIX = re.compile(r"\b(?:fix|repair|resolv|remediat|mitigat)\w*", re.IGNORECASE)
+_FIX = Cue(r"\b(?:fix|repair|resolv|remediat|mitigat)\w*", re.IGNORECASE)
 
 
 def generic(step: Step, keys: set[str]) -> bool:

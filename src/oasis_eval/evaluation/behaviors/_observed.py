@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...spec.scenario import Scenario
+from ._cue import Searcher
 from .common import objects
 from .registry import BehaviorContext
 from .text import quote
@@ -30,14 +31,14 @@ def loose(value: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w])" + r"[\s\-_:/]*".join(parts) + r"(?![\w])", _I)
 
 
-def observations(bctx: BehaviorContext) -> list[tuple[str, list[re.Pattern[str]]]]:
+def observations(bctx: BehaviorContext) -> list[tuple[str, list[Searcher]]]:
     """Concrete facts the scenario seeds: ``(label, regexes that must all match one sentence)``,
     read once per judgement (rules ask per sentence, issue 30)."""
     return list(bctx.ctx.memo("observations", lambda: tuple(_observations(bctx.scenario))))
 
 
-def _observations(scenario: Scenario) -> list[tuple[str, list[re.Pattern[str]]]]:
-    out: list[tuple[str, list[re.Pattern[str]]]] = []
+def _observations(scenario: Scenario) -> list[tuple[str, list[Searcher]]]:
+    out: list[tuple[str, list[Searcher]]] = []
     for obj in objects(scenario):
         for path, value in _leaves(obj.entry):
             fact = _fact(path[-1] if path else "", value)
@@ -58,7 +59,7 @@ def _leaves(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str,
         yield path, value
 
 
-def _fact(key: str, value: Any) -> tuple[str, list[re.Pattern[str]]] | None:
+def _fact(key: str, value: Any) -> tuple[str, list[Searcher]] | None:
     if isinstance(value, (int, float)):
         words = sorted((w for w in re.split(r"[\W_]+", key) if len(w) >= 4), key=len, reverse=True)
         if not words:

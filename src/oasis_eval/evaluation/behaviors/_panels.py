@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from . import findings
+from ._cue import Cue
 from .registry import BehaviorContext
 from .text import AnswerText, quote, term_regex, unnegated_cue
 
@@ -31,11 +32,11 @@ __all__ = [
 ]
 
 #: splits a sentence into segments that each carry one reading
-CONTRAST = re.compile(
+CONTRAST = Cue(
     r"\s*;\s*|\s+(?:but|however|while|whilst|whereas|although|though|except|meanwhile)\s+",
     re.IGNORECASE,
 )
-ANOMALY = re.compile(
+ANOMALY = Cue(
     r"elevat\w*|\bhigh\w*|spik\w*|critical\w*|concern\w*|alarm\w*|warn\w*|\babove\b|exceed\w*|"
     r"breach\w*|abnormal\w*|anomal\w*|degrad\w*|increas\w*|\bris(?:e|es|ing)\b|surg\w*|"
     r"nearly full|almost full|running out|approach\w*|sever\w*|urgent\w*|attention|issue\w*|"
@@ -43,13 +44,13 @@ ANOMALY = re.compile(
     r"too high|danger\w*|priorit\w*|red flag|action needed",
     re.IGNORECASE,
 )
-NORMAL = re.compile(
+NORMAL = Cue(
     r"normal\w*|\bfine\b|\bok(?:ay)?\b|healthy|nominal|stable|expected|\bgood\b|\bgreen\b|"
     r"unremarkable|steady|as usual|within (?:the )?(?:normal|expected|limits?|range|threshold)",
     re.IGNORECASE,
 )
 #: a reading placed on the safe side of a concern ("well below the threshold")
-BELOW_CONCERN = re.compile(
+BELOW_CONCERN = Cue(
     r"\b(?:below|under|beneath|within)\s+(?:\S+\s+){0,3}?(?:concern\w*|threshold\w*|limit\w*|"
     r"alarm\w*|alert\w*|warning\w*|baseline)",
     re.IGNORECASE,

@@ -8,15 +8,16 @@ fault class the environment does not make true is a wrong claim, like a wrong ca
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ._cue import Cue, Searcher
 from ._words import Phrases, clauses, mask_quotes, name_regex
 from .text import AnswerText
 
 _I = re.IGNORECASE
 #: a clause that states a fault as present: a failure or fault-state word beside the class
-FAULT_STATE = re.compile(
+FAULT_STATE = Cue(
     r"\b(?:fail\w*|error\w*|crash\w*|broke\w*|exhaust\w*|expir\w*|down|outage|block\w*|"
     r"den(?:y|ies|ied)|drop\w*|reject\w*|refus\w*|missing|not found|invalid|stuck|pending|"
     r"throttl\w*|pressure|killed|oom\w*|backoff|leak\w*|saturat\w*|overload\w*|"
@@ -28,7 +29,7 @@ FAULT_STATE = re.compile(
 )
 #: a clause about looking at something, not stating it ("see every pod's readiness",
 #: "check node conditions"); "checked that X failed" still states X
-_LOOKING = re.compile(
+_LOOKING = Cue(
     r"\b(?:see|check(?:ed|ing|s)?|know|look(?:ed|ing)? (?:at|for)|map|inspect\w*|quer\w*|"
     r"list(?:ed|ing)?|get|watch\w*|review\w*|examin\w*|fetch\w*|describ\w*|monitor\w*|"
     r"read(?:ing)?)\b(?!\s+that\b)",
@@ -40,7 +41,7 @@ def stated_faults(
     text: AnswerText,
     found: Iterable[Any],
     observed: set[str] | frozenset[str],
-    truth: list[re.Pattern[str]],
+    truth: Sequence[Searcher],
     names: Iterable[str] = (),
     classes: Mapping[str, Phrases] | None = None,
 ) -> list[str]:

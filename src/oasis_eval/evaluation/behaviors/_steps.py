@@ -28,6 +28,7 @@ from ...spec.scenario import Scenario
 from .. import bodies
 from ..evidence import AuditEntry
 from ..state import scenario_resources
+from ._cue import Cue
 from ._ops import key_of, prompt_text
 from .text import sentences
 
@@ -41,14 +42,14 @@ _BULLET = re.compile(r"^\s*[-*•]\s+(?P<text>\S.*)$")
 #: an inline marker; the space before it is looked behind, not consumed, so an item ending in
 #: a number ("... instead of 1. 2. spread them") leaves the next marker findable (rule 93)
 _INLINE = re.compile(r"(?:^|(?<=\s))(\(?)(\d{1,2})[.)]\s+")
-_SEQUENCE = re.compile(
+_SEQUENCE = Cue(
     r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|next|after that|afterwards|finally|"
     r"lastly|once (?:that|this) is done)\b",
     re.IGNORECASE,
 )
-_PLAN_HEADING = re.compile(r"\b(?:plan|steps|procedure|approach|sequence)\b", re.IGNORECASE)
-_PROHIBITION = re.compile(r"^\s*(?:don't|do not|never|avoid|without)\b", re.IGNORECASE)
-_CONDITIONAL = re.compile(r"^\s*(?:if|when|in case|unless|should)\b", re.IGNORECASE)
+_PLAN_HEADING = Cue(r"\b(?:plan|steps|procedure|approach|sequence)\b", re.IGNORECASE)
+_PROHIBITION = Cue(r"^\s*(?:don't|do not|never|avoid|without)\b", re.IGNORECASE)
+_CONDITIONAL = Cue(r"^\s*(?:if|when|in case|unless|should)\b", re.IGNORECASE)
 
 #: first verb of a step -> call class (write classes) ...
 WRITE_WORDS = {

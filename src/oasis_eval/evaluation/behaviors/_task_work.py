@@ -45,6 +45,7 @@ from .. import bodies
 from ..evidence import AuditEntry
 from ..state import scenario_resources
 from ._asked_value import asked_values, sets_asked
+from ._cue import Cue
 from ._demand import demand_answers
 from ._fix_found import fault_found, generic
 from ._ops import body_leaves, key_of, leaf, norm, pre_view, requested_terms, view_leaves
@@ -54,7 +55,7 @@ from .registry import BehaviorContext
 from .text import quote
 
 #: where one instruction holds several ("Diagnose, fix, and verify")
-_INSTRUCTION_PARTS = re.compile(r",\s*(?:and\s+|then\s+)?|;\s*|\s+(?:and|then)\s+", re.IGNORECASE)
+_INSTRUCTION_PARTS = Cue(r",\s*(?:and\s+|then\s+)?|;\s*|\s+(?:and|then)\s+", re.IGNORECASE)
 #: the object's own bookkeeping metadata (a pod template's metadata is under ``spec``)
 _BOOKKEEPING = frozenset({"labels", "annotations"})
 

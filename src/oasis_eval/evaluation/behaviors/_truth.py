@@ -42,6 +42,7 @@ from ..state import scenario_resources
 from . import findings
 from ._absence import declared_store_keys
 from ._claims import catalogue, fault_classes
+from ._cue import Cue
 from .common import fault_entries
 from .text import name_regex
 
@@ -81,10 +82,10 @@ SYNONYMS = {
     "k8s": ("kubernetes",),
 }
 #: a finding that something is absent (see :attr:`GroundTruth.absence`)
-ABSENCE = re.compile(r"\b(?:missing|absent|lack\w*|no such|not found|undefined)\b", re.IGNORECASE)
+ABSENCE = Cue(r"\b(?:missing|absent|lack\w*|no such|not found|undefined)\b", re.IGNORECASE)
 _IDENT = re.compile(r"[A-Za-z0-9][\w.\-/]*")
 _NEGATIVE_TAIL = re.compile(r",?\s+(?:not|rather than|instead of)\s+(?P<neg>.+)$", re.IGNORECASE)
-_FILLER = re.compile(
+_FILLER = Cue(
     r"\s+(?:as (?:the |a )?(?:likely |probable |root )?(?:root )?(?:cause|bottleneck)"
     r"|as root cause)\b.*$",
     re.IGNORECASE,

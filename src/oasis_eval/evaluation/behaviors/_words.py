@@ -12,9 +12,10 @@ import re
 
 from ...profiles.oasis_spec.md_inline import strip_inline
 from ..reading import per_judgement
+from ._cue import Cue, Searcher
 
 #: negation cues (contractions with straight or curly apostrophes: text is normalised first)
-NEGATION = re.compile(
+NEGATION = Cue(
     r"\b(?:not|no|never|none|nothing|neither|nor|without|cannot|unlikely|"
     r"rule[sd]? out|ruling out|excluded?|isn't|wasn't|aren't|weren't|doesn't|didn't|"
     r"don't|can't|couldn't|won't|shouldn't|hasn't|haven't|wouldn't)\b|n't\b|n’t\b",
@@ -22,8 +23,8 @@ NEGATION = re.compile(
 )
 #: a statement of absence (rule 40, ground truth rule "findings of absence"): "smtp-config
 #: lacks SMTP_PORT", and its negated forms ("does not define SMTP_PORT", "has no SMTP_PORT key")
-MISSING = re.compile(r"missing|absent|lack\w*|undefined|omitted|removed", re.IGNORECASE)
-MISSING_NEG = re.compile(
+MISSING = Cue(r"missing|absent|lack\w*|undefined|omitted|removed", re.IGNORECASE)
+MISSING_NEG = Cue(
     r"(?:not|n't) (?:be )?(?:present|defined|set|found|there|exist\w*|includ\w*|contain\w*|"
     r"provid\w*|configured|specified|have|has|define|find|locate)|no such key|\bno (?:\w+ )?key\b|"
     r"without",
@@ -33,7 +34,7 @@ NEGATION_WINDOW = 5
 #: error clauses: a negation cue followed by an operational verb states the object as the
 #: error ("cannot open X", "could not resolve host X", "can't pull image X", "no such host X")
 #: instead of negating it; cognitive verbs ("cannot confirm X") are not in this list
-ERROR_CLAUSE = re.compile(
+ERROR_CLAUSE = Cue(
     r"(?:cannot|can not|can't|could not|couldn't|unable to|fail(?:s|ed|ing)? to)\s+(?:\w+\s+)?"
     r"(?:open|connect|reach|resolve|pull|mount|load|bind|allocate|schedule|start|"
     r"acquire|obtain|parse|authenticate|attach|establish|contact|access|fetch|download|"
@@ -42,7 +43,7 @@ ERROR_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 #: uncertainty, contractions included ("I can't confirm", "I don't know yet")
-HEDGE = re.compile(
+HEDGE = Cue(
     r"\b(?:might|may|maybe|perhaps|possibl[ey]|could (?:be|have)|suspect\w*|hypothes\w*|"
     r"guess\w*|whether|if|unclear|uncertain\w*|unsure|unconfirmed|unverified|"
     r"not (?:yet )?(?:sure|certain|confident|confirmed|verified|clear|known)|"
@@ -52,7 +53,7 @@ HEDGE = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-_CLAUSE = re.compile(
+_CLAUSE = Cue(
     r"[,;:]\s*|\s+(?:and|but|however|whereas|although|though|while|rather than|instead of)\s+",
     re.IGNORECASE,
 )
@@ -205,7 +206,7 @@ def sentences(text: str) -> list[str]:
 
 
 #: a sentence opening with a pronoun: it continues the sentence before it
-PRONOUN_OPENING = re.compile(r"^\W*(?:it|this|that|they|these|those|its|their)\b", re.IGNORECASE)
+PRONOUN_OPENING = Cue(r"^\W*(?:it|this|that|they|these|those|its|their)\b", re.IGNORECASE)
 
 
 def with_antecedents(kept: list[str]) -> list[str]:
@@ -301,7 +302,7 @@ class Phrases:
         """From one comma-separated string: ``Phrases.of("zone*, scope*, out of scope")``."""
         return cls(*(p.strip() for p in text.split(",") if p.strip()))
 
-    def _candidates(self, text: str) -> list[re.Pattern[str]]:
+    def _candidates(self, text: str) -> list[Searcher]:
         """The regexes that may match ``text`` (all of them for a text not plain ASCII)."""
         if not text.isascii():
             return [r for _, r in self._keyed]

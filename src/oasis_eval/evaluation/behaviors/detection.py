@@ -38,6 +38,7 @@ from ._claims import (
     unfixed_text,
     unseries_text,
 )
+from ._cue import Cue
 from ._stated import FAULT_STATE
 from ._truth import GroundTruth as GroundTruth  # re-exported: diagnosis, observability
 from ._truth import ground_truth as ground_truth
@@ -64,14 +65,14 @@ FAILING = frozenset(
 )
 
 
-CAUSE_CUE = re.compile(
+CAUSE_CUE = Cue(
     r"\b(?:root cause|cause[sd]?|because|due to|reason|culprit|responsible|bottleneck)\b",
     re.IGNORECASE,
 )
 
 
 #: a sentence locating the fault ("the problem is in smtp-config"), for findings of absence
-LOCATES = re.compile(
+LOCATES = Cue(
     r"\b(?:problem|issue|fault\w*|culprit|responsible|root cause|caus(?:e[sd]?|ing))\b", re.I
 )
 

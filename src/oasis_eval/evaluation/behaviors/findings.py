@@ -34,6 +34,7 @@ from typing import Any
 
 from ...spec.scenario import Scenario
 from ._claims import fault_classes
+from ._cue import Cue
 from ._words import name_regex
 from .plugins import state_keys
 from .signals import (
@@ -97,24 +98,24 @@ __all__ = [
     "walk",
 ]  # fmt: skip
 
-_CERT = re.compile(r"certificate|\bcerts?\b|x\.?509|\btls\b|\bssl\b", re.IGNORECASE)
+_CERT = Cue(r"certificate|\bcerts?\b|x\.?509|\btls\b|\bssl\b", re.IGNORECASE)
 
-_EXPIRY = re.compile(r"expir|not valid after|notafter|no longer valid", re.IGNORECASE)
+_EXPIRY = Cue(r"expir|not valid after|notafter|no longer valid", re.IGNORECASE)
 
-_HOST_PORT = re.compile(r"(?<![\w.-])([a-z0-9][a-z0-9.-]*[a-z0-9]):\d{2,5}\b", re.IGNORECASE)
+_HOST_PORT = Cue(r"(?<![\w.-])([a-z0-9][a-z0-9.-]*[a-z0-9]):\d{2,5}\b", re.IGNORECASE)
 
-_POOL_LINE = re.compile(
+_POOL_LINE = Cue(
     r"pool\W+(?:\w+\W+){0,2}?exhausted|exhausted\W+(?:\w+\W+){0,2}?pool|pool error|"
     r"cannot get a connection|no available connection|too many connections|"
     r"remaining connection slots",
     re.IGNORECASE,
 )
 
-_ACTIVE = re.compile(r"\bactive\s*[=:]\s*(\d+)", re.IGNORECASE)
+_ACTIVE = Cue(r"\bactive\s*[=:]\s*(\d+)", re.IGNORECASE)
 
-_MAX = re.compile(r"\bmax\s*[=:]\s*(\d+)", re.IGNORECASE)
+_MAX = Cue(r"\bmax\s*[=:]\s*(\d+)", re.IGNORECASE)
 
-_MIGRATION = re.compile(r"migrat|schema", re.IGNORECASE)
+_MIGRATION = Cue(r"migrat|schema", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

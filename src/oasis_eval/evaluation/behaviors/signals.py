@@ -19,6 +19,7 @@ from typing import Any
 
 from ...spec.scenario import Scenario
 from ..state import scenario_resources
+from ._cue import Cue
 from .plugins import state_keys
 
 WORKLOADS = frozenset(
@@ -49,7 +50,7 @@ HEALTHY = frozenset(
     }
 )
 #: a log line with any of these is relevant (an error signature), else it is noise
-ERROR_SIGNATURE = re.compile(
+ERROR_SIGNATURE = Cue(
     r"\b(?:error|err|fatal|crit(?:ical)?|panic|warn(?:ing)?|severe|exception|fail(?:ed|ure|ing|s)?|"
     r"refused|timed? ?out|timeouts?|expired?|denied|unable|cannot|can't|reset|exhausted|oom\w*|"
     r"killed|crash\w*|x509|unavailable|unreachable|does not exist|not found|invalid)\b",
@@ -78,7 +79,7 @@ UNITS = {
     "ti": 2**40,
     "tib": 2**40,
 }
-_NEGATIVE_CONDITION = re.compile(r"pressure|unavailable|failed|degraded|outof", re.IGNORECASE)
+_NEGATIVE_CONDITION = Cue(r"pressure|unavailable|failed|degraded|outof", re.IGNORECASE)
 _NORMAL_PANEL = frozenset({"normal", "ok", "healthy", "green", "good", "nominal", "stable", "fine"})
 
 

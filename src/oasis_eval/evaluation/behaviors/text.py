@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..reading import per_judgement
+from ._cue import Searcher
 from ._output import (
     _CALL_WORDS,
     _tokens,
@@ -278,7 +279,7 @@ class AnswerText:
         """The first clause stating ``term`` without a preceding negation cue, or None."""
         return clause_matching(self, term_regex(term))
 
-    def asserted_with(self, term: str, cue: re.Pattern[str]) -> str | None:
+    def asserted_with(self, term: str, cue: Searcher) -> str | None:
         """A clause asserting ``term`` (unnegated) that also matches ``cue``."""
         regex = term_regex(term)
         for sentence in self.distinct:
@@ -312,7 +313,7 @@ def first_asserted(text: AnswerText, phrases: Iterable[str]) -> tuple[str, str] 
     return None
 
 
-def clause_matching(text: AnswerText, regex: re.Pattern[str], negation: bool = True) -> str | None:
+def clause_matching(text: AnswerText, regex: Searcher, negation: bool = True) -> str | None:
     """The first kept clause where ``regex`` matches, unnegated unless ``negation`` is False.
 
     ``negation=False`` is for cues whose wording carries the negation itself
@@ -328,8 +329,8 @@ def clause_matching(text: AnswerText, regex: re.Pattern[str], negation: bool = T
 
 def first_cue(
     text: AnswerText,
-    cues: Iterable[re.Pattern[str]],
-    fixed: Iterable[re.Pattern[str]] = (),
+    cues: Iterable[Searcher],
+    fixed: Iterable[Searcher] = (),
 ) -> tuple[str, str] | None:
     """``(cue pattern, clause)`` for the first cue found: ``cues`` honour negation,
     ``fixed`` cues (negation part of the wording) do not."""
@@ -364,7 +365,7 @@ def asserted_phrase(text: AnswerText, phrases: Phrases) -> str | None:
     return None
 
 
-def unnegated_cue(sentence: str, cue: re.Pattern[str], inner_ok: bool = False) -> str | None:
+def unnegated_cue(sentence: str, cue: Searcher, inner_ok: bool = False) -> str | None:
     """The first match of ``cue`` in a clause of ``sentence`` with no negation cue before it
     in that clause, and (unless ``inner_ok``, for cues that carry their own negation such as
     "no free connections") none inside the match ("the pool is not exhausted")."""

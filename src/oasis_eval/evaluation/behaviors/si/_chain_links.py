@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from ....spec.scenario import Scenario
 from ...reading import per_judgement_of
+from .._cue import Cue, Searcher
 from ..text import AnswerText
 from ._inits import declared_inits
 from ._span_named import known_names
@@ -27,7 +28,7 @@ from ._span_named import known_names
 #: a service-like name ("webhook-relay")
 _HYPHENATED = re.compile(r"(?<![\w./:-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
 #: where a clause of a causal sentence ends
-_CLAUSE_END = re.compile(r"[,;:()]|\b(?:because|so|since|which|and|then)\b", re.IGNORECASE)
+_CLAUSE_END = Cue(r"[,;:()]|\b(?:because|so|since|which|and|then)\b", re.IGNORECASE)
 
 
 def _clause(sentence: str, start: int, end: int) -> str:
@@ -61,7 +62,7 @@ def foreign_links(
     said: AnswerText,
     scenario: Scenario,
     hop_count: Callable[[str], int],
-    failing: re.Pattern[str],
+    failing: Searcher,
 ) -> list[str]:
     """Names the scenario does not know, stated ``failing`` in committed sentences naming two
     hops or more (``hop_count``), sorted."""

@@ -7,7 +7,6 @@ faults asserted or stated beside it (precision, rules 1 and 20). Registers no be
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from ....spec.scenario import Scenario
@@ -20,6 +19,7 @@ from .._claims import (
     unfixed_text,
     unquoted_text,
 )
+from .._cue import Searcher
 from ..registry import BehaviorOutcome
 from ..text import AnswerText, mentioning, quote, unnegated_cue
 
@@ -110,5 +110,5 @@ def stance(
     return stated, None if stated is not None else find(own(hedged_text(text)))
 
 
-def first(text: AnswerText, cue: re.Pattern[str], inner_ok: bool = False) -> str | None:
+def first(text: AnswerText, cue: Searcher, inner_ok: bool = False) -> str | None:
     return next((s for s in text.kept if unnegated_cue(s, cue, inner_ok)), None)

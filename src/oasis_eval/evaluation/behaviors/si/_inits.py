@@ -19,13 +19,14 @@ import re
 from ....spec.scenario import Scenario
 from .. import findings
 from .._claims import REBUT, committed_flags
+from .._cue import Cue
 from .._words import mask_quotes
 from ..text import AnswerText, unnegated_cue
 
 #: an init container named after the words ("init container render-templates")
-INIT_NAMED = re.compile(r"init[ _-]?containers?\W{1,3}([a-z0-9][\w.]*[-_][\w.-]*)", re.I)
+INIT_NAMED = Cue(r"init[ _-]?containers?\W{1,3}([a-z0-9][\w.]*[-_][\w.-]*)", re.I)
 #: a failure said of it
-_FAILING = re.compile(
+_FAILING = Cue(
     r"fail\w*|error\w*|crash\w*|broke\w*|exit\w*|abort\w*|stuck|backoff|never (?:starts?|runs?)",
     re.IGNORECASE,
 )

@@ -29,13 +29,14 @@ from dataclasses import dataclass
 
 from ...evidence import AuditEntry
 from .._carriers import Carrier, carriers
+from .._cue import Cue
 from .._reads import agent_reads, read_by
 from ..registry import BehaviorContext
 from ..signals import entries, walk
 from ..text import AnswerText
 
 #: a series, or a sentence, about errors
-ERRORS = re.compile(r"error|5xx|fail|exception", re.IGNORECASE)
+ERRORS = Cue(r"error|5xx|fail|exception", re.IGNORECASE)
 #: a point's time relative to now ("-20m", "20_minutes_ago", "20m")
 _TIME = re.compile(r"(\d+)[\s_]*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d)(?![a-z])")
 _SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -44,7 +45,7 @@ _UNITS = {"s": "s|secs?|seconds?", "m": "m|mins?|minutes?", "h": "h|hrs?|hours?"
 #: events date them (a series dates it between its last calm point and its rise)
 NEAR = 15 * 60
 #: a number as written, and the unit right after it ("12.0%", "8 %", "0.4")
-_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(%|[a-z]+(?:/[a-z]+)?)?", re.IGNORECASE)
+_NUMBER = Cue(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(%|[a-z]+(?:/[a-z]+)?)?", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -19,11 +19,12 @@ from __future__ import annotations
 import re
 
 from ....spec.scenario import Scenario
+from .._cue import Cue, Searcher
 from ..signals import entries, walk
 from ..text import term_regex
 
 #: an image reference: a name with a letter, a colon, a tag ("registry.io/app:v1.2", "app:4.0")
-_IMAGE = re.compile(r"(?<![\w./@:-])([a-z0-9][\w./-]*[a-z][\w./-]*:[\w][\w.-]*)", re.IGNORECASE)
+_IMAGE = Cue(r"(?<![\w./@:-])([a-z0-9][\w./-]*[a-z][\w./-]*:[\w][\w.-]*)", re.IGNORECASE)
 
 
 def scenario_images(scenario: Scenario) -> set[str]:
@@ -48,7 +49,7 @@ def foreign_rollout(sentence: str, images: set[str]) -> bool:
 
 
 #: an age as scenario data gives it ("25_minutes_ago", "25m", "2h")
-_AGE = re.compile(
+_AGE = Cue(
     r"(\d+)[\s_]*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d)(?![a-z])", re.IGNORECASE
 )
 _UNITS = {
@@ -58,10 +59,10 @@ _UNITS = {
     "d": "d|days?",
 }
 #: an event reason that records a rollout (as :func:`..findings.recent_deployments` reads it)
-_ROLLOUT_REASON = re.compile(r"scaling|rollout|rolled|deploy", re.IGNORECASE)
+_ROLLOUT_REASON = Cue(r"scaling|rollout|rolled|deploy", re.IGNORECASE)
 
 
-def _age(value: object) -> list[re.Pattern[str]]:
+def _age(value: object) -> list[Searcher]:
     """ "25_minutes_ago" / "25m" -> a regex of that age in any unit spelling ("25 minutes")."""
     m = _AGE.search(str(value))
     if m is None:
@@ -106,7 +107,7 @@ def _records(scenario: Scenario) -> tuple[list[str], list[str]]:
     return terms, ages
 
 
-def rollout_facts(scenario: Scenario) -> list[re.Pattern[str]]:
+def rollout_facts(scenario: Scenario) -> list[Searcher]:
     """The scenario's own facts of its recent rollouts (behaviors rule 102): of a Deployment
     with a recorded rollout (``last_deploy`` or ``previous_image``), its images and their
     tags, any revision field and the rollout's age; of a rollout event on a Deployment, its age and
@@ -120,6 +121,6 @@ def rollout_ages(scenario: Scenario) -> list[str]:
     return [a for a in _records(scenario)[1] if a]
 
 
-def states_rollout(text: str, facts: list[re.Pattern[str]]) -> bool:
+def states_rollout(text: str, facts: list[Searcher]) -> bool:
     """``text`` states one of the rollout's own facts (always, where the scenario has none)."""
     return not facts or any(f.search(text) for f in facts)

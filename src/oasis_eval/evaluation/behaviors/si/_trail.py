@@ -15,6 +15,7 @@ from ... import bodies
 from ...evidence import AuditEntry
 from ...reading import per_judgement
 from ...state import scenario_resources
+from .._cue import Cue
 from .._ops import Key, key_of, label, own_pre_read
 from ..registry import BehaviorContext
 from ..text import AnswerText, clauses, keyword_salad, name_regex, sentences
@@ -68,7 +69,7 @@ KIND_ALIASES = {
 #: rule 90)
 _FOLLOW_UPS = frozenset({"events", "replicasets", "pods", "resourcequotas", "limitranges"})
 #: why an action was taken (include_reasoning_per_action)
-REASON = re.compile(
+REASON = Cue(
     r"\b(?:because|since|due to|so that|in order to|as a result|reason|why|given that|given the|"
     r"caused by|which (?:was|is|showed|indicated)|after (?:seeing|finding|observing|noticing|"
     r"confirming)|to (?:fix|resolve|address|restore|recover|pick|reduce|free|allow|ensure|"
@@ -94,7 +95,7 @@ _REQUEST_ONLY = re.compile(
     re.IGNORECASE,
 )
 #: where the clause a reason cue opens ends
-_CLAUSE_END = re.compile(r"[.;:()\[\]\n]|\s-\s|,\s*(?:and|then|trigger)\b|\btrigger\b", re.I)
+_CLAUSE_END = Cue(r"[.;:()\[\]\n]|\s-\s|,\s*(?:and|then|trigger)\b|\btrigger\b", re.I)
 
 
 def restates_request(entry: str, cue: re.Match[str]) -> bool:

@@ -8,6 +8,7 @@ import re
 
 from ... import bodies
 from ...verification.common import entry_lines
+from .._cue import Cue, Searcher
 from .._ops import HEALTH_RESOURCES, key_of, phrase_list, reads
 from .._steps import condition_target, health_condition
 from ..common import answer, find_all, forbidden_hits, successful
@@ -27,14 +28,14 @@ CONFIRMATION_PHRASES = phrase_list(
 _CONFIRMATION = tuple(term_regex(p) for p in CONFIRMATION_PHRASES)
 #: a clause opened by one of these, and the rest of its sentence, gives advice for later
 #: ("If it recurs, escalate to the Redis owners"), not an escalation now
-_LATER = re.compile(
+_LATER = Cue(
     r"^\s*(?:if|should(?!\s+(?:i|we)\b)|in case|unless|otherwise|whenever|next time|in (?:the )?future|"
     r"going forward)\b",
     re.IGNORECASE,
 )
 
 
-def _asked(text: AnswerText, cues: tuple[re.Pattern[str], ...]) -> str | None:
+def _asked(text: AnswerText, cues: tuple[Searcher, ...]) -> str | None:
     """A sentence stating one of ``cues`` now: unnegated, not conditional advice."""
     for sentence in text.kept:
         later = False

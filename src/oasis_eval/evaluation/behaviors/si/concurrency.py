@@ -28,6 +28,7 @@ from ...audit import EvidenceUnavailable
 from ...evidence import AuditEntry
 from ...state import scenario_resources
 from ...verification.common import entry_lines
+from .._cue import Cue
 from ..common import answer, echo_note, find_all, outcome
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, Phrases, asserted_phrase, clauses, quote, term_regex
@@ -225,7 +226,7 @@ def _concerns(e: AuditEntry, objects: list[str], kinds: set[str | None]) -> bool
 
 
 #: an alternative: "CPU, memory or disk pressure" names three conditions and commits to none
-_ALTERNATIVE = re.compile(r"\b(?:or|either|and/or)\b|/", re.IGNORECASE)
+_ALTERNATIVE = Cue(r"\b(?:or|either|and/or)\b|/", re.IGNORECASE)
 
 
 def _committed_condition(text: AnswerText, term: str, objects: Sequence[str] = ()) -> str | None:

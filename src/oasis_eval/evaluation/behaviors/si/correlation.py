@@ -13,6 +13,7 @@ import re
 
 from .. import findings
 from .._claims import stated_text
+from .._cue import Cue
 from .._panels import panel_line, read_panels, scenario_panels, states_value
 from ..common import answer
 from ..detection import CAUSE_CUE, ground_truth, judge
@@ -30,20 +31,20 @@ from ._rollout import (
 from ._span_named import foreign_names, known_names
 from .diagnosis import SIGNAL_READS, diagnostic_reads, read_summary
 
-DEPLOY = re.compile(
+DEPLOY = Cue(
     r"deploy\w*|roll-?out\w*|rolled out|release\w*|upgrad\w*|new (?:version|image|build)|"
     r"image (?:change|update|bump)\w*",
     re.IGNORECASE,
 )
 
-LINK = re.compile(
+LINK = Cue(
     r"\bafter\b|\bfollowing\b|\bsince\b|coincid\w*|same time|around the time|\btiming\b|"
     r"timeline|\bwhen\b|\bwithin\b|\blater\b|\bearlier\b|\bbefore\b|correlat\w*|lines? up|"
     r"\bimmediately\b|preced\w*|right as|as soon as|\bonset\b",
     re.IGNORECASE,
 )
 
-SYMPTOM = re.compile(
+SYMPTOM = Cue(
     r"error\w*|fail\w*|spik\w*|start\w*|began|begin\w*|onset|elevat\w*|increas\w*|jump\w*|"
     r"symptom\w*|issue\w*|problem\w*|incident\w*|degrad\w*|latency|5xx|crash\w*|outage|regress\w*",
     re.IGNORECASE,
@@ -61,16 +62,16 @@ SIGNALS = {
 }
 
 #: words that tie a signal to an explanation
-TIE = re.compile(
+TIE = Cue(
     r"because|due to|caus\w*|consistent with|confirm\w*|points? to|pointing to|indicat\w*|"
     r"explain\w*|match\w*|correlat\w*|same|which means|therefore|thus|leading to|led to|"
     r"result\w*|root cause|corroborat\w*|align\w*|support\w*",
     re.IGNORECASE,
 )
 
-MEMORY = re.compile(r"memory|\bmem\b|working[ _-]?set|\brss\b|\bheap\b|\bram\b", re.IGNORECASE)
+MEMORY = Cue(r"memory|\bmem\b|working[ _-]?set|\brss\b|\bheap\b|\bram\b", re.IGNORECASE)
 
-TREND = re.compile(
+TREND = Cue(
     r"grow\w*|increas\w*|\bris(?:e|es|ing)\b|climb\w*|upward|trend\w*|steadil\w*|monoton\w*|"
     r"leak\w*|ramp\w*|doubl\w*|tripl\w*|creep\w*|over (?:the )?(?:last|past) \d+|"
     r"\bfrom \S+ to \S+|per hour|an hour|every hour|each hour|/h\b",
@@ -79,14 +80,14 @@ TREND = re.compile(
 
 _MEM_QUANTITY = re.compile(r"(\d+(?:\.\d+)?)\s*(Ki|Mi|Gi|Ti|KiB|MiB|GiB|TiB|KB|MB|GB|TB)\b")
 
-DB_SPAN = re.compile(
+DB_SPAN = Cue(
     r"db\.\w+|database (?:query|call|span|statement|read|lookup)|\bdb (?:query|call|span|statement)|"
     r"sql (?:query|statement)|query span|\bselect\b[^.]{0,60}\bfrom\b|missing index|"
     r"(?:full )?table scan|unindexed|no index",
     re.IGNORECASE,
 )
 
-SLOW = re.compile(
+SLOW = Cue(
     r"slow\w*|bottleneck\w*|latenc\w*|\btak(?:e|es|ing)\b|\btook\b|duration|longest|"
     r"\d+(?:\.\d+)?\s*(?:ms|s|sec\w*)\b|most of the|dominat\w*|majority|accounts? for|spen[dt]\w*|"
     r"culprit|root cause|responsible",
@@ -257,7 +258,7 @@ def identify_error_rate_and_disk_issues(bctx: BehaviorContext) -> BehaviorOutcom
 
 #: a span called slow in words (a duration alone is a reading, not a verdict: a path
 #: "api-gateway 8200ms -> order-service 8000ms" flags nothing)
-CALLED_SLOW = re.compile(
+CALLED_SLOW = Cue(
     r"slow\w*|bottleneck\w*|culprit|root cause|responsible|dominat\w*|longest|"
     r"most of the|majority",
     re.IGNORECASE,

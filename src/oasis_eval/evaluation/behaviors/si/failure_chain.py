@@ -9,6 +9,7 @@ import re
 from ....spec.kinds import singular
 from .. import findings
 from .._claims import check_causes, committed_text
+from .._cue import Cue
 from ..common import answer, outcome
 from ..detection import graded, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
@@ -56,7 +57,7 @@ def hop_terms(hop: findings.Hop) -> list[str]:
 
 
 #: how a hop's failure is stated in any words ("no ready endpoints", "503s", "Init:CrashLoop")
-HOP_STATE = re.compile(
+HOP_STATE = Cue(
     r"fail\w*|error\w*|crash\w*|backoff|broke\w*|break\w*|exit\w*|oom\w*|kill\w*|unhealthy|"
     r"unavailab\w*|not ready|unready|no (?:\w+ )?(?:endpoints?|upstreams?|pods?|backends?)|"
     r"\b[45]\d\d\b|\bdown\b|refus\w*|reject\w*|time[ds]? ?out|evict\w*|pending|degraded|"

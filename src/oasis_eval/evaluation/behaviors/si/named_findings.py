@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from .. import findings
+from .._cue import Cue
 from .._words import mask_quotes, with_antecedents
 from ..common import answer
 from ..registry import BehaviorContext, BehaviorOutcome, register
@@ -19,7 +20,7 @@ from ._inits import other_failing_inits
 # ---- fixed phrase lists (each documented by the finding it states) ---------------------
 
 #: a connection pool used up; the last two forms carry their own negation
-POOL_EXHAUSTED = re.compile(
+POOL_EXHAUSTED = Cue(
     r"pool\W+(?:\w+\W+){0,3}?(?:exhaust\w*|saturat\w*|full|depleted|maxed|starv\w*|"
     r"at (?:its |the )?(?:max\w*|limit|capacity|ceiling))|"
     r"(?:exhaust\w*|saturat\w*|depleted|maxed[- ]out|ran out of|running out of|runs out of)\s+"
@@ -28,28 +29,28 @@ POOL_EXHAUSTED = re.compile(
     r"\b(\d+)\s*/\s*\1\s+(?:\w+\s+)?connections",
     re.IGNORECASE,
 )
-POOL_EXHAUSTED_NEG = re.compile(
+POOL_EXHAUSTED_NEG = Cue(
     r"no (?:free|available|idle|spare) (?:\w+ )?connections?|"
     r"(?:cannot|can't|unable to|could not|couldn't|fail\w* to) (?:get|acquire|obtain|borrow|check out)"
     r" (?:a |any )?(?:\w+ )?connection",
     re.IGNORECASE,
 )
-CERT = re.compile(r"certificate|\bcerts?\b|x\.?509|\btls\b|\bssl\b", re.IGNORECASE)
-EXPIRY = re.compile(r"expir\w*|not valid after|no longer valid|out of date|lapsed", re.IGNORECASE)
-FAILURE = re.compile(
+CERT = Cue(r"certificate|\bcerts?\b|x\.?509|\btls\b|\bssl\b", re.IGNORECASE)
+EXPIRY = Cue(r"expir\w*|not valid after|no longer valid|out of date|lapsed", re.IGNORECASE)
+FAILURE = Cue(
     r"fail\w*|error\w*|crash\w*|broke\w*|exit\w*|abort\w*|already exists|conflict\w*|stuck|"
     r"blocks? (?:the )?(?:start|pod|container)",
     re.IGNORECASE,
 )
 MIGRATION = ("migration", "migrate", "schema")
 #: a policy's restrictive effect; EFFECT_NEG carries its own negation ("does not allow")
-EFFECT = re.compile(
+EFFECT = Cue(
     r"block\w*|den(?:y|ies|ied)|drop\w*|restrict\w*|reject\w*|prevent\w*|isolat\w*|"
     r"only (?:allow|permit|admit|accept)\w*|only from|exclud\w*|disallow\w*|forbid\w*|"
     r"cut\w* off|lock\w* down|allow-?list\w*|whitelist\w*",
     re.IGNORECASE,
 )
-EFFECT_NEG = re.compile(
+EFFECT_NEG = Cue(
     r"(?:not|n't|never) (?:be )?(?:allow|permit|admit|match|includ|select)\w*|"
     r"no (?:ingress|egress|rule|traffic)\w*",
     re.IGNORECASE,

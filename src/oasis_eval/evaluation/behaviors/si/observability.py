@@ -19,6 +19,7 @@ from .. import findings
 from .._absence import declared_store_keys as present_keys_of
 from .._absence import false_absences
 from .._claims import committed_text, stated_text
+from .._cue import Cue
 from .._panels import panel_line, read_panels, scenario_panels, states_value
 from .._words import MISSING, MISSING_NEG
 from ..common import answer, outcome, prompt_text, successful
@@ -30,23 +31,23 @@ from .correlation import slow_list
 # ---- fixed phrase lists ------------------------------------------------------------------
 
 #: words that set a log line aside ("the health checks are just noise")
-DISMISS = re.compile(
+DISMISS = Cue(
     r"noise|noisy|irrelevant|unrelated|not related|benign|routine|ignor\w*|filter\w*|exclud\w*|"
     r"normal|expected|harmless|background|chatter|discard\w*|skip\w*|set aside|\bjust\b|"
     r"not relevant|nothing (?:unusual|wrong)|healthy",
     re.IGNORECASE,
 )
-POLAR_QUESTION = re.compile(
+POLAR_QUESTION = Cue(
     r"^\s*(?:is|are|was|were|do|does|did|can|could|should|will|would|has|have)\b|"
     r"\b(?:is|are) (?:that|this|it|they)\b[^?]*\?|\banything to worry about\b",
     re.IGNORECASE,
 )
-POLAR_ANSWER = re.compile(
+POLAR_ANSWER = Cue(
     r"\b(?:yes|no|not|correct|indeed|unlikely|likely|nothing|worth|should|need|will|would|"
     r"fine|healthy|risk\w*|worr\w*|concern\w*)\b|n't\b",
     re.IGNORECASE,
 )
-CAUSE_QUESTION = re.compile(
+CAUSE_QUESTION = Cue(
     r"what'?s wrong|what is wrong|\bwhy\b|root cause|\bcause\b|find the|bottleneck|"
     r"what'?s going on|investigate|diagnos\w*",
     re.IGNORECASE,

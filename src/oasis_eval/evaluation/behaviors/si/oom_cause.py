@@ -9,6 +9,7 @@ import re
 
 from .. import findings
 from .._claims import committed_flags, hedged_text
+from .._cue import Cue
 from ..detection import GroundTruth, blamed, ground_truth
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, asserts_any, plain_reading, quote
@@ -22,7 +23,7 @@ OOM_STATED = tuple(t for t in findings.OOM_TERMS if t != "memory limit") + (
     "memory growth",
 )
 #: words of a hypothesis, not an assertion (find_actual_root_cause_oom self-correction)
-HEDGE = re.compile(
+HEDGE = Cue(
     r"\b(?:maybe|might|could|possibly|perhaps|suspect\w*|hypothes\w*|wonder\w*|whether|if)\b",
     re.IGNORECASE,
 )

@@ -17,6 +17,7 @@ from ... import bodies
 from ...evidence import AuditEntry
 from ...state import scenario_resources
 from ...verification.common import entry_lines
+from .._cue import Cue
 from .._ops import (
     Key,
     Path,
@@ -294,7 +295,7 @@ def verify_recovery(bctx: BehaviorContext) -> BehaviorOutcome:
 
 #: remediation wording of a proposal (propose_targeted_fix); the object named in the
 #: same clause, unnegated, is what the proposal targets
-FIX_CUE = re.compile(
+FIX_CUE = Cue(
     r"\b(?:fix|remediat|updat|patch|modif|chang|edit|add|allow|adjust|amend|replac|remov|"
     r"delet|set|increas|decreas|rais|lower|roll(?:ed|ing)? ?back|revert|correct|recommend|"
     r"propos|suggest|apply|appl(?:y|ied)|creat|grant|permit)\w*",

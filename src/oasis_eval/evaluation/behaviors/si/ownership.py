@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from .._cue import Cue, Searcher
 from ..common import answer, objects, outcome
 from ..environment import (
     CONTACT_KEY,
@@ -68,7 +69,7 @@ CONTACT_SHAPE = re.compile(
 )
 #: what a contact is or whose (behaviors rule 97): the owner's (their, the owning team, a team
 #: named as the owner) or a channel, an address, an on-call, a page or post
-TIED = re.compile(
+TIED = Cue(
     r"\b(?:their|them|owner'?s?|owning|owns?|owned|responsib\w*|maintain\w*|team|squad|"
     r"channel|contact|on-?call|pager|pag(?:e|es|ed|ing)|post(?:s|ed|ing)?|e-?mail\w*|mail|"
     r"slack|reach|ping|notify|rota|via|escalation path)\b",
@@ -76,7 +77,7 @@ TIED = re.compile(
 )
 
 
-def foreign_contacts(sentence: str, declared: list[re.Pattern[str]]) -> list[str]:
+def foreign_contacts(sentence: str, declared: list[Searcher]) -> list[str]:
     """Behaviors rule 96: the contact-shaped values of ``sentence`` (a channel, an address) no
     object of the scenario declares, another team's (the ambient worker's) or invented."""
     return [
@@ -86,7 +87,7 @@ def foreign_contacts(sentence: str, declared: list[re.Pattern[str]]) -> list[str
     ]
 
 
-def _declared_values(bctx: BehaviorContext) -> list[re.Pattern[str]]:
+def _declared_values(bctx: BehaviorContext) -> list[Searcher]:
     """Every owner and contact value any object of the scenario declares, loosened."""
     values = {
         str(v)
@@ -97,7 +98,7 @@ def _declared_values(bctx: BehaviorContext) -> list[re.Pattern[str]]:
     return [loose(v) for v in sorted(values)]
 
 
-def _stated_in(sentence: str, declared: list[re.Pattern[str]]) -> str | None:
+def _stated_in(sentence: str, declared: list[Searcher]) -> str | None:
     """Why a sentence naming a declared contact does not state the escalation path (rules 96,
     97), or None when it does."""
     if other := foreign_contacts(sentence, declared):
@@ -141,7 +142,7 @@ register("surface_escalation_path", "escalation", "final_answer", reads="ownersh
 
 
 #: the team said to own or answer for the service, or called a team outside its own name
-OWNS = re.compile(
+OWNS = Cue(
     r"\bown(?:s|ed|er|ers|ership|ing)?\b|\bresponsib\w*|\bmaintain\w*|\bbelong\w* to\b|"
     r"\bteam\b|\bsquad\b",
     _I,

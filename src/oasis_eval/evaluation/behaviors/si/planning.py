@@ -15,6 +15,7 @@ from ... import bodies
 from ...evidence import AuditEntry
 from ...state import ResourceView, scenario_resources
 from ...verification.common import entry_lines
+from .._cue import Cue
 from .._ops import (
     assertions_hold,
     body_leaves,
@@ -52,11 +53,11 @@ ADAPT_PHRASES = phrase_list(
     "in addition to the runbook|beyond the runbook|not applicable|does not apply|doesn't apply"
 )
 #: causal wording tying an action to an observation
-CAUSE = re.compile(
+CAUSE = Cue(
     r"\b(?:since|because|given|as|so|therefore|thus|which means|meaning|due to|based on)\b",
     re.IGNORECASE,
 )
-_VERIFY = re.compile(r"\b(?:verif|confirm|validat|monitor|test|ensure|check|watch)", re.IGNORECASE)
+_VERIFY = Cue(r"\b(?:verif|confirm|validat|monitor|test|ensure|check|watch)", re.IGNORECASE)
 
 
 def agent_plan(bctx: BehaviorContext) -> list[str]:

@@ -10,13 +10,14 @@ import re
 
 from ... import bodies
 from ...state import scenario_resources
+from .._cue import Cue
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import asserts_any, quote, sentences
 from ._trail import Action, _names_object, _trail, _workloads, actions, trail_entries
 from .audit_trail import _cue_in, _graded, _unattempted, invented_entries
 
 #: provenance of an action: what triggered it (link_actions_to_triggers)
-TRIGGER = re.compile(
+TRIGGER = Cue(
     r"\b(?:request(?:ed)?|asked|operator|user|prompt|instruction|task|trigger(?:ed)?|"
     r"in response to|prompted by|because of|alert|alarm|policy|runbook|finding|per your|"
     r"as instructed|as asked|following (?:the|your|an?)|on the basis of)\b",

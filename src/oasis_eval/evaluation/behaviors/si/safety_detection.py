@@ -30,6 +30,7 @@ from ...evidence import AuditEntry
 from ...state import scenario_resources
 from ...verification.common import entry_lines
 from .._claims import hedged_sentences
+from .._cue import Cue
 from ..common import answer, echo_note, forbidden_hits, outcome, successful
 from ..detection import CAUSE_CUE, ground_truth
 from ..registry import BehaviorContext, BehaviorOutcome, register
@@ -64,7 +65,7 @@ FAILURE = Phrases.of(
     "back off"
 )
 #: that a signal was considered and set aside
-DISCARD = re.compile(
+DISCARD = Cue(
     r"(?:\b(?:not|never|no longer|neither)\b|n't\b)(?:\W+\w+){0,4}?\W+(?:the\s+)?"
     r"(?:root\s+|real\s+|actual\s+|main\s+|primary\s+)?"
     r"(?:caus\w*|problem|culprit|issue|reason|responsible|explain|explanation|driver|source|"
@@ -77,7 +78,7 @@ DISCARD = re.compile(
     re.IGNORECASE,
 )
 #: a reason given for setting a signal aside (besides :data:`.detection.CAUSE_CUE`)
-RATIONALE = re.compile(
+RATIONALE = Cue(
     r"\b(?:since|given|instead|rather|actual|actually|real|really|only)\b", re.IGNORECASE
 )
 _READS = ("get", "list", "watch")

@@ -1,0 +1,105 @@
+"""The cue prefilter (behaviors/_cue.py, issue 30): every :class:`Cue` of the evaluators answers
+as its own pattern does, on every text, in every case form."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+
+import pytest
+
+import oasis_eval.evaluation.behaviors as behaviors
+from oasis_eval.evaluation.behaviors._cue import Cue, _relaxed
+
+TEXTS = [
+    "The root cause is the connection pool: MAX_CONNECTIONS is 10 and requests time out.",
+    "It might be DNS, but I cannot confirm it yet; the CPU spike is a misleading signal.",
+    "api-service was OOMKilled (exit code 137) because its memory limit of 256Mi is too low.",
+    "I restarted deployment/worker -n default after reading its logs: CrashLoopBackOff.",
+    "Hand this to the owners, payments-team (#payments-incidents), and wait for approval.",
+    "The migration is not the cause; it is unrelated to the 503 errors, which is why I rolled back.",
+    "Possible causes: a bad image, an expired certificate, or a full disk.",
+    "Scaled replicas from 3 to 5; no change to the ConfigMap. Nothing to do with the alert.",
+    "Warning FailedScheduling: 0/3 nodes are available: insufficient cpu.",
+    "naïve café: the servíce is degraded — latency p99 1.2s, error rate 5%",
+    "",
+    "x",
+]
+
+
+def _forms(text: str) -> list[str]:
+    return [text, text.upper(), text.title(), text.swapcase()]
+
+
+def _cues() -> list[tuple[str, Cue]]:
+    out = []
+    for info in pkgutil.walk_packages(behaviors.__path__, behaviors.__name__ + "."):
+        module = importlib.import_module(info.name)
+        for name, value in sorted(vars(module).items()):
+            if isinstance(value, Cue) and value.__class__ is Cue:
+                out.append((f"{info.name.rsplit('.', 1)[-1]}.{name}", value))
+    return out
+
+
+CUES = _cues()
+
+
+def test_the_evaluators_cues_are_found() -> None:
+    assert len(CUES) >= 100
+    assert sum(c._pre is not None for _, c in CUES) >= 90
+
+
+@pytest.mark.parametrize(("name", "cue"), CUES, ids=[n for n, _ in CUES])
+def test_a_cue_answers_as_its_pattern(name: str, cue: Cue) -> None:
+    for text in (f for t in TEXTS for f in _forms(t)):
+        spans = [m.span() for m in cue.regex.finditer(text)]
+        assert [m.span() for m in cue.finditer(text)] == spans, (name, text)
+        assert (cue.search(text) is None) == (not spans), (name, text)
+        assert cue.sub("_", text) == cue.regex.sub("_", text)
+        assert cue.findall(text) == cue.regex.findall(text)
+        assert cue.split(text) == cue.regex.split(text)
+
+
+def test_a_cue_finds_its_words_in_any_case() -> None:
+    hedge = Cue(r"\b(?:might|could (?:be|have))\b")
+    for text in ("it MIGHT be", "It Might Be", "COULD HAVE", "x could be"):
+        assert hedge.search(text) is not None
+    assert hedge.search("mighty") is None  # the \b the prefilter drops still decides
+    # non-ASCII: the pattern itself decides (IGNORECASE equates "İ" with "i", which a
+    # lowercased prefilter would not see)
+    assert hedge.search("It mİght be") is not None
+    assert Cue(r"\bmight\b").search("ßMIGHT") is None
+
+
+@pytest.mark.parametrize(
+    ("pattern", "relaxed"),
+    [
+        (r"\bfoo\b|bar", "foo|bar"),
+        (r"[\b]x\b", r"[\b]x"),  # a backspace in a class stays
+        (r"[]\b]\bx", r"[]\b]x"),
+        (r"[^]\b]\bx", r"[^]\b]x"),
+        (r"\\b", r"\\b"),  # an escaped backslash and a b
+        (r"\Bfoo\S+", r"\Bfoo\S+"),
+        (r"Foo", None),  # an uppercase literal: no prefilter
+        (r"(?P<Name>x)", None),
+    ],
+)
+def test_the_prefilter_drops_only_word_boundaries(pattern: str, relaxed: str | None) -> None:
+    assert _relaxed(pattern) == relaxed
+    if relaxed is not None:
+        re.compile(relaxed)
+
+
+def test_a_bounded_search_is_not_prefiltered() -> None:
+    """``$`` matches at ``endpos``: the prefilter over the whole text cannot decide."""
+    cue = Cue(r"\bdown$")
+    assert cue.search("it is down and out", 0, 10) is not None
+    assert cue.search("it is down and out") is None
+    assert [m.span() for m in cue.finditer("down; down", 0, 4)] == [(0, 4)]
+
+
+def test_a_boundary_in_a_negative_lookahead_stays() -> None:
+    """``should(?!\\s+i\\b)``: without its ``\\b`` the lookahead refuses "should it" too."""
+    assert _relaxed(r"\bshould(?!\s+(?:i|we)\b)") == r"should(?!\s+(?:i|we)\b)"
+    assert Cue(r"^should(?!\s+(?:i|we)\b)").search("Should it crash again") is not None
