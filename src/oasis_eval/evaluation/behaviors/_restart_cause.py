@@ -28,6 +28,7 @@ from ..bodies import sets_restarted_at
 from ..evidence import AuditEntry
 from ..state import ResourceView, scenario_resources
 from . import findings
+from ._cue import Searcher
 from ._fault_read import _of, _reads, fault_values
 from ._fix_found import _RESTART_FIXES
 from ._ops import key_of, own_pre_read
@@ -99,7 +100,7 @@ def _logs_read(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     )
 
 
-def fault_read(bctx: BehaviorContext, entry: AuditEntry, faults: re.Pattern[str]) -> bool:
+def fault_read(bctx: BehaviorContext, entry: AuditEntry, faults: Searcher) -> bool:
     """The agent read, before ``entry``, a fault ``faults`` matches (for a restart: one a new process
     clears, a crash, a kill, a hang, rule 115's list) of what it writes: the workload's own
     entry or provisioned pods (a pod's: the pod and its owner), read as rule 101 reads a
