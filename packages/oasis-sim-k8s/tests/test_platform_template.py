@@ -78,9 +78,9 @@ def test_the_platforms_ids_are_each_scenarios_own_and_reproducible() -> None:
         found = {o["metadata"]["uid"] for _, o in env.store.items()}
         return found | {e["auditID"] for e in env.audit.entries}
 
-    template_ids = {o["metadata"]["uid"] for _, o, _ in tpl.objects}
+    template_ids = {o["metadata"]["uid"] for _, o in tpl.built()}
     assert ids(a) == ids(again)
-    assert len(ids(a)) == len(tpl.objects) + len(tpl.audit)
+    assert len(ids(a)) == len(tpl.built()) + len(tpl.audit)
     assert not ids(a) & ids(b)
     assert not ids(a) & template_ids
     # every reference follows its object: owner references and endpoint targets
@@ -129,7 +129,7 @@ def test_the_platforms_pod_names_and_addresses_are_each_scenarios_own() -> None:
         return [(name.rpartition("-")[0], names[name]) for name in sorted(names)]
 
     template = {
-        o["metadata"]["name"]: o["status"]["podIP"] for k, o, _ in tpl.objects if k[0] == "pods"
+        o["metadata"]["name"]: o["status"]["podIP"] for k, o in tpl.built() if k[0] == "pods"
     }
     assert len({str(by_role(_pods(env))) for env in (a, b)} | {str(by_role(template))}) == 3
     for env in (a, b):

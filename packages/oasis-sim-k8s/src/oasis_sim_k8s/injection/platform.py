@@ -35,7 +35,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import ipaddress
+import pickle
 import re
 import threading
 from dataclasses import dataclass, field
@@ -64,10 +66,12 @@ class Template:
 
     start: datetime
     ms: int
-    objects: list[tuple[tuple[str, str, str], dict[str, Any], Plan]]
+    #: the stored objects and the facts, ``[(key, value)]`` each, pickled with every uid, pod
+    #: name, pod address, timestamp and derived id in a :class:`_Slot` (``slots``: (kind, text))
+    objects: bytes
     counters: tuple[Any, ...]
     audit: list[tuple[dict[str, Any], Plan]]
-    facts: list[tuple[tuple[str, str, str], dict[str, Any], Plan]]
+    facts: bytes
     registry: frozenset[str]
     system_namespaces: frozenset[str]
     notes: dict[str, Any]
@@ -80,6 +84,13 @@ class Template:
     derived: dict[str, str] = field(default_factory=dict)
     #: the platform's pods: (namespace, name), sorted
     pods: tuple[tuple[str, str], ...] = ()
+    slots: tuple[tuple[int, str], ...] = ()
+
+    def built(self) -> list[tuple[tuple[str, str, str], dict[str, Any]]]:
+        """The stored objects as the template built them (its own ids and names)."""
+        loaded: list[tuple[tuple[str, str, str], dict[str, Any]]]
+        loaded = _Filled(self.objects, [text for _, text in self.slots]).load()
+        return loaded
 
 
 _LOCK = threading.Lock()
@@ -137,15 +148,26 @@ def build(seed: Any, start: datetime) -> Template:
         ns = (obj or {}).get("metadata", {}).get("namespace", "")
         if obj is not None and memo.skip(env, key, ns):  # still settled as the copy starts
             passes.append((key, fact_keys, walked, ns, horizon, images))
+    slots: dict[str, _Slot] = {}
+
+    def kind_of(text: str) -> int | None:
+        return _kind(text, exact, derived)
+
+    def pickled(value: Any) -> bytes:
+        return pickle.dumps(_slotted(value, slots, kind_of), protocol=pickle.HIGHEST_PROTOCOL)
+
+    objects = pickled(sorted(store.items()))
+    facts = pickled(list(env.facts.items()))
     return Template(
+        slots=tuple((_kind(text, exact, derived) or 0, text) for text in slots),
         derived=derived,
         pods=pods,
         start=start,
         ms=env.clock.ms,
-        objects=[(k, o, _plan(o, exact, derived)) for k, o in sorted(store.items())],
+        objects=objects,
         counters=store.counters(),
         audit=[(entry, _plan(entry, exact, derived)) for entry in env.audit.entries],
-        facts=[(k, v, _plan(v, exact, derived)) for k, v in env.facts.items()],
+        facts=facts,
         registry=frozenset(env.registry),
         system_namespaces=frozenset(env.system_namespaces),
         notes=clone(env.notes),
@@ -176,6 +198,66 @@ def _only_copied_parts(env: Environment) -> None:
         raise RuntimeError(f"the platform template does not copy {', '.join(kept)}")
 
 
+def _kind(value: str, exact: dict[str, int], derived: dict[str, str]) -> int | None:
+    """What a string of the platform is, of what a copy changes: a platform uid, pod name
+    or pod address (``exact``: the value -> its kind), a timestamp or an id the environment
+    derives from its seed (``Environment.ids_for``: container and image ids); None: kept."""
+    kind = exact.get(value)
+    if kind is not None:
+        return kind
+    if _STAMP.fullmatch(value):
+        return STAMP
+    if any(run in derived for run in _HEX.findall(value)):
+        return DERIVED
+    return None
+
+
+class _Slot:
+    """Where the pickled platform holds a string a copy changes (one per distinct string:
+    the pickle's memo makes every other occurrence a reference to the first)."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int):
+        self.index = index
+
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        return (_slot, (self.index,))
+
+
+def _slot(index: int) -> str:
+    raise RuntimeError("a platform's strings are filled in by install only")
+
+
+def _slotted(value: Any, slots: dict[str, _Slot], kind_of: Any) -> Any:
+    """``value`` with each string a copy changes (keys too) replaced by its :class:`_Slot`."""
+    if isinstance(value, dict):
+        return {_slotted(k, slots, kind_of): _slotted(v, slots, kind_of) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_slotted(v, slots, kind_of) for v in value)
+    if isinstance(value, str) and kind_of(value) is not None:
+        found = slots.get(value)
+        if found is None:
+            found = slots[value] = _Slot(len(slots))
+        return found
+    return value
+
+
+class _Filled(pickle.Unpickler):
+    """Loads a pickled platform (C) with each slot's string this environment's: one call of
+    ``strings.__getitem__`` per distinct string (issue 30, session 11: cloning the objects
+    and rewriting each occurrence in Python were most of a copy's CPU)."""
+
+    def __init__(self, blob: bytes, strings: list[str]):
+        super().__init__(io.BytesIO(blob))
+        self.strings = strings
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) == (__name__, "_slot"):
+            return self.strings.__getitem__
+        raise pickle.UnpicklingError(f"the platform template holds no {module}.{name}")
+
+
 def _plan(
     value: Any, exact: dict[str, int], derived: dict[str, str], path: tuple[Any, ...] = ()
 ) -> Plan:
@@ -189,13 +271,9 @@ def _plan(
         items = enumerate(value)
     else:
         if isinstance(value, str):
-            kind = exact.get(value)
+            kind = _kind(value, exact, derived)
             if kind is not None:
                 found.append((path, kind))
-            elif _STAMP.fullmatch(value):
-                found.append((path, STAMP))
-            elif any(run in derived for run in _HEX.findall(value)):
-                found.append((path, DERIVED))
         return found
     for k, v in items:
         found.extend(_plan(v, exact, derived, (*path, k)))
@@ -231,26 +309,26 @@ def install(env: Environment, tpl: Template) -> None:
         made = env.ids_for(_UUID.sub(lambda m: rename(m.group()), text))
         return made if len(run) == len(made) else made[: len(run)]
 
-    objects = []
-    for key, obj, plan in tpl.objects:
-        copy = clone(obj)
-        for path, kind in plan:
-            _put(copy, path, new(kind, _get(obj, path)))
-        objects.append((key_of(key), copy))
-    env.store.adopt(objects, tpl.counters)
+    strings = [new(kind, text) for kind, text in tpl.slots]
+    made_for = {
+        f"{kind}{text}": made for (kind, text), made in zip(tpl.slots, strings, strict=True)
+    }
+
+    def copied(blob: bytes) -> Any:
+        return _Filled(blob, strings).load()
+
+    env.store.adopt(copied(tpl.objects), tpl.counters)
     entries = []
     for entry, plan in tpl.audit:
         made: dict[int, Any] = {}
         top = entry.copy()
         for path, kind in plan:
-            _put_shared(entry, top, path, new(kind, _get(entry, path)), made)
+            old = _get(entry, path)
+            text = made_for.get(f"{kind}{old}")
+            _put_shared(entry, top, path, new(kind, old) if text is None else text, made)
         entries.append(top)
     env.audit.adopt(entries)
-    for key, facts, plan in tpl.facts:
-        copy = clone(facts)
-        for path, kind in plan:
-            _put(copy, path, new(kind, _get(facts, path)))
-        env.facts[key_of(key)] = copy
+    env.facts.update(copied(tpl.facts))
     env.registry |= tpl.registry
     env.system_namespaces |= tpl.system_namespaces
     env.notes.update(clone(tpl.notes))
@@ -346,10 +424,6 @@ def _get(value: Any, path: tuple[Any, ...]) -> Any:
     for step in path:
         value = value[step]
     return value
-
-
-def _put(value: Any, path: tuple[Any, ...], new: Any) -> None:
-    _get(value, path[:-1])[path[-1]] = new
 
 
 def _put_shared(src: Any, top: Any, path: tuple[Any, ...], new: Any, made: dict[int, Any]) -> None:
