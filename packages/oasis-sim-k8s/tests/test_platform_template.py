@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from oasis_sim_k8s import SimK8sProvider
-from oasis_sim_k8s.cluster import controllers
+from oasis_sim_k8s.cluster import controllers, settled
 from oasis_sim_k8s.cluster.clock import EPOCH, Ids, SimClock
 from oasis_sim_k8s.injection import baseline, platform
 from oasis_sim_k8s.injection.environment import Environment
@@ -78,9 +78,9 @@ def test_the_platforms_ids_are_each_scenarios_own_and_reproducible() -> None:
         found = {o["metadata"]["uid"] for _, o in env.store.items()}
         return found | {e["auditID"] for e in env.audit.entries}
 
-    template_ids = {o["metadata"]["uid"] for _, o, _ in tpl.objects}
+    template_ids = {o["metadata"]["uid"] for _, o in tpl.built()}
     assert ids(a) == ids(again)
-    assert len(ids(a)) == len(tpl.objects) + len(tpl.audit)
+    assert len(ids(a)) == len(tpl.built()) + len(tpl.audit)
     assert not ids(a) & ids(b)
     assert not ids(a) & template_ids
     # every reference follows its object: owner references and endpoint targets
@@ -93,6 +93,90 @@ def test_the_platforms_ids_are_each_scenarios_own_and_reproducible() -> None:
                 assert addr["targetRef"]["uid"] in uids
     for entry in a.audit.entries:
         assert entry["raw"]["auditID"] == entry["auditID"]
+
+
+def _pods(env: Environment) -> dict[str, str]:
+    """The platform's pod names -> their addresses."""
+    return {
+        o["metadata"]["name"]: o["status"]["podIP"]
+        for k, o in env.store.items()
+        if k[0] == "pods" and k[1] in PLATFORM_NS
+    }
+
+
+def test_the_platforms_pod_names_and_addresses_are_each_scenarios_own() -> None:
+    """Two scenarios of one run show different platform pod names (issue 30, session 11):
+    an agent serving both cannot carry a pod's name, or its address, from one cluster to
+    the next (spec 04 §1). The same scenario gets the same ones; a name keeps its
+    ReplicaSet's prefix, and every reference to a pod follows it."""
+    tpl = platform.build(0, EPOCH)
+    a, again, b = _fresh("one"), _fresh("one"), _fresh("two")
+    for env in (a, again, b):
+        platform.install(env, tpl)
+    template_names = {name for _, name in tpl.pods}
+    assert _pods(a) == _pods(again)
+    assert len(_pods(a)) == len(tpl.pods) > 10
+    assert not set(_pods(a)) & set(_pods(b))
+    assert not set(_pods(a)) & template_names
+    assert {n.rpartition("-")[0] for n in _pods(a)} == {
+        n.rpartition("-")[0] for n in template_names
+    }
+    # the addresses: the template's set on each node, not each pod's template address
+    assert sorted(_pods(a).values()) == sorted(tpl.ips.values())
+
+    def by_role(names: dict[str, str]) -> list[tuple[str, str]]:
+        """(ReplicaSet, address) of each pod in order by name: what one scenario teaches."""
+        return [(name.rpartition("-")[0], names[name]) for name in sorted(names)]
+
+    template = {
+        o["metadata"]["name"]: o["status"]["podIP"] for k, o in tpl.built() if k[0] == "pods"
+    }
+    assert len({str(by_role(_pods(env))) for env in (a, b)} | {str(by_role(template))}) == 3
+    for env in (a, b):
+        names, uids = _pods(env), {o["metadata"]["uid"] for _, o in env.store.items()}
+        for key, obj in env.store.items():
+            assert key[2] == obj["metadata"]["name"]
+            for subset in obj.get("subsets") or []:
+                for addr in subset.get("addresses") or []:
+                    assert names[addr["targetRef"]["name"]] == addr["ip"]
+                    assert addr["targetRef"]["uid"] in uids
+        for key in env.facts:
+            assert key[0] != "pods" or key[2] in names
+    text = json.dumps(sorted(a.store.items())) + json.dumps(sorted(map(str, a.facts)))
+    assert not [name for name in template_names if name in text]
+
+
+def test_two_scenarios_of_one_run_show_different_platform_pods() -> None:
+    """Through the provider, as a run provisions: two scenarios' platform pods share no
+    name, and a pod one scenario deletes is still in the next (spec 04 §1)."""
+    provider = SimK8sProvider(seeded_ids=True)
+    first_id, second_id = scenario_ids("example")[:2]
+    _, first = provision(provider, "example", first_id)
+    names = _pods(first)
+    victim = next(n for n in sorted(names) if n.startswith("coredns-"))
+    first.store.delete("pods", "kube-system", victim)
+    _, second = provision(provider, "example", second_id)
+    _, first_again = provision(provider, "example", first_id)
+    assert not set(_pods(second)) & set(names)
+    assert _pods(first_again) == names  # the deleted pod is back in a new environment
+    assert len([n for n in _pods(second) if n.startswith("coredns-")]) == 2
+
+
+def test_a_copied_platform_is_what_a_full_pass_derives() -> None:
+    """A controller pass that trusts no memo stores nothing over the copy: the renamed pods
+    and moved addresses are consistent with everything derived from them (listing order,
+    Endpoints), as a platform built inside the environment would be."""
+    env = _fresh("one")
+    platform.install(env, platform.build(0, EPOCH))
+    before = json.dumps(sorted(env.store.items()), sort_keys=True)
+    version = env.store.resource_version
+    incremental, settled.INCREMENTAL = settled.INCREMENTAL, False
+    try:
+        controllers.reconcile(env)
+    finally:
+        settled.INCREMENTAL = incremental
+    assert env.store.resource_version == version
+    assert json.dumps(sorted(env.store.items()), sort_keys=True) == before
 
 
 def test_the_scenarios_draws_do_not_depend_on_the_platform(

@@ -14,9 +14,14 @@ What a copy keeps and changes:
   read-only once recorded (``AuditLog.query`` hands out copies), share only the parts
   no identifier or time lives in.
 - The platform draws its uids and pod suffixes from a stream of its own (``<seed>:platform``),
-  so the scenario's draws do not depend on them. Its uids and audit ids still differ per
-  scenario: each is a keyed hash of the environment's seed and the template's id (an agent
-  serving several scenarios cannot carry a uid from one cluster to the next).
+  so the scenario's draws do not depend on them. What an agent can read of them still
+  differs per scenario (an agent serving several scenarios cannot carry an identifier from
+  one cluster to the next, spec 04 §1): each uid and audit id is a keyed hash of the
+  environment's seed and the template's id, each pod's name suffix likewise (issue 30,
+  session 11; a ReplicaSet's pods keep their order by name, so every listing and Endpoints
+  object is the one a pass would build), and the pods' addresses are the template's,
+  permuted within each node's range by the same key (the scenario's pods still get the
+  addresses after them).
 - Times: the template runs on a frozen clock; an environment whose clock starts later
   (the wall-following clock, issue 32) gets every timestamp of the copy moved by the whole
   seconds between the two starts, and its clock starts where the template's stopped, so
@@ -30,6 +35,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
+import ipaddress
+import pickle
 import re
 import threading
 from dataclasses import dataclass, field
@@ -37,14 +45,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..cluster import controllers, settled
-from ..cluster.clock import EPOCH, Ids, SimClock, _uuid4_text, fmt, parse_ts
+from ..cluster.clock import EPOCH, K8S_ALPHABET, Ids, SimClock, _uuid4_text, fmt, parse_ts
 from ..cluster.store import clone
 from . import baseline
 from .environment import PROVIDER_USER, Environment
 
 #: a timestamp the simulator writes: seconds (objects), milliseconds (audit), microseconds (raw)
 _STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3}|\.\d{6})?Z")
-UID, STAMP, DERIVED = 0, 1, 2
+UID, STAMP, DERIVED, NAME, ADDRESS = 0, 1, 2, 3, 4
 #: a run of hex digits as long as an ``ids_for`` id or its first half
 _HEX = re.compile(r"[0-9a-f]{128}|[0-9a-f]{64}")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -58,10 +66,12 @@ class Template:
 
     start: datetime
     ms: int
-    objects: list[tuple[tuple[str, str, str], dict[str, Any], Plan]]
+    #: the stored objects and the facts, ``[(key, value)]`` each, pickled with every uid, pod
+    #: name, pod address, timestamp and derived id in a :class:`_Slot` (``slots``: (kind, text))
+    objects: bytes
     counters: tuple[Any, ...]
     audit: list[tuple[dict[str, Any], Plan]]
-    facts: list[tuple[tuple[str, str, str], dict[str, Any], Plan]]
+    facts: bytes
     registry: frozenset[str]
     system_namespaces: frozenset[str]
     notes: dict[str, Any]
@@ -72,6 +82,15 @@ class Template:
     endpoints: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     #: an id ``Environment.ids_for`` made in the template (and its first half) -> its text
     derived: dict[str, str] = field(default_factory=dict)
+    #: the platform's pods: (namespace, name), sorted
+    pods: tuple[tuple[str, str], ...] = ()
+    slots: tuple[tuple[int, str], ...] = ()
+
+    def built(self) -> list[tuple[tuple[str, str, str], dict[str, Any]]]:
+        """The stored objects as the template built them (its own ids and names)."""
+        loaded: list[tuple[tuple[str, str, str], dict[str, Any]]]
+        loaded = _Filled(self.objects, [text for _, text in self.slots]).load()
+        return loaded
 
 
 _LOCK = threading.Lock()
@@ -115,8 +134,13 @@ def build(seed: Any, start: datetime) -> Template:
     controllers.reconcile(env)
     _only_copied_parts(env)
     store = env.store
-    uids = {obj["metadata"]["uid"] for _, obj in store.items()}
-    uids |= {entry["auditID"] for entry in env.audit.entries}
+    exact = dict.fromkeys(env._ips.values(), ADDRESS)
+    pods = tuple(sorted(key[1:] for key, _ in store.items() if key[0] == "pods"))
+    if len({name for _, name in pods}) != len(pods):  # a name is renamed wherever it is
+        raise RuntimeError("the platform template needs its pod names distinct across namespaces")
+    exact.update(dict.fromkeys((name for _, name in pods), NAME))
+    exact.update(dict.fromkeys((obj["metadata"]["uid"] for _, obj in store.items()), UID))
+    exact.update(dict.fromkeys((entry["auditID"] for entry in env.audit.entries), UID))
     memo = settled.memo(env)
     passes = []
     for key, (fact_keys, walked, _, horizon, images) in sorted(memo.settled.items()):
@@ -124,14 +148,26 @@ def build(seed: Any, start: datetime) -> Template:
         ns = (obj or {}).get("metadata", {}).get("namespace", "")
         if obj is not None and memo.skip(env, key, ns):  # still settled as the copy starts
             passes.append((key, fact_keys, walked, ns, horizon, images))
+    slots: dict[str, _Slot] = {}
+
+    def kind_of(text: str) -> int | None:
+        return _kind(text, exact, derived)
+
+    def pickled(value: Any) -> bytes:
+        return pickle.dumps(_slotted(value, slots, kind_of), protocol=pickle.HIGHEST_PROTOCOL)
+
+    objects = pickled(sorted(store.items()))
+    facts = pickled(list(env.facts.items()))
     return Template(
+        slots=tuple((_kind(text, exact, derived) or 0, text) for text in slots),
         derived=derived,
+        pods=pods,
         start=start,
         ms=env.clock.ms,
-        objects=[(k, o, _plan(o, uids, derived)) for k, o in sorted(store.items())],
+        objects=objects,
         counters=store.counters(),
-        audit=[(entry, _plan(entry, uids, derived)) for entry in env.audit.entries],
-        facts=[(k, v, _plan(v, uids, derived)) for k, v in env.facts.items()],
+        audit=[(entry, _plan(entry, exact, derived)) for entry in env.audit.entries],
+        facts=facts,
         registry=frozenset(env.registry),
         system_namespaces=frozenset(env.system_namespaces),
         notes=clone(env.notes),
@@ -162,9 +198,72 @@ def _only_copied_parts(env: Environment) -> None:
         raise RuntimeError(f"the platform template does not copy {', '.join(kept)}")
 
 
-def _plan(value: Any, uids: set[str], derived: dict[str, str], path: tuple[Any, ...] = ()) -> Plan:
-    """Where in ``value`` a platform uid, a timestamp or an id the environment derives from
-    its seed (``Environment.ids_for``: container and image ids) is."""
+def _kind(value: str, exact: dict[str, int], derived: dict[str, str]) -> int | None:
+    """What a string of the platform is, of what a copy changes: a platform uid, pod name
+    or pod address (``exact``: the value -> its kind), a timestamp or an id the environment
+    derives from its seed (``Environment.ids_for``: container and image ids); None: kept."""
+    kind = exact.get(value)
+    if kind is not None:
+        return kind
+    if _STAMP.fullmatch(value):
+        return STAMP
+    if any(run in derived for run in _HEX.findall(value)):
+        return DERIVED
+    return None
+
+
+class _Slot:
+    """Where the pickled platform holds a string a copy changes (one per distinct string:
+    the pickle's memo makes every other occurrence a reference to the first)."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int):
+        self.index = index
+
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        return (_slot, (self.index,))
+
+
+def _slot(index: int) -> str:
+    raise RuntimeError("a platform's strings are filled in by install only")
+
+
+def _slotted(value: Any, slots: dict[str, _Slot], kind_of: Any) -> Any:
+    """``value`` with each string a copy changes (keys too) replaced by its :class:`_Slot`."""
+    if isinstance(value, dict):
+        return {_slotted(k, slots, kind_of): _slotted(v, slots, kind_of) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_slotted(v, slots, kind_of) for v in value)
+    if isinstance(value, str) and kind_of(value) is not None:
+        found = slots.get(value)
+        if found is None:
+            found = slots[value] = _Slot(len(slots))
+        return found
+    return value
+
+
+class _Filled(pickle.Unpickler):
+    """Loads a pickled platform (C) with each slot's string this environment's: one call of
+    ``strings.__getitem__`` per distinct string (issue 30, session 11: cloning the objects
+    and rewriting each occurrence in Python were most of a copy's CPU)."""
+
+    def __init__(self, blob: bytes, strings: list[str]):
+        super().__init__(io.BytesIO(blob))
+        self.strings = strings
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) == (__name__, "_slot"):
+            return self.strings.__getitem__
+        raise pickle.UnpicklingError(f"the platform template holds no {module}.{name}")
+
+
+def _plan(
+    value: Any, exact: dict[str, int], derived: dict[str, str], path: tuple[Any, ...] = ()
+) -> Plan:
+    """Where in ``value`` a platform uid, pod name or pod address (``exact``: the value ->
+    its kind), a timestamp or an id the environment derives from its seed
+    (``Environment.ids_for``: container and image ids) is."""
     found: Plan = []
     if isinstance(value, dict):
         items: Any = value.items()
@@ -172,15 +271,12 @@ def _plan(value: Any, uids: set[str], derived: dict[str, str], path: tuple[Any, 
         items = enumerate(value)
     else:
         if isinstance(value, str):
-            if value in uids:
-                found.append((path, UID))
-            elif _STAMP.fullmatch(value):
-                found.append((path, STAMP))
-            elif any(run in derived for run in _HEX.findall(value)):
-                found.append((path, DERIVED))
+            kind = _kind(value, exact, derived)
+            if kind is not None:
+                found.append((path, kind))
         return found
     for k, v in items:
-        found.extend(_plan(v, uids, derived, (*path, k)))
+        found.extend(_plan(v, exact, derived, (*path, k)))
     return found
 
 
@@ -188,13 +284,22 @@ def install(env: Environment, tpl: Template) -> None:
     """Copy the platform into ``env``, a new environment nothing has been written to."""
     delta = round((env.clock.start - tpl.start).total_seconds())
     rename = _Renamer(env.seed)
+    names = _pod_names(rename.key, tpl.pods)
+    addresses = _addresses(rename.key, tpl.ips)
 
     def new(kind: int, old: str) -> str:
         if kind == UID:
             return rename(old)
         if kind == STAMP:
             return _shifted(old, delta)
+        if kind == NAME:
+            return names[old]
+        if kind == ADDRESS:
+            return addresses[old]
         return _HEX.sub(lambda m: rederive(m.group()), old)
+
+    def key_of(key: tuple[str, str, str]) -> tuple[str, str, str]:
+        return (key[0], key[1], names[key[2]]) if key[0] == "pods" else key
 
     def rederive(run: str) -> str:
         """The id this environment derives from the same text, its uids renamed."""
@@ -204,40 +309,41 @@ def install(env: Environment, tpl: Template) -> None:
         made = env.ids_for(_UUID.sub(lambda m: rename(m.group()), text))
         return made if len(run) == len(made) else made[: len(run)]
 
-    objects = []
-    for key, obj, plan in tpl.objects:
-        copy = clone(obj)
-        for path, kind in plan:
-            _put(copy, path, new(kind, _get(obj, path)))
-        objects.append((key, copy))
-    env.store.adopt(objects, tpl.counters)
+    strings = [new(kind, text) for kind, text in tpl.slots]
+    made_for = {
+        f"{kind}{text}": made for (kind, text), made in zip(tpl.slots, strings, strict=True)
+    }
+
+    def copied(blob: bytes) -> Any:
+        return _Filled(blob, strings).load()
+
+    env.store.adopt(copied(tpl.objects), tpl.counters)
     entries = []
     for entry, plan in tpl.audit:
         made: dict[int, Any] = {}
         top = entry.copy()
         for path, kind in plan:
-            _put_shared(entry, top, path, new(kind, _get(entry, path)), made)
+            old = _get(entry, path)
+            text = made_for.get(f"{kind}{old}")
+            _put_shared(entry, top, path, new(kind, old) if text is None else text, made)
         entries.append(top)
     env.audit.adopt(entries)
-    for key, facts, plan in tpl.facts:
-        copy = clone(facts)
-        for path, kind in plan:
-            _put(copy, path, new(kind, _get(facts, path)))
-        env.facts[key] = copy
+    env.facts.update(copied(tpl.facts))
     env.registry |= tpl.registry
     env.system_namespaces |= tpl.system_namespaces
     env.notes.update(clone(tpl.notes))
-    env._ips.update({(rename(uid), cidr): ip for (uid, cidr), ip in tpl.ips.items()})
+    env._ips.update({(rename(uid), cidr): addresses[ip] for (uid, cidr), ip in tpl.ips.items()})
     env._cidr_next.update(tpl.cidr_next)
     env.clock.ms = max(env.clock.ms, tpl.ms)
-    _carry_memo(env, tpl, rename)
+    _carry_memo(env, tpl, rename, key_of)
 
 
-def _carry_memo(env: Environment, tpl: Template, rename: _Renamer) -> None:
+def _carry_memo(env: Environment, tpl: Template, rename: _Renamer, key_of: Any) -> None:
     """The settled platform passes, re-keyed and with their inputs read in the copy (the
-    same objects, marks and facts as the template's, times moved): still settled."""
+    same objects, marks and facts as the template's, names and times moved): still settled."""
     memo = settled.begin(env)
-    for (kind, uid), fact_keys, walked, ns, horizon, images in tpl.passes:
+    for (kind, uid), old_keys, walked, ns, horizon, images in tpl.passes:
+        fact_keys = tuple(key_of(k) for k in old_keys)
         inputs = settled.inputs(env, ns, fact_keys, walked)
         memo.settled[(kind, rename(uid))] = (fact_keys, walked, inputs, horizon, images)
     memo.endpoints.update({rename(uid): inputs for uid, inputs in tpl.endpoints.items()})
@@ -258,6 +364,48 @@ class _Renamer:
         return known
 
 
+def _pod_names(key: bytes, pods: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """A platform pod's name -> this environment's: its ReplicaSet's name and a suffix
+    keyed by the seed (spec 04 §1: no name learnt in one scenario is valid in the next).
+    A ReplicaSet's new suffixes go to its pods in their order by name, so listings and
+    Endpoints keep the order a controller pass gives them."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for ns, name in pods:
+        groups.setdefault((ns, name.rpartition("-")[0]), []).append(name)
+    renamed: dict[str, str] = {}
+    for (ns, owner), olds in sorted(groups.items()):
+        made: set[str] = set()
+        for old in olds:
+            text, n = f"{ns}\0{old}", 0
+            while (suffix := _suffix(key + text.encode())) in made:
+                n += 1
+                text = f"{ns}\0{old}\0{n}"
+            made.add(suffix)
+        for old, suffix in zip(sorted(olds), sorted(made), strict=True):
+            renamed[old] = f"{owner}-{suffix}"
+    return renamed
+
+
+def _suffix(data: bytes, n: int = 5) -> str:
+    """Five characters of Kubernetes' name alphabet from a hash of ``data``."""
+    digest = hashlib.sha256(data).digest()
+    return "".join(K8S_ALPHABET[b % len(K8S_ALPHABET)] for b in digest[:n])
+
+
+def _addresses(key: bytes, ips: dict[tuple[str, str], str]) -> dict[str, str]:
+    """A platform pod's address -> this environment's: the addresses of each node's range
+    permuted by a keyed hash (the same set, so the next free address is unchanged)."""
+    by_range: dict[str, list[str]] = {}
+    for (_, cidr), ip in sorted(ips.items()):
+        by_range.setdefault(cidr, []).append(ip)
+    moved: dict[str, str] = {}
+    for cidr in sorted(by_range):
+        olds = sorted(by_range[cidr], key=ipaddress.IPv4Address)
+        news = sorted(olds, key=lambda ip: hashlib.sha256(key + ip.encode()).digest())
+        moved.update(zip(olds, news, strict=True))
+    return moved
+
+
 @functools.lru_cache(maxsize=4096)
 def _shifted(text: str, seconds: int) -> str:
     """A timestamp moved by whole seconds, in its own precision."""
@@ -276,10 +424,6 @@ def _get(value: Any, path: tuple[Any, ...]) -> Any:
     for step in path:
         value = value[step]
     return value
-
-
-def _put(value: Any, path: tuple[Any, ...], new: Any) -> None:
-    _get(value, path[:-1])[path[-1]] = new
 
 
 def _put_shared(src: Any, top: Any, path: tuple[Any, ...], new: Any, made: dict[int, Any]) -> None:
