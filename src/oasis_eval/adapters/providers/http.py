@@ -68,11 +68,13 @@ from ...spec.provider import ConformanceResponse, ObservationResponse
 from .http_connection import Http11Transport
 from .http_lean import (
     OFFERED,
-    SERVED_WITH_AUDIT,
     SNAPSHOT_DELTA,
     Negotiated,
     accepted_extensions,
+    folded_type,
+    kept_audit,
     lean_audit_data,
+    served_part,
     snapshot_resources,
 )
 from .http_retry import NOT_TAKEN_STATUSES, AnsweredFault, _Answer, transient_for, wait_hint
@@ -488,23 +490,15 @@ class HttpProvider:
         call = f"observe {observation_type} in environment {environment_id}"
         params = wire_parameters(parameters)
         lean = self._lean.get(environment_id)
-        folded = lean is not None and SERVED_WITH_AUDIT in lean.accepted
-        request = {"environment_id": environment_id, "observation_type": observation_type}
-        if folded and observation_type == "served_calls":  # one call: the record, then the log
-            request = {**request, "observation_type": "audit_log", "served_calls": True}
-        kept = lean.audit if lean is not None and observation_type == "audit_log" else None
-        if kept is not None and kept[0] == params:
-            assert lean is not None
-            body, lean.audit = kept[1], None
-        else:
+        asked = folded_type(lean, observation_type)
+        body = kept_audit(lean, observation_type, params)
+        if body is None:
+            request: dict[str, Any] = {"environment_id": environment_id, "observation_type": asked}
+            if asked != observation_type:  # one call: the served record, then the log
+                request["served_calls"] = True
             _, body = await self._call(call, "/v1/observe", {**request, "parameters": params})
-        if request["observation_type"] != observation_type:
-            assert lean is not None
-            audit = body
-            body = audit.pop("served_calls", None)
-            if not isinstance(body, dict):
-                raise ProviderFault(f"{call}: the audit_log answer carries no served_calls record")
-            lean.audit = (params, audit)
+        if asked != observation_type:
+            body = served_part(call, lean, params, body)
         return self._observation(call, observation_type, body, lean)
 
     def _observation(

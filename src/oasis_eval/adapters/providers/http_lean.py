@@ -47,8 +47,11 @@ __all__ = [
     "Negotiated",
     "accepted_extensions",
     "audit_bodies_shared",
+    "folded_type",
+    "kept_audit",
     "lean_audit_data",
     "rebuilt_snapshot",
+    "served_part",
     "snapshot_resources",
 ]
 
@@ -100,6 +103,36 @@ def audit_bodies_shared(call: str, data: Any) -> Any:
             )
         entry["request_body"] = raw["requestObject"]
     return data
+
+
+def folded_type(lean: Negotiated | None, observation_type: str) -> str:
+    """The observation to ask for: ``audit_log`` (with the record) for a folded ``served_calls``."""
+    if observation_type == "served_calls" and lean and SERVED_WITH_AUDIT in lean.accepted:
+        return "audit_log"
+    return observation_type
+
+
+def kept_audit(
+    lean: Negotiated | None, observation_type: str, params: dict[str, str]
+) -> dict[str, Any] | None:
+    """The audit answer read with the served record for this window (taken: used once)."""
+    kept = lean.audit if lean is not None and observation_type == "audit_log" else None
+    if kept is None or kept[0] != params:
+        return None
+    assert lean is not None
+    lean.audit = None
+    return kept[1]
+
+
+def served_part(
+    call: str, lean: Negotiated | None, params: dict[str, str], answer: dict[str, Any]
+) -> dict[str, Any]:
+    """The served record of a folded answer; its audit part kept for the runner's next call."""
+    served = answer.pop("served_calls", None)
+    if not isinstance(served, dict) or lean is None:
+        raise ProviderFault(f"{call}: the audit_log answer carries no served_calls record")
+    lean.audit = (params, answer)
+    return served
 
 
 def lean_audit_data(call: str, body: dict[str, Any], lean: Negotiated | None) -> Any | None:
