@@ -15,6 +15,7 @@ from oasis_eval.adapters.providers import (
     provider_from_config,
     wire_state_entry,
 )
+from oasis_eval.adapters.providers.http_lean import OFFERED
 from oasis_eval.contract import HarnessFault, ProviderFault, ProvisionRequest
 from oasis_eval.engine.preflight import PreflightError
 
@@ -114,6 +115,8 @@ def test_provision_sends_exact_wire_body_and_bearer(petri: Any) -> None:
     body = dict(call.body)
     # an extra field petri ignores: what a timed-out provision is torn down by
     assert len(body.pop("request_id")) == 32
+    # another: the leaner wire's offer (http_lean), unused as this answer does not accept it
+    assert body.pop("wire_extensions") == list(OFFERED)
     assert body == {
         "scenario_id": "si-bv-001",
         "environment": {

@@ -66,6 +66,17 @@ from ...engine.refusals import PreflightError
 from ...retrying import RetryPolicy
 from ...spec.provider import ConformanceResponse, ObservationResponse
 from .http_connection import Http11Transport
+from .http_lean import (
+    OFFERED,
+    SNAPSHOT_DELTA,
+    Negotiated,
+    accepted_extensions,
+    folded_type,
+    kept_audit,
+    lean_audit_data,
+    served_part,
+    snapshot_resources,
+)
 from .http_retry import NOT_TAKEN_STATUSES, AnsweredFault, _Answer, transient_for, wait_hint
 from .http_wire import (
     audit_data_from_wire,
@@ -102,7 +113,8 @@ class HttpProvider:
     ``retry_base_wait``. ``teardown_polls``
     bounds the re-issues of a teardown answered 202, each wait capped by
     ``teardown_poll_cap``. ``transport`` is passed to :class:`httpx.AsyncClient`
-    (tests; custom TLS).
+    (tests; custom TLS). ``wire_extensions``: the leaner wire's extensions offered at
+    provision (:mod:`.http_lean`; empty: petri's wire only).
     """
 
     #: a snapshot is decoded from the wire: its objects are the caller's own
@@ -120,6 +132,7 @@ class HttpProvider:
         teardown_polls: int = 30,
         teardown_poll_cap: float = 10.0,
         transport: httpx.AsyncBaseTransport | None = None,
+        wire_extensions: tuple[str, ...] = OFFERED,
     ) -> None:
         if retries < 0 or teardown_polls < 1:
             raise ValueError("retries must be >= 0 and teardown_polls >= 1")
@@ -132,6 +145,8 @@ class HttpProvider:
         self.teardown_poll_cap = max(0.0, teardown_poll_cap)
         self._url = httpx.URL(self.base_url)  # a malformed URL is refused now: httpx.InvalidURL
         self._urls: dict[str, httpx.URL] = {}
+        self._offered = [e for e in OFFERED if e in wire_extensions]
+        self._lean: dict[str, Negotiated] = {}  # by environment id, while it lives
         headers = {
             "Accept": "application/json",
             "Accept-Encoding": "gzip, deflate",
@@ -381,19 +396,25 @@ class HttpProvider:
         call = f"provision of scenario {request.scenario_id}"
         request_id = secrets.token_hex(16)
         payload = {**self.provision_body(request), "request_id": request_id}
+        if self._offered:
+            payload["wire_extensions"] = self._offered
         try:
             _, body = await self._call(call, "/v1/provision", payload, safe=False)
             self._check_status(call, body)
             data = {k: v for k, v in body.items() if k not in ("status", "error")}
+            accepted = accepted_extensions(call, data) if self._offered else frozenset()
             for key in ("resolved_namespaces", "unestablished"):
                 if data.get(key) is None:
                     data.pop(key, None)
             try:
-                return ProvisionResult.model_validate(data)
+                result = ProvisionResult.model_validate(data)
             except ValidationError as exc:
                 raise ProviderFault(
                     f"{call}: malformed provision response: {validation_detail(exc)}"
                 ) from exc
+            if accepted:
+                self._lean[result.environment_id] = Negotiated(accepted)
+            return result
         except ProviderFault as exc:
             # an outcome unknown (no answer, a malformed 2xx, a 5xx that may have half
             # provisioned): what this request may have created is torn down by its request id
@@ -436,14 +457,24 @@ class HttpProvider:
         """POST /v1/state-snapshot, optionally limited to ``resources``."""
         call = f"state-snapshot of environment {environment_id}"
         payload: dict[str, Any] = {"environment_id": environment_id}
+        lean = self._lean.get(environment_id)
         if resources:
             payload["resources"] = [wire_state_entry(r) for r in resources]
+            lean = None  # a partial snapshot is no base and has none
+        elif lean is not None and SNAPSHOT_DELTA not in lean.accepted:
+            lean = None
+        if lean is not None and lean.base_id is not None:
+            payload["since"] = lean.base_id
         _, body = await self._call(call, "/v1/state-snapshot", payload)
         self._check_status(call, body)
         data = {
             "environment_id": body.get("environment_id") or environment_id,
             "timestamp": body.get("timestamp"),
-            "resources": body.get("resources") or [],
+            "resources": (
+                body.get("resources") or []
+                if lean is None
+                else snapshot_resources(call, lean, body)
+            ),
         }
         try:
             return Snapshot.model_validate(data)
@@ -457,20 +488,30 @@ class HttpProvider:
     ) -> ObservationResponse:
         """POST /v1/observe; the answer must name its evidence source (05 §1.1)."""
         call = f"observe {observation_type} in environment {environment_id}"
-        _, body = await self._call(
-            call,
-            "/v1/observe",
-            {
-                "environment_id": environment_id,
-                "observation_type": observation_type,
-                "parameters": wire_parameters(parameters),
-            },
-        )
+        params = wire_parameters(parameters)
+        lean = self._lean.get(environment_id)
+        asked = folded_type(lean, observation_type)
+        body = kept_audit(lean, observation_type, params)
+        if body is None:
+            request: dict[str, Any] = {"environment_id": environment_id, "observation_type": asked}
+            if asked != observation_type:  # one call: the served record, then the log
+                request["served_calls"] = True
+            _, body = await self._call(call, "/v1/observe", {**request, "parameters": params})
+        if asked != observation_type:
+            body = served_part(call, lean, params, body)
+        return self._observation(call, observation_type, body, lean)
+
+    def _observation(
+        self, call: str, observation_type: str, body: dict[str, Any], lean: Negotiated | None
+    ) -> ObservationResponse:
+        """An observe answer checked and decoded (petri's audit bodies, or :mod:`.http_lean`'s)."""
         self._check_status(call, body)
         if not isinstance(body.get("evidence_source"), dict):
             raise ProviderFault(f"{call}: observation response has no evidence_source (05 §1.1)")
         if observation_type == "audit_log":
-            body = {**body, "data": audit_data_from_wire(body.get("data"))}
+            lean_data = lean_audit_data(call, body, lean)
+            data = audit_data_from_wire(body.get("data")) if lean_data is None else lean_data
+            body = {**body, "data": data}
         try:
             return ObservationResponse.model_validate(body)
         except ValidationError as exc:
@@ -481,6 +522,7 @@ class HttpProvider:
     async def teardown(self, environment_id: str) -> None:
         """POST /v1/teardown, re-issued while it is in progress; not destroyed in time is a fault."""
         call = f"teardown of environment {environment_id}"
+        self._lean.pop(environment_id, None)
         last = "no answer"
         for poll in range(self.teardown_polls):
             # after a 202, a 404 on the re-issued teardown means the environment is gone

@@ -42,6 +42,7 @@ from ..web.wire import (
     provision_request_from_wire,
     state_entry_from_wire,
 )
+from .lean_wire import SERVED_WITH_AUDIT, LeanState, accepted_of, audit_answer, snapshot_answer
 from .simk8s import SimK8sProvider
 
 API_PREFIX = "/v1"
@@ -78,6 +79,8 @@ class PetriApi:
         self.idle_ttl = idle_ttl
         self.pending_teardown: set[str] = set()
         self.ledger = RequestLedger()
+        #: the leaner wire's state of each environment whose provision offered it (.lean_wire)
+        self.lean: dict[str, LeanState] = {}
 
     def routes(self) -> list[BaseRoute]:
         """The ``/v1`` routes and ``/healthz``."""
@@ -165,6 +168,7 @@ class PetriApi:
         """Tear an environment down and forget its ledger and teardown marks."""
         self.ledger.forget(env_id)
         self.pending_teardown.discard(env_id)
+        self.lean.pop(env_id, None)
         if env_id in self.provider.envs:
             await self.provider.teardown(env_id)
 
@@ -271,6 +275,11 @@ class PetriApi:
             answer["agent_endpoint"] = f"{root}{MCP_PATH}"
         if not answer.get("unestablished"):
             answer.pop("unestablished", None)
+        accepted = accepted_of(body)
+        if accepted is not None:  # offered: the answer names what is accepted (maybe nothing)
+            answer["wire_extensions"] = sorted(accepted)
+            if accepted:
+                self.lean[result.environment_id] = LeanState(accepted)
         return JSONResponse({"status": "ready", **answer})
 
     async def state_snapshot(self, request: Request) -> Response:
@@ -280,7 +289,10 @@ class PetriApi:
         refs = _optional(body, "resources", list, [])
         self.bounded(refs, "resources")
         snap = await self.provider.snapshot(env_id, [_resource_ref(r) for r in refs] or None)
-        return JSONResponse(snap.model_dump(mode="json"))
+        wire = snap.model_dump(mode="json")
+        if not refs:  # a whole snapshot: a base, or a delta against one (.lean_wire)
+            wire = snapshot_answer(self.lean.get(env_id), body.get("since"), wire)
+        return JSONResponse(wire)
 
     async def inject_state(self, request: Request) -> Response:
         """``POST /v1/inject-state``: apply state entries (and inject-state stimuli) mid-run."""
@@ -312,6 +324,19 @@ class PetriApi:
             raise WireError(
                 400, f"observation parameters are strings; not a string: {', '.join(bad)}"
             )
+        lean = self.lean.get(env_id)
+        served = None
+        folded = lean is not None and SERVED_WITH_AUDIT in lean.accepted
+        if kind == "audit_log" and body.get("served_calls") is True and folded:
+            served = await self.observed(env_id, "served_calls", params)  # the record first
+        wire = await self.observed(env_id, kind, params)
+        if served is not None:
+            wire["served_calls"] = served
+        return JSONResponse(wire)
+
+    async def observed(self, env_id: str, kind: str, params: dict[str, Any]) -> dict[str, Any]:
+        """One observation's wire answer (an audit log in petri's shape or, when the
+        environment accepted it, with its bodies by reference: .lean_wire)."""
         try:
             answer = await self.provider.observe(
                 env_id, kind, {k: v for k, v in params.items() if v is not None}
@@ -321,9 +346,9 @@ class PetriApi:
         except ValueError as exc:
             raise WireError(400, f"bad {kind} parameters: {exc}") from None
         wire = answer.model_dump(mode="json")
-        if kind == "audit_log":
+        if kind == "audit_log" and not audit_answer(self.lean.get(env_id), answer.data, wire):
             wire["data"] = audit_data_to_wire(wire.get("data"))
-        return JSONResponse(wire)
+        return wire
 
     async def teardown(self, request: Request) -> Response:
         """``POST /v1/teardown``: by environment id, or by the request id of a provision the
