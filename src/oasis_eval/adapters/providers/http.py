@@ -62,7 +62,6 @@ from ...contract import (
     ProvisionResult,
     Snapshot,
 )
-from ...engine.refusals import PreflightError
 from ...retrying import RetryPolicy
 from ...spec.provider import ConformanceResponse, ObservationResponse
 from .http_connection import Http11Transport
@@ -77,6 +76,7 @@ from .http_lean import (
     served_part,
     snapshot_resources,
 )
+from .http_preflight import conformance_answer, unreachable
 from .http_retry import NOT_TAKEN_STATUSES, AnsweredFault, _Answer, transient_for, wait_hint
 from .http_wire import (
     audit_data_from_wire,
@@ -352,43 +352,8 @@ class HttpProvider:
         except _Answer as answer:
             status, body = answer.status, answer.body
         except ProviderFault as fault:
-            exc = fault.__cause__
-            if isinstance(exc, httpx.TimeoutException):
-                raise PreflightError(
-                    f"preflight: provider conformance endpoint GET {url} did not answer within "
-                    f"{self.timeout}s ({type(exc).__name__})"
-                ) from exc
-            raise PreflightError(
-                f"preflight: cannot reach the provider conformance endpoint GET {url}: "
-                f"{type(exc).__name__}: {exc}"
-            ) from exc
-        if status != 200:
-            hint = ""
-            if status == 404:
-                hint = (
-                    " (a provider must implement GET /v1/conformance, 08 §3.8.1, and answer "
-                    f"for profile {profile_id})"
-                )
-            elif status in (401, 403):
-                hint = (
-                    " (the provider needs its runner token: oasis run --provider-token, "
-                    "OASIS_PROVIDER_TOKEN, or the run config's environment.token / token_file)"
-                )
-            raise PreflightError(
-                f"preflight: provider conformance endpoint GET {url} answered HTTP "
-                f"{status}: {body_message(body, 'no body')}{hint}"
-            )
-        if not isinstance(body, dict):
-            raise PreflightError(
-                f"preflight: provider conformance endpoint GET {url} did not return a JSON "
-                f"object: {shorten(str(body))!r}"
-            )
-        try:
-            return ConformanceResponse.model_validate(body)
-        except ValidationError as exc:
-            raise PreflightError(
-                f"preflight: malformed conformance response from GET {url}: {validation_detail(exc)}"
-            ) from exc
+            raise unreachable(url, self.timeout, fault) from fault.__cause__
+        return conformance_answer(url, profile_id, status, body)
 
     async def provision(self, request: ProvisionRequest) -> ProvisionResult:
         """POST /v1/provision; a request whose outcome is unknown is torn down by its id (best
