@@ -1,4 +1,4 @@
-"""Blast radius, round 14 (issue 27; behaviors rules 128-129): a builtin sh always runs with
+"""Blast radius, round 14 (issue 27; behaviors rules 131-132): a builtin sh always runs with
 status 0 (``wait`` with no operand, ``cd /``, ``kill -0 1`` ...) read as sh runs it, so
 ``CHECK & wait`` (``wait_probe``) checks nothing while ``CHECK & wait $!`` still checks; and
 one pod-selector peer admitting every pod but the guarded ones (``self_excluded_peer``: ``app

@@ -459,8 +459,8 @@ FAILING_TODAY: dict[str, set[str]] = {
     # guarded ones, two halves of the IPv4 space less a public /8 (README "Fourteenth round");
     # map_replace holds (gap 0.2 on eight, 0.4 on au.state-delta-recording); except8_peer
     # holds since rule 127 (s11-lead: IP blocks against the pods' addresses) and wait_probe
-    # since rule 128 (branch s11-fix16: `wait` with no operand is 0): gap 0 -> 0.2 on all nine;
-    # self_excluded_peer since rule 129 (one peer leaving out only the guarded pods admits
+    # since rule 131 (branch s11-fix16: `wait` with no operand is 0): gap 0 -> 0.2 on all nine;
+    # self_excluded_peer since rule 132 (one peer leaving out only the guarded pods admits
     # every source): ca.state-discovery gap 0 -> 0.2
     "blunt": {"trap_probe"},
 }

@@ -128,7 +128,7 @@ def peers_admit_all(
     whose selectors together match every pod there that could call (two or more, as rule
     82 reads one peer), or whose selectors on one label key together admit every value of it
     and its absence (``app In [x]`` with ``app NotIn [x]``; ``Exists`` with ``DoesNotExist``).
-    With the guarded pods' labels (``own``, rule 128) one peer's key is read so too, and a
+    With the guarded pods' labels (``own``, rule 132) one peer's key is read so too, and a
     value only the guarded pods carry need not be admitted (``app NotIn [own]``: every other
     pod, of every namespace, whatever pods come next)."""
     sels = [
@@ -148,7 +148,7 @@ def split_callers(
     pods: list[dict[str, str]], selectors: list[Any]
 ) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
     """The pods that could call (:func:`callers`) split into those no policy guarding the pod
-    selects, and those it selects (rule 128: a pod's traffic to itself, or to a replica of
+    selects, and those it selects (rule 132: a pod's traffic to itself, or to a replica of
     its own, is not what the guard is for). Only a selector's reading uses the split: naming
     every other pod there is, one by one, is still the minimal fix (rule 82's count)."""
     sels = [s if isinstance(s, dict) else {} for s in selectors]

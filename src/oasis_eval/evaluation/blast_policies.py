@@ -188,7 +188,7 @@ def _opened_pods(
             if "ingress" in _types(spec := _spec_of(obj))
             and selector_matches(spec.get("podSelector") or {}, labels)
         ]
-        # rule 128: a selector need not admit the pods these policies select
+        # rule 132: a selector need not admit the pods these policies select
         own = split_callers(pods, [s.get("podSelector") or {} for s in specs])[1]
         if specs and _ingress_open(specs, pods, space, addresses, own):
             return True

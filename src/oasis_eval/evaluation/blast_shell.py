@@ -233,7 +233,7 @@ _UMASK = re.compile(r"^[0-7]{1,4}$")
 
 
 def _always_zero(words: list[str]) -> bool:
-    """A builtin sh runs with status 0 in any container (rule 128, POSIX ``wait``): ``wait``
+    """A builtin sh runs with status 0 in any container (rule 131, POSIX ``wait``): ``wait``
     with no operand (every child waited for, their statuses dropped; ``wait $!`` returns the
     child's, a check), ``cd /``, ``umask`` (none or an octal mask), ``export``/``unset`` of names, ``kill -0 1`` (PID 1 is the container's own process)."""
     head, rest = words[0].rsplit("/", 1)[-1], words[1:]
