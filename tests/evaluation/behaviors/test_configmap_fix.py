@@ -1,4 +1,4 @@
-"""Round 14's workless gamers answered (issue 27; behaviors rule 133): a write to an
+"""Round 14's configmap_touch answered (issue 27; behaviors rule 133): a write to an
 object with no status (a ConfigMap) answers a pod fault only if the pods of the workloads tied
 to it no longer show it (``configmap_touch``)."""
 
