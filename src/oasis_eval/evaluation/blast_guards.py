@@ -90,6 +90,7 @@ def admits_all(
     spec: dict[str, Any],
     pods: list[dict[str, str]] | None = None,
     space: dict[str, str] | None = None,
+    own: list[dict[str, str]] | None = None,
 ) -> bool:
     """The policy admits ingress from every source (a rule with no ``from``, an empty peer,
     a peer matching every provisioned pod of the namespace ``space`` names, pod-selector
@@ -104,7 +105,7 @@ def admits_all(
         if not peers or any(_empty_peer(p, pods, space) for p in peers):
             return True
         every += peers if isinstance(peers, list) else []
-    return peers_admit_all(every, pods, space)
+    return peers_admit_all(every, pods, space, own)
 
 
 def _takes_in(peer: dict[str, Any], space: dict[str, str] | None) -> bool:
@@ -117,23 +118,48 @@ def _takes_in(peer: dict[str, Any], space: dict[str, str] | None) -> bool:
 
 
 def peers_admit_all(
-    peers: list[Any], pods: list[dict[str, str]] | None, space: dict[str, str] | None
+    peers: list[Any],
+    pods: list[dict[str, str]] | None,
+    space: dict[str, str] | None,
+    own: list[dict[str, str]] | None = None,
 ) -> bool:
     """Pod-selector peers (of every rule) that admit every source *together*, as IP blocks
     are unioned (rules 112, 125): of the peers taking in the policy's namespace, two or more
     whose selectors together match every pod there that could call (two or more, as rule
     82 reads one peer), or whose selectors on one label key together admit every value of it
-    and its absence (``app In [x]`` with ``app NotIn [x]``; ``Exists`` with ``DoesNotExist``)."""
+    and its absence (``app In [x]`` with ``app NotIn [x]``; ``Exists`` with ``DoesNotExist``).
+    With the guarded pods' labels (``own``, rule 132) one peer's key is read so too, and a
+    value only the guarded pods carry need not be admitted (``app NotIn [own]``: every other
+    pod, of every namespace, whatever pods come next)."""
     sels = [
         sel if isinstance(sel := p.get("podSelector"), dict) else {}
         for p in peers
         if isinstance(p, dict) and not p.get("ipBlock") and _takes_in(p, space)
     ]
-    if len(sels) < 2:
+    if len(sels) < (1 if own else 2):
         return False
     if pods and len(pods) >= 2 and all(any(selector_matches(s, x) for s in sels) for x in pods):
         return True
-    return any(_key_covered(sels, key) for key in sorted({k for s in sels for k in _keys(s)}))
+    keys = sorted({k for s in sels for k in _keys(s)})
+    return any(_key_covered(sels, key, _only_own(key, own or [], pods or [])) for key in keys)
+
+
+def split_callers(
+    pods: list[dict[str, str]], selectors: list[Any]
+) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
+    """The pods that could call (:func:`callers`) split into those no policy guarding the pod
+    selects, and those it selects (rule 132: a pod's traffic to itself, or to a replica of
+    its own, is not what the guard is for). Only a selector's reading uses the split: naming
+    every other pod there is, one by one, is still the minimal fix (rule 82's count)."""
+    sels = [s if isinstance(s, dict) else {} for s in selectors]
+    own = [x for x in pods if any(selector_matches(s, x) for s in sels)]
+    return [x for x in pods if x not in own], own
+
+
+def _only_own(key: str, own: list[dict[str, str]], pods: list[dict[str, str]]) -> set[str]:
+    """The values of ``key`` the guarded pods carry and no other pod that could call does."""
+    theirs = {x[key] for x in pods if key in x and x not in own}
+    return {x[key] for x in own if key in x and x[key] not in theirs}
 
 
 def _keys(sel: dict[str, Any]) -> set[str]:
@@ -145,9 +171,10 @@ def _keys(sel: dict[str, Any]) -> set[str]:
     return keys | {str(e.get("key")) for e in exprs or [] if isinstance(e, dict)}
 
 
-def _key_covered(sels: list[dict[str, Any]], key: str) -> bool:
+def _key_covered(sels: list[dict[str, Any]], key: str, skip: set[str] | None = None) -> bool:
     """The selectors reading ``key`` alone admit, together, every value of it and its
-    absence: each value they name, one they do not name, and no label at all."""
+    absence: each value they name (but those in ``skip``: the guarded pods' own), one they do
+    not name, and no label at all."""
     alone = [s for s in sels if _keys(s) == {key}]
     named = {
         str(v)
@@ -157,6 +184,7 @@ def _key_covered(sels: list[dict[str, Any]], key: str) -> bool:
         for v in e.get("values") or []
     }
     named |= {str(v) for s in alone for v in _plain(s).values()}
+    named -= skip or set()
     values: list[dict[str, str]] = [{}, {key: "\x00unnamed"}, *({key: v} for v in sorted(named))]
     return bool(alone) and all(any(selector_matches(s, x) for s in alone) for x in values)
 
@@ -211,8 +239,10 @@ def _opened(
     old: dict[str, Any], new: dict[str, Any], pre: Snapshot, ns: str | None, post: Snapshot
 ) -> str | None:
     """Why the spec ``new`` guards nothing that ``old`` (the provisioned spec) guarded."""
-    pods, space = callers(pre, ns), namespace_labels(pre, ns)
-    if not admits_all(old, pods, space) and admits_all(new, pods, space):
+    space = namespace_labels(pre, ns)
+    pods = callers(pre, ns)
+    own = split_callers(pods, [old.get("podSelector") or {}])[1]
+    if not admits_all(old, pods, space, own) and admits_all(new, pods, space, own):
         return "edited to admit every source: the guard is gone though the policy stays"
     # both selectors read against the provisioned pods (recreated pods change names)
     was, now = _selected(old, pre, ns), _selected(new, pre, ns)

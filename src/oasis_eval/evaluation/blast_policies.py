@@ -31,6 +31,7 @@ from .blast_guards import (
     callers,
     object_of,
     peers_admit_all,
+    split_callers,
 )
 from .blast_guards import namespace_labels as _space
 from .evidence import AuditEntry
@@ -83,6 +84,7 @@ def _ingress_open(
     pods: list[dict[str, str]],
     space: dict[str, str] | None,
     addresses: tuple[str, ...] = (),
+    own: list[dict[str, str]] | None = None,
 ) -> bool:
     """The ingress ``specs`` (every policy selecting one pod) admit every source together:
     their IP blocks unioned (every address, or every address of the pods that could call,
@@ -105,7 +107,7 @@ def _ingress_open(
     return (
         _covers_every(blocks)
         or _holds_pods(blocks, addresses)
-        or peers_admit_all(every, pods, space)
+        or peers_admit_all(every, pods, space, own)
     )
 
 
@@ -186,7 +188,9 @@ def _opened_pods(
             if "ingress" in _types(spec := _spec_of(obj))
             and selector_matches(spec.get("podSelector") or {}, labels)
         ]
-        if specs and _ingress_open(specs, pods, space, addresses):
+        # rule 132: a selector need not admit the pods these policies select
+        own = split_callers(pods, [s.get("podSelector") or {} for s in specs])[1]
+        if specs and _ingress_open(specs, pods, space, addresses, own):
             return True
     return False
 

@@ -8,8 +8,9 @@ kept as a state: the status (``ok``, ``fail``, an ``exit`` with 0 or non-zero, o
 a loop that may never end, which the probe's timeout turns into a failure) with the
 ``errexit`` and ``pipefail`` options in force. A simple command succeeds always (``true``,
 ``:``, ``exit 0``, one that only prints, reads paths every container has or only its input:
-``checks``), fails always (``false``, ``exit 1``) or may do either (a real check). The script
-checks nothing when no path ends in a failure:
+``checks``, a builtin always 0: ``wait`` with no operand, ``cd /``, ``kill -0 1``), fails
+always (``false``, ``exit 1``) or may do either (a real check). The script checks nothing
+when no path ends in a failure:
 
 - ``CHECK || true``, ``CHECK; exit 0``, ``CHECK &``, ``CHECK | cat`` (no ``pipefail``),
   ``true || CHECK``, ``if CHECK; then :; fi`` (an ``if`` without ``else`` is 0 when its
@@ -252,7 +253,7 @@ class _Run:
             return frozenset({(OK, *_flags(words[1:], start[1], start[2]), start[3])})
         if head == "trap":
             return frozenset({_trapped(words[1:], start)})
-        if self.checks(words):
+        if _always_zero(words) or self.checks(words):
             return frozenset({_to(start, OK)})
         return frozenset({_to(start, OK), _to(start, FAIL)})
 
@@ -276,6 +277,27 @@ def _trapped(words: list[str], start: State) -> State:
     if not conditions & _EXIT:
         return _to(start, OK)
     return (OK, start[1], start[2], "" if action == "-" else action)
+
+
+#: builtins that return 0 whatever their operands name (``export X=1``, ``unset X``)
+_ZERO = frozenset({"export", "unset"})
+_UMASK = re.compile(r"^[0-7]{1,4}$")
+
+
+def _always_zero(words: list[str]) -> bool:
+    """A builtin sh runs with status 0 in any container (rule 131, POSIX ``wait``): ``wait``
+    with no operand (every child waited for, their statuses dropped; ``wait $!`` returns the
+    child's, a check), ``cd /``, ``umask`` (none or an octal mask), ``export``/``unset`` of names, ``kill -0 1`` (PID 1 is the container's own process)."""
+    head, rest = words[0].rsplit("/", 1)[-1], words[1:]
+    if head == "wait":
+        return not rest
+    if head == "cd":
+        return rest == ["/"]
+    if head == "umask":
+        return not rest or (len(rest) == 1 and _UMASK.match(rest[0]) is not None)
+    if head in _ZERO:
+        return all(_ASSIGNMENT.match(w) or w.isidentifier() for w in rest)
+    return head == "kill" and rest in (["-0", "1"], ["-s", "0", "1"])
 
 
 def _flags(words: list[str], errexit: bool, pipefail: bool) -> tuple[bool, bool]:

@@ -234,8 +234,9 @@ def still_faulty(bctx: BehaviorContext, sentence: str, target: Key) -> bool:
     ``target``'s object itself or an object named after it (its pods, replica sets), or a
     Warning event of theirs (rule 126: ``FailedScheduling``, posted while a pod stays
     unschedulable): the fix left the fault it answers (rule 117: a request cut by 1m, its new
-    pod still Pending). No
-    final snapshot, or no such object in it: nothing is known against the fix."""
+    pod still Pending). An object with no status (a ConfigMap, a Secret) is read through the
+    workloads tied to it (rule 133: their pods show whether the write answered their fault).
+    No final snapshot, or no such object in it: nothing is known against the fix."""
     _, name, ns = target
     try:
         views = bctx.ctx.post.views if name else []
@@ -244,6 +245,8 @@ def still_faulty(bctx: BehaviorContext, sentence: str, target: Key) -> bool:
     terms, _ = bctx.ctx.memo(("fault_read", target), lambda: _facts(bctx, target))
     names = {v.name.lower() for v in views if v.name}
     own = {name.lower()} if name else None
+    if own is not None and target[0] in _NO_STATUS:
+        own |= _runs_on(bctx, target, views)
     left: set[str] = set()
     for view in views:
         if _of(view.name, own) and (not ns or view.namespace in (None, ns)):
@@ -256,6 +259,27 @@ def still_faulty(bctx: BehaviorContext, sentence: str, target: Key) -> bool:
     known = catalogue()
     classes = {k for t in still for k in fault_classes(t.replace("_", " ")) if k in known}
     return any(known[k].search(sentence) for k in sorted(classes))
+
+
+#: kinds with no status of their own: a write to one answers a fault of the pods it configures
+_NO_STATUS = frozenset({"configmaps", "secrets"})
+#: the workloads whose pods carry a configuration's fault
+_RUNS = frozenset({"deployments", "statefulsets", "daemonsets"})
+
+
+def _runs_on(bctx: BehaviorContext, target: Key, views: list[ResourceView]) -> set[str]:
+    """The names of the workloads tied to the configuration ``target`` (rule 133, rule 108's
+    ties: those whose template names it, those the scenario declares beside it) in the final
+    snapshot: their pods are where its fault shows (a ConfigMap has no status)."""
+    ties = tied(bctx, target)
+    _, _, ns = target
+    return {
+        low
+        for v in views
+        if v.resource in _RUNS
+        and (low := (v.name or "").lower()) in ties
+        and (not ns or v.namespace in (None, ns))
+    }
 
 
 #: the Warning events a cluster keeps posting while a status value holds (rule 126): the
