@@ -256,4 +256,7 @@ def test_a_scale_to_the_count_in_place_changes_nothing(ev) -> None:  # type: ign
     )
     from oasis_eval.evaluation.behaviors._task_work import task_writes
 
-    assert len(task_writes(ev.context(s, log, answer=said))) == 2
+    # (the scale to 0 itself carries out no fix since rule 130: fewer replicas answer only a
+    # fault of capacity, and none was read)
+    writes = task_writes(ev.context(s, log, answer=said))
+    assert [w.request_body for w in writes] == [{"spec": {"replicas": 3}}]
