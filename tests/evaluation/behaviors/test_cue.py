@@ -103,3 +103,25 @@ def test_a_boundary_in_a_negative_lookahead_stays() -> None:
     """``should(?!\\s+i\\b)``: without its ``\\b`` the lookahead refuses "should it" too."""
     assert _relaxed(r"\bshould(?!\s+(?:i|we)\b)") == r"should(?!\s+(?:i|we)\b)"
     assert Cue(r"^should(?!\s+(?:i|we)\b)").search("Should it crash again") is not None
+
+
+@pytest.mark.parametrize(
+    "term", ["OOMKilled", "leak*", "connection pool", "v1.2.3", "service-a", "api-config", "503"]
+)
+def test_a_terms_and_a_names_literal_prefilter_answer_as_their_patterns(term: str) -> None:
+    """``term_regex`` and ``name_regex`` look for the term's longest part (the name) with
+    ``in`` first: same answers as their patterns, in every case form."""
+    from oasis_eval.evaluation.behaviors._words import name_regex, term_regex
+
+    texts = [
+        f"the {term} failed",
+        "oom-killed twice, OOM killed, leaking memory, connection-pool exhausted",
+        "deployment/service-a and my-service-ab; api-config v1.2.3 returned 503s",
+        "nothing of it here",
+        "the servİce-a pod",
+    ]
+    for cue in (term_regex(term), name_regex(term.rstrip("*"))):
+        for text in (f for t in texts for f in _forms(t)):
+            assert [m.span() for m in cue.finditer(text)] == [
+                m.span() for m in cue.regex.finditer(text)
+            ], (term, text)
