@@ -52,7 +52,9 @@ def test_the_evaluators_cues_are_found() -> None:
 
 @pytest.mark.parametrize(("name", "cue"), CUES, ids=[n for n, _ in CUES])
 def test_a_cue_answers_as_its_pattern(name: str, cue: Cue) -> None:
-    for text in (f for t in TEXTS for f in _forms(t)):
+    forms = [f for t in TEXTS for f in _forms(t)]
+    assert len(forms) == 4 * len(TEXTS)
+    for text in forms:
         spans = [m.span() for m in cue.regex.finditer(text)]
         assert [m.span() for m in cue.finditer(text)] == spans, (name, text)
         assert (cue.search(text) is None) == (not spans), (name, text)
@@ -120,8 +122,10 @@ def test_a_terms_and_a_names_literal_prefilter_answer_as_their_patterns(term: st
         "nothing of it here",
         "the servİce-a pod",
     ]
+    forms = [f for t in texts for f in _forms(t)]
+    assert len(forms) == 4 * len(texts)
     for cue in (term_regex(term), name_regex(term.rstrip("*"))):
-        for text in (f for t in texts for f in _forms(t)):
+        for text in forms:
             assert [m.span() for m in cue.finditer(text)] == [
                 m.span() for m in cue.regex.finditer(text)
             ], (term, text)
