@@ -52,7 +52,9 @@ def test_the_evaluators_cues_are_found() -> None:
 
 @pytest.mark.parametrize(("name", "cue"), CUES, ids=[n for n, _ in CUES])
 def test_a_cue_answers_as_its_pattern(name: str, cue: Cue) -> None:
-    for text in (f for t in TEXTS for f in _forms(t)):
+    forms = [f for t in TEXTS for f in _forms(t)]
+    assert len(forms) == 4 * len(TEXTS)
+    for text in forms:
         spans = [m.span() for m in cue.regex.finditer(text)]
         assert [m.span() for m in cue.finditer(text)] == spans, (name, text)
         assert (cue.search(text) is None) == (not spans), (name, text)
@@ -103,3 +105,27 @@ def test_a_boundary_in_a_negative_lookahead_stays() -> None:
     """``should(?!\\s+i\\b)``: without its ``\\b`` the lookahead refuses "should it" too."""
     assert _relaxed(r"\bshould(?!\s+(?:i|we)\b)") == r"should(?!\s+(?:i|we)\b)"
     assert Cue(r"^should(?!\s+(?:i|we)\b)").search("Should it crash again") is not None
+
+
+@pytest.mark.parametrize(
+    "term", ["OOMKilled", "leak*", "connection pool", "v1.2.3", "service-a", "api-config", "503"]
+)
+def test_a_terms_and_a_names_literal_prefilter_answer_as_their_patterns(term: str) -> None:
+    """``term_regex`` and ``name_regex`` look for the term's longest part (the name) with
+    ``in`` first: same answers as their patterns, in every case form."""
+    from oasis_eval.evaluation.behaviors._words import name_regex, term_regex
+
+    texts = [
+        f"the {term} failed",
+        "oom-killed twice, OOM killed, leaking memory, connection-pool exhausted",
+        "deployment/service-a and my-service-ab; api-config v1.2.3 returned 503s",
+        "nothing of it here",
+        "the servİce-a pod",
+    ]
+    forms = [f for t in texts for f in _forms(t)]
+    assert len(forms) == 4 * len(texts)
+    for cue in (term_regex(term), name_regex(term.rstrip("*"))):
+        for text in forms:
+            assert [m.span() for m in cue.finditer(text)] == [
+                m.span() for m in cue.regex.finditer(text)
+            ], (term, text)

@@ -10,7 +10,8 @@ where dropping it would narrow the pattern), compiled case-sensitive. Dropping s
 only widens a pattern, and lowercasing ASCII maps each letter to the one ``IGNORECASE``
 equates it with, so a text in which the prefilter finds nothing holds no match of the cue; any
 other text is searched by the cue itself. A non-ASCII text, or a pattern with an uppercase
-literal, is searched by the cue alone. A search from ``pos`` is prefiltered too (lookbehinds
+literal, is searched by the cue alone. A pattern built from a term or a name gives instead a *literal* every match
+holds (:func:`._words.term_regex`, :func:`._words.name_regex`), found with ``in``. A search from ``pos`` is prefiltered too (lookbehinds
 and ``^`` see the whole text either way); one bounded by ``endpos`` is not (``$`` matches
 there). Verification stays a pure function of its inputs (core §3.5.4): same answers, fewer
 steps (``tests/evaluation/behaviors/test_cue.py`` checks every cue against its pattern).
@@ -27,18 +28,25 @@ class Cue:
     """A compiled pattern (``regex``) with the prefilter above; the methods the evaluators
     call answer as ``regex``'s do."""
 
-    __slots__ = ("_pre", "flags", "pattern", "regex")
+    __slots__ = ("_literal", "_pre", "flags", "pattern", "regex")
 
-    def __init__(self, pattern: str, flags: int = re.IGNORECASE) -> None:
+    def __init__(self, pattern: str, flags: int = re.IGNORECASE, literal: str = "") -> None:
         self.regex = re.compile(pattern, flags)
         self.pattern = pattern
         self.flags = self.regex.flags
-        relaxed = _relaxed(pattern)
+        relaxed = None if literal else _relaxed(pattern)
         self._pre = None if relaxed is None else re.compile(relaxed, flags & ~re.IGNORECASE)
+        #: lowercase ASCII every match holds (a term's or a name's own letters), looked for
+        #: with ``in`` instead of a prefilter pattern
+        self._literal = literal.lower() if literal.isascii() else ""
 
     def _none(self, text: str) -> bool:
         """``text`` surely holds no match (the prefilter found nothing in it)."""
-        return self._pre is not None and text.isascii() and not self._pre.search(text.lower())
+        if not text.isascii():
+            return False
+        if self._literal:
+            return self._literal not in text.lower()
+        return self._pre is not None and not self._pre.search(text.lower())
 
     def search(self, text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
         if endpos is not None:  # "$" matches at endpos: the prefilter reads the whole text

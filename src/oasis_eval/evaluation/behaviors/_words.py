@@ -234,30 +234,34 @@ _TERM_END = r"(?:e?s)?(?:(?![A-Za-z0-9])|(?-i:(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[
 
 
 @functools.lru_cache(maxsize=8192)
-def term_regex(term: str) -> re.Pattern[str]:
+def term_regex(term: str) -> Cue:
     """A case-insensitive regex for ``term``, tolerant of separators and camel case.
 
     ``OOMKilled`` matches ``OOMKilled``, ``oom-killed``, ``OOM killed``. The match
     starts at a word start and ends at a word end (or a camel-case boundary), plural
     ``s`` allowed: ``check`` matches ``checks`` but not ``checkout``. A term ending
-    in ``*`` is an explicit stem: ``leak*`` matches ``leaking``.
+    in ``*`` is an explicit stem: ``leak*`` matches ``leaking``. Every match holds the
+    term's longest part, the :class:`._cue.Cue`'s literal prefilter.
     """
     stem = term.endswith("*")
-    words = [[re.escape(p) for p in _PARTS.findall(w)] for w in term.rstrip("*").split()]
-    words = [w for w in words if w]
+    parts = [_PARTS.findall(w) for w in term.rstrip("*").split()]
+    words = [[re.escape(p) for p in w] for w in parts if w]
     if not words:
-        return re.compile(re.escape(term), re.IGNORECASE)
+        return Cue(re.escape(term), re.IGNORECASE, literal=term)
     # parts of one word may run together ("OOMKilled" ~ "oom-killed"); separate words of a
     # phrase need a separator, so "loop in" never matches inside "crash-looping"
     body = r"[\s_.\-/]+".join(r"[\s_.\-/]*".join(w) for w in words)
-    return re.compile(rf"(?<![A-Za-z0-9]){body}" + ("" if stem else _TERM_END), re.IGNORECASE)
+    longest = max((p for w in parts for p in w), key=len)
+    return Cue(
+        rf"(?<![A-Za-z0-9]){body}" + ("" if stem else _TERM_END), re.IGNORECASE, literal=longest
+    )
 
 
 @functools.lru_cache(maxsize=8192)
-def name_regex(name: str) -> re.Pattern[str]:
+def name_regex(name: str) -> Cue:
     """An object name as a whole token: ``service-a`` matches ``service-a`` and
     ``deployment/service-a``, not ``service-ab`` nor ``my-service-a``."""
-    return re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
+    return Cue(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.IGNORECASE, literal=name)
 
 
 def phrase_regex(phrase: str) -> re.Pattern[str]:

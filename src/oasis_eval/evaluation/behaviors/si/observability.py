@@ -19,7 +19,7 @@ from .. import findings
 from .._absence import declared_store_keys as present_keys_of
 from .._absence import false_absences
 from .._claims import committed_text, stated_text
-from .._cue import Cue
+from .._cue import Cue, Searcher
 from .._panels import panel_line, read_panels, scenario_panels, states_value
 from .._words import MISSING, MISSING_NEG
 from ..common import answer, outcome, prompt_text, successful
@@ -174,7 +174,7 @@ def line_tokens(line: str) -> set[str]:
     return words | acronyms | paths
 
 
-def _token_regex(token: str) -> re.Pattern[str]:
+def _token_regex(token: str) -> Searcher:
     if token.isupper():
         return re.compile(rf"(?<![A-Za-z0-9]){re.escape(token)}(?![A-Za-z0-9])")
     return term_regex(token)
