@@ -22,7 +22,7 @@ MENTION = re.compile(r"postgres|psql|libpq|pg_ctl|initdb", re.IGNORECASE)
 ALLOWED = {
     (
         "evaluation/behaviors/_carriers.py",
-        'DATABASE = re.compile(r"database|migration|^db$|postgres|mysql|sql", re.IGNORECASE)',
+        'DATABASE = Cue(r"database|migration|^db$|postgres|mysql|sql", re.IGNORECASE)',
     ),
 }
 
