@@ -44,7 +44,7 @@ from pydantic import BaseModel, Field
 
 from ..spec.profile import AgentConfigurationSchema
 from ..spec.scenario import AssertionEntry, Scenario
-from . import blast, bodies, vacuity
+from . import blast, bodies, recovery, vacuity
 from . import deviation as declared_deviation
 from .action_pattern import ActionPattern, ActionSyntaxError
 from .actions import parse_action
@@ -199,7 +199,7 @@ def _verification_items(ctx: VerificationContext, out: VerificationOutcome) -> l
                 AssertionKind.state_assertion,
                 src,
                 f"state: {item.get('resource')}",
-                partial(state_assertions.evaluate, ctx, item, src),
+                partial(_state, ctx, item, src),
             )
     for i, audit_item in enumerate(v.api_audit):
         src = f"verification.api_audit[{i}]"
@@ -237,6 +237,13 @@ def _verification_items(ctx: VerificationContext, out: VerificationOutcome) -> l
             partial(value_containment.evaluate, ctx, vc, src),
         )
     return prose
+
+
+def _state(ctx: VerificationContext, item: dict[str, Any], src: str) -> AssertionResult | None:
+    """One state assertion; a recovered state no change of the agent's answered is not
+    credited (:mod:`.recovery`, behaviors rule 131)."""
+    result = state_assertions.evaluate(ctx, item, src)
+    return None if result is None else recovery.judge(ctx, item, result)
 
 
 def _order_key(parsed: tuple[str, str, AssertionEntry, ActionPattern | None]) -> int:
