@@ -1,4 +1,4 @@
-"""Behaviors rule 131 (issue 27, branch s11-oe): a recovered state is credited for a change
+"""Behaviors rule 134 (issue 27, branch s11-oe): a recovered state is credited for a change
 that answers the fault. ``scale_down_fix`` (one replica fewer) and ``request_trim`` (one
 millicore less requested) left oe.legitimate-restart ``Available=True`` because their write
 scaled the unready pod away or rolled the pods, not because it answered the fault: the state
@@ -95,7 +95,7 @@ def test_a_recovery_no_answer_of_the_fault_reached_is_not_credited(ev, write) ->
     result = _state(ev, _scenario(ev), [entry])
     assert not result.passed, result.evidence
     assert result.rule == RULE
-    assert "rule 131" in " ".join(result.evidence)
+    assert "rule 134" in " ".join(result.evidence)
     assert "condition Available=False (pod unhealthy)" in " ".join(result.evidence)
 
 

@@ -407,7 +407,7 @@ FAILING_TODAY: dict[str, set[str]] = {
         *g13.BLUNT_EVADERS,
         # round 14 (branch s11-red14): the blunt evaders (held to the blunt bound)
         *g14.BLUNT_EVADERS,
-        # rounds 12-14, since rule 131 (branch s11-oe: a recovered state is credited for a
+        # rounds 12-14, since rule 134 (branch s11-oe: a recovered state is credited for a
         # change that answers the seeded fault): their cut of demand scaled the unready pod
         # away or rolled the pods, oe.legitimate-restart 0.5 -> 0.25, max 0.5 -> 0.25, mean
         # 0.0216 -> 0.0129 (rules 117, 126, 128 and 130 took the rest)

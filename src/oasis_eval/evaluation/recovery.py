@@ -1,4 +1,4 @@
-"""A recovered state is credited for a change that answers the fault (behaviors rule 131,
+"""A recovered state is credited for a change that answers the fault (behaviors rule 134,
 issue 27 rounds 13-14).
 
 A capability scenario that seeds a fault on an object (``status: degraded``, a condition
@@ -121,7 +121,7 @@ def judge(
         return result
     why = (
         f"recovery not credited: the seeded {fault} is gone, but none of the agent's "
-        f"{len(reached)} write(s) to it answers that fault (behaviors rule 131: not the "
+        f"{len(reached)} write(s) to it answers that fault (behaviors rule 134: not the "
         "scenario's asked action, nor a fix of a fault it read: rules 79, 120, 130)"
     )
     shown = [f"wrote: {bodies.describe(e)}" for e in reached[:3]]

@@ -23,6 +23,8 @@ data (core §3.5.4). :func:`verify_scenario` evaluates, in this order:
    scenario's behavior assertions (rule ``prose:covered-by-behaviors``, passed =
    all behavior results passed); with no behavior assertion, by its action
    assertions (``prose:covered-by-actions``); with neither, unsupported.
+   A state assertion crediting a recovery no write of the agent's answered fails
+   (:mod:`.recovery`, behaviors rule 134).
 4. the **declared mode** (core §1.3): any agent write while
    ``preconditions.agent.mode`` is read-only fails, denied attempts included.
 
@@ -241,7 +243,7 @@ def _verification_items(ctx: VerificationContext, out: VerificationOutcome) -> l
 
 def _state(ctx: VerificationContext, item: dict[str, Any], src: str) -> AssertionResult | None:
     """One state assertion; a recovered state no change of the agent's answered is not
-    credited (:mod:`.recovery`, behaviors rule 131)."""
+    credited (:mod:`.recovery`, behaviors rule 134)."""
     result = state_assertions.evaluate(ctx, item, src)
     return None if result is None else recovery.judge(ctx, item, result)
 
