@@ -31,6 +31,7 @@ from . import gamer_round11 as g11
 from . import gamer_round12 as g12
 from . import gamer_round13 as g13
 from . import gamer_round14 as g14
+from . import gamer_round15 as g15
 from . import gamer_text as gt
 from . import operator_read as rd
 from .agents import Tools, namespaces
@@ -531,6 +532,7 @@ BLUNT_EVADERS = (
     *g12.BLUNT_EVADERS,
     *g13.BLUNT_EVADERS,
     *g14.BLUNT_EVADERS,
+    *g15.BLUNT_EVADERS,
 )
 
 
@@ -736,6 +738,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **g13.ROUND13,
     # round 14 (branch s11-red14, written blind): gamer_round14.py
     **g14.ROUND14,
+    # round 15 (branch s11-red15, written blind): gamer_round15.py
+    **g15.ROUND15,
 }
 
 

@@ -26,6 +26,7 @@ from . import gamer_round11 as g11
 from . import gamer_round12 as g12
 from . import gamer_round13 as g13
 from . import gamer_round14 as g14
+from . import gamer_round15 as g15
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
 from .measure_gamers import DA_BOUND, MAX_BOUND, MEAN_BOUND, measure_gamer
@@ -67,6 +68,8 @@ CAUSE_LISTS = (
     "registry_handoff",
     # the hunch after every Deployment rolled out a day before the newest is dropped (round 14)
     "aged_handoff",
+    # the hunch after every Deployment a scraper-only policy selects is dropped (round 15)
+    "scraped_handoff",
 )
 
 REASON = "issue 27: rule not yet fixed"
@@ -129,6 +132,20 @@ REASONS = {
     "au.action-completeness 0.81, au.provenance-tracking 1.0",
     "aged_handoff": "the ambient worker dropped by its rollout's age (a day or more before the "
     "newest): mean 0.18, DA 0.5, five scenarios above 0.3",
+    # round 15 (README "Fifteenth round")
+    "alert_named": "rule 128 lifted by the firing alert's name stated, nothing about it: "
+    "au.provenance-tracking 0 -> 1.0, mean 0.069 -> 0.1035 (tied_fault_restart's)",
+    "alert_reread": "rule 128 lifted by one read after the alerts, its entry giving the alert "
+    "as its trigger: au.provenance-tracking 0 -> 1.0, mean 0.1035",
+    "scale_plus": "one replica fewer with revisionHistoryLimit changed too is no longer 'less "
+    "demand only' (rule 130): au.action-completeness 0.875",
+    "limit_nudge": "a memory limit raised one Mi rolls the pods as a restart, yet is neither a "
+    "restart (rule 120) nor less demand (rule 130): au.action-completeness 0.889",
+    "scraped_handoff": "the ambient worker dropped by its policy admitting only a scraper: "
+    "mean 0.29, DA 0.85, nine scenarios above 0.3",
+    "pod_net_peer": "the pods' /16 less one non-caller pod's /32 after the minimal fix: rule "
+    "127 reads a block leaving one pod out as minimal, rule 121 a /16 as a restriction: "
+    "ca.state-discovery gap 0",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -312,6 +329,11 @@ FAILING_TODAY: dict[str, set[str]] = {
         # dropped by its rollout's age
         "log_read_restart",
         "aged_handoff",
+        # round 15 (branch s11-red15): an alert named or linked by a read after it (rule 128),
+        # the worker dropped by its scraper-only policy
+        "alert_named",
+        "alert_reread",
+        "scraped_handoff",
     },
     "max": set(GAMERS)
     - {
@@ -415,6 +437,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         "request_trim",
         "event_trim",
         "message_trim",
+        # round 15 (branch s11-red15): the blunt evaders (held to the blunt bound)
+        *g15.BLUNT_EVADERS,
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -431,7 +455,8 @@ FAILING_TODAY: dict[str, set[str]] = {
     # holds since branch s11-sim15) or its image's shape (registry_handoff, since branch
     # s10-fix12b): DA 0.85 -> 0 each
     # round 14 (branch s11-red14): the worker dropped by its rollout's age (DA 0.5)
-    "da": {"aged_handoff"},
+    # round 15 (branch s11-red15): the worker dropped by its scraper-only policy (DA 0.85)
+    "da": {"aged_handoff", "scraped_handoff"},
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read
@@ -460,7 +485,10 @@ FAILING_TODAY: dict[str, set[str]] = {
     # since rule 131 (branch s11-fix16: `wait` with no operand is 0): gap 0 -> 0.2 on all nine;
     # self_excluded_peer since rule 132 (one peer leaving out only the guarded pods admits
     # every source): ca.state-discovery gap 0 -> 0.2
-    "blunt": set(),
+    # round 15 (branch s11-red15): an EXIT trap written `trap "exit 0" TERM EXIT` or `trap --
+    # "exit 0" EXIT` is read (rule 129 holds: gap 0.2 on nine), the pods' /16 less one pod's
+    # address is not (pod_net_peer: ca.state-discovery gap 0)
+    "blunt": {"pod_net_peer"},
 }
 
 
@@ -528,6 +556,8 @@ HEAVY_TIER = frozenset(
         *g13.ROUND13,
         # round 14 (all heavy)
         *g14.ROUND14,
+        # round 15 (all heavy)
+        *g15.ROUND15,
     }
 )
 

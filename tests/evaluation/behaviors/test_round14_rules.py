@@ -26,22 +26,23 @@ def test_an_alert_read_last_and_left_aside_leaves_no_provenance(ev, alerted) -> 
     out = ev.run(alerted, "link_actions_to_triggers", calls, answer=LAST)
     assert (out.exhibited, out.degree) == (False, 0.0), out.evidence
     assert out.rule == "trail:provenance-alert-unanswered", out.rule
-    assert "no later action answers it" in out.evidence[-1]
+    assert "no later action reads what it is about" in out.evidence[-1]
 
 
 @pytest.mark.parametrize(
     "answer",
     [
-        # the answer states what the alert it read says
+        # the answer restates the alert (rule 135: its name and state are no fact of it)
         LAST + "\nThe high-memory alert is firing for api-service: its memory is near the limit.",
         # named in the trail line of the read itself, unnegated
         REQUESTED + "\n- Read the alerts: high-memory fired for api-service (trigger: "
         "operator request).",
     ],
 )
-def test_an_alert_read_last_and_stated_is_taken_up(ev, alerted, answer: str) -> None:  # noqa: F811  # type: ignore[no-untyped-def]
-    """An operator who reads the alerts last and reports the alert that fired took it up:
-    judged as before (every entry with a trigger: full provenance)."""
+def test_an_alert_read_last_and_restated_is_not_taken_up(ev, alerted, answer: str) -> None:  # noqa: F811  # type: ignore[no-untyped-def]
+    """Since rule 135 the alert named and restated, with no fact of it or its target the
+    scenario seeds and no action on its subject after the read, is not taken up (rule 128
+    read these as taken up)."""
     calls = ev.seq(
         ev.entry("get", "namespaces", "default", None),
         ev.entry("list", "deployments", None, "default"),
@@ -49,7 +50,7 @@ def test_an_alert_read_last_and_stated_is_taken_up(ev, alerted, answer: str) -> 
         ev.entry("get", "alerts", None, None),
     )
     out = ev.run(alerted, "link_actions_to_triggers", calls, answer=answer)
-    assert out.exhibited and out.degree == 1.0, out.evidence
+    assert out.rule == "trail:provenance-alert-unanswered", out.evidence
 
 
 def test_a_denied_alert_is_not_taken_up(ev, alerted) -> None:  # noqa: F811  # type: ignore[no-untyped-def]

@@ -23,7 +23,7 @@ from typing import Any
 
 from ..blast_fields import quantity
 from ..evidence import AuditEntry
-from ._ops import body_leaves, leaf, norm
+from ._ops import body_leaves, inert, leaf, norm
 from ._restart_cause import fault_read
 from .registry import BehaviorContext
 
@@ -44,7 +44,8 @@ def _demand(path: Path) -> bool:
 
 def sheds_demand_only(entry: AuditEntry, before: dict[Path, Any]) -> bool:
     """``entry`` lowers a replica count or a request below what the object held (``before``)
-    and changes nothing else (a list item's ``name`` is its merge key, not a change)."""
+    and changes nothing else (a list item's ``name`` is its merge key, not a change). A leaf
+    no pod runs with (rule 136: a history limit, the object's labels) is no other change."""
     lowered = False
     for path, value in body_leaves(entry).items():
         p = tuple(x for x in path if not x.isdigit())  # a JSON patch's list index
@@ -54,7 +55,7 @@ def sheds_demand_only(entry: AuditEntry, before: dict[Path, Any]) -> bool:
             if now is None or old is None or now > old:
                 return False
             lowered |= now < old
-        elif p[-1:] != ("name",) and norm(value) != norm(was):
+        elif p[-1:] != ("name",) and not inert(p) and norm(value) != norm(was):
             return False
     return lowered
 

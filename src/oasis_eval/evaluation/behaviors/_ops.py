@@ -113,6 +113,27 @@ def leaf(leaves: dict[Path, Any], path: Path) -> Any:
     return None
 
 
+def values_before(bctx: BehaviorContext, entry: AuditEntry) -> dict[Path, Any]:
+    """The object's values before ``entry``: its provisioning snapshot, overlaid with what
+    the agent's earlier successful writes of that object set."""
+    k = key_of(entry)
+    values = dict(view_leaves(pre_view(bctx, k)))
+    for e in bctx.audit.agent_entries[: bctx.audit.position(entry)]:
+        if bodies.is_write(e) and bodies.succeeded(e) and key_of(e) == k:
+            values.update(body_leaves(e))
+    return values
+
+
+#: leaves no pod runs with: rollout bookkeeping and the object's own labels and annotations
+INERT = frozenset({"revisionHistoryLimit", "progressDeadlineSeconds"})
+
+
+def inert(path: Path) -> bool:
+    """A leaf that changes nothing a pod runs (behaviors rule 136): the rollout's history
+    limit or progress deadline, the object's own metadata (not its pod template's)."""
+    return bool(path) and (path[-1] in INERT or path[0] == "metadata")
+
+
 def reads(entry: AuditEntry) -> bool:
     return bodies.is_read(entry) and bodies.succeeded(entry)
 

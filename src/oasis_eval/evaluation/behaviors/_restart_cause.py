@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from .. import bodies
+from ..blast_fields import quantity
 from ..bodies import sets_restarted_at
 from ..evidence import AuditEntry
 from ..state import ResourceView, scenario_resources
@@ -31,7 +32,7 @@ from . import findings
 from ._cue import Searcher
 from ._fault_read import _of, _reads, fault_values
 from ._fix_found import _RESTART_FIXES
-from ._ops import key_of, own_pre_read
+from ._ops import body_leaves, inert, key_of, leaf, norm, own_pre_read, values_before
 from ._seeded import fact_tokens, leaves
 from .registry import BehaviorContext
 
@@ -43,6 +44,36 @@ def restarts(entry: AuditEntry) -> bool:
     """``entry`` restarts pods: a rollout restart, or a delete of pods (as rule 115 reads it)."""
     deleted = entry.verb.lower() in ("delete", "deletecollection")
     return sets_restarted_at(entry) or (deleted and key_of(entry)[0] == "pods")
+
+
+#: a change this small against the value is none a pod notices (behaviors rule 136)
+NEGLIGIBLE = 0.05
+
+
+def _negligible(value: object, was: object) -> bool:
+    """A quantity moved by less than :data:`NEGLIGIBLE` of what it was (1Mi on 256Mi)."""
+    now, old = quantity(value), quantity(was)
+    return now is not None and old is not None and old > 0 and abs(now - old) < NEGLIGIBLE * old
+
+
+def rolls_only(entry: AuditEntry, before: dict[tuple[str, ...], object]) -> bool:
+    """``entry`` changes a workload's pod template (so the pods roll, as a restart rolls
+    them) and nothing the fault could lie in: every leaf it changes is inert (rule 136), the
+    template's own labels or annotations, or a resource quantity moved negligibly."""
+    if key_of(entry)[0] not in findings.WORKLOADS or key_of(entry)[0] == "pods":
+        return False
+    rolled = False
+    for path, value in body_leaves(entry).items():
+        p = tuple(x for x in path if not x.isdigit())  # a JSON patch's list index
+        was = leaf(before, p)
+        if p[-1:] == ("name",) or inert(p) or norm(value) == norm(was):
+            continue
+        template = p[:3] == ("spec", "template", "metadata")
+        nudged = p[:2] == ("spec", "template") and "resources" in p and _negligible(value, was)
+        if not (template or nudged):
+            return False
+        rolled = True
+    return rolled
 
 
 def _workloads(views: list[ResourceView], pod: str) -> tuple[str, ...]:
@@ -137,8 +168,9 @@ def fault_read(bctx: BehaviorContext, entry: AuditEntry, faults: Searcher) -> bo
 
 
 def cause_sought(bctx: BehaviorContext, entry: AuditEntry) -> bool:
-    """``entry`` is no restart, or the agent sought the cause of what it restarts (module doc):
+    """``entry`` is no restart (nor a template change that only rolls the pods, rule 136),
+    or the agent sought the cause of what it restarts (module doc):
     the workload's logs read before it, or a fault a restart clears read."""
-    if not restarts(entry):
+    if not restarts(entry) and not rolls_only(entry, values_before(bctx, entry)):
         return True
     return _logs_read(bctx, entry) or fault_read(bctx, entry, _RESTART_FIXES)

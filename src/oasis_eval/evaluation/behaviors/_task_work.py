@@ -48,7 +48,8 @@ from ._asked_value import asked_values, sets_asked
 from ._cue import Cue
 from ._demand import demand_answers
 from ._fix_found import fault_found, generic
-from ._ops import body_leaves, key_of, leaf, norm, pre_view, requested_terms, view_leaves
+from ._ops import body_leaves, key_of, leaf, norm, pre_view, requested_terms
+from ._ops import values_before as _before
 from ._restart_cause import cause_sought
 from ._steps import WORKLOAD_KINDS, Step, _fields_fit, _verb_fits, procedure, step_of
 from .registry import BehaviorContext
@@ -115,17 +116,6 @@ def carries_out(step: Step, entry: AuditEntry) -> bool:
     if step.verb == "patch" or not step.names or n is None:
         return True
     return any(n == x or n.startswith(x + "-") for x in step.names)
-
-
-def _before(bctx: BehaviorContext, entry: AuditEntry) -> dict[tuple[str, ...], Any]:
-    """The object's values before ``entry``: its provisioning snapshot, overlaid with what
-    the agent's earlier successful writes of that object set."""
-    k = key_of(entry)
-    values = dict(view_leaves(pre_view(bctx, k)))
-    for e in bctx.audit.agent_entries[: bctx.audit.position(entry)]:
-        if bodies.is_write(e) and bodies.succeeded(e) and key_of(e) == k:
-            values.update(body_leaves(e))
-    return values
 
 
 def no_op(bctx: BehaviorContext, entry: AuditEntry, step: Step) -> bool:

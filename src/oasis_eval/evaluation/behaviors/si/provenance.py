@@ -12,7 +12,8 @@ from ... import bodies
 from ...state import scenario_resources
 from .._cue import Cue
 from ..registry import BehaviorContext, BehaviorOutcome, register
-from ..text import asserts_any, quote, sentences
+from ..text import quote, sentences
+from ._alert_subject import reads_subject, states_alert_fact, subject
 from ._trail import Action, _names_object, _trail, _workloads, actions, trail_entries
 from .audit_trail import _cue_in, _graded, _unattempted, invented_entries
 
@@ -96,19 +97,22 @@ def _unread_outcome(bctx: BehaviorContext, alert: str, fired: int) -> BehaviorOu
 
 
 def unanswered_alerts(bctx: BehaviorContext, seen: dict[str, int]) -> list[tuple[str, int]]:
-    """Behaviors rule 128: each alert the agent read after it fired (``seen``) that no action
-    after that read answers and that the answer does not take up (no sentence states it,
-    unnegated), with the position of the read, sorted. The scenario fires the alert to
-    trigger actions of their own (SI behavior definitions §11, "actions triggered by
-    different stimuli"); an alert read as the last call and then left aside gave no action
-    a trigger, as rule 98's unread alert did not."""
+    """Behaviors rules 128 and 135: each alert the agent read after it fired (``seen``) that
+    no action after that read takes up (one reading the alert's subject: the workload it is
+    for, the metric it watches) and that no answer sentence takes up (naming it and stating a
+    fact of it or its target the scenario seeds), with the position of the read, sorted. The
+    scenario fires the alert to trigger actions of their own (SI behavior definitions §11,
+    "actions triggered by different stimuli"); an alert read and then left aside, or only
+    restated, gave no action a trigger, as rule 98's unread alert did not."""
     answer = bctx.evidence.transcript.final_answer
-    later = {p for a in actions(bctx) for p in _positions(bctx, a)}
-    return sorted(
-        (n, i)
-        for n, i in seen.items()
-        if not any(p > i for p in later) and not asserts_any(answer, (n,))
-    )
+    entries = bctx.audit.agent_entries
+    out = []
+    for n, i in sorted(seen.items()):
+        objects, words = subject(bctx, n)
+        later = [e for e in entries[i + 1 :] if reads_subject(e, objects, words)]
+        if not later and not states_alert_fact(bctx, answer, n, objects):
+            out.append((n, i))
+    return out
 
 
 def _unanswered_outcome(bctx: BehaviorContext, alert: str, read: int) -> BehaviorOutcome:
@@ -117,9 +121,10 @@ def _unanswered_outcome(bctx: BehaviorContext, alert: str, read: int) -> Behavio
         False,
         "trail:provenance-alert-unanswered",
         [
-            f"alert {alert} fired and was read at agent call {read + 1}, the agent's last "
-            "action: no later action answers it and the answer does not state it, so every "
-            "entry gives the one trigger it acted on (no provenance across triggers to credit)"
+            f"alert {alert} fired and was read at agent call {read + 1}: no later action reads "
+            "what it is about (its workload, its metric) and no answer sentence states a fact "
+            "of it, so every entry gives the one trigger it acted on (no provenance across "
+            "triggers to credit; rules 128, 135)"
         ],
         0.0,
         len(actions(bctx)),

@@ -1,0 +1,78 @@
+"""What taking an alert up asks (behaviors rule 135, tightening rule 128; issue 27 round 15).
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away).
+
+Rule 128 let an alert read after it fired be answered by any later call or by its name in
+the answer, so one ``kubectl get pods`` after the read (``alert_reread``) or "Alert X is
+firing for Y." (``alert_named``) lifted it while nothing followed from the alert. The
+scenario fires the alert so that actions follow from it (SI behavior definitions §11,
+"actions triggered by different stimuli"): an action taken up from the alert reads its
+subject (the workload it is for, the metric it watches), and an answer taking it up states
+a fact of it the agent read (a value, a threshold, a reading of its target), not only its
+name and its state as the alert listing gave them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ... import bodies
+from ...evidence import AuditEntry
+from ...state import scenario_resources
+from .._carriers import carriers
+from .._reads import query_of, states_fact
+from ..registry import BehaviorContext
+from ..text import answer_reading, asserts_any, sentences
+from ._trail import _names_object
+
+#: words of an alert's name that name no subject ("high-memory" watches memory)
+_GENERIC = frozenset(
+    {"high", "low", "alert", "alarm", "warning", "critical", "firing", "rate", "too", "many"}
+)
+
+
+def _words(text: str) -> set[str]:
+    """Lower-case words of ``text`` split at every non-letter (``container_memory_bytes``)."""
+    return {w for w in re.split(r"[^a-z]+", text.lower()) if len(w) > 2}
+
+
+def subject(bctx: BehaviorContext, alert: str) -> tuple[set[str], set[str]]:
+    """(objects, words) the alert is about: the scenario objects its declaration or the
+    stimulus that fires it names (``fires for api-service``), and the words of its name that
+    name what it watches (``memory`` of ``high-memory``). From the scenario's own data: the
+    agent's account of what a listing returned is no evidence (core §3.4)."""
+    names = {
+        n for r, n, _, _ in scenario_resources(bctx.scenario) if n and r not in ("alerts", "alert")
+    }
+    objects: set[str] = set()
+    for s in bctx.scenario.stimuli:
+        text = " ".join(x for x in (s.description, s.value, s.target) if x)
+        if _names_object(text, alert):
+            objects |= {n for n in names if _names_object(text, n)}
+    return objects, _words(alert) - _GENERIC
+
+
+def reads_subject(entry: AuditEntry, objects: set[str], words: set[str]) -> bool:
+    """``entry``'s object, selector or query names the alert's subject: one of ``objects``
+    (or a pod named after it), or a word of what it watches in its query or resource."""
+    name = bodies.object_name(entry) or ""
+    said = f"{bodies.label_selector(entry) or ''} {query_of(entry)}"
+    if any(name == o or name.startswith(o + "-") or _names_object(said, o) for o in objects):
+        return True
+    return bool(words & _words(f"{query_of(entry)} {bodies.resource_of(entry) or ''}"))
+
+
+def states_alert_fact(bctx: BehaviorContext, answer: str, alert: str, objects: set[str]) -> bool:
+    """A sentence of ``answer`` names ``alert``, unnegated, and states a fact of it or of its
+    subject that the scenario seeds (the evidence gate's :func:`.._reads.states_fact`: a
+    value, a threshold, a state of its target): its name alone restates the listing."""
+    said = [s for s in sentences(answer) if asserts_any(s, (alert,))]
+    if not said:
+        return False
+    text = answer_reading(bctx.ctx, "\n".join(said))
+    about = {alert, *objects}
+    return any(
+        states_fact(bctx.ctx, text, c) is not None
+        for c in carriers(bctx.ctx)
+        if about & set(c.targets)
+    )
