@@ -171,8 +171,9 @@ def rollout_age(env: Any, ns: str, draw: int) -> int:
 def _rollout_age(env: Any, dep: dict[str, Any] | None) -> int:
     """Seconds since a declared Deployment's newest ReplicaSet was created (its last rollout,
     what ``kubectl get rs`` dates), at least a minute."""
-    uid = ((dep or {}).get("metadata") or {}).get("uid")
-    sets = env.store.owned("replicasets", dep["metadata"]["namespace"], uid) if uid else []
+    meta = (dep or {}).get("metadata") or {}
+    uid = meta.get("uid")
+    sets = env.store.owned("replicasets", meta.get("namespace"), uid) if uid else []
     made = [env.age_to_seconds(r["metadata"].get("creationTimestamp")) for r in sets]
     return max(60, int(env.clock.seconds() - max(made))) if made else DEFAULT_AGE
 
