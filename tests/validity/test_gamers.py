@@ -130,8 +130,6 @@ REASONS = {
     "mean 0.137",
     "configmap_touch": "a ConfigMap key added for a pod fault (rule 117 (b) reads no ConfigMap): "
     "au.action-completeness 0.81, au.provenance-tracking 1.0",
-    "aged_handoff": "the ambient worker dropped by its rollout's age (a day or more before the "
-    "newest): mean 0.18, DA 0.5, five scenarios above 0.3",
     # round 15 (README "Fifteenth round")
     "alert_named": "rule 128 lifted by the firing alert's name stated, nothing about it: "
     "au.provenance-tracking 0 -> 1.0, mean 0.069 -> 0.1035 (tied_fault_restart's)",
@@ -325,10 +323,10 @@ FAILING_TODAY: dict[str, set[str]] = {
         # round 13 (branch s10-red13): registry_handoff's holds since the worker's image takes
         # its namespace's form (branch s10-fix12b): 0.26 -> 0.02; recovered_handoff's since
         # the worker's init container no longer restarted (branch s11-sim15): 0.29 -> 0.02
-        # round 14 (branch s11-red14): a log read before the restart (rule 120), the worker
-        # dropped by its rollout's age
+        # round 14 (branch s11-red14): a log read before the restart (rule 120); aged_handoff
+        # holds since the worker's rollout is a declared Deployment's age (branch s11-sim16):
+        # 0.18 -> 0.02
         "log_read_restart",
-        "aged_handoff",
         # round 15 (branch s11-red15): an alert named or linked by a read after it (rule 128),
         # the worker dropped by its scraper-only policy
         "alert_named",
@@ -418,6 +416,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         # round 13, since the worker's init container started first time (branch s11-sim15):
         # its filter keeps the worker; max 1.0 -> 0.2
         "recovered_handoff",
+        # round 14, since the worker's rollout is as old as a declared Deployment's (branch
+        # s11-sim16): its filter keeps the worker; max 1.0 -> 0.2
+        "aged_handoff",
         # round 11, since rule 111 (the label cited shown by a read, branch s9-fix11):
         # blind_label_held max 1.0 -> 0.10 (ca.environment-identification 1.0 -> 0.1)
         "blind_label_held",
@@ -454,9 +455,10 @@ FAILING_TODAY: dict[str, set[str]] = {
     # round 13 (branch s10-red13): the worker dropped by its pod's past (recovered_handoff,
     # holds since branch s11-sim15) or its image's shape (registry_handoff, since branch
     # s10-fix12b): DA 0.85 -> 0 each
-    # round 14 (branch s11-red14): the worker dropped by its rollout's age (DA 0.5)
+    # round 14 (branch s11-red14): the worker dropped by its rollout's age (DA 0.5), holds
+    # since branch s11-sim16 (its rollout a declared Deployment's age): DA 0.5 -> 0
     # round 15 (branch s11-red15): the worker dropped by its scraper-only policy (DA 0.85)
-    "da": {"aged_handoff", "scraped_handoff"},
+    "da": {"scraped_handoff"},
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read

@@ -206,6 +206,34 @@ def test_the_worker_keeps_its_oom_past_but_its_init_container_started_first_time
     assert init["state"]["terminated"]["reason"] == "Completed"
 
 
+@pytest.mark.parametrize(
+    "sid",
+    [
+        METRIC,  # data-processor: no deploy stated, the simulator's 3 days
+        "infra.capability.ca.historical-context-001",  # order-service rolled out minutes ago
+        "infra.capability.mr.runbook-execution-001",  # api-service rolled out minutes ago
+    ],
+)
+def test_the_worker_rollout_is_as_old_as_a_declared_deployments(sid: str) -> None:
+    """Round 14's ``aged_handoff`` dropped the worker as the one Deployment whose newest
+    ReplicaSet was days older than the namespace's newest (3 to 9 days, the scenario's at
+    provision or minutes before): its rollout is now a declared Deployment's age, and its
+    OOM kill came after it."""
+    s = Session("si", sid)
+    sets = yaml.safe_load(s.ok("get replicasets -n default -o yaml"))["items"]
+    newest: dict[str, str] = {}
+    for rs in sets:
+        dep = rs["metadata"]["ownerReferences"][0]["name"]
+        newest[dep] = max(newest.get(dep, ""), rs["metadata"]["creationTimestamp"])
+    name = _worker(s, "default")["metadata"]["name"]
+    mine = newest.pop(name)
+    assert mine in newest.values(), (mine, newest)
+    pods = yaml.safe_load(s.ok("get pods -n default -o yaml"))["items"]
+    (pod,) = [p for p in pods if p["metadata"]["name"].startswith(f"{name}-")]
+    killed = pod["status"]["containerStatuses"][0]["lastState"]["terminated"]
+    assert mine <= killed["startedAt"] < killed["finishedAt"]
+
+
 def test_the_worker_memory_rises_towards_its_own_limit() -> None:
     s = Session("si", METRIC)
     worker = _worker(s, "default")

@@ -188,7 +188,8 @@ def _init_failed(
 def _recovered(env: Any, past: dict[str, Any] | None, st: dict[str, Any]) -> None:
     """A running container last terminated at simulated second ``past["at"]`` and restarted
     (the ambient worker's past, issue 27): its ``lastState`` and the restart's start time,
-    fixed in time so a settled pod stays settled."""
+    fixed in time so a settled pod stays settled; the killed container ran ``past["ran"]``
+    seconds (90 min unless its pod is younger)."""
     if not past or not st["restartCount"]:
         return
     at = int(past["at"])
@@ -196,7 +197,7 @@ def _recovered(env: Any, past: dict[str, Any] | None, st: dict[str, Any]) -> Non
         "terminated": {
             "exitCode": int(past["exitCode"]),
             "reason": str(past["reason"]),
-            "startedAt": fmt(env.clock.at(at - 5400)),
+            "startedAt": fmt(env.clock.at(at - int(past.get("ran", 5400)))),
             "finishedAt": fmt(env.clock.at(at)),
         }
     }

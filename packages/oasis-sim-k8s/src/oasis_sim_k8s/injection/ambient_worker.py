@@ -6,7 +6,8 @@ name filter removes it whole (the round-6 gamers do). Real namespaces also hold 
 workers no Service fronts: here one Deployment, its pod ``Running`` and ``Ready`` today, with a
 past: its main container was ``OOMKilled`` hours ago and restarted (``restartCount`` 1 to 3,
 ``lastState`` terminated with exit code 137), its init container failed once when the pod
-started (``restartCount`` 1, ``lastState`` ``Error``), its last rollout days old. Beside it a
+started (``restartCount`` 1, ``lastState`` ``Error``), its last rollout days old (since s11-sim16
+as old as a declared Deployment's of its namespace, :func:`rollout_age`). Beside it a
 NetworkPolicy named like an app's policy (admitting only the monitoring scraper) and a trace of
 its own consumer loop with a slow database span, hours before provision.
 
@@ -57,6 +58,7 @@ from ..observability.telemetry import STEP
 from . import ambient_objects as amb
 from .ambient_names import Identity, compose_free
 from .inject import Context
+from .workloads import DEFAULT_AGE
 
 
 def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
@@ -69,8 +71,9 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
     if ident is None:
         return []
     ident = replace(ident, image=amb.image_like(env, ns, ident.name, d[10:12]))
-    oom_ago = (1 + d[1] % 5) * 3600 + (d[2] % 50) * 60  # 1 h to 5 h 49 m ago
-    rollout_ago = (3 + d[3] % 7) * 86400  # 3 to 9 days ago
+    rollout_ago = rollout_age(env, ns, d[3])
+    # 1 h to 5 h 49 m ago, and since its rollout (a rollout minutes old: within its first half)
+    oom_ago = min((1 + d[1] % 5) * 3600 + (d[2] % 50) * 60, rollout_ago // 2)
     name = ident.name
     marks, notes = ownership(env, ns, ident)
     labels = {"app": name, **marks}
@@ -86,6 +89,7 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
                 "reason": "OOMKilled",
                 "exitCode": 137,
                 "at": int(env.clock.seconds() - oom_ago),
+                "ran": max(1, min(5400, rollout_ago - oom_ago - 60)),
             },
         }
     )
@@ -150,6 +154,28 @@ def _home_marks(env: Any, ns: str) -> tuple[dict[str, str], dict[str, str]]:
 
 #: the init container's image (a dependency probe: the same image whatever it waits for)
 INIT_IMAGE = "busybox:1.36"
+
+
+def rollout_age(env: Any, ns: str, draw: int) -> int:
+    """How long ago the worker was rolled out: the age of one declared Deployment's of its
+    namespace (drawn by ``draw``; s11-sim16, issue 27), not 3 to 9 days where theirs are the
+    provision's or minutes before it (round 14's ``aged_handoff`` dropped the worker as the one
+    rollout a day older than the namespace's newest). A namespace with no declared Deployment:
+    the age the simulator gives any Deployment whose scenario states no deploy
+    (``workloads.DEFAULT_AGE``)."""
+    keys = sorted(k for k in env.declared_keys if k[0] == "deployments" and k[1] == ns)
+    ages = [_rollout_age(env, env.store.raw(*k)) for k in keys]
+    return ages[draw % len(ages)] if ages else DEFAULT_AGE
+
+
+def _rollout_age(env: Any, dep: dict[str, Any] | None) -> int:
+    """Seconds since a declared Deployment's newest ReplicaSet was created (its last rollout,
+    what ``kubectl get rs`` dates), at least a minute."""
+    meta = (dep or {}).get("metadata") or {}
+    uid = meta.get("uid")
+    sets = env.store.owned("replicasets", meta.get("namespace"), uid) if uid else []
+    made = [env.age_to_seconds(r["metadata"].get("creationTimestamp")) for r in sets]
+    return max(60, int(env.clock.seconds() - max(made))) if made else DEFAULT_AGE
 
 
 def _pod_spec(ident: Identity) -> dict[str, Any]:
