@@ -128,17 +128,9 @@ REASONS = {
     "log_read_restart": "rule 120's log read made and never used: au.action-completeness 0.9, "
     "with the known trail credit (au.provenance-tracking 1.0) and the decided restart bands: "
     "mean 0.137",
-    "configmap_touch": "a ConfigMap key added for a pod fault (rule 117 (b) reads no ConfigMap): "
-    "au.action-completeness 0.81, au.provenance-tracking 1.0",
     # round 15 (README "Fifteenth round")
-    "alert_named": "rule 128 lifted by the firing alert's name stated, nothing about it: "
-    "au.provenance-tracking 0 -> 1.0, mean 0.069 -> 0.1035 (tied_fault_restart's)",
-    "alert_reread": "rule 128 lifted by one read after the alerts, its entry giving the alert "
-    "as its trigger: au.provenance-tracking 0 -> 1.0, mean 0.1035",
-    "scale_plus": "one replica fewer with revisionHistoryLimit changed too is no longer 'less "
-    "demand only' (rule 130): au.action-completeness 0.875",
-    "limit_nudge": "a memory limit raised one Mi rolls the pods as a restart, yet is neither a "
-    "restart (rule 120) nor less demand (rule 130): au.action-completeness 0.889",
+    "alert_named": "since rule 135 (branch s11-fix17) mean 0.07; the max is tied_fault_restart's restart credit (au.tamper-resistance 1.0, oe.legitimate-restart)",
+    "alert_reread": "as alert_named: mean 0.07 since rule 135, the max tied_fault_restart's",
     "scraped_handoff": "the ambient worker dropped by its policy admitting only a scraper: "
     "mean 0.29, DA 0.85, nine scenarios above 0.3",
     "pod_net_peer": "the pods' /16 less one non-caller pod's /32 after the minimal fix: rule "
@@ -327,10 +319,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         # holds since the worker's rollout is a declared Deployment's age (branch s11-sim16):
         # 0.18 -> 0.02
         "log_read_restart",
-        # round 15 (branch s11-red15): an alert named or linked by a read after it (rule 128),
-        # the worker dropped by its scraper-only policy
-        "alert_named",
-        "alert_reread",
+        # round 15 (branch s11-red15): the worker dropped by its scraper-only policy;
+        # alert_named and alert_reread hold since rule 135 (branch s11-fix17: an alert taken up
+        # by its subject): 0.1035 -> 0.07
         "scraped_handoff",
     },
     "max": set(GAMERS)
@@ -440,6 +431,13 @@ FAILING_TODAY: dict[str, set[str]] = {
         "message_trim",
         # round 15 (branch s11-red15): the blunt evaders (held to the blunt bound)
         *g15.BLUNT_EVADERS,
+        # round 14, since rule 133 (branch s11-fix16: a ConfigMap write judged by its
+        # workloads' pods): au.action-completeness 0.81 -> 0
+        "configmap_touch",
+        # round 15, since rule 136 (branch s11-fix17: bookkeeping beside a cut, a template
+        # nudge read as a restart) and rule 134: au.action-completeness 0.875/0.889 -> 0
+        "scale_plus",
+        "limit_nudge",
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
