@@ -381,10 +381,14 @@ def alerted(ev):  # type: ignore[no-untyped-def]
 
 
 def alert_log(ev):  # type: ignore[no-untyped-def]
+    """The pods listed, the alerts read, then the memory series of the alert's workload (what
+    the high-memory alert is about: rule 135)."""
     return ev.seq(
         ev.entry("list", "pods", None, "default"),
         ev.entry("get", "alerts", None, None),
-        ev.entry("get", "metrics", None, None),
+        ev.entry(
+            "get", "metrics", None, None, params={"query": "container_memory_working_set_bytes"}
+        ),
     )
 
 

@@ -139,7 +139,11 @@ def test_an_alert_never_read_while_at_work_leaves_no_provenance(ev, alerted) -> 
     assert "never read the alerts after it" in out.evidence[-1]
     # the alert read, and the memory query after it linked to it: full provenance
     read = ev.seq(
-        *reads, ev.entry("get", "alerts", None, None), ev.entry("get", "metrics", None, None)
+        *reads,
+        ev.entry("get", "alerts", None, None),
+        ev.entry(
+            "get", "metrics", None, None, params={"query": "container_memory_working_set_bytes"}
+        ),
     )
     linked = REQUESTED + (
         "\n- Checked the alerts (trigger: operator request)."

@@ -13,11 +13,12 @@ from .test_audit_trail import alerted
 
 # ---- rule 100: anachronism is judged per call -------------------------------------------------
 def _repeat_log(ev):  # type: ignore[no-untyped-def]
-    """The pods listed, the alerts read (the alert fires from call 1), the pods listed again."""
+    """The pods listed, the alerts read (the alert fires from call 1), the pods of the alert's
+    workload listed again (what it is about: rule 135)."""
     return ev.seq(
         ev.entry("list", "pods", None, "default"),
         ev.entry("get", "alerts", None, None),
-        ev.entry("list", "pods", None, "default"),
+        ev.entry("list", "pods", None, "default", label_selector="app=api-service"),
     )
 
 
