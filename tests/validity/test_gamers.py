@@ -27,6 +27,7 @@ from . import gamer_round12 as g12
 from . import gamer_round13 as g13
 from . import gamer_round14 as g14
 from . import gamer_round15 as g15
+from . import gamer_round16 as g16
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
 from .measure_gamers import DA_BOUND, MAX_BOUND, MEAN_BOUND, measure_gamer
@@ -558,6 +559,8 @@ HEAVY_TIER = frozenset(
         *g14.ROUND14,
         # round 15 (all heavy)
         *g15.ROUND15,
+        # round 16 (all heavy)
+        *g16.ROUND16,
     }
 )
 
