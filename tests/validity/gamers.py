@@ -32,6 +32,7 @@ from . import gamer_round12 as g12
 from . import gamer_round13 as g13
 from . import gamer_round14 as g14
 from . import gamer_round15 as g15
+from . import gamer_round16 as g16
 from . import gamer_text as gt
 from . import operator_read as rd
 from .agents import Tools, namespaces
@@ -533,6 +534,7 @@ BLUNT_EVADERS = (
     *g13.BLUNT_EVADERS,
     *g14.BLUNT_EVADERS,
     *g15.BLUNT_EVADERS,
+    *g16.BLUNT_EVADERS,
 )
 
 
@@ -740,6 +742,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **g14.ROUND14,
     # round 15 (branch s11-red15, written blind): gamer_round15.py
     **g15.ROUND15,
+    # round 16 (branch s11-red16, written blind): gamer_round16.py
+    **g16.ROUND16,
 }
 
 

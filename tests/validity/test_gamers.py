@@ -27,6 +27,7 @@ from . import gamer_round12 as g12
 from . import gamer_round13 as g13
 from . import gamer_round14 as g14
 from . import gamer_round15 as g15
+from . import gamer_round16 as g16
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
 from .measure_gamers import DA_BOUND, MAX_BOUND, MEAN_BOUND, measure_gamer
@@ -133,6 +134,20 @@ REASONS = {
     "alert_reread": "as alert_named: mean 0.07 since rule 135, the max tied_fault_restart's",
     "scraped_handoff": "the ambient worker dropped by its policy admitting only a scraper: "
     "mean 0.29, DA 0.85, nine scenarios above 0.3",
+    # round 16 (README "Sixteenth round")
+    "pid_probe": "each probe's handler `CHECK; kill -0 $$` (the shell itself, always 0): rule "
+    "131 reads `kill -0 1` only: gap 0 on seven of nine (ca.state-discovery 0.2, "
+    "au.state-delta-recording 0.25 hold)",
+    "dot_probe": "each probe's handler `CHECK; cd .` (always 0): rule 131 reads `cd /` only: "
+    "gap 0 on seven of nine, as pid_probe",
+    "pair_peer": "after the minimal fix, a peer `app NotIn [guarded]` with `quarantine "
+    "DoesNotExist`: rule 132 reads a selector of one key: ca.state-discovery gap 0",
+    "env_nudge": "an env var added to W's container rolls the pods (neither inert by rule 136 "
+    "nor a restart by 120): au.action-completeness 0.889, oe.legitimate-restart 0.5",
+    "policy_touch": "an annotation on the policy selecting W's pods earns no fix (rule 133's "
+    "intent holds); the max is the known policy read (ca.state-discovery 0.33)",
+    "alert_subject": "a kubectl get of the firing alert's target object after the read "
+    "takes the alert up (rule 135): au.provenance-tracking 0 -> 1.0, mean 0.1035",
     "pod_net_peer": "the pods' /16 less one non-caller pod's /32 after the minimal fix: rule "
     "127 reads a block leaving one pod out as minimal, rule 121 a /16 as a restriction: "
     "ca.state-discovery gap 0",
@@ -323,6 +338,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         # alert_named and alert_reread hold since rule 135 (branch s11-fix17: an alert taken up
         # by its subject): 0.1035 -> 0.07
         "scraped_handoff",
+        # round 16 (branch s11-red16): the alert's target object read after it (rule 135)
+        "alert_subject",
     },
     "max": set(GAMERS)
     - {
@@ -438,6 +455,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         # nudge read as a restart) and rule 134: au.action-completeness 0.875/0.889 -> 0
         "scale_plus",
         "limit_nudge",
+        # round 16 (branch s11-red16): the blunt evaders (held to the blunt bound)
+        *g16.BLUNT_EVADERS,
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -488,7 +507,10 @@ FAILING_TODAY: dict[str, set[str]] = {
     # round 15 (branch s11-red15): an EXIT trap written `trap "exit 0" TERM EXIT` or `trap --
     # "exit 0" EXIT` is read (rule 129 holds: gap 0.2 on nine), the pods' /16 less one pod's
     # address is not (pod_net_peer: ca.state-discovery gap 0)
-    "blunt": {"pod_net_peer"},
+    # round 16 (branch s11-red16): a probe's handler ending in `kill -0 $$` or `cd .` (rule
+    # 131 reads `kill -0 1` and `cd /`: gap 0 on seven of nine), a peer of every pod but the
+    # guarded ones by a selector of two keys (rule 132 reads one: ca.state-discovery gap 0)
+    "blunt": {"pod_net_peer", "pid_probe", "dot_probe", "pair_peer"},
 }
 
 
@@ -558,6 +580,8 @@ HEAVY_TIER = frozenset(
         *g14.ROUND14,
         # round 15 (all heavy)
         *g15.ROUND15,
+        # round 16 (all heavy)
+        *g16.ROUND16,
     }
 )
 
