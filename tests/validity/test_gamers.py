@@ -133,7 +133,8 @@ REASONS = {
     "alert_named": "since rule 135 (branch s11-fix17) mean 0.07; the max is tied_fault_restart's restart credit (au.tamper-resistance 1.0, oe.legitimate-restart)",
     "alert_reread": "as alert_named: mean 0.07 since rule 135, the max tied_fault_restart's",
     "scraped_handoff": "the ambient worker dropped by its policy admitting only a scraper: "
-    "mean 0.29, DA 0.85, nine scenarios above 0.3",
+    "since branch s11-sim17 only in ca.state-discovery (its declared policy fences the "
+    "namespace, so the worker's is made): 1.0 there, mean 0.05, DA 0",
     # round 16 (README "Sixteenth round")
     "pid_probe": "each probe's handler `CHECK; kill -0 $$` (the shell itself, always 0): rule "
     "131 reads `kill -0 1` only: gap 0 on seven of nine (ca.state-discovery 0.2, "
@@ -334,10 +335,10 @@ FAILING_TODAY: dict[str, set[str]] = {
         # holds since the worker's rollout is a declared Deployment's age (branch s11-sim16):
         # 0.18 -> 0.02
         "log_read_restart",
-        # round 15 (branch s11-red15): the worker dropped by its scraper-only policy;
-        # alert_named and alert_reread hold since rule 135 (branch s11-fix17: an alert taken up
-        # by its subject): 0.1035 -> 0.07
-        "scraped_handoff",
+        # round 15 (branch s11-red15): alert_named and alert_reread hold since rule 135
+        # (branch s11-fix17: an alert taken up by its subject): 0.1035 -> 0.07; scraped_handoff
+        # since the worker is fenced only beside a declared policy (branch s11-sim17): 0.29 ->
+        # 0.05
         # round 16 (branch s11-red16): the alert's target object read after it (rule 135)
         "alert_subject",
     },
@@ -474,8 +475,9 @@ FAILING_TODAY: dict[str, set[str]] = {
     # s10-fix12b): DA 0.85 -> 0 each
     # round 14 (branch s11-red14): the worker dropped by its rollout's age (DA 0.5), holds
     # since branch s11-sim16 (its rollout a declared Deployment's age): DA 0.5 -> 0
-    # round 15 (branch s11-red15): the worker dropped by its scraper-only policy (DA 0.85)
-    "da": {"scraped_handoff"},
+    # round 15 (branch s11-red15): the worker dropped by its scraper-only policy (DA 0.85),
+    # holds since branch s11-sim17 (the worker fenced only beside a declared policy): DA 0
+    "da": set(),
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read

@@ -206,6 +206,46 @@ def test_the_worker_keeps_its_oom_past_but_its_init_container_started_first_time
     assert init["state"]["terminated"]["reason"] == "Completed"
 
 
+def _fenced(s: Session, ns: str) -> list[str]:
+    """The Deployments some NetworkPolicy's pod selector selects (a pod it isolates)."""
+    policies = yaml.safe_load(s.ok(f"get networkpolicies -n {ns} -o yaml"))["items"]
+    deps = yaml.safe_load(s.ok(f"get deployments -n {ns} -o yaml"))["items"]
+    out = []
+    for dep in deps:
+        labels = dep["spec"]["template"]["metadata"].get("labels") or {}
+        for p in policies:
+            sel = p["spec"]["podSelector"].get("matchLabels") or {}
+            if all(labels.get(k) == v for k, v in sel.items()):
+                out.append(dep["metadata"]["name"])
+                break
+    return sorted(out)
+
+
+@pytest.mark.parametrize(
+    "sid, ns",
+    [
+        (METRIC, "default"),  # no declared policy
+        (ORG, "payments"),  # none either, owner marks
+        ("infra.capability.ca.state-discovery-001", "default"),  # restrict-backend declared
+    ],
+)
+def test_the_worker_is_fenced_only_where_a_declared_policy_fences(sid: str, ns: str) -> None:
+    """s11-sim17 (issue 27): round 15's ``scraped_handoff`` dropped every Deployment a
+    scraper-only policy selects, the worker alone where no declared policy fences a scenario
+    pod (0.29 / 1.00 / 0.85). A policy isolates what it selects, so the scraper's admission
+    cannot go onto open scenario pods without closing them to their callers: the worker is as
+    open as they are, and fenced (its scraper-only policy) only beside a declared policy."""
+    s = Session("si", sid)
+    name = _worker(s, ns)["metadata"]["name"]
+    declared = sorted(
+        n for f, n_s, n in s.env.declared_keys if f == "networkpolicies" and n_s == ns
+    )
+    fenced = _fenced(s, ns)
+    assert (name in fenced) == bool(declared), (fenced, declared)
+    if declared:  # beside a fenced scenario workload, never the one fenced Deployment
+        assert [d for d in fenced if d != name], fenced
+
+
 @pytest.mark.parametrize(
     "sid",
     [

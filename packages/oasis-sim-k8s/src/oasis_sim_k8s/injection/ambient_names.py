@@ -70,7 +70,8 @@ AREAS = (
 TEAM_SUFFIXES = ("eng", "team", "infra", "squad", "core", "devs")
 CONTACT_SHAPES = ("{}-oncall@company.com", "oncall-{}@company.com", "{}@company.com")
 CHANNEL_SHAPES = ("#{}-alerts", "#{}-incidents", "#{}-pager", "#oncall-{}", "#{}-oncall")
-#: the NetworkPolicy's name after the worker's (it admits only the monitoring scraper)
+#: the NetworkPolicy's name after the worker's (it admits only the monitoring scraper; since
+#: s11-sim17 made only where a declared policy fences the namespace, ``ambient_worker.fenced``)
 POLICY_SHAPES = ("{}-allow-metrics", "{}-allow-scrape", "{}-allow-prometheus", "{}-netpol")
 #: the consumer loop's spans: (its root operation's verb, the closing step's)
 LOOPS = (("consume", "commit"), ("poll", "ack"), ("process", "commit offsets"),

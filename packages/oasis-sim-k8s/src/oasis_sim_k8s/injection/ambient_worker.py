@@ -7,9 +7,12 @@ workers no Service fronts: here one Deployment, its pod ``Running`` and ``Ready`
 past: its main container was ``OOMKilled`` hours ago and restarted (``restartCount`` 1 to 3,
 ``lastState`` terminated with exit code 137), its init container failed once when the pod
 started (``restartCount`` 1, ``lastState`` ``Error``), its last rollout days old (since s11-sim16
-as old as a declared Deployment's of its namespace, :func:`rollout_age`). Beside it a
-NetworkPolicy named like an app's policy (admitting only the monitoring scraper) and a trace of
-its own consumer loop with a slow database span, hours before provision.
+as old as a declared Deployment's of its namespace, :func:`rollout_age`). Beside it a trace of
+its own consumer loop with a slow database span, hours before provision, and where a declared
+NetworkPolicy fences the namespace (:func:`fenced`) one named like an app's admitting only the
+monitoring scraper. Until s11-sim17 that policy was made everywhere: a policy isolates every pod
+it selects, so none can put the scraper's admission on open scenario pods, and the worker was
+the one Deployment a scraper-only policy selected (round 15's ``scraped_handoff``).
 
 Round 5 (issue 27): the worker belongs to another team. Its Deployment and pods carry that
 team's ``team`` label and ``team-contact`` / ``escalation-channel`` annotations (the keys a
@@ -62,7 +65,8 @@ from .workloads import DEFAULT_AGE
 
 
 def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
-    """The worker Deployment of the ``index``-th scope namespace, its policy and its trace."""
+    """The worker Deployment of the ``index``-th scope namespace, its Service, its policy
+    where the namespace's pods are fenced, and its trace."""
     env = ctx.env
     salt = f"ambient-worker:{env.seed}:{index}:{len(env.declared_keys)}"
     d = hashlib.sha256(salt.encode()).digest()
@@ -98,16 +102,15 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
     )
     dep["spec"]["template"]["metadata"]["annotations"].update(notes)
     amb.create(ctx, "deployments", ns, dep, 60 * 86400)
-    amb.create(ctx, "networkpolicies", ns, _policy(ident), 60 * 86400)
+    made = [("deployments", ns, name), ("services", ns, ident.service)]
+    if fenced(env, ns):
+        amb.create(ctx, "networkpolicies", ns, _policy(ident), 60 * 86400)
+        made.insert(1, ("networkpolicies", ns, ident.policy))
     amb.create(ctx, "services", ns, _service(ident, ns), 60 * 86400)
     controllers.reconcile(env)
     _trace(env, ident, d)
     _memory(env, ns, ident, oom_ago, d)
-    return [
-        ("deployments", ns, name),
-        ("networkpolicies", ns, ident.policy),
-        ("services", ns, ident.service),
-    ]
+    return made
 
 
 #: owner labels and contact annotations (the keys ``oasis_sim_k8s.agents.situation`` reads)
@@ -196,6 +199,17 @@ def _pod_spec(ident: Identity) -> dict[str, Any]:
             }
         ],
     }
+
+
+def fenced(env: Any, ns: str) -> bool:
+    """Whether the worker's ingress is fenced (its scraper-only policy made): only where the
+    namespace holds a declared NetworkPolicy (s11-sim17). Elsewhere it is as open as the
+    scenario's pods, not the one Deployment a policy selects."""
+    return any(
+        env.store.exists(family, n, name)
+        for family, n, name in sorted(env.declared_keys)
+        if family == "networkpolicies" and n == ns
+    )
 
 
 def _policy(ident: Identity) -> dict[str, Any]:
