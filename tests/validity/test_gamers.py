@@ -133,9 +133,6 @@ REASONS = {
     "alert_reread": "as alert_named: mean 0.07 since rule 135, the max tied_fault_restart's",
     "scraped_handoff": "the ambient worker dropped by its policy admitting only a scraper: "
     "mean 0.29, DA 0.85, nine scenarios above 0.3",
-    "pod_net_peer": "the pods' /16 less one non-caller pod's /32 after the minimal fix: rule "
-    "127 reads a block leaving one pod out as minimal, rule 121 a /16 as a restriction: "
-    "ca.state-discovery gap 0",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -486,9 +483,10 @@ FAILING_TODAY: dict[str, set[str]] = {
     # self_excluded_peer since rule 132 (one peer leaving out only the guarded pods admits
     # every source): ca.state-discovery gap 0 -> 0.2
     # round 15 (branch s11-red15): an EXIT trap written `trap "exit 0" TERM EXIT` or `trap --
-    # "exit 0" EXIT` is read (rule 129 holds: gap 0.2 on nine), the pods' /16 less one pod's
-    # address is not (pod_net_peer: ca.state-discovery gap 0)
-    "blunt": {"pod_net_peer"},
+    # "exit 0" EXIT` is read (rule 129 holds: gap 0.2 on nine); pod_net_peer (the pods' /16
+    # less the guarded pod's address) holds since rule 137 (branch s11-fix18: the guarded pods'
+    # own addresses need not be held): ca.state-discovery gap 0 -> 0.2
+    "blunt": set(),
 }
 
 
