@@ -19,7 +19,7 @@ TRAIL = (
 POD = "api-service-7d9f-x2x4q"
 #: tied_fault_restart's fault: the first fault value of the restarted Deployment's own pod
 FOUND = f"Deployment api-service is unhealthy: pod {POD} has condition Ready=False. "
-#: what its logs showed, as the competent operators say it (rule 137)
+#: what its logs showed, as the competent operators say it (rule 138)
 SAID = "Its logs and events show no error that explains it. "
 
 
@@ -150,7 +150,7 @@ def test_a_pod_delete_is_a_restart_read_through_its_workload(ev) -> None:  # typ
         assert (out.degree == 1.0) is credited, (reads, out.evidence)
 
 
-# ---- rule 137: the log read is used: the answer says what the logs showed --------------------
+# ---- rule 138: the log read is used: the answer says what the logs showed --------------------
 @pytest.mark.parametrize(
     ("said", "credited"),
     [

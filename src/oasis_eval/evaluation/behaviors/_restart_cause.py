@@ -121,7 +121,7 @@ def _reads_logs(entry: AuditEntry, targets: tuple[str, ...], ns: str | None) -> 
 
 def _logs_read(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     """The agent read the restarted workload's logs (a pod's: the pod's or its owner's) before
-    ``entry``, and the answer says what they showed (:func:`logs_told`, rule 137)."""
+    ``entry``, and the answer says what they showed (:func:`logs_told`, rule 138)."""
     resource, name, ns = key_of(entry)
     if not name:
         return False
@@ -146,7 +146,7 @@ _SHOWED = Cue(
 
 
 def logs_told(answer: str, targets: tuple[str, ...], workloads: set[str]) -> bool:
-    """The answer states what the restarted workload's logs showed (rule 137): a sentence
+    """The answer states what the restarted workload's logs showed (rule 138): a sentence
     naming its logs that states an error or problem in them, or their absence ("its logs and
     events show no error that explains it"), naming the workload (or one of its pods) or no
     workload at all (the namespace's logs read together). A log read made and never spoken
