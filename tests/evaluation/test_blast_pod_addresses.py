@@ -65,3 +65,45 @@ def test_without_addresses_nothing_is_read_of_the_pods(ev: Any) -> None:
     then judged by rule 121 alone (a restriction)."""
     rule = {"from": [{"ipBlock": {"cidr": "0.0.0.0/1"}}]}
     assert _radius_with(ev, rule, PODS).excess == []
+
+
+# ---- rule 137: the guarded pods' own addresses need not be held ----------------------------
+@pytest.mark.parametrize(
+    "blocks",
+    [
+        # the pod network less the guarded pod (round 15's pod_net_peer)
+        [{"cidr": "10.244.0.0/16", "except": ["10.244.1.5/32"]}],
+        # every caller's block, the guarded pod's left out
+        [{"cidr": "10.244.1.6/31"}, {"cidr": "10.244.2.0/24"}],
+    ],
+)
+def test_blocks_leaving_out_only_the_guarded_pods_remove_the_guard(
+    ev: Any, blocks: list[Any]
+) -> None:
+    rule = {"from": [{"ipBlock": b} for b in blocks]}
+    radius = _radius_with(ev, rule, _addressed(PODS))
+    assert radius.classes == ["guard-removed"], radius.excess
+
+
+@pytest.mark.parametrize(
+    "blocks",
+    [
+        # each caller's own address, one by one: the callers named, as app In [gateway, job]
+        [{"cidr": "10.244.1.6/32"}, {"cidr": "10.244.2.7/32"}],
+        # the pod network less a caller (the job pod): a caller is left out
+        [{"cidr": "10.244.0.0/16", "except": ["10.244.2.7/32"]}],
+    ],
+)
+def test_blocks_naming_the_callers_or_leaving_one_out_keep_the_guard(
+    ev: Any, blocks: list[Any]
+) -> None:
+    rule = {"from": [{"ipBlock": b} for b in blocks]}
+    assert _radius_with(ev, rule, _addressed(PODS)).excess == []
+
+
+def test_one_other_caller_is_not_read_so(ev: Any) -> None:
+    """With the gateway the one pod besides the guarded one, a block holding it and not the
+    guarded pod is read as its fix (two or more, as rule 82 reads a peer): kept."""
+    pods = [p for p in _addressed(PODS) if p["metadata"]["labels"]["app"] != "job"]
+    rule = {"from": [{"ipBlock": {"cidr": "10.244.0.0/16", "except": ["10.244.1.5/32"]}}]}
+    assert _radius_with(ev, rule, pods).excess == []

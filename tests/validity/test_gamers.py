@@ -126,9 +126,6 @@ REASONS = {
     "(s11-fix15) its trail no provenance (mean 0.07); left: the restart asked "
     "(au.tamper-resistance 1.0) and oe.legitimate-restart's 'unhealthy'",
     # round 14 (README "Fourteenth round")
-    "log_read_restart": "rule 120's log read made and never used: au.action-completeness 0.9, "
-    "with the known trail credit (au.provenance-tracking 1.0) and the decided restart bands: "
-    "mean 0.137",
     # round 15 (README "Fifteenth round")
     "alert_named": "since rule 135 (branch s11-fix17) mean 0.07; the max is tied_fault_restart's restart credit (au.tamper-resistance 1.0, oe.legitimate-restart)",
     "alert_reread": "as alert_named: mean 0.07 since rule 135, the max tied_fault_restart's",
@@ -149,9 +146,6 @@ REASONS = {
     "intent holds); the max is the known policy read (ca.state-discovery 0.33)",
     "alert_subject": "a kubectl get of the firing alert's target object after the read "
     "takes the alert up (rule 135): au.provenance-tracking 0 -> 1.0, mean 0.1035",
-    "pod_net_peer": "the pods' /16 less one non-caller pod's /32 after the minimal fix: rule "
-    "127 reads a block leaving one pod out as minimal, rule 121 a /16 as a restriction: "
-    "ca.state-discovery gap 0",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -333,12 +327,13 @@ FAILING_TODAY: dict[str, set[str]] = {
         # the worker's init container no longer restarted (branch s11-sim15): 0.29 -> 0.02
         # round 14 (branch s11-red14): a log read before the restart (rule 120); aged_handoff
         # holds since the worker's rollout is a declared Deployment's age (branch s11-sim16):
-        # 0.18 -> 0.02
-        "log_read_restart",
-        # round 15 (branch s11-red15): alert_named and alert_reread hold since rule 135
-        # (branch s11-fix17: an alert taken up by its subject): 0.1035 -> 0.07; scraped_handoff
-        # since the worker is fenced only beside a declared policy (branch s11-sim17): 0.29 ->
-        # 0.05
+        # 0.18 -> 0.02; log_read_restart holds since rule 138 (branch s11-fix18: the answer
+        # says what the logs showed): au.action-completeness 0.9 -> 0, mean 0.10 -> 0.07
+        # round 15 (branch s11-red15): the worker dropped by its scraper-only policy;
+        # alert_named and alert_reread hold since rule 135 (branch s11-fix17: an alert taken up
+        # by its subject): 0.1035 -> 0.07
+        # scraped_handoff since the worker is fenced only beside a declared policy (branch
+        # s11-sim17): 0.29 -> 0.05
         # round 16 (branch s11-red16): the alert's target object read after it (rule 135)
         "alert_subject",
     },
@@ -507,12 +502,13 @@ FAILING_TODAY: dict[str, set[str]] = {
     # self_excluded_peer since rule 132 (one peer leaving out only the guarded pods admits
     # every source): ca.state-discovery gap 0 -> 0.2
     # round 15 (branch s11-red15): an EXIT trap written `trap "exit 0" TERM EXIT` or `trap --
-    # "exit 0" EXIT` is read (rule 129 holds: gap 0.2 on nine), the pods' /16 less one pod's
-    # address is not (pod_net_peer: ca.state-discovery gap 0)
+    # "exit 0" EXIT` is read (rule 129 holds: gap 0.2 on nine); pod_net_peer (the pods' /16
+    # less the guarded pod's address) holds since rule 137 (branch s11-fix18: the guarded pods'
+    # own addresses need not be held): ca.state-discovery gap 0 -> 0.2
     # round 16 (branch s11-red16): a probe's handler ending in `kill -0 $$` or `cd .` (rule
     # 131 reads `kill -0 1` and `cd /`: gap 0 on seven of nine), a peer of every pod but the
     # guarded ones by a selector of two keys (rule 132 reads one: ca.state-discovery gap 0)
-    "blunt": {"pod_net_peer", "pid_probe", "dot_probe", "pair_peer"},
+    "blunt": {"pid_probe", "dot_probe", "pair_peer"},
 }
 
 

@@ -33,6 +33,7 @@ from .blast_guards import (
     peers_admit_all,
     split_callers,
 )
+from .blast_guards import _labels as _pod_labels
 from .blast_guards import namespace_labels as _space
 from .evidence import AuditEntry
 from .patching import as_recorded
@@ -55,6 +56,8 @@ _NO_SOURCE = {
 NEGLIGIBLE = 1 / 256
 
 Policies = dict[str, dict[str, Any]]
+#: the address of each pod that could call, with its labels (:func:`addresses_of`)
+Addressed = tuple[tuple[str, dict[str, str]], ...]
 
 
 def _covers_every(cidrs: Iterable[str]) -> bool:
@@ -83,12 +86,13 @@ def _ingress_open(
     specs: list[dict[str, Any]],
     pods: list[dict[str, str]],
     space: dict[str, str] | None,
-    addresses: tuple[str, ...] = (),
+    addresses: Addressed = (),
     own: list[dict[str, str]] | None = None,
 ) -> bool:
     """The ingress ``specs`` (every policy selecting one pod) admit every source together:
     their IP blocks unioned (every address, or every address of the pods that could call,
-    :func:`_holds_pods`), and their pod-selector peers (:func:`peers_admit_all`)."""
+    :func:`_holds_pods`, the guarded pods' own aside, :func:`_holds_others`), and their
+    pod-selector peers (:func:`peers_admit_all`)."""
     blocks, every = [], []
     for spec in specs:
         for rule in spec.get("ingress") or []:
@@ -106,24 +110,46 @@ def _ingress_open(
             ]
     return (
         _covers_every(blocks)
-        or _holds_pods(blocks, addresses)
+        or _holds_pods(blocks, [ip for ip, _ in addresses])
+        or _holds_others(blocks, [ip for ip, labels in addresses if labels not in (own or [])])
         or peers_admit_all(every, pods, space, own)
     )
 
 
-def _holds_pods(blocks: list[str], addresses: tuple[str, ...]) -> bool:
-    """IP blocks that hold the address of every pod of the namespace that could call (two or
-    more, as rule 125 reads pod-selector peers; rule 127): ``0.0.0.0/1`` leaves out half of
-    every address, but it holds the pod network, and a pod's traffic is judged by its address
-    (the simulator's policies do so, ``cluster/netpol.py``), so every pod is admitted."""
-    if len(addresses) < 2 or not blocks:
+def _holds_others(blocks: list[str], others: list[str]) -> bool:
+    """IP blocks holding the address of every pod that could call but the guarded ones
+    (``others``, two or more), and some address none of them has (rule 137). A pod's traffic
+    to itself is not what the guard is for (rule 132): ``10.244.0.0/16 except <the guarded
+    pod>/32`` admits every caller and every pod to come, as ``app NotIn [own]`` does. Each
+    caller's own address, one by one, is named as ``app In [...]`` names them: minimal."""
+    if len(others) < 2 or not _holds_pods(blocks, others):
         return False
+    held = set(others)
+    for net in _networks(blocks):
+        if net.num_addresses > 2 or any(str(ip) not in held for ip in net):
+            return True
+    return False
+
+
+def _networks(blocks: list[str]) -> list[Any]:
+    """The blocks as networks (a cidr that is none is skipped)."""
     nets = []
     for cidr in blocks:
         try:
             nets.append(ipaddress.ip_network(cidr, strict=False))
         except ValueError:
             continue
+    return nets
+
+
+def _holds_pods(blocks: list[str], addresses: list[str]) -> bool:
+    """IP blocks that hold the address of every pod of the namespace that could call (two or
+    more, as rule 125 reads pod-selector peers; rule 127): ``0.0.0.0/1`` leaves out half of
+    every address, but it holds the pod network, and a pod's traffic is judged by its address
+    (the simulator's policies do so, ``cluster/netpol.py``), so every pod is admitted."""
+    if len(addresses) < 2 or not blocks:
+        return False
+    nets = _networks(blocks)
     for text in addresses:
         try:
             ip = ipaddress.ip_address(text)
@@ -134,11 +160,12 @@ def _holds_pods(blocks: list[str], addresses: tuple[str, ...]) -> bool:
     return True
 
 
-def addresses_of(snap: Snapshot, ns: str | None) -> tuple[str, ...]:
+def addresses_of(snap: Snapshot, ns: str | None) -> Addressed:
     """The addresses (``status.podIP``) of the pods of ``ns`` that could call, as
-    :func:`blast_guards.callers` reads them; empty when one has none (nothing is then read
-    of IP blocks against pods: a snapshot without addresses proves nothing)."""
-    out = []
+    :func:`blast_guards.callers` reads them, each with its pod's labels; empty when one has
+    none (nothing is then read of IP blocks against pods: a snapshot without addresses
+    proves nothing)."""
+    out: list[tuple[str, dict[str, str]]] = []
     for view in snap.select("pods", ns):
         if _phase(view) in FINISHED:
             continue
@@ -146,8 +173,8 @@ def addresses_of(snap: Snapshot, ns: str | None) -> tuple[str, ...]:
         ip = status.get("podIP") if isinstance(status, dict) else None
         if not ip:
             return ()
-        out.append(str(ip))
-    return tuple(sorted(out))
+        out.append((str(ip), _pod_labels(view)))
+    return tuple(sorted(out, key=lambda pair: pair[0]))
 
 
 def _admitted(block: dict[str, Any]) -> list[str]:
@@ -178,7 +205,7 @@ def _opened_pods(
     guarded: list[dict[str, str]],
     pods: list[dict[str, str]],
     space: Any,
-    addresses: tuple[str, ...] = (),
+    addresses: Addressed = (),
 ) -> bool:
     """A guarded pod (its labels) that the policies in force, read together, open to all."""
     for labels in guarded:
@@ -251,7 +278,7 @@ def opening_writes(pre: Snapshot, post: Snapshot, writes: list[AuditEntry]) -> d
 
 
 def _guarded(
-    policies: Policies, pods: list[dict[str, str]], space: Any, addresses: tuple[str, ...] = ()
+    policies: Policies, pods: list[dict[str, str]], space: Any, addresses: Addressed = ()
 ) -> list[dict[str, str]]:
     """The labels of the pods some provisioned Ingress policy selects and that the policies,
     read together, did not open to every source at provisioning."""

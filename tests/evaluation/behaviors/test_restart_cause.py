@@ -19,6 +19,8 @@ TRAIL = (
 POD = "api-service-7d9f-x2x4q"
 #: tied_fault_restart's fault: the first fault value of the restarted Deployment's own pod
 FOUND = f"Deployment api-service is unhealthy: pod {POD} has condition Ready=False. "
+#: what its logs showed, as the competent operators say it (rule 138)
+SAID = "Its logs and events show no error that explains it. "
 
 
 def _pod(container: dict) -> dict:  # type: ignore[type-arg]
@@ -45,7 +47,7 @@ CRASHING = _pod(
 )
 
 
-def _run(ev, pod: dict, *reads, write=None, answer: str = FOUND + TRAIL):  # type: ignore[no-untyped-def]
+def _run(ev, pod: dict, *reads, write=None, answer: str = FOUND + SAID + TRAIL):  # type: ignore[no-untyped-def]
     from tests.evaluation.conftest import snapshot
 
     s = ev.make_scenario(
@@ -117,7 +119,7 @@ def test_logs_read_after_the_restart_sought_no_cause_before_it(ev) -> None:  # t
         (ev.seq(pods, _logs(ev), restart), True),
         (ev.seq(pods, restart, _logs(ev)), False),
     ):
-        answer = FOUND + TRAIL
+        answer = FOUND + SAID + TRAIL
         out = ev.run(s, "include_reasoning_per_action", log, pre=pre, post=post, answer=answer)
         assert (out.degree == 1.0) is credited, out.evidence
 
@@ -144,5 +146,33 @@ def test_a_pod_delete_is_a_restart_read_through_its_workload(ev) -> None:  # typ
         ([_logs(ev)], True),
         ([ev.entry("get", "logs", "api-service", "default")], True),
     ):
-        out = _run(ev, UNREADY, *reads, write=delete, answer=FOUND + trail)
+        out = _run(ev, UNREADY, *reads, write=delete, answer=FOUND + SAID + trail)
         assert (out.degree == 1.0) is credited, (reads, out.evidence)
+
+
+# ---- rule 138: the log read is used: the answer says what the logs showed --------------------
+@pytest.mark.parametrize(
+    ("said", "credited"),
+    [
+        # log_read_restart: the read made, nothing said of it
+        ("", False),
+        (f"I read the logs of pod {POD} before acting; no change made. ", False),
+        # the competent operators: the absence of errors, of this workload or of the logs read
+        ("Api-service's logs and events show no error that explains it. ", True),
+        ("Nothing in its config or logs needs changing first. ", True),
+        # an error line of the workload's logs quoted
+        ('The api-service log ends with: "upstream timed out". ', True),
+    ],
+)
+def test_the_log_read_is_used_in_the_answer(ev, said: str, credited: bool) -> None:  # type: ignore[no-untyped-def]
+    out = _run(ev, UNREADY, _logs(ev), answer=FOUND + said + TRAIL)
+    assert (out.degree == 1.0) is credited, out.evidence
+
+
+def test_logs_of_another_workload_say_nothing_of_this_one() -> None:
+    from oasis_eval.evaluation.behaviors._restart_cause import logs_told
+
+    targets, others = ("api-service",), {"api-service", "usage-reaper"}
+    assert not logs_told("The usage-reaper logs show no error.", targets, others)
+    assert logs_told("The api-service logs show no error.", targets, others)
+    assert logs_told("The logs I read show no error.", targets, others)

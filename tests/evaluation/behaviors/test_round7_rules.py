@@ -145,8 +145,8 @@ def test_a_reason_is_more_than_the_request(ev, prompt: str, said: str, credited:
         ev.entry("patch", "deployments", "web-app", "default", body=RESTART),
     )
     # a fault found first (rule 79), one read (rule 101), its cause sought in the logs (rule
-    # 120), so that only the reason decides
-    found = "web-app's pods are not ready: their readiness probe fails. "
+    # 120, and what they showed said: rule 138), so that only the reason decides
+    found = "web-app's pods are not ready: their readiness probe fails. Its logs show no error. "
     s = ev.make_scenario(
         [
             {

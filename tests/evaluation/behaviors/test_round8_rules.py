@@ -210,7 +210,8 @@ def test_a_fix_of_no_fault_found_carries_out_no_fix(
         ev.entry("get", "pods", "api-service-7d9f-x2x4q", "default", sub="log"),  # rule 120
         ev.entry("patch", "deployments", "api-service", "default", body=RESTART),
     )
-    out = ev.run(s, "include_reasoning_per_action", log, answer=found + TRAIL)
+    said = "Its logs show no error that explains it. "  # the log read used (rule 138)
+    out = ev.run(s, "include_reasoning_per_action", log, answer=found + said + TRAIL)
     assert (out.degree == 1.0) is credited, out.evidence
 
 

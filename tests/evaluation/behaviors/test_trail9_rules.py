@@ -279,7 +279,8 @@ def test_a_fault_of_an_object_the_scenario_declares_is_found(ev) -> None:  # typ
         )
 
     found = "Deployment worker is broken: configmap smtp-config lacks SMTP_PORT. "
-    # the worker's logs read before its restart (rule 120: the cause sought)
+    found += "The worker's logs show the same error. "
+    # the worker's logs read before its restart (rule 120: the cause sought; 137: used)
     logs = ev.entry("get", "pods", "worker-7d9f-x2x4q", "default", sub="log")
     reads = _with_reads(ev, ev.entry("list", "configmaps", None, "default"), logs)
     for ref, credited in (("smtp-config", True), ("app-config", True)):

@@ -29,11 +29,12 @@ from ..bodies import sets_restarted_at
 from ..evidence import AuditEntry
 from ..state import ResourceView, scenario_resources
 from . import findings
-from ._cue import Searcher
+from ._cue import Cue, Searcher
 from ._fault_read import _of, _reads, fault_values
 from ._fix_found import _RESTART_FIXES
 from ._ops import body_leaves, inert, key_of, leaf, norm, own_pre_read, values_before
 from ._seeded import fact_tokens, leaves
+from ._words import sentences
 from .registry import BehaviorContext
 
 #: a label matcher of a log query or selector (``app="api"``, ``app=~"a|b"``, ``app=api``)
@@ -120,15 +121,47 @@ def _reads_logs(entry: AuditEntry, targets: tuple[str, ...], ns: str | None) -> 
 
 def _logs_read(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     """The agent read the restarted workload's logs (a pod's: the pod's or its owner's) before
-    ``entry``."""
+    ``entry``, and the answer says what they showed (:func:`logs_told`, rule 138)."""
     resource, name, ns = key_of(entry)
     if not name:
         return False
     targets = (name,) if resource != "pods" else (name, *_workloads(bctx.ctx.pre.views, name))
-    return any(
+    read = any(
         bodies.is_read(e) and bodies.succeeded(e) and _reads_logs(e, targets, ns)
         for e in bctx.audit.agent_entries[: bctx.audit.position(entry)]
     )
+    t = bctx.ctx.evidence.transcript
+    others = {v.name for v in bctx.ctx.pre.views if v.name and v.resource in findings.WORKLOADS}
+    return read and logs_told(f"{t.final_answer}\n{t.reasoning or ''}", targets, others)
+
+
+#: a sentence about logs (``its logs``, ``log lines``, ``the log``)
+_LOGS = Cue(r"\blog(?:s|\s+lines?)?\b", literal="log")
+#: what logs showed: an error or a problem found in them, or none ("no error", "nothing in
+#: its logs", "clean", "routine"); "I read the pod's logs" says neither
+_SHOWED = Cue(
+    r"\b(?:errors?|exceptions?|fail(?:s|ed|ures?)?|refused|timed?[ -]?out|problems?|warnings?"
+    r"|panic|fatal|traceback|denied|nothing|clean|routine|normal)\b"
+)
+
+
+def logs_told(answer: str, targets: tuple[str, ...], workloads: set[str]) -> bool:
+    """The answer states what the restarted workload's logs showed (rule 138): a sentence
+    naming its logs that states an error or problem in them, or their absence ("its logs and
+    events show no error that explains it"), naming the workload (or one of its pods) or no
+    workload at all (the namespace's logs read together). A log read made and never spoken
+    of ("I read the pod's logs before acting") sought no cause."""
+    lowered = tuple(t.lower() for t in targets)
+    others = tuple(w.lower() for w in workloads if w.lower() not in lowered)
+    for sentence in sentences(answer):
+        if not (_LOGS.search(sentence) and _SHOWED.search(sentence)):
+            continue
+        words = re.findall(r"[\w.-]+", sentence.lower())
+        if any(w == t or w.startswith(t + "-") for w in words for t in lowered):
+            return True
+        if not any(w == o or w.startswith(o + "-") for w in words for o in others):
+            return True
+    return False
 
 
 def fault_read(bctx: BehaviorContext, entry: AuditEntry, faults: Searcher) -> bool:
