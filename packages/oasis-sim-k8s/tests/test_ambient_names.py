@@ -83,7 +83,9 @@ def test_the_si_workers_are_many_and_never_the_scenarios_own() -> None:
                 for p in env.store.iter("networkpolicies", dep["metadata"]["namespace"])
                 if p["metadata"]["name"].startswith(name + "-")
             }
-    assert len(names) >= 20 and len(inits) >= 10 and len(policies) >= 3
+    # the worker's own policy stands only where a declared policy fences its namespace (round
+    # 15, branch s11-sim17): one SI namespace
+    assert len(names) >= 20 and len(inits) >= 10 and len(policies) >= 1
     assert len(services) >= 3, services
 
 
