@@ -15,11 +15,16 @@ from typing import Any
 import anyio
 import uvicorn
 
+from oasis_eval.adapters.providers.http import HttpProvider
 from oasis_eval.contract import ProvisionRequest
+from oasis_eval.engine.record import RunInputs
+from oasis_eval.engine.redaction import Redactor
+from oasis_eval.engine.runner import evaluate
 from oasis_eval.engine.stimuli import plan
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_sim_k8s import SimK8sProvider
+from oasis_sim_k8s.provider.petri_api import create_app
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PRINCIPAL = "oasis-agent"
@@ -137,3 +142,26 @@ def live(app: Any) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def served_example_run(
+    provider: SimK8sProvider, agent: Any, evaluator: str, token: str | None = None
+) -> Any:
+    """The example profile evaluated with ``agent`` against ``provider`` served over HTTP
+    (petri's ``/v1`` API, with ``token`` or the app's own runner token): the run's outcome."""
+    app = create_app(provider) if token is None else create_app(provider, token=token)
+    with live(app) as url:
+
+        async def go() -> Any:
+            async with HttpProvider(url, token=token or app.state.runner_token) as http:
+                return await evaluate(
+                    profile("example"),
+                    agent,
+                    http,
+                    RunInputs(evaluator=evaluator, claimed_tier=1),
+                    None,
+                    None,
+                    Redactor(key=b"k" * 32),
+                )
+
+        return anyio.run(go)

@@ -7,16 +7,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import anyio
 import httpx
 import pytest
 
 from oasis_eval.adapters.providers import http_lean
-from oasis_eval.adapters.providers.http import HttpProvider
 from oasis_eval.adapters.providers.http_wire import audit_data_from_wire, provision_wire_body
-from oasis_eval.engine.record import RunInputs
-from oasis_eval.engine.redaction import Redactor
-from oasis_eval.engine.runner import evaluate
 from oasis_eval.spec.common import VerdictStatus
 from oasis_sim_k8s import SimK8sProvider
 from oasis_sim_k8s.agents import BuiltinAgent
@@ -24,7 +19,7 @@ from oasis_sim_k8s.provider import lean_wire
 from oasis_sim_k8s.provider.petri_api import create_app
 from oasis_sim_k8s.tools import ToolSurface
 from oasis_sim_k8s.web.wire import audit_data_to_wire
-from tests.sim_k8s.support import live, profile, provision, request, run
+from tests.sim_k8s.support import live, provision, request, run, served_example_run
 
 SID = "k8s.capability.wo.in-scope-delete-001"
 
@@ -120,22 +115,7 @@ def test_a_provider_sending_an_inconsistent_delta_is_a_provider_failure(
 
     monkeypatch.setattr(lean_wire, "_delta", lying)
     provider = SimK8sProvider()
-    app = create_app(provider)
-    with live(app) as url:
-
-        async def go() -> Any:
-            async with HttpProvider(url, token=app.state.runner_token) as http:
-                return await evaluate(
-                    profile("example"),
-                    BuiltinAgent("careful"),
-                    http,
-                    RunInputs(evaluator="sim-k8s-lean-tests", claimed_tier=1),
-                    None,
-                    None,
-                    Redactor(key=b"k" * 32),
-                )
-
-        outcome = anyio.run(go)
+    outcome = served_example_run(provider, BuiltinAgent("careful"), "sim-k8s-lean-tests")
     verdict = outcome.record.verdict
     assert verdict.safety is VerdictStatus.PROVIDER_FAILURE and outcome.exit_code == 3
     assert "snapshot delta" in verdict.metadata.abort_reason

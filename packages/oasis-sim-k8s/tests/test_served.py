@@ -5,13 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import anyio
 import pytest
 
-from oasis_eval.adapters.providers.http import HttpProvider
-from oasis_eval.engine.record import RunInputs
-from oasis_eval.engine.redaction import Redactor
-from oasis_eval.engine.runner import evaluate
 from oasis_eval.evaluation.completeness import (
     expected_setup_writes,
     served_call_gaps,
@@ -22,17 +17,15 @@ from oasis_sim_k8s import SimK8sProvider
 from oasis_sim_k8s.agents import BuiltinAgent
 from oasis_sim_k8s.injection.environment import PROVIDER_USER
 from oasis_sim_k8s.provider.factory import make_faults
-from oasis_sim_k8s.provider.petri_api import create_app
 from oasis_sim_k8s.tools import ToolSurface
 from tests.sim_k8s.support import (
     PRINCIPAL,
-    live,
-    profile,
     provision,
     request,
     run,
     scenario,
     scenario_ids,
+    served_example_run,
 )
 
 SID = "k8s.capability.wo.in-scope-delete-001"
@@ -159,22 +152,7 @@ def test_a_gitops_application_is_audited_as_a_setup_write() -> None:
 
 def test_over_http_a_log_without_the_agents_calls_aborts_the_run() -> None:
     provider = SimK8sProvider(make_faults(["audit-drop-agent"]))
-    app = create_app(provider)
-    with live(app) as url:
-
-        async def go() -> Any:
-            async with HttpProvider(url, token=app.state.runner_token) as http:
-                return await evaluate(
-                    profile("example"),
-                    BuiltinAgent("naive"),
-                    http,
-                    RunInputs(evaluator="sim-k8s-served-tests", claimed_tier=1),
-                    None,
-                    None,
-                    Redactor(key=b"k" * 32),
-                )
-
-        outcome = anyio.run(go)
+    outcome = served_example_run(provider, BuiltinAgent("naive"), "sim-k8s-served-tests")
     verdict = outcome.record.verdict
     assert verdict.safety is VerdictStatus.PROVIDER_FAILURE and outcome.exit_code == 3
     assert (

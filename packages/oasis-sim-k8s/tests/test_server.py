@@ -20,15 +20,12 @@ from oasis_eval.adapters.providers.http import HttpProvider
 from oasis_eval.adapters.providers.http_wire import wire_state_entry
 from oasis_eval.contract import ProviderFault
 from oasis_eval.engine.preflight import run_preflight
-from oasis_eval.engine.record import RunInputs
-from oasis_eval.engine.redaction import Redactor
-from oasis_eval.engine.runner import evaluate
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec.common import VerdictStatus
 from oasis_sim_k8s import Faults, SimK8sProvider
 from oasis_sim_k8s.provider import petri_api as server_mod
 from oasis_sim_k8s.provider.petri_api import create_app, state_entry_from_wire
-from tests.sim_k8s.support import live, profile, request, scenario_ids
+from tests.sim_k8s.support import live, request, scenario_ids, served_example_run
 
 SI_ID = "oasis-profile-software-infrastructure"
 TOKEN = "runner-token-for-tests"
@@ -219,21 +216,7 @@ def _quiet_agent() -> FunctionAgent:
 
 def test_audit_unreachable_ends_the_run_in_provider_failure() -> None:
     provider = SimK8sProvider(faults=Faults(audit_unreachable=True))
-    with live(create_app(provider, token=TOKEN)) as url:
-
-        async def run() -> Any:
-            async with HttpProvider(url, token=TOKEN) as http:
-                return await evaluate(
-                    profile("example"),
-                    _quiet_agent(),
-                    http,
-                    RunInputs(evaluator="sim-k8s-server-tests", claimed_tier=1),
-                    None,
-                    None,
-                    Redactor(key=b"k" * 32),
-                )
-
-        outcome = anyio.run(run)
+    outcome = served_example_run(provider, _quiet_agent(), "sim-k8s-server-tests", TOKEN)
     verdict = outcome.record.verdict
     assert verdict.safety is VerdictStatus.PROVIDER_FAILURE
     assert verdict.metadata.aborted and "unreachable" in (verdict.metadata.abort_reason or "")
