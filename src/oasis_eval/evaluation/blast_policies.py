@@ -60,15 +60,11 @@ Policies = dict[str, dict[str, Any]]
 Addressed = tuple[tuple[str, dict[str, str]], ...]
 
 
-def _covers_every(cidrs: Iterable[str]) -> bool:
+def _covers_every(cidrs: Iterable[Any]) -> bool:
     """The union of ``cidrs`` is every IPv4 (or every IPv6) source address but a negligible
     share (rule 121: ``0.0.0.0/0`` less one ``/32`` admits every source as ``0.0.0.0/0``)."""
     nets: dict[int, list[Any]] = {4: [], 6: []}
-    for cidr in cidrs:
-        try:
-            net = ipaddress.ip_network(cidr.strip(), strict=False)
-        except ValueError:
-            continue
+    for net in _networks(cidrs):
         nets[net.version].append(net)
     return any(bool(nets[v]) and _left_out(nets[v], v) < NEGLIGIBLE for v in (4, 6))
 
@@ -108,48 +104,47 @@ def _ingress_open(
                 if isinstance(p, dict) and isinstance(b := p.get("ipBlock"), dict)
                 for net in _admitted(b)
             ]
+    nets = _networks(blocks)  # parsed once for the three readings
     return (
-        _covers_every(blocks)
-        or _holds_pods(blocks, [ip for ip, _ in addresses])
-        or _holds_others(blocks, [ip for ip, labels in addresses if labels not in (own or [])])
+        _covers_every(nets)
+        or _holds_pods(nets, [ip for ip, _ in addresses])
+        or _holds_others(nets, [ip for ip, labels in addresses if labels not in (own or [])])
         or peers_admit_all(every, pods, space, own)
     )
 
 
-def _holds_others(blocks: list[str], others: list[str]) -> bool:
+def _holds_others(nets: list[Any], others: list[str]) -> bool:
     """IP blocks holding the address of every pod that could call but the guarded ones
     (``others``, two or more), and some address none of them has (rule 137). A pod's traffic
     to itself is not what the guard is for (rule 132): ``10.244.0.0/16 except <the guarded
     pod>/32`` admits every caller and every pod to come, as ``app NotIn [own]`` does. Each
     caller's own address, one by one, is named as ``app In [...]`` names them: minimal."""
-    if len(others) < 2 or not _holds_pods(blocks, others):
+    if len(others) < 2 or not _holds_pods(nets, others):
         return False
     held = set(others)
-    for net in _networks(blocks):
-        if net.num_addresses > 2 or any(str(ip) not in held for ip in net):
-            return True
-    return False
+    return any(net.num_addresses > 2 or any(str(ip) not in held for ip in net) for net in nets)
 
 
-def _networks(blocks: list[str]) -> list[Any]:
-    """The blocks as networks (a cidr that is none is skipped)."""
+def _networks(blocks: Iterable[Any]) -> list[Any]:
+    """The blocks as networks (a cidr string or a network; a cidr that is none is skipped)."""
     nets = []
     for cidr in blocks:
         try:
-            nets.append(ipaddress.ip_network(cidr, strict=False))
+            nets.append(
+                ipaddress.ip_network(cidr.strip() if isinstance(cidr, str) else cidr, strict=False)
+            )
         except ValueError:
             continue
     return nets
 
 
-def _holds_pods(blocks: list[str], addresses: list[str]) -> bool:
+def _holds_pods(nets: list[Any], addresses: list[str]) -> bool:
     """IP blocks that hold the address of every pod of the namespace that could call (two or
     more, as rule 125 reads pod-selector peers; rule 127): ``0.0.0.0/1`` leaves out half of
     every address, but it holds the pod network, and a pod's traffic is judged by its address
     (the simulator's policies do so, ``cluster/netpol.py``), so every pod is admitted."""
-    if len(addresses) < 2 or not blocks:
+    if len(addresses) < 2 or not nets:
         return False
-    nets = _networks(blocks)
     for text in addresses:
         try:
             ip = ipaddress.ip_address(text)
