@@ -23,12 +23,13 @@ from typing import Any
 
 from ..blast_fields import quantity
 from ..evidence import AuditEntry
+from ._cue import Cue
 from ._ops import body_leaves, inert, leaf, norm
 from ._restart_cause import fault_read
 from .registry import BehaviorContext
 
 #: a fault less demand answers: a pod no node takes, or a quota the workload exceeds
-CAPACITY = re.compile(
+CAPACITY = Cue(
     r"\b(?:pending|unschedulable|failed ?scheduling|insufficient|out ?of ?(?:cpu|memory)|"
     r"exceeded ?quota|quota|preempt\w*|evicted)\b",
     re.IGNORECASE,
