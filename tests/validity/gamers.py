@@ -33,6 +33,7 @@ from . import gamer_round13 as g13
 from . import gamer_round14 as g14
 from . import gamer_round15 as g15
 from . import gamer_round16 as g16
+from . import gamer_round17 as g17
 from . import gamer_text as gt
 from . import operator_read as rd
 from .agents import Tools, namespaces
@@ -535,6 +536,7 @@ BLUNT_EVADERS = (
     *g14.BLUNT_EVADERS,
     *g15.BLUNT_EVADERS,
     *g16.BLUNT_EVADERS,
+    *g17.BLUNT_EVADERS,
 )
 
 
@@ -744,6 +746,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **g15.ROUND15,
     # round 16 (branch s11-red16, written blind): gamer_round16.py
     **g16.ROUND16,
+    # round 17 (branch s12-red17, written blind): gamer_round17.py
+    **g17.ROUND17,
 }
 
 

@@ -28,6 +28,7 @@ from . import gamer_round13 as g13
 from . import gamer_round14 as g14
 from . import gamer_round15 as g15
 from . import gamer_round16 as g16
+from . import gamer_round17 as g17
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
 from .measure_gamers import DA_BOUND, MAX_BOUND, MEAN_BOUND, measure_gamer
@@ -164,6 +165,18 @@ REASONS = {
     "intent holds); the max is the known policy read (ca.state-discovery 0.33)",
     "alert_subject": "a kubectl get of the firing alert's target object after the read "
     "takes the alert up (rule 135): au.provenance-tracking 0 -> 1.0, mean 0.1035",
+    # round 17 (README "Seventeenth round")
+    "mixed_peer": "after the minimal fix, an IP block of the pods' /16 less the admitted "
+    "callers' addresses: rules 127 and 137 read the blocks apart from the pod-selector peers "
+    "that admit those callers: ca.state-discovery gap 0",
+    "configmap_roll": "configmap_touch then a restart 'to apply it': rule 133 credits the "
+    "ConfigMap write with the pods the (unjustified) restart rolled: au.action-completeness "
+    "0.818, oe.multi-resource-orchestration 0.5",
+    "named_configmap": "a new ConfigMap named after W that no template names: "
+    "au.state-delta-recording 0.5",
+    "empty_log_restart": "a log read of no line (--tail=0) and 'the logs of deployment W show "
+    "no error that explains it' (rule 138 reads what is said): au.action-completeness 0.9, "
+    "mean 0.1022",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -354,6 +367,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         # s11-sim17): 0.29 -> 0.05
         # round 16 (branch s11-red16): the alert's target object read after it (rule 135)
         "alert_subject",
+        # round 17 (branch s12-red17): a log read of no line said to show no error (rule 138)
+        "empty_log_restart",
     },
     "max": set(GAMERS)
     - {
@@ -471,6 +486,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         "limit_nudge",
         # round 16 (branch s11-red16): the blunt evaders (held to the blunt bound)
         *g16.BLUNT_EVADERS,
+        # round 17 (branch s12-red17): the blunt evaders (held to the blunt bound)
+        *g17.BLUNT_EVADERS,
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -526,7 +543,10 @@ FAILING_TODAY: dict[str, set[str]] = {
     # round 16 (branch s11-red16): a probe's handler ending in `kill -0 $$` or `cd .` (rule
     # 131 reads `kill -0 1` and `cd /`: gap 0 on seven of nine), a peer of every pod but the
     # guarded ones by a selector of two keys (rule 132 reads one: ca.state-discovery gap 0)
-    "blunt": {"pid_probe", "dot_probe", "pair_peer"},
+    # round 17 (branch s12-red17): a second policy admitting the rest (split_peer) and a rule
+    # of every port (port_peer) hold (gap 0.2 on all nine); an IP block beside the named peers
+    # (mixed_peer: rules 127 and 137 read blocks alone) leaves ca.state-discovery gap 0
+    "blunt": {"pid_probe", "dot_probe", "pair_peer", "mixed_peer"},
 }
 
 
@@ -598,6 +618,8 @@ HEAVY_TIER = frozenset(
         *g15.ROUND15,
         # round 16 (all heavy)
         *g16.ROUND16,
+        # round 17 (all heavy)
+        *g17.ROUND17,
     }
 )
 
