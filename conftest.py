@@ -144,6 +144,16 @@ def si_profile_dir(oasis_spec_dir: Path) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def si_profile(si_profile_dir: Path) -> object:
+    """The SI profile loaded once per worker: the validity measurements (a whole SI run per
+    gamer or corpus agent) share it, as ``measure_gamers`` and ``measure`` do, instead of
+    loading it again for each agent (issue 31)."""
+    import oasis_eval
+
+    return oasis_eval.load_profile(si_profile_dir)
+
+
 @pytest.fixture(autouse=True)
 def _forget_harness_secrets() -> Iterator[None]:
     """A harness key is read once per process and kept (oasis_eval.secrecy, issue 25): a test
