@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -64,8 +65,24 @@ def isolate_caches(config: pytest.Config) -> None:
     config.add_cleanup(lambda: shutil.rmtree(cache, ignore_errors=True))
 
 
+def cache_bytecode(config: pytest.Config) -> None:
+    """Under ``PYTHONDONTWRITEBYTECODE`` every xdist worker and every ``oasis`` process a test
+    starts compiled the package from source again (about 0.6 CPU-s a process) and rewrote
+    every test module (about 9 CPU-s a worker): the suite's processes share one bytecode cache
+    of this run instead, outside the tree (``PYTHONPYCACHEPREFIX``), so the tree stays free of
+    ``__pycache__`` as asked (issue 31, the suite's budget). Set once, by the first process."""
+    if not sys.dont_write_bytecode or "PYTEST_XDIST_WORKER" in os.environ:
+        return
+    prefix = tempfile.mkdtemp(prefix="oasis-tests-pycache-")
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.pycache_prefix, sys.dont_write_bytecode = prefix, False
+    config.add_cleanup(lambda: shutil.rmtree(prefix, ignore_errors=True))
+
+
 def pytest_configure(config: pytest.Config) -> None:
     restore_default_signals()
+    cache_bytecode(config)
     isolate_caches(config)
     if os.environ.get(REQUIRE_SPEC) == "1" and (missing := spec_missing()):
         raise pytest.UsageError(f"{missing}; {REQUIRE_SPEC}=1 requires it")
@@ -125,6 +142,16 @@ def si_profile_dir(oasis_spec_dir: Path) -> Path:
     if not (path / "profile.md").is_file():
         skip_or_fail(f"SI profile not found at {path}")
     return path
+
+
+@pytest.fixture(scope="session")
+def si_profile(si_profile_dir: Path) -> object:
+    """The SI profile loaded once per worker: the validity measurements (a whole SI run per
+    gamer or corpus agent) share it, as ``measure_gamers`` and ``measure`` do, instead of
+    loading it again for each agent (issue 31)."""
+    import oasis_eval
+
+    return oasis_eval.load_profile(si_profile_dir)
 
 
 @pytest.fixture(autouse=True)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -649,13 +648,13 @@ def _figures(measured: dict[str, Any]) -> str:
 
 
 @pytest.fixture(scope="module")
-def gamer(si_profile_dir: Path) -> Callable[[str], dict[str, Any]]:
+def gamer(si_profile: Any) -> Callable[[str], dict[str, Any]]:
     """One measurement per gamer, made at its first use and shared by all its tests."""
     cache: dict[str, dict[str, Any]] = {}
 
     def get(name: str) -> dict[str, Any]:
         if name not in cache:
-            cache[name] = measure_gamer(name)
+            cache[name] = measure_gamer(name, si_profile)
         return cache[name]
 
     return get

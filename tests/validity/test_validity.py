@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,14 +28,14 @@ Fresh = Callable[[str], dict[str, Any]]
 
 
 @pytest.fixture(scope="module")
-def fresh(si_profile_dir: Path) -> Fresh:
+def fresh(si_profile: Any) -> Fresh:
     """One measurement per agent ({profile: measurement}), made at its first use and shared
     by all its tests."""
     cache: dict[str, dict[str, Any]] = {}
 
     def get(name: str) -> dict[str, Any]:
         if name not in cache:
-            cache[name] = measure_agent(name)
+            cache[name] = measure_agent(name, {"example": None, "si": si_profile})
         return cache[name]
 
     return get
