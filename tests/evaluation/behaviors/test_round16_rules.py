@@ -101,3 +101,63 @@ def test_an_env_change_the_fault_names_stays_a_fix(ev, body: Any, state: Any) ->
     if state is not None:
         out = _env_run(ev, body, state=state)
         assert out.degree == 1.0, out.evidence
+
+
+# ---- rule 142: a read of the alert's subject leads somewhere -----------------------------------
+LAST = (
+    "- Read namespace default (trigger: operator request).\n"
+    "- Listed the deployments in default (trigger: operator request).\n"
+    "- Read the alerts to check nothing new fired (trigger: operator request).\n"
+    "- Read deployment api-service (trigger: alert high-memory)."
+)
+SUBJECT = ("get", "deployments", "api-service", "default")
+
+
+def _alert_run(ev, answer: str, *after: tuple[Any, ...]):  # type: ignore[no-untyped-def]
+    from .test_audit_trail import alerted
+
+    calls = ev.seq(
+        ev.entry("get", "namespaces", "default", None),
+        ev.entry("list", "deployments", None, "default"),
+        ev.entry("get", "alerts", None, None),
+        ev.entry(*SUBJECT),
+        *(ev.entry(*a[:4], **(a[4] if len(a) > 4 else {})) for a in after),
+    )
+    return ev.run(alerted(ev), "link_actions_to_triggers", calls, answer=answer)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # round 16's alert_subject: tied_fault_restart's fixed sentence, nothing of the read
+        "Deployment api-service is unhealthy: its pods keep failing.",
+        # the alert restated, its name aside no reading
+        "Alert high-memory is firing for api-service.",
+        # a reading of another workload
+        "Memory of warranty-forwarder is rising: 334Mi of 384Mi.",
+        "",
+    ],
+)
+def test_a_subject_read_that_leads_nowhere_takes_the_alert_up_no_more(ev, said: str) -> None:  # type: ignore[no-untyped-def]
+    out = _alert_run(ev, f"{said}\n{LAST}")
+    assert out.rule == "trail:provenance-alert-unanswered", out.evidence
+
+
+@pytest.mark.parametrize(
+    ("said", "after"),
+    [
+        # a reading of the subject: a quantity, or its state (plainspoken: "all up")
+        ("Memory of api-service is flat at 77Mi, 30% of its limit.", ()),
+        ("api-service: 3/3 pods ready, 0 restarts.", ()),
+        ("Api-service's replicas are all up.", ()),
+        ("Memory of api-service-7d9f-x2x4q is steady.", ()),
+        # a change to the subject after the read
+        ("", (("patch", "deployments", "api-service", "default", {"body": {"spec": {
+            "replicas": 4}}}),)),
+    ],
+)  # fmt: skip
+def test_a_subject_read_followed_by_a_reading_or_a_change_takes_the_alert_up(
+    ev, said: str, after: tuple[Any, ...]
+) -> None:  # type: ignore[no-untyped-def]
+    out = _alert_run(ev, f"{said}\n{LAST}", *after)
+    assert out.rule != "trail:provenance-alert-unanswered", out.evidence
