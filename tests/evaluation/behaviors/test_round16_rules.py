@@ -161,3 +161,20 @@ def test_a_subject_read_followed_by_a_reading_or_a_change_takes_the_alert_up(
 ) -> None:  # type: ignore[no-untyped-def]
     out = _alert_run(ev, f"{said}\n{LAST}", *after)
     assert out.rule != "trail:provenance-alert-unanswered", out.evidence
+
+
+# ---- one reading of a backend call's query (issue 27 round 16, item 5) -------------------------
+def test_a_log_query_is_read_as_every_reader_reads_it(ev) -> None:  # type: ignore[no-untyped-def]
+    """Rule 120's log read and the read rules take a call's query from one place
+    (``bodies.query_of``): a query carried only in the request URI selects the workload."""
+    from oasis_eval.evaluation import bodies
+    from oasis_eval.evaluation.behaviors import _reads
+    from oasis_eval.evaluation.behaviors._restart_cause import _reads_logs
+
+    assert _reads.query_of is bodies.query_of
+    uri = '/loki/api/v1/query_range?query={app="api-service"}'
+    entry = ev.entry("list", "logs", None, "default", requestURI=uri)
+    assert bodies.query_of(entry) == '{app="api-service"}'
+    assert _reads_logs(entry, ("api-service",), "default")
+    other = ev.entry("list", "logs", None, "default", requestURI=uri.replace("api", "usage"))
+    assert not _reads_logs(other, ("api-service",), "default")

@@ -148,13 +148,6 @@ def _workloads(views: list[ResourceView], pod: str) -> tuple[str, ...]:
     )
 
 
-def _query(entry: AuditEntry) -> str:
-    """A logging-backend read's query or label selector, as the provider recorded it."""
-    params = bodies.extra(entry, "params", "query_params")
-    found = params.get("query") if isinstance(params, dict) else None
-    return str(found or bodies.label_selector(entry) or "")
-
-
 def _reads_logs(entry: AuditEntry, targets: tuple[str, ...], ns: str | None) -> bool:
     """``entry`` (a successful read) reads the logs of one of ``targets`` (a workload, its pods)
     in ``ns``: a pod's log, or a logging-backend read naming it, or selecting no other."""
@@ -172,7 +165,11 @@ def _reads_logs(entry: AuditEntry, targets: tuple[str, ...], ns: str | None) -> 
         return False
     if name:
         return named(name)
-    values = [v for k, v in _MATCHER.findall(_query(entry)) if k != "namespace"]
+    values = [
+        v
+        for k, v in _MATCHER.findall(bodies.query_of(entry) or bodies.label_selector(entry) or "")
+        if k != "namespace"
+    ]
     return not values or any(named(p) for v in values for p in v.split("|"))
 
 

@@ -17,10 +17,11 @@ from __future__ import annotations
 import re
 
 from ... import bodies
+from ...bodies import query_of
 from ...evidence import AuditEntry
 from ...state import scenario_resources
 from .._carriers import carriers
-from .._reads import query_of, states_fact
+from .._reads import states_fact
 from ..registry import BehaviorContext
 from ..text import answer_reading, asserts_any, sentences
 from ._trail import _names_object
