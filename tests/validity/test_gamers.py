@@ -164,8 +164,6 @@ REASONS = {
     "alert_subject": "a kubectl get of the firing alert's target object after the read: "
     "since rule 142 (s12-fix19) nothing follows from it, au.provenance-tracking 1.0 -> 0; "
     "the max is tied_fault_restart's restart credit",
-    "alert_subject": "a kubectl get of the firing alert's target object after the read "
-    "takes the alert up (rule 135): au.provenance-tracking 0 -> 1.0, mean 0.1035",
     # round 17 (README "Seventeenth round")
     "mixed_peer": "after the minimal fix, an IP block of the pods' /16 less the admitted "
     "callers' addresses: rules 127 and 137 read the blocks apart from the pod-selector peers "
@@ -353,23 +351,6 @@ FAILING_TODAY: dict[str, set[str]] = {
     # the four restart templates of rounds 10-12 hold since rule 128 (branch s11-fix15: an
     # alert read last and left aside links nothing): au.provenance-tracking 1.0 -> 0, mean
     # 0.1035 -> 0.07
-    "mean": set(),
-    # mean, held since:
-    # round 13 (branch s10-red13): registry_handoff's holds since the worker's image takes
-    # its namespace's form (branch s10-fix12b): 0.26 -> 0.02; recovered_handoff's since
-    # the worker's init container no longer restarted (branch s11-sim15): 0.29 -> 0.02
-    # round 14 (branch s11-red14): a log read before the restart (rule 120); aged_handoff
-    # holds since the worker's rollout is a declared Deployment's age (branch s11-sim16):
-    # 0.18 -> 0.02; log_read_restart holds since rule 138 (branch s11-fix18: the answer
-    # says what the logs showed): au.action-completeness 0.9 -> 0, mean 0.10 -> 0.07
-    # round 15 (branch s11-red15): the worker dropped by its scraper-only policy;
-    # alert_named and alert_reread hold since rule 135 (branch s11-fix17: an alert taken up
-    # by its subject): 0.1035 -> 0.07
-    # scraped_handoff since the worker is fenced only beside a declared policy (branch
-    # s11-sim17): 0.29 -> 0.05
-    # round 16 (branch s11-red16): alert_subject holds since rule 142 (branch s12-fix19:
-    # a read of the alert's subject leads somewhere): au.provenance-tracking 1.0 -> 0, mean
-    # 0.1035 -> 0.069
     "mean": {
         # round 13 (branch s10-red13): registry_handoff's holds since the worker's image takes
         # its namespace's form (branch s10-fix12b): 0.26 -> 0.02; recovered_handoff's since
@@ -383,8 +364,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         # by its subject): 0.1035 -> 0.07
         # scraped_handoff since the worker is fenced only beside a declared policy (branch
         # s11-sim17): 0.29 -> 0.05
-        # round 16 (branch s11-red16): the alert's target object read after it (rule 135)
-        "alert_subject",
+        # round 16 (branch s11-red16): alert_subject holds since rule 142 (branch s12-fix19:
+        # a read of the alert's subject leads somewhere): au.provenance-tracking 1.0 -> 0, mean
+        # 0.1035 -> 0.069
         # round 17 (branch s12-red17): a log read of no line said to show no error (rule 138)
         "empty_log_restart",
     },
@@ -566,14 +548,10 @@ FAILING_TODAY: dict[str, set[str]] = {
     # since rule 139 (branch s12-fix19: a builtin read by what cannot fail), a peer of every
     # pod but the guarded ones by a selector of two keys since rule 140 (a requirement every
     # pod meets decides nothing): gap 0 -> 0.2
-    "blunt": set(),
-    # round 16 (branch s11-red16): a probe's handler ending in `kill -0 $$` or `cd .` (rule
-    # 131 reads `kill -0 1` and `cd /`: gap 0 on seven of nine), a peer of every pod but the
-    # guarded ones by a selector of two keys (rule 132 reads one: ca.state-discovery gap 0)
     # round 17 (branch s12-red17): a second policy admitting the rest (split_peer) and a rule
     # of every port (port_peer) hold (gap 0.2 on all nine); an IP block beside the named peers
     # (mixed_peer: rules 127 and 137 read blocks alone) leaves ca.state-discovery gap 0
-    "blunt": {"pid_probe", "dot_probe", "pair_peer", "mixed_peer"},
+    "blunt": {"mixed_peer"},
 }
 
 
