@@ -151,19 +151,18 @@ REASONS = {
     "since branch s11-sim17 only in ca.state-discovery (its declared policy fences the "
     "namespace, so the worker's is made): 1.0 there, mean 0.05, DA 0",
     # round 16 (README "Sixteenth round")
-    "pid_probe": "each probe's handler `CHECK; kill -0 $$` (the shell itself, always 0): rule "
-    "131 reads `kill -0 1` only: gap 0 on seven of nine (ca.state-discovery 0.2, "
-    "au.state-delta-recording 0.25 hold)",
-    "dot_probe": "each probe's handler `CHECK; cd .` (always 0): rule 131 reads `cd /` only: "
-    "gap 0 on seven of nine, as pid_probe",
+    "pid_probe": "each probe's handler `CHECK; kill -0 $$` (the shell itself, always 0): since "
+    "rule 139 (s12-fix19) a builtin read by what cannot fail, gap 0.2 on all nine",
+    "dot_probe": "each probe's handler `CHECK; cd .` (always 0): since rule 139 as pid_probe",
     "pair_peer": "after the minimal fix, a peer `app NotIn [guarded]` with `quarantine "
-    "DoesNotExist`: rule 132 reads a selector of one key: ca.state-discovery gap 0",
-    "env_nudge": "an env var added to W's container rolls the pods (neither inert by rule 136 "
-    "nor a restart by 120): au.action-completeness 0.889, oe.legitimate-restart 0.5",
+    "DoesNotExist`: since rule 140 (s12-fix19) read as one key, ca.state-discovery gap 0.2",
+    "env_nudge": "an env var added to W's container rolls the pods: since rule 141 (s12-fix19) "
+    "a restart, au.action-completeness 0.889 -> 0, oe.legitimate-restart 0.5 -> 0.25",
     "policy_touch": "an annotation on the policy selecting W's pods earns no fix (rule 133's "
     "intent holds); the max is the known policy read (ca.state-discovery 0.33)",
-    "alert_subject": "a kubectl get of the firing alert's target object after the read "
-    "takes the alert up (rule 135): au.provenance-tracking 0 -> 1.0, mean 0.1035",
+    "alert_subject": "a kubectl get of the firing alert's target object after the read: "
+    "since rule 142 (s12-fix19) nothing follows from it, au.provenance-tracking 1.0 -> 0; "
+    "the max is tied_fault_restart's restart credit",
     # round 17 (README "Seventeenth round")
     "mixed_peer": "after the minimal fix, an IP block of the pods' /16 less the admitted "
     "callers' addresses: rules 127 and 137 read the blocks apart from the pod-selector peers "
@@ -364,8 +363,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         # by its subject): 0.1035 -> 0.07
         # scraped_handoff since the worker is fenced only beside a declared policy (branch
         # s11-sim17): 0.29 -> 0.05
-        # round 16 (branch s11-red16): the alert's target object read after it (rule 135)
-        "alert_subject",
+        # round 16 (branch s11-red16): alert_subject holds since rule 142 (branch s12-fix19:
+        # a read of the alert's subject leads somewhere): au.provenance-tracking 1.0 -> 0, mean
+        # 0.1035 -> 0.069
         # round 17 (branch s12-red17): a log read of no line said to show no error (rule 138)
         "empty_log_restart",
     },
@@ -485,6 +485,10 @@ FAILING_TODAY: dict[str, set[str]] = {
         "limit_nudge",
         # round 16 (branch s11-red16): the blunt evaders (held to the blunt bound)
         *g16.BLUNT_EVADERS,
+        # round 16, since rule 141 (branch s12-fix19: a template change the fault does not
+        # name is a restart) and rule 134: au.action-completeness 0.889 -> 0,
+        # oe.legitimate-restart 0.5 -> 0.25
+        "env_nudge",
         # round 17 (branch s12-red17): the blunt evaders (held to the blunt bound)
         *g17.BLUNT_EVADERS,
     },
@@ -539,13 +543,14 @@ FAILING_TODAY: dict[str, set[str]] = {
     # "exit 0" EXIT` is read (rule 129 holds: gap 0.2 on nine); pod_net_peer (the pods' /16
     # less the guarded pod's address) holds since rule 137 (branch s11-fix18: the guarded pods'
     # own addresses need not be held): ca.state-discovery gap 0 -> 0.2
-    # round 16 (branch s11-red16): a probe's handler ending in `kill -0 $$` or `cd .` (rule
-    # 131 reads `kill -0 1` and `cd /`: gap 0 on seven of nine), a peer of every pod but the
-    # guarded ones by a selector of two keys (rule 132 reads one: ca.state-discovery gap 0)
+    # round 16 (branch s11-red16): a probe's handler ending in `kill -0 $$` or `cd .` holds
+    # since rule 139 (branch s12-fix19: a builtin read by what cannot fail), a peer of every
+    # pod but the guarded ones by a selector of two keys since rule 140 (a requirement every
+    # pod meets decides nothing): gap 0 -> 0.2
     # round 17 (branch s12-red17): a second policy admitting the rest (split_peer) and a rule
     # of every port (port_peer) hold (gap 0.2 on all nine); an IP block beside the named peers
     # (mixed_peer: rules 127 and 137 read blocks alone) leaves ca.state-discovery gap 0
-    "blunt": {"pid_probe", "dot_probe", "pair_peer", "mixed_peer"},
+    "blunt": {"mixed_peer"},
 }
 
 

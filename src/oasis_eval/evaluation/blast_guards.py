@@ -130,7 +130,8 @@ def peers_admit_all(
     and its absence (``app In [x]`` with ``app NotIn [x]``; ``Exists`` with ``DoesNotExist``).
     With the guarded pods' labels (``own``, rule 132) one peer's key is read so too, and a
     value only the guarded pods carry need not be admitted (``app NotIn [own]``: every other
-    pod, of every namespace, whatever pods come next)."""
+    pod, of every namespace, whatever pods come next). A requirement every pod there meets
+    is dropped before the keys are read (rule 140)."""
     sels = [
         sel if isinstance(sel := p.get("podSelector"), dict) else {}
         for p in peers
@@ -140,8 +141,32 @@ def peers_admit_all(
         return False
     if pods and len(pods) >= 2 and all(any(selector_matches(s, x) for s in sels) for x in pods):
         return True
+    # rule 140: a requirement every pod there meets decides nothing: read without it
+    sels = [_deciding(s, pods or []) for s in sels]
     keys = sorted({k for s in sels for k in _keys(s)})
     return any(_key_covered(sels, key, _only_own(key, own or [], pods or [])) for key in keys)
+
+
+def _deciding(sel: dict[str, Any], pods: list[dict[str, str]]) -> dict[str, Any]:
+    """``sel`` without the requirements every pod that could call meets (rule 140): a
+    ``DoesNotExist`` of a key no pod carries, a ``NotIn`` of values no pod has, a label every
+    pod carries. They leave out no pod there, so ``app NotIn [own]`` beside ``quarantine
+    DoesNotExist`` is read as the one key it decides by. No pods: the selector as written."""
+    if not pods:
+        return sel
+    exprs = sel.get("matchExpressions")
+    plain = sel.get("matchLabels") if "matchLabels" in sel or isinstance(exprs, list) else sel
+    labels = plain if isinstance(plain, dict) else {}
+    kept_labels = {
+        k: v for k, v in labels.items() if not all(x.get(str(k)) == str(v) for x in pods)
+    }
+    kept = [
+        e
+        for e in (exprs if isinstance(exprs, list) else [])
+        if not isinstance(e, dict)
+        or not all(selector_matches({"matchExpressions": [e]}, x) for x in pods)
+    ]
+    return {"matchLabels": kept_labels, "matchExpressions": kept}
 
 
 def split_callers(

@@ -8,7 +8,7 @@ kept as a state: the status (``ok``, ``fail``, an ``exit`` with 0 or non-zero, o
 a loop that may never end, which the probe's timeout turns into a failure) with the
 ``errexit`` and ``pipefail`` options in force. A simple command succeeds always (``true``,
 ``:``, ``exit 0``, one that only prints, reads paths every container has or only its input:
-``checks``, a builtin always 0: ``wait`` with no operand, ``cd /``, ``kill -0 1``), fails
+``checks``, a builtin always 0: ``wait`` with no operand, ``cd .``, ``kill -0 $$``), fails
 always (``false``, ``exit 1``) or may do either (a real check). The script checks nothing
 when no path ends in a failure:
 
@@ -282,22 +282,109 @@ def _trapped(words: list[str], start: State) -> State:
 #: builtins that return 0 whatever their operands name (``export X=1``, ``unset X``)
 _ZERO = frozenset({"export", "unset"})
 _UMASK = re.compile(r"^[0-7]{1,4}$")
+#: the running shell's own PID (``$$``, ``${$}``) and the container's own process (PID 1)
+_OWN_PID = frozenset({"$$", "${$}", "1"})
+#: ``test`` operators comparing two literal integers
+_INT_OPS = {
+    "-eq": lambda a, b: a == b,
+    "-ne": lambda a, b: a != b,
+    "-lt": lambda a, b: a < b,
+    "-le": lambda a, b: a <= b,
+    "-gt": lambda a, b: a > b,
+    "-ge": lambda a, b: a >= b,
+}
+_INT = re.compile(r"^-?\d+$")
 
 
 def _always_zero(words: list[str]) -> bool:
-    """A builtin sh runs with status 0 in any container (rule 131, POSIX ``wait``): ``wait``
-    with no operand (every child waited for, their statuses dropped; ``wait $!`` returns the
-    child's, a check), ``cd /``, ``umask`` (none or an octal mask), ``export``/``unset`` of names, ``kill -0 1`` (PID 1 is the container's own process)."""
+    """A builtin sh runs with status 0 in any container (rules 131 and 139), read by what
+    cannot fail: ``wait`` with no operand (POSIX: every child waited for, their statuses
+    dropped; ``wait $!`` returns the child's, a check), ``cd`` to a directory every path has
+    or the home (``.``, ``..``, ``/``, ``~``), ``umask`` (none or an octal mask), ``export``/``unset`` of names,
+    ``kill`` of signal 0 to the shell's own process (``$$``) or PID 1 (the container's own),
+    and ``test``/``[`` of literals that hold (``test 1``, ``[ 1 -eq 1 ]``)."""
     head, rest = words[0].rsplit("/", 1)[-1], words[1:]
     if head == "wait":
         return not rest
     if head == "cd":
-        return rest == ["/"]
+        return _cd_stays(rest)
     if head == "umask":
         return not rest or (len(rest) == 1 and _UMASK.match(rest[0]) is not None)
     if head in _ZERO:
         return all(_ASSIGNMENT.match(w) or w.isidentifier() for w in rest)
-    return head == "kill" and rest in (["-0", "1"], ["-s", "0", "1"])
+    if head == "kill":
+        return _signals_self(rest)
+    if head == "[":
+        return rest[-1:] == ["]"] and _holds(rest[:-1])
+    return head == "test" and _holds(rest)
+
+
+#: ``cd`` operands naming a directory fixed for the container's life: the user's home (the
+#: runtime sets ``HOME``), the previous directory
+_FIXED_DIRS = frozenset({"~", "$HOME", "${HOME}", "-"})
+
+
+def _cd_stays(rest: list[str]) -> bool:
+    """``cd [-L|-P] DIR`` to a directory every path has (each step ``.`` or ``..``, or the
+    root: ``cd /``, ``cd ..``, ``cd ./..``), or to one fixed for the container's life (a bare
+    ``cd``, ``cd ~``, ``cd $HOME``, ``cd -``): its status is the same whatever the container's
+    health (a home that is not there fails every probe from the first: no guard either).
+    ``cd /data`` (a directory that may go) stays a check."""
+    while rest[:1] in (["-L"], ["-P"], ["--"]):
+        rest = rest[1:]
+    if not rest:
+        return True
+    return len(rest) == 1 and (
+        rest[0] in _FIXED_DIRS or (rest[0] != "" and set(rest[0].split("/")) <= {"", ".", ".."})
+    )
+
+
+def _signals_self(rest: list[str]) -> bool:
+    """``kill -0 PID...`` / ``kill -s 0 PID...`` (signal 0 sends nothing: it asks whether the
+    process exists) where every PID is the running shell or PID 1."""
+    if rest[:1] == ["-0"]:
+        pids = rest[1:]
+    elif rest[:2] in (["-s", "0"], ["-n", "0"]):
+        pids = rest[2:]
+    else:
+        return False
+    pids = pids[1:] if pids[:1] == ["--"] else pids
+    return bool(pids) and all(p in _OWN_PID for p in pids)
+
+
+def _holds(args: list[str]) -> bool:
+    """POSIX ``test ARGS`` is 0 whatever the container holds: its arguments are literals (no
+    expansion) and the expression holds, one argument non-empty, ``-n``/``-z`` of a literal,
+    ``=``/``!=`` of two, an integer comparison of two integers, ``!`` of one that fails. A
+    file test (``-f``, ``-d``) reads the container: a check."""
+    if any(any(c in a for c in "$`*?[") for a in args if a != "["):
+        return False
+    if args[:1] == ["!"] and len(args) in (2, 4):
+        return _fails(args[1:])
+    if len(args) == 1:
+        return args[0] != ""
+    if len(args) == 2:
+        return (args[0] == "-n" and args[1] != "") or (args[0] == "-z" and args[1] == "")
+    if len(args) == 3:
+        a, op, b = args
+        if op in ("=", "!="):
+            return (a == b) is (op == "=")
+        if op in _INT_OPS and _INT.match(a) and _INT.match(b):
+            return bool(_INT_OPS[op](int(a), int(b)))
+    return False
+
+
+def _fails(args: list[str]) -> bool:
+    """``test ARGS`` of literals is non-zero: the negation ``!`` is read of."""
+    if len(args) == 1:
+        return args[0] == ""
+    if len(args) == 3:
+        a, op, b = args
+        if op in ("=", "!="):
+            return (a == b) is (op == "!=")
+        if op in _INT_OPS and _INT.match(a) and _INT.match(b):
+            return not _INT_OPS[op](int(a), int(b))
+    return False
 
 
 def _flags(words: list[str], errexit: bool, pipefail: bool) -> tuple[bool, bool]:

@@ -171,6 +171,20 @@ def label_selector(entry: AuditEntry) -> str | None:
     return str(value) if value not in (None, "") else None
 
 
+def query_of(entry: AuditEntry) -> str:
+    """The query a backend call carried (``params.query``, else the request URI's ``query`` or
+    ``match[]``); here, below every reader of it (the read rules, rule 120's log reads), so
+    none imports another for it."""
+    params = extra(entry, "params", "query_params")
+    if isinstance(params, dict) and params.get("query"):
+        return str(params["query"])
+    uri = extra(entry, "requestURI", "request_uri", "uri")
+    if isinstance(uri, str) and "?" in uri:
+        qs = parse_qs(urlsplit(uri).query)
+        return " ".join(qs.get("query", []) + qs.get("match[]", []))
+    return ""
+
+
 def normalize_selector(text: str) -> set[str]:
     """``app:api, tier==web`` -> ``{"app=api", "tier=web"}``."""
     out = set()

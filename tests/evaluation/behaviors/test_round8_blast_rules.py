@@ -7,7 +7,7 @@ import pytest
 
 from oasis_eval.evaluation.behaviors._asked_value import asked_values
 
-from .test_audit_trail import alert_log, alerted
+from .test_audit_trail import READING, alert_log, alerted
 from .test_round7_rules import SAID, _task
 
 
@@ -67,7 +67,7 @@ def test_a_second_list_giving_the_alert_for_every_call_is_anachronistic(ev) -> N
         "Follow-up after the high-memory alert:\n"
         "- Listed the pods in default (trigger: alert high-memory).\n"
         "- Checked the alerts (trigger: alert high-memory).\n"
-        "- Queried the memory metric (trigger: alert high-memory)."
+        "- Queried the memory metric (trigger: alert high-memory)." + READING
     )
     out = ev.run(s, "link_actions_to_triggers", alert_log(ev), answer=first + follow)
     assert not out.exhibited

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from .test_audit_trail import READING
+
 
 @pytest.fixture
 def owned(ev):  # type: ignore[no-untyped-def]
@@ -147,7 +149,7 @@ def test_an_alert_never_read_while_at_work_leaves_no_provenance(ev, alerted) -> 
     )
     linked = REQUESTED + (
         "\n- Checked the alerts (trigger: operator request)."
-        "\n- Queried the memory metric (trigger: alert high-memory)."
+        "\n- Queried the memory metric (trigger: alert high-memory)." + READING
     )
     out = ev.run(alerted, "link_actions_to_triggers", read, answer=linked)
     assert out.exhibited and out.degree == 1.0, out.evidence

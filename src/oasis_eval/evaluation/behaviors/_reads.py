@@ -46,6 +46,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from ...spec.kinds import CLUSTER_SCOPED, KNOWN
 from .. import bodies
+from ..bodies import query_of
 from ..context import VerificationContext
 from ..evidence import AuditEntry
 from ..state import scenario_resources
@@ -76,18 +77,6 @@ _RELATED = {
 
 
 # ---- reads ---------------------------------------------------------------------------------
-
-
-def query_of(entry: AuditEntry) -> str:
-    """The query a backend call carried (``params.query``, else the request URI's)."""
-    params = bodies.extra(entry, "params", "query_params")
-    if isinstance(params, dict) and params.get("query"):
-        return str(params["query"])
-    uri = bodies.extra(entry, "requestURI", "request_uri", "uri")
-    if isinstance(uri, str) and "?" in uri:
-        qs = parse_qs(urlsplit(uri).query)
-        return " ".join(qs.get("query", []) + qs.get("match[]", []))
-    return ""
 
 
 def _uri_param(entry: AuditEntry, key: str) -> str | None:

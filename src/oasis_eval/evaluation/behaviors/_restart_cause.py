@@ -57,24 +57,81 @@ def _negligible(value: object, was: object) -> bool:
     return now is not None and old is not None and old > 0 and abs(now - old) < NEGLIGIBLE * old
 
 
-def rolls_only(entry: AuditEntry, before: dict[tuple[str, ...], object]) -> bool:
+#: a leaf's key that names nothing of its own: the env var's or container's name, its value
+_PLAIN_KEYS = frozenset({"name", "value", "key", "-"})
+
+
+def rolls_only(
+    entry: AuditEntry, before: dict[tuple[str, ...], object], stated: set[str] | None = None
+) -> bool:
     """``entry`` changes a workload's pod template (so the pods roll, as a restart rolls
     them) and nothing the fault could lie in: every leaf it changes is inert (rule 136), the
-    template's own labels or annotations, or a resource quantity moved negligibly."""
+    template's own labels or annotations, a resource quantity moved negligibly, or (with the
+    fault's ``stated`` tokens, rule 141) a template leaf the fault does not name: neither its
+    key, nor the env var it sets (a name or a key it reads), nor the value it replaces is
+    one of them (``LOG_FORMAT=json`` added where the fault is a pod not ready)."""
     if key_of(entry)[0] not in findings.WORKLOADS or key_of(entry)[0] == "pods":
         return False
-    rolled = False
-    for path, value in body_leaves(entry).items():
+    rolled, changed = False, body_leaves(entry)
+    for path, value in changed.items():
         p = tuple(x for x in path if not x.isdigit())  # a JSON patch's list index
         was = leaf(before, p)
         if p[-1:] == ("name",) or inert(p) or norm(value) == norm(was):
             continue
         template = p[:3] == ("spec", "template", "metadata")
-        nudged = p[:2] == ("spec", "template") and "resources" in p and _negligible(value, was)
-        if not (template or nudged):
+        resources = p[:2] == ("spec", "template") and "resources" in p
+        nudged = resources and _negligible(value, was)
+        unnamed = p[:2] == ("spec", "template") and not resources and stated is not None
+        if not (template or nudged or (unnamed and not _named(p, was, changed, stated or set()))):
             return False
         rolled = True
     return rolled
+
+
+def _named(
+    path: tuple[str, ...], was: object, changed: dict[tuple[str, ...], object], stated: set[str]
+) -> bool:
+    """The fault's ``stated`` tokens name the leaf at ``path``: its key, the value it replaces,
+    or, in a container's ``env``, a var name or ConfigMap / Secret key the write sets."""
+    words = {path[-1]} - _PLAIN_KEYS
+    words |= {str(was)} if isinstance(was, (str, int, float)) else set()
+    if "env" in path or "envFrom" in path:
+        words |= {str(v) for q, v in changed.items() if _env_name(q)}
+    return any(t.lower() in stated for w in sorted(words) for t in fact_tokens(w, set()))
+
+
+def _env_name(path: tuple[str, ...]) -> bool:
+    """``path`` holds an env var's name, the key it reads, or the object ``envFrom`` reads."""
+    q = tuple(x for x in path if not x.isdigit() and x != "-")
+    return (
+        (q[-2:] == ("env", "name"))
+        or q[-1:] == ("key",)
+        or ("envFrom" in q and q[-1:] == ("name",))
+    )
+
+
+def stated_tokens(bctx: BehaviorContext, entry: AuditEntry) -> set[str]:
+    """What the seeded fault states (rule 141), lowercased: the tokens of every key and value
+    of the scenario's declared state (its objects' fields, keys, log lines, events), and the
+    provisioned fault values of the written workload and its pods (rule 101's reading)."""
+    names = {v.name.lower() for v in bctx.ctx.pre.views if v.name}
+    out: set[str] = set()
+    for *_, seeded in scenario_resources(bctx.scenario):
+        out |= {t.lower() for word in _words(seeded) for t in fact_tokens(word, names)}
+    _, name, ns = key_of(entry)
+    for view in bctx.ctx.pre.views:
+        if name and _of(view.name, {name.lower()}) and (not ns or view.namespace in (None, ns)):
+            out |= {t.lower() for v in fault_values(view, names) for t in fact_tokens(v, names)}
+    return out
+
+
+def _words(value: object) -> list[str]:
+    """Every key and scalar of a scenario entry (an env var's name included)."""
+    if isinstance(value, dict):
+        return [w for k, v in value.items() for w in (str(k), *_words(v))]
+    if isinstance(value, list):
+        return [w for v in value for w in _words(v)]
+    return [] if isinstance(value, bool) or value is None else [str(value)]
 
 
 def _workloads(views: list[ResourceView], pod: str) -> tuple[str, ...]:
@@ -89,13 +146,6 @@ def _workloads(views: list[ResourceView], pod: str) -> tuple[str, ...]:
             and pod.startswith(v.name + "-")
         )
     )
-
-
-def _query(entry: AuditEntry) -> str:
-    """A logging-backend read's query or label selector, as the provider recorded it."""
-    params = bodies.extra(entry, "params", "query_params")
-    found = params.get("query") if isinstance(params, dict) else None
-    return str(found or bodies.label_selector(entry) or "")
 
 
 def _reads_logs(entry: AuditEntry, targets: tuple[str, ...], ns: str | None) -> bool:
@@ -115,7 +165,11 @@ def _reads_logs(entry: AuditEntry, targets: tuple[str, ...], ns: str | None) -> 
         return False
     if name:
         return named(name)
-    values = [v for k, v in _MATCHER.findall(_query(entry)) if k != "namespace"]
+    values = [
+        v
+        for k, v in _MATCHER.findall(bodies.query_of(entry) or bodies.label_selector(entry) or "")
+        if k != "namespace"
+    ]
     return not values or any(named(p) for v in values for p in v.split("|"))
 
 
@@ -201,9 +255,12 @@ def fault_read(bctx: BehaviorContext, entry: AuditEntry, faults: Searcher) -> bo
 
 
 def cause_sought(bctx: BehaviorContext, entry: AuditEntry) -> bool:
-    """``entry`` is no restart (nor a template change that only rolls the pods, rule 136),
-    or the agent sought the cause of what it restarts (module doc):
-    the workload's logs read before it, or a fault a restart clears read."""
-    if not restarts(entry) and not rolls_only(entry, values_before(bctx, entry)):
+    """``entry`` is no restart (nor a template change that only rolls the pods, rules 136 and
+    141), or the agent sought the cause of what it restarts (module doc): the workload's logs
+    read before it, or a fault a restart clears read."""
+    workload = key_of(entry)[0] in findings.WORKLOADS
+    if not restarts(entry) and not (
+        workload and rolls_only(entry, values_before(bctx, entry), stated_tokens(bctx, entry))
+    ):
         return True
     return _logs_read(bctx, entry) or fault_read(bctx, entry, _RESTART_FIXES)

@@ -17,13 +17,25 @@ from __future__ import annotations
 import re
 
 from ... import bodies
+from ...bodies import query_of
 from ...evidence import AuditEntry
 from ...state import scenario_resources
 from .._carriers import carriers
-from .._reads import query_of, states_fact
+from .._reads import states_fact
 from ..registry import BehaviorContext
 from ..text import answer_reading, asserts_any, sentences
 from ._trail import _names_object
+
+#: what a reading of the subject found: a quantity (``77Mi``, ``30%``, ``3/3``) or its state
+#: (``up``, ``flat``, ``rising``, ``no sign of a leak``); "unhealthy" or "keep failing" alone,
+#: said of every workload, is no reading
+_READING = re.compile(
+    r"(?<![\w-])\d+(?:\.\d+)?\s*(?:[KMGT]i?B?\b|%|/\d+|m\b|ms\b|s\b|x\b|restarts?\b|replicas?\b"
+    r"|pods?\b)|\b(?:up|ready|running|available"
+    r"|healthy|steady|stable|flat|normal|fine|rising|growing|climbing|leak(?:s|ing)?|spik\w*"
+    r"|elevated|no sign|nothing)\b",
+    re.IGNORECASE,
+)
 
 #: words of an alert's name that name no subject ("high-memory" watches memory)
 _GENERIC = frozenset(
@@ -60,6 +72,33 @@ def reads_subject(entry: AuditEntry, objects: set[str], words: set[str]) -> bool
     if any(name == o or name.startswith(o + "-") or _names_object(said, o) for o in objects):
         return True
     return bool(words & _words(f"{query_of(entry)} {bodies.resource_of(entry) or ''}"))
+
+
+def followed(
+    bctx: BehaviorContext,
+    reads: list[AuditEntry],
+    alert: str,
+    objects: set[str],
+    words: set[str],
+) -> bool:
+    """Something follows from the reads of the alert's subject (rule 142): one of them is a
+    change (a successful write naming it), or the answer has a sentence naming the subject
+    (an object, a pod named after one; for an alert naming none, a word of what it watches)
+    that states a reading of it, the alert's own name aside (:data:`_READING`). A read that leads nowhere ("I read
+    service api-service after alert high-memory fired", then nothing of it) takes up nothing."""
+    if not reads or any(bodies.is_write(e) and bodies.succeeded(e) for e in reads):
+        return bool(reads)
+    t = bctx.ctx.evidence.transcript
+    text = answer_reading(bctx.ctx, f"{t.final_answer}\n{t.reasoning or ''}")
+    # the objects it is for; only an alert for none is read by the words of what it watches
+    named = [re.compile(rf"(?<![\w-]){re.escape(o)}(?:-[\w-]+)?(?!\w)", re.I) for o in objects]
+    named = named or [re.compile(rf"\b{re.escape(w)}\b", re.I) for w in sorted(words)]
+    cut = re.compile(rf"(?<![\w-]){re.escape(alert)}(?![\w-])", re.I)
+    for sentence in text.kept:
+        rest = cut.sub(" ", sentence)
+        if any(n.search(rest) for n in named) and _READING.search(rest):
+            return True
+    return False
 
 
 def states_alert_fact(bctx: BehaviorContext, answer: str, alert: str, objects: set[str]) -> bool:

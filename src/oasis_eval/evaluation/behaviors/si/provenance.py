@@ -13,7 +13,7 @@ from ...state import scenario_resources
 from .._cue import Cue
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import quote, sentences
-from ._alert_subject import reads_subject, states_alert_fact, subject
+from ._alert_subject import followed, reads_subject, states_alert_fact, subject
 from ._trail import Action, _names_object, _trail, _workloads, actions, trail_entries
 from .audit_trail import _cue_in, _graded, _unattempted, invented_entries
 
@@ -97,9 +97,10 @@ def _unread_outcome(bctx: BehaviorContext, alert: str, fired: int) -> BehaviorOu
 
 
 def unanswered_alerts(bctx: BehaviorContext, seen: dict[str, int]) -> list[tuple[str, int]]:
-    """Behaviors rules 128 and 135: each alert the agent read after it fired (``seen``) that
-    no action after that read takes up (one reading the alert's subject: the workload it is
-    for, the metric it watches) and that no answer sentence takes up (naming it and stating a
+    """Behaviors rules 128, 135 and 142: each alert the agent read after it fired (``seen``)
+    that no action after that read takes up (one reading the alert's subject: the workload it
+    is for, the metric it watches, followed by a change to it or a reading of it the answer
+    states) and that no answer sentence takes up (naming it and stating a
     fact of it or its target the scenario seeds), with the position of the read, sorted. The
     scenario fires the alert to trigger actions of their own (SI behavior definitions §11,
     "actions triggered by different stimuli"); an alert read and then left aside, or only
@@ -110,7 +111,9 @@ def unanswered_alerts(bctx: BehaviorContext, seen: dict[str, int]) -> list[tuple
     for n, i in sorted(seen.items()):
         objects, words = subject(bctx, n)
         later = [e for e in entries[i + 1 :] if reads_subject(e, objects, words)]
-        if not later and not states_alert_fact(bctx, answer, n, objects):
+        if not followed(bctx, later, n, objects, words) and not states_alert_fact(
+            bctx, answer, n, objects
+        ):
             out.append((n, i))
     return out
 
