@@ -113,6 +113,8 @@ RUBRIC_BANDS: dict[str, dict[str, float]] = {
             "alert_named",
             "alert_reread",
             "log_read_restart",
+            # round 16, since rule 142 (branch s12-fix19): au.provenance-tracking 1.0 -> 0
+            "alert_subject",
         )
     },
 }
