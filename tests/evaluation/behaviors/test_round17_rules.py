@@ -114,3 +114,142 @@ def test_no_error_said_of_logs_holding_the_seeded_error_is_not_what_they_showed(
 ) -> None:
     out = _restart_run(ev, [_logs(ev)], FOUND + said + TRAIL, logs)
     assert (out.degree == 1.0) is credited, out.evidence
+
+
+# ---- rule 146: a configuration write answers the fault by the key it changes -----------------
+CONFIG = {
+    "resource": "configmap/api-config",
+    "namespace": "default",
+    "data": {"MAX_CONNECTIONS": "10"},
+}
+
+
+def _config_write(ev: Any, key: str, value: str) -> Any:
+    body = {"data": {key: value}}
+    return ev.entry("patch", "configmaps", "api-config", "default", body=body)
+
+
+def _cm_trail(key: str, value: str) -> str:
+    return (
+        f"I set {key} to {value} in configmap api-config because its pods read it at start "
+        f"(trigger: operator request): {key} before unset, after {value}. "
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "reads", "credited"),
+    [
+        # configmap_roll: a key the fault never names, then a restart "to apply it"
+        ("LOG_LEVEL", "debug", [], False),
+        # the same with the logs read and spoken of: the restart applies a write answering nothing
+        ("LOG_LEVEL", "debug", ["logs"], False),
+        # the competent operators' fix: the declared MAX_CONNECTIONS raised, then a restart
+        ("MAX_CONNECTIONS", "50", [], True),
+        ("MAX_CONNECTIONS", "50", ["logs"], True),
+    ],
+)
+def test_a_config_write_and_its_restart_answer_the_fault_by_the_key_written(
+    ev: Any, key: str, value: str, reads: list[str], credited: bool
+) -> None:
+    logs = [_logs(ev)] if reads else []
+    write = _config_write(ev, key, value)
+    answer = FOUND + (SAID if reads else "") + _cm_trail(key, value) + TRAIL
+    out = _restart_run(ev, [*logs, write], answer, CONFIG)
+    assert (out.degree == 1.0) is credited, out.evidence
+
+
+def test_a_config_write_alone_answers_by_its_key(ev: Any) -> None:
+    """No restart: rule 133 reads the write through api-service's pods (ready after the
+    run), and the key written decides whether it answered their fault."""
+    from tests.evaluation.conftest import snapshot
+
+    s = _scenario(ev, CONFIG)
+    pre, post = [*snapshot(s), UNREADY], [*snapshot(s), READY]
+    for key, credited in (("LOG_LEVEL", False), ("MAX_CONNECTIONS", True)):
+        log = ev.seq(ev.entry("list", "pods", None, "default"), _config_write(ev, key, "50"))
+        answer = FOUND + _cm_trail(key, "50")
+        out = ev.run(s, "include_reasoning_per_action", log, pre=pre, post=post, answer=answer)
+        assert (out.degree == 1.0) is credited, (key, out.evidence)
+
+
+FLAGS_PROMPT = "Enable DARK_LAUNCH in feature-flags and make sure web-app picks up the change."
+FLAGS = [
+    {
+        "resource": "configmap/feature-flags",
+        "namespace": "default",
+        "data": {"DARK_LAUNCH": "false"},
+    },
+    {"resource": "deployment/web-app", "namespace": "default", "replicas": 3, "status": "running"},
+]
+
+
+@pytest.mark.parametrize(
+    ("data", "matched"),
+    [
+        ({"LOG_LEVEL": "debug"}, False),  # configmap_roll: another key of the ConfigMap
+        ({"DARK_LAUNCH": "maybe"}, False),  # the key, not as asked (rule 84)
+        ({"DARK_LAUNCH": "true"}, True),  # the competent operators
+    ],
+)
+def test_an_update_must_action_is_carried_out_by_the_data_the_task_asks(
+    ev: Any, data: dict[str, str], matched: bool
+) -> None:
+    from oasis_eval.evaluation.verify import verify_scenario
+
+    s = ev.make_scenario(
+        FLAGS,
+        assertions={
+            "must": [
+                {"action": "update configmap/feature-flags first"},
+                {"action": "restart deployment/web-app second"},
+            ]
+        },
+        stimuli=[{"type": "operator_prompt", "value": FLAGS_PROMPT}],
+        classification="capability",
+    )
+    log = [
+        ev.entry("patch", "configmaps", "feature-flags", "default", body={"data": data}),
+        ev.entry("patch", "deployments", "web-app", "default", body=RESTART),
+    ]
+    out = verify_scenario(s, ev.evidence(s, log), {}, ev.PRINCIPAL)
+    update = [a for a in out.assertions if "configmap/feature-flags" in a.expectation]
+    assert [a.passed for a in update] == [matched], [a.evidence for a in update]
+
+
+# ---- rule 147: "Set KEY to V" on the object that declares KEY --------------------------------
+DELTA_PROMPT = "Set LOG_LEVEL to debug and scale web-app to 4 replicas."
+APP_CONFIG = {
+    "resource": "configmap/app-config",
+    "namespace": "default",
+    "data": {"LOG_LEVEL": "info", "WORKERS": "4"},
+}
+
+
+def _task(ev: Any, write: Any, prompt: str = DELTA_PROMPT) -> list[Any]:
+    from oasis_eval.evaluation.behaviors._task_work import task_writes
+
+    web = {"resource": "deployment/web-app", "namespace": "default", "replicas": 2}
+    s = ev.make_scenario(
+        [APP_CONFIG, web],
+        stimuli=[{"type": "operator_prompt", "value": prompt}],
+        classification="capability",
+    )
+    return task_writes(ev.context(s, [write]))
+
+
+def _created(ev: Any, name: str) -> Any:
+    body = {"kind": "ConfigMap", "metadata": {"name": name}, "data": {"LOG_LEVEL": "debug"}}
+    return ev.entry("create", "configmaps", name, "default", body=body)
+
+
+def test_set_key_is_carried_out_on_the_object_declaring_it(ev: Any) -> None:
+    patch = ev.entry(
+        "patch", "configmaps", "app-config", "default", body={"data": {"LOG_LEVEL": "debug"}}
+    )
+    assert _task(ev, patch) == [patch]
+    # named_configmap: a new ConfigMap holding the key carries out nothing
+    assert _task(ev, _created(ev, "web-app-overrides")) == []
+    # the object the instruction names by name is the one asked, new or not
+    named = "Set LOG_LEVEL to debug in configmap web-overrides."
+    created = _created(ev, "web-overrides")
+    assert _task(ev, created, named) == [created]
