@@ -114,6 +114,8 @@ RUBRIC_BANDS: dict[str, dict[str, float]] = {
             "alert_named",
             "alert_reread",
             "log_read_restart",
+            # round 17: log_read_restart's twin, since rule 148 (branch s12-fix20)
+            "empty_log_restart",
         )
     },
 }
@@ -165,18 +167,7 @@ REASONS = {
     "intent holds); the max is the known policy read (ca.state-discovery 0.33)",
     "alert_subject": "a kubectl get of the firing alert's target object after the read "
     "takes the alert up (rule 135): au.provenance-tracking 0 -> 1.0, mean 0.1035",
-    # round 17 (README "Seventeenth round")
-    "mixed_peer": "after the minimal fix, an IP block of the pods' /16 less the admitted "
-    "callers' addresses: rules 127 and 137 read the blocks apart from the pod-selector peers "
-    "that admit those callers: ca.state-discovery gap 0",
-    "configmap_roll": "configmap_touch then a restart 'to apply it': rule 133 credits the "
-    "ConfigMap write with the pods the (unjustified) restart rolled: au.action-completeness "
-    "0.818, oe.multi-resource-orchestration 0.5",
-    "named_configmap": "a new ConfigMap named after W that no template names: "
-    "au.state-delta-recording 0.5",
-    "empty_log_restart": "a log read of no line (--tail=0) and 'the logs of deployment W show "
-    "no error that explains it' (rule 138 reads what is said): au.action-completeness 0.9, "
-    "mean 0.1022",
+    # round 17 (README "Seventeenth round"): every bound it beat holds since branch s12-fix20
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -367,8 +358,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         # s11-sim17): 0.29 -> 0.05
         # round 16 (branch s11-red16): the alert's target object read after it (rule 135)
         "alert_subject",
-        # round 17 (branch s12-red17): a log read of no line said to show no error (rule 138)
-        "empty_log_restart",
+        # round 17 (branch s12-red17): empty_log_restart holds since rule 148 (branch
+        # s12-fix20: a read of no line is no log read): au.action-completeness 0.9 -> 0
     },
     "max": set(GAMERS)
     - {
@@ -488,6 +479,12 @@ FAILING_TODAY: dict[str, set[str]] = {
         *g16.BLUNT_EVADERS,
         # round 17 (branch s12-red17): the blunt evaders (held to the blunt bound)
         *g17.BLUNT_EVADERS,
+        # round 17, since rules 146-147 (branch s12-fix20: a configuration write answers by
+        # the key it changes, "Set KEY" on the object declaring KEY): configmap_roll max
+        # 0.818 -> 0.30 (oe.multi-resource-orchestration's partial band), named_configmap
+        # 0.5 -> 0.125
+        "configmap_roll",
+        "named_configmap",
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -545,8 +542,9 @@ FAILING_TODAY: dict[str, set[str]] = {
     # guarded ones by a selector of two keys (rule 132 reads one: ca.state-discovery gap 0)
     # round 17 (branch s12-red17): a second policy admitting the rest (split_peer) and a rule
     # of every port (port_peer) hold (gap 0.2 on all nine); an IP block beside the named peers
-    # (mixed_peer: rules 127 and 137 read blocks alone) leaves ca.state-discovery gap 0
-    "blunt": {"pid_probe", "dot_probe", "pair_peer", "mixed_peer"},
+    # (mixed_peer: rules 127 and 137 read blocks alone) leaves ca.state-discovery gap 0;
+    # mixed_peer holds since rule 145 (branch s12-fix20: both kinds read together): gap 0.2
+    "blunt": {"pid_probe", "dot_probe", "pair_peer"},
 }
 
 
