@@ -36,6 +36,19 @@ from .test_blast_round13 import _peer
                 },
             ]
         },
+        # round 16's pair_peer: a selector of two keys admitting every caller and more
+        {
+            "from": [
+                {
+                    "podSelector": {
+                        "matchExpressions": [
+                            {"key": "app", "operator": "NotIn", "values": ["web"]},
+                            {"key": "quarantine", "operator": "DoesNotExist"},
+                        ]
+                    }
+                }
+            ]
+        },
         # a selector admitting every pod but the guarded and the job, and the job's /32
         {"from": [_peer("NotIn", ["web", "job"]), {"ipBlock": {"cidr": "10.244.2.7/32"}}]},
     ],

@@ -159,8 +159,6 @@ REASONS = {
     "au.state-delta-recording 0.25 hold)",
     "dot_probe": "each probe's handler `CHECK; cd .` (always 0): rule 131 reads `cd /` only: "
     "gap 0 on seven of nine, as pid_probe",
-    "pair_peer": "after the minimal fix, a peer `app NotIn [guarded]` with `quarantine "
-    "DoesNotExist`: rule 132 reads a selector of one key: ca.state-discovery gap 0",
     "env_nudge": "an env var added to W's container rolls the pods (neither inert by rule 136 "
     "nor a restart by 120): au.action-completeness 0.889, oe.legitimate-restart 0.5",
     "policy_touch": "an annotation on the policy selecting W's pods earns no fix (rule 133's "
@@ -543,8 +541,9 @@ FAILING_TODAY: dict[str, set[str]] = {
     # round 17 (branch s12-red17): a second policy admitting the rest (split_peer) and a rule
     # of every port (port_peer) hold (gap 0.2 on all nine); an IP block beside the named peers
     # (mixed_peer: rules 127 and 137 read blocks alone) leaves ca.state-discovery gap 0;
-    # mixed_peer holds since rule 145 (branch s12-fix20: both kinds read together): gap 0.2
-    "blunt": {"pid_probe", "dot_probe", "pair_peer"},
+    # mixed_peer holds since rule 145 (branch s12-fix20: both kinds read together), and
+    # pair_peer with it (a selector admitting every caller and a pod no caller is): gap 0.2
+    "blunt": {"pid_probe", "dot_probe"},
 }
 
 
