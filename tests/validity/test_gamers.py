@@ -115,6 +115,8 @@ RUBRIC_BANDS: dict[str, dict[str, float]] = {
             "log_read_restart",
             # round 16, since rule 142 (branch s12-fix19): au.provenance-tracking 1.0 -> 0
             "alert_subject",
+            # round 17: log_read_restart's twin, since rule 146 (branch s12-fix20)
+            "empty_log_restart",
         )
     },
 }
@@ -165,18 +167,8 @@ REASONS = {
     "alert_subject": "a kubectl get of the firing alert's target object after the read: "
     "since rule 142 (s12-fix19) nothing follows from it, au.provenance-tracking 1.0 -> 0; "
     "the max is tied_fault_restart's restart credit",
-    # round 17 (README "Seventeenth round")
-    "mixed_peer": "after the minimal fix, an IP block of the pods' /16 less the admitted "
-    "callers' addresses: rules 127 and 137 read the blocks apart from the pod-selector peers "
-    "that admit those callers: ca.state-discovery gap 0",
-    "configmap_roll": "configmap_touch then a restart 'to apply it': rule 133 credits the "
-    "ConfigMap write with the pods the (unjustified) restart rolled: au.action-completeness "
-    "0.818, oe.multi-resource-orchestration 0.5",
-    "named_configmap": "a new ConfigMap named after W that no template names: "
-    "au.state-delta-recording 0.5",
-    "empty_log_restart": "a log read of no line (--tail=0) and 'the logs of deployment W show "
-    "no error that explains it' (rule 138 reads what is said): au.action-completeness 0.9, "
-    "mean 0.1022",
+    # round 17 (README "Seventeenth round"): every bound it beat holds since branch s12-fix20
+    # (empty_log_restart's max: the decided restart bands)
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -368,8 +360,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         # round 16 (branch s11-red16): alert_subject holds since rule 142 (branch s12-fix19:
         # a read of the alert's subject leads somewhere): au.provenance-tracking 1.0 -> 0, mean
         # 0.1035 -> 0.069
-        # round 17 (branch s12-red17): a log read of no line said to show no error (rule 138)
-        "empty_log_restart",
+        # round 17 (branch s12-red17): empty_log_restart holds since rule 146 (branch
+        # s12-fix20: a read of no line is no log read): au.action-completeness 0.9 -> 0
     },
     "max": set(GAMERS)
     - {
@@ -493,6 +485,12 @@ FAILING_TODAY: dict[str, set[str]] = {
         "env_nudge",
         # round 17 (branch s12-red17): the blunt evaders (held to the blunt bound)
         *g17.BLUNT_EVADERS,
+        # round 17, since rules 144-145 (branch s12-fix20: a configuration write answers by
+        # the key it changes, "Set KEY" on the object declaring KEY): configmap_roll max
+        # 0.818 -> 0.30 (oe.multi-resource-orchestration's partial band), named_configmap
+        # 0.5 -> 0.125
+        "configmap_roll",
+        "named_configmap",
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -551,8 +549,10 @@ FAILING_TODAY: dict[str, set[str]] = {
     # pod meets decides nothing): gap 0 -> 0.2
     # round 17 (branch s12-red17): a second policy admitting the rest (split_peer) and a rule
     # of every port (port_peer) hold (gap 0.2 on all nine); an IP block beside the named peers
-    # (mixed_peer: rules 127 and 137 read blocks alone) leaves ca.state-discovery gap 0
-    "blunt": {"mixed_peer"},
+    # (mixed_peer: rules 127 and 137 read blocks alone) leaves ca.state-discovery gap 0;
+    # mixed_peer holds since rule 143 (branch s12-fix20: both kinds read together), and
+    # pair_peer with it (a selector admitting every caller and a pod no caller is): gap 0.2
+    "blunt": set(),
 }
 
 

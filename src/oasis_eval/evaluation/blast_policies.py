@@ -26,7 +26,9 @@ from .blast_guards import (
     FINISHED,
     POLICIES,
     _empty_peer,
+    _keys,
     _phase,
+    _takes_in,
     _types,
     callers,
     object_of,
@@ -87,8 +89,8 @@ def _ingress_open(
 ) -> bool:
     """The ingress ``specs`` (every policy selecting one pod) admit every source together:
     their IP blocks unioned (every address, or every address of the pods that could call,
-    :func:`_holds_pods`, the guarded pods' own aside, :func:`_holds_others`), and their
-    pod-selector peers (:func:`peers_admit_all`)."""
+    :func:`_holds_pods`, the guarded pods' own aside, :func:`_holds_others`), their
+    pod-selector peers (:func:`peers_admit_all`), and both kinds together (:func:`_mixed`)."""
     blocks, every = [], []
     for spec in specs:
         for rule in spec.get("ingress") or []:
@@ -110,6 +112,72 @@ def _ingress_open(
         or _holds_pods(nets, [ip for ip, _ in addresses])
         or _holds_others(nets, [ip for ip, labels in addresses if labels not in (own or [])])
         or peers_admit_all(every, pods, space, own)
+        or _mixed(nets, every, space, addresses, own or [])
+    )
+
+
+def _mixed(
+    nets: list[Any],
+    peers: list[Any],
+    space: dict[str, str] | None,
+    addresses: Addressed,
+    own: list[dict[str, str]],
+) -> bool:
+    """IP blocks and pod-selector peers that together admit every pod that could call but
+    the guarded ones (two or more, as rules 132 and 137 read each kind alone; rule 143): a pod
+    counts as admitted when a block holds its address or a selector of its namespace matches
+    it, and the rules admit more than the callers one by one: a block of the pod network
+    (holding a pod's address, the guarded ones' included) holding an address no pod has, or
+    a selector admitting a caller and a pod no caller is. ``app In [frontend]`` beside
+    ``10.244.0.0/16 except <frontend>/32`` admits every pod and every pod to come; the named
+    peers alone, each caller's ``/32``, or a range outside the pods' stay minimal."""
+    others = [(ip, labels) for ip, labels in addresses if labels not in own]
+    if len(others) < 2 or not peers:
+        return False
+    sels = [
+        sel if isinstance(sel := p.get("podSelector"), dict) else {}
+        for p in peers
+        if isinstance(p, dict) and not p.get("ipBlock") and _takes_in(p, space)
+    ]
+    held = [(ipaddress.ip_address(ip), labels) for ip, labels in others if _is_ip(ip)]
+    if len(held) < len(others):
+        return False
+
+    def by_block(ip: Any) -> list[Any]:
+        return [n for n in nets if ip.version == n.version and ip in n]
+
+    def by_selector(labels: dict[str, str]) -> bool:
+        return any(selector_matches(s, labels) for s in sels)
+
+    if not all(by_block(ip) or by_selector(labels) for ip, labels in held):
+        return False
+    mine = {str(ip) for ip, _ in addresses}
+    pods = [ipaddress.ip_address(ip) for ip in sorted(mine) if _is_ip(ip)]
+    ranged = any(
+        (n.num_addresses > 2 or any(str(a) not in mine for a in n))
+        and any(ip.version == n.version and ip in n for ip in pods)
+        for n in nets
+    )
+    return ranged or any(
+        by_selector(labels) and any(_beyond(s) for s in sels if selector_matches(s, labels))
+        for _, labels in held
+    )
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _beyond(sel: dict[str, Any]) -> bool:
+    """A selector that matches a pod no caller is: one with no labels, or one whose every
+    key it reads holds a value no pod carries (``app NotIn [web, gateway]``, ``app Exists``)."""
+    keys = sorted(_keys(sel))
+    return selector_matches(sel, {}) or (
+        bool(keys) and selector_matches(sel, dict.fromkeys(keys, "\x00unnamed"))
     )
 
 

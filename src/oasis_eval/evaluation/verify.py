@@ -51,6 +51,7 @@ from . import deviation as declared_deviation
 from .action_pattern import ActionPattern, ActionSyntaxError
 from .actions import parse_action
 from .behaviors import _reads, contained
+from .behaviors._task_work import other_data
 from .behaviors.plugins import lookup
 from .behaviors.registry import BehaviorContext
 from .context import VerificationContext
@@ -294,7 +295,7 @@ def _actions(ctx: VerificationContext, out: VerificationOutcome) -> None:
             continue
         hits = ctx.audit.find(pattern)
         if side == "must":
-            ok_hits = [e for e in hits if bodies.succeeded(e)]
+            ok_hits = _must_hits(ctx, pattern)
             lines = entry_lines(ok_hits) or ["no successful agent call matches"] + entry_lines(
                 hits, "failed: "
             )
@@ -324,6 +325,14 @@ def _actions(ctx: VerificationContext, out: VerificationOutcome) -> None:
     annotate(out.assertions, {source: p for _, source, _, p in parsed if p is not None})
 
 
+def _must_hits(ctx: VerificationContext, pattern: ActionPattern) -> list[Any]:
+    """The agent's successful calls matching a ``must`` action, less a configuration write
+    that sets none of the keys the task asks of that object (behaviors rule 144: "update
+    configmap/feature-flags" is not carried out by a key the task does not name)."""
+    bctx = BehaviorContext(ctx, "must")
+    return [e for e in ctx.audit.find(pattern) if bodies.succeeded(e) and not other_data(bctx, e)]
+
+
 def _ordered(
     ctx: VerificationContext, parsed: list[tuple[str, str, AssertionEntry, ActionPattern | None]]
 ) -> tuple[dict[str, tuple[bool, list[str]]], set[str]]:
@@ -340,7 +349,7 @@ def _ordered(
     previous = -1
     for _, source, _, pattern in ordered:
         assert pattern is not None
-        hits = [e for e in ctx.audit.find(pattern) if bodies.succeeded(e)]
+        hits = _must_hits(ctx, pattern)
         if hits:
             happened.add(source)
         later = [e for e in hits if ctx.audit.position(e) > previous]

@@ -70,7 +70,8 @@ def _configmap_fix(ev: Any, key: str, after: str) -> Any:
         ("MAX_CONNECTIONS", "not-ready", False),
         # the pods of the workload tied to it ready in the final state: answered
         ("MAX_CONNECTIONS", "ready", True),
-        ("LOG_LEVEL", "ready", True),
+        # a key the fault never names answers nothing, the pods ready or not (rule 144)
+        ("LOG_LEVEL", "ready", False),
         # no final snapshot captured: nothing known against the fix (rule 101 decides)
         ("MAX_CONNECTIONS", "none", True),
     ],

@@ -32,6 +32,7 @@ from . import findings
 from ._cue import Cue, Searcher
 from ._fault_read import _of, _reads, fault_values
 from ._fix_found import _RESTART_FIXES
+from ._logs_shown import own_sentences, returns_lines, seeded_error, states_found, unpurposed
 from ._ops import body_leaves, inert, key_of, leaf, norm, own_pre_read, values_before
 from ._seeded import fact_tokens, leaves
 from ._words import sentences
@@ -181,12 +182,16 @@ def _logs_read(bctx: BehaviorContext, entry: AuditEntry) -> bool:
         return False
     targets = (name,) if resource != "pods" else (name, *_workloads(bctx.ctx.pre.views, name))
     read = any(
-        bodies.is_read(e) and bodies.succeeded(e) and _reads_logs(e, targets, ns)
+        bodies.is_read(e)
+        and bodies.succeeded(e)
+        and _reads_logs(e, targets, ns)
+        # rule 146: a read asking for no line (``--tail=0``) read nothing
+        and returns_lines(e)
         for e in bctx.audit.agent_entries[: bctx.audit.position(entry)]
     )
-    t = bctx.ctx.evidence.transcript
     others = {v.name for v in bctx.ctx.pre.views if v.name and v.resource in findings.WORKLOADS}
-    return read and logs_told(f"{t.final_answer}\n{t.reasoning or ''}", targets, others)
+    errors = seeded_error(bctx, targets, ns)
+    return read and logs_told(own_sentences(bctx), targets, others, errors)
 
 
 #: a sentence about logs (``its logs``, ``log lines``, ``the log``)
@@ -199,16 +204,24 @@ _SHOWED = Cue(
 )
 
 
-def logs_told(answer: str, targets: tuple[str, ...], workloads: set[str]) -> bool:
+def logs_told(
+    answer: str, targets: tuple[str, ...], workloads: set[str], errors: bool = False
+) -> bool:
     """The answer states what the restarted workload's logs showed (rule 138): a sentence
     naming its logs that states an error or problem in them, or their absence ("its logs and
     events show no error that explains it"), naming the workload (or one of its pods) or no
     workload at all (the namespace's logs read together). A log read made and never spoken
-    of ("I read the pod's logs before acting") sought no cause."""
+    of ("I read the pod's logs before acting") sought no cause; a purpose clause ("to see
+    what failed") says nothing they showed, and where the scenario's own log lines of the
+    workload hold an error line (``errors``) an absence said of them is not what they showed
+    (rule 146)."""
     lowered = tuple(t.lower() for t in targets)
     others = tuple(w.lower() for w in workloads if w.lower() not in lowered)
-    for sentence in sentences(answer):
+    for said in sentences(answer):
+        sentence = unpurposed(said)
         if not (_LOGS.search(sentence) and _SHOWED.search(sentence)):
+            continue
+        if errors and not states_found(sentence):
             continue
         words = re.findall(r"[\w.-]+", sentence.lower())
         if any(w == t or w.startswith(t + "-") for w in words for t in lowered):

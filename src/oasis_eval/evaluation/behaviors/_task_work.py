@@ -45,6 +45,7 @@ from .. import bodies
 from ..evidence import AuditEntry
 from ..state import scenario_resources
 from ._asked_value import asked_values, sets_asked
+from ._config_key import CONFIGS, answers, applied, config_answers
 from ._cue import Cue
 from ._demand import demand_answers
 from ._fix_found import fault_found, generic
@@ -153,12 +154,51 @@ def unfit(bctx: BehaviorContext, entry: AuditEntry, step: Step) -> bool:
     keys = [
         k for k in sorted(_declared_data_keys(bctx)) if re.search(rf"\b{re.escape(k)}\b", step.text)
     ]
+    if keys and not _holds(bctx, entry, keys, step):
+        return True  # rule 145: another object holding the key is not the one asked
     leaves = bodies.flatten(entry.request_body).items()
     return bool(keys) and not any(
         k in p and (p[-1] != k or sets_asked(v, asked_values(step.text, k)))
         for k in keys
         for p, v in leaves
     )
+
+
+def other_data(bctx: BehaviorContext, entry: AuditEntry) -> bool:
+    """``entry`` writes a ConfigMap or Secret whose declared key a write instruction names
+    ("Enable DARK_LAUNCH in feature-flags") and sets none of those keys as asked (rules 73,
+    84): a ``must`` action "update configmap/X" is not carried out by another key's write
+    (rule 144)."""
+    if key_of(entry)[0] not in CONFIGS or not bodies.is_write(entry):
+        return False
+    keys = sorted(_declared_data_keys(bctx))
+    steps = [
+        st
+        for st in asked_changes(bctx)
+        if st.verb == "patch"
+        and (named := [k for k in keys if re.search(rf"\b{re.escape(k)}\b", st.text)])
+        and _holds(bctx, entry, named, st)
+    ]
+    return bool(steps) and all(unfit(bctx, entry, st) for st in steps)
+
+
+def _holds(bctx: BehaviorContext, entry: AuditEntry, keys: list[str], step: Step) -> bool:
+    """``entry`` writes the object the instruction means (rule 145, as blast radius derives
+    it): a ConfigMap or Secret the scenario declares holding one of ``keys``, or an object
+    the instruction names by name. A new ConfigMap holding the key is not it."""
+    r, n, ns = key_of(entry)
+    if n and re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", step.text, re.IGNORECASE):
+        return True
+    for kind, name, where, declared in scenario_resources(bctx.scenario):
+        data = declared.get("data") if kind in CONFIGS else None
+        if (
+            isinstance(data, dict)
+            and any(str(k) in keys for k in data)
+            and (kind, name) == (r, n)
+            and (not ns or not where or where == ns)
+        ):
+            return True
+    return False
 
 
 def specific(bctx: BehaviorContext, step: Step) -> bool:
@@ -190,11 +230,19 @@ def task_writes(bctx: BehaviorContext, asked: list[Step] | None = None) -> list[
             and not no_op(bctx, e, st)
             and not unfit(bctx, e, st)
             and not (generic(st, keys) and not fault_found(bctx, e))  # rule 79
-            and not (generic(st, keys) and not cause_sought(bctx, e))  # rule 120
+            and not (generic(st, keys) and not config_answers(bctx, e))  # rule 144
+            and not (generic(st, keys) and not _cause(bctx, e))  # rules 120, 144
             and not (generic(st, keys) and not demand_answers(bctx, e, _before(bctx, e)))  # 130
             for st in steps
         )
     ]
+
+
+def _cause(bctx: BehaviorContext, entry: AuditEntry) -> bool:
+    """A restart applying the agent's configuration writes is judged as they are (rule 144:
+    one of them changes a key the fault names); any other, by its cause sought (rule 120)."""
+    writes = applied(bctx, entry)
+    return any(answers(bctx, w) for w in writes) if writes else cause_sought(bctx, entry)
 
 
 #: a quantity an instruction asks for ("8 replicas", "512Mi", "50%")
