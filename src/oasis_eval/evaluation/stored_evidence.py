@@ -92,23 +92,18 @@ def _snapshot_delta(pre: list[dict[str, Any]], final: list[dict[str, Any]]) -> d
     at: dict[str, int] = {}
     for i, resource in enumerate(pre):
         at.setdefault(_identity(resource), i)
-    pre_bytes: dict[int, bytes | None] = {}
     segments: list[Any] = []
     stop = 0  # runs go forward: the next one starts at or after the last one's stop
     for resource in final:
         i = at.get(_identity(resource), -1)
-        if i >= stop:
-            if i not in pre_bytes:
-                pre_bytes[i] = _marshalled(pre[i])
-            mine = _marshalled(resource)
-            if mine is not None and mine == pre_bytes[i]:
-                last = segments[-1] if segments else None
-                if isinstance(last, list) and last[1] == i:
-                    last[1] = i + 1
-                else:
-                    segments.append([i, i + 1])
-                stop = i + 1
-                continue
+        if i >= stop and _same(resource, pre[i]):
+            last = segments[-1] if segments else None
+            if isinstance(last, list) and last[1] == i:
+                last[1] = i + 1
+            else:
+                segments.append([i, i + 1])
+            stop = i + 1
+            continue
         segments.append(resource)
     return {"count": len(final), "segments": segments}
 
@@ -117,13 +112,6 @@ def _identity(resource: Any) -> str:
     if not isinstance(resource, dict):
         return ""
     return f"{resource.get('kind')}\0{resource.get('namespace')}\0{resource.get('name')}"
-
-
-def _marshalled(value: Any) -> bytes | None:
-    try:
-        return marshal.dumps(value, 2)
-    except ValueError:
-        return None
 
 
 def _rebuilt_snapshot(pre: list[Any], delta: Any) -> list[Any]:
