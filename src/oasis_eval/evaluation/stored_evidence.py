@@ -185,10 +185,11 @@ def _share_request_bodies(observations: Any, refs: Any) -> None:
         for number in ref[1]:
             entry = entries[number] if type(number) is int and 0 <= number < len(entries) else None
             raw = entry.get("raw") if isinstance(entry, dict) else None
-            if (
-                not isinstance(raw, dict)
-                or "requestObject" not in raw
-                or "request_body" not in entry
+            if not (
+                isinstance(entry, dict)
+                and isinstance(raw, dict)
+                and "requestObject" in raw
+                and "request_body" in entry
             ):
                 raise ValueError(
                     f"evidence: request_body_refs names no audited body ({number!r:.20})"
