@@ -23,7 +23,7 @@ from tests.sim_k8s.support import REPO_ROOT, live
 from tests.support import run_cli
 
 TOKEN = "identity-token"
-_ENDPOINT = re.compile(r'"agent_endpoint": ?"[^"]*"')  # evidence is compact JSON
+_ENDPOINT = re.compile(r'"agent_endpoint": "[^"]*"')
 
 
 def normaliser() -> Any:
@@ -75,4 +75,4 @@ def test_a_run_over_the_served_wire_writes_what_an_in_process_run_writes(
     ]
     assert differing == [], "\n".join(shown[:40])
     evidence = "\n".join(ours[f] for f in ours if f.startswith("evidence/"))
-    assert '"agent_principal":"system:serviceaccount:' in evidence  # the wire's new field
+    assert '"agent_principal": "system:serviceaccount:' in evidence  # the wire's new field
