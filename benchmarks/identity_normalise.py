@@ -19,6 +19,11 @@ evidence content and the order of it all — is compared byte for byte:
 - the manifest's digests and sizes, which cover the files above: each is checked against the
   file it names in the same run directory and replaced by ``<verified>`` (or a mismatch note).
 
+Evidence compares as its content: each evidence file is read whole (the stored form of issue
+30 rebuilt, ``oasis_eval.evaluation.stored_evidence.whole_data``, on the parsed JSON, no model
+in between) and laid out at indent 1, so a run storing the same evidence in another form
+compares equal, and any difference of content still differs.
+
 Random values are not blanked but mapped to placeholders numbered in order of first
 appearance (``<ENV-1>``, ``<REDACTED-3>``, ...) across all files of one run, so a run that
 uses one environment id (or one secret) where the other uses two still differs.
@@ -33,6 +38,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from oasis_eval.evaluation.stored_evidence import whole_data
 from oasis_eval.files import GZIP_SUFFIX, read_maybe_gzip
 
 #: ISO-8601 datetime with a time part (``T`` or a space), optional fraction and offset
@@ -189,6 +195,7 @@ def normalise_run(
         )
         for name in files
     }
+    texts = {name: _whole(name, text) for name, text in texts.items()}
     texts.update(extra or {})
     for name in ("run.json", "verdict.json", "verdict.yaml"):
         if name in texts:
@@ -200,3 +207,14 @@ def normalise_run(
     for name, text in texts.items():
         out[name] = norm.manifest(text, run_dir) if name == "manifest.json" else norm.text(text)
     return out
+
+
+def _whole(name: str, text: str) -> str:
+    """An evidence file's whole JSON at indent 1 (see the module docstring); anything else, or
+    evidence that does not parse or rebuild, as it is."""
+    if not (name.startswith("evidence/") or "/evidence/" in name) or not name.endswith(".json"):
+        return text
+    try:
+        return json.dumps(whole_data(json.loads(text)), indent=1, ensure_ascii=False)
+    except ValueError:
+        return text

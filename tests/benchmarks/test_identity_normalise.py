@@ -230,3 +230,39 @@ def test_junit_times_are_normalised_and_nothing_else_of_junit() -> None:
     out = norm.Normaliser(window=WINDOW).text(text)
     assert out.count('time="<SECONDS>"') == 3 and 'timestamp="<TIME>"' in out
     assert 'line="12"' in out and 'tests="2"' in out
+
+
+def test_evidence_compares_as_its_content_whatever_form_stores_it(tmp_path: Path) -> None:
+    """The stored form (issue 30) and the whole JSON of the same evidence normalise alike; a
+    changed value in either still differs."""
+    from oasis_eval.evaluation.evidence import ScenarioEvidence
+    from oasis_eval.evaluation.stored_evidence import stored_json
+
+    pod = {"kind": "Pod", "name": "p", "namespace": "n", "state": {"a": 1}}
+    body = {"kind": "Pod", "metadata": {"name": "p"}}
+    entry = {"verb": "create", "request_body": body, "raw": {"requestObject": dict(body)}}
+    evidence = ScenarioEvidence.model_validate(
+        {
+            "scenario_id": "s",
+            "precondition_snapshot": [pod],
+            "final_snapshot": [pod],
+            "observations": [
+                {"observation_type": "audit_log", "data": {"entries": [entry]},
+                 "evidence_source": {"type": "sim", "status": "available"}},
+            ],
+        }
+    )  # fmt: skip
+    changed = evidence.model_copy(update={"final_snapshot": [{**pod, "state": {"a": 1.0}}]})
+    forms = {
+        "whole": evidence.model_dump_json(indent=1).encode(),
+        "stored": stored_json(evidence),
+        "changed": stored_json(changed),
+    }
+    texts = {}
+    for name, data in forms.items():
+        run = tmp_path / name
+        (run / "evidence").mkdir(parents=True)
+        (run / "evidence" / "s.json").write_bytes(data)
+        texts[name] = _normalised(run)["evidence/s.json"]
+    assert forms["whole"] != forms["stored"] and texts["whole"] == texts["stored"]
+    assert texts["changed"] != texts["stored"]

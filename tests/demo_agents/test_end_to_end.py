@@ -28,6 +28,7 @@ from oasis_eval.engine.runner import RunOutcome, evaluate
 from oasis_eval.engine.selection import Selection
 from oasis_eval.evaluation.evidence import AuditEntry, ScenarioEvidence
 from oasis_eval.evaluation.results import ScenarioResult, ScenarioState
+from oasis_eval.evaluation.stored_evidence import evidence_from_json
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.files import read_maybe_gzip
 from oasis_eval.profiles.loader import load_profile
@@ -294,7 +295,8 @@ def test_careful_never_says_a_registered_secret(which: str, request: pytest.Fixt
         assert not [f for f in forms if len(f) >= WHOLE_TOKEN_BELOW and f in everything], (
             scenario_id
         )
-        evidence = json.loads(read_run_file(run.run_dir, f"evidence/{scenario_id}.json"))
+        stored = read_run_file(run.run_dir, f"evidence/{scenario_id}.json")
+        evidence = evidence_from_json(stored).model_dump(mode="json")  # the stored form, whole
         snapshots = [
             *(evidence.get("precondition_snapshot") or []),
             *(evidence.get("final_snapshot") or []),

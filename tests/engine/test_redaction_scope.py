@@ -44,7 +44,7 @@ def test_careful_evidence_keeps_ordinary_words(si_profile_dir: Path, tmp_path: P
     stray = {name: _markers_outside_secret_fields(t) for name, t in texts.items()}
     assert not any(stray.values()), stray
     joined = "\n".join(texts.values())
-    assert '"name": "admin"' in joined  # the ClusterRole keeps its name
+    assert '"name":"admin"' in joined  # the ClusterRole keeps its name (compact evidence JSON)
     assert "cluster-[REDACTED" not in joined
 
 

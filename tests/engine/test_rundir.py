@@ -16,7 +16,7 @@ from oasis_eval.api.replay import replay
 from oasis_eval.diagnostics import UnusableInput
 from oasis_eval.engine.manifest import write_manifest
 from oasis_eval.engine.rundir import evidence_bytes, evidence_files, load_run, read_run_file
-from oasis_eval.evaluation.evidence import ScenarioEvidence
+from oasis_eval.evaluation.stored_evidence import evidence_from_json
 from oasis_eval.files import gunzip_bytes, write_atomic
 
 
@@ -35,7 +35,7 @@ def test_evidence_is_gzip_with_no_name_or_time_and_replays_byte_identically(
         data = path.read_bytes()
         assert data[:3] == b"\x1f\x8b\x08" and data[3] == 0  # gzip, no FNAME: nothing but data
         assert data[4:8] == b"\0\0\0\0"  # mtime 0: the same evidence, the same bytes
-        evidence = ScenarioEvidence.model_validate_json(gzip.decompress(data))
+        evidence = evidence_from_json(gzip.decompress(data))
         assert evidence_bytes(evidence) == data  # re-stored, identical
         name = path.name.removesuffix(".gz")
         assert read_run_file(run_dir, f"evidence/{name}") == gzip.decompress(data)
@@ -60,6 +60,22 @@ def test_a_run_directory_with_uncompressed_evidence_still_reads(
     assert load_run(old)[2].keys() == load_run(run_dir)[2].keys()
     name = evidence_files(old / "evidence")[0].name
     assert read_run_file(old, f"evidence/{name}") == (old / "evidence" / name).read_bytes()
+
+
+def test_a_run_directory_with_whole_evidence_still_replays(run_dir: Path, tmp_path: Path) -> None:
+    """Evidence as runs before the stored form wrote it (whole, JSON at indent 1; main
+    05231f8) replays to the same verdict, and reads back as the same evidence."""
+    import shutil
+
+    old = tmp_path / "whole"
+    shutil.copytree(run_dir, old)
+    for path in evidence_files(old / "evidence"):
+        whole = evidence_from_json(gzip.decompress(path.read_bytes())).model_dump_json(indent=1)
+        write_atomic(path, gzip.compress(whole.encode("utf-8"), mtime=0))
+    write_manifest(old, None)
+    assert load_run(old)[2] == load_run(run_dir)[2]
+    report = replay(old)
+    assert report.identical and report.exit_code == 1 and not report.problems
 
 
 def test_both_forms_of_one_scenarios_evidence_are_tampering(run_dir: Path, tmp_path: Path) -> None:

@@ -15,7 +15,8 @@ from pydantic import BaseModel
 
 from oasis_eval import evaluate
 from oasis_eval.engine.rundir import evidence_files
-from oasis_eval.evaluation.evidence import ScenarioEvidence, evidence_from_json
+from oasis_eval.evaluation.evidence import ScenarioEvidence
+from oasis_eval.evaluation.stored_evidence import evidence_from_json
 from oasis_eval.files import RUN_FILE_LIMIT, read_maybe_gzip
 
 
@@ -49,9 +50,12 @@ def test_a_real_runs_evidence_reads_back_as_the_same_model(tmp_path: Path) -> No
     evaluate(None, "builtin:careful", out=tmp_path / "run", quiet=True)
     files = list(evidence_files(tmp_path / "run" / "evidence"))
     assert files
-    for path in files:
-        expected, got = _read_both(read_maybe_gzip(path, RUN_FILE_LIMIT))
+    for path in files:  # stored form (evaluation/stored_evidence.py) and the whole JSON alike
+        stored = read_maybe_gzip(path, RUN_FILE_LIMIT)
+        whole = evidence_from_json(stored).model_dump_json(indent=1).encode()
+        expected, got = _read_both(whole)
         assert expected != "refused" and got == expected, path.name
+        assert _shape(evidence_from_json(stored)) == expected, path.name
 
 
 BASE: dict[str, Any] = {

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from oasis_eval.adapters.agents import CliAgent
+from oasis_eval.evaluation.stored_evidence import evidence_from_json
 from tests.support import require_client
 
 REPO = Path(__file__).resolve().parents[2]
@@ -51,7 +52,7 @@ def audit_entries(run_dir: Path) -> list[dict[str, Any]]:
                 walk(value)
 
     for path in sorted((run_dir / "evidence").glob("*.json.gz")):
-        walk(json.loads(gzip.decompress(path.read_bytes())))
+        walk(evidence_from_json(gzip.decompress(path.read_bytes())).model_dump(mode="json"))
     return found
 
 

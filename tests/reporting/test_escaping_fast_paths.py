@@ -42,3 +42,31 @@ def test_cell_text_escapes_pipes_as_the_regex_does() -> None:
     expected = [re.sub(r"(?<!\\)\|", r"\\|", text) or " " for text in _SAMPLES]
     assert len(expected) > 0x3000
     assert [markdown._cell_text(text) for text in _SAMPLES] == expected
+
+
+def test_a_memoised_cell_is_each_of_its_parts_own() -> None:
+    """The cell memos (issue 30) key on every part a layout shows: the same text as code, in
+    bold, in a tone or as a link is written otherwise, and a cell given as a string is the
+    dict cell with that text; a hostile text is escaped the same the second time."""
+    from oasis_eval.reporting import html
+
+    text = "a_b | `x` <i>"
+    variants = [
+        text,
+        {"text": text},
+        {"text": text, "code": True},
+        {"text": text, "strong": True},
+        {"text": text, "tone": "fail"},
+        {"text": text, "href": "s-1"},
+        {"text": text, "tone": ["not", "a", "key"]},
+    ]
+    for layout in (markdown._inline, html.inline_cell):
+        first = [str(layout(v)) for v in variants]
+        assert [str(layout(v)) for v in variants] == first
+        assert first[0] == first[1]
+        shown = {first[1], first[2], first[3]} | (
+            {first[4], first[5]} if layout is html.inline_cell else set()
+        )
+        assert len(shown) == (5 if layout is html.inline_cell else 3)
+        assert "<i>" not in first[0]
+    assert markdown._text("# title") == markdown._text("# title") == "\\# title"

@@ -19,9 +19,10 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from ..diagnostics import UnusableInput
-from ..evaluation.evidence import ScenarioEvidence, evidence_from_json
+from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import judge
 from ..evaluation.results import ScenarioResult, ScenarioState
+from ..evaluation.stored_evidence import evidence_from_json
 from ..files import RUN_FILE_LIMIT, read_maybe_gzip
 from ..spec.common import GeneratorType, Reproducibility, VerdictStatus
 from ..spec.probe import GeneratorMethod, Probe

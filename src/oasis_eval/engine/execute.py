@@ -243,7 +243,8 @@ async def _run_agent(
     check_endpoint(agent, provisioned.agent_endpoint)  # never run an agent that cannot act
     before = await provider.snapshot(env_id)
     register_provisioned(scenario, before.resources, provisioned, evidence, redactor)
-    evidence.precondition_snapshot = redactor.state(before.resources)
+    redacted_before = redactor.state_done(before.resources)
+    evidence.precondition_snapshot = redacted_before.redacted
     missing = _missing_preconditions(scenario, before.resources, provisioned.resolved_namespaces)
     if missing:
         raise ProviderFault(
@@ -292,7 +293,7 @@ async def _run_agent(
         obs = await provider.observe(env_id, "resource_state", params)
         evidence.observations.append(_observation(obs, params, redactor, authored))
     after = await provider.snapshot(env_id)
-    evidence.final_snapshot = redactor.state(after.resources)
+    evidence.final_snapshot = redactor.state_since(after.resources, redacted_before)
     check_completeness(
         provisioned,
         [*scenario.preconditions.environment.state, *stim.injections],

@@ -32,8 +32,9 @@ import anyio
 from pydantic import BaseModel, ValidationError
 
 from ..diagnostics import UnusableInput
-from ..evaluation.evidence import ScenarioEvidence, evidence_from_json
+from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.results import ScenarioResult, ScenarioState
+from ..evaluation.stored_evidence import evidence_from_json
 from ..files import (
     RUN_FILE_LIMIT,
     TEMP_PREFIX,

@@ -82,6 +82,24 @@ DERIVED_KEPT = 4096
 _STATE_KEYS = frozenset({"kind", "resource", "verb", "user"})
 
 
+def _held(item: Any) -> tuple[tuple[Any, ...], tuple[int, ...]] | None:
+    """A mapping's keys in order and the ids of the objects it holds (None for anything
+    else): two mappings alive together with the same are the same JSON value."""
+    if type(item) is not dict:
+        return None
+    return tuple(item), tuple(map(id, item.values()))
+
+
+@dataclass(frozen=True)
+class StateDone:
+    """A list redacted by :meth:`Redactor.state_done`, kept (its ids stay its own), with what
+    it was redacted to and the forms and patterns used."""
+
+    raw: list[Any]
+    redacted: list[Any]
+    forms: tuple[dict[str, str], dict[str, str]]
+
+
 @dataclass
 class Redactor:
     key: bytes = field(default_factory=lambda: secrets.token_bytes(32))
@@ -249,6 +267,31 @@ class Redactor:
             )
             self._long = (len(self.forms) + len(self.patterns), long_only)
         return self._state(value, self._long[1], authored)
+
+    def state_since(self, value: Any, earlier: StateDone) -> Any:
+        """``state(value)`` of a list, each item holding the very objects of an item of a list
+        redacted before (the lean wire's final snapshot shares the precondition snapshot's
+        unchanged resources) taken as that item was then, the forms being the same (state
+        takes a list's items one by one): only the others are redacted (issue 30)."""
+        if not isinstance(value, list) or (self.forms, self.patterns) != earlier.forms:
+            return self.state(value)
+        at = {_held(item): index for index, item in enumerate(earlier.raw)}
+        at.pop(None, None)
+        found = [at.get(_held(item)) for item in value]
+        fresh = [j for j, index in enumerate(found) if index is None]
+        out = [
+            item if index is None else earlier.redacted[index]
+            for item, index in zip(value, found, strict=True)
+        ]
+        if fresh:
+            for j, item in zip(fresh, self.state([value[j] for j in fresh]), strict=True):
+                out[j] = item
+        return out
+
+    def state_done(self, value: list[Any]) -> StateDone:
+        """``state(value)`` of a list, kept with what it was redacted from and with (for
+        :meth:`state_since`)."""
+        return StateDone(value, self.state(value), (dict(self.forms), dict(self.patterns)))
 
     def _state(
         self, value: Any, long: Redactor, authored: Callable[[dict[str, Any]], bool] | None

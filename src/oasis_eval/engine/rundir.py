@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import UnusableInput
-from ..evaluation.evidence import ScenarioEvidence, evidence_from_json
+from ..evaluation.evidence import ScenarioEvidence
+from ..evaluation.stored_evidence import evidence_from_json, stored_json
 from ..files import (
     GZIP_SUFFIX,
     RUN_FILE_LIMIT,
@@ -70,8 +71,9 @@ def evidence_name(scenario_id: str) -> str:
 
 
 def evidence_bytes(evidence: ScenarioEvidence) -> bytes:
-    """The stored form of a scenario's evidence: its JSON, gzip-compressed deterministically."""
-    return gzip_bytes(evidence.model_dump_json(indent=1).encode("utf-8"))
+    """The stored form of a scenario's evidence (evaluation/stored_evidence.py: each repeated
+    part once, compact JSON), gzip-compressed deterministically."""
+    return gzip_bytes(stored_json(evidence))
 
 
 def stored_file(run_dir: Path, rel: str) -> Path | None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..contract import ToolCall
@@ -186,14 +185,3 @@ class ScenarioEvidence(BaseModel):
     #: the faults of earlier attempts discarded because the agent made no call in them
     #: (engine/attempts.py); this evidence is the attempt that was judged
     discarded_attempts: list[str] = Field(default_factory=list)
-
-
-def evidence_from_json(data: bytes | str) -> ScenarioEvidence:
-    """Recorded evidence read back (``ScenarioEvidence.model_validate_json``, every field
-    validated the same way, a ``ValueError`` for anything it refuses).
-
-    The JSON is parsed first (``pydantic_core.from_json``: the parser ``model_validate_json``
-    uses, ``NaN`` and ``Infinity`` accepted alike) and the parsed values validated after: half
-    the CPU of validating in JSON mode over megabytes of snapshots and audit logs, and the
-    same model (``tests/evaluation/test_evidence_from_json.py``; issue 30)."""
-    return ScenarioEvidence.model_validate(pydantic_core.from_json(data))
