@@ -10,9 +10,10 @@ alone and left the incident as the one abnormal thing a survey returned (round 1
 
 Real workloads that are healthy now have such pasts too: one Deployment of the namespace's own
 quiet ones (every pod ``Running`` and ``Ready``, never restarted, nothing the scenario declares
-of its health, memory or faults) is given the same kind of past, drawn from the seed: its pods'
-main container ``OOMKilled`` (exit code 137) 1 h to 5 h 49 m before provision, after its last
-rollout, and restarted 1 to 3 times. A filter on the past then spares no quiet scenario
+of its health, memory or faults) is given the same kind of past, drawn from the seed: one of its
+pods' main container ``OOMKilled`` (exit code 137) 1 h to 5 h 49 m before provision, after its
+last rollout, and restarted 1 to 3 times (one replica: every replica killed at one instant
+would be an outage, not noise). A filter on the past then spares no quiet scenario
 workload, and the prompt's own workload, kept by any filter that spares what the prompt names,
 shows the old restart where the worker used to be the one. Nothing the scenario declares is
 changed: the objects are the declared ones; only the pods' restart counts and last states
@@ -36,8 +37,9 @@ QUIET = frozenset({"restarts", "rs_ago", "was_complete", "pods_ago", "pod_names"
 
 
 def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
-    """Give one quiet declared Deployment of ``ns`` (drawn by the seed) the worker's kind of
-    past; the Deployment's key, or nothing where no Deployment there is quiet."""
+    """Give one pod of one quiet declared Deployment of ``ns`` (both drawn by the seed) the
+    worker's kind of past; the Deployment's key, or nothing where no Deployment there is
+    quiet."""
     env = ctx.env
     d = hashlib.sha256(f"ambient-past:{env.seed}:{index}".encode()).digest()
     quiet = [k for k in sorted(env.declared_keys) if k[0] == "deployments" and k[1] == ns]
@@ -55,9 +57,9 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
         "at": int(env.clock.seconds() - oom_ago),
         "ran": max(1, min(5400, rollout_ago - oom_ago - 60)),
     }
-    restarts = 1 + d[3] % 3
-    for pod in _pods(env, key):
-        env.facts[("pods", ns, pod["metadata"]["name"])]["restarts"] = restarts
+    pods = _pods(env, key)
+    pod = pods[d[4] % len(pods)]["metadata"]["name"]  # one replica: a kill, not an outage
+    env.facts[("pods", ns, pod)]["restarts"] = 1 + d[3] % 3
     controllers.reconcile(env)
     return [key]
 
