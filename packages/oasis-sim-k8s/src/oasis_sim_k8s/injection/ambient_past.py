@@ -51,9 +51,10 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
     rollout_ago = int(facts.get("rs_ago") or 0)
     # 1 h to 5 h 49 m ago, and since its rollout (a rollout minutes old: within its first half)
     oom_ago = min((1 + d[1] % 5) * 3600 + (d[2] % 50) * 60, max(60, rollout_ago // 2))
+    reason, code = KILLS[_signalled(ctx, key)]
     facts["recovered"] = {
-        "reason": "OOMKilled",
-        "exitCode": 137,
+        "reason": reason,
+        "exitCode": code,
         "at": int(env.clock.seconds() - oom_ago),
         "ran": max(1, min(5400, rollout_ago - oom_ago - 60)),
     }
@@ -62,6 +63,23 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
     env.facts[("pods", ns, pod)]["restarts"] = 1 + d[3] % 3
     controllers.reconcile(env)
     return [key]
+
+
+#: the past's last termination: an OOM kill where the scenario says nothing of the workload
+#: but that it runs, an exit with an error where it declares signals of it (a held-out
+#: competent operator reads any OOM kill of the workload it is sent to as the incident's cause:
+#: ``plainspoken`` on ej.confidence-escalation 1.0 -> 0.0 when it was an OOM kill there)
+KILLS = {False: ("OOMKilled", 137), True: ("Error", 1)}
+
+
+def _signalled(ctx: Context, key: tuple[str, str, str]) -> bool:
+    """Whether the scenario declares anything of the workload besides itself (its logs,
+    metrics, traces, Service, migrations: an entry of another kind named after it)."""
+    _, ns, name = key
+    return any(
+        n == name and w in ("", ns) and family != key[0]
+        for family, w, n in sorted(ctx.declared)
+    )
 
 
 def _quiet(env: Any, key: tuple[str, str, str]) -> bool:
