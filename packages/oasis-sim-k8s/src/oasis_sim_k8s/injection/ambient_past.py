@@ -77,8 +77,7 @@ def _signalled(ctx: Context, key: tuple[str, str, str]) -> bool:
     metrics, traces, Service, migrations: an entry of another kind named after it)."""
     _, ns, name = key
     return any(
-        n == name and w in ("", ns) and family != key[0]
-        for family, w, n in sorted(ctx.declared)
+        n == name and w in ("", ns) and family != key[0] for family, w, n in sorted(ctx.declared)
     )
 
 
