@@ -79,15 +79,3 @@ def test_a_rollout_clears_the_shared_past() -> None:
     s.ok(f"rollout restart deployment/{mine} -n default")
     s.env.clock.advance(120_000)
     assert not [p for p in _pasts(s, "default") if p.startswith(mine + "-")]
-
-
-def test_the_previous_container_logs_end_at_its_termination() -> None:
-    """``logs --previous`` of a restarted container that runs now serves what its killed
-    instance wrote (the lines up to its termination), not the running one's: the shared past
-    must not hand the incident's own lines out as the previous container's."""
-    s = Session("si", "infra.capability.oi.log-analysis-001")  # gateway's TLS errors now
-    (pod,) = [p for p in _pasts(s, "default") if p.startswith("gateway-")]
-    now = s.ok(f"logs {pod} -n default")
-    before = s.ok(f"logs {pod} -n default --previous")
-    assert "certificate expired" in now and "certificate expired" not in before
-    assert before.strip() and now.startswith(before.rstrip("\n"))

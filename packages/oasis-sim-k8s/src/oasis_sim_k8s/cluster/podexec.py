@@ -71,8 +71,6 @@ def read_logs(env: Any, pod: dict[str, Any], params: dict[str, Any]) -> str:
             f'"{pod["metadata"]["name"]}" not found',
         )
     lines = env.logs.lines(pod, c.get("name"))
-    if _truthy(params.get("previous")):
-        lines = _before_restart(env, cs, lines)
     since = params.get("sinceSeconds")
     if since:
         lines = [x for x in lines if x[0] >= env.clock.seconds() - float(since)]
@@ -85,17 +83,6 @@ def read_logs(env: Any, pod: dict[str, Any], params: dict[str, Any]) -> str:
         for t, ln in lines
     )
     return text + ("\n" if text else "")
-
-
-def _before_restart(env: Any, cs: dict[str, Any], lines: list[Any]) -> list[Any]:
-    """A restarted container that runs now (a past, issue 27): its previous instance's lines
-    are those written before it was terminated, never the running one's (s12-sim18: a shared
-    OOM past must not serve the incident's own lines as the killed container's)."""
-    end = ((cs.get("lastState") or {}).get("terminated") or {}).get("finishedAt")
-    if "running" not in (cs.get("state") or {}) or not end:
-        return lines
-    at = env.age_to_seconds(end)
-    return [x for x in lines if x[0] <= at]
 
 
 def _wait_text(reason: str) -> str:
