@@ -267,7 +267,11 @@ def test_denied_write_is_forbidden_and_audited(shop: Session) -> None:
 
 
 def test_exec_auth_top(shop: Session) -> None:
-    assert shop.ok("exec deploy/storefront -- hostname").startswith("storefront-")
+    # storefront runs an init container since s12-sim18 (a quiet workload's dependency probe):
+    # kubectl names the container it defaulted to on stderr, as the real binary does
+    out = shop.ok("exec deploy/storefront -- hostname").splitlines()
+    assert out[0].startswith('Defaulted container "storefront" out of: storefront, ')
+    assert out[0].endswith(" (init)") and out[-1].startswith("storefront-")
     failed = shop.k("exec deploy/storefront -- sh -c 'nosuchcmd'")
     assert failed.is_error and "command terminated with exit code 127" in failed.text
     old_style = shop.k("exec deploy/storefront hostname")

@@ -169,10 +169,13 @@ def _init_failed(
             return True
         done = {"startedAt": started_at, "finishedAt": started_at}
         again = hints.get("init_recovered") == c["name"]
+        image = c.get("image", "")
         out.init_statuses.append(
             {
                 "name": c["name"],
-                "image": c.get("image", ""),
+                "image": image,
+                # a container that ran has its image's digest (the official clients require it)
+                "imageID": f"{image.split(':')[0]}@sha256:{env.ids_for(image)[:64]}",
                 "ready": True,
                 "restartCount": int(again),
                 "started": False,

@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from . import ambient_init, ambient_signals, ambient_worker
+from . import ambient_init, ambient_probe, ambient_signals, ambient_worker
 from .ambient_names import is_worker_name
 from .ambient_objects import (
     batch_run,
@@ -79,6 +79,7 @@ def add(ctx: Context) -> list[tuple[str, str, str]]:
         made += _cronjob(ctx, ns, _draw(env, index))
         made += ambient_init.add(ctx, ns, index)
         made += ambient_worker.add(ctx, ns, index)
+        ambient_probe.add(ctx, ns, index)
     return made
 
 

@@ -85,9 +85,20 @@ def _log_containers(inv: Inv, pod: dict[str, Any], alone: bool) -> list[str]:
     default = (pod["metadata"].get("annotations") or {}).get(
         "kubectl.kubernetes.io/default-container"
     ) or (containers[0] if containers else "")
-    if len(containers) > 1 and alone:
-        inv.err.append(f'Defaulted container "{default}" out of: {", ".join(containers + inits)}\n')
+    if (len(containers) > 1 and alone) or inits:
+        inv.err.append(defaulted(default, pod))
     return [default]
+
+
+def defaulted(default: str, pod: dict[str, Any]) -> str:
+    """kubectl's notice of the container it picked (``podcmd.FindOrDefaultContainerByName``):
+    every container, then each init container marked ``(init)``; printed for every pod with
+    more than one container or any init container (s12-sim18: a pod with an init container
+    and one main container announced nothing, as the real binary does)."""
+    spec = pod.get("spec") or {}
+    names = [c["name"] for c in spec.get("containers") or []]
+    names += [f"{c['name']} (init)" for c in spec.get("initContainers") or []]
+    return f'Defaulted container "{default}" out of: {", ".join(names)}\n'
 
 
 def _log_params(p: Parsed, cname: str) -> dict[str, Any]:
@@ -186,9 +197,10 @@ def cmd_exec(inv: Inv) -> None:
         return
     pod = res.body
     containers = [c["name"] for c in (pod.get("spec") or {}).get("containers") or []]
+    inits = (pod.get("spec") or {}).get("initContainers")
     container = p.get("container")
-    if not container and len(containers) > 1 and not p.on("quiet"):
-        inv.err.append(f'Defaulted container "{containers[0]}" out of: {", ".join(containers)}\n')
+    if not container and (len(containers) > 1 or inits) and not p.on("quiet"):
+        inv.err.append(defaulted(containers[0], pod))
     params: dict[str, Any] = {"command": list(p.after_dash)}
     if container:
         params["container"] = container
