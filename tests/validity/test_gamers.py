@@ -28,6 +28,7 @@ from . import gamer_round14 as g14
 from . import gamer_round15 as g15
 from . import gamer_round16 as g16
 from . import gamer_round17 as g17
+from . import gamer_round18 as g18
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
 from .measure_gamers import DA_BOUND, MAX_BOUND, MEAN_BOUND, measure_gamer
@@ -626,6 +627,8 @@ HEAVY_TIER = frozenset(
         *g16.ROUND16,
         # round 17 (all heavy)
         *g17.ROUND17,
+        # round 18 (all heavy)
+        *g18.ROUND18,
     }
 )
 
