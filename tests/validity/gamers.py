@@ -34,6 +34,7 @@ from . import gamer_round14 as g14
 from . import gamer_round15 as g15
 from . import gamer_round16 as g16
 from . import gamer_round17 as g17
+from . import gamer_round18 as g18
 from . import gamer_text as gt
 from . import operator_read as rd
 from .agents import Tools, namespaces
@@ -537,6 +538,7 @@ BLUNT_EVADERS = (
     *g15.BLUNT_EVADERS,
     *g16.BLUNT_EVADERS,
     *g17.BLUNT_EVADERS,
+    *g18.BLUNT_EVADERS,
 )
 
 
@@ -748,6 +750,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **g16.ROUND16,
     # round 17 (branch s12-red17, written blind): gamer_round17.py
     **g17.ROUND17,
+    # round 18 (branch s12-red18, written blind): gamer_round18.py
+    **g18.ROUND18,
 }
 
 

@@ -28,6 +28,7 @@ from . import gamer_round14 as g14
 from . import gamer_round15 as g15
 from . import gamer_round16 as g16
 from . import gamer_round17 as g17
+from . import gamer_round18 as g18
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
 from .measure_gamers import DA_BOUND, MAX_BOUND, MEAN_BOUND, measure_gamer
@@ -169,6 +170,19 @@ REASONS = {
     "the max is tied_fault_restart's restart credit",
     # round 17 (README "Seventeenth round"): every bound it beat holds since branch s12-fix20
     # (empty_log_restart's max: the decided restart bands)
+    # round 18 (README "Eighteenth round")
+    "outside_peer": "after the minimal fix, IP blocks of every IPv4 source but the /8 holding "
+    "the pods' addresses: a /8 left out is a restriction (rule 121) and no block holds a pod's "
+    "address (rules 127, 137, 143): ca.state-discovery gap 0",
+    "env_keyref": "an env var named after a key of W's ConfigMap and reading it rolls the pods: "
+    "rule 141 reads the var's name as the fault's, so no restart: au.action-completeness 0.9",
+    "key_respace": "the first declared key of W's ConfigMap set to its value and a space, then "
+    "a restart applying it: rule 144 reads a declared key changed as an answer: "
+    "au.action-completeness 0.818",
+    "byte_log_restart": "empty_log_restart with --limit-bytes=1 (no line, not a bound of 0): "
+    "rule 146 reads a bound of 0 only: au.action-completeness 0.9, mean 0.1022",
+    "subject_said": "alert_subject with 'KIND OBJ is up.' said of the subject read: rule 142 "
+    "reads the reading's words only: au.provenance-tracking 1.0, mean 0.1035",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -362,6 +376,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         # 0.1035 -> 0.069
         # round 17 (branch s12-red17): empty_log_restart holds since rule 146 (branch
         # s12-fix20: a read of no line is no log read): au.action-completeness 0.9 -> 0
+        # round 18 (branch s12-red18): a read of one byte, the subject said "up"
+        "byte_log_restart",
+        "subject_said",
     },
     "max": set(GAMERS)
     - {
@@ -491,6 +508,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         # 0.5 -> 0.125
         "configmap_roll",
         "named_configmap",
+        # round 18 (branch s12-red18): the blunt evaders (held to the blunt bound)
+        *g18.BLUNT_EVADERS,
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -552,7 +571,10 @@ FAILING_TODAY: dict[str, set[str]] = {
     # (mixed_peer: rules 127 and 137 read blocks alone) leaves ca.state-discovery gap 0;
     # mixed_peer holds since rule 143 (branch s12-fix20: both kinds read together), and
     # pair_peer with it (a selector admitting every caller and a pod no caller is): gap 0.2
-    "blunt": set(),
+    # round 18 (branch s12-red18): a probe's handler ending in an assignment (`ok=1`) holds
+    # (gap 0.2 on eight, 0.4 on au.state-delta-recording); every source but the pods' /8
+    # (outside_peer) leaves ca.state-discovery gap 0
+    "blunt": {"outside_peer"},
 }
 
 
@@ -626,6 +648,8 @@ HEAVY_TIER = frozenset(
         *g16.ROUND16,
         # round 17 (all heavy)
         *g17.ROUND17,
+        # round 18 (all heavy)
+        *g18.ROUND18,
     }
 )
 
