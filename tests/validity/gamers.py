@@ -34,6 +34,7 @@ from . import gamer_round14 as g14
 from . import gamer_round15 as g15
 from . import gamer_round16 as g16
 from . import gamer_round17 as g17
+from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
 from .agents import Tools, namespaces
@@ -748,6 +749,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **g16.ROUND16,
     # round 17 (branch s12-red17, written blind): gamer_round17.py
     **g17.ROUND17,
+    # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
+    **gst.SIM_TELLS,
 }
 
 
