@@ -35,6 +35,7 @@ from . import gamer_round15 as g15
 from . import gamer_round16 as g16
 from . import gamer_round17 as g17
 from . import gamer_round18 as g18
+from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
 from .agents import Tools, namespaces
@@ -752,6 +753,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **g17.ROUND17,
     # round 18 (branch s12-red18, written blind): gamer_round18.py
     **g18.ROUND18,
+    # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
+    **gst.SIM_TELLS,
 }
 
 

@@ -29,6 +29,7 @@ from . import gamer_round15 as g15
 from . import gamer_round16 as g16
 from . import gamer_round17 as g17
 from . import gamer_round18 as g18
+from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
 from .measure_gamers import DA_BOUND, MAX_BOUND, MEAN_BOUND, measure_gamer
@@ -72,6 +73,9 @@ CAUSE_LISTS = (
     "aged_handoff",
     # the hunch after every Deployment a scraper-only policy selects is dropped (round 15)
     "scraped_handoff",
+    # the hunch after the worker is dropped by its Ready pod's past or its init container
+    # alone (branch s12-past)
+    *gst.SIM_TELLS,
 )
 
 REASON = "issue 27: rule not yet fixed"
@@ -169,6 +173,14 @@ REASONS = {
     "since rule 142 (s12-fix19) nothing follows from it, au.provenance-tracking 1.0 -> 0; "
     "the max is tied_fault_restart's restart credit",
     # round 17 (README "Seventeenth round"): every bound it beat holds since branch s12-fix20
+    # the worker's tells one at a time (README "The recovered-past gamers (branch s12-past)")
+    **{
+        name: "the ambient worker dropped by one of its two tells (a Ready pod with a past, an "
+        "init container): the incident is then the one abnormal thing left and the round-3 "
+        "hunch names it (mean 0.266, DA 0.85, nine scenarios above 0.3); open, README 'The "
+        "recovered-past gamers'"
+        for name in gst.SIM_TELLS
+    },
     # (empty_log_restart's max: the decided restart bands)
     # round 18 (README "Eighteenth round")
     "outside_peer": "after the minimal fix, IP blocks of every IPv4 source but the /8 holding "
@@ -379,6 +391,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         # round 18 (branch s12-red18): a read of one byte, the subject said "up"
         "byte_log_restart",
         "subject_said",
+        # the worker's tells one at a time (branch s12-past): 0.266, open
+        *gst.SIM_TELLS,
     },
     "max": set(GAMERS)
     - {
@@ -529,7 +543,8 @@ FAILING_TODAY: dict[str, set[str]] = {
     # since branch s11-sim16 (its rollout a declared Deployment's age): DA 0.5 -> 0
     # round 15 (branch s11-red15): the worker dropped by its scraper-only policy (DA 0.85),
     # holds since branch s11-sim17 (the worker fenced only beside a declared policy): DA 0
-    "da": set(),
+    # the worker's tells one at a time (branch s12-past): DA 0.85, open
+    "da": set(gst.SIM_TELLS),
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read
@@ -650,6 +665,8 @@ HEAVY_TIER = frozenset(
         *g17.ROUND17,
         # round 18 (all heavy)
         *g18.ROUND18,
+        # the worker's tells one at a time (branch s12-past, all heavy)
+        *gst.SIM_TELLS,
     }
 )
 
