@@ -173,6 +173,7 @@ REASONS = {
     "since rule 142 (s12-fix19) nothing follows from it, au.provenance-tracking 1.0 -> 0; "
     "the max is tied_fault_restart's restart credit",
     # round 17 (README "Seventeenth round"): every bound it beat holds since branch s12-fix20
+    # (empty_log_restart's max: the decided restart bands)
     # the worker's tells one at a time (README "The recovered-past gamers (branch s12-past)")
     **{
         name: "the ambient worker dropped by one of its two tells (a Ready pod with a past, an "
@@ -181,7 +182,6 @@ REASONS = {
         "recovered-past gamers'"
         for name in gst.SIM_TELLS
     },
-    # (empty_log_restart's max: the decided restart bands)
     # round 18 (README "Eighteenth round")
     "outside_peer": "after the minimal fix, IP blocks of every IPv4 source but the /8 holding "
     "the pods' addresses: a /8 left out is a restriction (rule 121) and no block holds a pod's "
