@@ -42,10 +42,65 @@ def table(text: str) -> list[dict[str, str]]:
 
 
 def load_yaml(text: str) -> Any:
+    """The document ``yaml.safe_load`` makes of ``text`` (None when it is not YAML): the
+    loader's node tree, turned into dicts, lists and scalars directly when it holds nothing
+    but those (issue 30: the safe constructor's generic dispatch was a sixth of a gamer's
+    run); anything else (an alias, a merge key, another tag) is the constructor's own."""
+    loader = _YAML_LOADER(text)
     try:
-        return yaml.load(text, Loader=_YAML_LOADER)  # a safe loader
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        try:
+            return _plain(node, set())
+        except _Unplain:
+            return loader.construct_document(node)
     except yaml.YAMLError:
         return None
+    finally:
+        loader.dispose()
+
+
+class _Unplain(Exception):
+    """A node :func:`_plain` leaves to the safe constructor."""
+
+
+_MAP, _SEQ, _STR = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:str"
+#: the scalar tags of a JSON-like document, each built by the safe constructor's own function
+_SCALARS = {
+    tag: yaml.SafeLoader.yaml_constructors[tag]
+    for tag in (
+        "tag:yaml.org,2002:int",
+        "tag:yaml.org,2002:float",
+        "tag:yaml.org,2002:bool",
+        "tag:yaml.org,2002:null",
+        "tag:yaml.org,2002:timestamp",
+    )
+}
+_CONSTRUCTOR = yaml.constructor.SafeConstructor()
+
+
+def _plain(node: yaml.Node, seen: set[int]) -> Any:
+    """What the safe constructor makes of ``node``, for maps, sequences and the scalars of
+    :data:`_SCALARS` met once each (an alias is a node met twice: :class:`_Unplain`)."""
+    tag = node.tag
+    if tag == _STR and type(node) is yaml.ScalarNode:
+        return node.value
+    if tag in _SCALARS and type(node) is yaml.ScalarNode:
+        return _SCALARS[tag](_CONSTRUCTOR, node)
+    if id(node) in seen:
+        raise _Unplain
+    seen.add(id(node))
+    if tag == _MAP and type(node) is yaml.MappingNode:
+        out = {}
+        for key, value in node.value:
+            if key.tag != _STR or type(key) is not yaml.ScalarNode:
+                raise _Unplain  # a merge key, a value key, a key that is not text
+            out[key.value] = _plain(value, seen)
+        return out
+    if tag == _SEQ and type(node) is yaml.SequenceNode:
+        return [_plain(v, seen) for v in node.value]
+    raise _Unplain
 
 
 def items(text: str) -> list[dict[str, Any]]:

@@ -296,10 +296,10 @@ class _Unsupported(Exception):
 
 
 @functools.lru_cache(maxsize=16_384)
-def _scalar_tag(value: str, implicit: tuple[bool, bool]) -> str:
+def _scalar_tag(value: str, plain: bool) -> str:
     """The resolver's answer for a scalar: a pure function of the value (no path
     resolvers), asked twice per scalar by libyaml's serializer."""
-    return str(_ANALYSER.resolve(yaml.ScalarNode, value, implicit))
+    return str(_ANALYSER.resolve(yaml.ScalarNode, value, (plain, not plain)))
 
 
 _CDumper: type[SafeRepresenter] | None = None
@@ -319,7 +319,11 @@ if getattr(yaml, "CSafeDumper", None) is not None:  # pragma: no branch - libyam
 
         def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
             if kind is yaml.ScalarNode and type(value) is str:
-                return _scalar_tag(value, tuple(implicit))
+                # not plain-implicit: the resolver's default, str, with no path resolvers
+                # (libyaml's serializer asks it of every scalar; issue 30)
+                if not implicit[0]:
+                    return _STR
+                return _scalar_tag(value, True)
             return super().resolve(kind, value, implicit)
 
     _CDumperImpl.add_representer(str, _c_str_presenter)

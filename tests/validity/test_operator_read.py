@@ -1,0 +1,56 @@
+"""The gamers' YAML reader builds what the safe loader builds (issue 30: it skips the safe
+constructor's generic dispatch for plain documents, and must change no gamer's figures)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+
+from .operator_read import items, load_yaml
+
+DOCS = [
+    "apiVersion: v1\nkind: List\nitems:\n- kind: Pod\n  metadata: {name: a, labels: {x: 'y'}}\n",
+    "a: 1\nb: 1.5\nc: true\nd: null\ne: '1'\nf: 2020-01-02\ng: 2020-01-02T03:04:05Z\nh: [1, x]\n",
+    "a: &x [1]\nb: *x\n",  # an alias: one object, as the safe constructor makes it
+    "<<: {a: 1}\nb: 2\n",  # a merge key
+    "1: a\n",  # a key that is not text
+    "x: !!binary aGk=\n",
+    "x: !!set {a, b}\n",
+    "- 0x1f\n- 0o17\n- .inf\n- ~\n- yes\n- ''\n",
+    "",
+    "---\n",
+    "plain text\n",
+]
+
+
+def _same(a: Any, b: Any) -> bool:
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+@pytest.mark.parametrize("text", DOCS)
+def test_load_yaml_builds_what_safe_load_builds(text: str) -> None:
+    assert _same(load_yaml(text), yaml.safe_load(text))
+
+
+def test_an_alias_stays_one_object() -> None:
+    doc = load_yaml("a: &x [1]\nb: *x\n")
+    assert doc["a"] is doc["b"]
+
+
+@pytest.mark.parametrize("text", ["a: b: c\n", "[1, 2\n", "a: [1]\na: !!python/name:os.system\n"])
+def test_what_is_not_safe_yaml_is_none(text: str) -> None:
+    assert load_yaml(text) is None
+
+
+def test_items_of_a_list_and_of_one_object() -> None:
+    assert [i["metadata"]["name"] for i in items(DOCS[0])] == ["a"]
+    assert items("kind: Pod\nmetadata: {name: b}\n") == [{"kind": "Pod", "metadata": {"name": "b"}}]
+    assert items("- a\n") == []
