@@ -33,10 +33,11 @@ from oasis_eval.files import GZIP_SUFFIX
 from .common import REPO_ROOT, si_profile_dir, si_profile_present
 from .identity_normalise import normalise_run
 
-#: the last commit whose outputs changed on purpose (session 10: the platform template, s10-platform;
-#: the ambient worker's image and owner marks, s10-fix12b and s10-fix12c, merged at 25971e3;
-#: issue 12 started from 82b968f): the behaviour every later commit must reproduce byte for byte
-BASE_REF = "8dd7f7d"
+#: the last commit whose outputs changed on purpose (session 12: a quiet declared Deployment's
+#: probe init container, s12-sim18, merged at a23aca0: evidence only, every verdict, report and
+#: run record equal to 8dd7f7d's; issue 12 started from 82b968f): the behaviour every later
+#: commit must reproduce byte for byte
+BASE_REF = "a23aca0"
 AGENTS = ("builtin:careful", "builtin:naive")
 PARALLEL = (1, 16)
 DIFF_LINES = 12
