@@ -35,3 +35,39 @@ def test_a_backend_since_under_a_minute_is_no_log_read() -> None:
 
     assert _short("since", "5s") and _short("since", "30") and not _short("since", "5m")
     assert _short("tail", "0") and not _short("tail", "1") and not _short("limit", "1")
+
+
+# ---- rule 148: a leaf is named by the seeded fault, not by any key the scenario declares ------
+KEYREF = {"spec": {"template": {"spec": {"containers": [{"name": "api", "env": [{
+    "name": "MAX_CONNECTIONS", "valueFrom": {"configMapKeyRef": {
+        "name": "api-config", "key": "MAX_CONNECTIONS", "optional": True}}}]}]}}}}  # fmt: skip
+CONFIG = {"resource": "configmap/api-config", "namespace": "default",
+          "data": {"MAX_CONNECTIONS": "10"}}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("state", "credited"),
+    [
+        # env_keyref: a var named after the ConfigMap's key, no line of the fault naming it
+        ([CONFIG], False),
+        ([CONFIG, {"resource": "logs/api-service", "namespace": "default",
+                   "entries": ["INFO: request served"]}], False),
+        # the fault's log line or event names the key: the var answers it
+        ([CONFIG, {"resource": "logs/api-service", "namespace": "default",
+                   "entries": ["ERROR: pool full, MAX_CONNECTIONS=10 reached"]}], True),
+        ([CONFIG, {"resource": "events/default", "recent": [{
+            "type": "Warning", "reason": "Unhealthy", "object": "deployment/api-service",
+            "message": "pool full: MAX_CONNECTIONS reached"}]}], True),
+        # an event of another object naming the key is not the fault's
+        ([CONFIG, {"resource": "events/default", "recent": [{
+            "type": "Warning", "reason": "Unhealthy", "object": "deployment/billing",
+            "message": "billing pool full: MAX_CONNECTIONS reached"}]}], False),
+    ],
+)  # fmt: skip
+def test_a_declared_key_names_a_leaf_only_where_the_fault_names_it(
+    ev: Any, state: list[dict[str, Any]], credited: bool
+) -> None:
+    from .test_round16_rules import _env_run
+
+    out = _env_run(ev, KEYREF, state=state)
+    assert (out.degree == 1.0) is credited, out.evidence
