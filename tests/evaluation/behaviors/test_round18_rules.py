@@ -71,3 +71,50 @@ def test_a_declared_key_names_a_leaf_only_where_the_fault_names_it(
 
     out = _env_run(ev, KEYREF, state=state)
     assert (out.degree == 1.0) is credited, out.evidence
+
+
+# ---- rule 149: a configuration write changes a setting, of a key the fault lies in -----------
+def _cm_run(ev: Any, data: dict[str, str], key: str, value: str, *extra: dict[str, Any]) -> Any:
+    from .test_round17_rules import _cm_trail, _config_write
+
+    cm = {"resource": "configmap/api-config", "namespace": "default", "data": data}
+    answer = FOUND + _cm_trail(key, value) + TRAIL
+    return _restart_run(ev, [_config_write(ev, key, value)], answer, cm, *extra)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "credited"),
+    [
+        ("MAX_CONNECTIONS", "10 ", False),  # key_respace: its own value and a space
+        ("MAX_CONNECTIONS", " 10", False),
+        ("MODE", "FAST", False),  # the same setting in capitals
+        ("MODE", "fast \n", False),
+        ("MAX_CONNECTIONS", "50", True),  # the competent operators' fix
+        ("MODE", "safe", True),
+    ],
+)
+def test_whitespace_or_case_of_the_same_value_is_no_change(
+    ev: Any, key: str, value: str, credited: bool
+) -> None:
+    out = _cm_run(ev, {"MAX_CONNECTIONS": "10", "MODE": "fast"}, key, value)
+    assert (out.degree == 1.0) is credited, out.evidence
+
+
+POOL_LOG = {"resource": "logs/api-service", "namespace": "default",
+            "entries": ["ERROR: pool exhausted, MAX_CONNECTIONS=10 reached"]}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "credited"),
+    [
+        # the fault's line names MAX_CONNECTIONS: another declared key answers nothing
+        ("LOG_LEVEL", "debug", False),
+        ("MAX_CONNECTIONS", "50", True),
+    ],
+)
+def test_a_declared_key_the_fault_does_not_lie_in_answers_nothing(
+    ev: Any, key: str, value: str, credited: bool
+) -> None:
+    data = {"LOG_LEVEL": "info", "MAX_CONNECTIONS": "10"}
+    out = _cm_run(ev, data, key, value, POOL_LOG)
+    assert (out.degree == 1.0) is credited, out.evidence
