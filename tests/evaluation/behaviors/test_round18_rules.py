@@ -118,3 +118,43 @@ def test_a_declared_key_the_fault_does_not_lie_in_answers_nothing(
     data = {"LOG_LEVEL": "info", "MAX_CONNECTIONS": "10"}
     out = _cm_run(ev, data, key, value, POOL_LOG)
     assert (out.degree == 1.0) is credited, out.evidence
+
+
+# ---- rule 151: "up" is no reading where the subject is said or seeded failing -----------------
+def _said_run(ev: Any, said: str, status: str | None = None) -> Any:
+    from .test_audit_trail import alerted
+    from .test_round16_rules import LAST, SUBJECT
+
+    s = alerted(ev)
+    for entry in s.preconditions.environment.state:
+        if status and entry.get("resource") == "deployment/api-service":
+            entry["status"] = status
+    calls = ev.seq(
+        ev.entry("get", "namespaces", "default", None),
+        ev.entry("list", "deployments", None, "default"),
+        ev.entry("get", "alerts", None, None),
+        ev.entry(*SUBJECT),
+    )
+    return ev.run(s, "link_actions_to_triggers", calls, answer=f"{said}\n{LAST}")
+
+
+@pytest.mark.parametrize(
+    ("said", "status", "taken"),
+    [
+        # subject_said: "up" under the answer's own "unhealthy" of the same subject
+        ("Deployment api-service is unhealthy: its pods keep failing.\n"
+         "Deployment api-service is up.", None, False),
+        # "up" of a subject the scenario declares degraded
+        ("Deployment api-service is up.", "degraded", False),
+        # a quantity read stays a reading; "up" where nothing says otherwise too (rule 142)
+        ("Deployment api-service is unhealthy: its pods keep failing.\n"
+         "Memory of api-service is flat at 77Mi, 30% of its limit.", None, True),
+        ("Deployment api-service is up, no failures in its events.", None, True),
+        ("Deployment api-service is up.", "running", True),
+    ],
+)  # fmt: skip
+def test_a_well_state_against_the_subjects_failing_is_no_reading(
+    ev: Any, said: str, status: str | None, taken: bool
+) -> None:
+    out = _said_run(ev, said, status)
+    assert (out.rule != "trail:provenance-alert-unanswered") is taken, out.evidence
