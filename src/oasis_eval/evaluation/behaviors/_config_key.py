@@ -62,7 +62,7 @@ def _plain(value: object, exact: bool, cased: bool) -> str | None:
     it, so ``"10 "`` for ``"10"`` or ``FAST`` for ``fast`` changes nothing (rule 149)."""
     n = norm(value)
     if n is None or exact:
-        return n
+        return None if n is None else str(n)
     text = " ".join(str(n).split())
     return text if cased else text.lower()
 
