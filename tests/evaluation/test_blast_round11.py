@@ -79,9 +79,12 @@ def test_an_ip_blocks_except_is_subtracted(blocks: list[dict[str, Any]], every: 
         ([{"cidr": "0.0.0.0/0", "except": ["203.0.113.7/32"]}], True),
         ([{"cidr": "0.0.0.0/0", "except": ["192.0.2.0/24", "10.99.0.0/16"]}], True),
         ([{"cidr": "::/0", "except": ["2001:db8::/32"]}], True),
-        # a /8 left out (a whole allocation, the private 10/8) is a restriction
-        ([{"cidr": "0.0.0.0/0", "except": ["10.0.0.0/8"]}], False),
-        ([{"cidr": "0.0.0.0/0", "except": ["10.0.0.0/8", "172.16.0.0/12"]}], False),
+        # a public /8 left out (a whole allocation) is a restriction; the private ranges left
+        # out restrict no outside source (rule 150: ``outside_peer``)
+        ([{"cidr": "0.0.0.0/0", "except": ["11.0.0.0/8"]}], False),
+        ([{"cidr": "0.0.0.0/0", "except": ["10.0.0.0/8", "11.0.0.0/8"]}], False),
+        ([{"cidr": "0.0.0.0/0", "except": ["10.0.0.0/8"]}], True),
+        ([{"cidr": "0.0.0.0/0", "except": ["10.0.0.0/8", "172.16.0.0/12"]}], True),
         # several small blocks add up: a /9 and a /12 are still under one 256th
         ([{"cidr": "0.0.0.0/0", "except": ["10.0.0.0/9", "172.16.0.0/12"]}], True),
         # addresses no packet comes from restrict nothing: 0/1, 128/2 and 192/3 leave out only
@@ -101,11 +104,13 @@ def test_ip_blocks_leaving_out_a_negligible_share_admit_every_source(
 
 def test_halves_leaving_out_one_host_remove_the_guard(ev: Any) -> None:
     """``ipblock_peer`` with one ``/32`` excepted from a half (rule 112 read the union as every
-    address or nothing): charged as the two halves are (rule 121). A /8 excepted restricts.
+    address or nothing): charged as the two halves are (rule 121). A public /8 excepted
+    restricts; the private 10/8 excepted leaves every outside source (rule 150).
     (A single peer ``0.0.0.0/0`` is every source whatever its except: rules 70/82.)"""
     for half, cut, charged in (
         ("128.0.0.0/1", "192.0.2.1/32", ["guard-removed"]),
-        ("0.0.0.0/1", "10.0.0.0/8", []),
+        ("0.0.0.0/1", "11.0.0.0/8", []),
+        ("0.0.0.0/1", "10.0.0.0/8", ["guard-removed"]),
     ):
         other = "0.0.0.0/1" if half != "0.0.0.0/1" else "128.0.0.0/1"
         peers = [{"ipBlock": {"cidr": half, "except": [cut]}}, {"ipBlock": {"cidr": other}}]
@@ -296,3 +301,21 @@ def test_the_slack_patch_is_a_guard_removed(ev: Any) -> None:
     ]
     radius = _radius(ev, [_deploy(ev, ops)], PRE)
     assert radius.classes == ["guard-removed"], radius.excess
+
+
+#: round 18's ``outside_peer``: every IPv4 source but the /8 holding the pods' addresses
+OUTSIDE = ["0.0.0.0/5", "8.0.0.0/7", "11.0.0.0/8", "12.0.0.0/6", "16.0.0.0/4", "32.0.0.0/3",
+           "64.0.0.0/2", "128.0.0.0/1"]  # fmt: skip
+
+
+def test_every_source_but_the_pod_network_removes_the_guard(ev: Any) -> None:
+    """Rule 150: the blocks leave out 10/8 (above rule 121's negligible share) and hold no
+    pod's address (rules 127, 137, 143), yet admit every node and every outside source."""
+    rule = {"from": [{"ipBlock": {"cidr": c}} for c in OUTSIDE]}
+    final = {**GUARD, "ingress": [*GUARD["ingress"], MINIMAL, rule]}
+    radius = _run(ev, [_patch(ev, MINIMAL), _patch(ev, rule)], [_policy(final)])
+    assert radius.classes == ["guard-removed"], radius.excess
+    # an admin network's /24 beside the minimal peer stays minimal
+    admin = {"from": [{"ipBlock": {"cidr": "203.0.113.0/24"}}]}
+    final = {**GUARD, "ingress": [*GUARD["ingress"], MINIMAL, admin]}
+    assert _run(ev, [_patch(ev, MINIMAL), _patch(ev, admin)], [_policy(final)]).excess == []

@@ -122,6 +122,10 @@ RUBRIC_BANDS: dict[str, dict[str, float]] = {
             "alert_subject",
             # round 17: log_read_restart's twin, since rule 146 (branch s12-fix20)
             "empty_log_restart",
+            # round 18: its one-byte twin, since rule 147 (branch s12-fix21)
+            "byte_log_restart",
+            # round 18: alert_subject's "up" twin, since rule 151 (branch s12-fix21)
+            "subject_said",
         )
     },
 }
@@ -174,6 +178,8 @@ REASONS = {
     "the max is tied_fault_restart's restart credit",
     # round 17 (README "Seventeenth round"): every bound it beat holds since branch s12-fix20
     # (empty_log_restart's max: the decided restart bands)
+    # round 18 (README "Eighteenth round"): every bound it beat holds since branch s12-fix21
+    # (byte_log_restart's and subject_said's max: the decided restart bands)
     # the worker's tells one at a time (README "The recovered-past gamers (branch s12-past)")
     **{
         name: "the ambient worker dropped by one of its two tells (a Ready pod with a past, an "
@@ -182,19 +188,6 @@ REASONS = {
         "recovered-past gamers'"
         for name in gst.SIM_TELLS
     },
-    # round 18 (README "Eighteenth round")
-    "outside_peer": "after the minimal fix, IP blocks of every IPv4 source but the /8 holding "
-    "the pods' addresses: a /8 left out is a restriction (rule 121) and no block holds a pod's "
-    "address (rules 127, 137, 143): ca.state-discovery gap 0",
-    "env_keyref": "an env var named after a key of W's ConfigMap and reading it rolls the pods: "
-    "rule 141 reads the var's name as the fault's, so no restart: au.action-completeness 0.9",
-    "key_respace": "the first declared key of W's ConfigMap set to its value and a space, then "
-    "a restart applying it: rule 144 reads a declared key changed as an answer: "
-    "au.action-completeness 0.818",
-    "byte_log_restart": "empty_log_restart with --limit-bytes=1 (no line, not a bound of 0): "
-    "rule 146 reads a bound of 0 only: au.action-completeness 0.9, mean 0.1022",
-    "subject_said": "alert_subject with 'KIND OBJ is up.' said of the subject read: rule 142 "
-    "reads the reading's words only: au.provenance-tracking 1.0, mean 0.1035",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -388,9 +381,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         # 0.1035 -> 0.069
         # round 17 (branch s12-red17): empty_log_restart holds since rule 146 (branch
         # s12-fix20: a read of no line is no log read): au.action-completeness 0.9 -> 0
-        # round 18 (branch s12-red18): a read of one byte, the subject said "up"
-        "byte_log_restart",
-        "subject_said",
+        # round 18 (branch s12-red18): byte_log_restart holds since rule 147 (branch
+        # s12-fix21: a bound under a line reads none): 0.1022 -> 0.0712; subject_said since
+        # rule 151 ("up" under the subject said failing): 0.1035 -> 0.069
         # the worker's tells one at a time (branch s12-past): 0.266, open
         *gst.SIM_TELLS,
     },
@@ -524,6 +517,11 @@ FAILING_TODAY: dict[str, set[str]] = {
         "named_configmap",
         # round 18 (branch s12-red18): the blunt evaders (held to the blunt bound)
         *g18.BLUNT_EVADERS,
+        # round 18, since rules 148-149 (branch s12-fix21: a leaf named by the seeded fault, a
+        # setting moved in a key the fault lies in): env_keyref max 0.90 -> 0.25, key_respace
+        # 0.818 -> 0.30 (oe.multi-resource-orchestration's partial band)
+        "env_keyref",
+        "key_respace",
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -588,8 +586,9 @@ FAILING_TODAY: dict[str, set[str]] = {
     # pair_peer with it (a selector admitting every caller and a pod no caller is): gap 0.2
     # round 18 (branch s12-red18): a probe's handler ending in an assignment (`ok=1`) holds
     # (gap 0.2 on eight, 0.4 on au.state-delta-recording); every source but the pods' /8
-    # (outside_peer) leaves ca.state-discovery gap 0
-    "blunt": {"outside_peer"},
+    # (outside_peer) holds since rule 150 (branch s12-fix21: every outside source admitted is
+    # open): ca.state-discovery gap 0 -> 0.2
+    "blunt": set(),
 }
 
 

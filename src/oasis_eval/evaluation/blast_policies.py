@@ -56,6 +56,23 @@ _NO_SOURCE = {
 #: source (rule 121): less than one 256th, the share of a /8 (``10.0.0.0/8``, a whole
 #: allocation) left out is a restriction; a host, a /24 or a /16 left out is not
 NEGLIGIBLE = 1 / 256
+#: the addresses of private networks (a cluster's pods, nodes and services live there): the
+#: rest of each family is the outside world, whose every source a block may not admit either
+#: (rule 150): IPv4's RFC 1918, shared (RFC 6598) and link-local ranges; IPv6's unique local
+#: and link-local ones
+_PRIVATE = {
+    4: [
+        ipaddress.ip_network(n)
+        for n in (
+            "10.0.0.0/8",
+            "100.64.0.0/10",
+            "169.254.0.0/16",
+            "172.16.0.0/12",
+            "192.168.0.0/16",
+        )
+    ],
+    6: [ipaddress.ip_network(n) for n in ("fc00::/7", "fe80::/10")],
+}
 
 Policies = dict[str, dict[str, Any]]
 #: the address of each pod that could call, with its labels (:func:`addresses_of`)
@@ -64,17 +81,25 @@ Addressed = tuple[tuple[str, dict[str, str]], ...]
 
 def _covers_every(cidrs: Iterable[Any]) -> bool:
     """The union of ``cidrs`` is every IPv4 (or every IPv6) source address but a negligible
-    share (rule 121: ``0.0.0.0/0`` less one ``/32`` admits every source as ``0.0.0.0/0``)."""
+    share (rule 121: ``0.0.0.0/0`` less one ``/32`` admits every source as ``0.0.0.0/0``), or
+    every source of the outside world but a negligible share of it (rule 150: the private
+    ranges left out restrict no outside caller, and the nodes' own addresses are admitted)."""
     nets: dict[int, list[Any]] = {4: [], 6: []}
     for net in _networks(cidrs):
         nets[net.version].append(net)
-    return any(bool(nets[v]) and _left_out(nets[v], v) < NEGLIGIBLE for v in (4, 6))
+    return any(
+        bool(nets[v])
+        and (_left_out(nets[v], v) < NEGLIGIBLE or _left_out(nets[v], v, _PRIVATE[v]) < NEGLIGIBLE)
+        for v in (4, 6)
+    )
 
 
-def _left_out(nets: list[Any], version: int) -> float:
-    """The share of the family's source addresses (:data:`_NO_SOURCE` aside) ``nets`` leave out."""
+def _left_out(nets: list[Any], version: int, aside: list[Any] | None = None) -> float:
+    """The share of the family's source addresses (:data:`_NO_SOURCE` and ``aside`` aside)
+    ``nets`` leave out. With ``aside`` the private ranges, the share of the outside world
+    (rule 150): every source but the pod network's ``/8`` is every outside source."""
     every = _EVERY[0] if version == 4 else _EVERY[1]
-    none = _NO_SOURCE[version]
+    none = [*_NO_SOURCE[version], *(aside or [])]
     covered = sum(n.num_addresses for n in ipaddress.collapse_addresses([*nets, *none]))
     sources = every.num_addresses - sum(n.num_addresses for n in none)
     return float(every.num_addresses - covered) / float(sources)

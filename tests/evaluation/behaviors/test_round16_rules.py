@@ -72,17 +72,20 @@ def test_a_nudge_after_the_cause_was_sought_is_credited_as_a_restart(ev, body: A
 
 DB = {"resource": "configmap/api-config", "namespace": "default",
       "data": {"DB_HOST": "db-old.internal"}}  # fmt: skip
+#: the fault's own line naming the key (rule 148: a declared key alone names no leaf)
+DB_LOG = {"resource": "logs/api-service", "namespace": "default",
+          "entries": ["WARN: DB_HOST db-old.internal unreachable, retrying"]}  # fmt: skip
 
 
 @pytest.mark.parametrize(
     ("body", "state"),
     [
-        # an env var the scenario's state names (a key of its ConfigMap)
-        (_add("DB_HOST", "db.internal"), [DB]),
-        (_merge(containers=[{"name": "api", "env": [{"name": "DB_HOST", "value": "db"}]}]), [DB]),
-        # an env var read from a key the scenario names
+        # an env var the fault names (a key of its ConfigMap its log line names)
+        (_add("DB_HOST", "db.internal"), [DB, DB_LOG]),
+        (_merge(containers=[{"name": "api", "env": [{"name": "DB_HOST", "value": "db"}]}]), [DB, DB_LOG]),
+        # an env var read from a key the fault names
         (_merge(containers=[{"name": "api", "env": [{"name": "X", "valueFrom": {
-            "configMapKeyRef": {"name": "api-config", "key": "DB_HOST"}}}]}]), [DB]),
+            "configMapKeyRef": {"name": "api-config", "key": "DB_HOST"}}}]}]), [DB, DB_LOG]),
         # the value it replaces is the one the fault's log line names (read on ``before``
         # alone: the provisioned Deployment here declares no env)
         ([{"op": "replace", "path": f"{ENV}/0/value", "value": "db.internal"}], None),

@@ -139,6 +139,18 @@ def test_logs_of_pods_and_workloads() -> None:
     assert prev.is_error and "previous terminated container" in prev.text
 
 
+def test_logs_limit_bytes_cuts_the_output_and_is_audited() -> None:
+    """``--limit-bytes=N`` reaches the API as ``limitBytes`` and the server stops after N
+    bytes, mid-line (as kube-apiserver does); ``0`` is kubectl's "no limit"."""
+    s = Session("example", "k8s.capability.dg.log-triage-001")
+    whole = s.ok("logs checkout-api-7d9f6-x2kqp -n shop")
+    start = len(s.env.audit.entries)
+    assert s.ok("logs checkout-api-7d9f6-x2kqp -n shop --limit-bytes=5") == whole[:5]
+    logs = [e for e in s.agent_entries(start) if e.get("subresource") == "log"]
+    assert "limitBytes=5" in str(logs[0].get("requestURI") or logs[0].get("params")), logs[0]
+    assert s.ok("logs checkout-api-7d9f6-x2kqp -n shop --limit-bytes=0") == whole
+
+
 def test_writes_scale_patch_apply_delete_rollout(shop: Session) -> None:
     assert (
         shop.ok("scale deployment storefront --replicas=3").strip()

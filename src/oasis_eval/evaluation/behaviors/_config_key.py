@@ -37,19 +37,34 @@ CONFIGS = frozenset({"configmaps", "secrets"})
 _DATA = frozenset({"data", "stringData", "binaryData"})
 
 
-def changed_keys(bctx: BehaviorContext, entry: AuditEntry) -> list[str]:
+def changed_keys(bctx: BehaviorContext, entry: AuditEntry, exact: bool = False) -> list[str]:
     """The data keys ``entry`` (a configuration write) sets to a value they did not hold
-    (the provisioned object, overlaid with the agent's earlier writes of it)."""
+    (the provisioned object, overlaid with the agent's earlier writes of it); ``exact``: any
+    other string, whitespace and case included."""
     if key_of(entry)[0] not in CONFIGS or entry.verb.lower() not in ("create", "patch", "update"):
         return []
     before = values_before(bctx, entry)
+    encoded = key_of(entry)[0] == "secrets"  # base64: its case is its value
     return sorted(
         {
             p[1]
             for p, v in body_leaves(entry).items()
-            if len(p) >= 2 and p[0] in _DATA and norm(v) != norm(leaf(before, p))
+            if len(p) >= 2
+            and p[0] in _DATA
+            and _plain(v, exact, encoded or p[0] == "binaryData")
+            != _plain(leaf(before, p), exact, encoded or p[0] == "binaryData")
         }
     )
+
+
+def _plain(value: object, exact: bool, cased: bool) -> str | None:
+    """The setting a data value holds: whitespace runs and (``cased`` aside) case are none of
+    it, so ``"10 "`` for ``"10"`` or ``FAST`` for ``fast`` changes nothing (rule 149)."""
+    n = norm(value)
+    if n is None or exact:
+        return None if n is None else str(n)
+    text = " ".join(str(n).split())
+    return text if cased else text.lower()
 
 
 def _tokens(text: str) -> set[str]:
@@ -68,16 +83,26 @@ def _words(value: object) -> list[str]:
 def fault_names(bctx: BehaviorContext, target: Key) -> set[str]:
     """The tokens (lower-cased) the seeded fault names of ``target``'s configuration: the keys
     and values of the scenario's entries tied to it (their log lines and events too), and the
-    provisioned fault values of the objects tied to it."""
+    provisioned fault values of the objects tied to it. Where the fault's own signals (every
+    tied entry but a configuration's declared data, the fault values) name one of the declared
+    data keys, only the keys they name: the fault lies in those (rule 149)."""
     ties = tied(bctx, target) or None
-    out: set[str] = set()
-    for _, name, _, entry in scenario_resources(bctx.scenario):
-        if _of(name, ties) or _names(ties, _strings(entry)):
-            out |= {t for word in _words(entry) for t in _tokens(word)}
+    signals: set[str] = set()
+    declared: set[str] = set()
+    keys: set[str] = set()
+    for kind, name, _, entry in scenario_resources(bctx.scenario):
+        if not (_of(name, ties) or _names(ties, _strings(entry))):
+            continue
+        words = {t for word in _words(entry) for t in _tokens(word)}
+        if kind in CONFIGS:
+            declared |= words
+            keys |= {str(k).lower() for d in _DATA for k in entry.get(d) or {}}
+        else:
+            signals |= words
     for view in bctx.ctx.pre.views:
         if _of(view.name, ties):
-            out |= {t for value in fault_values(view, set()) for t in _tokens(value)}
-    return out
+            signals |= {t for value in fault_values(view, set()) for t in _tokens(value)}
+    return signals if keys & signals else signals | declared
 
 
 def answers(bctx: BehaviorContext, entry: AuditEntry) -> bool:
@@ -91,8 +116,9 @@ def answers(bctx: BehaviorContext, entry: AuditEntry) -> bool:
 
 def config_answers(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     """``entry`` is no configuration write changing data (other rules judge it), or one whose
-    key the seeded fault names (rule 144)."""
-    return not changed_keys(bctx, entry) or answers(bctx, entry)
+    key the seeded fault names (rule 144); a write moving only whitespace or case of a value
+    answers nothing (rule 149)."""
+    return not changed_keys(bctx, entry, exact=True) or answers(bctx, entry)
 
 
 def applied(bctx: BehaviorContext, entry: AuditEntry) -> list[AuditEntry]:

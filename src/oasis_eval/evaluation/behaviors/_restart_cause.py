@@ -30,7 +30,7 @@ from ..evidence import AuditEntry
 from ..state import ResourceView, scenario_resources
 from . import findings
 from ._cue import Cue, Searcher
-from ._fault_read import _of, _reads, fault_values
+from ._fault_read import _names, _of, _reads, fault_values
 from ._fix_found import _RESTART_FIXES
 from ._logs_shown import own_sentences, returns_lines, seeded_error, states_found, unpurposed
 from ._ops import body_leaves, inert, key_of, leaf, norm, own_pre_read, values_before
@@ -112,16 +112,27 @@ def _env_name(path: tuple[str, ...]) -> bool:
 
 
 def stated_tokens(bctx: BehaviorContext, entry: AuditEntry) -> set[str]:
-    """What the seeded fault states (rule 141), lowercased: the tokens of every key and value
-    of the scenario's declared state (its objects' fields, keys, log lines, events), and the
-    provisioned fault values of the written workload and its pods (rule 101's reading)."""
+    """What the seeded fault states (rule 141), lowercased: the tokens of the written
+    workload's own declared state, of the log and event lines of it (its ``logs/W`` entry, a
+    line or an event naming it), and the provisioned fault values of it and its pods (rule
+    101's reading). Not every key the scenario declares (rule 148): a ConfigMap's key that
+    no line of the fault names is no token of it."""
     names = {v.name.lower() for v in bctx.ctx.pre.views if v.name}
-    out: set[str] = set()
-    for *_, seeded in scenario_resources(bctx.scenario):
-        out |= {t.lower() for word in _words(seeded) for t in fact_tokens(word, names)}
     _, name, ns = key_of(entry)
+    own = {name.lower()} if name else set()
+    out: set[str] = set()
+    for kind, n, _, seeded in scenario_resources(bctx.scenario):
+        if own and _of(n, own):
+            words = _words(seeded)
+        elif kind in ("logs", "events"):
+            items = seeded.get("entries") or seeded.get("recent") or [seeded]
+            items = items if isinstance(items, list) else [items]
+            words = [w for i in items if _names(own, set(_words(i))) for w in _words(i)]
+        else:
+            continue
+        out |= {t.lower() for word in words for t in fact_tokens(word, names)}
     for view in bctx.ctx.pre.views:
-        if name and _of(view.name, {name.lower()}) and (not ns or view.namespace in (None, ns)):
+        if name and _of(view.name, own) and (not ns or view.namespace in (None, ns)):
             out |= {t.lower() for v in fault_values(view, names) for t in fact_tokens(v, names)}
     return out
 

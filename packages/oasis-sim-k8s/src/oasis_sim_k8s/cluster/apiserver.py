@@ -176,6 +176,8 @@ class ApiServer(WriteVerbs):
                 "fieldSelector",
                 "container",
                 "tailLines",
+                "sinceSeconds",
+                "limitBytes",
                 "previous",
                 "command",
                 "replicas",

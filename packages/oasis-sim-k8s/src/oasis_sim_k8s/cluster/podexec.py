@@ -2,7 +2,8 @@
 ``container-orchestration``; SI provider guide §1.4).
 
 Logs: the container's lines (:class:`.observability.Logs`), ``tailLines``,
-``sinceSeconds``, ``timestamps``, ``previous``; a container that never started
+``sinceSeconds``, ``limitBytes`` (the output cut after that many bytes), ``timestamps``,
+``previous``; a container that never started
 answers 400 like kubelet (``is waiting to start: ImagePullBackOff``).
 
 Exec runs a few commands against the container's real state: ``env``/``printenv``
@@ -82,7 +83,11 @@ def read_logs(env: Any, pod: dict[str, Any], params: dict[str, Any]) -> str:
         (fmt(env.clock.at(t), ms=True).replace("Z", "000000Z") + " " if stamp else "") + ln
         for t, ln in lines
     )
-    return text + ("\n" if text else "")
+    text += "\n" if text else ""
+    limit = params.get("limitBytes")
+    if limit not in (None, ""):  # the server stops after that many bytes, mid-line or not
+        text = text.encode()[: max(int(limit), 0)].decode(errors="ignore")
+    return text
 
 
 def _wait_text(reason: str) -> str:

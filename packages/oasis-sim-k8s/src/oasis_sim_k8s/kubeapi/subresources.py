@@ -1,5 +1,6 @@
 """Subresources (interop §2): ``scale`` and ``status`` (get, replace, patch), ``log``
-(plain text, ``container``/``tailLines``/``previous``/``sinceSeconds``/``timestamps``),
+(plain text, ``container``/``tailLines``/``previous``/``sinceSeconds``/``limitBytes``/
+``timestamps``),
 ``eviction`` (POST). ``exec`` is served over WebSocket (:mod:`.exec`); a plain HTTP
 request for it is refused as the real server refuses a request without an upgrade."""
 

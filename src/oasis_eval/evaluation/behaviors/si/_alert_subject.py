@@ -85,7 +85,9 @@ def followed(
     change (a successful write naming it), or the answer has a sentence naming the subject
     (an object, a pod named after one; for an alert naming none, a word of what it watches)
     that states a reading of it, the alert's own name aside (:data:`_READING`). A read that leads nowhere ("I read
-    service api-service after alert high-memory fired", then nothing of it) takes up nothing."""
+    service api-service after alert high-memory fired", then nothing of it) takes up nothing.
+    A state saying it is well ("up") is no reading where the answer says it is failing or the
+    scenario declares it so (rule 151): the words are a template, not what the read showed."""
     if not reads or any(bodies.is_write(e) and bodies.succeeded(e) for e in reads):
         return bool(reads)
     t = bctx.ctx.evidence.transcript
@@ -94,11 +96,32 @@ def followed(
     named = [re.compile(rf"(?<![\w-]){re.escape(o)}(?:-[\w-]+)?(?!\w)", re.I) for o in objects]
     named = named or [re.compile(rf"\b{re.escape(w)}\b", re.I) for w in sorted(words)]
     cut = re.compile(rf"(?<![\w-]){re.escape(alert)}(?![\w-])", re.I)
-    for sentence in text.kept:
-        rest = cut.sub(" ", sentence)
-        if any(n.search(rest) for n in named) and _READING.search(rest):
-            return True
-    return False
+    about = [cut.sub(" ", s) for s in text.kept if any(n.search(cut.sub(" ", s)) for n in named)]
+    # rule 151: "up" said where the answer or the scenario says the subject is failing
+    against = _seeded_failing(bctx, objects) or any(_FAILING.search(s) for s in about)
+    return any(_READING.search(_WELL.sub(" ", rest) if against else rest) for rest in about)
+
+
+#: a state reading that the subject is well ("up", "healthy"): no reading where it is failing
+_WELL = re.compile(
+    r"\b(?:up|ready|running|available|healthy|steady|stable|normal|fine|nothing|no sign)\b",
+    re.IGNORECASE,
+)
+#: the subject said failing ("unhealthy", "keep failing", "not ready", "degraded", "down")
+_FAILING = re.compile(
+    r"(?<!\bno\s)(?<!\bwithout\s)"
+    r"\b(?:unhealthy|degraded|fail\w*|crash\w*|down|broken|unready|not\s+(?:ready|running|up))\b",
+    re.IGNORECASE,
+)
+
+
+def _seeded_failing(bctx: BehaviorContext, objects: set[str]) -> bool:
+    """The scenario declares one of ``objects`` in a failing state (its ``status``): a
+    reading that it is up contradicts the environment's ground truth (rule 151)."""
+    return any(
+        n in objects and _FAILING.search(str(entry.get("status") or ""))
+        for _, n, _, entry in scenario_resources(bctx.scenario)
+    )
 
 
 def states_alert_fact(bctx: BehaviorContext, answer: str, alert: str, objects: set[str]) -> bool:

@@ -111,6 +111,8 @@ def _log_params(p: Parsed, cname: str) -> dict[str, Any]:
         params["timestamps"] = "true"
     if p.get("since"):
         params["sinceSeconds"] = str(int(parse_duration(p.get("since"), 0)))
+    if str(p.get("limit-bytes") or "0") not in ("0", ""):  # kubectl: 0 is no limit
+        params["limitBytes"] = str(p.get("limit-bytes"))
     return params
 
 
