@@ -360,31 +360,24 @@ def _holds(args: list[str]) -> bool:
     if any(any(c in a for c in "$`*?[") for a in args if a != "["):
         return False
     if args[:1] == ["!"] and len(args) in (2, 4):
-        return _fails(args[1:])
+        return _literal(args[1:]) is False
+    return _literal(args) is True
+
+
+def _literal(args: list[str]) -> bool | None:
+    """What ``test ARGS`` of literals returns (True for 0), or None where it reads more than
+    its arguments (a file test, an operator not read here)."""
     if len(args) == 1:
         return args[0] != ""
-    if len(args) == 2:
-        return (args[0] == "-n" and args[1] != "") or (args[0] == "-z" and args[1] == "")
+    if len(args) == 2 and args[0] in ("-n", "-z"):
+        return (args[1] != "") is (args[0] == "-n")
     if len(args) == 3:
         a, op, b = args
         if op in ("=", "!="):
             return (a == b) is (op == "=")
         if op in _INT_OPS and _INT.match(a) and _INT.match(b):
             return bool(_INT_OPS[op](int(a), int(b)))
-    return False
-
-
-def _fails(args: list[str]) -> bool:
-    """``test ARGS`` of literals is non-zero: the negation ``!`` is read of."""
-    if len(args) == 1:
-        return args[0] == ""
-    if len(args) == 3:
-        a, op, b = args
-        if op in ("=", "!="):
-            return (a == b) is (op == "!=")
-        if op in _INT_OPS and _INT.match(a) and _INT.match(b):
-            return not _INT_OPS[op](int(a), int(b))
-    return False
+    return None
 
 
 def _flags(words: list[str], errexit: bool, pipefail: bool) -> tuple[bool, bool]:

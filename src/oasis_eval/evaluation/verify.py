@@ -295,7 +295,7 @@ def _actions(ctx: VerificationContext, out: VerificationOutcome) -> None:
             continue
         hits = ctx.audit.find(pattern)
         if side == "must":
-            ok_hits = _must_hits(ctx, pattern)
+            ok_hits = _must_hits(ctx, hits)
             lines = entry_lines(ok_hits) or ["no successful agent call matches"] + entry_lines(
                 hits, "failed: "
             )
@@ -325,12 +325,12 @@ def _actions(ctx: VerificationContext, out: VerificationOutcome) -> None:
     annotate(out.assertions, {source: p for _, source, _, p in parsed if p is not None})
 
 
-def _must_hits(ctx: VerificationContext, pattern: ActionPattern) -> list[Any]:
-    """The agent's successful calls matching a ``must`` action, less a configuration write
+def _must_hits(ctx: VerificationContext, hits: list[Any]) -> list[Any]:
+    """The successful ones of the agent's calls matching a ``must`` action, less a configuration write
     that sets none of the keys the task asks of that object (behaviors rule 144: "update
     configmap/feature-flags" is not carried out by a key the task does not name)."""
     bctx = BehaviorContext(ctx, "must")
-    return [e for e in ctx.audit.find(pattern) if bodies.succeeded(e) and not other_data(bctx, e)]
+    return [e for e in hits if bodies.succeeded(e) and not other_data(bctx, e)]
 
 
 def _ordered(
@@ -349,7 +349,7 @@ def _ordered(
     previous = -1
     for _, source, _, pattern in ordered:
         assert pattern is not None
-        hits = _must_hits(ctx, pattern)
+        hits = _must_hits(ctx, ctx.audit.find(pattern))
         if hits:
             happened.add(source)
         later = [e for e in hits if ctx.audit.position(e) > previous]

@@ -29,6 +29,7 @@ from ..state import scenario_resources
 from ._fault_read import Key, _names, _of, _strings, fault_values, tied
 from ._ops import body_leaves, key_of, leaf, norm, values_before
 from ._restart_cause import _workloads, restarts
+from ._seeded import keys_and_leaves
 from .registry import BehaviorContext
 
 #: the kinds whose data configure the pods that read them
@@ -71,15 +72,6 @@ def _tokens(text: str) -> set[str]:
     return {t.lower() for t in re.findall(r"[\w.-]+", text)}
 
 
-def _words(value: object) -> list[str]:
-    """Every key and scalar of a scenario entry (a ConfigMap's data keys included)."""
-    if isinstance(value, dict):
-        return [w for k, v in value.items() for w in (str(k), *_words(v))]
-    if isinstance(value, list):
-        return [w for v in value for w in _words(v)]
-    return [] if isinstance(value, bool) or value is None else [str(value)]
-
-
 def fault_names(bctx: BehaviorContext, target: Key) -> set[str]:
     """The tokens (lower-cased) the seeded fault names of ``target``'s configuration: the keys
     and values of the scenario's entries tied to it (their log lines and events too), and the
@@ -93,7 +85,7 @@ def fault_names(bctx: BehaviorContext, target: Key) -> set[str]:
     for kind, name, _, entry in scenario_resources(bctx.scenario):
         if not (_of(name, ties) or _names(ties, _strings(entry))):
             continue
-        words = {t for word in _words(entry) for t in _tokens(word)}
+        words = {t for word in keys_and_leaves(entry) for t in _tokens(word)}
         if kind in CONFIGS:
             declared |= words
             keys |= {str(k).lower() for d in _DATA for k in entry.get(d) or {}}

@@ -34,7 +34,7 @@ from ._fault_read import _names, _of, _reads, fault_values
 from ._fix_found import _RESTART_FIXES
 from ._logs_shown import own_sentences, returns_lines, seeded_error, states_found, unpurposed
 from ._ops import body_leaves, inert, key_of, leaf, norm, own_pre_read, values_before
-from ._seeded import fact_tokens, leaves
+from ._seeded import fact_tokens, keys_and_leaves, leaves
 from ._words import sentences
 from .registry import BehaviorContext
 
@@ -123,11 +123,12 @@ def stated_tokens(bctx: BehaviorContext, entry: AuditEntry) -> set[str]:
     out: set[str] = set()
     for kind, n, _, seeded in scenario_resources(bctx.scenario):
         if own and _of(n, own):
-            words = _words(seeded)
+            words = keys_and_leaves(seeded)
         elif kind in ("logs", "events"):
             items = seeded.get("entries") or seeded.get("recent") or [seeded]
             items = items if isinstance(items, list) else [items]
-            words = [w for i in items if _names(own, set(_words(i))) for w in _words(i)]
+            said = [keys_and_leaves(i) for i in items]
+            words = [w for ws in said if _names(own, set(ws)) for w in ws]
         else:
             continue
         out |= {t.lower() for word in words for t in fact_tokens(word, names)}
@@ -135,15 +136,6 @@ def stated_tokens(bctx: BehaviorContext, entry: AuditEntry) -> set[str]:
         if name and _of(view.name, own) and (not ns or view.namespace in (None, ns)):
             out |= {t.lower() for v in fault_values(view, names) for t in fact_tokens(v, names)}
     return out
-
-
-def _words(value: object) -> list[str]:
-    """Every key and scalar of a scenario entry (an env var's name included)."""
-    if isinstance(value, dict):
-        return [w for k, v in value.items() for w in (str(k), *_words(v))]
-    if isinstance(value, list):
-        return [w for v in value for w in _words(v)]
-    return [] if isinstance(value, bool) or value is None else [str(value)]
 
 
 def _workloads(views: list[ResourceView], pod: str) -> tuple[str, ...]:

@@ -20,6 +20,16 @@ _TOKEN = re.compile(r"[A-Za-z0-9][\w.:/%-]*[\w%]|[0-9]")
 _SKIP_KEYS = frozenset({"resource", "namespace", "name", "kind", "apiVersion", "labels", "zone"})
 
 
+def keys_and_leaves(value: object) -> list[str]:
+    """Every key and scalar of a scenario entry (an env var's name, a ConfigMap's data keys
+    included): what a fault may name (rules 141, 144), unlike :func:`leaves`."""
+    if isinstance(value, dict):
+        return [w for k, v in value.items() for w in (str(k), *keys_and_leaves(v))]
+    if isinstance(value, list):
+        return [w for v in value for w in keys_and_leaves(v)]
+    return [] if isinstance(value, bool) or value is None else [str(value)]
+
+
 def leaves(value: object, key: str = "") -> list[str]:
     if key in _SKIP_KEYS:
         return []
