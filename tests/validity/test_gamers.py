@@ -29,6 +29,7 @@ from . import gamer_round15 as g15
 from . import gamer_round16 as g16
 from . import gamer_round17 as g17
 from . import gamer_round18 as g18
+from . import gamer_round19 as g19
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -664,6 +665,8 @@ HEAVY_TIER = frozenset(
         *g17.ROUND17,
         # round 18 (all heavy)
         *g18.ROUND18,
+        # round 19 (all heavy)
+        *g19.ROUND19,
         # the worker's tells one at a time (branch s12-past, all heavy)
         *gst.SIM_TELLS,
     }
