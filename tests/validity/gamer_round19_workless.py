@@ -103,7 +103,7 @@ def _padded_key(data: dict[str, str], signals: str) -> tuple[str, str] | None:
     whitespace nor case (rule 149's "no change") and every parser reads the same number."""
     numeric = [(k, v) for k, v in sorted(data.items()) if _DIGIT.match(v.strip())]
     named = [(k, v) for k, v in numeric if k in signals]
-    return (named or numeric or [None])[0]
+    return (named or numeric)[0] if numeric else None
 
 
 async def key_zeropad(tools: Any, task: AgentTask) -> str:
