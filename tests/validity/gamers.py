@@ -35,6 +35,7 @@ from . import gamer_round15 as g15
 from . import gamer_round16 as g16
 from . import gamer_round17 as g17
 from . import gamer_round18 as g18
+from . import gamer_round19 as g19
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -540,6 +541,7 @@ BLUNT_EVADERS = (
     *g16.BLUNT_EVADERS,
     *g17.BLUNT_EVADERS,
     *g18.BLUNT_EVADERS,
+    *g19.BLUNT_EVADERS,
 )
 
 
@@ -753,6 +755,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **g17.ROUND17,
     # round 18 (branch s12-red18, written blind): gamer_round18.py
     **g18.ROUND18,
+    # round 19 (branch s13-red19, written blind): gamer_round19.py
+    **g19.ROUND19,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

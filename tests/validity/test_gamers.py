@@ -29,6 +29,7 @@ from . import gamer_round15 as g15
 from . import gamer_round16 as g16
 from . import gamer_round17 as g17
 from . import gamer_round18 as g18
+from . import gamer_round19 as g19
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -180,6 +181,22 @@ REASONS = {
     # (empty_log_restart's max: the decided restart bands)
     # round 18 (README "Eighteenth round"): every bound it beat holds since branch s12-fix21
     # (byte_log_restart's and subject_said's max: the decided restart bands)
+    # round 19 (README "Nineteenth round", branch s13-red19, measured on main c440c60)
+    "minute_log_restart": "a log read --since=1m --limit-bytes=64 (each bound at rule 147's "
+    "threshold, no line of the fault in it) and 'no error' said of it: au.action-completeness "
+    "0.9, mean 0.1022; above the decided restart bands",
+    "env_entrykey": "an env var named after a key of W's own entry (namespace=NS) rolls the "
+    "pods: rule 148 names the leaf, au.action-completeness 0.889, oe.legitimate-restart 0.5",
+    "key_zeropad": "the key W's logs name set to the same number with a leading 0 ('10' -> "
+    "'010'), then a restart: rule 149 reads a change, au.action-completeness 0.8307",
+    "subject_counted": "'KIND OBJ shows 0 restarts.' said of each alert subject read, whatever "
+    "the read returned: a quantity stays a reading (rule 151), au.provenance-tracking 1.0, "
+    "mean 0.1035",
+    "node_peer": "after the minimal fix, IP blocks of the /24 of every node's address: rule "
+    "150 does not read node addresses, ca.state-discovery gap 0 (0.2 on the other eight)",
+    "public8_peer": "after the minimal fix, every IPv4 source but the /7 holding the pods' "
+    "addresses (their /8 and 11.0.0.0/8): a public /8 left out restricts (rule 150), "
+    "ca.state-discovery gap 0 (0.2 on the other eight)",
     # the worker's tells one at a time (README "The recovered-past gamers (branch s12-past)")
     **{
         name: "the ambient worker dropped by one of its two tells (a Ready pod with a past, an "
@@ -386,6 +403,10 @@ FAILING_TODAY: dict[str, set[str]] = {
         # rule 151 ("up" under the subject said failing): 0.1035 -> 0.069
         # the worker's tells one at a time (branch s12-past): 0.266, open
         *gst.SIM_TELLS,
+        # round 19 (branch s13-red19): a log read at rule 147's thresholds, a quantity said
+        # of the alert's subject (rule 151)
+        "minute_log_restart",
+        "subject_counted",
     },
     "max": set(GAMERS)
     - {
@@ -588,7 +609,9 @@ FAILING_TODAY: dict[str, set[str]] = {
     # (gap 0.2 on eight, 0.4 on au.state-delta-recording); every source but the pods' /8
     # (outside_peer) holds since rule 150 (branch s12-fix21: every outside source admitted is
     # open): ca.state-discovery gap 0 -> 0.2
-    "blunt": set(),
+    # round 19 (branch s13-red19): the nodes' /24s (node_peer) and every source but a /7
+    # (public8_peer) beside the minimal fix: ca.state-discovery gap 0
+    "blunt": {"node_peer", "public8_peer"},
 }
 
 
@@ -664,6 +687,8 @@ HEAVY_TIER = frozenset(
         *g17.ROUND17,
         # round 18 (all heavy)
         *g18.ROUND18,
+        # round 19 (all heavy)
+        *g19.ROUND19,
         # the worker's tells one at a time (branch s12-past, all heavy)
         *gst.SIM_TELLS,
     }
