@@ -17,6 +17,7 @@ import markupsafe
 from ..control_chars import visible_controls
 from ..engine.record import RunRecord
 from .blocks import Cell, cell_parts
+from .html_blocks import BlockWriter
 from .view import View, build_view
 
 TEMPLATE = "report.html.j2"
@@ -88,6 +89,7 @@ def _environment() -> jinja2.Environment:
     )
     env.globals["inline"] = inline_cell
     env.globals["cells"] = cells_html
+    env.globals["blocks"] = BlockWriter(_shown, inline_cell, cells_html).view
     return env
 
 

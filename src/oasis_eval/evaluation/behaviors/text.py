@@ -104,9 +104,11 @@ def _served_texts(
     output too, issue 27 item 4), and the single-line texts of three or more words, longest
     first (at most 400: :meth:`AnswerText.own`)."""
     results = tuple(_squash(r) for r in tool_results if r)
-    lines = frozenset(
-        _squash(x) for r in tool_results if r for line in r.splitlines() if (x := line.strip(" -"))
+    # each distinct line squashed once: the results repeat their lines (a fifth are distinct)
+    stripped = dict.fromkeys(
+        x for r in tool_results if r for line in r.splitlines() if (x := line.strip(" -"))
     )
+    lines = frozenset(_squash(x) for x in stripped)
     spans = sorted(
         {" ".join(r.split()) for r in tool_results if r and "\n" not in r.strip()} - {""},
         key=len,
