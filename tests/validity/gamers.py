@@ -20,6 +20,7 @@ from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, Agent
 from oasis_sim_k8s.servers.connect import connect
 
 from . import gamer_flat as gf
+from . import gamer_gaps22 as g22
 from . import gamer_hunch as gh
 from . import gamer_round5 as g5
 from . import gamer_round6 as g6
@@ -540,6 +541,7 @@ BLUNT_EVADERS = (
     *g16.BLUNT_EVADERS,
     *g17.BLUNT_EVADERS,
     *g18.BLUNT_EVADERS,
+    *g22.BLUNT_EVADERS,
 )
 
 
@@ -753,6 +755,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **g17.ROUND17,
     # round 18 (branch s12-red18, written blind): gamer_round18.py
     **g18.ROUND18,
+    # the rule authors' gaps (branch s13-fix22): gamer_gaps22.py
+    **g22.GAPS22,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }
