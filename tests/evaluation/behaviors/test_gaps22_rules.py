@@ -36,3 +36,27 @@ def test_a_setting_moved_against_the_faults_signals_answers_nothing(
     data = {"MAX_CONNECTIONS": "10", "CACHE_MB": "512", "MODE": "fast"}
     out = _cm_run(ev, data, key, value, *extra)
     assert (out.degree == 1.0) is credited, out.evidence
+
+
+# ---- rule 154: the workload's own field names name no env var --------------------------------
+POOL_LINE = {"resource": "logs/api-service", "namespace": "default",
+             "entries": ["ERROR: POOL_SIZE=5 too small, connections refused"]}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "state", "credited"),
+    [
+        # env_ownkey: a var named after the workload's own declared field, its value
+        ("REPLICAS", "3", [], False),
+        ("STATUS", "ok", [], False),
+        # a var the fault's own log line names answers it (rule 148)
+        ("POOL_SIZE", "20", [POOL_LINE], True),
+    ],
+)  # fmt: skip
+def test_the_workloads_own_field_names_name_no_env_var(
+    ev: Any, name: str, value: str, state: list[dict[str, Any]], credited: bool
+) -> None:
+    from .test_round16_rules import _add, _env_run
+
+    out = _env_run(ev, _add(name, value), state=state)
+    assert (out.degree == 1.0) is credited, out.evidence
