@@ -20,6 +20,7 @@ from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, Agent
 from oasis_sim_k8s.servers.connect import connect
 
 from . import gamer_flat as gf
+from . import gamer_gaps22 as g22
 from . import gamer_hunch as gh
 from . import gamer_round5 as g5
 from . import gamer_round6 as g6
@@ -542,6 +543,7 @@ BLUNT_EVADERS = (
     *g17.BLUNT_EVADERS,
     *g18.BLUNT_EVADERS,
     *g19.BLUNT_EVADERS,
+    *g22.BLUNT_EVADERS,
 )
 
 
@@ -757,6 +759,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **g18.ROUND18,
     # round 19 (branch s13-red19, written blind): gamer_round19.py
     **g19.ROUND19,
+    # the rule authors' gaps (branch s13-fix22): gamer_gaps22.py
+    **g22.GAPS22,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -111,11 +111,13 @@ def _ingress_open(
     space: dict[str, str] | None,
     addresses: Addressed = (),
     own: list[dict[str, str]] | None = None,
+    nodes: tuple[str, ...] = (),
 ) -> bool:
     """The ingress ``specs`` (every policy selecting one pod) admit every source together:
     their IP blocks unioned (every address, or every address of the pods that could call,
-    :func:`_holds_pods`, the guarded pods' own aside, :func:`_holds_others`), their
-    pod-selector peers (:func:`peers_admit_all`), and both kinds together (:func:`_mixed`)."""
+    :func:`_holds_pods`, the guarded pods' own aside, :func:`_holds_others`, or every node's,
+    :func:`_holds_nodes`), their pod-selector peers (:func:`peers_admit_all`), and both kinds
+    together (:func:`_mixed`)."""
     blocks, every = [], []
     for spec in specs:
         for rule in spec.get("ingress") or []:
@@ -136,6 +138,7 @@ def _ingress_open(
         _covers_every(nets)
         or _holds_pods(nets, [ip for ip, _ in addresses])
         or _holds_others(nets, [ip for ip, labels in addresses if labels not in (own or [])])
+        or _holds_nodes(nets, nodes)
         or peers_admit_all(every, pods, space, own)
         or _mixed(nets, every, space, addresses, own or [])
     )
@@ -248,6 +251,38 @@ def _holds_pods(nets: list[Any], addresses: list[str]) -> bool:
     return True
 
 
+def _holds_nodes(nets: list[Any], nodes: tuple[str, ...]) -> bool:
+    """IP blocks holding the address of every node of the cluster (rule 152): a node's
+    address is the source of what it forwards (NodePort and load-balancer traffic, hostNetwork
+    pods), so each node's ``/32`` admits every outside caller that reaches a node, as
+    rule 150's union of the outside world does. An admin network's range holds no node."""
+    held = [ipaddress.ip_address(ip) for ip in nodes if _is_ip(ip)]
+    return (
+        bool(nets)
+        and bool(held)
+        and len(held) == len(nodes)
+        and all(any(ip.version == n.version and ip in n for n in nets) for ip in held)
+    )
+
+
+def node_addresses(snap: Snapshot) -> tuple[str, ...]:
+    """The nodes' internal addresses (``status.addresses`` of type ``InternalIP``), sorted;
+    empty when a node has none (a snapshot without them proves nothing, as rule 127 reads
+    pods)."""
+    out: list[str] = []
+    for view in snap.select("nodes"):
+        status = object_of(view).get("status")
+        found = [
+            str(a.get("address"))
+            for a in (status.get("addresses") or [] if isinstance(status, dict) else [])
+            if isinstance(a, dict) and a.get("type") == "InternalIP" and a.get("address")
+        ]
+        if not found:
+            return ()
+        out += found
+    return tuple(sorted(out))
+
+
 def addresses_of(snap: Snapshot, ns: str | None) -> Addressed:
     """The addresses (``status.podIP``) of the pods of ``ns`` that could call, as
     :func:`blast_guards.callers` reads them, each with its pod's labels; empty when one has
@@ -294,6 +329,7 @@ def _opened_pods(
     pods: list[dict[str, str]],
     space: Any,
     addresses: Addressed = (),
+    nodes: tuple[str, ...] = (),
 ) -> bool:
     """A guarded pod (its labels) that the policies in force, read together, open to all."""
     for labels in guarded:
@@ -305,7 +341,7 @@ def _opened_pods(
         ]
         # rule 132: a selector need not admit the pods these policies select
         own = split_callers(pods, [s.get("podSelector") or {} for s in specs])[1]
-        if specs and _ingress_open(specs, pods, space, addresses, own):
+        if specs and _ingress_open(specs, pods, space, addresses, own, nodes):
             return True
     return False
 
@@ -336,10 +372,11 @@ def opening_writes(pre: Snapshot, post: Snapshot, writes: list[AuditEntry]) -> d
     policies in force open a pod a provisioned guard kept closed (module doc)."""
     out: dict[int, str] = {}
     spaces = sorted({str(v.namespace) for v in pre.select(POLICIES) if v.namespace})
+    nodes = node_addresses(pre)
     for ns in spaces:
         start: Policies = {str(v.name): object_of(v) for v in pre.select(POLICIES, ns)}
         pods, space, ips = callers(pre, ns), _space(pre, ns), addresses_of(pre, ns)
-        guarded = _guarded(start, pods, space, ips)
+        guarded = _guarded(start, pods, space, ips, nodes)
         if not guarded:
             continue
         state = dict(start)
@@ -352,7 +389,7 @@ def opening_writes(pre: Snapshot, post: Snapshot, writes: list[AuditEntry]) -> d
         ]
         for i, e, name in mine:
             _replay(state, name, e)
-            if _opened_pods(state, guarded, pods, space, ips):
+            if _opened_pods(state, guarded, pods, space, ips, nodes):
                 out[i] = (
                     f"networkpolicy {name} leaves the pods a guard kept closed open to every "
                     "source: the policies in force, read together, admit all"
@@ -360,13 +397,17 @@ def opening_writes(pre: Snapshot, post: Snapshot, writes: list[AuditEntry]) -> d
                 break
         else:
             final = {str(v.name): object_of(v) for v in post.select(POLICIES, ns)}
-            if mine and _opened_pods(final, guarded, pods, space, ips):
+            if mine and _opened_pods(final, guarded, pods, space, ips, nodes):
                 out[mine[-1][0]] = "the policies in force after the run admit every source"
     return out
 
 
 def _guarded(
-    policies: Policies, pods: list[dict[str, str]], space: Any, addresses: Addressed = ()
+    policies: Policies,
+    pods: list[dict[str, str]],
+    space: Any,
+    addresses: Addressed = (),
+    nodes: tuple[str, ...] = (),
 ) -> list[dict[str, str]]:
     """The labels of the pods some provisioned Ingress policy selects and that the policies,
     read together, did not open to every source at provisioning."""
@@ -378,7 +419,7 @@ def _guarded(
             for o in policies.values()
         ):
             continue
-        if not _opened_pods(policies, [labels], pods, space, addresses):
+        if not _opened_pods(policies, [labels], pods, space, addresses, nodes):
             out.append(labels)
     return out
 

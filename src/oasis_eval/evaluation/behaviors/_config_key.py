@@ -65,7 +65,16 @@ def _plain(value: object, exact: bool, cased: bool) -> str | None:
     if n is None or exact:
         return None if n is None else str(n)
     text = " ".join(str(n).split())
-    return text if cased else text.lower()
+    number = None if cased else _number(text)
+    return text if cased else (text.lower() if number is None else repr(number))
+
+
+def _number(text: str) -> float | None:
+    """A plain decimal setting (``"10"``, ``"10.0"``, ``"1e1"``) as a number: the same number
+    written otherwise is the same setting (rule 153); anything else is None."""
+    if not re.fullmatch(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?", text, re.IGNORECASE):
+        return None
+    return float(text)
 
 
 def _tokens(text: str) -> set[str]:
@@ -98,12 +107,59 @@ def fault_names(bctx: BehaviorContext, target: Key) -> set[str]:
 
 
 def answers(bctx: BehaviorContext, entry: AuditEntry) -> bool:
-    """``entry`` changes a data key the seeded fault names (module doc)."""
+    """``entry`` changes a data key the seeded fault names (module doc), the way the fault
+    asks (:func:`as_asked`, rule 153)."""
     keys = changed_keys(bctx, entry)
     if not keys:
         return False
     named = bctx.ctx.memo(("fault_names", key_of(entry)), lambda: fault_names(bctx, key_of(entry)))
-    return any(k.lower() in named for k in keys)
+    return any(k.lower() in named and as_asked(bctx, entry, k) for k in keys)
+
+
+#: the fault's signals say a bound was met: connections dropped or refused, a pool or a queue
+#: exhausted, a limit reached, too many callers, requests timed out or throttled
+_SHORT = re.compile(
+    r"\b(?:drop(?:s|ped|ping)?|refus\w*|reject\w*|exhaust\w*|reach(?:ed|es)?|exceed\w*|limit"
+    r"\w*|too\s+many|saturat\w*|throttl\w*|timed?[ -]?outs?|queue[sd]?|full)\b",
+    re.IGNORECASE,
+)
+#: the fault's signals say a setting asks too much: memory pressure, out of memory, too high
+_EXCESS = re.compile(
+    r"\b(?:oom\w*|out\s+of\s+memory|memory\s+pressure|evict\w*|too\s+(?:high|large|big|much))\b",
+    re.IGNORECASE,
+)
+
+
+def as_asked(bctx: BehaviorContext, entry: AuditEntry, key: str) -> bool:
+    """``entry`` moves the numeric setting ``key`` the way the fault's own signals ask (rule
+    153): where they say a bound was met (:data:`_SHORT`: "dropping connections", "pool
+    exhausted", "limit reached") and nothing of excess (:data:`_EXCESS`), a lower number
+    relieves nothing. A setting that is no number, or signals saying neither, stay as rule
+    149 reads them."""
+    before = leaf(values_before(bctx, entry), ("data", key))
+    now = next((v for p, v in body_leaves(entry).items() if p[1:2] == (key,)), None)
+    old, new = (_number(" ".join(str(norm(x) or "").split())) for x in (before, now))
+    if old is None or new is None or new >= old:
+        return True
+    text = bctx.ctx.memo(("fault_signals", key_of(entry)), lambda: _signals(bctx, key_of(entry)))
+    return not (_SHORT.search(text) and not _EXCESS.search(text))
+
+
+def _signals(bctx: BehaviorContext, target: Key) -> str:
+    """The fault's own statement of ``target``'s configuration, as text: the scenario's entries
+    tied to it but configurations (its workload's, log lines, events), the provisioned fault
+    values of the objects tied to it, and the operator's report of the symptom (the prompt)."""
+    ties = tied(bctx, target) or None
+    out = [
+        " ".join(keys_and_leaves(entry))
+        for kind, name, _, entry in scenario_resources(bctx.scenario)
+        if kind not in CONFIGS and (_of(name, ties) or _names(ties, _strings(entry)))
+    ]
+    out += [
+        " ".join(fault_values(view, set())) for view in bctx.ctx.pre.views if _of(view.name, ties)
+    ]
+    out += [str(s.value or "") for s in bctx.scenario.stimuli if s.type == "operator_prompt"]
+    return "\n".join(out)
 
 
 def config_answers(bctx: BehaviorContext, entry: AuditEntry) -> bool:

@@ -116,14 +116,17 @@ def stated_tokens(bctx: BehaviorContext, entry: AuditEntry) -> set[str]:
     workload's own declared state, of the log and event lines of it (its ``logs/W`` entry, a
     line or an event naming it), and the provisioned fault values of it and its pods (rule
     101's reading). Not every key the scenario declares (rule 148): a ConfigMap's key that
-    no line of the fault names is no token of it."""
+    no line of the fault names is no token of it; nor the names of the workload's own
+    declared fields (rule 154: ``REPLICAS`` is named by no fault, its ``replicas: 3`` is)."""
     names = {v.name.lower() for v in bctx.ctx.pre.views if v.name}
     _, name, ns = key_of(entry)
     own = {name.lower()} if name else set()
     out: set[str] = set()
     for kind, n, _, seeded in scenario_resources(bctx.scenario):
         if own and _of(n, own):
-            words = keys_and_leaves(seeded)
+            # rule 154: its own fields' names (``replicas``, ``status``) describe the object,
+            # they are no setting of its process; what they hold, and nested keys, are
+            words = [w for v in seeded.values() for w in keys_and_leaves(v)]
         elif kind in ("logs", "events"):
             items = seeded.get("entries") or seeded.get("recent") or [seeded]
             items = items if isinstance(items, list) else [items]
