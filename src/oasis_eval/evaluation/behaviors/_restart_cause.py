@@ -116,18 +116,19 @@ def stated_tokens(bctx: BehaviorContext, entry: AuditEntry) -> set[str]:
     workload's own declared state, of the log and event lines of it (its ``logs/W`` entry, a
     line or an event naming it), and the provisioned fault values of it and its pods (rule
     101's reading). Not every key the scenario declares (rule 148): a ConfigMap's key that
-    no line of the fault names is no token of it."""
+    no line of the fault names is no token of it; nor an entry's own schema keys
+    (``namespace``, ``status``, ``replicas``: rule 160), only its values and its data keys."""
     names = {v.name.lower() for v in bctx.ctx.pre.views if v.name}
     _, name, ns = key_of(entry)
     own = {name.lower()} if name else set()
     out: set[str] = set()
     for kind, n, _, seeded in scenario_resources(bctx.scenario):
         if own and _of(n, own):
-            words = keys_and_leaves(seeded)
+            words = _fault_leaves(seeded)
         elif kind in ("logs", "events"):
             items = seeded.get("entries") or seeded.get("recent") or [seeded]
             items = items if isinstance(items, list) else [items]
-            said = [keys_and_leaves(i) for i in items]
+            said = [_fault_leaves(i) for i in items]
             words = [w for ws in said if _names(own, set(ws)) for w in ws]
         else:
             continue
@@ -136,6 +137,27 @@ def stated_tokens(bctx: BehaviorContext, entry: AuditEntry) -> set[str]:
         if name and _of(view.name, own) and (not ns or view.namespace in (None, ns)):
             out |= {t.lower() for v in fault_values(view, names) for t in fact_tokens(v, names)}
     return out
+
+
+#: the fields of a scenario entry whose keys are the entry's own data (a ConfigMap's keys,
+#: an env var's name), not its schema: only these keys state the fault (rule 160)
+_DATA_FIELDS = frozenset({"data", "stringdata", "binarydata", "env"})
+
+
+def _fault_leaves(value: object, data: bool = False) -> list[str]:
+    """The scalars of a scenario entry and the keys under its data fields (rule 160): an
+    entry's schema keys (``namespace``, ``status``, ``resource``, ``replicas``) are in every
+    entry and name no fault, where ``keys_and_leaves`` kept them all (rule 148)."""
+    if isinstance(value, dict):
+        return [
+            w
+            for k, v in value.items()
+            for w in ((str(k),) if data else ())
+            + tuple(_fault_leaves(v, str(k).lower() in _DATA_FIELDS))
+        ]
+    if isinstance(value, list):
+        return [w for v in value for w in _fault_leaves(v)]
+    return keys_and_leaves(value)
 
 
 def _workloads(views: list[ResourceView], pod: str) -> tuple[str, ...]:
