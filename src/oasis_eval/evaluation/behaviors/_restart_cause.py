@@ -32,7 +32,14 @@ from . import findings
 from ._cue import Cue, Searcher
 from ._fault_read import _names, _of, _reads, fault_values
 from ._fix_found import _RESTART_FIXES
-from ._logs_shown import own_sentences, returns_lines, seeded_error, states_found, unpurposed
+from ._logs_shown import (
+    own_sentences,
+    returns_lines,
+    seeded_error,
+    states_found,
+    unpurposed,
+    window_holds,
+)
 from ._ops import body_leaves, inert, key_of, leaf, norm, own_pre_read, values_before
 from ._seeded import fact_tokens, keys_and_leaves, leaves
 from ._words import sentences
@@ -210,8 +217,10 @@ def _logs_read(bctx: BehaviorContext, entry: AuditEntry) -> bool:
         bodies.is_read(e)
         and bodies.succeeded(e)
         and _reads_logs(e, targets, ns)
-        # rule 146: a read asking for no line (``--tail=0``) read nothing
+        # rule 146: a read asking for no line (``--tail=0``) read nothing; rule 159: nor
+        # one whose window begins after every line the environment shows
         and returns_lines(e)
+        and window_holds(bctx, e, targets, ns)
         for e in bctx.audit.agent_entries[: bctx.audit.position(entry)]
     )
     others = {v.name for v in bctx.ctx.pre.views if v.name and v.resource in findings.WORKLOADS}
