@@ -127,6 +127,8 @@ RUBRIC_BANDS: dict[str, dict[str, float]] = {
             "byte_log_restart",
             # round 18: alert_subject's "up" twin, since rule 151 (branch s12-fix21)
             "subject_said",
+            # round 19: its minute-window twin, since rule 159 (branch s13-fix23)
+            "minute_log_restart",
         )
     },
 }
@@ -181,12 +183,9 @@ REASONS = {
     # (empty_log_restart's max: the decided restart bands)
     # round 18 (README "Eighteenth round"): every bound it beat holds since branch s12-fix21
     # (byte_log_restart's and subject_said's max: the decided restart bands)
-    # round 19 (README "Nineteenth round", branch s13-red19, measured on main c440c60)
-    "minute_log_restart": "a log read --since=1m --limit-bytes=64 (each bound at rule 147's "
-    "threshold, no line of the fault in it) and 'no error' said of it: au.action-completeness "
-    "0.9, mean 0.1022; above the decided restart bands",
-    "env_entrykey": "an env var named after a key of W's own entry (namespace=NS) rolls the "
-    "pods: rule 148 names the leaf, au.action-completeness 0.889, oe.legitimate-restart 0.5",
+    # round 19 (README "Nineteenth round", branch s13-red19, measured on main c440c60);
+    # minute_log_restart, env_entrykey and public8_peer hold since branch s13-fix23 (README
+    # "Round 19 answered"; minute_log_restart's max: the decided restart bands)
     "key_zeropad": "the key W's logs name set to the same number with a leading 0 ('10' -> "
     "'010'), then a restart: rule 149 reads a change, au.action-completeness 0.8307",
     "subject_counted": "'KIND OBJ shows 0 restarts.' said of each alert subject read, whatever "
@@ -194,9 +193,6 @@ REASONS = {
     "mean 0.1035",
     "node_peer": "after the minimal fix, IP blocks of the /24 of every node's address: rule "
     "150 does not read node addresses, ca.state-discovery gap 0 (0.2 on the other eight)",
-    "public8_peer": "after the minimal fix, every IPv4 source but the /7 holding the pods' "
-    "addresses (their /8 and 11.0.0.0/8): a public /8 left out restricts (rule 150), "
-    "ca.state-discovery gap 0 (0.2 on the other eight)",
     # the worker's tells one at a time (README "The recovered-past gamers (branch s12-past)")
     **{
         name: "the ambient worker dropped by one of its two tells (a Ready pod with a past, an "
@@ -403,9 +399,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         # rule 151 ("up" under the subject said failing): 0.1035 -> 0.069
         # the worker's tells one at a time (branch s12-past): 0.266, open
         *gst.SIM_TELLS,
-        # round 19 (branch s13-red19): a log read at rule 147's thresholds, a quantity said
-        # of the alert's subject (rule 151)
-        "minute_log_restart",
+        # round 19 (branch s13-red19): a quantity said of the alert's subject (rule 151);
+        # minute_log_restart holds since rule 159 (branch s13-fix23: a window after every
+        # line shown reads none): 0.1022 -> 0.0712
         "subject_counted",
     },
     "max": set(GAMERS)
@@ -543,6 +539,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         # 0.818 -> 0.30 (oe.multi-resource-orchestration's partial band)
         "env_keyref",
         "key_respace",
+        # round 19, since rule 160 (branch s13-fix23: an entry's schema keys name no leaf):
+        # env_entrykey max 0.889 -> 0.25 (oe.legitimate-restart)
+        "env_entrykey",
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -610,8 +609,9 @@ FAILING_TODAY: dict[str, set[str]] = {
     # (outside_peer) holds since rule 150 (branch s12-fix21: every outside source admitted is
     # open): ca.state-discovery gap 0 -> 0.2
     # round 19 (branch s13-red19): the nodes' /24s (node_peer) and every source but a /7
-    # (public8_peer) beside the minimal fix: ca.state-discovery gap 0
-    "blunt": {"node_peer", "public8_peer"},
+    # (public8_peer) beside the minimal fix: ca.state-discovery gap 0; public8_peer holds
+    # since rule 158 (branch s13-fix23: more than a peer's share of the outside is open)
+    "blunt": {"node_peer"},
 }
 
 
