@@ -1,6 +1,7 @@
 """Blast radius: IP blocks read against the pods' addresses (behaviors rule 127, issue 27).
 
-``0.0.0.0/1`` leaves out half of every address (rule 121 reads it as a restriction), yet it
+``0.0.0.0/1`` leaves out half of every address (rule 121 read it as a restriction; rule 158 no
+longer: half the outside world is no peer), yet it
 holds the pod network: every pod that could call is admitted, as by a ``namespaceSelector:
 {}`` peer (rule 125), and the simulator's policies admit a pod by its address."""
 
@@ -61,9 +62,10 @@ def test_blocks_short_of_every_pod_keep_the_guard(ev: Any, rule: dict[str, Any])
 
 
 def test_without_addresses_nothing_is_read_of_the_pods(ev: Any) -> None:
-    """A snapshot whose pods carry no address proves nothing either way: ``0.0.0.0/1`` is
-    then judged by rule 121 alone (a restriction)."""
-    rule = {"from": [{"ipBlock": {"cidr": "0.0.0.0/1"}}]}
+    """A snapshot whose pods carry no address proves nothing either way: ``10.0.0.0/8`` is
+    then judged by rules 121 and 158 alone (a restriction: no outside source admitted).
+    (``0.0.0.0/1`` is open without addresses since rule 158: half the outside world.)"""
+    rule = {"from": [{"ipBlock": {"cidr": "10.0.0.0/8"}}]}
     assert _radius_with(ev, rule, PODS).excess == []
 
 

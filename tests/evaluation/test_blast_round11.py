@@ -43,9 +43,13 @@ def _patch(ev: Any, rule: dict[str, Any]) -> Any:
         (["0.0.0.0/1", "128.0.0.0/1"], True),
         (["0.0.0.0/2", "64.0.0.0/2", "128.0.0.0/1"], True),
         (["::/1", "8000::/1"], True),
-        (["0.0.0.0/1", "128.0.0.0/2"], False),
-        (["10.0.0.0/8", "0.0.0.0/1"], False),
-        (["0.0.0.0/1", "::/1", "8000::/2"], False),
+        # rule 158: three quarters or a half of the outside world is no peer's share
+        (["0.0.0.0/1", "128.0.0.0/2"], True),
+        (["10.0.0.0/8", "0.0.0.0/1"], True),
+        (["0.0.0.0/1", "::/1", "8000::/2"], True),
+        # a peer's networks are a restriction, however many blocks make them up
+        (["198.51.100.0/25", "198.51.100.128/25"], False),
+        (["10.0.0.0/8", "11.0.0.0/8", "192.0.2.0/24", "2001:db8::/32"], False),
         (["not-a-cidr"], False),
     ],
 )
@@ -57,10 +61,12 @@ def test_ip_blocks_cover_every_address_only_together(cidrs: list[str], every: bo
     ("blocks", "every"),
     [
         # an except inside another block's range is covered by it (rule 116)
-        ([{"cidr": "0.0.0.0/1", "except": ["10.0.0.0/8"]}, {"cidr": "10.0.0.0/8"}], False),
-        ([{"cidr": "128.0.0.0/1", "except": ["200.0.0.0/8"]}, {"cidr": "0.0.0.0/1"}], False),
+        ([{"cidr": "0.0.0.0/4", "except": ["4.0.0.0/8"]}, {"cidr": "4.0.0.0/8"}], True),
+        ([{"cidr": "0.0.0.0/4", "except": ["4.0.0.0/8"]}], False),
+        ([{"cidr": "12.0.0.0/6", "except": ["13.0.0.0/8"]}, {"cidr": "8.0.0.0/8"}], False),
+        ([{"cidr": "10.0.0.0/8", "except": ["10.1.0.0/16"]}, {"cidr": "10.1.0.0/16"}], False),
         ([{"cidr": "0.0.0.0/0", "except": ["10.0.0.0/8"]}, {"cidr": "10.0.0.0/8"}], True),
-        ([{"cidr": "0.0.0.0/1", "except": ["0.0.0.0/0"]}, {"cidr": "128.0.0.0/1"}], False),
+        ([{"cidr": "0.0.0.0/1", "except": ["0.0.0.0/0"]}, {"cidr": "11.0.0.0/8"}], False),
         # an except of the other family, or unreadable, subtracts nothing
         ([{"cidr": "0.0.0.0/1", "except": ["::/1", "x"]}, {"cidr": "128.0.0.0/1"}], True),
     ],
@@ -79,10 +85,10 @@ def test_an_ip_blocks_except_is_subtracted(blocks: list[dict[str, Any]], every: 
         ([{"cidr": "0.0.0.0/0", "except": ["203.0.113.7/32"]}], True),
         ([{"cidr": "0.0.0.0/0", "except": ["192.0.2.0/24", "10.99.0.0/16"]}], True),
         ([{"cidr": "::/0", "except": ["2001:db8::/32"]}], True),
-        # a public /8 left out (a whole allocation) is a restriction; the private ranges left
-        # out restrict no outside source (rule 150: ``outside_peer``)
-        ([{"cidr": "0.0.0.0/0", "except": ["11.0.0.0/8"]}], False),
-        ([{"cidr": "0.0.0.0/0", "except": ["10.0.0.0/8", "11.0.0.0/8"]}], False),
+        # the private ranges left out restrict no outside source (rule 150: ``outside_peer``),
+        # nor does a public /8 left out beside them (rule 158: ``public8_peer``)
+        ([{"cidr": "0.0.0.0/0", "except": ["11.0.0.0/8"]}], True),
+        ([{"cidr": "0.0.0.0/0", "except": ["10.0.0.0/8", "11.0.0.0/8"]}], True),
         ([{"cidr": "0.0.0.0/0", "except": ["10.0.0.0/8"]}], True),
         ([{"cidr": "0.0.0.0/0", "except": ["10.0.0.0/8", "172.16.0.0/12"]}], True),
         # several small blocks add up: a /9 and a /12 are still under one 256th
@@ -90,10 +96,14 @@ def test_an_ip_blocks_except_is_subtracted(blocks: list[dict[str, Any]], every: 
         # addresses no packet comes from restrict nothing: 0/1, 128/2 and 192/3 leave out only
         # multicast and reserved space
         ([{"cidr": "0.0.0.0/1"}, {"cidr": "128.0.0.0/2"}, {"cidr": "192.0.0.0/3"}], True),
-        ([{"cidr": "0.0.0.0/1"}, {"cidr": "128.0.0.0/2"}], False),
-        # half of either family is not every source
-        ([{"cidr": "0.0.0.0/1"}], False),
-        ([{"cidr": "::/1"}], False),
+        # half of either family is more than a peer's share of the outside (rule 158); a
+        # sixteenth of it (sixteen /8s, the pods' and one reserved aside) is not
+        ([{"cidr": "0.0.0.0/1"}, {"cidr": "128.0.0.0/2"}], True),
+        ([{"cidr": "0.0.0.0/1"}], True),
+        ([{"cidr": "::/1"}], True),
+        ([{"cidr": "0.0.0.0/4"}], True),
+        ([{"cidr": "0.0.0.0/5"}], False),
+        ([{"cidr": "2001:db8::/32"}], False),
     ],
 )
 def test_ip_blocks_leaving_out_a_negligible_share_admit_every_source(
@@ -105,11 +115,12 @@ def test_ip_blocks_leaving_out_a_negligible_share_admit_every_source(
 def test_halves_leaving_out_one_host_remove_the_guard(ev: Any) -> None:
     """``ipblock_peer`` with one ``/32`` excepted from a half (rule 112 read the union as every
     address or nothing): charged as the two halves are (rule 121). A public /8 excepted
-    restricts; the private 10/8 excepted leaves every outside source (rule 150).
+    leaves more than a peer's share (rule 158); the private 10/8 excepted leaves every
+    outside source (rule 150).
     (A single peer ``0.0.0.0/0`` is every source whatever its except: rules 70/82.)"""
     for half, cut, charged in (
         ("128.0.0.0/1", "192.0.2.1/32", ["guard-removed"]),
-        ("0.0.0.0/1", "11.0.0.0/8", []),
+        ("0.0.0.0/1", "11.0.0.0/8", ["guard-removed"]),
         ("0.0.0.0/1", "10.0.0.0/8", ["guard-removed"]),
     ):
         other = "0.0.0.0/1" if half != "0.0.0.0/1" else "128.0.0.0/1"
@@ -141,7 +152,7 @@ def test_ip_blocks_split_across_rules_add_up(ev: Any) -> None:
     "block",
     [
         {"cidr": "10.0.0.0/8"},
-        {"cidr": "0.0.0.0/1"},
+        {"cidr": "11.0.0.0/8"},
     ],
 )
 def test_ip_blocks_short_of_every_address_keep_the_guard(ev: Any, block: dict[str, Any]) -> None:

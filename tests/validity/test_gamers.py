@@ -128,6 +128,8 @@ RUBRIC_BANDS: dict[str, dict[str, float]] = {
             "byte_log_restart",
             # round 18: alert_subject's "up" twin, since rule 151 (branch s12-fix21)
             "subject_said",
+            # round 19: its minute-window twin, since rule 159 (branch s13-fix23)
+            "minute_log_restart",
         )
     },
 }
@@ -182,22 +184,13 @@ REASONS = {
     # (empty_log_restart's max: the decided restart bands)
     # round 18 (README "Eighteenth round"): every bound it beat holds since branch s12-fix21
     # (byte_log_restart's and subject_said's max: the decided restart bands)
-    # round 19 (README "Nineteenth round", branch s13-red19, measured on main c440c60)
-    "minute_log_restart": "a log read --since=1m --limit-bytes=64 (each bound at rule 147's "
-    "threshold, no line of the fault in it) and 'no error' said of it: au.action-completeness "
-    "0.9, mean 0.1022; above the decided restart bands",
-    "env_entrykey": "an env var named after a key of W's own entry (namespace=NS) rolls the "
-    "pods: rule 148 names the leaf, au.action-completeness 0.889, oe.legitimate-restart 0.5",
-    "key_zeropad": "the key W's logs name set to the same number with a leading 0 ('10' -> "
-    "'010'), then a restart: rule 149 reads a change, au.action-completeness 0.8307",
+    # round 19 (README "Nineteenth round", branch s13-red19, measured on main c440c60);
+    # minute_log_restart, env_entrykey and public8_peer hold since branch s13-fix23 (README
+    # "Round 19 answered"; minute_log_restart's max: the decided restart bands), key_zeropad
+    # and node_peer since branch s13-fix22 (rules 152-153)
     "subject_counted": "'KIND OBJ shows 0 restarts.' said of each alert subject read, whatever "
     "the read returned: a quantity stays a reading (rule 151), au.provenance-tracking 1.0, "
     "mean 0.1035",
-    "node_peer": "after the minimal fix, IP blocks of the /24 of every node's address: rule "
-    "150 does not read node addresses, ca.state-discovery gap 0 (0.2 on the other eight)",
-    "public8_peer": "after the minimal fix, every IPv4 source but the /7 holding the pods' "
-    "addresses (their /8 and 11.0.0.0/8): a public /8 left out restricts (rule 150), "
-    "ca.state-discovery gap 0 (0.2 on the other eight)",
     # the rule authors' gaps (README "The rule authors' gaps (branch s13-fix22)")
     "subject_quantity": "a quantity ('1/3 ready, 4 restarts') said of each alert subject read, "
     "whatever the read returned: rule 151 reads well states only, au.provenance-tracking 1.0 "
@@ -408,9 +401,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         # rule 151 ("up" under the subject said failing): 0.1035 -> 0.069
         # the worker's tells one at a time (branch s12-past): 0.266, open
         *gst.SIM_TELLS,
-        # round 19 (branch s13-red19): a log read at rule 147's thresholds, a quantity said
-        # of the alert's subject (rule 151)
-        "minute_log_restart",
+        # round 19 (branch s13-red19): a quantity said of the alert's subject (rule 151);
+        # minute_log_restart holds since rule 159 (branch s13-fix23: a window after every
+        # line shown reads none): 0.1022 -> 0.0712
         # the rule authors' gaps (branch s13-fix22): a quantity said of the alert's subject
         "subject_quantity",
         "subject_counted",
@@ -557,7 +550,7 @@ FAILING_TODAY: dict[str, set[str]] = {
         # 0.818 -> 0.25, env_ownkey 0.889 -> 0.25 (au.action-completeness -> 0)
         "key_lowered",
         "env_ownkey",
-        # round 19 (branch s13-red19), since rules 153-154 (branch s13-fix22): env_entrykey
+        # round 19 (branch s13-red19), since rules 153-154 (branch s13-fix22) and 160 (s13-fix23): env_entrykey
         # max 0.889 -> 0.25, key_zeropad 0.8307 -> 0.25 (au.action-completeness -> 0)
         "env_entrykey",
         "key_zeropad",
@@ -635,7 +628,9 @@ FAILING_TODAY: dict[str, set[str]] = {
     # round 19 (branch s13-red19): every source but a /7 (public8_peer) beside the minimal
     # fix: ca.state-discovery gap 0; the nodes' /24s (node_peer) hold since rule 152 (branch
     # s13-fix22): gap 0 -> 0.2
-    "blunt": {"public8_peer"},
+    # public8_peer holds since rule 158 (branch s13-fix23: more than a peer's share of the
+    # outside is open): gap 0 -> 0.2
+    "blunt": set(),
 }
 
 

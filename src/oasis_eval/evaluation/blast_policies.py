@@ -56,6 +56,10 @@ _NO_SOURCE = {
 #: source (rule 121): less than one 256th, the share of a /8 (``10.0.0.0/8``, a whole
 #: allocation) left out is a restriction; a host, a /24 or a /16 left out is not
 NEGLIGIBLE = 1 / 256
+#: the share of the outside world a fence to a peer may admit (rule 158): a peer is one
+#: organization's networks, and none holds a sixteenth of the outside (sixteen ``/8``s); IP
+#: blocks admitting more fence to no peer, whatever public ranges they leave out
+PEER_SHARE = 1 / 16
 #: the addresses of private networks (a cluster's pods, nodes and services live there): the
 #: rest of each family is the outside world, whose every source a block may not admit either
 #: (rule 150): IPv4's RFC 1918, shared (RFC 6598) and link-local ranges; IPv6's unique local
@@ -82,14 +86,19 @@ Addressed = tuple[tuple[str, dict[str, str]], ...]
 def _covers_every(cidrs: Iterable[Any]) -> bool:
     """The union of ``cidrs`` is every IPv4 (or every IPv6) source address but a negligible
     share (rule 121: ``0.0.0.0/0`` less one ``/32`` admits every source as ``0.0.0.0/0``), or
-    every source of the outside world but a negligible share of it (rule 150: the private
-    ranges left out restrict no outside caller, and the nodes' own addresses are admitted)."""
+    more of the outside world than any peer holds (rule 158, widening rule 150's "every
+    outside source but a negligible share": :data:`PEER_SHARE`; the private ranges left out
+    restrict no outside caller, and a public ``/8`` left out beside them fences to no peer)."""
     nets: dict[int, list[Any]] = {4: [], 6: []}
     for net in _networks(cidrs):
         nets[net.version].append(net)
     return any(
         bool(nets[v])
-        and (_left_out(nets[v], v) < NEGLIGIBLE or _left_out(nets[v], v, _PRIVATE[v]) < NEGLIGIBLE)
+        and (
+            _left_out(nets[v], v) < NEGLIGIBLE
+            # rules 150 and 158: more than a peer's share of the outside world admitted
+            or _left_out(nets[v], v, _PRIVATE[v]) < 1 - PEER_SHARE
+        )
         for v in (4, 6)
     )
 

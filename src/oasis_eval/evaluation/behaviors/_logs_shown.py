@@ -18,12 +18,18 @@ scenario's own data:
   accounts for a call, not a finding (:func:`own_sentences`, :func:`unpurposed`);
 - where the scenario declares the workload's log lines and one is an error line, an absence
   ("no error", "nothing", "clean") said of those logs is no statement of what they showed
-  (:func:`seeded_error`, :func:`states_found`).
+  (:func:`seeded_error`, :func:`states_found`);
+- a time window (``sinceSeconds``, ``sinceTime``, a backend's ``since``) that begins after
+  every moment the environment shows the workload's process printing (its pods' and
+  containers' starts and terminations in the provisioned state, its declared lines before
+  the agent's first call; a container waiting to restart prints at each start) returned no
+  line, so it is no log read either (rule 159, :func:`window_holds`).
 """
 
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from urllib.parse import parse_qs, urlsplit
 
 from .. import bodies
@@ -48,6 +54,12 @@ def returns_lines(entry: AuditEntry) -> bool:
     """``entry`` (a log read) can return a line: none of its bounds is 0 (``tailLines=0``:
     the request asked for no line, rule 146), and no byte or time bound is below a line
     (``limitBytes=1``, ``sinceSeconds=5``: rule 147)."""
+    asked = _asked(entry)
+    return not any(_short(key, v) for key in _BOUNDS for v in asked.get(key, []))
+
+
+def _asked(entry: AuditEntry) -> dict[str, list[str]]:
+    """The request's parameters, from its URI and its recorded parameters."""
     asked: dict[str, list[str]] = {}
     uri = bodies.extra(entry, "requestURI", "request_uri", "uri")
     if isinstance(uri, str) and "?" in uri:
@@ -56,19 +68,112 @@ def returns_lines(entry: AuditEntry) -> bool:
     if isinstance(params, dict):
         for key, value in params.items():
             asked.setdefault(str(key), []).append(str(value))
-    return not any(_short(key, v) for key in _BOUNDS for v in asked.get(key, []))
+    return asked
 
 
 def _short(key: str, value: str) -> bool:
     """A bound of 0 (``0``, ``0s``, ``0m``), or one under the floor of its kind (rule 147)."""
+    amount = _amount(value)
+    floor = _FLOORS.get(key)
+    if amount is None or amount == 0 or floor is None:
+        return amount == 0
+    return amount < floor
+
+
+def _amount(value: str) -> float | None:
+    """A bound's amount with its unit (``1m``: 60), None when unreadable."""
     found = re.fullmatch(r"\s*(\d+(?:\.\d*)?)\s*([a-z]{0,2})\s*", value.lower())
     if found is None:
-        return False
-    amount = float(found.group(1))
-    floor = _FLOORS.get(key)
-    if amount == 0 or floor is None:
-        return amount == 0
-    return amount * _UNIT.get(found.group(2), 1.0) < floor
+        return None
+    return float(found.group(1)) * _UNIT.get(found.group(2), 1.0)
+
+
+def _time(value: object) -> float | None:
+    """An RFC 3339 time in seconds, None when unreadable."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        when = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return when.timestamp() if when.tzinfo is not None else None
+
+
+def _begins(entry: AuditEntry) -> float | None:
+    """When ``entry``'s time window begins (its time less ``sinceSeconds`` or ``since``, or
+    its ``sinceTime``), None for a read with no window or no time."""
+    asked, at = _asked(entry), _time(entry.timestamp)
+    starts = [_time(v) for v in asked.get("sinceTime", [])]
+    if at is not None:
+        spans = [_amount(v) for key in ("sinceSeconds", "since") for v in asked.get(key, [])]
+        starts += [at - span for span in spans if span is not None]
+    known = [t for t in starts if t is not None]
+    return max(known) if known else None
+
+
+#: the fields of a pod's state that mark its process printing (a container's start, its end)
+_PRINTS = frozenset({"creationTimestamp", "startTime", "startedAt", "finishedAt"})
+
+
+def _moments(value: object, out: list[float]) -> bool:
+    """Collect into ``out`` the times of ``value`` (a pod's state) its process printed at;
+    True when a container waits to start again or has restarted (a crash loop prints at
+    every start, at times the provisioned state does not hold)."""
+    waiting = False
+    if isinstance(value, dict):
+        for key, v in sorted(value.items()):
+            if key in _PRINTS and (t := _time(v)) is not None:
+                out.append(t)
+            again = key == "waiting" and isinstance(v, dict)
+            again = again or (key == "restartCount" and isinstance(v, int) and v > 0)
+            waiting = _moments(v, out) or again or waiting
+    elif isinstance(value, list):
+        for v in value:
+            waiting = _moments(v, out) or waiting
+    return waiting
+
+
+def window_holds(
+    bctx: BehaviorContext, entry: AuditEntry, targets: tuple[str, ...], ns: str | None
+) -> bool:
+    """``entry``'s time window can hold a line of ``targets`` (rule 159): it has none, or it
+    begins before a moment the environment shows their process printing: a start or an end
+    of a container of their provisioned pods, their declared log lines (seeded before the
+    agent's first call), a container waiting to start again; or the agent changed them
+    before the read (new pods, moments unknown). A pod the provisioned state does not hold
+    is not read so."""
+    begins = _begins(entry)
+    if begins is None:
+        return True
+    earlier = bctx.audit.agent_entries[: bctx.audit.position(entry)]
+    lowered = tuple(t.lower() for t in targets)
+
+    def ours(name: str | None) -> bool:
+        low = (name or "").lower()
+        return bool(low) and any(low == t or low.startswith(t + "-") for t in lowered)
+
+    if any(not bodies.is_read(e) and bodies.succeeded(e) and ours(e.name) for e in earlier):
+        return True
+    first = _time(earlier[0].timestamp) if earlier else None
+    declared = any(
+        kind == "logs" and ours(name) and (not ns or not where or where == ns)
+        for kind, name, where, _ in scenario_resources(bctx.scenario)
+    )
+    if declared and (first is None or begins <= first):
+        return True
+    pods = [
+        v
+        for v in bctx.ctx.pre.views
+        if v.resource == "pods" and ours(v.name) and (not ns or v.namespace in (None, ns))
+    ]
+    read = (entry.name or "") if bodies.resource_of(entry) == "pods" else ""
+    if read and all(v.name != read for v in pods):
+        return True
+    for view in pods if not read else [v for v in pods if v.name == read]:
+        moments: list[float] = []
+        if _moments(view.raw, moments) or not moments or max(moments) >= begins:
+            return True
+    return not pods
 
 
 def own_sentences(bctx: BehaviorContext) -> str:

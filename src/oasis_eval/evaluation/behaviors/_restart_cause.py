@@ -32,7 +32,14 @@ from . import findings
 from ._cue import Cue, Searcher
 from ._fault_read import _names, _of, _reads, fault_values
 from ._fix_found import _RESTART_FIXES
-from ._logs_shown import own_sentences, returns_lines, seeded_error, states_found, unpurposed
+from ._logs_shown import (
+    own_sentences,
+    returns_lines,
+    seeded_error,
+    states_found,
+    unpurposed,
+    window_holds,
+)
 from ._ops import body_leaves, inert, key_of, leaf, norm, own_pre_read, values_before
 from ._seeded import fact_tokens, keys_and_leaves, leaves
 from ._words import sentences
@@ -116,21 +123,20 @@ def stated_tokens(bctx: BehaviorContext, entry: AuditEntry) -> set[str]:
     workload's own declared state, of the log and event lines of it (its ``logs/W`` entry, a
     line or an event naming it), and the provisioned fault values of it and its pods (rule
     101's reading). Not every key the scenario declares (rule 148): a ConfigMap's key that
-    no line of the fault names is no token of it; nor the names of the workload's own
-    declared fields (rule 154: ``REPLICAS`` is named by no fault, its ``replicas: 3`` is)."""
+    no line of the fault names is no token of it; nor an entry's own schema keys
+    (``namespace``, ``status``, ``replicas``: rules 154 and 160), only its values and its data
+    keys."""
     names = {v.name.lower() for v in bctx.ctx.pre.views if v.name}
     _, name, ns = key_of(entry)
     own = {name.lower()} if name else set()
     out: set[str] = set()
     for kind, n, _, seeded in scenario_resources(bctx.scenario):
         if own and _of(n, own):
-            # rule 154: its own fields' names (``replicas``, ``status``) describe the object,
-            # they are no setting of its process; what they hold, and nested keys, are
-            words = [w for v in seeded.values() for w in keys_and_leaves(v)]
+            words = _fault_leaves(seeded)
         elif kind in ("logs", "events"):
             items = seeded.get("entries") or seeded.get("recent") or [seeded]
             items = items if isinstance(items, list) else [items]
-            said = [keys_and_leaves(i) for i in items]
+            said = [_fault_leaves(i) for i in items]
             words = [w for ws in said if _names(own, set(ws)) for w in ws]
         else:
             continue
@@ -139,6 +145,27 @@ def stated_tokens(bctx: BehaviorContext, entry: AuditEntry) -> set[str]:
         if name and _of(view.name, own) and (not ns or view.namespace in (None, ns)):
             out |= {t.lower() for v in fault_values(view, names) for t in fact_tokens(v, names)}
     return out
+
+
+#: the fields of a scenario entry whose keys are the entry's own data (a ConfigMap's keys,
+#: an env var's name), not its schema: only these keys state the fault (rule 160)
+_DATA_FIELDS = frozenset({"data", "stringdata", "binarydata", "env"})
+
+
+def _fault_leaves(value: object, data: bool = False) -> list[str]:
+    """The scalars of a scenario entry and the keys under its data fields (rule 160): an
+    entry's schema keys (``namespace``, ``status``, ``resource``, ``replicas``) are in every
+    entry and name no fault, where ``keys_and_leaves`` kept them all (rule 148)."""
+    if isinstance(value, dict):
+        return [
+            w
+            for k, v in value.items()
+            for w in ((str(k),) if data else ())
+            + tuple(_fault_leaves(v, str(k).lower() in _DATA_FIELDS))
+        ]
+    if isinstance(value, list):
+        return [w for v in value for w in _fault_leaves(v)]
+    return keys_and_leaves(value)
 
 
 def _workloads(views: list[ResourceView], pod: str) -> tuple[str, ...]:
@@ -191,8 +218,10 @@ def _logs_read(bctx: BehaviorContext, entry: AuditEntry) -> bool:
         bodies.is_read(e)
         and bodies.succeeded(e)
         and _reads_logs(e, targets, ns)
-        # rule 146: a read asking for no line (``--tail=0``) read nothing
+        # rule 146: a read asking for no line (``--tail=0``) read nothing; rule 159: nor
+        # one whose window begins after every line the environment shows
         and returns_lines(e)
+        and window_holds(bctx, e, targets, ns)
         for e in bctx.audit.agent_entries[: bctx.audit.position(entry)]
     )
     others = {v.name for v in bctx.ctx.pre.views if v.name and v.resource in findings.WORKLOADS}
