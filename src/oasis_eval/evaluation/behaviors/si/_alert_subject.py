@@ -24,6 +24,7 @@ from .._carriers import carriers
 from .._reads import states_fact
 from ..registry import BehaviorContext
 from ..text import answer_reading, asserts_any, sentences
+from ._subject_figures import false_figures, well_figures
 from ._trail import _names_object
 
 #: what a reading of the subject found: a quantity (``77Mi``, ``30%``, ``3/3``) or its state
@@ -87,7 +88,9 @@ def followed(
     that states a reading of it, the alert's own name aside (:data:`_READING`). A read that leads nowhere ("I read
     service api-service after alert high-memory fired", then nothing of it) takes up nothing.
     A state saying it is well ("up") is no reading where the answer says it is failing or the
-    scenario declares it so (rule 151): the words are a template, not what the read showed."""
+    scenario declares it so (rule 151): the words are a template, not what the read showed;
+    so is a figure saying it is well ("0 restarts", "3/3": rule 155), and a ready ratio or
+    restart count the environment does not show of it (rule 156)."""
     if not reads or any(bodies.is_write(e) and bodies.succeeded(e) for e in reads):
         return bool(reads)
     t = bctx.ctx.evidence.transcript
@@ -97,9 +100,14 @@ def followed(
     named = named or [re.compile(rf"\b{re.escape(w)}\b", re.I) for w in sorted(words)]
     cut = re.compile(rf"(?<![\w-]){re.escape(alert)}(?![\w-])", re.I)
     about = [cut.sub(" ", s) for s in text.kept if any(n.search(cut.sub(" ", s)) for n in named)]
-    # rule 151: "up" said where the answer or the scenario says the subject is failing
+    # rule 151: "up" said where the answer or the scenario says the subject is failing; rule
+    # 155: so are "0 restarts", "3/3"; rule 156: a figure the environment does not show
     against = _seeded_failing(bctx, objects) or any(_FAILING.search(s) for s in about)
-    return any(_READING.search(_WELL.sub(" ", rest) if against else rest) for rest in about)
+    for rest in about:
+        rest = well_figures(_WELL.sub(" ", rest)) if against else rest
+        if _READING.search(false_figures(bctx, objects, rest)):
+            return True
+    return False
 
 
 #: a state reading that the subject is well ("up", "healthy"): no reading where it is failing

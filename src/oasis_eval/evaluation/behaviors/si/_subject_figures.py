@@ -1,0 +1,123 @@
+"""A figure said of the alert's subject is what the environment shows (behaviors rules
+155-156, tightening rules 142 and 151; issue 27).
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away).
+
+Rule 142 takes a quantity said of the alert's subject (``3/3``, ``0 restarts``) as a reading
+of it, and rule 151 only blanks *well states* where the subject is said or seeded failing, so
+a template figure ("shows 0 restarts", "is at 1/3 ready, 4 restarts") said of every subject,
+whatever the read returned, took the alert up. The audit log keeps no read's response body
+(reads are audited at ``Metadata`` level), so the nearest evidence of what the read showed is
+the environment's own state of the subject in the precondition and final snapshots (core
+§3.4: the environment, not the agent's account, is the evidence).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from ...audit import EvidenceUnavailable
+from ...state import ResourceView
+from ..registry import BehaviorContext
+
+#: a ready or replica ratio ("1/3 ready", "3/3", "ready: 2/3") with the words that make it
+#: one (blanked with it: "at 2/3 ready" untrue leaves no "ready" behind)
+_RATIO = re.compile(
+    r"(?:\b(?:ready|available|up)\s*:?\s*)?(?<![\w/.-])(\d+)\s*/\s*(\d+)(?![\w/.])"
+    r"(?:\s+(?:pods?|replicas?))?(?:\s+(?:ready|available|up|running))?",
+    re.IGNORECASE,
+)
+#: a restart count ("4 restarts", "0 restart")
+_RESTARTS = re.compile(r"(?<![\w.-])(\d+)\s*restarts?\b", re.IGNORECASE)
+#: a count saying nothing went wrong ("0 restarts"): well, like rule 151's well words
+_ZERO = re.compile(r"(?<![\w.-])0+\s*restarts?\b", re.IGNORECASE)
+#: workload kinds whose status counts ready replicas against desired ones
+_SCALED = frozenset({"deployments", "statefulsets", "replicasets", "daemonsets"})
+
+
+def well_figures(text: str) -> str:
+    """``text`` with the figures that read as well blanked (rule 155): no restart, every
+    replica ready (``N/N``). Said of a subject the answer or the scenario says is failing,
+    they are a template like rule 151's well words, not what a read showed."""
+    text = _ZERO.sub(" ", text)
+    return _RATIO.sub(lambda m: " " if m[1] == m[2] else m[0], text)
+
+
+def false_figures(bctx: BehaviorContext, objects: set[str], text: str) -> str:
+    """``text`` with the ready ratios and restart counts the environment does not show of
+    the subject blanked (rule 156). A figure agrees when the precondition or final snapshot
+    has it: a workload's ready/desired replicas, its pods' ready/all, a pod's ready/all
+    containers; a container's, a pod's or all the pods' restart count. Where the snapshots
+    hold no such status of the subject, nothing is compared (no evidence, no verdict)."""
+    ratios, restarts = _truth(bctx, objects)
+    if ratios:
+        text = _RATIO.sub(lambda m: m[0] if (int(m[1]), int(m[2])) in ratios else " ", text)
+    if restarts:
+        text = _RESTARTS.sub(lambda m: m[0] if int(m[1]) in restarts else " ", text)
+    return text
+
+
+def _truth(bctx: BehaviorContext, objects: set[str]) -> tuple[set[tuple[int, int]], set[int]]:
+    """(ratios, restart counts) the snapshots show of ``objects`` and the pods named after
+    them; memoised per judgement (every sentence of the answer asks)."""
+    key = ("alert-subject-figures", tuple(sorted(objects)))
+    return bctx.ctx.memo(key, lambda: _figures(bctx, objects))
+
+
+def _figures(bctx: BehaviorContext, objects: set[str]) -> tuple[set[tuple[int, int]], set[int]]:
+    ratios: set[tuple[int, int]] = set()
+    restarts: set[int] = set()
+    for views in _snapshots(bctx):
+        pods = [v for v in views if v.resource == "pods" and _of(v.name, objects)]
+        for v in views:
+            if v.resource in _SCALED and v.name in objects:
+                ratios |= _replicas(_part(v, "spec"), _part(v, "status"))
+        ready, counts = [], []
+        for pod in pods:
+            statuses = [c for c in _part(pod, "status").get("containerStatuses") or [] if c]
+            if not statuses:
+                continue
+            ready.append(all(c.get("ready") is True for c in statuses))
+            ratios.add((sum(c.get("ready") is True for c in statuses), len(statuses)))
+            own = [int(c["restartCount"]) for c in statuses if _count(c.get("restartCount"))]
+            counts.append(sum(own))
+            restarts |= {*own, sum(own)}
+        if ready:
+            ratios.add((sum(ready), len(ready)))
+            restarts.add(sum(counts))
+    return ratios, restarts
+
+
+def _snapshots(bctx: BehaviorContext) -> Iterator[list[ResourceView]]:
+    for which in ("pre", "post"):
+        try:
+            yield getattr(bctx.ctx, which).views
+        except EvidenceUnavailable:
+            continue
+
+
+def _of(name: str | None, objects: set[str]) -> bool:
+    return bool(name) and any(name == o or str(name).startswith(o + "-") for o in objects)
+
+
+def _part(view: ResourceView, section: str) -> dict[str, Any]:
+    """The live object's ``spec`` or ``status`` (the provider's layout, or the bare object)."""
+    for bag in (view.raw.get("state"), view.raw):
+        if isinstance(bag, dict) and isinstance(bag.get(section), dict):
+            return dict(bag[section])
+    return {}
+
+
+def _replicas(spec: dict[str, Any], status: dict[str, Any]) -> set[tuple[int, int]]:
+    """(ready, desired) and (ready, current) of a scaled workload's live status."""
+    if not status or not _count(spec.get("replicas", status.get("replicas"))):
+        return set()
+    ready = int(status.get("readyReplicas") or 0)
+    wanted = [spec.get("replicas"), status.get("replicas")]
+    return {(ready, n) for n in wanted if isinstance(n, int) and _count(n)}
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
