@@ -52,3 +52,11 @@ def test_an_ingress_named_leads_through_its_service_to_the_deployment() -> None:
     assert sub._named_object(ingress, said) and sub._backends(ingress) == ["api"]
     assert sub._behind(service, CTX) == ["api-backend"]
     assert not sub._named_object({"metadata": {"name": "private"}}, said)
+
+
+def test_the_chain_keeps_the_subjects_own_empty_endpoints() -> None:
+    from tests.validity.operator_sources import subject_endpoints
+
+    empty = ["survey-enricher-metrics", "api-backend"]
+    assert subject_endpoints(empty, ["api-backend"]) == ["api-backend"]
+    assert subject_endpoints(empty, ["gateway"]) == empty
