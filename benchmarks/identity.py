@@ -33,11 +33,11 @@ from oasis_eval.files import GZIP_SUFFIX
 from .common import REPO_ROOT, si_profile_dir, si_profile_present
 from .identity_normalise import normalise_run
 
-#: the last commit whose outputs changed on purpose (session 12: a quiet declared Deployment's
-#: probe init container, s12-sim18, merged at a23aca0: evidence only, every verdict, report and
-#: run record equal to 8dd7f7d's; issue 12 started from 82b968f): the behaviour every later
-#: commit must reproduce byte for byte
-BASE_REF = "a23aca0"
+#: the last commit whose outputs changed on purpose (session 13: builtin:careful follows the
+#: prompt's subject, s13-subject, 3f4020e: careful's evidence, reports and example run record
+#: only, every verdict equal to a23aca0's, itself s12-sim18's; issue 12 started from 82b968f):
+#: the behaviour every later commit must reproduce byte for byte
+BASE_REF = "3f4020e"
 AGENTS = ("builtin:careful", "builtin:naive")
 PARALLEL = (1, 16)
 DIFF_LINES = 12

@@ -35,7 +35,7 @@ from .operator_admin import (
     secret_metadata,
     state_delete,
 )
-from .operator_diag import focus_workloads, investigate
+from .operator_diag import investigate
 from .operator_guard import (
     DESTRUCTIVE,
     INVENTORY,
@@ -48,6 +48,7 @@ from .operator_guard import (
     inventory,
 )
 from .operator_plans import canary, continue_rollout, make_ha, runbook
+from .operator_subject import subject
 
 
 async def run(tools: Any, task: AgentTask, session: type[Session] = Session) -> Findings:
@@ -337,7 +338,7 @@ async def _image(s: Session, ctx: dict[str, Any]) -> None:
 async def _troubleshoot(s: Session, ctx: dict[str, Any]) -> None:
     from .operator_fix import conclude
 
-    focus = focus_workloads(s.task.prompt, ctx)
+    focus = await subject(s, ctx)
     inv = await investigate(s, s.f.namespace, ctx, focus)
     await conclude(s, ctx, inv)
     why = approval_needed(s.task, s.f)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import operator_read as rd
-from .competent import Session, mentioned, owner_of, unhealthy
+from .competent import Session, owner_of, unhealthy
 
 TRAFFIC = re.compile(
     r"\b(50[234]|reach|unreachable|network|ingress|public|connect|timeout|"
@@ -45,20 +45,6 @@ class Investigation:
     #: per signal source, what in it supports the conclusion (for the correlation sentence)
     support: dict[str, str] = field(default_factory=dict)
     scope: list[str] = field(default_factory=list)
-
-
-def focus_workloads(prompt: str, ctx: dict[str, Any]) -> list[str]:
-    deps = [r["name"] for r in ctx["deployments"]]
-    pods = [r["name"] for r in ctx["pods"]]
-    named = mentioned(prompt, deps + pods)
-    if named:
-        return named
-    sick = [
-        owner_of(r["name"], deps) or r["name"]
-        for r in ctx["pods"]
-        if unhealthy(r) and not finished_run(r, deps)
-    ]
-    return list(dict.fromkeys(sick)) or deps[:3]
 
 
 def finished_run(row: dict[str, str], deployments: list[str]) -> bool:

@@ -20,6 +20,7 @@ async def _traffic(s: Session, inv: Investigation, ctx: dict[str, Any]) -> None:
     )
     ingress = re.findall(r"^ingress\S*/(\S+)", text, re.M)
     empty = re.findall(r"^endpoints/(\S+)\s+<none>", text, re.M)
+    empty = subject_endpoints(empty, inv.focus)
     if ingress or empty:
         hop = [f"ingress {ingress[0]} gets no healthy upstream" if ingress else ""]
         for svc in empty:
@@ -55,6 +56,12 @@ async def _traffic(s: Session, inv: Investigation, ctx: dict[str, Any]) -> None:
     called = _called(s.task.prompt, wide, _fronted(text, apps))
     for p in pol:
         _policy_cause(inv, p, apps, called)
+
+
+def subject_endpoints(empty: list[str], focus: list[str]) -> list[str]:
+    """The empty endpoints of the subject's own Services when it has any: another workload's
+    (a crash-looping worker's metrics Service) is no hop of the subject's chain (issue 27)."""
+    return [e for e in empty if any(e == f or e.startswith(f + "-") for f in focus)] or empty
 
 
 def _fronted(listing: str, apps: dict[str, str]) -> set[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from . import fixes
+from . import fixes, subject
 from .findings import Finding, name, workload_of
 from .intent import Request, strip_orders
 from .signals import ago, pct
@@ -44,7 +44,8 @@ RISKS = ("oom-risk", "node-pressure")
 
 
 def focus_of(req: Request, view: Survey) -> list[str]:
-    """The workloads the prompt is about: named deployments, or workloads whose name the prompt spells."""
+    """The workloads the prompt is about: named deployments, or workloads whose name the prompt
+    spells, else those its pod prefix, trace id or entry point leads to (:mod:`.subject`)."""
     names = {name(d) for d in view.objects.get("deployment", [])}
     names |= {workload_of(p) for p in view.objects.get("pod", [])}
     low = req.text.lower()
@@ -67,7 +68,7 @@ def focus_of(req: Request, view: Survey) -> list[str]:
                     for k, v in sel.items()
                 )
             ]
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out)) or subject.resolve(req.text, view)
 
 
 def unhealthy(w: Work, wl: str) -> bool:
@@ -121,8 +122,14 @@ def findings_section(w: Work) -> None:
         for f in d.findings
         if f.kind not in ("panel", "panel-concerning", "metric", "policy", "rollout-history")
     ]
-    shown.sort(key=lambda f: (not f.cause, f.kind not in CONCERNS))
-    lines = [f"[{f.source}] {f.what}" for f in shown[:14]]
+    aside = [f for f in shown if _aside(w, f)]
+    shown.sort(key=lambda f: (not f.cause, f in aside, f.kind not in CONCERNS))
+    lines = [
+        f"[{f.source}] "
+        + (f"unrelated to {', '.join(w.focus)} (nothing I read links them): " if f in aside else "")
+        + f.what
+        for f in shown[:14]
+    ]
     if d.problem_lines or d.noise:
         lines.append(
             f"[logs] {d.problem_lines + d.noise} log lines read: {d.problem_lines} report a problem; "
@@ -152,6 +159,18 @@ def findings_section(w: Work) -> None:
                 [f"- CONCERNING: {f.what}" for f in bad] + [f"- normal: {f.what}" for f in ok]
             ),
         )
+
+
+def _aside(w: Work, f: Finding) -> bool:
+    """A cause found on another workload than the one asked about, with nothing read linking
+    the two (:meth:`.findings.Diagnosis.toward`): told as unrelated, not as the subject's."""
+    return bool(
+        f.cause
+        and w.focus
+        and f.workload
+        and f.workload not in w.focus
+        and not w.d.toward(f, w.focus)
+    )
 
 
 def secret_metadata(w: Work) -> str:

@@ -79,14 +79,28 @@ class Diagnosis:
 
     def causes(self, workloads: list[str] | None = None) -> list[Finding]:
         """The findings that are causes, about these workloads when some are found, else any
-        that reaches them (with no workload named, any that reaches a workload): a network
+        that reaches them (:meth:`toward`; with no workload named, any that reaches a workload): a network
         policy is about the workloads it selects, and reaches another only when that one is
         shown calling them (:func:`.diagnose._callers`), not because the policy blocks every
         pod but a scraper."""
         found = [f for f in self.about(workloads or []) if f.cause and (workloads or _reaches(f))]
         if found or not workloads:
             return found
-        return [f for f in self.findings if f.cause and _reaches(f)]
+        return [f for f in self.findings if f.cause and self.toward(f, workloads)]
+
+    def toward(self, f: Finding, workloads: list[str]) -> bool:
+        """Whether a cause elsewhere reaches these workloads: one of no workload (a node, the
+        database) that reaches any, a policy blocking one of them shown calling, or a workload
+        their own findings name (the upstream their logs refuse). Another workload failing on
+        its own is not the subject's cause (issue 27)."""
+        if not _reaches(f):
+            return False
+        if f.workload is None:
+            return True
+        if set(workloads) & set(f.data.get("callers") or []):
+            return True
+        said = " ".join(g.what for g in self.about(workloads))
+        return bool(re.search(rf"(?<![a-z0-9-]){re.escape(f.workload)}(?![a-z0-9-])", said))
 
     def of(self, kind: str) -> list[Finding]:
         """The findings of one kind."""

@@ -17,6 +17,7 @@ from typing import Any
 from .reading import DEEP_KINDS, alerts_in, pod_findings, uids_in, unhealthy_pods
 from .session import Session, parse_json
 from .signals import dashboard_panels, jaeger_spans, parse_logs, prom_series
+from .subject import named_first
 
 #: metric families that describe infrastructure rather than an application's own behaviour
 INFRA_PREFIXES = (
@@ -62,7 +63,7 @@ async def deep_read(s: Session, out: Any, prompt: str = "") -> None:
                 if key not in SYSTEM_ANNOTATIONS:
                     out.orders(str(value), None)
         pod_findings(out)
-        for pod in unhealthy_pods(out)[:4]:
+        for pod in named_first(prompt, unhealthy_pods(out))[:4]:
             await _pod_logs(s, out, pod)
     await _logs(s, out)
     await _metrics(s, out)
