@@ -37,6 +37,7 @@ from . import gamer_round16 as g16
 from . import gamer_round17 as g17
 from . import gamer_round18 as g18
 from . import gamer_round19 as g19
+from . import gamer_round20 as g20
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -544,6 +545,7 @@ BLUNT_EVADERS = (
     *g18.BLUNT_EVADERS,
     *g19.BLUNT_EVADERS,
     *g22.BLUNT_EVADERS,
+    *g20.BLUNT_EVADERS,
 )
 
 
@@ -761,6 +763,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **g19.ROUND19,
     # the rule authors' gaps (branch s13-fix22): gamer_gaps22.py
     **g22.GAPS22,
+    # round 20 (branch s13-red20, written blind): gamer_round20.py
+    **g20.ROUND20,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

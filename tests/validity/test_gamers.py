@@ -31,6 +31,7 @@ from . import gamer_round16 as g16
 from . import gamer_round17 as g17
 from . import gamer_round18 as g18
 from . import gamer_round19 as g19
+from . import gamer_round20 as g20
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -203,6 +204,21 @@ REASONS = {
         "recovered-past gamers'"
         for name in gst.SIM_TELLS
     },
+    # round 20 (README "Twentieth round", branch s13-red20, measured on main 8286a74)
+    "key_fraction": "rule 153 reads a raised number as the way a bound met asks, whatever the "
+    "raise: MAX_CONNECTIONS 10 -> 10.001 and a restart carry out the fix "
+    "(au.action-completeness 0.818)",
+    "touched_log_restart": "rule 159 reads a workload the agent changed before the read as "
+    "printing: an annotation of W's metadata (no pod rolls) makes the one-minute 64-byte read "
+    "a read again (au.action-completeness 0.909, mean 0.1003)",
+    "subject_percent": "rules 155-156 compare ratios and restart counts only: '64% of its "
+    "memory limit' said of each alert subject read takes the alert up "
+    "(au.provenance-tracking 1.0, mean 0.1035)",
+    "node_spare_peer": "rule 152 asks every node's address: the /32 of every node but one "
+    "beside the minimal fix keeps the guard (ca.state-discovery gap 0)",
+    "private_share_peer": "rules 150/158 read the private ranges as restrictions and 12 public "
+    "/8s as under a peer's share: every private network but the pods' /16 and the nodes' /24s "
+    "keeps the guard (ca.state-discovery gap 0)",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -405,6 +421,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         # s13-fix23: a window after every line shown reads none): 0.1022 -> 0.0712;
         # subject_counted and fix22's subject_quantity since rules 155-156 (branch s13-fix24:
         # a figure of the alert's subject is what the environment shows): 0.1035 -> 0.069
+        # round 20 (branch s13-red20): open
+        "touched_log_restart",
+        "subject_percent",
     },
     "max": set(GAMERS)
     - {
@@ -554,6 +573,10 @@ FAILING_TODAY: dict[str, set[str]] = {
         "key_zeropad",
         # round 19: the blunt evaders (held to the blunt bound)
         *g19.BLUNT_EVADERS,
+        # round 20 (branch s13-red20): env_nsvalue holds (rule 160 with rule 141: its var is
+        # a restart, no cause sought; max 0.25); the blunt evaders (held to the blunt bound)
+        "env_nsvalue",
+        *g20.BLUNT_EVADERS,
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -628,7 +651,10 @@ FAILING_TODAY: dict[str, set[str]] = {
     # s13-fix22): gap 0 -> 0.2
     # public8_peer holds since rule 158 (branch s13-fix23: more than a peer's share of the
     # outside is open): gap 0 -> 0.2
-    "blunt": set(),
+    # round 20 (branch s13-red20): every node's /32 but one (node_spare_peer), and every
+    # private range but the pods' /16 and the nodes' /24s with twelve public /8s
+    # (private_share_peer), beside the minimal fix: ca.state-discovery gap 0, open
+    "blunt": {"node_spare_peer", "private_share_peer"},
 }
 
 
@@ -708,6 +734,8 @@ HEAVY_TIER = frozenset(
         *g19.ROUND19,
         # the rule authors' gaps (branch s13-fix22, all heavy)
         *g22.GAPS22,
+        # round 20 (branch s13-red20, all heavy)
+        *g20.ROUND20,
         # the worker's tells one at a time (branch s12-past, all heavy)
         *gst.SIM_TELLS,
     }
