@@ -110,3 +110,20 @@ def test_a_passing_horizon_ends_the_quiet() -> None:
     assert settled.still_quiet(env, memo)
     env.clock.advance(1000)
     assert not settled.still_quiet(env, memo)
+
+
+def test_a_fingerprint_is_the_values_and_types_alone() -> None:
+    """Facts compare as their repr compares them: by value and type, never by how the
+    value is held (marshal's version 4 marks objects held twice, so the same facts gave
+    other bytes after an unrelated reference came or went)."""
+    shared = ["a", "b"]
+    held_twice = {"x": shared, "y": shared, "n": 1}
+    apart = {"x": ["a", "b"], "y": ["a", "b"], "n": 1}
+    assert settled.fingerprint(held_twice) == settled.fingerprint(apart)
+    for other in ({**apart, "n": 1.0}, {**apart, "n": True}, {"y": apart["y"], "x": apart["x"]}):
+        assert settled.fingerprint(other) != settled.fingerprint(apart)
+
+    class Tagged(dict[str, int]):
+        pass
+
+    assert settled.fingerprint(Tagged(n=1)) == repr({"n": 1})  # what marshal cannot write

@@ -175,8 +175,20 @@ def inputs(
     return (
         memo(env).common,
         store.marks(NAMESPACED, ns, walked),
-        repr([facts.get(k) for k in fact_keys]),
+        fingerprint([facts.get(k) for k in fact_keys]),
     )
+
+
+def fingerprint(value: Any) -> bytes | str:
+    """``value`` compared by value and type, as its ``repr`` compares it, in C: ``marshal``
+    (version 2: no references or interning, so the bytes are the value's alone) writes
+    ``1``, ``1.0`` and ``True`` apart, as ``repr`` does; what it cannot write (a subclass,
+    an object) is its ``repr``, never equal to bytes (issue 30, session 13: the facts'
+    ``repr`` was a fifth of the controllers' look at each settled workload)."""
+    try:
+        return marshal.dumps(value, 2)
+    except ValueError:
+        return repr(value)
 
 
 def deployment_keys(
@@ -230,7 +242,7 @@ class Quiet(NamedTuple):
 
     #: the store's write count (every insert, replace, touch and delete moves it)
     writes: int
-    #: the facts as ``marshal`` bytes: equal bytes are equal values of the same types
+    #: the facts' :func:`fingerprint`
     facts: bytes
     reserved: str
     registry: frozenset[str]
@@ -259,9 +271,8 @@ def quiet(env: Any, m: Memo) -> Quiet | None:
         running = facts.get("run_by_controller", True) and not spec.get("suspend")
         if running and not st.get("completionTime"):
             return None
-    try:
-        facts = marshal.dumps(env.facts, 2)
-    except ValueError:
+    facts = fingerprint(env.facts)
+    if not isinstance(facts, bytes):
         return None
     horizons = {h for (_, _, _, h, _) in m.settled.values() if h[1] != _INFINITY}
     return Quiet(
@@ -288,7 +299,4 @@ def still_quiet(env: Any, m: Memo) -> bool:
         return False
     if q.reserved != repr(sorted(env.reserved.items())):
         return False
-    try:
-        return marshal.dumps(env.facts, 2) == q.facts
-    except ValueError:
-        return False
+    return fingerprint(env.facts) == q.facts
