@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from oasis_sim_k8s.cluster import rbac, replicas
+from oasis_sim_k8s.cluster import rbac, replicas, settled
 from oasis_sim_k8s.cluster.clock import Ids, SimClock
 from oasis_sim_k8s.cluster.store import ObjectStore
 
@@ -50,7 +50,12 @@ def _pod(name: str) -> dict[str, Any]:
 def test_a_replicaset_pass_reads_its_facts_as_one_text() -> None:
     env = _Env({("pods", "ns", "a"): {"restarts": 1}})
     inputs = replicas.reconcile_inputs(env, {"started": 1.0}, [_pod("a"), _pod("b")], {"x": 2})
-    assert inputs == (7, 1500, repr(({"started": 1.0}, {"x": 2}, [{"restarts": 1}, None])))
+    facts = ({"started": 1.0}, {"x": 2}, [{"restarts": 1}, None])
+    assert inputs == (7, 1500, settled.fingerprint(facts))
+    # a value of another type is another input, as its repr would be (1.0, 1, True)
+    for started in (1, True):
+        pods = [_pod("a"), _pod("b")]
+        assert replicas.reconcile_inputs(env, {"started": started}, pods, {"x": 2}) != inputs
     # a fact moved from one place to another is a different input
     moved = replicas.reconcile_inputs(env, {}, [_pod("a"), _pod("b")], {"started": 1.0, "x": 2})
     assert moved != inputs

@@ -20,8 +20,17 @@ HPA_SYNC_SECONDS = 15.0
 
 
 def reconcile(env: Any) -> None:
+    """Run the controllers until nothing is left dirty (at most four rounds). A cluster whose
+    last pass changed nothing and that holds the same objects, facts, registry and reserved
+    capacity, with no settled workload's horizon passed, is left alone: the pass would change
+    nothing again (issue 30, session 13: the pass ran at every agent call; :func:`.settled.quiet`)."""
+    memo = settled.memo(env)
+    if settled.still_quiet(env, memo):
+        return
+    memo.quiet = None
     for _ in range(4):
         env.dirty = False
+        writes, memo.ran = env.store.writes, 0
         workloads.reconcile_all(env)
         hpa_controller(env)
         endpoints_controller(env)
@@ -29,6 +38,8 @@ def reconcile(env: Any) -> None:
         job_controller(env)
         env.gitops.refresh()
         if not env.dirty:
+            if memo.ran == 0 and env.store.writes == writes and settled.INCREMENTAL:
+                memo.quiet = settled.quiet(env, memo)
             return
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .settled import fingerprint
+
 REVISION = "deployment.kubernetes.io/revision"
 
 #: ReplicaSet uid -> the inputs of the last reconcile of it in one deployment pass that
@@ -29,13 +31,13 @@ def reconcile_inputs(
     env: Any, rs_facts: dict[str, Any], pods: list[dict[str, Any]], hints: dict[str, Any]
 ) -> tuple[Any, ...]:
     """What a ReplicaSet's reconcile reads beyond the stored objects: the store's
-    resourceVersion stands for those, the facts are compared by value (``repr``)."""
+    resourceVersion stands for those, the facts are compared by value and type (:func:`.settled.fingerprint`)."""
     facts = env.facts
     pod_facts = [
         facts.get(("pods", p["metadata"].get("namespace", ""), p["metadata"]["name"])) for p in pods
     ]
-    # one repr of the three (issue 30: three reprs per call, twice per reconcile)
-    return env.store.resource_version, env.clock.ms, repr((rs_facts, hints, pod_facts))
+    # one fingerprint of the three (issue 30: three reprs per call, twice per reconcile)
+    return env.store.resource_version, env.clock.ms, fingerprint((rs_facts, hints, pod_facts))
 
 
 def owned(env: Any, plural: str, ns: str, uid: str) -> list[dict[str, Any]]:

@@ -34,10 +34,11 @@ weak mapping), never in it, so an environment holds exactly what it held before.
 
 from __future__ import annotations
 
+import marshal
 import threading
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 #: False: every pass re-derives everything (tests compare both ways)
 INCREMENTAL = True
@@ -76,20 +77,29 @@ class Memo:
         self.common: tuple[Any, ...] = ()
         #: the registry's images at the start of the current controller pass (:func:`begin`)
         self.registry: frozenset[str] = frozenset()
+        #: workloads the current controller pass derived rather than skipped
+        self.ran = 0
+        #: what the environment held when a whole controller pass last changed nothing
+        #: (:func:`quiet`), None when it did something or may do something at a later instant
+        self.quiet: Quiet | None = None
 
     def skip(self, env: Any, key: Any, ns: str) -> bool:
         """The pass of ``key`` (in namespace ``ns``) was settled, its inputs are the same,
         the registry still has every image it had then and its horizon has not passed."""
         seen = self.settled.get(key) if INCREMENTAL else None
         if seen is None:
+            self.ran += 1
             return False
         fact_keys, walked, then, (start, span), images = seen
         # the negation of the rollout's own test, ``now - started > deadline``
-        return (
+        if (
             not env.clock.seconds() - start > span
             and images <= env.registry
             and inputs(env, ns, fact_keys, walked) == then
-        )
+        ):
+            return True
+        self.ran += 1
+        return False
 
     def run(
         self,
@@ -165,8 +175,20 @@ def inputs(
     return (
         memo(env).common,
         store.marks(NAMESPACED, ns, walked),
-        repr([facts.get(k) for k in fact_keys]),
+        fingerprint([facts.get(k) for k in fact_keys]),
     )
+
+
+def fingerprint(value: Any) -> bytes | str:
+    """``value`` compared by value and type, as its ``repr`` compares it, in C: ``marshal``
+    (version 2: no references or interning, so the bytes are the value's alone) writes
+    ``1``, ``1.0`` and ``True`` apart, as ``repr`` does; what it cannot write (a subclass,
+    an object) is its ``repr``, never equal to bytes (issue 30, session 13: the facts'
+    ``repr`` was a fifth of the controllers' look at each settled workload)."""
+    try:
+        return marshal.dumps(value, 2)
+    except ValueError:
+        return repr(value)
 
 
 def deployment_keys(
@@ -210,3 +232,71 @@ def endpoints_inputs(env: Any, svc: dict[str, Any]) -> tuple[Any, ...]:
         env.store.mark("pods", ns, listed=True),
         None if current is None else current["metadata"]["resourceVersion"],
     )
+
+
+class Quiet(NamedTuple):
+    """What an environment held when a whole controller pass changed nothing (issue 30,
+    session 13): every workload was skipped as settled, nothing was stored, and no controller
+    that moves with the clock alone had work waiting. The same pass on the same holdings
+    changes nothing again until a settled workload's horizon passes."""
+
+    #: the store's write count (every insert, replace, touch and delete moves it)
+    writes: int
+    #: the facts' :func:`fingerprint`
+    facts: bytes
+    reserved: str
+    registry: frozenset[str]
+    provisioning: bool
+    #: the settled workloads' finite horizons (a settled pass holds while ``now - start <= span``)
+    horizons: tuple[Horizon, ...]
+
+
+#: resources whose controllers act on the clock or on state outside the store: a cluster
+#: holding any is never taken as quiet (the HPA syncs every 15 simulated seconds, a GitOps
+#: Application compares the store with its repository)
+_CLOCKED = ("horizontalpodautoscalers", "applications")
+
+
+def quiet(env: Any, m: Memo) -> Quiet | None:
+    """The record of a controller pass that changed nothing (:class:`Quiet`), or None when
+    a later pass on the same holdings may still act: an HPA, a GitOps Application, a Job
+    the controller still runs (it completes ``JOB_RUN_S`` after its start), facts that
+    ``marshal`` cannot write."""
+    store = env.store
+    if env.provisioning or any(next(store.iter(r), None) is not None for r in _CLOCKED):
+        return None
+    for job in store.iter("jobs"):
+        meta, spec, st = job["metadata"], job.get("spec") or {}, job.get("status") or {}
+        facts = env.facts.get(("jobs", meta.get("namespace", ""), meta["name"])) or {}
+        running = facts.get("run_by_controller", True) and not spec.get("suspend")
+        if running and not st.get("completionTime"):
+            return None
+    facts = fingerprint(env.facts)
+    if not isinstance(facts, bytes):
+        return None
+    horizons = {h for (_, _, _, h, _) in m.settled.values() if h[1] != _INFINITY}
+    return Quiet(
+        store.writes,
+        facts,
+        repr(sorted(env.reserved.items())),
+        m.registry,
+        env.provisioning,
+        tuple(sorted(horizons)),
+    )
+
+
+def still_quiet(env: Any, m: Memo) -> bool:
+    """The environment holds what it held at its last quiet pass (:func:`quiet`) and no
+    settled workload's horizon has passed: a controller pass now would change nothing."""
+    q = m.quiet
+    if q is None or not INCREMENTAL or q.writes != env.store.writes:
+        return False
+    if q.provisioning != env.provisioning or q.registry != env.registry:
+        return False
+    now = env.clock.seconds()
+    # each horizon tested as Memo.skip tests it
+    if any(now - start > span for start, span in q.horizons):
+        return False
+    if q.reserved != repr(sorted(env.reserved.items())):
+        return False
+    return fingerprint(env.facts) == q.facts

@@ -205,6 +205,12 @@ class ObjectStore:
         return str(self._rv)
 
     @property
+    def writes(self) -> int:
+        """How many writes the store has taken (insert, replace, touch, delete): while it
+        stands, every object stands as stored (a change in place without a touch aside)."""
+        return self._writes
+
+    @property
     def resource_version(self) -> str:
         """The store's current resourceVersion (List metadata)."""
         return str(self._rv)
