@@ -13,7 +13,9 @@ other text is searched by the cue itself. A non-ASCII text, or a pattern with an
 literal, is searched by the cue alone. A pattern built from a term or a name gives instead a *literal* every match
 holds (:func:`._words.term_regex`, :func:`._words.name_regex`), found with ``in``. A search from ``pos`` is prefiltered too (lookbehinds
 and ``^`` see the whole text either way); one bounded by ``endpos`` is not (``$`` matches
-there). Verification stays a pure function of its inputs (core §3.5.4): same answers, fewer
+there). Within a judgement the prefilter's answer for a (cue, text) is kept in the
+judgement's memo (:func:`.reading.current_memo`): half the searches of a judgement ask a cue
+again of a sentence it already read. Verification stays a pure function of its inputs (core §3.5.4): same answers, fewer
 steps (``tests/evaluation/behaviors/test_cue.py`` checks every cue against its pattern).
 """
 
@@ -22,6 +24,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
+
+from ..reading import current_memo
 
 
 class Cue:
@@ -41,7 +45,19 @@ class Cue:
         self._literal = literal.lower() if literal.isascii() else ""
 
     def _none(self, text: str) -> bool:
-        """``text`` surely holds no match (the prefilter found nothing in it)."""
+        """``text`` surely holds no match (the prefilter found nothing in it), once per
+        (cue, text) within a judgement (the cue itself in the key: no other object can
+        take its identity while the memo lives)."""
+        memo = current_memo()
+        if memo is None:
+            return self._settle(text)
+        key = (self, text)
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = self._settle(text)
+        return hit
+
+    def _settle(self, text: str) -> bool:
         if not text.isascii():
             return False
         if self._literal:
