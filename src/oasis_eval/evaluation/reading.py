@@ -36,6 +36,12 @@ def judgement_memo(memo: dict[Hashable, Any]) -> Iterator[None]:
         _CURRENT.reset(token)
 
 
+def current_memo() -> dict[Hashable, Any] | None:
+    """The memo of the judgement under way (None: none is), for a reader keeping its own
+    readings there (:mod:`.behaviors._cue`)."""
+    return _CURRENT.get()
+
+
 def per_judgement(fn: Callable[P, T]) -> Callable[P, T]:
     """``fn(*args)`` once per argument tuple within one judgement (the text, and what else
     it is read with: a phrase list, a position). ``fn`` must be a pure function of its

@@ -121,15 +121,33 @@ def tokens(label: str) -> list[str]:
     return out
 
 
-def _matches(pattern: str, words: list[str], unnegated: bool = False) -> bool:
-    parts = pattern.split()
+#: a lexicon pattern, read once at import: per token, the words it accepts (None: a gap)
+Parsed = tuple[frozenset[str] | None, ...]
+
+
+def _parse(pattern: str) -> Parsed:
+    return tuple(None if p == _GAP else frozenset(p.split("|")) for p in pattern.split())
+
+
+#: each lexicon's patterns parsed at import (issue 30: a label is read against all of them
+#: for every band of every scored scenario)
+_FACET_PATTERNS = {f: tuple(map(_parse, ps)) for f, ps in FACET_LEXICON.items()}
+_CLAIM_PATTERNS = {c: tuple(map(_parse, ps)) for c, ps in CLAIM_LEXICON.items()}
+
+
+def _matches(pattern: str | Parsed, words: list[str], unnegated: bool = False) -> bool:
+    parts = _parse(pattern) if isinstance(pattern, str) else pattern
+    first = parts[0] if parts else None
+    if first is not None and first.isdisjoint(words):
+        return False  # its first word occurs nowhere: no start can match
 
     def at(pi: int, wi: int) -> bool:
         if pi == len(parts):
             return True
-        if parts[pi] == _GAP:
+        part = parts[pi]
+        if part is None:
             return any(at(pi + 1, wi + skip) for skip in range(_MAX_GAP + 1))
-        return wi < len(words) and words[wi] in parts[pi].split("|") and at(pi + 1, wi + 1)
+        return wi < len(words) and words[wi] in part and at(pi + 1, wi + 1)
 
     return any(
         at(0, start)
@@ -139,8 +157,8 @@ def _matches(pattern: str, words: list[str], unnegated: bool = False) -> bool:
 
 
 def _named(words: list[str]) -> frozenset[str]:
-    facets = {f for f, ps in FACET_LEXICON.items() if any(_matches(p, words) for p in ps)}
-    claims = {c for c, ps in CLAIM_LEXICON.items() if any(_matches(p, words, True) for p in ps)}
+    facets = {f for f, ps in _FACET_PATTERNS.items() if any(_matches(p, words) for p in ps)}
+    claims = {c for c, ps in _CLAIM_PATTERNS.items() if any(_matches(p, words, True) for p in ps)}
     return frozenset(facets | claims)
 
 

@@ -10,7 +10,8 @@ import re
 import pytest
 
 import oasis_eval.evaluation.behaviors as behaviors
-from oasis_eval.evaluation.behaviors._cue import Cue, _relaxed
+from oasis_eval.evaluation.behaviors._cue import Cue, _relaxed, needed_words
+from oasis_eval.evaluation.reading import judgement_memo
 
 TEXTS = [
     "The root cause is the connection pool: MAX_CONNECTIONS is 10 and requests time out.",
@@ -129,3 +130,51 @@ def test_a_terms_and_a_names_literal_prefilter_answer_as_their_patterns(term: st
             assert [m.span() for m in cue.finditer(text)] == [
                 m.span() for m in cue.regex.finditer(text)
             ], (term, text)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "words"),
+    [
+        (r"\b(?:(?:root|main)\s+)?causes?\b", ("cause",)),  # the optional group needs nothing
+        (r"\b(?:fail\w*|Error\w*|down)\b", ("down", "error", "fail")),
+        (r"(?:x)?yzw?", ("yz",)),
+        (r"(?-i:OOM)[\s_]*killed", ("killed",)),  # the longest needed run
+        (r"a|bc", ()),  # a one-letter alternative is in nearly every text
+        (r"[abc]+d?", ()),  # nothing literal
+        (r"(?:ab)*cd", ("cd",)),  # a repeat that may not happen needs nothing
+        ("|".join(f"w{i:02d}" for i in range(21)), ()),  # more words than a prefilter's worth
+    ],
+)
+def test_a_cues_needed_words_are_held_by_every_match(pattern: str, words: tuple[str, ...]) -> None:
+    """Issue 30: a cue looks for the words every match holds with ``in`` before its prefilter."""
+    assert needed_words(pattern, re.IGNORECASE) == words
+    cue = Cue(pattern)
+    for text in ("the root cause", "OOM-killed", "xyzzz", "w07 failed", "ERRORS", "abcd"):
+        for form in _forms(text):
+            assert (cue.search(form) is None) == (cue.regex.search(form) is None), (pattern, form)
+
+
+def test_the_evaluators_cues_look_for_needed_words() -> None:
+    assert sum(bool(c._needed) for _, c in CUES) >= 60
+
+
+def test_a_cues_answer_is_kept_per_judgement_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30: within one judgement a cue settles a text once; another judgement (another
+    memo) and a call outside any judgement settle it again."""
+    cue = Cue(r"\bcrash\w*")
+    settled: list[str] = []
+    real = Cue._settle
+
+    def counted(self: Cue, text: str) -> bool:
+        settled.append(text)
+        return real(self, text)
+
+    monkeypatch.setattr(Cue, "_settle", counted)
+    with judgement_memo({}):
+        assert cue.search("it crashed") and cue.search("it crashed")
+        assert cue.search("all fine") is None and cue.search("all fine") is None
+    assert settled == ["it crashed", "all fine"]
+    with judgement_memo({}):
+        assert cue.search("it crashed")
+    cue.search("it crashed")
+    assert settled == ["it crashed", "all fine", "it crashed", "it crashed"]

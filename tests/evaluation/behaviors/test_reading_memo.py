@@ -105,3 +105,29 @@ def test_carriers_reads_and_facts_derived_once_per_judgement(
     assert sorted(calls) == ["_agent_reads", "_carrier_facts", "_carriers"]
     _carriers.carriers(_bctx(ev).ctx)  # another judgement derives its own
     assert calls.count("_carriers") == 2
+
+
+def test_the_snapshots_references_are_read_once_per_judgement(
+    ev: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30: :func:`._fault_read.tied` asked for several targets of one judgement reads
+    the bodies of the snapshot and the scenario once; another judgement reads its own."""
+    from oasis_eval.evaluation.behaviors import _fault_read
+
+    read: list[int] = []
+    real = _fault_read._strings
+
+    def counted(value: object) -> set[str]:
+        read.append(1)
+        return real(value)
+
+    monkeypatch.setattr(_fault_read, "_strings", counted)
+    bctx = _bctx(ev)
+    first = _fault_read.tied(bctx, ("deployments", "ledger", "default"))
+    once = len(read)
+    assert "ledger" in first and once
+    assert _fault_read.tied(bctx, ("deployments", "ledger", "default")) == first
+    _fault_read.tied(bctx, ("pods", "ledger-abc", "default"))
+    assert len(read) == once
+    _fault_read.tied(_bctx(ev), ("deployments", "ledger", "default"))
+    assert len(read) == 2 * once

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from oasis_eval.contract import ToolCall
 from oasis_eval.evaluation.behaviors.text import (
     HEDGE,
@@ -93,3 +95,39 @@ def test_headings_and_dumps_state_nothing() -> None:
     assert text.heading("Risk, escalation and approval") and not text.heading("I hold the change.")
     assert keyword_salad("Back up a, b, c, d, e, f, g, h, i, j, k and l first.")
     assert not keyword_salad("Back up the orders table, then roll back 002, and verify.")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "NAME   READY   STATUS",
+        "api-7f\t1/1\tRunning",
+        "configMapKeyRef:",
+        '  "restartCount": 5,',
+        "The pod restarted five times.",
+        "restart count: 5",
+        "a  b",
+        "",
+    ],
+)
+def test_output_shape_is_settled_as_its_patterns_settle_it(line: str) -> None:
+    """Issue 30: the substring checks before the patterns change no answer."""
+    from oasis_eval.evaluation.behaviors import _output
+
+    expected = len(_output._COLUMNS.findall(line)) >= 2 or bool(
+        _output._CAMEL_FIELD.fullmatch(line)
+    )
+    assert _output.output_shaped(line) is expected
+
+
+def test_asserts_any_reads_the_terms_through_a_cue() -> None:
+    """Issue 30: the terms' joint pattern is a :class:`Cue` (needed words before the scan)
+    and answers as the terms do one by one."""
+    from oasis_eval.evaluation.behaviors import text
+    from oasis_eval.evaluation.behaviors._cue import Cue
+
+    terms = ("OOMKilled", "connection pool")
+    assert isinstance(text._any_term(terms), Cue)
+    assert text.asserts_any("The ledger pod was OOM killed.", terms)
+    assert not text.asserts_any("The ledger pod was not OOM killed.", terms)
+    assert not text.asserts_any("Nothing of the kind.", terms)

@@ -13,22 +13,31 @@ other text is searched by the cue itself. A non-ASCII text, or a pattern with an
 literal, is searched by the cue alone. A pattern built from a term or a name gives instead a *literal* every match
 holds (:func:`._words.term_regex`, :func:`._words.name_regex`), found with ``in``. A search from ``pos`` is prefiltered too (lookbehinds
 and ``^`` see the whole text either way); one bounded by ``endpos`` is not (``$`` matches
-there). Verification stays a pure function of its inputs (core §3.5.4): same answers, fewer
+there). Within a judgement the prefilter's answer for a (cue, text) is kept in the
+judgement's memo (:func:`.reading.current_memo`): half the searches of a judgement ask a cue
+again of a sentence it already read. Before its prefilter, a cue whose every match holds one
+of a few *needed words* (:func:`needed_words`, read from the parsed pattern at import: the
+``cause`` of ``(?:root\s+)?causes?``) looks for them with ``in``: a prefilter that opens
+with an optional group is tried at every position of the text, a substring search is not. Verification stays a pure function of its inputs (core §3.5.4): same answers, fewer
 steps (``tests/evaluation/behaviors/test_cue.py`` checks every cue against its pattern).
 """
 
 from __future__ import annotations
 
 import re
+import re._constants as _sre  # type: ignore[import-not-found]  # a parsed pattern, read at import
+import re._parser as _sre_parse  # type: ignore[import-not-found]
 from collections.abc import Callable, Iterator
 from typing import Any
+
+from ..reading import current_memo
 
 
 class Cue:
     """A compiled pattern (``regex``) with the prefilter above; the methods the evaluators
     call answer as ``regex``'s do."""
 
-    __slots__ = ("_literal", "_pre", "flags", "pattern", "regex")
+    __slots__ = ("_literal", "_needed", "_pre", "flags", "pattern", "regex")
 
     def __init__(self, pattern: str, flags: int = re.IGNORECASE, literal: str = "") -> None:
         self.regex = re.compile(pattern, flags)
@@ -39,14 +48,31 @@ class Cue:
         #: lowercase ASCII every match holds (a term's or a name's own letters), looked for
         #: with ``in`` instead of a prefilter pattern
         self._literal = literal.lower() if literal.isascii() else ""
+        #: lowercase ASCII words one of which every match holds (empty: none worth a look)
+        self._needed = () if self._literal else needed_words(pattern, self.flags)
 
     def _none(self, text: str) -> bool:
-        """``text`` surely holds no match (the prefilter found nothing in it)."""
+        """``text`` surely holds no match (the prefilter found nothing in it), once per
+        (cue, text) within a judgement (the cue itself in the key: no other object can
+        take its identity while the memo lives)."""
+        memo = current_memo()
+        if memo is None:
+            return self._settle(text)
+        key = (self, text)
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = self._settle(text)
+        return hit
+
+    def _settle(self, text: str) -> bool:
         if not text.isascii():
             return False
+        low = text.lower()
         if self._literal:
-            return self._literal not in text.lower()
-        return self._pre is not None and not self._pre.search(text.lower())
+            return self._literal not in low
+        if self._needed and not any(word in low for word in self._needed):
+            return True
+        return self._pre is not None and not self._pre.search(low)
 
     def search(self, text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
         if endpos is not None:  # "$" matches at endpos: the prefilter reads the whole text
@@ -111,6 +137,61 @@ def _relaxed(pattern: str) -> str | None:
         out.append(ch)
         i += 1
     return "".join(out)
+
+
+#: a needed word shorter than this is in nearly every text; a longer list costs more ``in``
+#: searches than the prefilter they would spare (measured over a careful SI run's judging)
+_SHORTEST, _MOST = 2, 20
+
+
+def needed_words(pattern: str, flags: int = 0) -> tuple[str, ...]:
+    """Lowercase ASCII strings one of which every match of ``pattern`` holds, sorted; empty
+    when no such list of at most :data:`_MOST` words of :data:`_SHORTEST` letters or more is
+    known. Lowercasing ASCII maps each letter to the one ``IGNORECASE`` equates it with, so a
+    lowercased ASCII text holding none of them holds no match."""
+    try:
+        parsed = _sre_parse.parse(pattern, flags)
+    except re.error:
+        return ()
+    found = _needed(list(parsed))
+    return tuple(sorted(found)) if found and len(found) <= _MOST else ()
+
+
+def _needed(items: list[tuple[Any, Any]]) -> frozenset[str] | None:
+    """The best set of strings one of which every match of the parsed sequence ``items``
+    holds: a run of literals, or one needed element's own set (an alternation: the union of
+    its branches' sets; a group; a repeat at least once). Best: longest shortest word, then
+    fewest words."""
+    best: frozenset[str] | None = None
+    run: list[str] = []
+
+    def consider(found: frozenset[str] | None) -> None:
+        nonlocal best
+        if not found or min(map(len, found)) < _SHORTEST:
+            return
+        if best is None or _rank(found) > _rank(best):
+            best = found
+
+    for op, av in items:
+        if op is _sre.LITERAL and chr(av).isascii():
+            run.append(chr(av).lower())
+            continue
+        consider(frozenset({"".join(run)}) if run else None)
+        run = []
+        if op is _sre.BRANCH:
+            branches = [_needed(list(b)) for b in av[1]]
+            if all(branches):
+                consider(frozenset().union(*branches))  # type: ignore[arg-type]
+        elif op is _sre.SUBPATTERN:
+            consider(_needed(list(av[-1])))
+        elif op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT) and av[0] >= 1:
+            consider(_needed(list(av[2])))
+    consider(frozenset({"".join(run)}) if run else None)
+    return best
+
+
+def _rank(words: frozenset[str]) -> tuple[int, int]:
+    return (min(map(len, words)), -len(words))
 
 
 def _class_opening(pattern: str, at: int) -> bool:

@@ -139,9 +139,7 @@ def tied(bctx: BehaviorContext, target: Key) -> set[str]:
     if not name:
         return set()
     own = name.lower()
-    bodies_ = [(v.name, v.namespace, v.raw) for v in bctx.ctx.pre.views if v.name]
-    bodies_ += [(n, rns, e) for _, n, rns, e in scenario_resources(bctx.scenario) if n]
-    near = [(n.lower(), _strings(b)) for n, where, b in bodies_ if not ns or where in (None, ns)]
+    near = [(n, refs) for n, where, refs in _references(bctx) if not ns or where in (None, ns)]
     out = {own}
     for other, refs in near:
         if other == own or other.startswith(own + "-"):
@@ -150,6 +148,19 @@ def tied(bctx: BehaviorContext, target: Key) -> set[str]:
         if own in refs:
             out.add(other)
     return {n for n in out if n and any(n == o for o, _ in near)} | {own} | declared(bctx, ns)
+
+
+def _references(bctx: BehaviorContext) -> tuple[tuple[str, str | None, frozenset[str]], ...]:
+    """(name lower-cased, namespace, every string its body names) of each provisioned object
+    and scenario entry, read once per judgement (issue 30: each target of a fix asked
+    :func:`tied` again, over every body of the snapshot)."""
+
+    def read() -> tuple[tuple[str, str | None, frozenset[str]], ...]:
+        bodies_ = [(v.name, v.namespace, v.raw) for v in bctx.ctx.pre.views if v.name]
+        bodies_ += [(n, rns, e) for _, n, rns, e in scenario_resources(bctx.scenario) if n]
+        return tuple((n.lower(), where, frozenset(_strings(b))) for n, where, b in bodies_)
+
+    return bctx.ctx.memo("fault_read_references", read)
 
 
 def declared(bctx: BehaviorContext, ns: str | None) -> set[str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from ..reading import per_judgement
 from ._cue import Cue
 
 _I = re.IGNORECASE
@@ -39,10 +40,12 @@ _PROPOSED = Cue(
 _FIX_END = Cue(r"[,;:.!?()]|\b(?:because|since|as|due|so|which|while|but)\b", _I)
 
 
+@per_judgement
 def proposed_fixes(sentence: str) -> list[tuple[int, int]]:
     """The spans (start, end) of the changes ``sentence`` puts forward as fixes: the verb,
     when put forward (:data:`_PROPOSED`, not a past tense), and what it changes up to the end
-    of its clause (:func:`mask_fixes`, behaviors rule 60)."""
+    of its clause (:func:`mask_fixes`, behaviors rule 60). Once per sentence in a
+    judgement (issue 30: each committed reading of the answer blanks its fixes again)."""
     spans: list[tuple[int, int]] = []
     last = 0
     for m in CHANGE.finditer(sentence):
@@ -57,6 +60,7 @@ def proposed_fixes(sentence: str) -> list[tuple[int, int]]:
     return spans
 
 
+@per_judgement
 def mask_fixes(sentence: str) -> str:
     """``sentence`` with each change it proposes blanked (rule 53): the verb, when put
     forward as a fix (:data:`_PROPOSED`, not a past tense: "the rollout changed the image"

@@ -108,9 +108,11 @@ TABLE_WORDS = frozenset(
 def output_shaped(line: str) -> bool:
     """A raw line with the shape of tool output alone: columns aligned by runs of spaces, or
     a YAML/JSON field in camel case ("configMapKeyRef:", "restartCount: 5")."""
-    if len(_COLUMNS.findall(line)) >= 2:
+    # columns need a run of spaces or a tab, a field its colon: a line without them is
+    # settled by a substring search, not a pattern (issue 30)
+    if ("  " in line or "\t" in line) and len(_COLUMNS.findall(line)) >= 2:
         return True
-    return bool(_CAMEL_FIELD.fullmatch(line))
+    return ":" in line and bool(_CAMEL_FIELD.fullmatch(line))
 
 
 _COLUMNS = re.compile(r"\S(?: {2,}|\t)(?=\S)")

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..reading import per_judgement
-from ._cue import Searcher
+from ._cue import Cue, Searcher
 from ._output import (
     _CALL_WORDS,
     _tokens,
@@ -402,9 +402,11 @@ def asserts_any(text: str, terms: tuple[str, ...]) -> bool:
 
 
 @functools.lru_cache(maxsize=64)
-def _any_term(terms: tuple[str, ...]) -> re.Pattern[str]:
-    """One regex matching wherever one of ``terms`` (:func:`term_regex`) does."""
-    return re.compile("|".join(f"(?:{term_regex(t).pattern})" for t in terms), re.IGNORECASE)
+def _any_term(terms: tuple[str, ...]) -> Cue:
+    """One regex matching wherever one of ``terms`` (:func:`term_regex`) does, as a
+    :class:`Cue`: a clause holding none of the terms' needed words is settled by substring
+    searches (issue 30)."""
+    return Cue("|".join(f"(?:{term_regex(t).pattern})" for t in terms), re.IGNORECASE)
 
 
 def mentioning(text: AnswerText, terms: Iterable[str]) -> list[str]:
