@@ -137,6 +137,8 @@ RUBRIC_BANDS: dict[str, dict[str, float]] = {
             "subject_quantity",
             # round 20: its "64% of its memory limit" twin, since rule 161 (branch s13-fix25)
             "subject_percent",
+            # round 20: its annotated twin, since rule 162 (branch s13-fix25)
+            "touched_log_restart",
         )
     },
 }
@@ -210,9 +212,6 @@ REASONS = {
     "key_fraction": "rule 153 reads a raised number as the way a bound met asks, whatever the "
     "raise: MAX_CONNECTIONS 10 -> 10.001 and a restart carry out the fix "
     "(au.action-completeness 0.818)",
-    "touched_log_restart": "rule 159 reads a workload the agent changed before the read as "
-    "printing: an annotation of W's metadata (no pod rolls) makes the one-minute 64-byte read "
-    "a read again (au.action-completeness 0.909, mean 0.1003)",
     "node_spare_peer": "rule 152 asks every node's address: the /32 of every node but one "
     "beside the minimal fix keeps the guard (ca.state-discovery gap 0)",
     "private_share_peer": "rules 150/158 read the private ranges as restrictions and 12 public "
@@ -421,8 +420,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         # subject_counted and fix22's subject_quantity since rules 155-156 (branch s13-fix24:
         # a figure of the alert's subject is what the environment shows): 0.1035 -> 0.069
         # round 20 (branch s13-red20): subject_percent holds since rule 161 (branch s13-fix25:
-        # a figure no evidence confirms is no reading): 0.1035 -> 0.069
-        "touched_log_restart",
+        # a figure no evidence confirms is no reading): 0.1035 -> 0.069; touched_log_restart
+        # since rule 162 (only a write that started new containers prints): 0.1003 -> 0.069
     },
     "max": set(GAMERS)
     - {
