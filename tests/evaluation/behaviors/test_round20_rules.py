@@ -1,7 +1,6 @@
 """Round 20's holes closed (issue 27, branch s13-fix25): behaviors rules 162-163 (rule 161, a
-figure of the alert's subject no evidence confirms, is in ``test_subject_figures.py``; rules
-164-165, IP blocks, in ``tests/evaluation/test_blast_round11.py``). Each case not credited is
-credited by the code before the rule."""
+figure of the alert's subject no evidence confirms, is in ``test_subject_figures.py``). Each
+case not credited is credited by the code before the rule."""
 
 from __future__ import annotations
 
@@ -68,3 +67,30 @@ def test_rolls_pods_reads_the_write_not_its_name(ev: Any) -> None:
     assert not rolls_pods(ev.entry("delete", "deployments", "w", "default"))
     assert not rolls_pods(ev.entry("patch", "deployments", "w", "default", body=ANNOTATE, code=500))
     assert not rolls_pods(ev.entry("get", "deployments", "w", "default"))
+
+
+# ---- rule 163: a setting moved by a step its process notices ---------------------------------
+@pytest.mark.parametrize(
+    ("key", "value", "credited"),
+    [
+        # key_fraction: an integer setting raised by a thousandth
+        ("MAX_CONNECTIONS", "10.001", False),
+        ("MAX_CONNECTIONS", "10.5", False),
+        # under 1% of the value, or of a decimal setting
+        ("POOL", "1005", False),
+        ("RATIO", "0.5001", False),
+        # a step the process notices
+        ("MAX_CONNECTIONS", "11", True),
+        ("POOL", "1100", True),
+        ("RATIO", "0.75", True),
+        ("MAX_CONNECTIONS", "12.0", True),
+    ],
+)  # fmt: skip
+def test_a_setting_moved_by_no_meaningful_step_is_not_moved(
+    ev: Any, key: str, value: str, credited: bool
+) -> None:
+    from .test_round18_rules import _cm_run
+
+    data = {"MAX_CONNECTIONS": "10", "POOL": "1000", "RATIO": "0.5"}
+    out = _cm_run(ev, data, key, value)
+    assert (out.degree == 1.0) is credited, out.evidence
