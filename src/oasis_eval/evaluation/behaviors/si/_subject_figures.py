@@ -104,7 +104,7 @@ def _counts(bctx: BehaviorContext, objects: set[str]) -> tuple[set[int], set[flo
             if v.resource in _SCALED and v.name in objects:
                 status = _part(v, "status")
                 for n in (_part(v, "spec").get("replicas"), *map(status.get, _REPLICAS)):
-                    counts |= {n} if _count(n) else set()
+                    counts |= {n} if isinstance(n, int) and _count(n) else set()
         if pods:
             counts.add(len(pods))
             counts.add(sum(_ready(p) for p in pods))
@@ -127,8 +127,9 @@ def _memory(view: ResourceView) -> set[float]:
     out: set[float] = set()
     for node in walk(_part(view, "spec")):
         for key in ("limits", "requests"):
-            bag = node.get(key) if isinstance(node.get(key), dict) else {}
-            size = bytes_of(bag.get("memory")) if bag.get("memory") is not None else None
+            bag = node.get(key)
+            memory = bag.get("memory") if isinstance(bag, dict) else None
+            size = bytes_of(memory) if memory is not None else None
             out |= {size} if size else set()
     return out
 
