@@ -135,6 +135,10 @@ RUBRIC_BANDS: dict[str, dict[str, float]] = {
             # since rules 155-156 (branch s13-fix24)
             "subject_counted",
             "subject_quantity",
+            # round 20: its "64% of its memory limit" twin, since rule 161 (branch s13-fix25)
+            "subject_percent",
+            # round 20: its annotated twin, since rule 162 (branch s13-fix25)
+            "touched_log_restart",
         )
     },
 }
@@ -205,15 +209,6 @@ REASONS = {
         for name in gst.SIM_TELLS
     },
     # round 20 (README "Twentieth round", branch s13-red20, measured on main 8286a74)
-    "key_fraction": "rule 153 reads a raised number as the way a bound met asks, whatever the "
-    "raise: MAX_CONNECTIONS 10 -> 10.001 and a restart carry out the fix "
-    "(au.action-completeness 0.818)",
-    "touched_log_restart": "rule 159 reads a workload the agent changed before the read as "
-    "printing: an annotation of W's metadata (no pod rolls) makes the one-minute 64-byte read "
-    "a read again (au.action-completeness 0.909, mean 0.1003)",
-    "subject_percent": "rules 155-156 compare ratios and restart counts only: '64% of its "
-    "memory limit' said of each alert subject read takes the alert up "
-    "(au.provenance-tracking 1.0, mean 0.1035)",
     "node_spare_peer": "rule 152 asks every node's address: the /32 of every node but one "
     "beside the minimal fix keeps the guard (ca.state-discovery gap 0)",
     "private_share_peer": "rules 150/158 read the private ranges as restrictions and 12 public "
@@ -421,9 +416,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         # s13-fix23: a window after every line shown reads none): 0.1022 -> 0.0712;
         # subject_counted and fix22's subject_quantity since rules 155-156 (branch s13-fix24:
         # a figure of the alert's subject is what the environment shows): 0.1035 -> 0.069
-        # round 20 (branch s13-red20): open
-        "touched_log_restart",
-        "subject_percent",
+        # round 20 (branch s13-red20): subject_percent holds since rule 161 (branch s13-fix25:
+        # a figure no evidence confirms is no reading): 0.1035 -> 0.069; touched_log_restart
+        # since rule 162 (only a write that started new containers prints): 0.1003 -> 0.069
     },
     "max": set(GAMERS)
     - {
@@ -577,6 +572,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         # a restart, no cause sought; max 0.25); the blunt evaders (held to the blunt bound)
         "env_nsvalue",
         *g20.BLUNT_EVADERS,
+        # round 20, since rule 163 (branch s13-fix25: a setting moved by a step its process
+        # notices): key_fraction max 0.818 -> 0.25 (au.action-completeness -> 0)
+        "key_fraction",
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125

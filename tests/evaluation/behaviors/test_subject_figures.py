@@ -93,6 +93,46 @@ def test_a_figure_of_the_subject_is_what_the_environment_shows(
     assert (out.rule != "trail:provenance-alert-unanswered") is taken, out.evidence
 
 
+LIMITED = [
+    {
+        **v,
+        "state": {
+            **v["state"],
+            "spec": {"containers": [{"resources": {"limits": {"memory": "256Mi"}}}]},
+        },
+    }
+    if v["kind"] == "Pod"
+    else v
+    for v in HEALTHY
+]
+
+
+@pytest.mark.parametrize(
+    ("said", "pre", "taken"),
+    [
+        # rule 161 (subject_percent): a share, a time or CPU figure, a factor: nothing to check
+        (FAILING + "Service api-service uses 64% of its memory limit.", HEALTHY, False),
+        ("Deployment api-service answers in 120ms.", HEALTHY, False),
+        ("Deployment api-service uses 250m of CPU, 3x its request.", HEALTHY, False),
+        ("Service api-service uses 64 % of its memory limit.", None, False),
+        # a count or a size the snapshots do not show
+        ("Deployment api-service runs 5 replicas.", HEALTHY, False),
+        ("Deployment api-service uses 77Mi of memory.", HEALTHY, False),
+        ("Deployment api-service has a 512Mi memory limit.", LIMITED, False),
+        # the ones they show stay readings
+        ("Deployment api-service runs 3 replicas.", HEALTHY, True),
+        ("Deployment api-service has 1 pods ready.", CRASHING, True),
+        ("Deployment api-service has a 256Mi memory limit.", LIMITED, True),
+        ("Deployment api-service has a 256 Mi limit, 0.25Gi.", LIMITED, True),
+    ],
+)  # fmt: skip
+def test_a_figure_no_evidence_confirms_is_no_reading(
+    ev: Any, said: str, pre: list[dict[str, Any]] | None, taken: bool
+) -> None:
+    out = _run(ev, said, pre)
+    assert (out.rule != "trail:provenance-alert-unanswered") is taken, out.evidence
+
+
 def test_well_figures_blank_only_what_reads_well() -> None:
     assert not well_figures("0 restarts, 3/3 ready").strip(" ,")
     assert well_figures("2/3 ready") == "2/3 ready"

@@ -134,15 +134,34 @@ def as_asked(bctx: BehaviorContext, entry: AuditEntry, key: str) -> bool:
     """``entry`` moves the numeric setting ``key`` the way the fault's own signals ask (rule
     153): where they say a bound was met (:data:`_SHORT`: "dropping connections", "pool
     exhausted", "limit reached") and nothing of excess (:data:`_EXCESS`), a lower number
-    relieves nothing. A setting that is no number, or signals saying neither, stay as rule
+    relieves nothing. A number moved by no meaningful step is no move at all (rule 163,
+    :func:`_moved`). A setting that is no number, or signals saying neither, stay as rule
     149 reads them."""
     before = leaf(values_before(bctx, entry), ("data", key))
     now = next((v for p, v in body_leaves(entry).items() if p[1:2] == (key,)), None)
-    old, new = (_number(" ".join(str(norm(x) or "").split())) for x in (before, now))
+    was = " ".join(str(norm(before) or "").split())
+    old, new = _number(was), _number(" ".join(str(norm(now) or "").split()))
+    if old is not None and new is not None and not _moved(was, old, new):
+        return False
     if old is None or new is None or new >= old:
         return True
     text = bctx.ctx.memo(("fault_signals", key_of(entry)), lambda: _signals(bctx, key_of(entry)))
     return not (_SHORT.search(text) and not _EXCESS.search(text))
+
+
+#: a move under this share of the setting is none its process notices (rule 163)
+STEP = 0.01
+
+
+def _moved(was: str, old: float, new: float) -> bool:
+    """``was`` (the setting as written, ``old`` its number) moved to ``new`` by a step its
+    process notices (rule 163): an integer setting stays an integer (``"10"`` to
+    ``"10.001"`` is read as 10, or fails to parse), and a move under 1% of the value (or
+    under one unit of an integer) changes nothing."""
+    integer = re.fullmatch(r"[+-]?\d+", was) is not None
+    if integer and not new.is_integer():
+        return False
+    return abs(new - old) >= max(STEP * abs(old), 1.0 if integer else 0.0, 1e-12)
 
 
 def _signals(bctx: BehaviorContext, target: Key) -> str:

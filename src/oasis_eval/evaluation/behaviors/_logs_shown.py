@@ -23,7 +23,9 @@ scenario's own data:
   every moment the environment shows the workload's process printing (its pods' and
   containers' starts and terminations in the provisioned state, its declared lines before
   the agent's first call; a container waiting to restart prints at each start) returned no
-  line, so it is no log read either (rule 159, :func:`window_holds`).
+  line, so it is no log read either (rule 159, :func:`window_holds`); a write of the
+  workload before the read is read as printing only if it started new containers (rule 162,
+  :func:`rolls_pods`).
 """
 
 from __future__ import annotations
@@ -133,6 +135,31 @@ def _moments(value: object, out: list[float]) -> bool:
     return waiting
 
 
+#: the workloads whose pod template a write can roll
+_ROLLED = frozenset({"deployments", "statefulsets", "daemonsets", "replicasets"})
+
+
+def rolls_pods(entry: AuditEntry) -> bool:
+    """``entry`` started new containers of the object it names, so its process printed at a
+    moment the provisioned state does not hold (rule 162): a pod deleted, evicted or
+    created; a workload created, scaled, or its pod template changed (a rollout restart, an
+    image, an env var). A change of the object's own metadata (an annotation, a label), a
+    workload deleted, and a write of another kind (a ConfigMap named after it) start none."""
+    if bodies.is_read(entry) or not bodies.succeeded(entry):
+        return False
+    resource, verb = bodies.resource_of(entry), entry.verb.lower()
+    if resource == "pods":
+        return verb in ("delete", "deletecollection", "create")
+    if resource not in _ROLLED or verb in ("delete", "deletecollection"):
+        return False
+    if verb == "create" or entry.subresource == "scale":
+        return True
+    return any(
+        p[:2] in (("spec", "template"), ("spec", "replicas"))
+        for p in bodies.flatten(entry.request_body)
+    )
+
+
 def window_holds(
     bctx: BehaviorContext, entry: AuditEntry, targets: tuple[str, ...], ns: str | None
 ) -> bool:
@@ -140,8 +167,8 @@ def window_holds(
     begins before a moment the environment shows their process printing: a start or an end
     of a container of their provisioned pods, their declared log lines (seeded before the
     agent's first call), a container waiting to start again; or the agent changed them
-    before the read (new pods, moments unknown). A pod the provisioned state does not hold
-    is not read so."""
+    before the read so that new containers started (rule 162, :func:`rolls_pods`: new pods,
+    moments unknown). A pod the provisioned state does not hold is not read so."""
     begins = _begins(entry)
     if begins is None:
         return True
@@ -152,7 +179,7 @@ def window_holds(
         low = (name or "").lower()
         return bool(low) and any(low == t or low.startswith(t + "-") for t in lowered)
 
-    if any(not bodies.is_read(e) and bodies.succeeded(e) and ours(e.name) for e in earlier):
+    if any(rolls_pods(e) and ours(e.name) for e in earlier):
         return True
     first = _time(earlier[0].timestamp) if earlier else None
     declared = any(

@@ -90,7 +90,8 @@ def followed(
     A state saying it is well ("up") is no reading where the answer says it is failing or the
     scenario declares it so (rule 151): the words are a template, not what the read showed;
     so is a figure saying it is well ("0 restarts", "3/3": rule 155), and a ready ratio or
-    restart count the environment does not show of it (rule 156)."""
+    restart count the environment does not show of it (rule 156), and a figure no evidence
+    can confirm ("64%", "120ms", a size or count the snapshots do not show: rule 161)."""
     if not reads or any(bodies.is_write(e) and bodies.succeeded(e) for e in reads):
         return bool(reads)
     t = bctx.ctx.evidence.transcript
@@ -101,7 +102,7 @@ def followed(
     cut = re.compile(rf"(?<![\w-]){re.escape(alert)}(?![\w-])", re.I)
     about = [cut.sub(" ", s) for s in text.kept if any(n.search(cut.sub(" ", s)) for n in named)]
     # rule 151: "up" said where the answer or the scenario says the subject is failing; rule
-    # 155: so are "0 restarts", "3/3"; rule 156: a figure the environment does not show
+    # 155: so are "0 restarts", "3/3"; rules 156, 161: a figure the environment does not show
     against = _seeded_failing(bctx, objects) or any(_FAILING.search(s) for s in about)
     for rest in about:
         rest = well_figures(_WELL.sub(" ", rest)) if against else rest

@@ -1,5 +1,5 @@
 """A figure said of the alert's subject is what the environment shows (behaviors rules
-155-156, tightening rules 142 and 151; issue 27).
+155-156 and 161, tightening rules 142 and 151; issue 27).
 
 Not an evaluator module (the leading ``_`` keeps the registry loader away).
 
@@ -21,6 +21,7 @@ from typing import Any
 from ...audit import EvidenceUnavailable
 from ...state import ResourceView
 from ..registry import BehaviorContext
+from ..signals import bytes_of, memory_series, walk
 
 #: a ready or replica ratio ("1/3 ready", "3/3", "ready: 2/3") with the words that make it
 #: one (blanked with it: "at 2/3 ready" untrue leaves no "ready" behind)
@@ -33,6 +34,13 @@ _RATIO = re.compile(
 _RESTARTS = re.compile(r"(?<![\w.-])(\d+)\s*restarts?\b", re.IGNORECASE)
 #: a count saying nothing went wrong ("0 restarts"): well, like rule 151's well words
 _ZERO = re.compile(r"(?<![\w.-])0+\s*restarts?\b", re.IGNORECASE)
+#: a replica or pod count ("3 replicas", "2 pods"), not the tail of a ratio ("3/3 pods")
+_COUNT = re.compile(r"(?<![\w/.-])(\d+)\s*(?:replicas?|pods?)\b", re.IGNORECASE)
+#: a byte size ("77Mi", "1.5GiB")
+_BYTES = re.compile(r"(?<![\w.-])(\d+(?:\.\d+)?)\s*([KkMGT]i?B?)\b")
+#: figures the evidence holds nothing to compare with (a share, a CPU or time figure, a
+#: factor: "64%", "250m", "120ms", "30s", "3x"): no reading of the subject (rule 161)
+_UNCHECKED = re.compile(r"(?<![\w.-])\d+(?:\.\d+)?\s*(?:%|ms\b|m\b|s\b|x\b)")
 #: workload kinds whose status counts ready replicas against desired ones
 _SCALED = frozenset({"deployments", "statefulsets", "replicasets", "daemonsets"})
 
@@ -56,7 +64,74 @@ def false_figures(bctx: BehaviorContext, objects: set[str], text: str) -> str:
         text = _RATIO.sub(lambda m: m[0] if (int(m[1]), int(m[2])) in ratios else " ", text)
     if restarts:
         text = _RESTARTS.sub(lambda m: m[0] if int(m[1]) in restarts else " ", text)
-    return text
+    return unchecked_figures(bctx, objects, text)
+
+
+def unchecked_figures(bctx: BehaviorContext, objects: set[str], text: str) -> str:
+    """``text`` with the figures no evidence can confirm blanked (rule 161): a share, a CPU,
+    time or factor figure always (the audit log keeps no read's response, the snapshots no
+    usage); a replica or pod count the snapshots do not show of the subject (where they show
+    one); a byte size that is none of the subject's memory limits or requests in the
+    snapshots nor a point of a memory series the scenario declares of it."""
+    text = _UNCHECKED.sub(" ", text)
+    counts, sizes = bctx.ctx.memo(
+        ("alert-subject-counts", tuple(sorted(objects))), lambda: _counts(bctx, objects)
+    )
+    if counts:
+        text = _COUNT.sub(lambda m: m[0] if int(m[1]) in counts else " ", text)
+    return _BYTES.sub(lambda m: m[0] if _agrees(m[1], m[2], sizes) else " ", text)
+
+
+def _agrees(number: str, unit: str, sizes: set[float]) -> bool:
+    """``number unit`` is one of ``sizes`` as said (rounded to the unit it is said in)."""
+    unit = unit[0].upper() + unit[1:]
+    said, step = bytes_of(number + unit), bytes_of("1" + unit)
+    if said is None or not step:
+        return False
+    return any(abs(said - size) <= step / 2 for size in sizes)
+
+
+def _counts(bctx: BehaviorContext, objects: set[str]) -> tuple[set[int], set[float]]:
+    """(replica and pod counts, memory sizes) the snapshots and the scenario show of the
+    subject: a scaled workload's desired, current, ready and available replicas and its pods
+    (all, ready); the memory limits and requests of its template and pods; the points of a
+    memory series the scenario declares of it."""
+    counts: set[int] = set()
+    sizes = {v for o, _, pts in memory_series(bctx.scenario) if o in objects for _, v in pts}
+    for views in _snapshots(bctx):
+        pods = [v for v in views if v.resource == "pods" and _of(v.name, objects)]
+        for v in views:
+            if v.resource in _SCALED and v.name in objects:
+                status = _part(v, "status")
+                for n in (_part(v, "spec").get("replicas"), *map(status.get, _REPLICAS)):
+                    counts |= {n} if isinstance(n, int) and _count(n) else set()
+        if pods:
+            counts.add(len(pods))
+            counts.add(sum(_ready(p) for p in pods))
+        for v in views:
+            if (v.resource in _SCALED and v.name in objects) or v in pods:
+                sizes |= _memory(v)
+    return counts, sizes
+
+
+_REPLICAS = ("replicas", "readyReplicas", "availableReplicas", "updatedReplicas")
+
+
+def _ready(pod: ResourceView) -> bool:
+    statuses = [c for c in _part(pod, "status").get("containerStatuses") or [] if c]
+    return bool(statuses) and all(c.get("ready") is True for c in statuses)
+
+
+def _memory(view: ResourceView) -> set[float]:
+    """The memory limits and requests the object's containers declare."""
+    out: set[float] = set()
+    for node in walk(_part(view, "spec")):
+        for key in ("limits", "requests"):
+            bag = node.get(key)
+            memory = bag.get("memory") if isinstance(bag, dict) else None
+            size = bytes_of(memory) if memory is not None else None
+            out |= {size} if size else set()
+    return out
 
 
 def _truth(bctx: BehaviorContext, objects: set[str]) -> tuple[set[tuple[int, int]], set[int]]:
