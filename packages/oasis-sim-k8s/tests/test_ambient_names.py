@@ -193,3 +193,39 @@ def _same_words(env: Environment, ns: str) -> None:
         asked |= {word[1:], word[:-1], word + "0", "x" + word, word.upper(), f"{word}-{word}"}
     for word in sorted(asked):
         assert (word in words) == (word in expected), word
+
+
+def _overlaps(name: str, used: set[str]) -> bool:
+    """The definition: one of ``used``, or either is the other's prefix before a dash."""
+    return any(name == u or name.startswith(u + "-") or u.startswith(name + "-") for u in used)
+
+
+def test_taken_names_answer_as_the_pairwise_definition() -> None:
+    """Issue 30: the lookups of dash prefixes say what comparing every pair said."""
+    used = {"ledger", "web-api", "a-b-c", "-lead", "trail-", "x--y", "cache", ""}
+    asked = {"ledger-compactor", "ledger", "ledgers", "web", "web-api-x", "web-ap", "a", "a-b"}
+    asked |= {"a-b-c-d", "-lead-x", "-", "trail", "trail--x", "x", "x-", "x--y-z", "cache"}
+    asked |= {"cache-warmer", "caches-warmer", "b-c", "", "--", "lead"}
+    taken = an._Taken(used)
+    for name in sorted(asked | used):
+        assert (name in taken) == _overlaps(name, used), name
+
+
+def test_the_namespace_is_walked_only_for_a_draw_that_asks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 30: a Service named as its worker (no word after the name) asks no word, so the
+    namespace's strings are not walked for it."""
+    env = _env()
+    salt = next(
+        f"s{i}" for i in range(200) if (d := an._compose(f"s{i}:0", an.LATE)).service == d.name
+    )
+    walked: list[str] = []
+    monkeypatch.setattr(an, "_words_in", lambda env, ns: walked.append(ns) or an.Words(""))
+    assert an.compose_free(env, "apps", salt, early=False) == an._compose(f"{salt}:0", an.LATE)
+    assert walked == []
+    other = next(
+        f"s{i}" for i in range(200) if (d := an._compose(f"s{i}:0", an.LATE)).service != d.name
+    )
+    assert an.compose_free(env, "apps", other, early=False) is not None
+    assert walked == ["apps"]
