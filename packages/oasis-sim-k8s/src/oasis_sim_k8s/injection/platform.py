@@ -162,7 +162,8 @@ def build(seed: Any, start: datetime) -> Template:
     objects = pickled(sorted(store.items()))
     facts = pickled(list(env.facts.items()))
     kept: set[int] = set()
-    entries = [_slotted_keeping(e, slots, kind_of, kept) for e in env.audit.entries]
+    done: dict[int, Any] = {}
+    entries = [_slotted_keeping(e, slots, kind_of, kept, done) for e in env.audit.entries]
     audit, parts = _pickled_sharing(entries, kept)
     return Template(
         slots=tuple((_kind(text, exact, derived) or 0, text) for text in slots),
@@ -250,27 +251,36 @@ def _slotted(value: Any, slots: dict[str, _Slot], kind_of: Any) -> Any:
     return value
 
 
-def _slotted_keeping(value: Any, slots: dict[str, _Slot], kind_of: Any, kept: set[int]) -> Any:
+def _slotted_keeping(
+    value: Any, slots: dict[str, _Slot], kind_of: Any, kept: set[int], done: dict[int, Any]
+) -> Any:
     """``value`` as :func:`_slotted` makes it, but a dict or list holding no string a copy
-    changes is itself, its id in ``kept`` (:func:`_pickled_sharing` pickles it by reference)."""
+    changes is itself, its id in ``kept`` (:func:`_pickled_sharing` pickles it by reference);
+    a container met twice is made once (``done``), so a body an entry holds under two keys
+    (``request_body``, ``raw.requestObject``) stays one in the copy."""
+    if id(value) in done:
+        return done[id(value)]
     if isinstance(value, dict):
         made: Any = {
-            _slotted_keeping(k, slots, kind_of, kept): _slotted_keeping(v, slots, kind_of, kept)
+            _slotted_keeping(k, slots, kind_of, kept, done): _slotted_keeping(
+                v, slots, kind_of, kept, done
+            )
             for k, v in value.items()
         }
         same = all(
             m is k and made[m] is v for m, k, v in zip(made, value, value.values(), strict=True)
         )
     elif isinstance(value, list | tuple):
-        made = type(value)(_slotted_keeping(v, slots, kind_of, kept) for v in value)
+        made = type(value)(_slotted_keeping(v, slots, kind_of, kept, done) for v in value)
         same = all(a is b for a, b in zip(made, value, strict=True))
     else:
         return _slotted(value, slots, kind_of)
-    if not same:
-        return made
-    if isinstance(value, dict | list):
-        kept.add(id(value))
-    return value
+    if same:
+        made = value
+        if isinstance(value, dict | list):
+            kept.add(id(value))
+    done[id(value)] = made
+    return made
 
 
 def _pickled_sharing(value: Any, kept: set[int]) -> tuple[bytes, tuple[Any, ...]]:
@@ -283,7 +293,7 @@ def _pickled_sharing(value: Any, kept: set[int]) -> tuple[bytes, tuple[Any, ...]
     pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
 
     def persistent_id(obj: Any) -> int | None:
-        if id(obj) not in kept:
+        if id(obj) not in kept and type(obj) is not str:
             return None
         found = index.get(id(obj))
         if found is None:
