@@ -104,6 +104,9 @@ def test_a_copys_audit_entries_share_only_parts_without_an_id_or_a_time() -> Non
     one_parts = {id(x) for e in one.audit.entries for x in e.values() if _container(x)}
     two_parts = {id(x) for e in two.audit.entries for x in e.values() if _container(x)}
     assert not (one_parts & two_parts) - shared  # what is not a kept part is each copy's own
+    # a write's body is one object under both keys, as the log recorded it (audit._copy)
+    bodies = [e for e in one.audit.entries if e.get("request_body") is not None]
+    assert bodies and all(e["raw"]["requestObject"] is e["request_body"] for e in bodies)
 
 
 def test_the_platforms_ids_are_each_scenarios_own_and_reproducible() -> None:
