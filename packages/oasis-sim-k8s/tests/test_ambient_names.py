@@ -195,22 +195,6 @@ def _same_words(env: Environment, ns: str) -> None:
         assert (word in words) == (word in expected), word
 
 
-def _overlaps(name: str, used: set[str]) -> bool:
-    """The definition: one of ``used``, or either is the other's prefix before a dash."""
-    return any(name == u or name.startswith(u + "-") or u.startswith(name + "-") for u in used)
-
-
-def test_taken_names_answer_as_the_pairwise_definition() -> None:
-    """Issue 30: the lookups of dash prefixes say what comparing every pair said."""
-    used = {"ledger", "web-api", "a-b-c", "-lead", "trail-", "x--y", "cache", ""}
-    asked = {"ledger-compactor", "ledger", "ledgers", "web", "web-api-x", "web-ap", "a", "a-b"}
-    asked |= {"a-b-c-d", "-lead-x", "-", "trail", "trail--x", "x", "x-", "x--y-z", "cache"}
-    asked |= {"cache-warmer", "caches-warmer", "b-c", "", "--", "lead"}
-    taken = an._Taken(used)
-    for name in sorted(asked | used):
-        assert (name in taken) == _overlaps(name, used), name
-
-
 def test_the_namespace_is_walked_only_for_a_draw_that_asks(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -134,12 +134,16 @@ def compose_free(env: Any, ns: str, salt: str, early: bool) -> Identity | None:
     """The first identity drawn from ``salt`` that collides with nothing in ``env`` (module
     docstring), its name from :data:`EARLY` or :data:`LATE`; ``None`` when every try collided."""
     used, values, tables = _state(env)
-    names_taken, teams_taken = _Taken(used), _Taken(values | used)
+    teams_taken: set[str] | None = None
     words: Words | None = None  # walked once, and only when a draw asks (issue 30)
     for n in range(_TRIES):
         ident = _compose(f"{salt}:{n}", EARLY if early else LATE)
         names = (ident.name, ident.init, ident.policy, ident.service)
-        if any(x in names_taken for x in names) or ident.team in teams_taken:
+        if any(_overlaps(x, used) for x in names):
+            continue
+        if teams_taken is None:
+            teams_taken = values | used  # made once a composition
+        if _overlaps(ident.team, teams_taken):
             continue
         word = ident.service.removeprefix(ident.name).strip("-")
         if word:
@@ -288,25 +292,10 @@ class Words:
         return False
 
 
-class _Taken:
-    """Names a draw must not overlap: one of them, or either is the other's prefix before a
-    dash (a pod of ``ledger`` would be named like ``ledger-compactor``'s). Set lookups of a
-    draw's own dash prefixes and of every taken name's, built once a composition (issue 30:
-    the pairwise test was most of a draw's CPU)."""
-
-    def __init__(self, used: set[str]) -> None:
-        self.used = used
-        self.prefixes = {p for u in used if "-" in u for p in _dash_prefixes(u)}
-
-    def __contains__(self, name: str) -> bool:
-        if name in self.used or name in self.prefixes:
-            return True
-        return "-" in name and not self.used.isdisjoint(_dash_prefixes(name))
-
-
-def _dash_prefixes(text: str) -> list[str]:
-    """Each ``p`` with ``text.startswith(p + "-")``."""
-    return [text[:i] for i, c in enumerate(text) if c == "-"]
+def _overlaps(name: str, used: set[str]) -> bool:
+    """``name`` is one of ``used``, or either is the other's prefix before a dash (a pod of
+    ``ledger`` would be named like ``ledger-compactor``'s)."""
+    return any(name == u or name.startswith(u + "-") or u.startswith(name + "-") for u in used)
 
 
 def _table(statement: str) -> str:
