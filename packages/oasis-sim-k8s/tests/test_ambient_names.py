@@ -193,3 +193,23 @@ def _same_words(env: Environment, ns: str) -> None:
         asked |= {word[1:], word[:-1], word + "0", "x" + word, word.upper(), f"{word}-{word}"}
     for word in sorted(asked):
         assert (word in words) == (word in expected), word
+
+
+def test_the_namespace_is_walked_only_for_a_draw_that_asks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 30: a Service named as its worker (no word after the name) asks no word, so the
+    namespace's strings are not walked for it."""
+    env = _env()
+    salt = next(
+        f"s{i}" for i in range(200) if (d := an._compose(f"s{i}:0", an.LATE)).service == d.name
+    )
+    walked: list[str] = []
+    monkeypatch.setattr(an, "_words_in", lambda env, ns: walked.append(ns) or an.Words(""))
+    assert an.compose_free(env, "apps", salt, early=False) == an._compose(f"{salt}:0", an.LATE)
+    assert walked == []
+    other = next(
+        f"s{i}" for i in range(200) if (d := an._compose(f"s{i}:0", an.LATE)).service != d.name
+    )
+    assert an.compose_free(env, "apps", other, early=False) is not None
+    assert walked == ["apps"]

@@ -66,6 +66,49 @@ def test_one_environments_writes_are_never_seen_by_another() -> None:
     assert before != json.dumps(sorted(first.store.items()), sort_keys=True)
 
 
+def _container(value: Any) -> bool:
+    return isinstance(value, dict | list)
+
+
+def test_a_copys_audit_entries_share_only_parts_without_an_id_or_a_time() -> None:
+    """Issue 30, session 13: the template's audit entries are pickled with the parts holding
+    no identifier or time kept aside and shared by every copy; each copy's entries equal
+    the template's with its own ids, and every part holding one is the copy's own."""
+    tpl = platform.build(0, EPOCH)
+    one, two = _fresh("one"), _fresh("two")
+    platform.install(one, tpl)
+    platform.install(two, tpl)
+    assert tpl.audit_parts and len(one.audit.entries) == len(two.audit.entries) > 0
+    shared = {id(part) for part in tpl.audit_parts}
+    ids = {e["auditID"] for e in one.audit.entries} | {o["metadata"]["uid"] for _, o in tpl.built()}
+
+    def walk(value: Any, inside: bool, seen: list[tuple[bool, Any]]) -> None:
+        inside = inside or id(value) in shared
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(k, inside, seen)
+                walk(v, inside, seen)
+        elif isinstance(value, list | tuple):
+            for v in value:
+                walk(v, inside, seen)
+        else:
+            seen.append((inside, value))
+
+    leaves: list[tuple[bool, Any]] = []
+    walk(one.audit.entries, False, leaves)
+    in_parts = [v for inside, v in leaves if inside and isinstance(v, str)]
+    assert in_parts and not any(platform._STAMP.fullmatch(v) or v in ids for v in in_parts)
+    assert {e["auditID"] for e in one.audit.entries}.isdisjoint(
+        e["auditID"] for e in two.audit.entries
+    )
+    one_parts = {id(x) for e in one.audit.entries for x in e.values() if _container(x)}
+    two_parts = {id(x) for e in two.audit.entries for x in e.values() if _container(x)}
+    assert not (one_parts & two_parts) - shared  # what is not a kept part is each copy's own
+    # a write's body is one object under both keys, as the log recorded it (audit._copy)
+    bodies = [e for e in one.audit.entries if e.get("request_body") is not None]
+    assert bodies and all(e["raw"]["requestObject"] is e["request_body"] for e in bodies)
+
+
 def test_the_platforms_ids_are_each_scenarios_own_and_reproducible() -> None:
     """Uids and audit ids are keyed by the environment's seed: the same scenario gets the
     same ones, another scenario none of them (an agent serving both learns nothing)."""
@@ -80,7 +123,7 @@ def test_the_platforms_ids_are_each_scenarios_own_and_reproducible() -> None:
 
     template_ids = {o["metadata"]["uid"] for _, o in tpl.built()}
     assert ids(a) == ids(again)
-    assert len(ids(a)) == len(tpl.built()) + len(tpl.audit)
+    assert len(ids(a)) == len(tpl.built()) + len(a.audit.entries)
     assert not ids(a) & ids(b)
     assert not ids(a) & template_ids
     # every reference follows its object: owner references and endpoint targets

@@ -10,9 +10,10 @@ provision; a :class:`Template` builds it once per provider seed and pinned clock
 What a copy keeps and changes:
 
 - Nothing is shared that an environment may change (spec 04 §1: one scenario's writes are
-  never seen by another): stored objects and facts are deep copies; the audit entries,
-  read-only once recorded (``AuditLog.query`` hands out copies), share only the parts
-  no identifier or time lives in.
+  never seen by another): stored objects, facts and audit entries are deep copies, each
+  loaded from one pickle with its identifiers and times filled in (the audit entries shared
+  their parts without one until session 13: rewriting each identifier's path in Python cost
+  more than the C loader's copy, issue 30).
 - The platform draws its uids and pod suffixes from a stream of its own (``<seed>:platform``),
   so the scenario's draws do not depend on them. What an agent can read of them still
   differs per scenario (an agent serving several scenarios cannot carry an identifier from
@@ -56,8 +57,6 @@ UID, STAMP, DERIVED, NAME, ADDRESS = 0, 1, 2, 3, 4
 #: a run of hex digits as long as an ``ids_for`` id or its first half
 _HEX = re.compile(r"[0-9a-f]{128}|[0-9a-f]{64}")
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-#: path of keys/indexes to a value -> what it holds (:data:`UID` or :data:`STAMP`)
-Plan = list[tuple[tuple[Any, ...], int]]
 
 
 @dataclass
@@ -66,11 +65,14 @@ class Template:
 
     start: datetime
     ms: int
-    #: the stored objects and the facts, ``[(key, value)]`` each, pickled with every uid, pod
-    #: name, pod address, timestamp and derived id in a :class:`_Slot` (``slots``: (kind, text))
+    #: the stored objects and the facts, ``[(key, value)]`` each, and the audit entries,
+    #: pickled with every uid, pod name, pod address, timestamp and derived id in a
+    #: :class:`_Slot` (``slots``: (kind, text))
     objects: bytes
     counters: tuple[Any, ...]
-    audit: list[tuple[dict[str, Any], Plan]]
+    #: the entries' parts without such a string are not in the pickle but ``audit_parts``,
+    #: referenced by their index (shared by every copy: read-only once recorded)
+    audit: bytes
     facts: bytes
     registry: frozenset[str]
     system_namespaces: frozenset[str]
@@ -85,6 +87,7 @@ class Template:
     #: the platform's pods: (namespace, name), sorted
     pods: tuple[tuple[str, str], ...] = ()
     slots: tuple[tuple[int, str], ...] = ()
+    audit_parts: tuple[Any, ...] = ()
 
     def built(self) -> list[tuple[tuple[str, str, str], dict[str, Any]]]:
         """The stored objects as the template built them (its own ids and names)."""
@@ -158,6 +161,10 @@ def build(seed: Any, start: datetime) -> Template:
 
     objects = pickled(sorted(store.items()))
     facts = pickled(list(env.facts.items()))
+    kept: set[int] = set()
+    done: dict[int, Any] = {}
+    entries = [_slotted_keeping(e, slots, kind_of, kept, done) for e in env.audit.entries]
+    audit, parts = _pickled_sharing(entries, kept)
     return Template(
         slots=tuple((_kind(text, exact, derived) or 0, text) for text in slots),
         derived=derived,
@@ -166,7 +173,8 @@ def build(seed: Any, start: datetime) -> Template:
         ms=env.clock.ms,
         objects=objects,
         counters=store.counters(),
-        audit=[(entry, _plan(entry, exact, derived)) for entry in env.audit.entries],
+        audit=audit,
+        audit_parts=parts,
         facts=facts,
         registry=frozenset(env.registry),
         system_namespaces=frozenset(env.system_namespaces),
@@ -243,41 +251,75 @@ def _slotted(value: Any, slots: dict[str, _Slot], kind_of: Any) -> Any:
     return value
 
 
+def _slotted_keeping(
+    value: Any, slots: dict[str, _Slot], kind_of: Any, kept: set[int], done: dict[int, Any]
+) -> Any:
+    """``value`` as :func:`_slotted` makes it, but a dict or list holding no string a copy
+    changes is itself, its id in ``kept`` (:func:`_pickled_sharing` pickles it by reference);
+    a container met twice is made once (``done``), so a body an entry holds under two keys
+    (``request_body``, ``raw.requestObject``) stays one in the copy."""
+    if id(value) in done:
+        return done[id(value)]
+    if isinstance(value, dict):
+        made: Any = {
+            _slotted_keeping(k, slots, kind_of, kept, done): _slotted_keeping(
+                v, slots, kind_of, kept, done
+            )
+            for k, v in value.items()
+        }
+        same = all(
+            m is k and made[m] is v for m, k, v in zip(made, value, value.values(), strict=True)
+        )
+    elif isinstance(value, list | tuple):
+        made = type(value)(_slotted_keeping(v, slots, kind_of, kept, done) for v in value)
+        same = all(a is b for a, b in zip(made, value, strict=True))
+    else:
+        return _slotted(value, slots, kind_of)
+    if same:
+        made = value
+        if isinstance(value, dict | list):
+            kept.add(id(value))
+    done[id(value)] = made
+    return made
+
+
+def _pickled_sharing(value: Any, kept: set[int]) -> tuple[bytes, tuple[Any, ...]]:
+    """``value`` pickled with each outermost container of ``kept`` as a reference to its
+    index in the parts returned beside it (issue 30, session 13: the audit entries' parts
+    without an identifier or a time, most of their bytes, stay shared; the rest loads in C)."""
+    parts: list[Any] = []
+    index: dict[int, int] = {}
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def persistent_id(obj: Any) -> int | None:
+        if id(obj) not in kept and type(obj) is not str:
+            return None
+        found = index.get(id(obj))
+        if found is None:
+            found = index[id(obj)] = len(parts)
+            parts.append(obj)
+        return found
+
+    pickler.persistent_id = persistent_id  # type: ignore[method-assign]
+    pickler.dump(value)
+    return out.getvalue(), tuple(parts)
+
+
 class _Filled(pickle.Unpickler):
     """Loads a pickled platform (C) with each slot's string this environment's: one call of
     ``strings.__getitem__`` per distinct string (issue 30, session 11: cloning the objects
     and rewriting each occurrence in Python were most of a copy's CPU)."""
 
-    def __init__(self, blob: bytes, strings: list[str]):
+    def __init__(self, blob: bytes, strings: list[str], parts: tuple[Any, ...] = ()):
         super().__init__(io.BytesIO(blob))
         self.strings = strings
+        self.persistent_load = parts.__getitem__  # type: ignore[method-assign]
 
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) == (__name__, "_slot"):
             return self.strings.__getitem__
         raise pickle.UnpicklingError(f"the platform template holds no {module}.{name}")
-
-
-def _plan(
-    value: Any, exact: dict[str, int], derived: dict[str, str], path: tuple[Any, ...] = ()
-) -> Plan:
-    """Where in ``value`` a platform uid, pod name or pod address (``exact``: the value ->
-    its kind), a timestamp or an id the environment derives from its seed
-    (``Environment.ids_for``: container and image ids) is."""
-    found: Plan = []
-    if isinstance(value, dict):
-        items: Any = value.items()
-    elif isinstance(value, list):
-        items = enumerate(value)
-    else:
-        if isinstance(value, str):
-            kind = _kind(value, exact, derived)
-            if kind is not None:
-                found.append((path, kind))
-        return found
-    for k, v in items:
-        found.extend(_plan(v, exact, derived, (*path, k)))
-    return found
 
 
 def install(env: Environment, tpl: Template) -> None:
@@ -310,24 +352,12 @@ def install(env: Environment, tpl: Template) -> None:
         return made if len(run) == len(made) else made[: len(run)]
 
     strings = [new(kind, text) for kind, text in tpl.slots]
-    made_for = {
-        f"{kind}{text}": made for (kind, text), made in zip(tpl.slots, strings, strict=True)
-    }
 
     def copied(blob: bytes) -> Any:
         return _Filled(blob, strings).load()
 
     env.store.adopt(copied(tpl.objects), tpl.counters)
-    entries = []
-    for entry, plan in tpl.audit:
-        made: dict[int, Any] = {}
-        top = entry.copy()
-        for path, kind in plan:
-            old = _get(entry, path)
-            text = made_for.get(f"{kind}{old}")
-            _put_shared(entry, top, path, new(kind, old) if text is None else text, made)
-        entries.append(top)
-    env.audit.adopt(entries)
+    env.audit.adopt(_Filled(tpl.audit, strings, tpl.audit_parts).load())
     env.facts.update(copied(tpl.facts))
     env.registry |= tpl.registry
     env.system_namespaces |= tpl.system_namespaces
@@ -418,25 +448,6 @@ def _shifted(text: str, seconds: int) -> str:
         return fmt(moved)
     ms = fmt(moved, ms=True)
     return ms if len(text) == 24 else ms[:-1] + text[-4:]
-
-
-def _get(value: Any, path: tuple[Any, ...]) -> Any:
-    for step in path:
-        value = value[step]
-    return value
-
-
-def _put_shared(src: Any, top: Any, path: tuple[Any, ...], new: Any, made: dict[int, Any]) -> None:
-    """Set ``path`` in ``top``, a shallow copy of ``src``, copying only the containers on the
-    path (once each: a body shared by two keys stays shared); the rest stays ``src``'s."""
-    for step in path[:-1]:
-        child = src[step]
-        copy = made.get(id(child))
-        if copy is None:
-            copy = made[id(child)] = child.copy()
-        top[step] = copy
-        src, top = child, copy
-    top[path[-1]] = new
 
 
 __all__ = ["Template", "build", "install", "provision", "template"]
