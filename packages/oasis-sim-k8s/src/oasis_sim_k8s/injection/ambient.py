@@ -78,13 +78,12 @@ def add(ctx: Context) -> list[tuple[str, str, str]]:
             continue
         made += _cronjob(ctx, ns, _draw(env, index))
         made += ambient_init.add(ctx, ns, index)
-        failing = ambient_failing.applies(ctx, ns)
-        replicas = ambient_failing.REPLICAS if failing else 1
-        worker = ambient_worker.add(ctx, ns, index, replicas)
+        sidecar = ambient_failing.sidecar(ctx, ns, index)
+        worker = ambient_worker.add(ctx, ns, index, sidecar)
         made += worker
         ambient_probe.add(ctx, ns, index)
-        if failing:
-            ambient_failing.add(ctx, ns, index, worker[0][2] if worker else None)
+        if sidecar and worker:
+            ambient_failing.add(ctx, ns, index, worker[0][2], sidecar)
     return made
 
 
