@@ -185,7 +185,7 @@ def _rollout_age(env: Any, dep: dict[str, Any] | None) -> int:
 
 
 def _pod_spec(ident: Identity, sidecar: dict[str, Any] | None = None) -> dict[str, Any]:
-    spec = {
+    spec: dict[str, Any] = {
         "initContainers": [
             {"name": ident.init, "image": INIT_IMAGE, "command": ["sh", "-c", ident.init_probe]}
         ],
