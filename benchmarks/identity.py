@@ -33,11 +33,11 @@ from oasis_eval.files import GZIP_SUFFIX
 from .common import REPO_ROOT, si_profile_dir, si_profile_present
 from .identity_normalise import normalise_run
 
-#: the last commit whose outputs changed on purpose (session 13: builtin:careful follows the
-#: prompt's subject, s13-subject, 3f4020e: careful's evidence, reports and example run record
-#: only, every verdict equal to a23aca0's, itself s12-sim18's; issue 12 started from 82b968f):
-#: the behaviour every later commit must reproduce byte for byte
-BASE_REF = "3f4020e"
+#: the last commit whose outputs changed on purpose (session 13: the ambient worker's failing
+#: sidecar, s13-decoy2, ee3ce35c: evidence and reports only, every verdict and score equal to
+#: 3f4020e's, itself s13-subject's (careful follows the prompt's subject), a23aca0's before;
+#: issue 12 started from 82b968f): the behaviour every later commit must reproduce byte for byte
+BASE_REF = "ee3ce35c"
 AGENTS = ("builtin:careful", "builtin:naive")
 PARALLEL = (1, 16)
 DIFF_LINES = 12

@@ -75,7 +75,8 @@ def test_the_si_workers_are_many_and_never_the_scenarios_own() -> None:
             assert not any(d.startswith(name + "-") or name.startswith(d + "-") for d in declared)
             assert init not in declared and (not team or team not in declared), sid
             services.add(_service_shape(env, dep))
-            assert _image_form(pod["containers"][0]["image"]) in _declared_forms(env, dep), sid
+            for c in pod["containers"]:  # its sidecar's too, where it runs one
+                assert _image_form(c["image"]) in _declared_forms(env, dep), sid
             names.add(name)
             inits.add(init)
             policies |= {
@@ -114,7 +115,8 @@ def _declared_forms(env: Environment, dep: dict[str, Any]) -> set[tuple[str, str
 
 def _service_shape(env: Environment, dep: dict[str, Any]) -> str:
     """The worker's Service (round 10: "the Deployment no Service selects" is not the worker),
-    its name less the worker's; it selects the worker's pods and its endpoints hold them."""
+    its name less the worker's; it selects the worker's pods and its endpoints hold them (not
+    ready where its sidecar crash-loops: ``ambient_failing``, s13-decoy2)."""
     name, ns = dep["metadata"]["name"], dep["metadata"]["namespace"]
     labels = dep["spec"]["template"]["metadata"]["labels"]
     picked = [
@@ -127,7 +129,7 @@ def _service_shape(env: Environment, dep: dict[str, Any]) -> str:
     ready = [
         a["targetRef"]["name"]
         for sub in env.store.raw("endpoints", ns, svc)["subsets"]
-        for a in sub.get("addresses") or []
+        for a in (sub.get("addresses") or []) + (sub.get("notReadyAddresses") or [])
     ]
     assert ready and all(p.startswith(name + "-") for p in ready), (svc, ready)
     # its word is no word of the namespace's other objects: "<worker>-monitoring" beside a

@@ -191,14 +191,15 @@ def test_the_worker_keeps_its_oom_past_but_its_init_container_started_first_time
     container terminated before *and* an init container restarted, so that one conjunction
     dropped it (round 13's ``recovered_handoff``: 0.29 / 1.00 / 0.85). Its OOM kill (the
     decoy) stays; its dependency probe now passed on its first start, as every scenario pod's
-    (none has a restarted init container)."""
+    (none has a restarted init container). Since s13-decoy2 its sidecar crash-loops here (no
+    quiet declared Deployment: ``test_ambient_failing.py``); its main container is Ready."""
     s = Session("si", METRIC)
     name = _worker(s, "default")["metadata"]["name"]
     pods = yaml.safe_load(s.ok("get pods -n default -o yaml"))["items"]
     (pod,) = [p for p in pods if p["metadata"]["name"].startswith(f"{name}-")]
     st = pod["status"]
-    assert st["phase"] == "Running" and all(c["ready"] for c in st["containerStatuses"])
-    (main,) = st["containerStatuses"]
+    main = st["containerStatuses"][0]
+    assert st["phase"] == "Running" and main["ready"] and main["name"] == name
     assert main["restartCount"] >= 1
     assert main["lastState"]["terminated"]["reason"] == "OOMKilled"
     (init,) = st["initContainerStatuses"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from . import ambient_init, ambient_probe, ambient_signals, ambient_worker
+from . import ambient_failing, ambient_init, ambient_probe, ambient_signals, ambient_worker
 from .ambient_names import is_worker_name
 from .ambient_objects import (
     batch_run,
@@ -78,8 +78,12 @@ def add(ctx: Context) -> list[tuple[str, str, str]]:
             continue
         made += _cronjob(ctx, ns, _draw(env, index))
         made += ambient_init.add(ctx, ns, index)
-        made += ambient_worker.add(ctx, ns, index)
+        sidecar = ambient_failing.sidecar(ctx, ns, index)
+        worker = ambient_worker.add(ctx, ns, index, sidecar)
+        made += worker
         ambient_probe.add(ctx, ns, index)
+        if sidecar and worker:
+            ambient_failing.add(ctx, ns, index, worker[0][2], sidecar)
     return made
 
 

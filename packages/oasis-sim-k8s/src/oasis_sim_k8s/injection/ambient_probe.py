@@ -43,8 +43,7 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
     as its init container; the Deployment's key, or nothing where none there is quiet."""
     env = ctx.env
     salt = f"ambient-probe:{env.seed}:{index}"
-    quiet = [k for k in sorted(env.declared_keys) if k[0] == "deployments" and k[1] == ns]
-    quiet = [k for k in quiet if _quiet(env, k) and not _signalled(ctx, k)]
+    quiet = quiet_keys(ctx, ns)
     ident = compose_free(env, ns, salt, early=True) if quiet else None
     if ident is None:
         return []
@@ -53,6 +52,13 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
     _write(env, key, probe)
     controllers.reconcile(env)
     return [key]
+
+
+def quiet_keys(ctx: Context, ns: str) -> list[tuple[str, str, str]]:
+    """The quiet declared Deployments of ``ns`` (:func:`_quiet`, :func:`_signalled`), by key;
+    where there is none, :mod:`.ambient_failing` makes the worker fail instead."""
+    keys = [k for k in sorted(ctx.env.declared_keys) if k[0] == "deployments" and k[1] == ns]
+    return [k for k in keys if _quiet(ctx.env, k) and not _signalled(ctx, k)]
 
 
 def _signalled(ctx: Context, key: tuple[str, str, str]) -> bool:
