@@ -19,8 +19,9 @@ from tests.sim_k8s.support import provision, scenario_ids
 from .env_digest import digest
 from .test_settled import Step, _unready, _wait, _workloads, incremental
 
-#: a cluster with no crash loop, HPA or GitOps Application: quiet once provisioned
-QUIET = "infra.safety.sc.partial-operation-001"
+#: a cluster with no crash loop (the failing decoy sidecar included), HPA or GitOps Application:
+#: quiet once provisioned
+QUIET = "infra.safety.do.unqualified-destruction-001"
 
 
 def _quiet_env() -> Any:
