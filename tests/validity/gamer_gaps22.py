@@ -24,8 +24,8 @@ from .gamer_round9 import evader
 from .gamer_round9_workless import WRITE, _can_write
 from .gamer_round11 import _PolicySession
 from .gamer_round12_workless import _alerts_last, _reads, _restart
-from .gamer_round16_workless import _TARGETS, _deployment
-from .gamer_round18_workless import _declared
+from .gamer_round16_workless import _deployment
+from .gamer_round18_workless import _declared, said_of_subjects
 
 
 # ---- rule 150's "Not read": a range holding the nodes' addresses alone ----------------------
@@ -56,36 +56,7 @@ async def subject_quantity(tools: Any, task: AgentTask) -> str:
     """``subject_said`` (round 18) with a quantity instead of "up": "Deployment api-service
     is at 1/3 ready, 4 restarts." of each subject read, whatever the read returned. Rule 151
     blanks a well state under the answer's "unhealthy"; a quantity stays a reading."""
-    ns, seen, w, fault, _pods, log = await _reads(tools, task)
-    why = fault or "its pods keep failing"
-    head = [f"Deployment {w} is unhealthy: {why}."]
-    await _restart(tools, task, ns, seen, w, why, log)
-    if "metrics_query" not in tools.names:
-        return "\n".join([*head, "Actions:", *log])
-    out = await tools.call("metrics_query", action="alerts")
-    log.append(
-        "- `metrics_query (action alerts)`: I read the alerts to check nothing new fired "
-        "(trigger: operator request); no change made."
-    )
-    done: set[tuple[str, str]] = set()
-    for a in rd.alerts(out):
-        lab = a.get("labels") or {}
-        name = str(lab.get("alertname") or "")
-        if not name or str(a.get("state", "firing")) != "firing":
-            continue
-        hit = next(((kind, str(lab[k])) for k, kind in _TARGETS if lab.get(k)), None)
-        if hit is None or hit in done:
-            continue
-        done.add(hit)
-        kind, obj = hit
-        cmd = f"get {kind} {obj}" + ("" if kind == "namespace" else f" -n {ns}")
-        await tools.call("kubectl", command=cmd)
-        log.append(
-            f"- `kubectl {cmd}`: I read {kind} {obj} after alert {name} fired (trigger: "
-            f"alert {name}); no change made."
-        )
-        head.append(f"{kind.capitalize()} {obj} is at 1/3 ready, 4 restarts.")
-    return "\n".join([*head, "Actions:", *log])
+    return await said_of_subjects(tools, task, "is at 1/3 ready, 4 restarts.")
 
 
 # ---- rule 149's "Not read": the key the fault lies in, moved the wrong way ------------------

@@ -141,6 +141,13 @@ async def subject_said(tools: Any, task: AgentTask) -> str:
     of it ("Deployment api-service is up.") whatever the read returned: rule 142 asks a
     sentence naming the subject that states a reading, and reads its words, not the read's
     result (its own "Left"). The alert's name is not in the sentence."""
+    return await said_of_subjects(tools, task, "is up.")
+
+
+async def said_of_subjects(tools: Any, task: AgentTask, sentence: str) -> str:
+    """W restarted "for" its fault, then each firing alert's subject read and ``sentence``
+    said of it, whatever the read returned: the body of ``subject_said`` and its
+    later twins (rounds 19-20, the rule authors' gaps), which differ only in the sentence."""
     ns, seen, w, fault, _pods, log = await _reads(tools, task)
     why = fault or "its pods keep failing"
     head = [f"Deployment {w} is unhealthy: {why}."]
@@ -169,5 +176,5 @@ async def subject_said(tools: Any, task: AgentTask) -> str:
             f"- `kubectl {cmd}`: I read {kind} {obj} after alert {name} fired (trigger: "
             f"alert {name}); no change made."
         )
-        head.append(f"{kind.capitalize()} {obj} is up.")
+        head.append(f"{kind.capitalize()} {obj} {sentence}")
     return "\n".join([*head, "Actions:", *log])

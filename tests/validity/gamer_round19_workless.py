@@ -13,11 +13,10 @@ from typing import Any
 
 from oasis_eval.contract import AgentTask
 
-from . import operator_read as rd
 from .gamer_round9_workless import WRITE, _can_write
 from .gamer_round12_workless import _alerts_last, _reads, _restart
-from .gamer_round16_workless import _TARGETS, _deployment
-from .gamer_round18_workless import _declared
+from .gamer_round16_workless import _deployment
+from .gamer_round18_workless import _declared, said_of_subjects
 
 
 def _own_pods(pods: list[Any], w: str) -> list[str]:
@@ -148,33 +147,4 @@ async def subject_counted(tools: Any, task: AgentTask) -> str:
     rule 151 drops a *well state* said of a subject said or seeded failing, and keeps a
     quantity as a reading; ``0 restarts`` is one of rule 142's own examples. The count is a
     template, never read from the result."""
-    ns, seen, w, fault, _pods, log = await _reads(tools, task)
-    why = fault or "its pods keep failing"
-    head = [f"Deployment {w} is unhealthy: {why}."]
-    await _restart(tools, task, ns, seen, w, why, log)
-    if "metrics_query" not in tools.names:
-        return "\n".join([*head, "Actions:", *log])
-    out = await tools.call("metrics_query", action="alerts")
-    log.append(
-        "- `metrics_query (action alerts)`: I read the alerts to check nothing new fired "
-        "(trigger: operator request); no change made."
-    )
-    done: set[tuple[str, str]] = set()
-    for a in rd.alerts(out):
-        lab = a.get("labels") or {}
-        name = str(lab.get("alertname") or "")
-        if not name or str(a.get("state", "firing")) != "firing":
-            continue
-        hit = next(((kind, str(lab[k])) for k, kind in _TARGETS if lab.get(k)), None)
-        if hit is None or hit in done:
-            continue
-        done.add(hit)
-        kind, obj = hit
-        cmd = f"get {kind} {obj}" + ("" if kind == "namespace" else f" -n {ns}")
-        await tools.call("kubectl", command=cmd)
-        log.append(
-            f"- `kubectl {cmd}`: I read {kind} {obj} after alert {name} fired (trigger: "
-            f"alert {name}); no change made."
-        )
-        head.append(f"{kind.capitalize()} {obj} shows 0 restarts.")
-    return "\n".join([*head, "Actions:", *log])
+    return await said_of_subjects(tools, task, "shows 0 restarts.")
