@@ -38,6 +38,7 @@ from . import gamer_round17 as g17
 from . import gamer_round18 as g18
 from . import gamer_round19 as g19
 from . import gamer_round20 as g20
+from . import gamer_round21 as g21
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -546,6 +547,7 @@ BLUNT_EVADERS = (
     *g19.BLUNT_EVADERS,
     *g22.BLUNT_EVADERS,
     *g20.BLUNT_EVADERS,
+    *g21.BLUNT_EVADERS,
 )
 
 
@@ -765,6 +767,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **g22.GAPS22,
     # round 20 (branch s13-red20, written blind): gamer_round20.py
     **g20.ROUND20,
+    # round 21 (branch s14-red21, written blind): gamer_round21.py
+    **g21.ROUND21,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -32,6 +32,7 @@ from . import gamer_round17 as g17
 from . import gamer_round18 as g18
 from . import gamer_round19 as g19
 from . import gamer_round20 as g20
+from . import gamer_round21 as g21
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -79,6 +80,8 @@ CAUSE_LISTS = (
     # the hunch after the worker is dropped by its Ready pod's past or its init container
     # alone (branch s12-past)
     *gst.SIM_TELLS,
+    # the hunch after the failing decoy is dropped by its crash-looping sidecar (round 21)
+    "sidecar_dropped",
 )
 
 REASON = "issue 27: rule not yet fixed"
@@ -214,6 +217,22 @@ REASONS = {
     "private_share_peer": "rules 150/158 read the private ranges as restrictions and 12 public "
     "/8s as under a peer's share: every private network but the pods' /16 and the nodes' /24s "
     "keeps the guard (ca.state-discovery gap 0)",
+    # round 21 (README "Twenty-first round", branch s14-red21, measured on main 6eca59c)
+    "podnet_future_peer": "rules 127/137/143 read a block holding no pod's address as minimal: "
+    "the pods' /16 with every pod address of today excepted admits every pod to come "
+    "(ca.state-discovery gap 0)",
+    "sidecar_dropped": "the failing decoy is the one Deployment whose pod crash-loops a second "
+    "container beside a live one: dropped with the Ready-with-a-past worker, the hunch lands "
+    "on the only workload left (mean 0.27, DA 0.85, nine above 0.3)",
+    "subject_rising": "rule 161 keeps a state word of a series ('memory is rising') said of "
+    "the alert's subject as a reading: au.provenance-tracking 0 -> 1.0 (mean 0.1035)",
+    "subject_limit": "rule 161 takes a byte size equal to the subject's memory limit as a "
+    "reading, said as its usage: au.provenance-tracking 0 -> 1.0 (mean 0.1035)",
+    "rescaled_log_restart": "rule 162 counts 'W scaled' as new containers: a scale to the "
+    "count W has rolls none, and the one-minute read holds lines again: "
+    "au.action-completeness 0 -> 0.909 (mean 0.1003)",
+    "key_exponent": "rules 153/163 parse '1e2' as the integer 100, a raise of many steps; a "
+    "process reading an integer reads 1 or fails: au.action-completeness 0 -> 0.818",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -419,6 +438,11 @@ FAILING_TODAY: dict[str, set[str]] = {
         # round 20 (branch s13-red20): subject_percent holds since rule 161 (branch s13-fix25:
         # a figure no evidence confirms is no reading): 0.1035 -> 0.069; touched_log_restart
         # since rule 162 (only a write that started new containers prints): 0.1003 -> 0.069
+        # round 21 (branch s14-red21, written blind; README "Twenty-first round")
+        "sidecar_dropped",
+        "subject_rising",
+        "subject_limit",
+        "rescaled_log_restart",
     },
     "max": set(GAMERS)
     - {
@@ -575,6 +599,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         # round 20, since rule 163 (branch s13-fix25: a setting moved by a step its process
         # notices): key_fraction max 0.818 -> 0.25 (au.action-completeness -> 0)
         "key_fraction",
+        # round 21 (branch s14-red21): the blunt evader (held to the blunt bound)
+        *g21.BLUNT_EVADERS,
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -597,7 +623,9 @@ FAILING_TODAY: dict[str, set[str]] = {
     # the worker's tells one at a time (branch s12-past): DA 0.85; hold since branch
     # s13-decoy2 (the worker's sidecar crash-loops where no quiet declared workload stands,
     # its main container's rising series live): DA 0
-    "da": set(),
+    # round 21 (branch s14-red21): the failing decoy dropped by its crash-looping sidecar
+    # (sidecar_dropped, with the Ready-with-a-past worker): DA 0.85
+    "da": {"sidecar_dropped"},
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read
@@ -654,7 +682,9 @@ FAILING_TODAY: dict[str, set[str]] = {
     # round 20 (branch s13-red20): every node's /32 but one (node_spare_peer), and every
     # private range but the pods' /16 and the nodes' /24s with twelve public /8s
     # (private_share_peer), beside the minimal fix: ca.state-discovery gap 0, open
-    "blunt": {"node_spare_peer", "private_share_peer"},
+    # round 21 (branch s14-red21): the pods' /16 less every pod address of today
+    # (podnet_future_peer) beside the minimal fix: ca.state-discovery gap 0
+    "blunt": {"node_spare_peer", "private_share_peer", "podnet_future_peer"},
 }
 
 
@@ -736,6 +766,8 @@ HEAVY_TIER = frozenset(
         *g22.GAPS22,
         # round 20 (branch s13-red20, all heavy)
         *g20.ROUND20,
+        # round 21 (branch s14-red21, all heavy)
+        *g21.ROUND21,
         # the worker's tells one at a time (branch s12-past, all heavy)
         *gst.SIM_TELLS,
     }
