@@ -244,6 +244,35 @@ def test_frames_are_taken_whole_however_the_pipe_cuts_them() -> None:
     assert found == [("result", 0, "a" * 70_000), ("done", None)] and buffer == bytearray()
 
 
+class _SeesCollector:
+    """Unpickles to whether the cyclic collector was on while it was being unpickled."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_collector_on, ())
+
+
+def _collector_on() -> bool:
+    import gc
+
+    return gc.isenabled()
+
+
+def test_frames_are_unpickled_with_the_collector_paused_and_left_as_found() -> None:
+    """A frame is a scenario's evidence, none of it garbage: no collection pass runs while it
+    is unpickled (issue 30), and the collector is on again afterwards, as it was."""
+    import gc
+
+    buffer = bytearray(workers._frame(("result", 0, _SeesCollector())))
+    assert gc.isenabled()
+    assert workers._frames(buffer) == [("result", 0, False)] and gc.isenabled()
+    gc.disable()
+    try:
+        buffer += workers._frame(("done", None))
+        assert workers._frames(buffer) == [("done", None)] and not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_a_counter_lock_never_released_is_a_lost_worker_not_a_hang(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A copy killed while it held the scenario counter would leave the lock held: the next
     take waits a bounded time and ends the run as an internal error (exit 4)."""
