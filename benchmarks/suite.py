@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import math
@@ -11,7 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -164,18 +165,39 @@ def bench_si_evaluation(ctx: Context) -> list[Row]:
 # ---- 3. parallel speedup ---------------------------------------------------------------------
 
 
+@contextlib.contextmanager
+def _cpu_of(into: list[float]) -> Iterator[None]:
+    """Append the CPU seconds (user + system) the block took in this process and in the
+    child processes it reaped (a parallel run's workers) to ``into``."""
+    import resource
+
+    def used() -> float:
+        own, kids = (
+            resource.getrusage(resource.RUSAGE_SELF),
+            resource.getrusage(resource.RUSAGE_CHILDREN),
+        )
+        return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+    start = used()
+    yield
+    into.append(used() - start)
+
+
 def bench_parallel(ctx: Context) -> list[Row]:
     profile = ctx.get_profile()
     agent = latency_agent(AGENT_LATENCY)
     serial, parallel = [], []
+    cpu: dict[str, list[float]] = {"serial": [], "parallel": []}
     outcome = None
     for _ in range(ctx.repeat):
-        seconds, outcome = timed(lambda: run_evaluation(profile, agent, parallel=1))
+        with _cpu_of(cpu["serial"]):
+            seconds, outcome = timed(lambda: run_evaluation(profile, agent, parallel=1))
         serial.append(seconds)
         # `--parallel 16 --workers 0`: the documented opt-in to one worker process per core
-        seconds, outcome = timed(
-            lambda: run_evaluation(profile, agent, parallel=PARALLEL, workers=0)
-        )
+        with _cpu_of(cpu["parallel"]):
+            seconds, outcome = timed(
+                lambda: run_evaluation(profile, agent, parallel=PARALLEL, workers=0)
+            )
         parallel.append(seconds)
     speedups = [s / p for s, p in zip(serial, parallel)]
     from oasis_eval.evaluation.results import ScenarioState
@@ -193,6 +215,10 @@ def bench_parallel(ctx: Context) -> list[Row]:
         "executed_per_phase": phases,
         "agent_latency_ms": AGENT_LATENCY * 1000,
         "waves_at_parallel_16": waves,
+        # CPU of each run, this process and its reaped worker processes (getrusage, user +
+        # system): what going parallel costs beside the serial run's work, load or not
+        "cpu_s_serial": [round(s, 3) for s in cpu["serial"]],
+        "cpu_s_parallel": [round(s, 3) for s in cpu["parallel"]],
         # the worker processes --parallel 16 shares its scenarios among (one per core)
         "cores": len(os.sched_getaffinity(0))
         if hasattr(os, "sched_getaffinity")
@@ -286,10 +312,22 @@ def bench_replay(ctx: Context) -> list[Row]:
             )
             write_times.append(seconds)
         size = sum(p.stat().st_size for p in run_dir.rglob("*") if p.is_file())
-        times, result = samples(lambda: replay(run_dir), ctx.repeat, warmup=ctx.warmup)
+        cpu: list[float] = []
+
+        def replayed() -> Any:
+            start = time.process_time()
+            try:
+                return replay(run_dir)
+            finally:
+                cpu.append(time.process_time() - start)
+
+        times, result = samples(replayed, ctx.repeat, warmup=ctx.warmup)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     detail = {
+        # CPU of the timed replays (time.process_time, every thread of this process): on a
+        # shared machine the wall time is the load's as much as the replay's
+        "cpu_s": [round(s, 4) for s in cpu[len(cpu) - len(times) :]],
         "identical": result.identical,
         "run_dir_bytes": size,
         "evidence_files": len(outcome.evidence),
