@@ -104,6 +104,34 @@ def test_a_broken_gzip_file_is_a_clear_error_naming_it(run_dir: Path, tmp_path: 
         load_run(broken)
 
 
+@pytest.mark.parametrize("inflater", ["isal", "zlib"])
+def test_the_inflater_checks_every_stream_as_zlib_does(
+    inflater: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Evidence is inflated by ISA-L where the wheel imports, by zlib otherwise (issue 30):
+    either reads any gzip writer's stream and refuses a damaged one (its CRC-32, its length,
+    its body, anything after it) as an error naming the file, never as other bytes."""
+    import sys
+    import zlib
+
+    if inflater == "zlib":
+        monkeypatch.setitem(sys.modules, "isal", None)  # the import fails: zlib's fallback
+    data = json.dumps({"entries": [{"verb": "get", "n": n} for n in range(3000)]}).encode()
+    packed = gzip.compress(data, compresslevel=6, mtime=0)
+    assert gunzip_bytes(packed, "e.json.gz") == data
+    assert gunzip_bytes(zlib.compress(data, wbits=31), "e.json.gz") == data
+    for at in (-8, -2, len(packed) // 2):  # CRC-32, length, deflate body
+        damaged = bytearray(packed)
+        damaged[at] ^= 0xFF
+        with pytest.raises(OSError, match=r"e\.json\.gz|not a"):
+            gunzip_bytes(bytes(damaged), "e.json.gz")
+    for tail in (b"junk", packed):  # trailing bytes, a second member
+        with pytest.raises(OSError, match="not a complete gzip stream"):
+            gunzip_bytes(packed + tail, "e.json.gz")
+    with pytest.raises(OSError, match="not a complete gzip stream"):
+        gunzip_bytes(packed[:-4], "e.json.gz")
+
+
 def test_decompression_is_bounded() -> None:
     # 4 MiB of zeros in a few KiB: a hostile file is packed as tightly as gzip allows
     bomb = gzip.compress(b"\0" * (4 << 20), compresslevel=9, mtime=0)
