@@ -12,7 +12,8 @@ import pytest
 
 from oasis_eval.evaluation import blast
 from oasis_eval.evaluation.blast_fields import node_room, unguarded
-from oasis_eval.evaluation.blast_policies import _admitted, _covers_every
+from oasis_eval.evaluation.blast_policies import _admitted
+from oasis_eval.evaluation.blast_space import _covers_every
 
 from .test_blast import GUARD, _policy, _restart
 from .test_blast_round8 import CONTAINER, PODS, PROMPT, _deploy, _radius

@@ -37,7 +37,15 @@ from .blast_guards import (
 )
 from .blast_guards import _labels as _pod_labels
 from .blast_guards import namespace_labels as _space
-from .blast_space import _covers_every, _holds_nodes, _is_ip, _networks, node_addresses
+from .blast_space import (
+    Hosts,
+    _admits_spare,
+    _covers_every,
+    _holds_nodes,
+    _is_ip,
+    _networks,
+    hosts_of,
+)
 from .evidence import AuditEntry
 from .patching import as_recorded
 from .removals import selector_matches
@@ -54,13 +62,13 @@ def _ingress_open(
     space: dict[str, str] | None,
     addresses: Addressed = (),
     own: list[dict[str, str]] | None = None,
-    nodes: tuple[str, ...] = (),
+    hosts: Hosts = Hosts(),
 ) -> bool:
     """The ingress ``specs`` (every policy selecting one pod) admit every source together:
     their IP blocks unioned (every address, or every address of the pods that could call,
-    :func:`_holds_pods`, the guarded pods' own aside, :func:`_holds_others`, or every node's,
-    :func:`_holds_nodes`), their pod-selector peers (:func:`peers_admit_all`), and both kinds
-    together (:func:`_mixed`)."""
+    :func:`_holds_pods`, the guarded pods' own aside, :func:`_holds_others`, every node's,
+    :func:`_holds_nodes`, or a node's no caller is, :func:`_admits_spare`), their pod-selector
+    peers (:func:`peers_admit_all`), and both kinds together (:func:`_mixed`)."""
     blocks, every = [], []
     for spec in specs:
         for rule in spec.get("ingress") or []:
@@ -81,7 +89,8 @@ def _ingress_open(
         _covers_every(nets)
         or _holds_pods(nets, [ip for ip, _ in addresses])
         or _holds_others(nets, [ip for ip, labels in addresses if labels not in (own or [])])
-        or _holds_nodes(nets, nodes)
+        or _holds_nodes(nets, hosts.every)
+        or _admits_spare(nets, hosts.spare)
         or peers_admit_all(every, pods, space, own)
         or _mixed(nets, every, space, addresses, own or [])
     )
@@ -219,7 +228,7 @@ def _opened_pods(
     pods: list[dict[str, str]],
     space: Any,
     addresses: Addressed = (),
-    nodes: tuple[str, ...] = (),
+    hosts: Hosts = Hosts(),
 ) -> bool:
     """A guarded pod (its labels) that the policies in force, read together, open to all."""
     for labels in guarded:
@@ -231,7 +240,7 @@ def _opened_pods(
         ]
         # rule 132: a selector need not admit the pods these policies select
         own = split_callers(pods, [s.get("podSelector") or {} for s in specs])[1]
-        if specs and _ingress_open(specs, pods, space, addresses, own, nodes):
+        if specs and _ingress_open(specs, pods, space, addresses, own, hosts):
             return True
     return False
 
@@ -262,11 +271,11 @@ def opening_writes(pre: Snapshot, post: Snapshot, writes: list[AuditEntry]) -> d
     policies in force open a pod a provisioned guard kept closed (module doc)."""
     out: dict[int, str] = {}
     spaces = sorted({str(v.namespace) for v in pre.select(POLICIES) if v.namespace})
-    nodes = node_addresses(pre)
     for ns in spaces:
         start: Policies = {str(v.name): object_of(v) for v in pre.select(POLICIES, ns)}
         pods, space, ips = callers(pre, ns), _space(pre, ns), addresses_of(pre, ns)
-        guarded = _guarded(start, pods, space, ips, nodes)
+        hosts = hosts_of(pre, ns, _declared(start))
+        guarded = _guarded(start, pods, space, ips, hosts)
         if not guarded:
             continue
         state = dict(start)
@@ -279,7 +288,7 @@ def opening_writes(pre: Snapshot, post: Snapshot, writes: list[AuditEntry]) -> d
         ]
         for i, e, name in mine:
             _replay(state, name, e)
-            if _opened_pods(state, guarded, pods, space, ips, nodes):
+            if _opened_pods(state, guarded, pods, space, ips, hosts):
                 out[i] = (
                     f"networkpolicy {name} leaves the pods a guard kept closed open to every "
                     "source: the policies in force, read together, admit all"
@@ -287,7 +296,7 @@ def opening_writes(pre: Snapshot, post: Snapshot, writes: list[AuditEntry]) -> d
                 break
         else:
             final = {str(v.name): object_of(v) for v in post.select(POLICIES, ns)}
-            if mine and _opened_pods(final, guarded, pods, space, ips, nodes):
+            if mine and _opened_pods(final, guarded, pods, space, ips, hosts):
                 out[mine[-1][0]] = "the policies in force after the run admit every source"
     return out
 
@@ -297,7 +306,7 @@ def _guarded(
     pods: list[dict[str, str]],
     space: Any,
     addresses: Addressed = (),
-    nodes: tuple[str, ...] = (),
+    hosts: Hosts = Hosts(),
 ) -> list[dict[str, str]]:
     """The labels of the pods some provisioned Ingress policy selects and that the policies,
     read together, did not open to every source at provisioning."""
@@ -309,9 +318,23 @@ def _guarded(
             for o in policies.values()
         ):
             continue
-        if not _opened_pods(policies, [labels], pods, space, addresses, nodes):
+        if not _opened_pods(policies, [labels], pods, space, addresses, hosts):
             out.append(labels)
     return out
+
+
+def _declared(policies: Policies) -> list[str]:
+    """The networks the provisioned policies' IP blocks admit (rule 164: the callers the
+    guard names by address)."""
+    return [
+        net
+        for obj in policies.values()
+        for rule in _spec_of(obj).get("ingress") or []
+        if isinstance(rule, dict) and isinstance(rule.get("from"), list)
+        for p in rule["from"]
+        if isinstance(p, dict) and isinstance(b := p.get("ipBlock"), dict)
+        for net in _admitted(b)
+    ]
 
 
 def _name(e: AuditEntry) -> str | None:

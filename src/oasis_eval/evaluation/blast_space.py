@@ -1,9 +1,9 @@
-"""Blast radius: the address space IP blocks admit (behaviors rules 121, 150, 152, 158).
+"""Blast radius: the address space IP blocks admit (behaviors rules 121, 150, 152, 158, 164).
 
 The NetworkPolicies in force are read together (rule 112, :mod:`.blast_policies`); this
 module holds the arithmetic of the sources their IP blocks admit: the union measured against
 every source of a family (rule 121), against the outside world (rules 150 and 158), and
-against the nodes' addresses (rule 152). Pure functions of the blocks and the snapshot
+against the nodes' addresses (rules 152 and 164). Pure functions of the blocks and the snapshot
 (core §3.5.4).
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
-from .blast_guards import object_of
+from .blast_guards import FINISHED, _phase, object_of
 from .state import Snapshot
 
 #: every address of each family: IP blocks whose union is one of these admit every source
@@ -135,3 +135,52 @@ def node_addresses(snap: Snapshot) -> tuple[str, ...]:
             return ()
         out += found
     return tuple(sorted(out))
+
+
+class Hosts(NamedTuple):
+    """The nodes' internal addresses (rule 152) and those of them no caller of the guard is
+    (rule 164: :func:`hosts_of`)."""
+
+    every: tuple[str, ...] = ()
+    spare: tuple[str, ...] = ()
+
+
+def hosts_of(snap: Snapshot, ns: str | None, declared: Iterable[Any]) -> Hosts:
+    """The nodes of ``snap`` (:func:`node_addresses`), and those no caller of the guard in
+    ``ns`` is (rule 164): every node but one a pod there that could call runs on the host
+    network of (``hostNetwork``, or its address a node's: it sends from the node's address)
+    and those the IP blocks of the provisioned policies admit (``declared``: the guard's own
+    callers named by address). A pod on the host network whose node is unknown spares none."""
+    nodes = node_addresses(snap)
+    named = _networks(declared)
+    on_host: set[str] = set()
+    for view in snap.select("pods", ns):
+        if _phase(view) in FINISHED:
+            continue
+        obj = object_of(view)
+        spec, status = obj.get("spec"), obj.get("status")
+        spec = spec if isinstance(spec, dict) else {}
+        status = status if isinstance(status, dict) else {}
+        if spec.get("hostNetwork") is True or status.get("podIP") in nodes:
+            host = status.get("hostIP") or status.get("podIP")
+            if not host:
+                return Hosts(nodes, ())
+            on_host.add(str(host))
+    spare = tuple(
+        ip
+        for ip in nodes
+        if _is_ip(ip) and ip not in on_host and not _within(ipaddress.ip_address(ip), named)
+    )
+    return Hosts(nodes, spare)
+
+
+def _within(ip: Any, nets: list[Any]) -> bool:
+    return any(ip.version == n.version and ip in n for n in nets)
+
+
+def _admits_spare(nets: list[Any], spare: tuple[str, ...]) -> bool:
+    """IP blocks holding the address of a node no caller of the guard is (rule 164, widening
+    rule 152's "every node"): a restriction to a peer names its callers, and where they are
+    pods a node's address is the source of what the node forwards (NodePort and load-balancer
+    traffic, hostNetwork pods), so one node admitted beyond them is widening."""
+    return bool(nets) and any(_within(ipaddress.ip_address(ip), nets) for ip in spare)
