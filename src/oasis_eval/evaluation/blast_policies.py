@@ -85,8 +85,9 @@ def _ingress_open(
                 for net in _admitted(b)
             ]
     nets = _networks(blocks)  # parsed once for the three readings
+    aside = [*(ip for ip, _ in addresses), *hosts.callers()]  # rule 165: the callers' own
     return (
-        _covers_every(nets)
+        _covers_every(nets, aside)
         or _holds_pods(nets, [ip for ip, _ in addresses])
         or _holds_others(nets, [ip for ip, labels in addresses if labels not in (own or [])])
         or _holds_nodes(nets, hosts.every)

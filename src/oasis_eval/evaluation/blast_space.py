@@ -53,24 +53,58 @@ _PRIVATE = {
 }
 
 
-def _covers_every(cidrs: Iterable[Any]) -> bool:
+def _covers_every(cidrs: Iterable[Any], aside: Iterable[Any] = ()) -> bool:
     """The union of ``cidrs`` is every IPv4 (or every IPv6) source address but a negligible
     share (rule 121: ``0.0.0.0/0`` less one ``/32`` admits every source as ``0.0.0.0/0``), or
-    more of the outside world than any peer holds (rule 158, widening rule 150's "every
-    outside source but a negligible share": :data:`PEER_SHARE`; the private ranges left out
-    restrict no outside caller, and a public ``/8`` left out beside them fences to no peer)."""
+    more of the sources than any peer holds: its share of the outside world and its share of
+    the private ranges (``aside``, the callers' own addresses and networks, not counted)
+    together over :data:`PEER_SHARE` (rules 150, 158 and 165: the private ranges left out
+    restrict no outside caller, a public ``/8`` left out beside them fences to no peer, and
+    every private network admitted is no peer's either)."""
     nets: dict[int, list[Any]] = {4: [], 6: []}
     for net in _networks(cidrs):
         nets[net.version].append(net)
+    kept = _networks(aside)
     return any(
         bool(nets[v])
         and (
             _left_out(nets[v], v) < NEGLIGIBLE
-            # rules 150 and 158: more than a peer's share of the outside world admitted
-            or _left_out(nets[v], v, _PRIVATE[v]) < 1 - PEER_SHARE
+            # rules 150, 158 and 165: more than a peer's share of the sources admitted
+            or _sources_share(nets[v], v, [n for n in kept if n.version == v]) > PEER_SHARE
         )
         for v in (4, 6)
     )
+
+
+def _sources_share(nets: list[Any], version: int, aside: list[Any]) -> float:
+    """The share of the outside world ``nets`` admit (rules 150, 158) and the share of the
+    private ranges less ``aside`` (rule 165), added: one bound on the sources admitted, each
+    world weighed by its own size (counted in addresses, every private network would weigh
+    as a public ``/8`` and a third, though a cluster's neighbours all live there)."""
+    return 1 - _left_out(nets, version, _PRIVATE[version]) + _private_share(nets, version, aside)
+
+
+def _private_share(nets: list[Any], version: int, aside: list[Any]) -> float:
+    """The share of the family's private ranges (:data:`_PRIVATE`, less ``aside``) ``nets``
+    admit (rule 165): a restriction to a peer names one network there, not every one."""
+    private = _collapsed(_PRIVATE[version])
+    held, kept = _collapsed(nets), _collapsed(aside)
+    inside = _collapsed(_meet(held, private))
+    total = _size(private) - _size(_meet(private, kept))
+    return (_size(inside) - _size(_meet(inside, kept))) / total if total > 0 else 0.0
+
+
+def _collapsed(nets: list[Any]) -> list[Any]:
+    return list(ipaddress.collapse_addresses(nets))
+
+
+def _meet(one: list[Any], other: list[Any]) -> list[Any]:
+    """The networks both disjoint lists hold (two CIDRs that overlap nest: the smaller)."""
+    return [a if a.subnet_of(b) else b for a in one for b in other if a.overlaps(b)]
+
+
+def _size(nets: list[Any]) -> int:
+    return sum(n.num_addresses for n in nets)
 
 
 def _left_out(nets: list[Any], version: int, aside: list[Any] | None = None) -> float:
@@ -138,11 +172,18 @@ def node_addresses(snap: Snapshot) -> tuple[str, ...]:
 
 
 class Hosts(NamedTuple):
-    """The nodes' internal addresses (rule 152) and those of them no caller of the guard is
-    (rule 164: :func:`hosts_of`)."""
+    """The nodes' internal addresses (rule 152), those of them no caller of the guard is
+    (rule 164: :func:`hosts_of`), and the networks the provisioned policies' IP blocks admit
+    (the guard's callers named by address, not counted by rule 165)."""
 
     every: tuple[str, ...] = ()
     spare: tuple[str, ...] = ()
+    named: tuple[str, ...] = ()
+
+    def callers(self) -> list[str]:
+        """The sources the guard's callers are, by address (rule 165's aside): the nodes
+        not spare and the networks named."""
+        return [*(ip for ip in self.every if ip not in self.spare), *self.named]
 
 
 def hosts_of(snap: Snapshot, ns: str | None, declared: Iterable[Any]) -> Hosts:
@@ -151,7 +192,7 @@ def hosts_of(snap: Snapshot, ns: str | None, declared: Iterable[Any]) -> Hosts:
     network of (``hostNetwork``, or its address a node's: it sends from the node's address)
     and those the IP blocks of the provisioned policies admit (``declared``: the guard's own
     callers named by address). A pod on the host network whose node is unknown spares none."""
-    nodes = node_addresses(snap)
+    nodes, declared = node_addresses(snap), tuple(str(n) for n in declared)
     named = _networks(declared)
     on_host: set[str] = set()
     for view in snap.select("pods", ns):
@@ -164,14 +205,14 @@ def hosts_of(snap: Snapshot, ns: str | None, declared: Iterable[Any]) -> Hosts:
         if spec.get("hostNetwork") is True or status.get("podIP") in nodes:
             host = status.get("hostIP") or status.get("podIP")
             if not host:
-                return Hosts(nodes, ())
+                return Hosts(nodes, (), declared)
             on_host.add(str(host))
     spare = tuple(
         ip
         for ip in nodes
         if _is_ip(ip) and ip not in on_host and not _within(ipaddress.ip_address(ip), named)
     )
-    return Hosts(nodes, spare)
+    return Hosts(nodes, spare, declared)
 
 
 def _within(ip: Any, nets: list[Any]) -> bool:
