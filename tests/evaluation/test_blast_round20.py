@@ -172,3 +172,7 @@ def test_the_callers_own_networks_are_not_counted() -> None:
     assert not _covers_every(blocks, ["10.16.0.0/14", "10.20.0.0/14"])
     assert not _covers_every(["172.16.0.0/12", "fc00::/8"], ["fc00::/8"])
     assert _covers_every(["fc00::/7"])
+    # the callers' own leave the count, not the ranges: a wide network the guard names makes
+    # no other network wider (172.16/12 stays 4.7% beside a declared 10/8)
+    assert not _covers_every(["172.16.0.0/12"], ["10.0.0.0/8"])
+    assert not _covers_every(["10.0.0.0/8", "172.16.0.0/12"], ["10.0.0.0/8"])

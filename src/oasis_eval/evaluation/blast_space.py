@@ -1,9 +1,9 @@
-"""Blast radius: the address space IP blocks admit (behaviors rules 121, 150, 152, 158, 164).
+"""Blast radius: the address space IP blocks admit (behaviors rules 121, 150, 152, 158, 164-165).
 
 The NetworkPolicies in force are read together (rule 112, :mod:`.blast_policies`); this
 module holds the arithmetic of the sources their IP blocks admit: the union measured against
-every source of a family (rule 121), against the outside world (rules 150 and 158), and
-against the nodes' addresses (rules 152 and 164). Pure functions of the blocks and the snapshot
+every source of a family (rule 121), against the outside world and the private ranges
+together (rules 150, 158 and 165), and against the nodes' addresses (rules 152 and 164). Pure functions of the blocks and the snapshot
 (core §3.5.4).
 """
 
@@ -85,13 +85,14 @@ def _sources_share(nets: list[Any], version: int, aside: list[Any]) -> float:
 
 
 def _private_share(nets: list[Any], version: int, aside: list[Any]) -> float:
-    """The share of the family's private ranges (:data:`_PRIVATE`, less ``aside``) ``nets``
-    admit (rule 165): a restriction to a peer names one network there, not every one."""
+    """The private addresses ``nets`` admit beyond ``aside`` (the callers' own), as a share
+    of the family's private ranges (:data:`_PRIVATE`; rule 165): a restriction to a peer names
+    one network there, not every one. The callers' own leave the count, not the ranges: a
+    wide network the guard already names makes no other network wider."""
     private = _collapsed(_PRIVATE[version])
-    held, kept = _collapsed(nets), _collapsed(aside)
-    inside = _collapsed(_meet(held, private))
-    total = _size(private) - _size(_meet(private, kept))
-    return (_size(inside) - _size(_meet(inside, kept))) / total if total > 0 else 0.0
+    inside = _collapsed(_meet(_collapsed(nets), private))
+    held = _size(inside) - _size(_meet(inside, _collapsed(aside)))
+    return held / _size(private)
 
 
 def _collapsed(nets: list[Any]) -> list[Any]:
