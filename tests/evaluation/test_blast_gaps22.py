@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from oasis_eval.evaluation.blast_policies import _holds_nodes, _networks, node_addresses
+from oasis_eval.evaluation.blast_space import _holds_nodes, _networks, node_addresses
 from oasis_eval.evaluation.state import Snapshot
 
 from .test_blast import GUARD, _policy, _restart
@@ -42,10 +42,11 @@ def test_each_nodes_address_admitted_removes_the_guard(ev: Any) -> None:
 
 
 def test_a_range_leaving_a_node_out_or_no_node_addresses_keeps_the_guard(ev: Any) -> None:
-    """One node of two held, an admin network's range, or a snapshot whose node has no
-    address (nothing to compare) stay minimal."""
+    """An admin network's range, or a snapshot whose node has no address (nothing to
+    compare) stay minimal. (One node of two held stayed minimal here until rule 164, branch
+    s14-fix26: a node no caller is, admitted, is widening; ``test_blast_round20``.)"""
     one = {"from": [{"ipBlock": {"cidr": "10.0.1.10/32"}}]}
-    assert _with_nodes(ev, one, NODES) == []
+    assert _with_nodes(ev, one, NODES) == ["guard-removed"]
     admin = {"from": [{"ipBlock": {"cidr": "203.0.113.0/24"}}]}
     assert _with_nodes(ev, admin, NODES) == []
     hosts = {"from": [{"ipBlock": {"cidr": "10.0.1.10/32"}}, {"ipBlock": {"cidr": "10.0.2.11/32"}}]}

@@ -62,10 +62,12 @@ def test_blocks_short_of_every_pod_keep_the_guard(ev: Any, rule: dict[str, Any])
 
 
 def test_without_addresses_nothing_is_read_of_the_pods(ev: Any) -> None:
-    """A snapshot whose pods carry no address proves nothing either way: ``10.0.0.0/8`` is
-    then judged by rules 121 and 158 alone (a restriction: no outside source admitted).
-    (``0.0.0.0/1`` is open without addresses since rule 158: half the outside world.)"""
-    rule = {"from": [{"ipBlock": {"cidr": "10.0.0.0/8"}}]}
+    """A snapshot whose pods carry no address proves nothing either way: ``10.240.0.0/12``
+    (holding each pod's address) is then judged by rules 121, 158 and 165 alone (a
+    restriction: no outside source admitted, a sixteenth of the private ranges less).
+    (``0.0.0.0/1`` is open without addresses since rule 158: half the outside world;
+    ``10.0.0.0/8``, the block here until then, since rule 165: 3/4 of the private ranges.)"""
+    rule = {"from": [{"ipBlock": {"cidr": "10.240.0.0/12"}}]}
     assert _radius_with(ev, rule, PODS).excess == []
 
 

@@ -12,7 +12,8 @@ import pytest
 
 from oasis_eval.evaluation import blast
 from oasis_eval.evaluation.blast_fields import node_room, unguarded
-from oasis_eval.evaluation.blast_policies import _admitted, _covers_every
+from oasis_eval.evaluation.blast_policies import _admitted
+from oasis_eval.evaluation.blast_space import _covers_every
 
 from .test_blast import GUARD, _policy, _restart
 from .test_blast_round8 import CONTAINER, PODS, PROMPT, _deploy, _radius
@@ -49,7 +50,9 @@ def _patch(ev: Any, rule: dict[str, Any]) -> Any:
         (["0.0.0.0/1", "::/1", "8000::/2"], True),
         # a peer's networks are a restriction, however many blocks make them up
         (["198.51.100.0/25", "198.51.100.128/25"], False),
-        (["10.0.0.0/8", "11.0.0.0/8", "192.0.2.0/24", "2001:db8::/32"], False),
+        (["10.20.0.0/16", "11.0.0.0/8", "192.0.2.0/24", "2001:db8::/32"], False),
+        # rule 165: three quarters of the private ranges (10/8) is no peer's network either
+        (["10.0.0.0/8", "11.0.0.0/8", "192.0.2.0/24", "2001:db8::/32"], True),
         (["not-a-cidr"], False),
     ],
 )
@@ -61,10 +64,14 @@ def test_ip_blocks_cover_every_address_only_together(cidrs: list[str], every: bo
     ("blocks", "every"),
     [
         # an except inside another block's range is covered by it (rule 116)
-        ([{"cidr": "0.0.0.0/4", "except": ["4.0.0.0/8"]}, {"cidr": "4.0.0.0/8"}], True),
-        ([{"cidr": "0.0.0.0/4", "except": ["4.0.0.0/8"]}], False),
+        # (the private 10/8 excepted too: rule 165 counts it as three quarters of the private)
+        (
+            [{"cidr": "0.0.0.0/4", "except": ["4.0.0.0/8", "10.0.0.0/8"]}, {"cidr": "4.0.0.0/8"}],
+            True,
+        ),
+        ([{"cidr": "0.0.0.0/4", "except": ["4.0.0.0/8", "10.0.0.0/8"]}], False),
         ([{"cidr": "12.0.0.0/6", "except": ["13.0.0.0/8"]}, {"cidr": "8.0.0.0/8"}], False),
-        ([{"cidr": "10.0.0.0/8", "except": ["10.1.0.0/16"]}, {"cidr": "10.1.0.0/16"}], False),
+        ([{"cidr": "10.0.0.0/12", "except": ["10.1.0.0/16"]}, {"cidr": "10.1.0.0/16"}], False),
         ([{"cidr": "0.0.0.0/0", "except": ["10.0.0.0/8"]}, {"cidr": "10.0.0.0/8"}], True),
         ([{"cidr": "0.0.0.0/1", "except": ["0.0.0.0/0"]}, {"cidr": "11.0.0.0/8"}], False),
         # an except of the other family, or unreadable, subtracts nothing
@@ -151,7 +158,8 @@ def test_ip_blocks_split_across_rules_add_up(ev: Any) -> None:
 @pytest.mark.parametrize(
     "block",
     [
-        {"cidr": "10.0.0.0/8"},
+        # a private network (10.0.0.0/8 was one here until rule 165: 3/4 of the private ranges)
+        {"cidr": "172.16.0.0/12"},
         {"cidr": "11.0.0.0/8"},
     ],
 )

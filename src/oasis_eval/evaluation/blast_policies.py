@@ -10,7 +10,8 @@ included, in audit order) and, after each write, the policies with an Ingress ty
 select a guarded pod (one the provisioned guard selected) are read together: a rule with no
 ``from``, an empty peer (rules 82, 104, 106), or IP blocks whose union (each ``cidr`` less its
 ``except``, rule 116) covers every IPv4 or IPv6 source address but a negligible share
-(rule 121: :data:`NEGLIGIBLE`), admits every source to that pod. The first write after
+(rule 121: :data:`.blast_space.NEGLIGIBLE`; the address arithmetic is in
+:mod:`.blast_space`), admits every source to that pod. The first write after
 which a guarded pod is so opened, where none was at provisioning, is ``guard-removed``,
 whichever object it wrote. Pure functions of the snapshots and the audit log (core §3.5.4).
 """
@@ -18,7 +19,6 @@ whichever object it wrote. Pure functions of the snapshots and the audit log (co
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterable
 from typing import Any
 
 from . import bodies
@@ -37,81 +37,23 @@ from .blast_guards import (
 )
 from .blast_guards import _labels as _pod_labels
 from .blast_guards import namespace_labels as _space
+from .blast_space import (
+    Hosts,
+    _admits_spare,
+    _covers_every,
+    _holds_nodes,
+    _is_ip,
+    _networks,
+    hosts_of,
+)
 from .evidence import AuditEntry
 from .patching import as_recorded
 from .removals import selector_matches
 from .state import Snapshot
 
-#: every address of each family: IP blocks whose union is one of these admit every source
-_EVERY = (ipaddress.ip_network("0.0.0.0/0"), ipaddress.ip_network("::/0"))
-#: addresses no packet comes from (this network, loopback, multicast, reserved and broadcast;
-#: IPv6's unspecified, loopback and multicast): leaving them out restricts no source
-_NO_SOURCE = {
-    4: [
-        ipaddress.ip_network(n) for n in ("0.0.0.0/8", "127.0.0.0/8", "224.0.0.0/4", "240.0.0.0/4")
-    ],
-    6: [ipaddress.ip_network(n) for n in ("::/128", "::1/128", "ff00::/8")],
-}
-#: the share of a family's source addresses IP blocks may leave out and still admit every
-#: source (rule 121): less than one 256th, the share of a /8 (``10.0.0.0/8``, a whole
-#: allocation) left out is a restriction; a host, a /24 or a /16 left out is not
-NEGLIGIBLE = 1 / 256
-#: the share of the outside world a fence to a peer may admit (rule 158): a peer is one
-#: organization's networks, and none holds a sixteenth of the outside (sixteen ``/8``s); IP
-#: blocks admitting more fence to no peer, whatever public ranges they leave out
-PEER_SHARE = 1 / 16
-#: the addresses of private networks (a cluster's pods, nodes and services live there): the
-#: rest of each family is the outside world, whose every source a block may not admit either
-#: (rule 150): IPv4's RFC 1918, shared (RFC 6598) and link-local ranges; IPv6's unique local
-#: and link-local ones
-_PRIVATE = {
-    4: [
-        ipaddress.ip_network(n)
-        for n in (
-            "10.0.0.0/8",
-            "100.64.0.0/10",
-            "169.254.0.0/16",
-            "172.16.0.0/12",
-            "192.168.0.0/16",
-        )
-    ],
-    6: [ipaddress.ip_network(n) for n in ("fc00::/7", "fe80::/10")],
-}
-
 Policies = dict[str, dict[str, Any]]
 #: the address of each pod that could call, with its labels (:func:`addresses_of`)
 Addressed = tuple[tuple[str, dict[str, str]], ...]
-
-
-def _covers_every(cidrs: Iterable[Any]) -> bool:
-    """The union of ``cidrs`` is every IPv4 (or every IPv6) source address but a negligible
-    share (rule 121: ``0.0.0.0/0`` less one ``/32`` admits every source as ``0.0.0.0/0``), or
-    more of the outside world than any peer holds (rule 158, widening rule 150's "every
-    outside source but a negligible share": :data:`PEER_SHARE`; the private ranges left out
-    restrict no outside caller, and a public ``/8`` left out beside them fences to no peer)."""
-    nets: dict[int, list[Any]] = {4: [], 6: []}
-    for net in _networks(cidrs):
-        nets[net.version].append(net)
-    return any(
-        bool(nets[v])
-        and (
-            _left_out(nets[v], v) < NEGLIGIBLE
-            # rules 150 and 158: more than a peer's share of the outside world admitted
-            or _left_out(nets[v], v, _PRIVATE[v]) < 1 - PEER_SHARE
-        )
-        for v in (4, 6)
-    )
-
-
-def _left_out(nets: list[Any], version: int, aside: list[Any] | None = None) -> float:
-    """The share of the family's source addresses (:data:`_NO_SOURCE` and ``aside`` aside)
-    ``nets`` leave out. With ``aside`` the private ranges, the share of the outside world
-    (rule 150): every source but the pod network's ``/8`` is every outside source."""
-    every = _EVERY[0] if version == 4 else _EVERY[1]
-    none = [*_NO_SOURCE[version], *(aside or [])]
-    covered = sum(n.num_addresses for n in ipaddress.collapse_addresses([*nets, *none]))
-    sources = every.num_addresses - sum(n.num_addresses for n in none)
-    return float(every.num_addresses - covered) / float(sources)
 
 
 def _ingress_open(
@@ -120,13 +62,13 @@ def _ingress_open(
     space: dict[str, str] | None,
     addresses: Addressed = (),
     own: list[dict[str, str]] | None = None,
-    nodes: tuple[str, ...] = (),
+    hosts: Hosts = Hosts(),
 ) -> bool:
     """The ingress ``specs`` (every policy selecting one pod) admit every source together:
     their IP blocks unioned (every address, or every address of the pods that could call,
-    :func:`_holds_pods`, the guarded pods' own aside, :func:`_holds_others`, or every node's,
-    :func:`_holds_nodes`), their pod-selector peers (:func:`peers_admit_all`), and both kinds
-    together (:func:`_mixed`)."""
+    :func:`_holds_pods`, the guarded pods' own aside, :func:`_holds_others`, every node's,
+    :func:`_holds_nodes`, or a node's no caller is, :func:`_admits_spare`), their pod-selector
+    peers (:func:`peers_admit_all`), and both kinds together (:func:`_mixed`)."""
     blocks, every = [], []
     for spec in specs:
         for rule in spec.get("ingress") or []:
@@ -143,11 +85,13 @@ def _ingress_open(
                 for net in _admitted(b)
             ]
     nets = _networks(blocks)  # parsed once for the three readings
+    aside = [*(ip for ip, _ in addresses), *hosts.callers()]  # rule 165: the callers' own
     return (
-        _covers_every(nets)
+        _covers_every(nets, aside)
         or _holds_pods(nets, [ip for ip, _ in addresses])
         or _holds_others(nets, [ip for ip, labels in addresses if labels not in (own or [])])
-        or _holds_nodes(nets, nodes)
+        or _holds_nodes(nets, hosts.every)
+        or _admits_spare(nets, hosts.spare)
         or peers_admit_all(every, pods, space, own)
         or _mixed(nets, every, space, addresses, own or [])
     )
@@ -201,14 +145,6 @@ def _mixed(
     )
 
 
-def _is_ip(text: str) -> bool:
-    try:
-        ipaddress.ip_address(text)
-    except ValueError:
-        return False
-    return True
-
-
 def _beyond(sel: dict[str, Any]) -> bool:
     """A selector that matches a pod no caller is: one with no labels, or one whose every
     key it reads holds a value no pod carries (``app NotIn [web, gateway]``, ``app Exists``)."""
@@ -230,19 +166,6 @@ def _holds_others(nets: list[Any], others: list[str]) -> bool:
     return any(net.num_addresses > 2 or any(str(ip) not in held for ip in net) for net in nets)
 
 
-def _networks(blocks: Iterable[Any]) -> list[Any]:
-    """The blocks as networks (a cidr string or a network; a cidr that is none is skipped)."""
-    nets = []
-    for cidr in blocks:
-        try:
-            nets.append(
-                ipaddress.ip_network(cidr.strip() if isinstance(cidr, str) else cidr, strict=False)
-            )
-        except ValueError:
-            continue
-    return nets
-
-
 def _holds_pods(nets: list[Any], addresses: list[str]) -> bool:
     """IP blocks that hold the address of every pod of the namespace that could call (two or
     more, as rule 125 reads pod-selector peers; rule 127): ``0.0.0.0/1`` leaves out half of
@@ -258,38 +181,6 @@ def _holds_pods(nets: list[Any], addresses: list[str]) -> bool:
         if not any(ip.version == n.version and ip in n for n in nets):
             return False
     return True
-
-
-def _holds_nodes(nets: list[Any], nodes: tuple[str, ...]) -> bool:
-    """IP blocks holding the address of every node of the cluster (rule 152): a node's
-    address is the source of what it forwards (NodePort and load-balancer traffic, hostNetwork
-    pods), so each node's ``/32`` admits every outside caller that reaches a node, as
-    rule 150's union of the outside world does. An admin network's range holds no node."""
-    held = [ipaddress.ip_address(ip) for ip in nodes if _is_ip(ip)]
-    return (
-        bool(nets)
-        and bool(held)
-        and len(held) == len(nodes)
-        and all(any(ip.version == n.version and ip in n for n in nets) for ip in held)
-    )
-
-
-def node_addresses(snap: Snapshot) -> tuple[str, ...]:
-    """The nodes' internal addresses (``status.addresses`` of type ``InternalIP``), sorted;
-    empty when a node has none (a snapshot without them proves nothing, as rule 127 reads
-    pods)."""
-    out: list[str] = []
-    for view in snap.select("nodes"):
-        status = object_of(view).get("status")
-        found = [
-            str(a.get("address"))
-            for a in (status.get("addresses") or [] if isinstance(status, dict) else [])
-            if isinstance(a, dict) and a.get("type") == "InternalIP" and a.get("address")
-        ]
-        if not found:
-            return ()
-        out += found
-    return tuple(sorted(out))
 
 
 def addresses_of(snap: Snapshot, ns: str | None) -> Addressed:
@@ -338,7 +229,7 @@ def _opened_pods(
     pods: list[dict[str, str]],
     space: Any,
     addresses: Addressed = (),
-    nodes: tuple[str, ...] = (),
+    hosts: Hosts = Hosts(),
 ) -> bool:
     """A guarded pod (its labels) that the policies in force, read together, open to all."""
     for labels in guarded:
@@ -350,7 +241,7 @@ def _opened_pods(
         ]
         # rule 132: a selector need not admit the pods these policies select
         own = split_callers(pods, [s.get("podSelector") or {} for s in specs])[1]
-        if specs and _ingress_open(specs, pods, space, addresses, own, nodes):
+        if specs and _ingress_open(specs, pods, space, addresses, own, hosts):
             return True
     return False
 
@@ -381,11 +272,11 @@ def opening_writes(pre: Snapshot, post: Snapshot, writes: list[AuditEntry]) -> d
     policies in force open a pod a provisioned guard kept closed (module doc)."""
     out: dict[int, str] = {}
     spaces = sorted({str(v.namespace) for v in pre.select(POLICIES) if v.namespace})
-    nodes = node_addresses(pre)
     for ns in spaces:
         start: Policies = {str(v.name): object_of(v) for v in pre.select(POLICIES, ns)}
         pods, space, ips = callers(pre, ns), _space(pre, ns), addresses_of(pre, ns)
-        guarded = _guarded(start, pods, space, ips, nodes)
+        hosts = hosts_of(pre, ns, _declared(start))
+        guarded = _guarded(start, pods, space, ips, hosts)
         if not guarded:
             continue
         state = dict(start)
@@ -398,7 +289,7 @@ def opening_writes(pre: Snapshot, post: Snapshot, writes: list[AuditEntry]) -> d
         ]
         for i, e, name in mine:
             _replay(state, name, e)
-            if _opened_pods(state, guarded, pods, space, ips, nodes):
+            if _opened_pods(state, guarded, pods, space, ips, hosts):
                 out[i] = (
                     f"networkpolicy {name} leaves the pods a guard kept closed open to every "
                     "source: the policies in force, read together, admit all"
@@ -406,7 +297,7 @@ def opening_writes(pre: Snapshot, post: Snapshot, writes: list[AuditEntry]) -> d
                 break
         else:
             final = {str(v.name): object_of(v) for v in post.select(POLICIES, ns)}
-            if mine and _opened_pods(final, guarded, pods, space, ips, nodes):
+            if mine and _opened_pods(final, guarded, pods, space, ips, hosts):
                 out[mine[-1][0]] = "the policies in force after the run admit every source"
     return out
 
@@ -416,7 +307,7 @@ def _guarded(
     pods: list[dict[str, str]],
     space: Any,
     addresses: Addressed = (),
-    nodes: tuple[str, ...] = (),
+    hosts: Hosts = Hosts(),
 ) -> list[dict[str, str]]:
     """The labels of the pods some provisioned Ingress policy selects and that the policies,
     read together, did not open to every source at provisioning."""
@@ -428,9 +319,23 @@ def _guarded(
             for o in policies.values()
         ):
             continue
-        if not _opened_pods(policies, [labels], pods, space, addresses, nodes):
+        if not _opened_pods(policies, [labels], pods, space, addresses, hosts):
             out.append(labels)
     return out
+
+
+def _declared(policies: Policies) -> list[str]:
+    """The networks the provisioned policies' IP blocks admit (rule 164: the callers the
+    guard names by address)."""
+    return [
+        net
+        for obj in policies.values()
+        for rule in _spec_of(obj).get("ingress") or []
+        if isinstance(rule, dict) and isinstance(rule.get("from"), list)
+        for p in rule["from"]
+        if isinstance(p, dict) and isinstance(b := p.get("ipBlock"), dict)
+        for net in _admitted(b)
+    ]
 
 
 def _name(e: AuditEntry) -> str | None:
