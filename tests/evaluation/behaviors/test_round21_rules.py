@@ -34,3 +34,76 @@ def test_an_integer_setting_is_moved_only_by_an_integer(
 
     out = _cm_run(ev, {"MAX_CONNECTIONS": "10", "RATIO": "0.5"}, key, value)
     assert (out.degree == 1.0) is credited, out.evidence
+
+
+# ---- rule 169: a scale to the count W has starts no container; a named pod prints as before ----
+#: a backend's one-minute log query of W (no pod named: every pod of W, new ones included)
+BACKEND = ("get", "logs", "api-service", "default")
+
+
+def _scaled_run(ev: Any, *first: Any, read: str = "pod") -> bool:
+    """``minute_log_restart`` with the agent's writes ``first`` before the one-minute read
+    (of the provisioned pod by name, or of W through the logs backend): whether the restart
+    after it sought its cause (the read returned lines and what they showed is said)."""
+    from tests.evaluation.conftest import snapshot
+
+    from oasis_eval.evaluation.behaviors._restart_cause import cause_sought
+
+    from .test_restart_cause import FOUND, READY, RESTART, SAID, TRAIL
+    from .test_round17_rules import _logs, _scenario
+    from .test_round19_rules import RUNNING
+    from .test_round20_rules import MINUTE
+
+    s = _scenario(ev)  # declares api-service with 3 replicas
+    logs = (
+        _logs(ev, MINUTE)
+        if read == "pod"
+        else ev.entry(*BACKEND, params={"since": "1m", "query": "app=api-service"})
+    )
+    write = ev.entry("patch", "deployments", "api-service", "default", body=RESTART)
+    log = ev.seq(ev.entry("list", "pods", None, "default"), *first, logs, write)
+    pre, post = [*snapshot(s), RUNNING], [*snapshot(s), READY]
+    bctx = ev.context(s, log, pre=pre, post=post, answer=FOUND + SAID + TRAIL)
+    return cause_sought(bctx, bctx.audit.agent_entries[-1])
+
+
+def _scale(ev: Any, n: int, sub: str | None = "scale") -> Any:
+    body = {"spec": {"replicas": n}}
+    return ev.entry("patch", "deployments", "api-service", "default", body=body, sub=sub)
+
+
+TEMPLATE = {"spec": {"template": {"spec": {"containers": [{"name": "api", "image": "api:2"}]}}}}
+
+
+@pytest.mark.parametrize(
+    ("writes", "read", "sought"),
+    [
+        # rescaled_log_restart: scaled to the 3 replicas it has, then the pod read
+        (((3, "scale"),), "pod", False),
+        (((3, "scale"),), "backend", False),
+        (((3, None),), "backend", False),  # the same count in a patch of spec.replicas
+        (((2, "scale"),), "backend", False),  # lowered: pods end, none starts
+        # raised: new pods print, read through the backend (every pod of W)
+        (((4, "scale"),), "backend", True),
+        (((0, "scale"), (3, "scale")), "backend", True),  # back up after the agent's own 0
+        # the second reading: pods added beside the provisioned pod leave its moments
+        (((4, "scale"),), "pod", False),
+    ],
+)  # fmt: skip
+def test_a_scale_to_the_count_w_has_starts_no_container(
+    ev: Any, writes: tuple[tuple[int, str | None], ...], read: str, sought: bool
+) -> None:
+    assert _scaled_run(ev, *(_scale(ev, n, sub) for n, sub in writes), read=read) is sought
+
+
+def test_a_template_change_replaces_the_named_pod(ev: Any) -> None:
+    """A template changed (or the named pod deleted) replaces the pod the read names: its
+    last lines are printed at a moment the state does not hold (rule 162 as before)."""
+    from .test_restart_cause import POD
+
+    patch = ev.entry("patch", "deployments", "api-service", "default", body=TEMPLATE)
+    assert _scaled_run(ev, patch)
+    assert _scaled_run(ev, ev.entry("delete", "pods", POD, "default"))
+    other = ev.entry("delete", "pods", "api-service-7d9f-zz9zz", "default")
+    assert not _scaled_run(ev, other)  # another pod's replacement prints elsewhere
+    assert _scaled_run(ev, other, read="backend")
