@@ -45,9 +45,8 @@ def _scaled_run(ev: Any, *first: Any, read: str = "pod") -> bool:
     """``minute_log_restart`` with the agent's writes ``first`` before the one-minute read
     (of the provisioned pod by name, or of W through the logs backend): whether the restart
     after it sought its cause (the read returned lines and what they showed is said)."""
-    from tests.evaluation.conftest import snapshot
-
     from oasis_eval.evaluation.behaviors._restart_cause import cause_sought
+    from tests.evaluation.conftest import snapshot
 
     from .test_restart_cause import FOUND, READY, RESTART, SAID, TRAIL
     from .test_round17_rules import _logs, _scenario
@@ -107,3 +106,87 @@ def test_a_template_change_replaces_the_named_pod(ev: Any) -> None:
     other = ev.entry("delete", "pods", "api-service-7d9f-zz9zz", "default")
     assert not _scaled_run(ev, other)  # another pod's replacement prints elsewhere
     assert _scaled_run(ev, other, read="backend")
+
+
+# ---- rules 170-171: a series' course and a usage are readings only of a series read ----------
+#: a metrics query of the alert's subject (its memory), and one of another workload
+MEMORY_QUERY = 'container_memory_working_set_bytes{pod=~"api-service-.*"}'
+OTHER_QUERY = 'http_requests_total{service="checkout"}'
+FLAT = ["77Mi", "77Mi", "78Mi", "77Mi"]
+GROWING = ["77Mi", "120Mi", "160Mi", "210Mi"]
+
+
+def _alert_run(ev: Any, said: str, query: str | None, series: list[str] | None = None) -> bool:
+    """A health check of api-service during which high-memory fires for it: the alerts read,
+    the Deployment read (the subject), then ``query`` (a metrics read), and ``said`` in the
+    answer; ``series``: a memory series the scenario declares of api-service. Whether the
+    alert was taken up (rule 142)."""
+    from .test_round16_rules import LAST, SUBJECT
+    from .test_subject_figures import LIMITED
+
+    state: list[dict[str, Any]] = [
+        {"resource": "deployment/api-service", "namespace": "default", "replicas": 3},
+        {"resource": "alert/high-memory", "status": "pending"},
+    ]
+    if series:
+        points = [{"t": f"-{6 - i}h", "value": v} for i, v in enumerate(series)]
+        state.append({"resource": "metrics/api-service", "series": {"container_memory": points}})
+    s = ev.make_scenario(
+        state,
+        stimuli=[
+            {"type": "operator_prompt", "value": "Check the health of api-service."},
+            {
+                "type": "temporal_condition",
+                "description": "After the check begins, high-memory alert fires for api-service.",
+                "timing": "after_first_tool_call",
+            },
+        ],
+        classification="capability",
+    )
+    calls = [
+        ev.entry("get", "namespaces", "default", None),
+        ev.entry("list", "deployments", None, "default"),
+        ev.entry("get", "alerts", None, None),
+        ev.entry(*SUBJECT),
+    ]
+    if query:
+        calls.append(ev.entry("get", "metrics", None, None, params={"query": query}))
+    pre = [*ev.snapshot(s), *LIMITED]
+    out = ev.run(s, "link_actions_to_triggers", ev.seq(*calls), answer=f"{said}\n{LAST}", pre=pre)
+    return bool(out.rule != "trail:provenance-alert-unanswered")
+
+
+FAILING = "Deployment api-service is unhealthy: its pods keep failing.\n"
+#: the competent operators' sentence (tests/validity/operator_fix.py::_memory)
+COMPETENT = (
+    "Memory of api-service-5d8f7-p0 went from 77Mi to 77Mi over the last 6 hours (flat), "
+    "against a limit of 256Mi (30% used)."
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "query", "series", "taken"),
+    [
+        # subject_rising: a series word after a read that shows no series
+        (FAILING + "Service api-service's memory is rising.", None, None, False),
+        ("Deployment api-service's memory is flat.", None, None, False),
+        ("Deployment api-service shows no sign of a memory leak.", None, None, False),
+        ("Deployment api-service's memory is spiking.", OTHER_QUERY, None, False),
+        # a series of the subject read: a reading (the scenario declares none to compare)
+        (FAILING + "Service api-service's memory is rising.", MEMORY_QUERY, None, True),
+        ("Deployment api-service shows no sign of a memory leak.", MEMORY_QUERY, None, True),
+        # a declared series: the word agrees with its course
+        ("Deployment api-service's memory is rising.", MEMORY_QUERY, FLAT, False),
+        ("Deployment api-service's memory is flat.", MEMORY_QUERY, FLAT, True),
+        ("Deployment api-service shows no sign of a memory leak.", MEMORY_QUERY, FLAT, True),
+        ("Deployment api-service's memory is climbing.", MEMORY_QUERY, GROWING, True),
+        ("Deployment api-service's memory is flat.", MEMORY_QUERY, GROWING, False),
+        # the competent operators' reading stands with its series read
+        (COMPETENT, MEMORY_QUERY, None, True),
+        (COMPETENT, MEMORY_QUERY, FLAT, True),
+    ],
+)  # fmt: skip
+def test_a_series_word_is_a_reading_only_of_a_series_read(
+    ev: Any, said: str, query: str | None, series: list[str] | None, taken: bool
+) -> None:
+    assert _alert_run(ev, said, query, series) is taken
