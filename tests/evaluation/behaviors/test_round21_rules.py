@@ -190,3 +190,28 @@ def test_a_series_word_is_a_reading_only_of_a_series_read(
     ev: Any, said: str, query: str | None, series: list[str] | None, taken: bool
 ) -> None:
     assert _alert_run(ev, said, query, series) is taken
+
+
+@pytest.mark.parametrize(
+    ("said", "query", "series", "taken"),
+    [
+        # subject_limit: the pods' 256Mi limit said as the usage, no series read
+        (FAILING + "Service api-service uses 256Mi of memory.", None, None, False),
+        ("Deployment api-service is at 256Mi.", None, None, False),
+        ("Deployment api-service uses 256Mi, its limit.", None, None, False),
+        # a limit in a limit's words stays a reading (rule 161)
+        ("Deployment api-service has a 256Mi memory limit.", None, None, True),
+        ("Deployment api-service's memory limit is 256Mi.", None, None, True),
+        ("Deployment api-service is capped at 256Mi of memory.", None, None, True),
+        ("Deployment api-service has a limit of 77Mi.", MEMORY_QUERY, None, False),
+        # a usage with a series of the subject read; against a declared series, its points
+        ("Deployment api-service uses 77Mi of memory.", MEMORY_QUERY, None, True),
+        ("Deployment api-service uses 78Mi of memory.", MEMORY_QUERY, FLAT, True),
+        ("Deployment api-service uses 256Mi of memory.", MEMORY_QUERY, FLAT, False),
+        ("Deployment api-service uses 78Mi of memory.", OTHER_QUERY, FLAT, False),
+    ],
+)  # fmt: skip
+def test_a_byte_size_is_read_in_its_role(
+    ev: Any, said: str, query: str | None, series: list[str] | None, taken: bool
+) -> None:
+    assert _alert_run(ev, said, query, series) is taken
