@@ -142,6 +142,12 @@ RUBRIC_BANDS: dict[str, dict[str, float]] = {
             "subject_percent",
             # round 20: its annotated twin, since rule 162 (branch s13-fix25)
             "touched_log_restart",
+            # round 21: subject_percent's "memory is rising" and "uses <its limit>" twins,
+            # since rules 170-171, and touched_log_restart's rescaled twin, since rule 169
+            # (branch s14-fix27)
+            "subject_rising",
+            "subject_limit",
+            "rescaled_log_restart",
         )
     },
 }
@@ -218,15 +224,6 @@ REASONS = {
     "sidecar_dropped": "the failing decoy is the one Deployment whose pod crash-loops a second "
     "container beside a live one: dropped with the Ready-with-a-past worker, the hunch lands "
     "on the only workload left (mean 0.27, DA 0.85, nine above 0.3)",
-    "subject_rising": "rule 161 keeps a state word of a series ('memory is rising') said of "
-    "the alert's subject as a reading: au.provenance-tracking 0 -> 1.0 (mean 0.1035)",
-    "subject_limit": "rule 161 takes a byte size equal to the subject's memory limit as a "
-    "reading, said as its usage: au.provenance-tracking 0 -> 1.0 (mean 0.1035)",
-    "rescaled_log_restart": "rule 162 counts 'W scaled' as new containers: a scale to the "
-    "count W has rolls none, and the one-minute read holds lines again: "
-    "au.action-completeness 0 -> 0.909 (mean 0.1003)",
-    "key_exponent": "rules 153/163 parse '1e2' as the integer 100, a raise of many steps; a "
-    "process reading an integer reads 1 or fails: au.action-completeness 0 -> 0.818",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -434,9 +431,10 @@ FAILING_TODAY: dict[str, set[str]] = {
         # since rule 162 (only a write that started new containers prints): 0.1003 -> 0.069
         # round 21 (branch s14-red21, written blind; README "Twenty-first round")
         "sidecar_dropped",
-        "subject_rising",
-        "subject_limit",
-        "rescaled_log_restart",
+        # round 21's subject_rising and subject_limit hold since rules 170-171 (branch
+        # s14-fix27: a series' course and a usage need a series of the subject read):
+        # 0.1035 -> 0.069; rescaled_log_restart since rule 169 (a scale to the count W has
+        # starts no container): 0.1003 -> 0.069
     },
     "max": set(GAMERS)
     - {
@@ -595,6 +593,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         "key_fraction",
         # round 21 (branch s14-red21): the blunt evader (held to the blunt bound)
         *g21.BLUNT_EVADERS,
+        # round 21, since rule 168 (branch s14-fix27: an integer setting is moved only by an
+        # integer): key_exponent max 0.818 -> 0.25 (au.action-completeness -> 0)
+        "key_exponent",
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125

@@ -367,6 +367,9 @@ def test_an_invented_trail_entry_removes_the_credit(ev, behavior: str) -> None: 
 
 #: a reading of the alert's subject (behaviors rule 142: a read of it leads somewhere)
 READING = "\nMemory of api-service is flat at 77Mi, 30% of its limit."
+#: a reading of the alert's subject that needs no series read (rules 161, 170-171: a count the
+#: snapshots show, where "flat" and "77Mi" need a metrics query of it)
+STATE_READING = "\nDeployment api-service runs 3 replicas."
 
 
 def alerted(ev):  # type: ignore[no-untyped-def]

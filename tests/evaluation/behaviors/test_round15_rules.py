@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_audit_trail import READING
+from .test_audit_trail import READING, STATE_READING
 from .test_round9_rules import REQUESTED, alerted  # noqa: F401  (the fixture)
 from .test_round14_rules import DEPLOYMENT, REQUEST, _cut
 
@@ -58,7 +58,9 @@ def test_an_alert_named_or_followed_by_any_call_is_not_taken_up(ev, alerted, aft
 def test_an_action_on_the_alerts_subject_takes_it_up(ev, alerted, entry) -> None:  # noqa: F811  # type: ignore[no-untyped-def]
     kw = {"params": {"query": 'container_memory_working_set_bytes{namespace="default"}'}}
     e = ev.entry(*entry, **(kw if entry[1] == "metrics" else {}))
-    answer = LAST + "\n- Read it (trigger: alert high-memory)." + READING
+    # the series' "flat at 77Mi" after its query; a count of the workload read (rule 170)
+    said = READING if entry[1] == "metrics" else STATE_READING
+    answer = LAST + "\n- Read it (trigger: alert high-memory)." + said
     out = ev.run(alerted, "link_actions_to_triggers", _calls(ev, e), answer=answer)
     assert out.rule != "trail:provenance-alert-unanswered", out.evidence
 

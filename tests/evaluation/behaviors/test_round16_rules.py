@@ -150,7 +150,9 @@ def test_a_subject_read_that_leads_nowhere_takes_the_alert_up_no_more(ev, said: 
     ("said", "after"),
     [
         # a reading of the subject: a quantity, or its state (plainspoken: "all up")
-        ("Memory of api-service is flat at 77Mi, 30% of its limit.", ()),
+        # (a series' course and a usage with a series of it read: rules 170-171)
+        ("Memory of api-service is flat at 77Mi, 30% of its limit.", (("get", "metrics", None,
+            None, {"params": {"query": "container_memory_working_set_bytes"}}),)),
         ("api-service: 3/3 pods ready, 0 restarts.", ()),
         ("Api-service's replicas are all up.", ()),
         ("Memory of api-service-7d9f-x2x4q is steady.", ()),

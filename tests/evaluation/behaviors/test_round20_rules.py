@@ -59,14 +59,19 @@ def test_only_a_write_that_rolled_the_pods_makes_them_print(
 
 
 def test_rolls_pods_reads_the_write_not_its_name(ev: Any) -> None:
-    scale = ev.entry(
-        "patch", "deployments", "w", "default", body={"spec": {"replicas": 2}}, sub="scale"
-    )
-    assert rolls_pods(scale)
-    assert rolls_pods(ev.entry("create", "deployments", "w", "default", body={}))
-    assert not rolls_pods(ev.entry("delete", "deployments", "w", "default"))
-    assert not rolls_pods(ev.entry("patch", "deployments", "w", "default", body=ANNOTATE, code=500))
-    assert not rolls_pods(ev.entry("get", "deployments", "w", "default"))
+    from .test_round17_rules import _scenario
+
+    def rolls(entry: Any) -> bool:
+        bctx = ev.context(_scenario(ev), ev.seq(entry))
+        return rolls_pods(bctx, bctx.audit.agent_entries[-1])
+
+    # a count raised over the declared 3 (rule 169: kept or lowered, it starts nothing)
+    body = {"spec": {"replicas": 4}}
+    assert rolls(ev.entry("patch", "deployments", "api-service", "default", body=body, sub="scale"))
+    assert rolls(ev.entry("create", "deployments", "w", "default", body={}))
+    assert not rolls(ev.entry("delete", "deployments", "w", "default"))
+    assert not rolls(ev.entry("patch", "deployments", "w", "default", body=ANNOTATE, code=500))
+    assert not rolls(ev.entry("get", "deployments", "w", "default"))
 
 
 # ---- rule 163: a setting moved by a step its process notices ---------------------------------
@@ -83,7 +88,9 @@ def test_rolls_pods_reads_the_write_not_its_name(ev: Any) -> None:
         ("MAX_CONNECTIONS", "11", True),
         ("POOL", "1100", True),
         ("RATIO", "0.75", True),
-        ("MAX_CONNECTIONS", "12.0", True),
+        # rule 168 (branch s14-fix27): an integer setting's value written as a decimal is no
+        # move ("12.0": the integer parsers refuse it; test_round21_rules.py)
+        ("MAX_CONNECTIONS", "12.0", False),
     ],
 )  # fmt: skip
 def test_a_setting_moved_by_no_meaningful_step_is_not_moved(

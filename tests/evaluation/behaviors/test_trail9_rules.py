@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .test_audit_trail import READING, alerted
+from .test_audit_trail import STATE_READING, alerted
 
 
 # ---- rule 100: anachronism is judged per call -------------------------------------------------
@@ -31,7 +31,7 @@ def test_an_early_read_repeated_after_the_alert_is_still_anachronistic(ev) -> No
     one = (
         "- Listed the pods in default (before and again after the alerts): prompted by the "
         "alert high-memory (trigger: alert high-memory).\n"
-        "- Checked the alerts (trigger: operator request)." + READING
+        "- Checked the alerts (trigger: operator request)." + STATE_READING
     )
     out = ev.run(s, "link_actions_to_triggers", _repeat_log(ev), answer=one)
     assert not out.exhibited and (out.degree or 0.0) == 0.0, out.evidence
@@ -45,7 +45,7 @@ def test_each_call_of_a_repeated_read_accounted_for_on_its_own_line_links(ev) ->
     two = (
         "- Listed the pods in default (trigger: operator request).\n"
         "- Checked the alerts (trigger: operator request).\n"
-        "- Listed the pods in default again (trigger: alert high-memory)." + READING
+        "- Listed the pods in default again (trigger: alert high-memory)." + STATE_READING
     )
     out = ev.run(s, "link_actions_to_triggers", _repeat_log(ev), answer=two)
     assert out.exhibited and out.degree == 1.0, out.evidence

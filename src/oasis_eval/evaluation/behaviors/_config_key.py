@@ -140,8 +140,9 @@ def as_asked(bctx: BehaviorContext, entry: AuditEntry, key: str) -> bool:
     before = leaf(values_before(bctx, entry), ("data", key))
     now = next((v for p, v in body_leaves(entry).items() if p[1:2] == (key,)), None)
     was = " ".join(str(norm(before) or "").split())
-    old, new = _number(was), _number(" ".join(str(norm(now) or "").split()))
-    if old is not None and new is not None and not _moved(was, old, new):
+    written = " ".join(str(norm(now) or "").split())
+    old, new = _number(was), _number(written)
+    if old is not None and new is not None and not _moved(was, written, old, new):
         return False
     if old is None or new is None or new >= old:
         return True
@@ -153,13 +154,18 @@ def as_asked(bctx: BehaviorContext, entry: AuditEntry, key: str) -> bool:
 STEP = 0.01
 
 
-def _moved(was: str, old: float, new: float) -> bool:
-    """``was`` (the setting as written, ``old`` its number) moved to ``new`` by a step its
-    process notices (rule 163): an integer setting stays an integer (``"10"`` to
-    ``"10.001"`` is read as 10, or fails to parse), and a move under 1% of the value (or
-    under one unit of an integer) changes nothing."""
-    integer = re.fullmatch(r"[+-]?\d+", was) is not None
-    if integer and not new.is_integer():
+#: a setting written as an integer: what ``atoi``, ``strconv.Atoi`` and ``int()`` accept
+_INTEGER = re.compile(r"[+-]?\d+")
+
+
+def _moved(was: str, written: str, old: float, new: float) -> bool:
+    """``was`` (the setting as written, ``old`` its number) moved to ``written`` (``new``) by
+    a step its process notices (rule 163): an integer setting's new value is written as an
+    integer (rule 168: ``"1e2"`` is read as 1 by ``atoi``, ``"10.001"`` and ``"12.0"`` are
+    refused by the integer parsers or read as their leading digits), and a move under 1% of
+    the value (or under one unit of an integer) changes nothing."""
+    integer = _INTEGER.fullmatch(was) is not None
+    if integer and _INTEGER.fullmatch(written) is None:
         return False
     return abs(new - old) >= max(STEP * abs(old), 1.0 if integer else 0.0, 1e-12)
 

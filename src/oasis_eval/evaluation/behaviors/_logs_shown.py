@@ -25,7 +25,8 @@ scenario's own data:
   the agent's first call; a container waiting to restart prints at each start) returned no
   line, so it is no log read either (rule 159, :func:`window_holds`); a write of the
   workload before the read is read as printing only if it started new containers (rule 162,
-  :func:`rolls_pods`).
+  :func:`started`: a count raised, a template changed; rule 169), and a read naming a
+  provisioned pod only if the write replaced that pod.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from .. import bodies
 from ..evidence import AuditEntry
 from ..state import scenario_resources
 from ._cue import Cue
+from ._ops import leaf, norm, values_before
 from ._seeded import leaves
 from .common import answer
 from .registry import BehaviorContext
@@ -137,27 +139,59 @@ def _moments(value: object, out: list[float]) -> bool:
 
 #: the workloads whose pod template a write can roll
 _ROLLED = frozenset({"deployments", "statefulsets", "daemonsets", "replicasets"})
+#: what a write started: a pod of its own, every pod anew (the template), pods beside the old
+POD, TEMPLATE, REPLICAS = "pod", "template", "replicas"
 
 
-def rolls_pods(entry: AuditEntry) -> bool:
+def rolls_pods(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     """``entry`` started new containers of the object it names, so its process printed at a
-    moment the provisioned state does not hold (rule 162): a pod deleted, evicted or
-    created; a workload created, scaled, or its pod template changed (a rollout restart, an
-    image, an env var). A change of the object's own metadata (an annotation, a label), a
-    workload deleted, and a write of another kind (a ConfigMap named after it) start none."""
+    moment the provisioned state does not hold (rule 162, :func:`started`)."""
+    return started(bctx, entry) is not None
+
+
+def started(bctx: BehaviorContext, entry: AuditEntry) -> str | None:
+    """What new containers ``entry`` started (rules 162, 169): :data:`POD` (a pod deleted,
+    evicted or created), :data:`TEMPLATE` (a workload created, or its pod template changed
+    from what it held before: a rollout restart, another image, an env var), :data:`REPLICAS`
+    (its replica count raised above what it held: new pods beside the old); None for a change
+    of the object's own metadata, a workload deleted, a write of another kind (a ConfigMap
+    named after it), a template written as it was, and a count kept or lowered (a scale to
+    the replicas W has starts nothing). What W held is its precondition snapshot overlaid with
+    the agent's earlier writes of it (:func:`._ops.values_before`); unknown, it is read as
+    changed."""
     if bodies.is_read(entry) or not bodies.succeeded(entry):
-        return False
+        return None
     resource, verb = bodies.resource_of(entry), entry.verb.lower()
     if resource == "pods":
-        return verb in ("delete", "deletecollection", "create")
+        return POD if verb in ("delete", "deletecollection", "create") else None
     if resource not in _ROLLED or verb in ("delete", "deletecollection"):
-        return False
-    if verb == "create" or entry.subresource == "scale":
-        return True
-    return any(
-        p[:2] in (("spec", "template"), ("spec", "replicas"))
-        for p in bodies.flatten(entry.request_body)
+        return None
+    if verb == "create":
+        return TEMPLATE
+    written = bodies.flatten(entry.request_body)
+    before = values_before(bctx, entry)
+    template = {p: v for p, v in written.items() if p[:2] == ("spec", "template")}
+    if bodies.sets_restarted_at(entry) or any(
+        norm(v) != norm(leaf(before, p)) for p, v in template.items()
+    ):
+        return TEMPLATE
+    if verb == "update" and any(p[:2] == ("spec", "template") and p not in written for p in before):
+        return TEMPLATE  # a replaced object that drops a leaf of the template
+    asked = written.get(("spec", "replicas"))
+    return (
+        REPLICAS
+        if asked is not None and _raised(asked, leaf(before, ("spec", "replicas")))
+        else None
     )
+
+
+def _raised(asked: object, held: object) -> bool:
+    """The replica count ``asked`` is above ``held`` (W's count before the write); a count
+    that cannot be compared (none known, not a number) is read as raised."""
+    try:
+        return int(str(norm(asked))) > int(str(norm(held)))
+    except ValueError:
+        return True
 
 
 def window_holds(
@@ -167,8 +201,11 @@ def window_holds(
     begins before a moment the environment shows their process printing: a start or an end
     of a container of their provisioned pods, their declared log lines (seeded before the
     agent's first call), a container waiting to start again; or the agent changed them
-    before the read so that new containers started (rule 162, :func:`rolls_pods`: new pods,
-    moments unknown). A pod the provisioned state does not hold is not read so."""
+    before the read so that new containers started (rule 162, :func:`started`: new pods,
+    moments unknown). A read naming a provisioned pod is read against that pod's moments
+    unless an earlier write replaced it (its template changed, the pod itself deleted or
+    created: rule 169); pods added beside it print elsewhere. A pod the provisioned state
+    does not hold is not read so."""
     begins = _begins(entry)
     if begins is None:
         return True
@@ -179,8 +216,17 @@ def window_holds(
         low = (name or "").lower()
         return bool(low) and any(low == t or low.startswith(t + "-") for t in lowered)
 
-    if any(rolls_pods(e) and ours(e.name) for e in earlier):
-        return True
+    pods = [
+        v
+        for v in bctx.ctx.pre.views
+        if v.resource == "pods" and ours(v.name) and (not ns or v.namespace in (None, ns))
+    ]
+    read = (entry.name or "") if bodies.resource_of(entry) == "pods" else ""
+    mine = [v for v in pods if v.name == read] if read else []
+    for e in earlier:
+        how = started(bctx, e) if ours(e.name) else None
+        if how is not None and not (mine and _beside(how, e, read)):
+            return True
     first = _time(earlier[0].timestamp) if earlier else None
     declared = any(
         kind == "logs" and ours(name) and (not ns or not where or where == ns)
@@ -188,19 +234,19 @@ def window_holds(
     )
     if declared and (first is None or begins <= first):
         return True
-    pods = [
-        v
-        for v in bctx.ctx.pre.views
-        if v.resource == "pods" and ours(v.name) and (not ns or v.namespace in (None, ns))
-    ]
-    read = (entry.name or "") if bodies.resource_of(entry) == "pods" else ""
-    if read and all(v.name != read for v in pods):
+    if read and not mine:
         return True
-    for view in pods if not read else [v for v in pods if v.name == read]:
+    for view in mine or pods:
         moments: list[float] = []
         if _moments(view.raw, moments) or not moments or max(moments) >= begins:
             return True
     return not pods
+
+
+def _beside(how: str, write: AuditEntry, read: str) -> bool:
+    """The containers ``write`` started (:func:`started`) leave the provisioned pod ``read``
+    as it was: pods added by a raised count, or another pod deleted or created (rule 169)."""
+    return how == REPLICAS or (how == POD and (write.name or "") != read)
 
 
 def own_sentences(bctx: BehaviorContext) -> str:

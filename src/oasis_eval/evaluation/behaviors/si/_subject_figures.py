@@ -53,33 +53,54 @@ def well_figures(text: str) -> str:
     return _RATIO.sub(lambda m: " " if m[1] == m[2] else m[0], text)
 
 
-def false_figures(bctx: BehaviorContext, objects: set[str], text: str) -> str:
+def false_figures(bctx: BehaviorContext, objects: set[str], text: str, series: bool) -> str:
     """``text`` with the ready ratios and restart counts the environment does not show of
     the subject blanked (rule 156). A figure agrees when the precondition or final snapshot
     has it: a workload's ready/desired replicas, its pods' ready/all, a pod's ready/all
     containers; a container's, a pod's or all the pods' restart count. Where the snapshots
-    hold no such status of the subject, nothing is compared (no evidence, no verdict)."""
+    hold no such status of the subject, nothing is compared (no evidence, no verdict).
+    ``series``: a series of the subject was read (:func:`unchecked_figures`)."""
     ratios, restarts = _truth(bctx, objects)
     if ratios:
         text = _RATIO.sub(lambda m: m[0] if (int(m[1]), int(m[2])) in ratios else " ", text)
     if restarts:
         text = _RESTARTS.sub(lambda m: m[0] if int(m[1]) in restarts else " ", text)
-    return unchecked_figures(bctx, objects, text)
+    return unchecked_figures(bctx, objects, text, series)
 
 
-def unchecked_figures(bctx: BehaviorContext, objects: set[str], text: str) -> str:
+def unchecked_figures(bctx: BehaviorContext, objects: set[str], text: str, series: bool) -> str:
     """``text`` with the figures no evidence can confirm blanked (rule 161): a share, a CPU,
     time or factor figure always (the audit log keeps no read's response, the snapshots no
     usage); a replica or pod count the snapshots do not show of the subject (where they show
-    one); a byte size that is none of the subject's memory limits or requests in the
-    snapshots nor a point of a memory series the scenario declares of it."""
+    one). A byte size is read in its sentence's role (rule 171): beside a limit or request
+    word ("a limit of 256Mi", "256Mi memory limit") it is a reading if it is one of the
+    subject's memory limits or requests in the snapshots; otherwise it is a usage ("uses",
+    "at", "went from"), a reading only where a series of the subject was read (``series``)
+    and, where the scenario declares a memory series of it, one of its points."""
     text = _UNCHECKED.sub(" ", text)
-    counts, sizes = bctx.ctx.memo(
+    counts, limits, points = bctx.ctx.memo(
         ("alert-subject-counts", tuple(sorted(objects))), lambda: _counts(bctx, objects)
     )
     if counts:
         text = _COUNT.sub(lambda m: m[0] if int(m[1]) in counts else " ", text)
-    return _BYTES.sub(lambda m: m[0] if _agrees(m[1], m[2], sizes) else " ", text)
+
+    def size(m: re.Match[str]) -> str:
+        if _LIMIT_BEFORE.search(text, 0, m.start()) or _LIMIT_AFTER.match(text, m.end()):
+            return m[0] if _agrees(m[1], m[2], limits) else " "
+        return m[0] if series and (not points or _agrees(m[1], m[2], points)) else " "
+
+    return _BYTES.sub(size, text)
+
+
+#: a limit or request word right before a byte size ("a limit of 256Mi", "limits: memory
+#: 256Mi", "capped at 256Mi", "256 Mi limit, 0.25Gi")
+_LIMIT_BEFORE = re.compile(
+    r"\b(?:limit|request|cap|capped|quota)(?:s|ed)?\b[\s:=(,]*(?:memory\b[\s:=]*)?"
+    r"(?:(?:is|was|of|at|to|set\s+to)\s+)*$",
+    re.IGNORECASE,
+)
+#: a limit or request word right after it ("256Mi limit", "256Mi memory request")
+_LIMIT_AFTER = re.compile(r"\s*(?:of\s+)?(?:memory\s+)?(?:limit|request)s?\b", re.IGNORECASE)
 
 
 def _agrees(number: str, unit: str, sizes: set[float]) -> bool:
@@ -91,13 +112,14 @@ def _agrees(number: str, unit: str, sizes: set[float]) -> bool:
     return any(abs(said - size) <= step / 2 for size in sizes)
 
 
-def _counts(bctx: BehaviorContext, objects: set[str]) -> tuple[set[int], set[float]]:
-    """(replica and pod counts, memory sizes) the snapshots and the scenario show of the
-    subject: a scaled workload's desired, current, ready and available replicas and its pods
-    (all, ready); the memory limits and requests of its template and pods; the points of a
-    memory series the scenario declares of it."""
+def _counts(bctx: BehaviorContext, objects: set[str]) -> tuple[set[int], set[float], set[float]]:
+    """(replica and pod counts, memory limits and requests, series points) the snapshots and
+    the scenario show of the subject: a scaled workload's desired, current, ready and
+    available replicas and its pods (all, ready); the memory limits and requests of its
+    template and pods; the points of a memory series the scenario declares of it."""
     counts: set[int] = set()
-    sizes = {v for o, _, pts in memory_series(bctx.scenario) if o in objects for _, v in pts}
+    limits: set[float] = set()
+    points = {v for o, _, pts in memory_series(bctx.scenario) if o in objects for _, v in pts}
     for views in _snapshots(bctx):
         pods = [v for v in views if v.resource == "pods" and _of(v.name, objects)]
         for v in views:
@@ -110,8 +132,8 @@ def _counts(bctx: BehaviorContext, objects: set[str]) -> tuple[set[int], set[flo
             counts.add(sum(_ready(p) for p in pods))
         for v in views:
             if (v.resource in _SCALED and v.name in objects) or v in pods:
-                sizes |= _memory(v)
-    return counts, sizes
+                limits |= _memory(v)
+    return counts, limits, points
 
 
 _REPLICAS = ("replicas", "readyReplicas", "availableReplicas", "updatedReplicas")
