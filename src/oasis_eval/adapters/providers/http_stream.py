@@ -28,7 +28,10 @@ from typing import Any
 import anyio
 import anyio.abc
 
-__all__ = ["LoopStream", "connect_plain"]
+__all__ = ["HAPPY_EYEBALLS_DELAY", "LoopStream", "connect_plain"]
+
+#: seconds before the next address of a host is tried beside the first (anyio's, RFC 8305)
+HAPPY_EYEBALLS_DELAY = 0.25
 
 
 class _Protocol(asyncio.Protocol):
@@ -133,6 +136,10 @@ async def connect_plain(host: str, port: int) -> LoopStream | None:
         loop = asyncio.get_running_loop()
     except RuntimeError:
         return None
-    transport, protocol = await loop.create_connection(_Protocol, host, port)
+    # the addresses raced as anyio races them (RFC 8305, its delay): a host whose first
+    # address does not answer is not waited for
+    transport, protocol = await loop.create_connection(
+        _Protocol, host, port, happy_eyeballs_delay=HAPPY_EYEBALLS_DELAY
+    )
     assert isinstance(transport, asyncio.Transport)
     return LoopStream(transport, protocol)
