@@ -13,6 +13,7 @@ most of what is left: a slower or busier machine slows both. Each figure is the 
     python -m benchmarks.cpu_guard --check            # compare with benchmarks/cpu_baseline.json (CI)
     python -m benchmarks.cpu_guard --write-baseline   # record the ratios as the new baseline
     python -m benchmarks.cpu_guard --profile FILE     # cProfile of one whole SI run to FILE + summary
+    python -m benchmarks.cpu_guard --profile FILE --served  # the same of the served run (runner CPU)
 
 ``--check`` exits 1 when a ratio is more than ``TOLERANCE`` above its baseline, 0 otherwise.
 """
@@ -42,7 +43,7 @@ from .common import (
     si_profile_dir,
     si_profile_present,
 )
-from .served import served_run, served_sim
+from .served import counted_calls, served_run, served_sim
 
 BASELINE = Path(__file__).with_name("cpu_baseline.json")
 #: a ratio this much above its baseline fails the guard (issue 30: "> 25%")
@@ -147,15 +148,32 @@ def check(measured: dict[str, float], baseline: dict[str, float]) -> list[str]:
     ]
 
 
-def profile_run(target: Path) -> dict[str, Any]:
+def profile_run(target: Path, served: bool = False) -> dict[str, Any]:
     """cProfile of one whole SI evaluation (instant agent, in process) written to ``target``
-    (``python -m pstats``/snakeviz read it); a summary with provider calls per scenario."""
+    (``python -m pstats``/snakeviz read it); a summary with provider calls per scenario.
+    ``served``: the run of ``runner_cpu_per_scenario_served`` instead (:mod:`.served`: the
+    provider in a child process, as ``oasis run --provider URL``), timed by CPU time
+    (``time.process_time``), so waiting for the provider is not counted."""
     profile = load_si_profile()
-    run_evaluation(profile, instant_agent())
-    profiler = cProfile.Profile()
-    profiler.enable()
-    outcome = run_evaluation(profile, instant_agent())
-    profiler.disable()
+    wire: dict[str, Any] = {}
+    wire_scenarios = 0
+    if served:
+        token = secrets.token_urlsafe(32)
+        with tempfile.TemporaryDirectory() as work, served_sim(token) as (url, _):
+            with counted_calls() as traffic:  # the warm-up's calls: coroutines resumed count
+                _, warm = served_run(profile, url, token, Path(work) / "warm-up")
+            wire = dict(sorted(traffic.calls.items()))
+            wire_scenarios = executed_count(warm)
+            profiler = cProfile.Profile(time.process_time)
+            profiler.enable()
+            _, outcome = served_run(profile, url, token, Path(work) / "run")
+            profiler.disable()
+    else:
+        run_evaluation(profile, instant_agent())
+        profiler = cProfile.Profile()
+        profiler.enable()
+        outcome = run_evaluation(profile, instant_agent())
+        profiler.disable()
     target.parent.mkdir(parents=True, exist_ok=True)
     profiler.dump_stats(str(target))
     stats = pstats.Stats(str(target))
@@ -170,12 +188,18 @@ def profile_run(target: Path) -> dict[str, Any]:
         for name in PROVIDER_CALLS
     }
     total = sum(entry[3] for (_p, _l, f), entry in raw.items() if f == "run_evaluation")
+    if served or not total:  # the served run's outer frames are not all in the profile
+        total = stats.total_tt  # type: ignore[attr-defined]
     top = sorted(raw.items(), key=lambda item: item[1][2], reverse=True)[:15]
+    per_scenario = round(sum(calls.values()) / max(1, scenarios), 2)
+    if served:  # each resumption of a provider coroutine is a call to cProfile: counted apart
+        calls = wire
+        per_scenario = round(sum(wire.values()) / max(1, wire_scenarios), 2)
     return {
         "profile": str(target),
         "executed_scenarios": scenarios,
         "provider_calls": calls,
-        "provider_calls_per_scenario": round(sum(calls.values()) / max(1, scenarios), 2),
+        "provider_calls_per_scenario": per_scenario,
         "top_own_time": [
             {"function": f"{Path(p).name}:{line}({func})", "own_share": round(e[2] / total, 3)}
             for (p, line, func), e in top
@@ -189,6 +213,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="fail on a regression over 25%%")
     parser.add_argument("--write-baseline", action="store_true")
     parser.add_argument("--profile", type=Path, default=None, metavar="FILE")
+    parser.add_argument(
+        "--served", action="store_true", help="with --profile: the served run (runner CPU)"
+    )
     args = parser.parse_args(argv)
     if not si_profile_present():
         print(f"the SI profile is not at {si_profile_dir()}", file=sys.stderr)
@@ -198,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         print(message, file=sys.stderr, flush=True)
 
     if args.profile is not None:
-        print(json.dumps(profile_run(args.profile), indent=2))
+        print(json.dumps(profile_run(args.profile, served=args.served), indent=2))
         return 0
     measured = measure(max(1, args.repeat), say)
     print(json.dumps({"ratios_to_reference": measured}, indent=2))

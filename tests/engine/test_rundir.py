@@ -144,6 +144,21 @@ def test_decompression_is_bounded() -> None:
         gunzip_bytes(b"{}", "plain.json.gz")
 
 
+def test_evidence_is_compressed_by_isal_and_read_by_any_gzip_reader() -> None:
+    # issue 30: ISA-L's deflate writes evidence (five times zlib's speed); what it writes is
+    # plain gzip, read back by the standard library and by the run's own bounded reader
+    from isal import igzip
+
+    from oasis_eval.files import ISAL_LEVEL, gzip_bytes
+
+    for data in (b"", b"{}", json.dumps({"entries": [{"verb": "get"}] * 2000}).encode()):
+        packed = gzip_bytes(data)
+        assert packed == igzip.compress(data, compresslevel=ISAL_LEVEL, mtime=0)
+        assert packed == gzip_bytes(data)  # the same bytes every time
+        assert gzip.decompress(packed) == data == gunzip_bytes(packed, "e.json.gz")
+    assert len(gzip_bytes(b"x" * 100_000)) < 1_000
+
+
 def test_an_atomic_write_that_fails_leaves_the_old_file_and_no_temporary(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
