@@ -5,8 +5,6 @@ Through ``httpx.AsyncClient`` and httpcore's pool each cost about 1 ms of the ru
 (URL merging, cookies, auth and redirect hooks, the pool's bookkeeping), more than the
 exchange itself; this transport does what those calls need and no more:
 
-- plain ``http`` under asyncio on asyncio's own protocol callbacks (:mod:`.http_stream`:
-  anyio's stream costs about 60 µs more an exchange), ``https`` and other loops on anyio's;
 - a connection per exchange in flight, kept for the next one when both sides finished the
   message cleanly (h11 says so); an idle connection is dropped after
   :data:`KEEPALIVE_EXPIRY` seconds or once the server has closed it, as httpcore's pool does;
@@ -35,8 +33,6 @@ import anyio.abc
 import h11
 import httpx
 
-from .http_stream import LoopStream, connect_plain
-
 __all__ = ["KEEPALIVE_EXPIRY", "Http11Transport"]
 
 #: seconds an idle connection is kept (httpcore's default; servers close theirs about then)
@@ -53,7 +49,7 @@ _DISCONNECTED = "Server disconnected without sending a response."
 class _Connection:
     """One TCP (or TLS) connection and its h11 state machine."""
 
-    def __init__(self, stream: anyio.abc.ByteStream | LoopStream) -> None:
+    def __init__(self, stream: anyio.abc.ByteStream) -> None:
         self.stream = stream
         self.h11 = h11.Connection(h11.CLIENT)
         self.idle_since = 0.0
@@ -219,12 +215,11 @@ class Http11Transport(httpx.AsyncBaseTransport):
                     name, port, ssl_context=self._tls, tls_hostname=name,
                     tls_standard_compatible=False,
                 )  # fmt: skip
-                return _Connection(stream)
-            # asyncio's own callbacks under asyncio (:mod:`.http_stream`), anyio's stream else
-            plain = await connect_plain(name, port)
-            return _Connection(plain or await anyio.connect_tcp(name, port))
+            else:
+                stream = await anyio.connect_tcp(name, port)
         except (OSError, ssl.SSLError, anyio.BrokenResourceError) as exc:
             raise httpx.ConnectError(str(exc) or type(exc).__name__) from exc
+        return _Connection(stream)
 
     async def aclose(self) -> None:
         idle, self._idle = self._idle, {}
