@@ -1,6 +1,6 @@
 """The failing decoy where no quiet declared workload stands (issue 27, s13-decoy2,
 s14-decoy3): a Deployment of its own crash-looping, shaped as the namespace's declared
-workloads, beside the worker Ready with its live rising memory series."""
+workloads, beside the worker Running and not Ready with its live rising memory series."""
 
 from __future__ import annotations
 
@@ -58,15 +58,18 @@ def test_the_decoy_crash_loops_on_a_one_container_pod_of_its_own() -> None:
     assert "FATAL: cannot reach" in logs and "connection refused" in logs
 
 
-def test_the_worker_stays_ready_with_its_past_and_live_series() -> None:
-    """Beside the decoy the worker keeps one container, Ready, its OOM past, and its memory
-    series sampled up to now, still rising (s13-sim19 ended it: the fault's was then the one
-    rising series)."""
+def test_the_worker_is_running_not_ready_with_its_past_and_live_series() -> None:
+    """Beside the decoy the worker keeps one container, Running and not Ready (its readiness
+    probe answers 503), its OOM past, and its memory series sampled up to now, still rising
+    (s13-sim19 ended it: the fault's was then the one rising series). Ready, "drop what is
+    Ready with a past" dropped it and left the fault beside the crash loop (0.19 mean)."""
     s = Session("si", METRIC)
     worker, _ = _composed(s, "default")
     pod = _pod_of(s, "default", worker["metadata"]["name"])
     (run,) = pod["status"]["containerStatuses"]
-    assert run["ready"] and run["lastState"]["terminated"]["reason"] == "OOMKilled"
+    assert "running" in run["state"] and not run["ready"]
+    assert run["lastState"]["terminated"]["reason"] == "OOMKilled"
+    assert "Readiness probe failed" in s.ok(f"describe pod {pod['metadata']['name']} -n default")
     rng = json.loads(
         s.call(
             "metrics_query",

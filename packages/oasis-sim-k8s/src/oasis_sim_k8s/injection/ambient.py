@@ -81,10 +81,11 @@ def add(ctx: Context) -> list[tuple[str, str, str]]:
         # the decoy stands where no quiet declared Deployment does (asked before the probe
         # takes one: a workload with an init container is no longer quiet)
         failing = not ambient_probe.quiet_keys(ctx, ns)
-        made += ambient_worker.add(ctx, ns, index)
+        worker = ambient_worker.add(ctx, ns, index)
+        made += worker
         ambient_probe.add(ctx, ns, index)
-        if failing:
-            made += ambient_failing.add(ctx, ns, index)
+        if failing and worker:
+            made += ambient_failing.add(ctx, ns, index, worker[0][2])
     return made
 
 

@@ -53,10 +53,12 @@ def _draw(env: Any, index: int) -> tuple[str, bytes]:
     return salt, hashlib.sha256(salt.encode()).digest()
 
 
-def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
-    """The failing decoy of ``ns`` (module docstring): its Deployment's key and its Service's,
-    or nothing where the identity drawn collides with everything."""
+def add(ctx: Context, ns: str, index: int, worker: str) -> list[tuple[str, str, str]]:
+    """The failing decoy of ``ns`` (module docstring) beside the worker ``worker``, not Ready
+    now: the decoy's Deployment's key and its Service's, or nothing where the identity drawn
+    collides with everything."""
     env = ctx.env
+    _unready(env, ns, worker)
     salt, d = _draw(env, index)
     ident = compose_free(env, ns, salt, early=d[0] % 4 < 2)
     if ident is None:
@@ -88,6 +90,18 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
     controllers.reconcile(env)
     _crash_loop(env, ns, name, d)
     return made
+
+
+def _unready(env: Any, ns: str, worker: str) -> None:
+    """The worker's pod Running and not Ready (its readiness probe answering 503), its past and
+    its live rising series kept: "drop every Deployment whose Ready pods have a past" no longer
+    drops it and leaves the fault beside the crash loop alone (s14-decoy3 measured that)."""
+    facts = env.facts.get(("deployments", ns, worker))
+    if facts is None:
+        return
+    pods = _pods(env, env.store.raw("deployments", ns, worker))
+    facts["unready_pods"] = [p["metadata"]["name"] for p in pods]
+    controllers.reconcile(env)
 
 
 def _model(env: Any, ns: str, draw: int) -> dict[str, Any] | None:

@@ -192,6 +192,12 @@ def _pod_spec(ident: Identity) -> dict[str, Any]:
                 "image": ident.image,
                 "args": [f"--topic={ident.topic}"],
                 "ports": [{"name": "metrics", "containerPort": ident.port}],
+                # probed as the cluster probes a declared container (``default_container``)
+                "readinessProbe": {
+                    "httpGet": {"path": "/healthz", "port": "metrics"},
+                    "periodSeconds": 10,
+                    "failureThreshold": 3,
+                },
                 "resources": {
                     "requests": {"cpu": "100m", "memory": f"{ident.request_mi}Mi"},
                     "limits": {"memory": f"{ident.limit_mi}Mi"},
