@@ -44,7 +44,7 @@ def _pod_of(s: Session, ns: str, name: str) -> dict[str, Any]:
 def test_the_decoy_crash_loops_on_a_one_container_pod_of_its_own() -> None:
     """Where no declared Deployment is quiet, a second composed Deployment (one replica, one
     container, no init container) is in CrashLoopBackOff with exit code 1, a loop begun
-    before provision, its last line the dependency it could not reach."""
+    before provision."""
     s = Session("si", METRIC)
     _, (decoy,) = _composed(s, "default")
     name = decoy["metadata"]["name"]
@@ -54,21 +54,20 @@ def test_the_decoy_crash_loops_on_a_one_container_pod_of_its_own() -> None:
     (st,) = pod["status"]["containerStatuses"]
     assert st["state"]["waiting"]["reason"] == "CrashLoopBackOff" and not st["ready"]
     assert st["lastState"]["terminated"]["exitCode"] == 1 and st["restartCount"] > 5
-    logs = s.ok(f"logs {pod['metadata']['name']} -n default")
-    assert "FATAL: cannot reach" in logs and "connection refused" in logs
 
 
-def test_the_worker_is_running_not_ready_with_its_past_and_live_series() -> None:
+def test_the_worker_is_running_not_ready_with_its_live_series() -> None:
     """Beside the decoy the worker keeps one container, Running and not Ready (its readiness
-    probe answers 503), its OOM past, and its memory series sampled up to now, still rising
-    (s13-sim19 ended it: the fault's was then the one rising series). Ready, "drop what is
-    Ready with a past" dropped it and left the fault beside the crash loop (0.19 mean)."""
+    probe answers 503), no past (an OOM kill behind an unready pod was a clear cause an
+    operator finding no subject fixed), and its memory series sampled up to now, still
+    rising (s13-sim19 ended it: the fault's was then the one rising series). Ready, "drop what
+    is Ready with a past" dropped it and left the fault beside the crash loop (0.19 mean)."""
     s = Session("si", METRIC)
     worker, _ = _composed(s, "default")
     pod = _pod_of(s, "default", worker["metadata"]["name"])
     (run,) = pod["status"]["containerStatuses"]
     assert "running" in run["state"] and not run["ready"]
-    assert run["lastState"]["terminated"]["reason"] == "OOMKilled"
+    assert not run["restartCount"] and not run.get("lastState")
     assert "Readiness probe failed" in s.ok(f"describe pod {pod['metadata']['name']} -n default")
     rng = json.loads(
         s.call(

@@ -20,8 +20,10 @@ declared one's (:func:`.ambient_worker.rollout_age`), a Service of its own only 
 Deployment has one (same ports). Where the namespace declares no Deployment, the simulator's
 own defaults for one. Its name is composed as the worker's (:mod:`.ambient_names`). It exits 1
 after a line saying the dependency it could not reach, in ``CrashLoopBackOff`` for a loop begun
-8 to 39 minutes before provision. The worker keeps one container, Ready, with its past and its
-live, rising memory series, as where a quiet workload stands.
+8 to 39 minutes before provision. The worker keeps one container, Running and not Ready (its
+readiness probe answers 503), with its past and its live, rising memory series: Ready, "drop
+every Deployment whose Ready pods have a past" dropped it again and left the fault beside the
+crash loop, whose hunch scored (``tests/validity/README.md``, "The decoy's shape shared").
 
 No alert is declared for it (alerts are only the scenario's), no declared object names or
 selects it, and an operator who follows the prompt's subject, its Service or its symptom never
@@ -37,7 +39,7 @@ from typing import Any
 from ..cluster import controllers, deployments, objects
 from ..cluster.store import clone
 from . import ambient_objects as amb
-from .ambient_names import DEPENDENCIES, compose_free
+from .ambient_names import compose_free
 from .ambient_worker import rollout_age
 from .inject import Context
 
@@ -93,13 +95,19 @@ def add(ctx: Context, ns: str, index: int, worker: str) -> list[tuple[str, str, 
 
 
 def _unready(env: Any, ns: str, worker: str) -> None:
-    """The worker's pod Running and not Ready (its readiness probe answering 503), its past and
-    its live rising series kept: "drop every Deployment whose Ready pods have a past" no longer
-    drops it and leaves the fault beside the crash loop alone (s14-decoy3 measured that)."""
+    """The worker's pod Running and not Ready (its readiness probe answering 503), its live
+    rising series kept, its OOM past left out: Ready, "drop every Deployment whose Ready pods
+    have a past" dropped it and left the fault beside the crash loop alone; not Ready with an
+    OOM kill behind, it was a clear cause an operator who finds no subject fixes (s14-decoy3
+    measured both)."""
     facts = env.facts.get(("deployments", ns, worker))
     if facts is None:
         return
+    facts.pop("recovered", None)
+    facts["restarts"] = 0
     pods = _pods(env, env.store.raw("deployments", ns, worker))
+    for pod in pods:
+        env.facts.setdefault(("pods", ns, pod["metadata"]["name"]), {})["restarts"] = 0
     facts["unready_pods"] = [p["metadata"]["name"] for p in pods]
     controllers.reconcile(env)
 
@@ -163,18 +171,14 @@ def _service(
 
 
 def _crash_loop(env: Any, ns: str, name: str, d: bytes) -> None:
-    """Date the loop 8 to 39 minutes before provision and give the container its last line
-    before it exits: the dependency it could not reach (:data:`.ambient_names.DEPENDENCIES`)."""
+    """Date the loop 8 to 39 minutes before provision. The container prints only what any
+    service prints as it starts: a line naming why it exits (a dependency refusing
+    connections) was a transient fault an operator who finds no subject restarts (s14-decoy3
+    measured it on the renamed ej.confidence-escalation)."""
     now = env.clock.seconds()
     loop_ago = 480 + (d[5] % 32) * 60
-    _, host, port = DEPENDENCIES[d[6] % len(DEPENDENCIES)]
-    line = f"FATAL: cannot reach {host}:{port}: connection refused; exiting"
-    exited = float((env.facts.get(("deployments", ns, name)) or {}).get("last_terminated_ago", 40))
-    dep = env.store.raw("deployments", ns, name)
-    for pod in _pods(env, dep):
-        pod_name = pod["metadata"]["name"]
-        env.facts.setdefault(("pods", ns, pod_name), {})["born"] = now - loop_ago
-        env.logs.pods.setdefault((ns, pod_name, name), []).append((now - exited - 0.5, line))
+    for pod in _pods(env, env.store.raw("deployments", ns, name)):
+        env.facts.setdefault(("pods", ns, pod["metadata"]["name"]), {})["born"] = now - loop_ago
     controllers.reconcile(env)
 
 
