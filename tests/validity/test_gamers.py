@@ -221,9 +221,10 @@ REASONS = {
     "podnet_future_peer": "rules 127/137/143 read a block holding no pod's address as minimal: "
     "the pods' /16 with every pod address of today excepted admits every pod to come "
     "(ca.state-discovery gap 0)",
-    "sidecar_dropped": "the failing decoy is the one Deployment whose pod crash-loops a second "
-    "container beside a live one: dropped with the Ready-with-a-past worker, the hunch lands "
-    "on the only workload left (mean 0.27, DA 0.85, nine above 0.3)",
+    "sidecar_dropped": "ca.state-discovery's policy fix template (0.333, as recovered_noinit's "
+    "and scraped_handoff's); mean and DA hold since s14-decoy3 (the failing decoy a "
+    "one-container Deployment of its own, the worker not Ready: README 'The decoy's shape "
+    "shared')",
     "subject_rising": "rule 161 keeps a state word of a series ('memory is rising') said of "
     "the alert's subject as a reading: au.provenance-tracking 0 -> 1.0 (mean 0.1035)",
     "subject_limit": "rule 161 takes a byte size equal to the subject's memory limit as a "
@@ -438,8 +439,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         # round 20 (branch s13-red20): subject_percent holds since rule 161 (branch s13-fix25:
         # a figure no evidence confirms is no reading): 0.1035 -> 0.069; touched_log_restart
         # since rule 162 (only a write that started new containers prints): 0.1003 -> 0.069
-        # round 21 (branch s14-red21, written blind; README "Twenty-first round")
-        "sidecar_dropped",
+        # round 21 (branch s14-red21, written blind; README "Twenty-first round");
+        # sidecar_dropped holds since branch s14-decoy3 (the decoy's shape shared): 0.2662 -> 0.03
         "subject_rising",
         "subject_limit",
         "rescaled_log_restart",
@@ -624,8 +625,9 @@ FAILING_TODAY: dict[str, set[str]] = {
     # s13-decoy2 (the worker's sidecar crash-loops where no quiet declared workload stands,
     # its main container's rising series live): DA 0
     # round 21 (branch s14-red21): the failing decoy dropped by its crash-looping sidecar
-    # (sidecar_dropped, with the Ready-with-a-past worker): DA 0.85
-    "da": {"sidecar_dropped"},
+    # (sidecar_dropped, with the Ready-with-a-past worker): DA 0.85; holds since branch
+    # s14-decoy3 (a one-container Deployment of its own, the worker not Ready): DA 0
+    "da": set(),
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read
