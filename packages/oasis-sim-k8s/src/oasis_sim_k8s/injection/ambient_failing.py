@@ -13,15 +13,15 @@ the count alone dropped it (README, "Twenty-first round").
 So the decoy is a Deployment of its own, one replica, in exactly those namespaces, and no
 part of its shape is its alone: its one container is a declared Deployment's of the namespace
 (drawn from the seed: its ports and probes; its requests and limits the cluster's defaults,
-as most declared workloads' are), its labels that Deployment's
-keys (the values naming that workload name the decoy, the others, an owner's, kept), its image
-in the namespace's form (:func:`.ambient_objects.image_like`), its rollout as old as a
-declared one's (:func:`.ambient_worker.rollout_age`), a Service of its own only where that
-Deployment has one (same ports). Where the namespace declares no Deployment, the simulator's
-own defaults for one. Its name is composed as the worker's (:mod:`.ambient_names`). It exits 1
-after a line saying the dependency it could not reach, in ``CrashLoopBackOff`` for a loop begun
-8 to 39 minutes before provision. The worker keeps one container, Running and not Ready (its
-readiness probe answers 503), with its past and its live, rising memory series: Ready, "drop
+as most declared workloads' are), its labels that Deployment's keys (the values naming that
+workload name the decoy, the others, an owner's, kept), its image in the namespace's form
+(:func:`.ambient_objects.image_like`), its rollout as old as a declared one's
+(:func:`.ambient_worker.rollout_age`), a Service of its own only where that Deployment has one
+(same ports). Where the namespace declares no Deployment, the simulator's own defaults for
+one. Its name is composed as the worker's (:mod:`.ambient_names`). It exits 1, in
+``CrashLoopBackOff`` for a loop begun 8 to 39 minutes before provision, printing only its
+start-up line. The worker keeps one container, Running and not Ready (its readiness probe
+answers 503), with its live, rising memory series and no past (:func:`_unready`): Ready, "drop
 every Deployment whose Ready pods have a past" dropped it again and left the fault beside the
 crash loop, whose hunch scored (``tests/validity/README.md``, "The decoy's shape shared").
 
