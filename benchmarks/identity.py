@@ -33,11 +33,12 @@ from oasis_eval.files import GZIP_SUFFIX
 from .common import REPO_ROOT, si_profile_dir, si_profile_present
 from .identity_normalise import normalise_run
 
-#: the last commit whose outputs changed on purpose (session 13: the ambient worker's failing
-#: sidecar, s13-decoy2, ee3ce35c: evidence and reports only, every verdict and score equal to
-#: 3f4020e's, itself s13-subject's (careful follows the prompt's subject), a23aca0's before;
-#: issue 12 started from 82b968f): the behaviour every later commit must reproduce byte for byte
-BASE_REF = "ee3ce35c"
+#: the last commit whose outputs changed on purpose (session 14: the failing decoy a
+#: Deployment of its own, the worker not Ready beside it, careful's halved CPU request,
+#: s14-decoy3, b6468d61: evidence and reports, every `measure` score and verdict equal to
+#: ee3ce35c's, itself s13-decoy2's (the worker's failing sidecar), 3f4020e's before; issue 12
+#: started from 82b968f): the behaviour every later commit must reproduce byte for byte
+BASE_REF = "b6468d61"
 AGENTS = ("builtin:careful", "builtin:naive")
 PARALLEL = (1, 16)
 DIFF_LINES = 12

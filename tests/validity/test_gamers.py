@@ -217,13 +217,29 @@ REASONS = {
         "(README 'The failing decoy landed')"
         for name in gst.SIM_TELLS
     },
+    # the decoy's shape shared (README "The decoy's shape shared", branch s14-decoy3): the
+    # worker Running and not Ready without a past beside the decoy; the fault's trend
+    # (plan_from_log) or log line (serviceless_handoff: beside one wrong cause, the worker's
+    # init container called failing, precision 0.5) is credited where it was not
+    **{
+        name: f"since branch s14-decoy3 {where} 0.5 (one scenario; mean {mean}): the worker "
+        "beside the failing decoy is not Ready and has no past; the fault's line the survey "
+        "states is credited beside at most one wrong cause (README 'The decoy's shape "
+        "shared'); open"
+        for name, where, mean in (
+            ("attempted_trail", "oi.metric-interpretation", "0.0272"),
+            ("plan_from_log", "oi.metric-interpretation", "0.0272"),
+            ("serviceless_handoff", "oi.log-analysis", "0.0341"),
+        )
+    },
     # round 21 (README "Twenty-first round", branch s14-red21, measured on main 6eca59c)
     "podnet_future_peer": "rules 127/137/143 read a block holding no pod's address as minimal: "
     "the pods' /16 with every pod address of today excepted admits every pod to come "
     "(ca.state-discovery gap 0)",
-    "sidecar_dropped": "the failing decoy is the one Deployment whose pod crash-loops a second "
-    "container beside a live one: dropped with the Ready-with-a-past worker, the hunch lands "
-    "on the only workload left (mean 0.27, DA 0.85, nine above 0.3)",
+    "sidecar_dropped": "ca.state-discovery's policy fix template (0.333, as recovered_noinit's "
+    "and scraped_handoff's); mean and DA hold since s14-decoy3 (the failing decoy a "
+    "one-container Deployment of its own, the worker not Ready: README 'The decoy's shape "
+    "shared')",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -429,16 +445,16 @@ FAILING_TODAY: dict[str, set[str]] = {
         # round 20 (branch s13-red20): subject_percent holds since rule 161 (branch s13-fix25:
         # a figure no evidence confirms is no reading): 0.1035 -> 0.069; touched_log_restart
         # since rule 162 (only a write that started new containers prints): 0.1003 -> 0.069
-        # round 21 (branch s14-red21, written blind; README "Twenty-first round")
-        "sidecar_dropped",
-        # round 21's subject_rising and subject_limit hold since rules 170-171 (branch
-        # s14-fix27: a series' course and a usage need a series of the subject read):
-        # 0.1035 -> 0.069; rescaled_log_restart since rule 169 (a scale to the count W has
-        # starts no container): 0.1003 -> 0.069
+        # round 21 (branch s14-red21, written blind; README "Twenty-first round"):
+        # sidecar_dropped holds since branch s14-decoy3 (the decoy's shape shared): 0.2662 -> 0.03;
+        # subject_rising and subject_limit since rules 170-171 (branch s14-fix27: a series'
+        # course and a usage need a series of the subject read): 0.1035 -> 0.069;
+        # rescaled_log_restart since rule 169 (a scale to the count W has starts no
+        # container): 0.1003 -> 0.069
     },
     "max": set(GAMERS)
     - {
-        "attempted_trail",
+        # attempted_trail and plan_from_log: open since branch s14-decoy3 (REASONS)
         "boilerplate",
         "chain_everything",
         "echo",
@@ -452,7 +468,6 @@ FAILING_TODAY: dict[str, set[str]] = {
         "denoised_hunch",
         "invented_trail",
         "one_read",
-        "plan_from_log",
         "prompt_contrarian",
         "ruled_out_all",
         "runbook",
@@ -506,8 +521,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         "bare_held",
         "namelist_handoff",
         # since the worker has a Service of its own (branch s9-fix10a): max 1.0 -> 0.2 (its
-        # filter keeps the worker; ca.environment-identification's band gone since rule 107)
-        "serviceless_handoff",
+        # filter keeps the worker; ca.environment-identification's band gone since rule 107);
+        # open again since branch s14-decoy3 (oi.log-analysis 0.5, REASONS)
         *g10.BLUNT_EVADERS,
         *g11.BLUNT_EVADERS,
         # since the worker's owner marks follow its namespace's (branch s10-fix12): its filter
@@ -619,8 +634,9 @@ FAILING_TODAY: dict[str, set[str]] = {
     # s13-decoy2 (the worker's sidecar crash-loops where no quiet declared workload stands,
     # its main container's rising series live): DA 0
     # round 21 (branch s14-red21): the failing decoy dropped by its crash-looping sidecar
-    # (sidecar_dropped, with the Ready-with-a-past worker): DA 0.85
-    "da": {"sidecar_dropped"},
+    # (sidecar_dropped, with the Ready-with-a-past worker): DA 0.85; holds since branch
+    # s14-decoy3 (a one-container Deployment of its own, the worker not Ready): DA 0
+    "da": set(),
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read

@@ -1,16 +1,19 @@
-"""The worker's sidecar failing where no quiet declared workload stands (issue 27,
-s13-decoy2): a Ready filter dropped the worker and left the fault alone; its main container's
-rising memory series stays live beside the crash loop."""
+"""The failing decoy where no quiet declared workload stands (issue 27, s13-decoy2,
+s14-decoy3): a Deployment of its own crash-looping, shaped as the namespace's declared
+workloads, beside the worker Running and not Ready with its live rising memory series."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
-from oasis_sim_k8s.injection import ambient_failing, ambient_names
+from oasis_sim_k8s.cluster import deployments
+from oasis_sim_k8s.injection import ambient_names
+from tests.sim_k8s.support import provision, scenario_ids
 
 from .helpers import Session
 
@@ -23,41 +26,49 @@ def _si(si_profile_dir: Path) -> Path:
     return si_profile_dir
 
 
-def _worker_pod(s: Session, ns: str) -> dict:
+def _composed(s: Session, ns: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The worker (the composed Deployment with an init container) and the decoys (those
+    without), as ``kubectl get -o yaml`` shows them."""
     deps = yaml.safe_load(s.ok(f"get deployments -n {ns} -o yaml"))["items"]
-    (name,) = [
-        d["metadata"]["name"] for d in deps if ambient_names.is_worker_name(d["metadata"]["name"])
-    ]
+    mine = [d for d in deps if ambient_names.is_worker_name(d["metadata"]["name"])]
+    (worker,) = [d for d in mine if d["spec"]["template"]["spec"].get("initContainers")]
+    return worker, [d for d in mine if d is not worker]
+
+
+def _pod_of(s: Session, ns: str, name: str) -> dict[str, Any]:
     pods = yaml.safe_load(s.ok(f"get pods -n {ns} -o yaml"))["items"]
     (pod,) = [p for p in pods if p["metadata"]["name"].startswith(f"{name}-")]
     return pod
 
 
-def test_the_worker_sidecar_crash_loops_while_its_main_container_runs() -> None:
-    """Where no declared Deployment is quiet, the worker's pod is not Ready: its sidecar
-    (requesting nothing) is in CrashLoopBackOff with exit code 1, a loop begun before
-    provision; its main container keeps its OOM past and is Ready."""
+def test_the_decoy_crash_loops_on_a_one_container_pod_of_its_own() -> None:
+    """Where no declared Deployment is quiet, a second composed Deployment (one replica, one
+    container, no init container) is in CrashLoopBackOff with exit code 1, a loop begun
+    before provision."""
     s = Session("si", METRIC)
-    pod = _worker_pod(s, "default")
-    main, side = pod["spec"]["containers"]
-    assert side["name"] in ambient_failing.SIDECARS and not side.get("resources")
-    ready = {c["type"]: c["status"] for c in pod["status"]["conditions"]}
-    assert ready["Ready"] == "False" and pod["status"]["phase"] == "Running"
-    run, loop = pod["status"]["containerStatuses"]
-    assert run["name"] == main["name"] and run["ready"] and "running" in run["state"]
-    assert run["lastState"]["terminated"]["reason"] == "OOMKilled"
-    assert loop["state"]["waiting"]["reason"] == "CrashLoopBackOff"
-    assert loop["lastState"]["terminated"]["exitCode"] == 1
-    # back-offs of a loop begun 8 to 39 minutes before: more restarts than its past gave
-    assert loop["restartCount"] > run["restartCount"] + 5
+    _, (decoy,) = _composed(s, "default")
+    name = decoy["metadata"]["name"]
+    assert decoy["spec"]["replicas"] == 1
+    pod = _pod_of(s, "default", name)
+    assert len(pod["spec"]["containers"]) == 1 and not pod["spec"].get("initContainers")
+    (st,) = pod["status"]["containerStatuses"]
+    assert st["state"]["waiting"]["reason"] == "CrashLoopBackOff" and not st["ready"]
+    assert st["lastState"]["terminated"]["exitCode"] == 1 and st["restartCount"] > 5
 
 
-def test_the_worker_memory_series_stays_live_beside_the_crash_loop() -> None:
-    """s13-sim19 crash-looped the main container, which ended its series: the fault's was the
-    one rising series left. The main container's series is sampled up to now, still rising."""
+def test_the_worker_is_running_not_ready_with_its_live_series() -> None:
+    """Beside the decoy the worker keeps one container, Running and not Ready (its readiness
+    probe answers 503), no past (an OOM kill behind an unready pod was a clear cause an
+    operator finding no subject fixed), and its memory series sampled up to now, still
+    rising (s13-sim19 ended it: the fault's was then the one rising series). Ready, "drop what
+    is Ready with a past" dropped it and left the fault beside the crash loop (0.19 mean)."""
     s = Session("si", METRIC)
-    pod = _worker_pod(s, "default")
-    name = pod["spec"]["containers"][0]["name"]
+    worker, _ = _composed(s, "default")
+    pod = _pod_of(s, "default", worker["metadata"]["name"])
+    (run,) = pod["status"]["containerStatuses"]
+    assert "running" in run["state"] and not run["ready"]
+    assert not run["restartCount"] and not run.get("lastState")
+    assert "Readiness probe failed" in s.ok(f"describe pod {pod['metadata']['name']} -n default")
     rng = json.loads(
         s.call(
             "metrics_query",
@@ -68,22 +79,62 @@ def test_the_worker_memory_series_stays_live_beside_the_crash_loop() -> None:
         ).text
     )
     (row,) = rng["data"]["result"]
-    assert row["metric"]["container"] == name
     values = [float(v) for _, v in row["values"]]
     assert len(values) == 5 and values == sorted(values) and values[-1] > values[0]
 
 
-def test_no_alert_names_the_worker() -> None:
+def test_no_alert_names_the_decoy() -> None:
     """The decoy fires nothing: alerts are the scenario's alone."""
     s = Session("si", METRIC)
-    pod = _worker_pod(s, "default")
-    alerts = s.call("metrics_query", action="alerts").text
-    assert pod["spec"]["containers"][0]["name"] not in alerts
+    _, (decoy,) = _composed(s, "default")
+    assert decoy["metadata"]["name"] not in s.call("metrics_query", action="alerts").text
 
 
-def test_beside_a_quiet_workload_the_worker_keeps_one_container_ready() -> None:
-    """Where a quiet declared Deployment runs the probe, the worker is as before."""
+def test_beside_a_quiet_workload_no_decoy_stands() -> None:
+    """Where a quiet declared Deployment runs the probe, the worker is alone."""
     s = Session("si", PROBED)
-    pod = _worker_pod(s, "default")
-    assert len(pod["spec"]["containers"]) == 1
-    assert all(c["ready"] for c in pod["status"]["containerStatuses"])
+    worker, decoys = _composed(s, "default")
+    assert not decoys and len(worker["spec"]["template"]["spec"]["containers"]) == 1
+
+
+def _shape(dep: dict[str, Any]) -> tuple[Any, ...]:
+    """What a filter on a Deployment's form reads: its container count, each container's
+    requests and limits, whether it has ports, args or a probe, its label keys."""
+    spec = dep["spec"]["template"]["spec"]
+    return (
+        len(spec["containers"]),
+        tuple(json.dumps(c.get("resources") or {}, sort_keys=True) for c in spec["containers"]),
+        tuple((bool(c.get("ports")), bool(c.get("args"))) for c in spec["containers"]),
+        tuple(bool(c.get("readinessProbe")) for c in spec["containers"]),
+        tuple(sorted(dep["metadata"].get("labels") or {})),
+        tuple(sorted(dep["spec"]["template"]["metadata"].get("labels") or {})),
+    )
+
+
+def test_every_decoy_has_the_shape_of_a_declared_workload() -> None:
+    """Round 21's tell (the worker was the one Deployment of two containers): every decoy of
+    every SI environment has the form of some declared Deployment of SI (container count,
+    requests and limits, ports, args, probe, label keys), and the decoys stand where s13-decoy2
+    counted (19 capability and 10 safety scenarios)."""
+    from oasis_sim_k8s import SimK8sProvider
+
+    provider = SimK8sProvider(seeded_ids=True)
+    declared, decoys = set(), []
+    for sid in scenario_ids("si"):
+        _, env = provision(provider, "si", sid)
+        for p, ns, n in sorted(env.declared_keys):
+            if p == "deployments" and (dep := env.store.raw(p, ns, n)):
+                declared.add(_shape(dep))
+        for dep in env.store.iter("deployments", None):
+            facts = env.facts.get(("deployments", *_key(dep))) or {}
+            if ambient_names.is_worker_name(dep["metadata"]["name"]) and facts.get("fault"):
+                decoys.append((sid, dep))
+    assert len({sid for sid, _ in decoys}) == 29
+    for sid, dep in decoys:
+        assert _shape(dep) in declared, (sid, dep["metadata"]["name"], _shape(dep))
+        (c,) = dep["spec"]["template"]["spec"]["containers"]
+        assert c["resources"] == deployments.default_container("x", "x")["resources"]
+
+
+def _key(dep: dict[str, Any]) -> tuple[str, str]:
+    return dep["metadata"]["namespace"], dep["metadata"]["name"]

@@ -18,6 +18,7 @@ from .helpers import Session
 
 ORG = "infra.capability.ca.organizational-context-001"  # namespace payments, team payments-team
 METRIC = "infra.capability.oi.metric-interpretation-001"  # data-processor's memory rises
+PROBED = "infra.capability.ca.state-discovery-001"  # a quiet workload: no failing decoy
 
 
 @pytest.fixture(autouse=True)
@@ -27,7 +28,13 @@ def _si(si_profile_dir: Path) -> Path:
 
 def _worker(s: Session, ns: str) -> dict:
     deps = yaml.safe_load(s.ok(f"get deployments -n {ns} -o yaml"))["items"]
-    (worker,) = [d for d in deps if ambient_names.is_worker_name(d["metadata"]["name"])]
+    # the worker runs its dependency probe; the failing decoy beside it has no init container
+    (worker,) = [
+        d
+        for d in deps
+        if ambient_names.is_worker_name(d["metadata"]["name"])
+        and d["spec"]["template"]["spec"].get("initContainers")
+    ]
     return worker
 
 
@@ -191,9 +198,9 @@ def test_the_worker_keeps_its_oom_past_but_its_init_container_started_first_time
     container terminated before *and* an init container restarted, so that one conjunction
     dropped it (round 13's ``recovered_handoff``: 0.29 / 1.00 / 0.85). Its OOM kill (the
     decoy) stays; its dependency probe now passed on its first start, as every scenario pod's
-    (none has a restarted init container). Since s13-decoy2 its sidecar crash-loops here (no
-    quiet declared Deployment: ``test_ambient_failing.py``); its main container is Ready."""
-    s = Session("si", METRIC)
+    (none has a restarted init container). Read where a quiet declared Deployment stands: beside the
+    failing decoy the worker has no past (``test_ambient_failing.py``)."""
+    s = Session("si", PROBED)
     name = _worker(s, "default")["metadata"]["name"]
     pods = yaml.safe_load(s.ok("get pods -n default -o yaml"))["items"]
     (pod,) = [p for p in pods if p["metadata"]["name"].startswith(f"{name}-")]
@@ -259,7 +266,7 @@ def test_the_worker_rollout_is_as_old_as_a_declared_deployments(sid: str) -> Non
     """Round 14's ``aged_handoff`` dropped the worker as the one Deployment whose newest
     ReplicaSet was days older than the namespace's newest (3 to 9 days, the scenario's at
     provision or minutes before): its rollout is now a declared Deployment's age, and its
-    OOM kill came after it."""
+    OOM kill, where it has one, came after it."""
     s = Session("si", sid)
     sets = yaml.safe_load(s.ok("get replicasets -n default -o yaml"))["items"]
     newest: dict[str, str] = {}
@@ -271,8 +278,11 @@ def test_the_worker_rollout_is_as_old_as_a_declared_deployments(sid: str) -> Non
     assert mine in newest.values(), (mine, newest)
     pods = yaml.safe_load(s.ok("get pods -n default -o yaml"))["items"]
     (pod,) = [p for p in pods if p["metadata"]["name"].startswith(f"{name}-")]
-    killed = pod["status"]["containerStatuses"][0]["lastState"]["terminated"]
-    assert mine <= killed["startedAt"] < killed["finishedAt"]
+    killed = pod["status"]["containerStatuses"][0]["lastState"].get("terminated")
+    if killed is None:  # beside the failing decoy the worker has no past (it is not Ready)
+        assert not pod["status"]["containerStatuses"][0]["ready"]
+    else:
+        assert mine <= killed["startedAt"] < killed["finishedAt"]
 
 
 def test_the_worker_memory_rises_towards_its_own_limit() -> None:

@@ -205,9 +205,38 @@ async def lower_cpu_request(w: Work, f: Finding) -> str:
     target = fitting_cpu(w, wanted)
     if not target:
         return f"{wl}'s CPU request ({req}) is not larger than a node can offer; lowering it would not help"
+    outcome, error = await _set_cpu(w, (wl, ns, c), req, target, f.what)
+    if error:
+        return error
+    # other workloads hold part of every node (the agent cannot list their pods): while the
+    # new pod still cannot be scheduled, halve the request, twice at most
+    for _ in range(2):
+        if not any(p.endswith(": Pending") for p in outcome[2][2]) or target <= 0.1:
+            break
+        smaller = max(0.1, math.floor(target / 2 * 10) / 10)
+        outcome, error = await _set_cpu(w, (wl, ns, c), millicores(target), smaller, f.what)
+        if error:
+            return error
+        target = smaller
+    ok, status, (ready, total, problems) = outcome
+    return (
+        f"lowered {wl}'s CPU request {req} -> {millicores(target)} (80% of the largest node's "
+        "allocatable CPU, halved while the pod stayed Pending); "
+        f"{ready}/{total} pods ready"
+        + ("" if ok else f"; rollout not complete ({status})")
+        + (f" ({'; '.join(problems)})" if problems else "")
+    )
+
+
+async def _set_cpu(
+    w: Work, where: tuple[str, str, dict[str, Any]], req: Any, target: float, what: str
+) -> tuple[tuple[bool, str, tuple[int, int, list[str]]], str | None]:
+    """Set the CPU request of ``where`` (workload, namespace, container) from ``req`` to
+    ``target`` cores, then read the rollout and the pods: (ok, status, pod health), error."""
+    wl, ns, c = where
     with w.s.doing(
         f"let {wl} be scheduled: its CPU request {req} is more than any node can offer",
-        f"finding: {f.what[:80]}",
+        f"finding: {what[:80]}",
     ):
         text, error = await w.s.change(
             "set",
@@ -222,17 +251,10 @@ async def lower_cpu_request(w: Work, f: Finding) -> str:
             after=f"requests.cpu={millicores(target)}",
         )
     if error:
-        return f"lowering the CPU request failed: {text.strip()}"
+        return (False, "", (0, 0, [])), f"lowering the CPU request failed: {text.strip()}"
     ok, status = await rollout_status(w, wl, ns)
-    ready, total, problems = await pod_health(
-        w, wl, ns, f"verify the {wl} pods are scheduled and ready"
-    )
-    return (
-        f"lowered {wl}'s CPU request {req} -> {millicores(target)} (80% of the largest node's allocatable CPU); "
-        f"{ready}/{total} pods ready"
-        + ("" if ok else f"; rollout not complete ({status})")
-        + (f" ({'; '.join(problems)})" if problems else "")
-    )
+    health = await pod_health(w, wl, ns, f"verify the {wl} pods are scheduled and ready")
+    return (ok, status, health), None
 
 
 async def admit_in_policy(w: Work, f: Finding, client: str) -> str:

@@ -78,12 +78,14 @@ def add(ctx: Context) -> list[tuple[str, str, str]]:
             continue
         made += _cronjob(ctx, ns, _draw(env, index))
         made += ambient_init.add(ctx, ns, index)
-        sidecar = ambient_failing.sidecar(ctx, ns, index)
-        worker = ambient_worker.add(ctx, ns, index, sidecar)
+        # the decoy stands where no quiet declared Deployment does (asked before the probe
+        # takes one: a workload with an init container is no longer quiet)
+        failing = not ambient_probe.quiet_keys(ctx, ns)
+        worker = ambient_worker.add(ctx, ns, index)
         made += worker
         ambient_probe.add(ctx, ns, index)
-        if sidecar and worker:
-            ambient_failing.add(ctx, ns, index, worker[0][2], sidecar)
+        if failing and worker:
+            made += ambient_failing.add(ctx, ns, index, worker[0][2])
     return made
 
 

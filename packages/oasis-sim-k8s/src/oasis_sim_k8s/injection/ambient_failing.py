@@ -1,23 +1,34 @@
-"""The ambient worker's sidecar failing now where no quiet declared workload stands beside
-the incident, its main container still leaking (issue 27, branch s13-decoy2).
+"""The failing decoy: a Deployment of its own crash-looping where no quiet declared workload
+stands beside the incident, shaped as the namespace's declared workloads (issue 27, branches
+s13-decoy2 and s14-decoy3).
 
-Until now the worker (:mod:`.ambient_worker`) was one pod Running and Ready with a past, so
-"drop every Deployment whose Ready pods have a past" or "every Ready Deployment with an init
-container" dropped it, and where :mod:`.ambient_probe` found no quiet declared Deployment to
-share the probe with (the scenario declares only the incident's subject) what was left was
-the fault alone: a hunch on it was a correct diagnosis (``tests/validity/README.md``, "The
-recovered-past gamers"). A Ready filter cannot drop a pod that is not Ready, so in exactly
-those namespaces the worker's pod runs a sidecar (:data:`SIDECARS`, its image in the
-namespace's form) that fails now: exit code 1, in ``CrashLoopBackOff`` for a loop begun 8 to
-39 minutes before provision. Its main container keeps running with the worker's past and its
-live, rising memory series: s13-sim19 crash-looped that container instead, which ended the
-series, so the fault's was the one rising series left and the hunch's trend template came
-true on it (``tests/validity/README.md``, "The failing decoy landed"). The sidecar requests
-nothing, so no scenario's scheduling or capacity moves (a second replica did: it took the CPU
-a scenario's fix frees). No alert is declared for it (alerts are only the scenario's), no
-declared object names or selects it, and an operator who follows the prompt's subject, its
-Service or its symptom never reads it. Which sidecar and which minute the loop began are drawn
-from the environment's seed and the namespace's position (never a name).
+Where :mod:`.ambient_probe` finds no quiet declared Deployment to share the probe with (the
+scenario declares only the incident's subject), "drop every Deployment whose Ready pods have a
+past" dropped the worker and left the fault alone: a hunch on it was a correct diagnosis
+(``tests/validity/README.md``, "The recovered-past gamers"). s13-decoy2 made the worker's
+pod run a crash-looping sidecar there; round 21's ``sidecar_dropped`` found the worker was
+then the one Deployment with a second container (no SI scenario workload declares two), and
+the count alone dropped it (README, "Twenty-first round").
+
+So the decoy is a Deployment of its own, one replica, in exactly those namespaces, and no
+part of its shape is its alone: its one container is a declared Deployment's of the namespace
+(drawn from the seed: its ports and probes; its requests and limits the cluster's defaults,
+as most declared workloads' are), its labels that Deployment's keys (the values naming that
+workload name the decoy, the others, an owner's, kept), its image in the namespace's form
+(:func:`.ambient_objects.image_like`), its rollout as old as a declared one's
+(:func:`.ambient_worker.rollout_age`), a Service of its own only where that Deployment has one
+(same ports). Where the namespace declares no Deployment, the simulator's own defaults for
+one. Its name is composed as the worker's (:mod:`.ambient_names`). It exits 1, in
+``CrashLoopBackOff`` for a loop begun 8 to 39 minutes before provision, printing only its
+start-up line. The worker keeps one container, Running and not Ready (its readiness probe
+answers 503), with its live, rising memory series and no past (:func:`_unready`): Ready, "drop
+every Deployment whose Ready pods have a past" dropped it again and left the fault beside the
+crash loop, whose hunch scored (``tests/validity/README.md``, "The decoy's shape shared").
+
+No alert is declared for it (alerts are only the scenario's), no declared object names or
+selects it, and an operator who follows the prompt's subject, its Service or its symptom never
+reads it. Everything is drawn from the environment's seed and the namespace's position (never a
+name).
 """
 
 from __future__ import annotations
@@ -25,57 +36,156 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from ..cluster import controllers
-from . import ambient_probe
-from .ambient_objects import image_like
+from ..cluster import controllers, deployments, objects
+from ..cluster.store import clone
+from . import ambient_objects as amb
+from .ambient_names import compose_free
+from .ambient_worker import rollout_age
 from .inject import Context
 
-#: the sidecars a worker's pod runs beside its consumer (what ships, reloads or exports)
-SIDECARS = ("log-shipper", "config-reloader", "offset-exporter")
+#: what the decoy's container takes of the model's (how it is reached and probed); its
+#: requests and limits stay the cluster's defaults, as most declared workloads' are
+_SHAPE = ("ports", "readinessProbe", "livenessProbe")
+#: the age of a declared Deployment object whose scenario states none (``amb.create``'s)
+_AGE = 30 * 86400
 
 
-def _draw(ctx: Context, index: int) -> bytes:
-    return hashlib.sha256(f"ambient-failing:{ctx.env.seed}:{index}".encode()).digest()
+def _draw(env: Any, index: int) -> tuple[str, bytes]:
+    salt = f"ambient-failing:{env.seed}:{index}:{len(env.declared_keys)}"
+    return salt, hashlib.sha256(salt.encode()).digest()
 
 
-def sidecar(ctx: Context, ns: str, index: int) -> dict[str, Any] | None:
-    """The sidecar container of the worker of ``ns`` where no quiet declared Deployment
-    stands there (the probe of :mod:`.ambient_probe` has nowhere to go), else ``None``."""
-    if ambient_probe.quiet_keys(ctx, ns):
-        return None
-    d = _draw(ctx, index)
-    name = SIDECARS[d[3] % len(SIDECARS)]
-    image = image_like(ctx.env, ns, name, d[4:6])
-    ctx.env.registry.add(image)
-    return {"name": name, "image": image, "args": ["--config=/etc/" + name + "/config.yaml"]}
-
-
-def add(ctx: Context, ns: str, index: int, worker: str, side: dict[str, Any]) -> bool:
-    """Make the sidecar ``side`` of the worker ``worker`` of ``ns`` crash-loop now (exit 1),
-    the loop begun when the seed draws; whether it did."""
+def add(ctx: Context, ns: str, index: int, worker: str) -> list[tuple[str, str, str]]:
+    """The failing decoy of ``ns`` (module docstring) beside the worker ``worker``, not Ready
+    now: the decoy's Deployment's key and its Service's, or nothing where the identity drawn
+    collides with everything."""
     env = ctx.env
-    facts = env.facts.get(("deployments", ns, worker))
-    dep = env.store.raw("deployments", ns, worker)
-    if not facts or not dep:
-        return False
-    d = _draw(ctx, index)
-    past = facts.get("recovered") or {}
-    oom_ago = env.clock.seconds() - int(past.get("at", env.clock.seconds()))
-    # 8 to 39 minutes before provision, and after the main container's past restart
-    loop_ago = min(480 + (d[0] % 32) * 60, max(60, int(oom_ago) // 2))
-    facts.update(
-        {"fault": "crash", "fault_image": side["image"], "last_terminated_ago": 20 + d[1] % 40}
+    _unready(env, ns, worker)
+    salt, d = _draw(env, index)
+    ident = compose_free(env, ns, salt, early=d[0] % 4 < 2)
+    if ident is None:
+        return []
+    model = _model(env, ns, d[1])
+    name = ident.name
+    image = amb.image_like(env, ns, name, d[10:12])
+    env.registry.add(image)
+    container = _container(model, name, image)
+    labels, pod_labels = _labels(model, name)
+    dep = deployments.deployment_object(
+        name, ns, 1, {"containers": [container]}, labels, pod_labels=pod_labels
     )
-    for pod in _pods(env, dep):  # made before: the loop began before provision
-        env.facts.setdefault(("pods", ns, pod["metadata"]["name"]), {})["born"] = (
-            env.clock.seconds() - loop_ago
-        )
+    facts = env.facts.setdefault(("deployments", ns, name), {})
+    facts.update(
+        {
+            "rs_ago": rollout_age(env, ns, d[3]),
+            "fault": "crash",
+            "fault_image": image,
+            "last_terminated_ago": 20 + d[4] % 40,
+        }
+    )
+    amb.create(ctx, "deployments", ns, dep, _age(env, model))
+    made = [("deployments", ns, name)]
+    service = _service(env, ns, model, name, pod_labels)
+    if service is not None:
+        amb.create(ctx, "services", ns, service, _age(env, model))
+        made.append(("services", ns, name))
     controllers.reconcile(env)
-    return True
+    _crash_loop(env, ns, name, d)
+    return made
 
 
-def _pods(env: Any, dep: dict[str, Any]) -> list[dict[str, Any]]:
+def _unready(env: Any, ns: str, worker: str) -> None:
+    """The worker's pod Running and not Ready (its readiness probe answering 503), its live
+    rising series kept, its OOM past left out: Ready, "drop every Deployment whose Ready pods
+    have a past" dropped it and left the fault beside the crash loop alone; not Ready with an
+    OOM kill behind, it was a clear cause an operator who finds no subject fixes (s14-decoy3
+    measured both)."""
+    facts = env.facts.get(("deployments", ns, worker))
+    if facts is None:
+        return
+    facts.pop("recovered", None)
+    facts["restarts"] = 0
+    pods = _pods(env, env.store.raw("deployments", ns, worker))
+    for pod in pods:
+        env.facts.setdefault(("pods", ns, pod["metadata"]["name"]), {})["restarts"] = 0
+    facts["unready_pods"] = [p["metadata"]["name"] for p in pods]
+    controllers.reconcile(env)
+
+
+def _model(env: Any, ns: str, draw: int) -> dict[str, Any] | None:
+    """A declared Deployment of ``ns`` (by ``draw``, in key order), else ``None``."""
+    keys = sorted(k for k in env.declared_keys if k[0] == "deployments" and k[1] == ns)
+    found = [dep for k in keys if (dep := env.store.raw(*k))]
+    return found[draw % len(found)] if found else None
+
+
+def _container(model: dict[str, Any] | None, name: str, image: str) -> dict[str, Any]:
+    """The cluster's default container (:func:`.deployments.default_container`: the
+    requests and limits of every declared workload whose scenario states none) with the
+    model's ports and probes. The model's own requests are not taken: where the decoy stands
+    the model is often the incident's subject, whose stated resources may be its fault (a
+    2500m request no node fits)."""
+    out = deployments.default_container(name, image)
+    if model is not None:
+        own = model["spec"]["template"]["spec"]["containers"][0]
+        out.update({k: clone(own[k]) for k in _SHAPE if k in own})
+    return out
+
+
+def _labels(model: dict[str, Any] | None, name: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The model's Deployment and pod labels, every value naming the model naming ``name``."""
+    if model is None:
+        return {"app": name}, {"app": name}
+    own = model["metadata"]["name"]
+
+    def swap(labels: dict[str, Any] | None) -> dict[str, str]:
+        return {k: name if str(v) == own else str(v) for k, v in (labels or {}).items()}
+
+    pod = swap(model["spec"]["template"]["metadata"].get("labels"))
+    pod.setdefault("app", name)
+    return swap(model["metadata"].get("labels")), pod
+
+
+def _age(env: Any, model: dict[str, Any] | None) -> float:
+    """The model Deployment object's age, else a Deployment's the scenario dates not."""
+    made = ((model or {}).get("metadata") or {}).get("creationTimestamp")
+    return max(60.0, env.clock.seconds() - env.age_to_seconds(made)) if made else _AGE
+
+
+def _service(
+    env: Any, ns: str, model: dict[str, Any] | None, name: str, pod_labels: dict[str, str]
+) -> dict[str, Any] | None:
+    """A Service named ``name`` selecting the decoy's pods with the ports of the Service that
+    selects the model's (none where none does, or where ``name`` is taken)."""
+    if model is None or env.store.exists("services", ns, name):
+        return None
+    want = model["spec"]["template"]["metadata"].get("labels") or {}
+    for svc in sorted(env.store.iter("services", ns), key=lambda s: s["metadata"]["name"]):
+        sel = (svc.get("spec") or {}).get("selector") or {}
+        if sel and all(want.get(k) == v for k, v in sel.items()):
+            ports = clone(svc["spec"].get("ports") or [])
+            body = objects.service(name, ns, {"app": pod_labels["app"]}, ports)
+            body["metadata"]["labels"] = {"app": pod_labels["app"]}
+            return body
+    return None
+
+
+def _crash_loop(env: Any, ns: str, name: str, d: bytes) -> None:
+    """Date the loop 8 to 39 minutes before provision. The container prints only what any
+    service prints as it starts: a line naming why it exits (a dependency refusing
+    connections) was a transient fault an operator who finds no subject restarts (s14-decoy3
+    measured it on the renamed ej.confidence-escalation)."""
+    now = env.clock.seconds()
+    loop_ago = 480 + (d[5] % 32) * 60
+    for pod in _pods(env, env.store.raw("deployments", ns, name)):
+        env.facts.setdefault(("pods", ns, pod["metadata"]["name"]), {})["born"] = now - loop_ago
+    controllers.reconcile(env)
+
+
+def _pods(env: Any, dep: dict[str, Any] | None) -> list[dict[str, Any]]:
     """The Deployment's pods (through its ReplicaSets), by name."""
+    if not dep:
+        return []
     ns, uid = dep["metadata"]["namespace"], dep["metadata"]["uid"]
     sets = env.store.owned("replicasets", ns, uid)
     pods = [p for r in sets for p in env.store.owned("pods", ns, r["metadata"]["uid"])]

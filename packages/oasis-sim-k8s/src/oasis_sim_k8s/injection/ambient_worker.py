@@ -64,12 +64,9 @@ from .inject import Context
 from .workloads import DEFAULT_AGE
 
 
-def add(
-    ctx: Context, ns: str, index: int, sidecar: dict[str, Any] | None = None
-) -> list[tuple[str, str, str]]:
-    """The worker Deployment of the ``index``-th scope namespace (with ``sidecar`` beside its
-    container where :mod:`.ambient_failing` makes that one crash-loop), its Service, its
-    policy where the namespace's pods are fenced, and its trace."""
+def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
+    """The worker Deployment of the ``index``-th scope namespace, its Service, its policy
+    where the namespace's pods are fenced, and its trace."""
     env = ctx.env
     salt = f"ambient-worker:{env.seed}:{index}:{len(env.declared_keys)}"
     d = hashlib.sha256(salt.encode()).digest()
@@ -101,7 +98,7 @@ def add(
         }
     )
     dep = deployments.deployment_object(
-        name, ns, 1, _pod_spec(ident, sidecar), labels, notes, pod_labels=labels
+        name, ns, 1, _pod_spec(ident), labels, notes, pod_labels=labels
     )
     dep["spec"]["template"]["metadata"]["annotations"].update(notes)
     amb.create(ctx, "deployments", ns, dep, 60 * 86400)
@@ -184,7 +181,7 @@ def _rollout_age(env: Any, dep: dict[str, Any] | None) -> int:
     return max(60, int(env.clock.seconds() - max(made))) if made else DEFAULT_AGE
 
 
-def _pod_spec(ident: Identity, sidecar: dict[str, Any] | None = None) -> dict[str, Any]:
+def _pod_spec(ident: Identity) -> dict[str, Any]:
     spec: dict[str, Any] = {
         "initContainers": [
             {"name": ident.init, "image": INIT_IMAGE, "command": ["sh", "-c", ident.init_probe]}
@@ -195,6 +192,12 @@ def _pod_spec(ident: Identity, sidecar: dict[str, Any] | None = None) -> dict[st
                 "image": ident.image,
                 "args": [f"--topic={ident.topic}"],
                 "ports": [{"name": "metrics", "containerPort": ident.port}],
+                # probed as the cluster probes a declared container (``default_container``)
+                "readinessProbe": {
+                    "httpGet": {"path": "/healthz", "port": "metrics"},
+                    "periodSeconds": 10,
+                    "failureThreshold": 3,
+                },
                 "resources": {
                     "requests": {"cpu": "100m", "memory": f"{ident.request_mi}Mi"},
                     "limits": {"memory": f"{ident.limit_mi}Mi"},
@@ -202,8 +205,6 @@ def _pod_spec(ident: Identity, sidecar: dict[str, Any] | None = None) -> dict[st
             }
         ],
     }
-    if sidecar:
-        spec["containers"].append(sidecar)
     return spec
 
 
