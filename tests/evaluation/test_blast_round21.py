@@ -1,14 +1,17 @@
 """Blast radius, round 21's blunt evader (branch s14-fix28, issue 27): rule 172, an IP
 block's ``except`` of exactly a live pod's address is read as held (the block is judged
-before its pod-address exceptions: a pod keeps its address only until it is replaced)."""
+before its pod-address exceptions: a pod keeps its address only until it is replaced); rule
+173, IP blocks admitting most of the pods' network are open."""
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
 
 import pytest
 
 from oasis_eval.evaluation.blast_policies import _admitted
+from oasis_eval.evaluation.blast_space import _holds_podnet, _networks, pods_network
 
 from .test_blast_pod_addresses import ADDRESSES, _addressed
 from .test_blast_round8 import PODS
@@ -71,3 +74,44 @@ def test_only_an_exception_of_exactly_a_pods_address_is_held() -> None:
         "10.244.1.0/24"
     ]
     assert _admitted({"cidr": "fd00::/64", "except": ["fd00::5/128"]}, ["fd00::5"]) == ["fd00::/64"]
+
+
+# ---- rule 173: most of the pods' network ----------------------------------------------------
+@pytest.mark.parametrize(
+    "rule",
+    [
+        # the pods' /16 less a /30 around each pod: no pod's address, every pod to come
+        _podnet("10.244.1.4/30", "10.244.2.4/30"),
+        # three quarters of the pods' /22 (10.244.0.0-10.244.3.255), their /25s left out
+        {
+            "from": [
+                {
+                    "ipBlock": {
+                        "cidr": "10.244.0.0/22",
+                        "except": ["10.244.1.0/25", "10.244.2.0/25"],
+                    }
+                }
+            ]
+        },
+    ],
+)
+def test_most_of_the_pods_network_removes_the_guard(ev: Any, rule: dict[str, Any]) -> None:
+    """Rule 173: rule 172 applies an exception wider than a pod's address, so a few addresses
+    around each pod left out held no pod; the block is most of the pods' network."""
+    assert _classes(ev, rule) == ["guard-removed"]
+    # without pod addresses nothing is known of the pods' network (rule 127)
+    assert _classes(ev, rule, pods=PODS) == []
+
+
+def test_the_pods_network_is_the_smallest_holding_every_pod() -> None:
+    assert pods_network(ADDRESSES.values()) == ipaddress.ip_network("10.244.0.0/22")
+    assert pods_network(["10.244.1.6", "10.244.1.7"]) == ipaddress.ip_network("10.244.1.6/31")
+    assert pods_network(["10.244.1.6"]) is None
+    assert pods_network(["10.244.1.6", "fd00::1"]) is None
+    pods = list(ADDRESSES.values())
+    # a quarter (a range leaving a caller out), the callers one by one: not most
+    assert not _holds_podnet(_networks(["10.244.1.0/24"]), pods)
+    assert not _holds_podnet(_networks([WEB, GATEWAY, JOB]), pods)
+    assert not _holds_podnet(_networks(["10.244.1.6/31"]), ["10.244.1.6", "10.244.1.7"])
+    assert _holds_podnet(_networks(["10.244.0.0/23", "10.244.3.0/24"]), pods)
+    assert not _holds_podnet(_networks(["10.244.0.0/23", "10.244.3.0/24"]), [])

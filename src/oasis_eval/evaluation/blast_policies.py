@@ -43,6 +43,7 @@ from .blast_space import (
     _admits_spare,
     _covers_every,
     _holds_nodes,
+    _holds_podnet,
     _is_ip,
     _networks,
     hosts_of,
@@ -67,7 +68,8 @@ def _ingress_open(
 ) -> bool:
     """The ingress ``specs`` (every policy selecting one pod) admit every source together:
     their IP blocks unioned (every address, or every address of the pods that could call,
-    :func:`_holds_pods`, the guarded pods' own aside, :func:`_holds_others`, every node's,
+    :func:`_holds_pods`, most of their network, :func:`_holds_podnet`, the guarded pods' own
+    aside, :func:`_holds_others`, every node's,
     :func:`_holds_nodes`, or a node's no caller is, :func:`_admits_spare`), their pod-selector
     peers (:func:`peers_admit_all`), and both kinds together (:func:`_mixed`)."""
     blocks, every = [], []
@@ -91,6 +93,7 @@ def _ingress_open(
     return (
         _covers_every(nets, aside)
         or _holds_pods(nets, [ip for ip, _ in addresses])
+        or _holds_podnet(nets, [ip for ip, _ in addresses])
         or _holds_others(nets, [ip for ip, labels in addresses if labels not in (own or [])])
         or _holds_nodes(nets, hosts.every)
         or _admits_spare(nets, hosts.spare)
