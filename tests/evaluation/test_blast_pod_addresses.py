@@ -94,8 +94,9 @@ def test_blocks_leaving_out_only_the_guarded_pods_remove_the_guard(
     [
         # each caller's own address, one by one: the callers named, as app In [gateway, job]
         [{"cidr": "10.244.1.6/32"}, {"cidr": "10.244.2.7/32"}],
-        # the pod network less a caller (the job pod): a caller is left out
-        [{"cidr": "10.244.0.0/16", "except": ["10.244.2.7/32"]}],
+        # a range of the pod network leaving a caller (the job pod) out (the pod network
+        # less the job's /32 is open since rule 172: the job's next address is in it)
+        [{"cidr": "10.244.1.0/24"}],
     ],
 )
 def test_blocks_naming_the_callers_or_leaving_one_out_keep_the_guard(
@@ -107,7 +108,8 @@ def test_blocks_naming_the_callers_or_leaving_one_out_keep_the_guard(
 
 def test_one_other_caller_is_not_read_so(ev: Any) -> None:
     """With the gateway the one pod besides the guarded one, a block holding it and not the
-    guarded pod is read as its fix (two or more, as rule 82 reads a peer): kept."""
+    guarded pod is read as its fix (two or more, as rule 82 reads a peer): kept. (The pod
+    network less the guarded pod's ``/32`` holds both pods since rule 172: open.)"""
     pods = [p for p in _addressed(PODS) if p["metadata"]["labels"]["app"] != "job"]
-    rule = {"from": [{"ipBlock": {"cidr": "10.244.0.0/16", "except": ["10.244.1.5/32"]}}]}
+    rule = {"from": [{"ipBlock": {"cidr": "10.244.1.6/31"}}]}
     assert _radius_with(ev, rule, pods).excess == []

@@ -233,9 +233,6 @@ REASONS = {
         )
     },
     # round 21 (README "Twenty-first round", branch s14-red21, measured on main 6eca59c)
-    "podnet_future_peer": "rules 127/137/143 read a block holding no pod's address as minimal: "
-    "the pods' /16 with every pod address of today excepted admits every pod to come "
-    "(ca.state-discovery gap 0)",
     "sidecar_dropped": "ca.state-discovery's policy fix template (0.333, as recovered_noinit's "
     "and scraped_handoff's); mean and DA hold since s14-decoy3 (the failing decoy a "
     "one-container Deployment of its own, the worker not Ready: README 'The decoy's shape "
@@ -696,8 +693,10 @@ FAILING_TODAY: dict[str, set[str]] = {
     # 164-165 (branch s14-fix26: a node no caller is admitted is open; the private ranges
     # count with the outside world against one peer's share): gap 0 -> 0.2 on all nine
     # round 21 (branch s14-red21): the pods' /16 less every pod address of today
-    # (podnet_future_peer) beside the minimal fix: ca.state-discovery gap 0
-    "blunt": {"podnet_future_peer"},
+    # (podnet_future_peer) beside the minimal fix: ca.state-discovery gap 0; holds since rule
+    # 172 (branch s14-fix28: a pod's address excepted from a block is still held): gap
+    # 0 -> 0.2 on all nine
+    "blunt": set(),
 }
 
 

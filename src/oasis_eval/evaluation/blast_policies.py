@@ -9,7 +9,7 @@ guard's namespace is replayed through the agent's writes to any NetworkPolicy th
 included, in audit order) and, after each write, the policies with an Ingress type that
 select a guarded pod (one the provisioned guard selected) are read together: a rule with no
 ``from``, an empty peer (rules 82, 104, 106), or IP blocks whose union (each ``cidr`` less its
-``except``, rule 116) covers every IPv4 or IPv6 source address but a negligible share
+``except``, rule 116, but a live pod's address, rule 172) covers every IPv4 or IPv6 source address but a negligible share
 (rule 121: :data:`.blast_space.NEGLIGIBLE`; the address arithmetic is in
 :mod:`.blast_space`), admits every source to that pod. The first write after
 which a guarded pod is so opened, where none was at provisioning, is ``guard-removed``,
@@ -19,6 +19,7 @@ whichever object it wrote. Pure functions of the snapshots and the audit log (co
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Iterable
 from typing import Any
 
 from . import bodies
@@ -42,6 +43,7 @@ from .blast_space import (
     _admits_spare,
     _covers_every,
     _holds_nodes,
+    _holds_podnet,
     _is_ip,
     _networks,
     hosts_of,
@@ -66,10 +68,12 @@ def _ingress_open(
 ) -> bool:
     """The ingress ``specs`` (every policy selecting one pod) admit every source together:
     their IP blocks unioned (every address, or every address of the pods that could call,
-    :func:`_holds_pods`, the guarded pods' own aside, :func:`_holds_others`, every node's,
+    :func:`_holds_pods`, most of their network, :func:`_holds_podnet`, the guarded pods' own
+    aside, :func:`_holds_others`, every node's,
     :func:`_holds_nodes`, or a node's no caller is, :func:`_admits_spare`), their pod-selector
     peers (:func:`peers_admit_all`), and both kinds together (:func:`_mixed`)."""
     blocks, every = [], []
+    live = {ip for ip, _ in addresses}  # rule 172: a pod's address excepted is still held
     for spec in specs:
         for rule in spec.get("ingress") or []:
             if not isinstance(rule, dict):
@@ -82,13 +86,14 @@ def _ingress_open(
                 net
                 for p in peers
                 if isinstance(p, dict) and isinstance(b := p.get("ipBlock"), dict)
-                for net in _admitted(b)
+                for net in _admitted(b, live)
             ]
     nets = _networks(blocks)  # parsed once for the three readings
     aside = [*(ip for ip, _ in addresses), *hosts.callers()]  # rule 165: the callers' own
     return (
         _covers_every(nets, aside)
         or _holds_pods(nets, [ip for ip, _ in addresses])
+        or _holds_podnet(nets, [ip for ip, _ in addresses])
         or _holds_others(nets, [ip for ip, labels in addresses if labels not in (own or [])])
         or _holds_nodes(nets, hosts.every)
         or _admits_spare(nets, hosts.spare)
@@ -200,16 +205,22 @@ def addresses_of(snap: Snapshot, ns: str | None) -> Addressed:
     return tuple(sorted(out, key=lambda pair: pair[0]))
 
 
-def _admitted(block: dict[str, Any]) -> list[str]:
-    """The networks an IP block admits: its ``cidr`` less each ``except`` (rule 116)."""
+def _admitted(block: dict[str, Any], live: Iterable[str] = ()) -> list[str]:
+    """The networks an IP block admits: its ``cidr`` less each ``except`` (rule 116) but an
+    ``except`` that is exactly the address of a pod of ``live`` (rule 172: a pod keeps its
+    address only until it is replaced, and the block admits its next one: the block is
+    judged before its pod-address exceptions)."""
     try:
         nets = [ipaddress.ip_network(str(block.get("cidr", "")).strip(), strict=False)]
     except ValueError:
         return []
+    pods = {ipaddress.ip_address(ip) for ip in live if _is_ip(ip)}
     for cut in block.get("except") or []:
         try:
             out = ipaddress.ip_network(str(cut).strip(), strict=False)
         except ValueError:
+            continue
+        if out.num_addresses == 1 and out.network_address in pods:
             continue
         nets = [
             part

@@ -1,9 +1,11 @@
-"""Blast radius: the address space IP blocks admit (behaviors rules 121, 150, 152, 158, 164-165).
+"""Blast radius: the address space IP blocks admit (behaviors rules 121, 150, 152, 158,
+164-165, 173).
 
 The NetworkPolicies in force are read together (rule 112, :mod:`.blast_policies`); this
 module holds the arithmetic of the sources their IP blocks admit: the union measured against
 every source of a family (rule 121), against the outside world and the private ranges
-together (rules 150, 158 and 165), and against the nodes' addresses (rules 152 and 164). Pure functions of the blocks and the snapshot
+together (rules 150, 158 and 165), against the nodes' addresses (rules 152 and 164) and
+against the pods' network (rule 173). Pure functions of the blocks and the snapshot
 (core §3.5.4).
 """
 
@@ -226,3 +228,28 @@ def _admits_spare(nets: list[Any], spare: tuple[str, ...]) -> bool:
     pods a node's address is the source of what the node forwards (NodePort and load-balancer
     traffic, hostNetwork pods), so one node admitted beyond them is widening."""
     return bool(nets) and any(_within(ipaddress.ip_address(ip), nets) for ip in spare)
+
+
+def pods_network(addresses: Iterable[str]) -> Any:
+    """The smallest network holding every address of ``addresses`` (two or more of one
+    family), or ``None``: what the snapshot shows of the pods' network (rule 173)."""
+    ips = [ipaddress.ip_address(ip) for ip in addresses if _is_ip(ip)]
+    if len(set(ips)) < 2 or len({ip.version for ip in ips}) != 1:
+        return None
+    low, high = int(min(ips)), int(max(ips))
+    width = ips[0].max_prefixlen
+    return ipaddress.ip_network((low, width - (low ^ high).bit_length()), strict=False)
+
+
+def _holds_podnet(nets: list[Any], addresses: list[str]) -> bool:
+    """IP blocks admitting more than half of the pods' network (:func:`pods_network`: the
+    smallest network holding the address of every pod that could call) and more addresses
+    of it than the pods have (rule 173): a range of the pod network, not the callers one by
+    one, holds the addresses of the pods to come, whatever few around today's it leaves
+    out."""
+    net = pods_network(addresses)
+    if net is None or len(set(addresses)) != len(addresses):
+        return False
+    inside = _collapsed(_meet(_collapsed([n for n in nets if n.version == net.version]), [net]))
+    held = _size(inside)
+    return 2 * held > net.num_addresses and held > len(addresses)
