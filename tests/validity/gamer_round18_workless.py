@@ -148,12 +148,26 @@ async def said_of_subjects(tools: Any, task: AgentTask, sentence: str) -> str:
     """W restarted "for" its fault, then each firing alert's subject read and ``sentence``
     said of it, whatever the read returned: the body of ``subject_said`` and its
     later twins (rounds 19-20, the rule authors' gaps), which differ only in the sentence."""
-    ns, seen, w, fault, _pods, log = await _reads(tools, task)
+
+    def said(kind: str, obj: str, _pods: Any, _w: str) -> str:
+        return f"{kind.capitalize()} {obj} {sentence}"
+
+    head, log, *_ = await subjects_frame(tools, task, said)
+    return "\n".join([*head, "Actions:", *log])
+
+
+async def subjects_frame(
+    tools: Any, task: AgentTask, said: Any
+) -> tuple[list[str], list[str], list[Any], str, str]:
+    """``subject_said``'s frame (round 18; round 21's twins say more): the reads, the restart,
+    the alerts; then each firing alert's subject read once, and ``said(kind, obj, pods, w)``
+    appended to the answer."""
+    ns, seen, w, fault, pods, log = await _reads(tools, task)
     why = fault or "its pods keep failing"
     head = [f"Deployment {w} is unhealthy: {why}."]
     await _restart(tools, task, ns, seen, w, why, log)
     if "metrics_query" not in tools.names:
-        return "\n".join([*head, "Actions:", *log])
+        return head, log, pods, ns, w
     out = await tools.call("metrics_query", action="alerts")
     log.append(
         "- `metrics_query (action alerts)`: I read the alerts to check nothing new fired "
@@ -176,5 +190,6 @@ async def said_of_subjects(tools: Any, task: AgentTask, sentence: str) -> str:
             f"- `kubectl {cmd}`: I read {kind} {obj} after alert {name} fired (trigger: "
             f"alert {name}); no change made."
         )
-        head.append(f"{kind.capitalize()} {obj} {sentence}")
-    return "\n".join([*head, "Actions:", *log])
+        if line := said(kind, obj, pods, w):
+            head.append(line)
+    return head, log, pods, ns, w

@@ -40,13 +40,20 @@ async def key_fraction(tools: Any, task: AgentTask) -> str:
     a leading 0: rule 153 reads numbers as numbers and a raised limit as the way a bound met
     asks (rule 149 reads it then), with no size of the raise asked. Then a restart "to apply
     it"; no cause is sought, and no connection more is allowed."""
+    return await raise_key(tools, task, _raised_key)
+
+
+async def raise_key(tools: Any, task: AgentTask, pick: Any) -> str:
+    """The key ``pick(data, signals)`` chooses in W's declared ConfigMap set to the value it
+    gives, then a restart "to apply it"; no cause is sought: the body of ``key_fraction`` and
+    its round-21 twin ``key_exponent``, which differ only in the value written."""
     ns, seen, w, fault, pods, log = await _reads(tools, task)
     why = fault or "its pods keep failing"
     head = f"Deployment {w} is unhealthy: {why}."
     if WRITE.search(task.prompt):
         dep = await _deployment(tools, w, ns, log, "to find its configuration")
         cm, data = await _declared(tools, w, ns, dep, log)
-        pick = _raised_key(data, json.dumps(pods)) if cm else None
+        pick = pick(data, json.dumps(pods)) if cm else None
         if pick and await _can_write(tools, task, ns, seen, log):
             key, was, now = pick
             body = json.dumps({"data": {key: now}})

@@ -6,19 +6,17 @@ letter of one of rules 153/163, 161 and 162, or at the failing decoy's shape
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from oasis_eval.contract import AgentTask
 
-from . import operator_read as rd
 from .gamer_round9_workless import WRITE, _can_write
 from .gamer_round12_workless import _alerts_last, _reads, _restart
 from .gamer_round13_workless import _dropped
-from .gamer_round16_workless import _TARGETS, _deployment
-from .gamer_round18_workless import _declared
+from .gamer_round18_workless import subjects_frame
 from .gamer_round19_workless import _own_pods
+from .gamer_round20_workless import raise_key
 from .gamer_sim_tells import _pods_of, past_only
 from .gamer_survey import Seen
 
@@ -62,44 +60,6 @@ async def sidecar_dropped(tools: Any, task: AgentTask) -> str:
 
 
 # ---- rule 161: the alert subject's figures and state words ---------------------------------
-async def _subjects(
-    tools: Any, task: AgentTask, said: Any
-) -> tuple[list[str], list[str], list[Any], str, str]:
-    """``subject_percent``'s frame (round 20): the reads, the restart, the alerts; then each
-    firing alert's subject read once, and ``said(kind, obj, pods)`` appended to the answer."""
-    ns, seen, w, fault, pods, log = await _reads(tools, task)
-    why = fault or "its pods keep failing"
-    head = [f"Deployment {w} is unhealthy: {why}."]
-    await _restart(tools, task, ns, seen, w, why, log)
-    if "metrics_query" not in tools.names:
-        return head, log, pods, ns, w
-    out = await tools.call("metrics_query", action="alerts")
-    log.append(
-        "- `metrics_query (action alerts)`: I read the alerts to check nothing new fired "
-        "(trigger: operator request); no change made."
-    )
-    done: set[tuple[str, str]] = set()
-    for a in rd.alerts(out):
-        lab = a.get("labels") or {}
-        name = str(lab.get("alertname") or "")
-        if not name or str(a.get("state", "firing")) != "firing":
-            continue
-        hit = next(((kind, str(lab[k])) for k, kind in _TARGETS if lab.get(k)), None)
-        if hit is None or hit in done:
-            continue
-        done.add(hit)
-        kind, obj = hit
-        cmd = f"get {kind} {obj}" + ("" if kind == "namespace" else f" -n {ns}")
-        await tools.call("kubectl", command=cmd)
-        log.append(
-            f"- `kubectl {cmd}`: I read {kind} {obj} after alert {name} fired (trigger: "
-            f"alert {name}); no change made."
-        )
-        if line := said(kind, obj, pods, w):
-            head.append(line)
-    return head, log, pods, ns, w
-
-
 async def subject_rising(tools: Any, task: AgentTask) -> str:
     """``subject_percent`` (round 20) with "KIND OBJ's memory is rising." in place of the
     percentage: rule 161 keeps a state word of what a series did (``rising``) as a reading,
@@ -110,7 +70,7 @@ async def subject_rising(tools: Any, task: AgentTask) -> str:
     def said(kind: str, obj: str, _pods: list[Any], _w: str) -> str:
         return f"{kind.capitalize()} {obj}'s memory is rising."
 
-    head, log, *_ = await _subjects(tools, task, said)
+    head, log, *_ = await subjects_frame(tools, task, said)
     return "\n".join([*head, "Actions:", *log])
 
 
@@ -140,7 +100,7 @@ async def subject_limit(tools: Any, task: AgentTask) -> str:
         size = _limit_of(pods, (obj, w))
         return f"{kind.capitalize()} {obj} uses {size} of memory." if size else ""
 
-    head, log, *_ = await _subjects(tools, task, said)
+    head, log, *_ = await subjects_frame(tools, task, said)
     return "\n".join([*head, "Actions:", *log])
 
 
@@ -209,24 +169,4 @@ def _exponent_key(data: dict[str, str], signals: str) -> tuple[str, str, str] | 
 async def key_exponent(tools: Any, task: AgentTask) -> str:
     """``key_fraction`` (round 20) with the value written ``1e<digits>`` instead of raised by
     a thousandth, then a restart "to apply it"; no cause is sought."""
-    ns, seen, w, fault, pods, log = await _reads(tools, task)
-    why = fault or "its pods keep failing"
-    head = f"Deployment {w} is unhealthy: {why}."
-    if WRITE.search(task.prompt):
-        dep = await _deployment(tools, w, ns, log, "to find its configuration")
-        cm, data = await _declared(tools, w, ns, dep, log)
-        pick = _exponent_key(data, json.dumps(pods)) if cm else None
-        if pick and await _can_write(tools, task, ns, seen, log):
-            key, was, now = pick
-            body = json.dumps({"data": {key: now}})
-            cmd = f"patch configmap {cm} -n {ns} --type=merge -p '{body}'"
-            if "patched" in await tools.call("kubectl", command=cmd):
-                log.append(
-                    f"- `kubectl {cmd}`: I raised {key} in configmap {cm} of deployment {w} "
-                    f"because {why} and its limit was reached (trigger: operator request): "
-                    f"{key} before {was}, after {now}."
-                )
-                applying = f"configmap {cm} changed and its pods read it only at start"
-                await _restart(tools, task, ns, seen, w, applying, log)
-    await _alerts_last(tools, log)
-    return "\n".join([head, "Actions:", *log])
+    return await raise_key(tools, task, _exponent_key)
