@@ -392,9 +392,8 @@ class Redactor:
         return self._rebuild(value)
 
     def _narrow(self, value: dict[Any, Any] | list[Any]) -> Any:
-        """A copy of ``value`` with its strings redacted; a child container whose bytes hold
-        no form is kept as it is, a small one that does is rebuilt, a big one narrowed. A
-        child :meth:`_holding` found a form in is not searched again (issue 30)."""
+        """A copy of ``value`` with its strings redacted; a child container whose bytes hold no
+        form is kept, one that does rebuilt or narrowed (not searched again if found so)."""
         text, search = self.text, self._search_bytes
 
         def child(v: Any, found: bool = False) -> Any:
