@@ -342,6 +342,30 @@ def test_a_form_registered_later_is_found_in_a_resource_found_clean_before() -> 
     assert "issued-token-123" not in str(out) and out[:80] == snapshot[:80]
 
 
+def test_an_item_of_a_long_list_found_holding_a_form_is_not_searched_again() -> None:
+    """``_holding`` found the form in the item: narrowing takes it apart without a second
+    search of its bytes (issue 30, s14-redact), and the form is still redacted."""
+    redactor = Redactor()
+    redactor.register("issued-token-123")
+    audit = [{"verb": "get", "user": "op", "n": i, "body": {"k": f"v{i}"}} for i in range(12)]
+    audit[7]["body"] = {"token": "issued-token-123", "other": {"k": "v"}}
+    from oasis_eval.engine.redaction_search import plain_bytes
+
+    redactor.data(["x"])  # compile the prefilter
+    searched: list[bytes] = []
+    search = redactor._search_bytes
+
+    def counted(data: bytes) -> Any:
+        searched.append(data)
+        return search(data)
+
+    redactor._search_bytes = counted
+    out = redactor._narrow(audit)
+    assert "issued-token-123" not in str(out) and out[:7] == audit[:7] and out[8:] == audit[8:]
+    assert out[7]["body"]["other"] == {"k": "v"}
+    assert plain_bytes(audit[7]) not in searched
+
+
 def _random_state(rng: random.Random) -> Any:
     """Random environment state: resources (Secrets among them), audit entries of the agent
     and of others, and observation mappings holding them."""

@@ -392,18 +392,18 @@ class Redactor:
         return self._rebuild(value)
 
     def _narrow(self, value: dict[Any, Any] | list[Any]) -> Any:
-        """A copy of ``value`` with its strings redacted; a child container whose bytes hold
-        no form is kept as it is, a small one that does is rebuilt, a big one narrowed."""
+        """A copy of ``value`` with its strings redacted; a child container whose bytes hold no
+        form is kept, one that does rebuilt or narrowed (not searched again if found so)."""
         text, search = self.text, self._search_bytes
 
-        def child(v: Any) -> Any:
+        def child(v: Any, found: bool = False) -> Any:
             if isinstance(v, str):
                 return text(v)
             if isinstance(v, (dict, list)):
                 if len(v) > NARROW_ITEMS:
                     return self._narrow(v)  # a long list (an audit log): no use pickling it whole
                 dumped = plain_bytes(v)
-                if search(dumped):
+                if found or search(dumped):
                     return self._narrow(v) if len(dumped) > NARROW_ABOVE else self._rebuild(v)
             return v
 
@@ -427,7 +427,7 @@ class Redactor:
             return dict(runs(list(value.items()), item, RUN))
         hits = self._holding(value) if len(value) > RUN else None
         if hits is not None:  # one dump and one scan per form for the whole list
-            return [child(v) if index in hits else v for index, v in enumerate(value)]
+            return [child(v, True) if index in hits else v for index, v in enumerate(value)]
         return runs(value, child, NARROW_ITEMS)
 
     def _rebuild(self, value: Any) -> Any:
