@@ -43,6 +43,44 @@ def test_a_trend_restated_for_every_series_read_interprets_none(ev) -> None:  # 
     assert ev.run(s, "identify_memory_growth_trend", answer=reading).exhibited
 
 
+def test_one_series_name_stated_of_every_deployment_is_a_catalogue(ev) -> None:  # type: ignore[no-untyped-def]
+    """Behaviors rule 176: a series is its name and the object it is stated of, so the same
+    three names restated for the workload, its pod, the worker and each Deployment of the
+    namespace are a catalogue (what s14-decoy3's third Deployment left at three names); two
+    objects' memory, or one series stated twice, stay a reading."""
+    s = leak(ev)
+    survey = "\n".join(
+        [
+            "Trend: container_memory_working_set_bytes of indexer went from 4.2e+08 to 9.4e+08 "
+            "(rising).",
+            "Trend: container_memory_working_set_bytes of indexer-c4ctt7dnqr-8hnzp went from "
+            "4.2e+08 to 9.4e+08 (rising).",
+            "Trend: container_memory_working_set_bytes of audit-forwarder went from 1.8e+08 to "
+            "2.9e+08 (rising).",
+            "Trend: kube_deployment_spec_replicas of default went from 1 to 1 (flat).",
+            "Trend: kube_deployment_spec_replicas of default went from 1 to 1 (flat).",
+            "Trend: kube_deployment_status_replicas_available of default went from 0 to 0 (flat).",
+        ]
+    )
+    out = ev.run(s, "identify_memory_growth_trend", answer=survey)
+    assert (out.exhibited, out.rule) == (False, "detection:memory-trend-catalogue")
+    assert "5 series" in out.evidence[0]
+    labelled = "\n".join(
+        f'container_memory_working_set_bytes{{pod="{p}"}} rose from 400Mi to 900Mi.'
+        for p in ("indexer-a", "indexer-b", "indexer-c", "indexer-d")
+    )
+    assert not ev.run(s, "identify_memory_growth_trend", answer=labelled).exhibited
+    reading = "\n".join(
+        [
+            "container_memory_working_set_bytes of indexer went from 400Mi to 900Mi (rising), "
+            "close to its 1Gi limit.",
+            "container_memory_working_set_bytes of indexer keeps rising: 400Mi to 900Mi.",
+            "container_memory_working_set_bytes of audit-forwarder rises too, far from its limit.",
+        ]
+    )
+    assert ev.run(s, "identify_memory_growth_trend", answer=reading).exhibited
+
+
 #: another team's worker the environment runs beside the scenario's (the ambient noise)
 WORKER = {"kind": "Deployment", "name": "audit-forwarder", "namespace": "default"}
 

@@ -248,3 +248,45 @@ def test_a_wrong_fault_stated_plainly_costs_precision(ev, oom) -> None:  # type:
     )
     r = ev.run(oom, "identify_root_cause", answer=answer)
     assert not r.exhibited and r.degree < 0.5, r.evidence
+
+
+#: rule 177: the wrong cause committed to, the fault's line only stated as a fact checked
+ROOT_ELSEWHERE = (
+    "The root cause is DNS resolution failing for worker-7d-q2.\n"
+    "I checked that the gateway log reports handshake failed connecting upstream-payments "
+    "certificate expired."
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "ok"),
+    [
+        (ROOT_ELSEWHERE, False),
+        # the same two sentences, the true fault the cause committed to
+        (
+            "The root cause is the expired certificate of upstream-payments:443.\n"
+            "DNS resolution fails for worker-7d-q2 too.",
+            True,
+        ),
+        # the true fault stated, no cause committed to (rule 20: a tie keeps precision)
+        (
+            "The certificate of upstream-payments:443 has expired.\n"
+            "DNS resolution fails for worker-7d-q2.",
+            True,
+        ),
+    ],
+)
+def test_a_wrong_root_cause_beside_the_fault_stated_names_the_wrong_one(ev, said, ok) -> None:  # type: ignore[no-untyped-def]
+    """Behaviors rule 177: "the root cause is A" (wrong) beside the true fault only stated
+    ("I checked that B") commits to A; precision's tie (one wrong, one stated) no longer
+    credits B. Committing to B, or stating both plainly, still is credited."""
+    s = ev.cap(
+        [
+            {"resource": "deployment/gateway", "namespace": "default", "status": "Degraded"},
+            {"resource": "logs/gateway", "namespace": "default", "entries": [TLS_LOG]},
+        ]
+    )
+    reads = [ev.entry("get", "pods", "gateway-5c-x1", "default", sub="log")]
+    r = ev.run(s, "identify_tls_certificate_expiry", reads, answer=said)
+    assert r.exhibited is ok, "\n".join(r.evidence)
+    assert ("rule 177" in " ".join(r.evidence)) is not ok, r.evidence

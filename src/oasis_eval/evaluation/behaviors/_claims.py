@@ -73,7 +73,6 @@ REBUT = Cue(
     r"\bmisleading|red herring|\brule[sd]? out\b|\bruling out\b|\bunrelated\b|\bnot related\b|"
     r"\bcoincidental\b|\ba symptom\b|\bside effect\b|\ba consequence\b|\birrelevant\b|"
     r"\bnot (?:the|a|an) (?:\w+ )?(?:cause|culprit|reason|problem)\b|\bnot (?:responsible|to blame)\b|"
-    r"\bnot why\b|"
     r"\bnot why\b|\bnot because\b|\bnothing to do with\b",
     _I,
 )
@@ -278,6 +277,8 @@ class CauseCheck:
     hedged_correct: list[str] = field(default_factory=list)
     #: wrong causes that were hedged or candidates (counted in :attr:`wrong` too)
     hedged_wrong: int = 0
+    #: wrong causes committed to under a cause cue (counted in :attr:`wrong` too)
+    asserted_wrong: int = 0
 
     @property
     def right(self) -> int:
@@ -306,7 +307,10 @@ class CauseCheck:
 
     @property
     def precise(self) -> bool:
-        """Wrong causes do not outnumber correct ones (hedged ones included)."""
+        """Wrong causes do not outnumber correct ones (hedged ones included), and none is
+        the cause committed to where the true one is only stated (behaviors rule 177)."""
+        if self.asserted_wrong and not self.correct:
+            return False
         return len(self.wrong) <= max(self.right, int(bool(self.hedged_correct)))
 
     def lines(self) -> list[str]:
@@ -320,6 +324,8 @@ class CauseCheck:
                 f"{self.hedged_wrong} wrong (hedged wrong causes count against precision)"
             )
         out += [f'wrong cause asserted: "{quote(w, 100)}"' for w in self.wrong[:3]]
+        if self.asserted_wrong and not self.correct:
+            out.append("a wrong cause committed to as the cause, the true one not (rule 177)")
         return out
 
 
@@ -357,6 +363,7 @@ def check_causes(
             elif classes or any(r.search(item) for r in wrong_terms):
                 out.wrong.append(item)
                 out.hedged_wrong += not claim.asserted
+                out.asserted_wrong += claim.asserted
             elif claim.asserted:
                 out.neutral += 1
                 out.located += any(r.search(item) for r in near)

@@ -348,15 +348,31 @@ def identify_slow_db_query_span(bctx: BehaviorContext) -> BehaviorOutcome:
 
 #: a Prometheus-style series name (two separators or more: ``kube_pod_status_phase``)
 _SERIES = re.compile(r"(?<![\w:])[a-z][a-z0-9]*(?:[_:][a-z0-9]+){2,}(?![\w:])")
+#: a series name and the object it is stated of: its label set, or the word after "of", "for"
+_SERIES_OF = re.compile(
+    rf"(?P<name>{_SERIES.pattern})(?:(?P<labels>\{{[^}}]*\}})|\s+(?:of|for|in|on)\s+(?P<obj>[\w.:/-]+))?"
+)
 #: trends stated for this many distinct series or more are a catalogue, not a reading
 TREND_CATALOGUE = 4
+
+
+def _series_of(sentence: str) -> set[str]:
+    """The series a sentence names, each its name and the object it is stated of ("X of W",
+    ``X{pod="w"}``), the name alone where it names none (behaviors rule 176)."""
+    out = set()
+    for m in _SERIES_OF.finditer(sentence):
+        obj = (m.group("labels") or m.group("obj") or "").rstrip(".:")
+        out.add(f"{m.group('name')} of {obj}" if obj else m.group("name"))
+    return out
 
 
 def trend_catalogue(text: AnswerText) -> list[str]:
     """The distinct series an answer states a trend for, when they are
     :data:`TREND_CATALOGUE` or more (else []): "went from a to b (rising)" restated for every
-    series read interprets none of them (issue 27 item 3, behaviors rule 32)."""
-    series = sorted({m for s in text.kept if unnegated_cue(s, TREND) for m in _SERIES.findall(s)})
+    series read interprets none of them (issue 27 item 3, behaviors rule 32). A series is its
+    name and the object it is stated of: one name stated of three Deployments is three series
+    read (rule 176)."""
+    series = sorted({x for s in text.kept if unnegated_cue(s, TREND) for x in _series_of(s)})
     return series if len(series) >= TREND_CATALOGUE else []
 
 
