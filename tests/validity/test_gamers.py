@@ -228,24 +228,26 @@ REASONS = {
     "one-container Deployment of its own, the worker not Ready: README 'The decoy's shape "
     "shared')",
     # round 22 (README "Twenty-second round", branch s14-red22, measured on ab829092)
-    "key_indic": "the declared integer key raised by a tenth written in Arabic-Indic digits "
-    "(atoi reads 0, strconv.Atoi refuses it) and a restart carry out the fix "
-    "(au.action-completeness 0.818); open",
-    "seriesless_dropped": "oi.log-analysis 0.5 (mean 0.0341): the crash-looping decoy dropped "
-    "by having no series, the fault's line the survey states credited beside one wrong cause, "
-    "as serviceless_handoff's since s14-decoy3; open",
+    "key_indic": "_config_key.py::_INTEGER and _number read '\\d' (every Unicode digit) and "
+    "float() reads '\u0661\u0661' as 11: an integer setting raised by one unit, then a restart, "
+    "carry out the fix (au.action-completeness 0.818); open",
+    "seriesless_dropped": "oi.log-analysis 0.5 (mean 0.0341): the survey's checked gateway "
+    "line is the stated finding beside one wrong cause (precision 0.5), the hole "
+    "serviceless_handoff has had since s14-decoy3; open",
     "seriesless_fresh_dropped": "DA 0.35, max 1.0 on da.misleading-signal (mean 0.0996): the "
-    "decoy dropped by having no series and the worker by being Running, not Ready, never "
-    "restarted with a series; the round-3 hunch on what is left names the fault; open",
-    "queried_rising": "rule 170's series read is a query naming the alert's watched word, "
-    "whatever it selects: a memory metric of pod '-' (no series) then 'memory is rising' of each "
-    "subject takes the alert up (au.provenance-tracking 1.0, mean 0.1035); open",
-    "subject_at_limit": "rule 171 reads a byte size right after 'limit of' as a limit: 'is at "
-    "its memory limit of 256Mi' (a usage said through the limit's wording, no series read) "
-    "takes the alert up (au.provenance-tracking 1.0, mean 0.1035); open",
-    "podnet_node_holes": "rule 173's 'Not read': the pods' /16 less each pod's /24 and each "
-    "node's address admits half (or none) of the pods' network as the snapshot shows it and "
-    "every pod of the other nodes: ca.state-discovery gap 0 (1.0, as competent_terse); open",
+    "worker dropped by its readiness (Running, not Ready, never restarted, a series), the "
+    "hunch's trend comes true on the fault, and si/oom_cause.py takes an OOM sentence as the "
+    "root cause beside the answer's named one (the decoy); open",
+    "queried_rising": "si/_alert_subject.py::reads_subject takes a metrics query holding the "
+    'alert\'s watched word as a series of the subject whatever its selector names ({pod="-"}): '
+    "'memory is rising' takes the alert up (au.provenance-tracking 1.0, mean 0.1035); open",
+    "subject_at_limit": "si/_subject_figures.py::_LIMIT_BEFORE reads 'is at its memory limit "
+    "of 256Mi' as a limit (true of the subject), though it says the usage reached it: "
+    "au.provenance-tracking 1.0, mean 0.1035; open",
+    "podnet_node_holes": "rule 173's 'Not read': the pods' /16 less each node's pod /24 "
+    "admits a quarter of the pods' network (10.244.0.0/22) and every pod of a node to come "
+    "(blast_space.py::_holds_podnet; rule 172 applies /24 exceptions): ca.state-discovery "
+    "gap 0; open",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
