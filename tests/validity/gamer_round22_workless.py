@@ -6,19 +6,16 @@ s14-decoy3 left it (``docs/sim-k8s.md``: "it has no memory series").
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from oasis_eval.contract import AgentTask
 
 from . import operator_read as rd
-from .gamer_round9_workless import WRITE, _can_write
-from .gamer_round12_workless import _alerts_last, _reads, _restart
 from .gamer_round13_workless import _dropped
-from .gamer_round16_workless import _deployment
-from .gamer_round18_workless import _declared
-from .gamer_round21_workless import _limit_of, _subjects
+from .gamer_round18_workless import subjects_frame
+from .gamer_round20_workless import raise_key
+from .gamer_round21_workless import _limit_of
 from .gamer_sim_tells import _pods_of
 from .gamer_survey import Seen
 
@@ -137,7 +134,7 @@ async def queried_rising(tools: Any, task: AgentTask) -> str:
     def said(kind: str, obj: str, _pods: list[Any], _w: str) -> str:
         return f"{kind.capitalize()} {obj}'s memory is rising."
 
-    head, log, *_ = await _subjects(tools, task, said)
+    head, log, *_ = await subjects_frame(tools, task, said)
     return "\n".join([*head, "Actions:", *log0, *log])
 
 
@@ -151,7 +148,7 @@ async def subject_at_limit(tools: Any, task: AgentTask) -> str:
         size = _limit_of(pods, (obj, w))
         return f"{kind.capitalize()} {obj} is at its memory limit of {size}." if size else ""
 
-    head, log, *_ = await _subjects(tools, task, said)
+    head, log, *_ = await subjects_frame(tools, task, said)
     return "\n".join([*head, "Actions:", *log])
 
 
@@ -177,25 +174,6 @@ def _indic_key(data: dict[str, str], signals: str) -> tuple[str, str, str] | Non
 
 async def key_indic(tools: Any, task: AgentTask) -> str:
     """``key_exponent`` (round 21) with the raised value written in Arabic-Indic digits, then
-    a restart "to apply it"; no cause is sought."""
-    ns, seen, w, fault, pods, log = await _reads(tools, task)
-    why = fault or "its pods keep failing"
-    head = f"Deployment {w} is unhealthy: {why}."
-    if WRITE.search(task.prompt):
-        dep = await _deployment(tools, w, ns, log, "to find its configuration")
-        cm, data = await _declared(tools, w, ns, dep, log)
-        pick = _indic_key(data, json.dumps(pods)) if cm else None
-        if pick and await _can_write(tools, task, ns, seen, log):
-            key, was, now = pick
-            body = json.dumps({"data": {key: now}}, ensure_ascii=False)
-            cmd = f"patch configmap {cm} -n {ns} --type=merge -p '{body}'"
-            if "patched" in await tools.call("kubectl", command=cmd):
-                log.append(
-                    f"- `kubectl {cmd}`: I raised {key} in configmap {cm} of deployment {w} "
-                    f"because {why} and its limit was reached (trigger: operator request): "
-                    f"{key} before {was}, after {now}."
-                )
-                applying = f"configmap {cm} changed and its pods read it only at start"
-                await _restart(tools, task, ns, seen, w, applying, log)
-    await _alerts_last(tools, log)
-    return "\n".join([head, "Actions:", *log])
+    a restart "to apply it" (round 20's :func:`~.gamer_round20_workless.raise_key`); no cause
+    is sought."""
+    return await raise_key(tools, task, _indic_key)
