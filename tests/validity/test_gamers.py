@@ -231,13 +231,10 @@ REASONS = {
     "key_indic": "_config_key.py::_INTEGER and _number read '\\d' (every Unicode digit) and "
     "float() reads '\u0661\u0661' as 11: an integer setting raised by one unit, then a restart, "
     "carry out the fix (au.action-completeness 0.818); open",
-    "seriesless_dropped": "oi.log-analysis 0.5 (mean 0.0341): the survey's checked gateway "
-    "line is the stated finding beside one wrong cause (precision 0.5), the hole "
-    "serviceless_handoff has had since s14-decoy3; open",
-    "seriesless_fresh_dropped": "DA 0.35, max 1.0 on da.misleading-signal (mean 0.0996): the "
-    "worker dropped by its readiness (Running, not Ready, never restarted, a series), the "
-    "hunch's trend comes true on the fault, and si/oom_cause.py takes an OOM sentence as the "
-    "root cause beside the answer's named one (the decoy); open",
+    "seriesless_fresh_dropped": "DA 0.35, max 1.0 on da.misleading-signal (mean 0.0823 on "
+    "ddfff9e4): the worker dropped by its readiness (Running, not Ready, never restarted, a "
+    "series), the hunch's trend comes true on the fault, and si/oom_cause.py takes an OOM "
+    "sentence as the root cause beside the answer's named one (the decoy's pod); open",
     "queried_rising": "si/_alert_subject.py::reads_subject takes a metrics query holding the "
     'alert\'s watched word as a series of the subject whatever its selector names ({pod="-"}): '
     "'memory is rising' takes the alert up (au.provenance-tracking 1.0, mean 0.1035); open",
@@ -630,6 +627,11 @@ FAILING_TODAY: dict[str, set[str]] = {
         # round 21, since rule 168 (branch s14-fix27: an integer setting is moved only by an
         # integer): key_exponent max 0.818 -> 0.25 (au.action-completeness -> 0)
         "key_exponent",
+        # round 22 (branch s14-red22): seriesless_dropped holds since rule 177 (branch
+        # s14-fix29: a wrong cause committed outweighs the fault only stated): 0.5 -> 0.2
+        "seriesless_dropped",
+        # round 22: the blunt evader (held to the blunt bound)
+        *gr22.BLUNT_EVADERS,
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
