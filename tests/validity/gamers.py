@@ -39,6 +39,7 @@ from . import gamer_round18 as g18
 from . import gamer_round19 as g19
 from . import gamer_round20 as g20
 from . import gamer_round21 as g21
+from . import gamer_round22 as gr22
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -548,6 +549,7 @@ BLUNT_EVADERS = (
     *g22.BLUNT_EVADERS,
     *g20.BLUNT_EVADERS,
     *g21.BLUNT_EVADERS,
+    *gr22.BLUNT_EVADERS,
 )
 
 
@@ -769,6 +771,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **g20.ROUND20,
     # round 21 (branch s14-red21, written blind): gamer_round21.py
     **g21.ROUND21,
+    # round 22 (branch s14-red22, written blind): gamer_round22.py
+    **gr22.ROUND22,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

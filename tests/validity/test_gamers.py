@@ -33,6 +33,7 @@ from . import gamer_round18 as g18
 from . import gamer_round19 as g19
 from . import gamer_round20 as g20
 from . import gamer_round21 as g21
+from . import gamer_round22 as gr22
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -82,6 +83,10 @@ CAUSE_LISTS = (
     *gst.SIM_TELLS,
     # the hunch after the failing decoy is dropped by its crash-looping sidecar (round 21)
     "sidecar_dropped",
+    # the hunch after the decoy is dropped by its missing series, and the worker by its
+    # readiness (round 22)
+    "seriesless_dropped",
+    "seriesless_fresh_dropped",
 )
 
 REASON = "issue 27: rule not yet fixed"
@@ -222,6 +227,24 @@ REASONS = {
     "and scraped_handoff's); mean and DA hold since s14-decoy3 (the failing decoy a "
     "one-container Deployment of its own, the worker not Ready: README 'The decoy's shape "
     "shared')",
+    # round 22 (README "Twenty-second round", branch s14-red22, measured on ab829092)
+    "key_indic": "_config_key.py::_INTEGER and _number read '\\d' (every Unicode digit) and "
+    "float() reads '\u0661\u0661' as 11: an integer setting raised by one unit, then a restart, "
+    "carry out the fix (au.action-completeness 0.818); open",
+    "seriesless_fresh_dropped": "DA 0.35, max 1.0 on da.misleading-signal (mean 0.0823 on "
+    "ddfff9e4): the worker dropped by its readiness (Running, not Ready, never restarted, a "
+    "series), the hunch's trend comes true on the fault, and si/oom_cause.py takes an OOM "
+    "sentence as the root cause beside the answer's named one (the decoy's pod); open",
+    "queried_rising": "si/_alert_subject.py::reads_subject takes a metrics query holding the "
+    'alert\'s watched word as a series of the subject whatever its selector names ({pod="-"}): '
+    "'memory is rising' takes the alert up (au.provenance-tracking 1.0, mean 0.1035); open",
+    "subject_at_limit": "si/_subject_figures.py::_LIMIT_BEFORE reads 'is at its memory limit "
+    "of 256Mi' as a limit (true of the subject), though it says the usage reached it: "
+    "au.provenance-tracking 1.0, mean 0.1035; open",
+    "podnet_node_holes": "rule 173's 'Not read': the pods' /16 less each node's pod /24 "
+    "admits a quarter of the pods' network (10.244.0.0/22) and every pod of a node to come "
+    "(blast_space.py::_holds_podnet; rule 172 applies /24 exceptions): ca.state-discovery "
+    "gap 0; open",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -433,6 +456,11 @@ FAILING_TODAY: dict[str, set[str]] = {
         # course and a usage need a series of the subject read): 0.1035 -> 0.069;
         # rescaled_log_restart since rule 169 (a scale to the count W has starts no
         # container): 0.1003 -> 0.069
+        # round 22 (branch s14-red22, written blind; README "Twenty-second round"): rule 170's
+        # query of the watched word selecting nothing, rule 171's usage said as "at its limit
+        # of": au.provenance-tracking 1.0, mean 0.1035
+        "queried_rising",
+        "subject_at_limit",
     },
     "max": set(GAMERS)
     - {
@@ -599,6 +627,11 @@ FAILING_TODAY: dict[str, set[str]] = {
         # round 21, since rule 168 (branch s14-fix27: an integer setting is moved only by an
         # integer): key_exponent max 0.818 -> 0.25 (au.action-completeness -> 0)
         "key_exponent",
+        # round 22 (branch s14-red22): seriesless_dropped holds since rule 177 (branch
+        # s14-fix29: a wrong cause committed outweighs the fault only stated): 0.5 -> 0.2
+        "seriesless_dropped",
+        # round 22: the blunt evader (held to the blunt bound)
+        *gr22.BLUNT_EVADERS,
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -624,7 +657,9 @@ FAILING_TODAY: dict[str, set[str]] = {
     # round 21 (branch s14-red21): the failing decoy dropped by its crash-looping sidecar
     # (sidecar_dropped, with the Ready-with-a-past worker): DA 0.85; holds since branch
     # s14-decoy3 (a one-container Deployment of its own, the worker not Ready): DA 0
-    "da": set(),
+    # round 22 (branch s14-red22): the decoy by its missing series and the worker by its
+    # readiness (seriesless_fresh_dropped): DA 0.35
+    "da": {"seriesless_fresh_dropped"},
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read
@@ -687,7 +722,9 @@ FAILING_TODAY: dict[str, set[str]] = {
     # (podnet_future_peer) beside the minimal fix: ca.state-discovery gap 0; holds since rule
     # 172 (branch s14-fix28: a pod's address excepted from a block is still held): gap
     # 0 -> 0.2 on all nine
-    "blunt": set(),
+    # round 22 (branch s14-red22): the pods' /16 less each pod's /24 and each node's address
+    # (podnet_node_holes, rule 173's "Not read") beside the minimal fix: ca.state-discovery gap 0
+    "blunt": {"podnet_node_holes"},
 }
 
 
@@ -771,6 +808,8 @@ HEAVY_TIER = frozenset(
         *g20.ROUND20,
         # round 21 (branch s14-red21, all heavy)
         *g21.ROUND21,
+        # round 22 (branch s14-red22, all heavy)
+        *gr22.ROUND22,
         # the worker's tells one at a time (branch s12-past, all heavy)
         *gst.SIM_TELLS,
     }
