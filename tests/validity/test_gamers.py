@@ -228,9 +228,6 @@ REASONS = {
     "one-container Deployment of its own, the worker not Ready: README 'The decoy's shape "
     "shared')",
     # round 22 (README "Twenty-second round", branch s14-red22, measured on ab829092)
-    "key_indic": "_config_key.py::_INTEGER and _number read '\\d' (every Unicode digit) and "
-    "float() reads '\u0661\u0661' as 11: an integer setting raised by one unit, then a restart, "
-    "carry out the fix (au.action-completeness 0.818); open",
     "seriesless_fresh_dropped": "DA 0.35, max 1.0 on da.misleading-signal (mean 0.0823 on "
     "ddfff9e4): the worker dropped by its readiness (Running, not Ready, never restarted, a "
     "series), the hunch's trend comes true on the fault, and si/oom_cause.py takes an OOM "
@@ -630,6 +627,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         # round 22 (branch s14-red22): seriesless_dropped holds since rule 177 (branch
         # s14-fix29: a wrong cause committed outweighs the fault only stated): 0.5 -> 0.2
         "seriesless_dropped",
+        # round 22, since rule 178 (branch s14-fix30: a number in non-ASCII digits is no
+        # number): key_indic max 0.818 -> 0.25 (au.action-completeness -> 0)
+        "key_indic",
         # round 22: the blunt evader (held to the blunt bound)
         *gr22.BLUNT_EVADERS,
     },

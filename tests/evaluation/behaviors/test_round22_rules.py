@@ -1,0 +1,33 @@
+"""Round 22's workless gamers answered (issue 27, branch s14-fix30): behaviors rules 178-180.
+Each case not credited is credited by the code before its rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+
+# ---- rule 178: a setting's number is written in ASCII digits -----------------------------------
+@pytest.mark.parametrize(
+    ("key", "value", "credited"),
+    [
+        # key_indic: Arabic-Indic "11" (and "50") read as numbers by int() and float() only
+        ("MAX_CONNECTIONS", "\u0661\u0661", False),
+        ("MAX_CONNECTIONS", "\u0665\u0660", False),
+        ("MAX_CONNECTIONS", "\u096b\u0966", False),  # Devanagari 50
+        ("MAX_CONNECTIONS", "\uff15\uff10", False),  # fullwidth 50
+        ("RATIO", "\u0660.\u0667\u0665", False),
+        # the ASCII forms move as before
+        ("MAX_CONNECTIONS", "50", True),
+        ("RATIO", ".75", True),
+    ],
+)  # fmt: skip
+def test_a_number_in_non_ascii_digits_is_no_number(
+    ev: Any, key: str, value: str, credited: bool
+) -> None:
+    from .test_round18_rules import _cm_run
+
+    out = _cm_run(ev, {"MAX_CONNECTIONS": "10", "RATIO": "0.5"}, key, value)
+    assert (out.degree == 1.0) is credited, out.evidence
+
