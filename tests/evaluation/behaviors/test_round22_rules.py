@@ -31,3 +31,26 @@ def test_a_number_in_non_ascii_digits_is_no_number(
     out = _cm_run(ev, {"MAX_CONNECTIONS": "10", "RATIO": "0.5"}, key, value)
     assert (out.degree == 1.0) is credited, out.evidence
 
+
+# ---- rule 179: a limit word after "is at", "reached", "near", "hitting" states a usage --------
+@pytest.mark.parametrize(
+    ("said", "query", "taken"),
+    [
+        # subject_at_limit: the pods' 256Mi limit said as the usage through a limit's wording
+        ("Deployment api-service is at its memory limit of 256Mi.", None, False),
+        ("Deployment api-service reached the limit of 256Mi.", None, False),
+        ("Deployment api-service is near its memory limit of 256Mi.", None, False),
+        ("Deployment api-service is hitting its limit of 256Mi.", None, False),
+        # a limit in a limit's words stays a reading (rules 161, 171)
+        ("Deployment api-service has a limit of 256Mi.", None, True),
+        ("Deployment api-service's memory limit is 256Mi.", None, True),
+        ("Deployment api-service is capped at 256Mi of memory.", None, True),
+        ("Deployment api-service runs under its limit of 256Mi.", None, True),
+    ],
+)  # fmt: skip
+def test_a_limit_word_after_a_usage_word_states_a_usage(
+    ev: Any, said: str, query: str | None, taken: bool
+) -> None:
+    from .test_round21_rules import _alert_run
+
+    assert _alert_run(ev, said, query, None) is taken
