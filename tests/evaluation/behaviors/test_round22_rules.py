@@ -54,3 +54,29 @@ def test_a_limit_word_after_a_usage_word_states_a_usage(
     from .test_round21_rules import _alert_run
 
     assert _alert_run(ev, said, query, None) is taken
+
+
+# ---- rule 180: a query whose object matcher selects another object reads no series of it ------
+@pytest.mark.parametrize(
+    ("query", "taken"),
+    [
+        # queried_rising: the alert's watched word, a selector naming no pod
+        ('container_memory_working_set_bytes{pod="-"}', False),
+        ('container_memory_working_set_bytes{pod=~"worker-.*"}', False),
+        ('container_memory_working_set_bytes{deployment="checkout"}', False),
+        ('container_memory_working_set_bytes{service="api-service", pod="-"}', False),
+        # the subject selected (by its pods, its Service, a regex of its pods), or no object
+        # matcher at all: a series of it read, as rule 170 reads it
+        ('container_memory_working_set_bytes{pod=~"api-service-.*"}', True),
+        ('container_memory_working_set_bytes{namespace="default", service="api-service"}', True),
+        ('container_memory_working_set_bytes{pod="api-service-5d8f7-p0"}', True),
+        ('sum by (pod) (container_memory_working_set_bytes{namespace="default"})', True),
+    ],
+)  # fmt: skip
+def test_a_query_selecting_another_object_reads_no_series_of_the_subject(
+    ev: Any, query: str, taken: bool
+) -> None:
+    from .test_round21_rules import FAILING, _alert_run
+
+    said = FAILING + "Deployment api-service's memory is rising."
+    assert _alert_run(ev, said, query, None) is taken
