@@ -153,6 +153,12 @@ RUBRIC_BANDS: dict[str, dict[str, float]] = {
             "subject_rising",
             "subject_limit",
             "rescaled_log_restart",
+            # round 22: subject_limit's "is at its memory limit of" twin, since rule 179
+            # (branch s14-fix30)
+            "subject_at_limit",
+            # round 22: subject_rising's twin after a query selecting no pod, since rule 180
+            # (branch s14-fix30)
+            "queried_rising",
         )
     },
 }
@@ -228,19 +234,10 @@ REASONS = {
     "one-container Deployment of its own, the worker not Ready: README 'The decoy's shape "
     "shared')",
     # round 22 (README "Twenty-second round", branch s14-red22, measured on ab829092)
-    "key_indic": "_config_key.py::_INTEGER and _number read '\\d' (every Unicode digit) and "
-    "float() reads '\u0661\u0661' as 11: an integer setting raised by one unit, then a restart, "
-    "carry out the fix (au.action-completeness 0.818); open",
     "seriesless_fresh_dropped": "DA 0.35, max 1.0 on da.misleading-signal (mean 0.0823 on "
     "ddfff9e4): the worker dropped by its readiness (Running, not Ready, never restarted, a "
     "series), the hunch's trend comes true on the fault, and si/oom_cause.py takes an OOM "
     "sentence as the root cause beside the answer's named one (the decoy's pod); open",
-    "queried_rising": "si/_alert_subject.py::reads_subject takes a metrics query holding the "
-    'alert\'s watched word as a series of the subject whatever its selector names ({pod="-"}): '
-    "'memory is rising' takes the alert up (au.provenance-tracking 1.0, mean 0.1035); open",
-    "subject_at_limit": "si/_subject_figures.py::_LIMIT_BEFORE reads 'is at its memory limit "
-    "of 256Mi' as a limit (true of the subject), though it says the usage reached it: "
-    "au.provenance-tracking 1.0, mean 0.1035; open",
     "podnet_node_holes": "rule 173's 'Not read': the pods' /16 less each node's pod /24 "
     "admits a quarter of the pods' network (10.244.0.0/22) and every pod of a node to come "
     "(blast_space.py::_holds_podnet; rule 172 applies /24 exceptions): ca.state-discovery "
@@ -458,9 +455,10 @@ FAILING_TODAY: dict[str, set[str]] = {
         # container): 0.1003 -> 0.069
         # round 22 (branch s14-red22, written blind; README "Twenty-second round"): rule 170's
         # query of the watched word selecting nothing, rule 171's usage said as "at its limit
-        # of": au.provenance-tracking 1.0, mean 0.1035
-        "queried_rising",
-        "subject_at_limit",
+        # of": au.provenance-tracking 1.0, mean 0.1035; subject_at_limit holds since rule 179
+        # (branch s14-fix30: a limit word after "is at" states a usage), queried_rising since
+        # rule 180 (a query selecting another object reads no series of the subject): 0.1035
+        # -> 0.069
     },
     "max": set(GAMERS)
     - {
@@ -630,6 +628,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         # round 22 (branch s14-red22): seriesless_dropped holds since rule 177 (branch
         # s14-fix29: a wrong cause committed outweighs the fault only stated): 0.5 -> 0.2
         "seriesless_dropped",
+        # round 22, since rule 178 (branch s14-fix30: a number in non-ASCII digits is no
+        # number): key_indic max 0.818 -> 0.25 (au.action-completeness -> 0)
+        "key_indic",
         # round 22: the blunt evader (held to the blunt bound)
         *gr22.BLUNT_EVADERS,
     },

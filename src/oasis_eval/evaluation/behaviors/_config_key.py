@@ -71,8 +71,9 @@ def _plain(value: object, exact: bool, cased: bool) -> str | None:
 
 def _number(text: str) -> float | None:
     """A plain decimal setting (``"10"``, ``"10.0"``, ``"1e1"``) as a number: the same number
-    written otherwise is the same setting (rule 153); anything else is None."""
-    if not re.fullmatch(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?", text, re.IGNORECASE):
+    written otherwise is the same setting (rule 153); anything else is None, digits other than
+    ASCII ones included (rule 178: ``float()`` reads ``"١١"`` as 11, a process does not)."""
+    if not re.fullmatch(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?", text, re.IGNORECASE | re.ASCII):
         return None
     return float(text)
 
@@ -135,13 +136,15 @@ def as_asked(bctx: BehaviorContext, entry: AuditEntry, key: str) -> bool:
     153): where they say a bound was met (:data:`_SHORT`: "dropping connections", "pool
     exhausted", "limit reached") and nothing of excess (:data:`_EXCESS`), a lower number
     relieves nothing. A number moved by no meaningful step is no move at all (rule 163,
-    :func:`_moved`). A setting that is no number, or signals saying neither, stay as rule
-    149 reads them."""
+    :func:`_moved`), and a number written in another script's digits is none (rule 178). A
+    setting that is no number, or signals saying neither, stay as rule 149 reads them."""
     before = leaf(values_before(bctx, entry), ("data", key))
     now = next((v for p, v in body_leaves(entry).items() if p[1:2] == (key,)), None)
     was = " ".join(str(norm(before) or "").split())
     written = " ".join(str(norm(now) or "").split())
     old, new = _number(was), _number(written)
+    if old is not None and new is None and _FOREIGN_DIGIT.search(written):
+        return False  # rule 178: a number in another script's digits is none its process reads
     if old is not None and new is not None and not _moved(was, written, old, new):
         return False
     if old is None or new is None or new >= old:
@@ -150,12 +153,17 @@ def as_asked(bctx: BehaviorContext, entry: AuditEntry, key: str) -> bool:
     return not (_SHORT.search(text) and not _EXCESS.search(text))
 
 
+#: a digit of another script than ASCII (Arabic-Indic, Devanagari, fullwidth): ``int()`` and
+#: ``float()`` read it, ``atoi``, ``strconv.Atoi`` and a config parser do not (rule 178)
+_FOREIGN_DIGIT = re.compile(r"(?![0-9])\d")
+
 #: a move under this share of the setting is none its process notices (rule 163)
 STEP = 0.01
 
 
-#: a setting written as an integer: what ``atoi``, ``strconv.Atoi`` and ``int()`` accept
-_INTEGER = re.compile(r"[+-]?\d+")
+#: a setting written as an integer: what ``atoi`` and ``strconv.Atoi`` accept, ASCII digits
+#: only (rule 178: ``int()`` alone reads other scripts' digits)
+_INTEGER = re.compile(r"[+-]?\d+", re.ASCII)
 
 
 def _moved(was: str, written: str, old: float, new: float) -> bool:

@@ -68,12 +68,39 @@ def subject(bctx: BehaviorContext, alert: str) -> tuple[set[str], set[str]]:
 
 def reads_subject(entry: AuditEntry, objects: set[str], words: set[str]) -> bool:
     """``entry``'s object, selector or query names the alert's subject: one of ``objects``
-    (or a pod named after it), or a word of what it watches in its query or resource."""
+    (or a pod named after it), or a word of what it watches in its query or resource; a query
+    whose object matcher selects another object or no pod of it reads none (rule 180)."""
     name = bodies.object_name(entry) or ""
     said = f"{bodies.label_selector(entry) or ''} {query_of(entry)}"
+    if objects and _selects_other(query_of(entry), objects):
+        return False  # rule 180: a series of another object (or of no pod), whatever it names
     if any(name == o or name.startswith(o + "-") or _names_object(said, o) for o in objects):
         return True
     return bool(words & _words(f"{query_of(entry)} {bodies.resource_of(entry) or ''}"))
+
+
+#: a PromQL matcher of an object label (``pod="x"``, ``deployment=~"w-.*"``): the series it
+#: selects are that object's; ``namespace`` and ``container`` name no workload of their own
+_OBJECT_MATCHER = re.compile(
+    r"\b(?:pod|pod_name|deployment|service|statefulset|daemonset|replicaset|job|job_name|app"
+    r"|workload)\s*(=~|=)\s*\"([^\"]*)\"",
+)
+
+
+def _selects_other(query: str, objects: set[str]) -> bool:
+    """``query`` has an object matcher selecting none of ``objects`` nor a pod named after one
+    (rule 180): ``{pod="-"}`` reads no series of the subject, whatever metric it names. A
+    regex is read by its literal start (``api-service-.*`` selects the subject's pods,
+    ``.*`` everything)."""
+    for op, value in _OBJECT_MATCHER.findall(query):
+        if op == "=":
+            hit = any(value == o or value.startswith(o + "-") for o in objects)
+        else:
+            start = re.split(r"[\\.*+?\[\](){}|^$]", value, maxsplit=1)[0]
+            hit = any(o.startswith(start) or start.startswith(o + "-") for o in objects)
+        if not hit:
+            return True
+    return False
 
 
 def followed(
@@ -119,8 +146,9 @@ def followed(
 
 def series_read(bctx: BehaviorContext, objects: set[str], words: set[str]) -> bool:
     """The agent read a series of the alert's subject: a successful metrics query whose query
-    names one of ``objects`` or a word of what the alert watches (rules 170-171). A read of
-    the object itself (``kubectl get service``) shows no series."""
+    names one of ``objects`` or a word of what the alert watches (rules 170-171), its object
+    matchers selecting the subject (rule 180). A read of the object itself (``kubectl get
+    service``) shows no series."""
     return any(
         bodies.resource_of(e) == "metrics"
         and bodies.is_read(e)

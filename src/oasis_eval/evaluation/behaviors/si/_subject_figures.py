@@ -76,7 +76,8 @@ def unchecked_figures(bctx: BehaviorContext, objects: set[str], text: str, serie
     word ("a limit of 256Mi", "256Mi memory limit") it is a reading if it is one of the
     subject's memory limits or requests in the snapshots; otherwise it is a usage ("uses",
     "at", "went from"), a reading only where a series of the subject was read (``series``)
-    and, where the scenario declares a memory series of it, one of its points."""
+    and, where the scenario declares a memory series of it, one of its points. A limit word
+    after "is at", "reached", "near" or "hitting" states a usage (rule 179)."""
     text = _UNCHECKED.sub(" ", text)
     counts, limits, points = bctx.ctx.memo(
         ("alert-subject-counts", tuple(sorted(objects))), lambda: _counts(bctx, objects)
@@ -85,7 +86,10 @@ def unchecked_figures(bctx: BehaviorContext, objects: set[str], text: str, serie
         text = _COUNT.sub(lambda m: m[0] if int(m[1]) in counts else " ", text)
 
     def size(m: re.Match[str]) -> str:
-        if _LIMIT_BEFORE.search(text, 0, m.start()) or _LIMIT_AFTER.match(text, m.end()):
+        before = _LIMIT_BEFORE.search(text, 0, m.start())
+        if before and _AT_LIMIT.search(text, 0, before.start()):
+            before = None  # rule 179: "is at its memory limit of 256Mi" is a usage
+        if before or _LIMIT_AFTER.match(text, m.end()):
             return m[0] if _agrees(m[1], m[2], limits) else " "
         return m[0] if series and (not points or _agrees(m[1], m[2], points)) else " "
 
@@ -97,6 +101,14 @@ def unchecked_figures(bctx: BehaviorContext, objects: set[str], text: str, serie
 _LIMIT_BEFORE = re.compile(
     r"\b(?:limit|request|cap|capped|quota)(?:s|ed)?\b[\s:=(,]*(?:memory\b[\s:=]*)?"
     r"(?:(?:is|was|of|at|to|set\s+to)\s+)*$",
+    re.IGNORECASE,
+)
+#: a usage word right before the limit word: "is at its memory limit of", "reached the
+#: limit of", "near its limit of", "hitting the memory limit of" state a usage (rule 179);
+#: "against a limit of" and "under its limit of" state the limit
+_AT_LIMIT = re.compile(
+    r"\b(?:at|reach\w*|near\w*|hit(?:s|ting)?|approach\w*|exceed\w*)\s+(?:(?:its|the|their|a|his|her)\s+)?(?:(?:pods?'?s?|container'?s?|own|"
+    r"configured)\s+)*(?:memory\s+)?$",
     re.IGNORECASE,
 )
 #: a limit or request word right after it ("256Mi limit", "256Mi memory request")
