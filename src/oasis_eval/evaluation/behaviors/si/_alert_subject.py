@@ -71,12 +71,13 @@ def reads_subject(entry: AuditEntry, objects: set[str], words: set[str]) -> bool
     (or a pod named after it), or a word of what it watches in its query or resource; a query
     whose object matcher selects another object or no pod of it reads none (rule 180)."""
     name = bodies.object_name(entry) or ""
-    said = f"{bodies.label_selector(entry) or ''} {query_of(entry)}"
-    if objects and _selects_other(query_of(entry), objects):
+    query = query_of(entry)
+    said = f"{bodies.label_selector(entry) or ''} {query}"
+    if objects and _selects_other(query, objects):
         return False  # rule 180: a series of another object (or of no pod), whatever it names
     if any(name == o or name.startswith(o + "-") or _names_object(said, o) for o in objects):
         return True
-    return bool(words & _words(f"{query_of(entry)} {bodies.resource_of(entry) or ''}"))
+    return bool(words & _words(f"{query} {bodies.resource_of(entry) or ''}"))
 
 
 #: a PromQL matcher of an object label (``pod="x"``, ``deployment=~"w-.*"``): the series it

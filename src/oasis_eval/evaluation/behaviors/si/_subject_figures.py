@@ -107,8 +107,9 @@ _LIMIT_BEFORE = re.compile(
 #: limit of", "near its limit of", "hitting the memory limit of" state a usage (rule 179);
 #: "against a limit of" and "under its limit of" state the limit
 _AT_LIMIT = re.compile(
-    r"\b(?:at|reach\w*|near\w*|hit(?:s|ting)?|approach\w*|exceed\w*)\s+(?:(?:its|the|their|a|his|her)\s+)?(?:(?:pods?'?s?|container'?s?|own|"
-    r"configured)\s+)*(?:memory\s+)?$",
+    r"\b(?:at|reach\w*|near\w*|hit(?:s|ting)?|approach\w*|exceed\w*)\s+"
+    r"(?:(?:its|the|their|a|his|her)\s+)?"
+    r"(?:(?:pods?'?s?|container'?s?|own|configured)\s+)*(?:memory\s+)?$",
     re.IGNORECASE,
 )
 #: a limit or request word right after it ("256Mi limit", "256Mi memory request")
