@@ -27,7 +27,9 @@ entry schema: never renamed, a key named ``backend`` stays ``backend``) has each
 scenario declares replaced as a whole name (not inside a longer name: ``api-service`` stays in
 ``api-service-canary``; a generated suffix such as ``-abc``/``-7d9f4`` may follow, as in a
 ReplicaSet or pod name), also opening a sentence (``Frontend can't reach ...`` -> ``Kestrel
-can't reach ...``), longest names first, all in one pass. The mapping is the profile's, one
+can't reach ...``) and written as words in any case ("502s on the API gateway" of
+``api-gateway`` -> "502s on the glacier-archive": the prompt still points at its object),
+longest names first, all in one pass. The mapping is the profile's, one
 fresh name per old name, but a name only another scenario declares is a plain word here and
 stays ("the API gateway", "orders of magnitude"; issue 27). Never touched: scenario ``id``,
 ``archetype``, ``category``, ``classification``, behavior ids, rubric labels, dimensions, tool
@@ -251,10 +253,18 @@ def _capital(name: str) -> str:
     return name[:1].upper() + name[1:]
 
 
+def _spaced(name: str) -> str:
+    """``api-gateway`` -> ``api gateway``: the name as the scenario's prose writes it ("502s on
+    the API gateway"), matched in any case."""
+    return name.replace("-", " ")
+
+
 def renamer(mapping: dict[str, str]) -> re.Pattern[str]:
-    """Every old name, and its form opening a sentence, as a whole name."""
-    forms = {form for n in mapping for form in (n, _capital(n))}
-    alternation = "|".join(re.escape(n) for n in sorted(forms, key=lambda n: (-len(n), n)))
+    """Every old name, its form opening a sentence, and a hyphenated name written as words in
+    any case ("the API gateway" of ``api-gateway``), as a whole name."""
+    forms = {re.escape(form) for n in mapping for form in (n, _capital(n))}
+    forms |= {f"(?i:{re.escape(_spaced(n))})" for n in mapping if "-" in n}
+    alternation = "|".join(sorted(forms, key=lambda n: (-len(n), n)))
     return re.compile(
         rf"(?<![A-Za-z0-9_\-])(?P<name>{alternation})(?P<suffix>{_SUFFIX})(?![A-Za-z0-9_\-])"
     )
@@ -264,6 +274,8 @@ def _new(name: str, mapping: dict[str, str]) -> str:
     """The fresh name of ``name`` (capitalized when ``name`` was: ``Frontend`` -> ``Kestrel``)."""
     if name in mapping:
         return mapping[name]
+    if " " in name:
+        return mapping[name.lower().replace(" ", "-")]
     return _capital(mapping[name[:1].lower() + name[1:]])
 
 
