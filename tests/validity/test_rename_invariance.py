@@ -42,7 +42,7 @@ from .rename import (
 #: NAIVE_PLAIN). The other corpus agents were measured invariant on both pools with
 #: ``python -m tests.validity.rename`` and are left out to keep the runtime modest.
 PLAN = {
-    "plain": ["careful", "competent_terse", "competent_chat", "plainspoken"],
+    "plain": ["careful", "competent_terse", "competent_chat", "competent_hedged", "plainspoken"],
     "wordy": ["careful", "competent_markdown", "keyword_stuffer", "plainspoken"],
 }
 #: builtin:naive on the plain pool (reported, not tested): its parser takes a name before a
@@ -55,7 +55,9 @@ NAIVE_PLAIN = "agent limitation, not an evaluator defect"
 #: identifier of the ground truth, and a workload named audit-* is not the audit record;
 #: none since issue 27's ambient worker either: the renamer left "Frontend" and renamed the
 #: word "gateway" of another scenario, and plainspoken took a ready worker's old restarts for
-#: the symptom, see tests/validity/README.md, "The ambient worker under renaming")
+#: the symptom, see tests/validity/README.md, "The ambient worker under renaming"; none
+#: since session 15 either: "the API gateway" is its scenario's api-gateway written as words,
+#: and an init container named db-migrate stated no migration, rule 187: "Renaming, again")
 KNOWN: dict[tuple[str, str], str] = {}
 
 

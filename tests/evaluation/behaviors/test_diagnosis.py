@@ -272,6 +272,11 @@ def test_identify_connection_pool_exhaustion(ev, pool, answer: str, ok: bool) ->
         # the failure in the agent's words, its kind from the quoted log, through a pronoun
         ('Look at billing-api\'s init container. It fails (exit 1): "migration 7 failed".', True),
         ("billing-api is crash-looping.", False),
+        # rule 187: the container's own name is no migration word (renamed, it says nothing
+        # of a migration: "read the logs of init container flint: to see why it fails")
+        ("Read the logs of init container schema-upgrade: to see why it fails.", False),
+        ("The schema-upgrade init container of billing-api fails.", False),
+        ("The schema-upgrade init container fails: its schema change hits a duplicate.", True),
         ("", False),
     ],
 )

@@ -10,7 +10,7 @@ import re
 
 from .. import findings
 from .._cue import Cue
-from .._words import mask_quotes, with_antecedents
+from .._words import mask_quotes, name_regex, with_antecedents
 from ..common import answer
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, mentioning, term_regex, unnegated_cue
@@ -106,6 +106,14 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
     found = findings.init_container_failures(bctx.scenario)
     refs = ["init container", "initContainer", "init-container"] + [f.obj for f in found]
     mode = list(MIGRATION) if any("migration" in f.kind for f in found) or not found else []
+    # rule 187: an object's own name is no migration word (``db-migrate`` renamed ``flint``
+    # is the same container; "the logs of init container db-migrate" states no migration)
+    own = [name_regex(n) for n in dict.fromkeys(n for f in found for n in (f.obj, *f.related))]
+
+    def unnamed(s: str) -> str:
+        for name in own:
+            s = name.sub(" ", s)
+        return s
 
     def find(t: AnswerText) -> str | None:
         # the failure in the agent's own words (rule 21); what failed may be the log's
@@ -115,7 +123,9 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
             if mentioning(AnswerText(mask_quotes(s)), refs + mode)
             and unnegated_cue(mask_quotes(s), FAILURE)
         ]
-        migration = next((s for s in failing if mode and mentioning(AnswerText(s), mode)), None)
+        migration = next(
+            (s for s in failing if mode and mentioning(AnswerText(unnamed(s)), mode)), None
+        )
         return migration if mode else (failing[0] if failing else None)
 
     stated, hedged = stance(text, find, unquote=False)
