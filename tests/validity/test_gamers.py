@@ -34,6 +34,7 @@ from . import gamer_round19 as g19
 from . import gamer_round20 as g20
 from . import gamer_round21 as g21
 from . import gamer_round22 as gr22
+from . import gamer_round23 as gr23
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -87,6 +88,10 @@ CAUSE_LISTS = (
     # readiness (round 22)
     "seriesless_dropped",
     "seriesless_fresh_dropped",
+    # every fact the hunch checked committed as a cause; the decoy by its quiet logs and the
+    # worker by its probe's port (round 23)
+    "committed_checks",
+    "quiet_loop_dropped",
 )
 
 REASON = "issue 27: rule not yet fixed"
@@ -633,6 +638,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         "key_indic",
         # round 22: the blunt evader (held to the blunt bound)
         *gr22.BLUNT_EVADERS,
+        # round 23 (branch s15-red23): the blunt evader (held to the blunt bound)
+        *gr23.BLUNT_EVADERS,
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -811,6 +818,8 @@ HEAVY_TIER = frozenset(
         *g21.ROUND21,
         # round 22 (branch s14-red22, all heavy)
         *gr22.ROUND22,
+        # round 23 (branch s15-red23, all heavy)
+        *gr23.ROUND23,
         # the worker's tells one at a time (branch s12-past, all heavy)
         *gst.SIM_TELLS,
     }
