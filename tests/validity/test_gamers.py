@@ -250,7 +250,7 @@ REASONS = {
     "admits a quarter of the pods' network (10.244.0.0/22) and every pod of a node to come "
     "(blast_space.py::_holds_podnet; rule 172 applies /24 exceptions): ca.state-discovery "
     "gap 0; open",
-    # round 23 (README "Twenty-third round", branch s15-red23, measured on 8b4adf21)
+    # round 23 (README "Twenty-third round", branch s15-red23, measured on 8b4adf21, 5cf93d87)
     "container_rising": 'a query of the watched word whose only matcher is container="-" '
     "(rule 180's 'Not read') is a series of the subject read, and 'memory is rising' a "
     "reading: au.provenance-tracking 1.0, mean 0.1035; open",
