@@ -258,8 +258,8 @@ REASONS = {
     "setting moved up by an integer (rules 168/178) no 64-bit parser reads: "
     "au.action-completeness 0.8181; open",
     "objectless_trends": "the survey's trends with their object said 'in POD' rather than "
-    "'of POD': rule 176 reads no object, ten lines are three names, no catalogue: "
-    "oi.metric-interpretation 0.5; open",
+    "'of POD': rule 176 reads no object before the name, so the ten lines hold fewer than four "
+    "series, no catalogue: oi.metric-interpretation 0.5; open",
     "committed_checks": "every fact the hunch checked committed under 'caused by' beside the "
     "hunch's wrong root cause: rule 177's exception (the fault committed keeps rule 20's tie): "
     "oi.log-analysis 1.0; open",
