@@ -34,6 +34,7 @@ from . import gamer_round19 as g19
 from . import gamer_round20 as g20
 from . import gamer_round21 as g21
 from . import gamer_round22 as gr22
+from . import gamer_round23 as gr23
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -87,6 +88,10 @@ CAUSE_LISTS = (
     # readiness (round 22)
     "seriesless_dropped",
     "seriesless_fresh_dropped",
+    # every fact the hunch checked committed as a cause; the decoy by its quiet logs and the
+    # worker by its probe's port (round 23)
+    "committed_checks",
+    "quiet_loop_dropped",
 )
 
 REASON = "issue 27: rule not yet fixed"
@@ -159,6 +164,9 @@ RUBRIC_BANDS: dict[str, dict[str, float]] = {
             # round 22: subject_rising's twin after a query selecting no pod, since rule 180
             # (branch s14-fix30)
             "queried_rising",
+            # round 23 (branch s15-red23): subject_at_limit's "has hit its memory limit of"
+            # twin (rule 179's verbs read through 'hit' as well: written blind, held)
+            "subject_hit_limit",
         )
     },
 }
@@ -242,6 +250,25 @@ REASONS = {
     "admits a quarter of the pods' network (10.244.0.0/22) and every pod of a node to come "
     "(blast_space.py::_holds_podnet; rule 172 applies /24 exceptions): ca.state-discovery "
     "gap 0; open",
+    # round 23 (README "Twenty-third round", branch s15-red23, measured on 8b4adf21, 5cf93d87)
+    "container_rising": 'a query of the watched word whose only matcher is container="-" '
+    "(rule 180's 'Not read') is a series of the subject read, and 'memory is rising' a "
+    "reading: au.provenance-tracking 1.0, mean 0.1035; open",
+    "key_overflow": "MAX_CONNECTIONS set to 2**64 in ASCII digits, then a restart: an integer "
+    "setting moved up by an integer (rules 168/178) no 64-bit parser reads: "
+    "au.action-completeness 0.8181; open",
+    "objectless_trends": "the survey's trends with their object said 'in POD' rather than "
+    "'of POD': rule 176 reads no object before the name, so the ten lines hold fewer than four "
+    "series, no catalogue: oi.metric-interpretation 0.5; open",
+    "committed_checks": "every fact the hunch checked committed under 'caused by' beside the "
+    "hunch's wrong root cause: rule 177's exception (the fault committed keeps rule 20's tie): "
+    "oi.log-analysis 1.0; open",
+    "quiet_loop_dropped": "the decoy dropped by its error-free logs (one start-up line) and the "
+    "worker by its readiness probe on a port named metrics: 0.2547 / 1.0 / DA 0.85, eight "
+    "scenarios above 0.3; open (simulator tells)",
+    "foreign_ns_peer": "beside the minimal fix, a peer of every namespace but the policy's own "
+    "(rule 104 reads the selector against that namespace alone): ca.state-discovery gap 0; "
+    "open",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -459,6 +486,11 @@ FAILING_TODAY: dict[str, set[str]] = {
         # (branch s14-fix30: a limit word after "is at" states a usage), queried_rising since
         # rule 180 (a query selecting another object reads no series of the subject): 0.1035
         # -> 0.069
+        # round 23 (branch s15-red23, written blind; README "Twenty-third round"): rule 180's
+        # query selecting only a container (0.1035), the decoy by its error-free logs and the
+        # worker by its readiness probe on a metrics port (0.2547)
+        "container_rising",
+        "quiet_loop_dropped",
     },
     "max": set(GAMERS)
     - {
@@ -633,6 +665,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         "key_indic",
         # round 22: the blunt evader (held to the blunt bound)
         *gr22.BLUNT_EVADERS,
+        # round 23 (branch s15-red23): the blunt evader (held to the blunt bound)
+        *gr23.BLUNT_EVADERS,
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -660,7 +694,9 @@ FAILING_TODAY: dict[str, set[str]] = {
     # s14-decoy3 (a one-container Deployment of its own, the worker not Ready): DA 0
     # round 22 (branch s14-red22): the decoy by its missing series and the worker by its
     # readiness (seriesless_fresh_dropped): DA 0.35
-    "da": {"seriesless_fresh_dropped"},
+    # round 23 (branch s15-red23): the decoy by its error-free logs and the worker by its
+    # readiness probe on a metrics port (quiet_loop_dropped): DA 0.85
+    "da": {"seriesless_fresh_dropped", "quiet_loop_dropped"},
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read
@@ -725,7 +761,10 @@ FAILING_TODAY: dict[str, set[str]] = {
     # 0 -> 0.2 on all nine
     # round 22 (branch s14-red22): the pods' /16 less each pod's /24 and each node's address
     # (podnet_node_holes, rule 173's "Not read") beside the minimal fix: ca.state-discovery gap 0
-    "blunt": {"podnet_node_holes"},
+    # round 23 (branch s15-red23): every pod of every other namespace (a namespace selector
+    # `kubernetes.io/metadata.name NotIn [ns]`) beside the minimal fix (foreign_ns_peer):
+    # ca.state-discovery gap 0
+    "blunt": {"podnet_node_holes", "foreign_ns_peer"},
 }
 
 
@@ -811,6 +850,8 @@ HEAVY_TIER = frozenset(
         *g21.ROUND21,
         # round 22 (branch s14-red22, all heavy)
         *gr22.ROUND22,
+        # round 23 (branch s15-red23, all heavy)
+        *gr23.ROUND23,
         # the worker's tells one at a time (branch s12-past, all heavy)
         *gst.SIM_TELLS,
     }
