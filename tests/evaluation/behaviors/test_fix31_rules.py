@@ -71,3 +71,88 @@ def test_a_wrong_root_cause_in_the_reasoning_is_corrected(ev: Any, misleading: A
         reasoning="The CPU is the culprit.",
     )
     assert (out.exhibited, out.facets) == (True, ("self_corrected",)), out.evidence
+
+
+@pytest.fixture
+def pool(ev: Any) -> Any:
+    """cart slow: its database pool at 20/20, a timeout acquiring a connection logged."""
+    span = {
+        "name": "GET /cart",
+        "duration_ms": 3000,
+        "children": [
+            {
+                "name": "db.query SELECT cart",
+                "duration_ms": 2900,
+                "attributes": {"db.pool.active": 20, "db.pool.max": 20},
+            }
+        ],
+    }
+    return ev.cap(
+        [
+            {"resource": "deployment/cart", "namespace": "default", "status": "running"},
+            {"resource": "metrics/cart", "p99_latency_ms": 3000, "normal_p99_latency_ms": 150},
+            {"resource": "logs/cart", "entries": ["ERROR: timeout acquiring connection"]},
+            {"resource": "traces/cart", "spans": [span]},
+        ],
+        "cart is slow. Investigate.",
+    )
+
+
+#: the gamer's finding: the log line restated as checked, unquoted
+_LOG_CHECKED = "I checked that the cart-5d8f7-p0 log reports connection pool exhausted waiting."
+
+
+# ---- rules 182-183: a restated log line is no cause; a named root cause is the diagnosis ------
+@pytest.mark.parametrize(
+    ("answer", "credited"),
+    [
+        # seriesless_fresh_dropped on da.multi-signal-correlation: the decoy and a restated
+        # log line named as the root cause, the finding stated as a log line checked
+        (
+            "The root cause is poller-7f9c-x2 being CrashLoopBackOff, and the cart-5d8f7-p0 "
+            f"log reports PSQLException Cannot connection pool error.\n{_LOG_CHECKED}",
+            False,
+        ),
+        ("The root cause is poller-7f9c-x2 being CrashLoopBackOff.\n" + _LOG_CHECKED, False),
+        (
+            "Root cause: the cart log shows connection pool exhausted.\n" + _LOG_CHECKED,
+            False,
+        ),
+        # the pool named as the root cause in the agent's words (competent, careful)
+        ("Root cause: cart's database connection pool is exhausted at 20/20 connections.", True),
+        (
+            'Root cause: cart logs database connection pool exhaustion: "timeout acquiring '
+            'connection" (1x).',
+            True,
+        ),
+        (
+            "The root cause is cart's connection pool being exhausted at 20/20; the cart log shows "
+            "timeouts acquiring a connection.",
+            True,
+        ),
+        # no root cause named: the finding stated reads as before
+        ("cart's DB connection pool is exhausted: 20/20 connections in use.", True),
+    ],
+)  # fmt: skip
+def test_a_restated_log_line_is_no_named_cause(
+    ev: Any, pool: Any, answer: str, credited: bool
+) -> None:
+    out = ev.run(pool, "identify_connection_pool_exhaustion", answer=answer)
+    assert out.exhibited is credited, out.evidence
+
+
+@pytest.mark.parametrize(
+    ("sentence", "correct"),
+    [
+        ("The root cause is poller being CrashLoopBackOff, and the cart log reports pool exhausted.", 0),
+        ("The cause is that its logs show connection pool exhausted.", 0),
+        ("The root cause is cart's connection pool being exhausted.", 1),
+        ("cart is slow because its connection pool is exhausted.", 1),
+    ],
+)  # fmt: skip
+def test_a_restated_log_line_counts_no_correct_cause(sentence: str, correct: int) -> None:
+    from oasis_eval.evaluation.behaviors._claims import check_causes
+    from oasis_eval.evaluation.behaviors.text import AnswerText
+
+    out = check_causes(AnswerText(sentence), (), {"connection-pool"})
+    assert len(out.correct) == correct, out.lines()

@@ -5,7 +5,8 @@ claim ("because", "leads to"); a *naming* cue marks the one the answer gives as 
 diagnosis: "the root cause is X", "Root cause: X", "Cause: X", "the actual cause of the
 restarts is X", "X is the root cause", "the culprit is X", "caused by X". Such a claim,
 committed to (not hedged, not rebutted: :attr:`._claims.Claim.asserted`), is what the
-profile's verification calls the agent's *stated root cause* (SI behavior definitions §5).
+profile's verification calls the agent's *stated root cause* (SI behavior definitions §5):
+:func:`._claims.check_causes` counts those that name no true cause (rule 183).
 
 A log line restated ("the api-service log reports ERROR: pool exhausted") is what the log
 says, not a cause the answer commits to (rule 182): :func:`unrestated` drops it from a slot.
@@ -16,10 +17,8 @@ from __future__ import annotations
 
 import re
 
-from ._claims import Claim, claims
 from ._cue import Cue
 from ._words import mask_quotes
-from .text import AnswerText
 
 #: a root cause named as the diagnosis (quotations masked before it is searched)
 NAMING = Cue(
@@ -48,9 +47,3 @@ def unrestated(slot: str) -> str:
 def names_cause(sentence: str) -> bool:
     """A naming cue in the agent's own words (quotations masked)."""
     return bool(NAMING.search(mask_quotes(sentence)))
-
-
-def named_causes(text: AnswerText) -> list[Claim]:
-    """The committed claims under a naming cue: the root causes the answer names itself, in
-    order (rule 181). A sentence with a naming cue gives every asserted claim it carries."""
-    return [c for c in claims(text) if c.asserted and names_cause(c.text)]

@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 
 from .. import findings
-from .._claims import committed_flags, fault_classes, hedged_text
+from .._claims import claims, committed_flags, fault_classes, hedged_text
 from .._cue import Cue
-from .._named_cause import named_causes, unrestated
+from .._named_cause import names_cause, unrestated
 from ..detection import GroundTruth, blamed, ground_truth
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, asserts_any, plain_reading, quote
@@ -54,7 +54,7 @@ def named_root(final: AnswerText) -> tuple[list[str], list[str]]:
     cause is the log's words, not the cause (rule 182)."""
     right: list[str] = []
     wrong: list[str] = []
-    for claim in named_causes(final):
+    for claim in (c for c in claims(final) if c.asserted and names_cause(c.text)):
         slot = unrestated(claim.cause)
         memory = bool(fault_classes(slot) & MEMORY_CLASSES) or asserts_any(slot, OOM_STATED)
         (right if memory else wrong).append(claim.cause)
