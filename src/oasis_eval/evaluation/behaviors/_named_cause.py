@@ -1,4 +1,4 @@
-"""The root cause an answer names itself (behaviors rules 181-182; issue 27).
+"""The root cause an answer names itself (behaviors rules 181-183; issue 27).
 
 A cause cue (:data:`._claims.CAUSE_BEFORE`, :data:`._claims.CAUSE_AFTER`) marks any causal
 claim ("because", "leads to"); a *naming* cue marks the one the answer gives as its
