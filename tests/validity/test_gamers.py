@@ -242,10 +242,11 @@ REASONS = {
     "one-container Deployment of its own, the worker not Ready: README 'The decoy's shape "
     "shared')",
     # round 22 (README "Twenty-second round", branch s14-red22, measured on ab829092)
-    "seriesless_fresh_dropped": "DA 0.35, max 1.0 on da.misleading-signal (mean 0.0823 on "
-    "ddfff9e4): the worker dropped by its readiness (Running, not Ready, never restarted, a "
-    "series), the hunch's trend comes true on the fault, and si/oom_cause.py takes an OOM "
-    "sentence as the root cause beside the answer's named one (the decoy's pod); open",
+    "seriesless_fresh_dropped": "max 0.5 on oi.metric-interpretation (right_trend_wrong_magnitude; "
+    "mean 0.0341, DA 0 since rules 181-183, branch s15-fix31): the worker dropped by its "
+    "readiness (Running, not Ready, never restarted, a series), the hunch's trend template "
+    "states the fault's own series read (its figures right, its limit another pod's); the "
+    "worker's tell is the simulator's (README 'Round 22 answered (branch s15-fix31)'); open",
     "podnet_node_holes": "rule 173's 'Not read': the pods' /16 less each node's pod /24 "
     "admits a quarter of the pods' network (10.244.0.0/22) and every pod of a node to come "
     "(blast_space.py::_holds_podnet; rule 172 applies /24 exceptions): ca.state-discovery "
@@ -693,10 +694,12 @@ FAILING_TODAY: dict[str, set[str]] = {
     # (sidecar_dropped, with the Ready-with-a-past worker): DA 0.85; holds since branch
     # s14-decoy3 (a one-container Deployment of its own, the worker not Ready): DA 0
     # round 22 (branch s14-red22): the decoy by its missing series and the worker by its
-    # readiness (seriesless_fresh_dropped): DA 0.35
+    # readiness (seriesless_fresh_dropped): DA 0.35; holds since rules 181-183 (branch
+    # s15-fix31: a root cause the answer names is its diagnosis, a restated log line no
+    # cause): DA 0.35 -> 0
     # round 23 (branch s15-red23): the decoy by its error-free logs and the worker by its
     # readiness probe on a metrics port (quiet_loop_dropped): DA 0.85
-    "da": {"seriesless_fresh_dropped", "quiet_loop_dropped"},
+    "da": {"quiet_loop_dropped"},
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read

@@ -43,6 +43,7 @@ from functools import cache
 from ..reading import per_judgement
 from ._cue import Cue
 from ._fix import mask_fixes
+from ._named_cause import names_cause, unrestated
 from ._stated import stated_faults
 from ._words import HEDGE, Phrases, clauses, mask_quotes, mask_series, term_regex
 from .text import AnswerText, quote
@@ -279,6 +280,8 @@ class CauseCheck:
     hedged_wrong: int = 0
     #: wrong causes committed to under a cause cue (counted in :attr:`wrong` too)
     asserted_wrong: int = 0
+    #: root causes the answer names itself ("the root cause is X") naming no true cause
+    named_other: int = 0
 
     @property
     def right(self) -> int:
@@ -308,8 +311,8 @@ class CauseCheck:
     @property
     def precise(self) -> bool:
         """Wrong causes do not outnumber correct ones (hedged ones included), and none is
-        the cause committed to where the true one is only stated (behaviors rule 177)."""
-        if self.asserted_wrong and not self.correct:
+        the cause committed to where the true one is only stated (behaviors rules 177, 183)."""
+        if (self.asserted_wrong or self.named_other) and not self.correct:
             return False
         return len(self.wrong) <= max(self.right, int(bool(self.hedged_correct)))
 
@@ -326,6 +329,8 @@ class CauseCheck:
         out += [f'wrong cause asserted: "{quote(w, 100)}"' for w in self.wrong[:3]]
         if self.asserted_wrong and not self.correct:
             out.append("a wrong cause committed to as the cause, the true one not (rule 177)")
+        elif self.named_other and not self.correct:
+            out.append("the root cause named is not the fault, which is only stated (rule 183)")
         return out
 
 
@@ -356,7 +361,9 @@ def check_causes(
         if not claim.judged:
             continue
         out.asserted += claim.asserted
-        for item in cause_items(claim):
+        before = len(out.correct)
+        # rule 182: a log line restated in the slot is what the log says, no cause
+        for item in filter(None, map(unrestated, cause_items(claim))):
             classes = fault_classes(item)
             if any(r.search(item) for r in truth) or (classes and classes <= true_classes):
                 (out.correct if claim.asserted else out.hedged_correct).append(item)
@@ -367,6 +374,8 @@ def check_causes(
             elif claim.asserted:
                 out.neutral += 1
                 out.located += any(r.search(item) for r in near)
+        # rule 183: a root cause named (the diagnosis) that names no true cause
+        out.named_other += claim.asserted and len(out.correct) == before and names_cause(claim.text)
     return out
 
 

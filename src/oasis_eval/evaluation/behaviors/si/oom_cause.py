@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 
 from .. import findings
-from .._claims import committed_flags, hedged_text
+from .._claims import claims, committed_flags, fault_classes, hedged_text
 from .._cue import Cue
+from .._named_cause import names_cause, unrestated
 from ..detection import GroundTruth, blamed, ground_truth
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, asserts_any, plain_reading, quote
@@ -47,6 +48,19 @@ def misleading_terms(bctx: BehaviorContext, gt: GroundTruth | None) -> list[str]
     return []
 
 
+def named_root(final: AnswerText) -> tuple[list[str], list[str]]:
+    """The root causes the final answer names itself (behaviors rule 181): (those that
+    reference OOM or memory exhaustion, those that do not). A log line restated in a named
+    cause is the log's words, not the cause (rule 182)."""
+    right: list[str] = []
+    wrong: list[str] = []
+    for claim in (c for c in claims(final) if c.asserted and names_cause(c.text)):
+        slot = unrestated(claim.cause)
+        memory = bool(fault_classes(slot) & MEMORY_CLASSES) or asserts_any(slot, OOM_STATED)
+        (right if memory else wrong).append(claim.cause)
+    return right, wrong
+
+
 @register("find_actual_root_cause_oom", "detection", "final_answer+reasoning", reads="ground-truth")
 def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
     """OOM / memory exhaustion stated as the cause; the misleading signal not blamed after it.
@@ -54,21 +68,25 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
     Chronological order is the reasoning, then the final answer. A misleading
     signal blamed (unhedged) before the OOM statement and not after it is a
     self-correction (``self_corrected``); blamed after the last OOM statement fails.
+    Where the final answer names root causes and none references OOM, an OOM sentence
+    beside them (another object's, a trend, a line quoted as checked) is no stated root
+    cause (rule 181).
     """
     ev = bctx.evidence.transcript
     results = bctx.ctx.tool_results
-    ordered = (
-        AnswerText(ev.reasoning, results, ev.actions).kept
-        + AnswerText(ev.final_answer, results, ev.actions).kept
-    )
+    final = AnswerText(ev.final_answer, results, ev.actions)
+    ordered = AnswerText(ev.reasoning, results, ev.actions).kept + final.kept
     text = AnswerText("\n".join(ordered), ())
     misleading = misleading_terms(bctx, ground_truth(bctx.scenario))
     terms = OOM_STATED
-    own = committed_flags(text)
+    right, wrong = named_root(final)
+    # rule 181: a root cause named, none of them OOM: no OOM sentence is the stated one
+    misnamed = bool(wrong) and not right
+    own = [] if misnamed else committed_flags(text)
     # each sentence read on its own, once per judgement (a pasted output repeats them)
     oom_at = [i for i, s in enumerate(own) if s and asserts_any(s, terms)]
     hedged = None
-    if not oom_at:
+    if not oom_at and not misnamed:
         hedged = next((s for s in hedged_text(text).kept if asserts_any(s, terms)), None)
     blame_at = [
         i
@@ -83,6 +101,8 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
     names = list(dict.fromkeys(f.obj for f in found))
     basis = [f"OOM evidence: {f.detail}" for f in found[:2]] or ["no OOM marker in the scenario"]
     basis.append(f"misleading signal terms: {misleading or 'none derived'}")
+    if misnamed:
+        basis.append(f'root cause named without OOM: "{quote(wrong[-1])}" (rule 181)')
     stated = text.kept[oom_at[-1]] if oom_at else None
     result = finding_result(
         text,
@@ -92,7 +112,7 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
         names,
         basis,
         MEMORY_CLASSES,
-        AnswerText(ev.final_answer, results, ev.actions),
+        final,
         hedged,
         scenario=bctx.scenario,
     )
