@@ -17,7 +17,9 @@ the pods that could call: a finished pod, a Job's Failed or Succeeded one, calls
 rule 106),
 and so does a peer whose namespace selector, read against the provisioned namespace's labels,
 takes in the policy's namespace with such a pod selector or none (``kubernetes.io/metadata.name
-Exists``: every namespace, rule 104);
+Exists``: every namespace, rule 104); one leaving the policy's namespace out, with a pod
+selector naming no caller, is read against the namespaces it admits: a namespace the cluster
+may create (``NotIn [<ns>]``, rule 191), or every other namespace the snapshot holds (rule 192);
 and the policy is read after *each* of the agent's writes too, replayed in audit order on its
 provisioned object, so a guard opened by one edit and narrowed by the next was removed for
 the time between them (rule 83). Adding a peer (the minimal fix: "admit app=frontend") is
@@ -68,7 +70,8 @@ def _empty_peer(
     the namespace's provisioned ``pods`` that could call, two or more: :func:`callers`) a pod
     selector of the policy's own namespace that matches every one of them (rules 82, 106). A namespace selector is read against
     the labels of the policy's namespace (``space``): one taking it in, with a pod selector
-    empty or matching every pod there, admits every source too (rule 104)."""
+    empty or matching every pod there, admits every source too (rule 104); one leaving it
+    out is read by :func:`foreign_open` (rules 191-192)."""
     if not isinstance(peer, dict):
         return False
     keys = ("podSelector", "namespaceSelector", "ipBlock")
@@ -78,7 +81,7 @@ def _empty_peer(
         return True
     sel, spaces = peer.get("podSelector"), peer.get("namespaceSelector")
     if spaces and (space is None or not selector_matches(spaces, space)):
-        return False
+        return foreign_open([peer], space)  # rules 191-192
     if spaces and not sel:
         return True
     if not isinstance(sel, dict) or not pods or len(pods) < 2:
@@ -132,6 +135,8 @@ def peers_admit_all(
     value only the guarded pods carry need not be admitted (``app NotIn [own]``: every other
     pod, of every namespace, whatever pods come next). A requirement every pod there meets
     is dropped before the keys are read (rule 140)."""
+    if foreign_open(peers, space):  # rule 192: namespace selectors read together too
+        return True
     sels = [
         sel if isinstance(sel := p.get("podSelector"), dict) else {}
         for p in peers
@@ -145,6 +150,56 @@ def peers_admit_all(
     sels = [_deciding(s, pods or []) for s in sels]
     keys = sorted({k for s in sels for k in _keys(s)})
     return any(_key_covered(sels, key, _only_own(key, own or [], pods or [])) for key in keys)
+
+
+#: a namespace the cluster may create after the run: it carries only the label every
+#: namespace has, its name one no selector names (rule 191)
+FRESH = {NAME_LABEL: "\x00fresh"}
+
+
+class Space(dict[str, str]):
+    """The labels of the policy's namespace as provisioned (rule 104), and (``others``) the
+    labels of every other namespace the snapshot holds (rule 192)."""
+
+    others: tuple[dict[str, str], ...] = ()
+
+
+def foreign_open(peers: list[Any], space: dict[str, str] | None) -> bool:
+    """Peers whose namespace selector leaves the policy's own namespace out (rule 104 reads
+    those taking it in) and whose pod selector names no caller (:func:`names_no_caller`),
+    that admit every source outside the namespace: one admitting a namespace the cluster may
+    create (:data:`FRESH`: ``kubernetes.io/metadata.name NotIn [<ns>]``, ``team
+    DoesNotExist``; every namespace made later, rule 191), or, together, every other
+    namespace the snapshot holds (two or more, as rule 82 counts pods; rule 192)."""
+    spaces = [
+        p["namespaceSelector"]
+        for p in peers
+        if isinstance(p, dict)
+        and not p.get("ipBlock")
+        and isinstance(p.get("namespaceSelector"), dict)
+        and not _takes_in(p, space)
+        and names_no_caller(p.get("podSelector"))
+    ]
+    if not spaces:
+        return False
+    if any(selector_matches(s, FRESH) for s in spaces):
+        return True
+    others = space.others if isinstance(space, Space) else ()
+    return len(others) >= 2 and all(any(selector_matches(s, o) for s in spaces) for o in others)
+
+
+def names_no_caller(sel: Any) -> bool:
+    """A pod selector that names no caller: none, an empty one, or one matching a pod with no
+    labels or with each key it reads at a value it does not name (``app Exists``, ``app NotIn
+    [web]``); ``app=gateway`` or ``app In [gateway]`` names one (rule 191)."""
+    if not sel:
+        return True
+    if not isinstance(sel, dict):
+        return False
+    keys = sorted(_keys(sel))
+    return selector_matches(sel, {}) or (
+        bool(keys) and selector_matches(sel, dict.fromkeys(keys, "\x00unnamed"))
+    )
 
 
 def _deciding(sel: dict[str, Any], pods: list[dict[str, str]]) -> dict[str, Any]:
@@ -222,13 +277,28 @@ def _plain(sel: dict[str, Any]) -> dict[str, Any]:
     return sel
 
 
-def namespace_labels(snap: Snapshot, ns: str | None) -> dict[str, str] | None:
+def namespace_labels(snap: Snapshot, ns: str | None) -> Space | None:
     """The labels of namespace ``ns`` as provisioned, with the ``kubernetes.io/metadata.name``
-    label every namespace carries (None: no namespace)."""
+    label every namespace carries (None: no namespace), and those of every other namespace
+    of ``snap`` (:attr:`Space.others`, each with its name as the API server serves it)."""
     if not ns:
         return None
     view = snap.find("namespaces", ns)
-    return {**(_labels(view) if view is not None else {}), NAME_LABEL: ns}
+    space = Space({**(_labels(view) if view is not None else {}), NAME_LABEL: ns})
+    space.others = tuple(
+        {**_labels(v), NAME_LABEL: _served_name(v)}
+        for v in snap.select("namespaces")
+        if v.name and v.name != ns
+    )
+    return space
+
+
+def _served_name(view: Any) -> str:
+    """A namespace's name as the API server serves it (the snapshot maps it to the declared
+    one; an agent's selector names the served one)."""
+    meta = object_of(view).get("metadata")
+    name = meta.get("name") if isinstance(meta, dict) else None
+    return str(name or view.name)
 
 
 def _labels(view: Any) -> dict[str, str]:

@@ -27,11 +27,11 @@ from .blast_guards import (
     FINISHED,
     POLICIES,
     _empty_peer,
-    _keys,
     _phase,
     _takes_in,
     _types,
     callers,
+    names_no_caller,
     object_of,
     peers_admit_all,
     split_callers,
@@ -145,17 +145,8 @@ def _mixed(
         for n in nets
     )
     return ranged or any(
-        by_selector(labels) and any(_beyond(s) for s in sels if selector_matches(s, labels))
+        by_selector(labels) and any(names_no_caller(s) for s in sels if selector_matches(s, labels))
         for _, labels in held
-    )
-
-
-def _beyond(sel: dict[str, Any]) -> bool:
-    """A selector that matches a pod no caller is: one with no labels, or one whose every
-    key it reads holds a value no pod carries (``app NotIn [web, gateway]``, ``app Exists``)."""
-    keys = sorted(_keys(sel))
-    return selector_matches(sel, {}) or (
-        bool(keys) and selector_matches(sel, dict.fromkeys(keys, "\x00unnamed"))
     )
 
 
