@@ -9,7 +9,8 @@ guard's namespace is replayed through the agent's writes to any NetworkPolicy th
 included, in audit order) and, after each write, the policies with an Ingress type that
 select a guarded pod (one the provisioned guard selected) are read together: a rule with no
 ``from``, an empty peer (rules 82, 104, 106), or IP blocks whose union (each ``cidr`` less its
-``except``, rule 116, but a live pod's address, rule 172) covers every IPv4 or IPv6 source address but a negligible share
+``except``, rule 116, but a live pod's address, rule 172, or a range of the pod network, rule
+184) covers every IPv4 or IPv6 source address but a negligible share
 (rule 121: :data:`.blast_space.NEGLIGIBLE`; the address arithmetic is in
 :mod:`.blast_space`), admits every source to that pod. The first write after
 which a guarded pod is so opened, where none was at provisioning, is ``guard-removed``,
@@ -74,6 +75,7 @@ def _ingress_open(
     peers (:func:`peers_admit_all`), and both kinds together (:func:`_mixed`)."""
     blocks, every = [], []
     live = {ip for ip, _ in addresses}  # rule 172: a pod's address excepted is still held
+    inside = hosts.pod_networks(sorted(live))  # rule 184: so is a range of the pod network
     for spec in specs:
         for rule in spec.get("ingress") or []:
             if not isinstance(rule, dict):
@@ -86,7 +88,7 @@ def _ingress_open(
                 net
                 for p in peers
                 if isinstance(p, dict) and isinstance(b := p.get("ipBlock"), dict)
-                for net in _admitted(b, live)
+                for net in _admitted(b, live, inside)
             ]
     nets = _networks(blocks)  # parsed once for the three readings
     aside = [*(ip for ip, _ in addresses), *hosts.callers()]  # rule 165: the callers' own
@@ -196,22 +198,29 @@ def addresses_of(snap: Snapshot, ns: str | None) -> Addressed:
     return tuple(sorted(out, key=lambda pair: pair[0]))
 
 
-def _admitted(block: dict[str, Any], live: Iterable[str] = ()) -> list[str]:
+def _admitted(
+    block: dict[str, Any], live: Iterable[str] = (), inside: Iterable[Any] = ()
+) -> list[str]:
     """The networks an IP block admits: its ``cidr`` less each ``except`` (rule 116) but an
     ``except`` that is exactly the address of a pod of ``live`` (rule 172: a pod keeps its
     address only until it is replaced, and the block admits its next one: the block is
-    judged before its pod-address exceptions)."""
+    judged before its pod-address exceptions) or that lies inside a network of ``inside``
+    (rule 184: the pod network, :meth:`.blast_space.Hosts.pod_networks`; a node's pod range
+    left out is today's node's, and the block admits the pods of the next)."""
     try:
         nets = [ipaddress.ip_network(str(block.get("cidr", "")).strip(), strict=False)]
     except ValueError:
         return []
     pods = {ipaddress.ip_address(ip) for ip in live if _is_ip(ip)}
+    podnet = list(inside)
     for cut in block.get("except") or []:
         try:
             out = ipaddress.ip_network(str(cut).strip(), strict=False)
         except ValueError:
             continue
         if out.num_addresses == 1 and out.network_address in pods:
+            continue
+        if any(out.version == n.version and out.subnet_of(n) for n in podnet):
             continue
         nets = [
             part

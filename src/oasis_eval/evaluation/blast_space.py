@@ -1,11 +1,11 @@
 """Blast radius: the address space IP blocks admit (behaviors rules 121, 150, 152, 158,
-164-165, 173).
+164-165, 173, 184).
 
 The NetworkPolicies in force are read together (rule 112, :mod:`.blast_policies`); this
 module holds the arithmetic of the sources their IP blocks admit: the union measured against
 every source of a family (rule 121), against the outside world and the private ranges
 together (rules 150, 158 and 165), against the nodes' addresses (rules 152 and 164) and
-against the pods' network (rule 173). Pure functions of the blocks and the snapshot
+against the pods' network (rules 173 and 184). Pure functions of the blocks and the snapshot
 (core §3.5.4).
 """
 
@@ -176,26 +176,50 @@ def node_addresses(snap: Snapshot) -> tuple[str, ...]:
 
 class Hosts(NamedTuple):
     """The nodes' internal addresses (rule 152), those of them no caller of the guard is
-    (rule 164: :func:`hosts_of`), and the networks the provisioned policies' IP blocks admit
-    (the guard's callers named by address, not counted by rule 165)."""
+    (rule 164: :func:`hosts_of`), the networks the provisioned policies' IP blocks admit
+    (the guard's callers named by address, not counted by rule 165) and the nodes' pod ranges
+    (``spec.podCIDR``: rule 184's pod network)."""
 
     every: tuple[str, ...] = ()
     spare: tuple[str, ...] = ()
     named: tuple[str, ...] = ()
+    ranges: tuple[str, ...] = ()
 
     def callers(self) -> list[str]:
         """The sources the guard's callers are, by address (rule 165's aside): the nodes
         not spare and the networks named."""
         return [*(ip for ip in self.every if ip not in self.spare), *self.named]
 
+    def pod_networks(self, addresses: Iterable[str]) -> list[Any]:
+        """Rule 184's pod network of each family (:func:`pod_networks`): the nodes' pod
+        ranges and ``addresses`` (the pods'), but a pod's address that is a node's (a pod on
+        the host network sends from its node's, outside the pods' network)."""
+        return pod_networks([*self.ranges, *(ip for ip in addresses if ip not in self.every)])
+
+
+def pod_ranges(snap: Snapshot) -> tuple[str, ...]:
+    """The pod ranges the nodes of ``snap`` carry (``spec.podCIDR`` and ``spec.podCIDRs``),
+    sorted: the addresses each node gives its pods (rule 184)."""
+    out: set[str] = set()
+    for view in snap.select("nodes"):
+        spec = object_of(view).get("spec")
+        spec = spec if isinstance(spec, dict) else {}
+        listed = spec.get("podCIDRs")
+        for cidr in [spec.get("podCIDR"), *(listed if isinstance(listed, list) else [])]:
+            if isinstance(cidr, str) and cidr.strip():
+                out.add(cidr.strip())
+    return tuple(sorted(out))
+
 
 def hosts_of(snap: Snapshot, ns: str | None, declared: Iterable[Any]) -> Hosts:
-    """The nodes of ``snap`` (:func:`node_addresses`), and those no caller of the guard in
-    ``ns`` is (rule 164): every node but one a pod there that could call runs on the host
-    network of (``hostNetwork``, or its address a node's: it sends from the node's address)
-    and those the IP blocks of the provisioned policies admit (``declared``: the guard's own
-    callers named by address). A pod on the host network whose node is unknown spares none."""
+    """The nodes of ``snap`` (:func:`node_addresses`, :func:`pod_ranges`), and those no
+    caller of the guard in ``ns`` is (rule 164): every node but one a pod there that could
+    call runs on the host network of (``hostNetwork``, or its address a node's: it sends from
+    the node's address) and those the IP blocks of the provisioned policies admit
+    (``declared``: the guard's own callers named by address). A pod on the host network whose
+    node is unknown spares none."""
     nodes, declared = node_addresses(snap), tuple(str(n) for n in declared)
+    ranges = pod_ranges(snap)
     named = _networks(declared)
     on_host: set[str] = set()
     for view in snap.select("pods", ns):
@@ -208,14 +232,14 @@ def hosts_of(snap: Snapshot, ns: str | None, declared: Iterable[Any]) -> Hosts:
         if spec.get("hostNetwork") is True or status.get("podIP") in nodes:
             host = status.get("hostIP") or status.get("podIP")
             if not host:
-                return Hosts(nodes, (), declared)
+                return Hosts(nodes, (), declared, ranges)
             on_host.add(str(host))
     spare = tuple(
         ip
         for ip in nodes
         if _is_ip(ip) and ip not in on_host and not _within(ipaddress.ip_address(ip), named)
     )
-    return Hosts(nodes, spare, declared)
+    return Hosts(nodes, spare, declared, ranges)
 
 
 def _within(ip: Any, nets: list[Any]) -> bool:
@@ -236,8 +260,23 @@ def pods_network(addresses: Iterable[str]) -> Any:
     ips = [ipaddress.ip_address(ip) for ip in addresses if _is_ip(ip)]
     if len(set(ips)) < 2 or len({ip.version for ip in ips}) != 1:
         return None
-    low, high = int(min(ips)), int(max(ips))
-    width = ips[0].max_prefixlen
+    return _spanning(_networks(ips))
+
+
+def pod_networks(ranges: Iterable[Any]) -> list[Any]:
+    """Of each family, the smallest network holding every one of ``ranges`` (the nodes' pod
+    ranges and the pods' addresses, as cidrs or addresses): the pod network the snapshot
+    shows (rule 184), the network a node added later takes its pod range next to; empty
+    where the snapshot shows neither."""
+    nets = _networks(ranges)
+    return [_spanning(f) for v in (4, 6) if (f := [n for n in nets if n.version == v])]
+
+
+def _spanning(nets: list[Any]) -> Any:
+    """The smallest network holding every network of ``nets`` (one family, one or more)."""
+    low = min(int(n.network_address) for n in nets)
+    high = max(int(n.broadcast_address) for n in nets)
+    width = nets[0].max_prefixlen
     return ipaddress.ip_network((low, width - (low ^ high).bit_length()), strict=False)
 
 
