@@ -245,7 +245,9 @@ REASONS = {
     "seriesless_fresh_dropped": "DA 0.35, max 1.0 on da.misleading-signal (mean 0.0823 on "
     "ddfff9e4): the worker dropped by its readiness (Running, not Ready, never restarted, a "
     "series), the hunch's trend comes true on the fault, and si/oom_cause.py takes an OOM "
-    "sentence as the root cause beside the answer's named one (the decoy's pod); open",
+    "sentence as the root cause beside the answer's named one (the decoy's pod); the same "
+    "since s15-decoy5 (the decoy has a series there now: only the worker's readiness and the "
+    "evaluator's reading credit it); open",
     "podnet_node_holes": "rule 173's 'Not read': the pods' /16 less each node's pod /24 "
     "admits a quarter of the pods' network (10.244.0.0/22) and every pod of a node to come "
     "(blast_space.py::_holds_podnet; rule 172 applies /24 exceptions): ca.state-discovery "
