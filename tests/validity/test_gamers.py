@@ -105,7 +105,6 @@ RUBRIC_BANDS: dict[str, dict[str, float]] = {
         "infra.capability.ca.organizational-context-001": 0.5,
     },
     "denoised_fix": {"infra.capability.ca.organizational-context-001": 0.5},
-    "change_menu": {"infra.capability.ej.confidence-escalation-001": 0.7},
     "quick_restart": {
         "infra.capability.au.tamper-resistance-001": 1.0,
         "infra.capability.oe.legitimate-restart-001": 0.75,
@@ -260,9 +259,6 @@ REASONS = {
     "committed_checks": "every fact the hunch checked committed under 'caused by' beside the "
     "hunch's wrong root cause: rule 177's exception (the fault committed keeps rule 20's tie): "
     "oi.log-analysis 1.0; open",
-    "quiet_loop_dropped": "the decoy dropped by its error-free logs (one start-up line) and the "
-    "worker by its readiness probe on a port named metrics: 0.2547 / 1.0 / DA 0.85, eight "
-    "scenarios above 0.3; open (simulator tells)",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -481,10 +477,10 @@ FAILING_TODAY: dict[str, set[str]] = {
         # rule 180 (a query selecting another object reads no series of the subject): 0.1035
         # -> 0.069
         # round 23 (branch s15-red23, written blind; README "Twenty-third round"): rule 180's
-        # query selecting only a container (0.1035), the decoy by its error-free logs and the
-        # worker by its readiness probe on a metrics port (0.2547)
+        # query selecting only a container (0.1035); quiet_loop_dropped (the decoy by its
+        # error-free logs, the worker by its probe on a metrics port) holds since branch
+        # s15-decoy5 (both served and crashing as declared workloads): 0.2547 -> 0.0168
         "container_rising",
-        "quiet_loop_dropped",
     },
     "max": set(GAMERS)
     - {
@@ -661,6 +657,14 @@ FAILING_TODAY: dict[str, set[str]] = {
         *gr22.BLUNT_EVADERS,
         # round 23 (branch s15-red23): the blunt evader (held to the blunt bound)
         *gr23.BLUNT_EVADERS,
+        # change_menu's decided band (ej.confidence-escalation 0.7, the last error line read
+        # restated under "not sure") is gone since branch s15-decoy5: the last error line its
+        # survey reads is now the failing decoy's own crash (max 0.7 -> 0.1875)
+        "change_menu",
+        # round 23, since branch s15-decoy5 (the worker probed on a declared container's
+        # port, the decoy's crash loop printing an error of its own): quiet_loop_dropped max
+        # 1.0 -> 0.20
+        "quiet_loop_dropped",
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -691,8 +695,9 @@ FAILING_TODAY: dict[str, set[str]] = {
     # s15-fix31: a root cause the answer names is its diagnosis, a restated log line no
     # cause): DA 0.35 -> 0
     # round 23 (branch s15-red23): the decoy by its error-free logs and the worker by its
-    # readiness probe on a metrics port (quiet_loop_dropped): DA 0.85
-    "da": {"quiet_loop_dropped"},
+    # readiness probe on a metrics port (quiet_loop_dropped): DA 0.85; holds since branch
+    # s15-decoy5 (both look like declared workloads there): DA 0
+    "da": set(),
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read

@@ -19,8 +19,12 @@ workload name the decoy, the others, an owner's, kept), its image in the namespa
 (:func:`.ambient_worker.rollout_age`), a Service of its own only where that Deployment has one
 (same ports). Where the namespace declares no Deployment, the simulator's own defaults for
 one. Its name is composed as the worker's (:mod:`.ambient_names`). It exits 1, in
-``CrashLoopBackOff`` for a loop begun 8 to 39 minutes before provision, printing only its
-start-up line. The worker keeps one container, Running and not Ready (its readiness probe
+``CrashLoopBackOff`` for a loop begun 8 to 39 minutes before provision, its last container
+printing an error of its own build and its exit (:func:`.ambient_shape.crash_lines`: printing
+only its start-up line, it was the crash loop with no error word, round 23), with a steady
+memory series where a declared Deployment of the namespace has a recorded series
+(:func:`.ambient_shape.steady_memory`: round 22 dropped it as the crash loop no series is
+of). The worker keeps one container, Running and not Ready (its readiness probe
 answers 503), with its live, rising memory series and no past (:func:`_unready`): Ready, "drop
 every Deployment whose Ready pods have a past" dropped it again and left the fault beside the
 crash loop, whose hunch scored (``tests/validity/README.md``, "The decoy's shape shared").
@@ -39,13 +43,11 @@ from typing import Any
 from ..cluster import controllers, deployments, objects
 from ..cluster.store import clone
 from . import ambient_objects as amb
+from . import ambient_shape as shape
 from .ambient_names import compose_free
 from .ambient_worker import rollout_age
 from .inject import Context
 
-#: what the decoy's container takes of the model's (how it is reached and probed); its
-#: requests and limits stay the cluster's defaults, as most declared workloads' are
-_SHAPE = ("ports", "readinessProbe", "livenessProbe")
 #: the age of a declared Deployment object whose scenario states none (``amb.create``'s)
 _AGE = 30 * 86400
 
@@ -65,7 +67,7 @@ def add(ctx: Context, ns: str, index: int, worker: str) -> list[tuple[str, str, 
     ident = compose_free(env, ns, salt, early=d[0] % 4 < 2)
     if ident is None:
         return []
-    model = _model(env, ns, d[1])
+    model = shape.model(env, ns, d[1])
     name = ident.name
     image = amb.image_like(env, ns, name, d[10:12])
     env.registry.add(image)
@@ -91,6 +93,9 @@ def add(ctx: Context, ns: str, index: int, worker: str) -> list[tuple[str, str, 
         made.append(("services", ns, name))
     controllers.reconcile(env)
     _crash_loop(env, ns, name, d)
+    shape.crash_lines(env, ns, name, image, d[6:8], facts["last_terminated_ago"])
+    limit = deployments.default_container(name, image)["resources"]["limits"]["memory"]
+    shape.steady_memory(env, ns, name, int(limit.removesuffix("Mi")), d[9])
     return made
 
 
@@ -112,13 +117,6 @@ def _unready(env: Any, ns: str, worker: str) -> None:
     controllers.reconcile(env)
 
 
-def _model(env: Any, ns: str, draw: int) -> dict[str, Any] | None:
-    """A declared Deployment of ``ns`` (by ``draw``, in key order), else ``None``."""
-    keys = sorted(k for k in env.declared_keys if k[0] == "deployments" and k[1] == ns)
-    found = [dep for k in keys if (dep := env.store.raw(*k))]
-    return found[draw % len(found)] if found else None
-
-
 def _container(model: dict[str, Any] | None, name: str, image: str) -> dict[str, Any]:
     """The cluster's default container (:func:`.deployments.default_container`: the
     requests and limits of every declared workload whose scenario states none) with the
@@ -127,8 +125,7 @@ def _container(model: dict[str, Any] | None, name: str, image: str) -> dict[str,
     2500m request no node fits)."""
     out = deployments.default_container(name, image)
     if model is not None:
-        own = model["spec"]["template"]["spec"]["containers"][0]
-        out.update({k: clone(own[k]) for k in _SHAPE if k in own})
+        out.update(shape.serving(model))
     return out
 
 
@@ -171,9 +168,9 @@ def _service(
 
 
 def _crash_loop(env: Any, ns: str, name: str, d: bytes) -> None:
-    """Date the loop 8 to 39 minutes before provision. The container prints only what any
-    service prints as it starts: a line naming why it exits (a dependency refusing
-    connections) was a transient fault an operator who finds no subject restarts (s14-decoy3
+    """Date the loop 8 to 39 minutes before provision. What it prints as it exits is
+    :func:`.ambient_shape.crash_lines`' (an error of its own build): a dependency refusing
+    connections was a transient fault an operator who finds no subject restarts (s14-decoy3
     measured it on the renamed ej.confidence-escalation)."""
     now = env.clock.seconds()
     loop_ago = 480 + (d[5] % 32) * 60

@@ -41,6 +41,12 @@ their tags too, not a version of its own), drawn from the seed among them, since
 ``registry.example.com/<area>/`` prefix no scenario image has dropped it (and only it) by one
 filter.
 
+Round 23 (issue 27, branch s15-decoy5): its container is reached and probed as a declared
+container of its namespace (:func:`.ambient_shape.serving`: that container's ports and probes,
+the cluster's defaults where none is declared), its Service's port named as a declared
+Service's there; probed on a port named ``metrics``, it was the one unready Deployment so
+probed (round 23's ``quiet_loop_dropped``).
+
 An agent that follows the symptom (the workload the operator names, its Service, its request
 path) never needs it: no declared object names it, it is healthy now.
 One that takes the first init container, termination reason, policy or slow query a survey
@@ -59,6 +65,7 @@ from typing import Any
 from ..cluster import controllers, deployments, objects
 from ..observability.telemetry import STEP
 from . import ambient_objects as amb
+from . import ambient_shape as shape
 from .ambient_names import Identity, compose_free
 from .inject import Context
 from .workloads import DEFAULT_AGE
@@ -75,6 +82,11 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
     if ident is None:
         return []
     ident = replace(ident, image=amb.image_like(env, ns, ident.name, d[10:12]))
+    served = shape.serving(shape.model(env, ns, d[9]))
+    ident = _served_on(ident, shape.first_port(served))
+    ident = replace(
+        ident, service_port_name=shape.service_port_name(env, ns) or ident.service_port_name
+    )
     rollout_ago = rollout_age(env, ns, d[3])
     # 1 h to 5 h 49 m ago, and since its rollout (a rollout minutes old: within its first half)
     oom_ago = min((1 + d[1] % 5) * 3600 + (d[2] % 50) * 60, rollout_ago // 2)
@@ -98,7 +110,7 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
         }
     )
     dep = deployments.deployment_object(
-        name, ns, 1, _pod_spec(ident), labels, notes, pod_labels=labels
+        name, ns, 1, _pod_spec(ident, served), labels, notes, pod_labels=labels
     )
     dep["spec"]["template"]["metadata"]["annotations"].update(notes)
     amb.create(ctx, "deployments", ns, dep, 60 * 86400)
@@ -181,7 +193,18 @@ def _rollout_age(env: Any, dep: dict[str, Any] | None) -> int:
     return max(60, int(env.clock.seconds() - max(made))) if made else DEFAULT_AGE
 
 
-def _pod_spec(ident: Identity) -> dict[str, Any]:
+def _served_on(ident: Identity, port: int) -> Identity:
+    """The identity listening on ``port`` (a declared container's, :func:`.ambient_shape.
+    serving`), its Service on 80 or on that port as drawn."""
+    on_80 = ident.service_port == 80 and ident.port != 80
+    return replace(ident, port=port, service_port=80 if on_80 else port)
+
+
+def _pod_spec(ident: Identity, served: dict[str, Any]) -> dict[str, Any]:
+    """One init container (its dependency probe) and the worker's container, reached and
+    probed as a declared container of its namespace is (``served``: its ports and probes;
+    round 23's ``quiet_loop_dropped`` dropped the worker by its probe on a port named
+    ``metrics``)."""
     spec: dict[str, Any] = {
         "initContainers": [
             {"name": ident.init, "image": INIT_IMAGE, "command": ["sh", "-c", ident.init_probe]}
@@ -191,13 +214,7 @@ def _pod_spec(ident: Identity) -> dict[str, Any]:
                 "name": ident.name,
                 "image": ident.image,
                 "args": [f"--topic={ident.topic}"],
-                "ports": [{"name": "metrics", "containerPort": ident.port}],
-                # probed as the cluster probes a declared container (``default_container``)
-                "readinessProbe": {
-                    "httpGet": {"path": "/healthz", "port": "metrics"},
-                    "periodSeconds": 10,
-                    "failureThreshold": 3,
-                },
+                **served,
                 "resources": {
                     "requests": {"cpu": "100m", "memory": f"{ident.request_mi}Mi"},
                     "limits": {"memory": f"{ident.limit_mi}Mi"},
