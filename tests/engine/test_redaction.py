@@ -411,21 +411,21 @@ def test_state_equals_both_passes_on_random_environment_state() -> None:
         assert redactor.state(value, authored) == redactor._secrets_in(long.data(value), authored)
 
 
-def test_bytes_holding_only_the_start_of_a_long_form_are_found_clean() -> None:
-    """The bytes prefilter looks for each form's first ``BYTES_PREFIX`` characters, not its
-    first ``PREFIX`` (issue 30: a longer needle scans faster): an item holding the start of a
-    form but not the form is not searched again, one holding the form (inside a longer
-    string, a key, or past the 64th character) is, and the result is the plain walk's."""
-    from oasis_eval.engine.redaction import BYTES_PREFIX, PREFIX
+def test_bytes_holding_only_the_start_of_a_form_are_found_clean() -> None:
+    """The bytes prefilter looks for each form's first ``BYTES_PREFIX`` characters, all forms
+    in one automaton (session 15): an item holding less than that head is found clean and
+    not searched again, one holding the form (inside a longer string, a key, or past its
+    head) or the head alone is, and the result is the plain walk's."""
+    from oasis_eval.engine.redaction import BYTES_PREFIX
     from oasis_eval.engine.redaction_search import plain_bytes
 
     form = "0123456789abcdef-long-secret-value-" + "x" * 40
-    assert PREFIX < len(form) > BYTES_PREFIX
+    assert len(form) > BYTES_PREFIX
     redactor = Redactor(key=KEY)
     redactor.register(form, encodings=False)
     items = (
         [
-            {"a": form[:PREFIX] + "-nothing-more"},  # the old 16-character head only
+            {"a": form[: BYTES_PREFIX - 1] + "-nothing-more"},  # less than the head
             {"b": f"in {form} here"},
             {form: 1},
             {"c": form[:BYTES_PREFIX] + "!"},  # the head, not the form: searched, kept as is
