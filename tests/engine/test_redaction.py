@@ -411,21 +411,21 @@ def test_state_equals_both_passes_on_random_environment_state() -> None:
         assert redactor.state(value, authored) == redactor._secrets_in(long.data(value), authored)
 
 
-def test_bytes_holding_only_the_start_of_a_form_are_found_clean() -> None:
-    """The bytes prefilter looks for each form's first ``BYTES_PREFIX`` characters, all forms
-    in one automaton (session 15): an item holding less than that head is found clean and
-    not searched again, one holding the form (inside a longer string, a key, or past its
-    head) or the head alone is, and the result is the plain walk's."""
-    from oasis_eval.engine.redaction import BYTES_PREFIX
+def test_bytes_holding_only_the_start_of_a_long_form_are_found_clean() -> None:
+    """The bytes prefilter looks for each form's first ``BYTES_PREFIX`` characters, not its
+    first ``PREFIX`` (issue 30: a longer needle scans faster): an item holding the start of a
+    form but not the form is not searched again, one holding the form (inside a longer
+    string, a key, or past the 64th character) is, and the result is the plain walk's."""
+    from oasis_eval.engine.redaction import BYTES_PREFIX, PREFIX
     from oasis_eval.engine.redaction_search import plain_bytes
 
     form = "0123456789abcdef-long-secret-value-" + "x" * 40
-    assert len(form) > BYTES_PREFIX
+    assert PREFIX < len(form) > BYTES_PREFIX
     redactor = Redactor(key=KEY)
     redactor.register(form, encodings=False)
     items = (
         [
-            {"a": form[: BYTES_PREFIX - 1] + "-nothing-more"},  # less than the head
+            {"a": form[:PREFIX] + "-nothing-more"},  # the old 16-character head only
             {"b": f"in {form} here"},
             {form: 1},
             {"c": form[:BYTES_PREFIX] + "!"},  # the head, not the form: searched, kept as is
@@ -545,3 +545,24 @@ def test_the_prefilters_bytes_hold_every_string_and_refuse_what_could_hide_one()
             plain_bytes(hidden)
     for value in ({"a": Text(form), "b": [form]}, [OrderedDict(a=form)], [[object(), form]]):
         assert redactor.data(value) == reference(redactor, value)
+
+
+def test_an_automaton_finds_the_items_the_heads_one_by_one_find() -> None:
+    """The run-wide heads are searched in one Aho-Corasick automaton (session 15): the items
+    it finds holding a head are those ``bytes.find`` head by head finds, overlapping heads,
+    heads inside one another and occurrences across two items' bytes included."""
+    from oasis_eval.engine.redaction_search import automaton, items_holding
+
+    rng = random.Random(15)
+    heads = sorted({b"secret-one", b"cret-on", b"one-two", b"tw", b"xyzzy-token", b"en-sec"})
+    words = ["secret", "-one", "-two", "xyzzy", "-token", "cret", "plain", "en", "", "tw"]
+    seen = set()
+    for _ in range(300):
+        items = [
+            {"k": "".join(rng.choice(words) for _ in range(rng.randrange(0, 5)))}
+            for _ in range(rng.randrange(0, 6))
+        ]
+        found = items_holding(items, [automaton(tuple(heads))], [])
+        assert found == items_holding(items, heads, []), items
+        seen.add(bool(found))
+    assert seen == {True, False}

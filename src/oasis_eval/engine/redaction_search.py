@@ -95,7 +95,7 @@ def items_holding(
     final snapshot's resource the agent never touched, issue 30) is known clean by its bytes.
     Raises :class:`NotPlain` as :func:`plain_bytes` does."""
     if heads and isinstance(heads[0], bytes):
-        heads = [automaton(tuple(sorted(set(heads))))]
+        heads = [tuple(sorted(set(heads)))]
     data, ends = _dumped(items)
     if clean is None:
         return _found(data, ends, heads, regexes)
@@ -134,10 +134,14 @@ def _found(data: bytes, ends: list[int], heads: Sequence[Any], regexes: list[byt
     """The indices of the items (ending at ``ends`` in ``data``) holding a head or a match:
     every occurrence of every head, overlapping ones included, in one pass per automaton."""
     hits: set[int] = set()
+    searches = []
     for found in heads:
+        if isinstance(found, tuple):  # heads searched one by one (a scenario's own)
+            searches += [functools.partial(data.find, head) for head in found]
+            continue
         for _, start, _ in found.find_matches_as_indexes(data, overlapping=True):
             hits.add(bisect.bisect_right(ends, start))
-    searches = [_regex_start(compiled_bytes(regex), data) for regex in regexes]
+    searches += [_regex_start(compiled_bytes(regex), data) for regex in regexes]
     for search in searches:
         pos = search(0)
         while pos != -1:
@@ -174,7 +178,9 @@ def searchers(
 ) -> tuple[Any, Any, int, Any]:
     """(search over str, search over UTF-8 bytes or None, shortest match, the :func:`automaton`
     of the bytes heads or None) for the prefilter: the str search looks for ``heads``, the
-    bytes search for ``long_heads`` (``heads`` when not given); ``dfa`` as :func:`automaton`."""
+    bytes search for ``long_heads`` (``heads`` when not given). ``dfa``: the heads are kept
+    all run, searched in one :func:`automaton`; else one by one (the fourth item is then
+    the heads themselves, for :func:`items_holding`)."""
     if not heads and not regexes:
         return (lambda _: None), (lambda _: None), 1 << 30, None
     shortest = min(map(len, heads), default=1 << 30)
@@ -188,24 +194,24 @@ def searchers(
         raw = sorted({h.encode("utf-8") for h in (heads if long_heads is None else long_heads)})
     except UnicodeEncodeError:  # a lone surrogate: strings are searched one by one
         return search, None, shortest, None
-    found = automaton(tuple(raw), dfa) if raw else None
+    if not dfa:  # a scenario's own heads: building an automaton costs more than it saves
+        return search, _one_of(_literals(raw), _each(regexes)), shortest, tuple(raw) or None
+    found = automaton(tuple(raw)) if raw else None
     literal = None if found is None else (lambda data: bool(found.find_matches_as_indexes(data)))
     return search, _one_of(literal, _each(regexes)), shortest, found
 
 
-@functools.lru_cache(maxsize=256)
-def automaton(heads: tuple[bytes, ...], dfa: bool = False) -> Any:
-    """One Aho-Corasick automaton of ``heads`` (``ahocorasick-rs``): whether a structure's
-    bytes hold any of them, and where each occurs, in one pass whatever their number (issue
-    30, session 15: for some 90 heads, 4 times the speed of a ``bytes.find`` per head over a
-    snapshot's 25 KB, 9 times over a kilobyte). ``dfa``: a DFA, for heads kept all run (the
-    run-wide redactor's): a third faster to scan, three times as long to build as the
-    contiguous NFA a scenario's own heads get (about 0.13 ms for a scenario's 40). Remembered
-    by its heads: a scenario's redactor and its long forms' (:meth:`.Redactor.state`) share
-    the credentials' heads."""
-    kind = ahocorasick_rs.Implementation
+@functools.lru_cache(maxsize=64)
+def automaton(heads: tuple[bytes, ...]) -> Any:
+    """One Aho-Corasick automaton (``ahocorasick-rs``, a DFA) of the heads a redactor keeps
+    all run (the run-wide one's: every scenario's secrets): whether a structure's bytes hold
+    any of them, and where each occurs, in one pass whatever their number (issue 30, session
+    15: for 88 heads, 4 times the speed of a ``bytes.find`` per head over a snapshot's 25 KB,
+    9 times over a kilobyte). Built once a run (a few milliseconds): a scenario's own heads
+    (its issued credentials) are searched one by one, as the build would cost more than
+    the scans it saves (measured, docs/benchmarks.md "Session 15")."""
     return ahocorasick_rs.BytesAhoCorasick(
-        list(heads), implementation=kind.DFA if dfa else kind.ContiguousNFA
+        list(heads), implementation=ahocorasick_rs.Implementation.DFA
     )
 
 
