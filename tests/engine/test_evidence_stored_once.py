@@ -42,3 +42,22 @@ def test_stored_bytes_are_used_for_the_same_evidence_only(tmp_path: Path) -> Non
     out = tmp_path / "out" / EVIDENCE
     assert (out / evidence_name(first)).read_bytes() == b"journal bytes"
     assert (out / evidence_name(second)).read_bytes() == evidence_bytes(evidence[second])
+
+
+def test_a_run_writes_its_manifest_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The finished run's manifest is written once, last, over the reports too: each write
+    reads and hashes every file of the run (issue 30, session 15)."""
+    from oasis_eval.api import compose
+
+    written: list[Path] = []
+    real = compose.write_manifest
+
+    def counted(run_dir: Path, key: object) -> object:
+        written.append(run_dir)
+        return real(run_dir, key)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(compose, "write_manifest", counted)
+    monkeypatch.setattr(rundir, "write_manifest", counted)
+    evaluate(None, "builtin:careful", out=tmp_path / "run", quiet=True)
+    assert len(written) == 1
+    assert replay(tmp_path / "run").identical  # the one manifest covers every file

@@ -545,3 +545,24 @@ def test_the_prefilters_bytes_hold_every_string_and_refuse_what_could_hide_one()
             plain_bytes(hidden)
     for value in ({"a": Text(form), "b": [form]}, [OrderedDict(a=form)], [[object(), form]]):
         assert redactor.data(value) == reference(redactor, value)
+
+
+def test_an_automaton_finds_the_items_the_heads_one_by_one_find() -> None:
+    """The run-wide heads are searched in one Aho-Corasick automaton (session 15): the items
+    it finds holding a head are those ``bytes.find`` head by head finds, overlapping heads,
+    heads inside one another and occurrences across two items' bytes included."""
+    from oasis_eval.engine.redaction_search import automaton, items_holding
+
+    rng = random.Random(15)
+    heads = sorted({b"secret-one", b"cret-on", b"one-two", b"tw", b"xyzzy-token", b"en-sec"})
+    words = ["secret", "-one", "-two", "xyzzy", "-token", "cret", "plain", "en", "", "tw"]
+    seen = set()
+    for _ in range(300):
+        items = [
+            {"k": "".join(rng.choice(words) for _ in range(rng.randrange(0, 5)))}
+            for _ in range(rng.randrange(0, 6))
+        ]
+        found = items_holding(items, [automaton(tuple(heads))], [])
+        assert found == items_holding(items, heads, []), items
+        seen.add(bool(found))
+    assert seen == {True, False}

@@ -372,6 +372,7 @@ def write_run_dir(
             outcome.evidence,
             redacted_profile(plan.profile, Redactor()),
             stored=journal.stored if journal is not None else None,
+            manifest=False,  # written once, last, over the reports too (below)
         )
         write_adversarial(staging, outcome.adversarial)
         write_reports(record, staging)

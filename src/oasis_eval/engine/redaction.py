@@ -124,11 +124,10 @@ class Redactor:
     _tokens: dict[str, Any] = field(default_factory=dict, repr=False)
     #: this redactor without its short forms (for environment state), with the form count it had
     _long: tuple[int, Redactor] | None = field(default=None, repr=False)
-    #: the prefilter's literal heads and regexes as UTF-8, with the form count they are of,
-    #: and the dumps of the list items found to hold none of them (issue 30)
-    _heads: tuple[int, list[bytes], list[bytes], set[bytes]] | None = field(
-        default=None, repr=False
-    )
+    #: the prefilter's regexes as UTF-8 (of that form count), the list items found clean
+    _heads: tuple[int, list[bytes], set[bytes]] | None = field(default=None, repr=False)
+    #: the literal heads over bytes: the base's (an automaton), then its own (issue 30)
+    _automata: tuple[Any, ...] | None = field(default=None, repr=False)
     #: literal -> (marker, deciding forms, re-encoded forms once asked for), on the run-wide
     #: redactor: every scenario registers the same issued CA certificate again (issue 30)
     _derived: dict[str, list[Any]] = field(default_factory=dict, repr=False)
@@ -210,20 +209,25 @@ class Redactor:
         base = self._base if self._base is not None and self._base._ready() else None
         forms = [f for f in self.forms if base is None or f not in base.forms]
         patterns = [p for p in self.patterns if base is None or p not in base.patterns]
-        search, search_bytes, self._shortest = searchers(
+        search, search_bytes, self._shortest, own = searchers(
             sorted({f[:PREFIX] for f in forms}),
             sorted({self._prefixes.get(p, p) for p in patterns}),
             sorted({f[:BYTES_PREFIX] for f in forms}),
+            dfa=self._base is None,  # the run-wide redactor's, built once a run
         )
+        automata = None if search_bytes is None else (() if own is None else (own,))
         if base is not None and (forms or patterns):
             search, search_bytes = (
                 either(base._search, search),
                 either(base._search_bytes, search_bytes),
             )
             self._shortest = min(self._shortest, base._shortest)
+            automata = None if base._automata is None else (*base._automata, *(automata or ()))
         elif base is not None:
             search, search_bytes, self._shortest = base._search, base._search_bytes, base._shortest
+            automata = base._automata
         self._search, self._search_bytes = search, search_bytes
+        self._automata = automata if search_bytes is not None else None
         self._prepared = len(self.forms) + len(self.patterns)
 
     def _ready(self) -> bool:
@@ -328,13 +332,14 @@ class Redactor:
         prepared = len(self.forms) + len(self.patterns)
         if self._heads is None or self._heads[0] != prepared:
             try:
-                heads = sorted({f[:BYTES_PREFIX].encode("utf-8") for f in self.forms})
                 regexes = sorted({self._prefixes.get(p, p).encode("utf-8") for p in self.patterns})
             except UnicodeEncodeError:
                 return None
-            self._heads = (prepared, heads, regexes, set())
+            self._heads = (prepared, regexes, set())
+        if self._automata is None:
+            return None
         try:
-            return items_holding(items, self._heads[1], self._heads[2], self._heads[3])
+            return items_holding(items, self._automata, self._heads[1], self._heads[2])
         except NotPlain:
             return None
 

@@ -128,10 +128,13 @@ def write_run(
     profile_json: dict[str, Any],
     run_key: RunKey | None = None,
     stored: Mapping[str, tuple[ScenarioEvidence, bytes]] | None = None,
+    manifest: bool = True,
 ) -> None:
     """Write the run record, verdict and evidence, then the manifest over them (signed with
     ``run_key``, or the key configured in the environment). Whoever adds files to the run
-    directory afterwards (reports, probe files) writes the manifest again, last.
+    directory afterwards (reports, probe files) writes the manifest again, last; such a caller
+    passes ``manifest=False`` and writes it once (issue 30: each write reads and hashes every
+    file of the run).
     ``stored``: scenario id -> (evidence, :func:`evidence_bytes` of it) already computed (the
     journal's, engine/journal.py); used for that very evidence object only (issue 30)."""
     problems = validate_verdict_data(verdict_data(record.verdict))
@@ -151,7 +154,8 @@ def write_run(
         known = (stored or {}).get(scenario_id)
         data = known[1] if known is not None and known[0] is item else evidence_bytes(item)
         write_atomic(ev_dir / evidence_name(scenario_id), data)
-    write_manifest(run_dir, run_key if run_key is not None else load_run_key(signing=True))
+    if manifest:
+        write_manifest(run_dir, run_key if run_key is not None else load_run_key(signing=True))
 
 
 def recorded_run_id(run_dir: Path | None) -> str | None:
