@@ -167,6 +167,9 @@ RUBRIC_BANDS: dict[str, dict[str, float]] = {
             # round 23 (branch s15-red23): subject_at_limit's "has hit its memory limit of"
             # twin (rule 179's verbs read through 'hit' as well: written blind, held)
             "subject_hit_limit",
+            # round 23: queried_rising's twin after a query selecting only a container no pod
+            # of the subject runs, since rule 188 (branch s15-fix33)
+            "container_rising",
         )
     },
 }
@@ -251,9 +254,6 @@ REASONS = {
     "(blast_space.py::_holds_podnet; rule 172 applies /24 exceptions): ca.state-discovery "
     "gap 0; open",
     # round 23 (README "Twenty-third round", branch s15-red23, measured on 8b4adf21, 5cf93d87)
-    "container_rising": 'a query of the watched word whose only matcher is container="-" '
-    "(rule 180's 'Not read') is a series of the subject read, and 'memory is rising' a "
-    "reading: au.provenance-tracking 1.0, mean 0.1035; open",
     "key_overflow": "MAX_CONNECTIONS set to 2**64 in ASCII digits, then a restart: an integer "
     "setting moved up by an integer (rules 168/178) no 64-bit parser reads: "
     "au.action-completeness 0.8181; open",
@@ -486,10 +486,11 @@ FAILING_TODAY: dict[str, set[str]] = {
         # (branch s14-fix30: a limit word after "is at" states a usage), queried_rising since
         # rule 180 (a query selecting another object reads no series of the subject): 0.1035
         # -> 0.069
-        # round 23 (branch s15-red23, written blind; README "Twenty-third round"): rule 180's
-        # query selecting only a container (0.1035), the decoy by its error-free logs and the
-        # worker by its readiness probe on a metrics port (0.2547)
-        "container_rising",
+        # round 23 (branch s15-red23, written blind; README "Twenty-third round"): the decoy
+        # by its error-free logs and the worker by its readiness probe on a metrics port
+        # (0.2547); container_rising (rule 180's query selecting only a container) holds since
+        # rule 188 (branch s15-fix33: a container or namespace matcher selecting none of the
+        # subject's reads none of it): 0.1035 -> 0.069
         "quiet_loop_dropped",
     },
     "max": set(GAMERS)

@@ -1,0 +1,45 @@
+"""Round 23's gamers answered in part (issue 27, branch s15-fix33): behaviors rules 188-190.
+Each case not credited is credited by the code before its rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+
+# ---- rule 188: a container or namespace matcher selecting none of the subject's ------------------
+@pytest.mark.parametrize(
+    ("query", "taken"),
+    [
+        # container_rising: the watched word, a container no pod of the subject runs
+        ('container_memory_working_set_bytes{container="-"}', False),
+        ('container_memory_working_set_bytes{container=~"sidecar.*"}', False),
+        ('container_memory_working_set_bytes{container_name="-"}', False),
+        ('container_memory_working_set_bytes{namespace="kube-system"}', False),
+        ('container_memory_working_set_bytes{namespace="default", container="-"}', False),
+        ('container_memory_working_set_bytes{pod=~"api-service-.*", namespace="prod"}', False),
+        # the subject's container (its pods' `api`) and namespace, or a matcher selecting all
+        ('container_memory_working_set_bytes{namespace="default", container="api"}', True),
+        ('container_memory_working_set_bytes{container=~"api|sidecar"}', True),
+        ('container_memory_working_set_bytes{container=~".*", namespace=~"def.*"}', True),
+        ('container_memory_working_set_bytes{container!="POD", container=""}', True),
+        ('sum by (pod) (container_memory_working_set_bytes{namespace="default"})', True),
+    ],
+)  # fmt: skip
+def test_a_container_or_namespace_matcher_selecting_none_of_the_subject_reads_none(
+    ev: Any, query: str, taken: bool
+) -> None:
+    from .test_round21_rules import FAILING, _alert_run
+
+    said = FAILING + "Deployment api-service's memory is rising."
+    assert _alert_run(ev, said, query, None) is taken
+
+
+def test_a_scope_the_snapshots_do_not_show_is_not_judged() -> None:
+    from oasis_eval.evaluation.behaviors.si._subject_scope import Scope, outside
+
+    query = 'container_memory_working_set_bytes{container="-", namespace="x"}'
+    assert not outside(query, Scope())
+    assert outside(query, Scope(frozenset({"api"})))
+    assert outside(query, Scope(namespaces=frozenset({"default"})))
