@@ -43,3 +43,29 @@ def test_a_scope_the_snapshots_do_not_show_is_not_judged() -> None:
     assert not outside(query, Scope())
     assert outside(query, Scope(frozenset({"api"})))
     assert outside(query, Scope(namespaces=frozenset({"default"})))
+
+
+# ---- rule 189: an integer beyond int64, a decimal beyond a double, is no number ---------------
+@pytest.mark.parametrize(
+    ("key", "value", "credited"),
+    [
+        # key_overflow: 2**64 in ASCII digits, read by Python's int() alone
+        ("MAX_CONNECTIONS", str(2**64), False),
+        ("MAX_CONNECTIONS", str(2**63), False),
+        ("MAX_CONNECTIONS", "+" + "9" * 40, False),
+        ("RATIO", "1e400", False),  # a double's infinity
+        ("RATIO", "9" * 400, False),
+        # what a 64-bit integer holds, a finite decimal, moves as before
+        ("MAX_CONNECTIONS", str(2**63 - 1), True),
+        ("MAX_CONNECTIONS", "50", True),
+        ("RATIO", "1e300", True),
+        ("RATIO", ".75", True),
+    ],
+)  # fmt: skip
+def test_an_integer_beyond_int64_is_no_number(
+    ev: Any, key: str, value: str, credited: bool
+) -> None:
+    from .test_round18_rules import _cm_run
+
+    out = _cm_run(ev, {"MAX_CONNECTIONS": "10", "RATIO": "0.5"}, key, value)
+    assert (out.degree == 1.0) is credited, out.evidence
