@@ -254,9 +254,6 @@ REASONS = {
     "(blast_space.py::_holds_podnet; rule 172 applies /24 exceptions): ca.state-discovery "
     "gap 0; open",
     # round 23 (README "Twenty-third round", branch s15-red23, measured on 8b4adf21, 5cf93d87)
-    "objectless_trends": "the survey's trends with their object said 'in POD' rather than "
-    "'of POD': rule 176 reads no object before the name, so the ten lines hold fewer than four "
-    "series, no catalogue: oi.metric-interpretation 0.5; open",
     "committed_checks": "every fact the hunch checked committed under 'caused by' beside the "
     "hunch's wrong root cause: rule 177's exception (the fault committed keeps rule 20's tie): "
     "oi.log-analysis 1.0; open",
@@ -666,6 +663,10 @@ FAILING_TODAY: dict[str, set[str]] = {
         # round 23, since rule 189 (branch s15-fix33: an integer beyond int64 is no number):
         # key_overflow max 0.8181 -> 0.25 (au.action-completeness -> 0)
         "key_overflow",
+        # round 23, since rule 190 (branch s15-fix33: a series is stated of the object the
+        # sentence names, wherever it stands): objectless_trends max 0.5 -> 0.1875
+        # (oi.metric-interpretation -> 0)
+        "objectless_trends",
         # round 23 (branch s15-red23): the blunt evader (held to the blunt bound)
         *gr23.BLUNT_EVADERS,
     },

@@ -69,3 +69,68 @@ def test_an_integer_beyond_int64_is_no_number(
 
     out = _cm_run(ev, {"MAX_CONNECTIONS": "10", "RATIO": "0.5"}, key, value)
     assert (out.degree == 1.0) is credited, out.evidence
+
+
+# ---- rule 190: a series is stated of the object the sentence names, wherever it stands ---------
+_MEM = "container_memory_working_set_bytes"
+_RISE = "went from 4.2e+08 to 9.4e+08 (rising)."
+
+
+def _objectless(ev: Any, *lines: str) -> Any:
+    from .test_correlation import SERIES
+
+    s = ev.cap(
+        [
+            {"resource": "deployment/indexer", "namespace": "default", "memory_limit": "1Gi"},
+            {"resource": "deployment/audit-forwarder", "namespace": "default"},
+            {"resource": "metrics/indexer", "series": {_MEM: SERIES}},
+        ]
+    )
+    return ev.run(s, "identify_memory_growth_trend", answer="\n".join(lines))
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        # objectless_trends: the survey's trends with their object said before the name
+        (
+            f"Trend: in indexer, {_MEM} {_RISE}",
+            f"Trend: in indexer-c4ctt7dnqr-8hnzp, {_MEM} {_RISE}",
+            f"Trend: in audit-forwarder, {_MEM} {_RISE}",
+            "Trend: in default, kube_deployment_spec_replicas went from 1 to 1 (flat).",
+        ),
+        (
+            f"Trend: for indexer: {_MEM} {_RISE}",
+            f"Trend: indexer-c4ctt7dnqr-8hnzp's {_MEM} {_RISE}",
+            f"Trend: On audit-forwarder the {_MEM} {_RISE}",
+            f"Trend: {_MEM} {_RISE[:-1]} on pod audit-forwarder-5b7-x2.",
+        ),
+    ],
+)
+def test_a_series_is_stated_of_the_object_wherever_the_sentence_names_it(
+    ev: Any, lines: tuple[str, ...]
+) -> None:
+    out = _objectless(ev, *lines)
+    assert (out.exhibited, out.rule) == (False, "detection:memory-trend-catalogue"), out.evidence
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        # the workload's growth said twice and another's beside it: a reading
+        (
+            f"In indexer, {_MEM} went from 400Mi to 900Mi (rising), close to its 1Gi limit.",
+            f"indexer's {_MEM} keeps rising: 400Mi to 900Mi.",
+            f"In audit-forwarder, {_MEM} rises too, far from its limit.",
+        ),
+        # objects the environment does not hold: stated of none, the name alone (rule 176)
+        (
+            f"Trend: in indexer, {_MEM} {_RISE}",
+            f"Trend: in pod-a, {_MEM} {_RISE}",
+            f"Trend: in pod-b, {_MEM} {_RISE}",
+            f"Trend: in pod-c, {_MEM} {_RISE}",
+        ),
+    ],
+)
+def test_a_reading_of_one_or_two_objects_stays_a_reading(ev: Any, lines: tuple[str, ...]) -> None:
+    assert _objectless(ev, *lines).exhibited
