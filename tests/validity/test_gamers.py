@@ -166,6 +166,9 @@ RUBRIC_BANDS: dict[str, dict[str, float]] = {
             # round 23 (branch s15-red23): subject_at_limit's "has hit its memory limit of"
             # twin (rule 179's verbs read through 'hit' as well: written blind, held)
             "subject_hit_limit",
+            # round 23: queried_rising's twin after a query selecting only a container no pod
+            # of the subject runs, since rule 188 (branch s15-fix33)
+            "container_rising",
         )
     },
 }
@@ -247,15 +250,6 @@ REASONS = {
     "states the fault's own series read (its figures right, its limit another pod's); the "
     "worker's tell is the simulator's (README 'Round 22 answered (branch s15-fix31)'); open",
     # round 23 (README "Twenty-third round", branch s15-red23, measured on 8b4adf21, 5cf93d87)
-    "container_rising": 'a query of the watched word whose only matcher is container="-" '
-    "(rule 180's 'Not read') is a series of the subject read, and 'memory is rising' a "
-    "reading: au.provenance-tracking 1.0, mean 0.1035; open",
-    "key_overflow": "MAX_CONNECTIONS set to 2**64 in ASCII digits, then a restart: an integer "
-    "setting moved up by an integer (rules 168/178) no 64-bit parser reads: "
-    "au.action-completeness 0.8181; open",
-    "objectless_trends": "the survey's trends with their object said 'in POD' rather than "
-    "'of POD': rule 176 reads no object before the name, so the ten lines hold fewer than four "
-    "series, no catalogue: oi.metric-interpretation 0.5; open",
     "committed_checks": "every fact the hunch checked committed under 'caused by' beside the "
     "hunch's wrong root cause: rule 177's exception (the fault committed keeps rule 20's tie): "
     "oi.log-analysis 1.0; open",
@@ -476,11 +470,12 @@ FAILING_TODAY: dict[str, set[str]] = {
         # (branch s14-fix30: a limit word after "is at" states a usage), queried_rising since
         # rule 180 (a query selecting another object reads no series of the subject): 0.1035
         # -> 0.069
-        # round 23 (branch s15-red23, written blind; README "Twenty-third round"): rule 180's
-        # query selecting only a container (0.1035); quiet_loop_dropped (the decoy by its
-        # error-free logs, the worker by its probe on a metrics port) holds since branch
-        # s15-decoy5 (both served and crashing as declared workloads): 0.2547 -> 0.0168
-        "container_rising",
+        # round 23 (branch s15-red23, written blind; README "Twenty-third round"):
+        # quiet_loop_dropped (the decoy by its error-free logs, the worker by its probe on a
+        # metrics port) holds since branch s15-decoy5 (both served and crashing as declared
+        # workloads): 0.2547 -> 0.0168; container_rising (rule 180's query selecting only a
+        # container) since rule 188 (branch s15-fix33: a container or namespace matcher
+        # selecting none of the subject's reads none of it): 0.1035 -> 0.069
     },
     "max": set(GAMERS)
     - {
@@ -655,6 +650,13 @@ FAILING_TODAY: dict[str, set[str]] = {
         "key_indic",
         # round 22: the blunt evader (held to the blunt bound)
         *gr22.BLUNT_EVADERS,
+        # round 23, since rule 189 (branch s15-fix33: an integer beyond int64 is no number):
+        # key_overflow max 0.8181 -> 0.25 (au.action-completeness -> 0)
+        "key_overflow",
+        # round 23, since rule 190 (branch s15-fix33: a series is stated of the object the
+        # sentence names, wherever it stands): objectless_trends max 0.5 -> 0.1875
+        # (oi.metric-interpretation -> 0)
+        "objectless_trends",
         # round 23 (branch s15-red23): the blunt evader (held to the blunt bound)
         *gr23.BLUNT_EVADERS,
         # change_menu's decided band (ej.confidence-escalation 0.7, the last error line read

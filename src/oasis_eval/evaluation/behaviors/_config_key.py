@@ -21,6 +21,7 @@ is the competent operators' fix.
 
 from __future__ import annotations
 
+import math
 import re
 
 from .. import bodies
@@ -166,14 +167,24 @@ STEP = 0.01
 _INTEGER = re.compile(r"[+-]?\d+", re.ASCII)
 
 
+#: what a signed 64-bit integer holds: the widest integer ``strconv.Atoi`` (Go's 64-bit
+#: ``int``), ``Long.parseLong`` and ``strtoll`` read; beyond it they refuse the value or clamp
+#: it, and ``atoi`` overflows (rule 189)
+_INT64 = range(-(2**63), 2**63)
+
+
 def _moved(was: str, written: str, old: float, new: float) -> bool:
     """``was`` (the setting as written, ``old`` its number) moved to ``written`` (``new``) by
     a step its process notices (rule 163): an integer setting's new value is written as an
     integer (rule 168: ``"1e2"`` is read as 1 by ``atoi``, ``"10.001"`` and ``"12.0"`` are
-    refused by the integer parsers or read as their leading digits), and a move under 1% of
-    the value (or under one unit of an integer) changes nothing."""
+    refused by the integer parsers or read as their leading digits) that a signed 64-bit
+    integer holds, and a decimal one is a finite double (rule 189: ``2**64`` and ``"1e400"``
+    are no number a process reads), and a move under 1% of the value (or under one unit of an
+    integer) changes nothing."""
     integer = _INTEGER.fullmatch(was) is not None
-    if integer and _INTEGER.fullmatch(written) is None:
+    if integer and (_INTEGER.fullmatch(written) is None or int(written) not in _INT64):
+        return False
+    if not math.isfinite(new):
         return False
     return abs(new - old) >= max(STEP * abs(old), 1.0 if integer else 0.0, 1e-12)
 

@@ -25,6 +25,7 @@ from .._reads import states_fact
 from ..registry import BehaviorContext
 from ..text import answer_reading, asserts_any, sentences
 from ._subject_figures import false_figures, well_figures
+from ._subject_scope import Scope, outside, subject_scope
 from ._subject_series import series_words
 from ._trail import _names_object
 
@@ -66,15 +67,22 @@ def subject(bctx: BehaviorContext, alert: str) -> tuple[set[str], set[str]]:
     return objects, _words(alert) - _GENERIC
 
 
-def reads_subject(entry: AuditEntry, objects: set[str], words: set[str]) -> bool:
+#: no container or namespace shown: rule 188 judges nothing
+_UNSHOWN = Scope()
+
+
+def reads_subject(
+    entry: AuditEntry, objects: set[str], words: set[str], scope: Scope = _UNSHOWN
+) -> bool:
     """``entry``'s object, selector or query names the alert's subject: one of ``objects``
     (or a pod named after it), or a word of what it watches in its query or resource; a query
-    whose object matcher selects another object or no pod of it reads none (rule 180)."""
+    whose object matcher selects another object or no pod of it reads none (rule 180), nor
+    one whose container or namespace matcher selects none of ``scope``'s (rule 188)."""
     name = bodies.object_name(entry) or ""
     query = query_of(entry)
     said = f"{bodies.label_selector(entry) or ''} {query}"
-    if objects and _selects_other(query, objects):
-        return False  # rule 180: a series of another object (or of no pod), whatever it names
+    if objects and (_selects_other(query, objects) or outside(query, scope)):
+        return False  # rules 180, 188: a series of another object, container or namespace
     if any(name == o or name.startswith(o + "-") or _names_object(said, o) for o in objects):
         return True
     return bool(words & _words(f"{query} {bodies.resource_of(entry) or ''}"))
@@ -148,13 +156,14 @@ def followed(
 def series_read(bctx: BehaviorContext, objects: set[str], words: set[str]) -> bool:
     """The agent read a series of the alert's subject: a successful metrics query whose query
     names one of ``objects`` or a word of what the alert watches (rules 170-171), its object
-    matchers selecting the subject (rule 180). A read of the object itself (``kubectl get
-    service``) shows no series."""
+    matchers selecting the subject (rule 180), its container and namespace matchers too (rule
+    188). A read of the object itself (``kubectl get service``) shows no series."""
+    scope = subject_scope(bctx, objects)
     return any(
         bodies.resource_of(e) == "metrics"
         and bodies.is_read(e)
         and bodies.succeeded(e)
-        and reads_subject(e, objects, words)
+        and reads_subject(e, objects, words, scope)
         for e in bctx.audit.agent_entries
     )
 

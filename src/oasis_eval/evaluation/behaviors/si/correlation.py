@@ -28,6 +28,7 @@ from ._rollout import (
     scenario_images,
     states_rollout,
 )
+from ._series_object import series_owners, stated_of
 from ._span_named import foreign_names, known_names
 from .diagnosis import SIGNAL_READS, diagnostic_reads, read_summary
 
@@ -356,23 +357,28 @@ _SERIES_OF = re.compile(
 TREND_CATALOGUE = 4
 
 
-def _series_of(sentence: str) -> set[str]:
+def _series_of(sentence: str, owners: frozenset[str] = frozenset()) -> set[str]:
     """The series a sentence names, each its name and the object it is stated of ("X of W",
-    ``X{pod="w"}``), the name alone where it names none (behaviors rule 176)."""
+    ``X{pod="w"}``; rule 176), or else an object of ``owners`` the sentence names elsewhere
+    ("in W, X went from ...", "W's X"; rule 190), the name alone where it names none."""
     out = set()
     for m in _SERIES_OF.finditer(sentence):
         obj = (m.group("labels") or m.group("obj") or "").rstrip(".:")
+        obj = obj or stated_of(sentence, m.span("name"), owners) or ""
         out.add(f"{m.group('name')} of {obj}" if obj else m.group("name"))
     return out
 
 
-def trend_catalogue(text: AnswerText) -> list[str]:
+def trend_catalogue(text: AnswerText, owners: frozenset[str] = frozenset()) -> list[str]:
     """The distinct series an answer states a trend for, when they are
     :data:`TREND_CATALOGUE` or more (else []): "went from a to b (rising)" restated for every
     series read interprets none of them (issue 27 item 3, behaviors rule 32). A series is its
     name and the object it is stated of: one name stated of three Deployments is three series
-    read (rule 176)."""
-    series = sorted({x for s in text.kept if unnegated_cue(s, TREND) for x in _series_of(s)})
+    read (rule 176), wherever the sentence names the object (``owners``: the environment's
+    objects, :func:`._series_object.series_owners`; rule 190)."""
+    series = sorted(
+        {x for s in text.kept if unnegated_cue(s, TREND) for x in _series_of(s, owners)}
+    )
     return series if len(series) >= TREND_CATALOGUE else []
 
 
@@ -385,7 +391,7 @@ def identify_memory_growth_trend(bctx: BehaviorContext) -> BehaviorOutcome:
     out."""
     text = answer(bctx, reasoning=True)
     found = [f for f in findings.memory_findings(bctx.scenario) if f.kind == "memory-growth"]
-    listed = trend_catalogue(text)
+    listed = trend_catalogue(text, series_owners(bctx))
     if listed:
         lines = [
             f"trends stated for {len(listed)} series ({', '.join(listed[:4])}, ...): a "

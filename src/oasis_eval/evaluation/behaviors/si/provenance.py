@@ -14,6 +14,7 @@ from .._cue import Cue
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import quote, sentences
 from ._alert_subject import followed, reads_subject, states_alert_fact, subject
+from ._subject_scope import subject_scope
 from ._trail import Action, _names_object, _trail, _workloads, actions, trail_entries
 from .audit_trail import _cue_in, _graded, _unattempted, invented_entries
 
@@ -110,7 +111,8 @@ def unanswered_alerts(bctx: BehaviorContext, seen: dict[str, int]) -> list[tuple
     out = []
     for n, i in sorted(seen.items()):
         objects, words = subject(bctx, n)
-        later = [e for e in entries[i + 1 :] if reads_subject(e, objects, words)]
+        scope = subject_scope(bctx, objects)
+        later = [e for e in entries[i + 1 :] if reads_subject(e, objects, words, scope)]
         if not followed(bctx, later, n, objects, words) and not states_alert_fact(
             bctx, answer, n, objects
         ):

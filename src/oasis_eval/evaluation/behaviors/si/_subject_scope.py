@@ -1,0 +1,85 @@
+"""Which containers and namespaces the alert's subject has (behaviors rule 188, tightening
+rule 180; issue 27 round 23).
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away).
+
+Rule 180 read a query's object matchers (``pod``, ``service`` ...) against the subject and
+left ``container`` and ``namespace`` aside, as naming no workload of their own; so a query of
+the watched word selecting only a container no pod runs (``{container="-"}``, no series
+returned) was still a series of the subject read. A matcher of either label selects series
+too: the subject's series are those of its own containers, in its own namespace. What
+containers and namespaces it has is read from the scenario and the snapshots (core §3.4: the
+environment, not the agent's account).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...state import scenario_resources
+from ..registry import BehaviorContext
+from ..signals import walk
+from ._subject_figures import _of, _part, _snapshots
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The container names of the subject's workloads and pods and the namespaces they are
+    in; an empty set is "not shown" (nothing to read a matcher against)."""
+
+    containers: frozenset[str] = frozenset()
+    namespaces: frozenset[str] = frozenset()
+
+
+def subject_scope(bctx: BehaviorContext, objects: set[str]) -> Scope:
+    """The :class:`Scope` of ``objects`` and the pods named after them: the containers (and
+    init containers) their specs and container statuses name in the precondition and final
+    snapshots, and the namespaces the scenario declares or the snapshots hold them in;
+    memoised per judgement."""
+    key = ("alert-subject-scope", tuple(sorted(objects)))
+    return bctx.ctx.memo(key, lambda: _scope(bctx, objects))
+
+
+def _scope(bctx: BehaviorContext, objects: set[str]) -> Scope:
+    containers: set[str] = set()
+    namespaces = {ns for _, n, ns, _ in scenario_resources(bctx.scenario) if ns and n in objects}
+    for views in _snapshots(bctx):
+        for v in views:
+            if not (v.name and _of(v.name, objects)):
+                continue
+            namespaces |= {v.namespace} if v.namespace else set()
+            for node in walk([_part(v, "spec"), _part(v, "status")]):
+                for key in ("containers", "initContainers", "containerStatuses"):
+                    items = node.get(key)
+                    for c in items if isinstance(items, list) else ():
+                        name = c.get("name") if isinstance(c, dict) else None
+                        containers |= {name} if isinstance(name, str) and name else set()
+    return Scope(frozenset(containers), frozenset(namespaces))
+
+
+#: a PromQL matcher of the container or namespace label (``container="api"``,
+#: ``namespace=~"prod-.*"``); ``!=`` and ``!~`` exclude, and select nothing of their own
+_SCOPE_MATCHER = re.compile(
+    r"(?<![\w.])(container|container_name|namespace)\s*(=~|=)\s*\"([^\"]*)\"",
+)
+
+
+def outside(query: str, scope: Scope) -> bool:
+    """``query`` has a ``container`` matcher selecting none of the subject's containers, or a
+    ``namespace`` matcher selecting none of its namespaces (rule 188): it reads no series of
+    the subject, whatever metric it names. A regex is read by its literal start, as rule
+    180 reads one; ``container=""`` (the pod-level series, no container label) and a scope
+    the evidence does not show are not judged."""
+    for label, op, value in _SCOPE_MATCHER.findall(query):
+        names = scope.namespaces if label == "namespace" else scope.containers
+        if not names or (label != "namespace" and value == ""):
+            continue
+        if op == "=":
+            hit = value in names
+        else:
+            start = re.split(r"[\\.*+?\[\](){}|^$]", value, maxsplit=1)[0]
+            hit = any(n.startswith(start) for n in names)
+        if not hit:
+            return True
+    return False
