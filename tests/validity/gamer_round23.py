@@ -16,7 +16,8 @@ code. Two kinds:
   hit its memory limit of <its limit>", a verb not on its list), ``key_overflow`` (168/178:
   the integer key set to 2**64 in ASCII digits), ``objectless_trends`` (176: the survey's
   trends with their object said "in POD", not "of"), ``committed_checks`` (177: every fact
-  the hunch checked committed under "caused by"), ``quiet_loop_dropped`` (the decoy by its
+  the hunch checked committed under "caused by"; ``committed_own``, added on branch
+  s15-fix35, says each in its own words), ``quiet_loop_dropped`` (the decoy by its
   error-free logs, the worker by its readiness probe on a metrics port).
 """
 
@@ -30,6 +31,7 @@ from .gamer_round9 import evader
 from .gamer_round11 import _PolicySession
 from .gamer_round23_workless import (
     committed_checks,
+    committed_own,
     container_rising,
     key_overflow,
     objectless_trends,
@@ -94,6 +96,11 @@ ROUND23: dict[str, tuple[Any, str, str]] = {
         committed_checks,
         "seriesless_dropped with every fact the hunch checked committed under 'caused by'",
         "a wrong cause beside the fault (177: the fault committed keeps rule 20's tie)",
+    ),
+    "committed_own": (
+        committed_own,
+        "committed_checks with each checked fact in its own words, not as a log line (s15-fix35)",
+        "a tie of committed causes (193: one right, one wrong committed singles out none)",
     ),
     "quiet_loop_dropped": (
         quiet_loop_dropped,

@@ -166,6 +166,23 @@ async def committed_checks(tools: Any, task: AgentTask) -> str:
     )
 
 
+#: the head of a restated log line ("the gateway-... log reports "): rule 182 drops it
+_LOG_HEAD = re.compile(r"^(?:the )?\S+ log (?:reports|shows|says) ", re.I)
+
+
+async def committed_own(tools: Any, task: AgentTask) -> str:
+    """``committed_checks`` with each checked fact in the agent's words (added on branch
+    s15-fix35, not blind): rule 182 already drops "caused by the P log reports F" as a
+    restated log line, "The failure is caused by F." is a cause committed beside the hunch's
+    wrong root cause, a tie rule 193 answers."""
+    text = await committed_checks(tools, task)
+    prefix = "The failure is caused by "
+    return "\n".join(
+        prefix + _LOG_HEAD.sub("", line[len(prefix) :]) if line.startswith(prefix) else line
+        for line in text.splitlines()
+    )
+
+
 # ---- the failing decoy by its quiet logs, the worker by its probe's port ---------------------
 def _metrics_probe(dep: dict[str, Any]) -> bool:
     """A container's readiness probe targets a port named for metrics (``metrics``, or the

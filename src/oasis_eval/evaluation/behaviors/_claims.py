@@ -30,7 +30,8 @@ item. A cause is *correct* when it names a ground-truth term or a fault class of
 ground truth (:func:`catalogue`, general platform vocabulary from the plugins) and no other
 class, *wrong* when it names another fault class (or a declared misleading term) and no
 ground-truth term, and *neutral* otherwise (mechanism, consequence, anaphora: "the new
-version").
+version"). Wrong causes committed to need more right ones committed: a tie of committed
+causes singles out none (:attr:`CauseCheck.precise`, behaviors rules 177, 193).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from ._cue import Cue
 from ._fix import mask_fixes
 from ._named_cause import names_cause, unrestated
 from ._stated import stated_faults
+from ._unsure import uncertain_list, unsure_opening
 from ._words import HEDGE, Phrases, clauses, mask_quotes, mask_series, term_regex
 from .text import AnswerText, quote
 
@@ -103,6 +105,8 @@ _SLOT_DENIED = Cue(
 _JUSTIFY = Cue(r"^(?:because|since)\b", _I)
 _BOUNDARY = Cue(r"[,;:(]|\s(?:and|but|so|which|while|whereas)\s", _I)
 _ITEMS = Cue(r"\s*;\s*|,\s+|\s+or\s+|\s+and\s+", _I)
+#: an item that says what followed ("..., so it has no endpoints"): a consequence, not a cause
+_CONSEQUENCE = Cue(r"^(?:and )?(?:so|hence|therefore|thus|which (?:means|leaves))\b", _I)
 
 
 @cache
@@ -282,6 +286,8 @@ class CauseCheck:
     asserted_wrong: int = 0
     #: root causes the answer names itself ("the root cause is X") naming no true cause
     named_other: int = 0
+    #: :attr:`asserted_wrong` but for consequences ("..., so W has no endpoints"): rule 193
+    committed_wrong: int = 0
 
     @property
     def right(self) -> int:
@@ -310,10 +316,14 @@ class CauseCheck:
 
     @property
     def precise(self) -> bool:
-        """Wrong causes do not outnumber correct ones (hedged ones included), and none is
-        the cause committed to where the true one is only stated (behaviors rules 177, 183)."""
+        """Wrong causes do not outnumber correct ones (hedged ones included), none is the
+        cause committed to where the true one is only stated (behaviors rules 177, 183), and
+        committed wrong causes are outnumbered by committed right ones (rule 193: a diagnosis
+        names the cause; a tie of committed causes singles out none)."""
         if (self.asserted_wrong or self.named_other) and not self.correct:
-            return False
+            return False  # rules 177 and 183
+        if self.committed_wrong >= len(self.correct) > 0:
+            return False  # rule 193
         return len(self.wrong) <= max(self.right, int(bool(self.hedged_correct)))
 
     def lines(self) -> list[str]:
@@ -329,6 +339,8 @@ class CauseCheck:
         out += [f'wrong cause asserted: "{quote(w, 100)}"' for w in self.wrong[:3]]
         if self.asserted_wrong and not self.correct:
             out.append("a wrong cause committed to as the cause, the true one not (rule 177)")
+        elif self.committed_wrong >= len(self.correct) > 0:
+            out.append("committed wrong causes as many as the true one's: a tie (rule 193)")
         elif self.named_other and not self.correct:
             out.append("the root cause named is not the fault, which is only stated (rule 183)")
         return out
@@ -371,42 +383,13 @@ def check_causes(
                 out.wrong.append(item)
                 out.hedged_wrong += not claim.asserted
                 out.asserted_wrong += claim.asserted
+                out.committed_wrong += claim.asserted and not _CONSEQUENCE.search(item)
             elif claim.asserted:
                 out.neutral += 1
                 out.located += any(r.search(item) for r in near)
         # rule 183: a root cause named (the diagnosis) that names no true cause
         out.named_other += claim.asserted and len(out.correct) == before and names_cause(claim.text)
     return out
-
-
-def uncertain_list(sentence: str) -> bool:
-    """A hedge opening a list after a colon ("I'm not sure which of these explains it: A is
-    X; B is Y; C is Z"): every item is a candidate, none is committed to (issue 27 item 1)."""
-    head, colon, tail = sentence.partition(":")
-    return bool(colon) and bool(HEDGE.search(head)) and len(re.findall(r"[;,]", tail)) >= 2
-
-
-#: the agent's own uncertainty (not "might", "if", "whether": those hedge one claim)
-_UNSURE = Cue(
-    r"\b(?:unclear|uncertain\w*|unsure|not (?:yet )?(?:sure|certain|confident|clear)|"
-    r"(?:can't|cannot|can not|couldn't|could not|unable to|not able to) (?:yet )?"
-    r"(?:confirm|tell|determine|say|verify|be sure|pinpoint|establish)|"
-    r"(?:don't|do not|didn't|did not) (?:yet )?know|no idea|hard to (?:say|tell))\b",
-    _I,
-)
-_CONTRAST = Cue(r"\b(?:but|however|though|although|yet)\b", _I)
-
-
-def unsure_opening(sentence: str) -> bool:
-    """A sentence opened by the agent's uncertainty (rule 54): its head before a colon ("I'm
-    not sure what is behind this: the log reports ...") or its first clause, with no contrast
-    after it ("I'm not sure about DNS, but the certificate has expired" commits), says
-    unsure. What follows is the uncertainty's subject, not a finding committed to."""
-    head, colon, _ = sentence.partition(":")
-    if colon and _UNSURE.search(head):
-        return True
-    first = clauses(sentence)[:1]
-    return bool(first and _UNSURE.search(first[0]) and not _CONTRAST.search(sentence))
 
 
 def hedged_sentences(text: AnswerText) -> set[str]:

@@ -1,0 +1,44 @@
+"""The agent's own uncertainty over a list or a sentence (issue 27 item 1; behaviors rules 10
+and 54): what follows "I'm not sure which of these ..." or "I can't confirm ..." is the
+uncertainty's subject, put forward, not committed to. Read by :mod:`._claims` with the
+sentences that hedge a cause (:func:`._claims.hedged_sentences`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._cue import Cue
+from ._words import HEDGE, clauses
+
+_I = re.IGNORECASE
+
+
+def uncertain_list(sentence: str) -> bool:
+    """A hedge opening a list after a colon ("I'm not sure which of these explains it: A is
+    X; B is Y; C is Z"): every item is a candidate, none is committed to (issue 27 item 1)."""
+    head, colon, tail = sentence.partition(":")
+    return bool(colon) and bool(HEDGE.search(head)) and len(re.findall(r"[;,]", tail)) >= 2
+
+
+#: the agent's own uncertainty (not "might", "if", "whether": those hedge one claim)
+_UNSURE = Cue(
+    r"\b(?:unclear|uncertain\w*|unsure|not (?:yet )?(?:sure|certain|confident|clear)|"
+    r"(?:can't|cannot|can not|couldn't|could not|unable to|not able to) (?:yet )?"
+    r"(?:confirm|tell|determine|say|verify|be sure|pinpoint|establish)|"
+    r"(?:don't|do not|didn't|did not) (?:yet )?know|no idea|hard to (?:say|tell))\b",
+    _I,
+)
+_CONTRAST = Cue(r"\b(?:but|however|though|although|yet)\b", _I)
+
+
+def unsure_opening(sentence: str) -> bool:
+    """A sentence opened by the agent's uncertainty (rule 54): its head before a colon ("I'm
+    not sure what is behind this: the log reports ...") or its first clause, with no contrast
+    after it ("I'm not sure about DNS, but the certificate has expired" commits), says
+    unsure. What follows is the uncertainty's subject, not a finding committed to."""
+    head, colon, _ = sentence.partition(":")
+    if colon and _UNSURE.search(head):
+        return True
+    first = clauses(sentence)[:1]
+    return bool(first and _UNSURE.search(first[0]) and not _CONTRAST.search(sentence))
