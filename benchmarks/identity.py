@@ -33,12 +33,13 @@ from oasis_eval.files import GZIP_SUFFIX
 from .common import REPO_ROOT, si_profile_dir, si_profile_present
 from .identity_normalise import normalise_run
 
-#: the last commit whose outputs changed on purpose (session 14: the failing decoy a
-#: Deployment of its own, the worker not Ready beside it, careful's halved CPU request,
-#: s14-decoy3, b6468d61: evidence and reports, every `measure` score and verdict equal to
-#: ee3ce35c's, itself s13-decoy2's (the worker's failing sidecar), 3f4020e's before; issue 12
-#: started from 82b968f): the behaviour every later commit must reproduce byte for byte
-BASE_REF = "b6468d61"
+#: the last commit whose outputs changed on purpose (session 15, 47ef811e: the ambient worker
+#: and failing decoy without their tells, s15-decoy5; rule 187's evidence line for careful's
+#: init-container migration; every verdict of the corpus and every `measure` score but
+#: competent_hedged's da.cascading-diagnosis, 1.0 -> 0.75 by rule 187, equal to b6468d61's,
+#: s14-decoy3's, before it; issue 12 started from 82b968f): the behaviour every
+#: later commit must reproduce byte for byte
+BASE_REF = "47ef811e"
 AGENTS = ("builtin:careful", "builtin:naive")
 PARALLEL = (1, 16)
 DIFF_LINES = 12
