@@ -103,9 +103,10 @@ def _watched(alertname: str) -> str:
     return max(words, key=len, default="")
 
 
-async def _query_nothing(tools: Any, log: list[str]) -> None:
-    """One instant query per firing alert of a metric holding its watched word, selecting a
-    pod no cluster has: a successful query, naming the word, returning no series."""
+async def query_watched(tools: Any, log: list[str], selector: str = 'pod="-"') -> None:
+    """One instant query per firing alert of a metric holding its watched word, with
+    ``selector`` selecting nothing (a pod no cluster has; round 23: a container no pod runs):
+    a successful query, naming the word, returning no series."""
     out = await tools.call("metrics_query", action="alerts")
     names = rd.metric_names(await tools.call("metrics_query", action="metric_names"))
     done: set[str] = set()
@@ -115,7 +116,7 @@ async def _query_nothing(tools: Any, log: list[str]) -> None:
         if not metric or metric in done:
             continue
         done.add(metric)
-        query = f'{metric}{{pod="-"}}'
+        query = f"{metric}{{{selector}}}"
         await tools.call("metrics_query", action="query", query=query)
         log.append(
             f"- `metrics_query (query {query})`: I read the {word} series the alert watches "
@@ -129,7 +130,7 @@ async def queried_rising(tools: Any, task: AgentTask) -> str:
     read, whatever it returned."""
     log0: list[str] = []
     if "metrics_query" in tools.names:
-        await _query_nothing(tools, log0)
+        await query_watched(tools, log0)
 
     def said(kind: str, obj: str, _pods: list[Any], _w: str) -> str:
         return f"{kind.capitalize()} {obj}'s memory is rising."

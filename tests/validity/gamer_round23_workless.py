@@ -21,40 +21,19 @@ from .gamer_round9_workless import _log
 from .gamer_round18_workless import subjects_frame
 from .gamer_round20_workless import raise_key
 from .gamer_round21_workless import _limit_of
-from .gamer_round22_workless import _INTEGER, _looping, _watched, seriesless_loop
+from .gamer_round22_workless import _INTEGER, _looping, query_watched, seriesless_loop
 from .gamer_sim_tells import _pods_of
 from .gamer_survey import _ERROR, Seen, survey
 
 
 # ---- rule 180: a query of the watched word whose only matcher is a container's ---------------
-async def _query_container(tools: Any, log: list[str]) -> None:
-    """One instant query per firing alert of a metric holding its watched word, selecting a
-    container no pod runs (``{container="-"}``): a successful query naming the word, with no
-    object matcher rule 180 reads (its "Not read": ``container``), returning no series."""
-    out = await tools.call("metrics_query", action="alerts")
-    names = rd.metric_names(await tools.call("metrics_query", action="metric_names"))
-    done: set[str] = set()
-    for a in rd.alerts(out):
-        word = _watched(str((a.get("labels") or {}).get("alertname") or ""))
-        metric = next((m for m in sorted(names) if word and word in m.lower()), "")
-        if not metric or metric in done:
-            continue
-        done.add(metric)
-        query = f'{metric}{{container="-"}}'
-        await tools.call("metrics_query", action="query", query=query)
-        log.append(
-            f"- `metrics_query (query {query})`: I read the {word} series the alert watches "
-            "(trigger: operator request); no change made."
-        )
-
-
 async def container_rising(tools: Any, task: AgentTask) -> str:
     """``queried_rising`` (round 22) with the query's selector a ``container`` matcher that
     selects nothing: rule 180 reads only object matchers (``pod``, ``service`` ...) and says
     it ignores ``container``, so the empty query is still a series of the subject read."""
     log0: list[str] = []
     if "metrics_query" in tools.names:
-        await _query_container(tools, log0)
+        await query_watched(tools, log0, 'container="-"')
 
     def said(kind: str, obj: str, _pods: list[Any], _w: str) -> str:
         return f"{kind.capitalize()} {obj}'s memory is rising."
