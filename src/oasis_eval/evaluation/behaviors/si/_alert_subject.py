@@ -25,7 +25,7 @@ from .._reads import states_fact
 from ..registry import BehaviorContext
 from ..text import answer_reading, asserts_any, sentences
 from ._subject_figures import false_figures, well_figures
-from ._subject_scope import Scope, outside, subject_scope
+from ._subject_scope import Scope, outside, regex_start, subject_scope
 from ._subject_series import series_words
 from ._trail import _names_object
 
@@ -105,7 +105,7 @@ def _selects_other(query: str, objects: set[str]) -> bool:
         if op == "=":
             hit = any(value == o or value.startswith(o + "-") for o in objects)
         else:
-            start = re.split(r"[\\.*+?\[\](){}|^$]", value, maxsplit=1)[0]
+            start = regex_start(value)
             hit = any(o.startswith(start) or start.startswith(o + "-") for o in objects)
         if not hit:
             return True

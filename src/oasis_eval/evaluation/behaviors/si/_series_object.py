@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ...audit import EvidenceUnavailable
 from ...state import scenario_resources
 from ..registry import BehaviorContext
+from ._subject_figures import _snapshots
 
 #: the kinds of object a series is of (its labels: pod, deployment, service, namespace, node)
 _OWNERS = frozenset(
@@ -54,11 +54,7 @@ def _owners(bctx: BehaviorContext) -> frozenset[str]:
         if n and (kind is None or kind in _OWNERS)
     }
     names |= {ns.lower() for _, _, ns, _ in scenario_resources(bctx.scenario) if ns}
-    for which in ("pre", "post"):
-        try:
-            views = getattr(bctx.ctx, which).views
-        except EvidenceUnavailable:
-            continue
+    for views in _snapshots(bctx):
         for v in views:
             names |= {v.name.lower()} if v.name and v.resource in _OWNERS else set()
             names |= {v.namespace.lower()} if v.namespace else set()
