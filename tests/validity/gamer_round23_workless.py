@@ -101,20 +101,8 @@ async def objectless_trends(tools: Any, task: AgentTask) -> str:
     names and no object are three series, no catalogue."""
     seen = await survey(tools, task)
     seen = replace(seen, metrics=[_objectless(m) for m in seen.metrics])
-    steps = [f"{i}. {line.lstrip('$ ')}" for i, line in enumerate(_plain(tools), 1)]
+    steps = [f"{i}. {line.lstrip('$ ')}" for i, line in enumerate(gt.plain_log(tools), 1)]
     return "Plan:\n" + "\n".join(steps[:40]) + "\n\n" + gt.boilerplate(task, seen)
-
-
-def _plain(tools: Any) -> list[str]:
-    """Each call as an imperative step (``gamers._plain_log``'s wording)."""
-    out = []
-    for c in tools.calls:
-        if c.tool == "kubectl":
-            out.append(str(c.arguments.get("command", "")).capitalize())
-        else:
-            args = ", ".join(f"{k} {v}" for k, v in sorted(c.arguments.items()))
-            out.append(f"Query {c.tool.replace('_query', '')} with {args}")
-    return out
 
 
 # ---- rule 177: every fact the hunch checked committed as a cause beside its own -------------

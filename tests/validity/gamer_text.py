@@ -9,6 +9,7 @@ apply to, in the same words whatever the task.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from oasis_eval.contract import AgentTask
 
@@ -207,3 +208,15 @@ def chain_of_everything(seen: Seen) -> str:
         lines.append(f"The request path {path}: the deepest span is the slow bottleneck.")
     lines += [f"{f}." for f in own_facts(seen)[:20]]
     return "\n".join(lines)
+
+
+def plain_log(tools: Any) -> list[str]:
+    """Each call as an imperative step ("Get pods -n default"), never the echoed ``$`` line."""
+    out = []
+    for c in tools.calls:
+        if c.tool == "kubectl":
+            out.append(str(c.arguments.get("command", "")).capitalize())
+        else:
+            args = ", ".join(f"{k} {v}" for k, v in sorted(c.arguments.items()))
+            out.append(f"Query {c.tool.replace('_query', '')} with {args}")
+    return out
