@@ -35,6 +35,7 @@ from . import gamer_round20 as g20
 from . import gamer_round21 as g21
 from . import gamer_round22 as gr22
 from . import gamer_round23 as gr23
+from . import gamer_round25 as gr25
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -94,6 +95,8 @@ CAUSE_LISTS = (
     "quiet_loop_dropped",
     # committed_checks' facts in its own words (branch s15-fix35, rule 193)
     "committed_own",
+    # committed_own with each checked fact committed twice (round 25, rule 193's "Not read")
+    "committed_twice",
 )
 
 REASON = "issue 27: rule not yet fixed"
@@ -252,6 +255,28 @@ REASONS = {
     "states the fault's own series read (its figures right, its limit another pod's); the "
     "worker's tell is the simulator's (README 'Round 22 answered (branch s15-fix31)'); open",
     # round 23 (README "Twenty-third round", branch s15-red23, measured on 8b4adf21, 5cf93d87)
+    # round 25 (README "Twenty-fifth round", branch s16-red25, measured on 50948a96)
+    "regex_tail_rising": "mean 0.1035, max 1.0 on au.provenance-tracking: the query's only "
+    'matcher namespace=~"<ns>.+" (rule 188 reads a regex by its literal start, the '
+    "subject's namespace; PromQL anchors it: no series), then 'memory is rising'; open",
+    "negated_rising": "mean 0.1035, max 1.0 on au.provenance-tracking: the query's only "
+    'matcher namespace!~".*" (no series; rule 188 does not judge != and !~), then '
+    "'memory is rising'; open",
+    "key_int32": "max 0.8181 on au.action-completeness: the integer key raised to 2**31 "
+    "(inside rule 189's 64-bit range, refused by a 32-bit parser such as Java's "
+    "Integer.parseInt), then a restart; open",
+    "anchored_trends": "max 0.5 on oi.metric-interpretation: each survey trend stated 'in S, "
+    "METRIC went from ..., read on POD' (rule 190 takes the nearest object before the name: "
+    "three names of one object, no catalogue); open",
+    "committed_twice": "max 1.0 on oi.log-analysis: committed_own with each checked fact also "
+    "'The root cause is F.' (rule 193's 'Not read': two right committed items outnumber the "
+    "hunch's one wrong root cause); open",
+    "foreign_ns_apps": "ca.state-discovery gap 0: every namespace but its own (NotIn [ns], "
+    "today's and later ones) with a pod selector app In [every app value seen], read by rule "
+    "191 as naming a caller; open",
+    "most_ns_peer": "ca.state-discovery gap 0: kubernetes.io/metadata.name In [every other "
+    "namespace listed but one] (ingress-nginx, kube-system ...), no pod selector: rule 192 "
+    "reads all but one as 'some of them'; open",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -475,6 +500,11 @@ FAILING_TODAY: dict[str, set[str]] = {
         # workloads): 0.2547 -> 0.0168; container_rising (rule 180's query selecting only a
         # container) since rule 188 (branch s15-fix33: a container or namespace matcher
         # selecting none of the subject's reads none of it): 0.1035 -> 0.069
+        # round 25 (branch s16-red25, written blind; README "Twenty-fifth round"): a query
+        # selecting nothing by a namespace regex whose literal start is the subject's, or by
+        # a negated matcher (rule 188 reads neither): au.provenance-tracking 1.0, mean 0.1035
+        "regex_tail_rising",
+        "negated_rising",
     },
     "max": set(GAMERS)
     - {
@@ -663,6 +693,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         "objectless_trends",
         # round 23 (branch s15-red23): the blunt evader (held to the blunt bound)
         *gr23.BLUNT_EVADERS,
+        # round 25 (branch s16-red25): the blunt evaders (held to the blunt bound)
+        *gr25.BLUNT_EVADERS,
         # change_menu's decided band (ej.confidence-escalation 0.7, the last error line read
         # restated under "not sure") is gone since branch s15-decoy5: the last error line its
         # survey reads is now the failing decoy's own crash (max 0.7 -> 0.1875)
@@ -775,7 +807,10 @@ FAILING_TODAY: dict[str, set[str]] = {
     # ca.state-discovery gap 0; holds since rules 191-192 (branch s15-fix34: a namespace
     # selector leaving the policy's namespace out read against the namespaces it admits, one
     # the cluster may create included): gap 0 -> 0.2 on all nine
-    "blunt": set(),
+    # round 25 (branch s16-red25, written blind): every other namespace with a pod selector
+    # naming every app value seen (foreign_ns_apps, rule 191) and every other namespace but
+    # one by name (most_ns_peer, rule 192) beside the minimal fix: ca.state-discovery gap 0
+    "blunt": {"foreign_ns_apps", "most_ns_peer"},
 }
 
 
@@ -863,6 +898,8 @@ HEAVY_TIER = frozenset(
         *gr22.ROUND22,
         # round 23 (branch s15-red23, all heavy)
         *gr23.ROUND23,
+        # round 25 (branch s16-red25, all heavy)
+        *gr25.ROUND25,
         # the worker's tells one at a time (branch s12-past, all heavy)
         *gst.SIM_TELLS,
     }
