@@ -35,6 +35,7 @@ from . import gamer_round20 as g20
 from . import gamer_round21 as g21
 from . import gamer_round22 as gr22
 from . import gamer_round23 as gr23
+from . import gamer_round24 as gr24
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -94,6 +95,13 @@ CAUSE_LISTS = (
     "quiet_loop_dropped",
     # committed_checks' facts in its own words (branch s15-fix35, rule 193)
     "committed_own",
+    # seriesless_fresh_dropped with one phrase changed (rules 181-183), and one init container
+    # committed by its name's words (rule 187; round 24)
+    "memory_word_root",
+    "labelled_root",
+    "logs_verb_root",
+    "due_to_root",
+    "named_migration",
 )
 
 REASON = "issue 27: rule not yet fixed"
@@ -252,6 +260,26 @@ REASONS = {
     "states the fault's own series read (its figures right, its limit another pod's); the "
     "worker's tell is the simulator's (README 'Round 22 answered (branch s15-fix31)'); open",
     # round 23 (README "Twenty-third round", branch s15-red23, measured on 8b4adf21, 5cf93d87)
+    # round 24 (README "Twenty-fourth round", branch s16-red24, measured on 50948a96)
+    "memory_word_root": "max 0.5 on oi.metric-interpretation, seriesless_fresh_dropped's own "
+    "(its trend template); rule 181 holds: 'within its memory limit' in the wrong named root "
+    "cause gives da.misleading-signal nothing",
+    "labelled_root": "rule 181's naming cues: 'Diagnosis: X' names no root cause, so the hunch's "
+    "OOM sentences are the stated one again (da.misleading-signal 1.0) and rule 183 does not "
+    "apply (da.multi-signal-correlation 0.4): DA 0.35",
+    "logs_verb_root": "rule 182 keeps 'P logs F' (the workload as the subject) as a cause: the "
+    "pool finding in the named root cause is precise again (da.multi-signal-correlation 0.4); "
+    "DA 0.1 holds",
+    "due_to_root": "rule 183 applies only where a root cause is named: 'The outage is due to X' "
+    "names none, so the fault stated as checked is rule 20's one right claim "
+    "(da.multi-signal-correlation 0.4) and rule 181's OOM sentence the stated root cause "
+    "(da.misleading-signal 1.0): DA 0.35",
+    "named_migration": "rule 187 sets the name aside but not the agent's words made from it: "
+    "'failing its database migration' of the init container picked by its name "
+    "(da.cascading-diagnosis 0.75, the mesh hop missed): DA 0.1875",
+    "podnet_wide_hole": "rule 184's 'Not read': an exception wider than the pod network the "
+    "snapshot shows is applied, so the pods' /16 less a /20 holds no pod or node "
+    "(ca.state-discovery gap 0)",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -671,6 +699,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         # port, the decoy's crash loop printing an error of its own): quiet_loop_dropped max
         # 1.0 -> 0.20
         "quiet_loop_dropped",
+        # round 24 (branch s16-red24): the blunt evader (held to the blunt bound)
+        *gr24.BLUNT_EVADERS,
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -703,7 +733,10 @@ FAILING_TODAY: dict[str, set[str]] = {
     # round 23 (branch s15-red23): the decoy by its error-free logs and the worker by its
     # readiness probe on a metrics port (quiet_loop_dropped): DA 0.85; holds since branch
     # s15-decoy5 (both look like declared workloads there): DA 0
-    "da": set(),
+    # round 24 (branch s16-red24, README "Twenty-fourth round"): the wrong root cause under
+    # "Diagnosis:" or "due to" (rules 181/183 read naming cues only): DA 0.35; one init
+    # container committed by its name's words (rule 187): DA 0.1875
+    "da": {"labelled_root", "due_to_root", "named_migration"},
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read
@@ -775,7 +808,10 @@ FAILING_TODAY: dict[str, set[str]] = {
     # ca.state-discovery gap 0; holds since rules 191-192 (branch s15-fix34: a namespace
     # selector leaving the policy's namespace out read against the namespaces it admits, one
     # the cluster may create included): gap 0 -> 0.2 on all nine
-    "blunt": set(),
+    # round 24 (branch s16-red24): the pods' /16 less a /20 wider than the pod network the
+    # snapshot shows (podnet_wide_hole, rule 184's "Not read") beside the minimal fix:
+    # ca.state-discovery gap 0
+    "blunt": {"podnet_wide_hole"},
 }
 
 
@@ -863,6 +899,8 @@ HEAVY_TIER = frozenset(
         *gr22.ROUND22,
         # round 23 (branch s15-red23, all heavy)
         *gr23.ROUND23,
+        # round 24 (branch s16-red24, all heavy)
+        *gr24.ROUND24,
         # the worker's tells one at a time (branch s12-past, all heavy)
         *gst.SIM_TELLS,
     }
