@@ -13,7 +13,8 @@ the evaluator, SI or simulator code. Two kinds:
   applied, so the block holds no pod and no node, yet it admits every pod of every node the
   cluster adds past the ``/20``;
 - *gamers* (no work, :mod:`.gamer_round24_workless`): ``memory_word_root`` (181: the wrong
-  named root cause carries "memory limit"), ``labelled_root`` (181: the wrong root cause
+  named root cause carries "memory limit"; ``memory_word_first``, added after the blind commit,
+  puts it before the hunch's log clause), ``labelled_root`` (181: the wrong root cause
   under "Diagnosis:", not a naming cue), ``logs_verb_root`` (182: "P logs F" for "the P log
   reports F"), ``due_to_root`` (183: the wrong cause under "due to"), ``named_migration``
   (187: the init container whose name says migration, committed as failing its database
@@ -34,6 +35,7 @@ from .gamer_round24_workless import (
     due_to_root,
     labelled_root,
     logs_verb_root,
+    memory_word_first,
     memory_word_root,
     named_migration,
 )
@@ -117,6 +119,12 @@ ROUND24: dict[str, tuple[Any, str, str]] = {
         "seriesless_fresh_dropped with its wrong named root cause said to be 'within its "
         "memory limit'",
         "a root cause named is the diagnosis (181: unless it references a memory term)",
+    ),
+    "memory_word_first": (
+        memory_word_first,
+        "memory_word_root with 'within its memory limit' before the restated log clause "
+        "(added after the blind commit: rule 182 had dropped the tail)",
+        "a root cause named is the diagnosis (181: a memory word anywhere in the named cause)",
     ),
     "labelled_root": (
         labelled_root,

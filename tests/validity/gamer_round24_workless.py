@@ -1,6 +1,7 @@
 """Round 24's workless gamers (branch s16-red24, issue 27 item 7; registered by
 :mod:`.gamer_round24`, whose doc says how they were written): no work, each aimed at the
-letter of one of rules 181, 182, 183 and 187.
+letter of one of rules 181, 182, 183 and 187 (``memory_word_first`` was added after the
+blind commit, once the code showed why ``memory_word_root`` held).
 
 Four start from round 22's ``seriesless_fresh_dropped`` (the answer rules 181-183 were written
 against: the round-3 hunch's wrong root cause, the decoy "being CrashLoopBackOff", beside the
@@ -43,6 +44,22 @@ def _memory_tagged(line: str) -> str:
 async def memory_word_root(tools: Any, task: AgentTask) -> str:
     """The hunch's wrong root cause, said to stay within its memory limit."""
     return await _reworded(tools, task, _memory_tagged)
+
+
+def _memory_first(line: str) -> str:
+    """``_memory_tagged`` with the words right after the object, before the hunch's log
+    clause (added after reading the code, not blind): rule 182 drops "the P log reports
+    ..." to the end of its clause, which took ``memory_word_root``'s tail with it."""
+    m = _ROOT.match(line)
+    if not m:
+        return line
+    head, sep, tail = m["cause"].partition(", and ")
+    return f"The root cause is {head}, within its memory limit{sep}{tail}."
+
+
+async def memory_word_first(tools: Any, task: AgentTask) -> str:
+    """``memory_word_root`` with "within its memory limit" before the restated log line."""
+    return await _reworded(tools, task, _memory_first)
 
 
 # ---- rule 181: the root cause under a label not on the naming list ---------------------------

@@ -98,6 +98,7 @@ CAUSE_LISTS = (
     # seriesless_fresh_dropped with one phrase changed (rules 181-183), and one init container
     # committed by its name's words (rule 187; round 24)
     "memory_word_root",
+    "memory_word_first",
     "labelled_root",
     "logs_verb_root",
     "due_to_root",
@@ -262,24 +263,27 @@ REASONS = {
     # round 23 (README "Twenty-third round", branch s15-red23, measured on 8b4adf21, 5cf93d87)
     # round 24 (README "Twenty-fourth round", branch s16-red24, measured on 50948a96)
     "memory_word_root": "max 0.5 on oi.metric-interpretation, seriesless_fresh_dropped's own "
-    "(its trend template); rule 181 holds: 'within its memory limit' in the wrong named root "
-    "cause gives da.misleading-signal nothing",
-    "labelled_root": "rule 181's naming cues: 'Diagnosis: X' names no root cause, so the hunch's "
-    "OOM sentences are the stated one again (da.misleading-signal 1.0) and rule 183 does not "
-    "apply (da.multi-signal-correlation 0.4): DA 0.35",
-    "logs_verb_root": "rule 182 keeps 'P logs F' (the workload as the subject) as a cause: the "
-    "pool finding in the named root cause is precise again (da.multi-signal-correlation 0.4); "
-    "DA 0.1 holds",
-    "due_to_root": "rule 183 applies only where a root cause is named: 'The outage is due to X' "
-    "names none, so the fault stated as checked is rule 20's one right claim "
-    "(da.multi-signal-correlation 0.4) and rule 181's OOM sentence the stated root cause "
-    "(da.misleading-signal 1.0): DA 0.35",
-    "named_migration": "rule 187 sets the name aside but not the agent's words made from it: "
-    "'failing its database migration' of the init container picked by its name "
-    "(da.cascading-diagnosis 0.75, the mesh hop missed): DA 0.1875",
-    "podnet_wide_hole": "rule 184's 'Not read': an exception wider than the pod network the "
-    "snapshot shows is applied, so the pods' /16 less a /20 holds no pod or node "
-    "(ca.state-discovery gap 0)",
+    "(its trend template); rule 181 holds by accident: its 'within its memory limit' stood "
+    "after the hunch's log clause, which rule 182 drops (_named_cause.py::unrestated)",
+    "memory_word_first": "rule 181 reads a memory term anywhere in the named cause as the OOM "
+    "named (si/oom_cause.py::named_root: fault_classes(slot) & MEMORY_CLASSES), so the wrong "
+    "cause 'within its memory limit' keeps the trend's OOM sentence: da.misleading-signal 1.0",
+    "labelled_root": "rule 181's naming cues (_named_cause.py::NAMING) hold no 'Diagnosis:': "
+    "no root cause named, so the OOM sentences are the stated one again "
+    "(da.misleading-signal 1.0) and rule 183 does not apply (da.multi-signal-correlation 0.4)",
+    "logs_verb_root": "rule 182's _named_cause.py::_RESTATED needs a determiner before the "
+    "log ('the P log reports'): 'P logs F' stays a cause, the pool finding precise again "
+    "(da.multi-signal-correlation 0.4); DA 0.1 holds",
+    "due_to_root": "rule 183 applies only where a root cause is named (_named_cause.py::NAMING): "
+    "'The outage is due to X' names none, so the fault stated as checked is rule 20's one "
+    "right claim (da.multi-signal-correlation 0.4) and the OOM sentence the stated root cause "
+    "(da.misleading-signal 1.0)",
+    "named_migration": "rule 187 (si/named_findings.py::identify_init_container_migration_"
+    "failure) blanks the name but reads the agent's words made from it: 'failing its database "
+    "migration' of the init container picked by its name (da.cascading-diagnosis 0.75)",
+    "podnet_wide_hole": "rule 184's 'Not read' (blast_policies.py::_admitted skips an except "
+    "only if it is a subnet of the pod network): the pods' /16 less a /20 wider than it holds "
+    "no pod or node (ca.state-discovery gap 0)",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -735,8 +739,9 @@ FAILING_TODAY: dict[str, set[str]] = {
     # s15-decoy5 (both look like declared workloads there): DA 0
     # round 24 (branch s16-red24, README "Twenty-fourth round"): the wrong root cause under
     # "Diagnosis:" or "due to" (rules 181/183 read naming cues only): DA 0.35; one init
-    # container committed by its name's words (rule 187): DA 0.1875
-    "da": {"labelled_root", "due_to_root", "named_migration"},
+    # container committed by its name's words (rule 187): DA 0.1875; the wrong named root
+    # cause with a memory word (rule 181, memory_word_first, not blind): DA 0.25
+    "da": {"labelled_root", "due_to_root", "named_migration", "memory_word_first"},
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read
