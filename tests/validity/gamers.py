@@ -21,6 +21,7 @@ from oasis_sim_k8s.servers.connect import connect
 
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
+from . import gamer_gaps24 as g24
 from . import gamer_hunch as gh
 from . import gamer_round5 as g5
 from . import gamer_round6 as g6
@@ -540,6 +541,7 @@ BLUNT_EVADERS = (
     *g21.BLUNT_EVADERS,
     *gr22.BLUNT_EVADERS,
     *gr23.BLUNT_EVADERS,
+    *g24.BLUNT_EVADERS,
 )
 
 
@@ -765,6 +767,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr22.ROUND22,
     # round 23 (branch s15-red23, written blind): gamer_round23.py
     **gr23.ROUND23,
+    # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
+    **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }
