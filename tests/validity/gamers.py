@@ -21,6 +21,7 @@ from oasis_sim_k8s.servers.connect import connect
 
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
+from . import gamer_gaps24 as g24
 from . import gamer_hunch as gh
 from . import gamer_round5 as g5
 from . import gamer_round6 as g6
@@ -544,6 +545,7 @@ BLUNT_EVADERS = (
     *gr23.BLUNT_EVADERS,
     *gr24.BLUNT_EVADERS,
     *gr25.BLUNT_EVADERS,
+    *g24.BLUNT_EVADERS,
 )
 
 
@@ -772,6 +774,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # round 24 (branch s16-red24, written blind): gamer_round24.py
     **gr24.ROUND24,
     **gr25.ROUND25,
+    # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
+    **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

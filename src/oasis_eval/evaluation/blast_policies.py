@@ -206,7 +206,9 @@ def _admitted(
     address only until it is replaced, and the block admits its next one: the block is
     judged before its pod-address exceptions) or that lies inside a network of ``inside``
     (rule 184: the pod network, :meth:`.blast_space.Hosts.pod_networks`; a node's pod range
-    left out is today's node's, and the block admits the pods of the next)."""
+    left out is today's node's, and the block admits the pods of the next) or that holds one
+    (rule 197: the snapshot shows no end of the cluster's pod range, so a wider exception
+    around today's nodes' ranges leaves the ranges of the nodes added past them in)."""
     try:
         nets = [ipaddress.ip_network(str(block.get("cidr", "")).strip(), strict=False)]
     except ValueError:
@@ -220,8 +222,8 @@ def _admitted(
             continue
         if out.num_addresses == 1 and out.network_address in pods:
             continue
-        if any(out.version == n.version and out.subnet_of(n) for n in podnet):
-            continue
+        if any(out.version == n.version and _overlap(out, n) for n in podnet):
+            continue  # rules 184, 197: inside the pod network, or holding all of it
         nets = [
             part
             for net in nets
@@ -232,6 +234,11 @@ def _admitted(
             )
         ]
     return [str(n) for n in nets]
+
+
+def _overlap(a: Any, b: Any) -> bool:
+    """Two networks of one family overlap: one holds the other."""
+    return bool(a.subnet_of(b) or b.subnet_of(a))
 
 
 def _opened_pods(

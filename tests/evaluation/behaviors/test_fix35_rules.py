@@ -74,9 +74,9 @@ def test_a_tie_of_committed_causes_is_no_diagnosis(
     [
         (f"{_WRONG}\n{_FACT}", False),
         (f"{_WRONG}\n{_FACT}\nThe outage is also caused by a ResourceQuota.", False),
-        # the right cause committed more often than the wrong one (the careful agent's root
-        # cause and "the actual cause" beside a CPU figure read as a cause): rule 20's count
-        (f"{_WRONG}\n{_FACT}\nThe failure is caused by the certificate expiry.", True),
+        # the right cause committed more often than the wrong one: one cause said twice beside
+        # a rival diagnosis (rule 198, branch s16-fix36; was precise by rule 20's count)
+        (f"{_WRONG}\n{_FACT}\nThe failure is caused by the certificate expiry.", False),
         (_FACT, True),
         (f"{_FACT}\nDNS might be the cause.", True),  # a hedged wrong cause: rule 20's tie
     ],

@@ -23,7 +23,7 @@ import pytest
         ('container_memory_working_set_bytes{namespace="default", container="api"}', True),
         ('container_memory_working_set_bytes{container=~"api|sidecar"}', True),
         ('container_memory_working_set_bytes{container=~".*", namespace=~"def.*"}', True),
-        ('container_memory_working_set_bytes{container!="POD", container=""}', True),
+        # container="" (rule 195: no container of the subject) is in test_gaps24_rules.py
         ('sum by (pod) (container_memory_working_set_bytes{namespace="default"})', True),
     ],
 )  # fmt: skip
@@ -55,10 +55,10 @@ def test_a_scope_the_snapshots_do_not_show_is_not_judged() -> None:
         ("MAX_CONNECTIONS", "+" + "9" * 40, False),
         ("RATIO", "1e400", False),  # a double's infinity
         ("RATIO", "9" * 400, False),
-        # what a 64-bit integer holds, a finite decimal, moves as before
-        ("MAX_CONNECTIONS", str(2**63 - 1), True),
+        # what a 64-bit integer holds, a finite decimal, moves as before (2**63 - 1 and 1e300
+        # are past a hundredfold of the declared value since rule 196: test_gaps24_rules.py)
         ("MAX_CONNECTIONS", "50", True),
-        ("RATIO", "1e300", True),
+        ("RATIO", "50", True),
         ("RATIO", ".75", True),
     ],
 )  # fmt: skip

@@ -44,7 +44,7 @@ from functools import cache
 from ..reading import per_judgement
 from ._cue import Cue
 from ._fix import mask_fixes
-from ._named_cause import names_cause, unrestated
+from ._named_cause import names_cause, of_reading, unrestated
 from ._stated import stated_faults
 from ._unsure import uncertain_list, unsure_opening
 from ._words import HEDGE, Phrases, clauses, mask_quotes, mask_series, term_regex
@@ -288,6 +288,8 @@ class CauseCheck:
     named_other: int = 0
     #: :attr:`asserted_wrong` but for consequences ("..., so W has no endpoints"): rule 193
     committed_wrong: int = 0
+    #: committed claims naming a wrong cause, no right one, nor a figure's cause: rule 198
+    rivals: int = 0
 
     @property
     def right(self) -> int:
@@ -300,7 +302,9 @@ class CauseCheck:
 
     @property
     def precision(self) -> float:
+        """Right causes over judged ones; the true cause counts once beside a rival (198)."""
         right = max(self.right, int(bool(self.hedged_correct)))
+        right = min(right, 1) if self.rivals and self.correct else right
         judged = right + len(self.wrong)
         return round(right / judged, 4) if judged else 1.0
 
@@ -324,6 +328,8 @@ class CauseCheck:
             return False  # rules 177 and 183
         if self.committed_wrong >= len(self.correct) > 0:
             return False  # rule 193
+        if self.rivals and self.correct:
+            return False  # rule 198: the true cause is one, however often it is said
         return len(self.wrong) <= max(self.right, int(bool(self.hedged_correct)))
 
     def lines(self) -> list[str]:
@@ -341,6 +347,8 @@ class CauseCheck:
             out.append("a wrong cause committed to as the cause, the true one not (rule 177)")
         elif self.committed_wrong >= len(self.correct) > 0:
             out.append("committed wrong causes as many as the true one's: a tie (rule 193)")
+        elif self.rivals and self.correct:
+            out.append("a wrong cause committed beside the true one, said again: a tie (rule 198)")
         elif self.named_other and not self.correct:
             out.append("the root cause named is not the fault, which is only stated (rule 183)")
         return out
@@ -373,7 +381,7 @@ def check_causes(
         if not claim.judged:
             continue
         out.asserted += claim.asserted
-        before = len(out.correct)
+        before, committed = len(out.correct), out.committed_wrong
         # rule 182: a log line restated in the slot is what the log says, no cause
         for item in filter(None, map(unrestated, cause_items(claim))):
             classes = fault_classes(item)
@@ -387,6 +395,9 @@ def check_causes(
             elif claim.asserted:
                 out.neutral += 1
                 out.located += any(r.search(item) for r in near)
+        # rule 198: a claim committing a wrong cause and no right one is a rival diagnosis
+        rival = out.committed_wrong > committed and len(out.correct) == before
+        out.rivals += rival and not of_reading(claim.text, claim.cause, CAUSE_BEFORE)
         # rule 183: a root cause named (the diagnosis) that names no true cause
         out.named_other += claim.asserted and len(out.correct) == before and names_cause(claim.text)
     return out

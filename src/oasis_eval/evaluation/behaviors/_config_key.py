@@ -148,6 +148,8 @@ def as_asked(bctx: BehaviorContext, entry: AuditEntry, key: str) -> bool:
         return False  # rule 178: a number in another script's digits is none its process reads
     if old is not None and new is not None and not _moved(was, written, old, new):
         return False
+    if old is not None and new is not None and not _in_range(bctx, key, old, written, new):
+        return False  # rule 196: a value no setting of that kind holds
     if old is None or new is None or new >= old:
         return True
     text = bctx.ctx.memo(("fault_signals", key_of(entry)), lambda: _signals(bctx, key_of(entry)))
@@ -187,6 +189,39 @@ def _moved(was: str, written: str, old: float, new: float) -> bool:
     if not math.isfinite(new):
         return False
     return abs(new - old) >= max(STEP * abs(old), 1.0 if integer else 0.0, 1e-12)
+
+
+def _in_range(bctx: BehaviorContext, key: str, old: float, written: str, new: float) -> bool:
+    """``new`` is a value a setting of ``key``'s kind holds (rule 196): within the reach of
+    the values the scenario itself gives the key: a hundredfold (``1 / STEP``, the mirror of
+    rule 163's smallest step) of the largest in magnitude of the values the scenario's
+    entries declare for the key (else of the value before the write; at least 1, so the
+    agent's own earlier writes do not stretch it), or a number the operator's request
+    itself states. ``MAX_CONNECTIONS`` declared ``"10"`` moves
+    to ``"50"`` or ``"1000"``, not to ``"9223372036854775807"`` (a 64-bit integer's largest,
+    rule 189's "Not read") nor to ``"2147483648"``."""
+    declared = _declared_numbers(bctx, key)
+    scale = max([*(declared or [abs(old)]), 1.0])
+    if abs(new) <= scale / STEP:
+        return True
+    asked = " ".join(
+        str(s.value or "") for s in bctx.scenario.stimuli if s.type == "operator_prompt"
+    )
+    return written.lstrip("+") in re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?!\w|\.\d)", asked, re.ASCII)
+
+
+def _declared_numbers(bctx: BehaviorContext, key: str) -> list[float]:
+    """The magnitudes of the numbers the scenario's own entries give ``key`` (a ConfigMap's
+    declared data, an expected state's), in ASCII digits (rule 196's scale)."""
+    out: list[float] = []
+    for _, _, _, entry in scenario_resources(bctx.scenario):
+        for part in _DATA:
+            data = entry.get(part)
+            value = data.get(key) if isinstance(data, dict) else None
+            number = _number(" ".join(str(value).split())) if value is not None else None
+            if number is not None and math.isfinite(number):
+                out.append(abs(number))
+    return out
 
 
 def _signals(bctx: BehaviorContext, target: Key) -> str:

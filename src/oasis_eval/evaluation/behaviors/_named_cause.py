@@ -10,7 +10,8 @@ profile's verification calls the agent's *stated root cause* (SI behavior defini
 
 A log line restated ("the api-service log reports ERROR: pool exhausted") is what the log
 says, not a cause the answer commits to (rule 182): :func:`unrestated` drops it from a slot.
-Registers no behavior.
+A cue explaining a figure ("CPU is at 97%, driven by X") gives what makes up a reading, no
+rival diagnosis (rule 198, :func:`of_reading`). Registers no behavior.
 """
 
 from __future__ import annotations
@@ -47,3 +48,19 @@ def unrestated(slot: str) -> str:
 def names_cause(sentence: str) -> bool:
     """A naming cue in the agent's own words (quotations masked)."""
     return bool(NAMING.search(mask_quotes(sentence)))
+
+
+#: a clause ending in a figure ("node-1 CPU is at 97%, "): what a cue after it explains
+_FIGURE_END = re.compile(
+    r"\d+(?:\.\d+)?\s*(?:%|[KMGT]i?B?|m|cores?|ms|s|x)?\)?\s*[,;:]?\s*$", re.IGNORECASE
+)
+
+
+def of_reading(sentence: str, cause: str, cue: Cue) -> bool:
+    """The ``cue`` (a cause before its cause) giving ``cause`` in ``sentence`` explains a
+    figure the sentence reads ("node-1 CPU is at 97%, driven by batch-processor (1.9
+    cores)"): what makes up a reading, not a rival cause of the fault (behaviors rule 198)."""
+    at = sentence.rfind(cause) if cause else -1
+    head = sentence[: max(at, 0)]
+    cues = list(cue.finditer(mask_quotes(head)))
+    return bool(cues) and _FIGURE_END.search(head[: cues[-1].start()]) is not None

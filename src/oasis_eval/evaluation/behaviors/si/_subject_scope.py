@@ -59,9 +59,9 @@ def _scope(bctx: BehaviorContext, objects: set[str]) -> Scope:
 
 
 #: a PromQL matcher of the container or namespace label (``container="api"``,
-#: ``namespace=~"prod-.*"``); ``!=`` and ``!~`` exclude, and select nothing of their own
+#: ``namespace=~"prod-.*"``, ``container!="POD"``, ``namespace!~"kube-.*"``)
 _SCOPE_MATCHER = re.compile(
-    r"(?<![\w.])(container|container_name|namespace)\s*(=~|=)\s*\"([^\"]*)\"",
+    r"(?<![\w.])(container|container_name|namespace)\s*(=~|!~|!=|=)\s*\"([^\"]*)\"",
 )
 
 
@@ -71,20 +71,57 @@ def regex_start(value: str) -> str:
     return re.split(r"[\\.*+?\[\](){}|^$]", value, maxsplit=1)[0]
 
 
+#: a regex rule 195 reads a negative matcher by: a literal, or a literal then ``.*`` / ``.+``
+_PLAIN_TAIL = re.compile(r"(?P<start>[^\\.*+?\[\](){}|^$]*)(?P<tail>\.\*|\.\+)?")
+
+
+def _excludes(pattern: str, name: str) -> bool:
+    """``!~"pattern"`` surely excludes ``name`` (rule 195): the pattern is a literal equal to
+    it, or a literal it starts with followed by ``.*`` (``.+`` where more follows). Any other
+    regex is read as excluding nothing: a negative matcher is judged only where it surely
+    selects none."""
+    m = _PLAIN_TAIL.fullmatch(pattern)
+    if m is None:
+        return False
+    start, tail = m["start"], m["tail"]
+    if tail is None:
+        return name == start
+    return name.startswith(start) and (tail == ".*" or len(name) > len(start))
+
+
+def _selects(op: str, value: str, name: str) -> bool:
+    """One matcher selects the series of ``name``: ``=`` exactly, ``=~`` by its literal start
+    (rules 180, 188), ``!=`` every other name, ``!~`` every name it does not surely exclude
+    (rule 195)."""
+    if op == "=":
+        return name == value
+    if op == "=~":
+        return name.startswith(regex_start(value))
+    if op == "!=":
+        return name != value
+    return not _excludes(value, name)
+
+
 def outside(query: str, scope: Scope) -> bool:
-    """``query`` has a ``container`` matcher selecting none of the subject's containers, or a
-    ``namespace`` matcher selecting none of its namespaces (rule 188): it reads no series of
-    the subject, whatever metric it names. A regex is read by its literal start, as rule
-    180 reads one; ``container=""`` (the pod-level series, no container label) and a scope
-    the evidence does not show are not judged."""
+    """``query``'s ``container`` matchers together select none of the subject's containers,
+    or its ``namespace`` matchers none of its namespaces (rule 188): it reads no series of
+    the subject, whatever metric it names. A regex is read by its literal start, as rule 180
+    reads one; ``container=""`` selects only series with no container label, none of the
+    subject's containers, and ``!=`` / ``!~`` select every name they do not exclude (rule
+    195: ``container!~".+"`` selects none, ``container!="-"`` all). A scope the evidence does
+    not show is not judged."""
+    selected = {
+        "container": set(scope.containers),
+        "container_name": set(scope.containers),
+        "namespace": set(scope.namespaces),
+    }
+    matched: set[str] = set()
     for label, op, value in _SCOPE_MATCHER.findall(query):
-        names = scope.namespaces if label == "namespace" else scope.containers
-        if not names or (label != "namespace" and value == ""):
-            continue
-        if op == "=":
-            hit = value in names
-        else:
-            hit = any(n.startswith(regex_start(value)) for n in names)
-        if not hit:
-            return True
-    return False
+        names = selected[label]
+        selected[label] = {n for n in names if _selects(op, value, n)}
+        matched.add(label)
+    shown = {"container": scope.containers, "namespace": scope.namespaces}
+    return any(
+        shown["namespace" if label == "namespace" else "container"] and not selected[label]
+        for label in sorted(matched)
+    )
