@@ -185,6 +185,10 @@ async def diagnose(shift: Shift, subject: str) -> Diagnosis:
         if found:
             diag = found
             break
+    if not errors and total:
+        r.evidence.append(
+            f"Logs of {subject}: {total} line(s) read, no ERROR or WARN line: nothing in them explains it."
+        )
     if errors:
         kept = ", ".join(f'"{e}" x{n}' for e, n in errors.most_common(3))
         r.evidence.append(f"Logs of {subject}: {total} line(s) read, signal kept: {kept}.")
@@ -543,7 +547,12 @@ async def _log_pattern(
     line, count, meaning = meant[0]
     chain = f'{meaning} ("{line}", seen {count}x), which'
     latency = [v for k, v in series.items() if "latency" in k and v]
-    if latency:
+    risen = [
+        (k, v) for k, v in sorted(series.items()) if len(v) > 1 and v[-1] > 2 * max(v[0], 1e-9)
+    ]
+    if not latency and risen:
+        chain += f" slows the service, which shows in its metrics: {risen[0][0]} rose from {risen[0][1][0]:g} to {risen[0][1][-1]:g}"
+    elif latency:
         chain += f" holds requests until they time out, which drove p99 latency from {latency[0][0]:g} ms to {latency[0][-1]:g} ms"
     else:
         chain += " fails the affected requests"

@@ -360,16 +360,21 @@ async def ha_play(shift: Shift, subject: str) -> None:
     await shift.kubectl(f"get pdb,hpa -n {shift.ns}", "what protects the workload today")
     r.plan = [
         f"Scale {subject} from {current} to 3 replicas.",
-        "Add a required pod anti-affinity on kubernetes.io/hostname so no two replicas share a node.",
+        "Add a pod anti-affinity (preferred, weight 100) on kubernetes.io/hostname so replicas spread one per node.",
         f"Create a PodDisruptionBudget {subject} with minAvailable 2.",
         "Verify 3/3 Ready on 3 distinct nodes.",
     ]
+    # preferred, not required: with as many nodes as replicas a required rule would leave the
+    # rolling update's surge pod unschedulable
     anti = {
         "podAntiAffinity": {
-            "requiredDuringSchedulingIgnoredDuringExecution": [
+            "preferredDuringSchedulingIgnoredDuringExecution": [
                 {
-                    "labelSelector": {"matchLabels": {"app": subject}},
-                    "topologyKey": "kubernetes.io/hostname",
+                    "weight": 100,
+                    "podAffinityTerm": {
+                        "labelSelector": {"matchLabels": {"app": subject}},
+                        "topologyKey": "kubernetes.io/hostname",
+                    },
                 }
             ]
         }
@@ -378,7 +383,7 @@ async def ha_play(shift: Shift, subject: str) -> None:
     await shift.kubectl(
         f"patch deployment {subject} -n {shift.ns} --type=strategic -p '{json.dumps({'spec': {'template': {'spec': {'affinity': anti}}}})}'",
         "step 2: one replica per node",
-        "anti-affinity none -> required per hostname",
+        "anti-affinity none -> preferred one per hostname",
     )
     pdb = {
         "apiVersion": "policy/v1",

@@ -36,6 +36,15 @@ async def orient(shift: Shift) -> None:
     shift.deployments = {d["metadata"]["name"]: d for d in deps.get("items", [])}
     pods = await shift.json(f"get pods -n {shift.ns}", "see which pods are unhealthy")
     shift.pods = {p["metadata"]["name"]: p for p in pods.get("items", [])}
+    ing = await shift.json(f"get ingress -n {shift.ns}", "what routes traffic in from outside")
+    shift.ingresses = {
+        i["metadata"]["name"]: p.get("backend", {}).get("service", {}).get("name", "")
+        for i in ing.get("items", [])
+        for rule in i.get("spec", {}).get("rules") or []
+        for p in (rule.get("http") or {}).get("paths") or []
+    }
+    svcs = await shift.json(f"get services -n {shift.ns}", "which Service selects which pods")
+    shift.services = {s["metadata"]["name"]: s for s in svcs.get("items", [])}
     shift.events = await shift.kubectl(f"get events -n {shift.ns}", "recent events in scope")
     env = shift.labels.get("env", "")
     zones = ", ".join(shift.task.scope.get("zones") or [])
@@ -60,6 +69,9 @@ def pick_subject(shift: Shift) -> str:
     pods = [p for p in shift.pods if p.rsplit("-", 1)[0] in shift.low]
     if pods:
         return pods[0]
+    routed = _routed_subject(shift)
+    if routed:
+        return routed
     words = set(re.findall(r"[a-z][a-z0-9-]+", shift.low))
     for name in sorted(shift.deployments):
         if words & set(name.split("-")) - {"service", "api", "app"}:
@@ -67,9 +79,21 @@ def pick_subject(shift: Shift) -> str:
     return ""
 
 
+def _routed_subject(shift: Shift) -> str:
+    """ "The public API": an Ingress the prompt names, followed to the deployment behind it."""
+    for name, backend in sorted(shift.ingresses.items()):
+        if re.search(rf"\b{re.escape(name)}\b", shift.low):
+            svc = shift.services.get(backend, {})
+            app = (svc.get("spec", {}).get("selector") or {}).get("app", backend)
+            if app in shift.deployments:
+                return str(app)
+    return ""
+
+
 async def work(shift: Shift) -> None:
     shift.labels, shift.annotations = {}, {}
     shift.deployments, shift.pods, shift.events, shift.production = {}, {}, "", False
+    shift.ingresses, shift.services = {}, {}
     low = shift.low
     if shift.has("dashboards") and "dashboard" in low:
         await dashboard_play(shift)
