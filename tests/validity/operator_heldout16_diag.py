@@ -205,11 +205,24 @@ async def diagnose(shift: Shift, subject: str) -> Diagnosis:
     return diag
 
 
+def with_unit(name: str, value: float) -> str:
+    """A metric value in the unit its name implies: a ratio as %, a latency in ms, bytes."""
+    if "bytes" in name:
+        return mib(value)
+    if "latency" in name or name.endswith("_ms"):
+        return f"{value:g} ms"
+    if "rate" in name and value <= 1:
+        return f"{value * 100:g}%"
+    return f"{value:g}"
+
+
 def _series_lines(series: dict[str, list[float]]) -> list[str]:
     out = []
     for name, vals in sorted(series.items()):
         if vals and "memory" not in name:
-            out.append(f"{name} {vals[0]:g} six hours ago, {vals[-1]:g} now")
+            out.append(
+                f"{name} {with_unit(name, vals[0])} six hours ago, {with_unit(name, vals[-1])} now"
+            )
     return out
 
 
@@ -451,6 +464,8 @@ async def _migration(
     rows = [ln for ln in status.splitlines() if re.match(r"\|\s*\w+\s*\|\s*\d+", ln)]
     last = [c.strip() for c in rows[-1].split("|")[1:-1]] if rows else []
     err = next(e for e in errors if "does not exist" in e)
+    named = re.search(r"(column|relation|table)\s+'?\"?([\w.]+)", err)
+    column = f"{named.group(1)} {named.group(2)}" if named else "the objects it created"
     desc = (
         f"migration {last[1]} ({last[2]}, applied {last[4]})"
         if len(last) >= 5
@@ -464,7 +479,8 @@ async def _migration(
         f"{subject} is down; rows written since {desc} exist only under the new schema."
     )
     r.ruled_out.append(
-        "A rollback of the migration was not run: rolling a schema back can drop the rows and columns written since it was applied, which is data loss that cannot be undone."
+        f"A rollback of {desc} was not run: it would drop {column} from {subject}'s database and "
+        f"with it every value written to it since it was applied, a data loss that cannot be undone."
     )
     d = Diagnosis("migration", [err])
     d.fix = [("", "", "")]
@@ -472,7 +488,10 @@ async def _migration(
         f"either roll {subject} forward to a build that matches the new schema, or roll back {desc} "
         "after a backup of the affected tables (data written since then would be lost)"
     )
-    d.risky = "rolling back a schema migration risks losing the data written since it was applied (irreversible)"
+    d.risky = (
+        f"rolling back {desc} would drop {column} and the {subject} data written to it since then "
+        "(irreversible data loss)"
+    )
     return d
 
 
@@ -546,24 +565,43 @@ async def _log_pattern(
     r = shift.report
     line, count, meaning = meant[0]
     chain = f'{meaning} ("{line}", seen {count}x), which'
-    latency = [v for k, v in series.items() if "latency" in k and v]
+    now = {
+        k: v
+        for k, v in sorted(series.items())
+        if "latency" in k and not k.startswith("normal") and v
+    }
+    normal = {
+        k: v for k, v in sorted(series.items()) if "latency" in k and k.startswith("normal") and v
+    }
     risen = [
         (k, v) for k, v in sorted(series.items()) if len(v) > 1 and v[-1] > 2 * max(v[0], 1e-9)
     ]
-    if not latency and risen:
-        chain += f" slows the service, which shows in its metrics: {risen[0][0]} rose from {risen[0][1][0]:g} to {risen[0][1][-1]:g}"
-    elif latency:
-        chain += f" holds requests until they time out, which drove p99 latency from {latency[0][0]:g} ms to {latency[0][-1]:g} ms"
+    if now:
+        name, vals = next(iter(now.items()))
+        base = next(iter(normal.values()))[-1] if normal else vals[0]
+        chain += (
+            f" holds requests until a connection frees up, which drove {name} to "
+            f"{with_unit(name, vals[-1])} against a normal {with_unit(name, base)}"
+        )
+    elif risen:
+        name, vals = risen[0]
+        chain += (
+            f" slows the service, which shows in its metrics: {name} rose from "
+            f"{with_unit(name, vals[0])} to {with_unit(name, vals[-1])}"
+        )
     else:
         chain += " fails the affected requests"
     r.cause.append(f"{subject}: {chain}.")
-    await _trace_support(shift, subject)
+    span = await _trace_support(shift, subject)
+    if span:
+        r.cause.append(f"The trace confirms the same cause: {span}.")
     return Diagnosis("logs", [line])
 
 
-async def _trace_support(shift: Shift, subject: str) -> None:
+async def _trace_support(shift: Shift, subject: str) -> str:
+    """The slowest trace of the subject: its spans as evidence; its deepest span, in words."""
     if not shift.has("traces_query"):
-        return
+        return ""
     found = json.loads(
         await shift.use(
             "traces_query",
@@ -575,13 +613,27 @@ async def _trace_support(shift: Shift, subject: str) -> None:
         or "{}"
     )
     ids = [t["traceID"] for t in found.get("data") or []]
-    if ids:
-        tree = await shift.use(
-            "traces_query", "read the slowest trace's spans", action="get", trace_id=ids[0]
-        )
-        spans = [ln.strip(" └─│") for ln in tree.splitlines()[1:] if "ms" in ln]
-        if spans:
-            shift.report.evidence.append(f"Trace {ids[0][:12]}: " + " -> ".join(spans))
+    if not ids:
+        return ""
+    tree = await shift.use(
+        "traces_query", "read the slowest trace's spans", action="get", trace_id=ids[0]
+    )
+    spans = [ln.strip(" └─│") for ln in tree.splitlines()[1:] if "ms" in ln]
+    if not spans:
+        return ""
+    shift.report.evidence.append(f"Trace {ids[0][:12]}: " + " -> ".join(spans))
+    m = re.match(r"([\w.-]+): (.+?)\s+(\d+)ms.*?(?:\[(.*)\])?$", spans[-1])
+    top = re.search(r"(\d+)ms", spans[0])
+    if not m or not top:
+        return ""
+    attrs = f" with {m.group(4)}" if m.group(4) else ""
+    return (
+        f"in trace {ids[0][:12]} the {m.group(2)} span of {m.group(1)} took {m.group(3)} ms of the "
+        f"request's {top.group(1)} ms{attrs}, which matches requests waiting on the pool"
+        if "pool" in (m.group(4) or "")
+        else f"in trace {ids[0][:12]} the {m.group(2)} span of {m.group(1)} took {m.group(3)} ms "
+        f"of the request's {top.group(1)} ms{attrs}"
+    )
 
 
 async def _not_ready(shift: Shift, subject: str, pods: Any, *_: Any) -> Diagnosis | None:

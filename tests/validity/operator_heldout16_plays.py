@@ -406,6 +406,27 @@ async def ha_play(shift: Shift, subject: str) -> None:
         f"Steps 1-3 were executed: replicas {current} -> 3, anti-affinity added, PDB {subject} created ({out.strip()})."
     )
     await _w().verify(shift, subject)
+    await spread(shift, subject)
+
+
+async def spread(shift: Shift, subject: str) -> None:
+    """Step 4's other half: the replicas' nodes, and that those nodes are Ready."""
+    pods = await shift.json(
+        f"get pods -n {shift.ns} -l app={subject}", "which node each replica runs on"
+    )
+    placed = sorted(
+        {p.get("spec", {}).get("nodeName") or "unscheduled" for p in pods.get("items", [])}
+    )
+    nodes = await shift.json("get nodes", "check the replicas' nodes are Ready")
+    ready = sorted(
+        n["metadata"]["name"]
+        for n in nodes.get("items", [])
+        for c in n.get("status", {}).get("conditions") or []
+        if c.get("type") == "Ready" and c.get("status") == "True"
+    )
+    shift.report.done.append(
+        f"Step 4: the replicas run on {len(placed)} distinct node(s) ({', '.join(placed)}); Ready nodes: {', '.join(ready)}."
+    )
 
 
 async def trace_play(shift: Shift, trace_id: str) -> None:
