@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from .operator_heldout16 import Shift, to_bytes, to_millicores
+from .operator_heldout16_guard import hold_magnitude, hold_shared
 
 
 def _w() -> Any:
@@ -50,6 +51,9 @@ async def set_keys(shift: Shift, keys: dict[str, str]) -> str:
         return ""
     before = {k: data.get(k, "<unset>") for k in sorted(keys)}
     diff = {k: v for k, v in sorted(keys.items()) if data.get(k) != v}
+    shared = ", ".join(f"{k}: {before[k]} -> {v}" for k, v in diff.items())
+    if diff and hold_shared(shift, name, shared):
+        return ""
     if not diff:
         r.done.append(
             f"ConfigMap {name} already had {json.dumps(keys, sort_keys=True)}; nothing was written (a re-run changes nothing)."
@@ -88,6 +92,8 @@ async def scale(shift: Shift, name: str, target: int, why: str) -> None:
     hpa = await shift.kubectl(
         f"get hpa -n {shift.ns}", "an autoscaler would override a manual scale"
     )
+    if hold_magnitude(shift, name, int(current or 0), target):
+        return
     if name in hpa:
         r.next_steps.append(
             f"An HPA targets {name}: its bounds should be changed instead of the replica count."
@@ -115,10 +121,12 @@ async def change_play(shift: Shift, subject: str) -> bool:
             "Production: each change is read before and after, one at a time."
         )
     cm = await set_keys(shift, keys) if keys else ""
-    if size:
+    if size and not shift.report.page:
         target = size.group(1) if size.group(1) in shift.deployments else subject
         await scale(shift, target, int(size.group(2)), "the operator asked for this replica count")
         subject = target
+    if shift.report.page:  # a change was held for confirmation: nothing after it
+        return True
     if restart and subject in shift.deployments:
         why = (
             f"pods read ConfigMap {cm} only at start" if cm else "the operator asked for a restart"
