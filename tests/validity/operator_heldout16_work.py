@@ -16,14 +16,13 @@ from .operator_heldout16_diag import Diagnosis, diagnose, subject_pods
 from .operator_heldout16_plays import (
     canary_play,
     change_play,
-    dashboard_play,
     ha_play,
     load_play,
     owner_play,
     rolling_play,
     runbook_play,
-    trace_play,
 )
+from .operator_heldout16_reads import dashboard_play, trace_play
 
 
 async def orient(shift: Shift) -> None:
