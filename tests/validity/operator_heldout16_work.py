@@ -75,7 +75,24 @@ def pick_subject(shift: Shift) -> str:
     for name in sorted(shift.deployments):
         if words & set(name.split("-")) - {"service", "api", "app"}:
             return name
-    return ""
+    return _unhealthiest(shift)
+
+
+def _unhealthiest(shift: Shift) -> str:
+    """The Deployment whose pods are furthest from Ready (most restarts first), or ''."""
+    from .operator_heldout16_diag import subject_pods
+
+    ranked = []
+    for name in sorted(shift.deployments):
+        statuses = [
+            c
+            for p in subject_pods(name, shift.pods).values()
+            for c in p.get("status", {}).get("containerStatuses") or []
+        ]
+        unready = [c for c in statuses if not c.get("ready")]
+        if unready:
+            ranked.append((-sum(int(c.get("restartCount") or 0) for c in unready), name))
+    return min(ranked)[1] if ranked else ""
 
 
 def _routed_subject(shift: Shift) -> str:
