@@ -97,18 +97,11 @@ async def _oom(
 
 
 async def _misleading(shift: Shift, subject: str, pods: Any) -> None:
-    """When the prompt points at CPU or the node, check it and say why it is not the cause."""
+    """When the prompt points at CPU or the node, check it and say why it is not the cause:
+    the hottest node by the node CPU metric, and who else runs there."""
     if not re.search(r"\bcpu\b|\bnode\b", shift.low):
         return
-    nodes = {p.get("spec", {}).get("nodeName") for p in pods.values()} - {None}
-    busy = [
-        (n, p)
-        for n, p in sorted(shift.pods.items())
-        if n not in pods
-        and p.get("spec", {}).get("nodeName") in nodes | {"node-1"}
-        and p.get("status", {}).get("phase") == "Running"
-    ]
-    cpu = ""
+    vals: list[tuple[str, str]] = []
     if shift.has("metrics_query"):
         out = await shift.use(
             "metrics_query",
@@ -117,12 +110,23 @@ async def _misleading(shift: Shift, subject: str, pods: Any) -> None:
             query="instance:node_cpu_utilisation:rate5m",
         )
         vals = re.findall(r'"instance":\s*"([^"]+)".*?"value":\s*\[[^,]+,\s*"([\d.]+)"', out, re.S)
-        cpu = ", ".join(f"{i} at {float(v) * 100:.0f}%" for i, v in vals)
-    neighbour = next((n for n, p in busy if not n.startswith(subject)), "")
+    cpu = ", ".join(f"{i} at {float(v) * 100:.0f}%" for i, v in vals)
+    hottest = max(vals, key=lambda x: float(x[1]))[0] if vals else ""
+    neighbours = [
+        n
+        for n, p in sorted(shift.pods.items())
+        if n not in pods
+        and hottest
+        and hottest.startswith(str(p.get("spec", {}).get("nodeName")))
+        and p.get("status", {}).get("phase") == "Running"
+    ]
+    source = (
+        f"it comes from {', '.join(neighbours)} on {hottest}" if neighbours else "it is node-wide"
+    )
     shift.report.ruled_out.append(
-        f"Node CPU ({cpu or 'reported pegged'}) was considered and discarded as the cause: it comes "
-        f"from another workload{f' ({neighbour})' if neighbour else ''}, and CPU pressure throttles a "
-        f"container but does not kill it; {subject}'s restarts are OOM kills, which only memory explains."
+        f"Node CPU ({cpu or 'reported pegged'}) was considered and discarded as the cause: {source}, "
+        f"and CPU pressure throttles a container but does not kill it; {subject}'s restarts are OOM "
+        "kills, which only memory explains."
     )
 
 
