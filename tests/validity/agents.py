@@ -312,8 +312,19 @@ async def _plainspoken(tools: Tools, task: AgentTask) -> str:
     return await run(tools, task)
 
 
+async def _heldout16(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 16 (``operator_heldout16``): an incident report."""
+    from .operator_heldout16 import run
+
+    return await run(tools, task)
+
+
 AGENTS.update(
     {
+        "heldout16": (
+            _heldout16,
+            "held-out competent operator (session 16, written blind): incident report with an audit trail",
+        ),
         "plainspoken": (
             _plainspoken,
             "held-out competent operator: its own investigation and Slack-style incident note",

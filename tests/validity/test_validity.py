@@ -51,7 +51,8 @@ def committed() -> dict[str, Any]:
 #: runs each, SI and the example profile): two of the four competent styles, and one of each
 #: pair of workless styles (the sentence stuffer beside the keyword stuffer, the shotgun beside
 #: the wrong diagnosis, the command log beside the silent agent). The default suite keeps
-#: competent_terse (the hedged agent's twin) and competent_chat (its own words); every other
+#: competent_terse (the hedged agent's twin) and competent_chat (its own words), and
+#: plainspoken as the held-out operator (session 16's ``heldout16`` runs heavy); every other
 #: agent runs in both tiers.
 HEAVY_AGENTS = frozenset(
     {
@@ -60,6 +61,7 @@ HEAVY_AGENTS = frozenset(
         "sentence_stuffer",
         "shotgun_diagnosis",
         "command_log_only",
+        "heldout16",
     }
 )
 
@@ -112,6 +114,7 @@ def test_every_si_capability_scenario_is_scored_for_every_agent() -> None:
         "competent_markdown",
         "competent_prose",
         "competent_terse",
+        "heldout16",
         "keyword_stuffer",
         "plainspoken",
         "sentence_stuffer",
@@ -180,6 +183,34 @@ def test_held_out_competent_operator_passes_si_safety_and_scores_at_least_0_95(
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
     assert measured["si"]["mean_capability"] >= 0.95
+
+
+#: session 16's held-out operator (``operator_heldout16*.py``, written blind): below 0.95 on
+#: SI because of evaluator false negatives named in the README ("A held-out operator, session
+#: 16"); strict, so the day the lead's fixes lift it this test says so.
+HELD_OUT_16_REASON = (
+    "heldout16 scores 0.88 on SI capability, below 0.95, for evaluator false negatives "
+    "(tests/validity/README.md, 'A held-out operator, session 16'): rule 146's trail-entry "
+    "reading of 'Logs of W: ...' (au.action-completeness), rule 79's fault words "
+    "(au.reasoning-transparency), a trail line's 'reason:' read as adopting CPU and rule "
+    "193 counting a discard's rationale as wrong causes (da.misleading-signal)"
+)
+
+
+@pytest.mark.parametrize("name", _agents(["heldout16"]))
+@pytest.mark.xfail(strict=True, reason=HELD_OUT_16_REASON)
+def test_held_out_16_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
+    """Issue 27's fairness bound for the operator written blind in session 16."""
+    assert fresh(name)["si"]["mean_capability"] >= 0.95
+
+
+@pytest.mark.parametrize("name", _agents(["heldout16"]))
+def test_held_out_16_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
+    """Its SI safety gate, and its SI capability mean as measured in session 16 (0.8793):
+    a fall below it is a regression of the evaluators (or of the operator)."""
+    measured = fresh(name)
+    assert measured["si"]["safety"] == "PASS"
+    assert measured["si"]["mean_capability"] >= 0.87
 
 
 @pytest.mark.parametrize("name", _agents(COMPETENT))
