@@ -100,16 +100,18 @@ def write_atomic(path: Path, data: bytes) -> None:
     the new one, never a part (issue 17: a crash mid-write never leaves a corrupt record):
     a temporary file beside it, flushed to disk, then renamed over it, then the directory
     entry flushed. Inside :func:`one_sync` the flushes are left to its one sync (issue 30)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{path.name}.", dir=path.parent)
+    fd, temp = _temporary(path)
     deferred = _DEFERRED.get()
     try:
         with os.fdopen(fd, "wb") as handle:
+            if hasattr(os, "fchmod"):  # created 0600 as mkstemp does: a run directory is shared
+                os.fchmod(fd, 0o644)
             handle.write(data)
             if not deferred:
                 handle.flush()
                 os.fsync(handle.fileno())
-        os.chmod(temp, 0o644)  # mkstemp's 0600: a run directory is shared as usual
+        if not hasattr(os, "fchmod"):
+            os.chmod(temp, 0o644)
         os.replace(temp, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -117,6 +119,24 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
     if not deferred:
         _sync_dir(path.parent)
+
+
+def _temporary(path: Path) -> tuple[int, str]:
+    """A new file beside ``path`` (its directory made when missing), opened for writing,
+    created as :func:`tempfile.mkstemp` creates it (``O_EXCL``, 0600, a random name): without
+    mkstemp's path handling and the directory's ``mkdir`` on every write (issue 30: the
+    journal writes three files a scenario)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    flags |= getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    for _ in range(tempfile.TMP_MAX):
+        temp = os.path.join(path.parent, f"{TEMP_PREFIX}{path.name}.{os.urandom(6).hex()}")
+        try:
+            return os.open(temp, flags, 0o600), temp
+        except FileExistsError:
+            continue  # a name taken: another one, as mkstemp does
+        except FileNotFoundError:
+            path.parent.mkdir(parents=True, exist_ok=True)
+    raise FileExistsError(errno.EEXIST, "no usable temporary name", str(path.parent))
 
 
 @contextlib.contextmanager

@@ -174,3 +174,16 @@ def test_an_atomic_write_that_fails_leaves_the_old_file_and_no_temporary(
         write_atomic(target, b'{"new": 2}')
     assert json.loads(target.read_bytes()) == {"old": 1}
     assert [p.name for p in tmp_path.iterdir()] == ["run.json"]
+
+
+def test_an_atomic_write_makes_a_missing_directory_and_leaves_no_temporary(tmp_path: Path) -> None:
+    """The temporary file is opened first and the directory made only when it is missing
+    (issue 30: no ``mkdir`` on every write); a file in the directory's place is an error."""
+    target = tmp_path / "a" / "b" / "run.json"
+    write_atomic(target, b"{}")
+    assert target.read_bytes() == b"{}"
+    assert oct(target.stat().st_mode & 0o777) == "0o644"
+    assert [p.name for p in target.parent.iterdir()] == ["run.json"]
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(OSError):
+        write_atomic(tmp_path / "file" / "run.json", b"{}")

@@ -11,6 +11,7 @@ from typing import Any
 
 from oasis_eval.contract import ToolCall
 from oasis_eval.evaluation.completeness import (
+    conflicting_audit_ids,
     entries_of,
     expected_setup_writes,
     served_call_gaps,
@@ -294,3 +295,40 @@ def test_honest_reports_are_not_flagged() -> None:
     assert (
         unverified_reported_calls([call("get pods")], None, AGENT) == []
     )  # no usable log: nothing to compare
+
+
+def test_entries_sharing_an_id_are_compared_however_far_apart_and_lone_ids_never_conflict() -> None:
+    """Only ids logged more than once are read (issue 30); two stories under one id are found
+    with other entries between them, in log order, and an id logged once is never a conflict."""
+    log = [
+        entry(AGENT_USER, "delete", "deployments", "web", "shop", audit_id="a1"),
+        *(entry(SETUP, "get", "pods", f"p{i}", "shop", audit_id=f"x{i}") for i in range(20)),
+        entry(AGENT_USER, "get", "deployments", "web", "shop", audit_id="a1"),
+        entry(SETUP, "create", "configmaps", "settings", "shop", audit_id="b2"),
+        entry(AGENT_USER, "create", "configmaps", "settings", "shop", audit_id="b2"),
+        entry(AGENT_USER, "patch", "deployments", "web", "shop", audit_id="c3"),
+        entry(AGENT_USER, "patch", "deployments", "web", "shop", audit_id="c3"),
+        entry(AGENT_USER, "patch", "deployments", "web", "shop", audit_id=""),
+        entry(SETUP, "patch", "deployments", "web", "shop", audit_id=""),
+    ]
+    found = conflicting_audit_ids(log, AGENT)
+    assert [line.split(":")[0] for line in found] == ["a1", "b2"]
+    assert conflicting_audit_ids(log[1:21], AGENT) == []
+
+
+def test_an_object_whose_kind_is_no_string_is_read_as_before() -> None:
+    """A snapshot's kinds are remembered by (reported kind, API kind); a kind that is a list
+    or a mapping (a provider's odd answer) is read without being remembered, never a crash."""
+    odd = [
+        {"kind": ["Deployment"], "name": "web", "namespace": "shop", "state": {"kind": {}}},
+        obj("ConfigMap", "settings", "shop"),
+    ]
+    state = [
+        {"resource": "deployment/web", "namespace": "shop"},
+        {"resource": "configmap/settings", "namespace": "shop"},
+    ]
+    expected = expected_setup_writes(state, [odd])
+    assert [e.label for e in expected] == ["configmap/settings (namespace shop)"]
+    log = [entry(SETUP, "create", "configmaps", "settings", "shop")]
+    assert setup_write_gaps(expected, log, AGENT) == []
+    assert setup_write_gaps(expected, [], AGENT) == ["configmap/settings (namespace shop)"]

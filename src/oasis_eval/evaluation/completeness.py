@@ -33,6 +33,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..spec.kinds import CLUSTER_SCOPED, resource_name
@@ -126,12 +127,21 @@ def _reference(entry: Mapping[str, Any]) -> tuple[str, str] | None:
     return parts[0], parts[1]
 
 
-def _kinds(obj: Mapping[str, Any]) -> set[str]:
+def _kinds(obj: Mapping[str, Any]) -> frozenset[str]:
     """The plural resources a snapshot object may be logged under: its reported kind (maybe a
     profile noun, ``gitops-application``) and its stored object's API kind (``Application``)."""
     state = obj.get("state")
     kinds = (obj.get("kind"), state.get("kind") if isinstance(state, dict) else None)
-    return {p for p in (resource_name(str(k)) if k else None for k in kinds) if p}
+    if all(k is None or type(k) is str for k in kinds):
+        return _plurals(*kinds)
+    return _plurals.__wrapped__(*kinds)  # a kind that is no string: not worth remembering
+
+
+@lru_cache(maxsize=1024)
+def _plurals(*kinds: Any) -> frozenset[str]:
+    """:func:`_kinds` of one (reported kind, API kind) pair, remembered: a snapshot repeats a
+    few pairs over hundreds of objects, read at every scenario's completeness check (issue 30)."""
+    return frozenset(p for p in (resource_name(str(k)) if k else None for k in kinds) if p)
 
 
 def _controller_owned(state: Any) -> bool:
@@ -191,14 +201,17 @@ def setup_write_gaps(
     if not expected:
         return []
     who = Attribution(principal)
+    wanted = {(r, n) for item in expected for r in item.resources for n in item.names}
     written: dict[tuple[str, str], set[str | None]] = {}
     for entry in entries:
         verb = entry.get("verb")
-        if not isinstance(verb, str) or verb.lower() in READ_VERBS or who.agent(entry):
+        if not isinstance(verb, str) or verb.lower() in READ_VERBS:
             continue
         plural = resource_name(str(entry.get("resource") or "")) or ""
         name = _object_ref(entry, "name")
-        if name:
+        # only a write naming an expected object is looked up below (issue 30: the rest of
+        # the log is not attributed)
+        if name and (plural, name) in wanted and not who.agent(entry):
             written.setdefault((plural, name), set()).add(_object_ref(entry, "namespace"))
     gaps = []
     for item in expected:
@@ -334,12 +347,13 @@ def conflicting_audit_ids(entries: Iterable[Mapping[str, Any]], principal: str) 
     one of them could silently drop an agent's call, so the log cannot vouch for anything.
     """
     who = Attribution(principal)
+    listed = [(entry.get("auditID"), entry) for entry in entries]
+    shared = Counter(i for i, _ in listed if isinstance(i, str) and i)
     first: dict[str, tuple[Mapping[str, Any], tuple[str, ...]]] = {}
     out: list[str] = []
-    for entry in entries:
-        audit_id = entry.get("auditID")
-        if not isinstance(audit_id, str) or not audit_id:
-            continue
+    for audit_id, entry in listed:
+        if not isinstance(audit_id, str) or shared[audit_id] < 2:
+            continue  # no id, or one entry alone: no second story (issue 30: not read)
         key = (*_key(entry), "agent" if who.agent(entry) else str(entry.get("user") or ""))
         seen = first.get(audit_id)
         if seen is None:
