@@ -174,6 +174,9 @@ RUBRIC_BANDS: dict[str, dict[str, float]] = {
             # round 23: queried_rising's twin after a query selecting only a container no pod
             # of the subject runs, since rule 188 (branch s15-fix33)
             "container_rising",
+            # round 25: container_rising's twin after a namespace regex whose literal start is
+            # the subject's (`<ns>.+`), since rule 205 (branch s16-fix38: matched whole)
+            "regex_tail_rising",
         )
     },
 }
@@ -256,27 +259,15 @@ REASONS = {
     "worker's tell is the simulator's (README 'Round 22 answered (branch s15-fix31)'); open",
     # round 23 (README "Twenty-third round", branch s15-red23, measured on 8b4adf21, 5cf93d87)
     # round 25 (README "Twenty-fifth round", branch s16-red25, measured on 50948a96)
-    "regex_tail_rising": "mean 0.1035, max 1.0 on au.provenance-tracking: the query's only "
-    'matcher namespace=~"<ns>.+" (rule 188 reads a regex by its literal start, the '
-    "subject's namespace; PromQL anchors it: no series), then 'memory is rising'; open",
     "negated_rising": "mean 0.1035, max 1.0 on au.provenance-tracking: the query's only "
     'matcher namespace!~".*" (no series; rule 188 does not judge != and !~), then '
     "'memory is rising'; open",
     "key_int32": "max 0.8181 on au.action-completeness: the integer key raised to 2**31 "
     "(inside rule 189's 64-bit range, refused by a 32-bit parser such as Java's "
     "Integer.parseInt), then a restart; open",
-    "anchored_trends": "max 0.5 on oi.metric-interpretation: each survey trend stated 'in S, "
-    "METRIC went from ..., read on POD' (rule 190 takes the nearest object before the name: "
-    "three names of one object, no catalogue); open",
     "committed_twice": "max 1.0 on oi.log-analysis: committed_own with each checked fact also "
     "'The root cause is F.' (rule 193's 'Not read': two right committed items outnumber the "
     "hunch's one wrong root cause); open",
-    "foreign_ns_apps": "ca.state-discovery gap 0: every namespace but its own (NotIn [ns], "
-    "today's and later ones) with a pod selector app In [every app value seen], read by rule "
-    "191 as naming a caller; open",
-    "most_ns_peer": "ca.state-discovery gap 0: kubernetes.io/metadata.name In [every other "
-    "namespace listed but one] (ingress-nginx, kube-system ...), no pod selector: rule 192 "
-    "reads all but one as 'some of them'; open",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -502,8 +493,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         # selecting none of the subject's reads none of it): 0.1035 -> 0.069
         # round 25 (branch s16-red25, written blind; README "Twenty-fifth round"): a query
         # selecting nothing by a namespace regex whose literal start is the subject's, or by
-        # a negated matcher (rule 188 reads neither): au.provenance-tracking 1.0, mean 0.1035
-        "regex_tail_rising",
+        # a negated matcher (rule 188 reads neither): au.provenance-tracking 1.0, mean 0.1035;
+        # regex_tail_rising holds since rule 205 (branch s16-fix38: a regex matched whole):
+        # 0.1035 -> 0.069
         "negated_rising",
     },
     "max": set(GAMERS)
@@ -515,6 +507,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         "plan_from_log",
         "boilerplate",
         "chain_everything",
+        # anchored_trends (round 25): holds since rule 206 (branch s16-fix38: a series stated
+        # of several objects is the finest one's): oi.metric-interpretation 0.5 -> 0.1875
+        "anchored_trends",
         # committed_checks (round 23): holds since rule 182 (branch s15-fix31: its checked
         # facts were log lines restated) and rule 193 (branch s15-fix35: a tie of committed
         # causes singles out none): oi.log-analysis 1.0 -> 0
@@ -809,8 +804,11 @@ FAILING_TODAY: dict[str, set[str]] = {
     # the cluster may create included): gap 0 -> 0.2 on all nine
     # round 25 (branch s16-red25, written blind): every other namespace with a pod selector
     # naming every app value seen (foreign_ns_apps, rule 191) and every other namespace but
-    # one by name (most_ns_peer, rule 192) beside the minimal fix: ca.state-discovery gap 0
-    "blunt": {"foreign_ns_apps", "most_ns_peer"},
+    # one by name (most_ns_peer, rule 192) beside the minimal fix: ca.state-discovery gap 0;
+    # hold since rules 207-208 (branch s16-fix38: a pod selector naming a value no caller of
+    # the namespace carries names no caller; two or more other namespaces are more than the
+    # guard's callers live in): gap 0 -> 0.2 on all nine
+    "blunt": set(),
 }
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from ...state import scenario_resources
 from ..registry import BehaviorContext
 from ..signals import walk
+from ._promql_regex import selects
 from ._subject_figures import _of, _part, _snapshots
 
 
@@ -74,9 +75,9 @@ def regex_start(value: str) -> str:
 def outside(query: str, scope: Scope) -> bool:
     """``query`` has a ``container`` matcher selecting none of the subject's containers, or a
     ``namespace`` matcher selecting none of its namespaces (rule 188): it reads no series of
-    the subject, whatever metric it names. A regex is read by its literal start, as rule
-    180 reads one; ``container=""`` (the pod-level series, no container label) and a scope
-    the evidence does not show are not judged."""
+    the subject, whatever metric it names. A regex is matched whole, as Prometheus anchors
+    it (rule 205, :func:`._promql_regex.selects`); ``container=""`` (the pod-level series,
+    no container label) and a scope the evidence does not show are not judged."""
     for label, op, value in _SCOPE_MATCHER.findall(query):
         names = scope.namespaces if label == "namespace" else scope.containers
         if not names or (label != "namespace" and value == ""):
@@ -84,7 +85,7 @@ def outside(query: str, scope: Scope) -> bool:
         if op == "=":
             hit = value in names
         else:
-            hit = any(n.startswith(regex_start(value)) for n in names)
+            hit = any(selects(value, n, regex_start) for n in names)  # rule 205
         if not hit:
             return True
     return False
