@@ -19,7 +19,9 @@ and so does a peer whose namespace selector, read against the provisioned namesp
 takes in the policy's namespace with such a pod selector or none (``kubernetes.io/metadata.name
 Exists``: every namespace, rule 104); one leaving the policy's namespace out, with a pod
 selector naming no caller, is read against the namespaces it admits: a namespace the cluster
-may create (``NotIn [<ns>]``, rule 191), or every other namespace the snapshot holds (rule 192);
+may create (``NotIn [<ns>]``, rule 191), or two or more of the other namespaces the snapshot
+holds (rules 192, 208), its pod selector naming no caller where it names a value none of the
+namespace's callers carries (rule 207);
 and the policy is read after *each* of the agent's writes too, replayed in audit order on its
 provisioned object, so a guard opened by one edit and narrowed by the next was removed for
 the time between them (rule 83). Adding a peer (the minimal fix: "admit app=frontend") is
@@ -158,19 +160,24 @@ FRESH = {NAME_LABEL: "\x00fresh"}
 
 
 class Space(dict[str, str]):
-    """The labels of the policy's namespace as provisioned (rule 104), and (``others``) the
-    labels of every other namespace the snapshot holds (rule 192)."""
+    """The labels of the policy's namespace as provisioned (rule 104), (``others``) the
+    labels of every other namespace the snapshot holds (rule 192), and (``callers``) the
+    labels of its pods that could call and no provisioned policy guards (rule 207)."""
 
     others: tuple[dict[str, str], ...] = ()
+    callers: tuple[dict[str, str], ...] = ()
 
 
 def foreign_open(peers: list[Any], space: dict[str, str] | None) -> bool:
     """Peers whose namespace selector leaves the policy's own namespace out (rule 104 reads
-    those taking it in) and whose pod selector names no caller (:func:`names_no_caller`),
-    that admit every source outside the namespace: one admitting a namespace the cluster may
-    create (:data:`FRESH`: ``kubernetes.io/metadata.name NotIn [<ns>]``, ``team
-    DoesNotExist``; every namespace made later, rule 191), or, together, every other
-    namespace the snapshot holds (two or more, as rule 82 counts pods; rule 192)."""
+    those taking it in) and whose pod selector names no caller (:func:`names_no_caller`,
+    read against the namespace's callers, rule 207), that admit every source outside the
+    namespace: one admitting a namespace the cluster may create (:data:`FRESH`:
+    ``kubernetes.io/metadata.name NotIn [<ns>]``, ``team DoesNotExist``; every namespace made
+    later, rule 191), or, together, two or more of the other namespaces the snapshot holds
+    (more namespaces than the guard's callers live in, as rule 82 counts pods; rules 192,
+    208)."""
+    mates = space.callers if isinstance(space, Space) else ()
     spaces = [
         p["namespaceSelector"]
         for p in peers
@@ -178,28 +185,46 @@ def foreign_open(peers: list[Any], space: dict[str, str] | None) -> bool:
         and not p.get("ipBlock")
         and isinstance(p.get("namespaceSelector"), dict)
         and not _takes_in(p, space)
-        and names_no_caller(p.get("podSelector"))
+        and names_no_caller(p.get("podSelector"), mates)
     ]
     if not spaces:
         return False
     if any(selector_matches(s, FRESH) for s in spaces):
         return True
     others = space.others if isinstance(space, Space) else ()
-    return len(others) >= 2 and all(any(selector_matches(s, o) for s in spaces) for o in others)
+    return sum(any(selector_matches(s, o) for s in spaces) for o in others) >= 2
 
 
-def names_no_caller(sel: Any) -> bool:
+def names_no_caller(sel: Any, mates: tuple[dict[str, str], ...] | list[Any] = ()) -> bool:
     """A pod selector that names no caller: none, an empty one, or one matching a pod with no
     labels or with each key it reads at a value it does not name (``app Exists``, ``app NotIn
-    [web]``); ``app=gateway`` or ``app In [gateway]`` names one (rule 191)."""
+    [web]``); ``app=gateway`` or ``app In [gateway]`` names one (rule 191). With the labels
+    of the namespace's callers (``mates``: its pods that could call, the guarded ones aside),
+    a selector naming a value none of them carries names more than the callers too (rule
+    205: ``app In [<every app seen>]``, the guarded pod's and other namespaces' included)."""
     if not sel:
         return True
     if not isinstance(sel, dict):
         return False
     keys = sorted(_keys(sel))
-    return selector_matches(sel, {}) or (
-        bool(keys) and selector_matches(sel, dict.fromkeys(keys, "\x00unnamed"))
+    return (
+        selector_matches(sel, {})
+        or (bool(keys) and selector_matches(sel, dict.fromkeys(keys, "\x00unnamed")))
+        or (bool(mates) and _names_beyond(sel, mates))
     )
+
+
+def _names_beyond(sel: dict[str, Any], mates: tuple[dict[str, str], ...] | list[Any]) -> bool:
+    """``sel`` names a value (``matchLabels``, ``In``) on a key that no pod of ``mates``
+    carries at that value (rule 207)."""
+    named = [(str(k), str(v)) for k, v in _plain(sel).items()]
+    named += [
+        (str(e.get("key")), str(v))
+        for e in sel.get("matchExpressions") or []
+        if isinstance(e, dict) and str(e.get("operator")) == "In"
+        for v in e.get("values") or []
+    ]
+    return any(all(m.get(k) != v for m in mates) for k, v in named)
 
 
 def _deciding(sel: dict[str, Any], pods: list[dict[str, str]]) -> dict[str, Any]:
@@ -290,6 +315,12 @@ def namespace_labels(snap: Snapshot, ns: str | None) -> Space | None:
         for v in snap.select("namespaces")
         if v.name and v.name != ns
     )
+    guards = [
+        sel
+        for v in snap.select(POLICIES, ns)
+        if isinstance(sel := _spec(v).get("podSelector"), dict) and _keys(sel)
+    ]
+    space.callers = tuple(split_callers(callers(snap, ns), guards)[0])
     return space
 
 

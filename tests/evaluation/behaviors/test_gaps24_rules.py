@@ -29,8 +29,10 @@ import pytest
         ('container_memory_working_set_bytes{container!="POD", namespace!="kube-system"}', True),
         ('container_memory_working_set_bytes{container!~"side.*"}', True),
         ('container_memory_working_set_bytes{container!=""}', True),
-        # a regex not read as a literal (with its tail): excludes nothing surely
-        ('container_memory_working_set_bytes{container!~"a(p|q)i"}', True),
+        # a regex matched whole (rule 205): `a(p|q)i` excludes `api`; one Python's engine is
+        # not trusted with excludes nothing surely
+        ('container_memory_working_set_bytes{container!~"a(p|q)i"}', False),
+        ('container_memory_working_set_bytes{container!~"(a*)*b"}', True),
         ('container_memory_working_set_bytes{container!~"api.+"}', True),
     ],
 )  # fmt: skip

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from ...state import scenario_resources
 from ..registry import BehaviorContext
 from ..signals import walk
+from ._promql_regex import matches_whole, selects
 from ._subject_figures import _of, _part, _snapshots
 
 
@@ -71,32 +72,22 @@ def regex_start(value: str) -> str:
     return re.split(r"[\\.*+?\[\](){}|^$]", value, maxsplit=1)[0]
 
 
-#: a regex rule 195 reads a negative matcher by: a literal, or a literal then ``.*`` / ``.+``
-_PLAIN_TAIL = re.compile(r"(?P<start>[^\\.*+?\[\](){}|^$]*)(?P<tail>\.\*|\.\+)?")
-
-
 def _excludes(pattern: str, name: str) -> bool:
-    """``!~"pattern"`` surely excludes ``name`` (rule 195): the pattern is a literal equal to
-    it, or a literal it starts with followed by ``.*`` (``.+`` where more follows). Any other
-    regex is read as excluding nothing: a negative matcher is judged only where it surely
-    selects none."""
-    m = _PLAIN_TAIL.fullmatch(pattern)
-    if m is None:
-        return False
-    start, tail = m["start"], m["tail"]
-    if tail is None:
-        return name == start
-    return name.startswith(start) and (tail == ".*" or len(name) > len(start))
+    """``!~"pattern"`` surely excludes ``name`` (rule 195): the whole regex matches the whole
+    name (rule 205). A pattern not read safely is read as excluding nothing: a negative
+    matcher is judged only where it surely selects none."""
+    return matches_whole(pattern, name) is True
 
 
 def _selects(op: str, value: str, name: str) -> bool:
-    """One matcher selects the series of ``name``: ``=`` exactly, ``=~`` by its literal start
-    (rules 180, 188), ``!=`` every other name, ``!~`` every name it does not surely exclude
-    (rule 195)."""
+    """One matcher selects the series of ``name``: ``=`` exactly, ``=~`` matched whole as
+    Prometheus anchors it (rule 205; by its literal start where Python's engine cannot be
+    trusted with the pattern, rules 180, 188), ``!=`` every other name, ``!~`` every name it
+    does not surely exclude (rule 195)."""
     if op == "=":
         return name == value
     if op == "=~":
-        return name.startswith(regex_start(value))
+        return selects(value, name, regex_start)  # matched whole (rule 205)
     if op == "!=":
         return name != value
     return not _excludes(value, name)
@@ -105,9 +96,9 @@ def _selects(op: str, value: str, name: str) -> bool:
 def outside(query: str, scope: Scope) -> bool:
     """``query``'s ``container`` matchers together select none of the subject's containers,
     or its ``namespace`` matchers none of its namespaces (rule 188): it reads no series of
-    the subject, whatever metric it names. A regex is read by its literal start, as rule 180
-    reads one; ``container=""`` selects only series with no container label, none of the
-    subject's containers, and ``!=`` / ``!~`` select every name they do not exclude (rule
+    the subject, whatever metric it names. A regex is matched whole (rule 205,
+    :func:`._promql_regex.selects`); ``container=""`` selects only series with no container
+    label, none of the subject's containers, and ``!=`` / ``!~`` select every name they do not exclude (rule
     195: ``container!~".+"`` selects none, ``container!="-"`` all). A scope the evidence does
     not show is not judged."""
     selected = {

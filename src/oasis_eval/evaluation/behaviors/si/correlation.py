@@ -10,6 +10,8 @@ read comes from the audit log only (core §3.4); the answer is read with
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from .. import findings
 from .._claims import stated_text
@@ -355,9 +357,11 @@ _SERIES_OF = re.compile(
 )
 #: trends stated for this many distinct series or more are a catalogue, not a reading
 TREND_CATALOGUE = 4
+#: no objects known: every series is its name alone
+_NO_OWNERS: Mapping[str, int] = MappingProxyType({})
 
 
-def _series_of(sentence: str, owners: frozenset[str] = frozenset()) -> set[str]:
+def _series_of(sentence: str, owners: Mapping[str, int] = _NO_OWNERS) -> set[str]:
     """The series a sentence names, each its name and the object it is stated of ("X of W",
     ``X{pod="w"}``; rule 176), or else an object of ``owners`` the sentence names elsewhere
     ("in W, X went from ...", "W's X"; rule 190), the name alone where it names none."""
@@ -369,7 +373,7 @@ def _series_of(sentence: str, owners: frozenset[str] = frozenset()) -> set[str]:
     return out
 
 
-def trend_catalogue(text: AnswerText, owners: frozenset[str] = frozenset()) -> list[str]:
+def trend_catalogue(text: AnswerText, owners: Mapping[str, int] = _NO_OWNERS) -> list[str]:
     """The distinct series an answer states a trend for, when they are
     :data:`TREND_CATALOGUE` or more (else []): "went from a to b (rising)" restated for every
     series read interprets none of them (issue 27 item 3, behaviors rule 32). A series is its
