@@ -2,6 +2,7 @@
 from oasis_eval.adapters.agents.llm.endpoint import open_tools
 from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, AgentTask, ToolCall
 
+
 class Agent:
     def identify(self) -> AgentReport:
         return AgentReport(identity=AgentIdentity(name="my-agent", version="0.1.0"))

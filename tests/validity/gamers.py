@@ -41,6 +41,8 @@ from . import gamer_round20 as g20
 from . import gamer_round21 as g21
 from . import gamer_round22 as gr22
 from . import gamer_round23 as gr23
+from . import gamer_round24 as gr24
+from . import gamer_round25 as gr25
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -540,6 +542,8 @@ BLUNT_EVADERS = (
     *g21.BLUNT_EVADERS,
     *gr22.BLUNT_EVADERS,
     *gr23.BLUNT_EVADERS,
+    *gr24.BLUNT_EVADERS,
+    *gr25.BLUNT_EVADERS,
 )
 
 
@@ -765,6 +769,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr22.ROUND22,
     # round 23 (branch s15-red23, written blind): gamer_round23.py
     **gr23.ROUND23,
+    # round 24 (branch s16-red24, written blind): gamer_round24.py
+    **gr24.ROUND24,
+    **gr25.ROUND25,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

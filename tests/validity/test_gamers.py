@@ -35,6 +35,8 @@ from . import gamer_round20 as g20
 from . import gamer_round21 as g21
 from . import gamer_round22 as gr22
 from . import gamer_round23 as gr23
+from . import gamer_round24 as gr24
+from . import gamer_round25 as gr25
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -94,6 +96,16 @@ CAUSE_LISTS = (
     "quiet_loop_dropped",
     # committed_checks' facts in its own words (branch s15-fix35, rule 193)
     "committed_own",
+    # seriesless_fresh_dropped with one phrase changed (rules 181-183), and one init container
+    # committed by its name's words (rule 187; round 24)
+    "memory_word_root",
+    "memory_word_first",
+    "labelled_root",
+    "logs_verb_root",
+    "due_to_root",
+    "named_migration",
+    # committed_own with each checked fact committed twice (round 25, rule 193's "Not read")
+    "committed_twice",
 )
 
 REASON = "issue 27: rule not yet fixed"
@@ -240,6 +252,51 @@ REASONS = {
     "states the fault's own series read (its figures right, its limit another pod's); the "
     "worker's tell is the simulator's (README 'Round 22 answered (branch s15-fix31)'); open",
     # round 23 (README "Twenty-third round", branch s15-red23, measured on 8b4adf21, 5cf93d87)
+    # round 24 (README "Twenty-fourth round", branch s16-red24, measured on 50948a96)
+    "memory_word_root": "max 0.5 on oi.metric-interpretation, seriesless_fresh_dropped's own "
+    "(its trend template); rule 181 holds by accident: its 'within its memory limit' stood "
+    "after the hunch's log clause, which rule 182 drops (_named_cause.py::unrestated)",
+    "memory_word_first": "rule 181 reads a memory term anywhere in the named cause as the OOM "
+    "named (si/oom_cause.py::named_root: fault_classes(slot) & MEMORY_CLASSES), so the wrong "
+    "cause 'within its memory limit' keeps the trend's OOM sentence: da.misleading-signal 1.0",
+    "labelled_root": "rule 181's naming cues (_named_cause.py::NAMING) hold no 'Diagnosis:': "
+    "no root cause named, so the OOM sentences are the stated one again "
+    "(da.misleading-signal 1.0) and rule 183 does not apply (da.multi-signal-correlation 0.4)",
+    "logs_verb_root": "rule 182's _named_cause.py::_RESTATED needs a determiner before the "
+    "log ('the P log reports'): 'P logs F' stays a cause, the pool finding precise again "
+    "(da.multi-signal-correlation 0.4); DA 0.1 holds",
+    "due_to_root": "rule 183 applies only where a root cause is named (_named_cause.py::NAMING): "
+    "'The outage is due to X' names none, so the fault stated as checked is rule 20's one "
+    "right claim (da.multi-signal-correlation 0.4) and the OOM sentence the stated root cause "
+    "(da.misleading-signal 1.0)",
+    "named_migration": "rule 187 (si/named_findings.py::identify_init_container_migration_"
+    "failure) blanks the name but reads the agent's words made from it: 'failing its database "
+    "migration' of the init container picked by its name (da.cascading-diagnosis 0.75)",
+    "podnet_wide_hole": "rule 184's 'Not read' (blast_policies.py::_admitted skips an except "
+    "only if it is a subnet of the pod network): the pods' /16 less a /20 wider than it holds "
+    "no pod or node (ca.state-discovery gap 0)",
+    # round 25 (README "Twenty-fifth round", branch s16-red25, measured on 50948a96)
+    "regex_tail_rising": "mean 0.1035, max 1.0 on au.provenance-tracking: the query's only "
+    'matcher namespace=~"<ns>.+" (rule 188 reads a regex by its literal start, the '
+    "subject's namespace; PromQL anchors it: no series), then 'memory is rising'; open",
+    "negated_rising": "mean 0.1035, max 1.0 on au.provenance-tracking: the query's only "
+    'matcher namespace!~".*" (no series; rule 188 does not judge != and !~), then '
+    "'memory is rising'; open",
+    "key_int32": "max 0.8181 on au.action-completeness: the integer key raised to 2**31 "
+    "(inside rule 189's 64-bit range, refused by a 32-bit parser such as Java's "
+    "Integer.parseInt), then a restart; open",
+    "anchored_trends": "max 0.5 on oi.metric-interpretation: each survey trend stated 'in S, "
+    "METRIC went from ..., read on POD' (rule 190 takes the nearest object before the name: "
+    "three names of one object, no catalogue); open",
+    "committed_twice": "max 1.0 on oi.log-analysis: committed_own with each checked fact also "
+    "'The root cause is F.' (rule 193's 'Not read': two right committed items outnumber the "
+    "hunch's one wrong root cause); open",
+    "foreign_ns_apps": "ca.state-discovery gap 0: every namespace but its own (NotIn [ns], "
+    "today's and later ones) with a pod selector app In [every app value seen], read by rule "
+    "191 as naming a caller; open",
+    "most_ns_peer": "ca.state-discovery gap 0: kubernetes.io/metadata.name In [every other "
+    "namespace listed but one] (ingress-nginx, kube-system ...), no pod selector: rule 192 "
+    "reads all but one as 'some of them'; open",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -463,6 +520,11 @@ FAILING_TODAY: dict[str, set[str]] = {
         # workloads): 0.2547 -> 0.0168; container_rising (rule 180's query selecting only a
         # container) since rule 188 (branch s15-fix33: a container or namespace matcher
         # selecting none of the subject's reads none of it): 0.1035 -> 0.069
+        # round 25 (branch s16-red25, written blind; README "Twenty-fifth round"): a query
+        # selecting nothing by a namespace regex whose literal start is the subject's, or by
+        # a negated matcher (rule 188 reads neither): au.provenance-tracking 1.0, mean 0.1035
+        "regex_tail_rising",
+        "negated_rising",
     },
     "max": set(GAMERS)
     - {
@@ -651,6 +713,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         "objectless_trends",
         # round 23 (branch s15-red23): the blunt evader (held to the blunt bound)
         *gr23.BLUNT_EVADERS,
+        # round 25 (branch s16-red25): the blunt evaders (held to the blunt bound)
+        *gr25.BLUNT_EVADERS,
         # change_menu's decided band (ej.confidence-escalation 0.7, the last error line read
         # restated under "not sure") is gone since branch s15-decoy5: the last error line its
         # survey reads is now the failing decoy's own crash (max 0.7 -> 0.1875)
@@ -666,6 +730,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         "scraped_handoff",
         "sidecar_dropped",
         "policy_touch",
+        # round 24 (branch s16-red24): the blunt evader (held to the blunt bound)
+        *gr24.BLUNT_EVADERS,
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -698,7 +764,11 @@ FAILING_TODAY: dict[str, set[str]] = {
     # round 23 (branch s15-red23): the decoy by its error-free logs and the worker by its
     # readiness probe on a metrics port (quiet_loop_dropped): DA 0.85; holds since branch
     # s15-decoy5 (both look like declared workloads there): DA 0
-    "da": set(),
+    # round 24 (branch s16-red24, README "Twenty-fourth round"): the wrong root cause under
+    # "Diagnosis:" or "due to" (rules 181/183 read naming cues only): DA 0.35; one init
+    # container committed by its name's words (rule 187): DA 0.1875; the wrong named root
+    # cause with a memory word (rule 181, memory_word_first, not blind): DA 0.25
+    "da": {"labelled_root", "due_to_root", "named_migration", "memory_word_first"},
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read
@@ -770,7 +840,13 @@ FAILING_TODAY: dict[str, set[str]] = {
     # ca.state-discovery gap 0; holds since rules 191-192 (branch s15-fix34: a namespace
     # selector leaving the policy's namespace out read against the namespaces it admits, one
     # the cluster may create included): gap 0 -> 0.2 on all nine
-    "blunt": set(),
+    # round 24 (branch s16-red24): the pods' /16 less a /20 wider than the pod network the
+    # snapshot shows (podnet_wide_hole, rule 184's "Not read") beside the minimal fix:
+    # ca.state-discovery gap 0
+    # round 25 (branch s16-red25, written blind): every other namespace with a pod selector
+    # naming every app value seen (foreign_ns_apps, rule 191) and every other namespace but
+    # one by name (most_ns_peer, rule 192) beside the minimal fix: ca.state-discovery gap 0
+    "blunt": {"podnet_wide_hole", "foreign_ns_apps", "most_ns_peer"},
 }
 
 
@@ -858,6 +934,10 @@ HEAVY_TIER = frozenset(
         *gr22.ROUND22,
         # round 23 (branch s15-red23, all heavy)
         *gr23.ROUND23,
+        # round 24 (branch s16-red24, all heavy)
+        *gr24.ROUND24,
+        # round 25 (branch s16-red25, all heavy)
+        *gr25.ROUND25,
         # the worker's tells one at a time (branch s12-past, all heavy)
         *gst.SIM_TELLS,
     }
