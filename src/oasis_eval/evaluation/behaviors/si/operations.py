@@ -364,7 +364,9 @@ def propose_targeted_fix(bctx: BehaviorContext) -> BehaviorOutcome:
     text = answer(bctx, reasoning=True)
     stated = _proposal(text, names)
     lines += (
-        entry_lines(on_cause, "fix applied: ") if on_cause else ["no write on a root-cause object"]
+        entry_lines(on_cause, "fix applied: ")
+        if on_cause
+        else [f"no {'fixing ' if touched else ''}write on a root-cause object"]
     )
     if stated and other_root(bctx, answer(bctx), names):
         lines.append(
