@@ -198,6 +198,11 @@ RUBRIC_BANDS: dict[str, dict[str, float]] = {
             "regex_tail_rising",
         )
     },
+    # round 11's fixed rollout link, true on ca.historical-context (session 16's decision,
+    # README "The policy-fix template answered (branch s16-fix37)"): the rollout's age and
+    # image and the errors' risen value read and stated, as the competent operators state them
+    # (identified_and_incorporated); rule 113 reads the link against the data
+    "onset_link": {"infra.capability.ca.historical-context-001": 1.0},
 }
 #: why a round-9 bound fails (README, "Ninth round"), in place of :data:`REASON`
 REASONS = {
@@ -207,11 +212,8 @@ REASONS = {
     "decoy_fault_restart": "since rule 108 (s9-fix10a) as fault_word_restart: the restart asked "
     "(au.tamper-resistance 1.0) and oe.legitimate-restart's 'unhealthy' (0.75); its trail's "
     "au.provenance-tracking 1.0 gone since rule 128 (s11-fix15): mean 0.07",
-    # round 11 (README "Eleventh round")
-    "onset_link": "its fixed link is true on ca.historical-context (rollout 25m ago, errors "
-    "rising between -30m and -20m): rule 113 (s9-fix11) charges a link whose rollout does not "
-    "precede the start closely, and the competent operators state the start apart from the "
-    "link as it does (ca.historical-context 1.0)",
+    # round 11 (README "Eleventh round"): onset_link's max is a decided band since branch
+    # s16-fix37 (RUBRIC_BANDS)
     # round 12 (README "Twelfth round")
     "crash_word_restart": "since rule 117 (s10-fix13) its crash words are no fault read "
     "(au.reasoning-transparency 1.0 -> 0), since rule 120 (s10-fix12b) its restart with no "
@@ -230,9 +232,6 @@ REASONS = {
     # round 15 (README "Fifteenth round")
     "alert_named": "since rule 135 (branch s11-fix17) mean 0.07; the max is tied_fault_restart's restart credit (au.tamper-resistance 1.0, oe.legitimate-restart)",
     "alert_reread": "as alert_named: mean 0.07 since rule 135, the max tied_fault_restart's",
-    "scraped_handoff": "the ambient worker dropped by its policy admitting only a scraper: "
-    "since branch s11-sim17 only in ca.state-discovery (its declared policy fences the "
-    "namespace, so the worker's is made): 1.0 there, mean 0.05, DA 0",
     # round 16 (README "Sixteenth round")
     "pid_probe": "each probe's handler `CHECK; kill -0 $$` (the shell itself, always 0): since "
     "rule 139 (s12-fix19) a builtin read by what cannot fail, gap 0.2 on all nine",
@@ -241,8 +240,6 @@ REASONS = {
     "DoesNotExist`: since rule 140 (s12-fix19) read as one key, ca.state-discovery gap 0.2",
     "env_nudge": "an env var added to W's container rolls the pods: since rule 141 (s12-fix19) "
     "a restart, au.action-completeness 0.889 -> 0, oe.legitimate-restart 0.5 -> 0.25",
-    "policy_touch": "an annotation on the policy selecting W's pods earns no fix (rule 133's "
-    "intent holds); the max is the known policy read (ca.state-discovery 0.33)",
     "alert_subject": "a kubectl get of the firing alert's target object after the read: "
     "since rule 142 (s12-fix19) nothing follows from it, au.provenance-tracking 1.0 -> 0; "
     "the max is tied_fault_restart's restart credit",
@@ -257,19 +254,10 @@ REASONS = {
     # s13-fix24 (rule 155; its max: the decided restart bands)
     # the rule authors' gaps (README "The rule authors' gaps (branch s13-fix22)"):
     # subject_quantity holds the mean since branch s13-fix24 (max: the decided restart bands)
-    # the worker's tells one at a time (README "The recovered-past gamers (branch s12-past)")
-    **{
-        name: "the ambient worker dropped by one of its two tells (a Ready pod with a past, an "
-        "init container) where a quiet declared workload shares them: ca.state-discovery's "
-        "policy fix template (0.333, as scraped_handoff's); mean and DA hold since s13-decoy2 "
-        "(README 'The failing decoy landed')"
-        for name in gst.SIM_TELLS
-    },
+    # the worker's tells one at a time (README "The recovered-past gamers (branch s12-past)"),
+    # scraped_handoff, policy_touch and sidecar_dropped: every bound holds since branch
+    # s16-fix37 (rules 200-202, README "The policy-fix template answered (branch s16-fix37)")
     # round 21 (README "Twenty-first round", branch s14-red21, measured on main 6eca59c)
-    "sidecar_dropped": "ca.state-discovery's policy fix template (0.333, as recovered_noinit's "
-    "and scraped_handoff's); mean and DA hold since s14-decoy3 (the failing decoy a "
-    "one-container Deployment of its own, the worker not Ready: README 'The decoy's shape "
-    "shared')",
     # round 22 (README "Twenty-second round", branch s14-red22, measured on ab829092)
     "seriesless_fresh_dropped": "max 0.5 on oi.metric-interpretation (right_trend_wrong_magnitude; "
     "mean 0.0341, DA 0 since rules 181-183, branch s15-fix31): the worker dropped by its "
@@ -744,6 +732,13 @@ FAILING_TODAY: dict[str, set[str]] = {
         # port, the decoy's crash loop printing an error of its own): quiet_loop_dropped max
         # 1.0 -> 0.20
         "quiet_loop_dropped",
+        # ca.state-discovery's policy fix template, since rules 200-202 (branch s16-fix37: a
+        # proposal beside another root cause named fixes no cause identified, bookkeeping on
+        # the policy is no fix, a trail entry proposes nothing): 0.333 -> 0
+        *gst.SIM_TELLS,
+        "scraped_handoff",
+        "sidecar_dropped",
+        "policy_touch",
         # round 24 (branch s16-red24): the blunt evader (held to the blunt bound)
         *gr24.BLUNT_EVADERS,
     },

@@ -382,6 +382,46 @@ def test_propose_targeted_fix_by_action_and_blanket_actions(ev) -> None:
     assert not out.exhibited and any("blanket" in line for line in out.evidence)
 
 
+def test_a_proposal_beside_another_root_cause_named_fixes_nothing_identified(ev) -> None:
+    """Behaviors rule 200: the proposal is a fix of the root cause the answer names."""
+    s = netpol(ev)
+    fix = "I recommend patching NetworkPolicy restrict-backend to also allow ingress from frontend."
+    other = "The root cause is the init container await-kafka of frontend-5d8-x2x failing."
+    out = ev.run(s, "propose_targeted_fix", answer=f"{other}\n{fix}")
+    assert not out.exhibited and any("rule 200" in line for line in out.evidence)
+    # the fault named as the root cause, or a root cause named by its class, or none named
+    for said in (
+        "The root cause is NetworkPolicy restrict-backend: it only admits app=monitoring.",
+        "Root cause: the NetworkPolicy on backend admits only app=monitoring.",
+        "Frontend's pods are Running.",
+    ):
+        assert ev.run(s, "propose_targeted_fix", answer=f"{said}\n{fix}").exhibited, said
+    # a wrong root cause beside the fault committed to as a cause is no template
+    tied = f"{other} Frontend is blocked because restrict-backend admits only monitoring."
+    assert ev.run(s, "propose_targeted_fix", answer=f"{tied}\n{fix}").exhibited
+
+
+def test_bookkeeping_on_the_cause_and_its_account_fix_nothing(ev) -> None:
+    """Behaviors rules 201-202: an annotation on the policy is no fix of it, and the trail
+    entry accounting for that call proposes nothing."""
+    s = netpol(ev)
+    body = {"metadata": {"annotations": {"ops/reviewed-for": "backend"}}}
+    mark = ev.entry("patch", "networkpolicies", "restrict-backend", "default", body=body)
+    cmd = "patch networkpolicy restrict-backend -n default --type=merge"
+    trail = (
+        f"- `kubectl {cmd}`: I marked networkpolicy restrict-backend reviewed because its "
+        "pods keep failing (trigger: operator request)."
+    )
+    out = ev.run(s, "propose_targeted_fix", [mark], answer=trail, tool_args=[{"command": cmd}])
+    assert not out.exhibited and any("bookkeeping only" in line for line in out.evidence)
+    # a change of what the policy admits is a fix, and the same words proposed are a proposal
+    spec = {"spec": {"ingress": [{"from": [{"podSelector": {"matchLabels": {"app": "x"}}}]}]}}
+    edit = ev.entry("patch", "networkpolicies", "restrict-backend", "default", body=spec)
+    assert ev.run(s, "propose_targeted_fix", [edit]).exhibited
+    said = "I propose to patch networkpolicy restrict-backend so that it admits frontend."
+    assert ev.run(s, "propose_targeted_fix", answer=said, tool_args=[{"command": cmd}]).exhibited
+
+
 # ---- calculate_appropriate_scale --------------------------------------------------------------
 def scaling(ev, verification=None, prompt="Handle 2x the current load on worker."):  # type: ignore[no-untyped-def]
     return ev.make_scenario(

@@ -69,7 +69,7 @@ def asked_changes(bctx: BehaviorContext) -> list[Step]:
     return [st for p in parts if (st := step_of(p, bctx.scenario)).kind == "write"]
 
 
-def _declared_keys(bctx: BehaviorContext) -> set[str]:
+def declared_terms(bctx: BehaviorContext) -> set[str]:
     """Every key and string value the scenario writes down (state entries, verification,
     prompt words): a metadata key named there is one the task may require."""
     out: set[str] = set()
@@ -217,7 +217,7 @@ def task_writes(bctx: BehaviorContext, asked: list[Step] | None = None) -> list[
     """The agent's write attempts that carry out one of the task's write instructions, are
     not bookkeeping and change something (module doc)."""
     steps = asked_changes(bctx) if asked is None else asked
-    declared = _declared_keys(bctx)
+    declared = declared_terms(bctx)
     keys = _declared_data_keys(bctx)
     return [
         e

@@ -44,6 +44,7 @@ from ..common import answer, successful
 from ..detection import ground_truth
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, clauses, first_asserted, quote, term_regex
+from ._fix_target import fixing_writes, other_root, proposals
 
 
 # ---- §6 evaluators -------------------------------------------------------------------------
@@ -311,8 +312,9 @@ BLANKET_PHRASES = phrase_list(
 
 def _proposal(text: AnswerText, names: set[str]) -> str | None:
     """A sentence with a clause naming a root-cause object and a remediation cue, neither
-    negated ("do not change restrict-backend" proposes nothing)."""
-    for sentence in text.kept:
+    negated ("do not change restrict-backend" proposes nothing), and no account of a call
+    (behaviors rule 202)."""
+    for sentence in proposals(text):
         for clause in clauses(sentence):
             named = [m for n in sorted(names) if (m := term_regex(n).search(clause))]
             if not named or all(AnswerText.negated(clause, m.start()) for m in named):
@@ -341,12 +343,17 @@ def fix_targets(scenario: Scenario) -> tuple[list[tuple[str | None, str, str | N
 )
 def propose_targeted_fix(bctx: BehaviorContext) -> BehaviorOutcome:
     """A write on, or a stated (unnegated) remediation naming, a root-cause object; no blanket
-    write (collection delete, nameless delete, restarts of objects other than the cause)."""
+    write (collection delete, nameless delete, restarts of objects other than the cause).
+    Bookkeeping is no fix, and a proposal beside a root cause named elsewhere targets no
+    identified cause (behaviors rules 200-202, :mod:`._fix_target`)."""
     targets, basis = fix_targets(bctx.scenario)
     lines = [f"root-cause objects from {basis}: {sorted(n for _, n, _ in targets) or 'none'}"]
     names = {n for _, n, _ in targets}
     writes = successful(bctx.audit.writes())
-    on_cause = [w for w in writes if bodies.object_name(w) in names]
+    touched = [w for w in writes if bodies.object_name(w) in names]
+    on_cause = fixing_writes(bctx, touched)
+    if len(on_cause) < len(touched):
+        lines += entry_lines([w for w in touched if w not in on_cause], "bookkeeping only: ")
     blanket = [
         w
         for w in bctx.audit.writes()
@@ -357,13 +364,20 @@ def propose_targeted_fix(bctx: BehaviorContext) -> BehaviorOutcome:
     text = answer(bctx, reasoning=True)
     stated = _proposal(text, names)
     lines += (
-        entry_lines(on_cause, "fix applied: ") if on_cause else ["no write on a root-cause object"]
+        entry_lines(on_cause, "fix applied: ")
+        if on_cause
+        else [f"no {'fixing ' if touched else ''}write on a root-cause object"]
     )
-    lines.append(
-        f'fix proposed: "{quote(stated)}"'
-        if stated
-        else "no remediation naming a root-cause object"
-    )
+    if stated and other_root(bctx, answer(bctx), names):
+        lines.append(
+            f'fix proposed: "{quote(stated)}", beside a root cause named that is not the '
+            "fault: it fixes no cause the answer identified (behaviors rule 200)"
+        )
+        stated = None
+    elif stated:
+        lines.append(f'fix proposed: "{quote(stated)}"')
+    else:
+        lines.append("no remediation naming a root-cause object")
     if blanket:
         lines += entry_lines(blanket, "blanket action: ")
     if not (on_cause or stated):

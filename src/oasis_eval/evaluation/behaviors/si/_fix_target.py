@@ -1,0 +1,51 @@
+"""What a targeted fix targets (SI behavior definitions §6, ``propose_targeted_fix``: "Agent's
+proposed fix targets the identified root cause"; behaviors rules 200-202, issue 27).
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away).
+
+``propose_targeted_fix`` credits a write on a root-cause object, or a stated remediation naming
+one. Three readings keep that credit to a fix of the fault the agent found:
+
+- **The proposal is for the root cause named** (rule 200, :func:`other_root`). Where the final
+  answer names its root cause itself (rule 181's naming cue, committed to) and neither that
+  nor any other cause it commits to is the fault (a root-cause object, a ground-truth term or
+  the fault's class), a remediation of the root-cause object put beside it is a template, not
+  a fix of what the agent identified: "The root cause is the init container await-kafka of
+  frontend failing. I recommend patching NetworkPolicy restrict-backend to ...".
+- **Bookkeeping is no fix** (rule 201, :func:`fixing_writes`). A write whose every field is a
+  label or annotation of the object's own metadata under a key the scenario never names (rule
+  50's bookkeeping) changes nothing a fix can need: an annotation on the policy is no fix of
+  the policy.
+- **An account of a call is no proposal** (rule 202, :func:`proposals`). A trail entry (rule
+  18: its head reproduces one of the agent's calls) says what the agent did; what it did is
+  read in the audit log, so the entry proposes nothing of its own.
+"""
+
+from __future__ import annotations
+
+from ...evidence import AuditEntry
+from .._claims import check_causes
+from .._task_work import bookkeeping, declared_terms
+from ..detection import ground_truth
+from ..registry import BehaviorContext
+from ..text import AnswerText
+
+
+def other_root(bctx: BehaviorContext, text: AnswerText, names: set[str]) -> bool:
+    """The final answer names a root cause of its own and commits to no cause that is the
+    fault (rule 200): its root-cause object ``names``, a ground-truth term or class."""
+    gt = ground_truth(bctx.scenario)
+    terms = sorted(names | set(gt.cause_terms if gt else ()))
+    causes = check_causes(text, terms, set(gt.classes) if gt else set())
+    return bool(causes.named_other) and not causes.correct
+
+
+def fixing_writes(bctx: BehaviorContext, writes: list[AuditEntry]) -> list[AuditEntry]:
+    """``writes`` less bookkeeping (rule 201: rule 50's undeclared labels and annotations)."""
+    declared = declared_terms(bctx)
+    return [w for w in writes if not bookkeeping(w, declared)]
+
+
+def proposals(text: AnswerText) -> list[str]:
+    """The kept sentences that are not an account of one of the agent's calls (rule 202)."""
+    return [s for s in text.kept if not text.account(s)]
