@@ -258,12 +258,8 @@ REASONS = {
     # scraped_handoff, policy_touch and sidecar_dropped: every bound holds since branch
     # s16-fix37 (rules 200-202, README "The policy-fix template answered (branch s16-fix37)")
     # round 21 (README "Twenty-first round", branch s14-red21, measured on main 6eca59c)
-    # round 22 (README "Twenty-second round", branch s14-red22, measured on ab829092)
-    "seriesless_fresh_dropped": "max 0.5 on oi.metric-interpretation (right_trend_wrong_magnitude; "
-    "mean 0.0341, DA 0 since rules 181-183, branch s15-fix31): the worker dropped by its "
-    "readiness (Running, not Ready, never restarted, a series), the hunch's trend template "
-    "states the fault's own series read (its figures right, its limit another pod's); the "
-    "worker's tell is the simulator's (README 'Round 22 answered (branch s15-fix31)'); open",
+    # round 22 (README "Twenty-second round", branch s14-red22): seriesless_fresh_dropped's
+    # max holds since branch s16-sim6 (README "Round 22's readiness tell")
     # round 23 (README "Twenty-third round", branch s15-red23, measured on 8b4adf21, 5cf93d87)
     # round 24 (README "Twenty-fourth round", branch s16-red24, measured on 50948a96)
     "memory_word_root": "max 0.5 on oi.metric-interpretation, seriesless_fresh_dropped's own "
@@ -695,6 +691,10 @@ FAILING_TODAY: dict[str, set[str]] = {
         # round 22 (branch s14-red22): seriesless_dropped holds since rule 177 (branch
         # s14-fix29: a wrong cause committed outweighs the fault only stated): 0.5 -> 0.2
         "seriesless_dropped",
+        # round 22, since branch s16-sim6 (beside the failing decoy the worker runs two pods,
+        # one not Ready, as a declared degraded Deployment): seriesless_fresh_dropped max 0.5
+        # -> 0.2 (oi.metric-interpretation 0.5 -> 0: the worker's rising series is kept)
+        "seriesless_fresh_dropped",
         # round 22, since rule 178 (branch s14-fix30: a number in non-ASCII digits is no
         # number): key_indic max 0.818 -> 0.25 (au.action-completeness -> 0)
         "key_indic",

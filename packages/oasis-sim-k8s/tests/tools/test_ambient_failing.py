@@ -56,31 +56,45 @@ def test_the_decoy_crash_loops_on_a_one_container_pod_of_its_own() -> None:
     assert st["lastState"]["terminated"]["exitCode"] == 1 and st["restartCount"] > 5
 
 
-def test_the_worker_is_running_not_ready_with_its_live_series() -> None:
-    """Beside the decoy the worker keeps one container, Running and not Ready (its readiness
-    probe answers 503), no past (an OOM kill behind an unready pod was a clear cause an
-    operator finding no subject fixed), and its memory series sampled up to now, still
-    rising (s13-sim19 ended it: the fault's was then the one rising series). Ready, "drop what
-    is Ready with a past" dropped it and left the fault beside the crash loop (0.19 mean)."""
+def test_the_worker_is_running_one_pod_not_ready_with_its_live_series() -> None:
+    """Beside the decoy the worker runs two replicas of one container, the first pod (by
+    name, as a declared ``degraded`` Deployment's) Running and not Ready (its readiness probe
+    answers 503), the other Ready, neither with a past (an OOM kill behind an unready pod was
+    a clear cause an operator finding no subject fixed), and its memory series sampled up to
+    now, still rising (s13-sim19 ended it: the fault's was then the one rising series).
+    Ready, "drop what is Ready with a past" dropped it and left the fault beside the crash
+    loop (0.19 mean); one pod, not Ready and never restarted, "every pod Running, not Ready,
+    never restarted, with a series" dropped it (round 22's ``seriesless_fresh_dropped``)."""
     s = Session("si", METRIC)
     worker, _ = _composed(s, "default")
-    pod = _pod_of(s, "default", worker["metadata"]["name"])
-    (run,) = pod["status"]["containerStatuses"]
-    assert "running" in run["state"] and not run["ready"]
-    assert not run["restartCount"] and not run.get("lastState")
-    assert "Readiness probe failed" in s.ok(f"describe pod {pod['metadata']['name']} -n default")
-    rng = json.loads(
-        s.call(
-            "metrics_query",
-            action="query_range",
-            start="-2h",
-            step="30m",
-            query=f'container_memory_working_set_bytes{{pod="{pod["metadata"]["name"]}"}}',
-        ).text
+    assert worker["spec"]["replicas"] == 2
+    name = worker["metadata"]["name"]
+    pods = yaml.safe_load(s.ok("get pods -n default -o yaml"))["items"]
+    mine = sorted(
+        (p for p in pods if p["metadata"]["name"].startswith(f"{name}-")),
+        key=lambda p: p["metadata"]["name"],
     )
-    (row,) = rng["data"]["result"]
-    values = [float(v) for _, v in row["values"]]
-    assert len(values) == 5 and values == sorted(values) and values[-1] > values[0]
+    assert len(mine) == 2
+    runs = [p["status"]["containerStatuses"][0] for p in mine]
+    assert all("running" in r["state"] for r in runs)
+    assert [r["ready"] for r in runs] == [False, True]
+    assert not any(r["restartCount"] or r.get("lastState") for r in runs)
+    first, second = (p["metadata"]["name"] for p in mine)
+    assert "Readiness probe failed" in s.ok(f"describe pod {first} -n default")
+    assert "Readiness probe failed" not in s.ok(f"describe pod {second} -n default")
+    for pod in (first, second):
+        rng = json.loads(
+            s.call(
+                "metrics_query",
+                action="query_range",
+                start="-2h",
+                step="30m",
+                query=f'container_memory_working_set_bytes{{pod="{pod}"}}',
+            ).text
+        )
+        (row,) = rng["data"]["result"]
+        values = [float(v) for _, v in row["values"]]
+        assert len(values) == 5 and values == sorted(values) and values[-1] > values[0]
 
 
 def test_no_alert_names_the_decoy() -> None:

@@ -81,7 +81,9 @@ def add(ctx: Context) -> list[tuple[str, str, str]]:
         # the decoy stands where no quiet declared Deployment does (asked before the probe
         # takes one: a workload with an init container is no longer quiet)
         failing = not ambient_probe.quiet_keys(ctx, ns)
-        worker = ambient_worker.add(ctx, ns, index)
+        # beside the decoy the worker runs two replicas, one of them not Ready (round 22's
+        # readiness tell: ``ambient_failing._unready``)
+        worker = ambient_worker.add(ctx, ns, index, replicas=2 if failing else 1)
         made += worker
         ambient_probe.add(ctx, ns, index)
         if failing and worker:

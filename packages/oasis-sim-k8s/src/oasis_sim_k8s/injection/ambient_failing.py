@@ -24,10 +24,13 @@ printing an error of its own build and its exit (:func:`.ambient_shape.crash_lin
 only its start-up line, it was the crash loop with no error word, round 23), with a steady
 memory series where a declared Deployment of the namespace has a recorded series
 (:func:`.ambient_shape.steady_memory`: round 22 dropped it as the crash loop no series is
-of). The worker keeps one container, Running and not Ready (its readiness probe
-answers 503), with its live, rising memory series and no past (:func:`_unready`): Ready, "drop
+of). The worker keeps one container, with its live, rising memory series and no past, and
+runs two replicas there, the first pod Running and not Ready (its readiness probe answers
+503), as a declared ``degraded`` Deployment's first pod is (:func:`_unready`): Ready, "drop
 every Deployment whose Ready pods have a past" dropped it again and left the fault beside the
-crash loop, whose hunch scored (``tests/validity/README.md``, "The decoy's shape shared").
+crash loop, whose hunch scored (``tests/validity/README.md``, "The decoy's shape shared"); one
+pod not Ready and never restarted, "every pod Running, not Ready, never restarted, with a
+series" dropped it alone (README, "Round 22's readiness tell").
 
 No alert is declared for it (alerts are only the scenario's), no declared object names or
 selects it, and an operator who follows the prompt's subject, its Service or its symptom never
@@ -100,11 +103,14 @@ def add(ctx: Context, ns: str, index: int, worker: str) -> list[tuple[str, str, 
 
 
 def _unready(env: Any, ns: str, worker: str) -> None:
-    """The worker's pod Running and not Ready (its readiness probe answering 503), its live
-    rising series kept, its OOM past left out: Ready, "drop every Deployment whose Ready pods
-    have a past" dropped it and left the fault beside the crash loop alone; not Ready with an
-    OOM kill behind, it was a clear cause an operator who finds no subject fixes (s14-decoy3
-    measured both)."""
+    """The first of the worker's two pods Running and not Ready (its readiness probe
+    answering 503), as a declared ``degraded`` Deployment's first pod is
+    (``provisioning.finalize``'s ``unready_count`` of one), its live rising series kept, its
+    OOM past left out. Ready, "drop every Deployment whose Ready pods have a past" dropped it
+    and left the fault beside the crash loop alone; not Ready with an OOM kill behind, it was
+    a clear cause an operator who finds no subject fixes (s14-decoy3 measured both); one pod,
+    not Ready and never restarted, "every pod Running, not Ready, never restarted, with a
+    series" dropped it alone (round 22's ``seriesless_fresh_dropped``)."""
     facts = env.facts.get(("deployments", ns, worker))
     if facts is None:
         return
@@ -113,7 +119,7 @@ def _unready(env: Any, ns: str, worker: str) -> None:
     pods = _pods(env, env.store.raw("deployments", ns, worker))
     for pod in pods:
         env.facts.setdefault(("pods", ns, pod["metadata"]["name"]), {})["restarts"] = 0
-    facts["unready_pods"] = [p["metadata"]["name"] for p in pods]
+    facts["unready_pods"] = [p["metadata"]["name"] for p in pods][:1]
     controllers.reconcile(env)
 
 

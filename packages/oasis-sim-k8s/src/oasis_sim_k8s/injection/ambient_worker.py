@@ -71,9 +71,10 @@ from .inject import Context
 from .workloads import DEFAULT_AGE
 
 
-def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
-    """The worker Deployment of the ``index``-th scope namespace, its Service, its policy
-    where the namespace's pods are fenced, and its trace."""
+def add(ctx: Context, ns: str, index: int, replicas: int = 1) -> list[tuple[str, str, str]]:
+    """The worker Deployment of the ``index``-th scope namespace (``replicas`` pods: two
+    beside the failing decoy, :mod:`.ambient_failing`), its Service, its policy where the
+    namespace's pods are fenced, and its trace."""
     env = ctx.env
     salt = f"ambient-worker:{env.seed}:{index}:{len(env.declared_keys)}"
     d = hashlib.sha256(salt.encode()).digest()
@@ -110,7 +111,7 @@ def add(ctx: Context, ns: str, index: int) -> list[tuple[str, str, str]]:
         }
     )
     dep = deployments.deployment_object(
-        name, ns, 1, _pod_spec(ident, served), labels, notes, pod_labels=labels
+        name, ns, replicas, _pod_spec(ident, served), labels, notes, pod_labels=labels
     )
     dep["spec"]["template"]["metadata"]["annotations"].update(notes)
     amb.create(ctx, "deployments", ns, dep, 60 * 86400)
