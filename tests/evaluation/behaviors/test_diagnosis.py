@@ -281,7 +281,12 @@ def test_identify_connection_pool_exhaustion(ev, pool, answer: str, ok: bool) ->
     ],
 )
 def test_identify_init_container_migration_failure(ev, chain, answer: str, ok: bool) -> None:
-    assert ev.run(chain, "identify_init_container_migration_failure", answer=answer).exhibited is ok
+    # the init container's log read (rule 213: its name says migration, so the read must)
+    read = ["ERROR: migration 7 failed: duplicate column"]
+    out = ev.run(
+        chain, "identify_init_container_migration_failure", answer=answer, tool_results=read
+    )
+    assert out.exhibited is ok
 
 
 @pytest.fixture

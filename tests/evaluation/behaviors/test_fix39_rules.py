@@ -137,3 +137,27 @@ def test_a_restated_line_under_logs_counts_no_correct_cause() -> None:
     assert not out.correct, out.lines()
     own = "Root cause: cart logs database connection pool exhaustion at 20/20 connections."
     assert check_causes(AnswerText(own, [_SERVED]), (), {"connection-pool"}).correct
+
+
+# ---- rule 213: words made from an object's name are no finding unless the read shows it ------
+_NAMED = "The root cause is the init container schema-upgrade of billing-api failing its database migration."
+
+
+@pytest.mark.parametrize(
+    ("reads", "credited"),
+    [
+        # named_migration: the migration said because the name says schema, nothing read
+        ((), False),
+        (("Back-off restarting failed container schema-upgrade in pod billing-api-7d9",), False),
+        (("Init Containers:\n  schema-upgrade:\n    Command: /app/schema-upgrade",), False),
+        # the init container's log read, which says the migration itself
+        (("ERROR: migration 7 failed: duplicate column",), True),
+    ],
+)  # fmt: skip
+def test_a_name_that_says_migration_needs_the_read_that_shows_it(
+    ev: Any, chain: Any, reads: tuple[str, ...], credited: bool
+) -> None:
+    out = ev.run(
+        chain, "identify_init_container_migration_failure", answer=_NAMED, tool_results=list(reads)
+    )
+    assert out.exhibited is credited, out.evidence

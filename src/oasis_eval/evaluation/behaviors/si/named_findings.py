@@ -115,6 +115,10 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
             s = name.sub(" ", s)
         return s
 
+    # rule 213: a name that says migration makes the finding's words its synonyms: they state
+    # the migration only where what the agent read shows one (its log or state, names aside)
+    blind = bool(mode) and not shown_beside_name(bctx.ctx.tool_results, found, own, mode)
+
     def find(t: AnswerText) -> str | None:
         # the failure in the agent's own words (rule 21); what failed may be the log's
         failing = [
@@ -126,7 +130,7 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
         migration = next(
             (s for s in failing if mode and mentioning(AnswerText(unnamed(s)), mode)), None
         )
-        return migration if mode else (failing[0] if failing else None)
+        return (None if blind else migration) if mode else (failing[0] if failing else None)
 
     stated, hedged = stance(text, find, unquote=False)
     basis = [f"scenario: {f.detail}" for f in found[:2]] or [
@@ -148,6 +152,29 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
         hedged=hedged,
         scenario=bctx.scenario,
     )
+
+
+def shown_beside_name(
+    results: list[str], found: list[findings.Finding], own: list[Cue], mode: list[str]
+) -> bool:
+    """What the agent read shows the migration itself (behaviors rule 213): no failing init
+    container's name says migration (its words then state nothing of the name), or a line
+    served to the agent says it with those names set aside (the init log's "migration
+    042_add_index failed")."""
+    said = [term_regex(t) for t in mode]
+    names = [n for f in found for n in (f.obj, *f.related)]
+    if not any(r.search(n) for r in said for n in names):
+        return True
+    for result in results:
+        if not any(r.search(result) for r in said):
+            continue
+        for line in result.splitlines():
+            if any(r.search(line) for r in said):
+                for name in own:
+                    line = name.sub(" ", line)
+                if any(r.search(line) for r in said):
+                    return True
+    return False
 
 
 @register("identify_tls_certificate_expiry", "detection", "final_answer+reasoning", reads="logs")
