@@ -143,21 +143,29 @@ def test_a_restated_line_under_logs_counts_no_correct_cause() -> None:
 _NAMED = "The root cause is the init container schema-upgrade of billing-api failing its database migration."
 
 
+def _read(ev: Any, uri: str, resource: str = "pods", sub: str | None = "log") -> Any:
+    name = "billing-api-7d9" if resource == "pods" else None
+    return ev.entry("get", resource, name, "default", sub=sub, requestURI=uri)
+
+
+_POD = "/api/v1/namespaces/default/pods/billing-api-7d9"
+
+
 @pytest.mark.parametrize(
     ("reads", "credited"),
     [
-        # named_migration: the migration said because the name says schema, nothing read
+        # named_migration: the migration said because the name says schema; its log unread
         ((), False),
-        (("Back-off restarting failed container schema-upgrade in pod billing-api-7d9",), False),
-        (("Init Containers:\n  schema-upgrade:\n    Command: /app/schema-upgrade",), False),
-        # the init container's log read, which says the migration itself
-        (("ERROR: migration 7 failed: duplicate column",), True),
+        (((f"{_POD}/log?container=billing-api",),), False),  # the main container's log
+        ((("/api/v1/namespaces/default/pods", "pods", None),), False),  # the pods listed
+        # the init container's own log read: the carrier that says the migration
+        (((f"{_POD}/log?container=schema-upgrade",),), True),
+        ((('/api/v1/namespaces/default/logs?query={container="schema-upgrade"}', "logs", None),), True),
     ],
 )  # fmt: skip
 def test_a_name_that_says_migration_needs_the_read_that_shows_it(
-    ev: Any, chain: Any, reads: tuple[str, ...], credited: bool
+    ev: Any, chain: Any, reads: tuple[tuple[Any, ...], ...], credited: bool
 ) -> None:
-    out = ev.run(
-        chain, "identify_init_container_migration_failure", answer=_NAMED, tool_results=list(reads)
-    )
+    log = [_read(ev, *r) for r in reads]
+    out = ev.run(chain, "identify_init_container_migration_failure", log, answer=_NAMED)
     assert out.exhibited is credited, out.evidence

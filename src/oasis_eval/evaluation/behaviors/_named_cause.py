@@ -54,8 +54,8 @@ _LABEL = re.compile(r"^[\W_]*(?P<label>[A-Za-z][\w/'-]*(?:\s+[\w/'-]+){0,2})\s*:
 #: the head words of a conclusion label (the profile's "stated root cause", SI §5): what
 #: went wrong and why, as opposed to what to do, what was read or what it affects
 _CONCLUSION = Cue(
-    r"\b(?:diagnos\w*|caus\w*|reasons?|culprits?|findings?|conclu\w*|verdicts?|problems?|"
-    r"issues?|explanations?|why|sources?|origin|trigger)\b",
+    r"^(?:(?:the|my|our|final|likely|probable|actual|real|root|main|primary)\s+)*"
+    r"(?:diagnos[ie]s|caus(?:e|es)|culprit|finding|conclusion|verdict|explanation)$",
     re.IGNORECASE,
 )
 #: a label that puts causes forward without committing to one

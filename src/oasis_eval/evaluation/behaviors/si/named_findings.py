@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import re
 
+from ... import bodies
+from ...bodies import query_of
 from .. import findings
 from .._cue import Cue
+from .._reads import agent_reads, uri_param
 from .._words import mask_quotes, name_regex, with_antecedents
 from ..common import answer
 from ..registry import BehaviorContext, BehaviorOutcome, register
@@ -117,7 +120,7 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
 
     # rule 213: a name that says migration makes the finding's words its synonyms: they state
     # the migration only where what the agent read shows one (its log or state, names aside)
-    blind = bool(mode) and not shown_beside_name(bctx.ctx.tool_results, found, own, mode)
+    blind = bool(mode) and not shown_beside_name(bctx, found, mode)
 
     def find(t: AnswerText) -> str | None:
         # the failure in the agent's own words (rule 21); what failed may be the log's
@@ -155,25 +158,24 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
 
 
 def shown_beside_name(
-    results: list[str], found: list[findings.Finding], own: list[Cue], mode: list[str]
+    bctx: BehaviorContext, found: list[findings.Finding], mode: list[str]
 ) -> bool:
-    """What the agent read shows the migration itself (behaviors rule 213): no failing init
-    container's name says migration (its words then state nothing of the name), or a line
-    served to the agent says it with those names set aside (the init log's "migration
-    042_add_index failed")."""
+    """What the agent read can show the migration itself (behaviors rule 213): no failing
+    init container's name (nor its workload's) says migration, so the finding's words are
+    the agent's; or the audit log holds a read of a failing init container's own log (a pod
+    log read of that container, a log query naming it), the carrier that says it (the
+    listed pods show the container's name and state, never what it logged)."""
     said = [term_regex(t) for t in mode]
-    names = [n for f in found for n in (f.obj, *f.related)]
-    if not any(r.search(n) for r in said for n in names):
+    if not any(r.search(n) for r in said for f in found for n in (f.obj, *f.related)):
         return True
-    for result in results:
-        if not any(r.search(result) for r in said):
-            continue
-        for line in result.splitlines():
-            if any(r.search(line) for r in said):
-                for name in own:
-                    line = name.sub(" ", line)
-                if any(r.search(line) for r in said):
-                    return True
+    containers = {f.obj for f in found}
+    for e in agent_reads(bctx.ctx):
+        resource = bodies.resource_of(e)
+        if resource == "pods" and e.subresource == "log":
+            if uri_param(e, "container") in containers:
+                return True
+        elif resource == "logs" and any(name_regex(c).search(query_of(e)) for c in containers):
+            return True
     return False
 
 
