@@ -124,7 +124,7 @@ _SERVED = (
     ],
 )  # fmt: skip
 def test_a_clause_restating_a_served_line_is_dropped(slot: str, left: str) -> None:
-    lines = AnswerText("", [_SERVED]).served_lines
+    lines = AnswerText("", [_SERVED]).served_lines  # the served lines, squashed
     assert nc.unrestated(slot, lines) == left
 
 

@@ -22,8 +22,8 @@ A log line restated ("the api-service log reports ERROR: pool exhausted", "api-s
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
+from ..reading import per_judgement
 from ._cue import Cue
 from ._words import mask_quotes
 
@@ -94,7 +94,8 @@ def _in_order(words: list[str], line: list[str]) -> bool:
     return all(any(w == x for x in it) for w in words)
 
 
-def restates(clause: str, lines: Iterable[str]) -> bool:
+@per_judgement
+def restates(clause: str, lines: frozenset[str]) -> bool:
     """The clause ends in a served line's words (rule 212): past its first one to three words
     (its subject and verb, whatever the verb), :data:`RESTATED_WORDS` or more words, all one
     served line's in their order ("api-service-7c9 logs org.postgresql.util.PSQLException
@@ -112,16 +113,15 @@ def restates(clause: str, lines: Iterable[str]) -> bool:
     )
 
 
-def unrestated(slot: str, lines: Iterable[str] = ()) -> str:
+def unrestated(slot: str, lines: frozenset[str] = frozenset()) -> str:
     """``slot`` without the log lines it restates (rules 182, 212): "X being CrashLoopBackOff,
     and the api log reports pool exhausted" -> "X being CrashLoopBackOff, and"; a clause
     ending in a served line's words (``lines``: the served lines, lower-cased) is dropped."""
     slot = _RESTATED.sub("", slot).strip(" ,;:-")
-    served = tuple(lines)
-    if not served or not slot:
+    if not lines or not slot:
         return slot
     parts = _CLAUSE.split(slot)
-    kept = [p for p in parts if not restates(p, served)]
+    kept = [p for p in parts if not restates(p, lines)]
     return slot if len(kept) == len(parts) else ", ".join(kept).strip(" ,;:-")
 
 
