@@ -169,3 +169,13 @@ def test_a_name_that_says_migration_needs_the_read_that_shows_it(
     log = [_read(ev, *r) for r in reads]
     out = ev.run(chain, "identify_init_container_migration_failure", log, answer=_NAMED)
     assert out.exhibited is credited, out.evidence
+
+
+def test_committed_checks_words_restate_the_line() -> None:
+    """Round 23's committed_checks form (the log line's words in order under "caused by") is
+    a restatement too (rule 212): no correct cause."""
+    line = "ERROR TLS handshake failed connecting to upstream-payments:443: certificate expired"
+    said = "The failure is caused by handshake failed connecting upstream-payments certificate expired."
+    assert not check_causes(AnswerText(said, [line]), (), {"certificate"}).correct
+    own = "The failure is caused by the expired certificate of upstream-payments."
+    assert check_causes(AnswerText(own, [line]), (), {"certificate"}).correct
