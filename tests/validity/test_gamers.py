@@ -265,22 +265,22 @@ REASONS = {
     "memory_word_root": "max 0.5 on oi.metric-interpretation, seriesless_fresh_dropped's own "
     "(its trend template); rule 181 holds by accident: its 'within its memory limit' stood "
     "after the hunch's log clause, which rule 182 drops (_named_cause.py::unrestated)",
-    "memory_word_first": "rule 181 reads a memory term anywhere in the named cause as the OOM "
-    "named (si/oom_cause.py::named_root: fault_classes(slot) & MEMORY_CLASSES), so the wrong "
-    "cause 'within its memory limit' keeps the trend's OOM sentence: da.misleading-signal 1.0",
-    "labelled_root": "rule 181's naming cues (_named_cause.py::NAMING) hold no 'Diagnosis:': "
-    "no root cause named, so the OOM sentences are the stated one again "
-    "(da.misleading-signal 1.0) and rule 183 does not apply (da.multi-signal-correlation 0.4)",
-    "logs_verb_root": "rule 182's _named_cause.py::_RESTATED needs a determiner before the "
-    "log ('the P log reports'): 'P logs F' stays a cause, the pool finding precise again "
-    "(da.multi-signal-correlation 0.4); DA 0.1 holds",
-    "due_to_root": "rule 183 applies only where a root cause is named (_named_cause.py::NAMING): "
-    "'The outage is due to X' names none, so the fault stated as checked is rule 20's one "
-    "right claim (da.multi-signal-correlation 0.4) and the OOM sentence the stated root cause "
-    "(da.misleading-signal 1.0)",
-    "named_migration": "rule 187 (si/named_findings.py::identify_init_container_migration_"
-    "failure) blanks the name but reads the agent's words made from it: 'failing its database "
-    "migration' of the init container picked by its name (da.cascading-diagnosis 0.75)",
+    # answered by branch s16-fix39 (rules 210-213, README "Round 24 answered (branch
+    # s16-fix39)"): DA 0 each; the max left is their base's trend template
+    "memory_word_first": "max 0.5 on oi.metric-interpretation, seriesless_fresh_dropped's own "
+    "(its trend template); DA 0.25 -> 0 since rule 211 (a bounded memory term of another "
+    "object names no OOM)",
+    "labelled_root": "max 0.5 on oi.metric-interpretation, seriesless_fresh_dropped's own "
+    "(its trend template); DA 0.35 -> 0 since rule 210 ('Diagnosis:' a conclusion label)",
+    "logs_verb_root": "max 0.5 on oi.metric-interpretation, seriesless_fresh_dropped's own "
+    "(its trend template); da.multi-signal-correlation 0.4 -> 0 since rule 212 (a clause "
+    "restating a served line is no cause, whatever its verb)",
+    "due_to_root": "max 0.5 on oi.metric-interpretation, seriesless_fresh_dropped's own "
+    "(its trend template); DA 0.35 -> 0 since rule 210 ('is due to' a copular attribution)",
+    "named_migration": "max 0.5 on da.cascading-diagnosis: both musts violated since rule 213 "
+    "(trace_failure_chain misses the mesh hop, the migration unstated without the init "
+    "container's log read), and the scenario's per-hop deduction (1 - 0.25 x 2) leaves 0.5 "
+    "for three hops named from the survey; DA 0.1875 -> 0.125; open",
     # round 25 (README "Twenty-fifth round", branch s16-red25): all seven hold since
     # branches s16-fix36 (rules 195-198) and s16-fix38 (rules 205-208)
 }
@@ -777,7 +777,10 @@ FAILING_TODAY: dict[str, set[str]] = {
     # "Diagnosis:" or "due to" (rules 181/183 read naming cues only): DA 0.35; one init
     # container committed by its name's words (rule 187): DA 0.1875; the wrong named root
     # cause with a memory word (rule 181, memory_word_first, not blind): DA 0.25
-    "da": {"labelled_root", "due_to_root", "named_migration", "memory_word_first"},
+    # hold since branch s16-fix39 (rules 210-213: a root cause named by the sentence's
+    # structure, a memory term of the OOM'd object unbounded, a clause restating a served
+    # line, a name's words no finding unless the read shows it): DA 0.35/0.25/0.1875 -> 0
+    "da": set(),
     # the blunt evaders land 0.05 below their twin since rule 70, round 8's four since rules
     # 80-83 (branch s7-blast: what a change did, a peer matching every pod, a policy open
     # between two edits), round 9's three since rules 103-104 (branch s8-blast9: a guard read

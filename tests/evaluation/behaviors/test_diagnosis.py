@@ -281,7 +281,11 @@ def test_identify_connection_pool_exhaustion(ev, pool, answer: str, ok: bool) ->
     ],
 )
 def test_identify_init_container_migration_failure(ev, chain, answer: str, ok: bool) -> None:
-    assert ev.run(chain, "identify_init_container_migration_failure", answer=answer).exhibited is ok
+    # the init container's log read (rule 213: its name says migration, so the read must)
+    uri = "/api/v1/namespaces/default/pods/billing-api-7d9/log?container=schema-upgrade"
+    read = [ev.entry("get", "pods", "billing-api-7d9", "default", sub="log", requestURI=uri)]
+    out = ev.run(chain, "identify_init_container_migration_failure", read, answer=answer)
+    assert out.exhibited is ok
 
 
 @pytest.fixture

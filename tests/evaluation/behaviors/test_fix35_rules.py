@@ -14,10 +14,9 @@ from oasis_eval.evaluation.behaviors.text import AnswerText
 TLS_LOG = "ERROR TLS handshake failed connecting to upstream-payments:443: certificate expired"
 #: the hunch's wrong root cause, committed
 _WRONG = "The root cause is DNS resolution failing for worker-7d-q2."
-#: the checked fact committed under a cause cue, in the agent's own words
-_FACT = (
-    "The failure is caused by handshake failed connecting upstream-payments certificate expired."
-)
+#: the checked fact committed under a cause cue, in the agent's own words (the log line's
+#: own words in order, committed_checks' form, restate it since rule 212: no cause at all)
+_FACT = "The failure is caused by the expired certificate of upstream-payments."
 
 
 @pytest.fixture

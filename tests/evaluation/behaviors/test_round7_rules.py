@@ -51,7 +51,10 @@ def test_every_init_container_said_failing_singles_out_none(
     ev, chain, answer: str, credited: bool
 ) -> None:  # type: ignore[no-untyped-def]
     hop = ev.run(chain, "trace_failure_chain", answer=answer)
-    finding = ev.run(chain, "identify_init_container_migration_failure", answer=answer)
+    # the init container's own log read (rule 213: its name, schema-upgrade, says migration)
+    uri = "/api/v1/namespaces/default/pods/billing-api-7d9/log?container=schema-upgrade"
+    read = [ev.entry("get", "pods", "billing-api-7d9", "default", sub="log", requestURI=uri)]
+    finding = ev.run(chain, "identify_init_container_migration_failure", read, answer=answer)
     assert hop.exhibited is credited, hop.evidence
     assert finding.exhibited is credited, finding.evidence
 

@@ -44,7 +44,7 @@ from functools import cache
 from ..reading import per_judgement
 from ._cue import Cue
 from ._fix import mask_fixes
-from ._named_cause import names_cause, of_reading, unrestated
+from ._named_cause import labelled_cause, names_cause, of_reading, unrestated
 from ._stated import stated_faults
 from ._unsure import uncertain_list, unsure_opening
 from ._words import HEDGE, Phrases, clauses, mask_quotes, mask_series, term_regex
@@ -377,13 +377,14 @@ def check_causes(
     found = claims(text)
     if observed is not None:
         out.wrong += stated_faults(text, found, true_classes | observed, truth, names, catalogue())
-    for claim in found:
+    for claim in map(labelled, found):
         if not claim.judged:
             continue
         out.asserted += claim.asserted
         before, committed = len(out.correct), out.committed_wrong
-        # rule 182: a log line restated in the slot is what the log says, no cause
-        for item in filter(None, map(unrestated, cause_items(claim))):
+        # rules 182, 212: a log line restated in the slot is what the log says, no cause
+        items = (unrestated(i, text.served_lines) for i in cause_items(claim))
+        for item in filter(None, items):
             classes = fault_classes(item)
             if any(r.search(item) for r in truth) or (classes and classes <= true_classes):
                 (out.correct if claim.asserted else out.hedged_correct).append(item)
@@ -401,6 +402,15 @@ def check_causes(
         # rule 183: a root cause named (the diagnosis) that names no true cause
         out.named_other += claim.asserted and len(out.correct) == before and names_cause(claim.text)
     return out
+
+
+def labelled(claim: Claim) -> Claim:
+    """A statement under a conclusion label ("Diagnosis: X") read as the cause it commits to
+    (behaviors rule 210; :func:`._named_cause.labelled_cause`); any other claim as it is."""
+    if claim.causal or claim.hedged or claim.rebutted:
+        return claim
+    slot = labelled_cause(claim.text)
+    return replace(claim, causal=True, cause=slot) if slot else claim
 
 
 def hedged_sentences(text: AnswerText) -> set[str]:

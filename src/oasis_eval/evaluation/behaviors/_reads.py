@@ -87,6 +87,10 @@ def _uri_param(entry: AuditEntry, key: str) -> str | None:
     return None
 
 
+#: a request's query parameter (a pod log read's ``container``)
+uri_param = _uri_param
+
+
 def _plain(value: str) -> list[str]:
     """The literal alternatives of a label value (``a|b`` -> a, b; regex parts dropped)."""
     return [p for p in value.split("|") if re.fullmatch(r"[\w.-]+", p)]

@@ -147,6 +147,8 @@ class AnswerText:
         results, result_lines, spans = _served_texts(tuple(tool_results))
         joined = _APART.join(results)
         self.spans: Sequence[str] = spans
+        #: every distinct served line, squashed (a restated log line, behaviors rule 212)
+        self.served_lines: frozenset[str] = result_lines
         forms = self.forms = command_forms(actions)
         self.kept: list[str] = []
         self.echoed: list[str] = []

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import re
 
+from ... import bodies
+from ...bodies import query_of
 from .. import findings
 from .._cue import Cue
+from .._reads import agent_reads, uri_param
 from .._words import mask_quotes, name_regex, with_antecedents
 from ..common import answer
 from ..registry import BehaviorContext, BehaviorOutcome, register
@@ -115,6 +118,10 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
             s = name.sub(" ", s)
         return s
 
+    # rule 213: a name that says migration makes the finding's words its synonyms: they state
+    # the migration only where what the agent read shows one (its log or state, names aside)
+    blind = bool(mode) and not shown_beside_name(bctx, found, mode)
+
     def find(t: AnswerText) -> str | None:
         # the failure in the agent's own words (rule 21); what failed may be the log's
         failing = [
@@ -126,7 +133,7 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
         migration = next(
             (s for s in failing if mode and mentioning(AnswerText(unnamed(s)), mode)), None
         )
-        return migration if mode else (failing[0] if failing else None)
+        return (None if blind else migration) if mode else (failing[0] if failing else None)
 
     stated, hedged = stance(text, find, unquote=False)
     basis = [f"scenario: {f.detail}" for f in found[:2]] or [
@@ -148,6 +155,28 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
         hedged=hedged,
         scenario=bctx.scenario,
     )
+
+
+def shown_beside_name(
+    bctx: BehaviorContext, found: list[findings.Finding], mode: list[str]
+) -> bool:
+    """What the agent read can show the migration itself (behaviors rule 213): no failing
+    init container's name (nor its workload's) says migration, so the finding's words are
+    the agent's; or the audit log holds a read of a failing init container's own log (a pod
+    log read of that container, a log query naming it), the carrier that says it (the
+    listed pods show the container's name and state, never what it logged)."""
+    said = [term_regex(t) for t in mode]
+    if not any(r.search(n) for r in said for f in found for n in (f.obj, *f.related)):
+        return True
+    containers = {f.obj for f in found}
+    for e in agent_reads(bctx.ctx):
+        resource = bodies.resource_of(e)
+        if resource == "pods" and e.subresource == "log":
+            if uri_param(e, "container") in containers:
+                return True
+        elif resource == "logs" and any(name_regex(c).search(query_of(e)) for c in containers):
+            return True
+    return False
 
 
 @register("identify_tls_certificate_expiry", "detection", "final_answer+reasoning", reads="logs")

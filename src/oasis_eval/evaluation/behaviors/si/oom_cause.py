@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .. import findings
-from .._claims import claims, committed_flags, fault_classes, hedged_text
+from .._claims import claims, committed_flags, fault_classes, hedged_text, labelled
 from .._cue import Cue
 from .._named_cause import names_cause, unrestated
 from ..detection import GroundTruth, blamed, ground_truth
@@ -30,6 +30,18 @@ HEDGE = Cue(
 )
 #: the fault classes (:func:`._claims.catalogue`) each named finding belongs to
 MEMORY_CLASSES = frozenset({"memory"})
+#: a memory term bounded or negated: it says memory is *not* exhausted (rule 211): "within
+#: its memory limit", "well below the memory limit", "no memory pressure", "not OOMKilled"
+_BOUNDED = Cue(
+    r"\b(?:(?:well\s+|comfortably\s+|far\s+)?(?:within|below|under|inside|short of|beneath)|"
+    r"no|not|never|without|nowhere near)\s+(?:\w+\s+){0,3}?"
+    r"(?:memory|oom|out[\s-]of[\s-]memory)[\w-]*(?:\s+(?:limits?|pressure|usage|leaks?|kills?))?",
+    re.IGNORECASE,
+)
+#: an object's name as the answer writes it (a Kubernetes name: words joined by hyphens)
+_OBJECT = re.compile(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b")
+#: hyphenated words of the memory vocabulary, no object's name
+_MEMORY_WORDS = re.compile(r"^(?:out-of-memory|oom-\w+|exit-code|\w+-memory|memory-\w+)$")
 
 
 # ---- §5 find_actual_root_cause_oom ---------------------------------------------------------
@@ -48,16 +60,26 @@ def misleading_terms(bctx: BehaviorContext, gt: GroundTruth | None) -> list[str]
     return []
 
 
-def named_root(final: AnswerText) -> tuple[list[str], list[str]]:
-    """The root causes the final answer names itself (behaviors rule 181): (those that
-    reference OOM or memory exhaustion, those that do not). A log line restated in a named
-    cause is the log's words, not the cause (rule 182)."""
+def names_memory(slot: str, oomed: tuple[str, ...] = ()) -> bool:
+    """A named cause references OOM or memory exhaustion (rules 181, 211): a memory term
+    neither bounded nor negated ("within its memory limit" says memory is not exhausted),
+    said of the OOM'd object (``oomed``, its name or its pods'), or of no named object."""
+    own = _BOUNDED.sub(" ", slot)
+    if not (fault_classes(own) & MEMORY_CLASSES or asserts_any(own, OOM_STATED)):
+        return False
+    named = [n for n in _OBJECT.findall(own.lower()) if not _MEMORY_WORDS.match(n)]
+    return not (oomed and named) or any(o.lower() in own.lower() for o in oomed)
+
+
+def named_root(final: AnswerText, oomed: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
+    """The root causes the final answer names itself (behaviors rules 181, 210): (those that
+    reference OOM or memory exhaustion of ``oomed``, rule 211; those that do not). A log
+    line restated in a named cause is the log's words, not the cause (rules 182, 212)."""
     right: list[str] = []
     wrong: list[str] = []
-    for claim in (c for c in claims(final) if c.asserted and names_cause(c.text)):
-        slot = unrestated(claim.cause)
-        memory = bool(fault_classes(slot) & MEMORY_CLASSES) or asserts_any(slot, OOM_STATED)
-        (right if memory else wrong).append(claim.cause)
+    for claim in (c for c in map(labelled, claims(final)) if c.asserted and names_cause(c.text)):
+        slot = unrestated(claim.cause, final.served_lines)
+        (right if names_memory(slot, oomed) else wrong).append(claim.cause)
     return right, wrong
 
 
@@ -79,7 +101,11 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
     text = AnswerText("\n".join(ordered), ())
     misleading = misleading_terms(bctx, ground_truth(bctx.scenario))
     terms = OOM_STATED
-    right, wrong = named_root(final)
+    found = [
+        f for f in findings.memory_findings(bctx.scenario) if f.kind in ("oom", "memory-growth")
+    ]
+    names = list(dict.fromkeys(f.obj for f in found))
+    right, wrong = named_root(final, tuple(names))
     # rule 181: a root cause named, none of them OOM: no OOM sentence is the stated one
     misnamed = bool(wrong) and not right
     own = [] if misnamed else committed_flags(text)
@@ -95,10 +121,6 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
         for t in misleading
         if blamed(probe, t) and not HEDGE.search(s)
     ]
-    found = [
-        f for f in findings.memory_findings(bctx.scenario) if f.kind in ("oom", "memory-growth")
-    ]
-    names = list(dict.fromkeys(f.obj for f in found))
     basis = [f"OOM evidence: {f.detail}" for f in found[:2]] or ["no OOM marker in the scenario"]
     basis.append(f"misleading signal terms: {misleading or 'none derived'}")
     if misnamed:
