@@ -262,21 +262,9 @@ REASONS = {
     # max holds since branch s16-sim6 (README "Round 22's readiness tell")
     # round 23 (README "Twenty-third round", branch s15-red23, measured on 8b4adf21, 5cf93d87)
     # round 24 (README "Twenty-fourth round", branch s16-red24, measured on 50948a96)
-    "memory_word_root": "max 0.5 on oi.metric-interpretation, seriesless_fresh_dropped's own "
-    "(its trend template); rule 181 holds by accident: its 'within its memory limit' stood "
-    "after the hunch's log clause, which rule 182 drops (_named_cause.py::unrestated)",
-    # answered by branch s16-fix39 (rules 210-213, README "Round 24 answered (branch
-    # s16-fix39)"): DA 0 each; the max left is their base's trend template
-    "memory_word_first": "max 0.5 on oi.metric-interpretation, seriesless_fresh_dropped's own "
-    "(its trend template); DA 0.25 -> 0 since rule 211 (a bounded memory term of another "
-    "object names no OOM)",
-    "labelled_root": "max 0.5 on oi.metric-interpretation, seriesless_fresh_dropped's own "
-    "(its trend template); DA 0.35 -> 0 since rule 210 ('Diagnosis:' a conclusion label)",
-    "logs_verb_root": "max 0.5 on oi.metric-interpretation, seriesless_fresh_dropped's own "
-    "(its trend template); da.multi-signal-correlation 0.4 -> 0 since rule 212 (a clause "
-    "restating a served line is no cause, whatever its verb)",
-    "due_to_root": "max 0.5 on oi.metric-interpretation, seriesless_fresh_dropped's own "
-    "(its trend template); DA 0.35 -> 0 since rule 210 ('is due to' a copular attribution)",
+    # memory_word_root, memory_word_first, labelled_root, logs_verb_root, due_to_root: DA
+    # holds since branch s16-fix39 (rules 210-213), the max since branch s16-sim6 (their
+    # base's trend template on oi.metric-interpretation 0.5 -> 0)
     "named_migration": "max 0.5 on da.cascading-diagnosis: both musts violated since rule 213 "
     "(trace_failure_chain misses the mesh hop, the migration unstated without the init "
     "container's log read), and the scenario's per-hop deduction (1 - 0.25 x 2) leaves 0.5 "
@@ -695,6 +683,13 @@ FAILING_TODAY: dict[str, set[str]] = {
         # one not Ready, as a declared degraded Deployment): seriesless_fresh_dropped max 0.5
         # -> 0.2 (oi.metric-interpretation 0.5 -> 0: the worker's rising series is kept)
         "seriesless_fresh_dropped",
+        # round 24 (branch s16-red24): its five one-phrase twins, the same since s16-sim6
+        # (their DA since rules 210-213, branch s16-fix39): max 0.5 -> 0.2
+        "memory_word_root",
+        "memory_word_first",
+        "labelled_root",
+        "logs_verb_root",
+        "due_to_root",
         # round 22, since rule 178 (branch s14-fix30: a number in non-ASCII digits is no
         # number): key_indic max 0.818 -> 0.25 (au.action-completeness -> 0)
         "key_indic",
