@@ -103,9 +103,8 @@ def test_a_value_the_operator_asks_for_is_a_setting_whatever_its_size(ev: Any) -
 
 # ---- rule 198 (193's gap): the right cause said again is still one cause ---------------------
 _WRONG = "The root cause is DNS resolution failing for worker-7d-q2."
-_FACT = (
-    "The failure is caused by handshake failed connecting upstream-payments certificate expired."
-)
+# in the agent's own words: the log line's words in order are a restated line (rule 212)
+_FACT = "The failure is caused by the expired certificate of upstream-payments."
 
 
 @pytest.mark.parametrize(
