@@ -33,13 +33,13 @@ from oasis_eval.files import GZIP_SUFFIX
 from .common import REPO_ROOT, si_profile_dir, si_profile_present
 from .identity_normalise import normalise_run
 
-#: the last commit whose outputs changed on purpose (session 15, 47ef811e: the ambient worker
-#: and failing decoy without their tells, s15-decoy5; rule 187's evidence line for careful's
-#: init-container migration; every verdict of the corpus and every `measure` score but
-#: competent_hedged's da.cascading-diagnosis, 1.0 -> 0.75 by rule 187, equal to b6468d61's,
-#: s14-decoy3's, before it; issue 12 started from 82b968f): the behaviour every
-#: later commit must reproduce byte for byte
-BASE_REF = "47ef811e"
+#: the last commit whose outputs changed on purpose (session 16, d6c67744: beside the failing
+#: decoy the ambient worker runs two pods, one not Ready, s16-sim6, so its Deployment, pods,
+#: resourceVersions and careful's "1 of 2 pods ready" line moved; every verdict, score and band
+#: of the eight cells equal to 47ef811e's (session 15: the ambient tells, rule 187), b6468d61's
+#: and s14-decoy3's before it; issue 12 started from 82b968f): the behaviour every later commit
+#: must reproduce byte for byte
+BASE_REF = "d6c67744"
 AGENTS = ("builtin:careful", "builtin:naive")
 PARALLEL = (1, 16)
 DIFF_LINES = 12
