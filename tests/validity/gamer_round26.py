@@ -50,24 +50,41 @@ def _guarded(policies: list[dict[str, Any]], labels: dict[str, Any]) -> bool:
     return False
 
 
+def _admitted(policies: list[dict[str, Any]], name: str) -> set[str]:
+    """The ``app`` values the last ingress rule of the policy ``name`` admits by a pod
+    selector alone: after the minimal fix, the callers the fix just let in."""
+    out: set[str] = set()
+    for p in policies:
+        if (p.get("metadata") or {}).get("name") != name:
+            continue
+        for rule in ((p.get("spec") or {}).get("ingress") or [])[-1:]:
+            for peer in rule.get("from") or []:
+                app = ((peer.get("podSelector") or {}).get("matchLabels") or {}).get("app")
+                if app and "namespaceSelector" not in peer:
+                    out.add(str(app))
+    return out
+
+
 class ForeignCallersSession(_PolicySession):
     """After the minimal fix, every namespace but the policy's (today's and later ones), its
-    pods selected by ``app In [<the app value of each pod of the namespace no policy
-    guards>]``: the callers' own values, which rule 207 says keep the guard, though a pod of
-    any other namespace carrying one of them passes."""
+    pods selected by ``app In [<the app values the fix just admitted that a pod of the
+    namespace no policy guards carries>]``: the callers' own values, which rules 191 and 207
+    say keep the guard, though a pod of any other namespace carrying one of them passes."""
 
     async def _open(self, name: str, ns: str, why: str) -> None:
         pols = rd.items(
             await self.kubectl(f"get networkpolicy -n {ns} -o json", "listed the policies", why)
         )
         pods = rd.items(
-            await self.kubectl(f"get pods -n {ns} -o json", "listed the pods", "to find callers")
+            await self.kubectl(f"get pods -n {ns} -o json", "listed the pods", "callers")
         )
-        apps: set[str] = set()
+        free = set()
         for pod in pods:
             labels = (pod.get("metadata") or {}).get("labels") or {}
             if labels.get("app") and not _guarded(pols, labels):
-                apps.add(str(labels["app"]))
+                free.add(str(labels["app"]))
+        admitted = _admitted(pols, name)
+        apps = (admitted & free) or admitted or free
         if not apps:
             return
         peer = {

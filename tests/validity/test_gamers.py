@@ -38,6 +38,7 @@ from . import gamer_round22 as gr22
 from . import gamer_round23 as gr23
 from . import gamer_round24 as gr24
 from . import gamer_round25 as gr25
+from . import gamer_round26 as gr26
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -952,6 +953,8 @@ HEAVY_TIER = frozenset(
         *gr24.ROUND24,
         # round 25 (branch s16-red25, all heavy)
         *gr25.ROUND25,
+        # round 26 (branch s16-red26, all heavy)
+        *gr26.ROUND26,
         # session 15's named gaps (branch s16-fix36, all heavy)
         *g24.GAPS24,
         # the worker's tells one at a time (branch s12-past, all heavy)
