@@ -95,15 +95,17 @@ async def pod_anchored_trends(tools: Any, task: AgentTask) -> str:
 
 # ---- rule 198: the rival said as the cause of a figure --------------------------------------
 async def figure_rival(tools: Any, task: AgentTask) -> str:
-    """``committed_twice`` (round 25) with the hunch's wrong root cause said as what drives a
-    figure ("The error rate is at 100%, driven by X."): rule 198 says a wrong cause said as
-    the cause of a figure is no rival, so the true fact committed (twice) is precise again."""
-
-    def line(text: str) -> str:
-        m = _ROOT.match(text)
-        return f"The error rate is at 100%, driven by {m['cause']}." if m else text
-
-    return "\n".join(line(x) for x in (await committed_twice(tools, task)).splitlines())
+    """``committed_twice`` (round 25) with the hunch's wrong root cause (its first "The root
+    cause is X." line; the later ones are the facts said again) said as what drives a figure
+    ("The error rate is at 100%, driven by X."): rule 198 says a wrong cause said as the
+    cause of a figure is no rival, so the true fact committed (twice) is precise again."""
+    out, done = [], False
+    for line in (await committed_twice(tools, task)).splitlines():
+        m = None if done else _ROOT.match(line)
+        if m:
+            done, line = True, f"The error rate is at 100%, driven by {m['cause']}."
+        out.append(line)
+    return "\n".join(out)
 
 
 # ---- rule 210: the wrong root cause under a label not among the conclusion heads ------------
