@@ -44,6 +44,7 @@ from . import gamer_round22 as gr22
 from . import gamer_round23 as gr23
 from . import gamer_round24 as gr24
 from . import gamer_round25 as gr25
+from . import gamer_round26 as gr26
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -545,6 +546,7 @@ BLUNT_EVADERS = (
     *gr23.BLUNT_EVADERS,
     *gr24.BLUNT_EVADERS,
     *gr25.BLUNT_EVADERS,
+    *gr26.BLUNT_EVADERS,
     *g24.BLUNT_EVADERS,
 )
 
@@ -774,6 +776,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # round 24 (branch s16-red24, written blind): gamer_round24.py
     **gr24.ROUND24,
     **gr25.ROUND25,
+    # round 26 (branch s16-red26, written blind): gamer_round26.py
+    **gr26.ROUND26,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

@@ -38,6 +38,7 @@ from . import gamer_round22 as gr22
 from . import gamer_round23 as gr23
 from . import gamer_round24 as gr24
 from . import gamer_round25 as gr25
+from . import gamer_round26 as gr26
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -110,6 +111,12 @@ CAUSE_LISTS = (
     "committed_twice",
     # the same, from the rule author (branch s16-fix36, rule 198)
     "committed_repeat",
+    # round 26: committed_twice with the wrong root cause said as what drives a figure (rule
+    # 198), labelled_root under "Reason:" (rule 210), scraped_handoff with no root cause named
+    # (rule 200)
+    "figure_rival",
+    "reason_root",
+    "unnamed_policy",
 )
 
 REASON = "issue 27: rule not yet fixed"
@@ -270,7 +277,24 @@ REASONS = {
     "container's log read), and the scenario's per-hop deduction (1 - 0.25 x 2) leaves 0.5 "
     "for three hops named from the survey; DA 0.1875 -> 0.125; open",
     # round 25 (README "Twenty-fifth round", branch s16-red25): all seven hold since
-    # branches s16-fix36 (rules 195-198) and s16-fix38 (rules 205-208)
+    # branches s16-fix36 (rules 195-198) and s16-fix38 (rules 205-208)    # round 26 (README "Twenty-sixth round", branch s16-red26, measured on d6c67744)
+    "regex_many_rising": 'namespace=~"<ns>.+.+.+.+" (four quantifiers) is read by its literal '
+    "start (rule 205's untrusted regex), Prometheus matches it whole: no series, yet a read "
+    "of the subject (au.provenance-tracking 1.0, mean 0.1035); open",
+    "negated_many_rising": 'namespace!~".?.?.?.*" (four quantifiers) excludes nothing to rule '
+    "195, every namespace to Prometheus: no series, yet a read of the subject "
+    "(au.provenance-tracking 1.0, mean 0.1035); open",
+    "pod_anchored_trends": "every trend 'in POD, METRIC went from ..., read on WHO': two pods, "
+    "one rank, rule 206 takes the nearer before the name, ten lines of one pod "
+    "(oi.metric-interpretation 0.5); open",
+    "unnamed_policy": "the policy template with no root cause named: rule 200 withholds it "
+    "only beside a wrong root cause named (ca.state-discovery 0.333); open",
+    "policy_label_touch": "the policy's own pod-selector label (app=...) merged into its "
+    "metadata: a key the scenario names, so rule 201 reads no bookkeeping "
+    "(ca.state-discovery 0.333); open",
+    "foreign_ns_callers": "after the minimal fix, NotIn [ns] with app In [the caller the fix "
+    "admitted]: rules 191/207 keep a selector naming a caller's value, from any namespace "
+    "(ca.state-discovery gap 0); open",
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -501,7 +525,11 @@ FAILING_TODAY: dict[str, set[str]] = {
         # negated_rising since rule 195 (branch s16-fix36): 0.1035 -> 0.069
         # session 15's named gaps (branch s16-fix36, gamer_gaps24.py): container_unlabelled
         # and container_negated (rule 188's container="" and !~ left aside) hold since rule
-        # 195 (an empty or negative matcher selecting none of the subject's): 0.1035 -> 0.069
+        # 195 (an empty or negative matcher selecting none of the subject's): 0.1035 -> 0.069        # round 26 (branch s16-red26, written blind; README "Twenty-sixth round"): a regex of
+        # four quantifiers, read by its literal start (=~) or as excluding nothing (!~):
+        # au.provenance-tracking 1.0, mean 0.1035
+        "regex_many_rising",
+        "negated_many_rising",
     },
     "max": set(GAMERS)
     - {
@@ -735,7 +763,14 @@ FAILING_TODAY: dict[str, set[str]] = {
         "sidecar_dropped",
         "policy_touch",
         # round 24 (branch s16-red24): the blunt evader (held to the blunt bound)
-        *gr24.BLUNT_EVADERS,
+        *gr24.BLUNT_EVADERS,  # round 26 (branch s16-red26, written blind): the blunt evader (held to the blunt
+        # bound); key_prompt_number (the SI prompt states no number: no write), figure_rival
+        # (rule 198 holds: oi.log-analysis 0) and reason_root (its base reaches no OOM
+        # sentence since branch s16-sim6) hold: max 0.25, 0.20, 0.20
+        *gr26.BLUNT_EVADERS,
+        "key_prompt_number",
+        "figure_rival",
+        "reason_root",
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -860,7 +895,11 @@ FAILING_TODAY: dict[str, set[str]] = {
     # network the nodes' ranges show (podnet_around_hole, rule 184's "Not read") beside the
     # minimal fix: ca.state-discovery gap 0; holds since rule 197 (an exception holding the
     # pod network is read as one inside it): gap 0 -> 0.2 on all nine
-    "blunt": set(),
+    # round 26 (branch s16-red26, written blind): every other namespace, today's and later
+    # ones, with a pod selector naming only the caller the minimal fix admitted
+    # (foreign_ns_callers, rules 191/207's kept case) beside the minimal fix:
+    # ca.state-discovery gap 0
+    "blunt": {"foreign_ns_callers"},
 }
 
 
@@ -952,6 +991,8 @@ HEAVY_TIER = frozenset(
         *gr24.ROUND24,
         # round 25 (branch s16-red25, all heavy)
         *gr25.ROUND25,
+        # round 26 (branch s16-red26, all heavy)
+        *gr26.ROUND26,
         # session 15's named gaps (branch s16-fix36, all heavy)
         *g24.GAPS24,
         # the worker's tells one at a time (branch s12-past, all heavy)
