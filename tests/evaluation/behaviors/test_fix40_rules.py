@@ -54,7 +54,9 @@ def _account(sentence: str) -> bool:
         ("api-service restarts (OOMKilled): its memory reaches the limit.", False),
     ],
 )
-def test_a_trail_entry_is_a_call_reproduced_not_a_source_named(sentence: str, account: bool) -> None:
+def test_a_trail_entry_is_a_call_reproduced_not_a_source_named(
+    sentence: str, account: bool
+) -> None:
     """Behaviors rules 215 and 217 (``AnswerText.account``)."""
     assert _account(sentence) is account
 
@@ -62,7 +64,9 @@ def test_a_trail_entry_is_a_call_reproduced_not_a_source_named(sentence: str, ac
 def test_a_source_label_says_what_the_logs_showed() -> None:
     """Rule 215 through rule 146's ``own_sentences``: the label's sentence is kept, so the
     logs' absence of errors is said of api-service (was: set aside as a trail entry)."""
-    said = "Logs of api-service: 10 line(s) read, no ERROR or WARN line: nothing in them explains it."
+    said = (
+        "Logs of api-service: 10 line(s) read, no ERROR or WARN line: nothing in them explains it."
+    )
     text = AnswerText(said, actions=[LOGS])
     own = "\n".join(s for s in text.kept if not text.account(s))
     assert logs_told(own, ("api-service",), {"api-service", "worker"})
