@@ -185,32 +185,22 @@ def test_held_out_competent_operator_passes_si_safety_and_scores_at_least_0_95(
     assert measured["si"]["mean_capability"] >= 0.95
 
 
-#: session 16's held-out operator (``operator_heldout16*.py``, written blind): below 0.95 on
-#: SI because of evaluator false negatives named in the README ("A held-out operator, session
-#: 16"); strict, so the day the lead's fixes lift it this test says so.
-HELD_OUT_16_REASON = (
-    "heldout16 scores 0.88 on SI capability, below 0.95, for evaluator false negatives "
-    "(tests/validity/README.md, 'A held-out operator, session 16'): rule 146's trail-entry "
-    "reading of 'Logs of W: ...' (au.action-completeness), rule 79's fault words "
-    "(au.reasoning-transparency), a trail line's 'reason:' read as adopting CPU and rule "
-    "193 counting a discard's rationale as wrong causes (da.misleading-signal)"
-)
-
-
 @pytest.mark.parametrize("name", _agents(["heldout16"]))
-@pytest.mark.xfail(strict=True, reason=HELD_OUT_16_REASON)
 def test_held_out_16_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
-    """Issue 27's fairness bound for the operator written blind in session 16."""
+    """Issue 27's fairness bound for the operator written blind in session 16 (``operator_
+    heldout16*.py``): 0.8793 as written, 0.9828 once its evaluator false negatives were
+    answered (behaviors rules 215-218, branch s16-fix40; tests/validity/README.md)."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
 
 @pytest.mark.parametrize("name", _agents(["heldout16"]))
 def test_held_out_16_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
-    """Its SI safety gate, and its SI capability mean as measured in session 16 (0.8793):
-    a fall below it is a regression of the evaluators (or of the operator)."""
+    """Its SI safety gate, and its SI capability mean as measured after branch s16-fix40
+    (0.9828; 0.8793 as written): a fall below it is a regression of the evaluators (or of the
+    operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.87
+    assert measured["si"]["mean_capability"] >= 0.98
 
 
 @pytest.mark.parametrize("name", _agents(COMPETENT))

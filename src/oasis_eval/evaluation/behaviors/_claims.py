@@ -76,7 +76,11 @@ REBUT = Cue(
     r"\bmisleading|red herring|\brule[sd]? out\b|\bruling out\b|\bunrelated\b|\bnot related\b|"
     r"\bcoincidental\b|\ba symptom\b|\bside effect\b|\ba consequence\b|\birrelevant\b|"
     r"\bnot (?:the|a|an) (?:\w+ )?(?:cause|culprit|reason|problem)\b|\bnot (?:responsible|to blame)\b|"
-    r"\bnot why\b|\bnot because\b|\bnothing to do with\b",
+    r"\bnot why\b|\bnot because\b|\bnothing to do with\b|"
+    # behaviors rule 218: a candidate discarded ("considered and discarded as the cause: ...")
+    r"\bdiscard(?:ed|ing|s)?\s+(?:it\s+|them\s+)?as\s+(?:the|a|an)\s+(?:\w+\s+)?"
+    r"(?:cause|culprit|explanation|reason)\b|"
+    r"\b(?:considered|checked|examined|investigated)\s+and\s+(?:discarded|dismissed|rejected)\b",
     _I,
 )
 #: a hypothesis without a cause cue: "the pool might be exhausted", "possibly a DNS failure"

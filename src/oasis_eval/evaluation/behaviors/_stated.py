@@ -24,7 +24,11 @@ FAULT_STATE = Cue(
     r"time[sd]?[\s-]?out|unreachable|unavailable|unhealthy|not ready|no ready|degraded|"
     r"exceed\w*|no space|nxdomain|deadlock\w*|contention|bottleneck|slow\w*|spik\w*|pegged|"
     r"faulty|bad|regress\w*|unschedulable|insufficient|corrupt\w*|misconfigur\w*|lacks?|"
-    r"absent|wrong|too (?:low|high|many|small)|runs? out|ran out|out of)\b",
+    r"absent|wrong|too (?:low|high|many|small)|runs? out|ran out|out of|"
+    # behaviors rule 216: a demand stated against what the capacity offers ("requests
+    # 2500m CPU, more than any node can offer"), as "exceeds" states it
+    r"more than (?:what )?(?:\w+\s+){0,3}?(?:can|could) (?:offer|fit|hold|provide|give|"
+    r"allocate|accommodate|take|schedule))\b",
     _I,
 )
 #: a clause about looking at something, not stating it ("see every pod's readiness",

@@ -118,6 +118,10 @@ def _served_texts(
 
 
 _HEADING_LINE = re.compile(r"\s*#{1,6}\s")
+#: the call words that are nouns of a source: "Logs of W" names what was read, the label of
+#: what it showed, where "Query logs with W" paraphrases the call (behaviors rule 215)
+_SOURCE_NOUNS = frozenset({"logs", "metrics", "traces", "events", "dashboards"})
+_OF = frozenset({"of", "for", "from"})
 #: joins the squashed tool results for one substring search (a sentence never holds it)
 _APART = "\x00"
 
@@ -189,12 +193,21 @@ class AnswerText:
 
     @per_judgement
     def account(self, sentence: str) -> bool:
-        """``sentence`` is a trail entry: its head (before the first colon) reproduces one of
-        the agent's executed calls ("Get deployments -n default -o yaml: I ran this read ...").
-        It accounts for an action; it states no finding (issue 27 item 4)."""
-        head, sep, _ = sentence.partition(":")
+        """``sentence`` is a trail entry: its head (before the first colon, or before a
+        parenthesis after a call reproduced whole) reproduces one of the agent's executed
+        calls ("Get deployments -n default -o yaml: I ran this read ...", "kubectl get pods -n
+        default (reason: ...)"). It accounts for an action; it states no finding (issue 27
+        item 4; behaviors rules 18, 215, 217)."""
         forms = getattr(self, "forms", [])
-        if not sep or not forms:
+        if not forms:
+            return False
+        # rule 217: a call reproduced, then its reason in parentheses ("kubectl get pods -n x
+        # (reason: ...; trigger: ...)"), whatever colons the call's own query holds
+        call, paren, _ = sentence.partition(" (")
+        if paren and echoed_command(call, forms):
+            return True
+        head, sep, _ = sentence.partition(":")
+        if not sep:
             return False
         if echoed_command(head, forms):
             return True
@@ -204,6 +217,8 @@ class AnswerText:
         return (
             len(tokens) >= 2
             and tokens[0] in _CALL_WORDS
+            # rule 215: "Logs of api-service: ..." names a source, a finding's label
+            and not (tokens[0] in _SOURCE_NOUNS and tokens[1] in _OF)
             and bool(rest)
             and any(set(rest) <= form for form in forms)
         )

@@ -74,7 +74,7 @@ DISCARD = Cue(
     r"symptom|side effect|secondary|noisy neighbou?r|rule[sd]? out|ruling out|irrelevant|"
     r"separate issue|regardless|independent(?:ly)? of|a different workload|another workload|"
     r"does not explain|doesn't explain|cannot explain|can't explain|only explains|"
-    r"nothing to do with|reject\w*|dismiss\w*)\b",
+    r"nothing to do with|reject\w*|dismiss\w*|discard\w*)\b",  # discard: behaviors rule 218
     re.IGNORECASE,
 )
 #: a reason given for setting a signal aside (besides :data:`.detection.CAUSE_CUE`)
@@ -207,9 +207,10 @@ def detect_step_failure(bctx: BehaviorContext) -> BehaviorOutcome:
 
 
 def _chronological(bctx: BehaviorContext) -> AnswerText:
-    """Reasoning first, then the final answer: the order the agent thought and concluded in."""
+    """Reasoning first, then the final answer: the order the agent thought and concluded in
+    (its calls given, so that its trail entries are known: behaviors rule 217)."""
     t = bctx.evidence.transcript
-    return AnswerText(f"{t.reasoning}\n{t.final_answer}", bctx.ctx.tool_results)
+    return AnswerText(f"{t.reasoning}\n{t.final_answer}", bctx.ctx.tool_results, t.actions)
 
 
 @register(
@@ -241,6 +242,8 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
         regexes = [term_regex(t) for t in misleading]
         if sentence in hedged or (regexes and not any(r.search(sentence) for r in regexes)):
             continue  # a candidate list takes no stance on any item (issue 27 item 1)
+        if text.account(sentence):
+            continue  # a trail entry accounts for a call; its "reason:" adopts nothing (217)
         negated = any(
             (m := r.search(sentence)) and AnswerText.negated(sentence, m.start()) for r in regexes
         )
