@@ -100,7 +100,7 @@ def _in_order(words: list[str], line: list[str]) -> bool:
 def restates(clause: str, lines: frozenset[str]) -> bool:
     """The clause ends in a served line's words (rule 212): past its first one to three words
     (its subject and verb, whatever the verb), :data:`RESTATED_WORDS` or more words, all one
-    served line's in their order ("api-service-7c9 logs org.postgresql.util.PSQLException
+    served line's in their order ("api-service-7c9 logs java.sql.SQLTransientConnectionException
     Cannot connection pool error"). ``lines``: the served lines, lower-cased."""
     words = _tokens(mask_quotes(clause))
     if len(words) < RESTATED_WORDS + 1:
