@@ -225,6 +225,11 @@ def test_the_harness_logs_in_once_before_the_agents_turn_and_once_after(
                 (database, pg_server.harness_user),
             ).fetchall()
 
+    # the provider closed its session; the server's backend leaves pg_stat_activity when it
+    # has exited, a moment later on a loaded machine (a session still open stays: 5 s)
+    deadline = time.monotonic() + 5.0
+    while harness_sessions() and time.monotonic() < deadline:
+        time.sleep(0.02)
     assert harness_sessions() == []
     run(provider.observe(env_id, "audit_log", {}))
     run(provider.observe(env_id, "resource_state", {"kind": "table", "name": "orders"}))
