@@ -87,10 +87,13 @@ _RANKS = {"default": 2, "indexer": 1, "audit-forwarder": 1, "indexer-c4ctt7dnqr-
         (f"in indexer, {_MEM} {_RISE}, read on audit-forwarder-5b7-x2", "audit-forwarder-5b7-x2"),
         (f"in indexer, {_MEM} {_RISE}, read on indexer-c4ctt7dnqr-8hnzp", "indexer-c4ctt7dnqr-8hnzp"),
         (f"in default, {_MEM} {_RISE} for audit-forwarder", "audit-forwarder"),
-        # two objects of one rank: neither (rule 221, was the nearest before)
+        # one rank before and after the name: neither (rule 221, was the nearest before)
         (f"in indexer, {_MEM} {_RISE}, unlike audit-forwarder", None),
         (f"in indexer-c4ctt7dnqr-8hnzp, {_MEM} {_RISE}, read on audit-forwarder-5b7-x2", None),
         (f"in indexer, {_MEM} {_RISE} for indexer", "indexer"),  # one object said twice
+        # all on one side: the nearest before, else the first after (rule 190)
+        (f"{_MEM} unrelated to indexer: audit-forwarder {_RISE}", "indexer"),
+        (f"in indexer, audit-forwarder: {_MEM} {_RISE}", "audit-forwarder"),
         (f"{_MEM} {_RISE} on indexer", "indexer"),
         (f"{_MEM} {_RISE} on pod-a", None),
     ],

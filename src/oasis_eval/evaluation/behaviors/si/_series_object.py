@@ -20,8 +20,9 @@ series), the others being where it lives.
 
 Rule 221 (round 26): among several objects of that finest rank rule 206 took the nearest
 before the name, so "in POD_A, X went from ..., read on POD_B" was ten times ``X of POD_A``.
-A sentence naming two distinct objects of one rank does not say which one's series it reads:
-it is the name alone.
+A sentence naming one object of that rank before the name and another after it reads both
+ways (rule 190's "before" and "after" disagree) and does not say whose series it is: it is
+the name alone. Objects all on one side keep rule 190's nearest.
 """
 
 from __future__ import annotations
@@ -88,9 +89,9 @@ def stated_of(
     ``span`` (the series name's place), None where it names none. Where it names several,
     the series is of the one that identifies it most finely (rule 206: "in W, X went from
     ..., read on POD" is POD's series, W its place; a pod, then a workload or service, then
-    a namespace or node). Two or more distinct objects of that finest rank state it of none
-    (rule 221: "in POD_A, X ..., read on POD_B" says no more whose series it is than the name
-    alone)."""
+    a namespace or node); among those, the nearest before the name, else the nearest after
+    it (rule 190). One before and another after state it of neither (rule 221: "in POD_A, X
+    ..., read on POD_B" says no more whose series it is than the name alone)."""
     ranks = owners if isinstance(owners, Mapping) else dict.fromkeys(owners, _UNSAID)
     if not ranks:
         return None
@@ -103,8 +104,12 @@ def stated_of(
     if not found:
         return None
     finest = min(rank for rank, _ in found)
-    kept = {m[0].rstrip(".").lower(): m[0].rstrip(".") for rank, m in found if rank == finest}
-    return next(iter(kept.values())) if len(kept) == 1 else None
+    kept = [m for rank, m in found if rank == finest]
+    before = [m for m in kept if m.end() <= span[0]]
+    after = {m[0].rstrip(".").lower() for m in kept if m.start() >= span[1]}
+    if before and after - {before[-1][0].rstrip(".").lower()}:
+        return None  # rule 221: the nearest before and after disagree
+    return (before[-1] if before else kept[0])[0].rstrip(".")
 
 
 def _rank(token: str, ranks: Mapping[str, int]) -> int | None:
