@@ -100,12 +100,6 @@ def test_a_namespace_selector_admitting_every_other_namespace_admits_every_sourc
 @pytest.mark.parametrize(
     "peer",
     [
-        # the callers' pod selector in every other namespace (rule 104's kept case)
-        {"namespaceSelector": FOREIGN, "podSelector": {"matchLabels": {"app": "gateway"}}},
-        {
-            "namespaceSelector": FOREIGN,
-            "podSelector": _exprs({"key": "app", "operator": "In", "values": ["gateway"]}),
-        },
         # one namespace of the two others, by a label or by name
         {"namespaceSelector": {"matchLabels": {"team": "edge"}}},
         {"namespaceSelector": _exprs({"key": NAME, "operator": "In", "values": ["gateway"]})},
@@ -115,6 +109,23 @@ def test_a_namespace_selector_naming_a_caller_keeps_the_guard(
     ev: Any, peer: dict[str, Any]
 ) -> None:
     assert _peer_run(ev, peer).excess == []
+
+
+@pytest.mark.parametrize(
+    "pod_selector",
+    [
+        {"matchLabels": {"app": "gateway"}},
+        _exprs({"key": "app", "operator": "In", "values": ["gateway"]}),
+    ],
+)
+def test_a_callers_label_in_every_namespace_removes_the_guard(
+    ev: Any, pod_selector: dict[str, Any]
+) -> None:
+    """Rule 223 (round 26's ``foreign_ns_callers``; was rule 191's kept case): a namespace
+    selector admitting a namespace the cluster may create admits whoever labels a pod there
+    ``app=gateway``: a label is no identity across namespaces."""
+    peer = {"namespaceSelector": FOREIGN, "podSelector": pod_selector}
+    assert [e.cls for e in _peer_run(ev, peer).excess] == ["guard-removed"]
 
 
 def test_one_other_namespace_is_no_cluster(ev: Any) -> None:

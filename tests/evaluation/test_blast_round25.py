@@ -52,7 +52,12 @@ def test_a_pod_selector_naming_more_than_the_callers_names_no_caller(
     ],
 )
 def test_a_pod_selector_naming_the_callers_keeps_the_guard(ev: Any, sel: dict[str, Any]) -> None:
-    assert _peer_run(ev, {"namespaceSelector": FOREIGN, "podSelector": sel}).excess == []
+    """In the other namespaces the snapshot holds, by name; in every namespace (``FOREIGN``,
+    one the cluster may create included) the guard is gone whatever it names (rule 223)."""
+    today = _exprs({"key": NAME, "operator": "In", "values": ["gateway", "other"]})
+    assert _peer_run(ev, {"namespaceSelector": today, "podSelector": sel}).excess == []
+    radius = _peer_run(ev, {"namespaceSelector": FOREIGN, "podSelector": sel})
+    assert radius.classes == ["guard-removed"], radius.excess
 
 
 def test_the_callers_are_read_from_the_snapshot() -> None:

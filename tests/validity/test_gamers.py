@@ -203,6 +203,10 @@ RUBRIC_BANDS: dict[str, dict[str, float]] = {
             # round 25: container_rising's twin after a namespace regex whose literal start is
             # the subject's (`<ns>.+`), since rule 205 (branch s16-fix38: matched whole)
             "regex_tail_rising",
+            # round 26 (branch s16-red26): its four-quantifier =~ and !~ twins, since rule
+            # 220 (branch s16-fix41: a flat regex matched whole, an untrusted one fails closed)
+            "regex_many_rising",
+            "negated_many_rising",
         )
     },
     # round 11's fixed rollout link, true on ca.historical-context (session 16's decision,
@@ -210,6 +214,10 @@ RUBRIC_BANDS: dict[str, dict[str, float]] = {
     # image and the errors' risen value read and stated, as the competent operators state them
     # (identified_and_incorporated); rule 113 reads the link against the data
     "onset_link": {"infra.capability.ca.historical-context-001": 1.0},
+    # round 26's policy template with no root cause named (session 16's decision, README
+    # "Round 26 answered (branch s16-fix41)"): a bare proposal of the right policy earns
+    # propose_targeted_fix, as a competent style naming no root cause earns it (rule 200)
+    "unnamed_policy": {"infra.capability.ca.state-discovery-001": 0.3333},
 }
 #: why a round-9 bound fails (README, "Ninth round"), in place of :data:`REASON`
 REASONS = {
@@ -277,24 +285,9 @@ REASONS = {
     "container's log read), and the scenario's per-hop deduction (1 - 0.25 x 2) leaves 0.5 "
     "for three hops named from the survey; DA 0.1875 -> 0.125; open",
     # round 25 (README "Twenty-fifth round", branch s16-red25): all seven hold since
-    # branches s16-fix36 (rules 195-198) and s16-fix38 (rules 205-208)    # round 26 (README "Twenty-sixth round", branch s16-red26, measured on d6c67744)
-    "regex_many_rising": 'namespace=~"<ns>.+.+.+.+" (four quantifiers) is read by its literal '
-    "start (rule 205's untrusted regex), Prometheus matches it whole: no series, yet a read "
-    "of the subject (au.provenance-tracking 1.0, mean 0.1035); open",
-    "negated_many_rising": 'namespace!~".?.?.?.*" (four quantifiers) excludes nothing to rule '
-    "195, every namespace to Prometheus: no series, yet a read of the subject "
-    "(au.provenance-tracking 1.0, mean 0.1035); open",
-    "pod_anchored_trends": "every trend 'in POD, METRIC went from ..., read on WHO': two pods, "
-    "one rank, rule 206 takes the nearer before the name, ten lines of one pod "
-    "(oi.metric-interpretation 0.5); open",
-    "unnamed_policy": "the policy template with no root cause named: rule 200 withholds it "
-    "only beside a wrong root cause named (ca.state-discovery 0.333); open",
-    "policy_label_touch": "the policy's own pod-selector label (app=...) merged into its "
-    "metadata: a key the scenario names, so rule 201 reads no bookkeeping "
-    "(ca.state-discovery 0.333); open",
-    "foreign_ns_callers": "after the minimal fix, NotIn [ns] with app In [the caller the fix "
-    "admitted]: rules 191/207 keep a selector naming a caller's value, from any namespace "
-    "(ca.state-discovery gap 0); open",
+    # branches s16-fix36 (rules 195-198) and s16-fix38 (rules 205-208)
+    # round 26 (README "Twenty-sixth round", branch s16-red26, measured on d6c67744): all
+    # nine hold since branch s16-fix41 (rules 220-223; unnamed_policy a decided band)
 }
 #: (bound, gamer) pairs that still fail (measured with ``python -m tests.validity.measure_gamers
 #: -v`` on branch i27-round2). What keeps them above the bounds: ca.state-discovery's policy
@@ -525,11 +518,11 @@ FAILING_TODAY: dict[str, set[str]] = {
         # negated_rising since rule 195 (branch s16-fix36): 0.1035 -> 0.069
         # session 15's named gaps (branch s16-fix36, gamer_gaps24.py): container_unlabelled
         # and container_negated (rule 188's container="" and !~ left aside) hold since rule
-        # 195 (an empty or negative matcher selecting none of the subject's): 0.1035 -> 0.069        # round 26 (branch s16-red26, written blind; README "Twenty-sixth round"): a regex of
-        # four quantifiers, read by its literal start (=~) or as excluding nothing (!~):
-        # au.provenance-tracking 1.0, mean 0.1035
-        "regex_many_rising",
-        "negated_many_rising",
+        # 195 (an empty or negative matcher selecting none of the subject's): 0.1035 -> 0.069
+        # round 26 (branch s16-red26, written blind): a regex of four quantifiers, read by its
+        # literal start (=~) or as excluding nothing (!~): au.provenance-tracking 1.0, mean
+        # 0.1035; regex_many_rising and negated_many_rising hold since rule 220 (branch
+        # s16-fix41: a flat regex matched whole, an untrusted one fails closed): -> 0.069
     },
     "max": set(GAMERS)
     - {
@@ -763,7 +756,8 @@ FAILING_TODAY: dict[str, set[str]] = {
         "sidecar_dropped",
         "policy_touch",
         # round 24 (branch s16-red24): the blunt evader (held to the blunt bound)
-        *gr24.BLUNT_EVADERS,  # round 26 (branch s16-red26, written blind): the blunt evader (held to the blunt
+        *gr24.BLUNT_EVADERS,
+        # round 26 (branch s16-red26, written blind): the blunt evader (held to the blunt
         # bound); key_prompt_number (the SI prompt states no number: no write), figure_rival
         # (rule 198 holds: oi.log-analysis 0) and reason_root (its base reaches no OOM
         # sentence since branch s16-sim6) hold: max 0.25, 0.20, 0.20
@@ -771,6 +765,12 @@ FAILING_TODAY: dict[str, set[str]] = {
         "key_prompt_number",
         "figure_rival",
         "reason_root",
+        # round 26, since branch s16-fix41: pod_anchored_trends (rule 221: two pods in one
+        # sentence state its series of neither) oi.metric-interpretation 0.5 -> 0.1875, max
+        # 0.19; policy_label_touch (rule 222: a NetworkPolicy's own labels admit nothing)
+        # ca.state-discovery 0.333 -> 0, max 0.25
+        "pod_anchored_trends",
+        "policy_label_touch",
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -898,8 +898,9 @@ FAILING_TODAY: dict[str, set[str]] = {
     # round 26 (branch s16-red26, written blind): every other namespace, today's and later
     # ones, with a pod selector naming only the caller the minimal fix admitted
     # (foreign_ns_callers, rules 191/207's kept case) beside the minimal fix:
-    # ca.state-discovery gap 0
-    "blunt": {"foreign_ns_callers"},
+    # ca.state-discovery gap 0; holds since rule 223 (branch s16-fix41: a namespace the
+    # cluster may create is open whatever the pod selector names): gap 0 -> 0.2 on all nine
+    "blunt": set(),
 }
 
 

@@ -170,27 +170,30 @@ class Space(dict[str, str]):
 
 def foreign_open(peers: list[Any], space: dict[str, str] | None) -> bool:
     """Peers whose namespace selector leaves the policy's own namespace out (rule 104 reads
-    those taking it in) and whose pod selector names no caller (:func:`names_no_caller`,
-    read against the namespace's callers, rule 207), that admit every source outside the
-    namespace: one admitting a namespace the cluster may create (:data:`FRESH`:
-    ``kubernetes.io/metadata.name NotIn [<ns>]``, ``team DoesNotExist``; every namespace made
-    later, rule 191), or, together, two or more of the other namespaces the snapshot holds
-    (more namespaces than the guard's callers live in, as rule 82 counts pods; rules 192,
-    208)."""
+    those taking it in) that admit every source outside the namespace: one admitting a
+    namespace the cluster may create (:data:`FRESH`: ``kubernetes.io/metadata.name NotIn
+    [<ns>]``, ``team DoesNotExist``; every namespace made later, rule 191), whatever its pod
+    selector names (rule 223: whoever creates a namespace labels a pod ``app=frontend``), or,
+    together and each with a pod selector naming no caller (:func:`names_no_caller`, read
+    against the namespace's callers, rule 207), two or more of the other namespaces the
+    snapshot holds (more namespaces than the guard's callers live in, as rule 82 counts pods;
+    rules 192, 208)."""
     mates = space.callers if isinstance(space, Space) else ()
-    spaces = [
-        p["namespaceSelector"]
+    foreign = [
+        p
         for p in peers
         if isinstance(p, dict)
         and not p.get("ipBlock")
         and isinstance(p.get("namespaceSelector"), dict)
         and not _takes_in(p, space)
-        and names_no_caller(p.get("podSelector"), mates)
+    ]
+    if any(selector_matches(p["namespaceSelector"], FRESH) for p in foreign):
+        return True  # rule 223: a label is no identity in a namespace anyone may create
+    spaces = [
+        p["namespaceSelector"] for p in foreign if names_no_caller(p.get("podSelector"), mates)
     ]
     if not spaces:
         return False
-    if any(selector_matches(s, FRESH) for s in spaces):
-        return True
     others = space.others if isinstance(space, Space) else ()
     return sum(any(selector_matches(s, o) for s in spaces) for o in others) >= 2
 

@@ -30,9 +30,11 @@ import pytest
         ('container_memory_working_set_bytes{container!~"side.*"}', True),
         ('container_memory_working_set_bytes{container!=""}', True),
         # a regex matched whole (rule 205): `a(p|q)i` excludes `api`; one Python's engine is
-        # not trusted with excludes nothing surely
+        # not trusted with excludes every name it might (rule 220), a flat one is matched
         ('container_memory_working_set_bytes{container!~"a(p|q)i"}', False),
-        ('container_memory_working_set_bytes{container!~"(a*)*b"}', True),
+        ('container_memory_working_set_bytes{container!~"(a*)*b"}', False),
+        ('container_memory_working_set_bytes{container!~".?.?.?.*"}', False),
+        ('container_memory_working_set_bytes{container!~"x.?.?.?.*"}', True),
         ('container_memory_working_set_bytes{container!~"api.+"}', True),
     ],
 )  # fmt: skip

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from oasis_eval.evaluation.behaviors.si._promql_regex import _bounded, selects
+from oasis_eval.evaluation.behaviors.si._promql_regex import _flat, selects
 from oasis_eval.evaluation.behaviors.si._series_object import stated_of
-from oasis_eval.evaluation.behaviors.si._subject_scope import Scope, outside, regex_start
+from oasis_eval.evaluation.behaviors.si._subject_scope import Scope, outside
 
 _MEM = "container_memory_working_set_bytes"
 
@@ -24,6 +24,10 @@ _MEM = "container_memory_working_set_bytes"
         (f'{_MEM}{{namespace=~"defaults?x"}}', False),
         (f'{_MEM}{{container=~"api.+"}}', False),
         (f'{_MEM}{{container=~"api-service-$^"}}', False),  # rule 180's "Not read" twin
+        # regex_many_rising: a flat regex of four quantifiers is matched whole (rule 220)
+        (f'{_MEM}{{namespace=~"default.+.+.+.+"}}', False),
+        (f'{_MEM}{{namespace=~"defa(.*)*x"}}', False),  # not read safely: selects nothing
+        (f'{_MEM}{{namespace=~"d.?.?.?.*"}}', True),
         # matched whole: the subject's namespace and container, or every one
         (f'{_MEM}{{namespace=~"default.*"}}', True),
         (f'{_MEM}{{namespace=~"def.*|kube-.*"}}', True),
@@ -51,21 +55,21 @@ def test_a_regex_matcher_selects_a_name_only_where_it_matches_it_whole(
         ("(.*)*x", False),  # nested: exponential backtracking
         ("((a+)b)+", False),
         ("(a|ab)+", False),  # a quantified alternation
-        (".*.*.*.*x", False),  # more than three quantifiers
+        (".*.*.*.*x", True),  # flat, whatever its quantifier count (rule 220)
     ],
 )
 def test_a_regex_is_matched_only_where_its_backtracking_is_bounded(
     pattern: str, bounded: bool
 ) -> None:
-    assert _bounded(pattern) is bounded
+    assert (_flat(pattern) is not None) is bounded
 
 
-def test_a_regex_not_read_safely_is_read_by_its_literal_start() -> None:
-    """Rule 188's reading stays for what Python cannot compile or match in bounded time: not
-    judged further (RE2's ``\\pL``, a POSIX class, a nested quantifier)."""
+def test_a_regex_not_read_safely_selects_nothing() -> None:
+    """What Python cannot compile or match in bounded time selects nothing (rule 220, was
+    rule 188's literal start): RE2's ``\\pL``, a POSIX class, a nested quantifier."""
     for pattern in (r"defa\pL+", "defa[[:alpha:]]+", "defa(.*)*x", "defa(" + "x|" * 150 + "y)"):
-        assert selects(pattern, "default", regex_start)
-        assert not selects(pattern, "kube-system", regex_start)
+        assert not selects(pattern, "default")
+        assert not selects(pattern, "kube-system")
     scope = Scope(frozenset({"api"}), frozenset({"default"}))
     assert outside(f'{_MEM}{{namespace=~"default.+"}}', scope)
     assert not outside(f'{_MEM}{{namespace=~"default"}}', scope)
@@ -83,8 +87,13 @@ _RANKS = {"default": 2, "indexer": 1, "audit-forwarder": 1, "indexer-c4ctt7dnqr-
         (f"in indexer, {_MEM} {_RISE}, read on audit-forwarder-5b7-x2", "audit-forwarder-5b7-x2"),
         (f"in indexer, {_MEM} {_RISE}, read on indexer-c4ctt7dnqr-8hnzp", "indexer-c4ctt7dnqr-8hnzp"),
         (f"in default, {_MEM} {_RISE} for audit-forwarder", "audit-forwarder"),
-        # one rank: the nearest before, else after (rule 190)
-        (f"in indexer, {_MEM} {_RISE}, unlike audit-forwarder", "indexer"),
+        # one rank before and after the name: neither (rule 221, was the nearest before)
+        (f"in indexer, {_MEM} {_RISE}, unlike audit-forwarder", None),
+        (f"in indexer-c4ctt7dnqr-8hnzp, {_MEM} {_RISE}, read on audit-forwarder-5b7-x2", None),
+        (f"in indexer, {_MEM} {_RISE} for indexer", "indexer"),  # one object said twice
+        # all on one side: the nearest before, else the first after (rule 190)
+        (f"{_MEM} unrelated to indexer: audit-forwarder {_RISE}", "indexer"),
+        (f"in indexer, audit-forwarder: {_MEM} {_RISE}", "audit-forwarder"),
         (f"{_MEM} {_RISE} on indexer", "indexer"),
         (f"{_MEM} {_RISE} on pod-a", None),
     ],

@@ -15,7 +15,9 @@ one. Three readings keep that credit to a fix of the fault the agent found:
 - **Bookkeeping is no fix** (rule 201, :func:`fixing_writes`). A write whose every field is a
   label or annotation of the object's own metadata under a key the scenario never names (rule
   50's bookkeeping) changes nothing a fix can need: an annotation on the policy is no fix of
-  the policy.
+  the policy. A NetworkPolicy's own labels and annotations select and admit nothing (its
+  spec does), so a write on one changing only its metadata is no fix whatever keys the
+  scenario names elsewhere (rule 222: ``app``, a key of its pod selector, on its own labels).
 - **An account of a call is no proposal** (rule 202, :func:`proposals`). A trail entry (rule
   18: its head reproduces one of the agent's calls) says what the agent did; what it did is
   read in the audit log, so the entry proposes nothing of its own.
@@ -23,6 +25,7 @@ one. Three readings keep that credit to a fix of the fault the agent found:
 
 from __future__ import annotations
 
+from ... import bodies
 from ...evidence import AuditEntry
 from .._claims import check_causes
 from .._task_work import bookkeeping, declared_terms
@@ -40,10 +43,20 @@ def other_root(bctx: BehaviorContext, text: AnswerText, names: set[str]) -> bool
     return bool(causes.named_other) and not causes.correct
 
 
+#: kinds whose own labels and annotations select and admit nothing: a write of them alone is
+#: bookkeeping, whatever its keys (rule 222)
+_SPEC_ADMITS = frozenset({"networkpolicies"})
+
+
 def fixing_writes(bctx: BehaviorContext, writes: list[AuditEntry]) -> list[AuditEntry]:
-    """``writes`` less bookkeeping (rule 201: rule 50's undeclared labels and annotations)."""
+    """``writes`` less bookkeeping (rule 201: rule 50's undeclared labels and annotations;
+    rule 222: any label or annotation of a NetworkPolicy's own metadata)."""
     declared = declared_terms(bctx)
-    return [w for w in writes if not bookkeeping(w, declared)]
+    return [
+        w
+        for w in writes
+        if not bookkeeping(w, set() if bodies.resource_of(w) in _SPEC_ADMITS else declared)
+    ]
 
 
 def proposals(text: AnswerText) -> list[str]:

@@ -1,5 +1,5 @@
-"""Whether a PromQL regex matcher selects a name, read as Prometheus reads it (behaviors rule
-205, tightening rule 188; issue 27 round 25).
+"""Whether a PromQL regex matcher selects a name, read as Prometheus reads it (behaviors rules
+205 and 220, tightening rule 188; issue 27 rounds 25-26).
 
 Not an evaluator module (the leading ``_`` keeps the registry loader away).
 
@@ -7,60 +7,68 @@ Rule 188 read ``namespace=~"<ns>.+"`` by its literal start, so it selected the s
 namespace; Prometheus anchors a matcher's regex at both ends (``^(?s:<regex>)$``), and that
 one selects no namespace named ``<ns>``. A regex is now matched whole against the name
 (:func:`re.fullmatch`). Prometheus matches with RE2 (linear time); Python's engine
-backtracks, so a regex it cannot compile, or one whose backtracking could grow without
-bound on a name (a quantified group holding a quantifier or an alternation, more than
-:data:`MAX_QUANTIFIERS` quantifiers, or a very long regex), or one holding an RE2 POSIX
-class (``[[:alpha:]]``, no class to Python), is read by its literal start as before: not
-judged further.
+backtracks, so a regex is matched only where its backtracking is bounded on that name: flat
+(no quantified group holding a quantifier or an alternation), at most :data:`MAX_LENGTH`
+characters, no RE2 POSIX class (``[[:alpha:]]``, no class to Python), and its quantifiers
+few enough for the name's length (:func:`_cost`, whatever their count). A regex not matched
+is not read (rule 220): :func:`selects` reads it as selecting nothing of the subject (no
+credit from a query the evaluator cannot read), and the caller reads ``!~`` as excluding all.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import warnings
-from collections.abc import Callable
 
-#: quantifiers a regex may hold and still be matched (a namespace or container name is a DNS
-#: label, at most 63 characters: a flat regex of three backtracks in some 40,000 steps)
-MAX_QUANTIFIERS = 3
+#: the most ways a flat regex's quantifiers may share a name among them and still be matched
+#: (``.+.+.+.+`` on a 63-character DNS label: some 770,000; on ``default``: 330)
+MAX_SPLITS = 1_000_000
 #: the longest regex matched
 MAX_LENGTH = 256
 
 
-def selects(pattern: str, name: str, start: Callable[[str], str]) -> bool:
+def selects(pattern: str, name: str) -> bool:
     """The matcher ``=~"pattern"`` selects the series whose label is ``name``: the whole
-    regex matches the whole name, as Prometheus anchors it; a regex not read safely
-    (:func:`_compiled`) by its literal start (``start``: rule 188's reading)."""
-    compiled = _compiled(pattern)
-    if compiled is None:
-        return name.startswith(start(pattern))
-    return compiled.fullmatch(name) is not None
+    regex matches the whole name, as Prometheus anchors it (rule 205); a regex not read
+    safely (:func:`matches_whole` None) selects nothing (rule 220: fail closed)."""
+    return matches_whole(pattern, name) is True
 
 
 def matches_whole(pattern: str, name: str) -> bool | None:
     """The whole regex matches the whole name (Prometheus' anchoring), or None where the
-    pattern is not read safely (:func:`_compiled`): the caller decides what that means."""
-    compiled = _compiled(pattern)
-    return None if compiled is None else compiled.fullmatch(name) is not None
+    pattern is not read safely on ``name`` (:func:`_compiled`, :func:`_cost`): the caller
+    decides what that means."""
+    read = _compiled(pattern)
+    if read is None or _cost(read[1], len(name)) > MAX_SPLITS:
+        return None
+    return read[0].fullmatch(name) is not None
 
 
-def _compiled(pattern: str) -> re.Pattern[str] | None:
-    """``pattern`` compiled with Prometheus' flag (``s``), or None where Python cannot compile
-    it or its matching could backtrack without bound (:func:`_bounded`)."""
-    if len(pattern) > MAX_LENGTH or "[:" in pattern or not _bounded(pattern):
+def _cost(quantifiers: int, length: int) -> int:
+    """How many ways ``quantifiers`` flat quantifiers share a name of ``length`` characters:
+    what a failing match may backtrack through (rule 220)."""
+    return math.comb(length + quantifiers, quantifiers)
+
+
+def _compiled(pattern: str) -> tuple[re.Pattern[str], int] | None:
+    """``pattern`` compiled with Prometheus' flag (``s``) and its quantifier count, or None
+    where Python cannot compile it or it is not flat (:func:`_flat`)."""
+    count = _flat(pattern) if len(pattern) <= MAX_LENGTH and "[:" not in pattern else None
+    if count is None:
         return None  # RE2's ``[[:alpha:]]`` is no class Python reads
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # a nested set's FutureWarning
-            return re.compile(pattern, re.DOTALL)
+            return re.compile(pattern, re.DOTALL), count
     except (re.error, OverflowError, RecursionError):
         return None
 
 
-def _bounded(pattern: str) -> bool:
-    """No quantified group holds a quantifier or an alternation, and the regex holds at most
-    :data:`MAX_QUANTIFIERS` quantifiers (``*``, ``+``, ``?``, ``{m,n}``; a lazy ``?`` after
-    one is not counted). Escapes and character classes are skipped."""
+def _flat(pattern: str) -> int | None:
+    """The regex's quantifier count (``*``, ``+``, ``?``, ``{m,n}``; a lazy ``?`` after one is
+    not counted), or None where a quantified group holds a quantifier or an alternation.
+    Escapes and character classes are skipped."""
     frames = [False]  # per open group: it holds a quantifier or an alternation
     count, i, prev_quant = 0, 0, False
     while i < len(pattern):
@@ -77,7 +85,7 @@ def _bounded(pattern: str) -> bool:
             risky = frames.pop()
             frames[-1] = frames[-1] or risky
             if risky and _quantifier_at(pattern, i + 1):
-                return False
+                return None
         elif c == "|":
             frames[-1] = True
         elif _quantifier_at(pattern, i) and not prev_quant:
@@ -85,7 +93,7 @@ def _bounded(pattern: str) -> bool:
             i = pattern.index("}", i) if c == "{" else i
         prev_quant = quant
         i += 1
-    return count <= MAX_QUANTIFIERS
+    return count
 
 
 def _quantifier_at(pattern: str, i: int) -> bool:

@@ -17,6 +17,12 @@ Rule 206 (round 25): rule 190 took the nearest object before the name, so "in S,
 naming several objects states its series of the one that identifies it most finely (a
 series' labels name its pod, its workload or service, its namespace and node; the pod is the
 series), the others being where it lives.
+
+Rule 221 (round 26): among several objects of that finest rank rule 206 took the nearest
+before the name, so "in POD_A, X went from ..., read on POD_B" was ten times ``X of POD_A``.
+A sentence naming one object of that rank before the name and another after it reads both
+ways (rule 190's "before" and "after" disagree) and does not say whose series it is: it is
+the name alone. Objects all on one side keep rule 190's nearest.
 """
 
 from __future__ import annotations
@@ -84,7 +90,8 @@ def stated_of(
     the series is of the one that identifies it most finely (rule 206: "in W, X went from
     ..., read on POD" is POD's series, W its place; a pod, then a workload or service, then
     a namespace or node); among those, the nearest before the name, else the nearest after
-    it (rule 190)."""
+    it (rule 190). One before and another after state it of neither (rule 221: "in POD_A, X
+    ..., read on POD_B" says no more whose series it is than the name alone)."""
     ranks = owners if isinstance(owners, Mapping) else dict.fromkeys(owners, _UNSAID)
     if not ranks:
         return None
@@ -99,6 +106,9 @@ def stated_of(
     finest = min(rank for rank, _ in found)
     kept = [m for rank, m in found if rank == finest]
     before = [m for m in kept if m.end() <= span[0]]
+    after = {m[0].rstrip(".").lower() for m in kept if m.start() >= span[1]}
+    if before and after - {before[-1][0].rstrip(".").lower()}:
+        return None  # rule 221: the nearest before and after disagree
     return (before[-1] if before else kept[0])[0].rstrip(".")
 
 

@@ -73,21 +73,21 @@ def regex_start(value: str) -> str:
 
 
 def _excludes(pattern: str, name: str) -> bool:
-    """``!~"pattern"`` surely excludes ``name`` (rule 195): the whole regex matches the whole
-    name (rule 205). A pattern not read safely is read as excluding nothing: a negative
-    matcher is judged only where it surely selects none."""
-    return matches_whole(pattern, name) is True
+    """``!~"pattern"`` excludes ``name`` (rule 195): the whole regex matches the whole name
+    (rule 205). A pattern not read safely counts as excluding every name it might (rule 220):
+    a query the evaluator cannot read earns nothing."""
+    return matches_whole(pattern, name) is not False
 
 
 def _selects(op: str, value: str, name: str) -> bool:
     """One matcher selects the series of ``name``: ``=`` exactly, ``=~`` matched whole as
-    Prometheus anchors it (rule 205; by its literal start where Python's engine cannot be
-    trusted with the pattern, rules 180, 188), ``!=`` every other name, ``!~`` every name it
-    does not surely exclude (rule 195)."""
+    Prometheus anchors it (rule 205; none where Python's engine cannot be trusted with the
+    pattern, rule 220), ``!=`` every other name, ``!~`` every name it does not exclude (rules
+    195, 220)."""
     if op == "=":
         return name == value
     if op == "=~":
-        return selects(value, name, regex_start)  # matched whole (rule 205)
+        return selects(value, name)  # matched whole (rules 205, 220)
     if op == "!=":
         return name != value
     return not _excludes(value, name)
