@@ -64,6 +64,7 @@ from ...contract import (
 )
 from ...retrying import RetryPolicy
 from ...spec.provider import ConformanceResponse, ObservationResponse
+from .http_capture import CAPTURE, SNAPSHOT, CapturePlan, key_of, take_part
 from .http_connection import Http11Transport
 from .http_lean import (
     OFFERED,
@@ -147,6 +148,7 @@ class HttpProvider:
         self._urls: dict[str, httpx.URL] = {}
         self._offered = [e for e in OFFERED if e in wire_extensions]
         self._lean: dict[str, Negotiated] = {}  # by environment id, while it lives
+        self._plans: dict[str, CapturePlan] = {}  # announced captures (:mod:`.http_capture`)
         headers = {
             "Accept": "application/json",
             "Accept-Encoding": "gzip, deflate",
@@ -430,7 +432,9 @@ class HttpProvider:
             lean = None
         if lean is not None and lean.base_id is not None:
             payload["since"] = lean.base_id
-        _, body = await self._call(call, "/v1/state-snapshot", payload)
+        body = None if resources else await self._captured(call, environment_id, SNAPSHOT)
+        if body is None:
+            _, body = await self._call(call, "/v1/state-snapshot", payload)
         self._check_status(call, body)
         data = {
             "environment_id": body.get("environment_id") or environment_id,
@@ -455,6 +459,9 @@ class HttpProvider:
         call = f"observe {observation_type} in environment {environment_id}"
         params = wire_parameters(parameters)
         lean = self._lean.get(environment_id)
+        body = await self._captured(call, environment_id, key_of(observation_type, params))
+        if body is not None:
+            return self._observation(call, observation_type, body, lean)
         asked = folded_type(lean, observation_type)
         body = kept_audit(lean, observation_type, params)
         if body is None:
@@ -465,6 +472,32 @@ class HttpProvider:
         if asked != observation_type:
             body = served_part(call, lean, params, body)
         return self._observation(call, observation_type, body, lean)
+
+    def plan_capture(
+        self,
+        environment_id: str,
+        window: dict[str, Any],
+        resource_states: list[dict[str, Any]],
+        served_calls: bool,
+    ) -> None:
+        """The engine's calls after the agent, announced: sent as one ``/v1/capture`` when the
+        environment accepted ``oasis-capture`` (:mod:`.http_capture`), else nothing changes."""
+        lean = self._lean.get(environment_id)
+        if lean is not None and CAPTURE in lean.accepted:
+            states = [wire_parameters(p) for p in resource_states]
+            self._plans[environment_id] = CapturePlan(wire_parameters(window), served_calls, states)
+
+    async def _captured(self, call: str, environment_id: str, key: Any) -> dict[str, Any] | None:
+        """The planned call ``key``'s part of the capture (sent by the first), else None."""
+        lean = self._lean.get(environment_id)
+        since = lean.base_id if lean is not None and SNAPSHOT_DELTA in lean.accepted else None
+
+        async def send(body: dict[str, Any]) -> dict[str, Any]:
+            return (
+                await self._call(f"capture of environment {environment_id}", "/v1/capture", body)
+            )[1]
+
+        return await take_part(call, environment_id, self._plans, key, since, send)
 
     def _observation(
         self, call: str, observation_type: str, body: dict[str, Any], lean: Negotiated | None
@@ -488,6 +521,7 @@ class HttpProvider:
         """POST /v1/teardown, re-issued while it is in progress; not destroyed in time is a fault."""
         call = f"teardown of environment {environment_id}"
         self._lean.pop(environment_id, None)
+        self._plans.pop(environment_id, None)
         last = "no answer"
         for poll in range(self.teardown_polls):
             # after a 202, a 404 on the re-issued teardown means the environment is gone
