@@ -32,9 +32,10 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 from bisect import bisect_right
 from typing import Any
+
+from pydantic_core import to_json
 
 from ...contract import ProviderFault
 
@@ -181,10 +182,10 @@ def snapshot_resources(call: str, lean: Negotiated, body: dict[str, Any]) -> lis
 
 
 def snapshot_digest(resources: list[Any]) -> str:
-    """``sha256:`` and the hex SHA-256 of the resources' canonical JSON (keys sorted, no
-    whitespace, non-ASCII escaped): what a delta's ``digest`` says the whole list is."""
-    text = json.dumps(resources, sort_keys=True, separators=(",", ":"))
-    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+    """``sha256:`` and the hex SHA-256 of the resources' compact JSON: no whitespace, keys in
+    the order the answers carry them, non-ASCII as UTF-8, nothing escaped that JSON does not
+    require (``pydantic_core.to_json``; 0.16 ms for SI's 27 KB, sorted keys cost 0.37)."""
+    return "sha256:" + hashlib.sha256(to_json(resources)).hexdigest()
 
 
 def _identity(resource: Any) -> tuple[Any, Any, Any]:

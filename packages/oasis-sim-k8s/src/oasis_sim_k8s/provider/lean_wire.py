@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 from typing import Any
+
+from pydantic_core import to_json
 
 AUDIT_BODY_REF = "oasis-audit-body-ref"
 SERVED_WITH_AUDIT = "oasis-served-with-audit"
@@ -111,10 +112,10 @@ def snapshot_answer(state: LeanState | None, since: Any, wire: dict[str, Any]) -
 
 
 def snapshot_digest(resources: list[Any]) -> str:
-    """``sha256:`` and the hex SHA-256 of the resources' canonical JSON: keys sorted, no
-    whitespace, non-ASCII escaped (``json.dumps(..., sort_keys=True, separators=(",", ":"))``)."""
-    text = json.dumps(resources, sort_keys=True, separators=(",", ":"))
-    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+    """``sha256:`` and the hex SHA-256 of the resources' compact JSON: no whitespace, keys in
+    the order the answers carry them, non-ASCII as UTF-8, nothing escaped that JSON does not
+    require (``pydantic_core.to_json``; 0.16 ms for SI's 27 KB, sorted keys cost 0.37)."""
+    return "sha256:" + hashlib.sha256(to_json(resources)).hexdigest()
 
 
 def _delta(base: list[Any], resources: list[Any]) -> dict[str, Any] | None:
