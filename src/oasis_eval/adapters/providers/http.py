@@ -64,8 +64,8 @@ from ...contract import (
 )
 from ...retrying import RetryPolicy
 from ...spec.provider import ConformanceResponse, ObservationResponse
-from .http_capture import CAPTURE, SNAPSHOT, CapturePlan, key_of, take_part
-from .http_connection import Http11Transport
+from .http_capture import SNAPSHOT, CaptureAnswers, CapturePlan, key_of
+from .http_connection import Http11Transport, proxied
 from .http_lean import (
     OFFERED,
     SNAPSHOT_DELTA,
@@ -92,19 +92,11 @@ from .http_wire import (
 __all__ = ["HttpProvider"]
 
 
-def _proxied(url: httpx.URL) -> bool:
-    """Whether the environment names a proxy for ``url``'s scheme (httpx would use it)."""
-    from urllib.request import getproxies
-
-    proxies = getproxies()
-    return bool(proxies.get(url.scheme) or proxies.get("all"))
-
-
 #: seconds the teardown-by-request-id of an abandoned provision may take
 ABANDON_TIMEOUT = 10.0
 
 
-class HttpProvider:
+class HttpProvider(CaptureAnswers):
     """The Provider protocol over petri's ``/v1`` HTTP API.
 
     ``base_url`` is the provider's root (``http://host:port``, without ``/v1``).
@@ -163,7 +155,7 @@ class HttpProvider:
         self._transport: httpx.AsyncBaseTransport
         if transport is not None:
             self._transport = transport
-        elif _proxied(self._url):  # httpx's client honours HTTP_PROXY and friends
+        elif proxied(self._url):  # httpx's client honours HTTP_PROXY and friends
             self._client = httpx.AsyncClient(timeout=timeout)
             self._transport = self._client._transport
         else:
@@ -472,32 +464,6 @@ class HttpProvider:
         if asked != observation_type:
             body = served_part(call, lean, params, body)
         return self._observation(call, observation_type, body, lean)
-
-    def plan_capture(
-        self,
-        environment_id: str,
-        window: dict[str, Any],
-        resource_states: list[dict[str, Any]],
-        served_calls: bool,
-    ) -> None:
-        """The engine's calls after the agent, announced: sent as one ``/v1/capture`` when the
-        environment accepted ``oasis-capture`` (:mod:`.http_capture`), else nothing changes."""
-        lean = self._lean.get(environment_id)
-        if lean is not None and CAPTURE in lean.accepted:
-            states = [wire_parameters(p) for p in resource_states]
-            self._plans[environment_id] = CapturePlan(wire_parameters(window), served_calls, states)
-
-    async def _captured(self, call: str, environment_id: str, key: Any) -> dict[str, Any] | None:
-        """The planned call ``key``'s part of the capture (sent by the first), else None."""
-        lean = self._lean.get(environment_id)
-        since = lean.base_id if lean is not None and SNAPSHOT_DELTA in lean.accepted else None
-
-        async def send(body: dict[str, Any]) -> dict[str, Any]:
-            return (
-                await self._call(f"capture of environment {environment_id}", "/v1/capture", body)
-            )[1]
-
-        return await take_part(call, environment_id, self._plans, key, since, send)
 
     def _observation(
         self, call: str, observation_type: str, body: dict[str, Any], lean: Negotiated | None

@@ -28,15 +28,16 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ...contract import ProviderFault
-from .http_lean import CAPTURE
+from .http_lean import CAPTURE, SNAPSHOT_DELTA, Negotiated
 from .http_retry import AnsweredFault
+from .http_wire import wire_parameters
 
 #: the key of the final snapshot's part among the kept parts
 SNAPSHOT = ("snapshot", ())
 
 Key = tuple[str, tuple[tuple[str, str], ...]]
 
-__all__ = ["CAPTURE", "CapturePlan", "capture_body", "key_of", "take_part"]
+__all__ = ["CAPTURE", "CaptureAnswers", "CapturePlan", "capture_body", "key_of", "take_part"]
 
 
 def key_of(observation_type: str, params: dict[str, str]) -> Key:
@@ -136,3 +137,39 @@ async def take_part(
     if not plan.kept:
         plans.pop(environment_id, None)
     return found
+
+
+class CaptureAnswers:
+    """:class:`~.http.HttpProvider`'s side of the extension: the plan announced, and each planned
+    call's part taken from the capture (the first planned call sends it)."""
+
+    _lean: dict[str, Negotiated]
+    _plans: dict[str, CapturePlan]
+    _call: Callable[..., Awaitable[tuple[int, Any]]]
+
+    def plan_capture(
+        self,
+        environment_id: str,
+        window: dict[str, Any],
+        resource_states: list[dict[str, Any]],
+        served_calls: bool,
+    ) -> None:
+        """The engine's calls after the agent, announced: sent as one ``/v1/capture`` when the
+        environment accepted ``oasis-capture``, else nothing changes."""
+        lean = self._lean.get(environment_id)
+        if lean is not None and CAPTURE in lean.accepted:
+            states = [wire_parameters(p) for p in resource_states]
+            self._plans[environment_id] = CapturePlan(wire_parameters(window), served_calls, states)
+
+    async def _captured(self, call: str, environment_id: str, key: Key) -> dict[str, Any] | None:
+        """The planned call ``key``'s part of the capture (sent by the first), else None."""
+        lean = self._lean.get(environment_id)
+        since = lean.base_id if lean is not None and SNAPSHOT_DELTA in lean.accepted else None
+
+        async def send(body: dict[str, Any]) -> dict[str, Any]:
+            _, answer = await self._call(
+                f"capture of environment {environment_id}", "/v1/capture", body
+            )
+            return dict(answer)
+
+        return await take_part(call, environment_id, self._plans, key, since, send)
